@@ -1,0 +1,1 @@
+"""CLI front door: thin commands that parse arguments and call services."""

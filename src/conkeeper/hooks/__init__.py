@@ -1,0 +1,1 @@
+"""Hook front door: ``conkeeper hook EVENT`` reads a host payload and dispatches to services."""

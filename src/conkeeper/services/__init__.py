@@ -1,0 +1,1 @@
+"""Services: search, capture, analysis and context building on top of the domain and storage."""

@@ -1,0 +1,1 @@
+"""Storage: the SQLite store, its migrations, the search index and per-session hook state."""
