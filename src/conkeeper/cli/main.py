@@ -1,0 +1,133 @@
+"""The ``conkeeper`` command: a lazy registry of subcommands.
+
+Only the chosen subcommand's module is imported, so ``conkeeper hook ...`` pays for nothing
+else. Each command module exposes ``add_arguments(parser)`` and ``run(args) -> int`` and may
+raise :class:`~conkeeper.cli.output.CliError`; anything else unexpected becomes one line on
+stderr (the traceback goes to the log file), never a traceback on the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from conkeeper import __version__
+
+# name -> (module under conkeeper.cli, one-line description). Order is the order of --help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "init": ("cmd_init", "Create the memory layout for this project (or --global); never overwrites"),
+    "search": ("cmd_search", "Search memory, sessions and observations (agent-friendly output)"),
+    "index": ("cmd_index", "Build, refresh or inspect the search index"),
+    "privacy": ("cmd_privacy", "Show what privacy hides: strip, redact, check"),
+    "config": ("cmd_config", "Show, get or set configuration keys"),
+    "tag": ("cmd_tag", "Classify entries and add or remove category tags"),
+    "corrections": ("cmd_corrections", "Detect corrections/friction; list, apply or reject queue"),
+    "sync": ("cmd_sync", "Record a memory sync (resets the context monitor and save counter)"),
+    "sessions": ("cmd_retrieval", "Level 1: list recent sessions with titles"),
+    "summary": ("cmd_retrieval", "Level 2: show a session's summary"),
+    "observations": ("cmd_retrieval", "Level 3: list observation titles with filters"),
+    "facts": ("cmd_retrieval", "Level 4: search atomic facts of observations"),
+    "show": ("cmd_retrieval", "Level 5: show observations in full by id"),
+    "timeline": ("cmd_retrieval", "Show observations around one observation"),
+    "extract": ("cmd_extract", "Turn captured tool events into observations and summaries"),
+    "import": ("cmd_import", "Import transcripts or a JSONL backup"),
+    "export": ("cmd_export", "Export sessions, observations and summaries as JSONL"),
+    "forget": ("cmd_forget", "Remove an observation, a session or a whole project"),
+    "hook": ("cmd_hook", "Run a host hook event (reads the payload on stdin)"),
+    "install": ("cmd_install", "Install or remove ConKeeper hooks in Claude Code settings"),
+    "doctor": ("cmd_doctor", "Check Python, SQLite FTS5, memory roots, hooks and permissions"),
+    "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),
+}
+
+
+def _available() -> dict[str, tuple[str, str]]:
+    """Commands whose modules exist in this installation."""
+    found = {}
+    for name, (module, help_text) in COMMANDS.items():
+        spec = importlib.util.find_spec(f"conkeeper.cli.{module}")
+        if spec is not None:
+            found[name] = (module, help_text)
+    return found
+
+
+def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="conkeeper",
+        description="ConKeeper: memory for coding agents that you own and can read.",
+    )
+    parser.add_argument("--version", action="version", version=f"conkeeper {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_module, help_text) in commands.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def _command_parser(name: str, help_text: str, module: object) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"conkeeper {name}", description=help_text)
+    add = getattr(module, "add_arguments", None)
+    if add is not None:
+        add(parser, name) if _takes_name(add) else add(parser)
+    return parser
+
+
+def _takes_name(func: object) -> bool:
+    code = getattr(func, "__code__", None)
+    return code is not None and code.co_argcount >= 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the process exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in COMMANDS and not args[0].startswith("-"):
+        name = args[0]
+        module_name, help_text = COMMANDS[name]
+        try:
+            module = importlib.import_module(f"conkeeper.cli.{module_name}")
+        except ModuleNotFoundError:
+            sys.stderr.write(f"conkeeper: '{name}' is not available in this version\n")
+            return 2
+        parser = _command_parser(name, help_text, module)
+        parsed = parser.parse_args(args[1:])
+        parsed.command = name
+        return _run(module, parsed)
+    parser = _top_parser(_available())
+    if not args:
+        parser.print_help()
+        return 0
+    parser.parse_args(args)  # handles --help/--version and reports unknown commands
+    return 0
+
+
+def _run(module: object, parsed: argparse.Namespace) -> int:
+    from conkeeper.cli.output import CliError
+
+    try:
+        return int(module.run(parsed) or 0)  # type: ignore[attr-defined]
+    except CliError as exc:
+        sys.stderr.write(f"conkeeper: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("conkeeper: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - last line of defence for a person at a terminal
+        _log_crash(parsed.command)
+        sys.stderr.write(
+            f"conkeeper: {parsed.command} failed: {type(exc).__name__}: {exc} "
+            "(details in the ConKeeper log; run 'conkeeper doctor')\n"
+        )
+        return 1
+
+
+def _log_crash(command: str) -> None:
+    from conkeeper.storage.logfile import log_exception
+
+    log_exception(f"command '{command}' crashed")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

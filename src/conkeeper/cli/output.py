@@ -1,0 +1,34 @@
+"""Shared CLI output conventions: ``--json`` payloads on stdout, one-line errors on stderr.
+
+Every command prints data through :func:`emit_json` or plain text, and reports failure by
+raising :class:`CliError`; ``main`` turns that into one ``conkeeper: ...`` line and an exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+class CliError(Exception):
+    """A failure a person should read: one line saying what is wrong and what to do."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def emit_json(payload: Any) -> None:
+    """Print ``payload`` as JSON on stdout (UTF-8, stable key order as given)."""
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def warn(message: str) -> None:
+    """Print a one-line warning on stderr."""
+    sys.stderr.write(f"conkeeper: warning: {message}\n")
+
+
+def estimate_tokens(text: str) -> int:
+    """A cheap token estimate (about four characters a token) for budgeting agent reads."""
+    return (len(text) + 3) // 4

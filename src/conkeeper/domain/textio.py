@@ -1,0 +1,179 @@
+"""Safe reading and writing of the user's memory files.
+
+Reading refuses what is not a memory file (binary, invalid UTF-8, oversized) with one clear
+message; writing is atomic (temp file + rename), keeps the file's permissions, never writes
+through a symlink that leads outside the memory root, and never replaces a file that changed
+on disk since it was read. Appends take an exclusive lock so parallel hooks never interleave.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+MAX_MEMORY_FILE_BYTES = 8 * 1024 * 1024
+
+try:  # POSIX advisory locks; Windows falls back to msvcrt below.
+    import fcntl
+except ImportError:  # pragma: no cover - exercised on Windows only
+    fcntl = None  # type: ignore[assignment]
+
+
+class MemoryFileError(Exception):
+    """A memory file cannot be read or written; the message is one line meant for a person."""
+
+
+class ConcurrentEditError(MemoryFileError):
+    """The file changed on disk after it was read; writing now would clobber a human edit."""
+
+
+def decode_text(data: bytes, path: Path | str = "<data>") -> str:
+    """Decode memory-file bytes, rejecting binary content and invalid UTF-8 with a clear error."""
+    if b"\x00" in data[:8192]:
+        raise MemoryFileError(f"{path}: looks like a binary file, not Markdown; skipped")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise MemoryFileError(
+            f"{path}: not valid UTF-8 (byte {exc.start}); re-save it as UTF-8"
+        ) from None
+
+
+def read_text(path: Path, max_bytes: int = MAX_MEMORY_FILE_BYTES) -> str:
+    """Read a memory file as text, or raise :class:`MemoryFileError` saying why it cannot be."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise MemoryFileError(
+                f"{path}: {size} bytes is larger than the {max_bytes}-byte limit; skipped"
+            )
+        data = path.read_bytes()
+    except MemoryFileError:
+        raise
+    except IsADirectoryError:
+        raise MemoryFileError(f"{path}: is a directory, expected a file") from None
+    except FileNotFoundError:
+        raise MemoryFileError(f"{path}: no such file") from None
+    except PermissionError:
+        raise MemoryFileError(f"{path}: permission denied; check the file's permissions") from None
+    except OSError as exc:
+        raise MemoryFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return decode_text(data, path)
+
+
+def is_within(path: Path, root: Path) -> bool:
+    """True when ``path`` (after resolving symlinks) lies inside ``root``."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def check_memory_root(root: Path) -> None:
+    """Raise when the memory root exists but is not a directory."""
+    if root.exists() and not root.is_dir():
+        raise MemoryFileError(
+            f"{root}: the memory root is a file, not a folder; move it aside and run "
+            "'conkeeper init'"
+        )
+
+
+def _check_target(path: Path, root: Path) -> None:
+    check_memory_root(root)
+    if path.is_symlink() or any(p.is_symlink() for p in path.parents if is_within(p, root)):
+        if not is_within(path, root):
+            raise MemoryFileError(
+                f"{path}: is a symlink leading outside {root}; refusing to write through it"
+            )
+    elif not is_within(path.parent, root) and path.parent.exists():
+        raise MemoryFileError(f"{path}: is outside the memory root {root}; refusing to write")
+    if path.exists() and path.is_dir():
+        raise MemoryFileError(f"{path}: is a directory, expected a file")
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    """``(size, mtime_ns)`` of a file, or ``None`` when it does not exist."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+def atomic_write(
+    path: Path,
+    text: str,
+    *,
+    root: Path,
+    expected_stamp: tuple[int, int] | None | bool = False,
+) -> None:
+    """Replace ``path`` with ``text`` atomically, inside the memory ``root``.
+
+    The real file behind an in-root symlink is replaced, keeping the link. Permissions of an
+    existing file are preserved; new files get 0o644 minus the umask. When ``expected_stamp``
+    is given (a value from :func:`file_stamp`, ``None`` meaning "must not exist yet"), the write
+    is refused with :class:`ConcurrentEditError` if the file changed since.
+    """
+    _check_target(path, root)
+    target = path.resolve() if path.is_symlink() else path
+    if expected_stamp is not False and file_stamp(target) != expected_stamp:
+        raise ConcurrentEditError(
+            f"{path}: changed on disk while ConKeeper was editing it; nothing was written, "
+            "run the command again"
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o644 & ~umask
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, mode)
+        os.replace(tmp_name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+
+
+@contextlib.contextmanager
+def locked(handle: object) -> Iterator[None]:
+    """Hold an exclusive advisory lock on an open file for the duration of the block."""
+    fileno = handle.fileno()  # type: ignore[attr-defined]
+    if fcntl is not None:
+        fcntl.flock(fileno, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fileno, fcntl.LOCK_UN)
+    else:  # pragma: no cover - Windows
+        import msvcrt
+
+        msvcrt.locking(fileno, msvcrt.LK_LOCK, 1)
+        try:
+            yield
+        finally:
+            msvcrt.locking(fileno, msvcrt.LK_UNLCK, 1)
+
+
+def append_text(path: Path, text: str, *, header: str = "", root: Path | None = None) -> None:
+    """Append ``text`` to ``path`` under an exclusive lock, writing ``header`` first when the file
+    is new or empty. Safe for many processes appending to one file at once."""
+    if root is not None:
+        _check_target(path, root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8", newline="") as handle, locked(handle):
+        if header and handle.tell() == 0 and path.stat().st_size == 0:
+            handle.write(header)
+        handle.write(text)
+        handle.flush()
