@@ -18,7 +18,10 @@ from conkeeper import __version__
 
 # name -> (module under conkeeper.cli, one-line description). Order is the order of --help.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "init": ("cmd_init", "Create the memory layout for this project (or --global); never overwrites"),
+    "init": (
+        "cmd_init",
+        "Create the memory layout (project or --global); never overwrites",
+    ),
     "search": ("cmd_search", "Search memory, sessions and observations (agent-friendly output)"),
     "index": ("cmd_index", "Build, refresh or inspect the search index"),
     "privacy": ("cmd_privacy", "Show what privacy hides: strip, redact, check"),
@@ -114,7 +117,7 @@ def _run(module: object, parsed: argparse.Namespace) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # noqa: BLE001 - last line of defence for a person at a terminal
+    except Exception as exc:  # last line of defence for a person at a terminal
         _log_crash(parsed.command)
         sys.stderr.write(
             f"conkeeper: {parsed.command} failed: {type(exc).__name__}: {exc} "

@@ -109,7 +109,7 @@ def atomic_write(
     text: str,
     *,
     root: Path,
-    expected_stamp: tuple[int, int] | None | bool = False,
+    expected_stamp: tuple[int, int] | bool | None = False,
 ) -> None:
     """Replace ``path`` with ``text`` atomically, inside the memory ``root``.
 

@@ -1,0 +1,181 @@
+"""The user's single SQLite database: connection settings, migrations and project rows.
+
+Every process (hooks in parallel, the CLI, the MCP server) opens the store the same way: WAL
+journal, a busy timeout so writers wait instead of failing with "database is locked", foreign
+keys on. The schema is a sequence of migrations (``storage/migrations/mNNNN_*.py``) applied in
+order; a database written by a newer ConKeeper is refused, never modified.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from conkeeper.domain.paths import ProjectLocation, db_path
+
+BUSY_TIMEOUT_MS = 5000
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message is one line saying what to do."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One forward step of the schema."""
+
+    version: int
+    description: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+def _load_migrations() -> list[Migration]:
+    from conkeeper.storage import migrations as package
+
+    found: list[Migration] = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.name.startswith("m"):
+            continue
+        module: ModuleType = importlib.import_module(f"{package.__name__}.{info.name}")
+        found.append(Migration(module.VERSION, module.DESCRIPTION, module.apply))
+    found.sort(key=lambda m: m.version)
+    versions = [m.version for m in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise StoreError(f"migrations are not numbered 1..N: {versions}")
+    return found
+
+
+MIGRATIONS: list[Migration] = _load_migrations()
+SCHEMA_VERSION = MIGRATIONS[-1].version if MIGRATIONS else 0
+
+
+def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+    """Open ``path`` with ConKeeper's connection settings, without migrating."""
+    if readonly:
+        conn = sqlite3.connect(
+            f"file:{path}?mode=ro",
+            uri=True,
+            timeout=BUSY_TIMEOUT_MS / 1000,
+            isolation_level=None,
+        )
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    if not readonly:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The schema version recorded in the database (``PRAGMA user_version``)."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, target: int | None = None) -> int:
+    """Apply every missing migration up to ``target`` (default: latest); returns the version.
+
+    Each migration runs in its own ``BEGIN IMMEDIATE`` transaction, so two processes opening a
+    fresh database at once never apply one step twice.
+    """
+    goal = SCHEMA_VERSION if target is None else target
+    current = schema_version(conn)
+    if current > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database was written by a newer ConKeeper (schema {current}, this one knows "
+            f"{SCHEMA_VERSION}); upgrade ConKeeper"
+        )
+    for migration in MIGRATIONS:
+        if migration.version <= current or migration.version > goal:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if schema_version(conn) >= migration.version:  # another process got here first
+                conn.execute("COMMIT")
+                continue
+            migration.apply(conn)
+            conn.execute(f"PRAGMA user_version = {migration.version}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        current = migration.version
+    return schema_version(conn)
+
+
+def open_store(path: Path | None = None, *, readonly: bool = False) -> sqlite3.Connection:
+    """Open the user's database (default: :func:`conkeeper.domain.paths.db_path`), migrated.
+
+    Raises :class:`StoreError` with a one-line message when the file is corrupt, not a
+    database, from a newer version, locked beyond the busy timeout, or not writable.
+    """
+    target = path or db_path()
+    try:
+        conn = connect(target, readonly=readonly)
+        if readonly:
+            if schema_version(conn) > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{target}: written by a newer ConKeeper (schema {schema_version(conn)}); "
+                    "upgrade ConKeeper"
+                )
+            return conn
+        migrate(conn)
+        return conn
+    except StoreError:
+        raise
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(_explain(target, exc)) from None
+    except OSError as exc:
+        raise StoreError(f"{target}: cannot open the database ({exc.strerror or exc})") from None
+
+
+def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return f"{path}: the database is busy (locked by another process); try again"
+    if "readonly" in text or "read-only" in text:
+        return f"{path}: the database is read-only; check its permissions"
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return (
+            f"{path}: the database file is damaged; move it aside and run "
+            "'conkeeper index --rebuild' (memory files are untouched)"
+        )
+    if "unable to open" in text:
+        return f"{path}: cannot open the database; check the folder exists and is writable"
+    return f"{path}: database error: {exc}"
+
+
+def now_ms() -> int:
+    """Current time in Unix milliseconds, the unit of every ``*_at`` column."""
+    return int(time.time() * 1000)
+
+
+def ensure_project(conn: sqlite3.Connection, location: ProjectLocation) -> int:
+    """The ``projects.id`` for ``location`` (keyed by identity), inserting or touching it."""
+    stamp = now_ms()
+    conn.execute(
+        "INSERT INTO projects(identity, root, name, created_at, last_seen_at) "
+        "VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(identity) DO UPDATE SET root = excluded.root, "
+        "last_seen_at = excluded.last_seen_at",
+        (location.identity, str(location.root), location.name, stamp, stamp),
+    )
+    row = conn.execute(
+        "SELECT id FROM projects WHERE identity = ?", (location.identity,)
+    ).fetchone()
+    return int(row[0])
+
+
+def find_project(conn: sqlite3.Connection, identity: str) -> int | None:
+    """The ``projects.id`` for an identity, or ``None`` when the project was never seen."""
+    row = conn.execute("SELECT id FROM projects WHERE identity = ?", (identity,)).fetchone()
+    return None if row is None else int(row[0])
