@@ -1,0 +1,56 @@
+"""Shared fixtures: every test runs with HOME and CONKEEPER_HOME inside its own temp folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point HOME, CONKEEPER_HOME and XDG_DATA_HOME at temp folders for in-process code."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CONKEEPER_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    for key in list(os.environ):
+        if key.startswith("CLAUDE") or (key.startswith("CONKEEPER_") and key != "CONKEEPER_HOME"):
+            monkeypatch.delenv(key, raising=False)
+    return home
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The environment for a ``conkeeper`` subprocess: the test's HOME/data plus ``extra``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH", "")]))
+    env.update(extra)
+    return env
+
+
+def run_cli(
+    *args: str, cwd: Path | None = None, stdin: bytes | str = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m conkeeper ARGS`` and capture text output."""
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    proc = subprocess.run(
+        [sys.executable, "-m", "conkeeper", *args],
+        input=data,
+        cwd=cwd,
+        env=env or cli_env(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    return subprocess.CompletedProcess(
+        proc.args,
+        proc.returncode,
+        proc.stdout.decode("utf-8", errors="replace"),
+        proc.stderr.decode("utf-8", errors="replace"),
+    )
