@@ -1,0 +1,249 @@
+"""The host's hook payload as one typed, sanitised value.
+
+Claude Code sends a JSON object on stdin whose fields vary by event (spec §6). Handlers must
+never index the raw dict with guessed names (a prompt read from ``user_message`` silently
+never fires), so every field they may use is parsed here once, with the real field names, into
+:class:`HookPayload`. Values of the wrong type become ``None``/empty rather than errors, unknown
+fields are ignored (kept in ``raw``), and the session id is made safe to use in a file name.
+
+:class:`HookContext` (what a handler receives) and :class:`HookResult` (what it returns) live
+here too, so handlers import one small module; ``hooks.runner`` re-exports them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from conkeeper.domain.config import Config
+    from conkeeper.domain.paths import ProjectLocation
+    from conkeeper.storage.state import SessionState
+
+MAX_SESSION_ID_CHARS = 128
+_UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def sanitize_session_id(value: object) -> str:
+    """A session id usable as a file name and database key.
+
+    Only ``[A-Za-z0-9._-]`` survive (anything else, path separators included, becomes ``_``),
+    leading dots are replaced so the id can never be ``.``/``..`` or a hidden name, and the
+    result is at most 128 characters. Missing or empty ids become ``"unknown"``.
+    """
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        return "unknown"
+    text = _UNSAFE_ID_CHARS.sub("_", str(value).strip())[:MAX_SESSION_ID_CHARS]
+    stripped = text.lstrip(".")
+    text = "_" * (len(text) - len(stripped)) + stripped
+    return text or "unknown"
+
+
+def _text(obj: dict[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _flag(obj: dict[str, Any], key: str) -> bool:
+    value = obj.get(key)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return value.strip().lower() in {"true", "1", "yes"}
+    return False
+
+
+@dataclass
+class HookPayload:
+    """The fields of a host hook payload that ConKeeper uses (spec §6), typed and sanitised.
+
+    ``cwd`` and ``transcript_path`` are the host's strings, unchecked: the runner decides
+    whether they exist. ``error`` is the PostToolUseFailure message; ``tool_response`` keeps
+    whatever shape the tool returned (dict, list or string).
+    """
+
+    session_id: str = "unknown"
+    transcript_path: str | None = None
+    cwd: str | None = None
+    hook_event_name: str | None = None
+    source: str | None = None
+    prompt: str | None = None
+    tool_name: str | None = None
+    tool_input: dict[str, Any] = field(default_factory=dict)
+    tool_use_id: str | None = None
+    tool_response: Any = None
+    error: str | None = None
+    is_interrupt: bool = False
+    stop_hook_active: bool = False
+    last_assistant_message: str | None = None
+    trigger: str | None = None
+    custom_instructions: str | None = None
+    reason: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_payload(obj: dict[str, Any]) -> HookPayload:
+    """Build a :class:`HookPayload` from the decoded JSON object (any field may be missing)."""
+    tool_input = obj.get("tool_input")
+    error = obj.get("error")
+    if error is not None and not isinstance(error, str):
+        error = str(error)
+    return HookPayload(
+        session_id=sanitize_session_id(obj.get("session_id")),
+        transcript_path=_text(obj, "transcript_path") or None,
+        cwd=_text(obj, "cwd") or None,
+        hook_event_name=_text(obj, "hook_event_name"),
+        source=_text(obj, "source"),
+        prompt=_text(obj, "prompt"),
+        tool_name=_text(obj, "tool_name"),
+        tool_input=tool_input if isinstance(tool_input, dict) else {},
+        tool_use_id=_text(obj, "tool_use_id") or None,
+        tool_response=obj.get("tool_response"),
+        error=error,
+        is_interrupt=_flag(obj, "is_interrupt"),
+        stop_hook_active=_flag(obj, "stop_hook_active"),
+        last_assistant_message=_text(obj, "last_assistant_message"),
+        trigger=_text(obj, "trigger"),
+        custom_instructions=_text(obj, "custom_instructions"),
+        reason=_text(obj, "reason"),
+        raw=obj,
+    )
+
+
+@dataclass
+class HookResult:
+    """What a handler wants the host to see; the runner turns it into stdout/stderr/exit code.
+
+    ``additional_context`` reaches the model (capped by the runner), ``system_message`` is a
+    note shown to the user, ``block_reason`` blocks the action with exit 2 for the events that
+    can block (the reason goes to stderr), ``plain_stdout`` is printed as is when nothing else
+    is (SessionStart and UserPromptSubmit only).
+    """
+
+    additional_context: str | None = None
+    system_message: str | None = None
+    block_reason: str | None = None
+    plain_stdout: str | None = None
+
+    def merged(self, other: HookResult | None) -> HookResult:
+        """Combine two handlers' results: contexts and messages are joined, the first block
+        reason wins."""
+        if other is None:
+            return self
+        return HookResult(
+            additional_context=_join(self.additional_context, other.additional_context),
+            system_message=_join(self.system_message, other.system_message),
+            block_reason=self.block_reason or other.block_reason,
+            plain_stdout=_join(self.plain_stdout, other.plain_stdout),
+        )
+
+    def is_empty(self) -> bool:
+        """True when the result asks the host for nothing."""
+        return not (
+            self.additional_context or self.system_message or self.block_reason or self.plain_stdout
+        )
+
+
+def _join(a: str | None, b: str | None) -> str | None:
+    if a and b:
+        return f"{a}\n\n{b}"
+    return a or b
+
+
+HOOK_BUSY_TIMEOUT_MS = 2000
+
+
+@dataclass
+class HookContext:
+    """Everything a handler needs, with the expensive parts opened lazily and cached.
+
+    ``location`` is ``None`` when neither the payload's ``cwd`` nor ``CLAUDE_PROJECT_DIR`` is an
+    existing folder; handlers then write nothing. ``memory_dir_exists`` says whether the
+    project has a ``.claude/memory`` folder (memory files are only ever written when it does).
+    """
+
+    payload: HookPayload
+    event: str
+    location: ProjectLocation | None
+    config: Config
+    env: Mapping[str, str]
+    memory_dir_exists: bool = False
+    _conn: sqlite3.Connection | None = field(default=None, repr=False)
+    _project_id: int | None = field(default=None, repr=False)
+    _session_id: int | None = field(default=None, repr=False)
+    _state: SessionState | None = field(default=None, repr=False)
+
+    @property
+    def state(self) -> SessionState:
+        """This session's hook state file (no I/O until read or updated)."""
+        if self._state is None:
+            from conkeeper.storage.state import SessionState
+
+            identity = self.location.identity if self.location else "(no project)"
+            self._state = SessionState(identity, self.payload.session_id, self.env)
+        return self._state
+
+    def store(self) -> sqlite3.Connection:
+        """The database connection, opened (and migrated) on first use.
+
+        The busy timeout is shortened for hooks: a hook gives up on a locked database after
+        two seconds (logged) rather than keeping the agent waiting.
+        """
+        if self._conn is None:
+            from conkeeper.domain.paths import db_path
+            from conkeeper.storage.store import open_store
+
+            conn = open_store(db_path(self.env))
+            conn.execute(f"PRAGMA busy_timeout = {HOOK_BUSY_TIMEOUT_MS}")
+            self._conn = conn
+        return self._conn
+
+    def project_id(self) -> int:
+        """The ``projects.id`` of this project (inserted or touched on first use)."""
+        if self._project_id is None:
+            if self.location is None:
+                raise RuntimeError("hook has no project (cwd and CLAUDE_PROJECT_DIR unusable)")
+            from conkeeper.storage.store import ensure_project
+
+            self._project_id = ensure_project(self.store(), self.location)
+        return self._project_id
+
+    def session_id(self) -> int:
+        """The ``sessions.id`` of this host session, created on first sight."""
+        if self._session_id is None:
+            if self.location is None:
+                raise RuntimeError("hook has no project (cwd and CLAUDE_PROJECT_DIR unusable)")
+            from conkeeper.services import sessions
+
+            found = sessions.find_session_by_identity(
+                self.store(), self.location.identity, self.payload.session_id
+            )
+            if found is None:
+                found = sessions.ensure_session(
+                    self.store(),
+                    self.project_id(),
+                    self.payload.session_id,
+                    transcript_path=self.payload.transcript_path,
+                )
+            self._session_id = found
+        return self._session_id
+
+    def log(self, message: str, level: str = "INFO") -> None:
+        """Write to ConKeeper's log, prefixed with the event and session."""
+        from conkeeper.storage.logfile import log
+
+        log(f"hook {self.event} [{self.payload.session_id}]: {message}", level=level, env=self.env)
+
+    def close(self) -> None:
+        """Close the database connection if one was opened."""
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            conn.close()

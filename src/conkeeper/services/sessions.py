@@ -1,0 +1,123 @@
+"""Host sessions in the store: created on first sight, titled by the first prompt, ended once.
+
+Every hook event may be the first one ConKeeper sees of a session (the plugin can be installed
+mid-session, SessionStart can fail), so any hook that needs the session row calls
+:func:`ensure_session`, which is idempotent and safe under parallel hooks (one upsert).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from conkeeper.storage.store import now_ms
+
+MAX_TITLE_CHARS = 200
+
+
+def find_session(conn: sqlite3.Connection, project_id: int, host_session_id: str) -> int | None:
+    """The ``sessions.id`` of a host session, or ``None`` (a read; no write transaction)."""
+    row = conn.execute(
+        "SELECT id FROM sessions WHERE project_id = ? AND host_session_id = ?",
+        (project_id, host_session_id),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def find_session_by_identity(
+    conn: sqlite3.Connection, identity: str, host_session_id: str
+) -> int | None:
+    """The ``sessions.id`` for a project identity and host session id, read-only.
+
+    The hot path (PostToolUse) uses this first so that an existing session costs one indexed
+    read instead of two upserts.
+    """
+    row = conn.execute(
+        "SELECT s.id FROM sessions s JOIN projects p ON p.id = s.project_id "
+        "WHERE p.identity = ? AND s.host_session_id = ?",
+        (identity, host_session_id),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def ensure_session(
+    conn: sqlite3.Connection,
+    project_id: int,
+    host_session_id: str,
+    *,
+    transcript_path: str | None = None,
+    host: str = "claude-code",
+) -> int:
+    """The ``sessions.id`` of a host session, inserting it when new.
+
+    A known session gets its transcript path filled in when it was missing, and a session
+    that had ended is active again (Claude Code resumes sessions under the same id).
+    Imported sessions keep their status.
+    """
+    conn.execute(
+        "INSERT INTO sessions(host_session_id, project_id, host, started_at, transcript_path) "
+        "VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(project_id, host_session_id) DO UPDATE SET "
+        "transcript_path = COALESCE(excluded.transcript_path, sessions.transcript_path), "
+        "status = CASE WHEN sessions.status IN ('completed', 'abandoned') "
+        "THEN 'active' ELSE sessions.status END, "
+        "ended_at = CASE WHEN sessions.status IN ('completed', 'abandoned') "
+        "THEN NULL ELSE sessions.ended_at END",
+        (host_session_id, project_id, host, now_ms(), transcript_path),
+    )
+    found = find_session(conn, project_id, host_session_id)
+    if found is None:  # pragma: no cover - the upsert above guarantees the row
+        raise sqlite3.IntegrityError(f"session {host_session_id!r} could not be recorded")
+    return found
+
+
+def set_title_if_missing(conn: sqlite3.Connection, session_id: int, title: str) -> bool:
+    """Give a session its title (the first stored prompt, one line) unless it has one.
+
+    Returns whether the title was set. The caller passes privacy-cleaned text.
+    """
+    line = " ".join(title.split())[:MAX_TITLE_CHARS]
+    if not line:
+        return False
+    cursor = conn.execute(
+        "UPDATE sessions SET title = ? WHERE id = ? AND (title IS NULL OR title = '')",
+        (line, session_id),
+    )
+    return cursor.rowcount > 0
+
+
+def end_session(conn: sqlite3.Connection, session_id: int, reason: str | None) -> None:
+    """Mark a session completed with the host's end reason (``clear``, ``logout``, ...)."""
+    conn.execute(
+        "UPDATE sessions SET status = CASE WHEN status = 'imported' THEN status "
+        "ELSE 'completed' END, ended_at = ?, end_reason = ? WHERE id = ?",
+        (now_ms(), (reason or "")[:100] or None, session_id),
+    )
+
+
+def next_prompt_number(conn: sqlite3.Connection, session_id: int) -> int:
+    """One more than the highest stored prompt number of a session (1 for a new session).
+
+    The hook's own counter lives in session state (private prompts are counted but never
+    stored); this is the fallback when that state is lost.
+    """
+    row = conn.execute(
+        "SELECT COALESCE(MAX(prompt_number), 0) FROM prompts WHERE session_id = ?",
+        (session_id,),
+    ).fetchone()
+    return int(row[0]) + 1
+
+
+def store_prompt(conn: sqlite3.Connection, session_id: int, prompt_number: int, text: str) -> int:
+    """Store a cleaned prompt under ``prompt_number`` (or the next free number when that one
+    is taken after lost state); returns the number used."""
+    number = prompt_number
+    for _ in range(3):
+        cursor = conn.execute(
+            "INSERT OR IGNORE INTO prompts(session_id, prompt_number, text, created_at) "
+            "VALUES (?, ?, ?, ?)",
+            (session_id, number, text, now_ms()),
+        )
+        if cursor.rowcount:
+            return number
+        number = next_prompt_number(conn, session_id)
+    raise sqlite3.IntegrityError(f"could not store prompt {prompt_number} of session {session_id}")

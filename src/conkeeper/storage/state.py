@@ -1,0 +1,221 @@
+"""Per-session hook state: counters and once-only flags shared by parallel hook processes.
+
+Claude Code runs matching hooks in parallel and each hook is a fresh process, so anything a
+hook must remember between calls (the prompt number, the save-reminder counter, whether the
+sync nudge or the hard block already fired, tool start times for durations) lives in a small
+JSON file per session under ``<data home>/state/<sha1(project identity)[:16]>/<session>.json``.
+Every change is a read-modify-write under an exclusive ``flock`` on that file, so two hooks
+never lose each other's update. A damaged file is treated as empty (fail open, logged).
+
+Keys in use (both hook owners): ``prompt_number``, ``tool_count_since_save``,
+``sync_nudged``, ``hard_blocked``, ``last_sync_at``, ``last_save_at``, ``reflect_suggested``,
+``tool_starts`` ({tool_use_id: start_ms}), ``private_turn``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from conkeeper.domain.paths import ProjectLocation, state_dir
+from conkeeper.domain.textio import locked
+
+T = TypeVar("T")
+
+STATE_MAX_AGE_DAYS = 14
+MAX_STATE_BYTES = 1024 * 1024
+MAX_TOOL_STARTS = 256
+
+
+def project_key(identity: str) -> str:
+    """The folder name for a project's state files: a short hash of its identity."""
+    return hashlib.sha1(identity.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def project_state_dir(identity: str, env: Mapping[str, str] | None = None) -> Path:
+    """Where one project's session state files live."""
+    return state_dir(env) / project_key(identity)
+
+
+class SessionState:
+    """The state file of one host session of one project.
+
+    Nothing touches the disk until :meth:`read` or :meth:`update` is called, so creating one is
+    free. ``session_id`` must already be sanitised (``hooks.payload.sanitize_session_id``).
+    """
+
+    def __init__(
+        self, identity: str, session_id: str, env: Mapping[str, str] | None = None
+    ) -> None:
+        self.identity = identity
+        self.session_id = session_id
+        self.path = project_state_dir(identity, env) / f"{session_id}.json"
+
+    def read(self) -> dict[str, Any]:
+        """A snapshot of the state (empty when there is none yet); no lock is needed to read."""
+        try:
+            with open(self.path, "rb") as handle:
+                return _decode(handle.read(MAX_STATE_BYTES + 1))
+        except FileNotFoundError:
+            return {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """One value from a snapshot of the state."""
+        return self.read().get(key, default)
+
+    def update(self, fn: Callable[[dict[str, Any]], T]) -> T:
+        """Apply ``fn`` to the state atomically with respect to other hook processes.
+
+        ``fn`` receives the current state as a dict, mutates it in place and may return a
+        value, which ``update`` returns. The file is rewritten only when the state changed.
+        """
+        with self._locked_file() as handle:
+            handle.seek(0)
+            before = handle.read(MAX_STATE_BYTES + 1)
+            state = _decode(before)
+            result = fn(state)
+            after = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
+            if after != before:
+                handle.seek(0)
+                handle.truncate()
+                handle.write(after)
+                handle.flush()
+            return result
+
+    @contextlib.contextmanager
+    def _locked_file(self) -> Iterator[Any]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "r+b") as handle, locked(handle):
+            yield handle
+
+
+def _decode(data: bytes) -> dict[str, Any]:
+    if not data or len(data) > MAX_STATE_BYTES:
+        return {}
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        from conkeeper.storage.logfile import log
+
+        log("hook state file was damaged; starting it afresh", level="WARNING")
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def now_ms() -> int:
+    """Current time in Unix milliseconds (the unit of every time stored in state)."""
+    return int(time.time() * 1000)
+
+
+def record_tool_start(state: SessionState, tool_use_id: str, start_ms: int | None = None) -> None:
+    """Remember when a tool started (PreToolUse) so PostToolUse can compute its duration."""
+    stamp = now_ms() if start_ms is None else start_ms
+
+    def apply(data: dict[str, Any]) -> None:
+        starts = data.get("tool_starts")
+        starts = starts if isinstance(starts, dict) else {}
+        starts[tool_use_id] = stamp
+        if len(starts) > MAX_TOOL_STARTS:  # tools whose PostToolUse never came
+            for key in sorted(starts, key=lambda k: starts[k])[: len(starts) - MAX_TOOL_STARTS]:
+                del starts[key]
+        data["tool_starts"] = starts
+
+    state.update(apply)
+
+
+def pop_tool_start(data: dict[str, Any], tool_use_id: str) -> int | None:
+    """Inside an ``update``: remove and return the recorded start time of a tool use."""
+    starts = data.get("tool_starts")
+    if not isinstance(starts, dict) or tool_use_id not in starts:
+        return None
+    value = starts.pop(tool_use_id)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def latest_session_state(
+    identity: str, env: Mapping[str, str] | None = None
+) -> SessionState | None:
+    """The most recently touched session state of a project (for ``conkeeper sync mark``,
+    which runs outside any hook and so does not know the session id)."""
+    folder = project_state_dir(identity, env)
+    best: tuple[float, Path] | None = None
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.name.endswith(".json"):
+            continue
+        with contextlib.suppress(OSError):
+            mtime = entry.stat().st_mtime
+            if best is None or mtime > best[0]:
+                best = (mtime, Path(entry.path))
+    if best is None:
+        return None
+    return SessionState(identity, best[1].stem, env)
+
+
+def record_sync(
+    location: ProjectLocation,
+    session_id: str | None = None,
+    *,
+    save_only: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> SessionState | None:
+    """Record that memory was synced (or, with ``save_only``, just saved) in a session.
+
+    A save resets the save-reminder counter; a sync also sets ``last_sync_at``, which the
+    context monitor reads to decide that the hard block is no longer needed. Without
+    ``session_id`` the project's most recently active session is used; returns the state
+    written, or ``None`` when the project has no session state at all.
+    """
+    if session_id:
+        state: SessionState | None = SessionState(location.identity, session_id, env)
+    else:
+        state = latest_session_state(location.identity, env)
+    if state is None:
+        return None
+    stamp = now_ms()
+
+    def apply(data: dict[str, Any]) -> None:
+        data["tool_count_since_save"] = 0
+        data["last_save_at"] = stamp
+        if not save_only:
+            data["last_sync_at"] = stamp
+
+    state.update(apply)
+    return state
+
+
+def prune_old_state(
+    max_age_days: int = STATE_MAX_AGE_DAYS, env: Mapping[str, str] | None = None
+) -> int:
+    """Delete session state files untouched for ``max_age_days`` and empty project folders.
+
+    Called opportunistically at SessionStart; returns how many files were removed and never
+    raises (a race with another process deleting the same file is harmless).
+    """
+    cutoff = time.time() - max_age_days * 86400
+    removed = 0
+    root = state_dir(env)
+    try:
+        folders = [e for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return 0
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder.path):
+                if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
+                        removed += 1
+            with contextlib.suppress(OSError):
+                os.rmdir(folder.path)  # only succeeds when empty
+    return removed
