@@ -1,0 +1,248 @@
+"""``conkeeper doctor``: find out why memory is not being captured, and say what to fix.
+
+Hooks fail open by design (spec §1.2), so a broken installation is silent from the agent's side.
+The doctor is where a person finds out: every check returns OK, WARN or FAIL with one line on
+what was found and, when it is not OK, one line on what to do. Checks never modify anything
+except a probe file in the data home, which they remove again.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from conkeeper.domain.paths import (
+    data_home,
+    db_path,
+    global_memory_dir,
+    locate_project,
+    log_dir,
+)
+
+OK, WARN, FAIL = "OK", "WARN", "FAIL"
+MIN_PYTHON = (3, 10)
+LOG_TAIL_BYTES = 256 * 1024
+
+
+@dataclass
+class Check:
+    """The outcome of one check: status, what was found, and what to do about it."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        """A JSON-friendly form for ``--json``."""
+        return {"name": self.name, "status": self.status, "detail": self.detail, "fix": self.fix}
+
+
+def check_python() -> Check:
+    """The running interpreter must be 3.10 or newer (the hooks use the same one)."""
+    version = ".".join(map(str, sys.version_info[:3]))
+    if sys.version_info[:2] < MIN_PYTHON:
+        return Check("python", FAIL, f"Python {version}", "install Python 3.10 or newer")
+    return Check("python", OK, f"Python {version} at {sys.executable}")
+
+
+def check_sqlite() -> Check:
+    """SQLite must provide FTS5, which search depends on."""
+    version = sqlite3.sqlite_version
+    try:
+        conn = sqlite3.connect(":memory:")
+        try:
+            conn.execute("CREATE VIRTUAL TABLE probe USING fts5(body)")
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return Check(
+            "sqlite",
+            FAIL,
+            f"SQLite {version} without FTS5",
+            "use a Python whose sqlite3 module has FTS5 (python.org, Homebrew and most Linux "
+            "builds do); set CONKEEPER_PYTHON to it for the plugin",
+        )
+    return Check("sqlite", OK, f"SQLite {version} with FTS5")
+
+
+def check_data_home(env: Mapping[str, str] | None = None) -> Check:
+    """The data home must be a writable folder (database, logs, hook state live there)."""
+    home = data_home(env)
+    if home.exists() and not home.is_dir():
+        return Check("data home", FAIL, f"{home} is a file", "move it aside or set CONKEEPER_HOME")
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        probe = home / f".doctor-probe-{os.getpid()}"
+        probe.write_text("ok", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        return Check(
+            "data home",
+            FAIL,
+            f"{home} is not writable ({exc.strerror or exc})",
+            f"fix the permissions of {home} or set CONKEEPER_HOME to a writable folder",
+        )
+    return Check("data home", OK, f"{home} is writable")
+
+
+def check_database(env: Mapping[str, str] | None = None) -> Check:
+    """The database must open and migrate; a newer or damaged file is reported, not touched."""
+    from conkeeper.storage.store import SCHEMA_VERSION, StoreError, open_store, schema_version
+
+    path = db_path(env)
+    try:
+        conn = open_store(path)
+    except StoreError as exc:
+        return Check("database", FAIL, str(exc), "see the message; memory files are unaffected")
+    try:
+        version = schema_version(conn)
+        journal = conn.execute("PRAGMA journal_mode").fetchone()[0]
+    finally:
+        conn.close()
+    detail = f"{path} (schema {version}/{SCHEMA_VERSION}, journal {journal})"
+    return Check("database", OK, detail)
+
+
+def _memory_root_check(name: str, root: Path, required: bool) -> Check:
+    if root.exists() and not root.is_dir():
+        return Check(name, FAIL, f"{root} is a file, not a folder", "move it aside, then init")
+    if not root.exists():
+        fix = "run 'conkeeper init'" + (" --global" if name == "global memory" else "")
+        status = WARN if required else OK
+        detail = f"{root} does not exist" + ("" if required else " (optional)")
+        return Check(name, status, detail, fix if required else "")
+    if not os.access(root, os.W_OK | os.X_OK):
+        return Check(
+            name, FAIL, f"{root} is not writable", f"fix the permissions: chmod u+rwx {root}"
+        )
+    unreadable = [p.name for p in _memory_files(root) if not os.access(p, os.R_OK)]
+    if unreadable:
+        return Check(
+            name,
+            WARN,
+            f"{len(unreadable)} memory file(s) not readable: {', '.join(unreadable[:3])}",
+            "fix their permissions (chmod u+r)",
+        )
+    return Check(name, OK, f"{root}")
+
+
+def _memory_files(root: Path) -> list[Path]:
+    try:
+        return [p for p in root.iterdir() if p.suffix == ".md" and p.is_file()]
+    except OSError:
+        return []
+
+
+def check_memory_roots(cwd: Path, env: Mapping[str, str] | None = None) -> list[Check]:
+    """Project and global memory folders: folders (not files), writable, files readable."""
+    location = locate_project(cwd)
+    return [
+        _memory_root_check("project memory", location.memory_dir, required=True),
+        _memory_root_check("global memory", global_memory_dir(env), required=False),
+    ]
+
+
+def check_hooks(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
+    """Hooks must be registered once: by the plugin or by a settings install."""
+    from conkeeper.services.install import HOOK_SPECS, installed_scopes, plugin_installed
+
+    plugin = plugin_installed(env) or bool((env or os.environ).get("CLAUDE_PLUGIN_ROOT"))
+    scopes = installed_scopes(cwd, env)
+    wanted = {s.event for s in HOOK_SPECS}
+    if plugin and scopes:
+        return Check(
+            "hooks",
+            WARN,
+            f"plugin and settings ({', '.join(scopes)}) both register ConKeeper: hooks run twice",
+            "keep one: 'conkeeper install --uninstall --scope S' or '/plugin uninstall conkeeper'",
+        )
+    if plugin:
+        return Check("hooks", OK, "installed by the Claude Code plugin")
+    if scopes:
+        missing = sorted(wanted - {e for events in scopes.values() for e in events})
+        where = ", ".join(scopes)
+        if missing:
+            return Check(
+                "hooks",
+                WARN,
+                f"settings ({where}) lack {', '.join(missing)}",
+                "run 'conkeeper install' again to update them",
+            )
+        return Check("hooks", OK, f"installed in settings ({where})")
+    return Check(
+        "hooks",
+        FAIL,
+        "no ConKeeper hooks found (plugin or settings)",
+        "'/plugin marketplace add <repo>' + '/plugin install conkeeper@conkeeper', or "
+        "'conkeeper install'",
+    )
+
+
+def check_config(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
+    """Configuration warnings (invalid values, unknown keys) that hooks only log."""
+    from conkeeper.domain.config import load_config
+
+    loaded = load_config(locate_project(cwd).root, env)
+    if loaded.warnings:
+        first = loaded.warnings[0]
+        more = f" (+{len(loaded.warnings) - 1} more)" if len(loaded.warnings) > 1 else ""
+        return Check("config", WARN, first + more, "run 'conkeeper config show' and fix the keys")
+    return Check("config", OK, "no warnings")
+
+
+def _read_tail(path: Path, limit: int) -> str:
+    with open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        handle.seek(max(0, size - limit))
+        return handle.read().decode("utf-8", errors="replace")
+
+
+def check_log(env: Mapping[str, str] | None = None) -> Check:
+    """Recent errors in ConKeeper's log, where failing hooks report (they never show the agent)."""
+    from conkeeper.storage.logfile import LOG_NAME
+
+    path = log_dir(env) / LOG_NAME
+    if not path.exists():
+        return Check("log", OK, "no log file yet")
+    try:
+        tail = _read_tail(path, LOG_TAIL_BYTES)
+    except OSError as exc:
+        return Check("log", WARN, f"{path} cannot be read ({exc.strerror or exc})")
+    errors = [line for line in tail.splitlines() if " ERROR [" in line]
+    if not errors:
+        return Check("log", OK, f"{path}: no recent errors")
+    return Check(
+        "log",
+        WARN,
+        f"{len(errors)} recent error(s) in {path}; last: {errors[-1][:160]}",
+        f"read {path} for the tracebacks; report a bug if it keeps happening",
+    )
+
+
+def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) -> list[Check]:
+    """Every check, in the order a person would fix them; a crashing check becomes FAIL."""
+    where = cwd or Path.cwd()
+    steps: list[tuple[str, Callable[[], Check | list[Check]]]] = [
+        ("python", check_python),
+        ("sqlite", check_sqlite),
+        ("data home", lambda: check_data_home(env)),
+        ("database", lambda: check_database(env)),
+        ("memory roots", lambda: check_memory_roots(where, env)),
+        ("hooks", lambda: check_hooks(where, env)),
+        ("config", lambda: check_config(where, env)),
+        ("log", lambda: check_log(env)),
+    ]
+    results: list[Check] = []
+    for name, step in steps:
+        try:
+            outcome = step()
+        except Exception as exc:  # a doctor must report, never crash
+            outcome = Check(name, FAIL, f"check crashed: {type(exc).__name__}: {exc}")
+        results.extend(outcome if isinstance(outcome, list) else [outcome])
+    return results
