@@ -168,6 +168,14 @@ def test_strings_that_need_quotes(project: Path, env: dict[str, str]) -> None:
         assert loaded.warnings == []
 
 
+def test_empty_string_is_written_explicitly(project: Path, env: dict[str, str]) -> None:
+    path = config_file(project)
+    path.write_text("---\nllm_model: opus # pick one\n---\n", encoding="utf-8")
+    set_value(path, "llm_model", "")
+    assert path.read_text(encoding="utf-8") == '---\nllm_model: ""   # pick one\n---\n'
+    assert load_config(project, env).sources["llm_model"] == "project"
+
+
 def _valid_raw(spec: KeySpec) -> st.SearchStrategy[str]:
     if spec.type == "bool":
         return st.sampled_from(["true", "false", "Yes", "no", "ON", "off", "1", "0"])

@@ -45,7 +45,6 @@ MAX_CONFIG_BYTES = 256 * 1024
 
 Value = Union[bool, int, str]  # noqa: UP007 - evaluated at runtime, must work on Python 3.10
 KeyType = Literal["bool", "int", "enum", "str"]
-Source = Literal["default", "global", "project", "env"]
 
 # Front-matter keys that belong to every memory file, not to the config schema.
 _SHARED_FILE_KEYS = frozenset({"private"})
@@ -371,6 +370,16 @@ def _env_layer(env: Mapping[str, str]) -> dict[str, str]:
     return values
 
 
+@dataclass
+class _LoadState:
+    """Values and their provenance while the layers are applied, weakest first."""
+
+    values: dict[str, Value]
+    sources: dict[str, str]
+    origin: dict[str, str]
+    warnings: list[str]
+
+
 def _fallback_note(current: Value, source: str, origin: Mapping[str, str]) -> str:
     shown = format_value(current) or '""'
     if source == "default":
@@ -399,14 +408,6 @@ def _apply_layer(
             )
             continue
         state.sources[key] = layer
-
-
-@dataclass
-class _LoadState:
-    values: dict[str, Value]
-    sources: dict[str, str]
-    origin: dict[str, str]
-    warnings: list[str]
 
 
 def _check_thresholds(state: _LoadState) -> None:
@@ -475,6 +476,8 @@ def _encode_for_file(value: Value) -> str:
     """Text for a value that the front-matter parser reads back as exactly ``value``: bare when
     that is unambiguous, otherwise quoted with whichever quote survives parsing."""
     text = format_value(value)
+    if not text:
+        return '""'  # an explicit empty value, not a dangling "key: "
     for candidate in (text, f'"{text}"', f"'{text}'"):
         if unquote(strip_inline_comment(candidate)) == text:
             return candidate
