@@ -1,0 +1,186 @@
+"""Create a memory folder from the templates, safely and repeatably.
+
+``conkeeper init`` is the first thing a person runs, often again later "just in case", and
+sometimes in a folder that already holds years of notes. So creating the layout must never
+overwrite or touch an existing file (even one created a moment ago by someone else: files are
+created with an exclusive link, not a check-then-write), must be idempotent, and must report
+exactly what it created and what it left alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conkeeper.domain.memory import MEMORY_LAYOUT, Scope, template_text
+from conkeeper.domain.paths import PROJECT_MEMORY_SUBDIR
+from conkeeper.domain.textio import (
+    MemoryFileError,
+    atomic_write,
+    check_memory_root,
+    file_stamp,
+    is_within,
+    read_text,
+)
+
+OBSERVATIONS_IGNORE = (PROJECT_MEMORY_SUBDIR / "sessions" / "*-observations.md").as_posix()
+
+
+@dataclass
+class InitResult:
+    """What ``init`` did to one memory root: paths (relative, "/"-separated) it created and the
+    ones that already existed, plus anything a person should know."""
+
+    memory_dir: Path
+    scope: Scope
+    created: list[str] = field(default_factory=list)
+    existing: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def create_layout(memory_dir: Path, scope: Scope = "project") -> InitResult:
+    """Create every missing folder and file of the ``scope`` layout under ``memory_dir``.
+
+    Existing files are never opened for writing. Raises ``MemoryFileError`` (one line) when the
+    memory root is a file, a parent cannot be created, or the folder is not writable.
+    """
+    result = InitResult(memory_dir, scope)
+    _ensure_root(memory_dir)
+    for item in MEMORY_LAYOUT[scope]:
+        rel = item.path.rstrip("/")
+        target = memory_dir / rel
+        if item.is_dir:
+            _ensure_dir(target, memory_dir, rel, result)
+        else:
+            _ensure_file(target, memory_dir, rel, template_text(item.template or ""), result)
+    return result
+
+
+def _ensure_root(memory_dir: Path) -> None:
+    check_memory_root(memory_dir)
+    for parent in reversed(memory_dir.parents):
+        if parent.exists() and not parent.is_dir():
+            raise MemoryFileError(
+                f"{parent}: is a file, so the memory folder {memory_dir} cannot be created"
+            )
+    try:
+        memory_dir.mkdir(parents=True, exist_ok=True)
+    except PermissionError:
+        raise MemoryFileError(f"{memory_dir}: permission denied; cannot create it") from None
+    except OSError as exc:
+        raise MemoryFileError(f"{memory_dir}: cannot be created ({exc.strerror or exc})") from None
+    if not os.access(memory_dir, os.W_OK | os.X_OK):
+        raise MemoryFileError(f"{memory_dir}: is not writable; check its permissions")
+
+
+def _ensure_dir(target: Path, root: Path, rel: str, result: InitResult) -> None:
+    if target.is_symlink() and not is_within(target, root):
+        result.warnings.append(
+            f"{rel}/: is a symlink leading outside the memory folder; left alone"
+        )
+        result.existing.append(rel + "/")
+        return
+    if target.is_dir():
+        result.existing.append(rel + "/")
+        return
+    if target.exists() or target.is_symlink():
+        raise MemoryFileError(f"{target}: exists but is not a folder; move it aside and re-run")
+    try:
+        target.mkdir(parents=True)
+    except FileExistsError:
+        result.existing.append(rel + "/")
+        return
+    except OSError as exc:
+        raise MemoryFileError(f"{target}: cannot be created ({exc.strerror or exc})") from None
+    result.created.append(rel + "/")
+
+
+def _ensure_file(target: Path, root: Path, rel: str, text: str, result: InitResult) -> None:
+    if target.exists() or target.is_symlink():  # a dangling symlink counts as existing too
+        result.existing.append(rel)
+        if target.is_symlink() and not is_within(target, root):
+            result.warnings.append(f"{rel}: is a symlink leading outside the memory folder")
+        return
+    if not is_within(target.parent, root):
+        raise MemoryFileError(f"{target}: its folder leads outside {root}; refusing to write")
+    if create_exclusive(target, text):
+        result.created.append(rel)
+    else:
+        result.existing.append(rel)
+
+
+def create_exclusive(path: Path, text: str) -> bool:
+    """Write a new file atomically; return ``False`` (and write nothing) if it already exists.
+
+    The content goes to a temporary file first and is then hard-linked into place, which fails
+    if the name is taken — so a file created concurrently is never clobbered and a reader never
+    sees a half-written template. Where hard links are unavailable, ``O_EXCL`` is used.
+    """
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp_name, 0o644 & ~umask)
+        try:
+            os.link(tmp_name, path)
+        except FileExistsError:
+            return False
+        except OSError:
+            return _create_with_excl(path, text)
+        return True
+    except PermissionError:
+        raise MemoryFileError(f"{path.parent}: permission denied; cannot create files") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+
+
+def _create_with_excl(path: Path, text: str) -> bool:
+    try:
+        with open(path, "x", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    except FileExistsError:
+        return False
+    return True
+
+
+def gitignore_has_entry(project_root: Path, entry: str = OBSERVATIONS_IGNORE) -> bool:
+    """True when the project's ``.gitignore`` already lists ``entry`` (leading ``/`` ignored)."""
+    path = project_root / ".gitignore"
+    if not path.exists():
+        return False
+    text = read_text(path)
+    wanted = entry.lstrip("/")
+    return any(line.strip().lstrip("/") == wanted for line in text.splitlines())
+
+
+def add_gitignore_entry(project_root: Path, entry: str = OBSERVATIONS_IGNORE) -> bool:
+    """Append ``entry`` to ``<project_root>/.gitignore`` once; ``False`` when already present.
+
+    The rest of the file is kept byte for byte, including its line endings; a ``.gitignore``
+    that is a symlink leading outside the project is refused.
+    """
+    path = project_root / ".gitignore"
+    if gitignore_has_entry(project_root, entry):
+        return False
+    stamp = file_stamp(path)
+    text = read_text(path) if stamp is not None else ""
+    if stamp is not None and path.read_bytes()[:3] == b"\xef\xbb\xbf":
+        text = "\ufeff" + text  # read_text drops the BOM; keep the file as it was
+    eol = "\r\n" if "\r\n" in text else "\n"
+    if text and not text.endswith("\n"):
+        text += eol
+    comment = "# ConKeeper observation logs (tool-use history; may mention local paths)"
+    text += f"{comment}{eol}{entry}{eol}"
+    try:
+        atomic_write(path, text, root=project_root, expected_stamp=stamp)
+    except PermissionError:
+        raise MemoryFileError(f"{path}: permission denied; cannot update it") from None
+    return True
