@@ -1,0 +1,65 @@
+"""SessionEnd: mark the session ended and hand anything slow to a detached process.
+
+The host gives SessionEnd about 1.5 s in total, so this hook only updates one row. Turning the
+session's tool events into observations and a summary (``conkeeper extract``, when this
+installation has it) runs in a new process session with no pipes back to the hook, so the hook
+exits at once and the host never waits for it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+
+from conkeeper.hooks.payload import HookContext, HookResult
+
+EXTRACT_MODULE = "conkeeper.cli.cmd_extract"
+
+
+def handle(ctx: HookContext) -> HookResult | None:
+    """End the session row, then start the extractor detached."""
+    from conkeeper.services.sessions import end_session
+
+    if ctx.location is None:
+        return None
+    try:
+        end_session(ctx.store(), ctx.session_id(), ctx.payload.reason)
+    except Exception as exc:
+        ctx.log(f"could not mark the session ended: {exc}", "WARNING")
+    if importlib.util.find_spec(EXTRACT_MODULE) is not None:
+        start_detached(ctx, ["extract", "--session", ctx.payload.session_id])
+    return None
+
+
+def start_detached(ctx: HookContext, args: list[str]) -> int | None:
+    """Run ``conkeeper ARGS`` in its own process session; returns its pid (None on failure).
+
+    Output goes to ``<data home>/logs/background.log``; stdin is closed, no descriptors are
+    inherited, and the hook does not wait.
+    """
+    from conkeeper.domain.paths import log_dir
+
+    env = dict(ctx.env)
+    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH", "")]))
+    try:
+        folder = log_dir(ctx.env)
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / "background.log", "ab") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "conkeeper", *args],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                cwd=str(ctx.location.root) if ctx.location else None,
+                env=env,
+                close_fds=True,
+                start_new_session=True,
+            )
+    except OSError as exc:
+        ctx.log(f"could not start 'conkeeper {' '.join(args)}': {exc}", "WARNING")
+        return None
+    ctx.log(f"started 'conkeeper {' '.join(args)}' detached (pid {proc.pid})")
+    return proc.pid

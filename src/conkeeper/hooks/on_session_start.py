@@ -1,0 +1,95 @@
+"""SessionStart (startup, resume, clear, compact): give the agent its memory.
+
+Records the session, claims a pending handoff checkpoint (after a compaction: this session's
+own PreCompact checkpoint), and injects the budgeted, privacy-stripped ``<conkeeper-memory>``
+block built by :mod:`conkeeper.services.context`. The database is optional here: when it is
+locked or damaged, memory files still load and the problem goes to the log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from typing import TYPE_CHECKING
+
+from conkeeper.hooks.payload import HookContext, HookResult
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from conkeeper.services.context import SessionInfo
+
+PRUNE_EVERY_S = 6 * 3600
+
+
+def handle(ctx: HookContext) -> HookResult | None:
+    """Build and return the session-start context."""
+    from conkeeper.services.context import SessionInfo, build_session_context
+
+    if ctx.location is None:
+        return None
+    _prune_state(ctx)
+    source = (ctx.payload.source or "startup").strip().lower() or "startup"
+    info = SessionInfo(source=source, host_session_id=ctx.payload.session_id)
+    conn = _open_store(ctx, info)
+    if ctx.config.auto_load:
+        info.handoff = _claim_handoff(ctx, source)
+    problems: list[str] = []
+    text = build_session_context(
+        ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems
+    )
+    for problem in problems:
+        ctx.log(problem, "WARNING")
+    return HookResult(additional_context=text)
+
+
+def _open_store(ctx: HookContext, info: SessionInfo) -> sqlite3.Connection | None:
+    """The database with this session recorded, or ``None`` when it cannot be used."""
+    try:
+        conn = ctx.store()
+        info.project_id = ctx.project_id()
+        info.session_row_id = ctx.session_id()
+        return conn
+    except Exception as exc:
+        ctx.log(f"database unavailable, memory files only: {exc}", "WARNING")
+        return None
+
+
+def _claim_handoff(ctx: HookContext, source: str) -> str | None:
+    from conkeeper.services import handoff
+
+    try:
+        data = handoff.take_pending(
+            ctx.location,  # type: ignore[arg-type]
+            ctx.payload.session_id,
+            own_only=source == "compact",
+            env=ctx.env,
+        )
+    except Exception as exc:
+        ctx.log(f"handoff checkpoint could not be read: {exc}", "WARNING")
+        return None
+    if data is None:
+        return None
+    ctx.log(f"handoff checkpoint from session {data.get('session')} injected")
+    return handoff.render_checkpoint(data)
+
+
+def _prune_state(ctx: HookContext) -> None:
+    """Drop stale per-session state files, at most every few hours (a marker's mtime)."""
+    from conkeeper.domain.paths import state_dir
+    from conkeeper.storage.state import prune_old_state
+
+    marker = state_dir(ctx.env) / ".last-prune"
+    with contextlib.suppress(OSError):
+        if time.time() - marker.stat().st_mtime < PRUNE_EVERY_S:
+            return
+    try:
+        removed = prune_old_state(env=ctx.env)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        os.utime(marker)
+        if removed:
+            ctx.log(f"pruned {removed} old session state file(s)")
+    except OSError as exc:
+        ctx.log(f"state pruning skipped: {exc}", "WARNING")

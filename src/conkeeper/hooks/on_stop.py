@@ -1,0 +1,100 @@
+"""Stop: suggest ``/memory-reflect`` once per session, and only when there is something to learn.
+
+Stop fires at the end of every assistant turn, not when the session ends, so this stays silent
+almost always: it speaks at most once per session (a flag set atomically in the session state),
+never while the host is already continuing because of a Stop hook (``stop_hook_active``), never
+for subagents, and only with evidence — repeated tool failures, a queued correction, or a long
+session. It never blocks (``decision: block`` would force the agent to keep going); the
+suggestion is a ``systemMessage`` for the user, who decides.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from conkeeper.hooks.payload import HookContext, HookResult
+
+MIN_FAILURES = 2
+MIN_CORRECTIONS = 1
+MIN_TOOL_EVENTS = 30
+
+
+def handle(ctx: HookContext) -> HookResult | None:
+    """Return the one-time reflection suggestion when the evidence is there."""
+    if ctx.location is None or ctx.event != "Stop" or ctx.payload.stop_hook_active:
+        return None
+    if ctx.config.output_style == "quiet" or ctx.state.get("reflect_suggested"):
+        return None
+    evidence = gather_evidence(ctx)
+    reason = evidence_reason(evidence)
+    if reason is None:
+        return None
+
+    def claim(data: dict[str, Any]) -> bool:
+        if data.get("reflect_suggested"):
+            return False
+        data["reflect_suggested"] = True
+        return True
+
+    if not ctx.state.update(claim):
+        return None
+    ctx.log(f"suggested /memory-reflect ({reason})")
+    return HookResult(
+        system_message=(
+            f"ConKeeper: {reason} in this session. When you have a moment, run /memory-reflect "
+            "to turn them into lessons ConKeeper keeps for next time."
+        )
+    )
+
+
+def gather_evidence(ctx: HookContext) -> dict[str, int]:
+    """Counts for this session: tool events, failed ones, corrections queued."""
+    counts = {"events": 0, "failures": 0, "corrections": 0}
+    started_ms = None
+    try:
+        conn = ctx.store()
+        session = ctx.session_id()
+        row = conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(status = 'failure'), 0) FROM tool_events "
+            "WHERE session_id = ?",
+            (session,),
+        ).fetchone()
+        counts["events"], counts["failures"] = int(row[0]), int(row[1])
+        start = conn.execute("SELECT started_at FROM sessions WHERE id = ?", (session,)).fetchone()
+        started_ms = int(start[0]) if start and start[0] else None
+    except Exception as exc:
+        ctx.log(f"tool events unavailable for the reflection check: {exc}", "WARNING")
+    counts["corrections"] = _corrections_since(ctx, started_ms)
+    return counts
+
+
+def _corrections_since(ctx: HookContext, started_ms: int | None) -> int:
+    """Queue lines written since the session started (their stamps are local time)."""
+    from conkeeper.services.context import QUEUE_LINE
+
+    recorded = ctx.state.get("corrections_queued")
+    if isinstance(recorded, int) and not isinstance(recorded, bool) and recorded > 0:
+        return recorded
+    if started_ms is None or ctx.location is None or not ctx.memory_dir_exists:
+        return 0
+    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started_ms / 1000))
+    try:
+        text = (ctx.location.memory_dir / "corrections-queue.md").read_text(
+            encoding="utf-8", errors="replace"
+        )
+    except OSError:
+        return 0
+    return sum(1 for line in text.splitlines() if QUEUE_LINE.match(line) and line[4:23] >= since)
+
+
+def evidence_reason(counts: dict[str, int]) -> str | None:
+    """A short phrase naming the strongest evidence, or ``None`` when there is not enough."""
+    parts = []
+    if counts["failures"] >= MIN_FAILURES:
+        parts.append(f"{counts['failures']} tool runs failed")
+    if counts["corrections"] >= MIN_CORRECTIONS:
+        parts.append(f"{counts['corrections']} correction(s) were queued")
+    if not parts and counts["events"] >= MIN_TOOL_EVENTS:
+        parts.append(f"{counts['events']} tool uses happened")
+    return " and ".join(parts) if parts else None

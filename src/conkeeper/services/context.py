@@ -1,0 +1,456 @@
+"""What the agent is told about memory when a session starts (F10).
+
+SessionStart is the one moment memory reaches the agent unasked, so this block has to be worth
+its tokens and must never go wrong: it is budgeted by ``token_budget`` (about four characters a
+token), hard-capped below the host's ~10,000-character hook output limit, built only from
+privacy-stripped text (a ``private: true`` file is never read into it), and wrapped in the
+``<conkeeper-memory>`` marker so that capture strips it from anything stored later and memory is
+never re-observed. Template boilerplate (HTML comments, empty sections) is dropped, observation
+logs are never injected, and every database part is guarded so that a missing table or a locked
+database only removes that part.
+
+Sections are added whole in priority order; one that does not fit is cut at a line boundary
+with a note, and everything after it is named in a closing note, so the agent knows to search.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from conkeeper.domain.config import Config, token_budget_tokens
+from conkeeper.domain.memory import body_start
+from conkeeper.domain.paths import ProjectLocation, global_memory_dir
+from conkeeper.domain.privacy import CONTEXT_MARKER_TAG, is_private_file, strip_private
+from conkeeper.domain.textio import MemoryFileError, read_text
+
+MAX_CONTEXT_CHARS = 8000
+CHARS_PER_TOKEN = 4
+TRUNCATED_NOTE = "… (truncated; run conkeeper search)"
+SEARCH_REMINDER = (
+    "Search memory with `/memory-search <query>` (or `conkeeper search`) before "
+    "re-investigating known problems."
+)
+INIT_HINT = (
+    "This project has no memory folder yet: run `/memory-init` (or `conkeeper init`) to create "
+    ".claude/memory/."
+)
+MAX_FILE_BYTES = 512 * 1024
+RECENT_OBSERVATIONS = 15
+MIN_PARTIAL_CHARS = 240
+
+# (label, relative path) in priority order; global files come after project files.
+PROJECT_FILES: tuple[str, ...] = (
+    "active-context.md",
+    "product-context.md",
+    "patterns.md",
+    "progress.md",
+    "glossary.md",
+    "decisions/INDEX.md",
+)
+GLOBAL_FILES: tuple[str, ...] = ("preferences.md", "patterns.md")
+
+QUEUE_LINE = re.compile(
+    r"^- \*\*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\*\* \| (?:correction|friction) \|"
+)
+_HEADING = re.compile(r"^(#{1,6})[ \t]+\S")
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*\|?$")
+
+
+@dataclass
+class SessionInfo:
+    """What SessionStart knows about the session it is building context for."""
+
+    source: str = "startup"  # startup | resume | clear | compact
+    host_session_id: str = "unknown"
+    project_id: int | None = None
+    session_row_id: int | None = None
+    handoff: str | None = None  # rendered pending handoff, already claimed by the caller
+
+
+@dataclass
+class Section:
+    """One titled part of the injected block."""
+
+    title: str
+    body: str
+
+    def render(self) -> str:
+        """The section as Markdown: a level-1 title line, then its body."""
+        return f"# {self.title}\n{self.body.strip()}\n"
+
+
+# --------------------------------------------------------------------------- memory files
+
+
+def clean_memory_text(text: str) -> str:
+    """The part of a memory file worth injecting: private content removed (``""`` for a
+    private file), front matter, HTML comments and the file's own title dropped, empty
+    template sections and header-only tables trimmed, blank runs collapsed."""
+    if is_private_file(text):
+        return ""
+    visible = strip_private(text)
+    lines = visible.splitlines()
+    lines = lines[body_start(lines, visible) :]
+    lines = _drop_comments(lines)
+    lines = _drop_title(lines)
+    lines = _drop_empty_sections(lines)
+    return _collapse_blank_lines(lines)
+
+
+def _drop_comments(lines: list[str]) -> list[str]:
+    """Remove HTML comments (one-line or multi-line) outside fenced code blocks."""
+    out: list[str] = []
+    fence: str | None = None
+    in_comment = False
+    for line in lines:
+        if fence is None and not in_comment:
+            match = _FENCE.match(line)
+            if match:
+                fence = match.group(1)[0] * 3
+                out.append(line)
+                continue
+        elif fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            out.append(line)
+            continue
+        kept, in_comment = _strip_comment_spans(line, in_comment)
+        if kept.strip() or (not line.strip() and not in_comment):
+            out.append(kept.rstrip())
+    return out
+
+
+def _strip_comment_spans(line: str, in_comment: bool) -> tuple[str, bool]:
+    result = []
+    rest = line
+    while rest:
+        if in_comment:
+            end = rest.find("-->")
+            if end < 0:
+                return "".join(result), True
+            rest = rest[end + 3 :]
+            in_comment = False
+        else:
+            start = rest.find("<!--")
+            if start < 0:
+                result.append(rest)
+                break
+            result.append(rest[:start])
+            rest = rest[start + 4 :]
+            in_comment = True
+    return "".join(result), in_comment
+
+
+def _drop_title(lines: list[str]) -> list[str]:
+    """Drop the file's leading ``# Title`` line; the section header names the file instead."""
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if line.startswith("# "):
+            return lines[:index] + lines[index + 1 :]
+        return lines
+    return lines
+
+
+def _is_substantive(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not _TABLE_RULE.match(stripped)
+
+
+def _has_content(body: list[str]) -> bool:
+    """True when a section body holds something; a table with only a header row and its rule
+    (an empty template table) does not count."""
+    substantive = [ln for ln in body if _is_substantive(ln)]
+    if len(substantive) != 1:
+        return bool(substantive)
+    only_header = "|" in substantive[0] and any(
+        ln.strip() and _TABLE_RULE.match(ln.strip()) for ln in body
+    )
+    return not only_header
+
+
+def _drop_empty_sections(lines: list[str]) -> list[str]:
+    """Remove headings whose own body and every subsection are empty."""
+    blocks: list[tuple[int, list[str]]] = [(0, [])]  # (heading level, lines); 0 = preamble
+    for line in lines:
+        match = _HEADING.match(line)
+        if match:
+            blocks.append((len(match.group(1)), [line]))
+        else:
+            blocks[-1][1].append(line)
+    keep = [False] * len(blocks)
+    for index in range(len(blocks) - 1, -1, -1):
+        level, block = blocks[index]
+        if _has_content(block[1:] if level else block):
+            keep[index] = True
+            continue
+        for later in range(index + 1, len(blocks)):
+            if level and blocks[later][0] <= level:
+                break
+            if level and keep[later]:
+                keep[index] = True
+                break
+    return [line for index, (_lvl, block) in enumerate(blocks) if keep[index] for line in block]
+
+
+def _collapse_blank_lines(lines: list[str]) -> str:
+    out: list[str] = []
+    for line in lines:
+        if not line.strip() and (not out or not out[-1].strip()):
+            continue
+        out.append(line.rstrip())
+    while out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out)
+
+
+def read_memory_file(path: Path) -> str:
+    """A memory file's injectable text, or ``""`` when it is missing, private, unreadable or
+    only template boilerplate."""
+    try:
+        text = read_text(path, max_bytes=MAX_FILE_BYTES)
+    except MemoryFileError:
+        return ""
+    return clean_memory_text(text)
+
+
+def memory_sections(
+    location: ProjectLocation | None, env: Mapping[str, str] | None
+) -> list[Section]:
+    """Project then global memory files, each cleaned; empty ones are left out."""
+    sections = []
+    if location is not None:
+        for rel in PROJECT_FILES:
+            body = read_memory_file(location.memory_dir / rel)
+            if body:
+                sections.append(Section(f"{rel} (project memory)", body))
+    global_dir = global_memory_dir(env)
+    for rel in GLOBAL_FILES:
+        body = read_memory_file(global_dir / rel)
+        if body:
+            sections.append(Section(f"{rel} (global memory)", body))
+    return sections
+
+
+def open_corrections(memory_dir: Path) -> int:
+    """How many items wait in ``corrections-queue.md`` (lines in the queue's line format)."""
+    try:
+        text = read_text(memory_dir / "corrections-queue.md", max_bytes=MAX_FILE_BYTES)
+    except MemoryFileError:
+        return 0
+    return sum(1 for line in text.splitlines() if QUEUE_LINE.match(line))
+
+
+# --------------------------------------------------------------------------- database parts
+
+
+def table_exists(conn: sqlite3.Connection, name: str) -> bool:
+    """True when the database has table ``name`` (later migrations may not be applied)."""
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone()
+    return row is not None
+
+
+def table_columns(conn: sqlite3.Connection, name: str) -> set[str]:
+    """The column names of a table (empty when it does not exist)."""
+    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({name})")}
+
+
+def _clock(ms: int | None) -> str:
+    if not ms:
+        return "?"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
+
+
+def recent_observations_section(
+    conn: sqlite3.Connection, project_id: int, limit: int = RECENT_OBSERVATIONS
+) -> Section | None:
+    """An index of the project's latest observations: id, time, type, title (never bodies)."""
+    needed = {"id", "session_id", "type", "title", "created_at"}
+    if not needed <= table_columns(conn, "observations"):
+        return None
+    rows = conn.execute(
+        "SELECT o.id, o.created_at, o.type, o.title FROM observations o "
+        "WHERE o.session_id IN (SELECT id FROM sessions WHERE project_id = ?) "
+        "ORDER BY o.id DESC LIMIT ?",
+        (project_id, limit),
+    ).fetchall()
+    if not rows:
+        return None
+    lines = [
+        f"- #{row[0]} {_clock(row[1])} [{row[2]}] {' '.join(str(row[3] or '').split())[:120]}"
+        for row in rows
+    ]
+    lines.append("Full detail: `conkeeper show <id>`; more: `conkeeper observations`.")
+    return Section("Recent observations (newest first)", "\n".join(lines))
+
+
+def last_summary_section(
+    conn: sqlite3.Connection, project_id: int, current_host_session: str
+) -> Section | None:
+    """The most recent session summary of the project (request, completed, next steps)."""
+    columns = table_columns(conn, "session_summaries")
+    fields = [c for c in ("request", "completed", "next_steps") if c in columns]
+    if "session_id" not in columns or not fields:
+        return None
+    order = "ss.created_at DESC, ss.id DESC" if "created_at" in columns else "ss.id DESC"
+    row = conn.execute(
+        f"SELECT {', '.join('ss.' + f for f in fields)}, s.started_at, s.host_session_id "
+        "FROM session_summaries ss JOIN sessions s ON s.id = ss.session_id "
+        f"WHERE s.project_id = ? ORDER BY {order} LIMIT 1",
+        (project_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    labels = {"request": "Request", "completed": "Completed", "next_steps": "Next steps"}
+    lines = [
+        f"- {labels[name]}: {' '.join(str(row[i]).split())[:600]}"
+        for i, name in enumerate(fields)
+        if row[i] and str(row[i]).strip()
+    ]
+    if not lines:
+        return None
+    when = _clock(row[len(fields)])
+    same = " (this session)" if row[len(fields) + 1] == current_host_session else ""
+    return Section(f"Last session summary, {when}{same}", "\n".join(lines))
+
+
+def _database_sections(
+    conn: sqlite3.Connection | None, info: SessionInfo, log: list[str]
+) -> tuple[Section | None, Section | None]:
+    if conn is None or info.project_id is None:
+        return None, None
+    summary = observations = None
+    try:
+        summary = last_summary_section(conn, info.project_id, info.host_session_id)
+    except sqlite3.Error as exc:
+        log.append(f"session summary skipped: {exc}")
+    try:
+        observations = recent_observations_section(conn, info.project_id)
+    except sqlite3.Error as exc:
+        log.append(f"observations index skipped: {exc}")
+    return summary, observations
+
+
+# --------------------------------------------------------------------------- assembly
+
+
+def char_budget(config: Config) -> int:
+    """Characters the block may use: the token budget preset, never above the hard cap."""
+    try:
+        tokens = token_budget_tokens(config.token_budget)
+    except ValueError:
+        tokens = token_budget_tokens("standard")
+    return min(MAX_CONTEXT_CHARS, tokens * CHARS_PER_TOKEN)
+
+
+def wrap(body: str) -> str:
+    """``body`` inside the marker tag that capture strips from anything stored later."""
+    return f"<{CONTEXT_MARKER_TAG}>\n{body.strip()}\n</{CONTEXT_MARKER_TAG}>"
+
+
+def _cut(text: str, room: int) -> str:
+    """``text`` cut at a line boundary to at most ``room`` characters, with the note."""
+    limit = room - len(TRUNCATED_NOTE) - 1
+    if limit <= 0:
+        return ""
+    head = text[:limit]
+    if "\n" in head:
+        head = head[: head.rfind("\n")]
+    return head.rstrip() + "\n" + TRUNCATED_NOTE + "\n"
+
+
+def assemble(header: str, sections: list[Section], footer: str, budget: int) -> str:
+    """The wrapped block: header, as many whole sections as fit, then the footer.
+
+    The footer (corrections count, search reminder) always survives. The first section that
+    does not fit is cut at a line boundary when a useful part fits; the titles of the sections
+    left out are named in a closing note.
+    """
+    fixed = len(wrap(f"{header}\n\n{footer}")) + 2
+    room = budget - fixed
+    parts: list[str] = []
+    omitted: list[str] = []
+    for section in sections:
+        text = section.render()
+        if len(text) + 1 <= room and not omitted:
+            parts.append(text)
+            room -= len(text) + 1
+            continue
+        if not omitted and room >= MIN_PARTIAL_CHARS:
+            partial = _cut(text, room)
+            parts.append(partial)
+            room -= len(partial) + 1
+        omitted.append(section.title)
+    if omitted:
+        note = f"Not shown (budget): {', '.join(omitted)}. {TRUNCATED_NOTE}"
+        while parts and len(note) + 1 > room:
+            room += len(parts.pop()) + 1
+        if len(note) + 1 <= room:
+            parts.append(note + "\n")
+    body = "\n".join([header, "", *parts, footer])
+    block = wrap(body)
+    if len(block) > budget:  # cannot happen with the arithmetic above; never exceed the cap
+        block = wrap(_cut(body, budget - len(wrap(""))))
+    return block
+
+
+def reminder_only(memory_dir_exists: bool = True) -> str:
+    """The short block used when ``auto_load`` is off: the search reminder (and init hint)."""
+    lines = [SEARCH_REMINDER] if memory_dir_exists else [INIT_HINT, SEARCH_REMINDER]
+    return wrap(
+        "\n".join(["ConKeeper memory is available but not loaded (auto_load: false).", *lines])
+    )
+
+
+def build_session_context(
+    location: ProjectLocation | None,
+    config: Config,
+    conn: sqlite3.Connection | None,
+    info: SessionInfo,
+    *,
+    env: Mapping[str, str] | None = None,
+    problems: list[str] | None = None,
+) -> str:
+    """The complete ``<conkeeper-memory>`` block for SessionStart (at most 8,000 characters).
+
+    ``conn`` may be ``None`` (database unavailable): memory files still load. Problems met on
+    the way (a table that cannot be read) are appended to ``problems`` for the caller to log.
+    """
+    log = problems if problems is not None else []
+    memory_exists = bool(location and location.memory_dir.is_dir())
+    if not config.auto_load:
+        return reminder_only(memory_exists)
+    name = location.name if location else "this folder"
+    header = f"ConKeeper memory for {name} (session {info.source}). Private content is excluded."
+    sections: list[Section] = []
+    if info.handoff:
+        sections.append(Section("Handoff from before the last compaction/session", info.handoff))
+    files = memory_sections(location if memory_exists else None, env)
+    summary, observations = _database_sections(conn, info, log)
+    if files and files[0].title.startswith("active-context.md"):
+        sections.append(files.pop(0))
+    if summary:
+        sections.append(summary)
+    sections.extend(files)
+    if observations:
+        sections.append(observations)
+    footer_lines = []
+    if not memory_exists:
+        footer_lines.append(INIT_HINT)
+    else:
+        pending = open_corrections(location.memory_dir)  # type: ignore[union-attr]
+        if pending:
+            footer_lines.append(
+                f"{pending} correction(s) wait in corrections-queue.md; review them with "
+                "`/memory-sync`."
+            )
+    footer_lines.append(SEARCH_REMINDER)
+    return assemble(header, sections, "\n".join(footer_lines), char_budget(config))

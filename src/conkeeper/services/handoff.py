@@ -1,0 +1,313 @@
+"""Handoff checkpoints (F15): what the agent needs to pick up where it left off.
+
+Compaction replaces the conversation with a summary the agent did not write for itself, and a
+new session starts from nothing. Just before compaction (PreCompact) or on request (the
+session-handoff skill), a checkpoint records the current focus (session title, last prompts,
+the "Next Steps" of active-context.md), the state of the work tree (``git status`` with a short
+timeout), files edited, recent failures and observations. The next SessionStart of the project
+injects it exactly once: claiming a checkpoint is an atomic rename, so two parallel starts can
+never both inject it.
+
+Checkpoints live in the data home (``handoffs/<project key>/``), never in the plugin folder,
+and hold only privacy-cleaned text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import subprocess
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from conkeeper.domain.paths import ProjectLocation, data_home
+from conkeeper.domain.privacy import clean_captured
+
+GIT_TIMEOUT_S = 0.3
+MAX_PATHS = 8
+MAX_PROMPTS = 3
+MAX_AGE_S = 7 * 86400
+KEEP_CONSUMED = 5
+PENDING_PREFIX = "pending-"
+CONSUMED_PREFIX = "consumed-"
+
+
+def handoff_dir(identity: str, env: Mapping[str, str] | None = None) -> Path:
+    """Where one project's checkpoints live (keyed like the hook state folders)."""
+    from conkeeper.storage.state import project_key
+
+    return data_home(env) / "handoffs" / project_key(identity)
+
+
+def _one_line(text: object, limit: int) -> str:
+    line = " ".join(str(text or "").split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _clean(text: object, limit: int) -> str:
+    cleaned = clean_captured(str(text or ""))
+    return _one_line(cleaned, limit) if cleaned else ""
+
+
+# --------------------------------------------------------------------------- collecting
+
+
+def git_state(root: Path, timeout: float = GIT_TIMEOUT_S) -> dict[str, Any] | None:
+    """Branch and changed paths of the work tree, or ``None`` outside git, without git, or
+    when ``git status`` takes longer than ``timeout`` seconds."""
+    if not (root / ".git").exists():
+        return None
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain=v1", "-b", "--untracked-files=normal"],
+            capture_output=True,
+            timeout=timeout,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode != 0:
+        return None
+    lines = proc.stdout.decode("utf-8", errors="replace").splitlines()
+    branch = ""
+    paths: list[str] = []
+    for line in lines:
+        if line.startswith("## "):
+            branch = line[3:].split("...", 1)[0].strip()
+            for prefix in ("No commits yet on ", "Initial commit on "):
+                branch = branch.removeprefix(prefix)
+        elif len(line) > 3:
+            paths.append(line[3:].split(" -> ")[-1].strip('"'))
+    return {"branch": branch, "changed": len(paths), "paths": paths[:MAX_PATHS]}
+
+
+def _session_facts(conn: sqlite3.Connection, session_row_id: int) -> dict[str, Any]:
+    facts: dict[str, Any] = {}
+    row = conn.execute("SELECT title FROM sessions WHERE id = ?", (session_row_id,)).fetchone()
+    facts["title"] = _clean(row[0], 200) if row and row[0] else ""
+    prompts = conn.execute(
+        "SELECT prompt_number, text FROM prompts WHERE session_id = ? "
+        "ORDER BY prompt_number DESC LIMIT ?",
+        (session_row_id, MAX_PROMPTS),
+    ).fetchall()
+    facts["prompts"] = [
+        {"number": int(p[0]), "text": text}
+        for p in reversed(prompts)
+        if (text := _clean(p[1], 300))
+    ]
+    edited = conn.execute(
+        "SELECT paths FROM tool_events WHERE session_id = ? AND action = 'write' "
+        "AND status = 'success' ORDER BY id DESC LIMIT 50",
+        (session_row_id,),
+    ).fetchall()
+    facts["edited"] = _distinct_paths(edited)
+    failures = conn.execute(
+        "SELECT tool_name, input_summary, error FROM tool_events "
+        "WHERE session_id = ? AND status != 'success' ORDER BY id DESC LIMIT 3",
+        (session_row_id,),
+    ).fetchall()
+    facts["failures"] = [
+        {"tool": f[0], "input": _clean(f[1], 100), "error": _clean(f[2], 160)}
+        for f in reversed(failures)
+    ]
+    facts["observations"] = _session_observations(conn, session_row_id)
+    return facts
+
+
+def _distinct_paths(rows: list[sqlite3.Row]) -> list[str]:
+    seen: list[str] = []
+    for row in rows:
+        try:
+            paths = json.loads(row[0] or "[]")
+        except ValueError:
+            continue
+        for path in paths if isinstance(paths, list) else []:
+            if isinstance(path, str) and path not in seen:
+                seen.append(path)
+    return seen[:MAX_PATHS]
+
+
+def _session_observations(conn: sqlite3.Connection, session_row_id: int) -> list[dict[str, Any]]:
+    from conkeeper.services.context import table_columns
+
+    if not {"id", "session_id", "type", "title"} <= table_columns(conn, "observations"):
+        return []
+    rows = conn.execute(
+        "SELECT id, type, title FROM observations WHERE session_id = ? ORDER BY id DESC LIMIT 5",
+        (session_row_id,),
+    ).fetchall()
+    return [
+        {"id": int(r[0]), "type": str(r[1]), "title": _clean(r[2], 140)} for r in reversed(rows)
+    ]
+
+
+def _next_steps(location: ProjectLocation) -> str:
+    """The "Next Steps" section of active-context.md, privacy-stripped, or ""."""
+    from conkeeper.services.context import read_memory_file
+
+    text = read_memory_file(location.memory_dir / "active-context.md")
+    capture: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if line.startswith("#"):
+            inside = line.lstrip("#").strip().lower() == "next steps"
+            continue
+        if inside and line.strip():
+            capture.append(line.rstrip())
+    return "\n".join(capture[:10])
+
+
+def collect_checkpoint(
+    location: ProjectLocation,
+    conn: sqlite3.Connection | None,
+    host_session_id: str,
+    session_row_id: int | None,
+    *,
+    trigger: str,
+    instructions: str | None = None,
+    note: str | None = None,
+) -> dict[str, Any]:
+    """Everything a checkpoint holds, as a JSON-friendly dict (database parts are optional)."""
+    data: dict[str, Any] = {
+        "version": 1,
+        "created_at": int(time.time() * 1000),
+        "session": host_session_id,
+        "trigger": trigger,
+        "project": location.identity,
+        "instructions": _clean(instructions, 400),
+        "note": _clean(note, 1200),
+        "git": git_state(location.root),
+        "next_steps": _next_steps(location) if location.memory_dir.is_dir() else "",
+    }
+    if conn is not None and session_row_id is not None:
+        with contextlib.suppress(sqlite3.Error):
+            data.update(_session_facts(conn, session_row_id))
+    return data
+
+
+# --------------------------------------------------------------------------- storing
+
+
+def write_checkpoint(
+    location: ProjectLocation, data: dict[str, Any], env: Mapping[str, str] | None = None
+) -> Path:
+    """Store ``data`` as the session's pending checkpoint (replacing an older pending one)."""
+    folder = handoff_dir(location.identity, env)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{PENDING_PREFIX}{data['session']}.json"
+    tmp = folder / f".{target.name}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, target)
+    return target
+
+
+def _pending(folder: Path) -> list[tuple[float, Path]]:
+    found = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.name.startswith(PENDING_PREFIX) and entry.name.endswith(".json"):
+            with contextlib.suppress(OSError):
+                found.append((entry.stat().st_mtime, Path(entry.path)))
+    return sorted(found, reverse=True)
+
+
+def take_pending(
+    location: ProjectLocation,
+    host_session_id: str,
+    *,
+    own_only: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> dict[str, Any] | None:
+    """Claim the checkpoint to inject, exactly once.
+
+    This session's own checkpoint wins; otherwise (unless ``own_only``, used after a
+    compaction) the newest pending checkpoint of the project younger than seven days. The
+    claim is an atomic rename, so a checkpoint is never injected twice.
+    """
+    folder = handoff_dir(location.identity, env)
+    own = folder / f"{PENDING_PREFIX}{host_session_id}.json"
+    candidates = [own] + ([] if own_only else [p for m, p in _pending(folder) if p != own])
+    cutoff = time.time() - MAX_AGE_S
+    for path in candidates:
+        with contextlib.suppress(OSError):
+            if path != own and path.stat().st_mtime < cutoff:
+                continue
+            claimed = folder / f"{CONSUMED_PREFIX}{int(time.time() * 1000)}-{path.stem[8:]}.json"
+            try:
+                os.rename(path, claimed)
+            except FileNotFoundError:
+                continue  # another process claimed it first
+            _prune_consumed(folder)
+            try:
+                data = json.loads(claimed.read_text(encoding="utf-8"))
+            except ValueError:
+                return None
+            return data if isinstance(data, dict) else None
+    return None
+
+
+def _prune_consumed(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        consumed = sorted(p for p in folder.iterdir() if p.name.startswith(CONSUMED_PREFIX))
+        for old in consumed[:-KEEP_CONSUMED]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def render_checkpoint(data: dict[str, Any]) -> str:
+    """The checkpoint as a short Markdown briefing for the agent."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(int(data.get("created_at", 0)) / 1000))
+    trigger = data.get("trigger") or "manual"
+    kind = "session handoff" if trigger == "handoff" else f"before compaction ({trigger})"
+    lines = [f"Checkpoint written {kind} at {when}."]
+    if data.get("title"):
+        lines.append(f"Session focus: {data['title']}")
+    if data.get("note"):
+        lines.append(f"Handoff note: {data['note']}")
+    if data.get("instructions"):
+        lines.append(f"Compaction instructions: {data['instructions']}")
+    prompts = data.get("prompts") or []
+    if prompts:
+        lines.append("Latest prompts:")
+        lines.extend(f"- #{p['number']}: {p['text']}" for p in prompts)
+    lines.extend(_render_git(data.get("git")))
+    if data.get("edited"):
+        lines.append("Files edited this session: " + ", ".join(data["edited"]))
+    for failure in data.get("failures") or []:
+        what = f" `{failure['input']}`" if failure.get("input") else ""
+        lines.append(f"Recent failure: {failure['tool']}{what}: {failure.get('error') or '?'}")
+    observations = data.get("observations") or []
+    if observations:
+        lines.append(
+            "Recent observations: "
+            + "; ".join(f"#{o['id']} [{o['type']}] {o['title']}" for o in observations)
+        )
+    if data.get("next_steps"):
+        lines.append("Next steps (active-context.md):")
+        lines.append(data["next_steps"])
+    return "\n".join(lines)
+
+
+def _render_git(state: object) -> list[str]:
+    if not isinstance(state, dict):
+        return []
+    branch = f" on branch {state['branch']}" if state.get("branch") else ""
+    changed = int(state.get("changed") or 0)
+    if not changed:
+        return [f"Work tree{branch}: clean."]
+    shown = ", ".join(state.get("paths") or [])
+    more = f" (+{changed - len(state.get('paths') or [])} more)" if changed > MAX_PATHS else ""
+    return [f"Work tree{branch}: {changed} changed file(s): {shown}{more}"]
