@@ -198,10 +198,14 @@ def collect_checkpoint(
 def write_checkpoint(
     location: ProjectLocation, data: dict[str, Any], env: Mapping[str, str] | None = None
 ) -> Path:
-    """Store ``data`` as the session's pending checkpoint (replacing an older pending one)."""
+    """Store ``data`` as the session's pending checkpoint, replacing an older pending one but
+    keeping its handoff note when the new checkpoint has none (a compaction after a handoff)."""
     folder = handoff_dir(location.identity, env)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{PENDING_PREFIX}{data['session']}.json"
+    if not data.get("note"):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            data["note"] = json.loads(target.read_text(encoding="utf-8")).get("note") or ""
     tmp = folder / f".{target.name}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(tmp, target)
@@ -219,6 +223,20 @@ def _pending(folder: Path) -> list[tuple[float, Path]]:
             with contextlib.suppress(OSError):
                 found.append((entry.stat().st_mtime, Path(entry.path)))
     return sorted(found, reverse=True)
+
+
+def peek_pending(
+    location: ProjectLocation, env: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
+    """The newest pending checkpoint of the project, without claiming it (``None`` if none)."""
+    for _mtime, path in _pending(handoff_dir(location.identity, env)):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
 
 
 def take_pending(

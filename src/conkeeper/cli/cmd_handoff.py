@@ -1,0 +1,89 @@
+"""``conkeeper handoff write|show``: the session-handoff skill's way to leave a checkpoint.
+
+The same checkpoint PreCompact writes (:mod:`conkeeper.services.handoff`), plus the agent's own
+note; the next SessionStart of the project injects it once. ``show`` prints the pending one
+without consuming it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from conkeeper.cli.output import CliError, emit_json
+from conkeeper.domain.paths import ProjectLocation, locate_project
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Subcommands ``write`` (with ``--note``/``--session``) and ``show``."""
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    write = sub.add_parser("write", help="write a handoff checkpoint for the next session")
+    write.add_argument("--note", default="", help="what you were doing and what to do first")
+    write.add_argument(
+        "--session", default=None, help="host session id (default: the latest active one)"
+    )
+    show = sub.add_parser("show", help="print the pending checkpoint without consuming it")
+    for action in (write, show):
+        action.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write or show the checkpoint for the project of the current directory."""
+    location = locate_project(Path.cwd())
+    if args.action == "show":
+        return _show(location, args.json)
+    return _write(location, args)
+
+
+def _write(location: ProjectLocation, args: argparse.Namespace) -> int:
+    from conkeeper.hooks.payload import sanitize_session_id
+    from conkeeper.services import handoff
+    from conkeeper.services.sessions import find_session_by_identity
+    from conkeeper.storage.state import latest_session_state
+    from conkeeper.storage.store import StoreError, open_store
+
+    session = sanitize_session_id(args.session) if args.session else None
+    if session is None:
+        state = latest_session_state(location.identity)
+        session = state.session_id if state else "manual"
+    conn = row = None
+    try:
+        conn = open_store()
+        row = find_session_by_identity(conn, location.identity, session)
+    except StoreError:
+        conn = None
+    try:
+        data = handoff.collect_checkpoint(
+            location,
+            conn,
+            session,
+            row,
+            trigger="handoff",
+            note=args.note,
+        )
+    finally:
+        if conn is not None:
+            conn.close()
+    path = handoff.write_checkpoint(location, data)
+    if args.json:
+        emit_json({"path": str(path), "checkpoint": data})
+    else:
+        print(f"handoff checkpoint written: {path}")
+        print("the next session start of this project injects it once")
+    return 0
+
+
+def _show(location: ProjectLocation, as_json: bool) -> int:
+    from conkeeper.services import handoff
+
+    data = handoff.peek_pending(location)
+    if data is None:
+        if as_json:
+            emit_json(None)
+            return 0
+        raise CliError("no pending handoff checkpoint for this project", exit_code=1)
+    if as_json:
+        emit_json(data)
+    else:
+        print(handoff.render_checkpoint(data))
+    return 0
