@@ -9,6 +9,7 @@ order; a database written by a newer ConKeeper is refused, never modified.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sqlite3
 import time
@@ -20,6 +21,7 @@ from types import ModuleType
 from conkeeper.domain.paths import ProjectLocation, db_path
 
 BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_ENV = "CONKEEPER_BUSY_TIMEOUT_MS"
 
 
 class StoreError(Exception):
@@ -55,20 +57,28 @@ MIGRATIONS: list[Migration] = _load_migrations()
 SCHEMA_VERSION = MIGRATIONS[-1].version if MIGRATIONS else 0
 
 
+def busy_timeout_ms() -> int:
+    """How long a writer waits for a lock: ``CONKEEPER_BUSY_TIMEOUT_MS`` when set (tests and
+    impatient automation), else :data:`BUSY_TIMEOUT_MS`."""
+    raw = os.environ.get(BUSY_TIMEOUT_ENV, "")
+    return int(raw) if raw.isdigit() else BUSY_TIMEOUT_MS
+
+
 def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     """Open ``path`` with ConKeeper's connection settings, without migrating."""
+    timeout_ms = busy_timeout_ms()
     if readonly:
         conn = sqlite3.connect(
             f"file:{path}?mode=ro",
             uri=True,
-            timeout=BUSY_TIMEOUT_MS / 1000,
+            timeout=timeout_ms / 1000,
             isolation_level=None,
         )
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = sqlite3.connect(str(path), timeout=timeout_ms / 1000, isolation_level=None)
     conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
     conn.execute("PRAGMA foreign_keys = ON")
     if not readonly:
         conn.execute("PRAGMA journal_mode = WAL")
@@ -136,6 +146,13 @@ def open_store(path: Path | None = None, *, readonly: bool = False) -> sqlite3.C
         raise StoreError(_explain(target, exc)) from None
     except OSError as exc:
         raise StoreError(f"{target}: cannot open the database ({exc.strerror or exc})") from None
+
+
+def describe_error(path: Path, exc: sqlite3.DatabaseError) -> str:
+    """The one-line message for a SQLite error on ``path`` (busy, read-only, damaged, ...), for
+    callers that hit the error after opening (a write, a query) rather than in :func:`open_store`.
+    """
+    return _explain(path, exc)
 
 
 def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:

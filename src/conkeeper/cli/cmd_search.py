@@ -1,0 +1,161 @@
+"""``conkeeper search QUERY``: the front door of the search service.
+
+Parses flags into a :class:`~conkeeper.services.search.SearchRequest`, runs it, and prints the
+seed's Markdown layout (or ``--json``). Notices (a database rebuilt or replaced by an in-memory
+index, a truncated query, config warnings) go to stderr as one line each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from conkeeper.cli.output import CliError, emit_json, warn
+from conkeeper.services.search import (
+    DEFAULT_LIMIT,
+    FILE_SOURCES,
+    SearchError,
+    SearchRequest,
+    format_markdown,
+    search,
+)
+
+_RELATIVE = re.compile(r"\A(\d+)\s*([dhw])\Z")
+_UNIT_S = {"h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags of the seed's script plus filters, ``--all-projects`` and ``--json``."""
+    parser.add_argument("query", nargs="*", help='words, "a phrase", prefix*, a OR b')
+    parser.add_argument(
+        "--global",
+        dest="include_global",
+        action="store_true",
+        help="also search global memory (~/.claude/memory)",
+    )
+    parser.add_argument(
+        "--sessions",
+        action="store_true",
+        help="also search session files (last sessions_days days, default 30)",
+    )
+    parser.add_argument(
+        "--category",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only entries tagged <!-- @category: NAME --> (repeatable)",
+    )
+    parser.add_argument(
+        "--tag",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only entries tagged <!-- @tag: NAME --> (repeatable)",
+    )
+    parser.add_argument(
+        "--kind",
+        action="append",
+        default=[],
+        choices=FILE_SOURCES,
+        help="only these file kinds (repeatable; implies including them)",
+    )
+    parser.add_argument(
+        "--since",
+        metavar="DATE",
+        help="only files dated on/after DATE (YYYY-MM-DD, or 7d, 2w, 12h ago)",
+    )
+    parser.add_argument(
+        "--all-projects",
+        action="store_true",
+        help="search the memory of every project ConKeeper knows",
+    )
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        metavar="N",
+        help=f"at most N entries (default {DEFAULT_LIMIT})",
+    )
+    parser.add_argument(
+        "--context",
+        type=int,
+        default=1,
+        metavar="N",
+        help="lines of context after each matching line (default 1)",
+    )
+    parser.add_argument("--json", action="store_true", help="print results as JSON")
+    parser.set_defaults(usage_text=parser.format_usage())
+
+
+def parse_since(value: str, now: float | None = None) -> int:
+    """``--since`` as Unix ms: a date (local midnight), an ISO date-time, or 7d / 2w / 12h ago."""
+    text = value.strip()
+    relative = _RELATIVE.match(text.lower())
+    if relative:
+        seconds = int(relative.group(1)) * _UNIT_S[relative.group(2)]
+        return int(((now if now is not None else time.time()) - seconds) * 1000)
+    try:
+        return int(datetime.fromisoformat(text).timestamp() * 1000)
+    except ValueError:
+        raise CliError(
+            f"--since {value!r}: expected a date like 2025-01-31, or 7d / 2w / 12h", 2
+        ) from None
+
+
+def _sessions_days(cwd: Path) -> int:
+    from conkeeper.domain.config import load_config
+    from conkeeper.domain.paths import locate_project
+
+    loaded = load_config(locate_project(cwd).root)
+    for message in loaded.warnings:
+        warn(message)
+    return int(loaded.config.sessions_days)
+
+
+def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
+    """The service request for parsed arguments (validates numbers and dates)."""
+    if args.limit < 1:
+        raise CliError("--limit must be at least 1", 2)
+    if args.context < 0:
+        raise CliError("--context cannot be negative", 2)
+    wants_sessions = args.sessions or "session" in args.kind
+    return SearchRequest(
+        query=" ".join(args.query),
+        cwd=cwd,
+        include_global=args.include_global,
+        include_sessions=args.sessions,
+        kinds=tuple(args.kind),
+        categories=tuple(c.strip().lower() for c in args.category if c.strip()),
+        tags=tuple(t.strip().lower() for t in args.tag if t.strip()),
+        since_ms=parse_since(args.since) if args.since else None,
+        all_projects=args.all_projects,
+        limit=args.limit,
+        context=args.context,
+        sessions_days=_sessions_days(cwd) if wants_sessions else 30,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search and print; an empty query prints usage and exits 2."""
+    query = " ".join(args.query)
+    if not query.replace("\x00", "").strip():
+        sys.stderr.write(args.usage_text)
+        raise CliError("the query is empty; give a word or phrase to search for", 2)
+    if any(not c.strip() for c in args.category):
+        raise CliError("--category needs a name, e.g. --category decision", 2)
+    request = build_request(args, Path.cwd())
+    try:
+        response = search(request)
+    except SearchError as exc:
+        raise CliError(str(exc)) from None
+    for notice in response.notices:
+        warn(notice)
+    if args.json:
+        emit_json(response.to_json())
+    else:
+        sys.stdout.write(format_markdown(response))
+    return 0
