@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         _print_layout(result)
     report["gitignore"] = _gitignore_step(args, project_root)
-    report["retro_tagging"] = _retro_step(args, memory_dir)
+    reported = {str(memory_dir / w.split(":", 1)[0].rstrip("/")) for w in result.warnings}
+    report["retro_tagging"] = _retro_step(args, memory_dir, reported)
     if args.json:
         emit_json(report)
     return 0
@@ -159,14 +160,15 @@ def _gitignore_step(args: argparse.Namespace, project_root: Path | None) -> str:
     return "added"
 
 
-def _retro_step(args: argparse.Namespace, memory_dir: Path) -> dict[str, Any]:
+def _retro_step(args: argparse.Namespace, memory_dir: Path, reported: set[str]) -> dict[str, Any]:
     warnings: list[str] = []
     try:
         plan = tagging.plan_retro_tagging(memory_dir, warnings)
     except MemoryFileError as exc:
         raise CliError(str(exc)) from None
     for message in warnings:
-        warn(message)
+        if message.split(":", 1)[0] not in reported:  # the layout step already said so
+            warn(message)
     outcome: dict[str, Any] = {"status": "nothing-to-tag", "proposed": len(plan), "changes": []}
     if not plan:
         if args.retro_tag or args.answer:

@@ -200,16 +200,17 @@ _MEMORY_KEYWORDS: dict[str, tuple[tuple[str, float], ...]] = {
     ),
     "convention": (
         (r"conventions?\b|conventional\b", 2),
-        (r"naming\b|named\b|snake_case\b|camel_?case\b|kebab-case\b|pascal_?case\b", 1.5),
+        (r"naming\b|snake_case\b|camel_?case\b|kebab-case\b|pascal_?case\b", 1.5),
         (r"style\b|style guide\b|formatt\w*|indent\w*|line length\b", 1.5),
         (r"always\b", 1),
         (r"never\b", 1),
-        (r"must\b|must not\b|mustn't\b", 1),
+        (r"must\b|must not\b|mustn't\b", 0.75),
         (r"should\b|shouldn't\b|do not\b|don't\b", 0.5),
         (r"prefer\w*", 1),
         (r"lint\w*|ruff\b|eslint\b|prettier\b|black\b", 1),
         (r"rules?\b|required\b|mandatory\b|consistent\w*", 0.5),
-        (r"commit messages?\b|prefix\w*|suffix\w*", 1),
+        (r"commit messages?\b", 1.5),
+        (r"prefix\w*|suffix\w*", 1),
     ),
     "bugfix": (
         (r"fix\w*", 2),
@@ -224,7 +225,7 @@ _MEMORY_KEYWORDS: dict[str, tuple[tuple[str, float], ...]] = {
     "learning": (
         (r"learn\w*", 2),
         (r"discover\w*", 2),
-        (r"til\b|today i learned\b", 2),
+        (r"til\b|today i learned\b", 3),
         (r"turns? out\b|turned out\b", 2),
         (r"reali[sz]\w*|found out\b|figured out\b", 1.5),
         (r"gotchas?\b|surpris\w*|unexpected\w*|counter-?intuitive\b", 1.5),
@@ -253,7 +254,8 @@ _RETRO_KEYWORDS: dict[str, tuple[tuple[str, float], ...]] = {
         (r"confus\w*|unclear\b|ux\b|usability\b|friction\b", 2),
         (r"messages?\b|wording\b|prompts?\b|output\b|feedback\b", 1),
         (r"users?\b|person\b|human\b|readab\w*|discoverab\w*|intuitive\b", 1),
-        (r"annoy\w*|frustrat\w*|noisy\b|verbose\b|hard to\b", 1.5),
+        (r"annoy\w*|frustrat\w*|noisy\b|verbose\b", 1.5),
+        (r"hard to\b", 0.5),
     ),
     "knowledge": (
         (r"docs?\b|documentation\b|documented\b|readme\b|glossary\b", 2),
@@ -311,10 +313,10 @@ def classify(
 ) -> Classification:
     """Propose a category for ``text`` with a confidence, or say it is unsure.
 
-    Confidence is the winner's lead over the runner-up relative to the winner's evidence plus
-    one, ``(best - second) / (best + 1)``: one strong keyword alone gives 0.67, a single weak
-    word 0.5, and conflicting evidence little. Below ``threshold`` (or on a tie) the result is
-    ``unsure`` with ``category=None`` and the best guess kept separately.
+    Confidence is the winner's share of all the evidence plus one unit of doubt,
+    ``best / (best + runner_up + 1)``: one strong keyword alone gives 0.67, a single weak word
+    0.5, and conflicting evidence little. Below ``threshold`` (or on a tie) the result is
+    ``unsure`` with ``category=None``, and the best guess is kept for the caller to offer.
     """
     scores = score(text, category_set)
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
@@ -322,7 +324,7 @@ def classify(
         return Classification(None, 0.0, True, scores, None)
     best, best_score = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else 0.0
-    confidence = round((best_score - second) / (best_score + 1.0), 3)
+    confidence = round(best_score / (best_score + second + 1.0), 3)
     tie = best_score == second
     guess = None if tie else best
     if tie or confidence < threshold:
