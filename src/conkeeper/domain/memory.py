@@ -165,6 +165,9 @@ class Node:
 
 
 _BULLET_MARKERS = ("- ", "* ", "+ ", "-\t", "*\t", "+\t")
+_BULLET_STARTS = frozenset("-*+0123456789")
+# First characters (after indentation) of lines that may be more than plain prose.
+_SPECIAL_STARTS = frozenset("#<`~") | _BULLET_STARTS
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -299,10 +302,9 @@ class _Parser:
         elif node.leading:
             node.insert_after = lineno
 
-    def touch(self, node: Node, lineno: int, line: str | None) -> None:
-        node.end = max(node.end, lineno)
-        if line is not None:
-            node.content.append(line)
+    def touch(self, node: Node, lineno: int, line: str) -> None:
+        node.end = lineno  # lines arrive in order, so the latest line is the furthest
+        node.content.append(line)
 
     def content(self, lineno: int, line: str, indented: bool) -> None:
         if self.bullet is not None and indented:
@@ -318,11 +320,8 @@ class _Parser:
         if self.bullet is not None and not indented:
             self.close_bullet()
         node = self.owner(lineno)
-        node.end = max(node.end, lineno)
-        if node.kind == "bullet":
-            self.section.end = lineno  # type: ignore[union-attr]
-        elif self.section is not None:
-            self.section.end = max(self.section.end, lineno)
+        node.end = lineno
+        self.section.end = lineno  # type: ignore[union-attr]
 
     def blank(self) -> None:
         if self.bullet is not None:
@@ -363,9 +362,14 @@ def parse_nodes(text: str) -> list[Node]:
         if not stripped:
             parser.blank()
             continue
+        first = stripped[0]
+        if first not in _SPECIAL_STARTS:  # plain prose: the common case, decided in one test
+            parser.content(lineno, line, indented)
+            continue
         _dispatch(parser, lineno, line, stripped, indented)
-        fence = _fence_open(line)
-        if fence is None and _opens_comment(stripped) and parse_tag_line(line) is None:
+        if first in "`~":
+            fence = _fence_open(line)
+        elif first == "<" and _opens_comment(stripped) and parse_tag_line(line) is None:
             in_comment = True
     parser.close_bullet()
     for section in parser.sections:
@@ -374,21 +378,24 @@ def parse_nodes(text: str) -> list[Node]:
 
 
 def _dispatch(parser: _Parser, lineno: int, line: str, stripped: str, indented: bool) -> None:
-    ref = parse_tag_line(line)
-    if ref is not None:
-        parser.tag(lineno, ref)
-        return
-    heading = None if (indented and parser.bullet is not None) else _heading(line)
-    if heading is not None:
-        parser.heading(lineno, *heading)
-    elif _is_comment_line(stripped) or _opens_comment(stripped):
-        parser.comment(lineno, indented)
-    elif _fence_open(line) is not None:
-        parser.content(lineno, line, indented)
-    elif _is_bullet(line):
+    first = stripped[0]
+    if first == "<":
+        ref = parse_tag_line(line)
+        if ref is not None:
+            parser.tag(lineno, ref)
+            return
+        if _is_comment_line(stripped) or _opens_comment(stripped):
+            parser.comment(lineno, indented)
+            return
+    elif first == "#" and not (indented and parser.bullet is not None):
+        heading = _heading(line)
+        if heading is not None:
+            parser.heading(lineno, *heading)
+            return
+    elif first in _BULLET_STARTS and _is_bullet(line):
         parser.start_bullet(lineno, line)
-    else:
-        parser.content(lineno, line, indented)
+        return
+    parser.content(lineno, line, indented)
 
 
 def _names(tags: list[tuple[int, TagRef]], kind: str) -> list[str]:
