@@ -273,15 +273,21 @@ def recent_observations_section(
     conn: sqlite3.Connection, project_id: int, limit: int = RECENT_OBSERVATIONS
 ) -> Section | None:
     """An index of the project's latest observations: id, time, type, title (never bodies)."""
-    needed = {"id", "session_id", "type", "title", "created_at"}
-    if not needed <= table_columns(conn, "observations"):
+    columns = table_columns(conn, "observations")
+    if not {"id", "session_id", "type", "title", "created_at"} <= columns:
         return None
-    rows = conn.execute(
-        "SELECT o.id, o.created_at, o.type, o.title FROM observations o "
-        "WHERE o.session_id IN (SELECT id FROM sessions WHERE project_id = ?) "
-        "ORDER BY o.id DESC LIMIT ?",
-        (project_id, limit),
-    ).fetchall()
+    if "project_id" in columns:  # indexed on (project_id, created_at DESC, id)
+        sql = (
+            "SELECT id, created_at, type, title FROM observations WHERE project_id = ? "
+            "ORDER BY created_at DESC, id DESC LIMIT ?"
+        )
+    else:
+        sql = (
+            "SELECT id, created_at, type, title FROM observations "
+            "WHERE session_id IN (SELECT id FROM sessions WHERE project_id = ?) "
+            "ORDER BY id DESC LIMIT ?"
+        )
+    rows = conn.execute(sql, (project_id, limit)).fetchall()
     if not rows:
         return None
     lines = [
@@ -301,10 +307,11 @@ def last_summary_section(
     if "session_id" not in columns or not fields:
         return None
     order = "ss.created_at DESC, ss.id DESC" if "created_at" in columns else "ss.id DESC"
+    where = "ss.project_id = ?" if "project_id" in columns else "s.project_id = ?"
     row = conn.execute(
         f"SELECT {', '.join('ss.' + f for f in fields)}, s.started_at, s.host_session_id "
         "FROM session_summaries ss JOIN sessions s ON s.id = ss.session_id "
-        f"WHERE s.project_id = ? ORDER BY {order} LIMIT 1",
+        f"WHERE {where} ORDER BY {order} LIMIT 1",
         (project_id,),
     ).fetchone()
     if row is None:
