@@ -191,3 +191,14 @@ def test_cli_refuses_symlink_out_of_root_and_bad_files(tmp_path: Path) -> None:
     assert proc.stderr.count("\n") == 1
     if os.name == "posix":
         assert as_file.read_text() == "not a folder"
+
+
+def test_cli_retro_on_one_file(tmp_path: Path) -> None:
+    memory = make_memory(tmp_path)
+    (memory / "progress.md").write_text("# Progress\n- Fixed the flaky test by closing the db.\n")
+    proc = run_cli("tag", "retro", str(memory / "progress.md"), "--apply", "--json")
+    assert proc.returncode == 0, proc.stderr
+    changes = json.loads(proc.stdout)["changes"]
+    assert [(c["line"], c["category"]) for c in changes] == [(2, "bugfix")]
+    assert "<!-- @category: bugfix -->" in (memory / "progress.md").read_text()
+    assert "@category" not in (memory / "patterns.md").read_text().split("## Naming")[1]

@@ -38,7 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cls.add_argument("--json", action="store_true", help="print the result as JSON")
 
     retro = sub.add_parser("retro", help="propose categories for untagged entries")
-    retro.add_argument("path", nargs="?", help="memory folder (default: this project's)")
+    retro.add_argument(
+        "path", nargs="?", help="memory folder or one memory file (default: this project's folder)"
+    )
     retro.add_argument(
         "--global",
         dest="global_",
@@ -103,7 +105,14 @@ def _retro(args: argparse.Namespace) -> int:
     memory_dir = _memory_dir(args)
     warnings: list[str] = []
     try:
-        plan = tagging.plan_retro_tagging(memory_dir, warnings)
+        if args.path and memory_dir.suffix == ".md" and memory_dir.is_file():  # one file only
+            single = memory_dir
+            memory_dir = _root_for(single)
+            if not is_within(single, memory_dir):
+                raise MemoryFileError(f"{single}: is a symlink leading outside {memory_dir}")
+            plan = tagging.plan_file(single, memory_dir)
+        else:
+            plan = tagging.plan_retro_tagging(memory_dir, warnings)
     except MemoryFileError as exc:
         raise CliError(str(exc)) from None
     for message in warnings:
