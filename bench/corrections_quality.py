@@ -1,0 +1,115 @@
+"""Precision and recall of the correction/friction detector at each sensitivity.
+
+Reads the labelled corpus ``tests/data/corrections/corpus.jsonl`` (``{"text", "label",
+"split"}``; label ``correction``, ``friction`` or ``null``), runs
+:func:`conkeeper.services.corrections.detect` at low, medium and high, prints a table per split
+and overall, and writes ``bench/results/corrections_quality.json``.
+
+Splits: ``dev`` (written with the rules), ``holdout`` (written before the rules were tuned on
+it) and ``holdout2`` (written blind). Once rules are tuned on a split its numbers are
+optimistic; the first run on a blind split is the honest estimate for unseen prompts.
+
+A prediction counts as a true positive when the corpus says the prompt is a correction or
+friction and the detector flags it (any label); ``label accuracy`` is the share of true
+positives that also got the right label. ``--errors`` lists the misclassified prompts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from conkeeper.services.corrections import detect  # noqa: E402
+
+CORPUS = ROOT / "tests" / "data" / "corrections" / "corpus.jsonl"
+RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
+
+
+def load_corpus(path: Path = CORPUS) -> list[dict[str, object]]:
+    """The labelled prompts."""
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def evaluate(rows: list[dict[str, object]], level: str) -> dict[str, object]:
+    """Counts, precision, recall and label accuracy at one sensitivity level."""
+    tp = fp = fn = tn = right_label = 0
+    errors = []
+    for row in rows:
+        truth = row["label"]
+        found = detect(str(row["text"]), level)
+        if truth and found.label:
+            tp += 1
+            right_label += found.label == truth
+            if found.label != truth:
+                errors.append(("label", truth, found, row["text"]))
+        elif found.label:
+            fp += 1
+            errors.append(("false+", truth, found, row["text"]))
+        elif truth:
+            fn += 1
+            errors.append(("missed", truth, found, row["text"]))
+        else:
+            tn += 1
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return {
+        "level": level,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "precision": round(precision, 3),
+        "recall": round(recall, 3),
+        "label_accuracy": round(right_label / tp, 3) if tp else 1.0,
+        "errors": errors,
+    }
+
+
+def main() -> int:
+    """Print the table (and optionally the errors); write the JSON results."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--errors", action="store_true", help="list misclassified prompts")
+    args = parser.parse_args()
+    rows = load_corpus()
+    positives = sum(1 for r in rows if r["label"])
+    print(
+        f"corpus: {len(rows)} prompts, {positives} corrections/friction, "
+        f"{len(rows) - positives} negatives"
+    )
+    print(f"{'level':<8}{'precision':>10}{'recall':>8}{'label acc':>11}{'tp':>5}{'fp':>5}{'fn':>5}")
+    results = []
+    splits = sorted({str(r.get("split", "dev")) for r in rows})
+    for split in splits:
+        part = [r for r in rows if str(r.get("split", "dev")) == split]
+        cells = []
+        for level in ("low", "medium", "high"):
+            r = evaluate(part, level)
+            cells.append(f"{level} P={r['precision']:.2f} R={r['recall']:.2f}")
+        print(f"  split {split:<9} ({len(part):>3}): " + "  ".join(cells))
+    for level in ("low", "medium", "high"):
+        r = evaluate(rows, level)
+        print(
+            f"{level:<8}{r['precision']:>10.3f}{r['recall']:>8.3f}{r['label_accuracy']:>11.3f}"
+            f"{r['tp']:>5}{r['fp']:>5}{r['fn']:>5}"
+        )
+        if args.errors:
+            for kind, truth, found, text in r["errors"]:
+                short = " ".join(str(text).split())[:90]
+                print(
+                    f"   {kind:<7} truth={truth!s:<10} got={found.label!s:<10} "
+                    f"{found.confidence:.2f} {found.pattern:<22} {short}"
+                )
+        results.append({k: v for k, v in r.items() if k != "errors"})
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({"corpus_size": len(rows), "levels": results}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

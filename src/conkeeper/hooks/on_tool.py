@@ -1,0 +1,92 @@
+"""PreToolUse, PostToolUse and PostToolUseFailure: timing, capture and save reminders.
+
+This is the hottest path (every tool call), so it does the minimum: one locked state update
+(tool start time, prompt number, privacy of the turn, save counter), one ``INSERT OR IGNORE``
+and one locked append. It never imports search or indexing. Each write is guarded on its own,
+so a locked database still leaves the log line and an unwritable memory folder still leaves
+the database row; every failure is logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conkeeper.hooks.payload import HookContext, HookResult
+
+
+def handle(ctx: HookContext) -> HookResult | None:
+    """Dispatch on the tool event."""
+    if ctx.location is None:
+        return None
+    if ctx.event == "PreToolUse":
+        _record_start(ctx)
+        return None
+    return _after_tool(ctx)
+
+
+def _record_start(ctx: HookContext) -> None:
+    """Remember the start time for the duration; nothing else, no output."""
+    if ctx.payload.tool_use_id and ctx.config.observation_hook:
+        from conkeeper.storage.state import record_tool_start
+
+        record_tool_start(ctx.state, ctx.payload.tool_use_id)
+
+
+def _after_tool(ctx: HookContext) -> HookResult | None:
+    from conkeeper.services import reminders
+    from conkeeper.storage.state import now_ms, pop_tool_start
+
+    tool_use_id = ctx.payload.tool_use_id
+    interval = ctx.config.save_interval if ctx.memory_dir_exists else 0
+    stamp = now_ms()
+
+    def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
+        start = pop_tool_start(data, tool_use_id) if tool_use_id else None
+        number = data.get("prompt_number")
+        number = number if isinstance(number, int) and not isinstance(number, bool) else 0
+        return bool(data.get("private_turn")), number, start, reminders.tick(data, interval)
+
+    private, prompt_number, start, due = ctx.state.update(apply)
+    if ctx.config.observation_hook and not private:
+        duration = max(0, stamp - start) if start is not None else None
+        _capture(ctx, prompt_number, duration, stamp / 1000)
+    if due is not None:
+        return HookResult(additional_context=reminders.reminder_text(due))
+    return None
+
+
+def _capture(ctx: HookContext, prompt_number: int, duration: int | None, when: float) -> None:
+    from conkeeper.services import capture
+
+    payload = ctx.payload
+    if ctx.event == "PostToolUseFailure":
+        outcome = capture.outcome_from_failure(payload.error, payload.is_interrupt)
+    else:
+        outcome = capture.outcome_from_response(payload.tool_response)
+    event = capture.build_event(
+        tool_name=payload.tool_name,
+        tool_input=payload.tool_input,
+        tool_use_id=payload.tool_use_id,
+        outcome=outcome,
+        root=ctx.location.root if ctx.location else None,
+        duration_ms=duration,
+        now=when,
+    )
+    new = True
+    try:
+        new = capture.store_event(ctx.store(), ctx.session_id(), prompt_number, event)
+    except Exception:
+        from conkeeper.storage.logfile import log_exception
+
+        log_exception(f"hook {ctx.event}: could not store tool event", env=ctx.env)
+    if not new:  # a re-delivered payload: already logged once
+        return
+    line = capture.format_log_line(event, ctx.config.observation_detail)
+    if line is None or not ctx.memory_dir_exists or ctx.location is None:
+        return
+    try:
+        capture.append_observation(ctx.location.memory_dir, line, when)
+    except Exception:
+        from conkeeper.storage.logfile import log_exception
+
+        log_exception(f"hook {ctx.event}: could not append to the observation log", env=ctx.env)

@@ -1,0 +1,1086 @@
+"""Correction and friction detection (F7) and the corrections queue.
+
+When the user tells the agent it got something wrong ("no, use snake_case", "I said tabs, not
+spaces") or signals that the work is not going well ("that didn't work", "still failing",
+"let's revert"), the prompt is queued in ``corrections-queue.md`` so ``/memory-sync`` and
+``/memory-reflect`` can turn it into a durable lesson.
+
+Precision matters more than recall (spec F7): a queue full of "no worries" and pasted stack
+traces teaches nothing and annoys the user. So the detector
+
+* looks only at what the user wrote: fenced and indented code, inline code, quoted lines,
+  double-quoted strings, pasted log and stack-trace lines, code-like lines and ConKeeper's own
+  injected context are removed first;
+* matches rules sentence by sentence, most of them anchored where a correction is actually
+  phrased (sentence start, an imperative, a subject that refers to the agent's work);
+* scores each match with a confidence and lowers it for questions, conditionals ("if it
+  doesn't work, ..."), reassurance ("no worries") and matches buried deep in a long prompt;
+* reports the best match if its confidence reaches the sensitivity's threshold:
+  ``low`` 0.80 (default, high precision), ``medium`` 0.60, ``high`` 0.40.
+
+Queue lines keep the seed's exact format::
+
+    - **2026-02-09 14:32:15** | correction | "no, use snake_case" | ref: previous assistant message
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from conkeeper.domain.textio import append_text
+
+THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
+QUEUE_NAME = "corrections-queue.md"
+QUEUE_HEADER = "# Corrections Queue\n<!-- Auto-populated by ConKeeper UserPromptSubmit hook -->\n\n"
+QUEUE_REF = "ref: previous assistant message"
+IGNORE_FILE = ".correction-ignore"
+QUEUE_TEXT_CHARS = 200
+MAX_SCAN_CHARS = 20000
+MAX_IGNORE_PATTERNS = 500
+
+CORRECTION = "correction"
+FRICTION = "friction"
+
+
+@dataclass(frozen=True)
+class Detection:
+    """The detector's verdict: ``label`` is ``"correction"``, ``"friction"`` or ``None``.
+
+    ``confidence`` is the best match's score (also reported when it is below the threshold,
+    so callers can show how close a prompt came); ``pattern`` names the rule that matched and
+    ``span`` is the sentence it matched in.
+    """
+
+    label: str | None
+    confidence: float
+    pattern: str
+    span: str = ""
+
+
+@dataclass(frozen=True)
+class _Rule:
+    name: str
+    label: str
+    regex: re.Pattern[str]
+    confidence: float
+    question_ok: bool = False  # rhetorical questions ("why did you delete it?") still count
+    cond_after: bool = False  # a conditional anywhere in the sentence weakens it
+
+
+# Fillers that may precede a correction at the start of a sentence.
+_LEAD = (
+    r"^(?:(?:ok(?:ay)?|hmm+|um+|uh+|well|so|and|but|ugh+|sorry|please|hey|oh|look|listen|"
+    r"claude|again|wait|hold on|hang on|yeah|yes|right|see)[\s,!.:;-]+)*"
+)
+_NO = r"(?:no|nope|nah|nono)(?:[\s,!.]+(?:no|nope|nah))*"
+_IMPERATIVE = (
+    r"(?:use|do|don'?t|do not|try|put|make|change|rename|move|keep|leave|remove|delete|add|call|"
+    r"set|write|revert|undo|stop|switch|replace|return|pass|import|apply|create|run|go|drop|"
+    r"pick|choose|fix|edit|update|name|place|store|save|read|check|look|only|never|just|"
+    r"instead|wrong|not)\b"
+)
+_PRAISE = (
+    r"(?:fine|ok\b|okay|good|great|perfect|all good|alright|all right|correct|right|working|"
+    r"done|nice|awesome|excellent|lovely|amazing|cool|brilliant|exactly|what i wanted|it|all|"
+    r"enough|everything)"
+)
+_AGENT_WORK = (
+    r"(?:that|this|it|which|the (?:fix|change|changes|patch|solution|suggestion|workaround|"
+    r"update|edit|edits|new version|last (?:change|attempt|edit|commit)|refactor)|your (?:fix|"
+    r"change|changes|patch|solution|suggestion|code|approach|command|update|edit|version|"
+    r"workaround|refactor|test|tests)|nothing|none of (?:that|this|these|those|it|them)|"
+    r"(?:that|this) (?:approach|solution|fix|idea|method|attempt|strategy|workaround|change|"
+    r"patch|version|command|one|trick))"
+)
+
+
+def _r(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_RULES: tuple[_Rule, ...] = (
+    # ---------------------------------------------------------------- corrections, strong
+    _Rule(
+        "no-then-instruction",
+        CORRECTION,
+        _r(
+            _LEAD + _NO + r"\s*[,.!;:\u2014\u2013-]+\s*(?:(?:please|just|you should|we should|"
+            r"i said|rather)\s+)?(?!(?:keep going|go ahead|continue|carry on|proceed|do it|"
+            r"that'?s (?:" + _PRAISE + r")|it'?s (?:" + _PRAISE + r")|thanks|thank you|just "
+            r"(?:curious|asking|wondering|checking)))(?:" + _IMPERATIVE + r"|it should|that should"
+            r"|this should|it (?:is|was)n'?t|it'?s not|it'?s (?:supposed|meant)|that'?s (?:not|"
+            r"wrong|incorrect|the wrong)|the \w+(?: \w+)? (?:should|is|needs|must|goes|belongs)|"
+            r"i (?:said|meant|mean\b|asked|wanted|want|need|told)|you (?:need|should|have to|"
+            r"misunderstood|got|broke|didn'?t|forgot|missed|were)\b|we (?:should|need|want|use|"
+            r"always|never)\b)"
+        ),
+        0.88,
+    ),
+    _Rule("no-alone", CORRECTION, _r(_LEAD + _NO + r"\s*[.!]*\s*$"), 0.66),
+    _Rule(
+        "actually-then-correction",
+        CORRECTION,
+        _r(
+            _LEAD + r"actually\s*[,:]?\s+(?!(?:that'?s|it'?s|this is|looks?) (?:" + _PRAISE + r"))"
+            r"(?:(?:i|we) (?:meant|mean|want|wanted|need|said|prefer|asked|use)|"
+            r"(?:it|this|that|they|the \w+(?: \w+)?) (?:should|needs? to|must|has to|"
+            r"(?:is|was|are)(?:n'?t| not)?(?: supposed| meant)|isn'?t|wasn'?t|doesn'?t|don'?t|"
+            r"goes|belongs|lives)|(?:use|don'?t|do not|make|change|rename|move|keep|put|switch|"
+            r"revert|remove|undo|leave|let'?s (?:use|not|keep|go with|do|stick|revert)|"
+            r"please (?:use|don'?t|change|make|keep|revert))|you (?:should|need|were|"
+            r"misunderstood|got|have)|no\b|that'?s (?:not|wrong|incorrect))"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "actually-other",
+        CORRECTION,
+        _r(_LEAD + r"actually\s*[,:]?\s+(?!(?:that'?s|it'?s|this is|looks?) (?:" + _PRAISE + r"))"),
+        0.55,
+    ),
+    _Rule(
+        "thats-wrong",
+        CORRECTION,
+        _r(
+            r"\b(?:that|this|it|which|the (?:output|result|answer|code|fix|change|implementation|"
+            r"approach|logic|query|regex|test|value|number|date|path|name|calculation|format)|"
+            r"(?:those|these|the) (?:numbers|values|results|figures|names|paths|dates|methods|"
+            r"functions|links|urls|stats|docs|steps|commands)|"
+            r"your (?:answer|code|fix|change|implementation|approach|assumption|understanding|"
+            r"summary|explanation|reasoning|math|logic|regex|query|test))\s*(?:'s|'re|\bis|\bwas|"
+            r"\bare|\bwere)\s+(?:(?:just|completely|totally|all|still|definitely|clearly|simply|"
+            r"obviously|absolutely|quite|entirely)\s+)?(?:wrong|incorrect|not (?:right|correct|"
+            r"true|accurate|what i (?:asked|wanted|meant|said|need(?:ed)?|had in mind))|the wrong|"
+            r"inaccurate|a mistake|backwards|a hallucination|made up|nonsense)"
+        ),
+        0.9,
+    ),
+    _Rule(
+        "you-are-wrong",
+        CORRECTION,
+        _r(
+            r"\byou(?:'re| are| were)\s+(?:(?:just|completely|still|clearly)\s+)?(?:wrong|mistaken|"
+            r"incorrect|confused|confusing|mixing up|misunderstanding|misreading|"
+            r"looking at the wrong|editing the "
+            r"wrong|in the wrong)"
+        ),
+        0.88,
+    ),
+    _Rule(
+        "not-what-i-meant",
+        CORRECTION,
+        _r(
+            r"\bnot what i (?:asked|wanted|meant|said|need(?:ed)?|expected|had in mind|requested|"
+            r"intended|described)"
+        ),
+        0.9,
+    ),
+    _Rule(
+        "i-said",
+        CORRECTION,
+        _r(
+            r"\b(?:like|as) i (?:said|mentioned|told you|asked|explained|wrote)\b(?! (?:in|on|"
+            r"during|at|to) "
+            r"(?:the|my|our|a|an|this|that|yesterday|slack|email|standup|jira)\b)|"
+            r"\bi (?:said|wanted|asked for|meant) [^.;!?]{1,40}?,?\s+not\b|"
+            r"\bi (?:already |just |clearly |specifically |explicitly |literally )?(?:said|"
+            r"wrote|specified|asked for|requested)\s+(?:to (?:use|do|keep|make|put|add|remove|not|"
+            r"only|leave|change|call|write|run|avoid|stick)|not\b|no\b|don'?t|never|only|QUOTED"
+            r"(?:\s*[,;.!]|\s*$|\s+(?:not|and not|instead|but))|earlier|before|already|"
+            r"explicitly|specifically|clearly|twice|multiple times|several times)|"
+            r"\bi told you\b|\bi (?:already |just )?(?:asked|told) you (?:to|not|for|already|"
+            r"before|earlier|twice)|\bwhat i (?:said|asked|wanted) was\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "i-meant",
+        CORRECTION,
+        _r(
+            r"(?:^|[,;:]\s*|\b(?:no|sorry|oh|what)\s*,?\s*)i meant\b|\bwhat i meant\b|"
+            r"\bi meant (?:the|to|that|you|we|it|a|an|for|in|on|use|QUOTED|not)\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "i-didnt-ask",
+        CORRECTION,
+        _r(
+            r"\bi (?:never|didn'?t|did not) (?:ask(?:ed)?|say|said|want(?:ed)?|tell|told|request|"
+            r"mention|need(?:ed)?) (?:you )?(?:to|for|that|this|it|any|a|an|the|QUOTED)"
+        ),
+        0.88,
+    ),
+    _Rule(
+        "i-asked-you",
+        CORRECTION,
+        _r(
+            r"\bi (?:asked|told) (?:you )?(?:to|for) [^.;!?]{1,80}?(?:,\s*|\s+)(?:not|but you|and "
+            r"you|instead|yet you|why did you|why are you|why is (?:this|that|it)|why are (?:these|"
+            r"those|they)|why does|but (?:this|that|it|you|i got))\b"
+        ),
+        0.9,
+        question_ok=True,
+    ),
+    _Rule(
+        "i-asked-you-soft",
+        CORRECTION,
+        _r(r"\bi (?:asked|wanted|needed) you to\b"),
+        0.7,
+    ),
+    _Rule(
+        "should-be-not",
+        CORRECTION,
+        _r(
+            r"\b(?:should|must|needs? to|has to|is supposed to|was supposed to|ought to) (?:be|use|"
+            r"go|return|live|stay|say|read|point|call|run|print|output|show|contain|"
+            r"come)\b[^.;!?]{1,70}?,?\s+(?:not|and not|rather than|instead of)\b"
+        ),
+        0.88,
+    ),
+    _Rule(
+        "use-x-not-y",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:please |just |you should |we )?(?:use|prefer|call it|name it|put it in|"
+            r"keep|go with|stick with|switch to)\b[^.;!?]{1,60}?(?:,\s*|\s+)(?:not|never|instead "
+            r"of|rather than)\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "use-x-instead",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:please |just |let'?s |you should |we should |can you |could you )?(?:use|"
+            r"do|try|call|put|make|return|keep|write|go with|switch to|pick|add|move|rename)\b"
+            r"[^.;!?]{1,60}?\binstead\b"
+        ),
+        0.82,
+    ),
+    _Rule(
+        "instead-of-mid",
+        CORRECTION,
+        _r(
+            r"\b(?:use|do|call|put|make|return|keep|write|go with|switch to|pick)\b[^.;!?]{1,60}?"
+            r"\binstead\b|\binstead of\b"
+        ),
+        0.62,
+    ),
+    _Rule(
+        "dont-x-use-y",
+        CORRECTION,
+        _r(
+            r"\b(?:don'?t|do not|never|stop) (?:use|do|call|add|put|write|create|make|import|"
+            r"return|hardcode|hard-code|mock|touch|modify|change|edit)\b[^.;!?]{1,60}?(?:[,;:-]|"
+            r"\u2014)\s*(?:just |instead |rather |please )?(?:use|do|call|add|put|write|create|"
+            r"make|keep|leave|let|import|return|raise|throw|we|it should|just)\b|\b(?:don'?t|"
+            r"do not) (?:use|do|call|"
+            r"add|put|write|create|make)\b[^.;!?]{1,60}?\binstead\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "not-that-one",
+        CORRECTION,
+        _r(
+            _LEAD + r"not (?:that|this|the \w+ (?:one|file|function|method|folder|directory|"
+            r"branch|version|table|component)|in|there|here|like that|like this|that one|this one|"
+            r"the other)\b(?:[^.;!?]|\.(?=\S)){0,60}?(?:[,;]|\bbut\b|$)"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "you-made-mistake",
+        CORRECTION,
+        _r(
+            r"\byou (?:(?:just|also|again|clearly|completely|accidentally|totally|still)\s+)?"
+            r"(?:misunderstood|misread|misinterpreted|ignored|forgot|missed|skipped|overwrote|"
+            r"hallucinated|made up|invented|confused|mixed up|left out|dropped|lost|"
+            r"(?:used|edited|changed|modified|deleted|opened|updated|imported|read|ran|picked) the "
+            r"wrong|put (?:it|this|that|them) in the wrong|didn'?t (?:read|follow|listen|do what|"
+            r"use|update|run|include|handle|fix|address|answer|add|change|implement|test|check|"
+            r"save|remove|finish|complete|import|commit))\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "you-removed",
+        CORRECTION,
+        _r(
+            r"\byou (?:(?:just|also|accidentally)\s+)?(?:deleted|removed|reverted|rewrote|"
+            r"renamed|changed|replaced|reformatted|moved) (?:my|the|all|our|every|that|those|"
+            r"these)\b"
+        ),
+        0.6,
+    ),
+    _Rule(
+        "you-keep",
+        CORRECTION,
+        _r(
+            r"\byou keep (?:doing|making|adding|breaking|getting|using|ignoring|forgetting|"
+            r"repeating|changing|putting|trying|suggesting|saying|going|writing|creating|"
+            r"removing|deleting|reverting|introducing|missing|editing|touching|reformatting)\b"
+        ),
+        0.88,
+    ),
+    _Rule(
+        "stop-doing",
+        CORRECTION,
+        _r(
+            r"(?:" + _LEAD + r"|\bplease\s+|\bjust\s+|\bcan you\s+)stop (?:(?:adding|using|doing|"
+            r"changing|making|creating|writing|putting|removing|deleting|touching|modifying|"
+            r"rewriting|guessing|apologi[sz]ing|asking|editing|trying|suggesting|generating|"
+            r"inventing|ignoring|renaming|reformatting|refactoring|mocking|overengineering|"
+            r"over-engineering|commenting|explaining|hallucinating|importing|wrapping)\b|"
+            r"(?:it|that)\s*(?:[.!]|$))"
+        ),
+        0.88,
+    ),
+    _Rule(
+        "why-did-you",
+        CORRECTION,
+        _r(
+            r"\bwhy (?:did|would|are|do|have) you (?:(?:even|still|just|keep|again|suddenly|go "
+            r"and)\s+)?(?:change|changed|delete|deleted|remove|removed|add|added|use|using|do|"
+            r"doing|touch|touched|modify|modified|rewrite|rewrote|rename|renamed|move|moved|"
+            r"create|created|introduce|introduced|make|made|put|revert|reverted|break|broke|"
+            r"ignore|ignored|skip|skipped|switch|switched|drop|dropped|disable|disabled|hardcode|"
+            r"hardcoded|keep|changing|deleting|removing|adding|touching|ignoring|mock|mocked)\b"
+        ),
+        0.82,
+        question_ok=True,
+    ),
+    _Rule(
+        "who-asked",
+        CORRECTION,
+        _r(
+            r"\b(?:who (?:told|asked) you to|did i (?:ask|say|tell) (?:you )?(?:to|for|that|"
+            r"anything)|where did i (?:ask|say))\b"
+        ),
+        0.88,
+        question_ok=True,
+    ),
+    _Rule(
+        "you-were-supposed",
+        CORRECTION,
+        _r(r"\byou(?:'re| were| are)(?:n'?t| not)? (?:supposed|meant|told|asked) to\b"),
+        0.84,
+    ),
+    _Rule(
+        "x-not-y",
+        CORRECTION,
+        _r(
+            r"\b(?:it|that|this|the \w+|they)(?:'s| is| are|'re| was| should be| goes| lives) "
+            r"(?:'[^']{1,40}'|\S+|in \S+|under \S+|on \S+),? not (?:'[^']{1,40}'|\S+|"
+            r"in \S+)\s*[.!]?$"
+        ),
+        0.82,
+    ),
+    _Rule(
+        "actually-contrast",
+        CORRECTION,
+        _r(_LEAD + r"actually\b[^.;!?]{3,80}?,?\s+not\b"),
+        0.84,
+    ),
+    _Rule(
+        "no-then-statement",
+        CORRECTION,
+        _r(
+            _LEAD
+            + _NO
+            + r"\s*[,:]\s*(?!(?:it|that|this|everything|all)\s)(?:the\s+)?\w+(?:\s+\w+){0,3}\s+"
+            r"(?:is|are|was|isn'?t|aren'?t|should|must|needs?|has to|goes|belongs|lives)\b"
+        ),
+        0.82,
+    ),
+    _Rule(
+        "supposed-to",
+        CORRECTION,
+        _r(
+            r"\b(?:you|it|this|that|they|the \w+) (?:was|were|is|are)(?:n'?t| not)? (?:supposed|"
+            r"meant) to\b|\bit'?s (?:not )?(?:supposed|meant) to\b"
+        ),
+        0.7,
+    ),
+    _Rule(
+        "should-have",
+        CORRECTION,
+        _r(
+            r"\byou (?:should(?:n'?t)? have (?!access|permissions?|received|got|gotten|an? |the |"
+            r"everything|all|enough)\w+(?:ed|en|un|ne|ft|pt|ld|st)\b|were told to)\b"
+        ),
+        0.82,
+    ),
+    _Rule(
+        "not-quite",
+        CORRECTION,
+        _r(
+            r"\b(?:that'?s not quite|not quite (?:right|it|correct|what)|close,? but|almost,? but|"
+            r"that'?s not (?:it|the (?:one|file|issue|problem|right \w+|point))|not (?:exactly|"
+            r"really) what|missed the point|that'?s not how)\b"
+        ),
+        0.82,
+    ),
+    _Rule(
+        "looks-wrong",
+        CORRECTION,
+        _r(
+            r"\b(?:doesn'?t|does not|don'?t) (?:look|seem|sound) (?:right|correct)\b|"
+            r"\b(?:looks|seems|sounds) (?:wrong|off|incorrect|broken)\b"
+        ),
+        0.7,
+    ),
+    _Rule(
+        "prefer",
+        CORRECTION,
+        _r(r"\bi(?:'d| would)? (?:prefer|rather|like it better)\b|\brather than\b"),
+        0.6,
+    ),
+    _Rule(
+        "please-dont",
+        CORRECTION,
+        _r(
+            r"\b(?:please|pls|plz) (?:don'?t|do not|never)\b(?! (?:hesitate|worry|forget|"
+            r"be afraid))"
+        ),
+        0.62,
+    ),
+    _Rule(
+        "no-need",
+        CORRECTION,
+        _r(
+            _LEAD
+            + r"(?:there'?s )?no need (?:to|for)\b(?! (?:hurry|rush|worry|apologi|thank|be sorry))"
+        ),
+        0.62,
+    ),
+    _Rule(
+        "should-be",
+        CORRECTION,
+        _r(r"\b(?:it|this|that|the \w+) (?:should|must) (?:be|use|return|go)\b"),
+        0.5,
+    ),
+    _Rule(
+        "dont-verb",
+        CORRECTION,
+        _r(
+            r"\b(?:don'?t|do not|never) (?:use|touch|modify|change|"
+            r"delete|remove|edit|rewrite|add|mock)\b"
+        ),
+        0.45,
+    ),
+    _Rule(
+        "wait",
+        CORRECTION,
+        _r(
+            r"^(?:wait|hold on|hang on|hmm+|hm+|uh+)\s*(?:[,!.:;\u2014-]|$)(?!\s*(?:interesting|"
+            r"nice|ok|"
+            r"good|great|cool|makes sense|i see))"
+        ),
+        0.45,
+    ),
+    _Rule("wrong-word", CORRECTION, _r(r"\bwrong\b|\bincorrect\b|\bmistake\b"), 0.45),
+    # ---------------------------------------------------------------- friction, strong
+    _Rule(
+        "didnt-work",
+        FRICTION,
+        _r(
+            r"\b" + _AGENT_WORK + r"\s+(?:still\s+|also\s+|just\s+|really\s+|even\s+|also\s+)?"
+            r"(?:didn'?t|doesn'?t|did not|does not|won'?t|isn'?t|is not|wasn'?t|was not|hasn'?t|"
+            r"has not|still doesn'?t)\s+(?:(?:seem to|appear to|actually|really)\s+)?(?:work|"
+            r"working|help|helped|fix|fixed|solve|solved|change anything|do anything|make (?:a|"
+            r"any) difference|compile|build|run|pass|load|start|resolve|do the trick|work "
+            r"either)\b|" + _LEAD + r"(?:still\s+)?(?:didn'?t|doesn'?t|does not|did not|not) "
+            r"(?:work(?:ing|ed)?|help(?:ing|ed)?|fix (?:it|anything)|change anything|"
+            r"do anything)\b|\b(?:nothing|none of (?:that|this|these|those|it|them)|neither (?:of "
+            r"them|one)) (?:works|worked|helped|fixed it|did anything|made (?:a|any) difference)\b"
+        ),
+        0.9,
+    ),
+    _Rule(
+        "still-broken",
+        FRICTION,
+        _r(
+            r"\bstill (?:not (?:working|fixed|compiling|passing|right|correct|loading|showing|"
+            r"there|rendering|building|starting|running|responding|found|resolved)|(?:doesn'?t|"
+            r"does not|won'?t|isn'?t|is not|don'?t|do not) (?:work|compile|build|pass|load|"
+            r"start|run|render|show|appear|fix|change|respond|connect|find|resolve|match|update|"
+            r"exist|help)|broken|broke|failing|fails|failed|erroring|errors?|crashing|crashes|"
+            r"crashed|hanging|hangs|red|the same(?: (?:error|issue|problem|thing|result|output|"
+            r"bug|behaviou?r|exception|failure|message))?|getting (?:the same|an?|that|this) "
+            r"(?:\w+\s*)?(?:error|exception|issue|crash|failure|warning|404|500)|seeing (?:the "
+            r"same|an?|that|this) (?:\w+\s*)?(?:error|exception|issue|problem|warning|crash)|wrong|"
+            r"empty|blank|returning (?:the wrong|an? error|null|nothing|none|empty|undefined|"
+            r"500|404)|"
+            r"null|undefined|happening|times? out|timing out|throws?|throwing|returns? (?:the "
+            r"wrong|an? error|null|nothing|none|empty|500|404)|there)\b"
+        ),
+        0.9,
+    ),
+    _Rule(
+        "try-again",
+        FRICTION,
+        _r(
+            _LEAD + r"(?:(?:please|can you|could you|let'?s|just|ok(?:ay)?|pls)\s+)?(?:try|do it|"
+            r"give it a (?:go|try|shot)|have another go|take another (?:look|stab|shot)|run it|"
+            r"try (?:that|it|this)) "
+            r"(?:again|once more|one more time)\b(?!\s+(?:later|tomorrow|after|in \d|when|if|once|"
+            r"with|on failure|on error|until))"
+        ),
+        0.85,
+        question_ok=True,
+        cond_after=True,
+    ),
+    _Rule(
+        "try-again-mid",
+        FRICTION,
+        _r(r"\b(?:try|do it) again\b(?!\s+(?:later|tomorrow|after|in \d|when|if|once|with))"),
+        0.5,
+    ),
+    _Rule("again-alone", FRICTION, _r(r"^(?:retry|again|once more)\s*[.!?]*\s*$"), 0.68),
+    _Rule(
+        "redo",
+        FRICTION,
+        _r(
+            _LEAD
+            + r"(?:please |let'?s |can you |could you |just |we (?:need|have) to |you (?:need|"
+            r"have) to |i want you to )?(?:redo|re-do|start over|start again|start from scratch|"
+            r"scrap (?:it|that|this|everything|all)|throw (?:it|that|this) (?:all )?away|"
+            r"rewrite (?:it|this|that) from scratch|begin again)\b"
+        ),
+        0.86,
+        cond_after=True,
+    ),
+    _Rule(
+        "revert",
+        FRICTION,
+        _r(
+            _LEAD + r"(?:please |let'?s |can you |could you |just |we (?:need|should|have) to |you "
+            r"(?:need|should|have) to |i want you to |go ahead and )?(?:revert|undo|roll ?back|"
+            r"back out|reset|put back|restore|get rid of)\s+(?:that|this|it|those|these|"
+            r"the (?:last|previous|"
+            r"change|changes|commit|edit|edits|refactor|file)|your|everything|all|what you|my "
+            r"(?:file|changes|code)|back)\b|\blet'?s (?:revert|undo|roll back)\b|\bundo that\b|"
+            r"\b(?:roll|back|put|change) (?:that|this|it|those|these|them) (?:back|out)\b"
+        ),
+        0.88,
+        cond_after=True,
+    ),
+    _Rule(
+        "go-back",
+        FRICTION,
+        _r(
+            _LEAD + r"(?:let'?s |please |can you |could you |just |we should |we need to )?go "
+            r"back to (?:the |what |how |using |your |my |previous|original|before|the old|the "
+            r"way|where)"
+        ),
+        0.82,
+        cond_after=True,
+    ),
+    _Rule(
+        "wrong-thing",
+        FRICTION,
+        _r(
+            r"\bwrong (?:approach|file|files|method|function|path|directory|folder|branch|variable|"
+            r"name|class|module|package|library|version|command|place|line|endpoint|table|column|"
+            r"repo|repository|project|test|component|config|key|type|format|order|direction|"
+            r"output|result|import|dependency|syntax|api|model|port|url|field|page|tab|"
+            r"environment|env|database|db|query|assumption|idea|track|tool|service|one|thing|"
+            r"answer|fix|solution|way)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "made-worse",
+        FRICTION,
+        _r(
+            r"\b(?:that|this|it|now it|you|your (?:change|fix))\s+(?:just\s+)?(?:made|makes|has "
+            r"made|have made) (?:it|things|everything|this|that|the \w+) (?:even )?(?:worse|"
+            r"slower|more broken)\b|\b(?:it'?s|it is|things are|now it'?s) (?:even |much )?"
+            r"worse\b"
+        ),
+        0.88,
+    ),
+    _Rule(
+        "broke-it",
+        FRICTION,
+        _r(
+            r"\b(?:that|this|it|you|your (?:change|fix|patch|edit|commit|refactor|code)|the "
+            r"(?:change|fix|patch|last change|refactor|update))\s+(?:just\s+|now\s+|also\s+)?"
+            r"(?:broke|has broken|have broken|broken|is breaking|are breaking)\s+(?:the|my|our|"
+            r"everything|it|all|a|production|prod|ci|main|something|other|\w+ tests?)\b"
+        ),
+        0.87,
+    ),
+    _Rule(
+        "same-error",
+        FRICTION,
+        _r(
+            r"\b(?:get|getting|got|see|seeing|saw|have|having|still|it'?s|that'?s|exact)\s+(?:the "
+            r")?(?:same|identical|exact same) (?:error|exception|issue|problem|failure|result|"
+            r"output|stack ?trace|bug|crash|message|thing|behaviou?r)\b|\bsame (?:error|exception|"
+            r"issue|problem|failure|result|output|bug|crash|thing) (?:again|as before|as last "
+            r"time|as earlier)\b"
+        ),
+        0.88,
+    ),
+    _Rule(
+        "going-in-circles",
+        FRICTION,
+        _r(
+            r"\b(?:going|running|walking|spinning) (?:around )?in circles\b|\bgoing nowhere\b|"
+            r"\bwe(?:'ve| have) (?:been (?:over|through) this|already (?:tried|done) (?:this|"
+            r"that))\b|\bhow many times\b|\bfor the (?:second|third|fourth|fifth|\d+(?:st|nd|rd|"
+            r"th)|nth|umpteenth|hundredth) time\b|\bsame (?:mistake|thing) again\b|\bnot again\b|"
+            r"\bagain\?!|\bthis is (?:so |really |getting )?(?:frustrating|annoying|ridiculous|"
+            r"useless|pointless|a mess|a waste of time|hopeless)\b|\bwaste of (?:my )?time\b"
+        ),
+        0.86,
+        question_ok=True,
+    ),
+    _Rule(
+        "now-it-fails",
+        FRICTION,
+        _r(
+            r"\bnow (?:it|the \w+|i get|i'?m getting|we get|we'?re getting|there'?s|i see|it'?s|"
+            r"everything|nothing|all)\s+(?:\w+\s+){0,3}?(?:fails?|failing|broken|crash(?:es|ing)?|"
+            r"\w*error|erroring|throws?|\w*exception|timeout|times out|hangs|doesn'?t (?:work|"
+            r"compile|build|start|load|run)|won'?t (?:work|compile|build|start|load|run)|can'?t "
+            r"(?:find|load|connect|start))\b"
+        ),
+        0.82,
+    ),
+    _Rule(
+        "didnt-fix",
+        FRICTION,
+        _r(
+            r"\b(?:you|it|that|this) (?:didn'?t|did not|haven'?t|hasn'?t) (?:actually |really |"
+            r"even )?"
+            r"(?:fix|solve|resolve|change|address) (?:it|the (?:issue|problem|bug|error|test)|"
+            r"anything|that|this)\b|\bthe (?:bug|issue|problem|error) is still (?:there|here|"
+            r"present|happening)\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "same-problem-alone",
+        FRICTION,
+        _r(
+            _LEAD + r"(?:the )?same (?:problem|error|issue|thing|result|output|failure|bug|crash|"
+            r"exception|behaviou?r)(?: (?:again|here|as before|still))?\s*[.!]*\s*$"
+        ),
+        0.85,
+    ),
+    _Rule(
+        "back-to-error",
+        FRICTION,
+        _r(
+            r"\bback to (?:the )?(?:original|same|old|previous|first|initial|square one|"
+            r"where we started)(?: (?:error|problem|issue|bug|failure|state|crash))?\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "fails-again",
+        FRICTION,
+        _r(
+            r"\b(?:it|that|this|the (?:build|test|tests|app|page|server|job|deploy|pipeline))\s+"
+            r"(?:\w+\s+)?(?:crashes|crashed|fails|failed|broke|errors|errored|hangs|hung|froze|"
+            r"timed out|times out|blew up|is failing|is crashing|is broken) again\b|"
+            r"\b(?:it|that|this|the \w+)(?:'s| is| are|'re)? still not \w+ing\b|"
+            r"\bstill (?:an? )?(?:\d{3}|error|exception|crash|failure|timeout|segfault)s?\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "wrong-lead",
+        CORRECTION,
+        _r(_LEAD + r"(?:wrong|incorrect|not correct|not right|nope,? wrong)\s*[,.!:;\u2014-]"),
+        0.84,
+    ),
+    _Rule(
+        "other-way-round",
+        CORRECTION,
+        _r(
+            r"\b(?:it'?s |that'?s |it is |you have it |you got it )?(?:the other way (?:round|"
+            r"around)|"
+            r"backwards|the opposite)\b"
+        ),
+        0.8,
+    ),
+    _Rule(
+        "no-then-anything",
+        CORRECTION,
+        _r(
+            _LEAD
+            + _NO
+            + r"\s*[,!:;\u2014-]+\s*(?!(?:thanks|thank you|that'?s (?:all|it|everything|"
+            r"fine|great|perfect|good|ok)|it'?s (?:fine|ok|okay|good|all good)|i (?:haven'?t|"
+            r"don'?t|didn'?t|have not|do not|did not|was|wasn'?t|am|'m|think)|we (?:haven'?t|"
+            r"don'?t|didn'?t)|it'?s (?:a|an|just|only|for)|not (?:yet|really|now)|go ahead|"
+            r"keep going|continue|all good|"
+            r"worries|problem|need|rush)\b)\w"
+        ),
+        0.7,
+    ),
+    _Rule(
+        "keeps-failing",
+        FRICTION,
+        _r(
+            r"\b(?:it|that|this|the \w+)\s+keeps? (?:on )?(?:failing|crashing|breaking|erroring|"
+            r"timing out|hanging|happening|coming back|returning (?:null|nothing|an? error|the "
+            r"wrong)|throwing|giving me)\b|\bstill (?:getting|seeing|hitting|having)\b(?! used to)"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "it-errored",
+        FRICTION,
+        _r(r"\b(?:it|that|this)\s+(?:just\s+)?(?:errored|failed|crashed|broke|blew up|exploded)\b"),
+        0.74,
+    ),
+    _Rule(
+        "again-instruction",
+        CORRECTION,
+        _r(
+            r"^(?:again|once again|one more time)\s*[,!:;\u2014-]+\s*(?:no|don'?t|do not|never|"
+            r"please|"
+            r"use|stop|we|i|it|the|always|only)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "got-it-wrong",
+        CORRECTION,
+        _r(
+            r"\byou(?:'ve| have)? got (?:it|that|this|the \w+(?: \w+)?|them|those|these) "
+            r"(?:\w+ )?(?:wrong|backwards|mixed up|the wrong way)\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "not-quite-alone",
+        CORRECTION,
+        _r(_LEAD + r"(?:no,? )?not quite\s*[.!,:;\u2014-]*\s*$"),
+        0.82,
+    ),
+    _Rule(
+        "frustration",
+        FRICTION,
+        _r(
+            r"^(?:ugh+|argh+|ffs|come on|seriously|wtf|omg|jeez|sigh|facepalm|oh no|damn|"
+            r"dammit)\b"
+        ),
+        0.62,
+    ),
+    _Rule(
+        "nothing-changed",
+        FRICTION,
+        _r(r"\bnothing (?:has )?(?:changed|happened|happens)\b|\bno (?:change|difference)\b"),
+        0.66,
+    ),
+    _Rule(
+        "getting-error",
+        FRICTION,
+        _r(
+            r"\bi(?:'m| am)? (?:now )?(?:getting|seeing|got) (?:this|an?|the following|that|"
+            r"another|a new) (?:\w+\s*)?(?:error|exception|failure|crash|traceback)\b"
+        ),
+        0.5,
+    ),
+    _Rule("oops", FRICTION, _r(r"^(?:oops|whoops|uh oh|yikes)\b"), 0.45),
+    _Rule("still-word", FRICTION, _r(r"\bstill (?:\w+ )?(?:fail|broken|error|wrong|crash)"), 0.45),
+)
+
+# ------------------------------------------------------------------------- text cleanup
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_SYSTEM_BLOCK = re.compile(
+    r"<(system-reminder|command-name|command-message|command-args|local-command-stdout|"
+    r"local-command-stderr|task-notification|conkeeper-memory|bash-input|bash-stdout|"
+    r"bash-stderr|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1>|\Z)",
+    re.IGNORECASE | re.DOTALL,
+)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{1,300}\"")
+_LOG_LINE = re.compile(
+    r"^\s*(?:\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}|\[[^\]\n]{1,40}\]\s|"
+    r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE|PANIC)\b[\s:\]|-]|"
+    r"(?:FAIL(?:ED)?|PASS(?:ED)?|OK|ok|not ok)\b(?:[:\]|]| \S+[/.:]| \d)|"
+    r"(?:error|fatal|warning|panic|note|hint|caused by)(?:\[\w+\])?:\s|Traceback \(most|"
+    r"File \"[^\"]*\", line \d+|at [\w$<>/]+(?:\.[\w$<>]+)+\s*\(|at \S+:\d+:\d+\)?\s*$|"
+    r"\w+(?:\.\w+)*(?:Error|Exception|Warning)\b:?|E {2,}|npm (?:ERR|WARN)!|\$ |> |>>> |"
+    r"\d+ *[|\u2502] |[-=_*#~]{3,}|-->|\+{3} |-{3} |@@ |[\u2502\u251c\u2514\u250c\u256d\u2570|]|"
+    r"[\w/.-]*\w:\d+(?::\d+)?[: ]|#\d+ |[\u2717\u2713\u00d7\u2716\u274c\u2714])"
+)
+_CODE_LINE = re.compile(
+    r"^\s*(?:def |class |function |fn |func |const |let |var |import |from \S+ import|"
+    r"#include|public |private |protected |return\b|if ?\(|for ?\(|while ?\(|switch ?\(|\}|\{|"
+    r"//|/\*|\*/|<\?|<\w+[^>]*>.*</\w+>\s*$|[\w.]+\s*=\s*[\w\"'\[{(]|[\w.]+\([^)]*\)\s*;?\s*$)|"
+    r"[;{}]\s*$|=>|\)\s*\{|^\s*[\w-]+:\s*[\w\"'\[{]+\s*$"
+)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[;])\s+|\s+[\u2014\u2013]\s+|\s+-\s+")
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|in case|whether|whenever|once|otherwise|assuming|suppose|what if|"
+    r"make sure|ensure|check (?:that|whether|if)|to avoid|to prevent|so that|in order)\b",
+    re.IGNORECASE,
+)
+_REASSURANCE = re.compile(
+    r"\b(?:no worries|no problem|no prob|don'?t worry|never ?mind|it'?s (?:fine|ok|okay|all good)|"
+    r"that'?s (?:fine|ok|okay|all good|great|perfect|awesome)|all good|no big deal|"
+    r"looks (?:good|great|perfect)|works (?:now|great|perfectly|fine)|thanks|thank you|"
+    r"good job|well done|nice work|great work)\b",
+    re.IGNORECASE,
+)
+_REPORTED = re.compile(
+    r"\b(?:he|she|they|someone|somebody|the (?:user|customer|client|reviewer|team|manager|"
+    r"ticket|issue|error|message|log|docs?|documentation|readme|comment|spec)|my (?:boss|"
+    r"manager|colleague|coworker|teammate|friend|wife|husband|team)|users?|customers?|"
+    r"people)\s+(?:said|says|say|told|wrote|writes|reported|reports|complained|mentioned|"
+    r"claims?|replied)\b",
+    re.IGNORECASE,
+)
+
+
+def strip_noise(text: str) -> str:
+    """The prose a user typed: no code, quotes, pasted logs, or injected/system blocks."""
+    text = text[:MAX_SCAN_CHARS].replace("\u2019", "'").replace("\u2018", "'")
+    text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\r\n", "\n")
+    text = _SYSTEM_BLOCK.sub("\n", text)
+    kept: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        opener = _FENCE.match(line)
+        if fence is not None:
+            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opener:
+            fence = opener.group(1)
+            continue
+        if line.startswith(("    ", "\t")) or _LOG_LINE.match(line) or _CODE_LINE.search(line):
+            kept.append("")
+            continue
+        if _symbol_heavy(line):
+            kept.append("")
+            continue
+        kept.append(line)
+    prose = "\n".join(kept)
+    prose = _INLINE_CODE.sub(" CODE ", prose)
+    return _DOUBLE_QUOTED.sub(" QUOTED ", prose)
+
+
+def _symbol_heavy(line: str) -> bool:
+    stripped = line.strip()
+    if len(stripped) < 16:
+        return False
+    prose = sum(ch.isalnum() or ch.isspace() or ch in ",.!?'\"-" for ch in stripped)
+    return prose / len(stripped) < 0.8
+
+
+def sentences(prose: str) -> list[str]:
+    """Split prose into sentences/clauses, keeping their final punctuation."""
+    return [s.strip() for s in _SENTENCE_SPLIT.split(prose) if s and s.strip()]
+
+
+# ------------------------------------------------------------------------- detection
+
+
+_PRAISE_IN_SENTENCE = re.compile(
+    r"\b(?:thanks|thank you|nice|great|perfect|awesome|exactly as|good job|well done|"
+    r"(?:is|are|was|looks?|seems?|sounds?) (?:fine|good|great|perfect|ok|okay|correct|right))\b",
+    re.IGNORECASE,
+)
+_NARRATIVE = re.compile(
+    r"\b(?:where|whereby|because|since|which|for when|in the past|used to|last (?:week|month|"
+    r"year|time)|yesterday)\b",
+    re.IGNORECASE,
+)
+_NOT_YET = re.compile(r"\byet\b", re.IGNORECASE)
+_RESOLVED = re.compile(
+    r"\b(?:it'?s fine now|works now|fixed now|it'?s working now|resolved now)\b", re.IGNORECASE
+)
+_SOOTHING = re.compile(r"\b(?:no worries|don'?t worry|never ?mind|no problem)\b", re.IGNORECASE)
+
+
+def _score(rule: _Rule, sentence: str, start: int, index: int, total_chars: int) -> float:
+    """The rule's confidence adjusted for the sentence around the match."""
+    score = rule.confidence
+    before = sentence[:start]
+    if sentence.rstrip().endswith("?") and not rule.question_ok:
+        score -= 0.35
+    if _CONDITIONAL.search(before) or (rule.cond_after and _CONDITIONAL.search(sentence)):
+        score -= 0.5
+    if (
+        _SOOTHING.search(sentence)
+        or (
+            (rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-"))
+            and _PRAISE_IN_SENTENCE.search(sentence)
+        )
+        or (
+            rule.label == FRICTION and (_REASSURANCE.search(sentence) or _RESOLVED.search(sentence))
+        )
+    ):
+        score -= 0.3
+    if _REPORTED.search(before):
+        score -= 0.45
+    if rule.label == FRICTION and (_NARRATIVE.search(before) or _NOT_YET.search(sentence)):
+        score -= 0.35
+    if index >= 3 and total_chars > 600:
+        score -= 0.12  # corrections lead a message; deep in a long brief they are usually prose
+    return score
+
+
+_BARE_NO = re.compile(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
+
+
+def _join_bare_no(parts: list[str]) -> list[str]:
+    """ "No. Put it in utils/" is split into two sentences; judge them joined as well."""
+    joined = list(parts)
+    for i, part in enumerate(parts[:-1]):
+        if _BARE_NO.match(part):
+            joined.append(part.rstrip(" .!,:;-\u2014\u2013") + ", " + parts[i + 1])
+    return joined
+
+
+def detect(text: str, sensitivity: str = "low") -> Detection:
+    """Classify a user prompt as a correction, friction, or neither.
+
+    Returns the best-scoring match; ``label`` is ``None`` when nothing reaches the threshold
+    for ``sensitivity`` (``low``/``medium``/``high``; unknown values behave like ``low``).
+    """
+    threshold = THRESHOLDS.get((sensitivity or "low").lower(), THRESHOLDS["low"])
+    prose = strip_noise(text or "")
+    parts = _join_bare_no(sentences(prose))
+    total = sum(len(p) for p in parts)
+    best = Detection(None, 0.0, "")
+    support: dict[str, int] = {}
+    seen: set[str] = set()
+    for index, sentence in enumerate(parts[:60]):
+        for rule in _RULES:
+            match = rule.regex.search(sentence)
+            if match is None:
+                continue
+            score = _score(rule, sentence, match.start(), index, total)
+            if score >= 0.6 and rule.name not in seen:
+                seen.add(rule.name)
+                support[rule.label] = support.get(rule.label, 0) + 1
+            if score > best.confidence:
+                best = Detection(rule.label, score, rule.name, sentence[:300])
+    if best.label is None or best.confidence < threshold:
+        return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
+    bonus = 0.04 * (support.get(best.label, 1) - 1)
+    return Detection(
+        best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
+    )
+
+
+# ------------------------------------------------------------------------- .correction-ignore
+
+
+def load_ignore_patterns(project_root: Path | None) -> list[re.Pattern[str]]:
+    """Patterns from ``<project root>/.correction-ignore``: one case-insensitive regex per
+    line, ``#`` comments and blank lines skipped; an invalid regex is matched literally."""
+    if project_root is None:
+        return []
+    try:
+        raw = (project_root / IGNORE_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    patterns: list[re.Pattern[str]] = []
+    for line in raw.splitlines()[:MAX_IGNORE_PATTERNS]:
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        try:
+            patterns.append(re.compile(entry, re.IGNORECASE))
+        except re.error:
+            patterns.append(re.compile(re.escape(entry), re.IGNORECASE))
+    return patterns
+
+
+def is_ignored(text: str, patterns: list[re.Pattern[str]]) -> bool:
+    """Whether the prompt matches any suppression pattern."""
+    return any(p.search(text) for p in patterns)
+
+
+# ------------------------------------------------------------------------- the queue
+
+
+def sanitize_queue_text(text: str, limit: int = QUEUE_TEXT_CHARS) -> str:
+    """User text fit for one queue line: one line, no pipes (``/``), no double quotes
+    (``'``), no HTML comment markers, at most ``limit`` characters."""
+    flat = " ".join(text.split())
+    flat = flat.replace("|", "/").replace('"', "'").replace("<!--", "").replace("-->", "")
+    flat = flat.replace("<!--", "").replace("-->", "")  # markers re-formed by the first pass
+    if len(flat) > limit:
+        flat = flat[: limit - 1].rstrip() + "…"
+    return flat
+
+
+def queue_excerpt(text: str, detection: Detection) -> str:
+    """The part of a prompt to queue: its start, or the matched sentence when that lies
+    beyond the first 200 characters."""
+    flat = " ".join(text.split())
+    span = " ".join(detection.span.split())
+    if span and len(flat) > QUEUE_TEXT_CHARS and span[:40] not in flat[:QUEUE_TEXT_CHARS]:
+        return "… " + span
+    return flat
+
+
+def format_queue_line(label: str, text: str, when: float | None = None) -> str:
+    """One queue line in the seed's exact format (with newline)."""
+    stamp = time.strftime(
+        "%Y-%m-%d %H:%M:%S", time.localtime(time.time() if when is None else when)
+    )
+    return f'- **{stamp}** | {label} | "{sanitize_queue_text(text)}" | {QUEUE_REF}\n'
+
+
+def append_to_queue(memory_dir: Path, label: str, text: str, when: float | None = None) -> Path:
+    """Append one detection to ``<memory>/corrections-queue.md`` (header first if new)."""
+    path = memory_dir / QUEUE_NAME
+    append_text(path, format_queue_line(label, text, when), header=QUEUE_HEADER, root=memory_dir)
+    return path
+
+
+_QUEUE_LINE = re.compile(
+    r"^- \*\*(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\*\* \| (?P<label>[a-z]+) \| "
+    r'"(?P<text>.*)" \| ref: (?P<ref>.*)$'
+)
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """One parsed queue line."""
+
+    line: int
+    when: str
+    label: str
+    text: str
+    ref: str
+
+
+def parse_queue(text: str) -> list[QueueItem]:
+    """The entries of a corrections queue (lines that do not match the format are skipped)."""
+    items = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _QUEUE_LINE.match(line.strip())
+        if match:
+            items.append(
+                QueueItem(number, match["when"], match["label"], match["text"], match["ref"])
+            )
+    return items
+
+
+def read_queue(memory_dir: Path) -> list[QueueItem]:
+    """The queue of a memory folder (empty when there is no queue file)."""
+    from conkeeper.domain.textio import read_text
+
+    path = memory_dir / QUEUE_NAME
+    if not path.exists():
+        return []
+    return parse_queue(read_text(path))
