@@ -30,11 +30,12 @@ import json
 import os
 import re
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from conkeeper.domain.categories import parse_tag_line
 from conkeeper.domain.memory import Entry, parse_entries
@@ -61,13 +62,18 @@ RootKind = Literal["project", "global"]
 FileKind = Literal["memory", "session", "global"]
 Progress = Callable[[int, int], None]
 
+PARALLEL_MIN_FILES = 300  # below this, starting worker processes costs more than it saves
+MAX_WORKERS = 4
 CHUNK_LINES = 40  # long sections (observation logs) are indexed in chunks of this many lines
 RACY_WINDOW_NS = 2_000_000_000
 SESSIONS_DIR = "sessions"
 _DATE_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # identifiers worth splitting: snake_case, camelCase, PascalCase with an inner capital
-_IDENT = re.compile(r"(?<!\w)(?=\w*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z]|[^\W_]_+[^\W_]))\w+")
-_IDENT_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
+_WORDISH = re.compile(r"[^\W_]+(?:_+[^\W_]+)*")
+# one leading character class each, so the scan rejects ordinary characters at C speed
+_SNAKE_HINT = re.compile(r"_")
+_CAMEL_HINT = re.compile(r"[A-Z](?:(?<=[a-z0-9][A-Z])|(?=[A-Z][a-z]))")
+_IDENT_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
 # --------------------------------------------------------------------------- roots
@@ -87,8 +93,15 @@ class IndexRoot:
 def project_root(
     conn: sqlite3.Connection, location: ProjectLocation, *, current: bool = True
 ) -> IndexRoot:
-    """The :class:`IndexRoot` of a project (registering the project in the store)."""
-    project_id = ensure_project(conn, location)
+    """The :class:`IndexRoot` of a project, registering it in the store when new or moved
+    (a plain SELECT otherwise: searching should not write when nothing changed)."""
+    row = conn.execute(
+        "SELECT id, root FROM projects WHERE identity = ?", (location.identity,)
+    ).fetchone()
+    if row is not None and row[1] == str(location.root):
+        project_id = int(row[0])
+    else:
+        project_id = ensure_project(conn, location)
     return _project_root(project_id, location.root, location.name, current=current)
 
 
@@ -129,34 +142,56 @@ def tilde(path: Path) -> str:
 
 def ensure_root(conn: sqlite3.Connection, root: IndexRoot) -> int:
     """The ``index_roots.id`` of ``root``; a project whose folder moved starts afresh."""
+    return _root_row(conn, root)[0]
+
+
+def _root_row(conn: sqlite3.Connection, root: IndexRoot) -> tuple[int, str | None]:
+    """``(id, fingerprint)`` of ``root``'s row, creating (or re-creating after a move) it."""
     if root.kind == "global":
-        row = conn.execute("SELECT id, path FROM index_roots WHERE kind = 'global'").fetchone()
+        row = conn.execute(
+            "SELECT id, path, fingerprint FROM index_roots WHERE kind = 'global'"
+        ).fetchone()
     else:
         row = conn.execute(
-            "SELECT id, path FROM index_roots WHERE kind = 'project' AND project_id = ?",
+            "SELECT id, path, fingerprint FROM index_roots WHERE kind = 'project' "
+            "AND project_id = ?",
             (root.project_id,),
         ).fetchone()
-    if row is not None and row["path"] == str(root.path):
-        return int(row["id"])
+    if row is not None and row[1] == str(root.path):
+        return int(row[0]), row[2]
     with write_transaction(conn):
         if row is not None:  # moved (or another worktree): its files are other files now
-            conn.execute("DELETE FROM index_roots WHERE id = ?", (row["id"],))
+            conn.execute("DELETE FROM index_roots WHERE id = ?", (row[0],))
         cur = conn.execute(
             "INSERT INTO index_roots(project_id, kind, path) VALUES (?, ?, ?)",
             (root.project_id, root.kind, str(root.path)),
         )
-    return int(cur.lastrowid or 0)
+    return int(cur.lastrowid or 0), None
+
+
+def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
+    """One hash of every file's path, size and mtime — equal means "nothing changed".
+
+    ``None`` when a file changed within :data:`RACY_WINDOW_NS`: a second edit in the same clock
+    tick could keep size and mtime, so such a root is always checked file by file.
+    """
+    parts = []
+    for rel in sorted(files):
+        stat = files[rel]
+        if now_ns - stat.mtime_ns < RACY_WINDOW_NS:
+            return None
+        parts.append(f"{rel}\0{stat.size}\0{stat.mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # --------------------------------------------------------------------------- scanning
 
 
-@dataclass(frozen=True)
-class FileStat:
-    """What the walk learned about one file without reading it."""
+class FileStat(NamedTuple):
+    """What the walk learned about one file without reading it (a tuple: the walk is hot)."""
 
     rel: str
-    path: Path
+    path: str
     size: int
     mtime_ns: int
 
@@ -164,7 +199,8 @@ class FileStat:
 def scan_root(root: Path) -> dict[str, FileStat]:
     """Every ``*.md`` file under ``root`` (hidden names skipped, symlinks kept inside ``root``).
 
-    One ``os.scandir`` walk; this is the whole cost of a no-change re-check besides one SELECT.
+    One ``os.scandir`` walk (file types come from the directory listing, one ``stat`` per
+    Markdown file); this is the whole cost of a no-change re-check besides one SELECT.
     """
     found: dict[str, FileStat] = {}
     stack: list[tuple[str, str]] = [(str(root), "")]
@@ -177,31 +213,22 @@ def scan_root(root: Path) -> dict[str, FileStat]:
             continue
         for entry in entries:
             name = entry.name
-            if name.startswith("."):
+            if name[0] == ".":
                 continue
-            _visit(entry, prefix + name, root, stack, found)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, prefix + name + "/"))
+                    continue
+                if not name.endswith(".md"):
+                    continue
+                if entry.is_symlink() and not is_within(Path(entry.path), root):
+                    continue  # a link leading outside the memory folder is not memory
+                st = entry.stat()
+            except OSError:
+                continue
+            rel = prefix + name
+            found[rel] = FileStat(rel, entry.path, st.st_size, st.st_mtime_ns)
     return found
-
-
-def _visit(
-    entry: os.DirEntry[str],
-    rel: str,
-    root: Path,
-    stack: list[tuple[str, str]],
-    found: dict[str, FileStat],
-) -> None:
-    try:
-        if entry.is_dir(follow_symlinks=False):
-            stack.append((entry.path, rel + "/"))
-            return
-        if not rel.endswith(".md"):
-            return
-        if entry.is_symlink() and not is_within(Path(entry.path), root):
-            return  # a link leading outside the memory folder is not memory
-        st = entry.stat()
-    except OSError:
-        return
-    found[rel] = FileStat(rel, Path(entry.path), st.st_size, st.st_mtime_ns)
 
 
 def file_kind(root: IndexRoot, rel: str) -> FileKind:
@@ -255,120 +282,175 @@ class PreparedFile:
     hides_text: bool = False  # privacy removed something: old versions must be scrubbed
 
 
-def identifier_terms(text: str) -> list[str]:
-    """Parts and whole forms of every snake_case / camelCase identifier in ``text``.
+def identifiers(text: str) -> dict[str, tuple[str, str]]:
+    """Every snake_case / camelCase identifier in ``text`` → its split and whole forms.
 
-    ``parseConfig`` gives ``parse config parseconfig`` and ``parse_config`` the same, so either
-    spelling (or one part) finds both; the tokenizer already splits paths on ``/`` and ``.``.
+    ``parseConfig`` → ``("parse config", "parseconfig")``, like ``parse_config``: indexing both
+    forms lets either spelling (or one part) find both; the tokenizer already splits paths on
+    ``/`` and ``.``. A cheap pattern finds the rare spots that look like an identifier (a letter
+    before ``_``, a lower-case letter before a capital); only those are expanded and split.
     """
-    out: dict[str, None] = {}
-    for ident in dict.fromkeys(_IDENT.findall(text)):
-        parts = [p.lower() for p in _IDENT_PART.findall(ident)]
+    out: dict[str, tuple[str, str]] = {}
+    hints = [m.start() for m in _SNAKE_HINT.finditer(text)] if "_" in text else []
+    hints.extend(m.start() for m in _CAMEL_HINT.finditer(text))
+    covered = -1
+    for start in sorted(hints):
+        if start < covered:
+            continue
+        left = start
+        while left > 0 and (text[left - 1].isalnum() or text[left - 1] == "_"):
+            left -= 1
+        match = _WORDISH.search(text, left)
+        if match is None:
+            break
+        covered = match.end()
+        ident = match.group()
+        if ident in out:
+            continue
+        parts = _ident_parts(ident)
         if len(parts) > 1:
-            out[" ".join(parts)] = None
-            out["".join(parts)] = None
-    return list(out)
-
-
-def _line_tags(lines: list[str], start: int, end: int) -> dict[int, tuple[str, str]]:
-    """``{line: (kind, name)}`` for tag lines between 1-based ``start`` and ``end``."""
-    found: dict[int, tuple[str, str]] = {}
-    for lineno in range(start, end + 1):
-        line = lines[lineno - 1]
-        if "@" in line and line.lstrip().startswith("<!--"):
-            ref = parse_tag_line(line)
-            if ref is not None:
-                found[lineno] = (ref.kind, ref.name)
-    return found
-
-
-def _blank_comments(chunk: list[str]) -> list[str]:
-    """Empty out HTML comment lines (tags, template notes): they are not searchable text."""
-    out: list[str] = []
-    in_comment = False
-    fence = ""
-    for line in chunk:
-        stripped = line.strip()
-        if fence:
-            fence = "" if stripped.startswith(fence) else fence
-            out.append(line)
-            continue
-        if in_comment:
-            in_comment = "-->" not in stripped
-            out.append("")
-            continue
-        if stripped.startswith(("```", "~~~")):
-            fence = stripped[:3]
-            out.append(line)
-        elif stripped.startswith("<!--"):
-            in_comment = "-->" not in stripped[4:]
-            out.append("")
-        else:
-            out.append(line)
+            out[ident] = (" ".join(parts), "".join(parts))
     return out
 
 
-def _section_rows(
-    lines: list[str], section: Entry, end: int, bullets: list[Entry]
-) -> Iterator[EntryRow]:
+def _ident_parts(ident: str) -> list[str]:
+    """Lower-case parts of an identifier: split on ``_``, and on case changes in ASCII pieces."""
+    parts: list[str] = []
+    for piece in ident.split("_"):
+        if piece.isascii():
+            parts.extend(p.lower() for p in _IDENT_PART.findall(piece))
+        elif piece:
+            parts.append(piece.lower())
+    return parts
+
+
+def identifier_terms(text: str) -> list[str]:
+    """The ``terms`` words for ``text``: split and whole forms of its identifiers."""
+    return list(dict.fromkeys(w for pair in identifiers(text).values() for w in pair))
+
+
+@dataclass
+class _FileText:
+    """A blanked file split into lines, with comment lines emptied and tag lines located."""
+
+    lines: list[str]  # comment and tag lines already emptied
+    tags: dict[int, tuple[str, str]]  # 1-based line -> (kind, name)
+    idents: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def terms(self, text: str) -> list[str]:
+        """Identifier forms occurring in ``text`` (a section of this file)."""
+        found = [pair for ident, pair in self.idents.items() if ident in text]
+        return list(dict.fromkeys(w for pair in found for w in pair))
+
+
+def _file_text(blanked: str) -> _FileText:
+    """Split once, empty HTML comment lines (tags, template notes) and record the tags.
+
+    Only lines containing ``<!--`` are looked at in Python; fenced code keeps its comments.
+    """
+    lines = blanked.split("\n")
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    tags: dict[int, tuple[str, str]] = {}
+    if "<!--" not in blanked:
+        return _FileText(lines, tags)
+    fenced = _fenced_lines(lines) if ("```" in blanked or "~~~" in blanked) else set()
+    closing = -1
+    for i, line in enumerate(lines):
+        if i <= closing:
+            lines[i] = ""
+            continue
+        if "<!--" not in line or i in fenced or not line.lstrip().startswith("<!--"):
+            continue
+        ref = parse_tag_line(line) if "@" in line else None
+        if ref is not None:
+            tags[i + 1] = (ref.kind, ref.name)
+        elif "-->" not in line[line.index("<!--") + 4 :]:
+            closing = _comment_end(lines, i)
+        lines[i] = ""
+    return _FileText(lines, tags)
+
+
+def _comment_end(lines: list[str], start: int) -> int:
+    for j in range(start + 1, len(lines)):
+        if "-->" in lines[j]:
+            return j
+    return len(lines) - 1
+
+
+def _fenced_lines(lines: list[str]) -> set[int]:
+    inside: set[int] = set()
+    fence = ""
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        if fence:
+            inside.add(i)
+            if stripped.startswith(fence):
+                fence = ""
+        elif stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+            inside.add(i)
+    return inside
+
+
+def _section_rows(ft: _FileText, section: Entry, end: int, bullets: list[Entry]) -> list[EntryRow]:
     """Rows for one section's own lines ``section.line_start..end``, cut into chunks."""
-    tag_lines = _line_tags(lines, section.line_start, end)
-    inside = [b for b in bullets if section.line_start <= b.line_start <= end]
-    bullet_of = {}
-    for bullet in inside:
-        for lineno in range(bullet.line_start, bullet.line_end + 1):
-            bullet_of[lineno] = bullet
-    own_cats = [n for ln, (k, n) in tag_lines.items() if k == "category" and ln not in bullet_of]
-    own_tags = [n for ln, (k, n) in tag_lines.items() if k == "tag" and ln not in bullet_of]
+    start = section.line_start
+    labelled = [b for b in bullets if start <= b.line_start <= end and (b.categories or b.tags)]
+    own_cats: list[str] = []
+    own_tags: list[str] = []
+    for lineno, (kind, name) in ft.tags.items():
+        if start <= lineno <= end and not any(
+            b.line_start <= lineno <= b.line_end for b in labelled
+        ):
+            (own_cats if kind == "category" else own_tags).append(name)
     path = " > ".join(section.heading_path)
-    for first in range(section.line_start, end + 1, CHUNK_LINES):
+    rows = []
+    for first in range(start, end + 1, CHUNK_LINES):
         last = min(end, first + CHUNK_LINES - 1)
-        body_lines = _blank_comments(lines[first - 1 : last])
-        if not any(s.strip() for s in body_lines):
+        body = "\n".join(ft.lines[first - 1 : last])
+        if not body.strip():
             continue
         spans: list[list[object]] = []
         if own_cats or own_tags:
-            spans.append([section.line_start, end, own_cats, own_tags])
-        for bullet in inside:
-            overlaps = bullet.line_start <= last and bullet.line_end >= first
-            if (bullet.categories or bullet.tags) and overlaps:
-                spans.append([bullet.line_start, bullet.line_end, *_names(bullet)])
+            spans.append([start, end, own_cats, own_tags])
+        spans.extend(
+            [b.line_start, b.line_end, list(b.categories), list(b.tags)]
+            for b in labelled
+            if b.line_start <= last and b.line_end >= first
+        )
         cats = tuple(dict.fromkeys(n for s in spans for n in s[2]))  # type: ignore[attr-defined]
         tags = tuple(dict.fromkeys(n for s in spans for n in s[3]))  # type: ignore[attr-defined]
-        body = "\n".join(body_lines)
-        terms = identifier_terms(section.heading + "\n" + body)
-        yield EntryRow(
-            first,
-            last,
-            section.heading,
-            path,
-            cats,
-            tags,
-            spans,
-            body,
-            " ".join([*terms, *cats, *tags]),
+        terms = ft.terms(section.heading + "\n" + body) if ft.idents else []
+        rows.append(
+            EntryRow(
+                first,
+                last,
+                section.heading,
+                path,
+                cats,
+                tags,
+                spans,
+                body,
+                " ".join([*terms, *cats, *tags]),
+            )
         )
-
-
-def _names(entry: Entry) -> tuple[list[str], list[str]]:
-    return list(entry.categories), list(entry.tags)
+    return rows
 
 
 def entry_rows(blanked: str) -> list[EntryRow]:
     """Index rows for a file's privacy-blanked text: one per section (or chunk of one)."""
-    lines = blanked.split("\n")
-    if lines and lines[0].startswith("\ufeff"):
-        lines[0] = lines[0][1:]
+    ft = _file_text(blanked)
+    ft.idents = identifiers(blanked)
     entries = parse_entries(blanked)
     sections = [e for e in entries if e.kind == "section"]
-    bullets = [e for e in entries if e.kind == "bullet"]
+    bullets = [e for e in entries if e.kind == "bullet" and (e.categories or e.tags)]
     rows: list[EntryRow] = []
     for i, section in enumerate(sections):
         end = section.line_end
         if i + 1 < len(sections):
             end = min(end, sections[i + 1].line_start - 1)
-        end = min(end, len(lines))
-        rows.extend(_section_rows(lines, section, end, bullets))
+        rows.extend(_section_rows(ft, section, min(end, len(ft.lines)), bullets))
     return rows
 
 
@@ -398,7 +480,8 @@ def _read(stat: FileStat) -> bytes | str:
     if stat.size > MAX_MEMORY_FILE_BYTES:
         return f"{stat.rel}: {stat.size} bytes is over the {MAX_MEMORY_FILE_BYTES}-byte limit"
     try:
-        return stat.path.read_bytes()
+        with open(stat.path, "rb") as handle:
+            return handle.read()
     except PermissionError:
         return f"{stat.rel}: permission denied"
     except OSError as exc:
@@ -450,23 +533,35 @@ def refresh_root(
 ) -> RefreshStats:
     """Bring ``root``'s rows in line with its files; returns what changed.
 
-    Reads and parses outside the write transaction, then writes everything in one short
-    ``BEGIN IMMEDIATE`` transaction, so parallel searches never see half a file.
+    A no-change re-check is one directory walk plus one single-row SELECT (the root's
+    fingerprint). Otherwise files are compared one by one; reading and parsing happen outside
+    the write transaction, then everything is written in one short ``BEGIN IMMEDIATE``
+    transaction, so parallel searches never see half a file.
     """
     started = time.perf_counter()
-    root_id = ensure_root(conn, root)
+    root_id, stored = _root_row(conn, root)
     files = scan_root(root.path)
+    current = fingerprint(files, time.time_ns())
+    stats = RefreshStats(scanned=len(files), root_id=root_id)
+    if current is not None and current == stored:
+        stats.unchanged = len(files)
+        stats.seconds = time.perf_counter() - started
+        return stats
+    cursor = conn.cursor()
+    cursor.row_factory = None  # plain tuples: this SELECT is the bulk of a file-by-file check
     known = {
-        row[0]: (row[1], row[2], row[3], row[4])
-        for row in conn.execute(
+        row[0]: row[1:]
+        for row in cursor.execute(
             "SELECT rel_path, id, size, mtime_ns, sha256 FROM index_files WHERE root_id = ?",
             (root_id,),
         )
     }
-    stats = RefreshStats(scanned=len(files), root_id=root_id)
     plan = _plan(root, files, known, stats, progress)
     if plan.prepared or plan.touched or plan.removed:
-        _write(conn, root_id, plan, stats)
+        _write(conn, root_id, plan, current)
+    elif current != stored:
+        with write_transaction(conn):
+            conn.execute("UPDATE index_roots SET fingerprint = ? WHERE id = ?", (current, root_id))
     stats.seconds = time.perf_counter() - started
     return stats
 
@@ -479,23 +574,15 @@ def _plan(
     progress: Progress | None,
 ) -> _Plan:
     plan = _Plan(removed=[fid for rel, (fid, *_rest) in known.items() if rel not in files])
-    todo = [
-        s for rel, s in files.items() if known.get(rel, (0, -1, -1))[1:3] != (s.size, s.mtime_ns)
-    ]
+    todo = [s for rel, s in files.items() if _stamp(known.get(rel)) != (s.size, s.mtime_ns)]
     stats.unchanged = len(files) - len(todo)
-    for done, stat in enumerate(todo, start=1):
-        old = known.get(stat.rel)
-        data = _read(stat)
-        if isinstance(data, str):
-            plan.prepared.append(PreparedFile(stat, file_kind(root, stat.rel), "", "skipped", data))
+    jobs = [(s, file_kind(root, s.rel), known[s.rel][3] if s.rel in known else "") for s in todo]
+    for done, (stat, result) in enumerate(_prepare_all(jobs), start=1):
+        if result is None:  # same content, new stamp
+            plan.touched.append((stat, known[stat.rel][0]))
         else:
-            digest = hashlib.sha256(data).hexdigest()
-            if old is not None and old[3] == digest:
-                plan.touched.append((stat, old[0]))
-            else:
-                prepared = prepare_file(stat, file_kind(root, stat.rel), data, digest)
-                plan.scrub = plan.scrub or (old is not None and prepared.hides_text)
-                plan.prepared.append(prepared)
+            plan.scrub = plan.scrub or (stat.rel in known and result.hides_text)
+            plan.prepared.append(result)
         if progress is not None:
             progress(done, len(todo))
     stats.removed = len(plan.removed)
@@ -507,6 +594,49 @@ def _plan(
     return plan
 
 
+_Job = tuple[FileStat, FileKind, str]  # the file, its kind, the sha256 already indexed ("" if none)
+
+
+def _prepare_one(job: _Job) -> tuple[FileStat, PreparedFile | None]:
+    """Read, hash and parse one file; ``None`` when its content is what the index already has."""
+    stat, kind, old_digest = job
+    data = _read(stat)
+    if isinstance(data, str):
+        return stat, PreparedFile(stat, kind, "", "skipped", data)
+    digest = hashlib.sha256(data).hexdigest()
+    if digest == old_digest:
+        return stat, None
+    return stat, prepare_file(stat, kind, data, digest)
+
+
+def _prepare_chunk(jobs: list[_Job]) -> list[tuple[FileStat, PreparedFile | None]]:
+    return [_prepare_one(job) for job in jobs]
+
+
+def _prepare_all(jobs: list[_Job]) -> Iterator[tuple[FileStat, PreparedFile | None]]:
+    """Prepare files in this process, or — for big builds on a multi-core Linux machine — in
+    worker processes (parsing is CPU-bound Python; the database is only written by the caller).
+    """
+    workers = min(os.cpu_count() or 1, MAX_WORKERS)
+    if len(jobs) < PARALLEL_MIN_FILES or workers < 2 or sys.platform != "linux":
+        yield from map(_prepare_one, jobs)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(16, len(jobs) // (workers * 4))
+    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    context = multiprocessing.get_context("fork")
+    done = 0
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            for chunk in pool.map(_prepare_chunk, chunks):
+                done += len(chunk)
+                yield from chunk
+    except (OSError, RuntimeError):  # no processes allowed here: finish in this process
+        yield from map(_prepare_one, jobs[done:])
+
+
 def _stamp(row: tuple[int, int, int, str] | None) -> tuple[int, int]:
     return (-1, -1) if row is None else (row[1], row[2])
 
@@ -516,7 +646,7 @@ def _stored_mtime(mtime_ns: int, now_ns: int) -> int:
     return 0 if now_ns - mtime_ns < RACY_WINDOW_NS else mtime_ns
 
 
-def _write(conn: sqlite3.Connection, root_id: int, plan: _Plan, stats: RefreshStats) -> None:
+def _write(conn: sqlite3.Connection, root_id: int, plan: _Plan, current: str | None) -> None:
     now_ns = time.time_ns()
     stamp = now_ns // 1_000_000
     conn.execute("PRAGMA secure_delete = ON")
@@ -527,7 +657,10 @@ def _write(conn: sqlite3.Connection, root_id: int, plan: _Plan, stats: RefreshSt
             [(s.size, _stored_mtime(s.mtime_ns, now_ns), fid) for s, fid in plan.touched],
         )
         _insert_files(conn, root_id, plan.prepared, now_ns, stamp)
-        conn.execute("UPDATE index_roots SET checked_at = ? WHERE id = ?", (stamp, root_id))
+        conn.execute(
+            "UPDATE index_roots SET checked_at = ?, fingerprint = ? WHERE id = ?",
+            (stamp, current, root_id),
+        )
     if plan.scrub:
         scrub(conn)
 

@@ -30,7 +30,9 @@ CREATE TABLE index_roots (
     project_id  INTEGER REFERENCES projects(id) ON DELETE CASCADE,  -- NULL for the global root
     kind        TEXT NOT NULL CHECK (kind IN ('project', 'global')),
     path        TEXT NOT NULL,              -- absolute memory folder
-    checked_at  INTEGER NOT NULL DEFAULT 0  -- Unix ms of the last stamp re-check
+    checked_at  INTEGER NOT NULL DEFAULT 0, -- Unix ms of the last change written
+    fingerprint TEXT                        -- hash of every (path, size, mtime) at the last
+                                            -- refresh; NULL forces a file-by-file check
 );
 CREATE UNIQUE INDEX idx_index_roots_project ON index_roots(project_id) WHERE kind = 'project';
 CREATE UNIQUE INDEX idx_index_roots_global ON index_roots(kind) WHERE kind = 'global';
