@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.config import Config, token_budget_tokens
-from conkeeper.domain.memory import body_start
+from conkeeper.domain.frontmatter import parse_front_matter
 from conkeeper.domain.paths import ProjectLocation, global_memory_dir
 from conkeeper.domain.privacy import CONTEXT_MARKER_TAG, is_private_file, strip_private
 from conkeeper.domain.textio import MemoryFileError, read_text
@@ -42,6 +42,7 @@ INIT_HINT = (
 MAX_FILE_BYTES = 512 * 1024
 RECENT_OBSERVATIONS = 15
 MIN_PARTIAL_CHARS = 240
+NOTE_RESERVE = 260
 
 # (label, relative path) in priority order; global files come after project files.
 PROJECT_FILES: tuple[str, ...] = (
@@ -96,11 +97,19 @@ def clean_memory_text(text: str) -> str:
         return ""
     visible = strip_private(text)
     lines = visible.splitlines()
-    lines = lines[body_start(lines, visible) :]
+    lines = lines[_body_start(visible, lines) :]
     lines = _drop_comments(lines)
     lines = _drop_title(lines)
     lines = _drop_empty_sections(lines)
     return _collapse_blank_lines(lines)
+
+
+def _body_start(text: str, lines: list[str]) -> int:
+    """Index of the first line after a closed front matter block (0 when there is none)."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    front = parse_front_matter(text)
+    return front.end_line if front.present and front.closed else 0
 
 
 def _drop_comments(lines: list[str]) -> list[str]:
@@ -375,37 +384,41 @@ def _cut(text: str, room: int) -> str:
 
 
 def assemble(header: str, sections: list[Section], footer: str, budget: int) -> str:
-    """The wrapped block: header, as many whole sections as fit, then the footer.
+    """The wrapped block: header, sections in priority order, then the footer.
 
-    The footer (corrections count, search reminder) always survives. The first section that
-    does not fit is cut at a line boundary when a useful part fits; the titles of the sections
-    left out are named in a closing note.
+    The footer (corrections count, search reminder) always survives. The first section takes
+    at most half of the room and each later one a quarter of what is left, so one long file
+    cannot crowd out the rest; a section cut short ends
+    with the truncation note. Sections left out entirely are named in a closing note.
     """
-    fixed = len(wrap(f"{header}\n\n{footer}")) + 2
-    room = budget - fixed
+    room = budget - len(wrap(f"{header}\n\n{footer}")) - 2
     parts: list[str] = []
     omitted: list[str] = []
-    for section in sections:
+    for index, section in enumerate(sections):
         text = section.render()
-        if len(text) + 1 <= room and not omitted:
+        share = max(MIN_PARTIAL_CHARS, (room if index else room * 2) // 4)
+        if len(text) > share:
+            text = _cut(text, share)
+        reserve = NOTE_RESERVE if section is not sections[-1] else 0
+        if not omitted and len(text) + 1 <= room - reserve:
             parts.append(text)
             room -= len(text) + 1
-            continue
-        if not omitted and room >= MIN_PARTIAL_CHARS:
-            partial = _cut(text, room)
-            parts.append(partial)
-            room -= len(partial) + 1
-        omitted.append(section.title)
-    if omitted:
-        note = f"Not shown (budget): {', '.join(omitted)}. {TRUNCATED_NOTE}"
-        while parts and len(note) + 1 > room:
-            room += len(parts.pop()) + 1
-        if len(note) + 1 <= room:
-            parts.append(note + "\n")
-    body = "\n".join([header, "", *parts, footer])
-    block = wrap(body)
-    if len(block) > budget:  # cannot happen with the arithmetic above; never exceed the cap
-        block = wrap(_cut(body, budget - len(wrap(""))))
+        elif not omitted and room - reserve >= MIN_PARTIAL_CHARS:
+            text = _cut(text, room - reserve)
+            parts.append(text)
+            room -= len(text) + 1
+            omitted.append("")  # the budget is spent: everything after is left out
+        else:
+            omitted.append(section.title)
+    names = [name for name in omitted if name]
+    if names:
+        note = f"Not shown (budget): {', '.join(names)}"
+        if len(note) > NOTE_RESERVE - 40:
+            note = note[: NOTE_RESERVE - 41].rsplit(",", 1)[0] + f" and {len(names)} in all"
+        parts.append(f"{note}. {TRUNCATED_NOTE}\n")
+    block = wrap("\n".join([header, "", *parts, footer]))
+    if len(block) > budget:  # guard: the arithmetic above keeps this from happening
+        block = wrap(_cut("\n".join([header, "", *parts, footer]), budget - len(wrap(""))))
     return block
 
 

@@ -18,7 +18,6 @@ import contextlib
 import json
 import os
 import sqlite3
-import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -59,6 +58,8 @@ def _clean(text: object, limit: int) -> str:
 def git_state(root: Path, timeout: float = GIT_TIMEOUT_S) -> dict[str, Any] | None:
     """Branch and changed paths of the work tree, or ``None`` outside git, without git, or
     when ``git status`` takes longer than ``timeout`` seconds."""
+    import subprocess  # only here: the SessionStart path never needs it
+
     if not (root / ".git").exists():
         return None
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
