@@ -1016,7 +1016,9 @@ def sanitize_queue_text(text: str, limit: int = QUEUE_TEXT_CHARS) -> str:
     (``'``), no HTML comment markers, at most ``limit`` characters."""
     flat = " ".join(text.split())
     flat = flat.replace("|", "/").replace('"', "'").replace("<!--", "").replace("-->", "")
-    flat = flat.replace("<!--", "").replace("-->", "")  # markers re-formed by the first pass
+    while "<!--" in flat or "-->" in flat:  # removing one marker can form another
+        flat = flat.replace("<!--", "").replace("-->", "")
+    flat = " ".join(flat.split())
     if len(flat) > limit:
         flat = flat[: limit - 1].rstrip() + "…"
     return flat

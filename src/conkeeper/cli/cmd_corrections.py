@@ -1,0 +1,101 @@
+"""``conkeeper corrections``: try the correction/friction detector and read the queue.
+
+``detect`` reads text on stdin and prints the label and confidence (what the
+UserPromptSubmit hook would decide at the given sensitivity); ``list`` shows the entries of
+the project's ``corrections-queue.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conkeeper.cli.output import CliError, emit_json
+
+MAX_STDIN_CHARS = 1_000_000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Subcommands ``detect`` and ``list``."""
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    detect = sub.add_parser("detect", help="Classify text read on stdin")
+    detect.add_argument(
+        "--sensitivity",
+        choices=("low", "medium", "high"),
+        default=None,
+        help="detection sensitivity (default: the project's correction_sensitivity)",
+    )
+    detect.add_argument("--json", action="store_true", help="print JSON")
+    listing = sub.add_parser("list", help="List the queued corrections and friction")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the chosen action."""
+    if args.action == "detect":
+        return _detect(args)
+    return _list(args)
+
+
+def _detect(args: argparse.Namespace) -> int:
+    from conkeeper.services.corrections import THRESHOLDS, detect
+
+    raw = sys.stdin.buffer.read(MAX_STDIN_CHARS * 4 + 1)
+    text = raw.decode("utf-8", errors="replace")[:MAX_STDIN_CHARS]
+    level = args.sensitivity or _configured_sensitivity()
+    found = detect(text, level)
+    if args.json:
+        emit_json(
+            {
+                "label": found.label,
+                "confidence": found.confidence,
+                "pattern": found.pattern or None,
+                "sensitivity": level,
+                "threshold": THRESHOLDS[level],
+                "sentence": found.span or None,
+            }
+        )
+    else:
+        label = found.label or "none"
+        sys.stdout.write(f"{label} {found.confidence:.2f}\n")
+    return 0
+
+
+def _configured_sensitivity() -> str:
+    from conkeeper.domain.config import load_config
+    from conkeeper.domain.paths import locate_project
+
+    loaded = load_config(locate_project(Path.cwd()).root)
+    return loaded.config.correction_sensitivity
+
+
+def _list(args: argparse.Namespace) -> int:
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.corrections import QUEUE_NAME, read_queue
+
+    location = locate_project(Path.cwd())
+    try:
+        items = read_queue(location.memory_dir)
+    except MemoryFileError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        emit_json(
+            {
+                "queue": str(location.memory_dir / QUEUE_NAME),
+                "count": len(items),
+                "items": [
+                    {"line": i.line, "when": i.when, "label": i.label, "text": i.text, "ref": i.ref}
+                    for i in items
+                ],
+            }
+        )
+        return 0
+    if not items:
+        sys.stdout.write("No queued corrections.\n")
+        return 0
+    for item in items:
+        sys.stdout.write(f"{item.line:>4}  {item.when}  {item.label:<10}  {item.text}\n")
+    sys.stdout.write(f"{len(items)} queued item(s) in {location.memory_dir / QUEUE_NAME}\n")
+    return 0

@@ -1,0 +1,95 @@
+"""UserPromptSubmit: count and store the prompt, queue corrections, run the context monitor.
+
+The prompt is read from the payload's ``prompt`` field (Claude Code never sends
+``user_message``; reading that silently disabled correction capture in a comparable tool).
+It is privacy-cleaned before anything else sees it: a prompt that is entirely private is not
+stored, not queued, and marks the turn private so its tool events are not captured either.
+
+The context monitor (``services.monitor.check``) runs first: when it blocks the prompt
+(exit 2 at the hard threshold), the prompt never reaches the model, so it is not counted.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+from conkeeper.hooks.payload import HookContext, HookResult
+
+
+def handle(ctx: HookContext) -> HookResult | None:
+    """Monitor, then capture; returns the monitor's nudge or block, if any."""
+    if ctx.location is None:
+        return None
+    result = _monitor(ctx)
+    if result is not None and result.block_reason:
+        return result
+    _capture_prompt(ctx)
+    return result
+
+
+def _monitor(ctx: HookContext) -> HookResult | None:
+    if importlib.util.find_spec("conkeeper.services.monitor") is None:
+        return None
+    try:
+        from conkeeper.services import monitor
+
+        return monitor.check(ctx)
+    except Exception:
+        from conkeeper.storage.logfile import log_exception
+
+        log_exception("hook UserPromptSubmit: context monitor failed", env=ctx.env)
+        return None
+
+
+def _capture_prompt(ctx: HookContext) -> None:
+    from conkeeper.domain.privacy import clean_captured
+
+    cleaned = clean_captured(ctx.payload.prompt or "")
+
+    def apply(data: dict[str, Any]) -> int:
+        current = data.get("prompt_number")
+        number = (current if isinstance(current, int) and not isinstance(current, bool) else 0) + 1
+        data["prompt_number"] = number
+        data["private_turn"] = cleaned is None
+        return number
+
+    number = ctx.state.update(apply)
+    if cleaned is None:
+        return
+    _store(ctx, number, cleaned)
+    _queue_correction(ctx, cleaned)
+
+
+def _store(ctx: HookContext, number: int, cleaned: str) -> None:
+    from conkeeper.services import sessions
+
+    try:
+        conn = ctx.store()
+        session = ctx.session_id()
+        sessions.store_prompt(conn, session, number, cleaned)
+        sessions.set_title_if_missing(conn, session, cleaned)
+    except Exception:
+        from conkeeper.storage.logfile import log_exception
+
+        log_exception("hook UserPromptSubmit: could not store the prompt", env=ctx.env)
+
+
+def _queue_correction(ctx: HookContext, cleaned: str) -> None:
+    if not ctx.memory_dir_exists or ctx.location is None:
+        return
+    from conkeeper.services import corrections
+
+    try:
+        found = corrections.detect(cleaned, ctx.config.correction_sensitivity)
+        if found.label is None:
+            return
+        ignore = corrections.load_ignore_patterns(ctx.location.root)
+        if corrections.is_ignored(cleaned, ignore):
+            return
+        excerpt = corrections.queue_excerpt(cleaned, found)
+        corrections.append_to_queue(ctx.location.memory_dir, found.label, excerpt)
+    except Exception:
+        from conkeeper.storage.logfile import log_exception
+
+        log_exception("hook UserPromptSubmit: could not queue a correction", env=ctx.env)
