@@ -29,7 +29,7 @@ def handle(ctx: HookContext) -> HookResult | None:
     except Exception as exc:
         ctx.log(f"could not mark the session ended: {exc}", "WARNING")
     if importlib.util.find_spec(EXTRACT_MODULE) is not None:
-        start_detached(ctx, ["extract", "--session", ctx.payload.session_id])
+        start_detached(ctx, ["extract", "--session", ctx.payload.session_id, "--quiet"])
     return None
 
 
