@@ -852,7 +852,8 @@ def open_index_store(path: Path | None = None, *, fallback: bool = False) -> Ind
         return IndexStore(_open_checked(target), target)
     except (sqlite3.DatabaseError, StoreError, OSError) as exc:
         if is_corruption(exc):
-            return IndexStore(_open_checked(target), target, [move_aside(target)])
+            notice = move_aside(target)
+            return IndexStore(_open_checked(target), target, [notice])
         message = _message(target, exc)
         if not fallback:
             raise StoreError(message) from None
