@@ -319,3 +319,53 @@ def test_session_end_marks_the_session_and_is_fast(tmp_path: Path) -> None:
     conn = sqlite3.connect(Path(cli_env()["CONKEEPER_HOME"]) / "conkeeper.db")
     status, reason = conn.execute("SELECT status, end_reason FROM sessions").fetchone()
     assert (status, reason) == ("completed", "prompt_input_exit")
+
+
+# --------------------------------------------------------------------------- faults
+
+
+def test_session_start_with_a_locked_database_still_injects_memory(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    hook("SessionStart", payload(root, "SessionStart", source="startup"))  # creates the db
+    db = Path(cli_env()["CONKEEPER_HOME"]) / "conkeeper.db"
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        start = time.perf_counter()
+        code, out, err = hook("SessionStart", payload(root, "SessionStart", "s2", source="clear"))
+        elapsed = time.perf_counter() - start
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 0 and err == "" and elapsed < 8
+    assert "finish the monitor" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_damaged_checkpoint_and_missing_cwd_fail_open(tmp_path: Path) -> None:
+    from conkeeper.domain.paths import locate_project
+
+    root = project(tmp_path)
+    folder = handoff.handoff_dir(locate_project(root).identity)
+    folder.mkdir(parents=True)
+    (folder / "pending-sess-1.json").write_text("{not json")
+    code, out, _ = hook("SessionStart", payload(root, "SessionStart", source="compact"))
+    assert code == 0 and "conkeeper-memory" in out and "Checkpoint written" not in out
+    gone = payload(root, "SessionStart", source="startup")
+    gone["cwd"] = str(tmp_path / "does-not-exist")
+    for event in ("SessionStart", "PreCompact", "Stop", "SessionEnd"):
+        body = dict(gone, hook_event_name=event)
+        code, out, err = hook(event, body)
+        assert (code, out, err) == (0, "", "")
+
+
+def test_unwritable_memory_folder_still_checkpoints(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    memory = root / ".claude" / "memory"
+    memory.chmod(0o500)
+    try:
+        code, out, _ = hook("PreCompact", payload(root, "PreCompact", trigger="auto"))
+        assert code == 0 and out == ""
+        out = hook("SessionStart", payload(root, "SessionStart", source="compact"))[1]
+        assert "Checkpoint written" in out
+    finally:
+        memory.chmod(0o755)
