@@ -653,8 +653,11 @@ def _write(conn: sqlite3.Connection, root_id: int, plan: _Plan, current: str | N
     with write_transaction(conn):
         conn.executemany("DELETE FROM index_files WHERE id = ?", [(fid,) for fid in plan.removed])
         conn.executemany(
-            "UPDATE index_files SET size = ?, mtime_ns = ? WHERE id = ?",
-            [(s.size, _stored_mtime(s.mtime_ns, now_ns), fid) for s, fid in plan.touched],
+            "UPDATE index_files SET size = ?, mtime_ns = ?, file_time = ? WHERE id = ?",
+            [
+                (s.size, _stored_mtime(s.mtime_ns, now_ns), file_time_ms(s.rel, s.mtime_ns), fid)
+                for s, fid in plan.touched
+            ],
         )
         _insert_files(conn, root_id, plan.prepared, now_ns, stamp)
         conn.execute(
