@@ -77,7 +77,13 @@ def test_tag_not_alone_on_its_line_is_not_a_block_tag(line: str) -> None:
 
 
 def test_inline_tag_in_a_memory_file_is_reported() -> None:
-    report = analyze(doc("my key is <private>abc</private> here", "Use `<private>` tags"))
+    report = analyze(
+        doc(
+            "my key is <private>abc</private> here",
+            "Use `<private>` tags",
+            'Wrap lines between "<private>" and "</private>" lines.',
+        )
+    )
     assert len(report.warnings) == 1
     assert report.warnings[0].startswith("line 1: inline <private>")
     assert "abc" not in report.warnings[0]

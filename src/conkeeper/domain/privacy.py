@@ -44,6 +44,7 @@ REASON_AMBIGUOUS = "code fence inside a private block makes its end ambiguous; h
 
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
+_QUOTES = ("`", '"', "'", "\u201c", "\u2018")
 _MAX_TAG_LINE = 64
 _MAX_LISTED_MENTIONS = 10
 
@@ -389,11 +390,11 @@ def _tag_kind(line: str) -> int:
 
 
 def _mentions_tag(line: str) -> bool:
-    """A tag written inside a line (not alone), unless quoted as inline code."""
+    """A tag written inside a line (not alone), unless quoted (prose or docs naming the tag)."""
     if "<" not in line:
         return False
     for match in _INLINE_PRIVATE.finditer(line):
-        if line[match.start() - 1 : match.start()] != "`":
+        if line[match.start() - 1 : match.start()] not in _QUOTES:
             return True
     return False
 
