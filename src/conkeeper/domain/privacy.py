@@ -125,7 +125,8 @@ def analyze(text: str) -> PrivacyReport:
 
 
 def is_private_file(text: str) -> bool:
-    """True when the front matter marks the whole file private (cheap: reads only the header)."""
+    """True when the front matter marks the whole file private (no block scan: cheap enough to
+    skip private files before reading them further)."""
     lines = _strip_bom(text).splitlines()
     return _front_matter_privacy(text, lines)[0]
 
