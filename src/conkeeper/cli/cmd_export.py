@@ -1,0 +1,52 @@
+"""``conkeeper export``: sessions, prompts, tool events, observations and summaries as JSONL,
+for backups and moving machines (restore with ``conkeeper import jsonl FILE``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conkeeper.cli.output import CliError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``[--project | --all] [-o FILE]``."""
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument(
+        "--project", action="store_true", help="only the current project (the default)"
+    )
+    scope.add_argument("--all", action="store_true", help="every project")
+    parser.add_argument("-o", "--output", help="write to FILE instead of stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the export; a summary line goes to stderr when writing a file."""
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.services.observations.hygiene import export_records, write_export
+    from conkeeper.storage.store import StoreError, find_project, open_store
+
+    try:
+        conn = open_store()
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        project_id = None
+        if not args.all:
+            location = locate_project(Path.cwd())
+            project_id = find_project(conn, location.identity)
+            if project_id is None:
+                raise CliError(f"nothing recorded for {location.root}; use --all for everything")
+        records = export_records(conn, project_id)
+        if args.output:
+            target = Path(args.output).expanduser()
+            tmp = target.with_name(target.name + ".tmp")
+            with open(tmp, "w", encoding="utf-8") as out:
+                count = write_export(records, out)
+            tmp.replace(target)
+            sys.stderr.write(f"Exported {count - 1} records to {target}\n")
+        else:
+            write_export(records, sys.stdout)
+    finally:
+        conn.close()
+    return 0

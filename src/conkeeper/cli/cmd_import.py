@@ -1,0 +1,124 @@
+"""``conkeeper import transcripts [PATH]`` and ``conkeeper import jsonl FILE``.
+
+Transcripts backfill the store from Claude Code's JSONL files (F18); ``jsonl`` restores a
+backup written by ``conkeeper export``. Both are idempotent: importing twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conkeeper.cli.output import CliError, emit_json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``transcripts [PATH] [--force] [--extractor E]`` or ``jsonl FILE``."""
+    parser.add_argument("source", choices=("transcripts", "jsonl"), help="what to import")
+    parser.add_argument(
+        "path",
+        nargs="?",
+        help="transcripts: a .jsonl file or folder (default ~/.claude/projects); jsonl: FILE",
+    )
+    parser.add_argument("--force", action="store_true", help="re-read unchanged transcripts")
+    parser.add_argument(
+        "--extractor",
+        default="local",
+        choices=("local", "claude-cli", "claude-agent-sdk", "anthropic", "openai"),
+        help="extractor for imported sessions (default local: no LLM cost)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    parser.add_argument("--json", action="store_true", help="print JSON for programs")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Import, then print what was added (and any damaged lines)."""
+    from conkeeper.storage.store import StoreError, open_store
+
+    try:
+        conn = open_store()
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        if args.source == "jsonl":
+            return _jsonl(conn, args)
+        return _transcripts(conn, args)
+    finally:
+        conn.close()
+
+
+def _jsonl(conn: object, args: argparse.Namespace) -> int:
+    from conkeeper.services.observations.hygiene import import_jsonl
+
+    if not args.path:
+        raise CliError("import jsonl needs a FILE (written by 'conkeeper export')")
+    path = Path(args.path).expanduser()
+    if not path.is_file():
+        raise CliError(f"{path}: no such file")
+    result = import_jsonl(conn, path)  # type: ignore[arg-type]
+    if args.json:
+        emit_json(result.to_dict())
+        return 0
+    added = ", ".join(f"{n} {k}" for k, n in result.added.items() if n) or "nothing new"
+    print(f"Imported {added} from {path}.")
+    if result.damaged:
+        print(f"Skipped {len(result.damaged)} damaged lines: {_lines(result.damaged)}")
+    return 0
+
+
+def _transcripts(conn: object, args: argparse.Namespace) -> int:
+    from conkeeper.services.observations.transcripts import (
+        Progress,
+        default_transcripts_dir,
+        find_transcripts,
+        import_transcripts,
+    )
+
+    root = Path(args.path).expanduser() if args.path else default_transcripts_dir()
+    if not root.exists():
+        raise CliError(f"{root}: no such file or folder")
+    paths = find_transcripts(root)
+    if not paths:
+        raise CliError(f"{root}: no .jsonl transcripts found")
+    total = 0
+    for path in paths:
+        try:
+            total += path.stat().st_size
+        except OSError:
+            continue
+    progress = Progress(total, len(paths), enabled=False if args.no_progress else None)
+    report = import_transcripts(
+        conn,  # type: ignore[arg-type]
+        paths,
+        force=args.force,
+        extractor=args.extractor,
+        progress=progress,
+    )
+    progress.close()
+    data = report.to_dict()
+    if args.json:
+        emit_json(data)
+        return 0
+    speed = f", {data['mb_per_s']} MB/s" if data["mb_per_s"] else ""
+    print(
+        f"Imported {data['imported']} sessions from {data['files']} files "
+        f"({data['prompts']} prompts, {data['tool_events']} tool events, "
+        f"{data['observations']} observations) in {data['seconds']} s{speed}; "
+        f"{data['unchanged']} unchanged, {data['empty']} empty, {data['failed']} failed."
+    )
+    if data["private_prompts"]:
+        print(f"{data['private_prompts']} private prompts were not stored (nor their tool uses).")
+    for file in report.files:
+        if file.damaged:
+            sys.stdout.write(
+                f"{file.path}: skipped {len(file.damaged)} damaged lines ({_lines(file.damaged)})\n"
+            )
+        if file.error:
+            sys.stdout.write(f"{file.path}: {file.error}\n")
+    return 1 if data["failed"] and not data["imported"] else 0
+
+
+def _lines(numbers: list[int]) -> str:
+    shown = ", ".join(str(n) for n in numbers[:20])
+    return shown + (f" and {len(numbers) - 20} more" if len(numbers) > 20 else "")

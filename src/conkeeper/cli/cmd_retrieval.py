@@ -1,0 +1,241 @@
+"""``conkeeper sessions|summary|observations|facts|show|timeline``: progressive retrieval (F12).
+
+One module serves the six commands (``add_arguments(parser, name)``). Each prints a compact,
+agent-friendly text (or ``--json``) and ends with an estimated token cost, so an agent can
+budget before fetching the next level. Scope is the current project unless ``--all-projects``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from conkeeper.cli.output import CliError, emit_json, estimate_tokens
+
+LEVELS = {
+    "sessions": 1,
+    "summary": 2,
+    "observations": 3,
+    "facts": 4,
+    "show": 5,
+    "timeline": 0,
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """Options of one retrieval command (``name`` picks which)."""
+    parser.add_argument("--json", action="store_true", help="print JSON for programs")
+    parser.add_argument(
+        "--all-projects", action="store_true", help="every project, not only the current one"
+    )
+    if name == "sessions":
+        parser.add_argument("--limit", type=int, default=20, help="most sessions (default 20)")
+        parser.add_argument("--offset", type=int, default=0, help="skip this many (paging)")
+    elif name == "summary":
+        parser.add_argument("session", help="session id, host session id or a unique prefix")
+    elif name == "observations":
+        parser.add_argument("--session", help="only this session")
+        parser.add_argument("--type", dest="type_", help="decision|bugfix|feature|refactor|...")
+        parser.add_argument("--concept", help="only observations tagged with this concept")
+        parser.add_argument("--file", help="only observations touching this file or folder")
+        parser.add_argument("--limit", type=int, default=50, help="most rows (default 50)")
+        parser.add_argument("--subtitles", action="store_true", help="add each subtitle")
+    elif name == "facts":
+        parser.add_argument("query", nargs="+", help="words to find in atomic facts")
+        parser.add_argument("--session", help="only this session")
+        parser.add_argument("--limit", type=int, default=20, help="most observations")
+    elif name == "show":
+        parser.add_argument("ids", nargs="+", type=int, metavar="ID", help="observation ids")
+    elif name == "timeline":
+        parser.add_argument("id", type=int, metavar="ID", help="the observation to centre on")
+        parser.add_argument("--before", type=int, default=5, help="observations before")
+        parser.add_argument("--after", type=int, default=5, help="observations after")
+
+
+def _when(ms: int | None) -> str:
+    if not ms:
+        return "—"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
+
+
+def _project_scope(conn: object, all_projects: bool) -> tuple[int | None, str, bool]:
+    """``(project_id or None, label, known)`` for the current directory's project."""
+    if all_projects:
+        return None, "all projects", True
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.storage.store import find_project
+
+    location = locate_project(Path.cwd())
+    project_id = find_project(conn, location.identity)  # type: ignore[arg-type]
+    return project_id, location.name, project_id is not None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the store, run the level's query, print it with its token cost."""
+    from conkeeper.services.observations.repository import SessionNotFound
+    from conkeeper.storage.store import StoreError, open_store
+
+    try:
+        conn = open_store()
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        project_id, label, known = _project_scope(conn, args.all_projects)
+        handler = _HANDLERS[args.command]
+        try:
+            payload, text = handler(conn, args, project_id if known else -1, label)
+        except SessionNotFound as exc:
+            raise CliError(str(exc)) from None
+        except (LookupError, ValueError) as exc:
+            raise CliError(str(exc).strip("'\"")) from None
+    finally:
+        conn.close()
+    payload = {"level": LEVELS[args.command], "scope": label, **payload}
+    if args.json:
+        payload["estimated_tokens"] = estimate_tokens(json.dumps(payload, ensure_ascii=False))
+        emit_json(payload)
+    else:
+        print(text.rstrip("\n"))
+        print(f"(~{estimate_tokens(text)} tokens)")
+    return 0
+
+
+def _sessions(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+    from conkeeper.services.observations.retrieval import list_sessions
+
+    items = list_sessions(conn, project_id, args.limit, args.offset)  # type: ignore[arg-type]
+    if not items:
+        return {"sessions": []}, f"No sessions recorded for {label}.\n"
+    lines = [f"Sessions ({label}, newest first):"]
+    for s in items:
+        where = f" [{s['project']}]" if project_id is None else ""
+        lines.append(
+            f"#{s['id']}  {_when(s['started_at'])}  {s['status']:<9} {s['observations']:>3} obs"
+            f"  {_clip(s['title'], 90)}{where}"
+        )
+    lines.append("Next: conkeeper summary ID · conkeeper observations --session ID")
+    return {"sessions": items}, "\n".join(lines) + "\n"
+
+
+def _summary(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+    from conkeeper.services.observations.retrieval import get_summary
+
+    data = get_summary(conn, args.session, project_id)  # type: ignore[arg-type]
+    session, summary = data["session"], data["summary"]
+    head = f"Session #{session['id']} ({session['status']}, {_when(session['started_at'])}): "
+    head += _clip(session["title"] or "(untitled)", 120)
+    if summary is None:
+        return data, head + "\nNo summary yet (run: conkeeper extract --session ID).\n"
+    lines = [head]
+    for key in ("request", "investigated", "learned", "completed", "next_steps", "notes"):
+        if summary[key]:
+            lines.append(f"{key.replace('_', ' ').capitalize()}: {summary[key]}")
+    for key in ("files_read", "files_edited"):
+        if summary[key]:
+            lines.append(f"{key.replace('_', ' ').capitalize()}: {', '.join(summary[key])}")
+    return data, "\n".join(lines) + "\n"
+
+
+def _observations(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+    from conkeeper.services.observations.retrieval import list_observations
+
+    items = list_observations(
+        conn,  # type: ignore[arg-type]
+        project_id,
+        session=args.session,
+        type_=args.type_,
+        concept=args.concept,
+        file=args.file,
+        limit=args.limit,
+    )
+    if not args.subtitles:
+        for item in items:
+            item.pop("subtitle", None)
+    if not items:
+        return {"observations": []}, f"No observations match in {label}.\n"
+    lines = []
+    for o in items:
+        lines.append(
+            f"#{o['id']}  {_when(o['created_at'])}  {o['type']:<9}  {o['title']}"
+            f"  [s{o['session_id']} p{o['prompt_number']}]"
+        )
+        if args.subtitles and o.get("subtitle"):
+            lines.append(f"      {o['subtitle']}")
+    lines.append("Next: conkeeper show ID... (full) · conkeeper facts QUERY")
+    return {"observations": items}, "\n".join(lines) + "\n"
+
+
+def _facts(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+    from conkeeper.services.observations.retrieval import search_facts
+
+    query = " ".join(args.query)
+    items = search_facts(conn, query, project_id, session=args.session, limit=args.limit)  # type: ignore[arg-type]
+    if not items:
+        return {"query": query, "results": []}, f"No facts match '{query}' in {label}.\n"
+    lines = []
+    for o in items:
+        lines.append(f"#{o['id']}  {o['type']:<9}  {o['title']}")
+        lines.extend(f"  - {fact}" for fact in o["facts"])
+    return {"query": query, "results": items}, "\n".join(lines) + "\n"
+
+
+def _show(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+    from conkeeper.services.observations.retrieval import get_observations
+
+    items, missing = get_observations(conn, args.ids, project_id)  # type: ignore[arg-type]
+    if not items:
+        raise CliError(f"no observation {', '.join(map(str, missing))} in {label}")
+    blocks = []
+    for o in items:
+        lines = [
+            f"#{o['id']} [{o['type']}] {o['title']}",
+            f"Session #{o['session_id']} prompt {o['prompt_number']} · {_when(o['created_at'])}"
+            f" · {o['project']} · extractor {o['extractor']}",
+        ]
+        if o["subtitle"]:
+            lines.append(o["subtitle"])
+        lines.extend(f"  - {fact}" for fact in o["facts"])
+        if o["narrative"]:
+            lines.append(o["narrative"])
+        if o["concepts"]:
+            lines.append("Concepts: " + ", ".join(o["concepts"]))
+        if o["files"]:
+            lines.append("Files: " + ", ".join(o["files"]))
+        blocks.append("\n".join(lines))
+    text = "\n\n".join(blocks) + "\n"
+    if missing:
+        text += f"Not found: {', '.join(map(str, missing))}\n"
+    return {"observations": items, "missing": missing}, text
+
+
+def _timeline(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+    from conkeeper.services.observations.retrieval import timeline
+
+    data = timeline(conn, args.id, project_id, args.before, args.after)  # type: ignore[arg-type]
+    lines = []
+    previous_session = None
+    for o in data["items"]:
+        if o["session_id"] != previous_session:
+            lines.append(f"— session #{o['session_id']}")
+            previous_session = o["session_id"]
+        mark = ">" if o["anchor"] else " "
+        lines.append(f"{mark} #{o['id']}  {_when(o['created_at'])}  {o['type']:<9}  {o['title']}")
+    return data, "\n".join(lines) + "\n"
+
+
+def _clip(text: str, limit: int) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+_HANDLERS: dict[str, Callable] = {
+    "sessions": _sessions,
+    "summary": _summary,
+    "observations": _observations,
+    "facts": _facts,
+    "show": _show,
+    "timeline": _timeline,
+}

@@ -1,0 +1,573 @@
+"""Importing Claude Code transcripts (F18): backfill sessions, prompts, tool events,
+observations and summaries from ``~/.claude/projects/*/*.jsonl``.
+
+Transcript shape (reverse-engineered by the community; no official schema): one JSON object per
+line. ``type`` ``user`` lines carry ``message.content`` as a string (a prompt) or a list of
+blocks (``text``, ``tool_result`` with ``tool_use_id``/``is_error``, ``image``) plus an optional
+``toolUseResult``; ``assistant`` lines carry ``message.content`` blocks (``text``, ``thinking``,
+``tool_use`` with ``id``/``name``/``input``), and one API response spans several lines with the
+same ``message.id``. Every line has ``cwd``, ``sessionId`` and an ISO ``timestamp``. Other types
+(``summary``, ``system``, ``file-history-snapshot``, ``queue-operation``, future ones) are
+skipped; ``isSidechain`` lines belong to sub-agents and are skipped too.
+
+Guarantees: one file is one session, imported in one transaction (no partial rows); re-running
+is idempotent (sessions keyed by project + host session id, prompts by number, tool events by
+``tool_use_id``, observations by content hash) and skips unchanged files by size and mtime;
+every text goes through :func:`conkeeper.domain.privacy.clean_captured` and the capture
+module's redaction; a fully private prompt is not stored and its turn's tool uses are skipped;
+a damaged line is counted, its number reported, and skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from conkeeper.domain.paths import ProjectLocation, home_dir, locate_project
+from conkeeper.storage.store import ensure_project, now_ms
+
+KNOWN_SKIPPED_TYPES = frozenset(
+    {"summary", "system", "file-history-snapshot", "queue-operation", "progress"}
+)
+MAX_RESULT_CHARS = 8000
+MAX_PROMPT_CHARS = 20000
+MAX_HOST_ID_CHARS = 200
+REPORTED_DAMAGED_LINES = 20
+
+
+@dataclass
+class ParsedTool:
+    """One ``tool_use`` block and, once seen, its ``tool_result``."""
+
+    id: str
+    name: str
+    input: dict[str, Any]
+    at: int
+    result_text: str | None = None
+    is_error: bool = False
+    result_meta: Any = None
+    result_at: int | None = None
+
+
+@dataclass
+class ParsedTurn:
+    """A user prompt (``None`` before the first one) and the tool uses that followed it."""
+
+    prompt: str | None
+    at: int
+    tools: list[ParsedTool] = field(default_factory=list)
+
+
+@dataclass
+class ParsedTranscript:
+    """Everything the importer keeps from one JSONL file."""
+
+    host_session_id: str
+    cwd: str | None = None
+    started_at: int | None = None
+    ended_at: int | None = None
+    title_hint: str | None = None
+    turns: list[ParsedTurn] = field(default_factory=list)
+    lines: int = 0
+    damaged: list[int] = field(default_factory=list)
+    unknown_types: int = 0
+    sidechain: int = 0
+
+
+@dataclass
+class FileReport:
+    """What importing one file did."""
+
+    path: str
+    status: str  # imported | unchanged | empty | failed
+    session_id: int | None = None
+    prompts: int = 0
+    private_prompts: int = 0
+    tool_events: int = 0
+    observations: int = 0
+    lines: int = 0
+    damaged: list[int] = field(default_factory=list)
+    unknown_types: int = 0
+    error: str | None = None
+
+
+@dataclass
+class ImportReport:
+    """Totals over a whole import run."""
+
+    files: list[FileReport] = field(default_factory=list)
+    bytes: int = 0
+    seconds: float = 0.0
+
+    def count(self, status: str) -> int:
+        """Files with ``status``."""
+        return sum(1 for f in self.files if f.status == status)
+
+    def total(self, attr: str) -> int:
+        """Sum of an integer attribute over files."""
+        return sum(getattr(f, attr) for f in self.files)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for ``--json``."""
+        return {
+            "files": len(self.files),
+            "imported": self.count("imported"),
+            "unchanged": self.count("unchanged"),
+            "empty": self.count("empty"),
+            "failed": self.count("failed"),
+            "prompts": self.total("prompts"),
+            "private_prompts": self.total("private_prompts"),
+            "tool_events": self.total("tool_events"),
+            "observations": self.total("observations"),
+            "damaged_lines": self.total_damaged(),
+            "unknown_types": self.total("unknown_types"),
+            "bytes": self.bytes,
+            "seconds": round(self.seconds, 3),
+            "mb_per_s": round(self.bytes / 1e6 / self.seconds, 2) if self.seconds else None,
+            "details": [
+                {
+                    "path": f.path,
+                    "status": f.status,
+                    "session_id": f.session_id,
+                    "damaged_lines": f.damaged[:REPORTED_DAMAGED_LINES],
+                    "error": f.error,
+                }
+                for f in self.files
+                if f.status != "unchanged"
+            ],
+        }
+
+    def total_damaged(self) -> int:
+        """Damaged lines over all files."""
+        return sum(len(f.damaged) for f in self.files)
+
+
+def default_transcripts_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Claude Code's transcripts folder, ``~/.claude/projects``."""
+    return home_dir(env) / ".claude" / "projects"
+
+
+def find_transcripts(path: Path) -> list[Path]:
+    """The session files under ``path`` (a file is itself); sub-agent transcripts excluded."""
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        return []
+    found = [p for p in path.rglob("*.jsonl") if "subagents" not in p.parts and p.is_file()]
+    return sorted(found)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_time(value: object) -> int | None:
+    """Unix ms of an ISO-8601 timestamp (``Z`` suffix accepted), or ``None``."""
+    if not isinstance(value, str) or not value:
+        return None
+    text = value.strip().replace("Z", "+00:00")
+    try:
+        return int(datetime.fromisoformat(text).timestamp() * 1000)
+    except ValueError:
+        return None
+
+
+def _block_text(content: object) -> str:
+    """Text of a tool_result's content (string or blocks); images and binary are named only."""
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        parts = []
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text" and isinstance(block.get("text"), str):
+                parts.append(block["text"])
+            elif block.get("type") in ("image", "document"):
+                parts.append(f"[{block['type']}]")
+        text = "\n".join(parts)
+    else:
+        text = "" if content is None else str(content)
+    return text[:MAX_RESULT_CHARS].replace("\x00", "")
+
+
+def _command_prompt(text: str) -> str:
+    """``<command-name>/x</command-name>...<command-args>y</command-args>`` as ``/x y``."""
+    import re
+
+    name = re.search(r"<command-name>(.*?)</command-name>", text, re.DOTALL)
+    args = re.search(r"<command-args>(.*?)</command-args>", text, re.DOTALL)
+    return " ".join(
+        p for p in (name and name.group(1).strip(), args and args.group(1).strip()) if p
+    )
+
+
+def _prompt_text(entry: dict[str, Any], content: object) -> str | None:
+    """The user's prompt in a ``user`` entry, or ``None`` when it is not one."""
+    if (
+        entry.get("isMeta")
+        or entry.get("isCompactSummary")
+        or entry.get("isVisibleInTranscriptOnly")
+    ):
+        return None
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+            return None
+        text = "\n".join(
+            b["text"]
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+    else:
+        return None
+    stripped = text.strip()
+    if not stripped or stripped.startswith("[Request interrupted by user"):
+        return None
+    if stripped.startswith(("<local-command-stdout>", "<local-command-stderr>", "Caveat:")):
+        return None
+    if "<command-name>" in stripped:
+        stripped = _command_prompt(stripped)
+    return stripped[:MAX_PROMPT_CHARS] or None
+
+
+def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    with open(path, "rb") as handle:
+        yield from enumerate(handle, start=1)
+
+
+def parse_transcript(path: Path, on_bytes: Callable[[int], None] | None = None) -> ParsedTranscript:
+    """Read one transcript, tolerating damaged lines, unknown types and huge outputs."""
+    parsed = ParsedTranscript(host_session_id=path.stem[:MAX_HOST_ID_CHARS])
+    tools: dict[str, ParsedTool] = {}
+    current: ParsedTurn | None = None
+    for number, raw in _iter_lines(path):
+        if on_bytes is not None:
+            on_bytes(len(raw))
+        parsed.lines = number
+        if not raw.strip():
+            continue
+        try:
+            entry = json.loads(raw)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            parsed.damaged.append(number)
+            continue
+        if not isinstance(entry, dict):
+            parsed.damaged.append(number)
+            continue
+        current = _take_entry(parsed, entry, tools, current)
+    return parsed
+
+
+def _take_entry(
+    parsed: ParsedTranscript,
+    entry: dict[str, Any],
+    tools: dict[str, ParsedTool],
+    current: ParsedTurn | None,
+) -> ParsedTurn | None:
+    kind = entry.get("type")
+    if kind not in ("user", "assistant"):
+        if kind == "summary" and isinstance(entry.get("summary"), str):
+            parsed.title_hint = parsed.title_hint or entry["summary"][:300]
+        elif kind not in KNOWN_SKIPPED_TYPES:
+            parsed.unknown_types += 1
+        return current
+    if entry.get("isSidechain") is True:
+        parsed.sidechain += 1
+        return current
+    at = parse_time(entry.get("timestamp")) or (parsed.ended_at or 0)
+    if parsed.cwd is None and isinstance(entry.get("cwd"), str) and entry["cwd"]:
+        parsed.cwd = entry["cwd"]
+    if at:
+        parsed.started_at = at if parsed.started_at is None else min(parsed.started_at, at)
+        parsed.ended_at = at if parsed.ended_at is None else max(parsed.ended_at, at)
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if kind == "user":
+        prompt = _prompt_text(entry, content)
+        if prompt is not None:
+            current = ParsedTurn(prompt, at)
+            parsed.turns.append(current)
+            return current
+        _take_results(content, entry.get("toolUseResult"), tools, at)
+        return current
+    if not isinstance(content, list):
+        return current
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "tool_use":
+            continue
+        tool_id = block.get("id")
+        if not isinstance(tool_id, str) or not tool_id or tool_id in tools:
+            continue
+        if current is None:
+            current = ParsedTurn(None, at)
+            parsed.turns.append(current)
+        tool = ParsedTool(
+            id=tool_id[:200],
+            name=str(block.get("name") or "unknown")[:100],
+            input=block.get("input") if isinstance(block.get("input"), dict) else {},
+            at=at,
+        )
+        tools[tool_id] = tool
+        current.tools.append(tool)
+    return current
+
+
+def _take_results(content: object, meta: object, tools: dict[str, ParsedTool], at: int) -> None:
+    if not isinstance(content, list):
+        return
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        tool = tools.get(str(block.get("tool_use_id")))
+        if tool is None or tool.result_text is not None:
+            continue
+        tool.result_text = _block_text(block.get("content"))
+        tool.is_error = block.get("is_error") is True
+        tool.result_meta = meta if isinstance(meta, dict) else None
+        tool.result_at = at
+
+
+# --------------------------------------------------------------------------- storing
+
+
+def _outcome(tool: ParsedTool) -> tuple[str, str | None, int | None]:
+    from conkeeper.services.capture import outcome_from_failure, outcome_from_response
+
+    if tool.result_text is None:
+        return "interrupted", "no result recorded in the transcript", None
+    interrupted = "[Request interrupted by user" in (tool.result_text or "")[:200] or (
+        isinstance(tool.result_meta, dict) and tool.result_meta.get("interrupted") is True
+    )
+    if tool.is_error or interrupted:
+        return outcome_from_failure(tool.result_text, interrupted)
+    if isinstance(tool.result_meta, dict):
+        return outcome_from_response(tool.result_meta)
+    return outcome_from_response(tool.result_text)
+
+
+def _ensure_imported_session(
+    conn: sqlite3.Connection, project_id: int, parsed: ParsedTranscript, path: Path
+) -> int:
+    stamp = parsed.started_at or now_ms()
+    conn.execute(
+        "INSERT INTO sessions(host_session_id, project_id, host, started_at, ended_at, status, "
+        "end_reason, transcript_path) VALUES (?, ?, 'claude-code', ?, ?, 'imported', 'import', ?) "
+        "ON CONFLICT(project_id, host_session_id) DO UPDATE SET "
+        "transcript_path = COALESCE(sessions.transcript_path, excluded.transcript_path), "
+        "ended_at = CASE WHEN sessions.status = 'imported' THEN excluded.ended_at "
+        "ELSE sessions.ended_at END",
+        (parsed.host_session_id, project_id, stamp, parsed.ended_at or stamp, str(path)),
+    )
+    row = conn.execute(
+        "SELECT id FROM sessions WHERE project_id = ? AND host_session_id = ?",
+        (project_id, parsed.host_session_id),
+    ).fetchone()
+    return int(row[0])
+
+
+def store_transcript(
+    conn: sqlite3.Connection,
+    parsed: ParsedTranscript,
+    location: ProjectLocation,
+    path: Path,
+    report: FileReport,
+    extractor: str = "local",
+) -> int:
+    """Write one parsed transcript (caller holds the transaction); returns ``sessions.id``."""
+    from conkeeper.domain.privacy import clean_captured
+    from conkeeper.services.capture import build_event, store_event
+    from conkeeper.services.observations.extract import extract_session
+    from conkeeper.services.sessions import set_title_if_missing
+
+    project_id = ensure_project(conn, location)
+    session_id = _ensure_imported_session(conn, project_id, parsed, path)
+    number = 0
+    for turn in parsed.turns:
+        if turn.prompt is not None:
+            number += 1
+            text = clean_captured(turn.prompt)
+            if text is None:
+                report.private_prompts += 1
+                continue  # a private turn: neither the prompt nor its tool uses are stored
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO prompts(session_id, prompt_number, text, created_at) "
+                "VALUES (?, ?, ?, ?)",
+                (session_id, number, text, turn.at or now_ms()),
+            )
+            report.prompts += cursor.rowcount
+            set_title_if_missing(conn, session_id, text)
+        for tool in turn.tools:
+            event = build_event(
+                tool_name=tool.name,
+                tool_input=tool.input,
+                tool_use_id=tool.id,
+                outcome=_outcome(tool),
+                root=location.root,
+                duration_ms=(tool.result_at - tool.at) if tool.result_at and tool.at else None,
+                now=(tool.at or now_ms()) / 1000,
+            )
+            if store_event(conn, session_id, number, event):
+                report.tool_events += 1
+    if parsed.title_hint:
+        hint = clean_captured(parsed.title_hint)
+        if hint:
+            conn.execute(
+                "UPDATE sessions SET subtitle = ? WHERE id = ? AND subtitle IS NULL",
+                (hint[:200], session_id),
+            )
+    result = extract_session(conn, session_id, extractor=extractor, summarize=True)
+    report.observations += result.added
+    return session_id
+
+
+def _unchanged(conn: sqlite3.Connection, path: Path, stat: os.stat_result) -> bool:
+    row = conn.execute(
+        "SELECT size, mtime_ns FROM imported_transcripts WHERE path = ?", (str(path),)
+    ).fetchone()
+    return row is not None and row[0] == stat.st_size and row[1] == stat.st_mtime_ns
+
+
+def import_file(
+    conn: sqlite3.Connection,
+    path: Path,
+    *,
+    force: bool = False,
+    extractor: str = "local",
+    on_bytes: Callable[[int], None] | None = None,
+) -> FileReport:
+    """Import one transcript file in one transaction; never raises for bad content."""
+    report = FileReport(path=str(path), status="imported")
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        report.status, report.error = "failed", f"cannot read: {exc.strerror or exc}"
+        return report
+    if not force and _unchanged(conn, path, stat):
+        report.status = "unchanged"
+        if on_bytes is not None:
+            on_bytes(stat.st_size)
+        return report
+    try:
+        parsed = parse_transcript(path, on_bytes)
+    except OSError as exc:
+        report.status, report.error = "failed", f"cannot read: {exc.strerror or exc}"
+        return report
+    report.lines, report.damaged, report.unknown_types = (
+        parsed.lines,
+        parsed.damaged,
+        parsed.unknown_types,
+    )
+    if parsed.cwd is None or not parsed.turns:
+        report.status = "empty"
+        return report
+    location = locate_project(parsed.cwd)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        report.session_id = store_transcript(conn, parsed, location, path, report, extractor)
+        conn.execute(
+            "INSERT INTO imported_transcripts(path, size, mtime_ns, session_id, lines, damaged, "
+            "imported_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET "
+            "size = excluded.size, mtime_ns = excluded.mtime_ns, "
+            "session_id = excluded.session_id, lines = excluded.lines, "
+            "damaged = excluded.damaged, imported_at = excluded.imported_at",
+            (
+                str(path),
+                stat.st_size,
+                stat.st_mtime_ns,
+                report.session_id,
+                parsed.lines,
+                len(parsed.damaged),
+                now_ms(),
+            ),
+        )
+        conn.execute("COMMIT")
+    except Exception as exc:
+        conn.execute("ROLLBACK")
+        from conkeeper.storage.logfile import log_exception
+
+        log_exception(f"import of {path} failed")
+        report.status, report.error = "failed", f"{type(exc).__name__}: {exc}"
+        report.prompts = report.tool_events = report.observations = 0
+    return report
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, total_bytes: int, files: int, enabled: bool | None = None) -> None:
+        self.total = max(1, total_bytes)
+        self.files = files
+        self.done_bytes = 0
+        self.done_files = 0
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._drawn = 0.0
+
+    def add_bytes(self, count: int) -> None:
+        """Count bytes read; redraw at most ten times a second."""
+        self.done_bytes += count
+        if self.enabled and time.monotonic() - self._drawn > 0.1:
+            self.draw()
+
+    def file_done(self) -> None:
+        """Count one finished file."""
+        self.done_files += 1
+        if self.enabled:
+            self.draw()
+
+    def draw(self) -> None:
+        """Draw the bar now."""
+        self._drawn = time.monotonic()
+        share = min(1.0, self.done_bytes / self.total)
+        bar = "#" * int(share * 30)
+        sys.stderr.write(
+            f"\rImporting [{bar:<30}] {share:4.0%} {self.done_files}/{self.files} files "
+            f"{self.done_bytes / 1e6:.1f}/{self.total / 1e6:.1f} MB"
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.enabled:
+            self.draw()
+            sys.stderr.write("\n")
+
+
+def import_transcripts(
+    conn: sqlite3.Connection,
+    paths: list[Path],
+    *,
+    force: bool = False,
+    extractor: str = "local",
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Import every file in ``paths``; one bad file never stops the others."""
+    report = ImportReport()
+    started = time.perf_counter()
+    for path in paths:
+        before = progress.done_bytes if progress else 0
+        file_report = import_file(
+            conn,
+            path,
+            force=force,
+            extractor=extractor,
+            on_bytes=progress.add_bytes if progress else None,
+        )
+        report.files.append(file_report)
+        if progress:
+            progress.file_done()
+            report.bytes += progress.done_bytes - before
+        else:
+            with contextlib.suppress(OSError):
+                report.bytes += path.stat().st_size
+    report.seconds = time.perf_counter() - started
+    return report
