@@ -122,7 +122,7 @@ def _term(raw: str, prefix: bool) -> tuple[str, list[str]] | None:
     if len(words) == 1 and _CAMEL.search(words[0]):  # parseConfig: whole, or its parts
         parts = [p.lower() for p in _CAMEL_PART.findall(words[0])]
         whole = _quote(lowered[0]) + star
-        return f"({whole} OR {_quote(' '.join(parts))}{star})", [lowered[0], *parts]
+        return f"{whole} OR {_quote(' '.join(parts))}{star}", [lowered[0], *parts]
     return _quote(" ".join(lowered)) + star, lowered
 
 
