@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -132,6 +131,8 @@ def atomic_write(
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o644 & ~umask
+    import tempfile  # only writers need it; appends on the hook path do not
+
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:

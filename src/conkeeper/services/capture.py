@@ -24,10 +24,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import sqlite3
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,6 +119,8 @@ def _display_path(value: str, root: Path | None) -> str:
 
 def _bash_path(command: str) -> str | None:
     """The first path-like argument of a shell command (not the program, not an option)."""
+    import shlex
+
     try:
         tokens = shlex.split(command, comments=True)
     except ValueError:
@@ -291,8 +291,12 @@ def build_event(
         if cleaned:
             paths.append(one_line(_display_path(cleaned, root), PATH_CHARS))
     status, error, exit_code = outcome
+    if not tool_use_id:
+        import uuid
+
+        tool_use_id = f"synthetic-{uuid.uuid4().hex}"
     return ToolEvent(
-        tool_use_id=(tool_use_id or f"synthetic-{uuid.uuid4().hex}")[:200],
+        tool_use_id=tool_use_id[:200],
         tool_name=name,
         log_action=log_action,
         action=action,
