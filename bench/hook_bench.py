@@ -294,8 +294,14 @@ def main() -> int:
             table.append((kind, "UserPromptSubmit 50MB", prompt, "80 / -"))
         conc = _concurrency(base, project, 8, per_worker)
         results["concurrency"] = conc
+        print(f"machine: {os.cpu_count()} CPUs, 1-min load average {load}")
         print(
-            f"{'entry':<10} {'event':<22} {'median':>8} {'p95':>8} {'max':>8} {'RSS MB':>7}  budget"
+            f"{'entry':<10} {'event':<22} {'median':>8} {'p95':>8} {'max':>8} {'CPU':>6} "
+            f"{'RSS MB':>7}  budget (ms)"
+        )
+        print(
+            f"{'python -S':<10} {'(bare start, scale)':<22} {baseline['median_ms']:>8} "
+            f"{baseline['p95_ms']:>8} {baseline['max_ms']:>8} {baseline['cpu_median_ms']:>6}"
         )
         for kind, event, r, budget in table:
             print(
