@@ -34,6 +34,15 @@ def load_recording(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def relocate(recording: Mapping[str, Any], root: str) -> dict[str, Any]:
+    """A copy of ``recording`` whose project (and every path inside it) lives at ``root``."""
+    old = str(recording["project_root"])
+    text = json.dumps(recording, ensure_ascii=False).replace(
+        json.dumps(old)[1:-1], json.dumps(root)[1:-1]
+    )
+    return json.loads(text)
+
+
 def event_outcome(event: Mapping[str, Any]) -> tuple[str, str | None, int | None]:
     """The capture outcome of a recorded event (failure payload or tool response)."""
     if "error" in event or event.get("is_interrupt"):

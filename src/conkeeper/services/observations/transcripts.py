@@ -245,6 +245,22 @@ def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
         yield from enumerate(handle, start=1)
 
 
+_DAMAGED = object()
+
+
+def _decode_line(raw: bytes) -> object:
+    """One JSON line; invalid UTF-8 and raw control characters are tolerated (binary output
+    pasted into a transcript), anything else that is not JSON is damaged."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        return json.loads(raw.decode("utf-8", errors="replace"), strict=False)
+    except (ValueError, RecursionError):
+        return _DAMAGED
+
+
 def parse_transcript(path: Path, on_bytes: Callable[[int], None] | None = None) -> ParsedTranscript:
     """Read one transcript, tolerating damaged lines, unknown types and huge outputs."""
     parsed = ParsedTranscript(host_session_id=path.stem[:MAX_HOST_ID_CHARS])
@@ -256,9 +272,8 @@ def parse_transcript(path: Path, on_bytes: Callable[[int], None] | None = None) 
         parsed.lines = number
         if not raw.strip():
             continue
-        try:
-            entry = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):
+        entry = _decode_line(raw)
+        if entry is _DAMAGED:
             parsed.damaged.append(number)
             continue
         if not isinstance(entry, dict):

@@ -1,0 +1,107 @@
+"""Forget (rows and index entries go together) and export/import round trips."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from tests.conftest import cli_env, run_cli
+
+from conkeeper.domain.paths import locate_project
+from conkeeper.services.observations.extract import extract_session
+from conkeeper.services.observations.replay import load_recording, relocate, replay
+from conkeeper.storage.store import open_store
+
+DATA = Path(__file__).parent / "data" / "sessions"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    conn = open_store()
+    identity = locate_project(root).identity
+    for i, name in enumerate(["bugfix_cart_discount", "feature_rate_limit"]):
+        rec = relocate(load_recording(DATA / f"{name}.json"), identity)
+        rec["session_id"] = f"s{i}"
+        extract_session(conn, replay(conn, rec))
+    extract_session(conn, replay(conn, load_recording(DATA / "investigate_ci_build.json")))
+    conn.close()
+    return root
+
+
+def counts(db: Path) -> dict[str, int]:
+    conn = sqlite3.connect(db)
+    tables = (
+        "projects", "sessions", "prompts", "tool_events", "observations", "session_summaries",
+        "observation_files", "observation_concepts",
+    )  # fmt: skip
+    out = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}
+    out["fts_discount"] = conn.execute(
+        "SELECT COUNT(*) FROM observations_fts WHERE observations_fts MATCH 'discount'"
+    ).fetchone()[0]
+    out["prompt_fts"] = conn.execute(
+        "SELECT COUNT(*) FROM prompts_fts WHERE prompts_fts MATCH 'discount'"
+    ).fetchone()[0]
+    conn.close()
+    return out
+
+
+def test_forget_observation_session_project(project: Path, tmp_path: Path) -> None:
+    db = tmp_path / "data" / "conkeeper.db"
+    start = counts(db)
+    assert start["fts_discount"] > 0
+    facts = json.loads(run_cli("facts", "discount", "--json", cwd=project).stdout)["results"]
+    target = facts[0]["id"]
+    assert run_cli("forget", "observation", str(target), "--yes", cwd=project).returncode == 0
+    assert run_cli("show", str(target), cwd=project).returncode == 1
+    assert counts(db)["observations"] == start["observations"] - 1
+    assert run_cli("forget", "session", "s0", cwd=project).returncode == 1  # no terminal, no --yes
+    proc = run_cli("forget", "session", "s0", "--yes", "--json", cwd=project)
+    assert json.loads(proc.stdout)["prompts"] == 1
+    after = counts(db)
+    assert after["fts_discount"] == 0 and after["prompt_fts"] == 0
+    assert after["sessions"] == start["sessions"] - 1
+    assert run_cli("forget", "project", "--yes", cwd=project).returncode == 0
+    final = counts(db)
+    assert final["projects"] == 1 and final["sessions"] == 1  # the other project survives
+    assert final["observation_files"] == sum(
+        1 for _ in sqlite3.connect(db).execute("SELECT 1 FROM observation_files")
+    )
+    assert run_cli("forget", "observation", "424242", "--yes", cwd=project).returncode == 1
+
+
+def test_export_import_round_trip(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "backup.jsonl"
+    assert run_cli("export", "--all", "-o", str(out), cwd=project).returncode == 0
+    first_line = json.loads(out.read_text().splitlines()[0])
+    assert first_line["format"] == "conkeeper-export"
+    other_home = tmp_path / "machine2"
+    env = cli_env(CONKEEPER_HOME=str(other_home))
+    proc = run_cli("import", "jsonl", str(out), "--json", cwd=project, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert counts(other_home / "conkeeper.db") == counts(tmp_path / "data" / "conkeeper.db")
+    again = run_cli("import", "jsonl", str(out), "--json", cwd=project, env=env)
+    assert not any(json.loads(again.stdout)["added"].values())
+    out2 = tmp_path / "backup2.jsonl"
+    run_cli("export", "--all", "-o", str(out2), cwd=project, env=env)
+    strip = lambda p: [  # noqa: E731
+        {k: v for k, v in json.loads(line).items() if k != "exported_at"}
+        for line in p.read_text().splitlines()
+    ]
+    assert strip(out2) == strip(out)
+
+
+def test_export_project_scope_and_damaged_import(project: Path, tmp_path: Path) -> None:
+    proc = run_cli("export", cwd=project)
+    kinds = {json.loads(line)["kind"] for line in proc.stdout.splitlines()}
+    assert {"header", "project", "session", "observation", "summary"} <= kinds
+    projects = [json.loads(x) for x in proc.stdout.splitlines() if '"kind":"project"' in x]
+    assert len(projects) == 1
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(proc.stdout.splitlines()[1] + "\n{oops\n" + '{"kind": "session"}\n')
+    env = cli_env(CONKEEPER_HOME=str(tmp_path / "m3"))
+    result = run_cli("import", "jsonl", str(broken), "--json", cwd=project, env=env)
+    assert json.loads(result.stdout)["damaged_lines"] == [2, 3]
