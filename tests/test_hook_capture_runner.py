@@ -416,6 +416,8 @@ def test_prompt_is_read_from_prompt_not_user_message(tmp_path: Path, project: Pa
     assert line.endswith(
         '| correction | "no, use snake_case for method names" | ref: previous assistant message'
     )
+    (state,) = (tmp_path / "data" / "state").rglob("sess-1.json")
+    assert json.loads(state.read_text())["corrections_queued"] == 1
 
 
 def test_queue_text_is_sanitised_and_ignore_file_is_honoured(tmp_path: Path, project: Path) -> None:

@@ -89,7 +89,15 @@ def _queue_correction(ctx: HookContext, cleaned: str) -> None:
             return
         excerpt = corrections.queue_excerpt(cleaned, found)
         corrections.append_to_queue(ctx.location.memory_dir, found.label, excerpt)
+        ctx.state.update(_count_queued)
     except Exception:
         from conkeeper.storage.logfile import log_exception
 
         log_exception("hook UserPromptSubmit: could not queue a correction", env=ctx.env)
+
+
+def _count_queued(data: dict[str, Any]) -> None:
+    """Per-session count of queued items (the Stop hook's evidence for suggesting reflection)."""
+    current = data.get("corrections_queued")
+    valid = isinstance(current, int) and not isinstance(current, bool)
+    data["corrections_queued"] = (current if valid else 0) + 1
