@@ -1,0 +1,999 @@
+"""Detect and redact credentials in captured text before anything is stored.
+
+Prompts, tool inputs and outputs, queue entries and observations routinely carry secrets that a
+person pasted or a command printed: cloud keys, VCS and chat tokens, LLM API keys, JWTs, PEM
+private keys, passwords in URLs and flags, bearer headers. ConKeeper keeps those texts for years
+and may send them to an LLM, so every captured text passes through :func:`redact` first.
+
+Design, in short:
+
+* **Anchored vendor shapes** (``AKIA…``, ``gh`` + ``p_…``, ``sk-ant-…``, ``AIza…``) are matched by
+  prefix and length, with a diversity check so ``…xxxxxxxx`` placeholders survive.
+* **Context shapes** (``password=…``, ``--token …``, ``Authorization: Bearer …``,
+  ``scheme://user:pass@host``) redact only the value and keep the key, flag or scheme, so the
+  surrounding text stays readable: ``--password=[REDACTED:password]``.
+* **Generic assignments** to a secret-ish name are redacted only when the value is non-trivial
+  (Shannon entropy and character-class mix) and is not a placeholder, an environment reference
+  or a code expression.
+* Every pattern uses bounded quantifiers over disjoint character classes, so scanning stays
+  linear on megabytes of log output; vendor patterns start with a literal prefix so the regex
+  engine can skip quickly, and each rule is skipped outright when its cheap hint is absent.
+
+Decision: documented example credentials such as AWS's ``AKIAIOSFODNN7EXAMPLE`` *are* redacted.
+They have the exact shape of real keys, and a false positive in documentation costs nothing,
+whereas a special case for "example" would let a real key containing that word slip through.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+__all__ = ["SECRET_KINDS", "SecretMatch", "find_secrets", "redact"]
+
+SECRET_KINDS: tuple[str, ...] = (
+    "private-key",
+    "gcp-service-account",
+    "aws-access-key",
+    "aws-secret-key",
+    "gcp-api-key",
+    "gcp-oauth-token",
+    "azure-storage-key",
+    "github-token",
+    "gitlab-token",
+    "slack-token",
+    "slack-webhook",
+    "discord-token",
+    "discord-webhook",
+    "telegram-bot-token",
+    "anthropic-key",
+    "openai-key",
+    "huggingface-token",
+    "stripe-key",
+    "twilio-key",
+    "sendgrid-key",
+    "npm-token",
+    "pypi-token",
+    "jwt",
+    "url-password",
+    "bearer-token",
+    "basic-auth",
+    "password",
+    "generic-secret",
+)
+
+_MARKER_RE = re.compile(r"\[REDACTED:[a-z0-9-]{1,40}\]")
+_MAX_PASSES = 4
+
+
+@dataclass(frozen=True)
+class SecretMatch:
+    """One detected secret: its kind and where it sits (character offsets, 1-based line)."""
+
+    kind: str
+    start: int
+    end: int
+    line: int
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    kind: str
+    start: int
+    end: int
+    priority: int
+
+
+Check = Callable[[str, "re.Match[str]", int, int], bool]
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """A pattern, the group holding the secret, and a check that must accept the value."""
+
+    kind: str
+    pattern: re.Pattern[str]
+    priority: int
+    check: Check | None = None
+    hints: tuple[str, ...] = ()  # the rule runs only if one of these occurs in the text
+    lower_hints: bool = False  # hints are compared with the lower-cased text
+    window: tuple[int, int] | None = None  # scan only (before, after) chars around each hint
+    anchored: bool = False  # the pattern is tried only at each hint occurrence
+    kind_of: Callable[[re.Match[str]], str] | None = None
+
+
+# --------------------------------------------------------------------------- value heuristics
+
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_B64URL = _ALNUM + "_-"
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_PLACEHOLDER_WORDS = _words(
+    """
+    null none nil undefined true false yes no on off empty blank unset n/a na tbd todo fixme
+    changeme change_me change-me changeit secret secrets password passwd pass pwd passphrase
+    token tokens key apikey api_key api-key value string str int bool boolean bytes text any
+    example sample test testing dummy fake mock placeholder redacted hidden masked required
+    optional default foo bar baz qux foobar hunter xyz abc abcd abc123 letmein admin root user
+    username mypassword mysecret mytoken yourpassword yoursecret yourtoken secretstr
+    """
+)
+
+_STOPWORDS = _words(
+    """
+    a an the and or but if then else when while for to of in on at by with from into onto as
+    is are was were be been being has have had do does did not no can could should would will
+    shall may might must this that these those it its there here which who whom whose what
+    how why where after before again also only just more most less least very too so such
+    same other another each every all any both either neither new old flag option argument
+    parameter param field input output prompt variable env environment file files path set
+    reset change changed forgot forgotten incorrect invalid wrong expired missing correct
+    valid strong weak length short long policy manager protected secure insecure provided
+    please enter type use used using via see below above following instead now again auth
+    authentication authorization header headers cookie cookies login logout account"""
+)
+
+_TYPE_NAMES = _words(
+    "str string int integer bool boolean bytes char varchar text any object optional secretstr "
+    "number list dict map array"
+)
+
+_PLACEHOLDER_RE = re.compile(
+    r"""^(?:
+        <[^<>]{0,100}>                      # <your-password>
+      | \{\{.{0,200}\}\} | \{%.{0,200}%\}   # {{ templated }}
+      | \$[{(A-Za-z_].{0,200}               # $VAR ${VAR} $(cmd) ${{ secrets.X }}
+      | %[A-Za-z_(].{0,100}                 # %s %(pw)s %DB_PASS%
+      | \{[A-Za-z_][A-Za-z0-9_.]{0,60}\}    # {password}
+      | :[A-Za-z_][A-Za-z0-9_]{0,60}        # :bind_var
+      | [*xX•·.#?_-]{1,200}                 # ******** xxxx ....
+      | (.)\1{0,200}                        # aaaaaaaa
+      | (?:\.\.\.|…).{0,50} | .{0,50}(?:\.\.\.|…)
+    )$""",
+    re.VERBOSE | re.DOTALL,
+)
+
+_PLACEHOLDER_PARTS = (
+    "your",
+    "example",
+    "placeholder",
+    "changeme",
+    "change_me",
+    "change-me",
+    "redacted",
+    "xxxx",
+    "****",
+    "process.env",
+    "os.environ",
+    "getenv",
+    "environ[",
+    "env(",
+    "env[",
+    "env.",
+    "secrets.",
+    "vault:",
+    "<",
+    "dummy",
+    "fake",
+)
+
+_SECRET_WORD_RE = re.compile(r"(?i)pass|pwd|secret|token|key|cred")
+_DOTTED_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SLUG_RE = re.compile(r"^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$")
+
+
+_DIGIT_RE = re.compile(r"[0-9]")
+_CLASS_RES = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), _DIGIT_RE, re.compile(r"[^A-Za-z0-9]"))
+_CASE_FLIP_RE = re.compile(r"(?=[a-z][A-Z]|[A-Z][a-z])")
+
+
+def _shannon(value: str) -> float:
+    """Bits per character; random tokens score high, words and repeated characters low."""
+    counts = Counter(value)
+    total = len(value)
+    return -sum(c / total * math.log2(c / total) for c in counts.values())
+
+
+def _classes(value: str) -> int:
+    """How many of lower, upper, digit and other characters the value mixes."""
+    return sum(1 for pattern in _CLASS_RES if pattern.search(value))
+
+
+def _is_placeholder(value: str) -> bool:
+    """True for values that stand in for a secret: templates, env references, masks, samples."""
+    v = value.strip()
+    low = v.lower()
+    if not v or low in _PLACEHOLDER_WORDS or _MARKER_RE.search(v):
+        return True
+    if _PLACEHOLDER_RE.match(v):
+        return True
+    return any(part in low for part in _PLACEHOLDER_PARTS)
+
+
+def _is_diverse(body: str, min_distinct: int = 8) -> bool:
+    """Random tokens use many distinct characters and no character dominates."""
+    if len(set(body)) < min(min_distinct, len(body)):
+        return False
+    top = Counter(body).most_common(1)[0][1]
+    return top <= max(3, len(body) * 0.35) and "xxxx" not in body.lower()
+
+
+def _looks_random(value: str, min_len: int = 8) -> bool:
+    """A credential-like value: long enough, mixed character classes, high entropy, not words."""
+    if len(value) < min_len or _is_placeholder(value):
+        return False
+    if _classes(value) < 2 or (_SLUG_RE.match(value) and len(value) < 24):
+        return False
+    if value[0] in "/~" or value.startswith(("./", "http://", "https://", "file:")):
+        return False
+    if not _DIGIT_RE.search(value) and not _random_letters(value):
+        return False
+    threshold = min(3.0, 0.7 * math.log2(len(value)))
+    return _shannon(value) >= threshold and _is_diverse(value, 5)
+
+
+def _random_letters(value: str) -> bool:
+    """Digit-free values pass only when long and case flips like noise, not like camelCase."""
+    if len(value) < 24:
+        return False
+    return len(_CASE_FLIP_RE.findall(value)) >= len(value) / 5
+
+
+def _is_code_expression(text: str, value: str, start: int, end: int, spaced: bool) -> bool:
+    """An unquoted value that is really code: a call, an attribute path, a variable name."""
+    after = text[end : end + 1]
+    if after in ("(", "[") or _DOTTED_RE.match(value):
+        return True
+    if _IDENT_RE.match(value) and _SECRET_WORD_RE.search(value) and not value.isupper():
+        return True
+    return spaced and bool(_IDENT_RE.match(value)) and value.isalpha()
+
+
+def _plausible_password(value: str, *, bare: bool, prose: bool) -> bool:
+    """Passwords are often low-entropy words, so only rule out what cannot be a password."""
+    if len(value) < 4 or _is_placeholder(value):
+        return False
+    low = value.lower()
+    if low in _STOPWORDS or low in _TYPE_NAMES:
+        return False
+    if bare and prose:
+        return not value.isalpha()
+    return True
+
+
+# --------------------------------------------------------------------------- value groups
+
+_VALUE_GROUPS = ("dq", "sq", "bare", "value")
+_NEXT_PARAM_RE = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]{0,60}=")
+
+
+def _value_group(m: re.Match[str]) -> str:
+    """Name of the group that captured the secret value in a context pattern."""
+    for name in _VALUE_GROUPS:
+        if name in m.re.groupindex and m.group(name) is not None:
+            return name
+    return "0"
+
+
+def _trim_bare(text: str, m: re.Match[str], start: int, end: int) -> int:
+    """Sentence punctuation after an unquoted value is not part of it, nor is the next
+    parameter of a query or form string (``?token=abc&page=2``)."""
+    param = _NEXT_PARAM_RE.search(text, start, end)
+    if param:
+        end = param.start()
+    while end > start and text[end - 1] in ".,;:)]}":
+        end -= 1
+    return end
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _vendor_check(prefix_len: int, min_distinct: int = 8) -> Check:
+    """Accept a vendor-shaped token unless its random part is a placeholder like ``xxxx``."""
+
+    def check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+        body = m.group(0)[prefix_len:]
+        return _is_diverse(body, min_distinct)
+
+    return check
+
+
+def _needs_digit_check(prefix_len: int) -> Check:
+    """Vendor tokens with numeric parts (Slack, Telegram) always contain digits."""
+    inner = _vendor_check(prefix_len)
+
+    def check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+        body = m.group(0)[prefix_len:]
+        return bool(_DIGIT_RE.search(body)) and inner(text, m, start, end)
+
+    return check
+
+
+def _openai_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """``sk-`` is also a common slug prefix, so require a random-looking, separator-poor body."""
+    body = m.group(0)[3:]
+    for sub in ("proj-", "svcacct-", "admin-", "None-"):
+        if body.startswith(sub):
+            body = body[len(sub) :]
+    separators = sum(c in "-_" for c in body)
+    if separators > len(body) * 0.12 or not _DIGIT_RE.search(body):
+        return False
+    return _is_diverse(body, 10) and _shannon(body) >= 3.5
+
+
+def _b64decode(part: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _jwt_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A JWT header is base64url JSON: decoding it must give a ``{"`` object."""
+    header = _b64decode(m.group(0).split(".", 1)[0])
+    return header is not None and header.lstrip()[:2] in (b'{"', b"{'")
+
+
+def _discord_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """The first part of a Discord bot token is the base64 of the bot's numeric id."""
+    decoded = _b64decode(m.group(0).split(".", 1)[0])
+    return decoded is not None and decoded.isdigit() and len(decoded) >= 15
+
+
+def _basic_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """Basic credentials decode to printable ``user:password``."""
+    value = m.group("value")
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        plain = decoded.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    if ":" not in plain or not plain.isprintable():
+        return False
+    return _plausible_password(plain.split(":", 1)[1], bare=False, prose=False)
+
+
+def _bearer_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    return _looks_random(text[start:end], 12)
+
+
+def _aws_secret_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    value = text[start:end]
+    return _classes(value) >= 3 and _is_diverse(value, 12)
+
+
+def _aws_pair_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A bare 40-character key counts only right after an access key id (credentials.csv)."""
+    window = text[max(0, start - 120) : start]
+    return bool(_AWS_ID_RE.search(window)) and _aws_secret_check(text, m, start, end)
+
+
+def _url_password_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    value = text[start:end]
+    user = m.group("user")
+    if user.isdigit() and value.isdigit():
+        return False
+    return len(value) >= 3 and not _is_placeholder(value)
+
+
+def _line_before(text: str, start: int, limit: int = 300) -> str:
+    """The text between the start of ``start``'s line and ``start`` (at most ``limit`` chars)."""
+    floor = max(0, start - limit)
+    line_start = text.rfind("\n", floor, start) + 1
+    return text[max(line_start, floor) : start]
+
+
+def _in_command(*names: str) -> Check:
+    """Short flags such as ``-p`` and ``-u`` are passwords only for the commands that say so."""
+    words = re.compile(r"(?<![\w-])(?:" + "|".join(names) + r")(?![\w-])")
+
+    def check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+        value = text[start:end]
+        if not words.search(_line_before(text, start)):
+            return False
+        return _plausible_password(value, bare=False, prose=False)
+
+    return check
+
+
+def _keyword_kind(word: str) -> str:
+    low = word.lower()
+    return "password" if low.startswith("pass") or low == "pwd" else "generic-secret"
+
+
+def _keyword_start_ok(text: str, kw_start: int) -> bool:
+    """A password word must begin a name part: ``db_password``, ``dbPassword``, not ``compass``."""
+    if kw_start == 0 or text[kw_start] not in "pP":
+        return True
+    prev, first = text[kw_start - 1], text[kw_start]
+    if not prev.isalnum():
+        return True
+    return first.isupper() and (prev.islower() or prev.isdigit() or prev.isupper())
+
+
+def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """Values of ``key = value`` pairs: password-ish keys take any real value, others need
+    a credential-looking one."""
+    kw_start = m.start("kw")
+    if not _keyword_start_ok(text, kw_start):
+        return False
+    if m.group("kw").lower() == "key":
+        prefix = text[max(0, kw_start - 16) : kw_start].lower()
+        if not _KEY_PREFIX_RE.search(prefix):
+            return False
+    value = text[start:end]
+    group = _value_group(m)
+    bare = group == "bare"
+    sep = m.group("sep").strip()
+    spaced = bare and sep in ("=", ":=") and m.group("sp") != ""
+    if bare and (value.startswith("-") or _is_code_expression(text, value, start, end, spaced)):
+        return False
+    prose = bare and (sep.lower() == "is" or (sep == ":" and _more_words_follow(text, end)))
+    if sep.lower() == "is" and (not m.group("sp") or value.isalpha()):
+        return False
+    if _keyword_kind(m.group("kw")) == "password":
+        return _plausible_password(value, bare=bare, prose=prose)
+    return _looks_random(value, 8) and value.lower() not in _STOPWORDS
+
+
+def _more_words_follow(text: str, end: int) -> bool:
+    return bool(re.match(r"[ \t]+[A-Za-z]{2}", text[end : end + 4]))
+
+
+def _flag_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """``--db-password X``: the flag's last word names a secret and X is a real value."""
+    flag = m.group("flag").lstrip("-")
+    word = _FLAG_WORD_RE.search(flag)
+    if not word:
+        return False
+    value = text[start:end]
+    if value.startswith("-"):
+        return False
+    bare = _value_group(m) == "bare"
+    if bare and _is_code_expression(text, value, start, end, False):
+        return False
+    spaced = m.group("fsep") != "="
+    if _keyword_kind(word.group(0)) == "password":
+        return _plausible_password(value, bare=bare, prose=spaced and bare)
+    return _looks_random(value, 8)
+
+
+def _flag_kind(m: re.Match[str]) -> str:
+    word = _FLAG_WORD_RE.search(m.group("flag").lstrip("-"))
+    return _keyword_kind(word.group(0)) if word else "generic-secret"
+
+
+def _assignment_kind(m: re.Match[str]) -> str:
+    return _keyword_kind(m.group("kw"))
+
+
+# --------------------------------------------------------------------------- patterns
+
+_AWS_ID_RE = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])")
+
+# Quoted or unquoted value after a separator; the groups are dq, sq, bare.
+_VALUE = (
+    r"""(?:"(?P<dq>(?:[^"\\\r\n]|\\[^\r\n]){1,300})"(?![A-Za-z0-9])"""
+    r"""|'(?P<sq>[^'\r\n]{1,300})'(?![A-Za-z0-9])"""
+    r"""|(?P<bare>[^\s"'`<>,;|(){}\[\]]{1,300}))"""
+)
+
+# Matched at each occurrence of a core word; ``key`` also needs a qualifying prefix.
+_KEYWORDS = r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret(?:[_.\- ]?key)?|token|key)"
+_KEY_PREFIX_RE = re.compile(
+    r"(?:secret|private|access|auth|client|encryption|signing|master|app|account|api)[_.\- ]?$"
+)
+
+_ASSIGNMENT_RE = re.compile(
+    r"(?i)" + _KEYWORDS + r"(?:[_.\-]?(?:base|value|b64))?(?![A-Za-z0-9_])"
+    r"""["']?(?P<sp>[ \t]{0,8})(?P<sep>:=|=>|=(?!=)|:(?!:)|is(?=[ \t]))[ \t]{0,8}""" + _VALUE
+)
+
+_FLAG_WORD_RE = re.compile(
+    r"(?i)(?:^|(?<=[-_]))(?:pass(?:word|wd|phrase)?|pwd|secret|token|"
+    r"api[-_]?key|apikey|access[-_]key|secret[-_]key|private[-_]key)$"
+)
+
+_FLAG_RE = re.compile(
+    r"(?<![\w-])(?P<flag>--?[A-Za-z][A-Za-z0-9_-]{0,60})(?P<fsep>=|[ \t]{1,8})" + _VALUE
+)
+
+_PRIVATE_KEY_RE = re.compile(
+    r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:(?:[^-]|-(?!----BEGIN)){0,40000}?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+    r"|(?:[ \t]{0,8}(?:\r?\n|\\n)[ \t]{0,8}[A-Za-z0-9+/=]{1,120}){1,600})"
+)
+
+
+_AN = "A-Za-z0-9"
+_WORD_LEFT = r"[A-Za-z0-9_\-]"
+
+
+def _lb(width: int, left: str = _WORD_LEFT) -> str:
+    """Lookbehind placed after a fixed-width literal prefix: the character before the prefix
+    must not be in ``left``. Kept after the prefix so the regex engine can still skip ahead
+    by literal search, and inside the regex so a run like ``eyJeyJeyJ…`` fails at once."""
+    return r"(?<!" + left + r"[\s\S]{" + str(width) + "})"
+
+
+def _token(
+    kind: str,
+    prefix: str,
+    width: int | None,
+    body: str,
+    check: Check | None,
+    hints: tuple[str, ...],
+    priority: int = 80,
+    left: str = _WORD_LEFT,
+) -> _Rule:
+    """A vendor token: literal prefix of ``width`` characters, then its random body."""
+    if width is None:  # variable-width prefix: the boundary goes first
+        pattern = re.compile(f"(?<!{left})" + prefix + body)
+    else:
+        pattern = re.compile(prefix + _lb(width, left) + body)
+    return _Rule(kind, pattern, priority, check, hints=hints)
+
+
+def _vendor_rules() -> list[_Rule]:
+    """Tokens whose vendors give them a recognisable prefix."""
+    an, an_ = _AN, _AN + r"_\-"
+    return [
+        _token(
+            "aws-access-key",
+            "(?:AKIA|ASIA|ABIA|ACCA)",
+            4,
+            r"[A-Z0-9]{16}(?![A-Za-z0-9])",
+            _vendor_check(4, 6),
+            ("AKIA", "ASIA", "ABIA", "ACCA"),
+            left="[A-Za-z0-9]",
+        ),
+        _token("gcp-api-key", "AIza", 4, f"[{an_}]{{35}}(?![{an_}])", _vendor_check(4), ("AIza",)),
+        _token(
+            "gcp-oauth-token", r"ya29\.", 5, f"[{an_}]{{30,2000}}", _vendor_check(5), ("ya29.",)
+        ),
+        _token(
+            "github-token",
+            "gh[pousr]_",
+            4,
+            f"[{an}]{{30,255}}(?![{an}_])",
+            _vendor_check(4),
+            ("gh",),
+        ),
+        _token(
+            "github-token",
+            "github_pat_",
+            11,
+            f"[{an}_]{{40,255}}(?![{an}_])",
+            _vendor_check(11),
+            ("github_pat_",),
+            81,
+        ),
+        _token(
+            "gitlab-token",
+            "gl(?:pat|dt|rt|ptt|cbt|ft|soat)-",
+            None,
+            f"[{an_}]{{20,255}}",
+            _vendor_check(6),
+            ("gl",),
+        ),
+        _token(
+            "slack-token",
+            "xox[abposre]-",
+            5,
+            rf"[{an}\-]{{10,250}}",
+            _needs_digit_check(5),
+            ("xox",),
+        ),
+        _token(
+            "slack-token", r"xapp-\d-", 7, rf"[{an}\-]{{20,250}}", _needs_digit_check(7), ("xapp-",)
+        ),
+        _token(
+            "anthropic-key", "sk-ant-", 7, f"[{an_}]{{20,300}}", _vendor_check(7), ("sk-ant-",), 82
+        ),
+        _token(
+            "openai-key", "sk-", 3, f"[{an_}]{{20,300}}(?![{an_}])", _openai_check, ("sk-",), 79
+        ),
+        _token(
+            "huggingface-token", "hf_", 3, f"[{an}]{{30,60}}(?![{an}_])", _vendor_check(3), ("hf_",)
+        ),
+        _token(
+            "stripe-key",
+            "(?:sk|rk)_(?:live|test)_",
+            8,
+            f"[{an}]{{16,250}}",
+            _vendor_check(8),
+            ("_live_", "_test_"),
+        ),
+        _token("stripe-key", "whsec_", 6, f"[{an}+/]{{24,250}}", _vendor_check(6), ("whsec_",)),
+        _token(
+            "twilio-key",
+            "SK",
+            2,
+            f"[0-9a-fA-F]{{32}}(?![{an}])",
+            _needs_digit_check(2),
+            ("SK",),
+            78,
+            "[A-Za-z0-9]",
+        ),
+        _token(
+            "sendgrid-key",
+            r"SG\.",
+            3,
+            rf"[{an_}]{{16,32}}\.[{an_}]{{30,64}}",
+            _vendor_check(3),
+            ("SG.",),
+        ),
+        _token("npm-token", "npm_", 4, f"[{an}]{{30,64}}(?![{an}])", _vendor_check(4), ("npm_",)),
+        _token("pypi-token", "pypi-Ag", 7, f"[{an_}]{{40,2000}}", _vendor_check(7), ("pypi-Ag",)),
+        _token(
+            "jwt",
+            "eyJ",
+            3,
+            rf"[{an_}]{{5,4000}}\.[{an_}]{{8,20000}}\.[{an_}]{{0,4000}}",
+            _jwt_check,
+            ("eyJ",),
+            75,
+            r"[A-Za-z0-9_\-.]",
+        ),
+        _Rule(
+            "discord-token",
+            re.compile(
+                r"(?<![A-Za-z0-9_\-.])[MNO]"
+                rf"[{an_}]{{23,27}}\.[{an_}]{{6,7}}\.[{an_}]{{27,40}}(?![{an_}])"
+            ),
+            78,
+            _discord_check,
+        ),
+        _Rule(
+            "telegram-bot-token",
+            re.compile(rf"(?<![0-9])\d{{8,10}}:AA[{an_}]{{33}}(?![{an_}])"),
+            78,
+            _vendor_check(12),
+            hints=(":AA",),
+            window=(12, 60),
+        ),
+    ]
+
+
+def _structured_rules() -> list[_Rule]:
+    """Secrets recognised by their container: PEM blocks, JSON keys, connection strings, URLs."""
+    an = _AN
+    return [
+        _Rule("private-key", _PRIVATE_KEY_RE, 100, hints=("PRIVATE KEY",)),
+        _Rule(
+            "gcp-service-account",
+            re.compile(r'"private_key"[ \t]{0,8}:[ \t]{0,8}"(?P<value>-----BEGIN[^"]{10,40000})"'),
+            110,
+            hints=('"private_key"',),
+        ),
+        _Rule(
+            "aws-secret-key",
+            re.compile(
+                r"(?i)(?:aws[_.\-]?secret(?:[_.\-]?access)?[_.\-]?key|secret[_.\-]?access[_.\-]?key"
+                r"|aws[_.\-]?secret)[\"']?[ \t]{0,8}(?:=|:|=>|[ \t])[ \t]{0,8}[\"']?"
+                r"(?P<value>(?-i:[A-Za-z0-9/+]{40}))(?![A-Za-z0-9/+=])"
+            ),
+            85,
+            _aws_secret_check,
+            hints=("secret",),
+            lower_hints=True,
+            window=(30, 120),
+        ),
+        _Rule(
+            "aws-secret-key",
+            re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"),
+            84,
+            _aws_pair_check,
+            hints=("AKIA", "ASIA"),
+            window=(0, 200),
+        ),
+        _Rule(
+            "azure-storage-key",
+            re.compile(
+                r"(?i:AccountKey|SharedAccessKey)[ \t]{0,4}=[ \t]{0,4}"
+                r"(?P<value>[A-Za-z0-9+/]{20,200}={0,2})"
+            ),
+            80,
+            lambda t, m, s, e: _is_diverse(t[s:e], 10),
+            hints=("accountkey", "sharedaccesskey"),
+            lower_hints=True,
+            window=(5, 260),
+        ),
+        _Rule(
+            "slack-webhook",
+            re.compile(
+                r"hooks\.slack\.com/(?:services|workflows|triggers)/"
+                rf"(?P<value>[{an}_/\-]{{20,300}})"
+            ),
+            90,
+            lambda t, m, s, e: _is_diverse(t[s:e], 8),
+            hints=("hooks.slack.com",),
+        ),
+        _Rule(
+            "discord-webhook",
+            re.compile(
+                rf"discord(?:app)?\.com/api/webhooks/(?P<value>\d{{15,22}}/[{an}_\-]{{40,120}})"
+            ),
+            90,
+            lambda t, m, s, e: _is_diverse(t[s:e], 8),
+            hints=("/api/webhooks/",),
+        ),
+        _Rule(
+            "url-password",
+            re.compile(
+                r"[A-Za-z][A-Za-z0-9+.\-]{1,30}://(?P<user>[^\s:/?#@\"'<>\[\]]{0,200}):"
+                r"(?P<value>[^\s/\"'<>]{1,300})@(?=[A-Za-z0-9\[._\-])"
+            ),
+            50,
+            _url_password_check,
+            hints=("://",),
+            window=(40, 620),
+        ),
+    ]
+
+
+def _header_rules() -> list[_Rule]:
+    """HTTP credentials: ``Bearer``/``token`` schemes, ``Basic`` pairs, raw Authorization."""
+    token68 = r"[A-Za-z0-9\-._~+/]"
+    return [
+        _Rule(
+            "basic-auth",
+            re.compile(
+                r"(?<![A-Za-z0-9])(?i:basic)[ \t]{1,8}"
+                r"(?P<value>[A-Za-z0-9+/]{6,2000}={0,2})(?![A-Za-z0-9+/=])"
+            ),
+            46,
+            _basic_check,
+            hints=("basic",),
+            lower_hints=True,
+            window=(1, 2100),
+        ),
+        _Rule(
+            "bearer-token",
+            re.compile(
+                r"(?<![A-Za-z0-9_\-])(?i:bearer|token)[ \t]{1,8}"
+                rf"(?P<value>{token68}{{12,4096}}=*)(?![A-Za-z0-9\-._~+/=])"
+            ),
+            45,
+            _bearer_check,
+            hints=("bearer", "token"),
+            lower_hints=True,
+            window=(1, 4200),
+        ),
+        _Rule(
+            "bearer-token",
+            re.compile(
+                r"(?<![A-Za-z0-9_\-])(?i:authorization)[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"']?"
+                rf"(?P<value>{token68}{{12,4096}}=*)(?![A-Za-z0-9\-._~+/=])"
+            ),
+            44,
+            _bearer_check,
+            hints=("authorization",),
+            lower_hints=True,
+            window=(1, 4200),
+        ),
+    ]
+
+
+def _command_rules() -> list[_Rule]:
+    """Passwords passed to commands, and ``key=value`` / ``--flag value`` pairs."""
+    quoted = r"(?:'(?P<sq>[^'\r\n]{1,200})'|\"(?P<dq>[^\"\r\n]{1,200})\""
+    return [
+        _Rule(
+            "password",
+            re.compile(r"(?<![\w-])-p" + quoted + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"),
+            40,
+            _in_command("mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump"),
+            hints=("mysql", "mariadb"),
+            window=(0, 700),
+        ),
+        _Rule(
+            "password",
+            re.compile(
+                r"(?<![\w-])-p[ \t]{1,8}" + quoted + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"
+            ),
+            40,
+            _in_command("sshpass", "docker login", "podman login", "helm registry login"),
+            hints=("sshpass", " login"),
+            window=(0, 700),
+        ),
+        _Rule(
+            "password",
+            re.compile(
+                r"(?<![\w-])(?:-u|--user)(?:=|[ \t]{1,8})[\"']?[^\s:\"'@]{1,100}:"
+                r"(?P<value>[^\s\"']{1,200})"
+            ),
+            40,
+            _in_command("curl"),
+            hints=("curl",),
+            window=(0, 700),
+        ),
+        _Rule(
+            "password",
+            _FLAG_RE,
+            35,
+            _flag_check,
+            hints=("pass", "pwd", "secret", "token", "key"),
+            lower_hints=True,
+            window=(70, 420),
+            kind_of=_flag_kind,
+        ),
+        _Rule(
+            "password",
+            _ASSIGNMENT_RE,
+            30,
+            _assignment_check,
+            hints=("pass", "pwd", "secret", "token", "key"),
+            lower_hints=True,
+            anchored=True,
+            kind_of=_assignment_kind,
+        ),
+    ]
+
+
+_RULES = [*_structured_rules(), *_vendor_rules(), *_header_rules(), *_command_rules()]
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def _windows(haystack: str, rule: _Rule) -> list[tuple[int, int]]:
+    """Disjoint regions around each hint occurrence; a windowed rule only scans these, which
+    keeps costly case-insensitive patterns off the bulk of a large text."""
+    if rule.window is None:
+        return [(0, len(haystack))] if any(h in haystack for h in rule.hints) else []
+    before, after = rule.window
+    spans = sorted(
+        (max(0, pos - before), min(len(haystack), pos + len(hint) + after))
+        for hint in rule.hints
+        for pos in _occurrences(haystack, hint)
+    )
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _occurrences(haystack: str, needle: str) -> Iterator[int]:
+    pos = haystack.find(needle)
+    while pos >= 0:
+        yield pos
+        pos = haystack.find(needle, pos + 1)
+
+
+def _rule_matches(rule: _Rule, text: str, lower: str) -> Iterator[re.Match[str]]:
+    if not rule.hints:
+        yield from rule.pattern.finditer(text)
+        return
+    haystack = lower if rule.lower_hints else text
+    if rule.anchored:
+        for hint in rule.hints:
+            for pos in _occurrences(haystack, hint):
+                m = rule.pattern.match(text, pos)
+                if m:
+                    yield m
+        return
+    for start, end in _windows(haystack, rule):
+        yield from rule.pattern.finditer(text, start, end)
+
+
+def _rule_candidates(rule: _Rule, text: str, lower: str) -> Iterator[_Candidate]:
+    """Every accepted find of one rule, as the span of its secret value."""
+    for m in _rule_matches(rule, text, lower):
+        group = _value_group(m)
+        start, end = m.span(group if group != "0" else 0)
+        if group == "bare":
+            end = _trim_bare(text, m, start, end)
+        if end <= start:
+            continue
+        if rule.check and not rule.check(text, m, start, end):
+            continue
+        kind = rule.kind_of(m) if rule.kind_of else rule.kind
+        yield _Candidate(kind, start, end, rule.priority)
+
+
+def _merge(candidates: list[_Candidate]) -> list[tuple[int, int, str]]:
+    """Overlapping finds become one cut covering their union, named after the find covering
+    most of it (priority breaks ties), so no fragment of a secret survives between two rules."""
+    merged: list[tuple[int, int, str]] = []
+    group: list[_Candidate] = []
+    group_end = -1
+    for cand in sorted(candidates, key=lambda c: (c.start, -c.end)):
+        if group and cand.start >= group_end:
+            merged.append(_close(group))
+            group = []
+        if not group:
+            group_end = cand.end
+        group.append(cand)
+        group_end = max(group_end, cand.end)
+    if group:
+        merged.append(_close(group))
+    return merged
+
+
+def _close(group: list[_Candidate]) -> tuple[int, int, str]:
+    start = min(c.start for c in group)
+    end = max(c.end for c in group)
+    best = max(group, key=lambda c: (c.end - c.start, c.priority))
+    return start, end, best.kind
+
+
+def _marker_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _MARKER_RE.finditer(text)] if "[REDACTED:" in text else []
+
+
+def _overlaps_marker(cand: _Candidate, markers: list[tuple[int, int]]) -> bool:
+    """Already-redacted text is never redacted again (markers are sorted and disjoint)."""
+    i = bisect.bisect_left(markers, (cand.end, cand.end))
+    return i > 0 and markers[i - 1][1] > cand.start
+
+
+def find_secrets(text: str) -> list[SecretMatch]:
+    """Every credential in ``text`` as non-overlapping matches sorted by start.
+
+    Spans cover only the secret value (the key, flag, header name or URL scheme stays outside),
+    and text already redacted (``[REDACTED:kind]``) is never matched again.
+    """
+    if not text:
+        return []
+    lower = text.lower()
+    markers = _marker_spans(text)
+    candidates = [
+        cand
+        for rule in _RULES
+        for cand in _rule_candidates(rule, text, lower)
+        if not (markers and _overlaps_marker(cand, markers))
+    ]
+    return _with_lines(text, _merge(candidates))
+
+
+def _with_lines(text: str, spans: list[tuple[int, int, str]]) -> list[SecretMatch]:
+    found: list[SecretMatch] = []
+    line, pos = 1, 0
+    for start, end, kind in spans:
+        line += text.count("\n", pos, start)
+        pos = start
+        found.append(SecretMatch(kind, start, end, line))
+    return found
+
+
+def _redact_once(text: str) -> tuple[str, bool]:
+    matches = find_secrets(text)
+    if not matches:
+        return text, False
+    parts: list[str] = []
+    pos = 0
+    for match in matches:
+        parts.append(text[pos : match.start])
+        parts.append(f"[REDACTED:{match.kind}]")
+        pos = match.end
+    parts.append(text[pos:])
+    return "".join(parts), True
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret replaced by ``[REDACTED:<kind>]``; all else is kept as is.
+
+    A cut can expose a neighbour that its secret was hiding (a token glued to another), so the
+    scan repeats until nothing changes; redacting twice therefore equals redacting once.
+    """
+    for _ in range(_MAX_PASSES):
+        text, changed = _redact_once(text)
+        if not changed:
+            break
+    return text
