@@ -197,3 +197,27 @@ def test_commit_messages_and_moves() -> None:
     assert commit_message("git commit -m \"$(cat <<'EOF'") == ""
     assert move_pairs("mv a.py b.py lib/") == [("a.py", "lib/a.py"), ("b.py", "lib/b.py")]
     assert move_pairs("git mv -f src/a.py src/b.py") == [("src/a.py", "src/b.py")]
+
+
+def test_extract_cli_pending_and_by_host_id(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.services.observations.replay import relocate
+
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    conn = open_store()
+    rec = relocate(load_recording(SESSIONS[0]), locate_project(root).identity)
+    replay(conn, {**rec, "session_id": "host-abc"}, end=False)
+    replay(conn, {**rec, "session_id": "host-def"})
+    conn.close()
+    first = json.loads(run_cli("extract", "--json", cwd=root).stdout)
+    assert len(first["sessions"]) == 2
+    active = next(s for s in first["sessions"] if not s["summarized"])  # still active: no summary
+    assert active["added"] >= 0
+    assert run_cli("extract", cwd=root).stdout.strip() == "Nothing to extract."
+    proc = run_cli("extract", "--session", "host-abc", "--summary", "--json", cwd=root)
+    assert json.loads(proc.stdout)["sessions"][0]["summarized"] is True
+    missing = run_cli("extract", "--session", "nope", cwd=root)
+    assert missing.returncode == 1 and "no session" in missing.stderr

@@ -47,11 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from conkeeper.domain.paths import locate_project, state_dir
     from conkeeper.services.observations.budget import budget_status
     from conkeeper.services.observations.extract import extract_session, worker_lock
-    from conkeeper.services.observations.repository import (
-        SessionNotFound,
-        pending_sessions,
-        resolve_session,
-    )
+    from conkeeper.services.observations.repository import SessionNotFound, pending_sessions
     from conkeeper.storage.store import StoreError, find_project, open_store
 
     results = []
@@ -59,17 +55,13 @@ def run(args: argparse.Namespace) -> int:
         with worker_lock(state_dir()):
             conn = open_store()
             try:
+                here = find_project(conn, locate_project(Path.cwd()).identity)
                 if args.session:
-                    ids = [resolve_session(conn, args.session)]
+                    ids = [_resolve(conn, args.session, here)]
+                elif args.all_projects:
+                    ids = pending_sessions(conn, None)
                 else:
-                    project = None
-                    if not args.all_projects:
-                        project = find_project(conn, locate_project(Path.cwd()).identity)
-                    ids = (
-                        []
-                        if project is None and not args.all_projects
-                        else (pending_sessions(conn, project))
-                    )
+                    ids = [] if here is None else pending_sessions(conn, here)
                 for session_id in ids:
                     results.append(
                         extract_session(
@@ -102,3 +94,15 @@ def run(args: argparse.Namespace) -> int:
         for note in r.notes:
             sys.stderr.write(f"conkeeper: note: {note}\n")
     return 0
+
+
+def _resolve(conn: object, ref: str, project_id: int | None) -> int:
+    """A session reference, preferring the current project (host ids repeat across projects)."""
+    from conkeeper.services.observations.repository import SessionNotFound, resolve_session
+
+    if project_id is not None:
+        try:
+            return resolve_session(conn, ref, project_id)  # type: ignore[arg-type]
+        except SessionNotFound:
+            pass
+    return resolve_session(conn, ref)  # type: ignore[arg-type]
