@@ -255,7 +255,8 @@ def _is_code_expression(text: str, value: str, start: int, end: int, spaced: boo
     after = text[end : end + 1]
     if after in ("(", "[") or _DOTTED_RE.match(value):
         return True
-    if _IDENT_RE.match(value) and _SECRET_WORD_RE.search(value) and not value.isupper():
+    named_like_secret = _SECRET_WORD_RE.search(value) and not _DIGIT_RE.search(value)
+    if _IDENT_RE.match(value) and named_like_secret and not value.isupper():
         return True
     return spaced and bool(_IDENT_RE.match(value)) and value.isalpha()
 
@@ -268,8 +269,13 @@ def _plausible_password(value: str, *, bare: bool, prose: bool) -> bool:
     if low in _STOPWORDS or low in _TYPE_NAMES:
         return False
     if bare and prose:
-        return not value.isalpha()
+        return not _is_word(value)
     return True
+
+
+def _is_word(value: str) -> bool:
+    """A plain word, perhaps ending a sentence (``great!``): prose, not a password."""
+    return value.rstrip("!?").isalpha()
 
 
 # --------------------------------------------------------------------------- value groups
@@ -441,7 +447,7 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
     if bare and (value.startswith("-") or _is_code_expression(text, value, start, end, spaced)):
         return False
     prose = bare and (sep.lower() == "is" or (sep == ":" and _more_words_follow(text, end)))
-    if sep.lower() == "is" and (not m.group("sp") or value.isalpha()):
+    if sep.lower() == "is" and (not m.group("sp") or _is_word(value)):
         return False
     if _keyword_kind(m.group("kw")) == "password":
         return _plausible_password(value, bare=bare, prose=prose)

@@ -1,0 +1,127 @@
+"""Property tests for secret redaction: it never raises, is idempotent, leaves secret-free
+text alone, and never lets an embedded secret of any kind through, whatever surrounds it."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+from types import ModuleType
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conkeeper.domain.secrets import SECRET_KINDS, find_secrets, redact
+
+DATA = Path(__file__).parent / "data" / "secrets"
+
+
+def _load_generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("secrets_make_corpus", DATA / "make_corpus.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+GEN = _load_generator()
+
+# Fragments that make near-misses and real matches likely when glued together at random.
+FRAGMENTS = [
+    "password",
+    "=",
+    ": ",
+    " is ",
+    "--token ",
+    "-p",
+    "mysql ",
+    "curl -u a:",
+    "Bearer ",
+    "Basic ",
+    "Authorization: ",
+    "://",
+    "user:",
+    "@host",
+    "sk-",
+    "gh" + "p_",
+    "AK" + "IA",
+    "eyJ",
+    ".",
+    "-----BEGIN PRIVATE KEY-----",
+    "-----END PRIVATE KEY-----",
+    "\\n",
+    "\n",
+    '"',
+    "'",
+    "[REDACTED:password]",
+    "[REDACTED:",
+    "&",
+    "?",
+    "${X}",
+    "Zq81kP2mW9",
+    "AbCdEfGhIjKlMnOpQrSt1234",
+    "0123456789abcdef",
+]
+
+texty = st.text(max_size=200)
+glued = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=12), max_size=30).map("".join)
+any_text = texty | glued
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_text)
+def test_never_raises_and_matches_are_well_formed(text: str) -> None:
+    matches = find_secrets(text)
+    redact(text)
+    last_end = 0
+    for m in matches:
+        assert m.kind in SECRET_KINDS
+        assert last_end <= m.start < m.end <= len(text)
+        assert m.line == text.count("\n", 0, m.start) + 1
+        last_end = m.end
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_text)
+def test_redact_is_idempotent(text: str) -> None:
+    once = redact(text)
+    assert redact(once) == once
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_text)
+def test_text_without_findings_is_returned_unchanged(text: str) -> None:
+    if not find_secrets(text):
+        assert redact(text) == text
+
+
+PROSE_ALPHABET = "abcdefghijklmnopqrstuvwxyz      .,!?\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=PROSE_ALPHABET, max_size=400))
+def test_plain_prose_is_never_touched(text: str) -> None:
+    assert find_secrets(text) == []
+    assert redact(text) == text
+
+
+SEPARATORS = st.sampled_from([" ", "\n", "\t", " | ", "\r\n", "; ", ", "])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    kind=st.sampled_from(SECRET_KINDS),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    before=st.text(max_size=80),
+    after=st.text(max_size=80),
+    left=SEPARATORS,
+    right=SEPARATORS,
+)
+def test_embedded_secret_never_survives(
+    kind: str, seed: int, before: str, after: str, left: str, right: str
+) -> None:
+    snippet, value = GEN.SNIPPETS[kind](random.Random(seed))
+    text = before + "\n" + left + snippet + right + after
+    out = redact(text)
+    assert value not in out
+    assert "[REDACTED:" in out
