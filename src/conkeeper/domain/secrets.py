@@ -545,10 +545,8 @@ def _token(
     left: str = _WORD_LEFT,
 ) -> _Rule:
     """A vendor token: literal prefix of ``width`` characters, then its random body."""
-    if width is None:  # variable-width prefix: the boundary goes first
-        pattern = re.compile(f"(?<!{left})" + prefix + body)
-    else:
-        pattern = re.compile(prefix + _lb(width, left) + body)
+    boundary = "" if width is None else _lb(width, left)  # None: the prefix carries its own
+    pattern = re.compile(prefix + boundary + body)
     return _Rule(kind, pattern, priority, check, hints=hints)
 
 
@@ -588,7 +586,7 @@ def _vendor_rules() -> list[_Rule]:
         ),
         _token(
             "gitlab-token",
-            "gl(?:pat|dt|rt|ptt|cbt|ft|soat)-",
+            "gl" + _lb(2) + "(?:pat|dt|rt|ptt|cbt|ft|soat)-",
             None,
             f"[{an_}]{{20,255}}",
             _vendor_check(6),
@@ -764,7 +762,7 @@ def _header_rules() -> list[_Rule]:
             _basic_check,
             hints=("basic",),
             lower_hints=True,
-            window=(1, 2100),
+            anchored=True,
         ),
         _Rule(
             "bearer-token",
@@ -776,7 +774,7 @@ def _header_rules() -> list[_Rule]:
             _bearer_check,
             hints=("bearer", "token"),
             lower_hints=True,
-            window=(1, 4200),
+            anchored=True,
         ),
         _Rule(
             "bearer-token",
@@ -788,7 +786,7 @@ def _header_rules() -> list[_Rule]:
             _bearer_check,
             hints=("authorization",),
             lower_hints=True,
-            window=(1, 4200),
+            anchored=True,
         ),
     ]
 
