@@ -110,11 +110,9 @@ class _Rule:
 
 # --------------------------------------------------------------------------- value heuristics
 
-_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-_B64URL = _ALNUM + "_-"
-
 
 def _words(text: str) -> frozenset[str]:
+    """A word list written as one readable block of text."""
     return frozenset(text.split())
 
 
@@ -292,7 +290,7 @@ def _value_group(m: re.Match[str]) -> str:
     return "0"
 
 
-def _trim_bare(text: str, m: re.Match[str], start: int, end: int) -> int:
+def _trim_bare(text: str, start: int, end: int) -> int:
     """Sentence punctuation after an unquoted value is not part of it, nor is the next
     parameter of a query or form string (``?token=abc&page=2``)."""
     param = _NEXT_PARAM_RE.search(text, start, end)
@@ -902,7 +900,7 @@ def _rule_candidates(rule: _Rule, text: str, lower: str) -> Iterator[_Candidate]
         group = _value_group(m)
         start, end = m.span(group if group != "0" else 0)
         if group == "bare":
-            end = _trim_bare(text, m, start, end)
+            end = _trim_bare(text, start, end)
         if end <= start:
             continue
         if rule.check and not rule.check(text, m, start, end):
