@@ -390,7 +390,9 @@ def bench_queries(count: int) -> dict:
     conn = open_store()
     session = str(
         conn.execute(
-            "SELECT session_id FROM observations WHERE id = ?", (ids[len(ids) // 2],)
+            "SELECT session_id FROM observations WHERE project_id = ? ORDER BY id LIMIT 1 "
+            "OFFSET 1000",
+            (project,),
         ).fetchone()[0]
     )
     queries = {
