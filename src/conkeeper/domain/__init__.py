@@ -1,1 +1,4 @@
-"""Pure domain: memory files, categories, privacy, config. No I/O beyond reading and writing memory files."""
+"""Pure domain: memory files, categories, privacy, config.
+
+No I/O here beyond reading and writing memory files safely (``textio``).
+"""
