@@ -21,9 +21,10 @@ MIN_TOOL_EVENTS = 30
 
 
 def handle(ctx: HookContext) -> HookResult | None:
-    """Return the one-time reflection suggestion when the evidence is there."""
+    """Start per-turn LLM extraction when configured; suggest reflection once, with evidence."""
     if ctx.location is None or ctx.event != "Stop" or ctx.payload.stop_hook_active:
         return None
+    start_turn_extraction(ctx)
     if ctx.config.output_style == "quiet" or ctx.state.get("reflect_suggested"):
         return None
     evidence = gather_evidence(ctx)
@@ -46,6 +47,20 @@ def handle(ctx: HookContext) -> HookResult | None:
             "to turn them into lessons ConKeeper keeps for next time."
         )
     )
+
+
+def start_turn_extraction(ctx: HookContext) -> None:
+    """With an LLM extractor, extract the finished turn in a detached process.
+
+    Spec F11: LLM extraction runs per turn, never per tool call and never inside the hook's
+    wait. The local extractor needs no per-turn pass: SessionEnd runs it for the whole session.
+    The extract command holds its own lock, so overlapping turns never extract twice.
+    """
+    if ctx.config.extractor == "local" or ctx.state.get("private_turn"):
+        return
+    from conkeeper.hooks.on_session_end import start_detached
+
+    start_detached(ctx, ["extract", "--session", ctx.payload.session_id, "--no-summary", "--quiet"])
 
 
 def gather_evidence(ctx: HookContext) -> dict[str, int]:

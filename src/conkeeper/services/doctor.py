@@ -195,6 +195,38 @@ def check_config(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
     return Check("config", OK, "no warnings")
 
 
+def check_extractor(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
+    """Which extractor turns tool events into observations, and today's LLM budget use."""
+    from conkeeper.domain.config import load_config
+    from conkeeper.services.observations.budget import budget_status
+    from conkeeper.storage.store import StoreError, open_store
+
+    config = load_config(locate_project(cwd).root, env).config
+    try:
+        conn = open_store(db_path(env))
+    except StoreError as exc:
+        return Check("extractor", WARN, f"budget unknown: {exc}", "see the database check")
+    try:
+        status = budget_status(conn, config)
+    finally:
+        conn.close()
+    if status["exhausted"]:
+        return Check(
+            "extractor",
+            WARN,
+            status["message"],
+            "raise llm_daily_call_budget / llm_daily_token_budget, or wait until tomorrow",
+        )
+    if status["last_error"] and config.extractor != "local":
+        return Check(
+            "extractor",
+            WARN,
+            f"{status['message']}; last error: {status['last_error']}",
+            "check llm_base_url / llm_model and the provider's credentials",
+        )
+    return Check("extractor", OK, status["message"])
+
+
 def _read_tail(path: Path, limit: int) -> str:
     with open(path, "rb") as handle:
         handle.seek(0, os.SEEK_END)
@@ -236,6 +268,7 @@ def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) ->
         ("memory roots", lambda: check_memory_roots(where, env)),
         ("hooks", lambda: check_hooks(where, env)),
         ("config", lambda: check_config(where, env)),
+        ("extractor", lambda: check_extractor(where, env)),
         ("log", lambda: check_log(env)),
     ]
     results: list[Check] = []
