@@ -10,6 +10,10 @@ import json
 import sys
 from typing import Any
 
+from conkeeper.domain.tokens import estimate_tokens
+
+__all__ = ["CliError", "emit_json", "estimate_tokens", "warn"]
+
 
 class CliError(Exception):
     """A failure a person should read: one line saying what is wrong and what to do."""
@@ -27,8 +31,3 @@ def emit_json(payload: Any) -> None:
 def warn(message: str) -> None:
     """Print a one-line warning on stderr."""
     sys.stderr.write(f"conkeeper: warning: {message}\n")
-
-
-def estimate_tokens(text: str) -> int:
-    """A cheap token estimate (about four characters a token) for budgeting agent reads."""
-    return (len(text) + 3) // 4

@@ -21,8 +21,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conkeeper.cli.output import estimate_tokens
 from conkeeper.domain.config import Config, load_config
+from conkeeper.domain.tokens import estimate_tokens
 from conkeeper.services.observations import budget, prompts
 from conkeeper.services.observations.llm_extractors import LlmClient, LlmError, make_client
 from conkeeper.services.observations.local_extractor import (

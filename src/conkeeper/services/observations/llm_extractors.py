@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from conkeeper.cli.output import estimate_tokens
 from conkeeper.domain.config import Config
+from conkeeper.domain.tokens import estimate_tokens
 
 LLM_EXTRACTORS = ("claude-cli", "claude-agent-sdk", "anthropic", "openai")
 DEFAULT_MODELS = {
