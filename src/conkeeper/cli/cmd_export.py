@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conkeeper.cli.output import CliError
+from conkeeper.cli.output import CliError, opened_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,13 +24,9 @@ def run(args: argparse.Namespace) -> int:
     """Write the export; a summary line goes to stderr when writing a file."""
     from conkeeper.domain.paths import locate_project
     from conkeeper.services.observations.hygiene import export_records, write_export
-    from conkeeper.storage.store import StoreError, find_project, open_store
+    from conkeeper.storage.store import find_project
 
-    try:
-        conn = open_store()
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    try:
+    with opened_store() as conn:
         project_id = None
         if not args.all:
             location = locate_project(Path.cwd())
@@ -47,6 +43,4 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"Exported {count - 1} records to {target}\n")
         else:
             write_export(records, sys.stdout)
-    finally:
-        conn.close()
     return 0

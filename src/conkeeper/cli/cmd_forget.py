@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import CliError, emit_json, opened_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,36 +34,32 @@ def run(args: argparse.Namespace) -> int:
     from conkeeper.domain.paths import locate_project
     from conkeeper.services.observations import hygiene
     from conkeeper.services.observations.repository import SessionNotFound, resolve_session
-    from conkeeper.storage.store import StoreError, open_store
 
-    try:
-        conn = open_store()
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    try:
-        if args.what == "observation":
-            if not args.target or not args.target.isdigit():
-                raise CliError("forget observation needs a numeric ID")
-            action = lambda: hygiene.forget_observation(conn, int(args.target))  # noqa: E731
-            question = f"Forget observation {args.target}?"
-        elif args.what == "session":
-            if not args.target:
-                raise CliError("forget session needs a session id")
-            session_id = resolve_session(conn, args.target)
-            action = lambda: hygiene.forget_session(conn, session_id)  # noqa: E731
-            question = f"Forget session {session_id} and everything recorded in it?"
-        else:
-            location = locate_project(Path(args.target).expanduser() if args.target else Path.cwd())
-            action = lambda: hygiene.forget_project(conn, location.identity)  # noqa: E731
-            question = f"Forget everything recorded for project {location.identity}?"
-        if not args.yes and not _confirm(question):
-            print("Nothing was removed.")
-            return 1
-        result = action()
-    except (SessionNotFound, LookupError) as exc:
-        raise CliError(str(exc).strip("'\"")) from None
-    finally:
-        conn.close()
+    with opened_store() as conn:
+        try:
+            if args.what == "observation":
+                if not args.target or not args.target.isdigit():
+                    raise CliError("forget observation needs a numeric ID")
+                action = lambda: hygiene.forget_observation(conn, int(args.target))  # noqa: E731
+                question = f"Forget observation {args.target}?"
+            elif args.what == "session":
+                if not args.target:
+                    raise CliError("forget session needs a session id")
+                session_id = resolve_session(conn, args.target)
+                action = lambda: hygiene.forget_session(conn, session_id)  # noqa: E731
+                question = f"Forget session {session_id} and everything recorded in it?"
+            else:
+                location = locate_project(
+                    Path(args.target).expanduser() if args.target else Path.cwd()
+                )
+                action = lambda: hygiene.forget_project(conn, location.identity)  # noqa: E731
+                question = f"Forget everything recorded for project {location.identity}?"
+            if not args.yes and not _confirm(question):
+                print("Nothing was removed.")
+                return 1
+            result = action()
+        except (SessionNotFound, LookupError) as exc:
+            raise CliError(str(exc).strip("'\"")) from None
     if args.json:
         emit_json(result.to_dict())
     else:

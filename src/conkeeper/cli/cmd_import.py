@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import CliError, emit_json, opened_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,18 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Import, then print what was added (and any damaged lines)."""
-    from conkeeper.storage.store import StoreError, open_store
 
-    try:
-        conn = open_store()
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    try:
+    with opened_store() as conn:
         if args.source == "jsonl":
             return _jsonl(conn, args)
         return _transcripts(conn, args)
-    finally:
-        conn.close()
 
 
 def _jsonl(conn: object, args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conkeeper.cli.output import CliError, emit_json, estimate_tokens
+from conkeeper.cli.output import CliError, emit_json, estimate_tokens, opened_store
 
 LEVELS = {
     "sessions": 1,
@@ -76,13 +76,8 @@ def _project_scope(conn: object, all_projects: bool) -> tuple[int | None, str, b
 def run(args: argparse.Namespace) -> int:
     """Open the store, run the level's query, print it with its token cost."""
     from conkeeper.services.observations.repository import SessionNotFound
-    from conkeeper.storage.store import StoreError, open_store
 
-    try:
-        conn = open_store()
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    try:
+    with opened_store() as conn:
         project_id, label, known = _project_scope(conn, args.all_projects)
         handler = _HANDLERS[args.command]
         try:
@@ -91,8 +86,6 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         except (LookupError, ValueError) as exc:
             raise CliError(str(exc).strip("'\"")) from None
-    finally:
-        conn.close()
     payload = {"level": LEVELS[args.command], "scope": label, **payload}
     if args.json:
         payload["estimated_tokens"] = estimate_tokens(json.dumps(payload, ensure_ascii=False))

@@ -6,13 +6,16 @@ raising :class:`CliError`; ``main`` turns that into one ``conkeeper: ...`` line 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from conkeeper.domain.tokens import estimate_tokens
 
-__all__ = ["CliError", "emit_json", "estimate_tokens", "warn"]
+__all__ = ["CliError", "emit_json", "estimate_tokens", "opened_store", "warn"]
 
 
 class CliError(Exception):
@@ -31,3 +34,18 @@ def emit_json(payload: Any) -> None:
 def warn(message: str) -> None:
     """Print a one-line warning on stderr."""
     sys.stderr.write(f"conkeeper: warning: {message}\n")
+
+
+@contextlib.contextmanager
+def opened_store() -> Iterator[sqlite3.Connection]:
+    """The user's database for one command, closed afterwards; a store problem is a CliError."""
+    from conkeeper.storage.store import StoreError, open_store
+
+    try:
+        conn = open_store()
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        yield conn
+    finally:
+        conn.close()
