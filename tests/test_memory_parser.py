@@ -244,3 +244,41 @@ def test_add_then_remove_tag_round_trips(doc: tuple[str, list], data: st.DataObj
             new[:i] + new[i + 1 :] == old and new[i] == f"<!-- @category: {name} -->"
             for i in range(len(new))
         )
+
+
+WHITESPACE = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) != "\n"]
+
+
+@pytest.mark.parametrize("space", WHITESPACE)
+def test_tag_lines_behind_any_leading_whitespace_still_count(space: str) -> None:
+    # str.strip() removes every Unicode space, so such a line is still a tag line
+    (section,) = parse_entries(f"# H\n{space}<!-- @category: decision -->\n")
+    assert section.categories == ("decision",)
+
+
+@pytest.mark.parametrize(
+    ("line", "is_bullet"),
+    [
+        ("- item", True),
+        ("- - -", False),
+        ("-  -  -", False),
+        ("*\t*\t*", False),
+        ("* * * *", False),
+        ("- -", True),
+        ("+ + +", True),
+        ("- - x", True),
+        ("* *-*", True),
+        (" - item", True),
+        ("  - item", False),
+    ],
+)
+def test_thematic_breaks_versus_bullets(line: str, is_bullet: bool) -> None:
+    entries = parse_entries(f"# H\n{line}\n")
+    assert [e.line_start for e in entries if e.kind == "bullet"] == ([2] if is_bullet else [])
+    assert entries[0].text == line
+
+
+def test_plain_bullets_can_be_left_out() -> None:
+    every = parse_entries(SAMPLE)
+    labelled = parse_entries(SAMPLE, plain_bullets=False)
+    assert labelled == [e for e in every if e.kind == "section" or e.categories or e.tags]

@@ -19,6 +19,7 @@ templates carry examples that never become real entries.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -143,7 +144,7 @@ class Entry:
     tags: tuple[str, ...] = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """A heading or bullet while parsing; also what tag editing needs to know about an entry.
 
@@ -168,6 +169,18 @@ _BULLET_MARKERS = ("- ", "* ", "+ ", "-\t", "*\t", "+\t")
 _BULLET_STARTS = frozenset("-*+0123456789")
 # First characters (after indentation) of lines that may be more than plain prose.
 _SPECIAL_STARTS = frozenset("#<`~") | _BULLET_STARTS
+# Every character ``str.strip()`` removes (``str.isspace``), so one set test on a line's first
+# character tells whether the line is indented or blank.
+_WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+# A line whose first character is none of these is unindented prose: decided in one test.
+_NOT_PROSE = _SPECIAL_STARTS | _WHITESPACE | {""}
+_MARKERS = frozenset("-*+")
+_MARKER_GAPS = (" ", "\t")
+# Third characters a thematic break such as "- - -" or "* **" can have after "- " or "* ".
+_BREAK_THIRD = frozenset(("", " ", "\t", "-", "*"))
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -203,8 +216,14 @@ def _is_bullet(line: str) -> bool:
 
 
 def _is_thematic_break(body: str) -> bool:
-    compact = body.replace(" ", "").replace("\t", "")
-    return len(compact) >= 3 and len(set(compact)) == 1 and compact[0] in "-*_"
+    """Three or more of one of ``-``, ``*``, ``_`` and nothing else but spaces and tabs.
+
+    Ordinary bullets fail at the first test: their text holds another character.
+    """
+    char = body.lstrip(" \t")[:1]
+    if char not in ("-", "*", "_") or body.strip(char + " \t"):
+        return False
+    return body.count(char) >= 3
 
 
 def _fence_open(line: str) -> tuple[str, int] | None:
@@ -251,6 +270,8 @@ def body_start(lines: list[str], text: str) -> int:
 class _Parser:
     """The single pass behind :func:`parse_nodes`; holds the open section and bullet."""
 
+    __slots__ = ("bullet", "section", "sections", "stack")
+
     def __init__(self) -> None:
         self.sections: list[Node] = []
         self.section: Node | None = None
@@ -274,23 +295,28 @@ class _Parser:
 
     def heading(self, lineno: int, level: int, title: str) -> None:
         self.close_bullet()
-        while self.stack and self.stack[-1][0] >= level:
-            self.stack.pop()
-        self.stack.append((level, title))
-        path = tuple(t for _, t in self.stack)
+        stack = self.stack
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, title))
+        path = tuple([t for _, t in stack])
         self.section = Node("section", path, title, lineno, lineno, lineno)
         self.sections.append(self.section)
 
-    def start_bullet(self, lineno: int, line: str) -> None:
-        self.close_bullet()
-        section = self.ensure_section(lineno)
+    def start_bullet(self, lineno: int, line: str) -> Node:
+        if self.bullet is not None:
+            self.close_bullet()
+        section = self.section or self.ensure_section(lineno)
         section.leading = False
-        self.bullet = Node(
+        bullet = Node(
             "bullet", section.heading_path, section.heading, lineno, lineno, lineno, leading=False
         )
-        self.bullet.content.append(line)
-        section.children.append(self.bullet)
-        self.touch(section, lineno, line)
+        bullet.content.append(line)
+        self.bullet = bullet
+        section.children.append(bullet)
+        section.end = lineno
+        section.content.append(line)
+        return bullet
 
     def tag(self, lineno: int, ref: TagRef) -> None:
         node = self.owner(lineno)
@@ -302,19 +328,18 @@ class _Parser:
         elif node.leading:
             node.insert_after = lineno
 
-    def touch(self, node: Node, lineno: int, line: str) -> None:
-        node.end = lineno  # lines arrive in order, so the latest line is the furthest
-        node.content.append(line)
-
     def content(self, lineno: int, line: str, indented: bool) -> None:
-        if self.bullet is not None and indented:
-            self.bullet.content.append(line)
-            self.bullet.end = self.bullet.insert_after = lineno
-        else:
-            self.close_bullet()
-        section = self.ensure_section(lineno)
+        bullet = self.bullet
+        if bullet is not None:
+            if indented:
+                bullet.content.append(line)
+                bullet.end = bullet.insert_after = lineno
+            else:
+                self.close_bullet()
+        section = self.section or self.ensure_section(lineno)
         section.leading = False
-        self.touch(section, lineno, line)
+        section.end = lineno  # lines arrive in order, so the latest line is the furthest
+        section.content.append(line)
 
     def comment(self, lineno: int, indented: bool) -> None:
         if self.bullet is not None and not indented:
@@ -335,94 +360,180 @@ def _trim(content: list[str]) -> None:
         content.pop()
 
 
-def parse_nodes(text: str) -> list[Node]:
-    """The sections of ``text`` (each with its bullets as ``children``), in file order."""
+def _lines(text: str) -> tuple[list[str], int]:
+    """The lines of ``text`` (CR and a leading BOM removed) and the index of the first one that
+    is content rather than front matter."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the final line ending does not start another line
+    if "\r" in text:
+        lines = [line.rstrip("\r") for line in lines]
+    first = body_start(lines, text)
+    if first == 0 and lines and lines[0].startswith(BOM):
+        lines[0] = lines[0].lstrip(BOM)
+    return lines, first
+
+
+def parse_nodes(text: str) -> list[Node]:
+    """The sections of ``text`` (each with its bullets as ``children``), in file order.
+
+    The loop is shaped by what memory files hold: unindented prose costs one set test;
+    ``- item`` bullets, headings and tag lines a few more; the rest (blank, indented, fenced,
+    commented lines) goes through :func:`_other_line`. Fenced code and multi-line comments are
+    consumed by their own loops over the same line iterator.
+    """
+    lines, first_index = _lines(text)
     parser = _Parser()
-    fence: tuple[str, int] | None = None
-    in_comment = False
-    for index in range(body_start(lines, text), len(lines)):
-        lineno = index + 1
-        line = lines[index].rstrip("\r")
-        if index == 0:
-            line = line.lstrip(BOM)
-        stripped = line.strip()
-        indented = line[:1] in (" ", "\t")
-        if fence is not None:
-            if _fence_closes(line, fence):
-                fence = None
-            parser.content(lineno, line, indented or parser.bullet is not None)
-            continue
-        if in_comment:
-            in_comment = "-->" not in line
-            parser.comment(lineno, True)
-            continue
-        if not stripped:
-            parser.blank()
-            continue
-        first = stripped[0]
-        if first not in _SPECIAL_STARTS:  # plain prose: the common case, decided in one test
-            parser.content(lineno, line, indented)
-            continue
-        _dispatch(parser, lineno, line, stripped, indented)
-        if first in "`~":
-            fence = _fence_open(line)
-        elif first == "<" and _opens_comment(stripped) and parse_tag_line(line) is None:
-            in_comment = True
+    # parser.section and parser.bullet, mirrored in locals because every line reads them
+    section: Node | None = None
+    bullet: Node | None = None
+    rows = enumerate(lines[first_index:], first_index + 1)
+    for lineno, line in rows:
+        char = line[:1]
+        if char in _NOT_PROSE:
+            if (
+                char in _MARKERS
+                and line[1:2] in _MARKER_GAPS
+                and not (line[2:3] in _BREAK_THIRD and _is_thematic_break(line))
+            ):
+                bullet = parser.start_bullet(lineno, line)
+                section = parser.section
+                continue
+            if char == "#":
+                heading = _heading(line)
+                if heading is not None:
+                    parser.heading(lineno, *heading)
+                    section, bullet = parser.section, None
+                    continue
+                # otherwise prose that starts with "#"
+            elif char == "<" and (ref := parse_tag_line(line)) is not None:
+                parser.tag(lineno, ref)
+                section = parser.section
+                continue
+            elif _other_line(parser, rows, lineno, line, char):
+                section, bullet = parser.section, parser.bullet
+                continue
+        # prose: it ends the open bullet
+        if bullet is not None:
+            _trim(bullet.content)
+            bullet = parser.bullet = None
+        if section is None:
+            section = parser.ensure_section(lineno)
+        section.leading = False
+        section.end = lineno
+        section.content.append(line)
     parser.close_bullet()
-    for section in parser.sections:
-        _trim(section.content)
+    for node in parser.sections:
+        _trim(node.content)
     return parser.sections
 
 
-def _dispatch(parser: _Parser, lineno: int, line: str, stripped: str, indented: bool) -> None:
+def _other_line(
+    parser: _Parser, rows: Iterator[tuple[int, str]], lineno: int, line: str, char: str
+) -> bool:
+    """Handle a blank, indented or markup line; ``False`` when it is plain prose after all."""
+    stripped = line.strip()
+    if not stripped:
+        parser.blank()
+        return True
+    indented = char == " " or char == "\t"
+    first = stripped[0]
+    if first in _SPECIAL_STARTS:
+        ref = _dispatch(parser, lineno, line, stripped, indented)
+        if first == "`" or first == "~":
+            fence = _fence_open(line)
+            if fence is not None:
+                _consume_fence(parser, rows, fence)
+        elif first == "<" and ref is None and _opens_comment(stripped):
+            _consume_comment(parser, rows)
+        return True
+    if indented and parser.bullet is not None:  # a continuation line of the open bullet
+        parser.content(lineno, line, True)
+        return True
+    return False
+
+
+def _consume_fence(
+    parser: _Parser, rows: Iterator[tuple[int, str]], fence: tuple[str, int]
+) -> None:
+    """Lines of a fenced code block up to and including its closing fence: verbatim content."""
+    for lineno, line in rows:
+        indented = line[:1] in _MARKER_GAPS
+        parser.content(lineno, line, indented or parser.bullet is not None)
+        if _fence_closes(line, fence):
+            return
+
+
+def _consume_comment(parser: _Parser, rows: Iterator[tuple[int, str]]) -> None:
+    """Lines of a multi-line HTML comment up to the one holding ``-->``: rendered as nothing."""
+    for lineno, line in rows:
+        parser.comment(lineno, True)
+        if "-->" in line:
+            return
+
+
+def _dispatch(
+    parser: _Parser, lineno: int, line: str, stripped: str, indented: bool
+) -> TagRef | None:
+    """Handle a line that may be markup; returns its tag when it is a tag line."""
     first = stripped[0]
     if first == "<":
         ref = parse_tag_line(line)
         if ref is not None:
             parser.tag(lineno, ref)
-            return
+            return ref
         if _is_comment_line(stripped) or _opens_comment(stripped):
             parser.comment(lineno, indented)
-            return
+            return None
     elif first == "#" and not (indented and parser.bullet is not None):
         heading = _heading(line)
         if heading is not None:
             parser.heading(lineno, *heading)
-            return
+            return None
     elif first in _BULLET_STARTS and _is_bullet(line):
         parser.start_bullet(lineno, line)
-        return
+        return None
     parser.content(lineno, line, indented)
+    return None
 
 
-def _names(tags: list[tuple[int, TagRef]], kind: str) -> list[str]:
-    return [ref.name for _, ref in tags if ref.kind == kind]
-
-
-def _unique(names: list[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(names))
+def _labels(tags: list[tuple[int, TagRef]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Categories and tags named by tag lines, each once, in the order they appear."""
+    if not tags:
+        return (), ()
+    categories: dict[str, None] = {}
+    names: dict[str, None] = {}
+    for _, ref in tags:
+        (categories if ref.kind == "category" else names)[ref.name] = None
+    return tuple(categories), tuple(names)
 
 
 def _text(content: list[str]) -> str:
     start = 0
     while start < len(content) and not content[start].strip():
         start += 1
-    return "\n".join(content[start:])
+    return "\n".join(content[start:] if start else content)
 
 
-def parse_entries(text: str) -> list[Entry]:
-    """Every section and bullet of a memory file's text, in file order (never raises)."""
+def parse_entries(text: str, *, plain_bullets: bool = True) -> list[Entry]:
+    """Every section and bullet of a memory file's text, in file order (never raises).
+
+    ``plain_bullets=False`` leaves out bullets without a category or tag: the search index
+    only needs the labelled ones, and most bullets of a memory file are plain.
+    """
     entries: list[Entry] = []
+    append = entries.append
     for section in parse_nodes(text):
-        child_tags = [t for child in section.children for t in child.own_tags]
-        all_tags = section.own_tags + child_tags
+        children = section.children
+        all_tags = section.own_tags
+        for child in children:
+            if child.own_tags:
+                all_tags = all_tags + child.own_tags
         body = _text(section.content)
         if not section.addressable and not body and not all_tags:
             continue
-        entries.append(
+        categories, tags = _labels(all_tags)
+        append(
             Entry(
                 "section",
                 section.heading_path,
@@ -430,21 +541,24 @@ def parse_entries(text: str) -> list[Entry]:
                 section.start,
                 section.end,
                 body,
-                _unique(_names(all_tags, "category")),
-                _unique(_names(all_tags, "tag")),
+                categories,
+                tags,
             )
         )
-        for child in section.children:
-            entries.append(
+        for child in children:
+            if not (plain_bullets or child.own_tags):
+                continue
+            categories, tags = _labels(child.own_tags)
+            append(
                 Entry(
                     "bullet",
                     child.heading_path,
                     child.heading,
                     child.start,
                     child.end,
-                    _text(child.content),
-                    _unique(_names(child.own_tags, "category")),
-                    _unique(_names(child.own_tags, "tag")),
+                    "\n".join(child.content),  # starts with the bullet line: never blank
+                    categories,
+                    tags,
                 )
             )
     return entries

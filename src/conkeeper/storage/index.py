@@ -32,6 +32,7 @@ import re
 import sqlite3
 import sys
 import time
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,7 @@ PARALLEL_MIN_FILES = 300  # below this, starting worker processes costs more tha
 MAX_WORKERS = 4
 CHUNK_LINES = 40  # long sections (observation logs) are indexed in chunks of this many lines
 RACY_WINDOW_NS = 2_000_000_000
+_SPANS_JSON = json.JSONEncoder(separators=(",", ":")).encode
 SESSIONS_DIR = "sessions"
 _DATE_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # identifiers worth splitting: snake_case, camelCase, PascalCase with an inner capital
@@ -254,17 +256,19 @@ def file_time_ms(rel: str, mtime_ns: int) -> int:
 # --------------------------------------------------------------------------- entries
 
 
-@dataclass
-class EntryRow:
-    """One row of ``index_entries`` plus its FTS text."""
+class EntryRow(NamedTuple):
+    """One row of ``index_entries`` plus its FTS text, already in the form SQL takes.
+
+    A tuple of plain values, so big builds can pass rows between processes cheaply.
+    """
 
     line_start: int
     line_end: int
-    heading: str
     heading_path: str
-    categories: tuple[str, ...]
-    tags: tuple[str, ...]
-    spans: list[list[object]]
+    categories: str  # space padded, " a b ", for LIKE '% a %'
+    tags: str
+    spans: str  # JSON [[start, end, [categories], [tags]], ...] or ""
+    heading: str
     body: str
     terms: str
 
@@ -356,17 +360,24 @@ def _file_text(blanked: str) -> _FileText:
         return _FileText(lines, tags)
     fenced = _fenced_lines(lines) if ("```" in blanked or "~~~" in blanked) else set()
     closing = -1
-    for i, line in enumerate(lines):
-        if i <= closing:
-            lines[i] = ""
-            continue
-        if "<!--" not in line or i in fenced or not line.lstrip().startswith("<!--"):
+    line_no = counted = 0
+    pos = blanked.find("<!--")
+    while pos >= 0:  # visit each line holding "<!--" once, found by str.find, not a line loop
+        line_no += blanked.count("\n", counted, pos)
+        counted = pos
+        eol = blanked.find("\n", pos)
+        pos = -1 if eol < 0 else blanked.find("<!--", eol)
+        i = line_no
+        line = lines[i]
+        if i <= closing or i in fenced or not line.lstrip().startswith("<!--"):
             continue
         ref = parse_tag_line(line) if "@" in line else None
         if ref is not None:
             tags[i + 1] = (ref.kind, ref.name)
         elif "-->" not in line[line.index("<!--") + 4 :]:
             closing = _comment_end(lines, i)
+            for j in range(i + 1, closing + 1):
+                lines[j] = ""
         lines[i] = ""
     return _FileText(lines, tags)
 
@@ -393,48 +404,57 @@ def _fenced_lines(lines: list[str]) -> set[int]:
     return inside
 
 
-def _section_rows(ft: _FileText, section: Entry, end: int, bullets: list[Entry]) -> list[EntryRow]:
+def _section_rows(
+    ft: _FileText, section: Entry, end: int, bullets: list[Entry], tag_lines: list[int]
+) -> list[EntryRow]:
     """Rows for one section's own lines ``section.line_start..end``, cut into chunks."""
     start = section.line_start
-    labelled = [b for b in bullets if start <= b.line_start <= end and (b.categories or b.tags)]
+    labelled = [b for b in bullets if start <= b.line_start <= end] if bullets else bullets
     own_cats: list[str] = []
     own_tags: list[str] = []
-    for lineno, (kind, name) in ft.tags.items():
-        if start <= lineno <= end and not any(
-            b.line_start <= lineno <= b.line_end for b in labelled
-        ):
-            (own_cats if kind == "category" else own_tags).append(name)
+    if tag_lines:
+        first_tag, last_tag = bisect_left(tag_lines, start), bisect_right(tag_lines, end)
+        for lineno in tag_lines[first_tag:last_tag]:
+            if not any(b.line_start <= lineno <= b.line_end for b in labelled):
+                kind, name = ft.tags[lineno]
+                (own_cats if kind == "category" else own_tags).append(name)
     path = " > ".join(section.heading_path)
+    heading = section.heading
+    lines = ft.lines
     rows = []
     for first in range(start, end + 1, CHUNK_LINES):
         last = min(end, first + CHUNK_LINES - 1)
-        body = "\n".join(ft.lines[first - 1 : last])
-        if not body.strip():
+        body = "\n".join(lines[first - 1 : last])
+        if not body or body.isspace():
             continue
         spans: list[list[object]] = []
         if own_cats or own_tags:
             spans.append([start, end, own_cats, own_tags])
-        spans.extend(
-            [b.line_start, b.line_end, list(b.categories), list(b.tags)]
-            for b in labelled
-            if b.line_start <= last and b.line_end >= first
-        )
-        cats = tuple(dict.fromkeys(n for s in spans for n in s[2]))  # type: ignore[attr-defined]
-        tags = tuple(dict.fromkeys(n for s in spans for n in s[3]))  # type: ignore[attr-defined]
-        terms = ft.terms(section.heading + "\n" + body) if ft.idents else []
-        rows.append(
-            EntryRow(
-                first,
-                last,
-                section.heading,
-                path,
-                cats,
-                tags,
-                spans,
-                body,
-                " ".join([*terms, *cats, *tags]),
+        if labelled:
+            spans.extend(
+                [b.line_start, b.line_end, list(b.categories), list(b.tags)]
+                for b in labelled
+                if b.line_start <= last and b.line_end >= first
             )
-        )
+        terms = ft.terms(heading + "\n" + body) if ft.idents else []
+        if spans:
+            cats = list(dict.fromkeys(n for s in spans for n in s[2]))  # type: ignore[attr-defined]
+            tags = list(dict.fromkeys(n for s in spans for n in s[3]))  # type: ignore[attr-defined]
+            rows.append(
+                EntryRow(
+                    first,
+                    last,
+                    path,
+                    _padded(cats),
+                    _padded(tags),
+                    _SPANS_JSON(spans),
+                    heading,
+                    body,
+                    " ".join([*terms, *cats, *tags]),
+                )
+            )
+        else:
+            rows.append(EntryRow(first, last, path, "", "", "", heading, body, " ".join(terms)))
     return rows
 
 
@@ -442,15 +462,17 @@ def entry_rows(blanked: str) -> list[EntryRow]:
     """Index rows for a file's privacy-blanked text: one per section (or chunk of one)."""
     ft = _file_text(blanked)
     ft.idents = identifiers(blanked)
-    entries = parse_entries(blanked)
+    entries = parse_entries(blanked, plain_bullets=False)
     sections = [e for e in entries if e.kind == "section"]
-    bullets = [e for e in entries if e.kind == "bullet" and (e.categories or e.tags)]
+    bullets = [e for e in entries if e.kind == "bullet"]
+    tag_lines = sorted(ft.tags)
     rows: list[EntryRow] = []
+    count = len(ft.lines)
     for i, section in enumerate(sections):
         end = section.line_end
         if i + 1 < len(sections):
             end = min(end, sections[i + 1].line_start - 1)
-        rows.extend(_section_rows(ft, section, min(end, len(ft.lines)), bullets))
+        rows.extend(_section_rows(ft, section, min(end, count), bullets, tag_lines))
     return rows
 
 
@@ -461,7 +483,7 @@ def prepare_file(stat: FileStat, kind: FileKind, data: bytes, digest: str) -> Pr
     except MemoryFileError as exc:
         return PreparedFile(stat, kind, digest, "skipped", str(exc))
     blanked = blank_private(text)
-    hides = _visible_count(blanked) < _visible_count(text)
+    hides = blanked != text and _visible_count(blanked) < _visible_count(text)
     try:
         rows = entry_rows(blanked)
     except Exception as exc:  # a parser bug must not stop the whole index; say which file
@@ -684,18 +706,22 @@ def _insert_files(
     entry_params: list[tuple[object, ...]] = []
     fts_params: list[tuple[object, ...]] = []
     next_id = int(conn.execute("SELECT coalesce(max(id), 0) FROM index_entries").fetchone()[0])
+    insert_file = (
+        "INSERT INTO index_files(root_id, rel_path, kind, size, mtime_ns, sha256, file_time, "
+        "status, note, entries, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
     for p in prepared:
+        stat = p.stat
         cur = conn.execute(
-            "INSERT INTO index_files(root_id, rel_path, kind, size, mtime_ns, sha256, file_time, "
-            "status, note, entries, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            insert_file,
             (
                 root_id,
-                p.stat.rel,
+                stat.rel,
                 p.kind,
-                p.stat.size,
-                _stored_mtime(p.stat.mtime_ns, now_ns),
+                stat.size,
+                _stored_mtime(stat.mtime_ns, now_ns),
                 p.sha256,
-                file_time_ms(p.stat.rel, p.stat.mtime_ns),
+                file_time_ms(stat.rel, stat.mtime_ns),
                 p.status,
                 p.note,
                 len(p.rows),
@@ -705,19 +731,8 @@ def _insert_files(
         file_id = cur.lastrowid
         for row in p.rows:
             next_id += 1
-            entry_params.append(
-                (
-                    next_id,
-                    file_id,
-                    row.line_start,
-                    row.line_end,
-                    row.heading_path,
-                    _padded(row.categories),
-                    _padded(row.tags),
-                    json.dumps(row.spans, separators=(",", ":")) if row.spans else "",
-                )
-            )
-            fts_params.append((next_id, row.heading, row.body, row.terms))
+            entry_params.append((next_id, file_id, *row[:6]))
+            fts_params.append((next_id, *row[6:]))
     conn.executemany(
         "INSERT INTO index_entries(id, file_id, line_start, line_end, heading_path, categories, "
         "tags, spans) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -729,6 +744,7 @@ def _insert_files(
 
 
 def _padded(names: Iterable[str]) -> str:
+    """Names joined and space padded (``" a b "``), so ``LIKE '% a %'`` matches whole names."""
     joined = " ".join(names)
     return f" {joined} " if joined else ""
 
