@@ -12,7 +12,6 @@ import stat
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -130,7 +129,7 @@ def recording(prompts: list[str]) -> dict:
 
 
 def config(**values: object) -> Config:
-    return replace(Config(), **values)
+    return Config().replace(**values)
 
 
 def _rows(conn) -> list[tuple[str, str]]:

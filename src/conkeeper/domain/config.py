@@ -19,10 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Literal, Union
 
 from conkeeper.domain.frontmatter import (
     BOM,
@@ -31,7 +28,9 @@ from conkeeper.domain.frontmatter import (
     strip_inline_comment,
     unquote,
 )
+from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.paths import global_memory_dir, project_memory_dir
+from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.domain.textio import (
     MemoryFileError,
     atomic_write,
@@ -43,8 +42,13 @@ CONFIG_FILENAME = ".memory-config.md"
 ENV_PREFIX = "CONKEEPER_"
 MAX_CONFIG_BYTES = 256 * 1024
 
-Value = Union[bool, int, str]  # noqa: UP007 - evaluated at runtime, must work on Python 3.10
-KeyType = Literal["bool", "int", "enum", "str"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Literal
+
+    Value = bool | int | str
+    KeyType = Literal["bool", "int", "enum", "str"]
 
 # Front-matter keys that belong to every memory file, not to the config schema.
 _SHARED_FILE_KEYS = frozenset({"private"})
@@ -57,19 +61,44 @@ TOKEN_BUDGETS: dict[str, int] = {
 }
 
 
-@dataclass(frozen=True)
-class KeySpec:
+class KeySpec(FrozenRecord):
     """One setting: its type, default, allowed values or bounds, and a one-line description."""
 
+    __slots__ = ("allowed", "default", "description", "max", "min", "name", "percent", "type")
+    __slots__ += ("url",)
     name: str
     type: KeyType
     default: Value
     description: str
-    allowed: tuple[str, ...] | None = None
-    min: int | None = None
-    max: int | None = None
-    percent: bool = False
-    url: bool = False
+    allowed: tuple[str, ...] | None
+    min: int | None
+    max: int | None
+    percent: bool
+    url: bool
+
+    def __init__(
+        self,
+        name: str,
+        type: KeyType,
+        default: Value,
+        description: str,
+        allowed: tuple[str, ...] | None = None,
+        min: int | None = None,
+        max: int | None = None,
+        percent: bool = False,
+        url: bool = False,
+    ) -> None:
+        self._set(
+            name=name,
+            type=type,
+            default=default,
+            description=description,
+            allowed=allowed,
+            min=min,
+            max=max,
+            percent=percent,
+            url=url,
+        )
 
     def expected(self) -> str:
         """What a valid value looks like, for error and warning messages."""
@@ -181,42 +210,101 @@ _SPECS: tuple[KeySpec, ...] = (
 KEYS: dict[str, KeySpec] = {spec.name: spec for spec in _SPECS}
 
 
-@dataclass(frozen=True)
-class Config:
-    """Effective settings, one typed attribute per key in :data:`KEYS`."""
+class Config(FrozenRecord):
+    """Effective settings, one typed attribute per key in :data:`KEYS` (immutable; use
+    :meth:`replace` for a changed copy). The defaults repeat the schema's, which a test checks.
+    """
 
-    token_budget: str = "standard"
-    suggest_memories: bool = True
-    auto_load: bool = True
-    output_style: str = "normal"
-    auto_sync_threshold: int = 60
-    hard_block_threshold: int = 80
-    context_window_tokens: int = 200000
-    observation_hook: bool = True
-    observation_detail: str = "full"
-    correction_sensitivity: str = "low"
-    auto_reflect: bool = True
-    reflect_depth: str = "standard"
-    save_interval: int = 5
-    sessions_days: int = 30
-    extractor: str = "local"
-    llm_model: str = ""
-    llm_base_url: str = ""
-    llm_daily_call_budget: int = 50
-    llm_daily_token_budget: int = 200000
-    llm_max_input_chars: int = 12000
-    obsidian_sync_target: str = ""
+    __slots__ = tuple(KEYS)
+    token_budget: str
+    suggest_memories: bool
+    auto_load: bool
+    output_style: str
+    auto_sync_threshold: int
+    hard_block_threshold: int
+    context_window_tokens: int
+    observation_hook: bool
+    observation_detail: str
+    correction_sensitivity: str
+    auto_reflect: bool
+    reflect_depth: str
+    save_interval: int
+    sessions_days: int
+    extractor: str
+    llm_model: str
+    llm_base_url: str
+    llm_daily_call_budget: int
+    llm_daily_token_budget: int
+    llm_max_input_chars: int
+    obsidian_sync_target: str
+
+    def __init__(
+        self,
+        *,
+        token_budget: str = "standard",
+        suggest_memories: bool = True,
+        auto_load: bool = True,
+        output_style: str = "normal",
+        auto_sync_threshold: int = 60,
+        hard_block_threshold: int = 80,
+        context_window_tokens: int = 200000,
+        observation_hook: bool = True,
+        observation_detail: str = "full",
+        correction_sensitivity: str = "low",
+        auto_reflect: bool = True,
+        reflect_depth: str = "standard",
+        save_interval: int = 5,
+        sessions_days: int = 30,
+        extractor: str = "local",
+        llm_model: str = "",
+        llm_base_url: str = "",
+        llm_daily_call_budget: int = 50,
+        llm_daily_token_budget: int = 200000,
+        llm_max_input_chars: int = 12000,
+        obsidian_sync_target: str = "",
+    ) -> None:
+        self._set(
+            token_budget=token_budget,
+            suggest_memories=suggest_memories,
+            auto_load=auto_load,
+            output_style=output_style,
+            auto_sync_threshold=auto_sync_threshold,
+            hard_block_threshold=hard_block_threshold,
+            context_window_tokens=context_window_tokens,
+            observation_hook=observation_hook,
+            observation_detail=observation_detail,
+            correction_sensitivity=correction_sensitivity,
+            auto_reflect=auto_reflect,
+            reflect_depth=reflect_depth,
+            save_interval=save_interval,
+            sessions_days=sessions_days,
+            extractor=extractor,
+            llm_model=llm_model,
+            llm_base_url=llm_base_url,
+            llm_daily_call_budget=llm_daily_call_budget,
+            llm_daily_token_budget=llm_daily_token_budget,
+            llm_max_input_chars=llm_max_input_chars,
+            obsidian_sync_target=obsidian_sync_target,
+        )
 
 
-@dataclass
-class LoadedConfig:
+class LoadedConfig(Record):
     """The effective :class:`Config`, the warnings met on the way, and where each value came
     from (``"default"``, ``"global"``, ``"project"`` or ``"env"``)."""
 
-    config: Config
-    warnings: list[str] = field(default_factory=list)
-    sources: dict[str, str] = field(default_factory=dict)
-    files: dict[str, Path] = field(default_factory=dict)
+    __slots__ = ("config", "files", "sources", "warnings")
+
+    def __init__(
+        self,
+        config: Config,
+        warnings: list[str] | None = None,
+        sources: dict[str, str] | None = None,
+        files: dict[str, Path] | None = None,
+    ) -> None:
+        self.config = config
+        self.warnings: list[str] = [] if warnings is None else warnings
+        self.sources: dict[str, str] = {} if sources is None else sources
+        self.files: dict[str, Path] = {} if files is None else files
 
 
 def token_budget_tokens(preset: str) -> int:
@@ -231,8 +319,8 @@ def token_budget_tokens(preset: str) -> int:
 
 # --------------------------------------------------------------------------- parsing values
 
-_INT_RE = re.compile(r"[+-]?[0-9][0-9_]*")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
+_INT_RE = LazyPattern(r"[+-]?[0-9][0-9_]*")
+_CONTROL_RE = LazyPattern(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
 
 
 def suggest_key(name: str) -> str | None:
@@ -370,14 +458,22 @@ def _env_layer(env: Mapping[str, str]) -> dict[str, str]:
     return values
 
 
-@dataclass
 class _LoadState:
     """Values and their provenance while the layers are applied, weakest first."""
 
-    values: dict[str, Value]
-    sources: dict[str, str]
-    origin: dict[str, str]
-    warnings: list[str]
+    __slots__ = ("origin", "sources", "values", "warnings")
+
+    def __init__(
+        self,
+        values: dict[str, Value],
+        sources: dict[str, str],
+        origin: dict[str, str],
+        warnings: list[str],
+    ) -> None:
+        self.values = values
+        self.sources = sources
+        self.origin = origin
+        self.warnings = warnings
 
 
 def _fallback_note(current: Value, source: str, origin: Mapping[str, str]) -> str:
@@ -608,14 +704,3 @@ def describe(loaded: LoadedConfig) -> list[dict[str, object]]:
             }
         )
     return records
-
-
-def _check_schema() -> None:
-    """Keep :class:`Config` and :data:`KEYS` in step (a mismatch is a programming error)."""
-    declared = {f.name: f.default for f in fields(Config)}
-    schema = {name: spec.default for name, spec in KEYS.items()}
-    if declared != schema:  # pragma: no cover - guarded by tests
-        raise RuntimeError("Config and KEYS disagree")
-
-
-_check_schema()

@@ -7,22 +7,34 @@ malformed header must never hide a file's privacy flag or break a hook.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from conkeeper.domain.records import Record
 
 BOM = "\ufeff"
 _TRUE = {"true", "yes", "on", "1", "y"}
 _FALSE = {"false", "no", "off", "0", "n"}
 
 
-@dataclass
-class FrontMatter:
-    """Flat key/value pairs from a leading ``---`` block, and where the block sits."""
+class FrontMatter(Record):
+    """Flat key/value pairs from a leading ``---`` block, and where the block sits.
 
-    values: dict[str, str] = field(default_factory=dict)
-    present: bool = False
-    closed: bool = True
-    end_line: int = 0  # number of lines the block occupies, fences included; 0 when absent
-    errors: list[str] = field(default_factory=list)
+    ``end_line`` is the number of lines the block occupies, fences included (0 when absent).
+    """
+
+    __slots__ = ("closed", "end_line", "errors", "present", "values")
+
+    def __init__(
+        self,
+        values: dict[str, str] | None = None,
+        present: bool = False,
+        closed: bool = True,
+        end_line: int = 0,
+        errors: list[str] | None = None,
+    ) -> None:
+        self.values: dict[str, str] = {} if values is None else values
+        self.present = present
+        self.closed = closed
+        self.end_line = end_line
+        self.errors: list[str] = [] if errors is None else errors
 
 
 def strip_inline_comment(raw: str) -> str:

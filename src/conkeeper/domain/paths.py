@@ -9,20 +9,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+from conkeeper.domain.records import FrozenRecord
 
 PROJECT_MEMORY_SUBDIR = Path(".claude") / "memory"
 DB_FILENAME = "conkeeper.db"
 
 
-@dataclass(frozen=True)
-class ProjectLocation:
+class ProjectLocation(FrozenRecord):
     """A project as ConKeeper sees it: its work-tree root, stable identity and memory folder."""
 
+    __slots__ = ("identity", "memory_dir", "root")
     root: Path
     identity: str
     memory_dir: Path
+
+    def __init__(self, root: Path, identity: str, memory_dir: Path) -> None:
+        self._set(root=root, identity=identity, memory_dir=memory_dir)
 
     @property
     def name(self) -> str:

@@ -25,11 +25,14 @@ Unicode breaks), so no line ending lets a private line survive. Every scan is li
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import NamedTuple
 
-from conkeeper.domain import secrets
 from conkeeper.domain.frontmatter import BOM, parse_bool, parse_front_matter
+from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.domain.records import FrozenRecord, Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from conkeeper.domain.secrets import SecretMatch
 
 CONTEXT_MARKER_TAG = "conkeeper-memory"
 """Tag the SessionStart hook wraps injected memory in, so capture never stores it back."""
@@ -48,32 +51,44 @@ _QUOTES = ("`", '"', "'", "\u201c", "\u2018")
 _MAX_TAG_LINE = 64
 _MAX_LISTED_MENTIONS = 10
 
-_INLINE_PRIVATE = re.compile(r"<[ \t]*(/?)[ \t]*private[ \t]*>", re.IGNORECASE)
-_CONTEXT_MARKER = re.compile(
+_INLINE_PRIVATE = LazyPattern(r"<[ \t]*(/?)[ \t]*private[ \t]*>", re.IGNORECASE)
+_CONTEXT_MARKER = LazyPattern(
     r"<[ \t]*(/?)[ \t]*" + re.escape(CONTEXT_MARKER_TAG) + r"(?:[ \t][^>\n]{0,200})?[ \t]*>",
     re.IGNORECASE,
 )
-_LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
+_LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
 
 
-@dataclass(frozen=True)
-class HiddenRange:
+class HiddenRange(FrozenRecord):
     """Lines ``start``..``end`` (1-based, inclusive) are hidden, and why."""
 
+    __slots__ = ("end", "reason", "start")
     start: int
     end: int
     reason: str
 
+    def __init__(self, start: int, end: int, reason: str) -> None:
+        self._set(start=start, end=end, reason=reason)
 
-@dataclass
-class PrivacyReport:
+
+class PrivacyReport(Record):
     """What privacy hides in one text, without any of the hidden text itself."""
 
-    file_private: bool = False
-    reason: str | None = None
-    hidden_ranges: list[HiddenRange] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    total_lines: int = 0
+    __slots__ = ("file_private", "hidden_ranges", "reason", "total_lines", "warnings")
+
+    def __init__(
+        self,
+        file_private: bool = False,
+        reason: str | None = None,
+        hidden_ranges: list[HiddenRange] | None = None,
+        warnings: list[str] | None = None,
+        total_lines: int = 0,
+    ) -> None:
+        self.file_private = file_private
+        self.reason = reason
+        self.hidden_ranges: list[HiddenRange] = [] if hidden_ranges is None else hidden_ranges
+        self.warnings: list[str] = [] if warnings is None else warnings
+        self.total_lines = total_lines
 
     @property
     def hidden_line_count(self) -> int:
@@ -86,30 +101,44 @@ class PrivacyReport:
         return sum(r.reason in (REASON_BLOCK, REASON_UNCLOSED) for r in self.hidden_ranges)
 
 
-class _Fence(NamedTuple):
-    char: str
-    length: int
-    bare: bool  # nothing but whitespace after the run, so it can also close a fence
+class _Fence:
+    __slots__ = ("bare", "char", "length")
+
+    def __init__(self, char: str, length: int, bare: bool) -> None:
+        self.char = char
+        self.length = length
+        self.bare = bare  # nothing but whitespace after the run, so it can also close a fence
 
 
-@dataclass
 class _Walk:
     """One reading of a document: hidden lines and the events found on the way."""
 
-    hidden: list[bool]
-    blocks: list[tuple[int, int, bool]] = field(default_factory=list)  # 0-based, closed?
-    strays: list[int] = field(default_factory=list)
-    mentions: list[int] = field(default_factory=list)
-    open_fences: list[int] = field(default_factory=list)
+    __slots__ = ("blocks", "hidden", "mentions", "open_fences", "strays")
+
+    def __init__(self, hidden: list[bool]) -> None:
+        self.hidden = hidden
+        self.blocks: list[tuple[int, int, bool]] = []  # 0-based, closed?
+        self.strays: list[int] = []
+        self.mentions: list[int] = []
+        self.open_fences: list[int] = []
 
 
-@dataclass
 class _Analysis:
-    lines: list[str]
-    ends_with_break: bool
-    hidden: list[bool]
-    report: PrivacyReport
-    info: _Classified | None = None
+    __slots__ = ("ends_with_break", "hidden", "info", "lines", "report")
+
+    def __init__(
+        self,
+        lines: list[str],
+        ends_with_break: bool,
+        hidden: list[bool],
+        report: PrivacyReport,
+        info: _Classified | None = None,
+    ) -> None:
+        self.lines = lines
+        self.ends_with_break = ends_with_break
+        self.hidden = hidden
+        self.report = report
+        self.info = info
 
     def visible(self) -> list[tuple[int, str]]:
         """``(0-based index, line)`` of every line that is not hidden."""
@@ -179,20 +208,26 @@ def clean_captured(text: str) -> str | None:
         return None
     joined = "\n".join(result.lines)
     cuts = _line_cuts(result.lines, _captured_hidden(result))
-    cuts += _span_cuts(joined, _INLINE_PRIVATE)
-    cuts += _span_cuts(joined, _CONTEXT_MARKER)
-    kept = _cut(joined, cuts)
-    cleaned = _LEADING_BLANK_LINES.sub("", secrets.redact(kept).rstrip())
+    if "<" in joined:  # both inline tags start with "<": no regex for the common case
+        cuts += _span_cuts(joined, _INLINE_PRIVATE)
+        cuts += _span_cuts(joined, _CONTEXT_MARKER)
+    kept = _cut(joined, cuts) if cuts else joined
+    from conkeeper.domain.secrets import redact  # imported only when text is captured
+
+    redacted = redact(kept).rstrip()
+    cleaned = _LEADING_BLANK_LINES.sub("", redacted) if redacted[:1].isspace() else redacted
     return cleaned if cleaned.strip() else None
 
 
-def exposed_secrets(text: str) -> list[secrets.SecretMatch]:
+def exposed_secrets(text: str) -> list[SecretMatch]:
     """Likely secrets in the visible part of ``text`` — the ones privacy does not protect.
 
     Offsets and line numbers refer to :func:`blank_private` of ``text``, whose lines match the
     original's.
     """
-    return secrets.find_secrets(blank_private(text))
+    from conkeeper.domain.secrets import find_secrets
+
+    return find_secrets(blank_private(text))
 
 
 def mask_hint(value: str) -> str:
@@ -244,14 +279,22 @@ def _front_matter_privacy(text: str, lines: list[str]) -> tuple[bool, str | None
     return True, f"front matter sets private to an unrecognised value{unclosed}", [warning]
 
 
-@dataclass
 class _Classified:
     """Per-line facts both readings need, computed once."""
 
-    tags: list[int]  # 1 open tag line, -1 close tag line, 0 neither
-    fences: list[_Fence | None]
-    closable: list[bool]  # a fence opener here has a matching closer further down
-    mentions: list[bool]  # an inline tag that is not alone on its line
+    __slots__ = ("closable", "fences", "mentions", "tags")
+
+    def __init__(
+        self,
+        tags: list[int],
+        fences: list[_Fence | None],
+        closable: list[bool],
+        mentions: list[bool],
+    ) -> None:
+        self.tags = tags  # 1 open tag line, -1 close tag line, 0 neither
+        self.fences = fences
+        self.closable = closable  # a fence opener here has a matching closer further down
+        self.mentions = mentions  # an inline tag that is not alone on its line
 
 
 def _scan_blocks(info: _Classified, report: PrivacyReport) -> list[bool]:
@@ -463,7 +506,7 @@ def _line_cuts(lines: list[str], hidden: list[bool]) -> list[tuple[int, int]]:
     return cuts
 
 
-def _span_cuts(text: str, tag: re.Pattern[str]) -> list[tuple[int, int]]:
+def _span_cuts(text: str, tag: LazyPattern) -> list[tuple[int, int]]:
     """Character ranges of ``<tag>…</tag>`` spans, nesting counted; an unclosed span runs to the
     end and a stray closing tag is cut alone. ``tag`` captures ``/`` in group 1 when closing."""
     cuts: list[tuple[int, int]] = []

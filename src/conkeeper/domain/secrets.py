@@ -26,14 +26,16 @@ whereas a special case for "example" would let a real key containing that word s
 
 from __future__ import annotations
 
-import base64
-import binascii
-import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+
+from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.domain.records import FrozenRecord, Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 __all__ = ["SECRET_KINDS", "SecretMatch", "find_secrets", "redact"]
 
@@ -68,44 +70,69 @@ SECRET_KINDS: tuple[str, ...] = (
     "generic-secret",
 )
 
-_MARKER_RE = re.compile(r"\[REDACTED:[a-z0-9-]{1,40}\]")
+_MARKER_RE = LazyPattern(r"\[REDACTED:[a-z0-9-]{1,40}\]")
 _MAX_PASSES = 4
 
 
-@dataclass(frozen=True)
-class SecretMatch:
+class SecretMatch(FrozenRecord):
     """One detected secret: its kind and where it sits (character offsets, 1-based line)."""
 
+    __slots__ = ("end", "kind", "line", "start")
     kind: str
     start: int
     end: int
     line: int
 
+    def __init__(self, kind: str, start: int, end: int, line: int) -> None:
+        self._set(kind=kind, start=start, end=end, line=line)
 
-@dataclass(frozen=True)
+
 class _Candidate:
-    kind: str
-    start: int
-    end: int
-    priority: int
+    __slots__ = ("end", "kind", "priority", "start")
+
+    def __init__(self, kind: str, start: int, end: int, priority: int) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.priority = priority
 
 
-Check = Callable[[str, "re.Match[str]", int, int], bool]
+if TYPE_CHECKING:
+    Check = Callable[[str, re.Match[str], int, int], bool]
 
 
-@dataclass(frozen=True)
-class _Rule:
-    """A pattern, the group holding the secret, and a check that must accept the value."""
+class _Rule(Record):
+    """A pattern, the group holding the secret, and a check that must accept the value.
 
-    kind: str
-    pattern: re.Pattern[str]
-    priority: int
-    check: Check | None = None
-    hints: tuple[str, ...] = ()  # the rule runs only if one of these occurs in the text
-    lower_hints: bool = False  # hints are compared with the lower-cased text
-    window: tuple[int, int] | None = None  # scan only (before, after) chars around each hint
-    anchored: bool = False  # the pattern is tried only at each hint occurrence
-    kind_of: Callable[[re.Match[str]], str] | None = None
+    The pattern compiles only when the rule first runs, and a rule with ``hints`` runs only
+    when one of them occurs in the text, so a short command compiles no pattern at all.
+    """
+
+    __slots__ = ("anchored", "check", "hints", "kind", "kind_of", "lower_hints", "pattern")
+    __slots__ += ("priority", "window")
+
+    def __init__(
+        self,
+        kind: str,
+        pattern: LazyPattern,
+        priority: int,
+        check: Check | None = None,
+        *,
+        hints: tuple[str, ...] = (),
+        lower_hints: bool = False,
+        window: tuple[int, int] | None = None,
+        anchored: bool = False,
+        kind_of: Callable[[re.Match[str]], str] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.pattern = pattern
+        self.priority = priority
+        self.check = check
+        self.hints = hints  # the rule runs only if one of these occurs in the text
+        self.lower_hints = lower_hints  # hints are compared with the lower-cased text
+        self.window = window  # scan only (before, after) chars around each hint
+        self.anchored = anchored  # the pattern is tried only at each hint occurrence
+        self.kind_of = kind_of
 
 
 # --------------------------------------------------------------------------- value heuristics
@@ -146,7 +173,7 @@ _TYPE_NAMES = _words(
     "number list dict map array"
 )
 
-_PLACEHOLDER_RE = re.compile(
+_PLACEHOLDER_RE = LazyPattern(
     r"""^(?:
         <[^<>]{0,100}>                      # <your-password>
       | \{\{.{0,200}\}\} | \{%.{0,200}%\}   # {{ templated }}
@@ -185,15 +212,15 @@ _PLACEHOLDER_PARTS = (
     "fake",
 )
 
-_SECRET_WORD_RE = re.compile(r"(?i)pass|pwd|secret|token|key|cred")
-_DOTTED_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
-_IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_SLUG_RE = re.compile(r"^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$")
+_SECRET_WORD_RE = LazyPattern(r"(?i)pass|pwd|secret|token|key|cred")
+_DOTTED_RE = LazyPattern(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_IDENT_RE = LazyPattern(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SLUG_RE = LazyPattern(r"^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$")
 
 
-_DIGIT_RE = re.compile(r"[0-9]")
-_CLASS_RES = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), _DIGIT_RE, re.compile(r"[^A-Za-z0-9]"))
-_CASE_FLIP_RE = re.compile(r"(?=[a-z][A-Z]|[A-Z][a-z])")
+_DIGIT_RE = LazyPattern(r"[0-9]")
+_CLASS_RES = (LazyPattern(r"[a-z]"), LazyPattern(r"[A-Z]"), _DIGIT_RE, LazyPattern(r"[^A-Za-z0-9]"))
+_CASE_FLIP_RE = LazyPattern(r"(?=[a-z][A-Z]|[A-Z][a-z])")
 
 
 def _shannon(value: str) -> float:
@@ -279,7 +306,7 @@ def _is_word(value: str) -> bool:
 # --------------------------------------------------------------------------- value groups
 
 _VALUE_GROUPS = ("dq", "sq", "bare", "value")
-_NEXT_PARAM_RE = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]{0,60}=")
+_NEXT_PARAM_RE = LazyPattern(r"&[A-Za-z_][A-Za-z0-9_.\-]{0,60}=")
 
 
 def _value_group(m: re.Match[str]) -> str:
@@ -338,6 +365,9 @@ def _openai_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
 
 
 def _b64decode(part: str) -> bytes | None:
+    import base64
+    import binascii
+
     try:
         return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
     except (binascii.Error, ValueError):
@@ -358,6 +388,9 @@ def _discord_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
 
 def _basic_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
     """Basic credentials decode to printable ``user:password``."""
+    import base64
+    import binascii
+
     value = m.group("value")
     try:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
@@ -401,7 +434,7 @@ def _line_before(text: str, start: int, limit: int = 300) -> str:
 
 def _in_command(*names: str) -> Check:
     """Short flags such as ``-p`` and ``-u`` are passwords only for the commands that say so."""
-    words = re.compile(r"(?<![\w-])(?:" + "|".join(names) + r")(?![\w-])")
+    words = LazyPattern(r"(?<![\w-])(?:" + "|".join(names) + r")(?![\w-])")
 
     def check(text: str, m: re.Match[str], start: int, end: int) -> bool:
         value = text[start:end]
@@ -485,7 +518,7 @@ def _assignment_kind(m: re.Match[str]) -> str:
 
 # --------------------------------------------------------------------------- patterns
 
-_AWS_ID_RE = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])")
+_AWS_ID_RE = LazyPattern(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])")
 
 # Quoted or unquoted value after a separator; the groups are dq, sq, bare.
 _VALUE = (
@@ -496,25 +529,25 @@ _VALUE = (
 
 # Matched at each occurrence of a core word; ``key`` also needs a qualifying prefix.
 _KEYWORDS = r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret(?:[_.\- ]?key)?|token|key)"
-_KEY_PREFIX_RE = re.compile(
+_KEY_PREFIX_RE = LazyPattern(
     r"(?:secret|private|access|auth|client|encryption|signing|master|app|account|api)[_.\- ]?$"
 )
 
-_ASSIGNMENT_RE = re.compile(
+_ASSIGNMENT_RE = LazyPattern(
     r"(?i)" + _KEYWORDS + r"(?:[_.\-]?(?:base|value|b64))?(?![A-Za-z0-9_])"
     r"""["']?(?P<sp>[ \t]{0,8})(?P<sep>:=|=>|=(?!=)|:(?!:)|is(?=[ \t]))[ \t]{0,8}""" + _VALUE
 )
 
-_FLAG_WORD_RE = re.compile(
+_FLAG_WORD_RE = LazyPattern(
     r"(?i)(?:^|(?<=[-_]))(?:pass(?:word|wd|phrase)?|pwd|secret|token|"
     r"api[-_]?key|apikey|access[-_]key|secret[-_]key|private[-_]key)$"
 )
 
-_FLAG_RE = re.compile(
+_FLAG_RE = LazyPattern(
     r"(?<![\w-])(?P<flag>--?[A-Za-z][A-Za-z0-9_-]{0,60})(?P<fsep>=|[ \t]{1,8})" + _VALUE
 )
 
-_PRIVATE_KEY_RE = re.compile(
+_PRIVATE_KEY_RE = LazyPattern(
     r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
     r"(?:(?:[^-]|-(?!----BEGIN)){0,40000}?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
     r"|(?:[ \t]{0,8}(?:\r?\n|\\n)[ \t]{0,8}[A-Za-z0-9+/=]{1,120}){1,600})"
@@ -544,8 +577,13 @@ def _token(
 ) -> _Rule:
     """A vendor token: literal prefix of ``width`` characters, then its random body."""
     boundary = "" if width is None else _lb(width, left)  # None: the prefix carries its own
-    pattern = re.compile(prefix + boundary + body)
+    pattern = LazyPattern(prefix + boundary + body)
     return _Rule(kind, pattern, priority, check, hints=hints)
+
+
+# A Discord token starts with the base64 of a numeric id, and the first two base64 characters
+# of an ASCII digit are one of these; a text without any of them cannot hold one.
+_DISCORD_HINTS = ("MD", "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")
 
 
 def _vendor_rules() -> list[_Rule]:
@@ -651,16 +689,17 @@ def _vendor_rules() -> list[_Rule]:
         ),
         _Rule(
             "discord-token",
-            re.compile(
+            LazyPattern(
                 r"(?<![A-Za-z0-9_\-.])[MNO]"
                 rf"[{an_}]{{23,27}}\.[{an_}]{{6,7}}\.[{an_}]{{27,40}}(?![{an_}])"
             ),
             78,
             _discord_check,
+            hints=_DISCORD_HINTS,
         ),
         _Rule(
             "telegram-bot-token",
-            re.compile(rf"(?<![0-9])\d{{8,10}}:AA[{an_}]{{33}}(?![{an_}])"),
+            LazyPattern(rf"(?<![0-9])\d{{8,10}}:AA[{an_}]{{33}}(?![{an_}])"),
             78,
             _vendor_check(12),
             hints=(":AA",),
@@ -676,13 +715,13 @@ def _structured_rules() -> list[_Rule]:
         _Rule("private-key", _PRIVATE_KEY_RE, 100, hints=("PRIVATE KEY",)),
         _Rule(
             "gcp-service-account",
-            re.compile(r'"private_key"[ \t]{0,8}:[ \t]{0,8}"(?P<value>-----BEGIN[^"]{10,40000})"'),
+            LazyPattern(r'"private_key"[ \t]{0,8}:[ \t]{0,8}"(?P<value>-----BEGIN[^"]{10,40000})"'),
             110,
             hints=('"private_key"',),
         ),
         _Rule(
             "aws-secret-key",
-            re.compile(
+            LazyPattern(
                 r"(?i)(?:aws[_.\-]?secret(?:[_.\-]?access)?[_.\-]?key|secret[_.\-]?access[_.\-]?key"
                 r"|aws[_.\-]?secret)[\"']?[ \t]{0,8}(?:=|:|=>|[ \t])[ \t]{0,8}[\"']?"
                 r"(?P<value>(?-i:[A-Za-z0-9/+]{40}))(?![A-Za-z0-9/+=])"
@@ -695,7 +734,7 @@ def _structured_rules() -> list[_Rule]:
         ),
         _Rule(
             "aws-secret-key",
-            re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"),
+            LazyPattern(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"),
             84,
             _aws_pair_check,
             hints=("AKIA", "ASIA"),
@@ -703,7 +742,7 @@ def _structured_rules() -> list[_Rule]:
         ),
         _Rule(
             "azure-storage-key",
-            re.compile(
+            LazyPattern(
                 r"(?i:AccountKey|SharedAccessKey)[ \t]{0,4}=[ \t]{0,4}"
                 r"(?P<value>[A-Za-z0-9+/]{20,200}={0,2})"
             ),
@@ -715,7 +754,7 @@ def _structured_rules() -> list[_Rule]:
         ),
         _Rule(
             "slack-webhook",
-            re.compile(
+            LazyPattern(
                 r"hooks\.slack\.com/(?:services|workflows|triggers)/"
                 rf"(?P<value>[{an}_/\-]{{20,300}})"
             ),
@@ -725,7 +764,7 @@ def _structured_rules() -> list[_Rule]:
         ),
         _Rule(
             "discord-webhook",
-            re.compile(
+            LazyPattern(
                 rf"discord(?:app)?\.com/api/webhooks/(?P<value>\d{{15,22}}/[{an}_\-]{{40,120}})"
             ),
             90,
@@ -734,7 +773,7 @@ def _structured_rules() -> list[_Rule]:
         ),
         _Rule(
             "url-password",
-            re.compile(
+            LazyPattern(
                 r"[A-Za-z][A-Za-z0-9+.\-]{1,30}://(?P<user>[^\s:/?#@\"'<>\[\]]{0,200}):"
                 r"(?P<value>[^\s/\"'<>]{1,300})@(?=[A-Za-z0-9\[._\-])"
             ),
@@ -752,7 +791,7 @@ def _header_rules() -> list[_Rule]:
     return [
         _Rule(
             "basic-auth",
-            re.compile(
+            LazyPattern(
                 r"(?<![A-Za-z0-9])(?i:basic)[ \t]{1,8}"
                 r"(?P<value>[A-Za-z0-9+/]{6,2000}={0,2})(?![A-Za-z0-9+/=])"
             ),
@@ -764,7 +803,7 @@ def _header_rules() -> list[_Rule]:
         ),
         _Rule(
             "bearer-token",
-            re.compile(
+            LazyPattern(
                 r"(?<![A-Za-z0-9_\-])(?i:bearer|token)[ \t]{1,8}"
                 rf"(?P<value>{token68}{{12,4096}}=*)(?![A-Za-z0-9\-._~+/=])"
             ),
@@ -776,7 +815,7 @@ def _header_rules() -> list[_Rule]:
         ),
         _Rule(
             "bearer-token",
-            re.compile(
+            LazyPattern(
                 r"(?<![A-Za-z0-9_\-])(?i:authorization)[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"']?"
                 rf"(?P<value>{token68}{{12,4096}}=*)(?![A-Za-z0-9\-._~+/=])"
             ),
@@ -795,7 +834,7 @@ def _command_rules() -> list[_Rule]:
     return [
         _Rule(
             "password",
-            re.compile(r"(?<![\w-])-p" + quoted + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"),
+            LazyPattern(r"(?<![\w-])-p" + quoted + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"),
             40,
             _in_command("mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump"),
             hints=("mysql", "mariadb"),
@@ -803,7 +842,7 @@ def _command_rules() -> list[_Rule]:
         ),
         _Rule(
             "password",
-            re.compile(
+            LazyPattern(
                 r"(?<![\w-])-p[ \t]{1,8}" + quoted + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"
             ),
             40,
@@ -813,7 +852,7 @@ def _command_rules() -> list[_Rule]:
         ),
         _Rule(
             "password",
-            re.compile(
+            LazyPattern(
                 r"(?<![\w-])(?:-u|--user)(?:=|[ \t]{1,8})[\"']?[^\s:\"'@]{1,100}:"
                 r"(?P<value>[^\s\"']{1,200})"
             ),
@@ -941,6 +980,8 @@ def _marker_spans(text: str) -> list[tuple[int, int]]:
 
 def _overlaps_marker(cand: _Candidate, markers: list[tuple[int, int]]) -> bool:
     """Already-redacted text is never redacted again (markers are sorted and disjoint)."""
+    import bisect
+
     i = bisect.bisect_left(markers, (cand.end, cand.end))
     return i > 0 and markers[i - 1][1] > cand.start
 

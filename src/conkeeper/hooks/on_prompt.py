@@ -11,10 +11,11 @@ The context monitor (``services.monitor.check``) runs first: when it blocks the 
 
 from __future__ import annotations
 
-import importlib.util
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-from conkeeper.hooks.payload import HookContext, HookResult
+    from conkeeper.hooks.payload import HookContext, HookResult
 
 
 def handle(ctx: HookContext) -> HookResult | None:
@@ -29,8 +30,6 @@ def handle(ctx: HookContext) -> HookResult | None:
 
 
 def _monitor(ctx: HookContext) -> HookResult | None:
-    if importlib.util.find_spec("conkeeper.services.monitor") is None:
-        return None
     try:
         from conkeeper.services import monitor
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from typing import TYPE_CHECKING
 
-from conkeeper.hooks.payload import HookContext, HookResult
+from conkeeper.hooks.payload import HookResult
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
 
+    from conkeeper.hooks.payload import HookContext
     from conkeeper.services.context import SessionInfo
 
 PRUNE_EVERY_S = 6 * 3600

@@ -9,9 +9,13 @@ the database row; every failure is logged.
 
 from __future__ import annotations
 
-from typing import Any
+from conkeeper.hooks.payload import HookResult
 
-from conkeeper.hooks.payload import HookContext, HookResult
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from conkeeper.hooks.payload import HookContext
 
 
 def handle(ctx: HookContext) -> HookResult | None:

@@ -12,20 +12,20 @@ here too, so handlers import one small module; ``hooks.runner`` re-exports them.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from conkeeper.domain.records import Record
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
+    from collections.abc import Mapping
+    from typing import Any
 
     from conkeeper.domain.config import Config
     from conkeeper.domain.paths import ProjectLocation
     from conkeeper.storage.state import SessionState
 
 MAX_SESSION_ID_CHARS = 128
-_UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9._-]")
+_SAFE_ID_PUNCTUATION = str.maketrans("", "", "._-")
 
 
 def sanitize_session_id(value: object) -> str:
@@ -37,7 +37,13 @@ def sanitize_session_id(value: object) -> str:
     """
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         return "unknown"
-    text = _UNSAFE_ID_CHARS.sub("_", str(value).strip())[:MAX_SESSION_ID_CHARS]
+    text = str(value).strip()
+    bare = text.translate(_SAFE_ID_PUNCTUATION)
+    if not (bare.isascii() and (bare.isalnum() or not bare)):  # the common case needs no regex
+        import re
+
+        text = re.sub(r"[^A-Za-z0-9._-]", "_", text)
+    text = text[:MAX_SESSION_ID_CHARS]
     stripped = text.lstrip(".")
     text = "_" * (len(text) - len(stripped)) + stripped
     return text or "unknown"
@@ -61,33 +67,59 @@ def _flag(obj: dict[str, Any], key: str) -> bool:
     return False
 
 
-@dataclass
-class HookPayload:
+class HookPayload(Record):
     """The fields of a host hook payload that ConKeeper uses (spec §6), typed and sanitised.
 
     ``cwd`` and ``transcript_path`` are the host's strings, unchecked: the runner decides
     whether they exist. ``error`` is the PostToolUseFailure message; ``tool_response`` keeps
-    whatever shape the tool returned (dict, list or string).
+    whatever shape the tool returned (dict, list or string); ``raw`` is the whole payload.
     """
 
-    session_id: str = "unknown"
-    transcript_path: str | None = None
-    cwd: str | None = None
-    hook_event_name: str | None = None
-    source: str | None = None
-    prompt: str | None = None
-    tool_name: str | None = None
-    tool_input: dict[str, Any] = field(default_factory=dict)
-    tool_use_id: str | None = None
-    tool_response: Any = None
-    error: str | None = None
-    is_interrupt: bool = False
-    stop_hook_active: bool = False
-    last_assistant_message: str | None = None
-    trigger: str | None = None
-    custom_instructions: str | None = None
-    reason: str | None = None
-    raw: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("custom_instructions", "cwd", "error", "hook_event_name", "is_interrupt")
+    __slots__ += ("last_assistant_message", "prompt", "raw", "reason", "session_id", "source")
+    __slots__ += ("stop_hook_active", "tool_input", "tool_name", "tool_response", "tool_use_id")
+    __slots__ += ("transcript_path", "trigger")
+
+    def __init__(
+        self,
+        *,
+        session_id: str = "unknown",
+        transcript_path: str | None = None,
+        cwd: str | None = None,
+        hook_event_name: str | None = None,
+        source: str | None = None,
+        prompt: str | None = None,
+        tool_name: str | None = None,
+        tool_input: dict[str, Any] | None = None,
+        tool_use_id: str | None = None,
+        tool_response: Any = None,
+        error: str | None = None,
+        is_interrupt: bool = False,
+        stop_hook_active: bool = False,
+        last_assistant_message: str | None = None,
+        trigger: str | None = None,
+        custom_instructions: str | None = None,
+        reason: str | None = None,
+        raw: dict[str, Any] | None = None,
+    ) -> None:
+        self.session_id = session_id
+        self.transcript_path = transcript_path
+        self.cwd = cwd
+        self.hook_event_name = hook_event_name
+        self.source = source
+        self.prompt = prompt
+        self.tool_name = tool_name
+        self.tool_input: dict[str, Any] = {} if tool_input is None else tool_input
+        self.tool_use_id = tool_use_id
+        self.tool_response = tool_response
+        self.error = error
+        self.is_interrupt = is_interrupt
+        self.stop_hook_active = stop_hook_active
+        self.last_assistant_message = last_assistant_message
+        self.trigger = trigger
+        self.custom_instructions = custom_instructions
+        self.reason = reason
+        self.raw: dict[str, Any] = {} if raw is None else raw
 
 
 def parse_payload(obj: dict[str, Any]) -> HookPayload:
@@ -118,8 +150,7 @@ def parse_payload(obj: dict[str, Any]) -> HookPayload:
     )
 
 
-@dataclass
-class HookResult:
+class HookResult(Record):
     """What a handler wants the host to see; the runner turns it into stdout/stderr/exit code.
 
     ``additional_context`` reaches the model (capped by the runner), ``system_message`` is a
@@ -128,10 +159,19 @@ class HookResult:
     is (SessionStart and UserPromptSubmit only).
     """
 
-    additional_context: str | None = None
-    system_message: str | None = None
-    block_reason: str | None = None
-    plain_stdout: str | None = None
+    __slots__ = ("additional_context", "block_reason", "plain_stdout", "system_message")
+
+    def __init__(
+        self,
+        additional_context: str | None = None,
+        system_message: str | None = None,
+        block_reason: str | None = None,
+        plain_stdout: str | None = None,
+    ) -> None:
+        self.additional_context = additional_context
+        self.system_message = system_message
+        self.block_reason = block_reason
+        self.plain_stdout = plain_stdout
 
     def merged(self, other: HookResult | None) -> HookResult:
         """Combine two handlers' results: contexts and messages are joined, the first block
@@ -161,7 +201,6 @@ def _join(a: str | None, b: str | None) -> str | None:
 HOOK_BUSY_TIMEOUT_MS = 2000
 
 
-@dataclass
 class HookContext:
     """Everything a handler needs, with the expensive parts opened lazily and cached.
 
@@ -170,16 +209,31 @@ class HookContext:
     project has a ``.claude/memory`` folder (memory files are only ever written when it does).
     """
 
-    payload: HookPayload
-    event: str
-    location: ProjectLocation | None
-    config: Config
-    env: Mapping[str, str]
-    memory_dir_exists: bool = False
-    _conn: sqlite3.Connection | None = field(default=None, repr=False)
-    _project_id: int | None = field(default=None, repr=False)
-    _session_id: int | None = field(default=None, repr=False)
-    _state: SessionState | None = field(default=None, repr=False)
+    __slots__ = ("_conn", "_project_id", "_session_id", "_state", "config", "env", "event")
+    __slots__ += ("location", "memory_dir_exists", "payload")
+
+    def __init__(
+        self,
+        payload: HookPayload,
+        event: str,
+        location: ProjectLocation | None,
+        config: Config,
+        env: Mapping[str, str],
+        memory_dir_exists: bool = False,
+    ) -> None:
+        self.payload = payload
+        self.event = event
+        self.location = location
+        self.config = config
+        self.env = env
+        self.memory_dir_exists = memory_dir_exists
+        self._conn: sqlite3.Connection | None = None
+        self._project_id: int | None = None
+        self._session_id: int | None = None
+        self._state: SessionState | None = None
+
+    def __repr__(self) -> str:
+        return f"HookContext(event={self.event!r}, session={self.payload.session_id!r})"
 
     @property
     def state(self) -> SessionState:

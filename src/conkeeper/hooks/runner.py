@@ -9,20 +9,26 @@ ConKeeper's log and the hook exits 0 with nothing on stdout.
 
 Handlers live in ``conkeeper.hooks.on_<name>`` and expose ``handle(ctx) -> HookResult | None``.
 Imports stay lazy: only the handler for this event, and only what it uses, is loaded.
+
+``CONKEEPER_DISABLE_HOOKS=1`` turns every hook into a no-op (exit 0, nothing printed, nothing
+written). ConKeeper sets it for the ``claude`` process its LLM extractor starts, so that
+session's own hooks do not capture the extractor's work into the user's memory.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import os
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any
 
 from conkeeper.hooks.payload import HookContext, HookPayload, HookResult, parse_payload
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import IO, Any
 
 __all__ = [
     "EVENTS",
@@ -36,6 +42,7 @@ __all__ = [
     "run_hook",
 ]
 
+DISABLE_ENV = "CONKEEPER_DISABLE_HOOKS"
 MAX_STDIN_BYTES = 8 * 1024 * 1024
 MAX_CONTEXT_CHARS = 9000
 MAX_MESSAGE_CHARS = 2000
@@ -152,9 +159,9 @@ def build_context(payload: HookPayload, event: str, env: Mapping[str, str]) -> H
 
 def _log_config_warnings(ctx: HookContext, warnings: list[str]) -> None:
     """Log configuration warnings once per session, not on every tool call."""
-    import hashlib
+    import zlib
 
-    digest = hashlib.sha1("\n".join(warnings).encode("utf-8", "replace")).hexdigest()[:12]
+    digest = f"{zlib.crc32(chr(10).join(warnings).encode('utf-8', 'replace')):08x}"
     if ctx.location is None:
         ctx.log("config: " + "; ".join(warnings), "WARNING")
         return
@@ -206,10 +213,16 @@ def render(event: str, result: HookResult | None) -> tuple[str, str, int]:
     return "", "", 0
 
 
+def hooks_disabled(env: Mapping[str, str]) -> bool:
+    """Whether ``CONKEEPER_DISABLE_HOOKS`` asks every hook to do nothing."""
+    return env.get(DISABLE_ENV, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
 def _load_handler(event: str) -> Any | None:
     name = f"conkeeper.hooks.{EVENTS[event]}"
     try:
-        return importlib.import_module(name)
+        __import__(name)
+        return sys.modules[name]
     except ModuleNotFoundError as exc:
         if exc.name == name:
             return None  # this event has no handler in this version
@@ -232,6 +245,10 @@ def run_hook(
     environ: Mapping[str, str] = os.environ if env is None else env
     ctx: HookContext | None = None
     try:
+        if hooks_disabled(environ):
+            if stdin_bytes is None:
+                read_stdin()  # drain the payload so the host never sees a broken pipe
+            return 0
         canonical = canonical_event(event)
         if canonical is None:
             _log(f"hook: unknown event {event!r}; ignored", environ)

@@ -18,15 +18,18 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.config import Config, token_budget_tokens
 from conkeeper.domain.frontmatter import parse_front_matter
 from conkeeper.domain.paths import ProjectLocation, global_memory_dir
 from conkeeper.domain.privacy import CONTEXT_MARKER_TAG, is_private_file, strip_private
+from conkeeper.domain.records import Record
 from conkeeper.domain.textio import MemoryFileError, read_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_CONTEXT_CHARS = 8000
 CHARS_PER_TOKEN = 4
@@ -63,23 +66,38 @@ _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*\|?$")
 
 
-@dataclass
-class SessionInfo:
-    """What SessionStart knows about the session it is building context for."""
+class SessionInfo(Record):
+    """What SessionStart knows about the session it is building context for.
 
-    source: str = "startup"  # startup | resume | clear | compact
-    host_session_id: str = "unknown"
-    project_id: int | None = None
-    session_row_id: int | None = None
-    handoff: str | None = None  # rendered pending handoff, already claimed by the caller
+    ``source`` is ``startup``, ``resume``, ``clear`` or ``compact``; ``handoff`` is the
+    rendered pending handoff, already claimed by the caller.
+    """
+
+    __slots__ = ("handoff", "host_session_id", "project_id", "session_row_id", "source")
+
+    def __init__(
+        self,
+        source: str = "startup",
+        host_session_id: str = "unknown",
+        project_id: int | None = None,
+        session_row_id: int | None = None,
+        handoff: str | None = None,
+    ) -> None:
+        self.source = source
+        self.host_session_id = host_session_id
+        self.project_id = project_id
+        self.session_row_id = session_row_id
+        self.handoff = handoff
 
 
-@dataclass
-class Section:
+class Section(Record):
     """One titled part of the injected block."""
 
-    title: str
-    body: str
+    __slots__ = ("body", "title")
+
+    def __init__(self, title: str, body: str) -> None:
+        self.title = title
+        self.body = body
 
     def render(self) -> str:
         """The section as Markdown: a level-1 title line, then its body."""

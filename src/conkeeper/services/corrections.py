@@ -21,15 +21,21 @@ traces teaches nothing and annoys the user. So the detector
 Queue lines keep the seed's exact format::
 
     - **2026-02-09 14:32:15** | correction | "no, use snake_case" | ref: previous assistant message
+
+Speed: this runs in the UserPromptSubmit hook, a fresh process per prompt, and compiling all
+~70 rule patterns costs ~20 ms. Each rule therefore lists in :data:`_HINTS` the words it cannot
+match without (checked with ``in`` on the lower-cased sentence); a rule whose words are absent
+is skipped, and its pattern is compiled only when it is first needed.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.domain.records import FrozenRecord
 from conkeeper.domain.textio import append_text
 
 THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
@@ -45,8 +51,7 @@ CORRECTION = "correction"
 FRICTION = "friction"
 
 
-@dataclass(frozen=True)
-class Detection:
+class Detection(FrozenRecord):
     """The detector's verdict: ``label`` is ``"correction"``, ``"friction"`` or ``None``.
 
     ``confidence`` is the best match's score (also reported when it is below the threshold,
@@ -54,20 +59,35 @@ class Detection:
     ``span`` is the sentence it matched in.
     """
 
+    __slots__ = ("confidence", "label", "pattern", "span")
     label: str | None
     confidence: float
     pattern: str
-    span: str = ""
+    span: str
+
+    def __init__(self, label: str | None, confidence: float, pattern: str, span: str = "") -> None:
+        self._set(label=label, confidence=confidence, pattern=pattern, span=span)
 
 
-@dataclass(frozen=True)
 class _Rule:
-    name: str
-    label: str
-    regex: re.Pattern[str]
-    confidence: float
-    question_ok: bool = False  # rhetorical questions ("why did you delete it?") still count
-    cond_after: bool = False  # a conditional anywhere in the sentence weakens it
+    __slots__ = ("cond_after", "confidence", "hints", "label", "name", "question_ok", "regex")
+
+    def __init__(
+        self,
+        name: str,
+        label: str,
+        regex: LazyPattern,
+        confidence: float,
+        question_ok: bool = False,
+        cond_after: bool = False,
+    ) -> None:
+        self.name = name
+        self.label = label
+        self.regex = regex
+        self.confidence = confidence
+        self.question_ok = question_ok  # rhetorical questions ("why did you delete it?") count
+        self.cond_after = cond_after  # a conditional anywhere in the sentence weakens it
+        self.hints: tuple[str, ...] = ()  # filled from _HINTS below
 
 
 # Fillers that may precede a correction at the start of a sentence.
@@ -97,8 +117,8 @@ _AGENT_WORK = (
 )
 
 
-def _r(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+def _r(pattern: str) -> LazyPattern:
+    return LazyPattern(pattern, re.IGNORECASE)
 
 
 _RULES: tuple[_Rule, ...] = (
@@ -796,18 +816,110 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("still-word", FRICTION, _r(r"\bstill (?:\w+ )?(?:fail|broken|error|wrong|crash)"), 0.45),
 )
 
+_NO_WORDS = ("no", "nah")  # "nope" and "nono" contain "no"
+_DONT = ("don", "do not", "never")
+
+# For each rule, words (lower case) of which every match contains at least one: a sentence
+# without any of them cannot match, so the rule is skipped without compiling its pattern.
+# Over-broad is harmless (the pattern decides); a missing word would lose matches, which
+# tests/test_hook_perf_*.py checks on the labelled corpus.
+_HINTS: dict[str, tuple[str, ...]] = {
+    "no-then-instruction": _NO_WORDS,
+    "no-alone": _NO_WORDS,
+    "actually-then-correction": ("actually",),
+    "actually-other": ("actually",),
+    "thats-wrong": (
+        "wrong", "incorrect", "not ", "inaccurate", "mistake", "backwards", "hallucination",
+        "made up", "nonsense",
+    ),
+    "you-are-wrong": ("you",),
+    "not-what-i-meant": ("not what i",),
+    "i-said": (
+        "said", "mentioned", "told", "asked", "explained", "wrote", "wanted", "meant",
+        "specified", "requested",
+    ),
+    "i-meant": ("meant",),
+    "i-didnt-ask": ("i never", "i didn", "i did not"),
+    "i-asked-you": ("i asked", "i told"),
+    "i-asked-you-soft": ("you to",),
+    "should-be-not": ("not", "rather than", "instead of"),
+    "use-x-not-y": ("not", "never", "instead of", "rather than"),
+    "use-x-instead": ("instead",),
+    "instead-of-mid": ("instead",),
+    "dont-x-use-y": (*_DONT, "stop"),
+    "not-that-one": ("not ",),
+    "you-made-mistake": ("you ",),
+    "you-removed": ("you ",),
+    "you-keep": ("you keep",),
+    "stop-doing": ("stop ",),
+    "why-did-you": ("why ",),
+    "who-asked": ("who ", "did i "),
+    "you-were-supposed": ("you",),
+    "x-not-y": ("not ",),
+    "actually-contrast": ("actually",),
+    "no-then-statement": _NO_WORDS,
+    "supposed-to": ("supposed", "meant"),
+    "should-have": ("you ",),
+    "not-quite": ("not ", "close", "almost", "missed the point"),
+    "looks-wrong": ("look", "seem", "sound"),
+    "prefer": ("prefer", "rather", "like it better"),
+    "please-dont": ("please", "pls", "plz"),
+    "no-need": ("no need",),
+    "should-be": ("should", "must"),
+    "dont-verb": _DONT,
+    "wait": ("wait", "hold on", "hang on", "hm", "uh"),
+    "wrong-word": ("wrong", "incorrect", "mistake"),
+    "didnt-work": ("didn", "doesn", "won", "isn", "wasn", "hasn", "not", "none", "neither"),
+    "still-broken": ("still ",),
+    "try-again": ("again", "once more", "one more time"),
+    "try-again-mid": ("again",),
+    "again-alone": ("retry", "again", "once more"),
+    "redo": ("redo", "re-do", "start", "scrap", "throw", "rewrite", "begin again"),
+    "revert": ("revert", "undo", "roll", "back", "reset", "restore", "get rid of", "out"),
+    "go-back": ("go back to",),
+    "wrong-thing": ("wrong ",),
+    "made-worse": ("worse", "slower", "more broken"),
+    "broke-it": ("broke", "breaking"),
+    "same-error": ("same", "identical"),
+    "going-in-circles": ("circles", "nowhere", "we", "time", "again", "this is"),
+    "now-it-fails": ("now ",),
+    "didnt-fix": ("didn", "did not", "haven", "hasn", "still"),
+    "same-problem-alone": ("same",),
+    "back-to-error": ("back to",),
+    "fails-again": ("again", "still"),
+    "wrong-lead": ("wrong", "incorrect", "not "),
+    "other-way-round": ("other way", "backwards", "opposite"),
+    "no-then-anything": _NO_WORDS,
+    "keeps-failing": ("keep", "still "),
+    "it-errored": ("errored", "failed", "crashed", "broke", "blew up", "exploded"),
+    "again-instruction": ("again", "one more time"),
+    "got-it-wrong": ("got ",),
+    "not-quite-alone": ("not quite",),
+    "frustration": (
+        "ugh", "argh", "ffs", "come on", "seriously", "wtf", "omg", "jeez", "sigh", "facepalm",
+        "oh no", "damn", "dammit",
+    ),
+    "nothing-changed": ("nothing", "no "),
+    "getting-error": ("getting", "seeing", "got"),
+    "oops": ("oops", "whoops", "uh oh", "yikes"),
+    "still-word": ("still ",),
+}  # fmt: skip
+for _rule in _RULES:
+    _rule.hints = _HINTS[_rule.name]
+del _rule
+
 # ------------------------------------------------------------------------- text cleanup
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_SYSTEM_BLOCK = re.compile(
+_FENCE = LazyPattern(r"^[ \t]*(`{3,}|~{3,})")
+_SYSTEM_BLOCK = LazyPattern(
     r"<(system-reminder|command-name|command-message|command-args|local-command-stdout|"
     r"local-command-stderr|task-notification|conkeeper-memory|bash-input|bash-stdout|"
     r"bash-stderr|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1>|\Z)",
     re.IGNORECASE | re.DOTALL,
 )
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{1,300}\"")
-_LOG_LINE = re.compile(
+_INLINE_CODE = LazyPattern(r"`[^`\n]*`")
+_DOUBLE_QUOTED = LazyPattern(r"\"[^\"\n]{1,300}\"")
+_LOG_LINE = LazyPattern(
     r"^\s*(?:\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}|\[[^\]\n]{1,40}\]\s|"
     r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE|PANIC)\b[\s:\]|-]|"
     r"(?:FAIL(?:ED)?|PASS(?:ED)?|OK|ok|not ok)\b(?:[:\]|]| \S+[/.:]| \d)|"
@@ -817,26 +929,26 @@ _LOG_LINE = re.compile(
     r"\d+ *[|\u2502] |[-=_*#~]{3,}|-->|\+{3} |-{3} |@@ |[\u2502\u251c\u2514\u250c\u256d\u2570|]|"
     r"[\w/.-]*\w:\d+(?::\d+)?[: ]|#\d+ |[\u2717\u2713\u00d7\u2716\u274c\u2714])"
 )
-_CODE_LINE = re.compile(
+_CODE_LINE = LazyPattern(
     r"^\s*(?:def |class |function |fn |func |const |let |var |import |from \S+ import|"
     r"#include|public |private |protected |return\b|if ?\(|for ?\(|while ?\(|switch ?\(|\}|\{|"
     r"//|/\*|\*/|<\?|<\w+[^>]*>.*</\w+>\s*$|[\w.]+\s*=\s*[\w\"'\[{(]|[\w.]+\([^)]*\)\s*;?\s*$)|"
     r"[;{}]\s*$|=>|\)\s*\{|^\s*[\w-]+:\s*[\w\"'\[{]+\s*$"
 )
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[;])\s+|\s+[\u2014\u2013]\s+|\s+-\s+")
-_CONDITIONAL = re.compile(
+_SENTENCE_SPLIT = LazyPattern(r"(?<=[.!?])\s+|\n+|(?<=[;])\s+|\s+[\u2014\u2013]\s+|\s+-\s+")
+_CONDITIONAL = LazyPattern(
     r"\b(?:if|unless|in case|whether|whenever|once|otherwise|assuming|suppose|what if|"
     r"make sure|ensure|check (?:that|whether|if)|to avoid|to prevent|so that|in order)\b",
     re.IGNORECASE,
 )
-_REASSURANCE = re.compile(
+_REASSURANCE = LazyPattern(
     r"\b(?:no worries|no problem|no prob|don'?t worry|never ?mind|it'?s (?:fine|ok|okay|all good)|"
     r"that'?s (?:fine|ok|okay|all good|great|perfect|awesome)|all good|no big deal|"
     r"looks (?:good|great|perfect)|works (?:now|great|perfectly|fine)|thanks|thank you|"
     r"good job|well done|nice work|great work)\b",
     re.IGNORECASE,
 )
-_REPORTED = re.compile(
+_REPORTED = LazyPattern(
     r"\b(?:he|she|they|someone|somebody|the (?:user|customer|client|reviewer|team|manager|"
     r"ticket|issue|error|message|log|docs?|documentation|readme|comment|spec)|my (?:boss|"
     r"manager|colleague|coworker|teammate|friend|wife|husband|team)|users?|customers?|"
@@ -850,11 +962,12 @@ def strip_noise(text: str) -> str:
     """The prose a user typed: no code, quotes, pasted logs, or injected/system blocks."""
     text = text[:MAX_SCAN_CHARS].replace("\u2019", "'").replace("\u2018", "'")
     text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\r\n", "\n")
-    text = _SYSTEM_BLOCK.sub("\n", text)
+    if "<" in text:  # every system block starts with a tag
+        text = _SYSTEM_BLOCK.sub("\n", text)
     kept: list[str] = []
     fence: str | None = None
     for line in text.split("\n"):
-        opener = _FENCE.match(line)
+        opener = _FENCE.match(line) if "`" in line or "~" in line else None
         if fence is not None:
             if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
                 fence = None
@@ -870,8 +983,9 @@ def strip_noise(text: str) -> str:
             continue
         kept.append(line)
     prose = "\n".join(kept)
-    prose = _INLINE_CODE.sub(" CODE ", prose)
-    return _DOUBLE_QUOTED.sub(" QUOTED ", prose)
+    if "`" in prose:
+        prose = _INLINE_CODE.sub(" CODE ", prose)
+    return _DOUBLE_QUOTED.sub(" QUOTED ", prose) if '"' in prose else prose
 
 
 def _symbol_heavy(line: str) -> bool:
@@ -890,21 +1004,21 @@ def sentences(prose: str) -> list[str]:
 # ------------------------------------------------------------------------- detection
 
 
-_PRAISE_IN_SENTENCE = re.compile(
+_PRAISE_IN_SENTENCE = LazyPattern(
     r"\b(?:thanks|thank you|nice|great|perfect|awesome|exactly as|good job|well done|"
     r"(?:is|are|was|looks?|seems?|sounds?) (?:fine|good|great|perfect|ok|okay|correct|right))\b",
     re.IGNORECASE,
 )
-_NARRATIVE = re.compile(
+_NARRATIVE = LazyPattern(
     r"\b(?:where|whereby|because|since|which|for when|in the past|used to|last (?:week|month|"
     r"year|time)|yesterday)\b",
     re.IGNORECASE,
 )
-_NOT_YET = re.compile(r"\byet\b", re.IGNORECASE)
-_RESOLVED = re.compile(
+_NOT_YET = LazyPattern(r"\byet\b", re.IGNORECASE)
+_RESOLVED = LazyPattern(
     r"\b(?:it'?s fine now|works now|fixed now|it'?s working now|resolved now)\b", re.IGNORECASE
 )
-_SOOTHING = re.compile(r"\b(?:no worries|don'?t worry|never ?mind|no problem)\b", re.IGNORECASE)
+_SOOTHING = LazyPattern(r"\b(?:no worries|don'?t worry|never ?mind|no problem)\b", re.IGNORECASE)
 
 
 def _score(rule: _Rule, sentence: str, start: int, index: int, total_chars: int) -> float:
@@ -935,14 +1049,14 @@ def _score(rule: _Rule, sentence: str, start: int, index: int, total_chars: int)
     return score
 
 
-_BARE_NO = re.compile(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
+_BARE_NO = LazyPattern(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
 
 
 def _join_bare_no(parts: list[str]) -> list[str]:
     """ "No. Put it in utils/" is split into two sentences; judge them joined as well."""
     joined = list(parts)
     for i, part in enumerate(parts[:-1]):
-        if _BARE_NO.match(part):
+        if ("no" in part.lower() or "nah" in part.lower()) and _BARE_NO.match(part):
             joined.append(part.rstrip(" .!,:;-\u2014\u2013") + ", " + parts[i + 1])
     return joined
 
@@ -961,7 +1075,10 @@ def detect(text: str, sensitivity: str = "low") -> Detection:
     support: dict[str, int] = {}
     seen: set[str] = set()
     for index, sentence in enumerate(parts[:60]):
+        lower = sentence.lower()
         for rule in _RULES:
+            if not any(hint in lower for hint in rule.hints):
+                continue
             match = rule.regex.search(sentence)
             if match is None:
                 continue
@@ -1049,21 +1166,24 @@ def append_to_queue(memory_dir: Path, label: str, text: str, when: float | None 
     return path
 
 
-_QUEUE_LINE = re.compile(
+_QUEUE_LINE = LazyPattern(
     r"^- \*\*(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\*\* \| (?P<label>[a-z]+) \| "
     r'"(?P<text>.*)" \| ref: (?P<ref>.*)$'
 )
 
 
-@dataclass(frozen=True)
-class QueueItem:
+class QueueItem(FrozenRecord):
     """One parsed queue line."""
 
+    __slots__ = ("label", "line", "ref", "text", "when")
     line: int
     when: str
     label: str
     text: str
     ref: str
+
+    def __init__(self, line: int, when: str, label: str, text: str, ref: str) -> None:
+        self._set(line=line, when=when, label=label, text=text, ref=ref)
 
 
 def parse_queue(text: str) -> list[QueueItem]:

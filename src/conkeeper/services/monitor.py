@@ -20,14 +20,17 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from conkeeper.domain.config import KEYS
+from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.domain.records import FrozenRecord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from conkeeper.hooks.payload import HookContext, HookResult
 
 DEFAULT_WINDOW = 200_000
@@ -36,24 +39,30 @@ MIN_AUTO_COMPACT_WINDOW = 100_000
 TAIL_BYTES = 256 * 1024
 MAX_TAIL_BYTES = 2 * 1024 * 1024
 AUTO_COMPACT_ENV = "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
-_EXTENDED_MODEL = re.compile(r"\[1m\]|(?:^|[^a-z0-9])1m(?:$|[^a-z0-9])", re.IGNORECASE)
+_EXTENDED_MODEL = LazyPattern(r"\[1m\]|(?:^|[^a-z0-9])1m(?:$|[^a-z0-9])", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Usage:
+class Usage(FrozenRecord):
     """Context use read from the transcript."""
 
+    __slots__ = ("model", "tokens")
     tokens: int
     model: str
 
+    def __init__(self, tokens: int, model: str) -> None:
+        self._set(tokens=tokens, model=model)
 
-@dataclass(frozen=True)
-class Reading:
+
+class Reading(FrozenRecord):
     """How full the context is: tokens used, the window they are measured against, percent."""
 
+    __slots__ = ("model", "tokens", "window")
     tokens: int
     window: int
     model: str
+
+    def __init__(self, tokens: int, window: int, model: str) -> None:
+        self._set(tokens=tokens, window=window, model=model)
 
     @property
     def percent(self) -> float:

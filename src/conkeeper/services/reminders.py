@@ -8,7 +8,9 @@ It resets when the reminder fires *and* when a save is recorded (``conkeeper syn
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 COUNTER_KEY = "tool_count_since_save"
 

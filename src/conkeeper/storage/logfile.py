@@ -9,11 +9,13 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-import traceback
-from collections.abc import Mapping
 
 from conkeeper.domain.paths import log_dir
 from conkeeper.domain.textio import append_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 LOG_NAME = "conkeeper.log"
 MAX_LOG_BYTES = 2 * 1024 * 1024
@@ -35,4 +37,6 @@ def log(message: str, *, level: str = "INFO", env: Mapping[str, str] | None = No
 
 def log_exception(context: str, *, env: Mapping[str, str] | None = None) -> None:
     """Log the exception being handled, with its traceback, under ``context``."""
+    import traceback
+
     log(f"{context}\n{traceback.format_exc()}", level="ERROR", env=env)

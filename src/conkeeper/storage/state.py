@@ -15,18 +15,25 @@ Keys in use (both hook owners): ``prompt_number``, ``tool_count_since_save``,
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
 
 from conkeeper.domain.paths import ProjectLocation, state_dir
 from conkeeper.domain.textio import locked
 
-T = TypeVar("T")
+try:  # CPython's built-in SHA-1: the same digest as hashlib's without loading OpenSSL (~3 ms)
+    from _sha1 import sha1
+except ImportError:  # pragma: no cover - interpreters built without it
+    from hashlib import sha1
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 STATE_MAX_AGE_DAYS = 14
 MAX_STATE_BYTES = 1024 * 1024
@@ -35,7 +42,7 @@ MAX_TOOL_STARTS = 256
 
 def project_key(identity: str) -> str:
     """The folder name for a project's state files: a short hash of its identity."""
-    return hashlib.sha1(identity.encode("utf-8", "replace")).hexdigest()[:16]
+    return sha1(identity.encode("utf-8", "replace")).hexdigest()[:16]
 
 
 def project_state_dir(identity: str, env: Mapping[str, str] | None = None) -> Path:

@@ -4,21 +4,25 @@ Every process (hooks in parallel, the CLI, the MCP server) opens the store the s
 journal, a busy timeout so writers wait instead of failing with "database is locked", foreign
 keys on. The schema is a sequence of migrations (``storage/migrations/mNNNN_*.py``) applied in
 order; a database written by a newer ConKeeper is refused, never modified.
+
+Opening an up-to-date database (every hook, nearly always) reads ``PRAGMA user_version`` and
+compares it with :data:`SCHEMA_VERSION`; the migration modules are only discovered and imported
+when something is actually missing.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
-import pkgutil
 import sqlite3
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 from conkeeper.domain.paths import ProjectLocation, db_path
+from conkeeper.domain.records import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_TIMEOUT_ENV = "CONKEEPER_BUSY_TIMEOUT_MS"
@@ -28,33 +32,59 @@ class StoreError(Exception):
     """The database cannot be used; the message is one line saying what to do."""
 
 
-@dataclass(frozen=True)
-class Migration:
+# The number of the newest migration module. Bump it with every new migration (a test checks
+# that it equals the number of migration modules); it lets an up-to-date database open without
+# importing any of them.
+SCHEMA_VERSION = 3
+
+
+class Migration(FrozenRecord):
     """One forward step of the schema."""
 
+    __slots__ = ("apply", "description", "version")
     version: int
     description: str
     apply: Callable[[sqlite3.Connection], None]
 
-
-def _load_migrations() -> list[Migration]:
-    from conkeeper.storage import migrations as package
-
-    found: list[Migration] = []
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.name.startswith("m"):
-            continue
-        module: ModuleType = importlib.import_module(f"{package.__name__}.{info.name}")
-        found.append(Migration(module.VERSION, module.DESCRIPTION, module.apply))
-    found.sort(key=lambda m: m.version)
-    versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise StoreError(f"migrations are not numbered 1..N: {versions}")
-    return found
+    def __init__(
+        self, version: int, description: str, apply: Callable[[sqlite3.Connection], None]
+    ) -> None:
+        self._set(version=version, description=description, apply=apply)
 
 
-MIGRATIONS: list[Migration] = _load_migrations()
-SCHEMA_VERSION = MIGRATIONS[-1].version if MIGRATIONS else 0
+_loaded: list[Migration] | None = None
+
+
+def load_migrations() -> list[Migration]:
+    """Every migration module under ``storage/migrations``, in order (imported once)."""
+    global _loaded
+    if _loaded is None:
+        import importlib
+        import pkgutil
+
+        from conkeeper.storage import migrations as package
+
+        found: list[Migration] = []
+        for info in pkgutil.iter_modules(package.__path__):
+            if not info.name.startswith("m"):
+                continue
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            found.append(Migration(module.VERSION, module.DESCRIPTION, module.apply))
+        found.sort(key=lambda m: m.version)
+        versions = [m.version for m in found]
+        if versions != list(range(1, SCHEMA_VERSION + 1)):
+            raise StoreError(
+                f"migrations are not numbered 1..{SCHEMA_VERSION} (SCHEMA_VERSION): {versions}"
+            )
+        _loaded = found
+    return _loaded
+
+
+def __getattr__(name: str) -> object:
+    """``MIGRATIONS`` is loaded on first access (module ``__getattr__``, PEP 562)."""
+    if name == "MIGRATIONS":
+        return load_migrations()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def busy_timeout_ms() -> int:
@@ -104,7 +134,9 @@ def migrate(conn: sqlite3.Connection, target: int | None = None) -> int:
             f"the database was written by a newer ConKeeper (schema {current}, this one knows "
             f"{SCHEMA_VERSION}); upgrade ConKeeper"
         )
-    for migration in MIGRATIONS:
+    if current >= goal:
+        return current
+    for migration in load_migrations():
         if migration.version <= current or migration.version > goal:
             continue
         conn.execute("BEGIN IMMEDIATE")

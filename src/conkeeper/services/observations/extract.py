@@ -147,9 +147,7 @@ def extract_session(
 
 
 def _with_extractor(cfg: Config, name: str) -> Config:
-    from dataclasses import replace
-
-    return cfg if cfg.extractor == name else replace(cfg, extractor=name)
+    return cfg if cfg.extractor == name else cfg.replace(extractor=name)
 
 
 def _run_local(
