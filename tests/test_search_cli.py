@@ -180,8 +180,8 @@ def test_no_matches_prints_the_exact_sentence(proj: Path) -> None:
     assert proc.stdout == 'No results found for "xylophone" in project memory.\n'
     wide = search(proj, "--global", "--sessions", "xylophone").stdout
     assert wide == (
-        'No results found for "xylophone" in project memory, session files (last 30 days) '
-        "and global memory.\n"
+        'No results found for "xylophone" in project memory, global memory, session files '
+        "(last 30 days), observations, session summaries and prompts.\n"
     )
 
 

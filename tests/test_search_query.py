@@ -206,7 +206,7 @@ def test_extra_sources_plug_in_and_merge_by_score(world: tuple[Path, idx.IndexSt
         req = SearchRequest(query="kumquat", cwd=root, extra_sources=("observation",))
         response = search(req, store)
         assert response.hits[0].ref == "obs:1"
-        assert "**obs:1:** kumquat fixed" in format_markdown(response)
+        assert "### obs:1\n**observations:** kumquat fixed\n" in format_markdown(response)
         plain = search(SearchRequest(query="kumquat", cwd=root), store)
         assert all(h.source == "memory" for h in plain.hits)
     finally:

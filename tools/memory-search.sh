@@ -6,6 +6,7 @@
 #   <query>           words, "a phrase", prefix*, a OR b (required)
 #   --global          also search ~/.claude/memory/
 #   --sessions        also search .claude/memory/sessions/ (last 30 days by default)
+#                     and the observations, summaries and prompts in the database
 #   --category NAME   only entries tagged <!-- @category: NAME -->
 #   anything else     passed to `conkeeper search` (--tag, --since, --limit, --json, ...)
 #

@@ -18,6 +18,7 @@ from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.services.search import (
     DEFAULT_LIMIT,
     FILE_SOURCES,
+    RECORD_SOURCES,
     SearchError,
     SearchRequest,
     format_markdown,
@@ -40,7 +41,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sessions",
         action="store_true",
-        help="also search session files (last sessions_days days, default 30)",
+        help="also search the session record: session files (last sessions_days days, "
+        "default 30) and the observations, session summaries and prompts stored by the hooks",
+    )
+    parser.add_argument(
+        "--observations",
+        action="store_true",
+        help="search observations, session summaries and prompts instead of memory files "
+        "(add --global or --sessions to include those files as well)",
     )
     parser.add_argument(
         "--category",
@@ -60,8 +68,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--kind",
         action="append",
         default=[],
-        choices=FILE_SOURCES,
-        help="only these file kinds (repeatable; implies including them)",
+        choices=FILE_SOURCES + RECORD_SOURCES,
+        help="only these kinds of results (repeatable; implies including them)",
     )
     parser.add_argument(
         "--since",
@@ -122,13 +130,17 @@ def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
         raise CliError("--limit must be at least 1", 2)
     if args.context < 0:
         raise CliError("--context cannot be negative", 2)
-    wants_sessions = args.sessions or "session" in args.kind
+    kinds = list(args.kind)
+    if args.observations:  # the session record alone, plus the files other flags ask for
+        kinds += [*RECORD_SOURCES, *(["global"] if args.include_global else [])]
+        kinds += ["session"] if args.sessions else []
+    wants_sessions = args.sessions or "session" in kinds
     return SearchRequest(
         query=" ".join(args.query),
         cwd=cwd,
         include_global=args.include_global,
         include_sessions=args.sessions,
-        kinds=tuple(args.kind),
+        kinds=tuple(dict.fromkeys(kinds)),
         categories=tuple(c.strip().lower() for c in args.category if c.strip()),
         tags=tuple(t.strip().lower() for t in args.tag if t.strip()),
         since_ms=parse_since(args.since) if args.since else None,

@@ -71,7 +71,9 @@ MAX_QUERY_ECHO = 200
 MAX_LINE_CHARS = 300
 DEFAULT_LIMIT = 20
 FILE_SOURCES = ("memory", "session", "global")
-EXTRA_SOURCE_MODULES: tuple[str, ...] = ()  # e.g. "conkeeper.services.observations.search"
+# Rows of the session record (schema 3): found with --sessions, or alone with --observations.
+RECORD_SOURCES = ("observation", "summary", "prompt")
+EXTRA_SOURCE_MODULES: tuple[str, ...] = ("conkeeper.services.observations.search_source",)
 HEADING_WEIGHT, BODY_WEIGHT, TERMS_WEIGHT = 4.0, 1.0, 0.5
 RECENCY_BOOST = 0.25  # a file dated today scores up to 25% higher than an old one
 RECENCY_HALF_DAYS = 30.0
@@ -195,11 +197,11 @@ class SearchRequest:
         if self.kinds:
             return tuple(dict.fromkeys(self.kinds))
         wanted = ["memory"]
-        if self.include_sessions:
-            wanted.append("session")
         if self.include_global:
             wanted.append("global")
-        return (*wanted, *self.extra_sources)
+        if self.include_sessions:
+            wanted += ["session", *RECORD_SOURCES]
+        return tuple(dict.fromkeys([*wanted, *self.extra_sources]))
 
 
 @dataclass(frozen=True)
@@ -233,6 +235,12 @@ class SearchHit:
     project: str = ""
     ref: str = ""  # a stable id for non-file sources (e.g. "obs:42")
     time_ms: int = 0
+    label: str = ""  # how a record is introduced, e.g. "observation #42 (bugfix) — Fix x"
+
+    @property
+    def is_record(self) -> bool:
+        """True for a row of the session record (observation, summary, prompt), not a file."""
+        return self.source in RECORD_SOURCES
 
     @property
     def match_count(self) -> int:
@@ -254,6 +262,8 @@ class SearchHit:
             "source": self.source,
             "project": self.project,
             "ref": self.ref,
+            "label": self.label,
+            "time_ms": self.time_ms,
             "lines": [{"line": x.line, "text": x.text, "match": x.match} for x in self.lines],
         }
 
@@ -276,8 +286,17 @@ class SearchResponse:
 
     @property
     def files(self) -> int:
-        """Distinct files (or source groups) among the hits."""
-        return len({h.path for h in self.hits})
+        """Distinct files among the hits."""
+        return len({h.path for h in self.hits if not h.is_record})
+
+    @property
+    def records(self) -> dict[str, int]:
+        """How many observations, summaries and prompts are among the hits, by source."""
+        counts: dict[str, int] = {}
+        for hit in self.hits:
+            if hit.is_record:
+                counts[hit.source] = counts.get(hit.source, 0) + 1
+        return counts
 
     def to_json(self) -> dict[str, object]:
         """The ``--json`` payload: the same results as the Markdown layout."""
@@ -286,6 +305,7 @@ class SearchResponse:
             "scope": self.scope,
             "matches": self.matches,
             "files": self.files,
+            "records": self.records,
             "results": [h.to_json() for h in self.hits],
             "notices": list(self.notices),
         }
@@ -325,7 +345,10 @@ def register_source(source: SearchSource) -> None:
         _SOURCES.append(source)
 
 
-def _load_extra_sources() -> None:
+def _load_extra_sources(request: SearchRequest) -> None:
+    """Import the optional source modules, only when the request wants a non-file source."""
+    if all(name in FILE_SOURCES for name in request.sources):
+        return
     for module in EXTRA_SOURCE_MODULES:
         with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(module)
@@ -610,7 +633,7 @@ def _search_with_recovery(
 
 
 def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchResponse:
-    _load_extra_sources()
+    _load_extra_sources(request)
     roots, refreshed = _refresh(store.conn, _roots(store.conn, request))
     response = SearchResponse(
         request.query,
@@ -645,20 +668,58 @@ def echo_query(query: str) -> str:
 
 
 def group_by_file(hits: Sequence[SearchHit]) -> list[tuple[str, list[SearchHit]]]:
-    """Files in order of their best hit; within a file, hits in line order."""
+    """Files in order of their best hit; within a file, hits in line order. Each record
+    (observation, summary, prompt) is a group of its own, keyed by its ``ref``."""
     groups: dict[str, list[SearchHit]] = {}
     for hit in hits:
-        groups.setdefault(hit.path, []).append(hit)
+        groups.setdefault(hit.ref if hit.is_record else hit.path, []).append(hit)
     return [(path, sorted(items, key=lambda h: (h.line, h.ref))) for path, items in groups.items()]
 
 
+_RECORD_NOUNS = {
+    "observation": ("observation", "observations"),
+    "summary": ("session summary", "session summaries"),
+    "prompt": ("prompt", "prompts"),
+}
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def count_line(response: SearchResponse) -> str:
+    """``Found M matches across F files.`` (the seed's sentence), naming records when present:
+    ``Found 5 matches across 2 files, 2 observations and 1 session summary.``"""
+    parts = []
+    records = response.records
+    if response.files or not records:
+        parts.append(_count(response.files, "file", "files"))
+    for source in RECORD_SOURCES:
+        if records.get(source):
+            parts.append(_count(records[source], *_RECORD_NOUNS[source]))
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"Found {_count(response.matches, 'match', 'matches')} across {listed}."
+
+
+def _record_block(hit: SearchHit) -> list[str]:
+    """A record hit: its label as a heading, then where and when, then the matching text."""
+    when = time.strftime("%Y-%m-%d", time.localtime(hit.time_ms / 1000)) if hit.time_ms else ""
+    where = ", ".join(x for x in (hit.path, when) if x)
+    return [f"### {hit.label or hit.ref}", f"**{where}:** {hit.snippet}" if where else hit.snippet]
+
+
 def format_markdown(response: SearchResponse) -> str:
-    """The seed's agent-optimised layout (results grouped by file, closing count line)."""
+    """The seed's agent-optimised layout (results grouped by file, closing count line); records
+    (observations, summaries, prompts) get a labelled block each."""
     query = echo_query(response.query)
     if not response.hits:
         return f'No results found for "{query}" in {response.scope}.\n'
     out = [f'## Results for: "{query}"', ""]
     for path, hits in group_by_file(response.hits):
+        if hits[0].is_record:
+            out.extend(_record_block(hits[0]))
+            out.append("")
+            continue
         out.append(f"### {path}")
         for hit in hits:
             out.extend(f"<!-- @category: {c} -->" for c in hit.categories)
@@ -668,10 +729,6 @@ def format_markdown(response: SearchResponse) -> str:
             else:
                 out.append(f"**{hit.ref or hit.heading}:** {hit.snippet}")
         out.append("")
-    matches, files = response.matches, response.files
     out.append("---")
-    out.append(
-        f"Found {matches} {'match' if matches == 1 else 'matches'} across "
-        f"{files} {'file' if files == 1 else 'files'}."
-    )
+    out.append(count_line(response))
     return "\n".join(out) + "\n"

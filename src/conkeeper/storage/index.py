@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from conkeeper.domain.categories import parse_tag_line
-from conkeeper.domain.memory import Entry, parse_entries
+from conkeeper.domain.memory import MEMORY_LAYOUT, Entry, memory_file_kind, parse_entries
 from conkeeper.domain.paths import (
     ProjectLocation,
     db_path,
@@ -69,6 +69,14 @@ CHUNK_LINES = 40  # long sections (observation logs) are indexed in chunks of th
 RACY_WINDOW_NS = 2_000_000_000
 _SPANS_JSON = json.JSONEncoder(separators=(",", ":")).encode
 SESSIONS_DIR = "sessions"
+# Top-level files that document the memory format rather than hold memory (schema.md,
+# .memory-config.md): their examples — a <private> block in a code fence, say — are not results.
+NOT_INDEXED = frozenset(
+    item.path
+    for items in MEMORY_LAYOUT.values()
+    for item in items
+    if memory_file_kind(item.path) in ("config", "schema")
+)
 _DATE_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # identifiers worth splitting: snake_case, camelCase, PascalCase with an inner capital
 _WORDISH = re.compile(r"[^\W_]+(?:_+[^\W_]+)*")
@@ -199,7 +207,8 @@ class FileStat(NamedTuple):
 
 
 def scan_root(root: Path) -> dict[str, FileStat]:
-    """Every ``*.md`` file under ``root`` (hidden names skipped, symlinks kept inside ``root``).
+    """Every ``*.md`` file under ``root`` (hidden names and :data:`NOT_INDEXED` skipped, symlinks
+    kept inside ``root``).
 
     One ``os.scandir`` walk (file types come from the directory listing, one ``stat`` per
     Markdown file); this is the whole cost of a no-change re-check besides one SELECT.
@@ -221,7 +230,7 @@ def scan_root(root: Path) -> dict[str, FileStat]:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append((entry.path, prefix + name + "/"))
                     continue
-                if not name.endswith(".md"):
+                if not name.endswith(".md") or (not prefix and name in NOT_INDEXED):
                     continue
                 if entry.is_symlink() and not is_within(Path(entry.path), root):
                     continue  # a link leading outside the memory folder is not memory

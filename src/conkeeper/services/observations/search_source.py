@@ -5,6 +5,14 @@ returns memory-file entries and these rows together, each hit labelled by ``sour
 (``observation``, ``summary``, ``prompt``) and carrying a ``ref`` an agent can fetch
 (``obs:42`` → ``conkeeper show 42``; ``summary:7`` → ``conkeeper summary 7``). Scores use
 the same BM25 scale and recency boost as memory files so the merged ranking is fair.
+
+Filters: ``--since`` applies to every table; a ``--category`` that is an observation type
+matches the type, any other category a concept; summaries and prompts carry no categories or
+tags, so a category or tag filter leaves them out (and a tag filter leaves out observations).
+
+Privacy: the rows were cleaned when they were captured, and every text shown is passed through
+:func:`conkeeper.domain.privacy.clean_captured` again on the way out (private spans cut,
+secrets redacted); a record whose title or text has nothing left to show is not a hit.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ from __future__ import annotations
 import sqlite3
 
 from conkeeper.domain.paths import locate_project
+from conkeeper.domain.privacy import clean_captured
 from conkeeper.services.observations.model import OBSERVATION_TYPES, json_list
 from conkeeper.services.search import (
     SearchContext,
@@ -39,12 +48,32 @@ def _clip(text: str) -> str:
     return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1] + "…"
 
 
+def _shown(text: str | None) -> str:
+    """``text`` as it may be printed: private parts cut, secrets redacted, one clipped line
+    (``""`` when nothing may be shown)."""
+    cleaned = clean_captured(text or "")
+    return _clip(cleaned) if cleaned else ""
+
+
+def _since(ctx: SearchContext, column: str, params: dict[str, object]) -> str:
+    if ctx.request.since_ms is None:
+        return ""
+    params["since"] = ctx.request.since_ms
+    return f" AND {column} >= :since"
+
+
+def _session_path(ctx: SearchContext, session_id: int, project: str) -> str:
+    """Where a record comes from; the project is named when several may appear."""
+    return f"session #{session_id}" + (f" ({project})" if ctx.request.all_projects else "")
+
+
 def _first_matching(texts: list[str], needles: tuple[str, ...]) -> str:
+    """The first text holding a query word, else the first non-empty one, else ``""``."""
     for text in texts:
         low = text.lower()
         if any(n in low for n in needles):
             return text
-    return texts[0] if texts else ""
+    return next((t for t in texts if t and not t.isspace()), "")
 
 
 class ObservationSource:
@@ -68,12 +97,11 @@ class ObservationSource:
         return hits
 
     def _observations(self, ctx: SearchContext) -> list[SearchHit]:
-        scope, params = _project_filter(ctx, "o.project_id")
-        where = "observations_fts MATCH :match" + scope
         req = ctx.request
-        if req.since_ms is not None:
-            where += " AND o.created_at >= :since"
-            params["since"] = req.since_ms
+        if req.tags:  # observations carry no tags
+            return []
+        scope, params = _project_filter(ctx, "o.project_id")
+        where = "observations_fts MATCH :match" + scope + _since(ctx, "o.created_at", params)
         for i, name in enumerate(req.categories):
             if name in OBSERVATION_TYPES:
                 where += f" AND o.type = :cat{i}"
@@ -93,27 +121,36 @@ class ObservationSource:
             f"WHERE {where} ORDER BY score LIMIT :limit",
             {"match": ctx.plan.match, "now": ctx.now_ms, "limit": ctx.fetch, **params},
         ).fetchall()
-        return [
-            SearchHit(
-                source="observation",
-                path=f"session #{r['session_id']} observations",
-                line=0,
-                heading=f"#{r['id']} [{r['type']}] {r['title']}",
-                snippet=_clip(
-                    _first_matching(json_list(r["facts"]), ctx.plan.needles) or r["subtitle"]
-                ),
-                categories=(r["type"],),
-                tags=(),
-                score=-float(r["score"]),
-                project=r["project"],
-                ref=f"obs:{r['id']}",
-                time_ms=int(r["created_at"]),
+        hits = []
+        for r in rows:
+            title = _shown(r["title"])
+            if not title:
+                continue
+            texts = [*json_list(r["facts"]), r["subtitle"]]
+            snippet = _shown(_first_matching(texts, ctx.plan.needles))
+            hits.append(
+                SearchHit(
+                    source="observation",
+                    path=_session_path(ctx, r["session_id"], r["project"]),
+                    line=0,
+                    heading=f"#{r['id']} [{r['type']}] {title}",
+                    snippet=snippet or _shown(r["subtitle"]) or title,
+                    categories=(r["type"],),
+                    tags=(),
+                    score=-float(r["score"]),
+                    project=r["project"],
+                    ref=f"obs:{r['id']}",
+                    time_ms=int(r["created_at"]),
+                    label=f"observation #{r['id']} ({r['type']}) — {title}",
+                )
             )
-            for r in rows
-        ]
+        return hits
 
     def _summaries(self, ctx: SearchContext) -> list[SearchHit]:
+        if ctx.request.categories or ctx.request.tags:  # summaries carry no labels
+            return []
         scope, params = _project_filter(ctx, "m.project_id")
+        scope += _since(ctx, "m.created_at", params)
         rows = ctx.conn.execute(
             "SELECT m.session_id, m.request, m.learned, m.completed, m.next_steps, m.created_at, "
             f"p.name AS project, bm25(session_summaries_fts) "
@@ -123,30 +160,37 @@ class ObservationSource:
             f"WHERE session_summaries_fts MATCH :match{scope} ORDER BY score LIMIT :limit",
             {"match": ctx.plan.match, "now": ctx.now_ms, "limit": ctx.fetch, **params},
         ).fetchall()
-        return [
-            SearchHit(
-                source="summary",
-                path=f"session #{r['session_id']} summary",
-                line=0,
-                heading=_clip(r["request"])[:120],
-                snippet=_clip(
-                    _first_matching(
-                        [r["completed"], r["learned"], r["next_steps"], r["request"]],
-                        ctx.plan.needles,
-                    )
-                ),
-                categories=(),
-                tags=(),
-                score=-float(r["score"]),
-                project=r["project"],
-                ref=f"summary:{r['session_id']}",
-                time_ms=int(r["created_at"]),
+        hits = []
+        for r in rows:
+            texts = [r[k] for k in ("completed", "learned", "next_steps", "request")]
+            snippet = _shown(_first_matching(texts, ctx.plan.needles))
+            if not snippet:
+                continue
+            request = _shown(r["request"])[:120]
+            hits.append(
+                SearchHit(
+                    source="summary",
+                    path=_session_path(ctx, r["session_id"], r["project"]),
+                    line=0,
+                    heading=request,
+                    snippet=snippet,
+                    categories=(),
+                    tags=(),
+                    score=-float(r["score"]),
+                    project=r["project"],
+                    ref=f"summary:{r['session_id']}",
+                    time_ms=int(r["created_at"]),
+                    label=f"summary of session #{r['session_id']}"
+                    + (f" — {request}" if request else ""),
+                )
             )
-            for r in rows
-        ]
+        return hits
 
     def _prompts(self, ctx: SearchContext) -> list[SearchHit]:
+        if ctx.request.categories or ctx.request.tags:  # prompts carry no labels
+            return []
         scope, params = _project_filter(ctx, "s.project_id")
+        scope += _since(ctx, "q.created_at", params)
         rows = ctx.conn.execute(
             "SELECT q.session_id, q.prompt_number, q.text, q.created_at, pr.name AS project, "
             f"bm25(prompts_fts) * {recency_factor_sql('q.created_at')} AS score "
@@ -155,22 +199,28 @@ class ObservationSource:
             f"WHERE prompts_fts MATCH :match{scope} ORDER BY score LIMIT :limit",
             {"match": ctx.plan.match, "now": ctx.now_ms, "limit": ctx.fetch, **params},
         ).fetchall()
-        return [
-            SearchHit(
-                source="prompt",
-                path=f"session #{r['session_id']} prompts",
-                line=0,
-                heading=f"prompt {r['prompt_number']}",
-                snippet=_clip(r["text"]),
-                categories=(),
-                tags=(),
-                score=-float(r["score"]),
-                project=r["project"],
-                ref=f"prompt:{r['session_id']}:{r['prompt_number']}",
-                time_ms=int(r["created_at"]),
+        hits = []
+        for r in rows:
+            text = _shown(r["text"])
+            if not text:
+                continue
+            hits.append(
+                SearchHit(
+                    source="prompt",
+                    path=_session_path(ctx, r["session_id"], r["project"]),
+                    line=0,
+                    heading=f"prompt {r['prompt_number']}",
+                    snippet=text,
+                    categories=(),
+                    tags=(),
+                    score=-float(r["score"]),
+                    project=r["project"],
+                    ref=f"prompt:{r['session_id']}:{r['prompt_number']}",
+                    time_ms=int(r["created_at"]),
+                    label=f"prompt {r['prompt_number']} of session #{r['session_id']}",
+                )
             )
-            for r in rows
-        ]
+        return hits
 
 
 register_source(ObservationSource())
