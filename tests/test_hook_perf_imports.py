@@ -236,6 +236,19 @@ def test_frozen_records_compare_hash_and_refuse_assignment(tmp_path: Path) -> No
     assert isinstance(a, FrozenRecord)
 
 
+def test_records_survive_copy_and_pickle(tmp_path: Path) -> None:
+    import copy
+    import pickle
+
+    for record in (
+        Config(save_interval=3),
+        ProjectLocation(tmp_path, "i", tmp_path),
+        HookResult("c"),
+    ):
+        assert copy.copy(record) == record == pickle.loads(pickle.dumps(record))
+        assert copy.deepcopy(record) == record
+
+
 def test_config_is_immutable_and_replace_makes_a_changed_copy() -> None:
     base = Config()
     changed = base.replace(save_interval=9, extractor="anthropic")

@@ -82,3 +82,14 @@ class FrozenRecord(Record):
 
     def __hash__(self) -> int:
         return hash(self.as_tuple())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copying and pickling rebuild the record without going through ``__setattr__``."""
+        return (_restore, (type(self), self.as_tuple()))
+
+
+def _restore(cls: type[FrozenRecord], values: tuple[Any, ...]) -> FrozenRecord:
+    record = cls.__new__(cls)
+    for name, value in zip(cls._fields, values, strict=True):
+        object.__setattr__(record, name, value)
+    return record
