@@ -354,6 +354,12 @@ def _load_extra_sources(request: SearchRequest) -> None:
             importlib.import_module(module)
 
 
+def recency_factor(now_ms: int, time_ms: int) -> float:
+    """The recency boost in Python, equal to :func:`recency_factor_sql` (between 1 and
+    ``1 + RECENCY_BOOST``); lets a source rank a few candidate rows itself."""
+    return 1.0 + RECENCY_BOOST / (1.0 + max(0, now_ms - time_ms) / (_DAY_MS * RECENCY_HALF_DAYS))
+
+
 def recency_factor_sql(time_column: str) -> str:
     """SQL for the mild recency boost (``:now`` bound to Unix ms); shared with other sources."""
     return (
