@@ -360,3 +360,15 @@ def test_no_fence_protects_a_tag_in_captured_text(case: tuple[str, Doc], prompt:
     text, _doc = case
     assert_no_secret(clean_captured(text))
     assert_no_secret(clean_captured(prompt + "\n" + text))
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300))
+def test_blank_private_fast_path_matches_the_full_scan(text: str) -> None:
+    """Text that never spells "private" takes a shortcut; it must equal the full scan."""
+    from conkeeper.domain import privacy
+
+    full = privacy._analyze(text)
+    pairs = zip(full.lines, full.hidden, strict=True)
+    expected = "\n".join("" if hide else line for line, hide in pairs)
+    expected += "\n" if full.lines and full.ends_with_break else ""
+    assert privacy.blank_private(text) == expected

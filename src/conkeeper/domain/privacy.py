@@ -57,6 +57,9 @@ _CONTEXT_MARKER = LazyPattern(
     re.IGNORECASE,
 )
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
+# Every way of hiding text (tags, ``private:`` front matter) spells "private"; this pattern is
+# at least as lenient as each of them, so a text it does not match hides nothing.
+_MENTIONS_PRIVATE = LazyPattern("private", re.IGNORECASE)
 
 
 class HiddenRange(FrozenRecord):
@@ -166,6 +169,11 @@ def blank_private(text: str) -> str:
     For parsers that report line numbers (the index, search). Line breaks are normalised to
     ``\\n`` so that any later split agrees on the numbering; a private file becomes blank lines.
     """
+    if _MENTIONS_PRIVATE.search(text) is None:
+        body = _strip_bom(text)
+        lines = body.splitlines()
+        ends_with_break = bool(body) and body[-1] in _LINE_BREAKS
+        return "\n".join(lines) + ("\n" if lines and ends_with_break else "")
     result = _analyze(text)
     out = ["" if hide else line for line, hide in zip(result.lines, result.hidden, strict=True)]
     return "\n".join(out) + ("\n" if out and result.ends_with_break else "")
