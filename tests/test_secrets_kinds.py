@@ -242,3 +242,12 @@ def test_overlapping_finds_are_merged_so_nothing_leaks() -> None:
     out = redact(text)
     assert gh not in out and "Winter" not in out
     assert out.startswith('password="[REDACTED:')
+
+
+def test_token_in_url_userinfo_keeps_the_host_and_path() -> None:
+    token = "gh" + "s_16C7e42F292c6912E7710c838347Ae178B4a"
+    text = f"git clone https://x-access-token:{token}@github.com/org/repo.git"
+    out = redact(text)
+    assert token not in out
+    assert out.startswith("git clone https://x-access-token:[REDACTED:")
+    assert out.endswith("]@github.com/org/repo.git")

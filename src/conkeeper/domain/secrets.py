@@ -464,7 +464,7 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
     """Values of ``key = value`` pairs: password-ish keys take any real value, others need
     a credential-looking one."""
     kw_start = m.start("kw")
-    if not _keyword_start_ok(text, kw_start):
+    if not _keyword_start_ok(text, kw_start) or _in_url_userinfo(text, kw_start):
         return False
     if m.group("kw").lower() == "key":
         prefix = text[max(0, kw_start - 16) : kw_start].lower()
@@ -483,6 +483,18 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
     if _keyword_kind(m.group("kw")) == "password":
         return _plausible_password(value, bare=bare, prose=prose)
     return _looks_random(value, 8) and value.lower() not in _STOPWORDS
+
+
+def _in_url_userinfo(text: str, pos: int) -> bool:
+    """``https://x-access-token:VALUE@host``: the user name is not a key; the URL rule cuts
+    only the password, so the host and path stay readable."""
+    before = _line_before(text, pos)
+    word_start = max(before.rfind(" "), before.rfind("\t")) + 1
+    token = before[word_start:]
+    if "://" not in token:
+        return False
+    authority_so_far = token.split("://", 1)[1]
+    return not any(mark in authority_so_far for mark in "/?#@")
 
 
 def _more_words_follow(text: str, end: int) -> bool:
