@@ -421,12 +421,18 @@ def _fenced_lines(lines: list[str]) -> set[int]:
 
 
 def _section_rows(
-    ft: _FileText, section: Entry, end: int, bullets: list[Entry], tag_lines: list[int]
-) -> list[EntryRow]:
-    """Rows for one section's own lines ``section.line_start..end``, cut into chunks."""
+    ft: _FileText,
+    section: Entry,
+    end: int,
+    bullets: list[Entry],
+    tag_lines: list[int],
+    inherited: list[str],
+) -> tuple[list[EntryRow], list[str]]:
+    """Rows for one section's own lines ``section.line_start..end``, cut into chunks, and the
+    categories its subsections inherit (its own plus those it inherited)."""
     start = section.line_start
     labelled = [b for b in bullets if start <= b.line_start <= end] if bullets else bullets
-    own_cats: list[str] = []
+    own_cats: list[str] = list(inherited)
     own_tags: list[str] = []
     if tag_lines:
         first_tag, last_tag = bisect_left(tag_lines, start), bisect_right(tag_lines, end)
@@ -471,7 +477,7 @@ def _section_rows(
             )
         else:
             rows.append(EntryRow(first, last, path, "", "", "", heading, body, " ".join(terms)))
-    return rows
+    return rows, list(dict.fromkeys(own_cats))
 
 
 def entry_rows(blanked: str) -> list[EntryRow]:
@@ -484,11 +490,22 @@ def entry_rows(blanked: str) -> list[EntryRow]:
     tag_lines = sorted(ft.tags)
     rows: list[EntryRow] = []
     count = len(ft.lines)
+    # A category on a heading qualifies everything under it (an ADR tagged ``decision`` is a
+    # decision down to its "## Consequences"), so subsections inherit their ancestors' ones.
+    ancestors: list[tuple[int, list[str]]] = []
     for i, section in enumerate(sections):
         end = section.line_end
         if i + 1 < len(sections):
             end = min(end, sections[i + 1].line_start - 1)
-        rows.extend(_section_rows(ft, section, min(end, count), bullets, tag_lines))
+        depth = len(section.heading_path)
+        while ancestors and ancestors[-1][0] >= depth:
+            ancestors.pop()
+        inherited = ancestors[-1][1] if ancestors else []
+        section_rows, cats = _section_rows(
+            ft, section, min(end, count), bullets, tag_lines, inherited
+        )
+        rows.extend(section_rows)
+        ancestors.append((depth, cats))
     return rows
 
 
