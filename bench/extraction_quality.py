@@ -27,7 +27,7 @@ def _share(found: int, total: int) -> str:
 
 
 def score(conn, session_id: int, expected: dict) -> dict:
-    from conkeeper.services.observations.model import json_list
+    from conkeeper.domain.observations import json_list
 
     rows = conn.execute(
         "SELECT type, title, subtitle, facts, narrative, files FROM observations "
@@ -54,7 +54,7 @@ def score(conn, session_id: int, expected: dict) -> dict:
 
 def token_costs(rows, raw: str) -> dict:
     from conkeeper.cli.output import estimate_tokens
-    from conkeeper.services.observations.model import json_list
+    from conkeeper.domain.observations import json_list
 
     titles = "\n".join(f"#0 {r['type']} {r['title']}" for r in rows)
     full = "\n\n".join(

@@ -35,7 +35,7 @@ PROMPTS = [
 
 def synthetic_turns(tool_uses: int, seed: int = 7):
     """A realistic mix: reads, greps, edits, failing then passing tests, commits, noise."""
-    from conkeeper.services.observations.model import ToolEvent, Turn
+    from conkeeper.domain.observations import ToolEvent, Turn
 
     rng = random.Random(seed)
     turns, event_id, prompt = [], 0, 0
@@ -316,8 +316,8 @@ def bench_import(total_mb: int, tmp: Path) -> dict:
 
 def build_large_store(count: int) -> tuple[int, list[int]]:
     """``count`` observations over 5 projects and many sessions; returns a project and ids."""
-    from conkeeper.services.observations.model import Observation, normalize_observation
-    from conkeeper.services.observations.repository import insert_observation
+    from conkeeper.domain.observations import Observation, normalize_observation
+    from conkeeper.storage.observations import insert_observation
     from conkeeper.storage.store import open_store
 
     rng = random.Random(3)

@@ -43,16 +43,16 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 sys.path.insert(0, str(SRC))
 subprocess.run([sys.executable, "-m", "compileall", "-q", str(SRC)], check=False)
 
-from conkeeper.domain.paths import locate_project  # noqa: E402
-from conkeeper.services import search as search_service  # noqa: E402
-from conkeeper.services.observations.model import (  # noqa: E402
+from conkeeper.domain.observations import (  # noqa: E402
     OBSERVATION_TYPES,
     Observation,
     normalize_observation,
 )
-from conkeeper.services.observations.repository import insert_observation  # noqa: E402
+from conkeeper.domain.paths import locate_project  # noqa: E402
+from conkeeper.services import search as search_service  # noqa: E402
 from conkeeper.services.search import SearchContext, SearchRequest, build_match, search  # noqa: E402
 from conkeeper.storage import index as idx  # noqa: E402
+from conkeeper.storage.observations import insert_observation  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "search_bench.json"
 CATEGORIES = ("decision", "pattern", "bugfix", "convention", "learning")

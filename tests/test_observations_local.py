@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from conkeeper.domain.observations import ToolEvent, Turn
 from conkeeper.services.observations.commands import classify_command, commit_message, move_pairs
 from conkeeper.services.observations.extract import extract_session
 from conkeeper.services.observations.local_extractor import extract_observations
-from conkeeper.services.observations.model import ToolEvent, Turn
 from conkeeper.services.observations.replay import load_recording, replay
 from conkeeper.storage.store import open_store
 
@@ -107,7 +107,7 @@ def test_re_extraction_is_idempotent_and_keeps_ids() -> None:
 
 
 def test_pending_sessions_are_extracted_once(tmp_path: Path) -> None:
-    from conkeeper.services.observations.repository import pending_sessions
+    from conkeeper.storage.observations import pending_sessions
 
     conn = open_store()
     ids = [replay(conn, load_recording(p)) for p in SESSIONS]

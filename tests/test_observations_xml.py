@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conkeeper.services.observations.model import OBSERVATION_TYPES
+from conkeeper.domain.observations import OBSERVATION_TYPES
 from conkeeper.services.observations.xml_parse import parse_observations, parse_summary
 
 GOOD = """Here is what I found:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from conkeeper.domain.observations import Observation, Summary, normalize_observation
 from conkeeper.domain.paths import locate_project
-from conkeeper.services.observations.model import Observation, Summary, normalize_observation
-from conkeeper.services.observations.repository import (
+from conkeeper.storage.observations import (
     insert_observation,
     save_summary,
     session_info,

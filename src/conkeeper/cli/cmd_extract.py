@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from conkeeper.domain.paths import locate_project, state_dir
     from conkeeper.services.observations.budget import budget_status
     from conkeeper.services.observations.extract import extract_session, worker_lock
-    from conkeeper.services.observations.repository import SessionNotFound, pending_sessions
+    from conkeeper.storage.observations import SessionNotFound, pending_sessions
     from conkeeper.storage.store import StoreError, find_project, open_store
 
     results = []
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _resolve(conn: object, ref: str, project_id: int | None) -> int:
     """A session reference, preferring the current project (host ids repeat across projects)."""
-    from conkeeper.services.observations.repository import SessionNotFound, resolve_session
+    from conkeeper.storage.observations import SessionNotFound, resolve_session
 
     if project_id is not None:
         try:

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     """Resolve the target, confirm, delete in one transaction, report the counts."""
     from conkeeper.domain.paths import locate_project
     from conkeeper.services.observations import hygiene
-    from conkeeper.services.observations.repository import SessionNotFound, resolve_session
+    from conkeeper.storage.observations import SessionNotFound, resolve_session
 
     with opened_store() as conn:
         try:

@@ -75,7 +75,7 @@ def _project_scope(conn: object, all_projects: bool) -> tuple[int | None, str, b
 
 def run(args: argparse.Namespace) -> int:
     """Open the store, run the level's query, print it with its token cost."""
-    from conkeeper.services.observations.repository import SessionNotFound
+    from conkeeper.storage.observations import SessionNotFound
 
     with opened_store() as conn:
         project_id, label, known = _project_scope(conn, args.all_projects)

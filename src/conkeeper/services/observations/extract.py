@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conkeeper.domain.config import Config, load_config
+from conkeeper.domain.observations import Observation, Summary, Turn
 from conkeeper.domain.tokens import estimate_tokens
 from conkeeper.services.observations import budget, prompts
 from conkeeper.services.observations.llm_extractors import LlmClient, LlmError, make_client
@@ -32,8 +33,9 @@ from conkeeper.services.observations.local_extractor import (
     extract_observations,
     summarize_session,
 )
-from conkeeper.services.observations.model import Observation, Summary, Turn
-from conkeeper.services.observations.repository import (
+from conkeeper.services.observations.xml_parse import parse_observations, parse_summary
+from conkeeper.storage.logfile import log
+from conkeeper.storage.observations import (
     Progress,
     SessionInfo,
     get_progress,
@@ -46,8 +48,6 @@ from conkeeper.services.observations.repository import (
     set_progress,
     turn_times,
 )
-from conkeeper.services.observations.xml_parse import parse_observations, parse_summary
-from conkeeper.storage.logfile import log
 
 LOCK_NAME = "extract.lock"
 

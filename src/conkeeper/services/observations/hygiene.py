@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from conkeeper.services.observations.model import (
+from conkeeper.domain.observations import (
     Observation,
     Summary,
     json_list,
@@ -375,7 +375,7 @@ class _Importer:
         self.added("tool_events", cursor.rowcount)
 
     def observation(self, rec: dict) -> None:
-        from conkeeper.services.observations.repository import insert_observation
+        from conkeeper.storage.observations import insert_observation
 
         def texts(key: str) -> list[str]:
             return [c for c in (_clean(v) for v in rec.get(key) or []) if c]
@@ -407,7 +407,7 @@ class _Importer:
         self.added("observations", 0 if new is None else 1)
 
     def summary(self, rec: dict) -> None:
-        from conkeeper.services.observations.repository import save_summary, session_info
+        from conkeeper.storage.observations import save_summary, session_info
 
         session_id = self.session_id(rec)
         exists = self.conn.execute(

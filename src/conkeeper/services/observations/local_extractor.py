@@ -22,13 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from conkeeper.services.observations.commands import (
-    Command,
-    classify_command,
-    commit_message,
-    move_pairs,
-)
-from conkeeper.services.observations.model import (
+from conkeeper.domain.observations import (
     Observation,
     Summary,
     ToolEvent,
@@ -37,6 +31,12 @@ from conkeeper.services.observations.model import (
     normalize_observation,
     one_line,
     unique,
+)
+from conkeeper.services.observations.commands import (
+    Command,
+    classify_command,
+    commit_message,
+    move_pairs,
 )
 
 NAME = "local"

@@ -13,8 +13,8 @@ import re
 import sqlite3
 from collections.abc import Sequence
 
-from conkeeper.services.observations.model import OBSERVATION_TYPES, json_list, slug_concept
-from conkeeper.services.observations.repository import resolve_session
+from conkeeper.domain.observations import OBSERVATION_TYPES, json_list, slug_concept
+from conkeeper.storage.observations import resolve_session
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 1000

@@ -28,9 +28,9 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from conkeeper.domain.observations import OBSERVATION_TYPES, json_list
 from conkeeper.domain.paths import locate_project
 from conkeeper.domain.privacy import clean_captured
-from conkeeper.services.observations.model import OBSERVATION_TYPES, json_list
 from conkeeper.services.search import (
     SearchContext,
     SearchHit,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import re
 
-from conkeeper.services.observations.model import (
+from conkeeper.domain.observations import (
     Observation,
     Summary,
     clamp_chars,

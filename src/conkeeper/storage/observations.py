@@ -1,7 +1,7 @@
 """Reading turns and writing observations/summaries: the only SQL the extractors need.
 
 Kept apart from the extractors so that the rules (local or LLM) stay pure functions over
-:class:`~conkeeper.services.observations.model.Turn` lists, and every write goes through one
+:class:`~conkeeper.domain.observations.Turn` lists, and every write goes through one
 place that applies normalisation and the per-project duplicate suppression.
 """
 
@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from conkeeper.services.observations.model import (
+from conkeeper.domain.observations import (
     Observation,
     Summary,
     ToolEvent,
@@ -217,7 +217,7 @@ def save_observations(
 
 def session_observations(conn: sqlite3.Connection, session_id: int) -> list[Observation]:
     """Every stored observation of a session, in id order."""
-    from conkeeper.services.observations.model import observation_from_row
+    from conkeeper.domain.observations import observation_from_row
 
     rows = conn.execute(
         "SELECT * FROM observations WHERE session_id = ? ORDER BY id", (session_id,)
