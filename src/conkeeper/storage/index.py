@@ -57,6 +57,7 @@ from conkeeper.storage.store import (
     ensure_project,
     migrate,
     schema_version,
+    transaction,
 )
 
 RootKind = Literal["project", "global"]
@@ -169,7 +170,7 @@ def _root_row(conn: sqlite3.Connection, root: IndexRoot) -> tuple[int, str | Non
         ).fetchone()
     if row is not None and row[1] == str(root.path):
         return int(row[0]), row[2]
-    with write_transaction(conn):
+    with transaction(conn):
         if row is not None:  # moved (or another worktree): its files are other files now
             conn.execute("DELETE FROM index_roots WHERE id = ?", (row[0],))
         cur = conn.execute(
@@ -615,7 +616,7 @@ def refresh_root(
     if plan.prepared or plan.touched or plan.removed:
         _write(conn, root_id, plan, current)
     elif current != stored:
-        with write_transaction(conn):
+        with transaction(conn):
             conn.execute("UPDATE index_roots SET fingerprint = ? WHERE id = ?", (current, root_id))
     stats.seconds = time.perf_counter() - started
     return stats
@@ -705,7 +706,7 @@ def _write(conn: sqlite3.Connection, root_id: int, plan: _Plan, current: str | N
     now_ns = time.time_ns()
     stamp = now_ns // 1_000_000
     conn.execute("PRAGMA secure_delete = ON")
-    with write_transaction(conn):
+    with transaction(conn):
         conn.executemany("DELETE FROM index_files WHERE id = ?", [(fid,) for fid in plan.removed])
         conn.executemany(
             "UPDATE index_files SET size = ?, mtime_ns = ?, file_time = ? WHERE id = ?",
@@ -785,7 +786,7 @@ def _padded(names: Iterable[str]) -> str:
 def scrub(conn: sqlite3.Connection) -> None:
     """Remove traces of deleted text: merge FTS5 segments and truncate the WAL (best effort)."""
     conn.execute("PRAGMA secure_delete = ON")
-    with write_transaction(conn):
+    with transaction(conn):
         conn.execute("INSERT INTO index_fts(index_fts) VALUES ('optimize')")
     with contextlib.suppress(sqlite3.DatabaseError):
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -794,24 +795,12 @@ def scrub(conn: sqlite3.Connection) -> None:
 def clear_index(conn: sqlite3.Connection) -> None:
     """Forget every indexed file (``index --rebuild``); the next refresh re-reads them all."""
     conn.execute("PRAGMA secure_delete = ON")
-    with write_transaction(conn):
+    with transaction(conn):
         conn.execute("DELETE FROM index_fts")
         conn.execute("DELETE FROM index_roots")
         conn.execute("INSERT INTO index_fts(index_fts) VALUES ('rebuild')")
     with contextlib.suppress(sqlite3.DatabaseError):
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-
-@contextlib.contextmanager
-def write_transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error (even mid-``executemany``)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
 
 
 # --------------------------------------------------------------------------- status

@@ -228,3 +228,36 @@ def find_project(conn: sqlite3.Connection, identity: str) -> int | None:
     """The ``projects.id`` for an identity, or ``None`` when the project was never seen."""
     row = conn.execute("SELECT id FROM projects WHERE identity = ?", (identity,)).fetchone()
     return None if row is None else int(row[0])
+
+
+class _Transaction:
+    """The context manager behind :func:`transaction` (a class: no contextlib on hook paths)."""
+
+    __slots__ = ("conn", "nested")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.nested = conn.in_transaction
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("SAVEPOINT conkeeper_nested" if self.nested else "BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if self.nested:
+            if exc_type is not None:
+                self.conn.execute("ROLLBACK TO conkeeper_nested")
+            self.conn.execute("RELEASE conkeeper_nested")
+        else:
+            self.conn.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+def transaction(conn: sqlite3.Connection) -> _Transaction:
+    """``with transaction(conn):`` — ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any
+    exception (even mid-``executemany``).
+
+    Inside a caller's transaction (the transcript importer wraps a whole file) it becomes a
+    savepoint, so the caller's all-or-nothing still holds. IMMEDIATE takes the write lock up
+    front, so a busy database waits on the busy timeout instead of failing half-way.
+    """
+    return _Transaction(conn)

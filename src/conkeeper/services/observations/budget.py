@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.config import Config
-from conkeeper.storage.store import now_ms
+from conkeeper.storage.store import now_ms, transaction
 
 EXPECTED_OUTPUT_TOKENS = 800
 
@@ -67,13 +67,8 @@ def _write(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> No
     if conn.in_transaction:
         conn.execute(sql, params)
         return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         conn.execute(sql, params)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def record(

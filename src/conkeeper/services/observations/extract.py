@@ -48,6 +48,7 @@ from conkeeper.storage.observations import (
     set_progress,
     turn_times,
 )
+from conkeeper.storage.store import transaction
 
 LOCK_NAME = "extract.lock"
 
@@ -77,32 +78,6 @@ class ExtractResult:
             "used": self.used,
             "notes": self.notes,
         }
-
-
-@contextlib.contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``; everything rolls back on any exception.
-
-    Inside a caller's transaction (the transcript importer wraps a whole file) this becomes a
-    savepoint, so the caller's all-or-nothing still holds.
-    """
-    if conn.in_transaction:
-        conn.execute("SAVEPOINT extract")
-        try:
-            yield
-        except BaseException:
-            conn.execute("ROLLBACK TO extract")
-            conn.execute("RELEASE extract")
-            raise
-        conn.execute("RELEASE extract")
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
 
 
 @contextlib.contextmanager

@@ -53,14 +53,10 @@ def _count(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> in
 
 
 def _in_transaction(conn: sqlite3.Connection, work: Any) -> Any:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = work()
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-    return result
+    from conkeeper.storage.store import transaction
+
+    with transaction(conn):
+        return work()
 
 
 def forget_observation(conn: sqlite3.Connection, observation_id: int) -> ForgetResult:
