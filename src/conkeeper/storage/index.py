@@ -68,6 +68,9 @@ PARALLEL_MIN_FILES = 300  # below this, starting worker processes costs more tha
 MAX_WORKERS = 4
 CHUNK_LINES = 40  # long sections (observation logs) are indexed in chunks of this many lines
 RACY_WINDOW_NS = 2_000_000_000
+# Bump when the rows made from a file change (parser, chunking, category inheritance): every
+# root whose stored fingerprint carries another format is re-parsed once on its next refresh.
+ROW_FORMAT = "rows-2"
 _SPANS_JSON = json.JSONEncoder(separators=(",", ":")).encode
 SESSIONS_DIR = "sessions"
 # Top-level files that document the memory format rather than hold memory (schema.md,
@@ -192,7 +195,8 @@ def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
         if now_ns - stat.mtime_ns < RACY_WINDOW_NS:
             return None
         parts.append(f"{rel}\0{stat.size}\0{stat.mtime_ns}")
-    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{ROW_FORMAT}:{digest}"
 
 
 # --------------------------------------------------------------------------- scanning
@@ -612,6 +616,9 @@ def refresh_root(
             (root_id,),
         )
     }
+    if stored is not None and not stored.startswith(f"{ROW_FORMAT}:"):
+        # Rows were made by another version of the parser: re-parse every file once.
+        known = {rel: (row[0], -1, -1, "") for rel, row in known.items()}
     plan = _plan(root, files, known, stats, progress)
     if plan.prepared or plan.touched or plan.removed:
         _write(conn, root_id, plan, current)
