@@ -213,3 +213,17 @@ def test_hook_stores_commit_subject_and_failure_line_end_to_end(tmp_path: Path) 
     log = next((project / ".claude" / "memory" / "sessions").glob("*-observations.md")).read_text()
     assert '`git commit -m "Fix the cart discount rounding"`' in log
     assert "failure: exit code 1: FAILED tests/test_cart.py::test_discount" in log
+
+
+def test_output_with_no_failure_word_keeps_its_start() -> None:
+    """Compiler and linter output rarely says "error"; the header alone would lose the cause."""
+    from conkeeper.services.capture import clean_error
+
+    message = (
+        "Exit code 1\n# github.com/acme/ingest/internal/queue\n"
+        "internal/queue/consumer.go:48:15: undefined: backoff.NewExponential\n"
+    )
+    cleaned = clean_error(message)
+    assert cleaned is not None and "\n" not in cleaned and len(cleaned) <= 120
+    assert cleaned.startswith("Exit code 1")
+    assert "undefined: backoff.NewExponential" in cleaned

@@ -448,7 +448,9 @@ def _essential(message: str) -> str:
         return text[:4000]
     head = _first_meaningful_line(text).strip()
     best = failure_line(text)
-    if best is None or best == head:
+    if best is None:  # no line names the failure (compiler, linter output): keep the start
+        return text[:4000]
+    if best == head:
         return head[:4000]
     if len(head) <= 40 and not _FAILURE_WORDS.search(head):
         return f"{head} {best}"[:4000]
