@@ -108,8 +108,7 @@ CREATE TABLE imported_transcripts (
 );
 """
 
-LOOKUP_TRIGGERS = """
-CREATE TRIGGER observations_lookup_ai AFTER INSERT ON observations BEGIN
+_INSERT_LOOKUPS = """
     INSERT OR IGNORE INTO observation_concepts(observation_id, concept)
         SELECT new.id, lower(value)
         FROM json_each(CASE WHEN json_valid(new.concepts) THEN new.concepts ELSE '[]' END)
@@ -117,19 +116,14 @@ CREATE TRIGGER observations_lookup_ai AFTER INSERT ON observations BEGIN
     INSERT OR IGNORE INTO observation_files(observation_id, path, basename)
         SELECT new.id, value, substr(value, length(rtrim(value, replace(value, '/', ''))) + 1)
         FROM json_each(CASE WHEN json_valid(new.files) THEN new.files ELSE '[]' END)
-        WHERE type = 'text';
+        WHERE type = 'text';"""
+
+LOOKUP_TRIGGERS = f"""
+CREATE TRIGGER observations_lookup_ai AFTER INSERT ON observations BEGIN{_INSERT_LOOKUPS}
 END;
 CREATE TRIGGER observations_lookup_au AFTER UPDATE OF concepts, files ON observations BEGIN
     DELETE FROM observation_concepts WHERE observation_id = old.id;
-    DELETE FROM observation_files WHERE observation_id = old.id;
-    INSERT OR IGNORE INTO observation_concepts(observation_id, concept)
-        SELECT new.id, lower(value)
-        FROM json_each(CASE WHEN json_valid(new.concepts) THEN new.concepts ELSE '[]' END)
-        WHERE type = 'text';
-    INSERT OR IGNORE INTO observation_files(observation_id, path, basename)
-        SELECT new.id, value, substr(value, length(rtrim(value, replace(value, '/', ''))) + 1)
-        FROM json_each(CASE WHEN json_valid(new.files) THEN new.files ELSE '[]' END)
-        WHERE type = 'text';
+    DELETE FROM observation_files WHERE observation_id = old.id;{_INSERT_LOOKUPS}
 END;
 """
 
