@@ -17,7 +17,7 @@ MAX_STDIN_CHARS = 1_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Subcommands ``detect`` and ``list``."""
+    """Subcommands ``detect``, ``list``, ``apply`` and ``reject``."""
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     detect = sub.add_parser("detect", help="Classify text read on stdin")
     detect.add_argument(
@@ -29,13 +29,64 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     detect.add_argument("--json", action="store_true", help="print JSON")
     listing = sub.add_parser("list", help="List the queued corrections and friction")
     listing.add_argument("--json", action="store_true", help="print JSON")
+    apply = sub.add_parser(
+        "apply",
+        help="Write a queued item into a memory file with its category, then dequeue it",
+    )
+    apply.add_argument("line", type=int, help="the item's line number from 'corrections list'")
+    apply.add_argument(
+        "--to",
+        required=True,
+        help="convention|pattern → patterns.md, term → glossary.md, preference → "
+        "product-context.md, workflow → active-context.md, or a .md path in the memory folder",
+    )
+    apply.add_argument("--category", help="decision, pattern, bugfix, convention or learning")
+    apply.add_argument("--text", help="the entry as a rule (default: the queued text)")
+    apply.add_argument("--json", action="store_true", help="print JSON")
+    reject = sub.add_parser("reject", help="Remove a queued item without writing it anywhere")
+    reject.add_argument("line", type=int, help="the item's line number from 'corrections list'")
+    reject.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
     if args.action == "detect":
         return _detect(args)
+    if args.action in ("apply", "reject"):
+        return _route(args)
     return _list(args)
+
+
+def _route(args: argparse.Namespace) -> int:
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.routing import RoutingError, apply_item, reject_item
+
+    memory_dir = locate_project(Path.cwd()).memory_dir
+    try:
+        if args.action == "apply":
+            done = apply_item(
+                memory_dir, args.line, args.to, category=args.category, text=args.text
+            )
+        else:
+            done = reject_item(memory_dir, args.line)
+    except (RoutingError, MemoryFileError) as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        emit_json(
+            {
+                "action": done.action,
+                "item": {"when": done.item.when, "label": done.item.label, "text": done.item.text},
+                "target": done.target,
+                "category": done.category,
+                "text": done.text,
+            }
+        )
+    elif done.action == "applied":
+        sys.stdout.write(f"Applied to {done.target} as {done.category}: {done.text}\n")
+    else:
+        sys.stdout.write(f"Rejected: {done.item.text}\n")
+    return 0
 
 
 def _detect(args: argparse.Namespace) -> int:

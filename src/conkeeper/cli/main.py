@@ -27,7 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "privacy": ("cmd_privacy", "Show what privacy hides: strip, redact, check"),
     "config": ("cmd_config", "Show, get or set configuration keys"),
     "tag": ("cmd_tag", "Classify entries and add or remove category tags"),
-    "corrections": ("cmd_corrections", "Detect corrections/friction; list, apply or reject queue"),
+    "corrections": ("cmd_corrections", "Detect corrections/friction in text; list the queue"),
     "sync": ("cmd_sync", "Record a memory sync (resets the context monitor and save counter)"),
     "sessions": ("cmd_retrieval", "Level 1: list recent sessions with titles"),
     "summary": ("cmd_retrieval", "Level 2: show a session's summary"),

@@ -1,0 +1,154 @@
+"""Routing queued corrections into memory (spec F13): apply one to a memory file, or reject it.
+
+The memory-sync skill proposes a target for each queued item and asks the user; this module
+carries out the decision. An applied item becomes a bullet (usually rephrased by the agent as a
+rule) with its category tag in the target file, and leaves the queue; a rejected item just
+leaves the queue. Both files are written atomically, and a write is refused when either file
+changed on disk meanwhile, so a concurrent human edit or a hook appending to the queue is never
+clobbered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
+from conkeeper.domain.textio import (
+    ConcurrentEditError,
+    atomic_write,
+    file_stamp,
+    is_within,
+    read_text,
+)
+from conkeeper.services.corrections import QUEUE_NAME, QueueItem, parse_queue
+
+# Where each kind of correction belongs (the skill shows these as proposals).
+ROUTES: dict[str, str] = {
+    "convention": "patterns.md",
+    "pattern": "patterns.md",
+    "term": "glossary.md",
+    "preference": "product-context.md",
+    "workflow": "active-context.md",
+}
+NOT_TARGETS = {QUEUE_NAME, "schema.md", ".memory-config.md"}
+
+
+class RoutingError(Exception):
+    """The item cannot be applied or rejected; the message is one line for a person."""
+
+
+@dataclass(frozen=True)
+class RoutedItem:
+    """What happened to one queue item."""
+
+    item: QueueItem
+    action: str  # "applied" | "rejected"
+    target: str | None = None
+    category: str | None = None
+    text: str | None = None
+
+
+def _find(memory_dir: Path, line: int) -> QueueItem:
+    path = memory_dir / QUEUE_NAME
+    if not path.exists():
+        raise RoutingError(f"{path}: no corrections queue")
+    for item in parse_queue(read_text(path)):
+        if item.line == line:
+            return item
+    raise RoutingError(f"no queued item on line {line}; run 'conkeeper corrections list'")
+
+
+def _dequeue(memory_dir: Path, item: QueueItem, attempts: int = 3) -> None:
+    """Remove ``item``'s line from the queue, found again by its content: a hook may have
+    appended lines since it was read, and those must survive."""
+    path = memory_dir / QUEUE_NAME
+    for _ in range(attempts):
+        stamp = file_stamp(path)
+        text = read_text(path)
+        lines = text.splitlines(keepends=True)
+        same = [
+            i.line
+            for i in parse_queue(text)
+            if (i.when, i.label, i.text, i.ref) == (item.when, item.label, item.text, item.ref)
+        ]
+        if not same:
+            return  # already gone
+        del lines[same[0] - 1]
+        try:
+            atomic_write(path, "".join(lines), root=memory_dir, expected_stamp=stamp)
+            return
+        except ConcurrentEditError:
+            continue
+    raise RoutingError(f"{path}: kept changing while ConKeeper edited it; run the command again")
+
+
+def resolve_target(memory_dir: Path, target: str) -> Path:
+    """The memory file ``target`` names (a route word such as ``convention`` or a path relative
+    to the memory folder), refusing anything outside it or not meant for curated entries."""
+    relative = ROUTES.get(target, target)
+    if not relative.endswith(".md"):
+        raise RoutingError(
+            f"target '{target}' is neither a route ({', '.join(ROUTES)}) nor a .md file"
+        )
+    path = memory_dir / relative
+    if not is_within(path, memory_dir):
+        raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
+    if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
+        raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
+    return path
+
+
+def choose_category(text: str, category: str | None) -> str:
+    """The given memory category (validated), else the classifier's when it is sure."""
+    if category is not None:
+        if category not in MEMORY_CATEGORIES:
+            raise RoutingError(
+                f"unknown category '{category}'; use one of {', '.join(MEMORY_CATEGORIES)}"
+            )
+        return category
+    verdict = classify(text)
+    if verdict.category is None:
+        guess = f" (best guess: {verdict.best_guess})" if verdict.best_guess else ""
+        raise RoutingError(f"the category is unclear{guess}; pass --category")
+    return verdict.category
+
+
+def entry_text(target_text: str, rule: str, category: str) -> str:
+    """``target_text`` with one bullet and its category tag appended."""
+    newline = "\r\n" if "\r\n" in target_text else "\n"
+    body = target_text
+    if body and not body.endswith(("\n", "\r")):
+        body += newline
+    bullet = " ".join(rule.split())
+    return f"{body}- {bullet}{newline}{format_tag('category', category)}{newline}"
+
+
+def apply_item(
+    memory_dir: Path,
+    line: int,
+    target: str,
+    *,
+    category: str | None = None,
+    text: str | None = None,
+) -> RoutedItem:
+    """Write queue item ``line`` (or ``text``, its rephrasing) into ``target``, then dequeue it."""
+    item = _find(memory_dir, line)
+    rule = (text or item.text).strip()
+    if not rule:
+        raise RoutingError("the entry text is empty")
+    chosen = choose_category(rule, category)
+    path = resolve_target(memory_dir, target)
+    stamp = file_stamp(path)
+    current = read_text(path) if stamp is not None else ""
+    atomic_write(path, entry_text(current, rule, chosen), root=memory_dir, expected_stamp=stamp)
+    _dequeue(memory_dir, item)
+    relative = path.relative_to(memory_dir).as_posix()
+    return RoutedItem(item, "applied", relative, chosen, rule)
+
+
+def reject_item(memory_dir: Path, line: int) -> RoutedItem:
+    """Remove queue item ``line`` without writing it anywhere."""
+    item = _find(memory_dir, line)
+    _dequeue(memory_dir, item)
+    return RoutedItem(item, "rejected")

@@ -1,0 +1,97 @@
+"""Applying and rejecting queued corrections through ``conkeeper corrections apply|reject``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from conkeeper.services.corrections import QUEUE_HEADER, format_queue_line
+from conkeeper.services.routing import RoutingError, apply_item
+
+PATTERNS = "# Patterns\n\n## Naming\n- Modules are lowercase.\n"
+
+
+def _project(tmp_path: Path, *texts: str) -> tuple[Path, Path]:
+    root = tmp_path / "proj"
+    memory = root / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (root / ".git").mkdir()
+    (memory / "patterns.md").write_text(PATTERNS, encoding="utf-8")
+    lines = [
+        format_queue_line("correction", t, when=1_700_000_000 + i) for i, t in enumerate(texts)
+    ]
+    (memory / "corrections-queue.md").write_text(QUEUE_HEADER + "".join(lines), encoding="utf-8")
+    return root, memory
+
+
+def _lines(root: Path) -> list[int]:
+    listing = json.loads(run_cli("corrections", "list", "--json", cwd=root).stdout)
+    return [item["line"] for item in listing["items"]]
+
+
+def test_apply_writes_the_rule_with_its_tag_and_dequeues(tmp_path: Path) -> None:
+    root, memory = _project(tmp_path, "no, use snake_case for method names", "try again")
+    first, second = _lines(root)
+    proc = run_cli(
+        "corrections", "apply", str(first), "--to", "convention", "--category", "convention",
+        "--text", "Use snake_case for method names.", "--json", cwd=root,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["target"] == "patterns.md"
+    assert (memory / "patterns.md").read_text(encoding="utf-8") == (
+        PATTERNS + "- Use snake_case for method names.\n<!-- @category: convention -->\n"
+    )
+    queue = (memory / "corrections-queue.md").read_text(encoding="utf-8")
+    assert "snake_case" not in queue and "try again" in queue
+    assert queue.startswith(QUEUE_HEADER)
+    assert _lines(root) == [second - 1]
+
+
+def test_reject_only_removes_the_item(tmp_path: Path) -> None:
+    root, memory = _project(tmp_path, "that's wrong, revert it")
+    (line,) = _lines(root)
+    proc = run_cli("corrections", "reject", str(line), cwd=root)
+    assert proc.returncode == 0 and "Rejected" in proc.stdout
+    assert _lines(root) == []
+    assert (memory / "patterns.md").read_text(encoding="utf-8") == PATTERNS
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["apply", "99", "--to", "patterns.md", "--category", "convention"], "no queued item"),
+        (["apply", "{line}", "--to", "../../etc/passwd.md", "--category", "pattern"], "outside"),
+        (["apply", "{line}", "--to", "schema.md", "--category", "pattern"], "not a file for"),
+        (["apply", "{line}", "--to", "patterns.md", "--category", "nonsense"], "unknown category"),
+    ],
+)
+def test_bad_requests_change_nothing(tmp_path: Path, args: list[str], message: str) -> None:
+    root, memory = _project(tmp_path, "no, use tabs")
+    (line,) = _lines(root)
+    before = (memory / "corrections-queue.md").read_bytes()
+    proc = run_cli("corrections", *[a.format(line=line) for a in args], cwd=root)
+    assert proc.returncode != 0 and message in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert (memory / "corrections-queue.md").read_bytes() == before
+    assert (memory / "patterns.md").read_text(encoding="utf-8") == PATTERNS
+
+
+def test_unclear_category_asks_for_one(tmp_path: Path) -> None:
+    _root, memory = _project(tmp_path, "hmm")
+    with pytest.raises(RoutingError, match="pass --category"):
+        apply_item(memory, 4, "patterns.md")
+
+
+def test_lines_appended_by_a_hook_meanwhile_survive(tmp_path: Path) -> None:
+    root, memory = _project(tmp_path, "no, use pathlib instead of os.path")
+    (line,) = _lines(root)
+    queue = memory / "corrections-queue.md"
+    late = format_queue_line("friction", "still failing", when=1_800_000_000)
+    with open(queue, "a", encoding="utf-8") as handle:
+        handle.write(late)
+    result = apply_item(memory, line, "patterns.md", category="convention")
+    assert result.action == "applied"
+    assert queue.read_text(encoding="utf-8") == QUEUE_HEADER + late
