@@ -259,6 +259,24 @@ def _section(demo: Demo, title: str, body: str, max_lines: int = 40) -> None:
         demo.say(f"... ({len(lines) - max_lines} more lines)")
 
 
+def _route_correction(demo: Demo) -> None:
+    """Apply the queued correction as a convention, as the memory-sync skill would."""
+    listing = demo.conkeeper("corrections", "list", "--json")
+    try:
+        items = json.loads(listing)["items"]
+    except (ValueError, KeyError):
+        demo.failures.append("corrections list --json printed no queue")
+        return
+    if not items:
+        demo.failures.append("the correction was not queued")
+        return
+    output = demo.conkeeper(
+        "corrections", "apply", str(items[0]["line"]), "--to", "convention",
+        "--category", "convention", "--text", "Use snake_case for method names.",
+    )  # fmt: skip
+    _section(demo, "conkeeper corrections apply (as /memory-sync would)", output)
+
+
 def _check_privacy(demo: Demo, outputs: list[str]) -> None:
     leaks = [o for o in outputs if PRIVATE_MARKER in o]
     db_files = list((demo.base / "data").glob("conkeeper.db*"))
@@ -290,6 +308,7 @@ def run_demo(base: Path, out: TextIO) -> int:
     _section(demo, "observation log", log[0].read_text() if log else "(none)")
     queue = demo.project / ".claude/memory/corrections-queue.md"
     _section(demo, "corrections queue", queue.read_text() if queue.exists() else "(none)")
+    _route_correction(demo)
     outputs = []
     for args in (
         ("extract", "--all-pending"),
