@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import cli_env, run_cli
+from conkeeper.hooks import on_prompt
 from conkeeper.hooks.payload import parse_payload
 from conkeeper.hooks.runner import build_context
 from conkeeper.services import handoff, monitor
@@ -177,13 +178,13 @@ def test_check_injects_then_blocks_once(tmp_path: Path) -> None:
     root = project(tmp_path)
     transcript = root.parent / "sess-1.jsonl"
     write_transcript(transcript, [assistant(130_000)])
-    first = monitor.check(_ctx(root))
+    first = on_prompt.monitor_result(_ctx(root))
     assert first is not None and "65% full" in (first.additional_context or "")
-    assert monitor.check(_ctx(root)) is None
+    assert on_prompt.monitor_result(_ctx(root)) is None
     write_transcript(transcript, [assistant(170_000)])
-    blocked = monitor.check(_ctx(root))
+    blocked = on_prompt.monitor_result(_ctx(root))
     assert blocked is not None and blocked.block_reason and "/memory-sync" in blocked.block_reason
-    assert monitor.check(_ctx(root)) is None
+    assert on_prompt.monitor_result(_ctx(root)) is None
 
 
 def test_check_respects_recorded_sync(tmp_path: Path) -> None:
@@ -194,7 +195,7 @@ def test_check_respects_recorded_sync(tmp_path: Path) -> None:
     write_transcript(root.parent / "sess-1.jsonl", [assistant(175_000)])
     state = SessionState(locate_project(root).identity, "sess-1")
     state.update(lambda d: d.update(last_sync_at=int(time.time() * 1000)))
-    result = monitor.check(_ctx(root))
+    result = on_prompt.monitor_result(_ctx(root))
     assert result is not None and result.block_reason is None and result.additional_context
 
 

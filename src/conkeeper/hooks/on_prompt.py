@@ -22,23 +22,41 @@ def handle(ctx: HookContext) -> HookResult | None:
     """Monitor, then capture; returns the monitor's nudge or block, if any."""
     if ctx.location is None:
         return None
-    result = _monitor(ctx)
+    result = monitor_result(ctx)
     if result is not None and result.block_reason:
         return result
     _capture_prompt(ctx)
     return result
 
 
-def _monitor(ctx: HookContext) -> HookResult | None:
+def monitor_result(ctx: HookContext) -> HookResult | None:
+    """The context monitor's verdict for this prompt as hook output (logged when it acts)."""
     try:
         from conkeeper.services import monitor
 
-        return monitor.check(ctx)
+        verdict = monitor.check(
+            ctx.state,
+            ctx.payload.transcript_path,
+            ctx.config,
+            ctx.env,
+            model_hint=str(ctx.payload.raw.get("model") or ""),
+        )
     except Exception:
         from conkeeper.storage.logfile import log_exception
 
         log_exception("hook UserPromptSubmit: context monitor failed", env=ctx.env)
         return None
+    if verdict is None:
+        return None
+    from conkeeper.hooks.payload import HookResult
+
+    reading = verdict.reading
+    where = f"context {reading.percent:.0f}% of {reading.window}"
+    if verdict.action == "block":
+        ctx.log(f"{where}: blocked once for a sync")
+        return HookResult(block_reason=verdict.message)
+    ctx.log(f"{where}: sync requested")
+    return HookResult(additional_context=verdict.message)
 
 
 def _capture_prompt(ctx: HookContext) -> None:

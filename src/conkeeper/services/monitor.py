@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from conkeeper.hooks.payload import HookContext, HookResult
+    from conkeeper.domain.config import Config
+    from conkeeper.storage.state import SessionState
 
 DEFAULT_WINDOW = 200_000
 EXTENDED_WINDOW = 1_000_000
@@ -174,23 +175,24 @@ def context_window(
     return window
 
 
-def read_context(ctx: HookContext) -> Reading | None:
-    """How full this session's context is, or ``None`` without a usable transcript."""
-    raw = ctx.payload.transcript_path
-    if not raw or "\x00" in raw:
+def read_context(
+    transcript_path: str | None, config: Config, env: Mapping[str, str], model_hint: str = ""
+) -> Reading | None:
+    """How full a session's context is, or ``None`` without a usable transcript.
+
+    ``model_hint`` is the model id the host named in the payload, if any; the transcript's own
+    model id and ``ANTHROPIC_MODEL`` are consulted too.
+    """
+    if not transcript_path or "\x00" in transcript_path:
         return None
-    usage = last_usage(Path(raw))
+    usage = last_usage(Path(transcript_path))
     if usage is None:
         return None
     default = KEYS["context_window_tokens"].default
-    configured = ctx.config.context_window_tokens
-    models = [
-        usage.model,
-        str(ctx.payload.raw.get("model") or ""),
-        ctx.env.get("ANTHROPIC_MODEL", ""),
-    ]
+    configured = config.context_window_tokens
+    models = [usage.model, model_hint, env.get("ANTHROPIC_MODEL", "")]
     window = context_window(
-        models, usage.tokens, configured if configured != default else None, ctx.env
+        models, usage.tokens, configured if configured != default else None, env
     )
     return Reading(usage.tokens, window, usage.model)
 
@@ -259,22 +261,41 @@ def _settled(state: dict[str, Any]) -> bool:
     return not can_block and not can_rearm
 
 
-def check(ctx: HookContext) -> HookResult | None:
-    """UserPromptSubmit's monitor step: a sync instruction, a one-time block, or nothing."""
-    from conkeeper.hooks.payload import HookResult
+class Verdict(FrozenRecord):
+    """What the monitor decided for this prompt: ``nudge`` (inject ``message``) or ``block``
+    (refuse the prompt once with ``message``), and the reading behind it."""
 
-    if ctx.location is None or _settled(ctx.state.read()):
+    __slots__ = ("action", "message", "reading")
+    action: str
+    message: str
+    reading: Reading
+
+    def __init__(self, action: str, message: str, reading: Reading) -> None:
+        self._set(action=action, message=message, reading=reading)
+
+
+def check(
+    state: SessionState,
+    transcript_path: str | None,
+    config: Config,
+    env: Mapping[str, str],
+    model_hint: str = "",
+) -> Verdict | None:
+    """UserPromptSubmit's monitor step: a sync instruction, a one-time block, or nothing.
+
+    The decision is taken inside the session state's lock, so parallel hooks never nudge or
+    block twice.
+    """
+    if _settled(state.read()):
         return None
-    reading = read_context(ctx)
+    reading = read_context(transcript_path, config, env, model_hint)
     if reading is None:
         return None
-    auto = ctx.config.auto_sync_threshold
-    hard = max(ctx.config.hard_block_threshold, auto)
-    action = ctx.state.update(lambda data: decide(data, reading.percent, auto, hard))
+    auto = config.auto_sync_threshold
+    hard = max(config.hard_block_threshold, auto)
+    action = state.update(lambda data: decide(data, reading.percent, auto, hard))
     if action == "block":
-        ctx.log(f"context {reading.percent:.0f}% of {reading.window}: blocked once for a sync")
-        return HookResult(block_reason=block_message(reading))
+        return Verdict("block", block_message(reading), reading)
     if action == "nudge":
-        ctx.log(f"context {reading.percent:.0f}% of {reading.window}: sync requested")
-        return HookResult(additional_context=sync_instruction(reading))
+        return Verdict("nudge", sync_instruction(reading), reading)
     return None
