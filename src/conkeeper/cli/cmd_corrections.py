@@ -38,8 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--to",
         required=True,
         help="convention|pattern → patterns.md, term → glossary.md, preference → "
-        "product-context.md, workflow → active-context.md, or a .md path in the memory folder",
+        "product-context.md, workflow → active-context.md, adr → a new decisions/ADR-NNN, "
+        "or a .md path in the memory folder",
     )
+    apply.add_argument("--title", help="with --to adr: the ADR's title (default: first words)")
     apply.add_argument("--category", help="decision, pattern, bugfix, convention or learning")
     apply.add_argument("--text", help="the entry as a rule (default: the queued text)")
     apply.add_argument("--json", action="store_true", help="print JSON")
@@ -66,7 +68,12 @@ def _route(args: argparse.Namespace) -> int:
     try:
         if args.action == "apply":
             done = apply_item(
-                memory_dir, args.line, args.to, category=args.category, text=args.text
+                memory_dir,
+                args.line,
+                args.to,
+                category=args.category,
+                text=args.text,
+                title=args.title,
             )
         else:
             done = reject_item(memory_dir, args.line)

@@ -89,7 +89,7 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
     relative = ROUTES.get(target, target)
     if not relative.endswith(".md"):
         raise RoutingError(
-            f"target '{target}' is neither a route ({', '.join(ROUTES)}) nor a .md file"
+            f"target '{target}' is neither a route ({', '.join([*ROUTES, 'adr'])}) nor a .md file"
         )
     path = memory_dir / relative
     if not is_within(path, memory_dir):
@@ -131,12 +131,19 @@ def apply_item(
     *,
     category: str | None = None,
     text: str | None = None,
+    title: str | None = None,
 ) -> RoutedItem:
-    """Write queue item ``line`` (or ``text``, its rephrasing) into ``target``, then dequeue it."""
+    """Write queue item ``line`` (or ``text``, its rephrasing) into ``target``, then dequeue it.
+
+    ``target`` ``adr`` writes a new architecture decision record (titled ``title``, or the
+    rule's first words) and regenerates ``decisions/INDEX.md``.
+    """
     item = _find(memory_dir, line)
     rule = (text or item.text).strip()
     if not rule:
         raise RoutingError("the entry text is empty")
+    if target == "adr":
+        return _apply_as_adr(memory_dir, item, rule, category, title)
     chosen = choose_category(rule, category)
     path = resolve_target(memory_dir, target)
     stamp = file_stamp(path)
@@ -145,6 +152,19 @@ def apply_item(
     _dequeue(memory_dir, item)
     relative = path.relative_to(memory_dir).as_posix()
     return RoutedItem(item, "applied", relative, chosen, rule)
+
+
+def _apply_as_adr(
+    memory_dir: Path, item: QueueItem, rule: str, category: str | None, title: str | None
+) -> RoutedItem:
+    from conkeeper.services.decisions import new_adr
+
+    if category not in (None, "decision"):
+        raise RoutingError("an ADR is always a decision; drop --category or choose another --to")
+    heading = title or " ".join(rule.rstrip(".").split()[:8])
+    path = new_adr(memory_dir, heading, rule)
+    _dequeue(memory_dir, item)
+    return RoutedItem(item, "applied", path.relative_to(memory_dir).as_posix(), "decision", rule)
 
 
 def reject_item(memory_dir: Path, line: int) -> RoutedItem:

@@ -1,0 +1,51 @@
+"""``conkeeper decisions new|index``: numbered ADRs and their index, for the memory-sync skill."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conkeeper.cli.output import CliError, emit_json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Subcommands ``new`` and ``index``."""
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    new = sub.add_parser("new", help="Write the next decisions/ADR-NNN-<title>.md")
+    new.add_argument("title", help="the decision's title")
+    new.add_argument("--decision", required=True, help='what was decided ("We will ...")')
+    new.add_argument("--context", default="", help="the forces that made a decision necessary")
+    new.add_argument(
+        "--status", default="accepted", help="proposed, accepted, deprecated or superseded"
+    )
+    new.add_argument("--json", action="store_true", help="print JSON")
+    index = sub.add_parser("index", help="Regenerate decisions/INDEX.md from the ADR files")
+    index.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the ADR (and the index) or only the index, in the current project's memory."""
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.decisions import new_adr, regenerate_index
+
+    memory_dir = locate_project(Path.cwd()).memory_dir
+    if not memory_dir.is_dir():
+        raise CliError(f"{memory_dir}: no project memory; run 'conkeeper init' first")
+    try:
+        if args.action == "new":
+            path = new_adr(
+                memory_dir, args.title, args.decision, context=args.context, status=args.status
+            )
+        else:
+            path = regenerate_index(memory_dir)
+    except MemoryFileError as exc:
+        raise CliError(str(exc)) from None
+    relative = path.relative_to(memory_dir).as_posix()
+    if args.json:
+        emit_json({"action": args.action, "path": relative})
+    else:
+        verb = "Wrote" if args.action == "new" else "Regenerated"
+        sys.stdout.write(f"{verb} {relative}\n")
+    return 0

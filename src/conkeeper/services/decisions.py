@@ -1,0 +1,141 @@
+"""Architecture decision records (spec F13): numbering new ADRs and regenerating the index.
+
+An ADR is ``decisions/ADR-NNN-<slug>.md``, made from the ADR template with its title, status,
+date and decision filled in and tagged ``decision``. ``decisions/INDEX.md`` is derived from the
+ADR files (number, title, status, date), so it is rewritten whole rather than edited.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from conkeeper.domain.memory import template_text
+from conkeeper.domain.textio import MemoryFileError, atomic_write, file_stamp, read_text
+
+DECISIONS_DIR = "decisions"
+INDEX_NAME = "INDEX.md"
+_ADR_FILE = re.compile(r"^ADR-(\d{3,})-[^/]*\.md$")
+_TITLE = re.compile(r"^#\s+ADR-\d+:\s*(.+?)\s*$")
+_FIELD = re.compile(r"^-\s+\*\*(Status|Date):\*\*\s*(.*?)\s*$")
+_STATUSES = ("proposed", "accepted", "deprecated", "superseded")
+
+
+@dataclass(frozen=True)
+class AdrSummary:
+    """One row of the index."""
+
+    number: int
+    title: str
+    status: str
+    date: str
+    file: str
+
+
+def slugify(title: str, max_words: int = 8) -> str:
+    """A file-name slug: lowercase words joined by ``-``, at most ``max_words``."""
+    words = re.findall(r"[a-z0-9]+", title.lower())[:max_words]
+    return "-".join(words) or "decision"
+
+
+def adr_files(memory_dir: Path) -> list[Path]:
+    """The ADR files of a memory folder, by number."""
+    folder = memory_dir / DECISIONS_DIR
+    if not folder.is_dir():
+        return []
+    found = [p for p in folder.iterdir() if p.is_file() and _ADR_FILE.match(p.name)]
+    return sorted(found, key=lambda p: int(_ADR_FILE.match(p.name).group(1)))  # type: ignore[union-attr]
+
+
+def next_number(memory_dir: Path) -> int:
+    """The number after the highest ADR in the folder (1 for the first)."""
+    files = adr_files(memory_dir)
+    return int(_ADR_FILE.match(files[-1].name).group(1)) + 1 if files else 1  # type: ignore[union-attr]
+
+
+def _fill_section(text: str, heading: str, body: str) -> str:
+    """Replace the placeholder comment under ``## heading`` with ``body``."""
+    if not body.strip():
+        return text
+    pattern = re.compile(rf"(^## {re.escape(heading)}\n\n)<!--.*?-->", re.MULTILINE | re.DOTALL)
+    return pattern.sub(lambda m: m.group(1) + body.strip(), text, count=1)
+
+
+def render_adr(
+    number: int, title: str, decision: str, *, context: str = "", status: str, date: str
+) -> str:
+    """The text of a new ADR from the template."""
+    text = template_text("adr-template.md")
+    text = text.replace("# ADR-NNN: Title", f"# ADR-{number:03d}: {' '.join(title.split())}", 1)
+    text = re.sub(r"^- \*\*Status:\*\*.*$", f"- **Status:** {status}", text, count=1, flags=re.M)
+    text = re.sub(r"^- \*\*Date:\*\*.*$", f"- **Date:** {date}", text, count=1, flags=re.M)
+    text = _fill_section(text, "Context", context)
+    return _fill_section(text, "Decision", decision)
+
+
+def new_adr(
+    memory_dir: Path,
+    title: str,
+    decision: str,
+    *,
+    context: str = "",
+    status: str = "accepted",
+    date: str | None = None,
+) -> Path:
+    """Write the next ``decisions/ADR-NNN-<slug>.md`` and regenerate the index; returns it."""
+    if not title.strip():
+        raise MemoryFileError("an ADR needs a title")
+    if status.split()[0] not in _STATUSES:
+        raise MemoryFileError(f"unknown ADR status '{status}'; use one of {', '.join(_STATUSES)}")
+    number = next_number(memory_dir)
+    path = memory_dir / DECISIONS_DIR / f"ADR-{number:03d}-{slugify(title)}.md"
+    text = render_adr(
+        number,
+        title,
+        decision,
+        context=context,
+        status=status,
+        date=date or time.strftime("%Y-%m-%d"),
+    )
+    atomic_write(path, text, root=memory_dir, expected_stamp=None)
+    regenerate_index(memory_dir)
+    return path
+
+
+def summarize(path: Path) -> AdrSummary:
+    """Number, title, status and date of one ADR file (blank when a line is missing)."""
+    number = int(_ADR_FILE.match(path.name).group(1))  # type: ignore[union-attr]
+    title, fields = "", {"Status": "", "Date": ""}
+    for line in read_text(path).splitlines()[:30]:
+        if not title and (m := _TITLE.match(line)):
+            title = m.group(1)
+        elif m := _FIELD.match(line):
+            fields[m.group(1)] = m.group(2)
+    return AdrSummary(number, title or path.stem, fields["Status"], fields["Date"], path.name)
+
+
+def render_index(rows: list[AdrSummary]) -> str:
+    """``decisions/INDEX.md``: the template's preamble and one table row per ADR."""
+    text = template_text("decisions-index.md").rstrip("\n") + "\n"
+    cell = lambda value: value.replace("|", "/")  # noqa: E731
+    for r in rows:
+        text += (
+            f"| [ADR-{r.number:03d}]({r.file}) | {cell(r.title)} | {cell(r.status)} "
+            f"| {cell(r.date)} |\n"
+        )
+    return text
+
+
+def regenerate_index(memory_dir: Path) -> Path:
+    """Rewrite ``decisions/INDEX.md`` from the ADR files (unreadable ADRs are left out)."""
+    rows = []
+    for path in adr_files(memory_dir):
+        try:
+            rows.append(summarize(path))
+        except MemoryFileError:
+            continue
+    index = memory_dir / DECISIONS_DIR / INDEX_NAME
+    atomic_write(index, render_index(rows), root=memory_dir, expected_stamp=file_stamp(index))
+    return index
