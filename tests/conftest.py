@@ -26,8 +26,21 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A git project with an (empty) memory folder; test files may override it."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / ".claude" / "memory").mkdir(parents=True)
+    return root
+
+
 def cli_env(**extra: str) -> dict[str, str]:
-    """The environment for a ``conkeeper`` subprocess: the test's HOME/data plus ``extra``."""
+    """The environment for a ``conkeeper`` subprocess: the test's HOME/data plus ``extra``.
+
+    ``isolated_home`` already pointed HOME and CONKEEPER_HOME at the test's folders and removed
+    the host's CLAUDE* variables, so this is all a hook subprocess needs.
+    """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH", "")]))
     env.update(extra)

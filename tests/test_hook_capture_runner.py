@@ -26,23 +26,6 @@ HOOK = [sys.executable, "-m", "conkeeper", "hook"]
 # --------------------------------------------------------------------------- helpers
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A project (git root) with an initialised memory folder."""
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    (root / ".claude" / "memory").mkdir(parents=True)
-    return root
-
-
-def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = cli_env(HOME=str(tmp_path / "home"), CONKEEPER_HOME=str(tmp_path / "data"))
-    for key in [k for k in env if k.startswith("CLAUDE")]:
-        del env[key]
-    env.update(extra)
-    return env
-
-
 def hook(
     tmp_path: Path, event: str, payload: object, *, raw: bytes | None = None, **env: str
 ) -> subprocess.CompletedProcess[bytes]:
@@ -50,7 +33,7 @@ def hook(
     return subprocess.run(
         [*HOOK, event],
         input=data,
-        env=_env(tmp_path, **env),
+        env=cli_env(**env),
         capture_output=True,
         timeout=60,
         check=False,
@@ -138,7 +121,7 @@ def test_payload_over_the_cap_is_ignored_and_logged(tmp_path: Path, project: Pat
 def test_unknown_event_and_missing_event_exit_zero(tmp_path: Path) -> None:
     assert hook(tmp_path, "NoSuchEvent", {}).returncode == 0
     proc = subprocess.run(
-        HOOK, input=b"{}", env=_env(tmp_path), capture_output=True, timeout=60, check=False
+        HOOK, input=b"{}", env=cli_env(), capture_output=True, timeout=60, check=False
     )
     assert proc.returncode == 0 and proc.stdout == b""
 
@@ -232,7 +215,7 @@ def test_parallel_hooks_of_two_sessions_lose_nothing(tmp_path: Path, project: Pa
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                env=_env(tmp_path, CONKEEPER_SAVE_INTERVAL="0"),
+                env=cli_env(CONKEEPER_SAVE_INTERVAL="0"),
             )
             procs.append((p, data))
     for p, data in procs:
@@ -450,7 +433,7 @@ def test_save_reminder_every_interval_and_reset_by_sync_mark(tmp_path: Path, pro
     mark = subprocess.run(
         [sys.executable, "-m", "conkeeper", "sync", "mark", "--save", "--json"],
         cwd=project,
-        env=_env(tmp_path),
+        env=cli_env(),
         capture_output=True,
         timeout=60,
         check=False,
@@ -468,7 +451,7 @@ def test_sync_mark_without_any_session_is_a_clear_error(tmp_path: Path, project:
     proc = subprocess.run(
         [sys.executable, "-m", "conkeeper", "sync", "mark"],
         cwd=project,
-        env=_env(tmp_path),
+        env=cli_env(),
         capture_output=True,
         text=True,
         timeout=60,

@@ -47,21 +47,6 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules), "compiled": comp
 """
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    (root / ".claude" / "memory").mkdir(parents=True)
-    return root
-
-
-def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = cli_env(HOME=str(tmp_path / "home"), CONKEEPER_HOME=str(tmp_path / "data"), **extra)
-    for key in [k for k in env if k.startswith("CLAUDE")]:
-        del env[key]
-    return env
-
-
 def _tool(project: Path, n: int, command: str = "ls -la src") -> bytes:
     return json.dumps(
         {
@@ -83,7 +68,7 @@ def _probe(tmp_path: Path, event: str, data: bytes) -> dict:
     proc = subprocess.run(
         [sys.executable, "-S", "-c", PROBE, event],
         input=data,
-        env=_env(tmp_path),
+        env=cli_env(),
         capture_output=True,
         timeout=60,
         check=True,
@@ -144,7 +129,7 @@ def test_up_to_date_database_opens_without_importing_migrations(tmp_path: Path) 
         "print([m for m in sys.modules if m.startswith('conkeeper.storage.migrations.')])"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], env=_env(tmp_path), capture_output=True, check=True
+        [sys.executable, "-c", code], env=cli_env(), capture_output=True, check=True
     )
     assert out.stdout.decode().strip() == "[]"
 
@@ -161,7 +146,7 @@ def test_schema_version_constant_counts_the_migration_modules() -> None:
 
 
 def test_disable_env_turns_every_hook_into_a_silent_no_op(tmp_path: Path, project: Path) -> None:
-    env = _env(tmp_path, CONKEEPER_DISABLE_HOOKS="1", CONKEEPER_SAVE_INTERVAL="1")
+    env = cli_env(CONKEEPER_DISABLE_HOOKS="1", CONKEEPER_SAVE_INTERVAL="1")
     for event, data in (
         ("PostToolUse", _tool(project, 3)),
         ("UserPromptSubmit", json.dumps({"cwd": str(project), "prompt": "no, wrong"}).encode()),
