@@ -127,77 +127,37 @@ CREATE TRIGGER observations_lookup_au AFTER UPDATE OF concepts, files ON observa
 END;
 """
 
-FTS = """
-CREATE VIRTUAL TABLE observations_fts USING fts5(
-    title, subtitle, facts, narrative, concepts, files,
-    content='observations', content_rowid='id', tokenize='porter unicode61'
-);
-CREATE TRIGGER observations_fts_ai AFTER INSERT ON observations BEGIN
-    INSERT INTO observations_fts(rowid, title, subtitle, facts, narrative, concepts, files)
-    VALUES (new.id, new.title, new.subtitle, new.facts, new.narrative, new.concepts, new.files);
-END;
-CREATE TRIGGER observations_fts_ad AFTER DELETE ON observations BEGIN
-    INSERT INTO observations_fts(observations_fts, rowid, title, subtitle, facts, narrative,
-                                 concepts, files)
-    VALUES ('delete', old.id, old.title, old.subtitle, old.facts, old.narrative, old.concepts,
-            old.files);
-END;
-CREATE TRIGGER observations_fts_au AFTER UPDATE ON observations BEGIN
-    INSERT INTO observations_fts(observations_fts, rowid, title, subtitle, facts, narrative,
-                                 concepts, files)
-    VALUES ('delete', old.id, old.title, old.subtitle, old.facts, old.narrative, old.concepts,
-            old.files);
-    INSERT INTO observations_fts(rowid, title, subtitle, facts, narrative, concepts, files)
-    VALUES (new.id, new.title, new.subtitle, new.facts, new.narrative, new.concepts, new.files);
-END;
 
+def external_fts(table: str, columns: tuple[str, ...], update_of: str = "") -> str:
+    """An FTS5 index over ``table``'s ``columns`` (external content) and the three triggers
+    that keep it in step on insert, delete and update (``update_of``: ``OF col, ...``)."""
+    fts = f"{table}_fts"
+    cols = ", ".join(columns)
+    new = ", ".join(f"new.{c}" for c in columns)
+    old = ", ".join(f"old.{c}" for c in columns)
+    insert = f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new});"
+    delete = f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old});"
+    return f"""
+CREATE VIRTUAL TABLE {fts} USING fts5(
+    {cols}, content='{table}', content_rowid='id', tokenize='porter unicode61'
+);
+CREATE TRIGGER {fts}_ai AFTER INSERT ON {table} BEGIN {insert} END;
+CREATE TRIGGER {fts}_ad AFTER DELETE ON {table} BEGIN {delete} END;
+CREATE TRIGGER {fts}_au AFTER UPDATE {update_of} ON {table} BEGIN {delete} {insert} END;
 """
 
-SUMMARIES_AND_PROMPTS_FTS = """
-CREATE VIRTUAL TABLE session_summaries_fts USING fts5(
-    request, investigated, learned, completed, next_steps, notes, files_read, files_edited,
-    content='session_summaries', content_rowid='id', tokenize='porter unicode61'
-);
-CREATE TRIGGER session_summaries_fts_ai AFTER INSERT ON session_summaries BEGIN
-    INSERT INTO session_summaries_fts(rowid, request, investigated, learned, completed,
-                                      next_steps, notes, files_read, files_edited)
-    VALUES (new.id, new.request, new.investigated, new.learned, new.completed, new.next_steps,
-            new.notes, new.files_read, new.files_edited);
-END;
-CREATE TRIGGER session_summaries_fts_ad AFTER DELETE ON session_summaries BEGIN
-    INSERT INTO session_summaries_fts(session_summaries_fts, rowid, request, investigated,
-                                      learned, completed, next_steps, notes, files_read,
-                                      files_edited)
-    VALUES ('delete', old.id, old.request, old.investigated, old.learned, old.completed,
-            old.next_steps, old.notes, old.files_read, old.files_edited);
-END;
-CREATE TRIGGER session_summaries_fts_au AFTER UPDATE ON session_summaries BEGIN
-    INSERT INTO session_summaries_fts(session_summaries_fts, rowid, request, investigated,
-                                      learned, completed, next_steps, notes, files_read,
-                                      files_edited)
-    VALUES ('delete', old.id, old.request, old.investigated, old.learned, old.completed,
-            old.next_steps, old.notes, old.files_read, old.files_edited);
-    INSERT INTO session_summaries_fts(rowid, request, investigated, learned, completed,
-                                      next_steps, notes, files_read, files_edited)
-    VALUES (new.id, new.request, new.investigated, new.learned, new.completed, new.next_steps,
-            new.notes, new.files_read, new.files_edited);
-END;
 
-CREATE VIRTUAL TABLE prompts_fts USING fts5(
-    text, content='prompts', content_rowid='id', tokenize='porter unicode61'
-);
-CREATE TRIGGER prompts_fts_ai AFTER INSERT ON prompts BEGIN
-    INSERT INTO prompts_fts(rowid, text) VALUES (new.id, new.text);
-END;
-CREATE TRIGGER prompts_fts_ad AFTER DELETE ON prompts BEGIN
-    INSERT INTO prompts_fts(prompts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-END;
-CREATE TRIGGER prompts_fts_au AFTER UPDATE OF text ON prompts BEGIN
-    INSERT INTO prompts_fts(prompts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    INSERT INTO prompts_fts(rowid, text) VALUES (new.id, new.text);
-END;
-INSERT INTO prompts_fts(prompts_fts) VALUES ('rebuild');
-"""
+SUMMARY_COLUMNS = (
+    "request", "investigated", "learned", "completed", "next_steps", "notes", "files_read",
+    "files_edited",
+)  # fmt: skip
+
+FTS = (
+    external_fts("observations", ("title", "subtitle", "facts", "narrative", "concepts", "files"))
+    + external_fts("session_summaries", SUMMARY_COLUMNS)
+    + external_fts("prompts", ("text",), update_of="OF text")
+    + "INSERT INTO prompts_fts(prompts_fts) VALUES ('rebuild');\n"
+)
 
 
 def apply(conn: sqlite3.Connection) -> None:
@@ -205,4 +165,3 @@ def apply(conn: sqlite3.Connection) -> None:
     run_script(conn, TABLES)
     run_script(conn, LOOKUP_TRIGGERS)
     run_script(conn, FTS)
-    run_script(conn, SUMMARIES_AND_PROMPTS_FTS)
