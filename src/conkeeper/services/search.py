@@ -41,15 +41,16 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-import re
+import math
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 from conkeeper.domain.paths import locate_project
+from conkeeper.services.search_query import MAX_TERMS, QueryPlan, build_match
 from conkeeper.storage.index import (
     IN_MEMORY,
     IndexRoot,
@@ -66,10 +67,11 @@ from conkeeper.storage.index import (
 )
 from conkeeper.storage.store import StoreError, describe_error
 
-MAX_TERMS = 32
 MAX_QUERY_ECHO = 200
 MAX_LINE_CHARS = 300
 DEFAULT_LIMIT = 20
+CANDIDATES = 3  # sections fetched per wanted hit, so the best lines can come from any of them
+MIN_CANDIDATES = 30
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -78,96 +80,11 @@ HEADING_WEIGHT, BODY_WEIGHT, TERMS_WEIGHT = 4.0, 1.0, 0.5
 RECENCY_BOOST = 0.25  # a file dated today scores up to 25% higher than an old one
 RECENCY_HALF_DAYS = 30.0
 _HL_OPEN, _HL_CLOSE = "\ue000", "\ue001"
-_WORD = re.compile(r"[^\W_]+")
-_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
-_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
 _DAY_MS = 86_400_000
 
 
 class SearchError(Exception):
     """The search cannot run (bad request, unusable database); one line for a person."""
-
-
-# --------------------------------------------------------------------------- query parsing
-
-
-@dataclass(frozen=True)
-class QueryPlan:
-    """A user's text turned into FTS5: ``match`` is safe to pass to ``MATCH``.
-
-    ``needles`` are lower-case word fragments used to point at matching lines when FTS5's
-    highlighter has nothing to mark (a stem, identifier part or category matched).
-    """
-
-    text: str
-    match: str
-    needles: tuple[str, ...]
-    truncated: bool = False
-
-    @property
-    def empty(self) -> bool:
-        """True when the text held nothing searchable (only punctuation, say)."""
-        return not self.match
-
-
-def _quote(token: str) -> str:
-    return '"' + token.replace('"', '""') + '"'
-
-
-def _term(raw: str, prefix: bool) -> tuple[str, list[str]] | None:
-    """The FTS5 expression and needles for one raw word of the query."""
-    words = _WORD.findall(raw)
-    if not words:
-        return None
-    star = "*" if prefix else ""
-    lowered = [w.lower() for w in words]
-    if len(words) == 1 and _CAMEL.search(words[0]):  # parseConfig: whole, or its parts
-        parts = [p.lower() for p in _CAMEL_PART.findall(words[0])]
-        whole = _quote(lowered[0]) + star
-        return f"{whole} OR {_quote(' '.join(parts))}{star}", [lowered[0], *parts]
-    return _quote(" ".join(lowered)) + star, lowered
-
-
-def _tokens(text: str) -> list[tuple[str, bool]]:
-    """Split query text into ``(token, is_phrase)``; unmatched quotes are plain text."""
-    out: list[tuple[str, bool]] = []
-    parts = text.split('"')
-    closed = len(parts) % 2 == 1
-    for i, part in enumerate(parts):
-        phrase = i % 2 == 1 and (closed or i < len(parts) - 1)
-        if phrase:
-            out.append((part, True))
-        else:
-            out.extend((word, False) for word in part.split())
-    return out
-
-
-def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
-    """Parse ``text`` (any string at all) into a :class:`QueryPlan`; never raises."""
-    clean = text.replace("\x00", " ")
-    pieces: list[str] = []
-    needles: list[str] = []
-    pending_or = False
-    truncated = False
-    for token, phrase in _tokens(clean):
-        if not phrase and token in ("AND", "OR"):
-            pending_or = token == "OR" and bool(pieces)
-            continue
-        if len(pieces) >= max_terms:
-            truncated = True
-            break
-        prefix = not phrase and token.endswith("*")
-        term = _term(token.rstrip("*") if prefix else token, prefix)
-        if term is None:
-            continue
-        if pending_or:
-            pieces[-1] = f"{pieces[-1]} OR {term[0]}"
-        else:
-            pieces.append(term[0])
-        needles.extend(term[1])
-        pending_or = False
-    match = " AND ".join(f"({p})" if " OR " in p else p for p in pieces)
-    return QueryPlan(text, match, tuple(dict.fromkeys(needles)), truncated)
 
 
 # --------------------------------------------------------------------------- requests and hits
@@ -211,6 +128,7 @@ class HitLine:
     line: int
     text: str
     match: bool
+    cover: float = 0.0  # idf-weighted share of the query's terms this line holds (matches only)
 
 
 @dataclass(frozen=True)
@@ -236,6 +154,7 @@ class SearchHit:
     ref: str = ""  # a stable id for non-file sources (e.g. "obs:42")
     time_ms: int = 0
     label: str = ""  # how a record is introduced, e.g. "observation #42 (bugfix) — Fix x"
+    cover: float = -1.0  # best line's cover; -1 until ranked (see rank_hits)
 
     @property
     def is_record(self) -> bool:
@@ -324,6 +243,13 @@ class SearchContext:
     roots: dict[int, IndexRoot]  # index_roots.id -> root, already refreshed
     now_ms: int
     fetch: int  # how many hits a source should return at most
+    _weights: tuple[float, ...] | None = None
+
+    def weights(self) -> tuple[float, ...]:
+        """Each query term's rarity (BM25 idf over the indexed sections), in term order."""
+        if self._weights is None:
+            self._weights = term_weights(self.conn, self.plan.terms)
+        return self._weights
 
 
 class SearchSource(Protocol):
@@ -374,17 +300,21 @@ class MemoryFileSource:
     names: tuple[str, ...] = FILE_SOURCES
 
     def search(self, ctx: SearchContext) -> list[SearchHit]:
-        """Rank entries with BM25 (heading above body) times the recency factor."""
+        """Sections ranked by BM25 (heading above body) times recency, each with its matching
+        lines scored by how much of the query they hold (:func:`rank_hits` orders them)."""
         kinds = [k for k in ctx.request.sources if k in FILE_SOURCES]
         if not kinds or not ctx.roots:
             return []
         rows = self._rank(ctx, kinds)
         if not rows:
             return []
-        highlighted = self._highlight(ctx, [r["id"] for r in rows])
+        ids = [r["id"] for r in rows]
+        highlighted = self._highlight(ctx, ids, ctx.plan.match)
+        covers = self._covers(ctx, ids)
         hits = []
         for row in rows:
-            hit = self._hit(ctx, row, highlighted.get(row["id"], ""))
+            body = highlighted.get(row["id"], "")
+            hit = self._hit(ctx, row, body, covers.get(row["id"], {}))
             if hit is not None:
                 hits.append(hit)
         return hits
@@ -401,7 +331,7 @@ class MemoryFileSource:
             "match": ctx.plan.match,
             "now": ctx.now_ms,
             "limit": ctx.fetch,
-            "sessions_from": _sessions_from(req, ctx.now_ms),
+            "sessions_from": sessions_from(req, ctx.now_ms),
         }
         if req.since_ms is not None:
             where.append("f.file_time >= :since")
@@ -422,25 +352,43 @@ class MemoryFileSource:
         )
         return ctx.conn.execute(sql, params).fetchall()
 
-    def _highlight(self, ctx: SearchContext, ids: list[int]) -> dict[int, str]:
+    def _highlight(self, ctx: SearchContext, ids: list[int], match: str) -> dict[int, str]:
         sql = (
             "SELECT rowid, highlight(index_fts, 1, :open, :close) FROM index_fts "
             f"WHERE index_fts MATCH :match AND rowid IN ({','.join(str(i) for i in ids)})"
         )
-        params = {"open": _HL_OPEN, "close": _HL_CLOSE, "match": ctx.plan.match}
+        params = {"open": _HL_OPEN, "close": _HL_CLOSE, "match": match}
         return {int(r[0]): r[1] for r in ctx.conn.execute(sql, params)}
 
-    def _hit(self, ctx: SearchContext, row: sqlite3.Row, body: str) -> SearchHit | None:
+    def _covers(self, ctx: SearchContext, ids: list[int]) -> dict[int, dict[int, float]]:
+        """Per section, per body line (0-based): the summed rarity of the terms it holds."""
+        terms, weights = ctx.plan.terms, ctx.weights()
+        if len(terms) < 2:
+            return {}
+        out: dict[int, dict[int, float]] = {}
+        for term, weight in zip(terms, weights, strict=True):
+            for rowid, body in self._highlight(ctx, ids, term).items():
+                lines = out.setdefault(rowid, {})
+                for i, text in enumerate(body.split("\n")):
+                    if _HL_OPEN in text:
+                        lines[i] = lines.get(i, 0.0) + weight
+        return out
+
+    def _hit(
+        self, ctx: SearchContext, row: sqlite3.Row, body: str, covers: dict[int, float]
+    ) -> SearchHit | None:
         spans = json.loads(row["spans"]) if row["spans"] else []
         start = int(row["line_start"])
         texts = body.split("\n")
-        matched = _matching_lines(texts, ctx.plan.needles)
+        matched = sorted(covers) if covers else _matching_lines(texts, ctx.plan.needles)
         if ctx.request.categories or ctx.request.tags:  # keep lines the labels qualify
             matched = [i for i in matched if _line_labels_ok(spans, start + i, ctx.request)]
             if not matched:
                 return None
-        lines = _with_context(texts, matched, start, ctx.request.context)
-        first = lines[0] if lines else HitLine(start, "", True)
+        total = sum(ctx.weights()) or 1.0
+        scored = {i: covers.get(i, total) / total for i in matched}
+        lines = _with_context(texts, scored, start, ctx.request.context)
+        first = lines[0] if lines else HitLine(start, "", True, 1.0)
         cats, tags = _labels_for(spans, [ln.line for ln in lines if ln.match])
         root = ctx.roots[int(row["root_id"])]
         heading_path = row["heading_path"]
@@ -458,13 +406,29 @@ class MemoryFileSource:
             line_end=int(row["line_end"]),
             project=root.project,
             time_ms=int(row["file_time"]),
+            cover=first.cover,
         )
 
 
 register_source(MemoryFileSource())
 
 
-def _sessions_from(req: SearchRequest, now: int) -> int:
+def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, ...]:
+    """BM25's idf of each term over every indexed section: rare words count more."""
+    if len(terms) < 2:
+        return tuple(1.0 for _ in terms)
+    total = int(conn.execute("SELECT count(*) FROM index_entries").fetchone()[0])
+    weights = []
+    for term in terms:
+        found = int(
+            conn.execute("SELECT count(*) FROM index_fts WHERE index_fts MATCH ?", (term,))
+            .fetchone()[0]
+        )
+        weights.append(math.log(1.0 + (total - found + 0.5) / (found + 0.5)))
+    return tuple(weights)
+
+
+def sessions_from(req: SearchRequest, now: int) -> int:
     """Oldest session-file date in scope: ``--since``, else the ``sessions_days`` window."""
     if req.since_ms is not None:
         return req.since_ms
@@ -483,19 +447,24 @@ def _matching_lines(texts: list[str], needles: Sequence[str]) -> list[int]:
     return [next((i for i, t in enumerate(texts) if t.strip()), 0)]
 
 
-def _with_context(texts: list[str], matched: list[int], start: int, context: int) -> list[HitLine]:
-    """Matching lines plus up to ``context`` non-blank lines after each, in line order."""
-    chosen: dict[int, bool] = {}
-    for i in matched:
-        chosen[i] = True
+def _with_context(
+    texts: list[str], scored: dict[int, float], start: int, context: int
+) -> list[HitLine]:
+    """Matching lines, best cover first (ties in line order), each followed by up to
+    ``context`` non-blank lines after it that are not matches themselves."""
+    order = sorted(scored, key=lambda i: (-scored[i], i))
+    shown: set[int] = set()
+    out: list[HitLine] = []
+    for i in order:
+        if i >= len(texts) or i in shown:
+            continue
+        shown.add(i)
+        out.append(HitLine(start + i, _display_line(texts[i]), True, scored[i]))
         for j in range(i + 1, min(len(texts), i + 1 + context)):
-            if texts[j].strip() and j not in chosen:
-                chosen[j] = False
-    return [
-        HitLine(start + i, _display_line(texts[i]), chosen[i])
-        for i in sorted(chosen)
-        if i < len(texts)
-    ]
+            if texts[j].strip() and j not in scored and j not in shown:
+                shown.add(j)
+                out.append(HitLine(start + j, _display_line(texts[j]), False))
+    return out
 
 
 def _display_line(text: str) -> str:
@@ -653,15 +622,81 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
         response.notices.append(f"the query was cut to its first {MAX_TERMS} terms")
     if plan.empty:
         return response
-    fetch = max(1, request.limit) * (3 if request.categories or request.tags else 1)
+    limit = max(1, request.limit)
+    fetch = max(limit * CANDIDATES, MIN_CANDIDATES) * (3 if request.categories or request.tags else 1)
     ctx = SearchContext(store.conn, plan, request, roots, int(time.time() * 1000), fetch)
+    hits = _gather(ctx)
+    if _wants_fallback(plan, hits, limit):
+        fallback = replace(ctx, plan=replace(plan, match=plan.any_match))
+        seen = {_hit_key(h) for h in hits}
+        hits += [h for h in _gather(fallback) if _hit_key(h) not in seen]
+    response.hits = rank_hits(hits, plan, ctx.weights(), limit)
+    return response
+
+
+def _wants_fallback(plan: QueryPlan, hits: list[SearchHit], limit: int) -> bool:
+    """Whether to add hits holding only some terms: when the query is a sentence or question
+    (stopwords were dropped) and fewer than ``limit`` hits hold every term, or when none do.
+    A keyword query that finds something keeps meaning "all of these words"."""
+    if plan.any_match == plan.match:
+        return False
+    return not hits or (bool(plan.dropped) and len(hits) < limit)
+
+
+def _gather(ctx: SearchContext) -> list[SearchHit]:
     hits: list[SearchHit] = []
     for source in _SOURCES:
-        if set(source.names) & set(request.sources):
+        if set(source.names) & set(ctx.request.sources):
             hits.extend(source.search(ctx))
-    hits.sort(key=lambda h: h.score, reverse=True)
-    response.hits = hits[: max(1, request.limit)]
-    return response
+    return hits
+
+
+def _hit_key(hit: SearchHit) -> tuple[str, str, int, str]:
+    return (hit.source, hit.path, hit.line_start, hit.ref)
+
+
+def rank_hits(
+    hits: list[SearchHit], plan: QueryPlan, weights: Sequence[float], limit: int
+) -> list[SearchHit]:
+    """Order hits by their best line's cover of the query (section BM25 and recency break
+    ties), keep ``limit``, and within each keep the lines that rank among the best ``limit``
+    lines overall (and always its own best line): the answer comes first, not the section's top.
+    """
+    total = sum(weights) or 1.0
+    ranked = [h if h.cover >= 0 else replace(h, cover=_text_cover(h, plan, weights, total))
+              for h in hits]
+    ranked.sort(key=lambda h: (round(h.cover, 6), h.score), reverse=True)
+    kept = ranked[:limit]
+    covers = sorted((ln.cover for h in kept for ln in h.lines if ln.match), reverse=True)
+    floor = covers[min(limit, len(covers)) - 1] if covers else 0.0
+    return [_trim_lines(h, floor) for h in kept]
+
+
+def _trim_lines(hit: SearchHit, floor: float) -> SearchHit:
+    """``hit`` with only its matching lines at or above ``floor`` (and its best one)."""
+    if not hit.lines or all(ln.cover >= floor for ln in hit.lines if ln.match):
+        return hit
+    keep: list[HitLine] = []
+    showing = False
+    for ln in hit.lines:
+        if ln.match:
+            showing = not keep or ln.cover >= floor
+        if showing:
+            keep.append(ln)
+    return replace(hit, lines=tuple(keep))
+
+
+def _text_cover(hit: SearchHit, plan: QueryPlan, weights: Sequence[float], total: float) -> float:
+    """Cover for a hit without scored lines (a record): terms whose words its text contains."""
+    if len(plan.terms) < 2:
+        return 1.0
+    text = f"{hit.label} {hit.heading} {hit.snippet}".lower()
+    held = 0.0
+    for term, weight in zip(plan.terms, weights, strict=True):
+        words = [w.strip('"*').lower() for w in term.split(" OR ")]
+        if any(w and w[: max(3, len(w) - 2)] in text for w in words):
+            held += weight
+    return held / total
 
 
 # --------------------------------------------------------------------------- presenting
