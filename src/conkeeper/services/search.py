@@ -72,6 +72,11 @@ MAX_LINE_CHARS = 300
 DEFAULT_LIMIT = 20
 CANDIDATES = 3  # sections fetched per wanted hit, so the best lines can come from any of them
 MIN_CANDIDATES = 30
+# Line ranking (tuned on LoCoMo conversations 0-4 only): a matching line next to a line that
+# holds the query gains this share of that line's cover (an answer follows its question; a
+# bullet sits by its siblings), and a term of the section's heading counts this much on each line.
+NEIGHBOUR = 0.6
+HEADING_SHARE = 0.5
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -361,17 +366,31 @@ class MemoryFileSource:
         return {int(r[0]): r[1] for r in ctx.conn.execute(sql, params)}
 
     def _covers(self, ctx: SearchContext, ids: list[int]) -> dict[int, dict[int, float]]:
-        """Per section, per body line (0-based): the summed rarity of the terms it holds."""
+        """Per section, per body line (0-based): the summed rarity of the terms it holds; a
+        term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line."""
         terms, weights = ctx.plan.terms, ctx.weights()
         if len(terms) < 2:
             return {}
         out: dict[int, dict[int, float]] = {}
+        heads: dict[int, list[tuple[float, set[int]]]] = {}
+        sql = (
+            "SELECT rowid, highlight(index_fts, 0, :open, :close), "
+            "highlight(index_fts, 1, :open, :close) FROM index_fts "
+            f"WHERE index_fts MATCH :match AND rowid IN ({','.join(str(i) for i in ids)})"
+        )
         for term, weight in zip(terms, weights, strict=True):
-            for rowid, body in self._highlight(ctx, ids, term).items():
+            params = {"open": _HL_OPEN, "close": _HL_CLOSE, "match": term}
+            for rowid, heading, body in ctx.conn.execute(sql, params):
                 lines = out.setdefault(rowid, {})
-                for i, text in enumerate(body.split("\n")):
-                    if _HL_OPEN in text:
-                        lines[i] = lines.get(i, 0.0) + weight
+                held = [i for i, text in enumerate(body.split("\n")) if _HL_OPEN in text]
+                for i in held:
+                    lines[i] = lines.get(i, 0.0) + weight
+                if heading and _HL_OPEN in heading:
+                    heads.setdefault(rowid, []).append((weight, set(held)))
+        for rowid, extra in heads.items():
+            lines = out[rowid]
+            for i in lines:
+                lines[i] += sum(HEADING_SHARE * w for w, held in extra if i not in held)
         return out
 
     def _hit(
@@ -386,7 +405,10 @@ class MemoryFileSource:
             if not matched:
                 return None
         total = sum(ctx.weights()) or 1.0
-        scored = {i: covers.get(i, total) / total for i in matched}
+        own = {i: covers.get(i, total) / total for i in matched}
+        scored = {
+            i: own[i] + NEIGHBOUR * max(own.get(i - 1, 0.0), own.get(i + 1, 0.0)) for i in own
+        }
         lines = _with_context(texts, scored, start, ctx.request.context)
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
         cats, tags = _labels_for(spans, [ln.line for ln in lines if ln.match])
@@ -667,20 +689,22 @@ def rank_hits(
               for h in hits]
     ranked.sort(key=lambda h: (round(h.cover, 6), h.score), reverse=True)
     kept = ranked[:limit]
-    covers = sorted((ln.cover for h in kept for ln in h.lines if ln.match), reverse=True)
-    floor = covers[min(limit, len(covers)) - 1] if covers else 0.0
-    return [_trim_lines(h, floor) for h in kept]
+    best = sorted(
+        ((round(ln.cover, 6), h.score, -ln.line, n) for n, h in enumerate(kept) for ln in h.lines
+         if ln.match),
+        reverse=True,
+    )[:limit]
+    wanted = {(n, -neg_line) for _c, _s, neg_line, n in best}
+    return [_trim_lines(h, {line for m, line in wanted if m == n}) for n, h in enumerate(kept)]
 
 
-def _trim_lines(hit: SearchHit, floor: float) -> SearchHit:
-    """``hit`` with only its matching lines at or above ``floor`` (and its best one)."""
-    if not hit.lines or all(ln.cover >= floor for ln in hit.lines if ln.match):
-        return hit
+def _trim_lines(hit: SearchHit, wanted: set[int]) -> SearchHit:
+    """``hit`` with only the matching lines in ``wanted`` (and its best one), with context."""
     keep: list[HitLine] = []
     showing = False
     for ln in hit.lines:
         if ln.match:
-            showing = not keep or ln.cover >= floor
+            showing = not keep or ln.line in wanted
         if showing:
             keep.append(ln)
     return replace(hit, lines=tuple(keep))
