@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--sessions",
         action="store_true",
         help="also search the session record: session files (last sessions_days days, "
-        "default 30) and the observations, session summaries and prompts stored by the hooks",
+        "default 30; see --all-time) and the observations, session summaries and prompts "
+        "stored by the hooks",
     )
     parser.add_argument(
         "--observations",
@@ -75,6 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--since",
         metavar="DATE",
         help="only files dated on/after DATE (YYYY-MM-DD, or 7d, 2w, 12h ago)",
+    )
+    parser.add_argument(
+        "--all-time",
+        action="store_true",
+        help="with --sessions: every session file, however old (no sessions_days window)",
     )
     parser.add_argument(
         "--all-projects",
@@ -147,7 +153,7 @@ def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
         all_projects=args.all_projects,
         limit=args.limit,
         context=args.context,
-        sessions_days=_sessions_days(cwd) if wants_sessions else 30,
+        sessions_days=0 if args.all_time else (_sessions_days(cwd) if wants_sessions else 30),
     )
 
 

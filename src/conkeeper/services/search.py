@@ -56,6 +56,7 @@ from conkeeper.storage.index import (
     IndexRoot,
     IndexStore,
     RefreshStats,
+    count_older_sessions,
     global_root,
     is_corruption,
     known_project_roots,
@@ -202,6 +203,7 @@ class SearchResponse:
     notices: list[str] = field(default_factory=list)
     refreshed: RefreshStats = field(default_factory=RefreshStats)
     truncated_query: bool = False
+    window: str = ""  # "N older session files not searched; ..." when --sessions left some out
 
     @property
     def matches(self) -> int:
@@ -230,8 +232,8 @@ class SearchResponse:
             "matches": self.matches,
             "files": self.files,
             "records": self.records,
-            "results": [h.to_json() for h in self.hits],
-            "notices": list(self.notices),
+            "results": [h.to_json() for _path, hits in group_by_file(self.hits) for h in hits],
+            "notices": [*self.notices, *([self.window] if self.window else [])],
         }
 
 
@@ -653,7 +655,23 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
         seen = {_hit_key(h) for h in hits}
         hits += [h for h in _gather(fallback) if _hit_key(h) not in seen]
     response.hits = rank_hits(hits, plan, ctx.weights(), limit)
+    response.window = _window_note(ctx)
     return response
+
+
+def _window_note(ctx: SearchContext) -> str:
+    """Say how many session files the ``sessions_days`` window left out (never silently)."""
+    req = ctx.request
+    if "session" not in req.sources or req.since_ms is not None or req.sessions_days <= 0:
+        return ""
+    older = count_older_sessions(ctx.conn, list(ctx.roots), sessions_from(req, ctx.now_ms))
+    if not older:
+        return ""
+    noun = "file" if older == 1 else "files"
+    return (
+        f"{older} older session {noun} not searched (over {req.sessions_days} days old); "
+        "use --since or --all-time"
+    )
 
 
 def _wants_fallback(plan: QueryPlan, hits: list[SearchHit], limit: int) -> bool:
@@ -733,12 +751,12 @@ def echo_query(query: str) -> str:
 
 
 def group_by_file(hits: Sequence[SearchHit]) -> list[tuple[str, list[SearchHit]]]:
-    """Files in order of their best hit; within a file, hits in line order. Each record
+    """Files in order of their best hit; within a file, hits in rank order. Each record
     (observation, summary, prompt) is a group of its own, keyed by its ``ref``."""
     groups: dict[str, list[SearchHit]] = {}
     for hit in hits:
         groups.setdefault(hit.ref if hit.is_record else hit.path, []).append(hit)
-    return [(path, sorted(items, key=lambda h: (h.line, h.ref))) for path, items in groups.items()]
+    return list(groups.items())
 
 
 _RECORD_NOUNS = {
@@ -777,8 +795,9 @@ def format_markdown(response: SearchResponse) -> str:
     """The seed's agent-optimised layout (results grouped by file, closing count line); records
     (observations, summaries, prompts) get a labelled block each."""
     query = echo_query(response.query)
+    window = f"\n({response.window})\n" if response.window else ""
     if not response.hits:
-        return f'No results found for "{query}" in {response.scope}.\n'
+        return f'No results found for "{query}" in {response.scope}.\n' + window
     out = [f'## Results for: "{query}"', ""]
     for path, hits in group_by_file(response.hits):
         if hits[0].is_record:
@@ -796,4 +815,4 @@ def format_markdown(response: SearchResponse) -> str:
         out.append("")
     out.append("---")
     out.append(count_line(response))
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + window

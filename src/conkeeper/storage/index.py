@@ -810,6 +810,19 @@ def clear_index(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
+def count_older_sessions(conn: sqlite3.Connection, root_ids: list[int], before_ms: int) -> int:
+    """Session files of ``root_ids`` dated before ``before_ms`` (what a window leaves out)."""
+    if not root_ids:
+        return 0
+    marks = ",".join("?" * len(root_ids))
+    row = conn.execute(
+        f"SELECT count(*) FROM index_files WHERE kind = 'session' AND root_id IN ({marks}) "
+        "AND file_time < ?",
+        (*root_ids, before_ms),
+    ).fetchone()
+    return int(row[0])
+
+
 # --------------------------------------------------------------------------- status
 
 
