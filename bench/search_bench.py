@@ -52,6 +52,7 @@ from conkeeper.domain.paths import locate_project  # noqa: E402
 from conkeeper.services import search as search_service  # noqa: E402
 from conkeeper.services.search import SearchContext, SearchRequest, build_match, search  # noqa: E402
 from conkeeper.storage import index as idx  # noqa: E402
+from conkeeper.storage import index_write  # noqa: E402
 from conkeeper.storage.observations import insert_observation  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "search_bench.json"
@@ -328,8 +329,8 @@ def bench_build(env: Env, repeat: int, *, parallel: bool) -> dict[str, float]:
     """Full index build of the project root from an empty database (median of ``repeat``);
     ``parallel=False`` keeps all parsing in this process."""
     db = env.tmp / "data" / "build.db"
-    saved = idx.PARALLEL_MIN_FILES
-    idx.PARALLEL_MIN_FILES = saved if parallel else sys.maxsize
+    saved = index_write.PARALLEL_MIN_FILES
+    index_write.PARALLEL_MIN_FILES = saved if parallel else sys.maxsize
     times, files, entries = [], 0, 0
     try:
         for _ in range(repeat):
@@ -340,7 +341,7 @@ def bench_build(env: Env, repeat: int, *, parallel: bool) -> dict[str, float]:
             files, entries = stats.scanned, stats.entries  # type: ignore[attr-defined]
             store.conn.close()
     finally:
-        idx.PARALLEL_MIN_FILES = saved
+        index_write.PARALLEL_MIN_FILES = saved
     best = statistics.median(times)
     return {"files": files, "entries": entries, "seconds": best, "files_per_s": files / best}
 
