@@ -46,6 +46,7 @@ sys.path.insert(0, str(SRC))
 RESULTS = Path(__file__).resolve().parent / "results" / "locomo_bench.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _DIA = re.compile(r"\[(D\d+:\d+)\]")
+CLI = (sys.executable, "-m", "conkeeper", "search", "--sessions", "--all-time", "--json")
 _SESSION_FILE = re.compile(r"session-(\d+)\.md$")
 
 
@@ -137,8 +138,7 @@ def run_inproc(project: Path, question: str, limit: int) -> dict:
 def run_cli(project: Path, question: str, limit: int, env: dict[str, str]) -> dict:
     """``conkeeper search QUESTION --sessions --all-time --json --limit N`` as a process."""
     proc = subprocess.run(
-        [sys.executable, "-m", "conkeeper", "search", "--sessions", "--all-time", "--json"]
-        + ["--limit", str(limit), "--", question],
+        [*CLI, "--limit", str(limit), "--", question],
         cwd=project,
         env=env,
         capture_output=True,

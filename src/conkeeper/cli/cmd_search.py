@@ -11,7 +11,6 @@ import argparse
 import re
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, warn
@@ -102,7 +101,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="lines of context after each matching line (default 1)",
     )
     parser.add_argument("--json", action="store_true", help="print results as JSON")
-    parser.set_defaults(usage_text=parser.format_usage())
+    parser.set_defaults(usage=parser.format_usage)  # formatted only when needed (it is slow)
 
 
 def parse_since(value: str, now: float | None = None) -> int:
@@ -112,6 +111,8 @@ def parse_since(value: str, now: float | None = None) -> int:
     if relative:
         seconds = int(relative.group(1)) * _UNIT_S[relative.group(2)]
         return int(((now if now is not None else time.time()) - seconds) * 1000)
+    from datetime import datetime  # only here: a search without --since does not pay for it
+
     try:
         return int(datetime.fromisoformat(text).timestamp() * 1000)
     except ValueError:
@@ -161,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     """Search and print; an empty query prints usage and exits 2."""
     query = " ".join(args.query)
     if not query.replace("\x00", "").strip():
-        sys.stderr.write(args.usage_text)
+        sys.stderr.write(args.usage())
         raise CliError("the query is empty; give a word or phrase to search for", 2)
     if any(not c.strip() for c in args.category):
         raise CliError("--category needs a name, e.g. --category decision", 2)

@@ -445,8 +445,9 @@ def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float,
     weights = []
     for term in terms:
         found = int(
-            conn.execute("SELECT count(*) FROM index_fts WHERE index_fts MATCH ?", (term,))
-            .fetchone()[0]
+            conn.execute(
+                "SELECT count(*) FROM index_fts WHERE index_fts MATCH ?", (term,)
+            ).fetchone()[0]
         )
         weights.append(math.log(1.0 + (total - found + 0.5) / (found + 0.5)))
     return tuple(weights)
@@ -647,7 +648,8 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
     if plan.empty:
         return response
     limit = max(1, request.limit)
-    fetch = max(limit * CANDIDATES, MIN_CANDIDATES) * (3 if request.categories or request.tags else 1)
+    fetch = max(limit * CANDIDATES, MIN_CANDIDATES)
+    fetch *= 3 if request.categories or request.tags else 1
     ctx = SearchContext(store.conn, plan, request, roots, int(time.time() * 1000), fetch)
     hits = _gather(ctx)
     if _wants_fallback(plan, hits, limit):
@@ -703,13 +705,18 @@ def rank_hits(
     lines overall (and always its own best line): the answer comes first, not the section's top.
     """
     total = sum(weights) or 1.0
-    ranked = [h if h.cover >= 0 else replace(h, cover=_text_cover(h, plan, weights, total))
-              for h in hits]
+    ranked = [
+        h if h.cover >= 0 else replace(h, cover=_text_cover(h, plan, weights, total)) for h in hits
+    ]
     ranked.sort(key=lambda h: (round(h.cover, 6), h.score), reverse=True)
     kept = ranked[:limit]
     best = sorted(
-        ((round(ln.cover, 6), h.score, -ln.line, n) for n, h in enumerate(kept) for ln in h.lines
-         if ln.match),
+        (
+            (round(ln.cover, 6), h.score, -ln.line, n)
+            for n, h in enumerate(kept)
+            for ln in h.lines
+            if ln.match
+        ),
         reverse=True,
     )[:limit]
     wanted = {(n, -neg_line) for _c, _s, neg_line, n in best}

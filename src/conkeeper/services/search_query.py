@@ -27,8 +27,8 @@ _CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
 
 # English stopwords and question words: words a question carries that the answer rarely does.
 # "not", "no" and "never" are kept: they change what is asked.
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
+_STOPWORD_TEXT = """a about above after again against all am an and any are as at be because
+    been before
     being below between both but by can could did do does doing down during each else ever
     few for from further had has have having he her here hers herself him himself his how i
     if in into is it its itself just let me more most my myself of off on once only or other
@@ -38,8 +38,8 @@ STOPWORDS = frozenset(
     who whoever whom whose why will with would you your yours yourself yourselves ago also
     anyone anything been many much might must shall something somewhere thing things via
     whats wheres whos hows im ive youre theyre dont didnt doesnt isnt wasnt arent werent
-    kind sort likely probably perhaps maybe""".split()
-)
+    kind sort likely probably perhaps maybe"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 # Irregular forms the porter stemmer cannot join: each group is one term. Regular forms
 # ("walked", "walking", "boxes") need nothing here.

@@ -102,7 +102,6 @@ def __getattr__(name: str) -> object:
 # --------------------------------------------------------------------------- roots
 
 
-
 def project_root(
     conn: sqlite3.Connection, location: ProjectLocation, *, current: bool = True
 ) -> IndexRoot:
@@ -182,8 +181,6 @@ def _root_row(conn: sqlite3.Connection, root: IndexRoot) -> tuple[int, str | Non
     return int(cur.lastrowid or 0), None
 
 
-
-
 # --------------------------------------------------------------------------- refreshing
 
 
@@ -228,8 +225,6 @@ def refresh_root(
             conn.execute("UPDATE index_roots SET fingerprint = ? WHERE id = ?", (current, root_id))
     stats.seconds = time.perf_counter() - started
     return stats
-
-
 
 
 def clear_index(conn: sqlite3.Connection) -> None:
@@ -403,4 +398,3 @@ def move_aside(target: Path) -> str:
         f"the database {tilde(target)} was damaged; moved it to {moved.name} and rebuilt the "
         "search index from the memory files (they are untouched)"
     )
-

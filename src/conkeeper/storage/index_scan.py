@@ -50,7 +50,6 @@ class IndexRoot:
     project: str = ""  # project name ("" for the global root)
 
 
-
 class FileStat(NamedTuple):
     """What the walk learned about one file without reading it (a tuple: the walk is hot)."""
 
@@ -123,8 +122,6 @@ def file_time_ms(rel: str, mtime_ns: int) -> int:
     return mtime_ns // 1_000_000
 
 
-
-
 def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
     """One hash of every file's path, size and mtime — equal means "nothing changed".
 
@@ -139,8 +136,6 @@ def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
         parts.append(f"{rel}\0{stat.size}\0{stat.mtime_ns}")
     digest = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
     return f"{ROW_FORMAT}:{digest}"
-
-
 
 
 @dataclass
@@ -170,5 +165,3 @@ class RefreshStats:
         self.skipped += other.skipped
         self.entries += other.entries
         self.seconds += other.seconds
-
-

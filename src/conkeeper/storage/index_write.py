@@ -334,8 +334,6 @@ def _read(stat: FileStat) -> bytes | str:
         return f"{stat.rel}: cannot be read ({exc.strerror or exc})"
 
 
-
-
 @dataclass
 class Plan:
     """What a refresh will write: files to (re)insert, stamps to update, rows to delete."""
@@ -344,8 +342,6 @@ class Plan:
     touched: list[tuple[FileStat, int]] = field(default_factory=list)  # (stat, file id)
     removed: list[int] = field(default_factory=list)
     scrub: bool = False
-
-
 
 
 def plan_refresh(
@@ -517,5 +513,3 @@ def scrub(conn: sqlite3.Connection) -> None:
         conn.execute("INSERT INTO index_fts(index_fts) VALUES ('optimize')")
     with contextlib.suppress(sqlite3.DatabaseError):
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-
