@@ -508,6 +508,57 @@ def bench_grep(folders: list[Path], repeat: int, flags: str = "-ril") -> dict[st
     return {"median_ms": statistics.median(times), "p95_ms": _p95(times)}
 
 
+LAUNCHER = Path(__file__).resolve().parents[1] / "bin" / "conkeeper"
+PROCESS_TARGETS = {1000: 2.0, 10000: 0.6}  # whole-process search time / grep -rin time
+
+
+def bench_process(files: int, repeat: int) -> dict[str, float]:
+    """Whole process, warm, same text: ``bin/conkeeper search WORD`` (the plugin's launcher, a
+    fresh Python each time, including the never-stale re-check) against ``grep -rin WORD`` over
+    the same memory folder (session files excluded, as search excludes them by default)."""
+    tmp = Path(tempfile.mkdtemp(prefix=f"conkeeper-proc-{files}-"))
+    try:
+        memory = make_corpus(tmp, files, 10, 0)
+        env = dict(os.environ, CONKEEPER_HOME=str(tmp / "data"), HOME=str(tmp / "home"))
+        env["CONKEEPER_PYTHON"] = sys.executable
+        words = QUERIES["word"]
+        subprocess.run([str(LAUNCHER), "search", words[0]], cwd=tmp / "proj", env=env,
+                       capture_output=True, check=True)  # fmt: skip
+        ours: list[float] = []
+        grep: list[float] = []
+        for _ in range(repeat):
+            for word in words:
+                seconds, _p = timed(subprocess.run, [str(LAUNCHER), "search", word],
+                                    cwd=tmp / "proj", env=env, capture_output=True)  # fmt: skip
+                ours.append(seconds * 1000)
+                cmd = ["grep", "-rin", "--exclude-dir=sessions", "--", word, str(memory)]
+                seconds, _p = timed(subprocess.run, cmd, capture_output=True)
+                grep.append(seconds * 1000)
+        ours_ms, grep_ms = statistics.median(ours), statistics.median(grep)
+        return {
+            "files": files,
+            "search_median_ms": ours_ms,
+            "grep_median_ms": grep_ms,
+            "ratio": ours_ms / grep_ms,
+            "target_ratio": PROCESS_TARGETS.get(files, 0.0),
+        }
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def process_rows(results: list[dict[str, float]]) -> list[tuple[str, str, str, str]]:
+    """Table rows for :func:`bench_process` results."""
+    return [
+        (
+            f"whole process vs grep -rin ({r['files']:,.0f} files)",
+            f"{r['search_median_ms']:.1f} / {r['grep_median_ms']:.1f} ms = {r['ratio']:.2f}x",
+            f"<= {r['target_ratio']}x" if r["target_ratio"] else "",
+            _ok(r["ratio"] <= r["target_ratio"]) if r["target_ratio"] else "",
+        )
+        for r in results
+    ]
+
+
 def table(rows: list[tuple[str, str, str, str]]) -> str:
     """A plain-text table with a header row."""
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
@@ -564,7 +615,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=40)
     parser.add_argument("--observations", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument(
+        "--process-files",
+        default="1000,10000",
+        help="memory-file counts for the whole-process comparison with grep ('' to skip)",
+    )
+    parser.add_argument(
+        "--process-only", action="store_true", help="only the whole-process comparison"
+    )
     args = parser.parse_args(argv)
+    counts = [int(x) for x in args.process_files.split(",") if x.strip()]
+    processes = [bench_process(n, max(3, args.repeat // 3)) for n in counts]
+    if args.process_only:
+        print(table([("measure", "result", "target", "ok"), *process_rows(processes)]))
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        out = RESULTS.with_name("search_process_bench.json")
+        out.write_text(json.dumps({"whole_process": processes}, indent=2) + "\n", encoding="utf-8")
+        print(f"results written to {out}")
+        return 0
     tmp = Path(tempfile.mkdtemp(prefix="conkeeper-bench-"))
     os.environ["HOME"] = str(tmp / "home")
     os.environ["CONKEEPER_HOME"] = str(tmp / "data")
@@ -616,6 +684,7 @@ def main(argv: list[str] | None = None) -> int:
             spec_grep,
             spec_grep_lines,
         ),
+        *process_rows(processes),
     ]
     print(table(rows))
     print(
@@ -657,6 +726,7 @@ def main(argv: list[str] | None = None) -> int:
             "grep_lines": spec_grep_lines,
             "speedup_vs_grep": spec_grep["median_ms"] / spec_queries["median_ms"],  # type: ignore[operator]
         },
+        "whole_process": processes,
     }
     RESULTS.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     print(f"results written to {RESULTS}")

@@ -57,8 +57,18 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, width=_columns() - 2)
 
 
+_COLUMNS: list[int] = []
+
+
 def _columns() -> int:
-    """The terminal width as ``shutil.get_terminal_size`` finds it: $COLUMNS, the tty, or 80."""
+    """The terminal width as ``shutil.get_terminal_size`` finds it: $COLUMNS, the tty, or 80
+    (looked up once: argparse makes a formatter for every option)."""
+    if not _COLUMNS:
+        _COLUMNS.append(_find_columns())
+    return _COLUMNS[0]
+
+
+def _find_columns() -> int:
     with contextlib.suppress(ValueError):
         if int(os.environ.get("COLUMNS", "0")) > 0:
             return int(os.environ["COLUMNS"])

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 MAX_TERMS = 32
 _WORD = re.compile(r"[^\W_]+")
+_POSSESSIVE = re.compile(r"\A(\w+)'[sS]([?!.,;:]*)\Z")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
 _CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
 
@@ -185,6 +186,8 @@ def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
             truncated = True
             break
         prefix = not phrase and token.endswith("*")
+        if not phrase:  # "John's" asks about John: the text may say "John" as well
+            token = _POSSESSIVE.sub(r"\1", token)
         term = _term(token.rstrip("*") if prefix else token, prefix, phrase)
         if term is None:
             continue
