@@ -10,15 +10,24 @@ How a search runs (:func:`search`):
    is replaced by an in-memory index for this run, with a notice);
 2. refresh every root in scope — re-check file stamps, re-index what changed — so results are
    never stale (:func:`conkeeper.storage.index.refresh_root`);
-3. turn the user's text into a safe FTS5 expression (:func:`build_match`): every term is quoted,
-   so quotes, parentheses, ``AND``, ``-``, ``*``, ``:`` or NUL bytes can never raise a syntax
-   error; ``"quoted phrases"``, ``prefix*``, ``OR`` between terms and identifiers
-   (``parse_config``, ``parseConfig``, ``src/auth/token.py``) are understood;
-4. ask every enabled *source* for hits, merge them by score, keep ``limit``.
+3. turn the user's text into safe FTS5 expressions (:mod:`conkeeper.services.search_query`):
+   every term is quoted, so no input raises a syntax error; ``"quoted phrases"``, ``prefix*``,
+   ``OR`` between terms and identifiers (``parse_config``, ``parseConfig``) work as typed;
+   stopwords and question words are dropped; irregular forms (``buy``/``bought``) are joined;
+4. ask every enabled *source* for hits holding every term; when none do — or when the query was a
+   sentence or question and fewer than ``limit`` do — ask again for hits holding any term;
+5. rank lines (:func:`rank_hits`): a matching line scores the idf-weighted share of the query's
+   terms it holds (a share of its neighbours' and of its section heading's terms counts too);
+   hits are ordered by their best line, section BM25 and recency breaking ties; each hit keeps
+   the lines that are among the best ``limit`` overall (and its own best), best first.
 
-Query language: words are ANDed; stemming makes ``running`` find ``run``; case never matters;
+Query language: keyword queries mean "all of these words" (a keyword query that finds nothing
+falls back to any of them); stemming makes ``running`` find ``run``; case never matters;
 ``"a b"`` is a phrase; ``word*`` a prefix; ``x OR y`` an alternative; a bare ``AND`` is ignored;
 any other punctuation is text. At most :data:`MAX_TERMS` terms are used (a 100 KB paste is cut).
+
+``--sessions`` covers the last ``sessions_days`` days of session files; the response says how
+many older ones it left out (``window``), and ``sessions_days=0`` (``--all-time``) covers all.
 
 Sources (the extension point): a source implements :class:`SearchSource` — a ``name`` and
 ``search(ctx) -> list[SearchHit]`` — and is registered with :func:`register_source`. The built-in
