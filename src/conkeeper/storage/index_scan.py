@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import operator
 import os
 import re
 import time
@@ -36,6 +37,7 @@ SESSIONS_DIR = "sessions"
 # The memory layout (conkeeper.domain.memory) names them; a test keeps the two in step, so a
 # search need not import the layout module.
 NOT_INDEXED = frozenset({"schema.md", ".memory-config.md"})
+_MTIME = operator.itemgetter(3)  # FileStat.mtime_ns, read in C
 _DATE_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
@@ -128,11 +130,11 @@ def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
     ``None`` when a file changed within :data:`RACY_WINDOW_NS`: a second edit in the same clock
     tick could keep size and mtime, so such a root is always checked file by file.
     """
-    if files and now_ns - max(stat[3] for stat in files.values()) < RACY_WINDOW_NS:
+    if files and now_ns - max(map(_MTIME, files.values())) < RACY_WINDOW_NS:
         return None
-    # The stamps as one string built in C (repr of sorted tuples): this runs before every
-    # search, over every file, so it must not cost a Python-level loop per file.
-    stamps = repr(sorted((stat[0], stat[2], stat[3]) for stat in files.values()))
+    # The stamps as one string built in C (repr of the sorted tuples): this runs before every
+    # search, over every file, so it must not cost a Python-level step per file.
+    stamps = repr(sorted(files.values()))
     digest = hashlib.sha256(stamps.encode("utf-8", "surrogatepass")).hexdigest()
     return f"{ROW_FORMAT}:{digest}"
 
