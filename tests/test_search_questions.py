@@ -168,6 +168,8 @@ sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
 # the read path (argparse's help formatter pulls in shutil, bz2 and lzma).
 NOT_ON_READ_PATH = {
     "conkeeper.storage.index_write",
+    "dataclasses",
+    "inspect",
     "conkeeper.domain.memory",
     "conkeeper.domain.privacy",
     "conkeeper.domain.categories",

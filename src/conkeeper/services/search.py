@@ -54,11 +54,11 @@ import math
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from conkeeper.domain.paths import locate_project
+from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.services.search_query import MAX_TERMS, QueryPlan, build_match
 from conkeeper.storage.index import (
     IN_MEMORY,
@@ -105,23 +105,63 @@ class SearchError(Exception):
 # --------------------------------------------------------------------------- requests and hits
 
 
-@dataclass(frozen=True)
-class SearchRequest:
-    """Everything a front door can ask for; defaults are the seed's: project memory only."""
+class SearchRequest(FrozenRecord):
+    """Everything a front door can ask for; defaults are the seed's: project memory only.
 
+    A plain record, not a dataclass: a search is a fresh process, and :mod:`dataclasses` costs
+    start-up time (see :mod:`conkeeper.domain.records`).
+    """
+
+    __slots__ = (
+        "all_projects",
+        "categories",
+        "context",
+        "cwd",
+        "extra_sources",
+        "include_global",
+        "include_sessions",
+        "kinds",
+        "limit",
+        "query",
+        "sessions_days",
+        "since_ms",
+        "tags",
+    )
     query: str
-    cwd: Path = field(default_factory=Path.cwd)
-    include_global: bool = False
-    include_sessions: bool = False
-    kinds: tuple[str, ...] = ()  # restrict to these sources (implies including them)
-    categories: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    since_ms: int | None = None
-    all_projects: bool = False
-    limit: int = DEFAULT_LIMIT
-    context: int = 1
-    sessions_days: int = 30
-    extra_sources: tuple[str, ...] = ()  # e.g. ("observation",) once such a source exists
+    cwd: Path
+    include_global: bool
+    include_sessions: bool
+    kinds: tuple[str, ...]  # restrict to these sources (implies including them)
+    categories: tuple[str, ...]
+    tags: tuple[str, ...]
+    since_ms: int | None
+    all_projects: bool
+    limit: int
+    context: int
+    sessions_days: int  # 0: every session file, however old
+    extra_sources: tuple[str, ...]  # e.g. ("observation",) once such a source exists
+
+    def __init__(
+        self,
+        query: str,
+        cwd: Path | None = None,
+        include_global: bool = False,
+        include_sessions: bool = False,
+        kinds: tuple[str, ...] = (),
+        categories: tuple[str, ...] = (),
+        tags: tuple[str, ...] = (),
+        since_ms: int | None = None,
+        all_projects: bool = False,
+        limit: int = DEFAULT_LIMIT,
+        context: int = 1,
+        sessions_days: int = 30,
+        extra_sources: tuple[str, ...] = (),
+    ) -> None:
+        self._set(query=query, cwd=Path.cwd() if cwd is None else cwd, kinds=kinds)
+        self._set(include_global=include_global, include_sessions=include_sessions)
+        self._set(categories=categories, tags=tags, since_ms=since_ms, all_projects=all_projects)
+        self._set(limit=limit, context=context, sessions_days=sessions_days)
+        self._set(extra_sources=extra_sources)
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -136,8 +176,7 @@ class SearchRequest:
         return tuple(dict.fromkeys([*wanted, *self.extra_sources]))
 
 
-@dataclass(frozen=True)
-class HitLine:
+class HitLine(NamedTuple):
     """One printed line of a hit: a match or a line of context after one."""
 
     line: int
@@ -146,14 +185,31 @@ class HitLine:
     cover: float = 0.0  # idf-weighted share of the query's terms this line holds (matches only)
 
 
-@dataclass(frozen=True)
-class SearchHit:
+class SearchHit(FrozenRecord):
     """One result: an entry of a memory file, or a row of another source.
 
     ``path`` is what people read (``.claude/memory/x.md``, ``~/.claude/memory/x.md``); ``line`` is
     the first matching line (0 for sources without lines); ``score`` is higher-is-better.
     """
 
+    __slots__ = (
+        "categories",
+        "cover",
+        "heading",
+        "label",
+        "line",
+        "line_end",
+        "line_start",
+        "lines",
+        "path",
+        "project",
+        "ref",
+        "score",
+        "snippet",
+        "source",
+        "tags",
+        "time_ms",
+    )
     source: str
     path: str
     line: int
@@ -162,14 +218,38 @@ class SearchHit:
     categories: tuple[str, ...]
     tags: tuple[str, ...]
     score: float
-    lines: tuple[HitLine, ...] = ()
-    line_start: int = 0
-    line_end: int = 0
-    project: str = ""
-    ref: str = ""  # a stable id for non-file sources (e.g. "obs:42")
-    time_ms: int = 0
-    label: str = ""  # how a record is introduced, e.g. "observation #42 (bugfix) — Fix x"
-    cover: float = -1.0  # best line's cover; -1 until ranked (see rank_hits)
+    lines: tuple[HitLine, ...]
+    line_start: int
+    line_end: int
+    project: str
+    ref: str  # a stable id for non-file sources (e.g. "obs:42")
+    time_ms: int
+    label: str  # how a record is introduced, e.g. "observation #42 (bugfix) — Fix x"
+    cover: float  # best line's cover; -1 until ranked (see rank_hits)
+
+    def __init__(
+        self,
+        source: str,
+        path: str,
+        line: int,
+        heading: str,
+        snippet: str,
+        categories: tuple[str, ...],
+        tags: tuple[str, ...],
+        score: float,
+        lines: tuple[HitLine, ...] = (),
+        line_start: int = 0,
+        line_end: int = 0,
+        project: str = "",
+        ref: str = "",
+        time_ms: int = 0,
+        label: str = "",
+        cover: float = -1.0,
+    ) -> None:
+        self._set(source=source, path=path, line=line, heading=heading, snippet=snippet)
+        self._set(categories=categories, tags=tags, score=score, lines=lines)
+        self._set(line_start=line_start, line_end=line_end, project=project, ref=ref)
+        self._set(time_ms=time_ms, label=label, cover=cover)
 
     @property
     def is_record(self) -> bool:
@@ -202,17 +282,32 @@ class SearchHit:
         }
 
 
-@dataclass
-class SearchResponse:
+class SearchResponse(Record):
     """Hits in relevance order plus what a front door needs to present them."""
 
+    __slots__ = ("hits", "notices", "query", "refreshed", "scope", "truncated_query", "window")
     query: str
     scope: str
     hits: list[SearchHit]
-    notices: list[str] = field(default_factory=list)
-    refreshed: RefreshStats = field(default_factory=RefreshStats)
-    truncated_query: bool = False
-    window: str = ""  # "N older session files not searched; ..." when --sessions left some out
+    notices: list[str]
+    refreshed: RefreshStats
+    truncated_query: bool
+    window: str  # "N older session files not searched; ..." when --sessions left some out
+
+    def __init__(
+        self,
+        query: str,
+        scope: str,
+        hits: list[SearchHit],
+        notices: list[str] | None = None,
+        refreshed: RefreshStats | None = None,
+        truncated_query: bool = False,
+        window: str = "",
+    ) -> None:
+        self.query, self.scope, self.hits = query, scope, hits
+        self.notices = [] if notices is None else notices
+        self.refreshed = RefreshStats() if refreshed is None else refreshed
+        self.truncated_query, self.window = truncated_query, window
 
     @property
     def matches(self) -> int:
@@ -249,17 +344,30 @@ class SearchResponse:
 # --------------------------------------------------------------------------- sources
 
 
-@dataclass
-class SearchContext:
+class SearchContext(Record):
     """What a source gets: the open database, the parsed query, the request and its roots."""
 
+    __slots__ = ("_weights", "conn", "fetch", "now_ms", "plan", "request", "roots")
     conn: sqlite3.Connection
     plan: QueryPlan
     request: SearchRequest
     roots: dict[int, IndexRoot]  # index_roots.id -> root, already refreshed
     now_ms: int
     fetch: int  # how many hits a source should return at most
-    _weights: tuple[float, ...] | None = None
+    _weights: tuple[float, ...] | None
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        plan: QueryPlan,
+        request: SearchRequest,
+        roots: dict[int, IndexRoot],
+        now_ms: int,
+        fetch: int,
+        _weights: tuple[float, ...] | None = None,
+    ) -> None:
+        self.conn, self.plan, self.request, self.roots = conn, plan, request, roots
+        self.now_ms, self.fetch, self._weights = now_ms, fetch, _weights
 
     def weights(self) -> tuple[float, ...]:
         """Each query term's rarity (BM25 idf over the indexed sections), in term order."""
@@ -662,7 +770,7 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
     ctx = SearchContext(store.conn, plan, request, roots, int(time.time() * 1000), fetch)
     hits = _gather(ctx)
     if _wants_fallback(plan, hits, limit):
-        fallback = replace(ctx, plan=replace(plan, match=plan.any_match))
+        fallback = ctx.replace(plan=plan.replace(match=plan.any_match), _weights=ctx.weights())
         seen = {_hit_key(h) for h in hits}
         hits += [h for h in _gather(fallback) if _hit_key(h) not in seen]
     response.hits = rank_hits(hits, plan, ctx.weights(), limit)
@@ -715,7 +823,7 @@ def rank_hits(
     """
     total = sum(weights) or 1.0
     ranked = [
-        h if h.cover >= 0 else replace(h, cover=_text_cover(h, plan, weights, total)) for h in hits
+        h if h.cover >= 0 else h.replace(cover=_text_cover(h, plan, weights, total)) for h in hits
     ]
     ranked.sort(key=lambda h: (round(h.cover, 6), h.score), reverse=True)
     kept = ranked[:limit]
@@ -741,7 +849,7 @@ def _trim_lines(hit: SearchHit, wanted: set[int]) -> SearchHit:
             showing = not keep or ln.line in wanted
         if showing:
             keep.append(ln)
-    return replace(hit, lines=tuple(keep))
+    return hit.replace(lines=tuple(keep))
 
 
 def _text_cover(hit: SearchHit, plan: QueryPlan, weights: Sequence[float], total: float) -> float:

@@ -18,7 +18,8 @@ expression (``terms``) so lines can be scored by which terms they contain.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from conkeeper.domain.records import FrozenRecord
 
 MAX_TERMS = 32
 _WORD = re.compile(r"[^\W_]+")
@@ -87,8 +88,7 @@ def irregular_forms(word: str) -> tuple[str, ...]:
     return _irregular.get(word, (word,))
 
 
-@dataclass(frozen=True)
-class QueryPlan:
+class QueryPlan(FrozenRecord):
     """A user's text turned into FTS5: ``match`` (all terms) and ``any_match`` (any term) are
     safe to pass to ``MATCH``; ``terms`` holds each term's own expression, in query order.
 
@@ -96,12 +96,25 @@ class QueryPlan:
     highlighter has nothing to mark (a stem, identifier part or category matched).
     """
 
+    __slots__ = ("dropped", "match", "needles", "terms", "text", "truncated")
     text: str
     match: str
     needles: tuple[str, ...]
-    truncated: bool = False
-    terms: tuple[str, ...] = ()
-    dropped: tuple[str, ...] = ()  # stopwords left out of the query
+    truncated: bool
+    terms: tuple[str, ...]
+    dropped: tuple[str, ...]  # stopwords left out of the query
+
+    def __init__(
+        self,
+        text: str,
+        match: str,
+        needles: tuple[str, ...],
+        truncated: bool = False,
+        terms: tuple[str, ...] = (),
+        dropped: tuple[str, ...] = (),
+    ) -> None:
+        self._set(text=text, match=match, needles=needles, truncated=truncated)
+        self._set(terms=terms, dropped=dropped)
 
     @property
     def empty(self) -> bool:

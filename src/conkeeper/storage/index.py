@@ -21,7 +21,6 @@ import contextlib
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from conkeeper.domain.paths import (
@@ -31,6 +30,7 @@ from conkeeper.domain.paths import (
     home_dir,
     project_memory_dir,
 )
+from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.storage.index_scan import (
     NOT_INDEXED,
     RACY_WINDOW_NS,
@@ -215,10 +215,14 @@ def refresh_root(
     if stored is not None and not stored.startswith(f"{ROW_FORMAT}:"):
         # Rows were made by another version of the parser: re-parse every file once.
         known = {rel: (row[0], -1, -1, "") for rel, row in known.items()}
-    from conkeeper.storage.index_write import plan_refresh, write_plan
+    if _same_stamps(files, known):  # e.g. the racy window has passed: no file to read
+        stats.unchanged = len(files)
+        plan = None
+    else:
+        from conkeeper.storage.index_write import plan_refresh, write_plan
 
-    plan = plan_refresh(root, files, known, stats, progress)
-    if plan.prepared or plan.touched or plan.removed:
+        plan = plan_refresh(root, files, known, stats, progress)
+    if plan is not None and (plan.prepared or plan.touched or plan.removed):
         write_plan(conn, root_id, plan, current)
     elif current != stored:
         with transaction(conn):
@@ -251,13 +255,24 @@ def count_older_sessions(conn: sqlite3.Connection, root_ids: list[int], before_m
     return int(row[0])
 
 
+def _same_stamps(files: dict[str, FileStat], known: dict[str, tuple[int, int, int, str]]) -> bool:
+    """True when the index holds exactly these files with these sizes and mtimes."""
+    if len(files) != len(known):
+        return False
+    for rel, stat in files.items():
+        row = known.get(rel)
+        if row is None or row[1] != stat.size or row[2] != stat.mtime_ns:
+            return False
+    return True
+
+
 # --------------------------------------------------------------------------- status
 
 
-@dataclass(frozen=True)
-class RootStatus:
+class RootStatus(FrozenRecord):
     """What ``index --status`` reports for one root."""
 
+    __slots__ = ("checked_at", "entries", "files", "kind", "path", "private", "project", "skipped")
     kind: RootKind
     path: str
     project: str
@@ -266,6 +281,20 @@ class RootStatus:
     private: int
     skipped: list[tuple[str, str]]
     checked_at: int
+
+    def __init__(
+        self,
+        kind: RootKind,
+        path: str,
+        project: str,
+        files: int,
+        entries: int,
+        private: int,
+        skipped: list[tuple[str, str]],
+        checked_at: int,
+    ) -> None:
+        self._set(kind=kind, path=path, project=project, files=files, entries=entries)
+        self._set(private=private, skipped=skipped, checked_at=checked_at)
 
 
 def index_status(conn: sqlite3.Connection) -> list[RootStatus]:
@@ -304,18 +333,25 @@ def index_status(conn: sqlite3.Connection) -> list[RootStatus]:
 # --------------------------------------------------------------------------- opening
 
 
-@dataclass
-class IndexStore:
+class IndexStore(Record):
     """An open database for the index, and what a person should be told about how it opened.
 
     ``ephemeral`` means the real database could not be written (locked, read-only, newer
     schema) and an in-memory index stands in for this one run.
     """
 
-    conn: sqlite3.Connection
-    path: Path
-    notices: list[str] = field(default_factory=list)
-    ephemeral: bool = False
+    __slots__ = ("conn", "ephemeral", "notices", "path")
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        notices: list[str] | None = None,
+        ephemeral: bool = False,
+    ) -> None:
+        self.conn, self.path = conn, path
+        self.notices: list[str] = [] if notices is None else notices
+        self.ephemeral = ephemeral
 
 
 IN_MEMORY = "searching with a temporary in-memory index instead"

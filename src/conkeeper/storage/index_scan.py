@@ -17,10 +17,10 @@ import os
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.domain.textio import is_within
 
 RootKind = Literal["project", "global"]
@@ -41,15 +41,20 @@ _MTIME = operator.itemgetter(3)  # FileStat.mtime_ns, read in C
 _DATE_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
-@dataclass(frozen=True)
-class IndexRoot:
+class IndexRoot(FrozenRecord):
     """One memory folder the index covers, and how its files are shown to people."""
 
+    __slots__ = ("display", "kind", "path", "project", "project_id")
     kind: RootKind
     path: Path  # the memory folder
     project_id: int | None
     display: str  # prefix for display paths, e.g. ".claude/memory" or "~/.claude/memory"
-    project: str = ""  # project name ("" for the global root)
+    project: str  # project name ("" for the global root)
+
+    def __init__(
+        self, kind: RootKind, path: Path, project_id: int | None, display: str, project: str = ""
+    ) -> None:
+        self._set(kind=kind, path=path, project_id=project_id, display=display, project=project)
 
 
 class FileStat(NamedTuple):
@@ -139,20 +144,38 @@ def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
     return f"{ROW_FORMAT}:{digest}"
 
 
-@dataclass
-class RefreshStats:
+class RefreshStats(Record):
     """What one refresh did; ``changed`` says whether anything was written."""
 
-    scanned: int = 0
-    unchanged: int = 0
-    added: int = 0
-    updated: int = 0
-    touched: int = 0
-    removed: int = 0
-    skipped: int = 0
-    entries: int = 0
-    seconds: float = 0.0
-    root_id: int = 0
+    __slots__ = (
+        "added",
+        "entries",
+        "removed",
+        "root_id",
+        "scanned",
+        "seconds",
+        "skipped",
+        "touched",
+        "unchanged",
+        "updated",
+    )
+
+    def __init__(
+        self,
+        scanned: int = 0,
+        unchanged: int = 0,
+        added: int = 0,
+        updated: int = 0,
+        touched: int = 0,
+        removed: int = 0,
+        skipped: int = 0,
+        entries: int = 0,
+        seconds: float = 0.0,
+        root_id: int = 0,
+    ) -> None:
+        self.scanned, self.unchanged, self.added, self.updated = scanned, unchanged, added, updated
+        self.touched, self.removed, self.skipped, self.entries = touched, removed, skipped, entries
+        self.seconds, self.root_id = seconds, root_id
 
     @property
     def changed(self) -> bool:
