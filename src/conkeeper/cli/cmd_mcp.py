@@ -1,0 +1,56 @@
+"""``conkeeper mcp``: serve ConKeeper's memory to MCP clients (stdio, or ``--http``).
+
+The front door only checks that the ``mcp`` extra is installed (one clear line if not) and hands
+over to :mod:`conkeeper.mcp.server`. Over stdio nothing but protocol goes to stdout; with
+``--http`` the server prints its URL and bearer token, then serves until interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conkeeper.cli.output import CliError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--http``, ``--port`` and ``--project``."""
+    parser.add_argument(
+        "--http",
+        action="store_true",
+        help="serve streamable HTTP on 127.0.0.1 with a bearer token it prints (default: stdio)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=0, help="HTTP port (default: a free one, printed at start)"
+    )
+    parser.add_argument(
+        "--project",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the project whose memory to serve (default: the current directory)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; returns when the client disconnects or on Ctrl-C."""
+    from conkeeper.mcp import SDK_MISSING, sdk_missing
+
+    if sdk_missing():
+        raise CliError(SDK_MISSING.format(python=Path(sys.executable).name))
+    if not 0 <= args.port <= 65535:
+        raise CliError(f"--port {args.port}: expected a port number from 0 to 65535", 2)
+    project = (args.project or Path.cwd()).expanduser()
+    if not project.is_dir():
+        raise CliError(f"--project {project}: no such folder", 2)
+    from conkeeper.mcp.server import serve_http, serve_stdio
+
+    if args.http:
+        try:
+            serve_http(project.resolve(), args.port)
+        except OSError as exc:
+            raise CliError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}") from None
+    else:
+        serve_stdio(project.resolve())
+    return 0
