@@ -23,19 +23,19 @@ from tests.conftest import cli_env, run_cli
 
 pytest.importorskip("mcp.server.mcpserver", reason="the 'mcp' extra (SDK v2) is not installed")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
-from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
-from mcp.shared.exceptions import MCPError  # noqa: E402
+from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
 
-from conkeeper.domain.observations import Observation, Summary, normalize_observation  # noqa: E402
-from conkeeper.domain.paths import locate_project  # noqa: E402
-from conkeeper.storage.observations import (  # noqa: E402
+from conkeeper.domain.observations import Observation, Summary, normalize_observation
+from conkeeper.domain.paths import locate_project
+from conkeeper.storage.observations import (
     insert_observation,
     save_summary,
     session_info,
 )
-from conkeeper.storage.store import ensure_project, now_ms, open_store  # noqa: E402
+from conkeeper.storage.store import ensure_project, now_ms, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCHER = ROOT / "bin" / "conkeeper"
@@ -367,12 +367,14 @@ def test_http_needs_the_printed_token(shop: dict[str, Any]) -> None:
 
         async def main() -> dict[str, Any]:
             auth = {"Authorization": f"Bearer {token}"}
-            async with create_mcp_http_client(headers=auth) as http:
-                async with Client(streamable_http_client(url, http_client=http)) as client:
-                    tools = {t.name for t in (await client.list_tools()).tools}
-                    found = data_of(await client.call_tool("search", {"query": "discount"}))
-                    bad = await client.call_tool("read_memory", {"path": "../x.md"})
-                    page = await client.read_resource("conkeeper://memory/project/patterns.md")
+            async with (
+                create_mcp_http_client(headers=auth) as http,
+                Client(streamable_http_client(url, http_client=http)) as client,
+            ):
+                tools = {t.name for t in (await client.list_tools()).tools}
+                found = data_of(await client.call_tool("search", {"query": "discount"}))
+                bad = await client.call_tool("read_memory", {"path": "../x.md"})
+                page = await client.read_resource("conkeeper://memory/project/patterns.md")
             return {"tools": tools, "found": found, "bad": bad, "page": page.contents[0].text}
 
         out = asyncio.run(main())
@@ -395,7 +397,7 @@ def test_http_needs_the_printed_token(shop: dict[str, Any]) -> None:
 
 
 def test_missing_sdk_is_one_clear_line(shop: dict[str, Any]) -> None:
-    # ``python -S`` leaves site-packages (and with it the SDK) out: what a user without the extra sees.
+    # ``python -S`` leaves site-packages (and the SDK) out: what a user without the extra sees.
     proc = subprocess.run(
         [sys.executable, "-S", "-m", "conkeeper", "mcp"],
         cwd=shop["root"],

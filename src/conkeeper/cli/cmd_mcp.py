@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             serve_http(project.resolve(), args.port)
         except OSError as exc:
-            raise CliError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}") from None
+            reason = exc.strerror or exc
+            raise CliError(f"cannot listen on 127.0.0.1:{args.port}: {reason}") from None
     else:
         serve_stdio(project.resolve())
     return 0

@@ -147,7 +147,7 @@ class _StaticToken:
         return None
 
 
-def _register_tools(server: MCPServer, cwd: Path) -> None:  # noqa: C901 - one block per tool
+def _register_tools(server: MCPServer, cwd: Path) -> None:
     """The seven tools; their docstrings are the descriptions agents read."""
 
     @server.tool(annotations=READ_ONLY)

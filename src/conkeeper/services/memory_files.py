@@ -72,6 +72,8 @@ def resolve_memory_path(root: Path, relative: str) -> Path:
     if not relative or "\x00" in relative:
         raise MemoryAccessError("give the path of a memory file, e.g. 'patterns.md'")
     pure = PurePosixPath(relative)
+    if not pure.parts:
+        raise MemoryAccessError("give the path of a memory file, e.g. 'patterns.md'")
     if pure.is_absolute() or relative.startswith("~") or ":" in pure.parts[0]:
         raise MemoryAccessError(f"{relative}: give a path relative to the memory folder")
     if ".." in pure.parts:
