@@ -129,25 +129,25 @@ def shop(tmp_path: Path) -> dict[str, Any]:
     return {"root": root, "memory": memory, "session": session, "ids": ids}
 
 
-def stdio_params(project: Path) -> StdioServerParameters:
+def stdio_params(project: Path, **extra: str) -> StdioServerParameters:
     """Start the server the way the plugin does: the launcher with ``mcp``, cwd = the project."""
     env = cli_env()
     keep = ("HOME", "CONKEEPER_HOME", "XDG_DATA_HOME", "PATH", "PYTHONPATH")
     return StdioServerParameters(
         command=str(LAUNCHER),
         args=["mcp"],
-        env={k: env[k] for k in keep if k in env},
+        env={**{k: env[k] for k in keep if k in env}, **extra},
         cwd=project,
     )
 
 
-def over_stdio(project: Path, body: Session) -> Any:
+def over_stdio(project: Path, body: Session, **env: str) -> Any:
     """Run ``body(client)`` against a fresh ``conkeeper mcp`` subprocess over stdio."""
 
     from mcp.client.stdio import stdio_client
 
     async def main(errlog: TextIO) -> Any:
-        async with Client(stdio_client(stdio_params(project), errlog=errlog)) as client:
+        async with Client(stdio_client(stdio_params(project, **env), errlog=errlog)) as client:
             return await body(client)
 
     with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
@@ -335,6 +335,16 @@ def test_private_text_and_secrets_never_leave(shop: dict[str, Any]) -> None:
     assert "discount token [REDACTED:" in everything  # the raw observation's fact, cleaned
     private_file = json.loads(texts[len(words) * 2 + 5])
     assert private_file["private_file"] is True and private_file["text"] == ""
+
+
+def test_claude_project_dir_names_the_project(shop: dict[str, Any], tmp_path: Path) -> None:
+    elsewhere = tmp_path / "home"  # Claude Code may start servers outside the project
+
+    async def body(client: Client) -> dict[str, Any]:
+        return data_of(await client.call_tool("read_memory", {"path": "patterns.md"}))
+
+    seen = over_stdio(elsewhere, body, CLAUDE_PROJECT_DIR=str(shop["root"]))
+    assert "Apply the discount before tax." in seen["text"]
 
 
 def start_http(project: Path) -> tuple[subprocess.Popen[str], str, str]:

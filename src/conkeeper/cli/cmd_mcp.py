@@ -1,13 +1,15 @@
 """``conkeeper mcp``: serve ConKeeper's memory to MCP clients (stdio, or ``--http``).
 
-The front door only checks that the ``mcp`` extra is installed (one clear line if not) and hands
-over to :mod:`conkeeper.mcp.server`. Over stdio nothing but protocol goes to stdout; with
+The front door only checks that the ``mcp`` extra is installed (one clear line if not), picks the
+project (``--project``, else the host's ``CLAUDE_PROJECT_DIR``, else the working directory) and
+hands over to :mod:`conkeeper.mcp.server`. Over stdio nothing but protocol goes to stdout; with
 ``--http`` the server prints its URL and bearer token, then serves until interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -29,8 +31,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="the project whose memory to serve (default: the current directory)",
+        help="the project whose memory to serve (default: $CLAUDE_PROJECT_DIR when the host "
+        "sets it, else the current directory)",
     )
+
+
+def _host_project_dir() -> Path | None:
+    """The project the host says it launched the server for: Claude Code sets
+    ``CLAUDE_PROJECT_DIR`` for stdio MCP servers, whose working directory may be elsewhere."""
+    value = os.environ.get("CLAUDE_PROJECT_DIR", "").strip()
+    return Path(value) if value else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(SDK_MISSING.format(python=Path(sys.executable).name))
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port {args.port}: expected a port number from 0 to 65535", 2)
-    project = (args.project or Path.cwd()).expanduser()
+    project = (args.project or _host_project_dir() or Path.cwd()).expanduser()
     if not project.is_dir():
         raise CliError(f"--project {project}: no such folder", 2)
     from conkeeper.mcp.server import serve_http, serve_stdio

@@ -32,7 +32,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.types import Resource, ToolAnnotations
-from pydantic import Field, ValidationError
+from pydantic import AnyHttpUrl, Field, ValidationError
 
 from conkeeper import __version__
 from conkeeper.mcp import tools
@@ -125,7 +125,7 @@ def build_server(project_dir: Path, token: str | None = None) -> ConKeeperServer
     auth: dict[str, Any] = {}
     if token is not None:
         auth = {
-            "auth": AuthSettings(issuer_url=f"http://{HOST}", resource_server_url=None),
+            "auth": AuthSettings(issuer_url=AnyHttpUrl(f"http://{HOST}"), resource_server_url=None),
             "token_verifier": _StaticToken(token),
         }
     server = ConKeeperServer(project_dir, **auth)

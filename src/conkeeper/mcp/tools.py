@@ -39,7 +39,7 @@ class ToolInputError(Exception):
 
 def _finish(payload: dict[str, Any], clean: Callable[[str], str]) -> dict[str, Any]:
     """``payload`` with every string cleaned and the estimated token cost of the answer."""
-    cleaned = _clean(payload, clean)
+    cleaned: dict[str, Any] = _clean(payload, clean)
     cleaned["estimated_tokens"] = estimate_tokens(json.dumps(cleaned, ensure_ascii=False))
     return cleaned
 
