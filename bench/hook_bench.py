@@ -83,7 +83,7 @@ def _prefill(base: Path, project: Path, events: int) -> None:
     """Insert ``events`` tool events across 200 sessions, directly through the store."""
     os.environ["CONKEEPER_HOME"] = str(base / "data")
     from conkeeper.domain.paths import locate_project
-    from conkeeper.services.sessions import ensure_session
+    from conkeeper.storage.sessions import ensure_session
     from conkeeper.storage.store import ensure_project, open_store
 
     conn = open_store(base / "data" / "conkeeper.db")

@@ -36,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(location: ProjectLocation, args: argparse.Namespace) -> int:
-    from conkeeper.hooks.payload import sanitize_session_id
+    from conkeeper.domain.session_id import sanitize_session_id
     from conkeeper.services import handoff
-    from conkeeper.services.sessions import find_session_by_identity
+    from conkeeper.storage.sessions import find_session_by_identity
     from conkeeper.storage.state import latest_session_state
     from conkeeper.storage.store import StoreError, open_store
 

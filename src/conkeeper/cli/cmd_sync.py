@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
     from conkeeper.domain.paths import locate_project
-    from conkeeper.hooks.payload import sanitize_session_id
+    from conkeeper.domain.session_id import sanitize_session_id
 
     location = locate_project(Path.cwd())
     session = sanitize_session_id(args.session) if args.session else None

@@ -265,7 +265,7 @@ def save_summary(
 
 
 @dataclass(frozen=True)
-class Progress:
+class ExtractionProgress:
     """How far extraction got in a session."""
 
     extractor: str
@@ -274,7 +274,7 @@ class Progress:
     summarized: bool
 
 
-def get_progress(conn: sqlite3.Connection, session_id: int) -> Progress | None:
+def get_progress(conn: sqlite3.Connection, session_id: int) -> ExtractionProgress | None:
     """The session's extraction progress, or ``None`` when it was never extracted."""
     row = conn.execute(
         "SELECT extractor, last_event_id, last_prompt_number, summarized "
@@ -283,10 +283,10 @@ def get_progress(conn: sqlite3.Connection, session_id: int) -> Progress | None:
     ).fetchone()
     if row is None:
         return None
-    return Progress(row[0], int(row[1]), int(row[2]), bool(row[3]))
+    return ExtractionProgress(row[0], int(row[1]), int(row[2]), bool(row[3]))
 
 
-def set_progress(conn: sqlite3.Connection, session_id: int, progress: Progress) -> None:
+def set_progress(conn: sqlite3.Connection, session_id: int, progress: ExtractionProgress) -> None:
     """Record extraction progress (inside the caller's transaction)."""
     conn.execute(
         "INSERT INTO extraction_progress(session_id, extractor, last_event_id, "

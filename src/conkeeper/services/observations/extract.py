@@ -36,7 +36,7 @@ from conkeeper.services.observations.local_extractor import (
 from conkeeper.services.observations.xml_parse import parse_observations, parse_summary
 from conkeeper.storage.logfile import log
 from conkeeper.storage.observations import (
-    Progress,
+    ExtractionProgress,
     SessionInfo,
     get_progress,
     last_event_id,
@@ -168,7 +168,7 @@ def _mark(
     set_progress(
         conn,
         session_id,
-        Progress(
+        ExtractionProgress(
             extractor=extractor,
             last_event_id=max(last_event, previous.last_event_id if previous else 0),
             last_prompt_number=max(last_prompt, previous.last_prompt_number if previous else 0),
