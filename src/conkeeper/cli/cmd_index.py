@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
 from conkeeper.cli.progress import ProgressBar
-from conkeeper.domain.paths import locate_project
+from conkeeper.services.workspace import current_project
 from conkeeper.storage.index import (
     IndexRoot,
     IndexStore,
@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _roots(store: IndexStore, all_projects: bool) -> list[IndexRoot]:
-    location = locate_project(Path.cwd())
+    location = current_project()
     roots: list[IndexRoot] = []
     if location.memory_dir.is_dir():
         roots.append(project_root(store.conn, location))

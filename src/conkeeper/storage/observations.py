@@ -87,6 +87,17 @@ def resolve_session(conn: sqlite3.Connection, ref: str, project_id: int | None =
     raise SessionNotFound(f"no session '{text}' (use 'conkeeper sessions' to list them)")
 
 
+def resolve_in_scope(conn: sqlite3.Connection, ref: str, project_id: int | None) -> int:
+    """:func:`resolve_session`, preferring ``project_id``'s sessions (host ids can repeat
+    across projects), then any project's."""
+    if project_id is not None:
+        try:
+            return resolve_session(conn, ref, project_id)
+        except SessionNotFound:
+            pass
+    return resolve_session(conn, ref)
+
+
 def _event(row: sqlite3.Row) -> ToolEvent:
     return ToolEvent(
         id=int(row["id"]),
