@@ -13,9 +13,20 @@ The database is pre-filled with 100k tool events.
 Bytecode: a real install (pip, or the plugin folder after its first run) has ``.pyc`` files, so
 the hooks are measured from a copy of ``src/`` and ``bin/`` precompiled with ``compileall``
 (rows "pyc"). For transparency the same runs are repeated from a copy without any ``.pyc``
-and with ``PYTHONDONTWRITEBYTECODE=1``, so every ConKeeper module is compiled from source on
-every run (rows "no pyc"; the standard library keeps its own bytecode in both cases). The
+and with ``PYTHONDONTWRITEBYTECODE=1`` (rows "no pyc"): ``python -m`` then compiles every
+ConKeeper module from source on every run, while the launcher keeps bytecode under the data
+home after its first run. The
 repository's own ``src/`` is never written to.
+
+Launcher (rows "launcher cost"): PostToolUse CPU through ``bin/conkeeper-hook`` in the cases
+the launcher must not pay for. Bytecode: a precompiled plugin folder vs
+``PYTHONDONTWRITEBYTECODE=1`` with no ``.pyc`` (the launcher keeps bytecode under the data
+home); target: within 10%.
+Shims: ``python3`` on PATH a symlink to the interpreter ("direct") vs a pyenv-style shim first on
+PATH (a shell script that runs a few processes, as ``pyenv exec`` does, then execs Python), and
+this machine's real pyenv shim when there is one; the launcher remembers the real interpreter,
+target within 10% of direct. "not remembered" rows delete the memory before each call: what
+every call cost before the launcher remembered.
 
 Prints a table and writes ``bench/results/hook_bench.json``. ``--quick`` runs fewer events;
 ``--runs N`` sets the runs per case (the spec asks for at least 50), ``--no-concurrency``
@@ -37,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -83,7 +95,7 @@ def _prefill(base: Path, project: Path, events: int) -> None:
     """Insert ``events`` tool events across 200 sessions, directly through the store."""
     os.environ["CONKEEPER_HOME"] = str(base / "data")
     from conkeeper.domain.paths import locate_project
-    from conkeeper.services.sessions import ensure_session
+    from conkeeper.storage.sessions import ensure_session
     from conkeeper.storage.store import ensure_project, open_store
 
     conn = open_store(base / "data" / "conkeeper.db")
@@ -154,10 +166,18 @@ def _command(kind: str, plugin: Path) -> list[str]:
     return [sys.executable, "-m", "conkeeper", "hook"]
 
 
-def _time_runs(cmd: list[str], event: str, payloads: list[bytes], env: dict[str, str]) -> dict:
+def _time_runs(
+    cmd: list[str],
+    event: str,
+    payloads: list[bytes],
+    env: dict[str, str],
+    before: Callable[[], None] | None = None,
+) -> dict:
     times = []
     cpu = []
     for data in payloads:
+        if before is not None:
+            before()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.run([*cmd, event], input=data, env=env, capture_output=True, check=False)
@@ -298,6 +318,118 @@ def _measure_entry(
     return {"PostToolUse": post, "UserPromptSubmit (50 MB transcript)": prompt}
 
 
+# What a pyenv shim does before it execs Python: bash starts, "pyenv exec" resolves the version
+# (a few more shells reading version files), then exec. Eight small processes is a light shim.
+FAKE_SHIM = """#!/bin/sh
+i=0
+while [ $i -lt 8 ]; do
+    /bin/sh -c 'cat "$1" >/dev/null 2>&1' shim "$HOME/.python-version"
+    i=$((i + 1))
+done
+exec "{python}" "$@"
+"""
+
+
+def _path_dir(base: Path, name: str, python3: str, shim: bool) -> Path:
+    """A PATH folder whose ``python3`` is the interpreter itself or a shim in front of it."""
+    folder = base / "paths" / name
+    folder.mkdir(parents=True)
+    if shim:
+        (folder / "python3").write_text(FAKE_SHIM.replace("{python}", python3))
+        (folder / "python3").chmod(0o755)
+    else:
+        (folder / "python3").symlink_to(python3)
+    return folder
+
+
+def _launcher_costs(base: Path, project: Path, plugins: dict[str, Path], runs: int) -> dict:
+    """PostToolUse CPU through the launcher: bytecode kept or not, shims remembered or not."""
+    real = sys.executable
+    system_path = "/usr/bin:/bin"
+    remembered = base / "data" / "python-path"
+    direct = _path_dir(base, "direct", real, shim=False)
+    fake = _path_dir(base, "shim", real, shim=True)
+    cases: dict[str, tuple[Path, list[str], bool, bool]] = {
+        # name: (plugin, PATH folders, PYTHONDONTWRITEBYTECODE, forget the interpreter each call)
+        "bytecode, python3 direct": (plugins["pyc"], [direct], False, False),
+        "DONTWRITEBYTECODE=1, no pyc": (plugins["no pyc"], [direct], True, False),
+        "fake shim first, remembered": (plugins["pyc"], [fake], False, False),
+        "fake shim first, not remembered": (plugins["pyc"], [fake], False, True),
+    }
+    pyenv = shutil.which("python3") or ""
+    if "/shims/" in pyenv:
+        cases["pyenv shim first, remembered"] = (plugins["pyc"], [Path(pyenv).parent], False, False)
+        cases["pyenv shim first, not remembered"] = (
+            plugins["pyc"],
+            [Path(pyenv).parent],
+            False,
+            True,
+        )
+    out: dict[str, object] = {}
+    for name, (plugin, dirs, no_bytecode, forget) in cases.items():
+        env = _env(base, plugin)
+        env["PATH"] = os.pathsep.join([*map(str, dirs), system_path])
+        if not no_bytecode:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+        for var in ("PYENV_ROOT", "PYENV_VERSION"):
+            if var in os.environ:
+                env[var] = os.environ[var]
+        remembered.unlink(missing_ok=True)
+        cmd = _command("launcher", plugin)
+        tag = name.replace(" ", "").replace(",", "_").replace("=", "")
+        for warm in range(2):  # remember the interpreter, fill the bytecode cache
+            data = _tool_payload(project, "bench-l", f"toolu_lw_{tag}_{warm}", "true")
+            subprocess.run([*cmd, "PostToolUse"], input=data, env=env, check=True)
+        payloads = [
+            _tool_payload(project, "bench-l", f"toolu_l_{tag}_{i}", f"pytest -q t{i}.py")
+            for i in range(runs)
+        ]
+        before = (lambda: remembered.unlink(missing_ok=True)) if forget else None
+        out[name] = _time_runs(cmd, "PostToolUse", payloads, env, before)
+    out["targets"] = _launcher_ratios(out)
+    return out
+
+
+def _launcher_ratios(out: dict) -> dict:
+    """CPU ratios against the named peer, each with its 10% target."""
+
+    def cpu(name: str) -> float | None:
+        row = out.get(name)
+        return row["cpu_median_ms"] if isinstance(row, dict) else None
+
+    pairs = {
+        "DONTWRITEBYTECODE=1 / bytecode": (
+            "DONTWRITEBYTECODE=1, no pyc",
+            "bytecode, python3 direct",
+        ),
+        "fake shim remembered / direct": (
+            "fake shim first, remembered",
+            "bytecode, python3 direct",
+        ),
+        "pyenv shim remembered / direct": (
+            "pyenv shim first, remembered",
+            "bytecode, python3 direct",
+        ),
+    }
+    ratios = {}
+    for label, (case, peer) in pairs.items():
+        a, b = cpu(case), cpu(peer)
+        if a is not None and b:
+            ratio = round(a / b, 3)
+            ratios[label] = {"ratio": ratio, "target": 1.10, "met": ratio <= 1.10}
+    return ratios
+
+
+def _print_launcher(costs: dict) -> None:
+    print(f"{'launcher cost (PostToolUse)':<34} {'median':>8} {'p95':>8} {'CPU':>6}")
+    for name, r in costs.items():
+        if name != "targets":
+            print(f"{name:<34} {r['median_ms']:>8} {r['p95_ms']:>8} {r['cpu_median_ms']:>6}")
+    for label, r in costs["targets"].items():
+        verdict = "met" if r["met"] else "MISSED"
+        print(f"CPU ratio {label}: {r['ratio']} (target <= {r['target']}) {verdict}")
+
+
 def _print_table(results: dict, baseline: dict, load: float | None) -> None:
     print(f"machine: {os.cpu_count()} CPUs, 1-min load average {load}")
     print(
@@ -331,6 +463,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=None, help="runs per case (default 60)")
     parser.add_argument("--no-concurrency", action="store_true", help="skip the concurrency check")
     parser.add_argument(
+        "--no-launcher", action="store_true", help="skip the launcher cost rows (shims, bytecode)"
+    )
+    parser.add_argument(
         "--bytecode",
         choices=("both", "pyc", "no-pyc"),
         default="both",
@@ -357,7 +492,8 @@ def main() -> int:
             "runs_per_case": runs,
             "prefilled_tool_events": 100_000,
             "bytecode": "pyc rows: src precompiled with compileall; no pyc rows: "
-            "PYTHONDONTWRITEBYTECODE=1 and no .pyc, ConKeeper compiled from source each run",
+            "PYTHONDONTWRITEBYTECODE=1 and no .pyc in the plugin (python -m compiles ConKeeper "
+            "each run; the launcher keeps bytecode under the data home)",
         }
         first_env = _env(base, next(iter(plugins.values())))
         baseline = _time_runs([sys.executable, "-S", "-c", "pass"], "", [b""] * runs, first_env)
@@ -366,11 +502,17 @@ def main() -> int:
         results["load_average_1m"] = load
         for mode, plugin in plugins.items():
             env = _env(base, plugin)
+            if mode == "pyc":  # precompiled: nothing to write, and the launcher keeps no cache
+                env.pop("PYTHONDONTWRITEBYTECODE")
             results[mode] = {
                 kind: _measure_entry(kind, plugin, env, project, transcript, runs)
                 for kind in ("launcher", "python -m")
             }
         _print_table(results, baseline, load)
+        if not args.no_launcher and len(plugins) == 2:
+            costs = _launcher_costs(base, project, plugins, runs)
+            results["launcher cost (PostToolUse CPU)"] = costs
+            _print_launcher(costs)
         if not args.no_concurrency:
             plugin = plugins.get("pyc") or next(iter(plugins.values()))
             conc = _concurrency(base, plugin, project, 8, per_worker)

@@ -61,8 +61,8 @@ def _jsonl(conn: object, args: argparse.Namespace) -> int:
 
 
 def _transcripts(conn: object, args: argparse.Namespace) -> int:
+    from conkeeper.cli.progress import ProgressBar, megabytes
     from conkeeper.services.observations.transcripts import (
-        Progress,
         default_transcripts_dir,
         find_transcripts,
         import_transcripts,
@@ -74,21 +74,19 @@ def _transcripts(conn: object, args: argparse.Namespace) -> int:
     paths = find_transcripts(root)
     if not paths:
         raise CliError(f"{root}: no .jsonl transcripts found")
-    total = 0
-    for path in paths:
-        try:
-            total += path.stat().st_size
-        except OSError:
-            continue
-    progress = Progress(total, len(paths), enabled=False if args.no_progress else None)
+    bar = ProgressBar(
+        f"Importing {len(paths)} files",
+        position=megabytes,
+        enabled=False if args.no_progress else None,
+    )
     report = import_transcripts(
         conn,  # type: ignore[arg-type]
         paths,
         force=args.force,
         extractor=args.extractor,
-        progress=progress,
+        progress=bar,
     )
-    progress.close()
+    bar.finish()
     data = report.to_dict()
     if args.json:
         emit_json(data)

@@ -11,7 +11,6 @@ import argparse
 import json
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, estimate_tokens, opened_store
 
@@ -61,27 +60,17 @@ def _when(ms: int | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
 
 
-def _project_scope(conn: object, all_projects: bool) -> tuple[int | None, str, bool]:
-    """``(project_id or None, label, known)`` for the current directory's project."""
-    if all_projects:
-        return None, "all projects", True
-    from conkeeper.domain.paths import locate_project
-    from conkeeper.storage.store import find_project
-
-    location = locate_project(Path.cwd())
-    project_id = find_project(conn, location.identity)  # type: ignore[arg-type]
-    return project_id, location.name, project_id is not None
-
-
 def run(args: argparse.Namespace) -> int:
     """Open the store, run the level's query, print it with its token cost."""
+    from conkeeper.services.workspace import project_scope
     from conkeeper.storage.observations import SessionNotFound
 
     with opened_store() as conn:
-        project_id, label, known = _project_scope(conn, args.all_projects)
+        scope = project_scope(conn, all_projects=args.all_projects)
+        label = scope.label
         handler = _HANDLERS[args.command]
         try:
-            payload, text = handler(conn, args, project_id if known else -1, label)
+            payload, text = handler(conn, args, scope.row_filter, label)
         except SessionNotFound as exc:
             raise CliError(str(exc)) from None
         except (LookupError, ValueError) as exc:

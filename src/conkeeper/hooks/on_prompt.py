@@ -79,7 +79,7 @@ def _capture_prompt(ctx: HookContext) -> None:
 
 
 def _store(ctx: HookContext, number: int, cleaned: str) -> None:
-    from conkeeper.services import sessions
+    from conkeeper.storage import sessions
 
     try:
         conn = ctx.store()

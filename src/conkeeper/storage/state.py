@@ -54,7 +54,7 @@ class SessionState:
     """The state file of one host session of one project.
 
     Nothing touches the disk until :meth:`read` or :meth:`update` is called, so creating one is
-    free. ``session_id`` must already be sanitised (``hooks.payload.sanitize_session_id``).
+    free. ``session_id`` must already be sanitised (``domain.session_id.sanitize_session_id``).
     """
 
     def __init__(

@@ -23,7 +23,7 @@ from conkeeper.services.capture import (
     outcome_from_response,
     store_event,
 )
-from conkeeper.services.sessions import ensure_session, set_title_if_missing, store_prompt
+from conkeeper.storage.sessions import ensure_session, set_title_if_missing, store_prompt
 from conkeeper.storage.store import ensure_project
 
 START_MS = 1_700_000_000_000

@@ -121,3 +121,14 @@ def store_prompt(conn: sqlite3.Connection, session_id: int, prompt_number: int, 
             return number
         number = next_prompt_number(conn, session_id)
     raise sqlite3.IntegrityError(f"could not store prompt {prompt_number} of session {session_id}")
+
+
+def session_activity(conn: sqlite3.Connection, session_id: int) -> tuple[int, int, int | None]:
+    """``(tool events, failed tool events, started_at ms or None)`` of one session."""
+    row = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(status = 'failure'), 0) FROM tool_events "
+        "WHERE session_id = ?",
+        (session_id,),
+    ).fetchone()
+    start = conn.execute("SELECT started_at FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    return int(row[0]), int(row[1]), int(start[0]) if start and start[0] else None
