@@ -32,6 +32,8 @@ ENTRY_POINTS = {"__init__", "__main__"}
 ALLOWED_CROSSINGS = {
     ("cli.cmd_hook", "hooks.runner"): "`conkeeper hook EVENT` is the hooks front door's "
     "console entry: the subcommand only hands its arguments to the runner",
+    ("cli.cmd_mcp", "mcp"): "`conkeeper mcp` is the MCP front door's console entry: the "
+    "subcommand only hands its arguments to conkeeper.mcp.serve",
 }
 
 # Modules outside storage/ that still run SQL of their own, each with the helper moving it.

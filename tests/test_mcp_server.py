@@ -427,3 +427,19 @@ def test_plugin_registers_the_server_with_its_launcher() -> None:
     assert server == {"command": "${CLAUDE_PLUGIN_ROOT}/bin/conkeeper", "args": ["mcp"]}
     assert os.access(LAUNCHER, os.X_OK)
     assert run_cli("mcp", "--help").returncode == 0
+
+
+def test_start_problems_are_one_line(shop: dict[str, Any], tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        proc = run_cli("mcp", "--http", "--port", port, cwd=shop["root"])
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.startswith(f"conkeeper: cannot listen on 127.0.0.1:{port}")
+    assert proc.stderr.count("\n") == 1
+    missing = run_cli("mcp", "--project", str(tmp_path / "nowhere"), cwd=shop["root"])
+    assert missing.returncode == 2 and "no such folder" in missing.stderr
+    assert run_cli("mcp", "--port", "70000").returncode == 2

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
 from conkeeper.cli.output import CliError
@@ -45,23 +44,15 @@ def _host_project_dir() -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns when the client disconnects or on Ctrl-C."""
-    from conkeeper.mcp import SDK_MISSING, sdk_missing
+    from conkeeper.mcp import McpUnavailable, serve
 
-    if sdk_missing():
-        raise CliError(SDK_MISSING.format(python=Path(sys.executable).name))
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port {args.port}: expected a port number from 0 to 65535", 2)
     project = (args.project or _host_project_dir() or Path.cwd()).expanduser()
     if not project.is_dir():
         raise CliError(f"--project {project}: no such folder", 2)
-    from conkeeper.mcp.server import serve_http, serve_stdio
-
-    if args.http:
-        try:
-            serve_http(project.resolve(), args.port)
-        except OSError as exc:
-            reason = exc.strerror or exc
-            raise CliError(f"cannot listen on 127.0.0.1:{args.port}: {reason}") from None
-    else:
-        serve_stdio(project.resolve())
+    try:
+        serve(project.resolve(), http=args.http, port=args.port)
+    except McpUnavailable as exc:
+        raise CliError(str(exc)) from None
     return 0

@@ -9,6 +9,7 @@ whether the extra is installed before it imports :mod:`conkeeper.mcp.server`.
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 SDK_MISSING = (
     "the MCP server needs the 'mcp' package (version 2) for this Python; install it with: "
@@ -22,3 +23,24 @@ def sdk_missing() -> bool:
         return importlib.util.find_spec("mcp.server.mcpserver") is None
     except (ImportError, ValueError):
         return True
+
+
+class McpUnavailable(Exception):
+    """The server cannot start (the SDK is missing, the port is taken); one line for a person."""
+
+
+def serve(project_dir: Path, *, http: bool = False, port: int = 0) -> None:
+    """Serve ``project_dir``'s memory over stdio, or streamable HTTP on 127.0.0.1 with ``http``.
+
+    The one entry point ``conkeeper mcp`` calls: the SDK is imported only past this check.
+    """
+    if sdk_missing():
+        import sys
+
+        raise McpUnavailable(SDK_MISSING.format(python=Path(sys.executable).name))
+    from conkeeper.mcp.server import serve_http, serve_stdio
+
+    if http:
+        serve_http(project_dir, port)
+    else:
+        serve_stdio(project_dir)

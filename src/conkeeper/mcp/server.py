@@ -35,7 +35,7 @@ from mcp.types import Resource, ToolAnnotations
 from pydantic import AnyHttpUrl, Field, ValidationError
 
 from conkeeper import __version__
-from conkeeper.mcp import tools
+from conkeeper.mcp import McpUnavailable, tools
 
 HOST = "127.0.0.1"
 MCP_PATH = "/mcp"
@@ -272,7 +272,11 @@ def serve_http(project_dir: Path, port: int = 0, announce: Callable[[str], None]
     token = secrets.token_urlsafe(32)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((HOST, port))
+    try:
+        sock.bind((HOST, port))
+    except OSError as exc:
+        sock.close()
+        raise McpUnavailable(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
     url = f"http://{HOST}:{sock.getsockname()[1]}{MCP_PATH}"
     app = build_server(project_dir, token).streamable_http_app(
         streamable_http_path=MCP_PATH, host=HOST

@@ -74,25 +74,25 @@ def _bounded(name: str, value: int, low: int, high: int) -> int:
 
 @contextlib.contextmanager
 def _store() -> Iterator[sqlite3.Connection]:
-    from conkeeper.storage.store import StoreError, open_store
+    """The user's database for one call; store problems become one sentence."""
+    from conkeeper.services.workspace import project_store
+    from conkeeper.storage.store import StoreError
 
     try:
-        conn = open_store()
+        with project_store() as conn:
+            yield conn
     except StoreError as exc:
         raise ToolInputError(str(exc)) from None
-    try:
-        yield conn
     except sqlite3.DatabaseError as exc:
         raise ToolInputError(f"the ConKeeper database could not answer: {exc}") from None
-    finally:
-        conn.close()
 
 
 def _scoped(conn: sqlite3.Connection, cwd: Path, all_projects: bool) -> tuple[int | None, str]:
-    from conkeeper.services.scope import project_scope
+    """``(project_id filter, label)`` for the server's project, or every project."""
+    from conkeeper.services.workspace import project_scope
 
-    scope = project_scope(conn, cwd, all_projects)
-    return scope.project_id, scope.label
+    scope = project_scope(conn, all_projects=all_projects, cwd=cwd)
+    return scope.row_filter, scope.label
 
 
 # --------------------------------------------------------------------------- search
