@@ -20,6 +20,7 @@ localhost.
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import socket
 import sys
@@ -31,7 +32,7 @@ from mcp.server import MCPServer
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
-from mcp.types import Resource, ToolAnnotations
+from mcp.types import CallToolResult, Resource, TextContent, ToolAnnotations
 from pydantic import AnyHttpUrl, Field, ValidationError
 
 from conkeeper import __version__
@@ -100,12 +101,20 @@ def _argument_error(tool: str, error: ValidationError) -> str:
     return f"Error executing tool {tool}: argument '{where}' is invalid: {message}."
 
 
-def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """Run one tool body: its one-sentence errors pass through, anything else is logged."""
+def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., CallToolResult]:
+    """Run one tool body: its one-sentence errors pass through, anything else is logged.
 
-    def run(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    The answer is one line of JSON (what ``estimated_tokens`` measured, without the spaces of
+    pretty-printing) and the same object as structured content.
+    """
+
+    def run(*args: Any, **kwargs: Any) -> CallToolResult:
         try:
-            return fn(*args, **kwargs)
+            payload = fn(*args, **kwargs)
+            text = json.dumps(payload, ensure_ascii=False)
+            return CallToolResult(
+                content=[TextContent(type="text", text=text)], structured_content=payload
+            )
         except tools.ToolInputError as exc:
             raise ToolError(str(exc)) from None
         except Exception as exc:
@@ -162,7 +171,7 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
             str | None, Field(description="only entries tagged with this category")
         ] = None,
         all_projects: Annotated[bool, Field(description="every project ConKeeper knows")] = False,
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """Search project memory (and optionally global memory and the session record).
 
         Returns a compact index: each hit has an id (memory 'path:line', or obs:N / summary:N /
@@ -184,14 +193,14 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
         id: Annotated[int, Field(description="the observation to centre on")],
         before: Annotated[int, Field(description="observations before (0-50)")] = 5,
         after: Annotated[int, Field(description="observations after (0-50)")] = 5,
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """Observation titles around one observation, in time order, within its project."""
         return _guarded(tools.timeline)(cwd, id, before=before, after=after)
 
     @server.tool(annotations=READ_ONLY)
     def get_observations(
         ids: Annotated[list[int], Field(description="observation ids (at most 50)")],
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """Full observations by id (title, subtitle, facts, narrative, concepts, files)."""
         return _guarded(tools.get_observations)(cwd, ids)
 
@@ -200,14 +209,14 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
         limit: Annotated[int, Field(description="most sessions (1-100)")] = 20,
         offset: Annotated[int, Field(description="skip this many (paging)")] = 0,
         all_projects: Annotated[bool, Field(description="every project")] = False,
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """Recent sessions with titles and observation counts, newest first."""
         return _guarded(tools.sessions)(cwd, limit=limit, offset=offset, all_projects=all_projects)
 
     @server.tool(annotations=READ_ONLY)
     def summary(
         session: Annotated[str, Field(description="session id, host session id or a prefix")],
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """A session's summary: request, investigated, learned, completed, next steps, files."""
         return _guarded(tools.summary)(cwd, session)
 
@@ -217,7 +226,7 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
             str, Field(description="file in the memory folder, e.g. patterns.md or a search path")
         ],
         scope: Annotated[Scope, Field(description="project or global memory")] = "project",
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """One memory file's text with private parts removed and credentials redacted."""
         return _guarded(tools.read_memory)(cwd, path, scope)
 
@@ -235,7 +244,7 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
             ),
         ],
         scope: Annotated[Scope, Field(description="project or global memory")] = "project",
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """Add an entry with its category tag to a memory file (atomic; refuses secrets)."""
         return _guarded(tools.remember)(cwd, text, category, file, scope)
 
