@@ -73,6 +73,13 @@ def shop(tmp_path: Path) -> dict[str, Any]:
     (memory / "decisions" / "ADR-001-sqlite.md").write_text(
         "# ADR-001: SQLite for the discount index\n", encoding="utf-8"
     )
+    global_memory = Path(os.environ["HOME"]) / ".claude" / "memory"
+    global_memory.mkdir(parents=True)
+    (global_memory / "preferences.md").write_text(
+        "# Preferences\n- Discount codes in upper case\n<private>\ndiscount " + MARKER + "\n"
+        "</private>\nMy token " + SECRET + "\n",
+        encoding="utf-8",
+    )
     (root / "outside.md").write_text("# Outside\ndiscount " + MARKER + "\n", encoding="utf-8")
     (memory / "escape.md").symlink_to(root / "outside.md")
     conn = open_store()
@@ -295,6 +302,7 @@ def test_memory_files_are_resources(shop: dict[str, Any]) -> None:
     out = over_stdio(shop["root"], body)
     assert "conkeeper://memory/project/patterns.md" in out["uris"]
     assert "conkeeper://memory/project/decisions/ADR-001-sqlite.md" in out["uris"]
+    assert "conkeeper://memory/global/preferences.md" in out["uris"]
     assert not any("escape.md" in uri for uri in out["uris"])  # a symlink out is not listed
     assert "Apply the discount before tax." in out["text"]
     assert out["adr"][0].text.startswith("# ADR-001")
@@ -321,6 +329,8 @@ def test_private_text_and_secrets_never_leave(shop: dict[str, Any]) -> None:
             ("get_observations", {"ids": ids}),
             ("read_memory", {"path": "patterns.md"}),
             ("read_memory", {"path": "secret-notes.md"}),
+            ("read_memory", {"path": "~/.claude/memory/preferences.md"}),
+            ("get_observations", {"ids": ids, "all_projects": True}),
         ):
             texts.append(text_of(await client.call_tool(name, args)))
         for resource in (await client.list_resources()).resources:
@@ -333,6 +343,7 @@ def test_private_text_and_secrets_never_leave(shop: dict[str, Any]) -> None:
     assert_clean(everything)
     assert "[REDACTED:" in everything  # the visible credential was redacted, not dropped silently
     assert "discount token [REDACTED:" in everything  # the raw observation's fact, cleaned
+    assert "Discount codes in upper case" in everything  # global memory was reached
     private_file = json.loads(texts[len(words) * 2 + 5])
     assert private_file["private_file"] is True and private_file["text"] == ""
 

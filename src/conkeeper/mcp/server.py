@@ -193,16 +193,20 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
         id: Annotated[int, Field(description="the observation to centre on")],
         before: Annotated[int, Field(description="observations before (0-50)")] = 5,
         after: Annotated[int, Field(description="observations after (0-50)")] = 5,
+        all_projects: Annotated[bool, Field(description="any project's observation")] = False,
     ) -> CallToolResult:
         """Observation titles around one observation, in time order, within its project."""
-        return _guarded(tools.timeline)(cwd, id, before=before, after=after)
+        return _guarded(tools.timeline)(
+            cwd, id, before=before, after=after, all_projects=all_projects
+        )
 
     @server.tool(annotations=READ_ONLY)
     def get_observations(
         ids: Annotated[list[int], Field(description="observation ids (at most 50)")],
+        all_projects: Annotated[bool, Field(description="any project's observations")] = False,
     ) -> CallToolResult:
         """Full observations by id (title, subtitle, facts, narrative, concepts, files)."""
-        return _guarded(tools.get_observations)(cwd, ids)
+        return _guarded(tools.get_observations)(cwd, ids, all_projects=all_projects)
 
     @server.tool(annotations=READ_ONLY)
     def sessions(
@@ -216,9 +220,10 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
     @server.tool(annotations=READ_ONLY)
     def summary(
         session: Annotated[str, Field(description="session id, host session id or a prefix")],
+        all_projects: Annotated[bool, Field(description="any project's session")] = False,
     ) -> CallToolResult:
         """A session's summary: request, investigated, learned, completed, next steps, files."""
-        return _guarded(tools.summary)(cwd, session)
+        return _guarded(tools.summary)(cwd, session, all_projects=all_projects)
 
     @server.tool(annotations=READ_ONLY)
     def read_memory(
