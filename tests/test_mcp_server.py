@@ -39,6 +39,7 @@ from conkeeper.storage.store import ensure_project, now_ms, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCHER = ROOT / "bin" / "conkeeper"
+TIMEOUT_S = 120  # a hung server fails the test instead of hanging the suite
 MARKER = "zanzibar-launch-codes"
 SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 TOOLS = {
@@ -158,7 +159,7 @@ def over_stdio(project: Path, body: Session, **env: str) -> Any:
             return await body(client)
 
     with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
-        result = asyncio.run(main(errlog))
+        result = asyncio.run(asyncio.wait_for(main(errlog), TIMEOUT_S))
         errlog.seek(0)
         stderr = errlog.read()
     assert "Traceback" not in stderr, stderr
@@ -398,7 +399,7 @@ def test_http_needs_the_printed_token(shop: dict[str, Any]) -> None:
                 page = await client.read_resource("conkeeper://memory/project/patterns.md")
             return {"tools": tools, "found": found, "bad": bad, "page": page.contents[0].text}
 
-        out = asyncio.run(main())
+        out = asyncio.run(asyncio.wait_for(main(), TIMEOUT_S))
         assert out["tools"] == TOOLS
         assert out["found"]["hits"] and out["found"]["estimated_tokens"] > 0
         assert out["bad"].is_error and "'..' is not allowed" in text_of(out["bad"])
@@ -410,37 +411,14 @@ def test_http_needs_the_printed_token(shop: dict[str, Any]) -> None:
                 await client.list_tools()
 
         with pytest.raises(BaseException):  # noqa: B017 - the SDK raises a transport error group
-            asyncio.run(without_token())
+            asyncio.run(asyncio.wait_for(without_token(), TIMEOUT_S))
     finally:
         proc.terminate()
         _out, err = proc.communicate(timeout=30)
     assert "Traceback" not in err
 
 
-def test_missing_sdk_is_one_clear_line(shop: dict[str, Any]) -> None:
-    # ``python -S`` leaves site-packages (and the SDK) out: what a user without the extra sees.
-    proc = subprocess.run(
-        [sys.executable, "-S", "-m", "conkeeper", "mcp"],
-        cwd=shop["root"],
-        env=cli_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 1 and proc.stdout == ""
-    assert proc.stderr.count("\n") == 1 and "pip install" in proc.stderr and "mcp" in proc.stderr
-
-
-def test_plugin_registers_the_server_with_its_launcher() -> None:
-    plugin = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
-    server = plugin["mcpServers"]["conkeeper"]
-    assert server == {"command": "${CLAUDE_PLUGIN_ROOT}/bin/conkeeper", "args": ["mcp"]}
-    assert os.access(LAUNCHER, os.X_OK)
-    assert run_cli("mcp", "--help").returncode == 0
-
-
-def test_start_problems_are_one_line(shop: dict[str, Any], tmp_path: Path) -> None:
+def test_a_taken_port_is_one_line(shop: dict[str, Any]) -> None:
     import socket
 
     with socket.socket() as taken:
@@ -451,6 +429,3 @@ def test_start_problems_are_one_line(shop: dict[str, Any], tmp_path: Path) -> No
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith(f"conkeeper: cannot listen on 127.0.0.1:{port}")
     assert proc.stderr.count("\n") == 1
-    missing = run_cli("mcp", "--project", str(tmp_path / "nowhere"), cwd=shop["root"])
-    assert missing.returncode == 2 and "no such folder" in missing.stderr
-    assert run_cli("mcp", "--port", "70000").returncode == 2
