@@ -41,7 +41,6 @@ SQL_PENDING = {
     "services.context": "freshness helper (context.py)",
     "services.doctor": "hosts helper (doctor.py)",
     "services.search": "search helper (search.py)",
-    "services.observations.retrieval": "search helper (retrieval.py)",
     "services.observations.search_source": "search helper (search_source.py)",
     "services.observations.transcripts": "privacy helper (transcripts.py)",
     "services.handoff": "foundations",
