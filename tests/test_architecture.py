@@ -43,10 +43,6 @@ SQL_PENDING = {
     "services.search": "search helper (search.py)",
     "services.observations.search_source": "search helper (search_source.py)",
     "services.observations.transcripts": "privacy helper (transcripts.py)",
-    "services.handoff": "foundations",
-    "services.observations.budget": "foundations",
-    "services.observations.hygiene": "foundations",
-    "services.observations.replay": "foundations",
 }
 
 SQL_CALLS = {"execute", "executemany", "executescript"}
