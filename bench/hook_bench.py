@@ -356,15 +356,18 @@ def _real_shim() -> Path | None:
 def _launcher_costs(base: Path, project: Path, plugins: dict[str, Path], runs: int) -> dict:
     """PostToolUse CPU through the launcher: bytecode kept or not, shims remembered or not.
 
-    The cases run interleaved (one call of each in turn), so a load change on a shared machine
-    hits every case alike; each case has its own data home, so what one remembers or caches
-    never serves another."""
+    The cases run interleaved (one call of each in turn, the order rotating every round), so a
+    load change on a shared machine hits every case alike; each case has its own data home, so
+    what one remembers or caches never serves another. A control case repeats the baseline: its
+    ratio is the noise floor."""
     real = sys.executable
     direct = _path_dir(base, "direct", real, shim=False)
     fake = _path_dir(base, "shim", real, shim=True)
     cases: dict[str, tuple[Path, list[Path], bool, bool]] = {
         # name: (plugin, PATH folders, PYTHONDONTWRITEBYTECODE, forget the interpreter each call)
         "bytecode, python3 direct": (plugins["pyc"], [direct], False, False),
+        # the same case twice: the noise floor every ratio below should be read against
+        "bytecode, python3 direct (control)": (plugins["pyc"], [direct], False, False),
         "DONTWRITEBYTECODE=1, no pyc": (plugins["no pyc"], [direct], True, False),
         "fake shim first, remembered": (plugins["pyc"], [fake], False, False),
         "fake shim first, not remembered": (plugins["pyc"], [fake], False, True),
@@ -408,7 +411,8 @@ def _launcher_costs(base: Path, project: Path, plugins: dict[str, Path], runs: i
         prepared.append((name, n, cmd, env, forget_it))
     samples: dict[str, list[dict]] = {name: [] for name in cases}
     for i in range(runs):
-        for name, n, cmd, env, forget_it in prepared:
+        shift = i % len(prepared)  # rotate the order so no case always runs first
+        for name, n, cmd, env, forget_it in prepared[shift:] + prepared[:shift]:
             data = _tool_payload(project, f"bench-l{n}", f"toolu_l{n}_{i}", f"pytest -q t{i}.py")
             samples[name].append(_time_runs(cmd, "PostToolUse", [data], env, forget_it))
     out: dict[str, object] = {name: _merge(rows) for name, rows in samples.items()}
@@ -436,6 +440,10 @@ def _launcher_ratios(out: dict) -> dict:
         return row["cpu_median_ms"] if isinstance(row, dict) else None
 
     pairs = {  # the first case of each pair against its peer
+        "control / bytecode (noise)": (
+            "bytecode, python3 direct (control)",
+            "bytecode, python3 direct",
+        ),
         "DONTWRITEBYTECODE=1 / bytecode": (
             "DONTWRITEBYTECODE=1, no pyc",
             "bytecode, python3 direct",

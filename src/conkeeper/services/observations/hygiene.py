@@ -119,19 +119,7 @@ def _export_project(conn: sqlite3.Connection, project: dict) -> Iterator[dict]:
         yield {
             "kind": "session",
             **key,
-            **{
-                k: s[k]
-                for k in (
-                    "host",
-                    "title",
-                    "subtitle",
-                    "started_at",
-                    "ended_at",
-                    "status",
-                    "end_reason",
-                    "transcript_path",
-                )
-            },
+            **{k: s[k] for k in rows.SESSION_COLUMNS},
         }
         for p in rows.prompts_of(conn, s["id"]):
             yield {"kind": "prompt", **key, "prompt_number": p["prompt_number"],

@@ -21,12 +21,12 @@ from conkeeper.storage.retrieval import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
     FactHit,
-    FullObservation,
     ObservationFilter,
     ObservationTitle,
-    SessionRow,
     SessionSummary,
-    Timeline,
+    get_observations,  # level 5: full observations by id, and the ids not found
+    list_sessions,  # level 1: recent sessions with their titles, newest first
+    timeline,  # observation titles around one observation, within its project
 )
 
 __all__ = [
@@ -43,13 +43,6 @@ __all__ = [
 
 MAX_QUERY_TERMS = 16
 _TERM_RE = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def list_sessions(
-    conn: sqlite3.Connection, project_id: int | None, limit: int | None = None, offset: int = 0
-) -> list[SessionRow]:
-    """Level 1: recent sessions with their titles, newest first."""
-    return queries.list_sessions(conn, project_id, limit, offset)
 
 
 def get_summary(
@@ -120,21 +113,3 @@ def search_facts(
         hit["facts"] = _matching_facts(facts, query)
         hits.append(hit)
     return hits
-
-
-def get_observations(
-    conn: sqlite3.Connection, ids: Sequence[int], project_id: int | None = None
-) -> tuple[list[FullObservation], list[int]]:
-    """Level 5: full observations by id, in the order asked; also the ids not found."""
-    return queries.get_observations(conn, ids, project_id)
-
-
-def timeline(
-    conn: sqlite3.Connection,
-    anchor_id: int,
-    project_id: int | None,
-    before: int = 5,
-    after: int = 5,
-) -> Timeline:
-    """Observation titles around one observation, in time order, within its project."""
-    return queries.timeline(conn, anchor_id, project_id, before, after)
