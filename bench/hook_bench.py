@@ -28,7 +28,8 @@ this machine's real pyenv shim when there is one; the launcher remembers the rea
 target within 10% of direct. "not remembered" rows delete the memory before each call: what
 every call cost before the launcher remembered.
 
-Prints a table and writes ``bench/results/hook_bench.json``. ``--quick`` runs fewer events;
+Prints a table and writes ``bench/results/hook_bench.json`` (``--launcher-only``:
+``hook_bench_launcher.json``). ``--quick`` runs fewer events;
 ``--runs N`` sets the runs per case (the spec asks for at least 50), ``--no-concurrency``
 skips the concurrency check.
 """
@@ -576,8 +577,9 @@ def main() -> int:
                 f"({conc['store_rows']} rows); reminders {conc['reminders']} "
                 f"(expected {conc['reminders_expected']})"
             )
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+        target = RESULTS.with_name("hook_bench_launcher.json") if args.launcher_only else RESULTS
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(results, indent=2) + "\n")
         return 0
     finally:
         shutil.rmtree(base, ignore_errors=True)
