@@ -28,7 +28,8 @@ this machine's real pyenv shim when there is one; the launcher remembers the rea
 target within 10% of direct. "not remembered" rows delete the memory before each call: what
 every call cost before the launcher remembered.
 
-Prints a table and writes ``bench/results/hook_bench.json``. ``--quick`` runs fewer events;
+Prints a table and writes ``bench/results/hook_bench.json`` (``--launcher-only``:
+``hook_bench_launcher.json``). ``--quick`` runs fewer events;
 ``--runs N`` sets the runs per case (the spec asks for at least 50), ``--no-concurrency``
 skips the concurrency check.
 """
@@ -171,13 +172,13 @@ def _time_runs(
     event: str,
     payloads: list[bytes],
     env: dict[str, str],
-    before: Callable[[], None] | None = None,
+    before_each: Callable[[], None] | None = None,
 ) -> dict:
     times = []
     cpu = []
     for data in payloads:
-        if before is not None:
-            before()
+        if before_each is not None:
+            before_each()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.run([*cmd, event], input=data, env=env, capture_output=True, check=False)
@@ -342,52 +343,94 @@ def _path_dir(base: Path, name: str, python3: str, shim: bool) -> Path:
     return folder
 
 
+def _real_shim() -> Path | None:
+    """This machine's pyenv or asdf ``python3`` shim, when there is one (a shim puts the real
+    interpreter's folder first on PATH, so PATH inside this process does not show it)."""
+    roots = [Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv"), Path.home() / ".asdf"]
+    for root in roots:
+        shim = root / "shims" / "python3"
+        if shim.is_file() and os.access(shim, os.X_OK):
+            return shim
+    return None
+
+
 def _launcher_costs(base: Path, project: Path, plugins: dict[str, Path], runs: int) -> dict:
-    """PostToolUse CPU through the launcher: bytecode kept or not, shims remembered or not."""
+    """PostToolUse CPU through the launcher: bytecode kept or not, shims remembered or not.
+
+    The cases run interleaved (one call of each in turn, the order rotating every round), so a
+    load change on a shared machine hits every case alike; each case has its own data home, so
+    what one remembers or caches never serves another. A control case repeats the baseline: its
+    ratio is the noise floor."""
     real = sys.executable
-    system_path = "/usr/bin:/bin"
-    remembered = base / "data" / "python-path"
     direct = _path_dir(base, "direct", real, shim=False)
     fake = _path_dir(base, "shim", real, shim=True)
-    cases: dict[str, tuple[Path, list[str], bool, bool]] = {
+    cases: dict[str, tuple[Path, list[Path], bool, bool]] = {
         # name: (plugin, PATH folders, PYTHONDONTWRITEBYTECODE, forget the interpreter each call)
         "bytecode, python3 direct": (plugins["pyc"], [direct], False, False),
+        # the same case twice: the noise floor every ratio below should be read against
+        "bytecode, python3 direct (control)": (plugins["pyc"], [direct], False, False),
         "DONTWRITEBYTECODE=1, no pyc": (plugins["no pyc"], [direct], True, False),
         "fake shim first, remembered": (plugins["pyc"], [fake], False, False),
         "fake shim first, not remembered": (plugins["pyc"], [fake], False, True),
     }
-    pyenv = shutil.which("python3") or ""
-    if "/shims/" in pyenv:
-        cases["pyenv shim first, remembered"] = (plugins["pyc"], [Path(pyenv).parent], False, False)
-        cases["pyenv shim first, not remembered"] = (
+    shim = _real_shim()
+    if shim is not None:
+        kind = "pyenv" if "pyenv" in str(shim) else "asdf"
+        cases[f"{kind} shim first, remembered"] = (
             plugins["pyc"],
-            [Path(pyenv).parent],
+            [shim.parent],
+            False,
+            False,
+        )
+        cases[f"{kind} shim first, not remembered"] = (
+            plugins["pyc"],
+            [shim.parent],
             False,
             True,
         )
-    out: dict[str, object] = {}
-    for name, (plugin, dirs, no_bytecode, forget) in cases.items():
+    prepared = []
+    for n, (name, (plugin, dirs, no_bytecode, forget)) in enumerate(cases.items()):
         env = _env(base, plugin)
-        env["PATH"] = os.pathsep.join([*map(str, dirs), system_path])
+        env["CONKEEPER_HOME"] = str(base / f"data-launcher-{n}")
+        shutil.copyfile(base / "data" / "conkeeper.db", base / f"data-launcher-{n}.db")
+        (base / f"data-launcher-{n}").mkdir()
+        (base / f"data-launcher-{n}.db").rename(base / f"data-launcher-{n}" / "conkeeper.db")
+        env["PATH"] = os.pathsep.join([*map(str, dirs), "/usr/bin:/bin"])
         if not no_bytecode:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
-        for var in ("PYENV_ROOT", "PYENV_VERSION"):
+        for var in ("PYENV_ROOT", "PYENV_VERSION", "ASDF_DIR", "ASDF_DATA_DIR"):
             if var in os.environ:
                 env[var] = os.environ[var]
-        remembered.unlink(missing_ok=True)
         cmd = _command("launcher", plugin)
-        tag = name.replace(" ", "").replace(",", "_").replace("=", "")
         for warm in range(2):  # remember the interpreter, fill the bytecode cache
-            data = _tool_payload(project, "bench-l", f"toolu_lw_{tag}_{warm}", "true")
-            subprocess.run([*cmd, "PostToolUse"], input=data, env=env, check=True)
-        payloads = [
-            _tool_payload(project, "bench-l", f"toolu_l_{tag}_{i}", f"pytest -q t{i}.py")
-            for i in range(runs)
-        ]
-        before = (lambda: remembered.unlink(missing_ok=True)) if forget else None
-        out[name] = _time_runs(cmd, "PostToolUse", payloads, env, before)
+            data = _tool_payload(project, f"bench-l{n}", f"toolu_lw{n}_{warm}", "true")
+            subprocess.run(
+                [*cmd, "PostToolUse"], input=data, env=env, check=True, capture_output=True
+            )
+        remembered = Path(env["CONKEEPER_HOME"]) / "python-path"
+        forget_it = (lambda path=remembered: path.unlink(missing_ok=True)) if forget else None
+        prepared.append((name, n, cmd, env, forget_it))
+    samples: dict[str, list[dict]] = {name: [] for name in cases}
+    for i in range(runs):
+        shift = i % len(prepared)  # rotate the order so no case always runs first
+        for name, n, cmd, env, forget_it in prepared[shift:] + prepared[:shift]:
+            data = _tool_payload(project, f"bench-l{n}", f"toolu_l{n}_{i}", f"pytest -q t{i}.py")
+            samples[name].append(_time_runs(cmd, "PostToolUse", [data], env, forget_it))
+    out: dict[str, object] = {name: _merge(rows) for name, rows in samples.items()}
     out["targets"] = _launcher_ratios(out)
     return out
+
+
+def _merge(rows: list[dict]) -> dict:
+    """One case's single-call measurements as one row (median, p95, max, CPU median)."""
+    times = sorted(r["median_ms"] for r in rows)
+    return {
+        "runs": len(times),
+        "median_ms": round(statistics.median(times), 1),
+        "p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
+        "max_ms": round(times[-1], 1),
+        "cpu_median_ms": round(statistics.median(r["cpu_median_ms"] for r in rows), 1),
+    }
 
 
 def _launcher_ratios(out: dict) -> dict:
@@ -397,7 +440,11 @@ def _launcher_ratios(out: dict) -> dict:
         row = out.get(name)
         return row["cpu_median_ms"] if isinstance(row, dict) else None
 
-    pairs = {
+    pairs = {  # the first case of each pair against its peer
+        "control / bytecode (noise)": (
+            "bytecode, python3 direct (control)",
+            "bytecode, python3 direct",
+        ),
         "DONTWRITEBYTECODE=1 / bytecode": (
             "DONTWRITEBYTECODE=1, no pyc",
             "bytecode, python3 direct",
@@ -408,6 +455,10 @@ def _launcher_ratios(out: dict) -> dict:
         ),
         "pyenv shim remembered / direct": (
             "pyenv shim first, remembered",
+            "bytecode, python3 direct",
+        ),
+        "asdf shim remembered / direct": (
+            "asdf shim first, remembered",
             "bytecode, python3 direct",
         ),
     }
@@ -465,6 +516,7 @@ def main() -> int:
     parser.add_argument(
         "--no-launcher", action="store_true", help="skip the launcher cost rows (shims, bytecode)"
     )
+    parser.add_argument("--launcher-only", action="store_true", help="only the launcher cost rows")
     parser.add_argument(
         "--bytecode",
         choices=("both", "pyc", "no-pyc"),
@@ -500,7 +552,7 @@ def main() -> int:
         results["python -S -c pass (interpreter start, for scale)"] = baseline
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         results["load_average_1m"] = load
-        for mode, plugin in plugins.items():
+        for mode, plugin in ({} if args.launcher_only else plugins).items():
             env = _env(base, plugin)
             if mode == "pyc":  # precompiled: nothing to write, and the launcher keeps no cache
                 env.pop("PYTHONDONTWRITEBYTECODE")
@@ -508,12 +560,13 @@ def main() -> int:
                 kind: _measure_entry(kind, plugin, env, project, transcript, runs)
                 for kind in ("launcher", "python -m")
             }
-        _print_table(results, baseline, load)
+        if not args.launcher_only:
+            _print_table(results, baseline, load)
         if not args.no_launcher and len(plugins) == 2:
             costs = _launcher_costs(base, project, plugins, runs)
             results["launcher cost (PostToolUse CPU)"] = costs
             _print_launcher(costs)
-        if not args.no_concurrency:
+        if not args.no_concurrency and not args.launcher_only:
             plugin = plugins.get("pyc") or next(iter(plugins.values()))
             conc = _concurrency(base, plugin, project, 8, per_worker)
             results["concurrency"] = conc
@@ -524,8 +577,9 @@ def main() -> int:
                 f"({conc['store_rows']} rows); reminders {conc['reminders']} "
                 f"(expected {conc['reminders_expected']})"
             )
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+        target = RESULTS.with_name("hook_bench_launcher.json") if args.launcher_only else RESULTS
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(results, indent=2) + "\n")
         return 0
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -64,7 +64,7 @@ def _show(loaded: cfg.LoadedConfig, as_json: bool) -> int:
     if as_json:
         emit_json({"keys": records, "files": files, "warnings": loaded.warnings})
         return 0
-    width = max(len(r["key"]) for r in records)  # type: ignore[arg-type]
+    width = max(len(str(r["key"])) for r in records)
     vwidth = max(len(_text(r["value"]) or '""') for r in records)
     lines = []
     for r in records:

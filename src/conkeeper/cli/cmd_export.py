@@ -27,8 +27,9 @@ def run(args: argparse.Namespace) -> int:
 
     with opened_store() as conn:
         scope = project_scope(conn, all_projects=args.all)
-        if not scope.known:
-            raise CliError(f"nothing recorded for {scope.label}; use --all for everything")
+        if not scope.known and scope.location is not None:
+            where = scope.location.root
+            raise CliError(f"nothing recorded for {where}; use --all for everything")
         records = export_records(conn, scope.project_id)
         if args.output:
             target = Path(args.output).expanduser()

@@ -86,7 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Create the layout, then settle the .gitignore and retro-tagging questions."""
     memory_dir, project_root = _target(args)
-    scope = "global" if args.global_ else "project"
+    scope: initializer.Scope = "global" if args.global_ else "project"
     try:
         result = initializer.create_layout(memory_dir, scope)
     except MemoryFileError as exc:

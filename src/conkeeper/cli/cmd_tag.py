@@ -193,6 +193,7 @@ def _edit_file(path: Path, line: int, kind: str, name: str, *, adding: bool) -> 
     stamp = file_stamp(path)
     text = read_text(path)
     edit = categories.add_tag if adding else categories.remove_tag
+    # kind is argparse's choice of "category" or "tag": the TagKind literal, unchecked by mypy
     new_text = edit(text, line, kind, name)  # type: ignore[arg-type]
     if new_text == text:
         return False

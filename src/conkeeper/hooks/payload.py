@@ -52,10 +52,26 @@ class HookPayload(Record):
     whatever shape the tool returned (dict, list or string); ``raw`` is the whole payload.
     """
 
-    __slots__ = ("custom_instructions", "cwd", "error", "hook_event_name", "is_interrupt")
-    __slots__ += ("last_assistant_message", "prompt", "raw", "reason", "session_id", "source")
-    __slots__ += ("stop_hook_active", "tool_input", "tool_name", "tool_response", "tool_use_id")
-    __slots__ += ("transcript_path", "trigger")
+    __slots__ = (
+        "custom_instructions",
+        "cwd",
+        "error",
+        "hook_event_name",
+        "is_interrupt",
+        "last_assistant_message",
+        "prompt",
+        "raw",
+        "reason",
+        "session_id",
+        "source",
+        "stop_hook_active",
+        "tool_input",
+        "tool_name",
+        "tool_response",
+        "tool_use_id",
+        "transcript_path",
+        "trigger",
+    )
 
     def __init__(
         self,
@@ -186,8 +202,18 @@ class HookContext:
     project has a ``.claude/memory`` folder (memory files are only ever written when it does).
     """
 
-    __slots__ = ("_conn", "_project_id", "_session_id", "_state", "config", "env", "event")
-    __slots__ += ("location", "memory_dir_exists", "payload")
+    __slots__ = (
+        "_conn",
+        "_project_id",
+        "_session_id",
+        "_state",
+        "config",
+        "env",
+        "event",
+        "location",
+        "memory_dir_exists",
+        "payload",
+    )
 
     def __init__(
         self,

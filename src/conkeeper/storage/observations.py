@@ -182,7 +182,7 @@ def insert_observation(
             created_at if created_at is not None else now_ms(),
         ),
     )
-    return int(cursor.lastrowid) if cursor.rowcount else None
+    return cursor.lastrowid if cursor.rowcount else None
 
 
 def save_observations(

@@ -42,7 +42,8 @@ MAX_TOOL_STARTS = 256
 
 def project_key(identity: str) -> str:
     """The folder name for a project's state files: a short hash of its identity."""
-    return sha1(identity.encode("utf-8", "replace")).hexdigest()[:16]
+    digest: str = sha1(identity.encode("utf-8", "replace")).hexdigest()
+    return digest[:16]
 
 
 def project_state_dir(identity: str, env: Mapping[str, str] | None = None) -> Path:

@@ -328,7 +328,7 @@ def _take_entry(
         tool = ParsedTool(
             id=tool_id[:200],
             name=str(block.get("name") or "unknown")[:100],
-            input=block.get("input") if isinstance(block.get("input"), dict) else {},
+            input=tool_input if isinstance(tool_input := block.get("input"), dict) else {},
             at=at,
         )
         tools[tool_id] = tool
