@@ -113,7 +113,7 @@ def test_queue_line_is_always_one_parseable_line(text: str) -> None:
     assert line.endswith("\n") and "\n" not in line[:-1]
     body = corrections.sanitize_queue_text(text)
     assert len(body) <= 200
-    assert "|" not in body and '"' not in body and "<!--" not in body and "-->" not in body
+    assert '"' not in body and "<!--" not in body and "-->" not in body
     assert not any(ch in body for ch in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
     items = corrections.parse_queue(line)
     assert len(items) == 1 and items[0].label == "friction" and items[0].text == body
@@ -136,7 +136,7 @@ def test_queue_format_matches_the_seed(tmp_path: Path) -> None:
     line = text.splitlines()[-1]
     assert re.fullmatch(
         r"- \*\*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\*\* \| correction \| "
-        r"\"no, use 'snake_case' / now\" \| ref: previous assistant message",
+        r"\"no, use 'snake_case' \| now\" \| ref: previous assistant message",
         line,
     )
 
@@ -173,3 +173,10 @@ def test_cli_list(tmp_path: Path) -> None:
     assert listed["count"] == 2
     assert [i["label"] for i in listed["items"]] == ["friction", "correction"]
     assert listed["items"][1]["text"] == "no, use X"
+
+
+def test_pipe_in_user_text_survives_the_queue(tmp_path: Path) -> None:
+    """The queue keeps a ``|`` the user typed (it used to become ``/``)."""
+    corrections.append_to_queue(tmp_path, "correction", "no, pipe it: grep x | sort | uniq", when=0)
+    items = corrections.read_queue(tmp_path)
+    assert [item.text for item in items] == ["no, pipe it: grep x | sort | uniq"]

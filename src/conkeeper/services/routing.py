@@ -21,7 +21,7 @@ from conkeeper.domain.textio import (
     is_within,
     read_text,
 )
-from conkeeper.services.corrections import QUEUE_NAME, QueueItem, parse_queue
+from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, parse_queue
 
 # Where each kind of correction belongs (the skill shows these as proposals).
 ROUTES: dict[str, str] = {
