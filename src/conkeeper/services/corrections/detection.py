@@ -61,6 +61,16 @@ _SYSTEM_BLOCK = LazyPattern(
 )
 _INLINE_CODE = LazyPattern(r"`[^`\n]*`")
 _DOUBLE_QUOTED = LazyPattern(r"\"[^\"\n]{1,300}\"")
+# 'that didn't work' quoted in prose (apostrophes inside words are not quotes)
+_SINGLE_QUOTED = LazyPattern(r"(?<![\w'])'(?=\S)(?:[^'\n]|(?<=\w)'(?=\w)){1,150}?(?<=\S)'(?![\w'])")
+# talk about the detector itself ("add 'you broke it' to the corpus") is not a correction
+_META = LazyPattern(
+    r"\b(?:detector|corpus|false positives?|flagged|friction|sensitivity|regex(?:es)?|"
+    r"test cases?|as a (?:positive|negative)|positive example|negative example)\b",
+    re.IGNORECASE,
+)
+TAIL_CHARS = 4000
+TAIL_SENTENCES = 6
 _LOG_LINE = LazyPattern(
     r"^\s*(?:\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}|\[[^\]\n]{1,40}\]\s|"
     r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE|PANIC)\b[\s:\]|-]|"
@@ -102,7 +112,9 @@ _REPORTED = LazyPattern(
 
 def strip_noise(text: str) -> str:
     """The prose a user typed: no code, quotes, pasted logs, or injected/system blocks."""
-    text = text[:MAX_SCAN_CHARS].replace("\u2019", "'").replace("\u2018", "'")
+    if len(text) > MAX_SCAN_CHARS:  # a long paste: its head and its closing lines
+        text = text[: MAX_SCAN_CHARS - TAIL_CHARS] + "\n\n" + text[-TAIL_CHARS:]
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
     text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\r\n", "\n")
     if "<" in text:  # every system block starts with a tag
         text = _SYSTEM_BLOCK.sub("\n", text)
@@ -127,7 +139,9 @@ def strip_noise(text: str) -> str:
     prose = "\n".join(kept)
     if "`" in prose:
         prose = _INLINE_CODE.sub(" CODE ", prose)
-    return _DOUBLE_QUOTED.sub(" QUOTED ", prose) if '"' in prose else prose
+    if '"' in prose:
+        prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
+    return _SINGLE_QUOTED.sub("QUOTED", prose) if "'" in prose else prose
 
 
 def _symbol_heavy(line: str) -> bool:
@@ -163,8 +177,11 @@ _RESOLVED = LazyPattern(
 _SOOTHING = LazyPattern(r"\b(?:no worries|don'?t worry|never ?mind|no problem)\b", re.IGNORECASE)
 
 
-def _score(rule: _Rule, sentence: str, start: int, index: int, total_chars: int) -> float:
-    """The rule's confidence adjusted for the sentence around the match."""
+def _score(
+    rule: _Rule, sentence: str, start: int, index: int, total_chars: int, closing: bool = False
+) -> float:
+    """The rule's confidence adjusted for the sentence around the match (``closing``: the
+    sentence is one of the prompt's last two, where a complaint after a paste sits)."""
     score = rule.confidence
     before = sentence[:start]
     if sentence.rstrip().endswith("?") and not rule.question_ok:
@@ -184,9 +201,13 @@ def _score(rule: _Rule, sentence: str, start: int, index: int, total_chars: int)
         score -= 0.3
     if _REPORTED.search(before):
         score -= 0.45
-    if rule.label == FRICTION and (_NARRATIVE.search(before) or _NOT_YET.search(sentence)):
+    if rule.label == FRICTION and (
+        (_NARRATIVE.search(before) and not rule.narrative_ok) or _NOT_YET.search(sentence)
+    ):
         score -= 0.35
-    if index >= 3 and total_chars > 600:
+    if "QUOTED" in sentence and _META.search(sentence):
+        score -= 0.5
+    if index >= 3 and total_chars > 600 and not closing:
         score -= 0.12  # corrections lead a message; deep in a long brief they are usually prose
     return score
 
@@ -211,12 +232,17 @@ def detect(text: str, sensitivity: str = "low") -> Detection:
     """
     threshold = THRESHOLDS.get((sensitivity or "low").lower(), THRESHOLDS["low"])
     prose = strip_noise(text or "")
-    parts = _join_bare_no(sentences(prose))
+    found = sentences(prose)
+    closing = {len(found) - 1, len(found) - 2}
+    parts = _join_bare_no(found)
     total = sum(len(p) for p in parts)
+    scan = list(enumerate(parts[:60]))
+    if len(parts) > 60:  # the closing lines of a long prompt are read too
+        scan += [(i, parts[i]) for i in range(max(60, len(found) - TAIL_SENTENCES), len(found))]
     best = Detection(None, 0.0, "")
     support: dict[str, int] = {}
     seen: set[str] = set()
-    for index, sentence in enumerate(parts[:60]):
+    for index, sentence in scan:
         lower = sentence.lower()
         for rule in _RULES:
             if not any(hint in lower for hint in rule.hints):
@@ -224,7 +250,7 @@ def detect(text: str, sensitivity: str = "low") -> Detection:
             match = rule.regex.search(sentence)
             if match is None:
                 continue
-            score = _score(rule, sentence, match.start(), index, total)
+            score = _score(rule, sentence, match.start(), index, total, index in closing)
             if score >= 0.6 and rule.name not in seen:
                 seen.add(rule.name)
                 support[rule.label] = support.get(rule.label, 0) + 1

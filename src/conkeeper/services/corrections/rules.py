@@ -17,7 +17,16 @@ FRICTION = "friction"
 
 
 class _Rule:
-    __slots__ = ("cond_after", "confidence", "hints", "label", "name", "question_ok", "regex")
+    __slots__ = (
+        "cond_after",
+        "confidence",
+        "hints",
+        "label",
+        "name",
+        "narrative_ok",
+        "question_ok",
+        "regex",
+    )
 
     def __init__(
         self,
@@ -27,6 +36,7 @@ class _Rule:
         confidence: float,
         question_ok: bool = False,
         cond_after: bool = False,
+        narrative_ok: bool = False,
     ) -> None:
         self.name = name
         self.label = label
@@ -34,6 +44,7 @@ class _Rule:
         self.confidence = confidence
         self.question_ok = question_ok  # rhetorical questions ("why did you delete it?") count
         self.cond_after = cond_after  # a conditional anywhere in the sentence weakens it
+        self.narrative_ok = narrative_ok  # "it worked yesterday, then you..." is still friction
         self.hints: tuple[str, ...] = ()  # filled from _HINTS below
 
 
@@ -61,6 +72,15 @@ _AGENT_WORK = (
     r"workaround|refactor|test|tests)|nothing|none of (?:that|this|these|those|it|them)|"
     r"(?:that|this) (?:approach|solution|fix|idea|method|attempt|strategy|workaround|change|"
     r"patch|version|command|one|trick))"
+)
+
+_CONVENTION_VERB = (
+    r"(?:pull(?:ing)? in|bring(?:ing)? in|add(?:ing)?|introduc(?:e|ing)|us(?:e|ing)|"
+    r"put(?:ting)?|commit(?:ting)?|wrap(?:ping)?|import(?:ing)?|hard-?cod(?:e|ing)|"
+    r"creat(?:e|ing)|writ(?:e|ing)|mock(?:ing)?|vendor(?:ing)?|print(?:ing)?|"
+    r"catch(?:ing)?|swallow(?:ing)?|rais(?:e|ing)|return(?:ing)?|call(?:ing)?|"
+    r"depend(?:ing)? on|install(?:ing)?|touch(?:ing)?|mix(?:ing)?|inline|inlining|"
+    r"duplicat(?:e|ing)|copy(?:ing)?|suppress(?:ing)?|disabl(?:e|ing)|skip(?:ping)?)"
 )
 
 
@@ -290,7 +310,8 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\byou keep (?:doing|making|adding|breaking|getting|using|ignoring|forgetting|"
             r"repeating|changing|putting|trying|suggesting|saying|going|writing|creating|"
-            r"removing|deleting|reverting|introducing|missing|editing|touching|reformatting)\b"
+            r"removing|deleting|reverting|introducing|reintroducing|re-introducing|missing|editing|"
+            r"touching|reformatting|bringing)\b"
         ),
         0.88,
     ),
@@ -343,7 +364,7 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\b(?:it|that|this|the \w+|they)(?:'s| is| are|'re| was| should be| goes| lives) "
             r"(?:'[^']{1,40}'|\S+|in \S+|under \S+|on \S+),? not (?:'[^']{1,40}'|\S+|"
-            r"in \S+)\s*[.!]?$"
+            r"in \S+)\s*[.!]?(?:$|\s+(?:please )?(?:fix|change|update|correct) (?:it|that|this)\b)"
         ),
         0.82,
     ),
@@ -759,6 +780,138 @@ _RULES: tuple[_Rule, ...] = (
         ),
         0.5,
     ),
+    # ---------------------------------------------------------------- conventions, regressions,
+    # repetition, terse orders and restated instructions (blind-set classes, issue 11)
+    _Rule(
+        "dont-convention",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:(?:please|pls|and|just|so)\s+)?(?:stop\s+(?:(?:ever|again)\s+)?"
+            r"(?!(?:there|here|now|it|that|this|for)\b)\w+ing|no more\s+(?!(?:time|than|"
+            r"questions?|worries|need|problems?|for now|today|now)\b)\w+)\b|"
+            + _LEAD
+            + r"(?:(?:please|pls|and|just)\s+)?(?:don'?t|do not|never)\s+(?!(?:forget|worry|"
+            r"bother|hesitate|rush|panic|be\b|mind)\b)(?:ever\s+)?" + _CONVENTION_VERB + r"\b"
+            r"(?:[^.;!?]{0,60}?\b(?:dependency|dependencies|library|libraries|package|packages|"
+            r"framework|in this (?:codebase|repo|repository|project|file|module)|everywhere|"
+            r"anywhere|again|anymore|any more)\b|[^.;!?]{1,60}?(?:[,;:\u2014\u2013]|\s-)\s*"
+            r"(?:we|use|the stdlib|they(?:'re| are)?|it(?:'s| is)|pass|fix|let|write|pin|just|"
+            r"instead|that|everything|keep|put|those|these|there(?:'s| is)|python|our|it goes)\b)"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "dont-convention-soft",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:(?:please|pls|and|just)\s+)?(?:don'?t|do not|never)\s+(?!(?:forget|"
+            r"worry|bother|hesitate|rush|panic|be\b|mind)\b)" + _CONVENTION_VERB + r"\b"
+        ),
+        0.58,
+    ),
+    _Rule(
+        "regression-blame",
+        FRICTION,
+        _r(
+            r"\b(?:before|until) (?:you (?:touched|changed|edited|modified|refactored|rewrote|"
+            r"committed|merged|pushed|ran)|your (?:last |latest |recent )?(?:change|edit|commit|"
+            r"refactor|fix|patch|rewrite|pr|update))\b|"
+            r"\b(?:since|after|with|from) your (?:last |latest |recent )?(?:change|edit|commit|"
+            r"refactor|fix|patch|rewrite|pr|update|migration)\b|"
+            r"\b(?:right )?after (?:you|your) (?:edit(?:ed)?|change[ds]?|touched|refactor(?:ed)?|"
+            r"commit(?:ted)?)\b|"
+            r"\byour (?:last |latest |recent )?(?:change|edit|commit|refactor|fix|patch|rewrite|"
+            r"pr|update|migration|code)\s+(?:just\s+|also\s+)?(?:broke|breaks|has broken|"
+            r"killed|wrecked|regressed|reverted|undid)\b|"
+            r"\byou (?:just |also )?(?:broke|reintroduced|re-introduced|brought back|put back)\b"
+        ),
+        0.86,
+        narrative_ok=True,
+    ),
+    _Rule(
+        "nth-time",
+        FRICTION,
+        _r(
+            r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|umpteenth|nth) (?:time|"
+            r"attempt|try)\b|\b(?:twice|three times|four times|several times) (?:already|now|in a "
+            r"row|today|this (?:session|morning|week))\b|\b(?:again and again|over and over)\b|"
+            r"\bkeeps? (?:coming|popping|showing) (?:back|up)\b|\bcomes? back (?:again|every)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "restated",
+        CORRECTION,
+        _r(
+            r"^(?:again|once again|for the (?:last|final|hundredth|\w+th) time|as i (?:already )?"
+            r"(?:said|told you|mentioned|wrote)|like i (?:already )?(?:said|told you)|"
+            r"i (?:already )?(?:said|told you)|reminder)\s*[,:;!\u2014\u2013-]+\s*(?![\s,]|thank)"
+            r"|\bas i (?:already |just |clearly )?(?:said|told you)\s*[,:;]|"
+            r"\bfor the last time\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "terse-order",
+        FRICTION,
+        _r(
+            r"^(?:(?:please|just|ok(?:ay)?|now)\s*,?\s+)?(?:undo|revert|roll back|back out|take "
+            r"out|remove|put back|restore|drop)\s+(?:it|that|this|them|those|these|that change|"
+            r"the change|your change|everything)(?:\s+(?:back|out|again|please|now|right now|"
+            r"immediately|asap))*\s*[.!,]*\s*(?:right now|now|immediately|please)?[.!]*$|"
+            r"^(?:roll|back|take|put) (?:it|that|this|them) (?:back|out)(?: the way it was)?"
+            r"[\s,]*(?:please|now)?[.!]*$|^put it back the way it was\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "terse-no",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:incorrect|not even close|nowhere near|no,? that'?s not (?:it|right|how|"
+            r"what)|that'?s not (?:how|what|where|why|when)\b[^.;!?]{0,40}?\b(?:works?|says?|"
+            r"goes|asked|said|wanted|meant|needs?|does|is done|should))\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "no-same",
+        FRICTION,
+        _r(
+            _LEAD + r"(?:(?:no|nope|nah)\s*[,.!:;\u2014-]*\s*)?(?:(?:the )?(?:exact )?"
+            r"(?:same|identical)(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
+            r"traceback|problem|issue|message|assertion|behaviou?r|thing))?|no (?:change|"
+            r"difference|improvement)|nothing changed|still (?:the )?(?:same|broken|failing|"
+            r"wrong|there|empty))(?:\s+(?:again|as before|here|either|at all|still))?\s*"
+            r"(?:[.!,;:\u2014\u2013-]|$)"
+        ),
+        0.85,
+    ),
+    _Rule(
+        "no-that-is",
+        CORRECTION,
+        _r(
+            _LEAD
+            + _NO
+            + r"\s*[,!:;\u2014-]+\s*(?:that'?s|it'?s|this is) (?:the|not)\b|"
+            + _LEAD
+            + _NO
+            + r"\s*[,!:;\u2014-]+\s*"
+            r"(?:the other|a different|another) \w+"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "again-state",
+        FRICTION,
+        _r(
+            r"\b(?:it|that|this|the \w+|build|ci|the build|the pipeline|output|response)\s+"
+            r"(?:is|are|'s|went|goes|turned|comes back|returns?|shows?)\s+(?:\w+\s+)?(?:empty|"
+            r"blank|red|broken|failing|null|none|wrong|missing|down|stuck|gone|\d{3})\s+"
+            r"again\b|\b(?:hangs|crashes|fails|times out|freezes|breaks|errors)\s+again\b"
+        ),
+        0.84,
+    ),
     _Rule("oops", FRICTION, _r(r"^(?:oops|whoops|uh oh|yikes)\b"), 0.45),
     _Rule("still-word", FRICTION, _r(r"\bstill (?:\w+ )?(?:fail|broken|error|wrong|crash)"), 0.45),
 )
@@ -848,6 +1001,19 @@ _HINTS: dict[str, tuple[str, ...]] = {
     ),
     "nothing-changed": ("nothing", "no "),
     "getting-error": ("getting", "seeing", "got"),
+    "dont-convention": (*_DONT, "stop", "no more"),
+    "dont-convention-soft": _DONT,
+    "regression-blame": ("you",),
+    "nth-time": (
+        "time", "attempt", "try", "twice", "three times", "four times", "several times",
+        "again and again", "over and over", "back", "up",
+    ),
+    "restated": ("again", "time", "said", "told", "reminder", "mentioned", "wrote"),
+    "terse-order": ("undo", "revert", "roll", "back", "take", "remove", "put", "restore", "drop"),
+    "terse-no": ("incorrect", "close", "nowhere", "not "),
+    "no-same": ("same", "identical", "no ", "nothing", "still"),
+    "no-that-is": _NO_WORDS,
+    "again-state": ("again",),
     "oops": ("oops", "whoops", "uh oh", "yikes"),
     "still-word": ("still ",),
 }  # fmt: skip
