@@ -6,9 +6,12 @@ Two labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``fri
 * the tuning corpus ``tests/data/corrections/corpus.jsonl``: every prompt the rules were written
   or tuned against (splits ``dev``, ``holdout``, ``holdout2``, ``tune-2026-11``); its figures
   are optimistic by construction;
-* the blind set ``tests/data/corrections/blind.jsonl``: prompts written and committed before
-  the tuning round that added the ``tune-2026-11`` split, never used to write a rule; its
-  figures are the honest estimate for unseen prompts.
+* blind sets, never used to write a rule:
+  ``tests/data/corrections/blind.jsonl`` (88 prompts) was written and committed before the
+  tuning round that added the ``tune-2026-11`` split and measured before it (low P 0.885
+  R 0.469, medium P 0.906 R 0.592); its misses were seen while tuning, so its later figures are
+  optimistic. ``blind2.jsonl`` (86 prompts) was written after that round and committed before
+  it was first measured: its figures are the honest estimate for unseen prompts.
 
 It runs :func:`conkeeper.services.corrections.detect` at low, medium and high, prints a table
 per set (and per split of the tuning corpus), and writes ``bench/results/corrections_quality.json``.
@@ -32,6 +35,7 @@ from conkeeper.services.corrections import detect  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "corrections" / "corpus.jsonl"
 BLIND = ROOT / "tests" / "data" / "corrections" / "blind.jsonl"
+BLIND2 = ROOT / "tests" / "data" / "corrections" / "blind2.jsonl"
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 
 
@@ -118,9 +122,12 @@ def main() -> int:
     args = parser.parse_args()
     tuning = _report("tuning corpus", load_corpus(CORPUS), args.errors)
     print()
-    blind = _report("blind set", load_corpus(BLIND), args.errors)
+    blind = _report("blind set 1 (seen while tuning)", load_corpus(BLIND), args.errors)
+    print()
+    blind2 = _report("blind set 2 (unseen)", load_corpus(BLIND2), args.errors)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"tuning": tuning, "blind": blind}, indent=2) + "\n")
+    figures = {"tuning": tuning, "blind": blind, "blind2": blind2}
+    RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 
 

@@ -75,7 +75,8 @@ _AGENT_WORK = (
 )
 
 _CONVENTION_VERB = (
-    r"(?:pull(?:ing)? in|bring(?:ing)? in|add(?:ing)?|introduc(?:e|ing)|us(?:e|ing)|"
+    r"(?:pull(?:ing)? in|bring(?:ing)? in|reach(?:ing)? for|add(?:ing)?|introduc(?:e|ing)|"
+    r"us(?:e|ing)|"
     r"put(?:ting)?|commit(?:ting)?|wrap(?:ping)?|import(?:ing)?|hard-?cod(?:e|ing)|"
     r"creat(?:e|ing)|writ(?:e|ing)|mock(?:ing)?|vendor(?:ing)?|print(?:ing)?|"
     r"catch(?:ing)?|swallow(?:ing)?|rais(?:e|ing)|return(?:ing)?|call(?:ing)?|"
@@ -484,8 +485,10 @@ _RULES: tuple[_Rule, ...] = (
             r"any) difference|compile|build|run|pass|load|start|resolve|do the trick|work "
             r"either)\b|" + _LEAD + r"(?:still\s+)?(?:didn'?t|doesn'?t|does not|did not|not) "
             r"(?:work(?:ing|ed)?|help(?:ing|ed)?|fix (?:it|anything)|change anything|"
-            r"do anything)\b|\b(?:nothing|none of (?:that|this|these|those|it|them)|neither (?:of "
-            r"them|one)) (?:works|worked|helped|fixed it|did anything|made (?:a|any) difference)\b"
+            r"do anything)\b|\b(?:nothing|none of (?:that|this|these|those|it|them|your \w+(?: so "
+            r"far)?)|neither (?:of "
+            r"them|one)) (?:(?:has|have) )?(?:works|worked|helped|fixed it|did anything|made (?:a|"
+            r"any) difference)\b"
         ),
         0.9,
     ),
@@ -786,7 +789,7 @@ _RULES: tuple[_Rule, ...] = (
         "dont-convention",
         CORRECTION,
         _r(
-            _LEAD + r"(?:(?:please|pls|and|just|so)\s+)?(?:stop\s+(?:(?:ever|again)\s+)?"
+            _LEAD + r"(?:(?:please|pls|and|just|so)\s+)?(?:(?:stop|quit)\s+(?:(?:ever|again)\s+)?"
             r"(?!(?:there|here|now|it|that|this|for)\b)\w+ing|no more\s+(?!(?:time|than|"
             r"questions?|worries|need|problems?|for now|today|now)\b)\w+)\b|"
             + _LEAD
@@ -795,7 +798,8 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:[^.;!?]{0,60}?\b(?:dependency|dependencies|library|libraries|package|packages|"
             r"framework|in this (?:codebase|repo|repository|project|file|module)|everywhere|"
             r"anywhere|again|anymore|any more)\b|[^.;!?]{1,60}?(?:[,;:\u2014\u2013]|\s-)\s*"
-            r"(?:we|use|the stdlib|they(?:'re| are)?|it(?:'s| is)|pass|fix|let|write|pin|just|"
+            r"(?:we|use|reuse|rely|go through|call|stick|a|an|the stdlib|they(?:'re| are)?|"
+            r"it(?:'s| is)|pass|fix|let|write|pin|just|"
             r"instead|that|everything|keep|put|those|these|there(?:'s| is)|python|our|it goes)\b)"
         ),
         0.84,
@@ -829,6 +833,47 @@ _RULES: tuple[_Rule, ...] = (
         narrative_ok=True,
     ),
     _Rule(
+        "blame-breakage",
+        FRICTION,
+        _r(
+            r"^(?!(?:can|could|would|will|please|pls|when|if|before|make sure|ensure)\b)"
+            r"(?=[^?]*\b(?:you(?:'ve| have)?|your)\b)(?=[^?]*(?:\bbroke\b|\bbroken\b|"
+            r"\bbreaks\b|stopped \w+ing|\bregress|\bintroduced\b|\bkilled\b|won'?t (?:even )?"
+            r"(?:start|build|compile|boot|run|load)|doesn'?t (?:build|compile|start|run|load) "
+            r"anymore|\bno longer (?:works|builds|compiles|starts|passes|loads)|"
+            r"(?:was|were|it) (?:all )?(?:passing|working|green|fine|compiling|building)"
+            r"(?: fine)? before|(?:compiled|worked|built|passed) fine before|\bfail(?:s|ed|ing)"
+            r" again|red again))[^?]*$"
+        ),
+        0.84,
+        narrative_ok=True,
+    ),
+    _Rule(
+        "again-negative",
+        FRICTION,
+        _r(
+            r"^(?!(?:can|could|would|please|if|when|once|unless|make sure)\b)[^?]*\b(?:is|are|"
+            r"'s|was|went|goes|got|has|have|failed|fails|failing|broke|crashed|hangs?|"
+            r"timed out)\b[^?]{0,40}?\b(?:off|broken|failing|failed|wrong|red|missing|gone|"
+            r"back|crash(?:ed|ing)?|stuck|down|empty|blank|misaligned|flaky|failed|fails|hangs?|"
+            r"timed out)\b[^?]{0,20}?\bagain\b[^?]*$|^(?!(?:can|could|would|please|if|when|once|"
+            r"unless|make sure)\b)[^?]*\b(?:failed|fails|is failing|broke|crashed|hung|errored|"
+            r"timed out|went red|died)\s+again\b[^?]*$"
+        ),
+        0.83,
+        cond_after=True,
+    ),
+    _Rule(
+        "still-stale",
+        FRICTION,
+        _r(
+            r"\b(?:it|that|this|they|the \w+)\s+still\s+(?:\w+s|shows?|has|have|uses?|returns?|"
+            r"prints?|gives?|says?|points?)\b[^.;!?]{0,30}?\b(?:old|same|wrong|stale|previous|"
+            r"original|outdated|default)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
         "nth-time",
         FRICTION,
         _r(
@@ -845,9 +890,11 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"^(?:again|once again|for the (?:last|final|hundredth|\w+th) time|as i (?:already )?"
             r"(?:said|told you|mentioned|wrote)|like i (?:already )?(?:said|told you)|"
-            r"i (?:already )?(?:said|told you)|reminder)\s*[,:;!\u2014\u2013-]+\s*(?![\s,]|thank)"
+            r"i (?:already )?(?:said|told you)|reminder|repeat after me)\s*[,:;!\u2014\u2013-]+"
+            r"\s*(?![\s,]|thank)"
             r"|\bas i (?:already |just |clearly )?(?:said|told you)\s*[,:;]|"
-            r"\bfor the last time\b"
+            r"\bfor the last time\b|^once again\b[^?]*\b(?:wrong|broken|missing|not|no|forgot|"
+            r"failing|off)\b"
         ),
         0.86,
     ),
@@ -860,7 +907,10 @@ _RULES: tuple[_Rule, ...] = (
             r"the change|your change|everything)(?:\s+(?:back|out|again|please|now|right now|"
             r"immediately|asap))*\s*[.!,]*\s*(?:right now|now|immediately|please)?[.!]*$|"
             r"^(?:roll|back|take|put) (?:it|that|this|them) (?:back|out)(?: the way it was)?"
-            r"[\s,]*(?:please|now)?[.!]*$|^put it back the way it was\b"
+            r"[\s,]*(?:please|now)?[.!]*$|^put it back the way it was\b|"
+            r"^(?:revert|undo|roll ?back|back it out)\s*[.!]*(?:\s*(?:now|right now|please|"
+            r"immediately)[.!]*)?\s*$|^put (?:the|my) (?:old|previous|original|earlier) \w+"
+            r"(?: \w+)? back\b"
         ),
         0.86,
     ),
@@ -868,9 +918,11 @@ _RULES: tuple[_Rule, ...] = (
         "terse-no",
         CORRECTION,
         _r(
-            _LEAD + r"(?:incorrect|not even close|nowhere near|no,? that'?s not (?:it|right|how|"
-            r"what)|that'?s not (?:how|what|where|why|when)\b[^.;!?]{0,40}?\b(?:works?|says?|"
-            r"goes|asked|said|wanted|meant|needs?|does|is done|should))\b"
+            _LEAD + r"(?:incorrect|not even close|nowhere near|"
+            r"not (?:right|correct)(?: either)?(?=\s*[,.;:!])|"
+            r"no,? that'?s not (?:it|right|how|what)|"
+            r"that'?s not (?:how|what|where|why|when)\b[^.;!?]{0,40}?\b(?:works?|says?|goes|"
+            r"asked|said|wanted|meant|needs?|does|is done|should))\b"
         ),
         0.86,
     ),
@@ -878,11 +930,13 @@ _RULES: tuple[_Rule, ...] = (
         "no-same",
         FRICTION,
         _r(
-            _LEAD + r"(?:(?:no|nope|nah)\s*[,.!:;\u2014-]*\s*)?(?:(?:the )?(?:exact )?"
+            _LEAD
+            + r"(?:(?:no|nope|nah)\s*[,.!:;\u2014-]*\s*)?(?:(?:the )?(?:exact(?:ly)? )?(?:the )?"
             r"(?:same|identical)(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
             r"traceback|problem|issue|message|assertion|behaviou?r|thing))?|no (?:change|"
-            r"difference|improvement)|nothing changed|still (?:the )?(?:same|broken|failing|"
-            r"wrong|there|empty))(?:\s+(?:again|as before|here|either|at all|still))?\s*"
+            r"difference|improvement)|nothing(?:'s| is)? (?:changed|different)|still (?:the )?"
+            r"(?:same|broken|failing|wrong|there|empty))(?:\s+(?:happens|happened|shows?|comes? up|"
+            r"appears?|again|as before|here|either|at all|still))*\s*"
             r"(?:[.!,;:\u2014\u2013-]|$)"
         ),
         0.85,
@@ -897,7 +951,12 @@ _RULES: tuple[_Rule, ...] = (
             + _LEAD
             + _NO
             + r"\s*[,!:;\u2014-]+\s*"
-            r"(?:the other|a different|another) \w+"
+            r"(?:the other|a different|another) \w+|"
+            + _LEAD
+            + _NO
+            + r"\s*[,!:;\u2014-]+\s*(?:that|this|"
+            r"the) \w+(?: \w+)? (?:is|was|are) (?:deprecated|wrong|outdated|old|broken|not|the "
+            r"wrong|for)\b"
         ),
         0.84,
     ),
@@ -1001,15 +1060,20 @@ _HINTS: dict[str, tuple[str, ...]] = {
     ),
     "nothing-changed": ("nothing", "no "),
     "getting-error": ("getting", "seeing", "got"),
-    "dont-convention": (*_DONT, "stop", "no more"),
+    "dont-convention": (*_DONT, "stop", "quit", "no more"),
     "dont-convention-soft": _DONT,
     "regression-blame": ("you",),
+    "blame-breakage": ("you",),
+    "again-negative": ("again",),
+    "still-stale": ("still",),
     "nth-time": (
         "time", "attempt", "try", "twice", "three times", "four times", "several times",
         "again and again", "over and over", "back", "up",
     ),
-    "restated": ("again", "time", "said", "told", "reminder", "mentioned", "wrote"),
-    "terse-order": ("undo", "revert", "roll", "back", "take", "remove", "put", "restore", "drop"),
+    "restated": ("again", "time", "said", "told", "reminder", "mentioned", "wrote", "repeat"),
+    "terse-order": (
+        "undo", "revert", "roll", "back", "take", "remove", "put", "restore", "drop",
+    ),
     "terse-no": ("incorrect", "close", "nowhere", "not "),
     "no-same": ("same", "identical", "no ", "nothing", "still"),
     "no-that-is": _NO_WORDS,
