@@ -36,6 +36,7 @@ from conkeeper.services.corrections import detect  # noqa: E402
 CORPUS = ROOT / "tests" / "data" / "corrections" / "corpus.jsonl"
 BLIND = ROOT / "tests" / "data" / "corrections" / "blind.jsonl"
 BLIND2 = ROOT / "tests" / "data" / "corrections" / "blind2.jsonl"
+BLIND3 = ROOT / "tests" / "data" / "corrections" / "blind3.jsonl"
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 
 
@@ -124,9 +125,11 @@ def main() -> int:
     print()
     blind = _report("blind set 1 (seen while tuning)", load_corpus(BLIND), args.errors)
     print()
-    blind2 = _report("blind set 2 (unseen)", load_corpus(BLIND2), args.errors)
+    blind2 = _report("blind set 2 (seen while tuning)", load_corpus(BLIND2), args.errors)
+    print()
+    blind3 = _report("blind set 3 (unseen)", load_corpus(BLIND3), args.errors)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    figures = {"tuning": tuning, "blind": blind, "blind2": blind2}
+    figures = {"tuning": tuning, "blind": blind, "blind2": blind2, "blind3": blind3}
     RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 

@@ -132,7 +132,7 @@ def strip_noise(text: str) -> str:
         if line.startswith(("    ", "\t")) or _LOG_LINE.match(line) or _CODE_LINE.search(line):
             kept.append("")
             continue
-        if _symbol_heavy(line):
+        if _symbol_heavy(line) or _shouted_token(line):
             kept.append("")
             continue
         kept.append(line)
@@ -142,6 +142,12 @@ def strip_noise(text: str) -> str:
     if '"' in prose:
         prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
     return _SINGLE_QUOTED.sub("QUOTED", prose) if "'" in prose else prose
+
+
+def _shouted_token(line: str) -> bool:
+    """A pasted status line such as ``ROLLBACK`` or ``FAILED``: one upper-case word."""
+    word = line.strip()
+    return len(word) >= 5 and word.isalpha() and word.isupper()
 
 
 def _symbol_heavy(line: str) -> bool:

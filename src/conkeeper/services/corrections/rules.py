@@ -67,7 +67,8 @@ _PRAISE = (
 )
 _AGENT_WORK = (
     r"(?:that|this|it|which|the (?:fix|change|changes|patch|solution|suggestion|workaround|"
-    r"update|edit|edits|new version|last (?:change|attempt|edit|commit)|refactor)|your (?:fix|"
+    r"update|edit|edits|new version|last (?:change|attempt|edit|commit)|refactor)|your (?:[\w-]+ )?"
+    r"(?:fix|"
     r"change|changes|patch|solution|suggestion|code|approach|command|update|edit|version|"
     r"workaround|refactor|test|tests)|nothing|none of (?:that|this|these|those|it|them)|"
     r"(?:that|this) (?:approach|solution|fix|idea|method|attempt|strategy|workaround|change|"
@@ -162,7 +163,8 @@ _RULES: tuple[_Rule, ...] = (
         CORRECTION,
         _r(
             r"\bnot what i (?:asked|wanted|meant|said|need(?:ed)?|expected|had in mind|requested|"
-            r"intended|described)"
+            r"intended|described)|\bnot the \w+ (?:i|we) (?:meant|asked for|wanted|needed|"
+            r"mentioned|described)\b"
         ),
         0.9,
     ),
@@ -507,7 +509,9 @@ _RULES: tuple[_Rule, ...] = (
             r"same|an?|that|this) (?:\w+\s*)?(?:error|exception|issue|problem|warning|crash)|wrong|"
             r"empty|blank|returning (?:the wrong|an? error|null|nothing|none|empty|undefined|"
             r"500|404)|"
-            r"null|undefined|happening|times? out|timing out|throws?|throwing|returns? (?:the "
+            r"null|undefined|happening|times? out|timing out|duplicated|truncated|misaligned|"
+            r"missing|stuck|"
+            r"cut off|overlapping|doubled|off by|throws?|throwing|returns? (?:the "
             r"wrong|an? error|null|nothing|none|empty|500|404)|there)\b"
         ),
         0.9,
@@ -589,7 +593,8 @@ _RULES: tuple[_Rule, ...] = (
         "made-worse",
         FRICTION,
         _r(
-            r"\b(?:that|this|it|now it|you|your (?:change|fix))\s+(?:just\s+)?(?:made|makes|has "
+            r"\b(?:that|this|it|now it|you|(?:your|that|this|the) (?:[\w-]+ )?(?:change|fix|"
+            r"edit|patch|commit|refactor|tweak|update))\s+(?:just\s+)?(?:made|makes|has "
             r"made|have made) (?:it|things|everything|this|that|the \w+) (?:even )?(?:worse|"
             r"slower|more broken)\b|\b(?:it'?s|it is|things are|now it'?s) (?:even |much )?"
             r"worse\b"
@@ -614,7 +619,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:get|getting|got|see|seeing|saw|have|having|still|it'?s|that'?s|exact)\s+(?:the "
             r")?(?:same|identical|exact same) (?:error|exception|issue|problem|failure|result|"
             r"output|stack ?trace|bug|crash|message|thing|behaviou?r)\b|\bsame (?:error|exception|"
-            r"issue|problem|failure|result|output|bug|crash|thing) (?:again|as before|as last "
+            r"issue|problem|failure|result|output|bug|crash|thing|mistake) (?:again|as (?:the )?"
+            r"(?:last|previous|before|earlier|yesterday)|you (?:made|had|introduced)|as last "
             r"time|as earlier)\b"
         ),
         0.88,
@@ -625,7 +631,8 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\b(?:going|running|walking|spinning) (?:around )?in circles\b|\bgoing nowhere\b|"
             r"\bwe(?:'ve| have) (?:been (?:over|through) this|already (?:tried|done) (?:this|"
-            r"that))\b|\bhow many times\b|\bfor the (?:second|third|fourth|fifth|\d+(?:st|nd|rd|"
+            r"that))\b|\bhow many (?:more )?times\b|\bfor the (?:second|third|fourth|fifth|"
+            r"\d+(?:st|nd|rd|"
             r"th)|nth|umpteenth|hundredth) time\b|\bsame (?:mistake|thing) again\b|\bnot again\b|"
             r"\bagain\?!|\bthis is (?:so |really |getting )?(?:frustrating|annoying|ridiculous|"
             r"useless|pointless|a mess|a waste of time|hopeless)\b|\bwaste of (?:my )?time\b"
@@ -690,7 +697,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "wrong-lead",
         CORRECTION,
-        _r(_LEAD + r"(?:wrong|incorrect|not correct|not right|nope,? wrong)\s*[,.!:;\u2014-]"),
+        _r(
+            _LEAD + r"(?:wrong|incorrect|not correct|not right|nope,? wrong)(?: again)?"
+            r"\s*[,.!:;\u2014-]"
+        ),
         0.84,
     ),
     _Rule(
@@ -805,6 +815,17 @@ _RULES: tuple[_Rule, ...] = (
         0.84,
     ),
     _Rule(
+        "dont-alternative",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:(?:please|pls|and|just)\s+)?(?:don'?t|do not|never)\s+(?!(?:forget|"
+            r"worry|bother|hesitate|rush|panic|be\b|mind|know|think|see)\b)\w+\b[^.;!?]{1,60}?"
+            r"(?:[,;:]|\s-)\s*(?:just |instead )?(?:use|reuse|log|call|go through|stick|keep|put|"
+            r"raise|re-raise|pass|rely|import|read|return)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
         "dont-convention-soft",
         CORRECTION,
         _r(
@@ -837,16 +858,31 @@ _RULES: tuple[_Rule, ...] = (
         FRICTION,
         _r(
             r"^(?!(?:can|could|would|will|please|pls|when|if|before|make sure|ensure)\b)"
-            r"(?=[^?]*\b(?:you(?:'ve| have)?|your)\b)(?=[^?]*(?:\bbroke\b|\bbroken\b|"
-            r"\bbreaks\b|stopped \w+ing|\bregress|\bintroduced\b|\bkilled\b|won'?t (?:even )?"
-            r"(?:start|build|compile|boot|run|load)|doesn'?t (?:build|compile|start|run|load) "
-            r"anymore|\bno longer (?:works|builds|compiles|starts|passes|loads)|"
-            r"(?:was|were|it) (?:all )?(?:passing|working|green|fine|compiling|building)"
-            r"(?: fine)? before|(?:compiled|worked|built|passed) fine before|\bfail(?:s|ed|ing)"
-            r" again|red again))[^?]*$"
+            r"(?=[^?]*(?:\byou(?:'ve| have)? (?:just |also )?(?:\w+ed|broken?|made|did|wrote|"
+            r"put|ran|"
+            r"built|set|moved|deployed|changed|touched|bumped|took|swapped|switched)\b|\byour "
+            r"(?:[\w-]+ )?(?:change|changes|edit|edits|commit|refactor|fix|patch|rewrite|pr|"
+            r"update|migration|code|tweak|cleanup|bump|rename|version|config|deploy)\b))"
+            r"(?=[^?]*(?:\bbroke\b|\bbroken\b|\bbreaks\b|stopped \w+ing|\bregress|\bintroduced\b|"
+            r"\bkilled\b|won'?t (?:even )?(?:start|build|compile|boot|run|load)|doesn'?t (?:build|"
+            r"compile|start|run|load) anymore|\bno longer\b|(?:was|were|it) (?:all )?(?:passing|"
+            r"working|green|fine|compiling|building)(?: fine)? (?:before|until)|(?:compiled|worked|"
+            r"built|passed) fine before|\b(?:green|passing|working|fine) until\b|\bfail(?:s|ed|ing)"
+            r" again|red again|\btim(?:e|es|ed|ing) out\b|\bstarted (?:right )?after\b|"
+            r"\bever since\b|\bslower\b|\bworse\b|\bcrash(?:es|ed|ing)\b|\bare new since\b|"
+            r"\bnew since\b))[^?]*$"
         ),
         0.84,
         narrative_ok=True,
+    ),
+    _Rule(
+        "take-out",
+        FRICTION,
+        _r(
+            r"^(?:(?:please|just|now)\s+)?(?:take|rip|pull|get) (?:the |that |this |your )?"
+            r"[\w-]+(?: [\w-]+)? (?:out|back out)(?: again| of there| of it)?\s*[.!]*$"
+        ),
+        0.84,
     ),
     _Rule(
         "again-negative",
@@ -893,7 +929,9 @@ _RULES: tuple[_Rule, ...] = (
             r"i (?:already )?(?:said|told you)|reminder|repeat after me)\s*[,:;!\u2014\u2013-]+"
             r"\s*(?![\s,]|thank)"
             r"|\bas i (?:already |just |clearly )?(?:said|told you)\s*[,:;]|"
-            r"\bfor the last time\b|^once again\b[^?]*\b(?:wrong|broken|missing|not|no|forgot|"
+            r"\bfor the last time\b|\bi(?:'ve| have) (?:already )?(?:said|told you)"
+            r"(?: (?:it|this|that))?(?: (?:twice|before|already|\w+ times))?\s*[:;]|"
+            r"^once again\b[^?]*\b(?:wrong|broken|missing|not|no|forgot|"
             r"failing|off)\b"
         ),
         0.86,
@@ -992,7 +1030,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
         "made up", "nonsense",
     ),
     "you-are-wrong": ("you",),
-    "not-what-i-meant": ("not what i",),
+    "not-what-i-meant": ("not what i", "not the"),
     "i-said": (
         "said", "mentioned", "told", "asked", "explained", "wrote", "wanted", "meant",
         "specified", "requested",
@@ -1062,9 +1100,11 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "getting-error": ("getting", "seeing", "got"),
     "dont-convention": (*_DONT, "stop", "quit", "no more"),
     "dont-convention-soft": _DONT,
+    "dont-alternative": _DONT,
     "regression-blame": ("you",),
     "blame-breakage": ("you",),
     "again-negative": ("again",),
+    "take-out": ("out",),
     "still-stale": ("still",),
     "nth-time": (
         "time", "attempt", "try", "twice", "three times", "four times", "several times",
