@@ -37,6 +37,7 @@ CORPUS = ROOT / "tests" / "data" / "corrections" / "corpus.jsonl"
 BLIND = ROOT / "tests" / "data" / "corrections" / "blind.jsonl"
 BLIND2 = ROOT / "tests" / "data" / "corrections" / "blind2.jsonl"
 BLIND3 = ROOT / "tests" / "data" / "corrections" / "blind3.jsonl"
+BLIND4 = ROOT / "tests" / "data" / "corrections" / "blind4.jsonl"
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 
 
@@ -127,9 +128,17 @@ def main() -> int:
     print()
     blind2 = _report("blind set 2 (seen while tuning)", load_corpus(BLIND2), args.errors)
     print()
-    blind3 = _report("blind set 3 (unseen)", load_corpus(BLIND3), args.errors)
+    blind3 = _report("blind set 3 (seen while tuning)", load_corpus(BLIND3), args.errors)
+    print()
+    blind4 = _report("blind set 4 (unseen)", load_corpus(BLIND4), args.errors)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    figures = {"tuning": tuning, "blind": blind, "blind2": blind2, "blind3": blind3}
+    figures = {
+        "tuning": tuning,
+        "blind": blind,
+        "blind2": blind2,
+        "blind3": blind3,
+        "blind4": blind4,
+    }
     RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 

@@ -1009,6 +1009,51 @@ _RULES: tuple[_Rule, ...] = (
         ),
         0.84,
     ),
+    # A bad outcome said together with the agent's part in it or its persistence: the general
+    # shape of friction ("the retry logic you added is causing duplicates", "no luck, same 502").
+    _Rule(
+        "outcome-cooccur",
+        FRICTION,
+        _r(
+            r"^(?!(?:can|could|would|will|please|pls|let'?s|when|whenever|if|unless|before|"
+            r"make sure|ensure|should|do|does|did|is|are|was|what|why|how|where|which|who|add|"
+            r"write|implement|explain|show|tell|find|check|grep|search|count|list)\b)"
+            r"(?![^?]*\b(?:last (?:week|month|year)|used to|learning|as expected|expected|intended|"
+            r"on purpose|in case|vendor|contractor|colleague|previous developer)\b)"
+            r"(?=[^?]*(?:\bbroke\b|\bbroken\b|\bbreaks\b|\bfail(?:s|ed|ing)?\b|\berrors?\b|"
+            r"\bcrash\w*|\bworse\b|\bslower\b|\bslow\b|\bgarbled\b|\bduplicat\w+|\btwice as\b|"
+            r"\bred\b|\bwrong\b|\bmissing\b|\bhangs?\b|\bstuck\b|\b50[0-4]\b|\b40[134]\b|"
+            r"\btim(?:e|es|ed|ing) ?out\b|\bregress\w*|\bno luck\b|\bcorrupt\w*|\bmangled\b|"
+            r"\breordered\b|\bcausing\b|\bblank\b|\bnot working\b|\b(?:doesn'?t|didn'?t|won'?t|"
+            r"hasn'?t|has not|have not|haven'?t) (?:work|worked|help|helped|build|compile|start|"
+            r"load|run|pass)\w*|\bmistakes?\b|\bbug\b|\bgone\b|\bdisappeared\b|\boff by\b))"
+            r"(?=[^?]*(?:\byou(?:'ve|'re| have| are)? (?:just |also |now |again )?(?:\w+ed|made|"
+            r"tried|broke|did|wrote|put|ran|built|set|took|repeating|making|doing|keep|added)\b|"
+            r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|branch|fix|fixes|code|patch|commit|"
+            r"refactor|version|attempt|update|pr|migration|script|approach|suggestion)\b|"
+            r"\bstill\b|\bagain\b|\bsame\b|\bevery (?:single )?time\b|\btwice\b|\bthree times\b|"
+            r"\bno luck\b|\bkeeps?\b|\byet again\b|\bthan before\b|\bnow\b))[^?]*$"
+        ),
+        0.82,
+        narrative_ok=True,
+        cond_after=True,
+    ),
+    _Rule(
+        "repeat-instruction",
+        CORRECTION,
+        _r(r"^(?:i repeat|repeat|i'?ll say it again|once more)\s*[,:;!\u2014\u2013-]+\s*\w"),
+        0.84,
+    ),
+    _Rule(
+        "undo-what-you",
+        FRICTION,
+        _r(
+            r"^(?:(?:please|just|now)\s+)?(?:remove|undo|revert|delete|drop|take out|roll back)"
+            r" (?:what|everything|all|whatever) you(?:'ve)? (?:just )?(?:added|did|changed|wrote|"
+            r"made|put|introduced)\b|^undo\s*!+\s*$"
+        ),
+        0.86,
+    ),
     _Rule("oops", FRICTION, _r(r"^(?:oops|whoops|uh oh|yikes)\b"), 0.45),
     _Rule("still-word", FRICTION, _r(r"\bstill (?:\w+ )?(?:fail|broken|error|wrong|crash)"), 0.45),
 )
@@ -1118,6 +1163,12 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "no-same": ("same", "identical", "no ", "nothing", "still"),
     "no-that-is": _NO_WORDS,
     "again-state": ("again",),
+    "outcome-cooccur": (
+        "you", "still", "again", "same", "every", "twice", "three times", "no luck", "keep",
+        "than before", "now",
+    ),
+    "repeat-instruction": ("repeat", "say it again", "once more"),
+    "undo-what-you": ("you", "undo"),
     "oops": ("oops", "whoops", "uh oh", "yikes"),
     "still-word": ("still ",),
 }  # fmt: skip
