@@ -39,7 +39,8 @@ def _visible(path: Path) -> str:
         return ""
 
 
-def _bullets(text: str) -> list[str]:
+def bullets(text: str) -> list[str]:
+    """The bullet texts of a Markdown file (checkbox markers dropped)."""
     items = []
     for line in text.splitlines():
         stripped = line.strip()
@@ -58,7 +59,7 @@ def load_known(memory_dir: Path, *, exclude_retro: str | None = None) -> list[Kn
     """
     items: list[KnownItem] = []
     for name in ("patterns.md", "product-context.md", "glossary.md"):
-        items += [KnownItem(name, b) for b in _bullets(_visible(memory_dir / name))]
+        items += [KnownItem(name, b) for b in bullets(_visible(memory_dir / name))]
     decisions = memory_dir / "decisions"
     if decisions.is_dir():
         for path in sorted(decisions.glob("*.md"))[:MAX_FILES]:
@@ -72,7 +73,7 @@ def load_known(memory_dir: Path, *, exclude_retro: str | None = None) -> list[Kn
         for path in sorted(sessions.glob("*-retro.md"))[-MAX_FILES:]:
             relative = f"sessions/{path.name}"
             if relative != exclude_retro:
-                items += [KnownItem(relative, b) for b in _bullets(_visible(path))]
+                items += [KnownItem(relative, b) for b in bullets(_visible(path))]
     return items
 
 
