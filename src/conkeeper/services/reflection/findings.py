@@ -63,11 +63,15 @@ def quote(text: str) -> str:
     return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
+_EXIT = re.compile(r"^exit code -?\d+\s*", re.IGNORECASE)
+
+
 def _first_line(text: str | None) -> str:
     for line in (text or "").splitlines():
-        if line.strip() and not line.strip().lower().startswith("exit code"):
-            return line.strip()
-    return (text or "").strip()
+        line = _EXIT.sub("", line.strip())
+        if line:
+            return line
+    return ""
 
 
 def failure_key(event: ToolEvent) -> tuple[str, str]:
@@ -187,21 +191,37 @@ def slow_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
     return found
 
 
+def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
+    """Whether a later successful run covers the failed one (the same command, or a run of the
+    failing test's file)."""
+    target = _test_file(key)
+    for event in later:
+        if event.failed:
+            continue
+        if failure_key(event)[0] == key or (target and target[0] in event.input_summary):
+            return True
+    return False
+
+
 def abandoned_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
-    """Commands or tests still failing when the work stopped: their last run failed, never
-    succeeded afterwards, and was among the last three runs."""
+    """Commands or tests still failing when the work stopped: their last run failed, no later
+    successful run covers them, and it was among the last three runs."""
     runs = [event for event, _ in events if event.action == "execute"]
     final = {event.id for event in runs[-3:]}
-    last: dict[str, ToolEvent] = {}
-    for event in runs:
-        last[failure_key(event)[0]] = event
+    last: dict[str, int] = {}
+    for index, event in enumerate(runs):
+        last[failure_key(event)[0]] = index
     found = []
-    for key, event in last.items():
-        if event.failed and event.status != "interrupted" and event.id in final:
-            error = _first_line(event.error)
-            text = quote(f"{event.input_summary} → {error}" if error else event.input_summary)
-            label = failure_key(event)[1]
-            found.append(Finding(ABANDONED, f"open:{key}", label, 1, event.created_at, [text]))
+    for key, index in last.items():
+        event = runs[index]
+        if not event.failed or event.status == "interrupted" or event.id not in final:
+            continue
+        if _settled(event, key, runs[index + 1 :]):
+            continue
+        error = _first_line(event.error)
+        text = quote(f"{event.input_summary} → {error}" if error else event.input_summary)
+        label = failure_key(event)[1]
+        found.append(Finding(ABANDONED, f"open:{key}", label, 1, event.created_at, [text]))
     return found
 
 

@@ -9,6 +9,7 @@ reported as known instead, so a convention is never proposed twice.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 
@@ -18,6 +19,11 @@ from conkeeper.services.reflection.known import KnownItem, match
 HALF_LIFE_DAYS = 7.0
 LIMITS = {"minimal": 2, "standard": 5, "thorough": 12}
 PROCESS, PROJECT, BOTH = "PROCESS", "PROJECT", "BOTH"
+# Conversational openers that do not belong in a rule ("no, use X" → "Use X").
+_FILLER = re.compile(
+    r"^(?:(?:no|nope|nah|actually|again|ugh|ok(?:ay)?|well|so|please|hmm+)\b[\s,.!:;\u2014-]*)+",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -60,7 +66,8 @@ def _why(finding: f.Finding, noun: str) -> list[str]:
 
 def _convention(finding: f.Finding) -> dict[str, object]:
     rule = max(finding.texts, key=len) if finding.texts else finding.label
-    rule = rule.removeprefix("… ").strip()
+    rule = _FILLER.sub("", rule.removeprefix("… ").strip())
+    rule = rule[:1].upper() + rule[1:]
     return {
         "what": f"Record the convention about '{finding.label}' in patterns.md: {f.quote(rule)}",
         "why": _why(finding, f"corrected on '{finding.label}'"),
