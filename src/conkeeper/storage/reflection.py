@@ -1,12 +1,17 @@
 """The queries reflection and insights need: sessions in a window, their tool events with
-durations, and their summaries. SQL lives here so the analysis core stays plain Python."""
+durations, and their summaries; and the Stop hook's evidence counts. SQL lives here so the
+analysis core stays plain Python. Cheap to import (the Stop hook uses it): the observation
+records are imported only by the functions that build them."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from conkeeper.domain.observations import ToolEvent, json_list
 from conkeeper.domain.records import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from conkeeper.domain.observations import ToolEvent
 
 
 class SessionRow(FrozenRecord):
@@ -78,6 +83,8 @@ def session_events(conn: sqlite3.Connection, session_id: int) -> list[tuple[Tool
 
     ``created_at`` of the returned events is in Unix ms, as stored.
     """
+    from conkeeper.domain.observations import ToolEvent, json_list
+
     rows = conn.execute(
         "SELECT id, prompt_number, tool_use_id, tool_name, action, paths, input_summary, "
         "status, error, exit_code, created_at, COALESCE(duration_ms, 0) FROM tool_events "
@@ -130,3 +137,15 @@ def session_summary(conn: sqlite3.Connection, session_id: int) -> dict[str, str]
         "completed": row[2] or "",
         "next_steps": row[3] or "",
     }
+
+
+def tool_use_counts(conn: sqlite3.Connection, session_id: int) -> tuple[int, int, int | None]:
+    """``(tool uses, failed ones, session start in Unix ms or None)`` for the Stop hook."""
+    row = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(status = 'failure'), 0) FROM tool_events "
+        "WHERE session_id = ?",
+        (session_id,),
+    ).fetchone()
+    start = conn.execute("SELECT started_at FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    started = int(start[0]) if start and start[0] else None
+    return int(row[0]), int(row[1]), started
