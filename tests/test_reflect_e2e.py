@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from conftest import run_cli
-from test_e2e_session import Session, set_up_project
+from test_e2e_session import SESSION, Session, set_up_project
 
 TEST_ID = "tests/test_cart.py::test_discount"
 FAILURE = f"Exit code 1\nFAILED {TEST_ID} - AssertionError: assert 100 == 90\n1 failed in 0.12s"
@@ -160,3 +160,27 @@ def test_quiet_session_gets_a_minimal_retro(tmp_path: Path) -> None:
     assert report["minimal"] is True and report["recommendations"] == []
     retro = Path(report["retro"]).read_text(encoding="utf-8")
     assert "Nothing notable." in retro and "- [ ]" not in retro
+
+
+def test_session_since_depth_and_errors(tmp_path: Path) -> None:
+    s = Session(tmp_path)
+    set_up_project(s)
+    replay(s)
+    by_id = reflect_json(s, "--session", SESSION[:8], "--depth", "minimal")
+    assert by_id["sessions"] == [SESSION] and by_id["depth"] == "minimal"
+    assert len(by_id["recommendations"]) == 2  # minimal depth keeps the top two
+    since = reflect_json(s, "--since", "2000-01-01", "--depth", "thorough")
+    assert since["sessions"] == [SESSION] and since["scope"] == "since 2000-01-01"
+    assert len(since["recommendations"]) >= 3
+    run_cli("config", "set", "reflect_depth", "minimal", cwd=s.project, env=s.env)
+    assert reflect_json(s)["depth"] == "minimal"
+    for args, message in [
+        (["--session", "nope-nope"], "no session"),
+        (["--since", "last week"], "expected a date"),
+        (["approve"], "needs the recommendation's number"),
+        (["decline", "42"], "no recommendation #42"),
+        (["--session", "x", "--since", "2000-01-01"], "not allowed with"),
+    ]:
+        result = run_cli("reflect", *args, cwd=s.project, env=s.env)
+        assert result.returncode != 0 and message in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
