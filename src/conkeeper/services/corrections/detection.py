@@ -176,7 +176,7 @@ _NARRATIVE = LazyPattern(
     r"year|time)|yesterday)\b",
     re.IGNORECASE,
 )
-_NOT_YET = LazyPattern(r"\byet\b", re.IGNORECASE)
+_NOT_YET = LazyPattern(r"\byet\b(?! (?:another|again)\b)", re.IGNORECASE)
 _RESOLVED = LazyPattern(
     r"\b(?:it'?s fine now|works now|fixed now|it'?s working now|resolved now)\b", re.IGNORECASE
 )

@@ -646,7 +646,8 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\bnow (?:it|the \w+|i get|i'?m getting|we get|we'?re getting|there'?s|i see|it'?s|"
             r"everything|nothing|all)\s+(?:\w+\s+){0,3}?(?:fails?|failing|broken|crash(?:es|ing)?|"
-            r"\w*error|erroring|throws?|\w*exception|timeout|times out|hangs|doesn'?t (?:work|"
+            r"\w*error|erroring|throws?|\w*exception|timeout|times out|hangs|"
+            r"doesn'?t (?:even )?(?:work|"
             r"compile|build|start|load|run)|won'?t (?:work|compile|build|start|load|run)|can'?t "
             r"(?:find|load|connect|start))\b"
         ),
@@ -724,7 +725,7 @@ _RULES: tuple[_Rule, ...] = (
             r"don'?t|didn'?t|have not|do not|did not|was|wasn'?t|am|'m|think)|we (?:haven'?t|"
             r"don'?t|didn'?t)|it'?s (?:a|an|just|only|for)|not (?:yet|really|now)|go ahead|"
             r"keep going|continue|all good|"
-            r"worries|problem|need|rush)\b)\w"
+            r"worries|problem|need|rush|nothing else|that'?s (?:everything|all))\b)\w"
         ),
         0.7,
     ),
@@ -800,16 +801,19 @@ _RULES: tuple[_Rule, ...] = (
         CORRECTION,
         _r(
             _LEAD + r"(?:(?:please|pls|and|just|so)\s+)?(?:(?:stop|quit)\s+(?:(?:ever|again)\s+)?"
-            r"(?!(?:there|here|now|it|that|this|for)\b)\w+ing|no more\s+(?!(?:time|than|"
+            r"(?!(?:there|here|now|it|that|this|for)\b)\w+ing|no more\s+(?![^.;!?]*\b(?:today|"
+            r"tonight|"
+            r"for now|this week|for the day)\b)(?!(?:time|than|"
             r"questions?|worries|need|problems?|for now|today|now)\b)\w+)\b|"
             + _LEAD
             + r"(?:(?:please|pls|and|just)\s+)?(?:don'?t|do not|never)\s+(?!(?:forget|worry|"
             r"bother|hesitate|rush|panic|be\b|mind)\b)(?:ever\s+)?" + _CONVENTION_VERB + r"\b"
             r"(?:[^.;!?]{0,60}?\b(?:dependency|dependencies|library|libraries|package|packages|"
-            r"framework|in this (?:codebase|repo|repository|project|file|module)|everywhere|"
+            r"framework|orm|a whole|an entire|just for|for (?:one|two|a single|a few)|"
+            r"in this (?:codebase|repo|repository|project|file|module)|everywhere|"
             r"anywhere|again|anymore|any more)\b|[^.;!?]{1,60}?(?:[,;:\u2014\u2013]|\s-)\s*"
             r"(?:we|use|reuse|rely|go through|call|stick|a|an|the stdlib|they(?:'re| are)?|"
-            r"it(?:'s| is)|pass|fix|let|write|pin|just|"
+            r"it(?:'s| is)|pass|fix|let|write|pin|just|[\w-]+ (?:is|are) already|"
             r"instead|that|everything|keep|put|those|these|there(?:'s| is)|python|our|it goes)\b)"
         ),
         0.84,
@@ -869,7 +873,8 @@ _RULES: tuple[_Rule, ...] = (
             r"working|green|fine|compiling|building)(?: fine)? (?:before|until)|(?:compiled|worked|"
             r"built|passed) fine before|\b(?:green|passing|working|fine) until\b|\bfail(?:s|ed|ing)"
             r" again|red again|\btim(?:e|es|ed|ing) out\b|\bstarted (?:right )?after\b|"
-            r"\bever since\b|\bslower\b|\bworse\b|\bcrash(?:es|ed|ing)\b|\bare new since\b|"
+            r"\bever since\b|\bslower\b|\bworse\b|\bused to (?:work|pass|build|compile|run)\b|"
+            r"\bcrash(?:es|ed|ing)\b|\bare new since\b|"
             r"\bnew since\b))[^?]*$"
         ),
         0.84,
@@ -916,7 +921,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|umpteenth|nth) (?:time|"
             r"attempt|try)\b|\b(?:twice|three times|four times|several times) (?:already|now|in a "
             r"row|today|this (?:session|morning|week))\b|\b(?:again and again|over and over)\b|"
-            r"\bkeeps? (?:coming|popping|showing) (?:back|up)\b|\bcomes? back (?:again|every)\b"
+            r"\byet another (?:time|round|failure|error|attempt)\b|\bkeeps? (?:coming|popping|"
+            r"showing) (?:back|up)\b|\bcomes? back (?:again|every)\b"
         ),
         0.84,
     ),
@@ -929,7 +935,9 @@ _RULES: tuple[_Rule, ...] = (
             r"i (?:already )?(?:said|told you)|reminder|repeat after me)\s*[,:;!\u2014\u2013-]+"
             r"\s*(?![\s,]|thank)"
             r"|\bas i (?:already |just |clearly )?(?:said|told you)\s*[,:;]|"
-            r"\bfor the last time\b|\bi(?:'ve| have) (?:already )?(?:said|told you)"
+            r"\bfor the last time\b|\bi(?:'ve| have) (?:already )?told you (?:this|that|so|it)?\s*"
+            r"(?:already|before|twice|\w+ times)?\s*[,:;.!\u2014]|^one more time\s*[:,;!\u2014]|"
+            r"\bi(?:'ve| have) (?:already )?(?:said|told you)"
             r"(?: (?:it|this|that))?(?: (?:twice|before|already|\w+ times))?\s*[:;]|"
             r"^once again\b[^?]*\b(?:wrong|broken|missing|not|no|forgot|"
             r"failing|off)\b"
@@ -972,9 +980,10 @@ _RULES: tuple[_Rule, ...] = (
             + r"(?:(?:no|nope|nah)\s*[,.!:;\u2014-]*\s*)?(?:(?:the )?(?:exact(?:ly)? )?(?:the )?"
             r"(?:same|identical)(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
             r"traceback|problem|issue|message|assertion|behaviou?r|thing))?|no (?:change|"
-            r"difference|improvement)|nothing(?:'s| is)? (?:changed|different)|still (?:the )?"
+            r"difference|improvement)|(?:zero|not (?:a|any)) (?:change|difference|improvement)|"
+            r"nothing(?:'s| is)? (?:changed|different)|still (?:the )?"
             r"(?:same|broken|failing|wrong|there|empty))(?:\s+(?:happens|happened|shows?|comes? up|"
-            r"appears?|again|as before|here|either|at all|still))*\s*"
+            r"appears?|again|as before|here|either|at all|still|in (?:the )?\w+))*\s*"
             r"(?:[.!,;:\u2014\u2013-]|$)"
         ),
         0.85,
@@ -1026,7 +1035,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\btim(?:e|es|ed|ing) ?out\b|\bregress\w*|\bno luck\b|\bcorrupt\w*|\bmangled\b|"
             r"\breordered\b|\bcausing\b|\bblank\b|\bnot working\b|\b(?:doesn'?t|didn'?t|won'?t|"
             r"hasn'?t|has not|have not|haven'?t) (?:work|worked|help|helped|build|compile|start|"
-            r"load|run|pass)\w*|\bmistakes?\b|\bbug\b|\bgone\b|\bdisappeared\b|\boff by\b))"
+            r"load|run|pass)\w*|\bmistakes?\b|\bbug\b|\bgone\b|\bdisappeared\b|\boff by\b|"
+            r"\bstale\b|\boutdated\b|\bleak\w*|\bbigger\b|\blarger\b|\bheavier\b|\bcrawl\w*|"
+            r"\bgarbage\b|\bunreadable\b|\bflaky\b))"
             r"(?=[^?]*(?:\byou(?:'ve|'re| have| are)? (?:just |also |now |again )?(?:\w+ed|made|"
             r"tried|broke|did|wrote|put|ran|built|set|took|repeating|making|doing|keep|added)\b|"
             r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|branch|fix|fixes|code|patch|commit|"
@@ -1051,6 +1062,22 @@ _RULES: tuple[_Rule, ...] = (
             r"^(?:(?:please|just|now)\s+)?(?:remove|undo|revert|delete|drop|take out|roll back)"
             r" (?:what|everything|all|whatever) you(?:'ve)? (?:just )?(?:added|did|changed|wrote|"
             r"made|put|introduced)\b|^undo\s*!+\s*$"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "you-instead",
+        CORRECTION,
+        _r(r"\byou (?:\w+ed|wrote|made|put|ran|took|did) [^.;!?]{1,40}?\binstead of\b"),
+        0.84,
+    ),
+    _Rule(
+        "told-me-fixed",
+        FRICTION,
+        _r(
+            r"\byou (?:told me|said|claimed) (?:that |it |this )?(?:was|is|would be|had been) "
+            r"(?:fixed|done|working|solved|resolved|passing)\b|\b(?:that|this|it|your \w+)\s+"
+            r"(?:did|does|changed|fixed|solved) (?:nothing|zilch)\b"
         ),
         0.86,
     ),
@@ -1153,14 +1180,16 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "still-stale": ("still",),
     "nth-time": (
         "time", "attempt", "try", "twice", "three times", "four times", "several times",
-        "again and again", "over and over", "back", "up",
+        "again and again", "over and over", "back", "up", "yet another",
     ),
-    "restated": ("again", "time", "said", "told", "reminder", "mentioned", "wrote", "repeat"),
+    "restated": (
+        "again", "time", "said", "told", "reminder", "mentioned", "wrote", "repeat",
+    ),
     "terse-order": (
         "undo", "revert", "roll", "back", "take", "remove", "put", "restore", "drop",
     ),
     "terse-no": ("incorrect", "close", "nowhere", "not "),
-    "no-same": ("same", "identical", "no ", "nothing", "still"),
+    "no-same": ("same", "identical", "no ", "nothing", "still", "zero", "not a", "not any"),
     "no-that-is": _NO_WORDS,
     "again-state": ("again",),
     "outcome-cooccur": (
@@ -1169,6 +1198,8 @@ _HINTS: dict[str, tuple[str, ...]] = {
     ),
     "repeat-instruction": ("repeat", "say it again", "once more"),
     "undo-what-you": ("you", "undo"),
+    "you-instead": ("instead of",),
+    "told-me-fixed": ("told me", "said", "claimed", "nothing", "zilch"),
     "oops": ("oops", "whoops", "uh oh", "yikes"),
     "still-word": ("still ",),
 }  # fmt: skip
