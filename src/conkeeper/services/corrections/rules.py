@@ -181,7 +181,8 @@ _RULES: tuple[_Rule, ...] = (
             r"only|leave|change|call|write|run|avoid|stick)|not\b|no\b|don'?t|never|only|QUOTED"
             r"(?:\s*[,;.!]|\s*$|\s+(?:not|and not|instead|but))|earlier|before|already|"
             r"explicitly|specifically|clearly|twice|multiple times|several times)|"
-            r"\bi told you\b|\bi (?:already |just )?(?:asked|told) you (?:to|not|for|already|"
+            r"\bi told you\b|\bi (?:already|just) told you\b|\bi (?:already |just )?(?:asked|"
+            r"told) you (?:to|not|for|already|"
             r"before|earlier|twice)|\bwhat i (?:said|asked|wanted) was\b"
         ),
         0.86,
@@ -289,7 +290,7 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\byou (?:(?:just|also|again|clearly|completely|accidentally|totally|still)\s+)?"
             r"(?:misunderstood|misread|misinterpreted|ignored|forgot|missed|skipped|overwrote|"
-            r"hallucinated|made up|invented|confused|mixed up|left out|dropped|lost|"
+            r"hallucinated|made up|invented|confused|mixed up|left out|dropped|lost|mis[a-z]{3,}ed|"
             r"(?:used|edited|changed|modified|deleted|opened|updated|imported|read|ran|picked) the "
             r"wrong|put (?:it|this|that|them) in the wrong|didn'?t (?:read|follow|listen|do what|"
             r"use|update|run|include|handle|fix|address|answer|add|change|implement|test|check|"
@@ -557,7 +558,7 @@ _RULES: tuple[_Rule, ...] = (
             _LEAD + r"(?:please |let'?s |can you |could you |just |we (?:need|should|have) to |you "
             r"(?:need|should|have) to |i want you to |go ahead and )?(?:revert|undo|roll ?back|"
             r"back out|reset|put back|restore|get rid of)\s+(?:that|this|it|those|these|"
-            r"the (?:last|previous|"
+            r"the (?:[\w-]+ )?(?:last|previous|"
             r"change|changes|commit|edit|edits|refactor|file)|your|everything|all|what you|my "
             r"(?:file|changes|code)|back)\b|\blet'?s (?:revert|undo|roll back)\b|\bundo that\b|"
             r"\b(?:roll|back|put|change) (?:that|this|it|those|these|them) (?:back|out)\b"
@@ -629,7 +630,8 @@ _RULES: tuple[_Rule, ...] = (
         "going-in-circles",
         FRICTION,
         _r(
-            r"\b(?:going|running|walking|spinning) (?:around )?in circles\b|\bgoing nowhere\b|"
+            r"\b(?:going|running|walking|spinning) (?:around )?in circles\b|\bback and forth\b|"
+            r"\bgoing nowhere\b|"
             r"\bwe(?:'ve| have) (?:been (?:over|through) this|already (?:tried|done) (?:this|"
             r"that))\b|\bhow many (?:more )?times\b|\bfor the (?:second|third|fourth|fifth|"
             r"\d+(?:st|nd|rd|"
@@ -691,7 +693,8 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:\w+\s+)?(?:crashes|crashed|fails|failed|broke|errors|errored|hangs|hung|froze|"
             r"timed out|times out|blew up|is failing|is crashing|is broken) again\b|"
             r"\b(?:it|that|this|the \w+)(?:'s| is| are|'re)? still not \w+ing\b|"
-            r"\bstill (?:an? )?(?:\d{3}|error|exception|crash|failure|timeout|segfault)s?\b"
+            r"\bstill (?:an? )?(?:\d{3}|error|exception|crash|failure|timeout|segfault)s?\b|"
+            r"^still (?:at |on )?[\d.,%]+\s*[.!]*$"
         ),
         0.86,
     ),
@@ -867,7 +870,8 @@ _RULES: tuple[_Rule, ...] = (
             r"built|set|moved|deployed|changed|touched|bumped|took|swapped|switched)\b|\byour "
             r"(?:[\w-]+ )?(?:change|changes|edit|edits|commit|refactor|fix|patch|rewrite|pr|"
             r"update|migration|code|tweak|cleanup|bump|rename|version|config|deploy)\b))"
-            r"(?=[^?]*(?:\bbroke\b|\bbroken\b|\bbreaks\b|stopped \w+ing|\bregress|\bintroduced\b|"
+            r"(?=[^?]*(?:\bbroke\b|\bbroken\b|\bbreaks\b|stopped \w+ing|\bregress|"
+            r"\b(?:re-?)?introduced\b|\bforever\b|"
             r"\bkilled\b|won'?t (?:even )?(?:start|build|compile|boot|run|load)|doesn'?t (?:build|"
             r"compile|start|run|load) anymore|\bno longer\b|(?:was|were|it) (?:all )?(?:passing|"
             r"working|green|fine|compiling|building)(?: fine)? (?:before|until)|(?:compiled|worked|"
@@ -979,11 +983,13 @@ _RULES: tuple[_Rule, ...] = (
             _LEAD
             + r"(?:(?:no|nope|nah)\s*[,.!:;\u2014-]*\s*)?(?:(?:the )?(?:exact(?:ly)? )?(?:the )?"
             r"(?:same|identical)(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
-            r"traceback|problem|issue|message|assertion|behaviou?r|thing))?|no (?:change|"
+            r"traceback|problem|issue|message|assertion|behaviou?r|thing|warning|complaint|"
+            r"exception)s?)?|no (?:change|"
             r"difference|improvement)|(?:zero|not (?:a|any)) (?:change|difference|improvement)|"
             r"nothing(?:'s| is)? (?:changed|different)|still (?:the )?"
             r"(?:same|broken|failing|wrong|there|empty))(?:\s+(?:happens|happened|shows?|comes? up|"
-            r"appears?|again|as before|here|either|at all|still|in (?:the )?\w+))*\s*"
+            r"appears?|again|as before|here|either|at all|whatsoever|still|in (?:the )?\w+))*"
+            r"\s*"
             r"(?:[.!,;:\u2014\u2013-]|$)"
         ),
         0.85,
@@ -1043,7 +1049,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|branch|fix|fixes|code|patch|commit|"
             r"refactor|version|attempt|update|pr|migration|script|approach|suggestion)\b|"
             r"\bstill\b|\bagain\b|\bsame\b|\bevery (?:single )?time\b|\btwice\b|\bthree times\b|"
-            r"\bno luck\b|\bkeeps?\b|\byet again\b|\bthan before\b|\bnow\b))[^?]*$"
+            r"\bno luck\b|\bkeeps?\b|\byet again\b|\bthan before\b|\b(?:like|as) before\b|"
+            r"\bnow\b))[^?]*$"
         ),
         0.82,
         narrative_ok=True,
@@ -1061,7 +1068,10 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"^(?:(?:please|just|now)\s+)?(?:remove|undo|revert|delete|drop|take out|roll back)"
             r" (?:what|everything|all|whatever) you(?:'ve)? (?:just )?(?:added|did|changed|wrote|"
-            r"made|put|introduced)\b|^undo\s*!+\s*$"
+            r"made|put|introduced)\b|^undo\s*!+\s*$|^(?:(?:please|just|now)\s+)?(?:remove|"
+            r"revert|delete|drop|take out|get rid of) (?:the |that |those |this |"
+            r"these )?(?:[\w-]+ )"
+            r"{0,3}you(?:'ve)? (?:just )?(?:added|wrote|made|put|introduced|created)\b"
         ),
         0.86,
     ),
@@ -1150,7 +1160,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "made-worse": ("worse", "slower", "more broken"),
     "broke-it": ("broke", "breaking"),
     "same-error": ("same", "identical"),
-    "going-in-circles": ("circles", "nowhere", "we", "time", "again", "this is"),
+    "going-in-circles": ("circles", "nowhere", "we", "time", "again", "this is", "back and forth"),
     "now-it-fails": ("now ",),
     "didnt-fix": ("didn", "did not", "haven", "hasn", "still"),
     "same-problem-alone": ("same",),
@@ -1194,7 +1204,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "again-state": ("again",),
     "outcome-cooccur": (
         "you", "still", "again", "same", "every", "twice", "three times", "no luck", "keep",
-        "than before", "now",
+        "than before", "before", "now",
     ),
     "repeat-instruction": ("repeat", "say it again", "once more"),
     "undo-what-you": ("you", "undo"),
