@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -169,3 +170,17 @@ def test_retro_render_parse_round_trip(rows: list) -> None:
     assert sorted((i.number, i.status) for i in parsed.items) == sorted(
         (i.number, i.status) for i in entries
     )
+
+
+def test_corrections_routing_uses_the_core_to_refuse_a_known_convention(tmp_path: Path) -> None:
+    from conkeeper.services.corrections import QUEUE_HEADER, format_queue_line
+    from conkeeper.services.routing import RoutingError, apply_item
+
+    (tmp_path / "patterns.md").write_text(
+        "# Patterns\n- Use snake_case for method names\n", encoding="utf-8"
+    )
+    line = format_queue_line("correction", "no, method names are snake_case", when=NOW / 1000)
+    (tmp_path / "corrections-queue.md").write_text(QUEUE_HEADER + line, encoding="utf-8")
+    with pytest.raises(RoutingError, match="already holds"):
+        apply_item(tmp_path, 4, "convention", category="convention")
+    assert (tmp_path / "patterns.md").read_text(encoding="utf-8").count("snake_case") == 1
