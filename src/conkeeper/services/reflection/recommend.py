@@ -9,11 +9,10 @@ reported as known instead, so a convention is never proposed twice.
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from conkeeper.services.reflection import findings as f
 from conkeeper.services.reflection.known import KnownItem, match
