@@ -45,6 +45,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "install": ("cmd_install", "Install or remove ConKeeper hooks in Claude Code settings"),
     "doctor": ("cmd_doctor", "Check Python, SQLite FTS5, memory roots, hooks and permissions"),
     "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),
+    "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
 }
 
 
