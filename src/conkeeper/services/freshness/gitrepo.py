@@ -59,6 +59,34 @@ def run_git(
     return proc.stdout.decode("utf-8", errors="replace")
 
 
+def run_git_parallel(
+    root: Path, calls: Sequence[tuple[Sequence[str], str | None]], timeout: float = GIT_TIMEOUT_S
+) -> list[str | None]:
+    """Several independent ``run_git`` calls at once (``(args, stdin)`` each), in order.
+
+    Git spends most of its time reading objects, so on a multi-core machine the wall time is
+    the slowest call rather than the sum. One call runs inline without a thread.
+    """
+    if len(calls) <= 1:
+        return [run_git(root, args, stdin=stdin, timeout=timeout) for args, stdin in calls]
+    import threading
+
+    results: list[str | None] = [None] * len(calls)
+
+    def work(index: int, args: Sequence[str], stdin: str | None) -> None:
+        results[index] = run_git(root, args, stdin=stdin, timeout=timeout)
+
+    threads = [
+        threading.Thread(target=work, args=(i, args, stdin), daemon=True)
+        for i, (args, stdin) in enumerate(calls)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout + 1)
+    return results
+
+
 def git_dir(root: Path) -> Path | None:
     """The git directory of the work tree at ``root`` (a linked worktree's private one)."""
     marker = root / ".git"

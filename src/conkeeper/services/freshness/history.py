@@ -1,19 +1,16 @@
-"""One ``git log -p`` over the memory folder and the files memory cites, parsed once.
+"""Git history for the freshness checks, in a constant number of git calls.
 
-Blaming each memory file and logging each cited file would cost one git process per file; on
-a project with hundreds of memory files that is seconds. Instead one pathspec-limited
-``git log -p -U0`` gives, newest commit first, every change to the memory files and to every
-cited file. From it:
+Blaming each memory file and logging each cited file would cost one git process per file; a
+pathspec-limited log over hundreds of paths costs seconds on a long history. Instead:
 
-* **entry age** — the newest commit that added each line of a memory file (what ``git blame``
-  reports for a line still present: a line's current text appears as an added line in the
-  commit that last wrote it; a line found in no commit is uncommitted, i.e. edited just now);
-* **churn** — lines added and removed in each cited file per commit, with its status
-  (added, modified, deleted), and the removed lines, so "``parse_config`` was removed in
-  commit X" can be shown as evidence.
-
-Renames are resolved separately (:func:`renames_in`), in one ``git diff-tree --stdin`` over
-just the commits that deleted a cited file.
+* :func:`history_args` / :func:`parse_history` — one ``git log -p -U0`` over the memory
+  folder alone: for each memory file, the newest commit that added each line text. That is what ``git blame`` reports for a
+  line still present (its current text is an added line of the commit that last wrote it); a
+  line found in no commit is uncommitted, i.e. edited just now.
+* :func:`events_args` / :func:`parse_events` — one ``git log --name-status -M`` over the
+  commits since the oldest entry: per file, which commits added, modified, deleted or renamed it (with the new name).
+* :data:`CHURN_ARGS` / :func:`parse_churn` — one ``git diff-tree --stdin --numstat`` comparing a few base commits
+  with ``HEAD``: how many lines of each file changed since each base.
 """
 
 from __future__ import annotations
@@ -21,14 +18,7 @@ from __future__ import annotations
 import re
 
 from conkeeper.domain.records import Record
-from conkeeper.services.freshness.gitrepo import run_git
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from pathlib import Path
-
-REMOVED_TEXT_CAP = 256 * 1024
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _COMMIT_MARK = "\x1e"
 
@@ -50,17 +40,16 @@ class Commit(Record):
 
 
 class Change(Record):
-    """One commit's change to one file: status ``A``/``M``/``D``, lines added and removed, and
-    the removed lines' text (capped) for symbol evidence."""
+    """One commit's change to one memory file: status ``A``/``M``/``D``, lines added and
+    removed."""
 
-    __slots__ = ("added", "commit", "removed", "removed_text", "status")
+    __slots__ = ("added", "commit", "removed", "status")
 
     def __init__(self, commit: Commit, status: str) -> None:
         self.commit = commit
         self.status = status
         self.added = 0
         self.removed = 0
-        self.removed_text: list[str] = []
 
 
 class History(Record):
@@ -134,10 +123,6 @@ class _Parser:
         if line.startswith("-") and self.minus:
             self.minus -= 1
             change.removed += 1
-            if not self.path.startswith(self.memory_prefix) and (
-                len(change.removed_text) * 80 < REMOVED_TEXT_CAP
-            ):
-                change.removed_text.append(line[1:])
         elif line.startswith("+") and self.plus:
             self.plus -= 1
             change.added += 1
@@ -151,11 +136,9 @@ class _Parser:
             self.feed(line)
 
 
-def read_history(root: Path, memory_prefix: str, pathspecs: Iterable[str]) -> History | None:
-    """The parsed ``git log -p`` of ``pathspecs`` (memory folder first), or ``None`` when git
-    cannot tell (not a repository, no commits, git missing)."""
-    specs = list(dict.fromkeys(pathspecs))
-    args = [
+def history_args(memory_prefix: str) -> list[str]:
+    """The ``git log -p`` arguments for the memory folder (``memory_prefix``, relative)."""
+    return [
         "log",
         "-p",
         "-U0",
@@ -164,9 +147,13 @@ def read_history(root: Path, memory_prefix: str, pathspecs: Iterable[str]) -> Hi
         "--no-textconv",
         "--format=" + _COMMIT_MARK + "%H\x1f%ct\x1f%s",
         "--",
-        *specs,
+        memory_prefix.rstrip("/") or ".",
     ]
-    output = run_git(root, args, timeout=20.0)
+
+
+def parse_history(output: str | None, memory_prefix: str) -> History | None:
+    """The parsed ``git log -p`` of the memory folder, or ``None`` when git could not tell
+    (not a repository, no commits, git missing)."""
     if output is None:
         return None
     history = History()
@@ -176,46 +163,74 @@ def read_history(root: Path, memory_prefix: str, pathspecs: Iterable[str]) -> Hi
     return history
 
 
-def renames_in(root: Path, commits: Iterable[str]) -> dict[tuple[str, str], str]:
-    """``{(commit, old path): new path}`` for the renames in ``commits`` (one git call)."""
-    wanted = list(dict.fromkeys(commits))
-    if not wanted:
-        return {}
-    output = run_git(
-        root,
-        ["diff-tree", "--stdin", "-r", "-M", "--name-status", "-z"],
-        stdin="\n".join(wanted) + "\n",
-    )
-    if output is None:
-        return {}
-    found: dict[tuple[str, str], str] = {}
-    tokens = output.split("\0")
-    index = 0
-    commit = ""
-    while index < len(tokens):
-        token = tokens[index].strip()
-        if len(token) == 40 and all(c in "0123456789abcdef" for c in token):
-            commit = token
-            index += 1
-        elif token[:1] in ("R", "C") and index + 2 < len(tokens):
-            if token[0] == "R":
-                found[(commit, tokens[index + 1])] = tokens[index + 2]
-            index += 3
-        elif token:
-            index += 2
-        else:
-            index += 1
-    return found
+class Event(Record):
+    """A commit's change to one file: status ``A``/``M``/``D``/``R`` and, for a rename, the
+    new path."""
+
+    __slots__ = ("commit", "new_path", "status")
+
+    def __init__(self, commit: Commit, status: str, new_path: str = "") -> None:
+        self.commit = commit
+        self.status = status
+        self.new_path = new_path
 
 
-def commits_since(root: Path) -> list[tuple[str, int]] | None:
-    """Every commit reachable from ``HEAD`` as ``(hash, time)``, newest first (one call)."""
-    output = run_git(root, ["log", "--format=%H %ct"], timeout=10.0)
+def events_args(since: int) -> list[str]:
+    """The ``git log --name-status`` arguments for the commits after Unix time ``since``."""
+    args = ["log", "-M", "--name-status", "--format=" + _COMMIT_MARK + "%H\x1f%ct\x1f%s"]
+    if since > 0:
+        args.insert(1, f"--since={since}")
+    return args
+
+
+def parse_events(output: str | None) -> dict[str, list[Event]] | None:
+    """``{path: [Event, ...]}`` (newest first) from :func:`events_args` output; renames are
+    listed under the old path. ``None`` when git could not tell."""
     if output is None:
         return None
-    rows = []
-    for line in output.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[1].isdigit():
-            rows.append((parts[0], int(parts[1])))
-    return rows
+    events: dict[str, list[Event]] = {}
+    commit: Commit | None = None
+    for line in output.split("\n"):
+        if line.startswith(_COMMIT_MARK):
+            parts = line[1:].split("\x1f", 2)
+            if len(parts) == 3 and parts[1].isdigit():
+                commit = Commit(parts[0], int(parts[1]), parts[2])
+            continue
+        if commit is None or "\t" not in line:
+            continue
+        fields = line.split("\t")
+        status = fields[0][:1]
+        if status == "R" and len(fields) >= 3:
+            events.setdefault(fields[1], []).append(Event(commit, "R", fields[2]))
+            events.setdefault(fields[2], []).append(Event(commit, "A"))
+        elif status in "AMDT" and len(fields) >= 2:
+            events.setdefault(fields[1], []).append(Event(commit, "M" if status == "T" else status))
+    return events
+
+
+CHURN_ARGS = ("diff-tree", "--stdin", "-r", "--no-renames", "--numstat", "-z")
+
+
+def churn_stdin(head: str, bases: list[str]) -> str:
+    """The ``git diff-tree --stdin`` input comparing each base with ``head``."""
+    return "".join(f"{head} {base}\n" for base in bases)
+
+
+def parse_churn(output: str | None, head: str, bases: list[str]) -> dict[str, dict[str, int]]:
+    """``{base: {path: lines added + removed between base and head}}``."""
+    result: dict[str, dict[str, int]] = {base: {} for base in bases}
+    if output is None:
+        return result
+    index = -1
+    for token in output.split("\0"):
+        token = token.strip("\n")
+        if token == head or token.endswith("\n" + head):
+            index += 1
+            continue
+        parts = token.split("\t", 2)
+        if index < 0 or index >= len(bases) or len(parts) != 3:
+            continue
+        added, removed, path = parts
+        if added.isdigit() and removed.isdigit():
+            result[bases[index]][path] = int(added) + int(removed)
+    return result

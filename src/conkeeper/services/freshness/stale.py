@@ -42,8 +42,19 @@ from conkeeper.services.freshness.citations import (
     is_config_path,
     split_entries,
 )
-from conkeeper.services.freshness.gitrepo import read_head, run_git
-from conkeeper.services.freshness.history import Change, Commit, History, read_history, renames_in
+from conkeeper.services.freshness.gitrepo import read_head, run_git_parallel
+from conkeeper.services.freshness.history import (
+    CHURN_ARGS,
+    Commit,
+    Event,
+    History,
+    churn_stdin,
+    events_args,
+    history_args,
+    parse_churn,
+    parse_events,
+    parse_history,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,7 +64,7 @@ MAX_MEMORY_BYTES = 512 * 1024
 MAX_CODE_BYTES = 2 * 1024 * 1024
 SUBSTANTIAL_MIN_LINES = 20
 SUBSTANTIAL_SHARE = 0.3
-SUBSTANTIAL_MIN_COMMITS = 1
+MAX_BASES = 16
 CACHE_VERSION = 2
 REASONS = ("deleted", "renamed", "missing", "symbol-gone", "command-gone", "changed")
 
@@ -144,25 +155,30 @@ def is_checked_memory_file(rel: str) -> bool:
 
 
 def memory_files(memory_dir: Path) -> list[Path]:
-    """The curated memory files whose entries are checked (sorted, no symlinks out)."""
+    """The curated memory files whose entries are checked (sorted; a symlink is followed only
+    when it stays inside the memory folder)."""
     found = []
-    try:
-        root = memory_dir.resolve()
-    except OSError:
-        return []
-    for folder, dirs, files in os.walk(memory_dir):
+    base = str(memory_dir)
+    for folder, dirs, files in os.walk(base):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel_folder = folder[len(base) + 1 :].replace(os.sep, "/")
         for name in sorted(files):
-            path = Path(folder) / name
-            rel = path.relative_to(memory_dir).as_posix()
+            rel = f"{rel_folder}/{name}" if rel_folder else name
             if not name.endswith(".md") or not is_checked_memory_file(rel):
                 continue
-            try:
-                path.resolve().relative_to(root)
-            except (ValueError, OSError):
+            path = Path(folder, name)
+            if os.path.islink(path) and not _inside(path, memory_dir):
                 continue
             found.append(path)
     return found
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
 
 
 def _entries(path: Path) -> list[Entry]:
@@ -181,29 +197,31 @@ def _entries(path: Path) -> list[Entry]:
 class _Tree(Record):
     """The work tree as git knows it: tracked files, and suffix lookups for short paths."""
 
-    __slots__ = ("dirs", "files", "root")
+    __slots__ = ("by_name", "dirs", "files", "prefix", "root")
 
     def __init__(self, root: Path, files: list[str] | None) -> None:
         self.root = root
+        self.prefix = str(root) + os.sep
         self.files: set[str] = set(files or ())
         self.dirs: set[str] = set()
+        self.by_name: dict[str, list[str]] = {}
         for name in self.files:
-            parts = name.split("/")[:-1]
-            for index in range(1, len(parts) + 1):
-                self.dirs.add("/".join(parts[:index]))
+            parts = name.split("/")
+            self.by_name.setdefault(parts[-1], []).append(name)
+            for index in range(1, len(parts)):
+                folder = "/".join(parts[:index])
+                if folder not in self.dirs:
+                    self.dirs.add(folder)
+                    self.by_name.setdefault(parts[index - 1], []).append(folder)
 
     def resolve(self, path: str) -> str | None:
-        """The project-relative file or folder ``path`` names now, or ``None``."""
+        """The project-relative file or folder ``path`` names now (a short path may name a
+        file deeper in the tree: ``auth/token.py``), or ``None``."""
         clean = path.rstrip("/")
-        if (self.root / clean).exists():
-            return clean
-        if clean in self.files or clean in self.dirs:
+        if clean in self.files or clean in self.dirs or os.path.exists(self.prefix + clean):
             return clean
         suffix = "/" + clean
-        for name in self.files:
-            if name.endswith(suffix):
-                return name
-        for name in self.dirs:
+        for name in self.by_name.get(clean.rsplit("/", 1)[-1], ()):
             if name.endswith(suffix):
                 return name
         return None
@@ -226,19 +244,21 @@ def _read_code(root: Path, rel: str) -> str:
         return ""
 
 
-def _word(symbol: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![\w$])" + re.escape(symbol) + r"(?![\w$])")
+def has_word(text: str, word: str) -> bool:
+    """True when ``word`` occurs in ``text`` as a whole identifier (not inside a longer one)."""
+    start = text.find(word)
+    size = len(word)
+    while start >= 0:
+        before = text[start - 1] if start else " "
+        after = text[start + size : start + size + 1] or " "
+        if not (before.isalnum() or before in "_$") and not (after.isalnum() or after in "_$"):
+            return True
+        start = text.find(word, start + 1)
+    return False
 
 
 def _date(commit: Commit) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(commit.time))
-
-
-def _pathspec(path: str) -> str:
-    clean = path.rstrip("/")
-    if "/" in clean or "." in clean:
-        return f":(glob)**/{clean}"
-    return clean
 
 
 # --------------------------------------------------------------------------- the checker
@@ -253,15 +273,14 @@ class _Checker:
         self.memory_prefix = _relative(memory_dir, root) + "/"
         self.report = Report()
         self.history: History | None = None
+        self.events: dict[str, list[Event]] = {}
         self.tree = _Tree(root, None)
         self.code: dict[str, str] = {}
         self.grep: dict[str, set[str]] = {}
-        self.renames: dict[tuple[str, str], str] = {}
+        self.churn: dict[str, dict[str, int]] = {}
+        self.bases: list[tuple[int, str]] = []
+        self.dated: dict[tuple[str, int], tuple[float, str]] = {}
         self.memory_mtime: dict[str, float] = {}
-
-    def git(self, args: list[str], **kwargs: object) -> str | None:
-        self.report.git_calls += 1
-        return run_git(self.root, args, **kwargs)  # type: ignore[arg-type]
 
     def run(self, files: Iterable[Path]) -> Report:
         started = time.perf_counter()
@@ -279,41 +298,54 @@ class _Checker:
         self.report.elapsed_ms = (time.perf_counter() - started) * 1000
         return self.report
 
-    # -- git questions ------------------------------------------------------------------
+    # -- git questions (a constant number of calls) ----------------------------------------
 
     def _ask_git(self, entries: list[tuple[str, Entry]]) -> None:
-        listing = self.git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
-        if listing is None:
+        """Two rounds of git calls, each round's calls run in parallel: the file list, the
+        memory folder's history and the symbol search; then the commits since the oldest
+        entry and the churn since each entry's commit."""
+        grep_args = self._grep_args(entries)
+        calls: list[tuple[list[str], str | None]] = [
+            (["ls-files", "-z", "--cached", "--others", "--exclude-standard"], None),
+            (history_args(self.memory_prefix), None),
+        ]
+        if grep_args:
+            calls.append((grep_args, None))
+        self.report.git_calls += len(calls)
+        outputs = run_git_parallel(self.root, calls, timeout=20.0)
+        if outputs[0] is None:
             return
         self.report.git = True
-        self.tree = _Tree(self.root, [n for n in listing.split("\0") if n])
-        specs = [self.memory_prefix.rstrip("/")]
-        for _, entry in entries:
-            for citation in entry.citations:
-                if citation.kind == PATH:
-                    found = self.tree.resolve(citation.value)
-                    specs.append(found if found else _pathspec(citation.value))
-                elif citation.kind == COMMAND and citation.tool in ("make", "npm"):
-                    specs.append("Makefile" if citation.tool == "make" else "package.json")
-        self.report.git_calls += 1
-        self.history = read_history(self.root, self.memory_prefix, specs)
-        self._ask_renames()
-        self._ask_grep(entries)
+        self.tree = _Tree(self.root, [n for n in outputs[0].split("\0") if n])
+        self.history = parse_history(outputs[1], self.memory_prefix)
+        if grep_args:
+            self._parse_grep(outputs[2])
+        for rel, entry in entries:
+            self.dated[(rel, entry.start)] = self._date_entry(rel, entry)
+        oldest = min((when for when, _ in self.dated.values()), default=time.time())
+        head = read_head(self.root)
+        self.bases = self._pick_bases(head)
+        calls = [(events_args(int(oldest) - 1), None)]
+        if head and self.bases:
+            calls.append((list(CHURN_ARGS), churn_stdin(head, [c for _, c in self.bases])))
+        self.report.git_calls += len(calls)
+        outputs = run_git_parallel(self.root, calls, timeout=20.0)
+        self.events = parse_events(outputs[0]) or {}
+        if len(outputs) > 1 and head:
+            self.churn = parse_churn(outputs[1], head, [c for _, c in self.bases])
 
-    def _ask_renames(self) -> None:
-        if self.history is None:
-            return
-        deleting = [
-            change.commit.hash
-            for path, changes in self.history.changes.items()
-            for change in changes[:1]
-            if change.status == "D" and not path.startswith(self.memory_prefix)
-        ]
-        if deleting:
-            self.report.git_calls += 1
-            self.renames = renames_in(self.root, deleting)
+    def _pick_bases(self, head: str | None) -> list[tuple[int, str]]:
+        """The commits churn is measured from: each entry's dating commit, thinned to at most
+        :data:`MAX_BASES` (an entry then uses the oldest base not older than itself, so churn
+        is never over-counted)."""
+        dating = sorted({(int(t), c) for t, c in self.dated.values() if c and c != head})
+        if len(dating) > MAX_BASES:
+            step = len(dating) / MAX_BASES
+            picked = [dating[int(i * step)] for i in range(1, MAX_BASES)] + [dating[-1]]
+            dating = sorted(set(picked))
+        return dating
 
-    def _ask_grep(self, entries: list[tuple[str, Entry]]) -> None:
+    def _grep_args(self, entries: list[tuple[str, Entry]]) -> list[str]:
         symbols = sorted(
             {
                 c.value
@@ -323,12 +355,13 @@ class _Checker:
             }
         )
         if not symbols:
-            return
+            return []
         args = ["grep", "-I", "-F", "-w", "-o", "--untracked"]
         for symbol in symbols:
             args += ["-e", symbol]
-        args += ["--", ".", f":(exclude){self.memory_prefix.rstrip('/')}"]
-        output = self.git(args, timeout=10.0)
+        return [*args, "--", ".", f":(exclude){self.memory_prefix.rstrip('/')}"]
+
+    def _parse_grep(self, output: str | None) -> None:
         for line in (output or "").splitlines():
             name, _, match = line.rpartition(":")
             if name:
@@ -336,23 +369,33 @@ class _Checker:
 
     # -- per entry ----------------------------------------------------------------------
 
-    def _entry_time(self, rel: str, entry: Entry) -> float:
-        """When the entry's lines were last written: the newest commit that added one of
-        them; now when one is uncommitted; the file's mtime without git history."""
+    def _date_entry(self, rel: str, entry: Entry) -> tuple[float, str]:
+        """When the entry's lines were last written and by which commit: the newest commit
+        that added one of them; now when one is uncommitted; the file's mtime without
+        history."""
         history = self.history
         if history is None or rel not in history.added_lines:
-            return self.memory_mtime.get(rel, time.time())
-        newest = 0
+            return self.memory_mtime.get(rel, time.time()), ""
+        newest: Commit | None = None
         for line in entry.lines:
             if not line.strip():
                 continue
             commit = history.line_commit(rel, line)
             if commit is None:
-                return time.time()
-            newest = max(newest, commit.time)
-        return float(newest)
+                return time.time(), ""
+            if newest is None or commit.time > newest.time:
+                newest = commit
+        return (float(newest.time), newest.hash) if newest else (time.time(), "")
 
-    def _add(self, rel: str, entry: Entry, citation: str, reason: str, detail: str, commit=None):
+    def _add(
+        self,
+        rel: str,
+        entry: Entry,
+        citation: str,
+        reason: str,
+        detail: str,
+        commit: Commit | None = None,
+    ) -> None:
         self.report.findings.append(
             Finding(
                 rel,
@@ -369,6 +412,7 @@ class _Checker:
     def _check_entry(self, rel: str, entry: Entry) -> None:
         cited_files: list[str] = []
         flagged = False
+        since = self.dated.get((rel, entry.start), (self.memory_mtime.get(rel, 0.0), ""))
         for citation in entry.citations:
             if citation.kind != PATH:
                 continue
@@ -385,38 +429,50 @@ class _Checker:
             elif citation.kind == COMMAND:
                 flagged |= self._command(rel, entry, citation.value, citation.tool)
         if not flagged:
-            since = self._entry_time(rel, entry)
             for path in cited_files:
                 if self._changed(rel, entry, path, since):
                     break
 
     def _missing(self, rel: str, entry: Entry, path: str) -> bool:
-        change, old = self._deletion(path)
-        if change is not None:
-            new = self.renames.get((change.commit.hash, old))
-            if new:
+        event, old = self._deletion(path)
+        if event is not None:
+            if event.status == "R":
+                new = self._follow(event.new_path)
                 gone = "" if (self.root / new).exists() else ", which is gone too"
-                self._add(rel, entry, path, "renamed", f"renamed to {new}{gone}", change.commit)
+                self._add(rel, entry, path, "renamed", f"renamed to {new}{gone}", event.commit)
             else:
-                self._add(rel, entry, path, "deleted", f"deleted: {old}", change.commit)
+                self._add(rel, entry, path, "deleted", f"deleted: {old}", event.commit)
             return True
         if self.report.git and self.tree.plausible(path):
-            self._add(rel, entry, path, "missing", "not in the work tree or its git history")
+            self._add(rel, entry, path, "missing", "not in the work tree or its recent history")
             return True
         return False
 
-    def _deletion(self, path: str) -> tuple[Change | None, str]:
-        """The newest change deleting the cited file (or a file under a cited folder)."""
-        if self.history is None:
-            return None, path
+    def _follow(self, path: str) -> str:
+        """Where a renamed file lives now, following later renames (a few hops at most)."""
+        for _ in range(8):
+            events = self.events.get(path) or []
+            if not events or events[0].status != "R":
+                return path
+            path = events[0].new_path
+        return path
+
+    def _deletion(self, path: str) -> tuple[Event | None, str]:
+        """The newest deletion or rename of the cited file (or of a file under a cited
+        folder) among the commits since the oldest entry."""
         clean = path.rstrip("/")
-        best: tuple[Change | None, str] = (None, path)
-        for name, changes in self.history.changes.items():
-            exact = name == clean or name.endswith("/" + clean)
-            if not exact and not (name.startswith(clean + "/") or f"/{clean}/" in name):
-                continue
-            latest = changes[0]
-            if latest.status != "D":
+        best: tuple[Event | None, str] = (None, path)
+        candidates = [clean] if clean in self.events else []
+        if not candidates:
+            suffix, inner = "/" + clean, clean + "/"
+            candidates = [
+                name
+                for name in self.events
+                if name.endswith(suffix) or name.startswith(inner) or f"/{inner}" in name
+            ]
+        for name in candidates:
+            latest = self.events[name][0]
+            if latest.status not in ("D", "R"):
                 continue
             if best[0] is None or latest.commit.time > best[0].commit.time:
                 best = (latest, name)
@@ -425,50 +481,34 @@ class _Checker:
     def _symbol(self, rel: str, entry: Entry, name: str, kind: str, files: list[str]) -> bool:
         files = [f for f in files if not f.startswith(self.memory_prefix)]
         if kind == KEY:
-            files = [f for f in files if is_config_path(f)] or files
+            files = [f for f in files if is_config_path(f)]
             if not files:
                 return False  # a bare snake_case word: too ambiguous to judge
         if files:
-            pattern = _word(name)
             for path in files:
-                if pattern.search(self._code(path)):
+                if has_word(self._code(path), name):
                     return False
             where = sorted(self.grep.get(name, ()))
             elsewhere = f"; now in {where[0]}" if where else ""
-            commit = self._removal(files, name)
+            commit = self._latest(files)
             shown = ", ".join(files[:2])
             self._add(rel, entry, name, "symbol-gone", f"no longer in {shown}{elsewhere}", commit)
             return True
-        if not self.report.git or name in self.grep:
+        if kind == KEY or not self.report.git or name in self.grep:
             return False
         self._add(rel, entry, name, "symbol-gone", "not found anywhere in the tracked code")
         return True
 
-    def _removal(self, files: list[str], name: str) -> Commit | None:
-        """The newest commit whose removed lines in ``files`` mention ``name``."""
-        if self.history is None:
-            return None
-        pattern = _word(name)
-        best: Commit | None = None
-        for path in files:
-            for change in self.history.changes.get(path, ()):
-                if any(pattern.search(text) for text in change.removed_text):
-                    if best is None or change.commit.time > best.time:
-                        best = change.commit
-                    break
-        return best
-
     def _command(self, rel: str, entry: Entry, value: str, tool: str) -> bool:
         if tool == "make":
-            text = self._code("Makefile") if (self.root / "Makefile").is_file() else None
-            if text is None:
+            if not (self.root / "Makefile").is_file():
                 return False
             target = re.compile(
                 r"^(?:[^:#=\n]*\s)?" + re.escape(value) + r"(?:\s[^:#=\n]*)?::?(?!=)", re.MULTILINE
             )
-            if target.search(text):
+            if target.search(self._code("Makefile")):
                 return False
-            commit = self._latest("Makefile")
+            commit = self._latest(["Makefile"])
             self._add(
                 rel, entry, f"make {value}", "command-gone", "no such target in Makefile", commit
             )
@@ -482,14 +522,9 @@ class _Checker:
                 return False
             if value in scripts:
                 return False
-            self._add(
-                rel,
-                entry,
-                f"npm run {value}",
-                "command-gone",
-                "no such script in package.json",
-                self._latest("package.json"),
-            )
+            commit = self._latest(["package.json"])
+            detail = "no such script in package.json"
+            self._add(rel, entry, f"npm run {value}", "command-gone", detail, commit)
             return True
         if tool == "python -m":
             return self._module(rel, entry, value)
@@ -505,29 +540,36 @@ class _Checker:
             candidates = (f"{stem}.py", f"{stem}/__init__.py", f"{stem}/__main__.py")
             if any((self.root / c).exists() for c in candidates):
                 return False
-            self._add(
-                rel,
-                entry,
-                f"python -m {module}",
-                "command-gone",
-                f"module {module} not found under {base or './'}",
-            )
+            detail = f"module {module} not found under {base or './'}"
+            self._add(rel, entry, f"python -m {module}", "command-gone", detail)
             return True
         return False
 
-    def _latest(self, path: str) -> Commit | None:
-        if self.history is None:
-            return None
-        changes = self.history.changes.get(path)
-        return changes[0].commit if changes else None
+    def _latest(self, paths: list[str]) -> Commit | None:
+        """The newest commit (since the oldest entry) that touched one of ``paths``."""
+        best: Commit | None = None
+        for path in paths:
+            events = self.events.get(path)
+            if events and (best is None or events[0].commit.time > best.time):
+                best = events[0].commit
+        return best
 
-    def _changed(self, rel: str, entry: Entry, path: str, since: float) -> bool:
-        if self.history is None:
+    def _churn(self, path: str, since: tuple[float, str]) -> int | None:
+        """Lines of ``path`` changed since the entry, from the oldest base commit that is not
+        older than the entry (``None`` when no base applies)."""
+        when, commit = since
+        for base_time, base in self.bases:
+            if base_time >= int(when) or base == commit:
+                return self.churn.get(base, {}).get(path, 0)
+        return None
+
+    def _changed(self, rel: str, entry: Entry, path: str, since: tuple[float, str]) -> bool:
+        after = [e for e in self.events.get(path, ()) if e.commit.time > since[0]]
+        if not after:
             return False
-        after = [c for c in self.history.changes.get(path, ()) if c.commit.time > since]
-        if len(after) < SUBSTANTIAL_MIN_COMMITS:
+        churn = self._churn(path, since)
+        if churn is None:
             return False
-        churn = sum(c.added + c.removed for c in after)
         size = self._code(path).count("\n") + 1
         if churn < max(SUBSTANTIAL_MIN_LINES, SUBSTANTIAL_SHARE * size):
             return False
