@@ -140,7 +140,9 @@ def build(root: Path, commits: int, memory_files: int, seed: int = 7) -> list[di
         path = f"src/rewritten/mod_rewritten_{n}.py"
     noise_commits(before // 2)
 
-    memory: dict[str, list[str]] = {f".claude/memory/area-{i:03d}.md": [] for i in range(memory_files)}
+    memory: dict[str, list[str]] = {
+        f".claude/memory/area-{i:03d}.md": [] for i in range(memory_files)
+    }
     names = sorted(memory)
     slot = 0
 
@@ -243,7 +245,9 @@ def main() -> int:
         started = time.perf_counter()
         planted = build(root, args.commits, args.memory_files)
         built_s = time.perf_counter() - started
-        commits = int(subprocess.check_output(["git", "-C", str(root), "rev-list", "--count", "HEAD"]))
+        commits = int(
+            subprocess.check_output(["git", "-C", str(root), "rev-list", "--count", "HEAD"])
+        )
         memory_dir = root / ".claude" / "memory"
         times, report = [], None
         for _ in range(args.runs):
@@ -256,7 +260,10 @@ def main() -> int:
             t0 = time.perf_counter()
             subprocess.run(
                 [sys.executable, "-m", "conkeeper", "stale", "--no-cache", "--json"],
-                cwd=root, env=env, capture_output=True, check=True,
+                cwd=root,
+                env=env,
+                capture_output=True,
+                check=True,
             )
             proc_times.append((time.perf_counter() - t0) * 1000)
         quality = score(planted, [f.as_dict() for f in report.findings])
@@ -273,19 +280,27 @@ def main() -> int:
         "build_s": round(built_s, 1),
         **quality,
     }
-    print(f"Stale-entry benchmark: {commits} commits, {args.memory_files} memory files, "
-          f"{len(planted)} planted entries (generated in {built_s:.1f}s)")
+    print(
+        f"Stale-entry benchmark: {commits} commits, {args.memory_files} memory files, "
+        f"{len(planted)} planted entries (generated in {built_s:.1f}s)"
+    )
     print(f"{'kind':<16}{'label':<8}{'entries':>8}{'flagged':>9}")
     for kind, row in quality["per_kind"].items():
         label = "stale" if kind in STALE_KINDS else "fresh"
         print(f"{kind:<16}{label:<8}{row['entries']:>8}{row['flagged']:>9}")
-    print(f"precision {quality['precision']:.3f}  recall {quality['recall']:.3f}  "
-          f"({quality['true_positives']} TP, {quality['false_positives']} FP)")
-    print(f"check (in-process, {args.runs} runs): median {result['check_median_ms']:.1f} ms, "
-          f"max {result['check_max_ms']:.1f} ms, {report.git_calls} git calls; "
-          f"budget {BUDGET_MS:.0f} ms: {'PASS' if result['check_median_ms'] <= BUDGET_MS else 'FAIL'}")
-    print(f"whole process `conkeeper stale --no-cache --json`: median "
-          f"{result['process_median_ms']:.1f} ms")
+    print(
+        f"precision {quality['precision']:.3f}  recall {quality['recall']:.3f}  "
+        f"({quality['true_positives']} TP, {quality['false_positives']} FP)"
+    )
+    print(
+        f"check (in-process, {args.runs} runs): median {result['check_median_ms']:.1f} ms, "
+        f"max {result['check_max_ms']:.1f} ms, {report.git_calls} git calls; "
+        f"budget {BUDGET_MS:.0f} ms: {'PASS' if result['check_median_ms'] <= BUDGET_MS else 'FAIL'}"
+    )
+    print(
+        f"whole process `conkeeper stale --no-cache --json`: median "
+        f"{result['process_median_ms']:.1f} ms"
+    )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(f"results: {RESULTS}")

@@ -3,14 +3,16 @@
 Blaming each memory file and logging each cited file would cost one git process per file; a
 pathspec-limited log over hundreds of paths costs seconds on a long history. Instead:
 
-* :func:`history_args` / :func:`parse_history` — one ``git log -p -U0`` over the memory
-  folder alone: for each memory file, the newest commit that added each line text. That is what ``git blame`` reports for a
-  line still present (its current text is an added line of the commit that last wrote it); a
-  line found in no commit is uncommitted, i.e. edited just now.
-* :func:`events_args` / :func:`parse_events` — one ``git log --name-status -M`` over the
-  commits since the oldest entry: per file, which commits added, modified, deleted or renamed it (with the new name).
-* :data:`CHURN_ARGS` / :func:`parse_churn` — one ``git diff-tree --stdin --numstat`` comparing a few base commits
-  with ``HEAD``: how many lines of each file changed since each base.
+* :func:`history_args` / :func:`parse_history`: one ``git log -p -U0`` over the memory
+  folder alone gives, for each memory file, the newest commit that added each line text.
+  That is what ``git blame`` reports for a line still present (its current text is an added
+  line of the commit that last wrote it); a line found in no commit is uncommitted, i.e.
+  edited just now.
+* :func:`events_args` / :func:`parse_events`: one ``git log --name-status -M`` over the
+  commits since the oldest entry gives, per file, the commits that added, modified, deleted
+  or renamed it (with the new name).
+* :data:`CHURN_ARGS` / :func:`parse_churn`: one ``git diff-tree --stdin --numstat``
+  comparing a few base commits with ``HEAD`` gives the lines of each file changed since.
 """
 
 from __future__ import annotations
@@ -183,9 +185,12 @@ def events_args(since: int) -> list[str]:
     return args
 
 
-def parse_events(output: str | None) -> dict[str, list[Event]] | None:
+def parse_events(
+    output: str | None, commits: list[Commit] | None = None
+) -> dict[str, list[Event]] | None:
     """``{path: [Event, ...]}`` (newest first) from :func:`events_args` output; renames are
-    listed under the old path. ``None`` when git could not tell."""
+    listed under the old path; every commit seen is appended to ``commits``. ``None`` when git
+    could not tell."""
     if output is None:
         return None
     events: dict[str, list[Event]] = {}
@@ -195,6 +200,8 @@ def parse_events(output: str | None) -> dict[str, list[Event]] | None:
             parts = line[1:].split("\x1f", 2)
             if len(parts) == 3 and parts[1].isdigit():
                 commit = Commit(parts[0], int(parts[1]), parts[2])
+                if commits is not None:
+                    commits.append(commit)
             continue
         if commit is None or "\t" not in line:
             continue

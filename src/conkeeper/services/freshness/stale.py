@@ -23,6 +23,8 @@ them in a millisecond when nothing moved.
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import json
 import os
 import re
@@ -43,6 +45,12 @@ from conkeeper.services.freshness.citations import (
     split_entries,
 )
 from conkeeper.services.freshness.gitrepo import read_head, run_git_parallel
+from conkeeper.services.freshness.health import (
+    LAST_SYNC_FILE,
+    parse_sync,
+    read_last_sync,
+    sync_args,
+)
 from conkeeper.services.freshness.history import (
     CHURN_ARGS,
     Commit,
@@ -65,7 +73,7 @@ MAX_CODE_BYTES = 2 * 1024 * 1024
 SUBSTANTIAL_MIN_LINES = 20
 SUBSTANTIAL_SHARE = 0.3
 MAX_BASES = 16
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 REASONS = ("deleted", "renamed", "missing", "symbol-gone", "command-gone", "changed")
 
 
@@ -113,9 +121,13 @@ class Report(Record):
     """The outcome of a run: findings, entries and citations checked, git calls made, time."""
 
     __slots__ = ("cached", "citations", "elapsed_ms", "entries", "findings", "git", "git_calls")
+    __slots__ += ("health", "last_sync", "sync")
 
     def __init__(self) -> None:
         self.findings: list[Finding] = []
+        self.health: dict[str, int] = {}
+        self.sync: dict[str, object] | None = None
+        self.last_sync: float | None = None
         self.entries = 0
         self.citations = 0
         self.git = False
@@ -133,6 +145,9 @@ class Report(Record):
             "git_calls": self.git_calls,
             "elapsed_ms": round(self.elapsed_ms, 1),
             "cached": self.cached,
+            "health": self.health,
+            "last_sync": self.last_sync,
+            "sync": self.sync,
         }
 
 
@@ -291,7 +306,7 @@ class _Checker:
             entries.extend((rel, entry) for entry in _entries(path))
         self.report.entries = len(entries)
         self.report.citations = sum(len(e.citations) for _, e in entries)
-        if entries:
+        if self.memory_mtime:
             self._ask_git(entries)
             for rel, entry in entries:
                 self._check_entry(rel, entry)
@@ -322,17 +337,51 @@ class _Checker:
             self._parse_grep(outputs[2])
         for rel, entry in entries:
             self.dated[(rel, entry.start)] = self._date_entry(rel, entry)
-        oldest = min((when for when, _ in self.dated.values()), default=time.time())
+        last_sync = read_last_sync(self.memory_dir)
+        self.report.last_sync = last_sync.time if last_sync else None
+        oldest = min(
+            [when for when, _ in self.dated.values()] + self._memory_changed_times(),
+            default=time.time(),
+        )
         head = read_head(self.root)
         self.bases = self._pick_bases(head)
         calls = [(events_args(int(oldest) - 1), None)]
         if head and self.bases:
             calls.append((list(CHURN_ARGS), churn_stdin(head, [c for _, c in self.bases])))
+        if last_sync:
+            calls.append((sync_args(last_sync), None))
         self.report.git_calls += len(calls)
         outputs = run_git_parallel(self.root, calls, timeout=20.0)
-        self.events = parse_events(outputs[0]) or {}
-        if len(outputs) > 1 and head:
+        commits: list[Commit] = []
+        self.events = parse_events(outputs[0], commits) or {}
+        if head and self.bases:
             self.churn = parse_churn(outputs[1], head, [c for _, c in self.bases])
+        if last_sync:
+            self.report.sync = parse_sync(outputs[-1], self.memory_prefix)
+        self._health(commits, last_sync.time if last_sync else 0.0)
+
+    def _memory_changed_times(self) -> list[float]:
+        """When each tracked memory file last changed in git."""
+        if self.history is None:
+            return []
+        return [
+            float(self.history.changes[rel][0].commit.time)
+            for rel in self.memory_mtime
+            if self.history.changes.get(rel)
+        ]
+
+    def _health(self, commits: list[Commit], synced: float) -> None:
+        """Commits since each tracked memory file last changed (or was last synced)."""
+        if self.history is None:
+            return
+        times = sorted(c.time for c in commits)
+        for rel in self.memory_mtime:
+            changes = self.history.changes.get(rel)
+            if not changes:
+                continue
+            since = max(changes[0].commit.time, synced)
+            newer = len(times) - bisect.bisect_right(times, since)
+            self.report.health[rel[len(self.memory_prefix) :]] = newer
 
     def _pick_bases(self, head: str | None) -> list[tuple[int, str]]:
         """The commits churn is measured from: each entry's dating commit, thinned to at most
@@ -619,6 +668,8 @@ def _signature(root: Path, memory_dir: Path) -> str:
             continue
         count += 1
         crc = zlib.crc32(f"{path.name}:{st.st_size}:{st.st_mtime_ns};".encode(), crc)
+    with contextlib.suppress(OSError):
+        crc = zlib.crc32((memory_dir / LAST_SYNC_FILE).read_bytes(), crc)
     return f"v{CACHE_VERSION}:{head}:{count}:{crc:08x}"
 
 
@@ -650,6 +701,9 @@ def cached_stale(
             report.entries = int(data.get("entries_checked", 0))
             report.citations = int(data.get("citations_checked", 0))
             report.git = bool(data.get("git"))
+            report.health = {str(k): int(v) for k, v in (data.get("health") or {}).items()}
+            report.sync = data.get("sync")
+            report.last_sync = data.get("last_sync")
             report.cached = True
             return report
     except (OSError, ValueError, TypeError, AttributeError):
