@@ -15,12 +15,15 @@ from conkeeper.cli.output import CliError, emit_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--json`` and ``--no-cache``."""
+    """``--json``, ``--no-cache`` and ``--quiet``."""
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument(
         "--no-cache",
         action="store_true",
         help="check again even when HEAD and memory are unchanged",
+    )
+    parser.add_argument(
+        "--quiet", action="store_true", help="only refresh the cached report (used by SessionStart)"
     )
 
 
@@ -37,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         report = cached_stale(location.root, location.memory_dir, location.identity)
     assert report is not None
+    if args.quiet:
+        return 0
     if args.json:
         emit_json(report.as_dict())
         return 0

@@ -10,7 +10,6 @@ and keys the SessionStart cache.
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 TYPE_CHECKING = False
@@ -29,6 +28,8 @@ def run_git(
     Pagers, colours, external diff drivers and path quoting are switched off, so the output is
     machine-readable whatever the user's git configuration says.
     """
+    import subprocess  # not at import time: SessionStart reads the cache without git
+
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
     env.update({"GIT_PAGER": "cat", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"})
     command = [
