@@ -19,6 +19,13 @@ from pathlib import Path
 from conkeeper.domain.records import Record
 from conkeeper.services.freshness.gitrepo import read_head
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from conkeeper.domain.paths import ProjectLocation
+    from conkeeper.storage.state import SessionState
+
 LAST_SYNC_FILE = ".last-sync"
 BEHIND_COMMITS = 30
 SYNC_SUBJECTS = 5
@@ -109,3 +116,31 @@ def health_line(rows: list[tuple[str, int]], limit: int = 3) -> str:
         f"Memory behind the code: {shown}{more} since they last changed or were synced; "
         "review them with /memory-sync."
     )
+
+
+STOP_EVERY = 10
+
+
+def stop_reminder(
+    location: ProjectLocation, state: SessionState, env: Mapping[str, str]
+) -> str | None:
+    """The Stop hook's health reminder: memory files far behind the code, repeated every
+    :data:`STOP_EVERY` turns (the first at the first Stop) until a memory sync is recorded in
+    this session; never when the cached report is missing or all files are current."""
+    data = state.read()
+    if data.get("last_sync_at"):
+        return None
+    count = data.get("health_stop_count")
+    count = count if isinstance(count, int) and not isinstance(count, bool) else 0
+    state.update(lambda d: d.__setitem__("health_stop_count", count + 1))
+    if count % STOP_EVERY:
+        return None
+    from conkeeper.services.freshness.stale import cached_stale
+
+    if not location.memory_dir.is_dir():
+        return None
+    report = cached_stale(
+        location.root, location.memory_dir, location.identity, env=env, refresh=False
+    )
+    rows = behind(report.health) if report else []
+    return "ConKeeper: " + health_line(rows) if rows else None
