@@ -35,7 +35,7 @@ def _layout(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_discover_depth_symlinks_and_skips(tmp_path: Path) -> None:
-    code, here = _layout(tmp_path)
+    code, _here = _layout(tmp_path)
     names = sorted(p.name for p in discover([code]))
     assert names == ["alpha", "beta", "here"]
 

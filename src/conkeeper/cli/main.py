@@ -46,6 +46,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("cmd_doctor", "Check Python, SQLite FTS5, memory roots, hooks and permissions"),
     "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),
     "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
+    "consolidate": ("cmd_consolidate", "Propose merging duplicate or contradictory memory entries"),
 }
 
 

@@ -424,8 +424,9 @@ def _blocks(lines: list[str]) -> Iterator[tuple[int, int, str]]:
         yield start, len(lines), heading
 
 
-def split_entries(text: str) -> list[Entry]:
-    """The entries of a memory file's (privacy-blanked) text that cite something."""
+def split_entries(text: str, *, every: bool = False) -> list[Entry]:
+    """The entries of a memory file's (privacy-blanked) text that cite something (``every``:
+    all of them, citing or not)."""
     lines = text.splitlines()
     entries = []
     for start, end, heading in _blocks(lines):
@@ -433,6 +434,6 @@ def split_entries(text: str) -> list[Entry]:
         while body and not body[-1].strip():
             body.pop()
         citations = find_citations("\n".join(body))
-        if citations:
+        if citations or (every and body):
             entries.append(Entry(start + 1, start + len(body), heading, tuple(body), citations))
     return entries
