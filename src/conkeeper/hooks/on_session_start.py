@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from conkeeper.hooks.payload import HookContext
     from conkeeper.services.context import SessionInfo
-    from conkeeper.services.freshness.stale import Report
+    from conkeeper.services.freshness.report import Report
 
 PRUNE_EVERY_S = 6 * 3600
 
@@ -80,11 +80,9 @@ def _freshness(ctx: HookContext) -> Report | None:
     if location is None or not location.memory_dir.is_dir():
         return None
     try:
-        from conkeeper.services.freshness.stale import cached_stale
+        from conkeeper.services.freshness.report import load_cached
 
-        report = cached_stale(
-            location.root, location.memory_dir, location.identity, env=ctx.env, refresh=False
-        )
+        report, _ = load_cached(location.root, location.memory_dir, location.identity, ctx.env)
     except Exception as exc:
         ctx.log(f"freshness report skipped: {exc}", "WARNING")
         return None

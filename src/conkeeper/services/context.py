@@ -31,7 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from conkeeper.services.freshness.stale import Report
+    from conkeeper.services.freshness.report import Report
 
 MAX_CONTEXT_CHARS = 8000
 CHARS_PER_TOKEN = 4

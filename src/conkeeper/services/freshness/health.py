@@ -18,6 +18,7 @@ from pathlib import Path
 
 from conkeeper.domain.records import Record
 from conkeeper.services.freshness.gitrepo import read_head
+from conkeeper.services.freshness.report import LAST_SYNC_FILE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from conkeeper.domain.paths import ProjectLocation
     from conkeeper.storage.state import SessionState
 
-LAST_SYNC_FILE = ".last-sync"
 BEHIND_COMMITS = 30
 SYNC_SUBJECTS = 5
 SYNC_FILES = 8
@@ -135,12 +135,10 @@ def stop_reminder(
     state.update(lambda d: d.__setitem__("health_stop_count", count + 1))
     if count % STOP_EVERY:
         return None
-    from conkeeper.services.freshness.stale import cached_stale
+    from conkeeper.services.freshness.report import load_cached
 
     if not location.memory_dir.is_dir():
         return None
-    report = cached_stale(
-        location.root, location.memory_dir, location.identity, env=env, refresh=False
-    )
+    report, _ = load_cached(location.root, location.memory_dir, location.identity, env)
     rows = behind(report.health) if report else []
     return "ConKeeper: " + health_line(rows) if rows else None

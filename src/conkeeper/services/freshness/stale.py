@@ -24,12 +24,10 @@ them in a millisecond when nothing moved.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import json
 import os
 import re
 import time
-import zlib
 from pathlib import Path
 
 from conkeeper.domain.privacy import blank_private, is_private_file
@@ -46,7 +44,6 @@ from conkeeper.services.freshness.citations import (
 )
 from conkeeper.services.freshness.gitrepo import read_head, run_git_parallel
 from conkeeper.services.freshness.health import (
-    LAST_SYNC_FILE,
     parse_sync,
     read_last_sync,
     sync_args,
@@ -63,6 +60,13 @@ from conkeeper.services.freshness.history import (
     parse_events,
     parse_history,
 )
+from conkeeper.services.freshness.report import (
+    Finding,
+    Report,
+    load_cached,
+    memory_files,
+    store_cached,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,127 +77,10 @@ MAX_CODE_BYTES = 2 * 1024 * 1024
 SUBSTANTIAL_MIN_LINES = 20
 SUBSTANTIAL_SHARE = 0.3
 MAX_BASES = 16
-CACHE_VERSION = 3
 REASONS = ("deleted", "renamed", "missing", "symbol-gone", "command-gone", "changed")
 
 
-class Finding(Record):
-    """One entry that is possibly stale: where it is, what it cites, why, and the evidence."""
-
-    __slots__ = ("citation", "commit", "date", "detail", "file", "line", "reason", "summary")
-
-    def __init__(
-        self,
-        file: str,
-        line: int,
-        summary: str,
-        citation: str,
-        reason: str,
-        detail: str,
-        commit: str = "",
-        date: str = "",
-    ) -> None:
-        self.file = file
-        self.line = line
-        self.summary = summary
-        self.citation = citation
-        self.reason = reason
-        self.detail = detail
-        self.commit = commit
-        self.date = date
-
-    def as_dict(self) -> dict[str, object]:
-        """A JSON-friendly form (``conkeeper stale --json``, the cache)."""
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Finding:
-        """The inverse of :meth:`as_dict`."""
-        return cls(**{name: data.get(name, "") for name in cls.__slots__})  # type: ignore[arg-type]
-
-    def one_line(self) -> str:
-        """``file:line `citation` — detail (commit, date)`` for notes and listings."""
-        evidence = f" ({self.commit}, {self.date})" if self.commit else ""
-        return f"{self.file}:{self.line} `{self.citation}`: {self.detail}{evidence}"
-
-
-class Report(Record):
-    """The outcome of a run: findings, entries and citations checked, git calls made, time."""
-
-    __slots__ = ("cached", "citations", "elapsed_ms", "entries", "findings", "git", "git_calls")
-    __slots__ += ("health", "last_sync", "sync")
-
-    def __init__(self) -> None:
-        self.findings: list[Finding] = []
-        self.health: dict[str, int] = {}
-        self.sync: dict[str, object] | None = None
-        self.last_sync: float | None = None
-        self.entries = 0
-        self.citations = 0
-        self.git = False
-        self.git_calls = 0
-        self.elapsed_ms = 0.0
-        self.cached = False
-
-    def as_dict(self) -> dict[str, object]:
-        """A JSON-friendly form."""
-        return {
-            "findings": [f.as_dict() for f in self.findings],
-            "entries_checked": self.entries,
-            "citations_checked": self.citations,
-            "git": self.git,
-            "git_calls": self.git_calls,
-            "elapsed_ms": round(self.elapsed_ms, 1),
-            "cached": self.cached,
-            "health": self.health,
-            "last_sync": self.last_sync,
-            "sync": self.sync,
-        }
-
-
 # --------------------------------------------------------------------------- memory side
-
-
-SKIPPED_FILES = frozenset({"schema.md", "corrections-queue.md", ".memory-config.md"})
-
-
-def is_checked_memory_file(rel: str) -> bool:
-    """Curated knowledge (not logs, session records, the queue, the config, the schema or the
-    generated ADR index): the same split as ``domain.memory.memory_file_kind``, without its
-    import cost on the SessionStart path."""
-    top, _, rest = rel.partition("/")
-    if not rest:
-        return rel not in SKIPPED_FILES
-    if top == "sessions":
-        return False
-    return not (top == "decisions" and rest == "INDEX.md")
-
-
-def memory_files(memory_dir: Path) -> list[Path]:
-    """The curated memory files whose entries are checked (sorted; a symlink is followed only
-    when it stays inside the memory folder)."""
-    found = []
-    base = str(memory_dir)
-    for folder, dirs, files in os.walk(base):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        rel_folder = folder[len(base) + 1 :].replace(os.sep, "/")
-        for name in sorted(files):
-            rel = f"{rel_folder}/{name}" if rel_folder else name
-            if not name.endswith(".md") or not is_checked_memory_file(rel):
-                continue
-            path = Path(folder, name)
-            if os.path.islink(path) and not _inside(path, memory_dir):
-                continue
-            found.append(path)
-    return found
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except (ValueError, OSError):
-        return False
-    return True
 
 
 def _entries(path: Path) -> list[Entry]:
@@ -656,31 +543,6 @@ def find_stale(root: Path, memory_dir: Path) -> Report:
 # --------------------------------------------------------------------------- cache
 
 
-def _signature(root: Path, memory_dir: Path) -> str:
-    """``HEAD`` plus the size and mtime of every checked memory file, folded to a string."""
-    head = read_head(root) or "-"
-    crc = 0
-    count = 0
-    for path in memory_files(memory_dir):
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        count += 1
-        crc = zlib.crc32(f"{path.name}:{st.st_size}:{st.st_mtime_ns};".encode(), crc)
-    with contextlib.suppress(OSError):
-        crc = zlib.crc32((memory_dir / LAST_SYNC_FILE).read_bytes(), crc)
-    return f"v{CACHE_VERSION}:{head}:{count}:{crc:08x}"
-
-
-def cache_path(identity: str, env: Mapping[str, str] | None = None) -> Path:
-    """Where a project's cached report lives in the data home."""
-    from conkeeper.domain.paths import data_home
-
-    key = f"{zlib.crc32(identity.encode('utf-8', 'replace')):08x}"
-    return data_home(env) / "freshness" / f"{key}.json"
-
-
 def cached_stale(
     root: Path,
     memory_dir: Path,
@@ -691,33 +553,9 @@ def cached_stale(
 ) -> Report | None:
     """The project's report from the cache when ``HEAD`` and the memory files are unchanged;
     otherwise a fresh run (stored for next time), or ``None`` when ``refresh`` is off."""
-    signature = _signature(root, memory_dir)
-    path = cache_path(identity, env)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("signature") == signature and data.get("root") == str(root):
-            report = Report()
-            report.findings = [Finding.from_dict(f) for f in data.get("findings", ())]
-            report.entries = int(data.get("entries_checked", 0))
-            report.citations = int(data.get("citations_checked", 0))
-            report.git = bool(data.get("git"))
-            report.health = {str(k): int(v) for k, v in (data.get("health") or {}).items()}
-            report.sync = data.get("sync")
-            report.last_sync = data.get("last_sync")
-            report.cached = True
-            return report
-    except (OSError, ValueError, TypeError, AttributeError):
-        pass
-    if not refresh:
-        return None
+    report, current = load_cached(root, memory_dir, identity, env)
+    if report is not None or not refresh:
+        return report
     report = find_stale(root, memory_dir)
-    store = report.as_dict()
-    store.update({"signature": signature, "root": str(root), "written_at": time.time()})
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(store), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    store_cached(report, root, identity, current, env)
     return report
