@@ -401,6 +401,7 @@ def _blocks(lines: list[str]) -> Iterator[tuple[int, int, str]]:
         fence_match = _FENCE.match(line)
         boundary = (
             not stripped
+            or stripped.startswith("|")  # each table row is an entry of its own
             or _HEADING.match(line)
             or opens_comment
             or (stripped.startswith("<!--") and stripped.endswith("-->"))

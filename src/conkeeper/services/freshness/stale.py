@@ -356,14 +356,16 @@ class _Checker:
             if found is None and not self.report.git:
                 found = citation.value if (self.root / citation.value).exists() else None
             if found is None:
-                flagged |= self._missing(rel, entry, citation.value)
+                flagged = flagged or self._missing(rel, entry, citation.value)
             else:
                 cited_files.append(found)
-        for citation in entry.citations:
+        for citation in entry.citations:  # one finding per entry is enough to review it
+            if flagged:
+                return
             if citation.kind in (SYMBOL, KEY):
-                flagged |= self._symbol(rel, entry, citation.value, citation.kind, cited_files)
+                flagged = self._symbol(rel, entry, citation.value, citation.kind, cited_files)
             elif citation.kind == COMMAND:
-                flagged |= self._command(rel, entry, citation.value, citation.tool)
+                flagged = self._command(rel, entry, citation.value, citation.tool)
         if not flagged:
             for path in cited_files:
                 if self._changed(rel, entry, path, since):
@@ -415,15 +417,23 @@ class _Checker:
         return best
 
     def _symbol(self, rel: str, entry: Entry, name: str, kind: str, files: list[str]) -> bool:
-        files = [f for f in files if not f.startswith(self.memory_prefix)]
+        memory = self.memory_prefix.rstrip("/")
+        cited = [f for f in files if f != memory and not f.startswith(self.memory_prefix)]
+        folders = [f for f in cited if f in self.tree.dirs or os.path.isdir(self.tree.prefix + f)]
+        files = [f for f in cited if f not in folders]
         if kind == KEY:
             files = [f for f in files if is_config_path(f)]
             if not files:
                 return False  # a bare snake_case word: too ambiguous to judge
-        if files:
+        where_now = self.grep.get(name, set())
+        if folders and any(w.startswith(d + "/") for d in folders for w in where_now):
+            return False  # still somewhere under a cited folder
+        if files or folders:
             for path in files:
                 if has_word(self._code(path), name):
                     return False
+            if not files:
+                files = folders
             where = sorted(self.grep.get(name, ()))
             elsewhere = f"; now in {where[0]}" if where else ""
             commit = self._latest(files)
