@@ -113,3 +113,16 @@ def test_private_entries_are_never_proposed(repo: Path) -> None:
     )
     data = json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)
     assert all("secret.md" not in p["keep"] + p["remove"] for p in data["proposals"])
+
+
+def test_diff_never_shows_private_lines(repo: Path) -> None:
+    memory = repo / ".claude" / "memory"
+    text = PATTERNS.replace(
+        "- Keep functions short",
+        "<private>\nThe staging password is hunter2-staging.\n</private>\n- Keep functions short",
+    )
+    (memory / "patterns.md").write_text(text, encoding="utf-8")
+    data = json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)
+    assert data["proposals"] and "hunter2" not in data["diff"]
+    assert run_cli("consolidate", "--apply", cwd=repo).returncode == 0
+    assert "hunter2-staging" in (memory / "patterns.md").read_text(encoding="utf-8")

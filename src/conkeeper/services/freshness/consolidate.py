@@ -190,7 +190,9 @@ def _where(item: _Item) -> str:
 
 
 def _text(item: _Item) -> str:
-    return " ".join(" ".join(item.entry.lines).split())[:200]
+    from conkeeper.domain.secrets import redact
+
+    return redact(" ".join(" ".join(item.entry.lines).split())[:200])
 
 
 def find(
@@ -250,15 +252,17 @@ def plan(root: Path, memory_dir: Path) -> Plan:
         result.new_text[path] = new
         result.stamps[path] = stamps.get(path)
         rel = _display(path, root)
-        diffs.extend(
+        diffs.extend(  # shown with private lines blanked: the diff may reach an agent
             difflib.unified_diff(
-                old.splitlines(keepends=True),
-                new.splitlines(keepends=True),
+                blank_private(old).splitlines(keepends=True),
+                blank_private(new).splitlines(keepends=True),
                 fromfile=f"a/{rel}",
                 tofile=f"b/{rel}",
             )
         )
-    result.diff = "".join(diffs)
+    from conkeeper.domain.secrets import redact
+
+    result.diff = redact("".join(diffs))
     return result
 
 

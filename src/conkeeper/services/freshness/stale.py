@@ -332,11 +332,13 @@ class _Checker:
         detail: str,
         commit: Commit | None = None,
     ) -> None:
+        from conkeeper.domain.secrets import redact  # what is stored and shown is redacted
+
         self.report.findings.append(
             Finding(
                 rel,
                 entry.start,
-                entry.summary,
+                redact(entry.summary),
                 citation,
                 reason,
                 detail,
