@@ -170,7 +170,9 @@ GENERIC_SYMBOLS = frozenset(
 
 _SPAN = re.compile(r"`([^`\n]{2,200})`")
 _BARE_PATH = re.compile(
-    r"(?<![\w/.`~:@-])((?:[\w@+-][\w.@+-]*/)+[\w@+-][\w.@+-]*\.[A-Za-z][A-Za-z0-9]{0,6})(?![\w/])"
+    r"(?<![\w/.`~:@-])"
+    r"((?:\./)?(?:[\w@+-][\w.@+-]*/)+[\w@+-][\w.@+-]*\.[A-Za-z][A-Za-z0-9]{0,6})"
+    r"(?![\w/])"
 )
 _PATHISH = re.compile(r"^\.{0,2}/?(?:[\w@.+-]+/)*[\w@.+-]+/?$")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
