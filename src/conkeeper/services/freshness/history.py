@@ -194,24 +194,25 @@ def parse_events(
     if output is None:
         return None
     events: dict[str, list[Event]] = {}
-    commit: Commit | None = None
-    for line in output.split("\n"):
-        if line.startswith(_COMMIT_MARK):
-            parts = line[1:].split("\x1f", 2)
-            if len(parts) == 3 and parts[1].isdigit():
-                commit = Commit(parts[0], int(parts[1]), parts[2])
-                if commits is not None:
-                    commits.append(commit)
+    for block in output.split(_COMMIT_MARK)[1:]:
+        header, _, body = block.partition("\n")
+        parts = header.split("\x1f", 2)
+        if len(parts) != 3 or not parts[1].isdigit():
             continue
-        if commit is None or "\t" not in line:
-            continue
-        fields = line.split("\t")
-        status = fields[0][:1]
-        if status == "R" and len(fields) >= 3:
-            events.setdefault(fields[1], []).append(Event(commit, "R", fields[2]))
-            events.setdefault(fields[2], []).append(Event(commit, "A"))
-        elif status in "AMDT" and len(fields) >= 2:
-            events.setdefault(fields[1], []).append(Event(commit, "M" if status == "T" else status))
+        commit = Commit(parts[0], int(parts[1]), parts[2])
+        if commits is not None:
+            commits.append(commit)
+        for line in body.split("\n"):
+            if "\t" not in line:
+                continue
+            fields = line.split("\t")
+            status = fields[0][:1]
+            if status == "R" and len(fields) >= 3:
+                events.setdefault(fields[1], []).append(Event(commit, "R", fields[2]))
+                events.setdefault(fields[2], []).append(Event(commit, "A"))
+            elif status in "AMDT" and len(fields) >= 2:
+                kind = "M" if status == "T" else status
+                events.setdefault(fields[1], []).append(Event(commit, kind))
     return events
 
 

@@ -159,8 +159,28 @@ def has_word(text: str, word: str) -> bool:
     return False
 
 
+_DATES: dict[int, str] = {}
+
+
 def _date(commit: Commit) -> str:
-    return time.strftime("%Y-%m-%d", time.localtime(commit.time))
+    hour = commit.time // 3600
+    if hour not in _DATES:
+        _DATES[hour] = time.strftime("%Y-%m-%d", time.localtime(commit.time))
+    return _DATES[hour]
+
+
+def _redact_summaries(findings: list[Finding]) -> None:
+    """Redact secrets from what is stored and shown (one pass over all summaries)."""
+    if not findings:
+        return
+    from conkeeper.domain.secrets import redact
+
+    joined = "\n".join(f.summary for f in findings)
+    cleaned = redact(joined).split("\n")
+    if len(cleaned) != len(findings):  # a redaction spanning lines: fall back to one by one
+        cleaned = [redact(f.summary) for f in findings]
+    for finding, text in zip(findings, cleaned, strict=True):
+        finding.summary = text
 
 
 # --------------------------------------------------------------------------- the checker
@@ -197,6 +217,7 @@ class _Checker:
             self._ask_git(entries)
             for rel, entry in entries:
                 self._check_entry(rel, entry)
+            _redact_summaries(self.report.findings)
         self.report.elapsed_ms = (time.perf_counter() - started) * 1000
         return self.report
 
@@ -332,13 +353,11 @@ class _Checker:
         detail: str,
         commit: Commit | None = None,
     ) -> None:
-        from conkeeper.domain.secrets import redact  # what is stored and shown is redacted
-
         self.report.findings.append(
             Finding(
                 rel,
                 entry.start,
-                redact(entry.summary),
+                entry.summary,
                 citation,
                 reason,
                 detail,
