@@ -35,11 +35,12 @@ def run(args: argparse.Namespace) -> int:
     location = locate_project(Path.cwd())
     if not location.memory_dir.is_dir():
         raise CliError(f"no memory folder at {location.memory_dir}; run 'conkeeper init' first")
-    if args.no_cache:
-        report = find_stale(location.root, location.memory_dir)
-    else:
-        report = cached_stale(location.root, location.memory_dir, location.identity)
-    assert report is not None
+    report = (
+        find_stale(location.root, location.memory_dir)
+        if args.no_cache
+        else cached_stale(location.root, location.memory_dir, location.identity)
+    )
+    assert report is not None  # cached_stale refreshes by default
     if args.quiet:
         return 0
     if args.json:

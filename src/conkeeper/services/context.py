@@ -83,8 +83,15 @@ class SessionInfo(Record):
     rendered pending handoff, already claimed by the caller.
     """
 
-    __slots__ = ("handoff", "host_session_id", "project_id", "session_row_id", "source")
-    __slots__ += ("freshness", "injected_at")
+    __slots__ = (
+        "freshness",
+        "handoff",
+        "host_session_id",
+        "injected_at",
+        "project_id",
+        "session_row_id",
+        "source",
+    )
 
     def __init__(
         self,
@@ -171,7 +178,7 @@ def _drop_comments(lines: list[str]) -> list[str]:
 
 
 def _strip_comment_spans(line: str, in_comment: bool) -> tuple[str, bool]:
-    result = []
+    result: list[str] = []
     rest = line
     while rest:
         if in_comment:
@@ -429,16 +436,22 @@ def since_sync_section(report: Report | None) -> Section | None:
     if report is None or not report.sync or report.last_sync is None:
         return None
     sync = report.sync
-    commits = int(sync.get("commits") or 0)  # type: ignore[call-overload]
-    files = list(sync.get("memory_files") or [])  # type: ignore[call-overload]
+    count = sync.get("commits")
+    commits = count if isinstance(count, int) else 0
+    files = _strings(sync.get("memory_files"))
     if not commits and not files:
         return None
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(report.last_sync))
     lines = [f"- {commits} commit(s) since the last memory sync ({when}); latest:"]
-    lines += [f"  - {subject}" for subject in sync.get("subjects") or []]  # type: ignore[union-attr]
+    lines += [f"  - {subject}" for subject in _strings(sync.get("subjects"))]
     if files:
         lines.append("- Memory/ADR files changed since: " + ", ".join(files))
     return Section("Changed since the last sync", "\n".join(lines))
+
+
+def _strings(value: object) -> list[str]:
+    """The strings of a JSON list read back from the cache (anything else: none)."""
+    return [str(item) for item in value] if isinstance(value, list) else []
 
 
 def health_note(report: Report | None) -> str | None:

@@ -245,7 +245,7 @@ def plan(root: Path, memory_dir: Path) -> Plan:
     for proposal, drop in found:
         result.proposals.append(proposal)
         by_file.setdefault(drop.path, []).append(drop.entry)
-    diffs = []
+    diffs: list[str] = []
     for path, entries in sorted(by_file.items()):
         old = texts[path]
         new = _without(old, entries)

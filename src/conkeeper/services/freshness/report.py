@@ -69,8 +69,18 @@ class Finding(Record):
 class Report(Record):
     """The outcome of a run: findings, entries and citations checked, git calls made, time."""
 
-    __slots__ = ("cached", "citations", "elapsed_ms", "entries", "findings", "git", "git_calls")
-    __slots__ += ("health", "last_sync", "sync")
+    __slots__ = (
+        "cached",
+        "citations",
+        "elapsed_ms",
+        "entries",
+        "findings",
+        "git",
+        "git_calls",
+        "health",
+        "last_sync",
+        "sync",
+    )
 
     def __init__(self) -> None:
         self.findings: list[Finding] = []
