@@ -588,29 +588,35 @@ def build_session_context(
     if files and files[0].title.startswith("active-context.md"):
         sections.append(files.pop(0))
     prefix = _memory_prefix(location)
-    for extra in (stale_section(info.freshness, prefix), since_sync_section(info.freshness)):
-        if extra:
-            sections.append(extra)
+    notes = (stale_section(info.freshness, prefix), since_sync_section(info.freshness))
+    sections.extend(note for note in notes if note)
     if summary:
         sections.append(summary)
     sections.extend(files)
     if observations:
         sections.append(observations)
-    footer_lines = []
+    footer = _footer(location if memory_exists else None, info)
+    return assemble(header, sections, footer, char_budget(config))
+
+
+def _footer(location: ProjectLocation | None, info: SessionInfo) -> str:
+    """The lines that always survive the budget: memory health, the init hint or the open
+    corrections count, and the search reminder (``location`` is None without memory)."""
+    lines = []
     behind_note = health_note(info.freshness)
     if behind_note:
-        footer_lines.append(behind_note)
-    if not memory_exists:
-        footer_lines.append(INIT_HINT)
+        lines.append(behind_note)
+    if location is None:
+        lines.append(INIT_HINT)
     else:
-        pending = open_corrections(location.memory_dir)  # type: ignore[union-attr]
+        pending = open_corrections(location.memory_dir)
         if pending:
-            footer_lines.append(
+            lines.append(
                 f"{pending} correction(s) wait in corrections-queue.md; review them with "
                 "`/memory-sync`."
             )
-    footer_lines.append(SEARCH_REMINDER)
-    return assemble(header, sections, "\n".join(footer_lines), char_budget(config))
+    lines.append(SEARCH_REMINDER)
+    return "\n".join(lines)
 
 
 def _memory_prefix(location: ProjectLocation | None) -> str:
