@@ -130,21 +130,33 @@ def is_checked_memory_file(rel: str) -> bool:
 
 def memory_files(memory_dir: Path) -> list[Path]:
     """The curated memory files whose entries are checked (sorted; a symlink is followed only
-    when it stays inside the memory folder)."""
-    found = []
-    base = str(memory_dir)
-    for folder, dirs, files in os.walk(base):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        rel_folder = folder[len(base) + 1 :].replace(os.sep, "/")
-        for name in sorted(files):
-            rel = f"{rel_folder}/{name}" if rel_folder else name
-            if not name.endswith(".md") or not is_checked_memory_file(rel):
-                continue
-            path = Path(folder, name)
-            if os.path.islink(path) and not _inside(path, memory_dir):
-                continue
-            found.append(path)
+    when it stays inside the memory folder; ``sessions/`` is never entered)."""
+    found: list[Path] = []
+    _scan(str(memory_dir), "", memory_dir, found)
     return found
+
+
+def _scan(folder: str, rel_folder: str, memory_dir: Path, found: list[Path]) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        rel = f"{rel_folder}/{entry.name}" if rel_folder else entry.name
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            continue
+        if is_dir:
+            if not entry.name.startswith(".") and rel != "sessions":
+                _scan(entry.path, rel, memory_dir, found)
+            continue
+        if not entry.name.endswith(".md") or not is_checked_memory_file(rel):
+            continue
+        path = Path(entry.path)
+        if entry.is_symlink() and not _inside(path, memory_dir):
+            continue
+        found.append(path)
 
 
 def _inside(path: Path, root: Path) -> bool:

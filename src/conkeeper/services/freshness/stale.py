@@ -468,7 +468,7 @@ class _Checker:
 
     def _command(self, rel: str, entry: Entry, value: str, tool: str) -> bool:
         if tool == "make":
-            if not (self.root / "Makefile").is_file():
+            if "Makefile" not in self.tree.files and not self._code("Makefile"):
                 return False
             target = re.compile(
                 r"^(?:[^:#=\n]*\s)?" + re.escape(value) + r"(?:\s[^:#=\n]*)?::?(?!=)", re.MULTILINE
@@ -481,7 +481,7 @@ class _Checker:
             )
             return True
         if tool == "npm":
-            if not (self.root / "package.json").is_file():
+            if "package.json" not in self.tree.files and not self._code("package.json"):
                 return False
             try:
                 scripts = json.loads(self._code("package.json")).get("scripts") or {}
