@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from conkeeper import __version__
 
@@ -47,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),
     "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
     "consolidate": ("cmd_consolidate", "Propose merging duplicate or contradictory memory entries"),
+    "mcp": ("cmd_mcp", "Serve memory to MCP clients over stdio, or --http on 127.0.0.1"),
 }
 
 
@@ -108,11 +110,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _run(module: object, parsed: argparse.Namespace) -> int:
+def _run(module: ModuleType, parsed: argparse.Namespace) -> int:
     from conkeeper.cli.output import CliError
 
     try:
-        return int(module.run(parsed) or 0)  # type: ignore[attr-defined]
+        return int(module.run(parsed) or 0)
     except CliError as exc:
         sys.stderr.write(f"conkeeper: {exc}\n")
         return exc.exit_code
