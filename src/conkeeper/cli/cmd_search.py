@@ -159,11 +159,14 @@ def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
 
 def _discover_projects() -> None:
     from conkeeper.services.project_discovery import prepare_cross_project
+    from conkeeper.storage.store import StoreError
 
     try:
         prepare_cross_project(Path.cwd())
     except ValueError as exc:
         raise CliError(str(exc), 2) from None
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -128,9 +128,10 @@ def search_roots(
 def prepare_cross_project(cwd: Path, extra: Iterable[str] = ()) -> list[Path]:
     """Discover the projects under the configured roots (and ``extra``) and register them in
     the store, so an all-projects search covers them; returns the projects found. Raises
-    ``ValueError`` with a one-line message when no root is configured."""
+    ``ValueError`` with a one-line message when no root is configured, ``StoreError`` when the
+    database cannot be opened."""
     from conkeeper.domain.config import load_config
-    from conkeeper.storage.store import open_store
+    from conkeeper.services.workspace import project_store
 
     location = locate_project(cwd)
     config = load_config(location.root).config
@@ -141,9 +142,6 @@ def prepare_cross_project(cwd: Path, extra: Iterable[str] = ()) -> list[Path]:
             "(conkeeper config set project_search_paths ~/code)"
         )
     projects = discover(roots)
-    conn = open_store()
-    try:
+    with project_store() as conn:
         register(conn, projects)
-    finally:
-        conn.close()
     return projects
