@@ -257,6 +257,25 @@ def check_log(env: Mapping[str, str] | None = None) -> Check:
     )
 
 
+def check_freshness(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
+    """Memory entries whose cited files, symbols or commands moved on (``conkeeper stale``)."""
+    from conkeeper.services.freshness.stale import cached_stale
+
+    location = locate_project(cwd)
+    if not location.memory_dir.is_dir():
+        return Check("memory freshness", OK, "no project memory to check")
+    report = cached_stale(location.root, location.memory_dir, location.identity, env=env)
+    count = len(report.findings) if report else 0
+    if not count:
+        return Check("memory freshness", OK, "no possibly stale entries")
+    return Check(
+        "memory freshness",
+        WARN,
+        f"{count} possibly stale memory entr{'y' if count == 1 else 'ies'}",
+        "run 'conkeeper stale' and update or remove them",
+    )
+
+
 def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) -> list[Check]:
     """Every check, in the order a person would fix them; a crashing check becomes FAIL."""
     where = cwd or Path.cwd()
@@ -270,6 +289,7 @@ def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) ->
         ("config", lambda: check_config(where, env)),
         ("extractor", lambda: check_extractor(where, env)),
         ("log", lambda: check_log(env)),
+        ("memory freshness", lambda: check_freshness(where, env)),
     ]
     results: list[Check] = []
     for name, step in steps:
