@@ -11,6 +11,10 @@ import sqlite3
 
 from conkeeper.storage.store import now_ms
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 MAX_TITLE_CHARS = 200
 
 
@@ -184,3 +188,30 @@ def recent_observation_titles(
         (session_id, limit),
     ).fetchall()
     return [(int(r[0]), str(r[1]), str(r[2])) for r in reversed(rows)]
+
+
+TOOL_EVENT_COLUMNS = (
+    "prompt_number",
+    "tool_use_id",
+    "tool_name",
+    "action",
+    "paths",
+    "input_summary",
+    "status",
+    "error",
+    "exit_code",
+    "duration_ms",
+    "created_at",
+)
+
+
+def add_tool_event(conn: sqlite3.Connection, session_id: int, values: Mapping[str, object]) -> bool:
+    """Store a tool event (:data:`TOOL_EVENT_COLUMNS`) unless its tool-use id is known (a
+    hook may see one twice, an import may repeat); whether it was added."""
+    cursor = conn.execute(
+        "INSERT OR IGNORE INTO tool_events(session_id, prompt_number, tool_use_id, tool_name, "
+        "action, paths, input_summary, status, error, exit_code, duration_ms, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (session_id, *(values.get(c) for c in TOOL_EVENT_COLUMNS)),
+    )
+    return cursor.rowcount > 0

@@ -26,6 +26,7 @@ from conkeeper.domain.observations import (
     normalize_observation,
 )
 from conkeeper.storage import hygiene as rows
+from conkeeper.storage.sessions import add_tool_event
 from conkeeper.storage.store import SCHEMA_VERSION, now_ms, transaction
 
 EXPORT_FORMAT = "conkeeper-export"
@@ -271,7 +272,7 @@ class _Importer:
         status = rec.get("status")
         if status not in ("success", "failure", "interrupted"):
             status = "failure"  # fmt: skip
-        new = rows.add_tool_event(
+        new = add_tool_event(
             self.conn,
             self.session_id(rec),
             {
