@@ -215,3 +215,55 @@ def add_tool_event(conn: sqlite3.Connection, session_id: int, values: Mapping[st
         (session_id, *(values.get(c) for c in TOOL_EVENT_COLUMNS)),
     )
     return cursor.rowcount > 0
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    """A table's column names (empty when it does not exist: later migrations may be missing
+    from a database only read)."""
+    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def latest_observations(
+    conn: sqlite3.Connection, project_id: int, limit: int
+) -> list[tuple[int, int | None, str, str | None]]:
+    """A project's newest observations as ``(id, created_at, type, title)``, newest first."""
+    columns = _columns(conn, "observations")
+    if not {"id", "session_id", "type", "title", "created_at"} <= columns:
+        return []
+    if "project_id" in columns:  # indexed on (project_id, created_at DESC, id)
+        sql = (
+            "SELECT id, created_at, type, title FROM observations WHERE project_id = ? "
+            "ORDER BY created_at DESC, id DESC LIMIT ?"
+        )
+    else:
+        sql = (
+            "SELECT id, created_at, type, title FROM observations "
+            "WHERE session_id IN (SELECT id FROM sessions WHERE project_id = ?) "
+            "ORDER BY id DESC LIMIT ?"
+        )
+    return [(int(r[0]), r[1], str(r[2]), r[3]) for r in conn.execute(sql, (project_id, limit))]
+
+
+SUMMARY_FIELDS = ("request", "completed", "next_steps")
+
+
+def latest_summary(
+    conn: sqlite3.Connection, project_id: int
+) -> tuple[dict[str, str | None], int | None, str] | None:
+    """The project's newest session summary: ``(the fields of SUMMARY_FIELDS it has, the
+    session's started_at, its host session id)``, or ``None``."""
+    columns = _columns(conn, "session_summaries")
+    fields = [c for c in SUMMARY_FIELDS if c in columns]
+    if "session_id" not in columns or not fields:
+        return None
+    order = "ss.created_at DESC, ss.id DESC" if "created_at" in columns else "ss.id DESC"
+    where = "ss.project_id = ?" if "project_id" in columns else "s.project_id = ?"
+    row = conn.execute(
+        f"SELECT {', '.join('ss.' + f for f in fields)}, s.started_at, s.host_session_id "
+        "FROM session_summaries ss JOIN sessions s ON s.id = ss.session_id "
+        f"WHERE {where} ORDER BY {order} LIMIT 1",
+        (project_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    return dict(zip(fields, row[: len(fields)], strict=True)), row[len(fields)], row[-1]
