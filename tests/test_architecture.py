@@ -40,7 +40,6 @@ STARTERS = {"cli.cmd_hook": "hooks", "cli.cmd_mcp": "mcp", "cli.cmd_viewer": "vi
 SQL_PENDING = {
     "services.search": "search helper (search.py)",
     "services.observations.search_source": "search helper (search_source.py)",
-    "services.observations.transcripts": "privacy helper (transcripts.py)",
 }
 
 SQL_CALLS = {"execute", "executemany", "executescript"}

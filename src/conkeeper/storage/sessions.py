@@ -267,3 +267,48 @@ def latest_summary(
     if row is None:
         return None
     return dict(zip(fields, row[: len(fields)], strict=True)), row[len(fields)], row[-1]
+
+
+def add_prompt(
+    conn: sqlite3.Connection, session_id: int, number: int, text: str, created_at: int
+) -> bool:
+    """Store a prompt unless that number is taken; whether it was added."""
+    cursor = conn.execute(
+        "INSERT OR IGNORE INTO prompts(session_id, prompt_number, text, created_at) "
+        "VALUES (?, ?, ?, ?)",
+        (session_id, number, text, created_at),
+    )
+    return cursor.rowcount > 0
+
+
+def ensure_imported_session(
+    conn: sqlite3.Connection,
+    project_id: int,
+    host_session_id: str,
+    started_at: int,
+    ended_at: int,
+    transcript_path: str,
+) -> int:
+    """The ``sessions.id`` of an imported transcript's session, inserted as ``imported`` when
+    new; a re-import updates the end of an imported session, never a live one's."""
+    conn.execute(
+        "INSERT INTO sessions(host_session_id, project_id, host, started_at, ended_at, status, "
+        "end_reason, transcript_path) VALUES (?, ?, 'claude-code', ?, ?, 'imported', 'import', ?) "
+        "ON CONFLICT(project_id, host_session_id) DO UPDATE SET "
+        "transcript_path = COALESCE(sessions.transcript_path, excluded.transcript_path), "
+        "ended_at = CASE WHEN sessions.status = 'imported' THEN excluded.ended_at "
+        "ELSE sessions.ended_at END",
+        (host_session_id, project_id, started_at, ended_at, transcript_path),
+    )
+    found = find_session(conn, project_id, host_session_id)
+    if found is None:  # pragma: no cover - the upsert above guarantees the row
+        raise sqlite3.IntegrityError(f"session {host_session_id!r} could not be recorded")
+    return found
+
+
+def set_subtitle_if_missing(conn: sqlite3.Connection, session_id: int, subtitle: str) -> None:
+    """Give a session a subtitle (cleaned text, at most 200 characters) unless it has one."""
+    conn.execute(
+        "UPDATE sessions SET subtitle = ? WHERE id = ? AND subtitle IS NULL",
+        (subtitle[:200], session_id),
+    )
