@@ -313,19 +313,6 @@ def open_corrections(memory_dir: Path) -> int:
 # --------------------------------------------------------------------------- database parts
 
 
-def table_exists(conn: sqlite3.Connection, name: str) -> bool:
-    """True when the database has table ``name`` (later migrations may not be applied)."""
-    row = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-    ).fetchone()
-    return row is not None
-
-
-def table_columns(conn: sqlite3.Connection, name: str) -> set[str]:
-    """The column names of a table (empty when it does not exist)."""
-    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({name})")}
-
-
 def _clock(ms: int | None) -> str:
     if not ms:
         return "?"
@@ -336,26 +323,14 @@ def recent_observations_section(
     conn: sqlite3.Connection, project_id: int, limit: int = RECENT_OBSERVATIONS
 ) -> Section | None:
     """An index of the project's latest observations: id, time, type, title (never bodies)."""
-    columns = table_columns(conn, "observations")
-    if not {"id", "session_id", "type", "title", "created_at"} <= columns:
-        return None
-    if "project_id" in columns:  # indexed on (project_id, created_at DESC, id)
-        sql = (
-            "SELECT id, created_at, type, title FROM observations WHERE project_id = ? "
-            "ORDER BY created_at DESC, id DESC LIMIT ?"
-        )
-    else:
-        sql = (
-            "SELECT id, created_at, type, title FROM observations "
-            "WHERE session_id IN (SELECT id FROM sessions WHERE project_id = ?) "
-            "ORDER BY id DESC LIMIT ?"
-        )
-    rows = conn.execute(sql, (project_id, limit)).fetchall()
+    from conkeeper.storage.sessions import latest_observations
+
+    rows = latest_observations(conn, project_id, limit)
     if not rows:
         return None
     lines = [
-        f"- #{row[0]} {_clock(row[1])} [{row[2]}] {' '.join(str(row[3] or '').split())[:120]}"
-        for row in rows
+        f"- #{obs_id} {_clock(created)} [{kind}] {' '.join(str(title or '').split())[:120]}"
+        for obs_id, created, kind, title in rows
     ]
     lines.append("Full detail: `conkeeper show <id>`; more: `conkeeper observations`.")
     return Section("Recent observations (newest first)", "\n".join(lines))
@@ -365,31 +340,22 @@ def last_summary_section(
     conn: sqlite3.Connection, project_id: int, current_host_session: str
 ) -> Section | None:
     """The most recent session summary of the project (request, completed, next steps)."""
-    columns = table_columns(conn, "session_summaries")
-    fields = [c for c in ("request", "completed", "next_steps") if c in columns]
-    if "session_id" not in columns or not fields:
+    from conkeeper.storage.sessions import latest_summary
+
+    found = latest_summary(conn, project_id)
+    if found is None:
         return None
-    order = "ss.created_at DESC, ss.id DESC" if "created_at" in columns else "ss.id DESC"
-    where = "ss.project_id = ?" if "project_id" in columns else "s.project_id = ?"
-    row = conn.execute(
-        f"SELECT {', '.join('ss.' + f for f in fields)}, s.started_at, s.host_session_id "
-        "FROM session_summaries ss JOIN sessions s ON s.id = ss.session_id "
-        f"WHERE {where} ORDER BY {order} LIMIT 1",
-        (project_id,),
-    ).fetchone()
-    if row is None:
-        return None
+    fields, started_at, host_session = found
     labels = {"request": "Request", "completed": "Completed", "next_steps": "Next steps"}
     lines = [
-        f"- {labels[name]}: {' '.join(str(row[i]).split())[:600]}"
-        for i, name in enumerate(fields)
-        if row[i] and str(row[i]).strip()
+        f"- {labels[name]}: {' '.join(str(value).split())[:600]}"
+        for name, value in fields.items()
+        if value and str(value).strip()
     ]
     if not lines:
         return None
-    when = _clock(row[len(fields)])
-    same = " (this session)" if row[len(fields) + 1] == current_host_session else ""
-    return Section(f"Last session summary, {when}{same}", "\n".join(lines))
+    same = " (this session)" if host_session == current_host_session else ""
+    return Section(f"Last session summary, {_clock(started_at)}{same}", "\n".join(lines))
 
 
 def _database_sections(

@@ -52,14 +52,10 @@ def check_python() -> Check:
 
 def check_sqlite() -> Check:
     """SQLite must provide FTS5, which search depends on."""
+    from conkeeper.storage.health import fts5_available
+
     version = sqlite3.sqlite_version
-    try:
-        conn = sqlite3.connect(":memory:")
-        try:
-            conn.execute("CREATE VIRTUAL TABLE probe USING fts5(body)")
-        finally:
-            conn.close()
-    except sqlite3.Error:
+    if not fts5_available():
         return Check(
             "sqlite",
             FAIL,
@@ -92,6 +88,7 @@ def check_data_home(env: Mapping[str, str] | None = None) -> Check:
 
 def check_database(env: Mapping[str, str] | None = None) -> Check:
     """The database must open and migrate; a newer or damaged file is reported, not touched."""
+    from conkeeper.storage.health import journal_mode
     from conkeeper.storage.store import SCHEMA_VERSION, StoreError, open_store, schema_version
 
     path = db_path(env)
@@ -101,7 +98,7 @@ def check_database(env: Mapping[str, str] | None = None) -> Check:
         return Check("database", FAIL, str(exc), "see the message; memory files are unaffected")
     try:
         version = schema_version(conn)
-        journal = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        journal = journal_mode(conn)
     finally:
         conn.close()
     detail = f"{path} (schema {version}/{SCHEMA_VERSION}, journal {journal})"
