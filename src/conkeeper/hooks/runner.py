@@ -253,10 +253,13 @@ def run_hook(
         obj = _decode_payload(data, canonical, environ)
         if obj is None:
             return 0
+        neutral = agent.parse(obj, host_event)
+        if agent.NAME != DEFAULT_HOST:  # e.g. a failed AfterTool is a PostToolUseFailure
+            canonical = canonical_event(neutral.get("hook_event_name")) or canonical
         handler = _load_handler(canonical)
         if handler is None:
             return 0
-        payload = parse_payload(agent.parse(obj, host_event))
+        payload = parse_payload(neutral)
         ctx = build_context(payload, canonical, environ, agent)
         result = handler.handle(ctx)
         ctx.close()
