@@ -51,7 +51,7 @@ def session_key(obj: dict[str, Any]) -> str:
         return given
     stamp = obj.get("timestamp")
     seconds = stamp / 1000 if isinstance(stamp, (int, float)) else time.time()
-    return "copilot-" + time.strftime("%Y%m%d", time.localtime(seconds))
+    return "copilot-" + time.strftime("%Y%m%d", time.gmtime(seconds))
 
 
 def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
