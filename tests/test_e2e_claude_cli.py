@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -28,6 +27,7 @@ import pytest
 
 from conftest import cli_env, run_cli
 from fake_anthropic import FakeAnthropic, text_turn, tool_turn
+from npm_cli import npm_binary
 
 pytestmark = pytest.mark.claude_cli
 
@@ -41,34 +41,10 @@ PROMPT = (
 )
 
 
-def _skip_or_fail(reason: str) -> None:
-    if os.environ.get("CONKEEPER_REQUIRE_E2E") == "1":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
     """The ``claude`` executable: given, cached, or installed now with npm into the cache."""
-    given = os.environ.get("CONKEEPER_CLAUDE_BIN")
-    if given:
-        return Path(given)
-    if not (shutil.which("node") and shutil.which("npm")):
-        _skip_or_fail("node and npm are needed to install the Claude Code CLI")
-    default_cache = Path.home() / ".cache" / "conkeeper-tests"
-    cache = Path(os.environ.get("CONKEEPER_TEST_CACHE") or default_cache) / "claude-code"
-    binary = cache / "node_modules" / ".bin" / "claude"
-    if not binary.exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.run(
-            ["npm", "install", "--prefix", str(cache), "--no-audit", "--no-fund", PACKAGE],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if proc.returncode != 0 or not binary.exists():
-            _skip_or_fail(f"npm install {PACKAGE} failed: {proc.stderr.strip()[-300:]}")
-    return binary
+    return npm_binary(PACKAGE, "claude", "CONKEEPER_CLAUDE_BIN")
 
 
 def _write_project(root: Path) -> None:

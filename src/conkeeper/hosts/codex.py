@@ -28,7 +28,7 @@ DOCS = (
 )
 PROJECT_DIR_ENV = None
 
-# Codex event -> ConKeeper event. Codex has no SessionEnd; Stop ends every turn.
+# Codex event -> ConKeeper event (Stop ends every turn, SessionEnd the main thread).
 EVENTS: dict[str, str] = {
     "SessionStart": "SessionStart",
     "UserPromptSubmit": "UserPromptSubmit",
@@ -37,16 +37,61 @@ EVENTS: dict[str, str] = {
     "PreCompact": "PreCompact",
     "Stop": "Stop",
     "SubagentStop": "SubagentStop",
+    "SessionEnd": "SessionEnd",
 }
+ROLLOUT_TAIL_BYTES = 256 * 1024
 # Events whose hookSpecificOutput.additionalContext Codex adds to the model's context.
 CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse"})
 BLOCKING_EVENTS = frozenset({"UserPromptSubmit", "PreToolUse", "Stop"})
-TIMEOUT_SECONDS = {"SessionStart": 10, "UserPromptSubmit": 10, "PreToolUse": 5, "Stop": 10}
+TIMEOUT_SECONDS = {"PreToolUse": 5, "SessionEnd": 5}
 
 
 def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
-    """Codex sends Claude Code's field names (``session_id``, ``cwd``, ``tool_input``...)."""
-    return obj
+    """Codex sends Claude Code's field names (``session_id``, ``cwd``, ``tool_input``...), but
+    a shell tool's ``tool_response`` is only its output text: the exit code is looked up in
+    the session's rollout file, where Codex has already recorded the finished command."""
+    response = obj.get("tool_response")
+    if event != "PostToolUse" or not isinstance(response, str):
+        return obj
+    outcome = _rollout_outcome(obj.get("transcript_path"), obj.get("tool_use_id"))
+    if outcome is None:
+        return {**obj, "tool_response": {"stdout": response}}
+    status, exit_code = outcome
+    if status == "failed" or (exit_code not in (None, 0)):
+        return {
+            **obj,
+            "hook_event_name": "PostToolUseFailure",
+            "error": f"exit code {exit_code}" if exit_code is not None else "failed",
+            "tool_response": {"stdout": response, "exit_code": exit_code},
+        }
+    return {**obj, "tool_response": {"stdout": response, "exit_code": exit_code}}
+
+
+def _rollout_outcome(path: object, call_id: object) -> tuple[str, int | None] | None:
+    """``(status, exit_code)`` of the command item ``call_id`` in the rollout's tail, if any."""
+    if not isinstance(path, str) or not isinstance(call_id, str) or not call_id or "\x00" in path:
+        return None
+    import json
+    import os
+
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - ROLLOUT_TAIL_BYTES))
+            tail = handle.read()
+    except OSError:
+        return None
+    needle = f'"id":"{call_id}"'.encode()
+    for line in reversed(tail.splitlines()):
+        if needle not in line or b'"item_completed"' not in line:
+            continue
+        try:
+            item = json.loads(line)["payload"]["item"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        code = item.get("exit_code")
+        return str(item.get("status") or ""), code if isinstance(code, int) else None
+    return None
 
 
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
@@ -111,8 +156,7 @@ def integration(
         hooks=HooksFile(base / "hooks.json", "grouped", events, handler),
         mcp=McpRegistration(base / "config.toml", "mcp_servers", mcp_server_entry(python), "toml"),
         notes=(
-            "Codex asks you to review and trust new command hooks before they run (/hooks)",
-            "Codex has no SessionEnd event: summaries are extracted at Stop or by "
-            "'conkeeper extract'",
+            "Codex asks you to review and trust new command hooks before they run (/hooks); "
+            "project hooks load only in a trusted project",
         ),
     )
