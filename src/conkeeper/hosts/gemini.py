@@ -75,7 +75,7 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
         "cwd": obj.get("cwd"),
         "hook_event_name": canonical,
         "source": obj.get("source"),
-        "prompt": obj.get("prompt"),
+        "prompt": _user_prompt(obj.get("prompt")),
         "trigger": obj.get("trigger"),
         "reason": obj.get("reason"),
         "stop_hook_active": obj.get("stop_hook_active"),
@@ -93,8 +93,40 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
             message = error.get("message") if isinstance(error, dict) else error
             neutral["error"] = text_of(message) or str(message)
         else:
-            neutral["tool_response"] = {"stdout": text_of(response.get("llmContent")) or ""}
+            output = text_of(response.get("llmContent")) or ""
+            neutral["tool_response"] = {"stdout": output}
+            code = _exit_code(output) if tool == "run_shell_command" else None
+            if code:
+                neutral["hook_event_name"] = "PostToolUseFailure"
+                neutral["error"] = f"exit code {code}"
+            if code is not None:
+                neutral["tool_response"]["exit_code"] = code
     return neutral
+
+
+HOOK_CONTEXT_OPEN, HOOK_CONTEXT_CLOSE = "<hook_context>", "</hook_context>"
+
+
+def _user_prompt(value: object) -> str | None:
+    """The prompt the user typed. In non-interactive mode Gemini CLI prepends SessionStart
+    context to it inside ``<hook_context>`` (HTML-escaped); that is ConKeeper's own memory
+    and must never be stored or scanned as if the user had written it."""
+    text = text_of(value)
+    if text is None or not text.startswith(HOOK_CONTEXT_OPEN):
+        return text
+    end = text.find(HOOK_CONTEXT_CLOSE)
+    if end < 0:
+        return ""
+    return text[end + len(HOOK_CONTEXT_CLOSE) :].lstrip("\n")
+
+
+def _exit_code(output: str) -> int | None:
+    """The ``Exit Code: N`` line run_shell_command adds to its output for a non-zero exit."""
+    marker = output.rfind("Exit Code: ")
+    if marker < 0:
+        return None
+    digits = output[marker + 11 :].split("\n", 1)[0].strip()
+    return int(digits) if digits.isdigit() else None
 
 
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
@@ -136,7 +168,8 @@ def integration(
     )
 
     base = root / ".gemini" if scope == "project" else home_dir(env) / ".gemini"
-    matchers = {"SessionStart": "startup|resume|clear", "BeforeTool": "run_shell_command"}
+    # Lifecycle matchers are exact strings, not regexes: SessionStart gets none (every source).
+    matchers = {"BeforeTool": "run_shell_command"}
     events = tuple(
         HookEvent(name, canonical, matchers.get(name), TIMEOUT_MS.get(name, 10000))
         for name, canonical in EVENTS.items()
