@@ -10,7 +10,7 @@ https://docs.cline.bot/customization/hooks (locations), https://docs.cline.bot/m
 
 from __future__ import annotations
 
-from conkeeper.hosts.common import dump, first_root, text_of
+from conkeeper.hosts.common import as_object, dump, first_root, text_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
     }
     tool = text_of(data.get("toolName"))
     if tool:
-        params = data.get("parameters") if isinstance(data.get("parameters"), dict) else {}
+        params = as_object(data.get("parameters"))
         if "path" in params and "file_path" not in params:
             params = {**params, "file_path": params["path"]}
         neutral["tool_name"] = TOOLS.get(tool, tool)

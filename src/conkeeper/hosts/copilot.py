@@ -60,7 +60,7 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
         "session_id": session_key(obj),
         "cwd": obj.get("cwd"),
         "hook_event_name": EVENTS.get(event, event),
-        "source": {"new": "startup"}.get(obj.get("source"), obj.get("source")),  # type: ignore[arg-type]
+        "source": "startup" if obj.get("source") == "new" else obj.get("source"),
         "prompt": obj.get("prompt"),
         "reason": obj.get("reason"),
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from conkeeper.hosts.common import block, text_of
+from conkeeper.hosts.common import as_object, block, text_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ TOOL_FOR_EVENT = {"post_run_command": "Bash", "post_write_code": "Edit", "post_r
 
 def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
     """Windsurf's ``trajectory_id`` is the session; ``tool_info`` holds the event's data."""
-    info = obj.get("tool_info") if isinstance(obj.get("tool_info"), dict) else {}
+    info = as_object(obj.get("tool_info"))
     neutral: dict[str, Any] = {
         "session_id": obj.get("trajectory_id"),
         "cwd": info.get("cwd") or os.getcwd(),

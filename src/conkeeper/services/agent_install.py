@@ -378,7 +378,8 @@ def integration_for(
         raise InstallError(f"unknown agent {agent!r} (expected one of {', '.join(agent_names())})")
     if scope not in AGENT_SCOPES:
         raise InstallError(f"--scope {scope} is not used for {name}; use project or user")
-    return get_host(name).integration(scope, _root(cwd), env, python)  # type: ignore[no-any-return]
+    spec: Integration = get_host(name).integration(scope, _root(cwd), env, python)
+    return spec
 
 
 def plan(
@@ -471,7 +472,7 @@ def _equivalent(a: bytes | None, b: bytes | None) -> bool:
     if a is None or b is None:
         return (a or b"").strip() == (b or b"").strip()
     try:
-        return json.loads(a) == json.loads(b)  # type: ignore[no-any-return]
+        return bool(json.loads(a) == json.loads(b))
     except ValueError:
         return a.decode("utf-8", "replace").rstrip() == b.decode("utf-8", "replace").rstrip()
 
