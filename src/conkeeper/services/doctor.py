@@ -156,7 +156,7 @@ def hook_activity(cwd: Path, env: Mapping[str, str] | None = None) -> dict[str, 
     This is the only evidence of hooks registered where no file says so, such as a plugin
     loaded with ``claude --plugin-dir``. Read-only; an unreadable database means no evidence.
     """
-    from conkeeper.services.sessions import last_session_by_host
+    from conkeeper.storage.sessions import last_session_by_host
     from conkeeper.storage.store import StoreError, open_store
 
     path = db_path(env)
