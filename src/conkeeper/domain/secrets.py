@@ -62,6 +62,10 @@ SECRET_KINDS: tuple[str, ...] = (
     "sendgrid-key",
     "npm-token",
     "pypi-token",
+    "vault-token",
+    "mailgun-key",
+    "age-secret-key",
+    "azure-client-secret",
     "jwt",
     "url-password",
     "bearer-token",
@@ -108,8 +112,8 @@ class _Rule(Record):
     when one of them occurs in the text, so a short command compiles no pattern at all.
     """
 
-    __slots__ = ("anchored", "check", "hints", "kind", "kind_of", "lower_hints", "pattern")
-    __slots__ += ("priority", "window")
+    __slots__ = ("anchored", "check", "gate", "hints", "kind", "kind_of", "lower_hints")
+    __slots__ += ("pattern", "priority", "window")
 
     def __init__(
         self,
@@ -123,6 +127,7 @@ class _Rule(Record):
         window: tuple[int, int] | None = None,
         anchored: bool = False,
         kind_of: Callable[[re.Match[str]], str] | None = None,
+        gate: Callable[[str], bool] | None = None,
     ) -> None:
         self.kind = kind
         self.pattern = pattern
@@ -133,6 +138,7 @@ class _Rule(Record):
         self.window = window  # scan only (before, after) chars around each hint
         self.anchored = anchored  # the pattern is tried only at each hint occurrence
         self.kind_of = kind_of
+        self.gate = gate  # a cheap test of the whole text, run after the hints matched
 
 
 # --------------------------------------------------------------------------- value heuristics
@@ -176,6 +182,8 @@ _TYPE_NAMES = _words(
 _PLACEHOLDER_RE = LazyPattern(
     r"""^(?:
         <[^<>]{0,100}>                      # <your-password>
+      | \[[A-Za-z][A-Za-z0-9 _:-]{0,40}\]    # [FILTERED] [REDACTED] [masked]
+      | \((?:sensitive|hidden|masked|redacted|filtered|secret|omitted)[a-z ]{0,30}\)
       | \{\{.{0,200}\}\} | \{%.{0,200}%\}   # {{ templated }}
       | \$[{(A-Za-z_].{0,200}               # $VAR ${VAR} $(cmd) ${{ secrets.X }}
       | %[A-Za-z_(].{0,100}                 # %s %(pw)s %DB_PASS%
@@ -210,6 +218,10 @@ _PLACEHOLDER_PARTS = (
     "<",
     "dummy",
     "fake",
+    "filtered",
+    "sensitive value",
+    "_here",
+    "-here",
 )
 
 _SECRET_WORD_RE = LazyPattern(r"(?i)pass|pwd|secret|token|key|cred")
@@ -447,7 +459,7 @@ def _in_command(*names: str) -> Check:
 
 def _keyword_kind(word: str) -> str:
     low = word.lower()
-    return "password" if low.startswith("pass") or low == "pwd" else "generic-secret"
+    return "password" if low.startswith("pass") or low in ("pw", "pwd") else "generic-secret"
 
 
 def _keyword_start_ok(text: str, kw_start: int) -> bool:
@@ -540,7 +552,7 @@ _VALUE = (
 )
 
 # Matched at each occurrence of a core word; ``key`` also needs a qualifying prefix.
-_KEYWORDS = r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret(?:[_.\- ]?key)?|token|key)"
+_KEYWORDS = r"(?P<kw>pass(?:word|wd|phrase)?|pwd?|secret(?:[_.\- ]?key)?|token|key)"
 _KEY_PREFIX_RE = LazyPattern(
     r"(?:secret|private|access|auth|client|encryption|signing|master|app|account|api)[_.\- ]?$"
 )
@@ -690,6 +702,35 @@ def _vendor_rules() -> list[_Rule]:
         _token("npm-token", "npm_", 4, f"[{an}]{{30,64}}(?![{an}])", _vendor_check(4), ("npm_",)),
         _token("pypi-token", "pypi-Ag", 7, f"[{an_}]{{40,2000}}", _vendor_check(7), ("pypi-Ag",)),
         _token(
+            "vault-token",
+            r"hv[sbr]\.",
+            4,
+            f"[{an_}]{{24,400}}(?![{an_}])",
+            _vendor_check(4),
+            ("hvs.", "hvb.", "hvr."),
+        ),
+        _token("mailgun-key", "key-", 4, f"[0-9a-f]{{32}}(?![{an}])", _hex_check(4), ("key-",)),
+        _token(
+            "age-secret-key",
+            "AGE-SECRET-KEY-1",
+            16,
+            f"[{_BECH32}]{{58}}(?![{an}])",
+            _vendor_check(16),
+            ("AGE-SECRET-KEY-1",),
+            90,
+        ),
+        _Rule(
+            "azure-client-secret",
+            LazyPattern(
+                r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}"
+                r"(?![A-Za-z0-9_~.\-])"
+            ),
+            80,
+            _azure_secret_check,
+            hints=("Q~",),
+            window=(4, 40),
+        ),
+        _token(
             "jwt",
             "eyJ",
             3,
@@ -718,6 +759,39 @@ def _vendor_rules() -> list[_Rule]:
             window=(12, 60),
         ),
     ]
+
+
+_BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+
+
+def _hex_check(prefix_len: int) -> Check:
+    """A hex key mixes digits and letters and repeats no character much, unlike ``key-0000…``."""
+
+    def check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+        body = m.group(0)[prefix_len:]
+        has_letter = any(c.isalpha() for c in body)
+        return has_letter and bool(_DIGIT_RE.search(body)) and _is_diverse(body, 10)
+
+    return check
+
+
+def _azure_secret_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """Azure AD client secrets: ``xxxNQ~`` then random characters, never a repeated mask."""
+    value = text[start:end]
+    return _classes(value) >= 3 and _is_diverse(value, 12)
+
+
+def _pgpass_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A ``.pgpass`` line is ``host:port:database:user:password`` and nothing else."""
+    if not _PGPASS_HOST_RE.match(_line_before(text, m.start())):
+        return False
+    value = text[start:end]
+    return _plausible_password(value, bare=False, prose=False) and not _is_word(value)
+
+
+_PGPASS_HOST_RE = LazyPattern(
+    r"^[ \t]{0,8}(?:[A-Za-z0-9_\-]{1,63}\.){0,8}[A-Za-z0-9_\-]{1,63}$|^[ \t]{0,8}\*$"
+)
 
 
 def _structured_rules() -> list[_Rule]:
@@ -763,6 +837,27 @@ def _structured_rules() -> list[_Rule]:
             hints=("accountkey", "sharedaccesskey"),
             lower_hints=True,
             window=(5, 260),
+        ),
+        _Rule(
+            "basic-auth",
+            LazyPattern(
+                r'auth\\?"[ \t]{0,8}:[ \t]{0,8}\\?"(?P<value>[A-Za-z0-9+/]{8,2000}={0,2})\\?"'
+            ),
+            47,
+            _basic_check,
+            hints=('auth"', 'auth\\"'),
+            anchored=True,
+        ),
+        _Rule(
+            "password",
+            LazyPattern(
+                r":(?:[0-9]{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:"
+                r"(?P<value>\S{1,200})(?=[ \t]*(?:\r?\n|$))"
+            ),
+            40,
+            _pgpass_check,
+            hints=(":",),
+            gate=lambda text: text.count(":") >= 4,
         ),
         _Rule(
             "slack-webhook",
@@ -888,7 +983,7 @@ def _command_rules() -> list[_Rule]:
             _ASSIGNMENT_RE,
             30,
             _assignment_check,
-            hints=("pass", "pwd", "secret", "token", "key"),
+            hints=("pass", "pw", "secret", "token", "key"),
             lower_hints=True,
             anchored=True,
             kind_of=_assignment_kind,
@@ -896,7 +991,181 @@ def _command_rules() -> list[_Rule]:
     ]
 
 
-_RULES = [*_structured_rules(), *_vendor_rules(), *_header_rules(), *_command_rules()]
+_QUOTED = r"(?:'(?P<sq>[^'\r\n]{1,200})'|\"(?P<dq>[^\"\r\n]{1,200})\""
+_SPACED_VALUE = r"(?:=|[ \t]{1,8})" + _QUOTED + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"
+
+# Command-line tools whose password flag is a short option that means something else elsewhere:
+# (flags, the commands that take it as a password, hints that must occur for the rule to run).
+_TOOL_FLAGS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("-a|--pass", ("redis-cli", "valkey-cli", "keydb-cli"), ("-cli",)),
+    (
+        "-w",
+        (
+            "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapmodrdn", "ldapcompare",
+            "ldapwhoami", "ldappasswd", "ldapexop", "ldapurl",
+        ),
+        ("ldap",),
+    ),
+    ("-P", ("sqlcmd", "bcp", "osql", "isql"), ("sqlcmd", "bcp", "osql", "isql")),
+    ("-p|--password", ("az login", "mongosh", "mongo", "mongodump", "mongorestore"),
+     ("az login", "mongo")),
+    ("-p|--password", ("rabbitmqadmin", "influx", "clickhouse-client", "neo4j-admin", "cqlsh"),
+     ("rabbitmqadmin", "influx", "clickhouse", "neo4j", "cqlsh")),
+)  # fmt: skip
+
+_SECRET_NAME_RE = LazyPattern(
+    r"(?i)pass(?:word|wd|phrase)?|pwd|secret|token|(?:^|[_.\-])(?:auth|api|access|private|"
+    r"secure|logged_in|nonce|signing|encryption)?[_.\-]?(?:key|salt)$"
+)
+
+_CALL_RE = LazyPattern(
+    r"(?i)(?<![\w$])(?:define|putenv|setenv|set_env|setdefault|setproperty|setenvironmentvariable)"
+    r"[ \t]{0,4}\([ \t]{0,8}(?P<q>['\"])(?P<name>[A-Za-z0-9_.\-]{1,80})(?P=q)[ \t]{0,8},[ \t]{0,8}"
+    + _QUOTED
+    + ")"
+    + r"[ \t]{0,8}[,)]"
+)
+
+_HTPASSWD_RE = LazyPattern(
+    r"(?<![\w-])htpasswd(?P<opts>(?:[ \t]{1,8}-[A-Za-z]{1,8}){1,6})"
+    r"(?P<file>[ \t]{1,8}[^\s-]\S{0,300})?[ \t]{1,8}[^\s-]\S{0,100}[ \t]{1,8}"
+    r"(?:" + _QUOTED[3:] + r"|(?P<bare>[^\s'\"][^\s'\"]{0,199}))"
+)
+
+_CHANGE_RE = LazyPattern(
+    r"(?i)(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|token)[A-Za-z0-9_]{0,30}\"?[ \t]{0,8}"
+    r"=[ \t]{0,8}\"[^\"\r\n]{0,300}\"[ \t]{0,8}->[ \t]{0,8}\"(?P<dq>[^\"\r\n]{1,300})\""
+)
+
+
+def _call_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """``define('DB_PASSWORD', '…')``: the constant's name says what its value is."""
+    name = m.group("name")
+    if not _SECRET_NAME_RE.search(name):
+        return False
+    value = text[start:end]
+    if _call_kind(m) == "password":
+        return _plausible_password(value, bare=False, prose=False)
+    return _looks_random(value, 12)
+
+
+def _call_kind(m: re.Match[str]) -> str:
+    low = m.group("name").lower()
+    return "password" if "pass" in low or "pwd" in low else "generic-secret"
+
+
+def _htpasswd_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """``htpasswd -b [-c] FILE USER PASSWORD`` or ``htpasswd -nb USER PASSWORD``."""
+    opts = m.group("opts")
+    if "b" not in opts or ("n" in opts) != (m.group("file") is None):
+        return False
+    return _plausible_password(text[start:end], bare=False, prose=False)
+
+
+def _change_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A plan diff ``~ password = "old" -> "new"`` shows the new value too."""
+    value = text[start:end]
+    if _keyword_kind(m.group("kw")) == "password":
+        return _plausible_password(value, bare=False, prose=False)
+    return _looks_random(value, 8)
+
+
+def _tool_rules() -> list[_Rule]:
+    """Passwords given to database, directory and web-server tools, PHP constants and plan
+    diffs: forms whose flag or function name alone says "password"."""
+    rules = [
+        _Rule(
+            "password",
+            LazyPattern(r"(?<![\w-])(?:" + flags + r")" + _SPACED_VALUE),
+            40,
+            _in_command(*commands),
+            hints=hints,
+            window=(0, 700),
+        )
+        for flags, commands, hints in _TOOL_FLAGS
+    ]
+    rules += [
+        _Rule(
+            "password",
+            _CALL_RE,
+            42,
+            _call_check,
+            hints=("define", "env", "setproperty"),
+            lower_hints=True,
+            window=(24, 600),
+            kind_of=_call_kind,
+        ),
+        _Rule("password", _HTPASSWD_RE, 40, _htpasswd_check, hints=("htpasswd",), window=(0, 900)),
+        _Rule(
+            "password",
+            _CHANGE_RE,
+            41,
+            _change_check,
+            hints=("->",),
+            window=(360, 340),
+            kind_of=_assignment_kind,
+        ),
+    ]
+    return rules
+
+
+_LOGIN_RE = LazyPattern(
+    r"(?i)(?<![A-Za-z0-9_])(?:log[ \t-]?in|log[ \t-]?on|sign[ \t-]?in|creds?|credentials)"
+    r"(?:[ \t]{1,4}(?:with|as|using|via|is|are|for[ \t]{1,4}[\w.\-]{1,40}))?"
+    r"[ \t]{0,4}[:=]?[ \t]{0,4}"
+    r"(?<=[ \t:=])(?P<user>[A-Za-z0-9_.@\-]{1,64})[ \t]{0,4}/[ \t]{0,4}"
+    r"(?P<bare>[^\s/'\"`<>]{4,100})"
+)
+
+_PROSE_RE = LazyPattern(
+    r"(?i)(?<![A-Za-z0-9_])(?P<kw>password|passwd|passphrase|pw|pwd)"
+    r"[ \t]{1,4}(?:for|of|on|to)[ \t]{1,4}"
+    r"[^\n]{1,40}?[ \t]{1,4}(?:is|was|=|:)[ \t]{1,4}(?P<bare>[^\s'\"`<>]{4,100})"
+)
+
+_FILE_NAME_RE = LazyPattern(r"^[\w\-]+\.[A-Za-z]{1,5}$")
+
+
+def _prose_value_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A password written in a sentence is never a plain word or a file name."""
+    value = text[start:end]
+    if _is_word(value) or _FILE_NAME_RE.match(value):
+        return False
+    return _plausible_password(value, bare=False, prose=False)
+
+
+def _prose_rules() -> list[_Rule]:
+    """Credentials given in sentences: "log in with admin / …", "the password for X is …"."""
+    return [
+        _Rule(
+            "password",
+            _LOGIN_RE,
+            38,
+            _prose_value_check,
+            hints=("log", "sign", "cred"),
+            lower_hints=True,
+            anchored=True,
+        ),
+        _Rule(
+            "password",
+            _PROSE_RE,
+            38,
+            _prose_value_check,
+            hints=("pass", "pw"),
+            lower_hints=True,
+            anchored=True,
+        ),
+    ]
+
+
+_RULES = [
+    *_structured_rules(),
+    *_vendor_rules(),
+    *_header_rules(),
+    *_command_rules(),
+    *_tool_rules(),
+    *_prose_rules(),
+]
 
 
 # --------------------------------------------------------------------------- matching
@@ -930,6 +1199,8 @@ def _occurrences(haystack: str, needle: str) -> Iterator[int]:
 
 
 def _rule_matches(rule: _Rule, text: str, lower: str) -> Iterator[re.Match[str]]:
+    if rule.gate is not None and not rule.gate(text):
+        return
     if not rule.hints:
         yield from rule.pattern.finditer(text)
         return
