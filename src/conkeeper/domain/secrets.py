@@ -789,6 +789,17 @@ def _pgpass_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
     return _plausible_password(value, bare=False, prose=False) and not _is_word(value)
 
 
+def _has_pgpass_line(text: str) -> bool:
+    """Cheap gate: some line is a single word with at least four colons."""
+    if text.count(":") < 4:
+        return False
+    for line in text.splitlines():
+        word = line.strip()
+        if word.count(":") >= 4 and " " not in word and "\t" not in word:
+            return True
+    return False
+
+
 _PGPASS_HOST_RE = LazyPattern(
     r"^[ \t]{0,8}(?:[A-Za-z0-9_\-]{1,63}\.){0,8}[A-Za-z0-9_\-]{1,63}$|^[ \t]{0,8}\*$"
 )
@@ -857,7 +868,7 @@ def _structured_rules() -> list[_Rule]:
             40,
             _pgpass_check,
             hints=(":",),
-            gate=lambda text: text.count(":") >= 4,
+            gate=_has_pgpass_line,
         ),
         _Rule(
             "slack-webhook",
@@ -1018,6 +1029,7 @@ _SECRET_NAME_RE = LazyPattern(
     r"secure|logged_in|nonce|signing|encryption)?[_.\-]?(?:key|salt)$"
 )
 
+_CALL_HINTS = ("define", "putenv", "setenv", "set_env", "setdefault", "setproperty")
 _CALL_RE = LazyPattern(
     r"(?i)(?<![\w$])(?:define|putenv|setenv|set_env|setdefault|setproperty|setenvironmentvariable)"
     r"[ \t]{0,4}\([ \t]{0,8}(?P<q>['\"])(?P<name>[A-Za-z0-9_.\-]{1,80})(?P=q)[ \t]{0,8},[ \t]{0,8}"
@@ -1090,9 +1102,9 @@ def _tool_rules() -> list[_Rule]:
             _CALL_RE,
             42,
             _call_check,
-            hints=("define", "env", "setproperty"),
+            hints=_CALL_HINTS,
             lower_hints=True,
-            window=(24, 600),
+            window=(0, 600),
             kind_of=_call_kind,
         ),
         _Rule("password", _HTPASSWD_RE, 40, _htpasswd_check, hints=("htpasswd",), window=(0, 900)),
@@ -1117,6 +1129,12 @@ _LOGIN_RE = LazyPattern(
     r"(?P<bare>[^\s/'\"`<>]{4,100})"
 )
 
+# "password for X is …": the rule runs only where a password word is followed by a preposition.
+_PROSE_HINTS = tuple(
+    f"{word} {prep} "
+    for word in ("password", "passwd", "passphrase", "pw", "pwd")
+    for prep in ("for", "of", "on", "to")
+)
 _PROSE_RE = LazyPattern(
     r"(?i)(?<![A-Za-z0-9_])(?P<kw>password|passwd|passphrase|pw|pwd)"
     r"[ \t]{1,4}(?:for|of|on|to)[ \t]{1,4}"
@@ -1142,7 +1160,7 @@ def _prose_rules() -> list[_Rule]:
             _LOGIN_RE,
             38,
             _prose_value_check,
-            hints=("log", "sign", "cred"),
+            hints=("login", "log in", "log-in", "logon", "log on", "sign", "cred"),
             lower_hints=True,
             anchored=True,
         ),
@@ -1151,7 +1169,7 @@ def _prose_rules() -> list[_Rule]:
             _PROSE_RE,
             38,
             _prose_value_check,
-            hints=("pass", "pw"),
+            hints=_PROSE_HINTS,
             lower_hints=True,
             anchored=True,
         ),
