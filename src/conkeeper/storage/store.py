@@ -261,3 +261,163 @@ def transaction(conn: sqlite3.Connection) -> _Transaction:
     front, so a busy database waits on the busy timeout instead of failing half-way.
     """
     return _Transaction(conn)
+
+
+# --------------------------------------------------------------------------- salvage
+
+# Tables rebuilt from their sources instead of salvaged: the search index over memory files.
+_DERIVED_PREFIXES = ("index_",)
+_FTS_SHADOW_SUFFIXES = ("_data", "_idx", "_content", "_docsize", "_config")
+# At most this many single-row reads to step over a damaged stretch of one table.
+SALVAGE_PROBE_LIMIT = 50_000
+
+
+def salvage(damaged: Path, target: Path) -> dict[str, int]:
+    """Copy every row SQLite can still read from ``damaged`` into a fresh database at ``target``.
+
+    Why: captured prompts, tool events, observations and summaries exist nowhere else, so a
+    damaged file must not take them with it when it is moved aside. ``target`` is created and
+    migrated; each table the new schema shares with the damaged file is copied row by row
+    (common columns, ids kept so references hold), stepping over pages SQLite cannot read. The
+    search index is skipped (it is rebuilt from the memory files, which are never touched).
+    Returns rows recovered per table (tables with none are left out); never raises for a
+    damaged source, and returns ``{}`` when nothing could be read.
+    """
+    source = _open_damaged(damaged)
+    if source is None:
+        return {}
+    counts: dict[str, int] = {}
+    try:
+        conn = open_store(target)
+    except StoreError:
+        source.close()
+        return {}
+    try:
+        for table in _salvage_tables(conn):
+            copied = _copy_table(source, conn, table)
+            if copied:
+                counts[table] = copied
+    except sqlite3.Error:
+        pass  # keep what was committed table by table
+    finally:
+        source.close()
+        conn.close()
+    return counts
+
+
+def salvage_summary(counts: dict[str, int]) -> str:
+    """``recovered 1,204 rows (prompts 40, tool_events 1,164)`` or ``no rows could be
+    recovered``: the part of the one-line notice that says what was saved."""
+    total = sum(counts.values())
+    if not total:
+        return "no rows could be recovered"
+    parts = ", ".join(f"{table} {n:,}" for table, n in counts.items())
+    return f"recovered {total:,} row{'s' if total != 1 else ''} ({parts})"
+
+
+def _open_damaged(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to the damaged file whose schema can be read, or ``None``."""
+    for query in ("mode=ro", "immutable=1"):
+        try:
+            conn = sqlite3.connect(f"file:{path}?{query}", uri=True, isolation_level=None)
+        except sqlite3.Error:
+            continue
+        try:
+            conn.execute("SELECT name FROM sqlite_master").fetchall()
+            return conn
+        except sqlite3.Error:
+            conn.close()
+    return None
+
+
+def _salvage_tables(conn: sqlite3.Connection) -> list[str]:
+    """Ordinary tables of the new schema in creation order (parents before children)."""
+    rows = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY rowid"
+    ).fetchall()
+    virtual = [r[0] for r in rows if (r[1] or "").upper().startswith("CREATE VIRTUAL")]
+    shadows = {v + suffix for v in virtual for suffix in _FTS_SHADOW_SUFFIXES}
+    return [
+        r[0]
+        for r in rows
+        if r[0] not in virtual and r[0] not in shadows and not r[0].startswith(_DERIVED_PREFIXES)
+    ]
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [str(r[1]) for r in conn.execute(f'PRAGMA table_info("{table}")').fetchall()]
+
+
+def _copy_table(source: sqlite3.Connection, conn: sqlite3.Connection, table: str) -> int:
+    """Rows of ``table`` readable in ``source`` inserted into ``conn``; returns how many."""
+    try:
+        old = set(_columns(source, table))
+    except sqlite3.Error:
+        return 0
+    columns = [c for c in _columns(conn, table) if c in old]
+    if not columns:
+        return 0
+    names = ", ".join(f'"{c}"' for c in columns)
+    insert = f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({", ".join("?" * len(columns))})'
+    copied = 0
+    with transaction(conn):
+        for row in _readable_rows(source, table, names):
+            try:
+                copied += conn.execute(insert, row).rowcount > 0
+            except sqlite3.IntegrityError:
+                continue  # its parent row was lost, or the damage broke a constraint
+    return copied
+
+
+def _readable_rows(source: sqlite3.Connection, table: str, names: str) -> list[tuple]:
+    """Every row of ``table`` SQLite can read: a forward scan up to the first damaged page, a
+    backward scan down to the last one, then single-row reads across the gap between them."""
+    select = f'SELECT rowid, {names} FROM "{table}"'
+    rows: dict[int, tuple] = {}
+    try:
+        source.execute(select + " LIMIT 0").fetchall()
+    except sqlite3.Error:
+        return _scan_without_rowid(source, table, names)
+    if _scan(source, select + " ORDER BY rowid", (), rows) is None:
+        return [rows[k] for k in sorted(rows)]
+    floor = max(rows, default=0)
+    _scan(source, select + " WHERE rowid > ? ORDER BY rowid DESC", (floor,), rows)
+    ceiling = min((k for k in rows if k > floor), default=floor + SALVAGE_PROBE_LIMIT)
+    for rowid in range(floor + 1, min(ceiling, floor + SALVAGE_PROBE_LIMIT)):
+        try:
+            found = source.execute(select + " WHERE rowid = ?", (rowid,)).fetchone()
+        except sqlite3.Error:
+            continue
+        if found is not None:
+            rows[rowid] = tuple(found[1:])
+    return [rows[k] for k in sorted(rows)]
+
+
+def _scan(
+    source: sqlite3.Connection, query: str, params: tuple, rows: dict[int, tuple]
+) -> int | None:
+    """Add rows of ``query`` to ``rows`` until SQLite fails; ``None`` when it never failed,
+    else the number of rows read before the failure."""
+    read = 0
+    try:
+        for found in source.execute(query, params):
+            rows[found[0]] = tuple(found[1:])
+            read += 1
+    except sqlite3.Error:
+        return read
+    return None
+
+
+def _scan_without_rowid(source: sqlite3.Connection, table: str, names: str) -> list[tuple]:
+    """A WITHOUT ROWID table (derived lookups) read in key order until the first failure."""
+    rows: list[tuple] = []
+    try:
+        cursor = source.execute(f'SELECT {names} FROM "{table}"')
+        found = cursor.fetchone()
+        while found is not None:
+            rows.append(tuple(found))
+            found = cursor.fetchone()
+    except sqlite3.Error:
+        return rows
+    return rows
