@@ -789,10 +789,13 @@ def _pgpass_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
     return _plausible_password(value, bare=False, prose=False) and not _is_word(value)
 
 
-def _has_pgpass_line(text: str) -> bool:
-    """Cheap gate: some line is a single word with at least four colons."""
+def _may_hold_pgpass_line(text: str) -> bool:
+    """Cheap gate: some line is a single word with at least four colons. Long texts skip the
+    line loop (the pattern, anchored on a literal colon, is cheaper there than the loop)."""
     if text.count(":") < 4:
         return False
+    if len(text) > 65536:
+        return True
     for line in text.splitlines():
         word = line.strip()
         if word.count(":") >= 4 and " " not in word and "\t" not in word:
@@ -868,7 +871,7 @@ def _structured_rules() -> list[_Rule]:
             40,
             _pgpass_check,
             hints=(":",),
-            gate=_has_pgpass_line,
+            gate=_may_hold_pgpass_line,
         ),
         _Rule(
             "slack-webhook",
@@ -1006,7 +1009,8 @@ _QUOTED = r"(?:'(?P<sq>[^'\r\n]{1,200})'|\"(?P<dq>[^\"\r\n]{1,200})\""
 _SPACED_VALUE = r"(?:=|[ \t]{1,8})" + _QUOTED + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"
 
 # Command-line tools whose password flag is a short option that means something else elsewhere:
-# (flags, the commands that take it as a password, hints that must occur for the rule to run).
+# (flags, the commands that take it as a password, hints that must occur for the rule to run;
+# a hint is the flag itself where the tools are many, so a long text is scanned once).
 _TOOL_FLAGS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("-a|--pass", ("redis-cli", "valkey-cli", "keydb-cli"), ("-cli",)),
     (
@@ -1017,11 +1021,15 @@ _TOOL_FLAGS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
         ),
         ("ldap",),
     ),
-    ("-P", ("sqlcmd", "bcp", "osql", "isql"), ("sqlcmd", "bcp", "osql", "isql")),
-    ("-p|--password", ("az login", "mongosh", "mongo", "mongodump", "mongorestore"),
-     ("az login", "mongo")),
-    ("-p|--password", ("rabbitmqadmin", "influx", "clickhouse-client", "neo4j-admin", "cqlsh"),
-     ("rabbitmqadmin", "influx", "clickhouse", "neo4j", "cqlsh")),
+    ("-P", ("sqlcmd", "bcp", "osql", "isql"), ("-P",)),
+    (
+        "-p|--password",
+        (
+            "az login", "mongosh", "mongo", "mongodump", "mongorestore", "rabbitmqadmin",
+            "influx", "clickhouse-client", "neo4j-admin", "cqlsh",
+        ),
+        ("-p",),
+    ),
 )  # fmt: skip
 
 _SECRET_NAME_RE = LazyPattern(
@@ -1029,9 +1037,10 @@ _SECRET_NAME_RE = LazyPattern(
     r"secure|logged_in|nonce|signing|encryption)?[_.\-]?(?:key|salt)$"
 )
 
-_CALL_HINTS = ("define", "putenv", "setenv", "set_env", "setdefault", "setproperty")
+# ``env(`` stands for putenv/setenv/set_env (the window reaches back to the function name).
+_CALL_HINTS = ("define", "env(", "setproperty")
 _CALL_RE = LazyPattern(
-    r"(?i)(?<![\w$])(?:define|putenv|setenv|set_env|setdefault|setproperty|setenvironmentvariable)"
+    r"(?i)(?<![\w$])(?:define|putenv|setenv|set_env|setproperty)"
     r"[ \t]{0,4}\([ \t]{0,8}(?P<q>['\"])(?P<name>[A-Za-z0-9_.\-]{1,80})(?P=q)[ \t]{0,8},[ \t]{0,8}"
     + _QUOTED
     + ")"
@@ -1104,7 +1113,7 @@ def _tool_rules() -> list[_Rule]:
             _call_check,
             hints=_CALL_HINTS,
             lower_hints=True,
-            window=(0, 600),
+            window=(8, 600),
             kind_of=_call_kind,
         ),
         _Rule("password", _HTPASSWD_RE, 40, _htpasswd_check, hints=("htpasswd",), window=(0, 900)),
@@ -1113,9 +1122,11 @@ def _tool_rules() -> list[_Rule]:
             _CHANGE_RE,
             41,
             _change_check,
-            hints=("->",),
-            window=(360, 340),
+            hints=("pass", "pwd", "secret", "token"),
+            lower_hints=True,
+            anchored=True,
             kind_of=_assignment_kind,
+            gate=lambda text: '" -> "' in text,
         ),
     ]
     return rules
@@ -1129,12 +1140,6 @@ _LOGIN_RE = LazyPattern(
     r"(?P<bare>[^\s/'\"`<>]{4,100})"
 )
 
-# "password for X is …": the rule runs only where a password word is followed by a preposition.
-_PROSE_HINTS = tuple(
-    f"{word} {prep} "
-    for word in ("password", "passwd", "passphrase", "pw", "pwd")
-    for prep in ("for", "of", "on", "to")
-)
 _PROSE_RE = LazyPattern(
     r"(?i)(?<![A-Za-z0-9_])(?P<kw>password|passwd|passphrase|pw|pwd)"
     r"[ \t]{1,4}(?:for|of|on|to)[ \t]{1,4}"
@@ -1160,7 +1165,7 @@ def _prose_rules() -> list[_Rule]:
             _LOGIN_RE,
             38,
             _prose_value_check,
-            hints=("login", "log in", "log-in", "logon", "log on", "sign", "cred"),
+            hints=("log", "sign", "cred"),
             lower_hints=True,
             anchored=True,
         ),
@@ -1169,7 +1174,7 @@ def _prose_rules() -> list[_Rule]:
             _PROSE_RE,
             38,
             _prose_value_check,
-            hints=_PROSE_HINTS,
+            hints=("pass", "pw"),
             lower_hints=True,
             anchored=True,
         ),
@@ -1189,16 +1194,42 @@ _RULES = [
 # --------------------------------------------------------------------------- matching
 
 
-def _windows(haystack: str, rule: _Rule) -> list[tuple[int, int]]:
+class _Scan:
+    """One text, its lower-case twin and where each hint occurs in them, found once per call
+    (several rules share hints such as ``pass`` and ``secret``; a long log is scanned once)."""
+
+    __slots__ = ("found", "lower", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lower = text.lower()
+        self.found: dict[tuple[bool, str], list[int]] = {}
+
+    def positions(self, hint: str, lower: bool) -> list[int]:
+        key = (lower, hint)
+        hits = self.found.get(key)
+        if hits is None:
+            hits = self.found[key] = list(_occurrences(self.lower if lower else self.text, hint))
+        return hits
+
+    def has(self, hint: str, lower: bool) -> bool:
+        hits = self.found.get((lower, hint))
+        if hits is not None:
+            return bool(hits)
+        return hint in (self.lower if lower else self.text)
+
+
+def _windows(scan: _Scan, rule: _Rule) -> list[tuple[int, int]]:
     """Disjoint regions around each hint occurrence; a windowed rule only scans these, which
     keeps costly case-insensitive patterns off the bulk of a large text."""
+    size = len(scan.text)
     if rule.window is None:
-        return [(0, len(haystack))] if any(h in haystack for h in rule.hints) else []
+        return [(0, size)] if any(scan.has(h, rule.lower_hints) for h in rule.hints) else []
     before, after = rule.window
     spans = sorted(
-        (max(0, pos - before), min(len(haystack), pos + len(hint) + after))
+        (max(0, pos - before), min(size, pos + len(hint) + after))
         for hint in rule.hints
-        for pos in _occurrences(haystack, hint)
+        for pos in scan.positions(hint, rule.lower_hints)
     )
     merged: list[tuple[int, int]] = []
     for start, end in spans:
@@ -1216,27 +1247,30 @@ def _occurrences(haystack: str, needle: str) -> Iterator[int]:
         pos = haystack.find(needle, pos + 1)
 
 
-def _rule_matches(rule: _Rule, text: str, lower: str) -> Iterator[re.Match[str]]:
-    if rule.gate is not None and not rule.gate(text):
-        return
+def _rule_matches(rule: _Rule, scan: _Scan) -> Iterator[re.Match[str]]:
+    text = scan.text
     if not rule.hints:
-        yield from rule.pattern.finditer(text)
+        if rule.gate is None or rule.gate(text):
+            yield from rule.pattern.finditer(text)
         return
-    haystack = lower if rule.lower_hints else text
     if rule.anchored:
-        for hint in rule.hints:
-            for pos in _occurrences(haystack, hint):
+        starts = [p for h in rule.hints for p in scan.positions(h, rule.lower_hints)]
+        if starts and (rule.gate is None or rule.gate(text)):
+            for pos in starts:
                 m = rule.pattern.match(text, pos)
                 if m:
                     yield m
         return
-    for start, end in _windows(haystack, rule):
-        yield from rule.pattern.finditer(text, start, end)
+    windows = _windows(scan, rule)
+    if windows and (rule.gate is None or rule.gate(text)):
+        for start, end in windows:
+            yield from rule.pattern.finditer(text, start, end)
 
 
-def _rule_candidates(rule: _Rule, text: str, lower: str) -> Iterator[_Candidate]:
+def _rule_candidates(rule: _Rule, scan: _Scan) -> Iterator[_Candidate]:
     """Every accepted find of one rule, as the span of its secret value."""
-    for m in _rule_matches(rule, text, lower):
+    text = scan.text
+    for m in _rule_matches(rule, scan):
         group = _value_group(m)
         start, end = m.span(group if group != "0" else 0)
         if group == "bare":
@@ -1295,12 +1329,12 @@ def find_secrets(text: str) -> list[SecretMatch]:
     """
     if not text:
         return []
-    lower = text.lower()
+    scan = _Scan(text)
     markers = _marker_spans(text)
     candidates = [
         cand
         for rule in _RULES
-        for cand in _rule_candidates(rule, text, lower)
+        for cand in _rule_candidates(rule, scan)
         if not (markers and _overlaps_marker(cand, markers))
     ]
     return _with_lines(text, _merge(candidates))
