@@ -224,7 +224,7 @@ _PLACEHOLDER_PARTS = (
     "-here",
 )
 
-_SECRET_WORD_RE = LazyPattern(r"(?i)pass|pwd|secret|token|key|cred")
+_SECRET_WORD_RE = LazyPattern(r"(?i)pass|pwd?|secret|token|key|cred")
 _DOTTED_RE = LazyPattern(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _IDENT_RE = LazyPattern(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SLUG_RE = LazyPattern(r"^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$")
@@ -483,6 +483,8 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
         if not _KEY_PREFIX_RE.search(prefix):
             return False
     value = text[start:end]
+    if m.group("kw").lower() == "pwd" and value[:1] in "/~":
+        return False  # the working directory (``pwd: /home/me``), not a password
     group = _value_group(m)
     bare = group == "bare"
     sep = m.group("sep").strip()
@@ -865,8 +867,8 @@ def _structured_rules() -> list[_Rule]:
         _Rule(
             "password",
             LazyPattern(
-                r":(?:[0-9]{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:"
-                r"(?P<value>\S{1,200})(?=[ \t]*(?:\r?\n|$))"
+                r":(?:[0-9]{1,5}|\*):[^\s:]{1,63}:(?:\*|(?=[^\s:]{0,62}[A-Za-z_])[^\s:]{1,63}):"
+                r"(?P<value>(?:[^\s:\\]|\\\S){1,200})(?=[ \t]*(?:\r?\n|$))"
             ),
             40,
             _pgpass_check,
@@ -1054,7 +1056,8 @@ _HTPASSWD_RE = LazyPattern(
 )
 
 _CHANGE_RE = LazyPattern(
-    r"(?i)(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|token)[A-Za-z0-9_]{0,30}\"?[ \t]{0,8}"
+    r"(?i)(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|token)(?:[_.\-]?(?:base|value|b64))?"
+    r"(?![A-Za-z0-9_])\"?[ \t]{0,8}"
     r"=[ \t]{0,8}\"[^\"\r\n]{0,300}\"[ \t]{0,8}->[ \t]{0,8}\"(?P<dq>[^\"\r\n]{1,300})\""
 )
 

@@ -1057,6 +1057,11 @@ GROWN_NEGATIVES: list[tuple[str, str]] = [
     ('"auth": {"type": "oauth2"}', "auth object"),
     ('"auth": "none"', "auth none"),
     ("Q~ is not a valid token here: abcQ~", "azure short"),
+    ("pw = new_pw", "pw code assignment"),
+    ("pwd: /home/dana/src/app", "working directory"),
+    ("PWD=/Users/dana/work", "working directory env"),
+    ("2024-01-01:12:00:00:utc:ok", "timestamp with colons"),
+    ('  ~ password_policy = "strict" -> "lenient"', "tf plan policy change"),
 ]
 
 
