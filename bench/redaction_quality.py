@@ -159,6 +159,9 @@ HOOK_SAMPLES = {
     "pytest": "tests/test_api.py::test_x PASSED\n" * 40,
     "python edit": "def handle(request):\n    return render(request, 'i.html', {'a': a})\n" * 10,
     "npm install": "npm WARN deprecated pkg@1.0.0: use pkg-next\nadded 312 packages in 4s\n",
+    "git log": "git log --oneline -3\nc79f477 Migration 3\na1d9004 Architecture doc\n",
+    "mkdir -p": "mkdir -p build && cp -r src build/",
+    "yaml config": "server:\n  host: 0.0.0.0\n  port: 8080\nlog:\n  level: info\n",
 }
 
 _HOOK_PROBE = r"""

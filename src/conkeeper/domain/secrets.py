@@ -113,7 +113,7 @@ class _Rule(Record):
     """
 
     __slots__ = ("anchored", "check", "gate", "hints", "kind", "kind_of", "lower_hints")
-    __slots__ += ("pattern", "priority", "window")
+    __slots__ += ("pattern", "priority", "starts", "window")
 
     def __init__(
         self,
@@ -128,6 +128,7 @@ class _Rule(Record):
         anchored: bool = False,
         kind_of: Callable[[re.Match[str]], str] | None = None,
         gate: Callable[[str], bool] | None = None,
+        starts: tuple[str, ...] = (),
     ) -> None:
         self.kind = kind
         self.pattern = pattern
@@ -139,6 +140,7 @@ class _Rule(Record):
         self.anchored = anchored  # the pattern is tried only at each hint occurrence
         self.kind_of = kind_of
         self.gate = gate  # a cheap test of the whole text, run after the hints matched
+        self.starts = starts  # anchored: try only where the (hint-cased) text starts so
 
 
 # --------------------------------------------------------------------------- value heuristics
@@ -1062,6 +1064,16 @@ _CHANGE_RE = LazyPattern(
 )
 
 
+def _mentions(names: tuple[str, ...]) -> Callable[[str], bool]:
+    """Gate for a tool's flag rule: the text names one of the tools at all (checked only after
+    the flag itself occurred, so ``mkdir -p`` compiles nothing)."""
+
+    def gate(text: str) -> bool:
+        return any(name in text for name in names)
+
+    return gate
+
+
 def _call_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
     """``define('DB_PASSWORD', '…')``: the constant's name says what its value is."""
     name = m.group("name")
@@ -1105,6 +1117,7 @@ def _tool_rules() -> list[_Rule]:
             _in_command(*commands),
             hints=hints,
             window=(0, 700),
+            gate=_mentions(commands),
         )
         for flags, commands, hints in _TOOL_FLAGS
     ]
@@ -1135,6 +1148,13 @@ def _tool_rules() -> list[_Rule]:
     return rules
 
 
+# Anchored rules below try a hint position only where one of these words starts, so "git log" or
+# "PASSED" compiles nothing.
+_LOGIN_STARTS = ("login", "log in", "log-in", "logon", "log on", "sign in", "signin", "sign-in")
+_LOGIN_STARTS += ("sign on", "cred")
+_PROSE_STARTS = tuple(
+    f"{w}{s}" for w in ("password", "passwd", "passphrase", "pw", "pwd") for s in " \t"
+)
 _LOGIN_RE = LazyPattern(
     r"(?i)(?<![A-Za-z0-9_])(?:log[ \t-]?in|log[ \t-]?on|sign[ \t-]?in|creds?|credentials)"
     r"(?:[ \t]{1,4}(?:with|as|using|via|is|are|for[ \t]{1,4}[\w.\-]{1,40}))?"
@@ -1169,6 +1189,7 @@ def _prose_rules() -> list[_Rule]:
             38,
             _prose_value_check,
             hints=("log", "sign", "cred"),
+            starts=_LOGIN_STARTS,
             lower_hints=True,
             anchored=True,
         ),
@@ -1178,6 +1199,7 @@ def _prose_rules() -> list[_Rule]:
             38,
             _prose_value_check,
             hints=("pass", "pw"),
+            starts=_PROSE_STARTS,
             lower_hints=True,
             anchored=True,
         ),
@@ -1258,6 +1280,9 @@ def _rule_matches(rule: _Rule, scan: _Scan) -> Iterator[re.Match[str]]:
         return
     if rule.anchored:
         starts = [p for h in rule.hints for p in scan.positions(h, rule.lower_hints)]
+        if rule.starts:
+            haystack = scan.lower if rule.lower_hints else text
+            starts = [p for p in starts if haystack.startswith(rule.starts, p)]
         if starts and (rule.gate is None or rule.gate(text)):
             for pos in starts:
                 m = rule.pattern.match(text, pos)
