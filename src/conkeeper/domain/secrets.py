@@ -15,9 +15,16 @@ Design, in short:
 * **Generic assignments** to a secret-ish name are redacted only when the value is non-trivial
   (Shannon entropy and character-class mix) and is not a placeholder, an environment reference
   or a code expression.
+* **Tool and prose forms** (``redis-cli -a``, ``ldapsearch -w``, ``sqlcmd -P``, ``.pgpass``
+  lines, PHP ``define('DB_PASSWORD', …)``, plan diffs, "log in with admin / …") count only in
+  their context: a short flag only after the tool that defines it, a sentence only when the
+  value is not a plain word. Values someone already masked (``[FILTERED]``, ``****``,
+  ``<redacted>``, ``(sensitive value)``) are placeholders and stay as they are.
 * Every pattern uses bounded quantifiers over disjoint character classes, so scanning stays
   linear on megabytes of log output; vendor patterns start with a literal prefix so the regex
-  engine can skip quickly, and each rule is skipped outright when its cheap hint is absent.
+  engine can skip quickly, and each rule is skipped outright when its cheap hint is absent
+  (hint positions are found once per text and shared between rules; a ``gate`` or ``starts``
+  filter keeps ordinary hook inputs such as ``mkdir -p`` or ``PASSED`` from compiling anything).
 
 Decision: documented example credentials such as AWS's ``AKIAIOSFODNN7EXAMPLE`` *are* redacted.
 They have the exact shape of real keys, and a false positive in documentation costs nothing,
@@ -140,7 +147,7 @@ class _Rule(Record):
         self.anchored = anchored  # the pattern is tried only at each hint occurrence
         self.kind_of = kind_of
         self.gate = gate  # a cheap test of the whole text, run after the hints matched
-        self.starts = starts  # anchored: try only where the (hint-cased) text starts so
+        self.starts = starts  # anchored: try a hint position only if one of these starts there
 
 
 # --------------------------------------------------------------------------- value heuristics
@@ -1009,7 +1016,9 @@ def _command_rules() -> list[_Rule]:
     ]
 
 
-_QUOTED = r"(?:'(?P<sq>[^'\r\n]{1,200})'|\"(?P<dq>[^\"\r\n]{1,200})\""
+# A quoted value (groups sq, dq) as the open start of an alternation that the caller closes.
+_QUOTED_ALTERNATIVES = r"'(?P<sq>[^'\r\n]{1,200})'|\"(?P<dq>[^\"\r\n]{1,200})\""
+_QUOTED = r"(?:" + _QUOTED_ALTERNATIVES
 _SPACED_VALUE = r"(?:=|[ \t]{1,8})" + _QUOTED + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"
 
 # Command-line tools whose password flag is a short option that means something else elsewhere:
@@ -1047,14 +1056,13 @@ _CALL_RE = LazyPattern(
     r"(?i)(?<![\w$])(?:define|putenv|setenv|set_env|setproperty)"
     r"[ \t]{0,4}\([ \t]{0,8}(?P<q>['\"])(?P<name>[A-Za-z0-9_.\-]{1,80})(?P=q)[ \t]{0,8},[ \t]{0,8}"
     + _QUOTED
-    + ")"
-    + r"[ \t]{0,8}[,)]"
+    + r")[ \t]{0,8}[,)]"
 )
 
 _HTPASSWD_RE = LazyPattern(
     r"(?<![\w-])htpasswd(?P<opts>(?:[ \t]{1,8}-[A-Za-z]{1,8}){1,6})"
     r"(?P<file>[ \t]{1,8}[^\s-]\S{0,300})?[ \t]{1,8}[^\s-]\S{0,100}[ \t]{1,8}"
-    r"(?:" + _QUOTED[3:] + r"|(?P<bare>[^\s'\"][^\s'\"]{0,199}))"
+    r"(?:" + _QUOTED_ALTERNATIVES + r"|(?P<bare>[^\s'\"][^\s'\"]{0,199}))"
 )
 
 _CHANGE_RE = LazyPattern(
@@ -1156,7 +1164,7 @@ _PROSE_STARTS = tuple(
     f"{w}{s}" for w in ("password", "passwd", "passphrase", "pw", "pwd") for s in " \t"
 )
 _LOGIN_RE = LazyPattern(
-    r"(?i)(?<![A-Za-z0-9_])(?:log[ \t-]?in|log[ \t-]?on|sign[ \t-]?in|creds?|credentials)"
+    r"(?i)(?<![A-Za-z0-9_])(?:log[ \t-]?(?:in|on)|sign[ \t-]?(?:in|on)|creds?|credentials)"
     r"(?:[ \t]{1,4}(?:with|as|using|via|is|are|for[ \t]{1,4}[\w.\-]{1,40}))?"
     r"[ \t]{0,4}[:=]?[ \t]{0,4}"
     r"(?<=[ \t:=])(?P<user>[A-Za-z0-9_.@\-]{1,64})[ \t]{0,4}/[ \t]{0,4}"
