@@ -157,3 +157,20 @@ def test_salvage_of_a_file_that_is_not_a_database_recovers_nothing(tmp_path: Pat
     assert salvage_summary({}) == "no rows could be recovered"
     assert salvage_summary({"prompts": 1}) == "recovered 1 row (prompts 1)"
     assert salvage_summary({"a": 1000, "b": 2}) == "recovered 1,002 rows (a 1,000, b 2)"
+
+
+def test_rows_between_two_damaged_pages_are_read_one_by_one(tmp_path: Path) -> None:
+    source, target = tmp_path / "old.db", tmp_path / "new.db"
+    _populate(source)
+    leaves = _leaf_pages(source, "prompts")
+    first, second = leaves[len(leaves) // 3], leaves[2 * len(leaves) // 3]
+    _overwrite(source, [first, second])
+    counts = salvage(source, target)
+    per_leaf = PROMPTS // len(leaves) + 2
+    assert PROMPTS - 2 * per_leaf <= counts["prompts"] < PROMPTS
+    assert counts["tool_events"] == EVENTS
+    conn = sqlite3.connect(target)
+    ids = {int(r[0]) for r in conn.execute("SELECT id FROM prompts")}
+    conn.close()
+    assert PROMPTS // 2 in ids  # between the two damaged pages
+    assert {1, PROMPTS} <= ids

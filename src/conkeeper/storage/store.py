@@ -22,7 +22,7 @@ from conkeeper.domain.records import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_TIMEOUT_ENV = "CONKEEPER_BUSY_TIMEOUT_MS"
@@ -365,48 +365,62 @@ def _copy_table(source: sqlite3.Connection, conn: sqlite3.Connection, table: str
         for row in _readable_rows(source, table, names):
             try:
                 copied += conn.execute(insert, row).rowcount > 0
-            except sqlite3.IntegrityError:
-                continue  # its parent row was lost, or the damage broke a constraint
+            except (sqlite3.IntegrityError, sqlite3.InterfaceError):
+                continue  # its parent row was lost, or the damage broke a constraint or type
     return copied
 
 
-def _readable_rows(source: sqlite3.Connection, table: str, names: str) -> list[tuple]:
-    """Every row of ``table`` SQLite can read: a forward scan up to the first damaged page, a
-    backward scan down to the last one, then single-row reads across the gap between them."""
+def _readable_rows(source: sqlite3.Connection, table: str, names: str) -> Iterator[tuple]:
+    """Every row of ``table`` SQLite can read, streamed: a forward scan up to the first damaged
+    page, a backward scan down to the last one, then single-row reads across the gap."""
     select = f'SELECT rowid, {names} FROM "{table}"'
-    rows: dict[int, tuple] = {}
     try:
         source.execute(select + " LIMIT 0").fetchall()
     except sqlite3.Error:
-        return _scan_without_rowid(source, table, names)
-    if _scan(source, select + " ORDER BY rowid", (), rows) is None:
-        return [rows[k] for k in sorted(rows)]
-    floor = max(rows, default=0)
-    _scan(source, select + " WHERE rowid > ? ORDER BY rowid DESC", (floor,), rows)
-    ceiling = min((k for k in rows if k > floor), default=floor + SALVAGE_PROBE_LIMIT)
-    for rowid in range(floor + 1, min(ceiling, floor + SALVAGE_PROBE_LIMIT)):
+        yield from _scan_without_rowid(source, table, names)
+        return
+    forward = _Progress()
+    yield from _scan(source, select + " ORDER BY rowid", (), forward)
+    if forward.complete:
+        return
+    floor = forward.high or 0
+    backward = _Progress()
+    yield from _scan(source, select + " WHERE rowid > ? ORDER BY rowid DESC", (floor,), backward)
+    limit = floor + SALVAGE_PROBE_LIMIT
+    ceiling = limit if backward.low is None else min(backward.low, limit)
+    for rowid in range(floor + 1, ceiling):
         try:
             found = source.execute(select + " WHERE rowid = ?", (rowid,)).fetchone()
         except sqlite3.Error:
             continue
         if found is not None:
-            rows[rowid] = tuple(found[1:])
-    return [rows[k] for k in sorted(rows)]
+            yield tuple(found[1:])
+
+
+class _Progress:
+    """How far one scan got: the lowest and highest rowid read, and whether it ran to the end."""
+
+    __slots__ = ("complete", "high", "low")
+
+    def __init__(self) -> None:
+        self.low: int | None = None
+        self.high: int | None = None
+        self.complete = False
 
 
 def _scan(
-    source: sqlite3.Connection, query: str, params: tuple, rows: dict[int, tuple]
-) -> int | None:
-    """Add rows of ``query`` to ``rows`` until SQLite fails; ``None`` when it never failed,
-    else the number of rows read before the failure."""
-    read = 0
+    source: sqlite3.Connection, query: str, params: tuple, progress: _Progress
+) -> Iterator[tuple]:
+    """Rows of ``query`` (rowid first, dropped from what is yielded) until SQLite fails."""
     try:
         for found in source.execute(query, params):
-            rows[found[0]] = tuple(found[1:])
-            read += 1
+            rowid = int(found[0])
+            progress.low = rowid if progress.low is None else min(progress.low, rowid)
+            progress.high = rowid if progress.high is None else max(progress.high, rowid)
+            yield tuple(found[1:])
     except sqlite3.Error:
-        return read
-    return None
+        return
+    progress.complete = True
 
 
 def _scan_without_rowid(source: sqlite3.Connection, table: str, names: str) -> list[tuple]:
