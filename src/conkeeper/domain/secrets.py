@@ -1019,7 +1019,7 @@ def _command_rules() -> list[_Rule]:
 # A quoted value (groups sq, dq) as the open start of an alternation that the caller closes.
 _QUOTED_ALTERNATIVES = r"'(?P<sq>[^'\r\n]{1,200})'|\"(?P<dq>[^\"\r\n]{1,200})\""
 _QUOTED = r"(?:" + _QUOTED_ALTERNATIVES
-_SPACED_VALUE = r"(?:=|[ \t]{1,8})" + _QUOTED + r"|(?P<bare>[^\s'\"-][^\s'\"]{0,199}))"
+_SPACED_VALUE = r"(?:=|[ \t]{1,8})" + _QUOTED + r"|(?P<bare>[^\s'\"`-][^\s'\"`]{0,199}))"
 
 # Command-line tools whose password flag is a short option that means something else elsewhere:
 # (flags, the commands that take it as a password, hints that must occur for the rule to run;
@@ -1062,7 +1062,7 @@ _CALL_RE = LazyPattern(
 _HTPASSWD_RE = LazyPattern(
     r"(?<![\w-])htpasswd(?P<opts>(?:[ \t]{1,8}-[A-Za-z]{1,8}){1,6})"
     r"(?P<file>[ \t]{1,8}[^\s-]\S{0,300})?[ \t]{1,8}[^\s-]\S{0,100}[ \t]{1,8}"
-    r"(?:" + _QUOTED_ALTERNATIVES + r"|(?P<bare>[^\s'\"][^\s'\"]{0,199}))"
+    r"(?:" + _QUOTED_ALTERNATIVES + r"|(?P<bare>[^\s'\"`][^\s'\"`]{0,199}))"
 )
 
 _CHANGE_RE = LazyPattern(

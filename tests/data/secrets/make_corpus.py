@@ -1062,6 +1062,9 @@ GROWN_NEGATIVES: list[tuple[str, str]] = [
     ("PWD=/Users/dana/work", "working directory env"),
     ("2024-01-01:12:00:00:utc:ok", "timestamp with colons"),
     ('  ~ password_policy = "strict" -> "lenient"', "tf plan policy change"),
+    ("Run `redis-cli -a PASSWORD` to connect", "docs redis usage"),
+    ("`htpasswd -nb USER PASSWORD` prints the line", "docs htpasswd usage"),
+    ("`sqlcmd -S host -U sa -P <password>`", "docs sqlcmd usage"),
 ]
 
 
