@@ -1022,8 +1022,8 @@ _QUOTED = r"(?:" + _QUOTED_ALTERNATIVES
 _SPACED_VALUE = r"(?:=|[ \t]{1,8})" + _QUOTED + r"|(?P<bare>[^\s'\"`-][^\s'\"`]{0,199}))"
 
 # Command-line tools whose password flag is a short option that means something else elsewhere:
-# (flags, the commands that take it as a password, hints that must occur for the rule to run;
-# a hint is the flag itself where the tools are many, so a long text is scanned once).
+# (flags, the commands that take it as a password, parts of those names: the hints, so text
+# that names none of the tools compiles nothing; ``-p`` alone is in every ``mkdir -p``).
 _TOOL_FLAGS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("-a|--pass", ("redis-cli", "valkey-cli", "keydb-cli"), ("-cli",)),
     (
@@ -1034,14 +1034,14 @@ _TOOL_FLAGS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
         ),
         ("ldap",),
     ),
-    ("-P", ("sqlcmd", "bcp", "osql", "isql"), ("-P",)),
+    ("-P", ("sqlcmd", "bcp", "osql", "isql"), ("sqlcmd", "bcp", "osql", "isql")),
     (
         "-p|--password",
         (
             "az login", "mongosh", "mongo", "mongodump", "mongorestore", "rabbitmqadmin",
             "influx", "clickhouse-client", "neo4j-admin", "cqlsh",
         ),
-        ("-p",),
+        ("az login", "mongo", "rabbitmq", "influx", "clickhouse", "neo4j", "cqlsh"),
     ),
 )  # fmt: skip
 
@@ -1070,16 +1070,6 @@ _CHANGE_RE = LazyPattern(
     r"(?![A-Za-z0-9_])\"?[ \t]{0,8}"
     r"=[ \t]{0,8}\"[^\"\r\n]{0,300}\"[ \t]{0,8}->[ \t]{0,8}\"(?P<dq>[^\"\r\n]{1,300})\""
 )
-
-
-def _mentions(names: tuple[str, ...]) -> Callable[[str], bool]:
-    """Gate for a tool's flag rule: the text names one of the tools at all (checked only after
-    the flag itself occurred, so ``mkdir -p`` compiles nothing)."""
-
-    def gate(text: str) -> bool:
-        return any(name in text for name in names)
-
-    return gate
 
 
 def _call_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
@@ -1125,7 +1115,6 @@ def _tool_rules() -> list[_Rule]:
             _in_command(*commands),
             hints=hints,
             window=(0, 700),
-            gate=_mentions(commands),
         )
         for flags, commands, hints in _TOOL_FLAGS
     ]
