@@ -119,8 +119,19 @@ class _Rule(Record):
     when one of them occurs in the text, so a short command compiles no pattern at all.
     """
 
-    __slots__ = ("anchored", "check", "gate", "hints", "kind", "kind_of", "lower_hints")
-    __slots__ += ("pattern", "priority", "starts", "window")
+    __slots__ = (
+        "anchored",
+        "check",
+        "gate",
+        "hints",
+        "kind",
+        "kind_of",
+        "lower_hints",
+        "pattern",
+        "priority",
+        "starts",
+        "window",
+    )
 
     def __init__(
         self,
@@ -1147,8 +1158,8 @@ def _tool_rules() -> list[_Rule]:
 
 # Anchored rules below try a hint position only where one of these words starts, so "git log" or
 # "PASSED" compiles nothing.
-_LOGIN_STARTS = ("login", "log in", "log-in", "logon", "log on", "sign in", "signin", "sign-in")
-_LOGIN_STARTS += ("sign on", "cred")
+_LOGIN_STARTS: tuple[str, ...] = ("login", "log in", "log-in", "logon", "log on", "sign in")
+_LOGIN_STARTS += ("signin", "sign-in", "sign on", "cred")
 _PROSE_STARTS = tuple(
     f"{w}{s}" for w in ("password", "passwd", "passphrase", "pw", "pwd") for s in " \t"
 )

@@ -116,6 +116,11 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     return conn
 
 
+def set_busy_timeout(conn: sqlite3.Connection, timeout_ms: int) -> None:
+    """Change how long ``conn`` waits for a lock (a hook gives up sooner than a command)."""
+    conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+
+
 def schema_version(conn: sqlite3.Connection) -> int:
     """The schema version recorded in the database (``PRAGMA user_version``)."""
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
@@ -270,6 +275,7 @@ _DERIVED_PREFIXES = ("index_",)
 _FTS_SHADOW_SUFFIXES = ("_data", "_idx", "_content", "_docsize", "_config")
 # At most this many single-row reads to step over a damaged stretch of one table.
 SALVAGE_PROBE_LIMIT = 50_000
+_Values = tuple[object, ...]  # one row's column values
 
 
 def salvage(damaged: Path, target: Path) -> dict[str, int]:
@@ -370,7 +376,7 @@ def _copy_table(source: sqlite3.Connection, conn: sqlite3.Connection, table: str
     return copied
 
 
-def _readable_rows(source: sqlite3.Connection, table: str, names: str) -> Iterator[tuple]:
+def _readable_rows(source: sqlite3.Connection, table: str, names: str) -> Iterator[_Values]:
     """Every row of ``table`` SQLite can read, streamed: a forward scan up to the first damaged
     page, a backward scan down to the last one, then single-row reads across the gap."""
     select = f'SELECT rowid, {names} FROM "{table}"'
@@ -409,8 +415,8 @@ class _Progress:
 
 
 def _scan(
-    source: sqlite3.Connection, query: str, params: tuple, progress: _Progress
-) -> Iterator[tuple]:
+    source: sqlite3.Connection, query: str, params: tuple[object, ...], progress: _Progress
+) -> Iterator[_Values]:
     """Rows of ``query`` (rowid first, dropped from what is yielded) until SQLite fails."""
     try:
         for found in source.execute(query, params):
@@ -423,9 +429,9 @@ def _scan(
     progress.complete = True
 
 
-def _scan_without_rowid(source: sqlite3.Connection, table: str, names: str) -> list[tuple]:
+def _scan_without_rowid(source: sqlite3.Connection, table: str, names: str) -> list[_Values]:
     """A WITHOUT ROWID table (derived lookups) read in key order until the first failure."""
-    rows: list[tuple] = []
+    rows: list[_Values] = []
     try:
         cursor = source.execute(f'SELECT {names} FROM "{table}"')
         found = cursor.fetchone()
