@@ -47,7 +47,7 @@ from conkeeper.domain.paths import (
     home_dir,
     project_memory_dir,
 )
-from conkeeper.domain.privacy import blank_private
+from conkeeper.domain.privacy import clean_for_index
 from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, decode_text, is_within
 from conkeeper.storage.store import (
     SCHEMA_VERSION,
@@ -520,7 +520,7 @@ def prepare_file(stat: FileStat, kind: FileKind, data: bytes, digest: str) -> Pr
         text = decode_text(data, stat.rel)
     except MemoryFileError as exc:
         return PreparedFile(stat, kind, digest, "skipped", str(exc))
-    blanked = blank_private(text)
+    blanked = clean_for_index(text)  # private content blanked, secrets redacted
     hides = blanked != text and _visible_count(blanked) < _visible_count(text)
     try:
         rows = entry_rows(blanked)
