@@ -76,6 +76,7 @@ _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u200e\u200f\u00ad\u180e"
 _DROP_INVISIBLE = {ord(c): None for c in _INVISIBLE}
 _MAX_TAG_LINE = 240
+_MAX_WARNED = 10
 _WRAPPER_TAGS = (CONTEXT_MARKER_TAG,)
 
 _GAP = "[ \\t" + _INVISIBLE + "]*"
@@ -407,6 +408,7 @@ def _analyze(text: str) -> _Analysis:
         return _Analysis(lines, ends_with_break, [True] * len(lines), report)
     info = _classify(lines)
     hidden, code = _scan_blocks(info, report)
+    report.warnings.extend(_unusual_tag_warnings(lines, info.tags))
     shown = _cut_inline_spans(lines, hidden, code, report)
     return _Analysis(lines, ends_with_break, hidden, report, info, shown)
 
@@ -575,7 +577,7 @@ def _walk_warnings(walk: _Walk, info: _Classified, extra: list[tuple[int, int]])
         for i in walk.strays
     ]
     warnings += [
-        f"lines {start}-{end}: a code fence inside a private block makes its end ambiguous; "
+        f"{_lines(start, end)}: a code fence inside a private block makes its end ambiguous; "
         "these lines are hidden too — check the fences between <private> and </private>"
         for start, end in extra
     ]
@@ -591,6 +593,25 @@ def _walk_warnings(walk: _Walk, info: _Classified, extra: list[tuple[int, int]])
         if i < last_tag
     ]
     return warnings
+
+
+def _unusual_tag_warnings(lines: list[str], tags: list[int]) -> list[str]:
+    """Tag lines that count only because privacy reads near-misses generously (invisible
+    characters, attributes): named so a person can write them plainly."""
+    out = []
+    for i, tag in enumerate(tags):
+        if tag and "".join(lines[i].split()).lower() not in ("<private>", "</private>"):
+            out.append(
+                f"line {i + 1}: unusual {'<private>' if tag > 0 else '</private>'} tag "
+                "(invisible characters or attributes) is treated as a tag; write it plainly"
+            )
+    return out[:_MAX_WARNED] + (
+        [f"{len(out) - _MAX_WARNED} more unusual tag lines"] if len(out) > _MAX_WARNED else []
+    )
+
+
+def _lines(start: int, end: int) -> str:
+    return f"line {start}" if start == end else f"lines {start}-{end}"
 
 
 def _runs(flags: list[bool]) -> list[tuple[int, int]]:

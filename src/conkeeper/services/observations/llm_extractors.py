@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -116,7 +117,7 @@ def _post_json(url: str, body: dict, headers: dict[str, str]) -> dict:
 
 
 def _host(url: str) -> str:
-    return urllib.request.urlparse(url).netloc or url
+    return urllib.parse.urlparse(url).netloc or url
 
 
 @dataclass
@@ -233,13 +234,12 @@ def _cli_reply(out: str, sent: str) -> LlmReply:
     text = data.get("result")
     if not isinstance(text, str):
         raise LlmError("claude reply has no result text")
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-    tin = sum(
-        v
-        for k, v in usage.items()
-        if k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-        and isinstance(v, int)
-    )
+    raw_usage = data.get("usage")
+    usage: dict[str, object] = raw_usage if isinstance(raw_usage, dict) else {}
+    tin = 0
+    for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"):
+        value = usage.get(key)
+        tin += value if isinstance(value, int) else 0
     tout = usage.get("output_tokens")
     return LlmReply(
         text,
