@@ -271,9 +271,10 @@ def test_only_the_privacy_module_constructs_clean_text() -> None:
     assert offenders == []
 
 
-def test_storing_uncleaned_text_is_a_type_error(tmp_path: Path) -> None:
+def test_storing_uncleaned_text_is_a_type_error(tmp_path: Path, monkeypatch) -> None:
     """The type checker, not a reviewer, catches a store that skips the cleaning."""
     api = __import__("pytest").importorskip("mypy.api")
+    monkeypatch.setenv("MYPYPATH", str(SRC))  # these sources, not an installed copy
     snippet = tmp_path / "snippet.py"
     snippet.write_text(
         "import sqlite3\n"
