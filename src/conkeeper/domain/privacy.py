@@ -77,6 +77,8 @@ _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u200e\u200f\u00ad\u180e"
 _DROP_INVISIBLE = {ord(c): None for c in _INVISIBLE}
 _MAX_TAG_LINE = 240
 _MAX_WARNED = 10
+_TAG_STARTS = "<" + _INVISIBLE
+_TAG_ENDS = ">" + _INVISIBLE
 _WRAPPER_TAGS = (CONTEXT_MARKER_TAG,)
 
 _GAP = "[ \\t" + _INVISIBLE + "]*"
@@ -94,6 +96,7 @@ _WRAPPER_TAG = LazyPattern(
 )
 _FM_KEY = LazyPattern(r"""^["']?private["']?[ \t]*:[ \t]*(.*)$""", re.IGNORECASE)
 _FM_FLOW = LazyPattern(r"""[{,][ \t]*["']?private["']?[ \t]*:[ \t]*([^,}]*)""", re.IGNORECASE)
+_CONTEXT_MARKER_WORD = LazyPattern(re.escape(CONTEXT_MARKER_TAG), re.IGNORECASE)
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
 # Every way of hiding text (tags, ``private:`` front matter) spells "private"; this pattern is
 # at least as lenient as each of them, so a text it does not match hides nothing.
@@ -267,10 +270,10 @@ def clean_captured(text: str) -> CleanText | None:
     """
     if not text or text.isspace():
         return None
-    if "<" not in text and _MENTIONS_PRIVATE.search(text) is None:
+    if _MENTIONS_PRIVATE.search(text) is None and _CONTEXT_MARKER_WORD.search(text) is None:
         kept = text  # nothing to hide here: only secrets to redact (the common, huge case)
     else:
-        result = _analyze(text)
+        result = _analyze(text, document=False)
         if result.report.file_private:
             return None
         joined = "\n".join(result.lines)
@@ -394,7 +397,9 @@ def _strip_bom(text: str) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
-def _analyze(text: str) -> _Analysis:
+def _analyze(text: str, *, document: bool = True) -> _Analysis:
+    """Read ``text`` once. ``document=False`` (captured text, which cuts spans its own way)
+    skips the per-line inline span pass."""
     body = _strip_bom(text)
     lines = body.splitlines()
     ends_with_break = bool(body) and body[-1] in _LINE_BREAKS
@@ -409,7 +414,7 @@ def _analyze(text: str) -> _Analysis:
     info = _classify(lines)
     hidden, code = _scan_blocks(info, report)
     report.warnings.extend(_unusual_tag_warnings(lines, info.tags))
-    shown = _cut_inline_spans(lines, hidden, code, report)
+    shown = _cut_inline_spans(lines, hidden, code, report) if document else lines
     return _Analysis(lines, ends_with_break, hidden, report, info, shown)
 
 
@@ -478,7 +483,7 @@ def _scan_blocks(info: _Classified, report: PrivacyReport) -> tuple[list[bool], 
     """Hide private blocks under both readings of fences inside blocks; fill ``report``.
     Returns the hidden lines and the lines that are code (inside a trusted fence)."""
     plain = _walk(info, fences_in_blocks=False)
-    fenced = _walk(info, fences_in_blocks=True)
+    fenced = _walk(info, fences_in_blocks=True) if any(info.tags) else plain  # same w/o tags
     hidden = [a or b for a, b in zip(plain.hidden, fenced.hidden, strict=True)]
     code = [a and b for a, b in zip(plain.code, fenced.code, strict=True)]
     ranges = [_block_range(start, end, closed) for start, end, closed in plain.blocks]
@@ -701,7 +706,10 @@ def _tag_kind(line: str) -> int:
     """
     if "<" not in line:
         return 0
-    s = line.translate(_DROP_INVISIBLE).strip()
+    s = line.strip()
+    if not s or s[0] not in _TAG_STARTS or s[-1] not in _TAG_ENDS or len(s) > 2 * _MAX_TAG_LINE:
+        return 0  # the common case, decided without copying the line
+    s = s.translate(_DROP_INVISIBLE).strip()
     if len(s) > _MAX_TAG_LINE or not (s.startswith("<") and s.endswith(">")):
         return 0
     inner = s[1:-1].strip().lower()
