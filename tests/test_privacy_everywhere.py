@@ -131,7 +131,11 @@ class World:
 
 
 def _transcript(world: World, prompt: str, error: str) -> Path:
-    base = {"cwd": str(world.project), "sessionId": "prop-import", "timestamp": "2025-06-01T10:00:00Z"}
+    base = {
+        "cwd": str(world.project),
+        "sessionId": "prop-import",
+        "timestamp": "2025-06-01T10:00:00Z",
+    }
     lines = [
         {**base, "type": "user", "message": {"role": "user", "content": prompt}},
         {**base, "type": "assistant", "message": {"id": "m1", "content": [
@@ -186,7 +190,11 @@ def _drive(world: World, p: dict) -> None:
         tool_name="Bash",
         tool_use_id="tu1",
         tool_input=bash,
-        tool_response={"stdout": "ok", "stderr": f"loading{hide(6)}\nError: {s[1]}", "exit_code": 1},
+        tool_response={
+            "stdout": "ok",
+            "stderr": f"loading{hide(6)}\nError: {s[1]}",
+            "exit_code": 1,
+        },
     )
     world.hook(
         "PostToolUseFailure",

@@ -152,7 +152,9 @@ def test_leak2_inline_span_is_cut_from_strip_index_and_session_start(project: Pa
 def test_leak3_private_adrs_stay_out_of_decisions_index(project: Path) -> None:
     decisions = project / ".claude" / "memory" / "decisions"
     decisions.mkdir()
-    (decisions / "ADR-001-public.md").write_text("# ADR-001: Use SQLite\n\n- **Status:** accepted\n")
+    (decisions / "ADR-001-public.md").write_text(
+        "# ADR-001: Use SQLite\n\n- **Status:** accepted\n"
+    )
     (decisions / "ADR-002-hidden.md").write_text(
         "---\nprivate: true\n---\n# ADR-002: Acquire VendorCoQ3\n\n- **Status:** proposed\n"
     )
@@ -194,7 +196,8 @@ def test_leak5_llm_replies_are_cleaned_before_storage(tmp_path: Path, project: P
         "<files><file>src/app.py</file></files></observation>"
     )
     summary = (
-        f"<summary><request>Deploy <private>MARKQ6</private></request><investigated>{AWS_KEY}</investigated>"
+        "<summary><request>Deploy <private>MARKQ6</private></request>"
+        f"<investigated>{AWS_KEY}</investigated>"
         "<learned>x</learned><completed>y</completed>"
         "<next_steps><private>MARKQ6</private> call vendor</next_steps><notes>n</notes></summary>"
     )
@@ -334,7 +337,9 @@ def test_leak10_captured_text_drops_wrapper_tags(tmp_path: Path, project: Path) 
     assert b"toolu_leak_10" in blob and b"</conkeeper-memory>" not in blob
 
 
-def test_symlinked_memory_root_file_is_still_refused_by_index(tmp_path: Path, project: Path) -> None:
+def test_symlinked_memory_root_file_is_still_refused_by_index(
+    tmp_path: Path, project: Path
+) -> None:
     outside = tmp_path / "elsewhere.md"
     outside.write_text("# Notes\n\n- OUTSIDE-Q5 index\n")
     os.symlink(outside, project / ".claude" / "memory" / "glossary.md")

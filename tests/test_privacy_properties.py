@@ -200,9 +200,11 @@ def test_no_private_line_survives_any_output(case: tuple[str, Doc]) -> None:
 @given(documents(fences_in_blocks=False))
 def test_exactly_the_non_private_lines_stay_visible(case: tuple[str, Doc]) -> None:
     text, doc = case
-    expected = [doc.shown.get(i, line) for i, (line, kind) in enumerate(doc.lines)]
-    expected = [line for line, (_l, kind) in zip(expected, doc.lines) if kind == VISIBLE]
-    expected = [line for line in expected if line.strip()]
+    expected = [
+        doc.shown.get(i, line)
+        for i, (line, kind) in enumerate(doc.lines)
+        if kind == VISIBLE and doc.shown.get(i, line).strip()
+    ]
     actual = [line for _n, line in visible_lines(text) if line.strip()]
     assert actual == expected
 

@@ -383,7 +383,9 @@ def _redact_keeping_lines(text: str) -> str:
         pos = 0
         for match in matches:
             parts.append(text[pos : match.start])
-            parts.append(f"[REDACTED:{match.kind}]" + "\n" * text.count("\n", match.start, match.end))
+            parts.append(
+                f"[REDACTED:{match.kind}]" + "\n" * text.count("\n", match.start, match.end)
+            )
             pos = match.end
         parts.append(text[pos:])
         text = "".join(parts)

@@ -410,7 +410,11 @@ def outcome_from_response(response: Any) -> tuple[str, CleanText | None, int | N
     if response.get("interrupted") is True:
         stderr = _whole(_text_of(response.get("stderr")))
         first = _first_meaningful_line(stderr) if stderr else ""
-        return "interrupted", pick(stderr, first) if stderr and first else label("interrupted"), exit_code
+        return (
+            "interrupted",
+            pick(stderr, first) if stderr and first else label("interrupted"),
+            exit_code,
+        )
     error_flag = response.get("is_error") is True or response.get("isError") is True
     error_text = response.get("error")
     if exit_code not in (None, 0):
@@ -431,7 +435,11 @@ def outcome_from_response(response: Any) -> tuple[str, CleanText | None, int | N
         )
         detail = _whole(raw)
         if detail is None:
-            return "failure", label(PRIVATE_LABEL if raw.strip() else "tool reported an error"), exit_code
+            return (
+                "failure",
+                label(PRIVATE_LABEL if raw.strip() else "tool reported an error"),
+                exit_code,
+            )
         return "failure", pick(detail, informative_line(detail)), exit_code
     return "success", None, exit_code
 
