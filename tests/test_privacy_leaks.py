@@ -345,3 +345,30 @@ def test_symlinked_memory_root_file_is_still_refused_by_index(
     os.symlink(outside, project / ".claude" / "memory" / "glossary.md")
     assert run_cli("index", cwd=project).returncode == 0
     assert "OUTSIDE-Q5" not in run_cli("search", "OUTSIDE", cwd=project).stdout
+
+
+def test_privacy_check_names_each_ambiguous_structure_by_line(project: Path) -> None:
+    memory = project / ".claude" / "memory"
+    (memory / "mixed.md").write_text(
+        "# Notes\n"  # 1
+        "~~~\n"  # 2  a fence closed only inside a private block below
+        "<private>\nS1\n</private>\n"  # 3-5
+        "<private>\nx\n~~~\n</private>\n"  # 6-9
+        '<private reason="hr">\nS2\n</private>\n'  # 10-12  an attribute
+        "<\u200bprivate>\nS3\n</private>\n"  # 13-15  a zero-width character
+        "oops </private> here\n"  # 16  a stray inline close
+        "key <private>S4\n"  # 17  an inline span never closed
+    )
+    (memory / "fm.md").write_text('\u200b---\n"private": true\n---\nS5\n')
+    out = run_cli("privacy", "check", cwd=project).stdout
+    for expected in (
+        "line 2: code fence pairs with a fence across a private block",
+        "line 10: unusual <private> tag",
+        "line 13: unusual <private> tag",
+        "line 16: inline </private> without an open <private>",
+        "line 17: inline <private> is never closed",
+        "line 1: invisible characters before the front matter",
+        "line 2: the private flag is written unusually",
+    ):
+        assert expected in out, (expected, out)
+    assert not any(f"S{n}" in out for n in range(1, 6))
