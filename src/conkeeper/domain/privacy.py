@@ -96,7 +96,6 @@ _WRAPPER_TAG = LazyPattern(
 )
 _FM_KEY = LazyPattern(r"""^["']?private["']?[ \t]*:[ \t]*(.*)$""", re.IGNORECASE)
 _FM_FLOW = LazyPattern(r"""[{,][ \t]*["']?private["']?[ \t]*:[ \t]*([^,}]*)""", re.IGNORECASE)
-_CONTEXT_MARKER_WORD = LazyPattern(re.escape(CONTEXT_MARKER_TAG), re.IGNORECASE)
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
 # Every way of hiding text (tags, ``private:`` front matter) spells "private"; this pattern is
 # at least as lenient as each of them, so a text it does not match hides nothing.
@@ -270,8 +269,9 @@ def clean_captured(text: str) -> CleanText | None:
     """
     if not text or text.isspace():
         return None
-    if _MENTIONS_PRIVATE.search(text) is None and _CONTEXT_MARKER_WORD.search(text) is None:
-        kept = text  # nothing to hide here: only secrets to redact (the common, huge case)
+    lowered = text.lower()  # no regex on the hook's common path: plain substring tests
+    if "private" not in lowered and CONTEXT_MARKER_TAG not in lowered:
+        kept = "\n".join(_strip_bom(text).splitlines())  # nothing to hide: only secrets remain
     else:
         result = _analyze(text, document=False)
         if result.report.file_private:
@@ -286,7 +286,7 @@ def clean_captured(text: str) -> CleanText | None:
 
     redacted = redact(kept).rstrip()
     cleaned = _LEADING_BLANK_LINES.sub("", redacted) if redacted[:1].isspace() else redacted
-    if "<" in cleaned:
+    if CONTEXT_MARKER_TAG in cleaned.lower():  # the marker's spans were cut; escape the rest
         cleaned = escape_wrapper_tags(cleaned)
     return CleanText(cleaned) if cleaned.strip() else None
 
