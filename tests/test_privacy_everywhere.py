@@ -287,7 +287,7 @@ def test_storing_uncleaned_text_is_a_type_error(tmp_path: Path, monkeypatch) -> 
     snippet.write_text(
         "import sqlite3\n"
         "from conkeeper.domain.privacy import clean_captured\n"
-        "from conkeeper.services.sessions import store_prompt\n"
+        "from conkeeper.storage.sessions import store_prompt\n"
         "def ok(conn: sqlite3.Connection, raw: str) -> None:\n"
         "    cleaned = clean_captured(raw)\n"
         "    if cleaned is not None:\n"

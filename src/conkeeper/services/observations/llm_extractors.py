@@ -236,10 +236,12 @@ def _cli_reply(out: str, sent: str) -> LlmReply:
         raise LlmError("claude reply has no result text")
     raw_usage = data.get("usage")
     usage: dict[str, object] = raw_usage if isinstance(raw_usage, dict) else {}
-    tin = 0
-    for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"):
-        value = usage.get(key)
-        tin += value if isinstance(value, int) else 0
+    tin: int = sum(
+        v
+        for k, v in usage.items()
+        if k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+        and isinstance(v, int)
+    )
     tout = usage.get("output_tokens")
     return LlmReply(
         text,
