@@ -14,8 +14,10 @@ module first (spec principle 3), so there is exactly one definition of "private"
 * Tag lines and spans inside a fenced code block (CommonMark ``` / ~~~ fences) outside any
   private block are code, not tags, so documentation can show the syntax. A fence protects
   only when it is unambiguous: it is closed, and reading the file with every tag counted
-  (fences ignored) leaves its opening and closing lines visible with no stray ``</private>``
-  between them. Any other fence protects nothing, and tags inside it count.
+  (fences ignored, a fence's lone example tag not counted) leaves its opening and closing
+  lines outside every private block. A fence that pairs across private blocks protects
+  nothing, and the tags inside it count, so a well-formed block never leaks whatever the
+  fences before it.
 * Inside a private block the end is decided twice — once ignoring fences, once honouring them —
   and a line hidden by either reading is hidden. Whatever the fences inside a block mean,
   nothing between ``<private>`` and the ``</private>`` a person may have meant ever leaks.
