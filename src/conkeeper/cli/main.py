@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("cmd_config", "Show, get or set configuration keys"),
     "tag": ("cmd_tag", "Classify entries and add or remove category tags"),
     "corrections": ("cmd_corrections", "Detect corrections/friction in text; list the queue"),
+    "reflect": ("cmd_reflect", "Session retrospective: recommendations, retro file, approve"),
+    "insights": ("cmd_insights", "Trends across sessions: corrections, friction, failures (chart)"),
     "decisions": ("cmd_decisions", "Write a new ADR or regenerate decisions/INDEX.md"),
     "sync": ("cmd_sync", "Record a memory sync (resets the context monitor and save counter)"),
     "sessions": ("cmd_retrieval", "Level 1: list recent sessions with titles"),

@@ -63,9 +63,6 @@ PROJECT_FILES: tuple[str, ...] = (
 )
 GLOBAL_FILES: tuple[str, ...] = ("preferences.md", "patterns.md")
 
-QUEUE_LINE = re.compile(
-    r"^- \*\*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\*\* \| (?:correction|friction) \|"
-)
 _HEADING = re.compile(r"^(#{1,6})[ \t]+\S")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*\|?$")
@@ -278,7 +275,9 @@ def open_corrections(memory_dir: Path) -> int:
         text = read_text(memory_dir / "corrections-queue.md", max_bytes=MAX_FILE_BYTES)
     except MemoryFileError:
         return 0
-    return sum(1 for line in text.splitlines() if QUEUE_LINE.match(line))
+    from conkeeper.domain.corrections_queue import count_entries
+
+    return count_entries(text)
 
 
 # --------------------------------------------------------------------------- database parts
