@@ -48,6 +48,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "install": ("cmd_install", "Install or remove ConKeeper hooks in Claude Code settings"),
     "doctor": ("cmd_doctor", "Check Python, SQLite FTS5, memory roots, hooks and permissions"),
     "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),
+    "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
+    "consolidate": ("cmd_consolidate", "Propose merging duplicate or contradictory memory entries"),
     "mcp": ("cmd_mcp", "Serve memory to MCP clients over stdio, or --http on 127.0.0.1"),
 }
 

@@ -24,7 +24,14 @@ def handle(ctx: HookContext) -> HookResult | None:
     if ctx.location is None or ctx.event != "Stop" or ctx.payload.stop_hook_active:
         return None
     start_turn_extraction(ctx)
-    if ctx.config.output_style == "quiet" or ctx.state.get("reflect_suggested"):
+    if ctx.config.output_style == "quiet":
+        return None
+    from conkeeper.services.freshness.health import stop_reminder
+
+    behind = stop_reminder(ctx.location, ctx.state, ctx.env)
+    if behind:
+        return HookResult(system_message=behind)
+    if ctx.state.get("reflect_suggested"):
         return None
     evidence = gather_evidence(ctx)
     reason = evidence_reason(evidence)

@@ -174,8 +174,8 @@ def _corrections(evidence: Evidence, sensitivity: str) -> None:
     )
 
     for item in read_queue(evidence.memory_dir):
-        when = _queue_ms(item.when)
-        if evidence.since_ms <= when <= evidence.until_ms + 1000:
+        when = _queue_ms(item.when)  # whole seconds: widen the window by one on each side
+        if evidence.since_ms - 1000 <= when <= evidence.until_ms + 1000:
             evidence.corrections.append(Correction(when, item.label, clean(item.text), True))
     queued = [c.text[:60] for c in evidence.corrections]
     for prompt in evidence.prompts:
