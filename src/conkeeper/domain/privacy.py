@@ -519,19 +519,21 @@ def _classify(lines: list[str]) -> _Classified:
 
 def _without_examples(tags: list[int], closers: list[int]) -> list[int]:
     """``tags`` with the tag of every fence that holds exactly one tag (a lone ``<private>``
-    or ``</private>`` shown as an example) set to 0. Fences are paired as CommonMark pairs
-    them, ignoring tags."""
+    or ``</private>`` shown as an example) set to 0. Only fences met outside every block
+    (every tag counted) are examples; a fence inside a block is part of the block."""
     out = list(tags)
-    i = 0
+    upto = [0] * (len(tags) + 1)  # tag lines before each index: a fence's count in O(1)
+    for k, tag in enumerate(tags):
+        upto[k + 1] = upto[k] + (tag != 0)
+    i, depth = 0, 0
     while i < len(closers):
         c = closers[i]
-        if c < 0:
-            i += 1
+        if depth == 0 and c >= 0 and upto[c] - upto[i + 1] == 1:
+            out[next(k for k in range(i + 1, c) if tags[k])] = 0
+            i = c + 1
             continue
-        inside = [k for k in range(i + 1, c) if tags[k]]
-        if len(inside) == 1:
-            out[inside[0]] = 0
-        i = c + 1
+        depth = max(0, depth + tags[i])
+        i += 1
     return out
 
 
