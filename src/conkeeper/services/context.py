@@ -135,8 +135,8 @@ class Section(Record):
 
 def clean_memory_text(text: str) -> str:
     """The part of a memory file worth injecting: private content removed (``""`` for a
-    private file), front matter, HTML comments and the file's own title dropped, empty
-    template sections and header-only tables trimmed, blank runs collapsed."""
+    private file), secrets redacted, front matter, HTML comments and the file's own title
+    dropped, empty template sections and header-only tables trimmed, blank runs collapsed."""
     if is_private_file(text):
         return ""
     visible = clean_for_injection(text)  # private content cut, secrets redacted, tags escaped
