@@ -154,10 +154,11 @@ def test_failure_payload_messages_are_reduced_to_one_informative_line() -> None:
 def test_cleaned_errors_are_one_redacted_line_of_at_most_120_characters() -> None:
     token = "sk-ant-" + "api03-aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9"
     message = f"Exit code 1\nconnecting...\nError: auth failed for key {token} " + "z" * 200
-    cleaned = clean_error(message)
+    cleaned = clean_error(outcome_from_failure(message, False)[1])  # cleaned whole, then cut
     assert cleaned is not None and "\n" not in cleaned and len(cleaned) <= ERROR_CHARS
     assert token not in cleaned and "[REDACTED:anthropic-key]" in cleaned
-    assert clean_error("<private>\nError: secret customer list\n</private>") == "[private]"
+    private = outcome_from_failure("<private>\nError: secret customer list\n</private>", False)
+    assert clean_error(private[1]) == "[private]"
 
 
 def test_event_and_database_row_carry_the_informative_error(tmp_path: Path) -> None:

@@ -62,31 +62,35 @@ def test_tags_tolerate_case_and_surrounding_whitespace(opening: str, closing: st
 
 @pytest.mark.parametrize(
     "line",
-    [
-        "text <private>",
-        "<private> text",
-        "> <private>",
-        "<privately>",
-        "<private>>",
-        "<!-- <private> -->",
-    ],
+    ["text <private>", "<private> text", "> <private>", "<private>>", "<!-- <private> -->"],
 )
-def test_tag_not_alone_on_its_line_is_not_a_block_tag(line: str) -> None:
-    text = doc("a", line, "still visible")
-    assert "still visible" in strip_private(text)
+def test_inline_open_tag_not_alone_hides_to_its_close_not_as_a_block(line: str) -> None:
+    text = doc("a", line, "still hidden", "x </private> back")
+    assert strip_private(text).splitlines()[-1] == " back"
+    assert "still hidden" not in strip_private(text)
+    report = analyze(text)
+    assert not any(r.reason == REASON_BLOCK for r in report.hidden_ranges)
 
 
-def test_inline_tag_in_a_memory_file_is_reported() -> None:
-    report = analyze(
-        doc(
-            "my key is <private>abc</private> here",
-            "Use `<private>` tags",
-            'Wrap lines between "<private>" and "</private>" lines.',
-        )
+def test_near_miss_word_is_not_a_tag() -> None:
+    assert "still visible" in strip_private(doc("a", "<privately>", "still visible"))
+
+
+def test_inline_span_in_a_memory_file_is_cut_and_quoted_tags_stay() -> None:
+    text = doc(
+        "my key is <private>abc</private> here",
+        "Use `<private>` tags",
+        "<private>only a span</private>",
     )
-    assert len(report.warnings) == 1
-    assert report.warnings[0].startswith("line 1: inline <private>")
-    assert "abc" not in report.warnings[0]
+    assert strip_private(text) == "my key is  here\nUse `<private>` tags\n\n"
+    assert analyze(text).warnings == []
+
+
+def test_unclosed_inline_span_hides_to_the_end_and_is_reported() -> None:
+    text = doc("a", "key <private>abc", "more", "b")
+    assert strip_private(text) == "a\nkey \n"
+    warnings = analyze(text).warnings
+    assert warnings == ["line 2: inline <private> is never closed; everything after it is hidden"]
 
 
 def test_nested_blocks_close_only_at_depth_zero() -> None:

@@ -35,7 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare ``strip``, ``redact`` and ``check``; ``conkeeper privacy`` alone means ``check``."""
     parser.add_argument("--json", action="store_true", help="print JSON")
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
-    strip = sub.add_parser("strip", help="Print a file without its private content")
+    strip = sub.add_parser(
+        "strip", help="Print a file as ConKeeper may show it: private content cut, secrets redacted"
+    )
     strip.add_argument("file", metavar="FILE", type=Path)
     redact = sub.add_parser("redact", help="Print stdin with secrets replaced by [REDACTED:kind]")
     check = sub.add_parser(
@@ -78,7 +80,7 @@ def _strip(path: Path, as_json: bool) -> int:
         text = read_text(path)
     except MemoryFileError as exc:
         raise CliError(str(exc), EXIT_CANNOT_CHECK) from None
-    visible = privacy.strip_private(text)
+    visible = privacy.clean_for_injection(text)  # exactly what may be injected or shown
     if as_json:
         emit_json({"path": str(path), "private": privacy.is_private_file(text), "text": visible})
     else:

@@ -6,17 +6,38 @@ module first (spec principle 3), so there is exactly one definition of "private"
 * ``<private>`` and ``</private>`` alone on their own line (surrounding whitespace allowed, any
   case) hide everything between them, the tag lines included. Nesting is counted; an unclosed
   block hides to the end of the file; a stray ``</private>`` hides itself and is reported.
-* Tag lines inside a fenced code block (CommonMark ``` / ~~~ fences) outside any private block
-  are code, not tags, so documentation can show the syntax. A fence that is never closed
-  protects nothing: tags after it still count.
+* A span that opens and closes on one line (``host <private>10.0.4.12</private> (VPN)``) is
+  removed, tags and content, leaving the rest of the line byte for byte; a line that is only a
+  span becomes an empty line. An inline ``<private>`` left open hides to its ``</private>`` on a
+  later line (to the end of the file when there is none); a stray inline ``</private>`` hides
+  its line up to the tag. A tag written as inline code (```<private>```) is literal.
+* Tag lines and spans inside a fenced code block (CommonMark ``` / ~~~ fences) outside any
+  private block are code, not tags, so documentation can show the syntax. A fence protects
+  only when it is unambiguous: it is closed, and reading the file with every tag counted
+  (fences ignored, a fence's lone example tag not counted) leaves its opening and closing
+  lines outside every private block. A fence that pairs across private blocks protects
+  nothing, and the tags inside it count, so a well-formed block never leaks whatever the
+  fences before it.
 * Inside a private block the end is decided twice — once ignoring fences, once honouring them —
   and a line hidden by either reading is hidden. Whatever the fences inside a block mean,
   nothing between ``<private>`` and the ``</private>`` a person may have meant ever leaks.
 * ``private: true`` (or yes/on/1, any case or quoting) in the front matter hides the whole file.
-  An unrecognised value also hides it: when in doubt, the text stays private.
-* Captured text (prompts, tool input and output) additionally honours inline
-  ``<private>…</private>`` spans, drops ConKeeper's own injected context
-  (:data:`CONTEXT_MARKER_TAG`) and redacts secrets via :mod:`conkeeper.domain.secrets`.
+  An unrecognised value also hides it: when in doubt, the text stays private. Near-misses a
+  person plainly means (a quoted key, a flow mapping ``{private: true}``, zero-width characters
+  before ``---``) hide it too, with a warning.
+* Zero-width characters anywhere in a tag, and attributes in an opening tag
+  (``<private reason="x">``), still make it a tag.
+* Captured text (prompts, tool input and output, errors, LLM replies) is cleaned whole by
+  :func:`clean_captured`: inline spans are cut even inside code, every tag counts whatever the
+  fences, ConKeeper's own injected context (:data:`CONTEXT_MARKER_TAG`) is dropped and secrets
+  are redacted via :mod:`conkeeper.domain.secrets`. Memory files read for the index or for
+  injection are cleaned by :func:`clean_for_index` / :func:`clean_for_injection` (private
+  content removed, secrets redacted, line numbers kept; the file on disk is never modified).
+
+Cleaned text has the type :class:`CleanText`, which only this module constructs: the
+functions that store or emit captured text accept only it, so skipping the cleaning is a type
+error. Selecting a line of it (:func:`pick`), cutting it (:func:`clip`) or joining pieces of
+it (:func:`join_clean`) keeps the type; anything else makes it a plain ``str`` again.
 
 Lines are split like :meth:`str.splitlines` (``\\n``, ``\\r\\n``, lone ``\\r`` and the other
 Unicode breaks), so no line ending lets a private line survive. Every scan is linear.
@@ -26,7 +47,13 @@ from __future__ import annotations
 
 import re
 
-from conkeeper.domain.frontmatter import BOM, parse_bool, parse_front_matter
+from conkeeper.domain.frontmatter import (
+    BOM,
+    parse_bool,
+    parse_front_matter,
+    strip_inline_comment,
+    unquote,
+)
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord, Record
 
@@ -44,22 +71,49 @@ REASON_BLOCK = "private block"
 REASON_UNCLOSED = "unclosed <private> block (hidden to the end of the file)"
 REASON_STRAY = "stray </private> tag"
 REASON_AMBIGUOUS = "code fence inside a private block makes its end ambiguous; hidden to be safe"
+REASON_SPAN = "inline <private> span over several lines"
+REASON_SPAN_OPEN = "inline <private> never closed (hidden to the end of the file)"
 
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
-_QUOTES = ("`", '"', "'", "\u201c", "\u2018")
-_MAX_TAG_LINE = 64
-_MAX_LISTED_MENTIONS = 10
+_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u200e\u200f\u00ad\u180e"
+_DROP_INVISIBLE = {ord(c): None for c in _INVISIBLE}
+_MAX_TAG_LINE = 240
+_MAX_WARNED = 10
+_TAG_STARTS = "<" + _INVISIBLE
+_TAG_ENDS = ">" + _INVISIBLE
+_WRAPPER_TAGS = (CONTEXT_MARKER_TAG,)
 
-_INLINE_PRIVATE = LazyPattern(r"<[ \t]*(/?)[ \t]*private[ \t]*>", re.IGNORECASE)
+_GAP = "[ \\t" + _INVISIBLE + "]*"
+_INLINE_PRIVATE = LazyPattern(
+    "<" + _GAP + "(/?)" + _GAP + "private(?:[ \\t" + _INVISIBLE + "][^<>\\n]{0,200})?" + _GAP + ">",
+    re.IGNORECASE,
+)
 _CONTEXT_MARKER = LazyPattern(
     r"<[ \t]*(/?)[ \t]*" + re.escape(CONTEXT_MARKER_TAG) + r"(?:[ \t][^>\n]{0,200})?[ \t]*>",
     re.IGNORECASE,
 )
+_WRAPPER_TAG = LazyPattern(
+    "<(" + _GAP + "/?" + _GAP + "(?:" + "|".join(re.escape(t) for t in _WRAPPER_TAGS) + "))",
+    re.IGNORECASE,
+)
+_FM_KEY = LazyPattern(r"""^["']?private["']?[ \t]*:[ \t]*(.*)$""", re.IGNORECASE)
+_FM_FLOW = LazyPattern(r"""[{,][ \t]*["']?private["']?[ \t]*:[ \t]*([^,}]*)""", re.IGNORECASE)
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
 # Every way of hiding text (tags, ``private:`` front matter) spells "private"; this pattern is
 # at least as lenient as each of them, so a text it does not match hides nothing.
 _MENTIONS_PRIVATE = LazyPattern("private", re.IGNORECASE)
+
+
+class CleanText(str):
+    """Text the privacy module has cleaned: private content gone, secrets redacted.
+
+    Only :mod:`conkeeper.domain.privacy` constructs it (a test enforces that), and the
+    functions that store or emit captured text accept only it, so the type checker flags any
+    path that skips the cleaning. ``str`` methods return plain ``str``: use :func:`pick`,
+    :func:`clip` and :func:`join_clean` to derive clean text from clean text.
+    """
+
+    __slots__ = ()
 
 
 class HiddenRange(FrozenRecord):
@@ -116,18 +170,19 @@ class _Fence:
 class _Walk:
     """One reading of a document: hidden lines and the events found on the way."""
 
-    __slots__ = ("blocks", "hidden", "mentions", "open_fences", "strays")
+    __slots__ = ("blocks", "code", "distrusted", "hidden", "open_fences", "strays")
 
     def __init__(self, hidden: list[bool]) -> None:
         self.hidden = hidden
+        self.code = [False] * len(hidden)  # inside a trusted fence outside any block
         self.blocks: list[tuple[int, int, bool]] = []  # 0-based, closed?
         self.strays: list[int] = []
-        self.mentions: list[int] = []
         self.open_fences: list[int] = []
+        self.distrusted: list[int] = []  # closable fences that protect nothing (ambiguous)
 
 
 class _Analysis:
-    __slots__ = ("ends_with_break", "hidden", "info", "lines", "report")
+    __slots__ = ("ends_with_break", "hidden", "info", "lines", "report", "shown")
 
     def __init__(
         self,
@@ -136,16 +191,18 @@ class _Analysis:
         hidden: list[bool],
         report: PrivacyReport,
         info: _Classified | None = None,
+        shown: list[str] | None = None,
     ) -> None:
         self.lines = lines
         self.ends_with_break = ends_with_break
         self.hidden = hidden
         self.report = report
         self.info = info
+        self.shown = lines if shown is None else shown  # lines with inline spans cut
 
     def visible(self) -> list[tuple[int, str]]:
-        """``(0-based index, line)`` of every line that is not hidden."""
-        return [(i, line) for i, line in enumerate(self.lines) if not self.hidden[i]]
+        """``(0-based index, line)`` of every line that is not hidden, spans cut."""
+        return [(i, line) for i, line in enumerate(self.shown) if not self.hidden[i]]
 
 
 # ----------------------------------------------------------------------------- public API
@@ -160,14 +217,15 @@ def is_private_file(text: str) -> bool:
     """True when the front matter marks the whole file private (no block scan: cheap enough to
     skip private files before reading them further)."""
     lines = _strip_bom(text).splitlines()
-    return _front_matter_privacy(text, lines)[0]
+    return _front_matter_privacy(lines)[0]
 
 
 def blank_private(text: str) -> str:
     """``text`` with every hidden line emptied, keeping every other line at its line number.
 
-    For parsers that report line numbers (the index, search). Line breaks are normalised to
-    ``\\n`` so that any later split agrees on the numbering; a private file becomes blank lines.
+    For parsers that report line numbers (the index, search). Inline spans are cut from their
+    lines. Line breaks are normalised to ``\\n`` so that any later split agrees on the
+    numbering; a private file becomes blank lines.
     """
     if _MENTIONS_PRIVATE.search(text) is None:
         body = _strip_bom(text)
@@ -175,14 +233,15 @@ def blank_private(text: str) -> str:
         ends_with_break = bool(body) and body[-1] in _LINE_BREAKS
         return "\n".join(lines) + ("\n" if lines and ends_with_break else "")
     result = _analyze(text)
-    out = ["" if hide else line for line, hide in zip(result.lines, result.hidden, strict=True)]
+    out = ["" if hide else line for line, hide in zip(result.shown, result.hidden, strict=True)]
     return "\n".join(out) + ("\n" if out and result.ends_with_break else "")
 
 
 def strip_private(text: str) -> str:
     """Only the visible lines of ``text`` — what may be indexed, injected or exported.
 
-    Line breaks are normalised to ``\\n`` and a leading BOM is dropped; ``''`` for a private file.
+    Inline spans are cut (a line that was only a span stays as an empty line). Line breaks are
+    normalised to ``\\n`` and a leading BOM is dropped; ``''`` for a private file.
     """
     result = _analyze(text)
     kept = result.visible()
@@ -199,9 +258,10 @@ def visible_lines(text: str) -> list[tuple[int, str]]:
     return [(i + 1, line) for i, line in result.visible()]
 
 
-def clean_captured(text: str) -> str | None:
-    """Make captured text (a prompt, tool input or output) safe to store, or ``None`` if nothing
-    may be stored.
+def clean_captured(text: str) -> CleanText | None:
+    """Make captured text (a prompt, tool input or output, an error, an LLM reply) safe to
+    store, or ``None`` if nothing may be stored. Call it on the whole text, before anything
+    selects a line from it or cuts it.
 
     Two readings are combined and anything either hides is cut: private block lines (also read
     with every tag counted, fences or not), and inline ``<private>…</private>`` spans (nesting
@@ -211,20 +271,88 @@ def clean_captured(text: str) -> str | None:
     """
     if not text or text.isspace():
         return None
-    result = _analyze(text)
-    if result.report.file_private:
-        return None
-    joined = "\n".join(result.lines)
-    cuts = _line_cuts(result.lines, _captured_hidden(result))
-    if "<" in joined:  # both inline tags start with "<": no regex for the common case
-        cuts += _span_cuts(joined, _INLINE_PRIVATE)
-        cuts += _span_cuts(joined, _CONTEXT_MARKER)
-    kept = _cut(joined, cuts) if cuts else joined
+    lowered = text.lower()  # no regex on the hook's common path: plain substring tests
+    if "private" not in lowered and CONTEXT_MARKER_TAG not in lowered:
+        kept = "\n".join(_strip_bom(text).splitlines())  # nothing to hide: only secrets remain
+    else:
+        result = _analyze(text, document=False)
+        if result.report.file_private:
+            return None
+        joined = "\n".join(result.lines)
+        cuts = _line_cuts(result.lines, _captured_hidden(result))
+        if "<" in joined:  # both inline tags start with "<": no regex for the common case
+            cuts += _span_cuts(joined, _INLINE_PRIVATE)
+            cuts += _span_cuts(joined, _CONTEXT_MARKER)
+        kept = _cut(joined, cuts) if cuts else joined
     from conkeeper.domain.secrets import redact  # imported only when text is captured
 
     redacted = redact(kept).rstrip()
     cleaned = _LEADING_BLANK_LINES.sub("", redacted) if redacted[:1].isspace() else redacted
-    return cleaned if cleaned.strip() else None
+    if CONTEXT_MARKER_TAG in cleaned.lower():  # the marker's spans were cut; escape the rest
+        cleaned = escape_wrapper_tags(cleaned)
+    return CleanText(cleaned) if cleaned.strip() else None
+
+
+def clean_or_empty(text: str | None) -> CleanText:
+    """:func:`clean_captured`, with ``""`` (as clean text) for missing or wholly private text."""
+    return (clean_captured(text) if text else None) or CleanText("")
+
+
+def clean_for_index(text: str) -> CleanText:
+    """A memory file as the index may store it: :func:`blank_private` (line numbers kept) with
+    every detected secret redacted, each redaction keeping the line breaks it replaced."""
+    return CleanText(_redact_keeping_lines(blank_private(text)))
+
+
+def clean_for_injection(text: str) -> CleanText:
+    """A memory file as it may be injected or shown: :func:`strip_private`, secrets redacted,
+    and ConKeeper's own wrapper tags escaped so the text cannot close the block it sits in."""
+    return CleanText(escape_wrapper_tags(_redact_keeping_lines(strip_private(text))))
+
+
+def escape_wrapper_tags(text: str) -> str:
+    """``text`` with every ``<conkeeper-memory>`` / ``</conkeeper-memory>`` (any case or
+    spacing) written as ``&lt;…`` so that it reads the same but never opens or closes the
+    injected block."""
+    if "<" not in text:
+        return text
+    return _WRAPPER_TAG.sub(lambda m: "&lt;" + m.group(1), text)
+
+
+def pick(source: CleanText, piece: str) -> CleanText:
+    """``piece`` as clean text: it must be a part of ``source`` (a selected line, a prefix),
+    which was cleaned whole. Raises ``ValueError`` otherwise."""
+    if piece not in source:
+        raise ValueError("pick: the piece is not part of the cleaned text")
+    return CleanText(piece)
+
+
+def clip(text: CleanText, limit: int) -> CleanText:
+    """Clean text as one line: whitespace collapsed, cut to ``limit`` characters with ``…``.
+
+    Cutting happens only here, after cleaning, so a secret is never split before it is found.
+    """
+    flat = " ".join(text.split())
+    return CleanText(flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…")
+
+
+def join_clean(parts: list[CleanText], sep: str = " ") -> CleanText:
+    """Clean pieces joined by ``sep`` (whitespace or punctuation only, never text)."""
+    if sep.strip(" \t\n:;,|-—"):
+        raise ValueError("join_clean: the separator must not carry text")
+    return CleanText(sep.join(parts))
+
+
+def label(prefix: str, text: CleanText | None = None) -> CleanText:
+    """A fixed label made by code (``exit code 1``), cleaned, optionally followed by ``: text``.
+
+    The label itself passes :func:`clean_captured`, so even a label built from payload data
+    (a number) cannot carry private text.
+    """
+    head = clean_captured(prefix) or CleanText("")
+    if text is None or not text:
+        return head
+    return CleanText(f"{head}: {text}") if head else text
 
 
 def exposed_secrets(text: str) -> list[SecretMatch]:
@@ -244,6 +372,28 @@ def mask_hint(value: str) -> str:
     return value[:visible] + "…"
 
 
+def _redact_keeping_lines(text: str) -> str:
+    """Secrets redacted like :func:`conkeeper.domain.secrets.redact`, but a redaction keeps
+    the line breaks it replaces (a PEM block), so line numbers still match the file."""
+    from conkeeper.domain.secrets import find_secrets
+
+    for _ in range(3):  # a cut can expose a neighbour glued to it: repeat like redact() does
+        matches = find_secrets(text)
+        if not matches:
+            break
+        parts: list[str] = []
+        pos = 0
+        for match in matches:
+            parts.append(text[pos : match.start])
+            parts.append(
+                f"[REDACTED:{match.kind}]" + "\n" * text.count("\n", match.start, match.end)
+            )
+            pos = match.end
+        parts.append(text[pos:])
+        text = "".join(parts)
+    return text
+
+
 # ----------------------------------------------------------------------------- analysis
 
 
@@ -251,12 +401,14 @@ def _strip_bom(text: str) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
-def _analyze(text: str) -> _Analysis:
+def _analyze(text: str, *, document: bool = True) -> _Analysis:
+    """Read ``text`` once. ``document=False`` (captured text, which cuts spans its own way)
+    skips the per-line inline span pass."""
     body = _strip_bom(text)
     lines = body.splitlines()
     ends_with_break = bool(body) and body[-1] in _LINE_BREAKS
     report = PrivacyReport(total_lines=len(lines))
-    private, reason, fm_warnings = _front_matter_privacy(text, lines)
+    private, reason, fm_warnings = _front_matter_privacy(lines)
     report.warnings.extend(fm_warnings)
     if private:
         report.file_private, report.reason = True, reason
@@ -264,59 +416,87 @@ def _analyze(text: str) -> _Analysis:
             report.hidden_ranges.append(HiddenRange(1, len(lines), reason or "private file"))
         return _Analysis(lines, ends_with_break, [True] * len(lines), report)
     info = _classify(lines)
-    hidden = _scan_blocks(info, report)
-    return _Analysis(lines, ends_with_break, hidden, report, info)
+    hidden, code = _scan_blocks(info, report)
+    report.warnings.extend(_unusual_tag_warnings(lines, info.tags))
+    shown = _cut_inline_spans(lines, hidden, code, report) if document else lines
+    return _Analysis(lines, ends_with_break, hidden, report, info, shown)
 
 
-def _front_matter_privacy(text: str, lines: list[str]) -> tuple[bool, str | None, list[str]]:
-    """``(private, reason, warnings)`` from the front matter, found even after blank lines."""
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if first is None or lines[first].strip() != "---":
+def _front_matter_privacy(lines: list[str]) -> tuple[bool, str | None, list[str]]:
+    """``(private, reason, warnings)`` from the front matter, found even after blank lines or
+    invisible characters; near-miss spellings of the flag count, with a warning."""
+    plain = [line.translate(_DROP_INVISIBLE) for line in lines[:400]]
+    first = next((i for i, line in enumerate(plain) if line.strip()), None)
+    if first is None or plain[first].strip() != "---":
         return False, None, []
-    fm = parse_front_matter(text if first == 0 else "\n".join(lines[first:]))
-    if "private" not in fm.values:
-        return False, None, []
-    raw = fm.values["private"]
-    flag = parse_bool(raw)
+    warnings = []
+    if plain[first] != lines[first]:
+        warnings.append(f"line {first + 1}: invisible characters before the front matter")
+    fm = parse_front_matter("\n".join(plain[first:]))
     unclosed = "" if fm.closed else " (front matter not closed)"
+    if "private" in fm.values:
+        raw = fm.values["private"]
+    else:
+        found = _near_miss_flag(plain, first, fm.end_line)
+        if found is None:
+            return False, None, []
+        line, raw = found
+        warnings.append(
+            f"line {line}: the private flag is written unusually; the file is treated as "
+            "private (write 'private: true')"
+        )
+    flag = parse_bool(raw)
     if flag is False:
         return False, None, []
     if flag is True:
-        return True, f"front matter sets private: {raw}{unclosed}", []
-    warning = f"front matter 'private: {raw}' is not true or false; the file is treated as private"
-    return True, f"front matter sets private to an unrecognised value{unclosed}", [warning]
+        return True, f"front matter sets private: {raw}{unclosed}", warnings
+    warnings.append(
+        f"front matter 'private: {raw}' is not true or false; the file is treated as private"
+    )
+    return True, f"front matter sets private to an unrecognised value{unclosed}", warnings
+
+
+def _near_miss_flag(plain: list[str], first: int, end_line: int) -> tuple[int, str] | None:
+    """``(line number, raw value)`` of a quoted ``"private":`` key or a flow mapping
+    ``{private: …}`` in the front matter, or ``None``."""
+    for i in range(first + 1, min(len(plain), first + max(end_line, 2))):
+        stripped = plain[i].strip()
+        if stripped in ("---", "..."):
+            break
+        if plain[i][:1].isspace():
+            continue  # a nested value, not the file's flag
+        match = _FM_KEY.match(stripped) or (stripped[:1] == "{" and _FM_FLOW.search(stripped))
+        if match:
+            return i + 1, unquote(strip_inline_comment(match.group(1)))
+    return None
 
 
 class _Classified:
-    """Per-line facts both readings need, computed once."""
+    """Per-line facts every reading needs, computed once."""
 
-    __slots__ = ("closable", "fences", "mentions", "tags")
+    __slots__ = ("closable", "fences", "tags", "trusted")
 
-    def __init__(
-        self,
-        tags: list[int],
-        fences: list[_Fence | None],
-        closable: list[bool],
-        mentions: list[bool],
-    ) -> None:
+    def __init__(self, tags: list[int], fences: list[_Fence | None], closers: list[int]) -> None:
         self.tags = tags  # 1 open tag line, -1 close tag line, 0 neither
         self.fences = fences
-        self.closable = closable  # a fence opener here has a matching closer further down
-        self.mentions = mentions  # an inline tag that is not alone on its line
+        self.closable = [c >= 0 for c in closers]  # a matching closer follows this fence
+        self.trusted = self.closable  # narrowed once the blind reading is known
 
 
-def _scan_blocks(info: _Classified, report: PrivacyReport) -> list[bool]:
-    """Hide private blocks under both readings of fences inside blocks; fill ``report``."""
+def _scan_blocks(info: _Classified, report: PrivacyReport) -> tuple[list[bool], list[bool]]:
+    """Hide private blocks under both readings of fences inside blocks; fill ``report``.
+    Returns the hidden lines and the lines that are code (inside a trusted fence)."""
     plain = _walk(info, fences_in_blocks=False)
-    fenced = _walk(info, fences_in_blocks=True)
+    fenced = _walk(info, fences_in_blocks=True) if any(info.tags) else plain  # same w/o tags
     hidden = [a or b for a, b in zip(plain.hidden, fenced.hidden, strict=True)]
+    code = [a and b for a, b in zip(plain.code, fenced.code, strict=True)]
     ranges = [_block_range(start, end, closed) for start, end, closed in plain.blocks]
     ranges += [HiddenRange(i + 1, i + 1, REASON_STRAY) for i in plain.strays]
     extra = _runs([b and not a for a, b in zip(plain.hidden, fenced.hidden, strict=True)])
     ranges += [HiddenRange(start, end, REASON_AMBIGUOUS) for start, end in extra]
     report.hidden_ranges = sorted(ranges, key=lambda r: (r.start, r.end))
     report.warnings.extend(_walk_warnings(plain, info, extra))
-    return hidden
+    return hidden, code
 
 
 def _block_range(start: int, end: int, closed: bool) -> HiddenRange:
@@ -326,20 +506,49 @@ def _block_range(start: int, end: int, closed: bool) -> HiddenRange:
 def _classify(lines: list[str]) -> _Classified:
     tags = [_tag_kind(line) for line in lines]
     fences = [_fence(line) for line in lines]
-    mentions = [tag == 0 and _mentions_tag(line) for tag, line in zip(tags, lines, strict=True)]
-    return _Classified(tags, fences, _closable_fences(fences), mentions)
+    closers = _fence_closers(fences)
+    info = _Classified(tags, fences, closers)
+    if any(tags) and any(c >= 0 for c in closers):
+        examples = _Classified(_without_examples(tags, closers), fences, closers)
+        blind = _walk(examples, fences_in_blocks=False, honour_fences=False)
+        info.trusted = [
+            c >= 0 and not blind.hidden[i] and not blind.hidden[c] for i, c in enumerate(closers)
+        ]
+    return info
+
+
+def _without_examples(tags: list[int], closers: list[int]) -> list[int]:
+    """``tags`` with the tag of every fence that holds exactly one tag (a lone ``<private>``
+    or ``</private>`` shown as an example) set to 0. Only fences met outside every block
+    (every tag counted) are examples; a fence inside a block is part of the block."""
+    out = list(tags)
+    upto = [0] * (len(tags) + 1)  # tag lines before each index: a fence's count in O(1)
+    for k, tag in enumerate(tags):
+        upto[k + 1] = upto[k] + (tag != 0)
+    i, depth = 0, 0
+    while i < len(closers):
+        c = closers[i]
+        if depth == 0 and c >= 0 and upto[c] - upto[i + 1] == 1:
+            out[next(k for k in range(i + 1, c) if tags[k])] = 0
+            i = c + 1
+            continue
+        depth = max(0, depth + tags[i])
+        i += 1
+    return out
 
 
 def _walk(info: _Classified, *, fences_in_blocks: bool, honour_fences: bool = True) -> _Walk:
-    """Read the document once. Outside private blocks a closable fence turns tag lines into
+    """Read the document once. Outside private blocks a trusted fence turns tag lines into
     code; inside blocks fences count only when ``fences_in_blocks`` is set. Without
     ``honour_fences`` every tag line counts wherever it is."""
     walk = _Walk(hidden=[False] * len(info.tags))
     closable = info.closable if honour_fences else [False] * len(info.tags)
+    trusted = info.trusted if honour_fences else closable
     depth, start, fence = 0, 0, None
     for i, (tag, here) in enumerate(zip(info.tags, info.fences, strict=True)):
         if fence is not None:
             walk.hidden[i] = depth > 0
+            walk.code[i] = depth == 0
             if here and here.bare and here.char == fence.char and here.length >= fence.length:
                 fence = None
         elif depth > 0:
@@ -355,12 +564,13 @@ def _walk(info: _Classified, *, fences_in_blocks: bool, honour_fences: bool = Tr
             walk.hidden[i] = True
             walk.strays.append(i)
         elif here:
-            if closable[i]:
+            if trusted[i]:
                 fence = here
+                walk.code[i] = True
+            elif closable[i]:
+                walk.distrusted.append(i)
             else:
                 walk.open_fences.append(i)
-        elif info.mentions[i]:
-            walk.mentions.append(i)
     if depth > 0:
         walk.blocks.append((start, len(info.tags) - 1, False))
     return walk
@@ -378,9 +588,14 @@ def _walk_warnings(walk: _Walk, info: _Classified, extra: list[tuple[int, int]])
         for i in walk.strays
     ]
     warnings += [
-        f"lines {start}-{end}: a code fence inside a private block makes its end ambiguous; "
+        f"{_lines(start, end)}: a code fence inside a private block makes its end ambiguous; "
         "these lines are hidden too — check the fences between <private> and </private>"
         for start, end in extra
+    ]
+    warnings += [
+        f"line {i + 1}: code fence pairs with a fence across a private block or a stray "
+        "</private>; it protects nothing and the <private> tags inside it count"
+        for i in walk.distrusted
     ]
     last_tag = max((i for i, tag in enumerate(info.tags) if tag), default=-1)
     warnings += [
@@ -388,19 +603,26 @@ def _walk_warnings(walk: _Walk, info: _Classified, extra: list[tuple[int, int]])
         for i in walk.open_fences
         if i < last_tag
     ]
-    warnings += _mention_warnings(walk.mentions)
     return warnings
 
 
-def _mention_warnings(mentions: list[int]) -> list[str]:
-    listed = [
-        f"line {i + 1}: inline <private> hides nothing in a memory file; put <private> and "
-        "</private> alone on their own lines"
-        for i in mentions[:_MAX_LISTED_MENTIONS]
-    ]
-    if len(mentions) > _MAX_LISTED_MENTIONS:
-        listed.append(f"{len(mentions) - _MAX_LISTED_MENTIONS} more lines with inline <private>")
-    return listed
+def _unusual_tag_warnings(lines: list[str], tags: list[int]) -> list[str]:
+    """Tag lines that count only because privacy reads near-misses generously (invisible
+    characters, attributes): named so a person can write them plainly."""
+    out = []
+    for i, tag in enumerate(tags):
+        if tag and "".join(lines[i].split()).lower() not in ("<private>", "</private>"):
+            out.append(
+                f"line {i + 1}: unusual {'<private>' if tag > 0 else '</private>'} tag "
+                "(invisible characters or attributes) is treated as a tag; write it plainly"
+            )
+    return out[:_MAX_WARNED] + (
+        [f"{len(out) - _MAX_WARNED} more unusual tag lines"] if len(out) > _MAX_WARNED else []
+    )
+
+
+def _lines(start: int, end: int) -> str:
+    return f"line {start}" if start == end else f"lines {start}-{end}"
 
 
 def _runs(flags: list[bool]) -> list[tuple[int, int]]:
@@ -418,37 +640,96 @@ def _runs(flags: list[bool]) -> list[tuple[int, int]]:
     return runs
 
 
+# ----------------------------------------------------------------------------- inline spans
+
+
+def _literal_tag(line: str, start: int, end: int) -> bool:
+    """A tag written as inline code (```<private>```): shown, never acted on."""
+    return line[start - 1 : start] == "`" and line[end : end + 1] == "`"
+
+
+def _cut_inline_spans(
+    lines: list[str], hidden: list[bool], code: list[bool], report: PrivacyReport
+) -> list[str]:
+    """The lines with inline ``<private>…</private>`` spans cut (outside code). A span left
+    open runs over the following lines to its close (hiding them); a stray close hides its line
+    up to the tag. Lines wholly inside a span are marked in ``hidden``."""
+    if not any("<" in line for line in lines):
+        return lines
+    shown = list(lines)
+    depth, opened = 0, -1
+    for i, line in enumerate(lines):
+        if hidden[i] or (code[i] and depth == 0) or ("<" not in line and depth == 0):
+            continue
+        cuts: list[tuple[int, int]] = []
+        begin = 0
+        for match in _INLINE_PRIVATE.finditer(line):
+            if depth == 0 and _literal_tag(line, match.start(), match.end()):
+                continue
+            if match.group(1):  # a closing tag
+                if depth == 0:
+                    cuts.append((0, match.end()))
+                    report.warnings.append(
+                        f"line {i + 1}: inline </private> without an open <private>; the line "
+                        "is hidden up to the tag"
+                    )
+                    continue
+                depth -= 1
+                if depth == 0:
+                    cuts.append((begin, match.end()))
+                    if i != opened:
+                        report.hidden_ranges.append(HiddenRange(opened + 1, i + 1, REASON_SPAN))
+            else:
+                if depth == 0:
+                    begin, opened = match.start(), i
+                depth += 1
+        if depth > 0:
+            cuts.append((begin, len(line)))
+            if begin == 0 and i != opened:
+                hidden[i] = True
+                continue
+        if cuts:
+            kept = _cut(line, cuts)
+            shown[i] = kept if kept.strip() else ""
+    if depth > 0:
+        report.hidden_ranges.append(HiddenRange(opened + 1, len(lines), REASON_SPAN_OPEN))
+        report.warnings.append(
+            f"line {opened + 1}: inline <private> is never closed; everything after it is hidden"
+        )
+    return shown
+
+
 # ----------------------------------------------------------------------------- line rules
 
 
 def _tag_kind(line: str) -> int:
     """1 for a ``<private>`` tag line, -1 for ``</private>``, 0 otherwise.
 
-    Whitespace (and invisible BOM / zero-width characters) around the tag and inside its angle
-    brackets is tolerated, and case is ignored: a near-miss must not leave a block open-ended
-    in the user's mind but unrecognised here.
+    Whitespace and invisible (BOM, zero-width) characters anywhere in or around the tag are
+    tolerated, an opening tag may carry attributes (``<private reason="x">``), and case is
+    ignored: a near-miss must not leave a block open-ended in the user's mind but unrecognised
+    here.
     """
     if "<" not in line:
         return 0
-    s = line.strip().strip(_INVISIBLE).strip()
+    s = line.strip()
+    if not s or s[0] not in _TAG_STARTS or s[-1] not in _TAG_ENDS or len(s) > 2 * _MAX_TAG_LINE:
+        return 0  # the common case, decided without copying the line
+    s = s.translate(_DROP_INVISIBLE).strip()
     if len(s) > _MAX_TAG_LINE or not (s.startswith("<") and s.endswith(">")):
         return 0
-    inner = "".join(s[1:-1].split()).lower()
-    if inner == "private":
-        return 1
-    if inner == "/private":
-        return -1
-    return 0
-
-
-def _mentions_tag(line: str) -> bool:
-    """A tag written inside a line (not alone), unless quoted (prose or docs naming the tag)."""
-    if "<" not in line:
-        return False
-    for match in _INLINE_PRIVATE.finditer(line):
-        if line[match.start() - 1 : match.start()] not in _QUOTES:
-            return True
-    return False
+    inner = s[1:-1].strip().lower()
+    closing = inner.startswith("/")
+    if closing:
+        inner = inner[1:].lstrip()
+    if not inner.startswith("private"):
+        return 0
+    rest = inner[7:]
+    if rest and not (rest[0].isspace() and "<" not in rest and ">" not in rest):
+        return 0
+    if closing:
+        return -1 if not rest.strip() else 0
+    return 1
 
 
 def _fence(line: str) -> _Fence | None:
@@ -473,22 +754,30 @@ def _fence(line: str) -> _Fence | None:
     return _Fence(char, j - i, not rest.strip())
 
 
-def _closable_fences(fences: list[_Fence | None]) -> list[bool]:
-    """For each fence line, whether a closing fence (same char, at least as long) follows.
+def _fence_closers(fences: list[_Fence | None]) -> list[int]:
+    """For each fence line, the index of the first later fence that would close it (same
+    character, bare, at least as long), or -1.
 
     A fence that never closes would turn every later tag into code; instead it protects
-    nothing. One backward pass keeps the longest closer seen per fence character.
+    nothing. One backward pass keeps, per character, a stack of closers whose lengths grow
+    from the top, so the nearest long-enough closer is found without rescanning.
     """
-    longest = {"`": 0, "~": 0}
-    closable = [False] * len(fences)
+    stacks: dict[str, list[tuple[int, int]]] = {"`": [], "~": []}  # (length, index)
+    closers = [-1] * len(fences)
     for i in range(len(fences) - 1, -1, -1):
         here = fences[i]
         if here is None:
             continue
-        closable[i] = longest[here.char] >= here.length
+        stack = stacks[here.char]
+        for length, index in reversed(stack):
+            if length >= here.length:
+                closers[i] = index
+                break
         if here.bare:
-            longest[here.char] = max(longest[here.char], here.length)
-    return closable
+            while stack and stack[-1][0] <= here.length:
+                stack.pop()
+            stack.append((here.length, i))
+    return closers
 
 
 # ----------------------------------------------------------------------------- captured text

@@ -15,6 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from conkeeper.domain.privacy import CleanText
     from conkeeper.hooks.payload import HookContext, HookResult
 
 
@@ -79,7 +80,7 @@ def _capture_prompt(ctx: HookContext) -> None:
     _queue_correction(ctx, cleaned)
 
 
-def _store(ctx: HookContext, number: int, cleaned: str) -> None:
+def _store(ctx: HookContext, number: int, cleaned: CleanText) -> None:
     from conkeeper.storage import sessions
 
     try:

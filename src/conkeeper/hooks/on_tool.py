@@ -15,6 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from conkeeper.domain.privacy import CleanText
     from conkeeper.hooks.payload import HookContext
 
 
@@ -63,7 +64,7 @@ def _capture(ctx: HookContext, prompt_number: int, duration: int | None, when: f
     from conkeeper.services import capture
 
     payload = ctx.payload
-    outcome: tuple[str, str | None, int | None]
+    outcome: tuple[str, CleanText | None, int | None]
     if ctx.event == "PostToolUseFailure":
         outcome = capture.outcome_from_failure(payload.error, payload.is_interrupt)
     else:

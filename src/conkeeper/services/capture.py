@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.domain.privacy import CleanText, clean_captured, clip, join_clean, label, pick
 from conkeeper.domain.records import Record
 from conkeeper.domain.textio import append_text
 
@@ -83,7 +84,9 @@ SHELL_OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "(", ")"})
 class ToolEvent(Record):
     """One captured tool use, already redacted and truncated, ready to log and store.
 
-    ``status`` is ``success``, ``failure`` or ``interrupted``.
+    ``status`` is ``success``, ``failure`` or ``interrupted``. Every text that came from the
+    payload (summary, paths, error) is :class:`~conkeeper.domain.privacy.CleanText`: cleaned
+    whole before any line was picked from it or it was cut.
     """
 
     __slots__ = (
@@ -106,10 +109,10 @@ class ToolEvent(Record):
         tool_name: str,
         log_action: str,
         action: str,
-        paths: list[str],
-        input_summary: str,
+        paths: list[CleanText],
+        input_summary: CleanText,
         status: str,
-        error: str | None = None,
+        error: CleanText | None = None,
         exit_code: int | None = None,
         duration_ms: int | None = None,
         created_at: float | None = None,
@@ -141,11 +144,7 @@ def one_line(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-def _clean(text: str) -> str | None:
-    """Privacy-clean and redact captured text (``None`` when all of it is private)."""
-    from conkeeper.domain.privacy import clean_captured
-
-    return clean_captured(text)
+PRIVATE_LABEL = "[private]"
 
 
 def _display_path(value: str, root: Path | None) -> str:
@@ -214,23 +213,25 @@ def _summary_source(tool_name: str, tool_input: dict[str, Any]) -> str:
         return ""
 
 
-def summarize_input(tool_name: str, tool_input: dict[str, Any]) -> str:
-    """A one-line, redacted, truncated summary of what the tool was asked to do."""
+def summarize_input(tool_name: str, tool_input: dict[str, Any]) -> CleanText:
+    """A one-line, redacted, truncated summary of what the tool was asked to do.
+
+    The source is cleaned whole first; only then is a line (or a commit subject) picked from
+    it and cut to 80 characters, so a cut never splits a secret or a private span.
+    """
     source = _summary_source(tool_name, tool_input)
     if not source:
-        return ""
-    if tool_name == "Bash":  # the seed: first 80 characters of the command
-        subject = commit_subject(source[:8000]) if "commit" in source else None
-        if subject is not None:
-            source = f"git commit -m {_quoted(subject)}"
-        else:
-            source = source.strip().splitlines()[0] if source.strip() else ""
-        if len(source) > SUMMARY_CHARS * 4:
-            source = source[: SUMMARY_CHARS * 4]
-    cleaned = _clean(source[:4000])
+        return label("")
+    cleaned = clean_captured(source)
     if cleaned is None:
-        return "[private]"
-    return one_line(cleaned, SUMMARY_CHARS)
+        return label(PRIVATE_LABEL)
+    if tool_name == "Bash":  # the seed: first 80 characters of the command
+        subject = commit_subject(cleaned[:8000]) if "commit" in cleaned else None
+        if subject is not None:
+            return clip(label(f"git commit -m {_quoted(subject)}"), SUMMARY_CHARS)
+        first = _first_meaningful_line(cleaned)
+        return clip(pick(cleaned, first), SUMMARY_CHARS)
+    return clip(cleaned, SUMMARY_CHARS)
 
 
 def commit_subject(command: str) -> str | None:
@@ -388,84 +389,122 @@ def informative_line(text: str) -> str:
     return failure_line(text) or _first_meaningful_line(text).strip()
 
 
-def outcome_from_response(response: Any) -> tuple[str, str | None, int | None]:
+def outcome_from_response(response: Any) -> tuple[str, CleanText | None, int | None]:
     """``(status, error, exit_code)`` read from a PostToolUse ``tool_response``.
 
     Understands Bash results (exit code fields, ``interrupted``, stderr with an error flag),
     generic error markers (``is_error``/``isError``, ``error``, ``success: false``) and Claude
-    Code's ``<tool_use_error>`` strings. Anything without a failure marker is a success.
+    Code's ``<tool_use_error>`` strings. Anything without a failure marker is a success. Every
+    output is cleaned whole before the line that says most is picked from it.
     """
     if isinstance(response, str):
         if response.lstrip().startswith("<tool_use_error>"):
             inner = response.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
-            return "failure", inner.strip() or "tool error", None
+            return "failure", _whole(inner) or label("tool error"), None
         return "success", None, None
     if not isinstance(response, dict):
         return "success", None, None
     exit_code = next(
         (_int(response[k]) for k in _EXIT_KEYS if _int(response.get(k)) is not None), None
     )
-    stderr = _text_of(response.get("stderr"))
     if response.get("interrupted") is True:
-        return "interrupted", _first_meaningful_line(stderr) or "interrupted", exit_code
+        stderr = _whole(_text_of(response.get("stderr")))
+        first = _first_meaningful_line(stderr) if stderr else ""
+        return (
+            "interrupted",
+            pick(stderr, first) if stderr and first else label("interrupted"),
+            exit_code,
+        )
     error_flag = response.get("is_error") is True or response.get("isError") is True
     error_text = response.get("error")
     if exit_code not in (None, 0):
-        stdout = _text_of(response.get("stdout"))
-        detail = (
-            failure_line(stderr)
-            or failure_line(stdout)
-            or _first_meaningful_line(stderr)
-            or _first_meaningful_line(stdout)
-        )
-        message = f"exit code {exit_code}" + (f": {detail.strip()}" if detail else "")
-        return "failure", message, exit_code
+        stderr = _whole(_text_of(response.get("stderr")))
+        stdout = _whole(_text_of(response.get("stdout")))
+        detail = _best_line(stderr, stdout)
+        return "failure", label(f"exit code {exit_code}", detail), exit_code
     if isinstance(error_text, str) and error_text.strip():
-        return "failure", error_text, exit_code
+        return "failure", _whole(error_text) or label(PRIVATE_LABEL), exit_code
     if isinstance(error_text, dict):
-        return "failure", str(error_text.get("message") or error_text), exit_code
+        message = str(error_text.get("message") or error_text)
+        return "failure", _whole(message) or label(PRIVATE_LABEL), exit_code
     if error_flag or response.get("success") is False:
-        detail = stderr or _text_of(response.get("content")) or _text_of(response.get("message"))
-        return "failure", informative_line(detail) or "tool reported an error", exit_code
+        raw = (
+            _text_of(response.get("stderr"))
+            or _text_of(response.get("content"))
+            or _text_of(response.get("message"))
+        )
+        detail = _whole(raw)
+        if detail is None:
+            return (
+                "failure",
+                label(PRIVATE_LABEL if raw.strip() else "tool reported an error"),
+                exit_code,
+            )
+        return "failure", pick(detail, informative_line(detail)), exit_code
     return "success", None, exit_code
 
 
-def outcome_from_failure(error: str | None, is_interrupt: bool) -> tuple[str, str, int | None]:
-    """``(status, error, exit_code)`` for a PostToolUseFailure payload."""
-    message = (error or "").strip() or ("interrupted" if is_interrupt else "tool failed")
+def _whole(text: str) -> CleanText | None:
+    """``text`` cleaned whole (``None`` when empty or wholly private)."""
+    return clean_captured(text) if text else None
+
+
+def _best_line(*outputs: CleanText | None) -> CleanText | None:
+    """The most informative line of the first output that names a failure, else the first
+    non-blank line of the first non-empty output (all already cleaned)."""
+    present = [o for o in outputs if o]
+    for output in present:
+        found = failure_line(output)
+        if found:
+            return pick(output, found)
+    for output in present:
+        first = _first_meaningful_line(output).strip()
+        if first:
+            return pick(output, first)
+    return None
+
+
+def outcome_from_failure(
+    error: str | None, is_interrupt: bool
+) -> tuple[str, CleanText, int | None]:
+    """``(status, error, exit_code)`` for a PostToolUseFailure payload (the error cleaned
+    whole)."""
+    raw = (error or "").strip()
+    message = _whole(raw)
+    if message is None:
+        fallback = PRIVATE_LABEL if raw else ("interrupted" if is_interrupt else "tool failed")
+        message = label(fallback)
     match = _EXIT_IN_ERROR.search(message[:200])
     exit_code = int(match.group(1)) if match else None
     return ("interrupted" if is_interrupt else "failure"), message, exit_code
 
 
-def clean_error(message: str | None) -> str | None:
-    """A failure message fit for the log and the store: redacted, one line, 120 characters.
+def clean_error(message: CleanText | None) -> CleanText | None:
+    """A failure message fit for the log and the store: one line, 120 characters.
 
-    A multi-line message is reduced to its most informative line (:func:`informative_line`),
-    after its first line when that is a short header such as ``Exit code 1``.
+    ``message`` was cleaned whole; a multi-line one is reduced to its most informative line
+    (:func:`informative_line`), after its first line when that is a short header such as
+    ``Exit code 1``.
     """
     if not message:
         return None
-    cleaned = _clean(_essential(message))
-    if cleaned is None:
-        return "[private]"
-    return one_line(cleaned, ERROR_CHARS)
+    return clip(_essential(message), ERROR_CHARS)
 
 
-def _essential(message: str) -> str:
+def _essential(message: CleanText) -> CleanText:
     """The one line of a failure message worth keeping (the message itself when one line)."""
     text = message.strip()
     if "\n" not in text and "\r" not in text:
-        return text[:4000]
+        return pick(message, text)
     head = _first_meaningful_line(text).strip()
     best = failure_line(text)
     if best is None:  # no line names the failure (compiler, linter output): keep the start
-        return text[:4000]
+        return pick(message, text[:4000])
     if best == head:
-        return head[:4000]
+        return pick(message, head)
     if len(head) <= 40 and not _FAILURE_WORDS.search(head):
-        return f"{head} {best}"[:4000]
-    return best[:4000]
+        return join_clean([pick(message, head), pick(message, best)])
+    return pick(message, best)
 
 
 def build_event(
@@ -473,7 +512,7 @@ def build_event(
     tool_name: str | None,
     tool_input: dict[str, Any],
     tool_use_id: str | None,
-    outcome: tuple[str, str | None, int | None],
+    outcome: tuple[str, CleanText | None, int | None],
     root: Path | None,
     duration_ms: int | None = None,
     now: float | None = None,
@@ -483,11 +522,11 @@ def build_event(
     log_action, action = _ACTIONS.get(name, ("other", "other"))
     if name.startswith("mcp__"):
         log_action, action = "mcp", "other"
-    paths = []
+    paths: list[CleanText] = []
     for raw in extract_paths(name, tool_input):
-        cleaned = _clean(raw[:1000])
+        cleaned = clean_captured(_display_path(raw, root))
         if cleaned:
-            paths.append(one_line(_display_path(cleaned, root), PATH_CHARS))
+            paths.append(clip(cleaned, PATH_CHARS))
     status, error, exit_code = outcome
     if not tool_use_id:
         tool_use_id = f"synthetic-{os.urandom(16).hex()}"

@@ -23,9 +23,14 @@ from pathlib import Path
 from conkeeper.domain.config import Config, token_budget_tokens
 from conkeeper.domain.frontmatter import parse_front_matter
 from conkeeper.domain.paths import ProjectLocation, global_memory_dir
-from conkeeper.domain.privacy import CONTEXT_MARKER_TAG, is_private_file, strip_private
+from conkeeper.domain.privacy import (
+    CONTEXT_MARKER_TAG,
+    clean_for_injection,
+    escape_wrapper_tags,
+    is_private_file,
+)
 from conkeeper.domain.records import Record
-from conkeeper.domain.textio import MemoryFileError, read_text
+from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -134,9 +139,7 @@ def clean_memory_text(text: str) -> str:
     dropped, empty template sections and header-only tables trimmed, blank runs collapsed."""
     if is_private_file(text):
         return ""
-    from conkeeper.domain.secrets import redact
-
-    visible = redact(strip_private(text))
+    visible = clean_for_injection(text)  # private content cut, secrets redacted, tags escaped
     lines = visible.splitlines()
     lines = lines[_body_start(visible, lines) :]
     lines = _drop_comments(lines)
@@ -260,9 +263,12 @@ def _collapse_blank_lines(lines: list[str]) -> str:
     return "\n".join(out)
 
 
-def read_memory_file(path: Path, since: float | None = None) -> str:
-    """A memory file's injectable text, or ``""`` when it is missing, private, unreadable or
-    only template boilerplate (or, with ``since``, unchanged since that Unix time)."""
+def read_memory_file(path: Path, since: float | None = None, root: Path | None = None) -> str:
+    """A memory file's injectable text, or ``""`` when it is missing, private, unreadable,
+    only template boilerplate, a symlink leading outside ``root`` (or, with ``since``,
+    unchanged since that Unix time)."""
+    if root is not None and not is_within(path, root):
+        return ""
     if since is not None:
         try:
             if path.stat().st_mtime <= since:
@@ -290,12 +296,12 @@ def memory_sections(
         for rel in PROJECT_FILES:
             if rel in skip:
                 continue
-            body = read_memory_file(location.memory_dir / rel, since)
+            body = read_memory_file(location.memory_dir / rel, since, root=location.memory_dir)
             if body:
                 sections.append(Section(f"{rel} (project memory)", body))
     global_dir = global_memory_dir(env)
     for rel in GLOBAL_FILES:
-        body = read_memory_file(global_dir / rel, since)
+        body = read_memory_file(global_dir / rel, since, root=global_dir)
         if body:
             sections.append(Section(f"{rel} (global memory)", body))
     return sections
@@ -445,7 +451,8 @@ def char_budget(config: Config) -> int:
 
 def wrap(body: str) -> str:
     """``body`` inside the marker tag that capture strips from anything stored later."""
-    return f"<{CONTEXT_MARKER_TAG}>\n{body.strip()}\n</{CONTEXT_MARKER_TAG}>"
+    inner = escape_wrapper_tags(body.strip())  # nothing inside may close or reopen the block
+    return f"<{CONTEXT_MARKER_TAG}>\n{inner}\n</{CONTEXT_MARKER_TAG}>"
 
 
 def _cut(text: str, room: int) -> str:

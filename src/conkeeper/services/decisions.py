@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.memory import template_text
+from conkeeper.domain.privacy import clean_for_injection, is_private_file
 from conkeeper.domain.textio import MemoryFileError, atomic_write, file_stamp, read_text
 
 DECISIONS_DIR = "decisions"
@@ -21,6 +22,7 @@ _ADR_FILE = re.compile(r"^ADR-(\d{3,})-[^/]*\.md$")
 _TITLE = re.compile(r"^#\s+ADR-\d+:\s*(.+?)\s*$")
 _FIELD = re.compile(r"^-\s+\*\*(Status|Date):\*\*\s*(.*?)\s*$")
 _STATUSES = ("proposed", "accepted", "deprecated", "superseded")
+PRIVATE_TITLE = "(private)"
 
 
 @dataclass(frozen=True)
@@ -111,15 +113,25 @@ def new_adr(
 
 
 def summarize(path: Path) -> AdrSummary:
-    """Number, title, status and date of one ADR file (blank when a line is missing)."""
+    """Number, title, status and date of one ADR file (blank when a line is missing).
+
+    Only what privacy lets through is read: a ``private: true`` ADR is listed as
+    ``(private)``, a title inside a private block is not seen, secrets are redacted.
+    """
     number = _adr_number(path.name)
+    text = read_text(path)
+    if is_private_file(text):
+        return AdrSummary(number, PRIVATE_TITLE, "", "", path.name)
     title, fields = "", {"Status": "", "Date": ""}
-    for line in read_text(path).splitlines()[:30]:
+    for line in clean_for_injection(text).splitlines()[:30]:
         if not title and (m := _TITLE.match(line)):
             title = m.group(1)
         elif m := _FIELD.match(line):
             fields[m.group(1)] = m.group(2)
-    return AdrSummary(number, title or path.stem, fields["Status"], fields["Date"], path.name)
+    if not title:  # a title privacy hid is "(private)"; a missing one falls back to the name
+        hidden = any(_TITLE.match(line) for line in text.splitlines()[:60])
+        title = PRIVATE_TITLE if hidden else path.stem
+    return AdrSummary(number, title, fields["Status"], fields["Date"], path.name)
 
 
 def render_index(rows: list[AdrSummary]) -> str:

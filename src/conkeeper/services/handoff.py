@@ -129,7 +129,7 @@ def _next_steps(location: ProjectLocation) -> str:
     """The "Next Steps" section of active-context.md, privacy-stripped, or ""."""
     from conkeeper.services.context import read_memory_file
 
-    text = read_memory_file(location.memory_dir / "active-context.md")
+    text = read_memory_file(location.memory_dir / "active-context.md", root=location.memory_dir)
     capture: list[str] = []
     inside = False
     for line in text.splitlines():

@@ -5,7 +5,7 @@ needed only when a file changed. :func:`conkeeper.storage.index.refresh_root` im
 so a no-change search never loads the parser or the privacy module.
 
 Pipeline for one file: read bytes → sha256 → decode (binary / invalid UTF-8 / oversized files are
-*skipped* with a note) → :func:`conkeeper.domain.privacy.blank_private` (hidden lines become
+*skipped* with a note) → :func:`conkeeper.domain.privacy.clean_for_index` (hidden lines become
 empty, line numbers kept) → :func:`conkeeper.domain.memory.parse_entries` → one row per section
 (long sections are cut into chunks of :data:`CHUNK_LINES` lines). Raw text never reaches the
 database: private content is gone before the first ``INSERT``.
@@ -37,7 +37,7 @@ from typing import Literal, NamedTuple
 
 from conkeeper.domain.categories import parse_tag_line
 from conkeeper.domain.memory import Entry, parse_entries
-from conkeeper.domain.privacy import blank_private
+from conkeeper.domain.privacy import clean_for_index
 from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, decode_text
 from conkeeper.storage.index_scan import (
     RACY_WINDOW_NS,
@@ -306,8 +306,9 @@ def prepare_file(stat: FileStat, kind: FileKind, data: bytes, digest: str) -> Pr
         text = decode_text(data, stat.rel)
     except MemoryFileError as exc:
         return PreparedFile(stat, kind, digest, "skipped", str(exc))
-    blanked = blank_private(text)
-    hides = blanked != text and _visible_count(blanked) < _visible_count(text)
+    blanked = clean_for_index(text)  # private content blanked, secrets redacted
+    redacted = blanked.count("[REDACTED:") > text.count("[REDACTED:")
+    hides = blanked != text and (redacted or _visible_count(blanked) < _visible_count(text))
     try:
         rows = entry_rows(blanked)
     except Exception as exc:  # a parser bug must not stop the whole index; say which file

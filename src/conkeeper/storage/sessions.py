@@ -15,6 +15,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from conkeeper.domain.privacy import CleanText
+
 MAX_TITLE_CHARS = 200
 
 
@@ -74,10 +76,11 @@ def ensure_session(
     return found
 
 
-def set_title_if_missing(conn: sqlite3.Connection, session_id: int, title: str) -> bool:
+def set_title_if_missing(conn: sqlite3.Connection, session_id: int, title: CleanText) -> bool:
     """Give a session its title (the first stored prompt, one line) unless it has one.
 
-    Returns whether the title was set. The caller passes privacy-cleaned text.
+    Returns whether the title was set. Only privacy-cleaned text is accepted (the type says
+    so: :class:`~conkeeper.domain.privacy.CleanText` comes only from the privacy module).
     """
     line = " ".join(title.split())[:MAX_TITLE_CHARS]
     if not line:
@@ -114,9 +117,12 @@ def next_prompt_number(conn: sqlite3.Connection, session_id: int) -> int:
     return int(row[0]) + 1
 
 
-def store_prompt(conn: sqlite3.Connection, session_id: int, prompt_number: int, text: str) -> int:
+def store_prompt(
+    conn: sqlite3.Connection, session_id: int, prompt_number: int, text: CleanText
+) -> int:
     """Store a cleaned prompt under ``prompt_number`` (or the next free number when that one
-    is taken after lost state); returns the number used."""
+    is taken after lost state); returns the number used. Only privacy-cleaned text is
+    accepted."""
     number = prompt_number
     for _ in range(3):
         cursor = conn.execute(

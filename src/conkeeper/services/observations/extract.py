@@ -25,7 +25,14 @@ from conkeeper.domain.config import Config, load_config
 from conkeeper.domain.observations import Observation, Summary, Turn
 from conkeeper.domain.tokens import estimate_tokens
 from conkeeper.services.observations import budget, prompts
-from conkeeper.services.observations.llm_extractors import LlmClient, LlmError, make_client
+from conkeeper.services.observations.llm_extractors import (
+    LlmClient,
+    LlmError,
+    clean_observation,
+    clean_reply,
+    clean_summary,
+    make_client,
+)
 from conkeeper.services.observations.local_extractor import (
     NAME as LOCAL,
 )
@@ -294,7 +301,7 @@ def _call(
         return None
     budget.record(conn, reply.tokens)
     result.llm_calls += 1
-    return reply.text
+    return clean_reply(reply.text)  # a reply is captured text: cleaned whole before parsing
 
 
 def _llm_turn(
@@ -312,7 +319,7 @@ def _llm_turn(
     reply = _call(conn, client, cfg, system, message, result)
     if reply is None:
         return extract_observations([turn], info.project_root), LOCAL
-    found = parse_observations(reply, turn.prompt_number)
+    found = [clean_observation(o) for o in parse_observations(reply, turn.prompt_number)]
     if not found:
         kind = "an empty reply" if not reply.strip() else "no valid <observation>"
         result.notes.append(
@@ -390,7 +397,7 @@ def _llm_summary(
         Path(info.project_root).name, info.host_session_id, user_prompts[0][:500], ""
     )
     reply = _call(conn, client, cfg, system, message, result)
-    parsed = parse_summary(reply) if reply else None
+    parsed = clean_summary(summary) if reply and (summary := parse_summary(reply)) else None
     if parsed is None:
         if reply is not None:
             result.notes.append(f"{client.name} gave no valid <summary>; used the local summary")

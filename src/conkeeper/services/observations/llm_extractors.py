@@ -8,7 +8,9 @@ Agent SDK is imported lazily inside its client, never at module import.
 
 Every client turns one (system, prompt) pair into an :class:`LlmReply` or raises
 :class:`LlmError`; the caller (``services.observations.extract``) owns privacy, truncation,
-the budget and the fall-back to the local extractor.
+the budget and the fall-back to the local extractor. What comes back is cleaned here
+(:func:`clean_reply`, then :func:`clean_observation` / :func:`clean_summary` on every parsed
+field) exactly like captured text.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from conkeeper.domain.config import Config
+from conkeeper.domain.observations import Observation, Summary
 from conkeeper.domain.tokens import estimate_tokens
 
 LLM_EXTRACTORS = ("claude-cli", "claude-agent-sdk", "anthropic", "openai")
@@ -324,3 +327,50 @@ def make_client(config: Config, env: Mapping[str, str] | None = None) -> LlmClie
     if name == "claude-agent-sdk":
         return ClaudeAgentSdkClient(model)
     raise LlmError(f"unknown LLM extractor '{name}'")
+
+
+# --------------------------------------------------------------------------- reply cleaning
+
+
+def clean_reply(text: str) -> str:
+    """A model's whole reply cleaned like captured text before it is parsed: a private block
+    or span, a secret or ConKeeper's own wrapper tag in any field never reaches the store."""
+    from conkeeper.domain.privacy import clean_captured
+
+    return clean_captured(text) or ""
+
+
+def _clean_field(value: str) -> str:
+    from conkeeper.domain.privacy import clean_or_empty
+
+    return clean_or_empty(value)
+
+
+def clean_observation(obs: Observation) -> Observation:
+    """Every text field of a parsed observation cleaned again (entities the parser decoded,
+    such as ``&lt;private&gt;``, are text now and count)."""
+    return replace(
+        obs,
+        type=_clean_field(obs.type),
+        title=_clean_field(obs.title),
+        subtitle=_clean_field(obs.subtitle),
+        facts=[f for f in map(_clean_field, obs.facts) if f],
+        narrative=_clean_field(obs.narrative),
+        concepts=[c for c in map(_clean_field, obs.concepts) if c],
+        files=[f for f in map(_clean_field, obs.files) if f],
+    )
+
+
+def clean_summary(summary: Summary) -> Summary:
+    """Every text field of a parsed summary cleaned again, like :func:`clean_observation`."""
+    return replace(
+        summary,
+        request=_clean_field(summary.request),
+        investigated=_clean_field(summary.investigated),
+        learned=_clean_field(summary.learned),
+        completed=_clean_field(summary.completed),
+        next_steps=_clean_field(summary.next_steps),
+        files_read=[f for f in map(_clean_field, summary.files_read) if f],
+        files_edited=[f for f in map(_clean_field, summary.files_edited) if f],
+        notes=_clean_field(summary.notes),
+    )

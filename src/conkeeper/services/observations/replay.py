@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conkeeper.domain.paths import ProjectLocation, project_memory_dir
+from conkeeper.domain.privacy import CleanText
 from conkeeper.services.capture import (
     build_event,
     outcome_from_failure,
@@ -48,7 +49,7 @@ def relocate(recording: Mapping[str, Any], root: str) -> dict[str, Any]:
     return json.loads(text)
 
 
-def event_outcome(event: Mapping[str, Any]) -> tuple[str, str | None, int | None]:
+def event_outcome(event: Mapping[str, Any]) -> tuple[str, CleanText | None, int | None]:
     """The capture outcome of a recorded event (failure payload or tool response)."""
     if "error" in event or event.get("is_interrupt"):
         return outcome_from_failure(event.get("error"), bool(event.get("is_interrupt")))

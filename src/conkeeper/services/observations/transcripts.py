@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from conkeeper.domain.paths import ProjectLocation, home_dir, locate_project
+from conkeeper.domain.privacy import CleanText
 from conkeeper.storage.store import ensure_project, now_ms, transaction
 from conkeeper.storage.transcripts import import_stamp, record_import
 
@@ -355,11 +356,12 @@ def _take_results(content: object, meta: object, tools: dict[str, ParsedTool], a
 # --------------------------------------------------------------------------- storing
 
 
-def _outcome(tool: ParsedTool) -> tuple[str, str | None, int | None]:
+def _outcome(tool: ParsedTool) -> tuple[str, CleanText | None, int | None]:
+    from conkeeper.domain.privacy import label
     from conkeeper.services.capture import outcome_from_failure, outcome_from_response
 
     if tool.result_text is None:
-        return "interrupted", "no result recorded in the transcript", None
+        return "interrupted", label("no result recorded in the transcript"), None
     interrupted = "[Request interrupted by user" in (tool.result_text or "")[:200] or (
         isinstance(tool.result_meta, dict) and tool.result_meta.get("interrupted") is True
     )
