@@ -42,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         sock = bind(args.port)
     except OSError as exc:
-        raise CliError(f"cannot listen on {HOST}:{args.port} ({exc.strerror}); try --port 0")
+        raise CliError(
+            f"cannot listen on {HOST}:{args.port} ({exc.strerror}); try --port 0"
+        ) from None
     port = sock.getsockname()[1]
     keys = Secrets()
     app = create_app(locate_project(Path.cwd()), global_memory_dir(), keys, port)
