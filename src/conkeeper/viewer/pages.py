@@ -268,13 +268,17 @@ async def retros_page(request: Request) -> Response:
 
 async def queue_page(request: Request) -> Response:
     """The corrections queue with approve (choosing the target file) and reject."""
+    from conkeeper.domain.categories import MEMORY_CATEGORIES, classify
     from conkeeper.services.corrections import read_queue
 
     items = read_queue(_memory_dir(request, "project"))
+    proposals = {item.line: classify(item.text).best_guess or "convention" for item in items}
     return render(
         request,
         "queue.html",
         items=items,
+        proposals=proposals,
+        categories=MEMORY_CATEGORIES,
         targets=QUEUE_TARGETS,
         message=request.query_params.get("message", ""),
     )
@@ -291,7 +295,11 @@ async def queue_action(request: Request) -> Response:
         line = int(str(form.get("line", "")))
         memory_dir = _memory_dir(request, "project")
         if action == "apply":
-            done = apply_item(memory_dir, line, str(form.get("target", "")))
+            target = str(form.get("target", ""))
+            category = str(form.get("category", "")) or None
+            if target == "adr":
+                category = None  # an ADR is always a decision
+            done = apply_item(memory_dir, line, target, category=category)
             message = f"Applied to {done.target} as {done.category}: {done.text}"
         else:
             done = reject_item(memory_dir, line)
