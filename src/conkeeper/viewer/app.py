@@ -10,6 +10,7 @@ show a private span or a secret.
 from __future__ import annotations
 
 import socket
+from functools import lru_cache
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,9 +38,15 @@ def shown(value: Any) -> Any:
         return ""
     if isinstance(value, Markup) or not isinstance(value, str):
         return value
+    return _cleaned(value)
+
+
+@lru_cache(maxsize=65536)
+def _cleaned(text: str) -> str:
+    """The privacy module's cleaning of one printed string, remembered: pages repeat them."""
     from conkeeper.domain.privacy import clean_captured
 
-    return clean_captured(value) or ""
+    return clean_captured(text) or ""
 
 
 def _templates() -> Jinja2Templates:
