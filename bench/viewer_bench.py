@@ -79,11 +79,10 @@ async def _get(app: Any, path: str, cookie: str, host: str) -> tuple[int, float]
 
 
 def bench(observations: int, runs: int) -> dict[str, Any]:
-    from observations_bench import build_large_store
-
     from conkeeper.domain.paths import ProjectLocation
     from conkeeper.viewer.app import create_app
     from conkeeper.viewer.security import COOKIE_NAME, Secrets
+    from observations_bench import build_large_store
 
     start = time.perf_counter()
     project_id, ids = build_large_store(observations)

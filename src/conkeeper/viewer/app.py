@@ -10,8 +10,8 @@ show a private span or a secret.
 from __future__ import annotations
 
 import socket
-from functools import lru_cache
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
