@@ -13,11 +13,23 @@ The database is pre-filled with 100k tool events.
 Bytecode: a real install (pip, or the plugin folder after its first run) has ``.pyc`` files, so
 the hooks are measured from a copy of ``src/`` and ``bin/`` precompiled with ``compileall``
 (rows "pyc"). For transparency the same runs are repeated from a copy without any ``.pyc``
-and with ``PYTHONDONTWRITEBYTECODE=1``, so every ConKeeper module is compiled from source on
-every run (rows "no pyc"; the standard library keeps its own bytecode in both cases). The
+and with ``PYTHONDONTWRITEBYTECODE=1`` (rows "no pyc"): ``python -m`` then compiles every
+ConKeeper module from source on every run, while the launcher keeps bytecode under the data
+home after its first run. The
 repository's own ``src/`` is never written to.
 
-Prints a table and writes ``bench/results/hook_bench.json``. ``--quick`` runs fewer events;
+Launcher (rows "launcher cost"): PostToolUse CPU through ``bin/conkeeper-hook`` in the cases
+the launcher must not pay for. Bytecode: a precompiled plugin folder vs
+``PYTHONDONTWRITEBYTECODE=1`` with no ``.pyc`` (the launcher keeps bytecode under the data
+home); target: within 10%.
+Shims: ``python3`` on PATH a symlink to the interpreter ("direct") vs a pyenv-style shim first on
+PATH (a shell script that runs a few processes, as ``pyenv exec`` does, then execs Python), and
+this machine's real pyenv shim when there is one; the launcher remembers the real interpreter,
+target within 10% of direct. "not remembered" rows delete the memory before each call: what
+every call cost before the launcher remembered.
+
+Prints a table and writes ``bench/results/hook_bench.json`` (``--launcher-only``:
+``hook_bench_launcher.json``). ``--quick`` runs fewer events;
 ``--runs N`` sets the runs per case (the spec asks for at least 50), ``--no-concurrency``
 skips the concurrency check.
 """
@@ -37,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -83,7 +96,7 @@ def _prefill(base: Path, project: Path, events: int) -> None:
     """Insert ``events`` tool events across 200 sessions, directly through the store."""
     os.environ["CONKEEPER_HOME"] = str(base / "data")
     from conkeeper.domain.paths import locate_project
-    from conkeeper.services.sessions import ensure_session
+    from conkeeper.storage.sessions import ensure_session
     from conkeeper.storage.store import ensure_project, open_store
 
     conn = open_store(base / "data" / "conkeeper.db")
@@ -154,10 +167,18 @@ def _command(kind: str, plugin: Path) -> list[str]:
     return [sys.executable, "-m", "conkeeper", "hook"]
 
 
-def _time_runs(cmd: list[str], event: str, payloads: list[bytes], env: dict[str, str]) -> dict:
+def _time_runs(
+    cmd: list[str],
+    event: str,
+    payloads: list[bytes],
+    env: dict[str, str],
+    before_each: Callable[[], None] | None = None,
+) -> dict:
     times = []
     cpu = []
     for data in payloads:
+        if before_each is not None:
+            before_each()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.run([*cmd, event], input=data, env=env, capture_output=True, check=False)
@@ -298,6 +319,168 @@ def _measure_entry(
     return {"PostToolUse": post, "UserPromptSubmit (50 MB transcript)": prompt}
 
 
+# What a pyenv shim does before it execs Python: bash starts, "pyenv exec" resolves the version
+# (a few more shells reading version files), then exec. Eight small processes is a light shim.
+FAKE_SHIM = """#!/bin/sh
+i=0
+while [ $i -lt 8 ]; do
+    /bin/sh -c 'cat "$1" >/dev/null 2>&1' shim "$HOME/.python-version"
+    i=$((i + 1))
+done
+exec "{python}" "$@"
+"""
+
+
+def _path_dir(base: Path, name: str, python3: str, shim: bool) -> Path:
+    """A PATH folder whose ``python3`` is the interpreter itself or a shim in front of it."""
+    folder = base / "paths" / name
+    folder.mkdir(parents=True)
+    if shim:
+        (folder / "python3").write_text(FAKE_SHIM.replace("{python}", python3))
+        (folder / "python3").chmod(0o755)
+    else:
+        (folder / "python3").symlink_to(python3)
+    return folder
+
+
+def _real_shim() -> Path | None:
+    """This machine's pyenv or asdf ``python3`` shim, when there is one (a shim puts the real
+    interpreter's folder first on PATH, so PATH inside this process does not show it)."""
+    roots = [Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv"), Path.home() / ".asdf"]
+    for root in roots:
+        shim = root / "shims" / "python3"
+        if shim.is_file() and os.access(shim, os.X_OK):
+            return shim
+    return None
+
+
+def _launcher_costs(base: Path, project: Path, plugins: dict[str, Path], runs: int) -> dict:
+    """PostToolUse CPU through the launcher: bytecode kept or not, shims remembered or not.
+
+    The cases run interleaved (one call of each in turn, the order rotating every round), so a
+    load change on a shared machine hits every case alike; each case has its own data home, so
+    what one remembers or caches never serves another. A control case repeats the baseline: its
+    ratio is the noise floor."""
+    real = sys.executable
+    direct = _path_dir(base, "direct", real, shim=False)
+    fake = _path_dir(base, "shim", real, shim=True)
+    cases: dict[str, tuple[Path, list[Path], bool, bool]] = {
+        # name: (plugin, PATH folders, PYTHONDONTWRITEBYTECODE, forget the interpreter each call)
+        "bytecode, python3 direct": (plugins["pyc"], [direct], False, False),
+        # the same case twice: the noise floor every ratio below should be read against
+        "bytecode, python3 direct (control)": (plugins["pyc"], [direct], False, False),
+        "DONTWRITEBYTECODE=1, no pyc": (plugins["no pyc"], [direct], True, False),
+        "fake shim first, remembered": (plugins["pyc"], [fake], False, False),
+        "fake shim first, not remembered": (plugins["pyc"], [fake], False, True),
+    }
+    shim = _real_shim()
+    if shim is not None:
+        kind = "pyenv" if "pyenv" in str(shim) else "asdf"
+        cases[f"{kind} shim first, remembered"] = (
+            plugins["pyc"],
+            [shim.parent],
+            False,
+            False,
+        )
+        cases[f"{kind} shim first, not remembered"] = (
+            plugins["pyc"],
+            [shim.parent],
+            False,
+            True,
+        )
+    prepared = []
+    for n, (name, (plugin, dirs, no_bytecode, forget)) in enumerate(cases.items()):
+        env = _env(base, plugin)
+        env["CONKEEPER_HOME"] = str(base / f"data-launcher-{n}")
+        shutil.copyfile(base / "data" / "conkeeper.db", base / f"data-launcher-{n}.db")
+        (base / f"data-launcher-{n}").mkdir()
+        (base / f"data-launcher-{n}.db").rename(base / f"data-launcher-{n}" / "conkeeper.db")
+        env["PATH"] = os.pathsep.join([*map(str, dirs), "/usr/bin:/bin"])
+        if not no_bytecode:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+        for var in ("PYENV_ROOT", "PYENV_VERSION", "ASDF_DIR", "ASDF_DATA_DIR"):
+            if var in os.environ:
+                env[var] = os.environ[var]
+        cmd = _command("launcher", plugin)
+        for warm in range(2):  # remember the interpreter, fill the bytecode cache
+            data = _tool_payload(project, f"bench-l{n}", f"toolu_lw{n}_{warm}", "true")
+            subprocess.run(
+                [*cmd, "PostToolUse"], input=data, env=env, check=True, capture_output=True
+            )
+        remembered = Path(env["CONKEEPER_HOME"]) / "python-path"
+        forget_it = (lambda path=remembered: path.unlink(missing_ok=True)) if forget else None
+        prepared.append((name, n, cmd, env, forget_it))
+    samples: dict[str, list[dict]] = {name: [] for name in cases}
+    for i in range(runs):
+        shift = i % len(prepared)  # rotate the order so no case always runs first
+        for name, n, cmd, env, forget_it in prepared[shift:] + prepared[:shift]:
+            data = _tool_payload(project, f"bench-l{n}", f"toolu_l{n}_{i}", f"pytest -q t{i}.py")
+            samples[name].append(_time_runs(cmd, "PostToolUse", [data], env, forget_it))
+    out: dict[str, object] = {name: _merge(rows) for name, rows in samples.items()}
+    out["targets"] = _launcher_ratios(out)
+    return out
+
+
+def _merge(rows: list[dict]) -> dict:
+    """One case's single-call measurements as one row (median, p95, max, CPU median)."""
+    times = sorted(r["median_ms"] for r in rows)
+    return {
+        "runs": len(times),
+        "median_ms": round(statistics.median(times), 1),
+        "p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
+        "max_ms": round(times[-1], 1),
+        "cpu_median_ms": round(statistics.median(r["cpu_median_ms"] for r in rows), 1),
+    }
+
+
+def _launcher_ratios(out: dict) -> dict:
+    """CPU ratios against the named peer, each with its 10% target."""
+
+    def cpu(name: str) -> float | None:
+        row = out.get(name)
+        return row["cpu_median_ms"] if isinstance(row, dict) else None
+
+    pairs = {  # the first case of each pair against its peer
+        "control / bytecode (noise)": (
+            "bytecode, python3 direct (control)",
+            "bytecode, python3 direct",
+        ),
+        "DONTWRITEBYTECODE=1 / bytecode": (
+            "DONTWRITEBYTECODE=1, no pyc",
+            "bytecode, python3 direct",
+        ),
+        "fake shim remembered / direct": (
+            "fake shim first, remembered",
+            "bytecode, python3 direct",
+        ),
+        "pyenv shim remembered / direct": (
+            "pyenv shim first, remembered",
+            "bytecode, python3 direct",
+        ),
+        "asdf shim remembered / direct": (
+            "asdf shim first, remembered",
+            "bytecode, python3 direct",
+        ),
+    }
+    ratios = {}
+    for label, (case, peer) in pairs.items():
+        a, b = cpu(case), cpu(peer)
+        if a is not None and b:
+            ratio = round(a / b, 3)
+            ratios[label] = {"ratio": ratio, "target": 1.10, "met": ratio <= 1.10}
+    return ratios
+
+
+def _print_launcher(costs: dict) -> None:
+    print(f"{'launcher cost (PostToolUse)':<34} {'median':>8} {'p95':>8} {'CPU':>6}")
+    for name, r in costs.items():
+        if name != "targets":
+            print(f"{name:<34} {r['median_ms']:>8} {r['p95_ms']:>8} {r['cpu_median_ms']:>6}")
+    for label, r in costs["targets"].items():
+        verdict = "met" if r["met"] else "MISSED"
+        print(f"CPU ratio {label}: {r['ratio']} (target <= {r['target']}) {verdict}")
+
+
 def _print_table(results: dict, baseline: dict, load: float | None) -> None:
     print(f"machine: {os.cpu_count()} CPUs, 1-min load average {load}")
     print(
@@ -331,6 +514,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=None, help="runs per case (default 60)")
     parser.add_argument("--no-concurrency", action="store_true", help="skip the concurrency check")
     parser.add_argument(
+        "--no-launcher", action="store_true", help="skip the launcher cost rows (shims, bytecode)"
+    )
+    parser.add_argument("--launcher-only", action="store_true", help="only the launcher cost rows")
+    parser.add_argument(
         "--bytecode",
         choices=("both", "pyc", "no-pyc"),
         default="both",
@@ -357,21 +544,29 @@ def main() -> int:
             "runs_per_case": runs,
             "prefilled_tool_events": 100_000,
             "bytecode": "pyc rows: src precompiled with compileall; no pyc rows: "
-            "PYTHONDONTWRITEBYTECODE=1 and no .pyc, ConKeeper compiled from source each run",
+            "PYTHONDONTWRITEBYTECODE=1 and no .pyc in the plugin (python -m compiles ConKeeper "
+            "each run; the launcher keeps bytecode under the data home)",
         }
         first_env = _env(base, next(iter(plugins.values())))
         baseline = _time_runs([sys.executable, "-S", "-c", "pass"], "", [b""] * runs, first_env)
         results["python -S -c pass (interpreter start, for scale)"] = baseline
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         results["load_average_1m"] = load
-        for mode, plugin in plugins.items():
+        for mode, plugin in ({} if args.launcher_only else plugins).items():
             env = _env(base, plugin)
+            if mode == "pyc":  # precompiled: nothing to write, and the launcher keeps no cache
+                env.pop("PYTHONDONTWRITEBYTECODE")
             results[mode] = {
                 kind: _measure_entry(kind, plugin, env, project, transcript, runs)
                 for kind in ("launcher", "python -m")
             }
-        _print_table(results, baseline, load)
-        if not args.no_concurrency:
+        if not args.launcher_only:
+            _print_table(results, baseline, load)
+        if not args.no_launcher and len(plugins) == 2:
+            costs = _launcher_costs(base, project, plugins, runs)
+            results["launcher cost (PostToolUse CPU)"] = costs
+            _print_launcher(costs)
+        if not args.no_concurrency and not args.launcher_only:
             plugin = plugins.get("pyc") or next(iter(plugins.values()))
             conc = _concurrency(base, plugin, project, 8, per_worker)
             results["concurrency"] = conc
@@ -382,8 +577,9 @@ def main() -> int:
                 f"({conc['store_rows']} rows); reminders {conc['reminders']} "
                 f"(expected {conc['reminders_expected']})"
             )
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+        target = RESULTS.with_name("hook_bench_launcher.json") if args.launcher_only else RESULTS
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(results, indent=2) + "\n")
         return 0
     finally:
         shutil.rmtree(base, ignore_errors=True)

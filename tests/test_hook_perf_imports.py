@@ -25,7 +25,8 @@ from conkeeper.domain.config import Config
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.paths import ProjectLocation
 from conkeeper.domain.records import FrozenRecord, Record
-from conkeeper.hooks.payload import HookResult, sanitize_session_id
+from conkeeper.domain.session_id import sanitize_session_id
+from conkeeper.hooks.payload import HookResult
 from conkeeper.hooks.runner import run_hook
 from conkeeper.storage import migrations
 from conkeeper.storage.state import project_key

@@ -126,6 +126,8 @@ def test_unreadable_inputs_are_reported_not_fatal(tmp_path: Path) -> None:
 ])), max_size=12))  # fmt: skip
 def test_parser_never_raises(tmp_path_factory, chunks: list[bytes]) -> None:
     path = tmp_path_factory.mktemp("t") / "s.jsonl"
-    path.write_bytes(b"\n".join(chunks))
+    data = b"\n".join(chunks)
+    path.write_bytes(data)
     parsed = parse_transcript(path)
-    assert parsed.lines >= 0
+    assert parsed.lines == data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
+    assert set(parsed.damaged) <= set(range(1, parsed.lines + 1))

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.domain import config as cfg
-from conkeeper.domain.paths import locate_project
 from conkeeper.domain.textio import MemoryFileError
+from conkeeper.services.workspace import current_project
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
-    root = locate_project(Path.cwd()).root
+    root = current_project().root
     action = args.action or "show"
     if action == "set":
         return _set(root, args)
@@ -64,7 +64,7 @@ def _show(loaded: cfg.LoadedConfig, as_json: bool) -> int:
     if as_json:
         emit_json({"keys": records, "files": files, "warnings": loaded.warnings})
         return 0
-    width = max(len(r["key"]) for r in records)  # type: ignore[arg-type]
+    width = max(len(str(r["key"])) for r in records)
     vwidth = max(len(_text(r["value"]) or '""') for r in records)
     lines = []
     for r in records:

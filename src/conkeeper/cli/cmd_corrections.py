@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
 
@@ -60,11 +59,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _route(args: argparse.Namespace) -> int:
-    from conkeeper.domain.paths import locate_project
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.routing import RoutingError, apply_item, reject_item
+    from conkeeper.services.workspace import current_project
 
-    memory_dir = locate_project(Path.cwd()).memory_dir
+    memory_dir = current_project().memory_dir
     try:
         if args.action == "apply":
             done = apply_item(
@@ -122,18 +121,18 @@ def _detect(args: argparse.Namespace) -> int:
 
 def _configured_sensitivity() -> str:
     from conkeeper.domain.config import load_config
-    from conkeeper.domain.paths import locate_project
+    from conkeeper.services.workspace import current_project
 
-    loaded = load_config(locate_project(Path.cwd()).root)
+    loaded = load_config(current_project().root)
     return loaded.config.correction_sensitivity
 
 
 def _list(args: argparse.Namespace) -> int:
-    from conkeeper.domain.paths import locate_project
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.corrections import QUEUE_NAME, read_queue
+    from conkeeper.services.workspace import current_project
 
-    location = locate_project(Path.cwd())
+    location = current_project()
     try:
         items = read_queue(location.memory_dir)
     except MemoryFileError as exc:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
 
@@ -26,11 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the ADR (and the index) or only the index, in the current project's memory."""
-    from conkeeper.domain.paths import locate_project
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.decisions import new_adr, regenerate_index
+    from conkeeper.services.workspace import current_project
 
-    memory_dir = locate_project(Path.cwd()).memory_dir
+    memory_dir = current_project().memory_dir
     if not memory_dir.is_dir():
         raise CliError(f"{memory_dir}: no project memory; run 'conkeeper init' first")
     try:

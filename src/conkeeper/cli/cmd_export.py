@@ -22,18 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the export; a summary line goes to stderr when writing a file."""
-    from conkeeper.domain.paths import locate_project
     from conkeeper.services.observations.hygiene import export_records, write_export
-    from conkeeper.storage.store import find_project
+    from conkeeper.services.workspace import project_scope
 
     with opened_store() as conn:
-        project_id = None
-        if not args.all:
-            location = locate_project(Path.cwd())
-            project_id = find_project(conn, location.identity)
-            if project_id is None:
-                raise CliError(f"nothing recorded for {location.root}; use --all for everything")
-        records = export_records(conn, project_id)
+        scope = project_scope(conn, all_projects=args.all)
+        if not scope.known and scope.location is not None:
+            where = scope.location.root
+            raise CliError(f"nothing recorded for {where}; use --all for everything")
+        records = export_records(conn, scope.project_id)
         if args.output:
             target = Path(args.output).expanduser()
             tmp = target.with_name(target.name + ".tmp")

@@ -41,40 +41,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Extract the chosen sessions under the worker lock; report what changed."""
-    from pathlib import Path
+    """Extract the chosen sessions (the service holds the worker lock); report what changed."""
+    from conkeeper.services.observations.extract import extract_pending
+    from conkeeper.storage.observations import SessionNotFound
+    from conkeeper.storage.store import StoreError
 
-    from conkeeper.domain.paths import locate_project, state_dir
-    from conkeeper.services.observations.budget import budget_status
-    from conkeeper.services.observations.extract import extract_session, worker_lock
-    from conkeeper.storage.observations import SessionNotFound, pending_sessions
-    from conkeeper.storage.store import StoreError, find_project, open_store
-
-    results = []
     try:
-        with worker_lock(state_dir()):
-            conn = open_store()
-            try:
-                here = find_project(conn, locate_project(Path.cwd()).identity)
-                if args.session:
-                    ids = [_resolve(conn, args.session, here)]
-                elif args.all_projects:
-                    ids = pending_sessions(conn, None)
-                else:
-                    ids = [] if here is None else pending_sessions(conn, here)
-                for session_id in ids:
-                    results.append(
-                        extract_session(
-                            conn, session_id, extractor=args.extractor, summarize=args.summary
-                        )
-                    )
-                status = budget_status(conn) if results else None
-            finally:
-                conn.close()
-    except SessionNotFound as exc:
+        done = extract_pending(
+            session_ref=args.session,
+            all_projects=args.all_projects,
+            extractor=args.extractor,
+            summarize=args.summary,
+        )
+    except (SessionNotFound, StoreError) as exc:
         raise CliError(str(exc)) from None
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
+    results, status = done.results, done.budget
     if args.quiet:
         return 0
     if args.json:
@@ -94,15 +75,3 @@ def run(args: argparse.Namespace) -> int:
         for note in r.notes:
             sys.stderr.write(f"conkeeper: note: {note}\n")
     return 0
-
-
-def _resolve(conn: object, ref: str, project_id: int | None) -> int:
-    """A session reference, preferring the current project (host ids repeat across projects)."""
-    from conkeeper.storage.observations import SessionNotFound, resolve_session
-
-    if project_id is not None:
-        try:
-            return resolve_session(conn, ref, project_id)  # type: ignore[arg-type]
-        except SessionNotFound:
-            pass
-    return resolve_session(conn, ref)  # type: ignore[arg-type]

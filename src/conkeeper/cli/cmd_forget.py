@@ -31,8 +31,8 @@ def _confirm(question: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Resolve the target, confirm, delete in one transaction, report the counts."""
-    from conkeeper.domain.paths import locate_project
     from conkeeper.services.observations import hygiene
+    from conkeeper.services.workspace import current_project
     from conkeeper.storage.observations import SessionNotFound, resolve_session
 
     with opened_store() as conn:
@@ -49,9 +49,7 @@ def run(args: argparse.Namespace) -> int:
                 action = lambda: hygiene.forget_session(conn, session_id)  # noqa: E731
                 question = f"Forget session {session_id} and everything recorded in it?"
             else:
-                location = locate_project(
-                    Path(args.target).expanduser() if args.target else Path.cwd()
-                )
+                location = current_project(Path(args.target).expanduser() if args.target else None)
                 action = lambda: hygiene.forget_project(conn, location.identity)  # noqa: E731
                 question = f"Forget everything recorded for project {location.identity}?"
             if not args.yes and not _confirm(question):

@@ -8,10 +8,10 @@ without consuming it.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
-from conkeeper.domain.paths import ProjectLocation, locate_project
+from conkeeper.domain.paths import ProjectLocation
+from conkeeper.services.workspace import current_project
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,41 +29,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write or show the checkpoint for the project of the current directory."""
-    location = locate_project(Path.cwd())
+    location = current_project()
     if args.action == "show":
         return _show(location, args.json)
     return _write(location, args)
 
 
 def _write(location: ProjectLocation, args: argparse.Namespace) -> int:
-    from conkeeper.hooks.payload import sanitize_session_id
+    from conkeeper.domain.session_id import sanitize_session_id
     from conkeeper.services import handoff
-    from conkeeper.services.sessions import find_session_by_identity
+    from conkeeper.services.workspace import project_store
+    from conkeeper.storage.sessions import find_session_by_identity
     from conkeeper.storage.state import latest_session_state
-    from conkeeper.storage.store import StoreError, open_store
+    from conkeeper.storage.store import StoreError
 
     session = sanitize_session_id(args.session) if args.session else None
     if session is None:
         state = latest_session_state(location.identity)
         session = state.session_id if state else "manual"
-    conn = row = None
     try:
-        conn = open_store()
-        row = find_session_by_identity(conn, location.identity, session)
-    except StoreError:
-        conn = None
-    try:
+        with project_store() as conn:
+            row = find_session_by_identity(conn, location.identity, session)
+            data = handoff.collect_checkpoint(
+                location, conn, session, row, trigger="handoff", note=args.note
+            )
+    except StoreError:  # a checkpoint without the database's facts is still worth writing
         data = handoff.collect_checkpoint(
-            location,
-            conn,
-            session,
-            row,
-            trigger="handoff",
-            note=args.note,
+            location, None, session, None, trigger="handoff", note=args.note
         )
-    finally:
-        if conn is not None:
-            conn.close()
     path = handoff.write_checkpoint(location, data)
     if args.json:
         emit_json({"path": str(path), "checkpoint": data})

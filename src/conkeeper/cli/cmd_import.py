@@ -7,6 +7,7 @@ backup written by ``conkeeper export``. Both are idempotent: importing twice cha
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return _transcripts(conn, args)
 
 
-def _jsonl(conn: object, args: argparse.Namespace) -> int:
+def _jsonl(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
     from conkeeper.services.observations.hygiene import import_jsonl
 
     if not args.path:
@@ -49,7 +50,7 @@ def _jsonl(conn: object, args: argparse.Namespace) -> int:
     path = Path(args.path).expanduser()
     if not path.is_file():
         raise CliError(f"{path}: no such file")
-    result = import_jsonl(conn, path)  # type: ignore[arg-type]
+    result = import_jsonl(conn, path)
     if args.json:
         emit_json(result.to_dict())
         return 0
@@ -60,9 +61,9 @@ def _jsonl(conn: object, args: argparse.Namespace) -> int:
     return 0
 
 
-def _transcripts(conn: object, args: argparse.Namespace) -> int:
+def _transcripts(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
+    from conkeeper.cli.progress import ProgressBar, megabytes
     from conkeeper.services.observations.transcripts import (
-        Progress,
         default_transcripts_dir,
         find_transcripts,
         import_transcripts,
@@ -74,21 +75,19 @@ def _transcripts(conn: object, args: argparse.Namespace) -> int:
     paths = find_transcripts(root)
     if not paths:
         raise CliError(f"{root}: no .jsonl transcripts found")
-    total = 0
-    for path in paths:
-        try:
-            total += path.stat().st_size
-        except OSError:
-            continue
-    progress = Progress(total, len(paths), enabled=False if args.no_progress else None)
+    bar = ProgressBar(
+        f"Importing {len(paths)} files",
+        position=megabytes,
+        enabled=False if args.no_progress else None,
+    )
     report = import_transcripts(
-        conn,  # type: ignore[arg-type]
+        conn,
         paths,
         force=args.force,
         extractor=args.extractor,
-        progress=progress,
+        progress=bar,
     )
-    progress.close()
+    bar.finish()
     data = report.to_dict()
     if args.json:
         emit_json(data)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-import time
 from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
-from conkeeper.domain.paths import locate_project
+from conkeeper.cli.progress import ProgressBar
+from conkeeper.services.workspace import current_project
 from conkeeper.storage.index import (
     IndexRoot,
     IndexStore,
@@ -34,7 +34,6 @@ from conkeeper.storage.index import (
 from conkeeper.storage.store import StoreError, describe_error, schema_version
 
 PROGRESS_MIN_FILES = 200  # smaller builds finish before a bar is worth drawing
-_BAR_WIDTH = 30
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,41 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-class ProgressBar:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, label: str, stream: object = None) -> None:
-        self.label = label
-        self.stream = stream or sys.stderr
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.last = 0.0
-        self.drawn = False
-
-    def __call__(self, done: int, total: int) -> None:
-        """Redraw at most ten times a second, and always at the end."""
-        if not self.enabled or total < PROGRESS_MIN_FILES:
-            return
-        now = time.monotonic()
-        if done < total and now - self.last < 0.1:
-            return
-        self.last = now
-        filled = _BAR_WIDTH * done // total
-        bar = "#" * filled + "." * (_BAR_WIDTH - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} files")  # type: ignore[attr-defined]
-        self.drawn = True
-        if done >= total:
-            self.finish()
-
-    def finish(self) -> None:
-        """End the bar's line so later output starts on a fresh one."""
-        if self.drawn:
-            self.stream.write("\n")  # type: ignore[attr-defined]
-            self.stream.flush()  # type: ignore[attr-defined]
-            self.drawn = False
-
-
 def _roots(store: IndexStore, all_projects: bool) -> list[IndexRoot]:
-    location = locate_project(Path.cwd())
+    location = current_project()
     roots: list[IndexRoot] = []
     if location.memory_dir.is_dir():
         roots.append(project_root(store.conn, location))
@@ -105,7 +71,7 @@ def _roots(store: IndexStore, all_projects: bool) -> list[IndexRoot]:
 def _refresh_all(store: IndexStore, roots: list[IndexRoot]) -> RefreshStats:
     total = RefreshStats()
     for root in roots:
-        bar = ProgressBar(f"indexing {root.display}")
+        bar = ProgressBar(f"indexing {root.display}", minimum_total=PROGRESS_MIN_FILES)
         try:
             total.add(refresh_root(store.conn, root, progress=bar))
         finally:

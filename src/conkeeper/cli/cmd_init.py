@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from conkeeper.cli.output import CliError, emit_json, warn
-from conkeeper.domain.paths import global_memory_dir, locate_project
+from conkeeper.domain.paths import global_memory_dir
 from conkeeper.domain.textio import MemoryFileError
 from conkeeper.services import initializer, tagging
+from conkeeper.services.workspace import current_project
 
 GITIGNORE_QUESTION = "Add sessions/*-observations.md to .gitignore? [y/N] "
 RETRO_QUESTION = "Tag existing memory entries with categories? [y/N] "
@@ -85,7 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Create the layout, then settle the .gitignore and retro-tagging questions."""
     memory_dir, project_root = _target(args)
-    scope = "global" if args.global_ else "project"
+    scope: initializer.Scope = "global" if args.global_ else "project"
     try:
         result = initializer.create_layout(memory_dir, scope)
     except MemoryFileError as exc:
@@ -116,7 +117,7 @@ def _target(args: argparse.Namespace) -> tuple[Path, Path | None]:
     start = Path(args.path).expanduser() if args.path else Path.cwd()
     if not start.is_dir():
         raise CliError(f"{start}: no such directory")
-    location = locate_project(start)
+    location = current_project(start)
     return location.memory_dir, location.root
 
 

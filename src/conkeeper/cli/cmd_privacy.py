@@ -13,9 +13,9 @@ from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
 from conkeeper.domain import privacy, secrets
-from conkeeper.domain.paths import locate_project
 from conkeeper.domain.textio import MemoryFileError, read_text
 from conkeeper.services.privacy_audit import AuditResult, FileAudit, audit_path
+from conkeeper.services.workspace import current_project
 
 EXIT_CLEAN = 0
 EXIT_SECRETS = 1
@@ -98,7 +98,7 @@ def _redact(as_json: bool) -> int:
 
 
 def _check(path: Path | None, as_json: bool) -> int:
-    target = path if path is not None else locate_project(Path.cwd()).memory_dir
+    target = path if path is not None else current_project().memory_dir
     if path is None and not target.is_dir():
         raise CliError(
             f"no memory folder at {target}; run 'conkeeper init' or give a PATH", EXIT_CANNOT_CHECK

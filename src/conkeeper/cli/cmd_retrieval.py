@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from conkeeper.cli.output import CliError, emit_json, estimate_tokens, opened_store
+
+# What a level's handler returns: the ``--json`` payload and the text for a person.
+Rendered = tuple[Mapping[str, Any], str]
+Handler = Callable[[sqlite3.Connection, argparse.Namespace, "int | None", str], Rendered]
 
 LEVELS = {
     "sessions": 1,
@@ -61,27 +66,17 @@ def _when(ms: int | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
 
 
-def _project_scope(conn: object, all_projects: bool) -> tuple[int | None, str, bool]:
-    """``(project_id or None, label, known)`` for the current directory's project."""
-    if all_projects:
-        return None, "all projects", True
-    from conkeeper.domain.paths import locate_project
-    from conkeeper.storage.store import find_project
-
-    location = locate_project(Path.cwd())
-    project_id = find_project(conn, location.identity)  # type: ignore[arg-type]
-    return project_id, location.name, project_id is not None
-
-
 def run(args: argparse.Namespace) -> int:
     """Open the store, run the level's query, print it with its token cost."""
+    from conkeeper.services.workspace import project_scope
     from conkeeper.storage.observations import SessionNotFound
 
     with opened_store() as conn:
-        project_id, label, known = _project_scope(conn, args.all_projects)
+        scope = project_scope(conn, all_projects=args.all_projects)
+        label = scope.label
         handler = _HANDLERS[args.command]
         try:
-            payload, text = handler(conn, args, project_id if known else -1, label)
+            payload, text = handler(conn, args, scope.row_filter, label)
         except SessionNotFound as exc:
             raise CliError(str(exc)) from None
         except (LookupError, ValueError) as exc:
@@ -96,10 +91,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sessions(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+def _sessions(
+    conn: sqlite3.Connection, args: argparse.Namespace, project_id: int | None, label: str
+) -> Rendered:
     from conkeeper.services.observations.retrieval import list_sessions
 
-    items = list_sessions(conn, project_id, args.limit, args.offset)  # type: ignore[arg-type]
+    items = list_sessions(conn, project_id, args.limit, args.offset)
     if not items:
         return {"sessions": []}, f"No sessions recorded for {label}.\n"
     lines = [f"Sessions ({label}, newest first):"]
@@ -113,30 +110,35 @@ def _sessions(conn: object, args: argparse.Namespace, project_id: int | None, la
     return {"sessions": items}, "\n".join(lines) + "\n"
 
 
-def _summary(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+def _summary(
+    conn: sqlite3.Connection, args: argparse.Namespace, project_id: int | None, label: str
+) -> Rendered:
     from conkeeper.services.observations.retrieval import get_summary
 
-    data = get_summary(conn, args.session, project_id)  # type: ignore[arg-type]
+    data = get_summary(conn, args.session, project_id)
     session, summary = data["session"], data["summary"]
     head = f"Session #{session['id']} ({session['status']}, {_when(session['started_at'])}): "
     head += _clip(session["title"] or "(untitled)", 120)
     if summary is None:
         return data, head + "\nNo summary yet (run: conkeeper extract --session ID).\n"
     lines = [head]
+    fields: Mapping[str, Any] = summary
     for key in ("request", "investigated", "learned", "completed", "next_steps", "notes"):
-        if summary[key]:
-            lines.append(f"{key.replace('_', ' ').capitalize()}: {summary[key]}")
+        if fields[key]:
+            lines.append(f"{key.replace('_', ' ').capitalize()}: {fields[key]}")
     for key in ("files_read", "files_edited"):
-        if summary[key]:
-            lines.append(f"{key.replace('_', ' ').capitalize()}: {', '.join(summary[key])}")
+        if fields[key]:
+            lines.append(f"{key.replace('_', ' ').capitalize()}: {', '.join(fields[key])}")
     return data, "\n".join(lines) + "\n"
 
 
-def _observations(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+def _observations(
+    conn: sqlite3.Connection, args: argparse.Namespace, project_id: int | None, label: str
+) -> Rendered:
     from conkeeper.services.observations.retrieval import list_observations
 
     items = list_observations(
-        conn,  # type: ignore[arg-type]
+        conn,
         project_id,
         session=args.session,
         type_=args.type_,
@@ -161,11 +163,13 @@ def _observations(conn: object, args: argparse.Namespace, project_id: int | None
     return {"observations": items}, "\n".join(lines) + "\n"
 
 
-def _facts(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+def _facts(
+    conn: sqlite3.Connection, args: argparse.Namespace, project_id: int | None, label: str
+) -> Rendered:
     from conkeeper.services.observations.retrieval import search_facts
 
     query = " ".join(args.query)
-    items = search_facts(conn, query, project_id, session=args.session, limit=args.limit)  # type: ignore[arg-type]
+    items = search_facts(conn, query, project_id, session=args.session, limit=args.limit)
     if not items:
         return {"query": query, "results": []}, f"No facts match '{query}' in {label}.\n"
     lines = []
@@ -175,10 +179,12 @@ def _facts(conn: object, args: argparse.Namespace, project_id: int | None, label
     return {"query": query, "results": items}, "\n".join(lines) + "\n"
 
 
-def _show(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+def _show(
+    conn: sqlite3.Connection, args: argparse.Namespace, project_id: int | None, label: str
+) -> Rendered:
     from conkeeper.services.observations.retrieval import get_observations
 
-    items, missing = get_observations(conn, args.ids, project_id)  # type: ignore[arg-type]
+    items, missing = get_observations(conn, args.ids, project_id)
     if not items:
         raise CliError(f"no observation {', '.join(map(str, missing))} in {label}")
     blocks = []
@@ -204,10 +210,12 @@ def _show(conn: object, args: argparse.Namespace, project_id: int | None, label:
     return {"observations": items, "missing": missing}, text
 
 
-def _timeline(conn: object, args: argparse.Namespace, project_id: int | None, label: str):
+def _timeline(
+    conn: sqlite3.Connection, args: argparse.Namespace, project_id: int | None, label: str
+) -> Rendered:
     from conkeeper.services.observations.retrieval import timeline
 
-    data = timeline(conn, args.id, project_id, args.before, args.after)  # type: ignore[arg-type]
+    data = timeline(conn, args.id, project_id, args.before, args.after)
     lines = []
     previous_session = None
     for o in data["items"]:
@@ -224,7 +232,7 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-_HANDLERS: dict[str, Callable] = {
+_HANDLERS: dict[str, Handler] = {
     "sessions": _sessions,
     "summary": _summary,
     "observations": _observations,

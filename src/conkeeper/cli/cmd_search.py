@@ -116,9 +116,9 @@ def parse_since(value: str, now: float | None = None) -> int:
 
 def _sessions_days(cwd: Path) -> int:
     from conkeeper.domain.config import load_config
-    from conkeeper.domain.paths import locate_project
+    from conkeeper.services.workspace import current_project
 
-    loaded = load_config(locate_project(cwd).root)
+    loaded = load_config(current_project(cwd).root)
     for message in loaded.warnings:
         warn(message)
     return int(loaded.config.sessions_days)

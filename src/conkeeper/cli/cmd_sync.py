@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conkeeper.cli.output import CliError, emit_json
@@ -35,10 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
-    from conkeeper.domain.paths import locate_project
-    from conkeeper.hooks.payload import sanitize_session_id
+    from conkeeper.domain.session_id import sanitize_session_id
+    from conkeeper.services.workspace import current_project
 
-    location = locate_project(Path.cwd())
+    location = current_project()
     session = sanitize_session_id(args.session) if args.session else None
     if args.action == "mark":
         return _mark(location, session, args)

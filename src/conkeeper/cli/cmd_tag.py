@@ -15,9 +15,10 @@ from typing import Any
 
 from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.domain import categories
-from conkeeper.domain.paths import global_memory_dir, locate_project
+from conkeeper.domain.paths import global_memory_dir
 from conkeeper.domain.textio import MemoryFileError, atomic_write, file_stamp, is_within, read_text
 from conkeeper.services import tagging
+from conkeeper.services.workspace import current_project
 
 MAX_CLASSIFY_CHARS = 1_000_000
 
@@ -96,7 +97,7 @@ def _memory_dir(args: argparse.Namespace) -> Path:
         return global_memory_dir()
     if args.path:
         return Path(args.path).expanduser()
-    return locate_project(Path.cwd()).memory_dir
+    return current_project().memory_dir
 
 
 def _retro(args: argparse.Namespace) -> int:
@@ -144,7 +145,7 @@ def _retro(args: argparse.Namespace) -> int:
 
 def _root_for(path: Path) -> Path:
     """The memory root a file belongs to (project or global), else its own folder."""
-    for root in (locate_project(path.parent).memory_dir, global_memory_dir()):
+    for root in (current_project(path.parent).memory_dir, global_memory_dir()):
         if is_within(path.parent, root) or path.parent == root:
             return root
     return path.parent
@@ -192,6 +193,7 @@ def _edit_file(path: Path, line: int, kind: str, name: str, *, adding: bool) -> 
     stamp = file_stamp(path)
     text = read_text(path)
     edit = categories.add_tag if adding else categories.remove_tag
+    # kind is argparse's choice of "category" or "tag": the TagKind literal, unchecked by mypy
     new_text = edit(text, line, kind, name)  # type: ignore[arg-type]
     if new_text == text:
         return False

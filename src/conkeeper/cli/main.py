@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from conkeeper import __version__
 
@@ -46,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("cmd_doctor", "Check Python, SQLite FTS5, memory roots, hooks and permissions"),
     "viewer": ("cmd_viewer", "Open a local web page for memory, sessions, retros and the queue"),
     "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),
+    "mcp": ("cmd_mcp", "Serve memory to MCP clients over stdio, or --http on 127.0.0.1"),
 }
 
 
@@ -107,11 +109,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _run(module: object, parsed: argparse.Namespace) -> int:
+def _run(module: ModuleType, parsed: argparse.Namespace) -> int:
     from conkeeper.cli.output import CliError
 
     try:
-        return int(module.run(parsed) or 0)  # type: ignore[attr-defined]
+        return int(module.run(parsed) or 0)
     except CliError as exc:
         sys.stderr.write(f"conkeeper: {exc}\n")
         return exc.exit_code

@@ -38,14 +38,13 @@ def warn(message: str) -> None:
 
 @contextlib.contextmanager
 def opened_store() -> Iterator[sqlite3.Connection]:
-    """The user's database for one command, closed afterwards; a store problem is a CliError."""
-    from conkeeper.storage.store import StoreError, open_store
+    """The user's database for one command (``services.workspace.project_store``); a store
+    problem becomes a CliError, so the person reads one line."""
+    from conkeeper.services.workspace import project_store
+    from conkeeper.storage.store import StoreError
 
     try:
-        conn = open_store()
+        with project_store() as conn:
+            yield conn
     except StoreError as exc:
         raise CliError(str(exc)) from None
-    try:
-        yield conn
-    finally:
-        conn.close()

@@ -70,7 +70,7 @@ def parse_tag_line(line: str) -> TagRef | None:
     match = _TAG_LINE_RE.match(line.strip())
     if match is None:
         return None
-    kind = "category" if match.group(1) == "category" else "tag"
+    kind: TagKind = "category" if match.group(1) == "category" else "tag"
     return TagRef(kind, match.group(2).lower())
 
 
@@ -272,7 +272,9 @@ _RETRO_KEYWORDS: dict[str, tuple[tuple[str, float], ...]] = {
 }
 
 
-def _compile(table: dict[str, tuple[tuple[str, float], ...]]) -> tuple[re.Pattern[str], list]:
+def _compile(
+    table: dict[str, tuple[tuple[str, float], ...]],
+) -> tuple[re.Pattern[str], list[tuple[str, float]]]:
     """One alternation for a whole category set, so classifying is one linear pass."""
     parts: list[str] = []
     meta: list[tuple[str, float]] = []
@@ -300,7 +302,7 @@ def score(text: str, category_set: CategorySet = "memory") -> dict[str, float]:
         for category, _ in meta:
             scores.setdefault(category, 0.0)
         for match in regex.finditer(lowered):
-            index = int(match.lastgroup[1:])  # type: ignore[index]
+            index = int((match.lastgroup or "_0")[1:])  # every alternative is a named group
             if index not in seen:
                 seen.add(index)
                 category, weight = meta[index]

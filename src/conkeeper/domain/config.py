@@ -64,8 +64,17 @@ TOKEN_BUDGETS: dict[str, int] = {
 class KeySpec(FrozenRecord):
     """One setting: its type, default, allowed values or bounds, and a one-line description."""
 
-    __slots__ = ("allowed", "default", "description", "max", "min", "name", "percent", "type")
-    __slots__ += ("url",)
+    __slots__ = (
+        "allowed",
+        "default",
+        "description",
+        "max",
+        "min",
+        "name",
+        "percent",
+        "type",
+        "url",
+    )
     name: str
     type: KeyType
     default: Value
@@ -550,6 +559,7 @@ def load_config(project_root: Path | None, env: Mapping[str, str] | None = None)
         _apply_layer("env", f"environment variable {ENV_PREFIX}{key.upper()}", {key: raw}, state)
     _check_thresholds(state)
     return LoadedConfig(
+        # every value was converted and checked against its key's type by _apply_layer
         config=Config(**state.values),  # type: ignore[arg-type]
         warnings=state.warnings,
         sources=state.sources,

@@ -324,7 +324,7 @@ class _Parser:
         node.end = lineno
         if node.kind == "bullet":
             node.insert_after = lineno
-            self.section.end = lineno  # type: ignore[union-attr]
+            self.ensure_section(lineno).end = lineno  # owner() made a section
         elif node.leading:
             node.insert_after = lineno
 
@@ -346,7 +346,7 @@ class _Parser:
             self.close_bullet()
         node = self.owner(lineno)
         node.end = lineno
-        self.section.end = lineno  # type: ignore[union-attr]
+        self.ensure_section(lineno).end = lineno
 
     def blank(self) -> None:
         if self.bullet is not None:

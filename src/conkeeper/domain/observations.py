@@ -12,9 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import PurePosixPath
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 OBSERVATION_TYPES: tuple[str, ...] = ("decision", "bugfix", "feature", "refactor", "discovery")
 TYPE_ALIASES = {
@@ -230,9 +234,9 @@ def content_hash(obs: Observation) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
 
 
-def observation_from_row(row: object) -> Observation:
+def observation_from_row(row: Mapping[str, Any]) -> Observation:
     """An :class:`Observation` from a ``observations`` row (``sqlite3.Row`` or mapping)."""
-    get = row.__getitem__  # type: ignore[attr-defined]
+    get = row.__getitem__
     return Observation(
         type=get("type"),
         title=get("title"),

@@ -53,11 +53,12 @@ class Record:
         return type(self)(**values)
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, Record) or other.__class__ is not self.__class__:
             return NotImplemented
-        return self.as_tuple() == other.as_tuple()  # type: ignore[attr-defined]
+        return self.as_tuple() == other.as_tuple()
 
-    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable, like a dataclass
+    # Defining __eq__ without __hash__ makes Python set __hash__ = None: a mutable record is not
+    # hashable (like a dataclass); FrozenRecord defines __hash__ again.
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)

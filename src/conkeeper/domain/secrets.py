@@ -108,8 +108,17 @@ class _Rule(Record):
     when one of them occurs in the text, so a short command compiles no pattern at all.
     """
 
-    __slots__ = ("anchored", "check", "hints", "kind", "kind_of", "lower_hints", "pattern")
-    __slots__ += ("priority", "window")
+    __slots__ = (
+        "anchored",
+        "check",
+        "hints",
+        "kind",
+        "kind_of",
+        "lower_hints",
+        "pattern",
+        "priority",
+        "window",
+    )
 
     def __init__(
         self,

@@ -13,12 +13,16 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
+
 MAX_MEMORY_FILE_BYTES = 8 * 1024 * 1024
 
 try:  # POSIX advisory locks; Windows falls back to msvcrt below.
     import fcntl
 except ImportError:  # pragma: no cover - exercised on Windows only
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # mypy types the module as always importable
 
 
 class MemoryFileError(Exception):
@@ -148,9 +152,9 @@ def atomic_write(
 
 
 @contextlib.contextmanager
-def locked(handle: object) -> Iterator[None]:
+def locked(handle: IO[Any]) -> Iterator[None]:
     """Hold an exclusive advisory lock on an open file for the duration of the block."""
-    fileno = handle.fileno()  # type: ignore[attr-defined]
+    fileno = handle.fileno()
     if fcntl is not None:
         fcntl.flock(fileno, fcntl.LOCK_EX)
         try:

@@ -79,7 +79,7 @@ def _capture_prompt(ctx: HookContext) -> None:
 
 
 def _store(ctx: HookContext, number: int, cleaned: str) -> None:
-    from conkeeper.services import sessions
+    from conkeeper.storage import sessions
 
     try:
         conn = ctx.store()
@@ -117,4 +117,4 @@ def _count_queued(data: dict[str, Any]) -> None:
     """Per-session count of queued items (the Stop hook's evidence for suggesting reflection)."""
     current = data.get("corrections_queued")
     valid = isinstance(current, int) and not isinstance(current, bool)
-    data["corrections_queued"] = (current if valid else 0) + 1
+    data["corrections_queued"] = (current + 1) if valid and current is not None else 1

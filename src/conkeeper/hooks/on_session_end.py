@@ -20,7 +20,7 @@ EXTRACT_MODULE = "conkeeper.cli.cmd_extract"
 
 def handle(ctx: HookContext) -> HookResult | None:
     """End the session row, then start the extractor detached."""
-    from conkeeper.services.sessions import end_session
+    from conkeeper.storage.sessions import end_session
 
     if ctx.location is None:
         return None

@@ -60,9 +60,11 @@ def _open_store(ctx: HookContext, info: SessionInfo) -> sqlite3.Connection | Non
 def _claim_handoff(ctx: HookContext, source: str) -> str | None:
     from conkeeper.services import handoff
 
+    if ctx.location is None:  # handle() returns before this without a project
+        return None
     try:
         data = handoff.take_pending(
-            ctx.location,  # type: ignore[arg-type]
+            ctx.location,
             ctx.payload.session_id,
             own_only=source == "compact",
             env=ctx.env,

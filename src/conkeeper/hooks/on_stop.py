@@ -68,16 +68,10 @@ def gather_evidence(ctx: HookContext) -> dict[str, int]:
     counts = {"events": 0, "failures": 0, "corrections": 0}
     started_ms = None
     try:
-        conn = ctx.store()
-        session = ctx.session_id()
-        row = conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(status = 'failure'), 0) FROM tool_events "
-            "WHERE session_id = ?",
-            (session,),
-        ).fetchone()
-        counts["events"], counts["failures"] = int(row[0]), int(row[1])
-        start = conn.execute("SELECT started_at FROM sessions WHERE id = ?", (session,)).fetchone()
-        started_ms = int(start[0]) if start and start[0] else None
+        from conkeeper.storage.sessions import session_activity
+
+        events, failures, started_ms = session_activity(ctx.store(), ctx.session_id())
+        counts["events"], counts["failures"] = events, failures
     except Exception as exc:
         ctx.log(f"tool events unavailable for the reflection check: {exc}", "WARNING")
     counts["corrections"] = _corrections_since(ctx, started_ms)

@@ -63,6 +63,7 @@ def _capture(ctx: HookContext, prompt_number: int, duration: int | None, when: f
     from conkeeper.services import capture
 
     payload = ctx.payload
+    outcome: tuple[str, str | None, int | None]
     if ctx.event == "PostToolUseFailure":
         outcome = capture.outcome_from_failure(payload.error, payload.is_interrupt)
     else:

@@ -13,6 +13,7 @@ here too, so handlers import one small module; ``hooks.runner`` re-exports them.
 from __future__ import annotations
 
 from conkeeper.domain.records import Record
+from conkeeper.domain.session_id import sanitize_session_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,30 +24,6 @@ if TYPE_CHECKING:
     from conkeeper.domain.config import Config
     from conkeeper.domain.paths import ProjectLocation
     from conkeeper.storage.state import SessionState
-
-MAX_SESSION_ID_CHARS = 128
-_SAFE_ID_PUNCTUATION = str.maketrans("", "", "._-")
-
-
-def sanitize_session_id(value: object) -> str:
-    """A session id usable as a file name and database key.
-
-    Only ``[A-Za-z0-9._-]`` survive (anything else, path separators included, becomes ``_``),
-    leading dots are replaced so the id can never be ``.``/``..`` or a hidden name, and the
-    result is at most 128 characters. Missing or empty ids become ``"unknown"``.
-    """
-    if not isinstance(value, (str, int)) or isinstance(value, bool):
-        return "unknown"
-    text = str(value).strip()
-    bare = text.translate(_SAFE_ID_PUNCTUATION)
-    if not (bare.isascii() and (bare.isalnum() or not bare)):  # the common case needs no regex
-        import re
-
-        text = re.sub(r"[^A-Za-z0-9._-]", "_", text)
-    text = text[:MAX_SESSION_ID_CHARS]
-    stripped = text.lstrip(".")
-    text = "_" * (len(text) - len(stripped)) + stripped
-    return text or "unknown"
 
 
 def _text(obj: dict[str, Any], key: str) -> str | None:
@@ -75,10 +52,26 @@ class HookPayload(Record):
     whatever shape the tool returned (dict, list or string); ``raw`` is the whole payload.
     """
 
-    __slots__ = ("custom_instructions", "cwd", "error", "hook_event_name", "is_interrupt")
-    __slots__ += ("last_assistant_message", "prompt", "raw", "reason", "session_id", "source")
-    __slots__ += ("stop_hook_active", "tool_input", "tool_name", "tool_response", "tool_use_id")
-    __slots__ += ("transcript_path", "trigger")
+    __slots__ = (
+        "custom_instructions",
+        "cwd",
+        "error",
+        "hook_event_name",
+        "is_interrupt",
+        "last_assistant_message",
+        "prompt",
+        "raw",
+        "reason",
+        "session_id",
+        "source",
+        "stop_hook_active",
+        "tool_input",
+        "tool_name",
+        "tool_response",
+        "tool_use_id",
+        "transcript_path",
+        "trigger",
+    )
 
     def __init__(
         self,
@@ -209,8 +202,18 @@ class HookContext:
     project has a ``.claude/memory`` folder (memory files are only ever written when it does).
     """
 
-    __slots__ = ("_conn", "_project_id", "_session_id", "_state", "config", "env", "event")
-    __slots__ += ("location", "memory_dir_exists", "payload")
+    __slots__ = (
+        "_conn",
+        "_project_id",
+        "_session_id",
+        "_state",
+        "config",
+        "env",
+        "event",
+        "location",
+        "memory_dir_exists",
+        "payload",
+    )
 
     def __init__(
         self,
@@ -253,10 +256,10 @@ class HookContext:
         """
         if self._conn is None:
             from conkeeper.domain.paths import db_path
-            from conkeeper.storage.store import open_store
+            from conkeeper.storage.store import open_store, set_busy_timeout
 
             conn = open_store(db_path(self.env))
-            conn.execute(f"PRAGMA busy_timeout = {HOOK_BUSY_TIMEOUT_MS}")
+            set_busy_timeout(conn, HOOK_BUSY_TIMEOUT_MS)
             self._conn = conn
         return self._conn
 
@@ -275,7 +278,7 @@ class HookContext:
         if self._session_id is None:
             if self.location is None:
                 raise RuntimeError("hook has no project (cwd and CLAUDE_PROJECT_DIR unusable)")
-            from conkeeper.services import sessions
+            from conkeeper.storage import sessions
 
             found = sessions.find_session_by_identity(
                 self.store(), self.location.identity, self.payload.session_id

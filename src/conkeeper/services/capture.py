@@ -86,8 +86,19 @@ class ToolEvent(Record):
     ``status`` is ``success``, ``failure`` or ``interrupted``.
     """
 
-    __slots__ = ("action", "created_at", "duration_ms", "error", "exit_code", "input_summary")
-    __slots__ += ("log_action", "paths", "status", "tool_name", "tool_use_id")
+    __slots__ = (
+        "action",
+        "created_at",
+        "duration_ms",
+        "error",
+        "exit_code",
+        "input_summary",
+        "log_action",
+        "paths",
+        "status",
+        "tool_name",
+        "tool_use_id",
+    )
 
     def __init__(
         self,

@@ -154,7 +154,7 @@ def _drop_comments(lines: list[str]) -> list[str]:
 
 
 def _strip_comment_spans(line: str, in_comment: bool) -> tuple[str, bool]:
-    result = []
+    result: list[str] = []
     rest = line
     while rest:
         if in_comment:
@@ -484,6 +484,7 @@ def build_session_context(
     if not memory_exists:
         footer_lines.append(INIT_HINT)
     else:
+        # memory_exists is only true with a location; mypy cannot follow it through the bool
         pending = open_corrections(location.memory_dir)  # type: ignore[union-attr]
         if pending:
             footer_lines.append(

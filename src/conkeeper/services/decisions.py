@@ -40,19 +40,25 @@ def slugify(title: str, max_words: int = 8) -> str:
     return "-".join(words) or "decision"
 
 
+def _adr_number(name: str) -> int:
+    """The number in an ADR file name (``ADR-007-title.md`` → 7); 0 for any other name."""
+    match = _ADR_FILE.match(name)
+    return int(match.group(1)) if match else 0
+
+
 def adr_files(memory_dir: Path) -> list[Path]:
     """The ADR files of a memory folder, by number."""
     folder = memory_dir / DECISIONS_DIR
     if not folder.is_dir():
         return []
     found = [p for p in folder.iterdir() if p.is_file() and _ADR_FILE.match(p.name)]
-    return sorted(found, key=lambda p: int(_ADR_FILE.match(p.name).group(1)))  # type: ignore[union-attr]
+    return sorted(found, key=lambda p: _adr_number(p.name))
 
 
 def next_number(memory_dir: Path) -> int:
     """The number after the highest ADR in the folder (1 for the first)."""
     files = adr_files(memory_dir)
-    return int(_ADR_FILE.match(files[-1].name).group(1)) + 1 if files else 1  # type: ignore[union-attr]
+    return _adr_number(files[-1].name) + 1 if files else 1
 
 
 def _fill_section(text: str, heading: str, body: str) -> str:
@@ -106,7 +112,7 @@ def new_adr(
 
 def summarize(path: Path) -> AdrSummary:
     """Number, title, status and date of one ADR file (blank when a line is missing)."""
-    number = int(_ADR_FILE.match(path.name).group(1))  # type: ignore[union-attr]
+    number = _adr_number(path.name)
     title, fields = "", {"Status": "", "Date": ""}
     for line in read_text(path).splitlines()[:30]:
         if not title and (m := _TITLE.match(line)):

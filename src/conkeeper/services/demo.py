@@ -64,7 +64,7 @@ refresh tokens cannot be revoked.
 def _tool(
     tool: str, tool_input: dict[str, object], response: object, use_id: str
 ) -> list[tuple[str, dict[str, object]]]:
-    base = {"tool_name": tool, "tool_input": tool_input, "tool_use_id": use_id}
+    base: dict[str, object] = {"tool_name": tool, "tool_input": tool_input, "tool_use_id": use_id}
     post = {**base, "tool_response": response}
     return [("PreToolUse", base), ("PostToolUse", post)]
 

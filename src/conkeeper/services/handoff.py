@@ -90,63 +90,39 @@ def git_state(root: Path, timeout: float = GIT_TIMEOUT_S) -> dict[str, Any] | No
 
 
 def _session_facts(conn: sqlite3.Connection, session_row_id: int) -> dict[str, Any]:
+    from conkeeper.storage import sessions
+
     facts: dict[str, Any] = {}
-    row = conn.execute("SELECT title FROM sessions WHERE id = ?", (session_row_id,)).fetchone()
-    facts["title"] = _clean(row[0], 200) if row and row[0] else ""
-    prompts = conn.execute(
-        "SELECT prompt_number, text FROM prompts WHERE session_id = ? "
-        "ORDER BY prompt_number DESC LIMIT ?",
-        (session_row_id, MAX_PROMPTS),
-    ).fetchall()
+    title = sessions.session_title(conn, session_row_id)
+    facts["title"] = _clean(title, 200) if title else ""
     facts["prompts"] = [
-        {"number": int(p[0]), "text": text}
-        for p in reversed(prompts)
-        if (text := _clean(p[1], 300))
+        {"number": number, "text": text}
+        for number, raw in sessions.recent_prompts(conn, session_row_id, MAX_PROMPTS)
+        if (text := _clean(raw, 300))
     ]
-    edited = conn.execute(
-        "SELECT paths FROM tool_events WHERE session_id = ? AND action = 'write' "
-        "AND status = 'success' ORDER BY id DESC LIMIT 50",
-        (session_row_id,),
-    ).fetchall()
-    facts["edited"] = _distinct_paths(edited)
-    failures = conn.execute(
-        "SELECT tool_name, input_summary, error FROM tool_events "
-        "WHERE session_id = ? AND status != 'success' ORDER BY id DESC LIMIT 3",
-        (session_row_id,),
-    ).fetchall()
+    facts["edited"] = _distinct_paths(sessions.recent_written_paths(conn, session_row_id))
     facts["failures"] = [
-        {"tool": f[0], "input": _clean(f[1], 100), "error": _clean(f[2], 160)}
-        for f in reversed(failures)
+        {"tool": tool, "input": _clean(summary, 100), "error": _clean(error, 160)}
+        for tool, summary, error in sessions.recent_failures(conn, session_row_id)
     ]
-    facts["observations"] = _session_observations(conn, session_row_id)
+    facts["observations"] = [
+        {"id": obs_id, "type": kind, "title": _clean(title, 140)}
+        for obs_id, kind, title in sessions.recent_observation_titles(conn, session_row_id)
+    ]
     return facts
 
 
-def _distinct_paths(rows: list[sqlite3.Row]) -> list[str]:
+def _distinct_paths(path_lists: list[str]) -> list[str]:
     seen: list[str] = []
-    for row in rows:
+    for raw in path_lists:
         try:
-            paths = json.loads(row[0] or "[]")
+            paths = json.loads(raw)
         except ValueError:
             continue
         for path in paths if isinstance(paths, list) else []:
             if isinstance(path, str) and path not in seen:
                 seen.append(path)
     return seen[:MAX_PATHS]
-
-
-def _session_observations(conn: sqlite3.Connection, session_row_id: int) -> list[dict[str, Any]]:
-    from conkeeper.services.context import table_columns
-
-    if not {"id", "session_id", "type", "title"} <= table_columns(conn, "observations"):
-        return []
-    rows = conn.execute(
-        "SELECT id, type, title FROM observations WHERE session_id = ? ORDER BY id DESC LIMIT 5",
-        (session_row_id,),
-    ).fetchall()
-    return [
-        {"id": int(r[0]), "type": str(r[1]), "title": _clean(r[2], 140)} for r in reversed(rows)
-    ]
 
 
 def _next_steps(location: ProjectLocation) -> str:

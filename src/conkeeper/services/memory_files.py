@@ -1,112 +1,122 @@
-"""Memory files as a reader sees them: listed per scope, read safely, private content gone.
+"""Memory files for agents: list them and read their visible text, confined to the memory folders.
 
-Front doors that show memory to a person or an agent (the viewer, the MCP server) need the same
-three guarantees the index and SessionStart have: only files inside the memory folder (a symlink
-that leads out is refused), nothing a ``<private>`` block, span or ``private: true`` front
-matter hides, and no detected secret. This module is the one place that reads a memory file for
-display, so no front door can forget one of them.
+Why it exists: a front door that hands memory to an agent (the MCP server's ``read_memory`` tool
+and resources, later the viewer) must never give out what privacy hides, nor any file outside
+``.claude/memory/`` (project) or ``~/.claude/memory/`` (global). This module is the one place
+that turns a path an agent asked for into a file inside a memory root — refusing absolute paths,
+``..``, NUL bytes and symlinks that lead out of the root — and returns only its visible lines
+(:func:`conkeeper.domain.privacy.strip_private`) with credentials redacted.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from conkeeper.domain.memory import memory_file_kind
-from conkeeper.domain.privacy import is_private_file, strip_private
-from conkeeper.domain.secrets import redact
+from conkeeper.domain.paths import global_memory_dir, locate_project
+from conkeeper.domain.privacy import analyze, strip_private
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
-SKIPPED_NAMES = frozenset({".memory-config.md"})
+SCOPES = ("project", "global")
+# How search shows paths: a hit's path can be passed back as it is.
+_DISPLAY_PREFIXES = {"project": ".claude/memory/", "global": "~/.claude/memory/"}
 MAX_LISTED = 2000
 
 
 class MemoryAccessError(Exception):
-    """A memory file cannot be shown; the message is one line for a person."""
+    """The file cannot be given out (outside the memory folder, missing, unreadable); one line."""
 
 
 @dataclass(frozen=True)
-class MemoryFileInfo:
-    """One listed memory file: where it is, what kind it is, and when it last changed."""
+class MemoryFileRef:
+    """A memory file an agent may read: its scope, path inside the root, and kind."""
 
-    scope: str  # "project" or "global"
-    relpath: str  # POSIX path inside the memory folder
+    scope: str
+    path: str
     kind: str
-    size: int
-    mtime: float
 
 
 @dataclass(frozen=True)
-class MemoryDocument:
-    """A memory file's displayable text (private parts and secrets already removed)."""
+class VisibleMemory:
+    """What an agent may see of one memory file."""
 
-    info: MemoryFileInfo
+    scope: str
+    path: str
+    kind: str
     text: str
-    private: bool  # the whole file is private: ``text`` is empty
+    private_file: bool
+    hidden_lines: int
 
 
-def list_memory_files(memory_dir: Path, scope: str) -> list[MemoryFileInfo]:
-    """Every Markdown file under ``memory_dir`` (sorted, symlinks out of the folder skipped)."""
-    if not memory_dir.is_dir():
-        return []
-    found: list[MemoryFileInfo] = []
-    for dirpath, dirnames, filenames in os.walk(memory_dir, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            if not name.endswith(".md") or name in SKIPPED_NAMES:
-                continue
-            path = Path(dirpath) / name
-            if not is_within(path, memory_dir):
-                continue
-            info = _info(memory_dir, path, scope)
-            if info is not None:
-                found.append(info)
-            if len(found) >= MAX_LISTED:
-                return found
-    return found
+def memory_root(cwd: Path, scope: str) -> Path:
+    """The memory folder of ``scope``: the project holding ``cwd``, or the user's global one."""
+    if scope not in SCOPES:
+        raise MemoryAccessError(f"unknown scope '{scope}'; use 'project' or 'global'")
+    return locate_project(cwd).memory_dir if scope == "project" else global_memory_dir()
 
 
-def _info(memory_dir: Path, path: Path, scope: str) -> MemoryFileInfo | None:
+def split_display_path(path: str, scope: str) -> tuple[str, str]:
+    """``(scope, relative path)`` for a path as search shows it (``~/.claude/memory/x.md`` is
+    global, ``.claude/memory/x.md`` project) or as given relative to ``scope``'s root."""
+    text = path.strip().replace("\\", "/")
+    for name in ("global", "project"):  # the global prefix contains the project one
+        prefix = _DISPLAY_PREFIXES[name]
+        if text.startswith(prefix):
+            return name, text[len(prefix) :]
+    return scope, text
+
+
+def resolve_memory_path(root: Path, relative: str) -> Path:
+    """The file ``relative`` names inside ``root``; refuses anything that could leave it."""
+    if not relative or "\x00" in relative:
+        raise MemoryAccessError("give the path of a memory file, e.g. 'patterns.md'")
+    pure = PurePosixPath(relative)
+    if not pure.parts:
+        raise MemoryAccessError("give the path of a memory file, e.g. 'patterns.md'")
+    if pure.is_absolute() or relative.startswith("~") or ":" in pure.parts[0]:
+        raise MemoryAccessError(f"{relative}: give a path relative to the memory folder")
+    if ".." in pure.parts:
+        raise MemoryAccessError(f"{relative}: '..' is not allowed in a memory path")
+    if pure.suffix.lower() != ".md":
+        raise MemoryAccessError(f"{relative}: only Markdown memory files (.md) can be read")
+    target = root.joinpath(*pure.parts)
+    if not is_within(target, root):
+        raise MemoryAccessError(f"{relative}: leads outside the memory folder; refused")
+    return target
+
+
+def read_visible(cwd: Path, path: str, scope: str = "project") -> VisibleMemory:
+    """The visible text of one memory file (private lines removed, secrets redacted)."""
+    from conkeeper.domain.secrets import redact
+
+    scope, relative = split_display_path(path, scope)
+    root = memory_root(cwd, scope)
+    target = resolve_memory_path(root, relative)
+    if not target.is_file():
+        raise MemoryAccessError(f"{relative}: no such file in the {scope} memory folder")
     try:
-        stat = path.stat()
-    except OSError:
-        return None
-    rel = path.relative_to(memory_dir).as_posix()
-    return MemoryFileInfo(scope, rel, memory_file_kind(rel), stat.st_size, stat.st_mtime)
-
-
-def resolve_memory_path(memory_dir: Path, relpath: str) -> Path:
-    """The file ``relpath`` names inside ``memory_dir``, refusing anything that leads out."""
-    pure = PurePosixPath(relpath.replace("\\", "/"))
-    if pure.is_absolute() or ".." in pure.parts or not relpath.strip():
-        raise MemoryAccessError(f"'{relpath}' is not a path inside the memory folder")
-    if pure.suffix != ".md" or pure.name in SKIPPED_NAMES:
-        raise MemoryAccessError(f"'{relpath}' is not a memory file (expected a .md file)")
-    path = memory_dir.joinpath(*pure.parts)
-    if not path.is_file():
-        raise MemoryAccessError(f"no memory file '{relpath}'")
-    if not is_within(path, memory_dir):
-        raise MemoryAccessError(f"'{relpath}' leads outside the memory folder; refused")
-    return path
-
-
-def displayable_text(raw: str) -> tuple[str, bool]:
-    """``(text, private)``: ``raw`` with private content cut and secrets redacted."""
-    if is_private_file(raw):
-        return "", True
-    return redact(strip_private(raw)), False
-
-
-def read_memory_file(memory_dir: Path, relpath: str, scope: str) -> MemoryDocument:
-    """Read one memory file for display; raises :class:`MemoryAccessError` with one line."""
-    path = resolve_memory_path(memory_dir, relpath)
-    try:
-        raw = read_text(path)
+        text = read_text(target)
     except MemoryFileError as exc:
         raise MemoryAccessError(str(exc)) from None
-    info = _info(memory_dir, path, scope)
-    if info is None:
-        raise MemoryAccessError(f"no memory file '{relpath}'")
-    text, private = displayable_text(raw)
-    return MemoryDocument(info, text, private)
+    report = analyze(text)
+    visible = "" if report.file_private else redact(strip_private(text))
+    hidden = report.total_lines if report.file_private else report.hidden_line_count
+    rel = PurePosixPath(*PurePosixPath(relative).parts).as_posix()
+    return VisibleMemory(scope, rel, memory_file_kind(rel), visible, report.file_private, hidden)
+
+
+def list_memory_files(cwd: Path, scopes: tuple[str, ...] = SCOPES) -> list[MemoryFileRef]:
+    """Every Markdown file of the memory folders in ``scopes``, sorted, symlinks out skipped."""
+    found: list[MemoryFileRef] = []
+    for scope in scopes:
+        root = memory_root(cwd, scope)
+        if not root.is_dir():
+            continue
+        for file in sorted(root.rglob("*.md")):
+            if len(found) >= MAX_LISTED:
+                return found
+            rel = file.relative_to(root).as_posix()
+            if file.is_file() and is_within(file, root) and ".." not in rel:
+                found.append(MemoryFileRef(scope, rel, memory_file_kind(rel)))
+    return found

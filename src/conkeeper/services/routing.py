@@ -144,14 +144,46 @@ def apply_item(
         raise RoutingError("the entry text is empty")
     if target == "adr":
         return _apply_as_adr(memory_dir, item, rule, category, title)
+    relative, chosen = add_entry(memory_dir, target, rule, category)
+    _dequeue(memory_dir, item)
+    return RoutedItem(item, "applied", relative, chosen, rule)
+
+
+def check_entry_privacy(text: str) -> None:
+    """Refuse an entry that carries a credential or private text: memory files are shared and
+    committed, and a bullet cannot keep a ``<private>`` block intact."""
+    from conkeeper.domain.privacy import clean_captured
+    from conkeeper.domain.secrets import find_secrets
+
+    found = find_secrets(text)
+    if found:
+        raise RoutingError(
+            f"the entry contains what looks like a credential ({found[0].kind}); "
+            "remove it before saving it to memory"
+        )
+    cleaned = clean_captured(text) or ""
+    if " ".join(cleaned.split()) != " ".join(text.split()):
+        raise RoutingError("the entry contains private text; remove it before saving it to memory")
+
+
+def add_entry(
+    memory_dir: Path, target: str, text: str, category: str | None = None
+) -> tuple[str, str]:
+    """Append ``text`` as a bullet with its category tag to ``target`` (a route word or a path in
+    the memory folder), atomically and refusing a concurrent edit; returns ``(path, category)``.
+
+    The one write path for curated entries: queue routing and the MCP ``remember`` tool use it.
+    """
+    rule = " ".join(text.split())
+    if not rule:
+        raise RoutingError("the entry text is empty")
+    check_entry_privacy(rule)
     chosen = choose_category(rule, category)
     path = resolve_target(memory_dir, target)
     stamp = file_stamp(path)
     current = read_text(path) if stamp is not None else ""
     atomic_write(path, entry_text(current, rule, chosen), root=memory_dir, expected_stamp=stamp)
-    _dequeue(memory_dir, item)
-    relative = path.relative_to(memory_dir).as_posix()
-    return RoutedItem(item, "applied", relative, chosen, rule)
+    return path.relative_to(memory_dir).as_posix(), chosen
 
 
 def _apply_as_adr(

@@ -47,7 +47,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from conkeeper.domain.paths import locate_project
 from conkeeper.storage.index import (
@@ -503,32 +503,33 @@ def _display_line(text: str) -> str:
     return clean if len(clean) <= MAX_LINE_CHARS else clean[: MAX_LINE_CHARS - 1] + "…"
 
 
-def _labels_at(spans: list[list[object]], line: int) -> tuple[set[str], set[str]]:
+def _labels_at(spans: list[list[Any]], line: int) -> tuple[set[str], set[str]]:
+    # A span is a JSON-decoded [line_start, line_end, categories, tags] from the index.
     cats: set[str] = set()
     tags: set[str] = set()
     for span in spans:
-        if int(span[0]) <= line <= int(span[1]):  # type: ignore[call-overload]
-            cats.update(span[2])  # type: ignore[arg-type]
-            tags.update(span[3])  # type: ignore[arg-type]
+        if int(span[0]) <= line <= int(span[1]):
+            cats.update(span[2])
+            tags.update(span[3])
     return cats, tags
 
 
-def _line_labels_ok(spans: list[list[object]], line: int, req: SearchRequest) -> bool:
+def _line_labels_ok(spans: list[list[Any]], line: int, req: SearchRequest) -> bool:
     cats, tags = _labels_at(spans, line)
     return all(c.lower() in cats for c in req.categories) and all(
         t.lower() in tags for t in req.tags
     )
 
 
-def _labels_for(spans: list[list[object]], lines: Iterable[int]) -> tuple[tuple[str, ...], ...]:
+def _labels_for(spans: list[list[Any]], lines: Iterable[int]) -> tuple[tuple[str, ...], ...]:
     """Categories and tags that qualify any of ``lines``, in the order they are declared."""
     cats: dict[str, None] = {}
     tags: dict[str, None] = {}
     wanted = set(lines)
     for span in spans:
-        if any(int(span[0]) <= ln <= int(span[1]) for ln in wanted):  # type: ignore[call-overload]
-            cats.update(dict.fromkeys(span[2]))  # type: ignore[arg-type]
-            tags.update(dict.fromkeys(span[3]))  # type: ignore[arg-type]
+        if any(int(span[0]) <= ln <= int(span[1]) for ln in wanted):
+            cats.update(dict.fromkeys(span[2]))
+            tags.update(dict.fromkeys(span[3]))
     return tuple(cats), tuple(tags)
 
 

@@ -87,6 +87,17 @@ def resolve_session(conn: sqlite3.Connection, ref: str, project_id: int | None =
     raise SessionNotFound(f"no session '{text}' (use 'conkeeper sessions' to list them)")
 
 
+def resolve_in_scope(conn: sqlite3.Connection, ref: str, project_id: int | None) -> int:
+    """:func:`resolve_session`, preferring ``project_id``'s sessions (host ids can repeat
+    across projects), then any project's."""
+    if project_id is not None:
+        try:
+            return resolve_session(conn, ref, project_id)
+        except SessionNotFound:
+            pass
+    return resolve_session(conn, ref)
+
+
 def _event(row: sqlite3.Row) -> ToolEvent:
     return ToolEvent(
         id=int(row["id"]),
@@ -171,7 +182,7 @@ def insert_observation(
             created_at if created_at is not None else now_ms(),
         ),
     )
-    return int(cursor.lastrowid) if cursor.rowcount else None
+    return cursor.lastrowid if cursor.rowcount else None
 
 
 def save_observations(
@@ -265,7 +276,7 @@ def save_summary(
 
 
 @dataclass(frozen=True)
-class Progress:
+class ExtractionProgress:
     """How far extraction got in a session."""
 
     extractor: str
@@ -274,7 +285,7 @@ class Progress:
     summarized: bool
 
 
-def get_progress(conn: sqlite3.Connection, session_id: int) -> Progress | None:
+def get_progress(conn: sqlite3.Connection, session_id: int) -> ExtractionProgress | None:
     """The session's extraction progress, or ``None`` when it was never extracted."""
     row = conn.execute(
         "SELECT extractor, last_event_id, last_prompt_number, summarized "
@@ -283,10 +294,10 @@ def get_progress(conn: sqlite3.Connection, session_id: int) -> Progress | None:
     ).fetchone()
     if row is None:
         return None
-    return Progress(row[0], int(row[1]), int(row[2]), bool(row[3]))
+    return ExtractionProgress(row[0], int(row[1]), int(row[2]), bool(row[3]))
 
 
-def set_progress(conn: sqlite3.Connection, session_id: int, progress: Progress) -> None:
+def set_progress(conn: sqlite3.Connection, session_id: int, progress: ExtractionProgress) -> None:
     """Record extraction progress (inside the caller's transaction)."""
     conn.execute(
         "INSERT INTO extraction_progress(session_id, extractor, last_event_id, "

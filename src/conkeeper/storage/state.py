@@ -42,7 +42,8 @@ MAX_TOOL_STARTS = 256
 
 def project_key(identity: str) -> str:
     """The folder name for a project's state files: a short hash of its identity."""
-    return sha1(identity.encode("utf-8", "replace")).hexdigest()[:16]
+    digest: str = sha1(identity.encode("utf-8", "replace")).hexdigest()
+    return digest[:16]
 
 
 def project_state_dir(identity: str, env: Mapping[str, str] | None = None) -> Path:
@@ -54,7 +55,7 @@ class SessionState:
     """The state file of one host session of one project.
 
     Nothing touches the disk until :meth:`read` or :meth:`update` is called, so creating one is
-    free. ``session_id`` must already be sanitised (``hooks.payload.sanitize_session_id``).
+    free. ``session_id`` must already be sanitised (``domain.session_id.sanitize_session_id``).
     """
 
     def __init__(

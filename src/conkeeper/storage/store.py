@@ -116,6 +116,11 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     return conn
 
 
+def set_busy_timeout(conn: sqlite3.Connection, timeout_ms: int) -> None:
+    """Change how long ``conn`` waits for a lock (a hook gives up sooner than a command)."""
+    conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+
+
 def schema_version(conn: sqlite3.Connection) -> int:
     """The schema version recorded in the database (``PRAGMA user_version``)."""
     return int(conn.execute("PRAGMA user_version").fetchone()[0])

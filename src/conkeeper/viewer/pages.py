@@ -71,23 +71,20 @@ def render(request: Request, name: str, status: int = 200, **values: Any) -> HTM
 def _browse_store() -> Iterator[sqlite3.Connection | None]:
     """The database opened read-only, or ``None`` when ConKeeper has recorded nothing yet."""
     from conkeeper.domain.paths import db_path
-    from conkeeper.storage.store import open_store
+    from conkeeper.services.workspace import project_store
 
     if not db_path().exists():
         yield None
         return
-    conn = open_store(readonly=True)
-    try:
+    with project_store(readonly=True) as conn:
         yield conn
-    finally:
-        conn.close()
 
 
-def _project_id(conn: sqlite3.Connection, location: ProjectLocation) -> int:
-    from conkeeper.storage.store import find_project
+def _project_id(conn: sqlite3.Connection, location: ProjectLocation) -> int | None:
+    """The row filter for the viewed project (one that matches nothing when it is unseen)."""
+    from conkeeper.services.workspace import project_scope
 
-    found = find_project(conn, location.identity)
-    return -1 if found is None else found
+    return project_scope(conn, cwd=location.root).row_filter
 
 
 def when(ms: int | None) -> str:
@@ -221,21 +218,18 @@ async def memory_page(request: Request) -> Response:
     """The project's and the user's memory files."""
     from conkeeper.services.memory_files import list_memory_files
 
-    scopes = [
-        ("project", list_memory_files(_memory_dir(request, "project"), "project")),
-        ("global", list_memory_files(_memory_dir(request, "global"), "global")),
-    ]
+    files = list_memory_files(_ctx(request).location.root)
+    scopes = [(scope, [f for f in files if f.scope == scope]) for scope in ("project", "global")]
     return render(request, "memory.html", scopes=scopes)
 
 
 async def memory_file_page(request: Request) -> Response:
     """One memory file rendered as Markdown, private content removed, tags shown as labels."""
-    from conkeeper.services.memory_files import MemoryAccessError, read_memory_file
+    from conkeeper.services.memory_files import MemoryAccessError, read_visible
 
     scope = "global" if request.query_params.get("scope") == "global" else "project"
-    relpath = request.query_params.get("path", "")
     try:
-        doc = read_memory_file(_memory_dir(request, scope), relpath, scope)
+        doc = read_visible(_ctx(request).location.root, request.query_params.get("path", ""), scope)
     except MemoryAccessError as exc:
         return render(request, "error.html", 404, message=str(exc))
     return render(request, "memory_file.html", doc=doc, body=markdown_html(doc.text))
@@ -246,20 +240,21 @@ async def memory_file_page(request: Request) -> Response:
 
 async def retros_page(request: Request) -> Response:
     """Retrospectives (``sessions/*-retro.md``), newest first, each rendered with its backlog."""
-    from conkeeper.services.memory_files import list_memory_files, read_memory_file
+    from conkeeper.services.memory_files import list_memory_files, read_visible
 
-    memory_dir = _memory_dir(request, "project")
-    retros = [
-        info
-        for info in list_memory_files(memory_dir, "project")
-        if info.relpath.startswith("sessions/") and info.relpath.endswith("-retro.md")
-    ]
-    retros.sort(key=lambda info: info.relpath, reverse=True)
-    chosen = request.query_params.get("path") or (retros[0].relpath if retros else "")
+    root = _ctx(request).location.root
+    retros = sorted(
+        (
+            f.path
+            for f in list_memory_files(root, ("project",))
+            if f.path.startswith("sessions/") and f.path.endswith("-retro.md")
+        ),
+        reverse=True,
+    )
+    chosen = request.query_params.get("path") or (retros[0] if retros else "")
     body = None
-    if chosen:
-        doc = read_memory_file(memory_dir, chosen, "project")
-        body = markdown_html(doc.text)
+    if chosen in retros:
+        body = markdown_html(read_visible(root, chosen, "project").text)
     return render(request, "retros.html", retros=retros, chosen=chosen, body=body)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.config import Config
-from conkeeper.storage.store import now_ms, transaction
+from conkeeper.storage.usage import add_call, last_error_on, mark_exhausted, usage_on
 
 EXPECTED_OUTPUT_TOKENS = 800
 
@@ -35,13 +35,7 @@ def today() -> str:
 
 def usage(conn: sqlite3.Connection, day: str | None = None) -> tuple[int, int, int, int | None]:
     """``(calls, tokens, failures, exhausted_at)`` used on ``day`` (default today)."""
-    row = conn.execute(
-        "SELECT calls, tokens, failures, exhausted_at FROM llm_usage WHERE day = ?",
-        (day or today(),),
-    ).fetchone()
-    if row is None:
-        return 0, 0, 0, None
-    return int(row[0]), int(row[1]), int(row[2]), row[3]
+    return usage_on(conn, day or today())
 
 
 def check(conn: sqlite3.Connection, config: Config, estimated_input_tokens: int) -> Decision:
@@ -62,27 +56,11 @@ def check(conn: sqlite3.Connection, config: Config, estimated_input_tokens: int)
     return Decision(True)
 
 
-def _write(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
-    """One short write of its own, unless the caller already holds a transaction."""
-    if conn.in_transaction:
-        conn.execute(sql, params)
-        return
-    with transaction(conn):
-        conn.execute(sql, params)
-
-
 def record(
     conn: sqlite3.Connection, tokens: int, *, failed: bool = False, error: str | None = None
 ) -> None:
     """Count one call (successful or not: a failed call still spent quota) and its tokens."""
-    _write(
-        conn,
-        "INSERT INTO llm_usage(day, calls, tokens, failures, last_error) VALUES (?, 1, ?, ?, ?) "
-        "ON CONFLICT(day) DO UPDATE SET calls = calls + 1, tokens = tokens + excluded.tokens, "
-        "failures = failures + excluded.failures, "
-        "last_error = COALESCE(excluded.last_error, last_error)",
-        (today(), max(0, int(tokens)), int(failed), (error or None) and error[:300]),
-    )
+    add_call(conn, today(), tokens, failed=failed, error=error)
 
 
 def note_exhausted(conn: sqlite3.Connection, reason: str) -> bool:
@@ -90,13 +68,7 @@ def note_exhausted(conn: sqlite3.Connection, reason: str) -> bool:
     _calls, _tokens, _failures, exhausted = usage(conn)
     if exhausted is not None:
         return False
-    _write(
-        conn,
-        "INSERT INTO llm_usage(day, exhausted_at, last_error) VALUES (?, ?, ?) "
-        "ON CONFLICT(day) DO UPDATE SET exhausted_at = COALESCE(exhausted_at, "
-        "excluded.exhausted_at), last_error = excluded.last_error",
-        (today(), now_ms(), reason[:300]),
-    )
+    mark_exhausted(conn, today(), reason)
     from conkeeper.storage.logfile import log
 
     log(f"LLM extractor stopped for today: {reason}; using the local extractor", level="WARNING")
@@ -122,7 +94,7 @@ def budget_status(conn: sqlite3.Connection | None = None, config: Config | None 
         conn = open_store()
     try:
         calls, tokens, failures, exhausted = usage(conn)
-        row = conn.execute("SELECT last_error FROM llm_usage WHERE day = ?", (today(),)).fetchone()
+        last_error = last_error_on(conn, today())
     finally:
         if own:
             conn.close()
@@ -144,6 +116,6 @@ def budget_status(conn: sqlite3.Connection | None = None, config: Config | None 
         "token_budget": config.llm_daily_token_budget,
         "failures": failures,
         "exhausted": bool(stopped),
-        "last_error": None if row is None else row[0],
+        "last_error": last_error,
         "message": message,
     }

@@ -111,38 +111,49 @@ _RANK = {
 
 def _classify_words(words: list[str], text: str) -> Command:
     head = words[0].rsplit("/", 1)[-1]
-    second = words[1] if len(words) > 1 else ""
-    argv = tuple(words)
-    if head == "git":
-        if second == "commit":
-            return Command("commit", "git-commit", text, argv)
-        if second == "mv":
-            return Command("move", "git-mv", text, argv)
-        return Command("routine", f"git-{second}", text, argv)
-    if head == "mv":
-        return Command("move", "mv", text, argv)
-    if head in TEST_HEADS or (head in ("python", "python3") and "unittest" in words):
-        return Command("test", f"test:{head}", text, argv)
     if head in ("npm", "yarn", "pnpm", "bun"):
         return _classify_node(head, words, text)
-    if head in ("go", "cargo", "dotnet", "swift", "mix", "deno") and second:
-        if second == "test":
-            return Command("test", f"test:{head}", text, argv)
-        if second in ("build", "check", "vet", "compile"):
-            return Command("build", f"build:{head}", text, argv)
-        if second in ("clippy", "fmt", "lint"):
-            return Command("lint", f"lint:{head}", text, argv)
-    if head in ("make", "just", "task") and second in ("test", "tests", "check"):
-        return Command("test", f"test:{head}", text, argv)
+    kind, label = _kind_and_label(head, words[1] if len(words) > 1 else "", words)
+    return Command(kind, label, text, tuple(words))
+
+
+_GIT_KINDS = {"commit": ("commit", "git-commit"), "mv": ("move", "git-mv")}
+_TOOLCHAINS = ("go", "cargo", "dotnet", "swift", "mix", "deno")
+_TOOLCHAIN_TASKS = {
+    "test": "test", "build": "build", "check": "build", "vet": "build", "compile": "build",
+    "clippy": "lint", "fmt": "lint", "lint": "lint",
+}  # fmt: skip
+
+
+def _kind_and_label(head: str, second: str, words: list[str]) -> tuple[str, str]:
+    """``(kind, label)`` of a command by its program and first argument, most specific first."""
+    if head == "git":
+        return _GIT_KINDS.get(second, ("routine", f"git-{second}"))
+    if head == "mv":
+        return "move", "mv"
+    if head in TEST_HEADS or (head in ("python", "python3") and "unittest" in words):
+        return "test", f"test:{head}"
+    task = _task_kind(head, second)
+    if task is not None:
+        return task, f"{task}:{head}"
     if head in LINT_HEADS:
-        return Command("lint", f"lint:{head}", text, argv)
+        return "lint", f"lint:{head}"
     if head in BUILD_HEADS or (head in ("gradle", "./gradlew") and second):
-        return Command("build", f"build:{head}", text, argv)
+        return "build", f"build:{head}"
     if head in PACKAGE_MANAGERS and second in INSTALL_WORDS:
-        return Command("install", f"install:{head}", text, argv)
+        return "install", f"install:{head}"
     if head in INSPECT_HEADS:
-        return Command("inspect", head, text, argv)
-    return Command("run", "run:" + " ".join(words[:2]), text, argv)
+        return "inspect", head
+    return "run", "run:" + " ".join(words[:2])
+
+
+def _task_kind(head: str, second: str) -> str | None:
+    """The kind of a toolchain subcommand (``cargo test``, ``go vet``, ``make check``)."""
+    if head in _TOOLCHAINS and second:
+        return _TOOLCHAIN_TASKS.get(second)
+    if head in ("make", "just", "task") and second in ("test", "tests", "check"):
+        return "test"
+    return None
 
 
 def _classify_node(head: str, words: list[str], text: str) -> Command:
@@ -176,24 +187,35 @@ def commit_message(command: str) -> str:
         loose = _LOOSE_MESSAGE_RE.search(head)
         text = loose.group(1).strip().rstrip("…").strip() if loose else ""
         return "" if text.startswith("$(") else text
+    parts = _message_arguments(words)
+    # "$(cat <<'EOF'" whose body was not captured is no message at all
+    return "\n\n".join(p.strip() for p in parts if p.strip() and not p.startswith("$("))
+
+
+def _message_arguments(words: list[str]) -> list[str]:
+    """Every message given with ``-m X``, ``--message=X``, ``-mX`` or combined ``-am X``."""
     parts: list[str] = []
     for i, word in enumerate(words):
-        if word in ("-m", "--message") and i + 1 < len(words):
-            parts.append(words[i + 1])
+        following = words[i + 1] if i + 1 < len(words) else None
+        if word in ("-m", "--message") and following is not None:
+            parts.append(following)
         elif word.startswith("--message="):
             parts.append(word.split("=", 1)[1])
         elif word.startswith("-m") and len(word) > 2 and not word.startswith("--"):
             parts.append(word[2:])
-        elif (
-            word.startswith("-")
-            and not word.startswith("--")
-            and word.endswith("m")
-            and word[1:].isalpha()
-            and i + 1 < len(words)
-        ):
-            parts.append(words[i + 1])  # combined short flags: -am "message"
-    # "$(cat <<'EOF'" whose body was not captured is no message at all
-    return "\n\n".join(p.strip() for p in parts if p.strip() and not p.startswith("$("))
+        elif _combined_m_flag(word) and following is not None:
+            parts.append(following)  # combined short flags: -am "message"
+    return parts
+
+
+def _combined_m_flag(word: str) -> bool:
+    """Short flags ending in ``m`` (``-am``), whose value is the next word."""
+    return (
+        word.startswith("-")
+        and not word.startswith("--")
+        and word.endswith("m")
+        and word[1:].isalpha()
+    )
 
 
 def move_pairs(command: str) -> list[tuple[str, str]]:

@@ -36,7 +36,7 @@ from conkeeper.services.observations.local_extractor import (
 from conkeeper.services.observations.xml_parse import parse_observations, parse_summary
 from conkeeper.storage.logfile import log
 from conkeeper.storage.observations import (
-    Progress,
+    ExtractionProgress,
     SessionInfo,
     get_progress,
     last_event_id,
@@ -88,6 +88,49 @@ def worker_lock(state_dir: Path) -> Iterator[None]:
     state_dir.mkdir(parents=True, exist_ok=True)
     with open(state_dir / LOCK_NAME, "a+b") as handle, locked(handle):
         yield
+
+
+@dataclass
+class ExtractionRun:
+    """What one ``extract`` request did: a result per session and the LLM budget after it."""
+
+    results: list[ExtractResult] = field(default_factory=list)
+    budget: dict[str, object] | None = None
+
+
+def extract_pending(
+    *,
+    session_ref: str | None = None,
+    all_projects: bool = False,
+    extractor: str | None = None,
+    summarize: bool | None = None,
+    cwd: Path | None = None,
+) -> ExtractionRun:
+    """Extract one session (``session_ref``: an id, host id or prefix, the current project's
+    first) or every pending one (of the current project, or of all), under the worker lock.
+
+    Raises ``SessionNotFound`` for an unknown reference and ``StoreError`` when the database
+    cannot be opened; this is what every front door calls (the CLI, detached workers).
+    """
+    from conkeeper.domain.paths import state_dir
+    from conkeeper.services.workspace import project_scope, project_store
+    from conkeeper.storage.observations import pending_sessions, resolve_in_scope
+
+    run = ExtractionRun()
+    with worker_lock(state_dir()), project_store() as conn:
+        here = project_scope(conn, cwd=cwd).project_id
+        if session_ref:
+            ids = [resolve_in_scope(conn, session_ref, here)]
+        elif all_projects:
+            ids = pending_sessions(conn, None)
+        else:
+            ids = [] if here is None else pending_sessions(conn, here)
+        for session_id in ids:
+            run.results.append(
+                extract_session(conn, session_id, extractor=extractor, summarize=summarize)
+            )
+        run.budget = budget.budget_status(conn) if run.results else None
+    return run
 
 
 def extract_session(
@@ -168,7 +211,7 @@ def _mark(
     set_progress(
         conn,
         session_id,
-        Progress(
+        ExtractionProgress(
             extractor=extractor,
             last_event_id=max(last_event, previous.last_event_id if previous else 0),
             last_prompt_number=max(last_prompt, previous.last_prompt_number if previous else 0),

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from conkeeper.domain.observations import (
     Observation,
@@ -25,7 +25,8 @@ from conkeeper.domain.observations import (
     json_list,
     normalize_observation,
 )
-from conkeeper.storage.store import SCHEMA_VERSION, now_ms
+from conkeeper.storage import hygiene as rows
+from conkeeper.storage.store import SCHEMA_VERSION, now_ms, transaction
 
 EXPORT_FORMAT = "conkeeper-export"
 EXPORT_VERSION = 1
@@ -48,13 +49,7 @@ class ForgetResult:
         return dict(self.__dict__)
 
 
-def _count(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> int:
-    return int(conn.execute(sql, params).fetchone()[0])
-
-
-def _in_transaction(conn: sqlite3.Connection, work: Any) -> Any:
-    from conkeeper.storage.store import transaction
-
+def _in_transaction(conn: sqlite3.Connection, work: Callable[[], ForgetResult]) -> ForgetResult:
     with transaction(conn):
         return work()
 
@@ -63,40 +58,20 @@ def forget_observation(conn: sqlite3.Connection, observation_id: int) -> ForgetR
     """Delete one observation (and its index entries); LookupError when absent."""
 
     def work() -> ForgetResult:
-        cursor = conn.execute("DELETE FROM observations WHERE id = ?", (observation_id,))
-        if cursor.rowcount == 0:
+        if not rows.delete_observation(conn, observation_id):
             raise LookupError(f"no observation {observation_id}")
         return ForgetResult(f"observation {observation_id}", observations=1)
 
     return _in_transaction(conn, work)
 
 
-def _session_counts(conn: sqlite3.Connection, where: str, params: tuple[object, ...]) -> dict:
-    return {
-        "observations": _count(
-            conn, f"SELECT COUNT(*) FROM observations WHERE session_id IN ({where})", params
-        ),
-        "prompts": _count(
-            conn, f"SELECT COUNT(*) FROM prompts WHERE session_id IN ({where})", params
-        ),
-        "tool_events": _count(
-            conn, f"SELECT COUNT(*) FROM tool_events WHERE session_id IN ({where})", params
-        ),
-        "summaries": _count(
-            conn, f"SELECT COUNT(*) FROM session_summaries WHERE session_id IN ({where})", params
-        ),
-    }
-
-
 def forget_session(conn: sqlite3.Connection, session_id: int) -> ForgetResult:
     """Delete a session and everything recorded in it."""
 
     def work() -> ForgetResult:
-        counts = _session_counts(conn, "?", (session_id,))
-        cursor = conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
-        if cursor.rowcount == 0:
+        counts = rows.delete_session(conn, session_id)
+        if counts is None:
             raise LookupError(f"no session {session_id}")
-        conn.execute("DELETE FROM imported_transcripts WHERE session_id = ?", (session_id,))
         return ForgetResult(f"session {session_id}", sessions=1, **counts)
 
     return _in_transaction(conn, work)
@@ -106,20 +81,10 @@ def forget_project(conn: sqlite3.Connection, identity: str) -> ForgetResult:
     """Delete a project with all its sessions, observations and index rows."""
 
     def work() -> ForgetResult:
-        row = conn.execute("SELECT id FROM projects WHERE identity = ?", (identity,)).fetchone()
-        if row is None:
+        counts = rows.delete_project(conn, identity)
+        if counts is None:
             raise LookupError(f"no project recorded for {identity}")
-        project_id = int(row[0])
-        where = "SELECT id FROM sessions WHERE project_id = ?"
-        counts = _session_counts(conn, where, (project_id,))
-        sessions = _count(conn, "SELECT COUNT(*) FROM sessions WHERE project_id = ?", (project_id,))
-        conn.execute(
-            "DELETE FROM imported_transcripts WHERE session_id IN "
-            "(SELECT id FROM sessions WHERE project_id = ?)",
-            (project_id,),
-        )
-        conn.execute("DELETE FROM projects WHERE id = ?", (project_id,))
-        return ForgetResult(f"project {identity}", sessions=sessions, **counts)
+        return ForgetResult(f"project {identity}", **counts)
 
     return _in_transaction(conn, work)
 
@@ -127,15 +92,8 @@ def forget_project(conn: sqlite3.Connection, identity: str) -> ForgetResult:
 # --------------------------------------------------------------------------- export
 
 
-def _rows(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> Iterator[dict]:
-    for row in conn.execute(sql, params):
-        yield dict(row)
-
-
 def export_records(conn: sqlite3.Connection, project_id: int | None) -> Iterator[dict]:
     """Every record of one project (or all), parents before children."""
-    scope = "" if project_id is None else " WHERE id = ?"
-    params: tuple[object, ...] = () if project_id is None else (project_id,)
     yield {
         "kind": "header",
         "format": EXPORT_FORMAT,
@@ -143,7 +101,7 @@ def export_records(conn: sqlite3.Connection, project_id: int | None) -> Iterator
         "schema": SCHEMA_VERSION,
         "exported_at": now_ms(),
     }
-    for project in _rows(conn, f"SELECT * FROM projects{scope} ORDER BY id", params):
+    for project in rows.projects(conn, project_id):
         yield from _export_project(conn, project)
 
 
@@ -156,44 +114,24 @@ def _export_project(conn: sqlite3.Connection, project: dict) -> Iterator[dict]:
         "name": project["name"],
         "created_at": project["created_at"],
     }
-    sessions = _rows(
-        conn,
-        "SELECT * FROM sessions WHERE project_id = ? ORDER BY started_at, id",
-        (project["id"],),
-    )
-    for s in sessions:
+    for s in rows.sessions_of(conn, project["id"]):
         key = {"project": identity, "session": s["host_session_id"]}
         yield {
             "kind": "session",
             **key,
-            **{
-                k: s[k]
-                for k in (
-                    "host",
-                    "title",
-                    "subtitle",
-                    "started_at",
-                    "ended_at",
-                    "status",
-                    "end_reason",
-                    "transcript_path",
-                )
-            },
+            **{k: s[k] for k in rows.SESSION_COLUMNS},
         }
-        for p in _rows(conn, "SELECT * FROM prompts WHERE session_id = ? ORDER BY prompt_number",
-                       (s["id"],)):  # fmt: skip
+        for p in rows.prompts_of(conn, s["id"]):
             yield {"kind": "prompt", **key, "prompt_number": p["prompt_number"],
                    "text": p["text"], "created_at": p["created_at"]}  # fmt: skip
-        for t in _rows(conn, "SELECT * FROM tool_events WHERE session_id = ? ORDER BY id",
-                       (s["id"],)):  # fmt: skip
+        for t in rows.tool_events_of(conn, s["id"]):
             yield {
                 "kind": "tool_event",
                 **key,
                 **{k: t[k] for k in t if k not in ("id", "session_id")},
                 "paths": json_list(t["paths"]),
             }
-        for o in _rows(conn, "SELECT * FROM observations WHERE session_id = ? ORDER BY id",
-                       (s["id"],)):  # fmt: skip
+        for o in rows.observations_of(conn, s["id"]):
             yield {
                 "kind": "observation",
                 **key,
@@ -214,7 +152,7 @@ def _export_project(conn: sqlite3.Connection, project: dict) -> Iterator[dict]:
                 "concepts": json_list(o["concepts"]),
                 "files": json_list(o["files"]),
             }
-        for m in _rows(conn, "SELECT * FROM session_summaries WHERE session_id = ?", (s["id"],)):
+        for m in rows.summaries_of(conn, s["id"]):
             yield {
                 "kind": "summary",
                 **key,
@@ -278,51 +216,39 @@ class _Importer:
         self.result.added[kind] = self.result.added.get(kind, 0) + count
 
     def project(self, rec: dict) -> None:
-        stamp = int(rec.get("created_at") or now_ms())
         identity = str(rec["identity"])
-        cursor = self.conn.execute(
-            "INSERT INTO projects(identity, root, name, created_at, last_seen_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT(identity) DO NOTHING",
-            (
-                identity,
-                str(rec.get("root") or identity),
-                str(rec.get("name") or identity),
-                stamp,
-                stamp,
-            ),
+        project_id, new = rows.add_project(
+            self.conn,
+            identity,
+            str(rec.get("root") or identity),
+            str(rec.get("name") or identity),
+            int(rec.get("created_at") or now_ms()),
         )
-        self.added("projects", cursor.rowcount)
-        row = self.conn.execute("SELECT id FROM projects WHERE identity = ?", (identity,))
-        self.projects[identity] = int(row.fetchone()[0])
+        self.added("projects", int(new))
+        self.projects[identity] = project_id
 
     def session(self, rec: dict) -> None:
         project_id = self.projects[str(rec["project"])]
         status = rec.get("status")
         if status not in ("active", "completed", "abandoned", "imported"):
             status = "imported"
-        cursor = self.conn.execute(
-            "INSERT INTO sessions(host_session_id, project_id, host, title, subtitle, started_at, "
-            "ended_at, status, end_reason, transcript_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(project_id, host_session_id) DO NOTHING",
-            (
-                str(rec["session"]),
-                project_id,
-                str(rec.get("host") or "claude-code"),
-                _clean(rec.get("title")),
-                _clean(rec.get("subtitle")),
-                int(rec.get("started_at") or now_ms()),
-                rec.get("ended_at"),
-                status,
-                rec.get("end_reason"),
-                rec.get("transcript_path"),
-            ),
+        session_id, new = rows.add_session(
+            self.conn,
+            project_id,
+            str(rec["session"]),
+            {
+                "host": str(rec.get("host") or "claude-code"),
+                "title": _clean(rec.get("title")),
+                "subtitle": _clean(rec.get("subtitle")),
+                "started_at": int(rec.get("started_at") or now_ms()),
+                "ended_at": rec.get("ended_at"),
+                "status": status,
+                "end_reason": rec.get("end_reason"),
+                "transcript_path": rec.get("transcript_path"),
+            },
         )
-        self.added("sessions", cursor.rowcount)
-        row = self.conn.execute(
-            "SELECT id FROM sessions WHERE project_id = ? AND host_session_id = ?",
-            (project_id, str(rec["session"])),
-        ).fetchone()
-        self.sessions[(str(rec["project"]), str(rec["session"]))] = int(row[0])
+        self.added("sessions", int(new))
+        self.sessions[(str(rec["project"]), str(rec["session"]))] = session_id
 
     def session_id(self, rec: dict) -> int:
         return self.sessions[(str(rec["project"]), str(rec["session"]))]
@@ -332,43 +258,37 @@ class _Importer:
         if text is None:
             self.result.skipped += 1
             return
-        cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO prompts(session_id, prompt_number, text, created_at) "
-            "VALUES (?, ?, ?, ?)",
-            (
-                self.session_id(rec),
-                int(rec["prompt_number"]),
-                text,
-                int(rec.get("created_at") or now_ms()),
-            ),
+        new = rows.add_prompt(
+            self.conn,
+            self.session_id(rec),
+            int(rec["prompt_number"]),
+            text,
+            int(rec.get("created_at") or now_ms()),
         )
-        self.added("prompts", cursor.rowcount)
+        self.added("prompts", int(new))
 
     def tool_event(self, rec: dict) -> None:
         status = rec.get("status")
         if status not in ("success", "failure", "interrupted"):
             status = "failure"  # fmt: skip
-        action = rec.get("action") or "other"
-        cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO tool_events(session_id, prompt_number, tool_use_id, tool_name, "
-            "action, paths, input_summary, status, error, exit_code, duration_ms, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                self.session_id(rec),
-                int(rec.get("prompt_number") or 0),
-                str(rec["tool_use_id"]),
-                str(rec.get("tool_name") or "unknown"),
-                str(action),
-                json.dumps([p for p in (_clean(x) for x in rec.get("paths") or []) if p]),
-                _clean(rec.get("input_summary")) or "",
-                status,
-                None if status == "success" else _clean(rec.get("error")),
-                rec.get("exit_code"),
-                rec.get("duration_ms"),
-                int(rec.get("created_at") or now_ms()),
-            ),
+        new = rows.add_tool_event(
+            self.conn,
+            self.session_id(rec),
+            {
+                "prompt_number": int(rec.get("prompt_number") or 0),
+                "tool_use_id": str(rec["tool_use_id"]),
+                "tool_name": str(rec.get("tool_name") or "unknown"),
+                "action": str(rec.get("action") or "other"),
+                "paths": json.dumps([p for p in (_clean(x) for x in rec.get("paths") or []) if p]),
+                "input_summary": _clean(rec.get("input_summary")) or "",
+                "status": status,
+                "error": None if status == "success" else _clean(rec.get("error")),
+                "exit_code": rec.get("exit_code"),
+                "duration_ms": rec.get("duration_ms"),
+                "created_at": int(rec.get("created_at") or now_ms()),
+            },
         )
-        self.added("tool_events", cursor.rowcount)
+        self.added("tool_events", int(new))
 
     def observation(self, rec: dict) -> None:
         from conkeeper.storage.observations import insert_observation
@@ -406,10 +326,7 @@ class _Importer:
         from conkeeper.storage.observations import save_summary, session_info
 
         session_id = self.session_id(rec)
-        exists = self.conn.execute(
-            "SELECT 1 FROM session_summaries WHERE session_id = ?", (session_id,)
-        ).fetchone()
-        if exists:
+        if rows.has_summary(self.conn, session_id):
             return
         summary = Summary(
             **{
@@ -432,22 +349,16 @@ class _Importer:
 def import_jsonl(conn: sqlite3.Connection, path: Path) -> ImportJsonlResult:
     """Merge a JSONL backup into the store in one transaction (idempotent)."""
     importer = _Importer(conn)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                    kind = record.get("kind")
-                    if kind not in RECORD_KINDS:
-                        continue  # the header, or a kind from a newer ConKeeper
-                    getattr(importer, kind)(record)
-                except (ValueError, KeyError, TypeError, AttributeError):
-                    importer.result.damaged.append(number)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+    with transaction(conn), open(path, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                kind = record.get("kind")
+                if kind not in RECORD_KINDS:
+                    continue  # the header, or a kind from a newer ConKeeper
+                getattr(importer, kind)(record)
+            except (ValueError, KeyError, TypeError, AttributeError):
+                importer.result.damaged.append(number)
     return importer.result

@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -113,7 +114,7 @@ def _post_json(url: str, body: dict, headers: dict[str, str]) -> dict:
 
 
 def _host(url: str) -> str:
-    return urllib.request.urlparse(url).netloc or url
+    return urllib.parse.urlparse(url).netloc or url
 
 
 @dataclass
@@ -230,8 +231,9 @@ def _cli_reply(out: str, sent: str) -> LlmReply:
     text = data.get("result")
     if not isinstance(text, str):
         raise LlmError("claude reply has no result text")
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-    tin = sum(
+    raw_usage = data.get("usage")
+    usage: dict[str, object] = raw_usage if isinstance(raw_usage, dict) else {}
+    tin: int = sum(
         v
         for k, v in usage.items()
         if k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")

@@ -449,7 +449,8 @@ def _listing(paths: Sequence[str], limit: int = 6) -> str:
     return ", ".join(paths[:limit]) + more
 
 
-def _discovery(turn: Turn, edited: Sequence[str]) -> Observation | None:
+def _explorations(turn: Turn, edited: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``(searches, files read but not edited)`` of a turn's successful tool uses."""
     searches: list[str] = []
     reads: list[str] = []
     for event in turn.events:
@@ -459,31 +460,49 @@ def _discovery(turn: Turn, edited: Sequence[str]) -> Observation | None:
             searches.append(one_line(event.input_summary))
         elif event.action == "read":
             reads.extend(p for p in event.paths if p not in edited)
-    reads = unique(reads)
-    searches = unique(searches)
+    return unique(searches), unique(reads)
+
+
+def _context_for_edits(
+    searches: Sequence[str], reads: Sequence[str], edited: Sequence[str]
+) -> tuple[list[str], str] | None:
+    """Facts and title of the exploration that led to a turn's edits (None when too little)."""
+    if not searches and len(reads) < 2:
+        return None
+    facts = [
+        f"Search for '{_short_command(s, 60)}' led to edits in {_names(edited)}"
+        for s in searches[:3]
+    ]
+    if reads:
+        facts.append(f"Read {_listing(reads)} before changing {_names(edited)}")
+    if searches:
+        return facts, f"Trace {_short_command(searches[0], 30)} to {_names(edited, 2)}"
+    return facts, f"Context for changes to {_names(edited, 2)}"
+
+
+def _investigation(
+    searches: Sequence[str], reads: Sequence[str], prompt: str
+) -> tuple[list[str], str] | None:
+    """Facts and title of a turn that only explored (None when too little)."""
+    if len(reads) < MIN_READS_FOR_INVESTIGATION and not (searches and reads):
+        return None
+    facts = [f"Searched for '{_short_command(s, 60)}'" for s in searches[:3]]
+    if reads:
+        facts.append(f"Read {', '.join(reads[:6])}" + (" and more" if len(reads) > 6 else ""))
+    topic = _excerpt(prompt, 6).rstrip("…")
+    return facts, f"Investigate: {topic[:1].lower()}{topic[1:]}" if prompt else "Investigate code"
+
+
+def _discovery(turn: Turn, edited: Sequence[str]) -> Observation | None:
+    searches, reads = _explorations(turn, edited)
     prompt = turn.prompt or ""
     if edited:
-        if not searches and len(reads) < 2:
-            return None
-        facts = [
-            f"Search for '{_short_command(s, 60)}' led to edits in {_names(edited)}"
-            for s in searches[:3]
-        ]
-        if reads:
-            facts.append(f"Read {_listing(reads)} before changing {_names(edited)}")
-        title = (
-            f"Trace {_short_command(searches[0], 30)} to {_names(edited, 2)}"
-            if searches
-            else f"Context for changes to {_names(edited, 2)}"
-        )
+        found = _context_for_edits(searches, reads, edited)
     else:
-        if len(reads) < MIN_READS_FOR_INVESTIGATION and not (searches and reads):
-            return None
-        facts = [f"Searched for '{_short_command(s, 60)}'" for s in searches[:3]]
-        if reads:
-            facts.append(f"Read {', '.join(reads[:6])}" + (" and more" if len(reads) > 6 else ""))
-        topic = _excerpt(prompt, 6).rstrip("…")
-        title = f"Investigate: {topic[:1].lower()}{topic[1:]}" if prompt else "Investigate code"
+        found = _investigation(searches, reads, prompt)
+    if found is None:
+        return None
+    facts, title = found
     return Observation(
         type="discovery",
         title=title,
@@ -567,31 +586,44 @@ def summarize_session(turns: Sequence[Turn], observations: Sequence[Observation]
     prompts = [t.prompt for t in turns if t.prompt]
     events = [e for t in turns for e in t.events]
     reads = unique(p for e in events if e.action == "read" for p in e.paths)
-    edited = unique(p for e in events if e.action == "write" and not e.failed for p in e.paths)
-    for event in events:
-        command = _command(event)
-        if command is not None and command.kind == "move" and not event.failed:
-            edited.extend(d for _, d in move_pairs(event.input_summary) if d not in edited)
-    searches = unique(
-        one_line(e.input_summary)
-        for e in events
-        if e.action in ("search", "web") and e.status == "success"
-    )
-    runs = unique(
-        _short_command(c.text, 50)
-        for c in (_command(e) for e in events)
-        if c is not None and c.kind in ("test", "build", "lint")
-    )
     return Summary(
         request=_request(prompts),
-        investigated=_investigated(reads, searches, runs),
+        investigated=_investigated(reads, _searches(events), _checks_run(events)),
         learned=_learned(observations),
         completed="; ".join(o.title for o in observations if o.type != "discovery")
         or "No changes were recorded.",
         next_steps=_next_steps(observations, turns),
         files_read=reads,
-        files_edited=edited,
+        files_edited=_edited(events),
         notes=_notes(turns, events),
+    )
+
+
+def _edited(events: Sequence[ToolEvent]) -> list[str]:
+    """Files written or moved into place by successful tool uses, first seen first."""
+    edited = unique(p for e in events if e.action == "write" and not e.failed for p in e.paths)
+    for event in events:
+        command = _command(event)
+        if command is not None and command.kind == "move" and not event.failed:
+            edited.extend(d for _, d in move_pairs(event.input_summary) if d not in edited)
+    return edited
+
+
+def _searches(events: Sequence[ToolEvent]) -> list[str]:
+    """What successful code and web searches looked for."""
+    return unique(
+        one_line(e.input_summary)
+        for e in events
+        if e.action in ("search", "web") and e.status == "success"
+    )
+
+
+def _checks_run(events: Sequence[ToolEvent]) -> list[str]:
+    """The test, build and lint commands run, shortened."""
+    return unique(
+        _short_command(c.text, 50)
+        for c in (_command(e) for e in events)
+        if c is not None and c.kind in ("test", "build", "lint")
     )
 
 

@@ -23,8 +23,13 @@ from conkeeper.services.capture import (
     outcome_from_response,
     store_event,
 )
-from conkeeper.services.sessions import ensure_session, set_title_if_missing, store_prompt
-from conkeeper.storage.store import ensure_project
+from conkeeper.storage.sessions import (
+    end_session,
+    ensure_session,
+    set_title_if_missing,
+    store_prompt,
+)
+from conkeeper.storage.store import ensure_project, transaction
 
 START_MS = 1_700_000_000_000
 
@@ -56,8 +61,7 @@ def replay(conn: sqlite3.Connection, recording: Mapping[str, Any], *, end: bool 
 
     root = Path(recording["project_root"])
     location = ProjectLocation(root=root, identity=str(root), memory_dir=project_memory_dir(root))
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         project_id = ensure_project(conn, location)
         session_id = ensure_session(conn, project_id, str(recording.get("session_id", "replay")))
         clock = START_MS
@@ -78,14 +82,7 @@ def replay(conn: sqlite3.Connection, recording: Mapping[str, Any], *, end: bool 
                 )
                 store_event(conn, session_id, number, captured)
         if end:
-            conn.execute(
-                "UPDATE sessions SET status = 'completed', ended_at = ? WHERE id = ?",
-                (clock, session_id),
-            )
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+            end_session(conn, session_id, None, ended_at=clock)
     return session_id
 
 

@@ -24,7 +24,6 @@ import contextlib
 import json
 import os
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -329,7 +328,7 @@ def _take_entry(
         tool = ParsedTool(
             id=tool_id[:200],
             name=str(block.get("name") or "unknown")[:100],
-            input=block.get("input") if isinstance(block.get("input"), dict) else {},
+            input=tool_input if isinstance(tool_input := block.get("input"), dict) else {},
             at=at,
         )
         tools[tool_id] = tool
@@ -402,7 +401,7 @@ def store_transcript(
     from conkeeper.domain.privacy import clean_captured
     from conkeeper.services.capture import build_event, store_event
     from conkeeper.services.observations.extract import extract_session
-    from conkeeper.services.sessions import set_title_if_missing
+    from conkeeper.storage.sessions import set_title_if_missing
 
     project_id = ensure_project(conn, location)
     session_id = _ensure_imported_session(conn, project_id, parsed, path)
@@ -516,73 +515,40 @@ def import_file(
     return report
 
 
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total_bytes: int, files: int, enabled: bool | None = None) -> None:
-        self.total = max(1, total_bytes)
-        self.files = files
-        self.done_bytes = 0
-        self.done_files = 0
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self._drawn = 0.0
-
-    def add_bytes(self, count: int) -> None:
-        """Count bytes read; redraw at most ten times a second."""
-        self.done_bytes += count
-        if self.enabled and time.monotonic() - self._drawn > 0.1:
-            self.draw()
-
-    def file_done(self) -> None:
-        """Count one finished file."""
-        self.done_files += 1
-        if self.enabled:
-            self.draw()
-
-    def draw(self) -> None:
-        """Draw the bar now."""
-        self._drawn = time.monotonic()
-        share = min(1.0, self.done_bytes / self.total)
-        bar = "#" * int(share * 30)
-        sys.stderr.write(
-            f"\rImporting [{bar:<30}] {share:4.0%} {self.done_files}/{self.files} files "
-            f"{self.done_bytes / 1e6:.1f}/{self.total / 1e6:.1f} MB"
-        )
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        """End the bar's line."""
-        if self.enabled:
-            self.draw()
-            sys.stderr.write("\n")
-
-
 def import_transcripts(
     conn: sqlite3.Connection,
     paths: list[Path],
     *,
     force: bool = False,
     extractor: str = "local",
-    progress: Progress | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ImportReport:
-    """Import every file in ``paths``; one bad file never stops the others."""
+    """Import every file in ``paths``; one bad file never stops the others.
+
+    ``progress(done_bytes, total_bytes)`` is called as the files are read (a front door draws
+    it; this service never writes to the terminal).
+    """
     report = ImportReport()
     started = time.perf_counter()
+    total = 0
     for path in paths:
-        before = progress.done_bytes if progress else 0
-        file_report = import_file(
-            conn,
-            path,
-            force=force,
-            extractor=extractor,
-            on_bytes=progress.add_bytes if progress else None,
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+    done = 0
+
+    def count(nbytes: int) -> None:
+        nonlocal done
+        done += nbytes
+        if progress is not None:
+            progress(min(done, total), total)
+
+    for path in paths:
+        before = done
+        report.files.append(
+            import_file(conn, path, force=force, extractor=extractor, on_bytes=count)
         )
-        report.files.append(file_report)
-        if progress:
-            progress.file_done()
-            report.bytes += progress.done_bytes - before
-        else:
-            with contextlib.suppress(OSError):
-                report.bytes += path.stat().st_size
+        report.bytes += done - before
+    if progress is not None:
+        progress(total, total)
     report.seconds = time.perf_counter() - started
     return report

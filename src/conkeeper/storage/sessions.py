@@ -85,12 +85,15 @@ def set_title_if_missing(conn: sqlite3.Connection, session_id: int, title: str) 
     return cursor.rowcount > 0
 
 
-def end_session(conn: sqlite3.Connection, session_id: int, reason: str | None) -> None:
-    """Mark a session completed with the host's end reason (``clear``, ``logout``, ...)."""
+def end_session(
+    conn: sqlite3.Connection, session_id: int, reason: str | None, *, ended_at: int | None = None
+) -> None:
+    """Mark a session completed with the host's end reason (``clear``, ``logout``, ...), at
+    ``ended_at`` (ms; default now)."""
     conn.execute(
         "UPDATE sessions SET status = CASE WHEN status = 'imported' THEN status "
         "ELSE 'completed' END, ended_at = ?, end_reason = ? WHERE id = ?",
-        (now_ms(), (reason or "")[:100] or None, session_id),
+        (ended_at if ended_at is not None else now_ms(), (reason or "")[:100] or None, session_id),
     )
 
 
@@ -121,3 +124,63 @@ def store_prompt(conn: sqlite3.Connection, session_id: int, prompt_number: int, 
             return number
         number = next_prompt_number(conn, session_id)
     raise sqlite3.IntegrityError(f"could not store prompt {prompt_number} of session {session_id}")
+
+
+def session_activity(conn: sqlite3.Connection, session_id: int) -> tuple[int, int, int | None]:
+    """``(tool events, failed tool events, started_at ms or None)`` of one session."""
+    row = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(status = 'failure'), 0) FROM tool_events "
+        "WHERE session_id = ?",
+        (session_id,),
+    ).fetchone()
+    start = conn.execute("SELECT started_at FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    return int(row[0]), int(row[1]), int(start[0]) if start and start[0] else None
+
+
+def session_title(conn: sqlite3.Connection, session_id: int) -> str | None:
+    """A session's title (its first stored prompt), ``None`` when it has none."""
+    row = conn.execute("SELECT title FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    return row[0] if row and row[0] else None
+
+
+def recent_prompts(conn: sqlite3.Connection, session_id: int, limit: int) -> list[tuple[int, str]]:
+    """The last ``limit`` stored prompts of a session as ``(number, text)``, oldest first."""
+    rows = conn.execute(
+        "SELECT prompt_number, text FROM prompts WHERE session_id = ? "
+        "ORDER BY prompt_number DESC LIMIT ?",
+        (session_id, limit),
+    ).fetchall()
+    return [(int(r[0]), str(r[1])) for r in reversed(rows)]
+
+
+def recent_written_paths(conn: sqlite3.Connection, session_id: int, limit: int = 50) -> list[str]:
+    """The ``paths`` JSON of a session's last successful writes, newest first."""
+    rows = conn.execute(
+        "SELECT paths FROM tool_events WHERE session_id = ? AND action = 'write' "
+        "AND status = 'success' ORDER BY id DESC LIMIT ?",
+        (session_id, limit),
+    ).fetchall()
+    return [r[0] or "[]" for r in rows]
+
+
+def recent_failures(
+    conn: sqlite3.Connection, session_id: int, limit: int = 3
+) -> list[tuple[str, str | None, str | None]]:
+    """A session's last failed tool uses as ``(tool, input summary, error)``, oldest first."""
+    rows = conn.execute(
+        "SELECT tool_name, input_summary, error FROM tool_events "
+        "WHERE session_id = ? AND status != 'success' ORDER BY id DESC LIMIT ?",
+        (session_id, limit),
+    ).fetchall()
+    return [(str(r[0]), r[1], r[2]) for r in reversed(rows)]
+
+
+def recent_observation_titles(
+    conn: sqlite3.Connection, session_id: int, limit: int = 5
+) -> list[tuple[int, str, str]]:
+    """A session's last observations as ``(id, type, title)``, oldest first."""
+    rows = conn.execute(
+        "SELECT id, type, title FROM observations WHERE session_id = ? ORDER BY id DESC LIMIT ?",
+        (session_id, limit),
+    ).fetchall()
+    return [(int(r[0]), str(r[1]), str(r[2])) for r in reversed(rows)]

@@ -1,0 +1,291 @@
+"""What each MCP tool does, without the MCP SDK: call one service, shape a compact payload.
+
+Why it exists: the server module (:mod:`conkeeper.mcp.server`) only wires these functions to the
+SDK, so the tools' behaviour — scope, limits, privacy on the way out, the token estimate every
+answer carries — is plain Python that the rest of the code base can read and test. Every
+function takes the server's project directory and the tool's arguments, returns a JSON-ready
+dict ending with ``estimated_tokens`` (like the CLI's ``--json``), and raises
+:class:`ToolInputError` with one sentence for anything a caller can fix.
+
+Privacy: every text that leaves comes from a service that already applies the privacy module
+(the search index holds privacy-blanked text, observations were cleaned when captured, memory
+files are read through :func:`conkeeper.services.memory_files.read_visible`), and the payload is
+cleaned again on the way out: record texts with
+:func:`conkeeper.domain.privacy.clean_captured`, memory text with secret redaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from conkeeper.domain.tokens import estimate_tokens
+
+SEARCH_LIMIT = 10
+MAX_SEARCH_LIMIT = 50
+MAX_IDS = 50
+MAX_NEIGHBOURS = 50
+MAX_SESSIONS = 100
+MAX_SNIPPET = 240
+
+
+class ToolInputError(Exception):
+    """A tool call that cannot be answered; the message is one sentence for the agent."""
+
+
+def _finish(payload: dict[str, Any], clean: Callable[[str], str]) -> dict[str, Any]:
+    """``payload`` with every string cleaned and the estimated token cost of the answer."""
+    cleaned: dict[str, Any] = _clean(payload, clean)
+    cleaned["estimated_tokens"] = estimate_tokens(json.dumps(cleaned, ensure_ascii=False))
+    return cleaned
+
+
+def _clean(value: Any, clean: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {key: _clean(item, clean) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(item, clean) for item in value]
+    return value
+
+
+def _clean_record(text: str) -> str:
+    from conkeeper.domain.privacy import clean_captured
+
+    return clean_captured(text) or ""
+
+
+def _redact(text: str) -> str:
+    from conkeeper.domain.secrets import redact
+
+    return redact(text)
+
+
+def _bounded(name: str, value: int, low: int, high: int) -> int:
+    if value < low or value > high:
+        raise ToolInputError(f"'{name}' must be between {low} and {high} (got {value}).")
+    return value
+
+
+@contextlib.contextmanager
+def _store() -> Iterator[sqlite3.Connection]:
+    """The user's database for one call; store problems become one sentence."""
+    from conkeeper.services.workspace import project_store
+    from conkeeper.storage.store import StoreError
+
+    try:
+        with project_store() as conn:
+            yield conn
+    except StoreError as exc:
+        raise ToolInputError(str(exc)) from None
+    except sqlite3.DatabaseError as exc:
+        raise ToolInputError(f"the ConKeeper database could not answer: {exc}") from None
+
+
+def _scoped(conn: sqlite3.Connection, cwd: Path, all_projects: bool) -> tuple[int | None, str]:
+    """``(project_id filter, label)`` for the server's project, or every project."""
+    from conkeeper.services.workspace import project_scope
+
+    scope = project_scope(conn, all_projects=all_projects, cwd=cwd)
+    return scope.row_filter, scope.label
+
+
+# --------------------------------------------------------------------------- search
+
+
+def search(
+    cwd: Path,
+    query: str,
+    *,
+    limit: int = SEARCH_LIMIT,
+    include_global: bool = False,
+    include_sessions: bool = False,
+    category: str | None = None,
+    all_projects: bool = False,
+) -> dict[str, Any]:
+    """A compact index of hits (id, where, a short snippet), ranked by the search service."""
+    from conkeeper.services.search import SearchError, SearchRequest
+    from conkeeper.services.search import search as run_search
+
+    _bounded("limit", limit, 1, MAX_SEARCH_LIMIT)
+    request = SearchRequest(
+        query=query,
+        cwd=cwd,
+        include_global=include_global,
+        include_sessions=include_sessions,
+        categories=(category.strip().lower(),) if category and category.strip() else (),
+        all_projects=all_projects,
+        limit=limit,
+        context=0,
+        sessions_days=_sessions_days(cwd) if include_sessions else 30,
+    )
+    try:
+        response = run_search(request)
+    except SearchError as exc:
+        raise ToolInputError(str(exc)) from None
+    hits = [_compact_hit(hit) for hit in response.hits]
+    payload = {
+        "query": response.query,
+        "scope": response.scope,
+        "count": len(hits),
+        "hits": hits,
+        "notices": list(response.notices),
+        "next": "read_memory(path) for a memory file; get_observations(ids) for obs:N hits; "
+        "summary(session) for summary:N hits",
+    }
+    return _finish(payload, _redact)
+
+
+def _sessions_days(cwd: Path) -> int:
+    from conkeeper.domain.config import load_config
+    from conkeeper.domain.paths import locate_project
+
+    return int(load_config(locate_project(cwd).root).config.sessions_days)
+
+
+def _compact_hit(hit: Any) -> dict[str, Any]:
+    """One line of the index: a stable id, its kind, where it is, and a short snippet."""
+    snippet = " ".join(hit.snippet.split())
+    if len(snippet) > MAX_SNIPPET:
+        snippet = snippet[: MAX_SNIPPET - 1] + "…"
+    item: dict[str, Any] = {
+        "id": hit.ref or f"{hit.path}:{hit.line}",
+        "source": hit.source,
+        "path": hit.path,
+        "line": hit.line,
+        "title": hit.label or hit.heading,
+        "snippet": snippet,
+        "score": round(hit.score, 4),
+    }
+    if hit.categories:
+        item["categories"] = list(hit.categories)
+    if hit.project:
+        item["project"] = hit.project
+    return item
+
+
+# --------------------------------------------------------------------------- the session record
+
+
+def sessions(
+    cwd: Path, *, limit: int = 20, offset: int = 0, all_projects: bool = False
+) -> dict[str, Any]:
+    """Level 1: recent sessions with titles, newest first."""
+    from conkeeper.services.observations.retrieval import list_sessions
+
+    _bounded("limit", limit, 1, MAX_SESSIONS)
+    if offset < 0:
+        raise ToolInputError(f"'offset' cannot be negative (got {offset}).")
+    with _store() as conn:
+        project_id, label = _scoped(conn, cwd, all_projects)
+        items = list_sessions(conn, project_id, limit, offset)
+    return _finish({"level": 1, "scope": label, "sessions": items}, _clean_record)
+
+
+def summary(cwd: Path, session: str, *, all_projects: bool = False) -> dict[str, Any]:
+    """Level 2: one session's summary (``summary`` is null when none was made yet)."""
+    from conkeeper.services.observations.retrieval import get_summary
+    from conkeeper.storage.observations import SessionNotFound
+
+    with _store() as conn:
+        project_id, label = _scoped(conn, cwd, all_projects)
+        try:
+            data = get_summary(conn, session, project_id)
+        except SessionNotFound as exc:
+            raise ToolInputError(f"{exc} in {label}.") from None
+    return _finish({"level": 2, "scope": label, **data}, _clean_record)
+
+
+def get_observations(cwd: Path, ids: list[int], *, all_projects: bool = False) -> dict[str, Any]:
+    """Level 5: full observations by id, in the order asked, and the ids not found."""
+    from conkeeper.services.observations.retrieval import get_observations as fetch
+
+    if not ids:
+        raise ToolInputError("give at least one observation id, e.g. ids=[42].")
+    if len(ids) > MAX_IDS:
+        raise ToolInputError(f"at most {MAX_IDS} ids per call (got {len(ids)}).")
+    with _store() as conn:
+        project_id, label = _scoped(conn, cwd, all_projects)
+        found, missing = fetch(conn, list(dict.fromkeys(ids)), project_id)
+    payload = {"level": 5, "scope": label, "observations": found, "missing": missing}
+    return _finish(payload, _clean_record)
+
+
+def timeline(
+    cwd: Path, anchor: int, *, before: int = 5, after: int = 5, all_projects: bool = False
+) -> dict[str, Any]:
+    """Observation titles around one observation, in time order, within its project."""
+    from conkeeper.services.observations.retrieval import timeline as around
+
+    _bounded("before", before, 0, MAX_NEIGHBOURS)
+    _bounded("after", after, 0, MAX_NEIGHBOURS)
+    with _store() as conn:
+        project_id, label = _scoped(conn, cwd, all_projects)
+        try:
+            data = around(conn, anchor, project_id, before, after)
+        except LookupError:
+            raise ToolInputError(f"no observation {anchor} in {label}.") from None
+    return _finish({"scope": label, **data}, _clean_record)
+
+
+# --------------------------------------------------------------------------- memory files
+
+
+def read_memory(cwd: Path, path: str, scope: str = "project") -> dict[str, Any]:
+    """One memory file's visible text (private lines removed, credentials redacted)."""
+    from conkeeper.services.memory_files import MemoryAccessError, read_visible
+
+    try:
+        memory = read_visible(cwd, path, scope)
+    except MemoryAccessError as exc:
+        raise ToolInputError(str(exc)) from None
+    payload = {
+        "scope": memory.scope,
+        "path": memory.path,
+        "kind": memory.kind,
+        "text": memory.text,
+        "private_file": memory.private_file,
+        "hidden_lines": memory.hidden_lines,
+    }
+    return _finish(payload, _redact)
+
+
+def list_memory(cwd: Path) -> list[dict[str, str]]:
+    """The memory files an agent may read (project first, then global)."""
+    from conkeeper.services.memory_files import list_memory_files
+
+    return [
+        {"scope": ref.scope, "path": ref.path, "kind": ref.kind} for ref in list_memory_files(cwd)
+    ]
+
+
+def remember(
+    cwd: Path, text: str, category: str, file: str, scope: str = "project"
+) -> dict[str, Any]:
+    """Append an entry with its category tag to a memory file (the routing service's path)."""
+    from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.memory_files import MemoryAccessError, memory_root
+    from conkeeper.services.routing import RoutingError, add_entry
+
+    try:
+        root = memory_root(cwd, scope)
+        if not root.is_dir():
+            raise ToolInputError(
+                f"there is no {scope} memory folder yet; run 'conkeeper init' first."
+            )
+        written, chosen = add_entry(root, file.strip(), text, category.strip().lower())
+    except (MemoryAccessError, RoutingError, MemoryFileError) as exc:
+        raise ToolInputError(str(exc)) from None
+    payload = {
+        "scope": scope,
+        "path": written,
+        "category": chosen,
+        "text": " ".join(text.split()),
+        "saved": True,
+    }
+    return _finish(payload, _redact)

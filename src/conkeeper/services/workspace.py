@@ -1,0 +1,83 @@
+"""Which project a request is about, and the database opened for it.
+
+Every front door (the CLI, the MCP server, the viewer, other agents' adapters) answers the same
+two questions before it calls a service: "which project is this?" and "give me the store". They
+are answered here once, so "the current project" means the same thing through every door:
+the work tree around the working directory (``domain.paths.locate_project``), linked git
+worktrees sharing one identity, scoped to the store's row for that identity.
+
+Errors stay typed: opening the store raises :class:`conkeeper.storage.store.StoreError` (a
+one-line message); the CLI turns it into one ``conkeeper: ...`` line, a hook fails open.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from conkeeper.domain.paths import ProjectLocation, locate_project
+from conkeeper.storage.store import find_project, open_store
+
+ALL_PROJECTS_LABEL = "all projects"
+# A project id no row has: the filter for a project the store has never seen.
+NO_PROJECT = -1
+
+
+def current_project(cwd: Path | None = None) -> ProjectLocation:
+    """The project around ``cwd`` (default: the process's working directory)."""
+    return locate_project(cwd if cwd is not None else Path.cwd())
+
+
+@dataclass(frozen=True)
+class ProjectScope:
+    """What a query is scoped to: one project, or every project ConKeeper knows."""
+
+    location: ProjectLocation | None  # None: every project
+    project_id: int | None  # the store's row; None for every project or an unseen one
+    label: str  # how to name the scope to a person ("myapp", "all projects")
+
+    @property
+    def all_projects(self) -> bool:
+        """Whether the scope is every project."""
+        return self.location is None
+
+    @property
+    def known(self) -> bool:
+        """Whether the store has seen this project (every project always counts as known)."""
+        return self.all_projects or self.project_id is not None
+
+    @property
+    def row_filter(self) -> int | None:
+        """The ``project_id`` to filter rows by: ``None`` for every project, and
+        :data:`NO_PROJECT` (which matches no row) for a project the store never saw."""
+        if self.all_projects:
+            return None
+        return self.project_id if self.project_id is not None else NO_PROJECT
+
+
+def project_scope(
+    conn: sqlite3.Connection, *, all_projects: bool = False, cwd: Path | None = None
+) -> ProjectScope:
+    """The scope of a request: every project, or the current one with its store row."""
+    if all_projects:
+        return ProjectScope(None, None, ALL_PROJECTS_LABEL)
+    location = current_project(cwd)
+    return ProjectScope(location, find_project(conn, location.identity), location.name)
+
+
+@contextlib.contextmanager
+def project_store(
+    path: Path | None = None, *, readonly: bool = False
+) -> Iterator[sqlite3.Connection]:
+    """The user's database (migrated unless ``readonly``) for one request, closed afterwards.
+
+    Raises ``StoreError`` with a one-line message when it cannot be opened.
+    """
+    conn = open_store(path, readonly=readonly)
+    try:
+        yield conn
+    finally:
+        conn.close()
