@@ -41,6 +41,7 @@ SPEC_DEFAULTS = {
     "llm_daily_token_budget": 200000,
     "llm_max_input_chars": 12000,
     "obsidian_sync_target": "",
+    "project_search_paths": "",
 }
 
 

@@ -14,16 +14,26 @@ from conftest import run_cli
 from conkeeper.services import corrections
 from conkeeper.services.corrections import detect
 
-CORPUS = Path(__file__).parent / "data" / "corrections" / "corpus.jsonl"
+DATA = Path(__file__).parent / "data" / "corrections"
+CORPUS = DATA / "corpus.jsonl"
+# Each blind set was written and committed before it was first measured; those first figures
+# are the honest estimate for unseen prompts (documented in bench/corrections_quality.py). Each
+# set's misses then guided a tuning round, so all are "seen" now: they are pinned at the
+# issue's targets as a regression guard.
+BLIND = tuple(f"blind{n}.jsonl" for n in ("", "2", "3", "4", "5", "6"))
 
 
-def _corpus() -> list[dict]:
-    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
+def _corpus(names: tuple[str, ...] = ("corpus.jsonl",)) -> list[dict]:
+    rows = []
+    for name in names:
+        text = (DATA / name).read_text(encoding="utf-8")
+        rows += [json.loads(line) for line in text.splitlines() if line]
+    return rows
 
 
-def _scores(level: str) -> tuple[float, float]:
+def _scores(level: str, names: tuple[str, ...] = ("corpus.jsonl",)) -> tuple[float, float]:
     tp = fp = fn = 0
-    for row in _corpus():
+    for row in _corpus(names):
         flagged = detect(row["text"], level).label is not None
         tp += bool(row["label"]) and flagged
         fp += (not row["label"]) and flagged
@@ -49,6 +59,24 @@ def test_precision_and_recall_per_level(
     precision, recall = _scores(level)
     assert precision >= min_precision
     assert recall >= min_recall
+
+
+def test_blind_sets_are_big_enough_and_labelled() -> None:
+    for name in BLIND:
+        rows = _corpus((name,))
+        assert len(rows) >= 80, name
+        assert {row["label"] for row in rows} == {"correction", "friction", None}, name
+
+
+@pytest.mark.parametrize(
+    ("level", "min_precision", "min_recall"), [("low", 0.95, 0.85), ("medium", 0.92, 0.90)]
+)
+def test_blind_set_precision_and_recall(
+    level: str, min_precision: float, min_recall: float
+) -> None:
+    precision, recall = _scores(level, BLIND)
+    assert precision >= min_precision, precision
+    assert recall >= min_recall, recall
 
 
 @pytest.mark.parametrize(
@@ -113,7 +141,7 @@ def test_queue_line_is_always_one_parseable_line(text: str) -> None:
     assert line.endswith("\n") and "\n" not in line[:-1]
     body = corrections.sanitize_queue_text(text)
     assert len(body) <= 200
-    assert "|" not in body and '"' not in body and "<!--" not in body and "-->" not in body
+    assert '"' not in body and "<!--" not in body and "-->" not in body
     assert not any(ch in body for ch in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
     items = corrections.parse_queue(line)
     assert len(items) == 1 and items[0].label == "friction" and items[0].text == body
@@ -136,7 +164,7 @@ def test_queue_format_matches_the_seed(tmp_path: Path) -> None:
     line = text.splitlines()[-1]
     assert re.fullmatch(
         r"- \*\*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\*\* \| correction \| "
-        r"\"no, use 'snake_case' / now\" \| ref: previous assistant message",
+        r"\"no, use 'snake_case' \| now\" \| ref: previous assistant message",
         line,
     )
 
@@ -173,3 +201,10 @@ def test_cli_list(tmp_path: Path) -> None:
     assert listed["count"] == 2
     assert [i["label"] for i in listed["items"]] == ["friction", "correction"]
     assert listed["items"][1]["text"] == "no, use X"
+
+
+def test_pipe_in_user_text_survives_the_queue(tmp_path: Path) -> None:
+    """The queue keeps a ``|`` the user typed (it used to become ``/``)."""
+    corrections.append_to_queue(tmp_path, "correction", "no, pipe it: grep x | sort | uniq", when=0)
+    items = corrections.read_queue(tmp_path)
+    assert [item.text for item in items] == ["no, pipe it: grep x | sort | uniq"]

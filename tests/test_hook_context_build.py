@@ -140,8 +140,12 @@ def test_observation_logs_are_never_injected(tmp_path: Path) -> None:
     assert "OBS-LINE" not in build(root)
 
 
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
 def _insert_observation(conn: sqlite3.Connection, session: int, project: int, i: int) -> None:
-    cols = ctxmod.table_columns(conn, "observations")
+    cols = _columns(conn, "observations")
     row = {
         "session_id": session,
         "project_id": project,
@@ -158,7 +162,7 @@ def _insert_observation(conn: sqlite3.Connection, session: int, project: int, i:
 
 
 def _insert_summary(conn: sqlite3.Connection, session: int, project: int) -> None:
-    cols = ctxmod.table_columns(conn, "session_summaries")
+    cols = _columns(conn, "session_summaries")
     row = {
         "session_id": session,
         "project_id": project,
@@ -183,16 +187,7 @@ def test_database_parts_when_tables_exist(tmp_path: Path) -> None:
         (project,),
     )
     session = conn.execute("SELECT id FROM sessions").fetchone()[0]
-    if not ctxmod.table_exists(conn, "observations"):
-        conn.execute(
-            "CREATE TABLE observations (id INTEGER PRIMARY KEY, session_id INTEGER, "
-            "type TEXT, title TEXT, created_at INTEGER)"
-        )
-        conn.execute(
-            "CREATE TABLE session_summaries (id INTEGER PRIMARY KEY, session_id INTEGER, "
-            "request TEXT, completed TEXT, next_steps TEXT, created_at INTEGER)"
-        )
-    for i in range(20):
+    for i in range(20):  # open_store migrated: the observation tables exist
         _insert_observation(conn, session, project, i)
     _insert_summary(conn, session, project)
     info = SessionInfo(host_session_id="new", project_id=project)

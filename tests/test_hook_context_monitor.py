@@ -176,6 +176,8 @@ def _ctx(root: Path, session: str = "sess-1", **extra: Any):
 
 def test_check_injects_then_blocks_once(tmp_path: Path) -> None:
     root = project(tmp_path)
+    # the user chose the 200k model explicitly: the window is known, so blocking is allowed
+    (root / ".claude" / "settings.json").write_text('{"model": "sonnet"}', encoding="utf-8")
     transcript = root.parent / "sess-1.jsonl"
     write_transcript(transcript, [assistant(130_000)])
     first = on_prompt.monitor_result(_ctx(root))

@@ -17,7 +17,14 @@ from conkeeper.domain.frontmatter import parse_front_matter
 from conkeeper.services.install import HOOK_SPECS, plugin_hooks_document
 
 ROOT = Path(__file__).resolve().parents[1]
-SKILLS = ("memory-init", "memory-search", "memory-sync", "memory-config", "session-handoff")
+SKILLS = (
+    "memory-init",
+    "memory-search",
+    "memory-sync",
+    "memory-config",
+    "session-handoff",
+    "memory-reflect",
+)
 
 
 def test_manifests_are_valid_and_agree() -> None:
@@ -56,9 +63,8 @@ def test_skill_front_matter_and_body(name: str) -> None:
     assert len(front.values["description"]) > 40
     assert '"${CLAUDE_PLUGIN_ROOT}/bin/conkeeper"' in text
     assert "private" in text.lower()
-    command = (ROOT / "commands" / f"{name}.md").read_text(encoding="utf-8")
-    assert parse_front_matter(command).values["description"]
-    assert name in command
+    # one source per name: a skill is also its slash command, so no commands/<name>.md
+    assert not (ROOT / "commands" / f"{name}.md").exists()
 
 
 def test_skill_commands_exist_in_the_cli() -> None:

@@ -82,6 +82,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="search the memory of every project ConKeeper knows",
     )
     parser.add_argument(
+        "--cross-project",
+        action="store_true",
+        help="also find projects with a .claude/memory folder under project_search_paths "
+        "(up to three levels deep) and search them all",
+    )
+    parser.add_argument(
         "--limit",
         type=int,
         default=DEFAULT_LIMIT,
@@ -144,11 +150,23 @@ def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
         categories=tuple(c.strip().lower() for c in args.category if c.strip()),
         tags=tuple(t.strip().lower() for t in args.tag if t.strip()),
         since_ms=parse_since(args.since) if args.since else None,
-        all_projects=args.all_projects,
+        all_projects=args.all_projects or getattr(args, "cross_project", False),
         limit=args.limit,
         context=args.context,
         sessions_days=_sessions_days(cwd) if wants_sessions else 30,
     )
+
+
+def _discover_projects() -> None:
+    from conkeeper.services.project_discovery import prepare_cross_project
+    from conkeeper.storage.store import StoreError
+
+    try:
+        prepare_cross_project(Path.cwd())
+    except ValueError as exc:
+        raise CliError(str(exc), 2) from None
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -160,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
     if any(not c.strip() for c in args.category):
         raise CliError("--category needs a name, e.g. --category decision", 2)
     request = build_request(args, Path.cwd())
+    if args.cross_project:
+        _discover_projects()
     try:
         response = search(request)
     except SearchError as exc:

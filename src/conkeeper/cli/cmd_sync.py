@@ -54,6 +54,10 @@ def _mark(location: ProjectLocation, session: str | None, args: argparse.Namespa
             "(the hooks create one on the first prompt); nothing to mark"
         )
     kind = "save" if args.save else "sync"
+    if not args.save and location.memory_dir.is_dir():
+        from conkeeper.services.freshness.health import record_last_sync
+
+        record_last_sync(location.root, location.memory_dir)  # read by the next SessionStart
     if args.json:
         emit_json({"recorded": kind, "session": state.session_id, "project": state.identity})
     else:

@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("cmd_config", "Show, get or set configuration keys"),
     "tag": ("cmd_tag", "Classify entries and add or remove category tags"),
     "corrections": ("cmd_corrections", "Detect corrections/friction in text; list the queue"),
+    "reflect": ("cmd_reflect", "Session retrospective: recommendations, retro file, approve"),
+    "insights": ("cmd_insights", "Trends across sessions: corrections, friction, failures (chart)"),
     "decisions": ("cmd_decisions", "Write a new ADR or regenerate decisions/INDEX.md"),
     "sync": ("cmd_sync", "Record a memory sync (resets the context monitor and save counter)"),
     "sessions": ("cmd_retrieval", "Level 1: list recent sessions with titles"),
@@ -47,6 +49,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("cmd_doctor", "Check Python, SQLite FTS5, memory roots, hooks and permissions"),
     "viewer": ("cmd_viewer", "Open a local web page for memory, sessions, retros and the queue"),
     "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),
+    "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
+    "consolidate": ("cmd_consolidate", "Propose merging duplicate or contradictory memory entries"),
     "mcp": ("cmd_mcp", "Serve memory to MCP clients over stdio, or --http on 127.0.0.1"),
 }
 

@@ -214,6 +214,10 @@ _SPECS: tuple[KeySpec, ...] = (
         "llm_max_input_chars", 12000, "Largest input sent to an LLM extractor, in characters", 1000
     ),
     _str("obsidian_sync_target", "Obsidian vault folder to mirror memory into (empty = off)"),
+    _str(
+        "project_search_paths",
+        "Folders whose projects 'search --cross-project' searches (':' or ',' separated)",
+    ),
 )
 
 KEYS: dict[str, KeySpec] = {spec.name: spec for spec in _SPECS}
@@ -246,6 +250,7 @@ class Config(FrozenRecord):
     llm_daily_token_budget: int
     llm_max_input_chars: int
     obsidian_sync_target: str
+    project_search_paths: str
 
     def __init__(
         self,
@@ -271,6 +276,7 @@ class Config(FrozenRecord):
         llm_daily_token_budget: int = 200000,
         llm_max_input_chars: int = 12000,
         obsidian_sync_target: str = "",
+        project_search_paths: str = "",
     ) -> None:
         self._set(
             token_budget=token_budget,
@@ -294,6 +300,7 @@ class Config(FrozenRecord):
             llm_daily_token_budget=llm_daily_token_budget,
             llm_max_input_chars=llm_max_input_chars,
             obsidian_sync_target=obsidian_sync_target,
+            project_search_paths=project_search_paths,
         )
 
 

@@ -56,6 +56,7 @@ MEMORY_LAYOUT: dict[str, tuple[LayoutItem, ...]] = {
         LayoutItem("progress.md", "progress.md", "done, in progress, planned, known issues"),
         LayoutItem("patterns.md", "patterns.md", "conventions and recurring solutions"),
         LayoutItem("glossary.md", "glossary.md", "project terms and abbreviations"),
+        LayoutItem("friction.md", "friction.md", "what keeps going wrong and how to avoid it"),
         LayoutItem("decisions/", None, "architecture decision records (ADR-NNN-title.md)"),
         LayoutItem("decisions/INDEX.md", "decisions-index.md", "index of the ADRs"),
         LayoutItem("sessions/", None, "session summaries, observation logs, retrospectives"),

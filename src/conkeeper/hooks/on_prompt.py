@@ -40,6 +40,7 @@ def monitor_result(ctx: HookContext) -> HookResult | None:
             ctx.config,
             ctx.env,
             model_hint=str(ctx.payload.raw.get("model") or ""),
+            project_root=ctx.location.root if ctx.location else None,
         )
     except Exception:
         from conkeeper.storage.logfile import log_exception

@@ -2,8 +2,11 @@
 
 Records the session, claims a pending handoff checkpoint (after a compaction: this session's
 own PreCompact checkpoint), and injects the budgeted, privacy-stripped ``<conkeeper-memory>``
-block built by :mod:`conkeeper.services.context`. The database is optional here: when it is
-locked or damaged, memory files still load and the problem goes to the log.
+block built by :mod:`conkeeper.services.context`, with the cached freshness notes (possibly
+stale entries, memory behind the code, what changed since the last sync). On ``resume`` of a
+session that already holds the block, only what changed since is injected. The database is
+optional here: when it is locked or damaged, memory files still load and the problem goes to
+the log.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
 
     from conkeeper.hooks.payload import HookContext
     from conkeeper.services.context import SessionInfo
+    from conkeeper.services.freshness.report import Report
 
 PRUNE_EVERY_S = 6 * 3600
 
@@ -36,6 +40,8 @@ def handle(ctx: HookContext) -> HookResult | None:
     conn = _open_store(ctx, info)
     if ctx.config.auto_load:
         info.handoff = _claim_handoff(ctx, source)
+        info.injected_at = _mark_injected(ctx, source)
+        info.freshness = _freshness(ctx)
     problems: list[str] = []
     text = build_session_context(
         ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems
@@ -43,6 +49,48 @@ def handle(ctx: HookContext) -> HookResult | None:
     for problem in problems:
         ctx.log(problem, "WARNING")
     return HookResult(additional_context=text)
+
+
+def _mark_injected(ctx: HookContext, source: str) -> float | None:
+    """Record that this session now holds the memory block; on ``resume`` return when it was
+    last injected (``None`` otherwise, or when this session never received it)."""
+
+    def apply(data: dict[str, object]) -> object:
+        previous = data.get("memory_injected_at")
+        data["memory_injected_at"] = time.time()
+        return previous
+
+    try:
+        previous = ctx.state.update(apply)
+    except Exception as exc:
+        ctx.log(f"session state unavailable: {exc}", "WARNING")
+        return None
+    if source != "resume" or not isinstance(previous, (int, float)):
+        return None
+    return float(previous)
+
+
+def _freshness(ctx: HookContext) -> Report | None:
+    """The cached freshness report (stale entries, health, changes since the last sync).
+
+    Git never runs inside this hook: when ``HEAD`` or the memory files changed since the last
+    check, ``conkeeper stale --quiet`` refreshes the cache in the background for next time.
+    """
+    location = ctx.location
+    if location is None or not location.memory_dir.is_dir():
+        return None
+    try:
+        from conkeeper.services.freshness.report import load_cached
+
+        report, _ = load_cached(location.root, location.memory_dir, location.identity, ctx.env)
+    except Exception as exc:
+        ctx.log(f"freshness report skipped: {exc}", "WARNING")
+        return None
+    if report is None:
+        from conkeeper.hooks.on_session_end import start_detached
+
+        start_detached(ctx, ["stale", "--quiet"])
+    return report
 
 
 def _open_store(ctx: HookContext, info: SessionInfo) -> sqlite3.Connection | None:

@@ -10,7 +10,6 @@ suggestion is a ``systemMessage`` for the user, who decides.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from conkeeper.hooks.payload import HookContext, HookResult
@@ -25,7 +24,14 @@ def handle(ctx: HookContext) -> HookResult | None:
     if ctx.location is None or ctx.event != "Stop" or ctx.payload.stop_hook_active:
         return None
     start_turn_extraction(ctx)
-    if ctx.config.output_style == "quiet" or ctx.state.get("reflect_suggested"):
+    if ctx.config.output_style == "quiet":
+        return None
+    from conkeeper.services.freshness.health import stop_reminder
+
+    behind = stop_reminder(ctx.location, ctx.state, ctx.env)
+    if behind:
+        return HookResult(system_message=behind)
+    if ctx.state.get("reflect_suggested"):
         return None
     evidence = gather_evidence(ctx)
     reason = evidence_reason(evidence)
@@ -79,22 +85,19 @@ def gather_evidence(ctx: HookContext) -> dict[str, int]:
 
 
 def _corrections_since(ctx: HookContext, started_ms: int | None) -> int:
-    """Queue lines written since the session started (their stamps are local time)."""
-    from conkeeper.services.context import QUEUE_LINE
+    """Queue entries written since the session started (their stamps are local time)."""
+    from conkeeper.domain.corrections_queue import QUEUE_NAME, count_entries
 
     recorded = ctx.state.get("corrections_queued")
     if isinstance(recorded, int) and not isinstance(recorded, bool) and recorded > 0:
         return recorded
     if started_ms is None or ctx.location is None or not ctx.memory_dir_exists:
         return 0
-    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started_ms / 1000))
     try:
-        text = (ctx.location.memory_dir / "corrections-queue.md").read_text(
-            encoding="utf-8", errors="replace"
-        )
+        text = (ctx.location.memory_dir / QUEUE_NAME).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return 0
-    return sum(1 for line in text.splitlines() if QUEUE_LINE.match(line) and line[4:23] >= since)
+    return count_entries(text, since_epoch=started_ms / 1000)
 
 
 def evidence_reason(counts: dict[str, int]) -> str | None:

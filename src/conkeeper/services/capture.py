@@ -557,23 +557,22 @@ def store_event(
     conn: sqlite3.Connection, session_id: int, prompt_number: int, event: ToolEvent
 ) -> bool:
     """Insert the ``tool_events`` row (once per ``tool_use_id``); True when it was new."""
-    cursor = conn.execute(
-        "INSERT OR IGNORE INTO tool_events(session_id, prompt_number, tool_use_id, tool_name, "
-        "action, paths, input_summary, status, error, exit_code, duration_ms, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            session_id,
-            prompt_number,
-            event.tool_use_id,
-            event.tool_name,
-            event.action,
-            json.dumps(event.paths, ensure_ascii=False),
-            event.input_summary,
-            event.status,
-            event.error,
-            event.exit_code,
-            event.duration_ms,
-            int(event.created_at * 1000),
-        ),
+    from conkeeper.storage.sessions import add_tool_event
+
+    return add_tool_event(
+        conn,
+        session_id,
+        {
+            "prompt_number": prompt_number,
+            "tool_use_id": event.tool_use_id,
+            "tool_name": event.tool_name,
+            "action": event.action,
+            "paths": json.dumps(event.paths, ensure_ascii=False),
+            "input_summary": event.input_summary,
+            "status": event.status,
+            "error": event.error,
+            "exit_code": event.exit_code,
+            "duration_ms": event.duration_ms,
+            "created_at": int(event.created_at * 1000),
+        },
     )
-    return cursor.rowcount > 0

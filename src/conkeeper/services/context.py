@@ -31,6 +31,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from conkeeper.services.freshness.report import Report
+
 MAX_CONTEXT_CHARS = 8000
 CHARS_PER_TOKEN = 4
 TRUNCATED_NOTE = "… (truncated; run conkeeper search)"
@@ -52,15 +54,20 @@ PROJECT_FILES: tuple[str, ...] = (
     "active-context.md",
     "product-context.md",
     "patterns.md",
+    "friction.md",
     "progress.md",
     "glossary.md",
     "decisions/INDEX.md",
 )
 GLOBAL_FILES: tuple[str, ...] = ("preferences.md", "patterns.md")
-
-QUEUE_LINE = re.compile(
-    r"^- \*\*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\*\* \| (?:correction|friction) \|"
+# Files left out at the ``economy`` budget (useful, but not worth a scarce thousand tokens).
+ECONOMY_SKIPS = frozenset({"friction.md"})
+STALE_NOTE_LINES = 5
+RESUME_HEADER = (
+    "ConKeeper memory (session resume). The memory injected earlier in this conversation "
+    "still applies"
 )
+
 _HEADING = re.compile(r"^(#{1,6})[ \t]+\S")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*\|?$")
@@ -73,7 +80,15 @@ class SessionInfo(Record):
     rendered pending handoff, already claimed by the caller.
     """
 
-    __slots__ = ("handoff", "host_session_id", "project_id", "session_row_id", "source")
+    __slots__ = (
+        "freshness",
+        "handoff",
+        "host_session_id",
+        "injected_at",
+        "project_id",
+        "session_row_id",
+        "source",
+    )
 
     def __init__(
         self,
@@ -82,12 +97,18 @@ class SessionInfo(Record):
         project_id: int | None = None,
         session_row_id: int | None = None,
         handoff: str | None = None,
+        freshness: Report | None = None,
+        injected_at: float | None = None,
     ) -> None:
         self.source = source
         self.host_session_id = host_session_id
         self.project_id = project_id
         self.session_row_id = session_row_id
         self.handoff = handoff
+        # the cached freshness report (stale entries, health, changes since the last sync)
+        self.freshness = freshness
+        # on resume: when this session last received the memory block (Unix seconds)
+        self.injected_at = injected_at
 
 
 class Section(Record):
@@ -237,9 +258,15 @@ def _collapse_blank_lines(lines: list[str]) -> str:
     return "\n".join(out)
 
 
-def read_memory_file(path: Path) -> str:
+def read_memory_file(path: Path, since: float | None = None) -> str:
     """A memory file's injectable text, or ``""`` when it is missing, private, unreadable or
-    only template boilerplate."""
+    only template boilerplate (or, with ``since``, unchanged since that Unix time)."""
+    if since is not None:
+        try:
+            if path.stat().st_mtime <= since:
+                return ""
+        except OSError:
+            return ""
     try:
         text = read_text(path, max_bytes=MAX_FILE_BYTES)
     except MemoryFileError:
@@ -248,18 +275,25 @@ def read_memory_file(path: Path) -> str:
 
 
 def memory_sections(
-    location: ProjectLocation | None, env: Mapping[str, str] | None
+    location: ProjectLocation | None,
+    env: Mapping[str, str] | None,
+    *,
+    skip: frozenset[str] = frozenset(),
+    since: float | None = None,
 ) -> list[Section]:
-    """Project then global memory files, each cleaned; empty ones are left out."""
+    """Project then global memory files, each cleaned; empty ones, those in ``skip`` and (with
+    ``since``) those unchanged since then are left out."""
     sections = []
     if location is not None:
         for rel in PROJECT_FILES:
-            body = read_memory_file(location.memory_dir / rel)
+            if rel in skip:
+                continue
+            body = read_memory_file(location.memory_dir / rel, since)
             if body:
                 sections.append(Section(f"{rel} (project memory)", body))
     global_dir = global_memory_dir(env)
     for rel in GLOBAL_FILES:
-        body = read_memory_file(global_dir / rel)
+        body = read_memory_file(global_dir / rel, since)
         if body:
             sections.append(Section(f"{rel} (global memory)", body))
     return sections
@@ -271,23 +305,12 @@ def open_corrections(memory_dir: Path) -> int:
         text = read_text(memory_dir / "corrections-queue.md", max_bytes=MAX_FILE_BYTES)
     except MemoryFileError:
         return 0
-    return sum(1 for line in text.splitlines() if QUEUE_LINE.match(line))
+    from conkeeper.domain.corrections_queue import count_entries
+
+    return count_entries(text)
 
 
 # --------------------------------------------------------------------------- database parts
-
-
-def table_exists(conn: sqlite3.Connection, name: str) -> bool:
-    """True when the database has table ``name`` (later migrations may not be applied)."""
-    row = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-    ).fetchone()
-    return row is not None
-
-
-def table_columns(conn: sqlite3.Connection, name: str) -> set[str]:
-    """The column names of a table (empty when it does not exist)."""
-    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({name})")}
 
 
 def _clock(ms: int | None) -> str:
@@ -300,26 +323,14 @@ def recent_observations_section(
     conn: sqlite3.Connection, project_id: int, limit: int = RECENT_OBSERVATIONS
 ) -> Section | None:
     """An index of the project's latest observations: id, time, type, title (never bodies)."""
-    columns = table_columns(conn, "observations")
-    if not {"id", "session_id", "type", "title", "created_at"} <= columns:
-        return None
-    if "project_id" in columns:  # indexed on (project_id, created_at DESC, id)
-        sql = (
-            "SELECT id, created_at, type, title FROM observations WHERE project_id = ? "
-            "ORDER BY created_at DESC, id DESC LIMIT ?"
-        )
-    else:
-        sql = (
-            "SELECT id, created_at, type, title FROM observations "
-            "WHERE session_id IN (SELECT id FROM sessions WHERE project_id = ?) "
-            "ORDER BY id DESC LIMIT ?"
-        )
-    rows = conn.execute(sql, (project_id, limit)).fetchall()
+    from conkeeper.storage.sessions import latest_observations
+
+    rows = latest_observations(conn, project_id, limit)
     if not rows:
         return None
     lines = [
-        f"- #{row[0]} {_clock(row[1])} [{row[2]}] {' '.join(str(row[3] or '').split())[:120]}"
-        for row in rows
+        f"- #{obs_id} {_clock(created)} [{kind}] {' '.join(str(title or '').split())[:120]}"
+        for obs_id, created, kind, title in rows
     ]
     lines.append("Full detail: `conkeeper show <id>`; more: `conkeeper observations`.")
     return Section("Recent observations (newest first)", "\n".join(lines))
@@ -329,31 +340,22 @@ def last_summary_section(
     conn: sqlite3.Connection, project_id: int, current_host_session: str
 ) -> Section | None:
     """The most recent session summary of the project (request, completed, next steps)."""
-    columns = table_columns(conn, "session_summaries")
-    fields = [c for c in ("request", "completed", "next_steps") if c in columns]
-    if "session_id" not in columns or not fields:
+    from conkeeper.storage.sessions import latest_summary
+
+    found = latest_summary(conn, project_id)
+    if found is None:
         return None
-    order = "ss.created_at DESC, ss.id DESC" if "created_at" in columns else "ss.id DESC"
-    where = "ss.project_id = ?" if "project_id" in columns else "s.project_id = ?"
-    row = conn.execute(
-        f"SELECT {', '.join('ss.' + f for f in fields)}, s.started_at, s.host_session_id "
-        "FROM session_summaries ss JOIN sessions s ON s.id = ss.session_id "
-        f"WHERE {where} ORDER BY {order} LIMIT 1",
-        (project_id,),
-    ).fetchone()
-    if row is None:
-        return None
+    fields, started_at, host_session = found
     labels = {"request": "Request", "completed": "Completed", "next_steps": "Next steps"}
     lines = [
-        f"- {labels[name]}: {' '.join(str(row[i]).split())[:600]}"
-        for i, name in enumerate(fields)
-        if row[i] and str(row[i]).strip()
+        f"- {labels[name]}: {' '.join(str(value).split())[:600]}"
+        for name, value in fields.items()
+        if value and str(value).strip()
     ]
     if not lines:
         return None
-    when = _clock(row[len(fields)])
-    same = " (this session)" if row[len(fields) + 1] == current_host_session else ""
-    return Section(f"Last session summary, {when}{same}", "\n".join(lines))
+    same = " (this session)" if host_session == current_host_session else ""
+    return Section(f"Last session summary, {_clock(started_at)}{same}", "\n".join(lines))
 
 
 def _database_sections(
@@ -371,6 +373,60 @@ def _database_sections(
     except sqlite3.Error as exc:
         log.append(f"observations index skipped: {exc}")
     return summary, observations
+
+
+# --------------------------------------------------------------------------- freshness
+
+
+def stale_section(report: Report | None, memory_prefix: str) -> Section | None:
+    """ "Possibly stale" lines for entries of the injected project files whose cited code
+    moved on (deleted, renamed, symbol gone, changed since written), with the evidence."""
+    if report is None or not report.findings:
+        return None
+    injected = {memory_prefix + rel for rel in PROJECT_FILES}
+    mine = [f for f in report.findings if f.file in injected]
+    if not mine:
+        return None
+    lines = [
+        "- " + finding.one_line()[len(memory_prefix) :][:220] for finding in mine[:STALE_NOTE_LINES]
+    ]
+    total = len(report.findings)
+    lines.append(f"Verify before relying on these; all {total}: `conkeeper stale`.")
+    return Section("Possibly stale memory (the cited code changed)", "\n".join(lines))
+
+
+def since_sync_section(report: Report | None) -> Section | None:
+    """What moved since the last ``/memory-sync``: commit count, latest subjects, memory and
+    ADR files changed."""
+    if report is None or not report.sync or report.last_sync is None:
+        return None
+    sync = report.sync
+    count = sync.get("commits")
+    commits = count if isinstance(count, int) else 0
+    files = _strings(sync.get("memory_files"))
+    if not commits and not files:
+        return None
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(report.last_sync))
+    lines = [f"- {commits} commit(s) since the last memory sync ({when}); latest:"]
+    lines += [f"  - {subject}" for subject in _strings(sync.get("subjects"))]
+    if files:
+        lines.append("- Memory/ADR files changed since: " + ", ".join(files))
+    return Section("Changed since the last sync", "\n".join(lines))
+
+
+def _strings(value: object) -> list[str]:
+    """The strings of a JSON list read back from the cache (anything else: none)."""
+    return [str(item) for item in value] if isinstance(value, list) else []
+
+
+def health_note(report: Report | None) -> str | None:
+    """One line when memory files are far behind the code (commits since they changed)."""
+    if report is None or not report.health:
+        return None
+    from conkeeper.services.freshness.health import behind, health_line
+
+    rows = behind(report.health)
+    return health_line(rows) if rows else None
 
 
 # --------------------------------------------------------------------------- assembly
@@ -448,6 +504,24 @@ def reminder_only(memory_dir_exists: bool = True) -> str:
     )
 
 
+def build_resume_context(
+    location: ProjectLocation | None,
+    config: Config,
+    info: SessionInfo,
+    env: Mapping[str, str] | None = None,
+) -> str:
+    """The block for ``source=resume`` when this session already received memory: only the
+    files changed since (and a pending handoff), or a one-line reminder when nothing did."""
+    memory_exists = bool(location and location.memory_dir.is_dir())
+    changed = memory_sections(location if memory_exists else None, env, since=info.injected_at)
+    sections = [Section("Handoff", info.handoff)] if info.handoff else []
+    sections.extend(changed)
+    if not sections:
+        return wrap(f"{RESUME_HEADER}; nothing changed since. {SEARCH_REMINDER}")
+    header = f"{RESUME_HEADER}; these parts changed since it was injected:"
+    return assemble(header, sections, SEARCH_REMINDER, char_budget(config))
+
+
 def build_session_context(
     location: ProjectLocation | None,
     config: Config,
@@ -466,30 +540,55 @@ def build_session_context(
     memory_exists = bool(location and location.memory_dir.is_dir())
     if not config.auto_load:
         return reminder_only(memory_exists)
+    if info.source == "resume" and info.injected_at is not None:
+        return build_resume_context(location, config, info, env)
     name = location.name if location else "this folder"
     header = f"ConKeeper memory for {name} (session {info.source}). Private content is excluded."
     sections: list[Section] = []
     if info.handoff:
         sections.append(Section("Handoff from before the last compaction/session", info.handoff))
-    files = memory_sections(location if memory_exists else None, env)
+    skip = ECONOMY_SKIPS if config.token_budget == "economy" else frozenset()
+    files = memory_sections(location if memory_exists else None, env, skip=skip)
     summary, observations = _database_sections(conn, info, log)
     if files and files[0].title.startswith("active-context.md"):
         sections.append(files.pop(0))
+    prefix = _memory_prefix(location)
+    notes = (stale_section(info.freshness, prefix), since_sync_section(info.freshness))
+    sections.extend(note for note in notes if note)
     if summary:
         sections.append(summary)
     sections.extend(files)
     if observations:
         sections.append(observations)
-    footer_lines = []
-    if not memory_exists:
-        footer_lines.append(INIT_HINT)
+    footer = _footer(location if memory_exists else None, info)
+    return assemble(header, sections, footer, char_budget(config))
+
+
+def _footer(location: ProjectLocation | None, info: SessionInfo) -> str:
+    """The lines that always survive the budget: memory health, the init hint or the open
+    corrections count, and the search reminder (``location`` is None without memory)."""
+    lines = []
+    behind_note = health_note(info.freshness)
+    if behind_note:
+        lines.append(behind_note)
+    if location is None:
+        lines.append(INIT_HINT)
     else:
-        # memory_exists is only true with a location; mypy cannot follow it through the bool
-        pending = open_corrections(location.memory_dir)  # type: ignore[union-attr]
+        pending = open_corrections(location.memory_dir)
         if pending:
-            footer_lines.append(
+            lines.append(
                 f"{pending} correction(s) wait in corrections-queue.md; review them with "
                 "`/memory-sync`."
             )
-    footer_lines.append(SEARCH_REMINDER)
-    return assemble(header, sections, "\n".join(footer_lines), char_budget(config))
+    lines.append(SEARCH_REMINDER)
+    return "\n".join(lines)
+
+
+def _memory_prefix(location: ProjectLocation | None) -> str:
+    """The memory folder relative to the project root, with a trailing ``/``."""
+    if location is None:
+        return ""
+    try:
+        return location.memory_dir.relative_to(location.root).as_posix() + "/"
+    except ValueError:
+        return ""

@@ -52,14 +52,10 @@ def check_python() -> Check:
 
 def check_sqlite() -> Check:
     """SQLite must provide FTS5, which search depends on."""
+    from conkeeper.storage.health import fts5_available
+
     version = sqlite3.sqlite_version
-    try:
-        conn = sqlite3.connect(":memory:")
-        try:
-            conn.execute("CREATE VIRTUAL TABLE probe USING fts5(body)")
-        finally:
-            conn.close()
-    except sqlite3.Error:
+    if not fts5_available():
         return Check(
             "sqlite",
             FAIL,
@@ -92,6 +88,7 @@ def check_data_home(env: Mapping[str, str] | None = None) -> Check:
 
 def check_database(env: Mapping[str, str] | None = None) -> Check:
     """The database must open and migrate; a newer or damaged file is reported, not touched."""
+    from conkeeper.storage.health import journal_mode
     from conkeeper.storage.store import SCHEMA_VERSION, StoreError, open_store, schema_version
 
     path = db_path(env)
@@ -101,7 +98,7 @@ def check_database(env: Mapping[str, str] | None = None) -> Check:
         return Check("database", FAIL, str(exc), "see the message; memory files are unaffected")
     try:
         version = schema_version(conn)
-        journal = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        journal = journal_mode(conn)
     finally:
         conn.close()
     detail = f"{path} (schema {version}/{SCHEMA_VERSION}, journal {journal})"
@@ -257,6 +254,25 @@ def check_log(env: Mapping[str, str] | None = None) -> Check:
     )
 
 
+def check_freshness(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
+    """Memory entries whose cited files, symbols or commands moved on (``conkeeper stale``)."""
+    from conkeeper.services.freshness.stale import cached_stale
+
+    location = locate_project(cwd)
+    if not location.memory_dir.is_dir():
+        return Check("memory freshness", OK, "no project memory to check")
+    report = cached_stale(location.root, location.memory_dir, location.identity, env=env)
+    count = len(report.findings) if report else 0
+    if not count:
+        return Check("memory freshness", OK, "no possibly stale entries")
+    return Check(
+        "memory freshness",
+        WARN,
+        f"{count} possibly stale memory entr{'y' if count == 1 else 'ies'}",
+        "run 'conkeeper stale' and update or remove them",
+    )
+
+
 def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) -> list[Check]:
     """Every check, in the order a person would fix them; a crashing check becomes FAIL."""
     where = cwd or Path.cwd()
@@ -270,6 +286,7 @@ def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) ->
         ("config", lambda: check_config(where, env)),
         ("extractor", lambda: check_extractor(where, env)),
         ("log", lambda: check_log(env)),
+        ("memory freshness", lambda: check_freshness(where, env)),
     ]
     results: list[Check] = []
     for name, step in steps:

@@ -12,6 +12,13 @@ assistant entry's ``input + cache_creation + cache_read`` tokens — over the mo
 
 The transcript can be tens of megabytes, so only its tail is read: 256 KB from the end, widened
 up to 2 MB when no usable assistant entry is found there.
+
+The window is 1M tokens for an extended-context model: a ``[1m]`` model id (``sonnet[1m]``) in
+the payload, ``ANTHROPIC_MODEL``, the ``model`` of ``~/.claude/settings.json``, the project's
+``.claude/settings.json`` or ``.claude/settings.local.json`` (strongest last), or a
+``context-1m`` beta in the transcript. When the window is only assumed (no explicit setting and
+a model that may run with 1M), the monitor warns instead of blocking: a wrong block costs the
+user a prompt, a wrong warning costs nothing.
 """
 
 from __future__ import annotations
@@ -40,30 +47,38 @@ MIN_AUTO_COMPACT_WINDOW = 100_000
 TAIL_BYTES = 256 * 1024
 MAX_TAIL_BYTES = 2 * 1024 * 1024
 AUTO_COMPACT_ENV = "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
-_EXTENDED_MODEL = LazyPattern(r"\[1m\]|(?:^|[^a-z0-9])1m(?:$|[^a-z0-9])", re.IGNORECASE)
+MAX_SETTINGS_BYTES = 1024 * 1024
+_EXTENDED_MODEL = LazyPattern(r"\[1m\]|context-1m|(?:^|[^a-z0-9])1m(?:$|[^a-z0-9])", re.IGNORECASE)
+# Model families that can run with the 1M window (so a 200k assumption may be wrong).
+_MAY_BE_EXTENDED = LazyPattern(r"sonnet|^$|default", re.IGNORECASE)
+_EXTENDED_MARKERS = (b"context-1m", b"[1m]")
 
 
 class Usage(FrozenRecord):
-    """Context use read from the transcript."""
+    """Context use read from the transcript; ``extended`` when the tail names the 1M context
+    (a ``context-1m`` beta or a ``[1m]`` model id)."""
 
-    __slots__ = ("model", "tokens")
+    __slots__ = ("extended", "model", "tokens")
     tokens: int
     model: str
+    extended: bool
 
-    def __init__(self, tokens: int, model: str) -> None:
-        self._set(tokens=tokens, model=model)
+    def __init__(self, tokens: int, model: str, extended: bool = False) -> None:
+        self._set(tokens=tokens, model=model, extended=extended)
 
 
 class Reading(FrozenRecord):
-    """How full the context is: tokens used, the window they are measured against, percent."""
+    """How full the context is: tokens used, the window they are measured against, percent;
+    ``certain`` is False when the window is assumed rather than known (then never block)."""
 
-    __slots__ = ("model", "tokens", "window")
+    __slots__ = ("certain", "model", "tokens", "window")
     tokens: int
     window: int
     model: str
+    certain: bool
 
-    def __init__(self, tokens: int, window: int, model: str) -> None:
-        self._set(tokens=tokens, window=window, model=model)
+    def __init__(self, tokens: int, window: int, model: str, certain: bool = True) -> None:
+        self._set(tokens=tokens, window=window, model=model, certain=certain)
 
     @property
     def percent(self) -> float:
@@ -124,6 +139,8 @@ def _scan_tail(handle: Any, tail: int, limit: int) -> Usage | None:
         for line in reversed(lines):
             found = _usage_of(line)
             if found is not None:
+                if any(marker in line for marker in _EXTENDED_MARKERS):
+                    return Usage(found.tokens, found.model, True)
                 return found
         if start == 0 or window >= limit:
             return None
@@ -175,13 +192,51 @@ def context_window(
     return window
 
 
+def _settings_paths(project_root: Path | None, env: Mapping[str, str]) -> list[Path]:
+    """Claude Code's settings files, weakest first: user, project, project local."""
+    paths = []
+    home = env.get("HOME") or os.path.expanduser("~")
+    if home:
+        paths.append(Path(home) / ".claude" / "settings.json")
+    if project_root is not None:
+        paths.append(project_root / ".claude" / "settings.json")
+        paths.append(project_root / ".claude" / "settings.local.json")
+    return paths
+
+
+def settings_model(project_root: Path | None, env: Mapping[str, str]) -> str | None:
+    """The model the user chose in Claude Code's settings (``model``, or ``ANTHROPIC_MODEL``
+    in a settings file's ``env``), strongest file winning; ``None`` when none names one."""
+    found: str | None = None
+    for path in _settings_paths(project_root, env):
+        try:
+            with open(path, "rb") as handle:
+                data = json.loads(handle.read(MAX_SETTINGS_BYTES))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        model = data.get("model")
+        extra = data.get("env")
+        if isinstance(extra, dict) and isinstance(extra.get("ANTHROPIC_MODEL"), str):
+            model = extra["ANTHROPIC_MODEL"]
+        if isinstance(model, str) and model.strip():
+            found = model.strip()
+    return found
+
+
 def read_context(
-    transcript_path: str | None, config: Config, env: Mapping[str, str], model_hint: str = ""
+    transcript_path: str | None,
+    config: Config,
+    env: Mapping[str, str],
+    model_hint: str = "",
+    project_root: Path | None = None,
 ) -> Reading | None:
     """How full a session's context is, or ``None`` without a usable transcript.
 
-    ``model_hint`` is the model id the host named in the payload, if any; the transcript's own
-    model id and ``ANTHROPIC_MODEL`` are consulted too.
+    ``model_hint`` is the model id the host named in the payload, if any; the transcript's
+    own model id and betas, ``ANTHROPIC_MODEL`` and the Claude Code settings files (user,
+    ``project_root``'s shared and local ones) are consulted too.
     """
     if not transcript_path or "\x00" in transcript_path:
         return None
@@ -189,12 +244,14 @@ def read_context(
     if usage is None:
         return None
     default = KEYS["context_window_tokens"].default
-    configured = config.context_window_tokens
-    models = [usage.model, model_hint, env.get("ANTHROPIC_MODEL", "")]
-    window = context_window(
-        models, usage.tokens, configured if configured != default else None, env
-    )
-    return Reading(usage.tokens, window, usage.model)
+    configured = config.context_window_tokens if config.context_window_tokens != default else None
+    chosen = env.get("ANTHROPIC_MODEL", "") or settings_model(project_root, env) or ""
+    models = [usage.model, model_hint, chosen, "[1m]" if usage.extended else ""]
+    window = context_window(models, usage.tokens, configured, env)
+    known = bool(configured) or window != DEFAULT_WINDOW or bool(env.get(AUTO_COMPACT_ENV))
+    if not known:  # an explicit choice without [1m] is certain; the transcript alone is not
+        known = bool(chosen or model_hint) or not _MAY_BE_EXTENDED.search(usage.model)
+    return Reading(usage.tokens, window, usage.model, certain=known)
 
 
 # --------------------------------------------------------------------------- decisions
@@ -211,6 +268,17 @@ def sync_instruction(reading: Reading) -> str:
         f"({_k(reading.tokens)} of {_k(reading.window)} tokens). Before it is compacted, run "
         "`/memory-sync` now: save the current focus, decisions and next steps to "
         ".claude/memory/ (it ends with `conkeeper sync mark`), then continue the task."
+    )
+
+
+def uncertain_instruction(reading: Reading) -> str:
+    """The warning given instead of a block when the window size is assumed, not known."""
+    return (
+        f"[ConKeeper] The context may be {reading.percent:.0f}% full "
+        f"({_k(reading.tokens)} of an assumed {_k(reading.window)}-token window; a 1M-context "
+        "model would be far from full). If this session runs with the 200k window, run "
+        "`/memory-sync` now so nothing is lost when the context is compacted. Set "
+        "context_window_tokens (or model in Claude Code's settings) to make this exact."
     )
 
 
@@ -280,20 +348,23 @@ def check(
     config: Config,
     env: Mapping[str, str],
     model_hint: str = "",
+    project_root: Path | None = None,
 ) -> Verdict | None:
     """UserPromptSubmit's monitor step: a sync instruction, a one-time block, or nothing.
 
     The decision is taken inside the session state's lock, so parallel hooks never nudge or
-    block twice.
+    block twice. When the window is only assumed, a block becomes a warning.
     """
     if _settled(state.read()):
         return None
-    reading = read_context(transcript_path, config, env, model_hint)
+    reading = read_context(transcript_path, config, env, model_hint, project_root)
     if reading is None:
         return None
     auto = config.auto_sync_threshold
     hard = max(config.hard_block_threshold, auto)
     action = state.update(lambda data: decide(data, reading.percent, auto, hard))
+    if action == "block" and not reading.certain:
+        return Verdict("nudge", uncertain_instruction(reading), reading)
     if action == "block":
         return Verdict("block", block_message(reading), reading)
     if action == "nudge":

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
+from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, parse_queue
 from conkeeper.domain.textio import (
     ConcurrentEditError,
     atomic_write,
@@ -21,7 +22,6 @@ from conkeeper.domain.textio import (
     is_within,
     read_text,
 )
-from conkeeper.services.corrections import QUEUE_NAME, QueueItem, parse_queue
 
 # Where each kind of correction belongs (the skill shows these as proposals).
 ROUTES: dict[str, str] = {
@@ -146,7 +146,7 @@ def apply_item(
         return _apply_as_adr(memory_dir, item, rule, category, title)
     relative, chosen = add_entry(memory_dir, target, rule, category)
     _dequeue(memory_dir, item)
-    return RoutedItem(item, "applied", relative, chosen, rule)
+    return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
 
 
 def check_entry_privacy(text: str) -> None:
@@ -180,10 +180,40 @@ def add_entry(
     check_entry_privacy(rule)
     chosen = choose_category(rule, category)
     path = resolve_target(memory_dir, target)
+    relative = path.relative_to(memory_dir).as_posix()
     stamp = file_stamp(path)
     current = read_text(path) if stamp is not None else ""
+    _refuse_known(rule, relative, current)
     atomic_write(path, entry_text(current, rule, chosen), root=memory_dir, expected_stamp=stamp)
-    return path.relative_to(memory_dir).as_posix(), chosen
+    return relative, chosen
+
+
+def _refuse_known(rule: str, relative: str, current: str) -> None:
+    """Refuse an entry the target already holds (the analysis core's deduplication, so a
+    convention is never written twice)."""
+    from conkeeper.domain.privacy import strip_private
+    from conkeeper.services.reflection.known import KnownItem, bullets, match
+
+    same = match(rule, [KnownItem(relative, b) for b in bullets(strip_private(current))])
+    if same is not None:
+        raise RoutingError(f"{relative} already holds this: {same.text[:80]}")
+
+
+def dequeue_theme(memory_dir: Path, text: str) -> list[QueueItem]:
+    """Remove every queued item on the same theme as ``text`` (they are processed once a rule
+    for the theme is routed); returns the removed items."""
+    from conkeeper.services.reflection.themes import content_words, similar
+
+    path = memory_dir / QUEUE_NAME
+    if not path.exists():
+        return []
+    words = content_words(text)
+    removed = []
+    for item in parse_queue(read_text(path)):
+        if similar(words, content_words(item.text)):
+            _dequeue(memory_dir, item)
+            removed.append(item)
+    return removed
 
 
 def _apply_as_adr(

@@ -162,45 +162,6 @@ def add_session(
     return int(row[0]), cursor.rowcount > 0
 
 
-def add_prompt(
-    conn: sqlite3.Connection, session_id: int, number: int, text: str, created_at: int
-) -> bool:
-    """Store a prompt unless that number is taken; whether it was added."""
-    cursor = conn.execute(
-        "INSERT OR IGNORE INTO prompts(session_id, prompt_number, text, created_at) "
-        "VALUES (?, ?, ?, ?)",
-        (session_id, number, text, created_at),
-    )
-    return cursor.rowcount > 0
-
-
-TOOL_EVENT_COLUMNS = (
-    "prompt_number",
-    "tool_use_id",
-    "tool_name",
-    "action",
-    "paths",
-    "input_summary",
-    "status",
-    "error",
-    "exit_code",
-    "duration_ms",
-    "created_at",
-)
-
-
-def add_tool_event(conn: sqlite3.Connection, session_id: int, values: dict[str, Any]) -> bool:
-    """Store a tool event (:data:`TOOL_EVENT_COLUMNS`) unless its tool-use id is known;
-    whether it was added."""
-    cursor = conn.execute(
-        "INSERT OR IGNORE INTO tool_events(session_id, prompt_number, tool_use_id, tool_name, "
-        "action, paths, input_summary, status, error, exit_code, duration_ms, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (session_id, *(values.get(c) for c in TOOL_EVENT_COLUMNS)),
-    )
-    return cursor.rowcount > 0
-
-
 def has_summary(conn: sqlite3.Connection, session_id: int) -> bool:
     """Whether a session already has its summary."""
     found = conn.execute(

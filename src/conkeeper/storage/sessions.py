@@ -11,6 +11,10 @@ import sqlite3
 
 from conkeeper.storage.store import now_ms
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 MAX_TITLE_CHARS = 200
 
 
@@ -184,3 +188,127 @@ def recent_observation_titles(
         (session_id, limit),
     ).fetchall()
     return [(int(r[0]), str(r[1]), str(r[2])) for r in reversed(rows)]
+
+
+TOOL_EVENT_COLUMNS = (
+    "prompt_number",
+    "tool_use_id",
+    "tool_name",
+    "action",
+    "paths",
+    "input_summary",
+    "status",
+    "error",
+    "exit_code",
+    "duration_ms",
+    "created_at",
+)
+
+
+def add_tool_event(conn: sqlite3.Connection, session_id: int, values: Mapping[str, object]) -> bool:
+    """Store a tool event (:data:`TOOL_EVENT_COLUMNS`) unless its tool-use id is known (a
+    hook may see one twice, an import may repeat); whether it was added."""
+    cursor = conn.execute(
+        "INSERT OR IGNORE INTO tool_events(session_id, prompt_number, tool_use_id, tool_name, "
+        "action, paths, input_summary, status, error, exit_code, duration_ms, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (session_id, *(values.get(c) for c in TOOL_EVENT_COLUMNS)),
+    )
+    return cursor.rowcount > 0
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    """A table's column names (empty when it does not exist: later migrations may be missing
+    from a database only read)."""
+    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def latest_observations(
+    conn: sqlite3.Connection, project_id: int, limit: int
+) -> list[tuple[int, int | None, str, str | None]]:
+    """A project's newest observations as ``(id, created_at, type, title)``, newest first."""
+    columns = _columns(conn, "observations")
+    if not {"id", "session_id", "type", "title", "created_at"} <= columns:
+        return []
+    if "project_id" in columns:  # indexed on (project_id, created_at DESC, id)
+        sql = (
+            "SELECT id, created_at, type, title FROM observations WHERE project_id = ? "
+            "ORDER BY created_at DESC, id DESC LIMIT ?"
+        )
+    else:
+        sql = (
+            "SELECT id, created_at, type, title FROM observations "
+            "WHERE session_id IN (SELECT id FROM sessions WHERE project_id = ?) "
+            "ORDER BY id DESC LIMIT ?"
+        )
+    return [(int(r[0]), r[1], str(r[2]), r[3]) for r in conn.execute(sql, (project_id, limit))]
+
+
+SUMMARY_FIELDS = ("request", "completed", "next_steps")
+
+
+def latest_summary(
+    conn: sqlite3.Connection, project_id: int
+) -> tuple[dict[str, str | None], int | None, str] | None:
+    """The project's newest session summary: ``(the fields of SUMMARY_FIELDS it has, the
+    session's started_at, its host session id)``, or ``None``."""
+    columns = _columns(conn, "session_summaries")
+    fields = [c for c in SUMMARY_FIELDS if c in columns]
+    if "session_id" not in columns or not fields:
+        return None
+    order = "ss.created_at DESC, ss.id DESC" if "created_at" in columns else "ss.id DESC"
+    where = "ss.project_id = ?" if "project_id" in columns else "s.project_id = ?"
+    row = conn.execute(
+        f"SELECT {', '.join('ss.' + f for f in fields)}, s.started_at, s.host_session_id "
+        "FROM session_summaries ss JOIN sessions s ON s.id = ss.session_id "
+        f"WHERE {where} ORDER BY {order} LIMIT 1",
+        (project_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    return dict(zip(fields, row[: len(fields)], strict=True)), row[len(fields)], row[-1]
+
+
+def add_prompt(
+    conn: sqlite3.Connection, session_id: int, number: int, text: str, created_at: int
+) -> bool:
+    """Store a prompt unless that number is taken; whether it was added."""
+    cursor = conn.execute(
+        "INSERT OR IGNORE INTO prompts(session_id, prompt_number, text, created_at) "
+        "VALUES (?, ?, ?, ?)",
+        (session_id, number, text, created_at),
+    )
+    return cursor.rowcount > 0
+
+
+def ensure_imported_session(
+    conn: sqlite3.Connection,
+    project_id: int,
+    host_session_id: str,
+    started_at: int,
+    ended_at: int,
+    transcript_path: str,
+) -> int:
+    """The ``sessions.id`` of an imported transcript's session, inserted as ``imported`` when
+    new; a re-import updates the end of an imported session, never a live one's."""
+    conn.execute(
+        "INSERT INTO sessions(host_session_id, project_id, host, started_at, ended_at, status, "
+        "end_reason, transcript_path) VALUES (?, ?, 'claude-code', ?, ?, 'imported', 'import', ?) "
+        "ON CONFLICT(project_id, host_session_id) DO UPDATE SET "
+        "transcript_path = COALESCE(sessions.transcript_path, excluded.transcript_path), "
+        "ended_at = CASE WHEN sessions.status = 'imported' THEN excluded.ended_at "
+        "ELSE sessions.ended_at END",
+        (host_session_id, project_id, started_at, ended_at, transcript_path),
+    )
+    found = find_session(conn, project_id, host_session_id)
+    if found is None:  # pragma: no cover - the upsert above guarantees the row
+        raise sqlite3.IntegrityError(f"session {host_session_id!r} could not be recorded")
+    return found
+
+
+def set_subtitle_if_missing(conn: sqlite3.Connection, session_id: int, subtitle: str) -> None:
+    """Give a session a subtitle (cleaned text, at most 200 characters) unless it has one."""
+    conn.execute(
+        "UPDATE sessions SET subtitle = ? WHERE id = ? AND subtitle IS NULL",
+        (subtitle[:200], session_id),
+    )

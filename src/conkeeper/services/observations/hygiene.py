@@ -26,6 +26,7 @@ from conkeeper.domain.observations import (
     normalize_observation,
 )
 from conkeeper.storage import hygiene as rows
+from conkeeper.storage.sessions import add_prompt, add_tool_event
 from conkeeper.storage.store import SCHEMA_VERSION, now_ms, transaction
 
 EXPORT_FORMAT = "conkeeper-export"
@@ -258,7 +259,7 @@ class _Importer:
         if text is None:
             self.result.skipped += 1
             return
-        new = rows.add_prompt(
+        new = add_prompt(
             self.conn,
             self.session_id(rec),
             int(rec["prompt_number"]),
@@ -271,7 +272,7 @@ class _Importer:
         status = rec.get("status")
         if status not in ("success", "failure", "interrupted"):
             status = "failure"  # fmt: skip
-        new = rows.add_tool_event(
+        new = add_tool_event(
             self.conn,
             self.session_id(rec),
             {

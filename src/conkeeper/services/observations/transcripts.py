@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from conkeeper.domain.paths import ProjectLocation, home_dir, locate_project
-from conkeeper.storage.store import ensure_project, now_ms
+from conkeeper.storage.store import ensure_project, now_ms, transaction
+from conkeeper.storage.transcripts import import_stamp, record_import
 
 KNOWN_SKIPPED_TYPES = frozenset(
     {"summary", "system", "file-history-snapshot", "queue-operation", "progress"}
@@ -369,26 +370,6 @@ def _outcome(tool: ParsedTool) -> tuple[str, str | None, int | None]:
     return outcome_from_response(tool.result_text)
 
 
-def _ensure_imported_session(
-    conn: sqlite3.Connection, project_id: int, parsed: ParsedTranscript, path: Path
-) -> int:
-    stamp = parsed.started_at or now_ms()
-    conn.execute(
-        "INSERT INTO sessions(host_session_id, project_id, host, started_at, ended_at, status, "
-        "end_reason, transcript_path) VALUES (?, ?, 'claude-code', ?, ?, 'imported', 'import', ?) "
-        "ON CONFLICT(project_id, host_session_id) DO UPDATE SET "
-        "transcript_path = COALESCE(sessions.transcript_path, excluded.transcript_path), "
-        "ended_at = CASE WHEN sessions.status = 'imported' THEN excluded.ended_at "
-        "ELSE sessions.ended_at END",
-        (parsed.host_session_id, project_id, stamp, parsed.ended_at or stamp, str(path)),
-    )
-    row = conn.execute(
-        "SELECT id FROM sessions WHERE project_id = ? AND host_session_id = ?",
-        (project_id, parsed.host_session_id),
-    ).fetchone()
-    return int(row[0])
-
-
 def store_transcript(
     conn: sqlite3.Connection,
     parsed: ParsedTranscript,
@@ -401,10 +382,13 @@ def store_transcript(
     from conkeeper.domain.privacy import clean_captured
     from conkeeper.services.capture import build_event, store_event
     from conkeeper.services.observations.extract import extract_session
-    from conkeeper.storage.sessions import set_title_if_missing
+    from conkeeper.storage import sessions
 
     project_id = ensure_project(conn, location)
-    session_id = _ensure_imported_session(conn, project_id, parsed, path)
+    stamp = parsed.started_at or now_ms()
+    session_id = sessions.ensure_imported_session(
+        conn, project_id, parsed.host_session_id, stamp, parsed.ended_at or stamp, str(path)
+    )
     number = 0
     for turn in parsed.turns:
         if turn.prompt is not None:
@@ -413,13 +397,9 @@ def store_transcript(
             if text is None:
                 report.private_prompts += 1
                 continue  # a private turn: neither the prompt nor its tool uses are stored
-            cursor = conn.execute(
-                "INSERT OR IGNORE INTO prompts(session_id, prompt_number, text, created_at) "
-                "VALUES (?, ?, ?, ?)",
-                (session_id, number, text, turn.at or now_ms()),
-            )
-            report.prompts += cursor.rowcount
-            set_title_if_missing(conn, session_id, text)
+            if sessions.add_prompt(conn, session_id, number, text, turn.at or now_ms()):
+                report.prompts += 1
+            sessions.set_title_if_missing(conn, session_id, text)
         for tool in turn.tools:
             event = build_event(
                 tool_name=tool.name,
@@ -435,20 +415,14 @@ def store_transcript(
     if parsed.title_hint:
         hint = clean_captured(parsed.title_hint)
         if hint:
-            conn.execute(
-                "UPDATE sessions SET subtitle = ? WHERE id = ? AND subtitle IS NULL",
-                (hint[:200], session_id),
-            )
+            sessions.set_subtitle_if_missing(conn, session_id, hint)
     result = extract_session(conn, session_id, extractor=extractor, summarize=True)
     report.observations += result.added
     return session_id
 
 
 def _unchanged(conn: sqlite3.Connection, path: Path, stat: os.stat_result) -> bool:
-    row = conn.execute(
-        "SELECT size, mtime_ns FROM imported_transcripts WHERE path = ?", (str(path),)
-    ).fetchone()
-    return row is not None and row[0] == stat.st_size and row[1] == stat.st_mtime_ns
+    return import_stamp(conn, str(path)) == (stat.st_size, stat.st_mtime_ns)
 
 
 def import_file(
@@ -485,28 +459,19 @@ def import_file(
         report.status = "empty"
         return report
     location = locate_project(parsed.cwd)
-    conn.execute("BEGIN IMMEDIATE")
     try:
-        report.session_id = store_transcript(conn, parsed, location, path, report, extractor)
-        conn.execute(
-            "INSERT INTO imported_transcripts(path, size, mtime_ns, session_id, lines, damaged, "
-            "imported_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET "
-            "size = excluded.size, mtime_ns = excluded.mtime_ns, "
-            "session_id = excluded.session_id, lines = excluded.lines, "
-            "damaged = excluded.damaged, imported_at = excluded.imported_at",
-            (
+        with transaction(conn):
+            report.session_id = store_transcript(conn, parsed, location, path, report, extractor)
+            record_import(
+                conn,
                 str(path),
                 stat.st_size,
                 stat.st_mtime_ns,
                 report.session_id,
                 parsed.lines,
                 len(parsed.damaged),
-                now_ms(),
-            ),
-        )
-        conn.execute("COMMIT")
+            )
     except Exception as exc:
-        conn.execute("ROLLBACK")
         from conkeeper.storage.logfile import log_exception
 
         log_exception(f"import of {path} failed")

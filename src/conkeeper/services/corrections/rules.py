@@ -1,76 +1,32 @@
-"""Correction and friction detection (F7) and the corrections queue.
+"""The correction and friction rules (F7): one regex per way a person phrases a correction.
 
-When the user tells the agent it got something wrong ("no, use snake_case", "I said tabs, not
-spaces") or signals that the work is not going well ("that didn't work", "still failing",
-"let's revert"), the prompt is queued in ``corrections-queue.md`` so ``/memory-sync`` and
-``/memory-reflect`` can turn it into a durable lesson.
-
-Precision matters more than recall (spec F7): a queue full of "no worries" and pasted stack
-traces teaches nothing and annoys the user. So the detector
-
-* looks only at what the user wrote: fenced and indented code, inline code, quoted lines,
-  double-quoted strings, pasted log and stack-trace lines, code-like lines and ConKeeper's own
-  injected context are removed first;
-* matches rules sentence by sentence, most of them anchored where a correction is actually
-  phrased (sentence start, an imperative, a subject that refers to the agent's work);
-* scores each match with a confidence and lowers it for questions, conditionals ("if it
-  doesn't work, ..."), reassurance ("no worries") and matches buried deep in a long prompt;
-* reports the best match if its confidence reaches the sensitivity's threshold:
-  ``low`` 0.80 (default, high precision), ``medium`` 0.60, ``high`` 0.40.
-
-Queue lines keep the seed's exact format::
-
-    - **2026-02-09 14:32:15** | correction | "no, use snake_case" | ref: previous assistant message
-
-Speed: this runs in the UserPromptSubmit hook, a fresh process per prompt, and compiling all
-~70 rule patterns costs ~20 ms. Each rule therefore lists in :data:`_HINTS` the words it cannot
-match without (checked with ``in`` on the lower-cased sentence); a rule whose words are absent
-is skipped, and its pattern is compiled only when it is first needed.
+Each rule has a label (correction or friction), a base confidence and the words it cannot match
+without (:data:`_HINTS`, checked with ``in`` on the lower-cased sentence before the regex runs),
+so a UserPromptSubmit hook skips most rules without compiling them. The detector that scores
+and combines these matches lives in :mod:`conkeeper.services.corrections.detection`.
 """
 
 from __future__ import annotations
 
 import re
-import time
-from pathlib import Path
 
 from conkeeper.domain.lazy_re import LazyPattern
-from conkeeper.domain.records import FrozenRecord
-from conkeeper.domain.textio import append_text
-
-THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
-QUEUE_NAME = "corrections-queue.md"
-QUEUE_HEADER = "# Corrections Queue\n<!-- Auto-populated by ConKeeper UserPromptSubmit hook -->\n\n"
-QUEUE_REF = "ref: previous assistant message"
-IGNORE_FILE = ".correction-ignore"
-QUEUE_TEXT_CHARS = 200
-MAX_SCAN_CHARS = 20000
-MAX_IGNORE_PATTERNS = 500
 
 CORRECTION = "correction"
 FRICTION = "friction"
 
 
-class Detection(FrozenRecord):
-    """The detector's verdict: ``label`` is ``"correction"``, ``"friction"`` or ``None``.
-
-    ``confidence`` is the best match's score (also reported when it is below the threshold,
-    so callers can show how close a prompt came); ``pattern`` names the rule that matched and
-    ``span`` is the sentence it matched in.
-    """
-
-    __slots__ = ("confidence", "label", "pattern", "span")
-    label: str | None
-    confidence: float
-    pattern: str
-    span: str
-
-    def __init__(self, label: str | None, confidence: float, pattern: str, span: str = "") -> None:
-        self._set(label=label, confidence=confidence, pattern=pattern, span=span)
-
-
 class _Rule:
-    __slots__ = ("cond_after", "confidence", "hints", "label", "name", "question_ok", "regex")
+    __slots__ = (
+        "cond_after",
+        "confidence",
+        "hints",
+        "label",
+        "name",
+        "narrative_ok",
+        "question_ok",
+        "regex",
+    )
 
     def __init__(
         self,
@@ -80,6 +36,7 @@ class _Rule:
         confidence: float,
         question_ok: bool = False,
         cond_after: bool = False,
+        narrative_ok: bool = False,
     ) -> None:
         self.name = name
         self.label = label
@@ -87,6 +44,7 @@ class _Rule:
         self.confidence = confidence
         self.question_ok = question_ok  # rhetorical questions ("why did you delete it?") count
         self.cond_after = cond_after  # a conditional anywhere in the sentence weakens it
+        self.narrative_ok = narrative_ok  # "it worked yesterday, then you..." is still friction
         self.hints: tuple[str, ...] = ()  # filled from _HINTS below
 
 
@@ -109,11 +67,22 @@ _PRAISE = (
 )
 _AGENT_WORK = (
     r"(?:that|this|it|which|the (?:fix|change|changes|patch|solution|suggestion|workaround|"
-    r"update|edit|edits|new version|last (?:change|attempt|edit|commit)|refactor)|your (?:fix|"
+    r"update|edit|edits|new version|last (?:change|attempt|edit|commit)|refactor)|your (?:[\w-]+ )?"
+    r"(?:fix|"
     r"change|changes|patch|solution|suggestion|code|approach|command|update|edit|version|"
     r"workaround|refactor|test|tests)|nothing|none of (?:that|this|these|those|it|them)|"
     r"(?:that|this) (?:approach|solution|fix|idea|method|attempt|strategy|workaround|change|"
     r"patch|version|command|one|trick))"
+)
+
+_CONVENTION_VERB = (
+    r"(?:pull(?:ing)? in|bring(?:ing)? in|reach(?:ing)? for|add(?:ing)?|introduc(?:e|ing)|"
+    r"us(?:e|ing)|"
+    r"put(?:ting)?|commit(?:ting)?|wrap(?:ping)?|import(?:ing)?|hard-?cod(?:e|ing)|"
+    r"creat(?:e|ing)|writ(?:e|ing)|mock(?:ing)?|vendor(?:ing)?|print(?:ing)?|"
+    r"catch(?:ing)?|swallow(?:ing)?|rais(?:e|ing)|return(?:ing)?|call(?:ing)?|"
+    r"depend(?:ing)? on|install(?:ing)?|touch(?:ing)?|mix(?:ing)?|inline|inlining|"
+    r"duplicat(?:e|ing)|copy(?:ing)?|suppress(?:ing)?|disabl(?:e|ing)|skip(?:ping)?)"
 )
 
 
@@ -194,7 +163,8 @@ _RULES: tuple[_Rule, ...] = (
         CORRECTION,
         _r(
             r"\bnot what i (?:asked|wanted|meant|said|need(?:ed)?|expected|had in mind|requested|"
-            r"intended|described)"
+            r"intended|described)|\bnot the \w+ (?:i|we) (?:meant|asked for|wanted|needed|"
+            r"mentioned|described)\b"
         ),
         0.9,
     ),
@@ -211,7 +181,8 @@ _RULES: tuple[_Rule, ...] = (
             r"only|leave|change|call|write|run|avoid|stick)|not\b|no\b|don'?t|never|only|QUOTED"
             r"(?:\s*[,;.!]|\s*$|\s+(?:not|and not|instead|but))|earlier|before|already|"
             r"explicitly|specifically|clearly|twice|multiple times|several times)|"
-            r"\bi told you\b|\bi (?:already |just )?(?:asked|told) you (?:to|not|for|already|"
+            r"\bi told you\b|\bi (?:already|just) told you\b|\bi (?:already |just )?(?:asked|"
+            r"told) you (?:to|not|for|already|"
             r"before|earlier|twice)|\bwhat i (?:said|asked|wanted) was\b"
         ),
         0.86,
@@ -319,7 +290,7 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\byou (?:(?:just|also|again|clearly|completely|accidentally|totally|still)\s+)?"
             r"(?:misunderstood|misread|misinterpreted|ignored|forgot|missed|skipped|overwrote|"
-            r"hallucinated|made up|invented|confused|mixed up|left out|dropped|lost|"
+            r"hallucinated|made up|invented|confused|mixed up|left out|dropped|lost|mis[a-z]{3,}ed|"
             r"(?:used|edited|changed|modified|deleted|opened|updated|imported|read|ran|picked) the "
             r"wrong|put (?:it|this|that|them) in the wrong|didn'?t (?:read|follow|listen|do what|"
             r"use|update|run|include|handle|fix|address|answer|add|change|implement|test|check|"
@@ -343,7 +314,8 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\byou keep (?:doing|making|adding|breaking|getting|using|ignoring|forgetting|"
             r"repeating|changing|putting|trying|suggesting|saying|going|writing|creating|"
-            r"removing|deleting|reverting|introducing|missing|editing|touching|reformatting)\b"
+            r"removing|deleting|reverting|introducing|reintroducing|re-introducing|missing|editing|"
+            r"touching|reformatting|bringing)\b"
         ),
         0.88,
     ),
@@ -396,7 +368,7 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\b(?:it|that|this|the \w+|they)(?:'s| is| are|'re| was| should be| goes| lives) "
             r"(?:'[^']{1,40}'|\S+|in \S+|under \S+|on \S+),? not (?:'[^']{1,40}'|\S+|"
-            r"in \S+)\s*[.!]?$"
+            r"in \S+)\s*[.!]?(?:$|\s+(?:please )?(?:fix|change|update|correct) (?:it|that|this)\b)"
         ),
         0.82,
     ),
@@ -516,8 +488,10 @@ _RULES: tuple[_Rule, ...] = (
             r"any) difference|compile|build|run|pass|load|start|resolve|do the trick|work "
             r"either)\b|" + _LEAD + r"(?:still\s+)?(?:didn'?t|doesn'?t|does not|did not|not) "
             r"(?:work(?:ing|ed)?|help(?:ing|ed)?|fix (?:it|anything)|change anything|"
-            r"do anything)\b|\b(?:nothing|none of (?:that|this|these|those|it|them)|neither (?:of "
-            r"them|one)) (?:works|worked|helped|fixed it|did anything|made (?:a|any) difference)\b"
+            r"do anything)\b|\b(?:nothing|none of (?:that|this|these|those|it|them|your \w+(?: so "
+            r"far)?)|neither (?:of "
+            r"them|one)) (?:(?:has|have) )?(?:works|worked|helped|fixed it|did anything|made (?:a|"
+            r"any) difference)\b"
         ),
         0.9,
     ),
@@ -536,7 +510,9 @@ _RULES: tuple[_Rule, ...] = (
             r"same|an?|that|this) (?:\w+\s*)?(?:error|exception|issue|problem|warning|crash)|wrong|"
             r"empty|blank|returning (?:the wrong|an? error|null|nothing|none|empty|undefined|"
             r"500|404)|"
-            r"null|undefined|happening|times? out|timing out|throws?|throwing|returns? (?:the "
+            r"null|undefined|happening|times? out|timing out|duplicated|truncated|misaligned|"
+            r"missing|stuck|"
+            r"cut off|overlapping|doubled|off by|throws?|throwing|returns? (?:the "
             r"wrong|an? error|null|nothing|none|empty|500|404)|there)\b"
         ),
         0.9,
@@ -582,7 +558,7 @@ _RULES: tuple[_Rule, ...] = (
             _LEAD + r"(?:please |let'?s |can you |could you |just |we (?:need|should|have) to |you "
             r"(?:need|should|have) to |i want you to |go ahead and )?(?:revert|undo|roll ?back|"
             r"back out|reset|put back|restore|get rid of)\s+(?:that|this|it|those|these|"
-            r"the (?:last|previous|"
+            r"the (?:[\w-]+ )?(?:last|previous|"
             r"change|changes|commit|edit|edits|refactor|file)|your|everything|all|what you|my "
             r"(?:file|changes|code)|back)\b|\blet'?s (?:revert|undo|roll back)\b|\bundo that\b|"
             r"\b(?:roll|back|put|change) (?:that|this|it|those|these|them) (?:back|out)\b"
@@ -618,7 +594,8 @@ _RULES: tuple[_Rule, ...] = (
         "made-worse",
         FRICTION,
         _r(
-            r"\b(?:that|this|it|now it|you|your (?:change|fix))\s+(?:just\s+)?(?:made|makes|has "
+            r"\b(?:that|this|it|now it|you|(?:your|that|this|the) (?:[\w-]+ )?(?:change|fix|"
+            r"edit|patch|commit|refactor|tweak|update))\s+(?:just\s+)?(?:made|makes|has "
             r"made|have made) (?:it|things|everything|this|that|the \w+) (?:even )?(?:worse|"
             r"slower|more broken)\b|\b(?:it'?s|it is|things are|now it'?s) (?:even |much )?"
             r"worse\b"
@@ -643,7 +620,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:get|getting|got|see|seeing|saw|have|having|still|it'?s|that'?s|exact)\s+(?:the "
             r")?(?:same|identical|exact same) (?:error|exception|issue|problem|failure|result|"
             r"output|stack ?trace|bug|crash|message|thing|behaviou?r)\b|\bsame (?:error|exception|"
-            r"issue|problem|failure|result|output|bug|crash|thing) (?:again|as before|as last "
+            r"issue|problem|failure|result|output|bug|crash|thing|mistake) (?:again|as (?:the )?"
+            r"(?:last|previous|before|earlier|yesterday)|you (?:made|had|introduced)|as last "
             r"time|as earlier)\b"
         ),
         0.88,
@@ -652,9 +630,11 @@ _RULES: tuple[_Rule, ...] = (
         "going-in-circles",
         FRICTION,
         _r(
-            r"\b(?:going|running|walking|spinning) (?:around )?in circles\b|\bgoing nowhere\b|"
+            r"\b(?:going|running|walking|spinning) (?:around )?in circles\b|\bback and forth\b|"
+            r"\bgoing nowhere\b|"
             r"\bwe(?:'ve| have) (?:been (?:over|through) this|already (?:tried|done) (?:this|"
-            r"that))\b|\bhow many times\b|\bfor the (?:second|third|fourth|fifth|\d+(?:st|nd|rd|"
+            r"that))\b|\bhow many (?:more )?times\b|\bfor the (?:second|third|fourth|fifth|"
+            r"\d+(?:st|nd|rd|"
             r"th)|nth|umpteenth|hundredth) time\b|\bsame (?:mistake|thing) again\b|\bnot again\b|"
             r"\bagain\?!|\bthis is (?:so |really |getting )?(?:frustrating|annoying|ridiculous|"
             r"useless|pointless|a mess|a waste of time|hopeless)\b|\bwaste of (?:my )?time\b"
@@ -668,7 +648,8 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             r"\bnow (?:it|the \w+|i get|i'?m getting|we get|we'?re getting|there'?s|i see|it'?s|"
             r"everything|nothing|all)\s+(?:\w+\s+){0,3}?(?:fails?|failing|broken|crash(?:es|ing)?|"
-            r"\w*error|erroring|throws?|\w*exception|timeout|times out|hangs|doesn'?t (?:work|"
+            r"\w*error|erroring|throws?|\w*exception|timeout|times out|hangs|"
+            r"doesn'?t (?:even )?(?:work|"
             r"compile|build|start|load|run)|won'?t (?:work|compile|build|start|load|run)|can'?t "
             r"(?:find|load|connect|start))\b"
         ),
@@ -712,14 +693,18 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:\w+\s+)?(?:crashes|crashed|fails|failed|broke|errors|errored|hangs|hung|froze|"
             r"timed out|times out|blew up|is failing|is crashing|is broken) again\b|"
             r"\b(?:it|that|this|the \w+)(?:'s| is| are|'re)? still not \w+ing\b|"
-            r"\bstill (?:an? )?(?:\d{3}|error|exception|crash|failure|timeout|segfault)s?\b"
+            r"\bstill (?:an? )?(?:\d{3}|error|exception|crash|failure|timeout|segfault)s?\b|"
+            r"^still (?:at |on )?[\d.,%]+\s*[.!]*$"
         ),
         0.86,
     ),
     _Rule(
         "wrong-lead",
         CORRECTION,
-        _r(_LEAD + r"(?:wrong|incorrect|not correct|not right|nope,? wrong)\s*[,.!:;\u2014-]"),
+        _r(
+            _LEAD + r"(?:wrong|incorrect|not correct|not right|nope,? wrong)(?: again)?"
+            r"\s*[,.!:;\u2014-]"
+        ),
         0.84,
     ),
     _Rule(
@@ -743,7 +728,7 @@ _RULES: tuple[_Rule, ...] = (
             r"don'?t|didn'?t|have not|do not|did not|was|wasn'?t|am|'m|think)|we (?:haven'?t|"
             r"don'?t|didn'?t)|it'?s (?:a|an|just|only|for)|not (?:yet|really|now)|go ahead|"
             r"keep going|continue|all good|"
-            r"worries|problem|need|rush)\b)\w"
+            r"worries|problem|need|rush|nothing else|that'?s (?:everything|all))\b)\w"
         ),
         0.7,
     ),
@@ -812,6 +797,300 @@ _RULES: tuple[_Rule, ...] = (
         ),
         0.5,
     ),
+    # ---------------------------------------------------------------- conventions, regressions,
+    # repetition, terse orders and restated instructions (blind-set classes, issue 11)
+    _Rule(
+        "dont-convention",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:(?:please|pls|and|just|so)\s+)?(?:(?:stop|quit)\s+(?:(?:ever|again)\s+)?"
+            r"(?!(?:there|here|now|it|that|this|for)\b)\w+ing|no more\s+(?![^.;!?]*\b(?:today|"
+            r"tonight|"
+            r"for now|this week|for the day)\b)(?!(?:time|than|"
+            r"questions?|worries|need|problems?|for now|today|now)\b)\w+)\b|"
+            + _LEAD
+            + r"(?:(?:please|pls|and|just)\s+)?(?:don'?t|do not|never)\s+(?!(?:forget|worry|"
+            r"bother|hesitate|rush|panic|be\b|mind)\b)(?:ever\s+)?" + _CONVENTION_VERB + r"\b"
+            r"(?:[^.;!?]{0,60}?\b(?:dependency|dependencies|library|libraries|package|packages|"
+            r"framework|orm|a whole|an entire|just for|for (?:one|two|a single|a few)|"
+            r"in this (?:codebase|repo|repository|project|file|module)|everywhere|"
+            r"anywhere|again|anymore|any more)\b|[^.;!?]{1,60}?(?:[,;:\u2014\u2013]|\s-)\s*"
+            r"(?:we|use|reuse|rely|go through|call|stick|a|an|the stdlib|they(?:'re| are)?|"
+            r"it(?:'s| is)|pass|fix|let|write|pin|just|[\w-]+ (?:is|are) already|"
+            r"instead|that|everything|keep|put|those|these|there(?:'s| is)|python|our|it goes)\b)"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "dont-alternative",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:(?:please|pls|and|just)\s+)?(?:don'?t|do not|never)\s+(?!(?:forget|"
+            r"worry|bother|hesitate|rush|panic|be\b|mind|know|think|see)\b)\w+\b[^.;!?]{1,60}?"
+            r"(?:[,;:]|\s-)\s*(?:just |instead )?(?:use|reuse|log|call|go through|stick|keep|put|"
+            r"raise|re-raise|pass|rely|import|read|return)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "dont-convention-soft",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:(?:please|pls|and|just)\s+)?(?:don'?t|do not|never)\s+(?!(?:forget|"
+            r"worry|bother|hesitate|rush|panic|be\b|mind)\b)" + _CONVENTION_VERB + r"\b"
+        ),
+        0.58,
+    ),
+    _Rule(
+        "regression-blame",
+        FRICTION,
+        _r(
+            r"\b(?:before|until) (?:you (?:touched|changed|edited|modified|refactored|rewrote|"
+            r"committed|merged|pushed|ran)|your (?:last |latest |recent )?(?:change|edit|commit|"
+            r"refactor|fix|patch|rewrite|pr|update))\b|"
+            r"\b(?:since|after|with|from) your (?:last |latest |recent )?(?:change|edit|commit|"
+            r"refactor|fix|patch|rewrite|pr|update|migration)\b|"
+            r"\b(?:right )?after (?:you|your) (?:edit(?:ed)?|change[ds]?|touched|refactor(?:ed)?|"
+            r"commit(?:ted)?)\b|"
+            r"\byour (?:last |latest |recent )?(?:change|edit|commit|refactor|fix|patch|rewrite|"
+            r"pr|update|migration|code)\s+(?:just\s+|also\s+)?(?:broke|breaks|has broken|"
+            r"killed|wrecked|regressed|reverted|undid)\b|"
+            r"\byou (?:just |also )?(?:broke|reintroduced|re-introduced|brought back|put back)\b"
+        ),
+        0.86,
+        narrative_ok=True,
+    ),
+    _Rule(
+        "blame-breakage",
+        FRICTION,
+        _r(
+            r"^(?!(?:can|could|would|will|please|pls|when|if|before|make sure|ensure)\b)"
+            r"(?=[^?]*(?:\byou(?:'ve| have)? (?:just |also )?(?:\w+ed|broken?|made|did|wrote|"
+            r"put|ran|"
+            r"built|set|moved|deployed|changed|touched|bumped|took|swapped|switched)\b|\byour "
+            r"(?:[\w-]+ )?(?:change|changes|edit|edits|commit|refactor|fix|patch|rewrite|pr|"
+            r"update|migration|code|tweak|cleanup|bump|rename|version|config|deploy)\b))"
+            r"(?=[^?]*(?:\bbroke\b|\bbroken\b|\bbreaks\b|stopped \w+ing|\bregress|"
+            r"\b(?:re-?)?introduced\b|\bforever\b|"
+            r"\bkilled\b|won'?t (?:even )?(?:start|build|compile|boot|run|load)|doesn'?t (?:build|"
+            r"compile|start|run|load) anymore|\bno longer\b|(?:was|were|it) (?:all )?(?:passing|"
+            r"working|green|fine|compiling|building)(?: fine)? (?:before|until)|(?:compiled|worked|"
+            r"built|passed) fine before|\b(?:green|passing|working|fine) until\b|\bfail(?:s|ed|ing)"
+            r" again|red again|\btim(?:e|es|ed|ing) out\b|\bstarted (?:right )?after\b|"
+            r"\bever since\b|\bslower\b|\bworse\b|\bused to (?:work|pass|build|compile|run)\b|"
+            r"\bcrash(?:es|ed|ing)\b|\bare new since\b|"
+            r"\bnew since\b))[^?]*$"
+        ),
+        0.84,
+        narrative_ok=True,
+    ),
+    _Rule(
+        "take-out",
+        FRICTION,
+        _r(
+            r"^(?:(?:please|just|now)\s+)?(?:take|rip|pull|get) (?:the |that |this |your )?"
+            r"[\w-]+(?: [\w-]+)? (?:out|back out)(?: again| of there| of it)?\s*[.!]*$"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "again-negative",
+        FRICTION,
+        _r(
+            r"^(?!(?:can|could|would|please|if|when|once|unless|make sure)\b)[^?]*\b(?:is|are|"
+            r"'s|was|went|goes|got|has|have|failed|fails|failing|broke|crashed|hangs?|"
+            r"timed out)\b[^?]{0,40}?\b(?:off|broken|failing|failed|wrong|red|missing|gone|"
+            r"back|crash(?:ed|ing)?|stuck|down|empty|blank|misaligned|flaky|failed|fails|hangs?|"
+            r"timed out)\b[^?]{0,20}?\bagain\b[^?]*$|^(?!(?:can|could|would|please|if|when|once|"
+            r"unless|make sure)\b)[^?]*\b(?:failed|fails|is failing|broke|crashed|hung|errored|"
+            r"timed out|went red|died)\s+again\b[^?]*$"
+        ),
+        0.83,
+        cond_after=True,
+    ),
+    _Rule(
+        "still-stale",
+        FRICTION,
+        _r(
+            r"\b(?:it|that|this|they|the \w+)\s+still\s+(?:\w+s|shows?|has|have|uses?|returns?|"
+            r"prints?|gives?|says?|points?)\b[^.;!?]{0,30}?\b(?:old|same|wrong|stale|previous|"
+            r"original|outdated|default)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "nth-time",
+        FRICTION,
+        _r(
+            r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|umpteenth|nth) (?:time|"
+            r"attempt|try)\b|\b(?:twice|three times|four times|several times) (?:already|now|in a "
+            r"row|today|this (?:session|morning|week))\b|\b(?:again and again|over and over)\b|"
+            r"\byet another (?:time|round|failure|error|attempt)\b|\bkeeps? (?:coming|popping|"
+            r"showing) (?:back|up)\b|\bcomes? back (?:again|every)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "restated",
+        CORRECTION,
+        _r(
+            r"^(?:again|once again|for the (?:last|final|hundredth|\w+th) time|as i (?:already )?"
+            r"(?:said|told you|mentioned|wrote)|like i (?:already )?(?:said|told you)|"
+            r"i (?:already )?(?:said|told you)|reminder|repeat after me)\s*[,:;!\u2014\u2013-]+"
+            r"\s*(?![\s,]|thank)"
+            r"|\bas i (?:already |just |clearly )?(?:said|told you)\s*[,:;]|"
+            r"\bfor the last time\b|\bi(?:'ve| have) (?:already )?told you (?:this|that|so|it)?\s*"
+            r"(?:already|before|twice|\w+ times)?\s*[,:;.!\u2014]|^one more time\s*[:,;!\u2014]|"
+            r"\bi(?:'ve| have) (?:already )?(?:said|told you)"
+            r"(?: (?:it|this|that))?(?: (?:twice|before|already|\w+ times))?\s*[:;]|"
+            r"^once again\b[^?]*\b(?:wrong|broken|missing|not|no|forgot|"
+            r"failing|off)\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "terse-order",
+        FRICTION,
+        _r(
+            r"^(?:(?:please|just|ok(?:ay)?|now)\s*,?\s+)?(?:undo|revert|roll back|back out|take "
+            r"out|remove|put back|restore|drop)\s+(?:it|that|this|them|those|these|that change|"
+            r"the change|your change|everything)(?:\s+(?:back|out|again|please|now|right now|"
+            r"immediately|asap))*\s*[.!,]*\s*(?:right now|now|immediately|please)?[.!]*$|"
+            r"^(?:roll|back|take|put) (?:it|that|this|them) (?:back|out)(?: the way it was)?"
+            r"[\s,]*(?:please|now)?[.!]*$|^put it back the way it was\b|"
+            r"^(?:revert|undo|roll ?back|back it out)\s*[.!]*(?:\s*(?:now|right now|please|"
+            r"immediately)[.!]*)?\s*$|^put (?:the|my) (?:old|previous|original|earlier) \w+"
+            r"(?: \w+)? back\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "terse-no",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:incorrect|not even close|nowhere near|"
+            r"not (?:right|correct)(?: either)?(?=\s*[,.;:!])|"
+            r"no,? that'?s not (?:it|right|how|what)|"
+            r"that'?s not (?:how|what|where|why|when)\b[^.;!?]{0,40}?\b(?:works?|says?|goes|"
+            r"asked|said|wanted|meant|needs?|does|is done|should))\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "no-same",
+        FRICTION,
+        _r(
+            _LEAD
+            + r"(?:(?:no|nope|nah)\s*[,.!:;\u2014-]*\s*)?(?:(?:the )?(?:exact(?:ly)? )?(?:the )?"
+            r"(?:same|identical)(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
+            r"traceback|problem|issue|message|assertion|behaviou?r|thing|warning|complaint|"
+            r"exception)s?)?|no (?:change|"
+            r"difference|improvement)|(?:zero|not (?:a|any)) (?:change|difference|improvement)|"
+            r"nothing(?:'s| is)? (?:changed|different)|still (?:the )?"
+            r"(?:same|broken|failing|wrong|there|empty))(?:\s+(?:happens|happened|shows?|comes? up|"
+            r"appears?|again|as before|here|either|at all|whatsoever|still|in (?:the )?\w+))*"
+            r"\s*"
+            r"(?:[.!,;:\u2014\u2013-]|$)"
+        ),
+        0.85,
+    ),
+    _Rule(
+        "no-that-is",
+        CORRECTION,
+        _r(
+            _LEAD
+            + _NO
+            + r"\s*[,!:;\u2014-]+\s*(?:that'?s|it'?s|this is) (?:the|not)\b|"
+            + _LEAD
+            + _NO
+            + r"\s*[,!:;\u2014-]+\s*"
+            r"(?:the other|a different|another) \w+|"
+            + _LEAD
+            + _NO
+            + r"\s*[,!:;\u2014-]+\s*(?:that|this|"
+            r"the) \w+(?: \w+)? (?:is|was|are) (?:deprecated|wrong|outdated|old|broken|not|the "
+            r"wrong|for)\b"
+        ),
+        0.84,
+    ),
+    _Rule(
+        "again-state",
+        FRICTION,
+        _r(
+            r"\b(?:it|that|this|the \w+|build|ci|the build|the pipeline|output|response)\s+"
+            r"(?:is|are|'s|went|goes|turned|comes back|returns?|shows?)\s+(?:\w+\s+)?(?:empty|"
+            r"blank|red|broken|failing|null|none|wrong|missing|down|stuck|gone|\d{3})\s+"
+            r"again\b|\b(?:hangs|crashes|fails|times out|freezes|breaks|errors)\s+again\b"
+        ),
+        0.84,
+    ),
+    # A bad outcome said together with the agent's part in it or its persistence: the general
+    # shape of friction ("the retry logic you added is causing duplicates", "no luck, same 502").
+    _Rule(
+        "outcome-cooccur",
+        FRICTION,
+        _r(
+            r"^(?!(?:can|could|would|will|please|pls|let'?s|when|whenever|if|unless|before|"
+            r"make sure|ensure|should|do|does|did|is|are|was|what|why|how|where|which|who|add|"
+            r"write|implement|explain|show|tell|find|check|grep|search|count|list)\b)"
+            r"(?![^?]*\b(?:last (?:week|month|year)|used to|learning|as expected|expected|intended|"
+            r"on purpose|in case|vendor|contractor|colleague|previous developer)\b)"
+            r"(?=[^?]*(?:\bbroke\b|\bbroken\b|\bbreaks\b|\bfail(?:s|ed|ing)?\b|\berrors?\b|"
+            r"\bcrash\w*|\bworse\b|\bslower\b|\bslow\b|\bgarbled\b|\bduplicat\w+|\btwice as\b|"
+            r"\bred\b|\bwrong\b|\bmissing\b|\bhangs?\b|\bstuck\b|\b50[0-4]\b|\b40[134]\b|"
+            r"\btim(?:e|es|ed|ing) ?out\b|\bregress\w*|\bno luck\b|\bcorrupt\w*|\bmangled\b|"
+            r"\breordered\b|\bcausing\b|\bblank\b|\bnot working\b|\b(?:doesn'?t|didn'?t|won'?t|"
+            r"hasn'?t|has not|have not|haven'?t) (?:work|worked|help|helped|build|compile|start|"
+            r"load|run|pass)\w*|\bmistakes?\b|\bbug\b|\bgone\b|\bdisappeared\b|\boff by\b|"
+            r"\bstale\b|\boutdated\b|\bleak\w*|\bbigger\b|\blarger\b|\bheavier\b|\bcrawl\w*|"
+            r"\bgarbage\b|\bunreadable\b|\bflaky\b))"
+            r"(?=[^?]*(?:\byou(?:'ve|'re| have| are)? (?:just |also |now |again )?(?:\w+ed|made|"
+            r"tried|broke|did|wrote|put|ran|built|set|took|repeating|making|doing|keep|added)\b|"
+            r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|branch|fix|fixes|code|patch|commit|"
+            r"refactor|version|attempt|update|pr|migration|script|approach|suggestion)\b|"
+            r"\bstill\b|\bagain\b|\bsame\b|\bevery (?:single )?time\b|\btwice\b|\bthree times\b|"
+            r"\bno luck\b|\bkeeps?\b|\byet again\b|\bthan before\b|\b(?:like|as) before\b|"
+            r"\bnow\b))[^?]*$"
+        ),
+        0.82,
+        narrative_ok=True,
+        cond_after=True,
+    ),
+    _Rule(
+        "repeat-instruction",
+        CORRECTION,
+        _r(r"^(?:i repeat|repeat|i'?ll say it again|once more)\s*[,:;!\u2014\u2013-]+\s*\w"),
+        0.84,
+    ),
+    _Rule(
+        "undo-what-you",
+        FRICTION,
+        _r(
+            r"^(?:(?:please|just|now)\s+)?(?:remove|undo|revert|delete|drop|take out|roll back)"
+            r" (?:what|everything|all|whatever) you(?:'ve)? (?:just )?(?:added|did|changed|wrote|"
+            r"made|put|introduced)\b|^undo\s*!+\s*$|^(?:(?:please|just|now)\s+)?(?:remove|"
+            r"revert|delete|drop|take out|get rid of) (?:the |that |those |this |"
+            r"these )?(?:[\w-]+ )"
+            r"{0,3}you(?:'ve)? (?:just )?(?:added|wrote|made|put|introduced|created)\b"
+        ),
+        0.86,
+    ),
+    _Rule(
+        "you-instead",
+        CORRECTION,
+        _r(r"\byou (?:\w+ed|wrote|made|put|ran|took|did) [^.;!?]{1,40}?\binstead of\b"),
+        0.84,
+    ),
+    _Rule(
+        "told-me-fixed",
+        FRICTION,
+        _r(
+            r"\byou (?:told me|said|claimed) (?:that |it |this )?(?:was|is|would be|had been) "
+            r"(?:fixed|done|working|solved|resolved|passing)\b|\b(?:that|this|it|your \w+)\s+"
+            r"(?:did|does|changed|fixed|solved) (?:nothing|zilch)\b"
+        ),
+        0.86,
+    ),
     _Rule("oops", FRICTION, _r(r"^(?:oops|whoops|uh oh|yikes)\b"), 0.45),
     _Rule("still-word", FRICTION, _r(r"\bstill (?:\w+ )?(?:fail|broken|error|wrong|crash)"), 0.45),
 )
@@ -833,7 +1112,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
         "made up", "nonsense",
     ),
     "you-are-wrong": ("you",),
-    "not-what-i-meant": ("not what i",),
+    "not-what-i-meant": ("not what i", "not the"),
     "i-said": (
         "said", "mentioned", "told", "asked", "explained", "wrote", "wanted", "meant",
         "specified", "requested",
@@ -881,7 +1160,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "made-worse": ("worse", "slower", "more broken"),
     "broke-it": ("broke", "breaking"),
     "same-error": ("same", "identical"),
-    "going-in-circles": ("circles", "nowhere", "we", "time", "again", "this is"),
+    "going-in-circles": ("circles", "nowhere", "we", "time", "again", "this is", "back and forth"),
     "now-it-fails": ("now ",),
     "didnt-fix": ("didn", "did not", "haven", "hasn", "still"),
     "same-problem-alone": ("same",),
@@ -901,308 +1180,39 @@ _HINTS: dict[str, tuple[str, ...]] = {
     ),
     "nothing-changed": ("nothing", "no "),
     "getting-error": ("getting", "seeing", "got"),
+    "dont-convention": (*_DONT, "stop", "quit", "no more"),
+    "dont-convention-soft": _DONT,
+    "dont-alternative": _DONT,
+    "regression-blame": ("you",),
+    "blame-breakage": ("you",),
+    "again-negative": ("again",),
+    "take-out": ("out",),
+    "still-stale": ("still",),
+    "nth-time": (
+        "time", "attempt", "try", "twice", "three times", "four times", "several times",
+        "again and again", "over and over", "back", "up", "yet another",
+    ),
+    "restated": (
+        "again", "time", "said", "told", "reminder", "mentioned", "wrote", "repeat",
+    ),
+    "terse-order": (
+        "undo", "revert", "roll", "back", "take", "remove", "put", "restore", "drop",
+    ),
+    "terse-no": ("incorrect", "close", "nowhere", "not "),
+    "no-same": ("same", "identical", "no ", "nothing", "still", "zero", "not a", "not any"),
+    "no-that-is": _NO_WORDS,
+    "again-state": ("again",),
+    "outcome-cooccur": (
+        "you", "still", "again", "same", "every", "twice", "three times", "no luck", "keep",
+        "than before", "before", "now",
+    ),
+    "repeat-instruction": ("repeat", "say it again", "once more"),
+    "undo-what-you": ("you", "undo"),
+    "you-instead": ("instead of",),
+    "told-me-fixed": ("told me", "said", "claimed", "nothing", "zilch"),
     "oops": ("oops", "whoops", "uh oh", "yikes"),
     "still-word": ("still ",),
 }  # fmt: skip
 for _rule in _RULES:
     _rule.hints = _HINTS[_rule.name]
 del _rule
-
-# ------------------------------------------------------------------------- text cleanup
-
-_FENCE = LazyPattern(r"^[ \t]*(`{3,}|~{3,})")
-_SYSTEM_BLOCK = LazyPattern(
-    r"<(system-reminder|command-name|command-message|command-args|local-command-stdout|"
-    r"local-command-stderr|task-notification|conkeeper-memory|bash-input|bash-stdout|"
-    r"bash-stderr|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1>|\Z)",
-    re.IGNORECASE | re.DOTALL,
-)
-_INLINE_CODE = LazyPattern(r"`[^`\n]*`")
-_DOUBLE_QUOTED = LazyPattern(r"\"[^\"\n]{1,300}\"")
-_LOG_LINE = LazyPattern(
-    r"^\s*(?:\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}|\[[^\]\n]{1,40}\]\s|"
-    r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE|PANIC)\b[\s:\]|-]|"
-    r"(?:FAIL(?:ED)?|PASS(?:ED)?|OK|ok|not ok)\b(?:[:\]|]| \S+[/.:]| \d)|"
-    r"(?:error|fatal|warning|panic|note|hint|caused by)(?:\[\w+\])?:\s|Traceback \(most|"
-    r"File \"[^\"]*\", line \d+|at [\w$<>/]+(?:\.[\w$<>]+)+\s*\(|at \S+:\d+:\d+\)?\s*$|"
-    r"\w+(?:\.\w+)*(?:Error|Exception|Warning)\b:?|E {2,}|npm (?:ERR|WARN)!|\$ |> |>>> |"
-    r"\d+ *[|\u2502] |[-=_*#~]{3,}|-->|\+{3} |-{3} |@@ |[\u2502\u251c\u2514\u250c\u256d\u2570|]|"
-    r"[\w/.-]*\w:\d+(?::\d+)?[: ]|#\d+ |[\u2717\u2713\u00d7\u2716\u274c\u2714])"
-)
-_CODE_LINE = LazyPattern(
-    r"^\s*(?:def |class |function |fn |func |const |let |var |import |from \S+ import|"
-    r"#include|public |private |protected |return\b|if ?\(|for ?\(|while ?\(|switch ?\(|\}|\{|"
-    r"//|/\*|\*/|<\?|<\w+[^>]*>.*</\w+>\s*$|[\w.]+\s*=\s*[\w\"'\[{(]|[\w.]+\([^)]*\)\s*;?\s*$)|"
-    r"[;{}]\s*$|=>|\)\s*\{|^\s*[\w-]+:\s*[\w\"'\[{]+\s*$"
-)
-_SENTENCE_SPLIT = LazyPattern(r"(?<=[.!?])\s+|\n+|(?<=[;])\s+|\s+[\u2014\u2013]\s+|\s+-\s+")
-_CONDITIONAL = LazyPattern(
-    r"\b(?:if|unless|in case|whether|whenever|once|otherwise|assuming|suppose|what if|"
-    r"make sure|ensure|check (?:that|whether|if)|to avoid|to prevent|so that|in order)\b",
-    re.IGNORECASE,
-)
-_REASSURANCE = LazyPattern(
-    r"\b(?:no worries|no problem|no prob|don'?t worry|never ?mind|it'?s (?:fine|ok|okay|all good)|"
-    r"that'?s (?:fine|ok|okay|all good|great|perfect|awesome)|all good|no big deal|"
-    r"looks (?:good|great|perfect)|works (?:now|great|perfectly|fine)|thanks|thank you|"
-    r"good job|well done|nice work|great work)\b",
-    re.IGNORECASE,
-)
-_REPORTED = LazyPattern(
-    r"\b(?:he|she|they|someone|somebody|the (?:user|customer|client|reviewer|team|manager|"
-    r"ticket|issue|error|message|log|docs?|documentation|readme|comment|spec)|my (?:boss|"
-    r"manager|colleague|coworker|teammate|friend|wife|husband|team)|users?|customers?|"
-    r"people)\s+(?:said|says|say|told|wrote|writes|reported|reports|complained|mentioned|"
-    r"claims?|replied)\b",
-    re.IGNORECASE,
-)
-
-
-def strip_noise(text: str) -> str:
-    """The prose a user typed: no code, quotes, pasted logs, or injected/system blocks."""
-    text = text[:MAX_SCAN_CHARS].replace("\u2019", "'").replace("\u2018", "'")
-    text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\r\n", "\n")
-    if "<" in text:  # every system block starts with a tag
-        text = _SYSTEM_BLOCK.sub("\n", text)
-    kept: list[str] = []
-    fence: str | None = None
-    for line in text.split("\n"):
-        opener = _FENCE.match(line) if "`" in line or "~" in line else None
-        if fence is not None:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
-                fence = None
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
-        if line.startswith(("    ", "\t")) or _LOG_LINE.match(line) or _CODE_LINE.search(line):
-            kept.append("")
-            continue
-        if _symbol_heavy(line):
-            kept.append("")
-            continue
-        kept.append(line)
-    prose = "\n".join(kept)
-    if "`" in prose:
-        prose = _INLINE_CODE.sub(" CODE ", prose)
-    return _DOUBLE_QUOTED.sub(" QUOTED ", prose) if '"' in prose else prose
-
-
-def _symbol_heavy(line: str) -> bool:
-    stripped = line.strip()
-    if len(stripped) < 16:
-        return False
-    prose = sum(ch.isalnum() or ch.isspace() or ch in ",.!?'\"-" for ch in stripped)
-    return prose / len(stripped) < 0.8
-
-
-def sentences(prose: str) -> list[str]:
-    """Split prose into sentences/clauses, keeping their final punctuation."""
-    return [s.strip() for s in _SENTENCE_SPLIT.split(prose) if s and s.strip()]
-
-
-# ------------------------------------------------------------------------- detection
-
-
-_PRAISE_IN_SENTENCE = LazyPattern(
-    r"\b(?:thanks|thank you|nice|great|perfect|awesome|exactly as|good job|well done|"
-    r"(?:is|are|was|looks?|seems?|sounds?) (?:fine|good|great|perfect|ok|okay|correct|right))\b",
-    re.IGNORECASE,
-)
-_NARRATIVE = LazyPattern(
-    r"\b(?:where|whereby|because|since|which|for when|in the past|used to|last (?:week|month|"
-    r"year|time)|yesterday)\b",
-    re.IGNORECASE,
-)
-_NOT_YET = LazyPattern(r"\byet\b", re.IGNORECASE)
-_RESOLVED = LazyPattern(
-    r"\b(?:it'?s fine now|works now|fixed now|it'?s working now|resolved now)\b", re.IGNORECASE
-)
-_SOOTHING = LazyPattern(r"\b(?:no worries|don'?t worry|never ?mind|no problem)\b", re.IGNORECASE)
-
-
-def _score(rule: _Rule, sentence: str, start: int, index: int, total_chars: int) -> float:
-    """The rule's confidence adjusted for the sentence around the match."""
-    score = rule.confidence
-    before = sentence[:start]
-    if sentence.rstrip().endswith("?") and not rule.question_ok:
-        score -= 0.35
-    if _CONDITIONAL.search(before) or (rule.cond_after and _CONDITIONAL.search(sentence)):
-        score -= 0.5
-    if (
-        _SOOTHING.search(sentence)
-        or (
-            (rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-"))
-            and _PRAISE_IN_SENTENCE.search(sentence)
-        )
-        or (
-            rule.label == FRICTION and (_REASSURANCE.search(sentence) or _RESOLVED.search(sentence))
-        )
-    ):
-        score -= 0.3
-    if _REPORTED.search(before):
-        score -= 0.45
-    if rule.label == FRICTION and (_NARRATIVE.search(before) or _NOT_YET.search(sentence)):
-        score -= 0.35
-    if index >= 3 and total_chars > 600:
-        score -= 0.12  # corrections lead a message; deep in a long brief they are usually prose
-    return score
-
-
-_BARE_NO = LazyPattern(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
-
-
-def _join_bare_no(parts: list[str]) -> list[str]:
-    """ "No. Put it in utils/" is split into two sentences; judge them joined as well."""
-    joined = list(parts)
-    for i, part in enumerate(parts[:-1]):
-        if ("no" in part.lower() or "nah" in part.lower()) and _BARE_NO.match(part):
-            joined.append(part.rstrip(" .!,:;-\u2014\u2013") + ", " + parts[i + 1])
-    return joined
-
-
-def detect(text: str, sensitivity: str = "low") -> Detection:
-    """Classify a user prompt as a correction, friction, or neither.
-
-    Returns the best-scoring match; ``label`` is ``None`` when nothing reaches the threshold
-    for ``sensitivity`` (``low``/``medium``/``high``; unknown values behave like ``low``).
-    """
-    threshold = THRESHOLDS.get((sensitivity or "low").lower(), THRESHOLDS["low"])
-    prose = strip_noise(text or "")
-    parts = _join_bare_no(sentences(prose))
-    total = sum(len(p) for p in parts)
-    best = Detection(None, 0.0, "")
-    support: dict[str, int] = {}
-    seen: set[str] = set()
-    for index, sentence in enumerate(parts[:60]):
-        lower = sentence.lower()
-        for rule in _RULES:
-            if not any(hint in lower for hint in rule.hints):
-                continue
-            match = rule.regex.search(sentence)
-            if match is None:
-                continue
-            score = _score(rule, sentence, match.start(), index, total)
-            if score >= 0.6 and rule.name not in seen:
-                seen.add(rule.name)
-                support[rule.label] = support.get(rule.label, 0) + 1
-            if score > best.confidence:
-                best = Detection(rule.label, score, rule.name, sentence[:300])
-    if best.label is None or best.confidence < threshold:
-        return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
-    bonus = 0.04 * (support.get(best.label, 1) - 1)
-    return Detection(
-        best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
-    )
-
-
-# ------------------------------------------------------------------------- .correction-ignore
-
-
-def load_ignore_patterns(project_root: Path | None) -> list[re.Pattern[str]]:
-    """Patterns from ``<project root>/.correction-ignore``: one case-insensitive regex per
-    line, ``#`` comments and blank lines skipped; an invalid regex is matched literally."""
-    if project_root is None:
-        return []
-    try:
-        raw = (project_root / IGNORE_FILE).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
-    patterns: list[re.Pattern[str]] = []
-    for line in raw.splitlines()[:MAX_IGNORE_PATTERNS]:
-        entry = line.strip()
-        if not entry or entry.startswith("#"):
-            continue
-        try:
-            patterns.append(re.compile(entry, re.IGNORECASE))
-        except re.error:
-            patterns.append(re.compile(re.escape(entry), re.IGNORECASE))
-    return patterns
-
-
-def is_ignored(text: str, patterns: list[re.Pattern[str]]) -> bool:
-    """Whether the prompt matches any suppression pattern."""
-    return any(p.search(text) for p in patterns)
-
-
-# ------------------------------------------------------------------------- the queue
-
-
-def sanitize_queue_text(text: str, limit: int = QUEUE_TEXT_CHARS) -> str:
-    """User text fit for one queue line: one line, no pipes (``/``), no double quotes
-    (``'``), no HTML comment markers, at most ``limit`` characters."""
-    flat = " ".join(text.split())
-    flat = flat.replace("|", "/").replace('"', "'").replace("<!--", "").replace("-->", "")
-    while "<!--" in flat or "-->" in flat:  # removing one marker can form another
-        flat = flat.replace("<!--", "").replace("-->", "")
-    flat = " ".join(flat.split())
-    if len(flat) > limit:
-        flat = flat[: limit - 1].rstrip() + "…"
-    return flat
-
-
-def queue_excerpt(text: str, detection: Detection) -> str:
-    """The part of a prompt to queue: its start, or the matched sentence when that lies
-    beyond the first 200 characters."""
-    flat = " ".join(text.split())
-    span = " ".join(detection.span.split())
-    if span and len(flat) > QUEUE_TEXT_CHARS and span[:40] not in flat[:QUEUE_TEXT_CHARS]:
-        return "… " + span
-    return flat
-
-
-def format_queue_line(label: str, text: str, when: float | None = None) -> str:
-    """One queue line in the seed's exact format (with newline)."""
-    stamp = time.strftime(
-        "%Y-%m-%d %H:%M:%S", time.localtime(time.time() if when is None else when)
-    )
-    return f'- **{stamp}** | {label} | "{sanitize_queue_text(text)}" | {QUEUE_REF}\n'
-
-
-def append_to_queue(memory_dir: Path, label: str, text: str, when: float | None = None) -> Path:
-    """Append one detection to ``<memory>/corrections-queue.md`` (header first if new)."""
-    path = memory_dir / QUEUE_NAME
-    append_text(path, format_queue_line(label, text, when), header=QUEUE_HEADER, root=memory_dir)
-    return path
-
-
-_QUEUE_LINE = LazyPattern(
-    r"^- \*\*(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\*\* \| (?P<label>[a-z]+) \| "
-    r'"(?P<text>.*)" \| ref: (?P<ref>.*)$'
-)
-
-
-class QueueItem(FrozenRecord):
-    """One parsed queue line."""
-
-    __slots__ = ("label", "line", "ref", "text", "when")
-    line: int
-    when: str
-    label: str
-    text: str
-    ref: str
-
-    def __init__(self, line: int, when: str, label: str, text: str, ref: str) -> None:
-        self._set(line=line, when=when, label=label, text=text, ref=ref)
-
-
-def parse_queue(text: str) -> list[QueueItem]:
-    """The entries of a corrections queue (lines that do not match the format are skipped)."""
-    items = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = _QUEUE_LINE.match(line.strip())
-        if match:
-            items.append(
-                QueueItem(number, match["when"], match["label"], match["text"], match["ref"])
-            )
-    return items
-
-
-def read_queue(memory_dir: Path) -> list[QueueItem]:
-    """The queue of a memory folder (empty when there is no queue file)."""
-    from conkeeper.domain.textio import read_text
-
-    path = memory_dir / QUEUE_NAME
-    if not path.exists():
-        return []
-    return parse_queue(read_text(path))

@@ -1,0 +1,170 @@
+"""``conkeeper reflect``: the session retrospective (spec F14, seed 001 phase 08).
+
+``conkeeper reflect [--session ID | --since DATE] [--depth minimal|standard|thorough] [--json]
+[--write]`` analyses a session (the latest by default) and proposes numbered recommendations;
+``--write`` merges them into ``sessions/YYYY-MM-DD-retro.md``. ``reflect approve N [--to
+FILE]`` routes recommendation N into memory; ``reflect decline N [--reason TEXT]`` records
+that it was declined. The work is in :mod:`conkeeper.services.reflection.reflect`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from conkeeper.cli.output import CliError, emit_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from conkeeper.domain.paths import ProjectLocation
+    from conkeeper.services.reflection.reflect import Reflection
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``[approve N | decline N]`` and the reflection options."""
+    parser.add_argument(
+        "action", nargs="?", choices=("approve", "decline"), help="approve or decline item N"
+    )
+    parser.add_argument("number", nargs="?", type=int, help="the recommendation's number")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--session", help="a session id or prefix (default: the latest)")
+    which.add_argument("--since", help="every session since DATE (YYYY-MM-DD)")
+    parser.add_argument(
+        "--depth",
+        choices=("minimal", "standard", "thorough"),
+        help="how far to look (default: the project's reflect_depth)",
+    )
+    parser.add_argument("--write", action="store_true", help="write the day's retro file")
+    parser.add_argument("--to", help="approve: the memory file to route to (default: its Where)")
+    parser.add_argument("--reason", help="decline: why")
+    parser.add_argument("--date", help="approve/decline: the retro's date (default: newest)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Reflect, or approve/decline an item."""
+    from conkeeper.domain.paths import locate_project
+
+    location = locate_project(Path.cwd())
+    if args.action is not None:
+        if args.number is None:
+            raise CliError(f"reflect {args.action} needs the recommendation's number")
+        return _decide(args, location.memory_dir)
+    if args.number is not None:
+        raise CliError("a number goes with 'approve' or 'decline'")
+    return _reflect(args, location)
+
+
+def _since_ms(text: str) -> int:
+    try:
+        return int(time.mktime(time.strptime(text, "%Y-%m-%d")) * 1000)
+    except ValueError:
+        raise CliError(f"--since {text!r}: expected a date like 2026-01-31") from None
+
+
+def _reflect(args: argparse.Namespace, location: ProjectLocation) -> int:
+    from conkeeper.cli.output import opened_store
+    from conkeeper.domain.config import load_config
+    from conkeeper.services.reflection.reflect import ReflectError, reflect
+    from conkeeper.storage import reflection as store
+    from conkeeper.storage.observations import SessionNotFound, resolve_session
+    from conkeeper.storage.store import find_project
+
+    root, memory_dir = location.root, location.memory_dir
+    if not memory_dir.is_dir():
+        raise CliError(f"{memory_dir}: no memory folder; run 'conkeeper init' first")
+    config = load_config(root).config
+    since = _since_ms(args.since) if args.since else None
+    with opened_store() as conn:
+        project_id = find_project(conn, location.identity)
+        sessions: list[store.SessionRow] = []
+        scope = "no captured session"
+        if project_id is not None:
+            if args.session:
+                try:
+                    row = store.session_row(conn, resolve_session(conn, args.session, project_id))
+                except SessionNotFound as exc:
+                    raise CliError(str(exc)) from None
+                sessions, scope = [row] if row else [], f"session {args.session}"
+            elif since is not None:
+                sessions, scope = (
+                    store.project_sessions(conn, project_id, since),
+                    f"since {args.since}",
+                )
+            else:
+                latest = store.latest_session(conn, project_id)
+                sessions = [latest] if latest else []
+                scope = f"session {latest.host_session_id}" if latest else scope
+        try:
+            result = reflect(
+                conn,
+                memory_dir,
+                sessions,
+                scope=scope,
+                since_ms=since,
+                depth=args.depth or config.reflect_depth,
+                sensitivity=config.correction_sensitivity,
+                write=args.write,
+            )
+        except ReflectError as exc:
+            raise CliError(str(exc)) from None
+    if args.json:
+        emit_json(result.to_dict())
+        return 0
+    _print(result)
+    return 0
+
+
+def _print(r: Reflection) -> None:
+    out = sys.stdout.write
+    out(f"Reflection on {r.scope} ({r.depth}); recommended scope: {r.overall_scope}\n")
+    for line in r.evidence_lines[:3]:
+        out(f"  {line[2:]}\n")
+    if not r.recommendations:
+        out("Nothing notable to recommend.\n")
+    for rec in r.recommendations:
+        out(f"\n{rec.number}. {rec.what}\n")
+        out(f"   Why:    {rec.why[0]}\n")
+        for quote in rec.why[1:]:
+            out(f"           {quote}\n")
+        out(f"   Where:  {rec.where}\n   Impact: {rec.impact}\n")
+        out(f"   Category: {rec.category} · Scope: {rec.scope}\n")
+    for finding, where in r.known:
+        out(f"\nAlready in memory ({where}): {finding.label} ({finding.count}×)\n")
+    if r.retro_path:
+        out(f"\nWrote {r.retro_path}\n")
+    elif r.recommendations:
+        out("\nRun 'conkeeper reflect --write' to record these in today's retro.\n")
+
+
+def _decide(args: argparse.Namespace, memory_dir: Path) -> int:
+    from conkeeper.services.reflection.reflect import ReflectError, approve, decline
+
+    try:
+        if args.action == "approve":
+            item, path, dequeued = approve(memory_dir, args.number, args.to, args.date)
+        else:
+            item, path = decline(memory_dir, args.number, args.reason, args.date)
+            dequeued = []
+    except ReflectError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        emit_json(
+            {
+                "action": args.action,
+                "number": item.number,
+                "text": item.text,
+                "where": item.where,
+                "category": item.category,
+                "reason": item.reason,
+                "retro": str(path),
+                "dequeued": dequeued,
+            }
+        )
+    elif args.action == "approve":
+        sys.stdout.write(f"Approved #{item.number} → {item.where}: {item.text}\n")
+    else:
+        sys.stdout.write(f"Declined #{item.number}: {item.text} (reason: {item.reason})\n")
+    return 0

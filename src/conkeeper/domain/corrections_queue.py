@@ -1,0 +1,89 @@
+"""The corrections-queue line format: the one place that writes and parses a queue line.
+
+``corrections-queue.md`` is written by the UserPromptSubmit hook, counted by SessionStart and
+Stop, and read by ``conkeeper corrections``, routing and reflection. Every one of them uses this
+module, so the format (the seed's, exactly) is defined once::
+
+    - **2026-02-09 14:32:15** | correction | "no, use snake_case" | ref: previous assistant message
+
+The user's text keeps its ``|`` characters: the text field is the one double-quoted field and
+double quotes inside it become ``'``, so the closing ``" | ref:`` is unambiguous. Pure stdlib
+and cheap to import: hooks use it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from conkeeper.domain.records import FrozenRecord
+
+QUEUE_NAME = "corrections-queue.md"
+QUEUE_HEADER = "# Corrections Queue\n<!-- Auto-populated by ConKeeper UserPromptSubmit hook -->\n\n"
+QUEUE_REF = "ref: previous assistant message"
+QUEUE_TEXT_CHARS = 200
+LABELS = ("correction", "friction")
+
+_LINE = re.compile(
+    r"^- \*\*(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\*\* \| (?P<label>[a-z]+) \| "
+    r'"(?P<text>[^"]*)" \| ref: (?P<ref>.*)$'
+)
+_STAMP = "%Y-%m-%d %H:%M:%S"
+
+
+class QueueItem(FrozenRecord):
+    """One parsed queue line (``line`` is its 1-based line number in the file)."""
+
+    __slots__ = ("label", "line", "ref", "text", "when")
+    line: int
+    when: str
+    label: str
+    text: str
+    ref: str
+
+    def __init__(self, line: int, when: str, label: str, text: str, ref: str) -> None:
+        self._set(line=line, when=when, label=label, text=text, ref=ref)
+
+
+def sanitize_queue_text(text: str, limit: int = QUEUE_TEXT_CHARS) -> str:
+    """User text fit for one queue line: one line, no double quotes (``'``), no HTML comment
+    markers, at most ``limit`` characters. Pipes are kept."""
+    flat = " ".join(text.split())
+    flat = flat.replace('"', "'").replace("<!--", "").replace("-->", "")
+    while "<!--" in flat or "-->" in flat:  # removing one marker can form another
+        flat = flat.replace("<!--", "").replace("-->", "")
+    flat = " ".join(flat.split())
+    if len(flat) > limit:
+        flat = flat[: limit - 1].rstrip() + "…"
+    return flat
+
+
+def format_queue_line(label: str, text: str, when: float | None = None) -> str:
+    """One queue line in the seed's exact format (with newline); ``when`` is epoch seconds."""
+    stamp = time.strftime(_STAMP, time.localtime(time.time() if when is None else when))
+    return f'- **{stamp}** | {label} | "{sanitize_queue_text(text)}" | {QUEUE_REF}\n'
+
+
+def parse_queue_line(line: str, number: int = 0) -> QueueItem | None:
+    """The item on one line, or ``None`` when the line is not a queue entry."""
+    match = _LINE.match(line.strip())
+    if match is None:
+        return None
+    return QueueItem(number, match["when"], match["label"], match["text"], match["ref"])
+
+
+def parse_queue(text: str) -> list[QueueItem]:
+    """The entries of a corrections queue (lines that do not match the format are skipped)."""
+    items = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        item = parse_queue_line(line, number)
+        if item is not None:
+            items.append(item)
+    return items
+
+
+def count_entries(text: str, since_epoch: float | None = None) -> int:
+    """How many correction/friction entries ``text`` holds, optionally only those stamped at
+    or after ``since_epoch`` (stamps are local time, so the bound is too)."""
+    since = time.strftime(_STAMP, time.localtime(since_epoch)) if since_epoch is not None else ""
+    return sum(1 for item in parse_queue(text) if item.label in LABELS and item.when >= since)

@@ -1,0 +1,299 @@
+"""Scoring a prompt against the rules: is it a correction, friction, or neither (F7)?
+
+Precision matters more than recall (spec F7): a queue full of "no worries" and pasted stack
+traces teaches nothing and annoys the user. So the detector
+
+* looks only at what the user wrote: fenced and indented code, inline code, quoted lines,
+  double-quoted strings, pasted log and stack-trace lines, code-like lines and ConKeeper's own
+  injected context are removed first;
+* matches rules sentence by sentence, most of them anchored where a correction is actually
+  phrased (sentence start, an imperative, a subject that refers to the agent's work);
+* scores each match with a confidence and lowers it for questions, conditionals ("if it
+  doesn't work, ..."), reassurance ("no worries") and matches buried deep in a long prompt;
+* reports the best match if its confidence reaches the sensitivity's threshold:
+  ``low`` 0.80 (default, high precision), ``medium`` 0.60, ``high`` 0.40.
+
+Speed: this runs in the UserPromptSubmit hook, a fresh process per prompt, and compiling all
+~70 rule patterns costs ~20 ms; rules are skipped by their hint words and compiled lazily.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.domain.records import FrozenRecord
+from conkeeper.services.corrections.rules import _LEAD, _NO, _RULES, FRICTION, _Rule
+
+THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
+IGNORE_FILE = ".correction-ignore"
+MAX_SCAN_CHARS = 20000
+MAX_IGNORE_PATTERNS = 500
+
+
+class Detection(FrozenRecord):
+    """The detector's verdict: ``label`` is ``"correction"``, ``"friction"`` or ``None``.
+
+    ``confidence`` is the best match's score (also reported when it is below the threshold,
+    so callers can show how close a prompt came); ``pattern`` names the rule that matched and
+    ``span`` is the sentence it matched in.
+    """
+
+    __slots__ = ("confidence", "label", "pattern", "span")
+    label: str | None
+    confidence: float
+    pattern: str
+    span: str
+
+    def __init__(self, label: str | None, confidence: float, pattern: str, span: str = "") -> None:
+        self._set(label=label, confidence=confidence, pattern=pattern, span=span)
+
+
+# ------------------------------------------------------------------------- text cleanup
+
+_FENCE = LazyPattern(r"^[ \t]*(`{3,}|~{3,})")
+_SYSTEM_BLOCK = LazyPattern(
+    r"<(system-reminder|command-name|command-message|command-args|local-command-stdout|"
+    r"local-command-stderr|task-notification|conkeeper-memory|bash-input|bash-stdout|"
+    r"bash-stderr|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1>|\Z)",
+    re.IGNORECASE | re.DOTALL,
+)
+_INLINE_CODE = LazyPattern(r"`[^`\n]*`")
+_DOUBLE_QUOTED = LazyPattern(r"\"[^\"\n]{1,300}\"")
+# 'that didn't work' quoted in prose (apostrophes inside words are not quotes)
+_SINGLE_QUOTED = LazyPattern(r"(?<![\w'])'(?=\S)(?:[^'\n]|(?<=\w)'(?=\w)){1,150}?(?<=\S)'(?![\w'])")
+# talk about the detector itself ("add 'you broke it' to the corpus") is not a correction
+_META = LazyPattern(
+    r"\b(?:detector|corpus|false positives?|flagged|friction|sensitivity|regex(?:es)?|"
+    r"test cases?|as a (?:positive|negative)|positive example|negative example)\b",
+    re.IGNORECASE,
+)
+TAIL_CHARS = 4000
+TAIL_SENTENCES = 6
+_LOG_LINE = LazyPattern(
+    r"^\s*(?:\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}|\[[^\]\n]{1,40}\]\s|"
+    r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE|PANIC)\b[\s:\]|-]|"
+    r"(?:FAIL(?:ED)?|PASS(?:ED)?|OK|ok|not ok)\b(?:[:\]|]| \S+[/.:]| \d)|"
+    r"(?:error|fatal|warning|panic|note|hint|caused by)(?:\[\w+\])?:\s|Traceback \(most|"
+    r"File \"[^\"]*\", line \d+|at [\w$<>/]+(?:\.[\w$<>]+)+\s*\(|at \S+:\d+:\d+\)?\s*$|"
+    r"\w+(?:\.\w+)*(?:Error|Exception|Warning)\b:?|E {2,}|npm (?:ERR|WARN)!|\$ |> |>>> |"
+    r"\d+ *[|\u2502] |[-=_*#~]{3,}|-->|\+{3} |-{3} |@@ |[\u2502\u251c\u2514\u250c\u256d\u2570|]|"
+    r"[\w/.-]*\w:\d+(?::\d+)?[: ]|#\d+ |[\u2717\u2713\u00d7\u2716\u274c\u2714])"
+)
+_CODE_LINE = LazyPattern(
+    r"^\s*(?:def |class |function |fn |func |const |let |var |import |from \S+ import|"
+    r"#include|public |private |protected |return\b|if ?\(|for ?\(|while ?\(|switch ?\(|\}|\{|"
+    r"//|/\*|\*/|<\?|<\w+[^>]*>.*</\w+>\s*$|[\w.]+\s*=\s*[\w\"'\[{(]|[\w.]+\([^)]*\)\s*;?\s*$)|"
+    r"[;{}]\s*$|=>|\)\s*\{|^\s*[\w-]+:\s*[\w\"'\[{]+\s*$"
+)
+_SENTENCE_SPLIT = LazyPattern(r"(?<=[.!?])\s+|\n+|(?<=[;])\s+|\s+[\u2014\u2013]\s+|\s+-\s+")
+_CONDITIONAL = LazyPattern(
+    r"\b(?:if|unless|in case|whether|whenever|once|otherwise|assuming|suppose|what if|"
+    r"make sure|ensure|check (?:that|whether|if)|to avoid|to prevent|so that|in order)\b",
+    re.IGNORECASE,
+)
+_REASSURANCE = LazyPattern(
+    r"\b(?:no worries|no problem|no prob|don'?t worry|never ?mind|it'?s (?:fine|ok|okay|all good)|"
+    r"that'?s (?:fine|ok|okay|all good|great|perfect|awesome)|all good|no big deal|"
+    r"looks (?:good|great|perfect)|works (?:now|great|perfectly|fine)|thanks|thank you|"
+    r"good job|well done|nice work|great work)\b",
+    re.IGNORECASE,
+)
+_REPORTED = LazyPattern(
+    r"\b(?:he|she|they|someone|somebody|the (?:user|customer|client|reviewer|team|manager|"
+    r"ticket|issue|error|message|log|docs?|documentation|readme|comment|spec)|my (?:boss|"
+    r"manager|colleague|coworker|teammate|friend|wife|husband|team)|users?|customers?|"
+    r"people)\s+(?:said|says|say|told|wrote|writes|reported|reports|complained|mentioned|"
+    r"claims?|replied)\b",
+    re.IGNORECASE,
+)
+
+
+def strip_noise(text: str) -> str:
+    """The prose a user typed: no code, quotes, pasted logs, or injected/system blocks."""
+    if len(text) > MAX_SCAN_CHARS:  # a long paste: its head and its closing lines
+        text = text[: MAX_SCAN_CHARS - TAIL_CHARS] + "\n\n" + text[-TAIL_CHARS:]
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\r\n", "\n")
+    if "<" in text:  # every system block starts with a tag
+        text = _SYSTEM_BLOCK.sub("\n", text)
+    kept: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        opener = _FENCE.match(line) if "`" in line or "~" in line else None
+        if fence is not None:
+            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opener:
+            fence = opener.group(1)
+            continue
+        if line.startswith(("    ", "\t")) or _LOG_LINE.match(line) or _CODE_LINE.search(line):
+            kept.append("")
+            continue
+        if _symbol_heavy(line) or _shouted_token(line):
+            kept.append("")
+            continue
+        kept.append(line)
+    prose = "\n".join(kept)
+    if "`" in prose:
+        prose = _INLINE_CODE.sub(" CODE ", prose)
+    if '"' in prose:
+        prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
+    return _SINGLE_QUOTED.sub("QUOTED", prose) if "'" in prose else prose
+
+
+def _shouted_token(line: str) -> bool:
+    """A pasted status line such as ``ROLLBACK`` or ``FAILED``: one upper-case word."""
+    word = line.strip()
+    return len(word) >= 5 and word.isalpha() and word.isupper()
+
+
+def _symbol_heavy(line: str) -> bool:
+    stripped = line.strip()
+    if len(stripped) < 16:
+        return False
+    prose = sum(ch.isalnum() or ch.isspace() or ch in ",.!?'\"-" for ch in stripped)
+    return prose / len(stripped) < 0.8
+
+
+def sentences(prose: str) -> list[str]:
+    """Split prose into sentences/clauses, keeping their final punctuation."""
+    return [s.strip() for s in _SENTENCE_SPLIT.split(prose) if s and s.strip()]
+
+
+# ------------------------------------------------------------------------- detection
+
+
+_PRAISE_IN_SENTENCE = LazyPattern(
+    r"\b(?:thanks|thank you|nice|great|perfect|awesome|exactly as|good job|well done|"
+    r"(?:is|are|was|looks?|seems?|sounds?) (?:fine|good|great|perfect|ok|okay|correct|right))\b",
+    re.IGNORECASE,
+)
+_NARRATIVE = LazyPattern(
+    r"\b(?:where|whereby|because|since|which|for when|in the past|used to|last (?:week|month|"
+    r"year|time)|yesterday)\b",
+    re.IGNORECASE,
+)
+_NOT_YET = LazyPattern(r"\byet\b(?! (?:another|again)\b)", re.IGNORECASE)
+_RESOLVED = LazyPattern(
+    r"\b(?:it'?s fine now|works now|fixed now|it'?s working now|resolved now)\b", re.IGNORECASE
+)
+_SOOTHING = LazyPattern(r"\b(?:no worries|don'?t worry|never ?mind|no problem)\b", re.IGNORECASE)
+
+
+def _score(
+    rule: _Rule, sentence: str, start: int, index: int, total_chars: int, closing: bool = False
+) -> float:
+    """The rule's confidence adjusted for the sentence around the match (``closing``: the
+    sentence is one of the prompt's last two, where a complaint after a paste sits)."""
+    score = rule.confidence
+    before = sentence[:start]
+    if sentence.rstrip().endswith("?") and not rule.question_ok:
+        score -= 0.35
+    if _CONDITIONAL.search(before) or (rule.cond_after and _CONDITIONAL.search(sentence)):
+        score -= 0.5
+    if (
+        _SOOTHING.search(sentence)
+        or (
+            (rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-"))
+            and _PRAISE_IN_SENTENCE.search(sentence)
+        )
+        or (
+            rule.label == FRICTION and (_REASSURANCE.search(sentence) or _RESOLVED.search(sentence))
+        )
+    ):
+        score -= 0.3
+    if _REPORTED.search(before):
+        score -= 0.45
+    if rule.label == FRICTION and (
+        (_NARRATIVE.search(before) and not rule.narrative_ok) or _NOT_YET.search(sentence)
+    ):
+        score -= 0.35
+    if "QUOTED" in sentence and _META.search(sentence):
+        score -= 0.5
+    if index >= 3 and total_chars > 600 and not closing:
+        score -= 0.12  # corrections lead a message; deep in a long brief they are usually prose
+    return score
+
+
+_BARE_NO = LazyPattern(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
+
+
+def _join_bare_no(parts: list[str]) -> list[str]:
+    """ "No. Put it in utils/" is split into two sentences; judge them joined as well."""
+    joined = list(parts)
+    for i, part in enumerate(parts[:-1]):
+        if ("no" in part.lower() or "nah" in part.lower()) and _BARE_NO.match(part):
+            joined.append(part.rstrip(" .!,:;-\u2014\u2013") + ", " + parts[i + 1])
+    return joined
+
+
+def detect(text: str, sensitivity: str = "low") -> Detection:
+    """Classify a user prompt as a correction, friction, or neither.
+
+    Returns the best-scoring match; ``label`` is ``None`` when nothing reaches the threshold
+    for ``sensitivity`` (``low``/``medium``/``high``; unknown values behave like ``low``).
+    """
+    threshold = THRESHOLDS.get((sensitivity or "low").lower(), THRESHOLDS["low"])
+    prose = strip_noise(text or "")
+    found = sentences(prose)
+    closing = {len(found) - 1, len(found) - 2}
+    parts = _join_bare_no(found)
+    total = sum(len(p) for p in parts)
+    scan = list(enumerate(parts[:60]))
+    if len(parts) > 60:  # the closing lines of a long prompt are read too
+        scan += [(i, parts[i]) for i in range(max(60, len(found) - TAIL_SENTENCES), len(found))]
+    best = Detection(None, 0.0, "")
+    support: dict[str, int] = {}
+    seen: set[str] = set()
+    for index, sentence in scan:
+        lower = sentence.lower()
+        for rule in _RULES:
+            if not any(hint in lower for hint in rule.hints):
+                continue
+            match = rule.regex.search(sentence)
+            if match is None:
+                continue
+            score = _score(rule, sentence, match.start(), index, total, index in closing)
+            if score >= 0.6 and rule.name not in seen:
+                seen.add(rule.name)
+                support[rule.label] = support.get(rule.label, 0) + 1
+            if score > best.confidence:
+                best = Detection(rule.label, score, rule.name, sentence[:300])
+    if best.label is None or best.confidence < threshold:
+        return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
+    bonus = 0.04 * (support.get(best.label, 1) - 1)
+    return Detection(
+        best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
+    )
+
+
+# ------------------------------------------------------------------------- .correction-ignore
+
+
+def load_ignore_patterns(project_root: Path | None) -> list[re.Pattern[str]]:
+    """Patterns from ``<project root>/.correction-ignore``: one case-insensitive regex per
+    line, ``#`` comments and blank lines skipped; an invalid regex is matched literally."""
+    if project_root is None:
+        return []
+    try:
+        raw = (project_root / IGNORE_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    patterns: list[re.Pattern[str]] = []
+    for line in raw.splitlines()[:MAX_IGNORE_PATTERNS]:
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        try:
+            patterns.append(re.compile(entry, re.IGNORECASE))
+        except re.error:
+            patterns.append(re.compile(re.escape(entry), re.IGNORECASE))
+    return patterns
+
+
+def is_ignored(text: str, patterns: list[re.Pattern[str]]) -> bool:
+    """Whether the prompt matches any suppression pattern."""
+    return any(p.search(text) for p in patterns)

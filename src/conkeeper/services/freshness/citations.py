@@ -1,0 +1,442 @@
+"""What a memory entry cites: file paths, symbols, commands and config keys.
+
+A memory entry is worth checking against the code only where it names something concrete.
+This module reads an entry's text and returns those names, conservatively: a backticked span
+is classified by its shape (``src/auth/token.py`` a path, ``parse_config()`` or ``TokenStore``
+a symbol, ``make test`` or ``npm run build`` a command, ``DATABASE_URL`` a key), and bare text
+only yields paths that have both a folder and an extension, so prose never becomes a citation.
+
+Entries are split the way a person reads a memory file: a top-level bullet with its
+continuation lines, or a paragraph; headings, HTML comments (template guidance) and front
+matter are skipped. The caller passes privacy-blanked text (same line count), so private lines
+are never read. Standard library only; no ``dataclasses`` (SessionStart imports this).
+"""
+
+from __future__ import annotations
+
+import re
+
+from conkeeper.domain.records import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+PATH, SYMBOL, COMMAND, KEY = "path", "symbol", "command", "key"
+
+CODE_EXTENSIONS = frozenset(
+    [
+        "py",
+        "pyi",
+        "js",
+        "mjs",
+        "cjs",
+        "ts",
+        "tsx",
+        "jsx",
+        "go",
+        "rs",
+        "rb",
+        "java",
+        "kt",
+        "kts",
+        "scala",
+        "c",
+        "h",
+        "cc",
+        "cpp",
+        "hpp",
+        "cs",
+        "php",
+        "swift",
+        "m",
+        "mm",
+        "md",
+        "rst",
+        "txt",
+        "json",
+        "jsonc",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "env",
+        "sh",
+        "bash",
+        "zsh",
+        "fish",
+        "ps1",
+        "sql",
+        "html",
+        "htm",
+        "css",
+        "scss",
+        "sass",
+        "less",
+        "vue",
+        "svelte",
+        "lock",
+        "xml",
+        "gradle",
+        "proto",
+        "graphql",
+        "tf",
+        "hcl",
+        "lua",
+        "pl",
+        "r",
+        "dart",
+        "ex",
+        "exs",
+        "erl",
+        "clj",
+        "ipynb",
+        "csv",
+    ]
+)
+CONFIG_EXTENSIONS = frozenset(
+    ["yaml", "yml", "toml", "ini", "cfg", "conf", "env", "json", "jsonc", "properties"]
+)
+EXTENSIONLESS_FILES = frozenset(
+    [
+        "Makefile",
+        "Dockerfile",
+        "Justfile",
+        "Procfile",
+        "Gemfile",
+        "Rakefile",
+        "Vagrantfile",
+        "Jenkinsfile",
+    ]
+)
+COMMAND_WORDS = frozenset(
+    [
+        "make",
+        "npm",
+        "yarn",
+        "pnpm",
+        "npx",
+        "python",
+        "python3",
+        "pytest",
+        "bash",
+        "sh",
+        "uv",
+        "poetry",
+        "cargo",
+        "go",
+        "node",
+        "bun",
+        "deno",
+        "ruby",
+        "rake",
+        "bundle",
+        "tox",
+        "nox",
+        "just",
+    ]
+)
+# Words too generic to be a project's own symbol, even in backticks.
+GENERIC_SYMBOLS = frozenset(
+    [
+        "print",
+        "len",
+        "str",
+        "int",
+        "dict",
+        "list",
+        "set",
+        "open",
+        "main",
+        "init",
+        "setup",
+        "run",
+        "get",
+        "put",
+        "post",
+        "test",
+        "tests",
+        "self",
+        "None",
+        "True",
+        "False",
+        "null",
+        "true",
+        "false",
+    ]
+)
+
+_SPAN = re.compile(r"`([^`\n]{2,200})`")
+_BARE_PATH = re.compile(
+    r"(?<![\w/.`~:@-])"
+    r"((?:\./)?(?:[\w@+-][\w.@+-]*/)+[\w@+-][\w.@+-]*\.[A-Za-z][A-Za-z0-9]{0,6})"
+    r"(?![\w/])"
+)
+_PATHISH = re.compile(r"^\.{0,2}/?(?:[\w@.+-]+/)*[\w@.+-]+/?$")
+_LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
+_CALL = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\(\s*[^()]{0,80}\)$")
+_CAMEL = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+$")
+_QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+)(?:\.|::)([A-Za-z_]\w*)$")
+_UPPER_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
+_BULLET = re.compile(r"^ ?(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+class Citation(FrozenRecord):
+    """One thing an entry names: ``kind`` (path, symbol, command, key), the ``value`` to check
+    (a path, a symbol name, a make target...), and ``text`` as written in the entry. A command
+    carries its ``tool`` (``make``, ``npm``, ``python -m``)."""
+
+    __slots__ = ("kind", "text", "tool", "value")
+    kind: str
+    value: str
+    text: str
+    tool: str
+
+    def __init__(self, kind: str, value: str, text: str, tool: str = "") -> None:
+        self._set(kind=kind, value=value, text=text, tool=tool)
+
+
+class Entry(FrozenRecord):
+    """A bullet or paragraph of a memory file: 1-based ``start``/``end`` lines, its ``lines``
+    as written (for matching against git history), and the ``citations`` found in it."""
+
+    __slots__ = ("citations", "end", "heading", "lines", "start")
+    start: int
+    end: int
+    heading: str
+    lines: tuple[str, ...]
+    citations: tuple[Citation, ...]
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        heading: str,
+        lines: tuple[str, ...],
+        citations: tuple[Citation, ...],
+    ) -> None:
+        self._set(start=start, end=end, heading=heading, lines=lines, citations=citations)
+
+    @property
+    def summary(self) -> str:
+        """The entry's first line, shortened, for reports."""
+        first = " ".join(self.lines[0].split()) if self.lines else ""
+        first = _BULLET.sub("", first, count=1).strip()
+        return first if len(first) <= 100 else first[:99] + "…"
+
+
+# --------------------------------------------------------------------------- classification
+
+
+def _extension(name: str) -> str:
+    base = name.rstrip("/").rsplit("/", 1)[-1]
+    return base.rsplit(".", 1)[1].lower() if "." in base.strip(".") else ""
+
+
+def normalize_path(text: str) -> str | None:
+    """A project-relative path from a cited one (``./src/a.py:12`` → ``src/a.py``), or ``None``
+    when it is not a plausible project path (absolute, home, URL, parent escape)."""
+    value = _LINE_SUFFIX.sub("", text.strip().strip("\"'()[],;"))
+    if not value or "://" in value or value.startswith(("/", "~", "$", "-")) or ".." in value:
+        return None
+    while value.startswith("./"):
+        value = value[2:]
+    if not _PATHISH.match(value) or value in (".", "/"):
+        return None
+    return value
+
+
+def looks_like_path(value: str) -> bool:
+    """A path with a folder, or a file name with a known extension or well-known name."""
+    base = value.rstrip("/").rsplit("/", 1)[-1]
+    if base in EXTENSIONLESS_FILES or (base.startswith(".env") and "/" not in value):
+        return True
+    if _extension(value) in CODE_EXTENSIONS:
+        return base.rsplit(".", 1)[0] != "" or "/" in value
+    if "/" in value.rstrip("/"):
+        first = value.split("/", 1)[0]
+        return bool(first) and not first[0].isdigit() and not value.replace("/", "").isdigit()
+    return False
+
+
+def is_config_path(value: str) -> bool:
+    """A configuration file (where cited keys are looked up)."""
+    base = value.rsplit("/", 1)[-1]
+    return _extension(value) in CONFIG_EXTENSIONS or base.startswith(".env")
+
+
+def _symbol(span: str) -> Citation | None:
+    call = _CALL.match(span)
+    if call:
+        name = call.group(1).rsplit(".", 1)[-1]
+        if len(name) >= 3 and name not in GENERIC_SYMBOLS:
+            return Citation(SYMBOL, name, span)
+        return None
+    qualified = _QUALIFIED.match(span)
+    if qualified:
+        return Citation(SYMBOL, qualified.group(1), span)
+    if _CAMEL.match(span):
+        return Citation(SYMBOL, span, span)
+    if _UPPER_KEY.match(span):
+        return Citation(KEY, span, span)
+    if _SNAKE.match(span) and span not in GENERIC_SYMBOLS:
+        return Citation(KEY, span, span)
+    return None
+
+
+def _command(span: str) -> list[Citation]:
+    words = span.split()
+    if not words:
+        return []
+    tool = words[0]
+    if tool.startswith("./") and len(words) >= 1:
+        path = normalize_path(tool)
+        return [Citation(PATH, path, span)] if path else []
+    if tool not in COMMAND_WORDS:
+        return []
+    found: list[Citation] = []
+    if tool == "make" and len(words) > 1 and re.fullmatch(r"[\w.-]+", words[1]):
+        found.append(Citation(COMMAND, words[1], span, "make"))
+    elif tool in ("npm", "pnpm", "bun") and len(words) > 2 and words[1] == "run":
+        found.append(Citation(COMMAND, words[2], span, "npm"))
+    elif tool == "yarn" and len(words) > 1 and re.fullmatch(r"[\w:.-]+", words[1]):
+        if words[1] not in ("add", "install", "remove", "upgrade", "init", "dlx", "run"):
+            found.append(Citation(COMMAND, words[1], span, "npm"))
+        elif words[1] == "run" and len(words) > 2:
+            found.append(Citation(COMMAND, words[2], span, "npm"))
+    elif tool in ("python", "python3", "uv") and "-m" in words:
+        index = words.index("-m")
+        if index + 1 < len(words) and re.fullmatch(r"[A-Za-z_][\w.]*", words[index + 1]):
+            found.append(Citation(COMMAND, words[index + 1], span, "python -m"))
+    for word in words[1:]:
+        path = normalize_path(word)
+        if (path and "/" in path and looks_like_path(path)) or (
+            path and _extension(path) in ("py", "sh", "js", "ts") and "=" not in word
+        ):
+            found.append(Citation(PATH, path, span))
+    return found
+
+
+def classify_span(span: str) -> list[Citation]:
+    """The citations in one backticked span (usually one, none for ordinary code)."""
+    span = span.strip()
+    if not span:
+        return []
+    if " " in span:
+        return _command(span)
+    path = normalize_path(span)
+    if path and looks_like_path(path):
+        return [Citation(PATH, path, span)]
+    symbol = _symbol(span)
+    return [symbol] if symbol else []
+
+
+def find_citations(text: str) -> tuple[Citation, ...]:
+    """Every citation in an entry's text, once each, in order of appearance."""
+    found: dict[tuple[str, str, str], Citation] = {}
+    for match in _SPAN.finditer(text):
+        for citation in classify_span(match.group(1)):
+            found.setdefault((citation.kind, citation.value, citation.tool), citation)
+    for line in _fenced_lines(text):
+        for citation in _command(line.strip()):
+            found.setdefault((citation.kind, citation.value, citation.tool), citation)
+    outside = _SPAN.sub(" ", text)
+    for match in _BARE_PATH.finditer(outside):
+        path = normalize_path(match.group(1))
+        if path and looks_like_path(path):
+            found.setdefault((PATH, path, ""), Citation(PATH, path, match.group(1)))
+    return tuple(found.values())
+
+
+def _fenced_lines(text: str) -> list[str]:
+    """The lines inside fenced code blocks (shell commands worth checking)."""
+    inside: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines():
+        match = _FENCE.match(line)
+        if fence is None and match:
+            fence = match.group(1)[:3]
+        elif fence is not None and line.strip().startswith(fence):
+            fence = None
+        elif fence is not None and line.strip():
+            inside.append(line)
+    return inside
+
+
+# --------------------------------------------------------------------------- entries
+
+
+def _front_matter_end(lines: list[str]) -> int:
+    if not lines or lines[0].strip().lstrip("\ufeff") != "---":
+        return 0
+    for index in range(1, min(len(lines), 200)):
+        if lines[index].strip() in ("---", "..."):
+            return index + 1
+    return 0
+
+
+def _blocks(lines: list[str]) -> Iterator[tuple[int, int, str]]:
+    """``(start index, end index exclusive, heading)`` of each bullet or paragraph."""
+    heading = ""
+    start: int | None = None
+    fence: str | None = None
+    in_comment = False
+    index = _front_matter_end(lines)
+    while index < len(lines):
+        line = lines[index]
+        stripped = line.strip()
+        if fence is not None:
+            if stripped.startswith(fence):
+                fence = None
+            index += 1
+            continue
+        if in_comment:
+            in_comment = "-->" not in line
+            index += 1
+            continue
+        opens_comment = stripped.startswith("<!--") and "-->" not in stripped[4:]
+        fence_match = _FENCE.match(line)
+        boundary = (
+            not stripped
+            or stripped.startswith("|")  # each table row is an entry of its own
+            or _HEADING.match(line)
+            or opens_comment
+            or (stripped.startswith("<!--") and stripped.endswith("-->"))
+            or _BULLET.match(line)
+        )
+        if boundary and start is not None:
+            yield start, index, heading
+            start = None
+        if _HEADING.match(line):
+            heading = stripped.lstrip("#").strip()
+        elif opens_comment:
+            in_comment = True
+        elif fence_match:
+            fence = fence_match.group(1)[:3]
+            if start is None:
+                start = index
+        elif stripped and not stripped.startswith("<!--") and start is None:
+            start = index
+        index += 1
+    if start is not None:
+        yield start, len(lines), heading
+
+
+def split_entries(text: str, *, every: bool = False) -> list[Entry]:
+    """The entries of a memory file's (privacy-blanked) text that cite something (``every``:
+    all of them, citing or not)."""
+    lines = text.splitlines()
+    entries = []
+    for start, end, heading in _blocks(lines):
+        body = lines[start:end]
+        while body and not body[-1].strip():
+            body.pop()
+        citations = find_citations("\n".join(body))
+        if citations or (every and body):
+            entries.append(Entry(start + 1, start + len(body), heading, tuple(body), citations))
+    return entries

@@ -1,0 +1,592 @@
+"""Stale memory entries: citations checked against the work tree and git history.
+
+Memory that was right last month and is wrong today is worse than none: the agent trusts it.
+For every entry of the curated memory files (not session logs, not the queue) that cites a
+file, a symbol, a command or a config key, this decides whether it still holds:
+
+* ``deleted`` / ``renamed`` — the cited file is gone; the commit that removed it is the
+  evidence, and a rename names the new path;
+* ``missing`` — a cited path under an existing project folder that git never knew;
+* ``symbol-gone`` — a cited symbol or key no longer occurs in the cited file (and where it
+  lives now, if anywhere), or, for a project-looking symbol cited without a file, nowhere in
+  the tracked code;
+* ``command-gone`` — a ``make`` target or npm script no longer defined, a ``python -m``
+  module no longer present;
+* ``changed`` — the cited file changed substantially in commits after the entry's lines were
+  last written (the entry's lines dated like ``git blame`` does, from the same log).
+
+Git is asked at most four questions per run (``ls-files``, one pathspec-limited ``log -p``,
+``diff-tree`` for renames, ``grep`` for symbols), never one per entry. Results are cached in
+the data home keyed by ``HEAD`` and the memory and cited files' stamps, so SessionStart reads
+them in a millisecond when nothing moved.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+from conkeeper.domain.privacy import blank_private, is_private_file
+from conkeeper.domain.records import Record
+from conkeeper.domain.textio import MemoryFileError, read_text
+from conkeeper.services.freshness.citations import (
+    COMMAND,
+    KEY,
+    PATH,
+    SYMBOL,
+    Entry,
+    is_config_path,
+    split_entries,
+)
+from conkeeper.services.freshness.gitrepo import read_head, run_git_parallel
+from conkeeper.services.freshness.health import (
+    parse_sync,
+    read_last_sync,
+    sync_args,
+)
+from conkeeper.services.freshness.history import (
+    CHURN_ARGS,
+    Commit,
+    Event,
+    History,
+    churn_stdin,
+    events_args,
+    history_args,
+    parse_churn,
+    parse_events,
+    parse_history,
+)
+from conkeeper.services.freshness.report import (
+    Finding,
+    Report,
+    load_cached,
+    memory_files,
+    store_cached,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+MAX_MEMORY_BYTES = 512 * 1024
+MAX_CODE_BYTES = 2 * 1024 * 1024
+SUBSTANTIAL_MIN_LINES = 20
+SUBSTANTIAL_SHARE = 0.3
+MAX_BASES = 16
+REASONS = ("deleted", "renamed", "missing", "symbol-gone", "command-gone", "changed")
+
+
+# --------------------------------------------------------------------------- memory side
+
+
+def _entries(path: Path) -> list[Entry]:
+    try:
+        text = read_text(path, max_bytes=MAX_MEMORY_BYTES)
+    except MemoryFileError:
+        return []
+    if is_private_file(text):
+        return []
+    return split_entries(blank_private(text))
+
+
+# --------------------------------------------------------------------------- code side
+
+
+class _Tree(Record):
+    """The work tree as git knows it: tracked files, and suffix lookups for short paths."""
+
+    __slots__ = ("by_name", "dirs", "files", "prefix", "root")
+
+    def __init__(self, root: Path, files: list[str] | None) -> None:
+        self.root = root
+        self.prefix = str(root) + os.sep
+        self.files: set[str] = set(files or ())
+        self.dirs: set[str] = set()
+        self.by_name: dict[str, list[str]] = {}
+        for name in self.files:
+            parts = name.split("/")
+            self.by_name.setdefault(parts[-1], []).append(name)
+            for index in range(1, len(parts)):
+                folder = "/".join(parts[:index])
+                if folder not in self.dirs:
+                    self.dirs.add(folder)
+                    self.by_name.setdefault(parts[index - 1], []).append(folder)
+
+    def resolve(self, path: str) -> str | None:
+        """The project-relative file or folder ``path`` names now (a short path may name a
+        file deeper in the tree: ``auth/token.py``), or ``None``."""
+        clean = path.rstrip("/")
+        if clean in self.files or clean in self.dirs or os.path.exists(self.prefix + clean):
+            return clean
+        suffix = "/" + clean
+        for name in self.by_name.get(clean.rsplit("/", 1)[-1], ()):
+            if name.endswith(suffix):
+                return name
+        return None
+
+    def plausible(self, path: str) -> bool:
+        """True when a missing ``path`` sits under a folder this project has (so it is this
+        project's path, not an illustration or another project's)."""
+        head = path.split("/", 1)[0]
+        return "/" in path.rstrip("/") and (head in self.dirs or (self.root / head).is_dir())
+
+
+def _read_code(root: Path, rel: str) -> str:
+    path = root / rel
+    try:
+        if path.is_dir():
+            return ""
+        with open(path, "rb") as handle:
+            return handle.read(MAX_CODE_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def has_word(text: str, word: str) -> bool:
+    """True when ``word`` occurs in ``text`` as a whole identifier (not inside a longer one)."""
+    start = text.find(word)
+    size = len(word)
+    while start >= 0:
+        before = text[start - 1] if start else " "
+        after = text[start + size : start + size + 1] or " "
+        if not (before.isalnum() or before in "_$") and not (after.isalnum() or after in "_$"):
+            return True
+        start = text.find(word, start + 1)
+    return False
+
+
+_DATES: dict[int, str] = {}
+
+
+def _date(commit: Commit) -> str:
+    hour = commit.time // 3600
+    if hour not in _DATES:
+        _DATES[hour] = time.strftime("%Y-%m-%d", time.localtime(commit.time))
+    return _DATES[hour]
+
+
+def _redact_summaries(findings: list[Finding]) -> None:
+    """Redact secrets from what is stored and shown (one pass over all summaries)."""
+    if not findings:
+        return
+    from conkeeper.domain.secrets import redact
+
+    joined = "\n".join(f.summary for f in findings)
+    cleaned = redact(joined).split("\n")
+    if len(cleaned) != len(findings):  # a redaction spanning lines: fall back to one by one
+        cleaned = [redact(f.summary) for f in findings]
+    for finding, text in zip(findings, cleaned, strict=True):
+        finding.summary = text
+
+
+# --------------------------------------------------------------------------- the checker
+
+
+class _Checker:
+    """One run over a project: collects entries, asks git, produces findings."""
+
+    def __init__(self, root: Path, memory_dir: Path) -> None:
+        self.root = root
+        self.memory_dir = memory_dir
+        self.memory_prefix = _relative(memory_dir, root) + "/"
+        self.report = Report()
+        self.history: History | None = None
+        self.events: dict[str, list[Event]] = {}
+        self.tree = _Tree(root, None)
+        self.code: dict[str, str] = {}
+        self.grep: dict[str, set[str]] = {}
+        self.churn: dict[str, dict[str, int]] = {}
+        self.bases: list[tuple[int, str]] = []
+        self.dated: dict[tuple[str, int], tuple[float, str]] = {}
+        self.memory_mtime: dict[str, float] = {}
+
+    def run(self, files: Iterable[Path]) -> Report:
+        started = time.perf_counter()
+        entries: list[tuple[str, Entry]] = []
+        for path in files:
+            rel = _relative(path, self.root)
+            self.memory_mtime[rel] = _mtime(path)
+            entries.extend((rel, entry) for entry in _entries(path))
+        self.report.entries = len(entries)
+        self.report.citations = sum(len(e.citations) for _, e in entries)
+        if self.memory_mtime:
+            self._ask_git(entries)
+            for rel, entry in entries:
+                self._check_entry(rel, entry)
+            _redact_summaries(self.report.findings)
+        self.report.elapsed_ms = (time.perf_counter() - started) * 1000
+        return self.report
+
+    # -- git questions (a constant number of calls) ----------------------------------------
+
+    def _ask_git(self, entries: list[tuple[str, Entry]]) -> None:
+        """Two rounds of git calls, each round's calls run in parallel: the file list, the
+        memory folder's history and the symbol search; then the commits since the oldest
+        entry and the churn since each entry's commit."""
+        grep_args = self._grep_args(entries)
+        calls: list[tuple[list[str], str | None]] = [
+            (["ls-files", "-z", "--cached", "--others", "--exclude-standard"], None),
+            (history_args(self.memory_prefix), None),
+        ]
+        if grep_args:
+            calls.append((grep_args, None))
+        self.report.git_calls += len(calls)
+        outputs = run_git_parallel(self.root, calls, timeout=20.0)
+        if outputs[0] is None:
+            return
+        self.report.git = True
+        self.tree = _Tree(self.root, [n for n in outputs[0].split("\0") if n])
+        self.history = parse_history(outputs[1], self.memory_prefix)
+        if grep_args:
+            self._parse_grep(outputs[2])
+        for rel, entry in entries:
+            self.dated[(rel, entry.start)] = self._date_entry(rel, entry)
+        last_sync = read_last_sync(self.memory_dir)
+        self.report.last_sync = last_sync.time if last_sync else None
+        oldest = min(
+            [when for when, _ in self.dated.values()] + self._memory_changed_times(),
+            default=time.time(),
+        )
+        head = read_head(self.root)
+        self.bases = self._pick_bases(head)
+        calls = [(events_args(int(oldest) - 1), None)]
+        if head and self.bases:
+            calls.append((list(CHURN_ARGS), churn_stdin(head, [c for _, c in self.bases])))
+        if last_sync:
+            calls.append((sync_args(last_sync), None))
+        self.report.git_calls += len(calls)
+        outputs = run_git_parallel(self.root, calls, timeout=20.0)
+        commits: list[Commit] = []
+        self.events = parse_events(outputs[0], commits) or {}
+        if head and self.bases:
+            self.churn = parse_churn(outputs[1], head, [c for _, c in self.bases])
+        if last_sync:
+            self.report.sync = parse_sync(outputs[-1], self.memory_prefix)
+        self._health(commits, last_sync.time if last_sync else 0.0)
+
+    def _memory_changed_times(self) -> list[float]:
+        """When each tracked memory file last changed in git."""
+        if self.history is None:
+            return []
+        return [
+            float(self.history.changes[rel][0].commit.time)
+            for rel in self.memory_mtime
+            if self.history.changes.get(rel)
+        ]
+
+    def _health(self, commits: list[Commit], synced: float) -> None:
+        """Commits since each tracked memory file last changed (or was last synced)."""
+        if self.history is None:
+            return
+        times = sorted(c.time for c in commits)
+        for rel in self.memory_mtime:
+            changes = self.history.changes.get(rel)
+            if not changes:
+                continue
+            since = max(changes[0].commit.time, synced)
+            newer = len(times) - bisect.bisect_right(times, since)
+            self.report.health[rel[len(self.memory_prefix) :]] = newer
+
+    def _pick_bases(self, head: str | None) -> list[tuple[int, str]]:
+        """The commits churn is measured from: each entry's dating commit, thinned to at most
+        :data:`MAX_BASES` (an entry then uses the oldest base not older than itself, so churn
+        is never over-counted)."""
+        dating = sorted({(int(t), c) for t, c in self.dated.values() if c and c != head})
+        if len(dating) > MAX_BASES:
+            step = len(dating) / MAX_BASES
+            picked = [dating[int(i * step)] for i in range(1, MAX_BASES)] + [dating[-1]]
+            dating = sorted(set(picked))
+        return dating
+
+    def _grep_args(self, entries: list[tuple[str, Entry]]) -> list[str]:
+        symbols = sorted(
+            {
+                c.value
+                for _, entry in entries
+                for c in entry.citations
+                if c.kind in (SYMBOL, KEY) and len(c.value) >= 3
+            }
+        )
+        if not symbols:
+            return []
+        args = ["grep", "-I", "-F", "-w", "-o", "--untracked"]
+        for symbol in symbols:
+            args += ["-e", symbol]
+        return [*args, "--", ".", f":(exclude){self.memory_prefix.rstrip('/')}"]
+
+    def _parse_grep(self, output: str | None) -> None:
+        for line in (output or "").splitlines():
+            name, _, match = line.rpartition(":")
+            if name:
+                self.grep.setdefault(match, set()).add(name)
+
+    # -- per entry ----------------------------------------------------------------------
+
+    def _date_entry(self, rel: str, entry: Entry) -> tuple[float, str]:
+        """When the entry's lines were last written and by which commit: the newest commit
+        that added one of them; now when one is uncommitted; the file's mtime without
+        history."""
+        history = self.history
+        if history is None or rel not in history.added_lines:
+            return self.memory_mtime.get(rel, time.time()), ""
+        newest: Commit | None = None
+        for line in entry.lines:
+            if not line.strip():
+                continue
+            commit = history.line_commit(rel, line)
+            if commit is None:
+                return time.time(), ""
+            if newest is None or commit.time > newest.time:
+                newest = commit
+        return (float(newest.time), newest.hash) if newest else (time.time(), "")
+
+    def _add(
+        self,
+        rel: str,
+        entry: Entry,
+        citation: str,
+        reason: str,
+        detail: str,
+        commit: Commit | None = None,
+    ) -> None:
+        self.report.findings.append(
+            Finding(
+                rel,
+                entry.start,
+                entry.summary,
+                citation,
+                reason,
+                detail,
+                commit.short if commit else "",
+                _date(commit) if commit else "",
+            )
+        )
+
+    def _check_entry(self, rel: str, entry: Entry) -> None:
+        cited_files: list[str] = []
+        flagged = False
+        since = self.dated.get((rel, entry.start), (self.memory_mtime.get(rel, 0.0), ""))
+        for citation in entry.citations:
+            if citation.kind != PATH:
+                continue
+            found = self.tree.resolve(citation.value) if self.report.git else None
+            if found is None and not self.report.git:
+                found = citation.value if (self.root / citation.value).exists() else None
+            if found is None:
+                flagged = flagged or self._missing(rel, entry, citation.value)
+            else:
+                cited_files.append(found)
+        for citation in entry.citations:  # one finding per entry is enough to review it
+            if flagged:
+                return
+            if citation.kind in (SYMBOL, KEY):
+                flagged = self._symbol(rel, entry, citation.value, citation.kind, cited_files)
+            elif citation.kind == COMMAND:
+                flagged = self._command(rel, entry, citation.value, citation.tool)
+        if not flagged:
+            for path in cited_files:
+                if self._changed(rel, entry, path, since):
+                    break
+
+    def _missing(self, rel: str, entry: Entry, path: str) -> bool:
+        event, old = self._deletion(path)
+        if event is not None:
+            if event.status == "R":
+                new = self._follow(event.new_path)
+                gone = "" if (self.root / new).exists() else ", which is gone too"
+                self._add(rel, entry, path, "renamed", f"renamed to {new}{gone}", event.commit)
+            else:
+                self._add(rel, entry, path, "deleted", f"deleted: {old}", event.commit)
+            return True
+        if self.report.git and self.tree.plausible(path):
+            self._add(rel, entry, path, "missing", "not in the work tree or its recent history")
+            return True
+        return False
+
+    def _follow(self, path: str) -> str:
+        """Where a renamed file lives now, following later renames (a few hops at most)."""
+        for _ in range(8):
+            events = self.events.get(path) or []
+            if not events or events[0].status != "R":
+                return path
+            path = events[0].new_path
+        return path
+
+    def _deletion(self, path: str) -> tuple[Event | None, str]:
+        """The newest deletion or rename of the cited file (or of a file under a cited
+        folder) among the commits since the oldest entry."""
+        clean = path.rstrip("/")
+        best: tuple[Event | None, str] = (None, path)
+        candidates = [clean] if clean in self.events else []
+        if not candidates:
+            suffix, inner = "/" + clean, clean + "/"
+            candidates = [
+                name
+                for name in self.events
+                if name.endswith(suffix) or name.startswith(inner) or f"/{inner}" in name
+            ]
+        for name in candidates:
+            latest = self.events[name][0]
+            if latest.status not in ("D", "R"):
+                continue
+            if best[0] is None or latest.commit.time > best[0].commit.time:
+                best = (latest, name)
+        return best
+
+    def _symbol(self, rel: str, entry: Entry, name: str, kind: str, files: list[str]) -> bool:
+        memory = self.memory_prefix.rstrip("/")
+        cited = [f for f in files if f != memory and not f.startswith(self.memory_prefix)]
+        folders = [f for f in cited if f in self.tree.dirs or os.path.isdir(self.tree.prefix + f)]
+        files = [f for f in cited if f not in folders]
+        if kind == KEY:
+            files = [f for f in files if is_config_path(f)]
+            if not files:
+                return False  # a bare snake_case word: too ambiguous to judge
+        where_now = self.grep.get(name, set())
+        if folders and any(w.startswith(d + "/") for d in folders for w in where_now):
+            return False  # still somewhere under a cited folder
+        if files or folders:
+            for path in files:
+                if has_word(self._code(path), name):
+                    return False
+            if not files:
+                files = folders
+            where = sorted(self.grep.get(name, ()))
+            elsewhere = f"; now in {where[0]}" if where else ""
+            commit = self._latest(files)
+            shown = ", ".join(files[:2])
+            self._add(rel, entry, name, "symbol-gone", f"no longer in {shown}{elsewhere}", commit)
+            return True
+        if kind == KEY or not self.report.git or name in self.grep:
+            return False
+        self._add(rel, entry, name, "symbol-gone", "not found anywhere in the tracked code")
+        return True
+
+    def _command(self, rel: str, entry: Entry, value: str, tool: str) -> bool:
+        if tool == "make":
+            if "Makefile" not in self.tree.files and not self._code("Makefile"):
+                return False
+            target = re.compile(
+                r"^(?:[^:#=\n]*\s)?" + re.escape(value) + r"(?:\s[^:#=\n]*)?::?(?!=)", re.MULTILINE
+            )
+            if target.search(self._code("Makefile")):
+                return False
+            commit = self._latest(["Makefile"])
+            self._add(
+                rel, entry, f"make {value}", "command-gone", "no such target in Makefile", commit
+            )
+            return True
+        if tool == "npm":
+            if "package.json" not in self.tree.files and not self._code("package.json"):
+                return False
+            try:
+                scripts = json.loads(self._code("package.json")).get("scripts") or {}
+            except (ValueError, AttributeError):
+                return False
+            if value in scripts:
+                return False
+            commit = self._latest(["package.json"])
+            detail = "no such script in package.json"
+            self._add(rel, entry, f"npm run {value}", "command-gone", detail, commit)
+            return True
+        if tool == "python -m":
+            return self._module(rel, entry, value)
+        return False
+
+    def _module(self, rel: str, entry: Entry, module: str) -> bool:
+        parts = module.split(".")
+        for base in ("", "src/"):
+            top = self.root / (base + parts[0])
+            if not top.exists() and not (self.root / f"{base}{parts[0]}.py").exists():
+                continue
+            stem = base + "/".join(parts)
+            candidates = (f"{stem}.py", f"{stem}/__init__.py", f"{stem}/__main__.py")
+            if any((self.root / c).exists() for c in candidates):
+                return False
+            detail = f"module {module} not found under {base or './'}"
+            self._add(rel, entry, f"python -m {module}", "command-gone", detail)
+            return True
+        return False
+
+    def _latest(self, paths: list[str]) -> Commit | None:
+        """The newest commit (since the oldest entry) that touched one of ``paths``."""
+        best: Commit | None = None
+        for path in paths:
+            events = self.events.get(path)
+            if events and (best is None or events[0].commit.time > best.time):
+                best = events[0].commit
+        return best
+
+    def _churn(self, path: str, since: tuple[float, str]) -> int | None:
+        """Lines of ``path`` changed since the entry, from the oldest base commit that is not
+        older than the entry (``None`` when no base applies)."""
+        when, commit = since
+        for base_time, base in self.bases:
+            if base_time >= int(when) or base == commit:
+                return self.churn.get(base, {}).get(path, 0)
+        return None
+
+    def _changed(self, rel: str, entry: Entry, path: str, since: tuple[float, str]) -> bool:
+        after = [e for e in self.events.get(path, ()) if e.commit.time > since[0]]
+        if not after:
+            return False
+        churn = self._churn(path, since)
+        if churn is None:
+            return False
+        size = self._code(path).count("\n") + 1
+        if churn < max(SUBSTANTIAL_MIN_LINES, SUBSTANTIAL_SHARE * size):
+            return False
+        detail = (
+            f"{path} changed in {len(after)} commit(s) since this entry was written ({churn} lines)"
+        )
+        self._add(rel, entry, path, "changed", detail, after[0].commit)
+        return True
+
+    def _code(self, rel: str) -> str:
+        if rel not in self.code:
+            self.code[rel] = _read_code(self.root, rel)
+        return self.code[rel]
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return time.time()
+
+
+def find_stale(root: Path, memory_dir: Path) -> Report:
+    """Check every curated memory file of the project at ``root`` (no cache)."""
+    return _Checker(root, memory_dir).run(memory_files(memory_dir))
+
+
+# --------------------------------------------------------------------------- cache
+
+
+def cached_stale(
+    root: Path,
+    memory_dir: Path,
+    identity: str,
+    *,
+    env: Mapping[str, str] | None = None,
+    refresh: bool = True,
+) -> Report | None:
+    """The project's report from the cache when ``HEAD`` and the memory files are unchanged;
+    otherwise a fresh run (stored for next time), or ``None`` when ``refresh`` is off."""
+    report, current = load_cached(root, memory_dir, identity, env)
+    if report is not None or not refresh:
+        return report
+    report = find_stale(root, memory_dir)
+    store_cached(report, root, identity, current, env)
+    return report

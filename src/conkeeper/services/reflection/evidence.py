@@ -1,0 +1,188 @@
+"""Gathering the evidence a reflection reads, privacy-stripped, for one session or a period.
+
+Sources (seed 001, phase 08, "Gather Evidence"): the session's tool events (database rows; the
+``sessions/YYYY-MM-DD-observations.md`` log when the database has none, as on hosts without
+hooks), its prompts, the corrections queue, stored session summaries, earlier retros and the
+memory files (through :mod:`.known`). Every text is cleaned whole by the privacy module before
+anything selects or quotes from it.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conkeeper.domain.observations import ToolEvent
+from conkeeper.storage.reflection import SessionRow
+
+LOG_LINE = re.compile(
+    r"^- \*\*(?P<time>\d{2}:\d{2}:\d{2})\*\* \| `(?P<tool>[^`]*)` \| (?P<action>[\w-]+) \| "
+    r"(?:`(?P<path>(?:[^`\\]|\\.)*)`|—) \| (?:`(?P<summary>(?:[^`\\]|\\.)*)`|—) \| "
+    r"(?P<status>success|failure|interrupted)(?:: (?P<error>.*))?$"
+)
+
+
+@dataclass
+class Correction:
+    """A correction or friction signal in the window: from the queue (``queued``) or found in
+    a stored prompt whose queue line was already processed."""
+
+    when_ms: int
+    label: str
+    text: str
+    queued: bool
+
+
+@dataclass
+class Evidence:
+    """Everything one reflection reads. ``events`` pairs each tool use with its duration
+    (ms); ``created_at`` of events is Unix ms."""
+
+    memory_dir: Path
+    scope: str
+    since_ms: int
+    until_ms: int
+    sessions: list[SessionRow] = field(default_factory=list)
+    events: list[tuple[ToolEvent, int]] = field(default_factory=list)
+    prompts: list[str] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
+    summaries: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def failures(self) -> int:
+        """How many tool uses failed."""
+        return sum(1 for event, _ in self.events if event.failed)
+
+
+def clean(text: str | None) -> str:
+    """``text`` cleaned whole by the privacy module (private spans cut, secrets redacted)."""
+    from conkeeper.domain.privacy import clean_captured
+
+    return clean_captured(text or "") or ""
+
+
+def _queue_ms(stamp: str) -> int:
+    return int(time.mktime(time.strptime(stamp, "%Y-%m-%d %H:%M:%S")) * 1000)
+
+
+def gather(
+    conn: sqlite3.Connection | None,
+    memory_dir: Path,
+    sessions: list[SessionRow],
+    *,
+    scope: str,
+    since_ms: int | None = None,
+    sensitivity: str = "low",
+) -> Evidence:
+    """The evidence for ``sessions`` (or, with none, for the period from ``since_ms``)."""
+    now = int(time.time() * 1000)
+    start = since_ms if since_ms is not None else min((s.started_at for s in sessions), default=0)
+    end = max((s.ended_at or now for s in sessions), default=now) if since_ms is None else now
+    evidence = Evidence(memory_dir, scope, start, end)
+    evidence.sessions = list(sessions)
+    if conn is not None:
+        _from_database(conn, evidence)
+    if not evidence.events:
+        evidence.events = _from_logs(memory_dir, start, end)
+    _corrections(evidence, sensitivity)
+    return evidence
+
+
+def _from_database(conn: sqlite3.Connection, evidence: Evidence) -> None:
+    from conkeeper.storage import reflection as store
+
+    for session in evidence.sessions:
+        for event, duration in store.session_events(conn, session.id):
+            cleaned = ToolEvent(
+                id=event.id,
+                prompt_number=event.prompt_number,
+                tool_use_id=event.tool_use_id,
+                tool_name=event.tool_name,
+                action=event.action,
+                paths=event.paths,
+                input_summary=clean(event.input_summary),
+                status=event.status,
+                error=clean(event.error) or None,
+                exit_code=event.exit_code,
+                created_at=event.created_at,
+            )
+            evidence.events.append((cleaned, duration))
+        evidence.prompts += [
+            clean(text) for _n, text, _at in store.session_prompts(conn, session.id)
+        ]
+        summary = store.session_summary(conn, session.id)
+        if summary:
+            evidence.summaries.append({k: clean(v) for k, v in summary.items()})
+
+
+def _unescape(cell: str | None) -> str:
+    return (cell or "").replace("\\|", "|")
+
+
+def _from_logs(memory_dir: Path, start_ms: int, end_ms: int) -> list[tuple[ToolEvent, int]]:
+    """Tool uses parsed from the observation logs of the days in the window."""
+    from conkeeper.domain.textio import MemoryFileError, read_text
+
+    events: list[tuple[ToolEvent, int]] = []
+    day = start_ms // 1000
+    days: list[str] = []
+    while day <= end_ms // 1000 + 86400 and len(days) < 400:
+        name = time.strftime("%Y-%m-%d", time.localtime(day))
+        if name not in days:
+            days.append(name)
+        day += 86400
+    for name in days:
+        path = memory_dir / "sessions" / f"{name}-observations.md"
+        try:
+            text = read_text(path)
+        except (MemoryFileError, OSError):
+            continue
+        for line in text.splitlines():
+            match = LOG_LINE.match(line.strip())
+            if match is None:
+                continue
+            stamp = time.strptime(f"{name} {match['time']}", "%Y-%m-%d %H:%M:%S")
+            when = int(time.mktime(stamp) * 1000)
+            if not start_ms <= when <= end_ms:
+                continue
+            event = ToolEvent(
+                id=len(events) + 1,
+                prompt_number=0,
+                tool_use_id=f"log-{len(events) + 1}",
+                tool_name=match["tool"],
+                action=match["action"],
+                paths=(_unescape(match["path"]),) if match["path"] else (),
+                input_summary=clean(_unescape(match["summary"])),
+                status=match["status"],
+                error=clean(_unescape(match["error"])) or None,
+                created_at=when,
+            )
+            events.append((event, 0))
+    return events
+
+
+def _corrections(evidence: Evidence, sensitivity: str) -> None:
+    """Queue items in the window, then corrections in stored prompts no queue line holds."""
+    from conkeeper.services.corrections import (
+        detect,
+        queue_excerpt,
+        read_queue,
+        sanitize_queue_text,
+    )
+
+    for item in read_queue(evidence.memory_dir):
+        when = _queue_ms(item.when)  # whole seconds: widen the window by one on each side
+        if evidence.since_ms - 1000 <= when <= evidence.until_ms + 1000:
+            evidence.corrections.append(Correction(when, item.label, clean(item.text), True))
+    queued = [c.text[:60] for c in evidence.corrections]
+    for prompt in evidence.prompts:
+        found = detect(prompt, sensitivity)
+        if found.label is None:
+            continue
+        excerpt = sanitize_queue_text(queue_excerpt(prompt, found)).removeprefix("… ")
+        if any(q.removeprefix("… ")[:40] in excerpt or excerpt[:40] in q for q in queued):
+            continue
+        evidence.corrections.append(Correction(evidence.until_ms, found.label, excerpt, False))

@@ -1,0 +1,237 @@
+"""What the evidence shows: repeated failures, retry loops on one file, corrections clustered
+into themes, friction, slow work and work abandoned while still failing.
+
+Each :class:`Finding` carries its count, its severity, when it was last seen and quotes of the
+evidence (the failing command and its first error line, the correction text), so a
+recommendation can say why it exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from conkeeper.domain.observations import ToolEvent
+from conkeeper.services.reflection.evidence import Correction, Evidence
+from conkeeper.services.reflection.themes import cluster, theme_label
+
+REPEATED_FAILURE = "repeated-failure"
+RETRY_LOOP = "retry-loop"
+CORRECTION_THEME = "correction-theme"
+FRICTION = "friction"
+SLOW = "slow"
+ABANDONED = "abandoned"
+
+SEVERITY = {
+    CORRECTION_THEME: 3.0,
+    REPEATED_FAILURE: 2.0,
+    RETRY_LOOP: 2.0,
+    ABANDONED: 2.0,
+    FRICTION: 1.5,
+    SLOW: 1.0,
+}
+SLOW_MS = 120_000
+QUOTE_CHARS = 160
+_TEST_ID = re.compile(r"(?P<id>[\w./-]+\.\w+::[\w\[\]./:-]+)")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass
+class Finding:
+    """One pattern in the evidence. ``key`` identifies it across sessions (a command, a test
+    id, a file or a theme's words); ``quotes`` are privacy-cleaned evidence lines."""
+
+    kind: str
+    key: str
+    label: str
+    count: int
+    last_ms: int
+    quotes: list[str]
+    files: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+    @property
+    def severity(self) -> float:
+        """How much this kind of finding costs a user (corrections most)."""
+        return SEVERITY[self.kind]
+
+
+def quote(text: str) -> str:
+    """One line of evidence, at most :data:`QUOTE_CHARS` characters."""
+    flat = " ".join(text.split()).replace("`", "'")
+    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1].rstrip() + "…"
+
+
+_EXIT = re.compile(r"^exit code -?\d+\s*", re.IGNORECASE)
+
+
+def _first_line(text: str | None) -> str:
+    for line in (text or "").splitlines():
+        line = _EXIT.sub("", line.strip())
+        if line:
+            return line
+    return ""
+
+
+def failure_key(event: ToolEvent) -> tuple[str, str]:
+    """``(key, label)`` grouping failures of the same thing: a test id named in the error or
+    command, else the normalised command, else the tool and its first path."""
+    for source in (event.error or "", event.input_summary):
+        found = _TEST_ID.search(source)
+        if found:
+            test = found["id"].rstrip(".:")
+            return f"test:{test}", test
+    command = _SPACES.sub(" ", event.input_summary.strip())
+    if command:
+        return f"cmd:{command}", command
+    target = event.paths[0] if event.paths else ""
+    return f"tool:{event.tool_name}:{target}", f"{event.tool_name} {target}".strip()
+
+
+def _test_file(key: str) -> list[str]:
+    return [key.split(":", 1)[1].split("::", 1)[0]] if key.startswith("test:") else []
+
+
+def repeated_failures(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
+    """The same test or command failing at least twice."""
+    groups: dict[str, list[ToolEvent]] = {}
+    labels: dict[str, str] = {}
+    for event, _ in events:
+        if event.failed and event.status != "interrupted":
+            key, label = failure_key(event)
+            groups.setdefault(key, []).append(event)
+            labels[key] = label
+    found = []
+    for key, failed in groups.items():
+        if len(failed) < 2:
+            continue
+        command = failed[-1].input_summary or failed[-1].tool_name
+        error = _first_line(failed[-1].error)
+        quotes = [quote(f"{command} → {error}" if error else command)]
+        files = sorted({*_test_file(key), *(p for e in failed for p in e.paths)})
+        found.append(
+            Finding(
+                REPEATED_FAILURE,
+                key,
+                labels[key],
+                len(failed),
+                failed[-1].created_at,
+                quotes,
+                files,
+            )
+        )
+    return found
+
+
+def retry_loops(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
+    """Edit → fail cycles on one file: an edit of the file followed by a failing run, twice or
+    more. A run names the file (its path, or a failing test in it) or follows its edit."""
+    cycles: dict[str, int] = {}
+    last_ms: dict[str, int] = {}
+    quotes: dict[str, str] = {}
+    pending: set[str] = set()
+    for event, _ in events:
+        if event.action == "write":
+            pending.update(event.paths)
+            continue
+        if event.action != "execute":
+            continue
+        if event.failed:
+            for path in sorted(pending):
+                cycles[path] = cycles.get(path, 0) + 1
+                last_ms[path] = event.created_at
+                quotes[path] = quote(f"{event.input_summary} → {_first_line(event.error)}")
+        pending.clear()
+    return [
+        Finding(RETRY_LOOP, f"file:{path}", path, n, last_ms[path], [quotes[path]], [path])
+        for path, n in cycles.items()
+        if n >= 2
+    ]
+
+
+def correction_themes(corrections: list[Correction]) -> list[Finding]:
+    """Corrections (and the friction said with them) clustered by theme; friction alone forms
+    friction findings."""
+    found = []
+    texts = [c.text for c in corrections]
+    for group in cluster(texts):
+        members = [corrections[i] for i in group]
+        label = theme_label(m.text for m in members)
+        kind = CORRECTION_THEME if any(m.label == "correction" for m in members) else FRICTION
+        quotes = [quote(m.text) for m in members][:5]
+        found.append(
+            Finding(
+                kind,
+                f"theme:{label}",
+                label,
+                len(members),
+                max(m.when_ms for m in members),
+                quotes,
+                texts=[m.text for m in members],
+            )
+        )
+    return found
+
+
+def slow_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
+    """Tool uses that took :data:`SLOW_MS` or longer, grouped by command."""
+    groups: dict[str, list[tuple[ToolEvent, int]]] = {}
+    for event, duration in events:
+        if duration >= SLOW_MS:
+            key, _ = failure_key(event)
+            groups.setdefault(key, []).append((event, duration))
+    found = []
+    for key, items in groups.items():
+        total = sum(d for _, d in items) // 1000
+        event = items[-1][0]
+        label = event.input_summary or event.tool_name
+        text = quote(f"{label} took {total} s in {len(items)} run(s)")
+        found.append(Finding(SLOW, f"slow:{key}", label, len(items), event.created_at, [text]))
+    return found
+
+
+def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
+    """Whether a later successful run covers the failed one (the same command, or a run of the
+    failing test's file)."""
+    target = _test_file(key)
+    for event in later:
+        if event.failed:
+            continue
+        if failure_key(event)[0] == key or (target and target[0] in event.input_summary):
+            return True
+    return False
+
+
+def abandoned_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
+    """Commands or tests still failing when the work stopped: their last run failed, no later
+    successful run covers them, and it was among the last three runs."""
+    runs = [event for event, _ in events if event.action == "execute"]
+    final = {event.id for event in runs[-3:]}
+    last: dict[str, int] = {}
+    for index, event in enumerate(runs):
+        last[failure_key(event)[0]] = index
+    found = []
+    for key, index in last.items():
+        event = runs[index]
+        if not event.failed or event.status == "interrupted" or event.id not in final:
+            continue
+        if _settled(event, key, runs[index + 1 :]):
+            continue
+        error = _first_line(event.error)
+        text = quote(f"{event.input_summary} → {error}" if error else event.input_summary)
+        label = failure_key(event)[1]
+        found.append(Finding(ABANDONED, f"open:{key}", label, 1, event.created_at, [text]))
+    return found
+
+
+def analyse(evidence: Evidence) -> list[Finding]:
+    """Every finding in the evidence."""
+    parts: Iterable[list[Finding]] = (
+        correction_themes(evidence.corrections),
+        repeated_failures(evidence.events),
+        retry_loops(evidence.events),
+        abandoned_work(evidence.events),
+        slow_work(evidence.events),
+    )
+    return [finding for part in parts for finding in part]

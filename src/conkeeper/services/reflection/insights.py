@@ -1,0 +1,179 @@
+"""Trends across sessions for ``conkeeper insights`` (and, later, the viewer): corrections and
+friction per session, failure rate per tool and per command, the most repeated failures, the
+most corrected themes, and whether a routed correction stopped recurring after it was routed.
+
+Claude Code's own session facets (``~/.claude/usage-data/facets/<session>.json``, written by
+its ``/insights`` command) are included for the sessions that have them. Everything is returned
+as plain data; front doors draw it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections import Counter
+from pathlib import Path
+
+from conkeeper.services.reflection import findings as f
+from conkeeper.services.reflection.evidence import Correction, gather
+from conkeeper.services.reflection.themes import cluster, content_words, similar, theme_label
+from conkeeper.storage.reflection import SessionRow
+
+TOP = 5
+FACET_FIELDS = ("outcome", "brief_summary", "friction_counts", "user_satisfaction_counts")
+
+
+def _day(ms: int) -> str:
+    return time.strftime("%Y-%m-%d", time.localtime(ms / 1000))
+
+
+def command_name(summary: str) -> str:
+    """The program (and subcommand) of a shell command: ``pytest``, ``npm test``, ``git push``."""
+    words = [w for w in summary.split() if "=" not in w][:2]
+    if not words:
+        return ""
+    if len(words) == 2 and words[1][:1].isalpha() and "/" not in words[1] and "." not in words[1]:
+        return f"{words[0]} {words[1]}"
+    return words[0]
+
+
+def _rate(failures: int, uses: int) -> float:
+    return round(failures / uses, 3) if uses else 0.0
+
+
+def claude_facets(session_ids: list[str], home: Path | None = None) -> list[dict[str, object]]:
+    """The facets Claude Code's ``/insights`` stored for these sessions, where they exist."""
+    base = (home or Path(os.environ.get("HOME", "~")).expanduser()) / ".claude" / "usage-data"
+    folder = base / "facets"
+    if not folder.is_dir():
+        return []
+    found = []
+    for session in session_ids:
+        path = folder / f"{session}.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            found.append({"session": session, **{k: data[k] for k in FACET_FIELDS if k in data}})
+    return found
+
+
+def _routed(memory_dir: Path, corrections: list[Correction]) -> list[dict[str, object]]:
+    """For every approved retro item: matching corrections before and after its retro's day."""
+    from conkeeper.domain.textio import MemoryFileError, read_text
+    from conkeeper.services.reflection.retro import parse
+
+    rows = []
+    for path in sorted((memory_dir / "sessions").glob("*-retro.md")):
+        try:
+            retro = parse(read_text(path))
+        except (MemoryFileError, OSError):
+            continue
+        for item in retro.items:
+            if item.status != "approved":
+                continue
+            words = content_words(item.text)
+            same = [c for c in corrections if similar(words, content_words(c.text))]
+            before = sum(1 for c in same if _day(c.when_ms) <= retro.date)
+            after = sum(1 for c in same if _day(c.when_ms) > retro.date)
+            rows.append(
+                {
+                    "rule": item.text,
+                    "routed_to": item.where,
+                    "routed_on": retro.date,
+                    "before": before,
+                    "after": after,
+                    "stopped": after == 0,
+                }
+            )
+    return rows
+
+
+def insights(
+    conn: sqlite3.Connection,
+    memory_dir: Path,
+    sessions: list[SessionRow],
+    *,
+    sensitivity: str = "low",
+    home: Path | None = None,
+) -> dict[str, object]:
+    """The trends across ``sessions`` as plain data."""
+    per_session = []
+    tools: dict[str, list[int]] = {}
+    commands: dict[str, list[int]] = {}
+    failures: Counter[str] = Counter()
+    failure_sessions: dict[str, set[str]] = {}
+    labels: dict[str, str] = {}
+    corrections: list[Correction] = []
+    for session in sessions:
+        ev = gather(
+            conn, memory_dir, [session], scope=session.host_session_id, sensitivity=sensitivity
+        )
+        corrections += [c for c in ev.corrections if c.label == "correction"]
+        per_session.append(
+            {
+                "session": session.host_session_id,
+                "date": _day(session.started_at),
+                "title": " ".join((session.title or "").split())[:80],
+                "tool_uses": len(ev.events),
+                "failures": ev.failures,
+                "corrections": sum(1 for c in ev.corrections if c.label == "correction"),
+                "friction": sum(1 for c in ev.corrections if c.label == "friction"),
+            }
+        )
+        for event, _ in ev.events:
+            tool = tools.setdefault(event.tool_name, [0, 0])
+            tool[0] += 1
+            tool[1] += event.failed
+            if event.action == "execute" and event.input_summary:
+                name = command_name(event.input_summary)
+                command = commands.setdefault(name, [0, 0])
+                command[0] += 1
+                command[1] += event.failed
+            if event.failed and event.status != "interrupted":
+                key, label = f.failure_key(event)
+                failures[key] += 1
+                labels[key] = label
+                failure_sessions.setdefault(key, set()).add(session.host_session_id)
+    texts = [c.text for c in corrections]
+    themes = [
+        {
+            "theme": theme_label(texts[i] for i in group),
+            "count": len(group),
+            "quotes": [f.quote(texts[i]) for i in group][:3],
+        }
+        for group in cluster(texts)[:TOP]
+    ]
+    return {
+        "sessions": per_session,
+        "tools": sorted(
+            (
+                {"tool": t, "uses": n, "failures": m, "failure_rate": _rate(m, n)}
+                for t, (n, m) in tools.items()
+            ),
+            key=lambda row: (-_num(row["uses"]), str(row["tool"])),
+        ),
+        "commands": sorted(
+            (
+                {"command": c, "runs": n, "failures": m, "failure_rate": _rate(m, n)}
+                for c, (n, m) in commands.items()
+            ),
+            key=lambda row: (-_num(row["failures"]), -_num(row["runs"]), str(row["command"])),
+        )[: TOP * 2],
+        "repeated_failures": [
+            {"failure": labels[k], "count": n, "sessions": len(failure_sessions[k])}
+            for k, n in failures.most_common(TOP)
+            if n >= 2
+        ],
+        "themes": themes,
+        "routed": _routed(memory_dir, corrections),
+        "claude_facets": claude_facets([s.host_session_id for s in sessions], home),
+    }
+
+
+def _num(value: object) -> int:
+    """A count read back from a row of mixed values."""
+    return value if isinstance(value, int) else 0

@@ -1,0 +1,94 @@
+"""What memory already knows, so the analysis core never re-proposes a known convention.
+
+Known items are the visible (privacy-stripped) bullets of ``patterns.md``, the entries of
+``decisions/``, every earlier retro's backlog, approved and declined items, and (through those
+files) every correction routed before. :func:`match` says whether a proposal's text is already
+covered and where. Used by reflection and by corrections routing alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conkeeper.domain.records import FrozenRecord
+from conkeeper.services.reflection.themes import content_words
+
+MAX_FILES = 200
+
+
+class KnownItem(FrozenRecord):
+    """One known piece of memory: the file it lives in (relative to the memory folder) and its
+    text."""
+
+    __slots__ = ("source", "text", "words")
+    source: str
+    text: str
+    words: frozenset[str]
+
+    def __init__(self, source: str, text: str) -> None:
+        self._set(source=source, text=text, words=content_words(text))
+
+
+def _visible(path: Path) -> str:
+    from conkeeper.domain.privacy import strip_private
+    from conkeeper.domain.textio import MemoryFileError, read_text
+
+    try:
+        return strip_private(read_text(path))
+    except (MemoryFileError, OSError):
+        return ""
+
+
+def bullets(text: str) -> list[str]:
+    """The bullet texts of a Markdown file (checkbox markers dropped)."""
+    items = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("- ", "* ")) and not stripped.startswith("<!--"):
+            body = stripped[2:].removeprefix("[ ] ").removeprefix("[x] ").strip()
+            if body:
+                items.append(body)
+    return items
+
+
+def load_known(memory_dir: Path, *, exclude_retro: str | None = None) -> list[KnownItem]:
+    """Everything memory already holds that a proposal could duplicate.
+
+    ``exclude_retro`` names a retro file (``sessions/…-retro.md``) to leave out: the one being
+    written now, whose own backlog must not hide its own findings.
+    """
+    items: list[KnownItem] = []
+    for name in ("patterns.md", "product-context.md", "glossary.md"):
+        items += [KnownItem(name, b) for b in bullets(_visible(memory_dir / name))]
+    decisions = memory_dir / "decisions"
+    if decisions.is_dir():
+        for path in sorted(decisions.glob("*.md"))[:MAX_FILES]:
+            if path.name == "INDEX.md":
+                continue
+            text = _visible(path)
+            if text.strip():
+                items.append(KnownItem(f"decisions/{path.name}", text))
+    sessions = memory_dir / "sessions"
+    if sessions.is_dir():
+        for path in sorted(sessions.glob("*-retro.md"))[-MAX_FILES:]:
+            relative = f"sessions/{path.name}"
+            if relative != exclude_retro:
+                items += [KnownItem(relative, b) for b in bullets(_visible(path))]
+    return items
+
+
+def match(text: str, known: list[KnownItem]) -> KnownItem | None:
+    """The known item that already covers ``text``: most of its content words (at least two,
+    or all when it has fewer) appear in one known item."""
+    words = content_words(text)
+    if not words:
+        return None
+    best: KnownItem | None = None
+    best_share = 0.0
+    for item in known:
+        shared = len(words & item.words)
+        needed = 2 if len(words) >= 2 else 1
+        share = shared / len(words)
+        if shared >= needed and share >= 0.5 and share > best_share:
+            best, best_share = item, share
+    return best

@@ -1,0 +1,217 @@
+"""From findings to prioritised, numbered recommendations (seed 001, phase 08, phase 5).
+
+Each recommendation says What to change, Why (the quoted evidence and its count), Where (the
+memory file it would go to), its expected Impact, a retrospective category and a scope
+(PROCESS: how the agent works; PROJECT: the codebase and its documentation). Priority is
+frequency × recency × severity. Anything memory already holds (:mod:`.known`) is dropped and
+reported as known instead, so a convention is never proposed twice.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from conkeeper.services.reflection import findings as f
+from conkeeper.services.reflection.known import KnownItem, match
+
+HALF_LIFE_DAYS = 7.0
+LIMITS = {"minimal": 2, "standard": 5, "thorough": 12}
+PROCESS, PROJECT, BOTH = "PROCESS", "PROJECT", "BOTH"
+# Conversational openers that do not belong in a rule ("no, use X" → "Use X").
+_FILLER = re.compile(
+    r"^(?:(?:no|nope|nah|actually|again|ugh|ok(?:ay)?|well|so|please|hmm+)\b[\s,.!:;\u2014-]*)+",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Recommendation:
+    """One numbered proposal. ``rule`` is the text approval writes into ``where``;
+    ``memory_category`` is its tag there, ``category`` its retrospective category."""
+
+    number: int
+    kind: str
+    key: str
+    what: str
+    why: list[str]
+    where: str
+    impact: str
+    category: str
+    scope: str
+    rule: str
+    memory_category: str
+    count: int
+    score: float
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for ``--json``."""
+        from dataclasses import asdict
+
+        return asdict(self)
+
+
+def priority(finding: f.Finding, now_ms: int) -> float:
+    """Frequency × recency × severity; recency halves every :data:`HALF_LIFE_DAYS` days."""
+    age_days = max(0.0, (now_ms - finding.last_ms) / 86_400_000)
+    recency = 0.5 ** (age_days / HALF_LIFE_DAYS)
+    return round(finding.count * recency * finding.severity, 3)
+
+
+def _why(finding: f.Finding, noun: str) -> list[str]:
+    head = f"{noun} {finding.count}×"
+    return [head, *(f'"{q}"' for q in finding.quotes)]
+
+
+def _convention(finding: f.Finding) -> dict[str, Any]:
+    rule = max(finding.texts, key=len) if finding.texts else finding.label
+    rule = _FILLER.sub("", rule.removeprefix("… ").strip())
+    rule = rule[:1].upper() + rule[1:]
+    return {
+        "what": f"Record the convention about '{finding.label}' in patterns.md: {f.quote(rule)}",
+        "why": _why(finding, f"corrected on '{finding.label}'"),
+        "where": "patterns.md",
+        "impact": "the agent reads the convention at session start and stops repeating it",
+        "category": "quality",
+        "scope": PROJECT,
+        "rule": rule,
+        "memory_category": "convention",
+    }
+
+
+def _friction(finding: f.Finding) -> dict[str, Any]:
+    rule = f"Friction around '{finding.label}': {finding.quotes[0]}"
+    return {
+        "what": f"Note the friction around '{finding.label}' in active-context.md",
+        "why": _why(finding, "friction signalled"),
+        "where": "active-context.md",
+        "impact": "the next session starts aware of what did not go well",
+        "category": "ux",
+        "scope": PROCESS,
+        "rule": rule,
+        "memory_category": "learning",
+    }
+
+
+def _repeated(finding: f.Finding) -> dict[str, Any]:
+    rule = (
+        f"When `{finding.label}` fails, read the first error and fix its cause before "
+        f"re-running (it failed {finding.count}× in one session)"
+    )
+    return {
+        "what": f"Stop re-running `{finding.label}` unchanged: check the failure first",
+        "why": _why(finding, "failed"),
+        "where": "patterns.md",
+        "impact": "fewer blind retries; the failing cause is fixed sooner",
+        "category": "efficiency",
+        "scope": PROCESS,
+        "rule": rule,
+        "memory_category": "pattern",
+    }
+
+
+def _loop(finding: f.Finding) -> dict[str, Any]:
+    rule = (
+        f"{finding.label}: after editing it, run its tests and read the failure before the next "
+        f"edit ({finding.count} edit → fail cycles in one session)"
+    )
+    return {
+        "what": f"Break the edit → fail loop on {finding.label}",
+        "why": _why(finding, "edit → fail cycles"),
+        "where": "patterns.md",
+        "impact": "fewer speculative edits on a file that keeps failing",
+        "category": "quality",
+        "scope": BOTH,
+        "rule": rule,
+        "memory_category": "pattern",
+    }
+
+
+def _abandoned(finding: f.Finding) -> dict[str, Any]:
+    return {
+        "what": f"Pick up `{finding.label}`, still failing when the work stopped",
+        "why": _why(finding, "left failing"),
+        "where": "active-context.md",
+        "impact": "the next session starts from the open failure instead of rediscovering it",
+        "category": "quality",
+        "scope": PROJECT,
+        "rule": f"Open: `{finding.label}` still fails — {finding.quotes[0]}",
+        "memory_category": "learning",
+    }
+
+
+def _slow(finding: f.Finding) -> dict[str, Any]:
+    return {
+        "what": f"Find a faster way to run `{finding.label}` (or run a narrower part of it)",
+        "why": _why(finding, "slow runs"),
+        "where": "patterns.md",
+        "impact": "shorter waits in the edit → run cycle",
+        "category": "efficiency",
+        "scope": PROCESS,
+        "rule": f"`{finding.label}` is slow; {finding.quotes[0]}",
+        "memory_category": "pattern",
+    }
+
+
+_BUILDERS = {
+    f.CORRECTION_THEME: _convention,
+    f.FRICTION: _friction,
+    f.REPEATED_FAILURE: _repeated,
+    f.RETRY_LOOP: _loop,
+    f.ABANDONED: _abandoned,
+    f.SLOW: _slow,
+}
+
+
+@dataclass
+class Proposals:
+    """The ranked recommendations and the findings memory already covers."""
+
+    recommendations: list[Recommendation]
+    known: list[tuple[f.Finding, KnownItem]]
+
+
+def recommend(
+    found: list[f.Finding],
+    known: list[KnownItem],
+    *,
+    depth: str = "standard",
+    first_number: int = 1,
+    now_ms: int | None = None,
+) -> Proposals:
+    """Rank ``found``, drop what ``known`` covers, number the rest from ``first_number``."""
+    now = now_ms if now_ms is not None else int(time.time() * 1000)
+    ranked = sorted(found, key=lambda x: (-priority(x, now), x.kind, x.key))
+    recommendations: list[Recommendation] = []
+    covered: list[tuple[f.Finding, KnownItem]] = []
+    for finding in ranked:
+        fields = _BUILDERS[finding.kind](finding)
+        same = match(str(fields["rule"]), known) or match(" ".join(finding.texts), known)
+        if same is not None:
+            covered.append((finding, same))
+            continue
+        if len(recommendations) >= LIMITS.get(depth, LIMITS["standard"]):
+            continue
+        recommendations.append(
+            Recommendation(
+                number=first_number + len(recommendations),
+                kind=finding.kind,
+                key=finding.key,
+                count=finding.count,
+                score=priority(finding, now),
+                **fields,
+            )
+        )
+    return Proposals(recommendations, covered)
+
+
+def overall_scope(recommendations: list[Recommendation]) -> str:
+    """PROCESS or PROJECT when every recommendation agrees, else BOTH."""
+    scopes = {r.scope for r in recommendations}
+    if scopes == {PROCESS}:
+        return PROCESS
+    if scopes == {PROJECT}:
+        return PROJECT
+    return BOTH

@@ -1,0 +1,280 @@
+"""The operations behind ``conkeeper reflect``: analyse a session (or a period), write its
+retro, approve or decline a numbered recommendation.
+
+Depth follows ``reflect_depth`` unless given, and the session: fewer than five tool uses and no
+corrections make a minimal "nothing notable" retro. Approval routes the entry through
+:mod:`conkeeper.services.routing` (the same atomic, deduplicating write as ``corrections
+apply``) and removes the queued corrections it settles; both approval and decline update the
+retro file, atomically.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conkeeper.services.reflection import findings as f
+from conkeeper.services.reflection.evidence import Evidence, gather
+from conkeeper.services.reflection.known import KnownItem, load_known
+from conkeeper.services.reflection.recommend import Recommendation, overall_scope, recommend
+from conkeeper.services.reflection.retro import Retro, RetroItem, parse, render
+
+MIN_TOOL_USES = 5
+# Memory category for an approved entry, by its retrospective category, when the classifier
+# is unsure.
+_MEMORY_CATEGORY = {
+    "quality": "convention",
+    "efficiency": "pattern",
+    "ux": "learning",
+    "knowledge": "learning",
+    "architecture": "decision",
+}
+
+
+class ReflectError(Exception):
+    """A reflection cannot run or an item cannot be routed; the message is one line."""
+
+
+@dataclass
+class Reflection:
+    """The result of one reflection."""
+
+    scope: str
+    depth: str
+    minimal: bool
+    evidence: Evidence
+    recommendations: list[Recommendation]
+    known: list[tuple[f.Finding, str]]
+    overall_scope: str
+    summary: list[str]
+    evidence_lines: list[str]
+    retro_path: Path | None = None
+    friction: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for ``--json`` (the skill's input)."""
+        ev = self.evidence
+        return {
+            "scope": self.scope,
+            "depth": self.depth,
+            "minimal": self.minimal,
+            "recommended_scope": self.overall_scope,
+            "sessions": [s.host_session_id for s in ev.sessions],
+            "counts": {
+                "tool_uses": len(ev.events),
+                "failures": ev.failures,
+                "corrections": sum(1 for c in ev.corrections if c.label == "correction"),
+                "friction": sum(1 for c in ev.corrections if c.label == "friction"),
+                "queued": sum(1 for c in ev.corrections if c.queued),
+            },
+            "summary": self.summary,
+            "recommendations": [r.to_dict() for r in self.recommendations],
+            "already_known": [
+                {"kind": finding.kind, "label": finding.label, "in": where}
+                for finding, where in self.known
+            ],
+            "friction": self.friction,
+            "evidence": self.evidence_lines,
+            "retro": str(self.retro_path) if self.retro_path else None,
+        }
+
+
+def today() -> str:
+    """Today's local date, ``YYYY-MM-DD`` (the retro file's date)."""
+    return time.strftime("%Y-%m-%d")
+
+
+def retro_path(memory_dir: Path, date: str) -> Path:
+    """``<memory>/sessions/<date>-retro.md``."""
+    return memory_dir / "sessions" / f"{date}-retro.md"
+
+
+def _summary(evidence: Evidence) -> list[str]:
+    lines = []
+    for session, summary in zip(evidence.sessions, _summaries(evidence), strict=False):
+        title = " ".join((session.title or "").split())[:120]
+        if summary.get("request") or summary.get("completed"):
+            text = "; ".join(v for k in ("request", "completed") if (v := summary.get(k)))
+            lines.append(f"- Session {session.host_session_id[:8]}: {' '.join(text.split())}")
+        elif title:
+            lines.append(f"- Session {session.host_session_id[:8]}: {title}")
+    if not lines:
+        lines.append(f"- {evidence.scope}")
+    return lines
+
+
+def _summaries(evidence: Evidence) -> list[dict[str, str]]:
+    return evidence.summaries + [{}] * (len(evidence.sessions) - len(evidence.summaries))
+
+
+def _evidence_lines(
+    evidence: Evidence, recs: list[Recommendation], known: list[tuple[f.Finding, str]]
+) -> tuple[list[str], list[str]]:
+    detected = len(evidence.corrections)
+    processed = sum(1 for c in evidence.corrections if not c.queued)
+    friction = [f'"{f.quote(c.text)}"' for c in evidence.corrections if c.label == "friction"]
+    lines = [
+        f"- Corrections: {detected} detected, {processed} processed",
+        f"- Observations: {len(evidence.events)} tool uses, {evidence.failures} failures",
+        f"- Friction signals: {'; '.join(friction) if friction else 'none'}",
+    ]
+    for rec in recs:
+        head, *quotes = rec.why
+        lines.append(f"- #{rec.number} {head}: {'; '.join(quotes)}" if quotes else f"- {head}")
+    for finding, where in known:
+        lines.append(f"- Already in memory ({where}): '{finding.label}' ({finding.count}×)")
+    return lines, friction
+
+
+def reflect(
+    conn: sqlite3.Connection | None,
+    memory_dir: Path,
+    sessions: list,
+    *,
+    scope: str,
+    since_ms: int | None = None,
+    depth: str = "standard",
+    sensitivity: str = "low",
+    write: bool = False,
+    date: str | None = None,
+) -> Reflection:
+    """Analyse the evidence for ``sessions`` (or the period from ``since_ms``); with ``write``,
+    merge the result into the day's retro file."""
+    day = date or today()
+    evidence = gather(
+        conn, memory_dir, sessions, scope=scope, since_ms=since_ms, sensitivity=sensitivity
+    )
+    minimal = len(evidence.events) < MIN_TOOL_USES and not evidence.corrections
+    path = retro_path(memory_dir, day)
+    existing = _read_retro(path, day)
+    known_items = load_known(memory_dir, exclude_retro=f"sessions/{path.name}")
+    own = [_as_known(item) for item in existing.items]
+    proposals = recommend(
+        [] if minimal else f.analyse(evidence),
+        known_items + own,
+        depth="minimal" if minimal else depth,
+        first_number=existing.next_number,
+    )
+    known = [(finding, item.source) for finding, item in proposals.known]
+    recs = proposals.recommendations
+    lines, friction = _evidence_lines(evidence, recs, known)
+    summary = ["Nothing notable." if minimal else "", *_summary(evidence)]
+    summary = [s for s in summary if s]
+    scope_all = overall_scope(recs) if recs else "PROCESS"
+    summary.append(f"Recommended scope: {scope_all}")
+    result = Reflection(
+        scope,
+        "minimal" if minimal else depth,
+        minimal,
+        evidence,
+        recs,
+        known,
+        scope_all,
+        summary,
+        lines,
+        friction=friction,
+    )
+    if write:
+        existing.summary = summary
+        existing.evidence = lines
+        existing.items += [RetroItem(r.number, r.rule, r.where, r.category) for r in recs]
+        _write_retro(memory_dir, path, existing)
+        result.retro_path = path
+    return result
+
+
+def _as_known(item: RetroItem) -> KnownItem:
+    return KnownItem("this retro", item.text)
+
+
+def _read_retro(path: Path, date: str) -> Retro:
+    from conkeeper.domain.textio import MemoryFileError, read_text
+
+    if not path.exists():
+        return Retro(date)
+    try:
+        retro = parse(read_text(path))
+    except (MemoryFileError, OSError) as exc:
+        raise ReflectError(str(exc)) from None
+    retro.date = retro.date or date
+    return retro
+
+
+def _write_retro(
+    memory_dir: Path, path: Path, retro: Retro, stamp: tuple[int, int] | None = None
+) -> None:
+    from conkeeper.domain.textio import ConcurrentEditError, atomic_write, file_stamp
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    expected = stamp if stamp is not None else file_stamp(path)
+    try:
+        atomic_write(path, render(retro), root=memory_dir, expected_stamp=expected)
+    except ConcurrentEditError:
+        raise ReflectError(f"{path.name} changed meanwhile; run the command again") from None
+
+
+def _find_pending(memory_dir: Path, number: int, date: str | None) -> tuple[Path, Retro]:
+    from conkeeper.domain.textio import MemoryFileError, read_text
+
+    if date:
+        candidates = [retro_path(memory_dir, date)]
+    else:
+        candidates = sorted((memory_dir / "sessions").glob("*-retro.md"), reverse=True)
+    for path in candidates:
+        try:
+            retro = parse(read_text(path))
+        except (MemoryFileError, OSError):
+            continue
+        item = retro.item(number)
+        if item is not None:
+            if item.status != "pending":
+                raise ReflectError(f"#{number} in {path.name} was already {item.status}")
+            return path, retro
+    where = f"sessions/{date}-retro.md" if date else "any retro"
+    raise ReflectError(f"no recommendation #{number} in {where}; run 'conkeeper reflect --write'")
+
+
+def approve(
+    memory_dir: Path, number: int, to: str | None = None, date: str | None = None
+) -> tuple[RetroItem, Path, list[str]]:
+    """Route pending item ``number`` into memory (its target, or ``to``) with its tag, remove
+    the queued corrections it settles, and move it to the retro's Approved list.
+
+    Returns the item, the retro file and the texts of the dequeued corrections.
+    """
+    from conkeeper.domain.categories import classify
+    from conkeeper.domain.textio import MemoryFileError, file_stamp
+    from conkeeper.services.routing import RoutingError, add_entry, dequeue_theme
+
+    path, retro = _find_pending(memory_dir, number, date)
+    stamp = file_stamp(path)
+    item = retro.item(number)
+    assert item is not None
+    target = to or item.where or "patterns.md"
+    verdict = classify(item.text)
+    category = verdict.category or _MEMORY_CATEGORY.get(item.category or "", "learning")
+    try:
+        relative, _ = add_entry(memory_dir, target, item.text, category)
+        dequeued = [q.text for q in dequeue_theme(memory_dir, item.text)]
+    except (RoutingError, MemoryFileError) as exc:
+        raise ReflectError(str(exc)) from None
+    item.status, item.where = "approved", relative
+    _write_retro(memory_dir, path, retro, stamp)
+    return item, path, dequeued
+
+
+def decline(
+    memory_dir: Path, number: int, reason: str | None = None, date: str | None = None
+) -> tuple[RetroItem, Path]:
+    """Record pending item ``number`` as considered but declined, with ``reason``."""
+    from conkeeper.domain.textio import file_stamp
+
+    path, retro = _find_pending(memory_dir, number, date)
+    stamp = file_stamp(path)
+    item = retro.item(number)
+    assert item is not None
+    item.status, item.reason = "declined", " ".join((reason or "user declined").split())
+    _write_retro(memory_dir, path, retro, stamp)
+    return item, path

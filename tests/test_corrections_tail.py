@@ -1,0 +1,57 @@
+"""A complaint written after a long paste is caught: the detector reads a prompt's closing lines
+as well as its head, through the real UserPromptSubmit hook."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import cli_env
+from conkeeper.domain.corrections_queue import parse_queue
+from conkeeper.services.corrections import MAX_SCAN_CHARS, detect
+
+LOG_LINE = "2026-11-20T10:02:11Z [build] step 4/9 failed: exit code 2; reverting workspace\n"
+
+
+def _prompt(project: Path, text: str) -> subprocess.CompletedProcess[bytes]:
+    payload = {
+        "session_id": "tail-1",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": text,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
+        input=json.dumps(payload).encode(),
+        env=cli_env(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_complaint_after_a_paste_longer_than_the_scan_window_is_queued(project: Path) -> None:
+    paste = LOG_LINE * (2 * MAX_SCAN_CHARS // len(LOG_LINE))
+    text = "Here is the build log:\n" + paste + "\nstill failing the same way after your change"
+    assert len(text) > MAX_SCAN_CHARS
+    assert _prompt(project, text).returncode == 0
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    (item,) = parse_queue(queue)
+    assert item.label == "friction"
+    assert "still failing the same way after your change" in item.text
+
+
+def test_a_paste_full_of_failed_and_revert_alone_is_not_queued(project: Path) -> None:
+    text = "Here is the build log:\n" + LOG_LINE * 400 + "\nsummarise what happened here"
+    assert _prompt(project, text).returncode == 0
+    assert not (project / ".claude" / "memory" / "corrections-queue.md").exists()
+
+
+def test_closing_complaint_is_not_discounted_as_deep_prose() -> None:
+    brief = "The importer reads CSV files, validates rows and writes them. " * 20
+    assert detect(brief + "\n\nyou broke the date parsing again", "low").label == "friction"
+    assert detect(brief + "\n\nLet's get started.", "low").label is None

@@ -1,0 +1,258 @@
+"""Stale memory entries (F19), checked on a real git repository with history through the real
+entry points: ``conkeeper stale``, the SessionStart hook, ``conkeeper doctor``, ``conkeeper
+sync mark`` and the Stop hook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import cli_env, run_cli
+
+DAY = 86400
+T0 = 1_767_000_000
+
+
+def git(root: Path, *args: str, when: int = T0) -> str:
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="Dev",
+        GIT_AUTHOR_EMAIL="dev@example.com",
+        GIT_COMMITTER_NAME="Dev",
+        GIT_COMMITTER_EMAIL="dev@example.com",
+        GIT_AUTHOR_DATE=f"@{when} +0000",
+        GIT_COMMITTER_DATE=f"@{when} +0000",
+    )
+    return subprocess.run(
+        ["git", "-C", str(root), *args], env=env, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def commit(root: Path, message: str, when: int) -> None:
+    git(root, "add", "-A", when=when)
+    git(root, "commit", "-q", "-m", message, when=when)
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+PATTERNS = """# Patterns
+
+<!-- guidance: `src/never/here.py` and `ghost_fn()` are only examples -->
+
+## Auth
+- Tokens are stored by `TokenStore` in `src/auth/token.py`.
+- Config is parsed by `parse_config()` in `src/config.py`.
+- The pool lives in `src/db/pool.py`.
+- Run `make lint` before pushing; `make test` runs everything.
+- `DATABASE_URL` is read from `config/settings.yaml`.
+- Retries are handled in src/net/retry.py (three attempts).
+- The CLI entry point is `python -m app.cli`.
+"""
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A project whose code moved on after its memory was written."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "src/auth/token.py", "class TokenStore:\n    def refresh(self):\n        pass\n")
+    write(root, "src/config.py", "def parse_config():\n    return {}\n")
+    write(root, "src/db/pool.py", "def pool():\n    return None\n")
+    write(root, "src/net/retry.py", "ATTEMPTS = 3\n")
+    write(root, "Makefile", "test:\n\tpytest\nlint:\n\truff check .\n")
+    write(root, "config/settings.yaml", "DATABASE_URL: sqlite://\n")
+    write(root, "app/__init__.py", "")
+    write(root, "app/cli.py", "print('hi')\n")
+    commit(root, "initial", T0)
+    write(root, ".claude/memory/patterns.md", PATTERNS)
+    commit(root, "memory", T0 + DAY)
+    git(root, "mv", "src/auth/token.py", "src/auth/tokens.py", when=T0 + 2 * DAY)
+    commit(root, "Rename token module", T0 + 2 * DAY)
+    write(root, "src/config.py", "def load_config():\n    return {}\n")
+    commit(root, "Rename parse_config", T0 + 3 * DAY)
+    write(root, "src/db/pool.py", "".join(f"def pool_{i}():\n    return {i}\n" for i in range(30)))
+    commit(root, "Rewrite the pool", T0 + 4 * DAY)
+    write(root, "Makefile", "test:\n\tpytest\n")
+    commit(root, "Drop the lint target", T0 + 5 * DAY)
+    (root / "src/net/retry.py").unlink()
+    commit(root, "Remove retry helper", T0 + 6 * DAY)
+    return root
+
+
+def stale_json(root: Path, *extra: str) -> dict:
+    result = run_cli("stale", "--json", *extra, cwd=root)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def by_line(report: dict) -> dict[int, dict]:
+    return {f["line"]: f for f in report["findings"]}
+
+
+def test_stale_reasons_and_evidence(repo: Path) -> None:
+    report = stale_json(repo, "--no-cache")
+    found = by_line(report)
+    assert found[6]["reason"] == "renamed" and "src/auth/tokens.py" in found[6]["detail"]
+    assert found[6]["date"] == "2025-12-31" or found[6]["date"].startswith("2026-01")
+    assert found[7]["reason"] == "symbol-gone" and found[7]["citation"] == "parse_config"
+    assert found[8]["reason"] == "changed" and "src/db/pool.py" in found[8]["detail"]
+    assert found[9]["reason"] == "command-gone" and found[9]["citation"] == "make lint"
+    assert found[11]["reason"] == "deleted" and found[11]["citation"] == "src/net/retry.py"
+    for line in (6, 7, 8, 9, 11):
+        assert len(found[line]["commit"]) == 10  # evidence: an abbreviated commit and a date
+    # fresh: the config key is still in the cited file, the module still exists, and the
+    # guidance inside the HTML comment is not an entry
+    assert 10 not in found and 12 not in found and 3 not in found
+    assert report["git"] is True and report["git_calls"] <= 6
+
+
+def test_entry_rewritten_after_the_change_is_fresh(repo: Path) -> None:
+    text = (repo / ".claude/memory/patterns.md").read_text(encoding="utf-8")
+    text = text.replace("- The pool lives in `src/db/pool.py`.", "- Pools: `src/db/pool.py`.")
+    (repo / ".claude/memory/patterns.md").write_text(text, encoding="utf-8")
+    found = by_line(stale_json(repo, "--no-cache"))
+    assert 8 not in found  # uncommitted edit: written just now
+    commit(repo, "Update memory", T0 + 7 * DAY)
+    found = by_line(stale_json(repo, "--no-cache"))
+    assert 8 not in found and 6 in found  # other entries keep their own dates
+
+
+def test_text_output_and_cache(repo: Path) -> None:
+    first = run_cli("stale", cwd=repo)
+    assert first.returncode == 0
+    assert "[renamed]" in first.stdout and "possibly stale of" in first.stdout
+    assert stale_json(repo)["cached"] is True
+    write(repo, "src/extra.py", "X = 1\n")
+    commit(repo, "More code", T0 + 8 * DAY)  # HEAD moved: the cache is stale
+    assert stale_json(repo)["cached"] is False
+
+
+def test_private_and_session_files_are_not_checked(repo: Path) -> None:
+    write(repo, ".claude/memory/secret.md", "---\nprivate: true\n---\n- `src/gone/away.py`\n")
+    write(repo, ".claude/memory/sessions/2026-01-01-work.md", "- Edited `src/gone/away.py`\n")
+    write(
+        repo,
+        ".claude/memory/notes.md",
+        "# Notes\n<private>\n- `src/gone/hidden.py`\n</private>\n- Visible `src/db/gone.py`\n",
+    )
+    report = stale_json(repo, "--no-cache")
+    files = {f["file"] for f in report["findings"]}
+    assert ".claude/memory/secret.md" not in files
+    assert not any("sessions/" in f for f in files)
+    notes = [f for f in report["findings"] if f["file"].endswith("notes.md")]
+    assert [f["citation"] for f in notes] == ["src/db/gone.py"]
+    assert notes[0]["reason"] == "missing"
+
+
+def test_outside_git_checks_the_work_tree_only(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    write(root, ".claude/memory/patterns.md", "- Uses `lib/here.py` and `lib/gone.py`.\n")
+    write(root, "lib/here.py", "X = 1\n")
+    result = run_cli("stale", cwd=root)
+    assert result.returncode == 0 and "Not a git repository" in result.stdout
+    assert stale_json(root, "--no-cache")["findings"] == []  # cannot tell without git
+
+
+def session_start(root: Path, source: str = "startup", session: str = "s-1") -> str:
+    body = {
+        "session_id": session,
+        "transcript_path": str(root.parent / f"{session}.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": "SessionStart",
+        "source": source,
+    }
+    result = run_cli("hook", "SessionStart", stdin=json.dumps(body), env=cli_env())
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_session_start_notes_stale_entries_from_the_cache(repo: Path) -> None:
+    run_cli("stale", "--quiet", cwd=repo)  # fills the cache (SessionStart never runs git)
+    context = session_start(repo)
+    assert "# Possibly stale memory" in context
+    assert "patterns.md:6 `src/auth/token.py`: renamed to src/auth/tokens.py" in context
+    assert "all 5: `conkeeper stale`" in context
+    assert len(context) <= 8000
+
+
+def test_session_start_without_cache_refreshes_in_the_background(repo: Path) -> None:
+    context = session_start(repo)
+    assert "Possibly stale" not in context  # nothing cached yet; git never runs in the hook
+    log = Path(os.environ["CONKEEPER_HOME"]) / "logs" / "conkeeper.log"
+    assert "started 'conkeeper stale --quiet' detached" in log.read_text(encoding="utf-8")
+
+
+def test_doctor_counts_stale_entries(repo: Path) -> None:
+    result = run_cli("doctor", "--json", cwd=repo)
+    checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
+    assert checks["memory freshness"]["status"] == "WARN"
+    assert checks["memory freshness"]["detail"].startswith("5 possibly stale")
+
+
+def test_health_and_changes_since_last_sync(repo: Path) -> None:
+    session_start(repo)  # a session exists, so `sync mark` has one to record
+    assert run_cli("sync", "mark", cwd=repo).returncode == 0
+    last_sync = (repo / ".claude/memory/.last-sync").read_text(encoding="utf-8").split()
+    assert len(last_sync) == 2 and len(last_sync[1]) == 40
+    write(repo, "src/new_feature.py", "def feature():\n    return 1\n")
+    commit(repo, "Add the new feature", T0 + 9 * DAY)
+    write(repo, ".claude/memory/decisions/ADR-001-use-sqlite.md", "# ADR-001\n\nUse SQLite.\n")
+    commit(repo, "ADR for SQLite", T0 + 10 * DAY)
+    run_cli("stale", "--quiet", cwd=repo)
+    context = session_start(repo, session="s-2")
+    assert "# Changed since the last sync" in context
+    assert "2 commit(s) since the last memory sync" in context
+    assert "Add the new feature" in context and "decisions/ADR-001-use-sqlite.md" in context
+
+
+def test_memory_far_behind_is_shown_and_repeated_by_stop(repo: Path) -> None:
+    for index in range(32):
+        write(repo, "src/churn.py", f"N = {index}\n")
+        commit(repo, f"Churn {index}", T0 + 8 * DAY + index * 60)
+    run_cli("stale", "--quiet", cwd=repo)
+    context = session_start(repo)
+    assert "Memory behind the code: patterns.md (" in context
+    stop = {
+        "session_id": "s-1",
+        "transcript_path": str(repo.parent / "s-1.jsonl"),
+        "cwd": str(repo),
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+    }
+    first = run_cli("hook", "Stop", stdin=json.dumps(stop), env=cli_env())
+    assert "Memory behind the code" in json.loads(first.stdout)["systemMessage"]
+    second = run_cli("hook", "Stop", stdin=json.dumps(stop), env=cli_env())
+    assert "Memory behind the code" not in second.stdout  # not on every turn
+    for _ in range(8):  # turns 3 to 10
+        run_cli("hook", "Stop", stdin=json.dumps(stop), env=cli_env())
+    again = run_cli("hook", "Stop", stdin=json.dumps(stop), env=cli_env())
+    assert "Memory behind the code" in again.stdout  # repeated until a sync
+    assert run_cli("sync", "mark", "--session", "s-1", cwd=repo).returncode == 0
+    for _ in range(11):
+        after = run_cli("hook", "Stop", stdin=json.dumps(stop), env=cli_env())
+        assert "Memory behind the code" not in after.stdout
+
+
+def test_resume_injects_only_what_changed(repo: Path) -> None:
+    first = session_start(repo, "startup")
+    assert "# patterns.md (project memory)" in first
+    resumed = session_start(repo, "resume")
+    assert "nothing changed since" in resumed and "patterns.md" not in resumed
+    assert len(resumed) < 400
+    write(repo, ".claude/memory/active-context.md", "# Active Context\n\n## Focus\n- Parser\n")
+    resumed = session_start(repo, "resume")
+    assert "active-context.md (project memory)" in resumed and "- Parser" in resumed
+    assert "# patterns.md" not in resumed
+    assert "nothing changed since" in session_start(repo, "resume")
+    other = session_start(repo, "resume", session="never-seen")
+    assert "# patterns.md (project memory)" in other  # no record of an injection: full block

@@ -1,0 +1,68 @@
+"""Templates after ``conkeeper init``: guidance never matches a category search, and
+``friction.md`` is created and injected at SessionStart within the budget (not at economy).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import cli_env, run_cli
+from conkeeper.domain.categories import MEMORY_CATEGORIES, RETRO_CATEGORIES
+
+
+def _init(project: Path) -> Path:
+    result = run_cli("init", "--no", cwd=project)
+    assert result.returncode == 0, result.stderr
+    return project / ".claude" / "memory"
+
+
+@pytest.mark.parametrize("category", sorted(set(MEMORY_CATEGORIES) | set(RETRO_CATEGORIES)))
+def test_grep_for_a_category_finds_nothing_after_init(project: Path, category: str) -> None:
+    memory = _init(project)
+    grep = subprocess.run(
+        ["grep", "-rn", f"@category: {category}", str(memory)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert grep.returncode == 1, grep.stdout  # schema.md recommends exactly this search
+
+
+def test_schema_recommends_the_search_it_does_not_pollute(project: Path) -> None:
+    schema = (_init(project) / "schema.md").read_text(encoding="utf-8")
+    assert "grep -rn '@category: NAME' .claude/memory" in schema
+    assert "| `friction.md` |" in schema
+
+
+def _session_start(project: Path, **env: str) -> str:
+    body = {
+        "session_id": "f-1",
+        "transcript_path": str(project.parent / "f-1.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    result = run_cli("hook", "SessionStart", stdin=json.dumps(body), env=cli_env(**env))
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_friction_is_created_and_injected_but_not_at_economy(project: Path) -> None:
+    memory = _init(project)
+    friction = memory / "friction.md"
+    assert friction.is_file()
+    assert "# friction.md" not in _session_start(project)  # template only: nothing to inject
+    text = friction.read_text(encoding="utf-8").replace(
+        "## Recurring Problems\n",
+        "## Recurring Problems\n- The integration tests hang when port 8080 is taken: stop the "
+        "dev server first.\n",
+    )
+    friction.write_text(text, encoding="utf-8")
+    context = _session_start(project)
+    assert "# friction.md (project memory)" in context and "port 8080" in context
+    economy = _session_start(project, CONKEEPER_TOKEN_BUDGET="economy")
+    assert "port 8080" not in economy and len(economy) <= 4000
