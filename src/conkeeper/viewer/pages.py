@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,8 +103,8 @@ async def timeline_page(request: Request) -> Response:
 
     params = request.query_params
     filters = {k: params.get(k, "").strip() for k in ("type", "concept", "file", "session")}
-    sessions: list[dict[str, Any]] = []
-    observations: list[dict[str, Any]] = []
+    sessions: Sequence[object] = []
+    observations: Sequence[object] = []
     error = ""
     with _browse_store() as conn:
         if conn is not None:

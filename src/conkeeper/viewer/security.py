@@ -103,7 +103,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         problem = self._problem(scope)
-        if problem == "login":
+        if isinstance(problem, str):  # the one-time URL token: sign in
             await self._login(scope, send)
             return
         secured = _with_headers(send)
@@ -113,9 +113,10 @@ class Guard:
             await response(scope, receive, secured)
             return
         if scope["method"] not in SAFE_METHODS:
-            receive = await self._check_csrf(scope, receive, secured)
-            if receive is None:
+            replay = await self._check_csrf(scope, receive, secured)
+            if replay is None:
                 return
+            receive = replay
         await self.app(scope, receive, secured)
 
     def _problem(self, scope: Scope) -> tuple[int, str] | str | None:
