@@ -71,11 +71,21 @@ def test_generator_source_holds_no_literal_tokens() -> None:
     assert find_secrets(source) == []
 
 
-def test_recall_at_least_95_percent() -> None:
+def test_recall_at_least_98_percent() -> None:
     labels = [(c["text"], s["value"]) for c in POSITIVES for s in c["secrets"]]
     missed = [value for text, value in labels if not _covered(text, value)]
     recall = 1 - len(missed) / len(labels)
-    assert recall >= 0.95, f"recall {recall:.3f}; missed {missed[:5]}"
+    assert recall >= 0.98, f"recall {recall:.3f}; missed {missed[:5]}"
+
+
+def test_grown_classes_are_found() -> None:
+    """The classes added after the blind evaluation are each found on the tuning corpus."""
+    grown = [c for c in POSITIVES if c["note"].endswith(" grown")]
+    assert len(grown) >= 40
+    missed = [
+        s["value"] for c in grown for s in c["secrets"] if not _covered(c["text"], s["value"])
+    ]
+    assert not missed
 
 
 def test_kind_is_named_correctly_for_most_secrets() -> None:

@@ -45,7 +45,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "forget": ("cmd_forget", "Remove an observation, a session or a whole project"),
     "hook": ("cmd_hook", "Run a host hook event (reads the payload on stdin)"),
     "handoff": ("cmd_handoff", "Write or show the handoff checkpoint for the next session"),
-    "install": ("cmd_install", "Install or remove ConKeeper hooks in Claude Code settings"),
+    "install": ("cmd_install", "Install or remove ConKeeper in Claude Code or another agent"),
     "doctor": ("cmd_doctor", "Check Python, SQLite FTS5, memory roots, hooks and permissions"),
     "viewer": ("cmd_viewer", "Open a local web page for memory, sessions, retros and the queue"),
     "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),

@@ -15,9 +15,16 @@ Design, in short:
 * **Generic assignments** to a secret-ish name are redacted only when the value is non-trivial
   (Shannon entropy and character-class mix) and is not a placeholder, an environment reference
   or a code expression.
+* **Tool and prose forms** (``redis-cli -a``, ``ldapsearch -w``, ``sqlcmd -P``, ``.pgpass``
+  lines, PHP ``define('DB_PASSWORD', …)``, plan diffs, "log in with admin / …") count only in
+  their context: a short flag only after the tool that defines it, a sentence only when the
+  value is not a plain word. Values someone already masked (``[FILTERED]``, ``****``,
+  ``<redacted>``, ``(sensitive value)``) are placeholders and stay as they are.
 * Every pattern uses bounded quantifiers over disjoint character classes, so scanning stays
   linear on megabytes of log output; vendor patterns start with a literal prefix so the regex
-  engine can skip quickly, and each rule is skipped outright when its cheap hint is absent.
+  engine can skip quickly, and each rule is skipped outright when its cheap hint is absent
+  (hint positions are found once per text and shared between rules; a ``gate`` or ``starts``
+  filter keeps ordinary hook inputs such as ``mkdir -p`` or ``PASSED`` from compiling anything).
 
 Decision: documented example credentials such as AWS's ``AKIAIOSFODNN7EXAMPLE`` *are* redacted.
 They have the exact shape of real keys, and a false positive in documentation costs nothing,
@@ -62,6 +69,10 @@ SECRET_KINDS: tuple[str, ...] = (
     "sendgrid-key",
     "npm-token",
     "pypi-token",
+    "vault-token",
+    "mailgun-key",
+    "age-secret-key",
+    "azure-client-secret",
     "jwt",
     "url-password",
     "bearer-token",
@@ -111,12 +122,14 @@ class _Rule(Record):
     __slots__ = (
         "anchored",
         "check",
+        "gate",
         "hints",
         "kind",
         "kind_of",
         "lower_hints",
         "pattern",
         "priority",
+        "starts",
         "window",
     )
 
@@ -132,6 +145,8 @@ class _Rule(Record):
         window: tuple[int, int] | None = None,
         anchored: bool = False,
         kind_of: Callable[[re.Match[str]], str] | None = None,
+        gate: Callable[[str], bool] | None = None,
+        starts: tuple[str, ...] = (),
     ) -> None:
         self.kind = kind
         self.pattern = pattern
@@ -142,6 +157,8 @@ class _Rule(Record):
         self.window = window  # scan only (before, after) chars around each hint
         self.anchored = anchored  # the pattern is tried only at each hint occurrence
         self.kind_of = kind_of
+        self.gate = gate  # a cheap test of the whole text, run after the hints matched
+        self.starts = starts  # anchored: try a hint position only if one of these starts there
 
 
 # --------------------------------------------------------------------------- value heuristics
@@ -185,6 +202,8 @@ _TYPE_NAMES = _words(
 _PLACEHOLDER_RE = LazyPattern(
     r"""^(?:
         <[^<>]{0,100}>                      # <your-password>
+      | \[[A-Za-z][A-Za-z0-9 _:-]{0,40}\]    # [FILTERED] [REDACTED] [masked]
+      | \((?:sensitive|hidden|masked|redacted|filtered|secret|omitted)[a-z ]{0,30}\)
       | \{\{.{0,200}\}\} | \{%.{0,200}%\}   # {{ templated }}
       | \$[{(A-Za-z_].{0,200}               # $VAR ${VAR} $(cmd) ${{ secrets.X }}
       | %[A-Za-z_(].{0,100}                 # %s %(pw)s %DB_PASS%
@@ -219,9 +238,13 @@ _PLACEHOLDER_PARTS = (
     "<",
     "dummy",
     "fake",
+    "filtered",
+    "sensitive value",
+    "_here",
+    "-here",
 )
 
-_SECRET_WORD_RE = LazyPattern(r"(?i)pass|pwd|secret|token|key|cred")
+_SECRET_WORD_RE = LazyPattern(r"(?i)pass|pwd?|secret|token|key|cred")
 _DOTTED_RE = LazyPattern(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _IDENT_RE = LazyPattern(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SLUG_RE = LazyPattern(r"^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$")
@@ -456,7 +479,7 @@ def _in_command(*names: str) -> Check:
 
 def _keyword_kind(word: str) -> str:
     low = word.lower()
-    return "password" if low.startswith("pass") or low == "pwd" else "generic-secret"
+    return "password" if low.startswith("pass") or low in ("pw", "pwd") else "generic-secret"
 
 
 def _keyword_start_ok(text: str, kw_start: int) -> bool:
@@ -480,6 +503,8 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
         if not _KEY_PREFIX_RE.search(prefix):
             return False
     value = text[start:end]
+    if m.group("kw").lower() == "pwd" and value[:1] in "/~":
+        return False  # the working directory (``pwd: /home/me``), not a password
     group = _value_group(m)
     bare = group == "bare"
     sep = m.group("sep").strip()
@@ -549,7 +574,7 @@ _VALUE = (
 )
 
 # Matched at each occurrence of a core word; ``key`` also needs a qualifying prefix.
-_KEYWORDS = r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret(?:[_.\- ]?key)?|token|key)"
+_KEYWORDS = r"(?P<kw>pass(?:word|wd|phrase)?|pwd?|secret(?:[_.\- ]?key)?|token|key)"
 _KEY_PREFIX_RE = LazyPattern(
     r"(?:secret|private|access|auth|client|encryption|signing|master|app|account|api)[_.\- ]?$"
 )
@@ -699,6 +724,35 @@ def _vendor_rules() -> list[_Rule]:
         _token("npm-token", "npm_", 4, f"[{an}]{{30,64}}(?![{an}])", _vendor_check(4), ("npm_",)),
         _token("pypi-token", "pypi-Ag", 7, f"[{an_}]{{40,2000}}", _vendor_check(7), ("pypi-Ag",)),
         _token(
+            "vault-token",
+            r"hv[sbr]\.",
+            4,
+            f"[{an_}]{{24,400}}(?![{an_}])",
+            _vendor_check(4),
+            ("hvs.", "hvb.", "hvr."),
+        ),
+        _token("mailgun-key", "key-", 4, f"[0-9a-f]{{32}}(?![{an}])", _hex_check(4), ("key-",)),
+        _token(
+            "age-secret-key",
+            "AGE-SECRET-KEY-1",
+            16,
+            f"[{_BECH32}]{{58}}(?![{an}])",
+            _vendor_check(16),
+            ("AGE-SECRET-KEY-1",),
+            90,
+        ),
+        _Rule(
+            "azure-client-secret",
+            LazyPattern(
+                r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}"
+                r"(?![A-Za-z0-9_~.\-])"
+            ),
+            80,
+            _azure_secret_check,
+            hints=("Q~",),
+            window=(4, 40),
+        ),
+        _token(
             "jwt",
             "eyJ",
             3,
@@ -727,6 +781,53 @@ def _vendor_rules() -> list[_Rule]:
             window=(12, 60),
         ),
     ]
+
+
+_BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+
+
+def _hex_check(prefix_len: int) -> Check:
+    """A hex key mixes digits and letters and repeats no character much, unlike ``key-0000…``."""
+
+    def check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+        body = m.group(0)[prefix_len:]
+        has_letter = any(c.isalpha() for c in body)
+        return has_letter and bool(_DIGIT_RE.search(body)) and _is_diverse(body, 10)
+
+    return check
+
+
+def _azure_secret_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """Azure AD client secrets: ``xxxNQ~`` then random characters, never a repeated mask."""
+    value = text[start:end]
+    return _classes(value) >= 3 and _is_diverse(value, 12)
+
+
+def _pgpass_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A ``.pgpass`` line is ``host:port:database:user:password`` and nothing else."""
+    if not _PGPASS_HOST_RE.match(_line_before(text, m.start())):
+        return False
+    value = text[start:end]
+    return _plausible_password(value, bare=False, prose=False) and not _is_word(value)
+
+
+def _may_hold_pgpass_line(text: str) -> bool:
+    """Cheap gate: some line is a single word with at least four colons. Long texts skip the
+    line loop (the pattern, anchored on a literal colon, is cheaper there than the loop)."""
+    if text.count(":") < 4:
+        return False
+    if len(text) > 65536:
+        return True
+    for line in text.splitlines():
+        word = line.strip()
+        if word.count(":") >= 4 and " " not in word and "\t" not in word:
+            return True
+    return False
+
+
+_PGPASS_HOST_RE = LazyPattern(
+    r"^[ \t]{0,8}(?:[A-Za-z0-9_\-]{1,63}\.){0,8}[A-Za-z0-9_\-]{1,63}$|^[ \t]{0,8}\*$"
+)
 
 
 def _structured_rules() -> list[_Rule]:
@@ -772,6 +873,27 @@ def _structured_rules() -> list[_Rule]:
             hints=("accountkey", "sharedaccesskey"),
             lower_hints=True,
             window=(5, 260),
+        ),
+        _Rule(
+            "basic-auth",
+            LazyPattern(
+                r'auth\\?"[ \t]{0,8}:[ \t]{0,8}\\?"(?P<value>[A-Za-z0-9+/]{8,2000}={0,2})\\?"'
+            ),
+            47,
+            _basic_check,
+            hints=('auth"', 'auth\\"'),
+            anchored=True,
+        ),
+        _Rule(
+            "password",
+            LazyPattern(
+                r":(?:[0-9]{1,5}|\*):[^\s:]{1,63}:(?:\*|(?=[^\s:]{0,62}[A-Za-z_])[^\s:]{1,63}):"
+                r"(?P<value>(?:[^\s:\\]|\\\S){1,200})(?=[ \t]*(?:\r?\n|$))"
+            ),
+            40,
+            _pgpass_check,
+            hints=(":",),
+            gate=_may_hold_pgpass_line,
         ),
         _Rule(
             "slack-webhook",
@@ -897,7 +1019,7 @@ def _command_rules() -> list[_Rule]:
             _ASSIGNMENT_RE,
             30,
             _assignment_check,
-            hints=("pass", "pwd", "secret", "token", "key"),
+            hints=("pass", "pw", "secret", "token", "key"),
             lower_hints=True,
             anchored=True,
             kind_of=_assignment_kind,
@@ -905,22 +1027,242 @@ def _command_rules() -> list[_Rule]:
     ]
 
 
-_RULES = [*_structured_rules(), *_vendor_rules(), *_header_rules(), *_command_rules()]
+# A quoted value (groups sq, dq) as the open start of an alternation that the caller closes.
+_QUOTED_ALTERNATIVES = r"'(?P<sq>[^'\r\n]{1,200})'|\"(?P<dq>[^\"\r\n]{1,200})\""
+_QUOTED = r"(?:" + _QUOTED_ALTERNATIVES
+_SPACED_VALUE = r"(?:=|[ \t]{1,8})" + _QUOTED + r"|(?P<bare>[^\s'\"`-][^\s'\"`]{0,199}))"
+
+# Command-line tools whose password flag is a short option that means something else elsewhere:
+# (flags, the commands that take it as a password, parts of those names: the hints, so text
+# that names none of the tools compiles nothing; ``-p`` alone is in every ``mkdir -p``).
+_TOOL_FLAGS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("-a|--pass", ("redis-cli", "valkey-cli", "keydb-cli"), ("-cli",)),
+    (
+        "-w",
+        (
+            "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapmodrdn", "ldapcompare",
+            "ldapwhoami", "ldappasswd", "ldapexop", "ldapurl",
+        ),
+        ("ldap",),
+    ),
+    ("-P", ("sqlcmd", "bcp", "osql", "isql"), ("sqlcmd", "bcp", "osql", "isql")),
+    (
+        "-p|--password",
+        (
+            "az login", "mongosh", "mongo", "mongodump", "mongorestore", "rabbitmqadmin",
+            "influx", "clickhouse-client", "neo4j-admin", "cqlsh",
+        ),
+        ("az login", "mongo", "rabbitmq", "influx", "clickhouse", "neo4j", "cqlsh"),
+    ),
+)  # fmt: skip
+
+_SECRET_NAME_RE = LazyPattern(
+    r"(?i)pass(?:word|wd|phrase)?|pwd|secret|token|(?:^|[_.\-])(?:auth|api|access|private|"
+    r"secure|logged_in|nonce|signing|encryption)?[_.\-]?(?:key|salt)$"
+)
+
+# ``env(`` stands for putenv/setenv/set_env (the window reaches back to the function name).
+_CALL_HINTS = ("define", "env(", "setproperty")
+_CALL_RE = LazyPattern(
+    r"(?i)(?<![\w$])(?:define|putenv|setenv|set_env|setproperty)"
+    r"[ \t]{0,4}\([ \t]{0,8}(?P<q>['\"])(?P<name>[A-Za-z0-9_.\-]{1,80})(?P=q)[ \t]{0,8},[ \t]{0,8}"
+    + _QUOTED
+    + r")[ \t]{0,8}[,)]"
+)
+
+_HTPASSWD_RE = LazyPattern(
+    r"(?<![\w-])htpasswd(?P<opts>(?:[ \t]{1,8}-[A-Za-z]{1,8}){1,6})"
+    r"(?P<file>[ \t]{1,8}[^\s-]\S{0,300})?[ \t]{1,8}[^\s-]\S{0,100}[ \t]{1,8}"
+    r"(?:" + _QUOTED_ALTERNATIVES + r"|(?P<bare>[^\s'\"`][^\s'\"`]{0,199}))"
+)
+
+_CHANGE_RE = LazyPattern(
+    r"(?i)(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|token)(?:[_.\-]?(?:base|value|b64))?"
+    r"(?![A-Za-z0-9_])\"?[ \t]{0,8}"
+    r"=[ \t]{0,8}\"[^\"\r\n]{0,300}\"[ \t]{0,8}->[ \t]{0,8}\"(?P<dq>[^\"\r\n]{1,300})\""
+)
+
+
+def _call_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """``define('DB_PASSWORD', '…')``: the constant's name says what its value is."""
+    name = m.group("name")
+    if not _SECRET_NAME_RE.search(name):
+        return False
+    value = text[start:end]
+    if _call_kind(m) == "password":
+        return _plausible_password(value, bare=False, prose=False)
+    return _looks_random(value, 12)
+
+
+def _call_kind(m: re.Match[str]) -> str:
+    low = m.group("name").lower()
+    return "password" if "pass" in low or "pwd" in low else "generic-secret"
+
+
+def _htpasswd_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """``htpasswd -b [-c] FILE USER PASSWORD`` or ``htpasswd -nb USER PASSWORD``."""
+    opts = m.group("opts")
+    if "b" not in opts or ("n" in opts) != (m.group("file") is None):
+        return False
+    return _plausible_password(text[start:end], bare=False, prose=False)
+
+
+def _change_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A plan diff ``~ password = "old" -> "new"`` shows the new value too."""
+    value = text[start:end]
+    if _keyword_kind(m.group("kw")) == "password":
+        return _plausible_password(value, bare=False, prose=False)
+    return _looks_random(value, 8)
+
+
+def _tool_rules() -> list[_Rule]:
+    """Passwords given to database, directory and web-server tools, PHP constants and plan
+    diffs: forms whose flag or function name alone says "password"."""
+    rules = [
+        _Rule(
+            "password",
+            LazyPattern(r"(?<![\w-])(?:" + flags + r")" + _SPACED_VALUE),
+            40,
+            _in_command(*commands),
+            hints=hints,
+            window=(0, 700),
+        )
+        for flags, commands, hints in _TOOL_FLAGS
+    ]
+    rules += [
+        _Rule(
+            "password",
+            _CALL_RE,
+            42,
+            _call_check,
+            hints=_CALL_HINTS,
+            lower_hints=True,
+            window=(8, 600),
+            kind_of=_call_kind,
+        ),
+        _Rule("password", _HTPASSWD_RE, 40, _htpasswd_check, hints=("htpasswd",), window=(0, 900)),
+        _Rule(
+            "password",
+            _CHANGE_RE,
+            41,
+            _change_check,
+            hints=("pass", "pwd", "secret", "token"),
+            lower_hints=True,
+            anchored=True,
+            kind_of=_assignment_kind,
+            gate=lambda text: '" -> "' in text,
+        ),
+    ]
+    return rules
+
+
+# Anchored rules below try a hint position only where one of these words starts, so "git log" or
+# "PASSED" compiles nothing.
+_LOGIN_STARTS: tuple[str, ...] = ("login", "log in", "log-in", "logon", "log on", "sign in")
+_LOGIN_STARTS += ("signin", "sign-in", "sign on", "cred")
+_PROSE_STARTS = tuple(
+    f"{w}{s}" for w in ("password", "passwd", "passphrase", "pw", "pwd") for s in " \t"
+)
+_LOGIN_RE = LazyPattern(
+    r"(?i)(?<![A-Za-z0-9_])(?:log[ \t-]?(?:in|on)|sign[ \t-]?(?:in|on)|creds?|credentials)"
+    r"(?:[ \t]{1,4}(?:with|as|using|via|is|are|for[ \t]{1,4}[\w.\-]{1,40}))?"
+    r"[ \t]{0,4}[:=]?[ \t]{0,4}"
+    r"(?<=[ \t:=])(?P<user>[A-Za-z0-9_.@\-]{1,64})[ \t]{0,4}/[ \t]{0,4}"
+    r"(?P<bare>[^\s/'\"`<>]{4,100})"
+)
+
+_PROSE_RE = LazyPattern(
+    r"(?i)(?<![A-Za-z0-9_])(?P<kw>password|passwd|passphrase|pw|pwd)"
+    r"[ \t]{1,4}(?:for|of|on|to)[ \t]{1,4}"
+    r"[^\n]{1,40}?[ \t]{1,4}(?:is|was|=|:)[ \t]{1,4}(?P<bare>[^\s'\"`<>]{4,100})"
+)
+
+_FILE_NAME_RE = LazyPattern(r"^[\w\-]+\.[A-Za-z]{1,5}$")
+
+
+def _prose_value_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A password written in a sentence is never a plain word or a file name."""
+    value = text[start:end]
+    if _is_word(value) or _FILE_NAME_RE.match(value):
+        return False
+    return _plausible_password(value, bare=False, prose=False)
+
+
+def _prose_rules() -> list[_Rule]:
+    """Credentials given in sentences: "log in with admin / …", "the password for X is …"."""
+    return [
+        _Rule(
+            "password",
+            _LOGIN_RE,
+            38,
+            _prose_value_check,
+            hints=("log", "sign", "cred"),
+            starts=_LOGIN_STARTS,
+            lower_hints=True,
+            anchored=True,
+        ),
+        _Rule(
+            "password",
+            _PROSE_RE,
+            38,
+            _prose_value_check,
+            hints=("pass", "pw"),
+            starts=_PROSE_STARTS,
+            lower_hints=True,
+            anchored=True,
+        ),
+    ]
+
+
+_RULES = [
+    *_structured_rules(),
+    *_vendor_rules(),
+    *_header_rules(),
+    *_command_rules(),
+    *_tool_rules(),
+    *_prose_rules(),
+]
 
 
 # --------------------------------------------------------------------------- matching
 
 
-def _windows(haystack: str, rule: _Rule) -> list[tuple[int, int]]:
+class _Scan:
+    """One text, its lower-case twin and where each hint occurs in them, found once per call
+    (several rules share hints such as ``pass`` and ``secret``; a long log is scanned once)."""
+
+    __slots__ = ("found", "lower", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lower = text.lower()
+        self.found: dict[tuple[bool, str], list[int]] = {}
+
+    def positions(self, hint: str, lower: bool) -> list[int]:
+        key = (lower, hint)
+        hits = self.found.get(key)
+        if hits is None:
+            hits = self.found[key] = list(_occurrences(self.lower if lower else self.text, hint))
+        return hits
+
+    def has(self, hint: str, lower: bool) -> bool:
+        hits = self.found.get((lower, hint))
+        if hits is not None:
+            return bool(hits)
+        return hint in (self.lower if lower else self.text)
+
+
+def _windows(scan: _Scan, rule: _Rule) -> list[tuple[int, int]]:
     """Disjoint regions around each hint occurrence; a windowed rule only scans these, which
     keeps costly case-insensitive patterns off the bulk of a large text."""
+    size = len(scan.text)
     if rule.window is None:
-        return [(0, len(haystack))] if any(h in haystack for h in rule.hints) else []
+        return [(0, size)] if any(scan.has(h, rule.lower_hints) for h in rule.hints) else []
     before, after = rule.window
     spans = sorted(
-        (max(0, pos - before), min(len(haystack), pos + len(hint) + after))
+        (max(0, pos - before), min(size, pos + len(hint) + after))
         for hint in rule.hints
-        for pos in _occurrences(haystack, hint)
+        for pos in scan.positions(hint, rule.lower_hints)
     )
     merged: list[tuple[int, int]] = []
     for start, end in spans:
@@ -938,25 +1280,33 @@ def _occurrences(haystack: str, needle: str) -> Iterator[int]:
         pos = haystack.find(needle, pos + 1)
 
 
-def _rule_matches(rule: _Rule, text: str, lower: str) -> Iterator[re.Match[str]]:
+def _rule_matches(rule: _Rule, scan: _Scan) -> Iterator[re.Match[str]]:
+    text = scan.text
     if not rule.hints:
-        yield from rule.pattern.finditer(text)
+        if rule.gate is None or rule.gate(text):
+            yield from rule.pattern.finditer(text)
         return
-    haystack = lower if rule.lower_hints else text
     if rule.anchored:
-        for hint in rule.hints:
-            for pos in _occurrences(haystack, hint):
+        starts = [p for h in rule.hints for p in scan.positions(h, rule.lower_hints)]
+        if rule.starts:
+            haystack = scan.lower if rule.lower_hints else text
+            starts = [p for p in starts if haystack.startswith(rule.starts, p)]
+        if starts and (rule.gate is None or rule.gate(text)):
+            for pos in starts:
                 m = rule.pattern.match(text, pos)
                 if m:
                     yield m
         return
-    for start, end in _windows(haystack, rule):
-        yield from rule.pattern.finditer(text, start, end)
+    windows = _windows(scan, rule)
+    if windows and (rule.gate is None or rule.gate(text)):
+        for start, end in windows:
+            yield from rule.pattern.finditer(text, start, end)
 
 
-def _rule_candidates(rule: _Rule, text: str, lower: str) -> Iterator[_Candidate]:
+def _rule_candidates(rule: _Rule, scan: _Scan) -> Iterator[_Candidate]:
     """Every accepted find of one rule, as the span of its secret value."""
-    for m in _rule_matches(rule, text, lower):
+    text = scan.text
+    for m in _rule_matches(rule, scan):
         group = _value_group(m)
         start, end = m.span(group if group != "0" else 0)
         if group == "bare":
@@ -1015,12 +1365,12 @@ def find_secrets(text: str) -> list[SecretMatch]:
     """
     if not text:
         return []
-    lower = text.lower()
+    scan = _Scan(text)
     markers = _marker_spans(text)
     candidates = [
         cand
         for rule in _RULES
-        for cand in _rule_candidates(rule, text, lower)
+        for cand in _rule_candidates(rule, scan)
         if not (markers and _overlaps_marker(cand, markers))
     ]
     return _with_lines(text, _merge(candidates))

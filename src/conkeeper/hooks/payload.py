@@ -1,10 +1,12 @@
 """The host's hook payload as one typed, sanitised value.
 
-Claude Code sends a JSON object on stdin whose fields vary by event (spec §6). Handlers must
-never index the raw dict with guessed names (a prompt read from ``user_message`` silently
-never fires), so every field they may use is parsed here once, with the real field names, into
-:class:`HookPayload`. Values of the wrong type become ``None``/empty rather than errors, unknown
-fields are ignored (kept in ``raw``), and the session id is made safe to use in a file name.
+Claude Code sends a JSON object on stdin whose fields vary by event (spec §6); other agents'
+payloads are first mapped to the same field names by their module in ``conkeeper.hosts``.
+Handlers must never index the raw dict with guessed names (a prompt read from
+``user_message`` silently never fires), so every field they may use is parsed here once, with
+the real field names, into :class:`HookPayload`. Values of the wrong type become
+``None``/empty rather than errors, unknown fields are ignored (kept in ``raw``), and the
+session id is made safe to use in a file name.
 
 :class:`HookContext` (what a handler receives) and :class:`HookResult` (what it returns) live
 here too, so handlers import one small module; ``hooks.runner`` re-exports them.
@@ -200,6 +202,7 @@ class HookContext:
     ``location`` is ``None`` when neither the payload's ``cwd`` nor ``CLAUDE_PROJECT_DIR`` is an
     existing folder; handlers then write nothing. ``memory_dir_exists`` says whether the
     project has a ``.claude/memory`` folder (memory files are only ever written when it does).
+    ``host`` is the agent whose hook this is (``claude-code``, ``codex``, ...).
     """
 
     __slots__ = (
@@ -210,6 +213,7 @@ class HookContext:
         "config",
         "env",
         "event",
+        "host",
         "location",
         "memory_dir_exists",
         "payload",
@@ -223,8 +227,10 @@ class HookContext:
         config: Config,
         env: Mapping[str, str],
         memory_dir_exists: bool = False,
+        host: str = "claude-code",
     ) -> None:
         self.payload = payload
+        self.host = host
         self.event = event
         self.location = location
         self.config = config
@@ -289,6 +295,7 @@ class HookContext:
                     self.project_id(),
                     self.payload.session_id,
                     transcript_path=self.payload.transcript_path,
+                    host=self.host,
                 )
             self._session_id = found
         return self._session_id

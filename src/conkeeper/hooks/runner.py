@@ -1,9 +1,11 @@
-"""The one entry point of every host hook: ``conkeeper hook EVENT``.
+"""The one entry point of every host hook: ``conkeeper hook [--host NAME] EVENT``.
 
 A hook must never hurt the agent (spec principle 2). So the runner reads a bounded payload,
-hands it to the event's handler module, and turns the handler's :class:`HookResult` into the
-only output the host contract allows: a JSON object with ``hookSpecificOutput`` and/or
-``systemMessage``, a block (exit 2, reason on stderr) for events that can block, or nothing.
+lets the host module (``conkeeper.hosts.<name>``, Claude Code by default) map the host's event
+name and payload to ConKeeper's neutral ones, hands them to the event's handler module, and lets
+the host module turn the handler's :class:`HookResult` into the only output that host allows
+(for Claude Code: a JSON object with ``hookSpecificOutput`` and/or ``systemMessage``, a block
+with exit 2 and the reason on stderr for events that can block, or nothing).
 Every problem (bad input, a missing project, a locked database, a bug) is written to
 ConKeeper's log and the hook exits 0 with nothing on stdout.
 
@@ -24,6 +26,9 @@ import sys
 from pathlib import Path
 
 from conkeeper.hooks.payload import HookContext, HookPayload, HookResult, parse_payload
+from conkeeper.hosts import DEFAULT_HOST, get_host
+from conkeeper.hosts.claude_code import BLOCKING_EVENTS, CONTEXT_EVENTS, PLAIN_STDOUT_EVENTS
+from conkeeper.hosts.common import MAX_CONTEXT_CHARS, MAX_MESSAGE_CHARS, TRUNCATION_NOTE, cap_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,14 +44,14 @@ __all__ = [
     "HookResult",
     "build_context",
     "canonical_event",
+    "resolve_event",
     "run_hook",
 ]
 
 DISABLE_ENV = "CONKEEPER_DISABLE_HOOKS"
 MAX_STDIN_BYTES = 8 * 1024 * 1024
-MAX_CONTEXT_CHARS = 9000
-MAX_MESSAGE_CHARS = 2000
-TRUNCATION_NOTE = "\n[ConKeeper: context truncated to fit the hook output limit]"
+__all__ += ["BLOCKING_EVENTS", "CONTEXT_EVENTS", "MAX_MESSAGE_CHARS", "PLAIN_STDOUT_EVENTS"]
+__all__ += ["TRUNCATION_NOTE", "cap_text", "render"]
 
 # canonical event name -> handler module under conkeeper.hooks
 EVENTS: dict[str, str] = {
@@ -60,16 +65,6 @@ EVENTS: dict[str, str] = {
     "SubagentStop": "on_stop",
     "SessionEnd": "on_session_end",
 }
-# Events whose exit code 2 blocks (or feeds stderr back to the model).
-BLOCKING_EVENTS = frozenset(
-    {"UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop"}
-)
-# Events whose hookSpecificOutput.additionalContext reaches the model.
-CONTEXT_EVENTS = frozenset(
-    {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure"}
-)
-PLAIN_STDOUT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
-
 _LOOKUP = {name.lower(): name for name in EVENTS}
 
 
@@ -127,13 +122,17 @@ def _usable_dir(value: str | None) -> Path | None:
         return None
 
 
-def build_context(payload: HookPayload, event: str, env: Mapping[str, str]) -> HookContext:
-    """Resolve the project and settings for a payload: ``cwd``, else ``CLAUDE_PROJECT_DIR``,
-    else no project at all (handlers then write nothing)."""
+def build_context(
+    payload: HookPayload, event: str, env: Mapping[str, str], host: Any = None
+) -> HookContext:
+    """Resolve the project and settings for a payload: ``cwd``, else the host's project
+    variable (``CLAUDE_PROJECT_DIR`` for Claude Code), else no project at all (handlers then
+    write nothing)."""
     from conkeeper.domain.config import load_config
     from conkeeper.domain.paths import locate_project
 
-    cwd = _usable_dir(payload.cwd) or _usable_dir(env.get("CLAUDE_PROJECT_DIR"))
+    project_env = getattr(host, "PROJECT_DIR_ENV", "CLAUDE_PROJECT_DIR")
+    cwd = _usable_dir(payload.cwd) or (_usable_dir(env.get(project_env)) if project_env else None)
     location = locate_project(cwd) if cwd is not None else None
     loaded = load_config(location.root if location else None, env)
     memory_dir_exists = False
@@ -149,9 +148,10 @@ def build_context(payload: HookPayload, event: str, env: Mapping[str, str]) -> H
         config=loaded.config,
         env=env,
         memory_dir_exists=memory_dir_exists,
+        host=host.NAME if host is not None else DEFAULT_HOST,
     )
     if location is None:
-        ctx.log("no usable cwd or CLAUDE_PROJECT_DIR; nothing will be written", "WARNING")
+        ctx.log(f"no usable cwd or {project_env}; nothing will be written", "WARNING")
     if loaded.warnings:
         _log_config_warnings(ctx, loaded.warnings)
     return ctx
@@ -177,40 +177,11 @@ def _log_config_warnings(ctx: HookContext, warnings: list[str]) -> None:
             ctx.log(f"config: {warning}", "WARNING")
 
 
-def cap_text(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, with a note saying it was cut."""
-    if len(text) <= limit:
-        return text
-    return text[: max(0, limit - len(TRUNCATION_NOTE))] + TRUNCATION_NOTE
-
-
 def render(event: str, result: HookResult | None) -> tuple[str, str, int]:
-    """``(stdout, stderr, exit_code)`` for a handler result, per the host contract."""
-    if result is None or result.is_empty():
-        return "", "", 0
-    if result.block_reason and event in BLOCKING_EVENTS:
-        return "", cap_text(result.block_reason.strip(), MAX_MESSAGE_CHARS) + "\n", 2
-    context = result.additional_context
-    message = result.system_message
-    if context and event not in CONTEXT_EVENTS:
-        message = f"{message}\n\n{context}" if message else context
-        context = None
-    out: dict[str, Any] = {}
-    if context:
-        out["hookSpecificOutput"] = {
-            "hookEventName": event,
-            "additionalContext": cap_text(context, MAX_CONTEXT_CHARS),
-        }
-    if message:
-        out["systemMessage"] = cap_text(message, MAX_MESSAGE_CHARS)
-    if out:
-        return json.dumps(out, ensure_ascii=False) + "\n", "", 0
-    if result.plain_stdout and event in PLAIN_STDOUT_EVENTS:
-        plain = cap_text(result.plain_stdout, MAX_CONTEXT_CHARS)
-        if plain.lstrip().startswith("{"):  # the host would parse it as JSON; wrap it instead
-            return render(event, HookResult(additional_context=plain))
-        return plain + ("" if plain.endswith("\n") else "\n"), "", 0
-    return "", "", 0
+    """``(stdout, stderr, exit_code)`` for a handler result, per Claude Code's contract."""
+    from conkeeper.hosts import claude_code
+
+    return claude_code.render(event, event, result)
 
 
 def hooks_disabled(env: Mapping[str, str]) -> bool:
@@ -229,18 +200,34 @@ def _load_handler(event: str) -> Any | None:
         raise
 
 
+def resolve_event(host: Any, event: str) -> tuple[str, str] | None:
+    """``(host_event, canonical_event)`` for the name an agent passed; ``None`` if unknown."""
+    if host.NAME == DEFAULT_HOST:
+        canonical = canonical_event(event)
+        return (canonical, canonical) if canonical else None
+    if event in host.EVENTS:
+        return event, host.EVENTS[event]
+    wanted = event.strip().replace("-", "").replace("_", "").lower()
+    for name, canonical in host.EVENTS.items():
+        if name.replace("-", "").replace("_", "").lower() == wanted:
+            return name, canonical
+    return None
+
+
 def run_hook(
     event: str,
     stdin_bytes: bytes | None = None,
     *,
+    host: str | None = None,
     env: Mapping[str, str] | None = None,
     stdout: IO[str] | None = None,
     stderr: IO[str] | None = None,
 ) -> int:
     """Run one hook event end to end and return the process exit code (0, or 2 for a block).
 
-    ``stdin_bytes`` is the raw payload; when ``None`` it is read from stdin (capped). Never
-    raises: every failure is logged and becomes exit 0 with nothing printed.
+    ``host`` names the agent whose contract the payload and output follow (Claude Code when
+    omitted). ``stdin_bytes`` is the raw payload; when ``None`` it is read from stdin (capped).
+    Never raises: every failure is logged and becomes exit 0 with nothing printed.
     """
     environ: Mapping[str, str] = os.environ if env is None else env
     ctx: HookContext | None = None
@@ -249,10 +236,16 @@ def run_hook(
             if stdin_bytes is None:
                 read_stdin()  # drain the payload so the host never sees a broken pipe
             return 0
-        canonical = canonical_event(event)
-        if canonical is None:
-            _log(f"hook: unknown event {event!r}; ignored", environ)
+        try:
+            agent = get_host(host)
+        except KeyError:
+            _log(f"hook: unknown host {host!r}; ignored", environ)
             return 0
+        names = resolve_event(agent, event)
+        if names is None:
+            _log(f"hook: unknown event {event!r} for {agent.NAME}; ignored", environ)
+            return 0
+        host_event, canonical = names
         data = read_stdin() if stdin_bytes is None else stdin_bytes
         if data is None or len(data) > MAX_STDIN_BYTES:
             _log(f"hook {canonical}: payload larger than {MAX_STDIN_BYTES} bytes; ignored", environ)
@@ -260,13 +253,17 @@ def run_hook(
         obj = _decode_payload(data, canonical, environ)
         if obj is None:
             return 0
+        neutral = agent.parse(obj, host_event)
+        if agent.NAME != DEFAULT_HOST:  # e.g. a failed AfterTool is a PostToolUseFailure
+            canonical = canonical_event(neutral.get("hook_event_name")) or canonical
         handler = _load_handler(canonical)
         if handler is None:
             return 0
-        ctx = build_context(parse_payload(obj), canonical, environ)
+        payload = parse_payload(neutral)
+        ctx = build_context(payload, canonical, environ, agent)
         result = handler.handle(ctx)
         ctx.close()
-        out, err, code = render(canonical, result)
+        out, err, code = agent.render(host_event, canonical, result)
         _write(stdout or sys.stdout, out)
         _write(stderr or sys.stderr, err)
         return code

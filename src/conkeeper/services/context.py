@@ -130,11 +130,13 @@ class Section(Record):
 
 def clean_memory_text(text: str) -> str:
     """The part of a memory file worth injecting: private content removed (``""`` for a
-    private file), front matter, HTML comments and the file's own title dropped, empty
-    template sections and header-only tables trimmed, blank runs collapsed."""
+    private file), secrets redacted, front matter, HTML comments and the file's own title
+    dropped, empty template sections and header-only tables trimmed, blank runs collapsed."""
     if is_private_file(text):
         return ""
-    visible = strip_private(text)
+    from conkeeper.domain.secrets import redact
+
+    visible = redact(strip_private(text))
     lines = visible.splitlines()
     lines = lines[_body_start(visible, lines) :]
     lines = _drop_comments(lines)

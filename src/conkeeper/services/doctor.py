@@ -144,8 +144,52 @@ def check_memory_roots(cwd: Path, env: Mapping[str, str] | None = None) -> list[
     ]
 
 
+RECENT_MS = 14 * 24 * 3600 * 1000
+
+
+def hook_activity(cwd: Path, env: Mapping[str, str] | None = None) -> dict[str, int]:
+    """When each agent's hooks last recorded a session for this project (ms since epoch).
+
+    This is the only evidence of hooks registered where no file says so, such as a plugin
+    loaded with ``claude --plugin-dir``. Read-only; an unreadable database means no evidence.
+    """
+    from conkeeper.storage.sessions import last_session_by_host
+    from conkeeper.storage.store import StoreError, open_store
+
+    path = db_path(env)
+    if not path.exists():
+        return {}
+    try:
+        conn = open_store(path)
+    except StoreError:
+        return {}
+    try:
+        return last_session_by_host(conn, locate_project(cwd).identity)
+    except sqlite3.Error:
+        return {}
+    finally:
+        conn.close()
+
+
+def _ago(ms: int) -> str:
+    import time
+
+    minutes = max(0, int((time.time() * 1000 - ms) / 60000))
+    if minutes < 120:
+        return f"{minutes} min ago"
+    hours = minutes // 60
+    return f"{hours} h ago" if hours < 48 else f"{hours // 24} days ago"
+
+
 def check_hooks(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
-    """Hooks must be registered once: by the plugin or by a settings install."""
+    """Claude Code's hooks must be registered once: by the plugin or by a settings install.
+
+    A plugin loaded with ``--plugin-dir`` leaves no trace in any settings file, so recent
+    sessions recorded by Claude Code hooks count as proof too; and with no Claude Code hooks at
+    all it is only a warning when another agent is set up.
+    """
+    import time
+
     from conkeeper.services.install import HOOK_SPECS, installed_scopes, plugin_installed
 
     plugin = plugin_installed(env) or bool((env or os.environ).get("CLAUDE_PLUGIN_ROOT"))
@@ -171,13 +215,59 @@ def check_hooks(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
                 "run 'conkeeper install' again to update them",
             )
         return Check("hooks", OK, f"installed in settings ({where})")
-    return Check(
-        "hooks",
-        FAIL,
-        "no ConKeeper hooks found (plugin or settings)",
+    last = hook_activity(cwd, env).get("claude-code")
+    if last is not None and time.time() * 1000 - last < RECENT_MS:
+        return Check(
+            "hooks",
+            OK,
+            f"Claude Code hooks are firing (last session {_ago(last)}); registered outside the "
+            "settings files, e.g. by a plugin loaded with 'claude --plugin-dir'",
+        )
+    fix = (
         "'/plugin marketplace add <repo>' + '/plugin install conkeeper@conkeeper', or "
-        "'conkeeper install'",
+        "'conkeeper install'"
     )
+    from conkeeper.services.agent_install import installed_agents
+
+    if installed_agents(cwd, env):
+        return Check("hooks", WARN, "no ConKeeper hooks for Claude Code (other agents set up)", fix)
+    return Check("hooks", FAIL, "no ConKeeper hooks found (plugin, settings or any agent)", fix)
+
+
+def check_agents(cwd: Path, env: Mapping[str, str] | None = None) -> list[Check]:
+    """One line per other agent ConKeeper is installed in: what is there, and whether its
+    hooks have recorded a session yet."""
+    from conkeeper.hosts import get_host
+    from conkeeper.services.agent_install import installed_agents
+
+    activity = hook_activity(cwd, env)
+    checks = []
+    for agent, scopes in installed_agents(cwd, env).items():
+        host = get_host(agent)
+        parts = "; ".join(f"{scope}: {', '.join(p)}" for scope, p in scopes.items())
+        has_hooks = any("hooks" in p for p in scopes.values())
+        last = activity.get(agent)
+        seen = f"; last session {_ago(last)}" if last is not None else ""
+        if host.EVENTS and not has_hooks:
+            checks.append(
+                Check(
+                    f"agent {agent}",
+                    WARN,
+                    f"{host.TITLE} ({parts}) without hooks",
+                    f"run 'conkeeper install --agent {agent}' again",
+                )
+            )
+        elif has_hooks and last is None:
+            checks.append(
+                Check(
+                    f"agent {agent}",
+                    OK,
+                    f"{host.TITLE} ({parts}); no session recorded yet — start one to verify",
+                )
+            )
+        else:
+            checks.append(Check(f"agent {agent}", OK, f"{host.TITLE} ({parts}){seen}"))
+    return checks
 
 
 def check_config(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
@@ -283,6 +373,7 @@ def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) ->
         ("database", lambda: check_database(env)),
         ("memory roots", lambda: check_memory_roots(where, env)),
         ("hooks", lambda: check_hooks(where, env)),
+        ("agents", lambda: check_agents(where, env)),
         ("config", lambda: check_config(where, env)),
         ("extractor", lambda: check_extractor(where, env)),
         ("log", lambda: check_log(env)),

@@ -56,6 +56,8 @@ from conkeeper.storage.store import (
     describe_error,
     ensure_project,
     migrate,
+    salvage,
+    salvage_summary,
     schema_version,
     transaction,
 )
@@ -944,7 +946,8 @@ def _message(target: Path, exc: BaseException) -> str:
 
 
 def move_aside(target: Path) -> str:
-    """Rename a damaged database (and its WAL) out of the way; returns the one-line notice."""
+    """Rename a damaged database (and its WAL) out of the way, salvage its readable rows into a
+    fresh one at ``target``; returns the one-line notice."""
     suffix = time.strftime("%Y%m%d-%H%M%S")
     moved = target.with_name(f"{target.name}.damaged-{suffix}")
     os.replace(target, moved)
@@ -953,7 +956,8 @@ def move_aside(target: Path) -> str:
         if side.exists():
             with contextlib.suppress(OSError):
                 os.replace(side, Path(str(moved) + extra))
+    recovered = salvage_summary(salvage(moved, target))
     return (
-        f"the database {tilde(target)} was damaged; moved it to {moved.name} and rebuilt the "
-        "search index from the memory files (they are untouched)"
+        f"the database {tilde(target)} was damaged; moved it to {moved.name}, {recovered} and "
+        "rebuilt the search index from the memory files (they are untouched)"
     )

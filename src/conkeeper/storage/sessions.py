@@ -130,6 +130,17 @@ def store_prompt(conn: sqlite3.Connection, session_id: int, prompt_number: int, 
     raise sqlite3.IntegrityError(f"could not store prompt {prompt_number} of session {session_id}")
 
 
+def last_session_by_host(conn: sqlite3.Connection, identity: str) -> dict[str, int]:
+    """For one project, when each host (agent) last started a session (ms), as hooks saw it:
+    the doctor's evidence that an agent's hooks really fire, however they were registered."""
+    rows = conn.execute(
+        "SELECT s.host, MAX(s.started_at) FROM sessions s JOIN projects p ON p.id = s.project_id "
+        "WHERE p.identity = ? AND s.status != 'imported' GROUP BY s.host",
+        (identity,),
+    ).fetchall()
+    return {str(host): int(started) for host, started in rows if started is not None}
+
+
 def session_activity(conn: sqlite3.Connection, session_id: int) -> tuple[int, int, int | None]:
     """``(tool events, failed tool events, started_at ms or None)`` of one session."""
     row = conn.execute(

@@ -22,7 +22,7 @@ from conkeeper.domain.records import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_TIMEOUT_ENV = "CONKEEPER_BUSY_TIMEOUT_MS"
@@ -266,3 +266,178 @@ def transaction(conn: sqlite3.Connection) -> _Transaction:
     front, so a busy database waits on the busy timeout instead of failing half-way.
     """
     return _Transaction(conn)
+
+
+# --------------------------------------------------------------------------- salvage
+
+# Tables rebuilt from their sources instead of salvaged: the search index over memory files.
+_DERIVED_PREFIXES = ("index_",)
+_FTS_SHADOW_SUFFIXES = ("_data", "_idx", "_content", "_docsize", "_config")
+# At most this many single-row reads to step over a damaged stretch of one table.
+SALVAGE_PROBE_LIMIT = 50_000
+_Values = tuple[object, ...]  # one row's column values
+
+
+def salvage(damaged: Path, target: Path) -> dict[str, int]:
+    """Copy every row SQLite can still read from ``damaged`` into a fresh database at ``target``.
+
+    Why: captured prompts, tool events, observations and summaries exist nowhere else, so a
+    damaged file must not take them with it when it is moved aside. ``target`` is created and
+    migrated; each table the new schema shares with the damaged file is copied row by row
+    (common columns, ids kept so references hold), stepping over pages SQLite cannot read. The
+    search index is skipped (it is rebuilt from the memory files, which are never touched).
+    Returns rows recovered per table (tables with none are left out); never raises for a
+    damaged source, and returns ``{}`` when nothing could be read.
+    """
+    source = _open_damaged(damaged)
+    if source is None:
+        return {}
+    counts: dict[str, int] = {}
+    try:
+        conn = open_store(target)
+    except StoreError:
+        source.close()
+        return {}
+    try:
+        for table in _salvage_tables(conn):
+            copied = _copy_table(source, conn, table)
+            if copied:
+                counts[table] = copied
+    except sqlite3.Error:
+        pass  # keep what was committed table by table
+    finally:
+        source.close()
+        conn.close()
+    return counts
+
+
+def salvage_summary(counts: dict[str, int]) -> str:
+    """``recovered 1,204 rows (prompts 40, tool_events 1,164)`` or ``no rows could be
+    recovered``: the part of the one-line notice that says what was saved."""
+    total = sum(counts.values())
+    if not total:
+        return "no rows could be recovered"
+    parts = ", ".join(f"{table} {n:,}" for table, n in counts.items())
+    return f"recovered {total:,} row{'s' if total != 1 else ''} ({parts})"
+
+
+def _open_damaged(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to the damaged file whose schema can be read, or ``None``."""
+    for query in ("mode=ro", "immutable=1"):
+        try:
+            conn = sqlite3.connect(f"file:{path}?{query}", uri=True, isolation_level=None)
+        except sqlite3.Error:
+            continue
+        try:
+            conn.execute("SELECT name FROM sqlite_master").fetchall()
+            return conn
+        except sqlite3.Error:
+            conn.close()
+    return None
+
+
+def _salvage_tables(conn: sqlite3.Connection) -> list[str]:
+    """Ordinary tables of the new schema in creation order (parents before children)."""
+    rows = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY rowid"
+    ).fetchall()
+    virtual = [r[0] for r in rows if (r[1] or "").upper().startswith("CREATE VIRTUAL")]
+    shadows = {v + suffix for v in virtual for suffix in _FTS_SHADOW_SUFFIXES}
+    return [
+        r[0]
+        for r in rows
+        if r[0] not in virtual and r[0] not in shadows and not r[0].startswith(_DERIVED_PREFIXES)
+    ]
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [str(r[1]) for r in conn.execute(f'PRAGMA table_info("{table}")').fetchall()]
+
+
+def _copy_table(source: sqlite3.Connection, conn: sqlite3.Connection, table: str) -> int:
+    """Rows of ``table`` readable in ``source`` inserted into ``conn``; returns how many."""
+    try:
+        old = set(_columns(source, table))
+    except sqlite3.Error:
+        return 0
+    columns = [c for c in _columns(conn, table) if c in old]
+    if not columns:
+        return 0
+    names = ", ".join(f'"{c}"' for c in columns)
+    insert = f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({", ".join("?" * len(columns))})'
+    copied = 0
+    with transaction(conn):
+        for row in _readable_rows(source, table, names):
+            try:
+                copied += conn.execute(insert, row).rowcount > 0
+            except (sqlite3.IntegrityError, sqlite3.InterfaceError):
+                continue  # its parent row was lost, or the damage broke a constraint or type
+    return copied
+
+
+def _readable_rows(source: sqlite3.Connection, table: str, names: str) -> Iterator[_Values]:
+    """Every row of ``table`` SQLite can read, streamed: a forward scan up to the first damaged
+    page, a backward scan down to the last one, then single-row reads across the gap."""
+    select = f'SELECT rowid, {names} FROM "{table}"'
+    try:
+        source.execute(select + " LIMIT 0").fetchall()
+    except sqlite3.Error:
+        yield from _scan_without_rowid(source, table, names)
+        return
+    forward = _Progress()
+    yield from _scan(source, select + " ORDER BY rowid", (), forward)
+    if forward.complete:
+        return
+    floor = forward.high or 0
+    backward = _Progress()
+    yield from _scan(source, select + " WHERE rowid > ? ORDER BY rowid DESC", (floor,), backward)
+    limit = floor + SALVAGE_PROBE_LIMIT
+    ceiling = limit if backward.low is None else min(backward.low, limit)
+    for rowid in range(floor + 1, ceiling):
+        try:
+            found = source.execute(select + " WHERE rowid = ?", (rowid,)).fetchone()
+        except sqlite3.Error:
+            continue
+        if found is not None:
+            yield tuple(found[1:])
+
+
+class _Progress:
+    """How far one scan got: the lowest and highest rowid read, and whether it ran to the end."""
+
+    __slots__ = ("complete", "high", "low")
+
+    def __init__(self) -> None:
+        self.low: int | None = None
+        self.high: int | None = None
+        self.complete = False
+
+
+def _scan(
+    source: sqlite3.Connection, query: str, params: tuple[object, ...], progress: _Progress
+) -> Iterator[_Values]:
+    """Rows of ``query`` (rowid first, dropped from what is yielded) until SQLite fails."""
+    try:
+        for found in source.execute(query, params):
+            rowid = int(found[0])
+            progress.low = rowid if progress.low is None else min(progress.low, rowid)
+            progress.high = rowid if progress.high is None else max(progress.high, rowid)
+            yield tuple(found[1:])
+    except sqlite3.Error:
+        return
+    progress.complete = True
+
+
+def _scan_without_rowid(source: sqlite3.Connection, table: str, names: str) -> list[_Values]:
+    """A WITHOUT ROWID table (derived lookups) read in key order until the first failure."""
+    rows: list[_Values] = []
+    try:
+        cursor = source.execute(f'SELECT {names} FROM "{table}"')
+        found = cursor.fetchone()
+        while found is not None:
+            rows.append(tuple(found))
+            found = cursor.fetchone()
+    except sqlite3.Error:
+        return rows
+    return rows

@@ -1,0 +1,162 @@
+"""Codex CLI: Claude-compatible hooks (``hooks.json`` next to ``config.toml``), MCP servers as
+``[mcp_servers.NAME]`` tables in ``config.toml``, and ``AGENTS.md`` for instructions.
+
+Docs: https://developers.openai.com/codex/hooks (events, matcher groups, timeout in seconds,
+``hookSpecificOutput.additionalContext``), https://developers.openai.com/codex/mcp and
+https://developers.openai.com/codex/config-reference (``mcp_servers``), output schemas in
+openai/codex ``codex-rs/hooks/schema/generated/*.schema.json``.
+"""
+
+from __future__ import annotations
+
+from conkeeper.hosts.common import block, context_and_message, dump
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from conkeeper.hosts.spec import Integration
+
+NAME = "codex"
+TITLE = "Codex CLI"
+DOCS = (
+    "https://developers.openai.com/codex/hooks",
+    "https://developers.openai.com/codex/mcp",
+    "https://developers.openai.com/codex/guides/agents-md",
+)
+PROJECT_DIR_ENV = None
+
+# Codex event -> ConKeeper event (Stop ends every turn, SessionEnd the main thread).
+EVENTS: dict[str, str] = {
+    "SessionStart": "SessionStart",
+    "UserPromptSubmit": "UserPromptSubmit",
+    "PreToolUse": "PreToolUse",
+    "PostToolUse": "PostToolUse",
+    "PreCompact": "PreCompact",
+    "Stop": "Stop",
+    "SubagentStop": "SubagentStop",
+    "SessionEnd": "SessionEnd",
+}
+ROLLOUT_TAIL_BYTES = 256 * 1024
+# Events whose hookSpecificOutput.additionalContext Codex adds to the model's context.
+CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse"})
+BLOCKING_EVENTS = frozenset({"UserPromptSubmit", "PreToolUse", "Stop"})
+TIMEOUT_SECONDS = {"PreToolUse": 5, "SessionEnd": 5}
+
+
+def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
+    """Codex sends Claude Code's field names (``session_id``, ``cwd``, ``tool_input``...), but
+    a shell tool's ``tool_response`` is only its output text: the exit code is looked up in
+    the session's rollout file, where Codex has already recorded the finished command."""
+    response = obj.get("tool_response")
+    if event != "PostToolUse" or not isinstance(response, str):
+        return obj
+    outcome = _rollout_outcome(obj.get("transcript_path"), obj.get("tool_use_id"))
+    if outcome is None:
+        return {**obj, "tool_response": {"stdout": response}}
+    status, exit_code = outcome
+    if status == "failed" or (exit_code not in (None, 0)):
+        return {
+            **obj,
+            "hook_event_name": "PostToolUseFailure",
+            "error": f"exit code {exit_code}" if exit_code is not None else "failed",
+            "tool_response": {"stdout": response, "exit_code": exit_code},
+        }
+    return {**obj, "tool_response": {"stdout": response, "exit_code": exit_code}}
+
+
+def _rollout_outcome(path: object, call_id: object) -> tuple[str, int | None] | None:
+    """``(status, exit_code)`` of the command item ``call_id`` in the rollout's tail, if any."""
+    if not isinstance(path, str) or not isinstance(call_id, str) or not call_id or "\x00" in path:
+        return None
+    import json
+    import os
+
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - ROLLOUT_TAIL_BYTES))
+            tail = handle.read()
+    except OSError:
+        return None
+    needle = f'"id":"{call_id}"'.encode()
+    for line in reversed(tail.splitlines()):
+        if needle not in line or b'"item_completed"' not in line:
+            continue
+        try:
+            item = json.loads(line)["payload"]["item"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        code = item.get("exit_code")
+        return str(item.get("status") or ""), code if isinstance(code, int) else None
+    return None
+
+
+def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
+    """JSON with ``hookSpecificOutput`` / ``systemMessage``; exit 2 to block."""
+    if result is None or result.is_empty():
+        return "", "", 0
+    if result.block_reason and event in BLOCKING_EVENTS:
+        return block(result.block_reason)
+    context, message = context_and_message(result)
+    out: dict[str, Any] = {}
+    if context and event in CONTEXT_EVENTS:
+        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": context}
+    elif context:
+        message = f"{message}\n\n{context}" if message else context
+    if message:
+        out["systemMessage"] = message
+    return (dump(out), "", 0) if out else ("", "", 0)
+
+
+def transcripts_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Codex's session rollouts: ``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``."""
+    from conkeeper.domain.paths import home_dir
+
+    return home_dir(env) / ".codex" / "sessions"
+
+
+def integration(
+    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+) -> Integration:
+    """``.codex/hooks.json`` + ``.codex/config.toml`` (project) or the same under ``~/.codex``."""
+    from conkeeper.domain.paths import home_dir
+    from conkeeper.hosts.spec import (
+        HookEvent,
+        HooksFile,
+        Integration,
+        McpRegistration,
+        hook_command,
+        mcp_server_entry,
+    )
+
+    base = root / ".codex" if scope == "project" else home_dir(env) / ".codex"
+    events = tuple(
+        HookEvent(
+            name,
+            canonical,
+            "startup|resume|clear" if name == "SessionStart" else None,
+            TIMEOUT_SECONDS.get(name, 10),
+        )
+        for name, canonical in EVENTS.items()
+    )
+
+    def handler(event: HookEvent) -> dict[str, Any]:
+        return {
+            "type": "command",
+            "command": hook_command(NAME, event.name, python),
+            "timeout": event.timeout,
+        }
+
+    return Integration(
+        agent=NAME,
+        scope=scope,
+        hooks=HooksFile(base / "hooks.json", "grouped", events, handler),
+        mcp=McpRegistration(base / "config.toml", "mcp_servers", mcp_server_entry(python), "toml"),
+        notes=(
+            "Codex asks you to review and trust new command hooks before they run (/hooks); "
+            "project hooks load only in a trusted project",
+        ),
+    )

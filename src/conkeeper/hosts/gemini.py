@@ -1,0 +1,192 @@
+"""Gemini CLI: hooks in ``settings.json`` (matcher groups like Claude Code, timeouts in
+milliseconds, its own event and tool names), MCP servers under ``mcpServers`` of the same file.
+
+Docs: https://geminicli.com/docs/hooks/reference (events, input and output fields, exit 2),
+https://geminicli.com/docs/hooks (event table), https://geminicli.com/docs/tools/mcp-server
+(``mcpServers``).
+"""
+
+from __future__ import annotations
+
+from conkeeper.hosts.common import block, context_and_message, dump, text_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from conkeeper.hosts.spec import Integration
+
+NAME = "gemini"
+TITLE = "Gemini CLI"
+DOCS = (
+    "https://geminicli.com/docs/hooks/reference",
+    "https://geminicli.com/docs/hooks",
+    "https://geminicli.com/docs/tools/mcp-server",
+)
+PROJECT_DIR_ENV = "GEMINI_PROJECT_DIR"
+
+EVENTS: dict[str, str] = {
+    "SessionStart": "SessionStart",
+    "BeforeAgent": "UserPromptSubmit",
+    "BeforeTool": "PreToolUse",
+    "AfterTool": "PostToolUse",
+    "PreCompress": "PreCompact",
+    "AfterAgent": "Stop",
+    "SessionEnd": "SessionEnd",
+}
+# hookSpecificOutput.additionalContext reaches the model for these.
+CONTEXT_EVENTS = frozenset({"SessionStart", "BeforeAgent", "AfterTool"})
+# Exit 2 blocks the turn (BeforeAgent), the tool (BeforeTool) or retries (AfterAgent). On
+# AfterTool it would replace the tool's result, so ConKeeper never blocks there.
+BLOCKING_EVENTS = frozenset({"BeforeAgent", "BeforeTool", "AfterAgent"})
+TIMEOUT_MS = {"SessionStart": 10000, "BeforeTool": 5000, "SessionEnd": 5000}
+# Gemini CLI tool -> the Claude Code tool ConKeeper's capture understands.
+TOOLS = {
+    "run_shell_command": "Bash",
+    "replace": "Edit",
+    "write_file": "Write",
+    "read_file": "Read",
+    "read_many_files": "Read",
+    "glob": "Glob",
+    "search_file_content": "Grep",
+    "grep_search": "Grep",
+    "web_fetch": "WebFetch",
+    "google_web_search": "WebSearch",
+}
+
+
+def _tool_input(obj: dict[str, Any]) -> dict[str, Any]:
+    tool_input = obj.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return {}
+    if "absolute_path" in tool_input and "file_path" not in tool_input:
+        return {**tool_input, "file_path": tool_input["absolute_path"]}
+    return tool_input
+
+
+def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
+    """Gemini's fields as ConKeeper's: tool names and ``tool_response.error`` mapped."""
+    canonical = EVENTS.get(event, event)
+    neutral: dict[str, Any] = {
+        "session_id": obj.get("session_id"),
+        "transcript_path": obj.get("transcript_path"),
+        "cwd": obj.get("cwd"),
+        "hook_event_name": canonical,
+        "source": obj.get("source"),
+        "prompt": _user_prompt(obj.get("prompt")),
+        "trigger": obj.get("trigger"),
+        "reason": obj.get("reason"),
+        "stop_hook_active": obj.get("stop_hook_active"),
+        "last_assistant_message": obj.get("prompt_response"),
+    }
+    tool = text_of(obj.get("tool_name"))
+    if tool:
+        neutral["tool_name"] = TOOLS.get(tool, tool)
+        neutral["tool_input"] = _tool_input(obj)
+    response = obj.get("tool_response")
+    if isinstance(response, dict):
+        error = response.get("error")
+        if error:
+            neutral["hook_event_name"] = "PostToolUseFailure"
+            message = error.get("message") if isinstance(error, dict) else error
+            neutral["error"] = text_of(message) or str(message)
+        else:
+            output = text_of(response.get("llmContent")) or ""
+            neutral["tool_response"] = {"stdout": output}
+            code = _exit_code(output) if tool == "run_shell_command" else None
+            if code:
+                neutral["hook_event_name"] = "PostToolUseFailure"
+                neutral["error"] = f"exit code {code}"
+            if code is not None:
+                neutral["tool_response"]["exit_code"] = code
+    return neutral
+
+
+HOOK_CONTEXT_OPEN, HOOK_CONTEXT_CLOSE = "<hook_context>", "</hook_context>"
+
+
+def _user_prompt(value: object) -> str | None:
+    """The prompt the user typed. In non-interactive mode Gemini CLI prepends SessionStart
+    context to it inside ``<hook_context>`` (HTML-escaped); that is ConKeeper's own memory
+    and must never be stored or scanned as if the user had written it."""
+    text = text_of(value)
+    if text is None or not text.startswith(HOOK_CONTEXT_OPEN):
+        return text
+    end = text.find(HOOK_CONTEXT_CLOSE)
+    if end < 0:
+        return ""
+    return text[end + len(HOOK_CONTEXT_CLOSE) :].lstrip("\n")
+
+
+def _exit_code(output: str) -> int | None:
+    """The ``Exit Code: N`` line run_shell_command adds to its output for a non-zero exit."""
+    marker = output.rfind("Exit Code: ")
+    if marker < 0:
+        return None
+    digits = output[marker + 11 :].split("\n", 1)[0].strip()
+    return int(digits) if digits.isdigit() else None
+
+
+def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
+    """``hookSpecificOutput.additionalContext`` and ``systemMessage``; exit 2 to block."""
+    if result is None or result.is_empty():
+        return "", "", 0
+    if result.block_reason and event in BLOCKING_EVENTS:
+        return block(result.block_reason)
+    context, message = context_and_message(result)
+    out: dict[str, Any] = {}
+    if context and event in CONTEXT_EVENTS:
+        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": context}
+    elif context:
+        message = f"{message}\n\n{context}" if message else context
+    if message:
+        out["systemMessage"] = message
+    return (dump(out), "", 0) if out else ("", "", 0)
+
+
+def transcripts_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Gemini CLI keeps chats under ``~/.gemini/tmp/<project hash>/``."""
+    from conkeeper.domain.paths import home_dir
+
+    return home_dir(env) / ".gemini" / "tmp"
+
+
+def integration(
+    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+) -> Integration:
+    """Hooks and ``mcpServers`` in ``.gemini/settings.json`` (or ``~/.gemini/settings.json``)."""
+    from conkeeper.domain.paths import home_dir
+    from conkeeper.hosts.spec import (
+        HookEvent,
+        HooksFile,
+        Integration,
+        McpRegistration,
+        hook_command,
+        mcp_server_entry,
+    )
+
+    base = root / ".gemini" if scope == "project" else home_dir(env) / ".gemini"
+    # Lifecycle matchers are exact strings, not regexes: SessionStart gets none (every source).
+    matchers = {"BeforeTool": "run_shell_command"}
+    events = tuple(
+        HookEvent(name, canonical, matchers.get(name), TIMEOUT_MS.get(name, 10000))
+        for name, canonical in EVENTS.items()
+    )
+
+    def handler(event: HookEvent) -> dict[str, Any]:
+        return {
+            "name": f"conkeeper-{event.name}",
+            "type": "command",
+            "command": hook_command(NAME, event.name, python),
+            "timeout": event.timeout,
+        }
+
+    path = base / "settings.json"
+    return Integration(
+        agent=NAME,
+        scope=scope,
+        hooks=HooksFile(path, "grouped", events, handler),
+        mcp=McpRegistration(path, "mcpServers", mcp_server_entry(python)),
+    )
