@@ -62,7 +62,11 @@ def test_level2_summary(project: Path) -> None:
 
 def test_level3_observations_filters(project: Path) -> None:
     everything = cli_json("observations", cwd=project)["observations"]
-    assert everything and all("subtitle" not in o for o in everything)
+    assert everything and all(o["subtitle"] for o in everything)  # seed 004 level 3
+    text = run_cli("observations", cwd=project).stdout
+    assert everything[0]["subtitle"] in text
+    short = cli_json("observations", "--no-subtitles", cwd=project)["observations"]
+    assert short and all("subtitle" not in o for o in short)
     bugfixes = cli_json("observations", "--type", "bugfix", cwd=project)["observations"]
     assert bugfixes and all(o["type"] == "bugfix" for o in bugfixes)
     by_file = cli_json("observations", "--file", "src/shop/cart.py", cwd=project)

@@ -134,8 +134,8 @@ def test_punctuation_only_query_finds_nothing_quietly(world: tuple[Path, idx.Ind
 def test_build_match_quotes_every_term() -> None:
     plan = build_match('say "hello world" parse_config run* (x) AND y OR z -w a:b NOT')
     assert plan.match == (
-        '"say" AND "hello world" AND "parse config" AND "run"* AND "x" AND ("y" OR "z") AND '
-        '"w" AND "a b" AND "not"'
+        '("say" OR "said") AND "hello world" AND "parse config" AND "run"* AND "x" AND '
+        '("y" OR "z") AND "w" AND "a b" AND "not"'
     )
     camel = build_match("parseConfig").match
     assert camel == '("parseconfig" OR "parse config")'

@@ -47,7 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--concept", help="only observations tagged with this concept")
         parser.add_argument("--file", help="only observations touching this file or folder")
         parser.add_argument("--limit", type=int, default=50, help="most rows (default 50)")
-        parser.add_argument("--subtitles", action="store_true", help="add each subtitle")
+        parser.add_argument(
+            "--no-subtitles",
+            dest="subtitles",
+            action="store_false",
+            help="titles only (level 3 lists type, title and subtitle by default)",
+        )
+        parser.add_argument("--subtitles", action="store_true", help=argparse.SUPPRESS)
     elif name == "facts":
         parser.add_argument("query", nargs="+", help="words to find in atomic facts")
         parser.add_argument("--session", help="only this session")

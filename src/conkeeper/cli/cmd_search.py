@@ -11,7 +11,6 @@ import argparse
 import re
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, warn
@@ -42,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--sessions",
         action="store_true",
         help="also search the session record: session files (last sessions_days days, "
-        "default 30) and the observations, session summaries and prompts stored by the hooks",
+        "default 30; see --all-time) and the observations, session summaries and prompts "
+        "stored by the hooks",
     )
     parser.add_argument(
         "--observations",
@@ -77,6 +77,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="only files dated on/after DATE (YYYY-MM-DD, or 7d, 2w, 12h ago)",
     )
     parser.add_argument(
+        "--all-time",
+        action="store_true",
+        help="with --sessions: every session file, however old (no sessions_days window)",
+    )
+    parser.add_argument(
         "--all-projects",
         action="store_true",
         help="search the memory of every project ConKeeper knows",
@@ -102,7 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="lines of context after each matching line (default 1)",
     )
     parser.add_argument("--json", action="store_true", help="print results as JSON")
-    parser.set_defaults(usage_text=parser.format_usage())
+    parser.set_defaults(usage=parser.format_usage)  # formatted only when needed (it is slow)
 
 
 def parse_since(value: str, now: float | None = None) -> int:
@@ -112,6 +117,8 @@ def parse_since(value: str, now: float | None = None) -> int:
     if relative:
         seconds = int(relative.group(1)) * _UNIT_S[relative.group(2)]
         return int(((now if now is not None else time.time()) - seconds) * 1000)
+    from datetime import datetime  # only here: a search without --since does not pay for it
+
     try:
         return int(datetime.fromisoformat(text).timestamp() * 1000)
     except ValueError:
@@ -153,7 +160,7 @@ def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
         all_projects=args.all_projects or getattr(args, "cross_project", False),
         limit=args.limit,
         context=args.context,
-        sessions_days=_sessions_days(cwd) if wants_sessions else 30,
+        sessions_days=0 if args.all_time else (_sessions_days(cwd) if wants_sessions else 30),
     )
 
 
@@ -173,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     """Search and print; an empty query prints usage and exits 2."""
     query = " ".join(args.query)
     if not query.replace("\x00", "").strip():
-        sys.stderr.write(args.usage_text)
+        sys.stderr.write(args.usage())
         raise CliError("the query is empty; give a word or phrase to search for", 2)
     if any(not c.strip() for c in args.category):
         raise CliError("--category needs a name, e.g. --category decision", 2)

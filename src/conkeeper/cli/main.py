@@ -9,8 +9,9 @@ stderr (the traceback goes to the log file), never a traceback on the terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
-import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -55,8 +56,39 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter without its ``shutil`` import: argparse builds one for every
+    ``add_argument``, and a read command should not load ``shutil`` (and ``bz2``/``lzma``)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width=_columns() - 2)
+
+
+_COLUMNS: list[int] = []
+
+
+def _columns() -> int:
+    """The terminal width as ``shutil.get_terminal_size`` finds it: $COLUMNS, the tty, or 80
+    (looked up once: argparse makes a formatter for every option)."""
+    if not _COLUMNS:
+        _COLUMNS.append(_find_columns())
+    return _COLUMNS[0]
+
+
+def _find_columns() -> int:
+    with contextlib.suppress(ValueError):
+        if int(os.environ.get("COLUMNS", "0")) > 0:
+            return int(os.environ["COLUMNS"])
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 def _available() -> dict[str, tuple[str, str]]:
     """Commands whose modules exist in this installation."""
+    import importlib.util
+
     found = {}
     for name, (module, help_text) in COMMANDS.items():
         spec = importlib.util.find_spec(f"conkeeper.cli.{module}")
@@ -78,7 +110,9 @@ def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser
 
 
 def _command_parser(name: str, help_text: str, module: object) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"conkeeper {name}", description=help_text)
+    parser = argparse.ArgumentParser(
+        prog=f"conkeeper {name}", description=help_text, formatter_class=_Formatter
+    )
     add = getattr(module, "add_arguments", None)
     if add is not None:
         add(parser, name) if _takes_name(add) else add(parser)

@@ -10,15 +10,24 @@ How a search runs (:func:`search`):
    is replaced by an in-memory index for this run, with a notice);
 2. refresh every root in scope — re-check file stamps, re-index what changed — so results are
    never stale (:func:`conkeeper.storage.index.refresh_root`);
-3. turn the user's text into a safe FTS5 expression (:func:`build_match`): every term is quoted,
-   so quotes, parentheses, ``AND``, ``-``, ``*``, ``:`` or NUL bytes can never raise a syntax
-   error; ``"quoted phrases"``, ``prefix*``, ``OR`` between terms and identifiers
-   (``parse_config``, ``parseConfig``, ``src/auth/token.py``) are understood;
-4. ask every enabled *source* for hits, merge them by score, keep ``limit``.
+3. turn the user's text into safe FTS5 expressions (:mod:`conkeeper.services.search_query`):
+   every term is quoted, so no input raises a syntax error; ``"quoted phrases"``, ``prefix*``,
+   ``OR`` between terms and identifiers (``parse_config``, ``parseConfig``) work as typed;
+   stopwords and question words are dropped; irregular forms (``buy``/``bought``) are joined;
+4. ask every enabled *source* for hits holding every term; when none do — or when the query was a
+   sentence or question and fewer than ``limit`` do — ask again for hits holding any term;
+5. rank lines (:func:`rank_hits`): a matching line scores the idf-weighted share of the query's
+   terms it holds (a share of its neighbours' and of its section heading's terms counts too);
+   hits are ordered by their best line, section BM25 and recency breaking ties; each hit keeps
+   the lines that are among the best ``limit`` overall (and its own best), best first.
 
-Query language: words are ANDed; stemming makes ``running`` find ``run``; case never matters;
+Query language: keyword queries mean "all of these words" (a keyword query that finds nothing
+falls back to any of them); stemming makes ``running`` find ``run``; case never matters;
 ``"a b"`` is a phrase; ``word*`` a prefix; ``x OR y`` an alternative; a bare ``AND`` is ignored;
 any other punctuation is text. At most :data:`MAX_TERMS` terms are used (a 100 KB paste is cut).
+
+``--sessions`` covers the last ``sessions_days`` days of session files; the response says how
+many older ones it left out (``window``), and ``sessions_days=0`` (``--all-time``) covers all.
 
 Sources (the extension point): a source implements :class:`SearchSource` — a ``name`` and
 ``search(ctx) -> list[SearchHit]`` — and is registered with :func:`register_source`. The built-in
@@ -41,20 +50,22 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-import re
+import math
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from conkeeper.domain.paths import locate_project
+from conkeeper.domain.records import FrozenRecord, Record
+from conkeeper.services.search_query import MAX_TERMS, QueryPlan, build_match
 from conkeeper.storage.index import (
     IN_MEMORY,
     IndexRoot,
     IndexStore,
     RefreshStats,
+    count_older_sessions,
     global_root,
     is_corruption,
     known_project_roots,
@@ -66,10 +77,16 @@ from conkeeper.storage.index import (
 )
 from conkeeper.storage.store import StoreError, describe_error
 
-MAX_TERMS = 32
 MAX_QUERY_ECHO = 200
 MAX_LINE_CHARS = 300
 DEFAULT_LIMIT = 20
+CANDIDATES = 3  # sections fetched per wanted hit, so the best lines can come from any of them
+MIN_CANDIDATES = 30
+# Line ranking (tuned on LoCoMo conversations 0-4 only): a matching line next to a line that
+# holds the query gains this share of that line's cover (an answer follows its question; a
+# bullet sits by its siblings), and a term of the section's heading counts this much on each line.
+NEIGHBOUR = 0.6
+HEADING_SHARE = 0.5
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -78,9 +95,6 @@ HEADING_WEIGHT, BODY_WEIGHT, TERMS_WEIGHT = 4.0, 1.0, 0.5
 RECENCY_BOOST = 0.25  # a file dated today scores up to 25% higher than an old one
 RECENCY_HALF_DAYS = 30.0
 _HL_OPEN, _HL_CLOSE = "\ue000", "\ue001"
-_WORD = re.compile(r"[^\W_]+")
-_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
-_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
 _DAY_MS = 86_400_000
 
 
@@ -88,108 +102,66 @@ class SearchError(Exception):
     """The search cannot run (bad request, unusable database); one line for a person."""
 
 
-# --------------------------------------------------------------------------- query parsing
-
-
-@dataclass(frozen=True)
-class QueryPlan:
-    """A user's text turned into FTS5: ``match`` is safe to pass to ``MATCH``.
-
-    ``needles`` are lower-case word fragments used to point at matching lines when FTS5's
-    highlighter has nothing to mark (a stem, identifier part or category matched).
-    """
-
-    text: str
-    match: str
-    needles: tuple[str, ...]
-    truncated: bool = False
-
-    @property
-    def empty(self) -> bool:
-        """True when the text held nothing searchable (only punctuation, say)."""
-        return not self.match
-
-
-def _quote(token: str) -> str:
-    return '"' + token.replace('"', '""') + '"'
-
-
-def _term(raw: str, prefix: bool) -> tuple[str, list[str]] | None:
-    """The FTS5 expression and needles for one raw word of the query."""
-    words = _WORD.findall(raw)
-    if not words:
-        return None
-    star = "*" if prefix else ""
-    lowered = [w.lower() for w in words]
-    if len(words) == 1 and _CAMEL.search(words[0]):  # parseConfig: whole, or its parts
-        parts = [p.lower() for p in _CAMEL_PART.findall(words[0])]
-        whole = _quote(lowered[0]) + star
-        return f"{whole} OR {_quote(' '.join(parts))}{star}", [lowered[0], *parts]
-    return _quote(" ".join(lowered)) + star, lowered
-
-
-def _tokens(text: str) -> list[tuple[str, bool]]:
-    """Split query text into ``(token, is_phrase)``; unmatched quotes are plain text."""
-    out: list[tuple[str, bool]] = []
-    parts = text.split('"')
-    closed = len(parts) % 2 == 1
-    for i, part in enumerate(parts):
-        phrase = i % 2 == 1 and (closed or i < len(parts) - 1)
-        if phrase:
-            out.append((part, True))
-        else:
-            out.extend((word, False) for word in part.split())
-    return out
-
-
-def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
-    """Parse ``text`` (any string at all) into a :class:`QueryPlan`; never raises."""
-    clean = text.replace("\x00", " ")
-    pieces: list[str] = []
-    needles: list[str] = []
-    pending_or = False
-    truncated = False
-    for token, phrase in _tokens(clean):
-        if not phrase and token in ("AND", "OR"):
-            pending_or = token == "OR" and bool(pieces)
-            continue
-        if len(pieces) >= max_terms:
-            truncated = True
-            break
-        prefix = not phrase and token.endswith("*")
-        term = _term(token.rstrip("*") if prefix else token, prefix)
-        if term is None:
-            continue
-        if pending_or:
-            pieces[-1] = f"{pieces[-1]} OR {term[0]}"
-        else:
-            pieces.append(term[0])
-        needles.extend(term[1])
-        pending_or = False
-    match = " AND ".join(f"({p})" if " OR " in p else p for p in pieces)
-    return QueryPlan(text, match, tuple(dict.fromkeys(needles)), truncated)
-
-
 # --------------------------------------------------------------------------- requests and hits
 
 
-@dataclass(frozen=True)
-class SearchRequest:
-    """Everything a front door can ask for; defaults are the seed's: project memory only."""
+class SearchRequest(FrozenRecord):
+    """Everything a front door can ask for; defaults are the seed's: project memory only.
 
+    A plain record, not a dataclass: a search is a fresh process, and :mod:`dataclasses` costs
+    start-up time (see :mod:`conkeeper.domain.records`).
+    """
+
+    __slots__ = (
+        "all_projects",
+        "categories",
+        "context",
+        "cwd",
+        "extra_sources",
+        "include_global",
+        "include_sessions",
+        "kinds",
+        "limit",
+        "query",
+        "sessions_days",
+        "since_ms",
+        "tags",
+    )
     query: str
-    cwd: Path = field(default_factory=Path.cwd)
-    include_global: bool = False
-    include_sessions: bool = False
-    kinds: tuple[str, ...] = ()  # restrict to these sources (implies including them)
-    categories: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    since_ms: int | None = None
-    all_projects: bool = False
-    limit: int = DEFAULT_LIMIT
-    context: int = 1
-    sessions_days: int = 30
-    extra_sources: tuple[str, ...] = ()  # e.g. ("observation",) once such a source exists
+    cwd: Path
+    include_global: bool
+    include_sessions: bool
+    kinds: tuple[str, ...]  # restrict to these sources (implies including them)
+    categories: tuple[str, ...]
+    tags: tuple[str, ...]
+    since_ms: int | None
+    all_projects: bool
+    limit: int
+    context: int
+    sessions_days: int  # 0: every session file, however old
+    extra_sources: tuple[str, ...]  # e.g. ("observation",) once such a source exists
+
+    def __init__(
+        self,
+        query: str,
+        cwd: Path | None = None,
+        include_global: bool = False,
+        include_sessions: bool = False,
+        kinds: tuple[str, ...] = (),
+        categories: tuple[str, ...] = (),
+        tags: tuple[str, ...] = (),
+        since_ms: int | None = None,
+        all_projects: bool = False,
+        limit: int = DEFAULT_LIMIT,
+        context: int = 1,
+        sessions_days: int = 30,
+        extra_sources: tuple[str, ...] = (),
+    ) -> None:
+        self._set(query=query, cwd=Path.cwd() if cwd is None else cwd, kinds=kinds)
+        self._set(include_global=include_global, include_sessions=include_sessions)
+        self._set(categories=categories, tags=tags, since_ms=since_ms, all_projects=all_projects)
+        self._set(limit=limit, context=context, sessions_days=sessions_days)
+        self._set(extra_sources=extra_sources)
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -204,23 +176,40 @@ class SearchRequest:
         return tuple(dict.fromkeys([*wanted, *self.extra_sources]))
 
 
-@dataclass(frozen=True)
-class HitLine:
+class HitLine(NamedTuple):
     """One printed line of a hit: a match or a line of context after one."""
 
     line: int
     text: str
     match: bool
+    cover: float = 0.0  # idf-weighted share of the query's terms this line holds (matches only)
 
 
-@dataclass(frozen=True)
-class SearchHit:
+class SearchHit(FrozenRecord):
     """One result: an entry of a memory file, or a row of another source.
 
     ``path`` is what people read (``.claude/memory/x.md``, ``~/.claude/memory/x.md``); ``line`` is
     the first matching line (0 for sources without lines); ``score`` is higher-is-better.
     """
 
+    __slots__ = (
+        "categories",
+        "cover",
+        "heading",
+        "label",
+        "line",
+        "line_end",
+        "line_start",
+        "lines",
+        "path",
+        "project",
+        "ref",
+        "score",
+        "snippet",
+        "source",
+        "tags",
+        "time_ms",
+    )
     source: str
     path: str
     line: int
@@ -229,13 +218,38 @@ class SearchHit:
     categories: tuple[str, ...]
     tags: tuple[str, ...]
     score: float
-    lines: tuple[HitLine, ...] = ()
-    line_start: int = 0
-    line_end: int = 0
-    project: str = ""
-    ref: str = ""  # a stable id for non-file sources (e.g. "obs:42")
-    time_ms: int = 0
-    label: str = ""  # how a record is introduced, e.g. "observation #42 (bugfix) — Fix x"
+    lines: tuple[HitLine, ...]
+    line_start: int
+    line_end: int
+    project: str
+    ref: str  # a stable id for non-file sources (e.g. "obs:42")
+    time_ms: int
+    label: str  # how a record is introduced, e.g. "observation #42 (bugfix) — Fix x"
+    cover: float  # best line's cover; -1 until ranked (see rank_hits)
+
+    def __init__(
+        self,
+        source: str,
+        path: str,
+        line: int,
+        heading: str,
+        snippet: str,
+        categories: tuple[str, ...],
+        tags: tuple[str, ...],
+        score: float,
+        lines: tuple[HitLine, ...] = (),
+        line_start: int = 0,
+        line_end: int = 0,
+        project: str = "",
+        ref: str = "",
+        time_ms: int = 0,
+        label: str = "",
+        cover: float = -1.0,
+    ) -> None:
+        self._set(source=source, path=path, line=line, heading=heading, snippet=snippet)
+        self._set(categories=categories, tags=tags, score=score, lines=lines)
+        self._set(line_start=line_start, line_end=line_end, project=project, ref=ref)
+        self._set(time_ms=time_ms, label=label, cover=cover)
 
     @property
     def is_record(self) -> bool:
@@ -268,16 +282,32 @@ class SearchHit:
         }
 
 
-@dataclass
-class SearchResponse:
+class SearchResponse(Record):
     """Hits in relevance order plus what a front door needs to present them."""
 
+    __slots__ = ("hits", "notices", "query", "refreshed", "scope", "truncated_query", "window")
     query: str
     scope: str
     hits: list[SearchHit]
-    notices: list[str] = field(default_factory=list)
-    refreshed: RefreshStats = field(default_factory=RefreshStats)
-    truncated_query: bool = False
+    notices: list[str]
+    refreshed: RefreshStats
+    truncated_query: bool
+    window: str  # "N older session files not searched; ..." when --sessions left some out
+
+    def __init__(
+        self,
+        query: str,
+        scope: str,
+        hits: list[SearchHit],
+        notices: list[str] | None = None,
+        refreshed: RefreshStats | None = None,
+        truncated_query: bool = False,
+        window: str = "",
+    ) -> None:
+        self.query, self.scope, self.hits = query, scope, hits
+        self.notices = [] if notices is None else notices
+        self.refreshed = RefreshStats() if refreshed is None else refreshed
+        self.truncated_query, self.window = truncated_query, window
 
     @property
     def matches(self) -> int:
@@ -306,24 +336,44 @@ class SearchResponse:
             "matches": self.matches,
             "files": self.files,
             "records": self.records,
-            "results": [h.to_json() for h in self.hits],
-            "notices": list(self.notices),
+            "results": [h.to_json() for _path, hits in group_by_file(self.hits) for h in hits],
+            "notices": [*self.notices, *([self.window] if self.window else [])],
         }
 
 
 # --------------------------------------------------------------------------- sources
 
 
-@dataclass
-class SearchContext:
+class SearchContext(Record):
     """What a source gets: the open database, the parsed query, the request and its roots."""
 
+    __slots__ = ("_weights", "conn", "fetch", "now_ms", "plan", "request", "roots")
     conn: sqlite3.Connection
     plan: QueryPlan
     request: SearchRequest
     roots: dict[int, IndexRoot]  # index_roots.id -> root, already refreshed
     now_ms: int
     fetch: int  # how many hits a source should return at most
+    _weights: tuple[float, ...] | None
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        plan: QueryPlan,
+        request: SearchRequest,
+        roots: dict[int, IndexRoot],
+        now_ms: int,
+        fetch: int,
+        _weights: tuple[float, ...] | None = None,
+    ) -> None:
+        self.conn, self.plan, self.request, self.roots = conn, plan, request, roots
+        self.now_ms, self.fetch, self._weights = now_ms, fetch, _weights
+
+    def weights(self) -> tuple[float, ...]:
+        """Each query term's rarity (BM25 idf over the indexed sections), in term order."""
+        if self._weights is None:
+            self._weights = term_weights(self.conn, self.plan.terms)
+        return self._weights
 
 
 class SearchSource(Protocol):
@@ -374,17 +424,21 @@ class MemoryFileSource:
     names: tuple[str, ...] = FILE_SOURCES
 
     def search(self, ctx: SearchContext) -> list[SearchHit]:
-        """Rank entries with BM25 (heading above body) times the recency factor."""
+        """Sections ranked by BM25 (heading above body) times recency, each with its matching
+        lines scored by how much of the query they hold (:func:`rank_hits` orders them)."""
         kinds = [k for k in ctx.request.sources if k in FILE_SOURCES]
         if not kinds or not ctx.roots:
             return []
         rows = self._rank(ctx, kinds)
         if not rows:
             return []
-        highlighted = self._highlight(ctx, [r["id"] for r in rows])
+        ids = [r["id"] for r in rows]
+        highlighted = self._highlight(ctx, ids, ctx.plan.match)
+        covers = self._covers(ctx, ids)
         hits = []
         for row in rows:
-            hit = self._hit(ctx, row, highlighted.get(row["id"], ""))
+            body = highlighted.get(row["id"], "")
+            hit = self._hit(ctx, row, body, covers.get(row["id"], {}))
             if hit is not None:
                 hits.append(hit)
         return hits
@@ -401,7 +455,7 @@ class MemoryFileSource:
             "match": ctx.plan.match,
             "now": ctx.now_ms,
             "limit": ctx.fetch,
-            "sessions_from": _sessions_from(req, ctx.now_ms),
+            "sessions_from": sessions_from(req, ctx.now_ms),
         }
         if req.since_ms is not None:
             where.append("f.file_time >= :since")
@@ -422,25 +476,60 @@ class MemoryFileSource:
         )
         return ctx.conn.execute(sql, params).fetchall()
 
-    def _highlight(self, ctx: SearchContext, ids: list[int]) -> dict[int, str]:
+    def _highlight(self, ctx: SearchContext, ids: list[int], match: str) -> dict[int, str]:
         sql = (
             "SELECT rowid, highlight(index_fts, 1, :open, :close) FROM index_fts "
             f"WHERE index_fts MATCH :match AND rowid IN ({','.join(str(i) for i in ids)})"
         )
-        params = {"open": _HL_OPEN, "close": _HL_CLOSE, "match": ctx.plan.match}
+        params = {"open": _HL_OPEN, "close": _HL_CLOSE, "match": match}
         return {int(r[0]): r[1] for r in ctx.conn.execute(sql, params)}
 
-    def _hit(self, ctx: SearchContext, row: sqlite3.Row, body: str) -> SearchHit | None:
+    def _covers(self, ctx: SearchContext, ids: list[int]) -> dict[int, dict[int, float]]:
+        """Per section, per body line (0-based): the summed rarity of the terms it holds; a
+        term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line."""
+        terms, weights = ctx.plan.terms, ctx.weights()
+        if len(terms) < 2:
+            return {}
+        out: dict[int, dict[int, float]] = {}
+        heads: dict[int, list[tuple[float, set[int]]]] = {}
+        sql = (
+            "SELECT rowid, highlight(index_fts, 0, :open, :close), "
+            "highlight(index_fts, 1, :open, :close) FROM index_fts "
+            f"WHERE index_fts MATCH :match AND rowid IN ({','.join(str(i) for i in ids)})"
+        )
+        for term, weight in zip(terms, weights, strict=True):
+            params = {"open": _HL_OPEN, "close": _HL_CLOSE, "match": term}
+            for rowid, heading, body in ctx.conn.execute(sql, params):
+                lines = out.setdefault(rowid, {})
+                held = [i for i, text in enumerate(body.split("\n")) if _HL_OPEN in text]
+                for i in held:
+                    lines[i] = lines.get(i, 0.0) + weight
+                if heading and _HL_OPEN in heading:
+                    heads.setdefault(rowid, []).append((weight, set(held)))
+        for rowid, extra in heads.items():
+            lines = out[rowid]
+            for i in lines:
+                lines[i] += sum(HEADING_SHARE * w for w, held in extra if i not in held)
+        return out
+
+    def _hit(
+        self, ctx: SearchContext, row: sqlite3.Row, body: str, covers: dict[int, float]
+    ) -> SearchHit | None:
         spans = json.loads(row["spans"]) if row["spans"] else []
         start = int(row["line_start"])
         texts = body.split("\n")
-        matched = _matching_lines(texts, ctx.plan.needles)
+        matched = sorted(covers) if covers else _matching_lines(texts, ctx.plan.needles)
         if ctx.request.categories or ctx.request.tags:  # keep lines the labels qualify
             matched = [i for i in matched if _line_labels_ok(spans, start + i, ctx.request)]
             if not matched:
                 return None
-        lines = _with_context(texts, matched, start, ctx.request.context)
-        first = lines[0] if lines else HitLine(start, "", True)
+        total = sum(ctx.weights()) or 1.0
+        own = {i: covers.get(i, total) / total for i in matched}
+        scored = {
+            i: own[i] + NEIGHBOUR * max(own.get(i - 1, 0.0), own.get(i + 1, 0.0)) for i in own
+        }
+        lines = _with_context(texts, scored, start, ctx.request.context)
+        first = lines[0] if lines else HitLine(start, "", True, 1.0)
         cats, tags = _labels_for(spans, [ln.line for ln in lines if ln.match])
         root = ctx.roots[int(row["root_id"])]
         heading_path = row["heading_path"]
@@ -458,13 +547,30 @@ class MemoryFileSource:
             line_end=int(row["line_end"]),
             project=root.project,
             time_ms=int(row["file_time"]),
+            cover=first.cover,
         )
 
 
 register_source(MemoryFileSource())
 
 
-def _sessions_from(req: SearchRequest, now: int) -> int:
+def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, ...]:
+    """BM25's idf of each term over every indexed section: rare words count more."""
+    if len(terms) < 2:
+        return tuple(1.0 for _ in terms)
+    total = int(conn.execute("SELECT count(*) FROM index_entries").fetchone()[0])
+    weights = []
+    for term in terms:
+        found = int(
+            conn.execute(
+                "SELECT count(*) FROM index_fts WHERE index_fts MATCH ?", (term,)
+            ).fetchone()[0]
+        )
+        weights.append(math.log(1.0 + (total - found + 0.5) / (found + 0.5)))
+    return tuple(weights)
+
+
+def sessions_from(req: SearchRequest, now: int) -> int:
     """Oldest session-file date in scope: ``--since``, else the ``sessions_days`` window."""
     if req.since_ms is not None:
         return req.since_ms
@@ -483,19 +589,24 @@ def _matching_lines(texts: list[str], needles: Sequence[str]) -> list[int]:
     return [next((i for i, t in enumerate(texts) if t.strip()), 0)]
 
 
-def _with_context(texts: list[str], matched: list[int], start: int, context: int) -> list[HitLine]:
-    """Matching lines plus up to ``context`` non-blank lines after each, in line order."""
-    chosen: dict[int, bool] = {}
-    for i in matched:
-        chosen[i] = True
+def _with_context(
+    texts: list[str], scored: dict[int, float], start: int, context: int
+) -> list[HitLine]:
+    """Matching lines, best cover first (ties in line order), each followed by up to
+    ``context`` non-blank lines after it that are not matches themselves."""
+    order = sorted(scored, key=lambda i: (-scored[i], i))
+    shown: set[int] = set()
+    out: list[HitLine] = []
+    for i in order:
+        if i >= len(texts) or i in shown:
+            continue
+        shown.add(i)
+        out.append(HitLine(start + i, _display_line(texts[i]), True, scored[i]))
         for j in range(i + 1, min(len(texts), i + 1 + context)):
-            if texts[j].strip() and j not in chosen:
-                chosen[j] = False
-    return [
-        HitLine(start + i, _display_line(texts[i]), chosen[i])
-        for i in sorted(chosen)
-        if i < len(texts)
-    ]
+            if texts[j].strip() and j not in scored and j not in shown:
+                shown.add(j)
+                out.append(HitLine(start + j, _display_line(texts[j]), False))
+    return out
 
 
 def _display_line(text: str) -> str:
@@ -654,15 +765,105 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
         response.notices.append(f"the query was cut to its first {MAX_TERMS} terms")
     if plan.empty:
         return response
-    fetch = max(1, request.limit) * (3 if request.categories or request.tags else 1)
+    limit = max(1, request.limit)
+    fetch = max(limit * CANDIDATES, MIN_CANDIDATES)
+    fetch *= 3 if request.categories or request.tags else 1
     ctx = SearchContext(store.conn, plan, request, roots, int(time.time() * 1000), fetch)
+    hits = _gather(ctx)
+    if _wants_fallback(plan, hits, limit):
+        fallback = ctx.replace(plan=plan.replace(match=plan.any_match), _weights=ctx.weights())
+        seen = {_hit_key(h) for h in hits}
+        hits += [h for h in _gather(fallback) if _hit_key(h) not in seen]
+    response.hits = rank_hits(hits, plan, ctx.weights(), limit)
+    response.window = _window_note(ctx)
+    return response
+
+
+def _window_note(ctx: SearchContext) -> str:
+    """Say how many session files the ``sessions_days`` window left out (never silently)."""
+    req = ctx.request
+    if "session" not in req.sources or req.since_ms is not None or req.sessions_days <= 0:
+        return ""
+    older = count_older_sessions(ctx.conn, list(ctx.roots), sessions_from(req, ctx.now_ms))
+    if not older:
+        return ""
+    noun = "file" if older == 1 else "files"
+    return (
+        f"{older} older session {noun} not searched (over {req.sessions_days} days old); "
+        "use --since or --all-time"
+    )
+
+
+def _wants_fallback(plan: QueryPlan, hits: list[SearchHit], limit: int) -> bool:
+    """Whether to add hits holding only some terms: when the query is a sentence or question
+    (stopwords were dropped) and fewer than ``limit`` hits hold every term, or when none do.
+    A keyword query that finds something keeps meaning "all of these words"."""
+    if plan.any_match == plan.match:
+        return False
+    return not hits or (bool(plan.dropped) and len(hits) < limit)
+
+
+def _gather(ctx: SearchContext) -> list[SearchHit]:
     hits: list[SearchHit] = []
     for source in _SOURCES:
-        if set(source.names) & set(request.sources):
+        if set(source.names) & set(ctx.request.sources):
             hits.extend(source.search(ctx))
-    hits.sort(key=lambda h: h.score, reverse=True)
-    response.hits = hits[: max(1, request.limit)]
-    return response
+    return hits
+
+
+def _hit_key(hit: SearchHit) -> tuple[str, str, int, str]:
+    return (hit.source, hit.path, hit.line_start, hit.ref)
+
+
+def rank_hits(
+    hits: list[SearchHit], plan: QueryPlan, weights: Sequence[float], limit: int
+) -> list[SearchHit]:
+    """Order hits by their best line's cover of the query (section BM25 and recency break
+    ties), keep ``limit``, and within each keep the lines that rank among the best ``limit``
+    lines overall (and always its own best line): the answer comes first, not the section's top.
+    """
+    total = sum(weights) or 1.0
+    ranked = [
+        h if h.cover >= 0 else h.replace(cover=_text_cover(h, plan, weights, total)) for h in hits
+    ]
+    ranked.sort(key=lambda h: (round(h.cover, 6), h.score), reverse=True)
+    kept = ranked[:limit]
+    best = sorted(
+        (
+            (round(ln.cover, 6), h.score, -ln.line, n)
+            for n, h in enumerate(kept)
+            for ln in h.lines
+            if ln.match
+        ),
+        reverse=True,
+    )[:limit]
+    wanted = {(n, -neg_line) for _c, _s, neg_line, n in best}
+    return [_trim_lines(h, {line for m, line in wanted if m == n}) for n, h in enumerate(kept)]
+
+
+def _trim_lines(hit: SearchHit, wanted: set[int]) -> SearchHit:
+    """``hit`` with only the matching lines in ``wanted`` (and its best one), with context."""
+    keep: list[HitLine] = []
+    showing = False
+    for ln in hit.lines:
+        if ln.match:
+            showing = not keep or ln.line in wanted
+        if showing:
+            keep.append(ln)
+    return hit.replace(lines=tuple(keep))
+
+
+def _text_cover(hit: SearchHit, plan: QueryPlan, weights: Sequence[float], total: float) -> float:
+    """Cover for a hit without scored lines (a record): terms whose words its text contains."""
+    if len(plan.terms) < 2:
+        return 1.0
+    text = f"{hit.label} {hit.heading} {hit.snippet}".lower()
+    held = 0.0
+    for term, weight in zip(plan.terms, weights, strict=True):
+        words = [w.strip('"*').lower() for w in term.split(" OR ")]
+        if any(w and w[: max(3, len(w) - 2)] in text for w in words):
+            held += weight
+    return held / total
 
 
 # --------------------------------------------------------------------------- presenting
@@ -675,12 +876,12 @@ def echo_query(query: str) -> str:
 
 
 def group_by_file(hits: Sequence[SearchHit]) -> list[tuple[str, list[SearchHit]]]:
-    """Files in order of their best hit; within a file, hits in line order. Each record
+    """Files in order of their best hit; within a file, hits in rank order. Each record
     (observation, summary, prompt) is a group of its own, keyed by its ``ref``."""
     groups: dict[str, list[SearchHit]] = {}
     for hit in hits:
         groups.setdefault(hit.ref if hit.is_record else hit.path, []).append(hit)
-    return [(path, sorted(items, key=lambda h: (h.line, h.ref))) for path, items in groups.items()]
+    return list(groups.items())
 
 
 _RECORD_NOUNS = {
@@ -719,8 +920,9 @@ def format_markdown(response: SearchResponse) -> str:
     """The seed's agent-optimised layout (results grouped by file, closing count line); records
     (observations, summaries, prompts) get a labelled block each."""
     query = echo_query(response.query)
+    window = f"\n({response.window})\n" if response.window else ""
     if not response.hits:
-        return f'No results found for "{query}" in {response.scope}.\n'
+        return f'No results found for "{query}" in {response.scope}.\n' + window
     out = [f'## Results for: "{query}"', ""]
     for path, hits in group_by_file(response.hits):
         if hits[0].is_record:
@@ -738,4 +940,4 @@ def format_markdown(response: SearchResponse) -> str:
         out.append("")
     out.append("---")
     out.append(count_line(response))
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + window

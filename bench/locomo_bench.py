@@ -1,0 +1,247 @@
+"""LoCoMo retrieval benchmark: does ``conkeeper search`` find the turn that answers a question?
+
+Why: agents ask memory questions in plain language ("When did Melanie buy the figurines?"), not
+two keywords. LoCoMo (snap-research/LoCoMo, ``data/locomo10.json``: 10 long conversations, about
+2,000 questions with gold evidence turns) measures exactly that. Its licence is non-commercial:
+fetch it yourself and never commit it; this script only reads the path you give it.
+
+For each conversation the script makes a project whose ``.claude/memory/sessions/`` holds one
+Markdown file per session (``YYYY-MM-DD-session-N.md``, one bullet per turn carrying its dia id,
+``- [D1:3] Caroline: ...``), then runs every question as
+``conkeeper search QUESTION --sessions --all-time --json --limit 10`` — in process by default
+(the same service call the CLI makes), or through the real CLI with ``--cli``. The ranked lines
+are the matching lines of the JSON results in their printed order (context lines do not count).
+
+Metrics, per LoCoMo category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop,
+5 adversarial) and overall:
+
+* ``any@10``: a gold turn is among the first 10 ranked lines;
+* ``all@10``: every gold turn is among them;
+* ``session any@5``: a gold turn's session file is among the first 5 files listed.
+
+Conversations 0–4 are the tuning set; 5–9 the held-out set (report them apart, never tune on
+them). Results go to ``bench/results/locomo_bench.json``.
+
+Run: ``python bench/locomo_bench.py PATH/locomo10.json [--convs 0-4] [--cli] [--limit 10]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+sys.path.insert(0, str(SRC))
+
+RESULTS = Path(__file__).resolve().parent / "results" / "locomo_bench.json"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+_DIA = re.compile(r"\[(D\d+:\d+)\]")
+CLI = (sys.executable, "-m", "conkeeper", "search", "--sessions", "--all-time", "--json")
+_SESSION_FILE = re.compile(r"session-(\d+)\.md$")
+
+
+def parse_range(text: str) -> list[int]:
+    """``0-4`` or ``5,7,9`` as a list of conversation numbers."""
+    out: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            lo, hi = part.split("-")
+            out.extend(range(int(lo), int(hi) + 1))
+        elif part:
+            out.append(int(part))
+    return out
+
+
+def _session_date(text: str) -> str:
+    """``1:56 pm on 8 May, 2023`` → ``2023-05-08``."""
+    day = text.split(" on ", 1)[-1].strip()
+    try:
+        return datetime.strptime(day, "%d %B, %Y").strftime("%Y-%m-%d")
+    except ValueError:
+        return "2000-01-01"
+
+
+def _turn_line(turn: dict) -> str:
+    text = " ".join(str(turn.get("text", "")).split())
+    caption = turn.get("blip_caption")
+    if caption:
+        text += f" [shares a photo: {caption}]"
+    return f"- [{turn['dia_id']}] {turn['speaker']}: {text}"
+
+
+def write_conversation(sample: dict, project: Path) -> int:
+    """Write each session as a Markdown file; returns how many files were written."""
+    conv = sample["conversation"]
+    sessions = project / ".claude" / "memory" / "sessions"
+    sessions.mkdir(parents=True, exist_ok=True)
+    (project / ".git").mkdir(exist_ok=True)
+    count = 0
+    for key, turns in conv.items():
+        match = re.fullmatch(r"session_(\d+)", key)
+        if not match or not isinstance(turns, list):
+            continue
+        n = int(match.group(1))
+        when = conv.get(f"{key}_date_time", "")
+        lines = [f"# Session {n}: {when}", ""]
+        lines.extend(_turn_line(t) for t in turns)
+        name = f"{_session_date(when)}-session-{n}.md"
+        (sessions / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        count += 1
+    return count
+
+
+def ranked(payload: dict) -> tuple[list[str], list[int]]:
+    """The dia ids of the ranked matching lines, and the session numbers of the listed files,
+    both in printed order."""
+    lines: list[str] = []
+    files: list[int] = []
+    for result in payload.get("results", []):
+        found = _SESSION_FILE.search(str(result.get("path", "")))
+        if found and int(found.group(1)) not in files:
+            files.append(int(found.group(1)))
+        for line in result.get("lines", []):
+            if not line.get("match"):
+                continue
+            dia = _DIA.search(str(line.get("text", "")))
+            if dia and dia.group(1) not in lines:
+                lines.append(dia.group(1))
+    return lines, files
+
+
+def _gold(qa: dict) -> list[str]:
+    gold = []
+    for item in qa.get("evidence", []):
+        gold.extend(x.strip() for x in re.split(r"[;,]", str(item)) if x.strip())
+    return [g for g in gold if re.fullmatch(r"D\d+:\d+", g)]
+
+
+def run_inproc(project: Path, question: str, limit: int) -> dict:
+    """The same service call ``conkeeper search`` makes."""
+    from conkeeper.services.search import SearchRequest, search
+
+    request = SearchRequest(
+        query=question, cwd=project, include_sessions=True, limit=limit, sessions_days=0
+    )
+    return search(request).to_json()
+
+
+def run_cli(project: Path, question: str, limit: int, env: dict[str, str]) -> dict:
+    """``conkeeper search QUESTION --sessions --all-time --json --limit N`` as a process."""
+    proc = subprocess.run(
+        [*CLI, "--limit", str(limit), "--", question],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"conkeeper search failed: {proc.stderr.strip()}")
+    return json.loads(proc.stdout)
+
+
+def evaluate(data: list[dict], convs: list[int], limit: int, cli: bool, work: Path) -> dict:
+    """Run every question of ``convs``; returns per-category and overall scores."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH", "")]))
+    env["CONKEEPER_HOME"] = str(work / "data")
+    os.environ["CONKEEPER_HOME"] = env["CONKEEPER_HOME"]
+    tally: dict[str, list[list[int]]] = defaultdict(lambda: [[], [], []])
+    times: list[float] = []
+    for n in convs:
+        sample = data[n]
+        project = work / f"conv-{n}"
+        write_conversation(sample, project)
+        for qa in sample["qa"]:
+            gold = _gold(qa)
+            if not gold:
+                continue
+            started = time.perf_counter()
+            if cli:
+                payload = run_cli(project, qa["question"], limit, env)
+            else:
+                payload = run_inproc(project, qa["question"], limit)
+            times.append(time.perf_counter() - started)
+            lines, files = ranked(payload)
+            top = set(lines[:10])
+            sessions = {int(g[1:].split(":")[0]) for g in gold}
+            scores = (
+                int(bool(top & set(gold))),
+                int(set(gold) <= top),
+                int(bool(sessions & set(files[:5]))),
+            )
+            for key in (CATEGORIES.get(qa.get("category"), "other"), "overall"):
+                for i, value in enumerate(scores):
+                    tally[key][i].append(value)
+    table = {
+        key: {
+            "questions": len(vals[0]),
+            "any@10": round(statistics.fmean(vals[0]), 4),
+            "all@10": round(statistics.fmean(vals[1]), 4),
+            "session_any@5": round(statistics.fmean(vals[2]), 4),
+        }
+        for key, vals in tally.items()
+    }
+    table["timing_ms"] = {
+        "median": round(statistics.median(times) * 1000, 2),
+        "p95": round(sorted(times)[int(len(times) * 0.95)] * 1000, 2),
+    }
+    return table
+
+
+def print_table(title: str, table: dict) -> None:
+    """One line per category, then overall."""
+    print(f"\n{title}")
+    print(f"{'category':<14}{'n':>6}{'any@10':>9}{'all@10':>9}{'sess@5':>9}")
+    order = [*CATEGORIES.values(), "overall"]
+    for key in order:
+        row = table.get(key)
+        if row:
+            print(
+                f"{key:<14}{row['questions']:>6}{row['any@10']:>9.3f}{row['all@10']:>9.3f}"
+                f"{row['session_any@5']:>9.3f}"
+            )
+    timing = table["timing_ms"]
+    print(f"per question: median {timing['median']} ms, p95 {timing['p95']} ms")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, run the tuning and held-out sets, print and save the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("path", type=Path, help="locomo10.json")
+    parser.add_argument("--convs", help="only these conversations (e.g. 0-4); default: both sets")
+    parser.add_argument("--limit", type=int, default=10)
+    parser.add_argument("--cli", action="store_true", help="run every question as a process")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    data = json.loads(args.path.read_text(encoding="utf-8"))
+    sets = (
+        {f"conversations {args.convs}": parse_range(args.convs)}
+        if args.convs
+        else {"tuning 0-4": [0, 1, 2, 3, 4], "held-out 5-9": [5, 6, 7, 8, 9]}
+    )
+    report: dict[str, object] = {"mode": "cli" if args.cli else "in-process", "limit": args.limit}
+    with tempfile.TemporaryDirectory(prefix="ck-locomo-") as tmp:
+        for name, convs in sets.items():
+            convs = [c for c in convs if c < len(data)]
+            table = evaluate(data, convs, args.limit, args.cli, Path(tmp) / name.split()[0])
+            print_table(f"{name} ({report['mode']})", table)
+            report[name] = table
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

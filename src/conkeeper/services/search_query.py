@@ -1,0 +1,217 @@
+"""Query understanding for search: a person's or agent's text turned into safe FTS5 expressions.
+
+Why it exists: agents ask questions ("when did we buy the figurines?"), not keyword lists. A
+question's stopwords and question words are not in the text that answers it, and its verbs are
+often in another form than the answer's ("buy" / "bought"). This module decides what a query
+asks for, so :mod:`conkeeper.services.search` can run it: every term is quoted (quotes,
+parentheses, ``AND``, ``-``, ``*``, ``:`` or NUL bytes can never raise a syntax error);
+``"quoted phrases"``, ``prefix*``, ``OR`` between terms and identifiers (``parse_config``,
+``parseConfig``, ``src/auth/token.py``) work as typed; plain words that are stopwords or question
+words are dropped (unless nothing else is left); a plain word with irregular forms matches them
+all (a small table, :data:`_IRREGULAR`; regular endings are the porter stemmer's job).
+
+The plan carries two expressions: ``match`` (every term: AND) and ``any_match`` (any term: OR),
+which search uses as a ranked fallback when the AND query finds too little, plus each term's own
+expression (``terms``) so lines can be scored by which terms they contain.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conkeeper.domain.records import FrozenRecord
+
+MAX_TERMS = 32
+_WORD = re.compile(r"[^\W_]+")
+_POSSESSIVE = re.compile(r"\A(\w+)'[sS]([?!.,;:]*)\Z")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
+
+# English stopwords and question words: words a question carries that the answer rarely does.
+# "not", "no" and "never" are kept: they change what is asked.
+_STOPWORD_TEXT = """a about above after again against all am an and any are as at be because
+    been before
+    being below between both but by can could did do does doing down during each else ever
+    few for from further had has have having he her here hers herself him himself his how i
+    if in into is it its itself just let me more most my myself of off on once only or other
+    our ours ourselves out over own same she should so some such than that the their theirs
+    them themselves then there these they this those through to too under until up upon us
+    very was we were what whatever when whenever where whereas wherever whether which while
+    who whoever whom whose why will with would you your yours yourself yourselves ago also
+    anyone anything been many much might must shall something somewhere thing things via
+    whats wheres whos hows im ive youre theyre dont didnt doesnt isnt wasnt arent werent
+    kind sort likely probably perhaps maybe"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+# Irregular forms the porter stemmer cannot join: each group is one term. Regular forms
+# ("walked", "walking", "boxes") need nothing here.
+_IRREGULAR_GROUPS = """
+arise arose arisen|awake awoke awoken|be was were been|bear bore born borne|beat beaten|
+become became|begin began begun|bend bent|bet|bind bound|bite bit bitten|bleed bled|
+blow blew blown|break broke broken|breed bred|bring brought|build built|burn burnt|
+buy bought|catch caught|choose chose chosen|cling clung|come came|cost|creep crept|cut|
+deal dealt|dig dug|do did done|draw drew drawn|dream dreamt|drink drank drunk|
+drive drove driven|eat ate eaten|fall fell fallen|feed fed|feel felt|fight fought|
+find found|flee fled|fly flew flown|forbid forbade forbidden|forget forgot forgotten|
+forgive forgave forgiven|freeze froze frozen|get got gotten|give gave given|go went gone goes|
+grind ground|grow grew grown|hang hung|have has had|hear heard|hide hid hidden|hit|
+hold held|hurt|keep kept|kneel knelt|know knew known|lay laid|lead led|lean leant|
+leap leapt|learn learnt|leave left|lend lent|let|lie lay lain|light lit|lose lost|
+make made|mean meant|meet met|pay paid|prove proven|put|quit|read|ride rode ridden|
+ring rang rung|rise rose risen|run ran|say said|see saw seen|seek sought|sell sold|
+send sent|set|shake shook shaken|shine shone|shoot shot|show shown|shrink shrank shrunk|
+shut|sing sang sung|sink sank sunk|sit sat|sleep slept|slide slid|speak spoke spoken|
+speed sped|spend spent|spin spun|split|spread|spring sprang sprung|stand stood|
+steal stole stolen|stick stuck|sting stung|strike struck|string strung|strive strove striven|
+swear swore sworn|sweep swept|swim swam swum|swing swung|take took taken|teach taught|
+tear tore torn|tell told|think thought|throw threw thrown|understand understood|
+wake woke woken|wear wore worn|weave wove woven|weep wept|win won|wind wound|
+withdraw withdrew withdrawn|write wrote written|
+child children|person people|man men|woman women|mouse mice|foot feet|tooth teeth|
+goose geese|ox oxen|die dice|leaf leaves|life lives|knife knives|wife wives|wolf wolves|
+half halves|shelf shelves|calf calves|thief thieves|analysis analyses|crisis crises|
+criterion criteria|phenomenon phenomena|datum data|index indices|matrix matrices
+"""
+_irregular: dict[str, tuple[str, ...]] | None = None
+
+
+def irregular_forms(word: str) -> tuple[str, ...]:
+    """Every form of ``word`` in the irregular table (including itself), or ``(word,)``."""
+    global _irregular
+    if _irregular is None:
+        table: dict[str, tuple[str, ...]] = {}
+        for group in _IRREGULAR_GROUPS.replace("\n", "").split("|"):
+            forms = tuple(group.split())
+            for form in forms:
+                table[form] = tuple(dict.fromkeys([*table.get(form, ()), *forms]))
+        _irregular = table
+    return _irregular.get(word, (word,))
+
+
+class QueryPlan(FrozenRecord):
+    """A user's text turned into FTS5: ``match`` (all terms) and ``any_match`` (any term) are
+    safe to pass to ``MATCH``; ``terms`` holds each term's own expression, in query order.
+
+    ``needles`` are lower-case word fragments used to point at matching lines when FTS5's
+    highlighter has nothing to mark (a stem, identifier part or category matched).
+    """
+
+    __slots__ = ("dropped", "match", "needles", "terms", "text", "truncated")
+    text: str
+    match: str
+    needles: tuple[str, ...]
+    truncated: bool
+    terms: tuple[str, ...]
+    dropped: tuple[str, ...]  # stopwords left out of the query
+
+    def __init__(
+        self,
+        text: str,
+        match: str,
+        needles: tuple[str, ...],
+        truncated: bool = False,
+        terms: tuple[str, ...] = (),
+        dropped: tuple[str, ...] = (),
+    ) -> None:
+        self._set(text=text, match=match, needles=needles, truncated=truncated)
+        self._set(terms=terms, dropped=dropped)
+
+    @property
+    def empty(self) -> bool:
+        """True when the text held nothing searchable (only punctuation, say)."""
+        return not self.match
+
+    @property
+    def any_match(self) -> str:
+        """Any one term: the fallback when requiring every term finds too little."""
+        if len(self.terms) < 2:
+            return self.match
+        return " OR ".join(f"({t})" if " OR " in t else t for t in self.terms)
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def _term(raw: str, prefix: bool, phrase: bool) -> tuple[str, list[str]] | None:
+    """The FTS5 expression and needles for one raw word (or phrase) of the query."""
+    words = _WORD.findall(raw)
+    if not words:
+        return None
+    star = "*" if prefix else ""
+    lowered = [w.lower() for w in words]
+    if len(words) == 1 and _CAMEL.search(words[0]):  # parseConfig: whole, or its parts
+        parts = [p.lower() for p in _CAMEL_PART.findall(words[0])]
+        whole = _quote(lowered[0]) + star
+        return f"{whole} OR {_quote(' '.join(parts))}{star}", [lowered[0], *parts]
+    if len(words) == 1 and not prefix and not phrase:
+        forms = irregular_forms(lowered[0])
+        if len(forms) > 1:
+            return " OR ".join(_quote(f) for f in forms), list(forms)
+    return _quote(" ".join(lowered)) + star, lowered
+
+
+def _tokens(text: str) -> list[tuple[str, bool]]:
+    """Split query text into ``(token, is_phrase)``; unmatched quotes are plain text."""
+    out: list[tuple[str, bool]] = []
+    parts = text.split('"')
+    closed = len(parts) % 2 == 1
+    for i, part in enumerate(parts):
+        phrase = i % 2 == 1 and (closed or i < len(parts) - 1)
+        if phrase:
+            out.append((part, True))
+        else:
+            out.extend((word, False) for word in part.split())
+    return out
+
+
+def _is_stopword(token: str, phrase: bool) -> bool:
+    """A plain word (not a phrase, prefix, identifier or acronym) in :data:`STOPWORDS`."""
+    if phrase or token.endswith("*") or (token.isupper() and len(token) > 1):
+        return False
+    words = _WORD.findall(token)
+    return len(words) == 1 and words[0].lower().replace("'", "") in STOPWORDS
+
+
+def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
+    """Parse ``text`` (any string at all) into a :class:`QueryPlan`; never raises."""
+    clean = text.replace("\x00", " ").replace("\u2019", "'")
+    tokens = _tokens(clean)
+    meaningful = [
+        t
+        for t in tokens
+        if not (not t[1] and t[0] in ("AND", "OR")) and not _is_stopword(t[0].strip("?!.,;"), t[1])
+    ]
+    drop = bool(meaningful) and any(_WORD.search(t[0]) for t in meaningful)
+    pieces: list[str] = []
+    needles: list[str] = []
+    dropped: list[str] = []
+    pending_or = False
+    truncated = False
+    for token, phrase in tokens:
+        if not phrase and token in ("AND", "OR"):
+            pending_or = token == "OR" and bool(pieces)
+            continue
+        if drop and _is_stopword(token.strip("?!.,;"), phrase):
+            dropped.append(token)
+            continue
+        if len(pieces) >= max_terms:
+            truncated = True
+            break
+        prefix = not phrase and token.endswith("*")
+        if not phrase:  # "John's" asks about John: the text may say "John" as well
+            token = _POSSESSIVE.sub(r"\1", token)
+        term = _term(token.rstrip("*") if prefix else token, prefix, phrase)
+        if term is None:
+            continue
+        if pending_or:
+            pieces[-1] = f"{pieces[-1]} OR {term[0]}"
+        else:
+            pieces.append(term[0])
+        needles.extend(term[1])
+        pending_or = False
+    pieces = list(dict.fromkeys(pieces))
+    match = " AND ".join(f"({p})" if " OR " in p else p for p in pieces)
+    return QueryPlan(
+        text, match, tuple(dict.fromkeys(needles)), truncated, tuple(pieces), tuple(dropped)
+    )

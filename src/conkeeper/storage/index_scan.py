@@ -1,0 +1,191 @@
+"""What is on disk, cheaply: the memory roots, their Markdown files' stamps and the fingerprint
+that says "nothing changed".
+
+Why it exists: every search re-checks every file before it answers (never a stale result), so
+this is the hot path of a no-change search. It needs no parser, no privacy module and no hashing
+of file contents — only one ``os.scandir`` walk and one digest of the stamps — and imports
+nothing heavier; :mod:`conkeeper.storage.index_write` (reading, parsing, writing rows) is loaded
+only when something did change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import operator
+import os
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from conkeeper.domain.records import FrozenRecord, Record
+from conkeeper.domain.textio import is_within
+
+RootKind = Literal["project", "global"]
+FileKind = Literal["memory", "session", "global"]
+Progress = Callable[[int, int], None]
+
+RACY_WINDOW_NS = 2_000_000_000
+# Bump when the rows made from a file change (parser, chunking, category inheritance): every
+# root whose stored fingerprint carries another format is re-parsed once on its next refresh.
+ROW_FORMAT = "rows-2"
+SESSIONS_DIR = "sessions"
+# Top-level files that document the memory format rather than hold memory (schema.md,
+# .memory-config.md): their examples — a <private> block in a code fence, say — are not results.
+# The memory layout (conkeeper.domain.memory) names them; a test keeps the two in step, so a
+# search need not import the layout module.
+NOT_INDEXED = frozenset({"schema.md", ".memory-config.md"})
+_MTIME = operator.itemgetter(3)  # FileStat.mtime_ns, read in C
+_DATE_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+class IndexRoot(FrozenRecord):
+    """One memory folder the index covers, and how its files are shown to people."""
+
+    __slots__ = ("display", "kind", "path", "project", "project_id")
+    kind: RootKind
+    path: Path  # the memory folder
+    project_id: int | None
+    display: str  # prefix for display paths, e.g. ".claude/memory" or "~/.claude/memory"
+    project: str  # project name ("" for the global root)
+
+    def __init__(
+        self, kind: RootKind, path: Path, project_id: int | None, display: str, project: str = ""
+    ) -> None:
+        self._set(kind=kind, path=path, project_id=project_id, display=display, project=project)
+
+
+class FileStat(NamedTuple):
+    """What the walk learned about one file without reading it (a tuple: the walk is hot)."""
+
+    rel: str
+    path: str
+    size: int
+    mtime_ns: int
+
+
+def scan_root(root: Path) -> dict[str, FileStat]:
+    """Every ``*.md`` file under ``root`` (hidden names and :data:`NOT_INDEXED` skipped, symlinks
+    kept inside ``root``).
+
+    One ``os.scandir`` walk (file types come from the directory listing, one ``stat`` per
+    Markdown file); this is the whole cost of a no-change re-check besides one SELECT, so the
+    loop does as little as it can per file (the ``stat`` system calls are most of its time).
+    """
+    found: dict[str, FileStat] = {}
+    stat = os.stat
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        directory, prefix = stack.pop()
+        try:
+            with os.scandir(directory) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name[0] == ".":
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, prefix + name + "/"))
+                    continue
+                if not name.endswith(".md") or (not prefix and name in NOT_INDEXED):
+                    continue
+                path = entry.path
+                if entry.is_symlink() and not is_within(Path(path), root):
+                    continue  # a link leading outside the memory folder is not memory
+                st = stat(path)
+            except OSError:
+                continue
+            rel = prefix + name
+            found[rel] = _new_stat(FileStat, (rel, path, st.st_size, st.st_mtime_ns))
+    return found
+
+
+# FileStat(...) runs a Python-level __new__; tuple.__new__ builds the same tuple in C.
+_new_stat = tuple.__new__
+
+
+def file_kind(root: IndexRoot, rel: str) -> FileKind:
+    """``global`` for the global root, ``session`` under ``sessions/``, else ``memory``."""
+    if root.kind == "global":
+        return "global"
+    return "session" if rel.startswith(SESSIONS_DIR + "/") else "memory"
+
+
+def file_time_ms(rel: str, mtime_ns: int) -> int:
+    """The date a file is about: a ``YYYY-MM-DD`` in its name (local midnight), else its mtime.
+
+    Session files are named by date; their mtime changes on checkout or copy, their name does not.
+    """
+    match = _DATE_NAME.match(rel.rsplit("/", 1)[-1])
+    if match:
+        year, month, day = (int(g) for g in match.groups())
+        with contextlib.suppress(ValueError, OverflowError):
+            return int(time.mktime((year, month, day, 0, 0, 0, 0, 0, -1)) * 1000)
+    return mtime_ns // 1_000_000
+
+
+def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
+    """One hash of every file's path, size and mtime — equal means "nothing changed".
+
+    ``None`` when a file changed within :data:`RACY_WINDOW_NS`: a second edit in the same clock
+    tick could keep size and mtime, so such a root is always checked file by file.
+    """
+    if files and now_ns - max(map(_MTIME, files.values())) < RACY_WINDOW_NS:
+        return None
+    # The stamps as one string built in C (repr of the sorted tuples): this runs before every
+    # search, over every file, so it must not cost a Python-level step per file.
+    stamps = repr(sorted(files.values()))
+    digest = hashlib.sha256(stamps.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{ROW_FORMAT}:{digest}"
+
+
+class RefreshStats(Record):
+    """What one refresh did; ``changed`` says whether anything was written."""
+
+    __slots__ = (
+        "added",
+        "entries",
+        "removed",
+        "root_id",
+        "scanned",
+        "seconds",
+        "skipped",
+        "touched",
+        "unchanged",
+        "updated",
+    )
+
+    def __init__(
+        self,
+        scanned: int = 0,
+        unchanged: int = 0,
+        added: int = 0,
+        updated: int = 0,
+        touched: int = 0,
+        removed: int = 0,
+        skipped: int = 0,
+        entries: int = 0,
+        seconds: float = 0.0,
+        root_id: int = 0,
+    ) -> None:
+        self.scanned, self.unchanged, self.added, self.updated = scanned, unchanged, added, updated
+        self.touched, self.removed, self.skipped, self.entries = touched, removed, skipped, entries
+        self.seconds, self.root_id = seconds, root_id
+
+    @property
+    def changed(self) -> bool:
+        """True when the refresh wrote anything."""
+        return bool(self.added or self.updated or self.touched or self.removed)
+
+    def add(self, other: RefreshStats) -> None:
+        """Accumulate another root's numbers (for multi-root commands)."""
+        for name in ("scanned", "unchanged", "added", "updated", "touched", "removed"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.skipped += other.skipped
+        self.entries += other.entries
+        self.seconds += other.seconds

@@ -1,0 +1,206 @@
+"""Search that answers questions (issue 9): natural-language questions, irregular forms, line
+ranking, the visible ``--sessions`` window and the read path's import budget — through the real
+``conkeeper search`` command and the service it calls."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from conftest import cli_env, run_cli
+from conkeeper.domain.memory import MEMORY_LAYOUT, memory_file_kind
+from conkeeper.services.search import SearchRequest, build_match, search
+from conkeeper.storage import index as idx
+from conkeeper.storage.index_scan import NOT_INDEXED
+
+TEAM = """# Team
+
+## People
+- Maria leads the platform group.
+- Anthony joined the team in March as the release manager.
+- Maria reviews every schema change.
+
+## Purchases
+- We bought the figurines for the demo booth in May.
+- The children's section of the docs was rewritten.
+- The nightly job ran out of memory twice last week.
+"""
+
+LONG = """# Cache notes
+
+## Cache
+- cache warmed on start
+- cache size is 64 MB
+- cache keys include the tenant
+- cache misses are logged
+- cache entries expire after an hour
+- cache stampede fixed by the token refresh lock in the gateway
+"""
+
+
+@pytest.fixture
+def proj(project: Path) -> Path:
+    memory = project / ".claude" / "memory"
+    (memory / "team.md").write_text(TEAM, encoding="utf-8")
+    (memory / "cache.md").write_text(LONG, encoding="utf-8")
+    return project
+
+
+def cli_json(proj: Path, *args: str) -> dict:
+    proc = run_cli("search", "--json", *args, cwd=proj)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def match_lines(payload: dict) -> list[str]:
+    return [ln["text"] for r in payload["results"] for ln in r["lines"] if ln["match"]]
+
+
+def test_question_words_and_stopwords_do_not_block_a_match(proj: Path) -> None:
+    assert build_match("Who is Anthony?").match == '"anthony"'
+    lines = match_lines(cli_json(proj, "Who is Anthony?"))
+    assert lines and "Anthony joined" in lines[0]
+
+
+def test_a_question_falls_back_to_its_best_partial_matches(proj: Path) -> None:
+    # "platform" and "group" are there, "budget" is not: AND finds nothing, OR ranks the rest.
+    lines = match_lines(cli_json(proj, "What is the budget of the platform group?"))
+    assert lines and "platform group" in lines[0]
+
+
+def test_keyword_queries_still_require_every_word(proj: Path) -> None:
+    both = cli_json(proj, "maria", "schema")
+    assert [r["heading"] for r in both["results"]] == ["People"]
+    assert match_lines(both)[0] == "- Maria reviews every schema change."
+    # No entry holds both words: rather than nothing, the entries holding either one.
+    either = match_lines(cli_json(proj, "maria", "figurines"))
+    assert any("figurines" in t for t in either) and any("Maria" in t for t in either)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("When did we buy the figurines?", "bought the figurines"),
+        ("Which child docs changed?", "children's section"),
+        ("Why does the nightly job run out of memory?", "job ran out"),
+    ],
+)
+def test_irregular_forms_are_found(proj: Path, question: str, expected: str) -> None:
+    lines = match_lines(cli_json(proj, question))
+    assert lines and expected in lines[0]
+
+
+def test_irregular_table_keeps_phrases_prefixes_and_identifiers_as_typed() -> None:
+    assert build_match('"we bought"').match == '"we bought"'
+    assert build_match("buy*").match == '"buy"*'
+    assert build_match("parse_config").match == '"parse config"'
+    assert build_match("bought").match == '("buy" OR "bought")'
+
+
+def test_the_line_holding_most_of_the_query_comes_first(proj: Path) -> None:
+    payload = cli_json(proj, "why did the cache stampede need a token lock?")
+    first = payload["results"][0]
+    assert first["lines"][0]["match"] and "stampede" in first["lines"][0]["text"]
+    out = run_cli("search", "cache stampede token lock", cwd=proj).stdout
+    body = [line for line in out.splitlines() if line.startswith("**Line")]
+    assert "stampede" in body[0] and body[0].startswith("**Line 9:**")
+    assert out.rstrip().endswith("files.") or out.rstrip().endswith("file.")
+
+
+def test_rare_terms_outweigh_common_ones(proj: Path) -> None:
+    root = proj
+    store = idx.open_index_store(root.parent / "db.sqlite")
+    response = search(SearchRequest(query="cache tenant", cwd=root, limit=5), store)
+    lines = [ln.text for h in response.hits for ln in h.lines if ln.match]
+    assert lines[0] == "- cache keys include the tenant"
+
+
+def _session(proj: Path, days_ago: int, text: str) -> None:
+    day = (date.today() - timedelta(days=days_ago)).isoformat()
+    folder = proj / ".claude" / "memory" / "sessions"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{day}-notes.md").write_text(f"# Session\n\n- {text}\n", encoding="utf-8")
+
+
+def test_the_sessions_window_is_never_silent(proj: Path) -> None:
+    _session(proj, 2, "rollback of the gateway deploy")
+    _session(proj, 200, "gateway deploy froze the queue")
+    _session(proj, 400, "gateway deploy needed a manual step")
+    out = run_cli("search", "--sessions", "gateway deploy", cwd=proj)
+    assert "rollback of the gateway" in out.stdout and "froze" not in out.stdout
+    assert "2 older session files not searched" in out.stdout
+    assert "--all-time" in out.stdout
+    everything = run_cli("search", "--sessions", "--all-time", "gateway deploy", cwd=proj)
+    assert "froze the queue" in everything.stdout and "manual step" in everything.stdout
+    assert "not searched" not in everything.stdout
+    since = run_cli("search", "--sessions", "--since", "300d", "gateway deploy", cwd=proj)
+    assert "froze the queue" in since.stdout and "manual step" not in since.stdout
+    payload = cli_json(proj, "--sessions", "gateway deploy")
+    assert any("2 older session files not searched" in n for n in payload["notices"])
+    none = run_cli("search", "--sessions", "manual step", cwd=proj)
+    assert "No results found" in none.stdout and "not searched" in none.stdout
+
+
+def test_not_indexed_names_follow_the_memory_layout() -> None:
+    layout = {
+        item.path
+        for items in MEMORY_LAYOUT.values()
+        for item in items
+        if memory_file_kind(item.path) in ("config", "schema")
+    }
+    assert layout == NOT_INDEXED
+
+
+PROBE = """
+import sys
+from conkeeper.cli.main import main
+code = main(sys.argv[1:])
+sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
+"""
+# Loaded only when something changed (the writer and its parser/privacy modules), or never on
+# the read path (argparse's help formatter pulls in shutil, bz2 and lzma).
+NOT_ON_READ_PATH = {
+    "conkeeper.storage.index_write",
+    "dataclasses",
+    "inspect",
+    "conkeeper.domain.memory",
+    "conkeeper.domain.privacy",
+    "conkeeper.domain.categories",
+    "conkeeper.domain.config",
+    "conkeeper.storage.migrations.m0001_core",
+    "importlib.resources",
+    "importlib.util",
+    "shutil",
+    "tempfile",
+    "multiprocessing",
+    "concurrent.futures",
+    "pkgutil",
+    "traceback",
+}
+
+
+def test_a_no_change_search_imports_only_the_read_path(proj: Path) -> None:
+    hour_ago = time.time() - 3600  # older than the racy window, so the stamps are trusted
+    for path in (proj / ".claude" / "memory").iterdir():
+        os.utime(path, (hour_ago, hour_ago))
+    assert run_cli("search", "cache", cwd=proj).returncode == 0  # builds the index
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", PROBE, "search", "token", "refresh"],
+        cwd=proj,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "stampede" in proc.stdout
+    modules = set(proc.stderr.rsplit("MODULES ", 1)[1].split())
+    assert "conkeeper.storage.index_scan" in modules
+    assert not modules & NOT_ON_READ_PATH, sorted(modules & NOT_ON_READ_PATH)
