@@ -85,11 +85,11 @@ def test_a_person_browses_searches_expands_and_approves(page: Any, tmp_path: Pat
         _shot(page, tmp_path, "timeline")
 
         page.click("nav >> text=Search")
-        page.fill("#q", "refresh token")
+        page.fill("#q", "why did the token refresh test fail?")
         page.check("input[name=sessions]")
         page.click("form.searchbar button")
         page.wait_for_selector("#count")
-        assert "ADR-001" in page.inner_text("main")
+        assert "test_refresh_reuse" in page.inner_text("main")
         _no_leak(page)
         _shot(page, tmp_path, "search")
 
