@@ -48,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "handoff": ("cmd_handoff", "Write or show the handoff checkpoint for the next session"),
     "install": ("cmd_install", "Install or remove ConKeeper in Claude Code or another agent"),
     "doctor": ("cmd_doctor", "Check Python, SQLite FTS5, memory roots, hooks and permissions"),
+    "viewer": ("cmd_viewer", "Open a local web page for memory, sessions, retros and the queue"),
     "demo": ("cmd_demo", "Run ConKeeper end to end on a generated, realistic project"),
     "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
     "consolidate": ("cmd_consolidate", "Propose merging duplicate or contradictory memory entries"),
