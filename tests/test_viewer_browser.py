@@ -44,9 +44,7 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is
 def page(tmp_path: Path) -> Iterator[Any]:
     """A fresh Chromium page (viewport of a laptop screen)."""
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=FLAGS
-        )
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         context = browser.new_context(viewport={"width": 1200, "height": 800})
         try:
             yield context.new_page()

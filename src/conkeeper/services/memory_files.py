@@ -5,7 +5,8 @@ and resources, later the viewer) must never give out what privacy hides, nor any
 ``.claude/memory/`` (project) or ``~/.claude/memory/`` (global). This module is the one place
 that turns a path an agent asked for into a file inside a memory root — refusing absolute paths,
 ``..``, NUL bytes and symlinks that lead out of the root — and returns only its visible lines
-(:func:`conkeeper.domain.privacy.strip_private`) with credentials redacted.
+(:func:`conkeeper.domain.privacy.clean_for_injection`: private content cut, credentials
+redacted, ConKeeper's wrapper tags escaped).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from conkeeper.domain.memory import memory_file_kind
 from conkeeper.domain.paths import global_memory_dir, locate_project
-from conkeeper.domain.privacy import analyze, strip_private
+from conkeeper.domain.privacy import analyze, clean_for_injection
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
 SCOPES = ("project", "global")
@@ -88,8 +89,6 @@ def resolve_memory_path(root: Path, relative: str) -> Path:
 
 def read_visible(cwd: Path, path: str, scope: str = "project") -> VisibleMemory:
     """The visible text of one memory file (private lines removed, secrets redacted)."""
-    from conkeeper.domain.secrets import redact
-
     scope, relative = split_display_path(path, scope)
     root = memory_root(cwd, scope)
     target = resolve_memory_path(root, relative)
@@ -100,7 +99,7 @@ def read_visible(cwd: Path, path: str, scope: str = "project") -> VisibleMemory:
     except MemoryFileError as exc:
         raise MemoryAccessError(str(exc)) from None
     report = analyze(text)
-    visible = "" if report.file_private else redact(strip_private(text))
+    visible = "" if report.file_private else str(clean_for_injection(text))
     hidden = report.total_lines if report.file_private else report.hidden_line_count
     rel = PurePosixPath(*PurePosixPath(relative).parts).as_posix()
     return VisibleMemory(scope, rel, memory_file_kind(rel), visible, report.file_private, hidden)
