@@ -59,13 +59,18 @@ class ProjectScope:
 
 
 def project_scope(
-    conn: sqlite3.Connection, *, all_projects: bool = False, cwd: Path | None = None
+    conn: sqlite3.Connection,
+    *,
+    all_projects: bool = False,
+    cwd: Path | None = None,
+    location: ProjectLocation | None = None,
 ) -> ProjectScope:
-    """The scope of a request: every project, or the current one with its store row."""
+    """The scope of a request: every project, or one project with its store row (``location``
+    when the front door already knows it, else the project around ``cwd``)."""
     if all_projects:
         return ProjectScope(None, None, ALL_PROJECTS_LABEL)
-    location = current_project(cwd)
-    return ProjectScope(location, find_project(conn, location.identity), location.name)
+    where = location if location is not None else current_project(cwd)
+    return ProjectScope(where, find_project(conn, where.identity), where.name)
 
 
 @contextlib.contextmanager

@@ -84,7 +84,7 @@ def _project_id(conn: sqlite3.Connection, location: ProjectLocation) -> int | No
     """The row filter for the viewed project (one that matches nothing when it is unseen)."""
     from conkeeper.services.workspace import project_scope
 
-    return project_scope(conn, cwd=location.root).row_filter
+    return project_scope(conn, location=location).row_filter
 
 
 def when(ms: int | None) -> str:
