@@ -9,7 +9,7 @@ openai/codex ``codex-rs/hooks/schema/generated/*.schema.json``.
 
 from __future__ import annotations
 
-from conkeeper.hosts.common import block, context_and_message, dump
+from conkeeper.hosts.common import render_hook_output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,19 +96,7 @@ def _rollout_outcome(path: object, call_id: object) -> tuple[str, int | None] | 
 
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
     """JSON with ``hookSpecificOutput`` / ``systemMessage``; exit 2 to block."""
-    if result is None or result.is_empty():
-        return "", "", 0
-    if result.block_reason and event in BLOCKING_EVENTS:
-        return block(result.block_reason)
-    context, message = context_and_message(result)
-    out: dict[str, Any] = {}
-    if context and event in CONTEXT_EVENTS:
-        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": context}
-    elif context:
-        message = f"{message}\n\n{context}" if message else context
-    if message:
-        out["systemMessage"] = message
-    return (dump(out), "", 0) if out else ("", "", 0)
+    return render_hook_output(event, result, CONTEXT_EVENTS, BLOCKING_EVENTS)
 
 
 def transcripts_dir(env: Mapping[str, str] | None = None) -> Path:

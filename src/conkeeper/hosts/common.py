@@ -73,3 +73,28 @@ def dump(obj: dict[str, Any]) -> str:
 def block(reason: str) -> tuple[str, str, int]:
     """The common block contract: exit 2 with the reason on stderr."""
     return "", cap_text(reason.strip(), MAX_MESSAGE_CHARS) + "\n", 2
+
+
+def render_hook_output(
+    event: str,
+    result: Any,
+    context_events: frozenset[str],
+    blocking_events: frozenset[str],
+) -> tuple[str, str, int]:
+    """``(stdout, stderr, exit)`` for agents that share Claude Code's output shape
+    (``hookSpecificOutput.additionalContext`` and ``systemMessage``, exit 2 to block), each with
+    its own event names: context goes to the model only where ``event`` accepts it, else it is
+    shown to the user with the message."""
+    if result is None or result.is_empty():
+        return "", "", 0
+    if result.block_reason and event in blocking_events:
+        return block(result.block_reason)
+    context, message = context_and_message(result)
+    out: dict[str, Any] = {}
+    if context and event in context_events:
+        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": context}
+    elif context:
+        message = f"{message}\n\n{context}" if message else context
+    if message:
+        out["systemMessage"] = message
+    return (dump(out), "", 0) if out else ("", "", 0)

@@ -8,7 +8,7 @@ https://geminicli.com/docs/hooks (event table), https://geminicli.com/docs/tools
 
 from __future__ import annotations
 
-from conkeeper.hosts.common import block, context_and_message, dump, text_of
+from conkeeper.hosts.common import render_hook_output, text_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,19 +131,7 @@ def _exit_code(output: str) -> int | None:
 
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
     """``hookSpecificOutput.additionalContext`` and ``systemMessage``; exit 2 to block."""
-    if result is None or result.is_empty():
-        return "", "", 0
-    if result.block_reason and event in BLOCKING_EVENTS:
-        return block(result.block_reason)
-    context, message = context_and_message(result)
-    out: dict[str, Any] = {}
-    if context and event in CONTEXT_EVENTS:
-        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": context}
-    elif context:
-        message = f"{message}\n\n{context}" if message else context
-    if message:
-        out["systemMessage"] = message
-    return (dump(out), "", 0) if out else ("", "", 0)
+    return render_hook_output(event, result, CONTEXT_EVENTS, BLOCKING_EVENTS)
 
 
 def transcripts_dir(env: Mapping[str, str] | None = None) -> Path:
