@@ -258,6 +258,24 @@ def test_leak7_inputs_are_cleaned_whole_before_they_are_cut(tmp_path: Path, proj
         assert fragment not in blob
 
 
+def test_leak7_the_path_picked_from_a_command_comes_from_the_cleaned_command(
+    tmp_path: Path, project: Path
+) -> None:
+    # Found by the cross-entry property test: the log's path column was picked (shlex-split)
+    # from the raw command, so the span's tags fell apart and the hidden word was stored.
+    command = 'make canary x <private reason="legal">SECRET-Q7P</private> y src/app.py'
+    payload = tool_payload(
+        project,
+        9,
+        tool_input={"command": command},
+        tool_response={"stdout": "ok", "stderr": "", "exit_code": 0},
+    )
+    assert hook("PostToolUse", payload).returncode == 0
+    blob = written_bytes(tmp_path / "data", project / ".claude")
+    assert b"toolu_leak_9" in blob and b"src/app.py" in blob
+    assert b"SECRET-Q7P" not in blob
+
+
 # --------------------------------------------------------------------------- 8 fences
 
 

@@ -192,7 +192,8 @@ def extract_paths(tool_name: str, tool_input: dict[str, Any]) -> list[str]:
         return extract_paths(tool_name, edits[0])
     command = tool_input.get("command")
     if tool_name == "Bash" and isinstance(command, str):
-        found = _bash_path(command)
+        cleaned = clean_captured(command)  # whole first: a word picked out loses its span tags
+        found = _bash_path(cleaned) if cleaned else None
         return [found] if found else []
     return []
 
