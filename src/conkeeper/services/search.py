@@ -60,6 +60,7 @@ from typing import Any, NamedTuple, Protocol
 from conkeeper.domain.paths import locate_project
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.services.search_query import MAX_TERMS, QueryPlan, build_match
+from conkeeper.storage import index_query
 from conkeeper.storage.index import (
     IN_MEMORY,
     IndexRoot,
@@ -75,6 +76,10 @@ from conkeeper.storage.index import (
     project_root,
     refresh_root,
 )
+from conkeeper.storage.index_query import RECENCY_BOOST as RECENCY_BOOST
+from conkeeper.storage.index_query import RECENCY_HALF_DAYS as RECENCY_HALF_DAYS
+from conkeeper.storage.index_query import recency_factor as recency_factor
+from conkeeper.storage.index_query import recency_factor_sql as recency_factor_sql
 from conkeeper.storage.store import StoreError, describe_error
 
 MAX_QUERY_ECHO = 200
@@ -92,8 +97,8 @@ FILE_SOURCES = ("memory", "session", "global")
 RECORD_SOURCES = ("observation", "summary", "prompt")
 EXTRA_SOURCE_MODULES: tuple[str, ...] = ("conkeeper.services.observations.search_source",)
 HEADING_WEIGHT, BODY_WEIGHT, TERMS_WEIGHT = 4.0, 1.0, 0.5
-RECENCY_BOOST = 0.25  # a file dated today scores up to 25% higher than an old one
-RECENCY_HALF_DAYS = 30.0
+# The recency boost (RECENCY_BOOST, recency_factor, recency_factor_sql) is defined with the
+# ranking SQL in conkeeper.storage.index_query and re-exported above for sources.
 _HL_OPEN, _HL_CLOSE = "\ue000", "\ue001"
 _DAY_MS = 86_400_000
 
@@ -404,20 +409,6 @@ def _load_extra_sources(request: SearchRequest) -> None:
             importlib.import_module(module)
 
 
-def recency_factor(now_ms: int, time_ms: int) -> float:
-    """The recency boost in Python, equal to :func:`recency_factor_sql` (between 1 and
-    ``1 + RECENCY_BOOST``); lets a source rank a few candidate rows itself."""
-    return 1.0 + RECENCY_BOOST / (1.0 + max(0, now_ms - time_ms) / (_DAY_MS * RECENCY_HALF_DAYS))
-
-
-def recency_factor_sql(time_column: str) -> str:
-    """SQL for the mild recency boost (``:now`` bound to Unix ms); shared with other sources."""
-    return (
-        f"(1.0 + {RECENCY_BOOST} / (1.0 + max(0, :now - {time_column}) "
-        f"/ {_DAY_MS * RECENCY_HALF_DAYS:.1f}))"
-    )
-
-
 class MemoryFileSource:
     """Entries of memory files: project memory, session files and global memory."""
 
@@ -445,44 +436,22 @@ class MemoryFileSource:
 
     def _rank(self, ctx: SearchContext, kinds: list[str]) -> list[sqlite3.Row]:
         req = ctx.request
-        where = [
-            "index_fts MATCH :match",
-            f"f.root_id IN ({','.join(str(i) for i in ctx.roots)})",
-            f"f.kind IN ({','.join(repr(k) for k in kinds)})",
-            "(f.kind != 'session' OR f.file_time >= :sessions_from)",
-        ]
-        params: dict[str, object] = {
-            "match": ctx.plan.match,
-            "now": ctx.now_ms,
-            "limit": ctx.fetch,
-            "sessions_from": sessions_from(req, ctx.now_ms),
-        }
-        if req.since_ms is not None:
-            where.append("f.file_time >= :since")
-            params["since"] = req.since_ms
-        for i, name in enumerate(req.categories):
-            where.append(f"e.categories LIKE :cat{i}")
-            params[f"cat{i}"] = f"% {name.lower()} %"
-        for i, name in enumerate(req.tags):
-            where.append(f"e.tags LIKE :tag{i}")
-            params[f"tag{i}"] = f"% {name.lower()} %"
-        sql = (
-            "SELECT e.id, e.line_start, e.line_end, e.heading_path, e.spans, f.rel_path, f.kind, "
-            f"f.file_time, f.root_id, bm25(index_fts, {HEADING_WEIGHT}, {BODY_WEIGHT}, "
-            f"{TERMS_WEIGHT}) * {recency_factor_sql('f.file_time')} AS score "
-            "FROM index_fts JOIN index_entries e ON e.id = index_fts.rowid "
-            "JOIN index_files f ON f.id = e.file_id "
-            f"WHERE {' AND '.join(where)} ORDER BY score LIMIT :limit"
+        return index_query.rank_sections(
+            ctx.conn,
+            match=ctx.plan.match,
+            root_ids=list(ctx.roots),
+            kinds=kinds,
+            now_ms=ctx.now_ms,
+            sessions_from=sessions_from(req, ctx.now_ms),
+            since_ms=req.since_ms,
+            categories=req.categories,
+            tags=req.tags,
+            weights=(HEADING_WEIGHT, BODY_WEIGHT, TERMS_WEIGHT),
+            limit=ctx.fetch,
         )
-        return ctx.conn.execute(sql, params).fetchall()
 
     def _highlight(self, ctx: SearchContext, ids: list[int], match: str) -> dict[int, str]:
-        sql = (
-            "SELECT rowid, highlight(index_fts, 1, :open, :close) FROM index_fts "
-            f"WHERE index_fts MATCH :match AND rowid IN ({','.join(str(i) for i in ids)})"
-        )
-        params = {"open": _HL_OPEN, "close": _HL_CLOSE, "match": match}
-        return {int(r[0]): r[1] for r in ctx.conn.execute(sql, params)}
+        return index_query.highlight_bodies(ctx.conn, ids, match, _HL_OPEN, _HL_CLOSE)
 
     def _covers(self, ctx: SearchContext, ids: list[int]) -> dict[int, dict[int, float]]:
         """Per section, per body line (0-based): the summed rarity of the terms it holds; a
@@ -492,14 +461,9 @@ class MemoryFileSource:
             return {}
         out: dict[int, dict[int, float]] = {}
         heads: dict[int, list[tuple[float, set[int]]]] = {}
-        sql = (
-            "SELECT rowid, highlight(index_fts, 0, :open, :close), "
-            "highlight(index_fts, 1, :open, :close) FROM index_fts "
-            f"WHERE index_fts MATCH :match AND rowid IN ({','.join(str(i) for i in ids)})"
-        )
         for term, weight in zip(terms, weights, strict=True):
-            params = {"open": _HL_OPEN, "close": _HL_CLOSE, "match": term}
-            for rowid, heading, body in ctx.conn.execute(sql, params):
+            sections = index_query.highlight_sections(ctx.conn, ids, term, _HL_OPEN, _HL_CLOSE)
+            for rowid, heading, body in sections:
                 lines = out.setdefault(rowid, {})
                 held = [i for i, text in enumerate(body.split("\n")) if _HL_OPEN in text]
                 for i in held:
@@ -558,14 +522,10 @@ def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float,
     """BM25's idf of each term over every indexed section: rare words count more."""
     if len(terms) < 2:
         return tuple(1.0 for _ in terms)
-    total = int(conn.execute("SELECT count(*) FROM index_entries").fetchone()[0])
+    total = index_query.section_count(conn)
     weights = []
     for term in terms:
-        found = int(
-            conn.execute(
-                "SELECT count(*) FROM index_fts WHERE index_fts MATCH ?", (term,)
-            ).fetchone()[0]
-        )
+        found = index_query.matching_sections(conn, term)
         weights.append(math.log(1.0 + (total - found + 0.5) / (found + 0.5)))
     return tuple(weights)
 

@@ -10,13 +10,8 @@ Filters: ``--since`` applies to every table; a ``--category`` that is an observa
 matches the type, any other category a concept; summaries and prompts carry no categories or
 tags, so a category or tag filter leaves them out (and a tag filter leaves out observations).
 
-Ranking at scale: scoring every match of a frequent word among 100k observations by BM25 times
-recency means joining each match to its row (most of the query time). Instead the FTS table
-alone gives the best :data:`CANDIDATES` matches by BM25, and only those are joined, filtered and
-re-ranked with the recency factor — a two-stage ranking whose top 20 equalled the exact
-BM25 × recency order on every query of ``bench/search_bench.py``. When there are fewer matches
-than that, the result is exact; when filters (category, project, date) leave too few of the
-candidates, every match is ranked in SQL instead.
+Ranking: the queries live in :mod:`conkeeper.storage.record_query` (a two-stage ranking: the
+best BM25 matches of the FTS table alone, re-ranked with the recency factor).
 
 Privacy: the rows were cleaned when they were captured, and every text shown is passed through
 :func:`conkeeper.domain.privacy.clean_captured` again on the way out (private spans cut,
@@ -26,111 +21,47 @@ secrets redacted); a record whose title or text has nothing left to show is not 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
 from conkeeper.domain.observations import OBSERVATION_TYPES, json_list
 from conkeeper.domain.paths import locate_project
 from conkeeper.domain.privacy import clean_captured
-from conkeeper.services.search import (
-    SearchContext,
-    SearchHit,
-    recency_factor,
-    recency_factor_sql,
-    register_source,
+from conkeeper.services.search import SearchContext, SearchHit, register_source
+from conkeeper.storage.record_query import (
+    OBSERVATIONS,
+    PROMPTS,
+    SUMMARIES,
+    RecordTable,
+    ranked_records,
 )
+from conkeeper.storage.store import find_project
 
 SOURCE_NAMES = ("observation", "summary", "prompt")
-# title, subtitle, facts, narrative, concepts, files
-OBSERVATION_WEIGHTS = "4.0, 2.0, 2.0, 1.0, 1.0, 1.0"
 SNIPPET_CHARS = 240
-CANDIDATES = 1000  # best BM25 matches re-ranked with the recency factor (at least)
-
-
-@dataclass(frozen=True)
-class _Table:
-    """How one FTS table maps to its rows: ``table`` (with alias), ``joins`` to more tables,
-    the row id and time columns, the select list and the BM25 column weights."""
-
-    fts: str
-    table: str
-    joins: str
-    id_column: str
-    time_column: str
-    columns: str
-    weights: str = ""
 
 
 def _ranked(
-    ctx: SearchContext, spec: _Table, where: str, params: dict[str, object]
+    ctx: SearchContext,
+    spec: RecordTable,
+    types: tuple[str, ...] = (),
+    concepts: tuple[str, ...] = (),
 ) -> list[tuple[sqlite3.Row, float]]:
-    """``(row, score)`` for rows matching the query under ``where`` (SQL starting with
-    `` AND``), best first, at most ``ctx.fetch``; ``score`` is higher-is-better."""
-    bm25 = f"bm25({spec.fts}{', ' + spec.weights if spec.weights else ''})"
-    limit = max(CANDIDATES, ctx.fetch * 10)
-    candidates = ctx.conn.execute(
-        f"SELECT rowid, {bm25} FROM {spec.fts} WHERE {spec.fts} MATCH :match "
-        "ORDER BY 2 LIMIT :limit",
-        {"match": ctx.plan.match, "limit": limit},
-    ).fetchall()
-    if not candidates:
-        return []
-    raw = {int(r[0]): float(r[1]) for r in candidates}
-    ids = ",".join(str(i) for i in raw)
-    rows = ctx.conn.execute(
-        f"SELECT {spec.columns}, {spec.id_column} AS rid_, {spec.time_column} AS t_ms_ "
-        # NOT INDEXED: look the candidates up by rowid, never scan a project's index instead
-        f"FROM {spec.table} NOT INDEXED {spec.joins} WHERE {spec.id_column} IN ({ids}){where}",
-        params,
-    ).fetchall()
-    scored = sorted(
-        ((raw[r["rid_"]] * recency_factor(ctx.now_ms, r["t_ms_"]), r["rid_"], r) for r in rows),
-        key=lambda item: (item[0], item[1]),
-    )[: ctx.fetch]
-    if len(candidates) < limit or len(scored) == ctx.fetch:
-        return [(row, -score) for score, _rid, row in scored]
-    full = ctx.conn.execute(  # selective filters: rank every match in SQL
-        f"SELECT {spec.columns}, {bm25} * {recency_factor_sql(spec.time_column)} AS score_ "
-        f"FROM {spec.fts} JOIN {spec.table} ON {spec.id_column} = {spec.fts}.rowid "
-        f"{spec.joins} WHERE {spec.fts} MATCH :match{where} ORDER BY score_ LIMIT :limit",
-        {**params, "match": ctx.plan.match, "limit": ctx.fetch, "now": ctx.now_ms},
-    ).fetchall()
-    return [(row, -float(row["score_"])) for row in full]
-
-
-OBSERVATIONS = _Table(
-    "observations_fts",
-    "observations o",
-    "JOIN projects p ON p.id = o.project_id",
-    "o.id",
-    "o.created_at",
-    "o.id, o.session_id, o.type, o.title, o.subtitle, o.facts, o.created_at, p.name AS project",
-    OBSERVATION_WEIGHTS,
-)
-SUMMARIES = _Table(
-    "session_summaries_fts",
-    "session_summaries m",
-    "JOIN projects p ON p.id = m.project_id",
-    "m.id",
-    "m.created_at",
-    "m.session_id, m.request, m.learned, m.completed, m.next_steps, m.created_at, "
-    "p.name AS project",
-)
-PROMPTS = _Table(
-    "prompts_fts",
-    "prompts q",
-    "JOIN sessions s ON s.id = q.session_id JOIN projects pr ON pr.id = s.project_id",
-    "q.id",
-    "q.created_at",
-    "q.session_id, q.prompt_number, q.text, q.created_at, pr.name AS project",
-)
-
-
-def _project_filter(ctx: SearchContext, column: str) -> tuple[str, dict[str, object]]:
-    if ctx.request.all_projects:
-        return "", {}
-    identity = locate_project(ctx.request.cwd).identity
-    row = ctx.conn.execute("SELECT id FROM projects WHERE identity = ?", (identity,)).fetchone()
-    return f" AND {column} = :project", {"project": -1 if row is None else int(row[0])}
+    """``(row, score)`` for rows of ``spec`` matching the query within the request's project
+    and ``--since``, best first, at most ``ctx.fetch``; ``score`` is higher-is-better."""
+    project_id = None
+    if not ctx.request.all_projects:
+        found = find_project(ctx.conn, locate_project(ctx.request.cwd).identity)
+        project_id = -1 if found is None else found
+    return ranked_records(
+        ctx.conn,
+        spec,
+        match=ctx.plan.match,
+        now_ms=ctx.now_ms,
+        fetch=ctx.fetch,
+        project_id=project_id,
+        since_ms=ctx.request.since_ms,
+        types=types,
+        concepts=concepts,
+    )
 
 
 def _clip(text: str) -> str:
@@ -143,13 +74,6 @@ def _shown(text: str | None) -> str:
     (``""`` when nothing may be shown)."""
     cleaned = clean_captured(text or "")
     return _clip(cleaned) if cleaned else ""
-
-
-def _since(ctx: SearchContext, column: str, params: dict[str, object]) -> str:
-    if ctx.request.since_ms is None:
-        return ""
-    params["since"] = ctx.request.since_ms
-    return f" AND {column} >= :since"
 
 
 def _session_path(ctx: SearchContext, session_id: int, project: str) -> str:
@@ -190,19 +114,10 @@ class ObservationSource:
         req = ctx.request
         if req.tags:  # observations carry no tags
             return []
-        scope, params = _project_filter(ctx, "o.project_id")
-        where = scope + _since(ctx, "o.created_at", params)
-        for i, name in enumerate(req.categories):
-            if name in OBSERVATION_TYPES:
-                where += f" AND o.type = :cat{i}"
-            else:
-                where += (
-                    f" AND o.id IN (SELECT observation_id FROM observation_concepts "
-                    f"WHERE concept = :cat{i})"
-                )
-            params[f"cat{i}"] = name
+        types = tuple(c for c in req.categories if c in OBSERVATION_TYPES)
+        concepts = tuple(c for c in req.categories if c not in OBSERVATION_TYPES)
         hits = []
-        for r, score in _ranked(ctx, OBSERVATIONS, where, params):
+        for r, score in _ranked(ctx, OBSERVATIONS, types, concepts):
             title = _shown(r["title"])
             if not title:
                 continue
@@ -229,10 +144,8 @@ class ObservationSource:
     def _summaries(self, ctx: SearchContext) -> list[SearchHit]:
         if ctx.request.categories or ctx.request.tags:  # summaries carry no labels
             return []
-        scope, params = _project_filter(ctx, "m.project_id")
-        scope += _since(ctx, "m.created_at", params)
         hits = []
-        for r, score in _ranked(ctx, SUMMARIES, scope, params):
+        for r, score in _ranked(ctx, SUMMARIES):
             texts = [r[k] for k in ("completed", "learned", "next_steps", "request")]
             snippet = _shown(_first_matching(texts, ctx.plan.needles))
             if not snippet:
@@ -260,10 +173,8 @@ class ObservationSource:
     def _prompts(self, ctx: SearchContext) -> list[SearchHit]:
         if ctx.request.categories or ctx.request.tags:  # prompts carry no labels
             return []
-        scope, params = _project_filter(ctx, "s.project_id")
-        scope += _since(ctx, "q.created_at", params)
         hits = []
-        for r, score in _ranked(ctx, PROMPTS, scope, params):
+        for r, score in _ranked(ctx, PROMPTS):
             text = _shown(r["text"])
             if not text:
                 continue

@@ -1,0 +1,159 @@
+"""Ranked full-text queries over the session record: observations, summaries and prompts.
+
+Why it exists: :mod:`conkeeper.services.observations.search_source` turns these rows into
+search hits; the SQL that finds and ranks them lives here, like every other statement. A
+:class:`RecordTable` says how one FTS table maps to its rows, and :func:`ranked_records` takes
+plain values (match string, project, time bound, label filters) and returns rows with scores.
+
+Ranking at scale: scoring every match of a frequent word among 100k observations by BM25 times
+recency means joining each match to its row (most of the query time). Instead the FTS table
+alone gives the best :data:`CANDIDATES` matches by BM25, and only those are joined, filtered and
+re-ranked with the recency factor — a two-stage ranking whose top 20 equalled the exact
+BM25 × recency order on every query of ``bench/search_bench.py``. When there are fewer matches
+than that, the result is exact; when filters (category, project, date) leave too few of the
+candidates, every match is ranked in SQL instead.
+
+Imported only when a search wants records; stdlib only (no :mod:`dataclasses`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from conkeeper.storage.index_query import recency_factor, recency_factor_sql
+
+# title, subtitle, facts, narrative, concepts, files
+OBSERVATION_WEIGHTS = "4.0, 2.0, 2.0, 1.0, 1.0, 1.0"
+CANDIDATES = 1000  # best BM25 matches re-ranked with the recency factor (at least)
+
+
+class RecordTable(NamedTuple):
+    """How one FTS table maps to its rows: ``table`` (with alias), ``joins`` to more tables,
+    the row id, time and project columns, the select list and the BM25 column weights."""
+
+    fts: str
+    table: str
+    joins: str
+    id_column: str
+    time_column: str
+    project_column: str
+    columns: str
+    weights: str = ""
+
+
+OBSERVATIONS = RecordTable(
+    "observations_fts",
+    "observations o",
+    "JOIN projects p ON p.id = o.project_id",
+    "o.id",
+    "o.created_at",
+    "o.project_id",
+    "o.id, o.session_id, o.type, o.title, o.subtitle, o.facts, o.created_at, p.name AS project",
+    OBSERVATION_WEIGHTS,
+)
+SUMMARIES = RecordTable(
+    "session_summaries_fts",
+    "session_summaries m",
+    "JOIN projects p ON p.id = m.project_id",
+    "m.id",
+    "m.created_at",
+    "m.project_id",
+    "m.session_id, m.request, m.learned, m.completed, m.next_steps, m.created_at, "
+    "p.name AS project",
+)
+PROMPTS = RecordTable(
+    "prompts_fts",
+    "prompts q",
+    "JOIN sessions s ON s.id = q.session_id JOIN projects pr ON pr.id = s.project_id",
+    "q.id",
+    "q.created_at",
+    "s.project_id",
+    "q.session_id, q.prompt_number, q.text, q.created_at, pr.name AS project",
+)
+
+
+def _filters(
+    spec: RecordTable,
+    project_id: int | None,
+    since_ms: int | None,
+    types: Sequence[str],
+    concepts: Sequence[str],
+) -> tuple[str, dict[str, object]]:
+    """The ``WHERE`` additions (SQL starting with `` AND``) and their parameters."""
+    where = ""
+    params: dict[str, object] = {}
+    if project_id is not None:
+        where += f" AND {spec.project_column} = :project"
+        params["project"] = project_id
+    if since_ms is not None:
+        where += f" AND {spec.time_column} >= :since"
+        params["since"] = since_ms
+    n = 0
+    for name in types:
+        where += f" AND o.type = :cat{n}"
+        params[f"cat{n}"] = name
+        n += 1
+    for name in concepts:
+        where += (
+            " AND o.id IN (SELECT observation_id FROM observation_concepts "
+            f"WHERE concept = :cat{n})"
+        )
+        params[f"cat{n}"] = name
+        n += 1
+    return where, params
+
+
+def ranked_records(
+    conn: sqlite3.Connection,
+    spec: RecordTable,
+    *,
+    match: str,
+    now_ms: int,
+    fetch: int,
+    project_id: int | None = None,
+    since_ms: int | None = None,
+    types: Sequence[str] = (),
+    concepts: Sequence[str] = (),
+) -> list[tuple[sqlite3.Row, float]]:
+    """``(row, score)`` for rows of ``spec`` matching ``match``, best first, at most ``fetch``;
+    ``score`` is higher-is-better (BM25 × recency, negated), so record hits rank on the same
+    scale as memory-file sections.
+
+    Filters: ``project_id`` (``None``: every project), rows created at or after ``since_ms``,
+    and — for :data:`OBSERVATIONS` only — observation ``types`` and ``concepts`` (each must hold).
+    Raises :class:`sqlite3.OperationalError` when the store has no such table (an in-memory
+    fallback index).
+    """
+    where, params = _filters(spec, project_id, since_ms, types, concepts)
+    bm25 = f"bm25({spec.fts}{', ' + spec.weights if spec.weights else ''})"
+    limit = max(CANDIDATES, fetch * 10)
+    candidates = conn.execute(
+        f"SELECT rowid, {bm25} FROM {spec.fts} WHERE {spec.fts} MATCH :match "
+        "ORDER BY 2 LIMIT :limit",
+        {"match": match, "limit": limit},
+    ).fetchall()
+    if not candidates:
+        return []
+    raw = {int(r[0]): float(r[1]) for r in candidates}
+    ids = ",".join(str(i) for i in raw)
+    rows: list[sqlite3.Row] = conn.execute(
+        f"SELECT {spec.columns}, {spec.id_column} AS rid_, {spec.time_column} AS t_ms_ "
+        # NOT INDEXED: look the candidates up by rowid, never scan a project's index instead
+        f"FROM {spec.table} NOT INDEXED {spec.joins} WHERE {spec.id_column} IN ({ids}){where}",
+        params,
+    ).fetchall()
+    scored = sorted(
+        ((raw[r["rid_"]] * recency_factor(now_ms, r["t_ms_"]), r["rid_"], r) for r in rows),
+        key=lambda item: (item[0], item[1]),
+    )[:fetch]
+    if len(candidates) < limit or len(scored) == fetch:
+        return [(row, -score) for score, _rid, row in scored]
+    full: list[sqlite3.Row] = conn.execute(  # selective filters: rank every match in SQL
+        f"SELECT {spec.columns}, {bm25} * {recency_factor_sql(spec.time_column)} AS score_ "
+        f"FROM {spec.fts} JOIN {spec.table} ON {spec.id_column} = {spec.fts}.rowid "
+        f"{spec.joins} WHERE {spec.fts} MATCH :match{where} ORDER BY score_ LIMIT :limit",
+        {**params, "match": match, "limit": fetch, "now": now_ms},
+    ).fetchall()
+    return [(row, -float(row["score_"])) for row in full]
