@@ -399,50 +399,91 @@ def outcome_from_response(response: Any) -> tuple[str, CleanText | None, int | N
     output is cleaned whole before the line that says most is picked from it.
     """
     if isinstance(response, str):
-        if response.lstrip().startswith("<tool_use_error>"):
-            inner = response.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
-            return "failure", _whole(inner) or label("tool error"), None
-        return "success", None, None
+        return _string_outcome(response)
     if not isinstance(response, dict):
         return "success", None, None
-    exit_code = next(
-        (_int(response[k]) for k in _EXIT_KEYS if _int(response.get(k)) is not None), None
-    )
+    exit_code = _exit_code(response)
     if response.get("interrupted") is True:
-        stderr = _whole(_text_of(response.get("stderr")))
-        first = _first_meaningful_line(stderr) if stderr else ""
-        return (
-            "interrupted",
-            pick(stderr, first) if stderr and first else label("interrupted"),
-            exit_code,
-        )
-    error_flag = response.get("is_error") is True or response.get("isError") is True
-    error_text = response.get("error")
+        return _interrupted_outcome(response, exit_code)
     if exit_code not in (None, 0):
-        stderr = _whole(_text_of(response.get("stderr")))
-        stdout = _whole(_text_of(response.get("stdout")))
-        detail = _best_line(stderr, stdout)
-        return "failure", label(f"exit code {exit_code}", detail), exit_code
+        return _exit_failure(response, exit_code)
+    error = _error_field_message(response.get("error"))
+    if error is not None:
+        return "failure", error, exit_code
+    if _flagged_as_error(response):
+        return "failure", _flagged_detail(response), exit_code
+    return "success", None, exit_code
+
+
+def _string_outcome(response: str) -> tuple[str, CleanText | None, int | None]:
+    """A bare-string response: Claude Code reports tool errors as ``<tool_use_error>`` text,
+    anything else is a plain successful result."""
+    if response.lstrip().startswith("<tool_use_error>"):
+        inner = response.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
+        return "failure", _whole(inner) or label("tool error"), None
+    return "success", None, None
+
+
+def _exit_code(response: dict[str, Any]) -> int | None:
+    """The first exit-code field a host filled in; hosts spell it differently."""
+    return next((_int(response[k]) for k in _EXIT_KEYS if _int(response.get(k)) is not None), None)
+
+
+def _interrupted_outcome(
+    response: dict[str, Any], exit_code: int | None
+) -> tuple[str, CleanText | None, int | None]:
+    """An interrupted command: its stderr says why when it says anything, else a label."""
+    stderr = _whole(_text_of(response.get("stderr")))
+    first = _first_meaningful_line(stderr) if stderr else ""
+    return (
+        "interrupted",
+        pick(stderr, first) if stderr and first else label("interrupted"),
+        exit_code,
+    )
+
+
+def _exit_failure(
+    response: dict[str, Any], exit_code: int
+) -> tuple[str, CleanText | None, int | None]:
+    """A non-zero exit: the exit code plus the line of stderr (else stdout) that says most."""
+    stderr = _whole(_text_of(response.get("stderr")))
+    stdout = _whole(_text_of(response.get("stdout")))
+    detail = _best_line(stderr, stdout)
+    return "failure", label(f"exit code {exit_code}", detail), exit_code
+
+
+def _error_field_message(error_text: Any) -> CleanText | None:
+    """The message of an ``error`` field (a string or an object with a ``message``); ``None``
+    when the field does not report a failure."""
     if isinstance(error_text, str) and error_text.strip():
-        return "failure", _whole(error_text) or label(PRIVATE_LABEL), exit_code
+        return _whole(error_text) or label(PRIVATE_LABEL)
     if isinstance(error_text, dict):
         message = str(error_text.get("message") or error_text)
-        return "failure", _whole(message) or label(PRIVATE_LABEL), exit_code
-    if error_flag or response.get("success") is False:
-        raw = (
-            _text_of(response.get("stderr"))
-            or _text_of(response.get("content"))
-            or _text_of(response.get("message"))
-        )
-        detail = _whole(raw)
-        if detail is None:
-            return (
-                "failure",
-                label(PRIVATE_LABEL if raw.strip() else "tool reported an error"),
-                exit_code,
-            )
-        return "failure", pick(detail, informative_line(detail)), exit_code
-    return "success", None, exit_code
+        return _whole(message) or label(PRIVATE_LABEL)
+    return None
+
+
+def _flagged_as_error(response: dict[str, Any]) -> bool:
+    """Whether a response marks itself failed (``is_error``/``isError`` or ``success: false``)."""
+    return (
+        response.get("is_error") is True
+        or response.get("isError") is True
+        or response.get("success") is False
+    )
+
+
+def _flagged_detail(response: dict[str, Any]) -> CleanText:
+    """What a self-flagged failure says: the informative line of its stderr, content or
+    message, or a label when there is nothing (or nothing public) to show."""
+    raw = (
+        _text_of(response.get("stderr"))
+        or _text_of(response.get("content"))
+        or _text_of(response.get("message"))
+    )
+    detail = _whole(raw)
+    if detail is None:
+        return label(PRIVATE_LABEL if raw.strip() else "tool reported an error")
+    return pick(detail, informative_line(detail))
 
 
 def _whole(text: str) -> CleanText | None:

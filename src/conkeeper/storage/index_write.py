@@ -223,6 +223,34 @@ def _section_rows(
     categories its subsections inherit (its own plus those it inherited)."""
     start = section.line_start
     labelled = [b for b in bullets if start <= b.line_start <= end] if bullets else bullets
+    own_cats, own_tags = _section_labels(ft, start, end, labelled, tag_lines, inherited)
+    section_span: list[object] | None = None
+    if own_cats or own_tags:
+        section_span = [start, end, own_cats, own_tags]
+    path = " > ".join(section.heading_path)
+    lines = ft.lines
+    rows = []
+    for first in range(start, end + 1, CHUNK_LINES):
+        last = min(end, first + CHUNK_LINES - 1)
+        body = "\n".join(lines[first - 1 : last])
+        if not body or body.isspace():
+            continue
+        spans = _chunk_spans(section_span, labelled, first, last)
+        rows.append(_chunk_row(ft, first, last, path, section.heading, body, spans))
+    return rows, list(dict.fromkeys(own_cats))
+
+
+def _section_labels(
+    ft: _FileText,
+    start: int,
+    end: int,
+    labelled: list[Entry],
+    tag_lines: list[int],
+    inherited: list[str],
+) -> tuple[list[str], list[str]]:
+    """The categories and tags that qualify a whole section: those inherited from its
+    ancestors plus its tag lines that do not belong to one of its bullets (a bullet's own
+    labels qualify only that bullet)."""
     own_cats: list[str] = list(inherited)
     own_tags: list[str] = []
     if tag_lines:
@@ -231,44 +259,53 @@ def _section_rows(
             if not any(b.line_start <= lineno <= b.line_end for b in labelled):
                 kind, name = ft.tags[lineno]
                 (own_cats if kind == "category" else own_tags).append(name)
-    path = " > ".join(section.heading_path)
-    heading = section.heading
-    lines = ft.lines
-    rows = []
-    for first in range(start, end + 1, CHUNK_LINES):
-        last = min(end, first + CHUNK_LINES - 1)
-        body = "\n".join(lines[first - 1 : last])
-        if not body or body.isspace():
-            continue
-        spans: list[list[object]] = []
-        if own_cats or own_tags:
-            spans.append([start, end, own_cats, own_tags])
-        if labelled:
-            spans.extend(
-                [b.line_start, b.line_end, list(b.categories), list(b.tags)]
-                for b in labelled
-                if b.line_start <= last and b.line_end >= first
-            )
-        terms = ft.terms(heading + "\n" + body) if ft.idents else []
-        if spans:
-            cats = list(dict.fromkeys(n for s in spans for n in s[2]))  # type: ignore[attr-defined]
-            tags = list(dict.fromkeys(n for s in spans for n in s[3]))  # type: ignore[attr-defined]
-            rows.append(
-                EntryRow(
-                    first,
-                    last,
-                    path,
-                    _padded(cats),
-                    _padded(tags),
-                    _SPANS_JSON(spans),
-                    heading,
-                    body,
-                    " ".join([*terms, *cats, *tags]),
-                )
-            )
-        else:
-            rows.append(EntryRow(first, last, path, "", "", "", heading, body, " ".join(terms)))
-    return rows, list(dict.fromkeys(own_cats))
+    return own_cats, own_tags
+
+
+def _chunk_spans(
+    section_span: list[object] | None, labelled: list[Entry], first: int, last: int
+) -> list[list[object]]:
+    """The labelled line ranges a chunk ``first..last`` overlaps: the whole section's (when it
+    has labels) and each labelled bullet's, so a search can tell which lines a label covers."""
+    spans: list[list[object]] = []
+    if section_span is not None:
+        spans.append(section_span)
+    if labelled:
+        spans.extend(
+            [b.line_start, b.line_end, list(b.categories), list(b.tags)]
+            for b in labelled
+            if b.line_start <= last and b.line_end >= first
+        )
+    return spans
+
+
+def _chunk_row(
+    ft: _FileText,
+    first: int,
+    last: int,
+    path: str,
+    heading: str,
+    body: str,
+    spans: list[list[object]],
+) -> EntryRow:
+    """One chunk's row; its labels are the union of its spans' ones, and are also put in the
+    FTS text so a search for a category or tag finds the chunk."""
+    terms = ft.terms(heading + "\n" + body) if ft.idents else []
+    if not spans:
+        return EntryRow(first, last, path, "", "", "", heading, body, " ".join(terms))
+    cats = list(dict.fromkeys(n for s in spans for n in s[2]))  # type: ignore[attr-defined]
+    tags = list(dict.fromkeys(n for s in spans for n in s[3]))  # type: ignore[attr-defined]
+    return EntryRow(
+        first,
+        last,
+        path,
+        _padded(cats),
+        _padded(tags),
+        _SPANS_JSON(spans),
+        heading,
+        body,
+        " ".join([*terms, *cats, *tags]),
+    )
 
 
 def entry_rows(blanked: str) -> list[EntryRow]:

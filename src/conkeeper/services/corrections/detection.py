@@ -187,35 +187,77 @@ def _score(
     rule: _Rule, sentence: str, start: int, index: int, total_chars: int, closing: bool = False
 ) -> float:
     """The rule's confidence adjusted for the sentence around the match (``closing``: the
-    sentence is one of the prompt's last two, where a complaint after a paste sits)."""
-    score = rule.confidence
+    sentence is one of the prompt's last two, where a complaint after a paste sits).
+
+    Each penalty is subtracted in turn, in a fixed order, so scores stay reproducible.
+    """
     before = sentence[:start]
+    score = rule.confidence
+    score -= _question_penalty(rule, sentence)
+    score -= _conditional_penalty(rule, sentence, before)
+    score -= _softened_penalty(rule, sentence)
+    score -= _reported_penalty(before)
+    score -= _friction_context_penalty(rule, sentence, before)
+    score -= _quoted_meta_penalty(sentence)
+    score -= _position_penalty(index, total_chars, closing)
+    return score
+
+
+def _question_penalty(rule: _Rule, sentence: str) -> float:
+    """A question ("did you use tabs?") is rarely a correction unless the rule expects one."""
     if sentence.rstrip().endswith("?") and not rule.question_ok:
-        score -= 0.35
+        return 0.35
+    return 0.0
+
+
+def _conditional_penalty(rule: _Rule, sentence: str, before: str) -> float:
+    """A conditional or precaution ("if it fails", "make sure") is about what might happen,
+    not about something that went wrong."""
     if _CONDITIONAL.search(before) or (rule.cond_after and _CONDITIONAL.search(sentence)):
-        score -= 0.5
+        return 0.5
+    return 0.0
+
+
+def _softened_penalty(rule: _Rule, sentence: str) -> float:
+    """Soothing words, praise (for weak or negative rules) and reassurance or a resolved
+    problem (for friction) take the edge off what looked like a complaint."""
+    if _SOOTHING.search(sentence):
+        return 0.3
     if (
-        _SOOTHING.search(sentence)
-        or (
-            (rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-"))
-            and _PRAISE_IN_SENTENCE.search(sentence)
-        )
-        or (
-            rule.label == FRICTION and (_REASSURANCE.search(sentence) or _RESOLVED.search(sentence))
-        )
-    ):
-        score -= 0.3
-    if _REPORTED.search(before):
-        score -= 0.45
+        rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-")
+    ) and _PRAISE_IN_SENTENCE.search(sentence):
+        return 0.3
+    if rule.label == FRICTION and (_REASSURANCE.search(sentence) or _RESOLVED.search(sentence)):
+        return 0.3
+    return 0.0
+
+
+def _reported_penalty(before: str) -> float:
+    """Someone or something else said it (they, the docs, the error message): the user is
+    reporting, not correcting."""
+    return 0.45 if _REPORTED.search(before) else 0.0
+
+
+def _friction_context_penalty(rule: _Rule, sentence: str, before: str) -> float:
+    """Friction told as a story (narrative lead-in) or not happened yet is not friction now."""
     if rule.label == FRICTION and (
         (_NARRATIVE.search(before) and not rule.narrative_ok) or _NOT_YET.search(sentence)
     ):
-        score -= 0.35
-    if "QUOTED" in sentence and _META.search(sentence):
-        score -= 0.5
+        return 0.35
+    return 0.0
+
+
+def _quoted_meta_penalty(sentence: str) -> float:
+    """Quoted text in a sentence about the detector itself (test cases, false positives) is
+    an example being discussed, not a correction being made."""
+    return 0.5 if "QUOTED" in sentence and _META.search(sentence) else 0.0
+
+
+def _position_penalty(index: int, total_chars: int, closing: bool) -> float:
+    """Corrections lead a message; deep in a long brief they are usually prose."""
     if index >= 3 and total_chars > 600 and not closing:
-        score -= 0.12  # corrections lead a message; deep in a long brief they are usually prose
-    return score
+        return 0.12
+    return 0.0
 
 
 _BARE_NO = LazyPattern(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)

@@ -290,33 +290,63 @@ def _symbol(span: str) -> Citation | None:
 
 
 def _command(span: str) -> list[Citation]:
+    """The citations in a shell command: a script run by its path, or the target a known
+    task runner runs plus the project paths among its arguments."""
     words = span.split()
     if not words:
         return []
     tool = words[0]
-    if tool.startswith("./") and len(words) >= 1:
+    if tool.startswith("./"):
         path = normalize_path(tool)
         return [Citation(PATH, path, span)] if path else []
     if tool not in COMMAND_WORDS:
         return []
-    found: list[Citation] = []
-    if tool == "make" and len(words) > 1 and re.fullmatch(r"[\w.-]+", words[1]):
-        found.append(Citation(COMMAND, words[1], span, "make"))
-    elif tool in ("npm", "pnpm", "bun") and len(words) > 2 and words[1] == "run":
-        found.append(Citation(COMMAND, words[2], span, "npm"))
-    elif tool == "yarn" and len(words) > 1 and re.fullmatch(r"[\w:.-]+", words[1]):
-        if words[1] not in ("add", "install", "remove", "upgrade", "init", "dlx", "run"):
-            found.append(Citation(COMMAND, words[1], span, "npm"))
-        elif words[1] == "run" and len(words) > 2:
-            found.append(Citation(COMMAND, words[2], span, "npm"))
+    target = _runner_target(tool, words, span)
+    found = [target] if target is not None else []
+    found.extend(_argument_paths(words, span))
+    return found
+
+
+def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
+    """What a task runner is asked to run (a make target, a package script, a Python module):
+    each must still exist for the command to work."""
+    if tool == "make":
+        if len(words) > 1 and re.fullmatch(r"[\w.-]+", words[1]):
+            return Citation(COMMAND, words[1], span, "make")
+    elif tool in ("npm", "pnpm", "bun"):
+        if len(words) > 2 and words[1] == "run":
+            return Citation(COMMAND, words[2], span, "npm")
+    elif tool == "yarn":
+        return _yarn_script(words, span)
     elif tool in ("python", "python3", "uv") and "-m" in words:
         index = words.index("-m")
         if index + 1 < len(words) and re.fullmatch(r"[A-Za-z_][\w.]*", words[index + 1]):
-            found.append(Citation(COMMAND, words[index + 1], span, "python -m"))
+            return Citation(COMMAND, words[index + 1], span, "python -m")
+    return None
+
+
+def _yarn_script(words: list[str], span: str) -> Citation | None:
+    """The script of ``yarn <script>`` or ``yarn run <script>``; yarn's own subcommands
+    (``add``, ``install``...) name no script."""
+    if len(words) <= 1 or not re.fullmatch(r"[\w:.-]+", words[1]):
+        return None
+    if words[1] not in ("add", "install", "remove", "upgrade", "init", "dlx", "run"):
+        return Citation(COMMAND, words[1], span, "npm")
+    if words[1] == "run" and len(words) > 2:
+        return Citation(COMMAND, words[2], span, "npm")
+    return None
+
+
+def _argument_paths(words: list[str], span: str) -> list[Citation]:
+    """The arguments that are project paths: ones with a folder that look like paths, and
+    script files (not ``key=value`` settings)."""
+    found: list[Citation] = []
     for word in words[1:]:
         path = normalize_path(word)
-        if (path and "/" in path and looks_like_path(path)) or (
-            path and _extension(path) in ("py", "sh", "js", "ts") and "=" not in word
+        if not path:
+            continue
+        if ("/" in path and looks_like_path(path)) or (
+            _extension(path) in ("py", "sh", "js", "ts") and "=" not in word
         ):
             found.append(Citation(PATH, path, span))
     return found
@@ -386,45 +416,55 @@ def _blocks(lines: list[str]) -> Iterator[tuple[int, int, str]]:
     start: int | None = None
     fence: str | None = None
     in_comment = False
-    index = _front_matter_end(lines)
-    while index < len(lines):
+    for index in range(_front_matter_end(lines), len(lines)):
         line = lines[index]
         stripped = line.strip()
-        if fence is not None:
+        if fence is not None:  # a fenced block belongs to the entry it is in, whole
             if stripped.startswith(fence):
                 fence = None
-            index += 1
             continue
-        if in_comment:
+        if in_comment:  # a multi-line HTML comment is neither an entry nor part of one
             in_comment = "-->" not in line
-            index += 1
             continue
         opens_comment = stripped.startswith("<!--") and "-->" not in stripped[4:]
-        fence_match = _FENCE.match(line)
-        boundary = (
-            not stripped
-            or stripped.startswith("|")  # each table row is an entry of its own
-            or _HEADING.match(line)
-            or opens_comment
-            or (stripped.startswith("<!--") and stripped.endswith("-->"))
-            or _BULLET.match(line)
-        )
-        if boundary and start is not None:
+        is_heading = _HEADING.match(line) is not None
+        if start is not None and _ends_block(line, stripped, is_heading, opens_comment):
             yield start, index, heading
             start = None
-        if _HEADING.match(line):
+        if is_heading:
             heading = stripped.lstrip("#").strip()
         elif opens_comment:
             in_comment = True
-        elif fence_match:
-            fence = fence_match.group(1)[:3]
-            if start is None:
+        else:
+            fence = _fence_opened(line)
+            if start is None and (fence is not None or _starts_text(stripped)):
                 start = index
-        elif stripped and not stripped.startswith("<!--") and start is None:
-            start = index
-        index += 1
     if start is not None:
         yield start, len(lines), heading
+
+
+def _ends_block(line: str, stripped: str, is_heading: bool, opens_comment: bool) -> bool:
+    """Whether ``line`` ends the entry before it: a blank line, a table row (each row is an
+    entry of its own), a heading, a comment or a new bullet."""
+    return bool(
+        not stripped
+        or stripped.startswith("|")
+        or is_heading
+        or opens_comment
+        or (stripped.startswith("<!--") and stripped.endswith("-->"))
+        or _BULLET.match(line)
+    )
+
+
+def _fence_opened(line: str) -> str | None:
+    """The fence (its first three characters) a line opens, else ``None``."""
+    match = _FENCE.match(line)
+    return match.group(1)[:3] if match else None
+
+
+def _starts_text(stripped: str) -> bool:
+    """Whether a (stripped) line is text that can start an entry: not blank, not a comment."""
+    return bool(stripped) and not stripped.startswith("<!--")
 
 
 def split_entries(text: str, *, every: bool = False) -> list[Entry]:

@@ -438,32 +438,47 @@ class _Checker:
         return best
 
     def _symbol(self, rel: str, entry: Entry, name: str, kind: str, files: list[str]) -> bool:
-        memory = self.memory_prefix.rstrip("/")
-        cited = [f for f in files if f != memory and not f.startswith(self.memory_prefix)]
-        folders = [f for f in cited if f in self.tree.dirs or os.path.isdir(self.tree.prefix + f)]
-        files = [f for f in cited if f not in folders]
+        """Whether a cited symbol (or config key) is gone; adds the finding when it is.
+
+        With cited code files or folders it is looked for there; without, a symbol is looked
+        for in all tracked code (a key alone is too ambiguous to judge).
+        """
+        folders, files = self._cited_code(files)
         if kind == KEY:
             files = [f for f in files if is_config_path(f)]
             if not files:
                 return False  # a bare snake_case word: too ambiguous to judge
-        where_now = self.grep.get(name, set())
-        if folders and any(w.startswith(d + "/") for d in folders for w in where_now):
-            return False  # still somewhere under a cited folder
         if files or folders:
-            for path in files:
-                if has_word(self._code(path), name):
-                    return False
-            if not files:
-                files = folders
-            where = sorted(self.grep.get(name, ()))
-            elsewhere = f"; now in {where[0]}" if where else ""
-            commit = self._latest(files)
-            shown = ", ".join(files[:2])
-            self._add(rel, entry, name, "symbol-gone", f"no longer in {shown}{elsewhere}", commit)
-            return True
+            return self._gone_from_cited(rel, entry, name, files, folders)
         if kind == KEY or not self.report.git or name in self.grep:
             return False
         self._add(rel, entry, name, "symbol-gone", "not found anywhere in the tracked code")
+        return True
+
+    def _cited_code(self, cited: list[str]) -> tuple[list[str], list[str]]:
+        """``(folders, files)`` among the paths an entry cites, leaving out the memory files
+        themselves (a symbol is looked for in code, not in the notes that mention it)."""
+        memory = self.memory_prefix.rstrip("/")
+        code = [f for f in cited if f != memory and not f.startswith(self.memory_prefix)]
+        folders = [f for f in code if f in self.tree.dirs or os.path.isdir(self.tree.prefix + f)]
+        return folders, [f for f in code if f not in folders]
+
+    def _gone_from_cited(
+        self, rel: str, entry: Entry, name: str, files: list[str], folders: list[str]
+    ) -> bool:
+        """Whether ``name`` is in none of the cited files and under none of the cited
+        folders; the finding says where it lives now, when it still exists elsewhere."""
+        where_now = self.grep.get(name, set())
+        if folders and any(w.startswith(d + "/") for d in folders for w in where_now):
+            return False  # still somewhere under a cited folder
+        if any(has_word(self._code(path), name) for path in files):
+            return False
+        shown_paths = files or folders
+        where = sorted(self.grep.get(name, ()))
+        elsewhere = f"; now in {where[0]}" if where else ""
+        commit = self._latest(shown_paths)
+        shown = ", ".join(shown_paths[:2])
+        self._add(rel, entry, name, "symbol-gone", f"no longer in {shown}{elsewhere}", commit)
         return True
 
     def _command(self, rel: str, entry: Entry, value: str, tool: str) -> bool:

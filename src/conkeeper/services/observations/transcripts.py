@@ -290,52 +290,99 @@ def _take_entry(
     tools: dict[str, ParsedTool],
     current: ParsedTurn | None,
 ) -> ParsedTurn | None:
+    """Fold one decoded line into ``parsed``; returns the turn later tool uses belong to."""
     kind = entry.get("type")
     if kind not in ("user", "assistant"):
-        if kind == "summary" and isinstance(entry.get("summary"), str):
-            parsed.title_hint = parsed.title_hint or entry["summary"][:300]
-        elif kind not in KNOWN_SKIPPED_TYPES:
-            parsed.unknown_types += 1
+        _note_other_entry(parsed, entry, kind)
         return current
     if entry.get("isSidechain") is True:
         parsed.sidechain += 1
         return current
+    at = _note_time_and_place(parsed, entry)
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if kind == "user":
+        return _take_user_entry(parsed, entry, content, tools, current, at)
+    return _take_tool_uses(parsed, content, tools, current, at)
+
+
+def _note_other_entry(parsed: ParsedTranscript, entry: dict[str, Any], kind: object) -> None:
+    """A line that is neither a prompt nor a reply: a summary gives the session a title hint;
+    types we do not know are counted so the import report can say something was skipped."""
+    if kind == "summary" and isinstance(entry.get("summary"), str):
+        parsed.title_hint = parsed.title_hint or entry["summary"][:300]
+    elif kind not in KNOWN_SKIPPED_TYPES:
+        parsed.unknown_types += 1
+
+
+def _note_time_and_place(parsed: ParsedTranscript, entry: dict[str, Any]) -> int:
+    """The entry's time (the last known one when it has none), widening the session's span,
+    and the first working directory seen; the time is returned for the turn and tools."""
     at = parse_time(entry.get("timestamp")) or (parsed.ended_at or 0)
     if parsed.cwd is None and isinstance(entry.get("cwd"), str) and entry["cwd"]:
         parsed.cwd = entry["cwd"]
     if at:
         parsed.started_at = at if parsed.started_at is None else min(parsed.started_at, at)
         parsed.ended_at = at if parsed.ended_at is None else max(parsed.ended_at, at)
-    message = entry.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if kind == "user":
-        prompt = _prompt_text(entry, content)
-        if prompt is not None:
-            current = ParsedTurn(prompt, at)
-            parsed.turns.append(current)
-            return current
-        _take_results(content, entry.get("toolUseResult"), tools, at)
-        return current
+    return at
+
+
+def _take_user_entry(
+    parsed: ParsedTranscript,
+    entry: dict[str, Any],
+    content: object,
+    tools: dict[str, ParsedTool],
+    current: ParsedTurn | None,
+    at: int,
+) -> ParsedTurn | None:
+    """A user line is either a typed prompt, which starts a new turn, or the results of
+    earlier tool uses, which are attached to those tools."""
+    prompt = _prompt_text(entry, content)
+    if prompt is not None:
+        turn = ParsedTurn(prompt, at)
+        parsed.turns.append(turn)
+        return turn
+    _take_results(content, entry.get("toolUseResult"), tools, at)
+    return current
+
+
+def _take_tool_uses(
+    parsed: ParsedTranscript,
+    content: object,
+    tools: dict[str, ParsedTool],
+    current: ParsedTurn | None,
+    at: int,
+) -> ParsedTurn | None:
+    """The tool uses of an assistant line, each recorded once; tool uses before any prompt
+    get a prompt-less turn so they are not lost."""
     if not isinstance(content, list):
         return current
     for block in content:
-        if not isinstance(block, dict) or block.get("type") != "tool_use":
-            continue
-        tool_id = block.get("id")
-        if not isinstance(tool_id, str) or not tool_id or tool_id in tools:
+        tool = _tool_use(block, tools, at)
+        if tool is None:
             continue
         if current is None:
             current = ParsedTurn(None, at)
             parsed.turns.append(current)
-        tool = ParsedTool(
-            id=tool_id[:200],
-            name=str(block.get("name") or "unknown")[:100],
-            input=tool_input if isinstance(tool_input := block.get("input"), dict) else {},
-            at=at,
-        )
-        tools[tool_id] = tool
+        tools[block["id"]] = tool  # the full id: results name it, ParsedTool.id is cut
         current.tools.append(tool)
     return current
+
+
+def _tool_use(block: object, tools: dict[str, ParsedTool], at: int) -> ParsedTool | None:
+    """A ``tool_use`` block as a new :class:`ParsedTool`; ``None`` for other blocks, blocks
+    without an id and ids already seen (a tool use is recorded once)."""
+    if not isinstance(block, dict) or block.get("type") != "tool_use":
+        return None
+    tool_id = block.get("id")
+    if not isinstance(tool_id, str) or not tool_id or tool_id in tools:
+        return None
+    return ParsedTool(
+        id=tool_id[:200],
+        name=str(block.get("name") or "unknown")[:100],
+        input=tool_input if isinstance(tool_input := block.get("input"), dict) else {},
+        at=at,
+    )
 
 
 def _take_results(content: object, meta: object, tools: dict[str, ParsedTool], at: int) -> None:

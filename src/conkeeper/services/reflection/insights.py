@@ -16,8 +16,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from conkeeper.domain.observations import ToolEvent
 from conkeeper.services.reflection import findings as f
-from conkeeper.services.reflection.evidence import Correction, gather
+from conkeeper.services.reflection.evidence import Correction, Evidence, gather
 from conkeeper.services.reflection.themes import cluster, content_words, similar, theme_label
 from conkeeper.storage.reflection import SessionRow
 
@@ -92,6 +93,63 @@ def _routed(memory_dir: Path, corrections: list[Correction]) -> list[dict[str, o
     return rows
 
 
+class _Tally:
+    """Counts gathered while walking the sessions' tool events: uses and failures per tool and
+    per command, and repeated failures with the sessions they happened in."""
+
+    __slots__ = ("commands", "failure_sessions", "failures", "labels", "tools")
+
+    def __init__(self) -> None:
+        self.tools: dict[str, list[int]] = {}
+        self.commands: dict[str, list[int]] = {}
+        self.failures: Counter[str] = Counter()
+        self.failure_sessions: dict[str, set[str]] = {}
+        self.labels: dict[str, str] = {}
+
+    def add(self, event: ToolEvent, session_id: str) -> None:
+        """Count one tool event; interrupted uses are not failures of the tool."""
+        tool = self.tools.setdefault(event.tool_name, [0, 0])
+        tool[0] += 1
+        tool[1] += event.failed
+        if event.action == "execute" and event.input_summary:
+            command = self.commands.setdefault(command_name(event.input_summary), [0, 0])
+            command[0] += 1
+            command[1] += event.failed
+        if event.failed and event.status != "interrupted":
+            key, label = f.failure_key(event)
+            self.failures[key] += 1
+            self.labels[key] = label
+            self.failure_sessions.setdefault(key, set()).add(session_id)
+
+    def tool_rows(self) -> list[dict[str, object]]:
+        """Per tool, most used first."""
+        return sorted(
+            (
+                {"tool": t, "uses": n, "failures": m, "failure_rate": _rate(m, n)}
+                for t, (n, m) in self.tools.items()
+            ),
+            key=lambda row: (-_num(row["uses"]), str(row["tool"])),
+        )
+
+    def command_rows(self) -> list[dict[str, object]]:
+        """Per command, most failing first (the ones worth a look)."""
+        return sorted(
+            (
+                {"command": c, "runs": n, "failures": m, "failure_rate": _rate(m, n)}
+                for c, (n, m) in self.commands.items()
+            ),
+            key=lambda row: (-_num(row["failures"]), -_num(row["runs"]), str(row["command"])),
+        )[: TOP * 2]
+
+    def repeated_failures(self) -> list[dict[str, object]]:
+        """The most frequent failures that happened more than once."""
+        return [
+            {"failure": self.labels[k], "count": n, "sessions": len(self.failure_sessions[k])}
+            for k, n in self.failures.most_common(TOP)
+            if n >= 2
+        ]
+
+
 def insights(
     conn: sqlite3.Connection,
     memory_dir: Path,
@@ -102,44 +160,44 @@ def insights(
 ) -> dict[str, object]:
     """The trends across ``sessions`` as plain data."""
     per_session = []
-    tools: dict[str, list[int]] = {}
-    commands: dict[str, list[int]] = {}
-    failures: Counter[str] = Counter()
-    failure_sessions: dict[str, set[str]] = {}
-    labels: dict[str, str] = {}
+    tally = _Tally()
     corrections: list[Correction] = []
     for session in sessions:
         ev = gather(
             conn, memory_dir, [session], scope=session.host_session_id, sensitivity=sensitivity
         )
         corrections += [c for c in ev.corrections if c.label == "correction"]
-        per_session.append(
-            {
-                "session": session.host_session_id,
-                "date": _day(session.started_at),
-                "title": " ".join((session.title or "").split())[:80],
-                "tool_uses": len(ev.events),
-                "failures": ev.failures,
-                "corrections": sum(1 for c in ev.corrections if c.label == "correction"),
-                "friction": sum(1 for c in ev.corrections if c.label == "friction"),
-            }
-        )
+        per_session.append(_session_row(session, ev))
         for event, _ in ev.events:
-            tool = tools.setdefault(event.tool_name, [0, 0])
-            tool[0] += 1
-            tool[1] += event.failed
-            if event.action == "execute" and event.input_summary:
-                name = command_name(event.input_summary)
-                command = commands.setdefault(name, [0, 0])
-                command[0] += 1
-                command[1] += event.failed
-            if event.failed and event.status != "interrupted":
-                key, label = f.failure_key(event)
-                failures[key] += 1
-                labels[key] = label
-                failure_sessions.setdefault(key, set()).add(session.host_session_id)
+            tally.add(event, session.host_session_id)
+    return {
+        "sessions": per_session,
+        "tools": tally.tool_rows(),
+        "commands": tally.command_rows(),
+        "repeated_failures": tally.repeated_failures(),
+        "themes": _themes(corrections),
+        "routed": _routed(memory_dir, corrections),
+        "claude_facets": claude_facets([s.host_session_id for s in sessions], home),
+    }
+
+
+def _session_row(session: SessionRow, ev: Evidence) -> dict[str, object]:
+    """One session's line of the report: its size, failures, corrections and friction."""
+    return {
+        "session": session.host_session_id,
+        "date": _day(session.started_at),
+        "title": " ".join((session.title or "").split())[:80],
+        "tool_uses": len(ev.events),
+        "failures": ev.failures,
+        "corrections": sum(1 for c in ev.corrections if c.label == "correction"),
+        "friction": sum(1 for c in ev.corrections if c.label == "friction"),
+    }
+
+
+def _themes(corrections: list[Correction]) -> list[dict[str, object]]:
+    """The most corrected themes: similar corrections clustered, with a few quotes each."""
     texts = [c.text for c in corrections]
-    themes = [
+    return [
         {
             "theme": theme_label(texts[i] for i in group),
             "count": len(group),
@@ -147,31 +205,6 @@ def insights(
         }
         for group in cluster(texts)[:TOP]
     ]
-    return {
-        "sessions": per_session,
-        "tools": sorted(
-            (
-                {"tool": t, "uses": n, "failures": m, "failure_rate": _rate(m, n)}
-                for t, (n, m) in tools.items()
-            ),
-            key=lambda row: (-_num(row["uses"]), str(row["tool"])),
-        ),
-        "commands": sorted(
-            (
-                {"command": c, "runs": n, "failures": m, "failure_rate": _rate(m, n)}
-                for c, (n, m) in commands.items()
-            ),
-            key=lambda row: (-_num(row["failures"]), -_num(row["runs"]), str(row["command"])),
-        )[: TOP * 2],
-        "repeated_failures": [
-            {"failure": labels[k], "count": n, "sessions": len(failure_sessions[k])}
-            for k, n in failures.most_common(TOP)
-            if n >= 2
-        ],
-        "themes": themes,
-        "routed": _routed(memory_dir, corrections),
-        "claude_facets": claude_facets([s.host_session_id for s in sessions], home),
-    }
 
 
 def _num(value: object) -> int:
