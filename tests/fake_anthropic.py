@@ -12,9 +12,9 @@ did not ask for a stream.
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from fake_http import JSON, Answer, RecordingServer
 
 MODEL = "claude-sonnet-4-5"
 
@@ -111,28 +111,20 @@ def whole_message(message_id: str, blocks: list[dict[str, Any]]) -> dict[str, An
     }
 
 
-class FakeAnthropic:
+NOT_FOUND = b'{"type":"error","error":{"type":"not_found_error","message":"not here"}}'
+
+
+class FakeAnthropic(RecordingServer):
     """The server: ``script`` is the main loop's turns in order; ``requests`` what came in."""
 
     def __init__(self, script: list[list[dict[str, Any]]]) -> None:
+        super().__init__()
         self.script = script
-        self.requests: list[dict[str, Any]] = []
-        self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
     def base_url(self) -> str:
         """What ``ANTHROPIC_BASE_URL`` must be."""
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def __enter__(self) -> FakeAnthropic:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        return self.root_url
 
     def main_loop_requests(self) -> list[dict[str, Any]]:
         """Recorded ``/v1/messages`` bodies of the agent loop (those that offer tools)."""
@@ -153,60 +145,18 @@ class FakeAnthropic:
             return self.script[done]
         return text_turn("Done.")
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        fake = self
+    def on_get(self, path: str) -> Answer:
+        """Nothing is served by GET."""
+        return 404, NOT_FOUND, JSON
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: object) -> None:
-                return
-
-            def _send(self, status: int, body: bytes, ctype: str) -> None:
-                self.send_response(status)
-                self.send_header("content-type", ctype)
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self) -> None:
-                with fake.lock:
-                    fake.requests.append({"method": "GET", "path": self.path, "body": {}})
-                self._send(
-                    404,
-                    b'{"type":"error","error":{"type":"not_found_error","message":"not here"}}',
-                    "application/json",
-                )
-
-            def do_HEAD(self) -> None:
-                self._send(200, b"", "text/plain")
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                raw = self.rfile.read(length)
-                try:
-                    body = json.loads(raw or b"{}")
-                except ValueError:
-                    body = {"_raw": raw.decode("utf-8", "replace")}
-                with fake.lock:
-                    fake.requests.append({"method": "POST", "path": self.path, "body": body})
-                    number = len(fake.requests)
-                if self.path.startswith("/v1/messages/count_tokens"):
-                    self._send(200, b'{"input_tokens": 1200}', "application/json")
-                    return
-                if not self.path.startswith("/v1/messages"):
-                    self._send(
-                        404,
-                        b'{"type":"error","error":{"type":"not_found_error","message":"not here"}}',
-                        "application/json",
-                    )
-                    return
-                blocks = fake.reply_for(body)
-                message_id = f"msg_fake_{number:04d}"
-                if body.get("stream"):
-                    self._send(200, stream_events(message_id, blocks), "text/event-stream")
-                else:
-                    payload = json.dumps(whole_message(message_id, blocks)).encode()
-                    self._send(200, payload, "application/json")
-
-        return Handler
+    def on_post(self, path: str, body: dict[str, Any], number: int) -> Answer:
+        """Token counts, or the scripted turn streamed or whole."""
+        if path.startswith("/v1/messages/count_tokens"):
+            return 200, b'{"input_tokens": 1200}', JSON
+        if not path.startswith("/v1/messages"):
+            return 404, NOT_FOUND, JSON
+        blocks = self.reply_for(body)
+        message_id = f"msg_fake_{number:04d}"
+        if body.get("stream"):
+            return 200, stream_events(message_id, blocks), "text/event-stream"
+        return 200, json.dumps(whole_message(message_id, blocks)).encode(), JSON

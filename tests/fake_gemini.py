@@ -6,9 +6,9 @@ GenerateContentResponse objects or returned whole."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from fake_http import JSON, Answer, RecordingServer
 
 
 def response(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -26,69 +26,28 @@ def response(parts: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-class FakeGemini:
+class FakeGemini(RecordingServer):
     """The server; ``requests`` holds ``{"method", "path", "body"}`` for each request."""
 
     def __init__(self, script: Any) -> None:
+        super().__init__()
         self.script = script
-        self.requests: list[dict[str, Any]] = []
-        self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
     def base_url(self) -> str:
         """What ``GOOGLE_GEMINI_BASE_URL`` must be."""
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        return self.root_url
 
-    def __enter__(self) -> FakeGemini:
-        self.thread.start()
-        return self
+    def on_get(self, path: str) -> Answer:
+        """Nothing is served by GET."""
+        return 404, b'{"error": {"code": 404, "message": "not here"}}', JSON
 
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: object) -> None:
-                return
-
-            def _send(self, status: int, body: bytes, ctype: str) -> None:
-                self.send_response(status)
-                self.send_header("content-type", ctype)
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self) -> None:
-                with fake.lock:
-                    fake.requests.append({"method": "GET", "path": self.path, "body": {}})
-                self._send(
-                    404, b'{"error": {"code": 404, "message": "not here"}}', "application/json"
-                )
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-                try:
-                    body = json.loads(raw or b"{}")
-                except ValueError:
-                    body = {"_raw": raw.decode("utf-8", "replace")}
-                with fake.lock:
-                    fake.requests.append({"method": "POST", "path": self.path, "body": body})
-                path = self.path.split("?", 1)[0]
-                if path.endswith(":countTokens"):
-                    self._send(200, b'{"totalTokens": 900}', "application/json")
-                    return
-                reply = response(fake.script(body, path))
-                if ":streamGenerateContent" in path:
-                    data = f"data: {json.dumps(reply)}\r\n\r\n".encode()
-                    self._send(200, data, "text/event-stream")
-                else:
-                    self._send(200, json.dumps(reply).encode(), "application/json")
-
-        return Handler
+    def on_post(self, path: str, body: dict[str, Any], number: int) -> Answer:
+        """Token counts, or the scripted reply streamed (``alt=sse``) or whole."""
+        path = path.split("?", 1)[0]
+        if path.endswith(":countTokens"):
+            return 200, b'{"totalTokens": 900}', JSON
+        reply = response(self.script(body, path))
+        if ":streamGenerateContent" in path:
+            return 200, f"data: {json.dumps(reply)}\r\n\r\n".encode(), "text/event-stream"
+        return 200, json.dumps(reply).encode(), JSON

@@ -7,9 +7,9 @@ outputs the request already carries."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from fake_http import JSON, Answer, RecordingServer
 
 
 def _sse(data: dict[str, Any]) -> bytes:
@@ -78,65 +78,26 @@ def stream(items: list[dict[str, Any]], n: int) -> bytes:
     return b"".join(out)
 
 
-class FakeResponses:
+class FakeResponses(RecordingServer):
     """``script(request_body, turn) -> items`` decides each reply; ``requests`` records all."""
 
     def __init__(self, script: Any) -> None:
+        super().__init__()
         self.script = script
-        self.requests: list[dict[str, Any]] = []
-        self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
     def base_url(self) -> str:
         """The provider ``base_url`` (with ``/v1``)."""
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        return f"{self.root_url}/v1"
 
-    def __enter__(self) -> FakeResponses:
-        self.thread.start()
-        return self
+    def on_get(self, path: str) -> Answer:
+        """An empty model list; nothing else."""
+        if path.rstrip("/").endswith("/models"):
+            return 200, b'{"object": "list", "data": []}', JSON
+        return 404, b"{}", JSON
 
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: object) -> None:
-                return
-
-            def _send(self, status: int, body: bytes, ctype: str) -> None:
-                self.send_response(status)
-                self.send_header("content-type", ctype)
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self) -> None:
-                with fake.lock:
-                    fake.requests.append({"method": "GET", "path": self.path, "body": {}})
-                if self.path.rstrip("/").endswith("/models"):
-                    self._send(200, b'{"object": "list", "data": []}', "application/json")
-                else:
-                    self._send(404, b"{}", "application/json")
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-                try:
-                    body = json.loads(raw or b"{}")
-                except ValueError:
-                    body = {"_raw": raw.decode("utf-8", "replace")}
-                with fake.lock:
-                    fake.requests.append({"method": "POST", "path": self.path, "body": body})
-                    n = len(fake.requests)
-                if not self.path.rstrip("/").endswith("/responses"):
-                    self._send(404, b"{}", "application/json")
-                    return
-                self._send(200, stream(fake.script(body), n), "text/event-stream")
-
-        return Handler
+    def on_post(self, path: str, body: dict[str, Any], number: int) -> Answer:
+        """The scripted turn streamed as server-sent events."""
+        if not path.rstrip("/").endswith("/responses"):
+            return 404, b"{}", JSON
+        return 200, stream(self.script(body), number), "text/event-stream"
