@@ -3,8 +3,9 @@
 Regex rules stop generalising: each new phrasing needs a new rule. This scorer reads the same
 cleaned prose through :mod:`.features` and weighs words, typos and structure with weights
 learned offline by ``tools/train_corrections_model.py`` (written to :mod:`.model_weights`, a
-generated dict literal; nothing is trained or downloaded at run time). It is stdlib-only and
-cheap: a few dict look-ups per feature of at most two short segments (head and tail).
+generated module of ``feature weight`` lines; nothing is trained or downloaded at run time).
+It is stdlib-only and cheap: a dict look-up per feature of at most two short segments (head
+and tail), and it is imported only when no rule flagged the prompt.
 
 Two models: ``FLAG`` (is this a correction or friction at all?) and ``KIND`` (friction rather
 than correction, for prompts no rule labelled). Thresholds per sensitivity were chosen on
@@ -20,6 +21,21 @@ from conkeeper.services.corrections import model_weights as _w
 from conkeeper.services.corrections.features import segment_features
 
 THRESHOLDS: dict[str, float] = _w.THRESHOLDS
+_TABLES: dict[str, dict[str, float]] = {}
+
+
+def weights(name: str) -> dict[str, float]:
+    """A weight table (``"FLAG"`` or ``"KIND"``) parsed from its ``feature weight`` lines on
+    first use."""
+    table = _TABLES.get(name)
+    if table is None:
+        table = {}
+        for line in getattr(_w, name).splitlines():
+            feature, _, value = line.rpartition(" ")
+            if feature:
+                table[feature] = float(value)
+        _TABLES[name] = table
+    return table
 
 
 class ModelScore(FrozenRecord):
@@ -56,10 +72,10 @@ def score_segments(parts: list[list[str]], pasted: float = 0.0) -> ModelScore:
     best_feats: set[str] = set()
     for index, segment in enumerate(parts):
         feats = segment_features(segment, pasted)
-        p = linear(feats, _w.FLAG, _w.FLAG_BIAS)
+        p = linear(feats, weights("FLAG"), _w.FLAG_BIAS)
         if p > best.probability:
             best, best_feats = ModelScore(p, 0.0, index), feats
     if best.segment < 0:
         return best
-    friction = linear(best_feats, _w.KIND, _w.KIND_BIAS)
+    friction = linear(best_feats, weights("KIND"), _w.KIND_BIAS)
     return ModelScore(best.probability, friction, best.segment)
