@@ -253,7 +253,10 @@ def print_cv(table: dict[str, object], out=print) -> None:  # noqa: ANN001
         + ", ".join(f"{k} {v:.2f}" for k, v in th.items())  # type: ignore[union-attr]
         + ")"
     )
-    out(f"{'held out':<10}{'n':>4}  " + "".join(f"{lvl + ' comb/rules/model':<38}" for lvl in LEVELS[:2]))
+    out(
+        f"{'held out':<10}{'n':>4}  "
+        + "".join(f"{lvl + ' comb/rules/model':<38}" for lvl in LEVELS[:2])
+    )
     for fold, levels in table["folds"].items():  # type: ignore[union-attr]
         n = levels["low"]["combined"]
         size = n["tp"] + n["fn"]
@@ -285,7 +288,7 @@ def write_weights(model: dict[str, object], thresholds: dict[str, float], n: int
         f"Trained on {n} labelled prompts (corpus, blind sets 1-6, train_extra). Model\n"
         "thresholds per sensitivity were chosen on leave-one-set-out cross-validation.\n"
         '"""\n\n'
-        f"THRESHOLDS: dict[str, float] = {thresholds!r}\n"
+        f"THRESHOLDS: dict[str, float] = {json.dumps(thresholds)}\n"
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"
         f"KIND_BIAS = {model['kind_bias']:.4f}\n"
         f"FLAG = {table(model['flag'])}\n"  # type: ignore[arg-type]

@@ -199,4 +199,3 @@ def pasted_share(text: str, prose: str) -> float:
         return 0.0
     after = sum(1 for line in prose.splitlines() if line.strip())
     return max(0.0, min(1.0, 1.0 - after / before))
-
