@@ -245,7 +245,7 @@ def cv_table(examples: list[Example]) -> dict[str, object]:
     return table
 
 
-def print_cv(table: dict[str, object], out=print) -> None:  # noqa: ANN001
+def print_cv(table: dict[str, object], out=print) -> None:
     """Print the CV table: P/R for rules+model, rules alone and model alone."""
     th = table["thresholds"]
     out(
