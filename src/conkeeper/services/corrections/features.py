@@ -26,132 +26,30 @@ TAIL_SENTENCES = 2
 MAX_SEGMENT_CHARS = 600
 
 _TOKEN = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")
-_FILLER = frozenset(
-    [
-        "ok",
-        "okay",
-        "hmm",
-        "um",
-        "uh",
-        "well",
-        "so",
-        "and",
-        "but",
-        "ugh",
-        "sorry",
-        "please",
-        "hey",
-        "oh",
-        "look",
-        "listen",
-        "claude",
-        "wait",
-        "yeah",
-        "yes",
-        "right",
-        "see",
-    ]
+
+
+def _words(text: str) -> frozenset[str]:
+    """A set of words from a space-separated list (easier to read than a list literal)."""
+    return frozenset(text.split())
+
+
+_FILLER = _words(
+    "ok okay hmm um uh well so and but ugh sorry please hey oh look listen claude wait "
+    "yeah yes right see"
 )
-_NEGATION_START = frozenset(
-    [
-        "no",
-        "nope",
-        "nah",
-        "nono",
-        "wrong",
-        "incorrect",
-        "not",
-        "never",
-        "stop",
-        "don't",
-        "dont",
-        "undo",
-        "revert",
-        "nothing",
-    ]
+_NEGATION_START = _words(
+    "no nope nah nono wrong incorrect not never stop don't dont undo revert nothing"
 )
-_IMPERATIVE = frozenset(
-    [
-        "use",
-        "do",
-        "don't",
-        "dont",
-        "try",
-        "put",
-        "make",
-        "change",
-        "rename",
-        "move",
-        "keep",
-        "leave",
-        "remove",
-        "delete",
-        "add",
-        "call",
-        "set",
-        "write",
-        "revert",
-        "undo",
-        "stop",
-        "switch",
-        "replace",
-        "return",
-        "pass",
-        "import",
-        "apply",
-        "create",
-        "run",
-        "drop",
-        "pick",
-        "fix",
-        "edit",
-        "update",
-        "name",
-        "place",
-        "store",
-        "save",
-        "read",
-        "check",
-        "only",
-        "never",
-        "just",
-        "roll",
-        "go",
-    ]
+_IMPERATIVE = _words(
+    "use do don't dont try put make change rename move keep leave remove delete add call "
+    "set write revert undo stop switch replace return pass import apply create run drop "
+    "pick fix edit update name place store save read check only never just roll go"
 )
-_PERSISTENT = frozenset(
-    ["again", "still", "same", "keep", "keeps", "kept", "anymore", "repeatedly", "yet"]
-)
-_PRAISE = frozenset(
-    [
-        "thanks",
-        "thank",
-        "great",
-        "perfect",
-        "nice",
-        "awesome",
-        "excellent",
-        "lovely",
-        "brilliant",
-        "cool",
-        "works",
-    ]
-)
-_META = frozenset(
-    [
-        "detector",
-        "corpus",
-        "regex",
-        "regexes",
-        "sensitivity",
-        "flagged",
-        "flag",
-        "positives",
-        "negatives",
-        "positive",
-        "negative",
-        "classifier",
-    ]
+_PERSISTENT = _words("again still same keep keeps kept anymore repeatedly yet")
+_PRAISE = _words("thanks thank great perfect nice awesome excellent lovely brilliant cool works")
+_META = _words(
+    "detector corpus regex regexes sensitivity flagged flag positives negatives positive "
+    "negative classifier"
 )
 _REQUEST_START = (
     "can you",
