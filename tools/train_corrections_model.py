@@ -25,9 +25,15 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import random
+import subprocess
 import sys
+import tarfile
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,11 +60,18 @@ TRAIN_FILES = {
 CV_FOLDS = ("blind1", "blind2", "blind3", "blind4", "blind5", "blind6", "corpus-a", "corpus-b")
 WEIGHTS = ROOT / "src" / "conkeeper" / "services" / "corrections" / "model_weights.py"
 LEVELS = ("low", "medium", "high")
-# the pooled cross-validated precision each sensitivity must keep (targets: low >= 0.95,
-# medium >= 0.92; a margin because the CV figures include rules tuned on these sets)
-MIN_PRECISION = {"low": 0.97, "medium": 0.945, "high": 0.90}
-# ...and the model alone (its CV figures are honest: it never saw the held-out set)
-MIN_MODEL_PRECISION = {"low": 0.95, "medium": 0.92, "high": 0.85}
+# the commit that added each blind set: its rules are the ones that set was first measured with
+FIRST_MEASUREMENT = {
+    "blind1": "981ae6353e939ef6cc3a9deba01d8a5f2b3ab058",
+    "blind2": "65cf23f6daafdadae5400acb508fc9d12ed846b4",
+    "blind3": "66cb1e603b893387595151772387f93e19f5545d",
+    "blind4": "84699d6c03d74128168e582da5ab9d064988906a",
+    "blind5": "5501e464df97a0be57d7c046b1673e25d81e4d42",
+    "blind6": "4ca5a4f85b956fbcd4c3e2c55dd31ea54e76541e",
+}
+# the pooled precision each sensitivity must keep on that honest estimate (targets on unseen
+# text: low >= 0.95, medium >= 0.92; a margin for the threshold being chosen on the same data)
+MIN_PRECISION = {"low": 0.955, "medium": 0.935, "high": 0.90}
 MAX_FEATURES = 1500  # CV recall is the same at 1,500, 2,500 and 4,000
 MIN_DF = 2
 L2 = 0.01
@@ -73,7 +86,7 @@ class Example:
     """One labelled prompt: its fold, truth, feature bags (one per scored segment) and the
     rule detector's verdict at each sensitivity."""
 
-    __slots__ = ("bags", "fold", "kind", "label", "rules", "text")
+    __slots__ = ("bags", "first", "fold", "kind", "label", "rules", "text")
 
     def __init__(self, fold: str, text: str, label: str | None) -> None:
         self.fold = fold
@@ -83,6 +96,7 @@ class Example:
         self.bags = [segment_features(p, pasted) for p in parts] or [set()]
         self.kind = label
         self.rules = {lvl: detect(text, lvl, model=False).label is not None for lvl in LEVELS}
+        self.first: dict[str, bool] | None = None
 
 
 def _fold_of(name: str, row: dict[str, object]) -> str:
@@ -185,13 +199,60 @@ def out_of_fold(examples: list[Example]) -> list[tuple[Example, float]]:
     return scored
 
 
+def first_rules(examples: list[Example]) -> bool:
+    """Fill ``ex.first`` for blind sets 1-6: the rule detector's verdicts as it was when the
+    set was committed, before anything was tuned on it (sources from ``git archive``).
+    False when git or the history is unavailable."""
+    cache = Path(tempfile.gettempdir()) / "conkeeper-first-rules"
+    for fold, commit in FIRST_MEASUREMENT.items():
+        part = [ex for ex in examples if ex.fold == fold]
+        source = cache / commit
+        try:
+            if not (source / "src").is_dir():
+                archive = subprocess.run(
+                    ["git", "-C", str(ROOT), "archive", commit, "src"],
+                    capture_output=True,
+                    check=True,
+                ).stdout
+                source.mkdir(parents=True, exist_ok=True)
+                with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+                    tar.extractall(source, filter="data")
+            out = subprocess.run(
+                [sys.executable, "-c", _FIRST_PROBE],
+                input=json.dumps([ex.text for ex in part]),
+                capture_output=True,
+                text=True,
+                env={**os.environ, "PYTHONPATH": str(source / "src")},
+                check=True,
+            ).stdout
+        except (OSError, subprocess.CalledProcessError, tarfile.TarError):
+            return False
+        for ex, flags in zip(part, json.loads(out), strict=True):
+            ex.first = dict(zip(LEVELS, flags, strict=True))
+    return True
+
+
+_FIRST_PROBE = (
+    "import json, sys\n"
+    "from conkeeper.services.corrections import detect\n"
+    "rows = json.load(sys.stdin)\n"
+    "print(json.dumps([[detect(t, lvl).label is not None for lvl in ('low', 'medium', 'high')]"
+    " for t in rows]))\n"
+)
+
+
 def counts(
-    scored: list[tuple[Example, float]], level: str, threshold: float, rules: bool = True
+    scored: list[tuple[Example, float]], level: str, threshold: float, rules: str = "current"
 ) -> dict[str, float]:
-    """Precision and recall of rules-then-model (or the model alone) at one threshold."""
+    """Precision and recall of rules-then-model at one threshold: ``rules`` is ``current``
+    (today's rules, tuned on every set), ``first`` (the rules as they were when the set was
+    first measured) or ``none`` (the model alone)."""
     tp = fp = fn = 0
     for ex, p in scored:
-        flagged = (rules and ex.rules[level]) or p >= threshold
+        if rules == "first" and ex.first is None:
+            continue
+        ruled = {"current": ex.rules, "first": ex.first or {}, "none": {}}[rules]
+        flagged = ruled.get(level, False) or p >= threshold
         if flagged and ex.label:
             tp += 1
         elif flagged:
@@ -207,67 +268,73 @@ def counts(
     }
 
 
-def choose_thresholds(scored: list[tuple[Example, float]]) -> dict[str, float]:
-    """Per sensitivity, the lowest model threshold whose pooled CV precision stays at or
-    above :data:`MIN_PRECISION` (rules + model) and :data:`MIN_MODEL_PRECISION` (the model
-    alone)."""
+def choose_thresholds(scored: list[tuple[Example, float]], honest: bool) -> dict[str, float]:
+    """Per sensitivity, the lowest model threshold whose pooled precision stays at or above
+    :data:`MIN_PRECISION` both over blind sets 1-6 with the rules as first measured plus the
+    out-of-fold model (when ``honest``) and over every fold with today's rules (the corpus
+    holds hard negatives the blind sets have few of)."""
+    bases = ("first", "current") if honest else ("current",)
     chosen = {}
     for level in LEVELS:
         best = 0.99
         for step in range(99, 29, -1):
-            t = step / 100
-            combined = counts(scored, level, t)["precision"]
-            alone = counts(scored, level, t, rules=False)["precision"]
-            if combined >= MIN_PRECISION[level] and alone >= MIN_MODEL_PRECISION[level]:
-                best = t
-            else:
+            precisions = [counts(scored, level, step / 100, b)["precision"] for b in bases]
+            if min(precisions) < MIN_PRECISION[level]:
                 break
+            best = step / 100
         chosen[level] = best
     return chosen
 
 
 def cv_table(examples: list[Example]) -> dict[str, object]:
-    """The cross-validation figures: per held-out fold and pooled, at each sensitivity,
-    for the combined detector, the rules alone and the model alone."""
+    """The cross-validation figures per held-out fold and pooled, at each sensitivity: the
+    rules as first measured + the model (blind sets only), today's rules + the model, today's
+    rules alone, and the model alone."""
+    honest = first_rules(examples)
     scored = out_of_fold(examples)
-    thresholds = choose_thresholds(scored)
-    table: dict[str, object] = {"thresholds": thresholds, "folds": {}}
+    thresholds = choose_thresholds(scored, honest)
+    table: dict[str, object] = {"thresholds": thresholds, "honest": honest, "folds": {}}
     for fold in (*CV_FOLDS, "pooled"):
         part = [s for s in scored if fold == "pooled" or s[0].fold == fold]
         table["folds"][fold] = {  # type: ignore[index]
             level: {
-                "combined": counts(part, level, thresholds[level]),
+                "first+model": counts(part, level, thresholds[level], "first"),
+                "rules+model": counts(part, level, thresholds[level]),
                 "rules": counts(part, level, 2.0),
-                "model": counts(part, level, thresholds[level], rules=False),
+                "model": counts(part, level, thresholds[level], "none"),
             }
             for level in LEVELS
         }
     return table
 
 
-def print_cv(table: dict[str, object], out=print) -> None:
-    """Print the CV table: P/R for rules+model, rules alone and model alone."""
+COLUMNS = ("first+model", "rules+model", "rules", "model")
+
+
+def print_cv(table: dict[str, object], out: Callable[[str], None] = print) -> None:
+    """Print the CV table: precision/recall per held-out fold for each column of
+    :data:`COLUMNS` at low and at medium."""
     th = table["thresholds"]
     out(
-        "leave-one-set-out CV (model trained without the held-out set; model thresholds "
-        + ", ".join(f"{k} {v:.2f}" for k, v in th.items())  # type: ignore[union-attr]
-        + ")"
+        "leave-one-set-out CV; model thresholds " + ", ".join(f"{k} {v:.2f}" for k, v in th.items())  # type: ignore[union-attr]
     )
     out(
-        f"{'held out':<10}{'n':>4}  "
-        + "".join(f"{lvl + ' comb/rules/model':<38}" for lvl in LEVELS[:2])
+        "P/R of: first = rules as first measured + model (the honest estimate; blind sets "
+        "only), comb = today's rules + model, rules = today's rules alone, model = alone"
     )
+    head = "".join(f"{lvl + ': first   comb   rules   model':<46}" for lvl in LEVELS[:2])
+    out(f"{'held out':<10}{'pos':>4}  {head}")
     for fold, levels in table["folds"].items():  # type: ignore[union-attr]
-        n = levels["low"]["combined"]
-        size = n["tp"] + n["fn"]
+        n = levels["low"]["rules+model"]
         cells = []
         for lvl in LEVELS[:2]:
-            c, r, m = (levels[lvl][k] for k in ("combined", "rules", "model"))
-            cells.append(
-                f"{c['precision']:.2f}/{c['recall']:.2f} {r['precision']:.2f}/{r['recall']:.2f} "
-                f"{m['precision']:.2f}/{m['recall']:.2f}".ljust(38)
-            )
-        out(f"{fold:<10}{size:>4}  " + "".join(cells))
+            parts = []
+            for column in COLUMNS:
+                c = levels[lvl][column]
+                empty = column == "first+model" and c["tp"] + c["fp"] + c["fn"] == 0
+                parts.append("    -    " if empty else f"{c['precision']:.2f}/{c['recall']:.2f}")
+            cells.append(" ".join(parts).ljust(46))
+        out(f"{fold:<10}{n['tp'] + n['fn']:>4}  " + "".join(cells))
 
 
 # --------------------------------------------------------------------------- output

@@ -5,7 +5,7 @@ Trained on 1135 labelled prompts (corpus, blind sets 1-6, train_extra). Model
 thresholds per sensitivity were chosen on leave-one-set-out cross-validation.
 """
 
-THRESHOLDS: dict[str, float] = {"low": 0.9, "medium": 0.88, "high": 0.78}
+THRESHOLDS: dict[str, float] = {"low": 0.83, "medium": 0.82, "high": 0.78}
 FLAG_BIAS = -0.0393
 KIND_BIAS = 0.3897
 FLAG = """\
