@@ -307,13 +307,15 @@ def _model_match(
     from conkeeper.services.corrections.features import pasted_share, segments
 
     parts = segments(found)
-    scored = model.score_segments(parts, pasted_share(text, prose))
+    pasted = pasted_share(text, prose)
+    scored = model.score_segments(parts, pasted)
     if scored.segment < 0 or scored.probability < model.THRESHOLDS[level]:
         return None
     if rules.label is not None and rules.confidence >= RULE_LABEL_FLOOR:
         label = rules.label
     else:
-        label = FRICTION if scored.friction >= 0.5 else CORRECTION
+        friction = model.friction(parts[scored.segment], pasted)
+        label = FRICTION if friction >= 0.5 else CORRECTION
     span = " ".join(parts[scored.segment])[:300]
     return Detection(label, round(scored.probability, 2), "model", span)
 

@@ -86,7 +86,8 @@ _TOLD = LazyPattern(
     r"how many times)\b"
 )
 _BLAME = LazyPattern(r"\b(?:before|after|since) (?:you|your)\b|\byour (?:change|edit|fix|commit)")
-_CONDITIONAL_START = LazyPattern(r"^(?:if|when|once|whenever|unless|in case|assuming|after)\b")
+_CONDITIONAL_START = _words("if when once whenever unless assuming after")
+_TOLD_HINTS = _words("told said asked already mentioned explained many")
 
 
 def normalise(text: str) -> str:
@@ -170,7 +171,7 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:ordinal-time")
     if "why" in tokens and _WHY_YOU.search(text):
         feats.add("s:why-you")
-    if _TOLD.search(text):
+    if not _TOLD_HINTS.isdisjoint(tokens) and _TOLD.search(text):
         feats.add("s:told")
     if ("before" in tokens or "after" in tokens or "since" in tokens or "your" in tokens) and (
         _BLAME.search(text)
@@ -179,7 +180,7 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
     start = " ".join(opening[:3])
     if start.startswith(_REQUEST_START):
         feats.add("s:request")
-    if _CONDITIONAL_START.match(start):
+    if first in _CONDITIONAL_START or start.startswith("in case"):
         feats.add("s:conditional")
     if text.rstrip().endswith("?"):
         feats.add("s:question")

@@ -25,23 +25,19 @@ _TABLES: dict[str, dict[str, float]] = {}
 
 
 def weights(name: str) -> dict[str, float]:
-    """A weight table (``"FLAG"`` or ``"KIND"``) parsed from its ``feature weight`` lines on
-    first use."""
+    """A weight table (``"FLAG"`` or ``"KIND"``) built on first use from the generated
+    module's feature names (one string) and weights (a tuple of floats)."""
     table = _TABLES.get(name)
     if table is None:
-        table = {}
-        for line in getattr(_w, name).splitlines():
-            feature, _, value = line.rpartition(" ")
-            if feature:
-                table[feature] = float(value)
-        _TABLES[name] = table
+        names = getattr(_w, name + "_FEATURES").split()
+        table = _TABLES[name] = dict(zip(names, getattr(_w, name + "_WEIGHTS"), strict=True))
     return table
 
 
 class ModelScore(FrozenRecord):
     """The scorer's verdict on a prompt: ``probability`` that it is a correction or friction
     (the best segment's), ``friction`` the probability that it is friction rather than a
-    correction, ``segment`` the index of the best-scoring segment."""
+    correction (when computed), ``segment`` the index of the best-scoring segment (-1: none)."""
 
     __slots__ = ("friction", "probability", "segment")
     probability: float
@@ -67,15 +63,16 @@ def linear(feats: set[str], weights: dict[str, float], bias: float) -> float:
 
 
 def score_segments(parts: list[list[str]], pasted: float = 0.0) -> ModelScore:
-    """Score each segment (head, tail) on its own and keep the best one."""
+    """Score each segment (head, tail) on its own and keep the best one; ``friction`` is
+    left at 0.0 (see :func:`friction`)."""
     best = ModelScore(0.0, 0.0, -1)
-    best_feats: set[str] = set()
     for index, segment in enumerate(parts):
-        feats = segment_features(segment, pasted)
-        p = linear(feats, weights("FLAG"), _w.FLAG_BIAS)
+        p = linear(segment_features(segment, pasted), weights("FLAG"), _w.FLAG_BIAS)
         if p > best.probability:
-            best, best_feats = ModelScore(p, 0.0, index), feats
-    if best.segment < 0:
-        return best
-    friction = linear(best_feats, weights("KIND"), _w.KIND_BIAS)
-    return ModelScore(best.probability, friction, best.segment)
+            best = ModelScore(p, 0.0, index)
+    return best
+
+
+def friction(segment: list[str], pasted: float = 0.0) -> float:
+    """The probability that a flagged segment is friction rather than a correction."""
+    return linear(segment_features(segment, pasted), weights("KIND"), _w.KIND_BIAS)

@@ -8,2307 +8,4611 @@ thresholds per sensitivity were chosen on leave-one-set-out cross-validation.
 THRESHOLDS: dict[str, float] = {"low": 0.83, "medium": 0.82, "high": 0.78}
 FLAG_BIAS = -0.0393
 KIND_BIAS = 0.3897
-FLAG = """\
-b:<s>_actually 0.6438
-b:<s>_add -0.7008
-b:<s>_and 0.5028
-b:<s>_as 0.7195
-b:<s>_awesome -0.6594
-b:<s>_back 0.6762
-b:<s>_before -0.9474
-b:<s>_change -0.9238
-b:<s>_continue -1.2988
-b:<s>_create -0.5311
-b:<s>_customers -0.6640
-b:<s>_did -0.8007
-b:<s>_didn't 0.9495
-b:<s>_doesn't 1.2715
-b:<s>_everything 0.9015
-b:<s>_explain -0.9472
-b:<s>_find -0.7383
-b:<s>_go 0.5381
-b:<s>_good -1.0215
-b:<s>_i'd -0.5501
-b:<s>_i'm -0.6950
-b:<s>_i've 0.4565
-b:<s>_identical 0.6174
-b:<s>_if -1.0437
-b:<s>_implement -0.7880
-b:<s>_in -0.7672
-b:<s>_incorrect 0.8508
-b:<s>_is -1.0464
-b:<s>_it 0.5600
-b:<s>_just -0.5581
-b:<s>_log 0.6612
-b:<s>_lower -0.4342
-b:<s>_make -0.9911
-b:<s>_move -1.0114
-b:<s>_my -0.5541
-b:<s>_next -0.8288
-b:<s>_nice -0.4398
-b:<s>_none 0.4450
-b:<s>_nothing 0.5410
-b:<s>_now 0.4680
-b:<s>_ok -1.0375
-b:<s>_once 0.4861
-b:<s>_one 0.6649
-b:<s>_our -0.7392
-b:<s>_please -0.5735
-b:<s>_quit 1.0626
-b:<s>_refactor -1.0991
-b:<s>_rename -0.5779
-b:<s>_revert 0.7332
-b:<s>_roll 1.0841
-b:<s>_same 0.9566
-b:<s>_scrap 1.1844
-b:<s>_search -0.6137
-b:<s>_should -0.8015
-b:<s>_show -0.5571
-b:<s>_since 0.5374
-b:<s>_something 0.8800
-b:<s>_sounds -0.5238
-b:<s>_still 0.8298
-b:<s>_stop 0.6841
-b:<s>_summarise -0.6972
-b:<s>_take 0.6643
-b:<s>_thanks -0.4404
-b:<s>_that 0.5557
-b:<s>_that's 0.4803
-b:<s>_there's -0.8431
-b:<s>_this 0.6557
-b:<s>_throw 0.5673
-b:<s>_ugh 1.0754
-b:<s>_undo 1.3319
-b:<s>_users -0.8327
-b:<s>_we're 0.8326
-b:<s>_we've 0.7519
-b:<s>_what -0.6225
-b:<s>_what's -0.7587
-b:<s>_when -0.8601
-b:<s>_where -0.4281
-b:<s>_which -0.4836
-b:<s>_write -0.7588
-b:<s>_wrong 1.3421
-b:<s>_yes -1.0234
-b:<s>_you 0.5858
-b:<s>_you're 1.0608
-b:<s>_you've 0.7563
-b:<s>_your 0.8280
-b:<s>_zero 1.0394
-b:a_cache -0.6839
-b:a_changelog -0.5575
-b:a_cli 0.5030
-b:a_code -0.7267
-b:a_dependency 0.5131
-b:a_dict 0.4890
-b:a_global 0.6281
-b:a_lot -0.7743
-b:a_month -0.5657
-b:a_new 0.7327
-b:a_positive -0.5007
-b:a_regression -0.8219
-b:a_revert -0.5558
-b:a_rollback -0.4266
-b:a_whole 0.7947
-b:actually_one -0.8457
-b:actually_we 0.9586
-b:add_a -0.5802
-b:add_it 0.4603
-b:add_pagination -0.6403
-b:add_retries -0.7809
-b:after_the -0.9055
-b:after_your 0.6814
-b:again_after 0.5345
-b:again_later -0.5460
-b:again_no 0.5216
-b:again_thanks -0.8242
-b:again_the 0.7449
-b:again_tomorrow -0.7685
-b:again_with -0.5320
-b:ahead_with -0.6154
-b:an_undo -0.7921
-b:and_again 0.5509
-b:and_keep -0.5045
-b:and_now 0.7316
-b:and_the 0.7663
-b:and_then -0.5650
-b:and_update -0.8339
-b:api_keys -0.9371
-b:api_returns 0.5825
-b:app_won't 0.6724
-b:are_in 0.6981
-b:as_the -0.4542
-b:ask_you 0.9854
-b:asked_for 0.9589
-b:assertion_fails 0.4459
-b:attempt_and 0.7439
-b:auth_middleware -0.4312
-b:awesome_the -0.6594
-b:back_it 0.6132
-b:backoff_to -0.4810
-b:backwards_the 0.5993
-b:be_nice -0.5091
-b:because_of -0.8306
-b:before_merging -1.0021
-b:before_your 0.4742
-b:branch_i'm 0.5581
-b:bring_in 0.9046
-b:bug_where -0.8571
-b:build_anymore 0.5023
-b:build_fails 0.4546
-b:build_is 0.4418
-b:builds_again -0.7349
-b:built_in 1.0397
-b:button_to -0.4433
-b:by_hand 0.6475
-b:cache_the -0.5283
-b:carry_on -0.7679
-b:change_anything 0.4717
-b:change_at 0.9159
-b:change_the -0.8093
-b:changed_in -0.6536
-b:changelog_entry -0.6029
-b:check_that -0.7788
-b:check_whether -1.1534
-b:ci_failed -0.6421
-b:ci_is -0.7346
-b:circles_with 1.0695
-b:client_should -0.6959
-b:code_flag -1.0406
-b:code_in 0.6856
-b:commit_broke 0.9053
-b:config_file 0.6878
-b:config_in 0.4967
-b:context_from -0.5090
-b:contractor_broke -0.5247
-b:contributing_md -0.5591
-b:could_you -0.7060
-b:count_as -0.4844
-b:covers_the -1.0267
-b:crashes_on 0.5961
-b:create_a 0.5761
-b:date_format 0.7217
-b:date_parsing 0.7595
-b:delete_the 0.5837
-b:design_doc -0.7580
-b:detector_flag -0.8322
-b:did_in 0.5783
-b:did_nothing 1.4154
-b:did_the -1.2707
-b:did_you 0.5900
-b:didn't_change 0.4964
-b:didn't_do 1.1237
-b:didn't_fix 0.7618
-b:didn't_help 0.6760
-b:difference_between -0.4301
-b:do_anything 1.0782
-b:do_it -0.6224
-b:do_you -0.4725
-b:does_that -0.5785
-b:doesn't_build 0.8228
-b:doesn't_compile 0.5455
-b:doesn't_even 0.5496
-b:doesn't_work -0.4223
-b:don't_add 1.0908
-b:don't_bring 0.6196
-b:don't_change -0.4510
-b:don't_create 0.7764
-b:don't_forget -1.2190
-b:don't_reach 0.7485
-b:don't_vendor 0.6179
-b:don't_worry -0.7567
-b:edge_case 0.4330
-b:edit_the 0.6723
-b:either_the 0.7115
-b:empty_again 0.5682
-b:endpoint_for -1.0965
-b:endpoint_is -0.7946
-b:env_file 0.6342
-b:error_message -0.4831
-b:even_close 0.5417
-b:even_start 0.4594
-b:everything_goes 0.5452
-b:everything_you 0.5783
-b:exact_same 0.4842
-b:exactly_like 0.6550
-b:expected_until -0.4374
-b:explain_how -0.5578
-b:explain_the -0.8049
-b:explain_what -0.6491
-b:explain_why -0.7562
-b:f_strings 0.7954
-b:failed_again 0.9064
-b:failing_after 0.8859
-b:failing_test -0.6354
-b:fails_on 0.7791
-b:fails_revert -0.5397
-b:fails_roll -0.4289
-b:fails_show -1.0798
-b:fails_with 0.7408
-b:failure_as 0.7741
-b:feature_flag -1.3221
-b:file_the 0.6207
-b:fine_until 1.0059
-b:finish_the -1.1081
-b:fix_didn't 0.8924
-b:fix_doesn't 0.8020
-b:fix_failed -0.5424
-b:fixture_instead 0.4232
-b:flaky_test -0.4612
-b:for_a 0.5307
-b:for_context -0.5210
-b:for_now -0.5726
-b:for_one 0.9709
-b:for_quoted -1.3427
-b:for_that 0.4466
-b:for_the -0.9854
-b:forget_the -0.6829
-b:forget_to -0.9869
-b:forgetting_to 0.8191
-b:from_a -1.1957
-b:from_the -0.7687
-b:full_output 0.5684
-b:function_must 0.7232
-b:generated_files 0.9253
-b:get_quoted -0.7788
-b:getting_the 0.6056
-b:go_ahead -0.8423
-b:go_through 0.4794
-b:go_with -0.9696
-b:goes_in 0.5900
-b:going_with -0.7535
-b:great_the -0.5276
-b:have_to 0.5188
-b:header_is 0.6495
-b:help_at 0.5637
-b:helper_for 0.6636
-b:here_is -0.4217
-b:how_do -0.9316
-b:how_does -0.5010
-b:how_it 0.5633
-b:how_many 0.8258
-b:how_our 0.7270
-b:i'm_back -0.5597
-b:i'm_not -0.4853
-b:i_already 0.6944
-b:i_didn't 0.8212
-b:i_have 0.5188
-b:i_meant 0.5812
-b:i_mentioned 0.7788
-b:i_never 0.7694
-b:i_read -0.9930
-b:i_run -0.9066
-b:i_think -0.7086
-b:id_is 0.6333
-b:identical_error 0.8426
-b:if_anything -0.8200
-b:if_it -0.7123
-b:if_the -0.5590
-b:implement_a -0.5224
-b:import_error 0.5480
-b:import_in 0.5528
-b:in_a 0.7670
-b:in_circles 0.8180
-b:in_config -1.1360
-b:in_pyproject 0.5560
-b:in_tests 1.2557
-b:is_already 1.0297
-b:is_async 0.6105
-b:is_called 0.5576
-b:is_done -0.9460
-b:is_empty 1.1547
-b:is_from -0.8318
-b:is_garbled 0.5724
-b:is_getting 0.7836
-b:is_green -0.6896
-b:is_in 0.4773
-b:is_it -0.6850
-b:is_off 0.6089
-b:is_quoted 0.5377
-b:is_stale -0.8996
-b:is_still 0.8094
-b:is_that -1.0548
-b:is_the -0.6558
-b:is_worse 0.5434
-b:isn't_working 0.6528
-b:it's_a -0.7695
-b:it's_fine -1.1699
-b:it's_still 1.0412
-b:it's_the 0.7943
-b:it_a 0.6763
-b:it_all 0.9496
-b:it_back 0.6955
-b:it_builds -0.7349
-b:it_crashes 0.7889
-b:it_keeps 0.5978
-b:it_out 0.6420
-b:it_slower 0.6407
-b:it_the 0.9340
-b:it_to 0.5886
-b:it_tomorrow -0.6105
-b:it_was 0.7344
-b:just_added 0.9004
-b:just_want -0.8838
-b:keep_forgetting 0.8191
-b:keep_going -1.3371
-b:keep_it 0.9677
-b:keep_the 0.8448
-b:key_is 0.7950
-b:last_commit 1.3715
-b:last_two 1.0049
-b:last_year -0.7625
-b:let's_add -0.9805
-b:let's_write -0.5667
-b:like_before 0.6550
-b:like_quoted -0.6503
-b:like_that 0.8366
-b:lives_in 0.5980
-b:look_at -0.4285
-b:looks_good -0.7169
-b:lower_the -0.4342
-b:made_it 0.5393
-b:made_the 0.5814
-b:made_things 0.5891
-b:main_py 0.4826
-b:make_sure -0.6947
-b:make_the -0.5091
-b:many_times 0.5188
-b:me_to -1.0663
-b:mean_here -0.4769
-b:meant_the 1.0762
-b:message_code -0.5050
-b:misread_the 0.5056
-b:module_into -0.8819
-b:more_tests 0.4311
-b:more_thing -0.8457
-b:more_time 0.6649
-b:move_on -0.8509
-b:must_be 0.4532
-b:must_stay 0.7232
-b:new_dependencies 0.8492
-b:new_one -1.0149
-b:next_to 0.8437
-b:nightly_run -0.5090
-b:no_change 1.1305
-b:no_difference 1.2653
-b:no_don't 1.1491
-b:no_it's -0.4520
-b:no_keep -0.7377
-b:no_longer 0.7865
-b:no_more 0.6147
-b:no_need -0.8771
-b:no_no 1.0763
-b:no_nothing -1.1561
-b:no_problem -0.9303
-b:no_rush -0.8776
-b:no_that 1.1310
-b:no_that's -0.4981
-b:no_the 0.9478
-b:no_use 1.0569
-b:no_we -0.5248
-b:no_worries -1.0600
-b:no_you 1.1661
-b:none_of 0.4450
-b:nope_same 0.7209
-b:nope_still 0.4392
-b:not_a 1.3787
-b:not_even 0.5417
-b:not_how 0.9279
-b:not_like 0.8366
-b:not_per 0.4794
-b:not_quite 0.5686
-b:not_quoted 1.1270
-b:not_right 0.5163
-b:not_sure -0.4853
-b:not_the 0.7661
-b:not_to -0.8235
-b:not_what 1.0947
-b:nothing_you 0.5436
-b:now_add -1.0060
-b:now_it 0.6531
-b:now_let's -0.8579
-b:now_nothing 0.7007
-b:now_thanks -0.5544
-b:now_the 0.4529
-b:of_a -0.4269
-b:of_that 0.5186
-b:of_your 0.6040
-b:old_name 1.0847
-b:on_startup 0.4341
-b:on_the -0.5428
-b:on_to -0.8509
-b:once_again 0.4861
-b:one_debounce 0.6002
-b:one_more -0.5456
-b:only_the 0.8947
-b:option_b -0.8844
-b:os_path 0.5235
-b:other_way 0.8020
-b:our_ci -0.9277
-b:our_old -0.4913
-b:out_again 0.8011
-b:output_as 0.4747
-b:output_is 0.7734
-b:over_this 1.1280
-b:pass_before 0.7605
-b:pass_the 0.5695
-b:passed_before 0.8893
-b:please_add -1.2864
-b:please_don't -0.7607
-b:please_start -0.5751
-b:please_stop 0.5727
-b:please_write -0.6520
-b:port_is 0.5022
-b:prioritise_the -0.5618
-b:prod_one 0.5430
-b:profile_it -0.6467
-b:public_api 0.5173
-b:put_quoted -0.8933
-b:put_the 0.6930
-b:pyproject_toml 0.5560
-b:quoted_and -1.0224
-b:quoted_gets -0.8422
-b:quoted_in -0.9786
-b:quoted_is -1.0032
-b:quoted_not 1.1270
-b:raw_sql 0.5282
-b:reach_for 0.7485
-b:red_again 0.4332
-b:refactor_the -1.1425
-b:reintroduced_the 0.9333
-b:release_2 0.5338
-b:remove_the -1.0934
-b:removed_the -1.2252
-b:retry_logic 0.6124
-b:returning_null 0.5102
-b:returns_the -0.7204
-b:revert_button -0.7271
-b:revert_everything 0.5783
-b:revert_it 0.8613
-b:revert_quoted -0.5153
-b:revert_that 1.4125
-b:revert_your 0.5189
-b:review_the -0.8077
-b:roll_back -0.4289
-b:roll_the 0.4928
-b:run_the -0.5160
-b:running_the -0.7751
-b:said_don't 0.9273
-b:said_earlier 0.6385
-b:said_the -0.7781
-b:said_to 0.9044
-b:same_assertion 0.8070
-b:same_error 0.7945
-b:same_failure 0.4755
-b:same_output 0.6443
-b:same_stack 0.7108
-b:same_traceback 0.5368
-b:say_it 0.5050
-b:say_quoted -0.5397
-b:say_the -0.9456
-b:says_quoted -0.7553
-b:script_that -0.4543
-b:second_option -0.7913
-b:secrets_in 1.1385
-b:service_is 0.6088
-b:ship_it -1.3035
-b:should_i -0.8007
-b:should_return -0.7472
-b:show_a -1.0798
-b:show_me -0.5571
-b:since_you 0.4462
-b:since_your 0.8648
-b:so_i -1.0511
-b:so_prioritise -0.5618
-b:so_the -1.0113
-b:sounds_good -0.5238
-b:sql_in 0.5282
-b:src_legacy 0.7562
-b:stack_for -0.5260
-b:staging_database 0.5627
-b:start_with -0.9647
-b:stay_pure 0.7232
-b:still_404 0.7268
-b:still_broken 0.5811
-b:still_crashes 0.5951
-b:still_doesn't 0.9479
-b:still_fails 0.7534
-b:still_getting 0.6917
-b:still_hangs 0.6830
-b:still_not 0.7269
-b:still_red 0.6028
-b:still_returning 0.4743
-b:still_seeing 0.9170
-b:stop_adding 0.5325
-b:stop_the -1.3184
-b:strings_in 0.4999
-b:summarise_the -0.7770
-b:support_would -0.5091
-b:supposed_to 0.6331
-b:sure_it -0.6313
-b:sure_the -0.6187
-b:tabs_in -0.8430
-b:take_it 0.5690
-b:take_your -0.7157
-b:test_covers -1.0267
-b:test_first -0.6390
-b:test_that -0.4763
-b:tests_live 0.7211
-b:tests_pass -0.4569
-b:tests_were 1.0105
-b:text_to -1.0090
-b:thank_you -0.8596
-b:thanks_a -0.7743
-b:thanks_for -0.8407
-b:that's_a -0.8587
-b:that's_all -0.6010
-b:that's_backwards 0.8066
-b:that's_everything -1.1557
-b:that's_exactly -0.4357
-b:that's_not 0.9000
-b:that's_right -0.9979
-b:that's_the 1.1078
-b:that's_wrong 0.8547
-b:that_away 0.5673
-b:that_change 1.0979
-b:that_didn't 0.8459
-b:that_endpoint 0.8556
-b:that_file 0.6357
-b:that_fixed -1.2683
-b:that_made 0.4714
-b:that_package 0.6179
-b:that_reverts -0.9875
-b:that_was 1.0213
-b:that_works -1.3393
-b:that_wrong -0.8111
-b:the_api -0.5717
-b:the_app 0.4594
-b:the_benchmark -0.8307
-b:the_build -0.5542
-b:the_changes -0.7810
-b:the_checkout -0.4866
-b:the_client -0.6959
-b:the_code -0.5286
-b:the_cron 0.5363
-b:the_csv 0.6751
-b:the_date 0.6874
-b:the_demo -0.5659
-b:the_deprecated -0.9805
-b:the_design -0.7580
-b:the_detector -0.5353
-b:the_difference -0.4301
-b:the_discount 0.7668
-b:the_docs -0.7509
-b:the_edge 0.4330
-b:the_endpoint -0.6662
-b:the_enum 0.6914
-b:the_exact 0.4994
-b:the_existing -0.4684
-b:the_expected -0.8762
-b:the_export -0.4925
-b:the_failing -0.6706
-b:the_feature -1.1958
-b:the_fifth 0.4517
-b:the_fixtures 0.4855
-b:the_flaky -1.1280
-b:the_formatter 0.6553
-b:the_go 0.4236
-b:the_handlers 0.6614
-b:the_header 0.5183
-b:the_id 0.6333
-b:the_import 0.6475
-b:the_importer -0.5095
-b:the_index 0.6464
-b:the_invoices 0.5608
-b:the_key 0.7950
-b:the_last 0.4765
-b:the_legacy -0.6016
-b:the_logger 0.8156
-b:the_logs 0.7650
-b:the_message -0.5050
-b:the_migration -0.7757
-b:the_modal 0.5474
-b:the_module 0.6441
-b:the_naming 0.8939
-b:the_new -1.0616
-b:the_newest 0.5993
-b:the_original 0.5927
-b:the_output 0.7119
-b:the_parser -0.9821
-b:the_plan -0.7609
-b:the_port 0.5022
-b:the_postmortem -0.5858
-b:the_pr -0.4319
-b:the_previous 0.8650
-b:the_prod 0.5430
-b:the_readme 0.5168
-b:the_real 0.6869
-b:the_refactor -0.9796
-b:the_repo 0.7959
-b:the_repository 0.5282
-b:the_requirement 0.4606
-b:the_response 0.9820
-b:the_revert -1.0304
-b:the_reviewer -0.9472
-b:the_rollback -0.7219
-b:the_rounding 0.7260
-b:the_router -0.5643
-b:the_schema -0.6275
-b:the_search 0.7366
-b:the_service 0.4750
-b:the_settings -0.5696
-b:the_snapshot 0.5313
-b:the_staging 0.9021
-b:the_team -0.9668
-b:the_tests -0.4360
-b:the_third 0.9708
-b:the_timeout 0.5156
-b:the_transaction -0.4289
-b:the_type 0.7260
-b:the_undo -0.4396
-b:the_uploader -0.6754
-b:the_vault -0.7186
-b:the_whole 0.9096
-b:the_worker -0.9339
-b:them_for -0.8917
-b:then_the -0.8546
-b:thing_add -0.8457
-b:things_worse 0.5891
-b:think_the -1.0449
-b:think_we -0.8042
-b:third_time 1.0568
-b:this_again 0.6528
-b:this_already 0.4310
-b:this_codebase 1.1461
-b:this_module -0.7633
-b:this_pr -0.8336
-b:this_repo -0.4951
-b:this_service -0.6969
-b:this_started 0.5882
-b:this_still 0.7470
-b:this_traceback -0.7332
-b:three_times -0.5507
-b:through_the 0.4794
-b:throw_that 0.5673
-b:times_do 0.5188
-b:times_out 1.0150
-b:timing_out 0.4257
-b:to_ask -1.1208
-b:to_keep 0.5271
-b:to_main -0.9098
-b:to_pass 0.7605
-b:to_quoted -0.8666
-b:to_rename 0.7717
-b:to_say 0.5188
-b:to_use -0.6825
-b:told_you 1.1440
-b:tomorrow_so -0.6407
-b:try_except 0.9900
-b:try_running -0.8346
-b:try_the -1.5375
-b:twice_last -0.4754
-b:undo_it 0.6320
-b:undo_redo -0.4682
-b:undo_stack -0.5260
-b:undo_that 0.5214
-b:undo_the 0.6692
-b:until_we -0.4374
-b:until_your 1.1508
-b:up_in -0.5340
-b:update_it -0.5340
-b:used_the 0.6708
-b:used_to 0.4782
-b:usually_causes -0.5327
-b:utils_py -0.8872
-b:v2_users 1.0109
-b:vendor_that 0.6179
-b:version_in -0.9092
-b:wait_for 0.6353
-b:was_a -0.7229
-b:was_fixed 0.9456
-b:way_round 0.8020
-b:we_add -0.9464
-b:we_already 0.9688
-b:we_can -1.0390
-b:we_deploy 0.7612
-b:we_don't -0.5123
-b:we_have 0.9398
-b:we_pin -0.4662
-b:we_should -0.7644
-b:what's_the -0.8304
-b:what_are -0.4367
-b:what_i 0.5801
-b:what_is -0.4779
-b:what_usually -0.5327
-b:when_you're -0.4514
-b:where_the -0.7316
-b:which_is -0.9037
-b:why_does -0.7256
-b:why_the -0.6851
-b:wire_the -0.7383
-b:with_code 0.5606
-b:with_option -0.8844
-b:with_your 1.2907
-b:work_either 0.8926
-b:work_on -0.8010
-b:work_with -0.7118
-b:worse_now 0.4237
-b:worse_than 1.5369
-b:would_be -0.5091
-b:write_a -0.6261
-b:wrong_approach 1.3490
-b:wrong_branch 0.8025
-b:wrong_but -0.5119
-b:wrong_currency 0.6118
-b:wrong_endpoint 1.0109
-b:wrong_it's 1.5545
-b:wrong_table 0.8579
-b:wrong_the 0.5721
-b:wrong_with -0.7381
-b:yes_that's -0.7797
-b:you're_done -0.4514
-b:you've_made 0.4967
-b:you_add -0.5098
-b:you_added 0.8327
-b:you_broke 0.9012
-b:you_bumped 0.5023
-b:you_check -1.0451
-b:you_explain -0.7100
-b:you_forgot 0.8930
-b:you_just 0.9004
-b:you_keep 0.5004
-b:you_misread 0.5528
-b:you_misunderstood 0.4727
-b:you_revert -0.5013
-b:you_think -0.4743
-b:you_to 1.0997
-b:you_touched 0.9378
-b:you_undo -1.3005
-b:you_used 0.6708
-b:your_edit 0.5305
-b:your_last 0.6860
-b:your_migration 0.7642
-b:your_patch 1.0168
-b:your_refactor 1.0175
-b:your_rename 0.9046
-b:your_time -0.7157
-f2:actually_one -0.8457
-f2:actually_we 0.9586
-f2:add_a -0.6297
-f2:after_your 0.7449
-f2:again_no 0.5216
-f2:again_the 0.5793
-f2:as_i 0.7195
-f2:awesome_the -0.6594
-f2:back_it 0.6132
-f2:before_you -0.8693
-f2:change_the -0.9238
-f2:did_the -0.8103
-f2:didn't_help 0.4712
-f2:doesn't_work 1.2715
-f2:don't_add 1.1084
-f2:don't_bring 0.6196
-f2:don't_forget -1.2190
-f2:don't_reach 0.7485
-f2:don't_vendor 0.6179
-f2:don't_worry -0.7567
-f2:exactly_the 1.1299
-f2:explain_what -0.6491
-f2:for_context -0.5090
-f2:full_output 0.5684
-f2:go_ahead -0.8954
-f2:great_the -0.5276
-f2:here_is -0.4217
-f2:how_do -0.9316
-f2:how_does -0.5010
-f2:how_many 0.8258
-f2:i'm_back -0.5597
-f2:i'm_not -0.4853
-f2:i_didn't 0.9891
-f2:i_never 0.7694
-f2:i_wanted 0.5438
-f2:if_the -0.7796
-f2:implement_a -0.5224
-f2:is_it -0.6850
-f2:is_that -1.1419
-f2:is_the -0.9599
-f2:it's_fine -1.1699
-f2:it's_still 1.1033
-f2:it_crashes 0.8016
-f2:it_keeps 0.5978
-f2:let's_add -1.0841
-f2:let's_keep -1.2476
-f2:let's_try -1.2111
-f2:let's_write -0.8069
-f2:lower_the -0.4342
-f2:make_it -0.6413
-f2:make_sure -0.7222
-f2:make_the -0.4771
-f2:no_change 0.7978
-f2:no_difference 1.2653
-f2:no_don't 1.1491
-f2:no_it's -0.4520
-f2:no_keep -0.7377
-f2:no_more 0.6147
-f2:no_need -0.8771
-f2:no_no 1.0763
-f2:no_nothing -1.1561
-f2:no_problem -0.9303
-f2:no_rush -0.8776
-f2:no_that 1.1310
-f2:no_that's -0.4981
-f2:no_the 0.7456
-f2:no_use 1.0569
-f2:no_we -0.5248
-f2:no_worries -1.0600
-f2:no_you 1.1661
-f2:none_of 0.4450
-f2:nope_same 0.7209
-f2:nope_still 0.4392
-f2:not_even 0.5417
-f2:not_like 0.8366
-f2:not_quite 0.7374
-f2:not_what 0.4410
-f2:nothing_you 0.5436
-f2:now_add -1.0060
-f2:now_it 0.7427
-f2:once_again 0.4861
-f2:one_more 0.6649
-f2:our_old -0.4913
-f2:put_quoted -0.8933
-f2:put_the 0.8120
-f2:refactor_the -0.5576
-f2:remove_the -0.8830
-f2:rename_the -0.5779
-f2:revert_everything 0.5783
-f2:revert_it 0.8613
-f2:revert_that 0.7301
-f2:revert_your 0.5189
-f2:run_the -0.7445
-f2:same_failure 0.4530
-f2:show_me -0.5571
-f2:since_your 0.4856
-f2:sounds_good -0.5238
-f2:start_with -0.7972
-f2:still_failing 0.7459
-f2:still_getting 0.6917
-f2:still_not 0.7834
-f2:still_seeing 0.9170
-f2:stop_adding 0.5325
-f2:stop_the -1.3184
-f2:summarise_the -0.7770
-f2:take_it 0.5690
-f2:that's_a -0.8587
-f2:that's_backwards 0.8066
-f2:that's_not 1.0899
-f2:that's_right -0.9979
-f2:that's_the 0.4960
-f2:that's_wrong 0.9689
-f2:that_didn't 0.8459
-f2:that_doesn't 0.8904
-f2:that_made 0.4714
-f2:that_still 0.5456
-f2:that_works -1.3808
-f2:the_api 0.5669
-f2:the_bug 0.4251
-f2:the_build 1.1019
-f2:the_discount 0.4733
-f2:the_fix 0.7440
-f2:the_header 0.4533
-f2:the_key 0.7287
-f2:the_old -1.2402
-f2:the_same 0.7032
-f2:the_ticket -0.9061
-f2:this_started 0.5882
-f2:throw_that 0.5673
-f2:try_again 0.7467
-f2:try_running -0.8346
-f2:try_the -1.2206
-f2:undo_it 0.6320
-f2:undo_that 0.5214
-f2:we_need -0.5352
-f2:we_use 0.7822
-f2:what's_the -0.8304
-f2:what_are -0.4367
-f2:what_is -0.4779
-f2:when_the -0.6547
-f2:why_does -0.7256
-f2:why_is -0.9575
-f2:write_a -0.6268
-f2:wrong_file 0.8271
-f2:you've_made 0.4967
-f2:you_broke 0.9012
-f2:you_changed -0.4497
-f2:you_didn't 1.2938
-f2:you_forgot 0.8930
-f2:you_keep 0.5004
-f2:you_misread 0.5528
-f2:you_used 0.6708
-f2:your_last 0.7515
-f2:your_migration 0.6328
-f2:your_refactor 0.5012
-f:actually 0.6438
-f:add -0.8268
-f:as 0.7195
-f:awesome -0.6594
-f:back 0.6762
-f:before -0.9474
-f:change -0.9238
-f:check -0.8151
-f:continue -0.9980
-f:create -0.5311
-f:customers -0.6640
-f:did -0.8007
-f:didn't 0.9495
-f:doesn't 1.2715
-f:everything 0.9015
-f:explain -0.9472
-f:find -0.7383
-f:fix -1.0721
-f:good -1.0758
-f:i'd -0.5501
-f:i'm -0.6950
-f:i've 0.4565
-f:identical 0.6174
-f:if -1.0437
-f:implement -0.7751
-f:in -0.7672
-f:incorrect 0.8508
-f:interesting -0.5137
-f:is -1.0464
-f:it 0.6555
-f:just -0.5581
-f:log 0.6612
-f:lower -0.4342
-f:make -1.1356
-f:move -1.0114
-f:my -0.5541
-f:next -0.8288
-f:nice -0.4398
-f:none 0.4450
-f:nothing 0.5410
-f:now 0.5521
-f:ok -1.2570
-f:once 0.4861
-f:one 0.6649
-f:our -0.7392
-f:quit 1.0626
-f:refactor -1.0991
-f:rename -0.5779
-f:revert 0.8051
-f:review -0.8465
-f:roll 1.0841
-f:same 0.9566
-f:scrap 1.1844
-f:search -0.6137
-f:should -0.8015
-f:show -0.5571
-f:since 0.5374
-f:something 0.8800
-f:sounds -0.5238
-f:start -0.5736
-f:still 0.8298
-f:stop 0.6716
-f:summarise -0.6972
-f:take 0.6643
-f:thanks -0.4404
-f:that 0.5976
-f:there's -0.8431
-f:this 0.6895
-f:throw 0.5673
-f:undo 1.3319
-f:users -0.8327
-f:we're 0.7945
-f:we've 0.7519
-f:what -0.6225
-f:what's -0.7587
-f:when -0.8601
-f:where -0.4281
-f:which -0.4836
-f:write -0.7875
-f:wrong 1.3421
-f:you 0.5858
-f:you're 1.0608
-f:you've 0.7563
-f:your 0.8280
-f:zero 1.0394
-s:bang -0.4597
-s:blame 0.6222
-s:conditional -0.5964
-s:neg-start 0.4259
-s:ordinal-time 0.7027
-s:persistent 0.6092
-s:praise -1.7669
-s:question -0.9827
-s:some-pasted -0.4637
-s:told 0.5886
-s:why-you 0.8051
-s:you-past 0.9679
-w:0042 -0.5007
-w:10 1.5076
-w:100 0.4800
-w:404 0.7268
-w:5 -0.5833
-w:500 0.4435
-w:8080 0.9821
-w:a1b2c3d -0.4831
-w:about -0.9425
-w:action -1.0138
-w:actually 0.6397
-w:add -0.5580
-w:added 0.9246
-w:adding 0.5267
-w:after 0.5030
-w:again 1.0342
-w:ahead -0.8423
-w:all -0.4793
-w:already 1.1118
-w:also -1.0038
-w:an -0.6237
-w:and -0.4545
-w:another 0.6448
-w:anymore 1.3489
-w:anything -0.5804
-w:argparse 1.1711
-w:around 0.8339
-w:asked 0.4310
-w:assertion 0.7919
-w:async 0.6935
-w:auto 0.4537
-w:avoid -0.9109
-w:away 0.5673
-w:awesome -0.6594
-w:back 0.7324
-w:backwards 1.0015
-w:bare 0.8837
-w:because -0.8306
-w:behaviour 0.6963
-w:benchmark -0.8307
-w:between -0.5481
-w:break -0.4991
-w:breaks 0.7420
-w:bring 0.9046
-w:broken 1.5029
-w:bucket 0.9577
-w:builds -0.5866
-w:built 1.0397
-w:bumped 0.5023
-w:called 0.5576
-w:calls 0.6398
-w:camelcase 1.7515
-w:can -0.7282
-w:carry -0.7679
-w:catch 0.6448
-w:cause -0.5350
-w:causes -0.5327
-w:cents 0.6595
-w:change 0.5461
-w:changelog -0.4288
-w:circles 0.8180
-w:cleaner -1.2391
-w:click 0.7374
-w:client -0.9862
-w:close 0.9077
-w:codebase 0.7925
-w:column 0.4524
-w:come 0.4389
-w:command -0.4965
-w:comments 0.9037
-w:commit -1.1611
-w:commits 0.4732
-w:compile 0.6592
-w:console 0.6187
-w:container -0.9112
-w:continue -0.9424
-w:contractor -0.5247
-w:contributing -0.5591
-w:core 0.5394
-w:could -0.8778
-w:count -0.9485
-w:crashes 0.8369
-w:crashing 0.7259
-w:creating 1.2195
-w:css 0.9380
-w:curious -0.5368
-w:currency 0.6118
-w:customers -0.6640
-w:data -1.0906
-w:database 0.5321
-w:date 0.7408
-w:dates 0.7886
-w:debounce 0.6002
-w:debug 0.5374
-w:decide -0.5928
-w:delete 1.0442
-w:demo -0.5659
-w:dependencies 0.8492
-w:dependency 0.4415
-w:deprecated -0.4217
-w:descending 1.1551
-w:design -0.8858
-w:dev -0.5112
-w:dict 0.4890
-w:didn't 0.5368
-w:difference 0.7381
-w:different 1.4120
-w:directly -0.4703
-w:discount 0.7668
-w:do -0.6720
-w:doc -0.9261
-w:docs -1.7023
-w:done -0.8758
-w:drop 0.9458
-w:edge 0.4330
-w:edit 0.4567
-w:edited 0.5295
-w:either 1.0241
-w:empty 0.5369
-w:endpoint -0.6075
-w:enough -0.8410
-w:enum 0.8107
-w:even 0.9123
-w:every 0.6556
-w:everywhere 0.4424
-w:exact 1.0266
-w:exactly -0.7883
-w:except 0.9211
-w:exception 0.9911
-w:existing -0.4684
-w:expected -1.2133
-w:explain -1.1824
-w:explained 0.8394
-w:export -0.7541
-w:f 0.5208
-w:false 0.7873
-w:fast -1.2468
-w:feature -1.1335
-w:fetch -0.4834
-w:fifth 0.4517
-w:file 0.6020
-w:files 0.4908
-w:find -1.1469
-w:finish -1.3119
-w:first -0.6344
-w:five 0.4714
-w:fixed -0.4845
-w:fixtures 0.7970
-w:flag -0.5341
-w:forget -1.2190
-w:forgetting 0.8191
-w:forgot 0.8930
-w:format 1.0047
-w:formatter 0.6553
-w:found -0.7804
-w:four 0.5387
-w:fourth 0.7864
-w:garbled 0.5724
-w:get 0.4679
-w:getting 0.9405
-w:global 0.7409
-w:goes 0.6870
-w:good -1.6724
-w:great -0.8228
-w:hand 0.6054
-w:hangs 1.0767
-w:happens 0.6570
-w:has 1.2099
-w:header 0.5183
-w:help 0.6633
-w:here 0.7758
-w:hit 0.8351
-w:home -0.5981
-w:httpx 0.6394
-w:hurry -1.1209
-w:i'd -0.7679
-w:i've 0.4565
-w:identical 0.9422
-w:if -0.8679
-w:implement -0.7859
-w:import 0.9367
-w:importer -0.5764
-w:incorrect 1.3835
-w:input 0.7291
-w:inside 1.2609
-w:instead 1.0592
-w:interesting -0.5137
-w:into -0.9249
-w:investigate -0.6971
-w:isn't 1.0041
-w:js 1.1401
-w:json 0.5346
-w:keeps 0.6094
-w:keyerror 1.1951
-w:later -0.5460
-w:layout -0.4440
-w:let -0.6352
-w:let's -0.4757
-w:lint 0.5693
-w:list -0.4366
-w:live 0.9190
-w:lives 0.5980
-w:loads 0.5932
-w:lodash 0.6516
-w:log -0.4524
-w:logger 0.9867
-w:logic 0.5934
-w:logs 0.6823
-w:longer 0.7865
-w:looks -1.3296
-w:lot -0.7743
-w:lower -0.4342
-w:made 0.8585
-w:main -0.5079
-w:make -0.7320
-w:making 0.5402
-w:manager 0.4825
-w:many 0.8258
-w:mb 0.4986
-w:md -0.5591
-w:me -1.1966
-w:meant 0.5812
-w:measure -0.8605
-w:mentioned 0.7788
-w:merge -0.6954
-w:merging -1.0021
-w:method 1.2028
-w:middleware -0.4312
-w:migrate -0.4286
-w:migration -0.6626
-w:migrations 0.6248
-w:milliseconds 0.9149
-w:mind -1.0670
-w:misread 0.5528
-w:misunderstood 0.4727
-w:modal 0.5474
-w:mode 0.8259
-w:models 0.4218
-w:module -0.4837
-w:month -0.8156
-w:morning -0.5719
-w:move -0.9729
-w:much -1.4530
-w:must 0.5865
-w:myself -1.3202
-w:name 0.7726
-w:naming 0.8939
-w:need -0.6207
-w:needs -1.3647
-w:never 0.4803
-w:newest 0.5993
-w:next -0.7580
-w:nice -1.1133
-w:nightly -0.5648
-w:none 1.0477
-w:not 0.8513
-w:nothing 0.8181
-w:nowhere 1.1101
-w:numbers 1.2664
-w:off 0.7014
-w:ok -1.0375
-w:on -0.5604
-w:only 0.5739
-w:open 0.7637
-w:option -1.4698
-w:options -0.7847
-w:or -0.6614
-w:order 0.7357
-w:original 0.5927
-w:os 0.5235
-w:other 0.6751
-w:out 1.2591
-w:over 0.4793
-w:package 0.6179
-w:packages 1.2325
-w:pandas 0.8525
-w:parser -0.8701
-w:parsing 0.7595
-w:pathlib 0.5235
-w:perfect -1.2991
-w:picking -0.8317
-w:pipeline 0.8400
-w:plan -0.7881
-w:port 0.9031
-w:postmortem -0.5858
-w:pr -1.1852
-w:prefer -1.7012
-w:previous 0.5673
-w:print 0.9096
-w:prioritise -0.5618
-w:private 1.2169
-w:problem -0.7006
-w:prod 0.7241
-w:product 0.7372
-w:production 0.4488
-w:profile -0.6467
-w:project -0.9698
-w:pull 0.9122
-w:pure 0.7232
-w:push -0.8401
-w:put 0.7563
-w:putting 1.0186
-w:pyproject 0.5560
-w:queries 0.5821
-w:query -0.4336
-w:quit 1.0626
-w:quite 0.5686
-w:quoted -0.5463
-w:raise 0.8928
-w:rather 0.4333
-w:raw 0.5282
-w:reach 0.7485
-w:readme 0.5168
-w:real 0.6869
-w:red 0.6040
-w:refactor -0.7082
-w:reformat 1.2134
-w:reintroduced 0.9333
-w:remove -0.4762
-w:removed -1.2252
-w:renaming 0.9113
-w:repeat 1.4536
-w:report -0.7934
-w:reports -0.6917
-w:repository 0.5282
-w:request 0.5859
-w:requests 0.5048
-w:requirement 0.4606
-w:returning 0.9125
-w:revert 0.4566
-w:reverts -1.1054
-w:review -0.9775
-w:reviewer -0.9472
-w:rewrite 0.5031
-w:rewrote 0.9822
-w:roll 0.6471
-w:rollback 0.6776
-w:round 0.9630
-w:rounding 0.4274
-w:rows -1.0910
-w:running -0.6975
-w:rush -0.8776
-w:safari 0.5995
-w:said 0.5227
-w:same 0.7440
-w:schema -0.7695
-w:scrap 1.1844
-w:search 0.5129
-w:secrets -0.6435
-w:see -1.2906
-w:seeing 0.6295
-w:serializer 0.7131
-w:server -0.6691
-w:settings 0.7182
-w:setup 0.6499
-w:ship -1.1132
-w:should -0.5699
-w:show -1.0352
-w:signature 0.5144
-w:single 0.5851
-w:skip -0.8867
-w:slow -0.5606
-w:slower 0.5417
-w:snapshot 0.5313
-w:so -0.7166
-w:something 0.7190
-w:sounds -0.5238
-w:staging -0.7352
-w:started 0.5048
-w:startup 0.4281
-w:state 0.5008
-w:statements 0.6987
-w:stay 0.6506
-w:stop 0.6161
-w:stopped 1.0895
-w:strings 0.7821
-w:suite -1.2764
-w:summarise -0.6580
-w:supposed 0.6331
-w:sure -0.8170
-w:tabs -0.4864
-w:take -0.5179
-w:tax 0.5140
-w:team -1.1292
-w:tenant 0.5762
-w:text -0.7891
-w:thank -0.8596
-w:thanks -1.2706
-w:that 0.4245
-w:their -0.9510
-w:then -0.9411
-w:there 0.5238
-w:there's -0.8431
-w:they -0.9636
-w:things 1.2098
-w:think -0.9237
-w:third 0.8341
-w:three -0.5652
-w:through 0.5076
-w:throw 0.5673
-w:tickets -0.4651
-w:times 0.7805
-w:timing 0.4257
-w:toast -0.5220
-w:today -0.8826
-w:told 0.5738
-w:toml 0.5560
-w:tomorrow -1.1542
-w:total 0.6809
-w:totals 0.9156
-w:touched 0.9378
-w:transaction -0.4289
-w:two 0.8005
-w:typeerror 1.0776
-w:ugh 1.0754
-w:under 0.4830
-w:unit 0.4962
-w:up -0.6402
-w:update -0.5304
-w:uploader -0.6754
-w:upstream -0.6682
-w:url 0.6089
-w:us -0.4757
-w:user -0.9299
-w:usually -0.5570
-w:utc 1.1999
-w:v2 -1.0060
-w:validates -0.9441
-w:var 1.3962
-w:variable 1.2584
-w:variables 0.6123
-w:vault -0.7186
-w:version 0.4406
-w:versions 0.5040
-w:wait 0.5696
-w:we've 0.7519
-w:week -0.5938
-w:went 0.5639
-w:were 0.4585
-w:what's -0.7587
-w:whatsoever 1.0936
-w:when -0.8079
-w:where -0.9939
-w:whether -1.1534
-w:which -1.0423
-w:while -1.2771
-w:whole 1.1241
-w:wire -0.7383
-w:worked 0.5091
-w:worker -0.8297
-w:workers -0.5166
-w:worries -1.0600
-w:worry -0.7567
-w:worse 1.1734
-w:would -0.8686
-w:write -0.4495
-w:writing -0.4826
-w:year -0.4278
-w:yes -1.1621
-w:yet -0.7011
-w:you 0.6028
-w:you're 0.5434
-w:you've 0.7563
-w:your 0.7031
-w:zero 0.9789
+FLAG_FEATURES = """\
+b:<s>_actually
+b:<s>_add
+b:<s>_and
+b:<s>_as
+b:<s>_awesome
+b:<s>_back
+b:<s>_before
+b:<s>_change
+b:<s>_continue
+b:<s>_create
+b:<s>_customers
+b:<s>_did
+b:<s>_didn't
+b:<s>_doesn't
+b:<s>_everything
+b:<s>_explain
+b:<s>_find
+b:<s>_go
+b:<s>_good
+b:<s>_i'd
+b:<s>_i'm
+b:<s>_i've
+b:<s>_identical
+b:<s>_if
+b:<s>_implement
+b:<s>_in
+b:<s>_incorrect
+b:<s>_is
+b:<s>_it
+b:<s>_just
+b:<s>_log
+b:<s>_lower
+b:<s>_make
+b:<s>_move
+b:<s>_my
+b:<s>_next
+b:<s>_nice
+b:<s>_none
+b:<s>_nothing
+b:<s>_now
+b:<s>_ok
+b:<s>_once
+b:<s>_one
+b:<s>_our
+b:<s>_please
+b:<s>_quit
+b:<s>_refactor
+b:<s>_rename
+b:<s>_revert
+b:<s>_roll
+b:<s>_same
+b:<s>_scrap
+b:<s>_search
+b:<s>_should
+b:<s>_show
+b:<s>_since
+b:<s>_something
+b:<s>_sounds
+b:<s>_still
+b:<s>_stop
+b:<s>_summarise
+b:<s>_take
+b:<s>_thanks
+b:<s>_that
+b:<s>_that's
+b:<s>_there's
+b:<s>_this
+b:<s>_throw
+b:<s>_ugh
+b:<s>_undo
+b:<s>_users
+b:<s>_we're
+b:<s>_we've
+b:<s>_what
+b:<s>_what's
+b:<s>_when
+b:<s>_where
+b:<s>_which
+b:<s>_write
+b:<s>_wrong
+b:<s>_yes
+b:<s>_you
+b:<s>_you're
+b:<s>_you've
+b:<s>_your
+b:<s>_zero
+b:a_cache
+b:a_changelog
+b:a_cli
+b:a_code
+b:a_dependency
+b:a_dict
+b:a_global
+b:a_lot
+b:a_month
+b:a_new
+b:a_positive
+b:a_regression
+b:a_revert
+b:a_rollback
+b:a_whole
+b:actually_one
+b:actually_we
+b:add_a
+b:add_it
+b:add_pagination
+b:add_retries
+b:after_the
+b:after_your
+b:again_after
+b:again_later
+b:again_no
+b:again_thanks
+b:again_the
+b:again_tomorrow
+b:again_with
+b:ahead_with
+b:an_undo
+b:and_again
+b:and_keep
+b:and_now
+b:and_the
+b:and_then
+b:and_update
+b:api_keys
+b:api_returns
+b:app_won't
+b:are_in
+b:as_the
+b:ask_you
+b:asked_for
+b:assertion_fails
+b:attempt_and
+b:auth_middleware
+b:awesome_the
+b:back_it
+b:backoff_to
+b:backwards_the
+b:be_nice
+b:because_of
+b:before_merging
+b:before_your
+b:branch_i'm
+b:bring_in
+b:bug_where
+b:build_anymore
+b:build_fails
+b:build_is
+b:builds_again
+b:built_in
+b:button_to
+b:by_hand
+b:cache_the
+b:carry_on
+b:change_anything
+b:change_at
+b:change_the
+b:changed_in
+b:changelog_entry
+b:check_that
+b:check_whether
+b:ci_failed
+b:ci_is
+b:circles_with
+b:client_should
+b:code_flag
+b:code_in
+b:commit_broke
+b:config_file
+b:config_in
+b:context_from
+b:contractor_broke
+b:contributing_md
+b:could_you
+b:count_as
+b:covers_the
+b:crashes_on
+b:create_a
+b:date_format
+b:date_parsing
+b:delete_the
+b:design_doc
+b:detector_flag
+b:did_in
+b:did_nothing
+b:did_the
+b:did_you
+b:didn't_change
+b:didn't_do
+b:didn't_fix
+b:didn't_help
+b:difference_between
+b:do_anything
+b:do_it
+b:do_you
+b:does_that
+b:doesn't_build
+b:doesn't_compile
+b:doesn't_even
+b:doesn't_work
+b:don't_add
+b:don't_bring
+b:don't_change
+b:don't_create
+b:don't_forget
+b:don't_reach
+b:don't_vendor
+b:don't_worry
+b:edge_case
+b:edit_the
+b:either_the
+b:empty_again
+b:endpoint_for
+b:endpoint_is
+b:env_file
+b:error_message
+b:even_close
+b:even_start
+b:everything_goes
+b:everything_you
+b:exact_same
+b:exactly_like
+b:expected_until
+b:explain_how
+b:explain_the
+b:explain_what
+b:explain_why
+b:f_strings
+b:failed_again
+b:failing_after
+b:failing_test
+b:fails_on
+b:fails_revert
+b:fails_roll
+b:fails_show
+b:fails_with
+b:failure_as
+b:feature_flag
+b:file_the
+b:fine_until
+b:finish_the
+b:fix_didn't
+b:fix_doesn't
+b:fix_failed
+b:fixture_instead
+b:flaky_test
+b:for_a
+b:for_context
+b:for_now
+b:for_one
+b:for_quoted
+b:for_that
+b:for_the
+b:forget_the
+b:forget_to
+b:forgetting_to
+b:from_a
+b:from_the
+b:full_output
+b:function_must
+b:generated_files
+b:get_quoted
+b:getting_the
+b:go_ahead
+b:go_through
+b:go_with
+b:goes_in
+b:going_with
+b:great_the
+b:have_to
+b:header_is
+b:help_at
+b:helper_for
+b:here_is
+b:how_do
+b:how_does
+b:how_it
+b:how_many
+b:how_our
+b:i'm_back
+b:i'm_not
+b:i_already
+b:i_didn't
+b:i_have
+b:i_meant
+b:i_mentioned
+b:i_never
+b:i_read
+b:i_run
+b:i_think
+b:id_is
+b:identical_error
+b:if_anything
+b:if_it
+b:if_the
+b:implement_a
+b:import_error
+b:import_in
+b:in_a
+b:in_circles
+b:in_config
+b:in_pyproject
+b:in_tests
+b:is_already
+b:is_async
+b:is_called
+b:is_done
+b:is_empty
+b:is_from
+b:is_garbled
+b:is_getting
+b:is_green
+b:is_in
+b:is_it
+b:is_off
+b:is_quoted
+b:is_stale
+b:is_still
+b:is_that
+b:is_the
+b:is_worse
+b:isn't_working
+b:it's_a
+b:it's_fine
+b:it's_still
+b:it's_the
+b:it_a
+b:it_all
+b:it_back
+b:it_builds
+b:it_crashes
+b:it_keeps
+b:it_out
+b:it_slower
+b:it_the
+b:it_to
+b:it_tomorrow
+b:it_was
+b:just_added
+b:just_want
+b:keep_forgetting
+b:keep_going
+b:keep_it
+b:keep_the
+b:key_is
+b:last_commit
+b:last_two
+b:last_year
+b:let's_add
+b:let's_write
+b:like_before
+b:like_quoted
+b:like_that
+b:lives_in
+b:look_at
+b:looks_good
+b:lower_the
+b:made_it
+b:made_the
+b:made_things
+b:main_py
+b:make_sure
+b:make_the
+b:many_times
+b:me_to
+b:mean_here
+b:meant_the
+b:message_code
+b:misread_the
+b:module_into
+b:more_tests
+b:more_thing
+b:more_time
+b:move_on
+b:must_be
+b:must_stay
+b:new_dependencies
+b:new_one
+b:next_to
+b:nightly_run
+b:no_change
+b:no_difference
+b:no_don't
+b:no_it's
+b:no_keep
+b:no_longer
+b:no_more
+b:no_need
+b:no_no
+b:no_nothing
+b:no_problem
+b:no_rush
+b:no_that
+b:no_that's
+b:no_the
+b:no_use
+b:no_we
+b:no_worries
+b:no_you
+b:none_of
+b:nope_same
+b:nope_still
+b:not_a
+b:not_even
+b:not_how
+b:not_like
+b:not_per
+b:not_quite
+b:not_quoted
+b:not_right
+b:not_sure
+b:not_the
+b:not_to
+b:not_what
+b:nothing_you
+b:now_add
+b:now_it
+b:now_let's
+b:now_nothing
+b:now_thanks
+b:now_the
+b:of_a
+b:of_that
+b:of_your
+b:old_name
+b:on_startup
+b:on_the
+b:on_to
+b:once_again
+b:one_debounce
+b:one_more
+b:only_the
+b:option_b
+b:os_path
+b:other_way
+b:our_ci
+b:our_old
+b:out_again
+b:output_as
+b:output_is
+b:over_this
+b:pass_before
+b:pass_the
+b:passed_before
+b:please_add
+b:please_don't
+b:please_start
+b:please_stop
+b:please_write
+b:port_is
+b:prioritise_the
+b:prod_one
+b:profile_it
+b:public_api
+b:put_quoted
+b:put_the
+b:pyproject_toml
+b:quoted_and
+b:quoted_gets
+b:quoted_in
+b:quoted_is
+b:quoted_not
+b:raw_sql
+b:reach_for
+b:red_again
+b:refactor_the
+b:reintroduced_the
+b:release_2
+b:remove_the
+b:removed_the
+b:retry_logic
+b:returning_null
+b:returns_the
+b:revert_button
+b:revert_everything
+b:revert_it
+b:revert_quoted
+b:revert_that
+b:revert_your
+b:review_the
+b:roll_back
+b:roll_the
+b:run_the
+b:running_the
+b:said_don't
+b:said_earlier
+b:said_the
+b:said_to
+b:same_assertion
+b:same_error
+b:same_failure
+b:same_output
+b:same_stack
+b:same_traceback
+b:say_it
+b:say_quoted
+b:say_the
+b:says_quoted
+b:script_that
+b:second_option
+b:secrets_in
+b:service_is
+b:ship_it
+b:should_i
+b:should_return
+b:show_a
+b:show_me
+b:since_you
+b:since_your
+b:so_i
+b:so_prioritise
+b:so_the
+b:sounds_good
+b:sql_in
+b:src_legacy
+b:stack_for
+b:staging_database
+b:start_with
+b:stay_pure
+b:still_404
+b:still_broken
+b:still_crashes
+b:still_doesn't
+b:still_fails
+b:still_getting
+b:still_hangs
+b:still_not
+b:still_red
+b:still_returning
+b:still_seeing
+b:stop_adding
+b:stop_the
+b:strings_in
+b:summarise_the
+b:support_would
+b:supposed_to
+b:sure_it
+b:sure_the
+b:tabs_in
+b:take_it
+b:take_your
+b:test_covers
+b:test_first
+b:test_that
+b:tests_live
+b:tests_pass
+b:tests_were
+b:text_to
+b:thank_you
+b:thanks_a
+b:thanks_for
+b:that's_a
+b:that's_all
+b:that's_backwards
+b:that's_everything
+b:that's_exactly
+b:that's_not
+b:that's_right
+b:that's_the
+b:that's_wrong
+b:that_away
+b:that_change
+b:that_didn't
+b:that_endpoint
+b:that_file
+b:that_fixed
+b:that_made
+b:that_package
+b:that_reverts
+b:that_was
+b:that_works
+b:that_wrong
+b:the_api
+b:the_app
+b:the_benchmark
+b:the_build
+b:the_changes
+b:the_checkout
+b:the_client
+b:the_code
+b:the_cron
+b:the_csv
+b:the_date
+b:the_demo
+b:the_deprecated
+b:the_design
+b:the_detector
+b:the_difference
+b:the_discount
+b:the_docs
+b:the_edge
+b:the_endpoint
+b:the_enum
+b:the_exact
+b:the_existing
+b:the_expected
+b:the_export
+b:the_failing
+b:the_feature
+b:the_fifth
+b:the_fixtures
+b:the_flaky
+b:the_formatter
+b:the_go
+b:the_handlers
+b:the_header
+b:the_id
+b:the_import
+b:the_importer
+b:the_index
+b:the_invoices
+b:the_key
+b:the_last
+b:the_legacy
+b:the_logger
+b:the_logs
+b:the_message
+b:the_migration
+b:the_modal
+b:the_module
+b:the_naming
+b:the_new
+b:the_newest
+b:the_original
+b:the_output
+b:the_parser
+b:the_plan
+b:the_port
+b:the_postmortem
+b:the_pr
+b:the_previous
+b:the_prod
+b:the_readme
+b:the_real
+b:the_refactor
+b:the_repo
+b:the_repository
+b:the_requirement
+b:the_response
+b:the_revert
+b:the_reviewer
+b:the_rollback
+b:the_rounding
+b:the_router
+b:the_schema
+b:the_search
+b:the_service
+b:the_settings
+b:the_snapshot
+b:the_staging
+b:the_team
+b:the_tests
+b:the_third
+b:the_timeout
+b:the_transaction
+b:the_type
+b:the_undo
+b:the_uploader
+b:the_vault
+b:the_whole
+b:the_worker
+b:them_for
+b:then_the
+b:thing_add
+b:things_worse
+b:think_the
+b:think_we
+b:third_time
+b:this_again
+b:this_already
+b:this_codebase
+b:this_module
+b:this_pr
+b:this_repo
+b:this_service
+b:this_started
+b:this_still
+b:this_traceback
+b:three_times
+b:through_the
+b:throw_that
+b:times_do
+b:times_out
+b:timing_out
+b:to_ask
+b:to_keep
+b:to_main
+b:to_pass
+b:to_quoted
+b:to_rename
+b:to_say
+b:to_use
+b:told_you
+b:tomorrow_so
+b:try_except
+b:try_running
+b:try_the
+b:twice_last
+b:undo_it
+b:undo_redo
+b:undo_stack
+b:undo_that
+b:undo_the
+b:until_we
+b:until_your
+b:up_in
+b:update_it
+b:used_the
+b:used_to
+b:usually_causes
+b:utils_py
+b:v2_users
+b:vendor_that
+b:version_in
+b:wait_for
+b:was_a
+b:was_fixed
+b:way_round
+b:we_add
+b:we_already
+b:we_can
+b:we_deploy
+b:we_don't
+b:we_have
+b:we_pin
+b:we_should
+b:what's_the
+b:what_are
+b:what_i
+b:what_is
+b:what_usually
+b:when_you're
+b:where_the
+b:which_is
+b:why_does
+b:why_the
+b:wire_the
+b:with_code
+b:with_option
+b:with_your
+b:work_either
+b:work_on
+b:work_with
+b:worse_now
+b:worse_than
+b:would_be
+b:write_a
+b:wrong_approach
+b:wrong_branch
+b:wrong_but
+b:wrong_currency
+b:wrong_endpoint
+b:wrong_it's
+b:wrong_table
+b:wrong_the
+b:wrong_with
+b:yes_that's
+b:you're_done
+b:you've_made
+b:you_add
+b:you_added
+b:you_broke
+b:you_bumped
+b:you_check
+b:you_explain
+b:you_forgot
+b:you_just
+b:you_keep
+b:you_misread
+b:you_misunderstood
+b:you_revert
+b:you_think
+b:you_to
+b:you_touched
+b:you_undo
+b:you_used
+b:your_edit
+b:your_last
+b:your_migration
+b:your_patch
+b:your_refactor
+b:your_rename
+b:your_time
+f2:actually_one
+f2:actually_we
+f2:add_a
+f2:after_your
+f2:again_no
+f2:again_the
+f2:as_i
+f2:awesome_the
+f2:back_it
+f2:before_you
+f2:change_the
+f2:did_the
+f2:didn't_help
+f2:doesn't_work
+f2:don't_add
+f2:don't_bring
+f2:don't_forget
+f2:don't_reach
+f2:don't_vendor
+f2:don't_worry
+f2:exactly_the
+f2:explain_what
+f2:for_context
+f2:full_output
+f2:go_ahead
+f2:great_the
+f2:here_is
+f2:how_do
+f2:how_does
+f2:how_many
+f2:i'm_back
+f2:i'm_not
+f2:i_didn't
+f2:i_never
+f2:i_wanted
+f2:if_the
+f2:implement_a
+f2:is_it
+f2:is_that
+f2:is_the
+f2:it's_fine
+f2:it's_still
+f2:it_crashes
+f2:it_keeps
+f2:let's_add
+f2:let's_keep
+f2:let's_try
+f2:let's_write
+f2:lower_the
+f2:make_it
+f2:make_sure
+f2:make_the
+f2:no_change
+f2:no_difference
+f2:no_don't
+f2:no_it's
+f2:no_keep
+f2:no_more
+f2:no_need
+f2:no_no
+f2:no_nothing
+f2:no_problem
+f2:no_rush
+f2:no_that
+f2:no_that's
+f2:no_the
+f2:no_use
+f2:no_we
+f2:no_worries
+f2:no_you
+f2:none_of
+f2:nope_same
+f2:nope_still
+f2:not_even
+f2:not_like
+f2:not_quite
+f2:not_what
+f2:nothing_you
+f2:now_add
+f2:now_it
+f2:once_again
+f2:one_more
+f2:our_old
+f2:put_quoted
+f2:put_the
+f2:refactor_the
+f2:remove_the
+f2:rename_the
+f2:revert_everything
+f2:revert_it
+f2:revert_that
+f2:revert_your
+f2:run_the
+f2:same_failure
+f2:show_me
+f2:since_your
+f2:sounds_good
+f2:start_with
+f2:still_failing
+f2:still_getting
+f2:still_not
+f2:still_seeing
+f2:stop_adding
+f2:stop_the
+f2:summarise_the
+f2:take_it
+f2:that's_a
+f2:that's_backwards
+f2:that's_not
+f2:that's_right
+f2:that's_the
+f2:that's_wrong
+f2:that_didn't
+f2:that_doesn't
+f2:that_made
+f2:that_still
+f2:that_works
+f2:the_api
+f2:the_bug
+f2:the_build
+f2:the_discount
+f2:the_fix
+f2:the_header
+f2:the_key
+f2:the_old
+f2:the_same
+f2:the_ticket
+f2:this_started
+f2:throw_that
+f2:try_again
+f2:try_running
+f2:try_the
+f2:undo_it
+f2:undo_that
+f2:we_need
+f2:we_use
+f2:what's_the
+f2:what_are
+f2:what_is
+f2:when_the
+f2:why_does
+f2:why_is
+f2:write_a
+f2:wrong_file
+f2:you've_made
+f2:you_broke
+f2:you_changed
+f2:you_didn't
+f2:you_forgot
+f2:you_keep
+f2:you_misread
+f2:you_used
+f2:your_last
+f2:your_migration
+f2:your_refactor
+f:actually
+f:add
+f:as
+f:awesome
+f:back
+f:before
+f:change
+f:check
+f:continue
+f:create
+f:customers
+f:did
+f:didn't
+f:doesn't
+f:everything
+f:explain
+f:find
+f:fix
+f:good
+f:i'd
+f:i'm
+f:i've
+f:identical
+f:if
+f:implement
+f:in
+f:incorrect
+f:interesting
+f:is
+f:it
+f:just
+f:log
+f:lower
+f:make
+f:move
+f:my
+f:next
+f:nice
+f:none
+f:nothing
+f:now
+f:ok
+f:once
+f:one
+f:our
+f:quit
+f:refactor
+f:rename
+f:revert
+f:review
+f:roll
+f:same
+f:scrap
+f:search
+f:should
+f:show
+f:since
+f:something
+f:sounds
+f:start
+f:still
+f:stop
+f:summarise
+f:take
+f:thanks
+f:that
+f:there's
+f:this
+f:throw
+f:undo
+f:users
+f:we're
+f:we've
+f:what
+f:what's
+f:when
+f:where
+f:which
+f:write
+f:wrong
+f:you
+f:you're
+f:you've
+f:your
+f:zero
+s:bang
+s:blame
+s:conditional
+s:neg-start
+s:ordinal-time
+s:persistent
+s:praise
+s:question
+s:some-pasted
+s:told
+s:why-you
+s:you-past
+w:0042
+w:10
+w:100
+w:404
+w:5
+w:500
+w:8080
+w:a1b2c3d
+w:about
+w:action
+w:actually
+w:add
+w:added
+w:adding
+w:after
+w:again
+w:ahead
+w:all
+w:already
+w:also
+w:an
+w:and
+w:another
+w:anymore
+w:anything
+w:argparse
+w:around
+w:asked
+w:assertion
+w:async
+w:auto
+w:avoid
+w:away
+w:awesome
+w:back
+w:backwards
+w:bare
+w:because
+w:behaviour
+w:benchmark
+w:between
+w:break
+w:breaks
+w:bring
+w:broken
+w:bucket
+w:builds
+w:built
+w:bumped
+w:called
+w:calls
+w:camelcase
+w:can
+w:carry
+w:catch
+w:cause
+w:causes
+w:cents
+w:change
+w:changelog
+w:circles
+w:cleaner
+w:click
+w:client
+w:close
+w:codebase
+w:column
+w:come
+w:command
+w:comments
+w:commit
+w:commits
+w:compile
+w:console
+w:container
+w:continue
+w:contractor
+w:contributing
+w:core
+w:could
+w:count
+w:crashes
+w:crashing
+w:creating
+w:css
+w:curious
+w:currency
+w:customers
+w:data
+w:database
+w:date
+w:dates
+w:debounce
+w:debug
+w:decide
+w:delete
+w:demo
+w:dependencies
+w:dependency
+w:deprecated
+w:descending
+w:design
+w:dev
+w:dict
+w:didn't
+w:difference
+w:different
+w:directly
+w:discount
+w:do
+w:doc
+w:docs
+w:done
+w:drop
+w:edge
+w:edit
+w:edited
+w:either
+w:empty
+w:endpoint
+w:enough
+w:enum
+w:even
+w:every
+w:everywhere
+w:exact
+w:exactly
+w:except
+w:exception
+w:existing
+w:expected
+w:explain
+w:explained
+w:export
+w:f
+w:false
+w:fast
+w:feature
+w:fetch
+w:fifth
+w:file
+w:files
+w:find
+w:finish
+w:first
+w:five
+w:fixed
+w:fixtures
+w:flag
+w:forget
+w:forgetting
+w:forgot
+w:format
+w:formatter
+w:found
+w:four
+w:fourth
+w:garbled
+w:get
+w:getting
+w:global
+w:goes
+w:good
+w:great
+w:hand
+w:hangs
+w:happens
+w:has
+w:header
+w:help
+w:here
+w:hit
+w:home
+w:httpx
+w:hurry
+w:i'd
+w:i've
+w:identical
+w:if
+w:implement
+w:import
+w:importer
+w:incorrect
+w:input
+w:inside
+w:instead
+w:interesting
+w:into
+w:investigate
+w:isn't
+w:js
+w:json
+w:keeps
+w:keyerror
+w:later
+w:layout
+w:let
+w:let's
+w:lint
+w:list
+w:live
+w:lives
+w:loads
+w:lodash
+w:log
+w:logger
+w:logic
+w:logs
+w:longer
+w:looks
+w:lot
+w:lower
+w:made
+w:main
+w:make
+w:making
+w:manager
+w:many
+w:mb
+w:md
+w:me
+w:meant
+w:measure
+w:mentioned
+w:merge
+w:merging
+w:method
+w:middleware
+w:migrate
+w:migration
+w:migrations
+w:milliseconds
+w:mind
+w:misread
+w:misunderstood
+w:modal
+w:mode
+w:models
+w:module
+w:month
+w:morning
+w:move
+w:much
+w:must
+w:myself
+w:name
+w:naming
+w:need
+w:needs
+w:never
+w:newest
+w:next
+w:nice
+w:nightly
+w:none
+w:not
+w:nothing
+w:nowhere
+w:numbers
+w:off
+w:ok
+w:on
+w:only
+w:open
+w:option
+w:options
+w:or
+w:order
+w:original
+w:os
+w:other
+w:out
+w:over
+w:package
+w:packages
+w:pandas
+w:parser
+w:parsing
+w:pathlib
+w:perfect
+w:picking
+w:pipeline
+w:plan
+w:port
+w:postmortem
+w:pr
+w:prefer
+w:previous
+w:print
+w:prioritise
+w:private
+w:problem
+w:prod
+w:product
+w:production
+w:profile
+w:project
+w:pull
+w:pure
+w:push
+w:put
+w:putting
+w:pyproject
+w:queries
+w:query
+w:quit
+w:quite
+w:quoted
+w:raise
+w:rather
+w:raw
+w:reach
+w:readme
+w:real
+w:red
+w:refactor
+w:reformat
+w:reintroduced
+w:remove
+w:removed
+w:renaming
+w:repeat
+w:report
+w:reports
+w:repository
+w:request
+w:requests
+w:requirement
+w:returning
+w:revert
+w:reverts
+w:review
+w:reviewer
+w:rewrite
+w:rewrote
+w:roll
+w:rollback
+w:round
+w:rounding
+w:rows
+w:running
+w:rush
+w:safari
+w:said
+w:same
+w:schema
+w:scrap
+w:search
+w:secrets
+w:see
+w:seeing
+w:serializer
+w:server
+w:settings
+w:setup
+w:ship
+w:should
+w:show
+w:signature
+w:single
+w:skip
+w:slow
+w:slower
+w:snapshot
+w:so
+w:something
+w:sounds
+w:staging
+w:started
+w:startup
+w:state
+w:statements
+w:stay
+w:stop
+w:stopped
+w:strings
+w:suite
+w:summarise
+w:supposed
+w:sure
+w:tabs
+w:take
+w:tax
+w:team
+w:tenant
+w:text
+w:thank
+w:thanks
+w:that
+w:their
+w:then
+w:there
+w:there's
+w:they
+w:things
+w:think
+w:third
+w:three
+w:through
+w:throw
+w:tickets
+w:times
+w:timing
+w:toast
+w:today
+w:told
+w:toml
+w:tomorrow
+w:total
+w:totals
+w:touched
+w:transaction
+w:two
+w:typeerror
+w:ugh
+w:under
+w:unit
+w:up
+w:update
+w:uploader
+w:upstream
+w:url
+w:us
+w:user
+w:usually
+w:utc
+w:v2
+w:validates
+w:var
+w:variable
+w:variables
+w:vault
+w:version
+w:versions
+w:wait
+w:we've
+w:week
+w:went
+w:were
+w:what's
+w:whatsoever
+w:when
+w:where
+w:whether
+w:which
+w:while
+w:whole
+w:wire
+w:worked
+w:worker
+w:workers
+w:worries
+w:worry
+w:worse
+w:would
+w:write
+w:writing
+w:year
+w:yes
+w:yet
+w:you
+w:you're
+w:you've
+w:your
+w:zero
 """
-KIND = """\
-b:<s>_actually -0.9366
-b:<s>_after 0.5802
-b:<s>_again -0.9062
-b:<s>_and 0.7024
-b:<s>_as -0.4615
-b:<s>_back 0.7217
-b:<s>_build 0.4905
-b:<s>_didn't 0.6265
-b:<s>_doesn't 0.6775
-b:<s>_don't -0.6326
-b:<s>_exactly 0.6982
-b:<s>_get 0.4761
-b:<s>_hmm -0.4439
-b:<s>_i -0.6700
-b:<s>_identical 0.5040
-b:<s>_incorrect -1.0853
-b:<s>_it 0.5872
-b:<s>_it's 0.4302
-b:<s>_let's 0.7276
-b:<s>_log -0.4502
-b:<s>_nah -1.0673
-b:<s>_never -0.8915
-b:<s>_none 0.5219
-b:<s>_not -0.5929
-b:<s>_nothing 0.5814
-b:<s>_now 0.8730
-b:<s>_one -0.5502
-b:<s>_put 0.6487
-b:<s>_quit -0.9916
-b:<s>_revert 0.6269
-b:<s>_roll 0.8998
-b:<s>_same 0.6755
-b:<s>_scrap 0.8954
-b:<s>_since 0.6261
-b:<s>_something 0.8372
-b:<s>_still 0.5821
-b:<s>_stop -0.9994
-b:<s>_take 0.4426
-b:<s>_the 0.4492
-b:<s>_this 0.5472
-b:<s>_throw 0.4710
-b:<s>_undo 0.9216
-b:<s>_use -0.9590
-b:<s>_we're 0.6643
-b:<s>_we've 0.5123
-b:<s>_why -0.6054
-b:<s>_yet 0.4520
-b:<s>_you -0.7367
-b:<s>_you're -1.0738
-b:<s>_your 0.5949
-b:<s>_zero 0.7581
-b:a_cli -0.7525
-b:a_dependency -0.7585
-b:adding_type -0.5033
-b:after_you 0.6484
-b:again_no -0.7938
-b:already_the -0.6407
-b:and_again 0.5382
-b:and_now 0.6596
-b:api_is -0.9802
-b:api_returns -0.6844
-b:are_in -1.2578
-b:as_before -0.4440
-b:as_i -0.4615
-b:ask_you -0.7963
-b:assertion_fails 0.4537
-b:at_all 0.4593
-b:back_it 0.5532
-b:back_the 0.7723
-b:back_to 0.8262
-b:backwards_the -0.4575
-b:before_you 0.6149
-b:broke_the 1.1493
-b:broken_the 0.8591
-b:bump_the -0.8581
-b:by_one 0.5393
-b:change_at 0.9570
-b:change_to 0.7299
-b:circles_here 0.4520
-b:circles_with 0.6625
-b:cli_py -0.6601
-b:code_in -0.6617
-b:config_in -0.5943
-b:date_format -0.5406
-b:did_in 0.5041
-b:did_nothing 0.8224
-b:did_you -0.5709
-b:didn't_do 0.4795
-b:didn't_fix 0.6294
-b:didn't_help 0.5296
-b:didn't_work 0.5020
-b:discount_applies -0.6186
-b:do_anything 0.4658
-b:doesn't_work 0.5740
-b:don't_add -0.4947
-b:don't_touch -0.8069
-b:don't_use -0.4512
-b:edit_the 0.6676
-b:either_the -0.6301
-b:empty_again 0.6352
-b:env_file -0.6909
-b:error_as -0.6277
-b:everything_you 0.5041
-b:exact_same 0.5571
-b:exactly_like 0.5095
-b:exactly_the 0.6982
-b:f_strings -0.8372
-b:failed_again 1.1757
-b:fails_on 0.4838
-b:fails_with 0.7673
-b:file_the -0.4408
-b:fix_doesn't 0.5111
-b:fix_it 0.5841
-b:for_that -0.4954
-b:for_this -0.5000
-b:function_must -0.4666
-b:get_rid 0.4761
-b:getting_the 0.6188
-b:go_back 0.7572
-b:go_through -0.5801
-b:going_in 0.4520
-b:half_up -0.5236
-b:header_is 0.4721
-b:how_our -0.5371
-b:i_didn't -0.5928
-b:i_get 0.6438
-b:i_meant -0.8315
-b:id_is -0.4276
-b:identical_error 1.0882
-b:import_error 0.6287
-b:import_in 0.8759
-b:in_a -0.5145
-b:in_circles 0.7284
-b:in_this -0.5598
-b:instead_of -0.6709
-b:is_a 0.4507
-b:is_already -1.1478
-b:is_async -0.4681
-b:is_broken 0.7504
-b:is_deprecated -0.5589
-b:is_empty 0.6621
-b:is_garbled 0.8146
-b:is_getting 0.6220
-b:is_in -1.1900
-b:is_inclusive -0.7528
-b:is_not -1.1496
-b:is_off 0.8952
-b:is_quoted -0.4749
-b:is_still 0.9020
-b:is_the 0.6808
-b:is_wrong -1.1315
-b:isn't_working 0.5940
-b:it's_still 0.7841
-b:it's_the -1.2590
-b:it_all 0.7741
-b:it_crashes 0.4820
-b:it_in -0.5525
-b:it_keeps 0.9800
-b:it_should -0.6665
-b:it_slower 0.5451
-b:it_still 0.9395
-b:it_to -0.4328
-b:it_was 0.4473
-b:just_added 0.4812
-b:keep_adding -1.0737
-b:keep_it -0.8356
-b:keep_reintroducing 0.5059
-b:keep_the -0.6256
-b:key_is -0.4642
-b:last_two 0.5551
-b:like_before 0.5095
-b:like_that -0.4755
-b:limit_is -0.5571
-b:lint_error 0.4394
-b:lives_in -0.7269
-b:made_the 1.0950
-b:made_things 0.6976
-b:meant_the -0.4388
-b:misread_the -0.5315
-b:misunderstood_the -0.4722
-b:more_time -0.5502
-b:must_be -1.0875
-b:must_stay -0.4666
-b:never_commit -0.5990
-b:new_dependencies -0.5308
-b:no_change 1.1662
-b:no_difference 0.9399
-b:no_don't -0.9223
-b:no_more -0.7510
-b:no_no -0.8456
-b:no_that -0.6659
-b:no_that's -1.0870
-b:no_the -0.5687
-b:no_use -0.5429
-b:no_you -0.7664
-b:none_of 0.5219
-b:nope_same 0.9166
-b:nope_that's -0.8953
-b:not_correct -0.7072
-b:not_how -0.4638
-b:not_in -1.0317
-b:not_like -0.4755
-b:not_quite -0.5259
-b:not_quoted -0.9920
-b:not_right -0.7453
-b:not_the -0.5096
-b:not_what -0.6226
-b:nothing_changed 0.5403
-b:now_nothing 0.4362
-b:now_the 0.4370
-b:of_your 0.5195
-b:off_by 0.5422
-b:old_name -0.7309
-b:old_version 1.0572
-b:on_the 0.5737
-b:one_more -0.5502
-b:only_the -0.9989
-b:other_way -0.8219
-b:out_again 0.7051
-b:output_as 1.0058
-b:output_is 0.7097
-b:over_this -0.9195
-b:page_still 0.9567
-b:pass_before 0.5727
-b:passed_before 0.5722
-b:per_tenant -0.5982
-b:per_user -0.8217
-b:please_don't -0.4522
-b:please_stop -0.5512
-b:port_is -0.9339
-b:print_statements -0.8105
-b:public_api -0.6124
-b:put_the -0.8451
-b:quoted_not -0.9920
-b:race_condition -0.6203
-b:red_again 0.6635
-b:reintroduced_the 0.9491
-b:reintroducing_the 0.5059
-b:release_2 -0.5396
-b:renamed_the 0.4253
-b:retry_logic 0.6765
-b:returning_none -0.4312
-b:revert_everything 0.5041
-b:revert_that 0.5421
-b:rid_of 0.4761
-b:right_after 0.7428
-b:round_of 0.7148
-b:said_before -0.5149
-b:said_don't -0.5496
-b:said_to -0.4483
-b:same_assertion 0.4746
-b:same_bug -0.6129
-b:same_error 0.7740
-b:same_mistake -0.9538
-b:same_output 0.7658
-b:same_stack 0.4988
-b:say_it -1.5196
-b:secrets_in -0.5337
-b:service_is -0.5130
-b:should_be -0.7438
-b:since_you 0.6656
-b:since_your 0.7802
-b:src_legacy -0.6774
-b:started_right 0.7428
-b:stay_pure -0.4666
-b:still_404 0.5116
-b:still_crashes 0.4817
-b:still_doesn't 0.6037
-b:still_fails 0.9647
-b:still_hangs 0.8561
-b:still_not 1.0121
-b:still_seeing 0.4959
-b:supposed_to -0.8295
-b:tests_are 0.4708
-b:tests_live -0.5961
-b:tests_were 0.4276
-b:than_before 0.5963
-b:that's_backwards -0.5621
-b:that's_not -0.4865
-b:that's_wrong -0.5078
-b:that_away 0.4710
-b:that_change 0.7145
-b:that_didn't 0.5508
-b:that_doesn't 0.5183
-b:that_endpoint -0.7406
-b:that_made 0.5207
-b:that_still 1.0235
-b:that_the -0.9055
-b:the_bug 0.5808
-b:the_changelog -1.0805
-b:the_code -0.8687
-b:the_column -1.2663
-b:the_database 0.8740
-b:the_date -0.4504
-b:the_default -0.9369
-b:the_diff -0.7518
-b:the_dockerfile 0.4465
-b:the_enum -0.7714
-b:the_error -0.4353
-b:the_fix 0.7844
-b:the_formatter 0.9145
-b:the_function -0.6482
-b:the_id -0.4276
-b:the_image 0.4921
-b:the_import -0.5692
-b:the_key -0.4642
-b:the_limit -0.4670
-b:the_newest -0.4575
-b:the_off 1.3249
-b:the_one -0.4512
-b:the_original 0.9026
-b:the_other -0.4559
-b:the_output 0.8851
-b:the_page 0.8879
-b:the_port -0.9339
-b:the_public -0.5874
-b:the_race -0.6203
-b:the_real -0.9245
-b:the_response 0.5041
-b:the_retry 0.6579
-b:the_same -0.4292
-b:the_search 1.3210
-b:the_service -0.5573
-b:the_snapshot 1.2827
-b:the_staging -0.5223
-b:the_third 0.4704
-b:the_timeout -0.7225
-b:things_worse 0.6976
-b:third_time 0.5417
-b:this_codebase -0.5004
-b:this_lint 0.4394
-b:this_morning -0.8231
-b:this_started 0.5725
-b:this_still 0.9266
-b:through_the -0.5801
-b:throw_that 0.4710
-b:time_this 0.7575
-b:time_you 0.5154
-b:timeout_is -0.7225
-b:timing_out 0.5667
-b:to_keep -0.6139
-b:to_pass 0.5727
-b:told_you -0.6120
-b:touched_the 0.5809
-b:try_again 0.7963
-b:undo_it 0.4737
-b:undo_the 0.5551
-b:until_your 0.4264
-b:used_the -0.5182
-b:used_to 0.9203
-b:v2_users -0.4934
-b:vat_is -0.5803
-b:warning_in 0.6131
-b:was_fixed 0.8734
-b:way_round -0.8219
-b:we're_going 0.4930
-b:we_already -0.5470
-b:we_deploy -0.5491
-b:we_don't -0.4394
-b:what_i -0.5902
-b:what_the -0.4666
-b:why_did -0.5709
-b:with_this 0.6625
-b:work_either 0.5006
-b:worse_than 0.5963
-b:wrong_approach 0.9544
-b:wrong_branch -0.5920
-b:wrong_endpoint -0.4934
-b:wrong_it's -1.0516
-b:wrong_table -0.7742
-b:wrong_the -0.5508
-b:yet_another 0.4520
-b:you've_broken 0.8591
-b:you've_made 1.1315
-b:you_added 0.8961
-b:you_broke 1.1334
-b:you_did 0.7781
-b:you_forgot -0.8111
-b:you_just 0.4812
-b:you_misread -0.5264
-b:you_renamed 0.4253
-b:you_to -0.9327
-b:you_touched 0.6537
-b:you_used -0.5182
-b:your_change 0.4559
-b:your_edit 0.4516
-b:your_migration 0.6067
-b:your_patch 0.7105
-b:your_refactor 0.5364
-b:your_rename 0.5013
-f2:after_your 0.5802
-f2:again_no -0.7938
-f2:as_i -0.4615
-f2:back_it 0.5532
-f2:didn't_help 0.4877
-f2:doesn't_work 0.6775
-f2:don't_add -0.5275
-f2:don't_use -0.4593
-f2:exactly_the 0.6982
-f2:get_rid 0.4761
-f2:i_didn't -0.7250
-f2:i_meant -0.4435
-f2:it's_still 0.8451
-f2:it_crashes 0.6373
-f2:it_keeps 0.9800
-f2:it_should -0.5972
-f2:it_still 0.5738
-f2:never_commit -0.5990
-f2:no_change 0.7186
-f2:no_difference 0.9399
-f2:no_don't -0.9223
-f2:no_more -0.7510
-f2:no_no -0.8456
-f2:no_that -0.6659
-f2:no_that's -1.0870
-f2:no_the -0.6055
-f2:no_use -0.5429
-f2:no_you -0.7664
-f2:none_of 0.5219
-f2:nope_same 0.9166
-f2:nope_that's -0.8953
-f2:not_like -0.4755
-f2:not_quite -0.6556
-f2:nothing_changed 0.6417
-f2:one_more -0.5502
-f2:put_the 0.6990
-f2:revert_everything 0.5041
-f2:revert_that 0.5142
-f2:same_error 0.7878
-f2:since_your 0.5680
-f2:still_seeing 0.4959
-f2:that's_backwards -0.5621
-f2:that's_not -0.4259
-f2:that's_the 0.5443
-f2:that's_wrong -0.5078
-f2:that_didn't 0.5508
-f2:that_doesn't 0.5183
-f2:that_made 0.5207
-f2:that_still 1.0235
-f2:the_fix 0.7844
-f2:the_key -0.4749
-f2:the_same 1.0874
-f2:this_started 0.5725
-f2:throw_that 0.4710
-f2:try_again 0.7963
-f2:undo_it 0.4737
-f2:we're_going 0.4930
-f2:why_did -0.5709
-f2:yet_another 0.4520
-f2:you've_broken 0.8591
-f2:you've_made 1.1315
-f2:you_broke 1.1334
-f2:you_changed -0.8291
-f2:you_edited -0.4495
-f2:you_forgot -0.8111
-f2:you_misread -0.5264
-f2:you_misunderstood -0.4722
-f2:you_used -0.5182
-f2:your_migration 0.6858
-f2:your_refactor 0.6914
-f:actually -0.9366
-f:after 0.5802
-f:again -0.7192
-f:as -0.4615
-f:back 0.7217
-f:build 0.4905
-f:didn't 0.6265
-f:doesn't 0.6775
-f:don't -0.6079
-f:exactly 0.6982
-f:get 0.4761
-f:i -0.7189
-f:identical 0.5040
-f:incorrect -1.0853
-f:it 0.5743
-f:it's 0.4313
-f:let's 0.7276
-f:log -0.4502
-f:nah -1.0673
-f:never -0.8915
-f:none 0.5219
-f:not -0.5929
-f:nothing 0.5814
-f:now 0.8548
-f:one -0.5502
-f:put 0.6487
-f:quit -0.9916
-f:revert 0.8110
-f:roll 0.8998
-f:same 0.6755
-f:scrap 0.8954
-f:since 0.6261
-f:something 0.8372
-f:still 0.5821
-f:stop -1.0126
-f:take 0.4426
-f:that 0.4424
-f:the 0.4492
-f:this 0.5388
-f:throw 0.4710
-f:try 0.7963
-f:undo 0.9216
-f:use -0.9476
-f:we're 0.6240
-f:we've 0.5123
-f:why -0.6054
-f:yet 0.4520
-f:you -0.7367
-f:you're -1.0738
-f:your 0.5949
-f:zero 0.7581
-s:blame 0.5373
-s:ordinal-time 0.8833
-s:persistent 0.4528
-s:request 0.5081
-s:tiny 1.0848
-s:why-you -0.5974
-w:10 -0.6912
-w:100 -0.6608
-w:404 0.5116
-w:500 0.5691
-w:8080 -0.9475
-w:added 0.9669
-w:adding -0.7092
-w:all 0.4363
-w:an -0.5680
-w:anything 0.4872
-w:api -0.6250
-w:applies -0.4285
-w:approach 1.0330
-w:ask -0.7963
-w:asked -0.5833
-w:async -0.6044
-w:auth -0.5445
-w:away 0.4710
-w:back 0.5520
-w:backwards -0.7517
-w:bare -0.4489
-w:billing -1.1589
-w:branch -0.5920
-w:broke 1.1384
-w:broken 1.5743
-w:bucket -1.3279
-w:bump -0.8581
-w:caching 0.8385
-w:call -0.9480
-w:calls -0.5100
-w:can 0.5045
-w:case -0.7694
-w:catch -1.3226
-w:cents -0.8958
-w:change 0.7273
-w:changelog -1.0805
-w:checkout 0.5917
-w:circles 0.7284
-w:close -0.8987
-w:codebase -0.4751
-w:column -1.2702
-w:come -0.6716
-w:comments -0.7773
-w:condition -0.6203
-w:core -0.7265
-w:correct -0.7072
-w:crashes 0.4969
-w:creating -0.7273
-w:default -0.9295
-w:dependencies -0.5308
-w:dependency -0.6609
-w:deprecated -0.5589
-w:descending -0.4286
-w:diff -0.5207
-w:difference 1.0670
-w:different 0.5748
-w:don't -0.7987
-w:drop 0.6877
-w:enum -0.7700
-w:errors -0.4827
-w:even 0.7374
-w:every 0.6273
-w:exactly 0.6040
-w:exist -0.9825
-w:explained -0.4308
-w:export 0.7577
-w:fail 0.5224
-w:failing 0.4824
-w:fails 0.9312
-w:files -0.5035
-w:fixed 1.0703
-w:for -0.4837
-w:forgot -0.8111
-w:format -0.5445
-w:formatter 0.9145
-w:fourth 0.6363
-w:function -0.7039
-w:garbled 0.8146
-w:get 0.4777
-w:getting 0.6238
-w:global -0.5341
-w:goes -0.7138
-w:going 0.8573
-w:green 0.5568
-w:hand -0.6187
-w:handlers -0.4269
-w:hangs 0.8835
-w:help 0.5079
-w:here -0.5561
-w:hit -0.5329
-w:hmm -0.4439
-w:httpx -0.6547
-w:i -0.5631
-w:id -0.5135
-w:identical 0.9708
-w:image 0.4921
-w:import -0.4345
-w:in -0.7227
-w:inclusive -0.7528
-w:incorrect -1.3657
-w:inside -0.7067
-w:instead -0.6343
-w:isn't 0.4864
-w:issue 0.5240
-w:job 0.6122
-w:js -0.7851
-w:keep -0.7079
-w:keeps 0.5007
-w:key -0.4415
-w:layer -0.5905
-w:legacy -0.6774
-w:let's 0.5806
-w:limit -0.4670
-w:line 1.0356
-w:lint 0.4818
-w:list -0.6994
-w:live -0.6792
-w:lives -0.7269
-w:log -0.5058
-w:logic 0.5516
-w:logs -0.4738
-w:making -0.7818
-w:mb 1.0477
-w:me -0.4903
-w:mean -0.4843
-w:meant -0.8315
-w:method -0.8126
-w:migrations -0.4588
-w:milliseconds -0.7225
-w:misread -0.5264
-w:mistake -0.9538
-w:more -0.5044
-w:morning -0.8231
-w:must -0.8080
-w:my -0.4752
-w:nah -1.0673
-w:name -0.4263
-w:network -0.6459
-w:never -1.0564
-w:newest -0.4575
-w:no -0.4843
-w:not -0.8873
-w:nothing 0.7370
-w:now 0.6544
-w:nowhere 0.4586
-w:null 0.6787
-w:numbers -1.0709
-w:off 0.5610
-w:only -1.0414
-w:order -0.9214
-w:original 0.9026
-w:other -0.7811
-w:our -0.4444
-w:out 0.4256
-w:output 0.8175
-w:over -0.4598
-w:own -0.8266
-w:packages -0.5238
-w:page 0.9617
-w:pandas -0.7914
-w:parse -0.6827
-w:passed 0.6343
-w:patch 0.6405
-w:path -0.4683
-w:per -0.6082
-w:pin -0.5044
-w:pipeline 0.4718
-w:port -0.8329
-w:print -0.7939
-w:private -0.6040
-w:public -0.5874
-w:pure -0.4666
-w:put -0.4785
-w:putting -0.7917
-w:quit -0.9916
-w:quite -0.5259
-w:race -0.6203
-w:raise -0.6940
-w:read -0.9950
-w:real -0.9245
-w:red 0.7598
-w:refactor 0.5904
-w:reformat -0.9223
-w:reintroduced 0.9491
-w:reintroducing 0.5059
-w:release -0.6635
-w:remove 0.6970
-w:renamed 0.4253
-w:renaming -0.9712
-w:repeat -0.5479
-w:repo -0.4851
-w:request -0.6554
-w:response 0.5041
-w:retries -0.6739
-w:retry 0.5383
-w:returning 0.9768
-w:revert 0.6190
-w:rid 0.4761
-w:roll 0.5651
-w:round 0.4319
-w:said -0.4928
-w:says -0.4666
-w:scrap 0.8954
-w:search 1.1686
-w:seconds -0.5925
-w:secrets -0.5337
-w:seeing 0.4959
-w:service -0.7422
-w:setup -0.7204
-w:should -0.9429
-w:shows 0.4709
-w:signature -0.6928
-w:since 0.4951
-w:single 0.5907
-w:snapshot 1.2827
-w:solve 0.7169
-w:something 0.8682
-w:staging -0.5223
-w:start 0.8104
-w:started 0.8675
-w:startup 0.9652
-w:state -0.6833
-w:statements -0.8844
-w:stay -0.6868
-w:still 0.9331
-w:stop -0.9959
-w:stopped 1.0852
-w:strings -0.8127
-w:supposed -0.8295
-w:table -0.6953
-w:tabs -1.3560
-w:take 0.4426
-w:takes 0.5801
-w:than 0.4902
-w:that's -0.6831
-w:these 0.4542
-w:thing 0.7749
-w:third 0.4748
-w:this 0.6211
-w:throw 0.4710
-w:time 0.5992
-w:timeout -0.5468
-w:timing 0.5667
-w:told -0.5612
-w:totals 0.6640
-w:touched 0.6537
-w:try 0.4574
-w:twice -0.5968
-w:typeerror 1.0004
-w:undo 0.9068
-w:unit -0.6050
-w:until 0.7290
-w:url -0.8981
-w:use -0.6536
-w:user -1.3795
-w:utc -0.8226
-w:v2 -0.4934
-w:validation -1.1910
-w:variable -0.7775
-w:variables -0.6675
-w:vat -0.5803
-w:version 0.6394
-w:versions -0.5086
-w:wait -0.5146
-w:want -0.7980
-w:warning 0.6711
-w:we've 0.5123
-w:whatsoever 1.0441
-w:when 0.5793
-w:why -0.6305
-w:work 0.5378
-w:worked 0.8375
-w:working 0.7629
-w:worse 0.6711
-w:write -0.5547
-w:wrong -0.7433
-w:x -0.7058
-w:yaml -0.7175
-w:yesterday 0.9436
-w:yet 0.4520
-w:you're -1.0738
-w:your 0.5015
-w:zero 0.4865
+FLAG_WEIGHTS = (
+    0.6438,
+    -0.7008,
+    0.5028,
+    0.7195,
+    -0.6594,
+    0.6762,
+    -0.9474,
+    -0.9238,
+    -1.2988,
+    -0.5311,
+    -0.6640,
+    -0.8007,
+    0.9495,
+    1.2715,
+    0.9015,
+    -0.9472,
+    -0.7383,
+    0.5381,
+    -1.0215,
+    -0.5501,
+    -0.6950,
+    0.4565,
+    0.6174,
+    -1.0437,
+    -0.7880,
+    -0.7672,
+    0.8508,
+    -1.0464,
+    0.5600,
+    -0.5581,
+    0.6612,
+    -0.4342,
+    -0.9911,
+    -1.0114,
+    -0.5541,
+    -0.8288,
+    -0.4398,
+    0.4450,
+    0.5410,
+    0.4680,
+    -1.0375,
+    0.4861,
+    0.6649,
+    -0.7392,
+    -0.5735,
+    1.0626,
+    -1.0991,
+    -0.5779,
+    0.7332,
+    1.0841,
+    0.9566,
+    1.1844,
+    -0.6137,
+    -0.8015,
+    -0.5571,
+    0.5374,
+    0.8800,
+    -0.5238,
+    0.8298,
+    0.6841,
+    -0.6972,
+    0.6643,
+    -0.4404,
+    0.5557,
+    0.4803,
+    -0.8431,
+    0.6557,
+    0.5673,
+    1.0754,
+    1.3319,
+    -0.8327,
+    0.8326,
+    0.7519,
+    -0.6225,
+    -0.7587,
+    -0.8601,
+    -0.4281,
+    -0.4836,
+    -0.7588,
+    1.3421,
+    -1.0234,
+    0.5858,
+    1.0608,
+    0.7563,
+    0.8280,
+    1.0394,
+    -0.6839,
+    -0.5575,
+    0.5030,
+    -0.7267,
+    0.5131,
+    0.4890,
+    0.6281,
+    -0.7743,
+    -0.5657,
+    0.7327,
+    -0.5007,
+    -0.8219,
+    -0.5558,
+    -0.4266,
+    0.7947,
+    -0.8457,
+    0.9586,
+    -0.5802,
+    0.4603,
+    -0.6403,
+    -0.7809,
+    -0.9055,
+    0.6814,
+    0.5345,
+    -0.5460,
+    0.5216,
+    -0.8242,
+    0.7449,
+    -0.7685,
+    -0.5320,
+    -0.6154,
+    -0.7921,
+    0.5509,
+    -0.5045,
+    0.7316,
+    0.7663,
+    -0.5650,
+    -0.8339,
+    -0.9371,
+    0.5825,
+    0.6724,
+    0.6981,
+    -0.4542,
+    0.9854,
+    0.9589,
+    0.4459,
+    0.7439,
+    -0.4312,
+    -0.6594,
+    0.6132,
+    -0.4810,
+    0.5993,
+    -0.5091,
+    -0.8306,
+    -1.0021,
+    0.4742,
+    0.5581,
+    0.9046,
+    -0.8571,
+    0.5023,
+    0.4546,
+    0.4418,
+    -0.7349,
+    1.0397,
+    -0.4433,
+    0.6475,
+    -0.5283,
+    -0.7679,
+    0.4717,
+    0.9159,
+    -0.8093,
+    -0.6536,
+    -0.6029,
+    -0.7788,
+    -1.1534,
+    -0.6421,
+    -0.7346,
+    1.0695,
+    -0.6959,
+    -1.0406,
+    0.6856,
+    0.9053,
+    0.6878,
+    0.4967,
+    -0.5090,
+    -0.5247,
+    -0.5591,
+    -0.7060,
+    -0.4844,
+    -1.0267,
+    0.5961,
+    0.5761,
+    0.7217,
+    0.7595,
+    0.5837,
+    -0.7580,
+    -0.8322,
+    0.5783,
+    1.4154,
+    -1.2707,
+    0.5900,
+    0.4964,
+    1.1237,
+    0.7618,
+    0.6760,
+    -0.4301,
+    1.0782,
+    -0.6224,
+    -0.4725,
+    -0.5785,
+    0.8228,
+    0.5455,
+    0.5496,
+    -0.4223,
+    1.0908,
+    0.6196,
+    -0.4510,
+    0.7764,
+    -1.2190,
+    0.7485,
+    0.6179,
+    -0.7567,
+    0.4330,
+    0.6723,
+    0.7115,
+    0.5682,
+    -1.0965,
+    -0.7946,
+    0.6342,
+    -0.4831,
+    0.5417,
+    0.4594,
+    0.5452,
+    0.5783,
+    0.4842,
+    0.6550,
+    -0.4374,
+    -0.5578,
+    -0.8049,
+    -0.6491,
+    -0.7562,
+    0.7954,
+    0.9064,
+    0.8859,
+    -0.6354,
+    0.7791,
+    -0.5397,
+    -0.4289,
+    -1.0798,
+    0.7408,
+    0.7741,
+    -1.3221,
+    0.6207,
+    1.0059,
+    -1.1081,
+    0.8924,
+    0.8020,
+    -0.5424,
+    0.4232,
+    -0.4612,
+    0.5307,
+    -0.5210,
+    -0.5726,
+    0.9709,
+    -1.3427,
+    0.4466,
+    -0.9854,
+    -0.6829,
+    -0.9869,
+    0.8191,
+    -1.1957,
+    -0.7687,
+    0.5684,
+    0.7232,
+    0.9253,
+    -0.7788,
+    0.6056,
+    -0.8423,
+    0.4794,
+    -0.9696,
+    0.5900,
+    -0.7535,
+    -0.5276,
+    0.5188,
+    0.6495,
+    0.5637,
+    0.6636,
+    -0.4217,
+    -0.9316,
+    -0.5010,
+    0.5633,
+    0.8258,
+    0.7270,
+    -0.5597,
+    -0.4853,
+    0.6944,
+    0.8212,
+    0.5188,
+    0.5812,
+    0.7788,
+    0.7694,
+    -0.9930,
+    -0.9066,
+    -0.7086,
+    0.6333,
+    0.8426,
+    -0.8200,
+    -0.7123,
+    -0.5590,
+    -0.5224,
+    0.5480,
+    0.5528,
+    0.7670,
+    0.8180,
+    -1.1360,
+    0.5560,
+    1.2557,
+    1.0297,
+    0.6105,
+    0.5576,
+    -0.9460,
+    1.1547,
+    -0.8318,
+    0.5724,
+    0.7836,
+    -0.6896,
+    0.4773,
+    -0.6850,
+    0.6089,
+    0.5377,
+    -0.8996,
+    0.8094,
+    -1.0548,
+    -0.6558,
+    0.5434,
+    0.6528,
+    -0.7695,
+    -1.1699,
+    1.0412,
+    0.7943,
+    0.6763,
+    0.9496,
+    0.6955,
+    -0.7349,
+    0.7889,
+    0.5978,
+    0.6420,
+    0.6407,
+    0.9340,
+    0.5886,
+    -0.6105,
+    0.7344,
+    0.9004,
+    -0.8838,
+    0.8191,
+    -1.3371,
+    0.9677,
+    0.8448,
+    0.7950,
+    1.3715,
+    1.0049,
+    -0.7625,
+    -0.9805,
+    -0.5667,
+    0.6550,
+    -0.6503,
+    0.8366,
+    0.5980,
+    -0.4285,
+    -0.7169,
+    -0.4342,
+    0.5393,
+    0.5814,
+    0.5891,
+    0.4826,
+    -0.6947,
+    -0.5091,
+    0.5188,
+    -1.0663,
+    -0.4769,
+    1.0762,
+    -0.5050,
+    0.5056,
+    -0.8819,
+    0.4311,
+    -0.8457,
+    0.6649,
+    -0.8509,
+    0.4532,
+    0.7232,
+    0.8492,
+    -1.0149,
+    0.8437,
+    -0.5090,
+    1.1305,
+    1.2653,
+    1.1491,
+    -0.4520,
+    -0.7377,
+    0.7865,
+    0.6147,
+    -0.8771,
+    1.0763,
+    -1.1561,
+    -0.9303,
+    -0.8776,
+    1.1310,
+    -0.4981,
+    0.9478,
+    1.0569,
+    -0.5248,
+    -1.0600,
+    1.1661,
+    0.4450,
+    0.7209,
+    0.4392,
+    1.3787,
+    0.5417,
+    0.9279,
+    0.8366,
+    0.4794,
+    0.5686,
+    1.1270,
+    0.5163,
+    -0.4853,
+    0.7661,
+    -0.8235,
+    1.0947,
+    0.5436,
+    -1.0060,
+    0.6531,
+    -0.8579,
+    0.7007,
+    -0.5544,
+    0.4529,
+    -0.4269,
+    0.5186,
+    0.6040,
+    1.0847,
+    0.4341,
+    -0.5428,
+    -0.8509,
+    0.4861,
+    0.6002,
+    -0.5456,
+    0.8947,
+    -0.8844,
+    0.5235,
+    0.8020,
+    -0.9277,
+    -0.4913,
+    0.8011,
+    0.4747,
+    0.7734,
+    1.1280,
+    0.7605,
+    0.5695,
+    0.8893,
+    -1.2864,
+    -0.7607,
+    -0.5751,
+    0.5727,
+    -0.6520,
+    0.5022,
+    -0.5618,
+    0.5430,
+    -0.6467,
+    0.5173,
+    -0.8933,
+    0.6930,
+    0.5560,
+    -1.0224,
+    -0.8422,
+    -0.9786,
+    -1.0032,
+    1.1270,
+    0.5282,
+    0.7485,
+    0.4332,
+    -1.1425,
+    0.9333,
+    0.5338,
+    -1.0934,
+    -1.2252,
+    0.6124,
+    0.5102,
+    -0.7204,
+    -0.7271,
+    0.5783,
+    0.8613,
+    -0.5153,
+    1.4125,
+    0.5189,
+    -0.8077,
+    -0.4289,
+    0.4928,
+    -0.5160,
+    -0.7751,
+    0.9273,
+    0.6385,
+    -0.7781,
+    0.9044,
+    0.8070,
+    0.7945,
+    0.4755,
+    0.6443,
+    0.7108,
+    0.5368,
+    0.5050,
+    -0.5397,
+    -0.9456,
+    -0.7553,
+    -0.4543,
+    -0.7913,
+    1.1385,
+    0.6088,
+    -1.3035,
+    -0.8007,
+    -0.7472,
+    -1.0798,
+    -0.5571,
+    0.4462,
+    0.8648,
+    -1.0511,
+    -0.5618,
+    -1.0113,
+    -0.5238,
+    0.5282,
+    0.7562,
+    -0.5260,
+    0.5627,
+    -0.9647,
+    0.7232,
+    0.7268,
+    0.5811,
+    0.5951,
+    0.9479,
+    0.7534,
+    0.6917,
+    0.6830,
+    0.7269,
+    0.6028,
+    0.4743,
+    0.9170,
+    0.5325,
+    -1.3184,
+    0.4999,
+    -0.7770,
+    -0.5091,
+    0.6331,
+    -0.6313,
+    -0.6187,
+    -0.8430,
+    0.5690,
+    -0.7157,
+    -1.0267,
+    -0.6390,
+    -0.4763,
+    0.7211,
+    -0.4569,
+    1.0105,
+    -1.0090,
+    -0.8596,
+    -0.7743,
+    -0.8407,
+    -0.8587,
+    -0.6010,
+    0.8066,
+    -1.1557,
+    -0.4357,
+    0.9000,
+    -0.9979,
+    1.1078,
+    0.8547,
+    0.5673,
+    1.0979,
+    0.8459,
+    0.8556,
+    0.6357,
+    -1.2683,
+    0.4714,
+    0.6179,
+    -0.9875,
+    1.0213,
+    -1.3393,
+    -0.8111,
+    -0.5717,
+    0.4594,
+    -0.8307,
+    -0.5542,
+    -0.7810,
+    -0.4866,
+    -0.6959,
+    -0.5286,
+    0.5363,
+    0.6751,
+    0.6874,
+    -0.5659,
+    -0.9805,
+    -0.7580,
+    -0.5353,
+    -0.4301,
+    0.7668,
+    -0.7509,
+    0.4330,
+    -0.6662,
+    0.6914,
+    0.4994,
+    -0.4684,
+    -0.8762,
+    -0.4925,
+    -0.6706,
+    -1.1958,
+    0.4517,
+    0.4855,
+    -1.1280,
+    0.6553,
+    0.4236,
+    0.6614,
+    0.5183,
+    0.6333,
+    0.6475,
+    -0.5095,
+    0.6464,
+    0.5608,
+    0.7950,
+    0.4765,
+    -0.6016,
+    0.8156,
+    0.7650,
+    -0.5050,
+    -0.7757,
+    0.5474,
+    0.6441,
+    0.8939,
+    -1.0616,
+    0.5993,
+    0.5927,
+    0.7119,
+    -0.9821,
+    -0.7609,
+    0.5022,
+    -0.5858,
+    -0.4319,
+    0.8650,
+    0.5430,
+    0.5168,
+    0.6869,
+    -0.9796,
+    0.7959,
+    0.5282,
+    0.4606,
+    0.9820,
+    -1.0304,
+    -0.9472,
+    -0.7219,
+    0.7260,
+    -0.5643,
+    -0.6275,
+    0.7366,
+    0.4750,
+    -0.5696,
+    0.5313,
+    0.9021,
+    -0.9668,
+    -0.4360,
+    0.9708,
+    0.5156,
+    -0.4289,
+    0.7260,
+    -0.4396,
+    -0.6754,
+    -0.7186,
+    0.9096,
+    -0.9339,
+    -0.8917,
+    -0.8546,
+    -0.8457,
+    0.5891,
+    -1.0449,
+    -0.8042,
+    1.0568,
+    0.6528,
+    0.4310,
+    1.1461,
+    -0.7633,
+    -0.8336,
+    -0.4951,
+    -0.6969,
+    0.5882,
+    0.7470,
+    -0.7332,
+    -0.5507,
+    0.4794,
+    0.5673,
+    0.5188,
+    1.0150,
+    0.4257,
+    -1.1208,
+    0.5271,
+    -0.9098,
+    0.7605,
+    -0.8666,
+    0.7717,
+    0.5188,
+    -0.6825,
+    1.1440,
+    -0.6407,
+    0.9900,
+    -0.8346,
+    -1.5375,
+    -0.4754,
+    0.6320,
+    -0.4682,
+    -0.5260,
+    0.5214,
+    0.6692,
+    -0.4374,
+    1.1508,
+    -0.5340,
+    -0.5340,
+    0.6708,
+    0.4782,
+    -0.5327,
+    -0.8872,
+    1.0109,
+    0.6179,
+    -0.9092,
+    0.6353,
+    -0.7229,
+    0.9456,
+    0.8020,
+    -0.9464,
+    0.9688,
+    -1.0390,
+    0.7612,
+    -0.5123,
+    0.9398,
+    -0.4662,
+    -0.7644,
+    -0.8304,
+    -0.4367,
+    0.5801,
+    -0.4779,
+    -0.5327,
+    -0.4514,
+    -0.7316,
+    -0.9037,
+    -0.7256,
+    -0.6851,
+    -0.7383,
+    0.5606,
+    -0.8844,
+    1.2907,
+    0.8926,
+    -0.8010,
+    -0.7118,
+    0.4237,
+    1.5369,
+    -0.5091,
+    -0.6261,
+    1.3490,
+    0.8025,
+    -0.5119,
+    0.6118,
+    1.0109,
+    1.5545,
+    0.8579,
+    0.5721,
+    -0.7381,
+    -0.7797,
+    -0.4514,
+    0.4967,
+    -0.5098,
+    0.8327,
+    0.9012,
+    0.5023,
+    -1.0451,
+    -0.7100,
+    0.8930,
+    0.9004,
+    0.5004,
+    0.5528,
+    0.4727,
+    -0.5013,
+    -0.4743,
+    1.0997,
+    0.9378,
+    -1.3005,
+    0.6708,
+    0.5305,
+    0.6860,
+    0.7642,
+    1.0168,
+    1.0175,
+    0.9046,
+    -0.7157,
+    -0.8457,
+    0.9586,
+    -0.6297,
+    0.7449,
+    0.5216,
+    0.5793,
+    0.7195,
+    -0.6594,
+    0.6132,
+    -0.8693,
+    -0.9238,
+    -0.8103,
+    0.4712,
+    1.2715,
+    1.1084,
+    0.6196,
+    -1.2190,
+    0.7485,
+    0.6179,
+    -0.7567,
+    1.1299,
+    -0.6491,
+    -0.5090,
+    0.5684,
+    -0.8954,
+    -0.5276,
+    -0.4217,
+    -0.9316,
+    -0.5010,
+    0.8258,
+    -0.5597,
+    -0.4853,
+    0.9891,
+    0.7694,
+    0.5438,
+    -0.7796,
+    -0.5224,
+    -0.6850,
+    -1.1419,
+    -0.9599,
+    -1.1699,
+    1.1033,
+    0.8016,
+    0.5978,
+    -1.0841,
+    -1.2476,
+    -1.2111,
+    -0.8069,
+    -0.4342,
+    -0.6413,
+    -0.7222,
+    -0.4771,
+    0.7978,
+    1.2653,
+    1.1491,
+    -0.4520,
+    -0.7377,
+    0.6147,
+    -0.8771,
+    1.0763,
+    -1.1561,
+    -0.9303,
+    -0.8776,
+    1.1310,
+    -0.4981,
+    0.7456,
+    1.0569,
+    -0.5248,
+    -1.0600,
+    1.1661,
+    0.4450,
+    0.7209,
+    0.4392,
+    0.5417,
+    0.8366,
+    0.7374,
+    0.4410,
+    0.5436,
+    -1.0060,
+    0.7427,
+    0.4861,
+    0.6649,
+    -0.4913,
+    -0.8933,
+    0.8120,
+    -0.5576,
+    -0.8830,
+    -0.5779,
+    0.5783,
+    0.8613,
+    0.7301,
+    0.5189,
+    -0.7445,
+    0.4530,
+    -0.5571,
+    0.4856,
+    -0.5238,
+    -0.7972,
+    0.7459,
+    0.6917,
+    0.7834,
+    0.9170,
+    0.5325,
+    -1.3184,
+    -0.7770,
+    0.5690,
+    -0.8587,
+    0.8066,
+    1.0899,
+    -0.9979,
+    0.4960,
+    0.9689,
+    0.8459,
+    0.8904,
+    0.4714,
+    0.5456,
+    -1.3808,
+    0.5669,
+    0.4251,
+    1.1019,
+    0.4733,
+    0.7440,
+    0.4533,
+    0.7287,
+    -1.2402,
+    0.7032,
+    -0.9061,
+    0.5882,
+    0.5673,
+    0.7467,
+    -0.8346,
+    -1.2206,
+    0.6320,
+    0.5214,
+    -0.5352,
+    0.7822,
+    -0.8304,
+    -0.4367,
+    -0.4779,
+    -0.6547,
+    -0.7256,
+    -0.9575,
+    -0.6268,
+    0.8271,
+    0.4967,
+    0.9012,
+    -0.4497,
+    1.2938,
+    0.8930,
+    0.5004,
+    0.5528,
+    0.6708,
+    0.7515,
+    0.6328,
+    0.5012,
+    0.6438,
+    -0.8268,
+    0.7195,
+    -0.6594,
+    0.6762,
+    -0.9474,
+    -0.9238,
+    -0.8151,
+    -0.9980,
+    -0.5311,
+    -0.6640,
+    -0.8007,
+    0.9495,
+    1.2715,
+    0.9015,
+    -0.9472,
+    -0.7383,
+    -1.0721,
+    -1.0758,
+    -0.5501,
+    -0.6950,
+    0.4565,
+    0.6174,
+    -1.0437,
+    -0.7751,
+    -0.7672,
+    0.8508,
+    -0.5137,
+    -1.0464,
+    0.6555,
+    -0.5581,
+    0.6612,
+    -0.4342,
+    -1.1356,
+    -1.0114,
+    -0.5541,
+    -0.8288,
+    -0.4398,
+    0.4450,
+    0.5410,
+    0.5521,
+    -1.2570,
+    0.4861,
+    0.6649,
+    -0.7392,
+    1.0626,
+    -1.0991,
+    -0.5779,
+    0.8051,
+    -0.8465,
+    1.0841,
+    0.9566,
+    1.1844,
+    -0.6137,
+    -0.8015,
+    -0.5571,
+    0.5374,
+    0.8800,
+    -0.5238,
+    -0.5736,
+    0.8298,
+    0.6716,
+    -0.6972,
+    0.6643,
+    -0.4404,
+    0.5976,
+    -0.8431,
+    0.6895,
+    0.5673,
+    1.3319,
+    -0.8327,
+    0.7945,
+    0.7519,
+    -0.6225,
+    -0.7587,
+    -0.8601,
+    -0.4281,
+    -0.4836,
+    -0.7875,
+    1.3421,
+    0.5858,
+    1.0608,
+    0.7563,
+    0.8280,
+    1.0394,
+    -0.4597,
+    0.6222,
+    -0.5964,
+    0.4259,
+    0.7027,
+    0.6092,
+    -1.7669,
+    -0.9827,
+    -0.4637,
+    0.5886,
+    0.8051,
+    0.9679,
+    -0.5007,
+    1.5076,
+    0.4800,
+    0.7268,
+    -0.5833,
+    0.4435,
+    0.9821,
+    -0.4831,
+    -0.9425,
+    -1.0138,
+    0.6397,
+    -0.5580,
+    0.9246,
+    0.5267,
+    0.5030,
+    1.0342,
+    -0.8423,
+    -0.4793,
+    1.1118,
+    -1.0038,
+    -0.6237,
+    -0.4545,
+    0.6448,
+    1.3489,
+    -0.5804,
+    1.1711,
+    0.8339,
+    0.4310,
+    0.7919,
+    0.6935,
+    0.4537,
+    -0.9109,
+    0.5673,
+    -0.6594,
+    0.7324,
+    1.0015,
+    0.8837,
+    -0.8306,
+    0.6963,
+    -0.8307,
+    -0.5481,
+    -0.4991,
+    0.7420,
+    0.9046,
+    1.5029,
+    0.9577,
+    -0.5866,
+    1.0397,
+    0.5023,
+    0.5576,
+    0.6398,
+    1.7515,
+    -0.7282,
+    -0.7679,
+    0.6448,
+    -0.5350,
+    -0.5327,
+    0.6595,
+    0.5461,
+    -0.4288,
+    0.8180,
+    -1.2391,
+    0.7374,
+    -0.9862,
+    0.9077,
+    0.7925,
+    0.4524,
+    0.4389,
+    -0.4965,
+    0.9037,
+    -1.1611,
+    0.4732,
+    0.6592,
+    0.6187,
+    -0.9112,
+    -0.9424,
+    -0.5247,
+    -0.5591,
+    0.5394,
+    -0.8778,
+    -0.9485,
+    0.8369,
+    0.7259,
+    1.2195,
+    0.9380,
+    -0.5368,
+    0.6118,
+    -0.6640,
+    -1.0906,
+    0.5321,
+    0.7408,
+    0.7886,
+    0.6002,
+    0.5374,
+    -0.5928,
+    1.0442,
+    -0.5659,
+    0.8492,
+    0.4415,
+    -0.4217,
+    1.1551,
+    -0.8858,
+    -0.5112,
+    0.4890,
+    0.5368,
+    0.7381,
+    1.4120,
+    -0.4703,
+    0.7668,
+    -0.6720,
+    -0.9261,
+    -1.7023,
+    -0.8758,
+    0.9458,
+    0.4330,
+    0.4567,
+    0.5295,
+    1.0241,
+    0.5369,
+    -0.6075,
+    -0.8410,
+    0.8107,
+    0.9123,
+    0.6556,
+    0.4424,
+    1.0266,
+    -0.7883,
+    0.9211,
+    0.9911,
+    -0.4684,
+    -1.2133,
+    -1.1824,
+    0.8394,
+    -0.7541,
+    0.5208,
+    0.7873,
+    -1.2468,
+    -1.1335,
+    -0.4834,
+    0.4517,
+    0.6020,
+    0.4908,
+    -1.1469,
+    -1.3119,
+    -0.6344,
+    0.4714,
+    -0.4845,
+    0.7970,
+    -0.5341,
+    -1.2190,
+    0.8191,
+    0.8930,
+    1.0047,
+    0.6553,
+    -0.7804,
+    0.5387,
+    0.7864,
+    0.5724,
+    0.4679,
+    0.9405,
+    0.7409,
+    0.6870,
+    -1.6724,
+    -0.8228,
+    0.6054,
+    1.0767,
+    0.6570,
+    1.2099,
+    0.5183,
+    0.6633,
+    0.7758,
+    0.8351,
+    -0.5981,
+    0.6394,
+    -1.1209,
+    -0.7679,
+    0.4565,
+    0.9422,
+    -0.8679,
+    -0.7859,
+    0.9367,
+    -0.5764,
+    1.3835,
+    0.7291,
+    1.2609,
+    1.0592,
+    -0.5137,
+    -0.9249,
+    -0.6971,
+    1.0041,
+    1.1401,
+    0.5346,
+    0.6094,
+    1.1951,
+    -0.5460,
+    -0.4440,
+    -0.6352,
+    -0.4757,
+    0.5693,
+    -0.4366,
+    0.9190,
+    0.5980,
+    0.5932,
+    0.6516,
+    -0.4524,
+    0.9867,
+    0.5934,
+    0.6823,
+    0.7865,
+    -1.3296,
+    -0.7743,
+    -0.4342,
+    0.8585,
+    -0.5079,
+    -0.7320,
+    0.5402,
+    0.4825,
+    0.8258,
+    0.4986,
+    -0.5591,
+    -1.1966,
+    0.5812,
+    -0.8605,
+    0.7788,
+    -0.6954,
+    -1.0021,
+    1.2028,
+    -0.4312,
+    -0.4286,
+    -0.6626,
+    0.6248,
+    0.9149,
+    -1.0670,
+    0.5528,
+    0.4727,
+    0.5474,
+    0.8259,
+    0.4218,
+    -0.4837,
+    -0.8156,
+    -0.5719,
+    -0.9729,
+    -1.4530,
+    0.5865,
+    -1.3202,
+    0.7726,
+    0.8939,
+    -0.6207,
+    -1.3647,
+    0.4803,
+    0.5993,
+    -0.7580,
+    -1.1133,
+    -0.5648,
+    1.0477,
+    0.8513,
+    0.8181,
+    1.1101,
+    1.2664,
+    0.7014,
+    -1.0375,
+    -0.5604,
+    0.5739,
+    0.7637,
+    -1.4698,
+    -0.7847,
+    -0.6614,
+    0.7357,
+    0.5927,
+    0.5235,
+    0.6751,
+    1.2591,
+    0.4793,
+    0.6179,
+    1.2325,
+    0.8525,
+    -0.8701,
+    0.7595,
+    0.5235,
+    -1.2991,
+    -0.8317,
+    0.8400,
+    -0.7881,
+    0.9031,
+    -0.5858,
+    -1.1852,
+    -1.7012,
+    0.5673,
+    0.9096,
+    -0.5618,
+    1.2169,
+    -0.7006,
+    0.7241,
+    0.7372,
+    0.4488,
+    -0.6467,
+    -0.9698,
+    0.9122,
+    0.7232,
+    -0.8401,
+    0.7563,
+    1.0186,
+    0.5560,
+    0.5821,
+    -0.4336,
+    1.0626,
+    0.5686,
+    -0.5463,
+    0.8928,
+    0.4333,
+    0.5282,
+    0.7485,
+    0.5168,
+    0.6869,
+    0.6040,
+    -0.7082,
+    1.2134,
+    0.9333,
+    -0.4762,
+    -1.2252,
+    0.9113,
+    1.4536,
+    -0.7934,
+    -0.6917,
+    0.5282,
+    0.5859,
+    0.5048,
+    0.4606,
+    0.9125,
+    0.4566,
+    -1.1054,
+    -0.9775,
+    -0.9472,
+    0.5031,
+    0.9822,
+    0.6471,
+    0.6776,
+    0.9630,
+    0.4274,
+    -1.0910,
+    -0.6975,
+    -0.8776,
+    0.5995,
+    0.5227,
+    0.7440,
+    -0.7695,
+    1.1844,
+    0.5129,
+    -0.6435,
+    -1.2906,
+    0.6295,
+    0.7131,
+    -0.6691,
+    0.7182,
+    0.6499,
+    -1.1132,
+    -0.5699,
+    -1.0352,
+    0.5144,
+    0.5851,
+    -0.8867,
+    -0.5606,
+    0.5417,
+    0.5313,
+    -0.7166,
+    0.7190,
+    -0.5238,
+    -0.7352,
+    0.5048,
+    0.4281,
+    0.5008,
+    0.6987,
+    0.6506,
+    0.6161,
+    1.0895,
+    0.7821,
+    -1.2764,
+    -0.6580,
+    0.6331,
+    -0.8170,
+    -0.4864,
+    -0.5179,
+    0.5140,
+    -1.1292,
+    0.5762,
+    -0.7891,
+    -0.8596,
+    -1.2706,
+    0.4245,
+    -0.9510,
+    -0.9411,
+    0.5238,
+    -0.8431,
+    -0.9636,
+    1.2098,
+    -0.9237,
+    0.8341,
+    -0.5652,
+    0.5076,
+    0.5673,
+    -0.4651,
+    0.7805,
+    0.4257,
+    -0.5220,
+    -0.8826,
+    0.5738,
+    0.5560,
+    -1.1542,
+    0.6809,
+    0.9156,
+    0.9378,
+    -0.4289,
+    0.8005,
+    1.0776,
+    1.0754,
+    0.4830,
+    0.4962,
+    -0.6402,
+    -0.5304,
+    -0.6754,
+    -0.6682,
+    0.6089,
+    -0.4757,
+    -0.9299,
+    -0.5570,
+    1.1999,
+    -1.0060,
+    -0.9441,
+    1.3962,
+    1.2584,
+    0.6123,
+    -0.7186,
+    0.4406,
+    0.5040,
+    0.5696,
+    0.7519,
+    -0.5938,
+    0.5639,
+    0.4585,
+    -0.7587,
+    1.0936,
+    -0.8079,
+    -0.9939,
+    -1.1534,
+    -1.0423,
+    -1.2771,
+    1.1241,
+    -0.7383,
+    0.5091,
+    -0.8297,
+    -0.5166,
+    -1.0600,
+    -0.7567,
+    1.1734,
+    -0.8686,
+    -0.4495,
+    -0.4826,
+    -0.4278,
+    -1.1621,
+    -0.7011,
+    0.6028,
+    0.5434,
+    0.7563,
+    0.7031,
+    0.9789,
+)
+KIND_FEATURES = """\
+b:<s>_actually
+b:<s>_after
+b:<s>_again
+b:<s>_and
+b:<s>_as
+b:<s>_back
+b:<s>_build
+b:<s>_didn't
+b:<s>_doesn't
+b:<s>_don't
+b:<s>_exactly
+b:<s>_get
+b:<s>_hmm
+b:<s>_i
+b:<s>_identical
+b:<s>_incorrect
+b:<s>_it
+b:<s>_it's
+b:<s>_let's
+b:<s>_log
+b:<s>_nah
+b:<s>_never
+b:<s>_none
+b:<s>_not
+b:<s>_nothing
+b:<s>_now
+b:<s>_one
+b:<s>_put
+b:<s>_quit
+b:<s>_revert
+b:<s>_roll
+b:<s>_same
+b:<s>_scrap
+b:<s>_since
+b:<s>_something
+b:<s>_still
+b:<s>_stop
+b:<s>_take
+b:<s>_the
+b:<s>_this
+b:<s>_throw
+b:<s>_undo
+b:<s>_use
+b:<s>_we're
+b:<s>_we've
+b:<s>_why
+b:<s>_yet
+b:<s>_you
+b:<s>_you're
+b:<s>_your
+b:<s>_zero
+b:a_cli
+b:a_dependency
+b:adding_type
+b:after_you
+b:again_no
+b:already_the
+b:and_again
+b:and_now
+b:api_is
+b:api_returns
+b:are_in
+b:as_before
+b:as_i
+b:ask_you
+b:assertion_fails
+b:at_all
+b:back_it
+b:back_the
+b:back_to
+b:backwards_the
+b:before_you
+b:broke_the
+b:broken_the
+b:bump_the
+b:by_one
+b:change_at
+b:change_to
+b:circles_here
+b:circles_with
+b:cli_py
+b:code_in
+b:config_in
+b:date_format
+b:did_in
+b:did_nothing
+b:did_you
+b:didn't_do
+b:didn't_fix
+b:didn't_help
+b:didn't_work
+b:discount_applies
+b:do_anything
+b:doesn't_work
+b:don't_add
+b:don't_touch
+b:don't_use
+b:edit_the
+b:either_the
+b:empty_again
+b:env_file
+b:error_as
+b:everything_you
+b:exact_same
+b:exactly_like
+b:exactly_the
+b:f_strings
+b:failed_again
+b:fails_on
+b:fails_with
+b:file_the
+b:fix_doesn't
+b:fix_it
+b:for_that
+b:for_this
+b:function_must
+b:get_rid
+b:getting_the
+b:go_back
+b:go_through
+b:going_in
+b:half_up
+b:header_is
+b:how_our
+b:i_didn't
+b:i_get
+b:i_meant
+b:id_is
+b:identical_error
+b:import_error
+b:import_in
+b:in_a
+b:in_circles
+b:in_this
+b:instead_of
+b:is_a
+b:is_already
+b:is_async
+b:is_broken
+b:is_deprecated
+b:is_empty
+b:is_garbled
+b:is_getting
+b:is_in
+b:is_inclusive
+b:is_not
+b:is_off
+b:is_quoted
+b:is_still
+b:is_the
+b:is_wrong
+b:isn't_working
+b:it's_still
+b:it's_the
+b:it_all
+b:it_crashes
+b:it_in
+b:it_keeps
+b:it_should
+b:it_slower
+b:it_still
+b:it_to
+b:it_was
+b:just_added
+b:keep_adding
+b:keep_it
+b:keep_reintroducing
+b:keep_the
+b:key_is
+b:last_two
+b:like_before
+b:like_that
+b:limit_is
+b:lint_error
+b:lives_in
+b:made_the
+b:made_things
+b:meant_the
+b:misread_the
+b:misunderstood_the
+b:more_time
+b:must_be
+b:must_stay
+b:never_commit
+b:new_dependencies
+b:no_change
+b:no_difference
+b:no_don't
+b:no_more
+b:no_no
+b:no_that
+b:no_that's
+b:no_the
+b:no_use
+b:no_you
+b:none_of
+b:nope_same
+b:nope_that's
+b:not_correct
+b:not_how
+b:not_in
+b:not_like
+b:not_quite
+b:not_quoted
+b:not_right
+b:not_the
+b:not_what
+b:nothing_changed
+b:now_nothing
+b:now_the
+b:of_your
+b:off_by
+b:old_name
+b:old_version
+b:on_the
+b:one_more
+b:only_the
+b:other_way
+b:out_again
+b:output_as
+b:output_is
+b:over_this
+b:page_still
+b:pass_before
+b:passed_before
+b:per_tenant
+b:per_user
+b:please_don't
+b:please_stop
+b:port_is
+b:print_statements
+b:public_api
+b:put_the
+b:quoted_not
+b:race_condition
+b:red_again
+b:reintroduced_the
+b:reintroducing_the
+b:release_2
+b:renamed_the
+b:retry_logic
+b:returning_none
+b:revert_everything
+b:revert_that
+b:rid_of
+b:right_after
+b:round_of
+b:said_before
+b:said_don't
+b:said_to
+b:same_assertion
+b:same_bug
+b:same_error
+b:same_mistake
+b:same_output
+b:same_stack
+b:say_it
+b:secrets_in
+b:service_is
+b:should_be
+b:since_you
+b:since_your
+b:src_legacy
+b:started_right
+b:stay_pure
+b:still_404
+b:still_crashes
+b:still_doesn't
+b:still_fails
+b:still_hangs
+b:still_not
+b:still_seeing
+b:supposed_to
+b:tests_are
+b:tests_live
+b:tests_were
+b:than_before
+b:that's_backwards
+b:that's_not
+b:that's_wrong
+b:that_away
+b:that_change
+b:that_didn't
+b:that_doesn't
+b:that_endpoint
+b:that_made
+b:that_still
+b:that_the
+b:the_bug
+b:the_changelog
+b:the_code
+b:the_column
+b:the_database
+b:the_date
+b:the_default
+b:the_diff
+b:the_dockerfile
+b:the_enum
+b:the_error
+b:the_fix
+b:the_formatter
+b:the_function
+b:the_id
+b:the_image
+b:the_import
+b:the_key
+b:the_limit
+b:the_newest
+b:the_off
+b:the_one
+b:the_original
+b:the_other
+b:the_output
+b:the_page
+b:the_port
+b:the_public
+b:the_race
+b:the_real
+b:the_response
+b:the_retry
+b:the_same
+b:the_search
+b:the_service
+b:the_snapshot
+b:the_staging
+b:the_third
+b:the_timeout
+b:things_worse
+b:third_time
+b:this_codebase
+b:this_lint
+b:this_morning
+b:this_started
+b:this_still
+b:through_the
+b:throw_that
+b:time_this
+b:time_you
+b:timeout_is
+b:timing_out
+b:to_keep
+b:to_pass
+b:told_you
+b:touched_the
+b:try_again
+b:undo_it
+b:undo_the
+b:until_your
+b:used_the
+b:used_to
+b:v2_users
+b:vat_is
+b:warning_in
+b:was_fixed
+b:way_round
+b:we're_going
+b:we_already
+b:we_deploy
+b:we_don't
+b:what_i
+b:what_the
+b:why_did
+b:with_this
+b:work_either
+b:worse_than
+b:wrong_approach
+b:wrong_branch
+b:wrong_endpoint
+b:wrong_it's
+b:wrong_table
+b:wrong_the
+b:yet_another
+b:you've_broken
+b:you've_made
+b:you_added
+b:you_broke
+b:you_did
+b:you_forgot
+b:you_just
+b:you_misread
+b:you_renamed
+b:you_to
+b:you_touched
+b:you_used
+b:your_change
+b:your_edit
+b:your_migration
+b:your_patch
+b:your_refactor
+b:your_rename
+f2:after_your
+f2:again_no
+f2:as_i
+f2:back_it
+f2:didn't_help
+f2:doesn't_work
+f2:don't_add
+f2:don't_use
+f2:exactly_the
+f2:get_rid
+f2:i_didn't
+f2:i_meant
+f2:it's_still
+f2:it_crashes
+f2:it_keeps
+f2:it_should
+f2:it_still
+f2:never_commit
+f2:no_change
+f2:no_difference
+f2:no_don't
+f2:no_more
+f2:no_no
+f2:no_that
+f2:no_that's
+f2:no_the
+f2:no_use
+f2:no_you
+f2:none_of
+f2:nope_same
+f2:nope_that's
+f2:not_like
+f2:not_quite
+f2:nothing_changed
+f2:one_more
+f2:put_the
+f2:revert_everything
+f2:revert_that
+f2:same_error
+f2:since_your
+f2:still_seeing
+f2:that's_backwards
+f2:that's_not
+f2:that's_the
+f2:that's_wrong
+f2:that_didn't
+f2:that_doesn't
+f2:that_made
+f2:that_still
+f2:the_fix
+f2:the_key
+f2:the_same
+f2:this_started
+f2:throw_that
+f2:try_again
+f2:undo_it
+f2:we're_going
+f2:why_did
+f2:yet_another
+f2:you've_broken
+f2:you've_made
+f2:you_broke
+f2:you_changed
+f2:you_edited
+f2:you_forgot
+f2:you_misread
+f2:you_misunderstood
+f2:you_used
+f2:your_migration
+f2:your_refactor
+f:actually
+f:after
+f:again
+f:as
+f:back
+f:build
+f:didn't
+f:doesn't
+f:don't
+f:exactly
+f:get
+f:i
+f:identical
+f:incorrect
+f:it
+f:it's
+f:let's
+f:log
+f:nah
+f:never
+f:none
+f:not
+f:nothing
+f:now
+f:one
+f:put
+f:quit
+f:revert
+f:roll
+f:same
+f:scrap
+f:since
+f:something
+f:still
+f:stop
+f:take
+f:that
+f:the
+f:this
+f:throw
+f:try
+f:undo
+f:use
+f:we're
+f:we've
+f:why
+f:yet
+f:you
+f:you're
+f:your
+f:zero
+s:blame
+s:ordinal-time
+s:persistent
+s:request
+s:tiny
+s:why-you
+w:10
+w:100
+w:404
+w:500
+w:8080
+w:added
+w:adding
+w:all
+w:an
+w:anything
+w:api
+w:applies
+w:approach
+w:ask
+w:asked
+w:async
+w:auth
+w:away
+w:back
+w:backwards
+w:bare
+w:billing
+w:branch
+w:broke
+w:broken
+w:bucket
+w:bump
+w:caching
+w:call
+w:calls
+w:can
+w:case
+w:catch
+w:cents
+w:change
+w:changelog
+w:checkout
+w:circles
+w:close
+w:codebase
+w:column
+w:come
+w:comments
+w:condition
+w:core
+w:correct
+w:crashes
+w:creating
+w:default
+w:dependencies
+w:dependency
+w:deprecated
+w:descending
+w:diff
+w:difference
+w:different
+w:don't
+w:drop
+w:enum
+w:errors
+w:even
+w:every
+w:exactly
+w:exist
+w:explained
+w:export
+w:fail
+w:failing
+w:fails
+w:files
+w:fixed
+w:for
+w:forgot
+w:format
+w:formatter
+w:fourth
+w:function
+w:garbled
+w:get
+w:getting
+w:global
+w:goes
+w:going
+w:green
+w:hand
+w:handlers
+w:hangs
+w:help
+w:here
+w:hit
+w:hmm
+w:httpx
+w:i
+w:id
+w:identical
+w:image
+w:import
+w:in
+w:inclusive
+w:incorrect
+w:inside
+w:instead
+w:isn't
+w:issue
+w:job
+w:js
+w:keep
+w:keeps
+w:key
+w:layer
+w:legacy
+w:let's
+w:limit
+w:line
+w:lint
+w:list
+w:live
+w:lives
+w:log
+w:logic
+w:logs
+w:making
+w:mb
+w:me
+w:mean
+w:meant
+w:method
+w:migrations
+w:milliseconds
+w:misread
+w:mistake
+w:more
+w:morning
+w:must
+w:my
+w:nah
+w:name
+w:network
+w:never
+w:newest
+w:no
+w:not
+w:nothing
+w:now
+w:nowhere
+w:null
+w:numbers
+w:off
+w:only
+w:order
+w:original
+w:other
+w:our
+w:out
+w:output
+w:over
+w:own
+w:packages
+w:page
+w:pandas
+w:parse
+w:passed
+w:patch
+w:path
+w:per
+w:pin
+w:pipeline
+w:port
+w:print
+w:private
+w:public
+w:pure
+w:put
+w:putting
+w:quit
+w:quite
+w:race
+w:raise
+w:read
+w:real
+w:red
+w:refactor
+w:reformat
+w:reintroduced
+w:reintroducing
+w:release
+w:remove
+w:renamed
+w:renaming
+w:repeat
+w:repo
+w:request
+w:response
+w:retries
+w:retry
+w:returning
+w:revert
+w:rid
+w:roll
+w:round
+w:said
+w:says
+w:scrap
+w:search
+w:seconds
+w:secrets
+w:seeing
+w:service
+w:setup
+w:should
+w:shows
+w:signature
+w:since
+w:single
+w:snapshot
+w:solve
+w:something
+w:staging
+w:start
+w:started
+w:startup
+w:state
+w:statements
+w:stay
+w:still
+w:stop
+w:stopped
+w:strings
+w:supposed
+w:table
+w:tabs
+w:take
+w:takes
+w:than
+w:that's
+w:these
+w:thing
+w:third
+w:this
+w:throw
+w:time
+w:timeout
+w:timing
+w:told
+w:totals
+w:touched
+w:try
+w:twice
+w:typeerror
+w:undo
+w:unit
+w:until
+w:url
+w:use
+w:user
+w:utc
+w:v2
+w:validation
+w:variable
+w:variables
+w:vat
+w:version
+w:versions
+w:wait
+w:want
+w:warning
+w:we've
+w:whatsoever
+w:when
+w:why
+w:work
+w:worked
+w:working
+w:worse
+w:write
+w:wrong
+w:x
+w:yaml
+w:yesterday
+w:yet
+w:you're
+w:your
+w:zero
 """
+KIND_WEIGHTS = (
+    -0.9366,
+    0.5802,
+    -0.9062,
+    0.7024,
+    -0.4615,
+    0.7217,
+    0.4905,
+    0.6265,
+    0.6775,
+    -0.6326,
+    0.6982,
+    0.4761,
+    -0.4439,
+    -0.6700,
+    0.5040,
+    -1.0853,
+    0.5872,
+    0.4302,
+    0.7276,
+    -0.4502,
+    -1.0673,
+    -0.8915,
+    0.5219,
+    -0.5929,
+    0.5814,
+    0.8730,
+    -0.5502,
+    0.6487,
+    -0.9916,
+    0.6269,
+    0.8998,
+    0.6755,
+    0.8954,
+    0.6261,
+    0.8372,
+    0.5821,
+    -0.9994,
+    0.4426,
+    0.4492,
+    0.5472,
+    0.4710,
+    0.9216,
+    -0.9590,
+    0.6643,
+    0.5123,
+    -0.6054,
+    0.4520,
+    -0.7367,
+    -1.0738,
+    0.5949,
+    0.7581,
+    -0.7525,
+    -0.7585,
+    -0.5033,
+    0.6484,
+    -0.7938,
+    -0.6407,
+    0.5382,
+    0.6596,
+    -0.9802,
+    -0.6844,
+    -1.2578,
+    -0.4440,
+    -0.4615,
+    -0.7963,
+    0.4537,
+    0.4593,
+    0.5532,
+    0.7723,
+    0.8262,
+    -0.4575,
+    0.6149,
+    1.1493,
+    0.8591,
+    -0.8581,
+    0.5393,
+    0.9570,
+    0.7299,
+    0.4520,
+    0.6625,
+    -0.6601,
+    -0.6617,
+    -0.5943,
+    -0.5406,
+    0.5041,
+    0.8224,
+    -0.5709,
+    0.4795,
+    0.6294,
+    0.5296,
+    0.5020,
+    -0.6186,
+    0.4658,
+    0.5740,
+    -0.4947,
+    -0.8069,
+    -0.4512,
+    0.6676,
+    -0.6301,
+    0.6352,
+    -0.6909,
+    -0.6277,
+    0.5041,
+    0.5571,
+    0.5095,
+    0.6982,
+    -0.8372,
+    1.1757,
+    0.4838,
+    0.7673,
+    -0.4408,
+    0.5111,
+    0.5841,
+    -0.4954,
+    -0.5000,
+    -0.4666,
+    0.4761,
+    0.6188,
+    0.7572,
+    -0.5801,
+    0.4520,
+    -0.5236,
+    0.4721,
+    -0.5371,
+    -0.5928,
+    0.6438,
+    -0.8315,
+    -0.4276,
+    1.0882,
+    0.6287,
+    0.8759,
+    -0.5145,
+    0.7284,
+    -0.5598,
+    -0.6709,
+    0.4507,
+    -1.1478,
+    -0.4681,
+    0.7504,
+    -0.5589,
+    0.6621,
+    0.8146,
+    0.6220,
+    -1.1900,
+    -0.7528,
+    -1.1496,
+    0.8952,
+    -0.4749,
+    0.9020,
+    0.6808,
+    -1.1315,
+    0.5940,
+    0.7841,
+    -1.2590,
+    0.7741,
+    0.4820,
+    -0.5525,
+    0.9800,
+    -0.6665,
+    0.5451,
+    0.9395,
+    -0.4328,
+    0.4473,
+    0.4812,
+    -1.0737,
+    -0.8356,
+    0.5059,
+    -0.6256,
+    -0.4642,
+    0.5551,
+    0.5095,
+    -0.4755,
+    -0.5571,
+    0.4394,
+    -0.7269,
+    1.0950,
+    0.6976,
+    -0.4388,
+    -0.5315,
+    -0.4722,
+    -0.5502,
+    -1.0875,
+    -0.4666,
+    -0.5990,
+    -0.5308,
+    1.1662,
+    0.9399,
+    -0.9223,
+    -0.7510,
+    -0.8456,
+    -0.6659,
+    -1.0870,
+    -0.5687,
+    -0.5429,
+    -0.7664,
+    0.5219,
+    0.9166,
+    -0.8953,
+    -0.7072,
+    -0.4638,
+    -1.0317,
+    -0.4755,
+    -0.5259,
+    -0.9920,
+    -0.7453,
+    -0.5096,
+    -0.6226,
+    0.5403,
+    0.4362,
+    0.4370,
+    0.5195,
+    0.5422,
+    -0.7309,
+    1.0572,
+    0.5737,
+    -0.5502,
+    -0.9989,
+    -0.8219,
+    0.7051,
+    1.0058,
+    0.7097,
+    -0.9195,
+    0.9567,
+    0.5727,
+    0.5722,
+    -0.5982,
+    -0.8217,
+    -0.4522,
+    -0.5512,
+    -0.9339,
+    -0.8105,
+    -0.6124,
+    -0.8451,
+    -0.9920,
+    -0.6203,
+    0.6635,
+    0.9491,
+    0.5059,
+    -0.5396,
+    0.4253,
+    0.6765,
+    -0.4312,
+    0.5041,
+    0.5421,
+    0.4761,
+    0.7428,
+    0.7148,
+    -0.5149,
+    -0.5496,
+    -0.4483,
+    0.4746,
+    -0.6129,
+    0.7740,
+    -0.9538,
+    0.7658,
+    0.4988,
+    -1.5196,
+    -0.5337,
+    -0.5130,
+    -0.7438,
+    0.6656,
+    0.7802,
+    -0.6774,
+    0.7428,
+    -0.4666,
+    0.5116,
+    0.4817,
+    0.6037,
+    0.9647,
+    0.8561,
+    1.0121,
+    0.4959,
+    -0.8295,
+    0.4708,
+    -0.5961,
+    0.4276,
+    0.5963,
+    -0.5621,
+    -0.4865,
+    -0.5078,
+    0.4710,
+    0.7145,
+    0.5508,
+    0.5183,
+    -0.7406,
+    0.5207,
+    1.0235,
+    -0.9055,
+    0.5808,
+    -1.0805,
+    -0.8687,
+    -1.2663,
+    0.8740,
+    -0.4504,
+    -0.9369,
+    -0.7518,
+    0.4465,
+    -0.7714,
+    -0.4353,
+    0.7844,
+    0.9145,
+    -0.6482,
+    -0.4276,
+    0.4921,
+    -0.5692,
+    -0.4642,
+    -0.4670,
+    -0.4575,
+    1.3249,
+    -0.4512,
+    0.9026,
+    -0.4559,
+    0.8851,
+    0.8879,
+    -0.9339,
+    -0.5874,
+    -0.6203,
+    -0.9245,
+    0.5041,
+    0.6579,
+    -0.4292,
+    1.3210,
+    -0.5573,
+    1.2827,
+    -0.5223,
+    0.4704,
+    -0.7225,
+    0.6976,
+    0.5417,
+    -0.5004,
+    0.4394,
+    -0.8231,
+    0.5725,
+    0.9266,
+    -0.5801,
+    0.4710,
+    0.7575,
+    0.5154,
+    -0.7225,
+    0.5667,
+    -0.6139,
+    0.5727,
+    -0.6120,
+    0.5809,
+    0.7963,
+    0.4737,
+    0.5551,
+    0.4264,
+    -0.5182,
+    0.9203,
+    -0.4934,
+    -0.5803,
+    0.6131,
+    0.8734,
+    -0.8219,
+    0.4930,
+    -0.5470,
+    -0.5491,
+    -0.4394,
+    -0.5902,
+    -0.4666,
+    -0.5709,
+    0.6625,
+    0.5006,
+    0.5963,
+    0.9544,
+    -0.5920,
+    -0.4934,
+    -1.0516,
+    -0.7742,
+    -0.5508,
+    0.4520,
+    0.8591,
+    1.1315,
+    0.8961,
+    1.1334,
+    0.7781,
+    -0.8111,
+    0.4812,
+    -0.5264,
+    0.4253,
+    -0.9327,
+    0.6537,
+    -0.5182,
+    0.4559,
+    0.4516,
+    0.6067,
+    0.7105,
+    0.5364,
+    0.5013,
+    0.5802,
+    -0.7938,
+    -0.4615,
+    0.5532,
+    0.4877,
+    0.6775,
+    -0.5275,
+    -0.4593,
+    0.6982,
+    0.4761,
+    -0.7250,
+    -0.4435,
+    0.8451,
+    0.6373,
+    0.9800,
+    -0.5972,
+    0.5738,
+    -0.5990,
+    0.7186,
+    0.9399,
+    -0.9223,
+    -0.7510,
+    -0.8456,
+    -0.6659,
+    -1.0870,
+    -0.6055,
+    -0.5429,
+    -0.7664,
+    0.5219,
+    0.9166,
+    -0.8953,
+    -0.4755,
+    -0.6556,
+    0.6417,
+    -0.5502,
+    0.6990,
+    0.5041,
+    0.5142,
+    0.7878,
+    0.5680,
+    0.4959,
+    -0.5621,
+    -0.4259,
+    0.5443,
+    -0.5078,
+    0.5508,
+    0.5183,
+    0.5207,
+    1.0235,
+    0.7844,
+    -0.4749,
+    1.0874,
+    0.5725,
+    0.4710,
+    0.7963,
+    0.4737,
+    0.4930,
+    -0.5709,
+    0.4520,
+    0.8591,
+    1.1315,
+    1.1334,
+    -0.8291,
+    -0.4495,
+    -0.8111,
+    -0.5264,
+    -0.4722,
+    -0.5182,
+    0.6858,
+    0.6914,
+    -0.9366,
+    0.5802,
+    -0.7192,
+    -0.4615,
+    0.7217,
+    0.4905,
+    0.6265,
+    0.6775,
+    -0.6079,
+    0.6982,
+    0.4761,
+    -0.7189,
+    0.5040,
+    -1.0853,
+    0.5743,
+    0.4313,
+    0.7276,
+    -0.4502,
+    -1.0673,
+    -0.8915,
+    0.5219,
+    -0.5929,
+    0.5814,
+    0.8548,
+    -0.5502,
+    0.6487,
+    -0.9916,
+    0.8110,
+    0.8998,
+    0.6755,
+    0.8954,
+    0.6261,
+    0.8372,
+    0.5821,
+    -1.0126,
+    0.4426,
+    0.4424,
+    0.4492,
+    0.5388,
+    0.4710,
+    0.7963,
+    0.9216,
+    -0.9476,
+    0.6240,
+    0.5123,
+    -0.6054,
+    0.4520,
+    -0.7367,
+    -1.0738,
+    0.5949,
+    0.7581,
+    0.5373,
+    0.8833,
+    0.4528,
+    0.5081,
+    1.0848,
+    -0.5974,
+    -0.6912,
+    -0.6608,
+    0.5116,
+    0.5691,
+    -0.9475,
+    0.9669,
+    -0.7092,
+    0.4363,
+    -0.5680,
+    0.4872,
+    -0.6250,
+    -0.4285,
+    1.0330,
+    -0.7963,
+    -0.5833,
+    -0.6044,
+    -0.5445,
+    0.4710,
+    0.5520,
+    -0.7517,
+    -0.4489,
+    -1.1589,
+    -0.5920,
+    1.1384,
+    1.5743,
+    -1.3279,
+    -0.8581,
+    0.8385,
+    -0.9480,
+    -0.5100,
+    0.5045,
+    -0.7694,
+    -1.3226,
+    -0.8958,
+    0.7273,
+    -1.0805,
+    0.5917,
+    0.7284,
+    -0.8987,
+    -0.4751,
+    -1.2702,
+    -0.6716,
+    -0.7773,
+    -0.6203,
+    -0.7265,
+    -0.7072,
+    0.4969,
+    -0.7273,
+    -0.9295,
+    -0.5308,
+    -0.6609,
+    -0.5589,
+    -0.4286,
+    -0.5207,
+    1.0670,
+    0.5748,
+    -0.7987,
+    0.6877,
+    -0.7700,
+    -0.4827,
+    0.7374,
+    0.6273,
+    0.6040,
+    -0.9825,
+    -0.4308,
+    0.7577,
+    0.5224,
+    0.4824,
+    0.9312,
+    -0.5035,
+    1.0703,
+    -0.4837,
+    -0.8111,
+    -0.5445,
+    0.9145,
+    0.6363,
+    -0.7039,
+    0.8146,
+    0.4777,
+    0.6238,
+    -0.5341,
+    -0.7138,
+    0.8573,
+    0.5568,
+    -0.6187,
+    -0.4269,
+    0.8835,
+    0.5079,
+    -0.5561,
+    -0.5329,
+    -0.4439,
+    -0.6547,
+    -0.5631,
+    -0.5135,
+    0.9708,
+    0.4921,
+    -0.4345,
+    -0.7227,
+    -0.7528,
+    -1.3657,
+    -0.7067,
+    -0.6343,
+    0.4864,
+    0.5240,
+    0.6122,
+    -0.7851,
+    -0.7079,
+    0.5007,
+    -0.4415,
+    -0.5905,
+    -0.6774,
+    0.5806,
+    -0.4670,
+    1.0356,
+    0.4818,
+    -0.6994,
+    -0.6792,
+    -0.7269,
+    -0.5058,
+    0.5516,
+    -0.4738,
+    -0.7818,
+    1.0477,
+    -0.4903,
+    -0.4843,
+    -0.8315,
+    -0.8126,
+    -0.4588,
+    -0.7225,
+    -0.5264,
+    -0.9538,
+    -0.5044,
+    -0.8231,
+    -0.8080,
+    -0.4752,
+    -1.0673,
+    -0.4263,
+    -0.6459,
+    -1.0564,
+    -0.4575,
+    -0.4843,
+    -0.8873,
+    0.7370,
+    0.6544,
+    0.4586,
+    0.6787,
+    -1.0709,
+    0.5610,
+    -1.0414,
+    -0.9214,
+    0.9026,
+    -0.7811,
+    -0.4444,
+    0.4256,
+    0.8175,
+    -0.4598,
+    -0.8266,
+    -0.5238,
+    0.9617,
+    -0.7914,
+    -0.6827,
+    0.6343,
+    0.6405,
+    -0.4683,
+    -0.6082,
+    -0.5044,
+    0.4718,
+    -0.8329,
+    -0.7939,
+    -0.6040,
+    -0.5874,
+    -0.4666,
+    -0.4785,
+    -0.7917,
+    -0.9916,
+    -0.5259,
+    -0.6203,
+    -0.6940,
+    -0.9950,
+    -0.9245,
+    0.7598,
+    0.5904,
+    -0.9223,
+    0.9491,
+    0.5059,
+    -0.6635,
+    0.6970,
+    0.4253,
+    -0.9712,
+    -0.5479,
+    -0.4851,
+    -0.6554,
+    0.5041,
+    -0.6739,
+    0.5383,
+    0.9768,
+    0.6190,
+    0.4761,
+    0.5651,
+    0.4319,
+    -0.4928,
+    -0.4666,
+    0.8954,
+    1.1686,
+    -0.5925,
+    -0.5337,
+    0.4959,
+    -0.7422,
+    -0.7204,
+    -0.9429,
+    0.4709,
+    -0.6928,
+    0.4951,
+    0.5907,
+    1.2827,
+    0.7169,
+    0.8682,
+    -0.5223,
+    0.8104,
+    0.8675,
+    0.9652,
+    -0.6833,
+    -0.8844,
+    -0.6868,
+    0.9331,
+    -0.9959,
+    1.0852,
+    -0.8127,
+    -0.8295,
+    -0.6953,
+    -1.3560,
+    0.4426,
+    0.5801,
+    0.4902,
+    -0.6831,
+    0.4542,
+    0.7749,
+    0.4748,
+    0.6211,
+    0.4710,
+    0.5992,
+    -0.5468,
+    0.5667,
+    -0.5612,
+    0.6640,
+    0.6537,
+    0.4574,
+    -0.5968,
+    1.0004,
+    0.9068,
+    -0.6050,
+    0.7290,
+    -0.8981,
+    -0.6536,
+    -1.3795,
+    -0.8226,
+    -0.4934,
+    -1.1910,
+    -0.7775,
+    -0.6675,
+    -0.5803,
+    0.6394,
+    -0.5086,
+    -0.5146,
+    -0.7980,
+    0.6711,
+    0.5123,
+    1.0441,
+    0.5793,
+    -0.6305,
+    0.5378,
+    0.8375,
+    0.7629,
+    0.6711,
+    -0.5547,
+    -0.7433,
+    -0.7058,
+    -0.7175,
+    0.9436,
+    0.4520,
+    -1.0738,
+    0.5015,
+    0.4865,
+)
