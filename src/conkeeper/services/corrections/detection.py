@@ -292,21 +292,19 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
             best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
         )
     if model:
-        flagged = _model_match(text or "", prose, found, best, level)
+        flagged = _model_match(text or "", prose, best, level)
         if flagged is not None:
             return flagged
     return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
 
 
-def _model_match(
-    text: str, prose: str, found: list[str], rules: Detection, level: str
-) -> Detection | None:
+def _model_match(text: str, prose: str, rules: Detection, level: str) -> Detection | None:
     """The learned scorer's verdict when it reaches ``level``'s threshold; the label is the
     closest rule's when one came near, else the scorer's own."""
     from conkeeper.services.corrections import model
-    from conkeeper.services.corrections.features import pasted_share, segments
+    from conkeeper.services.corrections.features import pasted_share, prose_segments
 
-    parts = segments(found)
+    parts = prose_segments(prose)
     pasted = pasted_share(text, prose)
     scored = model.score_segments(parts, pasted)
     if scored.segment < 0 or scored.probability < model.THRESHOLDS[level]:

@@ -7,7 +7,8 @@ model was trained on are exactly the ones it is scored on.
 
 A prompt is read as the detector reads it (:func:`.detection.strip_noise` has already removed
 code, quotes and pasted logs) and cut into *segments*: a short prompt is one segment; a long
-one gives its head (first sentences) and its tail (last sentences) apart, so a complaint
+one, or one split by a paste, gives its head (first sentences) and its tail (last sentences)
+apart, so a complaint
 written after a long paste is scored on its own and the pasted middle is never scored.
 
 Each segment yields a set of binary features: lower-cased word unigrams and bigrams, the
@@ -25,6 +26,7 @@ HEAD_SENTENCES = 3
 TAIL_SENTENCES = 2
 MAX_SEGMENT_CHARS = 600
 
+_PASTE_GAP = LazyPattern(r"\n(?:[ \t]*\n){3,}")
 _TOKEN = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
@@ -190,12 +192,26 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:bang")
 
 
+def prose_segments(prose: str) -> list[list[str]]:
+    """The scored segments of cleaned prose. Where a paste (three or more removed lines) splits
+    the prose into blocks, the head is the first block's opening sentences and the tail the
+    last block's closing ones, so the line written after a long log is scored on its own."""
+    from conkeeper.services.corrections.detection import sentences
+
+    blocks = [b for b in _PASTE_GAP.split(prose) if b.strip()] if "\n\n\n" in prose else []
+    if len(blocks) <= 1:
+        return segments(sentences(prose))
+    head = sentences(blocks[0])[:HEAD_SENTENCES]
+    tail = sentences(blocks[-1])[-TAIL_SENTENCES:]
+    return [part for part in (head, tail) if part]
+
+
 def prompt_segments(text: str) -> tuple[list[list[str]], float]:
     """The scored segments of a raw prompt and the share of its lines that were pasted."""
-    from conkeeper.services.corrections.detection import sentences, strip_noise
+    from conkeeper.services.corrections.detection import strip_noise
 
     prose = strip_noise(text or "")
-    return segments(sentences(prose)), pasted_share(text or "", prose)
+    return prose_segments(prose), pasted_share(text or "", prose)
 
 
 def pasted_share(text: str, prose: str) -> float:

@@ -5,88 +5,102 @@ Trained on 1135 labelled prompts (corpus, blind sets 1-6, train_extra). Model
 thresholds per sensitivity were chosen on leave-one-set-out cross-validation.
 """
 
-THRESHOLDS: dict[str, float] = {"low": 0.83, "medium": 0.82, "high": 0.78}
-FLAG_BIAS = -0.0393
-KIND_BIAS = 0.3897
+THRESHOLDS: dict[str, float] = {"low": 0.82, "medium": 0.81, "high": 0.8}
+FLAG_BIAS = -0.1992
+KIND_BIAS = 0.7023
 FLAG_FEATURES = """\
+b:0_fetch
+b:1_1
+b:1_failed
+b:39_fetch
+b:39_ttl
+b:3_11
+b:48_items
+b:<s>_1
 b:<s>_actually
 b:<s>_add
-b:<s>_and
+b:<s>_after
+b:<s>_again
 b:<s>_as
-b:<s>_awesome
 b:<s>_back
 b:<s>_before
-b:<s>_change
-b:<s>_continue
-b:<s>_create
-b:<s>_customers
+b:<s>_can
+b:<s>_collected
+b:<s>_could
 b:<s>_did
 b:<s>_didn't
-b:<s>_doesn't
+b:<s>_diff
+b:<s>_don't
 b:<s>_everything
 b:<s>_explain
-b:<s>_find
+b:<s>_fail
+b:<s>_for
 b:<s>_go
 b:<s>_good
-b:<s>_i'd
+b:<s>_great
+b:<s>_here
+b:<s>_here's
+b:<s>_hmm
+b:<s>_how
+b:<s>_i
 b:<s>_i'm
-b:<s>_i've
-b:<s>_identical
 b:<s>_if
 b:<s>_implement
-b:<s>_in
 b:<s>_incorrect
 b:<s>_is
 b:<s>_it
+b:<s>_it's
 b:<s>_just
+b:<s>_keep
+b:<s>_let's
+b:<s>_like
 b:<s>_log
-b:<s>_lower
+b:<s>_looks
 b:<s>_make
-b:<s>_move
-b:<s>_my
+b:<s>_nah
+b:<s>_never
+b:<s>_new
 b:<s>_next
 b:<s>_nice
-b:<s>_none
+b:<s>_no
+b:<s>_nope
+b:<s>_not
 b:<s>_nothing
 b:<s>_now
 b:<s>_ok
-b:<s>_once
-b:<s>_one
+b:<s>_old
 b:<s>_our
+b:<s>_output
+b:<s>_perfect
 b:<s>_please
+b:<s>_put
 b:<s>_quit
-b:<s>_refactor
-b:<s>_rename
+b:<s>_remove
 b:<s>_revert
-b:<s>_roll
+b:<s>_run
 b:<s>_same
-b:<s>_scrap
-b:<s>_search
 b:<s>_should
-b:<s>_show
 b:<s>_since
-b:<s>_something
-b:<s>_sounds
 b:<s>_still
 b:<s>_stop
 b:<s>_summarise
-b:<s>_take
+b:<s>_tests
 b:<s>_thanks
 b:<s>_that
 b:<s>_that's
-b:<s>_there's
+b:<s>_the
 b:<s>_this
-b:<s>_throw
-b:<s>_ugh
+b:<s>_try
 b:<s>_undo
-b:<s>_users
+b:<s>_use
+b:<s>_we
 b:<s>_we're
-b:<s>_we've
 b:<s>_what
 b:<s>_what's
 b:<s>_when
 b:<s>_where
 b:<s>_which
+b:<s>_why
 b:<s>_write
 b:<s>_wrong
 b:<s>_yes
@@ -94,166 +108,76 @@ b:<s>_you
 b:<s>_you're
 b:<s>_you've
 b:<s>_your
-b:<s>_zero
-b:a_cache
-b:a_changelog
-b:a_cli
-b:a_code
-b:a_dependency
-b:a_dict
-b:a_global
-b:a_lot
-b:a_month
 b:a_new
 b:a_positive
-b:a_regression
-b:a_revert
-b:a_rollback
-b:a_whole
-b:actually_one
-b:actually_we
+b:a_src
+b:a_test
+b:about_the
+b:action_needed
 b:add_a
 b:add_it
-b:add_pagination
-b:add_retries
 b:after_the
 b:after_your
 b:again_after
-b:again_later
-b:again_no
-b:again_thanks
 b:again_the
-b:again_tomorrow
 b:again_with
-b:ahead_with
 b:an_undo
-b:and_again
-b:and_keep
-b:and_now
-b:and_the
-b:and_then
-b:and_update
-b:api_keys
-b:api_returns
-b:app_won't
-b:are_in
-b:as_the
-b:ask_you
+b:and_writes
+b:api_is
+b:api_py
+b:as_a
+b:as_before
+b:as_friction
+b:as_i
+b:as_it
 b:asked_for
-b:assertion_fails
-b:attempt_and
-b:auth_middleware
-b:awesome_the
-b:back_it
-b:backoff_to
-b:backwards_the
-b:be_nice
-b:because_of
-b:before_merging
+b:at_all
+b:b_src
+b:back_the
+b:back_to
+b:before_the
+b:before_you
 b:before_your
-b:branch_i'm
-b:bring_in
-b:bug_where
-b:build_anymore
-b:build_fails
-b:build_is
-b:builds_again
-b:built_in
-b:button_to
-b:by_hand
-b:cache_the
-b:carry_on
-b:change_anything
-b:change_at
+b:broke_the
+b:broke_this
+b:build_failed
+b:bump_the
+b:cache_py
+b:cached_39
+b:can_you
 b:change_the
-b:changed_in
-b:changelog_entry
-b:check_that
-b:check_whether
-b:ci_failed
-b:ci_is
-b:circles_with
-b:client_should
-b:code_flag
-b:code_in
-b:commit_broke
-b:config_file
-b:config_in
-b:context_from
-b:contractor_broke
-b:contributing_md
+b:changed_the
+b:code_1
+b:collected_48
+b:com_acme
+b:continue_with
+b:correction_detector
 b:could_you
-b:count_as
-b:covers_the
-b:crashes_on
-b:create_a
-b:date_format
-b:date_parsing
-b:delete_the
-b:design_doc
-b:detector_flag
-b:did_in
-b:did_nothing
 b:did_the
-b:did_you
-b:didn't_change
-b:didn't_do
-b:didn't_fix
 b:didn't_help
-b:difference_between
-b:do_anything
-b:do_it
+b:didn't_work
+b:diff_git
+b:do_i
 b:do_you
-b:does_that
-b:doesn't_build
-b:doesn't_compile
-b:doesn't_even
+b:does_the
 b:doesn't_work
 b:don't_add
-b:don't_bring
-b:don't_change
-b:don't_create
 b:don't_forget
-b:don't_reach
-b:don't_vendor
-b:don't_worry
-b:edge_case
-b:edit_the
-b:either_the
-b:empty_again
-b:endpoint_for
-b:endpoint_is
-b:env_file
-b:error_message
-b:even_close
-b:even_start
-b:everything_goes
-b:everything_you
+b:don't_touch
+b:don't_use
+b:dry_run
+b:edited_the
+b:env_var
 b:exact_same
-b:exactly_like
-b:expected_until
-b:explain_how
+b:exit_code
 b:explain_the
-b:explain_what
-b:explain_why
-b:f_strings
-b:failed_again
-b:failing_after
 b:failing_test
 b:fails_on
-b:fails_revert
-b:fails_roll
-b:fails_show
-b:fails_with
-b:failure_as
-b:feature_flag
+b:fetch_0
+b:fetch_cached
 b:file_the
-b:fine_until
 b:finish_the
-b:fix_didn't
-b:fix_doesn't
-b:fix_failed
-b:fixture_instead
+b:fix_the
 b:flaky_test
 b:for_a
 b:for_context
@@ -262,4357 +186,3221 @@ b:for_one
 b:for_quoted
 b:for_that
 b:for_the
-b:forget_the
+b:for_this
 b:forget_to
-b:forgetting_to
-b:from_a
 b:from_the
-b:full_output
-b:function_must
-b:generated_files
-b:get_quoted
-b:getting_the
+b:git_a
 b:go_ahead
-b:go_through
-b:go_with
-b:goes_in
-b:going_with
-b:great_the
-b:have_to
-b:header_is
-b:help_at
-b:helper_for
+b:go_back
+b:half_up
+b:here's_the
 b:here_is
 b:how_do
-b:how_does
-b:how_it
 b:how_many
-b:how_our
-b:i'm_back
-b:i'm_not
 b:i_already
-b:i_didn't
-b:i_have
+b:i_asked
+b:i_get
 b:i_meant
-b:i_mentioned
-b:i_never
-b:i_read
-b:i_run
+b:i_said
 b:i_think
-b:id_is
-b:identical_error
+b:i_told
+b:i_wanted
 b:if_anything
-b:if_it
 b:if_the
-b:implement_a
-b:import_error
-b:import_in
-b:in_a
+b:implement_the
+b:in_ci
 b:in_circles
-b:in_config
-b:in_pyproject
-b:in_tests
-b:is_already
-b:is_async
-b:is_called
-b:is_done
-b:is_empty
+b:in_mind
+b:in_the
+b:in_this
+b:instead_of
+b:is_a
+b:is_broken
 b:is_from
-b:is_garbled
-b:is_getting
-b:is_green
 b:is_in
 b:is_it
-b:is_off
 b:is_quoted
-b:is_stale
 b:is_still
 b:is_that
 b:is_the
-b:is_worse
-b:isn't_working
-b:it's_a
-b:it's_fine
+b:is_what
+b:is_why
+b:is_wrong
 b:it's_still
-b:it's_the
-b:it_a
-b:it_all
-b:it_back
-b:it_builds
 b:it_crashes
-b:it_keeps
+b:it_doesn't
+b:it_in
 b:it_out
-b:it_slower
+b:it_should
+b:it_still
 b:it_the
 b:it_to
-b:it_tomorrow
 b:it_was
-b:just_added
-b:just_want
-b:keep_forgetting
-b:keep_going
 b:keep_it
 b:keep_the
-b:key_is
-b:last_commit
-b:last_two
-b:last_year
+b:last_edit
 b:let's_add
-b:let's_write
-b:like_before
+b:let's_keep
+b:like_i
 b:like_quoted
-b:like_that
-b:lives_in
+b:limit_is
+b:log_below
+b:login_page
 b:look_at
 b:looks_good
-b:lower_the
 b:made_it
 b:made_the
-b:made_things
-b:main_py
+b:make_it
 b:make_sure
 b:make_the
-b:many_times
-b:me_to
-b:mean_here
 b:meant_the
-b:message_code
-b:misread_the
-b:module_into
-b:more_tests
-b:more_thing
-b:more_time
-b:move_on
 b:must_be
-b:must_stay
-b:new_dependencies
+b:need_to
 b:new_one
-b:next_to
-b:nightly_run
+b:new_value
+b:no_action
 b:no_change
-b:no_difference
-b:no_don't
-b:no_it's
-b:no_keep
-b:no_longer
+b:no_i
 b:no_more
-b:no_need
-b:no_no
-b:no_nothing
-b:no_problem
-b:no_rush
-b:no_that
 b:no_that's
 b:no_the
-b:no_use
-b:no_we
 b:no_worries
-b:no_you
-b:none_of
-b:nope_same
-b:nope_still
 b:not_a
-b:not_even
-b:not_how
-b:not_like
-b:not_per
-b:not_quite
-b:not_quoted
-b:not_right
-b:not_sure
 b:not_the
 b:not_to
 b:not_what
-b:nothing_you
-b:now_add
-b:now_it
+b:nothing_changed
 b:now_let's
-b:now_nothing
-b:now_thanks
 b:now_the
-b:of_a
-b:of_that
-b:of_your
-b:old_name
-b:on_startup
+b:of_the
+b:off_by
+b:old_endpoint
+b:old_value
+b:old_version
 b:on_the
-b:on_to
-b:once_again
-b:one_debounce
 b:one_more
-b:only_the
-b:option_b
-b:os_path
-b:other_way
-b:our_ci
-b:our_old
-b:out_again
-b:output_as
-b:output_is
-b:over_this
-b:pass_before
-b:pass_the
-b:passed_before
-b:please_add
 b:please_don't
-b:please_start
 b:please_stop
 b:please_write
-b:port_is
-b:prioritise_the
-b:prod_one
-b:profile_it
 b:public_api
-b:put_quoted
 b:put_the
-b:pyproject_toml
+b:py_b
+b:py_f
+b:python_3
 b:quoted_and
-b:quoted_gets
 b:quoted_in
-b:quoted_is
-b:quoted_not
-b:raw_sql
-b:reach_for
-b:red_again
 b:refactor_the
-b:reintroduced_the
-b:release_2
 b:remove_the
-b:removed_the
-b:retry_logic
-b:returning_null
-b:returns_the
-b:revert_button
-b:revert_everything
-b:revert_it
+b:rename_the
 b:revert_quoted
-b:revert_that
-b:revert_your
-b:review_the
-b:roll_back
-b:roll_the
+b:revert_the
 b:run_the
-b:running_the
-b:said_don't
-b:said_earlier
 b:said_the
-b:said_to
-b:same_assertion
 b:same_error
 b:same_failure
 b:same_output
-b:same_stack
-b:same_traceback
-b:say_it
-b:say_quoted
-b:say_the
 b:says_quoted
-b:script_that
-b:second_option
-b:secrets_in
-b:service_is
-b:ship_it
-b:should_i
-b:should_return
-b:show_a
-b:show_me
+b:should_be
+b:should_the
 b:since_you
 b:since_your
-b:so_i
-b:so_prioritise
 b:so_the
-b:sounds_good
-b:sql_in
-b:src_legacy
-b:stack_for
-b:staging_database
+b:src_cache
+b:stack_trace
 b:start_with
-b:stay_pure
-b:still_404
-b:still_broken
-b:still_crashes
 b:still_doesn't
+b:still_failing
 b:still_fails
-b:still_getting
-b:still_hangs
-b:still_not
-b:still_red
-b:still_returning
-b:still_seeing
+b:still_the
 b:stop_adding
-b:stop_the
-b:strings_in
-b:summarise_the
-b:support_would
-b:supposed_to
-b:sure_it
-b:sure_the
-b:tabs_in
-b:take_it
-b:take_your
-b:test_covers
-b:test_first
+b:tell_me
+b:test_api
+b:test_for
+b:test_is
 b:test_that
-b:tests_live
-b:tests_pass
-b:tests_were
-b:text_to
-b:thank_you
-b:thanks_a
-b:thanks_for
-b:that's_a
-b:that's_all
-b:that's_backwards
-b:that's_everything
-b:that's_exactly
+b:tests_are
+b:tests_fail
+b:tests_test
 b:that's_not
-b:that's_right
 b:that's_the
 b:that's_wrong
-b:that_away
 b:that_change
 b:that_didn't
-b:that_endpoint
-b:that_file
-b:that_fixed
-b:that_made
-b:that_package
-b:that_reverts
-b:that_was
-b:that_works
-b:that_wrong
+b:that_doesn't
+b:that_the
+b:the_admin
 b:the_api
-b:the_app
-b:the_benchmark
+b:the_billing
+b:the_bug
 b:the_build
-b:the_changes
+b:the_cache
+b:the_changelog
 b:the_checkout
-b:the_client
 b:the_code
-b:the_cron
-b:the_csv
-b:the_date
-b:the_demo
-b:the_deprecated
-b:the_design
+b:the_config
+b:the_corpus
+b:the_correction
+b:the_database
+b:the_deploy
 b:the_detector
-b:the_difference
 b:the_discount
 b:the_docs
-b:the_edge
-b:the_endpoint
-b:the_enum
+b:the_editor
+b:the_env
+b:the_error
 b:the_exact
 b:the_existing
-b:the_expected
 b:the_export
 b:the_failing
-b:the_feature
-b:the_fifth
-b:the_fixtures
-b:the_flaky
-b:the_formatter
-b:the_go
-b:the_handlers
+b:the_fix
+b:the_function
 b:the_header
-b:the_id
+b:the_image
 b:the_import
-b:the_importer
-b:the_index
-b:the_invoices
-b:the_key
+b:the_job
 b:the_last
-b:the_legacy
-b:the_logger
-b:the_logs
-b:the_message
+b:the_limit
+b:the_linter
+b:the_list
+b:the_login
 b:the_migration
-b:the_modal
 b:the_module
-b:the_naming
 b:the_new
-b:the_newest
-b:the_original
+b:the_nightly
+b:the_old
+b:the_one
+b:the_other
 b:the_output
+b:the_page
 b:the_parser
-b:the_plan
-b:the_port
-b:the_postmortem
-b:the_pr
 b:the_previous
-b:the_prod
+b:the_public
 b:the_readme
-b:the_real
-b:the_refactor
-b:the_repo
-b:the_repository
-b:the_requirement
-b:the_response
-b:the_revert
-b:the_reviewer
-b:the_rollback
+b:the_retry
 b:the_rounding
-b:the_router
-b:the_schema
-b:the_search
-b:the_service
-b:the_settings
-b:the_snapshot
+b:the_same
+b:the_second
+b:the_spec
 b:the_staging
-b:the_team
+b:the_test
 b:the_tests
 b:the_third
-b:the_timeout
-b:the_transaction
-b:the_type
-b:the_undo
-b:the_uploader
-b:the_vault
+b:the_ticket
+b:the_version
 b:the_whole
 b:the_worker
-b:them_for
-b:then_the
-b:thing_add
-b:things_worse
-b:think_the
-b:think_we
+b:the_wrong
 b:third_time
-b:this_again
-b:this_already
-b:this_codebase
-b:this_module
-b:this_pr
-b:this_repo
-b:this_service
-b:this_started
-b:this_still
-b:this_traceback
-b:three_times
-b:through_the
-b:throw_that
-b:times_do
-b:times_out
-b:timing_out
-b:to_ask
-b:to_keep
-b:to_main
-b:to_pass
-b:to_quoted
-b:to_rename
-b:to_say
-b:to_use
+b:this_is
+b:time_the
+b:time_you
+b:to_add
+b:to_me
+b:to_the
+b:to_update
 b:told_you
-b:tomorrow_so
-b:try_except
-b:try_running
-b:try_the
-b:twice_last
-b:undo_it
-b:undo_redo
-b:undo_stack
-b:undo_that
+b:touch_the
+b:try_again
+b:ttl_30
 b:undo_the
-b:until_we
-b:until_your
-b:up_in
-b:update_it
-b:used_the
-b:used_to
-b:usually_causes
-b:utils_py
-b:v2_users
-b:vendor_that
-b:version_in
-b:wait_for
-b:was_a
-b:was_fixed
-b:way_round
-b:we_add
-b:we_already
+b:update_the
+b:use_a
+b:use_the
+b:value_0
+b:value_39
+b:vat_is
 b:we_can
-b:we_deploy
 b:we_don't
-b:we_have
-b:we_pin
-b:we_should
+b:we_need
+b:we_use
 b:what's_the
-b:what_are
+b:what_do
+b:what_does
 b:what_i
-b:what_is
-b:what_usually
-b:when_you're
+b:what_the
+b:when_the
 b:where_the
-b:which_is
+b:why_did
 b:why_does
-b:why_the
-b:wire_the
-b:with_code
-b:with_option
-b:with_your
-b:work_either
+b:with_an
+b:with_exit
+b:with_the
 b:work_on
-b:work_with
-b:worse_now
-b:worse_than
-b:would_be
 b:write_a
-b:wrong_approach
-b:wrong_branch
-b:wrong_but
-b:wrong_currency
-b:wrong_endpoint
-b:wrong_it's
-b:wrong_table
-b:wrong_the
-b:wrong_with
-b:yes_that's
-b:you're_done
+b:write_the
+b:writes_them
+b:wrong_file
 b:you've_made
 b:you_add
 b:you_added
 b:you_broke
-b:you_bumped
-b:you_check
+b:you_changed
+b:you_did
+b:you_didn't
+b:you_edited
 b:you_explain
-b:you_forgot
-b:you_just
 b:you_keep
-b:you_misread
-b:you_misunderstood
-b:you_revert
 b:you_think
 b:you_to
 b:you_touched
-b:you_undo
-b:you_used
+b:your_change
 b:your_edit
+b:your_fix
 b:your_last
-b:your_migration
-b:your_patch
 b:your_refactor
-b:your_rename
-b:your_time
-f2:actually_one
-f2:actually_we
+f2:1_failed
 f2:add_a
-f2:after_your
-f2:again_no
-f2:again_the
 f2:as_i
-f2:awesome_the
-f2:back_it
-f2:before_you
-f2:change_the
-f2:did_the
-f2:didn't_help
-f2:doesn't_work
+f2:can_you
+f2:collected_48
+f2:could_you
+f2:diff_git
 f2:don't_add
-f2:don't_bring
 f2:don't_forget
-f2:don't_reach
-f2:don't_vendor
-f2:don't_worry
-f2:exactly_the
-f2:explain_what
-f2:for_context
-f2:full_output
-f2:go_ahead
-f2:great_the
+f2:don't_use
+f2:here's_the
 f2:here_is
 f2:how_do
-f2:how_does
 f2:how_many
-f2:i'm_back
-f2:i'm_not
-f2:i_didn't
-f2:i_never
-f2:i_wanted
+f2:i_asked
+f2:i_meant
+f2:i_said
+f2:i_told
 f2:if_the
-f2:implement_a
 f2:is_it
-f2:is_that
-f2:is_the
-f2:it's_fine
 f2:it's_still
-f2:it_crashes
-f2:it_keeps
+f2:it_still
 f2:let's_add
-f2:let's_keep
-f2:let's_try
-f2:let's_write
-f2:lower_the
-f2:make_it
-f2:make_sure
-f2:make_the
-f2:no_change
-f2:no_difference
-f2:no_don't
-f2:no_it's
-f2:no_keep
+f2:like_i
+f2:new_value
+f2:no_i
 f2:no_more
-f2:no_need
-f2:no_no
-f2:no_nothing
-f2:no_problem
-f2:no_rush
-f2:no_that
 f2:no_that's
 f2:no_the
-f2:no_use
-f2:no_we
 f2:no_worries
-f2:no_you
-f2:none_of
-f2:nope_same
-f2:nope_still
-f2:not_even
-f2:not_like
-f2:not_quite
-f2:not_what
-f2:nothing_you
-f2:now_add
-f2:now_it
-f2:once_again
-f2:one_more
-f2:our_old
-f2:put_quoted
-f2:put_the
-f2:refactor_the
-f2:remove_the
-f2:rename_the
-f2:revert_everything
-f2:revert_it
-f2:revert_that
-f2:revert_your
-f2:run_the
-f2:same_failure
-f2:show_me
-f2:since_your
-f2:sounds_good
-f2:start_with
-f2:still_failing
-f2:still_getting
-f2:still_not
-f2:still_seeing
+f2:nothing_changed
+f2:old_value
+f2:should_the
+f2:still_the
 f2:stop_adding
-f2:stop_the
-f2:summarise_the
-f2:take_it
-f2:that's_a
-f2:that's_backwards
+f2:tests_test
 f2:that's_not
-f2:that's_right
 f2:that's_the
-f2:that's_wrong
 f2:that_didn't
-f2:that_doesn't
-f2:that_made
-f2:that_still
-f2:that_works
-f2:the_api
-f2:the_bug
-f2:the_build
-f2:the_discount
-f2:the_fix
+f2:the_error
 f2:the_header
-f2:the_key
 f2:the_old
-f2:the_same
-f2:the_ticket
-f2:this_started
-f2:throw_that
-f2:try_again
-f2:try_running
-f2:try_the
-f2:undo_it
-f2:undo_that
-f2:we_need
-f2:we_use
+f2:the_tests
+f2:this_is
+f2:use_the
 f2:what's_the
-f2:what_are
-f2:what_is
-f2:when_the
+f2:what_do
+f2:what_does
+f2:why_did
 f2:why_does
-f2:why_is
 f2:write_a
-f2:wrong_file
 f2:you've_made
 f2:you_broke
-f2:you_changed
-f2:you_didn't
-f2:you_forgot
 f2:you_keep
-f2:you_misread
-f2:you_used
-f2:your_last
-f2:your_migration
-f2:your_refactor
+f2:your_change
+f:1
 f:actually
 f:add
+f:after
+f:again
 f:as
-f:awesome
 f:back
 f:before
-f:change
-f:check
+f:can
+f:collected
 f:continue
-f:create
-f:customers
+f:could
 f:did
 f:didn't
-f:doesn't
+f:diff
+f:don't
 f:everything
 f:explain
-f:find
-f:fix
+f:fail
+f:for
+f:go
 f:good
-f:i'd
+f:great
+f:here
+f:here's
+f:how
+f:i
 f:i'm
-f:i've
-f:identical
 f:if
 f:implement
-f:in
 f:incorrect
-f:interesting
 f:is
 f:it
+f:it's
 f:just
+f:keep
+f:let's
+f:like
 f:log
-f:lower
+f:looks
 f:make
-f:move
-f:my
+f:nah
+f:never
+f:new
 f:next
 f:nice
-f:none
+f:no
+f:nope
+f:not
 f:nothing
 f:now
-f:ok
-f:once
-f:one
+f:old
 f:our
+f:output
+f:perfect
+f:put
 f:quit
-f:refactor
-f:rename
+f:remove
 f:revert
-f:review
-f:roll
+f:run
 f:same
-f:scrap
-f:search
 f:should
-f:show
 f:since
-f:something
-f:sounds
 f:start
 f:still
 f:stop
 f:summarise
-f:take
+f:tests
 f:thanks
 f:that
-f:there's
+f:that's
+f:the
 f:this
-f:throw
+f:try
 f:undo
-f:users
+f:use
+f:we
 f:we're
-f:we've
 f:what
 f:what's
 f:when
 f:where
 f:which
+f:why
 f:write
 f:wrong
 f:you
 f:you're
 f:you've
 f:your
-f:zero
 s:bang
 s:blame
 s:conditional
+s:has-quote
+s:imperative-start
+s:meta
+s:mostly-pasted
 s:neg-start
 s:ordinal-time
 s:persistent
 s:praise
 s:question
+s:request
+s:short
 s:some-pasted
+s:tiny
 s:told
 s:why-you
 s:you-past
-w:0042
+w:0
+w:1
 w:10
-w:100
-w:404
+w:11
+w:14
+w:2
+w:3
+w:30
+w:39
+w:4
+w:48
 w:5
 w:500
-w:8080
-w:a1b2c3d
+w:7
+w:a
 w:about
+w:acme
 w:action
 w:actually
 w:add
 w:added
 w:adding
+w:admin
 w:after
 w:again
 w:ahead
 w:all
 w:already
-w:also
 w:an
 w:and
 w:another
 w:anymore
 w:anything
-w:argparse
-w:around
-w:asked
-w:assertion
-w:async
-w:auto
-w:avoid
-w:away
-w:awesome
-w:back
-w:backwards
-w:bare
-w:because
-w:behaviour
-w:benchmark
-w:between
-w:break
-w:breaks
-w:bring
-w:broken
-w:bucket
-w:builds
-w:built
-w:bumped
-w:called
-w:calls
-w:camelcase
-w:can
-w:carry
-w:catch
-w:cause
-w:causes
-w:cents
-w:change
-w:changelog
-w:circles
-w:cleaner
-w:click
-w:client
-w:close
-w:codebase
-w:column
-w:come
-w:command
-w:comments
-w:commit
-w:commits
-w:compile
-w:console
-w:container
-w:continue
-w:contractor
-w:contributing
-w:core
-w:could
-w:count
-w:crashes
-w:crashing
-w:creating
-w:css
-w:curious
-w:currency
-w:customers
-w:data
-w:database
-w:date
-w:dates
-w:debounce
-w:debug
-w:decide
-w:delete
-w:demo
-w:dependencies
-w:dependency
-w:deprecated
-w:descending
-w:design
-w:dev
-w:dict
-w:didn't
-w:difference
-w:different
-w:directly
-w:discount
-w:do
-w:doc
-w:docs
-w:done
-w:drop
-w:edge
-w:edit
-w:edited
-w:either
-w:empty
-w:endpoint
-w:enough
-w:enum
-w:even
-w:every
-w:everywhere
-w:exact
-w:exactly
-w:except
-w:exception
-w:existing
-w:expected
-w:explain
-w:explained
-w:export
-w:f
-w:false
-w:fast
-w:feature
-w:fetch
-w:fifth
-w:file
-w:files
-w:find
-w:finish
-w:first
-w:five
-w:fixed
-w:fixtures
-w:flag
-w:forget
-w:forgetting
-w:forgot
-w:format
-w:formatter
-w:found
-w:four
-w:fourth
-w:garbled
-w:get
-w:getting
-w:global
-w:goes
-w:good
-w:great
-w:hand
-w:hangs
-w:happens
-w:has
-w:header
-w:help
-w:here
-w:hit
-w:home
-w:httpx
-w:hurry
-w:i'd
-w:i've
-w:identical
-w:if
-w:implement
-w:import
-w:importer
-w:incorrect
-w:input
-w:inside
-w:instead
-w:interesting
-w:into
-w:investigate
-w:isn't
-w:js
-w:json
-w:keeps
-w:keyerror
-w:later
-w:layout
-w:let
-w:let's
-w:lint
-w:list
-w:live
-w:lives
-w:loads
-w:lodash
-w:log
-w:logger
-w:logic
-w:logs
-w:longer
-w:looks
-w:lot
-w:lower
-w:made
-w:main
-w:make
-w:making
-w:manager
-w:many
-w:mb
-w:md
-w:me
-w:meant
-w:measure
-w:mentioned
-w:merge
-w:merging
-w:method
-w:middleware
-w:migrate
-w:migration
-w:migrations
-w:milliseconds
-w:mind
-w:misread
-w:misunderstood
-w:modal
-w:mode
-w:models
-w:module
-w:month
-w:morning
-w:move
-w:much
-w:must
-w:myself
-w:name
-w:naming
-w:need
-w:needs
-w:never
-w:newest
-w:next
-w:nice
-w:nightly
-w:none
-w:not
-w:nothing
-w:nowhere
-w:numbers
-w:off
-w:ok
-w:on
-w:only
-w:open
-w:option
-w:options
-w:or
-w:order
-w:original
-w:os
-w:other
-w:out
-w:over
-w:package
-w:packages
-w:pandas
-w:parser
-w:parsing
-w:pathlib
-w:perfect
-w:picking
-w:pipeline
-w:plan
-w:port
-w:postmortem
-w:pr
-w:prefer
-w:previous
-w:print
-w:prioritise
-w:private
-w:problem
-w:prod
-w:product
-w:production
-w:profile
-w:project
-w:pull
-w:pure
-w:push
-w:put
-w:putting
-w:pyproject
-w:queries
-w:query
-w:quit
-w:quite
-w:quoted
-w:raise
-w:rather
-w:raw
-w:reach
-w:readme
-w:real
-w:red
-w:refactor
-w:reformat
-w:reintroduced
-w:remove
-w:removed
-w:renaming
-w:repeat
-w:report
-w:reports
-w:repository
-w:request
-w:requests
-w:requirement
-w:returning
-w:revert
-w:reverts
-w:review
-w:reviewer
-w:rewrite
-w:rewrote
-w:roll
-w:rollback
-w:round
-w:rounding
-w:rows
-w:running
-w:rush
-w:safari
-w:said
-w:same
-w:schema
-w:scrap
-w:search
-w:secrets
-w:see
-w:seeing
-w:serializer
-w:server
-w:settings
-w:setup
-w:ship
-w:should
-w:show
-w:signature
-w:single
-w:skip
-w:slow
-w:slower
-w:snapshot
-w:so
-w:something
-w:sounds
-w:staging
-w:started
-w:startup
-w:state
-w:statements
-w:stay
-w:stop
-w:stopped
-w:strings
-w:suite
-w:summarise
-w:supposed
-w:sure
-w:tabs
-w:take
-w:tax
-w:team
-w:tenant
-w:text
-w:thank
-w:thanks
-w:that
-w:their
-w:then
-w:there
-w:there's
-w:they
-w:things
-w:think
-w:third
-w:three
-w:through
-w:throw
-w:tickets
-w:times
-w:timing
-w:toast
-w:today
-w:told
-w:toml
-w:tomorrow
-w:total
-w:totals
-w:touched
-w:transaction
-w:two
-w:typeerror
-w:ugh
-w:under
-w:unit
-w:up
-w:update
-w:uploader
-w:upstream
-w:url
-w:us
-w:user
-w:usually
-w:utc
-w:v2
-w:validates
-w:var
-w:variable
-w:variables
-w:vault
-w:version
-w:versions
-w:wait
-w:we've
-w:week
-w:went
-w:were
-w:what's
-w:whatsoever
-w:when
-w:where
-w:whether
-w:which
-w:while
-w:whole
-w:wire
-w:worked
-w:worker
-w:workers
-w:worries
-w:worry
-w:worse
-w:would
-w:write
-w:writing
-w:year
-w:yes
-w:yet
-w:you
-w:you're
-w:you've
-w:your
-w:zero
-"""
-FLAG_WEIGHTS = (
-    0.6438,
-    -0.7008,
-    0.5028,
-    0.7195,
-    -0.6594,
-    0.6762,
-    -0.9474,
-    -0.9238,
-    -1.2988,
-    -0.5311,
-    -0.6640,
-    -0.8007,
-    0.9495,
-    1.2715,
-    0.9015,
-    -0.9472,
-    -0.7383,
-    0.5381,
-    -1.0215,
-    -0.5501,
-    -0.6950,
-    0.4565,
-    0.6174,
-    -1.0437,
-    -0.7880,
-    -0.7672,
-    0.8508,
-    -1.0464,
-    0.5600,
-    -0.5581,
-    0.6612,
-    -0.4342,
-    -0.9911,
-    -1.0114,
-    -0.5541,
-    -0.8288,
-    -0.4398,
-    0.4450,
-    0.5410,
-    0.4680,
-    -1.0375,
-    0.4861,
-    0.6649,
-    -0.7392,
-    -0.5735,
-    1.0626,
-    -1.0991,
-    -0.5779,
-    0.7332,
-    1.0841,
-    0.9566,
-    1.1844,
-    -0.6137,
-    -0.8015,
-    -0.5571,
-    0.5374,
-    0.8800,
-    -0.5238,
-    0.8298,
-    0.6841,
-    -0.6972,
-    0.6643,
-    -0.4404,
-    0.5557,
-    0.4803,
-    -0.8431,
-    0.6557,
-    0.5673,
-    1.0754,
-    1.3319,
-    -0.8327,
-    0.8326,
-    0.7519,
-    -0.6225,
-    -0.7587,
-    -0.8601,
-    -0.4281,
-    -0.4836,
-    -0.7588,
-    1.3421,
-    -1.0234,
-    0.5858,
-    1.0608,
-    0.7563,
-    0.8280,
-    1.0394,
-    -0.6839,
-    -0.5575,
-    0.5030,
-    -0.7267,
-    0.5131,
-    0.4890,
-    0.6281,
-    -0.7743,
-    -0.5657,
-    0.7327,
-    -0.5007,
-    -0.8219,
-    -0.5558,
-    -0.4266,
-    0.7947,
-    -0.8457,
-    0.9586,
-    -0.5802,
-    0.4603,
-    -0.6403,
-    -0.7809,
-    -0.9055,
-    0.6814,
-    0.5345,
-    -0.5460,
-    0.5216,
-    -0.8242,
-    0.7449,
-    -0.7685,
-    -0.5320,
-    -0.6154,
-    -0.7921,
-    0.5509,
-    -0.5045,
-    0.7316,
-    0.7663,
-    -0.5650,
-    -0.8339,
-    -0.9371,
-    0.5825,
-    0.6724,
-    0.6981,
-    -0.4542,
-    0.9854,
-    0.9589,
-    0.4459,
-    0.7439,
-    -0.4312,
-    -0.6594,
-    0.6132,
-    -0.4810,
-    0.5993,
-    -0.5091,
-    -0.8306,
-    -1.0021,
-    0.4742,
-    0.5581,
-    0.9046,
-    -0.8571,
-    0.5023,
-    0.4546,
-    0.4418,
-    -0.7349,
-    1.0397,
-    -0.4433,
-    0.6475,
-    -0.5283,
-    -0.7679,
-    0.4717,
-    0.9159,
-    -0.8093,
-    -0.6536,
-    -0.6029,
-    -0.7788,
-    -1.1534,
-    -0.6421,
-    -0.7346,
-    1.0695,
-    -0.6959,
-    -1.0406,
-    0.6856,
-    0.9053,
-    0.6878,
-    0.4967,
-    -0.5090,
-    -0.5247,
-    -0.5591,
-    -0.7060,
-    -0.4844,
-    -1.0267,
-    0.5961,
-    0.5761,
-    0.7217,
-    0.7595,
-    0.5837,
-    -0.7580,
-    -0.8322,
-    0.5783,
-    1.4154,
-    -1.2707,
-    0.5900,
-    0.4964,
-    1.1237,
-    0.7618,
-    0.6760,
-    -0.4301,
-    1.0782,
-    -0.6224,
-    -0.4725,
-    -0.5785,
-    0.8228,
-    0.5455,
-    0.5496,
-    -0.4223,
-    1.0908,
-    0.6196,
-    -0.4510,
-    0.7764,
-    -1.2190,
-    0.7485,
-    0.6179,
-    -0.7567,
-    0.4330,
-    0.6723,
-    0.7115,
-    0.5682,
-    -1.0965,
-    -0.7946,
-    0.6342,
-    -0.4831,
-    0.5417,
-    0.4594,
-    0.5452,
-    0.5783,
-    0.4842,
-    0.6550,
-    -0.4374,
-    -0.5578,
-    -0.8049,
-    -0.6491,
-    -0.7562,
-    0.7954,
-    0.9064,
-    0.8859,
-    -0.6354,
-    0.7791,
-    -0.5397,
-    -0.4289,
-    -1.0798,
-    0.7408,
-    0.7741,
-    -1.3221,
-    0.6207,
-    1.0059,
-    -1.1081,
-    0.8924,
-    0.8020,
-    -0.5424,
-    0.4232,
-    -0.4612,
-    0.5307,
-    -0.5210,
-    -0.5726,
-    0.9709,
-    -1.3427,
-    0.4466,
-    -0.9854,
-    -0.6829,
-    -0.9869,
-    0.8191,
-    -1.1957,
-    -0.7687,
-    0.5684,
-    0.7232,
-    0.9253,
-    -0.7788,
-    0.6056,
-    -0.8423,
-    0.4794,
-    -0.9696,
-    0.5900,
-    -0.7535,
-    -0.5276,
-    0.5188,
-    0.6495,
-    0.5637,
-    0.6636,
-    -0.4217,
-    -0.9316,
-    -0.5010,
-    0.5633,
-    0.8258,
-    0.7270,
-    -0.5597,
-    -0.4853,
-    0.6944,
-    0.8212,
-    0.5188,
-    0.5812,
-    0.7788,
-    0.7694,
-    -0.9930,
-    -0.9066,
-    -0.7086,
-    0.6333,
-    0.8426,
-    -0.8200,
-    -0.7123,
-    -0.5590,
-    -0.5224,
-    0.5480,
-    0.5528,
-    0.7670,
-    0.8180,
-    -1.1360,
-    0.5560,
-    1.2557,
-    1.0297,
-    0.6105,
-    0.5576,
-    -0.9460,
-    1.1547,
-    -0.8318,
-    0.5724,
-    0.7836,
-    -0.6896,
-    0.4773,
-    -0.6850,
-    0.6089,
-    0.5377,
-    -0.8996,
-    0.8094,
-    -1.0548,
-    -0.6558,
-    0.5434,
-    0.6528,
-    -0.7695,
-    -1.1699,
-    1.0412,
-    0.7943,
-    0.6763,
-    0.9496,
-    0.6955,
-    -0.7349,
-    0.7889,
-    0.5978,
-    0.6420,
-    0.6407,
-    0.9340,
-    0.5886,
-    -0.6105,
-    0.7344,
-    0.9004,
-    -0.8838,
-    0.8191,
-    -1.3371,
-    0.9677,
-    0.8448,
-    0.7950,
-    1.3715,
-    1.0049,
-    -0.7625,
-    -0.9805,
-    -0.5667,
-    0.6550,
-    -0.6503,
-    0.8366,
-    0.5980,
-    -0.4285,
-    -0.7169,
-    -0.4342,
-    0.5393,
-    0.5814,
-    0.5891,
-    0.4826,
-    -0.6947,
-    -0.5091,
-    0.5188,
-    -1.0663,
-    -0.4769,
-    1.0762,
-    -0.5050,
-    0.5056,
-    -0.8819,
-    0.4311,
-    -0.8457,
-    0.6649,
-    -0.8509,
-    0.4532,
-    0.7232,
-    0.8492,
-    -1.0149,
-    0.8437,
-    -0.5090,
-    1.1305,
-    1.2653,
-    1.1491,
-    -0.4520,
-    -0.7377,
-    0.7865,
-    0.6147,
-    -0.8771,
-    1.0763,
-    -1.1561,
-    -0.9303,
-    -0.8776,
-    1.1310,
-    -0.4981,
-    0.9478,
-    1.0569,
-    -0.5248,
-    -1.0600,
-    1.1661,
-    0.4450,
-    0.7209,
-    0.4392,
-    1.3787,
-    0.5417,
-    0.9279,
-    0.8366,
-    0.4794,
-    0.5686,
-    1.1270,
-    0.5163,
-    -0.4853,
-    0.7661,
-    -0.8235,
-    1.0947,
-    0.5436,
-    -1.0060,
-    0.6531,
-    -0.8579,
-    0.7007,
-    -0.5544,
-    0.4529,
-    -0.4269,
-    0.5186,
-    0.6040,
-    1.0847,
-    0.4341,
-    -0.5428,
-    -0.8509,
-    0.4861,
-    0.6002,
-    -0.5456,
-    0.8947,
-    -0.8844,
-    0.5235,
-    0.8020,
-    -0.9277,
-    -0.4913,
-    0.8011,
-    0.4747,
-    0.7734,
-    1.1280,
-    0.7605,
-    0.5695,
-    0.8893,
-    -1.2864,
-    -0.7607,
-    -0.5751,
-    0.5727,
-    -0.6520,
-    0.5022,
-    -0.5618,
-    0.5430,
-    -0.6467,
-    0.5173,
-    -0.8933,
-    0.6930,
-    0.5560,
-    -1.0224,
-    -0.8422,
-    -0.9786,
-    -1.0032,
-    1.1270,
-    0.5282,
-    0.7485,
-    0.4332,
-    -1.1425,
-    0.9333,
-    0.5338,
-    -1.0934,
-    -1.2252,
-    0.6124,
-    0.5102,
-    -0.7204,
-    -0.7271,
-    0.5783,
-    0.8613,
-    -0.5153,
-    1.4125,
-    0.5189,
-    -0.8077,
-    -0.4289,
-    0.4928,
-    -0.5160,
-    -0.7751,
-    0.9273,
-    0.6385,
-    -0.7781,
-    0.9044,
-    0.8070,
-    0.7945,
-    0.4755,
-    0.6443,
-    0.7108,
-    0.5368,
-    0.5050,
-    -0.5397,
-    -0.9456,
-    -0.7553,
-    -0.4543,
-    -0.7913,
-    1.1385,
-    0.6088,
-    -1.3035,
-    -0.8007,
-    -0.7472,
-    -1.0798,
-    -0.5571,
-    0.4462,
-    0.8648,
-    -1.0511,
-    -0.5618,
-    -1.0113,
-    -0.5238,
-    0.5282,
-    0.7562,
-    -0.5260,
-    0.5627,
-    -0.9647,
-    0.7232,
-    0.7268,
-    0.5811,
-    0.5951,
-    0.9479,
-    0.7534,
-    0.6917,
-    0.6830,
-    0.7269,
-    0.6028,
-    0.4743,
-    0.9170,
-    0.5325,
-    -1.3184,
-    0.4999,
-    -0.7770,
-    -0.5091,
-    0.6331,
-    -0.6313,
-    -0.6187,
-    -0.8430,
-    0.5690,
-    -0.7157,
-    -1.0267,
-    -0.6390,
-    -0.4763,
-    0.7211,
-    -0.4569,
-    1.0105,
-    -1.0090,
-    -0.8596,
-    -0.7743,
-    -0.8407,
-    -0.8587,
-    -0.6010,
-    0.8066,
-    -1.1557,
-    -0.4357,
-    0.9000,
-    -0.9979,
-    1.1078,
-    0.8547,
-    0.5673,
-    1.0979,
-    0.8459,
-    0.8556,
-    0.6357,
-    -1.2683,
-    0.4714,
-    0.6179,
-    -0.9875,
-    1.0213,
-    -1.3393,
-    -0.8111,
-    -0.5717,
-    0.4594,
-    -0.8307,
-    -0.5542,
-    -0.7810,
-    -0.4866,
-    -0.6959,
-    -0.5286,
-    0.5363,
-    0.6751,
-    0.6874,
-    -0.5659,
-    -0.9805,
-    -0.7580,
-    -0.5353,
-    -0.4301,
-    0.7668,
-    -0.7509,
-    0.4330,
-    -0.6662,
-    0.6914,
-    0.4994,
-    -0.4684,
-    -0.8762,
-    -0.4925,
-    -0.6706,
-    -1.1958,
-    0.4517,
-    0.4855,
-    -1.1280,
-    0.6553,
-    0.4236,
-    0.6614,
-    0.5183,
-    0.6333,
-    0.6475,
-    -0.5095,
-    0.6464,
-    0.5608,
-    0.7950,
-    0.4765,
-    -0.6016,
-    0.8156,
-    0.7650,
-    -0.5050,
-    -0.7757,
-    0.5474,
-    0.6441,
-    0.8939,
-    -1.0616,
-    0.5993,
-    0.5927,
-    0.7119,
-    -0.9821,
-    -0.7609,
-    0.5022,
-    -0.5858,
-    -0.4319,
-    0.8650,
-    0.5430,
-    0.5168,
-    0.6869,
-    -0.9796,
-    0.7959,
-    0.5282,
-    0.4606,
-    0.9820,
-    -1.0304,
-    -0.9472,
-    -0.7219,
-    0.7260,
-    -0.5643,
-    -0.6275,
-    0.7366,
-    0.4750,
-    -0.5696,
-    0.5313,
-    0.9021,
-    -0.9668,
-    -0.4360,
-    0.9708,
-    0.5156,
-    -0.4289,
-    0.7260,
-    -0.4396,
-    -0.6754,
-    -0.7186,
-    0.9096,
-    -0.9339,
-    -0.8917,
-    -0.8546,
-    -0.8457,
-    0.5891,
-    -1.0449,
-    -0.8042,
-    1.0568,
-    0.6528,
-    0.4310,
-    1.1461,
-    -0.7633,
-    -0.8336,
-    -0.4951,
-    -0.6969,
-    0.5882,
-    0.7470,
-    -0.7332,
-    -0.5507,
-    0.4794,
-    0.5673,
-    0.5188,
-    1.0150,
-    0.4257,
-    -1.1208,
-    0.5271,
-    -0.9098,
-    0.7605,
-    -0.8666,
-    0.7717,
-    0.5188,
-    -0.6825,
-    1.1440,
-    -0.6407,
-    0.9900,
-    -0.8346,
-    -1.5375,
-    -0.4754,
-    0.6320,
-    -0.4682,
-    -0.5260,
-    0.5214,
-    0.6692,
-    -0.4374,
-    1.1508,
-    -0.5340,
-    -0.5340,
-    0.6708,
-    0.4782,
-    -0.5327,
-    -0.8872,
-    1.0109,
-    0.6179,
-    -0.9092,
-    0.6353,
-    -0.7229,
-    0.9456,
-    0.8020,
-    -0.9464,
-    0.9688,
-    -1.0390,
-    0.7612,
-    -0.5123,
-    0.9398,
-    -0.4662,
-    -0.7644,
-    -0.8304,
-    -0.4367,
-    0.5801,
-    -0.4779,
-    -0.5327,
-    -0.4514,
-    -0.7316,
-    -0.9037,
-    -0.7256,
-    -0.6851,
-    -0.7383,
-    0.5606,
-    -0.8844,
-    1.2907,
-    0.8926,
-    -0.8010,
-    -0.7118,
-    0.4237,
-    1.5369,
-    -0.5091,
-    -0.6261,
-    1.3490,
-    0.8025,
-    -0.5119,
-    0.6118,
-    1.0109,
-    1.5545,
-    0.8579,
-    0.5721,
-    -0.7381,
-    -0.7797,
-    -0.4514,
-    0.4967,
-    -0.5098,
-    0.8327,
-    0.9012,
-    0.5023,
-    -1.0451,
-    -0.7100,
-    0.8930,
-    0.9004,
-    0.5004,
-    0.5528,
-    0.4727,
-    -0.5013,
-    -0.4743,
-    1.0997,
-    0.9378,
-    -1.3005,
-    0.6708,
-    0.5305,
-    0.6860,
-    0.7642,
-    1.0168,
-    1.0175,
-    0.9046,
-    -0.7157,
-    -0.8457,
-    0.9586,
-    -0.6297,
-    0.7449,
-    0.5216,
-    0.5793,
-    0.7195,
-    -0.6594,
-    0.6132,
-    -0.8693,
-    -0.9238,
-    -0.8103,
-    0.4712,
-    1.2715,
-    1.1084,
-    0.6196,
-    -1.2190,
-    0.7485,
-    0.6179,
-    -0.7567,
-    1.1299,
-    -0.6491,
-    -0.5090,
-    0.5684,
-    -0.8954,
-    -0.5276,
-    -0.4217,
-    -0.9316,
-    -0.5010,
-    0.8258,
-    -0.5597,
-    -0.4853,
-    0.9891,
-    0.7694,
-    0.5438,
-    -0.7796,
-    -0.5224,
-    -0.6850,
-    -1.1419,
-    -0.9599,
-    -1.1699,
-    1.1033,
-    0.8016,
-    0.5978,
-    -1.0841,
-    -1.2476,
-    -1.2111,
-    -0.8069,
-    -0.4342,
-    -0.6413,
-    -0.7222,
-    -0.4771,
-    0.7978,
-    1.2653,
-    1.1491,
-    -0.4520,
-    -0.7377,
-    0.6147,
-    -0.8771,
-    1.0763,
-    -1.1561,
-    -0.9303,
-    -0.8776,
-    1.1310,
-    -0.4981,
-    0.7456,
-    1.0569,
-    -0.5248,
-    -1.0600,
-    1.1661,
-    0.4450,
-    0.7209,
-    0.4392,
-    0.5417,
-    0.8366,
-    0.7374,
-    0.4410,
-    0.5436,
-    -1.0060,
-    0.7427,
-    0.4861,
-    0.6649,
-    -0.4913,
-    -0.8933,
-    0.8120,
-    -0.5576,
-    -0.8830,
-    -0.5779,
-    0.5783,
-    0.8613,
-    0.7301,
-    0.5189,
-    -0.7445,
-    0.4530,
-    -0.5571,
-    0.4856,
-    -0.5238,
-    -0.7972,
-    0.7459,
-    0.6917,
-    0.7834,
-    0.9170,
-    0.5325,
-    -1.3184,
-    -0.7770,
-    0.5690,
-    -0.8587,
-    0.8066,
-    1.0899,
-    -0.9979,
-    0.4960,
-    0.9689,
-    0.8459,
-    0.8904,
-    0.4714,
-    0.5456,
-    -1.3808,
-    0.5669,
-    0.4251,
-    1.1019,
-    0.4733,
-    0.7440,
-    0.4533,
-    0.7287,
-    -1.2402,
-    0.7032,
-    -0.9061,
-    0.5882,
-    0.5673,
-    0.7467,
-    -0.8346,
-    -1.2206,
-    0.6320,
-    0.5214,
-    -0.5352,
-    0.7822,
-    -0.8304,
-    -0.4367,
-    -0.4779,
-    -0.6547,
-    -0.7256,
-    -0.9575,
-    -0.6268,
-    0.8271,
-    0.4967,
-    0.9012,
-    -0.4497,
-    1.2938,
-    0.8930,
-    0.5004,
-    0.5528,
-    0.6708,
-    0.7515,
-    0.6328,
-    0.5012,
-    0.6438,
-    -0.8268,
-    0.7195,
-    -0.6594,
-    0.6762,
-    -0.9474,
-    -0.9238,
-    -0.8151,
-    -0.9980,
-    -0.5311,
-    -0.6640,
-    -0.8007,
-    0.9495,
-    1.2715,
-    0.9015,
-    -0.9472,
-    -0.7383,
-    -1.0721,
-    -1.0758,
-    -0.5501,
-    -0.6950,
-    0.4565,
-    0.6174,
-    -1.0437,
-    -0.7751,
-    -0.7672,
-    0.8508,
-    -0.5137,
-    -1.0464,
-    0.6555,
-    -0.5581,
-    0.6612,
-    -0.4342,
-    -1.1356,
-    -1.0114,
-    -0.5541,
-    -0.8288,
-    -0.4398,
-    0.4450,
-    0.5410,
-    0.5521,
-    -1.2570,
-    0.4861,
-    0.6649,
-    -0.7392,
-    1.0626,
-    -1.0991,
-    -0.5779,
-    0.8051,
-    -0.8465,
-    1.0841,
-    0.9566,
-    1.1844,
-    -0.6137,
-    -0.8015,
-    -0.5571,
-    0.5374,
-    0.8800,
-    -0.5238,
-    -0.5736,
-    0.8298,
-    0.6716,
-    -0.6972,
-    0.6643,
-    -0.4404,
-    0.5976,
-    -0.8431,
-    0.6895,
-    0.5673,
-    1.3319,
-    -0.8327,
-    0.7945,
-    0.7519,
-    -0.6225,
-    -0.7587,
-    -0.8601,
-    -0.4281,
-    -0.4836,
-    -0.7875,
-    1.3421,
-    0.5858,
-    1.0608,
-    0.7563,
-    0.8280,
-    1.0394,
-    -0.4597,
-    0.6222,
-    -0.5964,
-    0.4259,
-    0.7027,
-    0.6092,
-    -1.7669,
-    -0.9827,
-    -0.4637,
-    0.5886,
-    0.8051,
-    0.9679,
-    -0.5007,
-    1.5076,
-    0.4800,
-    0.7268,
-    -0.5833,
-    0.4435,
-    0.9821,
-    -0.4831,
-    -0.9425,
-    -1.0138,
-    0.6397,
-    -0.5580,
-    0.9246,
-    0.5267,
-    0.5030,
-    1.0342,
-    -0.8423,
-    -0.4793,
-    1.1118,
-    -1.0038,
-    -0.6237,
-    -0.4545,
-    0.6448,
-    1.3489,
-    -0.5804,
-    1.1711,
-    0.8339,
-    0.4310,
-    0.7919,
-    0.6935,
-    0.4537,
-    -0.9109,
-    0.5673,
-    -0.6594,
-    0.7324,
-    1.0015,
-    0.8837,
-    -0.8306,
-    0.6963,
-    -0.8307,
-    -0.5481,
-    -0.4991,
-    0.7420,
-    0.9046,
-    1.5029,
-    0.9577,
-    -0.5866,
-    1.0397,
-    0.5023,
-    0.5576,
-    0.6398,
-    1.7515,
-    -0.7282,
-    -0.7679,
-    0.6448,
-    -0.5350,
-    -0.5327,
-    0.6595,
-    0.5461,
-    -0.4288,
-    0.8180,
-    -1.2391,
-    0.7374,
-    -0.9862,
-    0.9077,
-    0.7925,
-    0.4524,
-    0.4389,
-    -0.4965,
-    0.9037,
-    -1.1611,
-    0.4732,
-    0.6592,
-    0.6187,
-    -0.9112,
-    -0.9424,
-    -0.5247,
-    -0.5591,
-    0.5394,
-    -0.8778,
-    -0.9485,
-    0.8369,
-    0.7259,
-    1.2195,
-    0.9380,
-    -0.5368,
-    0.6118,
-    -0.6640,
-    -1.0906,
-    0.5321,
-    0.7408,
-    0.7886,
-    0.6002,
-    0.5374,
-    -0.5928,
-    1.0442,
-    -0.5659,
-    0.8492,
-    0.4415,
-    -0.4217,
-    1.1551,
-    -0.8858,
-    -0.5112,
-    0.4890,
-    0.5368,
-    0.7381,
-    1.4120,
-    -0.4703,
-    0.7668,
-    -0.6720,
-    -0.9261,
-    -1.7023,
-    -0.8758,
-    0.9458,
-    0.4330,
-    0.4567,
-    0.5295,
-    1.0241,
-    0.5369,
-    -0.6075,
-    -0.8410,
-    0.8107,
-    0.9123,
-    0.6556,
-    0.4424,
-    1.0266,
-    -0.7883,
-    0.9211,
-    0.9911,
-    -0.4684,
-    -1.2133,
-    -1.1824,
-    0.8394,
-    -0.7541,
-    0.5208,
-    0.7873,
-    -1.2468,
-    -1.1335,
-    -0.4834,
-    0.4517,
-    0.6020,
-    0.4908,
-    -1.1469,
-    -1.3119,
-    -0.6344,
-    0.4714,
-    -0.4845,
-    0.7970,
-    -0.5341,
-    -1.2190,
-    0.8191,
-    0.8930,
-    1.0047,
-    0.6553,
-    -0.7804,
-    0.5387,
-    0.7864,
-    0.5724,
-    0.4679,
-    0.9405,
-    0.7409,
-    0.6870,
-    -1.6724,
-    -0.8228,
-    0.6054,
-    1.0767,
-    0.6570,
-    1.2099,
-    0.5183,
-    0.6633,
-    0.7758,
-    0.8351,
-    -0.5981,
-    0.6394,
-    -1.1209,
-    -0.7679,
-    0.4565,
-    0.9422,
-    -0.8679,
-    -0.7859,
-    0.9367,
-    -0.5764,
-    1.3835,
-    0.7291,
-    1.2609,
-    1.0592,
-    -0.5137,
-    -0.9249,
-    -0.6971,
-    1.0041,
-    1.1401,
-    0.5346,
-    0.6094,
-    1.1951,
-    -0.5460,
-    -0.4440,
-    -0.6352,
-    -0.4757,
-    0.5693,
-    -0.4366,
-    0.9190,
-    0.5980,
-    0.5932,
-    0.6516,
-    -0.4524,
-    0.9867,
-    0.5934,
-    0.6823,
-    0.7865,
-    -1.3296,
-    -0.7743,
-    -0.4342,
-    0.8585,
-    -0.5079,
-    -0.7320,
-    0.5402,
-    0.4825,
-    0.8258,
-    0.4986,
-    -0.5591,
-    -1.1966,
-    0.5812,
-    -0.8605,
-    0.7788,
-    -0.6954,
-    -1.0021,
-    1.2028,
-    -0.4312,
-    -0.4286,
-    -0.6626,
-    0.6248,
-    0.9149,
-    -1.0670,
-    0.5528,
-    0.4727,
-    0.5474,
-    0.8259,
-    0.4218,
-    -0.4837,
-    -0.8156,
-    -0.5719,
-    -0.9729,
-    -1.4530,
-    0.5865,
-    -1.3202,
-    0.7726,
-    0.8939,
-    -0.6207,
-    -1.3647,
-    0.4803,
-    0.5993,
-    -0.7580,
-    -1.1133,
-    -0.5648,
-    1.0477,
-    0.8513,
-    0.8181,
-    1.1101,
-    1.2664,
-    0.7014,
-    -1.0375,
-    -0.5604,
-    0.5739,
-    0.7637,
-    -1.4698,
-    -0.7847,
-    -0.6614,
-    0.7357,
-    0.5927,
-    0.5235,
-    0.6751,
-    1.2591,
-    0.4793,
-    0.6179,
-    1.2325,
-    0.8525,
-    -0.8701,
-    0.7595,
-    0.5235,
-    -1.2991,
-    -0.8317,
-    0.8400,
-    -0.7881,
-    0.9031,
-    -0.5858,
-    -1.1852,
-    -1.7012,
-    0.5673,
-    0.9096,
-    -0.5618,
-    1.2169,
-    -0.7006,
-    0.7241,
-    0.7372,
-    0.4488,
-    -0.6467,
-    -0.9698,
-    0.9122,
-    0.7232,
-    -0.8401,
-    0.7563,
-    1.0186,
-    0.5560,
-    0.5821,
-    -0.4336,
-    1.0626,
-    0.5686,
-    -0.5463,
-    0.8928,
-    0.4333,
-    0.5282,
-    0.7485,
-    0.5168,
-    0.6869,
-    0.6040,
-    -0.7082,
-    1.2134,
-    0.9333,
-    -0.4762,
-    -1.2252,
-    0.9113,
-    1.4536,
-    -0.7934,
-    -0.6917,
-    0.5282,
-    0.5859,
-    0.5048,
-    0.4606,
-    0.9125,
-    0.4566,
-    -1.1054,
-    -0.9775,
-    -0.9472,
-    0.5031,
-    0.9822,
-    0.6471,
-    0.6776,
-    0.9630,
-    0.4274,
-    -1.0910,
-    -0.6975,
-    -0.8776,
-    0.5995,
-    0.5227,
-    0.7440,
-    -0.7695,
-    1.1844,
-    0.5129,
-    -0.6435,
-    -1.2906,
-    0.6295,
-    0.7131,
-    -0.6691,
-    0.7182,
-    0.6499,
-    -1.1132,
-    -0.5699,
-    -1.0352,
-    0.5144,
-    0.5851,
-    -0.8867,
-    -0.5606,
-    0.5417,
-    0.5313,
-    -0.7166,
-    0.7190,
-    -0.5238,
-    -0.7352,
-    0.5048,
-    0.4281,
-    0.5008,
-    0.6987,
-    0.6506,
-    0.6161,
-    1.0895,
-    0.7821,
-    -1.2764,
-    -0.6580,
-    0.6331,
-    -0.8170,
-    -0.4864,
-    -0.5179,
-    0.5140,
-    -1.1292,
-    0.5762,
-    -0.7891,
-    -0.8596,
-    -1.2706,
-    0.4245,
-    -0.9510,
-    -0.9411,
-    0.5238,
-    -0.8431,
-    -0.9636,
-    1.2098,
-    -0.9237,
-    0.8341,
-    -0.5652,
-    0.5076,
-    0.5673,
-    -0.4651,
-    0.7805,
-    0.4257,
-    -0.5220,
-    -0.8826,
-    0.5738,
-    0.5560,
-    -1.1542,
-    0.6809,
-    0.9156,
-    0.9378,
-    -0.4289,
-    0.8005,
-    1.0776,
-    1.0754,
-    0.4830,
-    0.4962,
-    -0.6402,
-    -0.5304,
-    -0.6754,
-    -0.6682,
-    0.6089,
-    -0.4757,
-    -0.9299,
-    -0.5570,
-    1.1999,
-    -1.0060,
-    -0.9441,
-    1.3962,
-    1.2584,
-    0.6123,
-    -0.7186,
-    0.4406,
-    0.5040,
-    0.5696,
-    0.7519,
-    -0.5938,
-    0.5639,
-    0.4585,
-    -0.7587,
-    1.0936,
-    -0.8079,
-    -0.9939,
-    -1.1534,
-    -1.0423,
-    -1.2771,
-    1.1241,
-    -0.7383,
-    0.5091,
-    -0.8297,
-    -0.5166,
-    -1.0600,
-    -0.7567,
-    1.1734,
-    -0.8686,
-    -0.4495,
-    -0.4826,
-    -0.4278,
-    -1.1621,
-    -0.7011,
-    0.6028,
-    0.5434,
-    0.7563,
-    0.7031,
-    0.9789,
-)
-KIND_FEATURES = """\
-b:<s>_actually
-b:<s>_after
-b:<s>_again
-b:<s>_and
-b:<s>_as
-b:<s>_back
-b:<s>_build
-b:<s>_didn't
-b:<s>_doesn't
-b:<s>_don't
-b:<s>_exactly
-b:<s>_get
-b:<s>_hmm
-b:<s>_i
-b:<s>_identical
-b:<s>_incorrect
-b:<s>_it
-b:<s>_it's
-b:<s>_let's
-b:<s>_log
-b:<s>_nah
-b:<s>_never
-b:<s>_none
-b:<s>_not
-b:<s>_nothing
-b:<s>_now
-b:<s>_one
-b:<s>_put
-b:<s>_quit
-b:<s>_revert
-b:<s>_roll
-b:<s>_same
-b:<s>_scrap
-b:<s>_since
-b:<s>_something
-b:<s>_still
-b:<s>_stop
-b:<s>_take
-b:<s>_the
-b:<s>_this
-b:<s>_throw
-b:<s>_undo
-b:<s>_use
-b:<s>_we're
-b:<s>_we've
-b:<s>_why
-b:<s>_yet
-b:<s>_you
-b:<s>_you're
-b:<s>_your
-b:<s>_zero
-b:a_cli
-b:a_dependency
-b:adding_type
-b:after_you
-b:again_no
-b:already_the
-b:and_again
-b:and_now
-b:api_is
-b:api_returns
-b:are_in
-b:as_before
-b:as_i
-b:ask_you
-b:assertion_fails
-b:at_all
-b:back_it
-b:back_the
-b:back_to
-b:backwards_the
-b:before_you
-b:broke_the
-b:broken_the
-b:bump_the
-b:by_one
-b:change_at
-b:change_to
-b:circles_here
-b:circles_with
-b:cli_py
-b:code_in
-b:config_in
-b:date_format
-b:did_in
-b:did_nothing
-b:did_you
-b:didn't_do
-b:didn't_fix
-b:didn't_help
-b:didn't_work
-b:discount_applies
-b:do_anything
-b:doesn't_work
-b:don't_add
-b:don't_touch
-b:don't_use
-b:edit_the
-b:either_the
-b:empty_again
-b:env_file
-b:error_as
-b:everything_you
-b:exact_same
-b:exactly_like
-b:exactly_the
-b:f_strings
-b:failed_again
-b:fails_on
-b:fails_with
-b:file_the
-b:fix_doesn't
-b:fix_it
-b:for_that
-b:for_this
-b:function_must
-b:get_rid
-b:getting_the
-b:go_back
-b:go_through
-b:going_in
-b:half_up
-b:header_is
-b:how_our
-b:i_didn't
-b:i_get
-b:i_meant
-b:id_is
-b:identical_error
-b:import_error
-b:import_in
-b:in_a
-b:in_circles
-b:in_this
-b:instead_of
-b:is_a
-b:is_already
-b:is_async
-b:is_broken
-b:is_deprecated
-b:is_empty
-b:is_garbled
-b:is_getting
-b:is_in
-b:is_inclusive
-b:is_not
-b:is_off
-b:is_quoted
-b:is_still
-b:is_the
-b:is_wrong
-b:isn't_working
-b:it's_still
-b:it's_the
-b:it_all
-b:it_crashes
-b:it_in
-b:it_keeps
-b:it_should
-b:it_slower
-b:it_still
-b:it_to
-b:it_was
-b:just_added
-b:keep_adding
-b:keep_it
-b:keep_reintroducing
-b:keep_the
-b:key_is
-b:last_two
-b:like_before
-b:like_that
-b:limit_is
-b:lint_error
-b:lives_in
-b:made_the
-b:made_things
-b:meant_the
-b:misread_the
-b:misunderstood_the
-b:more_time
-b:must_be
-b:must_stay
-b:never_commit
-b:new_dependencies
-b:no_change
-b:no_difference
-b:no_don't
-b:no_more
-b:no_no
-b:no_that
-b:no_that's
-b:no_the
-b:no_use
-b:no_you
-b:none_of
-b:nope_same
-b:nope_that's
-b:not_correct
-b:not_how
-b:not_in
-b:not_like
-b:not_quite
-b:not_quoted
-b:not_right
-b:not_the
-b:not_what
-b:nothing_changed
-b:now_nothing
-b:now_the
-b:of_your
-b:off_by
-b:old_name
-b:old_version
-b:on_the
-b:one_more
-b:only_the
-b:other_way
-b:out_again
-b:output_as
-b:output_is
-b:over_this
-b:page_still
-b:pass_before
-b:passed_before
-b:per_tenant
-b:per_user
-b:please_don't
-b:please_stop
-b:port_is
-b:print_statements
-b:public_api
-b:put_the
-b:quoted_not
-b:race_condition
-b:red_again
-b:reintroduced_the
-b:reintroducing_the
-b:release_2
-b:renamed_the
-b:retry_logic
-b:returning_none
-b:revert_everything
-b:revert_that
-b:rid_of
-b:right_after
-b:round_of
-b:said_before
-b:said_don't
-b:said_to
-b:same_assertion
-b:same_bug
-b:same_error
-b:same_mistake
-b:same_output
-b:same_stack
-b:say_it
-b:secrets_in
-b:service_is
-b:should_be
-b:since_you
-b:since_your
-b:src_legacy
-b:started_right
-b:stay_pure
-b:still_404
-b:still_crashes
-b:still_doesn't
-b:still_fails
-b:still_hangs
-b:still_not
-b:still_seeing
-b:supposed_to
-b:tests_are
-b:tests_live
-b:tests_were
-b:than_before
-b:that's_backwards
-b:that's_not
-b:that's_wrong
-b:that_away
-b:that_change
-b:that_didn't
-b:that_doesn't
-b:that_endpoint
-b:that_made
-b:that_still
-b:that_the
-b:the_bug
-b:the_changelog
-b:the_code
-b:the_column
-b:the_database
-b:the_date
-b:the_default
-b:the_diff
-b:the_dockerfile
-b:the_enum
-b:the_error
-b:the_fix
-b:the_formatter
-b:the_function
-b:the_id
-b:the_image
-b:the_import
-b:the_key
-b:the_limit
-b:the_newest
-b:the_off
-b:the_one
-b:the_original
-b:the_other
-b:the_output
-b:the_page
-b:the_port
-b:the_public
-b:the_race
-b:the_real
-b:the_response
-b:the_retry
-b:the_same
-b:the_search
-b:the_service
-b:the_snapshot
-b:the_staging
-b:the_third
-b:the_timeout
-b:things_worse
-b:third_time
-b:this_codebase
-b:this_lint
-b:this_morning
-b:this_started
-b:this_still
-b:through_the
-b:throw_that
-b:time_this
-b:time_you
-b:timeout_is
-b:timing_out
-b:to_keep
-b:to_pass
-b:told_you
-b:touched_the
-b:try_again
-b:undo_it
-b:undo_the
-b:until_your
-b:used_the
-b:used_to
-b:v2_users
-b:vat_is
-b:warning_in
-b:was_fixed
-b:way_round
-b:we're_going
-b:we_already
-b:we_deploy
-b:we_don't
-b:what_i
-b:what_the
-b:why_did
-b:with_this
-b:work_either
-b:worse_than
-b:wrong_approach
-b:wrong_branch
-b:wrong_endpoint
-b:wrong_it's
-b:wrong_table
-b:wrong_the
-b:yet_another
-b:you've_broken
-b:you've_made
-b:you_added
-b:you_broke
-b:you_did
-b:you_forgot
-b:you_just
-b:you_misread
-b:you_renamed
-b:you_to
-b:you_touched
-b:you_used
-b:your_change
-b:your_edit
-b:your_migration
-b:your_patch
-b:your_refactor
-b:your_rename
-f2:after_your
-f2:again_no
-f2:as_i
-f2:back_it
-f2:didn't_help
-f2:doesn't_work
-f2:don't_add
-f2:don't_use
-f2:exactly_the
-f2:get_rid
-f2:i_didn't
-f2:i_meant
-f2:it's_still
-f2:it_crashes
-f2:it_keeps
-f2:it_should
-f2:it_still
-f2:never_commit
-f2:no_change
-f2:no_difference
-f2:no_don't
-f2:no_more
-f2:no_no
-f2:no_that
-f2:no_that's
-f2:no_the
-f2:no_use
-f2:no_you
-f2:none_of
-f2:nope_same
-f2:nope_that's
-f2:not_like
-f2:not_quite
-f2:nothing_changed
-f2:one_more
-f2:put_the
-f2:revert_everything
-f2:revert_that
-f2:same_error
-f2:since_your
-f2:still_seeing
-f2:that's_backwards
-f2:that's_not
-f2:that's_the
-f2:that's_wrong
-f2:that_didn't
-f2:that_doesn't
-f2:that_made
-f2:that_still
-f2:the_fix
-f2:the_key
-f2:the_same
-f2:this_started
-f2:throw_that
-f2:try_again
-f2:undo_it
-f2:we're_going
-f2:why_did
-f2:yet_another
-f2:you've_broken
-f2:you've_made
-f2:you_broke
-f2:you_changed
-f2:you_edited
-f2:you_forgot
-f2:you_misread
-f2:you_misunderstood
-f2:you_used
-f2:your_migration
-f2:your_refactor
-f:actually
-f:after
-f:again
-f:as
-f:back
-f:build
-f:didn't
-f:doesn't
-f:don't
-f:exactly
-f:get
-f:i
-f:identical
-f:incorrect
-f:it
-f:it's
-f:let's
-f:log
-f:nah
-f:never
-f:none
-f:not
-f:nothing
-f:now
-f:one
-f:put
-f:quit
-f:revert
-f:roll
-f:same
-f:scrap
-f:since
-f:something
-f:still
-f:stop
-f:take
-f:that
-f:the
-f:this
-f:throw
-f:try
-f:undo
-f:use
-f:we're
-f:we've
-f:why
-f:yet
-f:you
-f:you're
-f:your
-f:zero
-s:blame
-s:ordinal-time
-s:persistent
-s:request
-s:tiny
-s:why-you
-w:10
-w:100
-w:404
-w:500
-w:8080
-w:added
-w:adding
-w:all
-w:an
-w:anything
 w:api
-w:applies
+w:app
 w:approach
+w:are
+w:as
 w:ask
 w:asked
-w:async
+w:assertion
+w:at
+w:attempt
 w:auth
-w:away
+w:b
 w:back
+w:backoff
 w:backwards
-w:bare
+w:be
+w:before
+w:below
+w:between
 w:billing
+w:both
 w:branch
+w:break
 w:broke
 w:broken
-w:bucket
+w:bug
+w:build
+w:builds
 w:bump
+w:but
+w:button
+w:by
+w:cache
+w:cached
 w:caching
 w:call
 w:calls
 w:can
 w:case
 w:catch
-w:cents
 w:change
+w:changed
 w:changelog
+w:changes
+w:check
 w:checkout
+w:ci
 w:circles
+w:cli
+w:client
 w:close
+w:code
 w:codebase
+w:collected
 w:column
+w:com
 w:come
+w:command
 w:comments
-w:condition
-w:core
-w:correct
+w:commit
+w:compile
+w:complete
+w:config
+w:context
+w:continue
+w:corpus
+w:correction
+w:could
+w:count
 w:crashes
-w:creating
+w:create
+w:csv
+w:data
+w:database
+w:date
 w:default
-w:dependencies
 w:dependency
+w:deploy
 w:deprecated
-w:descending
+w:design
+w:detector
+w:dev
+w:did
+w:didn't
 w:diff
 w:difference
-w:different
+w:discount
+w:do
+w:dockerfile
+w:docs
+w:does
+w:doesn't
 w:don't
-w:drop
-w:enum
+w:done
+w:dry
+w:earlier
+w:edit
+w:edited
+w:editor
+w:either
+w:else
+w:empty
+w:endpoint
+w:entry
+w:env
+w:error
 w:errors
 w:even
+w:events
 w:every
+w:everything
+w:everywhere
+w:exact
 w:exactly
+w:example
+w:exception
 w:exist
-w:explained
+w:existing
+w:exit
+w:expected
+w:explain
 w:export
+w:f
 w:fail
+w:failed
 w:failing
 w:fails
+w:failure
+w:feature
+w:fetch
+w:file
 w:files
+w:find
+w:fine
+w:finish
+w:first
+w:fix
 w:fixed
+w:fixture
+w:flag
+w:flagged
+w:flaky
 w:for
-w:forgot
-w:format
-w:formatter
-w:fourth
+w:forget
+w:found
+w:friction
+w:from
+w:full
 w:function
-w:garbled
+w:generated
 w:get
+w:gets
 w:getting
+w:git
 w:global
+w:go
 w:goes
 w:going
+w:good
+w:great
 w:green
-w:hand
+w:half
 w:handlers
-w:hangs
+w:handling
+w:has
+w:have
+w:header
 w:help
+w:helper
 w:here
-w:hit
+w:here's
 w:hmm
-w:httpx
+w:home
+w:hour
+w:how
+w:http
 w:i
+w:i'm
 w:id
-w:identical
+w:if
 w:image
+w:implement
 w:import
+w:importer
 w:in
-w:inclusive
 w:incorrect
+w:input
 w:inside
 w:instead
+w:internal
+w:into
+w:invoices
+w:is
 w:isn't
 w:issue
+w:it
+w:it's
+w:items
 w:job
-w:js
+w:json
+w:just
 w:keep
 w:keeps
 w:key
-w:layer
+w:last
 w:legacy
+w:let
 w:let's
+w:like
 w:limit
 w:line
 w:lint
+w:linter
+w:linux
 w:list
-w:live
-w:lives
 w:log
+w:logger
+w:logging
 w:logic
+w:login
 w:logs
-w:making
-w:mb
+w:look
+w:looks
+w:loop
+w:made
+w:main
+w:make
+w:many
 w:me
 w:mean
 w:meant
-w:method
-w:migrations
-w:milliseconds
-w:misread
-w:mistake
+w:merge
+w:message
+w:migration
+w:mind
+w:mock
+w:module
+w:month
 w:more
 w:morning
+w:move
+w:much
 w:must
 w:my
 w:nah
 w:name
+w:need
+w:needed
 w:network
 w:never
-w:newest
+w:new
+w:next
+w:nice
+w:nightly
 w:no
+w:none
+w:nope
 w:not
 w:nothing
 w:now
-w:nowhere
 w:null
-w:numbers
+w:of
 w:off
+w:ok
+w:old
+w:on
+w:one
 w:only
+w:option
 w:order
-w:original
+w:orders
 w:other
 w:our
 w:out
 w:output
 w:over
 w:own
-w:packages
 w:page
-w:pandas
 w:parse
+w:parser
+w:pass
 w:passed
 w:patch
 w:path
 w:per
+w:perfect
 w:pin
-w:pipeline
-w:port
+w:plan
+w:please
+w:positive
+w:pr
+w:previous
 w:print
-w:private
+w:problem
+w:process
+w:prod
 w:public
-w:pure
 w:put
-w:putting
+w:py
+w:pytest
+w:python
+w:queue
 w:quit
-w:quite
-w:race
+w:quoted
 w:raise
 w:read
-w:real
+w:readme
+w:reads
 w:red
 w:refactor
-w:reformat
-w:reintroduced
-w:reintroducing
 w:release
 w:remove
-w:renamed
-w:renaming
-w:repeat
+w:rename
 w:repo
 w:request
-w:response
+w:results
 w:retries
 w:retry
+w:return
 w:returning
+w:returns
 w:revert
-w:rid
+w:reverts
+w:review
+w:right
 w:roll
+w:rollback
 w:round
+w:rounding
+w:router
+w:rows
+w:run
+w:running
 w:said
+w:same
+w:say
 w:says
-w:scrap
+w:schema
+w:script
 w:search
+w:second
 w:seconds
-w:secrets
-w:seeing
+w:serializer
+w:server
 w:service
-w:setup
+w:ship
 w:should
+w:show
 w:shows
-w:signature
 w:since
-w:single
-w:snapshot
+w:slow
+w:slower
+w:so
 w:solve
-w:something
+w:spec
+w:sql
+w:src
+w:stack
 w:staging
 w:start
 w:started
 w:startup
-w:state
 w:statements
+w:status
 w:stay
+w:step
 w:still
 w:stop
-w:stopped
+w:store
+w:string
 w:strings
-w:supposed
+w:suite
+w:summarise
+w:support
+w:sure
 w:table
-w:tabs
 w:take
 w:takes
+w:tell
+w:tenant
+w:test
+w:tests
+w:text
 w:than
+w:thanks
+w:that
 w:that's
+w:the
+w:them
+w:then
+w:there
 w:these
 w:thing
+w:things
+w:think
 w:third
 w:this
-w:throw
+w:those
+w:three
+w:ticket
 w:time
 w:timeout
-w:timing
+w:times
+w:to
+w:today
 w:told
-w:totals
+w:tomorrow
+w:too
+w:touch
 w:touched
+w:trace
+w:traceback
 w:try
+w:ts
+w:ttl
 w:twice
-w:typeerror
+w:two
+w:type
 w:undo
-w:unit
 w:until
+w:up
+w:update
 w:url
 w:use
+w:used
 w:user
+w:users
+w:using
 w:utc
+w:utils
 w:v2
-w:validation
-w:variable
-w:variables
+w:value
+w:var
 w:vat
+w:vendor
 w:version
-w:versions
 w:wait
 w:want
+w:wanted
 w:warning
-w:we've
-w:whatsoever
+w:was
+w:way
+w:we
+w:we're
+w:went
+w:were
+w:what
+w:what's
 w:when
+w:where
+w:which
+w:whole
 w:why
+w:will
+w:windows
+w:with
+w:won't
+w:work
+w:worked
+w:worker
+w:workers
+w:working
+w:works
+w:worries
+w:worse
+w:would
+w:write
+w:writes
+w:wrong
+w:wrote
+w:yaml
+w:yes
+w:yesterday
+w:yet
+w:you
+w:you're
+w:you've
+w:your
+"""
+FLAG_WEIGHTS = (
+    -0.2487,
+    -0.6329,
+    0.5949,
+    0.0704,
+    0.0704,
+    0.0068,
+    -0.1399,
+    0.0620,
+    0.8899,
+    -0.6680,
+    0.1560,
+    0.4283,
+    1.0521,
+    0.4925,
+    -1.6091,
+    -0.3112,
+    -0.4761,
+    -0.3719,
+    -0.9668,
+    1.2614,
+    0.2934,
+    0.4665,
+    0.6110,
+    -1.3147,
+    -0.3394,
+    0.6420,
+    0.6565,
+    -1.2661,
+    -0.1117,
+    -0.8247,
+    -0.4302,
+    0.5091,
+    0.0408,
+    0.1592,
+    -0.7781,
+    -0.9567,
+    -1.1265,
+    0.9331,
+    -1.0969,
+    0.5079,
+    -0.2688,
+    -0.6438,
+    0.1753,
+    -0.0230,
+    0.5261,
+    0.5816,
+    -0.3597,
+    -1.2035,
+    0.0686,
+    0.0029,
+    0.0704,
+    -1.1585,
+    -0.7475,
+    -0.2332,
+    0.6591,
+    0.5627,
+    0.4860,
+    0.2080,
+    -1.3536,
+    -0.2487,
+    -1.4285,
+    -1.1172,
+    -0.3282,
+    -0.5734,
+    0.5612,
+    1.3483,
+    -0.1737,
+    0.7115,
+    -0.5448,
+    1.0184,
+    -0.8796,
+    0.6169,
+    1.2231,
+    0.6060,
+    -1.0875,
+    0.1566,
+    -0.4234,
+    0.3051,
+    0.6817,
+    0.1435,
+    1.0615,
+    -0.5502,
+    1.3085,
+    0.3728,
+    -0.0610,
+    0.9230,
+    -0.5866,
+    -0.8440,
+    -1.1616,
+    -0.3496,
+    -0.6430,
+    -0.0417,
+    -0.8824,
+    1.8144,
+    -1.4748,
+    0.7930,
+    1.5565,
+    1.0087,
+    1.4336,
+    1.5751,
+    -0.6493,
+    0.2934,
+    -0.1800,
+    -0.1230,
+    -0.4679,
+    -1.0737,
+    1.0023,
+    -1.3989,
+    0.8292,
+    0.3614,
+    1.0311,
+    -0.1109,
+    -1.1025,
+    -0.5710,
+    0.0210,
+    -0.1399,
+    -0.3440,
+    0.3463,
+    -0.2756,
+    0.0325,
+    0.0939,
+    1.5673,
+    -0.1096,
+    0.2934,
+    -0.0220,
+    0.2588,
+    -0.6323,
+    -0.0695,
+    1.1010,
+    -0.1786,
+    -0.4308,
+    0.5042,
+    0.1100,
+    -0.2487,
+    0.0704,
+    -0.3294,
+    -0.9562,
+    -0.4287,
+    0.3623,
+    -0.1399,
+    0.5042,
+    -0.2935,
+    -0.1645,
+    -0.6948,
+    -1.4370,
+    1.2054,
+    0.1428,
+    0.2934,
+    -0.3240,
+    -0.8774,
+    0.3974,
+    0.2255,
+    1.4413,
+    -1.5001,
+    -0.0952,
+    -0.6348,
+    0.7716,
+    0.3975,
+    0.1162,
+    0.2655,
+    0.2876,
+    -1.0799,
+    -0.7802,
+    1.0652,
+    -0.2487,
+    0.0704,
+    0.5591,
+    -1.3569,
+    -0.2156,
+    -0.3192,
+    1.3404,
+    -1.7824,
+    -1.1796,
+    1.4297,
+    -1.9088,
+    1.0806,
+    -1.3075,
+    0.4191,
+    -1.2014,
+    -1.4486,
+    0.2934,
+    -1.0318,
+    0.0683,
+    -0.3303,
+    -0.4302,
+    -0.8391,
+    -0.7724,
+    1.1917,
+    0.4321,
+    -0.0846,
+    -0.0417,
+    0.5473,
+    0.0437,
+    -1.1932,
+    -0.1441,
+    0.2716,
+    -0.9648,
+    -0.6131,
+    -0.8032,
+    0.4018,
+    1.0779,
+    -0.3227,
+    -0.2890,
+    -0.5255,
+    0.0636,
+    0.1712,
+    -0.1559,
+    -1.4018,
+    0.9695,
+    -0.6382,
+    1.1315,
+    1.1162,
+    -1.1871,
+    -0.7110,
+    -0.7777,
+    -0.3420,
+    0.0686,
+    1.4367,
+    1.3387,
+    0.2829,
+    -0.0327,
+    1.5227,
+    0.7495,
+    0.1314,
+    0.9978,
+    1.2575,
+    0.8838,
+    0.4943,
+    0.9352,
+    0.3391,
+    -0.7097,
+    -0.0158,
+    0.5261,
+    -0.3507,
+    0.2685,
+    0.3653,
+    0.1207,
+    -0.4687,
+    -0.8976,
+    0.5413,
+    0.5038,
+    0.1073,
+    -1.1308,
+    -0.4768,
+    1.4714,
+    0.9800,
+    -1.0217,
+    -0.9891,
+    0.0704,
+    -0.4679,
+    1.9664,
+    0.2099,
+    0.8741,
+    -0.1885,
+    1.3647,
+    -1.2421,
+    1.2589,
+    1.2539,
+    -0.9049,
+    0.9517,
+    0.5321,
+    -0.8250,
+    0.4719,
+    0.3443,
+    0.3725,
+    -0.7844,
+    0.3134,
+    0.0692,
+    -0.2317,
+    -0.8165,
+    -0.8765,
+    0.4347,
+    -0.6704,
+    1.1635,
+    0.8352,
+    0.2934,
+    -0.1399,
+    -0.0382,
+    -0.9502,
+    -1.0202,
+    -1.4509,
+    -2.3861,
+    -0.7611,
+    -0.9398,
+    -0.6262,
+    -0.8720,
+    -0.6235,
+    1.0508,
+    0.2979,
+    0.6024,
+    -0.5515,
+    0.3852,
+    -0.3144,
+    0.4709,
+    1.1545,
+    -1.5198,
+    -0.2487,
+    0.4084,
+    -1.4266,
+    1.0049,
+    0.2652,
+    1.5792,
+    0.1691,
+    0.9552,
+    -0.7263,
+    -0.1399,
+    -0.1553,
+    -0.3284,
+    -0.7375,
+    0.2570,
+    -0.1214,
+    -0.1399,
+    1.4616,
+    1.8895,
+    1.5345,
+    1.3031,
+    0.8134,
+    -0.2356,
+    -0.6196,
+    0.8264,
+    -0.5371,
+    -1.0114,
+    -0.0198,
+    -0.1733,
+    0.0688,
+    0.0953,
+    -1.0726,
+    -0.9829,
+    0.8353,
+    -0.5462,
+    -0.5528,
+    0.5876,
+    -0.7494,
+    -0.5606,
+    0.7382,
+    -0.9155,
+    -0.3003,
+    0.4445,
+    0.1083,
+    0.2930,
+    -0.3647,
+    -0.9831,
+    -0.9715,
+    -0.1944,
+    0.1690,
+    0.6106,
+    0.1763,
+    1.2373,
+    0.7788,
+    0.8161,
+    0.5230,
+    0.7097,
+    0.2100,
+    0.1343,
+    -1.0632,
+    0.3186,
+    -1.8561,
+    0.0890,
+    0.0422,
+    -0.0472,
+    -0.3408,
+    1.5098,
+    -0.3163,
+    -1.2284,
+    0.9597,
+    0.2799,
+    0.2537,
+    -0.1046,
+    1.2397,
+    0.3944,
+    0.0920,
+    0.6224,
+    0.9088,
+    0.5554,
+    -0.5634,
+    0.9796,
+    -0.8925,
+    -0.1686,
+    1.1717,
+    -1.2929,
+    -0.3360,
+    1.0485,
+    0.2493,
+    0.2788,
+    0.5146,
+    0.6916,
+    -0.3597,
+    0.0458,
+    0.9277,
+    1.4103,
+    0.2607,
+    -0.2567,
+    0.0704,
+    0.9345,
+    -0.3195,
+    -0.5748,
+    0.7234,
+    -0.2487,
+    0.0704,
+    -0.1280,
+    -1.0123,
+    -1.2105,
+    0.0941,
+    0.4725,
+    -0.8879,
+    -0.1915,
+    -0.8266,
+    0.5882,
+    0.2274,
+    -0.4590,
+    -1.1632,
+    0.2886,
+    -0.6220,
+    0.0880,
+    0.3623,
+    -0.5254,
+    -1.3736,
+    -0.8259,
+    -0.7766,
+    -0.5710,
+    -0.3775,
+    0.3660,
+    -0.3877,
+    0.9983,
+    0.8735,
+    -0.4735,
+    -0.0082,
+    -0.4333,
+    0.3975,
+    -0.4714,
+    0.8870,
+    -0.9324,
+    1.7921,
+    0.8029,
+    0.0515,
+    0.7471,
+    0.4106,
+    1.5996,
+    1.9308,
+    0.4103,
+    -0.6104,
+    1.0521,
+    -0.1212,
+    -0.1399,
+    -0.3719,
+    0.2934,
+    1.4479,
+    -1.5001,
+    0.1156,
+    -0.4302,
+    -0.8391,
+    -0.7724,
+    1.1917,
+    -0.2663,
+    -0.2851,
+    -0.5275,
+    -0.1560,
+    -0.7017,
+    -0.6382,
+    1.4308,
+    0.1669,
+    -0.8051,
+    0.5261,
+    0.0704,
+    0.0894,
+    0.8741,
+    -0.1885,
+    1.2797,
+    -1.2421,
+    -0.4801,
+    -0.2487,
+    -0.3144,
+    0.1691,
+    0.9552,
+    -0.1399,
+    1.5358,
+    1.0462,
+    0.8134,
+    -0.1923,
+    0.3852,
+    -1.7352,
+    0.1135,
+    0.1095,
+    -0.8072,
+    -0.8879,
+    -0.1915,
+    -0.3495,
+    0.2886,
+    -0.6220,
+    -0.7380,
+    0.3660,
+    0.8735,
+    0.8870,
+    0.8268,
+    0.0620,
+    0.8899,
+    -1.0502,
+    0.1560,
+    0.5805,
+    1.0521,
+    0.4925,
+    -1.6091,
+    -0.3112,
+    -0.4761,
+    -1.4896,
+    -0.3719,
+    -0.9668,
+    1.2614,
+    0.2934,
+    -0.0094,
+    0.6110,
+    -1.3147,
+    -0.3394,
+    0.1467,
+    0.4097,
+    -1.3595,
+    -0.1117,
+    -0.8247,
+    -0.4302,
+    0.0408,
+    0.2266,
+    -0.7781,
+    -0.9567,
+    -1.1107,
+    0.9331,
+    -1.0969,
+    0.5960,
+    -0.1846,
+    -0.6438,
+    0.1753,
+    -0.0230,
+    0.5261,
+    0.5816,
+    -0.3597,
+    -1.2714,
+    0.0686,
+    0.0029,
+    0.0704,
+    -1.1585,
+    -0.7475,
+    -0.1564,
+    0.6591,
+    0.5627,
+    0.4860,
+    0.6192,
+    -0.2487,
+    -1.4285,
+    -1.1172,
+    -0.3282,
+    0.5612,
+    1.3483,
+    -0.1737,
+    0.6950,
+    -0.5448,
+    1.0184,
+    -0.8796,
+    0.6169,
+    -1.2160,
+    1.2231,
+    0.4134,
+    -1.0875,
+    0.1566,
+    -0.4234,
+    0.4023,
+    0.4851,
+    0.1181,
+    1.0954,
+    -0.1773,
+    1.3085,
+    0.2290,
+    -0.0610,
+    1.1646,
+    -0.5866,
+    -0.8440,
+    -1.1616,
+    -0.3496,
+    -0.6430,
+    -0.0417,
+    -0.8500,
+    1.8144,
+    0.7930,
+    1.5565,
+    1.0087,
+    1.4336,
+    -0.6548,
+    0.6937,
+    -0.6991,
+    -0.6238,
+    -0.2529,
+    -0.6271,
+    -0.7335,
+    0.5316,
+    1.1996,
+    0.7119,
+    -2.6517,
+    -1.4061,
+    -0.5456,
+    0.1524,
+    -0.7232,
+    0.2912,
+    0.4387,
+    1.2816,
+    1.4076,
+    -0.3116,
+    0.0439,
+    1.1697,
+    0.0068,
+    -0.6585,
+    0.7019,
+    0.3619,
+    0.2106,
+    0.0704,
+    -0.4803,
+    -0.1399,
+    -0.2285,
+    0.2627,
+    0.0257,
+    -0.7502,
+    -1.4686,
+    0.4980,
+    -0.8739,
+    0.8939,
+    -0.9695,
+    1.1293,
+    0.7563,
+    0.7807,
+    0.7162,
+    1.3117,
+    -1.0318,
+    -0.3751,
+    1.9013,
+    -1.1291,
+    -0.9383,
+    1.3613,
+    2.0814,
+    -0.6525,
+    -0.0082,
+    -0.1927,
+    0.0647,
+    0.1164,
+    -0.3821,
+    -0.3019,
+    0.2930,
+    0.7973,
+    -0.0097,
+    0.7405,
+    0.5565,
+    -0.6068,
+    1.1847,
+    0.0940,
+    2.0681,
+    -0.1401,
+    0.1051,
+    0.3653,
+    -0.8504,
+    0.2210,
+    0.5935,
+    0.3887,
+    -0.7419,
+    -0.1886,
+    1.3383,
+    0.3622,
+    -0.1946,
+    -0.1215,
+    0.0653,
+    -0.1327,
+    0.2764,
+    -0.3323,
+    -0.3440,
+    0.0704,
+    0.6810,
+    0.5215,
+    0.7641,
+    -0.9491,
+    0.4130,
+    0.9463,
+    0.4548,
+    0.0909,
+    -0.5631,
+    -0.0954,
+    -0.5948,
+    -0.5219,
+    -0.2188,
+    1.0779,
+    -0.3156,
+    -1.1206,
+    1.8770,
+    0.0518,
+    0.7877,
+    -0.4761,
+    0.3699,
+    0.5730,
+    0.3558,
+    -0.2520,
+    1.0917,
+    -1.0622,
+    0.6288,
+    0.0574,
+    0.2090,
+    0.6833,
+    -1.3860,
+    -0.4629,
+    -0.5141,
+    -1.0269,
+    -0.5073,
+    1.4963,
+    0.4768,
+    1.0756,
+    -1.0527,
+    0.6938,
+    0.7396,
+    -0.3355,
+    0.6225,
+    -0.2225,
+    -0.1028,
+    -1.3493,
+    -0.5121,
+    -0.9181,
+    0.3743,
+    0.6979,
+    0.4668,
+    1.9109,
+    0.7382,
+    -0.4914,
+    0.6874,
+    -2.0645,
+    -0.3752,
+    0.7571,
+    0.6201,
+    -1.5711,
+    0.7716,
+    -0.2449,
+    0.4785,
+    1.4670,
+    -0.3003,
+    1.5653,
+    -0.6027,
+    0.6238,
+    -0.8123,
+    -0.8183,
+    0.3262,
+    0.4462,
+    0.9014,
+    1.4089,
+    0.1338,
+    0.8510,
+    -0.5462,
+    0.7782,
+    1.3306,
+    -0.7665,
+    -0.2924,
+    1.2620,
+    -0.8469,
+    -0.3647,
+    0.2876,
+    -1.2571,
+    -1.5256,
+    -0.9737,
+    0.3529,
+    -0.4581,
+    0.0831,
+    -0.2524,
+    -0.2270,
+    0.5220,
+    -1.6446,
+    -0.3431,
+    0.5709,
+    0.2579,
+    -1.2013,
+    -0.3262,
+    -1.6099,
+    -0.4085,
+    -0.0886,
+    -0.4901,
+    0.3674,
+    -0.7348,
+    -1.0721,
+    -0.2566,
+    -0.3630,
+    -1.5001,
+    -0.6872,
+    -0.5962,
+    0.0569,
+    0.0601,
+    0.4092,
+    0.3298,
+    0.6257,
+    -0.1340,
+    1.2878,
+    0.1330,
+    0.7645,
+    -0.4537,
+    1.5341,
+    -0.8520,
+    -2.1838,
+    -1.0517,
+    -0.7596,
+    0.0416,
+    0.0093,
+    0.4599,
+    1.2322,
+    0.3744,
+    0.6106,
+    1.2817,
+    0.6185,
+    1.0479,
+    -0.4302,
+    0.5091,
+    -0.8933,
+    0.0255,
+    -0.3562,
+    0.1885,
+    -0.1061,
+    -0.5096,
+    0.0585,
+    -1.4570,
+    0.0142,
+    -1.1568,
+    1.2392,
+    -1.1907,
+    0.3474,
+    1.6408,
+    0.5822,
+    0.8227,
+    1.1920,
+    0.2736,
+    -1.3684,
+    -0.4549,
+    0.1007,
+    1.6289,
+    0.8095,
+    -0.0993,
+    -0.2641,
+    -0.3984,
+    0.4439,
+    0.5657,
+    0.1904,
+    -0.3745,
+    1.1304,
+    1.2230,
+    -0.5538,
+    -0.7638,
+    -0.3982,
+    -0.7218,
+    0.3839,
+    0.5230,
+    0.3730,
+    0.3836,
+    0.7097,
+    -0.4383,
+    -0.4292,
+    -0.4753,
+    1.1380,
+    0.1709,
+    1.0667,
+    0.1247,
+    1.0700,
+    -0.6129,
+    -1.5310,
+    0.6703,
+    1.3876,
+    -0.9156,
+    -0.7322,
+    1.1917,
+    -1.2732,
+    0.7216,
+    0.5473,
+    -1.0074,
+    -0.7769,
+    -0.3908,
+    -1.3532,
+    -0.1700,
+    -0.6021,
+    -1.5510,
+    0.0314,
+    -1.0085,
+    -1.5431,
+    -1.9618,
+    1.6728,
+    -0.3234,
+    0.0686,
+    1.3214,
+    -0.7372,
+    -0.4790,
+    -0.1058,
+    0.8516,
+    0.1555,
+    -0.3266,
+    -1.7614,
+    -0.6083,
+    0.3641,
+    1.6377,
+    0.6591,
+    1.4424,
+    0.5137,
+    0.1045,
+    0.4391,
+    0.2226,
+    0.5136,
+    -1.3536,
+    -0.1382,
+    -0.8434,
+    -0.1299,
+    1.0162,
+    -1.7821,
+    0.7380,
+    -0.8013,
+    1.0686,
+    -0.1604,
+    1.6245,
+    0.3718,
+    0.6459,
+    0.6248,
+    -0.2249,
+    0.6251,
+    -1.1543,
+    0.5355,
+    0.6531,
+    0.2699,
+    -0.0128,
+    0.5341,
+    -1.4101,
+    0.4086,
+    -1.1508,
+    -0.0383,
+    0.0163,
+    -1.2842,
+    0.6407,
+    0.8471,
+    -1.3151,
+    0.1121,
+    1.0752,
+    0.2799,
+    0.7402,
+    0.0159,
+    0.4721,
+    0.5459,
+    -0.1336,
+    1.3483,
+    -0.8297,
+    1.0581,
+    -0.0274,
+    0.2537,
+    -1.0601,
+    0.5840,
+    -1.3924,
+    0.3674,
+    -0.4222,
+    -0.0225,
+    0.4540,
+    0.0196,
+    -0.4795,
+    -0.4920,
+    -0.4099,
+    -0.0472,
+    1.3867,
+    -0.4244,
+    0.6267,
+    -1.3704,
+    -1.6352,
+    -0.8301,
+    1.0576,
+    0.7790,
+    1.5764,
+    0.6745,
+    -0.0873,
+    -1.9008,
+    -0.2227,
+    -1.0660,
+    0.6568,
+    0.8776,
+    -0.8211,
+    -0.7702,
+    -0.9183,
+    -0.4427,
+    0.9278,
+    0.0920,
+    0.0838,
+    1.2382,
+    -1.2947,
+    0.1150,
+    -1.3366,
+    -0.7984,
+    -1.9927,
+    -0.3556,
+    0.1805,
+    -1.1326,
+    0.3822,
+    -0.8772,
+    0.2084,
+    -0.3127,
+    0.0914,
+    -0.1526,
+    -0.1845,
+    -0.9808,
+    0.1474,
+    0.9376,
+    0.8292,
+    0.5339,
+    -0.8161,
+    1.1024,
+    0.6796,
+    0.4350,
+    0.5681,
+    0.3056,
+    0.1351,
+    1.1348,
+    -1.3129,
+    -0.9578,
+    -0.3281,
+    -1.2422,
+    -0.3594,
+    -0.9250,
+    0.0450,
+    -0.6942,
+    0.8022,
+    -0.1257,
+    0.3608,
+    -1.0542,
+    0.2038,
+    -1.8795,
+    0.9649,
+    -0.3593,
+    0.0658,
+    -0.5110,
+    -1.1131,
+    0.4997,
+    -0.0400,
+    -1.0037,
+    1.6841,
+    -1.2717,
+    1.0625,
+    0.1533,
+    0.3366,
+    -1.0613,
+    -0.8925,
+    0.0953,
+    -0.6765,
+    1.2439,
+    -0.4664,
+    -1.3935,
+    0.2507,
+    -2.2098,
+    0.1608,
+    0.2607,
+    0.8029,
+    0.4084,
+    -0.0020,
+    -0.1605,
+    -0.4103,
+    0.0704,
+    0.1302,
+    1.2722,
+    0.4136,
+    0.4318,
+    0.1954,
+    -0.8730,
+    -0.7146,
+    1.3844,
+    0.7872,
+    -0.3575,
+    -1.1503,
+    -0.1420,
+    0.3197,
+    1.2236,
+    0.0693,
+    -0.6387,
+    0.0347,
+    0.7514,
+    -0.1280,
+    -0.0526,
+    0.6887,
+    0.7942,
+    0.0803,
+    0.2716,
+    0.0611,
+    0.4452,
+    -0.1861,
+    -0.4090,
+    0.8518,
+    0.8439,
+    0.8561,
+    -0.3994,
+    -0.8440,
+    -0.9372,
+    -1.5611,
+    -1.8630,
+    1.5610,
+    -0.0728,
+    0.1242,
+    -0.1019,
+    -0.1425,
+    0.4154,
+    -0.2177,
+    1.0420,
+    -1.4022,
+    -0.4660,
+    0.0652,
+    -0.4562,
+    -1.2421,
+    1.7128,
+    -1.1523,
+    -0.3980,
+    -0.2551,
+    -0.1451,
+    0.5005,
+    -0.4390,
+    -1.4452,
+    -0.3124,
+    -0.9668,
+    0.9133,
+    0.4142,
+    1.0087,
+    0.9475,
+)
+KIND_FEATURES = """\
+b:1_failed
+b:<s>_1
+b:<s>_actually
+b:<s>_again
+b:<s>_as
+b:<s>_back
+b:<s>_collected
+b:<s>_didn't
+b:<s>_diff
+b:<s>_don't
+b:<s>_everything
+b:<s>_fail
+b:<s>_how
+b:<s>_i
+b:<s>_incorrect
+b:<s>_it
+b:<s>_it's
+b:<s>_keep
+b:<s>_let's
+b:<s>_like
+b:<s>_log
+b:<s>_never
+b:<s>_no
+b:<s>_nope
+b:<s>_not
+b:<s>_nothing
+b:<s>_now
+b:<s>_output
+b:<s>_please
+b:<s>_put
+b:<s>_quit
+b:<s>_revert
+b:<s>_same
+b:<s>_since
+b:<s>_still
+b:<s>_stop
+b:<s>_tests
+b:<s>_that
+b:<s>_that's
+b:<s>_the
+b:<s>_this
+b:<s>_undo
+b:<s>_use
+b:<s>_we
+b:<s>_we're
+b:<s>_wrong
+b:<s>_you
+b:<s>_you're
+b:<s>_you've
+b:<s>_your
+b:a_new
+b:a_src
+b:after_your
+b:again_after
+b:again_the
+b:as_before
+b:as_i
+b:asked_for
+b:at_all
+b:b_src
+b:before_you
+b:before_your
+b:broke_the
+b:build_failed
+b:change_the
+b:changed_the
+b:com_acme
+b:didn't_help
+b:diff_git
+b:doesn't_work
+b:don't_add
+b:don't_use
+b:edited_the
+b:env_var
+b:exact_same
+b:file_the
+b:fix_the
+b:for_a
+b:for_one
+b:for_the
+b:git_a
+b:how_many
+b:i_already
+b:i_asked
+b:i_get
+b:i_meant
+b:i_said
+b:i_told
+b:i_wanted
+b:in_circles
+b:in_the
+b:in_this
+b:instead_of
+b:is_a
+b:is_in
+b:is_still
+b:is_the
+b:it's_still
+b:it_crashes
+b:it_in
+b:it_out
+b:it_should
+b:it_still
+b:it_the
+b:it_was
+b:keep_it
+b:keep_the
+b:last_edit
+b:like_i
+b:limit_is
+b:log_below
+b:made_it
+b:made_the
+b:meant_the
+b:must_be
+b:no_change
+b:no_i
+b:no_more
+b:no_the
+b:not_a
+b:not_the
+b:not_to
+b:not_what
+b:nothing_changed
+b:of_the
+b:off_by
+b:old_value
+b:on_the
+b:please_don't
+b:please_stop
+b:public_api
+b:put_the
+b:py_b
+b:python_3
+b:same_error
+b:same_failure
+b:same_output
+b:should_be
+b:since_you
+b:since_your
+b:stack_trace
+b:still_doesn't
+b:still_failing
+b:still_fails
+b:still_the
+b:stop_adding
+b:that's_not
+b:that's_the
+b:that_change
+b:that_didn't
+b:the_api
+b:the_bug
+b:the_build
+b:the_cache
+b:the_config
+b:the_database
+b:the_discount
+b:the_env
+b:the_exact
+b:the_function
+b:the_header
+b:the_import
+b:the_last
+b:the_limit
+b:the_login
+b:the_old
+b:the_other
+b:the_page
+b:the_public
+b:the_retry
+b:the_same
+b:the_staging
+b:the_test
+b:the_tests
+b:the_third
+b:the_whole
+b:the_wrong
+b:third_time
+b:this_is
+b:time_the
+b:time_you
+b:to_the
+b:told_you
+b:touch_the
+b:use_the
+b:we_use
+b:what_i
+b:with_the
+b:wrong_file
+b:you've_made
+b:you_added
+b:you_broke
+b:you_changed
+b:you_didn't
+b:you_edited
+b:you_keep
+b:you_to
+b:you_touched
+b:your_change
+b:your_edit
+b:your_fix
+b:your_last
+b:your_refactor
+f2:1_failed
+f2:as_i
+f2:diff_git
+f2:don't_add
+f2:don't_use
+f2:how_many
+f2:i_asked
+f2:i_told
+f2:it's_still
+f2:it_still
+f2:like_i
+f2:no_i
+f2:no_more
+f2:no_the
+f2:still_the
+f2:stop_adding
+f2:that's_not
+f2:that's_the
+f2:that_didn't
+f2:the_header
+f2:this_is
+f2:you've_made
+f2:you_broke
+f2:you_keep
+f2:your_change
+f:1
+f:actually
+f:again
+f:as
+f:back
+f:collected
+f:didn't
+f:diff
+f:don't
+f:everything
+f:fail
+f:how
+f:i
+f:incorrect
+f:it
+f:it's
+f:keep
+f:let's
+f:like
+f:log
+f:never
+f:no
+f:nope
+f:not
+f:nothing
+f:now
+f:output
+f:put
+f:quit
+f:revert
+f:same
+f:since
+f:still
+f:stop
+f:tests
+f:that
+f:that's
+f:the
+f:this
+f:undo
+f:use
+f:we
+f:we're
+f:wrong
+f:you
+f:you're
+f:you've
+f:your
+s:blame
+s:conditional
+s:has-quote
+s:imperative-start
+s:meta
+s:mostly-pasted
+s:neg-start
+s:ordinal-time
+s:persistent
+s:praise
+s:question
+s:request
+s:short
+s:some-pasted
+s:tiny
+s:told
+s:why-you
+s:you-past
+w:0
+w:1
+w:2
+w:3
+w:500
+w:a
+w:acme
+w:actually
+w:add
+w:added
+w:adding
+w:after
+w:again
+w:all
+w:already
+w:an
+w:and
+w:another
+w:anymore
+w:anything
+w:api
+w:app
+w:are
+w:as
+w:asked
+w:assertion
+w:at
+w:b
+w:back
+w:backwards
+w:be
+w:before
+w:below
+w:branch
+w:broke
+w:broken
+w:bug
+w:build
+w:by
+w:cache
+w:calls
+w:change
+w:changed
+w:ci
+w:circles
+w:cli
+w:close
+w:code
+w:codebase
+w:collected
+w:column
+w:com
+w:comments
+w:commit
+w:compile
+w:config
+w:crashes
+w:database
+w:date
+w:dependency
+w:deploy
+w:did
+w:didn't
+w:diff
+w:difference
+w:discount
+w:do
+w:doesn't
+w:don't
+w:edit
+w:edited
+w:either
+w:empty
+w:endpoint
+w:env
+w:error
+w:errors
+w:even
+w:every
+w:everything
+w:everywhere
+w:exact
+w:exactly
+w:exception
+w:f
+w:fail
+w:failed
+w:failing
+w:fails
+w:failure
+w:file
+w:files
+w:fine
+w:first
+w:fix
+w:fixed
+w:fixture
+w:for
+w:from
+w:full
+w:function
+w:get
+w:getting
+w:git
+w:go
+w:goes
+w:going
+w:handling
+w:has
+w:have
+w:header
+w:help
+w:helper
+w:here
+w:home
+w:how
+w:i
+w:id
+w:import
+w:in
+w:incorrect
+w:inside
+w:instead
+w:internal
+w:is
+w:isn't
+w:it
+w:it's
+w:items
+w:job
+w:json
+w:just
+w:keep
+w:keeps
+w:key
+w:last
+w:let's
+w:like
+w:limit
+w:lint
+w:list
+w:log
+w:logger
+w:logging
+w:login
+w:loop
+w:made
+w:main
+w:many
+w:meant
+w:migration
+w:module
+w:more
+w:must
+w:name
+w:never
+w:new
+w:no
+w:none
+w:nope
+w:not
+w:nothing
+w:now
+w:null
+w:of
+w:off
+w:old
+w:on
+w:one
+w:only
+w:orders
+w:other
+w:out
+w:output
+w:over
+w:page
+w:parser
+w:pass
+w:passed
+w:patch
+w:per
+w:please
+w:print
+w:process
+w:prod
+w:public
+w:put
+w:py
+w:python
+w:quit
+w:quoted
+w:raise
+w:read
+w:red
+w:refactor
+w:rename
+w:retry
+w:return
+w:returning
+w:returns
+w:revert
+w:right
+w:roll
+w:round
+w:rounding
+w:run
+w:said
+w:same
+w:seconds
+w:serializer
+w:service
+w:should
+w:since
+w:so
+w:spec
+w:sql
+w:src
+w:stack
+w:staging
+w:start
+w:statements
+w:stay
+w:step
+w:still
+w:stop
+w:strings
+w:table
+w:test
+w:tests
+w:that
+w:that's
+w:the
+w:these
+w:things
+w:third
+w:this
+w:three
+w:time
+w:times
+w:to
+w:told
+w:touch
+w:touched
+w:trace
+w:try
+w:ts
+w:twice
+w:two
+w:type
+w:undo
+w:until
+w:up
+w:url
+w:use
+w:used
+w:users
+w:using
+w:utc
+w:utils
+w:value
+w:var
+w:version
+w:wanted
+w:warning
+w:was
+w:way
+w:we
+w:we're
+w:were
+w:what
+w:when
+w:whole
+w:why
+w:with
+w:won't
 w:work
 w:worked
 w:working
+w:works
 w:worse
 w:write
 w:wrong
-w:x
-w:yaml
-w:yesterday
-w:yet
+w:you
 w:you're
+w:you've
 w:your
-w:zero
 """
 KIND_WEIGHTS = (
-    -0.9366,
-    0.5802,
-    -0.9062,
-    0.7024,
-    -0.4615,
-    0.7217,
-    0.4905,
-    0.6265,
-    0.6775,
-    -0.6326,
-    0.6982,
-    0.4761,
-    -0.4439,
-    -0.6700,
-    0.5040,
-    -1.0853,
-    0.5872,
-    0.4302,
-    0.7276,
-    -0.4502,
-    -1.0673,
-    -0.8915,
-    0.5219,
-    -0.5929,
-    0.5814,
-    0.8730,
-    -0.5502,
-    0.6487,
-    -0.9916,
-    0.6269,
-    0.8998,
-    0.6755,
-    0.8954,
-    0.6261,
-    0.8372,
-    0.5821,
-    -0.9994,
-    0.4426,
-    0.4492,
-    0.5472,
-    0.4710,
-    0.9216,
-    -0.9590,
-    0.6643,
-    0.5123,
-    -0.6054,
-    0.4520,
-    -0.7367,
-    -1.0738,
-    0.5949,
-    0.7581,
-    -0.7525,
-    -0.7585,
-    -0.5033,
-    0.6484,
-    -0.7938,
-    -0.6407,
-    0.5382,
-    0.6596,
-    -0.9802,
-    -0.6844,
-    -1.2578,
-    -0.4440,
-    -0.4615,
-    -0.7963,
-    0.4537,
-    0.4593,
-    0.5532,
-    0.7723,
-    0.8262,
-    -0.4575,
-    0.6149,
-    1.1493,
-    0.8591,
-    -0.8581,
-    0.5393,
-    0.9570,
-    0.7299,
-    0.4520,
-    0.6625,
-    -0.6601,
-    -0.6617,
-    -0.5943,
-    -0.5406,
-    0.5041,
-    0.8224,
-    -0.5709,
-    0.4795,
-    0.6294,
-    0.5296,
-    0.5020,
-    -0.6186,
-    0.4658,
-    0.5740,
-    -0.4947,
-    -0.8069,
-    -0.4512,
-    0.6676,
-    -0.6301,
-    0.6352,
-    -0.6909,
-    -0.6277,
-    0.5041,
-    0.5571,
-    0.5095,
-    0.6982,
-    -0.8372,
-    1.1757,
-    0.4838,
-    0.7673,
-    -0.4408,
-    0.5111,
-    0.5841,
-    -0.4954,
-    -0.5000,
-    -0.4666,
-    0.4761,
-    0.6188,
-    0.7572,
-    -0.5801,
-    0.4520,
-    -0.5236,
-    0.4721,
-    -0.5371,
-    -0.5928,
-    0.6438,
-    -0.8315,
-    -0.4276,
-    1.0882,
-    0.6287,
-    0.8759,
-    -0.5145,
-    0.7284,
-    -0.5598,
-    -0.6709,
-    0.4507,
-    -1.1478,
-    -0.4681,
-    0.7504,
-    -0.5589,
-    0.6621,
-    0.8146,
-    0.6220,
-    -1.1900,
-    -0.7528,
-    -1.1496,
-    0.8952,
-    -0.4749,
-    0.9020,
-    0.6808,
-    -1.1315,
-    0.5940,
-    0.7841,
-    -1.2590,
-    0.7741,
-    0.4820,
-    -0.5525,
-    0.9800,
-    -0.6665,
-    0.5451,
-    0.9395,
-    -0.4328,
-    0.4473,
-    0.4812,
-    -1.0737,
-    -0.8356,
-    0.5059,
-    -0.6256,
-    -0.4642,
-    0.5551,
-    0.5095,
-    -0.4755,
-    -0.5571,
-    0.4394,
-    -0.7269,
-    1.0950,
-    0.6976,
-    -0.4388,
-    -0.5315,
-    -0.4722,
-    -0.5502,
-    -1.0875,
-    -0.4666,
-    -0.5990,
-    -0.5308,
-    1.1662,
-    0.9399,
-    -0.9223,
-    -0.7510,
-    -0.8456,
-    -0.6659,
-    -1.0870,
-    -0.5687,
-    -0.5429,
-    -0.7664,
-    0.5219,
-    0.9166,
-    -0.8953,
-    -0.7072,
-    -0.4638,
-    -1.0317,
-    -0.4755,
-    -0.5259,
-    -0.9920,
-    -0.7453,
-    -0.5096,
-    -0.6226,
-    0.5403,
-    0.4362,
-    0.4370,
-    0.5195,
-    0.5422,
-    -0.7309,
-    1.0572,
-    0.5737,
-    -0.5502,
-    -0.9989,
-    -0.8219,
-    0.7051,
-    1.0058,
-    0.7097,
-    -0.9195,
-    0.9567,
-    0.5727,
-    0.5722,
-    -0.5982,
-    -0.8217,
-    -0.4522,
-    -0.5512,
-    -0.9339,
-    -0.8105,
-    -0.6124,
-    -0.8451,
-    -0.9920,
-    -0.6203,
-    0.6635,
-    0.9491,
-    0.5059,
-    -0.5396,
-    0.4253,
-    0.6765,
-    -0.4312,
-    0.5041,
-    0.5421,
-    0.4761,
-    0.7428,
-    0.7148,
-    -0.5149,
-    -0.5496,
-    -0.4483,
-    0.4746,
-    -0.6129,
-    0.7740,
-    -0.9538,
-    0.7658,
-    0.4988,
-    -1.5196,
-    -0.5337,
-    -0.5130,
-    -0.7438,
-    0.6656,
-    0.7802,
-    -0.6774,
-    0.7428,
-    -0.4666,
-    0.5116,
-    0.4817,
-    0.6037,
-    0.9647,
-    0.8561,
-    1.0121,
-    0.4959,
-    -0.8295,
-    0.4708,
-    -0.5961,
-    0.4276,
-    0.5963,
-    -0.5621,
-    -0.4865,
-    -0.5078,
-    0.4710,
-    0.7145,
-    0.5508,
-    0.5183,
-    -0.7406,
-    0.5207,
-    1.0235,
-    -0.9055,
-    0.5808,
-    -1.0805,
-    -0.8687,
-    -1.2663,
-    0.8740,
-    -0.4504,
-    -0.9369,
-    -0.7518,
-    0.4465,
-    -0.7714,
-    -0.4353,
-    0.7844,
-    0.9145,
-    -0.6482,
-    -0.4276,
-    0.4921,
-    -0.5692,
-    -0.4642,
-    -0.4670,
-    -0.4575,
-    1.3249,
-    -0.4512,
-    0.9026,
-    -0.4559,
-    0.8851,
-    0.8879,
-    -0.9339,
-    -0.5874,
-    -0.6203,
-    -0.9245,
-    0.5041,
-    0.6579,
-    -0.4292,
-    1.3210,
-    -0.5573,
-    1.2827,
-    -0.5223,
+    0.1255,
+    0.1419,
+    -1.2500,
+    -1.3763,
+    -0.4698,
+    0.5847,
+    0.3515,
+    0.6983,
+    -0.1400,
+    -0.9624,
+    0.1463,
+    0.1029,
+    -0.1619,
+    -0.7452,
+    -1.0437,
+    0.7454,
+    0.0318,
+    -0.3718,
+    0.8816,
+    -0.3725,
+    -0.4836,
+    -1.1571,
+    -0.2109,
+    0.1422,
+    -0.7768,
+    0.6933,
+    0.9267,
+    0.3557,
+    -0.0014,
+    1.0617,
+    -1.4557,
+    0.8005,
+    0.6984,
+    0.8953,
+    0.7181,
+    -1.1742,
+    0.1072,
+    0.1826,
+    -0.3523,
+    0.3430,
+    0.5181,
+    0.9095,
+    -1.1951,
+    -0.5951,
+    0.7540,
+    0.2704,
+    -0.9312,
+    -1.4866,
+    -0.1361,
+    0.7001,
+    -0.8011,
+    -0.1400,
     0.4704,
-    -0.7225,
-    0.6976,
-    0.5417,
-    -0.5004,
-    0.4394,
-    -0.8231,
-    0.5725,
-    0.9266,
-    -0.5801,
-    0.4710,
-    0.7575,
-    0.5154,
-    -0.7225,
-    0.5667,
-    -0.6139,
-    0.5727,
-    -0.6120,
-    0.5809,
-    0.7963,
-    0.4737,
-    0.5551,
-    0.4264,
-    -0.5182,
-    0.9203,
-    -0.4934,
-    -0.5803,
-    0.6131,
-    0.8734,
-    -0.8219,
-    0.4930,
-    -0.5470,
-    -0.5491,
-    -0.4394,
-    -0.5902,
-    -0.4666,
-    -0.5709,
-    0.6625,
-    0.5006,
-    0.5963,
-    0.9544,
-    -0.5920,
-    -0.4934,
-    -1.0516,
-    -0.7742,
-    -0.5508,
-    0.4520,
-    0.8591,
-    1.1315,
-    0.8961,
-    1.1334,
-    0.7781,
-    -0.8111,
-    0.4812,
-    -0.5264,
-    0.4253,
-    -0.9327,
-    0.6537,
-    -0.5182,
-    0.4559,
-    0.4516,
-    0.6067,
-    0.7105,
-    0.5364,
-    0.5013,
-    0.5802,
-    -0.7938,
-    -0.4615,
-    0.5532,
-    0.4877,
-    0.6775,
-    -0.5275,
-    -0.4593,
-    0.6982,
-    0.4761,
-    -0.7250,
-    -0.4435,
-    0.8451,
-    0.6373,
-    0.9800,
-    -0.5972,
-    0.5738,
-    -0.5990,
-    0.7186,
-    0.9399,
-    -0.9223,
-    -0.7510,
-    -0.8456,
-    -0.6659,
-    -1.0870,
-    -0.6055,
-    -0.5429,
-    -0.7664,
-    0.5219,
-    0.9166,
-    -0.8953,
-    -0.4755,
-    -0.6556,
-    0.6417,
-    -0.5502,
-    0.6990,
-    0.5041,
-    0.5142,
-    0.7878,
-    0.5680,
-    0.4959,
-    -0.5621,
-    -0.4259,
-    0.5443,
-    -0.5078,
-    0.5508,
-    0.5183,
-    0.5207,
-    1.0235,
-    0.7844,
-    -0.4749,
-    1.0874,
-    0.5725,
-    0.4710,
-    0.7963,
-    0.4737,
-    0.4930,
-    -0.5709,
-    0.4520,
-    0.8591,
-    1.1315,
-    1.1334,
-    -0.8291,
-    -0.4495,
-    -0.8111,
-    -0.5264,
-    -0.4722,
-    -0.5182,
-    0.6858,
-    0.6914,
-    -0.9366,
-    0.5802,
-    -0.7192,
-    -0.4615,
-    0.7217,
-    0.4905,
-    0.6265,
-    0.6775,
-    -0.6079,
-    0.6982,
-    0.4761,
-    -0.7189,
-    0.5040,
-    -1.0853,
-    0.5743,
-    0.4313,
-    0.7276,
-    -0.4502,
-    -1.0673,
-    -0.8915,
-    0.5219,
-    -0.5929,
-    0.5814,
-    0.8548,
-    -0.5502,
-    0.6487,
-    -0.9916,
-    0.8110,
-    0.8998,
-    0.6755,
-    0.8954,
-    0.6261,
-    0.8372,
-    0.5821,
-    -1.0126,
-    0.4426,
-    0.4424,
-    0.4492,
-    0.5388,
-    0.4710,
-    0.7963,
-    0.9216,
-    -0.9476,
-    0.6240,
-    0.5123,
-    -0.6054,
-    0.4520,
-    -0.7367,
-    -1.0738,
-    0.5949,
-    0.7581,
-    0.5373,
-    0.8833,
-    0.4528,
-    0.5081,
-    1.0848,
-    -0.5974,
-    -0.6912,
-    -0.6608,
-    0.5116,
-    0.5691,
-    -0.9475,
-    0.9669,
-    -0.7092,
-    0.4363,
-    -0.5680,
-    0.4872,
-    -0.6250,
-    -0.4285,
-    1.0330,
-    -0.7963,
-    -0.5833,
-    -0.6044,
-    -0.5445,
-    0.4710,
-    0.5520,
-    -0.7517,
-    -0.4489,
-    -1.1589,
-    -0.5920,
-    1.1384,
-    1.5743,
-    -1.3279,
-    -0.8581,
-    0.8385,
-    -0.9480,
-    -0.5100,
-    0.5045,
-    -0.7694,
-    -1.3226,
-    -0.8958,
-    0.7273,
-    -1.0805,
-    0.5917,
-    0.7284,
-    -0.8987,
-    -0.4751,
-    -1.2702,
-    -0.6716,
-    -0.7773,
-    -0.6203,
-    -0.7265,
-    -0.7072,
-    0.4969,
-    -0.7273,
-    -0.9295,
-    -0.5308,
-    -0.6609,
-    -0.5589,
-    -0.4286,
-    -0.5207,
-    1.0670,
-    0.5748,
-    -0.7987,
-    0.6877,
-    -0.7700,
-    -0.4827,
-    0.7374,
-    0.6273,
-    0.6040,
-    -0.9825,
-    -0.4308,
-    0.7577,
-    0.5224,
-    0.4824,
-    0.9312,
-    -0.5035,
-    1.0703,
-    -0.4837,
-    -0.8111,
-    -0.5445,
-    0.9145,
-    0.6363,
-    -0.7039,
-    0.8146,
-    0.4777,
-    0.6238,
-    -0.5341,
-    -0.7138,
-    0.8573,
-    0.5568,
-    -0.6187,
-    -0.4269,
-    0.8835,
-    0.5079,
-    -0.5561,
-    -0.5329,
-    -0.4439,
-    -0.6547,
-    -0.5631,
-    -0.5135,
-    0.9708,
-    0.4921,
-    -0.4345,
-    -0.7227,
-    -0.7528,
-    -1.3657,
-    -0.7067,
-    -0.6343,
-    0.4864,
-    0.5240,
-    0.6122,
-    -0.7851,
-    -0.7079,
-    0.5007,
+    0.3736,
+    0.0699,
+    -0.7085,
+    -0.4698,
+    -0.3591,
+    0.5883,
+    -0.1400,
+    0.8795,
+    0.6297,
+    1.4821,
+    0.2872,
+    -0.3913,
+    -0.3333,
+    0.2872,
+    0.6872,
+    -0.1400,
+    1.0529,
+    -0.3618,
+    -0.5010,
+    0.1574,
+    0.0762,
+    0.5210,
+    -0.1528,
+    -0.2545,
+    -0.2252,
+    -0.3303,
+    -0.0309,
+    -0.1400,
+    -0.1619,
+    -0.7023,
+    -0.2907,
+    0.7349,
+    -0.9306,
+    -0.5128,
+    -0.2614,
     -0.4415,
-    -0.5905,
-    -0.6774,
-    0.5806,
-    -0.4670,
-    1.0356,
-    0.4818,
-    -0.6994,
-    -0.6792,
-    -0.7269,
-    -0.5058,
-    0.5516,
-    -0.4738,
-    -0.7818,
-    1.0477,
-    -0.4903,
-    -0.4843,
-    -0.8315,
-    -0.8126,
-    -0.4588,
-    -0.7225,
-    -0.5264,
-    -0.9538,
-    -0.5044,
-    -0.8231,
-    -0.8080,
-    -0.4752,
-    -1.0673,
-    -0.4263,
-    -0.6459,
-    -1.0564,
-    -0.4575,
-    -0.4843,
-    -0.8873,
-    0.7370,
-    0.6544,
-    0.4586,
-    0.6787,
-    -1.0709,
-    0.5610,
-    -1.0414,
-    -0.9214,
-    0.9026,
-    -0.7811,
-    -0.4444,
-    0.4256,
-    0.8175,
-    -0.4598,
-    -0.8266,
-    -0.5238,
-    0.9617,
-    -0.7914,
-    -0.6827,
-    0.6343,
-    0.6405,
-    -0.4683,
-    -0.6082,
-    -0.5044,
-    0.4718,
-    -0.8329,
-    -0.7939,
-    -0.6040,
-    -0.5874,
-    -0.4666,
-    -0.4785,
-    -0.7917,
-    -0.9916,
-    -0.5259,
-    -0.6203,
-    -0.6940,
-    -0.9950,
-    -0.9245,
-    0.7598,
-    0.5904,
-    -0.9223,
-    0.9491,
-    0.5059,
-    -0.6635,
-    0.6970,
-    0.4253,
-    -0.9712,
-    -0.5479,
-    -0.4851,
-    -0.6554,
-    0.5041,
-    -0.6739,
-    0.5383,
-    0.9768,
-    0.6190,
-    0.4761,
-    0.5651,
-    0.4319,
-    -0.4928,
-    -0.4666,
-    0.8954,
-    1.1686,
-    -0.5925,
-    -0.5337,
-    0.4959,
-    -0.7422,
-    -0.7204,
-    -0.9429,
-    0.4709,
-    -0.6928,
-    0.4951,
-    0.5907,
-    1.2827,
-    0.7169,
+    1.0305,
+    -0.0403,
+    -0.9513,
+    -0.9506,
+    0.1003,
+    -1.5907,
+    0.9238,
+    1.0584,
+    1.2424,
+    0.5551,
+    -0.6433,
+    0.4314,
+    -0.7816,
+    1.3783,
+    0.0285,
+    0.7101,
+    -1.6307,
+    -1.1938,
+    0.0722,
+    -0.3725,
+    -0.8071,
+    -0.2093,
+    0.9136,
+    1.3435,
+    -0.4328,
+    -1.4797,
+    1.6883,
+    -0.4589,
+    -0.6664,
+    -0.6823,
+    -0.6484,
+    -0.4698,
+    -0.2273,
+    -0.7506,
+    0.7025,
+    0.1390,
+    1.0505,
+    0.3169,
+    0.5191,
+    -0.6998,
+    -0.6907,
+    -0.8989,
+    -0.8690,
+    -0.1400,
+    -0.2695,
+    0.7965,
+    0.2164,
+    0.9781,
+    -1.1958,
+    1.1546,
+    0.7249,
+    0.1932,
+    0.5485,
+    0.2397,
+    1.3124,
+    0.3843,
+    -0.3328,
+    -0.5042,
+    -0.4293,
+    0.8658,
+    0.6032,
+    -0.3332,
+    1.2288,
+    0.2948,
+    0.0360,
+    -0.1620,
+    1.1804,
+    -0.7545,
+    -0.1508,
+    0.3190,
+    -1.0214,
+    -0.0851,
+    -0.7450,
+    0.6410,
+    -0.7568,
+    0.1804,
+    -0.2732,
+    -0.7470,
+    1.1787,
+    -0.8757,
+    0.8359,
+    -0.8597,
+    -1.0441,
+    -0.5843,
+    0.1988,
+    0.4750,
+    -0.0809,
+    0.2355,
+    0.7241,
+    -0.0398,
+    0.5605,
+    0.6954,
+    -0.5690,
+    -0.9690,
+    -0.3461,
+    -0.7970,
+    -0.4911,
+    -0.7056,
+    0.3206,
+    0.2842,
+    1.3694,
+    1.2432,
+    1.0930,
+    -0.1554,
+    -0.1641,
+    0.1574,
+    0.3273,
+    -1.6656,
+    0.6513,
+    0.4365,
+    0.7724,
+    0.4439,
+    0.0866,
+    0.6091,
+    0.1419,
+    -0.4698,
+    -0.1400,
+    -0.3728,
+    -0.4814,
+    -0.1619,
+    -0.2147,
+    -0.2607,
+    1.3004,
+    0.4335,
+    -0.3725,
+    -0.3906,
+    -0.6664,
+    -0.7311,
+    0.3843,
+    -0.3328,
+    -0.4477,
+    0.8304,
+    0.6032,
+    0.1059,
+    0.0875,
+    1.3694,
+    1.0930,
+    0.3273,
+    0.1337,
+    0.1419,
+    -1.2500,
+    -0.9971,
+    -0.4698,
+    0.5847,
+    0.3515,
+    0.6983,
+    -0.1400,
+    -0.9392,
+    0.1463,
+    0.1029,
+    -0.1619,
+    -0.7816,
+    -1.0437,
+    0.7334,
+    0.0404,
+    -0.3718,
+    0.8816,
+    -0.3725,
+    -0.4836,
+    -1.1571,
+    -0.3832,
+    0.1422,
+    -0.7768,
+    0.6933,
+    0.9154,
+    0.3557,
+    1.0617,
+    -1.4557,
+    1.2355,
+    0.6984,
+    0.8953,
+    0.7181,
+    -1.2142,
+    0.1072,
+    0.3595,
+    -0.4908,
+    0.3430,
+    0.5175,
+    0.9095,
+    -1.1376,
+    -0.5951,
+    1.1261,
+    0.2704,
+    -0.9312,
+    -1.4866,
+    -0.1361,
+    0.7001,
     0.8682,
-    -0.5223,
-    0.8104,
-    0.8675,
-    0.9652,
-    -0.6833,
-    -0.8844,
-    -0.6868,
-    0.9331,
-    -0.9959,
-    1.0852,
-    -0.8127,
-    -0.8295,
-    -0.6953,
-    -1.3560,
-    0.4426,
-    0.5801,
-    0.4902,
-    -0.6831,
-    0.4542,
-    0.7749,
-    0.4748,
-    0.6211,
-    0.4710,
-    0.5992,
-    -0.5468,
-    0.5667,
-    -0.5612,
-    0.6640,
-    0.6537,
-    0.4574,
-    -0.5968,
-    1.0004,
-    0.9068,
-    -0.6050,
-    0.7290,
-    -0.8981,
-    -0.6536,
-    -1.3795,
-    -0.8226,
-    -0.4934,
-    -1.1910,
-    -0.7775,
-    -0.6675,
-    -0.5803,
-    0.6394,
-    -0.5086,
-    -0.5146,
-    -0.7980,
-    0.6711,
-    0.5123,
-    1.0441,
-    0.5793,
-    -0.6305,
-    0.5378,
-    0.8375,
-    0.7629,
-    0.6711,
-    -0.5547,
-    -0.7433,
-    -0.7058,
-    -0.7175,
-    0.9436,
-    0.4520,
-    -1.0738,
-    0.5015,
-    0.4865,
+    0.1026,
+    -0.4202,
+    -0.0031,
+    -0.9864,
+    0.4730,
+    -0.6245,
+    1.1494,
+    0.4398,
+    0.0923,
+    -1.0771,
+    0.6294,
+    -0.0054,
+    0.3279,
+    1.3344,
+    -0.5037,
+    -1.1404,
+    0.1448,
+    0.3199,
+    0.0022,
+    -0.5024,
+    -0.3302,
+    1.0758,
+    0.0179,
+    -0.1805,
+    -0.4864,
+    -0.5647,
+    1.4191,
+    -1.2622,
+    -0.1655,
+    0.3926,
+    0.6623,
+    0.2027,
+    -0.7555,
+    1.0370,
+    0.9382,
+    0.4428,
+    0.5581,
+    -0.6596,
+    0.3122,
+    0.1746,
+    -0.3505,
+    -0.5438,
+    0.0187,
+    -0.1690,
+    -0.1400,
+    0.7627,
+    -1.6518,
+    0.1571,
+    0.3022,
+    -0.2093,
+    -1.1140,
+    1.4663,
+    2.2232,
+    0.1511,
+    0.4705,
+    0.5160,
+    0.0865,
+    -1.0792,
+    0.9643,
+    0.0574,
+    0.1647,
+    1.0305,
+    -0.2948,
+    -1.0633,
+    -0.3902,
+    -0.6074,
+    0.3515,
+    -1.2547,
+    0.1300,
+    -0.8871,
+    -0.0469,
+    0.4172,
+    0.1329,
+    0.5427,
+    0.6249,
+    -0.4439,
+    -1.3713,
+    -0.0697,
+    0.6154,
+    0.2169,
+    -0.7243,
+    1.9454,
+    -0.7545,
+    0.0694,
+    0.1555,
+    -1.3186,
+    0.5301,
+    -0.8833,
+    0.2448,
+    0.6397,
+    -1.2413,
+    -0.1588,
+    0.4833,
+    -0.5185,
+    0.9225,
+    0.8254,
+    0.2044,
+    -0.5320,
+    0.3526,
+    1.9613,
+    -0.4242,
+    -0.3273,
+    0.6959,
+    0.5972,
+    0.6718,
+    1.3227,
+    0.9842,
+    -0.0236,
+    -0.4631,
+    0.5433,
+    -0.3822,
+    0.3846,
+    1.6973,
+    -0.6132,
+    -0.7361,
+    -0.0737,
+    0.1023,
+    -1.2308,
+    0.4124,
+    0.8663,
+    0.3287,
+    -0.2677,
+    -0.9905,
+    1.1596,
+    -0.7529,
+    0.1216,
+    -0.1106,
+    -0.0851,
+    0.7019,
+    -0.4398,
+    -0.8683,
+    0.4453,
+    0.1009,
+    -0.8034,
+    -0.7645,
+    -0.5675,
+    -1.0178,
+    -1.7811,
+    -0.7445,
+    -0.8484,
+    0.5097,
+    -0.6600,
+    0.7254,
+    -0.2165,
+    -0.5147,
+    -0.0046,
+    0.7304,
+    -0.0317,
+    0.2760,
+    -0.8854,
+    0.8774,
+    -1.0837,
+    0.5701,
+    0.8000,
+    -0.1897,
+    -0.7568,
+    0.8648,
+    -1.0632,
+    -0.5076,
+    -0.2529,
+    -0.4787,
+    0.3050,
+    -0.4712,
+    -0.8163,
+    0.0002,
+    -0.1619,
+    -0.9306,
+    -0.6585,
+    -0.3052,
+    -1.1690,
+    -1.6801,
+    -0.1594,
+    -1.7094,
+    -0.2155,
+    -0.8585,
+    0.3030,
+    0.1422,
+    -1.3904,
+    0.9636,
+    1.2177,
+    1.1898,
+    0.3639,
+    0.9141,
+    -0.2162,
+    -0.1137,
+    -0.1087,
+    -1.4381,
+    0.0271,
+    -1.3862,
+    0.8361,
+    1.8650,
+    -1.0045,
+    1.1656,
+    -0.6807,
+    0.3556,
+    0.8082,
+    1.3027,
+    -1.3358,
+    -0.1920,
+    -1.2176,
+    0.4388,
+    0.3504,
+    -0.8757,
+    -0.4478,
+    -0.6414,
+    -0.2395,
+    -1.4557,
+    -0.3724,
+    -0.7840,
+    -1.1723,
+    1.1696,
+    0.8548,
+    0.0890,
+    0.5883,
+    0.0748,
+    1.2319,
+    -0.1385,
+    0.8630,
+    0.6212,
+    1.0573,
+    0.7222,
+    -0.1946,
+    -0.7231,
+    -0.6240,
+    0.1194,
+    -0.9190,
+    0.0579,
+    -1.6037,
+    -1.4953,
+    0.6096,
+    0.1594,
+    -0.5534,
+    -0.3784,
+    -0.2679,
+    0.1932,
+    -1.0441,
+    1.3700,
+    -1.3375,
+    -1.0865,
+    -0.4708,
+    1.3961,
+    -1.2013,
+    -0.9829,
+    -1.2082,
+    -0.4394,
+    0.1297,
+    0.1524,
+    -1.0246,
+    -0.1638,
+    0.3556,
+    0.9793,
+    0.6530,
+    0.7424,
+    0.2317,
+    0.6373,
+    0.1012,
+    -0.0307,
+    -0.7856,
+    -0.3461,
+    0.6513,
+    0.1932,
+    0.9006,
+    -0.2737,
+    -0.6167,
+    0.4341,
+    0.7414,
+    0.8838,
+    0.8690,
+    -0.8413,
+    -1.5892,
+    -0.9508,
+    -0.0457,
+    -0.6071,
+    -0.4175,
+    -0.6877,
+    0.0940,
+    0.2794,
+    0.0398,
+    0.6889,
+    -0.4415,
+    1.1374,
+    0.5088,
+    0.2658,
+    -0.3595,
+    0.6885,
+    0.2685,
+    -0.1262,
+    1.1379,
+    0.1186,
+    -1.1492,
+    -0.0054,
+    0.4221,
+    0.7964,
+    1.1652,
+    0.8534,
+    -0.1007,
+    1.4372,
+    -1.1233,
+    -1.1157,
+    -0.2502,
+    -1.4866,
+    -0.1361,
+    0.8871,
 )
