@@ -29,10 +29,11 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   ``--skip none``. The trainer never reads blind sets past 6.
 
 The learned scorer's honest estimate is its leave-one-set-out cross-validation (printed first,
-``--no-cv`` skips it): each of blind sets 1-6 and two halves of the corpus is held out in turn
-and scored by a model trained without it (see ``tools/train_corrections_model.py``). The
-"comb" column is rules then model; the rules were tuned on every one of these sets, so read
-"model" (the scorer alone, never trained on the held-out set) as the unbiased part.
+``--no-cv`` skips it; see ``tools/train_corrections_model.py``): each of blind sets 1-6 and two
+halves of the corpus is held out in turn and scored by a model trained without it. Columns:
+"first" = the rules as they were when that blind set was first measured (from git history) +
+the out-of-fold model, the honest estimate; "comb" = today's rules (tuned on every set, so
+optimistic) + the model; "rules" = today's rules alone; "model" = the model alone.
 
 It runs :func:`conkeeper.services.corrections.detect` at low, medium and high, prints a table
 per set (and per split of the tuning corpus), and writes ``bench/results/corrections_quality.json``.

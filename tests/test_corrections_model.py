@@ -125,3 +125,19 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "blind.jsonl",
         *(f"blind{n}.jsonl" for n in range(2, 7)),
     }
+
+
+def test_the_bench_finds_later_blind_sets_and_skips_the_named_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = importlib.util.spec_from_file_location(
+        "corrections_quality", ROOT / "bench" / "corrections_quality.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for name in ("blind.jsonl", "blind2.jsonl", "blind7.jsonl", "blind10.jsonl"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    monkeypatch.setattr(bench, "DATA", tmp_path)
+    assert [n for n, _ in bench.blind_sets(set())] == [1, 2, 7, 10]
+    assert [n for n, _ in bench.blind_sets({"blind7"})] == [1, 2, 10]
