@@ -39,6 +39,7 @@ import tarfile
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -103,7 +104,7 @@ class Example:
         self.first: dict[str, bool] | None = None
 
 
-def _fold_of(name: str, row: dict[str, object]) -> str:
+def _fold_of(name: str, row: dict[str, Any]) -> str:
     if name != "corpus":
         return name
     return "corpus-a" if str(row.get("split", "-")) == "-" else "corpus-b"
@@ -163,12 +164,12 @@ def train(
     for _ in range(EPOCHS):
         rng.shuffle(order)
         for i in order:
-            feats, y = rows[i]
-            p = linear(set(feats), weights, bias)
+            active, y = rows[i]
+            p = linear(set(active), weights, bias)
             err = p - y
             bias_grad += err * err
             bias -= rate * err / bias_grad**0.5
-            for f in feats:
+            for f in active:
                 g = err + l2 * weights[f]
                 grads[f] += g * g
                 weights[f] -= rate * g / grads[f] ** 0.5
@@ -176,17 +177,17 @@ def train(
     return {f: weights[f] for f in kept if abs(weights[f]) >= 1e-4}, bias
 
 
-def fit(examples: list[Example]) -> dict[str, object]:
+def fit(examples: list[Example]) -> dict[str, Any]:
     """Both models on ``examples``."""
     flag, flag_bias = train(_training_pairs(examples, kind=False))
     kind, kind_bias = train(_training_pairs(examples, kind=True), max_features=800)
     return {"flag": flag, "flag_bias": flag_bias, "kind": kind, "kind_bias": kind_bias}
 
 
-def probability(model: dict[str, object], ex: Example) -> float:
+def probability(model: dict[str, Any], ex: Example) -> float:
     """The model's best-segment probability for one example (as the hook scores it)."""
     weights, bias = model["flag"], model["flag_bias"]
-    return max(linear(bag, weights, bias) for bag in ex.bags)  # type: ignore[arg-type]
+    return max(linear(bag, weights, bias) for bag in ex.bags)
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -194,7 +195,7 @@ def probability(model: dict[str, object], ex: Example) -> float:
 
 def out_of_fold(examples: list[Example]) -> list[tuple[Example, float]]:
     """Each CV fold's examples scored by a model trained without that fold."""
-    scored = []
+    scored: list[tuple[Example, float]] = []
     for fold in CV_FOLDS:
         train_set = [ex for ex in examples if ex.fold != fold]
         test_set = [ex for ex in examples if ex.fold == fold]
@@ -290,17 +291,17 @@ def choose_thresholds(scored: list[tuple[Example, float]], honest: bool) -> dict
     return chosen
 
 
-def cv_table(examples: list[Example]) -> dict[str, object]:
+def cv_table(examples: list[Example]) -> dict[str, Any]:
     """The cross-validation figures per held-out fold and pooled, at each sensitivity: the
     rules as first measured + the model (blind sets only), today's rules + the model, today's
     rules alone, and the model alone."""
     honest = first_rules(examples)
     scored = out_of_fold(examples)
     thresholds = choose_thresholds(scored, honest)
-    table: dict[str, object] = {"thresholds": thresholds, "honest": honest, "folds": {}}
+    table: dict[str, Any] = {"thresholds": thresholds, "honest": honest, "folds": {}}
     for fold in (*CV_FOLDS, "pooled"):
         part = [s for s in scored if fold == "pooled" or s[0].fold == fold]
-        table["folds"][fold] = {  # type: ignore[index]
+        table["folds"][fold] = {
             level: {
                 "first+model": counts(part, level, thresholds[level], "first"),
                 "rules+model": counts(part, level, thresholds[level]),
@@ -315,12 +316,12 @@ def cv_table(examples: list[Example]) -> dict[str, object]:
 COLUMNS = ("first+model", "rules+model", "rules", "model")
 
 
-def print_cv(table: dict[str, object], out: Callable[[str], None] = print) -> None:
+def print_cv(table: dict[str, Any], out: Callable[[str], None] = print) -> None:
     """Print the CV table: precision/recall per held-out fold for each column of
     :data:`COLUMNS` at low and at medium."""
     th = table["thresholds"]
     out(
-        "leave-one-set-out CV; model thresholds " + ", ".join(f"{k} {v:.2f}" for k, v in th.items())  # type: ignore[union-attr]
+        "leave-one-set-out CV; model thresholds " + ", ".join(f"{k} {v:.2f}" for k, v in th.items())
     )
     out(
         "P/R of: first = rules as first measured + model (the honest estimate; blind sets "
@@ -328,7 +329,7 @@ def print_cv(table: dict[str, object], out: Callable[[str], None] = print) -> No
     )
     head = "".join(f"{lvl + ': first   comb   rules   model':<46}" for lvl in LEVELS[:2])
     out(f"{'held out':<10}{'pos':>4}  {head}")
-    for fold, levels in table["folds"].items():  # type: ignore[union-attr]
+    for fold, levels in table["folds"].items():
         n = levels["low"]["rules+model"]
         cells = []
         for lvl in LEVELS[:2]:
@@ -344,7 +345,7 @@ def print_cv(table: dict[str, object], out: Callable[[str], None] = print) -> No
 # --------------------------------------------------------------------------- output
 
 
-def write_weights(model: dict[str, object], thresholds: dict[str, float], n: int) -> None:
+def write_weights(model: dict[str, Any], thresholds: dict[str, float], n: int) -> None:
     """Write the generated weights module: per model, its feature names (one string, a name
     a line) and its weights (a tuple of floats, one constant). Both compile and load in well
     under a millisecond even without a ``.pyc``; a dict literal of the same size took ~28 ms
@@ -365,8 +366,8 @@ def write_weights(model: dict[str, object], thresholds: dict[str, float], n: int
         f"THRESHOLDS: dict[str, float] = {json.dumps(thresholds)}\n"
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"
         f"KIND_BIAS = {model['kind_bias']:.4f}\n"
-        + table("FLAG", model["flag"])  # type: ignore[arg-type]
-        + table("KIND", model["kind"]),  # type: ignore[arg-type]
+        + table("FLAG", model["flag"])
+        + table("KIND", model["kind"]),
         encoding="utf-8",
     )
 
@@ -383,7 +384,7 @@ def main() -> int:
     if args.cv_only:
         return 0
     model = fit(examples)
-    write_weights(model, table["thresholds"], len(examples))  # type: ignore[arg-type]
+    write_weights(model, table["thresholds"], len(examples))
     print(f"wrote {WEIGHTS.relative_to(ROOT)}: {len(model['flag'])} + {len(model['kind'])} weights")
     return 0
 

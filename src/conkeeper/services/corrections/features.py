@@ -120,7 +120,7 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
     total_tokens = 0
     for sentence in sentences:
         text = normalise(sentence)[:MAX_SEGMENT_CHARS]
-        tokens = _TOKEN.findall(text)
+        tokens = _TOKEN.compiled.findall(text)
         if not tokens:
             continue
         total_tokens += len(tokens)
@@ -198,7 +198,7 @@ def prose_segments(prose: str) -> list[list[str]]:
     last block's closing ones, so the line written after a long log is scored on its own."""
     from conkeeper.services.corrections.detection import sentences
 
-    blocks = [b for b in _PASTE_GAP.split(prose) if b.strip()] if "\n\n\n" in prose else []
+    blocks = [b for b in _PASTE_GAP.split(prose) if b and b.strip()] if "\n\n\n" in prose else []
     if len(blocks) <= 1:
         return segments(sentences(prose))
     head = sentences(blocks[0])[:HEAD_SENTENCES]
