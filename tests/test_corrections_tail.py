@@ -55,3 +55,34 @@ def test_closing_complaint_is_not_discounted_as_deep_prose() -> None:
     brief = "The importer reads CSV files, validates rows and writes them. " * 20
     assert detect(brief + "\n\nyou broke the date parsing again", "low").label == "friction"
     assert detect(brief + "\n\nLet's get started.", "low").label is None
+
+
+TRACEBACK = "Traceback (most recent call last):\n" + "".join(
+    f'  File "svc/jobs.py", line {i}, in step_{i}\n    revert_batch(failed_ids)\n'
+    for i in range(150)
+)
+
+
+def test_a_complaint_only_the_scorer_knows_after_a_300_line_paste_is_queued(
+    project: Path,
+) -> None:
+    text = (
+        "Full output from the worker:\n"
+        + TRACEBACK
+        + "\nsince your tweak the dashboard shows zeros"
+    )
+    assert len(text.splitlines()) > 300
+    assert detect(text, "low", model=False).label is None  # no rule knows this phrasing
+    assert _prompt(project, text).returncode == 0
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    (item,) = parse_queue(queue)
+    assert item.label == "friction"
+    assert "since your tweak the dashboard shows zeros" in item.text
+
+
+def test_the_same_paste_with_a_plain_question_is_not_queued(project: Path) -> None:
+    text = (
+        "Full output from the worker:\n" + TRACEBACK + "\ncan you tell me which step raised first?"
+    )
+    assert _prompt(project, text).returncode == 0
+    assert not (project / ".claude" / "memory" / "corrections-queue.md").exists()

@@ -24,12 +24,13 @@ from pathlib import Path
 
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
-from conkeeper.services.corrections.rules import _LEAD, _NO, _RULES, FRICTION, _Rule
+from conkeeper.services.corrections.rules import _LEAD, _NO, _RULES, CORRECTION, FRICTION, _Rule
 
 THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
 IGNORE_FILE = ".correction-ignore"
 MAX_SCAN_CHARS = 20000
 MAX_IGNORE_PATTERNS = 500
+RULE_LABEL_FLOOR = 0.4  # a rule this close names the label of a prompt the model flags
 
 
 class Detection(FrozenRecord):
@@ -272,15 +273,54 @@ def _join_bare_no(parts: list[str]) -> list[str]:
     return joined
 
 
-def detect(text: str, sensitivity: str = "low") -> Detection:
+def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection:
     """Classify a user prompt as a correction, friction, or neither.
 
-    Returns the best-scoring match; ``label`` is ``None`` when nothing reaches the threshold
-    for ``sensitivity`` (``low``/``medium``/``high``; unknown values behave like ``low``).
+    The rules decide first; when none reaches the threshold for ``sensitivity``
+    (``low``/``medium``/``high``; unknown values behave like ``low``), the learned scorer
+    (:mod:`.model`; off with ``model=False``) reads the prompt's head and tail and flags it
+    when its probability reaches that level's model threshold. ``label`` is ``None`` when
+    neither does; the confidence is then the best rule score.
     """
-    threshold = THRESHOLDS.get((sensitivity or "low").lower(), THRESHOLDS["low"])
+    level = (sensitivity or "low").lower()
+    level = level if level in THRESHOLDS else "low"
     prose = strip_noise(text or "")
     found = sentences(prose)
+    best, bonus = _rule_match(found)
+    if best.label is not None and best.confidence >= THRESHOLDS[level]:
+        return Detection(
+            best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
+        )
+    if model:
+        flagged = _model_match(text or "", prose, best, level)
+        if flagged is not None:
+            return flagged
+    return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
+
+
+def _model_match(text: str, prose: str, rules: Detection, level: str) -> Detection | None:
+    """The learned scorer's verdict when it reaches ``level``'s threshold; the label is the
+    closest rule's when one came near, else the scorer's own."""
+    from conkeeper.services.corrections import model
+    from conkeeper.services.corrections.features import pasted_share, prose_segments
+
+    parts = prose_segments(prose)
+    pasted = pasted_share(text, prose)
+    scored = model.score_segments(parts, pasted)
+    if scored.segment < 0 or scored.probability < model.THRESHOLDS[level]:
+        return None
+    if rules.label is not None and rules.confidence >= RULE_LABEL_FLOOR:
+        label = rules.label
+    else:
+        friction = model.friction(parts[scored.segment], pasted)
+        label = FRICTION if friction >= 0.5 else CORRECTION
+    span = " ".join(parts[scored.segment])[:300]
+    return Detection(label, round(scored.probability, 2), "model", span)
+
+
+def _rule_match(found: list[str]) -> tuple[Detection, float]:
+    """The best-scoring rule match over a prompt's sentences (head, and the tail of a long
+    one) and the bonus it earns when other rules of its label agree."""
     closing = {len(found) - 1, len(found) - 2}
     parts = _join_bare_no(found)
     total = sum(len(p) for p in parts)
@@ -304,12 +344,9 @@ def detect(text: str, sensitivity: str = "low") -> Detection:
                 support[rule.label] = support.get(rule.label, 0) + 1
             if score > best.confidence:
                 best = Detection(rule.label, score, rule.name, sentence[:300])
-    if best.label is None or best.confidence < threshold:
-        return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
-    bonus = 0.04 * (support.get(best.label, 1) - 1)
-    return Detection(
-        best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
-    )
+    if best.label is None:
+        return best, 0.0
+    return best, 0.04 * (support.get(best.label, 1) - 1)
 
 
 # ------------------------------------------------------------------------- .correction-ignore

@@ -1,0 +1,223 @@
+"""Features of a prompt for the learned correction scorer (F7): words, typos and structure.
+
+The rules in :mod:`.rules` catch the phrasings someone wrote a pattern for; the learned scorer
+in :mod:`.model` generalises to the ones nobody did. Both the offline trainer
+(``tools/train_corrections_model.py``) and the hook use this one module, so the features a
+model was trained on are exactly the ones it is scored on.
+
+A prompt is read as the detector reads it (:func:`.detection.strip_noise` has already removed
+code, quotes and pasted logs) and cut into *segments*: a short prompt is one segment; a long
+one, or one split by a paste, gives its head (first sentences) and its tail (last sentences)
+apart, so a complaint
+written after a long paste is scored on its own and the pasted middle is never scored.
+
+Each segment yields a set of binary features: lower-cased word unigrams and bigrams, the
+opening words, and structural cues (opens with a negation or an
+imperative, "you" + a past-tense verb, "again"/"still"/"same", an ordinal + "time", "why did
+you", a request or a question, praise, a conditional, talk about the detector, how much of the
+prompt was pasted).
+"""
+
+from __future__ import annotations
+
+from conkeeper.domain.lazy_re import LazyPattern
+
+HEAD_SENTENCES = 3
+TAIL_SENTENCES = 2
+MAX_SEGMENT_CHARS = 600
+
+_PASTE_GAP = LazyPattern(r"\n(?:[ \t]*\n){3,}")
+_TOKEN = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _words(text: str) -> frozenset[str]:
+    """A set of words from a space-separated list (easier to read than a list literal)."""
+    return frozenset(text.split())
+
+
+_FILLER = _words(
+    "ok okay hmm um uh well so and but ugh sorry please hey oh look listen claude wait "
+    "yeah yes right see"
+)
+_NEGATION_START = _words(
+    "no nope nah nono wrong incorrect not never stop don't dont undo revert nothing"
+)
+_IMPERATIVE = _words(
+    "use do don't dont try put make change rename move keep leave remove delete add call "
+    "set write revert undo stop switch replace return pass import apply create run drop "
+    "pick fix edit update name place store save read check only never just roll go"
+)
+_PERSISTENT = _words("again still same keep keeps kept anymore repeatedly yet")
+_PRAISE = _words("thanks thank great perfect nice awesome excellent lovely brilliant cool works")
+_META = _words(
+    "detector corpus regex regexes sensitivity flagged flag positives negatives positive "
+    "negative classifier"
+)
+_REQUEST_START = (
+    "can you",
+    "could you",
+    "would you",
+    "please add",
+    "please implement",
+    "please write",
+    "please create",
+    "let's add",
+    "let's implement",
+    "i'd like",
+    "i want",
+    "i need",
+    "we need",
+    "how do",
+    "how does",
+    "what does",
+    "what is",
+    "is there",
+)
+_YOU_PAST = LazyPattern(
+    r"\byou(?:'ve| have| just| already| also)*\s+(?:\w+ly\s+)?(?:\w+ed|broke|did|made|put|"
+    r"left|took|wrote|forgot|undid|ran|threw|got|lost|brought|reintroduced|broken|done|"
+    r"written|forgotten|taken|missed|ignored|overwrote|overwritten|dropped|deleted)\b"
+)
+_ORDINAL_TIME = LazyPattern(
+    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|umpteenth|nth|n-th|hundredth)\s+"
+    r"time\b|\b(?:two|three|four|five|six|several|many|\d+)\s+times\b"
+)
+_WHY_YOU = LazyPattern(r"\bwhy (?:did|do|would|are|is|does|on earth|the hell) (?:you|it|this)\b")
+_TOLD = LazyPattern(
+    r"\b(?:i (?:told|said|asked|already|just said|mentioned|explained)|as i said|like i said|"
+    r"how many times)\b"
+)
+_BLAME = LazyPattern(r"\b(?:before|after|since) (?:you|your)\b|\byour (?:change|edit|fix|commit)")
+_CONDITIONAL_START = _words("if when once whenever unless assuming after")
+_TOLD_HINTS = _words("told said asked already mentioned explained many")
+
+
+def normalise(text: str) -> str:
+    """Lower-case text with typographic quotes made plain, as the features expect."""
+    return text.replace("\u2019", "'").replace("\u2018", "'").lower()
+
+
+def segments(parts: list[str]) -> list[list[str]]:
+    """The sentence groups a prompt is scored on: all of a short prompt, or the head and the
+    tail of a long one apart (never its middle)."""
+    if len(parts) <= HEAD_SENTENCES + TAIL_SENTENCES:
+        return [parts] if parts else []
+    return [parts[:HEAD_SENTENCES], parts[-TAIL_SENTENCES:]]
+
+
+def _opening(tokens: list[str]) -> list[str]:
+    """The words of a sentence after leading fillers ("ok, so, no ..." -> "no ...")."""
+    i = 0
+    while i < len(tokens) - 1 and tokens[i] in _FILLER:
+        i += 1
+    return tokens[i:]
+
+
+def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
+    """The binary features of one segment (``pasted``: the share of the prompt's lines that
+    were code, quotes or logs)."""
+    feats: set[str] = set()
+    total_tokens = 0
+    for sentence in sentences:
+        text = normalise(sentence)[:MAX_SEGMENT_CHARS]
+        tokens = _TOKEN.compiled.findall(text)
+        if not tokens:
+            continue
+        total_tokens += len(tokens)
+        _word_features(tokens, feats)
+        _structure_features(text, tokens, feats)
+    if total_tokens <= 4:
+        feats.add("s:tiny")
+    elif total_tokens <= 12:
+        feats.add("s:short")
+    elif total_tokens > 40:
+        feats.add("s:long")
+    if pasted >= 0.5:
+        feats.add("s:mostly-pasted")
+    elif pasted > 0:
+        feats.add("s:some-pasted")
+    return feats
+
+
+def _word_features(tokens: list[str], feats: set[str]) -> None:
+    """Unigrams, bigrams and the opening words (character n-grams were tried for typos and
+    lowered cross-validated recall, so they are left out)."""
+    opening = _opening(tokens)
+    feats.add("f:" + opening[0])
+    if len(opening) > 1:
+        feats.add("f2:" + opening[0] + "_" + opening[1])
+    previous = "<s>"
+    for token in tokens:
+        feats.add("w:" + token)
+        feats.add("b:" + previous + "_" + token)
+        previous = token
+
+
+def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
+    """Cues that hold whatever the words: negation, blame, repetition, requests, praise."""
+    opening = _opening(tokens)
+    first = opening[0]
+    if first in _NEGATION_START or text.startswith("do not"):
+        feats.add("s:neg-start")
+    if first in _IMPERATIVE:
+        feats.add("s:imperative-start")
+    if any(t in _PERSISTENT for t in tokens):
+        feats.add("s:persistent")
+    if any(t in _PRAISE for t in tokens):
+        feats.add("s:praise")
+    if any(t in _META for t in tokens):
+        feats.add("s:meta")
+    if "you" in tokens and _YOU_PAST.search(text):
+        feats.add("s:you-past")
+    if "time" in text and _ORDINAL_TIME.search(text):
+        feats.add("s:ordinal-time")
+    if "why" in tokens and _WHY_YOU.search(text):
+        feats.add("s:why-you")
+    if not _TOLD_HINTS.isdisjoint(tokens) and _TOLD.search(text):
+        feats.add("s:told")
+    if ("before" in tokens or "after" in tokens or "since" in tokens or "your" in tokens) and (
+        _BLAME.search(text)
+    ):
+        feats.add("s:blame")
+    start = " ".join(opening[:3])
+    if start.startswith(_REQUEST_START):
+        feats.add("s:request")
+    if first in _CONDITIONAL_START or start.startswith("in case"):
+        feats.add("s:conditional")
+    if text.rstrip().endswith("?"):
+        feats.add("s:question")
+    if "quoted" in tokens or "code" in tokens:
+        feats.add("s:has-quote")
+    if "!" in text:
+        feats.add("s:bang")
+
+
+def prose_segments(prose: str) -> list[list[str]]:
+    """The scored segments of cleaned prose. Where a paste (three or more removed lines) splits
+    the prose into blocks, the head is the first block's opening sentences and the tail the
+    last block's closing ones, so the line written after a long log is scored on its own."""
+    from conkeeper.services.corrections.detection import sentences
+
+    blocks = [b for b in _PASTE_GAP.split(prose) if b and b.strip()] if "\n\n\n" in prose else []
+    if len(blocks) <= 1:
+        return segments(sentences(prose))
+    head = sentences(blocks[0])[:HEAD_SENTENCES]
+    tail = sentences(blocks[-1])[-TAIL_SENTENCES:]
+    return [part for part in (head, tail) if part]
+
+
+def prompt_segments(text: str) -> tuple[list[list[str]], float]:
+    """The scored segments of a raw prompt and the share of its lines that were pasted."""
+    from conkeeper.services.corrections.detection import strip_noise
+
+    prose = strip_noise(text or "")
+    return prose_segments(prose), pasted_share(text or "", prose)
+
+
+def pasted_share(text: str, prose: str) -> float:
+    """The share of non-blank lines that :func:`strip_noise` removed (code, quotes, logs)."""
+    before = sum(1 for line in text.splitlines() if line.strip())
+    if before == 0:
+        return 0.0
+    after = sum(1 for line in prose.splitlines() if line.strip())
+    return max(0.0, min(1.0, 1.0 - after / before))

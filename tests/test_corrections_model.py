@@ -1,0 +1,143 @@
+"""The learned correction scorer next to the rules: the classes issue 11 lists are caught in
+phrasings written for this test (in no data file), the negatives it lists stay unflagged, and
+the scorer stays small, reads only a long prompt's head and tail, and never trains on a blind
+set past 6."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from conkeeper.services.corrections import detect
+from conkeeper.services.corrections import model_weights as weights
+from conkeeper.services.corrections.features import segment_features, segments
+from conkeeper.services.corrections.model import THRESHOLDS
+from conkeeper.services.corrections.model import weights as table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CAUGHT = [
+    # "don't ..." about conventions and dependencies
+    ("stop using assert for input validation", "correction"),
+    ("quit sprinkling sleeps in the tests", "correction"),
+    ("don't add another yaml parser, ruamel is already there", "correction"),
+    # regressions blamed on the agent's change
+    ("the suite was green before you touched the router", "friction"),
+    ("CI is red again since your edit to the workflow", "friction"),
+    ("you removed the guard clause and now it crashes on None", "friction"),
+    # repeated failures
+    ("that's the third time this import error comes back", "friction"),
+    ("this is now the fourth time the migration fails", "friction"),
+    ("you keep putting the same typo back in the header", "correction"),
+    # terse orders, restated instructions, "incorrect", "nope, identical", "no difference"
+    ("Revert it. Immediately.", "friction"),
+    ("I told you: no network calls in unit tests.", "correction"),
+    ("As I said, we never squash merge.", "correction"),
+    ("incorrect — the cache key includes the locale", "correction"),
+    ("nope, identical stack trace", "friction"),
+    ("no difference, the output is the same", "friction"),
+    ("nothing changed, still the same 403", "friction"),
+]
+
+# phrasings no rule matches: only the learned scorer catches them
+MODEL_ONLY = [
+    ("Stop hard-coding the bucket name.", "correction"),
+    ("never put secrets in the compose file", "correction"),
+    ("since your tweak the dashboard shows zeros", "friction"),
+]
+
+NOT_FLAGGED = [
+    "thanks, the retry logic looks solid now",
+    "Great, that's exactly right.",
+    "add a command that reverts the last migration",
+    "Write a linter rule so people don't use print in library code.",
+    "What does 'connection reset by peer' usually mean?",
+    "Why does the detector treat 'same output' as friction?",
+    "Can you make the export not include archived rows?",
+    "Let's keep the API stable and add a v2 later.",
+    "Document the undo shortcut in the README.",
+    "Should the failed jobs be retried automatically?",
+]
+
+
+@pytest.mark.parametrize(("text", "label"), CAUGHT + MODEL_ONLY)
+def test_listed_classes_are_caught_at_low(text: str, label: str) -> None:
+    found = detect(text, "low")
+    assert (found.label, text) == (label, text)
+
+
+@pytest.mark.parametrize(("text", "label"), MODEL_ONLY)
+def test_the_scorer_catches_what_no_rule_does(text: str, label: str) -> None:
+    assert detect(text, "low", model=False).label is None
+    found = detect(text, "low")
+    assert (found.pattern, found.label) == ("model", label)
+    assert found.confidence >= THRESHOLDS["low"]
+
+
+@pytest.mark.parametrize("level", ["low", "medium"])
+@pytest.mark.parametrize("text", NOT_FLAGGED)
+def test_praise_requests_quotes_and_meta_talk_stay_unflagged(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def test_a_pasted_log_full_of_failed_and_revert_is_not_scored_as_a_complaint() -> None:
+    log = "".join(f"[deploy] step {i} failed, reverting release {i}\n" for i in range(300))
+    assert (
+        detect("Here is the deploy log:\n" + log + "\nwhat went wrong first?", "medium").label
+        is None
+    )
+
+
+def test_only_the_head_and_the_tail_of_a_long_prompt_are_scored() -> None:
+    parts = [f"sentence {i}." for i in range(300)]
+    assert segments(parts) == [parts[:3], parts[-2:]]
+    assert segments(parts[:5]) == [parts[:5]]
+    assert segments([]) == []
+
+
+def test_structure_features_name_the_cues() -> None:
+    feats = segment_features(["you broke the parser again"])
+    assert {"s:you-past", "s:persistent", "f:you"} <= feats
+    assert "s:ordinal-time" in segment_features(["that's the fifth time it fails"])
+    assert "s:neg-start" in segment_features(["ok so nope, wrong file"])
+
+
+def test_thresholds_are_ordered_and_the_weights_stay_small() -> None:
+    assert 0.5 < THRESHOLDS["high"] <= THRESHOLDS["medium"] <= THRESHOLDS["low"] < 1.0
+    assert 0 < len(table("FLAG")) <= 3000
+    assert 0 < len(table("KIND")) <= 1500
+    assert Path(weights.__file__).stat().st_size < 100_000
+
+
+def test_the_trainer_never_reads_a_later_blind_set() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "train_corrections_model", ROOT / "tools" / "train_corrections_model.py"
+    )
+    assert spec is not None and spec.loader is not None
+    trainer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(trainer)
+    files = set(trainer.TRAIN_FILES.values())
+    assert files == {
+        "corpus.jsonl",
+        "train_extra.jsonl",
+        "blind.jsonl",
+        *(f"blind{n}.jsonl" for n in range(2, 7)),
+    }
+
+
+def test_the_bench_finds_later_blind_sets_and_skips_the_named_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = importlib.util.spec_from_file_location(
+        "corrections_quality", ROOT / "bench" / "corrections_quality.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for name in ("blind.jsonl", "blind2.jsonl", "blind7.jsonl", "blind10.jsonl"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    monkeypatch.setattr(bench, "DATA", tmp_path)
+    assert [n for n, _ in bench.blind_sets(set())] == [1, 2, 7, 10]
+    assert [n for n, _ in bench.blind_sets({"blind7"})] == [1, 2, 10]
