@@ -91,9 +91,9 @@ def parse(
 
 def _parse(recorder: _Recorder, argv: list[str]) -> dict[str, object] | None:
     values: dict[str, object] = {}
-    for option in recorder.options.values():
-        default = option.default
-        values[option.dest] = list(default) if isinstance(default, list) else default
+    for declared in recorder.options.values():
+        default = declared.default
+        values[declared.dest] = list(default) if isinstance(default, list) else default
     words: list[str] = []
     runs = 0  # runs of positional words; argparse takes a "*" positional's words from one
     i, previous_word = 0, False
