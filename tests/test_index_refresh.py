@@ -299,3 +299,55 @@ def test_project_folder_moving_starts_afresh(tmp_path: Path) -> None:
     assert stats.added == 1
     hits = search(SearchRequest(query="moved", cwd=moved), store).hits
     assert [h.path for h in hits] == [".claude/memory/a.md"]
+
+
+def _aged(folder: Path) -> None:
+    """Every file an hour old: outside the racy window, so the fingerprint alone is trusted."""
+    stamp = 1_700_000_000_000_000_000
+    for path in folder.rglob("*.md"):
+        os.utime(path, ns=(stamp, stamp))
+
+
+def _bodies(store: idx.IndexStore) -> dict[str, str]:
+    return {r["rel_path"]: r["body"] for r in rows(store)}
+
+
+def _stored_fingerprint(store: idx.IndexStore) -> str:
+    return store.conn.execute("SELECT fingerprint FROM index_roots").fetchone()[0]
+
+
+def test_every_kind_of_change_beats_the_no_change_fingerprint(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    memory = root / ".claude" / "memory"
+    write(memory / "a.md", "# A\nalpha\n")
+    write(memory / "b.md", "# B\nbravo bravo\n")
+    write(memory / "sub" / "c.md", "# C\ncharlie\n")
+    _aged(memory)
+    db = tmp_path / "db.sqlite"
+    store, _ = refresh(root, db)
+
+    def again() -> idx.RefreshStats:
+        stats = idx.refresh_root(store.conn, idx.project_root(store.conn, locate_project(root)))
+        files = idx.scan_root(memory)
+        assert _stored_fingerprint(store) == idx.fingerprint(files, 2**62)
+        return stats
+
+    assert not again().changed  # nothing changed: the fingerprint matches
+    (memory / "a.md").write_text("# A\nalpha edited\n", encoding="utf-8")  # edit in place
+    _aged(memory)  # same mtime as before: only the size tells
+    assert again().updated == 1 and "edited" in _bodies(store)["a.md"]
+    write(memory / "sub" / "deeper" / "d.md", "# D\ndelta\n")  # new file in a new folder
+    _aged(memory)
+    assert again().added == 1 and "sub/deeper/d.md" in _bodies(store)
+    (memory / "sub" / "c.md").unlink()  # deleted
+    assert again().removed == 1 and "sub/c.md" not in _bodies(store)
+    (memory / "sub").rename(memory / "moved")  # a renamed folder renames its files
+    stats = again()
+    assert stats.removed == 1 and stats.added == 1 and "moved/deeper/d.md" in _bodies(store)
+    # Two files swap names: same names, same sizes and stamps overall, paired differently.
+    (memory / "a.md").rename(memory / "tmp.md")
+    (memory / "b.md").rename(memory / "a.md")
+    (memory / "tmp.md").rename(memory / "b.md")
+    assert again().changed
+    assert "bravo" in _bodies(store)["a.md"] and "alpha" in _bodies(store)["b.md"]
+    assert not again().changed

@@ -7,10 +7,7 @@ index, a truncated query, config warnings) go to stderr as one line each.
 
 from __future__ import annotations
 
-import argparse
-import re
 import sys
-import time
 from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, warn
@@ -24,7 +21,13 @@ from conkeeper.services.search import (
     search,
 )
 
-_RELATIVE = re.compile(r"\A(\d+)\s*([dhw])\Z")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+# The common "search QUERY [flags]" is parsed without argparse (conkeeper.cli.fastargs reads
+# add_arguments below, so a new flag needs nothing more); --help and errors still use argparse.
+FAST_ARGS = True
 _UNIT_S = {"h": 3600, "d": 86400, "w": 7 * 86400}
 
 
@@ -113,10 +116,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def parse_since(value: str, now: float | None = None) -> int:
     """``--since`` as Unix ms: a date (local midnight), an ISO date-time, or 7d / 2w / 12h ago."""
     text = value.strip()
-    relative = _RELATIVE.match(text.lower())
-    if relative:
-        seconds = int(relative.group(1)) * _UNIT_S[relative.group(2)]
-        return int(((now if now is not None else time.time()) - seconds) * 1000)
+    relative = _relative_seconds(text.lower())
+    if relative is not None:
+        import time
+
+        return int(((now if now is not None else time.time()) - relative) * 1000)
     from datetime import datetime  # only here: a search without --since does not pay for it
 
     try:
@@ -125,6 +129,14 @@ def parse_since(value: str, now: float | None = None) -> int:
         raise CliError(
             f"--since {value!r}: expected a date like 2025-01-31, or 7d / 2w / 12h", 2
         ) from None
+
+
+def _relative_seconds(text: str) -> int | None:
+    """``7d`` / ``2w`` / ``12h`` (spaces allowed before the unit) as seconds, else ``None``."""
+    number = text[:-1].rstrip()
+    if text[-1:] not in _UNIT_S or not number.isdecimal():  # \d+ as in a regex
+        return None
+    return int(number) * _UNIT_S[text[-1]]
 
 
 def _sessions_days(cwd: Path) -> int:

@@ -8,15 +8,15 @@ stderr (the traceback goes to the log file), never a traceback on the terminal.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import importlib
-import os
 import sys
-from collections.abc import Sequence
-from types import ModuleType
 
 from conkeeper import __version__
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # argparse is imported only when a command's arguments need it
+    import argparse
+    from collections.abc import Sequence
+    from types import ModuleType
 
 # name -> (module under conkeeper.cli, one-line description). Order is the order of --help.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -56,12 +56,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class _Formatter(argparse.HelpFormatter):
+def _formatter() -> type[argparse.HelpFormatter]:
     """argparse's formatter without its ``shutil`` import: argparse builds one for every
     ``add_argument``, and a read command should not load ``shutil`` (and ``bz2``/``lzma``)."""
+    import argparse
 
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24) -> None:
-        super().__init__(prog, indent_increment, max_help_position, width=_columns() - 2)
+    class _Formatter(argparse.HelpFormatter):
+        def __init__(
+            self, prog: str, indent_increment: int = 2, max_help_position: int = 24
+        ) -> None:
+            super().__init__(prog, indent_increment, max_help_position, width=_columns() - 2)
+
+    return _Formatter
 
 
 _COLUMNS: list[int] = []
@@ -76,9 +82,13 @@ def _columns() -> int:
 
 
 def _find_columns() -> int:
-    with contextlib.suppress(ValueError):
+    import os
+
+    try:
         if int(os.environ.get("COLUMNS", "0")) > 0:
             return int(os.environ["COLUMNS"])
+    except ValueError:
+        pass
     try:
         return os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
@@ -98,6 +108,8 @@ def _available() -> dict[str, tuple[str, str]]:
 
 
 def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="conkeeper",
         description="ConKeeper: memory for coding agents that you own and can read.",
@@ -110,8 +122,10 @@ def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser
 
 
 def _command_parser(name: str, help_text: str, module: object) -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
-        prog=f"conkeeper {name}", description=help_text, formatter_class=_Formatter
+        prog=f"conkeeper {name}", description=help_text, formatter_class=_formatter()
     )
     add = getattr(module, "add_arguments", None)
     if add is not None:
@@ -131,12 +145,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = args[0]
         module_name, help_text = COMMANDS[name]
         try:
-            module = importlib.import_module(f"conkeeper.cli.{module_name}")
+            module = __import__(f"conkeeper.cli.{module_name}", fromlist=["run"])
         except ModuleNotFoundError:
             sys.stderr.write(f"conkeeper: '{name}' is not available in this version\n")
             return 2
-        parser = _command_parser(name, help_text, module)
-        parsed = parser.parse_args(args[1:])
+        parsed = _fast_parse(name, help_text, module, args[1:])
+        if parsed is None:
+            parsed = _command_parser(name, help_text, module).parse_args(args[1:])
         parsed.command = name
         return _run(module, parsed)
     parser = _top_parser(_available())
@@ -145,6 +160,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     parser.parse_args(args)  # handles --help/--version and reports unknown commands
     return 0
+
+
+def _fast_parse(
+    name: str, help_text: str, module: object, argv: list[str]
+) -> argparse.Namespace | None:
+    """The arguments of a command that opts in (``FAST_ARGS = True``, e.g. ``search``) parsed
+    without importing argparse, or ``None`` to let argparse do it (help, errors, anything
+    unusual): see :mod:`conkeeper.cli.fastargs`."""
+    if not getattr(module, "FAST_ARGS", False):
+        return None
+    from conkeeper.cli.fastargs import parse
+
+    return parse(module, argv, lambda: _command_parser(name, help_text, module))
 
 
 def _run(module: ModuleType, parsed: argparse.Namespace) -> int:

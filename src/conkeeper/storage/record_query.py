@@ -10,8 +10,14 @@ recency means joining each match to its row (most of the query time). Instead th
 alone gives the best :data:`CANDIDATES` matches by BM25, and only those are joined, filtered and
 re-ranked with the recency factor — a two-stage ranking whose top 20 equalled the exact
 BM25 × recency order on every query of ``bench/search_bench.py``. When there are fewer matches
-than that, the result is exact; when filters (category, project, date) leave too few of the
-candidates, every match is ranked in SQL instead.
+than that, the result is exact; when filters (category, date) leave too few of the candidates,
+every match is ranked in SQL instead.
+
+Scoped by project inside FTS5 (schema 4): observations and summaries carry a ``project_id``
+column in their index, so a one-project search matches ``{text columns} : (query) AND
+project_id : "N"`` and only that project's matches are ever scored — in a store shared by five
+projects, a frequent word no longer costs the other four projects' matches. Every query names
+its text columns, so a search for a number never matches a project id.
 
 Imported only when a search wants records; stdlib only (no :mod:`dataclasses`).
 """
@@ -24,14 +30,15 @@ from typing import NamedTuple
 
 from conkeeper.storage.index_query import recency_factor, recency_factor_sql
 
-# title, subtitle, facts, narrative, concepts, files
-OBSERVATION_WEIGHTS = "4.0, 2.0, 2.0, 1.0, 1.0, 1.0"
+# title, subtitle, facts, narrative, concepts, files, project_id (never part of a score)
+OBSERVATION_WEIGHTS = "4.0, 2.0, 2.0, 1.0, 1.0, 1.0, 0.0"
 CANDIDATES = 1000  # best BM25 matches re-ranked with the recency factor (at least)
 
 
 class RecordTable(NamedTuple):
     """How one FTS table maps to its rows: ``table`` (with alias), ``joins`` to more tables,
-    the row id, time and project columns, the select list and the BM25 column weights."""
+    the row id, time and project columns, the select list, the BM25 column weights, the FTS
+    text columns a query may match, and whether the FTS table holds ``project_id``."""
 
     fts: str
     table: str
@@ -41,6 +48,8 @@ class RecordTable(NamedTuple):
     project_column: str
     columns: str
     weights: str = ""
+    text_columns: str = ""
+    fts_project: bool = False
 
 
 OBSERVATIONS = RecordTable(
@@ -52,6 +61,8 @@ OBSERVATIONS = RecordTable(
     "o.project_id",
     "o.id, o.session_id, o.type, o.title, o.subtitle, o.facts, o.created_at, p.name AS project",
     OBSERVATION_WEIGHTS,
+    "title subtitle facts narrative concepts files",
+    True,
 )
 SUMMARIES = RecordTable(
     "session_summaries_fts",
@@ -62,6 +73,10 @@ SUMMARIES = RecordTable(
     "m.project_id",
     "m.session_id, m.request, m.learned, m.completed, m.next_steps, m.created_at, "
     "p.name AS project",
+    # request, investigated, learned, completed, next_steps, notes, files_read, files_edited
+    "1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0",
+    "request investigated learned completed next_steps notes files_read files_edited",
+    True,
 )
 PROMPTS = RecordTable(
     "prompts_fts",
@@ -84,7 +99,7 @@ def _filters(
     """The ``WHERE`` additions (SQL starting with `` AND``) and their parameters."""
     where = ""
     params: dict[str, object] = {}
-    if project_id is not None:
+    if project_id is not None:  # also for an FTS-scoped table: the join checks it again
         where += f" AND {spec.project_column} = :project"
         params["project"] = project_id
     if since_ms is not None:
@@ -103,6 +118,17 @@ def _filters(
         params[f"cat{n}"] = name
         n += 1
     return where, params
+
+
+def scoped_match(spec: RecordTable, match: str, project_id: int | None) -> str:
+    """``match`` limited to ``spec``'s text columns and, when its FTS table holds the project
+    id, to one project's rows (``project_id`` ``None``: every project)."""
+    if not spec.text_columns:
+        return match
+    scoped = f"{{{spec.text_columns}}} : ({match})"
+    if spec.fts_project and project_id is not None:
+        scoped += f' AND project_id : "{int(project_id)}"'
+    return scoped
 
 
 def ranked_records(
@@ -127,6 +153,7 @@ def ranked_records(
     fallback index).
     """
     where, params = _filters(spec, project_id, since_ms, types, concepts)
+    match = scoped_match(spec, match, project_id)
     bm25 = f"bm25({spec.fts}{', ' + spec.weights if spec.weights else ''})"
     limit = max(CANDIDATES, fetch * 10)
     candidates = conn.execute(
