@@ -42,23 +42,26 @@ from conkeeper.services.freshness.citations import (
     is_config_path,
     split_entries,
 )
-from conkeeper.services.freshness.gitrepo import read_head, run_git_parallel
+from conkeeper.services.freshness.gitrepo import read_head, run_git, run_git_parallel
 from conkeeper.services.freshness.health import (
     parse_sync,
     read_last_sync,
     sync_args,
 )
 from conkeeper.services.freshness.history import (
-    CHURN_ARGS,
+    RENAMES_ARGS,
     Commit,
     Event,
     History,
+    churn_args,
     churn_stdin,
     events_args,
     history_args,
     parse_churn,
     parse_events,
     parse_history,
+    parse_renames,
+    pathspec,
 )
 from conkeeper.services.freshness.report import (
     Finding,
@@ -253,20 +256,70 @@ class _Checker:
         )
         head = read_head(self.root)
         self.bases = self._pick_bases(head)
-        calls = [(events_args(int(oldest) - 1), None)]
-        if head and self.bases:
-            calls.append((list(CHURN_ARGS), churn_stdin(head, [c for _, c in self.bases])))
+        spec = pathspec(self._history_paths(entries), self.tree.dirs)
+        calls = [(events_args(int(oldest) - 1, spec), None)]
+        if head and self.bases and spec != []:
+            calls.append((churn_args(spec), churn_stdin(head, [c for _, c in self.bases])))
         if last_sync:
             calls.append((sync_args(last_sync), None))
         self.report.git_calls += len(calls)
         outputs = run_git_parallel(self.root, calls, timeout=20.0)
         commits: list[Commit] = []
         self.events = parse_events(outputs[0], commits) or {}
-        if head and self.bases:
+        if head and self.bases and spec != []:
             self.churn = parse_churn(outputs[1], head, [c for _, c in self.bases])
         if last_sync:
             self.report.sync = parse_sync(outputs[-1], self.memory_prefix)
         self._health(commits, last_sync.time if last_sync else 0.0)
+        self._find_moves(entries)
+
+    def _history_paths(self, entries: list[tuple[str, Entry]]) -> set[str]:
+        """The paths whose history the checks read: each cited file or folder as it is now,
+        a missing one as cited and, for a short one (``auth/token.py``), the folders of
+        that name the project has; the files cited commands are defined in."""
+        paths: set[str] = set()
+        for _, entry in entries:
+            for citation in entry.citations:
+                if citation.kind == COMMAND and citation.tool in ("make", "npm"):
+                    paths.add("Makefile" if citation.tool == "make" else "package.json")
+                if citation.kind != PATH:
+                    continue
+                found = self.tree.resolve(citation.value)
+                if found is not None:
+                    paths.add(found)
+                    continue
+                clean = citation.value.rstrip("/")
+                paths.add(clean)
+                if "/" in clean:
+                    folder = clean.rsplit("/", 1)[0]
+                    suffix = "/" + folder
+                    for name in self.tree.by_name.get(folder.rsplit("/", 1)[-1], ()):
+                        if name.endswith(suffix) and name in self.tree.dirs:
+                            paths.add(name + "/")
+        return paths
+
+    def _find_moves(self, entries: list[tuple[str, Entry]]) -> None:
+        """Tell moves from deletions: the log's rename detection sees only the folders it was
+        limited to, so each commit that deleted a cited file is compared with its parent
+        once more, whole (one call for all of them; none when nothing cited was deleted)."""
+        deleting: dict[str, list[tuple[str, Event]]] = {}
+        for _, entry in entries:
+            for citation in entry.citations:
+                if citation.kind != PATH or self.tree.resolve(citation.value) is not None:
+                    continue
+                event, name = self._deletion(citation.value)
+                if event is not None and event.status == "D":
+                    deleting.setdefault(event.commit.hash, []).append((name, event))
+        if not deleting:
+            return
+        self.report.git_calls += 1
+        output = run_git(self.root, RENAMES_ARGS, stdin="".join(f"{c}\n" for c in deleting))
+        renames = parse_renames(output)
+        for commit, moved in deleting.items():
+            for name, event in moved:
+                new = renames.get((commit, name))
+                if new:
+                    event.status, event.new_path = "R", new
 
     def _memory_changed_times(self) -> list[float]:
         """When each tracked memory file last changed in git."""
