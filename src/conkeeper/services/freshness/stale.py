@@ -73,7 +73,7 @@ from conkeeper.services.freshness.report import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Container, Iterable, Mapping
 
 MAX_MEMORY_BYTES = 512 * 1024
 MAX_CODE_BYTES = 2 * 1024 * 1024
@@ -162,6 +162,25 @@ def has_word(text: str, word: str) -> bool:
     return False
 
 
+_MAKE_RULE = re.compile(r"^([^:#=\n]+)::?(?!=)", re.MULTILINE)
+
+
+def make_targets(makefile: str) -> set[str]:
+    """The targets a Makefile's rule lines define (``a b: deps`` defines ``a`` and ``b``;
+    ``X := 1`` is an assignment, not a rule)."""
+    return {word for match in _MAKE_RULE.finditer(makefile) for word in match.group(1).split()}
+
+
+def npm_scripts(package_json: str) -> Container[str] | None:
+    """The script names of a ``package.json`` (``None`` when it cannot be read as JSON: then
+    nothing is judged)."""
+    try:
+        scripts = json.loads(package_json).get("scripts") or {}
+    except (ValueError, AttributeError):
+        return None
+    return scripts if isinstance(scripts, dict) else None
+
+
 _DATES: dict[int, str] = {}
 
 
@@ -202,6 +221,8 @@ class _Checker:
         self.tree = _Tree(root, None)
         self.code: dict[str, str] = {}
         self.grep: dict[str, set[str]] = {}
+        self.grepped: set[str] = set()
+        self.parsed: dict[str, Container[str] | None] = {}  # Makefile targets, npm scripts
         self.churn: dict[str, dict[str, int]] = {}
         self.bases: list[tuple[int, str]] = []
         self.dated: dict[tuple[str, int], tuple[float, str]] = {}
@@ -245,7 +266,7 @@ class _Checker:
         self.tree = _Tree(self.root, [n for n in outputs[0].split("\0") if n])
         self.history = parse_history(outputs[1], self.memory_prefix)
         if grep_args:
-            self._parse_grep(outputs[2])
+            self._parse_grep(outputs[2], grep_args[grep_args.index("-e") + 1 :: 2])
         for rel, entry in entries:
             self.dated[(rel, entry.start)] = self._date_entry(rel, entry)
         last_sync = read_last_sync(self.memory_dir)
@@ -371,8 +392,13 @@ class _Checker:
             args += ["-e", symbol]
         return [*args, "--", ".", f":(exclude){self.memory_prefix.rstrip('/')}"]
 
-    def _parse_grep(self, output: str | None) -> None:
-        for line in (output or "").splitlines():
+    def _parse_grep(self, output: str | None, symbols: list[str]) -> None:
+        """Where each symbol occurs; ``grepped`` holds the symbols the search answered for
+        (a failed search leaves it empty, and the files are read instead)."""
+        if output is None:
+            return
+        self.grepped.update(symbols)
+        for line in output.splitlines():
             name, _, match = line.rpartition(":")
             if name:
                 self.grep.setdefault(match, set()).add(name)
@@ -524,7 +550,7 @@ class _Checker:
         where_now = self.grep.get(name, set())
         if folders and any(w.startswith(d + "/") for d in folders for w in where_now):
             return False  # still somewhere under a cited folder
-        if any(has_word(self._code(path), name) for path in files):
+        if any(self._has_symbol(path, name, where_now) for path in files):
             return False
         shown_paths = files or folders
         where = sorted(self.grep.get(name, ()))
@@ -534,14 +560,21 @@ class _Checker:
         self._add(rel, entry, name, "symbol-gone", f"no longer in {shown}{elsewhere}", commit)
         return True
 
+    def _has_symbol(self, path: str, name: str, where_now: set[str]) -> bool:
+        """Whether ``name`` occurs in the file ``path``: the search's answer when it found it
+        there, else the file read (an ignored, binary or unsearched file, or a search that
+        failed)."""
+        if path in where_now:
+            return True
+        return has_word(self._code(path), name)
+
     def _command(self, rel: str, entry: Entry, value: str, tool: str) -> bool:
         if tool == "make":
             if "Makefile" not in self.tree.files and not self._code("Makefile"):
                 return False
-            target = re.compile(
-                r"^(?:[^:#=\n]*\s)?" + re.escape(value) + r"(?:\s[^:#=\n]*)?::?(?!=)", re.MULTILINE
-            )
-            if target.search(self._code("Makefile")):
+            if "Makefile" not in self.parsed:
+                self.parsed["Makefile"] = make_targets(self._code("Makefile"))
+            if value in (self.parsed["Makefile"] or ()):
                 return False
             commit = self._latest(["Makefile"])
             self._add(
@@ -551,11 +584,10 @@ class _Checker:
         if tool == "npm":
             if "package.json" not in self.tree.files and not self._code("package.json"):
                 return False
-            try:
-                scripts = json.loads(self._code("package.json")).get("scripts") or {}
-            except (ValueError, AttributeError):
-                return False
-            if value in scripts:
+            if "package.json" not in self.parsed:
+                self.parsed["package.json"] = npm_scripts(self._code("package.json"))
+            scripts = self.parsed["package.json"]
+            if scripts is None or value in scripts:
                 return False
             commit = self._latest(["package.json"])
             detail = "no such script in package.json"
@@ -603,7 +635,7 @@ class _Checker:
         if not after:
             return False
         churn = self._churn(path, since)
-        if churn is None:
+        if churn is None or churn < SUBSTANTIAL_MIN_LINES:
             return False
         size = self._code(path).count("\n") + 1
         if churn < max(SUBSTANTIAL_MIN_LINES, SUBSTANTIAL_SHARE * size):
