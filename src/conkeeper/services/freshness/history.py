@@ -4,7 +4,8 @@ Blaming each memory file and logging each cited file would cost one git process 
 pathspec-limited log over hundreds of paths costs seconds on a long history. Instead:
 
 * :func:`history_args` / :func:`parse_history`: one ``git log -p -U0`` over the memory
-  folder alone gives, for each memory file, the newest commit that added each line text.
+  folder alone (stopping where the folder did not exist yet) gives, for each memory file,
+  the newest commit that added each line text.
   That is what ``git blame`` reports for a line still present (its current text is an added
   line of the commit that last wrote it); a line found in no commit is uncommitted, i.e.
   edited just now.
@@ -13,7 +14,7 @@ pathspec-limited log over hundreds of paths costs seconds on a long history. Ins
   or renamed it (with the new name). Its tree diffs are limited to a few folders around the
   cited files (:func:`pathspec`), which is what keeps a long history cheap; ``--sparse
   --full-history`` still lists every commit, for the per-file health counts.
-* :func:`renames_args` / :func:`parse_renames`: one ``git diff-tree -M --stdin`` over the
+* :data:`RENAMES_ARGS` / :func:`parse_renames`: one ``git diff-tree -M --stdin`` over the
   few commits that removed a cited file tells a move out of those folders from a deletion.
 * :func:`churn_args` / :func:`parse_churn`: one ``git diff-tree --stdin --numstat`` (same
   folders) comparing a few base commits with ``HEAD`` gives the lines of each file changed
@@ -154,6 +155,7 @@ def history_args(memory_prefix: str) -> list[str]:
         "-p",
         "-U0",
         "--no-renames",
+        "--remove-empty",
         "--no-ext-diff",
         "--no-textconv",
         "--format=" + _COMMIT_MARK + "%H\x1f%ct\x1f%s",
@@ -244,11 +246,11 @@ def events_args(since: int, paths: Sequence[str] | None = None) -> list[str]:
 
 
 def parse_events(
-    output: str | None, commits: list[Commit] | None = None
+    output: str | None, times: list[int] | None = None
 ) -> dict[str, list[Event]] | None:
     """``{path: [Event, ...]}`` (newest first) from :func:`events_args` output; renames are
-    listed under the old path; every commit seen is appended to ``commits``. ``None`` when git
-    could not tell."""
+    listed under the old path; the time of every commit seen is appended to ``times``.
+    ``None`` when git could not tell."""
     if output is None:
         return None
     events: dict[str, list[Event]] = {}
@@ -257,9 +259,11 @@ def parse_events(
         parts = header.split("\x1f", 2)
         if len(parts) != 3 or not parts[1].isdigit():
             continue
+        if times is not None:
+            times.append(int(parts[1]))
+        if "\t" not in body:  # most commits touch none of the files asked about
+            continue
         commit = Commit(parts[0], int(parts[1]), parts[2])
-        if commits is not None:
-            commits.append(commit)
         for line in body.split("\n"):
             if "\t" not in line:
                 continue

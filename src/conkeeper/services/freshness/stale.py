@@ -32,7 +32,7 @@ from pathlib import Path
 
 from conkeeper.domain.privacy import blank_private, is_private_file
 from conkeeper.domain.records import Record
-from conkeeper.domain.textio import MemoryFileError, read_text
+from conkeeper.domain.textio import MemoryFileError, decode_text
 from conkeeper.services.freshness.citations import (
     COMMAND,
     KEY,
@@ -73,7 +73,7 @@ from conkeeper.services.freshness.report import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Container, Iterable, Mapping
+    from collections.abc import Callable, Container, Iterable, Mapping
 
 MAX_MEMORY_BYTES = 512 * 1024
 MAX_CODE_BYTES = 2 * 1024 * 1024
@@ -86,12 +86,8 @@ REASONS = ("deleted", "renamed", "missing", "symbol-gone", "command-gone", "chan
 # --------------------------------------------------------------------------- memory side
 
 
-def _entries(path: Path) -> list[Entry]:
-    try:
-        text = read_text(path, max_bytes=MAX_MEMORY_BYTES)
-    except MemoryFileError:
-        return []
-    if is_private_file(text):
+def _entries(path: Path, text: str | None) -> list[Entry]:
+    if text is None or is_private_file(text):
         return []
     return split_entries(blank_private(text))
 
@@ -102,7 +98,7 @@ def _entries(path: Path) -> list[Entry]:
 class _Tree(Record):
     """The work tree as git knows it: tracked files, and suffix lookups for short paths."""
 
-    __slots__ = ("by_name", "dirs", "files", "prefix", "root")
+    __slots__ = ("by_name", "dirs", "files", "prefix", "resolved", "root")
 
     def __init__(self, root: Path, files: list[str] | None) -> None:
         self.root = root
@@ -110,19 +106,26 @@ class _Tree(Record):
         self.files: set[str] = set(files or ())
         self.dirs: set[str] = set()
         self.by_name: dict[str, list[str]] = {}
+        self.resolved: dict[str, str | None] = {}
+        dirs, by_name = self.dirs, self.by_name
         for name in self.files:
-            parts = name.split("/")
-            self.by_name.setdefault(parts[-1], []).append(name)
-            for index in range(1, len(parts)):
-                folder = "/".join(parts[:index])
-                if folder not in self.dirs:
-                    self.dirs.add(folder)
-                    self.by_name.setdefault(parts[index - 1], []).append(folder)
+            slash = name.rfind("/")
+            by_name.setdefault(name[slash + 1 :], []).append(name)
+            folder = name[:slash] if slash > 0 else ""
+            while folder and folder not in dirs:  # each folder once, deepest first
+                dirs.add(folder)
+                slash = folder.rfind("/")
+                by_name.setdefault(folder[slash + 1 :], []).append(folder)
+                folder = folder[:slash] if slash > 0 else ""
 
     def resolve(self, path: str) -> str | None:
         """The project-relative file or folder ``path`` names now (a short path may name a
         file deeper in the tree: ``auth/token.py``), or ``None``."""
-        clean = path.rstrip("/")
+        if path not in self.resolved:
+            self.resolved[path] = self._resolve(path.rstrip("/"))
+        return self.resolved[path]
+
+    def _resolve(self, clean: str) -> str | None:
         if clean in self.files or clean in self.dirs or os.path.exists(self.prefix + clean):
             return clean
         suffix = "/" + clean
@@ -230,43 +233,44 @@ class _Checker:
 
     def run(self, files: Iterable[Path]) -> Report:
         started = time.perf_counter()
+        paths = list(files)
         entries: list[tuple[str, Entry]] = []
-        for path in files:
-            rel = _relative(path, self.root)
-            self.memory_mtime[rel] = _mtime(path)
-            entries.extend((rel, entry) for entry in _entries(path))
-        self.report.entries = len(entries)
-        self.report.citations = sum(len(e.citations) for _, e in entries)
-        if self.memory_mtime:
-            self._ask_git(entries)
+
+        def read_memory() -> None:
+            for path in paths:
+                rel = _relative(path, self.root)
+                self.memory_mtime[rel], text = _read_memory(path)
+                entries.extend((rel, entry) for entry in _entries(path, text))
+
+        if paths:
+            self._ask_git(entries, read_memory)
             for rel, entry in entries:
                 self._check_entry(rel, entry)
             _redact_summaries(self.report.findings)
+        self.report.entries = len(entries)
+        self.report.citations = sum(len(e.citations) for _, e in entries)
         self.report.elapsed_ms = (time.perf_counter() - started) * 1000
         return self.report
 
     # -- git questions (a constant number of calls) ----------------------------------------
 
-    def _ask_git(self, entries: list[tuple[str, Entry]]) -> None:
-        """Two rounds of git calls, each round's calls run in parallel: the file list, the
-        memory folder's history and the symbol search; then the commits since the oldest
-        entry and the churn since each entry's commit."""
-        grep_args = self._grep_args(entries)
+    def _ask_git(self, entries: list[tuple[str, Entry]], read_memory: Callable[[], None]) -> None:
+        """Two rounds of git calls, each round's calls run in parallel (a third, small one
+        only when a cited file was deleted): the file list and the memory folder's history,
+        while the memory files are read and parsed here; then the commits since the oldest
+        entry, the churn since each entry's commit, the symbol search and the changes since
+        the last sync."""
         calls: list[tuple[list[str], str | None]] = [
             (["ls-files", "-z", "--cached", "--others", "--exclude-standard"], None),
             (history_args(self.memory_prefix), None),
         ]
-        if grep_args:
-            calls.append((grep_args, None))
         self.report.git_calls += len(calls)
-        outputs = run_git_parallel(self.root, calls, timeout=20.0)
+        outputs = run_git_parallel(self.root, calls, timeout=20.0, during=read_memory)
         if outputs[0] is None:
             return
         self.report.git = True
         self.tree = _Tree(self.root, [n for n in outputs[0].split("\0") if n])
         self.history = parse_history(outputs[1], self.memory_prefix)
-        if grep_args:
-            self._parse_grep(outputs[2], grep_args[grep_args.index("-e") + 1 :: 2])
         for rel, entry in entries:
             self.dated[(rel, entry.start)] = self._date_entry(rel, entry)
         last_sync = read_last_sync(self.memory_dir)
@@ -279,19 +283,25 @@ class _Checker:
         self.bases = self._pick_bases(head)
         spec = pathspec(self._history_paths(entries), self.tree.dirs)
         calls = [(events_args(int(oldest) - 1, spec), None)]
-        if head and self.bases and spec != []:
-            calls.append((churn_args(spec), churn_stdin(head, [c for _, c in self.bases])))
+        churn = bool(head and self.bases and spec != [])
+        if churn:
+            calls.append((churn_args(spec), churn_stdin(head or "", [c for _, c in self.bases])))
+        grep_args = self._grep_args(entries)
+        if grep_args:
+            calls.append((grep_args, None))
         if last_sync:
             calls.append((sync_args(last_sync), None))
         self.report.git_calls += len(calls)
         outputs = run_git_parallel(self.root, calls, timeout=20.0)
-        commits: list[Commit] = []
-        self.events = parse_events(outputs[0], commits) or {}
-        if head and self.bases and spec != []:
-            self.churn = parse_churn(outputs[1], head, [c for _, c in self.bases])
+        times: list[int] = []
+        self.events = parse_events(outputs[0], times) or {}
+        if churn:
+            self.churn = parse_churn(outputs[1], head or "", [c for _, c in self.bases])
+        if grep_args:
+            self._parse_grep(outputs[1 + churn], grep_args[grep_args.index("-e") + 1 :: 2])
         if last_sync:
             self.report.sync = parse_sync(outputs[-1], self.memory_prefix)
-        self._health(commits, last_sync.time if last_sync else 0.0)
+        self._health(times, last_sync.time if last_sync else 0.0)
         self._find_moves(entries)
 
     def _history_paths(self, entries: list[tuple[str, Entry]]) -> set[str]:
@@ -352,11 +362,11 @@ class _Checker:
             if self.history.changes.get(rel)
         ]
 
-    def _health(self, commits: list[Commit], synced: float) -> None:
+    def _health(self, times: list[int], synced: float) -> None:
         """Commits since each tracked memory file last changed (or was last synced)."""
         if self.history is None:
             return
-        times = sorted(c.time for c in commits)
+        times.sort()
         for rel in self.memory_mtime:
             changes = self.history.changes.get(rel)
             if not changes:
@@ -539,7 +549,12 @@ class _Checker:
         themselves (a symbol is looked for in code, not in the notes that mention it)."""
         memory = self.memory_prefix.rstrip("/")
         code = [f for f in cited if f != memory and not f.startswith(self.memory_prefix)]
-        folders = [f for f in code if f in self.tree.dirs or os.path.isdir(self.tree.prefix + f)]
+        folders = [
+            f
+            for f in code
+            if f in self.tree.dirs
+            or (f not in self.tree.files and os.path.isdir(self.tree.prefix + f))
+        ]
         return folders, [f for f in code if f not in folders]
 
     def _gone_from_cited(
@@ -653,17 +668,29 @@ class _Checker:
 
 
 def _relative(path: Path, root: Path) -> str:
+    text, base = str(path), str(root)
+    if text.startswith(base + os.sep):
+        return text[len(base) + 1 :].replace(os.sep, "/")
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
 
 
-def _mtime(path: Path) -> float:
+def _read_memory(path: Path) -> tuple[float, str | None]:
+    """A memory file's mtime and text (``None`` when it cannot be read or is too large)."""
     try:
-        return path.stat().st_mtime
+        with open(path, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            if stat.st_size > MAX_MEMORY_BYTES:
+                return stat.st_mtime, None
+            data = handle.read()
     except OSError:
-        return time.time()
+        return time.time(), None
+    try:
+        return stat.st_mtime, decode_text(data, path)
+    except MemoryFileError:
+        return stat.st_mtime, None
 
 
 def find_stale(root: Path, memory_dir: Path) -> Report:
