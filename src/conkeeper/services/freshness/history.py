@@ -29,7 +29,7 @@ from conkeeper.domain.records import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Container, Iterable, Sequence
+    from collections.abc import Callable, Container, Iterable, Sequence
 
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _COMMIT_MARK = "\x1e"
@@ -188,7 +188,7 @@ class Event(Record):
         self.new_path = new_path
 
 
-MAX_PATHSPECS = 24
+MAX_PATHSPECS = 16
 
 
 def pathspec(
@@ -246,35 +246,47 @@ def events_args(since: int, paths: Sequence[str] | None = None) -> list[str]:
 
 
 def parse_events(
-    output: str | None, times: list[int] | None = None
+    output: str | None,
+    times: list[int] | None = None,
+    keep: Callable[[str], bool] | None = None,
 ) -> dict[str, list[Event]] | None:
     """``{path: [Event, ...]}`` (newest first) from :func:`events_args` output; renames are
-    listed under the old path; the time of every commit seen is appended to ``times``.
-    ``None`` when git could not tell."""
+    listed under the old path; the time of every commit seen is appended to ``times``. With
+    ``keep``, other paths' additions, changes and deletions are skipped (renames are always
+    kept, to follow a file through them). ``None`` when git could not tell."""
     if output is None:
         return None
     events: dict[str, list[Event]] = {}
-    for block in output.split(_COMMIT_MARK)[1:]:
-        header, _, body = block.partition("\n")
-        parts = header.split("\x1f", 2)
-        if len(parts) != 3 or not parts[1].isdigit():
+    header = ""
+    commit: Commit | None = None
+    for line in output.split("\n"):
+        if line.startswith(_COMMIT_MARK):
+            header, commit = line, None
+            if times is not None:
+                stamp = line.split("\x1f", 2)[1:2]
+                if stamp and stamp[0].isdigit():
+                    times.append(int(stamp[0]))
             continue
-        if times is not None:
-            times.append(int(parts[1]))
-        if "\t" not in body:  # most commits touch none of the files asked about
+        if "\t" not in line or not header:
             continue
-        commit = Commit(parts[0], int(parts[1]), parts[2])
-        for line in body.split("\n"):
-            if "\t" not in line:
+        fields = line.split("\t")
+        status = fields[0][:1]
+        renamed = status == "R" and len(fields) >= 3
+        if not renamed and (
+            status not in "AMDT" or len(fields) < 2 or (keep is not None and not keep(fields[1]))
+        ):
+            continue
+        if commit is None:  # made once per commit that touches a path asked about
+            parts = header[1:].split("\x1f", 2)
+            if len(parts) != 3 or not parts[1].isdigit():
+                header = ""
                 continue
-            fields = line.split("\t")
-            status = fields[0][:1]
-            if status == "R" and len(fields) >= 3:
-                events.setdefault(fields[1], []).append(Event(commit, "R", fields[2]))
-                events.setdefault(fields[2], []).append(Event(commit, "A"))
-            elif status in "AMDT" and len(fields) >= 2:
-                kind = "M" if status == "T" else status
-                events.setdefault(fields[1], []).append(Event(commit, kind))
+            commit = Commit(parts[0], int(parts[1]), parts[2])
+        if renamed:
+            events.setdefault(fields[1], []).append(Event(commit, "R", fields[2]))
+            events.setdefault(fields[2], []).append(Event(commit, "A"))
+        else:
+            events.setdefault(fields[1], []).append(Event(commit, "M" if status == "T" else status))
     return events
 
 

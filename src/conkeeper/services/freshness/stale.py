@@ -221,6 +221,8 @@ class _Checker:
         self.report = Report()
         self.history: History | None = None
         self.events: dict[str, list[Event]] = {}
+        self.by_base: dict[str, list[str]] | None = None
+        self.deletions: dict[str, tuple[Event | None, str]] = {}
         self.tree = _Tree(root, None)
         self.code: dict[str, str] = {}
         self.grep: dict[str, set[str]] = {}
@@ -294,7 +296,7 @@ class _Checker:
         self.report.git_calls += len(calls)
         outputs = run_git_parallel(self.root, calls, timeout=20.0)
         times: list[int] = []
-        self.events = parse_events(outputs[0], times) or {}
+        self.events = parse_events(outputs[0], times, self._event_filter(entries)) or {}
         if churn:
             self.churn = parse_churn(outputs[1], head or "", [c for _, c in self.bases])
         if grep_args:
@@ -328,6 +330,31 @@ class _Checker:
                         if name.endswith(suffix) and name in self.tree.dirs:
                             paths.add(name + "/")
         return paths
+
+    def _event_filter(self, entries: list[tuple[str, Entry]]) -> Callable[[str], bool]:
+        """Which paths of the commit log the checks can ask about: those named like a cited
+        file (a short citation matches by its end) or under a cited folder; the folders the
+        log was limited to hold many more."""
+        names: set[str] = {"Makefile", "package.json"}
+        folders: list[str] = []
+        for _, entry in entries:
+            for citation in entry.citations:
+                if citation.kind != PATH:
+                    continue
+                found = self.tree.resolve(citation.value)
+                clean = (found or citation.value).rstrip("/")
+                base = clean.rsplit("/", 1)[-1]
+                if found in self.tree.dirs or (found is None and "." not in base):
+                    folders.append("/" + clean + "/")
+                else:
+                    names.add(base)
+
+        def keep(path: str) -> bool:
+            if path[path.rfind("/") + 1 :] in names:
+                return True
+            return bool(folders) and any(folder in "/" + path for folder in folders)
+
+        return keep
 
     def _find_moves(self, entries: list[tuple[str, Entry]]) -> None:
         """Tell moves from deletions: the log's rename detection sees only the folders it was
@@ -508,16 +535,21 @@ class _Checker:
     def _deletion(self, path: str) -> tuple[Event | None, str]:
         """The newest deletion or rename of the cited file (or of a file under a cited
         folder) among the commits since the oldest entry."""
+        if path not in self.deletions:
+            self.deletions[path] = self._find_deletion(path)
+        return self.deletions[path]
+
+    def _find_deletion(self, path: str) -> tuple[Event | None, str]:
         clean = path.rstrip("/")
         best: tuple[Event | None, str] = (None, path)
         candidates = [clean] if clean in self.events else []
-        if not candidates:
+        if not candidates:  # a short path (``auth/token.py``) or a folder
             suffix, inner = "/" + clean, clean + "/"
             candidates = [
                 name
-                for name in self.events
-                if name.endswith(suffix) or name.startswith(inner) or f"/{inner}" in name
-            ]
+                for name in self._event_names(clean.rsplit("/", 1)[-1])
+                if name.endswith(suffix)
+            ] or [name for name in self.events if name.startswith(inner) or f"/{inner}" in name]
         for name in candidates:
             latest = self.events[name][0]
             if latest.status not in ("D", "R"):
@@ -525,6 +557,14 @@ class _Checker:
             if best[0] is None or latest.commit.time > best[0].commit.time:
                 best = (latest, name)
         return best
+
+    def _event_names(self, base: str) -> list[str]:
+        """The paths in the commit log whose last part is ``base`` (indexed on first use)."""
+        if self.by_base is None:
+            self.by_base = {}
+            for name in self.events:
+                self.by_base.setdefault(name.rsplit("/", 1)[-1], []).append(name)
+        return self.by_base.get(base, [])
 
     def _symbol(self, rel: str, entry: Entry, name: str, kind: str, files: list[str]) -> bool:
         """Whether a cited symbol (or config key) is gone; adds the finding when it is.
