@@ -15,10 +15,13 @@ file, a symbol, a command or a config key, this decides whether it still holds:
 * ``changed`` — the cited file changed substantially in commits after the entry's lines were
   last written (the entry's lines dated like ``git blame`` does, from the same log).
 
-Git is asked at most four questions per run (``ls-files``, one pathspec-limited ``log -p``,
-``diff-tree`` for renames, ``grep`` for symbols), never one per entry. Results are cached in
-the data home keyed by ``HEAD`` and the memory and cited files' stamps, so SessionStart reads
-them in a millisecond when nothing moved.
+Git is asked a fixed handful of questions per run, never one per entry, in two parallel
+rounds: the file list and the memory folder's history (while the memory files are parsed
+here); then the commits since the oldest entry (tree diffs limited to the cited folders), the
+churn since each entry, the symbol search and the changes since the last sync. A third, small
+call runs only when a cited file was deleted, to tell a move from a deletion. Results are
+cached in the data home keyed by ``HEAD`` and the memory and cited files' stamps, so
+SessionStart reads them in a millisecond when nothing moved.
 """
 
 from __future__ import annotations
