@@ -125,3 +125,23 @@ def test_make_targets() -> None:
     targets = make_targets(text)
     assert {"all", "build", ".PHONY", "site"} <= targets
     assert not {"X", "Y", "deps", "#", "c"} & targets
+
+
+def test_symbols_in_searched_and_ignored_files(tmp_path: Path) -> None:
+    """Symbols are looked up in the search's answer; a git-ignored file (which the search
+    skips) is read instead, so a symbol there is neither missed nor invented."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, ".gitignore", "local/\n")
+    write(root, "src/app.py", "def serve():\n    return 1\n")
+    write(root, "local/dev.py", "def dev_only():\n    return 2\n")
+    text = (
+        "# Notes\n\n- `serve()` in `src/app.py` starts it.\n- `gone_fn()` in `src/app.py`.\n"
+        "- `dev_only()` in `local/dev.py` is for laptops.\n- `dev_gone()` in `local/dev.py`.\n"
+    )
+    write(root, ".claude/memory/notes.md", text)
+    commit(root, "initial", T0)
+    found = findings(root)
+    assert sorted(found) == [4, 6]
+    assert found[4]["citation"] == "gone_fn" and found[6]["citation"] == "dev_gone"

@@ -619,11 +619,13 @@ class _Checker:
         return True
 
     def _has_symbol(self, path: str, name: str, where_now: set[str]) -> bool:
-        """Whether ``name`` occurs in the file ``path``: the search's answer when it found it
-        there, else the file read (an ignored, binary or unsearched file, or a search that
-        failed)."""
+        """Whether ``name`` occurs in the file ``path``: the search's answer for the files it
+        searched, else the file read (an ignored file, a symbol not searched for, a search
+        that failed)."""
         if path in where_now:
             return True
+        if name in self.grepped and path in self.tree.files:
+            return False
         return has_word(self._code(path), name)
 
     def _command(self, rel: str, entry: Entry, value: str, tool: str) -> bool:
