@@ -14,7 +14,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 GIT_TIMEOUT_S = 5.0
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
@@ -61,14 +61,18 @@ def run_git(
 
 
 def run_git_parallel(
-    root: Path, calls: Sequence[tuple[Sequence[str], str | None]], timeout: float = GIT_TIMEOUT_S
+    root: Path,
+    calls: Sequence[tuple[Sequence[str], str | None]],
+    timeout: float = GIT_TIMEOUT_S,
+    during: Callable[[], None] | None = None,
 ) -> list[str | None]:
     """Several independent ``run_git`` calls at once (``(args, stdin)`` each), in order.
 
     Git spends most of its time reading objects, so on a multi-core machine the wall time is
-    the slowest call rather than the sum. One call runs inline without a thread.
+    the slowest call rather than the sum. ``during`` runs in this thread while git works (the
+    caller's own parsing, overlapped with git's). One call without ``during`` runs inline.
     """
-    if len(calls) <= 1:
+    if len(calls) <= 1 and during is None:
         return [run_git(root, args, stdin=stdin, timeout=timeout) for args, stdin in calls]
     import threading
 
@@ -83,8 +87,12 @@ def run_git_parallel(
     ]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join(timeout + 1)
+    try:
+        if during is not None:
+            during()
+    finally:
+        for thread in threads:
+            thread.join(timeout + 1)
     return results
 
 

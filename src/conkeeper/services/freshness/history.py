@@ -4,15 +4,21 @@ Blaming each memory file and logging each cited file would cost one git process 
 pathspec-limited log over hundreds of paths costs seconds on a long history. Instead:
 
 * :func:`history_args` / :func:`parse_history`: one ``git log -p -U0`` over the memory
-  folder alone gives, for each memory file, the newest commit that added each line text.
+  folder alone (stopping where the folder did not exist yet) gives, for each memory file,
+  the newest commit that added each line text.
   That is what ``git blame`` reports for a line still present (its current text is an added
   line of the commit that last wrote it); a line found in no commit is uncommitted, i.e.
   edited just now.
 * :func:`events_args` / :func:`parse_events`: one ``git log --name-status -M`` over the
   commits since the oldest entry gives, per file, the commits that added, modified, deleted
-  or renamed it (with the new name).
-* :data:`CHURN_ARGS` / :func:`parse_churn`: one ``git diff-tree --stdin --numstat``
-  comparing a few base commits with ``HEAD`` gives the lines of each file changed since.
+  or renamed it (with the new name). Its tree diffs are limited to a few folders around the
+  cited files (:func:`pathspec`), which is what keeps a long history cheap; ``--sparse
+  --full-history`` still lists every commit, for the per-file health counts.
+* :data:`RENAMES_ARGS` / :func:`parse_renames`: one ``git diff-tree -M --stdin`` over the
+  few commits that removed a cited file tells a move out of those folders from a deletion.
+* :func:`churn_args` / :func:`parse_churn`: one ``git diff-tree --stdin --numstat`` (same
+  folders) comparing a few base commits with ``HEAD`` gives the lines of each file changed
+  since.
 """
 
 from __future__ import annotations
@@ -20,6 +26,10 @@ from __future__ import annotations
 import re
 
 from conkeeper.domain.records import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Container, Iterable, Sequence
 
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _COMMIT_MARK = "\x1e"
@@ -145,6 +155,7 @@ def history_args(memory_prefix: str) -> list[str]:
         "-p",
         "-U0",
         "--no-renames",
+        "--remove-empty",
         "--no-ext-diff",
         "--no-textconv",
         "--format=" + _COMMIT_MARK + "%H\x1f%ct\x1f%s",
@@ -177,46 +188,131 @@ class Event(Record):
         self.new_path = new_path
 
 
-def events_args(since: int) -> list[str]:
-    """The ``git log --name-status`` arguments for the commits after Unix time ``since``."""
-    args = ["log", "-M", "--name-status", "--format=" + _COMMIT_MARK + "%H\x1f%ct\x1f%s"]
+MAX_PATHSPECS = 16
+
+
+def pathspec(
+    paths: Iterable[str], folders: Container[str], limit: int = MAX_PATHSPECS
+) -> list[str] | None:
+    """The folders (and top-level files) whose history covers ``paths``: each file's folder,
+    each folder itself, then the deepest ones merged into their parents until at most
+    ``limit`` remain. Git matches every pathspec against every tree entry it visits, so a
+    handful of folders costs a fraction of hundreds of files; the caller filters by name.
+    ``[]`` when there is nothing to look at, ``None`` for the whole tree (too many top-level
+    folders to name).
+    """
+    items: set[str] = set()
+    for path in paths:
+        clean = path.strip("/")
+        if not clean or clean == ".":
+            continue
+        if clean in folders or "/" not in clean:
+            items.add(clean)
+        else:
+            items.add(clean.rsplit("/", 1)[0])
+    kept = _outermost(items)
+    while len(kept) > limit:
+        depth = max(item.count("/") for item in kept)
+        if depth == 0:
+            return None
+        kept = _outermost(
+            {item.rsplit("/", 1)[0] if item.count("/") == depth else item for item in kept}
+        )
+    return sorted(kept)
+
+
+def _outermost(items: set[str]) -> set[str]:
+    """``items`` without those inside another one."""
+    kept = set()
+    for item in items:
+        parts = item.split("/")
+        if not any("/".join(parts[:index]) in items for index in range(1, len(parts))):
+            kept.add(item)
+    return kept
+
+
+def events_args(since: int, paths: Sequence[str] | None = None) -> list[str]:
+    """The ``git log --name-status`` arguments for the commits after Unix time ``since``,
+    with tree diffs limited to ``paths`` (every commit is still listed; ``None``: the whole
+    tree; empty: no diffs, the commits only)."""
+    args = ["--literal-pathspecs", "log", "--format=" + _COMMIT_MARK + "%H\x1f%ct\x1f"]
     if since > 0:
-        args.insert(1, f"--since={since}")
+        args.append(f"--since={since}")
+    if paths is None:
+        return [*args, "-M", "--name-status"]
+    if paths:
+        args += ["--sparse", "--full-history", "-M", "--name-status", "--", *paths]
     return args
 
 
 def parse_events(
-    output: str | None, commits: list[Commit] | None = None
+    output: str | None,
+    times: list[int] | None = None,
+    keep: Callable[[str], bool] | None = None,
 ) -> dict[str, list[Event]] | None:
     """``{path: [Event, ...]}`` (newest first) from :func:`events_args` output; renames are
-    listed under the old path; every commit seen is appended to ``commits``. ``None`` when git
-    could not tell."""
+    listed under the old path; the time of every commit seen is appended to ``times``. With
+    ``keep``, other paths' additions, changes and deletions are skipped (renames are always
+    kept, to follow a file through them). ``None`` when git could not tell."""
     if output is None:
         return None
     events: dict[str, list[Event]] = {}
-    for block in output.split(_COMMIT_MARK)[1:]:
-        header, _, body = block.partition("\n")
-        parts = header.split("\x1f", 2)
-        if len(parts) != 3 or not parts[1].isdigit():
+    header = ""
+    commit: Commit | None = None
+    for line in output.split("\n"):
+        if line.startswith(_COMMIT_MARK):
+            header, commit = line, None
+            if times is not None:
+                stamp = line.split("\x1f", 2)[1:2]
+                if stamp and stamp[0].isdigit():
+                    times.append(int(stamp[0]))
             continue
-        commit = Commit(parts[0], int(parts[1]), parts[2])
-        if commits is not None:
-            commits.append(commit)
-        for line in body.split("\n"):
-            if "\t" not in line:
+        if "\t" not in line or not header:
+            continue
+        fields = line.split("\t")
+        status = fields[0][:1]
+        renamed = status == "R" and len(fields) >= 3
+        if not renamed and (
+            status not in "AMDT" or len(fields) < 2 or (keep is not None and not keep(fields[1]))
+        ):
+            continue
+        if commit is None:  # made once per commit that touches a path asked about
+            parts = header[1:].split("\x1f", 2)
+            if len(parts) != 3 or not parts[1].isdigit():
+                header = ""
                 continue
-            fields = line.split("\t")
-            status = fields[0][:1]
-            if status == "R" and len(fields) >= 3:
-                events.setdefault(fields[1], []).append(Event(commit, "R", fields[2]))
-                events.setdefault(fields[2], []).append(Event(commit, "A"))
-            elif status in "AMDT" and len(fields) >= 2:
-                kind = "M" if status == "T" else status
-                events.setdefault(fields[1], []).append(Event(commit, kind))
+            commit = Commit(parts[0], int(parts[1]), parts[2])
+        if renamed:
+            events.setdefault(fields[1], []).append(Event(commit, "R", fields[2]))
+            events.setdefault(fields[2], []).append(Event(commit, "A"))
+        else:
+            events.setdefault(fields[1], []).append(Event(commit, "M" if status == "T" else status))
     return events
 
 
-CHURN_ARGS = ("diff-tree", "--stdin", "-r", "--no-renames", "--numstat", "-z")
+def churn_args(paths: Sequence[str] | None = None) -> list[str]:
+    """The ``git diff-tree --stdin --numstat`` arguments, limited to ``paths`` (``None``: the
+    whole tree)."""
+    args = ["--literal-pathspecs", "diff-tree", "--stdin", "-r", "--no-renames", "--numstat", "-z"]
+    return [*args, "--", *paths] if paths else args
+
+
+RENAMES_ARGS = ("diff-tree", "--stdin", "-r", "-M", "--diff-filter=R", "--name-status")
+
+
+def parse_renames(output: str | None) -> dict[tuple[str, str], str]:
+    """``{(commit, old path): new path}`` from :data:`RENAMES_ARGS` output (commits on stdin,
+    one a line, each compared with its first parent)."""
+    renames: dict[tuple[str, str], str] = {}
+    commit = ""
+    for line in (output or "").split("\n"):
+        if "\t" not in line:
+            commit = line.strip()
+            continue
+        fields = line.split("\t")
+        if fields[0].startswith("R") and len(fields) >= 3 and commit:
+            renames[(commit, fields[1])] = fields[2]
+    return renames
 
 
 def churn_stdin(head: str, bases: list[str]) -> str:

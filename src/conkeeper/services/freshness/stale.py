@@ -15,10 +15,13 @@ file, a symbol, a command or a config key, this decides whether it still holds:
 * ``changed`` — the cited file changed substantially in commits after the entry's lines were
   last written (the entry's lines dated like ``git blame`` does, from the same log).
 
-Git is asked at most four questions per run (``ls-files``, one pathspec-limited ``log -p``,
-``diff-tree`` for renames, ``grep`` for symbols), never one per entry. Results are cached in
-the data home keyed by ``HEAD`` and the memory and cited files' stamps, so SessionStart reads
-them in a millisecond when nothing moved.
+Git is asked a fixed handful of questions per run, never one per entry, in two parallel
+rounds: the file list and the memory folder's history (while the memory files are parsed
+here); then the commits since the oldest entry (tree diffs limited to the cited folders), the
+churn since each entry, the symbol search and the changes since the last sync. A third, small
+call runs only when a cited file was deleted, to tell a move from a deletion. Results are
+cached in the data home keyed by ``HEAD`` and the memory and cited files' stamps, so
+SessionStart reads them in a millisecond when nothing moved.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from pathlib import Path
 
 from conkeeper.domain.privacy import blank_private, is_private_file
 from conkeeper.domain.records import Record
-from conkeeper.domain.textio import MemoryFileError, read_text
+from conkeeper.domain.textio import MemoryFileError, decode_text
 from conkeeper.services.freshness.citations import (
     COMMAND,
     KEY,
@@ -42,23 +45,26 @@ from conkeeper.services.freshness.citations import (
     is_config_path,
     split_entries,
 )
-from conkeeper.services.freshness.gitrepo import read_head, run_git_parallel
+from conkeeper.services.freshness.gitrepo import read_head, run_git, run_git_parallel
 from conkeeper.services.freshness.health import (
     parse_sync,
     read_last_sync,
     sync_args,
 )
 from conkeeper.services.freshness.history import (
-    CHURN_ARGS,
+    RENAMES_ARGS,
     Commit,
     Event,
     History,
+    churn_args,
     churn_stdin,
     events_args,
     history_args,
     parse_churn,
     parse_events,
     parse_history,
+    parse_renames,
+    pathspec,
 )
 from conkeeper.services.freshness.report import (
     Finding,
@@ -70,7 +76,7 @@ from conkeeper.services.freshness.report import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Container, Iterable, Mapping
 
 MAX_MEMORY_BYTES = 512 * 1024
 MAX_CODE_BYTES = 2 * 1024 * 1024
@@ -83,12 +89,8 @@ REASONS = ("deleted", "renamed", "missing", "symbol-gone", "command-gone", "chan
 # --------------------------------------------------------------------------- memory side
 
 
-def _entries(path: Path) -> list[Entry]:
-    try:
-        text = read_text(path, max_bytes=MAX_MEMORY_BYTES)
-    except MemoryFileError:
-        return []
-    if is_private_file(text):
+def _entries(path: Path, text: str | None) -> list[Entry]:
+    if text is None or is_private_file(text):
         return []
     return split_entries(blank_private(text))
 
@@ -99,7 +101,7 @@ def _entries(path: Path) -> list[Entry]:
 class _Tree(Record):
     """The work tree as git knows it: tracked files, and suffix lookups for short paths."""
 
-    __slots__ = ("by_name", "dirs", "files", "prefix", "root")
+    __slots__ = ("by_name", "dirs", "files", "prefix", "resolved", "root")
 
     def __init__(self, root: Path, files: list[str] | None) -> None:
         self.root = root
@@ -107,19 +109,26 @@ class _Tree(Record):
         self.files: set[str] = set(files or ())
         self.dirs: set[str] = set()
         self.by_name: dict[str, list[str]] = {}
+        self.resolved: dict[str, str | None] = {}
+        dirs, by_name = self.dirs, self.by_name
         for name in self.files:
-            parts = name.split("/")
-            self.by_name.setdefault(parts[-1], []).append(name)
-            for index in range(1, len(parts)):
-                folder = "/".join(parts[:index])
-                if folder not in self.dirs:
-                    self.dirs.add(folder)
-                    self.by_name.setdefault(parts[index - 1], []).append(folder)
+            slash = name.rfind("/")
+            by_name.setdefault(name[slash + 1 :], []).append(name)
+            folder = name[:slash] if slash > 0 else ""
+            while folder and folder not in dirs:  # each folder once, deepest first
+                dirs.add(folder)
+                slash = folder.rfind("/")
+                by_name.setdefault(folder[slash + 1 :], []).append(folder)
+                folder = folder[:slash] if slash > 0 else ""
 
     def resolve(self, path: str) -> str | None:
         """The project-relative file or folder ``path`` names now (a short path may name a
         file deeper in the tree: ``auth/token.py``), or ``None``."""
-        clean = path.rstrip("/")
+        if path not in self.resolved:
+            self.resolved[path] = self._resolve(path.rstrip("/"))
+        return self.resolved[path]
+
+    def _resolve(self, clean: str) -> str | None:
         if clean in self.files or clean in self.dirs or os.path.exists(self.prefix + clean):
             return clean
         suffix = "/" + clean
@@ -159,6 +168,25 @@ def has_word(text: str, word: str) -> bool:
     return False
 
 
+_MAKE_RULE = re.compile(r"^([^:#=\n]+)::?(?!=)", re.MULTILINE)
+
+
+def make_targets(makefile: str) -> set[str]:
+    """The targets a Makefile's rule lines define (``a b: deps`` defines ``a`` and ``b``;
+    ``X := 1`` is an assignment, not a rule)."""
+    return {word for match in _MAKE_RULE.finditer(makefile) for word in match.group(1).split()}
+
+
+def npm_scripts(package_json: str) -> Container[str] | None:
+    """The script names of a ``package.json`` (``None`` when it cannot be read as JSON: then
+    nothing is judged)."""
+    try:
+        scripts = json.loads(package_json).get("scripts") or {}
+    except (ValueError, AttributeError):
+        return None
+    return scripts if isinstance(scripts, dict) else None
+
+
 _DATES: dict[int, str] = {}
 
 
@@ -196,9 +224,13 @@ class _Checker:
         self.report = Report()
         self.history: History | None = None
         self.events: dict[str, list[Event]] = {}
+        self.by_base: dict[str, list[str]] | None = None
+        self.deletions: dict[str, tuple[Event | None, str]] = {}
         self.tree = _Tree(root, None)
         self.code: dict[str, str] = {}
         self.grep: dict[str, set[str]] = {}
+        self.grepped: set[str] = set()
+        self.parsed: dict[str, Container[str] | None] = {}  # Makefile targets, npm scripts
         self.churn: dict[str, dict[str, int]] = {}
         self.bases: list[tuple[int, str]] = []
         self.dated: dict[tuple[str, int], tuple[float, str]] = {}
@@ -206,43 +238,44 @@ class _Checker:
 
     def run(self, files: Iterable[Path]) -> Report:
         started = time.perf_counter()
+        paths = list(files)
         entries: list[tuple[str, Entry]] = []
-        for path in files:
-            rel = _relative(path, self.root)
-            self.memory_mtime[rel] = _mtime(path)
-            entries.extend((rel, entry) for entry in _entries(path))
-        self.report.entries = len(entries)
-        self.report.citations = sum(len(e.citations) for _, e in entries)
-        if self.memory_mtime:
-            self._ask_git(entries)
+
+        def read_memory() -> None:
+            for path in paths:
+                rel = _relative(path, self.root)
+                self.memory_mtime[rel], text = _read_memory(path)
+                entries.extend((rel, entry) for entry in _entries(path, text))
+
+        if paths:
+            self._ask_git(entries, read_memory)
             for rel, entry in entries:
                 self._check_entry(rel, entry)
             _redact_summaries(self.report.findings)
+        self.report.entries = len(entries)
+        self.report.citations = sum(len(e.citations) for _, e in entries)
         self.report.elapsed_ms = (time.perf_counter() - started) * 1000
         return self.report
 
     # -- git questions (a constant number of calls) ----------------------------------------
 
-    def _ask_git(self, entries: list[tuple[str, Entry]]) -> None:
-        """Two rounds of git calls, each round's calls run in parallel: the file list, the
-        memory folder's history and the symbol search; then the commits since the oldest
-        entry and the churn since each entry's commit."""
-        grep_args = self._grep_args(entries)
+    def _ask_git(self, entries: list[tuple[str, Entry]], read_memory: Callable[[], None]) -> None:
+        """Two rounds of git calls, each round's calls run in parallel (a third, small one
+        only when a cited file was deleted): the file list and the memory folder's history,
+        while the memory files are read and parsed here; then the commits since the oldest
+        entry, the churn since each entry's commit, the symbol search and the changes since
+        the last sync."""
         calls: list[tuple[list[str], str | None]] = [
             (["ls-files", "-z", "--cached", "--others", "--exclude-standard"], None),
             (history_args(self.memory_prefix), None),
         ]
-        if grep_args:
-            calls.append((grep_args, None))
         self.report.git_calls += len(calls)
-        outputs = run_git_parallel(self.root, calls, timeout=20.0)
+        outputs = run_git_parallel(self.root, calls, timeout=20.0, during=read_memory)
         if outputs[0] is None:
             return
         self.report.git = True
         self.tree = _Tree(self.root, [n for n in outputs[0].split("\0") if n])
         self.history = parse_history(outputs[1], self.memory_prefix)
-        if grep_args:
-            self._parse_grep(outputs[2])
         for rel, entry in entries:
             self.dated[(rel, entry.start)] = self._date_entry(rel, entry)
         last_sync = read_last_sync(self.memory_dir)
@@ -253,20 +286,101 @@ class _Checker:
         )
         head = read_head(self.root)
         self.bases = self._pick_bases(head)
-        calls = [(events_args(int(oldest) - 1), None)]
-        if head and self.bases:
-            calls.append((list(CHURN_ARGS), churn_stdin(head, [c for _, c in self.bases])))
+        spec = pathspec(self._history_paths(entries), self.tree.dirs)
+        calls = [(events_args(int(oldest) - 1, spec), None)]
+        churn = bool(head and self.bases and spec != [])
+        if churn:
+            calls.append((churn_args(spec), churn_stdin(head or "", [c for _, c in self.bases])))
+        grep_args = self._grep_args(entries)
+        if grep_args:
+            calls.append((grep_args, None))
         if last_sync:
             calls.append((sync_args(last_sync), None))
         self.report.git_calls += len(calls)
         outputs = run_git_parallel(self.root, calls, timeout=20.0)
-        commits: list[Commit] = []
-        self.events = parse_events(outputs[0], commits) or {}
-        if head and self.bases:
-            self.churn = parse_churn(outputs[1], head, [c for _, c in self.bases])
+        times: list[int] = []
+        self.events = parse_events(outputs[0], times, self._event_filter(entries)) or {}
+        if churn:
+            self.churn = parse_churn(outputs[1], head or "", [c for _, c in self.bases])
+        if grep_args:
+            self._parse_grep(outputs[1 + churn], grep_args[grep_args.index("-e") + 1 :: 2])
         if last_sync:
             self.report.sync = parse_sync(outputs[-1], self.memory_prefix)
-        self._health(commits, last_sync.time if last_sync else 0.0)
+        self._health(times, last_sync.time if last_sync else 0.0)
+        self._find_moves(entries)
+
+    def _history_paths(self, entries: list[tuple[str, Entry]]) -> set[str]:
+        """The paths whose history the checks read: each cited file or folder as it is now,
+        a missing one as cited and, for a short one (``auth/token.py``), the folders of
+        that name the project has; the files cited commands are defined in."""
+        paths: set[str] = set()
+        for _, entry in entries:
+            for citation in entry.citations:
+                if citation.kind == COMMAND and citation.tool in ("make", "npm"):
+                    paths.add("Makefile" if citation.tool == "make" else "package.json")
+                if citation.kind != PATH:
+                    continue
+                found = self.tree.resolve(citation.value)
+                if found is not None:
+                    paths.add(found)
+                    continue
+                clean = citation.value.rstrip("/")
+                paths.add(clean)
+                if "/" in clean:
+                    folder = clean.rsplit("/", 1)[0]
+                    suffix = "/" + folder
+                    for name in self.tree.by_name.get(folder.rsplit("/", 1)[-1], ()):
+                        if name.endswith(suffix) and name in self.tree.dirs:
+                            paths.add(name + "/")
+        return paths
+
+    def _event_filter(self, entries: list[tuple[str, Entry]]) -> Callable[[str], bool]:
+        """Which paths of the commit log the checks can ask about: those named like a cited
+        file (a short citation matches by its end) or under a cited folder; the folders the
+        log was limited to hold many more."""
+        names: set[str] = {"Makefile", "package.json"}
+        folders: list[str] = []
+        for _, entry in entries:
+            for citation in entry.citations:
+                if citation.kind != PATH:
+                    continue
+                found = self.tree.resolve(citation.value)
+                clean = (found or citation.value).rstrip("/")
+                base = clean.rsplit("/", 1)[-1]
+                if found in self.tree.dirs or (found is None and "." not in base):
+                    folders.append("/" + clean + "/")
+                else:
+                    names.add(base)
+
+        def keep(path: str) -> bool:
+            if path[path.rfind("/") + 1 :] in names:
+                return True
+            return bool(folders) and any(folder in "/" + path for folder in folders)
+
+        return keep
+
+    def _find_moves(self, entries: list[tuple[str, Entry]]) -> None:
+        """Tell moves from deletions: the log's rename detection sees only the folders it was
+        limited to, so each commit that deleted a cited file is compared with its parent
+        once more, whole (one call for all of them; none when nothing cited was deleted)."""
+        deleting: dict[str, list[tuple[str, Event]]] = {}
+        for _, entry in entries:
+            for citation in entry.citations:
+                if citation.kind != PATH or self.tree.resolve(citation.value) is not None:
+                    continue
+                event, name = self._deletion(citation.value)
+                if event is not None and event.status == "D":
+                    deleting.setdefault(event.commit.hash, []).append((name, event))
+        if not deleting:
+            return
+        self.report.git_calls += 1
+        output = run_git(self.root, RENAMES_ARGS, stdin="".join(f"{c}\n" for c in deleting))
+        renames = parse_renames(output)
+        for commit, moved in deleting.items():
+            for name, event in moved:
+                new = renames.get((commit, name))
+                if new:
+                    event.status, event.new_path = "R", new
 
     def _memory_changed_times(self) -> list[float]:
         """When each tracked memory file last changed in git."""
@@ -278,11 +392,11 @@ class _Checker:
             if self.history.changes.get(rel)
         ]
 
-    def _health(self, commits: list[Commit], synced: float) -> None:
+    def _health(self, times: list[int], synced: float) -> None:
         """Commits since each tracked memory file last changed (or was last synced)."""
         if self.history is None:
             return
-        times = sorted(c.time for c in commits)
+        times.sort()
         for rel in self.memory_mtime:
             changes = self.history.changes.get(rel)
             if not changes:
@@ -318,8 +432,13 @@ class _Checker:
             args += ["-e", symbol]
         return [*args, "--", ".", f":(exclude){self.memory_prefix.rstrip('/')}"]
 
-    def _parse_grep(self, output: str | None) -> None:
-        for line in (output or "").splitlines():
+    def _parse_grep(self, output: str | None, symbols: list[str]) -> None:
+        """Where each symbol occurs; ``grepped`` holds the symbols the search answered for
+        (a failed search leaves it empty, and the files are read instead)."""
+        if output is None:
+            return
+        self.grepped.update(symbols)
+        for line in output.splitlines():
             name, _, match = line.rpartition(":")
             if name:
                 self.grep.setdefault(match, set()).add(name)
@@ -419,16 +538,21 @@ class _Checker:
     def _deletion(self, path: str) -> tuple[Event | None, str]:
         """The newest deletion or rename of the cited file (or of a file under a cited
         folder) among the commits since the oldest entry."""
+        if path not in self.deletions:
+            self.deletions[path] = self._find_deletion(path)
+        return self.deletions[path]
+
+    def _find_deletion(self, path: str) -> tuple[Event | None, str]:
         clean = path.rstrip("/")
         best: tuple[Event | None, str] = (None, path)
         candidates = [clean] if clean in self.events else []
-        if not candidates:
+        if not candidates:  # a short path (``auth/token.py``) or a folder
             suffix, inner = "/" + clean, clean + "/"
             candidates = [
                 name
-                for name in self.events
-                if name.endswith(suffix) or name.startswith(inner) or f"/{inner}" in name
-            ]
+                for name in self._event_names(clean.rsplit("/", 1)[-1])
+                if name.endswith(suffix)
+            ] or [name for name in self.events if name.startswith(inner) or f"/{inner}" in name]
         for name in candidates:
             latest = self.events[name][0]
             if latest.status not in ("D", "R"):
@@ -436,6 +560,14 @@ class _Checker:
             if best[0] is None or latest.commit.time > best[0].commit.time:
                 best = (latest, name)
         return best
+
+    def _event_names(self, base: str) -> list[str]:
+        """The paths in the commit log whose last part is ``base`` (indexed on first use)."""
+        if self.by_base is None:
+            self.by_base = {}
+            for name in self.events:
+                self.by_base.setdefault(name.rsplit("/", 1)[-1], []).append(name)
+        return self.by_base.get(base, [])
 
     def _symbol(self, rel: str, entry: Entry, name: str, kind: str, files: list[str]) -> bool:
         """Whether a cited symbol (or config key) is gone; adds the finding when it is.
@@ -460,7 +592,12 @@ class _Checker:
         themselves (a symbol is looked for in code, not in the notes that mention it)."""
         memory = self.memory_prefix.rstrip("/")
         code = [f for f in cited if f != memory and not f.startswith(self.memory_prefix)]
-        folders = [f for f in code if f in self.tree.dirs or os.path.isdir(self.tree.prefix + f)]
+        folders = [
+            f
+            for f in code
+            if f in self.tree.dirs
+            or (f not in self.tree.files and os.path.isdir(self.tree.prefix + f))
+        ]
         return folders, [f for f in code if f not in folders]
 
     def _gone_from_cited(
@@ -471,7 +608,7 @@ class _Checker:
         where_now = self.grep.get(name, set())
         if folders and any(w.startswith(d + "/") for d in folders for w in where_now):
             return False  # still somewhere under a cited folder
-        if any(has_word(self._code(path), name) for path in files):
+        if any(self._has_symbol(path, name, where_now) for path in files):
             return False
         shown_paths = files or folders
         where = sorted(self.grep.get(name, ()))
@@ -481,14 +618,23 @@ class _Checker:
         self._add(rel, entry, name, "symbol-gone", f"no longer in {shown}{elsewhere}", commit)
         return True
 
+    def _has_symbol(self, path: str, name: str, where_now: set[str]) -> bool:
+        """Whether ``name`` occurs in the file ``path``: the search's answer for the files it
+        searched, else the file read (an ignored file, a symbol not searched for, a search
+        that failed)."""
+        if path in where_now:
+            return True
+        if name in self.grepped and path in self.tree.files:
+            return False
+        return has_word(self._code(path), name)
+
     def _command(self, rel: str, entry: Entry, value: str, tool: str) -> bool:
         if tool == "make":
             if "Makefile" not in self.tree.files and not self._code("Makefile"):
                 return False
-            target = re.compile(
-                r"^(?:[^:#=\n]*\s)?" + re.escape(value) + r"(?:\s[^:#=\n]*)?::?(?!=)", re.MULTILINE
-            )
-            if target.search(self._code("Makefile")):
+            if "Makefile" not in self.parsed:
+                self.parsed["Makefile"] = make_targets(self._code("Makefile"))
+            if value in (self.parsed["Makefile"] or ()):
                 return False
             commit = self._latest(["Makefile"])
             self._add(
@@ -498,11 +644,10 @@ class _Checker:
         if tool == "npm":
             if "package.json" not in self.tree.files and not self._code("package.json"):
                 return False
-            try:
-                scripts = json.loads(self._code("package.json")).get("scripts") or {}
-            except (ValueError, AttributeError):
-                return False
-            if value in scripts:
+            if "package.json" not in self.parsed:
+                self.parsed["package.json"] = npm_scripts(self._code("package.json"))
+            scripts = self.parsed["package.json"]
+            if scripts is None or value in scripts:
                 return False
             commit = self._latest(["package.json"])
             detail = "no such script in package.json"
@@ -550,7 +695,7 @@ class _Checker:
         if not after:
             return False
         churn = self._churn(path, since)
-        if churn is None:
+        if churn is None or churn < SUBSTANTIAL_MIN_LINES:
             return False
         size = self._code(path).count("\n") + 1
         if churn < max(SUBSTANTIAL_MIN_LINES, SUBSTANTIAL_SHARE * size):
@@ -568,17 +713,29 @@ class _Checker:
 
 
 def _relative(path: Path, root: Path) -> str:
+    text, base = str(path), str(root)
+    if text.startswith(base + os.sep):
+        return text[len(base) + 1 :].replace(os.sep, "/")
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
 
 
-def _mtime(path: Path) -> float:
+def _read_memory(path: Path) -> tuple[float, str | None]:
+    """A memory file's mtime and text (``None`` when it cannot be read or is too large)."""
     try:
-        return path.stat().st_mtime
+        with open(path, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            if stat.st_size > MAX_MEMORY_BYTES:
+                return stat.st_mtime, None
+            data = handle.read()
     except OSError:
-        return time.time()
+        return time.time(), None
+    try:
+        return stat.st_mtime, decode_text(data, path)
+    except MemoryFileError:
+        return stat.st_mtime, None
 
 
 def find_stale(root: Path, memory_dir: Path) -> Report:
