@@ -52,10 +52,25 @@ HOOK_SHIMS = {
 HOOK_TEMPLATE = """#!/usr/bin/env bash
 # shim: {path} -> conkeeper hook {event}
 payload=$(cat)
-[ -n "$payload" ] || payload='{{}}'
+[ -n "$payload" ] || payload='{{}}'{rename}
 printf '%s' "$payload" | CLAUDE_PROJECT_DIR="${{CLAUDE_PROJECT_DIR:-$PWD}}" \\
   "${{CONKEEPER_PYTHON:-python3}}" -m conkeeper hook {event}{redirect}
 """
+
+# UserPromptSubmit: the bash hook reads the prompt from ``user_message``; Claude Code sends it
+# as ``prompt`` (spec section 6), which is what ConKeeper reads. The shim renames the field.
+PROMPT_RENAME = """
+payload=$(printf '%s' "$payload" | "${CONKEEPER_PYTHON:-python3}" -c '
+import json, sys
+raw = sys.stdin.read()
+try:
+    obj = json.loads(raw)
+except ValueError:
+    obj = None
+if isinstance(obj, dict) and "user_message" in obj and "prompt" not in obj:
+    obj["prompt"] = obj.pop("user_message")
+    raw = json.dumps(obj)
+sys.stdout.write(raw)')"""
 
 # Stop: the bash hook's message goes to stderr; ConKeeper's Stop speaks JSON on stdout
 # (systemMessage), which is what Claude Code shows. The shim hands it to the channel the
@@ -101,7 +116,9 @@ def install_shims(tree: Path) -> list[str]:
     changed = []
     for rel, event in HOOK_SHIMS.items():
         redirect = STOP_REDIRECT if event == "Stop" else ""
-        _write(tree / rel, HOOK_TEMPLATE.format(path=rel, event=event, redirect=redirect))
+        rename = PROMPT_RENAME if event == "UserPromptSubmit" else ""
+        text = HOOK_TEMPLATE.format(path=rel, event=event, redirect=redirect, rename=rename)
+        _write(tree / rel, text)
         changed.append(rel)
     _write(tree / "tools/memory-search.sh", SEARCH_SHIM.format(ours=ROOT / "tools/memory-search.sh"))
     _write(tree / "hooks/lib-privacy.sh", PRIVACY_SHIM.format())

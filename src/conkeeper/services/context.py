@@ -443,7 +443,7 @@ def since_sync_section(health: SessionFreshness | None) -> Section | None:
     if diff is None or (not diff.commits and not diff.memory_files):
         return None
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(diff.since))
-    lines = [f"Since the last memory sync ({when}): {diff.commits} commit(s)"]
+    lines = [f"{diff.commits} commit(s) since the last memory sync ({when})"]
     if diff.shown:
         more = diff.commits - len(diff.shown)
         lines.append("  repo: " + " | ".join(diff.shown) + (f" (+{more} more)" if more else ""))
@@ -458,10 +458,13 @@ def health_note(health: SessionFreshness | None) -> str | None:
     than ``staleness_commits`` since they last changed)."""
     if health is None or not health.behind:
         return None
-    lines = [f"Stale memory (more than {health.threshold} commits since the file last changed):"]
-    lines += [f"  - {name} ({count} commits behind)" for name, count in health.behind[:6]]
-    lines.append("Review them with /memory-sync before relying on them.")
-    return f"<{HEALTH_TAG}>\n" + "\n".join(lines) + f"\n</{HEALTH_TAG}>"
+    from conkeeper.services.freshness.health import health_line
+
+    line = health_line(health.behind, limit=6)
+    return (
+        f"<{HEALTH_TAG}>\n{line} (more than {health.threshold} commits each). Review them with "
+        f"/memory-sync before relying on them.\n</{HEALTH_TAG}>"
+    )
 
 
 # --------------------------------------------------------------------------- assembly

@@ -147,13 +147,10 @@ def behind(health: dict[str, int], threshold: int = BEHIND_COMMITS) -> list[tupl
 
 
 def health_line(rows: list[tuple[str, int]], limit: int = 3) -> str:
-    """One line naming the files furthest behind, for the Stop reminder."""
+    """The files furthest behind on one line, for SessionStart and Stop."""
     shown = ", ".join(f"{name} ({count} commits behind)" for name, count in rows[:limit])
     more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
-    return (
-        f"stale memory: {shown}{more} since they last changed. Run /memory-sync to refresh "
-        "them (it also offers /memory-reflect when corrections were processed)."
-    )
+    return f"Memory behind the code: {shown}{more} since they last changed"
 
 
 # --------------------------------------------------------------------------- SessionStart
@@ -198,19 +195,17 @@ def session_freshness(
 ) -> SessionFreshness:
     """Health and the since-sync diff for a starting session (spec F19).
 
-    The first session in a project writes the ``.last-sync`` baseline and reports nothing.
-    Health (``staleness_commits`` > 0, in a git repository): commits on ``HEAD`` since each of
+    The first session in a project writes the ``.last-sync`` baseline (no diff yet). Health (``staleness_commits`` > 0, in a git repository): commits on ``HEAD`` since each of
     :data:`HEALTH_FILES` last changed in git; a file edited after the newest commit is current.
     Diff (``diff_commits`` > 0): commits since the recorded sync (by commit when recorded, else
     by time), at most ``diff_commits`` named, and the memory/ADR files changed since (in git or
     on disk), also outside git.
     """
-    if ensure_last_sync(root, memory_dir):
-        return SessionFreshness(first_run=True, threshold=staleness_commits)
-    last = read_last_sync(memory_dir) if diff_commits > 0 else None
+    first_run = ensure_last_sync(root, memory_dir)
+    last = read_last_sync(memory_dir) if diff_commits > 0 and not first_run else None
     want_health = staleness_commits > 0
     log = _git_history(root, memory_dir) if (want_health or last) else None
-    result = SessionFreshness(threshold=staleness_commits)
+    result = SessionFreshness(first_run=first_run, threshold=staleness_commits)
     if want_health and log is not None:
         result.behind = behind(_health_counts(memory_dir, log), staleness_commits)
     if last is not None:
@@ -222,16 +217,20 @@ class _History(Record):
     """``HEAD``'s commits newest first (hash, time, subject) and, per memory file, the index in
     that list of the newest commit that touched it."""
 
-    __slots__ = ("commits", "touched")
+    __slots__ = ("commits", "dirty", "touched")
 
-    def __init__(self, commits: list[tuple[str, int, str]], touched: dict[str, int]) -> None:
+    def __init__(
+        self, commits: list[tuple[str, int, str]], touched: dict[str, int], dirty: set[str]
+    ) -> None:
         self.commits = commits
         self.touched = touched
+        self.dirty = dirty  # memory files with uncommitted changes (or untracked)
 
 
 def _git_history(root: Path, memory_dir: Path) -> _History | None:
-    """Two ``git log`` calls in parallel (no diffs over the whole history): every commit of
-    ``HEAD`` in topological order, and the commits touching the memory folder with their files."""
+    """Three git calls in parallel (no diffs over the whole history): every commit of ``HEAD``
+    in topological order, the commits touching the memory folder with their files, and the
+    memory files with uncommitted changes."""
     from conkeeper.services.freshness.gitrepo import run_git_parallel
 
     if read_head(root) is None:
@@ -240,7 +239,7 @@ def _git_history(root: Path, memory_dir: Path) -> _History | None:
         prefix = memory_dir.resolve().relative_to(root.resolve()).as_posix()
     except (OSError, ValueError):
         return None
-    every, memory = run_git_parallel(
+    every, memory, status = run_git_parallel(
         root,
         [
             (["log", "--topo-order", "--format=%H%x1f%ct%x1f%s", "HEAD"], None),
@@ -257,10 +256,16 @@ def _git_history(root: Path, memory_dir: Path) -> _History | None:
                 ],
                 None,
             ),
+            (["status", "--porcelain=v1", "--untracked-files=all", "--", prefix], None),
         ],
     )
     if every is None or memory is None:
         return None
+    dirty = set()
+    for line in (status or "").split("\n"):
+        path = line[3:].strip().strip('"')
+        if path.startswith(prefix + "/"):
+            dirty.add(path[len(prefix) + 1 :])
     commits: list[tuple[str, int, str]] = []
     for line in every.split("\n"):
         parts = line.split("\x1f", 2)
@@ -274,7 +279,7 @@ def _git_history(root: Path, memory_dir: Path) -> _History | None:
             current = position.get(line[1:].strip(), -1)
         elif line and current >= 0 and line.startswith(prefix + "/"):
             touched.setdefault(line[len(prefix) + 1 :], current)
-    return _History(commits, touched)
+    return _History(commits, touched, dirty)
 
 
 def _mtime(path: Path) -> float | None:
@@ -289,16 +294,16 @@ def _mtime(path: Path) -> float | None:
 
 def _health_counts(memory_dir: Path, log: _History) -> dict[str, int]:
     """Commits since each health file last changed: its newest commit's position in ``HEAD``'s
-    history; 0 when it was edited after the newest commit (the change is not committed yet)."""
+    history; 0 when it has uncommitted edits (a file mtimes alone cannot tell: a clone or a
+    checkout touches every file)."""
     if not log.commits:
         return {}
-    newest = log.commits[0][1]
     counts: dict[str, int] = {}
     for name in HEALTH_FILES:
         mtime = _mtime(memory_dir / name)
         if mtime is None:
             continue
-        if mtime >= newest:
+        if name in log.dirty and name in log.touched:
             counts[name] = 0
         elif name in log.touched:
             counts[name] = log.touched[name]
@@ -383,7 +388,7 @@ def stop_reminder(
     state.update(lambda d: d.__setitem__("health_stop_count", count + 1))
     if count % STOP_EVERY:
         return None
-    return "[ConKeeper] " + health_line(rows)
+    return f"ConKeeper: stale memory. {health_line(rows)}; run /memory-sync to refresh them."
 
 
 def _rows(value: object) -> list[tuple[str, int]]:
