@@ -334,3 +334,36 @@ def test_the_observation_log_never_holds_an_html_comment(repo: Path) -> None:
     text = logs[0].read_text(encoding="utf-8")
     body = text.split("\n", 2)[2]  # past the file's own header comment
     assert "echo" in body and "<!--" not in body and "-->" not in body
+
+
+# --------------------------------------------------------------------------- facets
+
+
+def test_reflection_reads_claude_code_facets_when_present(tmp_path: Path) -> None:
+    from test_e2e_session import SESSION, Session, set_up_project
+
+    s = Session(tmp_path)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("What does the cart module do?")
+    quiet = run_cli("reflect", "--json", cwd=s.project, env=s.env)
+    assert json.loads(quiet.stdout)["minimal"] is True  # no facets folder: skipped quietly
+    facets = Path(s.env["HOME"]) / ".claude" / "usage-data" / "facets"
+    facets.mkdir(parents=True)
+    (facets / f"{SESSION}.json").write_text(
+        json.dumps(
+            {
+                "session_id": SESSION,
+                "outcome": "partially_achieved",
+                "friction_counts": {"wrong_approach": 2, "buggy_code": 0},
+                "friction_detail": "Edited the generated cart file instead of its template",
+            }
+        ),
+        encoding="utf-8",
+    )
+    report = json.loads(run_cli("reflect", "--json", cwd=s.project, env=s.env).stdout)
+    assert report["minimal"] is False
+    found = [r for r in report["recommendations"] if r["key"] == "facet:wrong_approach"]
+    assert found and found[0]["count"] == 2
+    assert "generated cart file" in " ".join(found[0]["why"])
+    assert not [r for r in report["recommendations"] if r["key"] == "facet:buggy_code"]
