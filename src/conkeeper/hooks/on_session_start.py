@@ -97,9 +97,9 @@ def _freshness(ctx: HookContext) -> Report | None:
 
 
 def _health(ctx: HookContext) -> SessionFreshness | None:
-    """Memory health and the diff since the last sync, for this session (two parallel
-    ``git log`` calls; the first session writes the ``.last-sync`` baseline instead). What is
-    found behind is kept in the session state for the Stop reminder."""
+    """Memory health and the diff since the last sync, for this session (cached per ``HEAD``
+    and memory stamps; else three parallel git calls). The first session writes the
+    ``.last-sync`` baseline. What is found behind is kept for the Stop reminder."""
     location = ctx.location
     if location is None or not ctx.memory_dir_exists:
         return None
@@ -115,6 +115,7 @@ def _health(ctx: HookContext) -> SessionFreshness | None:
             location.memory_dir,
             staleness_commits=ctx.config.staleness_commits,
             diff_commits=DIFF_COMMITS.get(ctx.config.token_budget, 0),
+            env=ctx.env,
         )
         remember_behind(ctx.state, health.behind)
     except Exception as exc:

@@ -191,7 +191,12 @@ class SessionFreshness(Record):
 
 
 def session_freshness(
-    root: Path, memory_dir: Path, *, staleness_commits: int, diff_commits: int
+    root: Path,
+    memory_dir: Path,
+    *,
+    staleness_commits: int,
+    diff_commits: int,
+    env: Mapping[str, str] | None = None,
 ) -> SessionFreshness:
     """Health and the since-sync diff for a starting session (spec F19).
 
@@ -200,17 +205,108 @@ def session_freshness(
     Diff (``diff_commits`` > 0): commits since the recorded sync (by commit when recorded, else
     by time), at most ``diff_commits`` named, and the memory/ADR files changed since (in git or
     on disk), also outside git.
+
+    The answer is cached in the data home under the freshness signature (``HEAD``, the memory
+    files' sizes and mtimes, ``.last-sync``): a session started on an unchanged project asks
+    git nothing; the first one after new commits pays three parallel calls.
     """
     first_run = ensure_last_sync(root, memory_dir)
-    last = read_last_sync(memory_dir) if diff_commits > 0 and not first_run else None
+    if first_run:
+        diff_commits = 0
+    cached, key, path = _cached(root, memory_dir, env, staleness_commits, diff_commits)
+    if cached is not None:
+        return cached
+    result = _answer(root, memory_dir, staleness_commits, diff_commits)
+    result.first_run = first_run
+    _store(path, key, result)
+    return result
+
+
+def _answer(
+    root: Path, memory_dir: Path, staleness_commits: int, diff_commits: int
+) -> SessionFreshness:
+    """Ask git (and the memory folder) for health and the diff."""
+    last = read_last_sync(memory_dir) if diff_commits > 0 else None
     want_health = staleness_commits > 0
     log = _git_history(root, memory_dir) if (want_health or last) else None
-    result = SessionFreshness(first_run=first_run, threshold=staleness_commits)
+    result = SessionFreshness(threshold=staleness_commits)
     if want_health and log is not None:
         result.behind = behind(_health_counts(memory_dir, log), staleness_commits)
     if last is not None:
         result.diff = _diff(memory_dir, log, last, diff_commits)
     return result
+
+
+def _cached(
+    root: Path,
+    memory_dir: Path,
+    env: Mapping[str, str] | None,
+    staleness_commits: int,
+    diff_commits: int,
+) -> tuple[SessionFreshness | None, str, Path | None]:
+    """The cached answer for the current signature and settings (else ``None``), the key and
+    the cache file."""
+    import json
+    import zlib
+
+    from conkeeper.domain.paths import data_home
+    from conkeeper.services.freshness.report import signature
+
+    try:
+        key = f"{signature(root, memory_dir)}:{staleness_commits}:{diff_commits}:{root}"
+        name = f"{zlib.crc32(str(root).encode('utf-8', 'replace')):08x}-health.json"
+        path = data_home(env) / "freshness" / name
+    except Exception:
+        return None, "", None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key") != key:
+            return None, key, path
+        diff = data.get("diff")
+        result = SessionFreshness(
+            behind=[(str(n), int(c)) for n, c in data.get("behind", [])],
+            diff=SyncDiff(
+                float(diff["since"]),
+                int(diff["commits"]),
+                [str(x) for x in diff["shown"]],
+                [str(x) for x in diff["memory_files"]],
+            )
+            if isinstance(diff, dict)
+            else None,
+            threshold=staleness_commits,
+        )
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None, key, path
+    return result, key, path
+
+
+def _store(path: Path | None, key: str, result: SessionFreshness) -> None:
+    """Write the answer to the cache atomically (a failure only costs the next session)."""
+    import json
+    import os
+
+    if path is None:
+        return
+    diff = result.diff
+    data = {
+        "key": key,
+        "behind": [[n, c] for n, c in result.behind],
+        "diff": None
+        if diff is None
+        else {
+            "since": diff.since,
+            "commits": diff.commits,
+            "shown": diff.shown,
+            "memory_files": diff.memory_files,
+        },
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 class _History(Record):
