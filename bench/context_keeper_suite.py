@@ -89,7 +89,8 @@ strip_private() {{
 }}
 is_file_private() {{
     "${{CONKEEPER_PYTHON:-python3}}" -m conkeeper privacy strip --json "$1" 2>/dev/null \\
-      | "${{CONKEEPER_PYTHON:-python3}}" -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["private"] else 1)'
+      | "${{CONKEEPER_PYTHON:-python3}}" -c \\
+        'import json,sys; sys.exit(0 if json.load(sys.stdin)["private"] else 1)'
 }}
 """
 
@@ -120,7 +121,9 @@ def install_shims(tree: Path) -> list[str]:
         text = HOOK_TEMPLATE.format(path=rel, event=event, redirect=redirect, rename=rename)
         _write(tree / rel, text)
         changed.append(rel)
-    _write(tree / "tools/memory-search.sh", SEARCH_SHIM.format(ours=ROOT / "tools/memory-search.sh"))
+    _write(
+        tree / "tools/memory-search.sh", SEARCH_SHIM.format(ours=ROOT / "tools/memory-search.sh")
+    )
     _write(tree / "hooks/lib-privacy.sh", PRIVACY_SHIM.format())
     _write(tree / "hooks/lib-config.sh", CONFIG_SHIM)
     changed += ["tools/memory-search.sh", "hooks/lib-privacy.sh", "hooks/lib-config.sh"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli_env, run_cli
+from conftest import cli_env, run_cli
 
 MEMORY = ".claude/memory"
 
@@ -254,7 +254,9 @@ def test_friction_is_skipped_at_economy_and_through_a_symlink(repo: Path, tmp_pa
 
 def test_a_long_friction_file_is_cut_to_the_light_budget(repo: Path) -> None:
     config(repo, token_budget="light")
-    lines = [f"- Convention {i}: a long entry that adds many characters to the file" for i in range(60)]
+    lines = [
+        f"- Convention {i}: a long entry that adds many characters to the file" for i in range(60)
+    ]
     text = "# Friction\n## Conventions\n" + "\n".join(lines) + "\n- TAIL_MARKER\n"
     (repo / MEMORY / "friction.md").write_text(text, encoding="utf-8")
     context = session_start(repo)

@@ -200,8 +200,9 @@ def session_freshness(
 ) -> SessionFreshness:
     """Health and the since-sync diff for a starting session (spec F19).
 
-    The first session in a project writes the ``.last-sync`` baseline (no diff yet). Health (``staleness_commits`` > 0, in a git repository): commits on ``HEAD`` since each of
-    :data:`HEALTH_FILES` last changed in git; a file edited after the newest commit is current.
+    The first session in a project writes the ``.last-sync`` baseline (no diff yet).
+    Health (``staleness_commits`` > 0, in a git repository): commits on ``HEAD`` since each of
+    :data:`HEALTH_FILES` last changed in git; a file with uncommitted edits is current.
     Diff (``diff_commits`` > 0): commits since the recorded sync (by commit when recorded, else
     by time), at most ``diff_commits`` named, and the memory/ADR files changed since (in git or
     on disk), also outside git.
@@ -476,9 +477,13 @@ def stop_reminder(
     checked = data.get("health_checked_at")
     last = read_last_sync(location.memory_dir)
     synced = _mtime(location.memory_dir / LAST_SYNC_FILE)
-    if isinstance(checked, (int, float)) and last is not None and synced is not None:
-        if synced > checked:
-            return None
+    if (
+        isinstance(checked, (int, float))
+        and last is not None
+        and synced is not None
+        and synced > checked
+    ):
+        return None
     count = data.get("health_stop_count")
     count = count if isinstance(count, int) and not isinstance(count, bool) else 0
     state.update(lambda d: d.__setitem__("health_stop_count", count + 1))
