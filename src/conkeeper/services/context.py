@@ -167,8 +167,8 @@ def clean_memory_text(text: str) -> str:
     dropped, empty template sections and header-only tables trimmed, blank runs collapsed."""
     if is_private_file(text):
         return ""
-    visible = clean_for_injection(text)  # private content cut, secrets redacted, tags escaped
-    visible = _BLOCK_TAG.sub(lambda m: "&lt;" + m.group(1), visible)  # no block breaks out
+    cleaned = clean_for_injection(text)  # private content cut, secrets redacted, tags escaped
+    visible = _BLOCK_TAG.sub(lambda m: "&lt;" + m.group(1), cleaned)  # no block breaks out
     lines = visible.splitlines()
     lines = lines[_body_start(visible, lines) :]
     lines = _drop_comments(lines)
