@@ -153,6 +153,16 @@ def test_staleness_commits_sets_the_threshold_and_zero_turns_it_off(
     assert ("<conkeeper-health>" in session_start(repo)) is shown
 
 
+def test_a_real_sync_counts_as_a_review_of_every_file(repo: Path) -> None:
+    assert "<conkeeper-health>" not in session_start(repo)  # first session: the baseline
+    churn(repo, 8)
+    assert "active-context.md (8 commits behind)" in session_start(repo, session="s-2")
+    assert run_cli("sync", "mark", cwd=repo).returncode == 0
+    assert "<conkeeper-health>" not in session_start(repo, session="s-3")
+    churn(repo, 6)  # counted from the sync, not from the files' last edit
+    assert "active-context.md (6 commits behind)" in session_start(repo, session="s-4")
+
+
 def test_stop_repeats_the_health_reminder_until_a_sync(repo: Path) -> None:
     write_last_sync(repo, int(time.time()) - 60)
     churn(repo, 8)

@@ -52,24 +52,30 @@ HEALTH_STATE_KEY = "health_behind"
 
 
 class LastSync(Record):
-    """When the last memory sync happened (Unix seconds) and at which commit (may be empty)."""
+    """When the last memory sync happened (Unix seconds) and at which commit (may be empty);
+    ``baseline`` when it is only the mark the first session wrote, not a real sync."""
 
-    __slots__ = ("head", "time")
+    __slots__ = ("baseline", "head", "time")
 
-    def __init__(self, when: float, head: str) -> None:
+    def __init__(self, when: float, head: str, baseline: bool = False) -> None:
         self.time = when
         self.head = head
+        self.baseline = baseline
 
 
-def record_last_sync(root: Path, memory_dir: Path, when: float | None = None) -> LastSync:
-    """Write ``.last-sync`` (Unix time and ``HEAD``) atomically; returns what was written."""
+def record_last_sync(
+    root: Path, memory_dir: Path, when: float | None = None, *, baseline: bool = False
+) -> LastSync:
+    """Write ``.last-sync`` (Unix time and ``HEAD``; a third line ``baseline`` for the first
+    session's mark) atomically; returns what was written."""
     from conkeeper.domain.textio import atomic_write
 
     stamp = time.time() if when is None else when
     head = read_head(root) or ""
     memory_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write(memory_dir / LAST_SYNC_FILE, f"{int(stamp)}\n{head}\n", root=memory_dir)
-    return LastSync(float(int(stamp)), head)
+    text = f"{int(stamp)}\n{head or '-'}\n" + ("baseline\n" if baseline else "")
+    atomic_write(memory_dir / LAST_SYNC_FILE, text, root=memory_dir)
+    return LastSync(float(int(stamp)), head, baseline)
 
 
 def ensure_last_sync(root: Path, memory_dir: Path) -> bool:
@@ -80,7 +86,7 @@ def ensure_last_sync(root: Path, memory_dir: Path) -> bool:
     try:
         if path.is_symlink() or path.exists() or not memory_dir.is_dir():
             return False
-        record_last_sync(root, memory_dir)
+        record_last_sync(root, memory_dir, baseline=True)
     except Exception:  # a read-only folder, a concurrent writer: no baseline this time
         return False
     return True
@@ -110,7 +116,7 @@ def read_last_sync(memory_dir: Path) -> LastSync | None:
     if when > time.time() + 60:
         return None
     head = lines[1] if len(lines) > 1 and len(lines[1]) == 40 else ""
-    return LastSync(when, head)
+    return LastSync(when, head, baseline="baseline" in lines[1:])
 
 
 def sync_args(last: LastSync) -> list[str]:
@@ -227,13 +233,14 @@ def _answer(
     root: Path, memory_dir: Path, staleness_commits: int, diff_commits: int
 ) -> SessionFreshness:
     """Ask git (and the memory folder) for health and the diff."""
-    last = read_last_sync(memory_dir) if diff_commits > 0 else None
+    last = read_last_sync(memory_dir)
     want_health = staleness_commits > 0
     log = _git_history(root, memory_dir) if (want_health or last) else None
     result = SessionFreshness(threshold=staleness_commits)
     if want_health and log is not None:
-        result.behind = behind(_health_counts(memory_dir, log), staleness_commits)
-    if last is not None:
+        synced = _since(log, last) if last is not None and not last.baseline else None
+        result.behind = behind(_health_counts(memory_dir, log, synced), staleness_commits)
+    if last is not None and diff_commits > 0:
         result.diff = _diff(memory_dir, log, last, diff_commits)
     return result
 
@@ -389,10 +396,21 @@ def _mtime(path: Path) -> float | None:
         return None
 
 
-def _health_counts(memory_dir: Path, log: _History) -> dict[str, int]:
+def _since(log: _History, last: LastSync) -> int:
+    """How many of ``HEAD``'s newest commits came after ``last`` (by its commit when known,
+    else by time: a commit in the sync's own second counts as after it)."""
+    if last.head:
+        for index, (sha, _t, _s) in enumerate(log.commits):
+            if sha == last.head:
+                return index
+    return sum(1 for _sha, when, _s in log.commits if when >= int(last.time))
+
+
+def _health_counts(memory_dir: Path, log: _History, synced: int | None = None) -> dict[str, int]:
     """Commits since each health file last changed: its newest commit's position in ``HEAD``'s
     history; 0 when it has uncommitted edits (a file mtimes alone cannot tell: a clone or a
-    checkout touches every file)."""
+    checkout touches every file). A real sync reviewed every file: never more than ``synced``
+    (the commits since it), so a file that needed no change stops being reported."""
     if not log.commits:
         return {}
     counts: dict[str, int] = {}
@@ -406,6 +424,8 @@ def _health_counts(memory_dir: Path, log: _History) -> dict[str, int]:
             counts[name] = log.touched[name]
         else:  # never committed: the commits since it was last written
             counts[name] = sum(1 for _sha, when, _s in log.commits if when > mtime)
+        if synced is not None:
+            counts[name] = min(counts[name], synced)
     return counts
 
 
@@ -414,11 +434,7 @@ def _diff(memory_dir: Path, log: _History | None, last: LastSync, limit: int) ->
     since: list[tuple[str, int, str]] = []
     boundary = -1
     if log is not None:
-        heads = [sha for sha, _t, _s in log.commits]
-        if last.head and last.head in heads:
-            boundary = heads.index(last.head)
-        else:
-            boundary = sum(1 for _sha, when, _s in log.commits if when > last.time)
+        boundary = _since(log, last)
         since = log.commits[:boundary]
     changed: dict[str, None] = {}
     for name in HEALTH_FILES:
