@@ -19,7 +19,7 @@ set -euo pipefail
 trap 'echo "[ConKeeper] memory-search.sh failed at line $LINENO" >&2; exit 0' ERR
 
 usage() {
-    echo "Usage: memory-search.sh [--global] [--sessions] [--category NAME] [flags] <query>" >&2
+    echo "usage: memory-search.sh [--global] [--sessions] [--category NAME] [flags] <query>" >&2
 }
 
 QUERY=""
