@@ -42,6 +42,7 @@ SPEC_DEFAULTS = {
     "llm_max_input_chars": 12000,
     "obsidian_sync_target": "",
     "project_search_paths": "",
+    "staleness_commits": 5,
 }
 
 

@@ -24,6 +24,7 @@ SKILLS = (
     "memory-config",
     "session-handoff",
     "memory-reflect",
+    "memory-insights",
 )
 
 

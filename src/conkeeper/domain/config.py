@@ -218,6 +218,13 @@ _SPECS: tuple[KeySpec, ...] = (
         "project_search_paths",
         "Folders whose projects 'search --cross-project' searches (':' or ',' separated)",
     ),
+    _int(
+        "staleness_commits",
+        5,
+        "Flag a memory file at session start when more commits than this landed since it "
+        "last changed (0 = off)",
+        0,
+    ),
 )
 
 KEYS: dict[str, KeySpec] = {spec.name: spec for spec in _SPECS}
@@ -251,6 +258,7 @@ class Config(FrozenRecord):
     llm_max_input_chars: int
     obsidian_sync_target: str
     project_search_paths: str
+    staleness_commits: int
 
     def __init__(
         self,
@@ -277,6 +285,7 @@ class Config(FrozenRecord):
         llm_max_input_chars: int = 12000,
         obsidian_sync_target: str = "",
         project_search_paths: str = "",
+        staleness_commits: int = 5,
     ) -> None:
         self._set(
             token_budget=token_budget,
@@ -301,6 +310,7 @@ class Config(FrozenRecord):
             llm_max_input_chars=llm_max_input_chars,
             obsidian_sync_target=obsidian_sync_target,
             project_search_paths=project_search_paths,
+            staleness_commits=staleness_commits,
         )
 
 

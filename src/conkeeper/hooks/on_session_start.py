@@ -2,8 +2,9 @@
 
 Records the session, claims a pending handoff checkpoint (after a compaction: this session's
 own PreCompact checkpoint), and injects the budgeted, privacy-stripped ``<conkeeper-memory>``
-block built by :mod:`conkeeper.services.context`, with the cached freshness notes (possibly
-stale entries, memory behind the code, what changed since the last sync). On ``resume`` of a
+block built by :mod:`conkeeper.services.context`, with the freshness notes: possibly stale
+entries (cached), memory files behind the code and what changed since the last sync (asked of
+git for this session). On ``resume`` of a
 session that already holds the block, only what changed since is injected. The database is
 optional here: when it is locked or damaged, memory files still load and the problem goes to
 the log.
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
     from conkeeper.hooks.payload import HookContext
     from conkeeper.services.context import SessionInfo
+    from conkeeper.services.freshness.health import SessionFreshness
     from conkeeper.services.freshness.report import Report
 
 PRUNE_EVERY_S = 6 * 3600
@@ -42,6 +44,7 @@ def handle(ctx: HookContext) -> HookResult | None:
         info.handoff = _claim_handoff(ctx, source)
         info.injected_at = _mark_injected(ctx, source)
         info.freshness = _freshness(ctx)
+        info.health = _health(ctx)
     problems: list[str] = []
     text = build_session_context(
         ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems
@@ -91,6 +94,34 @@ def _freshness(ctx: HookContext) -> Report | None:
 
         start_detached(ctx, ["stale", "--quiet"])
     return report
+
+
+def _health(ctx: HookContext) -> SessionFreshness | None:
+    """Memory health and the diff since the last sync, for this session (cached per ``HEAD``
+    and memory stamps; else three parallel git calls). The first session writes the
+    ``.last-sync`` baseline. What is found behind is kept for the Stop reminder."""
+    location = ctx.location
+    if location is None or not ctx.memory_dir_exists:
+        return None
+    try:
+        from conkeeper.services.freshness.health import (
+            DIFF_COMMITS,
+            remember_behind,
+            session_freshness,
+        )
+
+        health = session_freshness(
+            location.root,
+            location.memory_dir,
+            staleness_commits=ctx.config.staleness_commits,
+            diff_commits=DIFF_COMMITS.get(ctx.config.token_budget, 0),
+            env=ctx.env,
+        )
+        remember_behind(ctx.state, health.behind)
+    except Exception as exc:
+        ctx.log(f"memory health skipped: {exc}", "WARNING")
+        return None
+    return health
 
 
 def _open_store(ctx: HookContext, info: SessionInfo) -> sqlite3.Connection | None:

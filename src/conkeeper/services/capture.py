@@ -591,8 +591,11 @@ def build_event(
 
 
 def _cell(text: str) -> str:
-    """Text safe inside a backtick cell of a pipe-separated line."""
-    return text.replace("`", "'").replace("|", "\\|")
+    """Text safe inside a backtick cell of a pipe-separated line (no HTML comment can open or
+    close in the log either: it would hide lines or fake a category tag)."""
+    return (
+        text.replace("`", "'").replace("|", "\\|").replace("<!--", "<! --").replace("-->", "- ->")
+    )
 
 
 def format_log_line(event: ToolEvent, detail: str = "full") -> str | None:

@@ -36,6 +36,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from conkeeper.services.freshness.health import SessionFreshness, SyncDiff
     from conkeeper.services.freshness.report import Report
 
 MAX_CONTEXT_CHARS = 8000
@@ -76,6 +77,16 @@ RESUME_HEADER = (
 _HEADING = re.compile(r"^(#{1,6})[ \t]+\S")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*\|?$")
+# any ConKeeper block tag (``<conkeeper-diff>``, ``</conkeeper-friction>``...) inside memory text
+_BLOCK_TAG = re.compile(r"<(\s*/?\s*conkeeper-)", re.IGNORECASE)
+FRICTION_FILE = "friction.md"
+FRICTION_TAG = "conkeeper-friction"
+DIFF_TAG = "conkeeper-diff"
+HEALTH_TAG = "conkeeper-health"
+DECISION_INDEX_NOTE = (
+    "Decisions: decisions/INDEX.md lists every ADR; use it as a lookup table and open only the "
+    "ADRs you need."
+)
 
 
 class SessionInfo(Record):
@@ -88,6 +99,7 @@ class SessionInfo(Record):
     __slots__ = (
         "freshness",
         "handoff",
+        "health",
         "host_session_id",
         "injected_at",
         "project_id",
@@ -104,6 +116,7 @@ class SessionInfo(Record):
         handoff: str | None = None,
         freshness: Report | None = None,
         injected_at: float | None = None,
+        health: SessionFreshness | None = None,
     ) -> None:
         self.source = source
         self.host_session_id = host_session_id
@@ -114,20 +127,35 @@ class SessionInfo(Record):
         self.freshness = freshness
         # on resume: when this session last received the memory block (Unix seconds)
         self.injected_at = injected_at
+        # memory health and what changed since the last sync, answered for this session
+        self.health = health
 
 
 class Section(Record):
-    """One titled part of the injected block."""
+    """One titled part of the injected block; with a ``tag``, a tagged block
+    (``<conkeeper-friction>``...) the agent can tell apart from the memory files."""
 
-    __slots__ = ("body", "title")
+    __slots__ = ("body", "tag", "title")
 
-    def __init__(self, title: str, body: str) -> None:
+    def __init__(self, title: str, body: str, tag: str = "") -> None:
         self.title = title
         self.body = body
+        self.tag = tag
 
     def render(self) -> str:
-        """The section as Markdown: a level-1 title line, then its body."""
+        """The section as Markdown (a level-1 title line, then its body) or as a tagged block."""
+        if self.tag:
+            return f"<{self.tag}>\n# {self.title}\n{self.body.strip()}\n</{self.tag}>\n"
         return f"# {self.title}\n{self.body.strip()}\n"
+
+    def render_cut(self, room: int) -> str:
+        """The section cut at a line boundary to at most ``room`` characters (a tagged block
+        keeps its closing tag); ``""`` when not even a start fits."""
+        if not self.tag:
+            return _cut(self.render(), room)
+        overhead = len(self.render()) - len(self.body.strip()) - 1
+        body = _cut(self.body.strip(), room - overhead)
+        return Section(self.title, body, self.tag).render() if body else ""
 
 
 # --------------------------------------------------------------------------- memory files
@@ -139,7 +167,8 @@ def clean_memory_text(text: str) -> str:
     dropped, empty template sections and header-only tables trimmed, blank runs collapsed."""
     if is_private_file(text):
         return ""
-    visible = clean_for_injection(text)  # private content cut, secrets redacted, tags escaped
+    cleaned = clean_for_injection(text)  # private content cut, secrets redacted, tags escaped
+    visible = _BLOCK_TAG.sub(lambda m: "&lt;" + m.group(1), cleaned)  # no block breaks out
     lines = visible.splitlines()
     lines = lines[_body_start(visible, lines) :]
     lines = _drop_comments(lines)
@@ -296,9 +325,13 @@ def memory_sections(
         for rel in PROJECT_FILES:
             if rel in skip:
                 continue
-            body = read_memory_file(location.memory_dir / rel, since, root=location.memory_dir)
+            path = location.memory_dir / rel
+            if rel == FRICTION_FILE and path.is_symlink():
+                continue  # friction.md is injected as instructions: never through a symlink
+            body = read_memory_file(path, since, root=location.memory_dir)
             if body:
-                sections.append(Section(f"{rel} (project memory)", body))
+                tag = FRICTION_TAG if rel == FRICTION_FILE else ""
+                sections.append(Section(f"{rel} (project memory)", body, tag))
     global_dir = global_memory_dir(env)
     for rel in GLOBAL_FILES:
         body = read_memory_file(global_dir / rel, since, root=global_dir)
@@ -403,38 +436,35 @@ def stale_section(report: Report | None, memory_prefix: str) -> Section | None:
     return Section("Possibly stale memory (the cited code changed)", "\n".join(lines))
 
 
-def since_sync_section(report: Report | None) -> Section | None:
-    """What moved since the last ``/memory-sync``: commit count, latest subjects, memory and
-    ADR files changed."""
-    if report is None or not report.sync or report.last_sync is None:
+def since_sync_section(health: SessionFreshness | None) -> Section | None:
+    """What moved since the last ``/memory-sync``: the commit count, the newest commits on one
+    line (``hash subject | ...``, ``(+N more)``), and the memory and ADR files changed."""
+    diff: SyncDiff | None = health.diff if health is not None else None
+    if diff is None or (not diff.commits and not diff.memory_files):
         return None
-    sync = report.sync
-    count = sync.get("commits")
-    commits = count if isinstance(count, int) else 0
-    files = _strings(sync.get("memory_files"))
-    if not commits and not files:
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(diff.since))
+    lines = [f"{diff.commits} commit(s) since the last memory sync ({when})"]
+    if diff.shown:
+        more = diff.commits - len(diff.shown)
+        lines.append("  repo: " + " | ".join(diff.shown) + (f" (+{more} more)" if more else ""))
+    if diff.memory_files:
+        lines.append("  memory: " + ", ".join(f"{name} modified" for name in diff.memory_files))
+        lines.append("Read the memory files listed above again before relying on them.")
+    return Section("Changed since the last sync", "\n".join(lines), DIFF_TAG)
+
+
+def health_note(health: SessionFreshness | None) -> str | None:
+    """The ``<conkeeper-health>`` block when memory files are far behind the code (more commits
+    than ``staleness_commits`` since they last changed)."""
+    if health is None or not health.behind:
         return None
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(report.last_sync))
-    lines = [f"- {commits} commit(s) since the last memory sync ({when}); latest:"]
-    lines += [f"  - {subject}" for subject in _strings(sync.get("subjects"))]
-    if files:
-        lines.append("- Memory/ADR files changed since: " + ", ".join(files))
-    return Section("Changed since the last sync", "\n".join(lines))
+    from conkeeper.services.freshness.health import health_line
 
-
-def _strings(value: object) -> list[str]:
-    """The strings of a JSON list read back from the cache (anything else: none)."""
-    return [str(item) for item in value] if isinstance(value, list) else []
-
-
-def health_note(report: Report | None) -> str | None:
-    """One line when memory files are far behind the code (commits since they changed)."""
-    if report is None or not report.health:
-        return None
-    from conkeeper.services.freshness.health import behind, health_line
-
-    rows = behind(report.health)
-    return health_line(rows) if rows else None
+    line = health_line(health.behind, limit=6)
+    return (
+        f"<{HEALTH_TAG}>\n{line} (more than {health.threshold} commits each). Review them with "
+        f"/memory-sync before relying on them.\n</{HEALTH_TAG}>"
+    )
 
 
 # --------------------------------------------------------------------------- assembly
@@ -481,13 +511,13 @@ def assemble(header: str, sections: list[Section], footer: str, budget: int) -> 
         text = section.render()
         share = max(MIN_PARTIAL_CHARS, (room if index else room * 2) // 4)
         if len(text) > share:
-            text = _cut(text, share)
+            text = section.render_cut(share)
         reserve = NOTE_RESERVE if section is not sections[-1] else 0
         if not omitted and len(text) + 1 <= room - reserve:
             parts.append(text)
             room -= len(text) + 1
         elif not omitted and room - reserve >= MIN_PARTIAL_CHARS:
-            text = _cut(text, room - reserve)
+            text = section.render_cut(room - reserve)
             parts.append(text)
             room -= len(text) + 1
             omitted.append("")  # the budget is spent: everything after is left out
@@ -562,7 +592,7 @@ def build_session_context(
     if files and files[0].title.startswith("active-context.md"):
         sections.append(files.pop(0))
     prefix = _memory_prefix(location)
-    notes = (stale_section(info.freshness, prefix), since_sync_section(info.freshness))
+    notes = (stale_section(info.freshness, prefix), since_sync_section(info.health))
     sections.extend(note for note in notes if note)
     if summary:
         sections.append(summary)
@@ -577,12 +607,13 @@ def _footer(location: ProjectLocation | None, info: SessionInfo) -> str:
     """The lines that always survive the budget: memory health, the init hint or the open
     corrections count, and the search reminder (``location`` is None without memory)."""
     lines = []
-    behind_note = health_note(info.freshness)
+    behind_note = health_note(info.health)
     if behind_note:
         lines.append(behind_note)
     if location is None:
         lines.append(INIT_HINT)
     else:
+        lines.append(DECISION_INDEX_NOTE)
         pending = open_corrections(location.memory_dir)
         if pending:
             lines.append(

@@ -29,12 +29,28 @@ SKIP_DIRS = frozenset(
 )
 
 
+OFF_VALUES = frozenset({"disabled", "off", "none", "false", "no", "[]"})
+NOT_CONFIGURED = (
+    "Cross-project search not configured: set project_search_paths to the folders that hold "
+    "your projects (conkeeper config set project_search_paths ~/code)"
+)
+
+
 def parse_search_paths(value: str, env: Mapping[str, str] | None = None) -> list[Path]:
-    """The roots named by a ``project_search_paths`` value (``~`` and ``$VARS`` expanded)."""
+    """The roots named by a ``project_search_paths`` value (``~`` and ``$VARS`` expanded).
+
+    Accepts ``~/code:~/work``, ``~/code, ~/work`` and the YAML list the bash ConKeeper wrote
+    (``["~/code", "~/work"]``); ``disabled`` (or ``off``, ``none``) means no roots.
+    """
     home = (env or os.environ).get("HOME") or os.path.expanduser("~")
+    value = value.strip()
+    if value.lower() in OFF_VALUES:
+        return []
+    if value.startswith("[") and value.endswith("]"):
+        value = value[1:-1]
     roots = []
     for part in value.replace(",", os.pathsep).split(os.pathsep):
-        text = part.strip()
+        text = part.strip().strip("\"'").strip()
         if not text:
             continue
         if text == "~" or text.startswith("~/"):
@@ -137,10 +153,7 @@ def prepare_cross_project(cwd: Path, extra: Iterable[str] = ()) -> list[Path]:
     config = load_config(location.root).config
     roots = search_roots(extra, config.project_search_paths, None)
     if not roots:
-        raise ValueError(
-            "--cross-project needs folders to look in: set project_search_paths "
-            "(conkeeper config set project_search_paths ~/code)"
-        )
+        raise ValueError(NOT_CONFIGURED)
     projects = discover(roots)
     with project_store() as conn:
         register(conn, projects)

@@ -3,8 +3,11 @@
 Sources (seed 001, phase 08, "Gather Evidence"): the session's tool events (database rows; the
 ``sessions/YYYY-MM-DD-observations.md`` log when the database has none, as on hosts without
 hooks), its prompts, the corrections queue, stored session summaries, earlier retros and the
-memory files (through :mod:`.known`). Every text is cleaned whole by the privacy module before
-anything selects or quotes from it.
+memory files (through :mod:`.known`), and Claude Code's own session facets when its
+``/insights`` wrote them (``~/.claude/usage-data/facets/<session id>.json``: LLM-classified
+``friction_counts``, ``friction_detail``, ``outcome``; skipped when the folder or the session's
+file does not exist). Every text is cleaned whole by the privacy module before anything selects
+or quotes from it.
 """
 
 from __future__ import annotations
@@ -37,6 +40,17 @@ class Correction:
 
 
 @dataclass
+class Facet:
+    """Claude Code's classification of one session (its ``/insights`` facets file)."""
+
+    session: str
+    when_ms: int
+    friction: dict[str, int]
+    detail: str
+    outcome: str
+
+
+@dataclass
 class Evidence:
     """Everything one reflection reads. ``events`` pairs each tool use with its duration
     (ms); ``created_at`` of events is Unix ms."""
@@ -50,6 +64,7 @@ class Evidence:
     prompts: list[str] = field(default_factory=list)
     corrections: list[Correction] = field(default_factory=list)
     summaries: list[dict[str, str]] = field(default_factory=list)
+    facets: list[Facet] = field(default_factory=list)
 
     @property
     def failures(self) -> int:
@@ -88,7 +103,56 @@ def gather(
     if not evidence.events:
         evidence.events = _from_logs(memory_dir, start, end)
     _corrections(evidence, sensitivity)
+    evidence.facets = read_facets([s.host_session_id for s in sessions])
     return evidence
+
+
+MAX_FACET_BYTES = 256 * 1024
+
+
+def facets_dir() -> Path:
+    """Where Claude Code's ``/insights`` keeps its per-session facets."""
+    return Path.home() / ".claude" / "usage-data" / "facets"
+
+
+def read_facets(session_ids: list[str], folder: Path | None = None) -> list[Facet]:
+    """The facets of these sessions that exist and parse (missing folder or files: none)."""
+    import json
+
+    from conkeeper.domain.session_id import sanitize_session_id
+
+    base = folder if folder is not None else facets_dir()
+    found = []
+    for session in dict.fromkeys(session_ids):
+        path = base / f"{sanitize_session_id(session)}.json"
+        try:
+            if path.is_symlink() or path.stat().st_size > MAX_FACET_BYTES:
+                continue
+            data = json.loads(path.read_text(encoding="utf-8"))
+            when = int(path.stat().st_mtime * 1000)
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            found.append(_facet(session, when, data))
+    return found
+
+
+def _facet(session: str, when_ms: int, data: dict[str, object]) -> Facet:
+    counts = data.get("friction_counts")
+    friction = {
+        str(kind): value
+        for kind, value in (counts.items() if isinstance(counts, dict) else [])
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0
+    }
+    detail = data.get("friction_detail")
+    outcome = data.get("outcome")
+    return Facet(
+        session,
+        when_ms,
+        friction,
+        clean(detail if isinstance(detail, str) else ""),
+        clean(outcome if isinstance(outcome, str) else ""),
+    )
 
 
 def _from_database(conn: sqlite3.Connection, evidence: Evidence) -> None:

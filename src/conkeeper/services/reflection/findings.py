@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from conkeeper.domain.observations import ToolEvent
-from conkeeper.services.reflection.evidence import Correction, Evidence
+from conkeeper.services.reflection.evidence import Correction, Evidence, Facet
 from conkeeper.services.reflection.themes import cluster, theme_label
 
 REPEATED_FAILURE = "repeated-failure"
@@ -225,10 +225,36 @@ def abandoned_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
     return found
 
 
+def facet_friction(facets: list[Facet]) -> list[Finding]:
+    """Friction Claude Code itself classified in the session (``wrong_approach``,
+    ``buggy_code``, ``got_stuck``...), one finding per kind, quoting its description."""
+    by_kind: dict[str, list[Facet]] = {}
+    for facet in facets:
+        for kind in facet.friction:
+            by_kind.setdefault(kind, []).append(facet)
+    found = []
+    for kind, members in sorted(by_kind.items()):
+        label = kind.replace("_", " ")
+        quotes = [quote(m.detail) for m in members if m.detail][:5] or [f"{label} (Claude Code)"]
+        found.append(
+            Finding(
+                FRICTION,
+                f"facet:{kind}",
+                label,
+                sum(m.friction[kind] for m in members),
+                max(m.when_ms for m in members),
+                quotes,
+                texts=[m.detail for m in members if m.detail],
+            )
+        )
+    return found
+
+
 def analyse(evidence: Evidence) -> list[Finding]:
     """Every finding in the evidence."""
     parts: Iterable[list[Finding]] = (
         correction_themes(evidence.corrections),
+        facet_friction(evidence.facets),
         repeated_failures(evidence.events),
         retry_loops(evidence.events),
         abandoned_work(evidence.events),

@@ -146,7 +146,11 @@ def reflect(
     evidence = gather(
         conn, memory_dir, sessions, scope=scope, since_ms=since_ms, sensitivity=sensitivity
     )
-    minimal = len(evidence.events) < MIN_TOOL_USES and not evidence.corrections
+    minimal = (
+        len(evidence.events) < MIN_TOOL_USES
+        and not evidence.corrections
+        and not any(facet.friction for facet in evidence.facets)
+    )
     path = retro_path(memory_dir, day)
     existing = _read_retro(path, day)
     known_items = load_known(memory_dir, exclude_retro=f"sessions/{path.name}")
