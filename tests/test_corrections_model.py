@@ -122,6 +122,7 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
     assert files == {
         "corpus.jsonl",
         "train_extra.jsonl",
+        "train_extra2.jsonl",
         "blind.jsonl",
         *(f"blind{n}.jsonl" for n in range(2, 7)),
     }
