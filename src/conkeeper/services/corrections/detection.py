@@ -24,7 +24,16 @@ from pathlib import Path
 
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
-from conkeeper.services.corrections.rules import _LEAD, _NO, _RULES, CORRECTION, FRICTION, _Rule
+from conkeeper.services.corrections.rules import (
+    _LEAD,
+    _NO,
+    _RULES,
+    CORRECTION,
+    FRICTION,
+    NEW_WORK,
+    SELF_BLAME,
+    _Rule,
+)
 
 THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
 IGNORE_FILE = ".correction-ignore"
@@ -182,24 +191,6 @@ _RESOLVED = LazyPattern(
     r"\b(?:it'?s fine now|works now|fixed now|it'?s working now|resolved now)\b", re.IGNORECASE
 )
 _SOOTHING = LazyPattern(r"\b(?:no worries|don'?t worry|never ?mind|no problem)\b", re.IGNORECASE)
-# the user owns the mistake ("my bad, I gave you the wrong path"): nothing to teach the agent
-_SELF_BLAME = LazyPattern(
-    r"\b(?:my (?:bad|mistake|fault|error|typo)|(?:that|this|it) (?:was|is|'s) (?:on me|my \w+)|"
-    r"i (?:\w+ )?(?:gave|sent|pasted|typed|pointed|showed|linked|copied|wrote|mentioned|picked|"
-    r"named|used|had) (?:you )?(?:at |to )?(?:the |a )?wrong\b|i was wrong|"
-    r"i forgot to (?:mention|say|tell))",
-    re.IGNORECASE,
-)
-# a request for new work or a spec: a "don't ..." that follows is part of the brief
-_NEW_WORK = LazyPattern(
-    r"^(?:(?:ok(?:ay)?|so|now|then|also|and|great|thanks)[\s,:!.]+)*(?:(?:can|could|would|"
-    r"will) you (?:please |also |now )?|please (?:also )?|let'?s |i(?:'d| would) like (?:you to )?|"
-    r"i want (?:you to )?|we need (?:you to )?|time to |go ahead and )?(?:write|add|create|"
-    r"implement|build|make|set up|draft|design|generate|introduce|scaffold|wire|extend|port|"
-    r"support|start (?:on|with)|sketch)\b|^(?:next(?: up| task| step)?|new (?:feature|task)|"
-    r"todo|task \d*|for the new \w+)\s*[:,]",
-    re.IGNORECASE,
-)
 # the prompt talks about what the agent did: a "don't ..." there corrects it
 _AGENT_PAST = LazyPattern(
     r"\byou(?:'ve| have)? (?:just |again |also |still |already )?(?:\w+ed|did|made|wrote|put|ran|"
@@ -364,13 +355,13 @@ def _context_penalty(rule: _Rule, parts: list[str], index: int, before: str) -> 
     earlier sentence, or the clause before it, asks for something to be built) in a prompt
     that never refers to what the agent did."""
     near = parts[index] if index == 0 else parts[index - 1] + " " + parts[index]
-    if _SELF_BLAME.search(near):
+    if SELF_BLAME.search(near):
         return 0.4
     if rule.name not in _SPEC_SENSITIVE:
         return 0.0
     earlier = [before.strip()] if before.strip() else []
     earlier += parts[:index]
-    if not any(_NEW_WORK.search(p) for p in earlier):
+    if not any(NEW_WORK.search(p) for p in earlier):
         return 0.0
     if any(_AGENT_PAST.search(p) for p in parts):
         return 0.0

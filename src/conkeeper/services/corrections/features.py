@@ -21,6 +21,7 @@ prompt was pasted).
 from __future__ import annotations
 
 from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.services.corrections.rules import CONTINUITY, NEW_WORK, SELF_BLAME
 
 HEAD_SENTENCES = 3
 TAIL_SENTENCES = 2
@@ -190,6 +191,19 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:has-quote")
     if "!" in text:
         feats.add("s:bang")
+    _context_features(text, tokens, feats)
+
+
+def _context_features(text: str, tokens: list[str], feats: set[str]) -> None:
+    """Cues that a sentence is not about the agent's mistake: work continuing ("still on the
+    same ticket"), the user's own slip ("my bad, I gave you the wrong path"), a request for new
+    work ("write a test for ..."); patterns shared with the rules (:mod:`.rules`)."""
+    if ("still" in tokens or "same" in tokens) and CONTINUITY.search(text):
+        feats.add("s:continuity")
+    if ("my" in tokens or "i" in tokens) and SELF_BLAME.search(text):
+        feats.add("s:self-blame")
+    if NEW_WORK.search(text):
+        feats.add("s:new-work")
 
 
 def prose_segments(prose: str) -> list[list[str]]:

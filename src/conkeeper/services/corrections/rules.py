@@ -96,6 +96,30 @@ _PRAISE_WORDS = (
     r"superb|solid|fantastic|cheers|kudos|props)\b"
 )
 
+# the user owns the mistake ("my bad, I gave you the wrong path"): nothing to teach the agent
+SELF_BLAME = LazyPattern(
+    r"\b(?:my (?:bad|mistake|fault|error|typo)|(?:that|this|it) (?:was|is|'s) (?:on me|my \w+)|"
+    r"i (?:\w+ )?(?:gave|sent|pasted|typed|pointed|showed|linked|copied|wrote|mentioned|picked|"
+    r"named|used|had) (?:you )?(?:at |to )?(?:the |a )?wrong\b|i was wrong|"
+    r"i forgot to (?:mention|say|tell))",
+    re.IGNORECASE,
+)
+# a request for new work or a spec: a "don't ..." that follows is part of the brief
+NEW_WORK = LazyPattern(
+    r"^(?:(?:ok(?:ay)?|so|now|then|also|and|great|thanks)[\s,:!.]+)*(?:(?:can|could|would|"
+    r"will) you (?:please |also |now )?|please (?:also )?|let'?s |i(?:'d| would) like (?:you to )?|"
+    r"i want (?:you to )?|we need (?:you to )?|time to |go ahead and )?(?:write|add|create|"
+    r"implement|build|make|set up|draft|design|generate|introduce|scaffold|wire|extend|port|"
+    r"support|start (?:on|with)|sketch)\b|^(?:next(?: up| task| step)?|new (?:feature|task)|"
+    r"todo|task \d*|for the new \w+)\s*[:,]",
+    re.IGNORECASE,
+)
+
+# "still on the same ticket", "same plan as agreed": work going on, not a problem persisting
+CONTINUITY = LazyPattern(
+    r"\b(?:still|same)\b(?: on| with)?(?: the)?(?: same)? " + _CONTINUITY, re.IGNORECASE
+)
+
 
 def _r(pattern: str) -> LazyPattern:
     return LazyPattern(pattern, re.IGNORECASE)
