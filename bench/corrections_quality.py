@@ -61,6 +61,7 @@ DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
 SEEN_BLIND = 6  # blind sets 1-6 were measured, tuned on and trained on
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
+DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 
 
 def blind_sets(skip: set[str], unseen: bool = False) -> list[tuple[int, Path]]:
@@ -74,6 +75,13 @@ def blind_sets(skip: set[str], unseen: bool = False) -> list[tuple[int, Path]]:
             continue
         found.append((n, path))
     return sorted(found)
+
+
+def parse_skip(value: str) -> tuple[set[str], bool]:
+    """``--skip``'s value as (blind set stems never to read, whether to skip every unseen set):
+    ``unseen`` (the default) skips all sets past :data:`SEEN_BLIND`, ``none`` skips nothing."""
+    names = {s.strip() for s in value.split(",") if s.strip()}
+    return names - {"none", "unseen"}, "unseen" in names
 
 
 def load_corpus(path: Path = CORPUS) -> list[dict[str, object]]:
@@ -170,14 +178,12 @@ def main() -> int:
     parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation")
     parser.add_argument(
         "--skip",
-        default="unseen",
+        default=DEFAULT_SKIP,
         help="comma-separated blind set stems never to read (default 'unseen': every set past "
         f"blind{SEEN_BLIND}; 'none' reads all)",
     )
     args = parser.parse_args()
-    names = {s.strip() for s in args.skip.split(",") if s.strip()}
-    unseen = "unseen" in names
-    skip = names - {"none", "unseen"}
+    skip, unseen = parse_skip(args.skip)
     figures: dict[str, object] = {}
     if not args.no_cv:
         figures["cv"] = _cv(show=True)

@@ -5,7 +5,7 @@ Trained on 1228 labelled prompts (corpus, blind sets 1-6, train_extra 1-2). Mode
 thresholds per sensitivity were chosen on leave-one-set-out cross-validation.
 """
 
-THRESHOLDS: dict[str, float] = {"low": 0.8, "medium": 0.77, "high": 0.77}
+THRESHOLDS: dict[str, float] = {"low": 0.85, "medium": 0.84, "high": 0.77}
 FLAG_BIAS = -0.0514
 KIND_BIAS = 1.0317
 FLAG_FEATURES = """\
