@@ -89,6 +89,12 @@ _TOLD = LazyPattern(
     r"how many times)\b"
 )
 _BLAME = LazyPattern(r"\b(?:before|after|since) (?:you|your)\b|\byour (?:change|edit|fix|commit)")
+# the first words :data:`.rules.NEW_WORK` can start with (skips compiling it for most text)
+_NEW_WORK_START = _words(
+    "ok okay so now then also and great thanks can could would will please let's let i i'd we time "
+    "go write add create implement build make set draft design generate introduce scaffold wire "
+    "extend port document cover support start sketch next new todo task for"
+)
 _CONDITIONAL_START = _words("if when once whenever unless assuming after")
 _TOLD_HINTS = _words("told said asked already mentioned explained many")
 
@@ -202,7 +208,7 @@ def _context_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:continuity")
     if ("my" in tokens or "i" in tokens) and SELF_BLAME.search(text):
         feats.add("s:self-blame")
-    if NEW_WORK.search(text):
+    if tokens[0] in _NEW_WORK_START and NEW_WORK.search(text):
         feats.add("s:new-work")
 
 
