@@ -65,5 +65,9 @@ def test_a_dont_inside_a_request_flags_once_the_prompt_blames_the_agent() -> Non
 
 
 def test_rules_alone_drop_the_request_dont() -> None:
-    found = detect("Write a small CLI for the report. Don't use click, argparse is enough.", "medium", model=False)
+    found = detect(
+        "Write a small CLI for the report. Don't use click, argparse is enough.",
+        "medium",
+        model=False,
+    )
     assert found.label is None and found.pattern.startswith("dont")

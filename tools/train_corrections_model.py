@@ -7,8 +7,9 @@ Pure Python (no numpy): the data is about 1,200 prompts and training takes secon
 
 Data (``tests/data/corrections/``): ``corpus.jsonl``, ``blind.jsonl`` .. ``blind6.jsonl``,
 ``train_extra.jsonl`` and ``train_extra2.jsonl`` (hard negatives: praise with "again"/"still",
-"don't ..." inside a request for new work, the user's own mistakes, questions, quotes, logs). The list is explicit: any later blind set (``blind7.jsonl`` ...) is never
-read here, so it stays unseen by the model.
+"don't ..." inside a request for new work, the user's own mistakes, questions, quotes, logs).
+The list is explicit: any later blind set (``blind7.jsonl`` ...) is never read here, so it
+stays unseen by the model.
 
 Honest estimate: leave-one-set-out cross-validation. Each of blind sets 1-6 and two halves of
 the corpus (its original ``-`` split, and every later split) is held out in turn; a model

@@ -541,7 +541,9 @@ _RULES: tuple[_Rule, ...] = (
             r"start|run|render|show|appear|fix|change|respond|connect|find|resolve|match|update|"
             r"exist|help)|broken|broke|failing|fails|failed|erroring|errors?|crashing|crashes|"
             r"crashed|hanging|hangs|red|the same(?: (?:error|issue|problem|thing|result|output|"
-            r"bug|behaviou?r|exception|failure|message))?(?! " + _CONTINUITY + r")|getting (?:the same|an?|that|this) "
+            r"bug|behaviou?r|exception|failure|message))?(?! "
+            + _CONTINUITY
+            + r")|getting (?:the same|an?|that|this) "
             r"(?:\w+\s*)?(?:error|exception|issue|crash|failure|warning|404|500)|seeing (?:the "
             r"same|an?|that|this) (?:\w+\s*)?(?:error|exception|issue|problem|warning|crash)|wrong|"
             r"empty|blank|returning (?:the wrong|an? error|null|nothing|none|empty|undefined|"
@@ -1018,7 +1020,9 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             _LEAD
             + r"(?:(?:no|nope|nah)\s*[,.!:;\u2014-]*\s*)?(?:(?:the )?(?:exact(?:ly)? )?(?:the )?"
-            r"(?:same|identical)(?! " + _CONTINUITY + r")(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
+            r"(?:same|identical)(?! "
+            + _CONTINUITY
+            + r")(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
             r"traceback|problem|issue|message|assertion|behaviou?r|thing|warning|complaint|"
             r"exception)s?)?|no (?:change|"
             r"difference|improvement)|(?:zero|not (?:a|any)) (?:change|difference|improvement)|"
