@@ -149,8 +149,9 @@ def _report(name: str, rows: list[dict[str, object]], show_errors: bool) -> dict
             f"{level:<8}{r['precision']:>10.3f}{r['recall']:>8.3f}{r['label_accuracy']:>11.3f}"
             f"{r['tp']:>5}{r['fp']:>5}{r['fn']:>5}"
         )
-        if show_errors:
-            for kind, truth, found, text in r["errors"]:
+        errors = r["errors"]
+        if show_errors and isinstance(errors, list):
+            for kind, truth, found, text in errors:
                 short = " ".join(str(text).split())[-90:]
                 print(
                     f"   {kind:<7} truth={truth!s:<10} got={found.label!s:<10} "
