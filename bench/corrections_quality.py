@@ -24,9 +24,11 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   ===  =====================  ==============================
 
 * a later blind set (``blind7.jsonl`` and on, found by globbing ``blind*.jsonl``) is reported as
-  "blind N (first measurement)". ``--skip`` (default ``blind7``) leaves named sets out entirely
-  (not read) so a tuning run never sees a set meant for its first measurement; measure it with
-  ``--skip none``. The trainer never reads blind sets past 6.
+  "blind N (first measurement)". ``--skip`` leaves sets out entirely (not read) so a tuning run
+  never sees a set meant for its first measurement. Its default, ``unseen``, skips every blind
+  set numbered past 6 (blind7, blind8 and any later one); ``--skip blind9`` skips only the named
+  stems and ``--skip none`` reads all (the lead's first measurement). The trainer never reads
+  blind sets past 6.
 
 The learned scorer's honest estimate is its leave-one-set-out cross-validation (printed first,
 ``--no-cv`` skips it; see ``tools/train_corrections_model.py``): each of blind sets 1-6 and two
@@ -59,17 +61,27 @@ DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
 SEEN_BLIND = 6  # blind sets 1-6 were measured, tuned on and trained on
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
+DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 
 
-def blind_sets(skip: set[str]) -> list[tuple[int, Path]]:
-    """The blind sets present, numbered (``blind.jsonl`` is 1), minus the ``skip`` stems."""
+def blind_sets(skip: set[str], unseen: bool = False) -> list[tuple[int, Path]]:
+    """The blind sets present, numbered (``blind.jsonl`` is 1), minus the ``skip`` stems and,
+    when ``unseen`` is true, minus every set numbered past :data:`SEEN_BLIND`."""
     found = []
     for path in DATA.glob("blind*.jsonl"):
-        if path.stem in skip:
-            continue
         number = path.stem[len("blind") :]
-        found.append((int(number) if number.isdigit() else 1, path))
+        n = int(number) if number.isdigit() else 1
+        if path.stem in skip or (unseen and n > SEEN_BLIND):
+            continue
+        found.append((n, path))
     return sorted(found)
+
+
+def parse_skip(value: str) -> tuple[set[str], bool]:
+    """``--skip``'s value as (blind set stems never to read, whether to skip every unseen set):
+    ``unseen`` (the default) skips all sets past :data:`SEEN_BLIND`, ``none`` skips nothing."""
+    names = {s.strip() for s in value.split(",") if s.strip()}
+    return names - {"none", "unseen"}, "unseen" in names
 
 
 def load_corpus(path: Path = CORPUS) -> list[dict[str, object]]:
@@ -137,8 +149,9 @@ def _report(name: str, rows: list[dict[str, object]], show_errors: bool) -> dict
             f"{level:<8}{r['precision']:>10.3f}{r['recall']:>8.3f}{r['label_accuracy']:>11.3f}"
             f"{r['tp']:>5}{r['fp']:>5}{r['fn']:>5}"
         )
-        if show_errors:
-            for kind, truth, found, text in r["errors"]:
+        errors = r["errors"]
+        if show_errors and isinstance(errors, list):
+            for kind, truth, found, text in errors:
                 short = " ".join(str(text).split())[-90:]
                 print(
                     f"   {kind:<7} truth={truth!s:<10} got={found.label!s:<10} "
@@ -166,17 +179,18 @@ def main() -> int:
     parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation")
     parser.add_argument(
         "--skip",
-        default="blind7",
-        help="comma-separated blind set stems never to read (default blind7; 'none' reads all)",
+        default=DEFAULT_SKIP,
+        help="comma-separated blind set stems never to read (default 'unseen': every set past "
+        f"blind{SEEN_BLIND}; 'none' reads all)",
     )
     args = parser.parse_args()
-    skip = {s.strip() for s in args.skip.split(",") if s.strip() and s.strip() != "none"}
+    skip, unseen = parse_skip(args.skip)
     figures: dict[str, object] = {}
     if not args.no_cv:
         figures["cv"] = _cv(show=True)
         print()
     figures["tuning"] = _report("tuning corpus", load_corpus(CORPUS), args.errors)
-    for number, path in blind_sets(skip):
+    for number, path in blind_sets(skip, unseen):
         print()
         state = "seen while tuning" if number <= SEEN_BLIND else "first measurement"
         key = "blind" if number == 1 else f"blind{number}"

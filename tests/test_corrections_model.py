@@ -122,6 +122,7 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
     assert files == {
         "corpus.jsonl",
         "train_extra.jsonl",
+        "train_extra2.jsonl",
         "blind.jsonl",
         *(f"blind{n}.jsonl" for n in range(2, 7)),
     }
@@ -141,3 +142,22 @@ def test_the_bench_finds_later_blind_sets_and_skips_the_named_ones(
     monkeypatch.setattr(bench, "DATA", tmp_path)
     assert [n for n, _ in bench.blind_sets(set())] == [1, 2, 7, 10]
     assert [n for n, _ in bench.blind_sets({"blind7"})] == [1, 2, 10]
+
+
+def test_the_bench_skips_every_unseen_blind_set_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = importlib.util.spec_from_file_location(
+        "corrections_quality", ROOT / "bench" / "corrections_quality.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for name in ("blind.jsonl", "blind6.jsonl", "blind7.jsonl", "blind8.jsonl", "blind12.jsonl"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    monkeypatch.setattr(bench, "DATA", tmp_path)
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6]
+    assert bench.parse_skip("unseen") == (set(), True)
+    assert bench.parse_skip("none") == (set(), False)
+    assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)
+    assert bench.parse_skip(bench.DEFAULT_SKIP) == (set(), True)

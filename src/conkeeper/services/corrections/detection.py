@@ -24,7 +24,16 @@ from pathlib import Path
 
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
-from conkeeper.services.corrections.rules import _LEAD, _NO, _RULES, CORRECTION, FRICTION, _Rule
+from conkeeper.services.corrections.rules import (
+    _LEAD,
+    _NO,
+    _RULES,
+    CORRECTION,
+    FRICTION,
+    NEW_WORK,
+    SELF_BLAME,
+    _Rule,
+)
 
 THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
 IGNORE_FILE = ".correction-ignore"
@@ -182,6 +191,28 @@ _RESOLVED = LazyPattern(
     r"\b(?:it'?s fine now|works now|fixed now|it'?s working now|resolved now)\b", re.IGNORECASE
 )
 _SOOTHING = LazyPattern(r"\b(?:no worries|don'?t worry|never ?mind|no problem)\b", re.IGNORECASE)
+# the prompt talks about what the agent did: a "don't ..." there corrects it
+_AGENT_PAST = LazyPattern(
+    r"\byou(?:'ve| have)? (?:just |again |also |still |already )?(?:\w+ed|did|made|wrote|put|ran|"
+    r"took|broke|keep|kept|forgot|went|chose|left|got|brought|threw|stuck|built|set)\b|"
+    r"\byour (?:\w+ )?(?:change|changes|edit|edits|fix|code|patch|commit|version|tests?|pr|"
+    r"refactor|attempt)\b|\b(?:again|still|anymore|any more)\b|\bi (?:said|told|asked)\b|"
+    r"^(?:no|nope|nah)\b|\bwhy did you\b",
+    re.IGNORECASE,
+)
+# rules that fire on a "don't/never/stop/avoid" imperative
+_SPEC_SENSITIVE = frozenset(
+    {
+        "dont-x-use-y",
+        "dont-convention",
+        "dont-alternative",
+        "dont-convention-soft",
+        "please-dont",
+        "dont-verb",
+        "stop-doing",
+        "no-need",
+    }
+)
 
 
 def _score(
@@ -318,6 +349,25 @@ def _model_match(text: str, prose: str, rules: Detection, level: str) -> Detecti
     return Detection(label, round(scored.probability, 2), "model", span)
 
 
+def _context_penalty(rule: _Rule, parts: list[str], index: int, before: str) -> float:
+    """What the rest of the prompt says about a match: the user blaming themself in this or
+    the previous sentence, or a "don't ..." that belongs to a request for new work (an
+    earlier sentence, or the clause before it, asks for something to be built) in a prompt
+    that never refers to what the agent did."""
+    near = parts[index] if index == 0 else parts[index - 1] + " " + parts[index]
+    if SELF_BLAME.search(near):
+        return 0.4
+    if rule.name not in _SPEC_SENSITIVE:
+        return 0.0
+    earlier = [before.strip()] if before.strip() else []
+    earlier += parts[:index]
+    if not any(NEW_WORK.search(p) for p in earlier):
+        return 0.0
+    if any(_AGENT_PAST.search(p) for p in parts):
+        return 0.0
+    return 0.35
+
+
 def _rule_match(found: list[str]) -> tuple[Detection, float]:
     """The best-scoring rule match over a prompt's sentences (head, and the tail of a long
     one) and the bonus it earns when other rules of its label agree."""
@@ -339,6 +389,7 @@ def _rule_match(found: list[str]) -> tuple[Detection, float]:
             if match is None:
                 continue
             score = _score(rule, sentence, match.start(), index, total, index in closing)
+            score -= _context_penalty(rule, parts, index, sentence[: match.start()])
             if score >= 0.6 and rule.name not in seen:
                 seen.add(rule.name)
                 support[rule.label] = support.get(rule.label, 0) + 1

@@ -21,6 +21,7 @@ prompt was pasted).
 from __future__ import annotations
 
 from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.services.corrections.rules import CONTINUITY, NEW_WORK, SELF_BLAME
 
 HEAD_SENTENCES = 3
 TAIL_SENTENCES = 2
@@ -88,6 +89,12 @@ _TOLD = LazyPattern(
     r"how many times)\b"
 )
 _BLAME = LazyPattern(r"\b(?:before|after|since) (?:you|your)\b|\byour (?:change|edit|fix|commit)")
+# the first words :data:`.rules.NEW_WORK` can start with (skips compiling it for most text)
+_NEW_WORK_START = _words(
+    "ok okay so now then also and great thanks can could would will please let's let i i'd we time "
+    "go write add create implement build make set draft design generate introduce scaffold wire "
+    "extend port document cover support start sketch next new todo task for"
+)
 _CONDITIONAL_START = _words("if when once whenever unless assuming after")
 _TOLD_HINTS = _words("told said asked already mentioned explained many")
 
@@ -190,6 +197,19 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:has-quote")
     if "!" in text:
         feats.add("s:bang")
+    _context_features(text, tokens, feats)
+
+
+def _context_features(text: str, tokens: list[str], feats: set[str]) -> None:
+    """Cues that a sentence is not about the agent's mistake: work continuing ("still on the
+    same ticket"), the user's own slip ("my bad, I gave you the wrong path"), a request for new
+    work ("write a test for ..."); patterns shared with the rules (:mod:`.rules`)."""
+    if ("still" in tokens or "same" in tokens) and CONTINUITY.search(text):
+        feats.add("s:continuity")
+    if ("my" in tokens or "i" in tokens) and SELF_BLAME.search(text):
+        feats.add("s:self-blame")
+    if tokens[0] in _NEW_WORK_START and NEW_WORK.search(text):
+        feats.add("s:new-work")
 
 
 def prose_segments(prose: str) -> list[list[str]]:

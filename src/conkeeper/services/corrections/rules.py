@@ -85,6 +85,42 @@ _CONVENTION_VERB = (
     r"duplicat(?:e|ing)|copy(?:ing)?|suppress(?:ing)?|disabl(?:e|ing)|skip(?:ping)?)"
 )
 
+# what stays the same across a request ("still the same plan", "same task, next step")
+_CONTINUITY = (
+    r"(?:plan|task|ticket|story|branch|goal|spec|idea|approach as|setup|sprint|epic|feature|"
+    r"project|pr|as (?:this morning|yesterday|agreed|discussed|planned|before,? but))\b"
+)
+# praise after "again," ("Again, great work"): thanks repeated, nothing restated
+_PRAISE_WORDS = (
+    r"(?:great|nice|lovely|good|excellent|awesome|perfect|brilliant|well done|amazing|"
+    r"superb|solid|fantastic|cheers|kudos|props)\b"
+)
+
+# the user owns the mistake ("my bad, I gave you the wrong path"): nothing to teach the agent
+SELF_BLAME = LazyPattern(
+    r"\b(?:my (?:bad|mistake|fault|error|typo)|(?:that|this|it) (?:was|is|'s) (?:on me|my \w+)|"
+    r"i (?:\w+ )?(?:gave|sent|pasted|typed|pointed|showed|linked|copied|wrote|mentioned|picked|"
+    r"named|used|had) (?:you )?(?:at |to )?(?:the |a )?wrong\b|i was wrong|"
+    r"i forgot to (?:mention|say|tell))",
+    re.IGNORECASE,
+)
+# a request for new work or a spec: a "don't ..." that follows is part of the brief
+NEW_WORK = LazyPattern(
+    r"^(?:(?:ok(?:ay)?|so|now|then|also|and|great|thanks)[\s,:!.]+)*(?:(?:can|could|would|"
+    r"will) you (?:please |also |now )?|please (?:also )?|let'?s |i(?:'d| would) like (?:you to )?|"
+    r"i want (?:you to )?|we need (?:you to )?|time to |go ahead and )?(?:write|add|create|"
+    r"implement|build|make|set up|draft|design|generate|introduce|scaffold|wire|extend|port|"
+    r"document|cover|"
+    r"support|start (?:on|with)|sketch)\b|^(?:next(?: up| task| step)?|new (?:feature|task)|"
+    r"todo|task \d*|for the new \w+)\s*[:,]",
+    re.IGNORECASE,
+)
+
+# "still on the same ticket", "same plan as agreed": work going on, not a problem persisting
+CONTINUITY = LazyPattern(
+    r"\b(?:still|same)\b(?: on| with)?(?: the)?(?: same)? " + _CONTINUITY, re.IGNORECASE
+)
+
 
 def _r(pattern: str) -> LazyPattern:
     return LazyPattern(pattern, re.IGNORECASE)
@@ -505,7 +541,9 @@ _RULES: tuple[_Rule, ...] = (
             r"start|run|render|show|appear|fix|change|respond|connect|find|resolve|match|update|"
             r"exist|help)|broken|broke|failing|fails|failed|erroring|errors?|crashing|crashes|"
             r"crashed|hanging|hangs|red|the same(?: (?:error|issue|problem|thing|result|output|"
-            r"bug|behaviou?r|exception|failure|message))?|getting (?:the same|an?|that|this) "
+            r"bug|behaviou?r|exception|failure|message))?(?! "
+            + _CONTINUITY
+            + r")|getting (?:the same|an?|that|this) "
             r"(?:\w+\s*)?(?:error|exception|issue|crash|failure|warning|404|500)|seeing (?:the "
             r"same|an?|that|this) (?:\w+\s*)?(?:error|exception|issue|problem|warning|crash)|wrong|"
             r"empty|blank|returning (?:the wrong|an? error|null|nothing|none|empty|undefined|"
@@ -937,7 +975,7 @@ _RULES: tuple[_Rule, ...] = (
             r"^(?:again|once again|for the (?:last|final|hundredth|\w+th) time|as i (?:already )?"
             r"(?:said|told you|mentioned|wrote)|like i (?:already )?(?:said|told you)|"
             r"i (?:already )?(?:said|told you)|reminder|repeat after me)\s*[,:;!\u2014\u2013-]+"
-            r"\s*(?![\s,]|thank)"
+            r"\s*(?![\s,]|thank|" + _PRAISE_WORDS + r")"
             r"|\bas i (?:already |just |clearly )?(?:said|told you)\s*[,:;]|"
             r"\bfor the last time\b|\bi(?:'ve| have) (?:already )?told you (?:this|that|so|it)?\s*"
             r"(?:already|before|twice|\w+ times)?\s*[,:;.!\u2014]|^one more time\s*[:,;!\u2014]|"
@@ -982,7 +1020,9 @@ _RULES: tuple[_Rule, ...] = (
         _r(
             _LEAD
             + r"(?:(?:no|nope|nah)\s*[,.!:;\u2014-]*\s*)?(?:(?:the )?(?:exact(?:ly)? )?(?:the )?"
-            r"(?:same|identical)(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
+            r"(?:same|identical)(?! "
+            + _CONTINUITY
+            + r")(?: \w+)?(?: (?:error|failure|output|result|trace|stack ?trace|"
             r"traceback|problem|issue|message|assertion|behaviou?r|thing|warning|complaint|"
             r"exception)s?)?|no (?:change|"
             r"difference|improvement)|(?:zero|not (?:a|any)) (?:change|difference|improvement)|"
@@ -1030,7 +1070,8 @@ _RULES: tuple[_Rule, ...] = (
         "outcome-cooccur",
         FRICTION,
         _r(
-            r"^(?!(?:can|could|would|will|please|pls|let'?s|when|whenever|if|unless|before|"
+            r"^(?!(?:(?:now|next|then|so|and|also)[\s,]+)?(?:can|could|would|will|please|pls|let'?s|"
+            r"when|whenever|if|unless|before|"
             r"make sure|ensure|should|do|does|did|is|are|was|what|why|how|where|which|who|add|"
             r"write|implement|explain|show|tell|find|check|grep|search|count|list)\b)"
             r"(?![^?]*\b(?:last (?:week|month|year)|used to|learning|as expected|expected|intended|"
