@@ -245,8 +245,9 @@ def test_templates_parse_without_stray_entries_or_tags() -> None:
     assert adr[0].categories == ("decision",)
     schema = template_text("schema.md")
     for needle in (
-        "<!-- @category: NAME -->",
-        "<!-- @tag: NAME -->",
+        "<!-- @category: name -->",
+        "<!-- @tag: name -->",
+        "### Searching by Category",
         "[a-z][a-z0-9-]*",
         "private: true",
         "- **HH:MM:SS** | `Tool` | action | `path` | `summary` | status",

@@ -5,11 +5,13 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+import conkeeper
 from conftest import cli_env, run_cli
 from conkeeper.domain.categories import MEMORY_CATEGORIES, RETRO_CATEGORIES
 
@@ -34,7 +36,7 @@ def test_grep_for_a_category_finds_nothing_after_init(project: Path, category: s
 
 def test_schema_recommends_the_search_it_does_not_pollute(project: Path) -> None:
     schema = (_init(project) / "schema.md").read_text(encoding="utf-8")
-    assert "grep -rn '@category: NAME' .claude/memory" in schema
+    assert "grep -rnE '@(category): decision' .claude/memory" in schema
     assert "| `friction.md` |" in schema
 
 
@@ -57,8 +59,8 @@ def test_friction_is_created_and_injected_but_not_at_economy(project: Path) -> N
     assert friction.is_file()
     assert "# friction.md" not in _session_start(project)  # template only: nothing to inject
     text = friction.read_text(encoding="utf-8").replace(
-        "## Recurring Problems\n",
-        "## Recurring Problems\n- The integration tests hang when port 8080 is taken: stop the "
+        "## Project-Specific\n",
+        "## Project-Specific\n- The integration tests hang when port 8080 is taken: stop the "
         "dev server first.\n",
     )
     friction.write_text(text, encoding="utf-8")
@@ -66,3 +68,19 @@ def test_friction_is_created_and_injected_but_not_at_economy(project: Path) -> N
     assert "# friction.md (project memory)" in context and "port 8080" in context
     economy = _session_start(project, CONKEEPER_TOKEN_BUDGET="economy")
     assert "port 8080" not in economy and len(economy) <= 4000
+
+
+def test_every_tag_mention_in_a_template_is_a_well_formed_tag_line() -> None:
+    """Guidance never spells a tag in prose: a grep for ``@category:`` over a new memory folder
+    finds only real tag lines (and schema.md's examples, which name no real category)."""
+    from conkeeper.domain.categories import NAME_PATTERN
+
+    tag_line = re.compile(rf"^\s*<!-- @(category|tag): {NAME_PATTERN} -->$")
+    templates = Path(conkeeper.__file__).parent / "domain" / "templates"
+    bad = [
+        f"{path.name}: {line}"
+        for path in sorted(templates.glob("*.md"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if ("@category:" in line or "@tag:" in line) and not tag_line.match(line)
+    ]
+    assert bad == []
