@@ -92,6 +92,9 @@ MIN_CANDIDATES = 30
 # bullet sits by its siblings), and a term of the section's heading counts this much on each line.
 NEIGHBOUR = 0.6
 HEADING_SHARE = 0.5
+import os
+SECTION_SHARE = 0.3
+LINE_SECTION = 0.4
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -425,11 +428,11 @@ class MemoryFileSource:
             return []
         ids = [r["id"] for r in rows]
         highlighted = self._highlight(ctx, ids, ctx.plan.match)
-        covers = self._covers(ctx, ids)
+        covers, unions = self._covers(ctx, ids)
         hits = []
         for row in rows:
             body = highlighted.get(row["id"], "")
-            hit = self._hit(ctx, row, body, covers.get(row["id"], {}))
+            hit = self._hit(ctx, row, body, covers.get(row["id"], {}), unions.get(row["id"], 0.0))
             if hit is not None:
                 hits.append(hit)
         return hits
@@ -453,18 +456,22 @@ class MemoryFileSource:
     def _highlight(self, ctx: SearchContext, ids: list[int], match: str) -> dict[int, str]:
         return index_query.highlight_bodies(ctx.conn, ids, match, _HL_OPEN, _HL_CLOSE)
 
-    def _covers(self, ctx: SearchContext, ids: list[int]) -> dict[int, dict[int, float]]:
+    def _covers(
+        self, ctx: SearchContext, ids: list[int]
+    ) -> tuple[dict[int, dict[int, float]], dict[int, float]]:
         """Per section, per body line (0-based): the summed rarity of the terms it holds; a
         term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line."""
         terms, weights = ctx.plan.terms, ctx.weights()
         if len(terms) < 2:
-            return {}
+            return {}, {}
         out: dict[int, dict[int, float]] = {}
+        unions: dict[int, float] = {}
         heads: dict[int, list[tuple[float, set[int]]]] = {}
         for term, weight in zip(terms, weights, strict=True):
             sections = index_query.highlight_sections(ctx.conn, ids, term, _HL_OPEN, _HL_CLOSE)
             for rowid, heading, body in sections:
                 lines = out.setdefault(rowid, {})
+                unions[rowid] = unions.get(rowid, 0.0) + weight
                 held = [i for i, text in enumerate(body.split("\n")) if _HL_OPEN in text]
                 for i in held:
                     lines[i] = lines.get(i, 0.0) + weight
@@ -474,10 +481,15 @@ class MemoryFileSource:
             lines = out[rowid]
             for i in lines:
                 lines[i] += sum(HEADING_SHARE * w for w, held in extra if i not in held)
-        return out
+        return out, unions
 
     def _hit(
-        self, ctx: SearchContext, row: sqlite3.Row, body: str, covers: dict[int, float]
+        self,
+        ctx: SearchContext,
+        row: sqlite3.Row,
+        body: str,
+        covers: dict[int, float],
+        union: float = 0.0,
     ) -> SearchHit | None:
         spans = json.loads(row["spans"]) if row["spans"] else []
         start = int(row["line_start"])
@@ -489,8 +501,12 @@ class MemoryFileSource:
                 return None
         total = sum(ctx.weights()) or 1.0
         own = {i: covers.get(i, total) / total for i in matched}
+        whole = union / total
         scored = {
-            i: own[i] + NEIGHBOUR * max(own.get(i - 1, 0.0), own.get(i + 1, 0.0)) for i in own
+            i: own[i]
+            + NEIGHBOUR * max(own.get(i - 1, 0.0), own.get(i + 1, 0.0))
+            + LINE_SECTION * whole
+            for i in own
         }
         lines = _with_context(texts, scored, start, ctx.request.context)
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
@@ -511,7 +527,7 @@ class MemoryFileSource:
             line_end=int(row["line_end"]),
             project=root.project,
             time_ms=int(row["file_time"]),
-            cover=first.cover,
+            cover=first.cover + SECTION_SHARE * whole,
         )
 
 
