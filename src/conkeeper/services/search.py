@@ -380,7 +380,7 @@ class SearchContext(Record):
     def weights(self) -> tuple[float, ...]:
         """Each query term's rarity (BM25 idf over the indexed sections), in term order."""
         if self._weights is None:
-            self._weights = term_weights(self.conn, self.plan.terms)
+            self._weights = term_weights(self.conn, self.plan.terms, list(self.roots) or None)
         return self._weights
 
 
@@ -534,14 +534,17 @@ class MemoryFileSource:
 register_source(MemoryFileSource())
 
 
-def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, ...]:
-    """BM25's idf of each term over every indexed section: rare words count more."""
+def term_weights(
+    conn: sqlite3.Connection, terms: Sequence[str], root_ids: Sequence[int] | None = None
+) -> tuple[float, ...]:
+    """BM25's idf of each term over the indexed sections of the roots searched (every root
+    when none are given): rare words count more, judged by the memory being searched."""
     if len(terms) < 2:
         return tuple(1.0 for _ in terms)
-    total = index_query.section_count(conn)
+    total = index_query.section_count(conn, root_ids)
     weights = []
     for term in terms:
-        found = index_query.matching_sections(conn, term)
+        found = index_query.matching_sections(conn, term, root_ids)
         weights.append(math.log(1.0 + (total - found + 0.5) / (found + 0.5)))
     return tuple(weights)
 
