@@ -17,7 +17,9 @@ How a search runs (:func:`search`):
 4. ask every enabled *source* for hits holding every term; when none do — or when the query was a
    sentence or question and fewer than ``limit`` do — ask again for hits holding any term;
 5. rank lines (:func:`rank_hits`): a matching line scores the idf-weighted share of the query's
-   terms it holds (a share of its neighbours' and of its section heading's terms counts too);
+   terms it holds (a share of its neighbours' and of its section heading's terms counts too, and
+   a share of all the distinct terms its section holds, so the section that covers the question
+   outranks one line matching one rare word); idf is judged over the roots searched;
    hits are ordered by their best line, section BM25 and recency breaking ties; each hit keeps
    the lines that are among the best ``limit`` overall (and its own best), best first.
 
@@ -92,7 +94,9 @@ MIN_CANDIDATES = 30
 # bullet sits by its siblings), and a term of the section's heading counts this much on each line.
 NEIGHBOUR = 0.6
 HEADING_SHARE = 0.5
-import os
+# A section holding more of the query's distinct terms (across all its lines) is likelier the
+# place that answers it than one line matching a single rare word: its share of the query lifts
+# each of its lines by LINE_SECTION and the hit's rank by SECTION_SHARE (session-level evidence).
 SECTION_SHARE = 0.3
 LINE_SECTION = 0.4
 FILE_SOURCES = ("memory", "session", "global")
@@ -233,7 +237,7 @@ class SearchHit(FrozenRecord):
     ref: str  # a stable id for non-file sources (e.g. "obs:42")
     time_ms: int
     label: str  # how a record is introduced, e.g. "observation #42 (bugfix) — Fix x"
-    cover: float  # best line's cover; -1 until ranked (see rank_hits)
+    cover: float  # best line's cover (+ its section's share); -1 until ranked (see rank_hits)
 
     def __init__(
         self,
