@@ -99,6 +99,9 @@ HEADING_SHARE = 0.5
 # each of its lines by LINE_SECTION and the hit's rank by SECTION_SHARE (session-level evidence).
 SECTION_SHARE = 0.3
 LINE_SECTION = 0.4
+# Hits are ordered by cover plus this share of their section BM25 (relative to the best hit's):
+# term frequency over a whole section is session-level evidence the line cover does not see.
+BM25_SHARE = 0.2
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -801,15 +804,20 @@ def _hit_key(hit: SearchHit) -> tuple[str, str, int, str]:
 def rank_hits(
     hits: list[SearchHit], plan: QueryPlan, weights: Sequence[float], limit: int
 ) -> list[SearchHit]:
-    """Order hits by their best line's cover of the query (section BM25 and recency break
-    ties), keep ``limit``, and within each keep the lines that rank among the best ``limit``
-    lines overall (and always its own best line): the answer comes first, not the section's top.
+    """Order hits by their best line's cover of the query plus a share of their section BM25
+    (:data:`BM25_SHARE`; BM25 and recency break ties), keep ``limit``, and within each keep the
+    lines that rank among the best ``limit`` lines overall (and always its own best line): the
+    answer comes first, not the section's top.
     """
     total = sum(weights) or 1.0
     ranked = [
         h if h.cover >= 0 else h.replace(cover=_text_cover(h, plan, weights, total)) for h in hits
     ]
-    ranked.sort(key=lambda h: (round(h.cover, 6), h.score), reverse=True)
+    top = max([h.score for h in ranked if h.score > 0] or [1.0])
+    ranked.sort(
+        key=lambda h: (round(h.cover + BM25_SHARE * max(0.0, h.score) / top, 6), h.score),
+        reverse=True,
+    )
     kept = ranked[:limit]
     best = sorted(
         (
