@@ -170,8 +170,8 @@ def _is_stopword(token: str, phrase: bool) -> bool:
     """A plain word (not a phrase, prefix, identifier or acronym) in :data:`STOPWORDS`."""
     if phrase or token.endswith("*") or (token.isupper() and len(token) > 1):
         return False
-    words = _WORD.findall(token)
-    return len(words) == 1 and words[0].lower().replace("'", "") in STOPWORDS
+    words = _WORD.findall(token.replace("'", ""))  # "didn't" is one word: "didnt"
+    return len(words) == 1 and words[0].lower() in STOPWORDS
 
 
 def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
