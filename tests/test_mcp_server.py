@@ -429,3 +429,26 @@ def test_a_taken_port_is_one_line(shop: dict[str, Any]) -> None:
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith(f"conkeeper: cannot listen on 127.0.0.1:{port}")
     assert proc.stderr.count("\n") == 1
+
+
+def test_search_says_when_old_session_files_were_left_out(shop: dict[str, Any]) -> None:
+    sessions = shop["memory"] / "sessions"
+    sessions.mkdir()
+    (sessions / "2019-03-04-checkout.md").write_text(
+        "# Session 2019-03-04\n- Rounded the discount per line, not per cart\n", encoding="utf-8"
+    )
+
+    async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
+        args = {"query": "rounded discount per line", "include_sessions": True}
+        windowed = data_of(await client.call_tool("search", args))
+        every = data_of(await client.call_tool("search", {**args, "all_time": True}))
+        return windowed, every
+
+    windowed, every = over_stdio(shop["root"], body)
+    assert any(
+        "1 older session file not searched" in n and "all_time=true" in n
+        for n in windowed["notices"]
+    ), windowed["notices"]
+    assert not any(h.get("path", "").endswith("2019-03-04-checkout.md") for h in windowed["hits"])
+    assert any(h.get("path", "").endswith("2019-03-04-checkout.md") for h in every["hits"])
+    assert not any("not searched" in n for n in every["notices"])

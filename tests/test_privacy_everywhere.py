@@ -279,6 +279,77 @@ def test_only_the_privacy_module_constructs_clean_text() -> None:
     assert offenders == []
 
 
+def test_only_normalising_constructs_a_clean_observation() -> None:
+    """``CleanObservation(...)`` outside :func:`normalize_observation` would skip its cleaning."""
+    offenders = []
+    for path in sorted((SRC / "conkeeper").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            for node in ast.walk(func):
+                if (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "id", getattr(node.func, "attr", ""))
+                    == "CleanObservation"
+                    and func.name != "normalize_observation"
+                ):
+                    offenders.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_storing_an_unnormalised_observation_is_a_type_error(tmp_path: Path, monkeypatch) -> None:
+    """Storage takes only what normalising (which cleans every field whole) returned."""
+    api = __import__("pytest").importorskip("mypy.api")
+    monkeypatch.setenv("MYPYPATH", str(SRC))
+    snippet = tmp_path / "snippet_obs.py"
+    snippet.write_text(
+        "import sqlite3\n"
+        "from conkeeper.domain.observations import Observation, normalize_observation\n"
+        "from conkeeper.storage.observations import insert_observation\n"
+        "def ok(conn: sqlite3.Connection, raw: Observation) -> None:\n"
+        "    clean = normalize_observation(raw)\n"
+        "    if clean is not None:\n"
+        "        insert_observation(conn, 1, 1, clean, 'local')\n"
+        "def skipped(conn: sqlite3.Connection, raw: Observation) -> None:\n"
+        "    insert_observation(conn, 1, 1, raw, 'local')\n"
+    )
+    out, _err, code = api.run(
+        [str(snippet), "--follow-imports=silent", "--ignore-missing-imports", "--no-incremental"]
+    )
+    assert code == 1
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert len(errors) == 1 and "snippet_obs.py:9:" in errors[0], out
+    assert "CleanObservation" in errors[0]
+
+
+def test_normalising_cleans_each_field_whole_before_clamping() -> None:
+    """A private span longer than a field's limit is cut whole, never half-kept by a clamp."""
+    from conkeeper.domain.observations import (
+        Observation,
+        Summary,
+        normalize_observation,
+        normalize_summary,
+    )
+
+    hidden = "<private>" + "x " * 400 + "zanzibar</private>"
+    raw = Observation(
+        type="discovery",
+        title="Token <private>zanzibar</private> rotation found",
+        subtitle="about " + hidden,
+        facts=["fact " + hidden, "key ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"],
+        narrative="n " + hidden,
+        concepts=["<private>zanzibar</private>"],
+        files=["src/<private>zanzibar</private>.py"],
+    )
+    clean = normalize_observation(raw)
+    assert clean is not None
+    text = repr(clean.to_dict())
+    assert "zanzibar" not in text and "A1b2C3d4E5f6G7h8I9j0" not in text
+    summary = normalize_summary(Summary(request="do " + hidden, notes=hidden, files_read=[hidden]))
+    assert "zanzibar" not in repr(summary.to_dict())
+
+
 def test_storing_uncleaned_text_is_a_type_error(tmp_path: Path, monkeypatch) -> None:
     """The type checker, not a reviewer, catches a store that skips the cleaning."""
     api = __import__("pytest").importorskip("mypy.api")

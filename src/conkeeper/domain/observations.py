@@ -5,6 +5,10 @@ through :func:`normalize_observation` before storage: the type is one of the fiv
 3–8 words, the subtitle at most 24 words, facts and lists are clamped, files are
 project-relative. That keeps a hostile or sloppy producer from bloating the store or breaking
 the retrieval levels, and makes the content hash (duplicate suppression) stable.
+
+Normalising also cleans: every text field passes the privacy module whole, before it is
+clamped, and the result is a :class:`CleanObservation`, the only type storage accepts. A path
+that stores an observation without normalising it does not type-check.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import PurePosixPath
+
+from conkeeper.domain.privacy import clean_or_empty
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,6 +74,12 @@ class Observation:
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON output and export."""
         return asdict(self)
+
+
+class CleanObservation(Observation):
+    """An observation :func:`normalize_observation` made: cleaned by the privacy module whole,
+    then clamped. Only that function builds one (a test enforces it), and storage takes only
+    this type."""
 
 
 @dataclass
@@ -184,21 +196,24 @@ def normalize_type(value: str) -> str | None:
     return TYPE_ALIASES.get(key)
 
 
-def normalize_observation(obs: Observation, root: str | None = None) -> Observation | None:
-    """A clamped, validated copy of ``obs``; ``None`` when its type or title is unusable."""
+def normalize_observation(obs: Observation, root: str | None = None) -> CleanObservation | None:
+    """A cleaned, clamped, validated copy of ``obs``; ``None`` when its type or title is
+    unusable (a title that was wholly private is unusable)."""
     kind = normalize_type(obs.type)
-    title = clamp_words(obs.title, TITLE_MAX_WORDS, TITLE_MAX_CHARS)
+    title = clamp_words(clean_or_empty(obs.title), TITLE_MAX_WORDS, TITLE_MAX_CHARS)
     if kind is None or not title:
         return None
-    facts = unique(clamp_chars(one_line(f), FACT_MAX_CHARS) for f in obs.facts)[:MAX_FACTS]
-    concepts = unique(slug_concept(c) for c in obs.concepts)[:MAX_CONCEPTS]
-    files = unique(relative_path(f, root) for f in obs.files)[:MAX_FILES]
-    return Observation(
+    facts = unique(clamp_chars(one_line(clean_or_empty(f)), FACT_MAX_CHARS) for f in obs.facts)[
+        :MAX_FACTS
+    ]
+    concepts = unique(slug_concept(clean_or_empty(c)) for c in obs.concepts)[:MAX_CONCEPTS]
+    files = unique(relative_path(clean_or_empty(f), root) for f in obs.files)[:MAX_FILES]
+    return CleanObservation(
         type=kind,
         title=title,
-        subtitle=clamp_words(obs.subtitle, SUBTITLE_MAX_WORDS, SUBTITLE_MAX_CHARS),
+        subtitle=clamp_words(clean_or_empty(obs.subtitle), SUBTITLE_MAX_WORDS, SUBTITLE_MAX_CHARS),
         facts=facts,
-        narrative=clamp_chars(obs.narrative, NARRATIVE_MAX_CHARS),
+        narrative=clamp_chars(clean_or_empty(obs.narrative), NARRATIVE_MAX_CHARS),
         concepts=concepts,
         files=files,
         prompt_number=max(0, int(obs.prompt_number or 0)),
@@ -206,10 +221,14 @@ def normalize_observation(obs: Observation, root: str | None = None) -> Observat
 
 
 def normalize_summary(summary: Summary, root: str | None = None) -> Summary:
-    """A clamped copy of ``summary`` with project-relative file lists."""
+    """A cleaned, clamped copy of ``summary`` with project-relative file lists (storage saves
+    only what this returns)."""
 
     def text(value: str) -> str:
-        return clamp_chars(value, SUMMARY_FIELD_MAX_CHARS)
+        return clamp_chars(clean_or_empty(value), SUMMARY_FIELD_MAX_CHARS)
+
+    def paths(values: list[str]) -> list[str]:
+        return unique(relative_path(clean_or_empty(f), root) for f in values)[: MAX_FILES * 5]
 
     return Summary(
         request=text(summary.request),
@@ -217,9 +236,9 @@ def normalize_summary(summary: Summary, root: str | None = None) -> Summary:
         learned=text(summary.learned),
         completed=text(summary.completed),
         next_steps=text(summary.next_steps),
-        files_read=unique(relative_path(f, root) for f in summary.files_read)[: MAX_FILES * 5],
-        files_edited=unique(relative_path(f, root) for f in summary.files_edited)[: MAX_FILES * 5],
-        notes=clamp_chars(summary.notes, SUMMARY_NOTES_MAX_CHARS),
+        files_read=paths(summary.files_read),
+        files_edited=paths(summary.files_edited),
+        notes=clamp_chars(clean_or_empty(summary.notes), SUMMARY_NOTES_MAX_CHARS),
     )
 
 

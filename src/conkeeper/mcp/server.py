@@ -171,6 +171,9 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
             str | None, Field(description="only entries tagged with this category")
         ] = None,
         all_projects: Annotated[bool, Field(description="every project ConKeeper knows")] = False,
+        all_time: Annotated[
+            bool, Field(description="with include_sessions: every session file, however old")
+        ] = False,
     ) -> CallToolResult:
         """Search project memory (and optionally global memory and the session record).
 
@@ -186,6 +189,7 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
             include_sessions=include_sessions,
             category=category,
             all_projects=all_projects,
+            all_time=all_time,
         )
 
     @server.tool(annotations=READ_ONLY)

@@ -107,8 +107,13 @@ def search(
     include_sessions: bool = False,
     category: str | None = None,
     all_projects: bool = False,
+    all_time: bool = False,
 ) -> dict[str, Any]:
-    """A compact index of hits (id, where, a short snippet), ranked by the search service."""
+    """A compact index of hits (id, where, a short snippet), ranked by the search service.
+
+    Its notices say when the session window left older session files out, as the CLI does,
+    so an agent knows to ask again with ``all_time``.
+    """
     from conkeeper.services.search import SearchError, SearchRequest
     from conkeeper.services.search import search as run_search
 
@@ -122,7 +127,7 @@ def search(
         all_projects=all_projects,
         limit=limit,
         context=0,
-        sessions_days=_sessions_days(cwd) if include_sessions else 30,
+        sessions_days=0 if all_time else _sessions_days(cwd) if include_sessions else 30,
     )
     try:
         response = run_search(request)
@@ -134,11 +139,18 @@ def search(
         "scope": response.scope,
         "count": len(hits),
         "hits": hits,
-        "notices": list(response.notices),
+        "notices": [*response.notices, *_window_notice(response.window)],
         "next": "read_memory(path) for a memory file; get_observations(ids) for obs:N hits; "
         "summary(session) for summary:N hits",
     }
     return _finish(payload, _redact)
+
+
+def _window_notice(window: str) -> list[str]:
+    """The service's "N older session files not searched" line, worded for a tool call."""
+    if not window:
+        return []
+    return [window.split(";")[0] + "; call search again with all_time=true to include them"]
 
 
 def _sessions_days(cwd: Path) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from conkeeper.domain.observations import (
+    CleanObservation,
     Observation,
     Summary,
     ToolEvent,
@@ -155,11 +156,11 @@ def insert_observation(
     conn: sqlite3.Connection,
     session_id: int,
     project_id: int,
-    obs: Observation,
+    obs: CleanObservation,
     extractor: str,
     created_at: int | None = None,
 ) -> int | None:
-    """Insert one already-normalised observation; its id, or ``None`` when a duplicate (same
+    """Insert one normalised (so cleaned) observation; its id, or ``None`` when a duplicate (same
     content hash in the project) already exists."""
     cursor = conn.execute(
         "INSERT INTO observations(session_id, project_id, prompt_number, type, title, subtitle, "
