@@ -150,28 +150,55 @@ def run_cli(project: Path, question: str, limit: int, env: dict[str, str]) -> di
     return json.loads(proc.stdout)
 
 
-def evaluate(data: list[dict], convs: list[int], limit: int, cli: bool, work: Path) -> dict:
-    """Run every question of ``convs``; returns per-category and overall scores."""
+def _turn_texts(sample: dict) -> dict[str, str]:
+    """Dia id -> the turn's line as written, for the ``--errors`` listing."""
+    out: dict[str, str] = {}
+    for key, turns in sample["conversation"].items():
+        if re.fullmatch(r"session_\d+", key) and isinstance(turns, list):
+            out.update((str(t["dia_id"]), _turn_line(t)) for t in turns)
+    return out
+
+
+def _print_error(qa: dict, gold: list[str], lines: list[str], turns: dict[str, str]) -> None:
+    """One missed question: the question, its gold turns and the first ranked lines."""
+    category = CATEGORIES.get(qa.get("category"), "other")
+    print(f"\n[{category}] {qa['question']}  (answer: {qa.get('answer', '')})")
+    for dia in gold:
+        mark = "+" if dia in lines[:10] else "-"
+        rank = lines.index(dia) + 1 if dia in lines else 0
+        print(f"  gold{mark} #{rank} {turns.get(dia, dia)[:160]}")
+    for dia in lines[:3]:
+        print(f"  top    {turns.get(dia, dia)[:160]}")
+
+
+def evaluate(
+    data: list[dict], convs: list[int], limit: int, cli: bool, work: Path, errors: str = ""
+) -> dict:
+    """Run every question of ``convs``; returns per-category and overall scores. ``errors``
+    names categories (or ``all``) whose missed questions are printed: for tuning only."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH", "")]))
     env["CONKEEPER_HOME"] = str(work / "data")
     os.environ["CONKEEPER_HOME"] = env["CONKEEPER_HOME"]
     tally: dict[str, list[list[int]]] = defaultdict(lambda: [[], [], []])
     times: list[float] = []
+    cpu: list[float] = []
     for n in convs:
         sample = data[n]
         project = work / f"conv-{n}"
         write_conversation(sample, project)
+        turns = _turn_texts(sample) if errors else {}
         for qa in sample["qa"]:
             gold = _gold(qa)
             if not gold:
                 continue
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             if cli:
                 payload = run_cli(project, qa["question"], limit, env)
             else:
                 payload = run_inproc(project, qa["question"], limit)
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
             lines, files = ranked(payload)
             top = set(lines[:10])
             sessions = {int(g[1:].split(":")[0]) for g in gold}
@@ -180,6 +207,9 @@ def evaluate(data: list[dict], convs: list[int], limit: int, cli: bool, work: Pa
                 int(set(gold) <= top),
                 int(bool(sessions & set(files[:5]))),
             )
+            category = CATEGORIES.get(qa.get("category"), "other")
+            if errors and not scores[1] and errors in ("all", category):
+                _print_error(qa, gold, lines, turns)
             for key in (CATEGORIES.get(qa.get("category"), "other"), "overall"):
                 for i, value in enumerate(scores):
                     tally[key][i].append(value)
@@ -195,6 +225,7 @@ def evaluate(data: list[dict], convs: list[int], limit: int, cli: bool, work: Pa
     table["timing_ms"] = {
         "median": round(statistics.median(times) * 1000, 2),
         "p95": round(sorted(times)[int(len(times) * 0.95)] * 1000, 2),
+        "cpu_median": round(statistics.median(cpu) * 1000, 2),
     }
     return table
 
@@ -212,7 +243,10 @@ def print_table(title: str, table: dict) -> None:
                 f"{row['session_any@5']:>9.3f}"
             )
     timing = table["timing_ms"]
-    print(f"per question: median {timing['median']} ms, p95 {timing['p95']} ms")
+    print(
+        f"per question: median {timing['median']} ms, p95 {timing['p95']} ms (wall); "
+        f"median {timing.get('cpu_median', 0)} ms CPU (in-process mode: this process only)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,6 +257,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=10)
     parser.add_argument("--cli", action="store_true", help="run every question as a process")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--errors",
+        default="",
+        help="print questions whose gold turns are not all in the top 10: a category or 'all' "
+        "(use on the tuning set only)",
+    )
     args = parser.parse_args(argv)
     data = json.loads(args.path.read_text(encoding="utf-8"))
     sets = (
@@ -234,7 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="ck-locomo-") as tmp:
         for name, convs in sets.items():
             convs = [c for c in convs if c < len(data)]
-            table = evaluate(data, convs, args.limit, args.cli, Path(tmp) / name.split()[0])
+            table = evaluate(
+                data, convs, args.limit, args.cli, Path(tmp) / name.split()[0], args.errors
+            )
             print_table(f"{name} ({report['mode']})", table)
             report[name] = table
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -142,6 +142,12 @@ def test_build_match_quotes_every_term() -> None:
     assert build_match('"unclosed quote').match == '"unclosed" AND "quote"'
 
 
+def test_contractions_and_framing_words_are_dropped_from_questions() -> None:
+    plan = build_match("Why wouldn't Joanna mention the pets she described?")
+    assert plan.terms == ('"joanna"', '"pets"')
+    assert build_match("mention").match == '"mention"'  # alone, a word is still searched
+
+
 def test_build_match_caps_terms() -> None:
     plan = build_match(" ".join(f"w{i}" for i in range(1000)))
     assert plan.truncated and plan.match.count(" AND ") == MAX_TERMS - 1

@@ -16,7 +16,8 @@ import pytest
 
 from conftest import cli_env, run_cli
 from conkeeper.domain.memory import MEMORY_LAYOUT, memory_file_kind
-from conkeeper.services.search import SearchRequest, build_match, search
+from conkeeper.domain.paths import locate_project
+from conkeeper.services.search import SearchRequest, build_match, search, term_weights
 from conkeeper.storage import index as idx
 from conkeeper.storage.index_scan import NOT_INDEXED
 
@@ -120,6 +121,60 @@ def test_rare_terms_outweigh_common_ones(proj: Path) -> None:
     response = search(SearchRequest(query="cache tenant", cwd=root, limit=5), store)
     lines = [ln.text for h in response.hits for ln in h.lines if ln.match]
     assert lines[0] == "- cache keys include the tenant"
+
+
+REVIEW = """# Deploy review
+
+- the canary rollout paused at ten percent
+- lunch arrived late
+- the rollback script restored the previous image
+- the coffee machine is fixed
+- the pager woke everyone
+"""
+DRILL = """# Drill
+
+- canary rollout drill: read the canary rollout runbook before a canary rollout
+"""
+MISC = """# Misc
+
+- the pager moved to a new desk
+- the printer jammed
+- a rollback of the wiki theme
+"""
+
+
+def test_the_session_covering_the_whole_question_is_listed_first(proj: Path) -> None:
+    # Both files' best line holds "canary rollout"; the drill repeats it (higher BM25) and is
+    # newer, but only the review also holds "rollback" and "pager", on other lines.
+    folder = proj / ".claude" / "memory" / "sessions"
+    folder.mkdir()
+    for name, text in (("05-review", REVIEW), ("09-drill", DRILL), ("07-misc", MISC)):
+        (folder / f"2026-01-{name}.md").write_text(text, encoding="utf-8")
+    question = "why did the canary rollout need a rollback and the pager?"
+    payload = cli_json(proj, "--sessions", "--all-time", question)
+    files = [r["path"].rsplit("/", 1)[-1] for r in payload["results"]]
+    assert files[:2] == ["2026-01-05-review.md", "2026-01-09-drill.md"]
+    assert "canary rollout paused" in match_lines(payload)[0]
+
+
+def test_idf_is_judged_over_the_memory_searched(tmp_path: Path, project: Path) -> None:
+    # "deploy" is everywhere in another project's memory but rare in this one: searching this
+    # project, it must weigh as a rare word.
+    (project / ".claude" / "memory" / "notes.md").write_text(
+        "# A\n\n- deploy on friday\n\n# B\n\n- lunch\n\n# C\n\n- coffee\n", encoding="utf-8"
+    )
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    (other / ".claude" / "memory").mkdir(parents=True)
+    noisy = "".join(f"# H{i}\n\n- deploy step {i}\n\n" for i in range(30))
+    (other / ".claude" / "memory" / "deploys.md").write_text(noisy, encoding="utf-8")
+    store = idx.open_index_store(tmp_path / "db.sqlite")
+    roots = [idx.project_root(store.conn, locate_project(p)) for p in (other, project)]
+    mine = [idx.refresh_root(store.conn, root).root_id for root in roots][-1]
+    terms = ('"deploy"', '"lunch"')
+    scoped = term_weights(store.conn, terms, [mine])
+    everywhere = term_weights(store.conn, terms)
+    assert scoped[0] > 2 * everywhere[0]
 
 
 def _session(proj: Path, days_ago: int, text: str) -> None:

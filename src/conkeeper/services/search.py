@@ -17,7 +17,9 @@ How a search runs (:func:`search`):
 4. ask every enabled *source* for hits holding every term; when none do — or when the query was a
    sentence or question and fewer than ``limit`` do — ask again for hits holding any term;
 5. rank lines (:func:`rank_hits`): a matching line scores the idf-weighted share of the query's
-   terms it holds (a share of its neighbours' and of its section heading's terms counts too);
+   terms it holds (a share of its neighbours' and of its section heading's terms counts too, and
+   a share of all the distinct terms its section holds, so the section that covers the question
+   outranks one line matching one rare word); idf is judged over the roots searched;
    hits are ordered by their best line, section BM25 and recency breaking ties; each hit keeps
    the lines that are among the best ``limit`` overall (and its own best), best first.
 
@@ -92,6 +94,14 @@ MIN_CANDIDATES = 30
 # bullet sits by its siblings), and a term of the section's heading counts this much on each line.
 NEIGHBOUR = 0.6
 HEADING_SHARE = 0.5
+# A section holding more of the query's distinct terms (across all its lines) is likelier the
+# place that answers it than one line matching a single rare word: its share of the query lifts
+# each of its lines by LINE_SECTION and the hit's rank by SECTION_SHARE (session-level evidence).
+SECTION_SHARE = 0.3
+LINE_SECTION = 0.4
+# Hits are ordered by cover plus this share of their section BM25 (relative to the best hit's):
+# term frequency over a whole section is session-level evidence the line cover does not see.
+BM25_SHARE = 0.2
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -230,7 +240,7 @@ class SearchHit(FrozenRecord):
     ref: str  # a stable id for non-file sources (e.g. "obs:42")
     time_ms: int
     label: str  # how a record is introduced, e.g. "observation #42 (bugfix) — Fix x"
-    cover: float  # best line's cover; -1 until ranked (see rank_hits)
+    cover: float  # best line's cover (+ its section's share); -1 until ranked (see rank_hits)
 
     def __init__(
         self,
@@ -377,7 +387,7 @@ class SearchContext(Record):
     def weights(self) -> tuple[float, ...]:
         """Each query term's rarity (BM25 idf over the indexed sections), in term order."""
         if self._weights is None:
-            self._weights = term_weights(self.conn, self.plan.terms)
+            self._weights = term_weights(self.conn, self.plan.terms, list(self.roots) or None)
         return self._weights
 
 
@@ -425,11 +435,11 @@ class MemoryFileSource:
             return []
         ids = [r["id"] for r in rows]
         highlighted = self._highlight(ctx, ids, ctx.plan.match)
-        covers = self._covers(ctx, ids)
+        covers, unions = self._covers(ctx, ids)
         hits = []
         for row in rows:
             body = highlighted.get(row["id"], "")
-            hit = self._hit(ctx, row, body, covers.get(row["id"], {}))
+            hit = self._hit(ctx, row, body, covers.get(row["id"], {}), unions.get(row["id"], 0.0))
             if hit is not None:
                 hits.append(hit)
         return hits
@@ -453,18 +463,22 @@ class MemoryFileSource:
     def _highlight(self, ctx: SearchContext, ids: list[int], match: str) -> dict[int, str]:
         return index_query.highlight_bodies(ctx.conn, ids, match, _HL_OPEN, _HL_CLOSE)
 
-    def _covers(self, ctx: SearchContext, ids: list[int]) -> dict[int, dict[int, float]]:
+    def _covers(
+        self, ctx: SearchContext, ids: list[int]
+    ) -> tuple[dict[int, dict[int, float]], dict[int, float]]:
         """Per section, per body line (0-based): the summed rarity of the terms it holds; a
         term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line."""
         terms, weights = ctx.plan.terms, ctx.weights()
         if len(terms) < 2:
-            return {}
+            return {}, {}
         out: dict[int, dict[int, float]] = {}
+        unions: dict[int, float] = {}
         heads: dict[int, list[tuple[float, set[int]]]] = {}
         for term, weight in zip(terms, weights, strict=True):
             sections = index_query.highlight_sections(ctx.conn, ids, term, _HL_OPEN, _HL_CLOSE)
             for rowid, heading, body in sections:
                 lines = out.setdefault(rowid, {})
+                unions[rowid] = unions.get(rowid, 0.0) + weight
                 held = [i for i, text in enumerate(body.split("\n")) if _HL_OPEN in text]
                 for i in held:
                     lines[i] = lines.get(i, 0.0) + weight
@@ -474,10 +488,15 @@ class MemoryFileSource:
             lines = out[rowid]
             for i in lines:
                 lines[i] += sum(HEADING_SHARE * w for w, held in extra if i not in held)
-        return out
+        return out, unions
 
     def _hit(
-        self, ctx: SearchContext, row: sqlite3.Row, body: str, covers: dict[int, float]
+        self,
+        ctx: SearchContext,
+        row: sqlite3.Row,
+        body: str,
+        covers: dict[int, float],
+        union: float = 0.0,
     ) -> SearchHit | None:
         spans = json.loads(row["spans"]) if row["spans"] else []
         start = int(row["line_start"])
@@ -489,8 +508,12 @@ class MemoryFileSource:
                 return None
         total = sum(ctx.weights()) or 1.0
         own = {i: covers.get(i, total) / total for i in matched}
+        whole = union / total
         scored = {
-            i: own[i] + NEIGHBOUR * max(own.get(i - 1, 0.0), own.get(i + 1, 0.0)) for i in own
+            i: own[i]
+            + NEIGHBOUR * max(own.get(i - 1, 0.0), own.get(i + 1, 0.0))
+            + LINE_SECTION * whole
+            for i in own
         }
         lines = _with_context(texts, scored, start, ctx.request.context)
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
@@ -511,21 +534,24 @@ class MemoryFileSource:
             line_end=int(row["line_end"]),
             project=root.project,
             time_ms=int(row["file_time"]),
-            cover=first.cover,
+            cover=first.cover + SECTION_SHARE * whole,
         )
 
 
 register_source(MemoryFileSource())
 
 
-def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, ...]:
-    """BM25's idf of each term over every indexed section: rare words count more."""
+def term_weights(
+    conn: sqlite3.Connection, terms: Sequence[str], root_ids: Sequence[int] | None = None
+) -> tuple[float, ...]:
+    """BM25's idf of each term over the indexed sections of the roots searched (every root
+    when none are given): rare words count more, judged by the memory being searched."""
     if len(terms) < 2:
         return tuple(1.0 for _ in terms)
-    total = index_query.section_count(conn)
+    total = index_query.section_count(conn, root_ids)
     weights = []
     for term in terms:
-        found = index_query.matching_sections(conn, term)
+        found = index_query.matching_sections(conn, term, root_ids)
         weights.append(math.log(1.0 + (total - found + 0.5) / (found + 0.5)))
     return tuple(weights)
 
@@ -778,15 +804,20 @@ def _hit_key(hit: SearchHit) -> tuple[str, str, int, str]:
 def rank_hits(
     hits: list[SearchHit], plan: QueryPlan, weights: Sequence[float], limit: int
 ) -> list[SearchHit]:
-    """Order hits by their best line's cover of the query (section BM25 and recency break
-    ties), keep ``limit``, and within each keep the lines that rank among the best ``limit``
-    lines overall (and always its own best line): the answer comes first, not the section's top.
+    """Order hits by their best line's cover of the query plus a share of their section BM25
+    (:data:`BM25_SHARE`; BM25 and recency break ties), keep ``limit``, and within each keep the
+    lines that rank among the best ``limit`` lines overall (and always its own best line): the
+    answer comes first, not the section's top.
     """
     total = sum(weights) or 1.0
     ranked = [
         h if h.cover >= 0 else h.replace(cover=_text_cover(h, plan, weights, total)) for h in hits
     ]
-    ranked.sort(key=lambda h: (round(h.cover, 6), h.score), reverse=True)
+    top = max([h.score for h in ranked if h.score > 0] or [1.0])
+    ranked.sort(
+        key=lambda h: (round(h.cover + BM25_SHARE * max(0.0, h.score) / top, 6), h.score),
+        reverse=True,
+    )
     kept = ranked[:limit]
     best = sorted(
         (

@@ -40,7 +40,8 @@ _STOPWORD_TEXT = """a about above after again against all am an and any are as a
     who whoever whom whose why will with would you your yours yourself yourselves ago also
     anyone anything been many much might must shall something somewhere thing things via
     whats wheres whos hows im ive youre theyre dont didnt doesnt isnt wasnt arent werent
-    kind sort likely probably perhaps maybe"""
+    kind sort likely probably perhaps maybe wouldnt couldnt shouldnt cant wont havent hasnt
+    hadnt aint done mention mentions mentioned describe describes described"""
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 # Irregular forms the porter stemmer cannot join: each group is one term. Regular forms
@@ -169,8 +170,8 @@ def _is_stopword(token: str, phrase: bool) -> bool:
     """A plain word (not a phrase, prefix, identifier or acronym) in :data:`STOPWORDS`."""
     if phrase or token.endswith("*") or (token.isupper() and len(token) > 1):
         return False
-    words = _WORD.findall(token)
-    return len(words) == 1 and words[0].lower().replace("'", "") in STOPWORDS
+    words = _WORD.findall(token.replace("'", ""))  # "didn't" is one word: "didnt"
+    return len(words) == 1 and words[0].lower() in STOPWORDS
 
 
 def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:

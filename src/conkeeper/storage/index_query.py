@@ -122,12 +122,29 @@ def highlight_sections(
     return [(int(r[0]), r[1], r[2]) for r in conn.execute(sql, params)]
 
 
-def section_count(conn: sqlite3.Connection) -> int:
-    """Indexed sections in all: the corpus size in a term's idf."""
-    return int(conn.execute("SELECT count(*) FROM index_entries").fetchone()[0])
+def _in_roots(root_ids: Sequence[int] | None) -> str:
+    if root_ids is None:
+        return ""
+    ids = ",".join(str(int(i)) for i in root_ids)
+    return f" AND e.file_id IN (SELECT id FROM index_files WHERE root_id IN ({ids}))"
 
 
-def matching_sections(conn: sqlite3.Connection, match: str) -> int:
-    """Sections matching ``match``: a term's document frequency in its idf."""
-    row = conn.execute("SELECT count(*) FROM index_fts WHERE index_fts MATCH ?", (match,))
-    return int(row.fetchone()[0])
+def section_count(conn: sqlite3.Connection, root_ids: Sequence[int] | None = None) -> int:
+    """Indexed sections (of the given roots, else all): the corpus size in a term's idf."""
+    sql = "SELECT count(*) FROM index_entries e WHERE 1" + _in_roots(root_ids)
+    return int(conn.execute(sql).fetchone()[0])
+
+
+def matching_sections(
+    conn: sqlite3.Connection, match: str, root_ids: Sequence[int] | None = None
+) -> int:
+    """Sections (of the given roots, else all) matching ``match``: a term's document
+    frequency in its idf."""
+    if root_ids is None:
+        sql = "SELECT count(*) FROM index_fts WHERE index_fts MATCH ?"
+    else:
+        sql = (
+            "SELECT count(*) FROM index_fts JOIN index_entries e ON e.id = index_fts.rowid "
+            "WHERE index_fts MATCH ?" + _in_roots(root_ids)
+        )
+    return int(conn.execute(sql, (match,)).fetchone()[0])
