@@ -37,8 +37,9 @@ halves of the corpus is held out in turn and scored by a model trained without i
 the out-of-fold model, the honest estimate; "comb" = today's rules (tuned on every set, so
 optimistic) + the model; "rules" = today's rules alone; "model" = the model alone.
 
-It runs :func:`conkeeper.services.corrections.detect` at low, medium and high, prints a table
-per set (and per split of the tuning corpus), and writes ``bench/results/corrections_quality.json``.
+It runs :func:`conkeeper.services.analysis.corrections.detect` at low, medium and high, prints a
+table per set (and per split of the tuning corpus), and writes
+``bench/results/corrections_quality.json``.
 
 A prediction counts as a true positive when the corpus says the prompt is a correction or
 friction and the detector flags it (any label); ``label accuracy`` is the share of true
@@ -55,7 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from conkeeper.services.corrections import detect  # noqa: E402
+from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"

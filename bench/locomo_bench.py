@@ -127,7 +127,7 @@ def _gold(qa: dict) -> list[str]:
 
 def run_inproc(project: Path, question: str, limit: int) -> dict:
     """The same service call ``conkeeper search`` makes."""
-    from conkeeper.services.search import SearchRequest, search
+    from conkeeper.services.search.engine import SearchRequest, search
 
     request = SearchRequest(
         query=question, cwd=project, include_sessions=True, limit=limit, sessions_days=0

@@ -427,7 +427,7 @@ def _process_run(root: Path, env: dict[str, str], argv: list[str]) -> tuple[floa
 
 def measure(mode: str, args: argparse.Namespace, tmp: Path) -> dict:
     """Generate one project, run the check in process and as a whole process, score it."""
-    from conkeeper.services.freshness.stale import find_stale
+    from conkeeper.services.upkeep.freshness.stale import find_stale
 
     root = (args.keep / mode) if args.keep else tmp / mode
     if root.exists():

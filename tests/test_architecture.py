@@ -218,7 +218,7 @@ def _problems_in(source: str, module: str) -> list[str]:
     ("module", "source", "expected"),
     [
         ("domain.x", "from conkeeper.storage.store import open_store", "not storage/"),
-        ("storage.x", "import conkeeper.services.search", "not services/"),
+        ("storage.x", "import conkeeper.services.search.engine", "not services/"),
         ("services.x", "from ..cli.output import CliError", "not cli/"),
         ("services.x", "from conkeeper.hooks import payload", "not hooks/"),
         ("mcp.server", "from conkeeper.cli.output import emit_json", "another front door"),
@@ -249,7 +249,7 @@ def test_each_rule_catches_its_break(module: str, source: str, expected: str) ->
         ("cli.cmd_mcp", "from conkeeper.mcp.server import serve"),
         ("cli.cmd_viewer", "from conkeeper.viewer.app import create_app"),
         ("hooks.runner", "from conkeeper.hosts import claude_code"),
-        ("services.doctor", "from conkeeper.hosts.spec import Integration"),
+        ("services.upkeep.doctor", "from conkeeper.hosts.spec import Integration"),
         ("hosts.codex", "from conkeeper.domain.paths import home_dir"),
         ("services.x", '"""SELECT the best entries (a docstring, not SQL)."""'),
     ],

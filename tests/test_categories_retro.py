@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from conkeeper.services.tagging import apply_tag_plan, plan_retro_tagging
+from conkeeper.services.upkeep.tagging import apply_tag_plan, plan_retro_tagging
 
 PATTERNS = """\
 # Patterns

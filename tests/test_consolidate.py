@@ -12,7 +12,7 @@ import pytest
 
 from conftest import run_cli
 from conkeeper.domain.textio import MemoryFileError
-from conkeeper.services.freshness import consolidate
+from conkeeper.services.upkeep.freshness import consolidate
 
 PATTERNS = """# Patterns
 

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import run_cli
-from conkeeper.services import corrections
-from conkeeper.services.corrections import detect
+from conkeeper.services.analysis import corrections
+from conkeeper.services.analysis.corrections import detect
 
 DATA = Path(__file__).parent / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"

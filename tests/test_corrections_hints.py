@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conkeeper.services import corrections
+from conkeeper.services.analysis import corrections
 
 CORPUS = Path(__file__).parent / "data" / "corrections" / "corpus.jsonl"
 

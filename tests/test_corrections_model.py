@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from conkeeper.services.corrections import detect
-from conkeeper.services.corrections import model_weights as weights
-from conkeeper.services.corrections.features import segment_features, segments
-from conkeeper.services.corrections.model import THRESHOLDS
-from conkeeper.services.corrections.model import weights as table
+from conkeeper.services.analysis.corrections import detect
+from conkeeper.services.analysis.corrections import model_weights as weights
+from conkeeper.services.analysis.corrections.features import segment_features, segments
+from conkeeper.services.analysis.corrections.model import THRESHOLDS
+from conkeeper.services.analysis.corrections.model import weights as table
 
 ROOT = Path(__file__).resolve().parents[1]
 

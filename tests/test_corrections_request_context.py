@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conkeeper.services.corrections import detect
+from conkeeper.services.analysis.corrections import detect
 
 NEGATIVES = [
     # praise or thanks with "again" / "still"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from conkeeper.services.corrections import QUEUE_HEADER, format_queue_line
-from conkeeper.services.routing import RoutingError, apply_item
+from conkeeper.services.analysis.corrections import QUEUE_HEADER, format_queue_line
+from conkeeper.services.analysis.routing import RoutingError, apply_item
 
 PATTERNS = "# Patterns\n\n## Naming\n- Modules are lowercase.\n"
 

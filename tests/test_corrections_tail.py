@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import cli_env
 from conkeeper.domain.corrections_queue import parse_queue
-from conkeeper.services.corrections import MAX_SCAN_CHARS, detect
+from conkeeper.services.analysis.corrections import MAX_SCAN_CHARS, detect
 
 LOG_LINE = "2026-11-20T10:02:11Z [build] step 4/9 failed: exit code 2; reverting workspace\n"
 

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from conftest import cli_env, run_cli
-from conkeeper.services.project_discovery import discover, parse_search_paths
+from conkeeper.services.search.projects import discover, parse_search_paths
 
 
 def _project(path: Path, note: str) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import run_cli
 from conkeeper.domain.memory import parse_entries
-from conkeeper.services.corrections import QUEUE_HEADER, format_queue_line
+from conkeeper.services.analysis.corrections import QUEUE_HEADER, format_queue_line
 
 
 def _project(tmp_path: Path) -> tuple[Path, Path]:

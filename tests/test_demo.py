@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import run_cli
-from conkeeper.services.demo import PRIVATE_MARKER
+from conkeeper.services.setup.demo import PRIVATE_MARKER
 
 
 def test_demo_runs_every_step(tmp_path: Path) -> None:

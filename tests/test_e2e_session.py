@@ -24,7 +24,7 @@ from typing import Any
 
 from conftest import cli_env, run_cli
 from conkeeper.domain.privacy import CONTEXT_MARKER_TAG
-from conkeeper.services.install import HOOK_SPECS
+from conkeeper.services.setup.install import HOOK_SPECS
 
 ROOT = Path(__file__).resolve().parents[1]
 SESSION = "3f2a9c1e-7b4d-4e8a-9c61-2d5f0a1b7e90"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conkeeper.services.freshness.citations import find_citations, split_entries
+from conkeeper.services.upkeep.freshness.citations import find_citations, split_entries
 
 
 def cited(text: str) -> set[tuple[str, str]]:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from conkeeper.services.freshness.history import pathspec
-from conkeeper.services.freshness.stale import make_targets
+from conkeeper.services.upkeep.freshness.history import pathspec
+from conkeeper.services.upkeep.freshness.stale import make_targets
 from test_freshness_stale import DAY, T0, commit, git, write
 
 NOTES = """# Notes

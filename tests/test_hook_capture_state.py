@@ -11,7 +11,7 @@ from conkeeper.domain.paths import locate_project
 from conkeeper.domain.session_id import sanitize_session_id
 from conkeeper.hooks.payload import parse_payload
 from conkeeper.hooks.runner import HookResult, canonical_event, cap_text, render
-from conkeeper.services import reminders
+from conkeeper.services.capture import reminders
 from conkeeper.storage.state import (
     SessionState,
     latest_session_state,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_env
-from conkeeper.services.capture import (
+from conkeeper.services.capture.events import (
     ERROR_CHARS,
     build_event,
     clean_error,
@@ -218,7 +218,7 @@ def test_hook_stores_commit_subject_and_failure_line_end_to_end(tmp_path: Path) 
 
 def test_output_with_no_failure_word_keeps_its_start() -> None:
     """Compiler and linter output rarely says "error"; the header alone would lose the cause."""
-    from conkeeper.services.capture import clean_error
+    from conkeeper.services.capture.events import clean_error
 
     message = (
         "Exit code 1\n# github.com/acme/ingest/internal/queue\n"

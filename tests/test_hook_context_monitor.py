@@ -15,7 +15,7 @@ from conftest import cli_env, run_cli
 from conkeeper.hooks import on_prompt
 from conkeeper.hooks.payload import parse_payload
 from conkeeper.hooks.runner import build_context
-from conkeeper.services import handoff, monitor
+from conkeeper.services.capture import handoff, monitor
 from conkeeper.storage.store import open_store
 
 MODEL = "claude-sonnet-4-5-20250929"

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import run_cli
 from conkeeper.domain.paths import locate_project
-from conkeeper.services.search import SearchRequest, search
+from conkeeper.services.search.engine import SearchRequest, search
 from conkeeper.storage import index as idx
 from conkeeper.storage.store import StoreError
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from conftest import run_cli
-from conkeeper.services.install import HOOK_SPECS, is_own_command
+from conkeeper.services.setup.install import HOOK_SPECS, is_own_command
 
 OTHER = {
     "permissions": {"allow": ["Bash(ls:*)"]},

@@ -1,6 +1,6 @@
 """Memory files handed to agents (``services.memory_files``) and the entry write path
-(``services.routing.add_entry``): confined to the memory folders, private text and credentials
-never out, never in. These run without the MCP extra."""
+(``services.analysis.routing.add_entry``): confined to the memory folders, private text and
+credentials never out, never in. These run without the MCP extra."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conkeeper.services.analysis.routing import RoutingError, add_entry
 from conkeeper.services.memory_files import (
     MemoryAccessError,
     list_memory_files,
@@ -17,7 +18,6 @@ from conkeeper.services.memory_files import (
     resolve_memory_path,
     split_display_path,
 )
-from conkeeper.services.routing import RoutingError, add_entry
 
 SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 

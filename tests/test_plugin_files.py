@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conkeeper.domain.frontmatter import parse_front_matter
-from conkeeper.services.install import HOOK_SPECS, plugin_hooks_document
+from conkeeper.services.setup.install import HOOK_SPECS, plugin_hooks_document
 
 ROOT = Path(__file__).resolve().parents[1]
 SKILLS = (

@@ -11,12 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conkeeper.domain.observations import ToolEvent
-from conkeeper.services.reflection import findings as f
-from conkeeper.services.reflection import retro
-from conkeeper.services.reflection.evidence import Correction, Evidence, gather
-from conkeeper.services.reflection.known import load_known, match
-from conkeeper.services.reflection.recommend import overall_scope, priority, recommend
-from conkeeper.services.reflection.themes import cluster, content_words, similar
+from conkeeper.services.analysis.reflection import findings as f
+from conkeeper.services.analysis.reflection import retro
+from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, gather
+from conkeeper.services.analysis.reflection.known import load_known, match
+from conkeeper.services.analysis.reflection.recommend import overall_scope, priority, recommend
+from conkeeper.services.analysis.reflection.themes import cluster, content_words, similar
 
 NOW = (int(time.time()) - 3600) * 1000  # an hour ago, on a whole second
 
@@ -121,7 +121,7 @@ def test_observation_log_is_read_when_the_database_has_no_events(tmp_path: Path)
 
 
 def test_evidence_from_the_queue_is_cleaned_by_the_privacy_module(tmp_path: Path) -> None:
-    from conkeeper.services.corrections import append_to_queue
+    from conkeeper.services.analysis.corrections import append_to_queue
 
     secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     append_to_queue(tmp_path, "correction", f"no, use the token {secret} from the env", NOW / 1000)
@@ -173,8 +173,8 @@ def test_retro_render_parse_round_trip(rows: list) -> None:
 
 
 def test_corrections_routing_uses_the_core_to_refuse_a_known_convention(tmp_path: Path) -> None:
-    from conkeeper.services.corrections import QUEUE_HEADER, format_queue_line
-    from conkeeper.services.routing import RoutingError, apply_item
+    from conkeeper.services.analysis.corrections import QUEUE_HEADER, format_queue_line
+    from conkeeper.services.analysis.routing import RoutingError, apply_item
 
     (tmp_path / "patterns.md").write_text(
         "# Patterns\n- Use snake_case for method names\n", encoding="utf-8"

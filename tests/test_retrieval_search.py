@@ -8,7 +8,7 @@ import conkeeper.services.observations.search_source  # noqa: F401 - registers t
 from conkeeper.domain.paths import locate_project
 from conkeeper.services.observations.extract import extract_session
 from conkeeper.services.observations.replay import load_recording, relocate, replay
-from conkeeper.services.search import SearchRequest, search
+from conkeeper.services.search.engine import SearchRequest, search
 from conkeeper.storage.store import open_store
 
 DATA = Path(__file__).parent / "data" / "sessions"

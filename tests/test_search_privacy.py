@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conkeeper.services.search import SearchRequest, format_markdown, search
+from conkeeper.services.search.engine import SearchRequest, format_markdown, search
 from conkeeper.storage import index as idx
 
 _COUNTER = itertools.count(1000)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conkeeper.services.search import (
+from conkeeper.services.search.engine import (
     MAX_TERMS,
     SearchError,
     SearchHit,
@@ -216,6 +216,6 @@ def test_extra_sources_plug_in_and_merge_by_score(world: tuple[Path, idx.IndexSt
         plain = search(SearchRequest(query="kumquat", cwd=root), store)
         assert all(h.source == "memory" for h in plain.hits)
     finally:
-        from conkeeper.services import search as module
+        from conkeeper.services.search import engine as module
 
         module._SOURCES[:] = [s for s in module._SOURCES if not isinstance(s, _StubSource)]

@@ -17,7 +17,7 @@ import pytest
 from conftest import cli_env, run_cli
 from conkeeper.domain.memory import MEMORY_LAYOUT, memory_file_kind
 from conkeeper.domain.paths import locate_project
-from conkeeper.services.search import SearchRequest, build_match, search, term_weights
+from conkeeper.services.search.engine import SearchRequest, build_match, search, term_weights
 from conkeeper.storage import index as idx
 from conkeeper.storage.index_scan import NOT_INDEXED
 

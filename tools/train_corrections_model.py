@@ -2,7 +2,7 @@
 
 Why: the regex rules stopped generalising (each new phrasing needed a rule); a small logistic
 regression over words and structural cues
-(:mod:`conkeeper.services.corrections.features`) catches phrasings nobody wrote a rule for.
+(:mod:`conkeeper.services.analysis.corrections.features`) catches phrasings nobody wrote a rule for.
 Pure Python (no numpy): the data is about 1,200 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): ``corpus.jsonl``, ``blind.jsonl`` .. ``blind6.jsonl``,
@@ -46,12 +46,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from conkeeper.services.corrections.detection import detect  # noqa: E402
-from conkeeper.services.corrections.features import (  # noqa: E402
+from conkeeper.services.analysis.corrections.detection import detect  # noqa: E402
+from conkeeper.services.analysis.corrections.features import (  # noqa: E402
     prompt_segments,
     segment_features,
 )
-from conkeeper.services.corrections.model import linear  # noqa: E402
+from conkeeper.services.analysis.corrections.model import linear  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 TRAIN_FILES = {
@@ -244,7 +244,7 @@ def first_rules(examples: list[Example]) -> bool:
 
 _FIRST_PROBE = (
     "import json, sys\n"
-    "from conkeeper.services.corrections import detect\n"
+    "from conkeeper.services.analysis.corrections import detect\n"
     "rows = json.load(sys.stdin)\n"
     "print(json.dumps([[detect(t, lvl).label is not None for lvl in ('low', 'medium', 'high')]"
     " for t in rows]))\n"

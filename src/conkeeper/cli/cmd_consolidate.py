@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     """Plan, print, and apply when asked."""
     from conkeeper.domain.paths import locate_project
     from conkeeper.domain.textio import MemoryFileError
-    from conkeeper.services.freshness.consolidate import apply, plan
+    from conkeeper.services.upkeep.freshness.consolidate import apply, plan
 
     location = locate_project(Path.cwd())
     if not location.memory_dir.is_dir():

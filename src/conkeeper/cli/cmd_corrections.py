@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _route(args: argparse.Namespace) -> int:
     from conkeeper.domain.textio import MemoryFileError
-    from conkeeper.services.routing import RoutingError, apply_item, reject_item
+    from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
     from conkeeper.services.workspace import current_project
 
     memory_dir = current_project().memory_dir
@@ -96,7 +96,7 @@ def _route(args: argparse.Namespace) -> int:
 
 
 def _detect(args: argparse.Namespace) -> int:
-    from conkeeper.services.corrections import THRESHOLDS, detect
+    from conkeeper.services.analysis.corrections import THRESHOLDS, detect
 
     raw = sys.stdin.buffer.read(MAX_STDIN_CHARS * 4 + 1)
     text = raw.decode("utf-8", errors="replace")[:MAX_STDIN_CHARS]
@@ -129,7 +129,7 @@ def _configured_sensitivity() -> str:
 
 def _list(args: argparse.Namespace) -> int:
     from conkeeper.domain.textio import MemoryFileError
-    from conkeeper.services.corrections import QUEUE_NAME, read_queue
+    from conkeeper.services.analysis.corrections import QUEUE_NAME, read_queue
     from conkeeper.services.workspace import current_project
 
     location = current_project()

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Create the demo folder and run every step, printing what each one shows."""
-    from conkeeper.services.demo import run_demo
+    from conkeeper.services.setup.demo import run_demo
 
     base = args.dir or Path(tempfile.mkdtemp(prefix="conkeeper-demo-"))
     return run_demo(base, sys.stdout)

@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run every check; one OK/WARN/FAIL line each, with the fix indented below."""
-    from conkeeper.services.doctor import FAIL, run_checks
+    from conkeeper.services.upkeep.doctor import FAIL, run_checks
 
     checks = run_checks()
     failed = any(c.status == FAIL for c in checks)

@@ -1,8 +1,8 @@
 """``conkeeper handoff write|show``: the session-handoff skill's way to leave a checkpoint.
 
-The same checkpoint PreCompact writes (:mod:`conkeeper.services.handoff`), plus the agent's own
-note; the next SessionStart of the project injects it once. ``show`` prints the pending one
-without consuming it.
+The same checkpoint PreCompact writes (:mod:`conkeeper.services.capture.handoff`), plus the
+agent's own note; the next SessionStart of the project injects it once. ``show`` prints the
+pending one without consuming it.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(location: ProjectLocation, args: argparse.Namespace) -> int:
     from conkeeper.domain.session_id import sanitize_session_id
-    from conkeeper.services import handoff
+    from conkeeper.services.capture import handoff
     from conkeeper.services.workspace import project_store
     from conkeeper.storage.sessions import find_session_by_identity
     from conkeeper.storage.state import latest_session_state
@@ -67,7 +67,7 @@ def _write(location: ProjectLocation, args: argparse.Namespace) -> int:
 
 
 def _show(location: ProjectLocation, as_json: bool) -> int:
-    from conkeeper.services import handoff
+    from conkeeper.services.capture import handoff
 
     data = handoff.peek_pending(location)
     if data is None:

@@ -1,8 +1,8 @@
 """``conkeeper init``: create the memory layout for a project (or ``--global``).
 
-A thin front door over :mod:`conkeeper.services.initializer` and
-:mod:`conkeeper.services.tagging`. It asks its two yes/no questions only when a person is at a
-terminal; scripts and agents get the safe answer (no) unless they pass ``--yes`` or a specific
+A thin front door over :mod:`conkeeper.services.setup.initializer` and
+:mod:`conkeeper.services.upkeep.tagging`. It asks its two yes/no questions only when a person is
+at a terminal; scripts and agents get the safe answer (no) unless they pass ``--yes`` or a specific
 flag, so ``init`` never blocks waiting for input that will not come.
 """
 
@@ -17,7 +17,8 @@ from typing import Any
 from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.domain.paths import global_memory_dir
 from conkeeper.domain.textio import MemoryFileError
-from conkeeper.services import initializer, tagging
+from conkeeper.services.setup import initializer
+from conkeeper.services.upkeep import tagging
 from conkeeper.services.workspace import current_project
 
 GITIGNORE_QUESTION = "Add sessions/*-observations.md to .gitignore? [y/N] "

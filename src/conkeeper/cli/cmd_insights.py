@@ -1,7 +1,7 @@
 """``conkeeper insights [--since DATE] [--json]``: trends across sessions, drawn as a compact
 terminal chart (the same data as ``--json``, which the viewer can reuse).
 
-The numbers come from :func:`conkeeper.services.reflection.insights.insights`.
+The numbers come from :func:`conkeeper.services.analysis.reflection.insights.insights`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from conkeeper.cli.output import opened_store
     from conkeeper.domain.config import load_config
     from conkeeper.domain.paths import locate_project
-    from conkeeper.services.reflection.insights import insights
+    from conkeeper.services.analysis.reflection.insights import insights
     from conkeeper.storage.reflection import project_sessions
     from conkeeper.storage.store import find_project
 

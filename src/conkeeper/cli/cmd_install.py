@@ -2,8 +2,8 @@
 
 Without ``--agent`` (or with ``--agent claude-code``): ConKeeper's hooks in a Claude Code
 settings file, for people who installed ConKeeper with pip rather than as a plugin
-(:mod:`conkeeper.services.install`). With another agent: its hooks, MCP registration and
-instructions (:mod:`conkeeper.services.agent_install`); what will change is printed before it
+(:mod:`conkeeper.services.setup.install`). With another agent: its hooks, MCP registration and
+instructions (:mod:`conkeeper.services.setup.agent_install`); what will change is printed before it
 is written. This module only parses and prints.
 """
 
@@ -51,7 +51,7 @@ _MESSAGES = {
 def run(args: argparse.Namespace) -> int:
     """Install or uninstall, then report what happened."""
     from conkeeper.hosts import canonical_host
-    from conkeeper.services.install import InstallError, install
+    from conkeeper.services.setup.install import InstallError, install
 
     if canonical_host(args.agent) != "claude-code":
         return _run_agent(args)
@@ -78,8 +78,8 @@ _VERBS = {"create": "create", "update": "update", "delete": "remove", "unchanged
 
 def _run_agent(args: argparse.Namespace) -> int:
     """Another agent: show the plan, apply it unless ``--dry-run``, then the notes."""
-    from conkeeper.services.agent_install import apply, plan
-    from conkeeper.services.install import InstallError
+    from conkeeper.services.setup.agent_install import apply, plan
+    from conkeeper.services.setup.install import InstallError
 
     try:
         result = plan(args.agent, args.scope or "project", uninstall=args.uninstall)

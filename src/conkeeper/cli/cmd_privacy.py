@@ -14,7 +14,7 @@ from pathlib import Path
 from conkeeper.cli.output import CliError, emit_json
 from conkeeper.domain import privacy, secrets
 from conkeeper.domain.textio import MemoryFileError, read_text
-from conkeeper.services.privacy_audit import AuditResult, FileAudit, audit_path
+from conkeeper.services.upkeep.privacy_audit import AuditResult, FileAudit, audit_path
 from conkeeper.services.workspace import current_project
 
 EXIT_CLEAN = 0

@@ -4,7 +4,7 @@
 [--write]`` analyses a session (the latest by default) and proposes numbered recommendations;
 ``--write`` merges them into ``sessions/YYYY-MM-DD-retro.md``. ``reflect approve N [--to
 FILE]`` routes recommendation N into memory; ``reflect decline N [--reason TEXT]`` records
-that it was declined. The work is in :mod:`conkeeper.services.reflection.reflect`.
+that it was declined. The work is in :mod:`conkeeper.services.analysis.reflection.reflect`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from conkeeper.cli.output import CliError, emit_json
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from conkeeper.domain.paths import ProjectLocation
-    from conkeeper.services.reflection.reflect import Reflection
+    from conkeeper.services.analysis.reflection.reflect import Reflection
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,7 +67,7 @@ def _since_ms(text: str) -> int:
 def _reflect(args: argparse.Namespace, location: ProjectLocation) -> int:
     from conkeeper.cli.output import opened_store
     from conkeeper.domain.config import load_config
-    from conkeeper.services.reflection.reflect import ReflectError, reflect
+    from conkeeper.services.analysis.reflection.reflect import ReflectError, reflect
     from conkeeper.storage import reflection as store
     from conkeeper.storage.observations import SessionNotFound, resolve_session
     from conkeeper.storage.store import find_project
@@ -140,7 +140,7 @@ def _print(r: Reflection) -> None:
 
 
 def _decide(args: argparse.Namespace, memory_dir: Path) -> int:
-    from conkeeper.services.reflection.reflect import ReflectError, approve, decline
+    from conkeeper.services.analysis.reflection.reflect import ReflectError, approve, decline
 
     try:
         if args.action == "approve":

@@ -1,7 +1,7 @@
 """``conkeeper search QUERY``: the front door of the search service.
 
-Parses flags into a :class:`~conkeeper.services.search.SearchRequest`, runs it, and prints the
-seed's Markdown layout (or ``--json``). Notices (a database rebuilt or replaced by an in-memory
+Parses flags into a :class:`~conkeeper.services.search.engine.SearchRequest`, runs it, and prints
+the seed's Markdown layout (or ``--json``). Notices (a database rebuilt or replaced by an in-memory
 index, a truncated query, config warnings) go to stderr as one line each.
 """
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, warn
-from conkeeper.services.search import (
+from conkeeper.services.search.engine import (
     DEFAULT_LIMIT,
     FILE_SOURCES,
     RECORD_SOURCES,
@@ -177,7 +177,7 @@ def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
 
 
 def _discover_projects() -> None:
-    from conkeeper.services.project_discovery import prepare_cross_project
+    from conkeeper.services.search.projects import prepare_cross_project
     from conkeeper.storage.store import StoreError
 
     try:

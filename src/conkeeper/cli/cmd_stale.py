@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the project of the current directory and print the findings."""
     from conkeeper.domain.paths import locate_project
-    from conkeeper.services.freshness.stale import cached_stale, find_stale
+    from conkeeper.services.upkeep.freshness.stale import cached_stale, find_stale
 
     location = locate_project(Path.cwd())
     if not location.memory_dir.is_dir():

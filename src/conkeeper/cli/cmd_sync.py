@@ -55,7 +55,7 @@ def _mark(location: ProjectLocation, session: str | None, args: argparse.Namespa
         )
     kind = "save" if args.save else "sync"
     if not args.save and location.memory_dir.is_dir():
-        from conkeeper.services.freshness.health import record_last_sync
+        from conkeeper.services.upkeep.freshness.health import record_last_sync
 
         record_last_sync(location.root, location.memory_dir)  # read by the next SessionStart
     if args.json:

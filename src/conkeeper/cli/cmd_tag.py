@@ -17,7 +17,7 @@ from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.domain import categories
 from conkeeper.domain.paths import global_memory_dir
 from conkeeper.domain.textio import MemoryFileError, atomic_write, file_stamp, is_within, read_text
-from conkeeper.services import tagging
+from conkeeper.services.upkeep import tagging
 from conkeeper.services.workspace import current_project
 
 MAX_CLASSIFY_CHARS = 1_000_000

@@ -12,7 +12,7 @@ from conkeeper.hooks.payload import HookContext, HookResult
 
 def handle(ctx: HookContext) -> HookResult | None:
     """Collect and store the checkpoint; the database part is optional."""
-    from conkeeper.services import handoff
+    from conkeeper.services.capture import handoff
 
     if ctx.location is None:
         return None

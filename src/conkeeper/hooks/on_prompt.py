@@ -5,7 +5,7 @@ The prompt is read from the payload's ``prompt`` field (Claude Code never sends
 It is privacy-cleaned before anything else sees it: a prompt that is entirely private is not
 stored, not queued, and marks the turn private so its tool events are not captured either.
 
-The context monitor (``services.monitor.check``) runs first: when it blocks the prompt
+The context monitor (``services.capture.monitor.check``) runs first: when it blocks the prompt
 (exit 2 at the hard threshold), the prompt never reaches the model, so it is not counted.
 """
 
@@ -33,7 +33,7 @@ def handle(ctx: HookContext) -> HookResult | None:
 def monitor_result(ctx: HookContext) -> HookResult | None:
     """The context monitor's verdict for this prompt as hook output (logged when it acts)."""
     try:
-        from conkeeper.services import monitor
+        from conkeeper.services.capture import monitor
 
         verdict = monitor.check(
             ctx.state,
@@ -97,7 +97,7 @@ def _store(ctx: HookContext, number: int, cleaned: CleanText) -> None:
 def _queue_correction(ctx: HookContext, cleaned: str) -> None:
     if not ctx.memory_dir_exists or ctx.location is None:
         return
-    from conkeeper.services import corrections
+    from conkeeper.services.analysis import corrections
 
     try:
         found = corrections.detect(cleaned, ctx.config.correction_sensitivity)

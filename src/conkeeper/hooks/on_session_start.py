@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
     from conkeeper.hooks.payload import HookContext
     from conkeeper.services.context import SessionInfo
-    from conkeeper.services.freshness.health import SessionFreshness
-    from conkeeper.services.freshness.report import Report
+    from conkeeper.services.upkeep.freshness.health import SessionFreshness
+    from conkeeper.services.upkeep.freshness.report import Report
 
 PRUNE_EVERY_S = 6 * 3600
 
@@ -83,7 +83,7 @@ def _freshness(ctx: HookContext) -> Report | None:
     if location is None or not location.memory_dir.is_dir():
         return None
     try:
-        from conkeeper.services.freshness.report import load_cached
+        from conkeeper.services.upkeep.freshness.report import load_cached
 
         report, _ = load_cached(location.root, location.memory_dir, location.identity, ctx.env)
     except Exception as exc:
@@ -104,7 +104,7 @@ def _health(ctx: HookContext) -> SessionFreshness | None:
     if location is None or not ctx.memory_dir_exists:
         return None
     try:
-        from conkeeper.services.freshness.health import (
+        from conkeeper.services.upkeep.freshness.health import (
             DIFF_COMMITS,
             remember_behind,
             session_freshness,
@@ -137,7 +137,7 @@ def _open_store(ctx: HookContext, info: SessionInfo) -> sqlite3.Connection | Non
 
 
 def _claim_handoff(ctx: HookContext, source: str) -> str | None:
-    from conkeeper.services import handoff
+    from conkeeper.services.capture import handoff
 
     if ctx.location is None:  # handle() returns before this without a project
         return None

@@ -26,7 +26,7 @@ def handle(ctx: HookContext) -> HookResult | None:
     start_turn_extraction(ctx)
     if ctx.config.output_style == "quiet":
         return None
-    from conkeeper.services.freshness.health import stop_reminder
+    from conkeeper.services.upkeep.freshness.health import stop_reminder
 
     behind = stop_reminder(ctx.location, ctx.state, ctx.env)
     if behind:

@@ -38,7 +38,7 @@ def _record_start(ctx: HookContext) -> None:
 
 
 def _after_tool(ctx: HookContext) -> HookResult | None:
-    from conkeeper.services import reminders
+    from conkeeper.services.capture import reminders
     from conkeeper.storage.state import now_ms, pop_tool_start
 
     tool_use_id = ctx.payload.tool_use_id
@@ -61,7 +61,7 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
 
 
 def _capture(ctx: HookContext, prompt_number: int, duration: int | None, when: float) -> None:
-    from conkeeper.services import capture
+    from conkeeper.services.capture import events as capture
 
     payload = ctx.payload
     outcome: tuple[str, CleanText | None, int | None]

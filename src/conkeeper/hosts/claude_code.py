@@ -1,6 +1,6 @@
 """Claude Code: ConKeeper's reference host (spec §6). Its payloads already are the neutral
 shape, and its output contract is the one the handlers were written for. Installing into it
-(plugin, or hooks in a settings file) is ``services.install``'s original path.
+(plugin, or hooks in a settings file) is ``services.setup.install``'s original path.
 
 Docs: https://docs.claude.com/en/docs/claude-code/hooks (events, input, JSON output, exit 2).
 """

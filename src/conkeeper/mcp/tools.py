@@ -114,8 +114,8 @@ def search(
     Its notices say when the session window left older session files out, as the CLI does,
     so an agent knows to ask again with ``all_time``.
     """
-    from conkeeper.services.search import SearchError, SearchRequest
-    from conkeeper.services.search import search as run_search
+    from conkeeper.services.search.engine import SearchError, SearchRequest
+    from conkeeper.services.search.engine import search as run_search
 
     _bounded("limit", limit, 1, MAX_SEARCH_LIMIT)
     request = SearchRequest(
@@ -281,8 +281,8 @@ def remember(
 ) -> dict[str, Any]:
     """Append an entry with its category tag to a memory file (the routing service's path)."""
     from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.analysis.routing import RoutingError, add_entry
     from conkeeper.services.memory_files import MemoryAccessError, memory_root
-    from conkeeper.services.routing import RoutingError, add_entry
 
     try:
         root = memory_root(cwd, scope)

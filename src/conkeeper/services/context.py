@@ -36,8 +36,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from conkeeper.services.freshness.health import SessionFreshness, SyncDiff
-    from conkeeper.services.freshness.report import Report
+    from conkeeper.services.upkeep.freshness.health import SessionFreshness, SyncDiff
+    from conkeeper.services.upkeep.freshness.report import Report
 
 MAX_CONTEXT_CHARS = 8000
 CHARS_PER_TOKEN = 4
@@ -458,7 +458,7 @@ def health_note(health: SessionFreshness | None) -> str | None:
     than ``staleness_commits`` since they last changed)."""
     if health is None or not health.behind:
         return None
-    from conkeeper.services.freshness.health import health_line
+    from conkeeper.services.upkeep.freshness.health import health_line
 
     line = health_line(health.behind, limit=6)
     return (

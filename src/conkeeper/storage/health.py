@@ -1,5 +1,5 @@
 """What ``conkeeper doctor`` asks SQLite itself: whether FTS5 is built in, and which journal
-mode a database runs in. The checks' wording and advice live in ``services.doctor``."""
+mode a database runs in. The checks' wording and advice live in ``services.upkeep.doctor``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Queries over the memory-file search index (``index_fts``, ``index_entries``, ``index_files``).
 
-Why it exists: :mod:`conkeeper.services.search` ranks sections, highlights their lines and weighs
-the query's terms; the SQL behind that lives here, like every other statement, so the service
+Why it exists: :mod:`conkeeper.services.search.engine` ranks sections, highlights their lines and
+weighs the query's terms; the SQL behind that lives here, like every other statement, so the service
 passes plain values (an FTS5 match string, root ids, kinds, time bounds, label filters, column
 weights, a limit) and gets rows back. It is on the read path of every search: it imports nothing
 beyond the standard library.

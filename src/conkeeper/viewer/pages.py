@@ -1,9 +1,10 @@
 """The viewer's pages: each handler asks one service for data and renders one template.
 
-Nothing here searches, cleans or formats on its own: search is ``services.search`` (the CLI's
+Nothing here searches, cleans or formats on its own: search is ``services.search.engine`` (the CLI's
 ranking), observations and sessions come from ``services.observations.retrieval``, memory files
 from ``services.memory_files`` (private content already removed), the queue and its routing from
-``services.corrections`` and ``services.routing``. Browsing opens the database read-only.
+``services.analysis.corrections`` and ``services.analysis.routing``. Browsing opens the database
+read-only.
 """
 
 from __future__ import annotations
@@ -161,7 +162,7 @@ async def observation_page(request: Request) -> Response:
 
 async def search_page(request: Request) -> Response:
     """Search memory (and sessions when asked) with the CLI's search service and ranking."""
-    from conkeeper.services.search import (
+    from conkeeper.services.search.engine import (
         SearchError,
         SearchRequest,
         count_line,
@@ -264,7 +265,7 @@ async def retros_page(request: Request) -> Response:
 async def queue_page(request: Request) -> Response:
     """The corrections queue with approve (choosing the target file) and reject."""
     from conkeeper.domain.categories import MEMORY_CATEGORIES, classify
-    from conkeeper.services.corrections import read_queue
+    from conkeeper.services.analysis.corrections import read_queue
 
     items = read_queue(_memory_dir(request, "project"))
     proposals = {item.line: classify(item.text).best_guess or "convention" for item in items}
@@ -282,7 +283,7 @@ async def queue_page(request: Request) -> Response:
 async def queue_action(request: Request) -> Response:
     """Apply or reject one queued item through the same routing as the CLI, then go back."""
     from conkeeper.domain.textio import MemoryFileError
-    from conkeeper.services.routing import RoutingError, apply_item, reject_item
+    from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
 
     form = await request.form()
     action = request.path_params["action"]

@@ -192,7 +192,7 @@ def _refuse_known(rule: str, relative: str, current: str) -> None:
     """Refuse an entry the target already holds (the analysis core's deduplication, so a
     convention is never written twice)."""
     from conkeeper.domain.privacy import strip_private
-    from conkeeper.services.reflection.known import KnownItem, bullets, match
+    from conkeeper.services.analysis.reflection.known import KnownItem, bullets, match
 
     same = match(rule, [KnownItem(relative, b) for b in bullets(strip_private(current))])
     if same is not None:
@@ -202,7 +202,7 @@ def _refuse_known(rule: str, relative: str, current: str) -> None:
 def dequeue_theme(memory_dir: Path, text: str) -> list[QueueItem]:
     """Remove every queued item on the same theme as ``text`` (they are processed once a rule
     for the theme is routed); returns the removed items."""
-    from conkeeper.services.reflection.themes import content_words, similar
+    from conkeeper.services.analysis.reflection.themes import content_words, similar
 
     path = memory_dir / QUEUE_NAME
     if not path.exists():

@@ -4,8 +4,8 @@ The extraction-quality benchmark, the tests and demos need sessions whose outcom
 A recorded session is JSON: ``project_root``, ``session_id`` and ``turns``, each turn a
 ``prompt`` and ``events`` shaped like Claude Code's PostToolUse (``tool_name``,
 ``tool_input``, ``tool_response``) or PostToolUseFailure (``error``, ``is_interrupt``)
-payloads. Each event goes through :func:`conkeeper.services.capture.build_event`, exactly like
-a live hook, so replayed rows carry the same redaction and truncation as real ones.
+payloads. Each event goes through :func:`conkeeper.services.capture.events.build_event`, exactly
+like a live hook, so replayed rows carry the same redaction and truncation as real ones.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from conkeeper.domain.paths import ProjectLocation, project_memory_dir
 from conkeeper.domain.privacy import CleanText
-from conkeeper.services.capture import (
+from conkeeper.services.capture.events import (
     build_event,
     outcome_from_failure,
     outcome_from_response,

@@ -1,6 +1,6 @@
 """Search sources for observations, session summaries and prompts (schema 3).
 
-Plugged into :mod:`conkeeper.services.search` through its source registry, so one query
+Plugged into :mod:`conkeeper.services.search.engine` through its source registry, so one query
 returns memory-file entries and these rows together, each hit labelled by ``source``
 (``observation``, ``summary``, ``prompt``) and carrying a ``ref`` an agent can fetch
 (``obs:42`` → ``conkeeper show 42``; ``summary:7`` → ``conkeeper summary 7``). Scores use
@@ -25,7 +25,7 @@ import sqlite3
 from conkeeper.domain.observations import OBSERVATION_TYPES, json_list
 from conkeeper.domain.paths import locate_project
 from conkeeper.domain.privacy import clean_captured
-from conkeeper.services.search import SearchContext, SearchHit, register_source
+from conkeeper.services.search.engine import SearchContext, SearchHit, register_source
 from conkeeper.storage.record_query import (
     OBSERVATIONS,
     PROMPTS,

@@ -405,7 +405,7 @@ def _take_results(content: object, meta: object, tools: dict[str, ParsedTool], a
 
 def _outcome(tool: ParsedTool) -> tuple[str, CleanText | None, int | None]:
     from conkeeper.domain.privacy import label
-    from conkeeper.services.capture import outcome_from_failure, outcome_from_response
+    from conkeeper.services.capture.events import outcome_from_failure, outcome_from_response
 
     if tool.result_text is None:
         return "interrupted", label("no result recorded in the transcript"), None
@@ -429,7 +429,7 @@ def store_transcript(
 ) -> int:
     """Write one parsed transcript (caller holds the transaction); returns ``sessions.id``."""
     from conkeeper.domain.privacy import clean_captured
-    from conkeeper.services.capture import build_event, store_event
+    from conkeeper.services.capture.events import build_event, store_event
     from conkeeper.services.observations.extract import extract_session
     from conkeeper.storage import sessions
 

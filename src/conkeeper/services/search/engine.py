@@ -10,7 +10,7 @@ How a search runs (:func:`search`):
    is replaced by an in-memory index for this run, with a notice);
 2. refresh every root in scope — re-check file stamps, re-index what changed — so results are
    never stale (:func:`conkeeper.storage.index.refresh_root`);
-3. turn the user's text into safe FTS5 expressions (:mod:`conkeeper.services.search_query`):
+3. turn the user's text into safe FTS5 expressions (:mod:`conkeeper.services.search.query`):
    every term is quoted, so no input raises a syntax error; ``"quoted phrases"``, ``prefix*``,
    ``OR`` between terms and identifiers (``parse_config``, ``parseConfig``) work as typed;
    stopwords and question words are dropped; irregular forms (``buy``/``bought``) are joined;
@@ -61,7 +61,7 @@ from typing import Any, NamedTuple, Protocol
 
 from conkeeper.domain.paths import locate_project
 from conkeeper.domain.records import FrozenRecord, Record
-from conkeeper.services.search_query import MAX_TERMS, QueryPlan, build_match
+from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match
 from conkeeper.storage import index_query
 from conkeeper.storage.index import (
     IN_MEMORY,

@@ -3,7 +3,7 @@
 Why it exists: agents ask questions ("when did we buy the figurines?"), not keyword lists. A
 question's stopwords and question words are not in the text that answers it, and its verbs are
 often in another form than the answer's ("buy" / "bought"). This module decides what a query
-asks for, so :mod:`conkeeper.services.search` can run it: every term is quoted (quotes,
+asks for, so :mod:`conkeeper.services.search.engine` can run it: every term is quoted (quotes,
 parentheses, ``AND``, ``-``, ``*``, ``:`` or NUL bytes can never raise a syntax error);
 ``"quoted phrases"``, ``prefix*``, ``OR`` between terms and identifiers (``parse_config``,
 ``parseConfig``, ``src/auth/token.py``) work as typed; plain words that are stopwords or question

@@ -42,7 +42,7 @@ from conkeeper.hosts.spec import (
     McpRegistration,
     is_own,
 )
-from conkeeper.services.install import InstallError
+from conkeeper.services.setup.install import InstallError
 
 AGENT_SCOPES = ("project", "user")
 TOML_START = "# >>> conkeeper (managed by 'conkeeper install --agent codex') >>>"

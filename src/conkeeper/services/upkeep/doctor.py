@@ -190,7 +190,7 @@ def check_hooks(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
     """
     import time
 
-    from conkeeper.services.install import HOOK_SPECS, installed_scopes, plugin_installed
+    from conkeeper.services.setup.install import HOOK_SPECS, installed_scopes, plugin_installed
 
     plugin = plugin_installed(env) or bool((env or os.environ).get("CLAUDE_PLUGIN_ROOT"))
     scopes = installed_scopes(cwd, env)
@@ -227,7 +227,7 @@ def check_hooks(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
         "'/plugin marketplace add <repo>' + '/plugin install conkeeper@conkeeper', or "
         "'conkeeper install'"
     )
-    from conkeeper.services.agent_install import installed_agents
+    from conkeeper.services.setup.agent_install import installed_agents
 
     if installed_agents(cwd, env):
         return Check("hooks", WARN, "no ConKeeper hooks for Claude Code (other agents set up)", fix)
@@ -238,7 +238,7 @@ def check_agents(cwd: Path, env: Mapping[str, str] | None = None) -> list[Check]
     """One line per other agent ConKeeper is installed in: what is there, and whether its
     hooks have recorded a session yet."""
     from conkeeper.hosts import get_host
-    from conkeeper.services.agent_install import installed_agents
+    from conkeeper.services.setup.agent_install import installed_agents
 
     activity = hook_activity(cwd, env)
     checks = []
@@ -346,7 +346,7 @@ def check_log(env: Mapping[str, str] | None = None) -> Check:
 
 def check_freshness(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
     """Memory entries whose cited files, symbols or commands moved on (``conkeeper stale``)."""
-    from conkeeper.services.freshness.stale import cached_stale
+    from conkeeper.services.upkeep.freshness.stale import cached_stale
 
     location = locate_project(cwd)
     if not location.memory_dir.is_dir():

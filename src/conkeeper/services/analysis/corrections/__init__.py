@@ -22,7 +22,7 @@ from conkeeper.domain.corrections_queue import (
     parse_queue,
     sanitize_queue_text,
 )
-from conkeeper.services.corrections.detection import (
+from conkeeper.services.analysis.corrections.detection import (
     IGNORE_FILE,
     MAX_IGNORE_PATTERNS,
     MAX_SCAN_CHARS,
@@ -35,8 +35,8 @@ from conkeeper.services.corrections.detection import (
     sentences,
     strip_noise,
 )
-from conkeeper.services.corrections.queue import append_to_queue, queue_excerpt, read_queue
-from conkeeper.services.corrections.rules import _HINTS, _RULES, CORRECTION, FRICTION
+from conkeeper.services.analysis.corrections.queue import append_to_queue, queue_excerpt, read_queue
+from conkeeper.services.analysis.corrections.rules import _HINTS, _RULES, CORRECTION, FRICTION
 
 __all__ = [
     "CORRECTION",

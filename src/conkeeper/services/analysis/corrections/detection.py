@@ -24,7 +24,7 @@ from pathlib import Path
 
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
-from conkeeper.services.corrections.rules import (
+from conkeeper.services.analysis.corrections.rules import (
     _LEAD,
     _NO,
     _RULES,
@@ -332,8 +332,8 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
 def _model_match(text: str, prose: str, rules: Detection, level: str) -> Detection | None:
     """The learned scorer's verdict when it reaches ``level``'s threshold; the label is the
     closest rule's when one came near, else the scorer's own."""
-    from conkeeper.services.corrections import model
-    from conkeeper.services.corrections.features import pasted_share, prose_segments
+    from conkeeper.services.analysis.corrections import model
+    from conkeeper.services.analysis.corrections.features import pasted_share, prose_segments
 
     parts = prose_segments(prose)
     pasted = pasted_share(text, prose)

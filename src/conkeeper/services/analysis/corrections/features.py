@@ -21,7 +21,7 @@ prompt was pasted).
 from __future__ import annotations
 
 from conkeeper.domain.lazy_re import LazyPattern
-from conkeeper.services.corrections.rules import CONTINUITY, NEW_WORK, SELF_BLAME
+from conkeeper.services.analysis.corrections.rules import CONTINUITY, NEW_WORK, SELF_BLAME
 
 HEAD_SENTENCES = 3
 TAIL_SENTENCES = 2
@@ -216,7 +216,7 @@ def prose_segments(prose: str) -> list[list[str]]:
     """The scored segments of cleaned prose. Where a paste (three or more removed lines) splits
     the prose into blocks, the head is the first block's opening sentences and the tail the
     last block's closing ones, so the line written after a long log is scored on its own."""
-    from conkeeper.services.corrections.detection import sentences
+    from conkeeper.services.analysis.corrections.detection import sentences
 
     blocks = [b for b in _PASTE_GAP.split(prose) if b and b.strip()] if "\n\n\n" in prose else []
     if len(blocks) <= 1:
@@ -228,7 +228,7 @@ def prose_segments(prose: str) -> list[list[str]]:
 
 def prompt_segments(text: str) -> tuple[list[list[str]], float]:
     """The scored segments of a raw prompt and the share of its lines that were pasted."""
-    from conkeeper.services.corrections.detection import strip_noise
+    from conkeeper.services.analysis.corrections.detection import strip_noise
 
     prose = strip_noise(text or "")
     return prose_segments(prose), pasted_share(text or "", prose)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 
 from conkeeper.domain.records import FrozenRecord
-from conkeeper.services.corrections import model_weights as _w
-from conkeeper.services.corrections.features import segment_features
+from conkeeper.services.analysis.corrections import model_weights as _w
+from conkeeper.services.analysis.corrections.features import segment_features
 
 THRESHOLDS: dict[str, float] = _w.THRESHOLDS
 _TABLES: dict[str, dict[str, float]] = {}

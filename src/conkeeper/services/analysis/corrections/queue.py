@@ -17,7 +17,7 @@ from conkeeper.domain.corrections_queue import (
     parse_queue,
 )
 from conkeeper.domain.textio import append_text
-from conkeeper.services.corrections.detection import Detection
+from conkeeper.services.analysis.corrections.detection import Detection
 
 
 def queue_excerpt(text: str, detection: Detection) -> str:

@@ -3,7 +3,7 @@
 Each rule has a label (correction or friction), a base confidence and the words it cannot match
 without (:data:`_HINTS`, checked with ``in`` on the lower-cased sentence before the regex runs),
 so a UserPromptSubmit hook skips most rules without compiling them. The detector that scores
-and combines these matches lives in :mod:`conkeeper.services.corrections.detection`.
+and combines these matches lives in :mod:`conkeeper.services.analysis.corrections.detection`.
 """
 
 from __future__ import annotations

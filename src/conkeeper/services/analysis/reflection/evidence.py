@@ -230,7 +230,7 @@ def _from_logs(memory_dir: Path, start_ms: int, end_ms: int) -> list[tuple[ToolE
 
 def _corrections(evidence: Evidence, sensitivity: str) -> None:
     """Queue items in the window, then corrections in stored prompts no queue line holds."""
-    from conkeeper.services.corrections import (
+    from conkeeper.services.analysis.corrections import (
         detect,
         queue_excerpt,
         read_queue,

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from conkeeper.domain.observations import ToolEvent
-from conkeeper.services.reflection.evidence import Correction, Evidence, Facet
-from conkeeper.services.reflection.themes import cluster, theme_label
+from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, Facet
+from conkeeper.services.analysis.reflection.themes import cluster, theme_label
 
 REPEATED_FAILURE = "repeated-failure"
 RETRY_LOOP = "retry-loop"

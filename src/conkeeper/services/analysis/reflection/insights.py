@@ -17,9 +17,14 @@ from collections import Counter
 from pathlib import Path
 
 from conkeeper.domain.observations import ToolEvent
-from conkeeper.services.reflection import findings as f
-from conkeeper.services.reflection.evidence import Correction, Evidence, gather
-from conkeeper.services.reflection.themes import cluster, content_words, similar, theme_label
+from conkeeper.services.analysis.reflection import findings as f
+from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, gather
+from conkeeper.services.analysis.reflection.themes import (
+    cluster,
+    content_words,
+    similar,
+    theme_label,
+)
 from conkeeper.storage.reflection import SessionRow
 
 TOP = 5
@@ -65,7 +70,7 @@ def claude_facets(session_ids: list[str], home: Path | None = None) -> list[dict
 def _routed(memory_dir: Path, corrections: list[Correction]) -> list[dict[str, object]]:
     """For every approved retro item: matching corrections before and after its retro's day."""
     from conkeeper.domain.textio import MemoryFileError, read_text
-    from conkeeper.services.reflection.retro import parse
+    from conkeeper.services.analysis.reflection.retro import parse
 
     rows = []
     for path in sorted((memory_dir / "sessions").glob("*-retro.md")):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conkeeper.domain.records import FrozenRecord
-from conkeeper.services.reflection.themes import content_words
+from conkeeper.services.analysis.reflection.themes import content_words
 
 MAX_FILES = 200
 

@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from conkeeper.services.reflection import findings as f
-from conkeeper.services.reflection.known import KnownItem, match
+from conkeeper.services.analysis.reflection import findings as f
+from conkeeper.services.analysis.reflection.known import KnownItem, match
 
 HALF_LIFE_DAYS = 7.0
 LIMITS = {"minimal": 2, "standard": 5, "thorough": 12}

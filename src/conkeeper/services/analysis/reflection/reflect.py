@@ -3,7 +3,7 @@ retro, approve or decline a numbered recommendation.
 
 Depth follows ``reflect_depth`` unless given, and the session: fewer than five tool uses and no
 corrections make a minimal "nothing notable" retro. Approval routes the entry through
-:mod:`conkeeper.services.routing` (the same atomic, deduplicating write as ``corrections
+:mod:`conkeeper.services.analysis.routing` (the same atomic, deduplicating write as ``corrections
 apply``) and removes the queued corrections it settles; both approval and decline update the
 retro file, atomically.
 """
@@ -15,11 +15,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conkeeper.services.reflection import findings as f
-from conkeeper.services.reflection.evidence import Evidence, gather
-from conkeeper.services.reflection.known import KnownItem, load_known
-from conkeeper.services.reflection.recommend import Recommendation, overall_scope, recommend
-from conkeeper.services.reflection.retro import Retro, RetroItem, parse, render
+from conkeeper.services.analysis.reflection import findings as f
+from conkeeper.services.analysis.reflection.evidence import Evidence, gather
+from conkeeper.services.analysis.reflection.known import KnownItem, load_known
+from conkeeper.services.analysis.reflection.recommend import (
+    Recommendation,
+    overall_scope,
+    recommend,
+)
+from conkeeper.services.analysis.reflection.retro import Retro, RetroItem, parse, render
 
 MIN_TOOL_USES = 5
 # Memory category for an approved entry, by its retrospective category, when the classifier
@@ -250,7 +254,7 @@ def approve(
     """
     from conkeeper.domain.categories import classify
     from conkeeper.domain.textio import MemoryFileError, file_stamp
-    from conkeeper.services.routing import RoutingError, add_entry, dequeue_theme
+    from conkeeper.services.analysis.routing import RoutingError, add_entry, dequeue_theme
 
     path, retro = _find_pending(memory_dir, number, date)
     stamp = file_stamp(path)

@@ -26,8 +26,8 @@ from pathlib import Path
 from conkeeper.domain.privacy import blank_private, is_private_file
 from conkeeper.domain.records import Record
 from conkeeper.domain.textio import MemoryFileError, atomic_write, file_stamp, read_text
-from conkeeper.services.freshness.citations import Entry, split_entries
-from conkeeper.services.freshness.stale import memory_files
+from conkeeper.services.upkeep.freshness.citations import Entry, split_entries
+from conkeeper.services.upkeep.freshness.stale import memory_files
 
 DUPLICATE_SIMILARITY = 0.75
 CONTRADICTION_SIMILARITY = 0.6

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from conkeeper.domain.records import Record
-from conkeeper.services.freshness.gitrepo import read_head
-from conkeeper.services.freshness.report import LAST_SYNC_FILE
+from conkeeper.services.upkeep.freshness.gitrepo import read_head
+from conkeeper.services.upkeep.freshness.report import LAST_SYNC_FILE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -258,7 +258,7 @@ def _cached(
     import zlib
 
     from conkeeper.domain.paths import data_home
-    from conkeeper.services.freshness.report import signature
+    from conkeeper.services.upkeep.freshness.report import signature
 
     try:
         key = f"{signature(root, memory_dir)}:{staleness_commits}:{diff_commits}:{root}"
@@ -335,7 +335,7 @@ def _git_history(root: Path, memory_dir: Path) -> _History | None:
     """Three git calls in parallel (no diffs over the whole history): every commit of ``HEAD``
     in topological order, the commits touching the memory folder with their files, and the
     memory files with uncommitted changes."""
-    from conkeeper.services.freshness.gitrepo import run_git_parallel
+    from conkeeper.services.upkeep.freshness.gitrepo import run_git_parallel
 
     if read_head(root) is None:
         return None

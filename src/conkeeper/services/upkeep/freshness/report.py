@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 
 from conkeeper.domain.records import Record
-from conkeeper.services.freshness.gitrepo import read_head
+from conkeeper.services.upkeep.freshness.gitrepo import read_head
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -36,7 +36,7 @@ from pathlib import Path
 from conkeeper.domain.privacy import blank_private, is_private_file
 from conkeeper.domain.records import Record
 from conkeeper.domain.textio import MemoryFileError, decode_text
-from conkeeper.services.freshness.citations import (
+from conkeeper.services.upkeep.freshness.citations import (
     COMMAND,
     KEY,
     PATH,
@@ -45,13 +45,13 @@ from conkeeper.services.freshness.citations import (
     is_config_path,
     split_entries,
 )
-from conkeeper.services.freshness.gitrepo import read_head, run_git, run_git_parallel
-from conkeeper.services.freshness.health import (
+from conkeeper.services.upkeep.freshness.gitrepo import read_head, run_git, run_git_parallel
+from conkeeper.services.upkeep.freshness.health import (
     parse_sync,
     read_last_sync,
     sync_args,
 )
-from conkeeper.services.freshness.history import (
+from conkeeper.services.upkeep.freshness.history import (
     RENAMES_ARGS,
     Commit,
     Event,
@@ -66,7 +66,7 @@ from conkeeper.services.freshness.history import (
     parse_renames,
     pathspec,
 )
-from conkeeper.services.freshness.report import (
+from conkeeper.services.upkeep.freshness.report import (
     Finding,
     Report,
     load_cached,

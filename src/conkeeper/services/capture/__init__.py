@@ -1,0 +1,3 @@
+"""Capture: what the hooks record while the agent works (tool use, context pressure, save
+reminders, handoff checkpoints).
+"""
