@@ -5,16 +5,12 @@ ranking, the visible ``--sessions`` window and the read path's import budget —
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
 from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 
-from conftest import cli_env, run_cli
+from conftest import run_cli
 from conkeeper.domain.memory import MEMORY_LAYOUT, memory_file_kind
 from conkeeper.domain.paths import locate_project
 from conkeeper.services.search.engine import SearchRequest, build_match, search, term_weights
@@ -211,51 +207,3 @@ def test_not_indexed_names_follow_the_memory_layout() -> None:
         if memory_file_kind(item.path) in ("config", "schema")
     }
     assert layout == NOT_INDEXED
-
-
-PROBE = """
-import sys
-from conkeeper.cli.main import main
-code = main(sys.argv[1:])
-sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
-"""
-# Loaded only when something changed (the writer and its parser/privacy modules), or never on
-# the read path (argparse's help formatter pulls in shutil, bz2 and lzma).
-NOT_ON_READ_PATH = {
-    "conkeeper.storage.index_write",
-    "dataclasses",
-    "inspect",
-    "conkeeper.domain.memory",
-    "conkeeper.domain.privacy",
-    "conkeeper.domain.categories",
-    "conkeeper.domain.config",
-    "conkeeper.storage.migrations.m0001_core",
-    "importlib.resources",
-    "importlib.util",
-    "shutil",
-    "tempfile",
-    "multiprocessing",
-    "concurrent.futures",
-    "pkgutil",
-    "traceback",
-}
-
-
-def test_a_no_change_search_imports_only_the_read_path(proj: Path) -> None:
-    hour_ago = time.time() - 3600  # older than the racy window, so the stamps are trusted
-    for path in (proj / ".claude" / "memory").iterdir():
-        os.utime(path, (hour_ago, hour_ago))
-    assert run_cli("search", "cache", cwd=proj).returncode == 0  # builds the index
-    proc = subprocess.run(
-        [sys.executable, "-S", "-c", PROBE, "search", "token", "refresh"],
-        cwd=proj,
-        env=cli_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    assert "stampede" in proc.stdout
-    modules = set(proc.stderr.rsplit("MODULES ", 1)[1].split())
-    assert "conkeeper.storage.index_scan" in modules
-    assert not modules & NOT_ON_READ_PATH, sorted(modules & NOT_ON_READ_PATH)
