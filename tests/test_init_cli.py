@@ -94,13 +94,17 @@ def test_gitignore_yes_adds_once_and_keeps_the_file(tmp_path: Path) -> None:
     assert run_cli("init", "--gitignore", cwd=root).returncode == 0
     data = (root / ".gitignore").read_bytes()
     assert data.startswith(b"node_modules/\r\n*.pyc\r\n")
-    assert data.count(IGNORE_LINE.encode()) == 1 and data.endswith(IGNORE_LINE.encode() + b"\r\n")
-    status = subprocess.run(
-        ["git", "check-ignore", ".claude/memory/sessions/2026-02-09-observations.md"],
-        cwd=root,
-        capture_output=True,
-    )
-    assert status.returncode == 0
+    assert data.count(IGNORE_LINE.encode()) == 1
+    assert data.count(b".claude/memory/.last-sync") == 1 and data.endswith(b".last-sync\r\n")
+    for local in (
+        ".claude/memory/sessions/2026-02-09-observations.md",
+        ".claude/memory/.last-sync",
+    ):
+        status = subprocess.run(["git", "check-ignore", local], cwd=root, capture_output=True)
+        assert status.returncode == 0, local
+    again = run_cli("init", "--gitignore", "--json", cwd=root)
+    assert json.loads(again.stdout)["gitignore"] == "present"
+    assert (root / ".gitignore").read_bytes() == data
 
 
 def test_no_and_no_gitignore_leave_gitignore_alone(tmp_path: Path) -> None:
@@ -171,7 +175,7 @@ def test_questions_are_asked_at_a_terminal(tmp_path: Path) -> None:
         os.close(terminal)
         os.close(controller)
     stderr = proc.stderr.decode()
-    assert "Add sessions/*-observations.md to .gitignore? [y/N]" in stderr
+    assert "Add sessions/*-observations.md and .last-sync to .gitignore? [y/N]" in stderr
     assert "Tag existing memory entries with categories? [y/N]" in stderr
     assert IGNORE_LINE in (root / ".gitignore").read_text()
     assert (memory / "progress.md").read_text() == TAGGABLE  # answered no

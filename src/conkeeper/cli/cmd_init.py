@@ -21,7 +21,7 @@ from conkeeper.services.setup import initializer
 from conkeeper.services.upkeep import tagging
 from conkeeper.services.workspace import current_project
 
-GITIGNORE_QUESTION = "Add sessions/*-observations.md to .gitignore? [y/N] "
+GITIGNORE_QUESTION = "Add sessions/*-observations.md and .last-sync to .gitignore? [y/N] "
 RETRO_QUESTION = "Tag existing memory entries with categories? [y/N] "
 
 
@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="gitignore",
         action="store_const",
         const=True,
-        help="add the observation logs to the project's .gitignore",
+        help="add the observation logs and .last-sync to the project's .gitignore",
     )
     parser.add_argument(
         "--no-gitignore",
@@ -150,15 +150,17 @@ def _gitignore_step(args: argparse.Namespace, project_root: Path | None) -> str:
     if project_root is None:
         return "not-applicable"
     try:
-        if initializer.gitignore_has_entry(project_root):
+        missing = initializer.missing_gitignore_entries(project_root)
+        if not missing:
             return "present"
         if not _decide(args.gitignore, args.answer, GITIGNORE_QUESTION):
             return "declined"
-        initializer.add_gitignore_entry(project_root)
+        for entry in missing:
+            initializer.add_gitignore_entry(project_root, entry)
     except MemoryFileError as exc:
         raise CliError(str(exc)) from None
     if not args.json:
-        print(f".gitignore: added {initializer.OBSERVATIONS_IGNORE}")
+        print(f".gitignore: added {', '.join(missing)}")
     return "added"
 
 

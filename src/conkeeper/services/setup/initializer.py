@@ -27,6 +27,12 @@ from conkeeper.domain.textio import (
 )
 
 OBSERVATIONS_IGNORE = (PROJECT_MEMORY_SUBDIR / "sessions" / "*-observations.md").as_posix()
+LAST_SYNC_IGNORE = (PROJECT_MEMORY_SUBDIR / ".last-sync").as_posix()
+# What ``init --gitignore`` keeps out of git: files ConKeeper writes for this clone alone.
+GITIGNORE_ENTRIES: dict[str, str] = {
+    OBSERVATIONS_IGNORE: "# ConKeeper observation logs (tool-use history; may mention local paths)",
+    LAST_SYNC_IGNORE: "# ConKeeper's last memory sync in this clone (time and commit)",
+}
 
 
 @dataclass
@@ -161,6 +167,11 @@ def gitignore_has_entry(project_root: Path, entry: str = OBSERVATIONS_IGNORE) ->
     return any(line.strip().lstrip("/") == wanted for line in text.splitlines())
 
 
+def missing_gitignore_entries(project_root: Path) -> list[str]:
+    """The entries of :data:`GITIGNORE_ENTRIES` the project's ``.gitignore`` does not list."""
+    return [e for e in GITIGNORE_ENTRIES if not gitignore_has_entry(project_root, e)]
+
+
 def add_gitignore_entry(project_root: Path, entry: str = OBSERVATIONS_IGNORE) -> bool:
     """Append ``entry`` to ``<project_root>/.gitignore`` once; ``False`` when already present.
 
@@ -177,7 +188,7 @@ def add_gitignore_entry(project_root: Path, entry: str = OBSERVATIONS_IGNORE) ->
     eol = "\r\n" if "\r\n" in text else "\n"
     if text and not text.endswith("\n"):
         text += eol
-    comment = "# ConKeeper observation logs (tool-use history; may mention local paths)"
+    comment = GITIGNORE_ENTRIES.get(entry, "# ConKeeper")
     text += f"{comment}{eol}{entry}{eol}"
     try:
         atomic_write(path, text, root=project_root, expected_stamp=stamp)
