@@ -68,3 +68,42 @@ def test_cross_project_without_roots_is_one_clear_error(tmp_path: Path) -> None:
     result = run_cli("search", "--cross-project", "zebrafish", cwd=here)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "project_search_paths" in result.stderr
+
+
+def test_cross_project_keeps_to_the_roots_even_for_known_projects(tmp_path: Path) -> None:
+    """A project ConKeeper knows from an earlier session but that lies outside the configured
+    roots is searched by --all-projects only, for its memory and its session record alike."""
+    from conkeeper.domain.observations import Observation, normalize_observation
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.storage.observations import insert_observation
+    from conkeeper.storage.store import ensure_project, now_ms, open_store
+
+    code, here = _layout(tmp_path)
+    known = _project(tmp_path / "elsewhere" / "known", "known zebrafish habitat")
+    env = cli_env(CONKEEPER_PROJECT_SEARCH_PATHS=str(code))
+    assert run_cli("search", "zebrafish", cwd=known, env=env).returncode == 0  # now known
+    os.environ.update({k: v for k, v in env.items() if k in ("HOME", "CONKEEPER_HOME")})
+    conn = open_store()
+    for folder, title in ((known, "Known zebrafish tank rebuilt"), (here, "Local zebrafish")):
+        project = ensure_project(conn, locate_project(folder))
+        session = conn.execute(
+            "INSERT INTO sessions(host_session_id, project_id, started_at, status) "
+            "VALUES (?, ?, ?, 'completed')",
+            (f"s-{folder.name}", project, now_ms()),
+        ).lastrowid
+        obs = normalize_observation(Observation(type="discovery", title=title))
+        assert obs is not None and session is not None
+        insert_observation(conn, int(session), project, obs, "local", now_ms())
+    conn.close()
+
+    def found(*flags: str) -> str:
+        args = ("search", "--json", "--sessions", *flags, "zebrafish")
+        result = run_cli(*args, cwd=here, env=env)
+        assert result.returncode == 0, result.stderr
+        return json.dumps(json.loads(result.stdout))
+
+    cross = found("--cross-project")
+    assert "alpha uses the zebrafish protocol" in cross and "Local zebrafish" in cross
+    assert "known zebrafish habitat" not in cross and "tank rebuilt" not in cross
+    every = found("--all-projects")
+    assert "known zebrafish habitat" in every and "tank rebuilt" in every

@@ -176,16 +176,20 @@ def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
     )
 
 
-def _discover_projects() -> None:
+def _discover_projects() -> tuple[Path, ...]:
+    """The projects under ``project_search_paths`` (registered so search covers them), plus
+    the current one: what ``--cross-project`` searches."""
+    from conkeeper.domain.paths import locate_project
     from conkeeper.services.search.projects import prepare_cross_project
     from conkeeper.storage.store import StoreError
 
     try:
-        prepare_cross_project(Path.cwd())
+        found = prepare_cross_project(Path.cwd())
     except ValueError as exc:
         raise CliError(str(exc), 2) from None
     except StoreError as exc:
         raise CliError(str(exc)) from None
+    return (locate_project(Path.cwd()).root, *found)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -197,7 +201,9 @@ def run(args: argparse.Namespace) -> int:
     if any(not c.strip() for c in args.category):
         raise CliError("--category needs a name, e.g. --category decision", 2)
     request = build_request(args, Path.cwd())
-    if args.cross_project:
+    if args.cross_project and not args.all_projects:
+        request = request.replace(projects=_discover_projects())
+    elif args.cross_project:
         _discover_projects()
     try:
         response = search(request)

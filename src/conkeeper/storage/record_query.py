@@ -95,6 +95,7 @@ def _filters(
     since_ms: int | None,
     types: Sequence[str],
     concepts: Sequence[str],
+    project_ids: Sequence[int] = (),
 ) -> tuple[str, dict[str, object]]:
     """The ``WHERE`` additions (SQL starting with `` AND``) and their parameters."""
     where = ""
@@ -102,6 +103,8 @@ def _filters(
     if project_id is not None:  # also for an FTS-scoped table: the join checks it again
         where += f" AND {spec.project_column} = :project"
         params["project"] = project_id
+    elif project_ids:
+        where += f" AND {spec.project_column} IN ({','.join(str(int(i)) for i in project_ids)})"
     if since_ms is not None:
         where += f" AND {spec.time_column} >= :since"
         params["since"] = since_ms
@@ -120,14 +123,19 @@ def _filters(
     return where, params
 
 
-def scoped_match(spec: RecordTable, match: str, project_id: int | None) -> str:
+def scoped_match(
+    spec: RecordTable, match: str, project_id: int | None, project_ids: Sequence[int] = ()
+) -> str:
     """``match`` limited to ``spec``'s text columns and, when its FTS table holds the project
-    id, to one project's rows (``project_id`` ``None``: every project)."""
+    id, to one project's rows (``project_id``), or to a few (``project_ids``; neither: every
+    project)."""
     if not spec.text_columns:
         return match
     scoped = f"{{{spec.text_columns}}} : ({match})"
     if spec.fts_project and project_id is not None:
         scoped += f' AND project_id : "{int(project_id)}"'
+    elif spec.fts_project and project_ids:
+        scoped += " AND project_id : (" + " OR ".join(f'"{int(i)}"' for i in project_ids) + ")"
     return scoped
 
 
@@ -142,18 +150,20 @@ def ranked_records(
     since_ms: int | None = None,
     types: Sequence[str] = (),
     concepts: Sequence[str] = (),
+    project_ids: Sequence[int] = (),
 ) -> list[tuple[sqlite3.Row, float]]:
     """``(row, score)`` for rows of ``spec`` matching ``match``, best first, at most ``fetch``;
     ``score`` is higher-is-better (BM25 × recency, negated), so record hits rank on the same
     scale as memory-file sections.
 
-    Filters: ``project_id`` (``None``: every project), rows created at or after ``since_ms``,
-    and — for :data:`OBSERVATIONS` only — observation ``types`` and ``concepts`` (each must hold).
+    Filters: ``project_id`` (``None``: every project, or those of ``project_ids``), rows created
+    at or after ``since_ms``, and — for :data:`OBSERVATIONS` only — observation ``types`` and
+    ``concepts`` (each must hold).
     Raises :class:`sqlite3.OperationalError` when the store has no such table (an in-memory
     fallback index).
     """
-    where, params = _filters(spec, project_id, since_ms, types, concepts)
-    match = scoped_match(spec, match, project_id)
+    where, params = _filters(spec, project_id, since_ms, types, concepts, project_ids)
+    match = scoped_match(spec, match, project_id, project_ids)
     bm25 = f"bm25({spec.fts}{', ' + spec.weights if spec.weights else ''})"
     limit = max(CANDIDATES, fetch * 10)
     candidates = conn.execute(

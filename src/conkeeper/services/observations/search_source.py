@@ -47,10 +47,7 @@ def _ranked(
 ) -> list[tuple[sqlite3.Row, float]]:
     """``(row, score)`` for rows of ``spec`` matching the query within the request's project
     and ``--since``, best first, at most ``ctx.fetch``; ``score`` is higher-is-better."""
-    project_id = None
-    if not ctx.request.all_projects:
-        found = find_project(ctx.conn, locate_project(ctx.request.cwd).identity)
-        project_id = -1 if found is None else found
+    project_id, project_ids = _project_scope(ctx)
     return ranked_records(
         ctx.conn,
         spec,
@@ -61,7 +58,24 @@ def _ranked(
         since_ms=ctx.request.since_ms,
         types=types,
         concepts=concepts,
+        project_ids=project_ids,
     )
+
+
+def _project_scope(ctx: SearchContext) -> tuple[int | None, tuple[int, ...]]:
+    """``(project_id, project_ids)`` for :func:`ranked_records`: the current project; with
+    ``all_projects`` every project, or — for a cross-project search — the current project and
+    the ones found under the configured roots (-1, matching nothing, when none is known)."""
+    request = ctx.request
+    if request.all_projects and not request.projects:
+        return None, ()
+    if not request.all_projects:
+        found = find_project(ctx.conn, locate_project(request.cwd).identity)
+        return (-1 if found is None else found), ()
+    folders = (request.cwd, *request.projects)
+    found_ids = (find_project(ctx.conn, locate_project(f).identity) for f in folders)
+    ids = tuple(sorted({i for i in found_ids if i is not None}))
+    return (None, ids) if ids else (-1, ())
 
 
 def _clip(text: str) -> str:

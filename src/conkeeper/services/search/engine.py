@@ -59,7 +59,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from conkeeper.domain.paths import locate_project
+from conkeeper.domain.paths import locate_project, project_memory_dir
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match
 from conkeeper.storage import index_query
@@ -137,6 +137,7 @@ class SearchRequest(FrozenRecord):
         "include_sessions",
         "kinds",
         "limit",
+        "projects",
         "query",
         "sessions_days",
         "since_ms",
@@ -155,6 +156,8 @@ class SearchRequest(FrozenRecord):
     context: int
     sessions_days: int  # 0: every session file, however old
     extra_sources: tuple[str, ...]  # e.g. ("observation",) once such a source exists
+    # with all_projects: only these project folders (and the current project); () = every one
+    projects: tuple[Path, ...]
 
     def __init__(
         self,
@@ -171,12 +174,13 @@ class SearchRequest(FrozenRecord):
         context: int = 1,
         sessions_days: int = 30,
         extra_sources: tuple[str, ...] = (),
+        projects: tuple[Path, ...] = (),
     ) -> None:
         self._set(query=query, cwd=Path.cwd() if cwd is None else cwd, kinds=kinds)
         self._set(include_global=include_global, include_sessions=include_sessions)
         self._set(categories=categories, tags=tags, since_ms=since_ms, all_projects=all_projects)
         self._set(limit=limit, context=context, sessions_days=sessions_days)
-        self._set(extra_sources=extra_sources)
+        self._set(extra_sources=extra_sources, projects=projects)
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -667,10 +671,24 @@ def _roots(conn: sqlite3.Connection, req: SearchRequest) -> list[IndexRoot]:
             roots.append(project_root(conn, location))
         if req.all_projects:
             seen = {r.project_id for r in roots}
-            roots.extend(r for r in known_project_roots(conn, location) if r.project_id not in seen)
+            wanted_dirs = {_resolved(project_memory_dir(p)) for p in req.projects}
+            roots.extend(
+                r
+                for r in known_project_roots(conn, location)
+                if r.project_id not in seen
+                and (not wanted_dirs or _resolved(r.path) in wanted_dirs)
+            )
     if "global" in wanted:
         roots.append(global_root())
     return roots
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` with symlinks resolved, for comparing project folders found different ways."""
+    try:
+        return path.resolve()
+    except OSError:
+        return path
 
 
 def _refresh(
