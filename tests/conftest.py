@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -67,3 +68,20 @@ def run_cli(
         proc.stdout.decode("utf-8", errors="replace"),
         proc.stderr.decode("utf-8", errors="replace"),
     )
+
+
+def session_start_context(
+    root: Path, source: str = "startup", session: str = "s-1", **env: str
+) -> str:
+    """The context a real SessionStart hook subprocess injects for ``root`` (Claude Code's
+    payload shape), asserting the hook succeeded."""
+    payload = {
+        "session_id": session,
+        "transcript_path": str(root.parent / f"{session}.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": "SessionStart",
+        "source": source,
+    }
+    result = run_cli("hook", "SessionStart", stdin=json.dumps(payload), env=cli_env(**env))
+    assert result.returncode == 0, result.stderr
+    return str(json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"])

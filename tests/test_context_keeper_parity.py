@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_env, run_cli
+from conftest import session_start_context as session_start
 
 MEMORY = ".claude/memory"
 
@@ -66,19 +67,6 @@ def churn(root: Path, count: int, prefix: str = "chore: update") -> None:
 def config(root: Path, **values: object) -> None:
     body = "".join(f"{key}: {value}\n" for key, value in values.items())
     (root / MEMORY / ".memory-config.md").write_text(f"---\n{body}---\n", encoding="utf-8")
-
-
-def session_start(root: Path, session: str = "s-1", source: str = "startup") -> str:
-    payload = {
-        "session_id": session,
-        "transcript_path": str(root.parent / f"{session}.jsonl"),
-        "cwd": str(root),
-        "hook_event_name": "SessionStart",
-        "source": source,
-    }
-    result = run_cli("hook", "SessionStart", stdin=json.dumps(payload), env=cli_env())
-    assert result.returncode == 0, result.stderr
-    return str(json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"])
 
 
 def stop(root: Path, session: str = "s-1") -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_env, run_cli
+from conftest import session_start_context as session_start
 
 DAY = 86400
 T0 = 1_767_000_000
@@ -161,19 +162,6 @@ def test_outside_git_checks_the_work_tree_only(tmp_path: Path) -> None:
     result = run_cli("stale", cwd=root)
     assert result.returncode == 0 and "Not a git repository" in result.stdout
     assert stale_json(root, "--no-cache")["findings"] == []  # cannot tell without git
-
-
-def session_start(root: Path, source: str = "startup", session: str = "s-1") -> str:
-    body = {
-        "session_id": session,
-        "transcript_path": str(root.parent / f"{session}.jsonl"),
-        "cwd": str(root),
-        "hook_event_name": "SessionStart",
-        "source": source,
-    }
-    result = run_cli("hook", "SessionStart", stdin=json.dumps(body), env=cli_env())
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 def test_session_start_notes_stale_entries_from_the_cache(repo: Path) -> None:

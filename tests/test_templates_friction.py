@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 from pathlib import Path
@@ -12,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import conkeeper
-from conftest import cli_env, run_cli
+from conftest import run_cli
+from conftest import session_start_context as _session_start
 from conkeeper.domain.categories import MEMORY_CATEGORIES, RETRO_CATEGORIES
 
 
@@ -38,19 +38,6 @@ def test_schema_recommends_the_search_it_does_not_pollute(project: Path) -> None
     schema = (_init(project) / "schema.md").read_text(encoding="utf-8")
     assert "grep -rnE '@(category): decision' .claude/memory" in schema
     assert "| `friction.md` |" in schema
-
-
-def _session_start(project: Path, **env: str) -> str:
-    body = {
-        "session_id": "f-1",
-        "transcript_path": str(project.parent / "f-1.jsonl"),
-        "cwd": str(project),
-        "hook_event_name": "SessionStart",
-        "source": "startup",
-    }
-    result = run_cli("hook", "SessionStart", stdin=json.dumps(body), env=cli_env(**env))
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 def test_friction_is_created_and_injected_but_not_at_economy(project: Path) -> None:
