@@ -25,7 +25,7 @@ from pathlib import Path
 
 from conkeeper.domain.records import Record
 from conkeeper.services.upkeep.freshness.gitrepo import read_head
-from conkeeper.services.upkeep.freshness.report import LAST_SYNC_FILE
+from conkeeper.services.upkeep.freshness.report import LAST_SYNC_FILE, write_cache_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -290,9 +290,6 @@ def _cached(
 
 def _store(path: Path | None, key: str, result: SessionFreshness) -> None:
     """Write the answer to the cache atomically (a failure only costs the next session)."""
-    import json
-    import os
-
     if path is None:
         return
     diff = result.diff
@@ -308,13 +305,7 @@ def _store(path: Path | None, key: str, result: SessionFreshness) -> None:
             "memory_files": diff.memory_files,
         },
     }
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    write_cache_file(path, data)
 
 
 class _History(Record):

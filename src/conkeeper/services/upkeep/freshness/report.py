@@ -225,6 +225,12 @@ def store_cached(
     path = cache_path(identity, env)
     data = report.as_dict()
     data.update({"signature": current, "root": str(root), "written_at": time.time()})
+    write_cache_file(path, data)
+
+
+def write_cache_file(path: Path, data: Mapping[str, object]) -> None:
+    """Write a freshness cache file as JSON, atomically; a failure only costs the next run
+    (the caches are derived state, never the user's)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
