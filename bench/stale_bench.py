@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,6 +107,22 @@ class Repo:
         subprocess.run(["git", "-C", str(root), "checkout", "-q", "-f", "main"], check=True)
 
 
+def _planter(
+    pattern: str, count: int, planted: list[dict]
+) -> tuple[dict[str, list[str]], Callable[[str, str, str], None]]:
+    """``count`` empty memory files named by ``pattern``, and ``add(kind, label, text)``, which
+    deals entries over them in turn and records each in ``planted`` with its label."""
+    memory: dict[str, list[str]] = {pattern.format(i): [] for i in range(count)}
+    names = sorted(memory)
+
+    def add(kind: str, label: str, text: str) -> None:
+        name = names[len(planted) % len(names)]
+        memory[name].append(text)
+        planted.append({"file": name, "kind": kind, "label": label, "text": text})
+
+    return memory, add
+
+
 def build(root: Path, commits: int, memory_files: int, seed: int = 7) -> list[dict]:
     """Generate the project; return the planted entries with labels."""
     rng = random.Random(seed)
@@ -151,18 +168,7 @@ def build(root: Path, commits: int, memory_files: int, seed: int = 7) -> list[di
         path = f"src/rewritten/mod_rewritten_{n}.py"
     noise_commits(before // 2)
 
-    memory: dict[str, list[str]] = {
-        f".claude/memory/area-{i:03d}.md": [] for i in range(memory_files)
-    }
-    names = sorted(memory)
-    slot = 0
-
-    def add(kind: str, label: str, text: str) -> None:
-        nonlocal slot
-        name = names[slot % len(names)]
-        slot += 1
-        memory[name].append(text)
-        planted.append({"file": name, "kind": kind, "label": label, "text": text})
+    memory, add = _planter(".claude/memory/area-{:03d}.md", memory_files, planted)
 
     for n in range(per_kind):
         m = f"src/deleted/mod_deleted_{n}.py"
@@ -187,7 +193,7 @@ def build(root: Path, commits: int, memory_files: int, seed: int = 7) -> list[di
     def memory_text(name: str) -> str:
         return "# Notes\n\n## Entries\n" + "\n".join(memory[name]) + "\n"
 
-    repo.commit("memory", {name: memory_text(name) for name in names})
+    repo.commit("memory", {name: memory_text(name) for name in sorted(memory)})
     after = max(10, commits - repo.count - 4 * per_kind - 2)
     noise_commits(after // 2)
     for n in range(per_kind):
@@ -291,19 +297,8 @@ def build_shapes(root: Path, commits: int, memory_files: int, seed: int = 11) ->
         files[new] = files.pop(old)
     noise_commits(commits // 4)
 
-    memory: dict[str, list[str]] = {
-        f".claude/memory/topics/area-{i:03d}.md": [] for i in range(memory_files)
-    }
-    names = sorted(memory)
     planted: list[dict] = []
-    slot = 0
-
-    def add(kind: str, label: str, text: str) -> None:
-        nonlocal slot
-        name = names[slot % len(names)]
-        slot += 1
-        memory[name].append(text)
-        planted.append({"file": name, "kind": kind, "label": label, "text": text})
+    memory, add = _planter(".claude/memory/topics/area-{:03d}.md", memory_files, planted)
 
     for n in range(per_kind):
         p = paths["nested-deleted"][n]
@@ -338,7 +333,7 @@ def build_shapes(root: Path, commits: int, memory_files: int, seed: int = 11) ->
     def memory_text(name: str) -> str:
         return "# Topic\n\n## Notes\n\n" + "\n".join(memory[name]) + "\n"
 
-    repo.commit("memory", {name: memory_text(name) for name in names})
+    repo.commit("memory", {name: memory_text(name) for name in sorted(memory)})
     noise_commits(commits // 8)
     for n in range(per_kind):
         repo.commit("delete", {paths["nested-deleted"][n]: None})
