@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,15 +129,21 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
     }
 
 
-def test_the_bench_finds_later_blind_sets_and_skips_the_named_ones(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _load_bench() -> Any:
+    """``bench/corrections_quality.py`` as a module (the bench is a script, not a package)."""
     spec = importlib.util.spec_from_file_location(
         "corrections_quality", ROOT / "bench" / "corrections_quality.py"
     )
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_bench_finds_later_blind_sets_and_skips_the_named_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = _load_bench()
     for name in ("blind.jsonl", "blind2.jsonl", "blind7.jsonl", "blind10.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
@@ -147,12 +154,7 @@ def test_the_bench_finds_later_blind_sets_and_skips_the_named_ones(
 def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    spec = importlib.util.spec_from_file_location(
-        "corrections_quality", ROOT / "bench" / "corrections_quality.py"
-    )
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _load_bench()
     for name in ("blind.jsonl", "blind6.jsonl", "blind7.jsonl", "blind8.jsonl", "blind12.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
