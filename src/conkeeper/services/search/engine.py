@@ -20,8 +20,9 @@ How a search runs (:func:`search`):
    terms it holds (a share of its neighbours' and of its section heading's terms counts too, and
    a share of all the distinct terms its section holds, so the section that covers the question
    outranks one line matching one rare word); idf is judged over the roots searched;
-   hits are ordered by their best line, section BM25 and recency breaking ties; each hit keeps
-   the lines that are among the best ``limit`` overall (and its own best), best first.
+   hits are ordered by their best line plus small shares of their section BM25 and of how many
+   of their lines match (:func:`hit_rank`; recency breaks ties), and files by their best hit;
+   each hit keeps the lines that are among the best ``limit`` overall (and its own best).
 
 Query language: keyword queries mean "all of these words" (a keyword query that finds nothing
 falls back to any of them); stemming makes ``running`` find ``run``; case never matters;
@@ -101,7 +102,11 @@ SECTION_SHARE = 0.3
 LINE_SECTION = 0.4
 # Hits are ordered by cover plus this share of their section BM25 (relative to the best hit's):
 # term frequency over a whole section is session-level evidence the line cover does not see.
-BM25_SHARE = 0.2
+BM25_SHARE = 0.1
+# ... plus this share of log(1 + the section's matching lines): a section where many lines hold
+# the query's words is more about it than one where a single line does (combined evidence of all
+# its lines, not only the best; log-damped, and not length-normalised as BM25 is).
+LINE_COUNT_SHARE = 0.05
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -822,20 +827,17 @@ def _hit_key(hit: SearchHit) -> tuple[str, str, int, str]:
 def rank_hits(
     hits: list[SearchHit], plan: QueryPlan, weights: Sequence[float], limit: int
 ) -> list[SearchHit]:
-    """Order hits by their best line's cover of the query plus a share of their section BM25
-    (:data:`BM25_SHARE`; BM25 and recency break ties), keep ``limit``, and within each keep the
-    lines that rank among the best ``limit`` lines overall (and always its own best line): the
-    answer comes first, not the section's top.
+    """Order hits by :func:`hit_rank` (BM25 and recency break ties), keep ``limit``, and within
+    each keep the lines that rank among the best ``limit`` lines overall (and always its own best
+    line): the answer comes first, not the section's top. Files are then listed in the order of
+    their best hit (:func:`group_by_file`).
     """
     total = sum(weights) or 1.0
     ranked = [
         h if h.cover >= 0 else h.replace(cover=_text_cover(h, plan, weights, total)) for h in hits
     ]
     top = max([h.score for h in ranked if h.score > 0] or [1.0])
-    ranked.sort(
-        key=lambda h: (round(h.cover + BM25_SHARE * max(0.0, h.score) / top, 6), h.score),
-        reverse=True,
-    )
+    ranked.sort(key=lambda h: (round(hit_rank(h, top), 6), h.score), reverse=True)
     kept = ranked[:limit]
     best = sorted(
         (
@@ -848,6 +850,16 @@ def rank_hits(
     )[:limit]
     wanted = {(n, -neg_line) for _c, _s, neg_line, n in best}
     return [_trim_lines(h, {line for m, line in wanted if m == n}) for n, h in enumerate(kept)]
+
+
+def hit_rank(hit: SearchHit, top_score: float) -> float:
+    """How high a ranked hit (its ``cover`` set) is listed: its best line's cover, plus a share
+    of its section BM25 relative to the best hit's ``top_score`` (:data:`BM25_SHARE`), plus a
+    log-damped share of how many of its lines match (:data:`LINE_COUNT_SHARE`): the evidence of
+    the whole section, not only of its best line, decides between sections whose best lines are
+    alike. ``hit.lines`` must still hold every matching line (before :func:`_trim_lines`)."""
+    bm25 = BM25_SHARE * max(0.0, hit.score) / top_score
+    return hit.cover + bm25 + LINE_COUNT_SHARE * math.log1p(hit.match_count)
 
 
 def _trim_lines(hit: SearchHit, wanted: set[int]) -> SearchHit:
