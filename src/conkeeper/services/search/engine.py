@@ -107,6 +107,9 @@ BM25_SHARE = 0.1
 # the query's words is more about it than one where a single line does (combined evidence of all
 # its lines, not only the best; log-damped, and not length-normalised as BM25 is).
 LINE_COUNT_SHARE = 0.05
+# A term's weight is its idf over sections blended with this share of its idf over the lines of
+# the sections found (see SearchContext.blend_line_rarity).
+LINE_IDF_SHARE = 0.2
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -371,7 +374,16 @@ class SearchResponse(Record):
 class SearchContext(Record):
     """What a source gets: the open database, the parsed query, the request and its roots."""
 
-    __slots__ = ("_weights", "conn", "fetch", "now_ms", "plan", "request", "roots")
+    __slots__ = (
+        "_line_weighted",
+        "_weights",
+        "conn",
+        "fetch",
+        "now_ms",
+        "plan",
+        "request",
+        "roots",
+    )
     conn: sqlite3.Connection
     plan: QueryPlan
     request: SearchRequest
@@ -379,6 +391,7 @@ class SearchContext(Record):
     now_ms: int
     fetch: int  # how many hits a source should return at most
     _weights: tuple[float, ...] | None
+    _line_weighted: bool  # the weights already blend in rarity among lines (see blend_line_rarity)
 
     def __init__(
         self,
@@ -389,15 +402,34 @@ class SearchContext(Record):
         now_ms: int,
         fetch: int,
         _weights: tuple[float, ...] | None = None,
+        _line_weighted: bool = False,
     ) -> None:
         self.conn, self.plan, self.request, self.roots = conn, plan, request, roots
         self.now_ms, self.fetch, self._weights = now_ms, fetch, _weights
+        self._line_weighted = _line_weighted
 
     def weights(self) -> tuple[float, ...]:
-        """Each query term's rarity (BM25 idf over the indexed sections), in term order."""
+        """Each query term's rarity (BM25 idf over the indexed sections, blended with its
+        rarity among the lines found once :meth:`blend_line_rarity` ran), in term order."""
         if self._weights is None:
             self._weights = term_weights(self.conn, self.plan.terms, list(self.roots) or None)
         return self._weights
+
+    def blend_line_rarity(self, line_counts: Sequence[int], total_lines: int) -> None:
+        """Blend each term's weight with its idf over the lines of the sections first found
+        (``line_counts[k]`` of ``total_lines`` hold term ``k``), by :data:`LINE_IDF_SHARE`.
+
+        Lines are what is ranked: a word found in most sections can still be on few of their
+        lines, and there it says more than its section idf admits. Done once per search (the
+        fallback keeps the first blend), so every hit's cover uses the same weights."""
+        if self._line_weighted or total_lines <= 0:
+            return
+        self._weights = tuple(
+            (1.0 - LINE_IDF_SHARE) * w
+            + LINE_IDF_SHARE * math.log(1.0 + (total_lines - n + 0.5) / (n + 0.5))
+            for w, n in zip(self.weights(), line_counts, strict=True)
+        )
+        self._line_weighted = True
 
 
 class SearchSource(Protocol):
@@ -477,27 +509,41 @@ class MemoryFileSource:
     ) -> tuple[dict[int, dict[int, float]], dict[int, float]]:
         """Per section, per body line (0-based): the summed rarity of the terms it holds; a
         term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line."""
-        terms, weights = ctx.plan.terms, ctx.weights()
-        if len(terms) < 2:
+        if len(ctx.plan.terms) < 2:
             return {}, {}
+        found = [self._term_lines(ctx, ids, term) for term in ctx.plan.terms]
+        sizes = {rowid: size for per_term in found for rowid, _held, _head, size in per_term}
+        counts = [sum(len(held) for _r, held, _h, _s in per_term) for per_term in found]
+        ctx.blend_line_rarity(counts, sum(sizes.values()))
         out: dict[int, dict[int, float]] = {}
         unions: dict[int, float] = {}
         heads: dict[int, list[tuple[float, set[int]]]] = {}
-        for term, weight in zip(terms, weights, strict=True):
-            sections = index_query.highlight_sections(ctx.conn, ids, term, _HL_OPEN, _HL_CLOSE)
-            for rowid, heading, body in sections:
+        for per_term, weight in zip(found, ctx.weights(), strict=True):
+            for rowid, held, in_heading, _size in per_term:
                 lines = out.setdefault(rowid, {})
                 unions[rowid] = unions.get(rowid, 0.0) + weight
-                held = [i for i, text in enumerate(body.split("\n")) if _HL_OPEN in text]
                 for i in held:
                     lines[i] = lines.get(i, 0.0) + weight
-                if heading and _HL_OPEN in heading:
+                if in_heading:
                     heads.setdefault(rowid, []).append((weight, set(held)))
         for rowid, extra in heads.items():
             lines = out[rowid]
             for i in lines:
                 lines[i] += sum(HEADING_SHARE * w for w, held in extra if i not in held)
         return out, unions
+
+    def _term_lines(
+        self, ctx: SearchContext, ids: list[int], term: str
+    ) -> list[tuple[int, list[int], bool, int]]:
+        """Per section of ``ids`` holding ``term``: its id, the body lines (0-based) that hold
+        the term, whether its heading does, and its number of body lines."""
+        sections = index_query.highlight_sections(ctx.conn, ids, term, _HL_OPEN, _HL_CLOSE)
+        out = []
+        for rowid, heading, body in sections:
+            texts = body.split("\n")
+            held = [i for i, text in enumerate(texts) if _HL_OPEN in text]
+            out.append((rowid, held, bool(heading) and _HL_OPEN in heading, len(texts)))
+        return out
 
     def _hit(
         self,
@@ -780,9 +826,9 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
     ctx = SearchContext(store.conn, plan, request, roots, int(time.time() * 1000), fetch)
     hits = _gather(ctx)
     if _wants_fallback(plan, hits, limit):
-        fallback = ctx.replace(plan=plan.replace(match=plan.any_match), _weights=ctx.weights())
+        ctx = ctx.replace(plan=plan.replace(match=plan.any_match), _weights=ctx.weights())
         seen = {_hit_key(h) for h in hits}
-        hits += [h for h in _gather(fallback) if _hit_key(h) not in seen]
+        hits += [h for h in _gather(ctx) if _hit_key(h) not in seen]
     response.hits = rank_hits(hits, plan, ctx.weights(), limit)
     response.window = _window_note(ctx)
     return response
