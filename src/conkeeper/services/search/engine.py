@@ -19,7 +19,8 @@ How a search runs (:func:`search`):
 5. rank lines (:func:`rank_hits`): a matching line scores the idf-weighted share of the query's
    terms it holds (a share of its neighbours' and of its section heading's terms counts too, and
    a share of all the distinct terms its section holds, so the section that covers the question
-   outranks one line matching one rare word); idf is judged over the roots searched;
+   outranks one line matching one rare word); idf is judged over the roots searched, blended
+   with a share of the term's rarity among the lines of the sections found;
    hits are ordered by their best line plus small shares of their section BM25 and of how many
    of their lines match (:func:`hit_rank`; recency breaks ties), and files by their best hit;
    each hit keeps the lines that are among the best ``limit`` overall (and its own best).
@@ -508,7 +509,9 @@ class MemoryFileSource:
         self, ctx: SearchContext, ids: list[int]
     ) -> tuple[dict[int, dict[int, float]], dict[int, float]]:
         """Per section, per body line (0-based): the summed rarity of the terms it holds; a
-        term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line."""
+        term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line.
+        The first call of a search also blends each term's rarity among these sections' lines
+        into the weights (:meth:`SearchContext.blend_line_rarity`)."""
         if len(ctx.plan.terms) < 2:
             return {}, {}
         found = [self._term_lines(ctx, ids, term) for term in ctx.plan.terms]
