@@ -11,9 +11,12 @@ import json
 import sqlite3
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 from conkeeper.domain.tokens import estimate_tokens
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CliError", "emit_json", "estimate_tokens", "opened_store", "warn"]
 

@@ -15,17 +15,23 @@ import os
 from array import array
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, NamedTuple
 
 from conkeeper.domain.records import FrozenRecord, Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a search about 4 ms of start-up; annotations only need it here
+    from typing import Literal, TypeAlias
+
+    RootKind: TypeAlias = Literal["project", "global"]
+    FileKind: TypeAlias = Literal["memory", "session", "global"]
+else:  # at run time the names stay importable (and usable in aliases) as plain str
+    RootKind = FileKind = str
 
 try:  # the same BLAKE2 hashlib would hand out, without hashlib's OpenSSL start-up (~3 ms)
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without the bundled _blake2
     from hashlib import blake2b
 
-RootKind = Literal["project", "global"]
-FileKind = Literal["memory", "session", "global"]
 Progress = Callable[[int, int], None]
 
 RACY_WINDOW_NS = 2_000_000_000
@@ -58,13 +64,41 @@ class IndexRoot(FrozenRecord):
         self._set(kind=kind, path=path, project_id=project_id, display=display, project=project)
 
 
-class FileStat(NamedTuple):
-    """What the walk learned about one file without reading it (a tuple: the walk is hot)."""
+class FileStat(tuple[str, str, int, int]):
+    """What the walk learned about one file without reading it: ``(rel, path, size,
+    mtime_ns)``, a plain tuple underneath because the walk is hot (a named tuple's class comes
+    with :mod:`typing`, too slow to import on the search path)."""
 
-    rel: str
-    path: str
-    size: int
-    mtime_ns: int
+    __slots__ = ()
+
+    def __new__(cls, rel: str, path: str, size: int, mtime_ns: int) -> FileStat:
+        return tuple.__new__(cls, (rel, path, size, mtime_ns))
+
+    def __getnewargs__(self) -> tuple[str, str, int, int]:  # pickling (parallel indexing)
+        return (self[0], self[1], self[2], self[3])
+
+    def __repr__(self) -> str:
+        return f"FileStat(rel={self[0]!r}, path={self[1]!r}, size={self[2]}, mtime_ns={self[3]})"
+
+    @property
+    def rel(self) -> str:
+        """POSIX path below the root."""
+        return self[0]
+
+    @property
+    def path(self) -> str:
+        """Absolute path of the file."""
+        return self[1]
+
+    @property
+    def size(self) -> int:
+        """Size in bytes."""
+        return self[2]
+
+    @property
+    def mtime_ns(self) -> int:
+        """Modification time in nanoseconds."""
+        return self[3]
 
 
 def scan_root(root: Path) -> dict[str, FileStat]:

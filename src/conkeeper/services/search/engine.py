@@ -50,14 +50,12 @@ first line. ``Found M matches across F files.`` reports those numbers.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import math
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
 
 from conkeeper.domain.paths import locate_project, project_memory_dir
 from conkeeper.domain.records import FrozenRecord, Record
@@ -83,6 +81,20 @@ from conkeeper.storage.index_query import RECENCY_HALF_DAYS as RECENCY_HALF_DAYS
 from conkeeper.storage.index_query import recency_factor as recency_factor
 from conkeeper.storage.index_query import recency_factor_sql as recency_factor_sql
 from conkeeper.storage.store import StoreError, describe_error
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a search about 4 ms of start-up; annotations only need it here
+    from typing import Any, Protocol
+
+    class SearchSource(Protocol):
+        """A kind of thing search can find. ``names`` are the source names it answers for."""
+
+        names: tuple[str, ...]
+
+        def search(self, ctx: SearchContext) -> list[SearchHit]:
+            """Hits for ``ctx.plan`` within ``ctx.request``'s filters, best first."""
+            ...
+
 
 MAX_QUERY_ECHO = 200
 MAX_LINE_CHARS = 300
@@ -195,13 +207,41 @@ class SearchRequest(FrozenRecord):
         return tuple(dict.fromkeys([*wanted, *self.extra_sources]))
 
 
-class HitLine(NamedTuple):
-    """One printed line of a hit: a match or a line of context after one."""
+class HitLine(tuple[int, str, bool, float]):
+    """One printed line of a hit, ``(line, text, match, cover)``: a match or a line of context
+    after one. ``cover`` is the idf-weighted share of the query's terms the line holds (matches
+    only). A plain tuple underneath, like a named tuple without :mod:`typing`'s import cost."""
 
-    line: int
-    text: str
-    match: bool
-    cover: float = 0.0  # idf-weighted share of the query's terms this line holds (matches only)
+    __slots__ = ()
+
+    def __new__(cls, line: int, text: str, match: bool, cover: float = 0.0) -> HitLine:
+        return tuple.__new__(cls, (line, text, match, cover))
+
+    def __getnewargs__(self) -> tuple[int, str, bool, float]:
+        return (self[0], self[1], self[2], self[3])
+
+    def __repr__(self) -> str:
+        return f"HitLine(line={self[0]}, text={self[1]!r}, match={self[2]}, cover={self[3]})"
+
+    @property
+    def line(self) -> int:
+        """1-based line number in the file."""
+        return self[0]
+
+    @property
+    def text(self) -> str:
+        """The line as shown."""
+        return self[1]
+
+    @property
+    def match(self) -> bool:
+        """True for a matching line, False for context."""
+        return self[2]
+
+    @property
+    def cover(self) -> float:
+        """How much of the query the line holds, weighted by rarity."""
+        return self[3]
 
 
 class SearchHit(FrozenRecord):
@@ -395,16 +435,6 @@ class SearchContext(Record):
         return self._weights
 
 
-class SearchSource(Protocol):
-    """A kind of thing search can find. ``names`` are the source names it answers for."""
-
-    names: tuple[str, ...]
-
-    def search(self, ctx: SearchContext) -> list[SearchHit]:
-        """Hits for ``ctx.plan`` within ``ctx.request``'s filters, best first."""
-        ...
-
-
 _SOURCES: list[SearchSource] = []
 
 
@@ -418,6 +448,8 @@ def _load_extra_sources(request: SearchRequest) -> None:
     """Import the optional source modules, only when the request wants a non-file source."""
     if all(name in FILE_SOURCES for name in request.sources):
         return
+    import importlib
+
     for module in EXTRA_SOURCE_MODULES:
         with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(module)
