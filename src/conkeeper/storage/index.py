@@ -46,6 +46,7 @@ from conkeeper.storage.index_scan import (
     file_time_ms,
     fingerprint,
     scan_root,
+    walk_root,
 )
 from conkeeper.storage.store import (
     SCHEMA_VERSION,
@@ -198,13 +199,14 @@ def refresh_root(
     """
     started = time.perf_counter()
     root_id, stored = _root_row(conn, root)
-    files = scan_root(root.path)
-    current = fingerprint(files, time.time_ns())
-    stats = RefreshStats(scanned=len(files), root_id=root_id)
+    scan = walk_root(root.path)
+    current = scan.fingerprint(time.time_ns())
+    stats = RefreshStats(scanned=len(scan), root_id=root_id)
     if current is not None and current == stored:
-        stats.unchanged = len(files)
+        stats.unchanged = len(scan)
         stats.seconds = time.perf_counter() - started
         return stats
+    files = scan.files()
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: this SELECT is the bulk of a file-by-file check
     known = {

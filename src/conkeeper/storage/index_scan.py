@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 import os
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from conkeeper.domain.records import FrozenRecord, Record
@@ -101,46 +101,104 @@ class FileStat(tuple[str, str, int, int]):
         return self[3]
 
 
-def scan_root(root: Path) -> dict[str, FileStat]:
-    """Every ``*.md`` file under ``root`` (hidden names and :data:`NOT_INDEXED` skipped, symlinks
-    kept inside ``root``), in walk order.
+class RootScan:
+    """The Markdown files of one memory root and their ``stat`` results, in walk order.
 
-    One ``os.scandir`` walk (file types come from the directory listing, one ``stat`` per
-    Markdown file); this is the whole cost of a no-change re-check besides one SELECT, so the
-    loop does as little as it can per file (the ``stat`` system calls are most of its time; at
-    10,000 files they are about 25 ms of the walk's 35 ms). The walk order is stable while the
-    folders do not change, which is all :func:`fingerprint` needs.
+    A no-change search needs only :meth:`fingerprint`, so the per-file :class:`FileStat` tuples
+    are built (:meth:`files`) only when the fingerprint differs. Listing, ``stat`` and hashing
+    each run as C-level passes over lists: at 10,000 files a Python-level loop building a tuple
+    per file cost nearly as much as the ``stat`` calls themselves.
     """
-    found: dict[str, FileStat] = {}
-    stat = os.stat
-    new = _new_stat
+
+    __slots__ = ("paths", "rels", "stats")
+
+    def __init__(self, rels: list[str], paths: list[str], stats: list[os.stat_result]) -> None:
+        self.rels, self.paths, self.stats = rels, paths, stats
+
+    def __len__(self) -> int:
+        return len(self.rels)
+
+    def files(self) -> dict[str, FileStat]:
+        """Relative path -> :class:`FileStat`, in walk order."""
+        return {
+            rel: _new_stat(FileStat, (rel, path, st.st_size, st.st_mtime_ns))
+            for rel, path, st in zip(self.rels, self.paths, self.stats, strict=True)
+        }
+
+    def fingerprint(self, now_ns: int) -> str | None:
+        """:func:`fingerprint` of these files, straight from the ``stat`` results."""
+        mtimes = array("q", map(_ST_MTIME, self.stats))
+        if mtimes and now_ns - max(mtimes) < RACY_WINDOW_NS:
+            return None
+        return _digest(self.rels, array("q", map(_ST_SIZE, self.stats)), mtimes)
+
+
+def walk_root(root: Path) -> RootScan:
+    """Every ``*.md`` file under ``root`` (hidden names and :data:`NOT_INDEXED` skipped, symlinks
+    kept inside ``root``), stamped by one ``stat`` each.
+
+    One ``os.scandir`` walk (file types come from the directory listing), then every ``stat``
+    in one ``map``: the system calls are most of a no-change re-check's time, so nothing else
+    takes a Python-level step per file. The walk order is stable while the folders do not
+    change, which is all :func:`fingerprint` needs.
+    """
+    rels: list[str] = []
+    paths: list[str] = []
     stack: list[tuple[str, str]] = [(str(root), "")]
     while stack:
         directory, prefix = stack.pop()
         try:
             with os.scandir(directory) as it:
-                entries = list(it)
+                entries = [e for e in it if e.name[0] != "."]
         except OSError:
             continue
-        for entry in entries:
-            name = entry.name
-            if name[0] == ".":
-                continue
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append((entry.path, prefix + name + "/"))
-                    continue
-                if not name.endswith(".md") or (not prefix and name in NOT_INDEXED):
-                    continue
-                path = entry.path
-                if entry.is_symlink() and not _inside(path, root):
-                    continue  # a link leading outside the memory folder is not memory
-                st = stat(path)
-            except OSError:
-                continue
-            rel = prefix + name
-            found[rel] = new(FileStat, (rel, path, st.st_size, st.st_mtime_ns))
-    return found
+        stack += [(e.path, prefix + e.name + "/") for e in entries if _is_folder(e)]
+        markdown = [e for e in entries if e.name.endswith(".md") and _is_file(e, root)]
+        if not prefix:
+            markdown = [e for e in markdown if e.name not in NOT_INDEXED]
+        rels += [prefix + e.name for e in markdown]
+        paths += [e.path for e in markdown]
+    try:
+        stats = list(map(os.stat, paths))
+    except OSError:  # a file went away (or turned unreadable) between listing and stat
+        return _stat_each(rels, paths)
+    return RootScan(rels, paths, stats)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str], root: Path) -> bool:
+    """Not a folder; a link only when it stays inside the memory folder."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return False
+        return not entry.is_symlink() or _inside(entry.path, root)
+    except OSError:
+        return False
+
+
+def _stat_each(rels: list[str], paths: list[str]) -> RootScan:
+    """The slow path of :func:`walk_root`: ``stat`` one by one, leaving out what fails."""
+    scan = RootScan([], [], [])
+    for rel, path in zip(rels, paths, strict=True):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        scan.rels.append(rel)
+        scan.paths.append(path)
+        scan.stats.append(st)
+    return scan
+
+
+def scan_root(root: Path) -> dict[str, FileStat]:
+    """:func:`walk_root` as relative path -> :class:`FileStat`, in walk order."""
+    return walk_root(root).files()
 
 
 def _inside(path: str, root: Path) -> bool:
@@ -151,6 +209,8 @@ def _inside(path: str, root: Path) -> bool:
 
 # FileStat(...) runs a Python-level __new__; tuple.__new__ builds the same tuple in C.
 _new_stat = tuple.__new__
+_ST_SIZE = operator.attrgetter("st_size")
+_ST_MTIME = operator.attrgetter("st_mtime_ns")
 
 
 def file_kind(root: IndexRoot, rel: str) -> FileKind:
@@ -193,10 +253,14 @@ def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
     stamps = files.values()
     if files and now_ns - max(map(_MTIME, stamps)) < RACY_WINDOW_NS:
         return None
-    digest = blake2b(b"%d\0" % len(files), digest_size=32)
-    digest.update("\0".join(files).encode("utf-8", "surrogatepass"))
-    digest.update(array("q", map(_SIZE, stamps)).tobytes())
-    digest.update(array("q", map(_MTIME, stamps)).tobytes())
+    return _digest(files, array("q", map(_SIZE, stamps)), array("q", map(_MTIME, stamps)))
+
+
+def _digest(rels: Iterable[str], sizes: array[int], mtimes: array[int]) -> str:
+    digest = blake2b(b"%d\0" % len(sizes), digest_size=32)
+    digest.update("\0".join(rels).encode("utf-8", "surrogatepass"))
+    digest.update(sizes.tobytes())
+    digest.update(mtimes.tobytes())
     return f"{ROW_FORMAT}:{digest.hexdigest()}"
 
 
