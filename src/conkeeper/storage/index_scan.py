@@ -14,12 +14,12 @@ import operator
 import os
 from array import array
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 from conkeeper.domain.records import FrozenRecord, Record
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing costs a search about 4 ms of start-up; annotations only need it here
+if TYPE_CHECKING:  # typing and pathlib cost a search milliseconds; annotations only need them
+    from pathlib import Path
     from typing import Literal, TypeAlias
 
     RootKind: TypeAlias = Literal["project", "global"]
@@ -49,19 +49,36 @@ _MTIME = operator.itemgetter(3)  # FileStat.mtime_ns, read in C
 
 
 class IndexRoot(FrozenRecord):
-    """One memory folder the index covers, and how its files are shown to people."""
+    """One memory folder the index covers, and how its files are shown to people.
 
-    __slots__ = ("display", "kind", "path", "project", "project_id")
+    The folder is held as a string (``folder``), so a search never needs :mod:`pathlib`;
+    ``path`` hands it out as a :class:`~pathlib.Path` for everything else.
+    """
+
+    __slots__ = ("display", "folder", "kind", "project", "project_id")
     kind: RootKind
-    path: Path  # the memory folder
+    folder: str  # the memory folder
     project_id: int | None
     display: str  # prefix for display paths, e.g. ".claude/memory" or "~/.claude/memory"
     project: str  # project name ("" for the global root)
 
     def __init__(
-        self, kind: RootKind, path: Path, project_id: int | None, display: str, project: str = ""
+        self,
+        kind: RootKind,
+        path: Path | str,
+        project_id: int | None,
+        display: str,
+        project: str = "",
     ) -> None:
-        self._set(kind=kind, path=path, project_id=project_id, display=display, project=project)
+        self._set(kind=kind, folder=os.fspath(path), project_id=project_id, display=display)
+        self._set(project=project)
+
+    @property
+    def path(self) -> Path:
+        """The memory folder as a path."""
+        from pathlib import Path
+
+        return Path(self.folder)
 
 
 class FileStat(tuple[str, str, int, int]):
@@ -133,7 +150,7 @@ class RootScan:
         return _digest(self.rels, array("q", map(_ST_SIZE, self.stats)), mtimes)
 
 
-def walk_root(root: Path) -> RootScan:
+def walk_root(root: Path | str) -> RootScan:
     """Every ``*.md`` file under ``root`` (hidden names and :data:`NOT_INDEXED` skipped, symlinks
     kept inside ``root``), stamped by one ``stat`` each.
 
@@ -144,7 +161,7 @@ def walk_root(root: Path) -> RootScan:
     """
     rels: list[str] = []
     paths: list[str] = []
-    stack: list[tuple[str, str]] = [(str(root), "")]
+    stack: list[tuple[str, str]] = [(os.fspath(root), "")]
     while stack:
         directory, prefix = stack.pop()
         try:
@@ -172,7 +189,7 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _is_file(entry: os.DirEntry[str], root: Path) -> bool:
+def _is_file(entry: os.DirEntry[str], root: Path | str) -> bool:
     """Not a folder; a link only when it stays inside the memory folder."""
     try:
         if entry.is_dir(follow_symlinks=False):
@@ -196,15 +213,17 @@ def _stat_each(rels: list[str], paths: list[str]) -> RootScan:
     return scan
 
 
-def scan_root(root: Path) -> dict[str, FileStat]:
+def scan_root(root: Path | str) -> dict[str, FileStat]:
     """:func:`walk_root` as relative path -> :class:`FileStat`, in walk order."""
     return walk_root(root).files()
 
 
-def _inside(path: str, root: Path) -> bool:
+def _inside(path: str, root: Path | str) -> bool:
+    from pathlib import Path
+
     from conkeeper.domain.textio import is_within
 
-    return is_within(Path(path), root)
+    return is_within(Path(path), Path(root))
 
 
 # FileStat(...) runs a Python-level __new__; tuple.__new__ builds the same tuple in C.

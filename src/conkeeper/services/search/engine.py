@@ -52,12 +52,12 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
-from conkeeper.domain.paths import locate_project, project_memory_dir
+from conkeeper.domain.paths import locate_project, memory_folder_of
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match
 from conkeeper.storage import index_query
@@ -84,6 +84,7 @@ from conkeeper.storage.store import StoreError, describe_error
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a search about 4 ms of start-up; annotations only need it here
+    from pathlib import Path
     from typing import Any, Protocol
 
     class SearchSource(Protocol):
@@ -156,7 +157,7 @@ class SearchRequest(FrozenRecord):
         "tags",
     )
     query: str
-    cwd: Path
+    cwd: Path | str
     include_global: bool
     include_sessions: bool
     kinds: tuple[str, ...]  # restrict to these sources (implies including them)
@@ -174,7 +175,7 @@ class SearchRequest(FrozenRecord):
     def __init__(
         self,
         query: str,
-        cwd: Path | None = None,
+        cwd: Path | str | None = None,
         include_global: bool = False,
         include_sessions: bool = False,
         kinds: tuple[str, ...] = (),
@@ -188,7 +189,7 @@ class SearchRequest(FrozenRecord):
         extra_sources: tuple[str, ...] = (),
         projects: tuple[Path, ...] = (),
     ) -> None:
-        self._set(query=query, cwd=Path.cwd() if cwd is None else cwd, kinds=kinds)
+        self._set(query=query, cwd=os.getcwd() if cwd is None else cwd, kinds=kinds)
         self._set(include_global=include_global, include_sessions=include_sessions)
         self._set(categories=categories, tags=tags, since_ms=since_ms, all_projects=all_projects)
         self._set(limit=limit, context=context, sessions_days=sessions_days)
@@ -699,28 +700,28 @@ def _roots(conn: sqlite3.Connection, req: SearchRequest) -> list[IndexRoot]:
     location = locate_project(req.cwd)
     roots: list[IndexRoot] = []
     if wanted & {"memory", "session"}:
-        if location.memory_dir.is_dir():
+        if os.path.isdir(location.memory_folder):
             roots.append(project_root(conn, location))
         if req.all_projects:
             seen = {r.project_id for r in roots}
-            wanted_dirs = {_resolved(project_memory_dir(p)) for p in req.projects}
+            wanted_dirs = {_resolved(memory_folder_of(os.fspath(p))) for p in req.projects}
             roots.extend(
                 r
                 for r in known_project_roots(conn, location)
                 if r.project_id not in seen
-                and (not wanted_dirs or _resolved(r.path) in wanted_dirs)
+                and (not wanted_dirs or _resolved(r.folder) in wanted_dirs)
             )
     if "global" in wanted:
         roots.append(global_root())
     return roots
 
 
-def _resolved(path: Path) -> Path:
-    """``path`` with symlinks resolved, for comparing project folders found different ways."""
+def _resolved(folder: str) -> str:
+    """``folder`` with symlinks resolved, for comparing project folders found different ways."""
     try:
-        return path.resolve()
-    except OSError:
-        return path
+        return os.path.realpath(folder)
+    except (OSError, ValueError):
+        return folder
 
 
 def _refresh(
