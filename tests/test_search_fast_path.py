@@ -111,6 +111,9 @@ NOT_ON_SEARCH_PATH = {
     "pathlib",
     "fnmatch",
     "urllib.parse",
+    "re",  # with enum: the query scanners are string code, the index's label spans plain text
+    "enum",
+    "json",
     "importlib",
     "argparse",
     "gettext",

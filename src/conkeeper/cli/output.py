@@ -7,7 +7,6 @@ raising :class:`CliError`; ``main`` turns that into one ``conkeeper: ...`` line 
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -31,6 +30,8 @@ class CliError(Exception):
 
 def emit_json(payload: Any) -> None:
     """Print ``payload`` as JSON on stdout (UTF-8, stable key order as given)."""
+    import json  # only here: a Markdown search does not load the JSON module
+
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
 
 

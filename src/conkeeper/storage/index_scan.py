@@ -37,7 +37,7 @@ Progress = Callable[[int, int], None]
 RACY_WINDOW_NS = 2_000_000_000
 # Bump when the rows made from a file change (parser, chunking, category inheritance): every
 # root whose stored fingerprint carries another format is re-parsed once on its next refresh.
-ROW_FORMAT = "rows-2"
+ROW_FORMAT = "rows-3"
 SESSIONS_DIR = "sessions"
 # Top-level files that document the memory format rather than hold memory (schema.md,
 # .memory-config.md): their examples — a <private> block in a code fence, say — are not results.

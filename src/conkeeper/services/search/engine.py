@@ -50,7 +50,6 @@ first line. ``Found M matches across F files.`` reports those numbers.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import sqlite3
@@ -80,12 +79,13 @@ from conkeeper.storage.index_query import RECENCY_BOOST as RECENCY_BOOST
 from conkeeper.storage.index_query import RECENCY_HALF_DAYS as RECENCY_HALF_DAYS
 from conkeeper.storage.index_query import recency_factor as recency_factor
 from conkeeper.storage.index_query import recency_factor_sql as recency_factor_sql
+from conkeeper.storage.index_spans import Span, decode_spans
 from conkeeper.storage.store import StoreError, describe_error
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a search about 4 ms of start-up; annotations only need it here
     from pathlib import Path
-    from typing import Any, Protocol
+    from typing import Protocol
 
     class SearchSource(Protocol):
         """A kind of thing search can find. ``names`` are the source names it answers for."""
@@ -535,7 +535,7 @@ class MemoryFileSource:
         covers: dict[int, float],
         union: float = 0.0,
     ) -> SearchHit | None:
-        spans = json.loads(row["spans"]) if row["spans"] else []
+        spans = decode_spans(row["spans"])
         start = int(row["line_start"])
         texts = body.split("\n")
         matched = sorted(covers) if covers else _matching_lines(texts, ctx.plan.needles)
@@ -637,25 +637,24 @@ def _display_line(text: str) -> str:
     return clean if len(clean) <= MAX_LINE_CHARS else clean[: MAX_LINE_CHARS - 1] + "…"
 
 
-def _labels_at(spans: list[list[Any]], line: int) -> tuple[set[str], set[str]]:
-    # A span is a JSON-decoded [line_start, line_end, categories, tags] from the index.
+def _labels_at(spans: list[Span], line: int) -> tuple[set[str], set[str]]:
     cats: set[str] = set()
     tags: set[str] = set()
     for span in spans:
-        if int(span[0]) <= line <= int(span[1]):
+        if span[0] <= line <= span[1]:
             cats.update(span[2])
             tags.update(span[3])
     return cats, tags
 
 
-def _line_labels_ok(spans: list[list[Any]], line: int, req: SearchRequest) -> bool:
+def _line_labels_ok(spans: list[Span], line: int, req: SearchRequest) -> bool:
     cats, tags = _labels_at(spans, line)
     return all(c.lower() in cats for c in req.categories) and all(
         t.lower() in tags for t in req.tags
     )
 
 
-def _labels_for(spans: list[list[Any]], lines: Iterable[int]) -> tuple[tuple[str, ...], ...]:
+def _labels_for(spans: list[Span], lines: Iterable[int]) -> tuple[tuple[str, ...], ...]:
     """Categories and tags that qualify any of ``lines``, in the order they are declared."""
     cats: dict[str, None] = {}
     tags: dict[str, None] = {}
