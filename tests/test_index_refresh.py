@@ -9,11 +9,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import run_cli
 from conkeeper.domain.paths import locate_project
 from conkeeper.services.search.engine import SearchRequest, search
 from conkeeper.storage import index as idx
+from conkeeper.storage.index_spans import decode_spans, encode_spans
 from conkeeper.storage.store import StoreError
 
 NOTES = """---
@@ -70,7 +73,7 @@ def test_sections_are_indexed_with_spans_headings_and_labels(tmp_path: Path) -> 
     assert got[1]["heading_path"] == "Notes > Database choice"
     assert got[1]["categories"] == " decision " and got[1]["tags"] == " storage "
     assert got[2]["categories"] == " bugfix "
-    assert json.loads(got[2]["spans"]) == [[12, 13, ["bugfix"], []]]
+    assert decode_spans(got[2]["spans"]) == [(12, 13, ("bugfix",), ())]
     body_lines = got[1]["body"].split("\n")
     assert body_lines[0] == "## Database choice" and body_lines[1] == ""  # tag line blanked
     assert len(body_lines) == 9 - 6 + 1
@@ -351,3 +354,20 @@ def test_every_kind_of_change_beats_the_no_change_fingerprint(tmp_path: Path) ->
     assert again().changed
     assert "bravo" in _bodies(store)["a.md"] and "alpha" in _bodies(store)["b.md"]
     assert not again().changed
+
+
+LABEL = st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)
+SPAN = st.tuples(
+    st.integers(1, 10**6),
+    st.integers(1, 10**6),
+    st.lists(LABEL, max_size=3).map(tuple),
+    st.lists(LABEL, max_size=3).map(tuple),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SPAN, max_size=5))
+def test_label_spans_read_back_as_written(
+    spans: list[tuple[int, int, tuple[str, ...], tuple[str, ...]]],
+) -> None:
+    assert decode_spans(encode_spans(spans)) == spans

@@ -157,8 +157,37 @@ def test_without_bytecode_writing_the_cache_lives_in_the_data_home(
     first = _pyc_files(cache)
     assert any(p.name.startswith("on_tool.") for p in first)  # ConKeeper's own modules
     assert _pyc_files(plugin / "src") == {}  # the plugin folder is never written
+    # The interpreter's own start-up modules are cached there too, not compiled on every call.
+    assert any(p.name.startswith("utf_8.") and p.parent.name == "encodings" for p in first)
     _hook(env, project, 2, plugin)
     assert _pyc_files(cache) == first  # the second call compiled nothing: it ran from bytecode
+
+
+def test_the_users_no_bytecode_setting_reaches_the_processes_conkeeper_starts(
+    tmp_path: Path, project: Path
+) -> None:
+    """The launcher empties PYTHONDONTWRITEBYTECODE for the interpreter it starts (so start-up
+    modules are cached), then puts the user's value back before ConKeeper's code runs."""
+    plugin = _plugin_copy(tmp_path)
+    probe = (
+        "import os\n\n"
+        "def main(argv):\n"
+        "    print(os.environ.get('PYTHONDONTWRITEBYTECODE'))\n"
+        "    print('CONKEEPER_SAVED_NO_BYTECODE' in os.environ)\n"
+        "    return 0\n"
+    )
+    (plugin / "src" / "conkeeper" / "cli" / "main.py").write_text(probe)
+    shim = _shim(tmp_path / "shims", tmp_path / "shim.log")
+    env = _env(tmp_path, [shim.parent], PYTHONDONTWRITEBYTECODE="yes")
+    proc = subprocess.run(
+        ["/bin/sh", str(plugin / "bin" / "conkeeper"), "search", "x"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["yes", "False"]
 
 
 def test_with_bytecode_allowed_no_separate_cache_is_used(tmp_path: Path, project: Path) -> None:

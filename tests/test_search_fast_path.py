@@ -104,8 +104,17 @@ sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
 # What a no-change search must not load: argparse (and gettext) are for help and errors only,
 # hashlib's OpenSSL start-up is not needed for one BLAKE2 digest, nothing writes (the index
 # writer, its parser and privacy modules load only when something changed), and argparse's help
-# formatter would pull in shutil, bz2 and lzma.
+# formatter would pull in shutil, bz2 and lzma. typing (about 4 ms) is for annotations only, and
+# paths are strings on this path: pathlib brings fnmatch, urllib.parse and ipaddress along.
 NOT_ON_SEARCH_PATH = {
+    "typing",
+    "pathlib",
+    "fnmatch",
+    "urllib.parse",
+    "re",  # with enum: the query scanners are string code, the index's label spans plain text
+    "enum",
+    "json",
+    "importlib",
     "argparse",
     "gettext",
     "hashlib",

@@ -4,6 +4,7 @@ recency — and that no text at all can make FTS5 raise a syntax error."""
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conkeeper.services.search import query as query_scan
 from conkeeper.services.search.engine import (
     MAX_TERMS,
     SearchError,
@@ -219,3 +221,35 @@ def test_extra_sources_plug_in_and_merge_by_score(world: tuple[Path, idx.IndexSt
         from conkeeper.services.search import engine as module
 
         module._SOURCES[:] = [s for s in module._SOURCES if not isinstance(s, _StubSource)]
+
+
+# The query scanners are string code (a search does not import re); each must equal its pattern.
+SCRIPT_CHARS = st.sampled_from(
+    [*"aZbYzA09_'sS?!.,;:- \t", "é", "É", "ß", "中", "٣", "²", "Ⅻ", "ǅ", "\u0301", "ｱ"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=SCRIPT_CHARS, max_size=30))
+def test_the_query_scanners_equal_their_regular_expressions(text: str) -> None:
+    assert query_scan.words(text) == re.findall(r"[^\W_]+", text)
+    assert query_scan.has_word(text) == bool(re.search(r"[^\W_]", text))
+    possessive = re.sub(r"\A(\w+)'[sS]([?!.,;:]*)\Z", r"\1", text)
+    assert query_scan.without_possessive(text) == possessive
+    assert query_scan.is_camel(text) == bool(re.search(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]", text))
+    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+", text)
+    assert query_scan.camel_parts(text) == parts
+
+
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("parseConfig", ["parse", "Config"]),
+        ("HTTPServer2x", ["HTTP", "Server", "2", "x"]),
+        ("getURLForID", ["get", "URL", "For", "ID"]),
+        ("XMLHttpRequest", ["XML", "Http", "Request"]),
+    ],
+)
+def test_camel_case_words_split_where_a_reader_would(word: str, parts: list[str]) -> None:
+    assert query_scan.is_camel(word)
+    assert query_scan.camel_parts(word) == parts

@@ -7,8 +7,8 @@ index, a truncated query, config warnings) go to stderr as one line each.
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.services.search.engine import (
@@ -24,6 +24,7 @@ from conkeeper.services.search.engine import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from pathlib import Path
 
 # The common "search QUERY [flags]" is parsed without argparse (conkeeper.cli.fastargs reads
 # add_arguments below, so a new flag needs nothing more); --help and errors still use argparse.
@@ -139,17 +140,19 @@ def _relative_seconds(text: str) -> int | None:
     return int(number) * _UNIT_S[text[-1]]
 
 
-def _sessions_days(cwd: Path) -> int:
+def _sessions_days(cwd: str) -> int:
+    from pathlib import Path
+
     from conkeeper.domain.config import load_config
     from conkeeper.services.workspace import current_project
 
-    loaded = load_config(current_project(cwd).root)
+    loaded = load_config(current_project(Path(cwd)).root)
     for message in loaded.warnings:
         warn(message)
     return int(loaded.config.sessions_days)
 
 
-def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
+def build_request(args: argparse.Namespace, cwd: str) -> SearchRequest:
     """The service request for parsed arguments (validates numbers and dates)."""
     if args.limit < 1:
         raise CliError("--limit must be at least 1", 2)
@@ -179,6 +182,8 @@ def build_request(args: argparse.Namespace, cwd: Path) -> SearchRequest:
 def _discover_projects() -> tuple[Path, ...]:
     """The projects under ``project_search_paths`` (registered so search covers them), plus
     the current one: what ``--cross-project`` searches."""
+    from pathlib import Path
+
     from conkeeper.domain.paths import locate_project
     from conkeeper.services.search.projects import prepare_cross_project
     from conkeeper.storage.store import StoreError
@@ -200,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("the query is empty; give a word or phrase to search for", 2)
     if any(not c.strip() for c in args.category):
         raise CliError("--category needs a name, e.g. --category decision", 2)
-    request = build_request(args, Path.cwd())
+    request = build_request(args, os.getcwd())
     if args.cross_project and not args.all_projects:
         request = request.replace(projects=_discover_projects())
     elif args.cross_project:

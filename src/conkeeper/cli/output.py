@@ -7,13 +7,15 @@ raising :class:`CliError`; ``main`` turns that into one ``conkeeper: ...`` line 
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 from conkeeper.domain.tokens import estimate_tokens
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CliError", "emit_json", "estimate_tokens", "opened_store", "warn"]
 
@@ -28,6 +30,8 @@ class CliError(Exception):
 
 def emit_json(payload: Any) -> None:
     """Print ``payload`` as JSON on stdout (UTF-8, stable key order as given)."""
+    import json  # only here: a Markdown search does not load the JSON module
+
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
 
 

@@ -3,135 +3,232 @@
 Every other module asks this one rather than building paths itself, so that linked git
 worktrees resolve to one project identity and ``CONKEEPER_HOME`` / XDG are honoured everywhere.
 Only the standard library and no subprocesses: this runs on the hook path.
+
+Two spellings of each answer: the public functions return :class:`~pathlib.Path` objects, and
+``*_folder`` / ``*_file`` functions return the same paths as plain strings, exactly as
+``str(Path(...))`` would print them. The search read path uses the strings only, so a search
+never imports :mod:`pathlib` (with ``re``, ``enum``, ``fnmatch`` and ``urllib.parse`` it costs
+about a third of a search's start-up); everything else keeps using paths.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from pathlib import Path
 
 from conkeeper.domain.records import FrozenRecord
 
-PROJECT_MEMORY_SUBDIR = Path(".claude") / "memory"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+MEMORY_SUBFOLDER = ".claude/memory"
 DB_FILENAME = "conkeeper.db"
 
 
+def _path(text: str) -> Path:
+    from pathlib import Path
+
+    return Path(text)
+
+
+def clean(text: str) -> str:
+    """``text`` spelled as ``str(PurePosixPath(text))``: empty and ``.`` parts and trailing
+    slashes dropped (``..`` kept), so strings made here compare equal to paths' strings."""
+    if not text:
+        return "."
+    lead = "//" if text.startswith("//") and not text.startswith("///") else "/" * (text[0] == "/")
+    parts = [p for p in text.split("/") if p and p != "."]
+    return lead + "/".join(parts) if parts or lead else "."
+
+
+def join(folder: str, *names: str) -> str:
+    """``folder`` and ``names`` joined as :class:`~pathlib.PurePosixPath` would join them (an
+    absolute name starts afresh)."""
+    text = folder
+    for name in names:
+        if name.startswith("/") or not text:
+            text = name
+        elif name:
+            text += name if text.strip("/") == "" else "/" + name
+    return clean(text)
+
+
 class ProjectLocation(FrozenRecord):
-    """A project as ConKeeper sees it: its work-tree root, stable identity and memory folder."""
+    """A project as ConKeeper sees it: its work-tree root, stable identity and memory folder.
 
-    __slots__ = ("identity", "memory_dir", "root")
-    root: Path
+    Held as strings (``root_folder``, ``memory_folder``); ``root`` and ``memory_dir`` hand out
+    :class:`~pathlib.Path` objects for everything outside the search read path.
+    """
+
+    __slots__ = ("identity", "memory_folder", "root_folder")
+    root_folder: str
     identity: str
-    memory_dir: Path
+    memory_folder: str
 
-    def __init__(self, root: Path, identity: str, memory_dir: Path) -> None:
-        self._set(root=root, identity=identity, memory_dir=memory_dir)
+    def __init__(self, root: Path | str, identity: str, memory_dir: Path | str) -> None:
+        self._set(root_folder=os.fspath(root), identity=identity)
+        self._set(memory_folder=os.fspath(memory_dir))
+
+    @property
+    def root(self) -> Path:
+        """The work-tree root."""
+        return _path(self.root_folder)
+
+    @property
+    def memory_dir(self) -> Path:
+        """The project's memory folder, ``<root>/.claude/memory``."""
+        return _path(self.memory_folder)
 
     @property
     def name(self) -> str:
         """A short display name: the last component of the identity path."""
-        return Path(self.identity).name or self.identity
+        return clean(self.identity).rsplit("/", 1)[-1] or self.identity
 
 
 def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
     return os.environ if env is None else env
 
 
-def home_dir(env: Mapping[str, str] | None = None) -> Path:
+def home_folder(env: Mapping[str, str] | None = None) -> str:
     """The user's home, from ``HOME`` when set (tests and sandboxes rely on this)."""
     value = _env(env).get("HOME")
-    return Path(value) if value else Path.home()
+    return clean(value) if value else clean(os.path.expanduser("~"))
 
 
-def data_home(env: Mapping[str, str] | None = None) -> Path:
+def data_folder(env: Mapping[str, str] | None = None) -> str:
     """ConKeeper's data folder: ``CONKEEPER_HOME``, else ``$XDG_DATA_HOME/conkeeper``, else
     ``~/.local/share/conkeeper``."""
     e = _env(env)
     if e.get("CONKEEPER_HOME"):
-        return Path(e["CONKEEPER_HOME"]).expanduser()
+        return clean(_expand_user(e["CONKEEPER_HOME"]))
     if e.get("XDG_DATA_HOME"):
-        return Path(e["XDG_DATA_HOME"]).expanduser() / "conkeeper"
-    return home_dir(e) / ".local" / "share" / "conkeeper"
+        return join(_expand_user(e["XDG_DATA_HOME"]), "conkeeper")
+    return join(home_folder(e), ".local", "share", "conkeeper")
+
+
+def _expand_user(text: str) -> str:
+    """``~`` or ``~user`` at the start expanded, as :meth:`pathlib.Path.expanduser` does."""
+    return os.path.expanduser(text) if text.startswith("~") else text
+
+
+def db_file(env: Mapping[str, str] | None = None) -> str:
+    """The user's single SQLite database."""
+    return join(data_folder(env), DB_FILENAME)
+
+
+def global_memory_folder(env: Mapping[str, str] | None = None) -> str:
+    """The user's global memory folder, ``~/.claude/memory``."""
+    return join(home_folder(env), MEMORY_SUBFOLDER)
+
+
+def memory_folder_of(root: str) -> str:
+    """A project's memory folder, ``<root>/.claude/memory``."""
+    return join(root, MEMORY_SUBFOLDER)
+
+
+def home_dir(env: Mapping[str, str] | None = None) -> Path:
+    """:func:`home_folder` as a path."""
+    return _path(home_folder(env))
+
+
+def data_home(env: Mapping[str, str] | None = None) -> Path:
+    """:func:`data_folder` as a path."""
+    return _path(data_folder(env))
 
 
 def db_path(env: Mapping[str, str] | None = None) -> Path:
     """The user's single SQLite database."""
-    return data_home(env) / DB_FILENAME
+    return _path(db_file(env))
 
 
 def log_dir(env: Mapping[str, str] | None = None) -> Path:
     """Where ConKeeper writes its own log files (hook failures land here, never on stdout)."""
-    return data_home(env) / "logs"
+    return _path(join(data_folder(env), "logs"))
 
 
 def state_dir(env: Mapping[str, str] | None = None) -> Path:
     """Per-session hook state (counters, flags, pending handoffs)."""
-    return data_home(env) / "state"
+    return _path(join(data_folder(env), "state"))
 
 
 def global_memory_dir(env: Mapping[str, str] | None = None) -> Path:
     """The user's global memory folder, ``~/.claude/memory``."""
-    return home_dir(env) / PROJECT_MEMORY_SUBDIR
+    return _path(global_memory_folder(env))
 
 
-def project_memory_dir(root: Path) -> Path:
+def project_memory_dir(root: Path | str) -> Path:
     """A project's memory folder, ``<root>/.claude/memory``."""
-    return root / PROJECT_MEMORY_SUBDIR
+    return _path(memory_folder_of(os.fspath(root)))
 
 
-def _git_marker(directory: Path) -> Path | None:
-    marker = directory / ".git"
+def _git_marker(directory: str) -> str | None:
+    marker = join(directory, ".git")
     try:
-        if marker.is_dir() or marker.is_file():
+        if os.path.isdir(marker) or os.path.isfile(marker):
             return marker
-    except OSError:
+    except (OSError, ValueError):
         return None
     return None
 
 
-def find_project_root(start: Path) -> Path:
+def _resolve(text: str) -> str:
+    """``text`` made absolute with symlinks resolved, as :meth:`pathlib.Path.resolve` does."""
+    return clean(os.path.realpath(text))
+
+
+def project_root_folder(start: str) -> str:
     """The git work-tree root containing ``start``; ``start`` itself outside git.
 
     A ``.git`` file (linked worktree or submodule) marks a work-tree root just like a folder.
     """
     try:
-        here = start.expanduser().resolve()
-    except OSError:
-        return start
-    for candidate in (here, *here.parents):
+        here = _resolve(_expand_user(start))
+    except (OSError, ValueError):
+        return clean(start)
+    candidate = here
+    while True:
         if _git_marker(candidate) is not None:
             return candidate
-    return here
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return here
+        candidate = parent
 
 
-def _read_gitdir_pointer(git_file: Path) -> Path | None:
+def find_project_root(start: Path) -> Path:
+    """:func:`project_root_folder` as a path."""
+    return _path(project_root_folder(os.fspath(start)))
+
+
+def _read_gitdir_pointer(git_file: str) -> str | None:
     try:
-        first = git_file.read_text(encoding="utf-8", errors="replace").splitlines()[0]
+        with open(git_file, encoding="utf-8", errors="replace") as handle:
+            first = handle.read().splitlines()[0]
     except (OSError, IndexError):
         return None
     if not first.startswith("gitdir:"):
         return None
-    target = Path(first.split(":", 1)[1].strip())
-    if not target.is_absolute():
-        target = git_file.parent / target
-    return target.resolve()
+    target = clean(first.split(":", 1)[1].strip())
+    if not target.startswith("/"):
+        target = join(os.path.dirname(git_file), target)
+    return _resolve(target)
 
 
-def _common_dir(gitdir: Path) -> Path:
+def _common_dir(gitdir: str) -> str:
     """The repository's common git dir for a worktree's private git dir (``commondir`` file)."""
-    pointer = gitdir / "commondir"
     try:
-        rel = pointer.read_text(encoding="utf-8").strip()
+        with open(join(gitdir, "commondir"), encoding="utf-8") as handle:
+            rel = handle.read().strip()
     except OSError:
         return gitdir
-    common = Path(rel)
-    if not common.is_absolute():
-        common = gitdir / common
-    return common.resolve()
+    common = clean(rel)
+    if not common.startswith("/"):
+        common = join(gitdir, common)
+    return _resolve(common)
 
 
-def project_identity(root: Path) -> str:
+def identity_of(root: str) -> str:
     """A stable identity for the project at ``root``.
 
     Linked worktrees (``.git`` is a file pointing into ``<main>/.git/worktrees/<name>``) resolve to
@@ -139,22 +236,25 @@ def project_identity(root: Path) -> str:
     identified by its resolved root path.
     """
     marker = _git_marker(root)
-    if marker is not None and marker.is_file():
+    if marker is not None and os.path.isfile(marker):
         gitdir = _read_gitdir_pointer(marker)
         if gitdir is not None:
             common = _common_dir(gitdir)
-            if common.name == ".git":
-                return str(common.parent)
-            return str(common)
+            if os.path.basename(common) == ".git":
+                return os.path.dirname(common)
+            return common
     try:
-        return str(root.resolve())
-    except OSError:
-        return str(root)
+        return _resolve(root)
+    except (OSError, ValueError):
+        return root
+
+
+def project_identity(root: Path) -> str:
+    """:func:`identity_of` for a path."""
+    return identity_of(os.fspath(root))
 
 
 def locate_project(start: Path | str) -> ProjectLocation:
     """Resolve a working directory (a hook's ``cwd``, the CLI's cwd) to its project."""
-    root = find_project_root(Path(start))
-    return ProjectLocation(
-        root=root, identity=project_identity(root), memory_dir=project_memory_dir(root)
-    )
+    root = project_root_folder(os.fspath(start))
+    return ProjectLocation(root, identity_of(root), memory_folder_of(root))

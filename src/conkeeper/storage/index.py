@@ -21,14 +21,13 @@ import contextlib
 import os
 import sqlite3
 import time
-from pathlib import Path
 
 from conkeeper.domain.paths import (
     ProjectLocation,
-    db_path,
-    global_memory_dir,
-    home_dir,
-    project_memory_dir,
+    db_file,
+    global_memory_folder,
+    home_folder,
+    memory_folder_of,
 )
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.storage.index_scan import (
@@ -46,6 +45,7 @@ from conkeeper.storage.index_scan import (
     file_time_ms,
     fingerprint,
     scan_root,
+    walk_root,
 )
 from conkeeper.storage.store import (
     SCHEMA_VERSION,
@@ -59,6 +59,11 @@ from conkeeper.storage.store import (
     schema_version,
     transaction,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the search read path never imports pathlib (see conkeeper.domain.paths)
+    from pathlib import Path
+
 
 __all__ = [
     "NOT_INDEXED",
@@ -112,22 +117,23 @@ def project_root(
     row = conn.execute(
         "SELECT id, root FROM projects WHERE identity = ?", (location.identity,)
     ).fetchone()
-    if row is not None and row[1] == str(location.root):
+    if row is not None and row[1] == location.root_folder:
         project_id = int(row[0])
     else:
         project_id = ensure_project(conn, location)
-    return _project_root(project_id, location.root, location.name, current=current)
+    return _project_root(project_id, location.root_folder, location.name, current=current)
 
 
-def _project_root(project_id: int, root: Path, name: str, *, current: bool) -> IndexRoot:
-    memory = project_memory_dir(root)
+def _project_root(project_id: int, root: str, name: str, *, current: bool) -> IndexRoot:
+    memory = memory_folder_of(root)
     display = ".claude/memory" if current else f"{tilde(root)}/.claude/memory"
     return IndexRoot("project", memory, project_id, display, name)
 
 
 def global_root() -> IndexRoot:
     """The :class:`IndexRoot` of the user's global memory, ``~/.claude/memory``."""
-    return IndexRoot("global", global_memory_dir(), None, tilde(global_memory_dir()))
+    folder = global_memory_folder()
+    return IndexRoot("global", folder, None, tilde(folder))
 
 
 def known_project_roots(
@@ -137,18 +143,18 @@ def known_project_roots(
     roots = []
     rows = conn.execute("SELECT id, identity, root, name FROM projects ORDER BY id").fetchall()
     for row in rows:
-        root = Path(row["root"])
-        if not project_memory_dir(root).is_dir():
+        root = row["root"]
+        if not os.path.isdir(memory_folder_of(root)):
             continue
         is_current = current is not None and row["identity"] == current.identity
         roots.append(_project_root(int(row["id"]), root, row["name"], current=is_current))
     return roots
 
 
-def tilde(path: Path) -> str:
+def tilde(path: Path | str) -> str:
     """``path`` with the user's home shown as ``~`` (how people and agents read paths)."""
-    text = str(path)
-    home = str(home_dir())
+    text = os.fspath(path)
+    home = home_folder()
     if home and home != os.sep and (text == home or text.startswith(home + os.sep)):
         return "~" + text[len(home) :]
     return text
@@ -171,14 +177,14 @@ def _root_row(conn: sqlite3.Connection, root: IndexRoot) -> tuple[int, str | Non
             "AND project_id = ?",
             (root.project_id,),
         ).fetchone()
-    if row is not None and row[1] == str(root.path):
+    if row is not None and row[1] == root.folder:
         return int(row[0]), row[2]
     with transaction(conn):
         if row is not None:  # moved (or another worktree): its files are other files now
             conn.execute("DELETE FROM index_roots WHERE id = ?", (row[0],))
         cur = conn.execute(
             "INSERT INTO index_roots(project_id, kind, path) VALUES (?, ?, ?)",
-            (root.project_id, root.kind, str(root.path)),
+            (root.project_id, root.kind, root.folder),
         )
     return int(cur.lastrowid or 0), None
 
@@ -198,13 +204,14 @@ def refresh_root(
     """
     started = time.perf_counter()
     root_id, stored = _root_row(conn, root)
-    files = scan_root(root.path)
-    current = fingerprint(files, time.time_ns())
-    stats = RefreshStats(scanned=len(files), root_id=root_id)
+    scan = walk_root(root.folder)
+    current = scan.fingerprint(time.time_ns())
+    stats = RefreshStats(scanned=len(scan), root_id=root_id)
     if current is not None and current == stored:
-        stats.unchanged = len(files)
+        stats.unchanged = len(scan)
         stats.seconds = time.perf_counter() - started
         return stats
+    files = scan.files()
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: this SELECT is the bulk of a file-by-file check
     known = {
@@ -342,18 +349,25 @@ class IndexStore(Record):
     schema) and an in-memory index stands in for this one run.
     """
 
-    __slots__ = ("conn", "ephemeral", "notices", "path")
+    __slots__ = ("conn", "ephemeral", "file", "notices")
 
     def __init__(
         self,
         conn: sqlite3.Connection,
-        path: Path,
+        path: Path | str,
         notices: list[str] | None = None,
         ephemeral: bool = False,
     ) -> None:
-        self.conn, self.path = conn, path
+        self.conn, self.file = conn, os.fspath(path)
         self.notices: list[str] = [] if notices is None else notices
         self.ephemeral = ephemeral
+
+    @property
+    def path(self) -> Path:
+        """The database file as a path (``file`` is the same as a string)."""
+        from pathlib import Path
+
+        return Path(self.file)
 
 
 IN_MEMORY = "searching with a temporary in-memory index instead"
@@ -366,7 +380,7 @@ def is_corruption(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.DatabaseError) and any(w in text for w in _CORRUPT_WORDS)
 
 
-def open_index_store(path: Path | None = None, *, fallback: bool = False) -> IndexStore:
+def open_index_store(path: Path | str | None = None, *, fallback: bool = False) -> IndexStore:
     """Open the store for indexing, repairing what is merely derived.
 
     A damaged file is moved aside (``conkeeper.db.damaged-<time>``) and a fresh database is
@@ -374,7 +388,7 @@ def open_index_store(path: Path | None = None, *, fallback: bool = False) -> Ind
     (searching), a database that is locked, read-only or from a newer ConKeeper is replaced by an
     in-memory index for this run, with a notice; otherwise that raises :class:`StoreError`.
     """
-    target = path or db_path()
+    target = os.fspath(path) if path else db_file()
     try:
         return IndexStore(_open_checked(target), target)
     except (sqlite3.DatabaseError, StoreError, OSError) as exc:
@@ -397,7 +411,7 @@ def memory_store() -> sqlite3.Connection:
     return conn
 
 
-def _open_checked(target: Path) -> sqlite3.Connection:
+def _open_checked(target: str) -> sqlite3.Connection:
     conn = connect(target)
     try:
         if schema_version(conn) > SCHEMA_VERSION:
@@ -414,7 +428,7 @@ def _open_checked(target: Path) -> sqlite3.Connection:
     return conn
 
 
-def _message(target: Path, exc: BaseException) -> str:
+def _message(target: str, exc: BaseException) -> str:
     if isinstance(exc, StoreError):
         return str(exc)
     if isinstance(exc, sqlite3.DatabaseError):
@@ -422,9 +436,12 @@ def _message(target: Path, exc: BaseException) -> str:
     return f"{target}: cannot open the database ({getattr(exc, 'strerror', None) or exc})"
 
 
-def move_aside(target: Path) -> str:
+def move_aside(target: Path | str) -> str:
     """Rename a damaged database (and its WAL) out of the way, salvage its readable rows into a
     fresh one at ``target``; returns the one-line notice."""
+    from pathlib import Path
+
+    target = Path(target)
     suffix = time.strftime("%Y%m%d-%H%M%S")
     moved = target.with_name(f"{target.name}.damaged-{suffix}")
     os.replace(target, moved)

@@ -13,25 +13,31 @@ from __future__ import annotations
 import operator
 import os
 from array import array
-from collections.abc import Callable
-from pathlib import Path
-from typing import Literal, NamedTuple
+from collections.abc import Callable, Iterable
 
 from conkeeper.domain.records import FrozenRecord, Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing and pathlib cost a search milliseconds; annotations only need them
+    from pathlib import Path
+    from typing import Literal, TypeAlias
+
+    RootKind: TypeAlias = Literal["project", "global"]
+    FileKind: TypeAlias = Literal["memory", "session", "global"]
+else:  # at run time the names stay importable (and usable in aliases) as plain str
+    RootKind = FileKind = str
 
 try:  # the same BLAKE2 hashlib would hand out, without hashlib's OpenSSL start-up (~3 ms)
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without the bundled _blake2
     from hashlib import blake2b
 
-RootKind = Literal["project", "global"]
-FileKind = Literal["memory", "session", "global"]
 Progress = Callable[[int, int], None]
 
 RACY_WINDOW_NS = 2_000_000_000
 # Bump when the rows made from a file change (parser, chunking, category inheritance): every
 # root whose stored fingerprint carries another format is re-parsed once on its next refresh.
-ROW_FORMAT = "rows-2"
+ROW_FORMAT = "rows-3"
 SESSIONS_DIR = "sessions"
 # Top-level files that document the memory format rather than hold memory (schema.md,
 # .memory-config.md): their examples — a <private> block in a code fence, say — are not results.
@@ -43,80 +49,187 @@ _MTIME = operator.itemgetter(3)  # FileStat.mtime_ns, read in C
 
 
 class IndexRoot(FrozenRecord):
-    """One memory folder the index covers, and how its files are shown to people."""
+    """One memory folder the index covers, and how its files are shown to people.
 
-    __slots__ = ("display", "kind", "path", "project", "project_id")
+    The folder is held as a string (``folder``), so a search never needs :mod:`pathlib`;
+    ``path`` hands it out as a :class:`~pathlib.Path` for everything else.
+    """
+
+    __slots__ = ("display", "folder", "kind", "project", "project_id")
     kind: RootKind
-    path: Path  # the memory folder
+    folder: str  # the memory folder
     project_id: int | None
     display: str  # prefix for display paths, e.g. ".claude/memory" or "~/.claude/memory"
     project: str  # project name ("" for the global root)
 
     def __init__(
-        self, kind: RootKind, path: Path, project_id: int | None, display: str, project: str = ""
+        self,
+        kind: RootKind,
+        path: Path | str,
+        project_id: int | None,
+        display: str,
+        project: str = "",
     ) -> None:
-        self._set(kind=kind, path=path, project_id=project_id, display=display, project=project)
+        self._set(kind=kind, folder=os.fspath(path), project_id=project_id, display=display)
+        self._set(project=project)
+
+    @property
+    def path(self) -> Path:
+        """The memory folder as a path."""
+        from pathlib import Path
+
+        return Path(self.folder)
 
 
-class FileStat(NamedTuple):
-    """What the walk learned about one file without reading it (a tuple: the walk is hot)."""
+class FileStat(tuple[str, str, int, int]):
+    """What the walk learned about one file without reading it: ``(rel, path, size,
+    mtime_ns)``, a plain tuple underneath because the walk is hot (a named tuple's class comes
+    with :mod:`typing`, too slow to import on the search path)."""
 
-    rel: str
-    path: str
-    size: int
-    mtime_ns: int
+    __slots__ = ()
+
+    def __new__(cls, rel: str, path: str, size: int, mtime_ns: int) -> FileStat:
+        return tuple.__new__(cls, (rel, path, size, mtime_ns))
+
+    def __getnewargs__(self) -> tuple[str, str, int, int]:  # pickling (parallel indexing)
+        return (self[0], self[1], self[2], self[3])
+
+    def __repr__(self) -> str:
+        return f"FileStat(rel={self[0]!r}, path={self[1]!r}, size={self[2]}, mtime_ns={self[3]})"
+
+    @property
+    def rel(self) -> str:
+        """POSIX path below the root."""
+        return self[0]
+
+    @property
+    def path(self) -> str:
+        """Absolute path of the file."""
+        return self[1]
+
+    @property
+    def size(self) -> int:
+        """Size in bytes."""
+        return self[2]
+
+    @property
+    def mtime_ns(self) -> int:
+        """Modification time in nanoseconds."""
+        return self[3]
 
 
-def scan_root(root: Path) -> dict[str, FileStat]:
-    """Every ``*.md`` file under ``root`` (hidden names and :data:`NOT_INDEXED` skipped, symlinks
-    kept inside ``root``), in walk order.
+class RootScan:
+    """The Markdown files of one memory root and their ``stat`` results, in walk order.
 
-    One ``os.scandir`` walk (file types come from the directory listing, one ``stat`` per
-    Markdown file); this is the whole cost of a no-change re-check besides one SELECT, so the
-    loop does as little as it can per file (the ``stat`` system calls are most of its time; at
-    10,000 files they are about 25 ms of the walk's 35 ms). The walk order is stable while the
-    folders do not change, which is all :func:`fingerprint` needs.
+    A no-change search needs only :meth:`fingerprint`, so the per-file :class:`FileStat` tuples
+    are built (:meth:`files`) only when the fingerprint differs. Listing, ``stat`` and hashing
+    each run as C-level passes over lists: at 10,000 files a Python-level loop building a tuple
+    per file cost nearly as much as the ``stat`` calls themselves.
     """
-    found: dict[str, FileStat] = {}
-    stat = os.stat
-    new = _new_stat
-    stack: list[tuple[str, str]] = [(str(root), "")]
+
+    __slots__ = ("paths", "rels", "stats")
+
+    def __init__(self, rels: list[str], paths: list[str], stats: list[os.stat_result]) -> None:
+        self.rels, self.paths, self.stats = rels, paths, stats
+
+    def __len__(self) -> int:
+        return len(self.rels)
+
+    def files(self) -> dict[str, FileStat]:
+        """Relative path -> :class:`FileStat`, in walk order."""
+        return {
+            rel: _new_stat(FileStat, (rel, path, st.st_size, st.st_mtime_ns))
+            for rel, path, st in zip(self.rels, self.paths, self.stats, strict=True)
+        }
+
+    def fingerprint(self, now_ns: int) -> str | None:
+        """:func:`fingerprint` of these files, straight from the ``stat`` results."""
+        mtimes = array("q", map(_ST_MTIME, self.stats))
+        if mtimes and now_ns - max(mtimes) < RACY_WINDOW_NS:
+            return None
+        return _digest(self.rels, array("q", map(_ST_SIZE, self.stats)), mtimes)
+
+
+def walk_root(root: Path | str) -> RootScan:
+    """Every ``*.md`` file under ``root`` (hidden names and :data:`NOT_INDEXED` skipped, symlinks
+    kept inside ``root``), stamped by one ``stat`` each.
+
+    One ``os.scandir`` walk (file types come from the directory listing), then every ``stat``
+    in one ``map``: the system calls are most of a no-change re-check's time, so nothing else
+    takes a Python-level step per file. The walk order is stable while the folders do not
+    change, which is all :func:`fingerprint` needs.
+    """
+    rels: list[str] = []
+    paths: list[str] = []
+    stack: list[tuple[str, str]] = [(os.fspath(root), "")]
     while stack:
         directory, prefix = stack.pop()
         try:
             with os.scandir(directory) as it:
-                entries = list(it)
+                entries = [e for e in it if e.name[0] != "."]
         except OSError:
             continue
-        for entry in entries:
-            name = entry.name
-            if name[0] == ".":
-                continue
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append((entry.path, prefix + name + "/"))
-                    continue
-                if not name.endswith(".md") or (not prefix and name in NOT_INDEXED):
-                    continue
-                path = entry.path
-                if entry.is_symlink() and not _inside(path, root):
-                    continue  # a link leading outside the memory folder is not memory
-                st = stat(path)
-            except OSError:
-                continue
-            rel = prefix + name
-            found[rel] = new(FileStat, (rel, path, st.st_size, st.st_mtime_ns))
-    return found
+        stack += [(e.path, prefix + e.name + "/") for e in entries if _is_folder(e)]
+        markdown = [e for e in entries if e.name.endswith(".md") and _is_file(e, root)]
+        if not prefix:
+            markdown = [e for e in markdown if e.name not in NOT_INDEXED]
+        rels += [prefix + e.name for e in markdown]
+        paths += [e.path for e in markdown]
+    try:
+        stats = list(map(os.stat, paths))
+    except OSError:  # a file went away (or turned unreadable) between listing and stat
+        return _stat_each(rels, paths)
+    return RootScan(rels, paths, stats)
 
 
-def _inside(path: str, root: Path) -> bool:
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str], root: Path | str) -> bool:
+    """Not a folder; a link only when it stays inside the memory folder."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return False
+        return not entry.is_symlink() or _inside(entry.path, root)
+    except OSError:
+        return False
+
+
+def _stat_each(rels: list[str], paths: list[str]) -> RootScan:
+    """The slow path of :func:`walk_root`: ``stat`` one by one, leaving out what fails."""
+    scan = RootScan([], [], [])
+    for rel, path in zip(rels, paths, strict=True):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        scan.rels.append(rel)
+        scan.paths.append(path)
+        scan.stats.append(st)
+    return scan
+
+
+def scan_root(root: Path | str) -> dict[str, FileStat]:
+    """:func:`walk_root` as relative path -> :class:`FileStat`, in walk order."""
+    return walk_root(root).files()
+
+
+def _inside(path: str, root: Path | str) -> bool:
+    from pathlib import Path
+
     from conkeeper.domain.textio import is_within
 
-    return is_within(Path(path), root)
+    return is_within(Path(path), Path(root))
 
 
 # FileStat(...) runs a Python-level __new__; tuple.__new__ builds the same tuple in C.
 _new_stat = tuple.__new__
+_ST_SIZE = operator.attrgetter("st_size")
+_ST_MTIME = operator.attrgetter("st_mtime_ns")
 
 
 def file_kind(root: IndexRoot, rel: str) -> FileKind:
@@ -159,10 +272,14 @@ def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
     stamps = files.values()
     if files and now_ns - max(map(_MTIME, stamps)) < RACY_WINDOW_NS:
         return None
-    digest = blake2b(b"%d\0" % len(files), digest_size=32)
-    digest.update("\0".join(files).encode("utf-8", "surrogatepass"))
-    digest.update(array("q", map(_SIZE, stamps)).tobytes())
-    digest.update(array("q", map(_MTIME, stamps)).tobytes())
+    return _digest(files, array("q", map(_SIZE, stamps)), array("q", map(_MTIME, stamps)))
+
+
+def _digest(rels: Iterable[str], sizes: array[int], mtimes: array[int]) -> str:
+    digest = blake2b(b"%d\0" % len(sizes), digest_size=32)
+    digest.update("\0".join(rels).encode("utf-8", "surrogatepass"))
+    digest.update(sizes.tobytes())
+    digest.update(mtimes.tobytes())
     return f"{ROW_FORMAT}:{digest.hexdigest()}"
 
 

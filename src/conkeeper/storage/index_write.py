@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import sqlite3
@@ -49,12 +48,12 @@ from conkeeper.storage.index_scan import (
     file_kind,
     file_time_ms,
 )
+from conkeeper.storage.index_spans import Span, encode_spans
 from conkeeper.storage.store import transaction
 
 PARALLEL_MIN_FILES = 300  # below this, starting worker processes costs more than it saves
 MAX_WORKERS = 4
 CHUNK_LINES = 40  # long sections (observation logs) are indexed in chunks of this many lines
-_SPANS_JSON = json.JSONEncoder(separators=(",", ":")).encode
 # identifiers worth splitting: snake_case, camelCase, PascalCase with an inner capital
 _WORDISH = re.compile(r"[^\W_]+(?:_+[^\W_]+)*")
 # one leading character class each, so the scan rejects ordinary characters at C speed
@@ -74,7 +73,7 @@ class EntryRow(NamedTuple):
     heading_path: str
     categories: str  # space padded, " a b ", for LIKE '% a %'
     tags: str
-    spans: str  # JSON [[start, end, [categories], [tags]], ...] or ""
+    spans: str  # conkeeper.storage.index_spans text, or ""
     heading: str
     body: str
     terms: str
@@ -224,9 +223,9 @@ def _section_rows(
     start = section.line_start
     labelled = [b for b in bullets if start <= b.line_start <= end] if bullets else bullets
     own_cats, own_tags = _section_labels(ft, start, end, labelled, tag_lines, inherited)
-    section_span: list[object] | None = None
+    section_span: Span | None = None
     if own_cats or own_tags:
-        section_span = [start, end, own_cats, own_tags]
+        section_span = (start, end, tuple(own_cats), tuple(own_tags))
     path = " > ".join(section.heading_path)
     lines = ft.lines
     rows = []
@@ -263,16 +262,16 @@ def _section_labels(
 
 
 def _chunk_spans(
-    section_span: list[object] | None, labelled: list[Entry], first: int, last: int
-) -> list[list[object]]:
+    section_span: Span | None, labelled: list[Entry], first: int, last: int
+) -> list[Span]:
     """The labelled line ranges a chunk ``first..last`` overlaps: the whole section's (when it
     has labels) and each labelled bullet's, so a search can tell which lines a label covers."""
-    spans: list[list[object]] = []
+    spans: list[Span] = []
     if section_span is not None:
         spans.append(section_span)
     if labelled:
         spans.extend(
-            [b.line_start, b.line_end, list(b.categories), list(b.tags)]
+            (b.line_start, b.line_end, tuple(b.categories), tuple(b.tags))
             for b in labelled
             if b.line_start <= last and b.line_end >= first
         )
@@ -286,22 +285,22 @@ def _chunk_row(
     path: str,
     heading: str,
     body: str,
-    spans: list[list[object]],
+    spans: list[Span],
 ) -> EntryRow:
     """One chunk's row; its labels are the union of its spans' ones, and are also put in the
     FTS text so a search for a category or tag finds the chunk."""
     terms = ft.terms(heading + "\n" + body) if ft.idents else []
     if not spans:
         return EntryRow(first, last, path, "", "", "", heading, body, " ".join(terms))
-    cats = list(dict.fromkeys(n for s in spans for n in s[2]))  # type: ignore[attr-defined]
-    tags = list(dict.fromkeys(n for s in spans for n in s[3]))  # type: ignore[attr-defined]
+    cats = list(dict.fromkeys(n for s in spans for n in s[2]))
+    tags = list(dict.fromkeys(n for s in spans for n in s[3]))
     return EntryRow(
         first,
         last,
         path,
         _padded(cats),
         _padded(tags),
-        _SPANS_JSON(spans),
+        encode_spans(spans),
         heading,
         body,
         " ".join([*terms, *cats, *tags]),

@@ -15,14 +15,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from pathlib import Path
 
 from conkeeper.domain.paths import ProjectLocation, db_path
 from conkeeper.domain.records import FrozenRecord
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the search read path passes plain strings and never imports pathlib
     from collections.abc import Callable, Iterator
+    from pathlib import Path
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_TIMEOUT_ENV = "CONKEEPER_BUSY_TIMEOUT_MS"
@@ -94,7 +94,7 @@ def busy_timeout_ms() -> int:
     return int(raw) if raw.isdigit() else BUSY_TIMEOUT_MS
 
 
-def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
     """Open ``path`` with ConKeeper's connection settings, without migrating."""
     timeout_ms = busy_timeout_ms()
     if readonly:
@@ -105,8 +105,9 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
             isolation_level=None,
         )
     else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), timeout=timeout_ms / 1000, isolation_level=None)
+        file = os.fspath(path)
+        os.makedirs(os.path.dirname(file) or ".", exist_ok=True)
+        conn = sqlite3.connect(file, timeout=timeout_ms / 1000, isolation_level=None)
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -159,7 +160,7 @@ def migrate(conn: sqlite3.Connection, target: int | None = None) -> int:
     return schema_version(conn)
 
 
-def open_store(path: Path | None = None, *, readonly: bool = False) -> sqlite3.Connection:
+def open_store(path: Path | str | None = None, *, readonly: bool = False) -> sqlite3.Connection:
     """Open the user's database (default: :func:`conkeeper.domain.paths.db_path`), migrated.
 
     Raises :class:`StoreError` with a one-line message when the file is corrupt, not a
@@ -185,14 +186,14 @@ def open_store(path: Path | None = None, *, readonly: bool = False) -> sqlite3.C
         raise StoreError(f"{target}: cannot open the database ({exc.strerror or exc})") from None
 
 
-def describe_error(path: Path, exc: sqlite3.DatabaseError) -> str:
+def describe_error(path: Path | str, exc: sqlite3.DatabaseError) -> str:
     """The one-line message for a SQLite error on ``path`` (busy, read-only, damaged, ...), for
     callers that hit the error after opening (a write, a query) rather than in :func:`open_store`.
     """
     return _explain(path, exc)
 
 
-def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:
+def _explain(path: Path | str, exc: sqlite3.DatabaseError) -> str:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
         return f"{path}: the database is busy (locked by another process); try again"
@@ -221,7 +222,7 @@ def ensure_project(conn: sqlite3.Connection, location: ProjectLocation) -> int:
         "VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT(identity) DO UPDATE SET root = excluded.root, "
         "last_seen_at = excluded.last_seen_at",
-        (location.identity, str(location.root), location.name, stamp, stamp),
+        (location.identity, location.root_folder, location.name, stamp, stamp),
     )
     row = conn.execute(
         "SELECT id FROM projects WHERE identity = ?", (location.identity,)

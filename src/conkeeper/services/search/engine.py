@@ -52,16 +52,13 @@ first line. ``Found M matches across F files.`` reports those numbers.
 from __future__ import annotations
 
 import contextlib
-import importlib
-import json
 import math
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import Any, NamedTuple, Protocol
 
-from conkeeper.domain.paths import locate_project, project_memory_dir
+from conkeeper.domain.paths import locate_project, memory_folder_of
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match
 from conkeeper.storage import index_query
@@ -84,7 +81,23 @@ from conkeeper.storage.index_query import RECENCY_BOOST as RECENCY_BOOST
 from conkeeper.storage.index_query import RECENCY_HALF_DAYS as RECENCY_HALF_DAYS
 from conkeeper.storage.index_query import recency_factor as recency_factor
 from conkeeper.storage.index_query import recency_factor_sql as recency_factor_sql
+from conkeeper.storage.index_spans import Span, decode_spans
 from conkeeper.storage.store import StoreError, describe_error
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a search about 4 ms of start-up; annotations only need it here
+    from pathlib import Path
+    from typing import Protocol
+
+    class SearchSource(Protocol):
+        """A kind of thing search can find. ``names`` are the source names it answers for."""
+
+        names: tuple[str, ...]
+
+        def search(self, ctx: SearchContext) -> list[SearchHit]:
+            """Hits for ``ctx.plan`` within ``ctx.request``'s filters, best first."""
+            ...
+
 
 MAX_QUERY_ECHO = 200
 MAX_LINE_CHARS = 300
@@ -153,7 +166,7 @@ class SearchRequest(FrozenRecord):
         "tags",
     )
     query: str
-    cwd: Path
+    cwd: Path | str
     include_global: bool
     include_sessions: bool
     kinds: tuple[str, ...]  # restrict to these sources (implies including them)
@@ -171,7 +184,7 @@ class SearchRequest(FrozenRecord):
     def __init__(
         self,
         query: str,
-        cwd: Path | None = None,
+        cwd: Path | str | None = None,
         include_global: bool = False,
         include_sessions: bool = False,
         kinds: tuple[str, ...] = (),
@@ -185,7 +198,7 @@ class SearchRequest(FrozenRecord):
         extra_sources: tuple[str, ...] = (),
         projects: tuple[Path, ...] = (),
     ) -> None:
-        self._set(query=query, cwd=Path.cwd() if cwd is None else cwd, kinds=kinds)
+        self._set(query=query, cwd=os.getcwd() if cwd is None else cwd, kinds=kinds)
         self._set(include_global=include_global, include_sessions=include_sessions)
         self._set(categories=categories, tags=tags, since_ms=since_ms, all_projects=all_projects)
         self._set(limit=limit, context=context, sessions_days=sessions_days)
@@ -204,13 +217,41 @@ class SearchRequest(FrozenRecord):
         return tuple(dict.fromkeys([*wanted, *self.extra_sources]))
 
 
-class HitLine(NamedTuple):
-    """One printed line of a hit: a match or a line of context after one."""
+class HitLine(tuple[int, str, bool, float]):
+    """One printed line of a hit, ``(line, text, match, cover)``: a match or a line of context
+    after one. ``cover`` is the idf-weighted share of the query's terms the line holds (matches
+    only). A plain tuple underneath, like a named tuple without :mod:`typing`'s import cost."""
 
-    line: int
-    text: str
-    match: bool
-    cover: float = 0.0  # idf-weighted share of the query's terms this line holds (matches only)
+    __slots__ = ()
+
+    def __new__(cls, line: int, text: str, match: bool, cover: float = 0.0) -> HitLine:
+        return tuple.__new__(cls, (line, text, match, cover))
+
+    def __getnewargs__(self) -> tuple[int, str, bool, float]:
+        return (self[0], self[1], self[2], self[3])
+
+    def __repr__(self) -> str:
+        return f"HitLine(line={self[0]}, text={self[1]!r}, match={self[2]}, cover={self[3]})"
+
+    @property
+    def line(self) -> int:
+        """1-based line number in the file."""
+        return self[0]
+
+    @property
+    def text(self) -> str:
+        """The line as shown."""
+        return self[1]
+
+    @property
+    def match(self) -> bool:
+        """True for a matching line, False for context."""
+        return self[2]
+
+    @property
+    def cover(self) -> float:
+        """How much of the query the line holds, weighted by rarity."""
+        return self[3]
 
 
 class SearchHit(FrozenRecord):
@@ -433,16 +474,6 @@ class SearchContext(Record):
         self._line_weighted = True
 
 
-class SearchSource(Protocol):
-    """A kind of thing search can find. ``names`` are the source names it answers for."""
-
-    names: tuple[str, ...]
-
-    def search(self, ctx: SearchContext) -> list[SearchHit]:
-        """Hits for ``ctx.plan`` within ``ctx.request``'s filters, best first."""
-        ...
-
-
 _SOURCES: list[SearchSource] = []
 
 
@@ -456,6 +487,8 @@ def _load_extra_sources(request: SearchRequest) -> None:
     """Import the optional source modules, only when the request wants a non-file source."""
     if all(name in FILE_SOURCES for name in request.sources):
         return
+    import importlib
+
     for module in EXTRA_SOURCE_MODULES:
         with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(module)
@@ -556,7 +589,7 @@ class MemoryFileSource:
         covers: dict[int, float],
         union: float = 0.0,
     ) -> SearchHit | None:
-        spans = json.loads(row["spans"]) if row["spans"] else []
+        spans = decode_spans(row["spans"])
         start = int(row["line_start"])
         texts = body.split("\n")
         matched = sorted(covers) if covers else _matching_lines(texts, ctx.plan.needles)
@@ -658,25 +691,24 @@ def _display_line(text: str) -> str:
     return clean if len(clean) <= MAX_LINE_CHARS else clean[: MAX_LINE_CHARS - 1] + "…"
 
 
-def _labels_at(spans: list[list[Any]], line: int) -> tuple[set[str], set[str]]:
-    # A span is a JSON-decoded [line_start, line_end, categories, tags] from the index.
+def _labels_at(spans: list[Span], line: int) -> tuple[set[str], set[str]]:
     cats: set[str] = set()
     tags: set[str] = set()
     for span in spans:
-        if int(span[0]) <= line <= int(span[1]):
+        if span[0] <= line <= span[1]:
             cats.update(span[2])
             tags.update(span[3])
     return cats, tags
 
 
-def _line_labels_ok(spans: list[list[Any]], line: int, req: SearchRequest) -> bool:
+def _line_labels_ok(spans: list[Span], line: int, req: SearchRequest) -> bool:
     cats, tags = _labels_at(spans, line)
     return all(c.lower() in cats for c in req.categories) and all(
         t.lower() in tags for t in req.tags
     )
 
 
-def _labels_for(spans: list[list[Any]], lines: Iterable[int]) -> tuple[tuple[str, ...], ...]:
+def _labels_for(spans: list[Span], lines: Iterable[int]) -> tuple[tuple[str, ...], ...]:
     """Categories and tags that qualify any of ``lines``, in the order they are declared."""
     cats: dict[str, None] = {}
     tags: dict[str, None] = {}
@@ -721,28 +753,28 @@ def _roots(conn: sqlite3.Connection, req: SearchRequest) -> list[IndexRoot]:
     location = locate_project(req.cwd)
     roots: list[IndexRoot] = []
     if wanted & {"memory", "session"}:
-        if location.memory_dir.is_dir():
+        if os.path.isdir(location.memory_folder):
             roots.append(project_root(conn, location))
         if req.all_projects:
             seen = {r.project_id for r in roots}
-            wanted_dirs = {_resolved(project_memory_dir(p)) for p in req.projects}
+            wanted_dirs = {_resolved(memory_folder_of(os.fspath(p))) for p in req.projects}
             roots.extend(
                 r
                 for r in known_project_roots(conn, location)
                 if r.project_id not in seen
-                and (not wanted_dirs or _resolved(r.path) in wanted_dirs)
+                and (not wanted_dirs or _resolved(r.folder) in wanted_dirs)
             )
     if "global" in wanted:
         roots.append(global_root())
     return roots
 
 
-def _resolved(path: Path) -> Path:
-    """``path`` with symlinks resolved, for comparing project folders found different ways."""
+def _resolved(folder: str) -> str:
+    """``folder`` with symlinks resolved, for comparing project folders found different ways."""
     try:
-        return path.resolve()
-    except OSError:
-        return path
+        return os.path.realpath(folder)
+    except (OSError, ValueError):
+        return folder
 
 
 def _refresh(

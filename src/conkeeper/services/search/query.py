@@ -17,15 +17,100 @@ expression (``terms``) so lines can be scored by which terms they contain.
 
 from __future__ import annotations
 
-import re
-
 from conkeeper.domain.records import FrozenRecord
 
 MAX_TERMS = 32
-_WORD = re.compile(r"[^\W_]+")
-_POSSESSIVE = re.compile(r"\A(\w+)'[sS]([?!.,;:]*)\Z")
-_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
-_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_DIGITS = frozenset("0123456789")
+_TRAILING = frozenset("?!.,;:")
+
+
+# The scanners below are plain string code, not regular expressions: a search is a fresh
+# process, and ``re`` (with ``enum``) would cost it about 6 ms to import. Each one equals the
+# pattern in its docstring (a property test checks them against ``re``).
+
+
+def words(text: str) -> list[str]:
+    """Runs of letters and digits in any script (``[^\\W_]+``): ``_`` and punctuation split."""
+    out: list[str] = []
+    start = -1
+    for i, char in enumerate(text):
+        if char.isalnum():
+            if start < 0:
+                start = i
+        elif start >= 0:
+            out.append(text[start:i])
+            start = -1
+    if start >= 0:
+        out.append(text[start:])
+    return out
+
+
+def has_word(text: str) -> bool:
+    """True when ``text`` holds a letter or digit (``[^\\W_]``)."""
+    return any(char.isalnum() for char in text)
+
+
+def without_possessive(token: str) -> str:
+    """``John's`` / ``John's?`` -> ``John`` (``\\A(\\w+)'[sS][?!.,;:]*\\Z``), else ``token``."""
+    mark = token.find("'")
+    if mark < 1 or token[mark + 1 : mark + 2] not in ("s", "S"):
+        return token
+    head, tail = token[:mark], token[mark + 2 :]
+    if all(c.isalnum() or c == "_" for c in head) and all(c in _TRAILING for c in tail):
+        return head
+    return token
+
+
+def is_camel(word: str) -> bool:
+    """An inner capital (``[a-z0-9][A-Z]|[A-Z][A-Z][a-z]``): ``parseConfig``, ``HTTPServer``."""
+    for i in range(len(word) - 1):
+        a, b, c = word[i], word[i + 1], word[i + 2 : i + 3]
+        if b in _UPPER and (a in _LOWER or a in _DIGITS or (a in _UPPER and c in _LOWER)):
+            return True
+    return False
+
+
+def camel_parts(word: str) -> list[str]:
+    """The parts of a camel-case word, as
+    ``[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\\W\\d_A-Za-z]+`` finds them:
+    ``HTTPServer2x`` -> ``HTTP``, ``Server``, ``2``, ``x``."""
+    parts: list[str] = []
+    i, n = 0, len(word)
+    while i < n:
+        char = word[i]
+        if char in _UPPER:
+            end = _run(word, i, _UPPER)
+            if end < n and word[end] in _LOWER:
+                end = end - 1 if end - i > 1 else _run(word, end, _LOWER)
+        elif char in _LOWER:
+            end = _run(word, i, _LOWER)
+        elif char in _DIGITS:
+            end = _run(word, i, _DIGITS)
+        elif _is_other_letter(char):
+            end = i + 1
+            while end < n and _is_other_letter(word[end]):
+                end += 1
+        else:
+            i += 1
+            continue
+        parts.append(word[i:end])
+        i = end
+    return parts
+
+
+def _run(word: str, start: int, chars: frozenset[str]) -> int:
+    end = start
+    while end < len(word) and word[end] in chars:
+        end += 1
+    return end
+
+
+def _is_other_letter(char: str) -> bool:
+    """A word character that is not a decimal digit, ``_`` or an ASCII letter."""
+    return char.isalnum() and not char.isdecimal() and char not in _UPPER and char not in _LOWER
+
 
 # English stopwords and question words: words a question carries that the answer rarely does.
 # "not", "no" and "never" are kept: they change what is asked.
@@ -136,16 +221,16 @@ def _quote(token: str) -> str:
 
 def _term(raw: str, prefix: bool, phrase: bool) -> tuple[str, list[str]] | None:
     """The FTS5 expression and needles for one raw word (or phrase) of the query."""
-    words = _WORD.findall(raw)
-    if not words:
+    found = words(raw)
+    if not found:
         return None
     star = "*" if prefix else ""
-    lowered = [w.lower() for w in words]
-    if len(words) == 1 and _CAMEL.search(words[0]):  # parseConfig: whole, or its parts
-        parts = [p.lower() for p in _CAMEL_PART.findall(words[0])]
+    lowered = [w.lower() for w in found]
+    if len(found) == 1 and is_camel(found[0]):  # parseConfig: whole, or its parts
+        parts = [p.lower() for p in camel_parts(found[0])]
         whole = _quote(lowered[0]) + star
         return f"{whole} OR {_quote(' '.join(parts))}{star}", [lowered[0], *parts]
-    if len(words) == 1 and not prefix and not phrase:
+    if len(found) == 1 and not prefix and not phrase:
         forms = irregular_forms(lowered[0])
         if len(forms) > 1:
             return " OR ".join(_quote(f) for f in forms), list(forms)
@@ -170,8 +255,8 @@ def _is_stopword(token: str, phrase: bool) -> bool:
     """A plain word (not a phrase, prefix, identifier or acronym) in :data:`STOPWORDS`."""
     if phrase or token.endswith("*") or (token.isupper() and len(token) > 1):
         return False
-    words = _WORD.findall(token.replace("'", ""))  # "didn't" is one word: "didnt"
-    return len(words) == 1 and words[0].lower() in STOPWORDS
+    found = words(token.replace("'", ""))  # "didn't" is one word: "didnt"
+    return len(found) == 1 and found[0].lower() in STOPWORDS
 
 
 def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
@@ -183,7 +268,7 @@ def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
         for t in tokens
         if not (not t[1] and t[0] in ("AND", "OR")) and not _is_stopword(t[0].strip("?!.,;"), t[1])
     ]
-    drop = bool(meaningful) and any(_WORD.search(t[0]) for t in meaningful)
+    drop = bool(meaningful) and any(has_word(t[0]) for t in meaningful)
     pieces: list[str] = []
     needles: list[str] = []
     dropped: list[str] = []
@@ -201,7 +286,7 @@ def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
             break
         prefix = not phrase and token.endswith("*")
         if not phrase:  # "John's" asks about John: the text may say "John" as well
-            token = _POSSESSIVE.sub(r"\1", token)
+            token = without_possessive(token)
         term = _term(token.rstrip("*") if prefix else token, prefix, phrase)
         if term is None:
             continue

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conkeeper.domain.memory import MEMORY_LAYOUT, Scope, template_text
-from conkeeper.domain.paths import PROJECT_MEMORY_SUBDIR
+from conkeeper.domain.paths import MEMORY_SUBFOLDER
 from conkeeper.domain.textio import (
     MemoryFileError,
     atomic_write,
@@ -26,8 +26,8 @@ from conkeeper.domain.textio import (
     read_text,
 )
 
-OBSERVATIONS_IGNORE = (PROJECT_MEMORY_SUBDIR / "sessions" / "*-observations.md").as_posix()
-LAST_SYNC_IGNORE = (PROJECT_MEMORY_SUBDIR / ".last-sync").as_posix()
+OBSERVATIONS_IGNORE = f"{MEMORY_SUBFOLDER}/sessions/*-observations.md"
+LAST_SYNC_IGNORE = f"{MEMORY_SUBFOLDER}/.last-sync"
 # What ``init --gitignore`` keeps out of git: files ConKeeper writes for this clone alone.
 GITIGNORE_ENTRIES: dict[str, str] = {
     OBSERVATIONS_IGNORE: "# ConKeeper observation logs (tool-use history; may mention local paths)",
