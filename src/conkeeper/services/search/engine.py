@@ -52,7 +52,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 
@@ -60,6 +59,7 @@ from conkeeper.domain.paths import locate_project, memory_folder_of
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match
 from conkeeper.storage import index_query
+from conkeeper.storage.driver import sqlite3
 from conkeeper.storage.index import (
     IN_MEMORY,
     IndexRoot,
