@@ -114,6 +114,8 @@ NOT_ON_SEARCH_PATH = {
     "re",  # with enum: the query scanners are string code, the index's label spans plain text
     "enum",
     "json",
+    "sqlite3.dbapi2",  # and datetime: the driver is _sqlite3 (conkeeper.storage.driver)
+    "datetime",
     "importlib",
     "argparse",
     "gettext",

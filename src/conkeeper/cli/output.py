@@ -7,11 +7,11 @@ raising :class:`CliError`; ``main`` turns that into one ``conkeeper: ...`` line 
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import sys
 from collections.abc import Iterator
 
 from conkeeper.domain.tokens import estimate_tokens
+from conkeeper.storage.driver import sqlite3
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

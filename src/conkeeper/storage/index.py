@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 import time
 
 from conkeeper.domain.paths import (
@@ -30,6 +29,7 @@ from conkeeper.domain.paths import (
     memory_folder_of,
 )
 from conkeeper.domain.records import FrozenRecord, Record
+from conkeeper.storage.driver import sqlite3
 from conkeeper.storage.index_scan import (
     NOT_INDEXED,
     RACY_WINDOW_NS,

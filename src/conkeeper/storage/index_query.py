@@ -14,8 +14,10 @@ multiply BM25 by it.
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: the driver is the caller's (conkeeper.storage.driver)
+    import sqlite3
+    from collections.abc import Sequence
 
 RECENCY_BOOST = 0.25  # a file dated today scores up to 25% higher than an old one
 RECENCY_HALF_DAYS = 30.0

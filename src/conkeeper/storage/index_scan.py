@@ -13,6 +13,7 @@ from __future__ import annotations
 import operator
 import os
 from array import array
+from collections import namedtuple
 from collections.abc import Callable, Iterable
 
 from conkeeper.domain.records import FrozenRecord, Record
@@ -20,7 +21,7 @@ from conkeeper.domain.records import FrozenRecord, Record
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing and pathlib cost a search milliseconds; annotations only need them
     from pathlib import Path
-    from typing import Literal, TypeAlias
+    from typing import Literal, NamedTuple, TypeAlias
 
     RootKind: TypeAlias = Literal["project", "global"]
     FileKind: TypeAlias = Literal["memory", "session", "global"]
@@ -81,41 +82,18 @@ class IndexRoot(FrozenRecord):
         return Path(self.folder)
 
 
-class FileStat(tuple[str, str, int, int]):
-    """What the walk learned about one file without reading it: ``(rel, path, size,
-    mtime_ns)``, a plain tuple underneath because the walk is hot (a named tuple's class comes
-    with :mod:`typing`, too slow to import on the search path)."""
+if TYPE_CHECKING:
 
-    __slots__ = ()
+    class FileStat(NamedTuple):
+        """What the walk learned about one file without reading it (a tuple: the walk is hot)."""
 
-    def __new__(cls, rel: str, path: str, size: int, mtime_ns: int) -> FileStat:
-        return tuple.__new__(cls, (rel, path, size, mtime_ns))
+        rel: str  # POSIX path below the root
+        path: str
+        size: int
+        mtime_ns: int
 
-    def __getnewargs__(self) -> tuple[str, str, int, int]:  # pickling (parallel indexing)
-        return (self[0], self[1], self[2], self[3])
-
-    def __repr__(self) -> str:
-        return f"FileStat(rel={self[0]!r}, path={self[1]!r}, size={self[2]}, mtime_ns={self[3]})"
-
-    @property
-    def rel(self) -> str:
-        """POSIX path below the root."""
-        return self[0]
-
-    @property
-    def path(self) -> str:
-        """Absolute path of the file."""
-        return self[1]
-
-    @property
-    def size(self) -> int:
-        """Size in bytes."""
-        return self[2]
-
-    @property
-    def mtime_ns(self) -> int:
-        """Modification time in nanoseconds."""
-        return self[3]
+else:  # the same named tuple without importing typing (about 4 ms of a search's start-up)
+    FileStat = namedtuple("FileStat", ("rel", "path", "size", "mtime_ns"))
 
 
 class RootScan:

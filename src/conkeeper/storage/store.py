@@ -13,11 +13,11 @@ when something is actually missing.
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 
 from conkeeper.domain.paths import ProjectLocation, db_path
 from conkeeper.domain.records import FrozenRecord
+from conkeeper.storage.driver import sqlite3
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the search read path passes plain strings and never imports pathlib
