@@ -19,9 +19,11 @@ How a search runs (:func:`search`):
 5. rank lines (:func:`rank_hits`): a matching line scores the idf-weighted share of the query's
    terms it holds (a share of its neighbours' and of its section heading's terms counts too, and
    a share of all the distinct terms its section holds, so the section that covers the question
-   outranks one line matching one rare word); idf is judged over the roots searched;
-   hits are ordered by their best line, section BM25 and recency breaking ties; each hit keeps
-   the lines that are among the best ``limit`` overall (and its own best), best first.
+   outranks one line matching one rare word); idf is judged over the roots searched, blended
+   with a share of the term's rarity among the lines of the sections found;
+   hits are ordered by their best line plus small shares of their section BM25 and of how many
+   of their lines match (:func:`hit_rank`; recency breaks ties), and files by their best hit;
+   each hit keeps the lines that are among the best ``limit`` overall (and its own best).
 
 Query language: keyword queries mean "all of these words" (a keyword query that finds nothing
 falls back to any of them); stemming makes ``running`` find ``run``; case never matters;
@@ -115,7 +117,14 @@ SECTION_SHARE = 0.3
 LINE_SECTION = 0.4
 # Hits are ordered by cover plus this share of their section BM25 (relative to the best hit's):
 # term frequency over a whole section is session-level evidence the line cover does not see.
-BM25_SHARE = 0.2
+BM25_SHARE = 0.1
+# ... plus this share of log(1 + the section's matching lines): a section where many lines hold
+# the query's words is more about it than one where a single line does (combined evidence of all
+# its lines, not only the best; log-damped, and not length-normalised as BM25 is).
+LINE_COUNT_SHARE = 0.05
+# A term's weight is its idf over sections blended with this share of its idf over the lines of
+# the sections found (see SearchContext.blend_line_rarity).
+LINE_IDF_SHARE = 0.2
 FILE_SOURCES = ("memory", "session", "global")
 # Rows of the session record (schema 3): found with --sessions, or alone with --observations.
 RECORD_SOURCES = ("observation", "summary", "prompt")
@@ -385,7 +394,16 @@ class SearchResponse(Record):
 class SearchContext(Record):
     """What a source gets: the open database, the parsed query, the request and its roots."""
 
-    __slots__ = ("_weights", "conn", "fetch", "now_ms", "plan", "request", "roots")
+    __slots__ = (
+        "_line_weighted",
+        "_weights",
+        "conn",
+        "fetch",
+        "now_ms",
+        "plan",
+        "request",
+        "roots",
+    )
     conn: sqlite3.Connection
     plan: QueryPlan
     request: SearchRequest
@@ -393,6 +411,7 @@ class SearchContext(Record):
     now_ms: int
     fetch: int  # how many hits a source should return at most
     _weights: tuple[float, ...] | None
+    _line_weighted: bool  # the weights already blend in rarity among lines (see blend_line_rarity)
 
     def __init__(
         self,
@@ -403,15 +422,34 @@ class SearchContext(Record):
         now_ms: int,
         fetch: int,
         _weights: tuple[float, ...] | None = None,
+        _line_weighted: bool = False,
     ) -> None:
         self.conn, self.plan, self.request, self.roots = conn, plan, request, roots
         self.now_ms, self.fetch, self._weights = now_ms, fetch, _weights
+        self._line_weighted = _line_weighted
 
     def weights(self) -> tuple[float, ...]:
-        """Each query term's rarity (BM25 idf over the indexed sections), in term order."""
+        """Each query term's rarity (BM25 idf over the indexed sections, blended with its
+        rarity among the lines found once :meth:`blend_line_rarity` ran), in term order."""
         if self._weights is None:
             self._weights = term_weights(self.conn, self.plan.terms, list(self.roots) or None)
         return self._weights
+
+    def blend_line_rarity(self, line_counts: Sequence[int], total_lines: int) -> None:
+        """Blend each term's weight with its idf over the lines of the sections first found
+        (``line_counts[k]`` of ``total_lines`` hold term ``k``), by :data:`LINE_IDF_SHARE`.
+
+        Lines are what is ranked: a word found in most sections can still be on few of their
+        lines, and there it says more than its section idf admits. Done once per search (the
+        fallback keeps the first blend), so every hit's cover uses the same weights."""
+        if self._line_weighted or total_lines <= 0:
+            return
+        self._weights = tuple(
+            (1.0 - LINE_IDF_SHARE) * w
+            + LINE_IDF_SHARE * math.log(1.0 + (total_lines - n + 0.5) / (n + 0.5))
+            for w, n in zip(self.weights(), line_counts, strict=True)
+        )
+        self._line_weighted = True
 
 
 _SOURCES: list[SearchSource] = []
@@ -482,28 +520,44 @@ class MemoryFileSource:
         self, ctx: SearchContext, ids: list[int]
     ) -> tuple[dict[int, dict[int, float]], dict[int, float]]:
         """Per section, per body line (0-based): the summed rarity of the terms it holds; a
-        term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line."""
-        terms, weights = ctx.plan.terms, ctx.weights()
-        if len(terms) < 2:
+        term of the section's heading counts (by :data:`HEADING_SHARE`) for every such line.
+        The first call of a search also blends each term's rarity among these sections' lines
+        into the weights (:meth:`SearchContext.blend_line_rarity`)."""
+        if len(ctx.plan.terms) < 2:
             return {}, {}
+        found = [self._term_lines(ctx, ids, term) for term in ctx.plan.terms]
+        sizes = {rowid: size for per_term in found for rowid, _held, _head, size in per_term}
+        counts = [sum(len(held) for _r, held, _h, _s in per_term) for per_term in found]
+        ctx.blend_line_rarity(counts, sum(sizes.values()))
         out: dict[int, dict[int, float]] = {}
         unions: dict[int, float] = {}
         heads: dict[int, list[tuple[float, set[int]]]] = {}
-        for term, weight in zip(terms, weights, strict=True):
-            sections = index_query.highlight_sections(ctx.conn, ids, term, _HL_OPEN, _HL_CLOSE)
-            for rowid, heading, body in sections:
+        for per_term, weight in zip(found, ctx.weights(), strict=True):
+            for rowid, held, in_heading, _size in per_term:
                 lines = out.setdefault(rowid, {})
                 unions[rowid] = unions.get(rowid, 0.0) + weight
-                held = [i for i, text in enumerate(body.split("\n")) if _HL_OPEN in text]
                 for i in held:
                     lines[i] = lines.get(i, 0.0) + weight
-                if heading and _HL_OPEN in heading:
+                if in_heading:
                     heads.setdefault(rowid, []).append((weight, set(held)))
         for rowid, extra in heads.items():
             lines = out[rowid]
             for i in lines:
                 lines[i] += sum(HEADING_SHARE * w for w, held in extra if i not in held)
         return out, unions
+
+    def _term_lines(
+        self, ctx: SearchContext, ids: list[int], term: str
+    ) -> list[tuple[int, list[int], bool, int]]:
+        """Per section of ``ids`` holding ``term``: its id, the body lines (0-based) that hold
+        the term, whether its heading does, and its number of body lines."""
+        sections = index_query.highlight_sections(ctx.conn, ids, term, _HL_OPEN, _HL_CLOSE)
+        out = []
+        for rowid, heading, body in sections:
+            texts = body.split("\n")
+            held = [i for i, text in enumerate(texts) if _HL_OPEN in text]
+            out.append((rowid, held, bool(heading) and _HL_OPEN in heading, len(texts)))
+        return out
 
     def _hit(
         self,
@@ -785,9 +839,9 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
     ctx = SearchContext(store.conn, plan, request, roots, int(time.time() * 1000), fetch)
     hits = _gather(ctx)
     if _wants_fallback(plan, hits, limit):
-        fallback = ctx.replace(plan=plan.replace(match=plan.any_match), _weights=ctx.weights())
+        ctx = ctx.replace(plan=plan.replace(match=plan.any_match), _weights=ctx.weights())
         seen = {_hit_key(h) for h in hits}
-        hits += [h for h in _gather(fallback) if _hit_key(h) not in seen]
+        hits += [h for h in _gather(ctx) if _hit_key(h) not in seen]
     response.hits = rank_hits(hits, plan, ctx.weights(), limit)
     response.window = _window_note(ctx)
     return response
@@ -832,20 +886,17 @@ def _hit_key(hit: SearchHit) -> tuple[str, str, int, str]:
 def rank_hits(
     hits: list[SearchHit], plan: QueryPlan, weights: Sequence[float], limit: int
 ) -> list[SearchHit]:
-    """Order hits by their best line's cover of the query plus a share of their section BM25
-    (:data:`BM25_SHARE`; BM25 and recency break ties), keep ``limit``, and within each keep the
-    lines that rank among the best ``limit`` lines overall (and always its own best line): the
-    answer comes first, not the section's top.
+    """Order hits by :func:`hit_rank` (BM25 and recency break ties), keep ``limit``, and within
+    each keep the lines that rank among the best ``limit`` lines overall (and always its own best
+    line): the answer comes first, not the section's top. Files are then listed in the order of
+    their best hit (:func:`group_by_file`).
     """
     total = sum(weights) or 1.0
     ranked = [
         h if h.cover >= 0 else h.replace(cover=_text_cover(h, plan, weights, total)) for h in hits
     ]
     top = max([h.score for h in ranked if h.score > 0] or [1.0])
-    ranked.sort(
-        key=lambda h: (round(h.cover + BM25_SHARE * max(0.0, h.score) / top, 6), h.score),
-        reverse=True,
-    )
+    ranked.sort(key=lambda h: (round(hit_rank(h, top), 6), h.score), reverse=True)
     kept = ranked[:limit]
     best = sorted(
         (
@@ -858,6 +909,16 @@ def rank_hits(
     )[:limit]
     wanted = {(n, -neg_line) for _c, _s, neg_line, n in best}
     return [_trim_lines(h, {line for m, line in wanted if m == n}) for n, h in enumerate(kept)]
+
+
+def hit_rank(hit: SearchHit, top_score: float) -> float:
+    """How high a ranked hit (its ``cover`` set) is listed: its best line's cover, plus a share
+    of its section BM25 relative to the best hit's ``top_score`` (:data:`BM25_SHARE`), plus a
+    log-damped share of how many of its lines match (:data:`LINE_COUNT_SHARE`): the evidence of
+    the whole section, not only of its best line, decides between sections whose best lines are
+    alike. ``hit.lines`` must still hold every matching line (before :func:`_trim_lines`)."""
+    bm25 = BM25_SHARE * max(0.0, hit.score) / top_score
+    return hit.cover + bm25 + LINE_COUNT_SHARE * math.log1p(hit.match_count)
 
 
 def _trim_lines(hit: SearchHit, wanted: set[int]) -> SearchHit:
