@@ -59,7 +59,7 @@ from conkeeper.domain.observations import (  # noqa: E402
     normalize_observation,
 )
 from conkeeper.domain.paths import locate_project  # noqa: E402
-from conkeeper.services import search as search_service  # noqa: E402
+from conkeeper.services.search import engine as search_service  # noqa: E402
 from conkeeper.services.search.engine import SearchContext, SearchRequest, build_match, search  # noqa: E402
 from conkeeper.storage import index as idx  # noqa: E402
 from conkeeper.storage import index_write  # noqa: E402
