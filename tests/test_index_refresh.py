@@ -331,8 +331,7 @@ def test_every_kind_of_change_beats_the_no_change_fingerprint(tmp_path: Path) ->
 
     def again() -> idx.RefreshStats:
         stats = idx.refresh_root(store.conn, idx.project_root(store.conn, locate_project(root)))
-        files = idx.scan_root(memory)
-        assert _stored_fingerprint(store) == idx.fingerprint(files, 2**62)
+        assert _stored_fingerprint(store) == idx.walk_root(memory).fingerprint(2**62)
         return stats
 
     assert not again().changed  # nothing changed: the fingerprint matches

@@ -43,8 +43,6 @@ from conkeeper.storage.index_scan import (
     RootKind,
     file_kind,
     file_time_ms,
-    fingerprint,
-    scan_root,
     walk_root,
 )
 from conkeeper.storage.store import (
@@ -78,8 +76,7 @@ __all__ = [
     "RootKind",
     "file_kind",
     "file_time_ms",
-    "fingerprint",
-    "scan_root",
+    "walk_root",
 ]
 _WRITER_NAMES = frozenset(
     {

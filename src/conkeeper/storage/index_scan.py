@@ -14,7 +14,7 @@ import operator
 import os
 from array import array
 from collections import namedtuple
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from conkeeper.domain.records import FrozenRecord, Record
 
@@ -45,8 +45,6 @@ SESSIONS_DIR = "sessions"
 # The memory layout (conkeeper.domain.memory) names them; a test keeps the two in step, so a
 # search need not import the layout module.
 NOT_INDEXED = frozenset({"schema.md", ".memory-config.md"})
-_SIZE = operator.itemgetter(2)  # FileStat.size, read in C
-_MTIME = operator.itemgetter(3)  # FileStat.mtime_ns, read in C
 
 
 class IndexRoot(FrozenRecord):
@@ -121,11 +119,23 @@ class RootScan:
         }
 
     def fingerprint(self, now_ns: int) -> str | None:
-        """:func:`fingerprint` of these files, straight from the ``stat`` results."""
+        """One hash of every file's path, size and mtime, in walk order — equal means "nothing
+        changed" (a different walk order only costs one file-by-file comparison, never a stale
+        result).
+
+        ``None`` when a file changed within :data:`RACY_WINDOW_NS`: a second edit in the same
+        clock tick could keep size and mtime, so such a root is always checked file by file.
+        Nothing here takes a Python-level step per file: the names are joined and the numbers
+        packed by C code, then hashed once.
+        """
         mtimes = array("q", map(_ST_MTIME, self.stats))
         if mtimes and now_ns - max(mtimes) < RACY_WINDOW_NS:
             return None
-        return _digest(self.rels, array("q", map(_ST_SIZE, self.stats)), mtimes)
+        digest = blake2b(b"%d\0" % len(mtimes), digest_size=32)
+        digest.update("\0".join(self.rels).encode("utf-8", "surrogatepass"))
+        digest.update(array("q", map(_ST_SIZE, self.stats)).tobytes())
+        digest.update(mtimes.tobytes())
+        return f"{ROW_FORMAT}:{digest.hexdigest()}"
 
 
 def walk_root(root: Path | str) -> RootScan:
@@ -191,11 +201,6 @@ def _stat_each(rels: list[str], paths: list[str]) -> RootScan:
     return scan
 
 
-def scan_root(root: Path | str) -> dict[str, FileStat]:
-    """:func:`walk_root` as relative path -> :class:`FileStat`, in walk order."""
-    return walk_root(root).files()
-
-
 def _inside(path: str, root: Path | str) -> bool:
     from pathlib import Path
 
@@ -234,31 +239,6 @@ def file_time_ms(rel: str, mtime_ns: int) -> int:
             except (ValueError, OverflowError):
                 pass
     return mtime_ns // 1_000_000
-
-
-def fingerprint(files: dict[str, FileStat], now_ns: int) -> str | None:
-    """One hash of every file's path, size and mtime, in walk order — equal means "nothing
-    changed" (a different walk order only costs one file-by-file comparison, never a stale
-    result).
-
-    ``None`` when a file changed within :data:`RACY_WINDOW_NS`: a second edit in the same clock
-    tick could keep size and mtime, so such a root is always checked file by file.
-
-    Runs before every search over every file, so nothing here takes a Python-level step per
-    file: the names are joined and the numbers packed by C code, then hashed once.
-    """
-    stamps = files.values()
-    if files and now_ns - max(map(_MTIME, stamps)) < RACY_WINDOW_NS:
-        return None
-    return _digest(files, array("q", map(_SIZE, stamps)), array("q", map(_MTIME, stamps)))
-
-
-def _digest(rels: Iterable[str], sizes: array[int], mtimes: array[int]) -> str:
-    digest = blake2b(b"%d\0" % len(sizes), digest_size=32)
-    digest.update("\0".join(rels).encode("utf-8", "surrogatepass"))
-    digest.update(sizes.tobytes())
-    digest.update(mtimes.tobytes())
-    return f"{ROW_FORMAT}:{digest.hexdigest()}"
 
 
 class RefreshStats(Record):
