@@ -1,0 +1,667 @@
+"""Instruction-shaped text: what tries to steer a future session rather than inform it.
+
+Why it exists: memory is injected into every later session, so an agent that read a hostile web
+page or issue comment could turn one ``remember`` call (or a tool output that becomes an
+observation) into standing orders: "ignore previous instructions", "run ``curl … | sh`` before
+any task", "send ``~/.aws/credentials`` to …", "commit with ``--no-verify``", text hidden in an
+HTML comment or behind zero-width characters. :func:`find_instructions` names such text with a
+reason, so the caller can hold it for the user's review (``remember``) or keep it out of the
+SessionStart context (observations, summaries, findings) while still storing it.
+
+What passes: ordinary conventions, decisions, commands and notes, imperative ones included ("Do
+not edit generated files", "Run ``make deploy ENV=staging``"), and text that only *mentions* the
+words of an attack ("Never use --no-verify", "the bot ignores instructions in emails"). A rule
+that a negation in front of it turns into advice ("never", "don't", "avoid") is *negatable*;
+rules whose very shape is the attack (hiding, overriding, secrecy) are not.
+
+Cost: pure and standard library only; each rule group is gated by cheap substring hints on the
+lower-cased text and its regular expression is compiled on first use (``LazyPattern``), so a
+plain note costs a few microseconds. Quality is measured, tuning and blind sets apart, by
+``bench/poisoning_quality.py`` over ``tests/data/poisoning/``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conkeeper.domain.lazy_re import LazyPattern
+
+# Zero-width, invisible and bidirectional control characters: nothing a person types into a
+# memory entry, and the classic way to hide a second message inside the first.
+_HIDDEN_CHARS = frozenset(
+    "\u200b\u200c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\u180e\u00ad"
+)
+_ZWJ = "\u200d"  # joins emoji sequences; hidden only between letters
+# ConKeeper's own tag comments (category, tag, source) are not hidden text.
+_OWN_TAG = re.compile(r"<!--\s*@(?:category|tag|source):[^<>]{0,120}?-->")
+_NEGATION = re.compile(
+    r"(?<![-/\w])(?:never|not|no|don'?t|doesn'?t|avoid|without|refuse|banned|forbidden|blocked|"
+    r"prohibited|instead of using|rather than)(?![-\w])|n't\b",
+    re.IGNORECASE,
+)
+# "... is blocked", "... are banned": a mention of the thing, said to be prevented.
+_NEGATION_AFTER = re.compile(
+    r"\b(?:is|are|was|were|gets?|stays?)\s+(?:\w+\s+)?(?:blocked|banned|forbidden|rejected|"
+    r"prohibited|not\s+allowed|refused|disabled\s+by)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(r"[.;!?\n]|,\s+(?:but|and|so)\b|\s+-\s+|:\s")
+_TRUSTED_INDEXES = (
+    "pypi.org",
+    "files.pythonhosted.org",
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "proxy.golang.org",
+    "rubygems.org",
+    "crates.io",
+)
+
+
+class Finding:
+    """One reason a text is instruction-shaped: its ``kind`` (override, authority, fetch-exec,
+    exfiltration, disable-checks, hidden, package-index, persistence), a ``reason`` for a
+    person, and the ``excerpt`` that triggered it."""
+
+    __slots__ = ("excerpt", "kind", "reason")
+
+    def __init__(self, kind: str, reason: str, excerpt: str) -> None:
+        self.kind = kind
+        self.reason = reason
+        self.excerpt = excerpt
+
+    def line(self) -> str:
+        """``reason ("excerpt")`` on one line."""
+        return f'{self.reason} ("{self.excerpt}")' if self.excerpt else self.reason
+
+    def __repr__(self) -> str:
+        return f"Finding({self.kind!r}, {self.reason!r}, {self.excerpt!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Finding):
+            return NotImplemented
+        return (self.kind, self.reason, self.excerpt) == (other.kind, other.reason, other.excerpt)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.reason, self.excerpt))
+
+
+class _Rule:
+    """A kind, a reason, hint substrings (any must occur in the lower-cased text) and a lazily
+    compiled pattern; ``negatable`` rules are dropped when a negation precedes the match in its
+    clause."""
+
+    __slots__ = ("hints", "kind", "negatable", "pattern", "reason")
+
+    def __init__(
+        self, kind: str, reason: str, hints: tuple[str, ...], source: str, negatable: bool = True
+    ) -> None:
+        self.kind = kind
+        self.reason = reason
+        self.hints = hints
+        self.pattern = LazyPattern(source, re.IGNORECASE | re.DOTALL)
+        self.negatable = negatable
+
+
+_VERB_RUN = r"(?:run|execute|exec|launch|source|pipe|eval)"
+_URL = r"(?:https?://|ftp://)\S+"
+_SHELLS = r"(?:sudo\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b|iex\b|invoke-expression\b|pwsh\b|powershell\b"
+_SECRETS = (
+    r"(?:~/\.ssh|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|"
+    r"\.kube/config|\.docker/config|hosts\.yml|\.env(?![.\w-])|\.git-credentials|"
+    r"\b(?:ssh|private|secret|signing|api|access|deploy)[ _-]?keys?\b|\bsecret access key\b|"
+    r"\b(?:session |auth |access |api |bearer |bot |npm |github |slack )?tokens?\b|"
+    r"\$\w*(?:token|key|secret|password)\w*|\b\w+_(?:api_)?(?:key|token|secret|password)\b|\bpasswords?\b|\bcredentials?\b|\bsecrets\b|"
+    r"\bsecrets manager\b|\bcookies?\b|\benvironment variables?\b|\benv vars?\b|"
+    r"output of `?env`?|\bkeychain\b|\bwallet\b)"
+)
+_SEND = (
+    r"(?:\bsend|\bupload|\bpost|\be-?mail|\bforward|\bexfiltrat\w*|\btransmit|\bleak|\bshare|"
+    r"\battach|\bpaste|\bscp\b|\brsync\b|\bnc\s|\bnetcat\b|\bcurl\s[^\n]{0,40}(?:-X\s*POST|-F\b|"
+    r"-d\s*@|--data|-T\b|--upload-file)|\binclude|\bprint|\bdump|\blog|\breport|\bpublish|"
+    r"\bcopy|\bsave a copy|\bwrite|\bput|\bcommit|\bread)"
+)
+_DEST = (
+    r"(?:https?://\S+|\b[\w.+-]+@[\w-]+\.[\w.-]+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
+    r"\b(?:webhook|endpoint|server|tracker|gist|pastebin|transfer\.sh|issue|pr description|"
+    r"pull request|readme|commit message|chat|console|crash report|error report|docs/|"
+    r"public|external|remote|api call|bot|telemetry|url|link)\w*)"
+)
+
+RULES: tuple[_Rule, ...] = (
+    # ---------------------------------------------------------------- override
+    _Rule(
+        "override",
+        "tries to override earlier instructions",
+        ("ignor", "disregard", "forget", "attention to", "overrid", "supersed", "precedence"),
+        r"\b(?:ignore|disregard|forget|pay\s+no\s+attention\s+to|override|bypass|skip)\b[\s:,]*"
+        r"(?:(?:all|any|every|the|your|my|these|those|of|each)\s+){0,3}"
+        r"(?:(?:previous|prior|earlier|above|preceding|foregoing|original|existing|other|"
+        r"former|old|initial|user'?s?|system|safety|developer|standing|current)\s+){1,2}"
+        r"(?:instructions?|rules?|guidance|guidelines|directions?|prompts?|conventions|"
+        r"requests?|context|polic(?:y|ies)|preferences|messages?|orders?|constraints|"
+        r"restrictions|settings|directives?|commands?)\b"
+        r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|the\s+)?(?:above|before\s+this)\b"
+        r"|\b(?:ignore|disregard)\s+(?:the\s+)?user\b"
+        r"|\b(?:this|these|the\s+following|following|my|our)\s+(?:\w+\s+){0,2}"
+        r"(?:instructions?|rules?|notes?|entry|steps|directives?)\s+(?:\w+\s+){0,2}"
+        r"(?:override|supersede|take\s+precedence|replace|outrank|come\s+before)"
+        r"|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over)\s+(?:all|any|every|the)\s+"
+        r"(?:other\s+|previous\s+|prior\s+)?(?:instructions?|rules|guidance|system)"
+        r"|\boverride\s*:\s*(?:the\s+)?(?:user|system|all|previous)"
+        r"|\b(?:user'?s?|system)\s+(?:preferences|instructions|rules|requests)\s+(?:no\s+longer|"
+        r"do\s+not|don'?t)\s+apply",
+        negatable=False,
+    ),
+    _Rule(
+        "override",
+        "gives the agent new standing orders",
+        ("instruction", "from now on", "you are now", "act as", "system prompt", "system-level"),
+        r"\bnew\s+(?:system\s+)?instructions?\s*:"
+        r"|\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:agent|assistant|model))\b"
+        r"|\byou\s+are\s+now\s+(?:in\s+)?(?:a|an|the|operating|maintenance|developer|unrestricted|"
+        r"jailbroken|free|dan\b)"
+        r"|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken|dan\b)"
+        r"|\b(?:treat|consider|use)\s+[^.\n]{0,60}\bas\s+(?:your|a|the)\s+(?:new\s+)?"
+        r"(?:system[- ]?(?:prompt|level)|instructions?\b)"
+        r"|\bsystem[- ]level\s+instructions?"
+        r"|\byour\s+new\s+system\s+prompt",
+        negatable=False,
+    ),
+    _Rule(
+        "override",
+        "asks the agent to keep something from the user",
+        ("mention", "tell", "reveal", "inform", "disclose", "secret", "silent", "quote", "hidden"),
+        r"\b(?:do\s+not|don'?t|never|without)\s+(?:\w+\s+){0,2}(?:mention|tell|telling|reveal|"
+        r"revealing|inform|informing|disclose|disclosing|quote|quoting|alert|alerting|notify|"
+        r"notifying|show|showing)\b[^.\n]{0,40}\b(?:user|anyone|them|the\s+team|reviewers?|owner)\b"
+        r"|\bkeep\s+(?:this|it|these|that)\s+(?:\w+\s+)?(?:secret|hidden|quiet|private)\s+from\b"
+        r"|\b(?:follow|execute|run|do)\s+(?:it|this|them|these)\s+silently\b"
+        r"|\bsilently\s+(?:follow|execute|run|upload|send|push|disable)"
+        r"|\bnever\s+(?:quote|reveal)\s+(?:it|this)\b",
+        negatable=False,
+    ),
+    _Rule(
+        "override",
+        "tells the agent to obey text it reads elsewhere",
+        ("obey", "follow", "comply", "decoy", "real task", "refuse", "anything"),
+        r"\b(?:obey|follow|execute|comply\s+with)\s+(?:any|all|every|the)?\s*instructions?\s+"
+        r"(?:found|embedded|contained|written)?\s*(?:in|from|inside)\s+(?:fetched|web|external|"
+        r"any|a|the|downloaded|issue|pull|readme|emails?|comments?|pages?|files?)"
+        r"|\binstructions?\s+in\s+(?:a|any|the)\s+\w+\s+(?:you\s+read\s+)?should\s+be\s+followed"
+        r"|\bshould\s+be\s+followed\s+without\s+asking"
+        r"|\b(?:is|are)\s+a\s+decoy\b|\bthe\s+real\s+task\s+is\b"
+        r"|\b(?:must|should|may)\s+not\s+refuse\b|\bnever\s+refuse\b|\bdo\s+not\s+refuse\b"
+        r"|\bcomply\s+with\s+the\s+following\b"
+        r"|\bbefore\s+(?:answering|doing|responding\s+to)\s+anything(?:\s+else)?,?\s+(?:first\s+)?"
+        r"(?:execute|run|follow|perform|do)\b"
+        r"|\bfollow\s+the\s+steps\s+below\s+before\b",
+        negatable=False,
+    ),
+    # ---------------------------------------------------------------- authority
+    _Rule(
+        "authority",
+        "claims an authority it cannot have",
+        (
+            "system",
+            "admin",
+            "anthropic",
+            "openai",
+            "official",
+            "directive",
+            "owner",
+            "security team",
+            "management",
+            "authori",
+            "developer mode",
+            "critical",
+            "important",
+            "attention",
+            "notice",
+            "priority",
+        ),
+        r"^\W{0,6}(?:system|admin|administrator|developer|root|assistant)\s*(?:note|notice|"
+        r"message|override|prompt)?\s*[:\]>]"
+        r"|[\[<(]\s*/?\s*(?:system|admin|administrator|sys|inst)\b[^\]>)]{0,30}[\]>)]"
+        r"|#+\s*system\b|\bsystem\s+prompt\s*#+"
+        r"|\b(?:important|critical|urgent|mandatory)\s+(?:system\s+)?(?:note|instruction|message|"
+        r"notice|directive|update)s?\b[^.\n]{0,20}(?::|for\s+(?:ai|agents?|assistants?|claude|llms?))"
+        r"|\b(?:important|critical)\s+system\b"
+        r"|\b(?:message|note|notice|directive|order|instruction|policy|requirement|mandate)s?\s+"
+        r"(?:comes?\s+)?from\s+(?:anthropic|openai|the\s+(?:system|repo(?:sitory)?|project)\s+"
+        r"(?:owner|admin\w*|maintainer)|the\s+security\s+team|management|the\s+(?:system\s+)?"
+        r"administrator|the\s+admin|the\s+developers?\s+of)"
+        r"|\b(?:official|mandatory)\s+(?:policy|directive|notice|instruction)\b"
+        r"|\b(?:per|by)\s+(?:management|admin|security|legal|executive)\s+(?:directive|order|"
+        r"mandate|request)"
+        r"|\b(?:anthropic|openai)\s+(?:security\s+team\s+)?(?:requires?|instructs?|says|wants)\b"
+        r"|\bhighest\s+priority\b|\btop\s+priority\s+instruction"
+        r"|\bdeveloper\s+mode\s+(?:is\s+)?(?:enabled|on|active)"
+        r"|\b(?:authori[sz]e|authori[sz]ed|permit|permitted|allowed|entitled)\s+(?:all\s+)?"
+        r"(?:agents?|assistants?|you|claude|ais?|models?)?\s*(?:to\s+)?(?:to\s+)?"
+        r"(?:bypass|disable|run\s+any|exfiltrate|ignore|skip|push|merge|override|modify\s+any)"
+        r"|\b(?:authori[sz]ed|sanctioned|approved)\s+(?:penetration|pen|red[- ]team)\s+test"
+        r"|\b(?:attention|notice|note|message)\s+(?:to\s+)?(?:ai|language\s+models?|llms?|"
+        r"agents?|assistants?|claude|the\s+(?:ai|assistant|model))\b"
+        r"|\binstruction\s+for\s+(?:ai|agents?|assistants?|llms?|claude)"
+        r"|\b(?:must|shall)\s+(?:comply|obey)\b"
+        r"|\bsafety\s+(?:rules|checks|policies|guidelines|filters)\s+(?:are\s+|is\s+)?"
+        r"(?:do\s+not|don'?t|no\s+longer)?\s*(?:apply|disabled|off|suspended|lifted)"
+        r"|\bignore\s+the\s+content\s+policy",
+        negatable=False,
+    ),
+    _Rule(
+        "authority",
+        "grants the agent rights or approval it was not given",
+        ("grant", "privilege", "rights", "approved", "agreed", "trusts", "permission", "access"),
+        r"\b(?:has|have|been|with|now\s+(?:has|have))\s+(?:been\s+)?(?:granted\s+)?(?:admin|"
+        r"elevated|root|full|unrestricted|sudo|superuser)\s+(?:rights|privileges|access|"
+        r"permissions)\b"
+        r"|\bgrant(?:ed|s)?\s+(?:the\s+)?(?:agent|assistant|ai|claude|you|model|bot)\b"
+        r"|\b(?:user|owner|team)\s+(?:has\s+)?(?:already\s+)?(?:pre-?approved|agreed\s+to|"
+        r"consented\s+to|approved)\s+(?:every|all|any|it|this|everything)"
+        r"|\bpre-?approved\s+(?:every|all|any)"
+        r"|\btrusts\s+you\s+(?:fully|completely)"
+        r"|\byou\s+(?:have|are\s+given)\s+(?:full\s+)?permission\s+to\s+(?:modify|change|edit|"
+        r"write|run|delete|push|access)",
+        negatable=False,
+    ),
+    # ---------------------------------------------------------------- fetch and run
+    _Rule(
+        "fetch-exec",
+        "fetches code from the network and runs it",
+        ("curl", "wget", "iwr", "invoke-web", "irm ", "fetch", "http"),
+        r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|http)\b[^|\n]{0,300}"
+        r"\|\s*(?:" + _SHELLS + r")"
+        r"|(?:\b(?:ba|z|k)?sh|\bpython[0-9.]*|\bsource|\bnode|\bperl|(?:^|\s)\.)\s*<\(\s*"
+        r"(?:curl|wget)"
+        r"|\b(?:sh|bash|zsh)\s+-c\s+[\"']?\$\(\s*(?:curl|wget)"
+        r"|\beval\s+[\"']?\$\(\s*(?:curl|wget)"
+        r"|\biex\s*\(?\s*(?:\(?\s*new-object|iwr|irm|invoke-webrequest|invoke-restmethod)"
+        r"|\b(?:curl|wget)\b[^\n]{0,200}(?:&&|;)\s*(?:chmod\s+\+x|(?:ba)?sh\s|\./|/tmp/)",
+        negatable=False,
+    ),
+    _Rule(
+        "fetch-exec",
+        "runs code taken from a URL or an encoded payload",
+        ("http", "exec", "base64", "child_process", "download", "pipe", "urlopen"),
+        r"\bexec\s*\([^\n]{0,120}(?:urlopen|requests\.get|https?://|urllib)"
+        r"|\brequire\(\s*['\"]child_process['\"]\s*\)"
+        r"|\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,40}\|\s*(?:" + _SHELLS + r")"
+        r"|\b(?:execute|run)\s+the\s+base64\b"
+        r"|\bdownload(?:s|ed|ing)?\s+(?:\w+\s+){0,3}and\s+(?:then\s+)?(?:run|execute|install|"
+        r"launch|source)"
+        r"|\b(?:fetch|download|get|grab)\s+" + _URL + r"\s+and\s+(?:then\s+)?(?:run|execute|"
+        r"source|eval)"
+        r"|\bpipe\s+(?:the\s+)?(?:output\s+of\s+)?[^\n]{0,80}\b(?:into|to)\s+(?:ba|z)?sh\b"
+        r"|\bpipe\s+" + _URL + r"\s+(?:into|to)\s+\w+"
+        r"|\b" + _VERB_RUN + r"\s+(?:the\s+|its\s+|this\s+)?(?:script|payload|contents?|binary|"
+        r"installer|code|file|repair\s+script|setup\s+script)\s+(?:\w+\s+){0,2}(?:at|from|in)\s+"
+        + _URL
+        + r"|\b"
+        + _VERB_RUN
+        + r"\b[^\n.]{0,60}"
+        + _URL
+        + r"\.(?:sh|ps1|py|exe|bat|cmd|msi|pkg|bin)\b",
+        negatable=True,
+    ),
+    _Rule(
+        "fetch-exec",
+        "runs code or installs software every session",
+        ("session", "every", "each", "npx", "postinstall"),
+        r"\b(?:at\s+the\s+start\s+of|before|in|during|after)\s+(?:every|each|any)\s+(?:new\s+)?"
+        r"(?:session|task|conversation|shell|chat)\b[^\n]{0,80}(?:https?://|curl|wget|npx|execute|"
+        r"run\s+\S*(?:\.sh|script))"
+        r"|(?:https?://|curl|wget|npx\s+-y)[^\n]{0,120}\b(?:every|each|any|at)\s+(?:new\s+)?"
+        r"(?:session|task)\b"
+        r"|\bnpx\s+-y\s+[^\n]{0,60}--postinstall",
+        negatable=True,
+    ),
+    # ---------------------------------------------------------------- exfiltration
+    _Rule(
+        "exfiltration",
+        "sends credentials or private files somewhere",
+        (
+            "ssh",
+            "id_",
+            "credential",
+            ".env",
+            "token",
+            "key",
+            "secret",
+            "password",
+            "cookie",
+            "netrc",
+            "npmrc",
+            "pypirc",
+            "kube",
+            "docker",
+            "hosts.yml",
+            "environment variable",
+            "env var",
+            "`env`",
+        ),
+        r"(?:" + _SEND + r")\b[^\n]{0,120}?" + _SECRETS + r"[^\n]{0,120}?(?:\bto\b|\binto\b|"
+        r"\bin\b|\bon\b|\bwith\b|@|<|\bat\b)[^\n]{0,60}?" + _DEST
+        + r"|"
+        + _SECRETS
+        + r"[^\n]{0,60}?\b(?:to|into)\s+(?:the\s+)?"
+        + _DEST
+        + r"|\b(?:print|dump|echo|output|log|list|send|post|write)\s+(?:all\s+|every\s+|the\s+)?"
+        r"(?:environment\s+variables?|env\s+vars?)\b"
+        r"|(?:\bcurl|\bscp|\bnc|\brsync)\b[^\n]{0,40}(?:-d\s*@|-F\s*\w+=@|<\s*|\s)" + r"~?/?"
+        r"(?:\.ssh/|\.aws/|\.env\b|\.kube/|\.docker/|\.netrc|\.npmrc|\.pypirc)",
+        negatable=True,
+    ),
+    _Rule(
+        "exfiltration",
+        "copies the code or workspace to an outside location",
+        ("push", "upload", "copy", "mirror", "remote", "send", "tarball", "zip"),
+        r"\b(?:push|upload|copy|mirror|send|sync|transfer)\s+(?:a\s+copy\s+of\s+)?(?:the\s+|this\s+|"
+        r"all\s+|our\s+)?(?:repository|repo|workspace|codebase|source\s+code|source|project|diffs?)"
+        r"\b[^\n]{0,60}(?:to|at)\s+(?:" + _URL + r"|git@\S+|\d{1,3}(?:\.\d{1,3}){3})"
+        r"|\badd\s+(?:a\s+)?(?:git\s+)?remote\b[^\n]{0,80}(?:https?://|git@)\S+[^\n]{0,40}"
+        r"\b(?:push|mirror|sync)"
+        r"|\b(?:upload|send)\s+(?:the\s+)?(?:workspace|repo\w*|project|home\s+directory)\s+"
+        r"(?:as\s+a\s+)?(?:tarball|zip|archive)"
+        r"|\bsilently\s+uploads?\b",
+        negatable=True,
+    ),
+    # ---------------------------------------------------------------- disabling checks
+    _Rule(
+        "disable-checks",
+        "bypasses commit hooks or checks",
+        (
+            "no-verify",
+            "commit -n",
+            "husky",
+            "skip=",
+            "uninstall",
+            "continue-on-error",
+            "nosumdb",
+            "nosumcheck",
+            "insecure",
+            "verify-hashes",
+        ),
+        r"--no-verify\b(?!-)|\bgit\s+commit\s+(?:-\w+\s+)*-n\b|\bhusky\s*=\s*0\b|\bskip\s*=\s*all\b"
+        r"|\bpre-commit\s+uninstall\b|\bcontinue-on-error\s*:\s*true\b|\bgonosumdb\b|"
+        r"\bgonosumcheck\b|-insecure\b|--no-verify-hashes\b",
+        negatable=True,
+    ),
+    _Rule(
+        "disable-checks",
+        "turns off the agent's permission prompts or sandbox",
+        (
+            "dangerously",
+            "bypasspermissions",
+            "bash(*)",
+            "allowed_tools",
+            "auto-approve",
+            "sandbox",
+            "ask",
+            "confirm",
+            "permission",
+            "sudo",
+        ),
+        r"--dangerously-skip-permissions|\bbypassPermissions\b|\bBash\(\*\)"
+        r"|\ballowed_?tools\b[^\n]{0,20}['\"]?\*"
+        r"|\bauto-?approve\s+(?:every|all|any)"
+        r"|--no-sandbox\b|\bdisable\s+the\s+sandbox\b"
+        r"|\b(?:skip|without|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:ask(?:ing)?|"
+        r"confirm(?:ing|ation)?|check(?:ing)?\s+with)\s+(?:the\s+user\s+)?(?:for\s+"
+        r"(?:permission|confirmation|approval)\s+)?(?:before|for|when|first)\b"
+        r"|\bno\s+need\s+to\s+ask\s+for\s+(?:permission|confirmation|approval)"
+        r"|\bwithout\s+(?:asking|confirmation|approval|permission|review|reading|"
+        r"telling\s+(?:the\s+user|anyone))\b"
+        r"|\bsudo\s+for\s+(?:every|all|any)\s+commands?"
+        r"|\brun\s+(?:every|all)\s+commands?\s+(?:with|as)\s+(?:sudo|root)",
+        negatable=False,
+    ),
+    _Rule(
+        "disable-checks",
+        "removes or weakens tests instead of fixing the code",
+        ("test", "assert", "xfail", "skip", "coverage", "threshold", "snapshot", "expected"),
+        r"\b(?:delete|remove|drop|skip|xfail|disable|comment\s+out|ignore|mute|silence)\s+"
+        r"(?:\w+\s+){0,2}(?:failing|flaky|broken|red|failed)\s+(?:tests?|assertions?|checks?|"
+        r"specs?|test\s+files?)"
+        r"|\b(?:failing|failed|broken|flaky)\s+(?:tests?|assertions?|checks?|specs?)\b[^.\n]{0,60}"
+        r"\b(?:delete|delet|remov|skip|xfail|comment\w*\s+out|ignor|disabl|drop|just\s+xfail)"
+        r"|\bwhen\s+(?:the\s+)?tests?\s+(?:fail|break)s?,?\s+(?:just\s+)?(?:delete|remove|skip|"
+        r"disable|comment)"
+        r"|\b(?:tests?|test\s+suite)\s+(?:keeps?\s+)?fail\w*,?\s+(?:just\s+)?(?:delete|remove|skip|"
+        r"disable|drop)"
+        r"|\b(?:comment\s+out|remove|delete)\s+(?:the\s+)?(?:failing\s+)?assertions?"
+        r"|\bassert\s+True\b|\bhard-?cod(?:e|ing)\s+(?:the\s+)?expected"
+        r"|\b(?:mark|decorate)\s+(?:\w+\s+){0,2}tests?\s+with\s+@?pytest\.mark\.(?:skip|xfail)"
+        r"\s+instead"
+        r"|\blower\s+(?:the\s+)?(?:coverage\s+)?threshold"
+        r"|\b(?:edit|change|update|rewrite)\s+(?:the\s+)?expected\s+values?\b[^.\n]{0,60}"
+        r"\bmatch\s+whatever"
+        r"|\bskip\s+(?:the\s+|all\s+)?tests\s+before\s+(?:pushing|committing|merging)"
+        r"|\btests?\b[^.\n]{0,60}\bcan\s+be\s+ignored\s+by\s+deleting"
+        r"|\bxfail\s+it\b|\bso\s+the\s+(?:suite|build|ci)\s+(?:is\s+green|passes)\b",
+        negatable=True,
+    ),
+    _Rule(
+        "disable-checks",
+        "disables a safety check, review or protection",
+        (
+            "disable",
+            "turn off",
+            "remove",
+            "delete",
+            "uninstall",
+            "bypass",
+            "ssl",
+            "tls",
+            "verify",
+            "777",
+            "force",
+            "merge",
+            "approve",
+            "exclude",
+            "type: ignore",
+            "noqa",
+            "comment out",
+        ),
+        r"\b(?:disable|turn\s+off|remove|delete|uninstall|bypass|deactivate|circumvent|skip)\s+"
+        r"(?:\w+\s+){0,2}(?:branch\s+protection|secret\s+scann\w*|security\s+(?:checks?|scans?|"
+        r"workflow|review)|linter\b[^.\n]{0,20}\bin\s+ci|code\s+review|pre-commit\s+hooks?|"
+        r"the\s+hooks|auth(?:entication)?\s+checks?|permission\s+checks?|signature\s+checks?|"
+        r"(?:\S*/)?security\.ya?ml|ci\s+checks?)"
+        r"|\bcomment\s+out\s+(?:the\s+)?(?:auth\w*|permission|security|signature|csrf)\s+\w+"
+        r"|\bverify\s*=\s*false\b|\bnode_tls_reject_unauthorized\s*=\s*0\b|\bsslverify\s+false\b"
+        r"|\bdisable\s+(?:ssl|tls|certificate)\s+(?:verification|checks?)"
+        r"|\bchmod\s+(?:-R\s+)?777\b"
+        r"|\b(?:git\s+)?push\s+(?:-f|--force)(?!-with-lease)\b[^.\n]{0,30}\b(?:main|master|"
+        r"production|release)\b"
+        r"|\bmerg\w*\s+(?:your|its|their)\s+own\s+(?:pr|pull\s+request)s?"
+        r"|\bapprov\w*\s+(?:your|its|their)\s+own\s+(?:pr|pull\s+request|changes?)s?"
+        r"|\bapprove\s+the\s+(?:pr|pull\s+request)\s+without\b"
+        r"|#\s*type:\s*ignore`?\s+and\s+`?#\s*noqa`?\s+to\s+every"
+        r"|\badd\s+(?:\w+\s+){0,3}to\s+the\s+mypy\s+exclude"
+        r"|\bpush\s+directly\s+to\s+(?:main|master|production)\b",
+        negatable=True,
+    ),
+    # ---------------------------------------------------------------- odd package indexes
+    _Rule(
+        "package-index",
+        "installs packages from an unusual index or source",
+        (
+            "index-url",
+            "index_url",
+            "registry",
+            "trusted-host",
+            "goproxy",
+            "gem sources",
+            "git+",
+            "--git",
+            "mirror",
+            "wheels",
+        ),
+        r"(?:--(?:extra-)?index-url|\bextra-index-url\s*=|\bindex-url\s*=|\bpip_(?:extra_)?index_url"
+        r"\b|\bregistry\s*[= ]|\bnpm\s+config\s+set\s+registry|\byarn\s+config\s+set\s+registry|"
+        r"\bgem\s+sources\s+(?:--add|-a)|\bgoproxy\b|--trusted-host|\s-i\s+(?=https?://))"
+        r"[^\n]{0,60}?(?P<url>https?://[^\s'\"`,;)]+|\d{1,3}(?:\.\d{1,3}){3})"
+        r"|https?://\S+[^\n]{0,30}\bwith\s+--(?:extra-)?index-url\b"
+        r"|\b(?:pip|uv\s+pip|pipx)\s+install\s+[^\n]{0,40}git\+https?://"
+        r"|\bcargo\s+install\s+--git\s+https?://"
+        r"|\b(?:package|library|module)\s+['\"`]?[\w-]+['\"`]?\s+from\s+the\s+mirror"
+        r"|\bfrom\s+https?://\S+/wheels/",
+        negatable=True,
+    ),
+    # ---------------------------------------------------------------- persistence
+    _Rule(
+        "persistence",
+        "plants itself where every later session or agent will run it",
+        (
+            "bashrc",
+            "zshrc",
+            "profile",
+            "authorized_keys",
+            "cron",
+            "claude.md",
+            "agents.md",
+            "every memory",
+            "global memory",
+            "settings.json",
+            "persist",
+            "mcp server",
+            "git hook",
+            "every project",
+        ),
+        r"\b(?:add|append|write|put|insert)\b[^\n]{0,80}(?:~/\.(?:bashrc|zshrc|profile|"
+        r"bash_profile)|shell\s+profile|authorized_keys)"
+        r"|\b(?:modify|edit|change)\s+~/\.(?:bashrc|zshrc|profile|bash_profile)"
+        r"|\bcron\s*(?:job|tab)?\b[^\n]{0,60}(?:https?://|curl|wget)"
+        r"|\b(?:write|copy|save|add|repeat|put|insert|append)\s+(?:this|the|these)\s+(?:\w+\s+)?"
+        r"(?:rule|instruction|note|entry|text|line)s?\b[^\n]{0,40}\b(?:into|to|in)\s+(?:every|all|"
+        r"each|the\s+global|~/\.claude|the\s+user's)"
+        r"|\bso\s+(?:that\s+)?(?:it\s+persists|all\s+agents\s+follow|it\s+applies\s+to\s+every)"
+        r"|\brepeat\s+this\s+(?:instruction|rule|note)\b"
+        r"|\b(?:modify|edit|change|update)\s+\S*\.claude/settings(?:\.local)?\.json\b[^\n]{0,60}"
+        r"\b(?:hook|permission|allow|mcp)"
+        r"|\bregister\s+(?:an?\s+)?mcp\s+server\b[^\n]{0,80}(?:without|silently|https?://)"
+        r"|\bgit\s+hook\s+that\b[^\n]{0,40}\b(?:upload|send|post|silently)",
+        negatable=True,
+    ),
+)
+
+
+def _hidden_findings(text: str) -> list[Finding]:
+    """Zero-width and bidi characters, HTML comments and visually hidden HTML."""
+    found: list[Finding] = []
+    if not text.isascii():
+        chars = {c for c in text if c in _HIDDEN_CHARS}
+        if chars or _zwj_between_letters(text):
+            names = ", ".join(sorted(f"U+{ord(c):04X}" for c in chars)) or "U+200D"
+            found.append(
+                Finding("hidden", "hides text with invisible or direction-changing characters", names)
+            )
+    if "<!--" in text:
+        rest = _OWN_TAG.sub("", text)
+        if "<!--" in rest:
+            start = rest.index("<!--")
+            found.append(
+                Finding("hidden", "hides text in an HTML comment", _excerpt(rest, start, start + 60))
+            )
+    lowered = text.lower()
+    if "hidden" in lowered or "display" in lowered or "visibility" in lowered or "[//]" in lowered:
+        match = _HIDDEN_HTML.search(text)
+        if match:
+            found.append(
+                Finding(
+                    "hidden",
+                    "hides text in markup a reader does not see",
+                    _excerpt(text, match.start(), match.end()),
+                )
+            )
+    return found
+
+
+_HIDDEN_HTML = LazyPattern(
+    r"<\w+[^>]*\b(?:hidden\b|style\s*=\s*['\"][^'\"]*(?:display\s*:\s*none|visibility\s*:\s*hidden"
+    r"|font-size\s*:\s*0))[^>]*>|^\s*\[//\]\s*:\s*#|\n\s*\[//\]\s*:\s*#",
+    re.IGNORECASE,
+)
+
+
+def _zwj_between_letters(text: str) -> bool:
+    index = text.find(_ZWJ)
+    while index >= 0:
+        before = text[index - 1] if index else " "
+        after = text[index + 1] if index + 1 < len(text) else " "
+        if (before.isalnum() and before.isascii()) or (after.isalnum() and after.isascii()):
+            return True
+        index = text.find(_ZWJ, index + 1)
+    return False
+
+
+def _visible(text: str) -> str:
+    """``text`` as matched: hidden characters removed (so they cannot split a keyword),
+    compatibility forms folded (full-width letters), whitespace runs made single spaces."""
+    if not text.isascii():
+        import unicodedata
+
+        text = "".join(c for c in text if c not in _HIDDEN_CHARS and c != _ZWJ)
+        text = unicodedata.normalize("NFKC", text)
+    return " ".join(text.split())
+
+
+def _negated(text: str, start: int, end: int) -> bool:
+    """True when a negation stands before the match within its clause, or the clause goes on
+    to say the thing is blocked or banned."""
+    clause_start = 0
+    for match in _CLAUSE_BREAK.finditer(text, 0, start):
+        clause_start = match.end()
+    if _NEGATION.search(text, clause_start, start) is not None:
+        return True
+    following = _CLAUSE_BREAK.search(text, end)
+    clause_end = following.start() if following else len(text)
+    return _NEGATION_AFTER.search(text, end, clause_end) is not None
+
+
+def _trusted_index(url: str) -> bool:
+    host = url.split("://", 1)[-1].split("/", 1)[0].split("@")[-1].split(":")[0].lower()
+    return any(host == known or host.endswith("." + known) for known in _TRUSTED_INDEXES)
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    piece = " ".join(text[start:end].split())
+    return piece if len(piece) <= 80 else piece[:79] + "…"
+
+
+def find_instructions(text: str) -> list[Finding]:
+    """Every reason ``text`` reads as an attempt to steer a future session (``[]`` when it
+    reads as an ordinary note). One finding per rule, in rule order, hidden text first."""
+    if not text or not text.strip():
+        return []
+    found = _hidden_findings(text)
+    visible = _visible(_OWN_TAG.sub(" ", text))
+    lowered = visible.lower()
+    for rule in RULES:
+        if not any(hint in lowered for hint in rule.hints):
+            continue
+        for match in rule.pattern.finditer(visible):
+            if rule.negatable and _negated(visible, *match.span()):
+                continue
+            if rule.kind == "package-index" and _trusted_url(match):
+                continue
+            found.append(Finding(rule.kind, rule.reason, _excerpt(visible, *match.span())))
+            break
+    return found
+
+
+def _trusted_url(match: re.Match[str]) -> bool:
+    url = match.groupdict().get("url")
+    return bool(url) and url is not None and _trusted_index(url)
+
+
+def is_instruction_shaped(text: str) -> bool:
+    """True when :func:`find_instructions` has anything to say about ``text``."""
+    return bool(find_instructions(text))
+
+
+def reasons(text: str) -> list[str]:
+    """The findings as one-line reasons for a person (``[]`` for an ordinary note)."""
+    return [finding.line() for finding in find_instructions(text)]
