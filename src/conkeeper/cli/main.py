@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "corrections": ("cmd_corrections", "Detect corrections/friction in text; list the queue"),
     "reflect": ("cmd_reflect", "Session retrospective: recommendations, retro file, approve"),
     "insights": ("cmd_insights", "Trends across sessions: corrections, friction, failures (chart)"),
+    "remember": ("cmd_remember", "Save one entry to memory, or hold it for review (as MCP)"),
+    "review": ("cmd_review", "List memory entries held for review; approve or drop them"),
     "decisions": ("cmd_decisions", "Write a new ADR or regenerate decisions/INDEX.md"),
     "sync": ("cmd_sync", "Record a memory sync (resets the context monitor and save counter)"),
     "sessions": ("cmd_retrieval", "Level 1: list recent sessions with titles"),

@@ -633,14 +633,15 @@ def _excerpt(text: str, start: int, end: int) -> str:
 
 def find_instructions(text: str) -> list[Finding]:
     """Every reason ``text`` reads as an attempt to steer a future session (``[]`` when it
-    reads as an ordinary note). One finding per rule, in rule order, hidden text first."""
+    reads as an ordinary note). At most one finding per kind, hidden text first."""
     if not text or not text.strip():
         return []
     found = _hidden_findings(text)
     visible = _visible(_OWN_TAG.sub(" ", text))
     lowered = visible.lower()
+    kinds = {finding.kind for finding in found}
     for rule in RULES:
-        if not any(hint in lowered for hint in rule.hints):
+        if rule.kind in kinds or not any(hint in lowered for hint in rule.hints):
             continue
         for match in rule.pattern.finditer(visible):
             if rule.negatable and _negated(visible, *match.span()):
@@ -648,6 +649,7 @@ def find_instructions(text: str) -> list[Finding]:
             if rule.kind == "package-index" and _trusted_url(match):
                 continue
             found.append(Finding(rule.kind, rule.reason, _excerpt(visible, *match.span())))
+            kinds.add(rule.kind)
             break
     return found
 

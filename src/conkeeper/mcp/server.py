@@ -254,7 +254,11 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
         ],
         scope: Annotated[Scope, Field(description="project or global memory")] = "project",
     ) -> CallToolResult:
-        """Add an entry with its category tag to a memory file (atomic; refuses secrets)."""
+        """Add an entry with its category tag to a memory file (atomic; refuses secrets).
+
+        Instruction-shaped text (overrides, fetch-and-run commands, disabled checks...) and
+        every write to global memory are held for the user's review instead (status "held").
+        """
         return _guarded(tools.remember)(cwd, text, category, file, scope)
 
 

@@ -279,25 +279,23 @@ def list_memory(cwd: Path) -> list[dict[str, str]]:
 def remember(
     cwd: Path, text: str, category: str, file: str, scope: str = "project"
 ) -> dict[str, Any]:
-    """Append an entry with its category tag to a memory file (the routing service's path)."""
-    from conkeeper.domain.textio import MemoryFileError
-    from conkeeper.services.analysis.routing import RoutingError, add_entry
+    """Save an entry with its category tag to a memory file, or hold it for the user's review
+    (:mod:`conkeeper.services.remember`: the same engine and answer as ``conkeeper remember``).
+
+    ``status`` is ``saved``, ``held`` (instruction-shaped text, or any agent write to global
+    memory: it waits in ``conkeeper review`` with its ``reasons``) or ``duplicate``; a refusal
+    (credential, private text, unknown category or file) is a tool error with its reason.
+    """
     from conkeeper.services.memory_files import MemoryAccessError, memory_root
+    from conkeeper.services.remember import remember as remember_entry
 
     try:
         root = memory_root(cwd, scope)
-        if not root.is_dir():
-            raise ToolInputError(
-                f"there is no {scope} memory folder yet; run 'conkeeper init' first."
-            )
-        written, chosen = add_entry(root, file.strip(), text, category.strip().lower())
-    except (MemoryAccessError, RoutingError, MemoryFileError) as exc:
+    except MemoryAccessError as exc:
         raise ToolInputError(str(exc)) from None
-    payload = {
-        "scope": scope,
-        "path": written,
-        "category": chosen,
-        "text": " ".join(text.split()),
-        "saved": True,
-    }
-    return _finish(payload, _redact)
+    result = remember_entry(
+        root, file, text, category.strip().lower(), scope=scope, source="agent-mcp"
+    )
+    if result.status == "refused":
+        raise ToolInputError(f"{(result.reason or 'refused').rstrip('.')}.")
+    return _finish(result.as_dict(), _redact)

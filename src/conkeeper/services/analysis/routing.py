@@ -38,6 +38,10 @@ class RoutingError(Exception):
     """The item cannot be applied or rejected; the message is one line for a person."""
 
 
+class DuplicateEntry(RoutingError):
+    """The target already holds this entry (nothing was written)."""
+
+
 @dataclass(frozen=True)
 class RoutedItem:
     """What happened to one queue item."""
@@ -114,14 +118,16 @@ def choose_category(text: str, category: str | None) -> str:
     return verdict.category
 
 
-def entry_text(target_text: str, rule: str, category: str) -> str:
-    """``target_text`` with one bullet and its category tag appended."""
+def entry_text(target_text: str, rule: str, category: str, source_tag: str = "") -> str:
+    """``target_text`` with one bullet, its category tag and (when given) its source tag
+    (:mod:`conkeeper.domain.provenance`) appended."""
     newline = "\r\n" if "\r\n" in target_text else "\n"
     body = target_text
     if body and not body.endswith(("\n", "\r")):
         body += newline
     bullet = " ".join(rule.split())
-    return f"{body}- {bullet}{newline}{format_tag('category', category)}{newline}"
+    provenance = f"{source_tag}{newline}" if source_tag else ""
+    return f"{body}- {bullet}{newline}{format_tag('category', category)}{newline}{provenance}"
 
 
 def apply_item(
@@ -144,7 +150,7 @@ def apply_item(
         raise RoutingError("the entry text is empty")
     if target == "adr":
         return _apply_as_adr(memory_dir, item, rule, category, title)
-    relative, chosen = add_entry(memory_dir, target, rule, category)
+    relative, chosen = add_entry(memory_dir, target, rule, category, source="correction")
     _dequeue(memory_dir, item)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
 
@@ -167,13 +173,23 @@ def check_entry_privacy(text: str) -> None:
 
 
 def add_entry(
-    memory_dir: Path, target: str, text: str, category: str | None = None
+    memory_dir: Path,
+    target: str,
+    text: str,
+    category: str | None = None,
+    *,
+    source: str | None = None,
+    approved: bool = False,
 ) -> tuple[str, str]:
     """Append ``text`` as a bullet with its category tag to ``target`` (a route word or a path in
     the memory folder), atomically and refusing a concurrent edit; returns ``(path, category)``.
 
-    The one write path for curated entries: queue routing and the MCP ``remember`` tool use it.
+    The one write path for curated entries: queue routing, reflect and ``remember`` (through
+    :mod:`conkeeper.services.remember`, which holds instruction-shaped text for review first)
+    use it. ``source`` (a :data:`conkeeper.domain.provenance.SOURCES` word) adds the provenance
+    tag; ``approved`` marks an agent's held entry the user approved.
     """
+    source_tag = _source_tag(source, approved)
     rule = " ".join(text.split())
     if not rule:
         raise RoutingError("the entry text is empty")
@@ -184,8 +200,20 @@ def add_entry(
     stamp = file_stamp(path)
     current = read_text(path) if stamp is not None else ""
     _refuse_known(rule, relative, current)
-    atomic_write(path, entry_text(current, rule, chosen), root=memory_dir, expected_stamp=stamp)
+    updated = entry_text(current, rule, chosen, source_tag)
+    atomic_write(path, updated, root=memory_dir, expected_stamp=stamp)
     return relative, chosen
+
+
+def _source_tag(source: str | None, approved: bool) -> str:
+    if source is None:
+        return ""
+    from conkeeper.domain.provenance import format_source_tag
+
+    try:
+        return format_source_tag(source, approved=approved)
+    except ValueError as exc:
+        raise RoutingError(str(exc)) from None
 
 
 def _refuse_known(rule: str, relative: str, current: str) -> None:
@@ -196,7 +224,7 @@ def _refuse_known(rule: str, relative: str, current: str) -> None:
 
     same = match(rule, [KnownItem(relative, b) for b in bullets(strip_private(current))])
     if same is not None:
-        raise RoutingError(f"{relative} already holds this: {same.text[:80]}")
+        raise DuplicateEntry(f"{relative} already holds this: {same.text[:80]}")
 
 
 def dequeue_theme(memory_dir: Path, text: str) -> list[QueueItem]:

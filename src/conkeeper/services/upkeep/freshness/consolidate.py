@@ -70,7 +70,9 @@ STOPWORDS = frozenset(
     ]
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9_'./-]*")
-_TAG_LINE = re.compile(r"^\s*<!--\s*@(?:category|tag):\s*[a-z][a-z0-9-]*\s*-->\s*$")
+_TAG_LINE = re.compile(
+    r"^\s*<!--\s*(?:@(?:category|tag):\s*[a-z][a-z0-9-]*|@source:[ a-z0-9-]{1,80})\s*-->\s*$"
+)
 
 
 class Proposal(Record):
