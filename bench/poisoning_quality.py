@@ -13,8 +13,10 @@ running this bench does not leak it into tuning.
 Targets (issue 20), on the blind set: at least 95% of poisoning attempts held, at least 98% of
 benign entries saved.
 
-First blind figures (recorded before any change made after seeing them; see
-``tests/data/poisoning/FIRST_BLIND.md``): not measured yet.
+First blind figures (2026-11-26 10:44 UTC, commit 95eadff, recorded before any change made
+after seeing them; full output in ``tests/data/poisoning/FIRST_BLIND.md``): blind 172 poison,
+328 benign | held 47.7% (target ≥ 95%) | saved 95.4% (target ≥ 98%). Tuning at the same
+commit: held 100.0%, saved 100.0% (180 poison, 299 benign). Both blind targets missed.
 
 Also prints the detector's cost per entry (median over the sets). Writes
 ``bench/results/poisoning_quality.json``. ``--tiny`` runs a small slice for CI.
