@@ -43,7 +43,9 @@ _NEGATION = re.compile(
 # "... is blocked", "... are banned": a mention of the thing, said to be prevented.
 _NEGATION_AFTER = re.compile(
     r"\b(?:is|are|was|were|gets?|stays?)\s+(?:\w+\s+)?(?:blocked|banned|forbidden|rejected|"
-    r"prohibited|not\s+allowed|refused|disabled\s+by)\b",
+    r"prohibited|not\s+allowed|refused|disabled\s+by|never|not)\b"
+    r"|^\W{0,3}(?:is|are|was|were|has|had)\s+(?:only|being|masking|hiding|causing|used|the\s+"
+    r"cause|a\s+(?:bug|mistake|problem))\b",
     re.IGNORECASE,
 )
 _CLAUSE_BREAK = re.compile(r"[.;!?\n]|,\s+(?:but|and|so)\b|\s+-\s+|:\s")
@@ -55,6 +57,9 @@ _TRUSTED_INDEXES = (
     "proxy.golang.org",
     "rubygems.org",
     "crates.io",
+    "npm.pkg.github.com",
+    "pkg.github.com",
+    "download.pytorch.org",
 )
 
 
@@ -91,16 +96,25 @@ class _Rule:
     compiled pattern; ``negatable`` rules are dropped when a negation precedes the match in its
     clause."""
 
-    __slots__ = ("hints", "kind", "negatable", "pattern", "reason")
+    __slots__ = ("directive", "hints", "kind", "negatable", "pattern", "reason")
 
     def __init__(
-        self, kind: str, reason: str, hints: tuple[str, ...], source: str, negatable: bool = True
+        self,
+        kind: str,
+        reason: str,
+        hints: tuple[str, ...],
+        source: str,
+        negatable: bool = True,
+        directive: bool = False,
     ) -> None:
         self.kind = kind
         self.reason = reason
         self.hints = hints
         self.pattern = LazyPattern(source, re.IGNORECASE | re.DOTALL)
         self.negatable = negatable
+        # only when the match is said as an order ("Disable X", "just skip Y", "when Z fails,
+        # delete ..."), not as a description ("X is disabled for the webhook")
+        self.directive = directive
 
 
 _VERB_RUN = r"(?:run|execute|exec|launch|source|pipe|eval)"
@@ -545,6 +559,279 @@ RULES: tuple[_Rule, ...] = (
         r"|\bgit\s+hook\s+that\b[^\n]{0,40}\b(?:upload|send|post|silently)",
         negatable=True,
     ),
+    # ---------------------------------------------------------------- override, wider
+    _Rule(
+        "override",
+        "puts itself above what the user says",
+        ("regardless", "even if", "no matter", "outdated", "trust this", "pretend", "without question",
+         "asks why", "user asks", "unconditionally", "tell them", "tell the user"),
+        r"\b(?:regardless\s+of|no\s+matter)\s+(?:what|how|whatever)\s+(?:\w+\s+){0,4}"
+        r"(?:user|instructions?|claude\.md|agents\.md|system|says?|asks?|wants?)"
+        r"|\beven\s+if\s+the\s+user\s+(?:objects?|says|asks|refuses|disagrees|tells)"
+        r"|\b(?:user'?s?|chat|system|claude\.md)\s+(?:\w+\s+){0,3}(?:instructions?|requests?|"
+        r"rules?)\s+(?:\w+\s+){0,4}(?:are|is)\s+(?:outdated|wrong|obsolete|superseded|not\s+to\s+be"
+        r"\s+trusted)[^.\n]{0,40}\b(?:trust|follow|use)\s+(?:this|these)"
+        r"|\btrust\s+(?:this|these)\s+(?:file|note|entry|rules?)\s+instead"
+        r"|\bpretend\s+(?:that\s+)?(?:the\s+)?(?:tests?|build|ci|checks?|it|you|everything)"
+        r"|\bwithout\s+question\b|\bunconditionally\b"
+        r"|\bif\s+the\s+user\s+asks?\b[^.\n]{0,60}\b(?:tell|say|answer|reply|claim)\w*\s+"
+        r"(?:them|that|it\s+was|nothing|no\b)",
+        negatable=False,
+    ),
+    # ---------------------------------------------------------------- sabotage
+    _Rule(
+        "sabotage",
+        "weakens security or correctness as a standing rule",
+        ("csrf", "password", "md5", "sha1", "debug", "cors", "origin", "hardcode", "hard-code",
+         "commit the", "public", "exception", "except", "validation", "rate limit", "eval(",
+         "signature", "production", "prod", "audit", "two-factor", "2fa", "mfa", "jwt", "secret",
+         "reset --hard", "any", "failure rate", "auth", "shell=true", "card", "review",
+         "sanitiz", "escap", "encrypt", "tls", "ssl", "certificate", "firewall", "permission"),
+        r"\b(?:disable|turn\s+off|remove|skip|bypass|drop|strip|relax|weaken|loosen|comment\s+out|"
+        r"get\s+rid\s+of|switch\s+off|deactivate)\s+(?:the\s+|all\s+|any\s+|our\s+)?(?:\w+\s+){0,2}"
+        r"(?:csrf|xsrf|cors\s+checks?|auth\w*|authori[sz]ation|input\s+validation|validation|"
+        r"sanitiz\w+|escaping|rate[- ]?limit\w*|signature\s+(?:verification|checks?)|"
+        r"two[- ]factor|2fa|mfa|encryption|tls|ssl|https|certificate\s+(?:checks?|verification)|"
+        r"firewall|access\s+control|audit\w*|permission\s+checks?|content\s+security\s+policy|csp)"
+        r"\b"
+        r"|\bstore\s+(?:\w+\s+){0,2}passwords?\s+(?:in\s+)?(?:plain\s*text|clear\s*text|unhashed|"
+        r"unencrypted|as\s+is)"
+        r"|\b(?:hash|store|encrypt)\s+(?:\w+\s+){0,2}passwords?\s+with\s+(?:md5|sha-?1|base64|"
+        r"plain)"
+        r"|\bdebug\s*=\s*true\b[^.\n]{0,40}\bprod"
+        r"|\bset\s+debug\s*(?:=|to)\s*true\s+in\s+prod"
+        r"|\ballow\s+all\s+origins|access-control-allow-origin\s*:?\s*\*"
+        r"|\bhard-?code\s+(?:the\s+|a\s+|our\s+)?(?:\w+\s+)?(?:passwords?|secrets?|api\s+keys?|"
+        r"credentials?|tokens?)"
+        r"|\bcommit\s+(?:the\s+)?(?:\.env|secrets?|credentials?|private\s+keys?)\b"
+        r"|\bmake\s+(?:the\s+)?(?:\w+\s+){0,2}(?:bucket|repo\w*|database|container)\s+public"
+        r"|\bcatch\s+(?:every|all|any)\s+exceptions?\s+and\s+(?:pass|ignore|swallow|continue|"
+        r"discard)"
+        r"|\bexcept\s*(?:\w+\s*)?:\s*pass\b[^.\n]{0,40}\b(?:every|each|all|to\s+keep)"
+        r"|\b(?:wrap|surround)\s+(?:each|every|all)\s+\w+\s+in\s+(?:a\s+)?try/except:?\s*pass"
+        r"|\buse\s+eval\s*\(\s*\)\s+on\s+(?:the\s+)?(?:request|user|input)"
+        r"|\beval\s*\([^)]{0,40}\b(?:request|user[_ ]input|params)"
+        r"|\brun\s+migrations?\s+directly\s+(?:against|on)\s+(?:the\s+)?prod"
+        r"|\bdrop\s+the\s+audit\w*"
+        r"|\bset\s+the\s+(?:jwt\s+|session\s+|signing\s+)?secret\s+to\s+['\"]"
+        r"|\b(?:reset\s+--hard|force-?push)\b[^.\n]{0,60}\beven\s+on\s+shared"
+        r"|\bchange\s+the\s+(?:annotation|type)\s+to\s+any\b"
+        r"|\bincrease\s+the\s+allowed\s+(?:failure|error)\s+rate"
+        r"|\bshell\s*=\s*true\b[^.\n]{0,40}\b(?:user|input|filename|request)"
+        r"|\blog\s+(?:full\s+)?(?:credit\s+card|card)\s+numbers"
+        r"|\bpush\s+(?:straight|directly)\s+to\s+prod\w*"
+        r"|\b(?:it\s+is|it'?s)\s+(?:fine|ok|okay|acceptable)\s+to\s+(?:push|deploy|merge|skip|"
+        r"disable|commit|bypass)",
+        negatable=True,
+    ),
+    # ---------------------------------------------------------------- checks, wider
+    _Rule(
+        "disable-checks",
+        "skips CI, tests or reviews",
+        ("skip ci", "ci skip", "--admin", "skiptests", "stricthostkeychecking", "curl -k",
+         "no need to run", "skip the", "get around", "in a hurry", "to save time", "insecure"),
+        r"\[(?:skip\s+ci|ci\s+skip|no\s+ci)\]"
+        r"|\bmerge\s+--admin\b|\bpr\s+merge\s+[^\n]{0,20}--admin\b|\bget\s+around\s+(?:the\s+)?"
+        r"(?:required\s+)?(?:reviews?|checks?|protection|ci)"
+        r"|-DskipTests\b|\bstricthostkeychecking\s*=?\s*no\b"
+        r"|\bcurl\s+(?:-\w+\s+)*-k\b|\bcurl\s+[^\n]{0,30}--insecure\b"
+        r"|\bno\s+need\s+to\s+(?:run|wait\s+for)\s+(?:the\s+)?(?:tests?|ci|linters?|checks?|"
+        r"reviews?|type\s+checks?)"
+        r"|\bskip\s+(?:the\s+)?(?:linters?|type\s+checks?|tests?|ci|checks|reviews?|hooks)\b"
+        r"[^.\n]{0,40}\b(?:in\s+a\s+hurry|to\s+save\s+time|when\s+busy|if\s+slow|for\s+speed|"
+        r"faster)",
+        negatable=True,
+    ),
+    # ---------------------------------------------------------------- packages and code, wider
+    _Rule(
+        "package-index",
+        "points package installs at an unusual index",
+        ("index-url", "index_url", "source add", "registry"),
+        r"\b(?:global|install)\.(?:extra-)?index-url\s+(?P<url>https?://\S+)"
+        r"|\bpoetry\s+source\s+add\b[^\n]{0,60}(?P<url2>https?://\S+)"
+        r"|--registry\s+(?P<url3>https?://\S+)",
+        negatable=True,
+    ),
+    _Rule(
+        "package-index",
+        "installs a look-alike of a well-known package",
+        ("instead of", "package"),
+        r"\b(?:use|install|add)\s+(?:the\s+package\s+)?`?([\w.-]+)`?\s+instead\s+of\s+`?([\w.-]+)`?",
+        negatable=True,
+    ),
+    _Rule(
+        "fetch-exec",
+        "installs or runs code straight from a URL or an unknown image",
+        ("install http", "install git", "go run", "docker run", "privileged", "-o /tmp", "/tmp/"),
+        r"\b(?:pip|pip3|uv\s+pip|pipx|npm|yarn|pnpm|gem)\s+(?:install|add|i)\s+(?:-\S+\s+)*"
+        r"https?://\S+"
+        r"|\bgo\s+run\s+(?:github\.com|gitlab\.com|\w+\.\w+/)\S+@latest"
+        r"|\bdocker\s+run\b[^\n]{0,60}(?:--privileged|-v\s+/:/|--pid[= ]host|--net(?:work)?[= ]host"
+        r"\s+--privileged)"
+        r"|\b(?:curl|wget)\b[^\n]{0,120}-[oO]\s+(\S+)[^\n]{0,20}(?:&&|;)\s*(?:ba)?sh\s+\S+",
+        negatable=True,
+    ),
+    _Rule(
+        "exfiltration",
+        "moves private data to an outside place",
+        ("ssh", "dump", "transcript", "conversation", "history", "token", "gist", "s3://",
+         "ftp://", "bucket"),
+        r"\b(?:back\s*up|mirror|copy|sync|upload|attach|send|post|append|ship|export)\s+"
+        r"(?:the\s+|a\s+|all\s+|our\s+)?(?:\w+\s+){0,3}(?:~/\.ssh|\.ssh|database\s+dump|dumps?|"
+        r"conversation|transcripts?|chat\s+logs?|bash_history|shell\s+history|tokens?|"
+        r"credentials|keys)\b[^\n]{0,80}(?:\b(?:to|into|on|as)\b)[^\n]{0,60}?(?:public|shared|"
+        r"https?://|ftp://|s3://|gist|pastebin|\d{1,3}(?:\.\d{1,3}){3}|url)"
+        r"|(?:~/\.bash_history|~/\.ssh\S*|\.env\b)[^\n]{0,20}\|\s*(?:curl|nc|wget)",
+        negatable=True,
+    ),
+
+    # ---------------------------------------------------------------- general shapes
+    _Rule(
+        "disable-checks",
+        "answers a failing or slow check by weakening it",
+        ("fail", "complain", "slow", "block", "reject", "flag", "red", "break", "time out",
+         "times out", "flaky", "in the way", "error"),
+        r"\b(?:when|whenever|if|once|any\s+time)\b[^.;\n]{0,80}?\b(?:fails?|failing|failed|"
+        r"complains?|errors?\s+out|is\s+slow|are\s+slow|takes?\s+too\s+long|blocks?|rejects?|"
+        r"flags?|(?:is|are|goes|turns)\s+red|breaks?|times?\s+out|is\s+flaky|are\s+flaky|gets?\s+in"
+        r"\s+the\s+way|reports?\s+(?:errors?|issues?|problems?|vulnerabilit\w+))\b[^.;\n]{0,20}?,?"
+        r"[^.;\n]{0,40}?\b(?:delete|remove|skip|disable|comment\s+out|xfail|drop|bypass|--force|"
+        r"force[- ]push|--no-verify|noqa|type:\s*ignore|ts-ignore|eslint-disable|lower|loosen|"
+        r"relax|suppress|silence|mute|turn\s+(?:it\s+|them\s+)?off|reset\s+--hard|rm\s+-rf|"
+        r"hard-?code|update\s+the\s+(?:snapshots?|expected)|change\s+the\s+(?:test|assertion|"
+        r"expected)|rewrite\s+the\s+(?:test|assertion)|edit\s+the\s+(?:test|assertion)|mark\s+it|"
+        r"ignore\s+(?:it|them|the\s+(?:failure|error|check|warning)s?)|uninstall|unpin|"
+        r"allow_failure|continue-on-error|\|\|\s*true)",
+        negatable=True,
+    ),
+    _Rule(
+        "disable-checks",
+        "tells the agent to switch off a safeguard",
+        ("disable", "turn off", "skip", "bypass", "remove", "delete", "switch off", "silence",
+         "mute", "suppress", "circumvent", "get rid", "comment out", "ignore"),
+        r"\b(?:disable|turn\s+off|switch\s+off|skip|bypass|circumvent|remove|delete|silence|mute|"
+        r"suppress|get\s+rid\s+of|comment\s+out|ignore)\s+(?:the\s+|all\s+|any\s+|every\s+|our\s+|"
+        r"those\s+|these\s+)?(?:\w+\s+){0,2}?(?:tests?|test\s+suites?|specs?|checks?|ci|pipelines?|lint\w*|type[- ]?check\w*|mypy|hooks?|pre-commit|code\s+reviews?|reviews?|scanners?|security\s+\w+|validation|verification|auth\w*|tls|ssl|certificates?|csrf|sandbox\w*|permissions?|protections?|2fa|mfa|signing|signatures?|audit\w*|alerts?|assertions?|coverage|branch\s+rules?)\b",
+        negatable=True,
+        directive=True,
+    ),
+    _Rule(
+        "disable-checks",
+        "weakens a check to get a green build",
+        ("save time", "speed", "faster", "unblock", "green", "pass", "noise", "annoying",
+         "waste of time", "nobody reads"),
+        r"\b(?:skip|disable|remove|delete|ignore|bypass|mute|silence|turn\s+off|comment\s+out|"
+        r"xfail)\b[^.;\n]{0,60}\b(?:to\s+save\s+time|to\s+speed\s+(?:things\s+)?up|(?:it'?s|is)\s+"
+        r"faster|to\s+unblock|so\s+(?:that\s+)?(?:ci|the\s+build|the\s+tests?|it|the\s+pipeline|"
+        r"everything)\s+(?:passes|is\s+green|goes\s+green|succeeds|stays\s+green)|to\s+(?:get|keep)\s+"
+        r"(?:a\s+|the\s+build\s+|ci\s+)?green|to\s+make\s+(?:ci|it|the\s+tests?|the\s+build)\s+pass|"
+        r"(?:it'?s|they\s+are|they'?re)\s+(?:just\s+)?(?:noise|annoying)|(?:a\s+)?waste\s+of\s+time|"
+        r"nobody\s+reads)",
+        negatable=True,
+    ),
+    _Rule(
+        "disable-checks",
+        "uses a flag or setting that switches a check off",
+        ("hookspath", "skip=", "|| true", "exit 0", "allow_failure", "strict-ssl",
+         "no-check-certificate", "ts-ignore", "ts-nocheck", "eslint-disable", "no-audit",
+         "audit fix --force", "gpgsign", "passwithnotests", "fail-under", "--no-cov", "if: false",
+         "pragma: no cover"),
+        r"\bcore\.hookspath\b|\bSKIP=\w|\|\|\s*true\b|;\s*exit\s+0\b|\ballow_failure\s*:\s*true"
+        r"|\bstrict-ssl\s*(?:=|\s)\s*false|--no-check-certificate|@ts-(?:ignore|nocheck)\b"
+        r"[^.\n]{0,40}\b(?:every|all|each|whenever|when)|eslint-disable\b[^.\n]{0,40}\b(?:top|every|"
+        r"all|each|whenever|when)|--no-audit\b|\baudit\s+fix\s+--force|commit\.gpgsign\s*=\s*false"
+        r"|--passWithNoTests|--cov-fail-under[= ]0\b|--no-cov\b|\bif\s*:\s*false\b"
+        r"|pragma:\s*no\s+cover\b[^.\n]{0,40}\b(?:every|all|each|whenever|failing)",
+        negatable=True,
+    ),
+    _Rule(
+        "authority",
+        "speaks for someone with authority over the agent",
+        ("team", "lead", "cto", "ceo", "maintainer", "owner", "admin", "behalf", "authori",
+         "inst]", "<<sys", "im_start", "role:", "begin system", "end of user", "verified",
+         "policy", "compliance", "i am"),
+        r"\[/?inst\]|<<\s*/?sys\s*>>|<\|im_start\|>|\brole\s*:\s*system\b|\bbegin\s+system\b|"
+        r"\bend\s+of\s+(?:user\s+)?(?:input|prompt)\b"
+        r"|\b(?:team|lead|cto|ceo|maintainers?|owners?|admin\w*|management)\s+(?:has\s+|have\s+)?"
+        r"(?:approved|authori[sz]ed|allowed|permitted|requires?|required|mandated?|instructs?|"
+        r"instructed|asks?|asked)\s+(?:that\s+)?(?:all\s+)?(?:ai\s+)?(?:agents?|assistants?|ai\b|"
+        r"claude|you\b|the\s+(?:agent|assistant|model))"
+        r"|\bon\s+behalf\s+of\s+(?:the\s+)?(?:user|owner|admin\w*|maintainers?|security|anthropic)"
+        r"|\b(?:verified|authenticated|signed|trusted|official)\s+(?:instruction|message|"
+        r"directive|request|command)s?\b"
+        r"|\b(?:compliance|policy)\s+(?:requirement|update|change|directive)\s*:"
+        r"|\bi\s+am\s+(?:the|your)\s+(?:developer|admin\w*|owner|creator|operator|maintainer)",
+        negatable=False,
+    ),
+    _Rule(
+        "override",
+        "claims priority over the user's or the project's instructions",
+        ("priority", "precedence", "conflict", "standing", "future session", "revoked",
+         "stop following", "do not follow", "don't follow", "whatever the user", "yes to everything",
+         "changed their mind", "now wants", "no longer wants", "respond to every", "every prompt"),
+        r"\b(?:takes?|has|have|given|gets?)\s+(?:top\s+|highest\s+|absolute\s+)?(?:priority|"
+        r"precedence)\s+over\s+(?:the\s+user|claude\.md|agents\.md|(?:any|all|other|previous|the)\s+"
+        r"(?:other\s+)?(?:instructions?|rules|guidance|prompts?)|anything|everything|the\s+system)"
+        r"|\bwhen\s+instructions\s+conflict\b|\bstanding\s+(?:instruction|order)s?\b"
+        r"|\b(?:is|are|has\s+been|have\s+been)\s+revoked\b"
+        r"|\b(?:stop\s+following|do\s+not\s+follow|don'?t\s+follow)\s+(?:the\s+)?(?:claude\.md|"
+        r"agents\.md|user|instructions?|style\s+guide|rules|system|guidelines|project\s+rules)"
+        r"|\bwhatever\s+the\s+user\s+(?:asks|says|wants|requests)"
+        r"|\b(?:said|says|agreed)\s+yes\s+to\s+everything"
+        r"|\bthe\s+user\s+(?:has\s+)?(?:changed\s+(?:their|his|her)\s+mind|now\s+wants\s+you|no\s+"
+        r"longer\s+wants\s+you)"
+        r"|\brespond\s+to\s+every\s+(?:prompt|request|message)\s+(?:by|with)",
+        negatable=False,
+    ),
+    _Rule(
+        "exfiltration",
+        "puts secrets where others can read them",
+        ("token", "key", "secret", "password", "credential", ".env", "cookie", "ssh", ".pem",
+         "kubeconfig", "service account"),
+        _SECRETS.replace("(?:", "(?:\\.pem\\b|kubeconfig|service\\s+account\\s+(?:json|key)|", 1)
+        + r"[^.\n]{0,80}?\b(?:in|into|to|on|onto|inside)\s+(?:the\s+|a\s+|every\s+|each\s+|our\s+)?"
+        r"(?:pr|pull\s+request|issue|comment|description|readme|commit\s+message|chat|slack|"
+        r"channel|discord|telegram|e-?mail|report|gist|paste\w*|wiki|docs?|ticket|public|"
+        r"query\s+(?:string|param\w*)|url|user-agent|log\s+output|logs|stdout|console)\b",
+        negatable=True,
+        directive=True,
+    ),
+    _Rule(
+        "package-index",
+        "points a package manager at an unusual index",
+        ("pip", "npm", "yarn", "pnpm", "poetry", "uv ", "cargo", "gem", "go ", "maven", "gradle",
+         "nuget", "conda", "composer"),
+        r"\b(?:pip|pip3|npm|yarn|pnpm|poetry|uv|cargo|gem|go|maven|gradle|nuget|conda|composer|"
+        r"pipenv)\b[^.\n]{0,60}\b(?:mirror|index|registry|proxy|source|repositor(?:y|ies)|channel|"
+        r"feed)\b[^.\n]{0,50}?(?P<url>https?://[^\s'\"`,;)]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)",
+        negatable=True,
+    ),
+    _Rule(
+        "fetch-exec",
+        "runs a script or tool straight from the network",
+        ("deno", "bun", "npx", "uvx", "pipx", "curl", "wget", "http", "postinstall"),
+        r"\b(?:deno|bun)\s+run\s+(?:-\S+\s+)*https?://"
+        r"|\bnpx\s+(?:-y\s+|--yes\s+)?(?:github:|https?://|git\+)"
+        r"|\b(?:uvx|pipx\s+run)\s+[^\n]{0,30}(?:git\+|https?://)"
+        r"|\b(?:curl|wget)\b[^\n]{0,160}>\s*(\S+)[^\n]{0,30}(?:&&|;|then)\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+        r"|\b(?:run|execute|source|launch)\b[^.\n]{0,40}\b(?:script|installer|binary|payload|"
+        r"one-liner)\b[^.\n]{0,40}https?://"
+        r"|https?://\S+\.(?:sh|ps1|exe|bat|bash)\b[^.\n]{0,60}\b(?:run|execute|bash|sh|source|"
+        r"pipe|install)\b"
+        r"|\bpostinstall\b[^.\n]{0,60}\b(?:curl|wget|https?://)",
+        negatable=True,
+    ),
+    _Rule(
+        "hidden",
+        "asks for an encoded message to be decoded and followed",
+        ("base64", "rot13", "decode", "encoded"),
+        r"\b(?:decode|decrypt|unscramble)\b[^.\n]{0,60}\b(?:and|then)\s+(?:follow|run|execute|"
+        r"obey|apply|do)\b"
+        r"|\b(?:base64|rot13|hex)[- ]?(?:encoded|encoding)?\s+(?:instructions?|commands?|payload|"
+        r"message)\b",
+        negatable=False,
+    ),
+
 )
 
 
@@ -552,21 +839,32 @@ def _hidden_findings(text: str) -> list[Finding]:
     """Zero-width and bidi characters, HTML comments and visually hidden HTML."""
     found: list[Finding] = []
     if not text.isascii():
-        chars = {c for c in text if c in _HIDDEN_CHARS}
+        chars = {c for c in text if c in _HIDDEN_CHARS or "\U000e0000" <= c <= "\U000e007f"}
+        if _COMPLEX_SCRIPT.search(text):  # joiners and marks are spelling there, not hiding
+            chars -= _SCRIPT_MARKS
         if chars or _zwj_between_letters(text):
             names = ", ".join(sorted(f"U+{ord(c):04X}" for c in chars)) or "U+200D"
             found.append(
                 Finding("hidden", "hides text with invisible or direction-changing characters", names)
             )
+    if not text.isascii():
+        mixed = _mixed_script_word(text)
+        if mixed:
+            found.append(Finding("hidden", "disguises a word with look-alike letters", mixed))
     if "<!--" in text:
-        rest = _OWN_TAG.sub("", text)
-        if "<!--" in rest:
-            start = rest.index("<!--")
-            found.append(
-                Finding("hidden", "hides text in an HTML comment", _excerpt(rest, start, start + 60))
-            )
+        for match in _COMMENT.finditer(_OWN_TAG.sub("", text)):
+            body = match.group(1)
+            if _AGENT_WORDS.search(body) or find_instructions(body):
+                found.append(
+                    Finding(
+                        "hidden",
+                        "hides an instruction in an HTML comment",
+                        _excerpt(match.group(0), 0, 80),
+                    )
+                )
+                break
     lowered = text.lower()
-    if "hidden" in lowered or "display" in lowered or "visibility" in lowered or "[//]" in lowered:
+    if any(h in lowered for h in ("hidden", "display", "visibility", "[//]", "[comment]", "font-size", "color")):
         match = _HIDDEN_HTML.search(text)
         if match:
             found.append(
@@ -581,9 +879,34 @@ def _hidden_findings(text: str) -> list[Finding]:
 
 _HIDDEN_HTML = LazyPattern(
     r"<\w+[^>]*\b(?:hidden\b|style\s*=\s*['\"][^'\"]*(?:display\s*:\s*none|visibility\s*:\s*hidden"
-    r"|font-size\s*:\s*0))[^>]*>|^\s*\[//\]\s*:\s*#|\n\s*\[//\]\s*:\s*#",
+    r"|font-size\s*:\s*0|opacity\s*:\s*0(?![.\d])|color\s*:\s*(?:white|#fff\b|#ffffff)))"
+    r"[^>]*>|(?:^|\n)\s*\[(?://|comment)\]\s*:\s*(?:#|<>)",
     re.IGNORECASE,
 )
+
+
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
+_AGENT_WORDS = LazyPattern(
+    r"\b(?:assistant|agent|ai|claude|llm|model|copilot|gpt|system|instruction|ignore|"
+    r"disregard|hidden|secret|do\s+not\s+tell|don'?t\s+tell|override)\b",
+    re.IGNORECASE,
+)
+# Hebrew, Arabic, Syriac, Thaana, N'Ko, Indic, Thai, Lao, Tibetan, Myanmar, Khmer, Mongolian,
+# Hangul Jamo... scripts whose spelling uses joiners and direction marks.
+_COMPLEX_SCRIPT = re.compile(r"[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0fff\u1000-\u109f\u1780-\u18af]")
+_SCRIPT_MARKS = frozenset("\u200b\u200c\u200e\u200f\u2066\u2067\u2068\u2069\u202a\u202b\u202c")
+
+
+def _mixed_script_word(text: str) -> str:
+    """A word mixing Latin letters with Cyrillic or Greek look-alikes (``іgnore``), or ``""``."""
+    for word in re.findall(r"[^\W\d_]{3,}", text):
+        if word.isascii():
+            continue
+        latin = any("a" <= c.lower() <= "z" for c in word)
+        other = any("\u0370" <= c <= "\u03ff" or "\u0400" <= c <= "\u04ff" for c in word)
+        if latin and other:
+            return word
+    return ""
 
 
 def _zwj_between_letters(text: str) -> bool:
@@ -618,7 +941,41 @@ def _negated(text: str, start: int, end: int) -> bool:
         return True
     following = _CLAUSE_BREAK.search(text, end)
     clause_end = following.start() if following else len(text)
-    return _NEGATION_AFTER.search(text, end, clause_end) is not None
+    return _NEGATION_AFTER.search(text[end:clause_end]) is not None
+
+
+_LEAD_IN = re.compile(
+    r"^(?:\W*(?:always|just|simply|please|then|and|also|instead|first|now|so|quietly|silently|"
+    r"you\s+(?:can|should|may|must|need\s+to)|feel\s+free\s+to|(?:it'?s|it\s+is)\s+(?:fine|ok|"
+    r"okay|safe|acceptable|best)\s+to|(?:agents?|claude|assistants?|the\s+agent)\s+(?:should|"
+    r"can|may|must)|we\s+(?:should|can|always)|rule\s*:|tip\s*:|note\s*:|pro\s+tip\s*:|"
+    r"(?:to|for)\s+[\w\s-]{1,30},)\b)*\W*$",
+    re.IGNORECASE,
+)
+_CONDITION = re.compile(
+    r"^\W*(?:when|whenever|if|once|after|before|in\s+case|any\s+time)\b[^,]{1,120},\s*",
+    re.IGNORECASE,
+)
+
+
+def _imperative(text: str, start: int) -> bool:
+    """True when the clause holding ``start`` gives an order: nothing but lead-ins ("always",
+    "just", "you can", "when X fails,") stands before the match."""
+    clause_start = 0
+    for match in _SENTENCE_BREAK.finditer(text, 0, start):
+        clause_start = match.end()
+    prefix = text[clause_start:start]
+    prefix = _CONDITION.sub("", prefix, count=1)
+    return _LEAD_IN.match(prefix) is not None
+
+
+# "skip slow tests locally; CI runs the full suite": a local shortcut with the check kept
+_MITIGATED = re.compile(
+    r"\blocally\b|\bci\s+(?:still\s+)?runs\b|\b(?:on|in)\s+(?:your\s+)?(?:laptop|machine)\b|"
+    r"\bwith\s+a\s+ticket\b|\bdev\s+(?:only|environment)\b|\bin\s+development\b",
+    re.IGNORECASE,
+)
+_SENTENCE_BREAK = re.compile(r"[.;!?\n]\s|[;\n]|:\s")
 
 
 def _trusted_index(url: str) -> bool:
@@ -646,7 +1003,13 @@ def find_instructions(text: str) -> list[Finding]:
         for match in rule.pattern.finditer(visible):
             if rule.negatable and _negated(visible, *match.span()):
                 continue
+            if rule.directive and (
+                not _imperative(visible, match.start()) or _MITIGATED.search(visible)
+            ):
+                continue
             if rule.kind == "package-index" and _trusted_url(match):
+                continue
+            if rule.reason.startswith("installs a look-alike") and not _look_alike(match):
                 continue
             found.append(Finding(rule.kind, rule.reason, _excerpt(visible, *match.span())))
             kinds.add(rule.kind)
@@ -655,8 +1018,18 @@ def find_instructions(text: str) -> list[Finding]:
 
 
 def _trusted_url(match: re.Match[str]) -> bool:
-    url = match.groupdict().get("url")
-    return bool(url) and url is not None and _trusted_index(url)
+    urls = [u for k, u in match.groupdict().items() if k.startswith("url") and u]
+    return bool(urls) and all(_trusted_index(url) for url in urls)
+
+
+def _look_alike(match: re.Match[str]) -> bool:
+    """The two package names differ by a typo or a suffix (``requests``/``requestz``)."""
+    import difflib
+
+    first, second = (match.group(1) or "").lower(), (match.group(2) or "").lower()
+    if min(len(first), len(second)) < 5 or first == second:
+        return False
+    return difflib.SequenceMatcher(None, first, second).ratio() >= 0.85
 
 
 def is_instruction_shaped(text: str) -> bool:
