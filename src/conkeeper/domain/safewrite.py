@@ -177,6 +177,20 @@ def remove_line(expected: bytes, near: int | None = None) -> Edit:
     return edit
 
 
+def text_edit(change: Callable[[str], str]) -> Edit:
+    """An edit made by a text function that keeps every character it does not concern (such as
+    :func:`conkeeper.domain.categories.insert_line_after`): the bytes are decoded with
+    ``surrogateescape`` (bytes that are not UTF-8 come back unchanged) and a UTF-8 BOM is set
+    aside while ``change`` runs."""
+
+    def edit(current: bytes) -> bytes:
+        bom = b"\xef\xbb\xbf" if current.startswith(b"\xef\xbb\xbf") else b""
+        text = current[len(bom) :].decode("utf-8", "surrogateescape")
+        return bom + change(text).encode("utf-8", "surrogateescape")
+
+    return edit
+
+
 def line_break(current: bytes) -> bytes:
     """The file's own line break: CRLF when it already uses one, else LF."""
     return b"\r\n" if b"\r\n" in current else b"\n"
@@ -238,8 +252,8 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _resolve_target(path: Path | str, root: Path | str | None, follow_symlink: bool) -> str:
-    """The file to write: ``path`` itself, or what an allowed symlink points to."""
-    text = os.fspath(path)
+    """The file to write (absolute): ``path`` itself, or what an allowed symlink points to."""
+    text = os.path.abspath(os.fspath(path))
     if root is not None:
         root_text = os.fspath(root)
         if os.path.exists(root_text) and not os.path.isdir(root_text):
@@ -718,8 +732,8 @@ def undo(
     *,
     source: str = "user-cli",
 ) -> JournalEntry:
-    """Restore the bytes from before journal entry ``entry_id`` of ``folder`` (default: the newest
-    write not undone yet); returns the entry undone.
+    """Restore the bytes from before journal entry ``entry_id`` of ``folder`` (default:
+    :func:`newest_undoable`); returns the entry undone.
 
     Every file must still hold that write's after-bytes (an append: its bytes where they were
     written); otherwise :class:`UndoConflict` carries a unified diff and nothing is changed. The
@@ -728,10 +742,10 @@ def undo(
     entries = read_journal(folder)
     undone = {e.undoes for e in entries if e.undoes is not None}
     if entry_id is None:
-        candidates = [e for e in entries if e.undoes is None and str(e.id) not in undone]
-        if not candidates:
+        newest = newest_undoable(entries)
+        if newest is None:
             raise WriteError("nothing to undo: the journal holds no write that is not undone")
-        entry = max(candidates, key=lambda e: (e.time, e.id))
+        entry = newest
     else:
         found = [e for e in entries if e.id == entry_id]
         if not found:
@@ -747,6 +761,16 @@ def undo(
     for plan in plans:
         _apply_undo(entry, plan, source, os.fspath(folder))
     return entry
+
+
+def newest_undoable(entries: list[JournalEntry]) -> JournalEntry | None:
+    """The write a plain ``undo`` reverts: the newest one that is neither an undo, undone
+    already, nor a hook's log line (those are undone by id only)."""
+    undone = {e.undoes for e in entries if e.undoes is not None}
+    candidates = [
+        e for e in entries if e.undoes is None and str(e.id) not in undone and e.source != "hook"
+    ]
+    return max(candidates, key=lambda e: (e.time, e.id)) if candidates else None
 
 
 def _undo_plan(record: dict[str, Any]) -> UndoPlan:
@@ -842,13 +866,18 @@ def _mark_undo(folder: str, undo_id: int | None, undone: int) -> None:
 
 
 def _diff(path: str, expected: bytes, now: bytes, left: str, right: str) -> str:
+    """A unified diff of two versions, private lines blanked and secrets redacted on both
+    sides first (the diff is shown to a person and may end up in a terminal log)."""
     import difflib
 
+    from conkeeper.domain.privacy import blank_private
+    from conkeeper.domain.secrets import redact
+
+    def shown(data: bytes) -> list[str]:
+        text = data.decode("utf-8", "replace")
+        return redact(blank_private(text)).splitlines(keepends=True)
+
     lines = difflib.unified_diff(
-        expected.decode("utf-8", "surrogateescape").splitlines(keepends=True),
-        now.decode("utf-8", "surrogateescape").splitlines(keepends=True),
-        f"{path} ({left})",
-        f"{path} ({right})",
+        shown(expected), shown(now), f"{path} ({left})", f"{path} ({right})"
     )
-    text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
