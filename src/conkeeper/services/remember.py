@@ -80,6 +80,7 @@ def remember(
     module docstring for the four answers). Never raises for anything a caller can fix."""
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.routing import (
+        MAX_ENTRY_CHARS,
         DuplicateEntry,
         RoutingError,
         add_entry,
@@ -98,6 +99,8 @@ def remember(
     try:
         if not rule:
             raise RoutingError("the entry text is empty")
+        if len(rule) > MAX_ENTRY_CHARS:
+            raise RoutingError(f"the entry is {len(rule)} characters, over the {MAX_ENTRY_CHARS}-character limit")
         check_entry_privacy(rule)
         chosen = choose_category(rule, category or None)
         relative = resolve_target(memory_dir, target.strip()).relative_to(memory_dir).as_posix()
@@ -107,7 +110,9 @@ def remember(
     if reasons and source in AGENT_SOURCES:
         return _hold(memory_dir, rule, relative, chosen, scope, source, reasons)
     try:
-        written, chosen = add_entry(memory_dir, relative, rule, chosen, source=source)
+        written, chosen = add_entry(
+            memory_dir, relative, rule, chosen, source=source, command="remember", provenance=source
+        )
     except DuplicateEntry as exc:
         return RememberResult("duplicate", path=relative, reason=str(exc), **base)
     except (RoutingError, MemoryFileError) as exc:
@@ -192,5 +197,5 @@ def cli_source(asked: str | None, *, agent_var: str | None, interactive: bool) -
             "run it in your own terminal, or approve the held entry with 'conkeeper review'"
         )
     if asked in ("user", "agent"):
-        return "user" if asked == "user" else "agent-cli"
-    return "agent-cli" if agent_var is not None or not interactive else "user"
+        return "user-cli" if asked == "user" else "agent-cli"
+    return "agent-cli" if agent_var is not None or not interactive else "user-cli"

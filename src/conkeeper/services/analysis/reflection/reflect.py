@@ -264,7 +264,15 @@ def approve(
     verdict = classify(item.text)
     category = verdict.category or _MEMORY_CATEGORY.get(item.category or "", "learning")
     try:
-        relative, _ = add_entry(memory_dir, target, item.text, category, source="reflect")
+        relative, _ = add_entry(
+            memory_dir,
+            target,
+            item.text,
+            category,
+            source="reflect",
+            command="reflect approve",
+            provenance="reflect",
+        )
         dequeued = [q.text for q in dequeue_theme(memory_dir, item.text)]
     except (RoutingError, MemoryFileError) as exc:
         raise ReflectError(str(exc)) from None
