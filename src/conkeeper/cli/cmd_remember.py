@@ -2,7 +2,7 @@
 
 The same engine and answer as the MCP ``remember`` tool (:mod:`conkeeper.services.remember`):
 ``--json`` prints ``{"status": "saved"|"held"|"duplicate"|"refused", ...}``. Who is writing
-matters: from the user's own terminal the source is ``user`` (saved, with a warning when the
+matters: from the user's own terminal the source is ``user-cli`` (saved, with a warning when the
 text reads like an instruction); when an agent runs the command (``CLAUDECODE``, ``GEMINI_CLI``,
 ``CODEX_SANDBOX``, ``CURSOR_AGENT`` or ``CONKEEPER_AGENT`` set) or it runs without a terminal,
 the source is ``agent-cli`` and instruction-shaped text or a ``--global`` write is held for
@@ -54,9 +54,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     scope = "global" if args.global_ else "project"
     memory_dir = global_memory_dir() if args.global_ else current_project().memory_dir
-    result = remember(
-        memory_dir, args.file, args.text, args.category, scope=scope, source=source
-    )
+    result = remember(memory_dir, args.file, args.text, args.category, scope=scope, source=source)
     if args.json:
         emit_json(result.as_dict())
         return 1 if result.status == "refused" else 0

@@ -14,6 +14,10 @@ import sys
 
 from conkeeper.cli.output import CliError, emit_json
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from conkeeper.services.review import HeldItem
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Optional action (approve, drop) with an ID; --json."""
@@ -69,7 +73,7 @@ def _refuse_agent() -> None:
         )
 
 
-def _list(items: list, as_json: bool) -> int:  # type: ignore[type-arg]
+def _list(items: list[HeldItem], as_json: bool) -> int:
     if as_json:
         emit_json({"count": len(items), "held": [item.as_dict() for item in items]})
         return 0

@@ -119,7 +119,17 @@ class _Rule:
 
 _VERB_RUN = r"(?:run|execute|exec|launch|source|pipe|eval)"
 _URL = r"(?:https?://|ftp://)\S+"
-_SHELLS = r"(?:sudo\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b|iex\b|invoke-expression\b|pwsh\b|powershell\b"
+_SHELLS = (
+    r"(?:sudo\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b|iex\b|"
+    r"invoke-expression\b|pwsh\b|powershell\b"
+)
+# what a check or safeguard is called
+_GUARD = (
+    r"(?:tests?|test\s+suites?|specs?|checks?|ci|pipelines?|lint\w*|type[- ]?check\w*|mypy|"
+    r"hooks?|pre-commit|code\s+reviews?|reviews?|scanners?|security\s+\w+|validation|"
+    r"verification|auth\w*|tls|ssl|certificates?|csrf|sandbox\w*|permissions?|protections?|"
+    r"2fa|mfa|signing|signatures?|audit\w*|alerts?|assertions?|coverage|branch\s+rules?)"
+)
 _SECRETS = (
     r"(?:~/\.ssh|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|"
     r"\.kube/config|\.docker/config|hosts\.yml|\.env(?![.\w-])|\.git-credentials|"
@@ -356,7 +366,8 @@ RULES: tuple[_Rule, ...] = (
             "`env`",
         ),
         r"(?:" + _SEND + r")\b[^\n]{0,120}?" + _SECRETS + r"[^\n]{0,120}?(?:\bto\b|\binto\b|"
-        r"\bin\b|\bon\b|\bwith\b|@|<|\bat\b)[^\n]{0,60}?" + _DEST
+        r"\bin\b|\bon\b|\bwith\b|@|<|\bat\b)[^\n]{0,60}?"
+        + _DEST
         + r"|"
         + _SECRETS
         + r"[^\n]{0,60}?\b(?:to|into)\s+(?:the\s+)?"
@@ -563,8 +574,20 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "override",
         "puts itself above what the user says",
-        ("regardless", "even if", "no matter", "outdated", "trust this", "pretend", "without question",
-         "asks why", "user asks", "unconditionally", "tell them", "tell the user"),
+        (
+            "regardless",
+            "even if",
+            "no matter",
+            "outdated",
+            "trust this",
+            "pretend",
+            "without question",
+            "asks why",
+            "user asks",
+            "unconditionally",
+            "tell them",
+            "tell the user",
+        ),
         r"\b(?:regardless\s+of|no\s+matter)\s+(?:what|how|whatever)\s+(?:\w+\s+){0,4}"
         r"(?:user|instructions?|claude\.md|agents\.md|system|says?|asks?|wants?)"
         r"|\beven\s+if\s+the\s+user\s+(?:objects?|says|asks|refuses|disagrees|tells)"
@@ -582,11 +605,48 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "sabotage",
         "weakens security or correctness as a standing rule",
-        ("csrf", "password", "md5", "sha1", "debug", "cors", "origin", "hardcode", "hard-code",
-         "commit the", "public", "exception", "except", "validation", "rate limit", "eval(",
-         "signature", "production", "prod", "audit", "two-factor", "2fa", "mfa", "jwt", "secret",
-         "reset --hard", "any", "failure rate", "auth", "shell=true", "card", "review",
-         "sanitiz", "escap", "encrypt", "tls", "ssl", "certificate", "firewall", "permission"),
+        (
+            "csrf",
+            "password",
+            "md5",
+            "sha1",
+            "debug",
+            "cors",
+            "origin",
+            "hardcode",
+            "hard-code",
+            "commit the",
+            "public",
+            "exception",
+            "except",
+            "validation",
+            "rate limit",
+            "eval(",
+            "signature",
+            "production",
+            "prod",
+            "audit",
+            "two-factor",
+            "2fa",
+            "mfa",
+            "jwt",
+            "secret",
+            "reset --hard",
+            "any",
+            "failure rate",
+            "auth",
+            "shell=true",
+            "card",
+            "review",
+            "sanitiz",
+            "escap",
+            "encrypt",
+            "tls",
+            "ssl",
+            "certificate",
+            "firewall",
+            "permission",
+        ),
         r"\b(?:disable|turn\s+off|remove|skip|bypass|drop|strip|relax|weaken|loosen|comment\s+out|"
         r"get\s+rid\s+of|switch\s+off|deactivate)\s+(?:the\s+|all\s+|any\s+|our\s+)?(?:\w+\s+){0,2}"
         r"(?:csrf|xsrf|cors\s+checks?|auth\w*|authori[sz]ation|input\s+validation|validation|"
@@ -628,8 +688,20 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "disable-checks",
         "skips CI, tests or reviews",
-        ("skip ci", "ci skip", "--admin", "skiptests", "stricthostkeychecking", "curl -k",
-         "no need to run", "skip the", "get around", "in a hurry", "to save time", "insecure"),
+        (
+            "skip ci",
+            "ci skip",
+            "--admin",
+            "skiptests",
+            "stricthostkeychecking",
+            "curl -k",
+            "no need to run",
+            "skip the",
+            "get around",
+            "in a hurry",
+            "to save time",
+            "insecure",
+        ),
         r"\[(?:skip\s+ci|ci\s+skip|no\s+ci)\]"
         r"|\bmerge\s+--admin\b|\bpr\s+merge\s+[^\n]{0,20}--admin\b|\bget\s+around\s+(?:the\s+)?"
         r"(?:required\s+)?(?:reviews?|checks?|protection|ci)"
@@ -674,8 +746,18 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "exfiltration",
         "moves private data to an outside place",
-        ("ssh", "dump", "transcript", "conversation", "history", "token", "gist", "s3://",
-         "ftp://", "bucket"),
+        (
+            "ssh",
+            "dump",
+            "transcript",
+            "conversation",
+            "history",
+            "token",
+            "gist",
+            "s3://",
+            "ftp://",
+            "bucket",
+        ),
         r"\b(?:back\s*up|mirror|copy|sync|upload|attach|send|post|append|ship|export)\s+"
         r"(?:the\s+|a\s+|all\s+|our\s+)?(?:\w+\s+){0,3}(?:~/\.ssh|\.ssh|database\s+dump|dumps?|"
         r"conversation|transcripts?|chat\s+logs?|bash_history|shell\s+history|tokens?|"
@@ -684,13 +766,25 @@ RULES: tuple[_Rule, ...] = (
         r"|(?:~/\.bash_history|~/\.ssh\S*|\.env\b)[^\n]{0,20}\|\s*(?:curl|nc|wget)",
         negatable=True,
     ),
-
     # ---------------------------------------------------------------- general shapes
     _Rule(
         "disable-checks",
         "answers a failing or slow check by weakening it",
-        ("fail", "complain", "slow", "block", "reject", "flag", "red", "break", "time out",
-         "times out", "flaky", "in the way", "error"),
+        (
+            "fail",
+            "complain",
+            "slow",
+            "block",
+            "reject",
+            "flag",
+            "red",
+            "break",
+            "time out",
+            "times out",
+            "flaky",
+            "in the way",
+            "error",
+        ),
         r"\b(?:when|whenever|if|once|any\s+time)\b[^.;\n]{0,80}?\b(?:fails?|failing|failed|"
         r"complains?|errors?\s+out|is\s+slow|are\s+slow|takes?\s+too\s+long|blocks?|rejects?|"
         r"flags?|(?:is|are|goes|turns)\s+red|breaks?|times?\s+out|is\s+flaky|are\s+flaky|gets?\s+in"
@@ -707,19 +801,43 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "disable-checks",
         "tells the agent to switch off a safeguard",
-        ("disable", "turn off", "skip", "bypass", "remove", "delete", "switch off", "silence",
-         "mute", "suppress", "circumvent", "get rid", "comment out", "ignore"),
+        (
+            "disable",
+            "turn off",
+            "skip",
+            "bypass",
+            "remove",
+            "delete",
+            "switch off",
+            "silence",
+            "mute",
+            "suppress",
+            "circumvent",
+            "get rid",
+            "comment out",
+            "ignore",
+        ),
         r"\b(?:disable|turn\s+off|switch\s+off|skip|bypass|circumvent|remove|delete|silence|mute|"
         r"suppress|get\s+rid\s+of|comment\s+out|ignore)\s+(?:the\s+|all\s+|any\s+|every\s+|our\s+|"
-        r"those\s+|these\s+)?(?:\w+\s+){0,2}?(?:tests?|test\s+suites?|specs?|checks?|ci|pipelines?|lint\w*|type[- ]?check\w*|mypy|hooks?|pre-commit|code\s+reviews?|reviews?|scanners?|security\s+\w+|validation|verification|auth\w*|tls|ssl|certificates?|csrf|sandbox\w*|permissions?|protections?|2fa|mfa|signing|signatures?|audit\w*|alerts?|assertions?|coverage|branch\s+rules?)\b",
+        r"those\s+|these\s+)?(?:\w+\s+){0,2}?" + _GUARD + r"\b",
         negatable=True,
         directive=True,
     ),
     _Rule(
         "disable-checks",
         "weakens a check to get a green build",
-        ("save time", "speed", "faster", "unblock", "green", "pass", "noise", "annoying",
-         "waste of time", "nobody reads"),
+        (
+            "save time",
+            "speed",
+            "faster",
+            "unblock",
+            "green",
+            "pass",
+            "noise",
+            "annoying",
+            "waste of time",
+            "nobody reads",
+        ),
         r"\b(?:skip|disable|remove|delete|ignore|bypass|mute|silence|turn\s+off|comment\s+out|"
         r"xfail)\b[^.;\n]{0,60}\b(?:to\s+save\s+time|to\s+speed\s+(?:things\s+)?up|(?:it'?s|is)\s+"
         r"faster|to\s+unblock|so\s+(?:that\s+)?(?:ci|the\s+build|the\s+tests?|it|the\s+pipeline|"
@@ -732,10 +850,26 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "disable-checks",
         "uses a flag or setting that switches a check off",
-        ("hookspath", "skip=", "|| true", "exit 0", "allow_failure", "strict-ssl",
-         "no-check-certificate", "ts-ignore", "ts-nocheck", "eslint-disable", "no-audit",
-         "audit fix --force", "gpgsign", "passwithnotests", "fail-under", "--no-cov", "if: false",
-         "pragma: no cover"),
+        (
+            "hookspath",
+            "skip=",
+            "|| true",
+            "exit 0",
+            "allow_failure",
+            "strict-ssl",
+            "no-check-certificate",
+            "ts-ignore",
+            "ts-nocheck",
+            "eslint-disable",
+            "no-audit",
+            "audit fix --force",
+            "gpgsign",
+            "passwithnotests",
+            "fail-under",
+            "--no-cov",
+            "if: false",
+            "pragma: no cover",
+        ),
         r"\bcore\.hookspath\b|\bSKIP=\w|\|\|\s*true\b|;\s*exit\s+0\b|\ballow_failure\s*:\s*true"
         r"|\bstrict-ssl\s*(?:=|\s)\s*false|--no-check-certificate|@ts-(?:ignore|nocheck)\b"
         r"[^.\n]{0,40}\b(?:every|all|each|whenever|when)|eslint-disable\b[^.\n]{0,40}\b(?:top|every|"
@@ -747,9 +881,27 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "authority",
         "speaks for someone with authority over the agent",
-        ("team", "lead", "cto", "ceo", "maintainer", "owner", "admin", "behalf", "authori",
-         "inst]", "<<sys", "im_start", "role:", "begin system", "end of user", "verified",
-         "policy", "compliance", "i am"),
+        (
+            "team",
+            "lead",
+            "cto",
+            "ceo",
+            "maintainer",
+            "owner",
+            "admin",
+            "behalf",
+            "authori",
+            "inst]",
+            "<<sys",
+            "im_start",
+            "role:",
+            "begin system",
+            "end of user",
+            "verified",
+            "policy",
+            "compliance",
+            "i am",
+        ),
         r"\[/?inst\]|<<\s*/?sys\s*>>|<\|im_start\|>|\brole\s*:\s*system\b|\bbegin\s+system\b|"
         r"\bend\s+of\s+(?:user\s+)?(?:input|prompt)\b"
         r"|\b(?:team|lead|cto|ceo|maintainers?|owners?|admin\w*|management)\s+(?:has\s+|have\s+)?"
@@ -766,9 +918,24 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "override",
         "claims priority over the user's or the project's instructions",
-        ("priority", "precedence", "conflict", "standing", "future session", "revoked",
-         "stop following", "do not follow", "don't follow", "whatever the user", "yes to everything",
-         "changed their mind", "now wants", "no longer wants", "respond to every", "every prompt"),
+        (
+            "priority",
+            "precedence",
+            "conflict",
+            "standing",
+            "future session",
+            "revoked",
+            "stop following",
+            "do not follow",
+            "don't follow",
+            "whatever the user",
+            "yes to everything",
+            "changed their mind",
+            "now wants",
+            "no longer wants",
+            "respond to every",
+            "every prompt",
+        ),
         r"\b(?:takes?|has|have|given|gets?)\s+(?:top\s+|highest\s+|absolute\s+)?(?:priority|"
         r"precedence)\s+over\s+(?:the\s+user|claude\.md|agents\.md|(?:any|all|other|previous|the)\s+"
         r"(?:other\s+)?(?:instructions?|rules|guidance|prompts?)|anything|everything|the\s+system)"
@@ -786,8 +953,19 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "exfiltration",
         "puts secrets where others can read them",
-        ("token", "key", "secret", "password", "credential", ".env", "cookie", "ssh", ".pem",
-         "kubeconfig", "service account"),
+        (
+            "token",
+            "key",
+            "secret",
+            "password",
+            "credential",
+            ".env",
+            "cookie",
+            "ssh",
+            ".pem",
+            "kubeconfig",
+            "service account",
+        ),
         _SECRETS.replace("(?:", "(?:\\.pem\\b|kubeconfig|service\\s+account\\s+(?:json|key)|", 1)
         + r"[^.\n]{0,80}?\b(?:in|into|to|on|onto|inside)\s+(?:the\s+|a\s+|every\s+|each\s+|our\s+)?"
         r"(?:pr|pull\s+request|issue|comment|description|readme|commit\s+message|chat|slack|"
@@ -799,8 +977,22 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "package-index",
         "points a package manager at an unusual index",
-        ("pip", "npm", "yarn", "pnpm", "poetry", "uv ", "cargo", "gem", "go ", "maven", "gradle",
-         "nuget", "conda", "composer"),
+        (
+            "pip",
+            "npm",
+            "yarn",
+            "pnpm",
+            "poetry",
+            "uv ",
+            "cargo",
+            "gem",
+            "go ",
+            "maven",
+            "gradle",
+            "nuget",
+            "conda",
+            "composer",
+        ),
         r"\b(?:pip|pip3|npm|yarn|pnpm|poetry|uv|cargo|gem|go|maven|gradle|nuget|conda|composer|"
         r"pipenv)\b[^.\n]{0,60}\b(?:mirror|index|registry|proxy|source|repositor(?:y|ies)|channel|"
         r"feed)\b[^.\n]{0,50}?(?P<url>https?://[^\s'\"`,;)]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)",
@@ -831,7 +1023,6 @@ RULES: tuple[_Rule, ...] = (
         r"message)\b",
         negatable=False,
     ),
-
 )
 
 
@@ -845,7 +1036,9 @@ def _hidden_findings(text: str) -> list[Finding]:
         if chars or _zwj_between_letters(text):
             names = ", ".join(sorted(f"U+{ord(c):04X}" for c in chars)) or "U+200D"
             found.append(
-                Finding("hidden", "hides text with invisible or direction-changing characters", names)
+                Finding(
+                    "hidden", "hides text with invisible or direction-changing characters", names
+                )
             )
     if not text.isascii():
         mixed = _mixed_script_word(text)
@@ -864,14 +1057,17 @@ def _hidden_findings(text: str) -> list[Finding]:
                 )
                 break
     lowered = text.lower()
-    if any(h in lowered for h in ("hidden", "display", "visibility", "[//]", "[comment]", "font-size", "color")):
-        match = _HIDDEN_HTML.search(text)
-        if match:
+    if any(
+        h in lowered
+        for h in ("hidden", "display", "visibility", "[//]", "[comment]", "font-size", "color")
+    ):
+        markup = _HIDDEN_HTML.search(text)
+        if markup:
             found.append(
                 Finding(
                     "hidden",
                     "hides text in markup a reader does not see",
-                    _excerpt(text, match.start(), match.end()),
+                    _excerpt(text, markup.start(), markup.end()),
                 )
             )
     return found
@@ -897,15 +1093,18 @@ _COMPLEX_SCRIPT = re.compile(r"[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0fff\u1000-\u
 _SCRIPT_MARKS = frozenset("\u200b\u200c\u200e\u200f\u2066\u2067\u2068\u2069\u202a\u202b\u202c")
 
 
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
 def _mixed_script_word(text: str) -> str:
     """A word mixing Latin letters with Cyrillic or Greek look-alikes (``іgnore``), or ``""``."""
-    for word in re.findall(r"[^\W\d_]{3,}", text):
+    for word in _WORD.findall(text):
         if word.isascii():
             continue
         latin = any("a" <= c.lower() <= "z" for c in word)
         other = any("\u0370" <= c <= "\u03ff" or "\u0400" <= c <= "\u04ff" for c in word)
         if latin and other:
-            return word
+            return str(word)
     return ""
 
 

@@ -23,7 +23,7 @@ import time
 
 # source word -> how a person reads it
 SOURCES: dict[str, str] = {
-    "user": "you, with conkeeper remember",
+    "user-cli": "you, with conkeeper remember",
     "correction": "a correction you approved",
     "reflect": "a reflect finding you approved",
     "agent-mcp": "an agent via MCP remember",

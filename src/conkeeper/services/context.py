@@ -454,7 +454,9 @@ def last_summary_section(
         if not _held_back(value)
     ]
     if len(lines) < len(present):
-        lines.append("(Parts not shown: they read like instructions; `conkeeper summary` has them.)")
+        lines.append(
+            "(Parts not shown: they read like instructions; `conkeeper summary` has them.)"
+        )
     if not lines:
         return None
     same = " (this session)" if host_session == current_host_session else ""

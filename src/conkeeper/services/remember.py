@@ -15,7 +15,7 @@ This module sits in front of the one write path for curated entries
 * ``duplicate``: the target already holds it.
 * ``saved``: written, with its provenance tag (:mod:`conkeeper.domain.provenance`).
 
-Text from the user themself (``source="user"``) is saved even when instruction-shaped; the
+Text from the user themself (``source="user-cli"``) is saved even when instruction-shaped; the
 reasons come back as ``warnings``.
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from conkeeper.domain.provenance import AGENT_SOURCES, SOURCES
 
@@ -90,22 +91,27 @@ def remember(
     )
 
     rule = " ".join(text.split())
-    base = {"text": rule, "scope": scope, "source": source}
+
+    def answer(status: str, **fields: Any) -> RememberResult:
+        return RememberResult(status, rule, scope, source, **fields)
+
     if source not in SOURCES:
-        return RememberResult("refused", reason=f"unknown source '{source}'", **base)
+        return answer("refused", reason=f"unknown source '{source}'")
     if not memory_dir.is_dir():
         reason = f"there is no {scope} memory folder yet; run 'conkeeper init' first"
-        return RememberResult("refused", reason=reason, **base)
+        return answer("refused", reason=reason)
     try:
         if not rule:
             raise RoutingError("the entry text is empty")
         if len(rule) > MAX_ENTRY_CHARS:
-            raise RoutingError(f"the entry is {len(rule)} characters, over the {MAX_ENTRY_CHARS}-character limit")
+            raise RoutingError(
+                f"the entry is {len(rule)} characters, over the {MAX_ENTRY_CHARS}-character limit"
+            )
         check_entry_privacy(rule)
         chosen = choose_category(rule, category or None)
         relative = resolve_target(memory_dir, target.strip()).relative_to(memory_dir).as_posix()
     except (RoutingError, MemoryFileError) as exc:
-        return RememberResult("refused", reason=str(exc), **base)
+        return answer("refused", reason=str(exc))
     reasons = _hold_reasons(rule, scope, source)
     if reasons and source in AGENT_SOURCES:
         return _hold(memory_dir, rule, relative, chosen, scope, source, reasons)
@@ -114,10 +120,10 @@ def remember(
             memory_dir, relative, rule, chosen, source=source, command="remember", provenance=source
         )
     except DuplicateEntry as exc:
-        return RememberResult("duplicate", path=relative, reason=str(exc), **base)
+        return answer("duplicate", path=relative, reason=str(exc))
     except (RoutingError, MemoryFileError) as exc:
-        return RememberResult("refused", reason=str(exc), **base)
-    return RememberResult("saved", path=written, category=chosen, warnings=reasons, **base)
+        return answer("refused", reason=str(exc))
+    return answer("saved", path=written, category=chosen, warnings=reasons)
 
 
 def _hold_reasons(rule: str, scope: str, source: str) -> list[str]:
@@ -142,7 +148,6 @@ def _hold(
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.review import ReviewError, hold
 
-    base = {"text": rule, "scope": scope, "source": source}
     try:
         item = hold(
             memory_dir,
@@ -154,9 +159,11 @@ def _hold(
             reasons=reasons,
         )
     except (ReviewError, MemoryFileError, OSError) as exc:
-        return RememberResult("refused", reason=f"could not hold the entry for review: {exc}", **base)
+        return RememberResult(
+            "refused", rule, scope, source, reason=f"could not hold the entry for review: {exc}"
+        )
     return RememberResult(
-        "held", path=relative, category=category, reasons=reasons, id=item.id, **base
+        "held", rule, scope, source, path=relative, category=category, reasons=reasons, id=item.id
     )
 
 
@@ -188,7 +195,7 @@ def agent_environment(env: dict[str, str] | None = None) -> str | None:
 
 def cli_source(asked: str | None, *, agent_var: str | None, interactive: bool) -> str:
     """Who a ``conkeeper remember`` is from: ``agent-cli`` when an agent started the command
-    (``agent_var``) or it runs without a terminal (a script), unless asked otherwise; ``user``
+    (``agent_var``) or it runs without a terminal (a script), unless asked otherwise; ``user-cli``
     from the user's own terminal. An agent cannot claim to be the user: ``asked="user"`` with
     ``agent_var`` set raises ``PermissionError``."""
     if asked == "user" and agent_var is not None:

@@ -157,7 +157,14 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
     memory_dir = Path(item.memory_dir)
     try:
         relative, _ = add_entry(
-            memory_dir, item.target, item.text, item.category, source=item.source, approved=True
+            memory_dir,
+            item.target,
+            item.text,
+            item.category,
+            source="user-cli",
+            command="review approve",
+            provenance=item.source,
+            approved=True,
         )
         status = "saved"
     except DuplicateEntry:
@@ -176,7 +183,4 @@ def drop(memory_dirs: list[Path], wanted: str) -> HeldItem:
 
 
 def _remove(item: HeldItem) -> None:
-    try:
-        (review_dir(Path(item.memory_dir)) / f"{item.id}.json").unlink()
-    except FileNotFoundError:
-        pass
+    (review_dir(Path(item.memory_dir)) / f"{item.id}.json").unlink(missing_ok=True)
