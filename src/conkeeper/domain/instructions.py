@@ -34,21 +34,21 @@ _HIDDEN_CHARS = frozenset(
 )
 _ZWJ = "\u200d"  # joins emoji sequences; hidden only between letters
 # ConKeeper's own tag comments (category, tag, source) are not hidden text.
-_OWN_TAG = re.compile(r"<!--\s*@(?:category|tag|source):[^<>]{0,120}?-->")
-_NEGATION = re.compile(
+_OWN_TAG = LazyPattern(r"<!--\s*@(?:category|tag|source):[^<>]{0,120}?-->")
+_NEGATION = LazyPattern(
     r"(?<![-/\w])(?:never|not|no|don'?t|doesn'?t|avoid|without|refuse|banned|forbidden|blocked|"
     r"prohibited|instead of using|rather than)(?![-\w])|n't\b",
     re.IGNORECASE,
 )
 # "... is blocked", "... are banned": a mention of the thing, said to be prevented.
-_NEGATION_AFTER = re.compile(
+_NEGATION_AFTER = LazyPattern(
     r"\b(?:is|are|was|were|gets?|stays?)\s+(?:\w+\s+)?(?:blocked|banned|forbidden|rejected|"
     r"prohibited|not\s+allowed|refused|disabled\s+by|never|not)\b"
     r"|^\W{0,3}(?:is|are|was|were|has|had)\s+(?:only|being|masking|hiding|causing|used|the\s+"
     r"cause|a\s+(?:bug|mistake|problem))\b",
     re.IGNORECASE,
 )
-_CLAUSE_BREAK = re.compile(r"[.;!?\n]|,\s+(?:but|and|so)\b|\s+-\s+|:\s")
+_CLAUSE_BREAK = LazyPattern(r"[.;!?\n]|,\s+(?:but|and|so)\b|\s+-\s+|:\s")
 _TRUSTED_INDEXES = (
     "pypi.org",
     "files.pythonhosted.org",
@@ -1081,7 +1081,7 @@ _HIDDEN_HTML = LazyPattern(
 )
 
 
-_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
+_COMMENT = LazyPattern(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 _AGENT_WORDS = LazyPattern(
     r"\b(?:assistant|agent|ai|claude|llm|model|copilot|gpt|system|instruction|ignore|"
     r"disregard|hidden|secret|do\s+not\s+tell|don'?t\s+tell|override)\b",
@@ -1089,16 +1089,19 @@ _AGENT_WORDS = LazyPattern(
 )
 # Hebrew, Arabic, Syriac, Thaana, N'Ko, Indic, Thai, Lao, Tibetan, Myanmar, Khmer, Mongolian,
 # Hangul Jamo... scripts whose spelling uses joiners and direction marks.
-_COMPLEX_SCRIPT = re.compile(r"[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0fff\u1000-\u109f\u1780-\u18af]")
+_COMPLEX_SCRIPT = LazyPattern(
+    r"[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0fff\u1000-\u109f\u1780-\u18af]"
+)
 _SCRIPT_MARKS = frozenset("\u200b\u200c\u200e\u200f\u2066\u2067\u2068\u2069\u202a\u202b\u202c")
 
 
-_WORD = re.compile(r"[^\W\d_]{3,}")
+_WORD = LazyPattern(r"[^\W\d_]{3,}")
 
 
 def _mixed_script_word(text: str) -> str:
     """A word mixing Latin letters with Cyrillic or Greek look-alikes (``іgnore``), or ``""``."""
-    for word in _WORD.findall(text):
+    for found in _WORD.findall(text):
+        word = str(found)
         if word.isascii():
             continue
         latin = any("a" <= c.lower() <= "z" for c in word)
@@ -1143,7 +1146,7 @@ def _negated(text: str, start: int, end: int) -> bool:
     return _NEGATION_AFTER.search(text[end:clause_end]) is not None
 
 
-_LEAD_IN = re.compile(
+_LEAD_IN = LazyPattern(
     r"^(?:\W*(?:always|just|simply|please|then|and|also|instead|first|now|so|quietly|silently|"
     r"you\s+(?:can|should|may|must|need\s+to)|feel\s+free\s+to|(?:it'?s|it\s+is)\s+(?:fine|ok|"
     r"okay|safe|acceptable|best)\s+to|(?:agents?|claude|assistants?|the\s+agent)\s+(?:should|"
@@ -1151,7 +1154,7 @@ _LEAD_IN = re.compile(
     r"(?:to|for)\s+[\w\s-]{1,30},)\b)*\W*$",
     re.IGNORECASE,
 )
-_CONDITION = re.compile(
+_CONDITION = LazyPattern(
     r"^\W*(?:when|whenever|if|once|after|before|in\s+case|any\s+time)\b[^,]{1,120},\s*",
     re.IGNORECASE,
 )
@@ -1169,12 +1172,12 @@ def _imperative(text: str, start: int) -> bool:
 
 
 # "skip slow tests locally; CI runs the full suite": a local shortcut with the check kept
-_MITIGATED = re.compile(
+_MITIGATED = LazyPattern(
     r"\blocally\b|\bci\s+(?:still\s+)?runs\b|\b(?:on|in)\s+(?:your\s+)?(?:laptop|machine)\b|"
     r"\bwith\s+a\s+ticket\b|\bdev\s+(?:only|environment)\b|\bin\s+development\b",
     re.IGNORECASE,
 )
-_SENTENCE_BREAK = re.compile(r"[.;!?\n]\s|[;\n]|:\s")
+_SENTENCE_BREAK = LazyPattern(r"[.;!?\n]\s|[;\n]|:\s")
 
 
 def _trusted_index(url: str) -> bool:
