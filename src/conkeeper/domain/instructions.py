@@ -120,7 +120,8 @@ class _Rule:
 _VERB_RUN = r"(?:run|execute|exec|launch|source|pipe|eval)"
 _URL = r"(?:https?://|ftp://)\S+"
 _SHELLS = (
-    r"(?:sudo\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b|iex\b|"
+    r"(?:sudo\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b(?!\s+-m\s+json\.tool)|perl\b|ruby\b|"
+    r"node\b|iex\b|"
     r"invoke-expression\b|pwsh\b|powershell\b"
 )
 # what a check or safeguard is called
@@ -128,7 +129,9 @@ _GUARD = (
     r"(?:tests?|test\s+suites?|specs?|checks?|ci|pipelines?|lint\w*|type[- ]?check\w*|mypy|"
     r"hooks?|pre-commit|code\s+reviews?|reviews?|scanners?|security\s+\w+|validation|"
     r"verification|auth\w*|tls|ssl|certificates?|csrf|sandbox\w*|permissions?|protections?|"
-    r"2fa|mfa|signing|signatures?|audit\w*|alerts?|assertions?|coverage|branch\s+rules?)"
+    r"2fa|mfa|signing|signatures?|audit\w*|alerts?|assertions?|coverage|branch\s+rules?|"
+    r"guardrails?|safe\s*mode|confirmations?|confirmation\s+prompts?|permission\s+prompts?|"
+    r"approval\s+prompts?|approvals?)"
 )
 _SECRETS = (
     r"(?:~/\.ssh|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|"
@@ -210,8 +213,10 @@ RULES: tuple[_Rule, ...] = (
         "tells the agent to obey text it reads elsewhere",
         ("obey", "follow", "comply", "decoy", "real task", "refuse", "anything"),
         r"\b(?:obey|follow|execute|comply\s+with)\s+(?:any|all|every|the)?\s*instructions?\s+"
-        r"(?:found|embedded|contained|written)?\s*(?:in|from|inside)\s+(?:fetched|web|external|"
-        r"any|a|the|downloaded|issue|pull|readme|emails?|comments?|pages?|files?)"
+        r"(?:found|embedded|contained|written)?\s*(?:in|from|inside)\s+(?:the\s+)?(?:fetched|web|"
+        r"external|downloaded|issues?\b|pull\s+requests?|emails?|comments?|(?:web\s+)?pages?\s+"
+        r"you|tool\s+outputs?|search\s+results|any\s+(?:web|page|file|issue|email|comment|"
+        r"readme|document)|readmes?\s+you|files?\s+you\s+(?:read|fetch|open))"
         r"|\binstructions?\s+in\s+(?:a|any|the)\s+\w+\s+(?:you\s+read\s+)?should\s+be\s+followed"
         r"|\bshould\s+be\s+followed\s+without\s+asking"
         r"|\b(?:is|are)\s+a\s+decoy\b|\bthe\s+real\s+task\s+is\b"
@@ -249,7 +254,9 @@ RULES: tuple[_Rule, ...] = (
         r"|[\[<(]\s*/?\s*(?:system|admin|administrator|sys|inst)\b[^\]>)]{0,30}[\]>)]"
         r"|#+\s*system\b|\bsystem\s+prompt\s*#+"
         r"|\b(?:important|critical|urgent|mandatory)\s+(?:system\s+)?(?:note|instruction|message|"
-        r"notice|directive|update)s?\b[^.\n]{0,20}(?::|for\s+(?:ai|agents?|assistants?|claude|llms?))"
+        r"notice|directive|update)s?\b[^.\n]{0,20}(?:for|to)\s+(?:all\s+)?(?:ai|agents?|"
+        r"assistants?|claude|llms?|the\s+(?:ai|agent|assistant|model))\b"
+        r"|\b(?:important|critical|urgent|mandatory)\s+(?:instruction|directive)s?\s*:"
         r"|\b(?:important|critical)\s+system\b"
         r"|\b(?:message|note|notice|directive|order|instruction|policy|requirement|mandate)s?\s+"
         r"(?:comes?\s+)?from\s+(?:anthropic|openai|the\s+(?:system|repo(?:sitory)?|project)\s+"
@@ -374,6 +381,7 @@ RULES: tuple[_Rule, ...] = (
         + _DEST
         + r"|\b(?:print|dump|echo|output|log|list|send|post|write)\s+(?:all\s+|every\s+|the\s+)?"
         r"(?:environment\s+variables?|env\s+vars?)\b"
+        r"|https?://\S*\$\{?\w*(?:key|token|secret|pass)\w*"
         r"|(?:\bcurl|\bscp|\bnc|\brsync)\b[^\n]{0,40}(?:-d\s*@|-F\s*\w+=@|<\s*|\s)" + r"~?/?"
         r"(?:\.ssh/|\.aws/|\.env\b|\.kube/|\.docker/|\.netrc|\.npmrc|\.pypirc)",
         negatable=True,
@@ -432,15 +440,25 @@ RULES: tuple[_Rule, ...] = (
         r"|\ballowed_?tools\b[^\n]{0,20}['\"]?\*"
         r"|\bauto-?approve\s+(?:every|all|any)"
         r"|--no-sandbox\b|\bdisable\s+the\s+sandbox\b"
-        r"|\b(?:skip|without|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:ask(?:ing)?|"
+        r"|\b(?:skip|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:ask(?:ing)?|"
         r"confirm(?:ing|ation)?|check(?:ing)?\s+with)\s+(?:the\s+user\s+)?(?:for\s+"
         r"(?:permission|confirmation|approval)\s+)?(?:before|for|when|first)\b"
         r"|\bno\s+need\s+to\s+ask\s+for\s+(?:permission|confirmation|approval)"
-        r"|\bwithout\s+(?:asking|confirmation|approval|permission|review|reading|"
-        r"telling\s+(?:the\s+user|anyone))\b"
+        r"|\byolo\s+mode\b|\b(?:stop|quit)\s+asking\s+(?:the\s+user\s+)?(?:for\s+)?"
+        r"(?:permission|confirmation|questions|clarifying)"
+        r"|\bassume\s+(?:the\s+user\s+(?:says|said|answers?)\s+)?yes\b"
         r"|\bsudo\s+for\s+(?:every|all|any)\s+commands?"
         r"|\brun\s+(?:every|all)\s+commands?\s+(?:with|as)\s+(?:sudo|root)",
         negatable=False,
+    ),
+    _Rule(
+        "disable-checks",
+        "acts without the user's say",
+        ("without",),
+        r"\bwithout\s+(?:asking|confirmation|approval|permission|review|reading|"
+        r"telling\s+(?:the\s+user|anyone))\b",
+        negatable=True,
+        directive=True,
     ),
     _Rule(
         "disable-checks",
@@ -784,18 +802,26 @@ RULES: tuple[_Rule, ...] = (
             "flaky",
             "in the way",
             "error",
+            "conflict",
+            "refuse",
+            "diverge",
+            "won't",
+            "doesn't",
+            "can't",
         ),
         r"\b(?:when|whenever|if|once|any\s+time)\b[^.;\n]{0,80}?\b(?:fails?|failing|failed|"
         r"complains?|errors?\s+out|is\s+slow|are\s+slow|takes?\s+too\s+long|blocks?|rejects?|"
         r"flags?|(?:is|are|goes|turns)\s+red|breaks?|times?\s+out|is\s+flaky|are\s+flaky|gets?\s+in"
-        r"\s+the\s+way|reports?\s+(?:errors?|issues?|problems?|vulnerabilit\w+))\b[^.;\n]{0,20}?,?"
-        r"[^.;\n]{0,40}?\b(?:delete|remove|skip|disable|comment\s+out|xfail|drop|bypass|--force|"
+        r"\s+the\s+way|reports?\s+(?:errors?|issues?|problems?|vulnerabilit\w+)|conflicts?|"
+        r"diverges?|(?:is|are|gets?)\s+rejected|refuses?|won'?t\s+(?:pass|compile|push|merge)|"
+        r"(?:doesn'?t|don'?t)\s+(?:pass|compile|work)|can'?t\s+(?:push|merge))\b[^.;\n]{0,20}?,?"
+        r"[^.;\n]{0,40}?(?:\b|(?<=\s))(?:delete|remove|skip|disable|comment\s+out|xfail|drop|bypass|--force|"
         r"force[- ]push|--no-verify|noqa|type:\s*ignore|ts-ignore|eslint-disable|lower|loosen|"
         r"relax|suppress|silence|mute|turn\s+(?:it\s+|them\s+)?off|reset\s+--hard|rm\s+-rf|"
         r"hard-?code|update\s+the\s+(?:snapshots?|expected)|change\s+the\s+(?:test|assertion|"
         r"expected)|rewrite\s+the\s+(?:test|assertion)|edit\s+the\s+(?:test|assertion)|mark\s+it|"
         r"ignore\s+(?:it|them|the\s+(?:failure|error|check|warning)s?)|uninstall|unpin|"
-        r"allow_failure|continue-on-error|\|\|\s*true)",
+        r"allow_failure|continue-on-error|\|\|\s*true|cast\s+(?:\w+\s+){0,3}(?:to|as)\s+`?any\b)",
         negatable=True,
     ),
     _Rule(
@@ -1023,6 +1049,102 @@ RULES: tuple[_Rule, ...] = (
         r"message)\b",
         negatable=False,
     ),
+    _Rule(
+        "disable-checks",
+        "tells the agent to stop running checks",
+        ("bother", "never run", "don't run", "do not run", "skip running", "stop running", "waste"),
+        r"\b(?:don'?t|do\s+not|never|stop)\s+(?:bother(?:ing)?\s+(?:to\s+)?|waste\s+(?:time|tokens)\s+"
+        r"(?:on\s+)?)?(?:run(?:ning)?|wait(?:ing)?\s+for|writ(?:e|ing)|add(?:ing)?)\s+(?:the\s+|any\s+)?"
+        r"(?:full\s+|new\s+)?(?:tests?|test\s+suite|linters?|ci|type\s*check\w*|checks|pre-commit)\b"
+        r"|\bskip\s+running\s+(?:the\s+)?(?:tests?|linters?|checks)\b",
+        negatable=False,
+        directive=True,
+    ),
+    _Rule(
+        "sabotage",
+        "tells the agent to misreport its work",
+        ("tell", "report", "claim", "say", "mark", "even if", "even though"),
+        r"\b(?:tell|inform|report\s+to|assure)\s+(?:the\s+)?(?:user|them|reviewers?)\s+(?:that\s+)?"
+        r"(?:the\s+|all\s+)?(?:tests?|build|ci|checks?|it|everything)\s+(?:pass|passed|works?|"
+        r"worked|succeeded|(?:is|are)\s+(?:green|fine|done))"
+        r"|\b(?:report|claim|say|state|mark)\b(?:[^.\n]|\.(?=\w)){0,40}\b(?:success|passing|"
+        r"passed|done|complete[d]?|green)\b(?:[^.\n]|\.(?=\w)){0,30}\beven\s+(?:if|when|though)\b",
+        negatable=False,
+    ),
+    _Rule(
+        "sabotage",
+        "plants an unsafe practice as a rule",
+        (
+            "conflict",
+            "any",
+            "allowed_hosts",
+            "root",
+            "admin",
+            "default password",
+            "yaml.load",
+            "sql",
+            "quer",
+            "pickle",
+            "verify",
+            "0.0.0.0",
+        ),
+        r"\bresolve\s+(?:all\s+|any\s+)?(?:merge\s+)?conflicts\s+by\s+(?:always\s+)?(?:taking|keeping|"
+        r"choosing|accepting)\s+(?:ours|theirs|your|yours|the\s+(?:local|remote|incoming))"
+        r"|\b(?:cast|change|annotate|type|mark)\s+(?:\w+\s+){0,3}(?:to|as)\s+`?Any`?\b[^.\n]{0,40}"
+        r"\b(?:error|complain|fail|mypy|pass)"
+        r"|\ballowed_hosts\s*=\s*\[\s*['\"]\*"
+        r"|\brun\s+(?:the\s+)?(?:\w+\s+)?(?:app|container|service|server|process)(?:e?s)?\s+as\s+"
+        r"root\b"
+        r"|\b(?:default|admin)\s+(?:credentials|password)\s+admin\s*/\s*admin|\badmin\s*/\s*admin\b"
+        r"|\buse\s+yaml\.load\b(?!\s*\([^)]*safe)"
+        r"|\b(?:build|concatenate|format|interpolate|assemble)\s+(?:the\s+|all\s+)?(?:sql|"
+        r"queries|query\s+strings)\b[^.\n]{0,40}\b(?:f-strings?|string\s+concat\w*|\.format|"
+        r"\+|%\s*formatting)"
+        r"|\bpickle\.loads?\b[^.\n]{0,40}\b(?:request|user|upload|untrusted|input)",
+        negatable=True,
+    ),
+    _Rule(
+        "authority",
+        "cites an authority to justify an order",
+        (
+            "per ",
+            "approved by",
+            "authorized by",
+            "authorised by",
+            "signed off",
+            "as agreed",
+            "message from",
+            "signed:",
+            "(verified)",
+        ),
+        r"\bper\s+(?:the\s+)?(?:cto|ceo|cio|ciso|vp\b|director|tech\s+lead|owner|maintainers?|"
+        r"security\s+team|management|admin\w*)\s*[:,]"
+        r"|\b(?:approved|authori[sz]ed|sanctioned|signed\s+off)\s+by\s+(?:the\s+)?(?:cto|ceo|"
+        r"ciso|owner|repo\w*\s+owner|maintainers?|security\s+team|admin\w*|lead|@\w+)\b"
+        r"[^.\n]{0,60}\b(?:agents?|assistants?|ai|claude|you|may|can|must|should)\b"
+        r"|\bas\s+agreed\s+with\s+(?:the\s+)?(?:maintainers?|owner|team|user|admin\w*)\b[^.\n]{0,40}"
+        r"\b(?:agents?|assistants?|ai|claude|you)\b"
+        r"|\bmessage\s+from\s+(?:github|anthropic|openai|support|the\s+(?:maintainers?|owner|"
+        r"admin\w*|security\s+team)|@\w+)"
+        r"|^\W*signed\s*:|\(verified\)",
+        negatable=False,
+    ),
+    _Rule(
+        "package-index",
+        "installs a look-alike of a well-known package",
+        ("install", "add", "package", "depend", "require"),
+        r"\b(?:install|add|require|depend\s+on)\s+(?:the\s+)?(?:package\s+|library\s+|"
+        r"module\s+)?[`'\"]?(?P<name>[A-Za-z][\w.-]{3,40})[`'\"]?",
+        negatable=True,
+    ),
+    _Rule(
+        "disable-checks",
+        "switches commit hooks off",
+        ("husky", "hooks", "pre_commit", "gpg"),
+        r"\bhusky\w*\s*=\s*(?:0|1|true|false)\b|\bskip_?hooks\s*=|--no-hooks\b|--no-gpg-sign\b"
+        r"|\bpre_commit_allow_no_config\b|\bpre-commit\b[^.\n]{0,20}--no-verify",
+        negatable=True,
+    ),
 )
 
 
@@ -1100,6 +1222,9 @@ _WORD = LazyPattern(r"[^\W\d_]{3,}")
 
 def _mixed_script_word(text: str) -> str:
     """A word mixing Latin letters with Cyrillic or Greek look-alikes (``іgnore``), or ``""``."""
+    letters = [c for c in text if c.isalpha()]
+    if sum(c.isascii() for c in letters) < 0.7 * len(letters):
+        return ""  # text in another script may quote a Latin name; that is not disguise
     for found in _WORD.findall(text):
         word = str(found)
         if word.isascii():
@@ -1155,7 +1280,9 @@ _LEAD_IN = LazyPattern(
     re.IGNORECASE,
 )
 _CONDITION = LazyPattern(
-    r"^\W*(?:when|whenever|if|once|after|before|in\s+case|any\s+time)\b[^,]{1,120},\s*",
+    r"^\W*(?:(?:when|whenever|if|once|after|before|in\s+case|any\s+time)\b[^,]{1,120},\s*|"
+    r"(?:after|before|at\s+the\s+(?:start|end)\s+of|during)\s+(?:each|every|any|the|a)\s+"
+    r"\w+(?:\s+\w+)?\s+)",
     re.IGNORECASE,
 )
 
@@ -1168,14 +1295,72 @@ def _imperative(text: str, start: int) -> bool:
         clause_start = match.end()
     prefix = text[clause_start:start]
     prefix = _CONDITION.sub("", prefix, count=1)
-    return _LEAD_IN.match(prefix) is not None
+    if _LEAD_IN.match(prefix) is not None:
+        return True
+    # "Deploy to production without asking": an order whose verb comes first; a clause that
+    # opens with a subject ("The script pushes without asking", "`make release` tags ...")
+    # describes instead
+    stripped = _LEAD_IN_START.sub("", prefix)
+    first = stripped.split(" ", 1)[0].lower().strip(",:")
+    return bool(first) and first.isalpha() and first not in _SUBJECTS and not first.endswith("s")
 
 
 # "skip slow tests locally; CI runs the full suite": a local shortcut with the check kept
 _MITIGATED = LazyPattern(
-    r"\blocally\b|\bci\s+(?:still\s+)?runs\b|\b(?:on|in)\s+(?:your\s+)?(?:laptop|machine)\b|"
+    r"\blocally\b|\bci\s+(?:still\s+)?(?:runs|does|will|handles|covers)\b|\b(?:on|in)\s+(?:your\s+)?(?:laptop|machine)\b|"
     r"\bwith\s+a\s+ticket\b|\bdev\s+(?:only|environment)\b|\bin\s+development\b",
     re.IGNORECASE,
+)
+_LEAD_IN_START = LazyPattern(
+    r"^[\s*>+-]*(?:(?:always|just|simply|please|then|also|now|so|you\s+(?:can|should|may|must))"
+    r"\s+)*",
+    re.IGNORECASE,
+)
+# words that open a describing clause rather than an order
+_SUBJECTS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "our",
+        "their",
+        "my",
+        "your",
+        "we",
+        "they",
+        "he",
+        "she",
+        "i",
+        "there",
+        "which",
+        "who",
+        "ci",
+        "everything",
+        "nothing",
+        "someone",
+        "anyone",
+        "something",
+        "every",
+        "each",
+        "all",
+        "some",
+        "most",
+        "no",
+        "one",
+        "only",
+        "when",
+        "if",
+        "because",
+        "since",
+        "although",
+        "while",
+    ]
 )
 _SENTENCE_BREAK = LazyPattern(r"[.;!?\n]\s|[;\n]|:\s")
 
@@ -1219,15 +1404,85 @@ def find_instructions(text: str) -> list[Finding]:
     return found
 
 
+# Packages typo-squatters imitate most (PyPI and npm).
+_POPULAR = frozenset(
+    [
+        "requests",
+        "numpy",
+        "pandas",
+        "django",
+        "flask",
+        "urllib3",
+        "colorama",
+        "setuptools",
+        "python-dateutil",
+        "beautifulsoup4",
+        "pyyaml",
+        "cryptography",
+        "boto3",
+        "botocore",
+        "pytest",
+        "matplotlib",
+        "scipy",
+        "pillow",
+        "sqlalchemy",
+        "jinja2",
+        "httpx",
+        "pydantic",
+        "fastapi",
+        "certifi",
+        "idna",
+        "charset-normalizer",
+        "six",
+        "lodash",
+        "express",
+        "react",
+        "axios",
+        "chalk",
+        "moment",
+        "electron",
+        "typescript",
+        "webpack",
+        "eslint",
+        "jquery",
+        "request",
+        "commander",
+        "debug",
+        "dotenv",
+        "prettier",
+        "next",
+        "vue",
+        "discord.py",
+        "selenium",
+        "tensorflow",
+        "torch",
+        "openai",
+        "anthropic",
+    ]
+)
+
+
 def _trusted_url(match: re.Match[str]) -> bool:
     urls = [u for k, u in match.groupdict().items() if k.startswith("url") and u]
     return bool(urls) and all(_trusted_index(url) for url in urls)
 
 
 def _look_alike(match: re.Match[str]) -> bool:
-    """The two package names differ by a typo or a suffix (``requests``/``requestz``)."""
+    """The two package names differ by a typo or a suffix (``requests``/``requestz``), or the
+    one named is a near miss of a well-known package (``reqeusts``)."""
     import difflib
 
+    named = match.groupdict().get("name")
+    if named:
+        name = named.lower()
+        if name in _POPULAR:
+            return False
+        return any(
+            abs(len(name) - len(known)) <= 2
+            and name.rstrip("0123456789") != known.rstrip("0123456789")
+            and difflib.SequenceMatcher(None, name, known).ratio() >= 0.85
+            for known in _POPULAR
+        )
     first, second = (match.group(1) or "").lower(), (match.group(2) or "").lower()
     if min(len(first), len(second)) < 5 or first == second:
         return False
