@@ -1145,6 +1145,75 @@ RULES: tuple[_Rule, ...] = (
         r"|\bpre_commit_allow_no_config\b|\bpre-commit\b[^.\n]{0,20}--no-verify",
         negatable=True,
     ),
+    _Rule(
+        "override",
+        "tells the agent to deceive or outlast the user",
+        (
+            "asked about",
+            "asks about",
+            "secretly",
+            "even if",
+            "real ",
+            "any cost",
+            "answer every",
+            "answer all",
+        ),
+        r"\bif\s+(?:the\s+user\s+)?asks?(?:ed)?\s+about\s+(?:this|these|it|them)\b[^.\n]{0,40}"
+        r"\b(?:say|tell|claim|answer|reply)\b"
+        r"|\bthe\s+user\s+secretly\s+wants\b"
+        r"|\beven\s+if\s+(?:the\s+user|they)\s+(?:objects?|says?|asks?|refuses?|disagrees?|tells?|"
+        r"wants?)"
+        r"|\b(?:your|the)\s+real\s+(?:objective|goal|task|job|mission)\b|\bat\s+any\s+cost\b"
+        r"|\banswer\s+(?:every|all|each)\s+(?:question|request|prompt)s?\s+with\b",
+        negatable=False,
+    ),
+    _Rule(
+        "disable-checks",
+        "gets rid of failing or flaky tests",
+        ("flaky", "failing", "broken", "deselect", "--force"),
+        r"\b(?:flaky|failing|broken)\b[^.\n]{0,40}[;,:]\s*(?:just\s+)?(?:delete|remove|skip|"
+        r"disable|drop|xfail)\s+(?:them|it)\b"
+        r"|--deselect\b[^.\n]{0,40}\b(?:fail\w*|every)"
+        r"|--force\b(?!-)[^.\n]{0,30}\b(?:main|master|prod\w*)\b[^.\n]{0,20}\b(?:is\s+)?(?:fine|ok|"
+        r"okay|allowed|acceptable)",
+        negatable=True,
+    ),
+    _Rule(
+        "sabotage",
+        "makes a known-bad practice the rule",
+        ("float", "swallow", "200", "years", "localstorage", "retry", "log", "seed", "admin"),
+        r"\b(?:use|store|keep|represent)\s+`?float`?s?\s+for\s+(?:all\s+)?(?:money|monetary|"
+        r"prices?|currency|amounts?|totals?)"
+        r"|\bswallow\s+(?:all\s+|the\s+|any\s+)?(?:exceptions|errors)"
+        r"|\breturn\s+(?:http\s+)?(?:status\s+)?200\b[^.\n]{0,40}\b(?:on|for)\s+(?:any|every|all)\s+"
+        r"errors?"
+        r"|\b(?:expiry|expiration|ttl|lifetime)\s+(?:at|to|of)\s+\d+\s+years"
+        r"|\b(?:store|keep|put)\s+(?:\w+\s+)?(?:session\s+|auth\s+|access\s+)?tokens?\s+in\s+"
+        r"localstorage"
+        r"|\bretry\b[^.\n]{0,40}\b(?:tight\s+loop|without\s+(?:any\s+)?backoff|forever)"
+        r"|\blog\s+(?:the\s+)?full\s+(?:request|body|headers)|\blog\b[^.\n]{0,30}\bincluding\s+"
+        r"(?:the\s+)?(?:headers|authorization|passwords?|tokens?)"
+        r"|\bseed\s+prod\w*\s+with\b",
+        negatable=True,
+    ),
+    _Rule(
+        "fetch-exec",
+        "runs what an unknown address serves",
+        ("http",),
+        r"\b(?:run\w*|execut\w+|paste\s+it\s+into\s+a\s+(?:shell|terminal))\b[^\n]{0,80}"
+        r"\b(?:script|one-liner|installer|binary|setup|bootstrap|install)\b[^\n]{0,60}https?://"
+        r"|https?://\S+[^\n]{0,80}\b(?:paste|pipe)\s+it\s+into\s+a\s+(?:shell|terminal)"
+        r"|\b(?:script|one-liner|installer)\s+(?:at|from)\s+https?://\S+[^\n]{0,40}\b(?:run|execute)",
+        negatable=True,
+    ),
+    _Rule(
+        "package-index",
+        "points package installs at an unusual index",
+        ("index", "packages live", "registry"),
+        r"\bindex[-_]url\b[^\n]{0,40}?(?P<url>https?://[^\s'\"`,;)]+)"
+        r"|\bpackages\s+live\s+on\s+(?P<url2>https?://[^\s'\"`,;)]+)",
+        negatable=True,
+    ),
 )
 
 
@@ -1281,6 +1350,7 @@ _LEAD_IN = LazyPattern(
 )
 _CONDITION = LazyPattern(
     r"^\W*(?:(?:when|whenever|if|once|after|before|in\s+case|any\s+time)\b[^,]{1,120},\s*|"
+    r"(?:for|to)\s+[\w\s-]{1,30},\s*|"
     r"(?:after|before|at\s+the\s+(?:start|end)\s+of|during)\s+(?:each|every|any|the|a)\s+"
     r"\w+(?:\s+\w+)?\s+)",
     re.IGNORECASE,
@@ -1401,6 +1471,8 @@ def find_instructions(text: str) -> list[Finding]:
             found.append(Finding(rule.kind, rule.reason, _excerpt(visible, *match.span())))
             kinds.add(rule.kind)
             break
+    if not found:
+        found = _cue_findings(visible, kinds)
     return found
 
 
@@ -1480,7 +1552,10 @@ def _look_alike(match: re.Match[str]) -> bool:
         return any(
             abs(len(name) - len(known)) <= 2
             and name.rstrip("0123456789") != known.rstrip("0123456789")
-            and difflib.SequenceMatcher(None, name, known).ratio() >= 0.85
+            and (
+                difflib.SequenceMatcher(None, name, known).ratio() >= 0.85
+                or (sorted(name) == sorted(known) and len(name) >= 5)
+            )
             for known in _POPULAR
         )
     first, second = (match.group(1) or "").lower(), (match.group(2) or "").lower()
@@ -1497,3 +1572,167 @@ def is_instruction_shaped(text: str) -> bool:
 def reasons(text: str) -> list[str]:
     """The findings as one-line reasons for a person (``[]`` for an ordinary note)."""
     return [finding.line() for finding in find_instructions(text)]
+
+
+# --------------------------------------------------------------------------- cue pairs
+#
+# The rules above name shapes; text phrased in a way no rule foresaw still tends to pair two
+# kinds of words that ordinary notes rarely pair in one sentence: weakening a safeguard, moving a
+# secret somewhere, talking to the agent about whose word counts, hiding, running code from an
+# unknown address. Each sentence is scanned for these cue classes (a sentence that opens with a
+# negation keeps only the cues whose negation is the attack), and a sentence that pairs them is
+# named. Compiled on first use, like the rules.
+
+_CUES: dict[str, LazyPattern] = {
+    "weaken": LazyPattern(
+        r"\b(?:skip\w*|disabl\w+|remov\w+|delet\w+|drop|ignor\w+|bypass\w*|suppress\w*|silenc\w+|"
+        r"mute|comment\s+out|turn\s+off|switch\s+off|deselect\w*|xfail|noqa|type:\s*ignore|"
+        r"lower\w*|loosen\w*|relax\w*|swallow\w*|uninstall\w*|get\s+rid\s+of|no\s+longer\s+need|"
+        r"don'?t\s+need|don'?t\s+bother|stop\s+running|never\s+run|fail_under\s*=\s*0|"
+        r"\|\|\s*true|mark\.skip|auto-?approv\w*)(?![\w-])",
+        re.IGNORECASE,
+    ),
+    "guard": LazyPattern(
+        r"\b(?:tests?|test\s+suite|suites?|checks?|ci\b|lint\w*|ruff|mypy|eslint|flake8|hooks?|"
+        r"pre-commit|reviews?|reviewers?|status\s+checks?|branch\s+protection|protection|scan\w*|"
+        r"security|validation|verif\w+|auth\w*|csrf|tls|ssl|certificates?|signatures?|sandbox|"
+        r"permissions?|confirmations?|approvals?|coverage|assertions?|foreign\s+keys?|"
+        r"transactions?|rate\s+limit\w*|backoff|contributing\s+guide|guardrails?)\b",
+        re.IGNORECASE,
+    ),
+    "secret": LazyPattern(
+        r"(?:\b(?:tokens?|api\s+keys?|secret\s+keys?|private\s+keys?|deploy\s+keys?|ssh\s+keys?|"
+        r"secrets?|passwords?|credentials?|cookies?|connection\s+strings?|kubeconfig|"
+        r"aws_\w+|\w+_(?:token|secret|key|password))\b|\.env\b|~/\.\w+|home\s+directory|"
+        r"customer'?s?\s+(?:data|emails?|phone|addresses)|personal\s+data|\bpii\b)",
+        re.IGNORECASE,
+    ),
+    "send": LazyPattern(
+        r"\b(?:send\w*|post\w*|upload\w*|paste\w*|shar\w+|e-?mail\w*|forward\w*|includ\w+|"
+        r"attach\w*|sync\w*|mirror\w*|publish\w*|store\s+a\s+copy|copy|put|add|transfer\w*|"
+        r"open\s+issues|leak\w*|expos\w+|report\w*)\b",
+        re.IGNORECASE,
+    ),
+    "outside": LazyPattern(
+        r"(?:https?://|\b[\w.+-]+@[\w-]+\.\w|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:discord|slack|"
+        r"telegram|webhook|pastebin|gist|transfer\.sh|readme|docs/|pull\s+request|pr\s+comment|"
+        r"issue|public|external|third[- ]party|message|template|chat)\b)",
+        re.IGNORECASE,
+    ),
+    "agent": LazyPattern(
+        r"\b(?:agents?|assistants?|ai|claude|the\s+model|llms?|copilot|future\s+sessions?|"
+        r"you\s+(?:must|should|may|can|are|no\s+longer|have|need))\b",
+        re.IGNORECASE,
+    ),
+    "whose_word": LazyPattern(
+        r"\b(?:the\s+user'?s?\s+(?:instructions?|requests?|rules?|claude\.md|wishes)|claude\.md|"
+        r"agents\.md|the\s+user\s+(?:types?|asks?|says?|wants?|requests?|tells?)|"
+        r"(?:this|these)\s+(?:file|notes?|memory|entry|entries|rules?)|memory\s+file|"
+        r"(?:issue|pr)\s+comments?|web\s*pages?\s+you|project\s+owner|repository\s+owner|"
+        r"contributing\s+guide)\b",
+        re.IGNORECASE,
+    ),
+    "overrule": LazyPattern(
+        r"\b(?:out\s+of\s+date|outdated|mistakes?|suggestions?\s+only|binding|no\s+longer\s+"
+        r"(?:need|apply|applies)|even\s+if|continue\s+until|secretly|real\s+(?:objective|goal|"
+        r"task)|at\s+any\s+cost|whatever|as\s+if|full\s+authority|directly\s+from|straight\s+"
+        r"from|instead|skip|ignore|over(?:ride|rule)s?|take\s+precedence|wins?)\b",
+        re.IGNORECASE,
+    ),
+    "secrecy": LazyPattern(
+        r"\b(?:secretly|without\s+telling|don'?t\s+(?:tell|mention)|"
+        r"if\s+asked\s+about|say\s+(?:they|it|these)\s+(?:are|is)|hide\s+(?:it|this|them))\b",
+        re.IGNORECASE,
+    ),
+    "run": LazyPattern(
+        r"\b(?:run\w*|execut\w+|paste\s+it\s+into\s+a\s+shell|bash|sh|source|install\.sh|"
+        r"one-liner)\b",
+        re.IGNORECASE,
+    ),
+    "authority": LazyPattern(
+        r"\b(?:official|override|notice|owner|cto|ciso|security\s+team|platform\s+team|"
+        r"admin\w*|authori[sz]\w+)\b",
+        re.IGNORECASE,
+    ),
+}
+# (cue, cue, kind, reason): a sentence holding both is named
+_PAIRS: tuple[tuple[str, str, str, str], ...] = (
+    ("weaken", "guard", "disable-checks", "tells the agent to weaken a check or safeguard"),
+    ("secret", "outside", "exfiltration", "sends private data somewhere others can read it"),
+    ("whose_word", "overrule", "override", "says whose instructions stop counting"),
+    ("agent", "secrecy", "override", "asks the agent to keep something from the user"),
+    ("authority", "agent", "authority", "speaks with an authority over the agent"),
+)
+_NEGATED_START = LazyPattern(
+    r"^\W*(?:never|don'?t|do\s+not|avoid|no\s+one|nobody|we\s+(?:never|don'?t))\b", re.IGNORECASE
+)
+_SENTENCES = LazyPattern(r"(?<=[.;!?])\s+|\n+")
+
+
+def _cue_findings(visible: str, kinds: set[str]) -> list[Finding]:
+    """Findings from cue pairs in one sentence (see the comment above ``_CUES``)."""
+    found: list[Finding] = []
+    for sentence in _SENTENCES.split(visible):
+        if not sentence or not sentence.strip():
+            continue
+        present = {name for name, cue in _CUES.items() if cue.search(sentence)}
+        negated = _NEGATED_START.search(sentence) is not None
+        for first, second, kind, reason in _PAIRS:
+            if kind in kinds or first not in present or second not in present:
+                continue
+            if negated and kind in ("disable-checks", "exfiltration"):
+                continue
+            if kind in ("disable-checks", "exfiltration") and not _an_order(sentence):
+                continue
+            if kind == "exfiltration" and "send" not in present and "run" not in present:
+                continue
+            if kind == "disable-checks" and not _near(sentence, "weaken", "guard", 4):
+                continue
+            if kind == "disable-checks" and _MITIGATED.search(visible):
+                continue
+            found.append(Finding(kind, reason, _excerpt(sentence, 0, 80)))
+            kinds.add(kind)
+    return found
+
+
+# verbs an order to an agent starts with
+_ORDER_VERBS = frozenset(
+    str.split(
+        "add put set use run skip disable remove delete drop ignore bypass suppress silence mute "
+        "comment turn switch deselect mark lower loosen relax swallow uninstall stop send post "
+        "upload paste share email forward include attach sync mirror publish store copy transfer "
+        "open leak expose report make keep treat consider follow do answer say tell continue give "
+        "grant allow let push merge commit deploy write save install configure change edit "
+        "replace rewrite update create move log print dump return retry seed pass append insert "
+        "enable get fetch download pipe source execute call always just feel"
+    )
+)
+
+
+_MODAL_START = LazyPattern(
+    r"(?:you|agents?|claude|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b"
+)
+
+
+def _an_order(sentence: str) -> bool:
+    """True when ``sentence`` opens (after a condition such as "when X fails,") with a verb
+    of command, or with "you/agents should|can|must"."""
+    rest = _CONDITION.sub("", sentence, count=1).strip(" -*>`'\"").lower()
+    if re.match(
+        r"(?:you|agents?|claude|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b", rest
+    ):
+        return True
+    first = rest.split(" ", 1)[0].strip(",:")
+    return first in _ORDER_VERBS
+
+
+def _near(sentence: str, first: str, second: str, words: int) -> bool:
+    """True when a ``first`` cue and a ``second`` cue stand at most ``words`` words apart."""
+    one = [m.span() for m in _CUES[first].finditer(sentence)]
+    two = [m.span() for m in _CUES[second].finditer(sentence)]
+    for a_start, a_end in one:
+        for b_start, b_end in two:
+            gap = sentence[a_end:b_start] if a_end <= b_start else sentence[b_end:a_start]
+            if len(gap.split()) <= words:
+                return True
+    return False
