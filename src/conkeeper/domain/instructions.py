@@ -1133,7 +1133,7 @@ RULES: tuple[_Rule, ...] = (
         "package-index",
         "installs a look-alike of a well-known package",
         ("install", "add", "package", "depend", "require"),
-        r"\b(?:install|add|require|depend\s+on)\s+(?:the\s+)?(?:package\s+|library\s+|"
+        r"\b(?:install|add|require|depend\s+on|use\s+the\s+(?:\w+\s+)?package)\s+(?:the\s+)?(?:package\s+|library\s+|"
         r"module\s+)?[`'\"]?(?P<name>[A-Za-z][\w.-]{3,40})[`'\"]?",
         negatable=True,
     ),
@@ -1212,6 +1212,70 @@ RULES: tuple[_Rule, ...] = (
         ("index", "packages live", "registry"),
         r"\bindex[-_]url\b[^\n]{0,40}?(?P<url>https?://[^\s'\"`,;)]+)"
         r"|\bpackages\s+live\s+on\s+(?P<url2>https?://[^\s'\"`,;)]+)",
+        negatable=True,
+    ),
+    _Rule(
+        "disable-checks",
+        "lets changes through without a real review",
+        (
+            "approve",
+            "auto-merge",
+            "automerge",
+            "without changes",
+            "exclude list",
+            "set it to 0",
+            "to 0",
+            "force push",
+            "force-push",
+            "sudo",
+            "full disk",
+        ),
+        r"\b(?:approve|merge|accept)\s+(?:them|it|all|every|any)\b[^.\n]{0,20}\bautomatically\b"
+        r"|\bauto-?merge\s+(?:any|every|all)\b"
+        r"|\bresolve\s+(?:them|the\s+comments?|all\s+comments?)\s+without\s+(?:any\s+)?changes\b"
+        r"|\badd\s+(?:the\s+|that\s+)?(?:file|module|path)\s+to\s+the\s+(?:exclude|ignore)\s+list\b"
+        r"|\b(?:coverage|threshold|gate)\b[^.\n]{0,40}\bset\s+(?:it\s+)?to\s+0\b"
+        r"|\bforce[- ]push\s+to\s+(?:origin\s+)?(?:main|master|prod\w*)\b"
+        r"|\b(?:run|running)\s+the\s+agent\s+with\b[^.\n]{0,40}\b(?:sudo|root|full\s+disk\s+access)"
+        r"|\b(?:it|they|claude|the\s+agent)\s+should\s+delete\s+(?:the\s+)?(?:\w+\s+)?tests?\b",
+        negatable=True,
+    ),
+    _Rule(
+        "exfiltration",
+        "keeps secrets where they get committed or borrowed",
+        ("commit", "check", "borrow", "other users"),
+        r"\b(?:check|commit)\s+(?:the\s+|all\s+|our\s+)?(?:tokens?|keys?|secrets?|passwords?|"
+        r"credentials?)\s+(?:in)?to\s+(?:the\s+)?(?:repo\w*|git)\b"
+        r"|\b(?:copy|list)\s+of\s+(?:every|all|each)\s+(?:api\s+)?(?:keys?|tokens?|secrets?|"
+        r"passwords?)\b(?:[^.\n]|\.(?=\w)){0,60}\bcommit"
+        r"|\bother\s+users'?\s+(?:home|\.ssh|credentials|keys)\b[^.\n]{0,40}\b(?:borrow|use|take|"
+        r"copy)",
+        negatable=True,
+    ),
+    _Rule(
+        "override",
+        "ranks other text above the user",
+        ("trust", "treat the next", "as binding", "binding"),
+        r"\btrust\s+(?:the\s+)?instructions?\s+(?:in|inside|from|found\s+in)\b[^.\n]{0,60}\bover\b"
+        r"|\btreat\s+the\s+next\s+instruction\b"
+        r"|\bas\s+(?:the\s+user'?s\s+own|coming\s+from\s+the\s+user)\b"
+        r"|\b(?:readme|docs?|comments?|issues?)\b[^.\n]{0,60}\bas\s+binding\b",
+        negatable=False,
+    ),
+    _Rule(
+        "fetch-exec",
+        "evaluates code read from a file or the network",
+        ("eval(", "exec(", "npm i", "npm install"),
+        r"\b(?:eval|exec)\s*\(\s*(?:open|requests|urllib|fetch|input|sys\.stdin)"
+        r"|\bnpm\s+(?:i|install)\s+(?:-g\s+)?https?://",
+        negatable=True,
+    ),
+    _Rule(
+        "package-index",
+        "points a package manager at an unusual mirror",
+        ("mirror", "registry", ".npmrc", "pip.conf"),
+        r"\b(?:mirror|registry|index)\s+(?:of\s+|for\s+)?(?:npm|pypi|pip|yarn|the\s+packages?)\b"
+        r"[^\n]{0,30}?(?P<url>https?://[^\s'\"`,;)]+)",
         negatable=True,
     ),
 )
@@ -1710,7 +1774,7 @@ _ORDER_VERBS = frozenset(
 
 
 _MODAL_START = LazyPattern(
-    r"(?:you|agents?|claude|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b"
+    r"(?:you|agents?|claude|it|they|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b"
 )
 
 
@@ -1719,7 +1783,8 @@ def _an_order(sentence: str) -> bool:
     of command, or with "you/agents should|can|must"."""
     rest = _CONDITION.sub("", sentence, count=1).strip(" -*>`'\"").lower()
     if re.match(
-        r"(?:you|agents?|claude|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b", rest
+        r"(?:you|agents?|claude|it|they|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b",
+        rest,
     ):
         return True
     first = rest.split(" ", 1)[0].strip(",:")
