@@ -1719,6 +1719,202 @@ _CUES: dict[str, LazyPattern] = {
         re.IGNORECASE,
     ),
 }
+# substrings one of which a sentence must hold before its cue pattern is even compiled
+_CUE_HINTS: dict[str, tuple[str, ...]] = {
+    "weaken": (
+        "skip",
+        "disabl",
+        "remov",
+        "delet",
+        "drop",
+        "ignor",
+        "bypass",
+        "suppress",
+        "silenc",
+        "mute",
+        "comment out",
+        "turn off",
+        "switch off",
+        "deselect",
+        "xfail",
+        "noqa",
+        "ignore",
+        "lower",
+        "loosen",
+        "relax",
+        "swallow",
+        "uninstall",
+        "get rid",
+        "need",
+        "bother",
+        "stop running",
+        "never run",
+        "fail_under",
+        "|| true",
+        "mark.skip",
+        "approv",
+    ),
+    "guard": (
+        "test",
+        "suite",
+        "check",
+        "ci",
+        "lint",
+        "ruff",
+        "mypy",
+        "eslint",
+        "flake8",
+        "hook",
+        "review",
+        "protection",
+        "scan",
+        "security",
+        "validation",
+        "verif",
+        "auth",
+        "csrf",
+        "tls",
+        "ssl",
+        "certificate",
+        "signature",
+        "sandbox",
+        "permission",
+        "confirmation",
+        "approval",
+        "coverage",
+        "assertion",
+        "foreign key",
+        "transaction",
+        "rate limit",
+        "backoff",
+        "contributing",
+        "guardrail",
+    ),
+    "secret": (
+        "token",
+        "key",
+        "secret",
+        "password",
+        "credential",
+        "cookie",
+        "connection string",
+        "kubeconfig",
+        "aws_",
+        ".env",
+        "~/.",
+        "home directory",
+        "customer",
+        "personal data",
+        "pii",
+    ),
+    "outside": (
+        "http",
+        "@",
+        "discord",
+        "slack",
+        "telegram",
+        "webhook",
+        "pastebin",
+        "gist",
+        "transfer.sh",
+        "readme",
+        "docs/",
+        "pull request",
+        "pr comment",
+        "issue",
+        "public",
+        "external",
+        "third",
+        "message",
+        "template",
+        "chat",
+        ".",
+    ),
+    "agent": (
+        "agent",
+        "assistant",
+        "ai",
+        "claude",
+        "model",
+        "llm",
+        "copilot",
+        "future session",
+        "you ",
+    ),
+    "whose_word": (
+        "user",
+        "claude.md",
+        "agents.md",
+        "this ",
+        "these ",
+        "memory",
+        "issue",
+        "pr comment",
+        "web",
+        "owner",
+        "contributing",
+    ),
+    "overrule": (
+        "date",
+        "mistake",
+        "suggestion",
+        "binding",
+        "no longer",
+        "even if",
+        "continue until",
+        "secretly",
+        "real ",
+        "any cost",
+        "whatever",
+        "as if",
+        "authority",
+        "directly from",
+        "straight from",
+        "instead",
+        "skip",
+        "ignore",
+        "overr",
+        "precedence",
+        "win",
+    ),
+    "secrecy": ("secretly", "without telling", "tell", "mention", "if asked about", "say ", "hide"),
+    "run": ("run", "execut", "shell", "bash", "sh", "source", "install.sh", "one-liner"),
+    "authority": (
+        "official",
+        "override",
+        "notice",
+        "owner",
+        "cto",
+        "ciso",
+        "security team",
+        "platform team",
+        "admin",
+        "authori",
+    ),
+    "send": (
+        "send",
+        "post",
+        "upload",
+        "paste",
+        "shar",
+        "mail",
+        "forward",
+        "includ",
+        "attach",
+        "sync",
+        "mirror",
+        "publish",
+        "store a copy",
+        "copy",
+        "put",
+        "add",
+        "transfer",
+        "open issues",
+        "leak",
+        "expos",
+        "report",
+    ),
+}
 # (cue, cue, kind, reason): a sentence holding both is named
 _PAIRS: tuple[tuple[str, str, str, str], ...] = (
     ("weaken", "guard", "disable-checks", "tells the agent to weaken a check or safeguard"),
@@ -1733,22 +1929,39 @@ _NEGATED_START = LazyPattern(
 _SENTENCES = LazyPattern(r"(?<=[.;!?])\s+|\n+")
 
 
+class _CueCheck:
+    """Which cue classes one sentence holds, each looked up once and only past its hints."""
+
+    __slots__ = ("lowered", "seen", "sentence")
+
+    def __init__(self, sentence: str) -> None:
+        self.sentence = sentence
+        self.lowered = sentence.lower()
+        self.seen: dict[str, bool] = {}
+
+    def __call__(self, name: str) -> bool:
+        if name not in self.seen:
+            hinted = any(hint in self.lowered for hint in _CUE_HINTS[name])
+            self.seen[name] = hinted and _CUES[name].search(self.sentence) is not None
+        return self.seen[name]
+
+
 def _cue_findings(visible: str, kinds: set[str]) -> list[Finding]:
     """Findings from cue pairs in one sentence (see the comment above ``_CUES``)."""
     found: list[Finding] = []
     for sentence in _SENTENCES.split(visible):
         if not sentence or not sentence.strip():
             continue
-        present = {name for name, cue in _CUES.items() if cue.search(sentence)}
+        has = _CueCheck(sentence)
         negated = _NEGATED_START.search(sentence) is not None
         for first, second, kind, reason in _PAIRS:
-            if kind in kinds or first not in present or second not in present:
+            if kind in kinds or not has(first) or not has(second):
                 continue
             if negated and kind in ("disable-checks", "exfiltration"):
                 continue
             if kind in ("disable-checks", "exfiltration") and not _an_order(sentence):
                 continue
-            if kind == "exfiltration" and "send" not in present and "run" not in present:
+            if kind == "exfiltration" and not has("send") and not has("run"):
                 continue
             if kind == "disable-checks" and not _near(sentence, "weaken", "guard", 4):
                 continue
