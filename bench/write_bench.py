@@ -160,7 +160,7 @@ class Side:
 
 def _stats(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return {"median_ms": statistics.median(ordered), "p95_ms": p95, "runs": len(ordered)}
 
 
