@@ -372,3 +372,11 @@ def test_nothing_a_person_appends_is_lost_while_lines_are_removed(tmp_path: Path
         f"- person {i}" for i in range(2000)
     )
     assert len([x for x in lines if x.startswith("- old")]) == 400 - min(removed, 400)
+
+
+def test_files_in_subfolders_of_a_memory_folder_share_its_journal(tmp_path: Path) -> None:
+    memory = _memory(tmp_path)
+    adr = memory / "decisions" / "ADR-001-x.md"
+    create_file(adr, b"# ADR\n", root=adr.parent, **W)  # a caller naming the subfolder as root
+    assert [e.paths for e in read_journal(memory / ".history")] == [[str(adr)]]
+    assert not (memory / "decisions" / ".history").exists()

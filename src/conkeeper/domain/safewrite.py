@@ -600,25 +600,21 @@ def delete_file(
 def journal_dir_for(
     target: Path | str, root: Path | str | None = None, journal: Path | str | None = None
 ) -> str:
-    """Where writes to ``target`` are journaled: ``journal`` when given, else ``.history`` in the
-    memory folder (``root``, or the ``.claude/memory`` folder holding the file), else the data
-    home's ``history`` folder (agent configs and anything else)."""
+    """Where writes to ``target`` are journaled: ``journal`` when given, else ``.history`` in
+    the ``.claude/memory`` folder holding the file (project or global), else in ``root`` (a
+    memory folder elsewhere), else the data home's ``history`` folder (agent configs)."""
     if journal is not None:
         return os.fspath(journal)
-    if root is not None:
-        return os.path.join(os.fspath(root), HISTORY_DIR)
-    folder = os.path.dirname(os.path.abspath(os.fspath(target)))
-    probe = folder
+    probe = os.path.dirname(os.path.abspath(os.fspath(target)))
     while True:
-        if (
-            os.path.basename(probe) == "memory"
-            and os.path.basename(os.path.dirname(probe)) == ".claude"
-        ):
-            return os.path.join(probe, HISTORY_DIR)
         parent = os.path.dirname(probe)
+        if os.path.basename(probe) == "memory" and os.path.basename(parent) == ".claude":
+            return os.path.join(probe, HISTORY_DIR)
         if parent == probe:
             break
         probe = parent
+    if root is not None:
+        return os.path.join(os.fspath(root), HISTORY_DIR)
     return config_journal_dir()
 
 

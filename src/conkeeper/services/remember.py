@@ -90,6 +90,17 @@ def remember(
         resolve_target,
     )
 
+    from conkeeper.services.analysis.routing import MAX_ENTRY_CHARS
+
+    if len(text) > 4 * MAX_ENTRY_CHARS:  # refused before folding (or scanning) a huge text
+        return RememberResult(
+            "refused",
+            text[:200],
+            scope,
+            source,
+            reason=f"the entry is {len(text)} characters, over the {MAX_ENTRY_CHARS}-character "
+            "limit; save a short rule and keep the details in a file of their own",
+        )
     rule = " ".join(text.split())
 
     def answer(status: str, **fields: Any) -> RememberResult:
