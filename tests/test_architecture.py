@@ -67,6 +67,7 @@ MACHINE_WRITERS: dict[str, str] = {
     "hooks.on_session_end": "the detached extractor's log",
     "services.observations.extract": "the worker lock file",
     "cli.cmd_export": "the export file the person names with --output",
+    "services.review": "the review queue: held entries in the memory folder's git-ignored .review/",
 }
 WRITE_CALLS = {"atomic_write", "append_text", "write_text", "write_bytes", "replace", "rename"}
 

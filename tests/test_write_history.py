@@ -11,6 +11,7 @@ from typing import Any
 
 from tests.conftest import run_cli
 
+from conkeeper.domain.provenance import today
 from conkeeper.domain.safewrite import edit_file, replace_span
 from conkeeper.mcp.tools import remember
 
@@ -39,6 +40,7 @@ def test_remember_keeps_bytes_that_are_not_utf8_and_undo_restores_byte_for_byte(
     assert after.startswith(PATTERNS)  # appended: the Latin-1 byte and private block untouched
     assert after.endswith(
         b"- Run the linter before every commit\r\n<!-- @category: convention -->\r\n"
+        + f"<!-- @source: agent-mcp {today()} -->\r\n".encode()  # provenance (issue 20)
     )
     (newest,) = _history(project)
     assert {k: newest[k] for k in ("id", "command", "files", "source")} == {

@@ -90,8 +90,6 @@ def remember(
         resolve_target,
     )
 
-    from conkeeper.services.analysis.routing import MAX_ENTRY_CHARS
-
     if len(text) > 4 * MAX_ENTRY_CHARS:  # refused before folding (or scanning) a huge text
         return RememberResult(
             "refused",
