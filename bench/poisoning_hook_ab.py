@@ -9,6 +9,13 @@ exported with ``git archive``, so nothing is written into another checkout) and 
 alternating A and B run by run so machine load hits both alike, and prints the CPU medians and
 their difference against the target. Writes ``bench/results/poisoning_hook_ab.json``.
 Run: ``python bench/poisoning_hook_ab.py [--runs N] [--baseline-ref REF] [--tiny]``.
+
+Measured 2026-11-26 on the shared 2-core machine (8 helpers running), baseline ``ck/writepath``
+(this branch without its own changes), 40 runs each, three runs of the bench (CPU median delta,
+ms): PostToolUse (Bash) -0.61 / +0.13 / +1.50; PostToolUse (Edit of a memory file) +1.17 /
++0.90 / -0.52; UserPromptSubmit -0.40 / -1.05 / +0.46 (target ≤ +2 ms: met in every run; the
+spread is machine noise, the Bash and prompt paths run no detector). SessionStart +0.71 /
+-1.32 / +2.66 (no target; it checks observation titles, summary fields and agent entries).
 """
 
 from __future__ import annotations
