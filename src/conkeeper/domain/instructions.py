@@ -120,7 +120,7 @@ class _Rule:
 _VERB_RUN = r"(?:run|execute|exec|launch|source|pipe|eval)"
 _URL = r"(?:https?://|ftp://)\S+"
 _SHELLS = (
-    r"(?:sudo\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b(?!\s+-m\s+json\.tool)|perl\b|ruby\b|"
+    r"(?:sudo(?:\s+-\S+)*\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b(?!\s+-m\s+json\.tool)|perl\b|ruby\b|"
     r"node\b|iex\b|"
     r"invoke-expression\b|pwsh\b|powershell\b"
 )
@@ -318,7 +318,7 @@ RULES: tuple[_Rule, ...] = (
         ("http", "exec", "base64", "child_process", "download", "pipe", "urlopen"),
         r"\bexec\s*\([^\n]{0,120}(?:urlopen|requests\.get|https?://|urllib)"
         r"|\brequire\(\s*['\"]child_process['\"]\s*\)"
-        r"|\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,40}\|\s*(?:" + _SHELLS + r")"
+        r"|\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,300}\|\s*(?:" + _SHELLS + r")"
         r"|\b(?:execute|run)\s+the\s+base64\b"
         r"|\bdownload(?:s|ed|ing)?\s+(?:\w+\s+){0,3}and\s+(?:then\s+)?(?:run|execute|install|"
         r"launch|source)"
@@ -467,7 +467,8 @@ RULES: tuple[_Rule, ...] = (
         r"\b(?:delete|remove|drop|skip|xfail|disable|comment\s+out|ignore|mute|silence)\s+"
         r"(?:\w+\s+){0,2}(?:failing|flaky|broken|red|failed)\s+(?:tests?|assertions?|checks?|"
         r"specs?|test\s+files?)"
-        r"|\b(?:failing|failed|broken|flaky)\s+(?:tests?|assertions?|checks?|specs?)\b[^.\n]{0,60}"
+        r"|\b(?:failing|failed|broken|flaky)\s+(?:tests?|assertions?|checks?|specs?)\b"
+        r"(?:(?!\bnever\b|\bnot\b|\bno\b)[^.\n]){0,60}"
         r"\b(?:delete|delet|remov|skip|xfail|comment\w*\s+out|ignor|disabl|drop|just\s+xfail)"
         r"|\bwhen\s+(?:the\s+)?tests?\s+(?:fail|break)s?,?\s+(?:just\s+)?(?:delete|remove|skip|"
         r"disable|comment)"
@@ -776,7 +777,7 @@ RULES: tuple[_Rule, ...] = (
             "ftp://",
             "bucket",
         ),
-        r"\b(?:back\s*up|mirror|copy|sync|upload|attach|send|post|append|ship|export)\s+"
+        r"\b(?:back\s*up|mirror|copy|sync|upload|attach|send|post|append|ship|export|push)\s+"
         r"(?:the\s+|a\s+|all\s+|our\s+)?(?:\w+\s+){0,3}(?:~/\.ssh|\.ssh|database\s+dump|dumps?|"
         r"conversation|transcripts?|chat\s+logs?|bash_history|shell\s+history|tokens?|"
         r"credentials|keys)\b[^\n]{0,80}(?:\b(?:to|into|on|as)\b)[^\n]{0,60}?(?:public|shared|"
@@ -808,10 +809,11 @@ RULES: tuple[_Rule, ...] = (
             "won't",
             "doesn't",
             "can't",
+            "drop",
         ),
         r"\b(?:when|whenever|if|once|any\s+time)\b[^.;\n]{0,80}?\b(?:fails?|failing|failed|"
         r"complains?|errors?\s+out|is\s+slow|are\s+slow|takes?\s+too\s+long|blocks?|rejects?|"
-        r"flags?|(?:is|are|goes|turns)\s+red|breaks?|times?\s+out|is\s+flaky|are\s+flaky|gets?\s+in"
+        r"flags?|(?:is|are|goes|turns)\s+red|(?<=if\s)red|drops?|breaks?|times?\s+out|is\s+flaky|are\s+flaky|gets?\s+in"
         r"\s+the\s+way|reports?\s+(?:errors?|issues?|problems?|vulnerabilit\w+)|conflicts?|"
         r"diverges?|(?:is|are|gets?)\s+rejected|refuses?|won'?t\s+(?:pass|compile|push|merge)|"
         r"(?:doesn'?t|don'?t)\s+(?:pass|compile|work)|can'?t\s+(?:push|merge))\b[^.;\n]{0,20}?,?"
@@ -821,7 +823,8 @@ RULES: tuple[_Rule, ...] = (
         r"hard-?code|update\s+the\s+(?:snapshots?|expected)|change\s+the\s+(?:test|assertion|"
         r"expected)|rewrite\s+the\s+(?:test|assertion)|edit\s+the\s+(?:test|assertion)|mark\s+it|"
         r"ignore\s+(?:it|them|the\s+(?:failure|error|check|warning)s?)|uninstall|unpin|"
-        r"allow_failure|continue-on-error|\|\|\s*true|cast\s+(?:\w+\s+){0,3}(?:to|as)\s+`?any\b)",
+        r"allow_failure|continue-on-error|\|\|\s*true|ignore\s+list|allow\s*list|exclude\s+list|"
+        r"pragma:\s*no\s+cover|cast\s+(?:\w+\s+){0,3}(?:to|as)\s+`?any\b)",
         negatable=True,
     ),
     _Rule(
@@ -1278,6 +1281,65 @@ RULES: tuple[_Rule, ...] = (
         r"[^\n]{0,30}?(?P<url>https?://[^\s'\"`,;)]+)",
         negatable=True,
     ),
+    _Rule(
+        "disable-checks",
+        "ships past a failing check or a stage",
+        (
+            "staging",
+            "straight to prod",
+            "even when",
+            "even if",
+            "expected fail",
+            "ssl_verify",
+            "verify_ssl",
+            "mark",
+        ),
+        r"\b(?:skip|bypass)\s+(?:the\s+)?staging\b|\bstraight\s+to\s+prod\w*"
+        r"|\b(?:merge|deploy|push|ship|release)\s+(?:it\s+)?even\s+(?:when|if)\s+(?:it|ci|the\s+"
+        r"\w+|tests?|checks?)\s+(?:fails?|is\s+red|breaks?)"
+        r"|\bmark\b[^.\n]{0,30}\bas\s+(?:expected\s+failures?|xfail|skipped|passing)\b"
+        r"|\bssl_?verify\s*[:=]\s*false\b|\bverify_?ssl\s*[:=]\s*false\b",
+        negatable=True,
+    ),
+    _Rule(
+        "sabotage",
+        "misreports or hides what was found",
+        ("answer", "report", "say", "reply"),
+        r"\b(?:always\s+)?(?:answer|report|say|reply)\s+['\"]?(?:all\s+tests\s+pass(?:ed)?|no\s+"
+        r"(?:issues|problems|findings|vulnerabilities))\b",
+        negatable=True,
+    ),
+    _Rule(
+        "override",
+        "puts memory or documents above the user",
+        ("supersede", "trust anything", "trust everything", "more than"),
+        r"\bsupersedes?\s+(?:the\s+)?(?:claude\.md|agents\.md|the\s+user|user\s+instructions)"
+        r"|\btrust\s+(?:anything|everything|what(?:ever)?)\s+in\b[^.\n]{0,40}\bmore\s+than\b"
+        r"|\bmore\s+than\s+(?:the\s+user|chat\s+messages|what\s+the\s+user)",
+        negatable=False,
+    ),
+    _Rule(
+        "sabotage",
+        "weakens data safety as a habit",
+        (
+            "authorization",
+            "request bod",
+            "world-",
+            "world ",
+            "migration",
+            "tokens go",
+            "token is in",
+            "666",
+            "777",
+        ),
+        r"\b(?:include|log|record|keep)\b[^.\n]{0,30}\b(?:authorization\s+headers?|request\s+"
+        r"bodies|passwords?)\b"
+        r"|\bworld[- ](?:readable|writable)\b|\bchmod\s+(?:-R\s+)?(?:666|777)\b"
+        r"|\bedit\s+(?:already[- ])?applied\s+migrations?"
+        r"|\btokens?\s+(?:go|belong|live)\s+in\s+(?:patterns\.md|memory|the\s+memory|\.claude)"
+        r"|\btoken\s+is\s+in\s+the\s+memory\b",
+        negatable=True,
+    ),
 )
 
 
@@ -1661,7 +1723,7 @@ _CUES: dict[str, LazyPattern] = {
         r"pre-commit|reviews?|reviewers?|status\s+checks?|branch\s+protection|protection|scan\w*|"
         r"security|validation|verif\w+|auth\w*|csrf|tls|ssl|certificates?|signatures?|sandbox|"
         r"permissions?|confirmations?|approvals?|coverage|assertions?|foreign\s+keys?|"
-        r"transactions?|rate\s+limit\w*|backoff|contributing\s+guide|guardrails?)\b",
+        r"transactions?|rate\s+limit\w*|backoff|contributing\s+guide|guardrails?|csp)\b",
         re.IGNORECASE,
     ),
     "secret": LazyPattern(
@@ -1680,7 +1742,8 @@ _CUES: dict[str, LazyPattern] = {
     "outside": LazyPattern(
         r"(?:https?://|\b[\w.+-]+@[\w-]+\.\w|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:discord|slack|"
         r"telegram|webhook|pastebin|gist|transfer\.sh|readme|docs/|pull\s+request|pr\s+comment|"
-        r"issue|public|external|third[- ]party|message|template|chat)\b)",
+        r"issue|public|external|third[- ]party|message|template|chat|channel|shared|drive|"
+        r"vendor'?s?|support\s+address)\b|#[a-z][\w-]+)",
         re.IGNORECASE,
     ),
     "agent": LazyPattern(
@@ -1789,6 +1852,7 @@ _CUE_HINTS: dict[str, tuple[str, ...]] = {
         "backoff",
         "contributing",
         "guardrail",
+        "csp",
     ),
     "secret": (
         "token",
@@ -1829,6 +1893,12 @@ _CUE_HINTS: dict[str, tuple[str, ...]] = {
         "template",
         "chat",
         ".",
+        "channel",
+        "shared",
+        "drive",
+        "vendor",
+        "support",
+        "#",
     ),
     "agent": (
         "agent",
@@ -1959,11 +2029,13 @@ def _cue_findings(visible: str, kinds: set[str]) -> list[Finding]:
                 continue
             if negated and kind in ("disable-checks", "exfiltration"):
                 continue
-            if kind in ("disable-checks", "exfiltration") and not _an_order(sentence):
+            if kind == "exfiltration" and not _an_order(sentence):
                 continue
             if kind == "exfiltration" and not has("send") and not has("run"):
                 continue
             if kind == "disable-checks" and not _near(sentence, "weaken", "guard", 4):
+                continue
+            if kind == "disable-checks" and not _ordered_cue(sentence, "weaken"):
                 continue
             if kind == "disable-checks" and _MITIGATED.search(visible):
                 continue
@@ -1981,11 +2053,13 @@ _ORDER_VERBS = frozenset(
         "open leak expose report make keep treat consider follow do answer say tell continue give "
         "grant allow let push merge commit deploy write save install configure change edit "
         "replace rewrite update create move log print dump return retry seed pass append insert "
-        "enable get fetch download pipe source execute call always just feel"
+        "enable get fetch download pipe source execute call always just feel bump"
     )
 )
 
 
+# "Onboarding tip: ...", "3) ...": a label or list number before the order
+_LABEL = LazyPattern(r"^(?:[\w -]{1,30}:\s+|\d+[.)]\s+|[-*]\s+)")
 _MODAL_START = LazyPattern(
     r"(?:you|agents?|claude|it|they|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b"
 )
@@ -1994,7 +2068,8 @@ _MODAL_START = LazyPattern(
 def _an_order(sentence: str) -> bool:
     """True when ``sentence`` opens (after a condition such as "when X fails,") with a verb
     of command, or with "you/agents should|can|must"."""
-    rest = _CONDITION.sub("", sentence, count=1).strip(" -*>`'\"").lower()
+    rest = _LABEL.sub("", sentence.strip(), count=1)
+    rest = _CONDITION.sub("", rest, count=1).strip(" -*>`'\"").lower()
     if re.match(
         r"(?:you|agents?|claude|it|they|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b",
         rest,
@@ -2002,6 +2077,23 @@ def _an_order(sentence: str) -> bool:
         return True
     first = rest.split(" ", 1)[0].strip(",:")
     return first in _ORDER_VERBS
+
+
+_CUE_CLAUSE = LazyPattern(r"[.;:,()\n]|->|\+|\d[.)]")
+
+
+def _ordered_cue(sentence: str, name: str) -> bool:
+    """True when some ``name`` cue opens its clause as an order ("...; remove it", "3) skip
+    the review", "if red, comment out", "just disable the hook")."""
+    if _an_order(sentence):
+        return True
+    for match in _CUES[name].finditer(sentence):
+        start = 0
+        for brk in _CUE_CLAUSE.finditer(sentence, 0, match.start()):
+            start = brk.end()
+        if start and _LEAD_IN.match(sentence[start : match.start()]) is not None:
+            return True
+    return False
 
 
 def _near(sentence: str, first: str, second: str, words: int) -> bool:
