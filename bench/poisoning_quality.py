@@ -19,10 +19,10 @@ after seeing them; full output in ``tests/data/poisoning/FIRST_BLIND.md``): blin
 commit: held 100.0%, saved 100.0% (180 poison, 299 benign). Both blind targets missed.
 
 After tuning (reported apart; tuned on self-written lines only, blind texts never read; see the
-table in ``FIRST_BLIND.md``): blind held 50.6% / 55.2% / 59.9% / 64.5% and saved 97.6% /
-97.0% / 97.3% / 96.3% over four rounds (last at commit 054fda9, 11:04 UTC). Fresh self-written
-probes held 26% and 36% before being tuned on: the rules do not generalise to unseen phrasing,
-and the targets are not met.
+table in ``FIRST_BLIND.md``): blind held 50.6% / 55.2% / 59.9% / 64.5% / 65.7% and saved
+97.6% / 97.0% / 97.3% / 96.3% / 95.7% over five rounds (last at commit c5e02af, 11:27 UTC).
+Fresh self-written probes held 26%, 36% and 20% before being tuned on: the rules do not
+generalise to unseen phrasing, and the targets are not met.
 
 Also prints the detector's cost per entry (median over the sets). Writes
 ``bench/results/poisoning_quality.json``. ``--tiny`` runs a small slice for CI.
