@@ -1,0 +1,182 @@
+"""Consolidation quality: how well ``conkeeper consolidate`` tells duplicates and contradictions
+from entries that merely share a topic, measured on labelled entry pairs.
+
+Why it exists: a consolidation that merges two rules which say opposite things deletes one of
+them, and the one deleted may be the correct rule. This bench puts each labelled pair into a
+fresh memory folder (entry ``a`` in ``patterns.md``, written an hour earlier; entry ``b`` in
+``active-context.md``), runs the real planner (``services.upkeep.freshness.consolidate.plan``),
+and compares what it proposes with the label.
+
+Sets (``{"a", "b", "label", "kind"}`` per line, label one of duplicate, contradiction,
+compatible, unrelated):
+
+* ``tests/data/consolidate/tuning_pairs.jsonl`` — written by the engineer who tunes the detector;
+  tuning happens on it alone.
+* ``tests/data/consolidate/blind_pairs.jsonl`` — written by someone who never saw the detector,
+  committed before the first measurement, never read while tuning. Its figures are reported
+  apart and are the ones that count.
+
+Figures per set: precision and recall of the ``duplicate`` and ``contradiction`` proposals, and
+**wrong deletions**: pairs not labelled duplicate where ``consolidate --apply`` would remove an
+entry without a person choosing which one. They come in two shapes: a *wrong merge* (a
+contradiction, or two compatible or unrelated entries, merged as duplicates: one rule is gone)
+and an *automatic contradiction deletion* (an older detector removed one side of a
+contradiction by itself, which may well have been the correct rule). Since contradictions are
+resolved only by ``--keep FILE:LINE``, the second shape can no longer happen; the first is the
+worst error left.
+
+Targets (on the blind set): wrong deletions 0; contradiction precision >= 0.85 and recall
+>= 0.70; duplicate precision >= 0.90 and recall >= 0.70.
+
+First figures on the blind set, before any tuning (detector as of commit 89ff4de, measured at
+FIRST_BLIND_PLACEHOLDER; also in ``tests/data/consolidate/FIRST_BLIND.md``):
+
+FIRST_BLIND_FIGURES
+
+Usage: ``python bench/consolidate_quality.py [--set tuning|blind|both] [--tiny] [--out PATH]``.
+``--tiny`` runs the first 12 pairs of each set (for CI). Prints a table per set and writes
+``bench/results/consolidate_quality.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+DATA = ROOT / "tests" / "data" / "consolidate"
+SETS = {"tuning": DATA / "tuning_pairs.jsonl", "blind": DATA / "blind_pairs.jsonl"}
+RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
+KINDS = ("duplicate", "contradiction")
+TINY = 12
+TARGETS = {
+    "wrong_deletions": 0,
+    "contradiction_precision": 0.85,
+    "contradiction_recall": 0.70,
+    "duplicate_precision": 0.90,
+    "duplicate_recall": 0.70,
+}
+
+
+def load_pairs(path: Path, limit: int | None = None) -> list[dict[str, str]]:
+    """The labelled pairs of one set (the first ``limit`` with ``--tiny``)."""
+    pairs = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                pairs.append(json.loads(line))
+    return pairs[:limit] if limit else pairs
+
+
+def classify(a: str, b: str, workdir: Path) -> tuple[str, bool]:
+    """What the planner proposes for one pair: ``(kind or "none", would --apply remove one)``."""
+    from conkeeper.services.upkeep.freshness import consolidate
+
+    memory = workdir / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    older = memory / "patterns.md"
+    older.write_text(f"# Patterns\n\n- {a}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {b}\n", encoding="utf-8")
+    stamp = time.time() - 3600
+    os.utime(older, (stamp, stamp))
+    result = consolidate.plan(workdir, memory)
+    kind = result.proposals[0].kind if result.proposals else "none"
+    return kind, bool(result.new_text)
+
+
+def score(pairs: list[dict[str, str]]) -> dict[str, object]:
+    """Precision, recall, wrong deletions and the confusion table for one set."""
+    confusion: dict[str, dict[str, int]] = {}
+    wrong_merges = auto_contradiction_deletions = 0
+    mistakes: list[dict[str, str]] = []
+    with tempfile.TemporaryDirectory(prefix="ck-consolidate-") as tmp:
+        for number, pair in enumerate(pairs):
+            kind, removes = classify(pair["a"], pair["b"], Path(tmp) / str(number))
+            label = pair["label"]
+            row = confusion.setdefault(label, {})
+            row[kind] = row.get(kind, 0) + 1
+            if removes and label != "duplicate":
+                if kind == "duplicate":
+                    wrong_merges += 1
+                else:
+                    auto_contradiction_deletions += 1
+            if (label in KINDS or kind in KINDS) and kind != label:
+                mistakes.append({"label": label, "got": kind, "kind": pair.get("kind", "")})
+    figures: dict[str, object] = {"pairs": len(pairs), "confusion": confusion}
+    for kind in KINDS:
+        predicted = sum(row.get(kind, 0) for row in confusion.values())
+        actual = sum(confusion.get(kind, {}).values())
+        hits = confusion.get(kind, {}).get(kind, 0)
+        figures[f"{kind}_precision"] = round(hits / predicted, 3) if predicted else None
+        figures[f"{kind}_recall"] = round(hits / actual, 3) if actual else None
+        figures[f"{kind}_predicted"] = predicted
+        figures[f"{kind}_labelled"] = actual
+    figures["wrong_merges"] = wrong_merges
+    figures["auto_contradiction_deletions"] = auto_contradiction_deletions
+    figures["wrong_deletions"] = wrong_merges + auto_contradiction_deletions
+    figures["mistakes_by_kind"] = _count_mistakes(mistakes)
+    return figures
+
+
+def _count_mistakes(mistakes: list[dict[str, str]]) -> dict[str, int]:
+    """Mistakes counted by ``label -> got`` only (no pair text: the blind set stays unread)."""
+    counts: dict[str, int] = {}
+    for item in mistakes:
+        key = f"{item['label']}->{item['got']}"
+        counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _fmt(value: object) -> str:
+    return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def print_table(name: str, figures: dict[str, object]) -> None:
+    """One block per set: the figures against their targets."""
+    print(f"\n== {name} set: {figures['pairs']} pairs")
+    print(f"{'figure':28} {'value':>8} {'target':>8}")
+    for key in (
+        "duplicate_precision",
+        "duplicate_recall",
+        "contradiction_precision",
+        "contradiction_recall",
+        "wrong_merges",
+        "auto_contradiction_deletions",
+        "wrong_deletions",
+    ):
+        target = TARGETS.get(key)
+        print(f"{key:28} {_fmt(figures[key]):>8} {_fmt(target):>8}")
+    print("mistakes (label->got):", json.dumps(figures["mistakes_by_kind"]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen sets, print their tables, write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", choices=("tuning", "blind", "both"), default="both")
+    parser.add_argument("--tiny", action="store_true", help=f"first {TINY} pairs of each set")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    names = ("tuning", "blind") if args.set == "both" else (args.set,)
+    report: dict[str, object] = {
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "tiny": args.tiny,
+        "targets": TARGETS,
+    }
+    for name in names:
+        figures = score(load_pairs(SETS[name], TINY if args.tiny else None))
+        report[name] = figures
+        print_table(name, figures)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
