@@ -44,10 +44,16 @@ ORDER_CONTAINMENT = 0.6
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
 
-NEGATIONS = frozenset(
+
+def _words(text: str) -> frozenset[str]:
+    """A word set written as one string (long lists stay readable)."""
+    return frozenset(text.split())
+
+
+NEGATIONS = _words(
     """never not no don't dont do-not doesn't isn't aren't mustn't shouldn't cannot can't won't
     avoid avoided without stop stopped skip skipped nor forbid forbidden prohibited disallow
-    disallowed ban banned neither""".split()
+    disallowed ban banned neither"""
 )
 # Two-word markers: the second word is consumed with the first.
 NEGATION_PAIRS = frozenset({("no", "longer"), ("instead", "of"), ("rather", "than")})
@@ -205,7 +211,7 @@ SYNONYMS = {
 }
 # Mutually exclusive alternatives: a team picks one member of a group for a given purpose.
 CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(
-    frozenset(group.split())
+    _words(group)
     for group in (
         "float decimal integer",
         "tab space",
@@ -246,7 +252,7 @@ CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(
 )
 # Scope words: two entries naming different members speak about different things.
 SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
-    frozenset(group.split())
+    _words(group)
     for group in (
         "python go javascript typescript rust java kotlin ruby php swift scala c++ csharp "
         "elixir bash shell sql css html markdown terraform",
@@ -280,20 +286,20 @@ NUMBER_WORDS = {
     "sixty": "60",
     "hundred": "100",
 }
-STOPWORDS = frozenset(
+STOPWORDS = _words(
     """a an the and or of to in on for with is are be been being it its this that these those
     as by at from we our us you your they their them there here he she his her i me my
     should shall must may might can could would will do does did done have has had
     always every each all any some only just also so too very more most much many
     when while where which who whom what why how if then than else but because since
     into onto over under up down out about via per e.g i.e etc one's it's
-    is was were am get gets got make makes made go goes going""".split()
+    is was were am get gets got make makes made go goes going"""
 )
-WEAK = frozenset(
+WEAK = _words(
     """use uses used using run runs ran running set sets setting need needs keep keeps
     write writes written writing call calls called put puts add adds added take takes
     work works go let lets file files code thing things way ways new old first same other
-    sure ok okay fine good better best""".split()
+    sure ok okay fine good better best"""
 )
 PHRASES = (
     (re.compile(r"\b(?:pull|merge)[ -]requests?\b", re.IGNORECASE), "pull-request"),
@@ -303,7 +309,7 @@ PHRASES = (
     (re.compile(r"\bby hand\b", re.IGNORECASE), "manually"),
     (re.compile(r"\bend[ -]to[ -]end\b", re.IGNORECASE), "e2e"),
 )
-PREPOSITIONS = frozenset("in into on at from to under inside within".split())
+PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
 _VERSION = re.compile(r"^v?\d+(?:\.\d+)*%?$")
 
@@ -523,9 +529,13 @@ def relate_readings(a: Reading, b: Reading) -> Relation | None:
     if choice is not None and shared >= CHOICE_SHARED_WEIGHT:
         return Relation(CONTRADICTION, round(containment, 2), f"{choice[0]} against {choice[1]}")
     if count >= 2 and a.negated != b.negated and containment >= POLARITY_CONTAINMENT:
-        return Relation(CONTRADICTION, round(containment, 2), "one says not to do what the other says")
+        return Relation(
+            CONTRADICTION, round(containment, 2), "one says not to do what the other says"
+        )
     if count >= 2 and _reversed_order(a, b) and containment >= ORDER_CONTAINMENT:
-        return Relation(CONTRADICTION, round(containment, 2), "the same steps in the opposite order")
+        return Relation(
+            CONTRADICTION, round(containment, 2), "the same steps in the opposite order"
+        )
     numbers_differ = bool(a.numbers and b.numbers and not (a.numbers & b.numbers))
     if numbers_differ and count >= 2 and containment >= NUMBER_CONTAINMENT:
         shown = f"{'/'.join(sorted(a.numbers))} against {'/'.join(sorted(b.numbers))}"
