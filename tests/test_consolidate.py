@@ -281,3 +281,38 @@ def test_quality_bench_tiny_reports_tuning_and_blind_apart(tmp_path: Path) -> No
         assert report[name]["pairs"] == 12
         assert report[name]["auto_contradiction_deletions"] == 0
     assert "== tuning set" in result.stdout and "== blind set" in result.stdout
+
+
+def test_a_person_appending_while_apply_runs_loses_nothing(repo: Path) -> None:
+    import threading
+
+    path = memory(repo) / "patterns.md"
+    stop = threading.Event()
+    written: list[str] = []
+
+    def person() -> None:
+        number = 0
+        while not stop.is_set():
+            line = f"- Note {number} typed by the person.\n"
+            with path.open("a", encoding="utf-8") as handle:  # no lock: an editor or a shell
+                handle.write(line)
+            written.append(line)
+            number += 1
+            stop.wait(0.0005)  # pacing, not timing: keeps the file far below the read limit
+
+    duplicate = PATTERNS.splitlines(keepends=True)[3]  # the copy of the ADR's rule
+    appender = threading.Thread(target=person)
+    appender.start()
+    try:
+        for _ in range(3):
+            result = run_cli("consolidate", "--apply", cwd=repo)
+            assert result.returncode == 0, result.stderr
+            with path.open("a", encoding="utf-8") as handle:  # the copy comes back: merge again
+                handle.write(duplicate)
+    finally:
+        stop.set()
+        appender.join()
+    text = path.read_text(encoding="utf-8")
+    assert written and all(line in text for line in written)
+    assert text.count("- Note ") == len(written)
+    assert text.count(duplicate) == 1  # each round merged the copy; the last one is new
