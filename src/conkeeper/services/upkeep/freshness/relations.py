@@ -170,49 +170,6 @@ SYNONYMS = {
     "persisted": "store",
     "kept": "keep",
     "directly": "direct",
-    "ensure": "check",
-    "verify": "check",
-    "confirm": "check",
-    "validate": "check",
-    "validated": "check",
-    "validates": "check",
-    "validation": "check",
-    "favour": "prefer",
-    "favor": "prefer",
-    "preferred": "prefer",
-    "generate": "create",
-    "generated": "create",
-    "execute": "run",
-    "invoke": "run",
-    "launch": "start",
-    "begin": "start",
-    "large": "big",
-    "huge": "big",
-    "tiny": "small",
-    "quick": "fast",
-    "directory": "folder",
-    "directories": "folder",
-    "dir": "folder",
-    "dirs": "folder",
-    "descending": "desc",
-    "ascending": "asc",
-    "seconds": "second",
-    "secs": "second",
-    "sec": "second",
-    "minutes": "minute",
-    "mins": "minute",
-    "min": "minute",
-    "hours": "hour",
-    "hrs": "hour",
-    "days": "day",
-    "weeks": "week",
-    "months": "month",
-    "lazily": "lazy",
-    "lazy-load": "lazy",
-    "eagerly": "eager",
-    "eager-load": "eager",
-    "relatively": "relative",
-    "absolutely": "absolute",
     "straight": "direct",
     "tabs": "tab",
     "spaces": "space",
@@ -267,7 +224,7 @@ CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(
         "black ruff yapf autopep8",
         "flake8 pylint ruff",
         "mypy pyright pyre",
-        "requests-library httpx aiohttp urllib3",
+        "requests httpx aiohttp urllib3",
         "axios fetch",
         "webpack vite rollup parcel esbuild",
         "lambda kubernetes ecs heroku vercel nomad",
@@ -291,21 +248,6 @@ CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(
         "grpc rest graphql",
         "monorepo polyrepo",
         "main master develop trunk",
-        "relative absolute",
-        "asc desc",
-        "eager lazy",
-        "flask fastapi django starlette",
-        "express koa fastify nestjs",
-        "terraform pulumi cloudformation",
-        "ansible chef puppet",
-        "alpine debian ubuntu distroless",
-        "nginx apache caddy traefik",
-        "gunicorn uvicorn",
-        "aws gcp azure",
-        "lf crlf",
-        "optimistic pessimistic",
-        "cursor offset",
-        "class-component function-component",
     )
 )
 # Scope words: two entries naming different members speak about different things.
@@ -350,7 +292,7 @@ STOPWORDS = _words(
     should shall must may might can could would will do does did done have has had
     always every each all any some only just also so too very more most much many
     when while where which who whom what why how if then than else but because since
-    into onto over under up down out about via per e.g i.e etc one's it's through
+    into onto over under up down out about via per e.g i.e etc one's it's
     is was were am get gets got make makes made go goes going"""
 )
 WEAK = _words(
@@ -365,12 +307,8 @@ PHRASES = (
     (re.compile(r"\bfloating[ -]point\b", re.IGNORECASE), "float"),
     (re.compile(r"\bgithub actions\b", re.IGNORECASE), "github-actions"),
     (re.compile(r"\bby hand\b", re.IGNORECASE), "manually"),
-    (re.compile(r"\btim(?:e|es|ed|ing) out\b", re.IGNORECASE), "timeout"),
     (re.compile(r"\bend[ -]to[ -]end\b", re.IGNORECASE), "e2e"),
 )
-# Names that are a library only when written as code (plain "requests" is a plural).
-CODE_NAMES = {"requests": "requests-library"}
-UNITS = _words("second minute hour day week month year ms kb mb gb percent")
 PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
 _VERSION = re.compile(r"^v?\d+(?:\.\d+)*%?$")
@@ -388,28 +326,17 @@ LEXICON = _lexicon()
 
 
 def _stem(word: str) -> str:
-    """A light stem: a plural or verb ending off ("commits", "committed", "committing" →
-    "commit"), a final "e" off ("cache", "cached" → "cach"), then the first :data:`TRUNCATE`
-    letters ("indentation", "indented" → "indent"); identifiers, paths, numbers and the words
+    """A light stem: a plural ending off, then the first :data:`TRUNCATE` letters, so
+    "commits", "committed" and "committing" meet; identifiers, paths, numbers and the words
     of the lexicon are left whole."""
     if not word.isalpha() or word in LEXICON:
         return word
-    for suffix, repl in (
-        ("ies", "y"),
-        ("sses", "ss"),
-        ("ing", ""),
-        ("ed", ""),
-        ("s", ""),
-    ):
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
             word = word[: len(word) - len(suffix)] + repl
             break
     if word in LEXICON or word in SYNONYMS:
         return SYNONYMS.get(word, word)
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "slz":
-        word = word[:-1]  # logg(ed) -> log, committ(ing) -> commit
-    if len(word) > 4 and word.endswith("e"):
-        word = word[:-1]
     return word[:TRUNCATE]
 
 
@@ -417,23 +344,11 @@ class Reading(Record):
     """One entry as the comparison sees it: weighted concept words, polarity, chosen and
     rejected alternatives, scopes, numbers and order relations."""
 
-    __slots__ = (
-        "chosen",
-        "flipped",
-        "negated",
-        "numbers",
-        "order",
-        "plain",
-        "rejected",
-        "scopes",
-        "weights",
-    )
+    __slots__ = ("chosen", "negated", "numbers", "order", "rejected", "scopes", "weights")
 
     def __init__(self) -> None:
         self.weights: dict[str, float] = {}
         self.negated = False
-        self.flipped: set[str] = set()  # concepts named by an antonym ("disable" → enable)
-        self.plain: set[str] = set()  # concepts named as themselves
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
@@ -449,8 +364,8 @@ def _tokens(text: str) -> list[str]:
     tokens: list[str] = []
     for token in _TOKEN.findall(text):
         tokens.append(token)
-        if token.startswith("`") and (" " in token or "(" in token):
-            tokens.extend(_TOKEN.findall(token.strip("`")))  # `ruff format`, `Decimal(10, 2)`
+        if token.startswith("`"):
+            tokens.extend(_TOKEN.findall(token.strip("`")))
         elif "-" in token and not token.lower().startswith(KEEP_WHOLE):
             tokens.extend(part for part in token.split("-") if len(part) > 1)
     return tokens
@@ -472,10 +387,6 @@ def read(text: str) -> Reading:
         lower = token.lower()
         following = raw[index + 1].lower() if index + 1 < len(raw) else ""
         index += 1
-        if lower in ("stop", "stopped") and not following.endswith("ing"):
-            lower = "halt"  # "stop the server" is an action; "stop using X" a negation
-        if lower == "over" and "prefer" in concepts:
-            lower = "not"  # "prefer X over Y": Y is the one not chosen
         if (lower, following) in NEGATION_PAIRS or lower in NEGATIONS or lower.endswith("n't"):
             reading.negated = True
             negate_next = 3
@@ -484,16 +395,15 @@ def read(text: str) -> Reading:
             continue
         if lower in PREPOSITIONS:
             negate_next = 0
-        concept, weight = _concept(lower if lower == "halt" else token)
+        concept, weight = _concept(token)
         concepts.append(concept)
         if concept is None:
             continue
         if _VERSION.match(concept):
-            unit = _concept(following)[0] if following else None
-            number = concept.lstrip("v").rstrip("%")
-            reading.numbers.add(f"{number} {unit}" if unit in UNITS else number)
+            reading.numbers.add(concept.lstrip("v").rstrip("%"))
             continue
-        (reading.flipped if lower in ANTONYMS else reading.plain).add(concept)
+        if lower in ANTONYMS:
+            reading.negated = True
         _note_choice(reading, concept, negate_next > 0)
         negate_next = max(0, negate_next - 1)
         if not token.startswith("`") or weight > 1.0:
@@ -509,7 +419,7 @@ def _concept(token: str) -> tuple[str | None, float]:
         inner = token.strip("`").strip().lower()
         if not inner:
             return None, 0.0
-        return SYNONYMS.get(inner, CODE_NAMES.get(inner, inner)), 1.5
+        return SYNONYMS.get(inner, inner), 1.5
     if token == "Go":
         return "go", 1.0
     lower = token.lower().strip("'.-/")
@@ -525,13 +435,7 @@ def _concept(token: str) -> tuple[str | None, float]:
     concept = SYNONYMS.get(concept, ANTONYMS.get(concept, concept))
     if concept in STOPWORDS:
         return None, 0.0
-    weight = (
-        0.4
-        if concept in WEAK or lower in WEAK
-        else 1.2
-        if ("/" in concept or "_" in concept)
-        else 1.0
-    )
+    weight = 0.4 if concept in WEAK else 1.2 if ("/" in concept or "_" in concept) else 1.0
     return concept, weight
 
 
@@ -574,21 +478,12 @@ class Relation(Record):
 
 
 def _shared(a: Reading, b: Reading, leave_out: frozenset[str]) -> tuple[float, float, float, float]:
-    """Weights of the shared concepts, of ``a``'s and ``b``'s, and how many shared concepts
-    are not weak words."""
+    """Weights of the shared concepts, of ``a``'s and ``b``'s, and the shared count."""
     keys_a = {k: w for k, w in a.weights.items() if k not in leave_out}
     keys_b = {k: w for k, w in b.weights.items() if k not in leave_out}
     both = set(keys_a) & set(keys_b)
     shared = sum(min(keys_a[k], keys_b[k]) for k in both)
-    strong = sum(1 for k in both if min(keys_a[k], keys_b[k]) >= 1.0)
-    return shared, sum(keys_a.values()), sum(keys_b.values()), float(strong)
-
-
-def _opposed(a: Reading, b: Reading) -> bool:
-    """One entry negates what the other affirms: a negation on one side only, or an antonym
-    of a concept the other names plainly ("disable strict mode" against "enable strict
-    mode")."""
-    return a.negated != b.negated or bool(a.flipped & b.plain) != bool(b.flipped & a.plain)
+    return shared, sum(keys_a.values()), sum(keys_b.values()), float(len(both))
 
 
 def _conflicting_choice(a: Reading, b: Reading) -> tuple[str, str] | None:
@@ -633,7 +528,7 @@ def relate_readings(a: Reading, b: Reading) -> Relation | None:
     containment = shared / smaller if smaller else 0.0
     if choice is not None and shared >= CHOICE_SHARED_WEIGHT:
         return Relation(CONTRADICTION, round(containment, 2), f"{choice[0]} against {choice[1]}")
-    if count >= 2 and _opposed(a, b) and containment >= POLARITY_CONTAINMENT:
+    if count >= 2 and a.negated != b.negated and containment >= POLARITY_CONTAINMENT:
         return Relation(
             CONTRADICTION, round(containment, 2), "one says not to do what the other says"
         )
@@ -645,7 +540,7 @@ def relate_readings(a: Reading, b: Reading) -> Relation | None:
     if numbers_differ and count >= 2 and containment >= NUMBER_CONTAINMENT:
         shown = f"{'/'.join(sorted(a.numbers))} against {'/'.join(sorted(b.numbers))}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
-    if choice is not None or _opposed(a, b) or numbers_differ or _reversed_order(a, b):
+    if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
         return None  # a sign of conflict rules a merge out
     shared_all, all_a, all_b, _ = _shared(a, b, frozenset())
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
