@@ -142,6 +142,23 @@ def test_uncommitted_and_untracked_entries_are_dated_by_the_file(repo: Path) -> 
     assert entries["active-context.md:5"].endswith(", not committed yet (file modified)")
 
 
+def test_an_entry_conkeeper_wrote_is_dated_from_the_journal(repo: Path) -> None:
+    from conkeeper.services.analysis.routing import add_entry
+
+    add_entry(
+        memory(repo), "patterns.md", "Always use float for prices.", "convention", source="mcp"
+    )
+    (memory(repo) / "glossary.md").write_text("# Glossary\n\n- Money is always `Decimal`.\n")
+    pair = next(
+        p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+        if "glossary.md:3" in {e["where"] for e in p["entries"]}
+    )
+    written = {e["where"].split(":")[0]: e["written"] for e in pair["entries"]}
+    assert written["patterns.md"].endswith(", by 'remember' (mcp, ConKeeper journal)")
+    assert written["glossary.md"].endswith(", file modified (not in git)")  # a person's file
+
+
 def test_apply_merges_duplicates_and_never_touches_a_contradiction(repo: Path) -> None:
     result = run_cli("consolidate", "--apply", cwd=repo)
     assert result.returncode == 0, result.stderr
@@ -316,3 +333,11 @@ def test_a_person_appending_while_apply_runs_loses_nothing(repo: Path) -> None:
     assert written and all(line in text for line in written)
     assert text.count("- Note ") == len(written)
     assert text.count(duplicate) == 1  # each round merged the copy; the last one is new
+
+
+def test_keep_chooses_which_copy_of_a_duplicate_stays(repo: Path) -> None:
+    result = run_cli("consolidate", "--keep", "patterns.md:4", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "with_retry with three attempts" in (memory(repo) / "patterns.md").read_text()
+    assert "with_retry" not in (memory(repo) / "decisions" / "ADR-001-retries.md").read_text()
+    assert "- Never run the formatter" in (memory(repo) / "active-context.md").read_text()

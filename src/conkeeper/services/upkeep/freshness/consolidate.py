@@ -11,8 +11,9 @@ pairs among the bullets and paragraphs of the curated memory files
   within one rank the older file keeps it), with the tag lines that belong to it;
 * **contradiction** — two entries that cannot both hold. Nothing decides which one is right:
   the file changed last is as likely to hold the mistake as the fix. Both entries are shown
-  with their file, line and when each was written (``git blame``; the file's mtime outside git
-  or for lines not committed yet), and one goes only when the person names the one to keep:
+  with their file, line and when each was written (``git blame``; for lines git does not have,
+  the journaled ConKeeper write that brought them in, else the file's mtime), and one goes only
+  when the person names the one to keep:
   ``conkeeper consolidate --keep FILE:LINE``. ``--apply`` never touches a contradiction.
 
 Every removal is a byte edit of the lines concerned, made through
@@ -24,12 +25,14 @@ restores it. An entry that changed since the proposal was made is refused, never
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import time
 from pathlib import Path
 
 from conkeeper.domain.privacy import blank_private, is_private_file
 from conkeeper.domain.records import Record
+from conkeeper.domain.safewrite import JournalEntry, memory_journal_dir, read_journal
 from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError
 from conkeeper.services.upkeep.freshness.citations import Entry, split_entries
 from conkeeper.services.upkeep.freshness.relations import (
@@ -411,14 +414,39 @@ def _memory_relative(file: str, memory_dir: Path) -> str:
 
 def _date_sides(root: Path, memory_dir: Path, proposals: list[Proposal]) -> None:
     """Say when each shown entry was written: the newest commit among its lines (``git
-    blame``), "not committed yet" with the file's mtime, or the mtime alone outside git."""
+    blame``); for lines git does not have, the ConKeeper write that brought them in (the
+    journal: when and by which command) or else the file's mtime."""
     cache: dict[tuple[str, int, int], str] = {}
+    journal: list[JournalEntry] | None = None
     for proposal in proposals:
         for side in proposal.sides:
             key = (side.file, side.line, side.end)
             if key not in cache:
-                cache[key] = _written(root, memory_dir / side.file, side.line, side.end)
+                path = memory_dir / side.file
+                written = _written(root, path, side.line, side.end)
+                if "(git blame)" not in written:
+                    if journal is None:
+                        journal = read_journal(memory_journal_dir(memory_dir))
+                    written = _journaled(journal, path, side.line) or written
+                cache[key] = written
             side.written = cache[key]
+
+
+def _journaled(journal: list[JournalEntry], path: Path, line: int) -> str:
+    """The newest journaled ConKeeper write that put the entry's first line into ``path``, as
+    "time, by COMMAND (SOURCE, journal)"; empty when none did (a person wrote it)."""
+    try:
+        first = path.read_bytes().splitlines()[line - 1].rstrip()
+    except (OSError, IndexError):
+        return ""
+    if not first.strip():
+        return ""
+    targets = {os.path.abspath(path), os.path.realpath(path)}
+    for entry in reversed(journal):
+        if entry.undoes is None and any(first in entry.written_bytes(t) for t in targets):
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.time))
+            return f"{when}, by '{entry.command}' ({entry.source}, ConKeeper journal)"
+    return ""
 
 
 def _written(root: Path, path: Path, start: int, end: int) -> str:
