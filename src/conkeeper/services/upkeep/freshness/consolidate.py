@@ -211,22 +211,34 @@ def _candidates(items: list[_Item]) -> list[tuple[int, int]]:
     for number, item in enumerate(items):
         for concept in item.reading.weights:
             index.setdefault(concept, []).append(number)
-    pairs: set[tuple[int, int]] = set()
+    shared: dict[tuple[int, int], int] = {}
     for postings in index.values():
         if len(postings) > MAX_POSTINGS:
             continue
         for i, a in enumerate(postings):
             for b in postings[i + 1 :]:
-                if items[a].path != items[b].path or items[a].entry.start != items[b].entry.start:
-                    pairs.add((a, b))
-    return sorted(pairs)
+                shared[(a, b)] = shared.get((a, b), 0) + 1
+    # Two shared concepts, or one when both entries name alternatives ("float" for prices,
+    # "Decimal" for money share only the topic).
+    return sorted(
+        pair
+        for pair, count in shared.items()
+        if count >= 2 or (_picks(items[pair[0]]) and _picks(items[pair[1]]))
+    )
 
 
-def _side(item: _Item) -> Side:
-    from conkeeper.domain.secrets import redact
+def _picks(item: _Item) -> bool:
+    return bool(item.reading.chosen or item.reading.rejected)
 
-    text = redact(" ".join(" ".join(item.entry.lines).split())[:200])
-    return Side(item.rel, item.entry.start, item.entry.end, text)
+
+def _side(item: _Item, shown: dict[int, str]) -> Side:
+    """The entry as shown (its text shortened and redacted once, however many pairs it is in)."""
+    key = id(item)
+    if key not in shown:
+        from conkeeper.domain.secrets import redact
+
+        shown[key] = redact(" ".join(" ".join(item.entry.lines).split())[:200])
+    return Side(item.rel, item.entry.start, item.entry.end, shown[key])
 
 
 def _removal(item: _Item) -> Removal:
@@ -243,11 +255,12 @@ def find(memory_dir: Path) -> tuple[Plan, dict[Path, str]]:
         if relation is not None:
             judged.append((relation.kind != DUPLICATE, -relation.score, a, b, relation))
     merged: set[int] = set()
+    shown: dict[int, str] = {}
     for _, _, a, b, relation in sorted(judged, key=lambda row: row[:4]):
         if a in merged or b in merged:
             continue
         first, second = items[a], items[b]
-        sides = (_side(first), _side(second))
+        sides = (_side(first, shown), _side(second, shown))
         proposal = Proposal(relation.kind, sides, relation.reason, relation.score)
         if relation.kind == DUPLICATE:
             keep, drop = (first, second) if first.rank <= second.rank else (second, first)

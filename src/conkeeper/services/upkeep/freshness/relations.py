@@ -344,7 +344,16 @@ class Reading(Record):
     """One entry as the comparison sees it: weighted concept words, polarity, chosen and
     rejected alternatives, scopes, numbers and order relations."""
 
-    __slots__ = ("chosen", "negated", "numbers", "order", "rejected", "scopes", "weights")
+    __slots__ = (
+        "chosen",
+        "negated",
+        "numbers",
+        "order",
+        "rejected",
+        "scopes",
+        "totals",
+        "weights",
+    )
 
     def __init__(self) -> None:
         self.weights: dict[str, float] = {}
@@ -354,6 +363,7 @@ class Reading(Record):
         self.scopes: set[str] = set()
         self.numbers: set[str] = set()
         self.order: set[tuple[str, str]] = set()
+        self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
 
 
 def _tokens(text: str) -> list[str]:
@@ -440,6 +450,7 @@ def _concept(token: str) -> tuple[str | None, float]:
 
 
 _MEMBERS = frozenset(m for group in CHOICE_GROUPS for m in group)
+_NOTHING: frozenset[str] = frozenset()
 _SCOPES = frozenset(m for group in SCOPE_GROUPS for m in group)
 
 
@@ -479,16 +490,34 @@ class Relation(Record):
 
 def _shared(a: Reading, b: Reading, leave_out: frozenset[str]) -> tuple[float, float, float, float]:
     """Weights of the shared concepts, of ``a``'s and ``b``'s, and the shared count."""
-    keys_a = {k: w for k, w in a.weights.items() if k not in leave_out}
-    keys_b = {k: w for k, w in b.weights.items() if k not in leave_out}
-    both = set(keys_a) & set(keys_b)
-    shared = sum(min(keys_a[k], keys_b[k]) for k in both)
-    return shared, sum(keys_a.values()), sum(keys_b.values()), float(len(both))
+    small, large = (
+        (a.weights, b.weights) if len(a.weights) <= len(b.weights) else (b.weights, a.weights)
+    )
+    shared = 0.0
+    count = 0
+    for key, weight in small.items():
+        other = large.get(key)
+        if other is not None and key not in leave_out:
+            shared += min(weight, other)
+            count += 1
+    return shared, _total(a, leave_out), _total(b, leave_out), float(count)
+
+
+def _total(reading: Reading, leave_out: frozenset[str]) -> float:
+    """The weight of an entry's concepts outside ``leave_out`` (computed once per set)."""
+    key = id(leave_out)
+    cached = reading.totals.get(key)
+    if cached is None:
+        cached = sum(w for k, w in reading.weights.items() if k not in leave_out)
+        reading.totals[key] = cached
+    return cached
 
 
 def _conflicting_choice(a: Reading, b: Reading) -> tuple[str, str] | None:
     """Two members of one group of alternatives, one chosen by each entry (or one chosen by
     one entry and rejected by the other)."""
+    if not ((a.chosen or a.rejected) and (b.chosen or b.rejected)):
+        return None
     for x in sorted(a.chosen & b.rejected):
         return x, "not " + x
     for x in sorted(b.chosen & a.rejected):
@@ -502,6 +531,8 @@ def _conflicting_choice(a: Reading, b: Reading) -> tuple[str, str] | None:
 
 def _different_scope(a: Reading, b: Reading) -> bool:
     """Both entries name a scope of one group and none in common (Go files, Python files)."""
+    if not (a.scopes and b.scopes):
+        return False
     for group in SCOPE_GROUPS:
         in_a, in_b = a.scopes & group, b.scopes & group
         if in_a and in_b and not (in_a & in_b):
@@ -542,7 +573,7 @@ def relate_readings(a: Reading, b: Reading) -> Relation | None:
         return Relation(CONTRADICTION, round(containment, 2), shown)
     if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
         return None  # a sign of conflict rules a merge out
-    shared_all, all_a, all_b, _ = _shared(a, b, frozenset())
+    shared_all, all_a, all_b, _ = _shared(a, b, _NOTHING)
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
     unshared = max(all_a, all_b) - shared_all
     if dice >= DUPLICATE_SIMILARITY and count >= 2 and unshared <= DUPLICATE_UNSHARED:
