@@ -463,7 +463,7 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         raise
 
 
-DRAIN_SECONDS = 0.5  # the longest an edit waits for a person's open handle on the old file
+DRAIN_SECONDS = 0.25  # the longest an edit waits for a person's open handle on the old file
 
 
 def _drain_old(fd: int, seen: int) -> bytes:
