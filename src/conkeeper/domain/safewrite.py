@@ -371,7 +371,8 @@ def _try_edit(
                 _unlink_if_same(fd, target)
                 return (None, b"", b"", False, None)
             return (current, current, b"", False, None)
-        _check_limit(target, len(new), limit)
+        if len(new) > len(current):  # a shrinking edit of an oversized file stays possible
+            _check_limit(target, len(new), limit)
         if current and new.startswith(current):
             now = _append_tail(fd, target, current, new[len(current) :], limit)
             if now is None:
