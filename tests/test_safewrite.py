@@ -410,3 +410,20 @@ def test_a_write_through_a_handle_opened_before_the_rename_is_carried_over(tmp_p
     result = edit_file(path, edit, root=memory, **W)
     assert path.read_bytes() == b"# Queue\n- two\n- typed just after the rename\n"
     assert result.carried == b"- typed just after the rename\n"
+
+
+def test_the_old_whole_file_write_is_locked_and_journaled_too(tmp_path: Path) -> None:
+    from conkeeper.domain.textio import ConcurrentEditError, atomic_write, file_stamp
+
+    memory = _memory(tmp_path)
+    path = memory / "sessions" / "2026-01-01-retro.md"
+    path.parent.mkdir()
+    path.write_bytes(b"# Retro\n")
+    stamp = file_stamp(path)
+    atomic_write(path, "# Retro\n- approved\n", root=memory, expected_stamp=stamp)
+    (entry,) = read_journal(memory / ".history")
+    undo(memory / ".history", entry.id)
+    assert path.read_bytes() == b"# Retro\n"
+    with pytest.raises(ConcurrentEditError):
+        atomic_write(path, "stale", root=memory, expected_stamp=stamp)
+    assert path.read_bytes() == b"# Retro\n"
