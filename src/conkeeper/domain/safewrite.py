@@ -371,7 +371,8 @@ def _try_edit(
                 _unlink_if_same(fd, target)
                 return (None, b"", b"", False, None)
             return (current, current, b"", False, None)
-        _check_limit(target, len(new), limit)
+        if len(new) > len(current):  # a shrinking edit of an oversized file stays possible
+            _check_limit(target, len(new), limit)
         if current and new.startswith(current):
             now = _append_tail(fd, target, current, new[len(current) :], limit)
             if now is None:
@@ -463,7 +464,7 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         raise
 
 
-DRAIN_SECONDS = 0.5  # the longest an edit waits for a person's open handle on the old file
+DRAIN_SECONDS = 0.25  # the longest an edit waits for a person's open handle on the old file
 
 
 def _drain_old(fd: int, seen: int) -> bytes:
