@@ -50,7 +50,6 @@ OUTPUT_STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}
 # moving it there. This list may only shrink: a listed module that no longer writes fails too.
 WRITE_PENDING: dict[str, str] = {
     "services.analysis.reflection.reflect": "ck/learning (reflect approve/decline)",
-    "services.upkeep.freshness.consolidate": "ck/consolidate",
     "services.setup.install": "ck/install",
     "services.setup.agent_install": "ck/install",
 }

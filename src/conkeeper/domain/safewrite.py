@@ -371,7 +371,8 @@ def _try_edit(
                 _unlink_if_same(fd, target)
                 return (None, b"", b"", False, None)
             return (current, current, b"", False, None)
-        _check_limit(target, len(new), limit)
+        if len(new) > len(current):  # a shrinking edit of an oversized file stays possible
+            _check_limit(target, len(new), limit)
         if current and new.startswith(current):
             now = _append_tail(fd, target, current, new[len(current) :], limit)
             if now is None:
@@ -463,7 +464,7 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         raise
 
 
-DRAIN_SECONDS = 0.5  # the longest an edit waits for a person's open handle on the old file
+DRAIN_SECONDS = 0.25  # the longest an edit waits for a person's open handle on the old file
 
 
 def _drain_old(fd: int, seen: int) -> bytes:
@@ -778,6 +779,16 @@ class JournalEntry:
     def paths(self) -> list[str]:
         """The files this write changed."""
         return [str(f.get("path", "")) for f in self.files]
+
+    def written_bytes(self, path: str) -> bytes:
+        """What this write put into ``path``: the bytes appended, or the file's bytes after a
+        whole-file write (empty when it did not touch ``path``). Lets a reader say which write
+        brought a line in (``consolidate`` dates uncommitted entries this way)."""
+        for record in self.files:
+            if str(record.get("path", "")) == path:
+                data = record.get("data") if record.get("op") == "append" else record.get("after")
+                return _unb64(data) or b""
+        return b""
 
 
 def read_journal(folder: Path | str) -> list[JournalEntry]:
