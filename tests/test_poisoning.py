@@ -339,3 +339,10 @@ def test_an_agent_writing_orders_into_memory_with_its_own_tools_is_reported(
     other = {"file_path": str(project / "notes.md"), "content": "Commit with --no-verify"}
     elsewhere = _post_tool(project, "Write", other)
     assert "systemMessage" not in elsewhere
+
+
+def test_holding_an_entry_is_not_a_journaled_memory_write(project: Path) -> None:
+    held = run_cli("remember", ATTACK, "--category", "convention", "--json", cwd=project)
+    assert json.loads(held.stdout)["status"] == "held"
+    history = run_cli("history", "--json", cwd=project)
+    assert history.returncode == 0 and json.loads(history.stdout) == []

@@ -201,7 +201,10 @@ def test_history_global_lists_the_global_memory_journal(project: Path, tmp_path:
     global_memory = tmp_path / "home" / ".claude" / "memory"
     global_memory.mkdir(parents=True)
     (global_memory / "patterns.md").write_bytes(b"# Global patterns\n")
-    remember(project, "Prefer small commits", "convention", "patterns.md", scope="global")
+    held = remember(project, "Prefer small commits", "convention", "patterns.md", scope="global")
+    assert held["status"] == "held"  # an agent's global write waits for the user (issue 20)
+    approved = run_cli("review", "approve", held["id"], cwd=project)
+    assert approved.returncode == 0, approved.stderr
     assert _history(project) == []
     (entry,) = _history(project, "--global")
     assert (entry["id"], entry["files"], entry["journal"]) == (
@@ -214,4 +217,4 @@ def test_history_global_lists_the_global_memory_journal(project: Path, tmp_path:
     assert proc.returncode == 0, proc.stderr
     assert (global_memory / "patterns.md").read_bytes() == b"# Global patterns\n"
     text = run_cli("history", "--global", cwd=project).stdout
-    assert "remember" in text and "(undone)" in text
+    assert "review approve" in text and "(undone)" in text

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conkeeper.domain.textio import MemoryFileError, atomic_write, read_text
+from conkeeper.domain.textio import MemoryFileError, read_text
 
 REVIEW_DIR = ".review"
 _IGNORE = "# ConKeeper's review queue: held memory entries, never committed\n*\n"
@@ -87,7 +88,7 @@ def hold(
     folder.mkdir(parents=True, exist_ok=True)
     ignore = folder / ".gitignore"
     if not ignore.exists():
-        atomic_write(ignore, _IGNORE, root=memory_dir)
+        _write_state(ignore, _IGNORE)
     item = HeldItem(
         id=item_id(scope, target, text),
         text=" ".join(text.split()),
@@ -100,8 +101,20 @@ def hold(
         memory_dir=str(memory_dir),
     )
     data = item.as_dict() | {"held_at": item.held_at}
-    atomic_write(folder / f"{item.id}.json", json.dumps(data, indent=1) + "\n", root=memory_dir)
+    _write_state(folder / f"{item.id}.json", json.dumps(data, indent=1) + "\n")
     return item
+
+
+def _write_state(path: Path, text: str) -> None:
+    """Write one of the queue's own files (temp file, then rename). These are ConKeeper's
+    state, not a person's memory: they are not journaled, so holding an entry never shows in
+    ``conkeeper history`` or becomes something ``undo`` would restore."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)
 
 
 def list_held(memory_dirs: list[Path]) -> list[HeldItem]:
