@@ -56,6 +56,8 @@ def _jsonl(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
         return 0
     added = ", ".join(f"{n} {k}" for k, n in result.added.items() if n) or "nothing new"
     print(f"Imported {added} from {path}.")
+    if result.forgotten:
+        print(f"Left out {result.forgotten} records of sessions you had forgotten.")
     if result.damaged:
         print(f"Skipped {len(result.damaged)} damaged lines: {_lines(result.damaged)}")
     return 0
@@ -93,12 +95,16 @@ def _transcripts(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
         emit_json(data)
         return 0
     speed = f", {data['mb_per_s']} MB/s" if data["mb_per_s"] else ""
+    already = data["updated"] + data["known"]
     print(
-        f"Imported {data['imported']} sessions from {data['files']} files "
+        f"Imported {data['imported']} new sessions from {data['files']} files "
         f"({data['prompts']} prompts, {data['tool_events']} tool events, "
         f"{data['observations']} observations) in {data['seconds']} s{speed}; "
+        f"{already} already recorded ({data['updated']} with new rows), "
         f"{data['unchanged']} unchanged, {data['empty']} empty, {data['failed']} failed."
     )
+    if data["forgotten"]:
+        print(f"{data['forgotten']} sessions you had forgotten were left out.")
     if data["private_prompts"]:
         print(f"{data['private_prompts']} private prompts were not stored (nor their tool uses).")
     for file in report.files:
@@ -108,7 +114,7 @@ def _transcripts(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
             )
         if file.error:
             sys.stdout.write(f"{file.path}: {file.error}\n")
-    return 1 if data["failed"] and not data["imported"] else 0
+    return 1 if data["failed"] and not (data["imported"] or already) else 0
 
 
 def _lines(numbers: list[int]) -> str:

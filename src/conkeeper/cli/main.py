@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("cmd_import", "Import transcripts or a JSONL backup"),
     "export": ("cmd_export", "Export sessions, observations and summaries as JSONL"),
     "forget": ("cmd_forget", "Remove an observation, a session or a whole project"),
+    "backup": ("cmd_backup", "Back up the session history now (kept beside the database)"),
     "hook": ("cmd_hook", "Run a host hook event (reads the payload on stdin)"),
     "handoff": ("cmd_handoff", "Write or show the handoff checkpoint for the next session"),
     "install": ("cmd_install", "Install or remove ConKeeper in Claude Code or another agent"),
