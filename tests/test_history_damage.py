@@ -139,9 +139,7 @@ DAMAGE = {"truncated-to-half": truncate_to_half, "garbage-over-header": garbage_
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 @pytest.mark.parametrize("with_backup", [True, False], ids=["backup+journal", "journal-only"])
-def test_every_ended_session_survives_damage(
-    project: Path, damage: str, with_backup: bool
-) -> None:
+def test_every_ended_session_survives_damage(project: Path, damage: str, with_backup: bool) -> None:
     a_session(project, "sess-before-backup", "discount")
     if with_backup:
         result = run_cli("backup", cwd=project, env=cli_env(**ENV))
@@ -249,9 +247,10 @@ def test_forget_reaches_backup_and_journal_and_stays_forgotten(project: Path) ->
     assert conn.execute(
         "SELECT COUNT(*) FROM sessions WHERE host_session_id = 'sess-forget'"
     ).fetchone() == (0,)
-    assert conn.execute("SELECT COUNT(*) FROM prompts WHERE text LIKE '%zanzibarword%'").fetchone()[
-        0
-    ] == 0
+    assert (
+        conn.execute("SELECT COUNT(*) FROM prompts WHERE text LIKE '%zanzibarword%'").fetchone()[0]
+        == 0
+    )
     conn.close()
     # nor a restore from backup and journal
     settle(path)

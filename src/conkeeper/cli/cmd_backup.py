@@ -10,6 +10,7 @@ is restored from (``storage.recovery``).
 from __future__ import annotations
 
 import argparse
+import sys
 
 from conkeeper.cli.output import CliError, emit_json
 
@@ -33,11 +34,8 @@ def run(args: argparse.Namespace) -> int:
 
     target = db_path()
     try:
-        open_or_restore(on_notice=lambda line: print(f"conkeeper: {line}")).close()
-        if args.if_due and not backup_due(target):
-            info = None
-        else:
-            info = make_backup(target)
+        open_or_restore(on_notice=_notice).close()
+        info = None if args.if_due and not backup_due(target) else make_backup(target)
     except StoreError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -57,3 +55,7 @@ def run(args: argparse.Namespace) -> int:
             "the row journal starts again from here."
         )
     return 0
+
+
+def _notice(line: str) -> None:
+    sys.stderr.write(f"conkeeper: {line}\n")
