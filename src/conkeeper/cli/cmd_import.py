@@ -95,7 +95,7 @@ def _transcripts(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
         emit_json(data)
         return 0
     speed = f", {data['mb_per_s']} MB/s" if data["mb_per_s"] else ""
-    already = data["updated"] + data["known"]
+    already = report.count("updated") + report.count("known")
     print(
         f"Imported {data['imported']} new sessions from {data['files']} files "
         f"({data['prompts']} prompts, {data['tool_events']} tool events, "

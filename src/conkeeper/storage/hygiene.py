@@ -267,6 +267,11 @@ def apply_tombstones(conn: sqlite3.Connection, stones: list[Tombstone] | None = 
     return removed
 
 
+def secure_delete(conn: sqlite3.Connection) -> None:
+    """From now on, SQLite overwrites what ``conn`` deletes (a forget leaves no bytes behind)."""
+    conn.execute("PRAGMA secure_delete = ON")
+
+
 def purge_freed_text(conn: sqlite3.Connection) -> None:
     """Merge the FTS5 indexes so no posting of a deleted row survives in their segments (a
     forgotten text must not stay findable in the file, even by reading its bytes)."""

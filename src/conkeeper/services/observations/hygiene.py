@@ -55,7 +55,7 @@ def _forget(
 ) -> ForgetResult:
     """Delete in one transaction and leave tombstones (so no import or restore brings the rows
     back), then make the forget reach the backup and the row journal."""
-    conn.execute("PRAGMA secure_delete = ON")
+    rows.secure_delete(conn)
     with transaction(conn):
         result, stones = work()
         for stone in stones:
