@@ -9,8 +9,8 @@ Two measurements, A/B:
   journal (A: ``git archive`` of ``--base``, default the merge base with ``main``) and this tree
   (B), interleaved, both precompiled; the child's CPU time (user + system), median.
 
-Target: B - A <= 1 ms median in both. Prints a table and writes ``bench/results/journal_bench.json``;
-``--tiny`` runs a few iterations (CI smoke).
+Target: B - A <= 1 ms median in both. Prints a table and writes
+``bench/results/journal_bench.json``; ``--tiny`` runs a few iterations (CI smoke).
 """
 
 from __future__ import annotations
