@@ -259,3 +259,17 @@ def test_forget_reaches_backup_and_journal_and_stays_forgotten(project: Path) ->
     assert restored.returncode == 0 and "was damaged" in restored.stderr
     names = {s["host_session_id"] for s in json.loads(restored.stdout)["sessions"]}
     assert "sess-keep" in names and "sess-forget" not in names
+
+
+def test_doctor_restores_a_damaged_database_and_names_the_backup(project: Path) -> None:
+    a_session(project, "sess-1", "discount")
+    assert run_cli("backup", cwd=project, env=cli_env(**ENV)).returncode == 0
+    healthy = run_cli("doctor", cwd=project, env=cli_env(**ENV))
+    assert "conkeeper-backup.db from" in healthy.stdout, healthy.stdout
+    before = history(db_path())
+    settle(db_path())
+    garbage_over_header(db_path())
+    result = run_cli("doctor", cwd=project, env=cli_env(**ENV))
+    assert "was damaged" in result.stdout and "restored the backup of" in result.stdout
+    assert "index --rebuild" not in result.stdout + result.stderr
+    assert history(db_path()) == before
