@@ -194,11 +194,14 @@ def insert_observation(
 def observation_forgotten(conn: sqlite3.Connection, project_id: int, digest: str) -> bool:
     """Whether a person forgot the observation with this content hash in this project
     (``forget observation``): re-extraction or an import must not bring it back."""
-    found = conn.execute(
-        "SELECT 1 FROM tombstones WHERE kind = 'observation' AND key = ? "
-        "AND project = (SELECT identity FROM projects WHERE id = ?)",
-        (digest, project_id),
-    ).fetchone()
+    try:
+        found = conn.execute(
+            "SELECT 1 FROM tombstones WHERE kind = 'observation' AND key = ? "
+            "AND project = (SELECT identity FROM projects WHERE id = ?)",
+            (digest, project_id),
+        ).fetchone()
+    except sqlite3.OperationalError:  # a store not yet at schema 5 has no tombstones
+        return False
     return found is not None
 
 
