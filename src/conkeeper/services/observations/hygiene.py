@@ -30,7 +30,7 @@ from conkeeper.storage.sessions import add_prompt, add_tool_event
 from conkeeper.storage.store import SCHEMA_VERSION, now_ms, transaction
 
 EXPORT_FORMAT = "conkeeper-export"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: memory files (``services.memory_backup``) follow the records
 RECORD_KINDS = ("project", "session", "prompt", "tool_event", "observation", "summary")
 
 
