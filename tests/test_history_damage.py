@@ -273,3 +273,26 @@ def test_doctor_restores_a_damaged_database_and_names_the_backup(project: Path) 
     assert "was damaged" in result.stdout and "restored the backup of" in result.stdout
     assert "index --rebuild" not in result.stdout + result.stderr
     assert history(db_path()) == before
+
+
+def test_session_start_on_a_damaged_database_tells_the_person(project: Path) -> None:
+    a_session(project, "sess-1", "discount")
+    settle(db_path())
+    garbage_over_header(db_path())
+    payload = {
+        "session_id": "sess-2",
+        "transcript_path": str(project.parent / "sess-2.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    result = run_cli("hook", "SessionStart", stdin=json.dumps(payload), env=cli_env(**ENV))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert "damaged" in out["systemMessage"] and "conkeeper doctor" in out["systemMessage"]
+    assert "additionalContext" in out["hookSpecificOutput"]  # memory still loads
+    # the worker the hook would start restores; doctor then says what it restored
+    worker = run_cli("backup", "--if-due", cwd=project, env=cli_env(**ENV))
+    assert worker.returncode == 0 and "was damaged" in worker.stderr
+    doctor = run_cli("doctor", cwd=project, env=cli_env(**ENV))
+    assert "lately the database" in doctor.stdout and "was damaged" in doctor.stdout

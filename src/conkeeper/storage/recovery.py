@@ -42,6 +42,7 @@ from conkeeper.storage.store import (
 )
 
 BACKUP_NAME = "conkeeper-backup.db"
+LAST_RESTORE_NAME = "last-restore.txt"  # the notice of the last restore, for doctor
 BACKUP_INTERVAL_S = 3600  # a command backs up when the last backup is older and rows came since
 HISTORY_TABLES = ("sessions", "observations", "session_summaries")
 
@@ -84,6 +85,18 @@ def last_backup(db_file: Path | str) -> BackupInfo | None:
     except OSError:
         return None
     return BackupInfo(path, stat.st_mtime, stat.st_size)
+
+
+def last_restore(db_file: Path | str, within_s: float = 7 * 86400) -> str | None:
+    """The notice of a restore made in the last ``within_s`` seconds (a detached one, say),
+    or ``None``."""
+    path = backup_folder(db_file) / LAST_RESTORE_NAME
+    try:
+        if time.time() - path.stat().st_mtime > within_s:
+            return None
+        return path.read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
 
 
 def backup_due(db_file: Path | str, *, now: float | None = None) -> bool:
@@ -224,7 +237,10 @@ def recover(target: Path | str, shown: str | None = None) -> str | None:
         journal.lock(fd)
         if seen is None or _inode(Path(target)) != seen:
             return None
-        return restore(target).line(shown or str(target))
+        line = restore(target).line(shown or str(target))
+        with contextlib.suppress(OSError):  # what doctor shows after a restore no one watched
+            (folder / LAST_RESTORE_NAME).write_text(line + "\n", encoding="utf-8")
+        return line
     finally:
         os.close(fd)
 

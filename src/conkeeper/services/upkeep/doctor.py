@@ -121,9 +121,14 @@ def check_backup(env: Mapping[str, str] | None = None) -> Check:
     """When the session history was last backed up, and how much the row journal holds since."""
     import time
 
-    from conkeeper.storage.recovery import backup_folder, last_backup
+    from conkeeper.storage.recovery import backup_folder, last_backup, last_restore
 
     path = db_path(env)
+    restored = last_restore(path)
+    if restored is not None:
+        return Check(
+            "backup", WARN, f"lately {restored}", "check your sessions ('conkeeper sessions')"
+        )
     info = last_backup(path)
     journal = backup_folder(path) / "journal.jsonl"
     pending = journal.stat().st_size if journal.exists() else 0
