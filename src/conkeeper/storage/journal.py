@@ -47,6 +47,7 @@ OBSERVATION = "observation"
 SUMMARY = "summary"
 OBSERVATION_GONE = "observation_gone"
 FORGET = "forget"
+HEADER = "journal"  # the first line of a journal file: when it started
 
 
 def journal_file_folder(db_file: str) -> str:
@@ -91,8 +92,11 @@ def append_lines(path: str, lines: Iterable[str]) -> bool:
             fd = _open_append(path)
             try:
                 lock(fd)
-                if os.fstat(fd).st_nlink == 0:
+                stat = os.fstat(fd)
+                if stat.st_nlink == 0:
                     continue  # rewritten while we waited: append to the new file
+                if stat.st_size == 0:  # a new journal says from when it holds every write
+                    os.write(fd, _header())
                 os.write(fd, data)
                 return True
             finally:
@@ -102,6 +106,12 @@ def append_lines(path: str, lines: Iterable[str]) -> bool:
 
         log(f"could not append to the row journal {path}: {exc}", level="WARNING")
     return False
+
+
+def _header() -> bytes:
+    import time
+
+    return _encode({"kind": HEADER, "started_at": int(time.time() * 1000)}).encode("utf-8")
 
 
 def lock(fd: int) -> None:

@@ -189,7 +189,7 @@ class RestoreReport:
     replayed: int = 0  # journal records applied
     unreadable: int = 0  # journal lines that did not parse (a write cut short)
     salvaged: dict[str, int] = field(default_factory=dict)
-    journal_since: float | None = None  # when the oldest journal file was started
+    journal_since: float | None = None  # when the oldest journal file was started (seconds)
     now: dict[str, int] = field(default_factory=dict)  # history rows after the restore
 
     def line(self, shown: str) -> str:
@@ -213,6 +213,13 @@ class RestoreReport:
             )
         elif self.unreadable:
             parts.append(f"{self.unreadable} journal lines were cut short and are lost")
+        elif self.backup_at is None:
+            since = f" since {_when(self.journal_since)}" if self.journal_since else ""
+            parts.append(
+                f"there was no backup yet: every write{since} was kept, anything older is back "
+                "only as far as salvage could read it ('conkeeper export --all -o FILE' makes "
+                "a copy of your own)"
+            )
         else:
             parts.append(
                 "every recorded session was kept (extraction progress and the search index "
@@ -275,13 +282,15 @@ def restore(target: Path | str) -> RestoreReport:
         report.salvaged = salvage_into(moved, conn)
         folder = str(backup_folder(target))
         files = journal.journal_files(folder)
-        if files:
-            report.journal_since = min(os.stat(f).st_mtime for f in files)
         with transaction(conn):
             for file in files:
                 for record in journal.read_records(file):
                     if record is None:
                         report.unreadable += 1
+                    elif record.get("kind") == journal.HEADER:
+                        started = record.get("started_at")
+                        if isinstance(started, int) and report.journal_since is None:
+                            report.journal_since = started / 1000
                     elif replay_record(conn, record):
                         report.replayed += 1
             hygiene.apply_tombstones(conn)
