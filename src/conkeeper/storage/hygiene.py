@@ -247,9 +247,10 @@ def apply_tombstones(conn: sqlite3.Connection, stones: list[Tombstone] | None = 
                 (kind, project, key, at),
             )
         scope = "project_id IN (SELECT id FROM projects WHERE identity = ?)"
-        if kind == "session":
+        if kind == "session":  # a session resumed after the forget is new capture: kept
             removed += conn.execute(
-                f"DELETE FROM sessions WHERE host_session_id = ? AND {scope}", (key, project)
+                f"DELETE FROM sessions WHERE host_session_id = ? AND started_at <= ? AND {scope}",
+                (key, at, project),
             ).rowcount
         elif kind == "observation":
             removed += conn.execute(

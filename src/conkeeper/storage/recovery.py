@@ -467,6 +467,7 @@ def forget_in_copies(db_file: Path | str, stones: list[hygiene.Tombstone]) -> No
                 hygiene.apply_tombstones(conn, stones)
                 hygiene.purge_freed_text(conn)
             conn.execute("VACUUM")
+            conn.execute("PRAGMA journal_mode = DELETE")  # a backup is one self-contained file
         finally:
             conn.close()
     for file in journal.journal_files(str(folder)):
