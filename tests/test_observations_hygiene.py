@@ -196,3 +196,23 @@ def test_import_refuses_memory_paths_that_leave_the_folder(project: Path, tmp_pa
     assert len(report["refused"]) == 3 and len(report["restored"]) == 1
     assert not (project / ".claude" / "escape.md").exists()
     assert (project / ".claude" / "memory" / "ok.md").read_bytes() == data
+
+
+def test_a_forgotten_observation_stays_forgotten_through_re_extraction(
+    project: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "data" / "conkeeper.db"
+    conn = sqlite3.connect(db)
+    target, session, digest = conn.execute(
+        "SELECT o.id, s.host_session_id, o.content_hash FROM observations o "
+        "JOIN sessions s ON s.id = o.session_id WHERE s.host_session_id = 's0' LIMIT 1"
+    ).fetchone()
+    conn.close()
+    assert run_cli("forget", "observation", str(target), "--yes", cwd=project).returncode == 0
+    again = run_cli("extract", "--session", session, cwd=project)
+    assert again.returncode == 0, again.stderr
+    conn = sqlite3.connect(db)
+    assert conn.execute(
+        "SELECT COUNT(*) FROM observations WHERE content_hash = ?", (digest,)
+    ).fetchone() == (0,)
+    conn.close()
