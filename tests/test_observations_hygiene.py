@@ -216,3 +216,24 @@ def test_a_forgotten_observation_stays_forgotten_through_re_extraction(
         "SELECT COUNT(*) FROM observations WHERE content_hash = ?", (digest,)
     ).fetchone() == (0,)
     conn.close()
+
+
+def test_export_no_private_leaves_private_text_out(project: Path, tmp_path: Path) -> None:
+    memory = project / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "active-context.md").write_bytes(MEMORY_FILES["active-context.md"])
+    (memory / "secret.md").write_text("---\nprivate: true\n---\nall mine\n", encoding="utf-8")
+    (memory / "patterns.md").write_bytes(MEMORY_FILES["patterns.md"])
+    out = tmp_path / "share.jsonl"
+    proc = run_cli("export", "--no-private", "-o", str(out), cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    import base64
+
+    files = {
+        r["path"]: base64.b64decode(r["data"])
+        for r in map(json.loads, out.read_text().splitlines())
+        if r["kind"] == "memory_file"
+    }
+    assert set(files) == {"active-context.md", "patterns.md"}
+    assert b"hunter2" not in files["active-context.md"]
+    assert files["patterns.md"] == MEMORY_FILES["patterns.md"]

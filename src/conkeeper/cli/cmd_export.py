@@ -18,7 +18,7 @@ from conkeeper.cli.output import CliError, opened_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``[--project | --all] [--global] [--no-memory] [-o FILE]``."""
+    """``[--project | --all] [--global] [--no-memory] [--no-private] [-o FILE]``."""
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument(
         "--project", action="store_true", help="only the current project (the default)"
@@ -29,6 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-memory", action="store_true", help="records only, without the memory files"
+    )
+    parser.add_argument(
+        "--no-private",
+        action="store_true",
+        help="to share: leave out private memory files, blank private blocks, redact secrets",
     )
     parser.add_argument("-o", "--output", help="write to FILE (readable by you only)")
 
@@ -43,7 +48,12 @@ def run(args: argparse.Namespace) -> int:
         scope = project_scope(conn, all_projects=args.all)
         files: Iterator[dict[str, object]] = iter(())
         if not args.no_memory:
-            files = export_memory(conn, scope.location, include_global=args.include_global)
+            files = export_memory(
+                conn,
+                scope.location,
+                include_global=args.include_global,
+                private=not args.no_private,
+            )
         first = next(files, None)
         if not scope.known and first is None and scope.location is not None:
             where = scope.location.root
@@ -68,8 +78,13 @@ def run(args: argparse.Namespace) -> int:
             tmp.replace(target)
             sys.stderr.write(
                 f"Exported {counted.get('records', 1) - 1} records and "
-                f"{counted.get('files', 0)} memory files to {target} (readable by you only: "
-                "memory files are copied as they are, private blocks included)\n"
+                f"{counted.get('files', 0)} memory files to {target} (readable by you only"
+                + (
+                    ")\n"
+                    if args.no_private
+                    else ": memory files are copied as they are, private blocks included; "
+                    "--no-private makes one to share)\n"
+                )
             )
         else:
             write_export(records, sys.stdout)

@@ -8,7 +8,9 @@ not UTF-8 comes back byte for byte), their SHA-256 and its permission bits.
 
 These are the person's own files, copied as they are: private blocks and ``private: true``
 files included (a backup that dropped them would lose them on restore), so the export file is
-created readable by its owner only. The undo journal (``.history/``) and symlinks are left out.
+created readable by its owner only; ``export --no-private`` is for an export meant to be shared
+(private files left out, the rest through the privacy module). The undo journal (``.history/``)
+and symlinks are left out.
 
 Restoring never overwrites a file that differs unless asked (``overwrite``), and every file it
 writes goes through the shared write module (:mod:`conkeeper.domain.safewrite`): under the lock
@@ -34,14 +36,27 @@ SKIPPED_DIRS = frozenset({safewrite.HISTORY_DIR})
 
 
 def memory_file_records(
-    folder: Path, scope: str, project: ProjectLocation | None = None
+    folder: Path,
+    scope: str,
+    project: ProjectLocation | None = None,
+    *,
+    private: bool = True,
 ) -> Iterator[dict[str, object]]:
     """A ``memory_file`` record for every regular file under ``folder`` (sorted; the undo
-    journal and symlinks left out). ``scope`` is ``project`` or ``global``."""
+    journal and symlinks left out). ``scope`` is ``project`` or ``global``. With ``private``
+    false (``export --no-private``), private files are left out and the others pass the
+    privacy module (private blocks blanked, secrets redacted): no longer byte for byte."""
     if not folder.is_dir():
         return
     for path in sorted(_files(folder)):
         data = path.read_bytes()
+        if not private:
+            from conkeeper.domain.privacy import clean_for_index, is_private_file
+
+            text = data.decode("utf-8", errors="replace")
+            if is_private_file(text):
+                continue
+            data = clean_for_index(text).encode("utf-8")
         record: dict[str, object] = {
             "kind": MEMORY_FILE,
             "scope": scope,
@@ -57,21 +72,25 @@ def memory_file_records(
 
 
 def export_memory(
-    conn: sqlite3.Connection, current: ProjectLocation | None, *, include_global: bool
+    conn: sqlite3.Connection,
+    current: ProjectLocation | None,
+    *,
+    include_global: bool,
+    private: bool = True,
 ) -> Iterator[dict[str, object]]:
     """The memory-file records of an export: the current project's folder (``current``), or
     with ``None`` (``--all``) every known project's, plus the global folder when asked."""
     from conkeeper.storage.hygiene import projects
 
     if current is not None:
-        yield from memory_file_records(current.memory_dir, "project", current)
+        yield from memory_file_records(current.memory_dir, "project", current, private=private)
     else:
         for row in projects(conn, None):
             root = str(row["root"])
             where = ProjectLocation(root, str(row["identity"]), project_memory_dir(root))
-            yield from memory_file_records(where.memory_dir, "project", where)
+            yield from memory_file_records(where.memory_dir, "project", where, private=private)
     if include_global:
-        yield from memory_file_records(global_memory_dir(), "global")
+        yield from memory_file_records(global_memory_dir(), "global", private=private)
 
 
 def _files(folder: Path) -> Iterator[Path]:
