@@ -372,3 +372,58 @@ def test_nothing_a_person_appends_is_lost_while_lines_are_removed(tmp_path: Path
         f"- person {i}" for i in range(2000)
     )
     assert len([x for x in lines if x.startswith("- old")]) == 400 - min(removed, 400)
+
+
+def test_files_in_subfolders_of_a_memory_folder_share_its_journal(tmp_path: Path) -> None:
+    memory = _memory(tmp_path)
+    adr = memory / "decisions" / "ADR-001-x.md"
+    create_file(adr, b"# ADR\n", root=adr.parent, **W)  # a caller naming the subfolder as root
+    assert [e.paths for e in read_journal(memory / ".history")] == [[str(adr)]]
+    assert not (memory / "decisions" / ".history").exists()
+
+
+def test_a_write_through_a_handle_opened_before_the_rename_is_carried_over(tmp_path: Path) -> None:
+    import threading
+
+    memory = _memory(tmp_path)
+    path = memory / "corrections-queue.md"
+    path.write_bytes(b"# Queue\n- one\n- two\n")
+    old_inode = path.stat().st_ino
+    handles: list[object] = []
+
+    def late_writer() -> None:  # writes once the rename happened, through its old handle
+        while True:
+            try:
+                if path.stat().st_ino != old_inode:
+                    break
+            except FileNotFoundError:
+                continue
+        handle = handles[0]
+        handle.write(b"- typed just after the rename\n")  # type: ignore[attr-defined]
+        handle.close()  # type: ignore[attr-defined]
+
+    def edit(current: bytes) -> bytes:
+        handles.append(open(path, "ab"))  # noqa: SIM115 - a person's editor opens the file now
+        threading.Thread(target=late_writer).start()
+        return remove_line(b"- one")(current)
+
+    result = edit_file(path, edit, root=memory, **W)
+    assert path.read_bytes() == b"# Queue\n- two\n- typed just after the rename\n"
+    assert result.carried == b"- typed just after the rename\n"
+
+
+def test_the_old_whole_file_write_is_locked_and_journaled_too(tmp_path: Path) -> None:
+    from conkeeper.domain.textio import ConcurrentEditError, atomic_write, file_stamp
+
+    memory = _memory(tmp_path)
+    path = memory / "sessions" / "2026-01-01-retro.md"
+    path.parent.mkdir()
+    path.write_bytes(b"# Retro\n")
+    stamp = file_stamp(path)
+    atomic_write(path, "# Retro\n- approved\n", root=memory, expected_stamp=stamp)
+    (entry,) = read_journal(memory / ".history")
+    undo(memory / ".history", entry.id)
+    assert path.read_bytes() == b"# Retro\n"
+    with pytest.raises(ConcurrentEditError):
+        atomic_write(path, "stale", root=memory, expected_stamp=stamp)
+    assert path.read_bytes() == b"# Retro\n"

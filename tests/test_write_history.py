@@ -193,3 +193,23 @@ def test_no_write_pushes_a_memory_file_past_the_read_limit(project: Path) -> Non
         reply_error = str(exc)
     assert reply_error is not None and "limit ConKeeper reads" in reply_error
     assert (memory / "patterns.md").read_bytes() == big
+
+
+def test_history_global_lists_the_global_memory_journal(project: Path, tmp_path: Path) -> None:
+    global_memory = tmp_path / "home" / ".claude" / "memory"
+    global_memory.mkdir(parents=True)
+    (global_memory / "patterns.md").write_bytes(b"# Global patterns\n")
+    remember(project, "Prefer small commits", "convention", "patterns.md", scope="global")
+    assert _history(project) == []
+    (entry,) = _history(project, "--global")
+    assert (entry["id"], entry["files"], entry["journal"]) == (
+        "1",
+        ["patterns.md"],
+        "global memory",
+    )
+    assert (global_memory / ".history" / "000001.json").exists()
+    proc = run_cli("undo", "--global", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert (global_memory / "patterns.md").read_bytes() == b"# Global patterns\n"
+    text = run_cli("history", "--global", cwd=project).stdout
+    assert "remember" in text and "(undone)" in text

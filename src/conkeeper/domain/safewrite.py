@@ -371,7 +371,8 @@ def _try_edit(
                 _unlink_if_same(fd, target)
                 return (None, b"", b"", False, None)
             return (current, current, b"", False, None)
-        _check_limit(target, len(new), limit)
+        if len(new) > len(current):  # a shrinking edit of an oversized file stays possible
+            _check_limit(target, len(new), limit)
         if current and new.startswith(current):
             now = _append_tail(fd, target, current, new[len(current) :], limit)
             if now is None:
@@ -463,7 +464,7 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         raise
 
 
-DRAIN_SECONDS = 0.5  # the longest an edit waits for a person's open handle on the old file
+DRAIN_SECONDS = 0.25  # the longest an edit waits for a person's open handle on the old file
 
 
 def _drain_old(fd: int, seen: int) -> bytes:
@@ -600,25 +601,21 @@ def delete_file(
 def journal_dir_for(
     target: Path | str, root: Path | str | None = None, journal: Path | str | None = None
 ) -> str:
-    """Where writes to ``target`` are journaled: ``journal`` when given, else ``.history`` in the
-    memory folder (``root``, or the ``.claude/memory`` folder holding the file), else the data
-    home's ``history`` folder (agent configs and anything else)."""
+    """Where writes to ``target`` are journaled: ``journal`` when given, else ``.history`` in
+    the ``.claude/memory`` folder holding the file (project or global), else in ``root`` (a
+    memory folder elsewhere), else the data home's ``history`` folder (agent configs)."""
     if journal is not None:
         return os.fspath(journal)
-    if root is not None:
-        return os.path.join(os.fspath(root), HISTORY_DIR)
-    folder = os.path.dirname(os.path.abspath(os.fspath(target)))
-    probe = folder
+    probe = os.path.dirname(os.path.abspath(os.fspath(target)))
     while True:
-        if (
-            os.path.basename(probe) == "memory"
-            and os.path.basename(os.path.dirname(probe)) == ".claude"
-        ):
-            return os.path.join(probe, HISTORY_DIR)
         parent = os.path.dirname(probe)
+        if os.path.basename(probe) == "memory" and os.path.basename(parent) == ".claude":
+            return os.path.join(probe, HISTORY_DIR)
         if parent == probe:
             break
         probe = parent
+    if root is not None:
+        return os.path.join(os.fspath(root), HISTORY_DIR)
     return config_journal_dir()
 
 
