@@ -138,7 +138,7 @@ def test_export_is_a_full_backup_restored_byte_for_byte(project: Path, tmp_path:
     for name, data in GLOBAL_FILES.items():
         (global_memory / name).write_bytes(data)
     out = tmp_path / "full.jsonl"
-    proc = run_cli("export", "--global", "-o", str(out), cwd=project)
+    proc = run_cli("export", "--global", "--include-private", "-o", str(out), cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert "6 memory files" in proc.stderr
     assert out.stat().st_mode & 0o077 == 0  # private blocks inside: readable by the owner only
@@ -218,15 +218,25 @@ def test_a_forgotten_observation_stays_forgotten_through_re_extraction(
     conn.close()
 
 
-def test_export_no_private_leaves_private_text_out(project: Path, tmp_path: Path) -> None:
+def test_export_leaves_private_text_out_unless_asked(project: Path, tmp_path: Path) -> None:
+    """Privacy holds on export by default (private files left out, blocks blanked, secrets
+    redacted, and the person told); a file with nothing to hide keeps its bytes, Latin-1 too."""
     memory = project / ".claude" / "memory"
     memory.mkdir(parents=True)
     (memory / "active-context.md").write_bytes(MEMORY_FILES["active-context.md"])
     (memory / "secret.md").write_text("---\nprivate: true\n---\nall mine\n", encoding="utf-8")
     (memory / "patterns.md").write_bytes(MEMORY_FILES["patterns.md"])
+    (memory / "product-context.md").write_bytes(MEMORY_FILES["product-context.md"])
+    (memory / "keys.md").write_text(
+        "- token ghp_Zq8Lk2Pw9Xv4Rt7Yu1Io3Pa6Sd5Fg0Hj2Kl9\n", encoding="utf-8"
+    )
     out = tmp_path / "share.jsonl"
-    proc = run_cli("export", "--no-private", "-o", str(out), cwd=project)
+    proc = run_cli("export", "-o", str(out), cwd=project)
     assert proc.returncode == 0, proc.stderr
+    assert "Private content of 3 memory files was left out" in proc.stderr
+    assert "--include-private" in proc.stderr
+    stdout_export = run_cli("export", cwd=project)
+    assert "hunter2" not in stdout_export.stdout and "all mine" not in stdout_export.stdout
     import base64
 
     files = {
@@ -234,6 +244,8 @@ def test_export_no_private_leaves_private_text_out(project: Path, tmp_path: Path
         for r in map(json.loads, out.read_text().splitlines())
         if r["kind"] == "memory_file"
     }
-    assert set(files) == {"active-context.md", "patterns.md"}
+    assert set(files) == {"active-context.md", "keys.md", "patterns.md", "product-context.md"}
     assert b"hunter2" not in files["active-context.md"]
+    assert b"ghp_" not in files["keys.md"]
     assert files["patterns.md"] == MEMORY_FILES["patterns.md"]
+    assert files["product-context.md"] == MEMORY_FILES["product-context.md"]

@@ -18,7 +18,7 @@ from conkeeper.cli.output import CliError, opened_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``[--project | --all] [--global] [--no-memory] [--no-private] [-o FILE]``."""
+    """``[--project | --all] [--global] [--no-memory] [--include-private] [-o FILE]``."""
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument(
         "--project", action="store_true", help="only the current project (the default)"
@@ -31,9 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-memory", action="store_true", help="records only, without the memory files"
     )
     parser.add_argument(
-        "--no-private",
+        "--include-private",
         action="store_true",
-        help="to share: leave out private memory files, blank private blocks, redact secrets",
+        help="a complete backup for you alone: private blocks and private files copied too",
     )
     parser.add_argument("-o", "--output", help="write to FILE (readable by you only)")
 
@@ -47,12 +47,14 @@ def run(args: argparse.Namespace) -> int:
     with opened_store() as conn:
         scope = project_scope(conn, all_projects=args.all)
         files: Iterator[dict[str, object]] = iter(())
+        withheld: list[str] = []
         if not args.no_memory:
             files = export_memory(
                 conn,
                 scope.location,
                 include_global=args.include_global,
-                private=not args.no_private,
+                private=args.include_private,
+                withheld=withheld,
             )
         first = next(files, None)
         if not scope.known and first is None and scope.location is not None:
@@ -79,13 +81,14 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(
                 f"Exported {counted.get('records', 1) - 1} records and "
                 f"{counted.get('files', 0)} memory files to {target} (readable by you only"
-                + (
-                    ")\n"
-                    if args.no_private
-                    else ": memory files are copied as they are, private blocks included; "
-                    "--no-private makes one to share)\n"
-                )
+                + (": private blocks included)\n" if args.include_private else ")\n")
             )
         else:
             write_export(records, sys.stdout)
+    if withheld:
+        sys.stderr.write(
+            f"Private content of {len(withheld)} memory files was left out "
+            f"({', '.join(withheld[:5])}{', …' if len(withheld) > 5 else ''}); "
+            "--include-private makes a complete backup for you alone\n"
+        )
     return 0

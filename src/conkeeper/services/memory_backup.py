@@ -6,11 +6,12 @@ file of the project's memory folder (and, with ``--global``, of the global memor
 ``memory_file`` record: the file's path inside its folder, its bytes (base64, so a file that is
 not UTF-8 comes back byte for byte), their SHA-256 and its permission bits.
 
-These are the person's own files, copied as they are: private blocks and ``private: true``
-files included (a backup that dropped them would lose them on restore), so the export file is
-created readable by its owner only; ``export --no-private`` is for an export meant to be shared
-(private files left out, the rest through the privacy module). The undo journal (``.history/``)
-and symlinks are left out.
+Private content follows the privacy rule every other path follows: by default ``private:
+true`` files are left out and every other file passes the privacy module (private blocks
+blanked, secrets redacted); a file with nothing to hide keeps its exact bytes, non-UTF-8 ones
+included. ``export --include-private`` is the person's explicit choice of a complete backup:
+the files as they are, private blocks included, in an export file readable by its owner only.
+The undo journal (``.history/``) and symlinks are left out.
 
 Restoring never overwrites a file that differs unless asked (``overwrite``), and every file it
 writes goes through the shared write module (:mod:`conkeeper.domain.safewrite`): under the lock
@@ -40,23 +41,24 @@ def memory_file_records(
     scope: str,
     project: ProjectLocation | None = None,
     *,
-    private: bool = True,
+    private: bool = False,
+    withheld: list[str] | None = None,
 ) -> Iterator[dict[str, object]]:
     """A ``memory_file`` record for every regular file under ``folder`` (sorted; the undo
-    journal and symlinks left out). ``scope`` is ``project`` or ``global``. With ``private``
-    false (``export --no-private``), private files are left out and the others pass the
-    privacy module (private blocks blanked, secrets redacted): no longer byte for byte."""
+    journal and symlinks left out). ``scope`` is ``project`` or ``global``. Unless ``private``
+    (``export --include-private``), private files are left out and the others pass the privacy
+    module; the path of every file that lost something is added to ``withheld``."""
     if not folder.is_dir():
         return
     for path in sorted(_files(folder)):
         data = path.read_bytes()
         if not private:
-            from conkeeper.domain.privacy import clean_for_index, is_private_file
-
-            text = data.decode("utf-8", errors="replace")
-            if is_private_file(text):
+            cleaned = shareable_bytes(data)
+            if cleaned != data and withheld is not None:
+                withheld.append(path.relative_to(folder).as_posix())
+            if cleaned is None:
                 continue
-            data = clean_for_index(text).encode("utf-8")
+            data = cleaned
         record: dict[str, object] = {
             "kind": MEMORY_FILE,
             "scope": scope,
@@ -71,26 +73,48 @@ def memory_file_records(
         yield record
 
 
+def shareable_bytes(data: bytes) -> bytes | None:
+    """``data`` as the privacy module lets it leave: ``None`` for a private file, else the
+    bytes with private blocks blanked and secrets redacted. Bytes that are not UTF-8 travel
+    through as they are (surrogateescape), so a file with nothing to hide is unchanged."""
+    from conkeeper.domain.privacy import clean_for_index, is_private_file
+
+    text = data.decode("utf-8", errors="surrogateescape")
+    if is_private_file(text):
+        return None
+    cleaned = str(clean_for_index(text))
+    if cleaned == text.replace("\r\n", "\n").replace("\r", "\n"):
+        return data  # nothing hidden: the privacy module only spelled the line breaks its way
+    if "\r\n" in text:
+        cleaned = cleaned.replace("\n", "\r\n")
+    return cleaned.encode("utf-8", errors="surrogateescape")
+
+
 def export_memory(
     conn: sqlite3.Connection,
     current: ProjectLocation | None,
     *,
     include_global: bool,
-    private: bool = True,
+    private: bool = False,
+    withheld: list[str] | None = None,
 ) -> Iterator[dict[str, object]]:
     """The memory-file records of an export: the current project's folder (``current``), or
-    with ``None`` (``--all``) every known project's, plus the global folder when asked."""
+    with ``None`` (``--all``) every known project's, plus the global folder when asked.
+    Files that lost private content are named in ``withheld`` (see :func:`memory_file_records`)."""
     from conkeeper.storage.hygiene import projects
 
+    def records(folder: Path, scope: str, where: ProjectLocation | None):
+        return memory_file_records(folder, scope, where, private=private, withheld=withheld)
+
     if current is not None:
-        yield from memory_file_records(current.memory_dir, "project", current, private=private)
+        yield from records(current.memory_dir, "project", current)
     else:
         for row in projects(conn, None):
             root = str(row["root"])
             where = ProjectLocation(root, str(row["identity"]), project_memory_dir(root))
-            yield from memory_file_records(where.memory_dir, "project", where, private=private)
+            yield from records(where.memory_dir, "project", where)
     if include_global:
-        yield from memory_file_records(global_memory_dir(), "global", private=private)
+        yield from records(global_memory_dir(), "global", None)
 
 
 def _files(folder: Path) -> Iterator[Path]:
