@@ -57,7 +57,8 @@ WRITE_PENDING: dict[str, str] = {
 MACHINE_WRITERS: dict[str, str] = {
     "domain.safewrite": "the write path itself",
     "domain.textio": "the old helpers, kept until the pending modules above have moved",
-    "storage.index": "moves a damaged database aside",
+    "storage.recovery": "the database backup, and a damaged database moved aside",
+    "storage.journal": "the row journal beside the database (forget rewrites it)",
     "storage.logfile": "rotates ConKeeper's log",
     "services.capture.handoff": "checkpoints in the data home, claimed by rename",
     "services.upkeep.freshness.report": "the stale-check cache in the data home",
