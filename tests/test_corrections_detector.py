@@ -158,7 +158,10 @@ def test_queue_text_round_trips_pipes_quotes_and_backslashes(text: str) -> None:
 
 
 def test_queue_lines_written_before_escaping_are_still_read() -> None:
-    old = '- **2026-01-02 03:04:05** | correction | "use a | b, C:\\tmp\\" | ref: previous assistant message'
+    old = (
+        '- **2026-01-02 03:04:05** | correction | "use a | b, C:\\tmp\\" '
+        "| ref: previous assistant message"
+    )
     (item,) = corrections.parse_queue(old)
     assert item.text == "use a | b, C:\\tmp\\"
 

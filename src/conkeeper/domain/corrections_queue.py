@@ -63,7 +63,8 @@ def sanitize_queue_text(text: str, limit: int = QUEUE_TEXT_CHARS) -> str:
 def format_queue_line(label: str, text: str, when: float | None = None) -> str:
     """One queue line in the seed's exact format (with newline); ``when`` is epoch seconds."""
     stamp = time.strftime(_STAMP, time.localtime(time.time() if when is None else when))
-    return f'- **{stamp}** | {label} | "{escape_queue_text(sanitize_queue_text(text))}" | {QUEUE_REF}\n'
+    field = escape_queue_text(sanitize_queue_text(text))
+    return f'- **{stamp}** | {label} | "{field}" | {QUEUE_REF}\n'
 
 
 def escape_queue_text(text: str) -> str:
