@@ -176,12 +176,16 @@ def _fast_parse(
 
 
 def _run(module: ModuleType, parsed: argparse.Namespace) -> int:
-    from conkeeper.cli.output import CliError
+    """Run a command; every error it raises reaches the person as one line, cleaned whole by
+    the privacy module (``domain.messages``), a full disk named as such."""
+    from conkeeper.cli.output import CliError, error_line
 
     try:
-        return int(module.run(parsed) or 0)
+        code = int(module.run(parsed) or 0)
+        sys.stdout.flush()  # output redirected to a full disk fails here, said in one line
+        return code
     except CliError as exc:
-        sys.stderr.write(f"conkeeper: {exc}\n")
+        sys.stderr.write(error_line(exc) + "\n")
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("conkeeper: interrupted\n")
@@ -189,18 +193,23 @@ def _run(module: ModuleType, parsed: argparse.Namespace) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # last line of defence for a person at a terminal
-        _log_crash(parsed.command)
-        sys.stderr.write(
-            f"conkeeper: {parsed.command} failed: {type(exc).__name__}: {exc} "
-            "(details in the ConKeeper log; run 'conkeeper doctor')\n"
-        )
+        if isinstance(exc, OSError):
+            _drop_pending_output()
+        sys.stderr.write(error_line(exc, command=parsed.command) + "\n")
         return 1
 
 
-def _log_crash(command: str) -> None:
-    from conkeeper.storage.logfile import log_exception
+def _drop_pending_output() -> None:
+    """Point stdout at the null device, so output that could not be written (a full disk)
+    is not retried at exit with a second, raw error."""
+    import os
 
-    log_exception(f"command '{command}' crashed")
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover
