@@ -622,8 +622,8 @@ def build_session_context(
     if files and files[0].title.startswith("active-context.md"):
         sections.append(files.pop(0))
     prefix = _memory_prefix(location)
-    notes = (stale_section(info.freshness, prefix), since_sync_section(info.health))
-    sections.extend(note for note in notes if note)
+    freshness = (stale_section(info.freshness, prefix), since_sync_section(info.health))
+    sections.extend(part for part in freshness if part)
     if summary:
         sections.append(summary)
     sections.extend(files)
