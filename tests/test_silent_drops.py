@@ -145,3 +145,13 @@ def test_clean_memory_raises_no_note(tmp_path: Path) -> None:
     assert _doctor_line(root).startswith("OK")
     data = json.loads(run_cli("search", "fine", "--json", cwd=root).stdout)
     assert data["unread_files"] == []
+
+
+def test_mcp_search_names_an_unread_file(tmp_path: Path) -> None:
+    from conkeeper.mcp import tools
+
+    root = _project(tmp_path)
+    (root / ".claude" / "memory" / "active-context.md").write_bytes(ACTIVE)
+    answer = tools.search(root, "billing")
+    assert answer["hits"], answer
+    assert any("not read whole: .claude/memory/active-context.md" in n for n in answer["notices"])
