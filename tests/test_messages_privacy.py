@@ -127,3 +127,11 @@ def test_cli_warnings_are_cleaned(warning: str, capsys: pytest.CaptureFixture[st
     notice(warning)
     err = capsys.readouterr().err
     assert SECRET not in err and MARKER not in err and err.count("\n") == 2
+
+
+def test_argument_errors_quote_the_arguments_cleaned(project: Path) -> None:
+    """argparse's usage error echoes what was typed: it passes privacy like any message."""
+    for args in (["search", "--limit", SECRET, "x"], ["corrections", f"{SECRET}"]):
+        proc = run_cli(*args, cwd=project)
+        assert proc.returncode == 2
+        assert "error: argument" in proc.stderr and SECRET not in proc.stderr

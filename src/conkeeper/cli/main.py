@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # argparse is imported only when a command's arguments need i
     import argparse
     from collections.abc import Sequence
     from types import ModuleType
+    from typing import NoReturn
 
 # name -> (module under conkeeper.cli, one-line description). Order is the order of --help.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -70,6 +71,20 @@ def _formatter() -> type[argparse.HelpFormatter]:
     return _Formatter
 
 
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """argparse's parser whose usage errors (which quote the arguments typed) pass the privacy
+    module whole, like every other message (``domain.messages``)."""
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            from conkeeper.domain.messages import clean_message
+
+            super().error(clean_message(message))
+
+    return _Parser
+
+
 _COLUMNS: list[int] = []
 
 
@@ -108,9 +123,8 @@ def _available() -> dict[str, tuple[str, str]]:
 
 
 def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser:
-    import argparse
 
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="conkeeper",
         description="ConKeeper: memory for coding agents that you own and can read.",
     )
@@ -122,9 +136,8 @@ def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser
 
 
 def _command_parser(name: str, help_text: str, module: object) -> argparse.ArgumentParser:
-    import argparse
 
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog=f"conkeeper {name}", description=help_text, formatter_class=_formatter()
     )
     add = getattr(module, "add_arguments", None)
