@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conkeeper.domain.privacy import (
@@ -67,6 +67,9 @@ class Doc:
     counter: int = 0
     shown: dict[int, str] = field(default_factory=dict)  # visible lines that spans change
     open_example: bool = False  # a lone <private> shown in a fence: a later stray would close it
+    # a stray </private> seen: a later fence could pair with the one before it around the
+    # stray (its "example"), so a lone example tag after it is ambiguous and hidden
+    stray_seen: bool = False
 
     def secret(self, text: str) -> None:
         self.counter += 1
@@ -104,6 +107,8 @@ def add_fenced_code(draw: st.DrawFn, doc: Doc) -> None:
     )
     texts = draw(st.lists(inner, max_size=4))
     example = draw(st.sampled_from(["none", "open", "close", "block"]))
+    if doc.stray_seen and example in ("open", "close"):
+        example = "none"
     if example == "block":  # a whole example block shown as code
         texts[len(texts) // 2 : len(texts) // 2] = [draw(tag_line(True)), draw(tag_line(False))]
     elif example != "none":  # one lone tag shown as an example
@@ -171,6 +176,7 @@ def documents(
             add_block(draw, doc, 0, closed=True, fences=fences_in_blocks)
         elif not doc.open_example:  # (after an example <private>, a stray would close it)
             doc.lines.append((draw(tag_line(False)), HIDDEN))  # stray close tag
+            doc.stray_seen = True
     if draw(st.booleans()):
         add_block(draw, doc, 0, closed=False, fences=fences_in_blocks)
     return join(draw, [text for text, _kind in doc.lines]), doc
@@ -198,6 +204,22 @@ def test_no_private_line_survives_any_output(case: tuple[str, Doc]) -> None:
     assert all("SECRETLINE" not in line for _n, line in visible_lines(text))
 
 
+@example(  # a stray close, then a fenced lone example: which fences pair is a guess
+    case=(
+        "# Heading\n```\n```\n</private>\n```\n<private>\n```\n",
+        Doc(
+            lines=[
+                ("# Heading", VISIBLE),
+                ("```", VISIBLE),
+                ("```", VISIBLE),
+                ("</private>", HIDDEN),
+                ("```", VISIBLE),
+                ("<private>", HIDDEN),
+                ("```", HIDDEN),
+            ]
+        ),
+    )
+)
 @settings(max_examples=300, deadline=None)
 @given(documents(fences_in_blocks=False))
 def test_exactly_the_non_private_lines_stay_visible(case: tuple[str, Doc]) -> None:
