@@ -40,22 +40,26 @@ def handle(ctx: HookContext) -> HookResult | None:
     _prune_state(ctx)
     source = (ctx.payload.source or "startup").strip().lower() or "startup"
     info = SessionInfo(source=source, host_session_id=ctx.payload.session_id)
-    conn = _open_store(ctx, info)
+    notes: list[str] = []
+    conn = _open_store(ctx, info, notes)
     if ctx.config.auto_load:
         info.handoff = _claim_handoff(ctx, source)
         info.injected_at = _mark_injected(ctx, source)
         info.freshness = _freshness(ctx)
         info.health = _health(ctx)
     problems: list[str] = []
-    notes: list[str] = []
+    unread: list[str] = []
     text = build_session_context(
-        ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems, notes=notes
+        ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems, notes=unread
     )
     for problem in problems:
         ctx.log(problem, "WARNING")
-    for note in notes:
+    for note in unread:
         ctx.log(f"memory file not read whole: {note}", "WARNING")
-    return HookResult(additional_context=text, system_message=unread_files_message(notes))
+    parts = [" ".join(notes), unread_files_message(unread) or ""]
+    return HookResult(
+        additional_context=text, system_message="\n".join(p for p in parts if p) or None
+    )
 
 
 def unread_files_message(notes: list[str]) -> str | None:
@@ -142,15 +146,30 @@ def _health(ctx: HookContext) -> SessionFreshness | None:
     return health
 
 
-def _open_store(ctx: HookContext, info: SessionInfo) -> sqlite3.Connection | None:
-    """The database with this session recorded, or ``None`` when it cannot be used."""
+def _open_store(ctx: HookContext, info: SessionInfo, notes: list[str]) -> sqlite3.Connection | None:
+    """The database with this session recorded, or ``None`` when it cannot be used.
+
+    A damaged database is restored by a detached ``conkeeper backup --if-due`` (which restores
+    before anything else; never inside this hook's wait), and the person is told once.
+    """
     try:
         conn = ctx.store()
         info.project_id = ctx.project_id()
         info.session_row_id = ctx.session_id()
         return conn
     except Exception as exc:
+        from conkeeper.storage.store import DamagedStore
+
         ctx.log(f"database unavailable, memory files only: {exc}", "WARNING")
+        if isinstance(exc, DamagedStore):
+            from conkeeper.hooks.on_session_end import start_detached
+
+            start_detached(ctx, ["backup", "--if-due"])
+            notes.append(
+                "ConKeeper: the session-history database was damaged; it is being restored "
+                "from its backup and row journal in the background ('conkeeper doctor' says "
+                "what was restored). Memory files loaded as usual."
+            )
         return None
 
 
