@@ -1133,6 +1133,48 @@ _RULES: tuple[_Rule, ...] = (
         0.86,
     ),
     _Rule("oops", FRICTION, _r(r"^(?:oops|whoops|uh oh|yikes)\b"), 0.45),
+    # "Stop hard-coding the bucket name": any "stop <verb>ing" opening a sentence
+    _Rule(
+        "stop-ing",
+        CORRECTION,
+        _r(
+            r"(?:" + _LEAD + r"|\bplease\s+|\bjust\s+)stop (?!(?:worrying|panicking|"
+            r"apologi[sz]ing|working|running|processing|polling|retrying|listening|"
+            r"accepting|serving|sending|consuming|responding)\b)(?:\w+-)?\w+ing\b"
+        ),
+        0.84,
+    ),
+    # "The parser you wrote still drops the last line": the agent's work, still wrong
+    _Rule(
+        "your-work-still",
+        FRICTION,
+        _r(
+            r"\byou (?:just )?(?:wrote|added|made|built|changed|fixed|touched|generated|"
+            r"created|refactored|rewrote|patched)\b[^.;!?]{0,40}?\bstill (?!(?:need|have|"
+            r"want|use|uses|run|runs|work|works|pass|passes|looks?)\b)\w+"
+        ),
+        0.84,
+    ),
+    # "STOP. Don't push" (the bare "stop" and the next sentence are judged joined)
+    _Rule(
+        "stop-dont",
+        CORRECTION,
+        _r(_LEAD + r"stop[\s.!,:;\u2014\u2013-]+(?:please\s+)?(?:don'?t|do not|never|no)\b"),
+        0.9,
+    ),
+    # "don't X, just Y" / "Don't use X; use Y" / "Do not use float. Use Decimal." (joined)
+    _Rule(
+        "dont-x-do-y",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:(?:please|pls|just|and|but)\s+)?(?:don'?t|do not|never)\s+\w+\b"
+            r"[^.;!?]{0,80}?(?:[,;:]|\s[\u2014\u2013-])\s*(?:just |instead |rather |please |"
+            r"simply |only |and )?(?:use|do|call|put|keep|leave|wait|write|fix|change|read|make|"
+            r"pass|catch|raise|add|give|stick|go with|switch|import|return|split|compute|move|"
+            r"run|rely|reuse|let|handle|check|mock|type|edit|delete|remove|update)\b"
+        ),
+        0.86,
+    ),
     _Rule("still-word", FRICTION, _r(r"\bstill (?:\w+ )?(?:fail|broken|error|wrong|crash)"), 0.45),
 )
 
@@ -1253,6 +1295,10 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "told-me-fixed": ("told me", "said", "claimed", "nothing", "zilch"),
     "oops": ("oops", "whoops", "uh oh", "yikes"),
     "still-word": ("still ",),
+    "stop-dont": ("stop",),
+    "stop-ing": ("stop ",),
+    "your-work-still": ("still",),
+    "dont-x-do-y": _DONT,
 }  # fmt: skip
 for _rule in _RULES:
     _rule.hints = _HINTS[_rule.name]

@@ -1,0 +1,197 @@
+"""Benign look-alikes of corrections (F7), neutralised before the rules and the model read them.
+
+Why: on prompts nobody tuned on, most false positives at ``low`` came from a handful of kinds
+that share words with corrections but correct nothing:
+
+* praise or approval with a negation or "actually" ("not bad", "that's not a problem",
+  "actually, that's what I wanted");
+* numbering ("no. 3", "step no 2");
+* navigation ("go back to the top of the file", "back to the previous page");
+* a "No," that answers the agent's question ("No, that's all for now", "No, not yet");
+* correction words inside pasted material: a support ticket or an e-mail introduced with a
+  colon, a chat or bot log (``bob: still failing``), a diff or code comments.
+
+Rewriting these to neutral words (``fine``, ``number``, ``navigate to``, ``ANSWER``) or blanking
+the pasted lines, once, in :func:`.detection.strip_noise`, keeps the rules and the learned
+scorer (which reads the same prose through :mod:`.features`) from seeing them, without a
+penalty in every rule. Every pattern is compiled lazily and only when its hint word occurs, so
+the UserPromptSubmit hook pays for none of them on most prompts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conkeeper.domain.lazy_re import LazyPattern
+
+
+def _r(pattern: str) -> LazyPattern:
+    return LazyPattern(pattern, re.IGNORECASE)
+
+
+# ------------------------------------------------------------------ phrases (prose level)
+
+_NUMBERING = _r(r"\b(?:no|nr|num)\.?[ \t]?(?=#?\d)")
+_NOT_BAD = _r(
+    r"\bnot (?:too |that |half |so |at all )?(?:bad|shabby|terrible|awful)\b(?: at all)?|"
+    r"\bnot an? (?:bad (?:idea|call|start|choice|plan|first pass)|problem|issue|big deal|"
+    r"blocker|concern)\b|"
+    r"\b(?:that'?s|that is|it'?s|it is|this is|this'?s|that was|it was|which is) not "
+    r"(?:really |actually )?(?:a |an |much of a )(?:problem|issue|big deal|blocker|concern)\b|"
+    r"\b(?:that|it|this) (?:wasn'?t|was not|isn'?t|is not) (?:a |an )(?:mistake|error)\b|"
+    r"\b(?:nothing wrong with|no complaints|(?:i )?can'?t complain|no objections?|"
+    r"no need to (?:apologi[sz]e|be sorry))\b|"
+    r"\b(?:doesn'?t|does not|didn'?t|did not) (?:look|seem|sound) (?:wrong|bad|broken|off)\b|"
+    r"\byou didn'?t break anything\b|\bit'?s not wrong to\b|"
+    r"\bnot what i expected(?=[^.!?]{0,30}\b(?:better|great|good|nice|love|faster))"
+)
+# "actually," before approval: the approval stays, "actually" goes
+_ACTUALLY_APPROVAL = _r(
+    r"\bactually,?\s+(?=(?:that'?s|this is|this'?s|it'?s|that is|it is) (?:exactly |just |"
+    r"precisely |really |pretty )?(?:what i|great|good|perfect|fine|right|correct|the right|ok|"
+    r"okay|nice|better|spot on)|yes\b|yeah\b|you (?:were|are|'re) right|looks? (?:good|great|"
+    r"fine|right)|works\b|i like\b|i love\b)"
+)
+# the navigation "go back to" / "back to" a place, not to an earlier state
+_NAVIGATION = LazyPattern(
+    r"\b(?:scroll|jump|navigate|head|flip)(?: back)?(?: up| down)?(?: back)? to (?:the )?|"
+    r"\b(?:(?:go|get)(?: back)?(?: up| down)?(?: back)? to|^back to) (?:the )?(?=(?:very )?"
+    r"(?:top|bottom|start|beginning|end|previous (?:page|screen|step|section|tab|slide|menu|"
+    r"view|paragraph|chapter|message)|(?:main |home |login |list |detail )?(?:menu|page|"
+    r"screen|list|view|tab|dashboard)\b|step \d|line \d|section|chapter|paragraph|"
+    r"design doc|tutorial|imports?\b))",
+    re.IGNORECASE | re.MULTILINE,
+)
+# "No," answering the agent's question, at the very start of the prompt
+_ANSWER_NO = _r(
+    r"^(\s*)(?:no|nope|nah)\b\s*[,.!:;\u2014\u2013-]*\s*(?=(?:that'?s (?:all|it|everything)|"
+    r"not (?:yet|that i|really|for now|right now|at the moment|needed|necessary)|go ahead|"
+    r"proceed|thanks|thank you|i (?:don'?t|do not|haven'?t|have not|didn'?t|did not) "
+    r"(?:have|mind|care|know|think|need|tried|try|want to)|there (?:is|are) no|there'?s no|"
+    r"it'?s (?:just |only )?(?:postgres|mysql|sqlite|python|node|java|go\b|rust|linux|macos|"
+    r"windows|version|v?\d)|keep (?:both|them both|going)|(?:either|both|whatever|none)\b|"
+    r"you can (?:delete|remove|drop|skip|use|go|leave|ignore)|feel free|i'?ll\b|"
+    r"we (?:don'?t|do not) need|just (?:the|one|that) (?:one )?(?:file|one|folder|function|"
+    r"change|module)\b|no other|nothing else|none\b|(?:the|that|this) \w+(?: \w+)? (?:is|are) "
+    r"(?:fine|ok|okay|good enough|enough|generated)\b))"
+)
+
+# ------------------------------------------------------------------ pasted material (lines)
+
+# "bob: still failing", "still failing: test_login": a chat, bot or status log, two lines or more
+_LABELLED_LINE = _r(r"^\s*[\w.@#-]{1,24}(?: [\w.@#-]{1,24})?:\s+\S")
+# a line introducing pasted material: "Here's the ticket from support:", "the email says:"
+_MATERIAL_INTRO = _r(
+    r"\b(?:ticket|e-?mails?|messages? (?:from|i got)|review(?:er)? (?:feedback|comments?)|"
+    r"feedback|comments?|customers?|slack|chat|thread|transcript|quote|faq|commit message|"
+    r"(?:pr|issue) (?:description|title)|says|said|reads|wrote|writes|tweet|post|complaints?|"
+    r"sentiment|on-call|support)\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
+)
+# a diff line or a code comment: "- # don't use the cache", "// NO! ..."
+_COMMENT_LINE = _r(r"^\s*(?:[+-]\s*)?(?:#+|//|--|/\*|\*)\s+\S|^\s*[+-]\s+\S")
+
+_INTRO_HINTS = (
+    "ticket",
+    "mail",
+    "message",
+    "feedback",
+    "comment",
+    "customer",
+    "slack",
+    "chat",
+    "thread",
+    "transcript",
+    "quote",
+    "faq",
+    "review",
+    "title",
+    "description",
+    "say",
+    "said",
+    "read",
+    "wrote",
+    "write",
+    "tweet",
+    "post",
+    "complain",
+    "sentiment",
+    "on-call",
+    "support",
+)
+
+
+def strip_pasted(lines: list[str]) -> list[str]:
+    """The lines with pasted material blanked: runs of two or more ``label: text`` lines, diff
+    and comment lines, and what follows a line introducing a ticket, e-mail or message (the
+    rest of that line and the next paragraph). The line count is kept (blank lines mark
+    where a paste was)."""
+    out = list(lines)
+    _blank_labelled_runs(out)
+    for i, line in enumerate(out):
+        if line and ("#" in line or "/" in line or line.lstrip()[:1] in "+-*") and (
+            _COMMENT_LINE.match(line)
+        ):
+            out[i] = ""
+    _blank_introduced(out)
+    return out
+
+
+def _blank_labelled_runs(lines: list[str]) -> None:
+    run: list[int] = []
+    for i, line in enumerate([*lines, ""]):
+        if ":" in line and _LABELLED_LINE.match(line):
+            run.append(i)
+            continue
+        if len(run) >= 2:
+            for j in run:
+                lines[j] = ""
+        run = []
+
+
+def _blank_introduced(lines: list[str]) -> None:
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        lower = line.lower()
+        if ":" not in line or not any(h in lower for h in _INTRO_HINTS):
+            i += 1
+            continue
+        match = _MATERIAL_INTRO.search(line)
+        if match is None:
+            i += 1
+            continue
+        rest = line[match.end() :].strip()
+        lines[i] = line[: match.end()]
+        if rest:  # the material is on the same line
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        start = j
+        while j < len(lines) and lines[j].strip():
+            j += 1
+        if j < len(lines) or start > i + 1:  # prose follows the paste: the paste goes
+            for k in range(start, j):
+                lines[k] = ""
+        i = j
+
+
+def neutralize(prose: str) -> str:
+    """Prose with benign look-alikes rewritten: praise with a negation to ``fine``, "actually"
+    before approval dropped, numbering to ``number``, navigation to ``navigate to``, a leading
+    "No," that answers a question to ``ANSWER``."""
+    lower = prose.lower()
+    if "no" in lower:
+        if any(ch.isdigit() for ch in prose):
+            prose = _NUMBERING.sub("number ", prose)
+        head = prose.lstrip()[:4].lower()
+        if head.startswith(("no", "nah")):
+            prose = _ANSWER_NO.sub(r"\1ANSWER, ", prose, count=1)
+    if "not" in lower or "n't" in lower or "no " in lower or "nothing" in lower:
+        prose = _NOT_BAD.sub("fine", prose)
+    if "actually" in lower:
+        prose = _ACTUALLY_APPROVAL.sub("", prose)
+    if " to" in lower:
+        prose = _NAVIGATION.sub("navigate to the ", prose)
+    return prose
