@@ -80,9 +80,7 @@ CV_FOLDS = (
     "corpus-a",
     "corpus-b",
 )
-WEIGHTS = (
-    ROOT / "src" / "conkeeper" / "services" / "analysis" / "corrections" / "model_weights.py"
-)
+WEIGHTS = ROOT / "src" / "conkeeper" / "services" / "analysis" / "corrections" / "model_weights.py"
 LEVELS = ("low", "medium", "high")
 # the commit that added each blind set: its rules are the ones that set was first measured with
 FIRST_MEASUREMENT = {

@@ -128,8 +128,10 @@ def strip_pasted(lines: list[str]) -> list[str]:
     out = list(lines)
     _blank_labelled_runs(out)
     for i, line in enumerate(out):
-        if line and ("#" in line or "/" in line or line.lstrip()[:1] in "+-*") and (
-            _COMMENT_LINE.match(line)
+        if (
+            line
+            and ("#" in line or "/" in line or line.lstrip()[:1] in "+-*")
+            and (_COMMENT_LINE.match(line))
         ):
             out[i] = ""
     _blank_introduced(out)

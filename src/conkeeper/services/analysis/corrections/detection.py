@@ -310,19 +310,24 @@ _THEN_DO = LazyPattern(
 )
 
 
+def _joins_next(part: str, following: str) -> bool:
+    """Whether ``part`` is a bare "No."/"STOP." or a "don't ..." followed by what to do."""
+    lower = part.lower()
+    if ("no" in lower or "nah" in lower) and _BARE_NO.match(part):
+        return True
+    if "stop" in lower and _BARE_STOP.match(part):
+        return True
+    dont = "don" in lower or "not" in lower or "never" in lower
+    return bool(dont and _DONT_START.match(part) and _THEN_DO.match(following))
+
+
 def _join_bare_no(parts: list[str]) -> list[str]:
     """ "No. Put it in utils/" is split into two sentences; judge them joined as well. So are
     "STOP. Don't ..." and "Don't use X; use Y" / "Do not use X. Use Y"."""
     joined = list(parts)
     for i, part in enumerate(parts[:-1]):
-        lower = part.lower()
-        if ("no" in lower or "nah" in lower) and _BARE_NO.match(part):
+        if _joins_next(part, parts[i + 1]):
             joined.append(part.rstrip(" .!,:;-\u2014\u2013") + ", " + parts[i + 1])
-        elif "stop" in lower and _BARE_STOP.match(part):
-            joined.append(part.rstrip(" .!,:;-\u2014\u2013") + ", " + parts[i + 1])
-        elif ("don" in lower or "not" in lower or "never" in lower) and _DONT_START.match(part):
-            if _THEN_DO.match(parts[i + 1]):
-                joined.append(part.rstrip(" .!,:;-\u2014\u2013") + ", " + parts[i + 1])
     return joined
 
 
