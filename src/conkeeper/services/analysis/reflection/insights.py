@@ -102,7 +102,7 @@ def _routed(
     from conkeeper.domain.textio import MemoryFileError, read_text
     from conkeeper.services.analysis.reflection.retro import parse
 
-    rows = []
+    rows: list[dict[str, object]] = []
     for path in sorted((memory_dir / "sessions").glob("*-retro.md")):
         try:
             retro = parse(read_text(path))
