@@ -45,7 +45,6 @@ CAUGHT = [
 
 # phrasings no rule matches: only the learned scorer catches them
 MODEL_ONLY = [
-    ("never put secrets in the compose file", "correction"),
     ("since your tweak the dashboard shows zeros", "friction"),
 ]
 

@@ -77,6 +77,7 @@ CV_FOLDS = (
     "blind6",
     "blind7",
     "blind8",
+    "extra3",
     "corpus-a",
     "corpus-b",
 )
@@ -96,6 +97,10 @@ FIRST_MEASUREMENT = {
 # 0.96/0.94 were tried (thresholds 0.85/0.84): the same 9 pooled false positives at low and
 # 1.5 points less recall, so the margin stays where it was
 MIN_PRECISION = {"low": 0.955, "medium": 0.935, "high": 0.90}
+# the pooled out-of-fold false-positive rate each sensitivity may reach (issue 20's targets on
+# unseen prompts: low <= 2 %, medium <= 4 %). Chosen after blind 9's first measurement showed
+# FP rates of 9.5 % / 12.8 % with the precision criterion above; set on the tuning folds only.
+MAX_FP_RATE = {"low": 0.02, "medium": 0.04, "high": 0.08}
 MAX_FEATURES = 1500  # CV recall is the same at 1,500, 2,500 and 4,000
 MIN_DF = 4  # 2, 3, 4 and 5 were tried: 4 gave the best cross-validated recall
 L2 = 0.01
@@ -271,7 +276,7 @@ def counts(
     """Precision and recall of rules-then-model at one threshold: ``rules`` is ``current``
     (today's rules, tuned on every set), ``first`` (the rules as they were when the set was
     first measured) or ``none`` (the model alone)."""
-    tp = fp = fn = 0
+    tp = fp = fn = tn = 0
     for ex, p in scored:
         if rules == "first" and ex.first is None:
             continue
@@ -283,27 +288,33 @@ def counts(
             fp += 1
         elif ex.label:
             fn += 1
+        else:
+            tn += 1
     return {
         "tp": tp,
         "fp": fp,
         "fn": fn,
+        "fp_rate": round(fp / (fp + tn), 3) if fp + tn else 0.0,
         "precision": round(tp / (tp + fp), 3) if tp + fp else 1.0,
         "recall": round(tp / (tp + fn), 3) if tp + fn else 1.0,
     }
 
 
 def choose_thresholds(scored: list[tuple[Example, float]], honest: bool) -> dict[str, float]:
-    """Per sensitivity, the lowest model threshold whose pooled precision stays at or above
-    :data:`MIN_PRECISION` both over blind sets 1-6 with the rules as first measured plus the
-    out-of-fold model (when ``honest``) and over every fold with today's rules (the corpus
-    holds hard negatives the blind sets have few of)."""
-    bases = ("first", "current") if honest else ("current",)
+    """Per sensitivity, the lowest model threshold whose pooled false-positive rate (today's
+    rules + the out-of-fold model, every fold) stays at or below :data:`MAX_FP_RATE`, and whose
+    pooled precision with the rules as first measured (when ``honest``) stays at or above
+    :data:`MIN_PRECISION`."""
     chosen = {}
     for level in LEVELS:
         best = 0.99
         for step in range(99, 29, -1):
-            precisions = [counts(scored, level, step / 100, b)["precision"] for b in bases]
-            if min(precisions) < MIN_PRECISION[level]:
+            current = counts(scored, level, step / 100, "current")
+            if current["fp_rate"] > MAX_FP_RATE[level]:
+                break
+            if honest and counts(scored, level, step / 100, "first")["precision"] < (
+                MIN_PRECISION[level]
+            ):
                 break
             best = step / 100
         chosen[level] = best
@@ -359,6 +370,11 @@ def print_cv(table: dict[str, Any], out: Callable[[str], None] = print) -> None:
                 parts.append("    -    " if empty else f"{c['precision']:.2f}/{c['recall']:.2f}")
             cells.append(" ".join(parts).ljust(46))
         out(f"{fold:<10}{n['tp'] + n['fn']:>4}  " + "".join(cells))
+    pooled = table["folds"]["pooled"]
+    out(
+        "pooled FP rate (today's rules + out-of-fold model): "
+        + ", ".join(f"{lvl} {pooled[lvl]['rules+model']['fp_rate']:.3f}" for lvl in LEVELS)
+    )
 
 
 # --------------------------------------------------------------------------- output

@@ -43,19 +43,23 @@ _NOT_BAD = _r(
     r"no need to (?:apologi[sz]e|be sorry))\b|"
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:look|seem|sound) (?:wrong|bad|broken|off)\b|"
     r"\byou didn'?t break anything\b|\bit'?s not wrong to\b|"
+    r"\bno (?:problems?|issues?) (?:on my (?:side|end)|here|at all)\b|"
+    r"\bnot (?:a |an )?(?:bug|mistake|typo|error)\b(?=[^.!?]{0,40}\b(?:intended|intentional|"
+    r"expected|by design|on purpose|deliberate|really|actually|correct|keep|leave))|"
     r"\bnot what i expected(?=[^.!?]{0,30}\b(?:better|great|good|nice|love|faster))"
 )
 # "actually," before approval: the approval stays, "actually" goes
 _ACTUALLY_APPROVAL = _r(
     r"\bactually,?\s+(?=(?:that'?s|this is|this'?s|it'?s|that is|it is) (?:exactly |just |"
     r"precisely |really |pretty )?(?:what i|great|good|perfect|fine|right|correct|the right|ok|"
-    r"okay|nice|better|spot on)|yes\b|yeah\b|you (?:were|are|'re) right|looks? (?:good|great|"
+    r"okay|nice|better|spot on)|yes\b|yeah\b|you(?: were| are|'re) right|looks? (?:good|great|"
     r"fine|right)|works\b|i like\b|i love\b)"
 )
 # the navigation "go back to" / "back to" a place, not to an earlier state
 _NAVIGATION = LazyPattern(
     r"\b(?:scroll|jump|navigate|head|flip)(?: back)?(?: up| down)?(?: back)? to (?:the )?|"
-    r"\b(?:(?:go|get)(?: back)?(?: up| down)?(?: back)? to|^back to) (?:the )?(?=(?:very )?"
+    r"\b(?:(?:go|get|going|getting)(?: back)?(?: up| down)?(?: back)? to|^back to) (?:the )?"
+    r"(?=(?:very )?"
     r"(?:top|bottom|start|beginning|end|previous (?:page|screen|step|section|tab|slide|menu|"
     r"view|paragraph|chapter|message)|(?:main |home |login |list |detail )?(?:menu|page|"
     r"screen|list|view|tab|dashboard)\b|step \d|line \d|section|chapter|paragraph|"
@@ -67,7 +71,8 @@ _ANSWER_NO = _r(
     r"^(\s*)(?:no|nope|nah)\b\s*[,.!:;\u2014\u2013-]*\s*(?=(?:that'?s (?:all|it|everything)|"
     r"not (?:yet|that i|really|for now|right now|at the moment|needed|necessary)|go ahead|"
     r"proceed|thanks|thank you|i (?:don'?t|do not|haven'?t|have not|didn'?t|did not) "
-    r"(?:have|mind|care|know|think|need|tried|try|want to)|there (?:is|are) no|there'?s no|"
+    r"(?:have|mind|care|know|think|need|tried|try|want to)|i (?:haven'?t|have not) \w+|"
+    r"there (?:is|are) no|there'?s no|"
     r"it'?s (?:just |only )?(?:postgres|mysql|sqlite|python|node|java|go\b|rust|linux|macos|"
     r"windows|version|v?\d)|keep (?:both|them both|going)|(?:either|both|whatever|none)\b|"
     r"you can (?:delete|remove|drop|skip|use|go|leave|ignore)|feel free|i'?ll\b|"
@@ -85,7 +90,7 @@ _MATERIAL_INTRO = _r(
     r"\b(?:ticket|e-?mails?|messages? (?:from|i got)|review(?:er)? (?:feedback|comments?)|"
     r"feedback|comments?|customers?|slack|chat|thread|transcript|quote|faq|commit message|"
     r"(?:pr|issue) (?:description|title)|says|said|reads|wrote|writes|tweet|post|complaints?|"
-    r"sentiment|on-call|support)\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
+    r"sentiment|on-call|support|release notes|changelog|wiki)\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
 )
 # a diff line or a code comment: "- # don't use the cache", "// NO! ..."
 _COMMENT_LINE = _r(r"^\s*(?:[+-]\s*)?(?:#+|//|--|/\*|\*)\s+\S|^\s*[+-]\s+\S")
@@ -117,6 +122,9 @@ _INTRO_HINTS = (
     "sentiment",
     "on-call",
     "support",
+    "notes",
+    "changelog",
+    "wiki",
 )
 
 

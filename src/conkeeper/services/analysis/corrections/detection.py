@@ -310,6 +310,17 @@ _THEN_DO = LazyPattern(
 )
 
 
+_YOU_DID = LazyPattern(
+    r"^(?:\w+,? )?you (?:\w+ed|put|wrote|made|left|took|broke|set|ran|typed|used|got)\b",
+    re.IGNORECASE,
+)
+_THEN_FIX = LazyPattern(
+    r"^(?:now |please |just )?(?:fix|revert|undo|restore|amend|remove|delete|take|drop|put|"
+    r"rename)\b",
+    re.IGNORECASE,
+)
+
+
 def _joins_next(part: str, following: str) -> bool:
     """Whether ``part`` is a bare "No."/"STOP." or a "don't ..." followed by what to do."""
     lower = part.lower()
@@ -318,7 +329,9 @@ def _joins_next(part: str, following: str) -> bool:
     if "stop" in lower and _BARE_STOP.match(part):
         return True
     dont = "don" in lower or "not" in lower or "never" in lower
-    return bool(dont and _DONT_START.match(part) and _THEN_DO.match(following))
+    if dont and _DONT_START.match(part) and _THEN_DO.match(following):
+        return True
+    return "you" in lower and bool(_YOU_DID.match(part)) and bool(_THEN_FIX.match(following))
 
 
 def _join_bare_no(parts: list[str]) -> list[str]:

@@ -101,7 +101,7 @@ SELF_BLAME = LazyPattern(
     r"\b(?:my (?:bad|mistake|fault|error|typo)|(?:that|this|it) (?:was|is|'s) (?:on me|my \w+)|"
     r"i (?:\w+ )?(?:gave|sent|pasted|typed|pointed|showed|linked|copied|wrote|mentioned|picked|"
     r"named|used|had) (?:you )?(?:at |to )?(?:the |a )?wrong\b|i was wrong|"
-    r"i forgot to (?:mention|say|tell))",
+    r"i forgot to (?:mention|say|tell)|i (?:\w+ )?(?:messed|screwed|mucked) up|i accidentally)",
     re.IGNORECASE,
 )
 # a request for new work or a spec: a "don't ..." that follows is part of the brief
@@ -438,8 +438,8 @@ _RULES: tuple[_Rule, ...] = (
         "should-have",
         CORRECTION,
         _r(
-            r"\byou (?:should(?:n'?t)? have (?!access|permissions?|received|got|gotten|an? |the |"
-            r"everything|all|enough)\w+(?:ed|en|un|ne|ft|pt|ld|st)\b|were told to)\b"
+            r"\byou (?:should(?:n'?t| not)? have (?!access|permissions?|received|got|gotten|an? |"
+            r"the |everything|all|enough)\w+(?:ed|en|un|ne|ft|pt|ld|st)\b|were told to)\b"
         ),
         0.82,
     ),
@@ -596,10 +596,11 @@ _RULES: tuple[_Rule, ...] = (
             _LEAD + r"(?:please |let'?s |can you |could you |just |we (?:need|should|have) to |you "
             r"(?:need|should|have) to |i want you to |go ahead and )?(?:revert|undo|roll ?back|"
             r"back out|reset|put back|restore|get rid of)\s+(?:that|this|it|those|these|"
-            r"the (?:[\w-]+ )?(?:last|previous|"
+            r"the (?:[\w./-]+ )?(?:last|previous|"
             r"change|changes|commit|edit|edits|refactor|file)|your|everything|all|what you|my "
             r"(?:file|changes|code)|back)\b|\blet'?s (?:revert|undo|roll back)\b|\bundo that\b|"
-            r"\b(?:roll|back|put|change) (?:that|this|it|those|these|them) (?:back|out)\b"
+            r"\b(?:roll|back|put|change|rename|move|set|switch|turn|name) (?:that|this|it|those|"
+            r"these|them) (?:back|out)\b"
         ),
         0.88,
         cond_after=True,
@@ -1155,6 +1156,42 @@ _RULES: tuple[_Rule, ...] = (
         ),
         0.84,
     ),
+    # "nah, the types go in types.ts, not inline": a "no" and the right thing against the wrong
+    _Rule(
+        "no-x-not-y",
+        CORRECTION,
+        _r(
+            _LEAD
+            + _NO
+            + r"\s*[,.!:;\u2014\u2013-]+\s*(?:[^.;!?]|\.(?=\w)){3,80}?,?\s+not\s+(?!(?:yet|now|"
+            r"really|sure|today|needed|necessary|a problem|an issue|a big deal|that i)\b)\w"
+        ),
+        0.86,
+    ),
+    # "Why is it broken again?": a problem back after it was fixed
+    _Rule(
+        "why-broken-again",
+        FRICTION,
+        _r(
+            r"\bwhy (?:is|are) (?:it|this|that|they|the \w+) (?:\w+ )?(?:broken|failing|"
+            r"crashing|red|down|back) again\b"
+        ),
+        0.86,
+        question_ok=True,
+    ),
+    # "NO GLOBALS." shouted: a standing rule (case-sensitive: "No globals" is not shouted)
+    _Rule("caps-no", CORRECTION, LazyPattern(r"^NO [A-Z][A-Z_-]{2,}\b"), 0.85),
+    # "you put the secret in the commit message, amend it out" (joined with the next sentence)
+    _Rule(
+        "you-did-then-fix",
+        CORRECTION,
+        _r(
+            r"^(?:\w+,? )?you (?:\w+ed|put|wrote|made|left|took|broke|set|ran|typed|used|got)\b"
+            r"[^.;!?]{0,100}?,\s*(?:now |please |just )?(?:fix|revert|undo|restore|amend|remove|"
+            r"delete|take|drop|put (?:it|them|that|\w+) back|rename (?:it|them) back)\b"
+        ),
+        0.84,
+    ),
     # "STOP. Don't push" (the bare "stop" and the next sentence are judged joined)
     _Rule(
         "stop-dont",
@@ -1171,7 +1208,8 @@ _RULES: tuple[_Rule, ...] = (
             r"[^.;!?]{0,80}?(?:[,;:]|\s[\u2014\u2013-])\s*(?:just |instead |rather |please |"
             r"simply |only |and )?(?:use|do|call|put|keep|leave|wait|write|fix|change|read|make|"
             r"pass|catch|raise|add|give|stick|go with|switch|import|return|split|compute|move|"
-            r"run|rely|reuse|let|handle|check|mock|type|edit|delete|remove|update)\b"
+            r"run|rely|reuse|let|handle|check|mock|type|edit|delete|remove|update|list|follow|"
+            r"prefer|stick to|go through)\b"
         ),
         0.86,
     ),
@@ -1296,6 +1334,10 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "oops": ("oops", "whoops", "uh oh", "yikes"),
     "still-word": ("still ",),
     "stop-dont": ("stop",),
+    "no-x-not-y": _NO_WORDS,
+    "why-broken-again": ("again",),
+    "caps-no": ("no ",),
+    "you-did-then-fix": ("you",),
     "stop-ing": ("stop ",),
     "your-work-still": ("still",),
     "dont-x-do-y": _DONT,
