@@ -314,6 +314,10 @@ _YOU_DID = LazyPattern(
     r"^(?:\w+,? )?you (?:\w+ed|put|wrote|made|left|took|broke|set|ran|typed|used|got)\b",
     re.IGNORECASE,
 )
+_WE_DONT = LazyPattern(
+    r"^(?:\w+,? )?we (?:always |only |never |don'?t |do not )?(?:use|link|import|call|write)\b",
+    re.IGNORECASE,
+)
 _THEN_FIX = LazyPattern(
     r"^(?:now |please |just )?(?:fix|revert|undo|restore|amend|remove|delete|take|drop|put|"
     r"rename)\b",
@@ -330,6 +334,8 @@ def _joins_next(part: str, following: str) -> bool:
         return True
     dont = "don" in lower or "not" in lower or "never" in lower
     if dont and _DONT_START.match(part) and _THEN_DO.match(following):
+        return True
+    if "we" in lower and _WE_DONT.match(part) and _THEN_DO.match(following):
         return True
     return "you" in lower and bool(_YOU_DID.match(part)) and bool(_THEN_FIX.match(following))
 
