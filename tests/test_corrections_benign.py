@@ -43,6 +43,14 @@ BENIGN = [
     "Review this diff please:\n\n- # don't use the cache here, it's wrong\n+ # use the cache, "
     "the bug was fixed upstream",
     "What does this comment mean?\n# NO! don't call this twice, it breaks the session again",
+    "Can you triage this ticket?\n\nSubject: Export broken AGAIN\nFrom: jane@customer.com\n\n"
+    "Hi, the CSV export is still failing after your last update. Please stop breaking things.\n\n"
+    "Thanks, Jane",
+    "I got this review on my PR, what do you think?\n\nReviewer: This is wrong. You forgot to "
+    "close the file again.",
+    "Translate to French: Don't do that again, it's wrong.",
+    "Support ticket #5521\nCustomer says the app still crashes on launch and that we broke it "
+    "again.\nFind the crash in the startup code.",
 ]
 
 CAUGHT = [

@@ -45,7 +45,7 @@ CAUGHT = [
 
 # phrasings no rule matches: only the learned scorer catches them
 MODEL_ONLY = [
-    ("since your tweak the dashboard shows zeros", "friction"),
+    ("ugh why is everything zero now", "friction"),
 ]
 
 NOT_FLAGGED = [

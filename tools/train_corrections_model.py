@@ -312,12 +312,16 @@ def choose_thresholds(scored: list[tuple[Example, float]], honest: bool) -> dict
             current = counts(scored, level, step / 100, "current")
             if current["fp_rate"] > MAX_FP_RATE[level]:
                 break
-            if honest and counts(scored, level, step / 100, "first")["precision"] < (
-                MIN_PRECISION[level]
+            if (
+                honest
+                and counts(scored, level, step / 100, "first")["precision"] < (MIN_PRECISION[level])
             ):
                 break
             best = step / 100
         chosen[level] = best
+    # a more sensitive level never needs a higher score than a less sensitive one
+    chosen["medium"] = min(chosen["medium"], chosen["low"])
+    chosen["high"] = min(chosen["high"], chosen["medium"])
     return chosen
 
 

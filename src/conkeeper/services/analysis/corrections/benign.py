@@ -90,7 +90,20 @@ _MATERIAL_INTRO = _r(
     r"\b(?:ticket|e-?mails?|messages? (?:from|i got)|review(?:er)? (?:feedback|comments?)|"
     r"feedback|comments?|customers?|slack|chat|thread|transcript|quote|faq|commit message|"
     r"(?:pr|issue) (?:description|title)|says|said|reads|wrote|writes|tweet|post|complaints?|"
-    r"sentiment|on-call|support|release notes|changelog|wiki)\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
+    r"sentiment|on-call|support|release notes|changelog|wiki|translat\w*|summari[sz]e|"
+    r"rephrase|reword|proofread|paraphrase|classify)\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
+)
+# a question about material that follows: "Can you triage this ticket?"
+_MATERIAL_QUESTION = _r(
+    r"\b(?:this|these|the following|below)\s+(?:\w+\s+)?(?:tickets?|e-?mails?|messages?|"
+    r"reviews?|comments?|feedback|complaints?|threads?|transcripts?|logs?|reports?|posts?|"
+    r"tweets?|diffs?|patch)\b[^?\n]*\?\s*$"
+)
+_EMAIL_HEADER = _r(r"^\s*(?:subject|from|to|cc|bcc|date|reply-to|sent)\s*:")
+# one "Reviewer: ..." line: someone else's words
+_ROLE_LINE = _r(
+    r"^\s*(?:reviewer|customer|client|user|manager|qa|support|bot|ci|alert|comment|review|"
+    r"ticket|subject|feedback|complaint|[a-z]+-bot|on-call)\s*(?:#?\d+)?\s*:\s"
 )
 # a diff line or a code comment: "- # don't use the cache", "// NO! ..."
 _COMMENT_LINE = _r(r"^\s*(?:[+-]\s*)?(?:#+|//|--|/\*|\*)\s+\S|^\s*[+-]\s+\S")
@@ -125,6 +138,16 @@ _INTRO_HINTS = (
     "notes",
     "changelog",
     "wiki",
+    "transl",
+    "summar",
+    "phrase",
+    "reword",
+    "proofread",
+    "classif",
+    "log",
+    "report",
+    "diff",
+    "patch",
 )
 
 
@@ -134,6 +157,7 @@ def strip_pasted(lines: list[str]) -> list[str]:
     rest of that line and the next paragraph). The line count is kept (blank lines mark
     where a paste was)."""
     out = list(lines)
+    _blank_introduced(out)
     _blank_labelled_runs(out)
     for i, line in enumerate(out):
         if (
@@ -142,8 +166,36 @@ def strip_pasted(lines: list[str]) -> list[str]:
             and (_COMMENT_LINE.match(line))
         ):
             out[i] = ""
-    _blank_introduced(out)
     return out
+
+
+def _paragraphs(lines: list[str], start: int) -> list[tuple[int, int]]:
+    """``(first, end)`` of each run of non-blank lines from ``start`` on."""
+    found = []
+    i = start
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        first = i
+        while i < len(lines) and lines[i].strip():
+            i += 1
+        found.append((first, i))
+    return found
+
+
+def _blank_material_after(lines: list[str], start: int, keep_single: bool) -> int:
+    """Blank the pasted paragraphs from ``start``: all but the last when there are several
+    (the last is the user's ask), the only one unless ``keep_single``. Returns where the
+    scan goes on."""
+    paragraphs = _paragraphs(lines, start)
+    if not paragraphs:
+        return len(lines)
+    pasted = paragraphs[:-1] if len(paragraphs) > 1 else ([] if keep_single else paragraphs)
+    for first, end in pasted:
+        for k in range(first, end):
+            lines[k] = ""
+    return paragraphs[-1][0] if len(paragraphs) > 1 else paragraphs[0][1]
 
 
 def _blank_labelled_runs(lines: list[str]) -> None:
@@ -152,9 +204,12 @@ def _blank_labelled_runs(lines: list[str]) -> None:
         if ":" in line and _LABELLED_LINE.match(line):
             run.append(i)
             continue
-        if len(run) >= 2:
+        headers = any(_EMAIL_HEADER.match(lines[j]) for j in run)
+        if len(run) >= 2 or (run and _ROLE_LINE.match(lines[run[0]])):
             for j in run:
                 lines[j] = ""
+        if headers and len(run) >= 2:  # an e-mail: its body goes too
+            _blank_material_after(lines, i, keep_single=False)
         run = []
 
 
@@ -163,28 +218,26 @@ def _blank_introduced(lines: list[str]) -> None:
     while i < len(lines):
         line = lines[i]
         lower = line.lower()
-        if ":" not in line or not any(h in lower for h in _INTRO_HINTS):
+        if (":" not in line and "?" not in line) or not any(h in lower for h in _INTRO_HINTS):
             i += 1
             continue
-        match = _MATERIAL_INTRO.search(line)
-        if match is None:
+        match = _MATERIAL_INTRO.search(line) if ":" in line else None
+        asked = match is None and _MATERIAL_QUESTION.search(line) is not None
+        if match is None and not asked:
             i += 1
             continue
-        rest = line[match.end() :].strip()
-        lines[i] = line[: match.end()]
-        if rest:  # the material is on the same line
-            i += 1
-            continue
-        j = i + 1
-        while j < len(lines) and not lines[j].strip():
-            j += 1
-        start = j
-        while j < len(lines) and lines[j].strip():
-            j += 1
-        if j < len(lines) or start > i + 1:  # prose follows the paste: the paste goes
-            for k in range(start, j):
-                lines[k] = ""
-        i = j
+        if match is not None:
+            rest = line[match.end() :].strip()
+            lines[i] = line[: match.end()]
+            if rest:  # the material is on the same line
+                i += 1
+                continue
+        following = _paragraphs(lines, i + 1)
+        if not following:
+            return
+        gap = following[0][0] > i + 1
+        single_kept = len(following) == 1 and match is not None and not gap
+        i = _blank_material_after(lines, i + 1, keep_single=single_kept)
 
 
 def neutralize(prose: str) -> str:

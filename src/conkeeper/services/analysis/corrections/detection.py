@@ -233,7 +233,7 @@ def _score(
     score -= _question_penalty(rule, sentence)
     score -= _conditional_penalty(rule, sentence, before)
     score -= _softened_penalty(rule, sentence)
-    score -= _reported_penalty(before)
+    score -= _reported_penalty(before or sentence[:60])
     score -= _friction_context_penalty(rule, sentence, before)
     score -= _quoted_meta_penalty(sentence)
     score -= _position_penalty(index, total_chars, closing)
