@@ -246,3 +246,9 @@ def test_approve_and_decline_keep_every_byte_the_user_wrote(tmp_path: Path) -> N
     assert history.returncode == 0, history.stderr
     commands = [entry["command"] for entry in json.loads(history.stdout)]
     assert f"reflect decline {second}" in commands and f"reflect approve {first}" in commands
+    # a later reflection merges into the file by edits too: the user's lines survive it
+    _reflect(s, "--write")
+    merged = path.read_text(encoding="utf-8")
+    for kept in (note, private, prose, own):
+        assert kept in merged
+    assert merged.count("## Evidence") == 1 and merged.count("### Approved") == 1
