@@ -5,7 +5,7 @@ Trained on 1848 labelled prompts (corpus, blind sets 1-8, train_extra 1-3). Mode
 thresholds per sensitivity were chosen on leave-one-set-out cross-validation.
 """
 
-THRESHOLDS: dict[str, float] = {"low": 0.95, "medium": 0.95, "high": 0.95}
+THRESHOLDS: dict[str, float] = {"low": 0.95, "medium": 0.88, "high": 0.88}
 FLAG_BIAS = -0.5652
 KIND_BIAS = 0.5326
 FLAG_FEATURES = """\
@@ -63,7 +63,6 @@ b:<s>_just
 b:<s>_like
 b:<s>_make
 b:<s>_my
-b:<s>_nah
 b:<s>_navigate
 b:<s>_next
 b:<s>_nice
@@ -861,6 +860,7 @@ f:just
 f:like
 f:make
 f:my
+f:nah
 f:navigate
 f:next
 f:nice
@@ -1565,7 +1565,6 @@ FLAG_WEIGHTS = (
     0.3405,
     -0.9374,
     -0.8513,
-    0.2124,
     -0.6234,
     -0.7074,
     -0.4390,
@@ -2363,6 +2362,7 @@ FLAG_WEIGHTS = (
     0.3405,
     -1.0142,
     -0.8278,
+    0.2124,
     -0.6234,
     -0.7074,
     -0.4390,

@@ -295,7 +295,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:use|do|call|put|make|return|keep|write|go with|switch to|pick)\b[^.;!?]{1,60}?"
             r"\binstead\b|\binstead of\b"
         ),
-        0.62,
+        0.56,
     ),
     _Rule(
         "dont-x-use-y",
@@ -466,7 +466,7 @@ _RULES: tuple[_Rule, ...] = (
         "prefer",
         CORRECTION,
         _r(r"\bi(?:'d| would)? (?:prefer|rather|like it better)\b|\brather than\b"),
-        0.6,
+        0.56,
     ),
     _Rule(
         "please-dont",
@@ -475,7 +475,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:please|pls|plz) (?:don'?t|do not|never)\b(?! (?:hesitate|worry|forget|"
             r"be afraid))"
         ),
-        0.62,
+        0.56,
     ),
     _Rule(
         "no-need",
@@ -484,7 +484,7 @@ _RULES: tuple[_Rule, ...] = (
             _LEAD
             + r"(?:there'?s )?no need (?:to|for)\b(?! (?:hurry|rush|worry|apologi|thank|be sorry))"
         ),
-        0.62,
+        0.56,
     ),
     _Rule(
         "should-be",
@@ -769,7 +769,7 @@ _RULES: tuple[_Rule, ...] = (
             r"keep going|continue|all good|"
             r"worries|problem|need|rush|nothing else|that'?s (?:everything|all))\b)\w"
         ),
-        0.7,
+        0.56,
     ),
     _Rule(
         "keeps-failing",
