@@ -122,3 +122,15 @@ def test_the_bench_tiny_mode_writes_tuning_and_blind_apart_with_targets(
     assert "blind9" not in figures["tuning"]
     out = capsys.readouterr().out
     assert out.index("=== TUNING") < out.index("=== BLIND")
+
+
+def test_every_benign_and_rule_pattern_compiles() -> None:
+    """Patterns compile lazily, on the first prompt with their hint word: compile them all."""
+    from conkeeper.domain.lazy_re import LazyPattern
+    from conkeeper.services.analysis.corrections import benign, rules
+
+    patterns = [v for m in (benign, rules) for v in vars(m).values() if isinstance(v, LazyPattern)]
+    patterns += [rule.regex for rule in rules._RULES]
+    assert len(patterns) > 80
+    for pattern in patterns:
+        assert pattern.compiled.pattern == pattern.source

@@ -46,13 +46,15 @@ _NOT_BAD = _r(
     r"\bno (?:problems?|issues?) (?:on my (?:side|end)|here|at all)\b|"
     r"\bnot (?:a |an )?(?:bug|mistake|typo|error)\b(?=[^.!?]{0,40}\b(?:intended|intentional|"
     r"expected|by design|on purpose|deliberate|really|actually|correct|keep|leave))|"
-    r"\bnot what i expected(?=[^.!?]{0,30}\b(?:better|great|good|nice|love|faster))"
+    r"\bnot what i (?:expected|had in mind|pictured|imagined|planned)(?=[^.!?]{0,40}\b(?:better|"
+    r"great|good|nice|love|faster|prefer|like))"
 )
 # "actually," before approval: the approval stays, "actually" goes
 _ACTUALLY_APPROVAL = _r(
     r"\bactually,?\s+(?=(?:that'?s|this is|this'?s|it'?s|that is|it is) (?:exactly |just |"
     r"precisely |really |pretty )?(?:what i|great|good|perfect|fine|right|correct|the right|ok|"
-    r"okay|nice|better|spot on)|yes\b|yeah\b|you(?: were| are|'re) right|looks? (?:good|great|"
+    r"okay|nice|better|spot on)|yes\b|yeah\b|no need\b|you(?: were| are|'re) right|"
+    r"looks? (?:good|great|"
     r"fine|right)|works\b|i like\b|i love\b)"
 )
 # the navigation "go back to" / "back to" a place, not to an earlier state
@@ -78,7 +80,11 @@ _ANSWER_NO = _r(
     r"you can (?:delete|remove|drop|skip|use|go|leave|ignore)|feel free|i'?ll\b|"
     r"we (?:don'?t|do not) need|just (?:the|one|that) (?:one )?(?:file|one|folder|function|"
     r"change|module)\b|no other|nothing else|none\b|(?:the|that|this) \w+(?: \w+)? (?:is|are) "
-    r"(?:fine|ok|okay|good enough|enough|generated)\b))"
+    r"(?:fine|ok|okay|good enough|enough|generated)\b|you(?:'re| are| were) right|you nailed|"
+    r"that'?s (?:exactly )?(?:it|right|correct)\b|(?:that|it) is (?:exactly )?(?:it|right|"
+    r"correct)\b|sounds? (?:good|great|fine|right)|all (?:clear|good)|go for it|i'?m (?:good|"
+    r"fine|ok)|i'?ve got it|that answers|carry on|no questions|(?:i'?m )?not in a hurry|"
+    r"(?:i'?m )?not sure|it can wait|skip it|not necessary|looks? (?:good|fine|right)))"
 )
 
 # ------------------------------------------------------------------ pasted material (lines)
@@ -91,7 +97,8 @@ _MATERIAL_INTRO = _r(
     r"feedback|comments?|customers?|slack|chat|thread|transcript|quote|faq|commit message|"
     r"(?:pr|issue) (?:description|title)|says|said|reads|wrote|writes|tweet|post|complaints?|"
     r"sentiment|on-call|support|release notes|changelog|wiki|translat\w*|summari[sz]e|"
-    r"rephrase|reword|proofread|paraphrase|classify)\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
+    r"rephrase|reword|proofread|paraphrase|classify|(?:text|string|wording|label|output|"
+    r"assignment|style guide) (?:is|was|says|reads))\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
 )
 # a question about material that follows: "Can you triage this ticket?"
 _MATERIAL_QUESTION = _r(
@@ -138,6 +145,13 @@ _INTRO_HINTS = (
     "notes",
     "changelog",
     "wiki",
+    "text",
+    "string",
+    "wording",
+    "label",
+    "output",
+    "assignment",
+    "style guide",
     "transl",
     "summar",
     "phrase",

@@ -951,7 +951,8 @@ _RULES: tuple[_Rule, ...] = (
         "still-stale",
         FRICTION,
         _r(
-            r"\b(?:it|that|this|they|the \w+)\s+still\s+(?:\w+s|shows?|has|have|uses?|returns?|"
+            r"\b(?:it|that|this|they|the \w+)\s+still\s+(?!(?:wants|needs|prefers|likes|asks|"
+            r"requires|expects|plans)\b)(?:\w+s|shows?|has|have|uses?|returns?|"
             r"prints?|gives?|says?|points?)\b[^.;!?]{0,30}?\b(?:old|same|wrong|stale|previous|"
             r"original|outdated|default)\b"
         ),
@@ -1232,6 +1233,16 @@ _RULES: tuple[_Rule, ...] = (
         _r(r"\b(?:now|still)\b[^.;!?]{0,40}?\b(?:don'?t|doesn'?t|won'?t|can'?t|isn'?t) even\b"),
         0.84,
     ),
+    # "leave it as it was" / "put it back the way it was"
+    _Rule(
+        "as-it-was",
+        CORRECTION,
+        _r(
+            r"\b(?:leave|put|keep|set|change|make|turn|restore)\s+(?:it|that|this|them|the \w+)"
+            r"\s+(?:back\s+)?(?:as|the way|how)\s+(?:it|they)\s+(?:was|were)\b"
+        ),
+        0.86,
+    ),
     # "STOP. Don't push" (the bare "stop" and the next sentence are judged joined)
     _Rule(
         "stop-dont",
@@ -1374,6 +1385,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "oops": ("oops", "whoops", "uh oh", "yikes"),
     "still-word": ("still ",),
     "stop-dont": ("stop",),
+    "as-it-was": (" was", " were"),
     "belongs-not": ("not ",),
     "we-use-then-do": ("we ", "this ", "our "),
     "undo-what-you-left": ("you ",),
