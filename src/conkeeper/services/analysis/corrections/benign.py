@@ -68,6 +68,8 @@ _NAVIGATION = LazyPattern(
     r"design doc|tutorial|imports?\b))",
     re.IGNORECASE | re.MULTILINE,
 )
+# "do it again for the orders table": the same work on something else, not a retry
+_AGAIN_FOR = _r(r"\bagain (?=for (?:the|each|every|another|all|our|my)\b)")
 # "No," answering the agent's question, at the very start of the prompt
 _ANSWER_NO = _r(
     r"^(\s*)(?:no|nope|nah)\b\s*[,.!:;\u2014\u2013-]*\s*(?=(?:that'?s (?:all|it|everything)|"
@@ -257,7 +259,7 @@ def _blank_introduced(lines: list[str]) -> None:
 def neutralize(prose: str) -> str:
     """Prose with benign look-alikes rewritten: praise with a negation to ``fine``, "actually"
     before approval dropped, numbering to ``number``, navigation to ``navigate to``, a leading
-    "No," that answers a question to ``ANSWER``."""
+    "No," that answers a question to ``ANSWER``, "again for the next thing" to "for ..."."""
     lower = prose.lower()
     if "no" in lower:
         if any(ch.isdigit() for ch in prose):
@@ -267,6 +269,8 @@ def neutralize(prose: str) -> str:
             prose = _ANSWER_NO.sub(r"\1ANSWER, ", prose, count=1)
     if "not" in lower or "n't" in lower or "no " in lower or "nothing" in lower:
         prose = _NOT_BAD.sub("fine", prose)
+    if "again for" in lower:
+        prose = _AGAIN_FOR.sub("", prose)
     if "actually" in lower:
         prose = _ACTUALLY_APPROVAL.sub("", prose)
     if " to" in lower:
