@@ -49,7 +49,6 @@ OUTPUT_STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}
 # ``domain.safewrite``. Modules that still write files some other way, each with the branch
 # moving it there. This list may only shrink: a listed module that no longer writes fails too.
 WRITE_PENDING: dict[str, str] = {
-    "services.analysis.reflection.reflect": "ck/learning (reflect approve/decline)",
     "services.setup.install": "ck/install",
     "services.setup.agent_install": "ck/install",
 }

@@ -7,9 +7,8 @@ it on demand. Workers are serialised by a lock file in the data home's state fol
 from __future__ import annotations
 
 import argparse
-import sys
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import CliError, emit_json, notice
 
 EXTRACTORS = ("local", "claude-cli", "claude-agent-sdk", "anthropic", "openai")
 
@@ -86,5 +85,5 @@ def run(args: argparse.Namespace) -> int:
         line += f", {r.llm_calls} LLM calls)" if r.llm_calls else ")"
         print(line)
         for note in r.notes:
-            sys.stderr.write(f"conkeeper: note: {note}\n")
+            notice(f"note: {note}")
     return 0

@@ -282,6 +282,7 @@ async def queue_page(request: Request) -> Response:
 
 async def queue_action(request: Request) -> Response:
     """Apply or reject one queued item through the same routing as the CLI, then go back."""
+    from conkeeper.domain.messages import clean_message, disk_full_message
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
 
@@ -304,7 +305,13 @@ async def queue_action(request: Request) -> Response:
         message = "That queue item is not valid; reload the queue."
     except (RoutingError, MemoryFileError) as exc:
         message = str(exc)
-    return RedirectResponse("/queue?" + urlencode({"message": message}), status_code=303)
+    except OSError as exc:  # a full disk is said as such; anything else is a crash page
+        message = disk_full_message(exc) or ""
+        if not message:
+            raise
+
+    query = urlencode({"message": clean_message(message)})  # the URL carries it: clean first
+    return RedirectResponse("/queue?" + query, status_code=303)
 
 
 async def review_page(request: Request) -> Response:
@@ -323,6 +330,7 @@ async def review_page(request: Request) -> Response:
 
 async def review_action(request: Request) -> Response:
     """Approve (write with provenance) or drop one held entry, through the CLI's service."""
+    from conkeeper.domain.messages import clean_message
     from conkeeper.services.review import ReviewError, approve, drop
 
     ctx = _ctx(request)
@@ -341,4 +349,5 @@ async def review_action(request: Request) -> Response:
             message = "Unknown action."
     except ReviewError as exc:
         message = str(exc)
-    return RedirectResponse("/review?" + urlencode({"message": message}), status_code=303)
+    query = urlencode({"message": clean_message(message)})  # the URL carries it: clean first
+    return RedirectResponse("/review?" + query, status_code=303)
