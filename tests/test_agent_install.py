@@ -123,7 +123,8 @@ def test_what_each_agent_gets(scratch: Path) -> None:
     for agent in AGENTS:
         _install(scratch, agent)
     gemini = json.loads((scratch / ".gemini/settings.json").read_text())
-    assert gemini["mcpServers"]["conkeeper"]["args"] == ["-m", "conkeeper", "mcp"]
+    launcher = str(Path(cli_env()["CONKEEPER_HOME"]) / "bin" / "conkeeper")
+    assert gemini["mcpServers"]["conkeeper"] == {"command": launcher, "args": ["mcp"]}
     start = gemini["hooks"]["SessionStart"][0]["hooks"][0]
     assert start["command"].endswith("hook --host gemini SessionStart")
     assert start["timeout"] == 10000  # Gemini counts milliseconds
