@@ -102,29 +102,49 @@ def _merge(spans: list[Span]) -> list[Span]:
 
 def remove_spans(installed: bytes, current: bytes, spans: Sequence[Span]) -> bytes | None:
     """``current`` without ConKeeper's ``spans`` of ``installed``, or ``None`` when a span
-    cannot be found unchanged in ``current`` (the user edited inside it or on its lines)."""
+    cannot be found unchanged in ``current`` (the user edited inside it)."""
     if current == installed:
         return _cut(current, spans)
-    old = installed.splitlines(keepends=True)
-    new = current.splitlines(keepends=True)
-    old_at = _offsets(old)
-    new_at = _offsets(new)
-    equal = [
-        (old_at[i1], old_at[i2], new_at[j1])
-        for tag, i1, i2, j1, _ in difflib.SequenceMatcher(None, old, new, autojunk=False)
-        .get_opcodes()
-        if tag == "equal"
-    ]
+    blocks = _equal_blocks(installed, current)
     mapped: list[Span] = []
     for start, end in spans:
         if start == end:
             continue
-        block = next((b for b in equal if b[0] <= start and end <= b[1]), None)
+        block = next((b for b in blocks if b[0] <= start and end <= b[0] + b[2]), None)
         if block is None:
             return None
-        shift = block[2] - block[0]
+        shift = block[1] - block[0]
         mapped.append((start + shift, end + shift))
     return _cut(current, mapped)
+
+
+REFINE_LIMIT = 64 * 1024  # bytes of a changed region compared byte by byte
+
+
+def _equal_blocks(old: bytes, new: bytes) -> list[tuple[int, int, int]]:
+    """``(old offset, new offset, length)`` of the bytes both hold unchanged, in order: a line
+    diff first, then a byte diff inside each changed region (so a span that begins on a line
+    the user edited elsewhere is still found), adjacent blocks merged."""
+    old_lines = old.splitlines(keepends=True)
+    new_lines = new.splitlines(keepends=True)
+    old_at = _offsets(old_lines)
+    new_at = _offsets(new_lines)
+    blocks: list[tuple[int, int, int]] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        a0, a1, b0, b1 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
+        if tag == "equal":
+            blocks.append((a0, b0, a1 - a0))
+        elif tag == "replace" and (a1 - a0) + (b1 - b0) <= REFINE_LIMIT:
+            inner = difflib.SequenceMatcher(None, old[a0:a1], new[b0:b1], autojunk=False)
+            blocks.extend((a0 + m.a, b0 + m.b, m.size) for m in inner.get_matching_blocks() if m.size)
+    merged: list[tuple[int, int, int]] = []
+    for a, b, size in sorted(blocks):
+        if merged and merged[-1][0] + merged[-1][2] == a and merged[-1][1] + merged[-1][2] == b:
+            merged[-1] = (merged[-1][0], merged[-1][1], merged[-1][2] + size)
+        else:
+            merged.append((a, b, size))
+    return merged
 
 
 def _offsets(lines: list[bytes]) -> list[int]:
