@@ -156,7 +156,11 @@ def test_the_launcher_falls_back_to_conkeeper_on_path(project: Path, tmp_path: P
     assert nothing.returncode == 0 and nothing.stdout == ""  # a hook fails open
     assert nothing.stderr.count("\n") == 1 and "conkeeper install --agent" in nothing.stderr
     other = subprocess.run(
-        [str(_launcher()), "--version"], env=_bare_env(), capture_output=True, text=True, check=False
+        [str(_launcher()), "--version"],
+        env=_bare_env(),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert other.returncode == 1
 

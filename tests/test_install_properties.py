@@ -66,7 +66,9 @@ documents = st.dictionaries(
     st.text(max_size=6).filter(lambda k: k not in ("hooks", "mcpServers", "version")),
     st.recursive(
         scalars,
-        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+        ),
         max_leaves=8,
     ),
     max_size=5,

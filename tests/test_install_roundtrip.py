@@ -124,7 +124,7 @@ def _add_line(data: bytes, line: bytes, where: int) -> bytes:
     if where == -1:
         return data + line
     lines = data.splitlines(keepends=True)
-    return b"".join(lines[:where] + [line] + lines[where:])
+    return b"".join([*lines[:where], line, *lines[where:]])
 
 
 @pytest.mark.parametrize("agent", sorted(USER_LATER))
@@ -184,8 +184,16 @@ def test_gemini_settings_come_back_without_empty_keys(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("agent", "rel", "marker"),
     [
-        ("codex", ".codex/config.toml", "# >>> conkeeper (managed by 'conkeeper install --agent codex') >>>"),
-        ("copilot", ".github/copilot-instructions.md", "<!-- conkeeper:start (managed by 'conkeeper install'; edits here are replaced) -->"),
+        (
+            "codex",
+            ".codex/config.toml",
+            "# >>> conkeeper (managed by 'conkeeper install --agent codex') >>>",
+        ),
+        (
+            "copilot",
+            ".github/copilot-instructions.md",
+            "<!-- conkeeper:start (managed by 'conkeeper install'; edits here are replaced) -->",
+        ),
     ],
 )
 def test_a_lone_start_marker_is_refused_and_nothing_changes(
@@ -250,8 +258,11 @@ def test_follow_symlinks_edits_through_the_link_and_back(tmp_path: Path) -> None
     _cli(root, "codex", "--follow-symlinks")
     assert link.is_symlink() and os.readlink(link) == str(target)
     assert b"[mcp_servers.conkeeper]" in target.read_bytes()
-    assert not any(p.name.startswith("config.toml") and not p.is_symlink()
-                   for p in link.parent.iterdir() if p != link)
+    assert not any(
+        p.name.startswith("config.toml") and not p.is_symlink()
+        for p in link.parent.iterdir()
+        if p != link
+    )
     proc = run_cli("install", "--agent", "codex", "--uninstall", cwd=root)
     assert proc.returncode == 1 and "--follow-symlinks" in proc.stderr  # refused, nothing lost
     _cli(root, "codex", "--uninstall", "--follow-symlinks")

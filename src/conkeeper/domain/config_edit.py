@@ -137,7 +137,9 @@ def _equal_blocks(old: bytes, new: bytes) -> list[tuple[int, int, int]]:
             blocks.append((a0, b0, a1 - a0))
         elif tag == "replace" and (a1 - a0) + (b1 - b0) <= REFINE_LIMIT:
             inner = difflib.SequenceMatcher(None, old[a0:a1], new[b0:b1], autojunk=False)
-            blocks.extend((a0 + m.a, b0 + m.b, m.size) for m in inner.get_matching_blocks() if m.size)
+            blocks.extend(
+                (a0 + m.a, b0 + m.b, m.size) for m in inner.get_matching_blocks() if m.size
+            )
     merged: list[tuple[int, int, int]] = []
     for a, b, size in sorted(blocks):
         if merged and merged[-1][0] + merged[-1][2] == a and merged[-1][1] + merged[-1][2] == b:

@@ -149,7 +149,9 @@ def integration(
         scope=scope,
         scripts=HookScripts(folder, {event: script(event, launcher) for event in EVENTS}),
         mcp=(
-            McpRegistration(settings, "mcpServers", {**mcp_server_entry(launcher), "disabled": False})
+            McpRegistration(
+                settings, "mcpServers", {**mcp_server_entry(launcher), "disabled": False}
+            )
             if scope == "user"
             else None
         ),

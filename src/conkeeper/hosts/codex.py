@@ -142,7 +142,9 @@ def integration(
         agent=NAME,
         scope=scope,
         hooks=HooksFile(base / "hooks.json", "grouped", events, handler),
-        mcp=McpRegistration(base / "config.toml", "mcp_servers", mcp_server_entry(launcher), "toml"),
+        mcp=McpRegistration(
+            base / "config.toml", "mcp_servers", mcp_server_entry(launcher), "toml"
+        ),
         notes=(
             "Codex asks you to review and trust new command hooks before they run (/hooks); "
             "project hooks load only in a trusted project",

@@ -116,7 +116,9 @@ def integration(
     if scope == "project":
         hooks_path = root / ".github" / "hooks" / "conkeeper.json"
         mcp = McpRegistration(
-            root / ".vscode" / "mcp.json", "servers", {"type": "stdio", **mcp_server_entry(launcher)}
+            root / ".vscode" / "mcp.json",
+            "servers",
+            {"type": "stdio", **mcp_server_entry(launcher)},
         )
         instructions = Instructions(root / ".github" / "copilot-instructions.md", INSTRUCTIONS_TEXT)
     else:

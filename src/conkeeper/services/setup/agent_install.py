@@ -318,9 +318,7 @@ class _JsonTarget(_Target):
                 return len(path) == 3 and is_own(value)
             if len(path) == 3:
                 handlers = value.get("hooks") if isinstance(value, dict) else None
-                return (
-                    isinstance(handlers, list) and bool(handlers) and all(map(is_own, handlers))
-                )
+                return isinstance(handlers, list) and bool(handlers) and all(map(is_own, handlers))
             return len(path) == 5 and path[3] == "hooks" and is_own(value)
         return self.mcp is not None and path == (self.mcp.key, MCP_NAME) and is_own(value)
 
@@ -339,7 +337,9 @@ class _JsonTarget(_Target):
         try:
             view = json_remove(raw, self._own, drop)
         except EditRefused as exc:
-            raise InstallError(f"{self.path}: {exc} Fix it or edit it by hand; nothing was changed") from None
+            raise InstallError(
+                f"{self.path}: {exc} Fix it or edit it by hand; nothing was changed"
+            ) from None
         if (record is None and whole) or (record is not None and not record.existed):
             data = _json_data(view)
             top = dict(self.hooks.top) if self.hooks else {}
@@ -361,7 +361,9 @@ class _JsonTarget(_Target):
         try:
             return json_insert(view, additions)
         except EditRefused as exc:
-            raise InstallError(f"{self.path}: {exc}; fix it or add ConKeeper by hand; nothing was changed") from None
+            raise InstallError(
+                f"{self.path}: {exc}; fix it or add ConKeeper by hand; nothing was changed"
+            ) from None
 
     def same(self, a: bytes | None, b: bytes | None) -> bool:
         return a == b or (a is not None and b is not None and _json_data(a) == _json_data(b))
@@ -568,9 +570,9 @@ def _user_view(
         if cut is not None and target.cut_is_clean(cut, current, record):
             return cut, ""
     view, warning = target.strip(current, record)
-    if record is not None and record.installed is None and record.original is not None:
-        if view is not None and _equivalent(view, record.original):
-            return record.original, warning  # an older record: give its exact bytes back
+    older = record.original if record is not None and record.installed is None else None
+    if older is not None and view is not None and _equivalent(view, older):
+        return older, warning  # an older record: give its exact bytes back
     return view, warning
 
 

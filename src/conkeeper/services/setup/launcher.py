@@ -158,7 +158,11 @@ def mcp_can_start(python: str | None = None) -> bool:
             return False
     try:
         probe = subprocess.run(
-            [python, "-c", "import importlib.util as u; exit(u.find_spec('mcp.server.mcpserver') is None)"],
+            [
+                python,
+                "-c",
+                "import importlib.util as u; exit(u.find_spec('mcp.server.mcpserver') is None)",
+            ],
             capture_output=True,
             timeout=30,
             check=False,
