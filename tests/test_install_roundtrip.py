@@ -297,3 +297,55 @@ def test_claude_code_goes_through_the_same_path(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert user.read_bytes() == original
     assert sorted(p.name for p in user.parent.iterdir()) == ["settings.json"]
+
+
+ZED_DEFAULT = b"""// Zed settings
+//
+// For information on how to configure Zed, see the Zed
+// documentation: https://zed.dev/docs/configuring-zed
+{
+  "ui_font_size": 16, // bigger
+  /* the theme follows the system */
+  "theme": {
+    "mode": "system",
+    "dark": "One Dark",
+  },
+}
+"""
+
+
+def test_json_with_comments_is_edited_in_place_and_given_back(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    (root / ".zed").mkdir()
+    path = root / ".zed/settings.json"
+    path.write_bytes(ZED_DEFAULT)
+    _cli(root, "zed")
+    installed = path.read_bytes()
+    assert installed.startswith(ZED_DEFAULT[: ZED_DEFAULT.index(b"  },")])
+    assert (
+        b'"context_servers": {' in installed and b"/* the theme follows the system */" in installed
+    )
+    _cli(root, "zed", "--uninstall")
+    assert path.read_bytes() == ZED_DEFAULT
+    # the user changed a value meanwhile: only ConKeeper's member goes, the comments stay
+    _cli(root, "zed")
+    path.write_bytes(path.read_bytes().replace(b'"ui_font_size": 16', b'"ui_font_size": 18'))
+    _cli(root, "zed", "--uninstall")
+    assert path.read_bytes() == ZED_DEFAULT.replace(b'"ui_font_size": 16', b'"ui_font_size": 18')
+
+
+def test_a_symlinked_config_folder_keeps_its_link(tmp_path: Path) -> None:
+    root = _make(tmp_path / "p", "plain")
+    dotfiles = tmp_path / "dotfiles" / "codex"
+    dotfiles.parent.mkdir()
+    (root / ".codex").rename(dotfiles)
+    (root / ".codex").symlink_to(dotfiles)
+    before = {p.name: p.read_bytes() for p in dotfiles.iterdir()}
+    _cli(root, "codex")
+    assert (root / ".codex").is_symlink() and b"conkeeper" in (
+        dotfiles / "config.toml"
+    ).read_bytes()
+    _cli(root, "codex", "--uninstall")
+    assert (root / ".codex").is_symlink()
+    assert {p.name: p.read_bytes() for p in dotfiles.iterdir()} == before

@@ -119,7 +119,7 @@ def test_invalid_json_is_refused_untouched(isolated_home: Path) -> None:
     path.write_text('{"hooks": {,}')
     result = install()
     assert result.returncode == 1
-    assert "is not plain JSON" in result.stderr and "Traceback" not in result.stderr
+    assert "is not valid JSON" in result.stderr and "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1
     assert path.read_text() == '{"hooks": {,}'
     assert not list(path.parent.glob("*.bak-*"))

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conkeeper.domain.json_spans import JsonSpanError, Member, Node, parse
+from conkeeper.domain.json_spans import JsonSpanError, Member, Node, parse, skip_whitespace
 
 Span = tuple[int, int]  # [start, end) byte offsets in the installed bytes
 JsonPath = tuple[str | int, ...]
@@ -169,15 +169,25 @@ def _cut(data: bytes, spans: Sequence[Span]) -> bytes:
 # --------------------------------------------------------------------------- JSON
 
 
+def json_value(raw: bytes | None) -> Any:
+    """The data in a JSON (or JSON-with-comments) file; ``{}`` when blank, ``None`` when it
+    cannot be parsed."""
+    try:
+        _, root = parse_json(raw)
+    except EditRefused:
+        return None
+    return {} if root is None else root.value
+
+
 def parse_json(raw: bytes | None) -> tuple[str, Node | None]:
     """The decoded text and its root node (``None`` for a missing or blank file)."""
     text = decode(raw or b"")
-    if not text.strip().lstrip("\ufeff"):
-        return text, None
     try:
+        if skip_whitespace(text, 1 if text.startswith("\ufeff") else 0) == len(text):
+            return text, None  # blank, or only comments
         return text, parse(text)
     except JsonSpanError as exc:
-        raise EditRefused(f"is not plain JSON ({exc}); comments or a syntax error?") from None
+        raise EditRefused(f"is not valid JSON ({exc})") from None
 
 
 def _indent_unit(text: str) -> str:
@@ -218,8 +228,11 @@ def json_insert(raw: bytes | None, additions: dict[str, Any]) -> Inserted:
     """
     text, root = parse_json(raw)
     if root is None:
-        document = _render(_materialise(additions), "", "  ", "\n") + "\n"
-        return insert_text(text, [(len(text) - len(text.lstrip("\ufeff")), document)])
+        newline = newline_of(text)
+        document = _render(_materialise(additions), "", "  ", newline) + newline
+        if text.strip("\ufeff") and not text.endswith("\n"):
+            document = newline + document
+        return insert_text(text, [(len(text), document)])
     if root.kind != "object":
         raise EditRefused("expected a JSON object at the top")
     context = _Context(text, _indent_unit(text), newline_of(text), "\n" in text)
@@ -270,11 +283,11 @@ def _append(ctx: _Context, node: Node, new: list[tuple[str | None, Any]]) -> tup
     if children:
         last = children[-1]
         before = children[-2].end if len(children) > 1 else node.start + 1
-        gap = ctx.text[before : last.start]
-        space = gap[gap.index(",") + 1 :] if len(children) > 1 else gap
-        indent = space[space.rfind("\n") + 1 :] if "\n" in space else None
-        if indent is None:
-            space = " "
+        gap = ctx.text[before : last.start]  # may hold comments: only its last line counts
+        indent = gap[gap.rfind("\n") + 1 :] if "\n" in gap else None
+        if indent is not None and indent.strip(" \t"):
+            indent = _line_indent(ctx.text, last.start)
+        space = " " if indent is None else ctx.newline + indent
         return last.end, "".join(f",{space}{entry(k, v, indent)}" for k, v in new)
     if not ctx.multiline:
         return node.start + 1, ", ".join(entry(k, v, None) for k, v in new)

@@ -6,8 +6,10 @@ knowing where each member and item starts and ends lets the installer insert or 
 characters it concerns and leave every other byte as the user wrote it.
 
 Scalars are decoded by the standard library's own decoder (``JSONDecoder.raw_decode``); this
-module only walks the brackets, commas and whitespace between them. Plain JSON only: comments
-and trailing commas are refused (:class:`JsonSpanError`), as ``json.loads`` refuses them.
+module only walks the brackets, commas and whitespace between them. The "JSON with comments"
+that Zed, VS Code and Gemini CLI read is accepted too (``//`` and ``/* */`` comments count as
+whitespace, a trailing comma before ``}`` or ``]`` is allowed): they stay in the file, byte for
+byte, since nothing is ever re-dumped. Anything else is refused (:class:`JsonSpanError`).
 """
 
 from __future__ import annotations
@@ -78,9 +80,21 @@ def child_end(child: Member | Node) -> int:
 
 
 def skip_whitespace(text: str, pos: int) -> int:
-    """The first position at or after ``pos`` that is not JSON whitespace."""
-    while pos < len(text) and text[pos] in _WHITESPACE:
-        pos += 1
+    """The first position at or after ``pos`` that is neither whitespace nor a comment."""
+    while pos < len(text):
+        char = text[pos]
+        if char in _WHITESPACE:
+            pos += 1
+        elif text.startswith("//", pos):
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end + 1
+        elif text.startswith("/*", pos):
+            end = text.find("*/", pos + 2)
+            if end < 0:
+                raise JsonSpanError(f"unclosed comment at {_where(text, pos)}")
+            pos = end + 2
+        else:
+            break
     return pos
 
 
@@ -140,9 +154,15 @@ def _object(text: str, start: int, depth: int) -> Node:
         members.append(Member(key, pos, node))
         pos = skip_whitespace(text, node.end)
         if _expect(text, pos, ",}") == "}":
-            value = {m.key: m.node.value for m in members}
-            return Node("object", start, pos + 1, value, members=tuple(members))
+            return _closed_object(start, pos, members)
         pos = skip_whitespace(text, pos + 1)
+        if pos < len(text) and text[pos] == "}":  # a trailing comma (JSON with comments)
+            return _closed_object(start, pos, members)
+
+
+def _closed_object(start: int, close: int, members: list[Member]) -> Node:
+    value = {m.key: m.node.value for m in members}
+    return Node("object", start, close + 1, value, members=tuple(members))
 
 
 def _array(text: str, start: int, depth: int) -> Node:
@@ -157,3 +177,5 @@ def _array(text: str, start: int, depth: int) -> Node:
         if _expect(text, pos, ",]") == "]":
             return Node("array", start, pos + 1, [n.value for n in items], items=tuple(items))
         pos = skip_whitespace(text, pos + 1)
+        if pos < len(text) and text[pos] == "]":  # a trailing comma
+            return Node("array", start, pos + 1, [n.value for n in items], items=tuple(items))

@@ -53,6 +53,7 @@ from conkeeper.domain.config_edit import (
     decode,
     json_insert,
     json_remove,
+    json_value,
     remove_spans,
 )
 from conkeeper.domain.paths import data_home, locate_project
@@ -267,10 +268,7 @@ class _Target:
 
 
 def _json_data(raw: bytes | None) -> Any:
-    try:
-        return json.loads(decode(raw or b"").lstrip("\ufeff") or "{}")
-    except ValueError:
-        return None
+    return json_value(raw)
 
 
 class _JsonTarget(_Target):
@@ -366,7 +364,10 @@ class _JsonTarget(_Target):
             ) from None
 
     def same(self, a: bytes | None, b: bytes | None) -> bool:
-        return a == b or (a is not None and b is not None and _json_data(a) == _json_data(b))
+        if a == b:
+            return True
+        data = _json_data(a)
+        return data is not None and data == _json_data(b)
 
     def present(self, raw: bytes | None) -> bool:
         data = _json_data(raw)
