@@ -128,9 +128,18 @@ def test_bytes_a_person_appends_during_an_edit_are_carried_over(tmp_path: Path) 
             person.write(b"- typed by a person\n")
         return current + b"- from conkeeper\n"
 
-    result = edit_file(path, edit, root=memory, **W)
-    assert path.read_bytes() == b"# Patterns\n- from conkeeper\n- typed by a person\n"
+    result = edit_file(path, edit, root=memory, **W)  # an addition at the end: an append
+    assert path.read_bytes() == b"# Patterns\n- typed by a person\n- from conkeeper\n"
     assert result.carried == b"- typed by a person\n"
+
+    def change(current: bytes) -> bytes:  # a change in the middle: a new file and a rename
+        with open(path, "ab") as person:
+            person.write(b"- typed again\n")
+        return current.replace(b"# Patterns", b"# Rules")
+
+    result = edit_file(path, change, root=memory, **W)
+    assert path.read_bytes() == (b"# Rules\n- typed by a person\n- from conkeeper\n- typed again\n")
+    assert result.carried == b"- typed again\n"
 
 
 def test_a_file_replaced_during_an_edit_makes_the_edit_start_again(tmp_path: Path) -> None:
@@ -241,7 +250,7 @@ def test_journal_records_before_after_command_and_source(tmp_path: Path) -> None
     path = memory / "patterns.md"
     path.write_bytes(b"a\n")
     result = edit_file(
-        path, append_edit(b"b\n"), root=memory, command="remember", source="agent-mcp"
+        path, replace_span(b"a", b"b"), root=memory, command="remember", source="agent-mcp"
     )
     (entry,) = read_journal(memory / ".history")
     assert (entry.id, entry.command, entry.source, entry.paths) == (
@@ -252,7 +261,7 @@ def test_journal_records_before_after_command_and_source(tmp_path: Path) -> None
     )
     raw = json.loads((memory / ".history" / f"{entry.id:06d}.json").read_text())
     assert safewrite._unb64(raw["files"][0]["before"]) == b"a\n"
-    assert safewrite._unb64(raw["files"][0]["after"]) == b"a\nb\n"
+    assert safewrite._unb64(raw["files"][0]["after"]) == b"b\n"
 
 
 def test_files_outside_a_memory_folder_journal_in_the_data_home(tmp_path: Path) -> None:
@@ -267,17 +276,18 @@ def test_files_outside_a_memory_folder_journal_in_the_data_home(tmp_path: Path) 
     assert not (config.parent / ".history").exists()
 
 
-def test_journal_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_journal_is_bounded_and_hook_lines_never_crowd_out_other_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(safewrite, "MAX_ENTRIES", 5)
     monkeypatch.setattr(safewrite, "MAX_APPEND_ENTRIES", 3)
     memory = _memory(tmp_path)
     for n in range(12):
         edit_file(memory / "a.md", append_edit(b"%d\n" % n), root=memory, **W)
-        append_file(memory / "b.md", b"%d\n" % n, root=memory, **W)
+        append_file(memory / "b.md", b"%d\n" % n, root=memory, command="log", source="hook")
     entries = read_journal(memory / ".history")
-    whole = [e for e in entries if e.files[0]["op"] == "write"]
-    appends = [e for e in entries if e.files[0]["op"] == "append"]
-    assert (len(whole), len(appends)) == (5, 3)
+    assert [e.source for e in entries].count("hook") == 3
+    assert [e.source for e in entries].count("user-cli") == 5
     assert max(e.id for e in entries) == 24
 
 
@@ -340,3 +350,80 @@ def test_undo_of_a_creation_removes_the_file_and_undo_of_that_brings_it_back(
     removal = read_journal(memory / ".history")[-1]
     undo(memory / ".history", removal.id)
     assert (memory / "decisions" / "ADR-001-x.md").read_bytes() == b"# ADR\n"
+
+
+def test_nothing_a_person_appends_is_lost_while_lines_are_removed(tmp_path: Path) -> None:
+    memory = _memory(tmp_path)
+    path = memory / "corrections-queue.md"
+    path.write_text("# Queue\n" + "".join(f"- old {i}\n" for i in range(400)))
+    ctx = multiprocessing.get_context("spawn")
+    person = ctx.Process(target=_append_lines, args=(str(path), 0, 2000))
+    person.start()
+    removed = 0
+    while person.is_alive() or removed < 50:  # every removal writes a new file and renames it
+        if removed < 400:
+            edit_file(path, remove_line(b"- old %d" % removed), root=memory, **W)
+        else:
+            edit_file(path, replace_span(b"# Queue", b"# Queue"), root=memory, **W)
+        removed += 1
+    person.join()
+    lines = path.read_text().splitlines()
+    assert sorted(x for x in lines if x.startswith("- person")) == sorted(
+        f"- person {i}" for i in range(2000)
+    )
+    assert len([x for x in lines if x.startswith("- old")]) == 400 - min(removed, 400)
+
+
+def test_files_in_subfolders_of_a_memory_folder_share_its_journal(tmp_path: Path) -> None:
+    memory = _memory(tmp_path)
+    adr = memory / "decisions" / "ADR-001-x.md"
+    create_file(adr, b"# ADR\n", root=adr.parent, **W)  # a caller naming the subfolder as root
+    assert [e.paths for e in read_journal(memory / ".history")] == [[str(adr)]]
+    assert not (memory / "decisions" / ".history").exists()
+
+
+def test_a_write_through_a_handle_opened_before_the_rename_is_carried_over(tmp_path: Path) -> None:
+    import threading
+
+    memory = _memory(tmp_path)
+    path = memory / "corrections-queue.md"
+    path.write_bytes(b"# Queue\n- one\n- two\n")
+    old_inode = path.stat().st_ino
+    handles: list[object] = []
+
+    def late_writer() -> None:  # writes once the rename happened, through its old handle
+        while True:
+            try:
+                if path.stat().st_ino != old_inode:
+                    break
+            except FileNotFoundError:
+                continue
+        handle = handles[0]
+        handle.write(b"- typed just after the rename\n")  # type: ignore[attr-defined]
+        handle.close()  # type: ignore[attr-defined]
+
+    def edit(current: bytes) -> bytes:
+        handles.append(open(path, "ab"))  # noqa: SIM115 - a person's editor opens the file now
+        threading.Thread(target=late_writer).start()
+        return remove_line(b"- one")(current)
+
+    result = edit_file(path, edit, root=memory, **W)
+    assert path.read_bytes() == b"# Queue\n- two\n- typed just after the rename\n"
+    assert result.carried == b"- typed just after the rename\n"
+
+
+def test_the_old_whole_file_write_is_locked_and_journaled_too(tmp_path: Path) -> None:
+    from conkeeper.domain.textio import ConcurrentEditError, atomic_write, file_stamp
+
+    memory = _memory(tmp_path)
+    path = memory / "sessions" / "2026-01-01-retro.md"
+    path.parent.mkdir()
+    path.write_bytes(b"# Retro\n")
+    stamp = file_stamp(path)
+    atomic_write(path, "# Retro\n- approved\n", root=memory, expected_stamp=stamp)
+    (entry,) = read_journal(memory / ".history")
+    undo(memory / ".history", entry.id)
+    assert path.read_bytes() == b"# Retro\n"
+    with pytest.raises(ConcurrentEditError):
+        atomic_write(path, "stale", root=memory, expected_stamp=stamp)
+    assert path.read_bytes() == b"# Retro\n"

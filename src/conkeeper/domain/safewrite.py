@@ -57,8 +57,8 @@ except ImportError:  # pragma: no cover - exercised on Windows only
 
 HISTORY_DIR = ".history"  # inside a memory folder
 CONFIG_HISTORY_DIR = "history"  # inside the data home
-MAX_ENTRIES = 200  # whole-file entries kept per journal
-MAX_APPEND_ENTRIES = 200  # compact append entries (hook lines) kept per journal, apart
+MAX_ENTRIES = 200  # entries of every other writer kept per journal
+MAX_APPEND_ENTRIES = 200  # hooks' compact append entries (log lines) kept per journal, apart
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # whole-file entries, oldest pruned past this
 _APPEND_SUFFIX = ".a.json"
 _ENTRY_SUFFIX = ".json"
@@ -67,6 +67,10 @@ _ATTEMPTS = 20
 
 class WriteError(MemoryFileError):
     """A write was refused or failed; the message is one line meant for a person."""
+
+
+class AlreadyExists(WriteError):
+    """:func:`create_file` found the file there already (it is never overwritten)."""
 
 
 class EditConflict(WriteError):
@@ -323,21 +327,24 @@ def edit_file(
         outcome = _try_edit(target, edit, limit)
         if outcome is None:
             continue
-        before, after, carried, changed = outcome
+        before, after, carried, changed, appended_at = outcome
         entry_id = None
-        if changed:
-            entry_id = _journal_whole(
-                journal_dir_for(target, root, journal), command, source, target, before, after
-            )
+        folder = journal_dir_for(target, root, journal)
+        if appended_at is not None:  # journaled as an append: undo cuts exactly those bytes
+            payload = after[appended_at:]
+            entry_id = _journal_append(folder, command, source, target, appended_at, payload)
+        elif changed:
+            entry_id = _journal_whole(folder, command, source, target, before, after)
         return WriteResult(target, entry_id, before, after, carried, changed)
     raise WriteError(f"{target}: kept changing while ConKeeper edited it; run the command again")
 
 
 def _try_edit(
     target: str, edit: Edit, limit: int
-) -> tuple[bytes | None, bytes, bytes, bool] | None:
-    """One attempt: ``(before, after, carried, changed)``, or ``None`` when the file changed
-    under us (try again)."""
+) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
+    """One attempt: ``(before, after, carried, changed, appended_at)``, or ``None`` when the
+    file changed under us (try again). ``appended_at`` is the offset when the edit only added
+    bytes at the end, written as an append (no rename: nothing a person appends can be lost)."""
     created = False
     try:
         fd = _open_locked(target, os.O_RDONLY)
@@ -362,16 +369,48 @@ def _try_edit(
         if new == current:
             if created:
                 _unlink_if_same(fd, target)
-                return (None, b"", b"", False)
-            return (current, current, b"", False)
-        _check_limit(target, len(new), limit)
+                return (None, b"", b"", False, None)
+            return (current, current, b"", False, None)
+        if len(new) > len(current):  # a shrinking edit of an oversized file stays possible
+            _check_limit(target, len(new), limit)
+        if current and new.startswith(current):
+            now = _append_tail(fd, target, current, new[len(current) :], limit)
+            if now is None:
+                return None
+            return now
         carried = _replace(fd, target, current, new, limit)
         if carried is None:
             return None
         before = None if created else current + carried
-        return (before, new + carried, carried, True)
+        return (before, new + carried, carried, True, None)
     finally:
         os.close(fd)
+
+
+def _append_tail(
+    fd: int, target: str, current: bytes, tail: bytes, limit: int
+) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
+    """Append ``tail`` (what an edit added at the end of ``current``) to the locked file, after
+    anything a person appended since it was read (a line break between when their text lacks
+    one); ``None`` (nothing written) when the file was changed in place or replaced."""
+    out = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+    try:
+        same = os.fstat(out)
+        held = os.fstat(fd)
+        if (same.st_ino, same.st_dev) != (held.st_ino, held.st_dev):
+            return None
+        now = current
+        if held.st_size != len(current):
+            now = _read_from(fd, 0)
+            if not now.startswith(current):
+                return None
+            if not now.endswith((b"\n", b"\r")):
+                tail = line_break(now) + tail
+        _check_limit(target, len(now) + len(tail), limit)
+        _write_all(out, tail)
+        return (now, now + tail, now[len(current) :], True, len(now))
+    finally:
+        os.close(out)
 
 
 def _unlink_if_same(fd: int, target: str) -> None:
@@ -406,9 +445,12 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         os.fchmod(out, held.st_mode & 0o7777)
         os.fsync(out)
         os.replace(tmp, target)
-        late = _read_from(fd, seen)  # appended through the old name just before the rename
-        if late:
-            os.lseek(out, 0, os.SEEK_END)
+        late = _drain_old(fd, seen)  # written through a handle opened before the rename
+        if late:  # O_APPEND: a person may be appending to the new file by now
+            if fcntl is not None:
+                fcntl.fcntl(out, fcntl.F_SETFL, fcntl.fcntl(out, fcntl.F_GETFL) | os.O_APPEND)
+            else:  # pragma: no cover - Windows
+                os.lseek(out, 0, os.SEEK_END)
             _write_all(out, late)
             carried += late
             os.fsync(out)
@@ -420,6 +462,41 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+DRAIN_SECONDS = 0.25  # the longest an edit waits for a person's open handle on the old file
+
+
+def _drain_old(fd: int, seen: int) -> bytes:
+    """Bytes written to the replaced file after offset ``seen``, waiting (bounded) until no
+    other process holds it open, so a person's ``>>`` that opened it just before the rename and
+    writes just after is carried over too.
+
+    "Nobody else holds it open" is asked of the kernel with a write lease (Linux
+    ``F_SETLEASE``, granted only to the sole opener, released at once); where leases are not
+    available, or the file has other names, the bytes written so far are taken once.
+    """
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)  # writers queued on the old file move to the new one
+    late = b""
+    setlease = getattr(fcntl, "F_SETLEASE", None)
+    if setlease is None or os.fstat(fd).st_nlink != 0:
+        return _read_from(fd, seen)
+    deadline = time.monotonic() + DRAIN_SECONDS
+    while True:
+        chunk = _read_from(fd, seen + len(late))
+        late += chunk
+        try:
+            fcntl.fcntl(fd, setlease, fcntl.F_WRLCK)
+        except OSError as exc:
+            import errno
+
+            if exc.errno not in (errno.EAGAIN, errno.EBUSY) or time.monotonic() > deadline:
+                return late + _read_from(fd, seen + len(late))
+            time.sleep(0.0005)  # a person's handle is still open: let their write land
+            continue
+        fcntl.fcntl(fd, setlease, fcntl.F_UNLCK)
+        return late + _read_from(fd, seen + len(late))
 
 
 _TEMP_COUNTER = [0]
@@ -480,11 +557,11 @@ def create_file(
     existing file is never overwritten silently. An empty file that exists counts as existing."""
     target = _resolve_target(path, root, False)
     if os.path.lexists(target):
-        raise WriteError(f"{target}: already exists; ConKeeper does not overwrite it")
+        raise AlreadyExists(f"{target}: already exists; ConKeeper does not overwrite it")
 
     def edit(current: bytes) -> bytes:
         if current:
-            raise WriteError(f"{target}: was created meanwhile; ConKeeper does not overwrite it")
+            raise AlreadyExists(f"{target}: was created meanwhile; ConKeeper does not overwrite it")
         return data
 
     return edit_file(
@@ -524,25 +601,21 @@ def delete_file(
 def journal_dir_for(
     target: Path | str, root: Path | str | None = None, journal: Path | str | None = None
 ) -> str:
-    """Where writes to ``target`` are journaled: ``journal`` when given, else ``.history`` in the
-    memory folder (``root``, or the ``.claude/memory`` folder holding the file), else the data
-    home's ``history`` folder (agent configs and anything else)."""
+    """Where writes to ``target`` are journaled: ``journal`` when given, else ``.history`` in
+    the ``.claude/memory`` folder holding the file (project or global), else in ``root`` (a
+    memory folder elsewhere), else the data home's ``history`` folder (agent configs)."""
     if journal is not None:
         return os.fspath(journal)
-    if root is not None:
-        return os.path.join(os.fspath(root), HISTORY_DIR)
-    folder = os.path.dirname(os.path.abspath(os.fspath(target)))
-    probe = folder
+    probe = os.path.dirname(os.path.abspath(os.fspath(target)))
     while True:
-        if (
-            os.path.basename(probe) == "memory"
-            and os.path.basename(os.path.dirname(probe)) == ".claude"
-        ):
-            return os.path.join(probe, HISTORY_DIR)
         parent = os.path.dirname(probe)
+        if os.path.basename(probe) == "memory" and os.path.basename(parent) == ".claude":
+            return os.path.join(probe, HISTORY_DIR)
         if parent == probe:
             break
         probe = parent
+    if root is not None:
+        return os.path.join(os.fspath(root), HISTORY_DIR)
     return config_journal_dir()
 
 
@@ -681,7 +754,9 @@ def _journal_append(
         "source": source,
         "files": [{"path": target, "op": "append", "offset": offset, "data": _b64(payload)}],
     }
-    return _store(folder, record, _APPEND_SUFFIX, MAX_APPEND_ENTRIES)
+    if source == "hook":  # hook log lines are pruned apart, never crowding out other writes
+        return _store(folder, record, _APPEND_SUFFIX, MAX_APPEND_ENTRIES)
+    return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
 
 
 class JournalEntry:
