@@ -51,8 +51,6 @@ OUTPUT_STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}
 WRITE_PENDING: dict[str, str] = {
     "services.analysis.reflection.reflect": "ck/learning (reflect approve/decline)",
     "services.upkeep.freshness.consolidate": "ck/consolidate",
-    "services.setup.install": "ck/install",
-    "services.setup.agent_install": "ck/install",
 }
 # Modules that write ConKeeper's own files, never a person's, and why.
 MACHINE_WRITERS: dict[str, str] = {
@@ -64,6 +62,8 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.upkeep.freshness.report": "the stale-check cache in the data home",
     "services.upkeep.doctor": "a write probe in the data home",
     "services.setup.demo": "the generated demo project",
+    "services.setup.launcher": "the launcher and its interpreter list in the data home",
+    "services.setup.install_records": "install records (bytes before/after) in the data home",
     "hooks.on_session_end": "the detached extractor's log",
     "services.observations.extract": "the worker lock file",
     "cli.cmd_export": "the export file the person names with --output",

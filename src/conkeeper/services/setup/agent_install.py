@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import hashlib
 import json
 import os
 import sys
@@ -56,7 +55,7 @@ from conkeeper.domain.config_edit import (
     json_value,
     remove_spans,
 )
-from conkeeper.domain.paths import data_home, locate_project
+from conkeeper.domain.paths import locate_project
 from conkeeper.hosts import HOSTS, canonical_host, get_host
 from conkeeper.hosts.spec import (
     MCP_NAME,
@@ -70,6 +69,12 @@ from conkeeper.hosts.spec import (
     is_own,
 )
 from conkeeper.services.setup.install import InstallError, plugin_warnings
+from conkeeper.services.setup.install_records import (
+    Record,
+    forget_record,
+    load_record,
+    save_record,
+)
 from conkeeper.services.setup.launcher import (
     MCP_EXTRA_HINT,
     ensure_launcher,
@@ -82,7 +87,6 @@ TOML_START = "# >>> conkeeper (managed by 'conkeeper install --agent codex') >>>
 TOML_END = "# <<< conkeeper <<<"
 TOML_MARKERS = Markers("# >>> conkeeper", TOML_END)
 SNIPPET_MARKERS = Markers(SNIPPET_START.split(" (", 1)[0], SNIPPET_END)
-RECORD_VERSION = 2
 
 
 @dataclass
@@ -169,71 +173,6 @@ def scopes_for(agent: str) -> tuple[str, ...]:
     """The scopes an agent installs at, the default first."""
     scopes: tuple[str, ...] = getattr(get_host(agent), "INSTALL_SCOPES", AGENT_SCOPES)
     return scopes
-
-
-# --------------------------------------------------------------------------- install records
-
-
-@dataclass
-class Record:
-    """What install did to one file: the bytes before and after, and the spans it inserted."""
-
-    existed: bool
-    original: bytes | None
-    installed: bytes | None  # None: an older record that kept only the original
-    spans: tuple[tuple[int, int], ...]
-    dirs: list[str]
-
-
-def _records_dir(env: Mapping[str, str] | None) -> Path:
-    return data_home(env) / "installs"
-
-
-def _key(path: Path) -> str:
-    return hashlib.sha256(str(path.absolute()).encode()).hexdigest()[:24]
-
-
-def _load_record(path: Path, env: Mapping[str, str] | None) -> Record | None:
-    folder = _records_dir(env)
-    key = _key(path)
-    try:
-        meta = json.loads((folder / f"{key}.json").read_text("utf-8"))
-        existed = bool(meta.get("existed"))
-        original = (folder / f"{key}.orig").read_bytes() if existed else None
-        installed = None
-        if meta.get("version") == RECORD_VERSION:
-            installed = (folder / f"{key}.installed").read_bytes()
-        spans = tuple((int(s), int(e)) for s, e in meta.get("spans", []))
-        return Record(existed, original, installed, spans, [str(d) for d in meta.get("dirs", [])])
-    except (OSError, ValueError, TypeError, AttributeError):
-        return None
-
-
-def _save_record(change: FileChange, dirs: list[str], env: Mapping[str, str] | None) -> None:
-    folder = _records_dir(env)
-    folder.mkdir(parents=True, exist_ok=True)
-    key = _key(change.path)
-    meta = {
-        "version": RECORD_VERSION,
-        "path": str(change.path),
-        "existed": change.original is not None,
-        "dirs": dirs,
-        "spans": [list(s) for s in change.spans],
-    }
-    if change.original is not None:
-        (folder / f"{key}.orig").write_bytes(change.original)
-    else:
-        (folder / f"{key}.orig").unlink(missing_ok=True)
-    (folder / f"{key}.installed").write_bytes(change.after or b"")
-    (folder / f"{key}.json").write_text(json.dumps(meta), "utf-8")
-
-
-def _forget_record(path: Path, env: Mapping[str, str] | None) -> list[str]:
-    """Drop a file's record; the folders install created, to remove when empty."""
-    record = _load_record(path, env)
-    for suffix in (".json", ".orig", ".installed"):
-        (_records_dir(env) / f"{_key(path)}{suffix}").unlink(missing_ok=True)
-    return record.dirs if record else []
 
 
 # --------------------------------------------------------------------------- targets
@@ -592,7 +531,7 @@ def _plan_file(
     link = path if path.is_symlink() else None
     real = Path(os.path.realpath(path)) if link is not None else path
     current = _read(path)
-    record = _load_record(real, env)
+    record = load_record(real, env)
     view, warning = _user_view(target, current, record)
     spans: tuple[tuple[int, int], ...] = ()
     if warning:
@@ -716,16 +655,16 @@ def apply(result: Plan, env: Mapping[str, str] | None = None, python: str | None
         if result.uninstall:
             if change.warning and change.before == change.after:
                 continue  # left in place: keep its record for a later uninstall
-            leftover_dirs += _forget_record(change.path, env)
+            leftover_dirs += forget_record(change.path, env)
             if change.action != "unchanged":
                 write_config(change, command)
             continue
         if change.action == "unchanged":
             continue
-        previous = _load_record(change.path, env)
+        previous = load_record(change.path, env)
         dirs = previous.dirs if previous else _created_dirs(change.path)
         write_config(change, command)
-        _save_record(change, dirs, env)
+        save_record(change.path, change.original, change.after, change.spans, dirs, env)
     for folder in sorted(set(leftover_dirs), key=len, reverse=True):
         with contextlib.suppress(OSError):
             Path(folder).rmdir()  # only when empty
