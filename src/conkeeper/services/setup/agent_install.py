@@ -571,7 +571,8 @@ def plan(
     ``python`` is the interpreter the launcher will run first (default: this one); the MCP
     server is registered only when it can import the ``mcp`` extra.
     """
-    launcher = str(launcher_path(env))
+    # The launcher is a POSIX shell script; on Windows configs name this interpreter instead.
+    launcher = str(launcher_path(env)) if os.name != "nt" else None
     spec = integration_for(agent, scope, cwd, env, launcher)
     result = Plan(spec.agent, spec.scope, uninstall, notes=list(spec.notes))
     register_mcp = spec.mcp is not None and not uninstall and mcp_can_start(python)
@@ -648,16 +649,22 @@ def apply(result: Plan, env: Mapping[str, str] | None = None, python: str | None
     command = f"install --agent {result.agent} --scope {result.scope}" + (
         " --uninstall" if result.uninstall else ""
     )
-    if not result.uninstall:
-        ensure_launcher(env, python)
+    if not result.uninstall and os.name != "nt":
+        try:
+            ensure_launcher(env, python)
+        except OSError as exc:
+            raise InstallError(
+                f"{launcher_path(env)}: the launcher cannot be written ({exc.strerror or exc}); "
+                "check that the data home is writable (CONKEEPER_HOME); nothing was changed"
+            ) from None
     leftover_dirs: list[str] = []
     for change in result.changes:
         if result.uninstall:
             if change.warning and change.before == change.after:
                 continue  # left in place: keep its record for a later uninstall
-            leftover_dirs += forget_record(change.path, env)
             if change.action != "unchanged":
                 write_config(change, command)
+            leftover_dirs += forget_record(change.path, env)
             continue
         if change.action == "unchanged":
             continue
