@@ -349,3 +349,16 @@ def test_a_symlinked_config_folder_keeps_its_link(tmp_path: Path) -> None:
     _cli(root, "codex", "--uninstall")
     assert (root / ".codex").is_symlink()
     assert {p.name: p.read_bytes() for p in dotfiles.iterdir()} == before
+
+
+def test_a_conkeeper_file_the_user_edited_is_left_in_place(tmp_path: Path) -> None:
+    root = _make(tmp_path / "p", "none")
+    _cli(root, "cursor")
+    rule = root / ".cursor/rules/conkeeper.mdc"
+    edited = rule.read_bytes() + b"- Also: never run migrations by hand.\n"
+    rule.write_bytes(edited)
+    proc = run_cli("install", "--agent", "cursor", "--uninstall", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert "changed since ConKeeper wrote it; left as it is" in proc.stderr
+    assert rule.read_bytes() == edited  # the user's line is not lost
+    assert not (root / ".cursor/hooks.json").exists()  # the rest is removed
