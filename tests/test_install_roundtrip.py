@@ -362,3 +362,31 @@ def test_a_conkeeper_file_the_user_edited_is_left_in_place(tmp_path: Path) -> No
     assert "changed since ConKeeper wrote it; left as it is" in proc.stderr
     assert rule.read_bytes() == edited  # the user's line is not lost
     assert not (root / ".cursor/hooks.json").exists()  # the rest is removed
+
+
+def test_an_empty_event_list_of_the_users_stays_after_a_structural_uninstall(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    (root / ".gemini").mkdir()
+    path = root / ".gemini/settings.json"
+    path.write_bytes(b'{\n  "hooks": {\n    "SessionStart": []\n  },\n  "mcpServers": {}\n}\n')
+    _cli(root, "gemini")
+    installed = path.read_text()
+    # the user adds a hook of their own inside ConKeeper's SessionStart group list
+    mine = '{"hooks": [{"type": "command", "command": "./hi.sh"}]},\n      '
+    path.write_text(
+        installed.replace('"SessionStart": [\n      ', '"SessionStart": [\n      ' + mine, 1)
+    )
+    _cli(root, "gemini", "--uninstall")
+    data = json.loads(path.read_text())
+    assert data == {
+        "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "./hi.sh"}]}]},
+        "mcpServers": {},
+    }
+    path.write_bytes(b'{\n  "hooks": {\n    "SessionStart": []\n  },\n  "mcpServers": {}\n}\n')
+    _cli(root, "gemini")
+    path.write_text(path.read_text().replace('"BeforeAgent": [', '"BeforeAgent": [ ', 1))
+    _cli(root, "gemini", "--uninstall")
+    assert json.loads(path.read_text()) == {"hooks": {"SessionStart": []}, "mcpServers": {}}

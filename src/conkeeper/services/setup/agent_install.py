@@ -262,11 +262,13 @@ class _JsonTarget(_Target):
     def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
         original = _json_data(record.original) if record and record.original else None
         had = set(original) if isinstance(original, dict) else set()
+        old_hooks = original.get("hooks") if isinstance(original, dict) else None
+        had_events = set(old_hooks) if isinstance(old_hooks, dict) else set()
         whole = self.hooks is not None and self.hooks.whole_file
 
         def drop(path: JsonPath) -> bool:
             if len(path) == 2 and path[0] == "hooks":
-                return True  # an event ConKeeper's entries alone filled
+                return path[1] not in had_events  # an event ConKeeper's entries alone filled
             if len(path) == 1 and path[0] in ("hooks", getattr(self.mcp, "key", None)):
                 return path[0] not in had and (record is not None or whole)
             return False
