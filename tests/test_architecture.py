@@ -48,9 +48,7 @@ OUTPUT_STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}
 # Writes to files a person owns (memory files, agent configs, the queue) go through
 # ``domain.safewrite``. Modules that still write files some other way, each with the branch
 # moving it there. This list may only shrink: a listed module that no longer writes fails too.
-WRITE_PENDING: dict[str, str] = {
-    "services.analysis.reflection.reflect": "ck/learning (reflect approve/decline)",
-}
+WRITE_PENDING: dict[str, str] = {}
 # Modules that write ConKeeper's own files, never a person's, and why.
 MACHINE_WRITERS: dict[str, str] = {
     "domain.safewrite": "the write path itself",
