@@ -48,10 +48,7 @@ OUTPUT_STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}
 # Writes to files a person owns (memory files, agent configs, the queue) go through
 # ``domain.safewrite``. Modules that still write files some other way, each with the branch
 # moving it there. This list may only shrink: a listed module that no longer writes fails too.
-WRITE_PENDING: dict[str, str] = {
-    "services.setup.install": "ck/install",
-    "services.setup.agent_install": "ck/install",
-}
+WRITE_PENDING: dict[str, str] = {}
 # Modules that write ConKeeper's own files, never a person's, and why.
 MACHINE_WRITERS: dict[str, str] = {
     "domain.safewrite": "the write path itself",
@@ -63,6 +60,8 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.upkeep.freshness.report": "the stale-check cache in the data home",
     "services.upkeep.doctor": "a write probe in the data home",
     "services.setup.demo": "the generated demo project",
+    "services.setup.launcher": "the launcher and its interpreter list in the data home",
+    "services.setup.install_records": "install records (bytes before/after) in the data home",
     "hooks.on_session_end": "the detached extractor's log",
     "services.observations.extract": "the worker lock file",
     "cli.cmd_export": "the export file the person names with --output",
