@@ -2,9 +2,9 @@
 
 Imports only go downwards: ``domain`` ← host adapters (``hosts``/``platforms``: each agent's
 payload and file formats, built on the domain alone) ← ``storage`` ← ``services`` ← front doors
-(``cli``, ``hooks``, ``mcp``, ``viewer``, ``server``). A front door never imports another front door (except
-the CLI command that starts one), all SQL lives in ``storage/``, and nothing below the front
-doors prints or writes to stdout/stderr (a service returns values or calls a progress
+(``cli``, ``hooks``, ``mcp``, ``viewer``, ``server``). A front door never imports another front
+door (except the CLI command that starts one), all SQL lives in ``storage/``, and nothing below
+the front doors prints or writes to stdout/stderr (a service returns values or calls a progress
 callback).
 
 The walk is static (``ast``), so it is cheap and never flaky; every failure names the module,

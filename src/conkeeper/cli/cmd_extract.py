@@ -37,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --all-pending: every project, not only the current one",
     )
     parser.add_argument("--quiet", action="store_true", help="print nothing (detached workers)")
+    parser.add_argument(
+        "--team-sync",
+        action="store_true",
+        help="afterwards push shared projects to the team server (what SessionEnd asks for "
+        "when team_sync is on; a server that is down only leaves the rows pending)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON for programs")
 
 
@@ -56,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     except (SessionNotFound, StoreError) as exc:
         raise CliError(str(exc)) from None
     results, status = done.results, done.budget
+    if args.team_sync:
+        _team_sync()
     if args.quiet:
         return 0
     if args.json:
@@ -75,3 +83,21 @@ def run(args: argparse.Namespace) -> int:
         for note in r.notes:
             sys.stderr.write(f"conkeeper: note: {note}\n")
     return 0
+
+
+def _team_sync() -> None:
+    """Push what extraction produced; failures are logged, never raised (a detached worker)."""
+    from conkeeper.services.team import credentials, sync
+    from conkeeper.services.workspace import project_store
+    from conkeeper.storage.logfile import log, log_exception
+
+    try:
+        with project_store() as conn:
+            result = sync.sync(conn)
+    except credentials.CredentialsError:
+        return
+    except Exception:
+        log_exception("team sync after extraction failed")
+        return
+    if result.error:
+        log(f"team sync: {result.error} ({result.pending} rows pending)", level="WARNING")

@@ -68,11 +68,11 @@ class KeySpec(FrozenRecord):
         "allowed",
         "default",
         "description",
+        "ident",
         "max",
         "min",
         "name",
         "percent",
-        "ident",
         "type",
         "url",
     )

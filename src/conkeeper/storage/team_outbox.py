@@ -65,9 +65,18 @@ def observations_after(
     ).fetchall()
     return [
         OutboxRow(
-            "observation", int(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]),
-            _strings(r[5]), str(r[6]), _strings(r[7]), _strings(r[8]), int(r[9]),
-        )  # fmt: skip
+            kind="observation",
+            position=int(r[0]),
+            key=str(r[1]),
+            type=str(r[2]),
+            title=str(r[3]),
+            subtitle=str(r[4]),
+            facts=_strings(r[5]),
+            narrative=str(r[6]),
+            concepts=_strings(r[7]),
+            files=_strings(r[8]),
+            created_at=int(r[9]),
+        )
         for r in rows
     ]
 
@@ -89,9 +98,18 @@ def summaries_since(
         narrative = "\n".join(str(x) for x in (r[5], r[6], r[7]) if x)
         out.append(
             OutboxRow(
-                "summary", int(r[0]), str(r[1]), "summary", str(r[2]), str(r[3]),
-                (str(r[4]),) if r[4] else (), narrative, (), _strings(r[8]), int(r[0]),
-            )  # fmt: skip
+                kind="summary",
+                position=int(r[0]),
+                key=str(r[1]),
+                type="summary",
+                title=str(r[2]),
+                subtitle=str(r[3]),
+                facts=(str(r[4]),) if r[4] else (),
+                narrative=narrative,
+                concepts=(),
+                files=_strings(r[8]),
+                created_at=int(r[0]),
+            )
         )
     return out
 
@@ -108,9 +126,18 @@ def prompts_after(
     ).fetchall()
     return [
         OutboxRow(
-            "prompt", int(r[0]), f"{r[1]}#{r[2]}", "prompt", "", "", (), str(r[3]), (), (),
-            int(r[4]),
-        )  # fmt: skip
+            kind="prompt",
+            position=int(r[0]),
+            key=f"{r[1]}#{r[2]}",
+            type="prompt",
+            title="",
+            subtitle="",
+            facts=(),
+            narrative=str(r[3]),
+            concepts=(),
+            files=(),
+            created_at=int(r[4]),
+        )
         for r in rows
     ]
 

@@ -181,10 +181,10 @@ def _psycopg() -> Any:
 
 def connect(url: str) -> psycopg.Connection[Any]:
     """One connection to the team database (a one-line error when it cannot be reached)."""
-    psycopg = _psycopg()
+    driver = _psycopg()
     try:
-        conn: psycopg.Connection[Any] = psycopg.connect(url, connect_timeout=10)
-    except psycopg.Error as exc:
+        conn: psycopg.Connection[Any] = driver.connect(url, connect_timeout=10)
+    except driver.Error as exc:
         raise TeamStoreError(f"cannot connect to the team database: {_first_line(exc)}") from None
     return conn
 
@@ -418,9 +418,7 @@ def search_records(
     hits = _ranked(conn, project_ids, "plainto_tsquery('english', %(q)s)", query, limit, kinds)
     if len(hits) >= limit:
         return hits
-    row = conn.execute(
-        "SELECT tsvector_to_array(to_tsvector('english', %s))", (query,)
-    ).fetchone()
+    row = conn.execute("SELECT tsvector_to_array(to_tsvector('english', %s))", (query,)).fetchone()
     lexemes = list(row[0]) if row and row[0] else []
     if len(lexemes) < 2:
         return hits

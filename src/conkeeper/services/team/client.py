@@ -7,6 +7,7 @@ act on; the token is sent only in the ``Authorization`` header and never appears
 
 from __future__ import annotations
 
+import contextlib
 import json
 import urllib.error
 import urllib.parse
@@ -65,10 +66,8 @@ def _http_message(url: str, exc: urllib.error.HTTPError) -> str:
             "and run: conkeeper team join URL --token TOKEN"
         )
     detail = ""
-    try:
+    with contextlib.suppress(ValueError, AttributeError, OSError):
         detail = str(json.loads(exc.read().decode("utf-8")).get("error", ""))
-    except (ValueError, AttributeError, OSError):
-        pass
     return f"the team server at {url} answered {exc.code}" + (f": {detail}" if detail else "")
 
 

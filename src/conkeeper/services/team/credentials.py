@@ -44,9 +44,7 @@ def credentials_path() -> Path:
 def save(url: str, token: str) -> TeamCredentials:
     """Store a join (keeping the install id of an earlier one); the file is created 0600."""
     old = load_optional()
-    creds = TeamCredentials(
-        url.rstrip("/"), token, old.install_id if old else secrets.token_hex(8)
-    )
+    creds = TeamCredentials(url.rstrip("/"), token, old.install_id if old else secrets.token_hex(8))
     folder = team_dir()
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o700)

@@ -68,8 +68,9 @@ def authenticate(conn: Any, token: str) -> Grant | None:
 def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
     """Store a push into the token's team: ``{"accepted": n, "refused": [{uid, reason}]}``.
 
-    Malformed requests raise :class:`~conkeeper.services.team.wire.WireError`; records that
-    fail the privacy gate are refused one by one (never stored), the rest are upserted.
+    A malformed request raises :class:`~conkeeper.services.team.wire.WireError`; a malformed
+    record, or one that fails the privacy gate, is refused on its own (never stored), and the
+    rest are upserted.
     """
     if not isinstance(body, dict):
         raise wire.WireError("the body must be a JSON object")
@@ -77,9 +78,14 @@ def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
     raw = body.get("records")
     if not isinstance(raw, list) or len(raw) > wire.MAX_RECORDS:
         raise wire.WireError(f"'records' must be a list of at most {wire.MAX_RECORDS}")
-    records = [wire.record_from_json(item) for item in raw]
     accepted, refused = [], []
-    for record in records:
+    for item in raw:
+        try:
+            record = wire.record_from_json(item)
+        except wire.WireError as exc:  # one bad record never blocks the others
+            uid = item.get("uid") if isinstance(item, dict) else None
+            refused.append({"uid": uid if isinstance(uid, str) else "", "reason": str(exc)})
+            continue
         problem = gate.record_problem(wire.record_texts(record))
         if problem:
             refused.append({"uid": record.uid, "reason": problem})

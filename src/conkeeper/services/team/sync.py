@@ -123,10 +123,14 @@ def record_uid(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> 
 
 
 def to_record(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> TeamRecord:
-    """A local row as a team record, every text cleaned again (it was clean when stored)."""
+    """A local row as a team record, every text cleaned again (it was clean when stored), then
+    held to the wire's limits (cut after cleaning, never before)."""
 
     def clean(text: str) -> str:
-        return str(clean_or_empty(text))
+        return str(clean_or_empty(text))[: wire.MAX_TEXT]
+
+    def listed(items: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(c for c in (clean(f) for f in items) if c)[: wire.MAX_LIST]
 
     return TeamRecord(
         uid=record_uid(creds, key, row),
@@ -134,10 +138,10 @@ def to_record(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> T
         type=row.type,
         title=clean(row.title),
         subtitle=clean(row.subtitle),
-        facts=tuple(c for c in (clean(f) for f in row.facts) if c),
+        facts=listed(row.facts),
         narrative=clean(row.narrative),
-        concepts=tuple(c for c in (clean(f) for f in row.concepts) if c),
-        files=tuple(c for c in (clean(f) for f in row.files) if c),
+        concepts=listed(row.concepts),
+        files=listed(row.files),
         created_at=row.created_at,
     )
 
@@ -199,4 +203,5 @@ def _push_batch(
         return 0, dropped
     answer = client.push(creds, key, records)
     refused = answer.get("refused")
-    return int(answer.get("accepted", 0)), dropped + (len(refused) if isinstance(refused, list) else 0)
+    refused_there = len(refused) if isinstance(refused, list) else 0
+    return int(answer.get("accepted", 0)), dropped + refused_there
