@@ -122,3 +122,39 @@ def _send(request: urllib.request.Request) -> tuple[int, object]:
             return response.status, json.loads(response.read() or b"null")
     except urllib.error.HTTPError as exc:
         return exc.code, None
+
+
+def test_search_ranks_by_weighted_fields_and_falls_back_to_or(database_url: str) -> None:
+    from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
+
+    def record(uid: str, title: str = "", subtitle: str = "", narrative: str = "") -> TeamRecord:
+        return TeamRecord(uid, "observation", "bugfix", title, subtitle, (), narrative, (), (), 1)
+
+    with team_pg.connect(database_url) as conn:
+        team_pg.migrate(conn)
+        team_pg.create_token(conn, "ann", "core", b"h" * 32)
+        grant = team_pg.token_grant(conn, b"h" * 32)
+        assert grant is not None
+        team_pg.upsert_records(
+            conn,
+            grant,
+            "p",
+            [
+                record("in-narrative", "Other work", narrative="the refund queue stalls"),
+                record("in-title", "Refund queue stalls under load"),
+                record("in-subtitle", "Worker pool", subtitle="refund queue stalls at night"),
+                record("only-refund", "Refund rules for coupons"),
+            ],
+        )
+        both = team_pg.search_records(conn, grant.read_team_ids, "p", "refund queue stalls", 3)
+        assert [h.uid for h in both] == ["in-title", "in-subtitle", "in-narrative"]
+        assert all(h.author == "ann" for h in both)
+        wider = team_pg.search_records(conn, grant.read_team_ids, "p", "refund coupons", 10)
+        assert wider[0].uid == "only-refund" and len(wider) == 4  # AND first, then OR
+        for hostile in ("'; DROP TABLE team_records; --", "a & b | !c", ":*", "\\", "''", "!!"):
+            team_pg.search_records(conn, grant.read_team_ids, "p", hostile, 5)
+        assert team_pg.search_records(conn, grant.read_team_ids, "other", "refund", 5) == []
+        assert team_pg.search_records(conn, (999,), "p", "refund", 5) == []
+        team_pg.upsert_records(conn, grant, "p", [record("in-title", "Refund queue fixed")])
+        assert team_pg.count_records(conn, grant.read_team_ids, "p") == 4  # upsert, not insert

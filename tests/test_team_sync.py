@@ -364,3 +364,31 @@ def test_team_project_id_overrides_the_origin(tmp_path: Path, team_server: TeamS
     assert ann.sync()["pushed"] == 1
     found = ann.search("flaky")
     assert found["team"]["project"] == "acme-shop" and team_hits(found)
+
+
+def test_the_local_mcp_search_gains_the_team_scope(tmp_path: Path, team_server: TeamServer) -> None:
+    ann, bob = Machine(tmp_path, "ann"), Machine(tmp_path, "bob", HTTPS_ORIGIN)
+    for machine in (ann, bob):
+        machine.join(team_server, issue_token(team_server.database, machine.name, "core"))
+    ann.opt_in()
+    ann.seed(["Flaky payment test needs a frozen clock"])
+    ann.sync()
+
+    async def main() -> tuple[dict[str, Any], dict[str, Any]]:
+        from mcp import Client, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "conkeeper", "mcp"], env=bob.env, cwd=bob.root
+        )
+        async with Client(stdio_client(params)) as session:
+            plain = await session.call_tool("search", {"query": "flaky payment"})
+            team = await session.call_tool("search", {"query": "flaky payment", "team": True})
+        return plain.structured_content or {}, team.structured_content or {}
+
+    plain, team = asyncio.run(asyncio.wait_for(main(), TIMEOUT_S))
+    assert not [h for h in plain["hits"] if h["source"] == "team"]
+    shared = [h for h in team["hits"] if h["source"] == "team"]
+    assert [(h["author"], h["title"]) for h in shared] == [
+        ("ann", "Flaky payment test needs a frozen clock")
+    ]
