@@ -128,3 +128,20 @@ def test_a_record_survives_the_wire_unchanged() -> None:
 
     record = TeamRecord("u", "observation", "bugfix", "T", "S", ("f",), "N", ("c",), ("a.py",), 5)
     assert wire.record_from_json(wire.record_to_json(record)) == record
+
+
+TEXTS = st.lists(
+    st.one_of(
+        st.text(max_size=60),
+        st.sampled_from(
+            ["<private>", "</private>", f"token {SECRET}", "password: hunter2x9Q!", ""]
+        ),
+    ),
+    max_size=4,
+)
+
+
+@given(st.lists(TEXTS, max_size=6))
+def test_a_batch_verdict_equals_the_verdicts_of_its_records(batch: list[list[str]]) -> None:
+    verdicts = gate.batch_problems(batch)
+    assert [v is None for v in verdicts] == [gate.record_problem(r) is None for r in batch]

@@ -234,9 +234,18 @@ def run(database: str, host: str, port: int) -> None:
         app = build_app(pool, host)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
         print(f"ConKeeper team server at http://{host}:{sock.getsockname()[1]}", flush=True)
-        anyio.run(lambda: uvicorn.Server(config).serve(sockets=[sock]))
+        anyio.run(
+            lambda: uvicorn.Server(config).serve(sockets=[sock]), backend_options=_loop_options()
+        )
     finally:
         pool.close()
+
+
+def _loop_options() -> dict[str, Any]:
+    """uvloop when ``uvicorn[standard]`` brought it (the server extra does), else asyncio's."""
+    import importlib.util
+
+    return {"use_uvloop": importlib.util.find_spec("uvloop") is not None}
 
 
 def _bind(host: str, port: int) -> socket.socket:

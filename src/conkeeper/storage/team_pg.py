@@ -21,7 +21,7 @@ word) first, then an OR of the query's lexemes when the AND finds too few, ranke
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # imported lazily: the core never needs psycopg
@@ -396,10 +396,13 @@ def _hit(row: Sequence[Any]) -> TeamHit:
     )
 
 
-def or_query(lexemes: Iterable[str]) -> str:
-    """A ``tsquery`` text that matches any of ``lexemes`` (each quoted, quotes doubled)."""
-    quoted = ["'" + lex.replace("\\", "\\\\").replace("'", "''") + "'" for lex in lexemes if lex]
-    return " | ".join(quoted)
+# Ranking reads every candidate's tsvector: a query matching thousands of records of a project
+# ranks its newest MAX_RANKED matches (the AND stage is rarely that broad).
+MAX_RANKED = 2000
+
+# Every word (the planner's AND), then any word: the same lexemes, the operator swapped.
+AND_QUERY = "plainto_tsquery('english', %(q)s)"
+OR_QUERY = "replace(plainto_tsquery('english', %(q)s)::text, ' & ', ' | ')::tsquery"
 
 
 def search_records(
@@ -415,15 +418,11 @@ def search_records(
     project_ids = _project_ids(conn, team_ids, project_key)
     if not project_ids or not query.strip():
         return []
-    hits = _ranked(conn, project_ids, "plainto_tsquery('english', %(q)s)", query, limit, kinds)
-    if len(hits) >= limit:
-        return hits
-    row = conn.execute("SELECT tsvector_to_array(to_tsvector('english', %s))", (query,)).fetchone()
-    lexemes = list(row[0]) if row and row[0] else []
-    if len(lexemes) < 2:
+    hits = _ranked(conn, project_ids, AND_QUERY, query, limit, kinds)
+    if len(hits) >= limit or len(query.split()) < 2:
         return hits
     seen = {h.uid for h in hits}
-    more = _ranked(conn, project_ids, "%(q)s::tsquery", or_query(lexemes), limit, kinds)
+    more = _ranked(conn, project_ids, OR_QUERY, query, limit, kinds)
     return hits + [h for h in more if h.uid not in seen][: limit - len(hits)]
 
 
@@ -436,15 +435,23 @@ def _ranked(
     kinds: Sequence[str],
 ) -> list[TeamHit]:
     hits: list[TeamHit] = []
-    for project_id in project_ids:  # one GIN probe per project (nearly always one)
+    for project_id in project_ids:  # one probe per project (nearly always one)
         rows = conn.execute(
             f"SELECT {_HIT_COLUMNS}, ts_rank_cd(r.search, q.query) AS score "
-            f"FROM team_records r JOIN users u ON u.id = r.author_id "
-            f"JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id, "
-            f"(SELECT {tsquery_sql} AS query) q "
-            "WHERE r.project_id = %(project)s AND r.search @@ q.query AND r.kind = ANY(%(kinds)s) "
+            f"FROM (SELECT {tsquery_sql} AS query) q CROSS JOIN LATERAL ("
+            "  SELECT * FROM team_records m WHERE m.project_id = %(project)s "
+            "  AND m.search @@ q.query AND m.kind = ANY(%(kinds)s) "
+            "  ORDER BY m.created_at DESC LIMIT %(cap)s) r "
+            "JOIN users u ON u.id = r.author_id "
+            "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
             "ORDER BY score DESC, r.created_at DESC LIMIT %(limit)s",
-            {"q": query, "project": project_id, "kinds": list(kinds), "limit": limit},
+            {
+                "q": query,
+                "project": project_id,
+                "kinds": list(kinds),
+                "limit": limit,
+                "cap": MAX_RANKED,
+            },
         ).fetchall()
         hits.extend(_hit(r) for r in rows)
     hits.sort(key=lambda h: (-h.score, -h.created_at))

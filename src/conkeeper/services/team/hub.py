@@ -78,15 +78,16 @@ def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
     raw = body.get("records")
     if not isinstance(raw, list) or len(raw) > wire.MAX_RECORDS:
         raise wire.WireError(f"'records' must be a list of at most {wire.MAX_RECORDS}")
-    accepted, refused = [], []
+    parsed, refused = [], []
     for item in raw:
         try:
-            record = wire.record_from_json(item)
+            parsed.append(wire.record_from_json(item))
         except wire.WireError as exc:  # one bad record never blocks the others
             uid = item.get("uid") if isinstance(item, dict) else None
             refused.append({"uid": uid if isinstance(uid, str) else "", "reason": str(exc)})
-            continue
-        problem = gate.record_problem(wire.record_texts(record))
+    problems = gate.batch_problems([wire.record_texts(r) for r in parsed])
+    accepted = []
+    for record, problem in zip(parsed, problems, strict=True):
         if problem:
             refused.append({"uid": record.uid, "reason": problem})
         else:

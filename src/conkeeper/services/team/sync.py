@@ -17,7 +17,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from conkeeper.domain.config import load_config
 from conkeeper.domain.privacy import clean_or_empty
@@ -191,14 +191,14 @@ def _push_batch(
     creds: credentials.TeamCredentials, key: str, rows: list[OutboxRow]
 ) -> tuple[int, int]:
     """Push one batch; (rows the server accepted, rows refused here or there)."""
-    records: list[dict[str, Any]] = []
-    dropped = 0
-    for row in rows:
-        record = to_record(creds, key, row)
-        if gate.record_problem(wire.record_texts(record)):
-            dropped += 1  # never leaves the machine
-            continue
-        records.append(wire.record_to_json(record))
+    candidates = [to_record(creds, key, row) for row in rows]
+    problems = gate.batch_problems([wire.record_texts(r) for r in candidates])
+    records = [
+        wire.record_to_json(r)
+        for r, problem in zip(candidates, problems, strict=True)
+        if not problem
+    ]
+    dropped = len(candidates) - len(records)  # never leaves the machine
     if not records:
         return 0, dropped
     answer = client.push(creds, key, records)
