@@ -50,6 +50,31 @@ SQL_TEXT = re.compile(
 )
 OUTPUT_STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}
 
+# Writes to files a person owns (memory files, agent configs, the queue) go through
+# ``domain.safewrite``. Modules that still write files some other way, each with the branch
+# moving it there. This list may only shrink: a listed module that no longer writes fails too.
+WRITE_PENDING: dict[str, str] = {
+    "services.analysis.reflection.reflect": "ck/learning (reflect approve/decline)",
+    "services.upkeep.freshness.consolidate": "ck/consolidate",
+    "services.setup.install": "ck/install",
+    "services.setup.agent_install": "ck/install",
+}
+# Modules that write ConKeeper's own files, never a person's, and why.
+MACHINE_WRITERS: dict[str, str] = {
+    "domain.safewrite": "the write path itself",
+    "domain.textio": "the old helpers, kept until the pending modules above have moved",
+    "storage.index": "moves a damaged database aside",
+    "storage.logfile": "rotates ConKeeper's log",
+    "services.capture.handoff": "checkpoints in the data home, claimed by rename",
+    "services.upkeep.freshness.report": "the stale-check cache in the data home",
+    "services.upkeep.doctor": "a write probe in the data home",
+    "services.setup.demo": "the generated demo project",
+    "hooks.on_session_end": "the detached extractor's log",
+    "services.observations.extract": "the worker lock file",
+    "cli.cmd_export": "the export file the person names with --output",
+}
+WRITE_CALLS = {"atomic_write", "append_text", "write_text", "write_bytes", "replace", "rename"}
+
 
 def _modules() -> Iterator[tuple[str, Path, ast.Module]]:
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -199,6 +224,65 @@ def test_below_front_doors_nothing_prints(layer: str) -> None:
         for line, what in _output_uses(tree)
     ]
     assert not problems, "\n".join(problems)
+
+
+def _write_uses(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """File writes that bypass ``domain.safewrite``: ``os.replace``/``os.rename``,
+    ``atomic_write``/``append_text``, ``Path.write_text``/``write_bytes`` and
+    ``open(.., 'w'|'a'|'x')``."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in {"replace", "rename"}:
+            owner = func.value if isinstance(func, ast.Attribute) else None
+            if isinstance(owner, ast.Name) and owner.id == "os":
+                yield node.lineno, f"os.{name}()"
+        elif name in WRITE_CALLS:
+            yield node.lineno, f"{name}()"
+        elif name == "open" and isinstance(func, ast.Name):
+            mode = node.args[1] if len(node.args) > 1 else None
+            for keyword in node.keywords:
+                if keyword.arg == "mode":
+                    mode = keyword.value
+            if isinstance(mode, ast.Constant) and set(str(mode.value)) & set("wax+"):
+                yield node.lineno, f"open(..., {mode.value!r})"
+
+
+def test_writes_to_user_files_go_through_safewrite() -> None:
+    problems, still_pending = [], set()
+    for module, _path, tree in _modules():
+        uses = list(_write_uses(tree))
+        if not uses or module in MACHINE_WRITERS:
+            continue
+        if module in WRITE_PENDING:
+            still_pending.add(module)
+            continue
+        problems.extend(
+            f"{module}:{line} {what}: write a person's file through domain.safewrite "
+            "(or list a machine-owned file in MACHINE_WRITERS, saying why)"
+            for line, what in uses
+        )
+    cleaned = set(WRITE_PENDING) - still_pending
+    problems.extend(
+        f"{m} writes through safewrite now: remove it from WRITE_PENDING" for m in cleaned
+    )
+    assert not problems, "writes outside the write path:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import os\nos.replace(a, b)",
+        "atomic_write(path, text, root=root)",
+        "path.write_text('x')",
+        "open(path, 'a', encoding='utf-8')",
+        "open(path, mode='wb')",
+    ],
+)
+def test_the_write_rule_catches_its_break(source: str) -> None:
+    assert list(_write_uses(ast.parse(source)))
 
 
 def test_every_package_has_a_layer() -> None:

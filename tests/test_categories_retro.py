@@ -51,7 +51,7 @@ def snapshot(memory: Path) -> dict[str, tuple[bytes, int]]:
     return {
         str(p.relative_to(memory)): (p.read_bytes(), p.stat().st_mtime_ns)
         for p in sorted(memory.rglob("*"))
-        if p.is_file()
+        if p.is_file() and ".history" not in p.relative_to(memory).parts  # the write journal
     }
 
 

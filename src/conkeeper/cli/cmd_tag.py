@@ -16,7 +16,8 @@ from typing import Any
 from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.domain import categories
 from conkeeper.domain.paths import global_memory_dir
-from conkeeper.domain.textio import MemoryFileError, atomic_write, file_stamp, is_within, read_text
+from conkeeper.domain.safewrite import edit_file, text_edit
+from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 from conkeeper.services.upkeep import tagging
 from conkeeper.services.workspace import current_project
 
@@ -190,15 +191,16 @@ def _edit_file(path: Path, line: int, kind: str, name: str, *, adding: bool) -> 
     root = _root_for(path)
     if path.is_symlink() and not is_within(path, root):
         raise MemoryFileError(f"{path}: is a symlink leading outside {root}; refusing to edit it")
-    stamp = file_stamp(path)
-    text = read_text(path)
+    read_text(path)  # the file's own problems (missing, binary, not UTF-8) in one line
     edit = categories.add_tag if adding else categories.remove_tag
-    # kind is argparse's choice of "category" or "tag": the TagKind literal, unchecked by mypy
-    new_text = edit(text, line, kind, name)  # type: ignore[arg-type]
-    if new_text == text:
-        return False
-    with open(path, "rb") as handle:
-        if handle.read(3) == b"\xef\xbb\xbf":
-            new_text = "\ufeff" + new_text
-    atomic_write(path, new_text, root=root, expected_stamp=stamp)
-    return True
+    changed: list[bool] = []
+
+    def change(text: str) -> str:
+        # kind is argparse's choice of "category" or "tag": the TagKind literal, unchecked by mypy
+        new_text = edit(text, line, kind, name)  # type: ignore[arg-type]
+        changed.append(new_text != text)
+        return new_text
+
+    command = f"tag {'add' if adding else 'remove'} {kind} {name}"
+    edit_file(path, text_edit(change), command=command, source="user-cli", root=root)
+    return changed[-1]

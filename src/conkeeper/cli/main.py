@@ -43,6 +43,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "extract": ("cmd_extract", "Turn captured tool events into observations and summaries"),
     "import": ("cmd_import", "Import transcripts or a JSONL backup"),
     "export": ("cmd_export", "Export sessions, observations and summaries as JSONL"),
+    "history": ("cmd_history", "List ConKeeper's journaled writes to memory files and configs"),
+    "undo": ("cmd_history", "Restore the bytes from before one write (default: the newest)"),
     "forget": ("cmd_forget", "Remove an observation, a session or a whole project"),
     "hook": ("cmd_hook", "Run a host hook event (reads the payload on stdin)"),
     "handoff": ("cmd_handoff", "Write or show the handoff checkpoint for the next session"),

@@ -33,8 +33,6 @@ from conkeeper.domain.paths import global_memory_dir, project_memory_dir
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.domain.textio import (
     MemoryFileError,
-    atomic_write,
-    file_stamp,
     read_text,
 )
 
@@ -722,26 +720,36 @@ def _read_for_edit(path: Path) -> str:
     return BOM + text if has_bom else text
 
 
-def set_value(path: Path, key: str, value: str) -> None:
+def set_value(path: Path, key: str, value: str, source: str = "user-cli") -> None:
     """Validate ``value`` for ``key`` and write it into the config file at ``path``.
 
-    Every other byte of the file is kept. Raises ``ValueError`` for an unknown key, an invalid
+    Only the key's line changes (an edit of the current bytes under the shared write lock,
+    journaled for ``conkeeper undo``). Raises ``ValueError`` for an unknown key, an invalid
     value or an unclosed front matter, and :class:`MemoryFileError` when the file cannot be read
-    or written (including a concurrent edit).
+    or written.
     """
+    from conkeeper.domain.safewrite import edit_file, text_edit
+
     name = key.strip().lower()
     spec = _spec(name)
     typed = parse_value(spec.name, value)
     encoded = _encode_for_file(typed)
-    stamp = file_stamp(path)
-    original = _read_for_edit(path)
-    try:
-        updated = update_text(original, spec.name, encoded)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    if updated == original and stamp is not None:
-        return
-    atomic_write(path, updated, root=path.parent, expected_stamp=stamp)
+    _read_for_edit(path)  # the file's own problems (size, binary, unreadable) in one line
+
+    def change(text: str) -> str:
+        try:
+            return update_text(text, spec.name, encoded)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+
+    edit_file(
+        path,
+        text_edit(change),
+        command=f"config set {spec.name}",
+        source=source,
+        root=path.parent,
+        limit=MAX_CONFIG_BYTES,
+    )
 
 
 def describe(loaded: LoadedConfig) -> list[dict[str, object]]:

@@ -114,41 +114,45 @@ def atomic_write(
     root: Path,
     expected_stamp: tuple[int, int] | bool | None = False,
 ) -> None:
-    """Replace ``path`` with ``text`` atomically, inside the memory ``root``.
+    """Replace ``path`` with ``text``, inside the memory ``root`` — the old whole-file write,
+    kept for the modules still moving to :mod:`conkeeper.domain.safewrite` (new code edits the
+    bytes it concerns through that module instead).
 
-    The real file behind an in-root symlink is replaced, keeping the link. Permissions of an
-    existing file are preserved; new files get 0o644 minus the umask. When ``expected_stamp``
+    It runs through the write path all the same: under the shared lock, journaled (``conkeeper
+    undo``), carrying over what a person appends meanwhile. The real file behind an in-root
+    symlink is replaced, keeping the link; permissions are preserved. When ``expected_stamp``
     is given (a value from :func:`file_stamp`, ``None`` meaning "must not exist yet"), the write
-    is refused with :class:`ConcurrentEditError` if the file changed since.
+    is refused with :class:`ConcurrentEditError` if the file changed since (checked under the
+    lock).
     """
+    from conkeeper.domain import safewrite
+
     _check_target(path, root)
     target = path.resolve() if path.is_symlink() else path
-    if expected_stamp is not False and file_stamp(target) != expected_stamp:
-        raise ConcurrentEditError(
-            f"{path}: changed on disk while ConKeeper was editing it; nothing was written, "
-            "run the command again"
-        )
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o644 & ~umask
-    import tempfile  # only writers need it; appends on the hook path do not
+    changed = ConcurrentEditError(
+        f"{path}: changed on disk while ConKeeper was editing it; nothing was written, "
+        "run the command again"
+    )
+    if expected_stamp is None and os.path.lexists(target):
+        raise changed
+    data = text.encode("utf-8", "surrogateescape")
 
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
-        os.replace(tmp_name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
+    def replace(current: bytes) -> bytes:
+        if expected_stamp is None and current:
+            raise changed
+        if expected_stamp not in (None, False) and file_stamp(target) != expected_stamp:
+            raise changed
+        return data
+
+    safewrite.edit_file(
+        target,
+        replace,
+        command="write",
+        source="user-cli",
+        root=root,
+        follow_symlink=True,
+        journal=safewrite.journal_dir_for(target),
+    )
 
 
 @contextlib.contextmanager

@@ -325,7 +325,9 @@ def remember(
             raise ToolInputError(
                 f"there is no {scope} memory folder yet; run 'conkeeper init' first."
             )
-        written, chosen = add_entry(root, file.strip(), text, category.strip().lower())
+        written, chosen = add_entry(
+            root, file.strip(), text, category.strip().lower(), source="agent-mcp"
+        )
     except (MemoryAccessError, RoutingError, MemoryFileError) as exc:
         raise ToolInputError(str(exc)) from None
     payload = {

@@ -2,7 +2,8 @@
 
 An ADR is ``decisions/ADR-NNN-<slug>.md``, made from the ADR template with its title, status,
 date and decision filled in and tagged ``decision``. ``decisions/INDEX.md`` is derived from the
-ADR files (number, title, status, date), so it is rewritten whole rather than edited.
+ADR files (number, title, status, date): regenerating it replaces only its table rows (a note
+the user added around the table stays). Both go through :mod:`conkeeper.domain.safewrite`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 
 from conkeeper.domain.memory import template_text
 from conkeeper.domain.privacy import clean_for_injection, is_private_file
-from conkeeper.domain.textio import MemoryFileError, atomic_write, file_stamp, read_text
+from conkeeper.domain.safewrite import create_file, edit_file
+from conkeeper.domain.textio import MemoryFileError, read_text
 
 DECISIONS_DIR = "decisions"
 INDEX_NAME = "INDEX.md"
@@ -91,8 +93,10 @@ def new_adr(
     context: str = "",
     status: str = "accepted",
     date: str | None = None,
+    source: str = "user-cli",
 ) -> Path:
-    """Write the next ``decisions/ADR-NNN-<slug>.md`` and regenerate the index; returns it."""
+    """Write the next ``decisions/ADR-NNN-<slug>.md`` (never over an existing file) and
+    regenerate the index; returns it."""
     if not title.strip():
         raise MemoryFileError("an ADR needs a title")
     if status.split()[0] not in _STATUSES:
@@ -107,8 +111,8 @@ def new_adr(
         status=status,
         date=date or time.strftime("%Y-%m-%d"),
     )
-    atomic_write(path, text, root=memory_dir, expected_stamp=None)
-    regenerate_index(memory_dir)
+    create_file(path, text.encode(), command="decisions new", source=source, root=memory_dir)
+    regenerate_index(memory_dir, source=source)
     return path
 
 
@@ -146,14 +150,45 @@ def render_index(rows: list[AdrSummary]) -> str:
     return text
 
 
-def regenerate_index(memory_dir: Path) -> Path:
-    """Rewrite ``decisions/INDEX.md`` from the ADR files (unreadable ADRs are left out)."""
+_INDEX_ROW = re.compile(rb"^\|\s*\[ADR-\d+\]")
+_TABLE_RULE = re.compile(rb"^\|\s*:?-{3,}")
+
+
+def regenerate_index(memory_dir: Path, source: str = "user-cli") -> Path:
+    """Bring ``decisions/INDEX.md``'s table rows in line with the ADR files (unreadable ADRs
+    are left out): only the row lines change; a missing index is made from the template."""
     rows = []
     for path in adr_files(memory_dir):
         try:
             rows.append(summarize(path))
         except MemoryFileError:
             continue
+    fresh = render_index(rows).encode()
+    new_rows = [line for line in fresh.splitlines(keepends=True) if _INDEX_ROW.match(line)]
+
+    def edit(current: bytes) -> bytes:
+        if not current.strip():
+            return fresh
+        return replace_rows(current, new_rows)
+
     index = memory_dir / DECISIONS_DIR / INDEX_NAME
-    atomic_write(index, render_index(rows), root=memory_dir, expected_stamp=file_stamp(index))
+    edit_file(index, edit, command="decisions index", source=source, root=memory_dir)
     return index
+
+
+def replace_rows(current: bytes, new_rows: list[bytes]) -> bytes:
+    """``current`` with its ADR table rows replaced by ``new_rows`` (where the first old row
+    was, else after the table's rule line, else at the end); every other line kept."""
+    lines = current.splitlines(keepends=True)
+    crlf = b"\r\n" in current
+    rows = [r.replace(b"\n", b"\r\n") if crlf else r for r in new_rows]
+    old = [i for i, line in enumerate(lines) if _INDEX_ROW.match(line)]
+    if old:
+        at = old[0]
+    else:
+        rules = [i for i, line in enumerate(lines) if _TABLE_RULE.match(line)]
+        at = rules[-1] + 1 if rules else len(lines)
+    kept = [line for i, line in enumerate(lines) if i not in set(old)]
+    if at and at <= len(kept) and not kept[at - 1].endswith((b"\n", b"\r")):
+        kept[at - 1] += b"\r\n" if crlf else b"\n"
+    return b"".join(kept[:at] + rows + kept[at:])

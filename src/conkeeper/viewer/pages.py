@@ -295,10 +295,10 @@ async def queue_action(request: Request) -> Response:
             category = str(form.get("category", "")) or None
             if target == "adr":
                 category = None  # an ADR is always a decision
-            done = apply_item(memory_dir, line, target, category=category)
+            done = apply_item(memory_dir, line, target, category=category, source="user-viewer")
             message = f"Applied to {done.target} as {done.category}: {done.text}"
         else:
-            done = reject_item(memory_dir, line)
+            done = reject_item(memory_dir, line, source="user-viewer")
             message = f"Rejected: {done.item.text}"
     except ValueError:
         message = "That queue item is not valid; reload the queue."

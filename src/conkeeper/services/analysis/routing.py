@@ -3,9 +3,10 @@
 The memory-sync skill proposes a target for each queued item and asks the user; this module
 carries out the decision. An applied item becomes a bullet (usually rephrased by the agent as a
 rule) with its category tag in the target file, and leaves the queue; a rejected item just
-leaves the queue. Both files are written atomically, and a write is refused when either file
-changed on disk meanwhile, so a concurrent human edit or a hook appending to the queue is never
-clobbered.
+leaves the queue. Both files are changed through :mod:`conkeeper.domain.safewrite`: under the
+lock every ConKeeper writer shares, as an edit of the bytes concerned (the new bullet appended,
+the one queue line removed), so a concurrent human edit or a hook appending to the queue is never
+lost, and every change is journaled for ``conkeeper undo``.
 """
 
 from __future__ import annotations
@@ -15,13 +16,8 @@ from pathlib import Path
 
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, parse_queue
-from conkeeper.domain.textio import (
-    ConcurrentEditError,
-    atomic_write,
-    file_stamp,
-    is_within,
-    read_text,
-)
+from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit
+from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
 # Where each kind of correction belongs (the skill shows these as proposals).
 ROUTES: dict[str, str] = {
@@ -32,6 +28,9 @@ ROUTES: dict[str, str] = {
     "workflow": "active-context.md",
 }
 NOT_TARGETS = {QUEUE_NAME, "schema.md", ".memory-config.md"}
+# The longest entry remember/apply accept (after whitespace is folded): a memory entry is a rule
+# or a fact, and a huge one would crowd everything else out of the context it is injected into.
+MAX_ENTRY_CHARS = 4000
 
 
 class RoutingError(Exception):
@@ -59,28 +58,31 @@ def _find(memory_dir: Path, line: int) -> QueueItem:
     raise RoutingError(f"no queued item on line {line}; run 'conkeeper corrections list'")
 
 
-def _dequeue(memory_dir: Path, item: QueueItem, attempts: int = 3) -> None:
-    """Remove ``item``'s line from the queue, found again by its content: a hook may have
-    appended lines since it was read, and those must survive."""
+def _dequeue(memory_dir: Path, item: QueueItem, source: str = "user-cli") -> None:
+    """Remove exactly ``item``'s line from the queue, found again by its content under the write
+    lock: a hook may have appended lines since it was read, and those must survive."""
     path = memory_dir / QUEUE_NAME
-    for _ in range(attempts):
-        stamp = file_stamp(path)
-        text = read_text(path)
+    key = (item.when, item.label, item.text, item.ref)
+
+    def without_item(text: str) -> str:
         lines = text.splitlines(keepends=True)
-        same = [
-            i.line
-            for i in parse_queue(text)
-            if (i.when, i.label, i.text, i.ref) == (item.when, item.label, item.text, item.ref)
-        ]
+        same = [i.line for i in parse_queue(text) if (i.when, i.label, i.text, i.ref) == key]
         if not same:
-            return  # already gone
-        del lines[same[0] - 1]
-        try:
-            atomic_write(path, "".join(lines), root=memory_dir, expected_stamp=stamp)
-            return
-        except ConcurrentEditError:
-            continue
-    raise RoutingError(f"{path}: kept changing while ConKeeper edited it; run the command again")
+            return text  # already gone
+        line = min(same, key=lambda n: (abs(n - item.line), n))
+        del lines[line - 1]
+        return "".join(lines)
+
+    try:
+        edit_file(
+            path,
+            text_edit(without_item),
+            command=f"corrections dequeue line {item.line}",
+            source=source,
+            root=memory_dir,
+        )
+    except WriteError as exc:
+        raise RoutingError(str(exc)) from None
 
 
 def resolve_target(memory_dir: Path, target: str) -> Path:
@@ -114,14 +116,11 @@ def choose_category(text: str, category: str | None) -> str:
     return verdict.category
 
 
-def entry_text(target_text: str, rule: str, category: str) -> str:
-    """``target_text`` with one bullet and its category tag appended."""
-    newline = "\r\n" if "\r\n" in target_text else "\n"
-    body = target_text
-    if body and not body.endswith(("\n", "\r")):
-        body += newline
+def entry_bytes(current: bytes, rule: str, category: str) -> bytes:
+    """The bytes of one bullet and its category tag, in ``current``'s own line breaks."""
+    newline = "\r\n" if b"\r\n" in current else "\n"
     bullet = " ".join(rule.split())
-    return f"{body}- {bullet}{newline}{format_tag('category', category)}{newline}"
+    return f"- {bullet}{newline}{format_tag('category', category)}{newline}".encode()
 
 
 def apply_item(
@@ -132,6 +131,7 @@ def apply_item(
     category: str | None = None,
     text: str | None = None,
     title: str | None = None,
+    source: str = "user-cli",
 ) -> RoutedItem:
     """Write queue item ``line`` (or ``text``, its rephrasing) into ``target``, then dequeue it.
 
@@ -143,9 +143,11 @@ def apply_item(
     if not rule:
         raise RoutingError("the entry text is empty")
     if target == "adr":
-        return _apply_as_adr(memory_dir, item, rule, category, title)
-    relative, chosen = add_entry(memory_dir, target, rule, category)
-    _dequeue(memory_dir, item)
+        return _apply_as_adr(memory_dir, item, rule, category, title, source)
+    relative, chosen = add_entry(
+        memory_dir, target, rule, category, source=source, command="corrections apply"
+    )
+    _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
 
 
@@ -167,25 +169,59 @@ def check_entry_privacy(text: str) -> None:
 
 
 def add_entry(
-    memory_dir: Path, target: str, text: str, category: str | None = None
+    memory_dir: Path,
+    target: str,
+    text: str,
+    category: str | None = None,
+    *,
+    source: str = "user-cli",
+    command: str = "remember",
 ) -> tuple[str, str]:
     """Append ``text`` as a bullet with its category tag to ``target`` (a route word or a path in
-    the memory folder), atomically and refusing a concurrent edit; returns ``(path, category)``.
+    the memory folder); returns ``(path, category)``.
 
-    The one write path for curated entries: queue routing and the MCP ``remember`` tool use it.
+    The one write path for curated entries: queue routing, reflection and the MCP ``remember``
+    tool (stdio and HTTP) use it, so the size limit (:data:`MAX_ENTRY_CHARS`), the privacy check
+    and the duplicate check hold on every transport. The bullet is appended to the file's
+    current bytes under the shared write lock and journaled (``source`` says who asked).
     """
+    if len(text) > 4 * MAX_ENTRY_CHARS:  # refuse before folding a huge text
+        raise RoutingError(_too_long(len(text)))
     rule = " ".join(text.split())
     if not rule:
         raise RoutingError("the entry text is empty")
+    if len(rule) > MAX_ENTRY_CHARS:
+        raise RoutingError(_too_long(len(rule)))
     check_entry_privacy(rule)
     chosen = choose_category(rule, category)
     path = resolve_target(memory_dir, target)
     relative = path.relative_to(memory_dir).as_posix()
-    stamp = file_stamp(path)
-    current = read_text(path) if stamp is not None else ""
-    _refuse_known(rule, relative, current)
-    atomic_write(path, entry_text(current, rule, chosen), root=memory_dir, expected_stamp=stamp)
+
+    def add(current: bytes) -> bytes:
+        if current:
+            _refuse_known(rule, relative, _decoded(path, current))
+        return append_edit(entry_bytes(current, rule, chosen))(current)
+
+    try:
+        edit_file(path, add, command=command, source=source, root=memory_dir)
+    except RoutingError:
+        raise
+    except MemoryFileError as exc:
+        raise RoutingError(str(exc)) from None
     return relative, chosen
+
+
+def _too_long(size: int) -> str:
+    return (
+        f"the entry is {size} characters, over the {MAX_ENTRY_CHARS}-character limit; "
+        "save a short rule and keep the details in a file of their own"
+    )
+
+
+def _decoded(path: Path, current: bytes) -> str:
+    """The target's text for the duplicate check; bytes that are not UTF-8 read as U+FFFD here
+    (the file itself keeps them: only the new bullet is appended)."""
+    return current.decode("utf-8-sig", "replace")
 
 
 def _refuse_known(rule: str, relative: str, current: str) -> None:
@@ -199,7 +235,7 @@ def _refuse_known(rule: str, relative: str, current: str) -> None:
         raise RoutingError(f"{relative} already holds this: {same.text[:80]}")
 
 
-def dequeue_theme(memory_dir: Path, text: str) -> list[QueueItem]:
+def dequeue_theme(memory_dir: Path, text: str, source: str = "reflect") -> list[QueueItem]:
     """Remove every queued item on the same theme as ``text`` (they are processed once a rule
     for the theme is routed); returns the removed items."""
     from conkeeper.services.analysis.reflection.themes import content_words, similar
@@ -211,26 +247,31 @@ def dequeue_theme(memory_dir: Path, text: str) -> list[QueueItem]:
     removed = []
     for item in parse_queue(read_text(path)):
         if similar(words, content_words(item.text)):
-            _dequeue(memory_dir, item)
+            _dequeue(memory_dir, item, source)
             removed.append(item)
     return removed
 
 
 def _apply_as_adr(
-    memory_dir: Path, item: QueueItem, rule: str, category: str | None, title: str | None
+    memory_dir: Path,
+    item: QueueItem,
+    rule: str,
+    category: str | None,
+    title: str | None,
+    source: str,
 ) -> RoutedItem:
     from conkeeper.services.decisions import new_adr
 
     if category not in (None, "decision"):
         raise RoutingError("an ADR is always a decision; drop --category or choose another --to")
     heading = title or " ".join(rule.rstrip(".").split()[:8])
-    path = new_adr(memory_dir, heading, rule)
-    _dequeue(memory_dir, item)
+    path = new_adr(memory_dir, heading, rule, source=source)
+    _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", path.relative_to(memory_dir).as_posix(), "decision", rule)
 
 
-def reject_item(memory_dir: Path, line: int) -> RoutedItem:
+def reject_item(memory_dir: Path, line: int, source: str = "user-cli") -> RoutedItem:
     """Remove queue item ``line`` without writing it anywhere."""
     item = _find(memory_dir, line)
-    _dequeue(memory_dir, item)
+    _dequeue(memory_dir, item, source)
     return RoutedItem(item, "rejected")

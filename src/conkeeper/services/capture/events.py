@@ -35,7 +35,6 @@ from pathlib import Path
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.privacy import CleanText, clean_captured, clip, join_clean, label, pick
 from conkeeper.domain.records import Record
-from conkeeper.domain.textio import append_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -628,9 +627,19 @@ def observation_header(when: float | None = None) -> str:
 
 
 def append_observation(memory_dir: Path, line: str, when: float) -> Path:
-    """Append one line to the day's observation log under a lock, header first if new."""
+    """Append one line to the day's observation log (``O_APPEND`` under the shared write lock,
+    header first if new; journaled compactly as offset and bytes)."""
+    from conkeeper.domain.safewrite import append_file
+
     path = observation_log_path(memory_dir, when)
-    append_text(path, line, header=observation_header(when), root=memory_dir)
+    append_file(
+        path,
+        line.encode("utf-8", "surrogateescape"),
+        header=observation_header(when).encode(),
+        command="hook PostToolUse",
+        source="hook",
+        root=memory_dir,
+    )
     return path
 
 

@@ -9,9 +9,7 @@ exactly what it created and what it left alone.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,9 +17,7 @@ from conkeeper.domain.memory import MEMORY_LAYOUT, Scope, template_text
 from conkeeper.domain.paths import MEMORY_SUBFOLDER
 from conkeeper.domain.textio import (
     MemoryFileError,
-    atomic_write,
     check_memory_root,
-    file_stamp,
     is_within,
     read_text,
 )
@@ -118,42 +114,18 @@ def _ensure_file(target: Path, root: Path, rel: str, text: str, result: InitResu
         result.existing.append(rel)
 
 
-def create_exclusive(path: Path, text: str) -> bool:
-    """Write a new file atomically; return ``False`` (and write nothing) if it already exists.
+def create_exclusive(path: Path, text: str, source: str = "user-cli") -> bool:
+    """Create a new file through the write path; return ``False`` (and write nothing) if it
+    already exists, even if it appeared a moment ago: a file is never clobbered, and the
+    creation is journaled (``conkeeper undo``)."""
+    from conkeeper.domain.safewrite import AlreadyExists, create_file
 
-    The content goes to a temporary file first and is then hard-linked into place, which fails
-    if the name is taken — so a file created concurrently is never clobbered and a reader never
-    sees a half-written template. Where hard links are unavailable, ``O_EXCL`` is used.
-    """
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp_name, 0o644 & ~umask)
-        try:
-            os.link(tmp_name, path)
-        except FileExistsError:
-            return False
-        except OSError:
-            return _create_with_excl(path, text)
-        return True
+        create_file(path, text.encode(), command="init", source=source, root=path.parent)
+    except AlreadyExists:
+        return False
     except PermissionError:
         raise MemoryFileError(f"{path.parent}: permission denied; cannot create files") from None
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-
-
-def _create_with_excl(path: Path, text: str) -> bool:
-    try:
-        with open(path, "x", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-    except FileExistsError:
-        return False
     return True
 
 
@@ -178,20 +150,31 @@ def add_gitignore_entry(project_root: Path, entry: str = OBSERVATIONS_IGNORE) ->
     The rest of the file is kept byte for byte, including its line endings; a ``.gitignore``
     that is a symlink leading outside the project is refused.
     """
+    from conkeeper.domain.paths import project_memory_dir
+    from conkeeper.domain.safewrite import edit_file, line_break, memory_journal_dir
+
     path = project_root / ".gitignore"
     if gitignore_has_entry(project_root, entry):
         return False
-    stamp = file_stamp(path)
-    text = read_text(path) if stamp is not None else ""
-    if stamp is not None and path.read_bytes()[:3] == b"\xef\xbb\xbf":
-        text = "\ufeff" + text  # read_text drops the BOM; keep the file as it was
-    eol = "\r\n" if "\r\n" in text else "\n"
-    if text and not text.endswith("\n"):
-        text += eol
     comment = GITIGNORE_ENTRIES.get(entry, "# ConKeeper")
-    text += f"{comment}{eol}{entry}{eol}"
+
+    def add(current: bytes) -> bytes:
+        eol = line_break(current)
+        if entry.encode() in [line.strip() for line in current.splitlines()]:
+            return current  # added meanwhile
+        head = current if not current or current.endswith(b"\n") else current + eol
+        return head + comment.encode() + eol + entry.encode() + eol
+
+    journal = memory_journal_dir(project_memory_dir(project_root))
     try:
-        atomic_write(path, text, root=project_root, expected_stamp=stamp)
+        edit_file(
+            path,
+            add,
+            command="init --gitignore",
+            source="user-cli",
+            root=project_root,
+            journal=journal,
+        )
     except PermissionError:
         raise MemoryFileError(f"{path}: permission denied; cannot update it") from None
     return True

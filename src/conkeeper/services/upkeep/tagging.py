@@ -19,7 +19,6 @@ from conkeeper.domain.categories import classify, format_tag, insert_line_after
 from conkeeper.domain.memory import Node, memory_file_kind, parse_nodes
 from conkeeper.domain.textio import (
     MemoryFileError,
-    atomic_write,
     check_memory_root,
     file_stamp,
     is_within,
@@ -28,7 +27,6 @@ from conkeeper.domain.textio import (
 
 # Machine-written or documentation files whose entries are not knowledge to categorise.
 _SKIPPED_KINDS = frozenset({"config", "schema", "queue", "adr-index", "observations", "retro"})
-_UTF8_BOM = b"\xef\xbb\xbf"
 EXCERPT_CHARS = 80
 
 
@@ -171,28 +169,25 @@ def _propose(
     )
 
 
-def _has_bom(path: Path) -> bool:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(3) == _UTF8_BOM
-    except OSError:
-        return False
+def apply_file_changes(path: Path, changes: list[TagChange], source: str = "user-cli") -> None:
+    """Insert every planned tag line into one file in a single edit through the write path, or
+    raise ``MemoryFileError`` (also when the file changed since it was planned: checked under
+    the write lock, so nothing written meanwhile is lost)."""
+    from conkeeper.domain.safewrite import edit_file, text_edit
 
-
-def apply_file_changes(path: Path, changes: list[TagChange]) -> None:
-    """Insert every planned tag line into one file in a single atomic write, or raise
-    ``MemoryFileError`` (``ConcurrentEditError`` when the file changed since it was planned)."""
     stamp = changes[0].stamp
     root = changes[0].root or path.parent
-    if file_stamp(path) != stamp:
-        raise MemoryFileError(f"{path}: changed since the plan was made; run the command again")
-    text = read_text(path)
-    # Bottom-up, so earlier insertion points keep their line numbers.
-    for change in sorted(changes, key=lambda c: c.insert_after, reverse=True):
-        text = insert_line_after(text, change.insert_after, format_tag("category", change.category))
-    if _has_bom(path):
-        text = "\ufeff" + text
-    atomic_write(path, text, root=root, expected_stamp=stamp)
+
+    def insert_tags(text: str) -> str:
+        if file_stamp(path) != stamp:
+            raise MemoryFileError(f"{path}: changed since the plan was made; run the command again")
+        # Bottom-up, so earlier insertion points keep their line numbers.
+        for change in sorted(changes, key=lambda c: c.insert_after, reverse=True):
+            tag = format_tag("category", change.category)
+            text = insert_line_after(text, change.insert_after, tag)
+        return text
+
+    edit_file(path, text_edit(insert_tags), command="tag --apply", source=source, root=root)
 
 
 def apply_tag_plan(plan: list[TagChange]) -> ApplyResult:

@@ -16,7 +16,7 @@ from conkeeper.domain.corrections_queue import (
     format_queue_line,
     parse_queue,
 )
-from conkeeper.domain.textio import append_text
+from conkeeper.domain.safewrite import append_file
 from conkeeper.services.analysis.corrections.detection import Detection
 
 
@@ -30,10 +30,20 @@ def queue_excerpt(text: str, detection: Detection) -> str:
     return flat
 
 
-def append_to_queue(memory_dir: Path, label: str, text: str, when: float | None = None) -> Path:
-    """Append one detection to ``<memory>/corrections-queue.md`` (header first if new)."""
+def append_to_queue(
+    memory_dir: Path, label: str, text: str, when: float | None = None, source: str = "hook"
+) -> Path:
+    """Append one detection to ``<memory>/corrections-queue.md`` (header first if new): an
+    ``O_APPEND`` write under the lock every writer of the queue shares, journaled compactly."""
     path = memory_dir / QUEUE_NAME
-    append_text(path, format_queue_line(label, text, when), header=QUEUE_HEADER, root=memory_dir)
+    append_file(
+        path,
+        format_queue_line(label, text, when).encode("utf-8", "surrogateescape"),
+        header=QUEUE_HEADER.encode(),
+        command="queue correction",
+        source=source,
+        root=memory_dir,
+    )
     return path
 
 

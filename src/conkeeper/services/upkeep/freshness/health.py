@@ -64,17 +64,28 @@ class LastSync(Record):
 
 
 def record_last_sync(
-    root: Path, memory_dir: Path, when: float | None = None, *, baseline: bool = False
+    root: Path,
+    memory_dir: Path,
+    when: float | None = None,
+    *,
+    baseline: bool = False,
+    source: str = "user-cli",
 ) -> LastSync:
     """Write ``.last-sync`` (Unix time and ``HEAD``; a third line ``baseline`` for the first
-    session's mark) atomically; returns what was written."""
-    from conkeeper.domain.textio import atomic_write
+    session's mark) through the write path; returns what was written. The file is ConKeeper's
+    own record, so its whole content is the change."""
+    from conkeeper.domain.safewrite import create_file, edit_file
 
     stamp = time.time() if when is None else when
     head = read_head(root) or ""
     memory_dir.mkdir(parents=True, exist_ok=True)
     text = f"{int(stamp)}\n{head or '-'}\n" + ("baseline\n" if baseline else "")
-    atomic_write(memory_dir / LAST_SYNC_FILE, text, root=memory_dir)
+    path = memory_dir / LAST_SYNC_FILE
+    data = text.encode()
+    if baseline:  # the first session's mark never replaces a real sync written meanwhile
+        create_file(path, data, command="session baseline", source=source, root=memory_dir)
+    else:
+        edit_file(path, lambda _: data, command="sync", source=source, root=memory_dir)
     return LastSync(float(int(stamp)), head, baseline)
 
 
@@ -86,7 +97,7 @@ def ensure_last_sync(root: Path, memory_dir: Path) -> bool:
     try:
         if path.is_symlink() or path.exists() or not memory_dir.is_dir():
             return False
-        record_last_sync(root, memory_dir, baseline=True)
+        record_last_sync(root, memory_dir, baseline=True, source="hook")
     except Exception:  # a read-only folder, a concurrent writer: no baseline this time
         return False
     return True

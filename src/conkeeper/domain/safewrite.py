@@ -1,0 +1,958 @@
+"""The one write path for files a person owns: memory files, agent configs, the corrections queue.
+
+Why it exists: a person edits these files too (their editor, ``echo ... >>``), hooks append to
+them, and several ConKeeper commands may change one file at once. Every ConKeeper writer goes
+through here, so that:
+
+* **One lock.** Every writer takes an exclusive ``flock`` on the target file itself and checks,
+  once it holds it, that the path still names the inode it locked (a writer that replaced the
+  file meanwhile makes it try again). Old appenders that lock the file (``textio.append_text``)
+  share the same lock, and no extra lock file appears beside the user's files.
+* **Edits, never re-renders.** :func:`edit_file` reads the current bytes under the lock and hands
+  them to an edit function that changes only the bytes it concerns (:func:`append_edit`,
+  :func:`replace_span`, :func:`insert_after_line`, :func:`remove_line`). Work is on bytes, so
+  bytes that are not UTF-8 are carried through untouched.
+* **Nothing appended is lost.** The old file stays open while the new one is written; anything a
+  person appended to it (which takes no lock) before or just after the rename is carried over to
+  the new file, and an in-place change or a replaced file makes the edit start again.
+* **Appends are appends.** :func:`append_file` is an ``O_APPEND`` write under the lock, no rename.
+* **A read limit.** No write may push a file past :data:`textio.MAX_MEMORY_FILE_BYTES`, the size
+  readers accept: a file that grew past it would silently drop out of context and search.
+* **A journal and undo.** Every write records its before and after bytes (an append: offset and
+  bytes), the command, who asked (``source``) and when, in a bounded journal beside the files:
+  ``<memory folder>/.history/`` (git-ignored by its own ``.gitignore``) for memory files, and
+  ``<data home>/history/`` for anything else (agent configs). Never in the database: the bytes may
+  hold private blocks. :func:`undo` restores the bytes of one write when nothing changed them
+  since, or refuses with a unified diff and changes nothing; an undo is journaled too.
+
+Standard library only and cheap to import: the hooks append through here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+
+from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, is_within
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
+    Edit = Callable[[bytes], bytes]
+    # (path, check(current) -> conflict diff or None, restore(current) -> bytes or None to
+    # remove, content to recreate when the write removed the file)
+    UndoPlan = tuple[
+        str, Callable[[bytes | None], str | None], Callable[[bytes], bytes | None], bytes | None
+    ]
+
+try:  # POSIX advisory locks; Windows falls back to msvcrt below.
+    import fcntl
+except ImportError:  # pragma: no cover - exercised on Windows only
+    fcntl = None  # type: ignore[assignment]  # mypy types the module as always importable
+
+HISTORY_DIR = ".history"  # inside a memory folder
+CONFIG_HISTORY_DIR = "history"  # inside the data home
+MAX_ENTRIES = 200  # entries of every other writer kept per journal
+MAX_APPEND_ENTRIES = 200  # hooks' compact append entries (log lines) kept per journal, apart
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # whole-file entries, oldest pruned past this
+_APPEND_SUFFIX = ".a.json"
+_ENTRY_SUFFIX = ".json"
+_ATTEMPTS = 20
+
+
+class WriteError(MemoryFileError):
+    """A write was refused or failed; the message is one line meant for a person."""
+
+
+class AlreadyExists(WriteError):
+    """:func:`create_file` found the file there already (it is never overwritten)."""
+
+
+class EditConflict(WriteError):
+    """The bytes an edit concerns are not in the file as expected (changed meanwhile)."""
+
+
+class UndoConflict(WriteError):
+    """An undo would overwrite a later change; ``diff`` shows it and nothing was changed."""
+
+    def __init__(self, message: str, diff: str) -> None:
+        super().__init__(message)
+        self.diff = diff
+
+
+class WriteResult:
+    """What one write did: the file, the journal entry recording it, and what was carried over.
+
+    ``entry_id`` is ``None`` when nothing changed (an edit returning the same bytes) or the
+    journal could not be written (the write itself stands); ``carried`` holds bytes another
+    writer appended during the edit, kept after the edit's own bytes.
+    """
+
+    __slots__ = ("after", "before", "carried", "changed", "entry_id", "path")
+
+    def __init__(
+        self,
+        path: str,
+        entry_id: int | None,
+        before: bytes | None,
+        after: bytes,
+        carried: bytes = b"",
+        changed: bool = True,
+    ) -> None:
+        self.path = path
+        self.entry_id = entry_id
+        self.before = before
+        self.after = after
+        self.carried = carried
+        self.changed = changed
+
+    def __repr__(self) -> str:
+        return f"WriteResult({self.path!r}, entry_id={self.entry_id}, changed={self.changed})"
+
+
+# --------------------------------------------------------------------------- edit helpers
+
+
+def append_edit(data: bytes) -> Edit:
+    """An edit adding ``data`` at the end, after a line break if the file lacks a final one."""
+
+    def edit(current: bytes) -> bytes:
+        if current and not current.endswith((b"\n", b"\r")):
+            return current + line_break(current) + data
+        return current + data
+
+    return edit
+
+
+def replace_span(old: bytes, new: bytes) -> Edit:
+    """An edit replacing the exact bytes ``old`` by ``new``; refuses (:class:`EditConflict`)
+    when ``old`` is no longer in the file exactly once."""
+    if not old:
+        raise ValueError("replace_span needs the bytes to replace")
+
+    def edit(current: bytes) -> bytes:
+        count = current.count(old)
+        if count != 1:
+            where = "no longer in the file" if count == 0 else f"in the file {count} times"
+            raise EditConflict(f"the text to change is {where}; nothing was written")
+        return current.replace(old, new, 1)
+
+    return edit
+
+
+def insert_after_line(line: int, data: bytes, expected: bytes | None = None) -> Edit:
+    """An edit inserting ``data`` after line ``line`` (1-based; 0 inserts at the top). With
+    ``expected``, refuses unless that line still holds exactly those bytes (without its break)."""
+
+    def edit(current: bytes) -> bytes:
+        lines = current.splitlines(keepends=True)
+        if line < 0 or line > len(lines):
+            raise EditConflict(f"the file has no line {line} any more; nothing was written")
+        if expected is not None and (line == 0 or lines[line - 1].rstrip(b"\r\n") != expected):
+            raise EditConflict(f"line {line} changed meanwhile; nothing was written")
+        head = b"".join(lines[:line])
+        if head and not head.endswith((b"\n", b"\r")):
+            head += line_break(current)
+        return head + data + b"".join(lines[line:])
+
+    return edit
+
+
+def remove_line(expected: bytes, near: int | None = None) -> Edit:
+    """An edit removing one line equal to ``expected`` (compared without its line break): the
+    one nearest line ``near`` (1-based) when there are several. Nothing happens when no such line
+    is left (someone removed it already)."""
+    want = expected.rstrip(b"\r\n")
+
+    def edit(current: bytes) -> bytes:
+        lines = current.splitlines(keepends=True)
+        found = [i for i, text in enumerate(lines) if text.rstrip(b"\r\n") == want]
+        if not found:
+            return current
+        target = near - 1 if near is not None else found[0]
+        index = min(found, key=lambda i: (abs(i - target), i))
+        return b"".join(lines[:index] + lines[index + 1 :])
+
+    return edit
+
+
+def text_edit(change: Callable[[str], str]) -> Edit:
+    """An edit made by a text function that keeps every character it does not concern (such as
+    :func:`conkeeper.domain.categories.insert_line_after`): the bytes are decoded with
+    ``surrogateescape`` (bytes that are not UTF-8 come back unchanged) and a UTF-8 BOM is set
+    aside while ``change`` runs."""
+
+    def edit(current: bytes) -> bytes:
+        bom = b"\xef\xbb\xbf" if current.startswith(b"\xef\xbb\xbf") else b""
+        text = current[len(bom) :].decode("utf-8", "surrogateescape")
+        return bom + change(text).encode("utf-8", "surrogateescape")
+
+    return edit
+
+
+def line_break(current: bytes) -> bytes:
+    """The file's own line break: CRLF when it already uses one, else LF."""
+    return b"\r\n" if b"\r\n" in current else b"\n"
+
+
+# --------------------------------------------------------------------------- locking
+
+
+def _lock(fd: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    else:  # pragma: no cover - Windows
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+
+
+def _same_file(fd: int, target: str) -> bool:
+    try:
+        now = os.stat(target)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev)
+
+
+def _open_locked(target: str, flags: int, mode: int = 0o644) -> int:
+    """Open ``target`` and hold the exclusive lock on the inode the path names once locked."""
+    for _ in range(1000):
+        fd = os.open(target, flags | getattr(os, "O_CLOEXEC", 0), mode)
+        try:
+            _lock(fd)
+            if _same_file(fd, target):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # replaced or removed while we waited: lock the file the path names now
+    raise WriteError(f"{target}: kept being replaced while ConKeeper waited for it; try again")
+
+
+def _read_from(fd: int, offset: int) -> bytes:
+    chunks: list[bytes] = []
+    while True:
+        chunk = os.pread(fd, 1 << 20, offset)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        offset += len(chunk)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def _resolve_target(path: Path | str, root: Path | str | None, follow_symlink: bool) -> str:
+    """The file to write (absolute): ``path`` itself, or what an allowed symlink points to."""
+    text = os.path.abspath(os.fspath(path))
+    if root is not None:
+        root_text = os.fspath(root)
+        if os.path.exists(root_text) and not os.path.isdir(root_text):
+            raise WriteError(
+                f"{root_text}: the memory root is a file, not a folder; move it aside and run "
+                "'conkeeper init'"
+            )
+    if os.path.islink(text):
+        real = os.path.realpath(text)
+        inside = root is not None and _within(real, root)
+        if not (follow_symlink or inside):
+            where = f" leading outside {os.fspath(root)}" if root is not None else ""
+            raise WriteError(
+                f"{text}: is a symlink{where}; refusing to replace it with a copy or write "
+                "through it (ask to write through the link explicitly)"
+            )
+        text = real
+    elif root is not None and not follow_symlink:
+        parent = os.path.dirname(os.path.abspath(text))
+        if os.path.exists(parent) and not _within(parent, root):
+            raise WriteError(f"{text}: is outside the memory root {os.fspath(root)}; refusing")
+    if os.path.isdir(text):
+        raise WriteError(f"{text}: is a directory, expected a file")
+    return text
+
+
+def _within(path: str, root: Path | str) -> bool:
+    from pathlib import Path
+
+    return is_within(Path(path), Path(os.fspath(root)))
+
+
+def _check_limit(target: str, size: int, limit: int) -> None:
+    if size > limit:
+        raise WriteError(
+            f"{target}: this change would make the file {size} bytes, past the {limit}-byte "
+            "limit ConKeeper reads; nothing was written (split the file or shorten the entry)"
+        )
+
+
+# --------------------------------------------------------------------------- writes
+
+
+def edit_file(
+    path: Path | str,
+    edit: Edit,
+    *,
+    command: str,
+    source: str,
+    root: Path | str | None = None,
+    follow_symlink: bool = False,
+    limit: int = MAX_MEMORY_FILE_BYTES,
+    journal: Path | str | None = None,
+) -> WriteResult:
+    """Change ``path`` by ``edit(current_bytes) -> new_bytes`` under the shared lock, atomically.
+
+    A missing file is edited from ``b""`` and created. The new bytes go to a temporary file
+    beside it (fsync'd, the old file's permissions), which replaces the old one by rename; bytes
+    another writer appended to the old file meanwhile are carried over; an old file changed in
+    place or replaced meanwhile makes the edit start again from the new bytes. ``root`` is the
+    memory folder (symlinks leading out of it refused; journal in its ``.history``). Raises
+    :class:`WriteError` (or :class:`EditConflict` from the edit) with nothing written.
+    """
+    target = _resolve_target(path, root, follow_symlink)
+    os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+    for _ in range(_ATTEMPTS):
+        outcome = _try_edit(target, edit, limit)
+        if outcome is None:
+            continue
+        before, after, carried, changed, appended_at = outcome
+        entry_id = None
+        folder = journal_dir_for(target, root, journal)
+        if appended_at is not None:  # journaled as an append: undo cuts exactly those bytes
+            payload = after[appended_at:]
+            entry_id = _journal_append(folder, command, source, target, appended_at, payload)
+        elif changed:
+            entry_id = _journal_whole(folder, command, source, target, before, after)
+        return WriteResult(target, entry_id, before, after, carried, changed)
+    raise WriteError(f"{target}: kept changing while ConKeeper edited it; run the command again")
+
+
+def _try_edit(
+    target: str, edit: Edit, limit: int
+) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
+    """One attempt: ``(before, after, carried, changed, appended_at)``, or ``None`` when the
+    file changed under us (try again). ``appended_at`` is the offset when the edit only added
+    bytes at the end, written as an append (no rename: nothing a person appends can be lost)."""
+    created = False
+    try:
+        fd = _open_locked(target, os.O_RDONLY)
+    except FileNotFoundError:
+        try:
+            fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        except FileExistsError:
+            return None
+        _lock(fd)
+        if not _same_file(fd, target):
+            os.close(fd)
+            return None
+        created = True
+    try:
+        current = _read_from(fd, 0)
+        try:
+            new = edit(current)
+        except BaseException:
+            if created and not current:
+                _unlink_if_same(fd, target)
+            raise
+        if new == current:
+            if created:
+                _unlink_if_same(fd, target)
+                return (None, b"", b"", False, None)
+            return (current, current, b"", False, None)
+        if len(new) > len(current):  # a shrinking edit of an oversized file stays possible
+            _check_limit(target, len(new), limit)
+        if current and new.startswith(current):
+            now = _append_tail(fd, target, current, new[len(current) :], limit)
+            if now is None:
+                return None
+            return now
+        carried = _replace(fd, target, current, new, limit)
+        if carried is None:
+            return None
+        before = None if created else current + carried
+        return (before, new + carried, carried, True, None)
+    finally:
+        os.close(fd)
+
+
+def _append_tail(
+    fd: int, target: str, current: bytes, tail: bytes, limit: int
+) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
+    """Append ``tail`` (what an edit added at the end of ``current``) to the locked file, after
+    anything a person appended since it was read (a line break between when their text lacks
+    one); ``None`` (nothing written) when the file was changed in place or replaced."""
+    out = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+    try:
+        same = os.fstat(out)
+        held = os.fstat(fd)
+        if (same.st_ino, same.st_dev) != (held.st_ino, held.st_dev):
+            return None
+        now = current
+        if held.st_size != len(current):
+            now = _read_from(fd, 0)
+            if not now.startswith(current):
+                return None
+            if not now.endswith((b"\n", b"\r")):
+                tail = line_break(now) + tail
+        _check_limit(target, len(now) + len(tail), limit)
+        _write_all(out, tail)
+        return (now, now + tail, now[len(current) :], True, len(now))
+    finally:
+        os.close(out)
+
+
+def _unlink_if_same(fd: int, target: str) -> None:
+    if _same_file(fd, target) and os.fstat(fd).st_size == 0:
+        os.unlink(target)
+
+
+def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> bytes | None:
+    """Write ``new`` over ``target`` (locked through ``fd``, read as ``current``); return the
+    bytes carried over from concurrent appends, or ``None`` when the old file was changed in
+    place or replaced (nothing written)."""
+    held = os.fstat(fd)
+    tmp = _temp_name(target)
+    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    try:
+        _lock(out)  # the new inode is ours until the old one's waiters see it
+        _write_all(out, new)
+        seen = len(current)
+        carried = b""
+        while True:  # carry over what a person appended to the old file meanwhile
+            tail = _read_from(fd, seen)
+            if not tail:
+                break
+            _check_limit(target, len(new) + len(carried) + len(tail), limit)
+            _write_all(out, tail)
+            carried += tail
+            seen += len(tail)
+        if os.pread(fd, len(current), 0) != current or not _same_file(fd, target):
+            os.close(out)
+            os.unlink(tmp)
+            return None
+        os.fchmod(out, held.st_mode & 0o7777)
+        os.fsync(out)
+        os.replace(tmp, target)
+        late = _drain_old(fd, seen)  # written through a handle opened before the rename
+        if late:  # O_APPEND: a person may be appending to the new file by now
+            if fcntl is not None:
+                fcntl.fcntl(out, fcntl.F_SETFL, fcntl.fcntl(out, fcntl.F_GETFL) | os.O_APPEND)
+            else:  # pragma: no cover - Windows
+                os.lseek(out, 0, os.SEEK_END)
+            _write_all(out, late)
+            carried += late
+            os.fsync(out)
+        os.close(out)
+        return carried
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.close(out)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+DRAIN_SECONDS = 0.25  # the longest an edit waits for a person's open handle on the old file
+
+
+def _drain_old(fd: int, seen: int) -> bytes:
+    """Bytes written to the replaced file after offset ``seen``, waiting (bounded) until no
+    other process holds it open, so a person's ``>>`` that opened it just before the rename and
+    writes just after is carried over too.
+
+    "Nobody else holds it open" is asked of the kernel with a write lease (Linux
+    ``F_SETLEASE``, granted only to the sole opener, released at once); where leases are not
+    available, or the file has other names, the bytes written so far are taken once.
+    """
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)  # writers queued on the old file move to the new one
+    late = b""
+    setlease = getattr(fcntl, "F_SETLEASE", None)
+    if setlease is None or os.fstat(fd).st_nlink != 0:
+        return _read_from(fd, seen)
+    deadline = time.monotonic() + DRAIN_SECONDS
+    while True:
+        chunk = _read_from(fd, seen + len(late))
+        late += chunk
+        try:
+            fcntl.fcntl(fd, setlease, fcntl.F_WRLCK)
+        except OSError as exc:
+            import errno
+
+            if exc.errno not in (errno.EAGAIN, errno.EBUSY) or time.monotonic() > deadline:
+                return late + _read_from(fd, seen + len(late))
+            time.sleep(0.0005)  # a person's handle is still open: let their write land
+            continue
+        fcntl.fcntl(fd, setlease, fcntl.F_UNLCK)
+        return late + _read_from(fd, seen + len(late))
+
+
+_TEMP_COUNTER = [0]
+
+
+def _temp_name(target: str) -> str:
+    _TEMP_COUNTER[0] += 1
+    folder, name = os.path.split(target)
+    return os.path.join(folder, f".{name}.{os.getpid()}.{_TEMP_COUNTER[0]}.conkeeper-tmp")
+
+
+def append_file(
+    path: Path | str,
+    data: bytes,
+    *,
+    command: str,
+    source: str,
+    header: bytes = b"",
+    root: Path | str | None = None,
+    follow_symlink: bool = False,
+    limit: int = MAX_MEMORY_FILE_BYTES,
+    journal: Path | str | None = None,
+) -> WriteResult:
+    """Append ``data`` to ``path`` with one ``O_APPEND`` write under the shared lock (no
+    rename), writing ``header`` first when the file is missing or empty. Journaled compactly
+    (offset and bytes), so the hook's per-line append stays cheap. ``WriteResult.before`` is
+    ``None`` and ``after`` the bytes written."""
+    target = _resolve_target(path, root, follow_symlink)
+    try:
+        fd = _open_locked(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+        fd = _open_locked(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        offset = os.fstat(fd).st_size
+        payload = header + data if offset == 0 else data
+        _check_limit(target, offset + len(payload), limit)
+        _write_all(fd, payload)
+        entry_id = _journal_append(
+            journal_dir_for(target, root, journal), command, source, target, offset, payload
+        )
+    finally:
+        os.close(fd)
+    return WriteResult(target, entry_id, None, payload)
+
+
+def create_file(
+    path: Path | str,
+    data: bytes,
+    *,
+    command: str,
+    source: str,
+    root: Path | str | None = None,
+    limit: int = MAX_MEMORY_FILE_BYTES,
+    journal: Path | str | None = None,
+) -> WriteResult:
+    """Create ``path`` holding ``data``; refuses (:class:`WriteError`) when it exists, so an
+    existing file is never overwritten silently. An empty file that exists counts as existing."""
+    target = _resolve_target(path, root, False)
+    if os.path.lexists(target):
+        raise AlreadyExists(f"{target}: already exists; ConKeeper does not overwrite it")
+
+    def edit(current: bytes) -> bytes:
+        if current:
+            raise AlreadyExists(f"{target}: was created meanwhile; ConKeeper does not overwrite it")
+        return data
+
+    return edit_file(
+        target, edit, command=command, source=source, root=root, limit=limit, journal=journal
+    )
+
+
+def delete_file(
+    path: Path | str,
+    expected: bytes,
+    *,
+    command: str,
+    source: str,
+    root: Path | str | None = None,
+    journal: Path | str | None = None,
+) -> WriteResult:
+    """Remove ``path`` under the lock, only while it holds exactly ``expected`` (journaled, so
+    undo brings it back); refuses with :class:`EditConflict` otherwise."""
+    target = _resolve_target(path, root, False)
+    fd = _open_locked(target, os.O_RDONLY)
+    try:
+        current = _read_from(fd, 0)
+        if current != expected:
+            raise EditConflict(f"{target}: changed meanwhile; nothing was removed")
+        os.unlink(target)
+    finally:
+        os.close(fd)
+    entry_id = _journal_whole(
+        journal_dir_for(target, root, journal), command, source, target, current, None
+    )
+    return WriteResult(target, entry_id, current, b"")
+
+
+# --------------------------------------------------------------------------- the journal
+
+
+def journal_dir_for(
+    target: Path | str, root: Path | str | None = None, journal: Path | str | None = None
+) -> str:
+    """Where writes to ``target`` are journaled: ``journal`` when given, else ``.history`` in
+    the ``.claude/memory`` folder holding the file (project or global), else in ``root`` (a
+    memory folder elsewhere), else the data home's ``history`` folder (agent configs)."""
+    if journal is not None:
+        return os.fspath(journal)
+    probe = os.path.dirname(os.path.abspath(os.fspath(target)))
+    while True:
+        parent = os.path.dirname(probe)
+        if os.path.basename(probe) == "memory" and os.path.basename(parent) == ".claude":
+            return os.path.join(probe, HISTORY_DIR)
+        if parent == probe:
+            break
+        probe = parent
+    if root is not None:
+        return os.path.join(os.fspath(root), HISTORY_DIR)
+    return config_journal_dir()
+
+
+def config_journal_dir() -> str:
+    """The data home's journal, for files outside any memory folder (agent configs)."""
+    from conkeeper.domain.paths import data_folder
+
+    return os.path.join(data_folder(), CONFIG_HISTORY_DIR)
+
+
+def memory_journal_dir(memory_dir: Path | str) -> str:
+    """The journal of a memory folder."""
+    return os.path.join(os.fspath(memory_dir), HISTORY_DIR)
+
+
+def _prepare(folder: str) -> None:
+    if not os.path.isdir(folder):
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        ignore = os.path.join(folder, ".gitignore")
+        if not os.path.exists(ignore):
+            with open(ignore, "w", encoding="utf-8") as handle:
+                handle.write(
+                    "# ConKeeper's write journal (may hold private text): never commit\n*\n"
+                )
+
+
+def _b64(data: bytes | None) -> str | None:
+    if data is None:
+        return None
+    import binascii
+
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
+
+
+def _unb64(text: str | None) -> bytes | None:
+    if text is None:
+        return None
+    import binascii
+
+    return binascii.a2b_base64(text)
+
+
+def _entry_ids(names: list[str]) -> list[tuple[int, str]]:
+    found = []
+    for name in names:
+        head = name.split(".", 1)[0]
+        if head.isdigit() and name.endswith(_ENTRY_SUFFIX):
+            found.append((int(head), name))
+    found.sort()
+    return found
+
+
+def _store(folder: str, record: dict[str, Any], suffix: str, cap: int) -> int | None:
+    """Write one journal entry under the next free id, prune that kind past ``cap``; the id, or
+    ``None`` when the journal cannot be written (the write it records stands)."""
+    try:
+        _prepare(folder)
+        names = os.listdir(folder)
+        ids = _entry_ids(names)
+        next_id = ids[-1][0] + 1 if ids else 1
+        for _ in range(100):
+            record["id"] = next_id
+            name = os.path.join(folder, f"{next_id:06d}{suffix}")
+            try:
+                fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            except FileExistsError:
+                next_id += 1
+                continue
+            try:
+                _write_all(fd, json.dumps(record, separators=(",", ":")).encode("utf-8"))
+            finally:
+                os.close(fd)
+            _prune(folder, [n for _, n in ids], suffix, cap)
+            return next_id
+    except OSError:
+        return None
+    return None
+
+
+def _prune(folder: str, names: list[str], suffix: str, cap: int) -> None:
+    """Drop the oldest entries of one kind past ``cap`` (whole-file entries also past
+    :data:`MAX_JOURNAL_BYTES` in all, the newest always kept). ``names`` excludes the new one."""
+    appends = suffix == _APPEND_SUFFIX
+    kind = [n for n in names if n.endswith(_APPEND_SUFFIX) == appends]
+    excess = max(len(kind) + 1 - cap, 0)
+    drop = kind[:excess]
+    if not appends:
+        keep = kind[excess:]
+        sizes = [_size(os.path.join(folder, name)) for name in keep]
+        total = sum(sizes)
+        for name, size in zip(keep, sizes, strict=True):
+            if total <= MAX_JOURNAL_BYTES:
+                break
+            drop.append(name)
+            total -= size
+    for name in drop:
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, name))
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _journal_whole(
+    folder: str,
+    command: str,
+    source: str,
+    target: str,
+    before: bytes | None,
+    after: bytes | None,
+    undoes: str | None = None,
+) -> int | None:
+    record: dict[str, Any] = {
+        "id": 0,
+        "time": time.time(),
+        "command": command,
+        "source": source,
+        "files": [{"path": target, "op": "write", "before": _b64(before), "after": _b64(after)}],
+    }
+    if undoes is not None:
+        record["undoes"] = undoes
+    return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
+
+
+def _journal_append(
+    folder: str, command: str, source: str, target: str, offset: int, payload: bytes
+) -> int | None:
+    record = {
+        "id": 0,
+        "time": time.time(),
+        "command": command,
+        "source": source,
+        "files": [{"path": target, "op": "append", "offset": offset, "data": _b64(payload)}],
+    }
+    if source == "hook":  # hook log lines are pruned apart, never crowding out other writes
+        return _store(folder, record, _APPEND_SUFFIX, MAX_APPEND_ENTRIES)
+    return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
+
+
+class JournalEntry:
+    """One journaled write: ``id``, ``time`` (Unix seconds), ``command``, ``source``, ``files``
+    (the raw per-file records), ``undoes`` (the id an undo entry reverted) and its journal."""
+
+    __slots__ = ("command", "files", "id", "journal", "source", "time", "undoes")
+
+    def __init__(self, journal: str, raw: dict[str, Any]) -> None:
+        self.journal = journal
+        self.id = int(raw["id"])
+        self.time = float(raw.get("time", 0.0))
+        self.command = str(raw.get("command", ""))
+        self.source = str(raw.get("source", ""))
+        self.files: list[dict[str, Any]] = list(raw.get("files", []))
+        undoes = raw.get("undoes")
+        self.undoes = None if undoes is None else str(undoes)
+
+    @property
+    def paths(self) -> list[str]:
+        """The files this write changed."""
+        return [str(f.get("path", "")) for f in self.files]
+
+
+def read_journal(folder: Path | str) -> list[JournalEntry]:
+    """Every entry of a journal folder, oldest first (unreadable entries skipped)."""
+    text = os.fspath(folder)
+    try:
+        names = os.listdir(text)
+    except OSError:
+        return []
+    entries = []
+    for _, name in _entry_ids(names):
+        try:
+            with open(os.path.join(text, name), encoding="utf-8") as handle:
+                entries.append(JournalEntry(text, json.load(handle)))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return entries
+
+
+# --------------------------------------------------------------------------- undo
+
+
+def undo(
+    folder: Path | str,
+    entry_id: int | None = None,
+    *,
+    source: str = "user-cli",
+) -> JournalEntry:
+    """Restore the bytes from before journal entry ``entry_id`` of ``folder`` (default:
+    :func:`newest_undoable`); returns the entry undone.
+
+    Every file must still hold that write's after-bytes (an append: its bytes where they were
+    written); otherwise :class:`UndoConflict` carries a unified diff and nothing is changed. The
+    undo is itself journaled, and an entry is never undone twice.
+    """
+    entries = read_journal(folder)
+    undone = {e.undoes for e in entries if e.undoes is not None}
+    if entry_id is None:
+        newest = newest_undoable(entries)
+        if newest is None:
+            raise WriteError("nothing to undo: the journal holds no write that is not undone")
+        entry = newest
+    else:
+        found = [e for e in entries if e.id == entry_id]
+        if not found:
+            raise WriteError(f"no write {entry_id} in the journal; see 'conkeeper history'")
+        entry = found[0]
+        if str(entry.id) in undone:
+            raise WriteError(f"write {entry_id} was already undone")
+    plans = [_undo_plan(f) for f in entry.files]
+    for path, check, _, _ in plans:  # every file checked before any is changed
+        problem = check(_current(path))
+        if problem is not None:
+            raise _conflict(entry, path, problem)
+    for plan in plans:
+        _apply_undo(entry, plan, source, os.fspath(folder))
+    return entry
+
+
+def newest_undoable(entries: list[JournalEntry]) -> JournalEntry | None:
+    """The write a plain ``undo`` reverts: the newest one that is neither an undo, undone
+    already, nor a hook's log line (those are undone by id only)."""
+    undone = {e.undoes for e in entries if e.undoes is not None}
+    candidates = [
+        e for e in entries if e.undoes is None and str(e.id) not in undone and e.source != "hook"
+    ]
+    return max(candidates, key=lambda e: (e.time, e.id)) if candidates else None
+
+
+def _undo_plan(record: dict[str, Any]) -> UndoPlan:
+    """``(path, check, restore, recreate)``: ``check(current)`` is ``None`` or a conflict diff,
+    ``restore(current)`` the bytes to write back (``None``: remove the file); ``recreate`` is
+    the content to bring back when the write removed the file."""
+    path = str(record["path"])
+    if record.get("op") == "append":
+        offset = int(record["offset"])
+        data = _unb64(record["data"]) or b""
+
+        def check_append(current: bytes | None) -> str | None:
+            if current is not None and current[offset : offset + len(data)] == data:
+                return None
+            now = b"" if current is None else current[offset : offset + len(data)]
+            return _diff(path, data, now, f"appended at byte {offset}", "there now")
+
+        def restore_append(current: bytes) -> bytes | None:
+            rest = current[:offset] + current[offset + len(data) :]
+            return None if offset == 0 and not rest else rest
+
+        return path, check_append, restore_append, None
+    before = _unb64(record.get("before"))
+    after = _unb64(record.get("after"))
+
+    def check_write(current: bytes | None) -> str | None:
+        if current == after:
+            return None
+        return _diff(path, after or b"", current or b"", "after the write", "now")
+
+    def restore_write(current: bytes) -> bytes | None:
+        return before
+
+    return path, check_write, restore_write, before if after is None else None
+
+
+def _current(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+
+
+def _conflict(entry: JournalEntry, path: str, diff: str) -> UndoConflict:
+    return UndoConflict(
+        f"{path}: changed since write {entry.id} ({entry.command}); nothing was undone", diff
+    )
+
+
+def _apply_undo(
+    entry: JournalEntry,
+    plan: UndoPlan,
+    source: str,
+    folder: str,
+) -> None:
+    path, check, restore, recreate = plan
+    command = f"undo {entry.id}"
+    if recreate is not None:  # the write removed the file: bring it back, never over a new one
+        result = create_file(path, recreate, command=command, source=source, journal=folder)
+        _mark_undo(folder, result.entry_id, entry.id)
+        return
+    state: dict[str, bytes | None] = {}
+
+    def edit(now: bytes) -> bytes:
+        conflict = check(now)
+        if conflict is not None:
+            raise _conflict(entry, path, conflict)
+        state["new"] = restore(now)
+        return now if state["new"] is None else state["new"]
+
+    result = edit_file(
+        path, edit, command=command, source=source, follow_symlink=True, journal=folder
+    )
+    if state.get("new") is None:  # the write created the file: remove it again
+        result = delete_file(path, result.after, command=command, source=source, journal=folder)
+    _mark_undo(folder, result.entry_id, entry.id)
+
+
+def _mark_undo(folder: str, undo_id: int | None, undone: int) -> None:
+    """Record in the undo's own entry which write it reverted."""
+    if undo_id is None:
+        return
+    name = os.path.join(folder, f"{undo_id:06d}{_ENTRY_SUFFIX}")
+    try:
+        with open(name, encoding="utf-8") as handle:
+            record = json.load(handle)
+        record["undoes"] = str(undone)
+        with open(name, "w", encoding="utf-8") as handle:
+            json.dump(record, handle, separators=(",", ":"))
+    except (OSError, ValueError):
+        pass
+
+
+def _diff(path: str, expected: bytes, now: bytes, left: str, right: str) -> str:
+    """A unified diff of two versions, private lines blanked and secrets redacted on both
+    sides first (the diff is shown to a person and may end up in a terminal log)."""
+    import difflib
+
+    from conkeeper.domain.privacy import blank_private
+    from conkeeper.domain.secrets import redact
+
+    def shown(data: bytes) -> list[str]:
+        text = data.decode("utf-8", "replace")
+        return redact(blank_private(text)).splitlines(keepends=True)
+
+    lines = difflib.unified_diff(
+        shown(expected), shown(now), f"{path} ({left})", f"{path} ({right})"
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
