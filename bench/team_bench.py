@@ -384,7 +384,7 @@ def bench(database: str, observations: int, queries: int, hook_runs: int) -> dic
                 "--team",
                 f"team{t}",
                 "--json",
-            )  # fmt: skip
+            )
         )["token"]
         for t in range(TEAMS)
     ]

@@ -72,6 +72,9 @@ MACHINE_WRITERS: dict[str, str] = {
     "hooks.on_session_end": "the detached extractor's log",
     "services.observations.extract": "the worker lock file",
     "cli.cmd_export": "the export file the person names with --output",
+    "services.team.credentials": "the team join file in the data home (0600)",
+    "services.team.sync": "the team sync's marks and lock file in the data home",
+    "services.team.recent": "the team block's cache in the data home",
 }
 WRITE_CALLS = {"atomic_write", "append_text", "write_text", "write_bytes", "replace", "rename"}
 

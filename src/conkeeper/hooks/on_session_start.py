@@ -45,6 +45,7 @@ def handle(ctx: HookContext) -> HookResult | None:
         info.injected_at = _mark_injected(ctx, source)
         info.freshness = _freshness(ctx)
         info.health = _health(ctx)
+        info.team = _team(ctx)
     problems: list[str] = []
     text = build_session_context(
         ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems
@@ -52,6 +53,17 @@ def handle(ctx: HookContext) -> HookResult | None:
     for problem in problems:
         ctx.log(problem, "WARNING")
     return HookResult(additional_context=text)
+
+
+def _team(ctx: HookContext) -> list[dict[str, str]]:
+    """Teammates' newest decisions and bug fixes, from the cache the last team sync wrote (a
+    small file; the hook never asks the server)."""
+    if not ctx.config.team_sync or ctx.location is None:
+        return []
+    from conkeeper.domain.paths import data_folder
+    from conkeeper.services.team.recent import read_recent
+
+    return read_recent(data_folder(ctx.env), ctx.location.identity)
 
 
 def _mark_injected(ctx: HookContext, source: str) -> float | None:

@@ -371,12 +371,15 @@ def upsert_records(
     return len(records)
 
 
-def _project_ids(conn: psycopg.Connection[Any], team_ids: Sequence[int], key: str) -> list[int]:
+def _project_ids(
+    conn: psycopg.Connection[Any], team_ids: Sequence[int], key: str
+) -> list[tuple[int, int]]:
+    """``(team_id, project_id)`` of a project key in each of the teams that hold it."""
     rows = conn.execute(
-        "SELECT id FROM team_projects WHERE team_id = ANY(%s) AND project_key = %s",
+        "SELECT team_id, id FROM team_projects WHERE team_id = ANY(%s) AND project_key = %s",
         (list(team_ids), key),
     ).fetchall()
-    return [int(r[0]) for r in rows]
+    return [(int(r[0]), int(r[1])) for r in rows]
 
 
 def _hit(row: Sequence[Any]) -> TeamHit:
@@ -398,7 +401,7 @@ def _hit(row: Sequence[Any]) -> TeamHit:
 
 # Ranking reads every candidate's tsvector: a query matching thousands of records of a project
 # ranks its newest MAX_RANKED matches (the AND stage is rarely that broad).
-MAX_RANKED = 2000
+MAX_RANKED = 500
 
 # Every word (the planner's AND), then any word: the same lexemes, the operator swapped.
 AND_QUERY = "plainto_tsquery('english', %(q)s)"
@@ -428,18 +431,19 @@ def search_records(
 
 def _ranked(
     conn: psycopg.Connection[Any],
-    project_ids: Sequence[int],
+    project_ids: Sequence[tuple[int, int]],
     tsquery_sql: str,
     query: str,
     limit: int,
     kinds: Sequence[str],
 ) -> list[TeamHit]:
     hits: list[TeamHit] = []
-    for project_id in project_ids:  # one probe per project (nearly always one)
+    for team_id, project_id in project_ids:  # one probe per project (nearly always one)
         rows = conn.execute(
             f"SELECT {_HIT_COLUMNS}, ts_rank_cd(r.search, q.query) AS score "
             f"FROM (SELECT {tsquery_sql} AS query) q CROSS JOIN LATERAL ("
-            "  SELECT * FROM team_records m WHERE m.project_id = %(project)s "
+            "  SELECT * FROM team_records m "
+            "  WHERE m.team_id = %(team)s AND m.project_id = %(project)s "
             "  AND m.search @@ q.query AND m.kind = ANY(%(kinds)s) "
             "  ORDER BY m.created_at DESC LIMIT %(cap)s) r "
             "JOIN users u ON u.id = r.author_id "
@@ -447,6 +451,7 @@ def _ranked(
             "ORDER BY score DESC, r.created_at DESC LIMIT %(limit)s",
             {
                 "q": query,
+                "team": team_id,
                 "project": project_id,
                 "kinds": list(kinds),
                 "limit": limit,
@@ -473,9 +478,16 @@ def recent_records(
     rows = conn.execute(
         f"SELECT {_HIT_COLUMNS} FROM team_records r JOIN users u ON u.id = r.author_id "
         "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
-        "WHERE r.project_id = ANY(%s) AND r.kind = 'observation' AND r.type = ANY(%s) "
+        "WHERE r.team_id = ANY(%s) AND r.project_id = ANY(%s) "
+        "AND r.kind = 'observation' AND r.type = ANY(%s) "
         "AND u.name <> %s ORDER BY r.created_at DESC LIMIT %s",
-        (project_ids, list(types), exclude_author, limit),
+        (
+            [team for team, _ in project_ids],
+            [project for _, project in project_ids],
+            list(types),
+            exclude_author,
+            limit,
+        ),
     ).fetchall()
     return [_hit(r) for r in rows]
 

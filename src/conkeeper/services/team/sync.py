@@ -184,7 +184,47 @@ def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult
                         _save_marks(marks)
         except client.TeamServerError as exc:
             error = str(exc)
+        if error is None:
+            _refresh_recent(creds, projects)
     return SyncResult(pushed, pending(conn, creds), refused, len(projects), error)
+
+
+def _refresh_recent(creds: credentials.TeamCredentials, projects: list[SharedProject]) -> None:
+    """Cache teammates' newest decisions and bug fixes per shared project for SessionStart
+    (which never asks the network itself). Best effort: a failure keeps the old cache."""
+    from conkeeper.domain.paths import data_folder
+    from conkeeper.services.team.recent import write_recent
+
+    for shared in projects:
+        try:
+            hits = client.recent(creds, shared.key, recent_limit())
+        except client.TeamServerError:
+            return
+        items = [
+            {
+                "author": str(clean_or_empty(str(hit.get("author", "")))),
+                "type": str(clean_or_empty(str(hit.get("type", "")))),
+                "title": str(clean_or_empty(str(hit.get("title", ""))))[:160],
+                "when": _day(hit.get("created_at")),
+            }
+            for hit in hits
+        ]
+        write_recent(data_folder(), shared.project.identity, items)
+
+
+def recent_limit() -> int:
+    """How many teammates' items SessionStart may show."""
+    from conkeeper.services.team.recent import MAX_ITEMS
+
+    return MAX_ITEMS
+
+
+def _day(value: object) -> str:
+    import time
+
+    if not isinstance(value, int) or value <= 0:
+        return ""
+    return time.strftime("%Y-%m-%d", time.localtime(value / 1000))
 
 
 def _push_batch(
