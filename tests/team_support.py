@@ -151,6 +151,7 @@ class TeamServer:
             return ""
         self.proc.terminate()
         _out, err = self.proc.communicate(timeout=30)
+        assert self.proc.returncode == 0, err  # graceful: requests finished, pool closed
         return err
 
 

@@ -19,6 +19,7 @@ Database calls run in worker threads over a psycopg pool.
 from __future__ import annotations
 
 import json
+import signal
 import socket
 from typing import Annotated, Any
 
@@ -229,6 +230,7 @@ def run(database: str, host: str, port: int) -> None:
             team_pg.require_current(conn)
     except TeamStoreError as exc:
         raise ServerUnavailable(str(exc)) from None
+    previous = signal.signal(signal.SIGTERM, _stop_cleanly)
     try:
         sock = _bind(host, port)
         app = build_app(pool, host)
@@ -238,7 +240,14 @@ def run(database: str, host: str, port: int) -> None:
             lambda: uvicorn.Server(config).serve(sockets=[sock]), backend_options=_loop_options()
         )
     finally:
+        signal.signal(signal.SIGTERM, previous)
         pool.close()
+
+
+def _stop_cleanly(signum: int, frame: object) -> None:
+    """After uvicorn's graceful shutdown it re-raises the SIGTERM it caught; ending here with
+    status 0 lets the pool close instead of the default handler killing the process."""
+    raise SystemExit(0)
 
 
 def _loop_options() -> dict[str, Any]:
