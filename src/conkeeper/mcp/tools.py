@@ -113,9 +113,10 @@ def search(
     """A compact index of hits (id, where, a short snippet), ranked by the search service.
 
     Its notices say when the session window left older session files out, as the CLI does,
-    so an agent knows to ask again with ``all_time``. With ``team``, the team server's hits for
-    this project follow, each with its ``author`` (``source`` "team"; a notice when the team
-    could not be asked).
+    so an agent knows to ask again with ``all_time``, and name memory files that could not be
+    read whole (invalid UTF-8 read with replacements, or skipped for size or permissions). With
+    ``team``, the team server's hits for this project follow, each with its ``author``
+    (``source`` "team"; a notice when the team could not be asked).
     """
     from conkeeper.services.search.engine import SearchError, SearchRequest
     from conkeeper.services.search.engine import search as run_search
@@ -137,7 +138,11 @@ def search(
     except SearchError as exc:
         raise ToolInputError(str(exc)) from None
     hits = [_compact_hit(hit) for hit in response.hits]
-    notices = [*response.notices, *_window_notice(response.window)]
+    notices = [
+        *response.notices,
+        *_window_notice(response.window),
+        *(f"not read whole: {path}: {why}" for path, why in response.unread),
+    ]
     if team:
         hits += _team_hits(cwd, query, limit, notices)
     payload = {
