@@ -330,6 +330,9 @@ def serve_http(project_dir: Path, port: int = 0, announce: Callable[[str], None]
     except OSError as exc:
         sock.close()
         raise McpUnavailable(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
+    # Listen before the address is announced: a client that connects before uvicorn has
+    # started waits in the backlog instead of being refused.
+    sock.listen(128)
     url = f"http://{HOST}:{sock.getsockname()[1]}{MCP_PATH}"
     app = build_server(project_dir, token).streamable_http_app(
         streamable_http_path=MCP_PATH, host=HOST
