@@ -59,6 +59,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
     "consolidate": ("cmd_consolidate", "Propose merging duplicate or contradictory memory entries"),
     "mcp": ("cmd_mcp", "Serve memory to MCP clients over stdio, or --http on 127.0.0.1"),
+    "server": ("cmd_server", "Run the team memory server (PostgreSQL): init, token, serve"),
+    "team": ("cmd_team", "Join a team server, push this machine's shared memory, status"),
 }
 
 
