@@ -25,6 +25,12 @@ from pathlib import Path
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.corrections.benign import neutralize, strip_pasted
+from conkeeper.services.analysis.corrections.structure import (
+    Shape,
+    fix_typos,
+    model_vetoed,
+    structural_match,
+)
 from conkeeper.services.analysis.corrections.rules import (
     _LEAD,
     _NO,
@@ -155,7 +161,11 @@ def strip_noise(text: str) -> str:
         prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
     if "'" in prose:
         prose = _SINGLE_QUOTED.sub("QUOTED", prose)
-    return neutralize(prose)
+    return neutralize(_HYPHENATED.sub(r"\1_", fix_typos(prose)))
+
+
+# "wrong-way driver", "no-op", "stop-gap": a compound noun, not a correction word
+_HYPHENATED = LazyPattern(r"\b(wrong|stop|no|not|undo|again|revert|still)-(?=[a-z])", re.IGNORECASE)
 
 
 def _shouted_token(line: str) -> bool:
@@ -364,11 +374,15 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     prose = strip_noise(text or "")
     found = sentences(prose)
     best, bonus = _rule_match(found)
+    shape = Shape(prose, found)
+    structural, shape_name, span = structural_match(_join_bare_no(found), shape)
+    if structural > best.confidence:
+        best, bonus = Detection(CORRECTION, structural, shape_name, span), 0.0
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         return Detection(
             best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
         )
-    if model:
+    if model and not model_vetoed(prose, shape):
         flagged = _model_match(text or "", prose, best, level)
         if flagged is not None:
             return flagged

@@ -1,0 +1,253 @@
+"""Who a prompt's negation is aimed at: the agent's last move, or the spec of a new task.
+
+The phrase rules in :mod:`.rules` match how a correction is worded; they generalise badly to
+prompts unlike the ones they were tuned on, because the same words ("don't", "not", "instead",
+"again") carry both corrections and ordinary requests. This module reads the prompt's
+*structure* instead:
+
+* **aimed at the agent**: the prompt refers to what the agent just did (``you`` with a past
+  verb, ``your changes``, ``again``, ``every time``, ``I said``, ``as it was``): a prohibition
+  or a contrast there corrects it;
+* **a new task's spec**: a request for new work, a constraint stated up front ("for this
+  task"), a question, or the user's own action ("the commit I made") with nothing aimed at the
+  agent: the same words state what to build, and the learned scorer is not trusted there;
+* **terse contrasts**: a whole prompt of a few words that only says "not X" / "X not Y" /
+  "wrong X" / "no. X" replaces something the agent just produced;
+* **approval**: praise or absolution ("you were right", "not your fault", "I like it") with no
+  "but" after it is not a correction, whatever else the scorer reads.
+
+It also repairs common typos of the few words the detector keys on ("stpo", "wrng",
+"chnage"), so a hurried correction is read like a careful one. Standard library only: it runs
+in the UserPromptSubmit hook.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.services.analysis.corrections.rules import _LEAD, NEW_WORK
+
+# ------------------------------------------------------------------------- typo repair
+
+# the words the rules key on; a one-letter slip of these is read as the word
+_KEYWORDS = (
+    "stop",
+    "wrong",
+    "change",
+    "again",
+    "revert",
+    "instead",
+    "please",
+    "remove",
+    "delete",
+    "the",
+    "that's",
+    "don't",
+    "didn't",
+    "doesn't",
+    "said",
+    "told",
+    "asked",
+    "already",
+    "never",
+    "broke",
+    "broken",
+    "undo",
+    "use",
+)
+# real words a slip of a keyword could spell: never "repaired"
+_REAL_WORDS = frozenset(
+    "top tops spot post pots opts sop set sue us ear eat tea eta ate hte dose does done odne "
+    "ward word worn worg gain agin said sad sid aid sai slid tod old lod ask asked naver "
+    "never nver ever evr brok broker borke undo udno nod use sue ues sure rust instead "
+    "prase pease pleas lease relase".split()
+)
+_WORD = LazyPattern(r"[A-Za-z']{3,9}")
+_TYPOS: dict[str, str] = {}
+
+
+def _variants(word: str) -> set[str]:
+    """One adjacent transposition or (for words of five letters or more) one deletion."""
+    out = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    if len(word.replace("'", "")) >= 5:
+        out |= {word[:i] + word[i + 1 :] for i in range(len(word)) if word[i] != "'"}
+    return out
+
+
+def _typo_table() -> dict[str, str]:
+    if not _TYPOS:
+        for keyword in _KEYWORDS:
+            for variant in _variants(keyword):
+                if variant != keyword and variant not in _REAL_WORDS and "'" not in variant[:1]:
+                    _TYPOS.setdefault(variant, keyword)
+        for keyword in _KEYWORDS:  # a keyword is never a typo of another
+            _TYPOS.pop(keyword, None)
+    return _TYPOS
+
+
+def fix_typos(prose: str) -> str:
+    """``prose`` with one-letter slips of the detector's keywords repaired ("stpo" -> "stop")."""
+    table = _typo_table()
+
+    def repair(match: re.Match[str]) -> str:
+        word = match.group(0)
+        fixed = table.get(word.lower())
+        if fixed is None:
+            return word
+        return fixed.upper() if word.isupper() else fixed
+
+    return _WORD.sub(repair, prose)
+
+
+# ------------------------------------------------------------------------- structure
+
+_PAST = (
+    r"(?:\w+ed|did|made|wrote|put|ran|took|broke|kept|left|set|got|threw|built|chose|went|"
+    r"brought|forgot|undid|rewrote|overwrote|stuck|split|cut|hid|dropped|swapped|moved)"
+)
+# what a prompt says about the agent's last move
+_AIMED = LazyPattern(
+    r"\byou(?:'ve| have)? (?:also |just |again |even |still |then |already |now |clearly )?"
+    + _PAST
+    + r"\b(?! (?:a (?:great|good|nice)|great|well|good|it right|exactly)\b)|"
+    r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|code|patch|commit|version|refactor|"
+    r"attempt|output|diff|rewrite)\b|\bi (?:already |just )?(?:said|told you|asked(?: you)?)\b"
+    r"(?! (?:in|on) the\b)|\bevery (?:single )?time\b|\bagain\b|\bas (?:it|they|before) "
+    r"(?:was|were)\b|\bby hand\b",
+    re.IGNORECASE,
+)
+# a "you <past verb>" that praises, thanks or asks back is not aimed at a mistake
+_YOU_PRAISED = LazyPattern(
+    r"\byou (?:were|are) right\b|\byou (?:nailed|fixed|solved|handled|managed|found|spotted|"
+    r"caught|asked|mentioned|suggested|explained|noted|pointed|proposed|wanted|needed)\b",
+    re.IGNORECASE,
+)
+_PROHIBITION = LazyPattern(
+    r"(?:"
+    + _LEAD
+    + r"(?:(?:please|pls|just|and|but|so|also|kindly)\s+)?|[,;]\s*(?:and |but |just |please |"
+    r"pls )?)(?:don'?t|do not|never|stop|quit)\b(?!\s*(?:mind|worry|bother|hesitate|rush|panic|"
+    r"forget|be afraid|sweat)\b)",
+    re.IGNORECASE,
+)
+# "don't implement anything yet", "not for now": a deferral, not a correction
+_DEFERRAL = LazyPattern(
+    r"\b(?:yet|for now|for the moment|for the time being)\b|\b(?:if|unless|when|whenever)\b",
+    re.IGNORECASE,
+)
+_CONTRAST = LazyPattern(
+    r"\b(?:just|only|instead|rather)\b|[,;]\s*(?:use|keep|leave|put|do|call|move|apply)\b|"
+    r"^(?:keep|leave)\b",
+    re.IGNORECASE,
+)
+_NOT_FOR_ME = LazyPattern(
+    r"\b(?:i (?:want|wanna|will|'ll|would like) (?:to )?do|i'?ll do|let me do)\b",
+    re.IGNORECASE,
+)
+# an imperative that puts something back or swaps it ("keep the limits as they were", "prefer")
+_RESTORE = LazyPattern(
+    _LEAD + r"(?:(?:please|pls|just|kindly|now)\s+)?(?:use|prefer|keep|leave|put|revert|undo|"
+    r"restore|remove|move|rename|switch|go back|only change|change it back|set it back)\b",
+    re.IGNORECASE,
+)
+_NEW_TASK = LazyPattern(
+    r"\bfor (?:this|the new|the next) (?:task|one|feature|endpoint|script|project|service|"
+    r"ticket|story|module|page|component|job)\b|\b(?:next|new) (?:feature|task|ticket|story)\b|"
+    r"\bstart (?:with|on|by)\b|\bmake (?:the|it|this) [\w ]{0,30}(?:say|show|read|display|"
+    r"print|return)\b",
+    re.IGNORECASE,
+)
+_SELF_ACTION = LazyPattern(
+    r"\b(?:i|we) (?:just |already )?(?:made|edited|changed|pushed|committed|wrote|updated|"
+    r"renamed|moved|deleted|added)\b(?! (?:it |this |that )?clear)|\bon my (?:side|end|part)\b|"
+    r"\bmy (?:own )?(?:commit|edit|change|typo)\b",
+    re.IGNORECASE,
+)
+_APPROVAL = LazyPattern(
+    r"\byou were right\b|\bnot your fault\b|\bunrelated to (?:your|the) \w+|\bi (?:really )?"
+    r"(?:like|love) (?:it|this|that)\b|\bper se\b|\b(?:is|are) gone\b|\bgood call\b|"
+    r"\bmakes sense\b|\bworks (?:now|great|fine)\b",
+    re.IGNORECASE,
+)
+_BUT = LazyPattern(r"\b(?:but|however|except|though|although|yet|still|now)\b", re.IGNORECASE)
+_TERSE = LazyPattern(
+    r"^(?:not\s+(?!(?:yet|now|sure|bad|really|quite|much|today|urgent|necessary|needed|a "
+    r"problem|that|at all|for now|exactly|really|to)\b)\w|no[.!]+\s+(?!.*\b(?:is|are|it'?s|"
+    r"that'?s|we|i|nothing|thanks|fine|for now|don'?t|doesn'?t)\b)\S|wrong\s+\w|(?:the )?other "
+    r"way(?: round| around)?\b|[\w#.\-/]+ not [\w#.\-/]+(?: please)?[.!]*$|i said\b)",
+    re.IGNORECASE,
+)
+_WORDS = LazyPattern(r"[\w'#./-]+")
+TERSE_WORDS = 6
+SHORT_WORDS = 25
+
+
+class Shape:
+    """What the prompt's structure says (computed once per prompt)."""
+
+    __slots__ = ("aimed", "aimed_at_work", "new_task", "question_only", "self_action", "words")
+
+    def __init__(self, prose: str, parts: list[str]) -> None:
+        aimed = [m for p in parts for m in _AIMED.finditer(p)]
+        pointed = [m for m in aimed if not _YOU_PRAISED.match(m.group(0))]
+        self.aimed = bool(pointed)
+        # the agent's work named outright, not just a repeated "again"
+        self.aimed_at_work = any(m.group(0).lower() != "again" for m in pointed)
+        self.new_task = any(NEW_WORK.search(p) or _NEW_TASK.search(p) for p in parts)
+        self.self_action = bool(_SELF_ACTION.search(prose))
+        stated = [p for p in parts if p.strip(" .!,;:")]
+        self.question_only = bool(stated) and all(p.rstrip().endswith("?") for p in stated)
+        self.words = len(_WORDS.findall(prose))
+
+
+def structural_match(parts: list[str], shape: Shape) -> tuple[float, str, str]:
+    """The best structural correction in ``parts`` as (confidence, shape name, sentence)."""
+    best: tuple[float, str, str] = (0.0, "", "")
+    for index, sentence in enumerate(parts):
+        if sentence.rstrip().endswith("?"):
+            continue
+        score, name = _sentence_score(sentence, parts[index + 1 : index + 2], shape)
+        if score > best[0]:
+            best = (score, name, sentence[:300])
+    return best
+
+
+def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[float, str]:
+    """One sentence's structural confidence: a prohibition aimed at the agent, a short
+    prohibition with what to do instead, a put-it-back after "you did", a terse contrast."""
+    lower = sentence.lower()
+    if shape.words <= TERSE_WORDS and _TERSE.match(sentence):
+        return 0.84, "terse-contrast"
+    if ("n" in lower or "stop" in lower or "quit" in lower) and _PROHIBITION.search(sentence):
+        context = sentence + " " + " ".join(following)
+        if _DEFERRAL.search(sentence):
+            return 0.0, ""
+        if shape.aimed_at_work or (shape.aimed and not shape.new_task):
+            return 0.86, "prohibition-aimed"
+        if (
+            shape.words <= SHORT_WORDS
+            and not shape.new_task
+            and (_CONTRAST.search(context) or _NOT_FOR_ME.search(context))
+        ):
+            return 0.82, "prohibition-contrast"
+    if shape.aimed_at_work and not shape.new_task and _RESTORE.match(sentence):
+        return 0.84, "restore-after-you-did"
+    return 0.0, ""
+
+
+def model_vetoed(prose: str, shape: Shape) -> bool:
+    """Whether the learned scorer's flag is to be dropped: the prompt is only questions, a new
+    task's spec, the user's own action or approval, with nothing aimed at the agent."""
+    if shape.aimed_at_work:
+        return False
+    if shape.question_only and "you" not in prose.lower():
+        return True
+    if shape.new_task or shape.self_action:
+        return True
+    return bool(_APPROVAL.search(prose)) and not _BUT.search(prose)
+
+
+def approval_without_but(sentence: str) -> bool:
+    """Praise or absolution in ``sentence`` with no "but" turning it into a complaint."""
+    return bool(_APPROVAL.search(sentence)) and not _BUT.search(sentence)
