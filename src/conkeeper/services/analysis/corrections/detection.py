@@ -27,6 +27,7 @@ from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.corrections.benign import neutralize, strip_pasted
 from conkeeper.services.analysis.corrections.structure import (
     Shape,
+    adjust,
     fix_typos,
     model_vetoed,
     structural_match,
@@ -373,8 +374,8 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     level = level if level in THRESHOLDS else "low"
     prose = strip_noise(text or "")
     found = sentences(prose)
-    best, bonus = _rule_match(found)
     shape = Shape(prose, found)
+    best, bonus = _rule_match(found, shape)
     structural, shape_name, span = structural_match(_join_bare_no(found), shape)
     if structural > best.confidence:
         best, bonus = Detection(CORRECTION, structural, shape_name, span), 0.0
@@ -428,7 +429,7 @@ def _context_penalty(rule: _Rule, parts: list[str], index: int, before: str) -> 
     return 0.35
 
 
-def _rule_match(found: list[str]) -> tuple[Detection, float]:
+def _rule_match(found: list[str], shape: Shape) -> tuple[Detection, float]:
     """The best-scoring rule match over a prompt's sentences (head, and the tail of a long
     one) and the bonus it earns when other rules of its label agree."""
     closing = {len(found) - 1, len(found) - 2}
@@ -450,6 +451,7 @@ def _rule_match(found: list[str]) -> tuple[Detection, float]:
                 continue
             score = _score(rule, sentence, match.start(), index, total, index in closing)
             score -= _context_penalty(rule, parts, index, sentence[: match.start()])
+            score += adjust(rule.name, rule.label, rule.confidence, sentence, shape)
             if score >= 0.6 and rule.name not in seen:
                 seen.add(rule.name)
                 support[rule.label] = support.get(rule.label, 0) + 1

@@ -114,7 +114,9 @@ _AIMED = LazyPattern(
     r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|code|patch|commit|version|refactor|"
     r"attempt|output|diff|rewrite)\b|\bi (?:already |just )?(?:said|told you|asked(?: you)?)\b"
     r"(?! (?:in|on) the\b)|\bevery (?:single )?time\b|\bagain\b|\bas (?:it|they|before) "
-    r"(?:was|were)\b|\bby hand\b",
+    r"(?:was|were)\b|\bby hand\b|\bevery (?:\w+ )?you (?:make|do|try|touch)\b|\bwhat i (?:wrote|"
+    r"said)\b|\bwe went over this\b|\bas i (?:say|said|told|wrote)\b(?! (?:in|on) the\b)|"
+    r"\b(?:until|since|before|after) you\b(?! (?:\w+ )?(?:lands?|merge|finish|are done))",
     re.IGNORECASE,
 )
 # a "you <past verb>" that praises, thanks or asks back is not aimed at a mistake
@@ -137,12 +139,13 @@ _DEFERRAL = LazyPattern(
     re.IGNORECASE,
 )
 _CONTRAST = LazyPattern(
-    r"\b(?:just|only|instead|rather)\b|[,;]\s*(?:use|keep|leave|put|do|call|move|apply)\b|"
-    r"^(?:keep|leave)\b",
+    r"\b(?:just|only|instead|rather|except)\b|[,;:\u2014\u2013-]\s*(?:use|keep|leave|put|do|call|move|"
+    r"apply|write|remove|import)\b|" + _LEAD + r"(?:(?:no|nah|nope)[\s,]+)?(?:use|keep|leave|put)\b",
     re.IGNORECASE,
 )
 _NOT_FOR_ME = LazyPattern(
-    r"\b(?:i (?:want|wanna|will|'ll|would like) (?:to )?do|i'?ll do|let me do)\b",
+    r"\b(?:i (?:want|wanna|will|'ll|would like) (?:to )?do|i'?ll do|let me do|i (?:review|check|"
+    r"handle|merge|deploy|run) (?:it|them|those|everything|that)\b|yourself)\b",
     re.IGNORECASE,
 )
 # an imperative that puts something back or swaps it ("keep the limits as they were", "prefer")
@@ -186,7 +189,15 @@ SHORT_WORDS = 25
 class Shape:
     """What the prompt's structure says (computed once per prompt)."""
 
-    __slots__ = ("aimed", "aimed_at_work", "new_task", "question_only", "self_action", "words")
+    __slots__ = (
+        "aimed",
+        "aimed_at_work",
+        "has_question",
+        "new_task",
+        "question_only",
+        "self_action",
+        "words",
+    )
 
     def __init__(self, prose: str, parts: list[str]) -> None:
         aimed = [m for p in parts for m in _AIMED.finditer(p)]
@@ -198,6 +209,7 @@ class Shape:
         self.self_action = bool(_SELF_ACTION.search(prose))
         stated = [p for p in parts if p.strip(" .!,;:")]
         self.question_only = bool(stated) and all(p.rstrip().endswith("?") for p in stated)
+        self.has_question = "?" in prose
         self.words = len(_WORDS.findall(prose))
 
 
@@ -251,3 +263,93 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
 def approval_without_but(sentence: str) -> bool:
     """Praise or absolution in ``sentence`` with no "but" turning it into a complaint."""
     return bool(_APPROVAL.search(sentence)) and not _BUT.search(sentence)
+
+
+# ------------------------------------------------------------------------- rule adjustments
+
+# rules whose words ("don't", "use X not Y", "instead", "should say") also state a new spec
+SPEC_WORDED = frozenset(
+    {
+        "dont-x-use-y",
+        "dont-convention",
+        "dont-alternative",
+        "dont-convention-soft",
+        "please-dont",
+        "dont-verb",
+        "stop-doing",
+        "no-need",
+        "dont-x-do-y",
+        "use-x-not-y",
+        "use-x-instead",
+        "should-be-not",
+        "instead-of-mid",
+    }
+)
+_ABSOLVED = LazyPattern(
+    r"\bnot (?:your|the agent'?s) fault\b|\bunrelated to (?:your|the|this) \w+|\bnothing to do "
+    r"with (?:your|the|this) \w+|\b(?:is|are) gone\b",
+    re.IGNORECASE,
+)
+# "No, the warning is expected", "no, leave it for now (answering your question)"
+_ANSWERING = LazyPattern(
+    r"\b(?:you can|you may|feel free|(?:is|are|it'?s|that'?s) expected|as expected|for now|"
+    r"answering|your question|we don'?t need|not needed|no need|isn'?t (?:used|needed)|"
+    r"it'?s (?:a )?new)\b",
+    re.IGNORECASE,
+)
+_FUTURE = LazyPattern(
+    r"\b(?:someday|some day|one day|tomorrow|(?:once|after|when) [\w ]{1,30} lands|we'?ll|"
+    r"we will|in the future|down the road)\b",
+    re.IGNORECASE,
+)
+_THIRD_PARTY = LazyPattern(
+    r"^(?:the )?(?:[\w-]+ )?(?:team|customers?|clients?|users?|qa|reviewers?|vendor|ops)\b",
+    re.IGNORECASE,
+)
+_SPEC_VERB = LazyPattern(r"\b(?:should|must|needs? to|has to|have to)\b", re.IGNORECASE)
+_OWN_ACTION = LazyPattern(
+    r"\b(?:i|we) (?:just |already |accidentally )?(?:made|edited|changed|pushed|committed|"
+    r"wrote|updated|renamed|moved|deleted|added|ran)\b(?! (?:it |this |that )?clear)|\bon my "
+    r"(?:side|end|part)\b|\bmy (?:own )?(?:commit|edit|change|typo)\b|\bmyself\b|"
+    r"\bwe'?ve had to\b",
+    re.IGNORECASE,
+)
+PERSIST_WORDS = 15
+_PERSISTS = LazyPattern(
+    r"\b(?:now|same|again|still|came back|before|anymore|any more|every time|always|\d+ times)\b",
+    re.IGNORECASE,
+)
+
+
+def adjust(name: str, label: str, confidence: float, sentence: str, shape: Shape) -> float:
+    """How the prompt's structure moves a phrase rule's score: up when a complaint is aimed
+    at the agent's work or persists, down for the user's own action, absolution or approval,
+    an answer after "No", a future hypothetical, or a new task's spec."""
+    if _ABSOLVED.search(sentence) or (
+        not shape.aimed_at_work and _OWN_ACTION.search(sentence)
+    ):
+        return -0.4
+    if name.startswith(("no-", "other-way")) and _ANSWERING.search(sentence):
+        return -0.4
+    if _FUTURE.search(sentence):
+        return -0.35
+    if approval_without_but(sentence):
+        return -0.3
+    if name in SPEC_WORDED and shape.new_task and not shape.aimed_at_work:
+        return -0.35
+    if sentence.rstrip().endswith("?") or shape.question_only:
+        return 0.0
+    if label == "friction" or confidence < 0.8:
+        if shape.aimed_at_work and not shape.new_task:
+            return 0.12
+        if (
+            label == "friction"
+            and shape.words <= PERSIST_WORDS
+            and not shape.has_question
+            and not shape.new_task
+            and _PERSISTS.search(sentence)
+            and not _SPEC_VERB.search(sentence)
+            and not _THIRD_PARTY.match(sentence)
+        ):
+            return 0.1
+    return 0.0
