@@ -450,8 +450,9 @@ def _rule_match(found: list[str], shape: Shape) -> tuple[Detection, float]:
             if match is None:
                 continue
             score = _score(rule, sentence, match.start(), index, total, index in closing)
-            score -= _context_penalty(rule, parts, index, sentence[: match.start()])
-            score += adjust(rule.name, rule.label, rule.confidence, sentence, shape)
+            context = _context_penalty(rule, parts, index, sentence[: match.start()])
+            score -= context
+            score += adjust(rule.name, rule.label, rule.confidence, sentence, shape, context > 0)
             if score >= 0.6 and rule.name not in seen:
                 seen.add(rule.name)
                 support[rule.label] = support.get(rule.label, 0) + 1

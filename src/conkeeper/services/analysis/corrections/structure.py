@@ -178,7 +178,7 @@ _TERSE = LazyPattern(
     r"^(?:not\s+(?!(?:yet|now|sure|bad|really|quite|much|today|urgent|necessary|needed|a "
     r"problem|that|at all|for now|exactly|really|to)\b)\w|no[.!]+\s+(?!.*\b(?:is|are|it'?s|"
     r"that'?s|we|i|nothing|thanks|fine|for now|don'?t|doesn'?t)\b)\S|wrong\s+\w|(?:the )?other "
-    r"way(?: round| around)?\b|[\w#.\-/]+ not [\w#.\-/]+(?: please)?[.!]*$|i said\b)",
+    r"way(?: round| around)?\b|[\w#.\-/]+ not [\w#.\-/]+(?: please)?[.!]*$)",
     re.IGNORECASE,
 )
 _WORDS = LazyPattern(r"[\w'#./-]+")
@@ -235,7 +235,7 @@ def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[
         context = sentence + " " + " ".join(following)
         if _DEFERRAL.search(sentence):
             return 0.0, ""
-        if shape.aimed_at_work or (shape.aimed and not shape.new_task):
+        if shape.aimed_at_work or (shape.aimed and (not shape.new_task or "again" in lower)):
             return 0.86, "prohibition-aimed"
         if (
             shape.words <= SHORT_WORDS
@@ -321,10 +321,13 @@ _PERSISTS = LazyPattern(
 )
 
 
-def adjust(name: str, label: str, confidence: float, sentence: str, shape: Shape) -> float:
+def adjust(
+    name: str, label: str, confidence: float, sentence: str, shape: Shape, spec_done: bool
+) -> float:
     """How the prompt's structure moves a phrase rule's score: up when a complaint is aimed
     at the agent's work or persists, down for the user's own action, absolution or approval,
-    an answer after "No", a future hypothetical, or a new task's spec."""
+    an answer after "No", a future hypothetical, or a new task's spec (unless ``spec_done``:
+    the detector already lowered the match for the request around it)."""
     if _ABSOLVED.search(sentence) or (
         not shape.aimed_at_work and _OWN_ACTION.search(sentence)
     ):
@@ -335,7 +338,7 @@ def adjust(name: str, label: str, confidence: float, sentence: str, shape: Shape
         return -0.35
     if approval_without_but(sentence):
         return -0.3
-    if name in SPEC_WORDED and shape.new_task and not shape.aimed_at_work:
+    if name in SPEC_WORDED and shape.new_task and not shape.aimed and not spec_done:
         return -0.35
     if sentence.rstrip().endswith("?") or shape.question_only:
         return 0.0
