@@ -297,6 +297,7 @@ _ANSWERING = LazyPattern(
     r"it'?s (?:a )?new)\b",
     re.IGNORECASE,
 )
+_NOT_YET = LazyPattern(r"\b(?:yet|for now|for the moment|for the time being)\b", re.IGNORECASE)
 _FUTURE = LazyPattern(
     r"\b(?:someday|some day|one day|tomorrow|(?:once|after|when) [\w ]{1,30} lands|we'?ll|"
     r"we will|in the future|down the road)\b",
@@ -338,6 +339,8 @@ def adjust(
         return -0.35
     if approval_without_but(sentence):
         return -0.3
+    if name in SPEC_WORDED and _NOT_YET.search(sentence) and not shape.aimed:
+        return -0.35
     if name in SPEC_WORDED and shape.new_task and not shape.aimed and not spec_done:
         return -0.35
     if sentence.rstrip().endswith("?") or shape.question_only:
