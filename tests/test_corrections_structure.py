@@ -25,7 +25,10 @@ def test_a_prohibition_aimed_at_what_the_agent_did_is_a_correction(level: str) -
     found = detect("you added a retry loop there; don't retry on 4xx responses", level)
     assert found.label == "correction"
     # the same prohibition as the spec of a new task is not
-    assert detect("Write a retry helper for the client. Don't retry on 4xx responses.", level).label is None
+    assert (
+        detect("Write a retry helper for the client. Don't retry on 4xx responses.", level).label
+        is None
+    )
 
 
 @pytest.mark.parametrize("level", LEVELS)

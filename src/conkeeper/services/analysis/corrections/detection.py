@@ -47,6 +47,7 @@ THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
 IGNORE_FILE = ".correction-ignore"
 MAX_SCAN_CHARS = 20000
 MAX_IGNORE_PATTERNS = 500
+ADJUST_FLOOR = 0.27  # +0.12 from the prompt's structure cannot lift a lower score to `high`
 RULE_LABEL_FLOOR = 0.4  # a rule this close names the label of a prompt the model flags
 
 
@@ -162,9 +163,13 @@ def strip_noise(text: str) -> str:
         prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
     if "'" in prose:
         prose = _SINGLE_QUOTED.sub("QUOTED", prose)
-    return neutralize(_HYPHENATED.sub(r"\1_", fix_typos(prose)))
+    prose = fix_typos(prose)
+    if "-" in prose and any(w in prose.lower() for w in _HYPHEN_CUES):
+        prose = _HYPHENATED.sub(r"\1_", prose)
+    return neutralize(prose)
 
 
+_HYPHEN_CUES = ("wrong-", "stop-", "no-", "not-", "undo-", "again-", "revert-", "still-")
 # "wrong-way driver", "no-op", "stop-gap": a compound noun, not a correction word
 _HYPHENATED = LazyPattern(r"\b(wrong|stop|no|not|undo|again|revert|still)-(?=[a-z])", re.IGNORECASE)
 
@@ -383,9 +388,9 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
         return Detection(
             best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
         )
-    if model and not model_vetoed(prose, shape):
+    if model:
         flagged = _model_match(text or "", prose, best, level)
-        if flagged is not None:
+        if flagged is not None and not model_vetoed(prose, shape):
             return flagged
     return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
 
@@ -452,7 +457,10 @@ def _rule_match(found: list[str], shape: Shape) -> tuple[Detection, float]:
             score = _score(rule, sentence, match.start(), index, total, index in closing)
             context = _context_penalty(rule, parts, index, sentence[: match.start()])
             score -= context
-            score += adjust(rule.name, rule.label, rule.confidence, sentence, shape, context > 0)
+            if score > ADJUST_FLOOR:  # nothing below it can reach a threshold either way
+                score += adjust(
+                    rule.name, rule.label, rule.confidence, sentence, shape, context > 0
+                )
             if score >= 0.6 and rule.name not in seen:
                 seen.add(rule.name)
                 support[rule.label] = support.get(rule.label, 0) + 1

@@ -65,6 +65,7 @@ _REAL_WORDS = frozenset(
 )
 _WORD = LazyPattern(r"[A-Za-z']{3,9}")
 _TYPOS: dict[str, str] = {}
+_PUNCT_TO_SPACE = str.maketrans({ch: " " for ch in ',.;:!?()[]{}"/`*_<>|=+'})
 
 
 def _variants(word: str) -> set[str]:
@@ -89,6 +90,8 @@ def _typo_table() -> dict[str, str]:
 def fix_typos(prose: str) -> str:
     """``prose`` with one-letter slips of the detector's keywords repaired ("stpo" -> "stop")."""
     table = _typo_table()
+    if table.keys().isdisjoint(prose.lower().translate(_PUNCT_TO_SPACE).split()):
+        return prose  # the common case: no slip, no regex
 
     def repair(match: re.Match[str]) -> str:
         word = match.group(0)
@@ -140,7 +143,9 @@ _DEFERRAL = LazyPattern(
 )
 _CONTRAST = LazyPattern(
     r"\b(?:just|only|instead|rather|except)\b|[,;:\u2014\u2013-]\s*(?:use|keep|leave|put|do|call|move|"
-    r"apply|write|remove|import)\b|" + _LEAD + r"(?:(?:no|nah|nope)[\s,]+)?(?:use|keep|leave|put)\b",
+    r"apply|write|remove|import)\b|"
+    + _LEAD
+    + r"(?:(?:no|nah|nope)[\s,]+)?(?:use|keep|leave|put)\b",
     re.IGNORECASE,
 )
 _NOT_FOR_ME = LazyPattern(
@@ -181,36 +186,158 @@ _TERSE = LazyPattern(
     r"way(?: round| around)?\b|[\w#.\-/]+ not [\w#.\-/]+(?: please)?[.!]*$)",
     re.IGNORECASE,
 )
-_WORDS = LazyPattern(r"[\w'#./-]+")
+_TERSE_CUES = ("not", "no", "wrong", "other way")
+_PROHIBITION_CUES = ("don", "never", "stop", "quit", "not")
+_RESTORE_CUES = (
+    "use",
+    "prefer",
+    "keep",
+    "leave",
+    "put",
+    "revert",
+    "undo",
+    "restore",
+    "remove",
+    "move",
+    "rename",
+    "switch",
+    "go back",
+    "change",
+    "set it",
+)
 TERSE_WORDS = 6
 SHORT_WORDS = 25
 
 
+def _has(lower: str, cues: tuple[str, ...]) -> bool:
+    """Whether any cue word occurs: patterns compile only for prompts that could match them
+    (compiling is most of the hook's cost)."""
+    return any(cue in lower for cue in cues)
+
+
+_AIMED_CUES = (
+    "you",
+    "again",
+    "i said",
+    "i told",
+    "i asked",
+    "every",
+    "as it",
+    "as they",
+    "as before",
+    "by hand",
+    "what i",
+    "we went",
+    "as i ",
+)
+_TASK_CUES = (
+    "for this",
+    "for the",
+    "next",
+    "new",
+    "start",
+    "make",
+    "write",
+    "add",
+    "create",
+    "implement",
+    "build",
+    "set up",
+    "draft",
+    "design",
+    "generate",
+    "introduce",
+    "scaffold",
+    "wire",
+    "extend",
+    "port",
+    "document",
+    "cover",
+    "support",
+    "sketch",
+    "todo",
+    "task",
+)
+_SELF_CUES = ("i ", "we ", "my ")
+_APPROVAL_CUES = (
+    "right",
+    "fault",
+    "unrelated",
+    "like",
+    "love",
+    "per se",
+    "gone",
+    "good call",
+    "makes sense",
+    "works",
+)
+
+
 class Shape:
-    """What the prompt's structure says (computed once per prompt)."""
+    """What the prompt's structure says, each part computed on first use (the hook pays only
+    for what a prompt needs)."""
 
     __slots__ = (
-        "aimed",
-        "aimed_at_work",
+        "_aimed",
+        "_new_task",
+        "_self_action",
         "has_question",
-        "new_task",
+        "lower",
+        "parts",
+        "prose",
         "question_only",
-        "self_action",
         "words",
     )
 
     def __init__(self, prose: str, parts: list[str]) -> None:
-        aimed = [m for p in parts for m in _AIMED.finditer(p)]
-        pointed = [m for m in aimed if not _YOU_PRAISED.match(m.group(0))]
-        self.aimed = bool(pointed)
-        # the agent's work named outright, not just a repeated "again"
-        self.aimed_at_work = any(m.group(0).lower() != "again" for m in pointed)
-        self.new_task = any(NEW_WORK.search(p) or _NEW_TASK.search(p) for p in parts)
-        self.self_action = bool(_SELF_ACTION.search(prose))
+        self.prose = prose
+        self.lower = prose.lower()
+        self.parts = parts
+        self._aimed: tuple[bool, bool] | None = None
+        self._new_task: bool | None = None
+        self._self_action: bool | None = None
         stated = [p for p in parts if p.strip(" .!,;:")]
         self.question_only = bool(stated) and all(p.rstrip().endswith("?") for p in stated)
         self.has_question = "?" in prose
-        self.words = len(_WORDS.findall(prose))
+        self.words = len(prose.split())
+
+    def _aim(self) -> tuple[bool, bool]:
+        if self._aimed is None:
+            pointed = []
+            if _has(self.lower, _AIMED_CUES):
+                found = [m for p in self.parts for m in _AIMED.finditer(p)]
+                pointed = [m for m in found if not _YOU_PRAISED.match(m.group(0))]
+            # the agent's work named outright, not just a repeated "again"
+            self._aimed = (bool(pointed), any(m.group(0).lower() != "again" for m in pointed))
+        return self._aimed
+
+    @property
+    def aimed(self) -> bool:
+        """The prompt refers to the agent's last move (or repeats itself: "again")."""
+        return self._aim()[0]
+
+    @property
+    def aimed_at_work(self) -> bool:
+        """The prompt names what the agent did ("you lowered", "your changes")."""
+        return self._aim()[1]
+
+    @property
+    def new_task(self) -> bool:
+        """A sentence asks for new work or states a new task's constraints."""
+        if self._new_task is None:
+            self._new_task = _has(self.lower, _TASK_CUES) and any(
+                NEW_WORK.search(p) or _NEW_TASK.search(p) for p in self.parts
+            )
+        return self._new_task
+
+    @property
+    def self_action(self) -> bool:
+        """The user names their own action ("the commit I made", "typo on my side")."""
+        if self._self_action is None:
+            self._self_action = _has(self.lower, _SELF_CUES) and bool(
+                _SELF_ACTION.search(self.prose)
+            )
+        return self._self_action
 
 
 def structural_match(parts: list[str], shape: Shape) -> tuple[float, str, str]:
@@ -229,9 +356,9 @@ def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[
     """One sentence's structural confidence: a prohibition aimed at the agent, a short
     prohibition with what to do instead, a put-it-back after "you did", a terse contrast."""
     lower = sentence.lower()
-    if shape.words <= TERSE_WORDS and _TERSE.match(sentence):
+    if shape.words <= TERSE_WORDS and _has(lower, _TERSE_CUES) and _TERSE.match(sentence):
         return 0.84, "terse-contrast"
-    if ("n" in lower or "stop" in lower or "quit" in lower) and _PROHIBITION.search(sentence):
+    if _has(lower, _PROHIBITION_CUES) and _PROHIBITION.search(sentence):
         context = sentence + " " + " ".join(following)
         if _DEFERRAL.search(sentence):
             return 0.0, ""
@@ -243,7 +370,12 @@ def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[
             and (_CONTRAST.search(context) or _NOT_FOR_ME.search(context))
         ):
             return 0.82, "prohibition-contrast"
-    if shape.aimed_at_work and not shape.new_task and _RESTORE.match(sentence):
+    if (
+        _has(lower, _RESTORE_CUES)
+        and shape.aimed_at_work
+        and not shape.new_task
+        and _RESTORE.match(sentence)
+    ):
         return 0.84, "restore-after-you-did"
     return 0.0, ""
 
@@ -257,12 +389,17 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if shape.new_task or shape.self_action:
         return True
-    return bool(_APPROVAL.search(prose)) and not _BUT.search(prose)
+    return approval_without_but(prose)
 
 
 def approval_without_but(sentence: str) -> bool:
     """Praise or absolution in ``sentence`` with no "but" turning it into a complaint."""
-    return bool(_APPROVAL.search(sentence)) and not _BUT.search(sentence)
+    lower = sentence.lower()
+    return (
+        _has(lower, _APPROVAL_CUES)
+        and bool(_APPROVAL.search(sentence))
+        and not _BUT.search(sentence)
+    )
 
 
 # ------------------------------------------------------------------------- rule adjustments
@@ -315,6 +452,9 @@ _OWN_ACTION = LazyPattern(
     r"\bwe'?ve had to\b",
     re.IGNORECASE,
 )
+_ABSOLVED_CUES = ("fault", "unrelated", "nothing to do", "gone")
+_OWN_CUES = ("i ", "we", "my", "on my")
+_FUTURE_CUES = ("day", "tomorrow", "lands", "we'll", "we will", "future", "down the road")
 PERSIST_WORDS = 15
 _PERSISTS = LazyPattern(
     r"\b(?:now|same|again|still|came back|before|anymore|any more|every time|always|\d+ times)\b",
@@ -329,17 +469,23 @@ def adjust(
     at the agent's work or persists, down for the user's own action, absolution or approval,
     an answer after "No", a future hypothetical, or a new task's spec (unless ``spec_done``:
     the detector already lowered the match for the request around it)."""
-    if _ABSOLVED.search(sentence) or (
-        not shape.aimed_at_work and _OWN_ACTION.search(sentence)
-    ):
+    lower = sentence.lower()
+    if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(sentence):
+        return -0.4
+    if _has(lower, _OWN_CUES) and _OWN_ACTION.search(sentence) and not shape.aimed_at_work:
         return -0.4
     if name.startswith(("no-", "other-way")) and _ANSWERING.search(sentence):
         return -0.4
-    if _FUTURE.search(sentence):
+    if _has(lower, _FUTURE_CUES) and _FUTURE.search(sentence):
         return -0.35
     if approval_without_but(sentence):
         return -0.3
-    if name in SPEC_WORDED and _NOT_YET.search(sentence) and not shape.aimed:
+    if (
+        name in SPEC_WORDED
+        and _has(lower, ("yet", "for "))
+        and _NOT_YET.search(sentence)
+        and (not shape.aimed)
+    ):
         return -0.35
     if name in SPEC_WORDED and shape.new_task and not shape.aimed and not spec_done:
         return -0.35
