@@ -25,13 +25,6 @@ from pathlib import Path
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.corrections.benign import neutralize, strip_pasted
-from conkeeper.services.analysis.corrections.structure import (
-    Shape,
-    adjust,
-    fix_typos,
-    model_vetoed,
-    structural_match,
-)
 from conkeeper.services.analysis.corrections.rules import (
     _LEAD,
     _NO,
@@ -41,6 +34,13 @@ from conkeeper.services.analysis.corrections.rules import (
     NEW_WORK,
     SELF_BLAME,
     _Rule,
+)
+from conkeeper.services.analysis.corrections.structure import (
+    Shape,
+    adjust,
+    fix_typos,
+    model_vetoed,
+    structural_match,
 )
 
 THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}

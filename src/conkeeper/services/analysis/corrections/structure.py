@@ -57,12 +57,7 @@ _KEYWORDS = (
     "use",
 )
 # real words a slip of a keyword could spell: never "repaired"
-_REAL_WORDS = frozenset(
-    "top tops spot post pots opts sop set sue us ear eat tea eta ate hte dose does done odne "
-    "ward word worn worg gain agin said sad sid aid sai slid tod old lod ask asked naver "
-    "never nver ever evr brok broker borke undo udno nod use sue ues sure rust instead "
-    "prase pease pleas lease relase".split()
-)
+_REAL_WORDS = frozenset({"gain", "lease", "pleas", "pease", "ever", "sue", "evert"})
 _WORD = LazyPattern(r"[A-Za-z']{3,9}")
 _TYPOS: dict[str, str] = {}
 _PUNCT_TO_SPACE = str.maketrans({ch: " " for ch in ',.;:!?()[]{}"/`*_<>|=+'})
