@@ -120,3 +120,34 @@ def test_the_hook_queues_an_aimed_prohibition_and_not_a_new_tasks_spec(project: 
     (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
     assert item.label == "correction"
     assert "don't retry on 4xx" in item.text
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "shape"),
+    [
+        ("We went over this, config lives in settings.toml.", "correction", "reminder"),
+        ("I SAID MAIN.", "correction", "reminder"),
+        ("the importer you rewrote fails on empty files", "friction", "went-bad-after-you"),
+        ("we don't use tabs in YAML files here", "correction", "house-convention"),
+        ("what are you even doing", "friction", "fed-up"),
+        ("next time run the linter before you commit", "correction", "next-time"),
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_shapes_without_a_negation_are_read(text: str, label: str, shape: str, level: str) -> None:
+    found = detect(text, level)
+    assert (found.label, found.pattern) == (label, shape)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I said I'd review it tomorrow, so just push the branch.",  # "I said" about a plan
+        "Add a parser; the importer fails on empty files.",  # a bad result, not the agent's
+        "is it even possible to stream this?",  # "even" in a real question
+        "Nope, the deprecation warning is expected on 3.13, you can leave it.",  # an answer
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_their_look_alikes_are_not(text: str, level: str) -> None:
+    assert detect(text, level).label is None

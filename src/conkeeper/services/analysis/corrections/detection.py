@@ -36,6 +36,7 @@ from conkeeper.services.analysis.corrections.rules import (
     _Rule,
 )
 from conkeeper.services.analysis.corrections.structure import (
+    FRICTION_SHAPES,
     Shape,
     adjust,
     fix_typos,
@@ -383,7 +384,8 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     best, bonus = _rule_match(found, shape)
     structural, shape_name, span = structural_match(_join_bare_no(found), shape)
     if structural > best.confidence:
-        best, bonus = Detection(CORRECTION, structural, shape_name, span), 0.0
+        label = FRICTION if shape_name in FRICTION_SHAPES else CORRECTION
+        best, bonus = Detection(label, structural, shape_name, span), 0.0
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         return Detection(
             best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span

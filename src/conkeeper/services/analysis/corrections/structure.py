@@ -114,7 +114,9 @@ _AIMED = LazyPattern(
     r"(?! (?:in|on) the\b)|\bevery (?:single )?time\b|\bagain\b|\bas (?:it|they|before) "
     r"(?:was|were)\b|\bby hand\b|\bevery (?:\w+ )?you (?:make|do|try|touch)\b|\bwhat i (?:wrote|"
     r"said)\b|\bwe went over this\b|\bas i (?:say|said|told|wrote)\b(?! (?:in|on) the\b)|"
-    r"\b(?:until|since|before|after) you\b(?! (?:\w+ )?(?:lands?|merge|finish|are done))",
+    r"^(?:\w+,? )?(?:that|this|it) (?:just |also |now |even )?(?:broke|killed|wiped|caused|"
+    r"introduced|undid|reverted)\b|\b(?:until|since|before|after) you\b"
+    r"(?! (?:\w+ )?(?:lands?|merge|finish|are done))",
     re.IGNORECASE,
 )
 # a "you <past verb>" that praises, thanks or asks back is not aimed at a mistake
@@ -211,6 +213,9 @@ def _has(lower: str, cues: tuple[str, ...]) -> bool:
 
 
 _AIMED_CUES = (
+    "that ",
+    "this ",
+    "it ",
     "you",
     "again",
     "i said",
@@ -335,11 +340,81 @@ class Shape:
         return self._self_action
 
 
+# the user points back at what they already said: what follows restates it
+_REMINDER = LazyPattern(
+    r"\b(?:we went over this|read what i (?:wrote|said)|(?:as|like) i (?:already )?(?:said|told "
+    r"you)(?: before| earlier| already)?\s*[,:;.]|i already (?:said|told you))",
+    re.IGNORECASE,
+)
+# a complaint about a result the agent's work caused
+_WENT_BAD = LazyPattern(
+    r"\b(?:broke|breaks|broken|fails?|failing|failed|crash\w*|worse|slower|stale|outdated|"
+    r"used to work|was fine|were fine|worked fine|regress\w*|nothing (?:works|builds|runs))\b",
+    re.IGNORECASE,
+)
+_SWAP = LazyPattern(
+    _LEAD + r"(?:(?:kindly|please|just)\s+)?(?:use|keep|call|wait|go with|stick with|reuse)\b"
+    r"[^.;!?]{3,80}?\b(?:rather than|instead of) \w+ing\b|^instead of \w+ing\b[^.;!?]{3,80}?,\s*"
+    r"(?:just )?(?:use|wait|call|keep|reuse)\b",
+    re.IGNORECASE,
+)
+_HOUSE = LazyPattern(
+    r"\bwe (?:don'?t|do not|never|always|only) (?:use|write|name|put|import|call|commit)\b[^.;!?]*"
+    r"\bhere\b|\b(?:that'?s|it'?s) our (?:style|convention)\b|\bin this (?:repo|codebase|project)"
+    r"\b[^.;!?]*\b(?:always|never|must)\b",
+    re.IGNORECASE,
+)
+_FED_UP = LazyPattern(
+    r"^(?:ugh+|seriously|come on|wtf|really)\b[\s.!?]*$|\byou even\b|\blosing (?:my )?patience\b|"
+    r"\?{2,}|\?!",
+    re.IGNORECASE,
+)
+_NEXT_TIME = LazyPattern(
+    r"^(?:\w+,? )?next time,? (?:please )?(?:ask|check|run|use|don'?t|do not|make|tell|wait|read|"
+    r"test|keep|leave)\b",
+    re.IGNORECASE,
+)
+
+
+# shapes that report a problem the agent caused rather than say what to do
+FRICTION_SHAPES = frozenset({"went-bad-after-you", "fed-up"})
+
+
+def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
+    """Shapes that need no negation: a reminder of what was said, a bad result of the agent's
+    work, a swap of approach, a house convention, open frustration, "next time ..."."""
+    if _has(lower, ("went over", "what i", " said", " told", "i said", "i told")) and (
+        _REMINDER.search(sentence)
+    ):
+        return 0.86, "reminder"
+    if sentence.isupper() and sentence.startswith(("I SAID", "I TOLD")):  # shouted
+        return 0.86, "reminder"
+    if (
+        shape.aimed_at_work
+        and not shape.new_task
+        and _has(lower, ("you", "that ", "this ", "it "))
+        and _WENT_BAD.search(sentence)
+        and _AIMED.search(sentence)
+    ):
+        return 0.84, "went-bad-after-you"
+    if shape.words > SHORT_WORDS or shape.new_task:
+        return 0.0, ""
+    if _has(lower, ("rather than", "instead of")) and _SWAP.search(sentence):
+        return 0.82, "swap-approach"
+    if _has(lower, ("we ", "our ", "in this")) and _HOUSE.search(sentence):
+        return 0.82, "house-convention"
+    if shape.words <= TERSE_WORDS and _FED_UP.search(sentence):
+        return 0.82, "fed-up"
+    if "next time" in lower and _NEXT_TIME.search(sentence):
+        return 0.84, "next-time"
+    return 0.0, ""
+
+
 def structural_match(parts: list[str], shape: Shape) -> tuple[float, str, str]:
     """The best structural correction in ``parts`` as (confidence, shape name, sentence)."""
     best: tuple[float, str, str] = (0.0, "", "")
     for index, sentence in enumerate(parts):
-        if sentence.rstrip().endswith("?"):
+        if sentence.rstrip().endswith("?") and not _FED_UP.search(sentence):
             continue
         score, name = _sentence_score(sentence, parts[index + 1 : index + 2], shape)
         if score > best[0]:
@@ -372,19 +447,24 @@ def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[
         and _RESTORE.match(sentence)
     ):
         return 0.84, "restore-after-you-did"
-    return 0.0, ""
+    return _extra_shapes(sentence, lower, shape)
 
 
 def model_vetoed(prose: str, shape: Shape) -> bool:
     """Whether the learned scorer's flag is to be dropped: the prompt is only questions, a new
     task's spec, the user's own action or approval, with nothing aimed at the agent."""
+    lower = prose.lower()
+    if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(prose):
+        return True
+    if approval_without_but(prose):
+        return True
+    if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
+        return True
     if shape.aimed_at_work:
         return False
     if shape.question_only and "you" not in prose.lower():
         return True
-    if shape.new_task or shape.self_action:
-        return True
-    return approval_without_but(prose)
+    return shape.new_task or shape.self_action
 
 
 def approval_without_but(sentence: str) -> bool:
@@ -418,8 +498,8 @@ SPEC_WORDED = frozenset(
     }
 )
 _ABSOLVED = LazyPattern(
-    r"\bnot (?:your|the agent'?s) fault\b|\bunrelated to (?:your|the|this) \w+|\bnothing to do "
-    r"with (?:your|the|this) \w+|\b(?:is|are) gone\b",
+    r"\bnot (?:your|the agent'?s) fault\b|\bunrelated to (?:your|the|this) \w+|"
+    r"\b(?:is|are) gone\b",
     re.IGNORECASE,
 )
 # "No, the warning is expected", "no, leave it for now (answering your question)"
@@ -430,6 +510,11 @@ _ANSWERING = LazyPattern(
     re.IGNORECASE,
 )
 _NOT_YET = LazyPattern(r"\b(?:yet|for now|for the moment|for the time being)\b", re.IGNORECASE)
+_ANSWERED_NO = LazyPattern(
+    r"^\s*(?:no|nope|nah)\b[^?]*\b(?:you can|you may|feel free|(?:is|are|it'?s|that'?s) "
+    r"expected|as expected|for now|answering|your question|not needed|isn'?t (?:used|needed))\b",
+    re.IGNORECASE,
+)
 _FUTURE = LazyPattern(
     r"\b(?:someday|some day|one day|tomorrow|(?:once|after|when) [\w ]{1,30} lands|we'?ll|"
     r"we will|in the future|down the road)\b",
@@ -447,7 +532,7 @@ _OWN_ACTION = LazyPattern(
     r"\bwe'?ve had to\b",
     re.IGNORECASE,
 )
-_ABSOLVED_CUES = ("fault", "unrelated", "nothing to do", "gone")
+_ABSOLVED_CUES = ("fault", "unrelated", "gone")
 _OWN_CUES = ("i ", "we", "my", "on my")
 _FUTURE_CUES = ("day", "tomorrow", "lands", "we'll", "we will", "future", "down the road")
 PERSIST_WORDS = 15
