@@ -352,6 +352,20 @@ _WENT_BAD = LazyPattern(
     r"used to work|was fine|were fine|worked fine|regress\w*|nothing (?:works|builds|runs))\b",
     re.IGNORECASE,
 )
+_WENT_BAD_CUES = (
+    "broke",
+    "break",
+    "fail",
+    "crash",
+    "worse",
+    "slower",
+    "stale",
+    "outdated",
+    "used to work",
+    "fine",
+    "regress",
+    "nothing ",
+)
 _SWAP = LazyPattern(
     _LEAD + r"(?:(?:kindly|please|just)\s+)?(?:use|keep|call|wait|go with|stick with|reuse)\b"
     r"[^.;!?]{3,80}?\b(?:rather than|instead of) \w+ing\b|^instead of \w+ing\b[^.;!?]{3,80}?,\s*"
@@ -369,6 +383,7 @@ _FED_UP = LazyPattern(
     r"\?{2,}|\?!",
     re.IGNORECASE,
 )
+_FED_UP_CUES = ("ugh", "seriously", "come on", "wtf", "really", "even", "patience", "?")
 _NEXT_TIME = LazyPattern(
     r"^(?:\w+,? )?next time,? (?:please )?(?:ask|check|run|use|don'?t|do not|make|tell|wait|read|"
     r"test|keep|leave)\b",
@@ -390,24 +405,27 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
     if sentence.isupper() and sentence.startswith(("I SAID", "I TOLD")):  # shouted
         return 0.86, "reminder"
     if (
-        shape.aimed_at_work
-        and not shape.new_task
+        _has(lower, _WENT_BAD_CUES)
         and _has(lower, ("you", "that ", "this ", "it "))
         and _WENT_BAD.search(sentence)
+        and shape.aimed_at_work
         and _AIMED.search(sentence)
+        and not shape.new_task
     ):
         return 0.84, "went-bad-after-you"
-    if shape.words > SHORT_WORDS or shape.new_task:
+    if shape.words > SHORT_WORDS:
         return 0.0, ""
+    found = (0.0, "")
     if _has(lower, ("rather than", "instead of")) and _SWAP.search(sentence):
-        return 0.82, "swap-approach"
-    if _has(lower, ("we ", "our ", "in this")) and _HOUSE.search(sentence):
-        return 0.82, "house-convention"
-    if shape.words <= TERSE_WORDS and _FED_UP.search(sentence):
-        return 0.82, "fed-up"
-    if "next time" in lower and _NEXT_TIME.search(sentence):
-        return 0.84, "next-time"
-    return 0.0, ""
+        found = (0.82, "swap-approach")
+    elif _has(lower, ("we ", "our ", "in this")) and _HOUSE.search(sentence):
+        found = (0.82, "house-convention")
+    elif shape.words <= TERSE_WORDS and _has(lower, _FED_UP_CUES) and _FED_UP.search(sentence):
+        found = (0.82, "fed-up")
+    elif "next time" in lower and _NEXT_TIME.search(sentence):
+        found = (0.84, "next-time")
+    # a new task's spec is checked last: only a prompt with one of these shapes pays for it
+    return found if found[0] and not shape.new_task else (0.0, "")
 
 
 def structural_match(parts: list[str], shape: Shape) -> tuple[float, str, str]:
@@ -441,7 +459,7 @@ def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[
         ):
             return 0.82, "prohibition-contrast"
     if (
-        _has(lower, _RESTORE_CUES)
+        _has(" ".join(lower.split()[:4]), _RESTORE_CUES)
         and shape.aimed_at_work
         and not shape.new_task
         and _RESTORE.match(sentence)
