@@ -432,7 +432,9 @@ def structural_match(parts: list[str], shape: Shape) -> tuple[float, str, str]:
     """The best structural correction in ``parts`` as (confidence, shape name, sentence)."""
     best: tuple[float, str, str] = (0.0, "", "")
     for index, sentence in enumerate(parts):
-        if sentence.rstrip().endswith("?") and not _FED_UP.search(sentence):
+        if sentence.rstrip().endswith("?") and not (
+            shape.words <= TERSE_WORDS and _FED_UP.search(sentence)
+        ):
             continue
         score, name = _sentence_score(sentence, parts[index + 1 : index + 2], shape)
         if score > best[0]:
