@@ -151,3 +151,9 @@ def test_shapes_without_a_negation_are_read(text: str, label: str, shape: str, l
 @pytest.mark.parametrize("level", LEVELS)
 def test_their_look_alikes_are_not(text: str, level: str) -> None:
     assert detect(text, level).label is None
+
+
+def test_the_typo_literal_is_what_the_keywords_generate() -> None:
+    from conkeeper.services.analysis.corrections.structure import TYPOS, typo_table
+
+    assert typo_table() == TYPOS
