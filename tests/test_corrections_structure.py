@@ -154,6 +154,6 @@ def test_their_look_alikes_are_not(text: str, level: str) -> None:
 
 
 def test_the_typo_literal_is_what_the_keywords_generate() -> None:
-    from conkeeper.services.analysis.corrections.structure import TYPOS, typo_table
+    from conkeeper.services.analysis.corrections.structure import typo_table, typos
 
-    assert typo_table() == TYPOS
+    assert typo_table() == typos()
