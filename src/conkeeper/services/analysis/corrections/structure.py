@@ -121,7 +121,7 @@ _TYPOS: dict[str, str] = {}
 def typos() -> dict[str, str]:
     """The slip -> keyword table, parsed from :data:`TYPOS_TEXT` on first use."""
     if not _TYPOS:
-        _TYPOS.update(pair.split("=", 1) for pair in TYPOS_TEXT.split())
+        _TYPOS.update(pair.partition("=")[::2] for pair in TYPOS_TEXT.split())
     return _TYPOS
 
 
