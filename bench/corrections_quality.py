@@ -85,11 +85,13 @@ halves of the corpus is held out in turn and scored by a model trained without i
 the out-of-fold model, the honest estimate; "comb" = today's rules (tuned on every set, so
 optimistic) + the model; "rules" = today's rules alone; "model" = the model alone.
 
-Hook cost of the structural reading (issue 20 round 2, A/B against d1ba8d4, 2 shared cores):
-``detect()`` CPU median over 1,200 warm calls 0.23-0.31 ms before vs 0.27-0.30 ms after (runs
-alternate, noise larger than the difference); first ``detect()`` in a fresh process, median of
-30: 20.8 vs 20.4 ms (a request), 27.3 vs 28.2 ms (praise plus a request), 46.5 vs 33.7 ms (an
-aimed prohibition); the whole hook process CPU median of 45: 218.7 vs 210.6 ms. Budget +1 ms.
+Hook cost of the structural reading (issue 20 round 2, A/B against d1ba8d4, 2 shared cores,
+final code): ``structure`` loads in ~0.12 ms (unmarshal + exec, the typo table is one string
+parsed on first use); for ordinary prompts the first ``detect()`` in a fresh process compiles
+exactly the same patterns as before (checked on three prompts) and its CPU median over 50 runs
+is 24.92 vs 24.99 ms (a request) and 25.89 vs 26.33 ms (praise plus a request); warm
+``detect()`` median +0.09-0.13 ms. The whole hook process CPU median (n=45) moved by -8 and
++13 ms in two runs: machine noise, larger than the budget (+1 ms) it cannot resolve.
 
 It runs :func:`conkeeper.services.analysis.corrections.detect` at low, medium and high, prints a
 table per set (and per split of the tuning corpus), and writes
