@@ -438,12 +438,21 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
             _write_all(out, tail)
             carried += tail
             seen += len(tail)
+        os.fchmod(out, held.st_mode & 0o7777)
+        os.fsync(out)
+        tail = _read_from(fd, seen)  # appended while the new file was flushed
+        if tail:
+            _check_limit(target, len(new) + len(carried) + len(tail), limit)
+            _write_all(out, tail)
+            carried += tail
+            seen += len(tail)
+            os.fsync(out)
+        # Checked last, right before the rename: a person's editor that saved by renaming its
+        # own file over this one meanwhile must not be overwritten (the edit starts again).
         if os.pread(fd, len(current), 0) != current or not _same_file(fd, target):
             os.close(out)
             os.unlink(tmp)
             return None
-        os.fchmod(out, held.st_mode & 0o7777)
-        os.fsync(out)
         os.replace(tmp, target)
         late = _drain_old(fd, seen)  # written through a handle opened before the rename
         if late:  # O_APPEND: a person may be appending to the new file by now
@@ -464,7 +473,7 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         raise
 
 
-DRAIN_SECONDS = 0.25  # the longest an edit waits for a person's open handle on the old file
+DRAIN_SECONDS = 5.0  # the longest an edit waits for a person's open handle on the old file
 
 
 def _drain_old(fd: int, seen: int) -> bytes:
@@ -472,8 +481,10 @@ def _drain_old(fd: int, seen: int) -> bytes:
     other process holds it open, so a person's ``>>`` that opened it just before the rename and
     writes just after is carried over too.
 
-    "Nobody else holds it open" is asked of the kernel with a write lease (Linux
-    ``F_SETLEASE``, granted only to the sole opener, released at once); where leases are not
+    "Nobody else holds it open for writing" is asked of the kernel with a read lease (Linux
+    ``F_SETLEASE``, refused while any handle can write to the file, released at once): a
+    person's script that keeps its ``open(path, 'a')`` across seconds of writes is waited for
+    (up to :data:`DRAIN_SECONDS`), a reader such as ``tail -f`` is not. Where leases are not
     available, or the file has other names, the bytes written so far are taken once.
     """
     if fcntl is not None:
@@ -487,13 +498,13 @@ def _drain_old(fd: int, seen: int) -> bytes:
         chunk = _read_from(fd, seen + len(late))
         late += chunk
         try:
-            fcntl.fcntl(fd, setlease, fcntl.F_WRLCK)
+            fcntl.fcntl(fd, setlease, fcntl.F_RDLCK)
         except OSError as exc:
             import errno
 
             if exc.errno not in (errno.EAGAIN, errno.EBUSY) or time.monotonic() > deadline:
                 return late + _read_from(fd, seen + len(late))
-            time.sleep(0.0005)  # a person's handle is still open: let their write land
+            time.sleep(0.002)  # a person's handle is still open: let their write land
             continue
         fcntl.fcntl(fd, setlease, fcntl.F_UNLCK)
         return late + _read_from(fd, seen + len(late))
