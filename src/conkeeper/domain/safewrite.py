@@ -792,13 +792,22 @@ class JournalEntry:
         return [str(f.get("path", "")) for f in self.files]
 
     def written_bytes(self, path: str) -> bytes:
-        """What this write put into ``path``: the bytes appended, or the file's bytes after a
-        whole-file write (empty when it did not touch ``path``). Lets a reader say which write
-        brought a line in (``consolidate`` dates uncommitted entries this way)."""
+        """What this write put into ``path``: the bytes appended, or after a whole-file write
+        the lines it added (every line when it created the file; empty when it did not touch
+        ``path``). Lets a reader say which write brought a line in (``consolidate`` dates
+        uncommitted entries this way): a tag added elsewhere in the file did not write the
+        lines around it."""
         for record in self.files:
-            if str(record.get("path", "")) == path:
-                data = record.get("data") if record.get("op") == "append" else record.get("after")
-                return _unb64(data) or b""
+            if str(record.get("path", "")) != path:
+                continue
+            if record.get("op") == "append":
+                return _unb64(record.get("data")) or b""
+            after = _unb64(record.get("after")) or b""
+            before = _unb64(record.get("before"))
+            if before is None:
+                return after
+            kept = set(before.splitlines())
+            return b"\n".join(line for line in after.splitlines() if line not in kept)
         return b""
 
 
