@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import time
 
 from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, is_within
@@ -453,7 +454,9 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
             os.close(out)
             os.unlink(tmp)
             return None
-        os.replace(tmp, target)
+        if not _swap_in(tmp, target, fd, out):
+            os.close(out)
+            return None
         late = _drain_old(fd, seen)  # written through a handle opened before the rename
         if late:  # O_APPEND: a person may be appending to the new file by now
             if fcntl is not None:
@@ -471,6 +474,67 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+_RENAME_EXCHANGE = 2  # renameat2(2) flag (Linux)
+_AT_FDCWD = -100
+_RENAMEAT2: list[Any] = []  # [function or None], looked up once
+
+
+def _renameat2() -> Any:
+    if not _RENAMEAT2:
+        found = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                libc = ctypes.CDLL(None, use_errno=True)
+                found = getattr(libc, "renameat2", None)
+            except (OSError, AttributeError):  # pragma: no cover - no glibc
+                found = None
+        _RENAMEAT2.append(found)
+    return _RENAMEAT2[0]
+
+
+def _swap_in(tmp: str, target: str, fd: int, out: int) -> bool:
+    """Put ``tmp`` (open as ``out``) in place of ``target`` (locked as ``fd``); ``False``, with
+    ``tmp`` removed and ``target`` as it was, when ``target`` no longer names the locked file.
+
+    A person's editor saving by rename takes no lock, so it may replace ``target`` between the
+    last check and the rename. On Linux the two names are exchanged atomically
+    (``RENAME_EXCHANGE``) and the file that comes out is checked: if it is not the one locked
+    and read, it is the person's new save and is swapped back. Elsewhere a plain rename."""
+    exchange = _renameat2()
+    if exchange is None:
+        os.replace(tmp, target)
+        return True
+    if exchange(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE):
+        import ctypes
+
+        errno_value = ctypes.get_errno()
+        if errno_value in (errno_codes().EINVAL, errno_codes().ENOSYS, errno_codes().EXDEV):
+            os.replace(tmp, target)  # a file system without exchange
+            return True
+        if errno_value == errno_codes().ENOENT:  # the person removed it: start again
+            os.unlink(tmp)
+            return False
+        raise OSError(errno_value, os.strerror(errno_value), target)
+    if _same_file(fd, tmp):  # what came out is the file we locked and read: done
+        os.unlink(tmp)
+        return True
+    if _same_file(out, target):  # a person's save came out: put it back, try again
+        exchange(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE)
+    with contextlib.suppress(OSError):
+        if _same_file(out, tmp):
+            os.unlink(tmp)
+    return False
+
+
+def errno_codes() -> Any:
+    """The ``errno`` module, imported when first needed."""
+    import errno
+
+    return errno
 
 
 DRAIN_SECONDS = 5.0  # the longest an edit waits for a person's open handle on the old file
@@ -904,12 +968,56 @@ def _undo_plan(record: dict[str, Any]) -> UndoPlan:
     def check_write(current: bytes | None) -> str | None:
         if current == after:
             return None
+        if current is None and after is not None:
+            return _diff(path, after, b"", "after the write", "now: the file was removed")
+        if _revert_apart(before, after, current) is not None:
+            return None
         return _diff(path, after or b"", current or b"", "after the write", "now")
 
     def restore_write(current: bytes) -> bytes | None:
-        return before
+        if current == after:
+            return before
+        return _revert_apart(before, after, current)
 
     return path, check_write, restore_write, before if after is None else None
+
+
+def _revert_apart(before: bytes | None, after: bytes | None, current: bytes | None) -> bytes | None:
+    """``current`` with one write (``before`` -> ``after``) taken back, when every change made
+    since (``after`` -> ``current``) lies on other lines, at least one unchanged line apart from
+    the write's own; ``None`` when they touch (a conflict: the caller refuses and shows a diff).
+
+    Lets ``undo`` revert an older write after later writes (an entry remembered at the end, a
+    line the person added elsewhere) without undoing or losing them."""
+    if before is None or after is None or current is None:
+        return None
+    import difflib
+
+    old = after.splitlines(keepends=True)
+    hunks: list[tuple[int, int, list[bytes], str]] = []
+    for side, other in (
+        ("undo", before.splitlines(keepends=True)),
+        ("later", current.splitlines(keepends=True)),
+    ):
+        matcher = difflib.SequenceMatcher(None, old, other, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag != "equal":
+                hunks.append((i1, i2, other[j1:j2], side))
+    hunks.sort(key=lambda h: (h[0], h[1]))
+    reach = {"undo": -1, "later": -1}  # the furthest line each side's hunks reached so far
+    for i1, i2, _, side in hunks:
+        # touching or overlapping the other side's change: never guess
+        if i1 <= reach["later" if side == "undo" else "undo"]:
+            return None
+        reach[side] = max(reach[side], i2)
+    merged: list[bytes] = []
+    pos = 0
+    for i1, i2, lines_in, _ in hunks:
+        merged.extend(old[pos:i1])
+        merged.extend(lines_in)
+        pos = i2
+    merged.extend(old[pos:])
+    return b"".join(merged)
 
 
 def _current(path: str) -> bytes | None:
