@@ -17,7 +17,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CliError", "emit_json", "estimate_tokens", "opened_store", "warn"]
+__all__ = [
+    "CliError",
+    "emit_json",
+    "error_line",
+    "estimate_tokens",
+    "notice",
+    "opened_store",
+    "warn",
+]
 
 
 class CliError(Exception):
@@ -36,19 +44,58 @@ def emit_json(payload: Any) -> None:
 
 
 def warn(message: str) -> None:
-    """Print a one-line warning on stderr."""
-    sys.stderr.write(f"conkeeper: warning: {message}\n")
+    """Print a one-line warning on stderr, cleaned whole by the privacy module."""
+    from conkeeper.domain.messages import clean_message
+
+    sys.stderr.write(f"conkeeper: warning: {clean_message(message)}\n")
+
+
+def notice(message: str) -> None:
+    """Print a one-line notice (``conkeeper: …``) on stderr, cleaned whole by privacy."""
+    from conkeeper.domain.messages import clean_message
+
+    sys.stderr.write(f"conkeeper: {clean_message(message)}\n")
+
+
+def error_line(exc: BaseException, command: str | None = None) -> str:
+    """The one line a person reads for a failed command, cleaned whole by privacy.
+
+    A :class:`CliError` (``command`` unset) says what is wrong and what to do; any other
+    exception was unexpected: it is logged and named, with the log as the place to look. A
+    full disk is named as the cause either way, since the log cannot be written then.
+    """
+    from conkeeper.domain.messages import disk_full_message, failure_message
+
+    full = disk_full_message(exc)
+    if full is not None:
+        return f"conkeeper: {full}"
+    if command is None:
+        return f"conkeeper: {failure_message(exc)}"
+    from conkeeper.storage.logfile import log_exception
+
+    log_exception(f"command '{command}' crashed")
+    return (
+        f"conkeeper: {command} failed: {type(exc).__name__}: {failure_message(exc)} "
+        "(details in the ConKeeper log; run 'conkeeper doctor')"
+    )
 
 
 @contextlib.contextmanager
 def opened_store() -> Iterator[sqlite3.Connection]:
     """The user's database for one command (``services.workspace.project_store``); a store
-    problem becomes a CliError, so the person reads one line."""
-    from conkeeper.services.workspace import project_store
+    problem becomes a CliError, so the person reads one line. A damaged database is restored
+    first, with one line on stderr saying what was restored; after a command that succeeded, a
+    backup is taken when one is due."""
+    from conkeeper.services.workspace import backup_if_due, project_store
     from conkeeper.storage.store import StoreError
 
     try:
-        with project_store() as conn:
+        with project_store(on_notice=notice) as conn:
             yield conn
     except StoreError as exc:
         raise CliError(str(exc)) from None
+    problem = backup_if_due()
+    if problem is not None:
+        from conkeeper.storage.logfile import log
+
+        log(problem, level="WARNING")

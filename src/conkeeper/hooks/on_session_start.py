@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from conkeeper.services.upkeep.freshness.report import Report
 
 PRUNE_EVERY_S = 6 * 3600
+MAX_NAMED = 8  # files named in the systemMessage; the rest are counted
 
 
 def handle(ctx: HookContext) -> HookResult | None:
@@ -39,19 +40,40 @@ def handle(ctx: HookContext) -> HookResult | None:
     _prune_state(ctx)
     source = (ctx.payload.source or "startup").strip().lower() or "startup"
     info = SessionInfo(source=source, host_session_id=ctx.payload.session_id)
-    conn = _open_store(ctx, info)
+    notes: list[str] = []
+    conn = _open_store(ctx, info, notes)
     if ctx.config.auto_load:
         info.handoff = _claim_handoff(ctx, source)
         info.injected_at = _mark_injected(ctx, source)
         info.freshness = _freshness(ctx)
         info.health = _health(ctx)
     problems: list[str] = []
+    unread: list[str] = []
     text = build_session_context(
-        ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems
+        ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems, notes=unread
     )
     for problem in problems:
         ctx.log(problem, "WARNING")
-    return HookResult(additional_context=text)
+    for note in unread:
+        ctx.log(f"memory file not read whole: {note}", "WARNING")
+    parts = [" ".join(notes), unread_files_message(unread) or ""]
+    return HookResult(
+        additional_context=text, system_message="\n".join(p for p in parts if p) or None
+    )
+
+
+def unread_files_message(notes: list[str]) -> str | None:
+    """The note shown to the person when memory files could not be read whole (named one per
+    line), so a file never drops out of the agent's context without a word."""
+    if not notes:
+        return None
+    shown = notes[:MAX_NAMED]
+    more = len(notes) - len(shown)
+    lines = [f"ConKeeper: {len(notes)} memory file(s) not loaded whole:"]
+    lines += [f"- {note}" for note in shown]
+    if more:
+        lines.append(f"- and {more} more (see 'conkeeper doctor')")
+    return "\n".join(lines)
 
 
 def _mark_injected(ctx: HookContext, source: str) -> float | None:
@@ -124,15 +146,30 @@ def _health(ctx: HookContext) -> SessionFreshness | None:
     return health
 
 
-def _open_store(ctx: HookContext, info: SessionInfo) -> sqlite3.Connection | None:
-    """The database with this session recorded, or ``None`` when it cannot be used."""
+def _open_store(ctx: HookContext, info: SessionInfo, notes: list[str]) -> sqlite3.Connection | None:
+    """The database with this session recorded, or ``None`` when it cannot be used.
+
+    A damaged database is restored by a detached ``conkeeper backup --if-due`` (which restores
+    before anything else; never inside this hook's wait), and the person is told once.
+    """
     try:
         conn = ctx.store()
         info.project_id = ctx.project_id()
         info.session_row_id = ctx.session_id()
         return conn
     except Exception as exc:
+        from conkeeper.storage.store import DamagedStore
+
         ctx.log(f"database unavailable, memory files only: {exc}", "WARNING")
+        if isinstance(exc, DamagedStore):
+            from conkeeper.hooks.on_session_end import start_detached
+
+            start_detached(ctx, ["backup", "--if-due"])
+            notes.append(
+                "ConKeeper: the session-history database was damaged; it is being restored "
+                "from its backup and row journal in the background ('conkeeper doctor' says "
+                "what was restored). Memory files loaded as usual."
+            )
         return None
 
 

@@ -112,7 +112,8 @@ def search(
     """A compact index of hits (id, where, a short snippet), ranked by the search service.
 
     Its notices say when the session window left older session files out, as the CLI does,
-    so an agent knows to ask again with ``all_time``.
+    so an agent knows to ask again with ``all_time``, and name memory files that could not be
+    read whole (invalid UTF-8 read with replacements, or skipped for size or permissions).
     """
     from conkeeper.services.search.engine import SearchError, SearchRequest
     from conkeeper.services.search.engine import search as run_search
@@ -139,7 +140,11 @@ def search(
         "scope": response.scope,
         "count": len(hits),
         "hits": hits,
-        "notices": [*response.notices, *_window_notice(response.window)],
+        "notices": [
+            *response.notices,
+            *_window_notice(response.window),
+            *(f"not read whole: {path}: {why}" for path, why in response.unread),
+        ],
         "next": "read_memory(path) for a memory file; get_observations(ids) for obs:N hits; "
         "summary(session) for summary:N hits",
     }
