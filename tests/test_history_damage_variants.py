@@ -22,7 +22,7 @@ import pytest
 
 from conftest import cli_env, run_cli
 from conkeeper.domain.paths import db_path
-from test_history_damage import ENV, a_session, garbage_over_header, history, hook, settle
+from test_history_damage import ENV, a_session, garbage_over_header, history, settle
 
 
 def cut_to(fraction: float):  # type: ignore[no-untyped-def]
@@ -230,7 +230,7 @@ def test_mcp_first_caller_on_a_damaged_database(project: Path) -> None:
                 try:
                     result = await client.call_tool(tool, args)
                     texts.extend(getattr(c, "text", "") for c in result.content)
-                except Exception as exc:  # noqa: BLE001 - an MCP error is an answer here
+                except Exception as exc:
                     texts.append(str(exc))
         return texts
 
