@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from conkeeper.domain.provenance import today
 from conkeeper.services.analysis.corrections import QUEUE_HEADER, format_queue_line
 from conkeeper.services.analysis.routing import RoutingError, apply_item
 
@@ -43,6 +44,7 @@ def test_apply_writes_the_rule_with_its_tag_and_dequeues(tmp_path: Path) -> None
     assert json.loads(proc.stdout)["target"] == "patterns.md"
     assert (memory / "patterns.md").read_text(encoding="utf-8") == (
         PATTERNS + "- Use snake_case for method names.\n<!-- @category: convention -->\n"
+        f"<!-- @source: correction {today()} -->\n"  # who wrote it: a correction you approved
     )
     queue = (memory / "corrections-queue.md").read_text(encoding="utf-8")
     assert "snake_case" not in queue and "try again" in queue

@@ -11,6 +11,7 @@ from typing import Any
 
 from tests.conftest import run_cli
 
+from conkeeper.domain.provenance import today
 from conkeeper.domain.safewrite import edit_file, replace_span
 from conkeeper.mcp.tools import remember
 
@@ -39,6 +40,7 @@ def test_remember_keeps_bytes_that_are_not_utf8_and_undo_restores_byte_for_byte(
     assert after.startswith(PATTERNS)  # appended: the Latin-1 byte and private block untouched
     assert after.endswith(
         b"- Run the linter before every commit\r\n<!-- @category: convention -->\r\n"
+        + f"<!-- @source: agent-mcp {today()} -->\r\n".encode()  # provenance (issue 20)
     )
     (newest,) = _history(project)
     assert {k: newest[k] for k in ("id", "command", "files", "source")} == {
@@ -199,7 +201,10 @@ def test_history_global_lists_the_global_memory_journal(project: Path, tmp_path:
     global_memory = tmp_path / "home" / ".claude" / "memory"
     global_memory.mkdir(parents=True)
     (global_memory / "patterns.md").write_bytes(b"# Global patterns\n")
-    remember(project, "Prefer small commits", "convention", "patterns.md", scope="global")
+    held = remember(project, "Prefer small commits", "convention", "patterns.md", scope="global")
+    assert held["status"] == "held"  # an agent's global write waits for the user (issue 20)
+    approved = run_cli("review", "approve", held["id"], cwd=project)
+    assert approved.returncode == 0, approved.stderr
     assert _history(project) == []
     (entry,) = _history(project, "--global")
     assert (entry["id"], entry["files"], entry["journal"]) == (
@@ -212,4 +217,4 @@ def test_history_global_lists_the_global_memory_journal(project: Path, tmp_path:
     assert proc.returncode == 0, proc.stderr
     assert (global_memory / "patterns.md").read_bytes() == b"# Global patterns\n"
     text = run_cli("history", "--global", cwd=project).stdout
-    assert "remember" in text and "(undone)" in text
+    assert "review approve" in text and "(undone)" in text

@@ -37,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="print nothing (detached workers)")
     parser.add_argument(
+        "--team-sync",
+        action="store_true",
+        help="afterwards push shared projects to the team server (what SessionEnd asks for "
+        "when team_sync is on; a server that is down only leaves the rows pending)",
+    )
+    parser.add_argument(
         "--backup-if-due",
         action="store_true",
         help="afterwards, back up the database when a backup is due (the SessionEnd worker)",
@@ -68,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
 
             log(problem, level="WARNING")
     results, status = done.results, done.budget
+    if args.team_sync:
+        _team_sync()
     if args.quiet:
         return 0
     if args.json:
@@ -87,3 +95,21 @@ def run(args: argparse.Namespace) -> int:
         for note in r.notes:
             notice(f"note: {note}")
     return 0
+
+
+def _team_sync() -> None:
+    """Push what extraction produced; failures are logged, never raised (a detached worker)."""
+    from conkeeper.services.team import credentials, sync
+    from conkeeper.services.workspace import project_store
+    from conkeeper.storage.logfile import log, log_exception
+
+    try:
+        with project_store() as conn:
+            result = sync.sync(conn)
+    except credentials.CredentialsError:
+        return
+    except Exception:
+        log_exception("team sync after extraction failed")
+        return
+    if result.error:
+        log(f"team sync: {result.error} ({result.pending} rows pending)", level="WARNING")

@@ -33,6 +33,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "corrections": ("cmd_corrections", "Detect corrections/friction in text; list the queue"),
     "reflect": ("cmd_reflect", "Session retrospective: recommendations, retro file, approve"),
     "insights": ("cmd_insights", "Trends across sessions: corrections, friction, failures (chart)"),
+    "remember": ("cmd_remember", "Save one entry to memory, or hold it for review (as MCP)"),
+    "review": ("cmd_review", "List memory entries held for review; approve or drop them"),
     "decisions": ("cmd_decisions", "Write a new ADR or regenerate decisions/INDEX.md"),
     "sync": ("cmd_sync", "Record a memory sync (resets the context monitor and save counter)"),
     "sessions": ("cmd_retrieval", "Level 1: list recent sessions with titles"),
@@ -57,6 +59,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
     "consolidate": ("cmd_consolidate", "Propose merging duplicate or contradictory memory entries"),
     "mcp": ("cmd_mcp", "Serve memory to MCP clients over stdio, or --http on 127.0.0.1"),
+    "server": ("cmd_server", "Run the team memory server (PostgreSQL): init, token, serve"),
+    "team": ("cmd_team", "Join a team server, push this machine's shared memory, status"),
 }
 
 

@@ -47,6 +47,7 @@ def handle(ctx: HookContext) -> HookResult | None:
         info.injected_at = _mark_injected(ctx, source)
         info.freshness = _freshness(ctx)
         info.health = _health(ctx)
+        info.team = _team(ctx)
     problems: list[str] = []
     unread: list[str] = []
     text = build_session_context(
@@ -74,6 +75,17 @@ def unread_files_message(notes: list[str]) -> str | None:
     if more:
         lines.append(f"- and {more} more (see 'conkeeper doctor')")
     return "\n".join(lines)
+
+
+def _team(ctx: HookContext) -> list[dict[str, str]]:
+    """Teammates' newest decisions and bug fixes, from the cache the last team sync wrote (a
+    small file; the hook never asks the server)."""
+    if not ctx.config.team_sync or ctx.location is None:
+        return []
+    from conkeeper.domain.paths import data_folder
+    from conkeeper.services.team.recent import read_recent
+
+    return read_recent(data_folder(ctx.env), ctx.location.identity)
 
 
 def _mark_injected(ctx: HookContext, source: str) -> float | None:

@@ -55,9 +55,46 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
+    warning = _memory_write_warning(ctx) if ctx.payload.tool_name in _WRITE_TOOLS else None
     if due is not None:
-        return HookResult(additional_context=reminders.reminder_text(due))
-    return None
+        return HookResult(additional_context=reminders.reminder_text(due), system_message=warning)
+    return HookResult(system_message=warning) if warning else None
+
+
+_WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+
+
+def _memory_write_warning(ctx: HookContext) -> str | None:
+    """A note for the user when the agent wrote instruction-shaped text straight into a memory
+    file with its own edit tools (bypassing ``remember``'s review): the next session would read
+    it. Only edits inside the memory folder are checked; the text is never echoed."""
+    if ctx.event != "PostToolUse" or ctx.location is None or not ctx.memory_dir_exists:
+        return None
+    tool_input = ctx.payload.tool_input
+    target = str(tool_input.get("file_path") or "")
+    memory = str(ctx.location.memory_dir)
+    if not target.startswith(memory + "/") or "/sessions/" in target[len(memory) :]:
+        return None
+    edits = tool_input.get("edits")
+    pieces = [tool_input.get("content"), tool_input.get("new_string")]
+    if isinstance(edits, list):
+        pieces.extend(e.get("new_string") for e in edits if isinstance(e, dict))
+    written = "\n".join(p for p in pieces if isinstance(p, str))
+    if not written:
+        return None
+    from conkeeper.domain.instructions import find_instructions
+
+    found = find_instructions(written)
+    if not found:
+        return None
+    relative = target[len(memory) + 1 :]
+    from conkeeper.storage.logfile import log
+
+    log(f"hook PostToolUse: instruction-shaped text written to memory {relative}", env=ctx.env)
+    return (
+        f"ConKeeper: the agent wrote text that reads like an instruction into memory file "
+        f"{relative} ({found[0].reason}). Check it (git diff) before another session reads it."
+    )
 
 
 def _capture(ctx: HookContext, prompt_number: int, duration: int | None, when: float) -> None:

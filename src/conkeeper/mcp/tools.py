@@ -108,12 +108,15 @@ def search(
     category: str | None = None,
     all_projects: bool = False,
     all_time: bool = False,
+    team: bool = False,
 ) -> dict[str, Any]:
     """A compact index of hits (id, where, a short snippet), ranked by the search service.
 
     Its notices say when the session window left older session files out, as the CLI does,
     so an agent knows to ask again with ``all_time``, and name memory files that could not be
-    read whole (invalid UTF-8 read with replacements, or skipped for size or permissions).
+    read whole (invalid UTF-8 read with replacements, or skipped for size or permissions). With
+    ``team``, the team server's hits for this project follow, each with its ``author``
+    (``source`` "team"; a notice when the team could not be asked).
     """
     from conkeeper.services.search.engine import SearchError, SearchRequest
     from conkeeper.services.search.engine import search as run_search
@@ -135,20 +138,52 @@ def search(
     except SearchError as exc:
         raise ToolInputError(str(exc)) from None
     hits = [_compact_hit(hit) for hit in response.hits]
+    notices = [
+        *response.notices,
+        *_window_notice(response.window),
+        *(f"not read whole: {path}: {why}" for path, why in response.unread),
+    ]
+    if team:
+        hits += _team_hits(cwd, query, limit, notices)
     payload = {
         "query": response.query,
         "scope": response.scope,
         "count": len(hits),
         "hits": hits,
-        "notices": [
-            *response.notices,
-            *_window_notice(response.window),
-            *(f"not read whole: {path}: {why}" for path, why in response.unread),
-        ],
+        "notices": notices,
         "next": "read_memory(path) for a memory file; get_observations(ids) for obs:N hits; "
         "summary(session) for summary:N hits",
     }
     return _finish(payload, _redact)
+
+
+def _team_hits(cwd: Path, query: str, limit: int, notices: list[str]) -> list[dict[str, Any]]:
+    """The team server's hits for this project as index lines with their author; text written
+    by teammates' agents, marked as such."""
+    from conkeeper.services.team.search import team_search
+
+    found = team_search(cwd, query, limit)
+    if found.error:
+        notices.append(f"team search: {found.error}")
+    items = []
+    for hit in found.hits:
+        snippet = " ".join(str(hit["subtitle"] or hit["narrative"]).split())
+        items.append(
+            {
+                "id": f"team:{hit['uid'][:16]}",
+                "source": "team",
+                "author": hit["author"],
+                "type": hit["type"],
+                "title": hit["title"],
+                "snippet": snippet[: MAX_SNIPPET - 1] + "…"
+                if len(snippet) > MAX_SNIPPET
+                else snippet,
+                "facts": hit["facts"][:5],
+                "project": hit["project"],
+                "score": hit.get("score", 0),
+            }
+        )
+    return items
 
 
 def _window_notice(window: str) -> list[str]:
@@ -284,27 +319,23 @@ def list_memory(cwd: Path) -> list[dict[str, str]]:
 def remember(
     cwd: Path, text: str, category: str, file: str, scope: str = "project"
 ) -> dict[str, Any]:
-    """Append an entry with its category tag to a memory file (the routing service's path)."""
-    from conkeeper.domain.textio import MemoryFileError
-    from conkeeper.services.analysis.routing import RoutingError, add_entry
+    """Save an entry with its category tag to a memory file, or hold it for the user's review
+    (:mod:`conkeeper.services.remember`: the same engine and answer as ``conkeeper remember``).
+
+    ``status`` is ``saved``, ``held`` (instruction-shaped text, or any agent write to global
+    memory: it waits in ``conkeeper review`` with its ``reasons``) or ``duplicate``; a refusal
+    (credential, private text, unknown category or file) is a tool error with its reason.
+    """
     from conkeeper.services.memory_files import MemoryAccessError, memory_root
+    from conkeeper.services.remember import remember as remember_entry
 
     try:
         root = memory_root(cwd, scope)
-        if not root.is_dir():
-            raise ToolInputError(
-                f"there is no {scope} memory folder yet; run 'conkeeper init' first."
-            )
-        written, chosen = add_entry(
-            root, file.strip(), text, category.strip().lower(), source="agent-mcp"
-        )
-    except (MemoryAccessError, RoutingError, MemoryFileError) as exc:
+    except MemoryAccessError as exc:
         raise ToolInputError(str(exc)) from None
-    payload = {
-        "scope": scope,
-        "path": written,
-        "category": chosen,
-        "text": " ".join(text.split()),
-        "saved": True,
-    }
-    return _finish(payload, _redact)
+    result = remember_entry(
+        root, file, text, category.strip().lower(), scope=scope, source="agent-mcp"
+    )
+    if result.status == "refused":
+        raise ToolInputError(f"{(result.reason or 'refused').rstrip('.')}.")
+    return _finish(result.as_dict(), _redact)

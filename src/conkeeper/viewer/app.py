@@ -105,6 +105,8 @@ def create_app(
             Route("/retros", pages.retros_page),
             Route("/queue", pages.queue_page),
             Route("/queue/{action:str}", pages.queue_action, methods=["POST"]),
+            Route("/review", pages.review_page),
+            Route("/review/{action:str}", pages.review_action, methods=["POST"]),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ],
         exception_handlers={HTTPException: on_http_error, Exception: on_crash},

@@ -312,3 +312,42 @@ async def queue_action(request: Request) -> Response:
 
     query = urlencode({"message": clean_message(message)})  # the URL carries it: clean first
     return RedirectResponse("/queue?" + query, status_code=303)
+
+
+async def review_page(request: Request) -> Response:
+    """Memory entries held for review (project and global) with approve and drop."""
+    from conkeeper.services.review import list_held
+
+    ctx = _ctx(request)
+    items = list_held([ctx.location.memory_dir, ctx.global_memory_dir])
+    return render(
+        request,
+        "review.html",
+        items=[item.as_dict() for item in items],
+        message=request.query_params.get("message", ""),
+    )
+
+
+async def review_action(request: Request) -> Response:
+    """Approve (write with provenance) or drop one held entry, through the CLI's service."""
+    from conkeeper.domain.messages import clean_message
+    from conkeeper.services.review import ReviewError, approve, drop
+
+    ctx = _ctx(request)
+    form = await request.form()
+    action = request.path_params["action"]
+    wanted = str(form.get("id", ""))
+    folders = [ctx.location.memory_dir, ctx.global_memory_dir]
+    try:
+        if action == "approve":
+            item, status, path = approve(folders, wanted)
+            done = "written to" if status == "saved" else "already in"
+            message = f"Approved {item.id}: {done} {path} ({item.scope})."
+        elif action == "drop":
+            message = f"Dropped {drop(folders, wanted).id}."
+        else:
+            message = "Unknown action."
+    except ReviewError as exc:
+        message = str(exc)
+    query = urlencode({"message": clean_message(message)})  # the URL carries it: clean first
+    return RedirectResponse("/review?" + query, status_code=303)

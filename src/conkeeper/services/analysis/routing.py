@@ -37,6 +37,10 @@ class RoutingError(Exception):
     """The item cannot be applied or rejected; the message is one line for a person."""
 
 
+class DuplicateEntry(RoutingError):
+    """The target already holds this entry (nothing was written)."""
+
+
 @dataclass(frozen=True)
 class RoutedItem:
     """What happened to one queue item."""
@@ -116,11 +120,13 @@ def choose_category(text: str, category: str | None) -> str:
     return verdict.category
 
 
-def entry_bytes(current: bytes, rule: str, category: str) -> bytes:
-    """The bytes of one bullet and its category tag, in ``current``'s own line breaks."""
+def entry_bytes(current: bytes, rule: str, category: str, source_tag: str = "") -> bytes:
+    """The bytes of one bullet, its category tag and (when given) its provenance tag
+    (:mod:`conkeeper.domain.provenance`), in ``current``'s own line breaks."""
     newline = "\r\n" if b"\r\n" in current else "\n"
     bullet = " ".join(rule.split())
-    return f"- {bullet}{newline}{format_tag('category', category)}{newline}".encode()
+    provenance = f"{source_tag}{newline}" if source_tag else ""
+    return f"- {bullet}{newline}{format_tag('category', category)}{newline}{provenance}".encode()
 
 
 def apply_item(
@@ -145,7 +151,13 @@ def apply_item(
     if target == "adr":
         return _apply_as_adr(memory_dir, item, rule, category, title, source)
     relative, chosen = add_entry(
-        memory_dir, target, rule, category, source=source, command="corrections apply"
+        memory_dir,
+        target,
+        rule,
+        category,
+        source=source,
+        command="corrections apply",
+        provenance="correction",
     )
     _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
@@ -176,6 +188,8 @@ def add_entry(
     *,
     source: str = "user-cli",
     command: str = "remember",
+    provenance: str | None = None,
+    approved: bool = False,
 ) -> tuple[str, str]:
     """Append ``text`` as a bullet with its category tag to ``target`` (a route word or a path in
     the memory folder); returns ``(path, category)``.
@@ -184,7 +198,11 @@ def add_entry(
     tool (stdio and HTTP) use it, so the size limit (:data:`MAX_ENTRY_CHARS`), the privacy check
     and the duplicate check hold on every transport. The bullet is appended to the file's
     current bytes under the shared write lock and journaled (``source`` says who asked).
+    ``provenance`` (a :data:`conkeeper.domain.provenance.SOURCES` word) adds the entry's source
+    tag; ``approved`` marks an agent's held entry the user approved. ``remember`` reaches this
+    through :mod:`conkeeper.services.remember`, which holds instruction-shaped text for review.
     """
+    source_tag = _source_tag(provenance, approved)
     if len(text) > 4 * MAX_ENTRY_CHARS:  # refuse before folding a huge text
         raise RoutingError(_too_long(len(text)))
     rule = " ".join(text.split())
@@ -200,7 +218,7 @@ def add_entry(
     def add(current: bytes) -> bytes:
         if current:
             _refuse_known(rule, relative, _decoded(path, current))
-        return append_edit(entry_bytes(current, rule, chosen))(current)
+        return append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
 
     try:
         edit_file(path, add, command=command, source=source, root=memory_dir)
@@ -209,6 +227,17 @@ def add_entry(
     except MemoryFileError as exc:
         raise RoutingError(str(exc)) from None
     return relative, chosen
+
+
+def _source_tag(provenance: str | None, approved: bool) -> str:
+    if provenance is None:
+        return ""
+    from conkeeper.domain.provenance import format_source_tag
+
+    try:
+        return format_source_tag(provenance, approved=approved)
+    except ValueError as exc:
+        raise RoutingError(str(exc)) from None
 
 
 def _too_long(size: int) -> str:
@@ -232,7 +261,9 @@ def _refuse_known(rule: str, relative: str, current: str) -> None:
 
     same = match(rule, [KnownItem(relative, b) for b in bullets(clean_for_injection(current))])
     if same is not None:  # the entry is quoted cleaned whole, then cut
-        raise RoutingError(f"{relative} already holds this: {clip(clean_or_empty(same.text), 80)}")
+        raise DuplicateEntry(
+            f"{relative} already holds this: {clip(clean_or_empty(same.text), 80)}"
+        )
 
 
 def dequeue_theme(memory_dir: Path, text: str, source: str = "reflect") -> list[QueueItem]:

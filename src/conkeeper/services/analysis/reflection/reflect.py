@@ -289,6 +289,7 @@ def approve(
             category,
             source="reflect",
             command=f"reflect approve {number}",
+            provenance="reflect",
         )
         dequeued = [q.text for q in dequeue_theme(memory_dir, item.text)]
     except (RoutingError, MemoryFileError) as exc:

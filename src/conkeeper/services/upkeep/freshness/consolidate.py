@@ -50,7 +50,10 @@ if TYPE_CHECKING:
 
 MIN_CONCEPTS = 2
 MAX_POSTINGS = 150  # a concept in more entries than this says nothing about sameness
-_TAG_LINE = re.compile(rb"^\s*<!--\s*@(?:category|tag):\s*[a-z][a-z0-9-]*\s*-->\s*$")
+# category, tag and provenance lines belong to the entry above them
+_TAG_LINE = re.compile(
+    rb"^\s*<!--\s*(?:@(?:category|tag):\s*[a-z][a-z0-9-]*|@source:[ a-z0-9-]{1,80})\s*-->\s*$"
+)
 
 
 class ConsolidateError(MemoryFileError):

@@ -1,0 +1,153 @@
+"""A/B cost of the poisoning defences on the hook path: CPU median, baseline against this tree.
+
+Why: the instruction detector (``conkeeper.domain.instructions``) runs inside hooks: PostToolUse
+checks an agent's own edits of memory files, SessionStart keeps instruction-shaped observation
+titles, summary fields and agent entries out of the context. Issue 20 allows at most +2 ms of
+CPU (median) on PostToolUse and UserPromptSubmit. This bench runs the same real-shaped payloads
+through the plugin launcher (``bin/conkeeper-hook``) of a baseline tree (default: ``main``,
+exported with ``git archive``, so nothing is written into another checkout) and of this tree,
+alternating A and B run by run so machine load hits both alike, and prints the CPU medians and
+their difference against the target. Writes ``bench/results/poisoning_hook_ab.json``.
+Run: ``python bench/poisoning_hook_ab.py [--runs N] [--baseline-ref REF] [--tiny]``.
+
+Measured 2026-11-26 on the shared 2-core machine (8 helpers running), baseline ``ck/writepath``
+(this branch without its own changes), 40 runs each, three runs of the bench (CPU median delta,
+ms): PostToolUse (Bash) -0.61 / +0.13 / +1.50; PostToolUse (Edit of a memory file) +1.17 /
++0.90 / -0.52; UserPromptSubmit -0.40 / -1.05 / +0.46 (target ≤ +2 ms: met in every run; the
+spread is machine noise, the Bash and prompt paths run no detector). SessionStart +0.71 /
+-1.32 / +2.66 (no target; it checks observation titles, summary fields and agent entries).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).resolve().parent / "results" / "poisoning_hook_ab.json"
+TARGET_MS = 2.0
+LIMITED = ("PostToolUse (Bash)", "PostToolUse (Edit of a memory file)", "UserPromptSubmit")
+
+
+def export(ref: str, into: Path) -> Path:
+    """The tree of ``ref`` unpacked into ``into`` (read from git, no checkout touched)."""
+    into.mkdir(parents=True, exist_ok=True)
+    archive = into / "tree.tar"
+    with archive.open("wb") as out:
+        subprocess.run(["git", "-C", str(ROOT), "archive", ref], stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "tree", filter="data")
+    return into / "tree"
+
+
+def project(base: Path) -> Path:
+    """A git project with a small memory folder."""
+    root = base / "proj"
+    memory = root / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (memory / "patterns.md").write_text("# Patterns\n- Money is Decimal\n", encoding="utf-8")
+    return root
+
+
+def payloads(root: Path, runs: int) -> dict[str, list[bytes]]:
+    """``runs`` payloads per case, each with its own tool-use id (no de-duplication)."""
+    common = {"session_id": "ab-1", "transcript_path": str(root / "t.jsonl"), "cwd": str(root)}
+    patterns = str(root / ".claude" / "memory" / "patterns.md")
+    cases: dict[str, list[bytes]] = {name: [] for name in (*LIMITED, "SessionStart")}
+    for i in range(runs):
+        cases["PostToolUse (Bash)"].append(
+            _dump(common, "PostToolUse", tool_name="Bash", tool_use_id=f"b{i}",
+                  tool_input={"command": f"pytest -q tests/test_{i}.py"},
+                  tool_response={"stdout": "3 passed\n", "stderr": "", "interrupted": False})
+        )  # fmt: skip
+        cases["PostToolUse (Edit of a memory file)"].append(
+            _dump(common, "PostToolUse", tool_name="Edit", tool_use_id=f"e{i}",
+                  tool_input={"file_path": patterns, "old_string": "# Patterns",
+                              "new_string": f"# Patterns\n- Run `make deploy ENV=staging` ({i})"},
+                  tool_response={"success": True})
+        )  # fmt: skip
+        cases["UserPromptSubmit"].append(
+            _dump(common, "UserPromptSubmit", prompt=f"add pagination to the orders page ({i})")
+        )
+        cases["SessionStart"].append(_dump(common, "SessionStart", source="startup"))
+    return cases
+
+
+def _dump(common: dict[str, str], event: str, **fields: object) -> bytes:
+    return json.dumps({**common, "hook_event_name": event, **fields}).encode()
+
+
+def cpu_ms(launcher: Path, event: str, data: bytes, env: dict[str, str]) -> float:
+    """CPU (user + system) of one hook process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(
+        [str(launcher), event], input=data, env=env, capture_output=True, check=False
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{launcher} {event} failed: {proc.stderr[:300]!r}")
+    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Alternate baseline and this tree over every case; print and write the medians."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--baseline-ref", default="main")
+    parser.add_argument("--tiny", action="store_true", help="5 runs per case (CI)")
+    args = parser.parse_args(argv)
+    runs = 5 if args.tiny else args.runs
+    with tempfile.TemporaryDirectory() as scratch:
+        base = Path(scratch)
+        trees = {"A": export(args.baseline_ref, base / "a"), "B": ROOT}
+        root = project(base)
+        results: dict[str, dict[str, float]] = {}
+        for case, items in payloads(root, runs).items():
+            event = case.split(" ")[0]
+            times: dict[str, list[float]] = {"A": [], "B": []}
+            for i, data in enumerate(items):
+                for side in ("A", "B") if i % 2 == 0 else ("B", "A"):
+                    env = _env(base / side, trees[side])
+                    times[side].append(
+                        cpu_ms(trees[side] / "bin" / "conkeeper-hook", event, data, env)
+                    )
+            a, b = statistics.median(times["A"]), statistics.median(times["B"])
+            results[case] = {"baseline_cpu_ms": round(a, 2), "this_cpu_ms": round(b, 2),
+                             "delta_ms": round(b - a, 2)}  # fmt: skip
+    print(f"hook CPU median, {args.baseline_ref} (A) against this tree (B), {runs} runs each, "
+          f"alternated; target: delta ≤ +{TARGET_MS} ms on {', '.join(LIMITED)}")  # fmt: skip
+    print(f"{'case':<40} {'A ms':>7} {'B ms':>7} {'delta':>7}")
+    for case, row in results.items():
+        flag = "" if case not in LIMITED else (" ok" if row["delta_ms"] <= TARGET_MS else " OVER")
+        print(f"{case:<40} {row['baseline_cpu_ms']:>7} {row['this_cpu_ms']:>7} "
+              f"{row['delta_ms']:>+7}{flag}")  # fmt: skip
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    payload = {"runs": runs, "baseline": args.baseline_ref, "target_ms": TARGET_MS,
+               "when": when, "cases": results}  # fmt: skip
+    RESULTS.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def _env(home: Path, tree: Path) -> dict[str, str]:
+    """A private HOME and data folder per side; bytecode kept out of the trees."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "CONKEEPER_"))}
+    home.mkdir(parents=True, exist_ok=True)
+    env.update(HOME=str(home), CONKEEPER_HOME=str(home / "data"), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTHONPATH", None)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

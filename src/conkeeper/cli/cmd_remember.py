@@ -1,0 +1,82 @@
+"""``conkeeper remember TEXT``: save one entry to memory, or hold it for review.
+
+The same engine and answer as the MCP ``remember`` tool (:mod:`conkeeper.services.remember`):
+``--json`` prints ``{"status": "saved"|"held"|"duplicate"|"refused", ...}``. Who is writing
+matters: from the user's own terminal the source is ``user-cli`` (saved, with a warning when the
+text reads like an instruction); when an agent runs the command (``CLAUDECODE``, ``GEMINI_CLI``,
+``CODEX_SANDBOX``, ``CURSOR_AGENT`` or ``CONKEEPER_AGENT`` set) or it runs without a terminal,
+the source is ``agent-cli`` and instruction-shaped text or a ``--global`` write is held for
+``conkeeper review``. An agent cannot pass ``--source user``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from conkeeper.cli.output import CliError, emit_json
+
+DEFAULT_FILE = "patterns.md"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """TEXT, --file, --category, --global, --source, --json."""
+    parser.add_argument("text", help="the entry: one self-contained sentence or rule")
+    parser.add_argument(
+        "--file",
+        default=DEFAULT_FILE,
+        help=f"memory file or route word (convention, term, preference, workflow); "
+        f"default {DEFAULT_FILE}",
+    )
+    parser.add_argument(
+        "--category", help="decision, pattern, bugfix, convention or learning (default: guessed)"
+    )
+    parser.add_argument("--global", dest="global_", action="store_true", help="global memory")
+    parser.add_argument(
+        "--source",
+        choices=("user", "agent"),
+        help="who is writing (default: agent under an agent or without a terminal, else user)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the JSON answer")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Save or hold the entry; exit 0 for saved, held and duplicate, 1 for refused."""
+    from conkeeper.domain.paths import global_memory_dir
+    from conkeeper.services.remember import agent_environment, cli_source, remember
+    from conkeeper.services.workspace import current_project
+
+    try:
+        source = cli_source(
+            args.source, agent_var=agent_environment(), interactive=sys.stdin.isatty()
+        )
+    except PermissionError as exc:
+        raise CliError(str(exc)) from None
+    scope = "global" if args.global_ else "project"
+    memory_dir = global_memory_dir() if args.global_ else current_project().memory_dir
+    result = remember(memory_dir, args.file, args.text, args.category, scope=scope, source=source)
+    if args.json:
+        emit_json(result.as_dict())
+        return 1 if result.status == "refused" else 0
+    if result.status == "refused":
+        raise CliError(result.reason or "the entry was refused")
+    sys.stdout.write(_describe(result) + "\n")
+    return 0
+
+
+def _describe(result: object) -> str:
+    from conkeeper.services.remember import RememberResult
+
+    assert isinstance(result, RememberResult)
+    if result.status == "saved":
+        lines = [f"Saved to {result.path} ({result.category}, source {result.source})."]
+        lines += [f"note: this reads like an instruction: {w}" for w in result.warnings]
+        return "\n".join(lines)
+    if result.status == "duplicate":
+        return f"Not written: {result.reason}."
+    reasons = "\n".join(f"  - {r}" for r in result.reasons)
+    return (
+        f"Held for review (id {result.id}), not written to {result.path}:\n{reasons}\n"
+        f"Approve with 'conkeeper review approve {result.id}' or drop with "
+        f"'conkeeper review drop {result.id}'."
+    )

@@ -1,0 +1,96 @@
+"""``conkeeper review [approve|drop ID]``: the memory entries held for the user's decision.
+
+Entries an agent asked to remember that read like instructions (and every agent write to
+global memory) wait here instead of being written (:mod:`conkeeper.services.review`). ``review``
+lists them with their reasons; ``approve ID`` writes one with its provenance, marked approved;
+``drop ID`` discards it. Approving is the user's act: under an agent (``CLAUDECODE`` and the
+like set) ``approve`` is refused, so an agent cannot release what it was held for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from conkeeper.cli.output import CliError, emit_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from conkeeper.services.review import HeldItem
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Optional action (approve, drop) with an ID; --json."""
+    parser.add_argument(
+        "action", nargs="?", choices=("list", "approve", "drop"), default="list", help="action"
+    )
+    parser.add_argument("id", nargs="?", help="the held item's id (or its unambiguous start)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """List, approve or drop held items of the current project and global memory."""
+    from conkeeper.domain.paths import global_memory_dir
+    from conkeeper.services.review import ReviewError, approve, drop, list_held
+    from conkeeper.services.workspace import current_project
+
+    folders = [current_project().memory_dir, global_memory_dir()]
+    if args.action == "list":
+        return _list(list_held(folders), args.json)
+    if not args.id:
+        raise CliError(f"'conkeeper review {args.action}' needs the item's id")
+    try:
+        if args.action == "approve":
+            _refuse_agent()
+            item, status, path = approve(folders, args.id)
+            payload = {"action": "approve", "status": status, "path": path} | item.as_dict()
+            line = (
+                f"Approved {item.id}: written to {path} ({item.scope})."
+                if status == "saved"
+                else f"Approved {item.id}: {path} already holds it; nothing written."
+            )
+        else:
+            item = drop(folders, args.id)
+            payload = {"action": "drop", "status": "dropped"} | item.as_dict()
+            line = f"Dropped {item.id}."
+    except ReviewError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        emit_json(payload)
+    else:
+        sys.stdout.write(line + "\n")
+    return 0
+
+
+def _refuse_agent() -> None:
+    from conkeeper.services.remember import agent_environment
+
+    variable = agent_environment()
+    if variable is not None:
+        raise CliError(
+            f"approving is yours to do: this command runs under an agent ({variable} is set); "
+            "run it in your own terminal or use 'conkeeper viewer'"
+        )
+
+
+def _list(items: list[HeldItem], as_json: bool) -> int:
+    if as_json:
+        emit_json({"count": len(items), "held": [item.as_dict() for item in items]})
+        return 0
+    if not items:
+        sys.stdout.write("No memory entries are held for review.\n")
+        return 0
+    out = []
+    for item in items:
+        out.append(
+            f"{item.id}  {item.as_dict()['held_at']}  {item.scope}:{item.target} "
+            f"[{item.category}] from {item.source}"
+        )
+        out.append(f"    {item.text[:300]}")
+        out.extend(f"    held: {reason}" for reason in item.reasons)
+    out.append(
+        f"{len(items)} held. 'conkeeper review approve ID' writes one; "
+        "'conkeeper review drop ID' discards it."
+    )
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0

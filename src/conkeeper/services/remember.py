@@ -1,0 +1,217 @@
+"""``remember``: save one entry to memory, or hold it for review, for every front door.
+
+Why it exists: the MCP ``remember`` tool and ``conkeeper remember`` must give the same answer
+for the same text, and an agent's text must never become a standing order for later sessions.
+This module sits in front of the one write path for curated entries
+(:func:`conkeeper.services.analysis.routing.add_entry`) and decides:
+
+* ``refused``: nothing can be written (empty text, a credential or private text, an unknown
+  category or target, no memory folder); ``reason`` says what to fix.
+* ``held``: the text came from an agent and is instruction-shaped
+  (:func:`conkeeper.domain.instructions.find_instructions`: overrides, claimed authority,
+  fetch-and-run, sending secrets, disabling checks, hidden text, odd package indexes), or it is
+  an agent's write to global memory, which reaches every project. It waits in the review queue
+  (:mod:`conkeeper.services.review`) with its ``reasons`` and ``id``.
+* ``duplicate``: the target already holds it.
+* ``saved``: written, with its provenance tag (:mod:`conkeeper.domain.provenance`).
+
+Text from the user themself (``source="user-cli"``) is saved even when instruction-shaped; the
+reasons come back as ``warnings``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conkeeper.domain.provenance import AGENT_SOURCES, SOURCES
+
+GLOBAL_REASON = (
+    "global memory reaches every project, so an agent's write to it waits for your review"
+)
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """The answer of one ``remember``: ``status`` is saved, held, duplicate or refused."""
+
+    status: str
+    text: str
+    scope: str
+    source: str
+    path: str | None = None
+    category: str | None = None
+    reason: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    id: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON answer (``conkeeper remember --json`` and MCP): empty fields left out."""
+        data: dict[str, object] = {"status": self.status, "scope": self.scope}
+        for name in ("path", "category", "id", "reason"):
+            value = getattr(self, name)
+            if value is not None:
+                data[name] = value
+        if self.reasons:
+            data["reasons"] = list(self.reasons)
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
+        data["text"] = self.text
+        data["source"] = self.source
+        if self.status == "held":
+            data["next"] = (
+                "the user decides with `conkeeper review` (approve or drop); do not retry or "
+                "rephrase it"
+            )
+        return data
+
+
+def remember(
+    memory_dir: Path,
+    target: str,
+    text: str,
+    category: str | None = None,
+    *,
+    scope: str = "project",
+    source: str = "agent-mcp",
+) -> RememberResult:
+    """Save ``text`` as an entry of ``target`` in ``memory_dir`` or hold it for review (see the
+    module docstring for the four answers). Never raises for anything a caller can fix."""
+    from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.analysis.routing import (
+        MAX_ENTRY_CHARS,
+        DuplicateEntry,
+        RoutingError,
+        add_entry,
+        check_entry_privacy,
+        choose_category,
+        resolve_target,
+    )
+
+    if len(text) > 4 * MAX_ENTRY_CHARS:  # refused before folding (or scanning) a huge text
+        return RememberResult(
+            "refused",
+            text[:200],
+            scope,
+            source,
+            reason=f"the entry is {len(text)} characters, over the {MAX_ENTRY_CHARS}-character "
+            "limit; save a short rule and keep the details in a file of their own",
+        )
+    rule = " ".join(text.split())
+
+    def answer(status: str, **fields: Any) -> RememberResult:
+        return RememberResult(status, rule, scope, source, **fields)
+
+    if source not in SOURCES:
+        return answer("refused", reason=f"unknown source '{source}'")
+    if not memory_dir.is_dir():
+        reason = f"there is no {scope} memory folder yet; run 'conkeeper init' first"
+        return answer("refused", reason=reason)
+    try:
+        if not rule:
+            raise RoutingError("the entry text is empty")
+        if len(rule) > MAX_ENTRY_CHARS:
+            raise RoutingError(
+                f"the entry is {len(rule)} characters, over the {MAX_ENTRY_CHARS}-character limit"
+            )
+        check_entry_privacy(rule)
+        chosen = choose_category(rule, category or None)
+        relative = resolve_target(memory_dir, target.strip()).relative_to(memory_dir).as_posix()
+    except (RoutingError, MemoryFileError) as exc:
+        return answer("refused", reason=str(exc))
+    reasons = _hold_reasons(rule, scope, source)
+    if reasons and source in AGENT_SOURCES:
+        return _hold(memory_dir, rule, relative, chosen, scope, source, reasons)
+    try:
+        written, chosen = add_entry(
+            memory_dir, relative, rule, chosen, source=source, command="remember", provenance=source
+        )
+    except DuplicateEntry as exc:
+        return answer("duplicate", path=relative, reason=str(exc))
+    except (RoutingError, MemoryFileError) as exc:
+        return answer("refused", reason=str(exc))
+    return answer("saved", path=written, category=chosen, warnings=reasons)
+
+
+def _hold_reasons(rule: str, scope: str, source: str) -> list[str]:
+    """Why this entry should wait for review (``[]`` when it need not)."""
+    from conkeeper.domain.instructions import reasons
+
+    found = reasons(rule)
+    if scope == "global" and source in AGENT_SOURCES:
+        found.append(GLOBAL_REASON)
+    return found
+
+
+def _hold(
+    memory_dir: Path,
+    rule: str,
+    relative: str,
+    category: str,
+    scope: str,
+    source: str,
+    reasons: list[str],
+) -> RememberResult:
+    from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.review import ReviewError, hold
+
+    try:
+        item = hold(
+            memory_dir,
+            text=rule,
+            target=relative,
+            category=category,
+            scope=scope,
+            source=source,
+            reasons=reasons,
+        )
+    except (ReviewError, MemoryFileError, OSError) as exc:
+        return RememberResult(
+            "refused", rule, scope, source, reason=f"could not hold the entry for review: {exc}"
+        )
+    return RememberResult(
+        "held", rule, scope, source, path=relative, category=category, reasons=reasons, id=item.id
+    )
+
+
+# Environment variables agents set for the commands they run: Claude Code (``CLAUDECODE``),
+# Gemini CLI (``GEMINI_CLI``), Codex (``CODEX_SANDBOX``...), Cursor (``CURSOR_AGENT``), and
+# ConKeeper's own marker for any other agent (``CONKEEPER_AGENT=1``).
+AGENT_ENV_VARS = (
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "GEMINI_CLI",
+    "CODEX_SANDBOX",
+    "CODEX_SANDBOX_NETWORK_DISABLED",
+    "CURSOR_AGENT",
+    "CONKEEPER_AGENT",
+)
+
+
+def agent_environment(env: dict[str, str] | None = None) -> str | None:
+    """The agent variable set in ``env`` (default ``os.environ``), or ``None`` when none is:
+    a command run with one of these was started by an agent, not typed by the user."""
+    import os
+
+    values = os.environ if env is None else env
+    for name in AGENT_ENV_VARS:
+        if values.get(name, "").strip() not in ("", "0"):
+            return name
+    return None
+
+
+def cli_source(asked: str | None, *, agent_var: str | None, interactive: bool) -> str:
+    """Who a ``conkeeper remember`` is from: ``agent-cli`` when an agent started the command
+    (``agent_var``) or it runs without a terminal (a script), unless asked otherwise; ``user-cli``
+    from the user's own terminal. An agent cannot claim to be the user: ``asked="user"`` with
+    ``agent_var`` set raises ``PermissionError``."""
+    if asked == "user" and agent_var is not None:
+        raise PermissionError(
+            f"this command runs under an agent ({agent_var} is set), so it cannot write as you; "
+            "run it in your own terminal, or approve the held entry with 'conkeeper review'"
+        )
+    if asked in ("user", "agent"):
+        return "user-cli" if asked == "user" else "agent-cli"
+    return "agent-cli" if agent_var is not None or not interactive else "user-cli"
