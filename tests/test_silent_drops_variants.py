@@ -118,3 +118,24 @@ def test_odd_things_named_like_memory_files_do_not_crash(tmp_path: Path) -> None
     unread = {u["path"] for u in data["unread_files"]}
     assert any(p.endswith("active-context.md") for p in unread), data
     # not yet: search's index scan passes over a dangling symlink without a word (see report)
+
+
+def test_search_never_echoes_a_private_span_or_secret_from_its_own_arguments(
+    tmp_path: Path,
+) -> None:
+    """The no-results sentence and ``--json`` echo the query and the filters: they are messages
+    and pass privacy whole (issue 19 item 7)."""
+    root = _project(tmp_path)
+    secret = "ghp_" + "Zq8vN3kLm5Xp2Rt7Yw4Bc6Df9Gh1Jk0LmNoP"
+    runs = [
+        ("<private>zebrasecret</private> ledger",),
+        ("--category", "<private>zebrasecret</private>", "ledger"),
+        ("--tag", "<private>zebrasecret</private>", "ledger"),
+        (f"ledger {secret}",),
+    ]
+    for args in runs:
+        for extra in ((), ("--json",)):
+            proc = run_cli("search", *args, *extra, cwd=root)
+            shown = proc.stdout + proc.stderr
+            assert "zebrasecret" not in shown, (args, shown)
+            assert secret not in shown, (args, shown)
