@@ -192,6 +192,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="list misclassified prompts")
     parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation")
+    parser.add_argument("--tiny", action="store_true", help="no cross-validation (CI smoke)")
     parser.add_argument(
         "--skip",
         default=DEFAULT_SKIP,
@@ -201,7 +202,7 @@ def main() -> int:
     args = parser.parse_args()
     skip, unseen = parse_skip(args.skip)
     figures: dict[str, object] = {}
-    if not args.no_cv:
+    if not (args.no_cv or args.tiny):
         figures["cv"] = _cv(show=True)
         print()
     figures["tuning"] = _report("tuning corpus", load_corpus(CORPUS), args.errors)
@@ -210,8 +211,9 @@ def main() -> int:
         state = "seen while tuning" if number <= SEEN_BLIND else "first measurement"
         key = "blind" if number == 1 else f"blind{number}"
         figures[key] = _report(f"blind {number} ({state})", load_corpus(path), args.errors)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
+    results = RESULTS.with_suffix(".tiny.json") if args.tiny else RESULTS
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 
 
