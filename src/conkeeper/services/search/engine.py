@@ -996,8 +996,64 @@ def _record_block(hit: SearchHit) -> list[str]:
     return [f"### {hit.label or hit.ref}", f"**{where}:** {hit.snippet}" if where else hit.snippet]
 
 
+Block = tuple[tuple[str, ...], tuple[str, ...], list[str]]  # categories, tags, printed lines
+
+
+def file_blocks(hits: Sequence[SearchHit]) -> list[Block]:
+    """The hits of one file as blocks a reader takes in at a glance: each block is a run of
+    adjacent lines (a match with its context, or neighbouring matches) in line order, with the
+    categories and tags of the entries it shows; blocks come in rank order (the block holding
+    the best-ranked matching line first). A hit without lines is a block of its own."""
+    shown: dict[int, HitLine] = {}
+    rank: dict[int, tuple[int, int]] = {}  # line -> (hit rank, line rank within the hit)
+    owner: dict[int, int] = {}
+    loose: list[tuple[tuple[int, int], int]] = []
+    for n, hit in enumerate(hits):
+        if not hit.lines:
+            loose.append(((n, 0), n))
+        for k, ln in enumerate(hit.lines):
+            if ln.line not in shown or (ln.match and not shown[ln.line].match):
+                shown[ln.line] = ln
+                owner.setdefault(ln.line, n)
+            if ln.match:
+                rank[ln.line] = min(rank.get(ln.line, (n, k)), (n, k))
+    runs: list[list[int]] = []
+    for line in sorted(shown):
+        if runs and line == runs[-1][-1] + 1:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    ordered: list[tuple[tuple[int, int], list[int], int]] = []
+    for run in runs:
+        best = min((rank[x] for x in run if x in rank), default=(owner[run[0]], len(shown)))
+        ordered.append((best, run, -1))
+    ordered.extend((key, [], n) for key, n in loose)
+    ordered.sort(key=lambda item: item[0])
+    blocks = []
+    for _key, run, lone in ordered:
+        members = sorted({owner[x] for x in run} | ({lone} if lone >= 0 else set()))
+        cats = tuple(dict.fromkeys(c for m in members for c in hits[m].categories))
+        tags = tuple(dict.fromkeys(t for m in members for t in hits[m].tags))
+        if lone >= 0:
+            text = [f"**{hits[lone].ref or hits[lone].heading}:** {hits[lone].snippet}"]
+        else:
+            text = [format_line(shown[x]) for x in run]
+        blocks.append((cats, tags, text))
+    return blocks
+
+
+def format_line(line: HitLine) -> str:
+    """A shown line: ``**Line N:** text`` for a match (the seed's form), ``  Line N: text``
+    (indented, not bold) for a line of context, so the two never look alike."""
+    if line.match:
+        return f"**Line {line.line}:** {line.text}"
+    return f"  Line {line.line}: {line.text}"
+
+
 def format_markdown(response: SearchResponse) -> str:
-    """The seed's agent-optimised layout (results grouped by file, closing count line); records
+    """The seed's agent-optimised layout (results grouped by file, ``**Line N:**``, category
+    tags, closing count line): inside a file, blocks of adjacent lines in line order, ranked
+    (:func:`file_blocks`), context lines marked apart (:func:`format_line`); records
     (observations, summaries, prompts) get a labelled block each."""
     query = echo_query(response.query)
     window = f"\n({response.window})\n" if response.window else ""
@@ -1010,13 +1066,10 @@ def format_markdown(response: SearchResponse) -> str:
             out.append("")
             continue
         out.append(f"### {path}")
-        for hit in hits:
-            out.extend(f"<!-- @category: {c} -->" for c in hit.categories)
-            out.extend(f"<!-- @tag: {t} -->" for t in hit.tags)
-            if hit.lines:
-                out.extend(f"**Line {ln.line}:** {ln.text}" for ln in hit.lines)
-            else:
-                out.append(f"**{hit.ref or hit.heading}:** {hit.snippet}")
+        for cats, tags, lines in file_blocks(hits):
+            out.extend(f"<!-- @category: {c} -->" for c in cats)
+            out.extend(f"<!-- @tag: {t} -->" for t in tags)
+            out.extend(lines)
         out.append("")
     out.append("---")
     out.append(count_line(response))
