@@ -102,7 +102,7 @@ def test_blocks_are_in_line_order_and_ranked(project: Path) -> None:
     assert blocks, out
     assert 15 in blocks[0]  # the block holding the best line comes first
     assert _adjacent_lines_stay_together(out), out  # each block reads top to bottom
-    assert [16] != blocks[0] and blocks[0] == [15, 16]  # the match, then its context
+    assert blocks[0] == [15, 16]  # the match, then its context
 
 
 def test_session_log_lines_come_in_line_order(project: Path) -> None:

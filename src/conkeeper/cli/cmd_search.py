@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 # add_arguments below, so a new flag needs nothing more); --help and errors still use argparse.
 FAST_ARGS = True
 _UNIT_S = {"h": 3600, "d": 86400, "w": 7 * 86400}
+LISTING_LIMIT = 500  # "search --category NAME" alone lists every entry: a generous default
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,9 +100,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit",
         type=int,
-        default=DEFAULT_LIMIT,
+        default=None,
         metavar="N",
-        help=f"at most N entries (default {DEFAULT_LIMIT})",
+        help=f"at most N entries (default {DEFAULT_LIMIT}; {LISTING_LIMIT} when listing a "
+        "--category or --tag with no words)",
     )
     parser.add_argument(
         "--context",
@@ -154,7 +156,9 @@ def _sessions_days(cwd: str) -> int:
 
 def build_request(args: argparse.Namespace, cwd: str) -> SearchRequest:
     """The service request for parsed arguments (validates numbers and dates)."""
-    if args.limit < 1:
+    listing = not " ".join(args.query).replace("\x00", "").strip()
+    limit = args.limit if args.limit is not None else LISTING_LIMIT if listing else DEFAULT_LIMIT
+    if limit < 1:
         raise CliError("--limit must be at least 1", 2)
     if args.context < 0:
         raise CliError("--context cannot be negative", 2)
@@ -173,7 +177,7 @@ def build_request(args: argparse.Namespace, cwd: str) -> SearchRequest:
         tags=tuple(t.strip().lower() for t in args.tag if t.strip()),
         since_ms=parse_since(args.since) if args.since else None,
         all_projects=args.all_projects or getattr(args, "cross_project", False),
-        limit=args.limit,
+        limit=limit,
         context=args.context,
         sessions_days=0 if args.all_time else (_sessions_days(cwd) if wants_sessions else 30),
     )
@@ -198,13 +202,19 @@ def _discover_projects() -> tuple[Path, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Search and print; an empty query prints usage and exits 2."""
+    """Search and print; with no words, ``--category``/``--tag`` list every entry so labelled,
+    and an empty query without them prints usage and exits 2."""
     query = " ".join(args.query)
-    if not query.replace("\x00", "").strip():
-        sys.stderr.write(args.usage())
-        raise CliError("the query is empty; give a word or phrase to search for", 2)
     if any(not c.strip() for c in args.category):
         raise CliError("--category needs a name, e.g. --category decision", 2)
+    labelled = any(x.strip() for x in (*args.category, *args.tag))
+    if not query.replace("\x00", "").strip() and not labelled:
+        sys.stderr.write(args.usage())
+        raise CliError(
+            "the query is empty; give a word or phrase to search for (or --category NAME "
+            "alone to list that category)",
+            2,
+        )
     request = build_request(args, os.getcwd())
     if args.cross_project and not args.all_projects:
         request = request.replace(projects=_discover_projects())

@@ -60,7 +60,7 @@ from collections.abc import Iterable, Sequence
 
 from conkeeper.domain.paths import locate_project, memory_folder_of
 from conkeeper.domain.records import FrozenRecord, Record
-from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match
+from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match, label_listing
 from conkeeper.storage import index_query
 from conkeeper.storage.driver import sqlite3
 from conkeeper.storage.index import (
@@ -571,6 +571,8 @@ class MemoryFileSource:
         start = int(row["line_start"])
         texts = body.split("\n")
         matched = sorted(covers) if covers else _matching_lines(texts, ctx.plan.needles)
+        if ctx.plan.listing:
+            matched = _labelled_lines(texts, spans, start, ctx.request)
         if ctx.request.categories or ctx.request.tags:  # keep lines the labels qualify
             matched = [i for i in matched if _line_labels_ok(spans, start + i, ctx.request)]
             if not matched:
@@ -662,6 +664,30 @@ def _with_context(
                 shown.add(j)
                 out.append(HitLine(start + j, _display_line(texts[j]), False))
     return out
+
+
+def _labelled_lines(
+    texts: list[str], spans: list[Span], start: int, req: SearchRequest
+) -> list[int]:
+    """For a listing (labels, no words): the first line of each entry of this section that
+    carries every wanted label (0-based, blank lines skipped); a bullet inside a listed
+    section is part of it, not listed again."""
+    qualifying = sorted(
+        (int(s[0]), int(s[1]))
+        for s in spans
+        if start <= int(s[0]) < start + len(texts) and _line_labels_ok(spans, int(s[0]), req)
+    )
+    out: list[int] = []
+    covered = -1
+    for first, last in qualifying:
+        if first <= covered:
+            continue
+        covered = max(covered, last)
+        i = first - start
+        while i < len(texts) - 1 and not texts[i].strip():
+            i += 1
+        out.append(i)
+    return sorted(set(out))
 
 
 def _display_line(text: str) -> str:
@@ -774,9 +800,12 @@ def search(request: SearchRequest, store: IndexStore | None = None) -> SearchRes
     memory; everything else (odd characters, huge queries, a damaged or locked database) is
     handled, with notices in the response.
     """
-    if not request.query or not request.query.replace("\x00", "").strip():
+    if request.query and request.query.replace("\x00", "").strip():
+        plan = build_match(request.query)
+    elif request.categories or request.tags:  # no words: list every entry with the labels
+        plan = label_listing((*request.categories, *request.tags))
+    else:
         raise SearchError("the query is empty; give a word or phrase to search for")
-    plan = build_match(request.query)
     own = store is None
     try:
         active = store or open_index_store(fallback=True)
@@ -821,8 +850,11 @@ def _search_with_recovery(
 def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchResponse:
     _load_extra_sources(request)
     roots, refreshed = _refresh(store.conn, _roots(store.conn, request))
+    listed = " ".join(
+        [*(f"--category {c}" for c in request.categories), *(f"--tag {t}" for t in request.tags)]
+    )
     response = SearchResponse(
-        request.query,
+        listed if plan.listing else request.query,
         scope_description(request),
         [],
         list(store.notices),
@@ -838,6 +870,10 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
     fetch *= 3 if request.categories or request.tags else 1
     ctx = SearchContext(store.conn, plan, request, roots, int(time.time() * 1000), fetch)
     hits = _gather(ctx)
+    if plan.listing:  # every labelled entry, in file and line order (records newest first)
+        hits.sort(key=lambda h: (1, "", -h.time_ms) if h.is_record else (0, h.path, h.line))
+        response.hits = hits[:limit]
+        return response
     if _wants_fallback(plan, hits, limit):
         ctx = ctx.replace(plan=plan.replace(match=plan.any_match), _weights=ctx.weights())
         seen = {_hit_key(h) for h in hits}
