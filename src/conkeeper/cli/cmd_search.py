@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 # The common "search QUERY [flags]" is parsed without argparse (conkeeper.cli.fastargs reads
 # add_arguments below, so a new flag needs nothing more); --help and errors still use argparse.
 FAST_ARGS = True
-_UNIT_S = {"h": 3600, "d": 86400, "w": 7 * 86400}
 LISTING_LIMIT = 500  # "search --category NAME" alone lists every entry: a generous default
 
 
@@ -79,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--since",
         metavar="DATE",
-        help="only files dated on/after DATE (YYYY-MM-DD, or 7d, 2w, 12h ago)",
+        help="only files dated on/after DATE (2026-01-31, 7d, 2w, 12h, today, yesterday)",
     )
     parser.add_argument(
         "--all-time",
@@ -116,30 +115,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(usage=parser.format_usage)  # formatted only when needed (it is slow)
 
 
-def parse_since(value: str, now: float | None = None) -> int:
-    """``--since`` as Unix ms: a date (local midnight), an ISO date-time, or 7d / 2w / 12h ago."""
-    text = value.strip()
-    relative = _relative_seconds(text.lower())
-    if relative is not None:
-        import time
+def parse_since(value: str) -> int:
+    """``--since`` as Unix ms, read by the one date parser (:mod:`conkeeper.domain.dates`)."""
+    from conkeeper.cli.output import date_flag
 
-        return int(((now if now is not None else time.time()) - relative) * 1000)
-    from datetime import datetime  # only here: a search without --since does not pay for it
-
-    try:
-        return int(datetime.fromisoformat(text).timestamp() * 1000)
-    except ValueError:
-        raise CliError(
-            f"--since {value!r}: expected a date like 2025-01-31, or 7d / 2w / 12h", 2
-        ) from None
-
-
-def _relative_seconds(text: str) -> int | None:
-    """``7d`` / ``2w`` / ``12h`` (spaces allowed before the unit) as seconds, else ``None``."""
-    number = text[:-1].rstrip()
-    if text[-1:] not in _UNIT_S or not number.isdecimal():  # \d+ as in a regex
-        return None
-    return int(number) * _UNIT_S[text[-1]]
+    return date_flag("--since", value)
 
 
 def _sessions_days(cwd: str) -> int:
