@@ -24,11 +24,13 @@ from conkeeper.services.search.engine import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
     from pathlib import Path
 
 # The common "search QUERY [flags]" is parsed without argparse (conkeeper.cli.fastargs reads
 # add_arguments below, so a new flag needs nothing more); --help and errors still use argparse.
 FAST_ARGS = True
+PROGRESS_MIN_FILES = 2000  # about a second of indexing (bench/search_bench.py: >= 2,000 files/s)
 LISTING_LIMIT = 500  # "search --category NAME" alone lists every entry: a generous default
 
 
@@ -181,6 +183,16 @@ def _discover_projects() -> tuple[Path, ...]:
     return (locate_project(Path.cwd()).root, *found)
 
 
+def _progress_bar() -> Callable[[int, int], None] | None:
+    """A progress bar on a terminal's stderr for a re-index big enough to take about a second
+    (the first search after many files changed); nothing in a pipe or a hook."""
+    if not sys.stderr.isatty():
+        return None
+    from conkeeper.cli.progress import ProgressBar
+
+    return ProgressBar("indexing memory", minimum_total=PROGRESS_MIN_FILES)
+
+
 def run(args: argparse.Namespace) -> int:
     """Search and print; with no words, ``--category``/``--tag`` list every entry so labelled,
     and an empty query without them prints usage and exits 2."""
@@ -201,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.cross_project:
         _discover_projects()
     try:
-        response = search(request)
+        response = search(request, progress=_progress_bar())
     except SearchError as exc:
         raise CliError(str(exc)) from None
     for notice in response.notices:
@@ -209,5 +221,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(response.to_json())
     else:
-        sys.stdout.write(format_markdown(response))
+        text = format_markdown(response)
+        # main loads the terminal module only when stdout is a terminal: a pipe pays nothing
+        terminal = sys.modules.get("conkeeper.cli.terminal")
+        sys.stdout.write(terminal.style_search(text) if terminal is not None else text)
     return 0

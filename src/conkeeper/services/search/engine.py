@@ -90,6 +90,8 @@ if TYPE_CHECKING:  # typing costs a search about 4 ms of start-up; annotations o
     from pathlib import Path
     from typing import NamedTuple, Protocol
 
+    from conkeeper.storage.index_scan import Progress
+
     class SearchSource(Protocol):
         """A kind of thing search can find. ``names`` are the source names it answers for."""
 
@@ -782,19 +784,23 @@ def _resolved(folder: str) -> str:
 
 
 def _refresh(
-    conn: sqlite3.Connection, roots: list[IndexRoot]
+    conn: sqlite3.Connection, roots: list[IndexRoot], progress: Progress | None = None
 ) -> tuple[dict[int, IndexRoot], RefreshStats]:
     total = RefreshStats()
     by_id: dict[int, IndexRoot] = {}
     for root in roots:
-        stats = refresh_root(conn, root)
+        stats = refresh_root(conn, root, progress=progress)
         total.add(stats)
         by_id[stats.root_id] = root
     return by_id, total
 
 
-def search(request: SearchRequest, store: IndexStore | None = None) -> SearchResponse:
+def search(
+    request: SearchRequest, store: IndexStore | None = None, progress: Progress | None = None
+) -> SearchResponse:
     """Run ``request`` against fresh data and return ranked hits (never a stale result).
+    ``progress(done, total)`` hears how re-indexing changed files goes (a front door may draw
+    it; services never print).
 
     Raises :class:`SearchError` for an empty query or a database that cannot be used even in
     memory; everything else (odd characters, huge queries, a damaged or locked database) is
@@ -812,18 +818,18 @@ def search(request: SearchRequest, store: IndexStore | None = None) -> SearchRes
     except (StoreError, sqlite3.DatabaseError, OSError) as exc:
         raise SearchError(str(exc)) from None
     try:
-        return _search_with_recovery(active, request, plan)
+        return _search_with_recovery(active, request, plan, progress)
     finally:
         if own:
             active.conn.close()
 
 
 def _search_with_recovery(
-    store: IndexStore, request: SearchRequest, plan: QueryPlan
+    store: IndexStore, request: SearchRequest, plan: QueryPlan, progress: Progress | None = None
 ) -> SearchResponse:
     """Run once; on a damaged database rebuild it, on a locked or read-only one go in-memory."""
     try:
-        return _run(store, request, plan)
+        return _run(store, request, plan, progress)
     except sqlite3.DatabaseError as exc:
         if store.ephemeral:
             raise SearchError(describe_error(store.path, exc)) from None
@@ -840,16 +846,18 @@ def _search_with_recovery(
     except (StoreError, sqlite3.DatabaseError, OSError) as exc:
         raise SearchError(str(exc)) from None
     try:
-        return _run(fresh, request, plan)
+        return _run(fresh, request, plan, progress)
     except sqlite3.DatabaseError as exc:
         raise SearchError(describe_error(fresh.path, exc)) from None
     finally:
         fresh.conn.close()
 
 
-def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchResponse:
+def _run(
+    store: IndexStore, request: SearchRequest, plan: QueryPlan, progress: Progress | None = None
+) -> SearchResponse:
     _load_extra_sources(request)
-    roots, refreshed = _refresh(store.conn, _roots(store.conn, request))
+    roots, refreshed = _refresh(store.conn, _roots(store.conn, request), progress)
     listed = " ".join(
         [*(f"--category {c}" for c in request.categories), *(f"--tag {t}" for t in request.tags)]
     )
