@@ -71,13 +71,20 @@ def request(
     return response.status, found, text
 
 
+_COOKIES: dict[int, str] = {}
+
+
 def login(v: Viewer) -> str:
-    """The session cookie the printed URL trades for."""
+    """The session cookie the printed URL trades for (the link works once: the cookie of the
+    first use is kept for the module's other tests)."""
+    if v.port in _COOKIES:
+        return _COOKIES[v.port]
     status, headers, _ = request(v, f"/?token={v.token}")
     assert status == 303 and headers["location"] == "/"
     cookie = headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    return cookie.split(";", 1)[0]
+    _COOKIES[v.port] = cookie.split(";", 1)[0]
+    return _COOKIES[v.port]
 
 
 def csrf_token(v: Viewer, cookie: str) -> str:
@@ -208,3 +215,16 @@ def test_private_marker_and_secret_appear_in_no_page(viewer: tuple[Viewer, Path]
     assert any(p.startswith("/observation/") for p in seen), "no observation was reachable"
     queue = request(v, "/queue", cookie=cookie)[2]
     assert CORRECTION.split(": ", 1)[1][:30] in queue
+
+
+def test_the_link_works_once_and_a_second_use_explains(viewer: tuple[Viewer, Path]) -> None:
+    v, _ = viewer
+    cookie = login(v)  # the first use signed in (in this module's first test that logs in)
+    for sent in (None, cookie):  # another browser, or the same one opening the link again
+        status, headers, body = request(v, f"/?token={v.token}", cookie=sent)
+        assert status == 410
+        assert "set-cookie" not in headers
+        assert "already been used" in body and "conkeeper viewer" in body
+        assert "Refresh tokens" not in body
+    status, _, _page = request(v, "/", cookie=cookie)  # the first browser stays signed in
+    assert status == 200
