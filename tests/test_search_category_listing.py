@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 
 PATTERNS = """# Patterns
 
@@ -80,3 +80,15 @@ def test_no_words_and_no_category_is_still_an_error(project: Path) -> None:
     proc = run_cli("search", cwd=project)
     assert proc.returncode == 2
     assert "the query is empty" in proc.stderr and "--category NAME" in proc.stderr
+
+
+def test_listing_with_sessions_includes_observations_of_that_type(tmp_path: Path) -> None:
+    """On the demo's data: ``--sessions --category bugfix`` lists the bugfix observation."""
+    base = tmp_path / "demo"
+    assert run_cli("demo", "--dir", str(base)).returncode == 0
+    env = cli_env(HOME=str(base / "home"), CONKEEPER_HOME=str(base / "data"))
+    proc = run_cli("search", "--sessions", "--category", "bugfix", cwd=base / "acme-api", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "### observation #1 (bugfix) — Fix failing pytest tests in token.py" in proc.stdout
+    assert "(feature)" not in proc.stdout and "summary of session" not in proc.stdout
+    assert proc.stdout.rstrip().endswith("Found 1 match across 1 observation.")
