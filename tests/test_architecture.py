@@ -50,7 +50,6 @@ OUTPUT_STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}
 # moving it there. This list may only shrink: a listed module that no longer writes fails too.
 WRITE_PENDING: dict[str, str] = {
     "services.analysis.reflection.reflect": "ck/learning (reflect approve/decline)",
-    "services.upkeep.freshness.consolidate": "ck/consolidate",
     "services.setup.install": "ck/install",
     "services.setup.agent_install": "ck/install",
 }
@@ -58,7 +57,8 @@ WRITE_PENDING: dict[str, str] = {
 MACHINE_WRITERS: dict[str, str] = {
     "domain.safewrite": "the write path itself",
     "domain.textio": "the old helpers, kept until the pending modules above have moved",
-    "storage.index": "moves a damaged database aside",
+    "storage.recovery": "the database backup, and a damaged database moved aside",
+    "storage.journal": "the row journal beside the database (forget rewrites it)",
     "storage.logfile": "rotates ConKeeper's log",
     "services.capture.handoff": "checkpoints in the data home, claimed by rename",
     "services.upkeep.freshness.report": "the stale-check cache in the data home",

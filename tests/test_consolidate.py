@@ -1,11 +1,14 @@
-"""``conkeeper consolidate``: duplicates and contradictions proposed as a diff; nothing changes
-without ``--apply``; ``--apply`` writes atomically and never clobbers a concurrent edit."""
+"""``conkeeper consolidate``: duplicates merged on ``--apply``; contradictions shown with both
+entries, where and when each was written, and resolved only by ``--keep FILE:LINE``; every
+change a journaled byte edit (``conkeeper undo``) that keeps what a person appended meanwhile.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,9 @@ import pytest
 from conftest import run_cli
 from conkeeper.domain.textio import MemoryFileError
 from conkeeper.services.upkeep.freshness import consolidate
+
+ROOT = Path(__file__).resolve().parents[1]
+T0 = 1_767_000_000
 
 PATTERNS = """# Patterns
 
@@ -34,95 +40,304 @@ ACTIVE = """# Active Context
 """
 
 
+def git(root: Path, *args: str, when: int = T0) -> None:
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="Dev",
+        GIT_AUTHOR_EMAIL="dev@example.com",
+        GIT_COMMITTER_NAME="Dev",
+        GIT_COMMITTER_EMAIL="dev@example.com",
+        GIT_AUTHOR_DATE=f"@{when} +0000",
+        GIT_COMMITTER_DATE=f"@{when} +0000",
+    )
+    subprocess.run(["git", "-C", str(root), *args], env=env, check=True, capture_output=True)
+
+
+def head(root: Path) -> str:
+    out = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--short=7", "HEAD"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout.strip()
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
     memory = root / ".claude" / "memory"
     (memory / "decisions").mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    git(root, "init", "-q")
     (memory / "patterns.md").write_text(PATTERNS, encoding="utf-8")
     (memory / "decisions" / "ADR-001-retries.md").write_text(ADR, encoding="utf-8")
-    active = memory / "active-context.md"
-    active.write_text(ACTIVE, encoding="utf-8")
-    old = os.stat(active).st_mtime - 3600
-    for path in (memory / "patterns.md", memory / "decisions" / "ADR-001-retries.md"):
-        os.utime(path, (old, old))  # the "never" statement is the newer one
-    subprocess.run(
-        [
-            "git",
-            "-C",
-            str(root),
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "commit",
-            "-q",
-            "--allow-empty",
-            "-m",
-            "start",
-        ],
-        check=True,
-    )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "patterns and ADR", when=T0)
+    (memory / "active-context.md").write_text(ACTIVE, encoding="utf-8")
+    git(root, "add", "-A", when=T0 + 86400 * 30)
+    git(root, "commit", "-q", "-m", "active context", when=T0 + 86400 * 30)
     return root
 
 
-def test_proposals_are_a_diff_and_nothing_changes(repo: Path) -> None:
-    before = (repo / ".claude/memory/patterns.md").read_text(encoding="utf-8")
-    result = run_cli("consolidate", "--json", cwd=repo)
+def memory(root: Path) -> Path:
+    return root / ".claude" / "memory"
+
+
+def proposals(root: Path) -> dict[str, dict]:
+    result = run_cli("consolidate", "--json", cwd=root)
     assert result.returncode == 0, result.stderr
+    return {p["kind"]: p for p in json.loads(result.stdout)["proposals"]}
+
+
+def test_proposals_are_shown_and_nothing_changes(repo: Path) -> None:
+    before = (memory(repo) / "patterns.md").read_bytes()
+    result = run_cli("consolidate", "--json", cwd=repo)
     data = json.loads(result.stdout)
     kinds = {p["kind"]: p for p in data["proposals"]}
     assert kinds["duplicate"]["keep"] == "decisions/ADR-001-retries.md:4"
     assert kinds["duplicate"]["remove"] == "patterns.md:4"
-    assert kinds["contradiction"]["keep"] == "active-context.md:4"
-    assert kinds["contradiction"]["remove"] == "patterns.md:6"
     assert "--- a/.claude/memory/patterns.md" in data["diff"]
     assert "-<!-- @category: convention -->" in data["diff"]  # the tag goes with its entry
+    assert "\n-- Always run the formatter" not in data["diff"]  # a contradiction is never merged
     assert data["applied"] == []
-    assert (repo / ".claude/memory/patterns.md").read_text(encoding="utf-8") == before
+    assert (memory(repo) / "patterns.md").read_bytes() == before
 
 
-def test_apply_writes_the_reviewed_change(repo: Path) -> None:
+def test_contradiction_shows_both_entries_and_when_each_was_written(repo: Path) -> None:
+    contradiction = proposals(repo)["contradiction"]
+    assert contradiction["keep"] is None and contradiction["remove"] is None
+    entries = {e["where"]: e for e in contradiction["entries"]}
+    assert set(entries) == {"patterns.md:6", "active-context.md:4"}
+    assert entries["patterns.md:6"]["text"].startswith("- Always run the formatter")
+    assert entries["patterns.md:6"]["written"].startswith("2025-12-29, commit ")
+    assert entries["active-context.md:4"]["written"] == (
+        f"2026-01-28, commit {head(repo)} (git blame)"
+    )
+    assert sorted(contradiction["resolve"]) == [
+        "conkeeper consolidate --keep active-context.md:4",
+        "conkeeper consolidate --keep patterns.md:6",
+    ]
+    text = run_cli("consolidate", cwd=repo).stdout
+    assert "[contradiction]" in text and "patterns.md:6  (written 2025-12-29, commit" in text
+    assert "resolve with: conkeeper consolidate --keep" in text
+
+
+def test_uncommitted_and_untracked_entries_are_dated_by_the_file(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Progress\n\n- Never run the formatter before committing changes to the ")
+        handle.write("parser module.\n")
+    entries = {
+        e["where"]: e["written"]
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+        for e in p["entries"]
+    }
+    assert entries["progress.md:3"].endswith(", file modified (not in git)")
+    with (memory(repo) / "active-context.md").open("a", encoding="utf-8") as handle:
+        handle.write("- Always use float for prices.\n- Money is always `Decimal`.\n")
+    entries = {
+        e["where"]: e["written"]
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+        for e in p["entries"]
+    }
+    assert entries["active-context.md:5"].endswith(", not committed yet (file modified)")
+
+
+def test_an_entry_conkeeper_wrote_is_dated_from_the_journal(repo: Path) -> None:
+    from conkeeper.services.analysis.routing import add_entry
+
+    add_entry(
+        memory(repo), "patterns.md", "Always use float for prices.", "convention", source="mcp"
+    )
+    (memory(repo) / "glossary.md").write_text("# Glossary\n\n- Money is always `Decimal`.\n")
+    pair = next(
+        p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+        if "glossary.md:3" in {e["where"] for e in p["entries"]}
+    )
+    written = {e["where"].split(":")[0]: e["written"] for e in pair["entries"]}
+    assert written["patterns.md"].endswith(", by 'remember' (mcp, ConKeeper journal)")
+    assert written["glossary.md"].endswith(", file modified (not in git)")  # a person's file
+
+
+def test_apply_merges_duplicates_and_never_touches_a_contradiction(repo: Path) -> None:
     result = run_cli("consolidate", "--apply", cwd=repo)
-    assert result.returncode == 0 and "Applied: 1 file(s) changed." in result.stdout
-    text = (repo / ".claude/memory/patterns.md").read_text(encoding="utf-8")
-    assert "with_retry" not in text and "Always run the formatter" not in text
-    assert "- Keep functions short" in text
-    again = run_cli("consolidate", cwd=repo)
-    assert "No duplicate or contradictory entries found." in again.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Applied: 1 file(s) changed" in result.stdout
+    assert "never resolved automatically" in result.stdout
+    patterns = (memory(repo) / "patterns.md").read_text(encoding="utf-8")
+    assert "with_retry" not in patterns and "@category: convention" not in patterns
+    assert "- Always run the formatter" in patterns  # both sides of the contradiction stay
+    assert "- Never run the formatter" in (memory(repo) / "active-context.md").read_text()
+    again = proposals(repo)
+    assert "duplicate" not in again and "contradiction" in again
 
 
-def test_apply_never_clobbers_a_concurrent_edit(repo: Path) -> None:
-    memory = repo / ".claude" / "memory"
-    proposal = consolidate.plan(repo, memory)
-    assert proposal.new_text
-    edited = PATTERNS + "- A line the user added meanwhile.\n"
-    (memory / "patterns.md").write_text(edited, encoding="utf-8")
-    with pytest.raises(MemoryFileError, match="changed on disk"):
-        consolidate.apply(proposal, memory)
-    assert (memory / "patterns.md").read_text(encoding="utf-8") == edited
+def test_float_prices_against_decimal_money_is_a_contradiction(repo: Path) -> None:
+    (memory(repo) / "patterns.md").write_text(
+        PATTERNS + "- Always use float for prices.\n", encoding="utf-8"
+    )
+    (memory(repo) / "glossary.md").write_text("# Glossary\n\n- Money is always `Decimal`.\n")
+    found = [
+        p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+        if {"patterns.md:8", "glossary.md:3"} == {e["where"] for e in p["entries"]}
+    ]
+    assert [p["kind"] for p in found] == ["contradiction"]
+    run_cli("consolidate", "--apply", cwd=repo)
+    assert "- Always use float for prices." in (memory(repo) / "patterns.md").read_text()
+    assert "- Money is always `Decimal`." in (memory(repo) / "glossary.md").read_text()
+
+
+def test_keep_resolves_a_contradiction_by_choice_and_undo_restores_it(repo: Path) -> None:
+    path = memory(repo) / "active-context.md"
+    before = path.read_bytes()
+    result = run_cli("consolidate", "--keep", "patterns.md:6", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert b"Never run the formatter" not in path.read_bytes()
+    assert "- Always run the formatter" in (memory(repo) / "patterns.md").read_text()
+    assert "with_retry" in (memory(repo) / "patterns.md").read_text()  # no --apply: no merge
+    history = json.loads(run_cli("history", "--json", cwd=repo).stdout)
+    assert history[0]["command"] == "consolidate --keep patterns.md:6"
+    assert run_cli("undo", cwd=repo).returncode == 0
+    assert path.read_bytes() == before
+
+
+def test_keep_accepts_the_path_from_the_project_root_and_any_line_of_the_entry(
+    repo: Path,
+) -> None:
+    result = run_cli("consolidate", "--keep", ".claude/memory/active-context.md:4", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "Always run the formatter" not in (memory(repo) / "patterns.md").read_text()
+
+
+def test_keep_of_an_entry_in_no_pair_is_refused_and_changes_nothing(repo: Path) -> None:
+    before = {p: p.read_bytes() for p in memory(repo).rglob("*.md")}
+    result = run_cli("consolidate", "--keep", "patterns.md:7", cwd=repo)
+    assert result.returncode != 0
+    assert "patterns.md:7 is not part of a proposed duplicate or contradiction" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert {p: p.read_bytes() for p in memory(repo).rglob("*.md")} == before
+
+
+def test_merge_is_a_byte_edit_of_the_lines_concerned(repo: Path) -> None:
+    raw = (
+        PATTERNS.replace("\n", "\r\n").encode("utf-8")
+        + b"- Caf\xe9 notes kept in Latin-1 by an old editor.\r\n"
+    )
+    (memory(repo) / "patterns.md").write_bytes(raw)
+    assert run_cli("consolidate", "--apply", cwd=repo).returncode == 0
+    removed = (
+        b"- Wrap every outbound HTTP call in with_retry with three attempts and exponential "
+        b"backoff.\r\n<!-- @category: convention -->\r\n"
+    )
+    assert (memory(repo) / "patterns.md").read_bytes() == raw.replace(removed, b"")
+    history = json.loads(run_cli("history", "--json", cwd=repo).stdout)
+    assert history[0]["command"] == "consolidate --apply"
+    assert history[0]["files"] and "patterns.md" in str(history[0]["files"][0])
+    assert run_cli("undo", cwd=repo).returncode == 0
+    assert (memory(repo) / "patterns.md").read_bytes() == raw
+
+
+def test_a_line_appended_by_a_person_meanwhile_is_kept(repo: Path) -> None:
+    folder = memory(repo)
+    proposal = consolidate.plan(repo, folder)
+    assert proposal.merges
+    with (folder / "patterns.md").open("a", encoding="utf-8") as handle:
+        handle.write("- A line the user added meanwhile.\n")
+    consolidate.apply(proposal, folder)
+    text = (folder / "patterns.md").read_text(encoding="utf-8")
+    assert text.endswith("- A line the user added meanwhile.\n")
+    assert "with_retry" not in text
+
+
+def test_an_entry_changed_since_the_proposal_is_refused(repo: Path) -> None:
+    folder = memory(repo)
+    proposal = consolidate.plan(repo, folder)
+    edited = PATTERNS.replace("three attempts and", "four attempts and")
+    (folder / "patterns.md").write_text(edited, encoding="utf-8")
+    with pytest.raises(MemoryFileError, match=r"patterns\.md:4 changed since it was read"):
+        consolidate.apply(proposal, folder)
+    assert (folder / "patterns.md").read_text(encoding="utf-8") == edited
 
 
 def test_private_entries_are_never_proposed(repo: Path) -> None:
-    memory = repo / ".claude" / "memory"
-    (memory / "secret.md").write_text(
+    (memory(repo) / "secret.md").write_text(
         "---\nprivate: true\n---\n- Wrap every outbound HTTP call in with_retry, three "
         "attempts, exponential backoff.\n",
         encoding="utf-8",
     )
     data = json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)
-    assert all("secret.md" not in p["keep"] + p["remove"] for p in data["proposals"])
+    assert all("secret.md" not in json.dumps(p["entries"]) for p in data["proposals"])
 
 
 def test_diff_never_shows_private_lines(repo: Path) -> None:
-    memory = repo / ".claude" / "memory"
     text = PATTERNS.replace(
         "- Keep functions short",
         "<private>\nThe staging password is hunter2-staging.\n</private>\n- Keep functions short",
     )
-    (memory / "patterns.md").write_text(text, encoding="utf-8")
+    (memory(repo) / "patterns.md").write_text(text, encoding="utf-8")
     data = json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)
-    assert data["proposals"] and "hunter2" not in data["diff"]
+    assert data["proposals"] and "hunter2" not in json.dumps(data)
     assert run_cli("consolidate", "--apply", cwd=repo).returncode == 0
-    assert "hunter2-staging" in (memory / "patterns.md").read_text(encoding="utf-8")
+    assert "hunter2-staging" in (memory(repo) / "patterns.md").read_text(encoding="utf-8")
+
+
+def test_quality_bench_tiny_reports_tuning_and_blind_apart(tmp_path: Path) -> None:
+    out = tmp_path / "quality.json"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "consolidate_quality.py"), "--tiny", "--out", out],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["tiny"] is True and report["targets"]["wrong_deletions"] == 0
+    for name in ("tuning", "blind"):
+        assert report[name]["pairs"] == 12
+        assert report[name]["auto_contradiction_deletions"] == 0
+    assert "== tuning set" in result.stdout and "== blind set" in result.stdout
+
+
+def test_a_person_appending_while_apply_runs_loses_nothing(repo: Path) -> None:
+    import threading
+
+    path = memory(repo) / "patterns.md"
+    stop = threading.Event()
+    written: list[str] = []
+
+    def person() -> None:
+        number = 0
+        while not stop.is_set():
+            line = f"- Note {number} typed by the person.\n"
+            with path.open("a", encoding="utf-8") as handle:  # no lock: an editor or a shell
+                handle.write(line)
+            written.append(line)
+            number += 1
+            stop.wait(0.0005)  # pacing, not timing: keeps the file far below the read limit
+
+    duplicate = PATTERNS.splitlines(keepends=True)[3]  # the copy of the ADR's rule
+    appender = threading.Thread(target=person)
+    appender.start()
+    try:
+        for _ in range(3):
+            result = run_cli("consolidate", "--apply", cwd=repo)
+            assert result.returncode == 0, result.stderr
+            with path.open("a", encoding="utf-8") as handle:  # the copy comes back: merge again
+                handle.write(duplicate)
+    finally:
+        stop.set()
+        appender.join()
+    text = path.read_text(encoding="utf-8")
+    assert written and all(line in text for line in written)
+    assert text.count("- Note ") == len(written)
+    assert text.count(duplicate) == 1  # each round merged the copy; the last one is new
+
+
+def test_keep_chooses_which_copy_of_a_duplicate_stays(repo: Path) -> None:
+    result = run_cli("consolidate", "--keep", "patterns.md:4", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "with_retry with three attempts" in (memory(repo) / "patterns.md").read_text()
+    assert "with_retry" not in (memory(repo) / "decisions" / "ADR-001-retries.md").read_text()
+    assert "- Never run the formatter" in (memory(repo) / "active-context.md").read_text()

@@ -155,13 +155,128 @@ def test_private_and_session_files_are_not_checked(repo: Path) -> None:
     assert notes[0]["reason"] == "missing"
 
 
-def test_outside_git_checks_the_work_tree_only(tmp_path: Path) -> None:
+def test_outside_git_a_missing_cited_file_is_reported(tmp_path: Path) -> None:
     root = tmp_path / "plain"
-    write(root, ".claude/memory/patterns.md", "- Uses `lib/here.py` and `lib/gone.py`.\n")
+    write(
+        root,
+        ".claude/memory/patterns.md",
+        "- Uses `lib/here.py` and `lib/gone.py`.\n- Helpers live in src/util/strings.py.\n"
+        "- Example only: `other/place.py` is a made-up path.\n",
+    )
     write(root, "lib/here.py", "X = 1\n")
+    write(root, "src/main.py", "X = 2\n")
     result = run_cli("stale", cwd=root)
     assert result.returncode == 0 and "Not a git repository" in result.stdout
-    assert stale_json(root, "--no-cache")["findings"] == []  # cannot tell without git
+    assert "[missing]" in result.stdout
+    found = stale_json(root, "--no-cache")["findings"]
+    assert [(f["line"], f["citation"], f["reason"]) for f in found] == [
+        (1, "lib/gone.py", "missing"),
+        (2, "src/util/strings.py", "missing"),
+    ]  # a path under a folder the project does not have is not this project's
+    assert found[0]["detail"] == "not in the work tree"
+
+
+COUPONS = """# Patterns
+
+## Billing
+- Coupons are applied by `apply_coupon` in `src/billing/coupons.py`.
+- Discounts go through `apply_discount` before tax.
+- Totals are computed by `compute_total` in `src/billing/totals.py`.
+- Use `snake_case` for function names.
+"""
+
+
+@pytest.fixture
+def billing(tmp_path: Path) -> Path:
+    """A project where two functions cited without parentheses were renamed."""
+    root = tmp_path / "billing"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "src/billing/coupons.py", "def apply_coupon(cart):\n    return cart\n")
+    write(root, "src/billing/discounts.py", "def apply_discount(cart):\n    return cart\n")
+    write(root, "src/billing/totals.py", "def compute_total(cart):\n    return 0\n")
+    commit(root, "billing", T0)
+    write(root, ".claude/memory/patterns.md", COUPONS)
+    commit(root, "memory", T0 + DAY)
+    write(root, "src/billing/coupons.py", "def redeem_coupon(cart):\n    return cart\n")
+    write(root, "src/billing/discounts.py", "def discount(cart):\n    return cart\n")
+    commit(root, "Rename the coupon and discount functions", T0 + 2 * DAY)
+    return root
+
+
+def test_identifier_in_backticks_without_parentheses_is_checked(billing: Path) -> None:
+    found = by_line(stale_json(billing, "--no-cache"))
+    assert found[4]["reason"] == "symbol-gone" and found[4]["citation"] == "apply_coupon"
+    assert found[4]["detail"] == "no longer in src/billing/coupons.py"
+    assert found[5]["reason"] == "symbol-gone" and found[5]["citation"] == "apply_discount"
+    assert found[5]["detail"] == "not found anywhere in the tracked code"
+    assert 6 not in found and 7 not in found  # still there; a naming style is not a name
+    text = run_cli("stale", "--no-cache", cwd=billing).stdout
+    assert "`apply_coupon`: no longer in src/billing/coupons.py" in text
+
+
+def test_the_reason_shown_is_stable_across_unrelated_edits(billing: Path) -> None:
+    def reasons() -> dict[str, tuple[str, str, str, str, str]]:
+        return {
+            f["summary"]: (f["reason"], f["citation"], f["detail"], f["commit"], f["date"])
+            for f in stale_json(billing, "--no-cache")["findings"]
+        }
+
+    first = reasons()
+    assert len(first) == 2
+    write(billing, "src/unrelated.py", "def other():\n    return 2\n")
+    commit(billing, "Unrelated code", T0 + 3 * DAY)
+    assert reasons() == first
+    memory = billing / ".claude/memory/patterns.md"
+    memory.write_text(
+        memory.read_text(encoding="utf-8").replace(
+            "## Billing\n", "## Billing\n- Prefer small pull requests.\n"
+        ),
+        encoding="utf-8",
+    )
+    assert reasons() == first  # an unrelated entry edited, not committed yet
+    commit(billing, "Another entry", T0 + 4 * DAY)
+    assert reasons() == first
+    coupons = billing / "src/billing/coupons.py"
+    coupons.write_text(coupons.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    commit(billing, "Comment in the cited file", T0 + 5 * DAY)
+    assert reasons() == first  # the evidence stays the commit that came after the entry
+
+
+def test_churn_bases_do_not_move_when_an_unrelated_entry_is_added(tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "src/core.py", "".join(f"A_{i} = {i}\n" for i in range(40)))
+    for i in range(40):
+        write(root, f"src/mod_{i}.py", f"V = {i}\n")
+    commit(root, "code", T0)
+    lines = ["# Patterns", ""]
+    write(root, ".claude/memory/patterns.md", "\n".join(lines) + "\n")
+    commit(root, "memory", T0 + 1)
+    for i in range(40):  # forty entries, each written in a commit of its own, a day apart
+        lines.append(f"- Module {i} lives in `src/mod_{i}.py`.")
+        if i == 20:
+            lines.append("- The core constants live in `src/core.py`.")
+        write(root, ".claude/memory/patterns.md", "\n".join(lines) + "\n")
+        commit(root, f"entry {i}", T0 + (i + 1) * DAY)
+        if i == 20:  # right after the core entry: the core file is rewritten
+            write(root, "src/core.py", "".join(f"B_{i} = {i}\n" for i in range(60)))
+            commit(root, "rewrite core", T0 + (i + 1) * DAY + 3600)
+
+    def core() -> list[tuple[str, str]]:
+        report = stale_json(root, "--no-cache")
+        return [(f["reason"], f["detail"]) for f in report["findings"] if "core" in f["summary"]]
+
+    first = core()
+    assert first and first[0][0] == "changed"
+    for day in (60, 61):  # two unrelated entries, each committed, then more code
+        lines.append(f"- An unrelated note written on day {day}.")
+        write(root, ".claude/memory/patterns.md", "\n".join(lines) + "\n")
+        commit(root, f"unrelated entry {day}", T0 + day * DAY)
+    write(root, "src/mod_1.py", "V = 100\n")
+    commit(root, "more code", T0 + 62 * DAY)
+    assert core() == first
 
 
 def test_session_start_notes_stale_entries_from_the_cache(repo: Path) -> None:

@@ -72,7 +72,10 @@ def test_reimport_is_idempotent(tmp_path: Path) -> None:
     again = json.loads(run_cli("import", "transcripts", str(folder), "--json", cwd=project).stdout)
     assert again["unchanged"] == 1 and again["imported"] == 0
     forced = run_cli("import", "transcripts", str(folder), "--force", "--json", cwd=project)
-    assert json.loads(forced.stdout)["imported"] == 1
+    forced_report = json.loads(forced.stdout)
+    assert forced_report["imported"] == 0 and forced_report["known"] == 1  # nothing new
+    text = run_cli("import", "transcripts", str(folder), "--force", cwd=project).stdout
+    assert text.startswith("Imported 0 new sessions") and "1 already recorded" in text
     after = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}
     assert after == before
 
@@ -131,3 +134,36 @@ def test_parser_never_raises(tmp_path_factory, chunks: list[bytes]) -> None:
     parsed = parse_transcript(path)
     assert parsed.lines == data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
     assert set(parsed.damaged) <= set(range(1, parsed.lines + 1))
+
+
+def test_a_session_captured_live_is_not_reported_as_imported(tmp_path: Path) -> None:
+    """Issue 22: the transcript of a session the hooks already recorded adds rows to it, and the
+    report says so instead of "Imported 1 sessions"."""
+    project, folder = setup_transcripts(tmp_path)
+    payload = {
+        "session_id": FIXTURE.stem,
+        "transcript_path": str(folder / FIXTURE.name),
+        "cwd": str(project),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    assert run_cli("hook", "SessionStart", stdin=json.dumps(payload)).returncode == 0
+    report = json.loads(run_cli("import", "transcripts", str(folder), "--json").stdout)
+    assert report["imported"] == 0 and report["updated"] == 1 and report["prompts"] > 0
+
+
+def test_a_forgotten_session_never_comes_back_through_import(tmp_path: Path) -> None:
+    """Issue 19: ``forget session ID --yes`` then ``import transcripts`` (even ``--force``)."""
+    project, folder = setup_transcripts(tmp_path)
+    assert run_cli("import", "transcripts", str(folder), cwd=project).returncode == 0
+    (session_id,) = db(tmp_path).execute("SELECT id FROM sessions").fetchone()
+    forgot = run_cli("forget", "session", str(session_id), "--yes", cwd=project)
+    assert forgot.returncode == 0, forgot.stderr
+    for extra in ([], ["--force"]):
+        again = run_cli("import", "transcripts", str(folder), "--json", *extra, cwd=project)
+        assert again.returncode == 0, again.stderr
+        assert json.loads(again.stdout)["forgotten"] == 1
+        conn = db(tmp_path)
+        for table in ("sessions", "prompts", "tool_events", "observations"):
+            assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+        conn.close()

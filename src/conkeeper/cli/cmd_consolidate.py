@@ -1,7 +1,10 @@
-"""``conkeeper consolidate``: near-duplicate or contradictory memory entries, as a diff.
+"""``conkeeper consolidate``: duplicate or contradictory memory entries, for review.
 
-Without ``--apply`` nothing changes: the proposals and a unified diff are printed for review.
-``--apply`` writes the same change atomically and refuses files edited meanwhile.
+Without options nothing changes: each pair is printed with both entries, their files, lines
+and when each was written, and the diff of the duplicate merges. ``--apply`` merges the
+duplicates (removes the less authoritative copy). A contradiction is never resolved
+automatically: ``--keep FILE:LINE`` keeps that entry and removes the other of its pair. Every
+change is a journaled byte edit (``conkeeper history``, ``conkeeper undo``).
 """
 
 from __future__ import annotations
@@ -12,15 +15,26 @@ from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from conkeeper.services.upkeep.freshness.consolidate import Plan, Proposal
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--apply`` and ``--json``."""
-    parser.add_argument("--apply", action="store_true", help="write the proposed change")
+    """``--apply``, ``--keep FILE:LINE`` (repeatable) and ``--json``."""
+    parser.add_argument("--apply", action="store_true", help="merge the proposed duplicates")
+    parser.add_argument(
+        "--keep",
+        action="append",
+        default=[],
+        metavar="FILE:LINE",
+        help="keep this entry and remove the other of its pair (resolves a contradiction)",
+    )
     parser.add_argument("--json", action="store_true", help="print proposals and diff as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Plan, print, and apply when asked."""
+    """Plan, print, and write what was asked for."""
     from conkeeper.domain.paths import locate_project
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.upkeep.freshness.consolidate import apply, plan
@@ -30,9 +44,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"no memory folder at {location.memory_dir}; run 'conkeeper init' first")
     result = plan(location.root, location.memory_dir)
     written: list[Path] = []
-    if args.apply and result.new_text:
+    if args.apply or args.keep:
+        command = "consolidate" + (" --apply" if args.apply else "")
+        command += "".join(f" --keep {choice}" for choice in args.keep)
         try:
-            written = apply(result, location.memory_dir)
+            written = apply(
+                result, location.memory_dir, merge=args.apply, keep=args.keep, command=command
+            )
         except MemoryFileError as exc:
             raise CliError(str(exc)) from None
     if args.json:
@@ -44,16 +62,41 @@ def run(args: argparse.Namespace) -> int:
             }
         )
         return 0
+    _print(result, written, args)
+    return 0
+
+
+def _print(result: Plan, written: list[Path], args: argparse.Namespace) -> None:
     out = sys.stdout
     for proposal in result.proposals:
-        out.write(f"[{proposal.kind}] remove {proposal.remove}: {proposal.remove_text}\n")
-        out.write(f"    keep {proposal.keep}: {proposal.keep_text}\n    ({proposal.reason})\n")
+        out.write(_describe(proposal))
     if result.diff:
-        out.write("\n" + result.diff)
+        out.write("\nDuplicate merges ('--apply' writes this):\n" + result.diff)
     if not result.proposals:
         out.write("No duplicate or contradictory entries found.\n")
-    elif written:
-        out.write(f"\nApplied: {len(written)} file(s) changed.\n")
-    else:
-        out.write("\nNothing changed; run 'conkeeper consolidate --apply' to write this.\n")
-    return 0
+        return
+    contradictions = sum(p.kind == "contradiction" for p in result.proposals)
+    if written:
+        out.write(f"\nApplied: {len(written)} file(s) changed; 'conkeeper undo' reverts a write.\n")
+    elif not (args.apply or args.keep):
+        out.write("\nNothing changed; 'conkeeper consolidate --apply' merges the duplicates.\n")
+    if contradictions:
+        out.write(
+            f"{contradictions} contradiction(s) are never resolved automatically: choose the "
+            "entry to keep with 'conkeeper consolidate --keep FILE:LINE'.\n"
+        )
+
+
+def _describe(proposal: Proposal) -> str:
+    """A pair as a person reviews it: both entries, where and when each was written."""
+    lines = [f"[{proposal.kind}] {proposal.reason}"]
+    for side in proposal.sides:
+        role = ""
+        if proposal.kind == "duplicate":
+            role = "keep   " if side.where == proposal.keep else "remove "
+        lines.append(f"    {role}{side.where}  (written {side.written or 'unknown'})")
+        lines.append(f"        {side.text}")
+    if proposal.kind == "contradiction":
+        options = " or ".join(f"--keep {side.where}" for side in proposal.sides)
+        lines.append(f"    resolve with: conkeeper consolidate {options}")
+    return "\n".join(lines) + "\n"

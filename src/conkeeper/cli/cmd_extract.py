@@ -37,6 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --all-pending: every project, not only the current one",
     )
     parser.add_argument("--quiet", action="store_true", help="print nothing (detached workers)")
+    parser.add_argument(
+        "--backup-if-due",
+        action="store_true",
+        help="afterwards, back up the database when a backup is due (the SessionEnd worker)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON for programs")
 
 
@@ -55,6 +60,14 @@ def run(args: argparse.Namespace) -> int:
         )
     except (SessionNotFound, StoreError) as exc:
         raise CliError(str(exc)) from None
+    if args.backup_if_due:
+        from conkeeper.services.workspace import backup_if_due
+
+        problem = backup_if_due()
+        if problem is not None:
+            from conkeeper.storage.logfile import log
+
+            log(problem, level="WARNING")
     results, status = done.results, done.budget
     if args.quiet:
         return 0

@@ -1,7 +1,8 @@
 """``conkeeper import transcripts [PATH]`` and ``conkeeper import jsonl FILE``.
 
 Transcripts backfill the store from Claude Code's JSONL files (F18); ``jsonl`` restores a
-backup written by ``conkeeper export``. Both are idempotent: importing twice changes nothing.
+backup written by ``conkeeper export``: its records, and its memory files (a file that differs
+here is kept unless ``--overwrite``). Both are idempotent: importing twice changes nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, opened_store
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from conkeeper.services.memory_backup import RestoreFilesResult
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``transcripts [PATH] [--force] [--extractor E]`` or ``jsonl FILE``."""
@@ -23,6 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="transcripts: a .jsonl file or folder (default ~/.claude/projects); jsonl: FILE",
     )
     parser.add_argument("--force", action="store_true", help="re-read unchanged transcripts")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="jsonl: replace memory files that differ here (undo with 'conkeeper undo')",
+    )
     parser.add_argument(
         "--extractor",
         default="local",
@@ -50,15 +60,41 @@ def _jsonl(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
     path = Path(args.path).expanduser()
     if not path.is_file():
         raise CliError(f"{path}: no such file")
+    from conkeeper.services.memory_backup import restore_memory_files
+    from conkeeper.services.workspace import current_project
+
     result = import_jsonl(conn, path)
+    files = restore_memory_files(path, current_project(), overwrite=args.overwrite)
     if args.json:
-        emit_json(result.to_dict())
-        return 0
+        emit_json({**result.to_dict(), "memory_files": files.to_dict()})
+        return 1 if files.refused else 0
     added = ", ".join(f"{n} {k}" for k, n in result.added.items() if n) or "nothing new"
     print(f"Imported {added} from {path}.")
+    _report_files(files)
+    if result.forgotten:
+        print(f"Left out {result.forgotten} records of sessions you had forgotten.")
     if result.damaged:
         print(f"Skipped {len(result.damaged)} damaged lines: {_lines(result.damaged)}")
-    return 0
+    return 1 if files.refused else 0
+
+
+def _report_files(files: RestoreFilesResult) -> None:
+    counts = [
+        (len(files.restored), "restored"),
+        (len(files.replaced), "replaced (--overwrite; 'conkeeper undo' takes it back)"),
+        (len(files.unchanged), "already identical"),
+    ]
+    said = ", ".join(f"{n} {what}" for n, what in counts if n)
+    if said:
+        print(f"Memory files: {said}.")
+    if files.kept:
+        shown = ", ".join(files.kept[:10]) + (" …" if len(files.kept) > 10 else "")
+        print(
+            f"Kept {len(files.kept)} memory files that differ here (rerun with --overwrite to "
+            f"replace them): {shown}"
+        )
+    for line in files.refused:
+        sys.stderr.write(f"conkeeper: memory file not restored: {line}\n")
 
 
 def _transcripts(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
@@ -93,12 +129,16 @@ def _transcripts(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
         emit_json(data)
         return 0
     speed = f", {data['mb_per_s']} MB/s" if data["mb_per_s"] else ""
+    already = report.count("updated") + report.count("known")
     print(
-        f"Imported {data['imported']} sessions from {data['files']} files "
+        f"Imported {data['imported']} new sessions from {data['files']} files "
         f"({data['prompts']} prompts, {data['tool_events']} tool events, "
         f"{data['observations']} observations) in {data['seconds']} s{speed}; "
+        f"{already} already recorded ({data['updated']} with new rows), "
         f"{data['unchanged']} unchanged, {data['empty']} empty, {data['failed']} failed."
     )
+    if data["forgotten"]:
+        print(f"{data['forgotten']} sessions you had forgotten were left out.")
     if data["private_prompts"]:
         print(f"{data['private_prompts']} private prompts were not stored (nor their tool uses).")
     for file in report.files:
@@ -108,7 +148,7 @@ def _transcripts(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
             )
         if file.error:
             sys.stdout.write(f"{file.path}: {file.error}\n")
-    return 1 if data["failed"] and not data["imported"] else 0
+    return 1 if data["failed"] and not (data["imported"] or already) else 0
 
 
 def _lines(numbers: list[int]) -> str:

@@ -46,6 +46,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("cmd_history", "List ConKeeper's journaled writes to memory files and configs"),
     "undo": ("cmd_history", "Restore the bytes from before one write (default: the newest)"),
     "forget": ("cmd_forget", "Remove an observation, a session or a whole project"),
+    "backup": ("cmd_backup", "Back up the session history now (kept beside the database)"),
     "hook": ("cmd_hook", "Run a host hook event (reads the payload on stdin)"),
     "handoff": ("cmd_handoff", "Write or show the handoff checkpoint for the next session"),
     "install": ("cmd_install", "Install or remove ConKeeper in Claude Code or another agent"),

@@ -54,12 +54,23 @@ def warn(message: str) -> None:
 @contextlib.contextmanager
 def opened_store() -> Iterator[sqlite3.Connection]:
     """The user's database for one command (``services.workspace.project_store``); a store
-    problem becomes a CliError, so the person reads one line."""
-    from conkeeper.services.workspace import project_store
+    problem becomes a CliError, so the person reads one line. A damaged database is restored
+    first, with one line on stderr saying what was restored; after a command that succeeded, a
+    backup is taken when one is due."""
+    from conkeeper.services.workspace import backup_if_due, project_store
     from conkeeper.storage.store import StoreError
 
     try:
-        with project_store() as conn:
+        with project_store(on_notice=_notice) as conn:
             yield conn
     except StoreError as exc:
         raise CliError(str(exc)) from None
+    problem = backup_if_due()
+    if problem is not None:
+        from conkeeper.storage.logfile import log
+
+        log(problem, level="WARNING")
+
+
+def _notice(message: str) -> None:
+    sys.stderr.write(f"conkeeper: {message}\n")

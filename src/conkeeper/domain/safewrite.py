@@ -780,6 +780,16 @@ class JournalEntry:
         """The files this write changed."""
         return [str(f.get("path", "")) for f in self.files]
 
+    def written_bytes(self, path: str) -> bytes:
+        """What this write put into ``path``: the bytes appended, or the file's bytes after a
+        whole-file write (empty when it did not touch ``path``). Lets a reader say which write
+        brought a line in (``consolidate`` dates uncommitted entries this way)."""
+        for record in self.files:
+            if str(record.get("path", "")) == path:
+                data = record.get("data") if record.get("op") == "append" else record.get("after")
+                return _unb64(data) or b""
+        return b""
+
 
 def read_journal(folder: Path | str) -> list[JournalEntry]:
     """Every entry of a journal folder, oldest first (unreadable entries skipped)."""

@@ -16,6 +16,8 @@ import sys
 from conkeeper.hooks.payload import HookContext, HookResult
 
 EXTRACT_MODULE = "conkeeper.cli.cmd_extract"
+# Set to 0 to start nothing detached (automation, tests that run the worker's steps themselves).
+DETACHED_ENV = "CONKEEPER_DETACHED"
 
 
 def handle(ctx: HookContext) -> HookResult | None:
@@ -29,7 +31,9 @@ def handle(ctx: HookContext) -> HookResult | None:
     except Exception as exc:
         ctx.log(f"could not mark the session ended: {exc}", "WARNING")
     if importlib.util.find_spec(EXTRACT_MODULE) is not None:
-        start_detached(ctx, ["extract", "--session", ctx.payload.session_id, "--quiet"])
+        start_detached(
+            ctx, ["extract", "--session", ctx.payload.session_id, "--quiet", "--backup-if-due"]
+        )
     return None
 
 
@@ -37,10 +41,13 @@ def start_detached(ctx: HookContext, args: list[str]) -> int | None:
     """Run ``conkeeper ARGS`` in its own process session; returns its pid (None on failure).
 
     Output goes to ``<data home>/logs/background.log``; stdin is closed, no descriptors are
-    inherited, and the hook does not wait.
+    inherited, and the hook does not wait. ``CONKEEPER_DETACHED=0`` starts nothing.
     """
     from conkeeper.domain.paths import log_dir
 
+    if ctx.env.get(DETACHED_ENV) == "0":
+        ctx.log(f"not starting 'conkeeper {' '.join(args)}': {DETACHED_ENV}=0")
+        return None
     env = dict(ctx.env)
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH", "")]))

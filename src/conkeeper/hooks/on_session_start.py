@@ -39,7 +39,8 @@ def handle(ctx: HookContext) -> HookResult | None:
     _prune_state(ctx)
     source = (ctx.payload.source or "startup").strip().lower() or "startup"
     info = SessionInfo(source=source, host_session_id=ctx.payload.session_id)
-    conn = _open_store(ctx, info)
+    notes: list[str] = []
+    conn = _open_store(ctx, info, notes)
     if ctx.config.auto_load:
         info.handoff = _claim_handoff(ctx, source)
         info.injected_at = _mark_injected(ctx, source)
@@ -51,7 +52,7 @@ def handle(ctx: HookContext) -> HookResult | None:
     )
     for problem in problems:
         ctx.log(problem, "WARNING")
-    return HookResult(additional_context=text)
+    return HookResult(additional_context=text, system_message=" ".join(notes) or None)
 
 
 def _mark_injected(ctx: HookContext, source: str) -> float | None:
@@ -124,15 +125,30 @@ def _health(ctx: HookContext) -> SessionFreshness | None:
     return health
 
 
-def _open_store(ctx: HookContext, info: SessionInfo) -> sqlite3.Connection | None:
-    """The database with this session recorded, or ``None`` when it cannot be used."""
+def _open_store(ctx: HookContext, info: SessionInfo, notes: list[str]) -> sqlite3.Connection | None:
+    """The database with this session recorded, or ``None`` when it cannot be used.
+
+    A damaged database is restored by a detached ``conkeeper backup --if-due`` (which restores
+    before anything else; never inside this hook's wait), and the person is told once.
+    """
     try:
         conn = ctx.store()
         info.project_id = ctx.project_id()
         info.session_row_id = ctx.session_id()
         return conn
     except Exception as exc:
+        from conkeeper.storage.store import DamagedStore
+
         ctx.log(f"database unavailable, memory files only: {exc}", "WARNING")
+        if isinstance(exc, DamagedStore):
+            from conkeeper.hooks.on_session_end import start_detached
+
+            start_detached(ctx, ["backup", "--if-due"])
+            notes.append(
+                "ConKeeper: the session-history database was damaged; it is being restored "
+                "from its backup and row journal in the background ('conkeeper doctor' says "
+                "what was restored). Memory files loaded as usual."
+            )
         return None
 
 

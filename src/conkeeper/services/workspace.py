@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.paths import ProjectLocation, locate_project
-from conkeeper.storage.store import find_project, open_store
+from conkeeper.storage.store import DamagedStore, find_project, open_store
 
 ALL_PROJECTS_LABEL = "all projects"
 # A project id no row has: the filter for a project the store has never seen.
@@ -75,14 +75,68 @@ def project_scope(
 
 @contextlib.contextmanager
 def project_store(
-    path: Path | None = None, *, readonly: bool = False
+    path: Path | None = None,
+    *,
+    readonly: bool = False,
+    on_notice: Callable[[str], None] | None = None,
 ) -> Iterator[sqlite3.Connection]:
     """The user's database (migrated unless ``readonly``) for one request, closed afterwards.
 
-    Raises ``StoreError`` with a one-line message when it cannot be opened.
+    A damaged database is restored first (:func:`open_or_restore`); ``on_notice`` receives the
+    one line saying what was restored. Raises ``StoreError`` with a one-line message when it
+    cannot be opened.
     """
-    conn = open_store(path, readonly=readonly)
+    conn = open_or_restore(path, readonly=readonly, on_notice=on_notice)
     try:
         yield conn
     finally:
         conn.close()
+
+
+def open_or_restore(
+    path: Path | None = None,
+    *,
+    readonly: bool = False,
+    on_notice: Callable[[str], None] | None = None,
+) -> sqlite3.Connection:
+    """Open the store; when its file is damaged, restore it from the backup, the row journal and
+    what salvage still reads (``storage.recovery``), tell ``on_notice`` (and the log) what was
+    restored and what was lost, and open the result."""
+    try:
+        return open_store(path, readonly=readonly)
+    except DamagedStore:
+        from conkeeper.domain.paths import db_path
+        from conkeeper.storage.logfile import log
+        from conkeeper.storage.recovery import recover
+
+        target = path or db_path()
+        notice = recover(target, _shown(target))
+        if notice is not None:
+            log(notice, level="WARNING")
+            if on_notice is not None:
+                on_notice(notice)
+        return open_store(path, readonly=readonly)
+
+
+def _shown(path: Path) -> str:
+    home = str(Path.home())
+    text = str(path)
+    return "~" + text[len(home) :] if text.startswith(home + "/") else text
+
+
+def backup_if_due(path: Path | None = None) -> str | None:
+    """Take a backup of the store when one is due (``storage.recovery.backup_due``): called
+    after a command and by the worker SessionEnd starts, never inside a hook's wait. Returns
+    a problem to log, or ``None``."""
+    from conkeeper.domain.paths import db_path
+    from conkeeper.storage.recovery import backup_due, make_backup
+    from conkeeper.storage.store import StoreError
+
+    target = path or db_path()
+    if not backup_due(target):
+        return None
+    try:
+        make_backup(target)
+    except (StoreError, OSError) as exc:
+        return f"backup skipped: {exc}"
+    return None

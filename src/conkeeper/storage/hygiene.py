@@ -168,3 +168,120 @@ def has_summary(conn: sqlite3.Connection, session_id: int) -> bool:
         "SELECT 1 FROM session_summaries WHERE session_id = ?", (session_id,)
     ).fetchone()
     return found is not None
+
+
+# --------------------------------------------------------------------------- tombstones
+
+Tombstone = tuple[str, str, str, int]  # (kind, project identity, key, forgotten_at ms)
+
+
+def session_key(conn: sqlite3.Connection, session_id: int) -> tuple[str, str] | None:
+    """(project identity, host session id) of ``sessions.id``, or ``None``."""
+    row = conn.execute(
+        "SELECT p.identity, s.host_session_id FROM sessions s JOIN projects p "
+        "ON p.id = s.project_id WHERE s.id = ?",
+        (session_id,),
+    ).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def observation_key(conn: sqlite3.Connection, observation_id: int) -> tuple[str, str] | None:
+    """(project identity, content hash) of ``observations.id``, or ``None``."""
+    row = conn.execute(
+        "SELECT p.identity, o.content_hash FROM observations o JOIN projects p "
+        "ON p.id = o.project_id WHERE o.id = ?",
+        (observation_id,),
+    ).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def add_tombstone(conn: sqlite3.Connection, stone: Tombstone) -> None:
+    """Record that something was forgotten (its key, never its text), and journal it so a
+    restore from backup keeps it forgotten."""
+    from conkeeper.storage import journal
+
+    kind, project, key, at = stone
+    conn.execute(
+        "INSERT INTO tombstones(kind, project, key, forgotten_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(kind, project, key) DO UPDATE SET forgotten_at = excluded.forgotten_at",
+        (kind, project, key, at),
+    )
+    journal.note(
+        conn, {"kind": journal.FORGET, "what": kind, "project": project, "key": key, "at": at}
+    )
+
+
+def tombstones(conn: sqlite3.Connection) -> list[Tombstone]:
+    """Every tombstone, oldest first."""
+    return [
+        (str(r[0]), str(r[1]), str(r[2]), int(r[3]))
+        for r in conn.execute(
+            "SELECT kind, project, key, forgotten_at FROM tombstones ORDER BY forgotten_at, id"
+        )
+    ]
+
+
+def session_forgotten(
+    conn: sqlite3.Connection, identity: str, host_session_id: str, started_at: int | None
+) -> bool:
+    """Whether the session was forgotten: by itself, or with its whole project when it started
+    before the project was forgotten (sessions recorded afterwards are new work)."""
+    found = conn.execute(
+        "SELECT 1 FROM tombstones WHERE project = ? AND ((kind = 'session' AND key = ?) "
+        "OR (kind = 'project' AND forgotten_at >= ?)) LIMIT 1",
+        (identity, host_session_id, started_at or 0),
+    ).fetchone()
+    return found is not None
+
+
+def apply_tombstones(conn: sqlite3.Connection, stones: list[Tombstone] | None = None) -> int:
+    """Delete every row a tombstone covers (all of them, or ``stones``, which are also
+    recorded); returns the sessions and observations removed. Used after a restore and on the
+    backup when something is forgotten. Call inside a transaction."""
+    removed = 0
+    for kind, project, key, at in tombstones(conn) if stones is None else stones:
+        if stones is not None:
+            conn.execute(
+                "INSERT OR IGNORE INTO tombstones(kind, project, key, forgotten_at) "
+                "VALUES (?, ?, ?, ?)",
+                (kind, project, key, at),
+            )
+        scope = "project_id IN (SELECT id FROM projects WHERE identity = ?)"
+        if kind == "session":  # a session resumed after the forget is new capture: kept
+            removed += conn.execute(
+                f"DELETE FROM sessions WHERE host_session_id = ? AND started_at <= ? AND {scope}",
+                (key, at, project),
+            ).rowcount
+        elif kind == "observation":
+            removed += conn.execute(
+                f"DELETE FROM observations WHERE content_hash = ? AND {scope}", (key, project)
+            ).rowcount
+        else:
+            removed += conn.execute(
+                f"DELETE FROM sessions WHERE started_at <= ? AND {scope}", (at, project)
+            ).rowcount
+            conn.execute(
+                "DELETE FROM projects WHERE identity = ? AND NOT EXISTS "
+                "(SELECT 1 FROM sessions s WHERE s.project_id = projects.id)",
+                (project,),
+            )
+    return removed
+
+
+def secure_delete(conn: sqlite3.Connection) -> None:
+    """From now on, SQLite overwrites what ``conn`` deletes (a forget leaves no bytes behind)."""
+    conn.execute("PRAGMA secure_delete = ON")
+
+
+def purge_freed_text(conn: sqlite3.Connection) -> None:
+    """Merge the FTS5 indexes so no posting of a deleted row survives in their segments (a
+    forgotten text must not stay findable in the file, even by reading its bytes)."""
+    tables = [
+        str(r[0])
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND sql LIKE 'CREATE VIRTUAL TABLE%fts5%'"
+        )
+    ]
+    for table in tables:
+        conn.execute(f'INSERT INTO "{table}"("{table}") VALUES (\'optimize\')')

@@ -47,13 +47,13 @@ from conkeeper.storage.index_scan import (
 )
 from conkeeper.storage.store import (
     SCHEMA_VERSION,
+    DamagedStore,
     StoreError,
     connect,
     describe_error,
     ensure_project,
+    header_damage,
     migrate,
-    salvage,
-    salvage_summary,
     schema_version,
     transaction,
 )
@@ -389,7 +389,7 @@ def open_index_store(path: Path | str | None = None, *, fallback: bool = False) 
     try:
         return IndexStore(_open_checked(target), target)
     except (sqlite3.DatabaseError, StoreError, OSError) as exc:
-        if is_corruption(exc):
+        if is_corruption(exc) or isinstance(exc, DamagedStore):
             notice = move_aside(target)
             return IndexStore(_open_checked(target), target, [notice])
         message = _message(target, exc)
@@ -409,6 +409,9 @@ def memory_store() -> sqlite3.Connection:
 
 
 def _open_checked(target: str) -> sqlite3.Connection:
+    damage = header_damage(target)
+    if damage is not None:
+        raise DamagedStore(f"{target}: the database file is damaged ({damage})")
     conn = connect(target)
     try:
         if schema_version(conn) > SCHEMA_VERSION:
@@ -434,21 +437,9 @@ def _message(target: str, exc: BaseException) -> str:
 
 
 def move_aside(target: Path | str) -> str:
-    """Rename a damaged database (and its WAL) out of the way, salvage its readable rows into a
-    fresh one at ``target``; returns the one-line notice."""
-    from pathlib import Path
+    """Restore a damaged database at ``target`` (``storage.recovery``: the damaged file moved
+    aside, the backup, salvage, the row journal); returns the one-line notice."""
+    from conkeeper.storage.recovery import recover
 
-    target = Path(target)
-    suffix = time.strftime("%Y%m%d-%H%M%S")
-    moved = target.with_name(f"{target.name}.damaged-{suffix}")
-    os.replace(target, moved)
-    for extra in ("-wal", "-shm"):
-        side = Path(str(target) + extra)
-        if side.exists():
-            with contextlib.suppress(OSError):
-                os.replace(side, Path(str(moved) + extra))
-    recovered = salvage_summary(salvage(moved, target))
-    return (
-        f"the database {tilde(target)} was damaged; moved it to {moved.name}, {recovered} and "
-        "rebuilt the search index from the memory files (they are untouched)"
-    )
+    notice = recover(target, tilde(os.fspath(target)))
+    return notice or f"the database {tilde(os.fspath(target))} was restored by another process"

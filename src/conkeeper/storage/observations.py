@@ -23,6 +23,7 @@ from conkeeper.domain.observations import (
     normalize_observation,
     normalize_summary,
 )
+from conkeeper.storage import journal
 from conkeeper.storage.store import now_ms
 
 
@@ -162,28 +163,46 @@ def insert_observation(
 ) -> int | None:
     """Insert one normalised (so cleaned) observation; its id, or ``None`` when a duplicate (same
     content hash in the project) already exists."""
+    row = {
+        "prompt_number": obs.prompt_number,
+        "type": obs.type,
+        "title": obs.title,
+        "subtitle": obs.subtitle,
+        "facts": json.dumps(obs.facts, ensure_ascii=False),
+        "narrative": obs.narrative,
+        "concepts": json.dumps(obs.concepts, ensure_ascii=False),
+        "files": json.dumps(obs.files, ensure_ascii=False),
+        "content_hash": content_hash(obs),
+        "extractor": extractor,
+        "created_at": created_at if created_at is not None else now_ms(),
+    }
+    if observation_forgotten(conn, project_id, str(row["content_hash"])):
+        return None
     cursor = conn.execute(
         "INSERT INTO observations(session_id, project_id, prompt_number, type, title, subtitle, "
         "facts, narrative, concepts, files, content_hash, extractor, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT(project_id, content_hash) DO NOTHING",
-        (
-            session_id,
-            project_id,
-            obs.prompt_number,
-            obs.type,
-            obs.title,
-            obs.subtitle,
-            json.dumps(obs.facts, ensure_ascii=False),
-            obs.narrative,
-            json.dumps(obs.concepts, ensure_ascii=False),
-            json.dumps(obs.files, ensure_ascii=False),
-            content_hash(obs),
-            extractor,
-            created_at if created_at is not None else now_ms(),
-        ),
+        (session_id, project_id, *row.values()),
     )
-    return cursor.lastrowid if cursor.rowcount else None
+    if not cursor.rowcount:
+        return None
+    journal.note_row(conn, journal.OBSERVATION, session_id, row)
+    return cursor.lastrowid
+
+
+def observation_forgotten(conn: sqlite3.Connection, project_id: int, digest: str) -> bool:
+    """Whether a person forgot the observation with this content hash in this project
+    (``forget observation``): re-extraction or an import must not bring it back."""
+    try:
+        found = conn.execute(
+            "SELECT 1 FROM tombstones WHERE kind = 'observation' AND key = ? "
+            "AND project = (SELECT identity FROM projects WHERE id = ?)",
+            (digest, project_id),
+        ).fetchone()
+    except sqlite3.OperationalError:  # a store not yet at schema 5 has no tombstones
+        return False
+    return found is not None
 
 
 def save_observations(
@@ -208,15 +227,16 @@ def save_observations(
     if replace:
         keep = {content_hash(o) for o in clean}
         stale = [
-            int(r[0])
+            (int(r[0]), str(r[1]))
             for r in conn.execute(
                 "SELECT id, content_hash FROM observations WHERE session_id = ? AND extractor = ?",
                 (session.id, extractor),
             )
             if r[1] not in keep
         ]
-        for obs_id in stale:
+        for obs_id, digest in stale:
             conn.execute("DELETE FROM observations WHERE id = ?", (obs_id,))
+            journal.note_row(conn, journal.OBSERVATION_GONE, session.id, {"content_hash": digest})
         removed = len(stale)
     ids = []
     for obs in clean:
@@ -271,9 +291,27 @@ def save_summary(
         ),
     )
     row = conn.execute(
-        "SELECT id FROM session_summaries WHERE session_id = ?", (session.id,)
+        f"SELECT id, {', '.join(SUMMARY_COLUMNS)} FROM session_summaries WHERE session_id = ?",
+        (session.id,),
     ).fetchone()
+    journal.note_row(
+        conn, journal.SUMMARY, session.id, dict(zip(SUMMARY_COLUMNS, tuple(row)[1:], strict=True))
+    )
     return int(row[0])
+
+
+SUMMARY_COLUMNS = (
+    "request",
+    "investigated",
+    "learned",
+    "completed",
+    "next_steps",
+    "files_read",
+    "files_edited",
+    "notes",
+    "extractor",
+    "created_at",
+)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from conkeeper.storage import journal
 from conkeeper.storage.store import now_ms
 
 TYPE_CHECKING = False
@@ -73,6 +74,7 @@ def ensure_session(
     found = find_session(conn, project_id, host_session_id)
     if found is None:  # pragma: no cover - the upsert above guarantees the row
         raise sqlite3.IntegrityError(f"session {host_session_id!r} could not be recorded")
+    journal.note_session(conn, found)
     return found
 
 
@@ -89,6 +91,8 @@ def set_title_if_missing(conn: sqlite3.Connection, session_id: int, title: Clean
         "UPDATE sessions SET title = ? WHERE id = ? AND (title IS NULL OR title = '')",
         (line, session_id),
     )
+    if cursor.rowcount:
+        journal.note_session(conn, session_id)
     return cursor.rowcount > 0
 
 
@@ -102,6 +106,7 @@ def end_session(
         "ELSE 'completed' END, ended_at = ?, end_reason = ? WHERE id = ?",
         (ended_at if ended_at is not None else now_ms(), (reason or "")[:100] or None, session_id),
     )
+    journal.note_session(conn, session_id)
 
 
 def next_prompt_number(conn: sqlite3.Connection, session_id: int) -> int:
@@ -124,13 +129,20 @@ def store_prompt(
     is taken after lost state); returns the number used. Only privacy-cleaned text is
     accepted."""
     number = prompt_number
+    stamp = now_ms()
     for _ in range(3):
         cursor = conn.execute(
             "INSERT OR IGNORE INTO prompts(session_id, prompt_number, text, created_at) "
             "VALUES (?, ?, ?, ?)",
-            (session_id, number, text, now_ms()),
+            (session_id, number, text, stamp),
         )
         if cursor.rowcount:
+            journal.note_row(
+                conn,
+                journal.PROMPT,
+                session_id,
+                {"prompt_number": number, "text": text, "created_at": stamp},
+            )
             return number
         number = next_prompt_number(conn, session_id)
     raise sqlite3.IntegrityError(f"could not store prompt {prompt_number} of session {session_id}")
@@ -231,6 +243,8 @@ def add_tool_event(conn: sqlite3.Connection, session_id: int, values: Mapping[st
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (session_id, *(values.get(c) for c in TOOL_EVENT_COLUMNS)),
     )
+    if cursor.rowcount:
+        journal.note_row(conn, journal.TOOL_EVENT, session_id, values)
     return cursor.rowcount > 0
 
 
@@ -295,6 +309,13 @@ def add_prompt(
         "VALUES (?, ?, ?, ?)",
         (session_id, number, text, created_at),
     )
+    if cursor.rowcount:
+        journal.note_row(
+            conn,
+            journal.PROMPT,
+            session_id,
+            {"prompt_number": number, "text": text, "created_at": created_at},
+        )
     return cursor.rowcount > 0
 
 
@@ -320,12 +341,15 @@ def ensure_imported_session(
     found = find_session(conn, project_id, host_session_id)
     if found is None:  # pragma: no cover - the upsert above guarantees the row
         raise sqlite3.IntegrityError(f"session {host_session_id!r} could not be recorded")
+    journal.note_session(conn, found)
     return found
 
 
 def set_subtitle_if_missing(conn: sqlite3.Connection, session_id: int, subtitle: str) -> None:
     """Give a session a subtitle (cleaned text, at most 200 characters) unless it has one."""
-    conn.execute(
+    cursor = conn.execute(
         "UPDATE sessions SET subtitle = ? WHERE id = ? AND subtitle IS NULL",
         (subtitle[:200], session_id),
     )
+    if cursor.rowcount:
+        journal.note_session(conn, session_id)

@@ -23,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the search read path passes plain strings and never imports pathlib
     from collections.abc import Callable, Iterator
     from pathlib import Path
+    from typing import Any
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_TIMEOUT_ENV = "CONKEEPER_BUSY_TIMEOUT_MS"
@@ -32,10 +33,33 @@ class StoreError(Exception):
     """The database cannot be used; the message is one line saying what to do."""
 
 
+class DamagedStore(StoreError):
+    """The database file is damaged (its header overwritten, the file cut short, pages that no
+    longer read). A command restores it (``storage.recovery``); a hook fails open."""
+
+
+class StoreConnection(sqlite3.Connection):
+    """A connection that knows where the row journal of its database is.
+
+    Why: the storage functions that write session history append what they wrote to
+    :mod:`conkeeper.storage.journal`, so a damaged file can be rebuilt from the last backup.
+    ``journal_file`` is ``None`` for read-only, in-memory and recovery connections;
+    ``journal_pending`` holds the lines of the open transaction (written on commit, dropped on
+    rollback); ``journal_keys`` caches ``sessions.id`` → (project identity, host session id).
+    """
+
+    journal_file: str | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.journal_pending: list[str] = []
+        self.journal_keys: dict[int, tuple[str, str]] = {}
+
+
 # The number of the newest migration module. Bump it with every new migration (a test checks
 # that it equals the number of migration modules); it lets an up-to-date database open without
 # importing any of them.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 class Migration(FrozenRecord):
@@ -94,8 +118,11 @@ def busy_timeout_ms() -> int:
     return int(raw) if raw.isdigit() else BUSY_TIMEOUT_MS
 
 
-def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
-    """Open ``path`` with ConKeeper's connection settings, without migrating."""
+def connect(
+    path: Path | str, *, readonly: bool = False, journaled: bool = True
+) -> sqlite3.Connection:
+    """Open ``path`` with ConKeeper's connection settings, without migrating; history written
+    through it goes to the row journal unless ``journaled`` is false (a backup, a restore)."""
     timeout_ms = busy_timeout_ms()
     if readonly:
         conn = sqlite3.connect(
@@ -103,11 +130,16 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
             uri=True,
             timeout=timeout_ms / 1000,
             isolation_level=None,
+            factory=StoreConnection,
         )
     else:
         file = os.fspath(path)
         os.makedirs(os.path.dirname(file) or ".", exist_ok=True)
-        conn = sqlite3.connect(file, timeout=timeout_ms / 1000, isolation_level=None)
+        conn = sqlite3.connect(
+            file, timeout=timeout_ms / 1000, isolation_level=None, factory=StoreConnection
+        )
+        if journaled and file != ":memory:":
+            conn.journal_file = journal_file_of(file)
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -160,15 +192,20 @@ def migrate(conn: sqlite3.Connection, target: int | None = None) -> int:
     return schema_version(conn)
 
 
-def open_store(path: Path | str | None = None, *, readonly: bool = False) -> sqlite3.Connection:
+def open_store(
+    path: Path | str | None = None, *, readonly: bool = False, journaled: bool = True
+) -> sqlite3.Connection:
     """Open the user's database (default: :func:`conkeeper.domain.paths.db_path`), migrated.
 
     Raises :class:`StoreError` with a one-line message when the file is corrupt, not a
     database, from a newer version, locked beyond the busy timeout, or not writable.
     """
     target = path or db_path()
+    damage = header_damage(target)
+    if damage is not None:
+        raise DamagedStore(f"{target}: the database file is damaged ({damage}); {RECOVER_ADVICE}")
     try:
-        conn = connect(target, readonly=readonly)
+        conn = connect(target, readonly=readonly, journaled=journaled)
         if readonly:
             if schema_version(conn) > SCHEMA_VERSION:
                 raise StoreError(
@@ -181,9 +218,56 @@ def open_store(path: Path | str | None = None, *, readonly: bool = False) -> sql
     except StoreError:
         raise
     except sqlite3.DatabaseError as exc:
-        raise StoreError(_explain(target, exc)) from None
+        message = _explain(target, exc)
+        if message.endswith(RECOVER_ADVICE):
+            raise DamagedStore(message) from None
+        raise StoreError(message) from None
     except OSError as exc:
         raise StoreError(f"{target}: cannot open the database ({exc.strerror or exc})") from None
+
+
+RECOVER_ADVICE = (
+    "run 'conkeeper doctor' (or any command) to restore it from its backup and row journal "
+    "(memory files are untouched)"
+)
+_MAGIC = b"SQLite format 3\x00"
+
+
+def journal_file_of(db_file: str) -> str:
+    """The row journal of the database ``db_file``: ``<its folder>/backups/journal.jsonl``."""
+    return os.path.join(os.path.dirname(db_file) or ".", "backups", "journal.jsonl")
+
+
+def header_damage(path: Path | str) -> str | None:
+    """What is wrong with the database file's header, or ``None`` (also for a missing or empty
+    file, which SQLite creates afresh).
+
+    Why: garbage over the header or a file cut short are the commonest damage (a bad copy, a full
+    disk, a crash of the file system). SQLite notices the second only when it reads a missing
+    page, possibly after writing more rows into the broken file; reading 100 bytes and the size
+    (a few microseconds, hooks included) notices both before anything is written.
+    """
+    try:
+        fd = os.open(os.fspath(path), os.O_RDONLY)
+    except OSError:
+        return None  # missing (created afresh) or unreadable (SQLite says which)
+    try:
+        header = os.read(fd, 100)
+        size = os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+    if size == 0:
+        return None
+    if len(header) < 100 or not header.startswith(_MAGIC):
+        return "its header is not SQLite's"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        return "its header holds an impossible page size"
+    pages = int.from_bytes(header[28:32], "big")
+    if size % page_size or (header[24:28] == header[92:96] and pages * page_size > size):
+        return f"the file is cut short: {size:,} bytes of {pages * page_size:,}"
+    return None
 
 
 def describe_error(path: Path | str, exc: sqlite3.DatabaseError) -> str:
@@ -200,10 +284,7 @@ def _explain(path: Path | str, exc: sqlite3.DatabaseError) -> str:
     if "readonly" in text or "read-only" in text:
         return f"{path}: the database is read-only; check its permissions"
     if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return (
-            f"{path}: the database file is damaged; move it aside and run "
-            "'conkeeper index --rebuild' (memory files are untouched)"
-        )
+        return f"{path}: the database file is damaged; {RECOVER_ADVICE}"
     if "unable to open" in text:
         return f"{path}: cannot open the database; check the folder exists and is writable"
     return f"{path}: database error: {exc}"
@@ -239,23 +320,38 @@ def find_project(conn: sqlite3.Connection, identity: str) -> int | None:
 class _Transaction:
     """The context manager behind :func:`transaction` (a class: no contextlib on hook paths)."""
 
-    __slots__ = ("conn", "nested")
+    __slots__ = ("conn", "mark", "nested")
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self.nested = conn.in_transaction
+        self.mark = 0
 
     def __enter__(self) -> sqlite3.Connection:
         self.conn.execute("SAVEPOINT conkeeper_nested" if self.nested else "BEGIN IMMEDIATE")
+        pending = getattr(self.conn, "journal_pending", None)
+        self.mark = len(pending) if pending is not None else 0
         return self.conn
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        pending: list[str] | None = getattr(self.conn, "journal_pending", None)
         if self.nested:
             if exc_type is not None:
                 self.conn.execute("ROLLBACK TO conkeeper_nested")
+                if pending:
+                    del pending[self.mark :]  # the journal forgets what was rolled back
             self.conn.execute("RELEASE conkeeper_nested")
-        else:
-            self.conn.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+            return
+        if exc_type is not None:
+            self.conn.execute("ROLLBACK")
+            if pending:
+                pending.clear()
+            return
+        self.conn.execute("COMMIT")
+        if pending:
+            from conkeeper.storage.journal import flush
+
+            flush(self.conn)
 
 
 def transaction(conn: sqlite3.Connection) -> _Transaction:
@@ -290,15 +386,24 @@ def salvage(damaged: Path, target: Path) -> dict[str, int]:
     Returns rows recovered per table (tables with none are left out); never raises for a
     damaged source, and returns ``{}`` when nothing could be read.
     """
+    try:  # the rows are already in the journal (or lost from it): not journaled again
+        conn = open_store(target, journaled=False)
+    except StoreError:
+        return {}
+    try:
+        return salvage_into(damaged, conn)
+    finally:
+        conn.close()
+
+
+def salvage_into(damaged: Path | str, conn: sqlite3.Connection) -> dict[str, int]:
+    """:func:`salvage` into an open, migrated store (a restored backup, say): rows it already
+    holds are kept (``INSERT OR IGNORE``). Rows recovered per table; never raises for a damaged
+    source."""
     source = _open_damaged(damaged)
     if source is None:
         return {}
     counts: dict[str, int] = {}
-    try:
-        conn = open_store(target)
-    except StoreError:
-        source.close()
-        return {}
     try:
         for table in _salvage_tables(conn):
             copied = _copy_table(source, conn, table)
@@ -308,7 +413,6 @@ def salvage(damaged: Path, target: Path) -> dict[str, int]:
         pass  # keep what was committed table by table
     finally:
         source.close()
-        conn.close()
     return counts
 
 
@@ -322,7 +426,7 @@ def salvage_summary(counts: dict[str, int]) -> str:
     return f"recovered {total:,} row{'s' if total != 1 else ''} ({parts})"
 
 
-def _open_damaged(path: Path) -> sqlite3.Connection | None:
+def _open_damaged(path: Path | str) -> sqlite3.Connection | None:
     """A read-only connection to the damaged file whose schema can be read, or ``None``."""
     for query in ("mode=ro", "immutable=1"):
         try:

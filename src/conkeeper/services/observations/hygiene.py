@@ -30,7 +30,7 @@ from conkeeper.storage.sessions import add_prompt, add_tool_event
 from conkeeper.storage.store import SCHEMA_VERSION, now_ms, transaction
 
 EXPORT_FORMAT = "conkeeper-export"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: memory files (``services.memory_backup``) follow the records
 RECORD_KINDS = ("project", "session", "prompt", "tool_event", "observation", "summary")
 
 
@@ -50,44 +50,62 @@ class ForgetResult:
         return dict(self.__dict__)
 
 
-def _in_transaction(conn: sqlite3.Connection, work: Callable[[], ForgetResult]) -> ForgetResult:
+def _forget(
+    conn: sqlite3.Connection, work: Callable[[], tuple[ForgetResult, list[rows.Tombstone]]]
+) -> ForgetResult:
+    """Delete in one transaction and leave tombstones (so no import or restore brings the rows
+    back), then make the forget reach the backup and the row journal."""
+    rows.secure_delete(conn)
     with transaction(conn):
-        return work()
+        result, stones = work()
+        for stone in stones:
+            rows.add_tombstone(conn, stone)
+        rows.purge_freed_text(conn)
+    from conkeeper.storage.recovery import database_file, forget_in_copies
+
+    file = database_file(conn)
+    if file is not None:
+        forget_in_copies(file, stones)
+    return result
 
 
 def forget_observation(conn: sqlite3.Connection, observation_id: int) -> ForgetResult:
     """Delete one observation (and its index entries); LookupError when absent."""
 
-    def work() -> ForgetResult:
-        if not rows.delete_observation(conn, observation_id):
+    def work() -> tuple[ForgetResult, list[rows.Tombstone]]:
+        key = rows.observation_key(conn, observation_id)
+        if key is None or not rows.delete_observation(conn, observation_id):
             raise LookupError(f"no observation {observation_id}")
-        return ForgetResult(f"observation {observation_id}", observations=1)
+        stone = ("observation", key[0], key[1], now_ms())
+        return ForgetResult(f"observation {observation_id}", observations=1), [stone]
 
-    return _in_transaction(conn, work)
+    return _forget(conn, work)
 
 
 def forget_session(conn: sqlite3.Connection, session_id: int) -> ForgetResult:
     """Delete a session and everything recorded in it."""
 
-    def work() -> ForgetResult:
+    def work() -> tuple[ForgetResult, list[rows.Tombstone]]:
+        key = rows.session_key(conn, session_id)
         counts = rows.delete_session(conn, session_id)
-        if counts is None:
+        if counts is None or key is None:
             raise LookupError(f"no session {session_id}")
-        return ForgetResult(f"session {session_id}", sessions=1, **counts)
+        stone = ("session", key[0], key[1], now_ms())
+        return ForgetResult(f"session {session_id}", sessions=1, **counts), [stone]
 
-    return _in_transaction(conn, work)
+    return _forget(conn, work)
 
 
 def forget_project(conn: sqlite3.Connection, identity: str) -> ForgetResult:
     """Delete a project with all its sessions, observations and index rows."""
 
-    def work() -> ForgetResult:
+    def work() -> tuple[ForgetResult, list[rows.Tombstone]]:
         counts = rows.delete_project(conn, identity)
         if counts is None:
             raise LookupError(f"no project recorded for {identity}")
-        return ForgetResult(f"project {identity}", **counts)
+        return ForgetResult(f"project {identity}", **counts), [("project", identity, "", now_ms())]
 
-    return _in_transaction(conn, work)
+    return _forget(conn, work)
 
 
 # --------------------------------------------------------------------------- export
@@ -194,10 +212,16 @@ class ImportJsonlResult:
     added: dict[str, int] = field(default_factory=dict)
     skipped: int = 0
     damaged: list[int] = field(default_factory=list)
+    forgotten: int = 0  # records of sessions a person forgot (tombstones): left out
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for ``--json``."""
-        return {"added": self.added, "skipped": self.skipped, "damaged_lines": self.damaged[:20]}
+        return {
+            "added": self.added,
+            "skipped": self.skipped,
+            "forgotten": self.forgotten,
+            "damaged_lines": self.damaged[:20],
+        }
 
 
 def _clean(text: object) -> str | None:
@@ -211,6 +235,7 @@ class _Importer:
         self.conn = conn
         self.projects: dict[str, int] = {}
         self.sessions: dict[tuple[str, str], int] = {}
+        self.forgotten: set[tuple[str, str]] = set()
         self.result = ImportJsonlResult()
 
     def added(self, kind: str, count: int = 1) -> None:
@@ -230,6 +255,14 @@ class _Importer:
 
     def session(self, rec: dict) -> None:
         project_id = self.projects[str(rec["project"])]
+        key = (str(rec["project"]), str(rec["session"]))
+        started = rec.get("started_at")
+        if rows.session_forgotten(
+            self.conn, key[0], key[1], started if isinstance(started, int) else None
+        ):
+            self.forgotten.add(key)
+            self.result.forgotten += 1
+            return
         status = rec.get("status")
         if status not in ("active", "completed", "abandoned", "imported"):
             status = "imported"
@@ -359,7 +392,12 @@ def import_jsonl(conn: sqlite3.Connection, path: Path) -> ImportJsonlResult:
                 kind = record.get("kind")
                 if kind not in RECORD_KINDS:
                     continue  # the header, or a kind from a newer ConKeeper
+                key = (str(record.get("project")), str(record.get("session")))
+                if kind != "session" and key in importer.forgotten:
+                    importer.result.forgotten += 1
+                    continue
                 getattr(importer, kind)(record)
             except (ValueError, KeyError, TypeError, AttributeError):
                 importer.result.damaged.append(number)
+        rows.apply_tombstones(conn)  # a forgotten project's empty row, say, stays gone
     return importer.result

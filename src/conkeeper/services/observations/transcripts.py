@@ -89,7 +89,7 @@ class FileReport:
     """What importing one file did."""
 
     path: str
-    status: str  # imported | unchanged | empty | failed
+    status: str  # imported | updated | known | forgotten | unchanged | empty | failed
     session_id: int | None = None
     prompts: int = 0
     private_prompts: int = 0
@@ -122,6 +122,9 @@ class ImportReport:
         return {
             "files": len(self.files),
             "imported": self.count("imported"),
+            "updated": self.count("updated"),
+            "known": self.count("known"),
+            "forgotten": self.count("forgotten"),
             "unchanged": self.count("unchanged"),
             "empty": self.count("empty"),
             "failed": self.count("failed"),
@@ -143,7 +146,7 @@ class ImportReport:
                     "error": f.error,
                 }
                 for f in self.files
-                if f.status != "unchanged"
+                if f.status not in ("unchanged", "known")
             ],
         }
 
@@ -508,9 +511,19 @@ def import_file(
         report.status = "empty"
         return report
     location = locate_project(parsed.cwd)
+    from conkeeper.storage.hygiene import session_forgotten
+    from conkeeper.storage.sessions import find_session_by_identity
+
+    if session_forgotten(conn, location.identity, parsed.host_session_id, parsed.started_at):
+        report.status = "forgotten"  # a person forgot this session: it stays forgotten
+        return report
+    known = find_session_by_identity(conn, location.identity, parsed.host_session_id)
     try:
         with transaction(conn):
             report.session_id = store_transcript(conn, parsed, location, path, report, extractor)
+            if known is not None:
+                new_rows = report.prompts or report.tool_events or report.observations
+                report.status = "updated" if new_rows else "known"
             record_import(
                 conn,
                 str(path),

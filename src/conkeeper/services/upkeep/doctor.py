@@ -87,15 +87,27 @@ def check_data_home(env: Mapping[str, str] | None = None) -> Check:
 
 
 def check_database(env: Mapping[str, str] | None = None) -> Check:
-    """The database must open and migrate; a newer or damaged file is reported, not touched."""
+    """The database must open and migrate; a newer file is reported, not touched, and a
+    damaged one is restored (backup, row journal, salvage) with what was restored said."""
+    from conkeeper.services.workspace import open_or_restore
     from conkeeper.storage.health import journal_mode
-    from conkeeper.storage.store import SCHEMA_VERSION, StoreError, open_store, schema_version
+    from conkeeper.storage.store import SCHEMA_VERSION, StoreError, schema_version
 
     path = db_path(env)
+    notices: list[str] = []
     try:
-        conn = open_store(path)
+        conn = open_or_restore(path, on_notice=notices.append)
     except StoreError as exc:
         return Check("database", FAIL, str(exc), "see the message; memory files are unaffected")
+    if notices:
+        conn.close()
+        return Check(
+            "database",
+            WARN,
+            notices[0],
+            "check your sessions ('conkeeper sessions'); 'conkeeper export --all -o FILE' "
+            "keeps a copy of your own",
+        )
     try:
         version = schema_version(conn)
         journal = journal_mode(conn)
@@ -103,6 +115,35 @@ def check_database(env: Mapping[str, str] | None = None) -> Check:
         conn.close()
     detail = f"{path} (schema {version}/{SCHEMA_VERSION}, journal {journal})"
     return Check("database", OK, detail)
+
+
+def check_backup(env: Mapping[str, str] | None = None) -> Check:
+    """When the session history was last backed up, and how much the row journal holds since."""
+    import time
+
+    from conkeeper.storage.recovery import backup_folder, last_backup, last_restore
+
+    path = db_path(env)
+    restored = last_restore(path)
+    if restored is not None:
+        return Check(
+            "backup", WARN, f"lately {restored}", "check your sessions ('conkeeper sessions')"
+        )
+    info = last_backup(path)
+    journal = backup_folder(path) / "journal.jsonl"
+    pending = journal.stat().st_size if journal.exists() else 0
+    since = f"; {pending / 1024:,.0f} KB journaled since" if pending else ""
+    if info is None:
+        if not pending:
+            return Check("backup", OK, "nothing recorded yet")
+        return Check(
+            "backup",
+            OK,
+            f"no backup yet; the row journal holds the history{since}",
+            "'conkeeper backup' takes one now",
+        )
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.taken_at))
+    return Check("backup", OK, f"{info.path} from {when}{since}")
 
 
 def _memory_root_check(name: str, root: Path, required: bool) -> Check:
@@ -371,6 +412,7 @@ def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) ->
         ("sqlite", check_sqlite),
         ("data home", lambda: check_data_home(env)),
         ("database", lambda: check_database(env)),
+        ("backup", lambda: check_backup(env)),
         ("memory roots", lambda: check_memory_roots(where, env)),
         ("hooks", lambda: check_hooks(where, env)),
         ("agents", lambda: check_agents(where, env)),

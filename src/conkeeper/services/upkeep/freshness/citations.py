@@ -165,6 +165,15 @@ GENERIC_SYMBOLS = frozenset(
         "null",
         "true",
         "false",
+        # naming styles, not names
+        "snake_case",
+        "camel_case",
+        "kebab_case",
+        "pascal_case",
+        "screaming_snake_case",
+        "lower_case",
+        "upper_case",
+        "title_case",
     ]
 )
 
@@ -285,7 +294,9 @@ def _symbol(span: str) -> Citation | None:
     if _UPPER_KEY.match(span):
         return Citation(KEY, span, span)
     if _SNAKE.match(span) and span not in GENERIC_SYMBOLS:
-        return Citation(KEY, span, span)
+        # A function or variable cited without parentheses (`apply_coupon`) is checked like
+        # `apply_coupon()`; in a cited configuration file it is looked up as a key there.
+        return Citation(SYMBOL, span, span)
     return None
 
 

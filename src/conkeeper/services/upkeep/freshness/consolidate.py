@@ -1,130 +1,172 @@
-"""Consolidation: near-duplicate and contradictory entries across memory files, proposed as a
-reviewable diff and applied only on request.
+"""Consolidation: duplicate and contradictory entries across memory files, proposed for review;
+duplicates merged on request, contradictions resolved only by the person's choice.
 
 Memory grows by accretion: the same convention lands in ``patterns.md`` and in an ADR, a rule
-is written once as "always" and later as "never". This module finds such pairs among the
-bullets and paragraphs of the curated memory files and proposes one change per pair:
+is written once as "always float" and later as "always ``Decimal``". This module finds such
+pairs among the bullets and paragraphs of the curated memory files
+(:mod:`.relations` judges each pair) and proposes:
 
-* **duplicate** — two entries whose words overlap almost entirely: the copy in the less
-  authoritative file is removed (ADRs outrank ``patterns.md``, which outranks the others;
-  within one rank the older file keeps it);
-* **contradiction** — two entries about the same thing where one negates what the other
-  affirms ("always"/"never", "use"/"don't use"): the entry in the file changed longer ago is
-  removed, since the newer statement is the one the team wrote last.
+* **duplicate** — two entries saying the same thing: ``--apply`` merges them by removing the
+  copy in the less authoritative file (ADRs outrank ``patterns.md``, which outranks the others;
+  within one rank the older file keeps it), with the tag lines that belong to it;
+* **contradiction** — two entries that cannot both hold. Nothing decides which one is right:
+  the file changed last is as likely to hold the mistake as the fix. Both entries are shown
+  with their file, line and when each was written (``git blame``; for lines git does not have,
+  the journaled ConKeeper write that brought them in, else the file's mtime), and one goes only
+  when the person names the one to keep:
+  ``conkeeper consolidate --keep FILE:LINE``. ``--apply`` never touches a contradiction.
 
-:func:`plan` returns the proposals and a unified diff per file; nothing is written. :func:`apply`
-writes each changed file atomically (``domain.textio.atomic_write``) and refuses a file that
-changed since it was read, so a concurrent human edit is never clobbered.
+Every removal is a byte edit of the lines concerned, made through
+:mod:`conkeeper.domain.safewrite` under the shared lock: the rest of the file keeps its bytes,
+a line a person appended meanwhile survives, and the write is journaled so ``conkeeper undo``
+restores it. An entry that changed since the proposal was made is refused, never guessed at.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import time
 from pathlib import Path
 
 from conkeeper.domain.privacy import blank_private, is_private_file
 from conkeeper.domain.records import Record
-from conkeeper.domain.textio import MemoryFileError, atomic_write, file_stamp, read_text
+from conkeeper.domain.safewrite import JournalEntry, memory_journal_dir, read_journal
+from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError
 from conkeeper.services.upkeep.freshness.citations import Entry, split_entries
+from conkeeper.services.upkeep.freshness.relations import (
+    CONTRADICTION,
+    DUPLICATE,
+    Reading,
+    read,
+    relate_readings,
+)
 from conkeeper.services.upkeep.freshness.stale import memory_files
 
-DUPLICATE_SIMILARITY = 0.75
-CONTRADICTION_SIMILARITY = 0.6
-MIN_WORDS = 4
-NEGATIONS = frozenset(
-    {"never", "not", "no", "don't", "dont", "avoid", "without", "stop", "shouldn't", "mustn't"}
-)
-STOPWORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "is",
-        "are",
-        "be",
-        "it",
-        "this",
-        "that",
-        "as",
-        "by",
-        "at",
-        "from",
-        "we",
-        "our",
-        "use",
-        "uses",
-        "used",
-        "using",
-        "always",
-        "should",
-        "must",
-    ]
-)
-_WORD = re.compile(r"[a-z0-9][a-z0-9_'./-]*")
-_TAG_LINE = re.compile(r"^\s*<!--\s*@(?:category|tag):\s*[a-z][a-z0-9-]*\s*-->\s*$")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+MIN_CONCEPTS = 2
+MAX_POSTINGS = 150  # a concept in more entries than this says nothing about sameness
+_TAG_LINE = re.compile(rb"^\s*<!--\s*@(?:category|tag):\s*[a-z][a-z0-9-]*\s*-->\s*$")
+
+
+class ConsolidateError(MemoryFileError):
+    """A ``--keep`` that names no proposed pair, or an entry changed since it was read."""
+
+
+class Side(Record):
+    """One entry of a proposed pair: where it is (``file:line`` relative to the memory
+    folder), its text (shortened, secrets redacted) and when it was written."""
+
+    __slots__ = ("end", "file", "line", "text", "written")
+
+    def __init__(self, file: str, line: int, end: int, text: str, written: str = "") -> None:
+        self.file = file
+        self.line = line
+        self.end = end
+        self.text = text
+        self.written = written
+
+    @property
+    def where(self) -> str:
+        """``file:line`` as shown and as ``--keep`` takes it."""
+        return f"{self.file}:{self.line}"
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-friendly form."""
+        return {
+            "where": self.where,
+            "file": self.file,
+            "line": self.line,
+            "text": self.text,
+            "written": self.written,
+        }
 
 
 class Proposal(Record):
-    """One proposed change: ``kind`` (duplicate, contradiction), the entry kept and the entry
-    removed (``file:line`` and text), and why."""
+    """One pair: ``kind`` (duplicate, contradiction), both ``sides``, why, and how alike.
+    For a duplicate, ``keep``/``remove`` name the copy kept and the copy ``--apply`` removes;
+    for a contradiction both are empty until the person chooses with ``--keep``."""
 
-    __slots__ = ("keep", "keep_text", "kind", "reason", "remove", "remove_text", "similarity")
+    __slots__ = ("keep", "kind", "reason", "remove", "sides", "similarity")
 
     def __init__(
         self,
         kind: str,
-        keep: str,
-        keep_text: str,
-        remove: str,
-        remove_text: str,
+        sides: tuple[Side, Side],
         reason: str,
         similarity: float,
+        keep: str = "",
+        remove: str = "",
     ) -> None:
         self.kind = kind
-        self.keep = keep
-        self.keep_text = keep_text
-        self.remove = remove
-        self.remove_text = remove_text
+        self.sides = sides
         self.reason = reason
         self.similarity = similarity
+        self.keep = keep
+        self.remove = remove
 
     def as_dict(self) -> dict[str, object]:
-        """A JSON-friendly form."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        """A JSON-friendly form (``keep_text``/``remove_text`` kept for older readers)."""
+        texts = {side.where: side.text for side in self.sides}
+        data: dict[str, object] = {
+            "kind": self.kind,
+            "reason": self.reason,
+            "similarity": self.similarity,
+            "entries": [side.as_dict() for side in self.sides],
+            "keep": self.keep or None,
+            "remove": self.remove or None,
+            "keep_text": texts.get(self.keep),
+            "remove_text": texts.get(self.remove),
+        }
+        if self.kind == CONTRADICTION:
+            data["resolve"] = [f"conkeeper consolidate --keep {s.where}" for s in self.sides]
+        return data
+
+
+class Removal(Record):
+    """The lines of one entry to remove: the file, the 1-based first line and the line bytes
+    (without breaks) as they were read, so a changed entry is refused rather than guessed."""
+
+    __slots__ = ("line", "lines", "path", "where")
+
+    def __init__(self, path: Path, where: str, line: int, lines: tuple[bytes, ...]) -> None:
+        self.path = path
+        self.where = where
+        self.line = line
+        self.lines = lines
 
 
 class Plan(Record):
-    """The proposals, the new text of each changed file, and the stamps read (for apply)."""
+    """The proposals; the duplicate merges ``--apply`` would make (``merges``, with the new text
+    of each changed file in ``new_text`` and their unified ``diff``); and every pair's removal
+    either way (``choices``: the entry kept → the removal of the other side), for ``--keep``."""
 
-    __slots__ = ("diff", "new_text", "proposals", "stamps")
+    __slots__ = ("choices", "diff", "merges", "new_text", "proposals")
 
     def __init__(self) -> None:
         self.proposals: list[Proposal] = []
+        self.merges: list[Removal] = []
         self.new_text: dict[Path, str] = {}
-        self.stamps: dict[Path, tuple[int, int] | None] = {}
+        self.choices: list[tuple[Side, Removal]] = []
         self.diff = ""
 
 
 class _Item(Record):
-    __slots__ = ("entry", "negated", "path", "rank", "rel", "words")
+    __slots__ = ("entry", "lines", "path", "rank", "reading", "rel")
 
-    def __init__(self, path: Path, rel: str, entry: Entry, rank: tuple[int, float]) -> None:
+    def __init__(
+        self, path: Path, rel: str, entry: Entry, rank: tuple[int, float], raw: list[bytes]
+    ) -> None:
         self.path = path
         self.rel = rel
         self.entry = entry
         self.rank = rank
-        tokens = _WORD.findall(" ".join(entry.lines).lower())
-        self.negated = any(t in NEGATIONS or t.endswith("n't") for t in tokens)
-        self.words = frozenset(t for t in tokens if t not in STOPWORDS and t not in NEGATIONS)
+        self.reading: Reading = read(" ".join(entry.lines))
+        self.lines = tuple(raw[entry.start - 1 : entry.end])
 
 
 def _rank(rel: str, path: Path) -> tuple[int, float]:
@@ -136,121 +178,119 @@ def _rank(rel: str, path: Path) -> tuple[int, float]:
         return level, 0.0
 
 
-def _items(
-    memory_dir: Path, stamps: dict[Path, tuple[int, int] | None]
-) -> tuple[list[_Item], dict[Path, str]]:
+def _items(memory_dir: Path) -> tuple[list[_Item], dict[Path, str]]:
     items: list[_Item] = []
     texts: dict[Path, str] = {}
     for path in memory_files(memory_dir):
-        stamps[path] = file_stamp(path)  # before reading: an edit after this is detected
         try:
-            text = read_text(path)
-        except MemoryFileError:
+            if path.stat().st_size > MAX_MEMORY_FILE_BYTES:
+                continue
+            data = path.read_bytes()
+        except OSError:
             continue
+        # Bytes that are not UTF-8 are replaced for reading only; removals work on the bytes.
+        text = data.decode("utf-8", "replace").removeprefix("\ufeff")
+        raw = data.splitlines()
+        if b"\x00" in data[:8192] or len(text.splitlines()) != len(raw):
+            continue  # binary, or line breaks text and bytes count differently: never guess
         if is_private_file(text):
             continue
         texts[path] = text
         rel = path.relative_to(memory_dir).as_posix()
         rank = _rank(rel, path)
         for entry in split_entries(blank_private(text), every=True):
-            item = _Item(path, rel, entry, rank)
-            if len(item.words) >= MIN_WORDS:
+            item = _Item(path, rel, entry, rank, raw)
+            if len(item.reading.weights) >= MIN_CONCEPTS and len(item.lines) == len(entry.lines):
                 items.append(item)
     return items, texts
 
 
-def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a and b else 0.0
-
-
-def _pairs(items: list[_Item]) -> list[tuple[float, _Item, _Item]]:
-    """Candidate pairs sharing words, scored (an inverted index keeps this near-linear)."""
+def _candidates(items: list[_Item]) -> list[tuple[int, int]]:
+    """Pairs sharing a concept (an inverted index keeps this near-linear), in file order."""
     index: dict[str, list[int]] = {}
     for number, item in enumerate(items):
-        for word in item.words:
-            index.setdefault(word, []).append(number)
+        for concept in item.reading.weights:
+            index.setdefault(concept, []).append(number)
     shared: dict[tuple[int, int], int] = {}
     for postings in index.values():
-        if len(postings) > 50:
-            continue  # a word in everything says nothing about sameness
+        if len(postings) > MAX_POSTINGS:
+            continue
         for i, a in enumerate(postings):
             for b in postings[i + 1 :]:
                 shared[(a, b)] = shared.get((a, b), 0) + 1
-    scored = []
-    for (a, b), count in shared.items():
-        if count >= 2:
-            score = _similarity(items[a].words, items[b].words)
-            if score >= CONTRADICTION_SIMILARITY:
-                scored.append((score, items[a], items[b]))
-    return sorted(scored, key=lambda row: -row[0])
+    # Two shared concepts, or one when both entries name alternatives ("float" for prices,
+    # "Decimal" for money share only the topic).
+    return sorted(
+        pair
+        for pair, count in shared.items()
+        if count >= 2 or (_picks(items[pair[0]]) and _picks(items[pair[1]]))
+    )
 
 
-def _where(item: _Item) -> str:
-    return f"{item.rel}:{item.entry.start}"
+def _picks(item: _Item) -> bool:
+    return bool(item.reading.chosen or item.reading.rejected)
 
 
-def _text(item: _Item) -> str:
-    from conkeeper.domain.secrets import redact
+def _side(item: _Item, shown: dict[int, str]) -> Side:
+    """The entry as shown (its text shortened and redacted once, however many pairs it is in)."""
+    key = id(item)
+    if key not in shown:
+        from conkeeper.domain.secrets import redact
 
-    return redact(" ".join(" ".join(item.entry.lines).split())[:200])
-
-
-def find(
-    memory_dir: Path, stamps: dict[Path, tuple[int, int] | None] | None = None
-) -> tuple[list[tuple[Proposal, _Item]], dict[Path, str]]:
-    """Proposals (with the entry each removes) and the texts they were computed from."""
-    items, texts = _items(memory_dir, {} if stamps is None else stamps)
-    removed: set[int] = set()
-    found: list[tuple[Proposal, _Item]] = []
-    for score, a, b in _pairs(items):
-        if id(a) in removed or id(b) in removed:
-            continue
-        if a.negated != b.negated:
-            kind = "contradiction"
-            keep, drop = (a, b) if a.rank[1] >= b.rank[1] else (b, a)
-            reason = "says the opposite; the entry in the file changed more recently is kept"
-        elif score >= DUPLICATE_SIMILARITY:
-            kind = "duplicate"
-            keep, drop = (a, b) if a.rank <= b.rank else (b, a)
-            reason = f"near-duplicate of {_where(keep)}"
-        else:
-            continue
-        removed.add(id(drop))
-        proposal = Proposal(
-            kind, _where(keep), _text(keep), _where(drop), _text(drop), reason, round(score, 2)
-        )
-        found.append((proposal, drop))
-    return found, texts
+        shown[key] = redact(" ".join(" ".join(item.entry.lines).split())[:200])
+    return Side(item.rel, item.entry.start, item.entry.end, shown[key])
 
 
-def _without(text: str, entries: list[Entry]) -> str:
-    """``text`` without the lines of ``entries`` and the tag lines that follow each."""
-    lines = text.splitlines(keepends=True)
-    drop: set[int] = set()
-    for entry in entries:
-        drop.update(range(entry.start - 1, entry.end))
-        after = entry.end
-        while after < len(lines) and _TAG_LINE.match(lines[after]):
-            drop.add(after)
-            after += 1
-    return "".join(line for number, line in enumerate(lines) if number not in drop)
+def _removal(item: _Item) -> Removal:
+    return Removal(item.path, f"{item.rel}:{item.entry.start}", item.entry.start, item.lines)
 
 
-def plan(root: Path, memory_dir: Path) -> Plan:
-    """The proposals and the unified diff that would apply them (nothing is written)."""
+def find(memory_dir: Path) -> tuple[Plan, dict[Path, str]]:
+    """The proposals and removals (nothing written), and the texts they were computed from."""
+    items, texts = _items(memory_dir)
     result = Plan()
-    stamps: dict[Path, tuple[int, int] | None] = {}
-    found, texts = find(memory_dir, stamps)
-    by_file: dict[Path, list[Entry]] = {}
-    for proposal, drop in found:
+    judged = []
+    for a, b in _candidates(items):
+        relation = relate_readings(items[a].reading, items[b].reading)
+        if relation is not None:
+            judged.append((relation.kind != DUPLICATE, -relation.score, a, b, relation))
+    merged: set[int] = set()
+    shown: dict[int, str] = {}
+    for _, _, a, b, relation in sorted(judged, key=lambda row: row[:4]):
+        if a in merged or b in merged:
+            continue
+        first, second = items[a], items[b]
+        sides = (_side(first, shown), _side(second, shown))
+        proposal = Proposal(relation.kind, sides, relation.reason, relation.score)
+        if relation.kind == DUPLICATE:
+            keep, drop = (first, second) if first.rank <= second.rank else (second, first)
+            keep_side = sides[0] if keep is first else sides[1]
+            proposal.keep = keep_side.where
+            proposal.remove = f"{drop.rel}:{drop.entry.start}"
+            proposal.reason = f"{relation.reason} as {keep_side.where}"
+            merged.add(b if drop is second else a)
+            result.merges.append(_removal(drop))
         result.proposals.append(proposal)
-        by_file.setdefault(drop.path, []).append(drop.entry)
+        result.choices.append((sides[0], _removal(second)))
+        result.choices.append((sides[1], _removal(first)))
+    return result, texts
+
+
+def plan(root: Path, memory_dir: Path, *, dated: bool = True) -> Plan:
+    """The proposals, and the unified diff of the merges ``--apply`` would make (nothing is
+    written). ``dated`` says when each entry of a pair was written (one ``git blame`` per
+    entry shown)."""
+    result, texts = find(memory_dir)
+    if dated and result.proposals:
+        _date_sides(root, memory_dir, result.proposals)
+    by_file: dict[Path, list[Removal]] = {}
+    for removal in result.merges:
+        by_file.setdefault(removal.path, []).append(removal)
     diffs: list[str] = []
-    for path, entries in sorted(by_file.items()):
+    for path, removals in sorted(by_file.items()):
         old = texts[path]
-        new = _without(old, entries)
+        new = _preview(old, removals)
         result.new_text[path] = new
-        result.stamps[path] = stamps.get(path)
         rel = _display(path, root)
         diffs.extend(  # shown with private lines blanked: the diff may reach an agent
             difflib.unified_diff(
@@ -266,24 +306,196 @@ def plan(root: Path, memory_dir: Path) -> Plan:
     return result
 
 
-def apply(result: Plan, memory_dir: Path) -> list[Path]:
-    """Write each changed file atomically; raises ``MemoryFileError`` (one line) when a file
-    was edited since the plan was made. Every stamp is checked before the first write, so a
-    concurrent edit leaves all files as they were (barring an edit in the last instant, which
-    ``atomic_write`` refuses for its file)."""
-    from conkeeper.domain.textio import ConcurrentEditError
+def _preview(text: str, removals: list[Removal]) -> str:
+    """``text`` as the merges would leave it (the same edit as :func:`apply`, on text)."""
+    data = text.encode("utf-8", "surrogateescape")
+    return _remove_entries(removals)(data).decode("utf-8", "surrogateescape")
 
-    for path, stamp in result.stamps.items():
-        if file_stamp(path) != stamp:
-            raise ConcurrentEditError(
-                f"{path}: changed on disk since the proposal was made; nothing was written, "
-                "run 'conkeeper consolidate' again"
-            )
+
+# --------------------------------------------------------------------------- writing
+
+
+def _remove_entries(removals: list[Removal]) -> Callable[[bytes], bytes]:
+    """A safewrite edit removing each entry's lines (and the tag lines right after it): found
+    where they were, or nearest to it when lines above moved; refused when they changed."""
+    from conkeeper.domain.safewrite import EditConflict
+
+    def edit(current: bytes) -> bytes:
+        lines = current.splitlines(keepends=True)
+        for removal in sorted(removals, key=lambda r: -r.line):
+            start = _locate(lines, removal)
+            if start is None:
+                raise EditConflict(
+                    f"{removal.where} changed since it was read; nothing was written, "
+                    "run 'conkeeper consolidate' again"
+                )
+            end = start + len(removal.lines)
+            while end < len(lines) and _TAG_LINE.match(lines[end].rstrip(b"\r\n")):
+                end += 1
+            del lines[start:end]
+        return b"".join(lines)
+
+    return edit
+
+
+def _locate(lines: list[bytes], removal: Removal) -> int | None:
+    """The 0-based index where the removal's lines stand, nearest to where they were read."""
+    want = [line.rstrip(b"\r\n") for line in removal.lines]
+    size = len(want)
+    found = [
+        i
+        for i in range(len(lines) - size + 1)
+        if [line.rstrip(b"\r\n") for line in lines[i : i + size]] == want
+    ]
+    return min(found, key=lambda i: abs(i - (removal.line - 1))) if found else None
+
+
+def apply(
+    result: Plan,
+    memory_dir: Path,
+    *,
+    merge: bool = True,
+    keep: list[str] | None = None,
+    command: str = "consolidate",
+    source: str = "user-cli",
+) -> list[Path]:
+    """Remove the duplicates' copies (``merge``) and the other side of each pair whose entry
+    ``keep`` names (``FILE:LINE``), one journaled byte edit per file through
+    :mod:`conkeeper.domain.safewrite`. Raises :class:`ConsolidateError` (a ``--keep`` naming no
+    proposed pair, checked before anything is written) or a one-line ``MemoryFileError`` when
+    an entry changed since the plan was made (that file is left as it was)."""
+    from conkeeper.domain.safewrite import edit_file
+
+    removals = list(result.merges) if merge else []
+    for choice in keep or []:
+        removals.extend(chosen_removals(result, choice, memory_dir))
+    by_file: dict[Path, list[Removal]] = {}
+    for removal in removals:
+        slot = by_file.setdefault(removal.path, [])
+        if all(other.line != removal.line for other in slot):
+            slot.append(removal)
     written = []
-    for path, text in result.new_text.items():
-        atomic_write(path, text, root=memory_dir, expected_stamp=result.stamps.get(path))
-        written.append(path)
+    for path, items in sorted(by_file.items()):
+        outcome = edit_file(
+            path,
+            _remove_entries(items),
+            command=command,
+            source=source,
+            root=memory_dir,
+        )
+        if outcome.changed:
+            written.append(path)
     return written
+
+
+def chosen_removals(result: Plan, choice: str, memory_dir: Path) -> list[Removal]:
+    """The removals ``--keep FILE:LINE`` asks for: the other side of every pair the named entry
+    is part of (any line of the entry names it)."""
+    file, _, line_text = choice.rpartition(":")
+    if not file or not line_text.strip().isdigit():
+        raise ConsolidateError(f"--keep {choice}: expected FILE:LINE, such as patterns.md:12")
+    rel = _memory_relative(file.strip(), memory_dir)
+    line = int(line_text)
+    found = [
+        removal
+        for side, removal in result.choices
+        if side.file == rel and side.line <= line <= side.end
+    ]
+    if not found:
+        raise ConsolidateError(
+            f"{rel}:{line} is not part of a proposed duplicate or contradiction; "
+            "run 'conkeeper consolidate' to list them"
+        )
+    return found
+
+
+def _memory_relative(file: str, memory_dir: Path) -> str:
+    """A ``--keep`` file as the proposals name it: relative to the memory folder, whether it
+    was given that way, from the project root (``.claude/memory/x.md``) or absolute."""
+    path = Path(file).expanduser()
+    candidates = [path] if path.is_absolute() else [Path.cwd() / path, memory_dir / path]
+    for candidate in candidates:
+        try:
+            return candidate.resolve().relative_to(memory_dir.resolve()).as_posix()
+        except (ValueError, OSError):
+            continue
+    return Path(file).as_posix().removeprefix("./")
+
+
+# --------------------------------------------------------------------------- dating
+
+
+def _date_sides(root: Path, memory_dir: Path, proposals: list[Proposal]) -> None:
+    """Say when each shown entry was written: the newest commit among its lines (``git
+    blame``); for lines git does not have, the ConKeeper write that brought them in (the
+    journal: when and by which command) or else the file's mtime."""
+    cache: dict[tuple[str, int, int], str] = {}
+    journal: list[JournalEntry] | None = None
+    for proposal in proposals:
+        for side in proposal.sides:
+            key = (side.file, side.line, side.end)
+            if key not in cache:
+                path = memory_dir / side.file
+                written = _written(root, path, side.line, side.end)
+                if "(git blame)" not in written:
+                    if journal is None:
+                        journal = read_journal(memory_journal_dir(memory_dir))
+                    written = _journaled(journal, path, side.line) or written
+                cache[key] = written
+            side.written = cache[key]
+
+
+def _journaled(journal: list[JournalEntry], path: Path, line: int) -> str:
+    """The newest journaled ConKeeper write that put the entry's first line into ``path``, as
+    "time, by COMMAND (SOURCE, journal)"; empty when none did (a person wrote it)."""
+    try:
+        first = path.read_bytes().splitlines()[line - 1].rstrip()
+    except (OSError, IndexError):
+        return ""
+    if not first.strip():
+        return ""
+    targets = {os.path.abspath(path), os.path.realpath(path)}
+    for entry in reversed(journal):
+        if entry.undoes is None and any(first in entry.written_bytes(t) for t in targets):
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.time))
+            return f"{when}, by '{entry.command}' ({entry.source}, ConKeeper journal)"
+    return ""
+
+
+def _written(root: Path, path: Path, start: int, end: int) -> str:
+    from conkeeper.services.upkeep.freshness.gitrepo import run_git
+
+    output = run_git(
+        root, ["blame", "--porcelain", "-L", f"{start},{end}", "--", _display(path, root)]
+    )
+    modified = _mtime(path)
+    if output is None:
+        return f"{modified}, file modified (not in git)"
+    newest: tuple[int, str, str] | None = None
+    uncommitted = False
+    commit = ""
+    for line in output.splitlines():
+        head = line.split(" ", 1)[0]
+        if len(head) == 40 and all(c in "0123456789abcdef" for c in head):
+            commit = head
+            uncommitted = uncommitted or set(head) == {"0"}
+        elif line.startswith("committer-time ") and set(commit) != {"0"}:
+            when = int(line.split()[1])
+            if newest is None or when > newest[0]:
+                newest = (when, commit[:7], "")
+    if uncommitted:
+        return f"{modified}, not committed yet (file modified)"
+    if newest is None:
+        return f"{modified}, file modified"
+    day = time.strftime("%Y-%m-%d", time.localtime(newest[0]))
+    return f"{day}, commit {newest[1]} (git blame)"
+
+
+def _mtime(path: Path) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+    except OSError:
+        return "unknown"
 
 
 def _display(path: Path, root: Path) -> str:

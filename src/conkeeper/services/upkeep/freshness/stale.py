@@ -6,10 +6,11 @@ file, a symbol, a command or a config key, this decides whether it still holds:
 
 * ``deleted`` / ``renamed`` — the cited file is gone; the commit that removed it is the
   evidence, and a rename names the new path;
-* ``missing`` — a cited path under an existing project folder that git never knew;
-* ``symbol-gone`` — a cited symbol or key no longer occurs in the cited file (and where it
-  lives now, if anywhere), or, for a project-looking symbol cited without a file, nowhere in
-  the tracked code;
+* ``missing`` — a cited path under an existing project folder that git never knew (outside
+  git: that is not in the work tree);
+* ``symbol-gone`` — a cited symbol or key (``apply_coupon()`` and `` `apply_coupon` `` alike)
+  no longer occurs in the cited file (and where it lives now, if anywhere), or, for a
+  project-looking symbol cited without a file, nowhere in the tracked code;
 * ``command-gone`` — a ``make`` target or npm script no longer defined, a ``python -m``
   module no longer present;
 * ``changed`` — the cited file changed substantially in commits after the entry's lines were
@@ -82,7 +83,8 @@ MAX_MEMORY_BYTES = 512 * 1024
 MAX_CODE_BYTES = 2 * 1024 * 1024
 SUBSTANTIAL_MIN_LINES = 20
 SUBSTANTIAL_SHARE = 0.3
-MAX_BASES = 16
+MAX_BASES = 64
+BASE_PERIODS = (86400, 7 * 86400, 30 * 86400, 91 * 86400, 365 * 86400, 10 * 365 * 86400)
 REASONS = ("deleted", "renamed", "missing", "symbol-gone", "command-gone", "changed")
 
 
@@ -406,14 +408,21 @@ class _Checker:
             self.report.health[rel[len(self.memory_prefix) :]] = newer
 
     def _pick_bases(self, head: str | None) -> list[tuple[int, str]]:
-        """The commits churn is measured from: each entry's dating commit, thinned to at most
-        :data:`MAX_BASES` (an entry then uses the oldest base not older than itself, so churn
-        is never over-counted)."""
+        """The commits churn is measured from: each entry's own dating commit while there are
+        at most :data:`MAX_BASES`; beyond that, the newest dating commit of each period of a
+        fixed calendar grid (a day, a week, a month... the finest that fits). An entry uses
+        the oldest base not older than itself, so churn is never over-counted, and its base
+        depends only on the entries of its own period: writing or editing an unrelated entry
+        today leaves the bases, and so the reasons, of older entries as they were."""
         dating = sorted({(int(t), c) for t, c in self.dated.values() if c and c != head})
-        if len(dating) > MAX_BASES:
-            step = len(dating) / MAX_BASES
-            picked = [dating[int(i * step)] for i in range(1, MAX_BASES)] + [dating[-1]]
-            dating = sorted(set(picked))
+        if len(dating) <= MAX_BASES:
+            return dating
+        for width in BASE_PERIODS:
+            newest: dict[int, tuple[int, str]] = {}
+            for when, commit in dating:
+                newest[when // width] = (when, commit)  # sorted: the last one is the newest
+            if len(newest) <= MAX_BASES or width == BASE_PERIODS[-1]:
+                return sorted(newest.values())
         return dating
 
     def _grep_args(self, entries: list[tuple[str, Entry]]) -> list[str]:
@@ -521,8 +530,9 @@ class _Checker:
             else:
                 self._add(rel, entry, path, "deleted", f"deleted: {old}", event.commit)
             return True
-        if self.report.git and self.tree.plausible(path):
-            self._add(rel, entry, path, "missing", "not in the work tree or its recent history")
+        if self.tree.plausible(path):
+            where = "the work tree or its recent history" if self.report.git else "the work tree"
+            self._add(rel, entry, path, "missing", f"not in {where}")
             return True
         return False
 
@@ -579,7 +589,7 @@ class _Checker:
         if kind == KEY:
             files = [f for f in files if is_config_path(f)]
             if not files:
-                return False  # a bare snake_case word: too ambiguous to judge
+                return False  # an UPPER_CASE key with no config file cited: too ambiguous
         if files or folders:
             return self._gone_from_cited(rel, entry, name, files, folders)
         if kind == KEY or not self.report.git or name in self.grep:
@@ -613,7 +623,7 @@ class _Checker:
         shown_paths = files or folders
         where = sorted(self.grep.get(name, ()))
         elsewhere = f"; now in {where[0]}" if where else ""
-        commit = self._latest(shown_paths)
+        commit = self._latest(shown_paths, self._since(rel, entry))
         shown = ", ".join(shown_paths[:2])
         self._add(rel, entry, name, "symbol-gone", f"no longer in {shown}{elsewhere}", commit)
         return True
@@ -636,7 +646,7 @@ class _Checker:
                 self.parsed["Makefile"] = make_targets(self._code("Makefile"))
             if value in (self.parsed["Makefile"] or ()):
                 return False
-            commit = self._latest(["Makefile"])
+            commit = self._latest(["Makefile"], self._since(rel, entry))
             self._add(
                 rel, entry, f"make {value}", "command-gone", "no such target in Makefile", commit
             )
@@ -649,7 +659,7 @@ class _Checker:
             scripts = self.parsed["package.json"]
             if scripts is None or value in scripts:
                 return False
-            commit = self._latest(["package.json"])
+            commit = self._latest(["package.json"], self._since(rel, entry))
             detail = "no such script in package.json"
             self._add(rel, entry, f"npm run {value}", "command-gone", detail, commit)
             return True
@@ -672,14 +682,27 @@ class _Checker:
             return True
         return False
 
-    def _latest(self, paths: list[str]) -> Commit | None:
-        """The newest commit (since the oldest entry) that touched one of ``paths``."""
+    def _latest(self, paths: list[str], since: float | None = None) -> Commit | None:
+        """The evidence commit for ``paths``: the first commit after ``since`` (when the entry
+        was written) that touched one of them, so later edits of those files, which have
+        nothing to do with the finding, do not change it; the newest one when none came
+        after (or without ``since``)."""
         best: Commit | None = None
+        first: Commit | None = None
         for path in paths:
-            events = self.events.get(path)
+            events = self.events.get(path) or []
             if events and (best is None or events[0].commit.time > best.time):
                 best = events[0].commit
-        return best
+            for event in events:  # newest first
+                if since is None or event.commit.time <= since:
+                    break
+                if first is None or event.commit.time < first.time:
+                    first = event.commit
+        return first or best
+
+    def _since(self, rel: str, entry: Entry) -> float:
+        """When the entry was written (as dated for this run)."""
+        return self.dated.get((rel, entry.start), (self.memory_mtime.get(rel, 0.0), ""))[0]
 
     def _churn(self, path: str, since: tuple[float, str]) -> int | None:
         """Lines of ``path`` changed since the entry, from the oldest base commit that is not

@@ -1,0 +1,238 @@
+"""Memory files in an export: what makes ``conkeeper export`` a full backup (issue 22).
+
+Why it exists: the Markdown memory is the part of ConKeeper a person cares most about, and an
+export that held only database records could not restore it. An export therefore carries every
+file of the project's memory folder (and, with ``--global``, of the global memory folder) as a
+``memory_file`` record: the file's path inside its folder, its bytes (base64, so a file that is
+not UTF-8 comes back byte for byte), their SHA-256 and its permission bits.
+
+Private content follows the privacy rule every other path follows: by default ``private:
+true`` files are left out and every other file passes the privacy module (private blocks
+blanked, secrets redacted); a file with nothing to hide keeps its exact bytes, non-UTF-8 ones
+included. ``export --include-private`` is the person's explicit choice of a complete backup:
+the files as they are, private blocks included, in an export file readable by its owner only.
+The undo journal (``.history/``) and symlinks are left out.
+
+Restoring never overwrites a file that differs unless asked (``overwrite``), and every file it
+writes goes through the shared write module (:mod:`conkeeper.domain.safewrite`): under the lock
+every ConKeeper writer takes, journaled, so ``conkeeper undo`` takes a restore back.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conkeeper.domain import safewrite
+from conkeeper.domain.paths import ProjectLocation, global_memory_dir, project_memory_dir
+
+MEMORY_FILE = "memory_file"
+SKIPPED_DIRS = frozenset({safewrite.HISTORY_DIR})
+
+
+def memory_file_records(
+    folder: Path,
+    scope: str,
+    project: ProjectLocation | None = None,
+    *,
+    private: bool = False,
+    withheld: list[str] | None = None,
+) -> Iterator[dict[str, object]]:
+    """A ``memory_file`` record for every regular file under ``folder`` (sorted; the undo
+    journal and symlinks left out). ``scope`` is ``project`` or ``global``. Unless ``private``
+    (``export --include-private``), private files are left out and the others pass the privacy
+    module; the path of every file that lost something is added to ``withheld``."""
+    if not folder.is_dir():
+        return
+    for path in sorted(_files(folder)):
+        data = path.read_bytes()
+        if not private:
+            cleaned = shareable_bytes(data)
+            if cleaned != data and withheld is not None:
+                withheld.append(path.relative_to(folder).as_posix())
+            if cleaned is None:
+                continue
+            data = cleaned
+        record: dict[str, object] = {
+            "kind": MEMORY_FILE,
+            "scope": scope,
+            "path": path.relative_to(folder).as_posix(),
+            "data": base64.b64encode(data).decode("ascii"),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "mode": path.stat().st_mode & 0o777,
+        }
+        if project is not None:
+            record["project"] = project.identity
+            record["root"] = project.root_folder
+        yield record
+
+
+def shareable_bytes(data: bytes) -> bytes | None:
+    """``data`` as the privacy module lets it leave: ``None`` for a private file, else the
+    bytes with private blocks blanked and secrets redacted. Bytes that are not UTF-8 travel
+    through as they are (surrogateescape), so a file with nothing to hide is unchanged."""
+    from conkeeper.domain.privacy import clean_for_index, is_private_file
+
+    text = data.decode("utf-8", errors="surrogateescape")
+    if is_private_file(text):
+        return None
+    cleaned = str(clean_for_index(text))
+    if cleaned == text.replace("\r\n", "\n").replace("\r", "\n"):
+        return data  # nothing hidden: the privacy module only spelled the line breaks its way
+    if "\r\n" in text:
+        cleaned = cleaned.replace("\n", "\r\n")
+    return cleaned.encode("utf-8", errors="surrogateescape")
+
+
+def export_memory(
+    conn: sqlite3.Connection,
+    current: ProjectLocation | None,
+    *,
+    include_global: bool,
+    private: bool = False,
+    withheld: list[str] | None = None,
+) -> Iterator[dict[str, object]]:
+    """The memory-file records of an export: the current project's folder (``current``), or
+    with ``None`` (``--all``) every known project's, plus the global folder when asked.
+    Files that lost private content are named in ``withheld`` (see :func:`memory_file_records`)."""
+    from conkeeper.storage.hygiene import projects
+
+    def records(folder: Path, scope: str, where: ProjectLocation | None):
+        return memory_file_records(folder, scope, where, private=private, withheld=withheld)
+
+    if current is not None:
+        yield from records(current.memory_dir, "project", current)
+    else:
+        for row in projects(conn, None):
+            root = str(row["root"])
+            where = ProjectLocation(root, str(row["identity"]), project_memory_dir(root))
+            yield from records(where.memory_dir, "project", where)
+    if include_global:
+        yield from records(global_memory_dir(), "global", None)
+
+
+def _files(folder: Path) -> Iterator[Path]:
+    for entry in os.scandir(folder):
+        if entry.is_symlink():
+            continue
+        if entry.is_dir():
+            if entry.name not in SKIPPED_DIRS:
+                yield from _files(Path(entry.path))
+        elif entry.is_file():
+            yield Path(entry.path)
+
+
+@dataclass
+class RestoreFilesResult:
+    """What restoring the memory files of an export did, file by file."""
+
+    restored: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # differ here; not overwritten
+    refused: list[str] = field(default_factory=list)  # "path: reason"
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for ``--json``."""
+        return dict(self.__dict__)
+
+
+def restore_memory_files(
+    export: Path, current: ProjectLocation, *, overwrite: bool = False
+) -> RestoreFilesResult:
+    """Write the ``memory_file`` records of ``export`` back: project files into ``current``'s
+    memory folder (an export of another project's folder goes back to that folder when it
+    still exists), global ones into the global memory folder. A missing file is created; an
+    identical one left alone; one that differs is kept unless ``overwrite``."""
+    result = RestoreFilesResult()
+    records = list(_records(export))
+    projects = {str(r.get("project")) for r in records if r.get("scope") == "project"}
+    for record in records:
+        shown = f"{record.get('scope')}:{record.get('path')}"
+        try:
+            folder = _folder_for(record, current, single=len(projects) == 1)
+            _restore_one(record, folder, overwrite, result)
+        except (ValueError, OSError, safewrite.WriteError) as exc:
+            result.refused.append(f"{shown}: {_reason(exc)}")
+    return result
+
+
+def _records(export: Path) -> Iterator[dict[str, object]]:
+    with open(export, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            if '"memory_file"' not in line:
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("kind") == MEMORY_FILE:
+                yield record
+
+
+def _folder_for(record: dict[str, object], current: ProjectLocation, *, single: bool) -> Path:
+    if record.get("scope") == "global":
+        return global_memory_dir()
+    if record.get("scope") != "project":
+        raise ValueError("unknown scope")
+    if single or record.get("project") == current.identity:
+        return current.memory_dir
+    root = Path(str(record.get("root") or ""))
+    if not root.is_absolute() or not root.is_dir():
+        raise ValueError(f"its project folder {root} is not here")
+    return project_memory_dir(root)
+
+
+def _relative(text: object) -> Path:
+    """The record's path inside its folder, refused when it could leave it."""
+    if not isinstance(text, str) or not text or "\x00" in text or "\\" in text:
+        raise ValueError("not a plain relative path")
+    path = Path(text)
+    if path.is_absolute() or any(part in ("", ".", "..") for part in path.parts):
+        raise ValueError("not a plain relative path")
+    if path.parts[0] in SKIPPED_DIRS:
+        raise ValueError("the undo journal is not restored")
+    return path
+
+
+def _restore_one(
+    record: dict[str, object], folder: Path, overwrite: bool, result: RestoreFilesResult
+) -> None:
+    relative = _relative(record.get("path"))
+    data = base64.b64decode(str(record.get("data") or ""), validate=True)
+    if hashlib.sha256(data).hexdigest() != record.get("sha256"):
+        raise ValueError("its bytes do not match their checksum (the export was changed)")
+    target = folder / relative
+    shown = str(target)
+    folder.mkdir(parents=True, exist_ok=True)
+    if target.is_symlink():
+        raise ValueError("is a symlink here; left alone")
+    if not target.exists():
+        safewrite.create_file(target, data, command="import jsonl", source="cli", root=folder)
+        mode = record.get("mode")
+        if isinstance(mode, int) and 0 < mode <= 0o777:
+            os.chmod(target, mode)
+        result.restored.append(shown)
+        return
+    if target.read_bytes() == data:
+        result.unchanged.append(shown)
+        return
+    if not overwrite:
+        result.kept.append(shown)
+        return
+    safewrite.edit_file(
+        target, lambda _current: data, command="import jsonl --overwrite", source="cli", root=folder
+    )
+    result.replaced.append(shown)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return str(exc).split(": ", 1)[-1] if isinstance(exc, safewrite.WriteError) else str(exc)

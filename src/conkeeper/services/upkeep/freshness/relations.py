@@ -1,0 +1,581 @@
+"""How two memory entries relate: the same rule twice, two rules that cannot both hold, or
+neither.
+
+Why it exists: consolidation merges duplicates by removing one copy, so calling two different
+rules "duplicates" deletes a rule; and a contradiction left unseen ("Always use float for
+prices" next to "Money is always `Decimal`") tells the agent two things at once. Word overlap
+alone gets both wrong: two rules that say opposite things share most of their words, and two
+phrasings of one rule may share few. This module reads an entry as a person would, cheaply:
+
+* **words** are lower-cased, stemmed lightly and mapped to one name per concept ("prices",
+  "money", "amounts" → ``money``; "DB" → ``database``); backticked spans and paths stay whole;
+  filler and weak verbs weigh less;
+* **polarity**: a negation ("never", "don't", "avoid", "no longer", "instead of"...) or an
+  antonym ("disable" against "enable", "delete" against "keep");
+* **choices**: members of small groups of mutually exclusive alternatives a team picks one of
+  (``float`` / ``Decimal`` / integer cents, tabs / spaces, npm / yarn / pnpm, pytest /
+  unittest, MySQL / PostgreSQL...), each marked chosen or rejected by its negation;
+* **scope**: words that say which part a rule is about (a language, an environment, public or
+  internal): two entries about different scopes do not conflict;
+* **numbers** (digits and number words) and **order** ("A before B" against "B before A").
+
+:func:`relate` turns two entries into ``duplicate``, ``contradiction`` or ``None`` with a score
+and a short reason. Duplicates are judged strictly (a wrong merge deletes a rule), and any sign
+of conflict rules a duplicate out. Thresholds were tuned on
+``tests/data/consolidate/tuning_pairs.jsonl`` only; ``bench/consolidate_quality.py`` reports
+them and the blind set's figures apart. Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conkeeper.domain.records import Record
+
+DUPLICATE = "duplicate"
+CONTRADICTION = "contradiction"
+
+DUPLICATE_SIMILARITY = 0.7
+POLARITY_CONTAINMENT = 0.6
+DUPLICATE_UNSHARED = 3.0
+CHOICE_SHARED_WEIGHT = 0.9
+NUMBER_CONTAINMENT = 0.6
+ORDER_CONTAINMENT = 0.6
+
+_TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
+
+
+def _words(text: str) -> frozenset[str]:
+    """A word set written as one string (long lists stay readable)."""
+    return frozenset(text.split())
+
+
+NEGATIONS = _words(
+    """never not no don't dont do-not doesn't isn't aren't mustn't shouldn't cannot can't won't
+    avoid avoided without stop stopped skip skipped nor forbid forbidden prohibited disallow
+    disallowed ban banned neither"""
+)
+# Two-word markers: the second word is consumed with the first.
+NEGATION_PAIRS = frozenset({("no", "longer"), ("instead", "of"), ("rather", "than")})
+# Words that flip the polarity of the concept they name ("disable" is "not enable").
+ANTONYMS = {
+    "disable": "enable",
+    "disabled": "enable",
+    "off": "on",
+    "exclude": "include",
+    "excluded": "include",
+    "forbid": "allow",
+    "deny": "allow",
+    "denied": "allow",
+    "reject": "accept",
+    "delete": "keep",
+    "deleted": "keep",
+    "remove": "keep",
+    "removed": "keep",
+    "drop": "keep",
+    "discard": "keep",
+    "optional": "require",
+    "unnecessary": "require",
+    "manual": "automatic",
+    "manually": "automatic",
+    "synchronous": "asynchronous",
+    "sync": "asynchronous",
+    "mutable": "immutable",
+    "insecure": "secure",
+    "unsafe": "safe",
+    "fail": "pass",
+    "late": "early",
+    "later": "early",
+}
+SYNONYMS = {
+    # money
+    "price": "money",
+    "prices": "money",
+    "pricing": "money",
+    "monetary": "money",
+    "amount": "money",
+    "amounts": "money",
+    "currency": "money",
+    "currencies": "money",
+    "cost": "money",
+    "costs": "money",
+    "total": "money",
+    "totals": "money",
+    "balance": "money",
+    "balances": "money",
+    # numeric representations
+    "floats": "float",
+    "floating": "float",
+    "floating-point": "float",
+    "decimals": "decimal",
+    "decimal.decimal": "decimal",
+    "integers": "integer",
+    "int": "integer",
+    "ints": "integer",
+    "cents": "integer",
+    "cent": "integer",
+    "bigint": "integer",
+    # common abbreviations
+    "db": "database",
+    "databases": "database",
+    "js": "javascript",
+    "ts": "typescript",
+    "pr": "pull-request",
+    "prs": "pull-request",
+    "mr": "pull-request",
+    "repo": "repository",
+    "repos": "repository",
+    "config": "configuration",
+    "configs": "configuration",
+    "cfg": "configuration",
+    "settings": "configuration",
+    "env": "environment",
+    "id": "identifier",
+    "ids": "identifier",
+    "func": "function",
+    "fn": "function",
+    "functions": "function",
+    "method": "function",
+    "methods": "function",
+    "deps": "dependency",
+    "dependencies": "dependency",
+    "packages": "dependency",
+    "package": "dependency",
+    "libs": "library",
+    "lib": "library",
+    "docs": "documentation",
+    "doc": "documentation",
+    "documentation": "documentation",
+    "auth": "authentication",
+    "authn": "authentication",
+    "k8s": "kubernetes",
+    "postgres": "postgresql",
+    "pg": "postgresql",
+    "golang": "go",
+    "py": "python",
+    "prod": "production",
+    "dev": "development",
+    "tz": "timezone",
+    "utc": "utc",
+    "gmt": "utc",
+    "local": "localtime",
+    "approve": "approval",
+    "approvals": "approval",
+    "approved": "approval",
+    "approving": "approval",
+    "save": "store",
+    "saved": "store",
+    "stored": "store",
+    "persist": "store",
+    "persisted": "store",
+    "kept": "keep",
+    "directly": "direct",
+    "straight": "direct",
+    "tabs": "tab",
+    "spaces": "space",
+    "camelcase": "camel-case",
+    "camel": "camel-case",
+    "snake_case": "snake-case",
+    "snake": "snake-case",
+    "kebab-case": "kebab-case",
+    "pascalcase": "pascal-case",
+    "yml": "yaml",
+    "rebased": "rebase",
+    "rebasing": "rebase",
+    "squashed": "squash",
+    "squashing": "squash",
+    "must": "must",
+    "mandatory": "require",
+    "required": "require",
+    "requires": "require",
+    "need": "require",
+    "needs": "require",
+    "needed": "require",
+    "timestamps": "timestamp",
+    "datetime": "timestamp",
+    "datetimes": "timestamp",
+    "dates": "timestamp",
+    "date": "timestamp",
+    "times": "timestamp",
+    "mock": "mock",
+    "mocks": "mock",
+    "mocked": "mock",
+    "mocking": "mock",
+    "stub": "mock",
+    "fake": "mock",
+    "tests": "test",
+    "testing": "test",
+    "tested": "test",
+    "spec": "test",
+    "specs": "test",
+}
+# Mutually exclusive alternatives: a team picks one member of a group for a given purpose.
+CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(
+    _words(group)
+    for group in (
+        "float decimal integer",
+        "tab space",
+        "npm yarn pnpm bun",
+        "pip poetry uv pipenv conda pdm",
+        "pytest unittest nose",
+        "jest vitest mocha jasmine",
+        "camel-case snake-case kebab-case pascal-case",
+        "mysql postgresql sqlite mongodb mariadb oracle dynamodb",
+        "black ruff yapf autopep8",
+        "flake8 pylint ruff",
+        "mypy pyright pyre",
+        "requests httpx aiohttp urllib3",
+        "axios fetch",
+        "webpack vite rollup parcel esbuild",
+        "lambda kubernetes ecs heroku vercel nomad",
+        "single double",
+        "squash rebase merge-commit",
+        "celery rq dramatiq huey sidekiq",
+        "utc localtime",
+        "yaml toml json ini xml",
+        "react vue angular svelte",
+        "redis memcached",
+        "rabbitmq kafka sqs nats",
+        "github-actions jenkins circleci gitlab-ci travis",
+        "uuid uuid4 integer",
+        "epoch iso iso8601",
+        "docker podman",
+        "argon2 bcrypt scrypt md5 sha1 sha256 pbkdf2",
+        "jwt session-cookie",
+        "sqlalchemy peewee tortoise",
+        "structlog loguru",
+        "asynchronous synchronous",
+        "grpc rest graphql",
+        "monorepo polyrepo",
+        "main master develop trunk",
+    )
+)
+# Scope words: two entries naming different members speak about different things.
+SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
+    _words(group)
+    for group in (
+        "python go javascript typescript rust java kotlin ruby php swift scala c++ csharp "
+        "elixir bash shell sql css html markdown terraform",
+        "development staging production",
+        "public internal private",
+        "frontend backend",
+        "unit integration e2e end-to-end",
+        "client server",
+        "ios android web",
+    )
+)
+NUMBER_WORDS = {
+    "zero": "0",
+    "one": "1",
+    "once": "1",
+    "two": "2",
+    "twice": "2",
+    "three": "3",
+    "thrice": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "twelve": "12",
+    "fifteen": "15",
+    "twenty": "20",
+    "thirty": "30",
+    "sixty": "60",
+    "hundred": "100",
+}
+STOPWORDS = _words(
+    """a an the and or of to in on for with is are be been being it its this that these those
+    as by at from we our us you your they their them there here he she his her i me my
+    should shall must may might can could would will do does did done have has had
+    always every each all any some only just also so too very more most much many
+    when while where which who whom what why how if then than else but because since
+    into onto over under up down out about via per e.g i.e etc one's it's
+    is was were am get gets got make makes made go goes going"""
+)
+WEAK = _words(
+    """use uses used using run runs ran running set sets setting need needs keep keeps
+    write writes written writing call calls called put puts add adds added take takes
+    work works go let lets file files code thing things way ways new old first same other
+    sure ok okay fine good better best"""
+)
+PHRASES = (
+    (re.compile(r"\b(?:pull|merge)[ -]requests?\b", re.IGNORECASE), "pull-request"),
+    (re.compile(r"\bmerge[ -]commits?\b", re.IGNORECASE), "merge-commit"),
+    (re.compile(r"\bfloating[ -]point\b", re.IGNORECASE), "float"),
+    (re.compile(r"\bgithub actions\b", re.IGNORECASE), "github-actions"),
+    (re.compile(r"\bby hand\b", re.IGNORECASE), "manually"),
+    (re.compile(r"\bend[ -]to[ -]end\b", re.IGNORECASE), "e2e"),
+)
+PREPOSITIONS = _words("in into on at from to under inside within")
+TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
+_VERSION = re.compile(r"^v?\d+(?:\.\d+)*%?$")
+
+
+def _lexicon() -> frozenset[str]:
+    """Concepts spelled out in full (never truncated): alternatives, scopes, synonyms."""
+    words: set[str] = set(SYNONYMS.values()) | set(ANTONYMS.values())
+    for group in CHOICE_GROUPS + SCOPE_GROUPS:
+        words |= group
+    return frozenset(words)
+
+
+LEXICON = _lexicon()
+
+
+def _stem(word: str) -> str:
+    """A light stem: a plural ending off, then the first :data:`TRUNCATE` letters, so
+    "commits", "committed" and "committing" meet; identifiers, paths, numbers and the words
+    of the lexicon are left whole."""
+    if not word.isalpha() or word in LEXICON:
+        return word
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: len(word) - len(suffix)] + repl
+            break
+    if word in LEXICON or word in SYNONYMS:
+        return SYNONYMS.get(word, word)
+    return word[:TRUNCATE]
+
+
+class Reading(Record):
+    """One entry as the comparison sees it: weighted concept words, polarity, chosen and
+    rejected alternatives, scopes, numbers and order relations."""
+
+    __slots__ = (
+        "chosen",
+        "negated",
+        "numbers",
+        "order",
+        "rejected",
+        "scopes",
+        "totals",
+        "weights",
+    )
+
+    def __init__(self) -> None:
+        self.weights: dict[str, float] = {}
+        self.negated = False
+        self.chosen: set[str] = set()
+        self.rejected: set[str] = set()
+        self.scopes: set[str] = set()
+        self.numbers: set[str] = set()
+        self.order: set[tuple[str, str]] = set()
+        self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
+
+
+def _tokens(text: str) -> list[str]:
+    """Word tokens; a backticked span stays one token, followed by its own words."""
+    text = text.replace("\u2019", "'")
+    for pattern, joined in PHRASES:
+        text = pattern.sub(joined, text)
+    tokens: list[str] = []
+    for token in _TOKEN.findall(text):
+        tokens.append(token)
+        if token.startswith("`"):
+            tokens.extend(_TOKEN.findall(token.strip("`")))
+        elif "-" in token and not token.lower().startswith(KEEP_WHOLE):
+            tokens.extend(part for part in token.split("-") if len(part) > 1)
+    return tokens
+
+
+# Hyphenated words kept whole: joined phrases, and "non-"/"anti-" words (not their opposite).
+KEEP_WHOLE = ("pull-request", "merge-commit", "github-actions", "end-to-end", "non-", "anti-")
+
+
+def read(text: str) -> Reading:
+    """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included)."""
+    reading = Reading()
+    raw = _tokens(text)
+    concepts: list[str | None] = []
+    negate_next = 0
+    index = 0
+    while index < len(raw):
+        token = raw[index]
+        lower = token.lower()
+        following = raw[index + 1].lower() if index + 1 < len(raw) else ""
+        index += 1
+        if (lower, following) in NEGATION_PAIRS or lower in NEGATIONS or lower.endswith("n't"):
+            reading.negated = True
+            negate_next = 3
+            index += (lower, following) in NEGATION_PAIRS
+            concepts.append(None)
+            continue
+        if lower in PREPOSITIONS:
+            negate_next = 0
+        concept, weight = _concept(token)
+        concepts.append(concept)
+        if concept is None:
+            continue
+        if _VERSION.match(concept):
+            reading.numbers.add(concept.lstrip("v").rstrip("%"))
+            continue
+        if lower in ANTONYMS:
+            reading.negated = True
+        _note_choice(reading, concept, negate_next > 0)
+        negate_next = max(0, negate_next - 1)
+        if not token.startswith("`") or weight > 1.0:
+            reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
+    reading.chosen -= reading.rejected
+    reading.order = _order(concepts, [t.lower() for t in raw])
+    return reading
+
+
+def _concept(token: str) -> tuple[str | None, float]:
+    """The concept a token names and its weight (``None`` for filler)."""
+    if token.startswith("`"):
+        inner = token.strip("`").strip().lower()
+        if not inner:
+            return None, 0.0
+        return SYNONYMS.get(inner, inner), 1.5
+    if token == "Go":
+        return "go", 1.0
+    lower = token.lower().strip("'.-/")
+    if not lower or lower in STOPWORDS:
+        return None, 0.0
+    if lower in NUMBER_WORDS:
+        return NUMBER_WORDS[lower], 1.0
+    if _VERSION.match(lower):
+        return lower, 1.0
+    if lower in ANTONYMS:
+        return ANTONYMS[lower], 1.0
+    concept = SYNONYMS.get(lower) or _stem(lower)
+    concept = SYNONYMS.get(concept, ANTONYMS.get(concept, concept))
+    if concept in STOPWORDS:
+        return None, 0.0
+    weight = 0.4 if concept in WEAK else 1.2 if ("/" in concept or "_" in concept) else 1.0
+    return concept, weight
+
+
+_MEMBERS = frozenset(m for group in CHOICE_GROUPS for m in group)
+_NOTHING: frozenset[str] = frozenset()
+_SCOPES = frozenset(m for group in SCOPE_GROUPS for m in group)
+
+
+def _note_choice(reading: Reading, concept: str, negated: bool) -> None:
+    """An alternative named (chosen, or rejected when a negation governs it), or a scope."""
+    if concept in _MEMBERS:
+        (reading.rejected if negated else reading.chosen).add(concept)
+    if concept in _SCOPES:
+        reading.scopes.add(concept)
+
+
+def _order(concepts: list[str | None], lowered: list[str]) -> set[tuple[str, str]]:
+    """``(earlier, later)`` concept pairs from "A before B", "B after A", "A, then B"."""
+    pairs: set[tuple[str, str]] = set()
+    for index, word in enumerate(lowered):
+        if word not in ("before", "after", "then"):
+            continue
+        left = [c for c in concepts[max(0, index - 5) : index] if c and c != "first"]
+        right = [c for c in concepts[index + 1 : index + 6] if c]
+        for a in left[-3:]:
+            for b in right[:3]:
+                if a != b:
+                    pairs.add((b, a) if word == "after" else (a, b))
+    return pairs
+
+
+class Relation(Record):
+    """The verdict on a pair: ``kind`` (duplicate, contradiction), ``score`` and ``reason``."""
+
+    __slots__ = ("kind", "reason", "score")
+
+    def __init__(self, kind: str, score: float, reason: str) -> None:
+        self.kind = kind
+        self.score = score
+        self.reason = reason
+
+
+def _shared(a: Reading, b: Reading, leave_out: frozenset[str]) -> tuple[float, float, float, float]:
+    """Weights of the shared concepts, of ``a``'s and ``b``'s, and the shared count."""
+    small, large = (
+        (a.weights, b.weights) if len(a.weights) <= len(b.weights) else (b.weights, a.weights)
+    )
+    shared = 0.0
+    count = 0
+    for key, weight in small.items():
+        other = large.get(key)
+        if other is not None and key not in leave_out:
+            shared += min(weight, other)
+            count += 1
+    return shared, _total(a, leave_out), _total(b, leave_out), float(count)
+
+
+def _total(reading: Reading, leave_out: frozenset[str]) -> float:
+    """The weight of an entry's concepts outside ``leave_out`` (computed once per set)."""
+    key = id(leave_out)
+    cached = reading.totals.get(key)
+    if cached is None:
+        cached = sum(w for k, w in reading.weights.items() if k not in leave_out)
+        reading.totals[key] = cached
+    return cached
+
+
+def _conflicting_choice(a: Reading, b: Reading) -> tuple[str, str] | None:
+    """Two members of one group of alternatives, one chosen by each entry (or one chosen by
+    one entry and rejected by the other)."""
+    if not ((a.chosen or a.rejected) and (b.chosen or b.rejected)):
+        return None
+    for x in sorted(a.chosen & b.rejected):
+        return x, "not " + x
+    for x in sorted(b.chosen & a.rejected):
+        return "not " + x, x
+    for group in CHOICE_GROUPS:
+        in_a, in_b = a.chosen & group, b.chosen & group
+        if in_a and in_b and not (in_a & in_b) and not (in_a & b.rejected | in_b & a.rejected):
+            return sorted(in_a)[0], sorted(in_b)[0]
+    return None
+
+
+def _different_scope(a: Reading, b: Reading) -> bool:
+    """Both entries name a scope of one group and none in common (Go files, Python files)."""
+    if not (a.scopes and b.scopes):
+        return False
+    for group in SCOPE_GROUPS:
+        in_a, in_b = a.scopes & group, b.scopes & group
+        if in_a and in_b and not (in_a & in_b):
+            return True
+    return False
+
+
+def _reversed_order(a: Reading, b: Reading) -> bool:
+    return any((later, earlier) in b.order for earlier, later in a.order)
+
+
+def relate(text_a: str, text_b: str) -> Relation | None:
+    """Whether two entries say the same thing, contradict each other, or neither."""
+    return relate_readings(read(text_a), read(text_b))
+
+
+def relate_readings(a: Reading, b: Reading) -> Relation | None:
+    """:func:`relate` on entries already read (consolidation reads each entry once)."""
+    if _different_scope(a, b):
+        return None
+    choice = _conflicting_choice(a, b)
+    shared, weight_a, weight_b, count = _shared(a, b, _MEMBERS)
+    smaller = min(weight_a, weight_b)
+    containment = shared / smaller if smaller else 0.0
+    if choice is not None and shared >= CHOICE_SHARED_WEIGHT:
+        return Relation(CONTRADICTION, round(containment, 2), f"{choice[0]} against {choice[1]}")
+    if count >= 2 and a.negated != b.negated and containment >= POLARITY_CONTAINMENT:
+        return Relation(
+            CONTRADICTION, round(containment, 2), "one says not to do what the other says"
+        )
+    if count >= 2 and _reversed_order(a, b) and containment >= ORDER_CONTAINMENT:
+        return Relation(
+            CONTRADICTION, round(containment, 2), "the same steps in the opposite order"
+        )
+    numbers_differ = bool(a.numbers and b.numbers and not (a.numbers & b.numbers))
+    if numbers_differ and count >= 2 and containment >= NUMBER_CONTAINMENT:
+        shown = f"{'/'.join(sorted(a.numbers))} against {'/'.join(sorted(b.numbers))}"
+        return Relation(CONTRADICTION, round(containment, 2), shown)
+    if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
+        return None  # a sign of conflict rules a merge out
+    shared_all, all_a, all_b, _ = _shared(a, b, _NOTHING)
+    dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
+    unshared = max(all_a, all_b) - shared_all
+    if dice >= DUPLICATE_SIMILARITY and count >= 2 and unshared <= DUPLICATE_UNSHARED:
+        return Relation(DUPLICATE, round(dice, 2), "says the same thing")
+    return None
