@@ -142,3 +142,9 @@ def test_a_long_reindex_shows_progress_on_a_terminal_only(project: Path) -> None
     piped = run_cli("search", "--limit", "1", "refresh", cwd=project, env=fresh)
     assert piped.returncode == 0
     assert "indexing" not in piped.stderr and "[#" not in piped.stderr
+
+
+def test_a_missing_pager_prints_directly(project: Path) -> None:
+    _memory(project, lines=30)
+    out = on_pty(["search", "refresh token"], project, rows=10, PAGER="no-such-pager-here -R")
+    assert "Found" in out and "not found" not in out

@@ -100,10 +100,19 @@ def setup(command: str, args: list[str], flags: set[str], stdout: TextIO | None 
     pager = ""
     if eligible and "--no-pager" not in flags:
         pager = os.environ.get("PAGER", "less").strip()
-        if pager == "cat":
+        if pager == "cat" or not _exists(pager):
             pager = ""
     _STATE[0] = Terminal(color, pager)
     return _STATE[0]
+
+
+def _exists(pager: str) -> bool:
+    """Whether the pager's program can be found (a missing ``less`` means no pager, not lost
+    output)."""
+    import shutil
+
+    words = pager.split()
+    return bool(words) and shutil.which(words[0]) is not None
 
 
 def current() -> Terminal:
