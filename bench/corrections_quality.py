@@ -36,13 +36,32 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
 
   (blind 7 with the rules alone, before the model: .945/.684 .950/.750.) The final detector's
   second pass was written without either set; it was told only that 3 of blind 7's 4 false
-  positives came from the rules. Keep them out of tuning so later figures stay comparable.
-* a later blind set (found by globbing ``blind*.jsonl``) is reported as
-  "blind N (first measurement)". ``--skip`` leaves sets out entirely (not read) so a tuning run
-  never sees a set meant for its first measurement. Its default, ``unseen``, skips every blind
-  set numbered past 6 (blind7, blind8 and any later one); ``--skip blind9`` skips only the named
-  stems and ``--skip none`` reads all (the lead's first measurement). The trainer never reads
-  blind sets past 6.
+  positives came from the rules.
+  Since issue 20 both sets are seen: they are tuning data and training data of the scorer.
+* blind set 9 (434 prompts: 192 corrections/friction, 242 negatives with many hard negatives),
+  written by a helper who saw no detector code, committed to main (8291b03) before it was
+  measured. FIRST measurement, verbatim (2026-11-26 10:51:52 UTC, ``ck/learning`` at
+  eb02c4e, ``--no-cv --skip none``; see ``tests/data/corrections/BLIND9_FIRST.md``)::
+
+      level     FP rate precision  recall  label acc   tp   fp   fn  target
+      low         0.095     0.876   0.844      0.870  162   23   30  FP<=2% R>=0.85: NOT met
+      medium      0.128     0.845   0.880      0.876  169   31   23  FP<=4% R>=0.90: NOT met
+      high        0.194     0.786   0.901      0.879  173   47   19  -
+
+  (main's detector before issue 20 on the same set: low FP .161 R .802, medium FP .194
+  R .839.) Later figures, after tuning on the other sets only, are listed apart in
+  BLIND9_FIRST.md. Blind 9 is never trained on, and never listed with ``--errors`` by the
+  detector's author.
+* targets on unseen prompts (issue 20, :data:`TARGETS`): ``low`` FP rate <= 2 % with recall
+  >= 0.85, ``medium`` FP rate <= 4 % with recall >= 0.90; the FP rate is false positives over
+  negatives. Sets past :data:`SEEN_BLIND` are printed under "BLIND" with the targets; every
+  set seen while tuning (the corpus, ``train_extra*.jsonl``, blind 1-8) under "TUNING".
+* a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
+  ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
+  first measurement. Its default, ``unseen``, skips every blind set numbered past 8 (blind9 and
+  any later one); ``--skip blind9`` skips only the named stems and ``--skip none`` reads all
+  (the first measurement). The trainer never reads blind sets past 8. ``--tiny`` runs 25
+  prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
 The learned scorer's honest estimate is its leave-one-set-out cross-validation (printed first,
 ``--no-cv`` skips it; see ``tools/train_corrections_model.py``): each of blind sets 1-6 and two
@@ -74,9 +93,17 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 6  # blind sets 1-6 were measured, tuned on and trained on
+SEEN_BLIND = 8  # blind sets 1-8 were measured, tuned on and trained on
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
+# targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)
+TARGETS: dict[str, tuple[float, float]] = {"low": (0.02, 0.85), "medium": (0.04, 0.90)}
+TINY_ROWS = 25
+EXTRA_SETS = (
+    "train_extra.jsonl",
+    "train_extra2.jsonl",
+    "train_extra3.jsonl",
+)  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 
 def blind_sets(skip: set[str], unseen: bool = False) -> list[tuple[int, Path]]:
@@ -127,6 +154,7 @@ def evaluate(rows: list[dict[str, object]], level: str) -> dict[str, object]:
             tn += 1
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
+    fp_rate = fp / (fp + tn) if fp + tn else 0.0
     return {
         "level": level,
         "tp": tp,
@@ -135,19 +163,25 @@ def evaluate(rows: list[dict[str, object]], level: str) -> dict[str, object]:
         "tn": tn,
         "precision": round(precision, 3),
         "recall": round(recall, 3),
+        "fp_rate": round(fp_rate, 4),
         "label_accuracy": round(right_label / tp, 3) if tp else 1.0,
         "errors": errors,
     }
 
 
-def _report(name: str, rows: list[dict[str, object]], show_errors: bool) -> dict[str, object]:
+def _report(
+    name: str, rows: list[dict[str, object]], show_errors: bool, targets: bool = False
+) -> dict[str, object]:
     """Print one set's table (per split when it has several) and return its figures."""
     positives = sum(1 for r in rows if r["label"])
     print(
         f"{name}: {len(rows)} prompts, {positives} corrections/friction, "
         f"{len(rows) - positives} negatives"
     )
-    print(f"{'level':<8}{'precision':>10}{'recall':>8}{'label acc':>11}{'tp':>5}{'fp':>5}{'fn':>5}")
+    print(
+        f"{'level':<8}{'FP rate':>9}{'precision':>10}{'recall':>8}{'label acc':>11}"
+        f"{'tp':>5}{'fp':>5}{'fn':>5}  target"
+    )
     splits = sorted({str(r.get("split", "-")) for r in rows})
     if len(splits) > 1:
         for split in splits:
@@ -161,8 +195,9 @@ def _report(name: str, rows: list[dict[str, object]], show_errors: bool) -> dict
     for level in ("low", "medium", "high"):
         r = evaluate(rows, level)
         print(
-            f"{level:<8}{r['precision']:>10.3f}{r['recall']:>8.3f}{r['label_accuracy']:>11.3f}"
-            f"{r['tp']:>5}{r['fp']:>5}{r['fn']:>5}"
+            f"{level:<8}{r['fp_rate']:>9.3f}{r['precision']:>10.3f}{r['recall']:>8.3f}"
+            f"{r['label_accuracy']:>11.3f}{r['tp']:>5}{r['fp']:>5}{r['fn']:>5}  "
+            + (verdict(level, r) if targets else "-")
         )
         errors = r["errors"]
         if show_errors and isinstance(errors, list):
@@ -176,6 +211,26 @@ def _report(name: str, rows: list[dict[str, object]], show_errors: bool) -> dict
     return {"size": len(rows), "positives": positives, "levels": levels}
 
 
+def _sample(rows: list[dict[str, object]], tiny: bool) -> list[dict[str, object]]:
+    """All rows, or for ``--tiny`` :data:`TINY_ROWS` of them spread over the set."""
+    if not tiny:
+        return rows
+    step = max(1, len(rows) // TINY_ROWS)
+    return rows[::step][:TINY_ROWS]
+
+
+def verdict(level: str, figures: dict[str, object]) -> str:
+    """The target for ``level`` (:data:`TARGETS`) and whether ``figures`` meet it."""
+    target = TARGETS.get(level)
+    if target is None:
+        return "-"
+    max_fp, min_recall = target
+    fp_rate, recall = figures["fp_rate"], figures["recall"]
+    assert isinstance(fp_rate, float) and isinstance(recall, float)
+    met = fp_rate <= max_fp and recall >= min_recall
+    return f"FP<={max_fp:.0%} R>={min_recall:.2f}: {'met' if met else 'NOT met'}"
+
+
 def _cv(show: bool) -> dict[str, object]:
     """The leave-one-set-out CV of the learned scorer (trains 8 small models, ~10 s)."""
     sys.path.insert(0, str(ROOT / "tools"))
@@ -187,33 +242,69 @@ def _cv(show: bool) -> dict[str, object]:
     return table
 
 
-def main() -> int:
-    """Print the CV, tuning and blind tables (and optionally the errors); write the JSON."""
+def main(argv: list[str] | None = None) -> int:
+    """Print the CV, tuning and blind tables apart (and optionally the errors); write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="list misclassified prompts")
     parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation")
-    parser.add_argument("--tiny", action="store_true", help="no cross-validation (CI smoke)")
+    parser.add_argument(
+        "--tiny",
+        action="store_true",
+        help=f"smoke run: {TINY_ROWS} prompts spread over each set, no CV, JSON to "
+        "corrections_quality_tiny.json",
+    )
     parser.add_argument(
         "--skip",
         default=DEFAULT_SKIP,
         help="comma-separated blind set stems never to read (default 'unseen': every set past "
         f"blind{SEEN_BLIND}; 'none' reads all)",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     skip, unseen = parse_skip(args.skip)
-    figures: dict[str, object] = {}
-    if not (args.no_cv or args.tiny):
+    tiny = bool(args.tiny)
+    figures: dict[str, object] = {
+        "targets": {k: {"max_fp_rate": v[0], "min_recall": v[1]} for k, v in TARGETS.items()},
+        "tiny": bool(args.tiny),
+    }
+    print(
+        "targets on unseen prompts: "
+        + "; ".join(f"{k}: FP rate <= {v[0]:.0%}, recall >= {v[1]:.2f}" for k, v in TARGETS.items())
+    )
+    if not args.no_cv and not args.tiny:
         figures["cv"] = _cv(show=True)
-        print()
-    figures["tuning"] = _report("tuning corpus", load_corpus(CORPUS), args.errors)
+    print("\n=== TUNING (seen while tuning or training: optimistic) ===\n")
+    tuning: dict[str, object] = {}
+    tuning["corpus"] = _report("tuning corpus", _sample(load_corpus(CORPUS), tiny), args.errors)
+    for name in EXTRA_SETS:
+        path = DATA / name
+        if path.exists():
+            print()
+            tuning[path.stem] = _report(path.stem, _sample(load_corpus(path), tiny), args.errors)
+    later = []
     for number, path in blind_sets(skip, unseen):
-        print()
-        state = "seen while tuning" if number <= SEEN_BLIND else "first measurement"
         key = "blind" if number == 1 else f"blind{number}"
-        figures[key] = _report(f"blind {number} ({state})", load_corpus(path), args.errors)
-    results = RESULTS.with_suffix(".tiny.json") if args.tiny else RESULTS
-    results.parent.mkdir(parents=True, exist_ok=True)
-    results.write_text(json.dumps(figures, indent=2) + "\n")
+        if number > SEEN_BLIND:
+            later.append((number, key, path))
+            continue
+        print()
+        tuning[key] = _report(
+            f"blind {number} (seen while tuning)", _sample(load_corpus(path), tiny), args.errors
+        )
+    figures["tuning"] = tuning
+    print("\n=== BLIND (never tuned or trained on) ===")
+    blind: dict[str, object] = {}
+    for number, key, path in later:
+        print()
+        blind[key] = _report(
+            f"blind {number}", _sample(load_corpus(path), tiny), args.errors, targets=True
+        )
+    if not later:
+        print("(no unseen blind set read)")
+    figures["blind"] = blind
+    out = RESULTS.with_name("corrections_quality_tiny.json") if args.tiny else RESULTS
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2) + "\n")
+    print(f"\nwrote {out}")
     return 0
 
 

@@ -123,7 +123,8 @@ def test_what_each_agent_gets(scratch: Path) -> None:
     for agent in AGENTS:
         _install(scratch, agent)
     gemini = json.loads((scratch / ".gemini/settings.json").read_text())
-    assert gemini["mcpServers"]["conkeeper"]["args"] == ["-m", "conkeeper", "mcp"]
+    launcher = str(Path(cli_env()["CONKEEPER_HOME"]) / "bin" / "conkeeper")
+    assert gemini["mcpServers"]["conkeeper"] == {"command": launcher, "args": ["mcp"]}
     start = gemini["hooks"]["SessionStart"][0]["hooks"][0]
     assert start["command"].endswith("hook --host gemini SessionStart")
     assert start["timeout"] == 10000  # Gemini counts milliseconds
@@ -160,10 +161,10 @@ def test_user_entries_named_conkeeper_and_broken_files_are_left_alone(scratch: P
     assert proc.returncode == 0 and "your own entry; left alone" in proc.stderr
     assert json.loads(mcp.read_text())["mcpServers"]["conkeeper"]["command"] == "my-own-conkeeper"
     settings = scratch / ".gemini/settings.json"
-    settings.write_text('{\n  // a comment\n  "theme": "x"\n}\n')
+    settings.write_text('{\n  "theme": "x",,\n}\n')
     before = _snapshot(scratch)
     proc = run_cli("install", "--agent", "gemini", cwd=scratch)
-    assert proc.returncode != 0 and "is not plain JSON" in proc.stderr
+    assert proc.returncode != 0 and "is not valid JSON" in proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert _snapshot(scratch) == before
 

@@ -2,9 +2,9 @@
 
 Imports only go downwards: ``domain`` ← host adapters (``hosts``/``platforms``: each agent's
 payload and file formats, built on the domain alone) ← ``storage`` ← ``services`` ← front doors
-(``cli``, ``hooks``, ``mcp``, ``viewer``). A front door never imports another front door (except
-the CLI command that starts one), all SQL lives in ``storage/``, and nothing below the front
-doors prints or writes to stdout/stderr (a service returns values or calls a progress
+(``cli``, ``hooks``, ``mcp``, ``viewer``, ``server``). A front door never imports another front
+door (except the CLI command that starts one), all SQL lives in ``storage/``, and nothing below
+the front doors prints or writes to stdout/stderr (a service returns values or calls a progress
 callback).
 
 The walk is static (``ast``), so it is cheap and never flaky; every failure names the module,
@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "conkeeper"
 
 # Rank of each layer; a module may import only from a lower rank (or its own package).
 LAYERS = {"domain": 0, "hosts": 1, "platforms": 1, "storage": 2, "services": 3}
-FRONT_DOORS = {"cli", "hooks", "mcp", "viewer"}
+FRONT_DOORS = {"cli", "hooks", "mcp", "viewer", "server"}
 FRONT_DOOR_RANK = 4
 # Top-level modules that are entry points, not layers; anyone may import the package root
 # (``from conkeeper import __version__``).
@@ -33,7 +33,12 @@ ENTRY_POINTS = {"__init__", "__main__"}
 # Front door → front door imports that are the design: the CLI command that starts another
 # front door (``conkeeper hook EVENT``, ``conkeeper mcp``, ``conkeeper viewer``) only hands it
 # its arguments.
-STARTERS = {"cli.cmd_hook": "hooks", "cli.cmd_mcp": "mcp", "cli.cmd_viewer": "viewer"}
+STARTERS = {
+    "cli.cmd_hook": "hooks",
+    "cli.cmd_mcp": "mcp",
+    "cli.cmd_viewer": "viewer",
+    "cli.cmd_server": "server",
+}
 
 # Modules outside storage/ that still run SQL of their own, each with the helper moving it.
 # This list may only shrink: a listed module that no longer runs SQL fails the test too.
@@ -48,11 +53,7 @@ OUTPUT_STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}
 # Writes to files a person owns (memory files, agent configs, the queue) go through
 # ``domain.safewrite``. Modules that still write files some other way, each with the branch
 # moving it there. This list may only shrink: a listed module that no longer writes fails too.
-WRITE_PENDING: dict[str, str] = {
-    "services.analysis.reflection.reflect": "ck/learning (reflect approve/decline)",
-    "services.setup.install": "ck/install",
-    "services.setup.agent_install": "ck/install",
-}
+WRITE_PENDING: dict[str, str] = {}
 # Modules that write ConKeeper's own files, never a person's, and why.
 MACHINE_WRITERS: dict[str, str] = {
     "domain.safewrite": "the write path itself",
@@ -64,9 +65,14 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.upkeep.freshness.report": "the stale-check cache in the data home",
     "services.upkeep.doctor": "a write probe in the data home",
     "services.setup.demo": "the generated demo project",
+    "services.setup.launcher": "the launcher and its interpreter list in the data home",
+    "services.setup.install_records": "install records (bytes before/after) in the data home",
     "hooks.on_session_end": "the detached extractor's log",
     "services.observations.extract": "the worker lock file",
     "cli.cmd_export": "the export file the person names with --output",
+    "services.team.credentials": "the team join file in the data home (0600)",
+    "services.team.sync": "the team sync's marks and lock file in the data home",
+    "services.team.recent": "the team block's cache in the data home",
 }
 WRITE_CALLS = {"atomic_write", "append_text", "write_text", "write_bytes", "replace", "rename"}
 

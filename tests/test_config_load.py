@@ -43,6 +43,9 @@ SPEC_DEFAULTS = {
     "obsidian_sync_target": "",
     "project_search_paths": "",
     "staleness_commits": 5,
+    "team_sync": False,
+    "team_project_id": "",
+    "team_share_prompts": False,
 }
 
 

@@ -141,10 +141,29 @@ def test_queue_line_is_always_one_parseable_line(text: str) -> None:
     assert line.endswith("\n") and "\n" not in line[:-1]
     body = corrections.sanitize_queue_text(text)
     assert len(body) <= 200
-    assert '"' not in body and "<!--" not in body and "-->" not in body
+    assert "<!--" not in body and "-->" not in body
     assert not any(ch in body for ch in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
     items = corrections.parse_queue(line)
     assert len(items) == 1 and items[0].label == "friction" and items[0].text == body
+
+
+@given(st.text(alphabet=st.sampled_from("ab |\"\\'x-"), max_size=120))
+def test_queue_text_round_trips_pipes_quotes_and_backslashes(text: str) -> None:
+    """The user's text is kept as written: ``|``, ``"`` and ``\\`` survive a queue line."""
+    line = corrections.format_queue_line("correction", text, when=0)
+    items = corrections.parse_queue(line)
+    assert len(items) == 1
+    assert items[0].text == " ".join(text.split())
+    assert items[0].ref == "previous assistant message"
+
+
+def test_queue_lines_written_before_escaping_are_still_read() -> None:
+    old = (
+        '- **2026-01-02 03:04:05** | correction | "use a | b, C:\\tmp\\" '
+        "| ref: previous assistant message"
+    )
+    (item,) = corrections.parse_queue(old)
+    assert item.text == "use a | b, C:\\tmp\\"
 
 
 @given(st.text(max_size=300))
@@ -164,9 +183,11 @@ def test_queue_format_matches_the_seed(tmp_path: Path) -> None:
     line = text.splitlines()[-1]
     assert re.fullmatch(
         r"- \*\*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\*\* \| correction \| "
-        r"\"no, use 'snake_case' \| now\" \| ref: previous assistant message",
+        r"\"no, use \\\"snake_case\\\" \\\| now\" \| ref: previous assistant message",
         line,
     )
+    (item,) = corrections.read_queue(tmp_path)
+    assert item.text == 'no, use "snake_case" | now'
 
 
 def test_long_prompt_queues_the_matching_sentence() -> None:

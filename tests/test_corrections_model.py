@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CAUGHT = [
     # "don't ..." about conventions and dependencies
     ("stop using assert for input validation", "correction"),
+    ("Stop hard-coding the bucket name.", "correction"),
     ("quit sprinkling sleeps in the tests", "correction"),
     ("don't add another yaml parser, ruamel is already there", "correction"),
     # regressions blamed on the agent's change
@@ -44,9 +45,7 @@ CAUGHT = [
 
 # phrasings no rule matches: only the learned scorer catches them
 MODEL_ONLY = [
-    ("Stop hard-coding the bucket name.", "correction"),
-    ("never put secrets in the compose file", "correction"),
-    ("since your tweak the dashboard shows zeros", "friction"),
+    ("ugh why is everything zero now", "friction"),
 ]
 
 NOT_FLAGGED = [
@@ -124,9 +123,11 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "corpus.jsonl",
         "train_extra.jsonl",
         "train_extra2.jsonl",
+        "train_extra3.jsonl",
         "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 7)),
+        *(f"blind{n}.jsonl" for n in range(2, 9)),
     }
+    assert "blind9.jsonl" not in files  # the unseen set is measured, never trained on
 
 
 def _load_bench() -> Any:
@@ -158,7 +159,7 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     for name in ("blind.jsonl", "blind6.jsonl", "blind7.jsonl", "blind8.jsonl", "blind12.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6]
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 7, 8]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)

@@ -95,3 +95,28 @@ def test_lines_appended_by_a_hook_meanwhile_survive(tmp_path: Path) -> None:
     result = apply_item(memory, line, "patterns.md", category="convention")
     assert result.action == "applied"
     assert queue.read_text(encoding="utf-8") == QUEUE_HEADER + late
+
+
+def test_a_queued_correction_keeps_its_pipes_and_quotes_end_to_end(project: Path) -> None:
+    """The prompt hook queues the user's words; list and apply give them back as written."""
+    said = 'no, use `a | b` and "quoted" paths, not C:\\tmp'
+    payload = {
+        "session_id": "s-1",
+        "transcript_path": str(project.parent / "s-1.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": said,
+    }
+    assert run_cli("hook", "UserPromptSubmit", stdin=json.dumps(payload)).returncode == 0
+    memory = project / ".claude" / "memory"
+    assert "\\|" in (memory / "corrections-queue.md").read_text(encoding="utf-8")
+    listing = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)
+    (item,) = listing["items"]
+    assert item["text"] == said
+    (memory / "patterns.md").write_text(PATTERNS, encoding="utf-8")
+    proc = run_cli(
+        "corrections", "apply", str(item["line"]), "--to", "convention",
+        "--category", "convention", cwd=project,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert said in (memory / "patterns.md").read_text(encoding="utf-8")

@@ -11,6 +11,7 @@ from pathlib import Path
 from conftest import cli_env
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import MAX_SCAN_CHARS, detect
+from conkeeper.services.analysis.corrections.features import prompt_segments
 
 LOG_LINE = "2026-11-20T10:02:11Z [build] step 4/9 failed: exit code 2; reverting workspace\n"
 
@@ -63,7 +64,7 @@ TRACEBACK = "Traceback (most recent call last):\n" + "".join(
 )
 
 
-def test_a_complaint_only_the_scorer_knows_after_a_300_line_paste_is_queued(
+def test_a_complaint_after_a_300_line_paste_is_queued_and_the_scorer_reads_it(
     project: Path,
 ) -> None:
     text = (
@@ -72,7 +73,8 @@ def test_a_complaint_only_the_scorer_knows_after_a_300_line_paste_is_queued(
         + "\nsince your tweak the dashboard shows zeros"
     )
     assert len(text.splitlines()) > 300
-    assert detect(text, "low", model=False).label is None  # no rule knows this phrasing
+    parts, _ = prompt_segments(text)
+    assert parts[-1] == ["since your tweak the dashboard shows zeros"]  # the tail is scored
     assert _prompt(project, text).returncode == 0
     queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
     (item,) = parse_queue(queue)

@@ -416,7 +416,7 @@ def test_queue_text_is_sanitised_and_ignore_file_is_honoured(tmp_path: Path, pro
     lines = (project / ".claude" / "memory" / "corrections-queue.md").read_text().splitlines()
     entries = [line for line in lines if line.startswith("- **")]
     assert len(entries) == 1
-    assert "\"Try again, it failed | see 'log' hidden second line\"" in entries[0]
+    assert '"Try again, it failed \\| see \\"log\\" hidden second line"' in entries[0]
 
 
 def test_save_reminder_every_interval_and_reset_by_sync_mark(tmp_path: Path, project: Path) -> None:

@@ -149,13 +149,16 @@ def test_binary_unreadable_and_hidden_files(tmp_path: Path) -> None:
     write(mem / "notes.txt", "not markdown")
     write(mem / "ok.md", "# Ok\nfine\n")
     store, stats = refresh(root, tmp_path / "db.sqlite")
-    assert stats.scanned == 3 and stats.skipped == 2
+    assert stats.scanned == 3 and stats.skipped == 1
     status = idx.index_status(store.conn)[0]
     notes = dict(status.skipped)
-    assert "binary" in notes["blob.md"] and "UTF-8" in notes["latin.md"]
+    assert "binary" in notes["blob.md"] and "latin.md" not in notes
+    unread = {rel: note for _root, rel, _kind, note in idx.unread_files(store.conn, [1])}
+    assert "binary" in unread["blob.md"]
+    assert "not valid UTF-8" in unread["latin.md"]  # indexed with U+FFFD, and named
     proc = run_cli("index", "--status", cwd=root)
     assert proc.returncode == 0
-    assert "blob.md" in proc.stdout and "binary" in proc.stdout and "2 skipped" in proc.stdout
+    assert "blob.md" in proc.stdout and "binary" in proc.stdout and "1 skipped" in proc.stdout
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can read anything")

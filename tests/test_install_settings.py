@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 from conkeeper.services.setup.install import HOOK_SPECS, is_own_command
 
 OTHER = {
@@ -38,48 +37,51 @@ def own_events(data: dict) -> set[str]:
     }
 
 
-def test_install_merges_backs_up_and_is_idempotent(isolated_home: Path) -> None:
+def test_install_merges_and_is_idempotent(isolated_home: Path) -> None:
     path = settings(isolated_home)
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(OTHER, indent=2))
     first = install("--json")
     assert first.returncode == 0, first.stderr
     report = json.loads(first.stdout)
-    assert report["action"] == "installed" and report["changed"]
-    assert Path(report["backup"]).read_text() == json.dumps(OTHER, indent=2)
+    assert report["agent"] == "claude-code" and report["scope"] == "user" and report["changed"]
+    assert [c["action"] for c in report["changes"]] == ["update"]
     data = json.loads(path.read_text())
     assert own_events(data) == {s.event for s in HOOK_SPECS}
     assert data["permissions"] == OTHER["permissions"]
     assert data["hooks"]["Notification"] == OTHER["hooks"]["Notification"]
     assert data["hooks"]["PostToolUse"][0] == OTHER["hooks"]["PostToolUse"][0]
     command = data["hooks"]["SessionStart"][0]["hooks"][0]["command"]
-    assert command.endswith("-m conkeeper hook SessionStart") and sys.executable in command
+    launcher = Path(cli_env()["CONKEEPER_HOME"]) / "bin" / "conkeeper"
+    assert command == f"{launcher} hook SessionStart"
     before = path.read_bytes()
     second = json.loads(install("--json").stdout)
-    assert second["action"] == "unchanged" and not second["changed"] and second["backup"] is None
+    assert not second["changed"] and second["changes"][0]["action"] == "unchanged"
     assert path.read_bytes() == before
-    assert len(list(path.parent.glob("settings.json.bak-*"))) == 1
+    assert not list(path.parent.glob("settings.json.bak*"))  # no backup files beside it
 
 
-def test_uninstall_removes_exactly_conkeepers_entries(isolated_home: Path) -> None:
+def test_uninstall_gives_back_the_original_bytes(isolated_home: Path) -> None:
     path = settings(isolated_home)
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(OTHER))
+    original = json.dumps(OTHER).encode()
+    path.write_bytes(original)
     assert install().returncode == 0
     result = install("--uninstall", "--json")
-    assert json.loads(result.stdout)["action"] == "uninstalled"
-    assert json.loads(path.read_text()) == OTHER
+    assert json.loads(result.stdout)["changed"]
+    assert path.read_bytes() == original
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
     again = json.loads(install("--uninstall", "--json").stdout)
-    assert again["action"] == "not-installed" and not again["changed"]
+    assert not again["changed"]
 
 
 def test_fresh_user_settings_and_full_removal(isolated_home: Path) -> None:
     path = settings(isolated_home)
     result = install()
-    assert result.returncode == 0 and "installed ConKeeper hooks" in result.stdout
+    assert result.returncode == 0 and "installed for claude-code (user)" in result.stdout
     assert own_events(json.loads(path.read_text()))
     install("--uninstall")
-    assert json.loads(path.read_text()) == {}
+    assert not path.exists() and not path.parent.exists()  # no '{}' left behind
 
 
 def test_stale_entries_are_replaced(isolated_home: Path) -> None:
@@ -103,7 +105,7 @@ def test_stale_entries_are_replaced(isolated_home: Path) -> None:
     }
     path.write_text(json.dumps(stale))
     report = json.loads(install("--json").stdout)
-    assert report["action"] == "updated"
+    assert report["changes"][0]["action"] == "update"
     data = json.loads(path.read_text())
     assert "Notification" not in data["hooks"]
     commands = [h["command"] for g in data["hooks"]["PostToolUse"] for h in g["hooks"]]
@@ -117,7 +119,7 @@ def test_invalid_json_is_refused_untouched(isolated_home: Path) -> None:
     path.write_text('{"hooks": {,}')
     result = install()
     assert result.returncode == 1
-    assert "not valid JSON" in result.stderr and "Traceback" not in result.stderr
+    assert "is not valid JSON" in result.stderr and "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1
     assert path.read_text() == '{"hooks": {,}'
     assert not list(path.parent.glob("*.bak-*"))
@@ -127,6 +129,7 @@ def test_dry_run_writes_nothing(isolated_home: Path) -> None:
     result = install("--dry-run", "--json")
     assert json.loads(result.stdout)["changed"] is True
     assert not settings(isolated_home).exists()
+    assert not (Path(cli_env()["CONKEEPER_HOME"]) / "bin").exists()
 
 
 def test_project_and_local_scopes(tmp_path: Path) -> None:
@@ -165,8 +168,6 @@ def test_doctor_reports_and_exits_by_severity(isolated_home: Path, tmp_path: Pat
 
 
 def test_doctor_flags_log_errors_and_bad_config(tmp_path: Path) -> None:
-    from conftest import cli_env
-
     project = tmp_path / "repo"
     memory = project / ".claude" / "memory"
     memory.mkdir(parents=True)

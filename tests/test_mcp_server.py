@@ -452,3 +452,72 @@ def test_search_says_when_old_session_files_were_left_out(shop: dict[str, Any]) 
     assert not any(h.get("path", "").endswith("2019-03-04-checkout.md") for h in windowed["hits"])
     assert any(h.get("path", "").endswith("2019-03-04-checkout.md") for h in every["hits"])
     assert not any("not searched" in n for n in every["notices"])
+
+
+def test_tool_errors_pass_privacy_whole(shop: dict[str, Any]) -> None:
+    """An error that quotes a memory entry or the caller's own words is cleaned whole: the
+    near-duplicate refusal of ``remember`` used to echo a ``ghp_`` token in clear."""
+    patterns = shop["memory"] / "patterns.md"
+    patterns.write_text(
+        patterns.read_text(encoding="utf-8")
+        + f"\n## Tokens\n- Rotate the deploy token {SECRET} every Monday morning.\n",
+        encoding="utf-8",
+    )
+    span = f"<private>{MARKER}</private>"
+    calls = [
+        (
+            {
+                "text": "Rotate the deploy token every Monday morning.",
+                "category": "convention",
+                "file": "patterns.md",
+            },
+            "already holds this",
+        ),
+        (
+            {"text": "use tabs", "category": "convention", "file": f"notes {SECRET} {span}"},
+            "neither a route",
+        ),
+    ]
+
+    async def body(client: Client) -> list[tuple[bool, str]]:
+        out = []
+        for args, _expected in calls:
+            result = await client.call_tool("remember", args)
+            out.append((result.is_error, text_of(result)))
+        try:
+            await client.read_resource(f"conkeeper://memory/project/{SECRET}-{MARKER}.md")
+        except MCPError as exc:
+            out.append((True, str(exc)))
+        return out
+
+    results = over_stdio(shop["root"], body)
+    assert len(results) == 3
+    for (_args, expected), (is_error, text) in zip(calls, results, strict=False):
+        assert is_error and expected in text, text
+    for is_error, text in results:
+        assert is_error
+        assert SECRET not in text and SECRET[4:] not in text, text
+        assert MARKER not in text or "<private>" not in text
+        assert "Traceback" not in text
+    assert "[REDACTED:" in results[0][1]
+    assert MARKER not in results[1][1]
+
+
+def test_a_full_disk_is_named_in_a_tool_error() -> None:
+    """A real ENOSPC (writing to /dev/full) inside a tool body becomes one sentence naming the
+    full disk, not a pointer to a log that cannot be written."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from conkeeper.mcp.server import _guarded
+
+    def write_full() -> dict[str, Any]:
+        with open("/dev/full", "w", encoding="utf-8") as sink:
+            sink.write("x" * 10)
+            sink.flush()
+        return {}
+
+    with pytest.raises(ToolError) as caught:
+        _guarded(write_full)()
+    message = str(caught.value)
+    assert message.startswith("The disk is full: free space on ")
+    assert message.endswith("and retry.") and "log" not in message

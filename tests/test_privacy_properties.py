@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conkeeper.domain.privacy import (
@@ -67,6 +67,9 @@ class Doc:
     counter: int = 0
     shown: dict[int, str] = field(default_factory=dict)  # visible lines that spans change
     open_example: bool = False  # a lone <private> shown in a fence: a later stray would close it
+    # a stray </private> seen: a later fence could pair with the one before it around the
+    # stray (its "example"), so a lone example tag after it is ambiguous and hidden
+    stray_seen: bool = False
 
     def secret(self, text: str) -> None:
         self.counter += 1
@@ -98,10 +101,14 @@ def add_fenced_code(draw: st.DrawFn, doc: Doc) -> None:
         st.sampled_from(PLAIN),
         st.sampled_from(sorted(SPANS)),
         fence_line(other),
-        st.just(char * length + "lang"),  # an opener-looking line with info never closes
+        # an opener-looking line with info never closes; of the other character, so the
+        # pairing stays plain (one of the fence's own character makes it a guess: hidden)
+        st.just(other * length + "lang"),
     )
     texts = draw(st.lists(inner, max_size=4))
     example = draw(st.sampled_from(["none", "open", "close", "block"]))
+    if doc.stray_seen and example in ("open", "close"):
+        example = "none"
     if example == "block":  # a whole example block shown as code
         texts[len(texts) // 2 : len(texts) // 2] = [draw(tag_line(True)), draw(tag_line(False))]
     elif example != "none":  # one lone tag shown as an example
@@ -169,6 +176,7 @@ def documents(
             add_block(draw, doc, 0, closed=True, fences=fences_in_blocks)
         elif not doc.open_example:  # (after an example <private>, a stray would close it)
             doc.lines.append((draw(tag_line(False)), HIDDEN))  # stray close tag
+            doc.stray_seen = True
     if draw(st.booleans()):
         add_block(draw, doc, 0, closed=False, fences=fences_in_blocks)
     return join(draw, [text for text, _kind in doc.lines]), doc
@@ -196,6 +204,22 @@ def test_no_private_line_survives_any_output(case: tuple[str, Doc]) -> None:
     assert all("SECRETLINE" not in line for _n, line in visible_lines(text))
 
 
+@example(  # a stray close, then a fenced lone example: which fences pair is a guess
+    case=(
+        "# Heading\n```\n```\n</private>\n```\n<private>\n```\n",
+        Doc(
+            lines=[
+                ("# Heading", VISIBLE),
+                ("```", VISIBLE),
+                ("```", VISIBLE),
+                ("</private>", HIDDEN),
+                ("```", VISIBLE),
+                ("<private>", HIDDEN),
+                ("```", HIDDEN),
+            ]
+        ),
+    )
+)
 @settings(max_examples=300, deadline=None)
 @given(documents(fences_in_blocks=False))
 def test_exactly_the_non_private_lines_stay_visible(case: tuple[str, Doc]) -> None:
@@ -284,6 +308,57 @@ def test_private_front_matter_hides_the_whole_file(text: str) -> None:
     assert visible_lines(text) == []
     assert clean_captured(text) is None
     assert blank_private(text).strip() == ""
+
+
+@st.composite
+def nested_private_files(draw: st.DrawFn) -> str:
+    """Files whose ``private:`` flag the flat parser reads as nested: indented, a list item,
+    under another key, possibly beside a plain ``private: false`` (fail closed: private)."""
+    indent = draw(st.sampled_from(["  ", "    ", "\t", " ", "- ", "  - "]))
+    value = draw(st.sampled_from(["true", "yes", "on", "1", '"true"', "maybe", ""]))
+    flag = f"{indent}{draw(st.sampled_from(['private', 'Private']))}: {value}"
+    others = draw(st.lists(st.sampled_from(["title: t", "notes:", "private: false", "tags: [a]"])))
+    header = ["---", *others]
+    header.insert(draw(st.integers(1, len(header))), flag)
+    closer = draw(st.sampled_from([["---"], ["..."], []]))
+    body = [f"SECRETLINE{i} {draw(st.sampled_from(PLAIN))}" for i in range(draw(st.integers(1, 4)))]
+    return join(draw, header + closer + body)
+
+
+@settings(max_examples=300, deadline=None)
+@given(nested_private_files())
+def test_an_indented_private_flag_hides_the_whole_file(text: str) -> None:
+    assert is_private_file(text)
+    assert strip_private(text) == ""
+    assert clean_captured(text) is None
+    assert "SECRETLINE" not in blank_private(text)
+
+
+@st.composite
+def stray_fence_documents(draw: st.DrawFn) -> str:
+    """A generated document, a fence that pairs with nothing, more of the document, a
+    well-formed private block, then a later code block whose opener the stray fence would
+    pair with when fences are read in order."""
+    head, _doc = draw(documents(fences_in_blocks=False))
+    middle, _doc2 = draw(documents(fences_in_blocks=False))
+    if "private" in middle.lower().split("---")[0] and middle.startswith("---"):
+        middle = "\n" + middle
+    char = draw(st.sampled_from("`~"))
+    stray = draw(fence_line(char))
+    block = [draw(tag_line(True)), "SECRETLINE0 in a well-formed block", draw(tag_line(False))]
+    code = [draw(fence_line(char)), "code", char * 6]
+    tail = "\n".join([stray, middle.removeprefix("\ufeff"), *block, *code, "end"])
+    return head.removeprefix("\ufeff") + "\n" + tail + "\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(stray_fence_documents())
+def test_a_stray_fence_never_turns_a_later_private_block_into_code(text: str) -> None:
+    """The ambiguity of fences hides more, never less: whatever came before, a well-formed
+    block after a fence that pairs with nothing is hidden in every output."""
+    assert_no_secret(strip_private(text))
+    assert_no_secret(blank_private(text))
+    assert_no_secret(clean_captured(text))
 
 
 # ----------------------------------------------------------------------------- no tags

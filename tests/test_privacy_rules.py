@@ -142,10 +142,17 @@ def test_tags_inside_a_code_fence_are_code(fence: str, closer: str) -> None:
 
 
 def test_fence_closes_only_with_same_char_and_enough_length() -> None:
+    text = doc("````", "~~~~~", "<private>", "code", "````", "<private>", "hidden", "</private>")
+    assert strip_private(text) == doc("````", "~~~~~", "<private>", "code", "````")
+
+
+def test_a_shorter_fence_inside_a_fence_makes_the_pairing_a_guess() -> None:
+    """CommonMark reads the inner ``` as content, a person may read it as a new block: the
+    tags count, and everything they may mean as private is hidden."""
     text = doc(
         "````", "```", "~~~~~", "<private>", "code", "````", "<private>", "hidden", "</private>"
     )
-    assert strip_private(text) == doc("````", "```", "~~~~~", "<private>", "code", "````")
+    assert strip_private(text) == doc("````", "```", "~~~~~")
 
 
 def test_backtick_fence_info_with_backtick_is_not_a_fence() -> None:
@@ -261,7 +268,7 @@ def test_private_front_matter_hides_the_file(text: str) -> None:
         "---\nprivate: no\n---\nbody\n",
         "---\nPrivate: 'False' # reviewed\n---\nbody\n",
         "---\ntitle: private: true\n---\nbody\n",
-        "---\nnotes:\n  private: true\n---\nbody\n",
+        "---\nnotes:\n  private: false\n---\nbody\n",
         "body\n---\nprivate: true\n---\n",
         "private: true\nbody\n",
     ],
@@ -371,3 +378,64 @@ def test_pathological_input_stays_linear() -> None:
     analyze(text)
     clean_captured(text + "<private>" * 20000)
     assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\n  private: true\n---\nsecret\n",
+        "---\ntitle: x\n  private: true\n---\nsecret\n",
+        "---\nnotes:\n  private: true\n---\nsecret\n",
+        "---\n\tprivate: yes\n---\nsecret\n",
+        "---\n- private: true\n---\nsecret\n",
+        "---\nprivate: false\n  private: true\n---\nsecret\n",
+    ],
+)
+def test_an_indented_or_listed_private_flag_hides_the_file(text: str) -> None:
+    """Fail closed: a ``private: true`` the flat parser reads as nested still hides the file,
+    even beside a plain ``private: false`` (when in doubt, hide)."""
+    assert is_private_file(text)
+    assert strip_private(text) == ""
+    assert clean_captured(text) is None
+    report = analyze(text)
+    assert report.file_private
+    assert any("written unusually" in w for w in report.warnings)
+
+
+@pytest.mark.parametrize("fence", ["```", "~~~", "````"])
+@pytest.mark.parametrize("gap", [[], ["between"]])
+def test_a_private_block_after_an_odd_number_of_fences_stays_hidden(
+    fence: str, gap: list[str]
+) -> None:
+    """Two blocks and a stray fence, then a well-formed block and a later code block: read in
+    order the stray fence pairs with the later block's opener and the private block would be
+    code. Which fence is the stray one is a guess, so the block is hidden."""
+    lines = [
+        "<private>",
+        "first",
+        "</private>",
+        *gap,
+        fence,
+        "<private>",
+        "second",
+        "</private>",
+        "text",
+        "<private>",
+        "SECRET",
+        "</private>",
+        fence,
+        "code",
+        fence,
+        "end",
+    ]
+    text = "\n".join(lines) + "\n"
+    for out in (strip_private(text), blank_private(text), clean_captured(text) or ""):
+        assert "SECRET" not in out
+        assert "second" not in out
+    assert "end" in strip_private(text)
+    assert any("no partner" in w for w in analyze(text).warnings)
+
+
+def test_a_fenced_example_still_shows_when_every_fence_pairs() -> None:
+    text = "intro\n```\n<private>\nexample\n</private>\n```\nafter\n"
+    assert "example" in strip_private(text)

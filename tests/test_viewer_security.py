@@ -228,3 +228,34 @@ def test_the_link_works_once_and_a_second_use_explains(viewer: tuple[Viewer, Pat
         assert "Refresh tokens" not in body
     status, _, _page = request(v, "/", cookie=cookie)  # the first browser stays signed in
     assert status == 200
+
+
+def test_a_notice_quoting_the_request_is_cleaned_in_the_redirect_and_the_page(
+    viewer: tuple[Viewer, Path],
+) -> None:
+    """Applying a queued item to a target that carries a secret and a private span fails; the
+    notice (which quotes the target) is cleaned whole before it goes into the redirect URL."""
+    v, project = viewer
+    cookie = login(v)
+    queue = project / ".claude" / "memory" / "corrections-queue.md"
+    before = queue.read_text(encoding="utf-8")
+    page = request(v, "/queue", cookie=cookie)[2]
+    line = re.search(r'name="line" value="(\d+)"', page)
+    assert line, "the queue page lists no item"
+    target = f"notes {SECRET} <private>{MARKER}</private>"
+    body = urlencode(
+        {
+            "csrf": csrf_token(v, cookie),
+            "line": line.group(1),
+            "target": target,
+            "category": "convention",
+        }
+    )
+    status, headers, _ = request(v, "/queue/apply", method="POST", cookie=cookie, body=body)
+    assert status == 303
+    location = headers["location"]
+    for needle in (SECRET, SECRET[4:], MARKER, "ghp_"):
+        assert needle not in location
+    shown = request(v, location, cookie=cookie)[2]
+    assert "neither a route" in shown and MARKER not in shown and SECRET not in shown
+    assert queue.read_text(encoding="utf-8") == before

@@ -10,9 +10,8 @@ is restored from (``storage.recovery``).
 from __future__ import annotations
 
 import argparse
-import sys
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import CliError, emit_json, notice
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     target = db_path()
     try:
-        open_or_restore(on_notice=_notice).close()
+        open_or_restore(on_notice=notice).close()
         info = None if args.if_due and not backup_due(target) else make_backup(target)
     except StoreError as exc:
         raise CliError(str(exc)) from None
@@ -55,7 +54,3 @@ def run(args: argparse.Namespace) -> int:
             "the row journal starts again from here."
         )
     return 0
-
-
-def _notice(line: str) -> None:
-    sys.stderr.write(f"conkeeper: {line}\n")

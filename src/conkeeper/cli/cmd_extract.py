@@ -7,9 +7,8 @@ it on demand. Workers are serialised by a lock file in the data home's state fol
 from __future__ import annotations
 
 import argparse
-import sys
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import CliError, emit_json, notice
 
 EXTRACTORS = ("local", "claude-cli", "claude-agent-sdk", "anthropic", "openai")
 
@@ -37,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --all-pending: every project, not only the current one",
     )
     parser.add_argument("--quiet", action="store_true", help="print nothing (detached workers)")
+    parser.add_argument(
+        "--team-sync",
+        action="store_true",
+        help="afterwards push shared projects to the team server (what SessionEnd asks for "
+        "when team_sync is on; a server that is down only leaves the rows pending)",
+    )
     parser.add_argument(
         "--backup-if-due",
         action="store_true",
@@ -69,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
 
             log(problem, level="WARNING")
     results, status = done.results, done.budget
+    if args.team_sync:
+        _team_sync()
     if args.quiet:
         return 0
     if args.json:
@@ -86,5 +93,23 @@ def run(args: argparse.Namespace) -> int:
         line += f", {r.llm_calls} LLM calls)" if r.llm_calls else ")"
         print(line)
         for note in r.notes:
-            sys.stderr.write(f"conkeeper: note: {note}\n")
+            notice(f"note: {note}")
     return 0
+
+
+def _team_sync() -> None:
+    """Push what extraction produced; failures are logged, never raised (a detached worker)."""
+    from conkeeper.services.team import credentials, sync
+    from conkeeper.services.workspace import project_store
+    from conkeeper.storage.logfile import log, log_exception
+
+    try:
+        with project_store() as conn:
+            result = sync.sync(conn)
+    except credentials.CredentialsError:
+        return
+    except Exception:
+        log_exception("team sync after extraction failed")
+        return
+    if result.error:
+        log(f"team sync: {result.error} ({result.pending} rows pending)", level="WARNING")

@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from conkeeper.cli.output import CliError, emit_json, opened_store
+from conkeeper.cli.output import CliError, emit_json, notice, opened_store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def _report_files(files: RestoreFilesResult) -> None:
             f"replace them): {shown}"
         )
     for line in files.refused:
-        sys.stderr.write(f"conkeeper: memory file not restored: {line}\n")
+        notice(f"memory file not restored: {line}")
 
 
 def _transcripts(conn: sqlite3.Connection, args: argparse.Namespace) -> int:

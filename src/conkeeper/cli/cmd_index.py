@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import CliError, emit_json, notice
 from conkeeper.cli.progress import ProgressBar
 from conkeeper.services.workspace import current_project
 from conkeeper.storage.index import (
@@ -162,8 +162,8 @@ def run(args: argparse.Namespace) -> int:
             store = open_index_store()
         except StoreError as exc:
             raise CliError(str(exc)) from None
-        for notice in store.notices:
-            sys.stderr.write(f"conkeeper: {notice}\n")
+        for text in store.notices:
+            notice(text)
         try:
             _execute(store, args)
             return 0
@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             store.conn.close()
             if attempt == 2 or not is_corruption(exc):
                 raise CliError(describe_error(store.path, exc)) from None
-            sys.stderr.write(f"conkeeper: {move_aside(store.path)}\n")
+            notice(move_aside(store.path))
         finally:
             store.conn.close()
     return 1

@@ -113,7 +113,10 @@ def render(data: dict) -> str:
     if data["routed"]:
         lines.append("\nrouted corrections")
         for row in data["routed"]:
-            verdict = "stopped recurring" if row["stopped"] else f"recurred {row['after']}×"
+            verdict = {
+                "recurred": f"recurred {row['after']}×",
+                "too early": f"too early to tell ({row['later_sessions']} later session(s))",
+            }.get(str(row["verdict"]), "stopped recurring")
             lines.append(
                 f"  {row['routed_on']} → {row['routed_to']}: {verdict}  ({row['rule'][:60]})"
             )

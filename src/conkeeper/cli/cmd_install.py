@@ -1,10 +1,9 @@
 """``conkeeper install [--agent NAME]``: register ConKeeper with a coding agent.
 
-Without ``--agent`` (or with ``--agent claude-code``): ConKeeper's hooks in a Claude Code
-settings file, for people who installed ConKeeper with pip rather than as a plugin
-(:mod:`conkeeper.services.setup.install`). With another agent: its hooks, MCP registration and
-instructions (:mod:`conkeeper.services.setup.agent_install`); what will change is printed before it
-is written. This module only parses and prints.
+One path for every agent (:mod:`conkeeper.services.setup.agent_install`), Claude Code included:
+without ``--agent`` it is Claude Code's hooks in a settings file, for people who installed
+ConKeeper with pip rather than as a plugin. What will change is printed before it is written;
+``--dry-run`` shows the diff and writes nothing. This module only parses and prints.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from conkeeper.cli.output import CliError, emit_json, warn
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare scope, uninstall, dry-run and JSON options."""
+    """Declare agent, scope, uninstall, dry-run, symlink and JSON options."""
     parser.add_argument(
         "--agent",
         default="claude-code",
@@ -31,58 +30,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "other agents: project (default) or user",
     )
     parser.add_argument(
-        "--uninstall", action="store_true", help="remove ConKeeper's hooks (and nothing else)"
+        "--uninstall",
+        action="store_true",
+        help="remove what install added (and nothing else): the original bytes come back",
     )
     parser.add_argument(
-        "--dry-run", action="store_true", help="say what would change without writing"
+        "--dry-run", action="store_true", help="show what would change (a diff) without writing"
+    )
+    parser.add_argument(
+        "--follow-symlinks",
+        action="store_true",
+        help="edit a config file that is a symlink through the link (default: refuse, so a "
+        "dotfile is never replaced by a copy)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-
-
-_MESSAGES = {
-    "installed": "installed ConKeeper hooks ({events}) in {path}",
-    "updated": "updated ConKeeper hooks in {path}",
-    "unchanged": "ConKeeper hooks are already installed in {path}; nothing changed",
-    "uninstalled": "removed ConKeeper hooks from {path}",
-    "not-installed": "no ConKeeper hooks in {path}; nothing changed",
-}
-
-
-def run(args: argparse.Namespace) -> int:
-    """Install or uninstall, then report what happened."""
-    from conkeeper.hosts import canonical_host
-    from conkeeper.services.setup.install import InstallError, install
-
-    if canonical_host(args.agent) != "claude-code":
-        return _run_agent(args)
-    try:
-        result = install(args.scope or "user", uninstall=args.uninstall, dry_run=args.dry_run)
-    except InstallError as exc:
-        raise CliError(str(exc)) from None
-    if args.json:
-        emit_json(result.as_dict())
-        return 0
-    for message in result.warnings:
-        warn(message)
-    text = _MESSAGES[result.action].format(path=result.path, events=", ".join(result.events))
-    if args.dry_run and result.changed:
-        text = f"dry run (nothing written): {result.action} would apply to {result.path}"
-    print(text)
-    if result.backup:
-        print(f"backup of the previous file: {result.backup}")
-    return 0
 
 
 _VERBS = {"create": "create", "update": "update", "delete": "remove", "unchanged": "keep"}
 
 
-def _run_agent(args: argparse.Namespace) -> int:
-    """Another agent: show the plan, apply it unless ``--dry-run``, then the notes."""
+def run(args: argparse.Namespace) -> int:
+    """Show the plan, apply it unless ``--dry-run``, then the notes."""
     from conkeeper.services.setup.agent_install import apply, plan
     from conkeeper.services.setup.install import InstallError
 
     try:
-        result = plan(args.agent, args.scope or "project", uninstall=args.uninstall)
+        result = plan(
+            args.agent,
+            args.scope,
+            uninstall=args.uninstall,
+            follow_symlinks=args.follow_symlinks,
+        )
         if args.json:
             if not args.dry_run:
                 apply(result)
@@ -90,7 +68,8 @@ def _run_agent(args: argparse.Namespace) -> int:
             return 0
         verb = "would" if args.dry_run else "will"
         for change in result.changes:
-            print(f"{verb} {_VERBS[change.action]:<6} {change.path} ({change.what})")
+            via = f" (through the link {change.link})" if change.link else ""
+            print(f"{verb} {_VERBS[change.action]:<6} {change.path} ({change.what}){via}")
             if change.warning:
                 warn(f"{change.path}: {change.warning}")
             if args.dry_run and change.action != "unchanged":
@@ -99,6 +78,8 @@ def _run_agent(args: argparse.Namespace) -> int:
             apply(result)
     except InstallError as exc:
         raise CliError(str(exc)) from None
+    for message in result.warnings:
+        warn(message)
     for note in result.notes:
         print(f"note: {note}")
     done = "removed from" if args.uninstall else "installed for"

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # argparse is imported only when a command's arguments need i
     import argparse
     from collections.abc import Sequence
     from types import ModuleType
+    from typing import NoReturn
 
 # name -> (module under conkeeper.cli, one-line description). Order is the order of --help.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -56,6 +57,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stale": ("cmd_stale", "List memory entries whose cited files, symbols or commands moved on"),
     "consolidate": ("cmd_consolidate", "Propose merging duplicate or contradictory memory entries"),
     "mcp": ("cmd_mcp", "Serve memory to MCP clients over stdio, or --http on 127.0.0.1"),
+    "server": ("cmd_server", "Run the team memory server (PostgreSQL): init, token, serve"),
+    "team": ("cmd_team", "Join a team server, push this machine's shared memory, status"),
 }
 
 
@@ -71,6 +74,20 @@ def _formatter() -> type[argparse.HelpFormatter]:
             super().__init__(prog, indent_increment, max_help_position, width=_columns() - 2)
 
     return _Formatter
+
+
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """argparse's parser whose usage errors (which quote the arguments typed) pass the privacy
+    module whole, like every other message (``domain.messages``)."""
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            from conkeeper.domain.messages import clean_message
+
+            super().error(clean_message(message))
+
+    return _Parser
 
 
 _COLUMNS: list[int] = []
@@ -111,9 +128,8 @@ def _available() -> dict[str, tuple[str, str]]:
 
 
 def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser:
-    import argparse
 
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="conkeeper",
         description="ConKeeper: memory for coding agents that you own and can read.",
     )
@@ -131,9 +147,8 @@ def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser
 
 
 def _command_parser(name: str, help_text: str, module: object) -> argparse.ArgumentParser:
-    import argparse
 
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog=f"conkeeper {name}", description=help_text, formatter_class=_formatter()
     )
     add = getattr(module, "add_arguments", None)
@@ -203,12 +218,16 @@ def _run_on_terminal(
 
 
 def _run(module: ModuleType, parsed: argparse.Namespace) -> int:
-    from conkeeper.cli.output import CliError
+    """Run a command; every error it raises reaches the person as one line, cleaned whole by
+    the privacy module (``domain.messages``), a full disk named as such."""
+    from conkeeper.cli.output import CliError, error_line
 
     try:
-        return int(module.run(parsed) or 0)
+        code = int(module.run(parsed) or 0)
+        sys.stdout.flush()  # output redirected to a full disk fails here, said in one line
+        return code
     except CliError as exc:
-        sys.stderr.write(f"conkeeper: {exc}\n")
+        sys.stderr.write(error_line(exc) + "\n")
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("conkeeper: interrupted\n")
@@ -216,18 +235,23 @@ def _run(module: ModuleType, parsed: argparse.Namespace) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # last line of defence for a person at a terminal
-        _log_crash(parsed.command)
-        sys.stderr.write(
-            f"conkeeper: {parsed.command} failed: {type(exc).__name__}: {exc} "
-            "(details in the ConKeeper log; run 'conkeeper doctor')\n"
-        )
+        if isinstance(exc, OSError):
+            _drop_pending_output()
+        sys.stderr.write(error_line(exc, command=parsed.command) + "\n")
         return 1
 
 
-def _log_crash(command: str) -> None:
-    from conkeeper.storage.logfile import log_exception
+def _drop_pending_output() -> None:
+    """Point stdout at the null device, so output that could not be written (a full disk)
+    is not retried at exit with a second, raw error."""
+    import os
 
-    log_exception(f"command '{command}' crashed")
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

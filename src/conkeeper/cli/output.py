@@ -17,7 +17,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CliError", "date_flag", "emit_json", "estimate_tokens", "opened_store", "warn"]
+__all__ = [
+    "CliError",
+    "date_flag",
+    "emit_json",
+    "error_line",
+    "estimate_tokens",
+    "notice",
+    "opened_store",
+    "warn",
+]
 
 
 class CliError(Exception):
@@ -47,8 +56,40 @@ def emit_json(payload: Any) -> None:
 
 
 def warn(message: str) -> None:
-    """Print a one-line warning on stderr."""
-    sys.stderr.write(f"conkeeper: warning: {message}\n")
+    """Print a one-line warning on stderr, cleaned whole by the privacy module."""
+    from conkeeper.domain.messages import clean_message
+
+    sys.stderr.write(f"conkeeper: warning: {clean_message(message)}\n")
+
+
+def notice(message: str) -> None:
+    """Print a one-line notice (``conkeeper: …``) on stderr, cleaned whole by privacy."""
+    from conkeeper.domain.messages import clean_message
+
+    sys.stderr.write(f"conkeeper: {clean_message(message)}\n")
+
+
+def error_line(exc: BaseException, command: str | None = None) -> str:
+    """The one line a person reads for a failed command, cleaned whole by privacy.
+
+    A :class:`CliError` (``command`` unset) says what is wrong and what to do; any other
+    exception was unexpected: it is logged and named, with the log as the place to look. A
+    full disk is named as the cause either way, since the log cannot be written then.
+    """
+    from conkeeper.domain.messages import disk_full_message, failure_message
+
+    full = disk_full_message(exc)
+    if full is not None:
+        return f"conkeeper: {full}"
+    if command is None:
+        return f"conkeeper: {failure_message(exc)}"
+    from conkeeper.storage.logfile import log_exception
+
+    log_exception(f"command '{command}' crashed")
+    return (
+        f"conkeeper: {command} failed: {type(exc).__name__}: {failure_message(exc)} "
+        "(details in the ConKeeper log; run 'conkeeper doctor')"
+    )
 
 
 @contextlib.contextmanager
@@ -61,7 +102,7 @@ def opened_store() -> Iterator[sqlite3.Connection]:
     from conkeeper.storage.store import StoreError
 
     try:
-        with project_store(on_notice=_notice) as conn:
+        with project_store(on_notice=notice) as conn:
             yield conn
     except StoreError as exc:
         raise CliError(str(exc)) from None
@@ -70,7 +111,3 @@ def opened_store() -> Iterator[sqlite3.Connection]:
         from conkeeper.storage.logfile import log
 
         log(problem, level="WARNING")
-
-
-def _notice(message: str) -> None:
-    sys.stderr.write(f"conkeeper: {message}\n")

@@ -66,6 +66,7 @@ class KeySpec(FrozenRecord):
         "allowed",
         "default",
         "description",
+        "ident",
         "max",
         "min",
         "name",
@@ -82,6 +83,7 @@ class KeySpec(FrozenRecord):
     max: int | None
     percent: bool
     url: bool
+    ident: bool
 
     def __init__(
         self,
@@ -94,6 +96,7 @@ class KeySpec(FrozenRecord):
         max: int | None = None,
         percent: bool = False,
         url: bool = False,
+        ident: bool = False,
     ) -> None:
         self._set(
             name=name,
@@ -105,6 +108,7 @@ class KeySpec(FrozenRecord):
             max=max,
             percent=percent,
             url=url,
+            ident=ident,
         )
 
     def expected(self) -> str:
@@ -122,6 +126,8 @@ class KeySpec(FrozenRecord):
             return unit
         if self.url:
             return "an http:// or https:// URL, or empty"
+        if self.ident:
+            return "letters, digits and . _ - : / @ + (no spaces, at most 200), or empty"
         return "a single line of text"
 
 
@@ -139,8 +145,8 @@ def _int(
     return KeySpec(name, "int", default, description, min=lo, max=hi, percent=percent)
 
 
-def _str(name: str, description: str, url: bool = False) -> KeySpec:
-    return KeySpec(name, "str", "", description, url=url)
+def _str(name: str, description: str, url: bool = False, ident: bool = False) -> KeySpec:
+    return KeySpec(name, "str", "", description, url=url, ident=ident)
 
 
 _SPECS: tuple[KeySpec, ...] = (
@@ -223,6 +229,18 @@ _SPECS: tuple[KeySpec, ...] = (
         "last changed (0 = off)",
         0,
     ),
+    _bool(
+        "team_sync",
+        False,
+        "Share this project's observations and summaries with the team server "
+        "('conkeeper team join' first)",
+    ),
+    _str(
+        "team_project_id",
+        "The project's id on the team server (empty = the normalized git origin URL)",
+        ident=True,
+    ),
+    _bool("team_share_prompts", False, "With team_sync, share the prompts too"),
 )
 
 KEYS: dict[str, KeySpec] = {spec.name: spec for spec in _SPECS}
@@ -257,6 +275,9 @@ class Config(FrozenRecord):
     obsidian_sync_target: str
     project_search_paths: str
     staleness_commits: int
+    team_sync: bool
+    team_project_id: str
+    team_share_prompts: bool
 
     def __init__(
         self,
@@ -284,6 +305,9 @@ class Config(FrozenRecord):
         obsidian_sync_target: str = "",
         project_search_paths: str = "",
         staleness_commits: int = 5,
+        team_sync: bool = False,
+        team_project_id: str = "",
+        team_share_prompts: bool = False,
     ) -> None:
         self._set(
             token_budget=token_budget,
@@ -309,6 +333,9 @@ class Config(FrozenRecord):
             obsidian_sync_target=obsidian_sync_target,
             project_search_paths=project_search_paths,
             staleness_commits=staleness_commits,
+            team_sync=team_sync,
+            team_project_id=team_project_id,
+            team_share_prompts=team_share_prompts,
         )
 
 
@@ -344,6 +371,7 @@ def token_budget_tokens(preset: str) -> int:
 # --------------------------------------------------------------------------- parsing values
 
 _INT_RE = LazyPattern(r"[+-]?[0-9][0-9_]*")
+_IDENT_RE = LazyPattern(r"[A-Za-z0-9._:/@+-]{1,200}")
 _CONTROL_RE = LazyPattern(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
 
 
@@ -397,6 +425,8 @@ def _parse_str(spec: KeySpec, raw: str) -> str:
         raise ValueError
     value = raw.strip()
     if spec.url and value and not re.fullmatch(r"https?://[^\s/?#]+\S*", value, re.IGNORECASE):
+        raise ValueError
+    if spec.ident and value and not _IDENT_RE.fullmatch(value):
         raise ValueError
     _encode_for_file(value)  # what cannot be written back is not a valid setting
     return value

@@ -6,9 +6,11 @@ module, so the format (the seed's, exactly) is defined once::
 
     - **2026-02-09 14:32:15** | correction | "no, use snake_case" | ref: previous assistant message
 
-The user's text keeps its ``|`` characters: the text field is the one double-quoted field and
-double quotes inside it become ``'``, so the closing ``" | ref:`` is unambiguous. Pure stdlib
-and cheap to import: hooks use it.
+The user's text is kept as written: inside the double-quoted text field a ``\\``, a ``|`` and
+a ``"`` are written ``\\\\``, ``\\|`` and ``\\"``, and :func:`parse_queue_line` reads them
+back, so ``parse(format(text))`` gives the text again (whitespace collapsed to one line, at most
+200 characters, HTML comment markers removed). Lines written before escaping (bare ``|``, no
+``"`` inside) are still read. Pure stdlib and cheap to import: hooks use it.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ QUEUE_REF = "ref: previous assistant message"
 QUEUE_TEXT_CHARS = 200
 LABELS = ("correction", "friction")
 
-_LINE = re.compile(
-    r"^- \*\*(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\*\* \| (?P<label>[a-z]+) \| "
-    r'"(?P<text>[^"]*)" \| ref: (?P<ref>.*)$'
-)
+_HEAD = r"^- \*\*(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\*\* \| (?P<label>[a-z]+) \| "
+_LINE = re.compile(_HEAD + r'"(?P<text>(?:[^"\\]|\\.)*)" \| ref: (?P<ref>.*)$')
+_OLD_LINE = re.compile(_HEAD + r'"(?P<text>[^"]*)" \| ref: (?P<ref>.*)$')  # before escaping
+_ESCAPED = re.compile(r"\\([\\|\"])")
 _STAMP = "%Y-%m-%d %H:%M:%S"
 
 
@@ -46,10 +48,10 @@ class QueueItem(FrozenRecord):
 
 
 def sanitize_queue_text(text: str, limit: int = QUEUE_TEXT_CHARS) -> str:
-    """User text fit for one queue line: one line, no double quotes (``'``), no HTML comment
-    markers, at most ``limit`` characters. Pipes are kept."""
+    """User text fit for one queue line, before escaping: one line, no HTML comment markers,
+    at most ``limit`` characters. Pipes and quotes are kept as written."""
     flat = " ".join(text.split())
-    flat = flat.replace('"', "'").replace("<!--", "").replace("-->", "")
+    flat = flat.replace("<!--", "").replace("-->", "")
     while "<!--" in flat or "-->" in flat:  # removing one marker can form another
         flat = flat.replace("<!--", "").replace("-->", "")
     flat = " ".join(flat.split())
@@ -61,15 +63,32 @@ def sanitize_queue_text(text: str, limit: int = QUEUE_TEXT_CHARS) -> str:
 def format_queue_line(label: str, text: str, when: float | None = None) -> str:
     """One queue line in the seed's exact format (with newline); ``when`` is epoch seconds."""
     stamp = time.strftime(_STAMP, time.localtime(time.time() if when is None else when))
-    return f'- **{stamp}** | {label} | "{sanitize_queue_text(text)}" | {QUEUE_REF}\n'
+    field = escape_queue_text(sanitize_queue_text(text))
+    return f'- **{stamp}** | {label} | "{field}" | {QUEUE_REF}\n'
+
+
+def escape_queue_text(text: str) -> str:
+    """``text`` as the queue line's quoted field: ``\\``, ``|`` and ``"`` escaped with ``\\``."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace('"', '\\"')
+
+
+def unescape_queue_text(field: str) -> str:
+    """The user's text from a quoted field that :func:`escape_queue_text` wrote."""
+    return _ESCAPED.sub(r"\1", field) if "\\" in field else field
 
 
 def parse_queue_line(line: str, number: int = 0) -> QueueItem | None:
     """The item on one line, or ``None`` when the line is not a queue entry."""
-    match = _LINE.match(line.strip())
-    if match is None:
-        return None
-    return QueueItem(number, match["when"], match["label"], match["text"], match["ref"])
+    stripped = line.strip()
+    match = _LINE.match(stripped)
+    if match is not None:
+        text = unescape_queue_text(match["text"])
+    else:
+        match = _OLD_LINE.match(stripped)  # written before escaping: taken literally
+        if match is None:
+            return None
+        text = match["text"]
+    return QueueItem(number, match["when"], match["label"], text, match["ref"])
 
 
 def parse_queue(text: str) -> list[QueueItem]:

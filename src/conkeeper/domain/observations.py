@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import PurePosixPath
 
 from conkeeper.domain.privacy import clean_or_empty
@@ -129,6 +129,32 @@ class Turn:
     prompt_number: int
     prompt: str | None  # None: the prompt was private or never captured
     events: list[ToolEvent] = field(default_factory=list)
+
+
+def clean_turns(turns: Iterable[Turn]) -> list[Turn]:
+    """The turns an extractor may read: every text (prompt, tool input summary, error, paths)
+    cleaned whole by the privacy module before anything selects words from it.
+
+    Rows stored before a privacy fix can still hold ``<private>`` text; an extractor that took
+    words from them (dropping markup on the way) would launder it into a title or a summary.
+    A prompt that is wholly private becomes ``None``: a private turn, never sent to an LLM.
+    """
+    from conkeeper.domain.privacy import clean_captured
+
+    cleaned = []
+    for turn in turns:
+        prompt = clean_captured(turn.prompt) if turn.prompt else None
+        events = [
+            replace(
+                event,
+                input_summary=clean_or_empty(event.input_summary),
+                error=(clean_captured(event.error) or None) if event.error else None,
+                paths=tuple(p for p in (clean_captured(p) for p in event.paths) if p),
+            )
+            for event in turn.events
+        ]
+        cleaned.append(Turn(turn.prompt_number, str(prompt) if prompt else None, events))
+    return cleaned
 
 
 def one_line(text: object) -> str:

@@ -436,19 +436,22 @@ def _front_matter_privacy(lines: list[str]) -> tuple[bool, str | None, list[str]
     unclosed = "" if fm.closed else " (front matter not closed)"
     if "private" in fm.values:
         raw = fm.values["private"]
-    else:
-        found = _near_miss_flag(plain, first, fm.end_line)
-        if found is None:
-            return False, None, []
-        line, raw = found
+        if parse_bool(raw) is not False:
+            return _flag_verdict(raw, unclosed, warnings)
+    for line, near in _near_miss_flags(plain, first, fm.end_line):
+        if parse_bool(near) is False:
+            continue  # a near-miss that says "not private" never outweighs a plain flag
         warnings.append(
             f"line {line}: the private flag is written unusually; the file is treated as "
             "private (write 'private: true')"
         )
-    flag = parse_bool(raw)
-    if flag is False:
-        return False, None, []
-    if flag is True:
+        return _flag_verdict(near, unclosed, warnings)
+    return False, None, []
+
+
+def _flag_verdict(raw: str, unclosed: str, warnings: list[str]) -> tuple[bool, str, list[str]]:
+    """The file is private: why, from a flag value that is true or unrecognised."""
+    if parse_bool(raw) is True:
         return True, f"front matter sets private: {raw}{unclosed}", warnings
     warnings.append(
         f"front matter 'private: {raw}' is not true or false; the file is treated as private"
@@ -456,31 +459,35 @@ def _front_matter_privacy(lines: list[str]) -> tuple[bool, str | None, list[str]
     return True, f"front matter sets private to an unrecognised value{unclosed}", warnings
 
 
-def _near_miss_flag(plain: list[str], first: int, end_line: int) -> tuple[int, str] | None:
-    """``(line number, raw value)`` of a quoted ``"private":`` key or a flow mapping
-    ``{private: …}`` in the front matter, or ``None``."""
+def _near_miss_flags(plain: list[str], first: int, end_line: int) -> list[tuple[int, str]]:
+    """``(line number, raw value)`` of every ``private:`` key the flat parser does not read as
+    the file's flag: a quoted key, a flow mapping ``{private: …}``, an indented key or a list
+    item (``  private: true``, ``- private: true``). A person who wrote one of them most
+    likely meant the file to be private, so each counts (fail closed)."""
+    found = []
     for i in range(first + 1, min(len(plain), first + max(end_line, 2))):
         stripped = plain[i].strip()
         if stripped in ("---", "..."):
             break
-        if plain[i][:1].isspace():
-            continue  # a nested value, not the file's flag
+        if stripped.startswith("- "):
+            stripped = stripped[2:].lstrip()
         match = _FM_KEY.match(stripped) or (stripped[:1] == "{" and _FM_FLOW.search(stripped))
         if match:
-            return i + 1, unquote(strip_inline_comment(match.group(1)))
-    return None
+            found.append((i + 1, unquote(strip_inline_comment(match.group(1)))))
+    return found
 
 
 class _Classified:
     """Per-line facts every reading needs, computed once."""
 
-    __slots__ = ("closable", "fences", "tags", "trusted")
+    __slots__ = ("closable", "fences", "tags", "trusted", "unpaired")
 
     def __init__(self, tags: list[int], fences: list[_Fence | None], closers: list[int]) -> None:
         self.tags = tags  # 1 open tag line, -1 close tag line, 0 neither
         self.fences = fences
         self.closable = [c >= 0 for c in closers]  # a matching closer follows this fence
         self.trusted = self.closable  # narrowed once the blind reading is known
+        self.unpaired = -1  # a fence left open when fences pair in order: no fence is trusted
 
 
 def _scan_blocks(info: _Classified, report: PrivacyReport) -> tuple[list[bool], list[bool]]:
@@ -511,10 +518,40 @@ def _classify(lines: list[str]) -> _Classified:
     if any(tags) and any(c >= 0 for c in closers):
         examples = _Classified(_without_examples(tags, closers), fences, closers)
         blind = _walk(examples, fences_in_blocks=False, honour_fences=False)
-        info.trusted = [
-            c >= 0 and not blind.hidden[i] and not blind.hidden[c] for i, c in enumerate(closers)
-        ]
+        info.unpaired = _unpaired_fence(fences, blind.hidden)
+        if info.unpaired >= 0:  # which fence is the stray one is a guess: no fence protects
+            info.trusted = [False] * len(closers)
+        else:
+            info.trusted = [
+                c >= 0 and not blind.hidden[i] and not blind.hidden[c]
+                for i, c in enumerate(closers)
+            ]
     return info
+
+
+def _unpaired_fence(fences: list[_Fence | None], hidden: list[bool]) -> int:
+    """The line index of a fence (outside every private block) that makes the pairing of
+    fences a guess, or -1 when they pair plainly.
+
+    Read in order as CommonMark pairs them, a fence left open at the end of the file is one
+    too many: any earlier fence may be the stray one, and a later code block can pair with
+    it so that a well-formed private block between them would read as code. The same holds
+    for a fence line of the open fence's character that cannot close it (``````python``, or
+    a shorter run): CommonMark reads it as content, a person as a new block. Privacy does
+    not guess.
+    """
+    opened: _Fence | None = None
+    at = -1
+    for i, here in enumerate(fences):
+        if here is None or hidden[i]:
+            continue
+        if opened is None:
+            opened, at = here, i
+        elif here.char == opened.char:
+            if not here.bare or here.length < opened.length:
+                return i  # content to CommonMark, a new block to a person: a guess
+            opened = None
+    return at if opened is not None else -1
 
 
 def _without_examples(tags: list[int], closers: list[int]) -> list[int]:
@@ -597,6 +634,11 @@ def _walk_warnings(walk: _Walk, info: _Classified, extra: list[tuple[int, int]])
         "</private>; it protects nothing and the <private> tags inside it count"
         for i in walk.distrusted
     ]
+    if info.unpaired >= 0:
+        warnings.append(
+            f"line {info.unpaired + 1}: code fence has no partner, so which fences pair is "
+            "ambiguous; no code fence protects <private> tags in this file"
+        )
     last_tag = max((i for i, tag in enumerate(info.tags) if tag), default=-1)
     warnings += [
         f"line {i + 1}: code fence is never closed; <private> tags after it still count"

@@ -1,9 +1,11 @@
 """Safe reading and writing of the user's memory files.
 
-Reading refuses what is not a memory file (binary, invalid UTF-8, oversized) with one clear
-message; writing is atomic (temp file + rename), keeps the file's permissions, never writes
-through a symlink that leads outside the memory root, and never replaces a file that changed
-on disk since it was read. Appends take an exclusive lock so parallel hooks never interleave.
+Reading for a write refuses what is not a memory file (binary, invalid UTF-8, oversized) with
+one clear message; reading to show or search (:func:`read_text_lenient`) replaces invalid UTF-8
+and names the file in a note, so nothing is dropped without a word. Writing is atomic (temp
+file + rename), keeps the file's permissions, never writes through a symlink that leads outside
+the memory root, and never replaces a file that changed on disk since it was read. Appends take
+an exclusive lock so parallel hooks never interleave.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ class MemoryFileError(Exception):
     """A memory file cannot be read or written; the message is one line meant for a person."""
 
 
+class MemoryFileMissing(MemoryFileError):
+    """The memory file does not exist (a normal case for optional files)."""
+
+
 class ConcurrentEditError(MemoryFileError):
     """The file changed on disk after it was read; writing now would clobber a human edit."""
 
@@ -45,26 +51,54 @@ def decode_text(data: bytes, path: Path | str = "<data>") -> str:
         ) from None
 
 
+def decode_lenient(data: bytes, path: Path | str = "<data>") -> tuple[str, str | None]:
+    """Decode memory-file bytes for reading (search, SessionStart, doctor): invalid UTF-8 is
+    read with each bad byte replaced by U+FFFD, and the one-line note returned with the text
+    says so, naming the file (``None`` when the bytes were valid). Binary content still
+    raises :class:`MemoryFileError`. Never used to write a file back: the bytes would be lost."""
+    if b"\x00" in data[:8192]:
+        raise MemoryFileError(f"{path}: looks like a binary file, not Markdown; skipped")
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8-sig", errors="replace")
+        return text, (
+            f"{path}: not valid UTF-8 (first bad byte at offset {exc.start}); read with "
+            "the bad bytes shown as \ufffd, re-save it as UTF-8"
+        )
+
+
 def read_text(path: Path, max_bytes: int = MAX_MEMORY_FILE_BYTES) -> str:
     """Read a memory file as text, or raise :class:`MemoryFileError` saying why it cannot be."""
+    return decode_text(_read_bytes(path, max_bytes), path)
+
+
+def read_text_lenient(path: Path, max_bytes: int = MAX_MEMORY_FILE_BYTES) -> tuple[str, str | None]:
+    """Read a memory file for showing or searching it: ``(text, note)`` where invalid UTF-8 is
+    replaced and named in ``note`` (:func:`decode_lenient`). A file that cannot be read at all
+    (missing, too large, no permission, binary) raises :class:`MemoryFileError`; a missing one
+    raises :class:`MemoryFileMissing`, which callers usually pass over without a word."""
+    return decode_lenient(_read_bytes(path, max_bytes), path)
+
+
+def _read_bytes(path: Path, max_bytes: int) -> bytes:
     try:
         size = path.stat().st_size
         if size > max_bytes:
             raise MemoryFileError(
                 f"{path}: {size} bytes is larger than the {max_bytes}-byte limit; skipped"
             )
-        data = path.read_bytes()
+        return path.read_bytes()
     except MemoryFileError:
         raise
     except IsADirectoryError:
         raise MemoryFileError(f"{path}: is a directory, expected a file") from None
     except FileNotFoundError:
-        raise MemoryFileError(f"{path}: no such file") from None
+        raise MemoryFileMissing(f"{path}: no such file") from None
     except PermissionError:
         raise MemoryFileError(f"{path}: permission denied; check the file's permissions") from None
     except OSError as exc:
         raise MemoryFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    return decode_text(data, path)
 
 
 def is_within(path: Path, root: Path) -> bool:

@@ -2,7 +2,8 @@
 
 The host gives SessionEnd about 1.5 s in total, so this hook only updates one row. Turning the
 session's tool events into observations and a summary (``conkeeper extract``, when this
-installation has it) runs in a new process session with no pipes back to the hook, so the hook
+installation has it, followed by a team sync when the project shares with a team) runs in a
+new process session with no pipes back to the hook, so the hook
 exits at once and the host never waits for it.
 """
 
@@ -31,10 +32,19 @@ def handle(ctx: HookContext) -> HookResult | None:
     except Exception as exc:
         ctx.log(f"could not mark the session ended: {exc}", "WARNING")
     if importlib.util.find_spec(EXTRACT_MODULE) is not None:
-        start_detached(
-            ctx, ["extract", "--session", ctx.payload.session_id, "--quiet", "--backup-if-due"]
-        )
+        args = ["extract", "--session", ctx.payload.session_id, "--quiet", "--backup-if-due"]
+        start_detached(ctx, [*args, "--team-sync"] if _team_sync_on(ctx) else args)
     return None
+
+
+def _team_sync_on(ctx: HookContext) -> bool:
+    """Whether the project shares with a team this data home has joined: the detached worker
+    then pushes after extracting (the hook itself never touches the network)."""
+    from conkeeper.domain.paths import data_folder
+
+    if not ctx.config.team_sync:
+        return False
+    return os.path.isfile(os.path.join(data_folder(ctx.env), "team", "credentials.json"))
 
 
 def start_detached(ctx: HookContext, args: list[str]) -> int | None:

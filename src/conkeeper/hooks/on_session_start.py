@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from conkeeper.services.upkeep.freshness.report import Report
 
 PRUNE_EVERY_S = 6 * 3600
+MAX_NAMED = 8  # files named in the systemMessage; the rest are counted
 
 
 def handle(ctx: HookContext) -> HookResult | None:
@@ -46,13 +47,45 @@ def handle(ctx: HookContext) -> HookResult | None:
         info.injected_at = _mark_injected(ctx, source)
         info.freshness = _freshness(ctx)
         info.health = _health(ctx)
+        info.team = _team(ctx)
     problems: list[str] = []
+    unread: list[str] = []
     text = build_session_context(
-        ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems
+        ctx.location, ctx.config, conn, info, env=ctx.env, problems=problems, notes=unread
     )
     for problem in problems:
         ctx.log(problem, "WARNING")
-    return HookResult(additional_context=text, system_message=" ".join(notes) or None)
+    for note in unread:
+        ctx.log(f"memory file not read whole: {note}", "WARNING")
+    parts = [" ".join(notes), unread_files_message(unread) or ""]
+    return HookResult(
+        additional_context=text, system_message="\n".join(p for p in parts if p) or None
+    )
+
+
+def unread_files_message(notes: list[str]) -> str | None:
+    """The note shown to the person when memory files could not be read whole (named one per
+    line), so a file never drops out of the agent's context without a word."""
+    if not notes:
+        return None
+    shown = notes[:MAX_NAMED]
+    more = len(notes) - len(shown)
+    lines = [f"ConKeeper: {len(notes)} memory file(s) not loaded whole:"]
+    lines += [f"- {note}" for note in shown]
+    if more:
+        lines.append(f"- and {more} more (see 'conkeeper doctor')")
+    return "\n".join(lines)
+
+
+def _team(ctx: HookContext) -> list[dict[str, str]]:
+    """Teammates' newest decisions and bug fixes, from the cache the last team sync wrote (a
+    small file; the hook never asks the server)."""
+    if not ctx.config.team_sync or ctx.location is None:
+        return []
+    from conkeeper.domain.paths import data_folder
+    from conkeeper.services.team.recent import read_recent
+
+    return read_recent(data_folder(ctx.env), ctx.location.identity)
 
 
 def _mark_injected(ctx: HookContext, source: str) -> float | None:

@@ -261,7 +261,7 @@ def run_hook(
             return 0
         payload = parse_payload(neutral)
         ctx = build_context(payload, canonical, environ, agent)
-        result = handler.handle(ctx)
+        result = _cleaned_notices(handler.handle(ctx))
         ctx.close()
         out, err, code = agent.render(host_event, canonical, result)
         _write(stdout or sys.stdout, out)
@@ -276,6 +276,21 @@ def run_hook(
         if ctx is not None:
             with contextlib.suppress(Exception):
                 ctx.close()
+
+
+def _cleaned_notices(result: HookResult | None) -> HookResult | None:
+    """``result`` with its note to the user and its block reason cleaned whole by the privacy
+    module (a notice may quote a file name, a prompt or an error); the injected context is
+    cleaned where it is built. Imports nothing when there is no notice (the common case)."""
+    if result is None or not (result.system_message or result.block_reason):
+        return result
+    from conkeeper.domain.messages import clean_message
+
+    if result.system_message:
+        result.system_message = clean_message(result.system_message)
+    if result.block_reason:
+        result.block_reason = clean_message(result.block_reason)
+    return result
 
 
 def _write(stream: IO[str], text: str) -> None:

@@ -98,18 +98,18 @@ def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
     return dump(out), "", 0
 
 
-def script(event: str, python: str | None = None) -> str:
+def script(event: str, launcher: str | None = None) -> str:
     """The executable file Cline runs for one event (POSIX shell)."""
     from conkeeper.hosts.spec import hook_command
 
     return (
         "#!/bin/sh\n# ConKeeper hook (managed by 'conkeeper install --agent cline')\n"
-        f"exec {hook_command(NAME, event, python)}\n"
+        f"exec {hook_command(NAME, event, launcher)}\n"
     )
 
 
 def integration(
-    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+    scope: str, root: Path, env: Mapping[str, str] | None = None, launcher: str | None = None
 ) -> Integration:
     """Hook scripts and a rule file in ``.clinerules`` (project) or Cline's global folders;
     the MCP server in VS Code's Cline settings (user scope)."""
@@ -147,9 +147,11 @@ def integration(
     return Integration(
         agent=NAME,
         scope=scope,
-        scripts=HookScripts(folder, {event: script(event, python) for event in EVENTS}),
+        scripts=HookScripts(folder, {event: script(event, launcher) for event in EVENTS}),
         mcp=(
-            McpRegistration(settings, "mcpServers", {**mcp_server_entry(python), "disabled": False})
+            McpRegistration(
+                settings, "mcpServers", {**mcp_server_entry(launcher), "disabled": False}
+            )
             if scope == "user"
             else None
         ),

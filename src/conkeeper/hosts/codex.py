@@ -107,7 +107,7 @@ def transcripts_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def integration(
-    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+    scope: str, root: Path, env: Mapping[str, str] | None = None, launcher: str | None = None
 ) -> Integration:
     """``.codex/hooks.json`` + ``.codex/config.toml`` (project) or the same under ``~/.codex``."""
     from conkeeper.domain.paths import home_dir
@@ -134,7 +134,7 @@ def integration(
     def handler(event: HookEvent) -> dict[str, Any]:
         return {
             "type": "command",
-            "command": hook_command(NAME, event.name, python),
+            "command": hook_command(NAME, event.name, launcher),
             "timeout": event.timeout,
         }
 
@@ -142,7 +142,9 @@ def integration(
         agent=NAME,
         scope=scope,
         hooks=HooksFile(base / "hooks.json", "grouped", events, handler),
-        mcp=McpRegistration(base / "config.toml", "mcp_servers", mcp_server_entry(python), "toml"),
+        mcp=McpRegistration(
+            base / "config.toml", "mcp_servers", mcp_server_entry(launcher), "toml"
+        ),
         notes=(
             "Codex asks you to review and trust new command hooks before they run (/hooks); "
             "project hooks load only in a trusted project",

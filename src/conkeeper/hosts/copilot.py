@@ -88,7 +88,7 @@ def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
 
 
 def integration(
-    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+    scope: str, root: Path, env: Mapping[str, str] | None = None, launcher: str | None = None
 ) -> Integration:
     """A hooks file of ConKeeper's own, MCP in ``.vscode/mcp.json`` (project) or
     ``~/.copilot/mcp-config.json`` (user), the instructions snippet (project)."""
@@ -109,14 +109,16 @@ def integration(
     def handler(event: HookEvent) -> dict[str, Any]:
         return {
             "type": "command",
-            "bash": hook_command(NAME, event.name, python),
+            "bash": hook_command(NAME, event.name, launcher),
             "timeoutSec": event.timeout,
         }
 
     if scope == "project":
         hooks_path = root / ".github" / "hooks" / "conkeeper.json"
         mcp = McpRegistration(
-            root / ".vscode" / "mcp.json", "servers", {"type": "stdio", **mcp_server_entry(python)}
+            root / ".vscode" / "mcp.json",
+            "servers",
+            {"type": "stdio", **mcp_server_entry(launcher)},
         )
         instructions = Instructions(root / ".github" / "copilot-instructions.md", INSTRUCTIONS_TEXT)
     else:
@@ -124,7 +126,7 @@ def integration(
         mcp = McpRegistration(
             home_dir(env) / ".copilot" / "mcp-config.json",
             "mcpServers",
-            {"type": "local", **mcp_server_entry(python), "tools": ["*"]},
+            {"type": "local", **mcp_server_entry(launcher), "tools": ["*"]},
         )
         instructions = None
     return Integration(

@@ -86,7 +86,7 @@ def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
 
 
 def integration(
-    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+    scope: str, root: Path, env: Mapping[str, str] | None = None, launcher: str | None = None
 ) -> Integration:
     """``hooks.json`` and ``mcp.json`` in ``.cursor`` (or ``~/.cursor``); a project rule."""
     from conkeeper.domain.paths import home_dir
@@ -105,7 +105,7 @@ def integration(
     events = tuple(HookEvent(name, canonical, None, 10) for name, canonical in EVENTS.items())
 
     def handler(event: HookEvent) -> dict[str, Any]:
-        return {"command": hook_command(NAME, event.name, python), "timeout": event.timeout}
+        return {"command": hook_command(NAME, event.name, launcher), "timeout": event.timeout}
 
     rule = (
         "---\ndescription: ConKeeper project memory\nalwaysApply: true\n---\n\n" + INSTRUCTIONS_TEXT
@@ -114,7 +114,7 @@ def integration(
         agent=NAME,
         scope=scope,
         hooks=HooksFile(base / "hooks.json", "flat", events, handler, top={"version": 1}),
-        mcp=McpRegistration(base / "mcp.json", "mcpServers", mcp_server_entry(python)),
+        mcp=McpRegistration(base / "mcp.json", "mcpServers", mcp_server_entry(launcher)),
         instructions=(
             Instructions(root / ".cursor" / "rules" / "conkeeper.mdc", rule, "file")
             if scope == "project"

@@ -142,7 +142,7 @@ def transcripts_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def integration(
-    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+    scope: str, root: Path, env: Mapping[str, str] | None = None, launcher: str | None = None
 ) -> Integration:
     """Hooks and ``mcpServers`` in ``.gemini/settings.json`` (or ``~/.gemini/settings.json``)."""
     from conkeeper.domain.paths import home_dir
@@ -167,7 +167,7 @@ def integration(
         return {
             "name": f"conkeeper-{event.name}",
             "type": "command",
-            "command": hook_command(NAME, event.name, python),
+            "command": hook_command(NAME, event.name, launcher),
             "timeout": event.timeout,
         }
 
@@ -176,5 +176,5 @@ def integration(
         agent=NAME,
         scope=scope,
         hooks=HooksFile(path, "grouped", events, handler),
-        mcp=McpRegistration(path, "mcpServers", mcp_server_entry(python)),
+        mcp=McpRegistration(path, "mcpServers", mcp_server_entry(launcher)),
     )

@@ -35,19 +35,24 @@ history of past sessions in ConKeeper.
 """
 
 
-def python_command(python: str | None = None) -> str:
-    """How a hook or MCP registration starts this ConKeeper: ``<python> -m conkeeper``."""
-    return f"{shlex.quote(python or sys.executable)} -m conkeeper"
+def python_command(launcher: str | None = None) -> str:
+    """How a hook starts ConKeeper: the ``launcher`` (``<data home>/bin/conkeeper``, which
+    finds a working interpreter itself), or this interpreter's ``-m conkeeper`` without one."""
+    if launcher:
+        return shlex.quote(launcher)
+    return f"{shlex.quote(sys.executable)} -m conkeeper"
 
 
-def hook_command(host: str, event: str, python: str | None = None) -> str:
+def hook_command(host: str, event: str, launcher: str | None = None) -> str:
     """The shell command an agent runs for one of its hook events."""
-    return f"{python_command(python)} hook --host {host} {event}"
+    return f"{python_command(launcher)} hook --host {host} {event}"
 
 
-def mcp_server_entry(python: str | None = None) -> dict[str, Any]:
+def mcp_server_entry(launcher: str | None = None) -> dict[str, Any]:
     """The stdio MCP server registration most agents share (``command`` + ``args``)."""
-    return {"command": python or sys.executable, "args": ["-m", "conkeeper", "mcp"]}
+    if launcher:
+        return {"command": launcher, "args": ["mcp"]}
+    return {"command": sys.executable, "args": ["-m", "conkeeper", "mcp"]}
 
 
 def is_own(value: object) -> bool:
@@ -58,10 +63,18 @@ def is_own(value: object) -> bool:
         args = value.get("args")
         if isinstance(args, list) and args[-2:] == ["conkeeper", "mcp"]:
             return True
+        command = value.get("command")
+        if args == ["mcp"] and isinstance(command, str) and _is_launcher(command):
+            return True
         return any(is_own(v) for v in value.values())
     if isinstance(value, list):
         return any(is_own(v) for v in value)
     return False
+
+
+def _is_launcher(command: str) -> bool:
+    """ConKeeper's launcher or console script: a path whose last part is ``conkeeper``."""
+    return command.replace("\\", "/").rsplit("/", 1)[-1] in ("conkeeper", "conkeeper.exe")
 
 
 @dataclass(frozen=True)

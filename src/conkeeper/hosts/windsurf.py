@@ -70,7 +70,7 @@ def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
 
 
 def integration(
-    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+    scope: str, root: Path, env: Mapping[str, str] | None = None, launcher: str | None = None
 ) -> Integration:
     """Hooks in ``.windsurf/hooks.json`` or ``~/.codeium/windsurf/hooks.json``; MCP (user
     file only); an always-on rule in the project."""
@@ -91,7 +91,7 @@ def integration(
     events = tuple(HookEvent(name, canonical) for name, canonical in EVENTS.items())
 
     def handler(event: HookEvent) -> dict[str, Any]:
-        return {"command": hook_command(NAME, event.name, python), "show_output": False}
+        return {"command": hook_command(NAME, event.name, launcher), "show_output": False}
 
     rule = "---\ntrigger: always_on\n---\n\n" + INSTRUCTIONS_TEXT
     return Integration(
@@ -99,7 +99,7 @@ def integration(
         scope=scope,
         hooks=HooksFile(base / "hooks.json", "flat", events, handler),
         mcp=(
-            McpRegistration(user_base / "mcp_config.json", "mcpServers", mcp_server_entry(python))
+            McpRegistration(user_base / "mcp_config.json", "mcpServers", mcp_server_entry(launcher))
             if scope == "user"
             else None
         ),

@@ -61,7 +61,7 @@ def rules_file(root: Path) -> Path:
 
 
 def integration(
-    scope: str, root: Path, env: Mapping[str, str] | None = None, python: str | None = None
+    scope: str, root: Path, env: Mapping[str, str] | None = None, launcher: str | None = None
 ) -> Integration:
     """``context_servers`` in ``.zed/settings.json`` (or the user's), the rules snippet."""
     from conkeeper.domain.paths import home_dir
@@ -80,7 +80,7 @@ def integration(
     return Integration(
         agent=NAME,
         scope=scope,
-        mcp=McpRegistration(settings, "context_servers", mcp_server_entry(python)),
+        mcp=McpRegistration(settings, "context_servers", mcp_server_entry(launcher)),
         instructions=(
             Instructions(rules_file(root), INSTRUCTIONS_TEXT) if scope == "project" else None
         ),

@@ -108,11 +108,15 @@ def search(
     category: str | None = None,
     all_projects: bool = False,
     all_time: bool = False,
+    team: bool = False,
 ) -> dict[str, Any]:
     """A compact index of hits (id, where, a short snippet), ranked by the search service.
 
     Its notices say when the session window left older session files out, as the CLI does,
-    so an agent knows to ask again with ``all_time``.
+    so an agent knows to ask again with ``all_time``, and name memory files that could not be
+    read whole (invalid UTF-8 read with replacements, or skipped for size or permissions). With
+    ``team``, the team server's hits for this project follow, each with its ``author``
+    (``source`` "team"; a notice when the team could not be asked).
     """
     from conkeeper.services.search.engine import SearchError, SearchRequest
     from conkeeper.services.search.engine import search as run_search
@@ -134,16 +138,52 @@ def search(
     except SearchError as exc:
         raise ToolInputError(str(exc)) from None
     hits = [_compact_hit(hit) for hit in response.hits]
+    notices = [
+        *response.notices,
+        *_window_notice(response.window),
+        *(f"not read whole: {path}: {why}" for path, why in response.unread),
+    ]
+    if team:
+        hits += _team_hits(cwd, query, limit, notices)
     payload = {
         "query": response.query,
         "scope": response.scope,
         "count": len(hits),
         "hits": hits,
-        "notices": [*response.notices, *_window_notice(response.window)],
+        "notices": notices,
         "next": "read_memory(path) for a memory file; get_observations(ids) for obs:N hits; "
         "summary(session) for summary:N hits",
     }
     return _finish(payload, _redact)
+
+
+def _team_hits(cwd: Path, query: str, limit: int, notices: list[str]) -> list[dict[str, Any]]:
+    """The team server's hits for this project as index lines with their author; text written
+    by teammates' agents, marked as such."""
+    from conkeeper.services.team.search import team_search
+
+    found = team_search(cwd, query, limit)
+    if found.error:
+        notices.append(f"team search: {found.error}")
+    items = []
+    for hit in found.hits:
+        snippet = " ".join(str(hit["subtitle"] or hit["narrative"]).split())
+        items.append(
+            {
+                "id": f"team:{hit['uid'][:16]}",
+                "source": "team",
+                "author": hit["author"],
+                "type": hit["type"],
+                "title": hit["title"],
+                "snippet": snippet[: MAX_SNIPPET - 1] + "…"
+                if len(snippet) > MAX_SNIPPET
+                else snippet,
+                "facts": hit["facts"][:5],
+                "project": hit["project"],
+                "score": hit.get("score", 0),
+            }
+        )
+    return items
 
 
 def _window_notice(window: str) -> list[str]:

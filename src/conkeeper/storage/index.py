@@ -261,6 +261,21 @@ def count_older_sessions(conn: sqlite3.Connection, root_ids: list[int], before_m
     return int(row[0])
 
 
+def unread_files(conn: sqlite3.Connection, root_ids: list[int]) -> list[tuple[int, str, str, str]]:
+    """``(root id, relative path, kind, note)`` of every indexed file of ``root_ids`` that a
+    search could not read whole: skipped (too large, unreadable, binary) or read with invalid
+    UTF-8 replaced. A search names them, so no file drops out of its results without a word."""
+    if not root_ids:
+        return []
+    marks = ",".join("?" * len(root_ids))
+    rows = conn.execute(
+        "SELECT root_id, rel_path, kind, note FROM index_files "
+        f"WHERE root_id IN ({marks}) AND note IS NOT NULL AND note != '' ORDER BY rel_path",
+        root_ids,
+    ).fetchall()
+    return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+
 def _same_stamps(files: dict[str, FileStat], known: dict[str, tuple[int, int, int, str]]) -> bool:
     """True when the index holds exactly these files with these sizes and mtimes."""
     if len(files) != len(known):

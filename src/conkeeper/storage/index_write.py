@@ -4,10 +4,11 @@ Why it exists: this is the costly half of keeping the index in step with the fil
 needed only when a file changed. :func:`conkeeper.storage.index.refresh_root` imports it then,
 so a no-change search never loads the parser or the privacy module.
 
-Pipeline for one file: read bytes → sha256 → decode (binary / invalid UTF-8 / oversized files are
-*skipped* with a note) → :func:`conkeeper.domain.privacy.clean_for_index` (hidden lines become
-empty, line numbers kept) → :func:`conkeeper.domain.memory.parse_entries` → one row per section
-(long sections are cut into chunks of :data:`CHUNK_LINES` lines). Raw text never reaches the
+Pipeline for one file: read bytes → sha256 → decode (binary / unreadable / oversized files
+are *skipped* with a note; invalid UTF-8 is indexed with U+FFFD and a note naming it) →
+:func:`conkeeper.domain.privacy.clean_for_index` (hidden lines become empty, line numbers kept)
+→ :func:`conkeeper.domain.memory.parse_entries` → one row per section (long sections are cut
+into chunks of :data:`CHUNK_LINES` lines). Raw text never reaches the
 database: private content is gone before the first ``INSERT``.
 
 Incremental rule: a file whose size and mtime match its row is unchanged; otherwise its content
@@ -37,7 +38,7 @@ from typing import Literal, NamedTuple
 from conkeeper.domain.categories import parse_tag_line
 from conkeeper.domain.memory import Entry, parse_entries
 from conkeeper.domain.privacy import clean_for_index
-from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, decode_text
+from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, decode_lenient
 from conkeeper.storage.index_scan import (
     RACY_WINDOW_NS,
     FileKind,
@@ -339,7 +340,7 @@ def entry_rows(blanked: str) -> list[EntryRow]:
 def prepare_file(stat: FileStat, kind: FileKind, data: bytes, digest: str) -> PreparedFile:
     """Decode, blank private content and parse one file's bytes into rows (never raises)."""
     try:
-        text = decode_text(data, stat.rel)
+        text, note = decode_lenient(data, stat.rel)  # bad UTF-8: replaced, and named in note
     except MemoryFileError as exc:
         return PreparedFile(stat, kind, digest, "skipped", str(exc))
     blanked = clean_for_index(text)  # private content blanked, secrets redacted
@@ -351,7 +352,7 @@ def prepare_file(stat: FileStat, kind: FileKind, data: bytes, digest: str) -> Pr
         return PreparedFile(stat, kind, digest, "skipped", f"{stat.rel}: cannot be parsed ({exc})")
     if not rows and hides and not blanked.strip():
         return PreparedFile(stat, kind, digest, "private", None, [], True)
-    return PreparedFile(stat, kind, digest, "ok", None, rows, hides)
+    return PreparedFile(stat, kind, digest, "ok", note, rows, hides)
 
 
 def _visible_count(text: str) -> int:

@@ -58,7 +58,11 @@ def _templates() -> Jinja2Templates:
 
 def _error_page(templates: Jinja2Templates) -> Callable[[int, str], Any]:
     async def refuse(status: int, sentence: str) -> Response:
-        body = templates.get_template("error.html").render(message=sentence, bare=True)
+        from conkeeper.domain.messages import clean_message
+
+        body = templates.get_template("error.html").render(
+            message=clean_message(sentence), bare=True
+        )
         return HTMLResponse(body, status_code=status)
 
     return refuse
@@ -78,10 +82,15 @@ def create_app(
         return response
 
     async def on_crash(request: Request, exc: Exception) -> Response:
+        from conkeeper.domain.messages import disk_full_message
         from conkeeper.storage.logfile import log_exception
 
+        full = disk_full_message(exc)
+        if full is not None:  # the log cannot be written either: say what to do
+            response: Response = await refuse(507, full[:1].upper() + full[1:] + ".")
+            return response
         log_exception(f"viewer: {request.url.path} failed")
-        response: Response = await refuse(
+        response = await refuse(
             500, "The viewer hit an internal error; the details are in ConKeeper's log."
         )
         return response

@@ -282,6 +282,7 @@ async def queue_page(request: Request) -> Response:
 
 async def queue_action(request: Request) -> Response:
     """Apply or reject one queued item through the same routing as the CLI, then go back."""
+    from conkeeper.domain.messages import clean_message, disk_full_message
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
 
@@ -304,4 +305,10 @@ async def queue_action(request: Request) -> Response:
         message = "That queue item is not valid; reload the queue."
     except (RoutingError, MemoryFileError) as exc:
         message = str(exc)
-    return RedirectResponse("/queue?" + urlencode({"message": message}), status_code=303)
+    except OSError as exc:  # a full disk is said as such; anything else is a crash page
+        message = disk_full_message(exc) or ""
+        if not message:
+            raise
+
+    query = urlencode({"message": clean_message(message)})  # the URL carries it: clean first
+    return RedirectResponse("/queue?" + query, status_code=303)

@@ -227,12 +227,12 @@ def _decoded(path: Path, current: bytes) -> str:
 def _refuse_known(rule: str, relative: str, current: str) -> None:
     """Refuse an entry the target already holds (the analysis core's deduplication, so a
     convention is never written twice)."""
-    from conkeeper.domain.privacy import strip_private
+    from conkeeper.domain.privacy import clean_for_injection, clean_or_empty, clip
     from conkeeper.services.analysis.reflection.known import KnownItem, bullets, match
 
-    same = match(rule, [KnownItem(relative, b) for b in bullets(strip_private(current))])
-    if same is not None:
-        raise RoutingError(f"{relative} already holds this: {same.text[:80]}")
+    same = match(rule, [KnownItem(relative, b) for b in bullets(clean_for_injection(current))])
+    if same is not None:  # the entry is quoted cleaned whole, then cut
+        raise RoutingError(f"{relative} already holds this: {clip(clean_or_empty(same.text), 80)}")
 
 
 def dequeue_theme(memory_dir: Path, text: str, source: str = "reflect") -> list[QueueItem]:

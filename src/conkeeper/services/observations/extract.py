@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conkeeper.domain.config import Config, load_config
-from conkeeper.domain.observations import Observation, Summary, Turn
+from conkeeper.domain.observations import Observation, Summary, Turn, clean_turns
 from conkeeper.domain.tokens import estimate_tokens
 from conkeeper.services.observations import budget, prompts
 from conkeeper.services.observations.llm_extractors import (
@@ -156,7 +156,7 @@ def extract_session(
     name = extractor or cfg.extractor
     do_summary = info.status != "active" if summarize is None else summarize
     result = ExtractResult(session_id, name)
-    turns = load_turns(conn, session_id)
+    turns = clean_turns(load_turns(conn, session_id))  # old rows may predate a privacy fix
     if name == LOCAL:
         _run_local(conn, info, turns, do_summary, result)
         return result

@@ -110,7 +110,8 @@ def extract_observations(turns: Sequence[Turn], root: str | None = None) -> list
     scan = _scan(turns)
     produced: list[Observation] = []
     for failure, passed, prompt_number in scan.bugfixes:
-        produced.append(_bugfix(failure, passed, prompt_number, _prompt_of(turns, prompt_number)))
+        prompts = (_prompt_of(turns, failure.prompt_number), _prompt_of(turns, prompt_number))
+        produced.append(_bugfix(failure, passed, prompt_number, prompts))
     for turn in turns:
         produced.extend(_turn_observations(turn, scan))
     for failure in scan.unresolved:
@@ -262,30 +263,43 @@ def _error_line(event: ToolEvent) -> str:
     return clamp_chars(text, 110)
 
 
-def _bugfix(failure: _Failure, passed: ToolEvent, prompt_number: int, prompt: str) -> Observation:
+def _bugfix(
+    failure: _Failure, passed: ToolEvent, prompt_number: int, prompts: tuple[str, str]
+) -> Observation:
+    """A failure fixed by edits: the observation belongs to the prompt the fix passed in; each
+    event is tied to the prompt during which it happened (``prompts``: the failure's prompt
+    text and the fix's)."""
     runner = failure.command.key.split(":", 1)[-1]
     files = unique(failure.edits)
     what = {"test": "tests", "build": "build", "lint": "lint check"}.get(failure.command.kind)
     label = f"{runner} {what}" if what else f"`{_short_command(runner, 30)}`"
     title = f"Fix failing {label} in {_names(files, 2)}"
+    failed_in, fixed_in = failure.prompt_number, prompt_number
     facts = [
-        f"`{_short_command(failure.event.input_summary)}` failed: {_error_line(failure.event)}",
+        f"`{_short_command(failure.event.input_summary)}` failed: {_error_line(failure.event)}"
+        + (f" (prompt {failed_in})" if failed_in != fixed_in else ""),
         f"Fix edited {', '.join(files[:6])}" + (" and more" if len(files) > 6 else ""),
-        f"`{_short_command(passed.input_summary)}` passed after the fix",
+        f"`{_short_command(passed.input_summary)}` passed after the fix"
+        + (f" (prompt {fixed_in})" if failed_in != fixed_in else ""),
     ]
     if failure.attempts > 1:
         facts.append(f"{failure.attempts} failing runs of {runner} before it passed")
-    narrative = (
-        f'While working on "{_excerpt(prompt)}", {facts[0]}. '
-        f"The fix changed {', '.join(files)}, and {facts[2]}."
-    )
+    failure_prompt, fix_prompt = prompts
+    narrative = f'While working on "{_excerpt(failure_prompt)}", {facts[0]}. '
+    if failed_in != fixed_in:
+        narrative += (
+            f'Then, during prompt {fixed_in} ("{_excerpt(fix_prompt)}"), the fix changed '
+            f"{', '.join(files)}, and {facts[2]}."
+        )
+    else:
+        narrative += f"The fix changed {', '.join(files)}, and {facts[2]}."
     return Observation(
         type="bugfix",
         title=title,
         subtitle=f"{label} failed with {_error_line(failure.event)}; fixed in {_names(files)}",
         facts=facts,
         narrative=narrative,
-        concepts=_concepts(files, failure.event.error or "", "fix", prompt),
+        concepts=_concepts(files, failure.event.error or "", "fix", fix_prompt),
         files=files,
         prompt_number=prompt_number,
     )

@@ -77,6 +77,7 @@ from conkeeper.storage.index import (
     open_index_store,
     project_root,
     refresh_root,
+    unread_files,
 )
 from conkeeper.storage.index_query import RECENCY_BOOST as RECENCY_BOOST
 from conkeeper.storage.index_query import RECENCY_HALF_DAYS as RECENCY_HALF_DAYS
@@ -334,7 +335,16 @@ class SearchHit(FrozenRecord):
 class SearchResponse(Record):
     """Hits in relevance order plus what a front door needs to present them."""
 
-    __slots__ = ("hits", "notices", "query", "refreshed", "scope", "truncated_query", "window")
+    __slots__ = (
+        "hits",
+        "notices",
+        "query",
+        "refreshed",
+        "scope",
+        "truncated_query",
+        "unread",
+        "window",
+    )
     query: str
     scope: str
     hits: list[SearchHit]
@@ -342,6 +352,7 @@ class SearchResponse(Record):
     refreshed: RefreshStats
     truncated_query: bool
     window: str  # "N older session files not searched; ..." when --sessions left some out
+    unread: list[tuple[str, str]]  # (display path, why): files searched with replacements or not
 
     def __init__(
         self,
@@ -357,6 +368,7 @@ class SearchResponse(Record):
         self.notices = [] if notices is None else notices
         self.refreshed = RefreshStats() if refreshed is None else refreshed
         self.truncated_query, self.window = truncated_query, window
+        self.unread = []
 
     @property
     def matches(self) -> int:
@@ -386,7 +398,12 @@ class SearchResponse(Record):
             "files": self.files,
             "records": self.records,
             "results": [h.to_json() for _path, hits in group_by_file(self.hits) for h in hits],
-            "notices": [*self.notices, *([self.window] if self.window else [])],
+            "notices": [
+                *self.notices,
+                *([self.window] if self.window else []),
+                *(f"{path}: {why}" for path, why in self.unread),
+            ],
+            "unread_files": [{"path": path, "note": why} for path, why in self.unread],
         }
 
 
@@ -869,6 +886,7 @@ def _run(
         refreshed,
         plan.truncated,
     )
+    response.unread = _unread(store.conn, roots, request)
     if plan.truncated:
         response.notices.append(f"the query was cut to its first {MAX_TERMS} terms")
     if plan.empty:
@@ -889,6 +907,20 @@ def _run(
     response.hits = rank_hits(hits, plan, ctx.weights(), limit)
     response.window = _window_note(ctx)
     return response
+
+
+def _unread(
+    conn: sqlite3.Connection, roots: dict[int, IndexRoot], request: SearchRequest
+) -> list[tuple[str, str]]:
+    """``(display path, why)`` of the searched files that could not be read whole (skipped, or
+    read with invalid UTF-8 replaced): never dropped from the results without a word."""
+    wanted = set(request.sources)
+    out = []
+    for root_id, rel, kind, note in unread_files(conn, list(roots)):
+        if kind in wanted:
+            why = note[len(rel) + 2 :] if note.startswith(rel + ": ") else note
+            out.append((f"{roots[root_id].display}/{rel}", why))
+    return out
 
 
 def _window_note(ctx: SearchContext) -> str:
@@ -1101,6 +1133,7 @@ def format_markdown(response: SearchResponse) -> str:
     (observations, summaries, prompts) get a labelled block each."""
     query = echo_query(response.query)
     window = f"\n({response.window})\n" if response.window else ""
+    window += "".join(f"\n(not read whole: {path}: {why})\n" for path, why in response.unread)
     if not response.hits:
         return f'No results found for "{query}" in {response.scope}.\n' + window
     out = [f'## Results for: "{query}"', ""]

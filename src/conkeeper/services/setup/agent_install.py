@@ -1,35 +1,61 @@
-"""``conkeeper install --agent NAME``: write ConKeeper into another agent's own files.
+"""``conkeeper install [--agent NAME]``: write ConKeeper into an agent's own files, and take it
+back out byte for byte.
 
-Each agent's module in :mod:`conkeeper.hosts` describes where its hooks, MCP registration and
-instructions live (an :class:`~conkeeper.hosts.spec.Integration`); this module turns that into a
-:class:`Plan` of file changes, shown before anything is written, and applies it.
+One code path for every agent, Claude Code included. Each agent's module in
+:mod:`conkeeper.hosts` describes where its hooks, MCP registration and instructions live (an
+:class:`~conkeeper.hosts.spec.Integration`); this module turns that into a :class:`Plan` of file
+changes, shown before anything is written, and applies it through
+:mod:`conkeeper.domain.safewrite` (the shared lock, the journal ``conkeeper undo`` reads).
 
-The rules, for every agent alike:
+Every file is handled the same way, by one of three targets (a JSON file, a block between marker
+lines, a file of ConKeeper's own):
 
-* only ConKeeper's own entries are added, replaced or removed (recognised by the command they
-  run, or by the marked snippet); the user's entries are never touched, and a user entry that
-  already uses ConKeeper's MCP name is left alone with a warning;
-* a second install changes nothing; ``uninstall`` removes exactly what install added;
-* before a file is first changed, its exact bytes are kept in the data home, so an uninstall
-  that leaves the content as it was restores the file byte for byte (and deletes files and
-  folders that install created);
-* a file that cannot be parsed (invalid JSON, JSON with comments) is refused untouched.
+* the user's view of the file is found first: the file without ConKeeper's part (for an install
+  too, so an update replaces ConKeeper's part and nothing else);
+* install plans its part as *insertions* into that view (:mod:`conkeeper.domain.config_edit`)
+  and records, under ``<data home>/installs/``, the original bytes, the installed bytes and the
+  byte spans it inserted;
+* uninstall gives back the original bytes when the file is as install left it, else cuts only
+  the recorded spans (the user's later changes stay), else removes ConKeeper's entries by their
+  positions (never a re-dump); an unpaired marker is refused, changing nothing;
+* a second install changes nothing; a user entry that already uses ConKeeper's MCP name, or a
+  file of the user's where ConKeeper would put its own, is left alone with a warning;
+* a config file that is a symlink (into a dotfiles folder, say) is never replaced by a copy: the
+  command refuses unless ``--follow-symlinks`` asks to edit the file the link points to;
+* hooks and MCP registrations run the stable launcher (:mod:`.launcher`), and the MCP server is
+  registered only when the ``mcp`` extra can be imported.
 """
 
 from __future__ import annotations
 
 import contextlib
 import difflib
-import hashlib
 import json
 import os
-import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conkeeper.domain.paths import data_home, locate_project
+from conkeeper.domain import safewrite
+from conkeeper.domain.config_edit import (
+    EditRefused,
+    Inserted,
+    JsonPath,
+    Markers,
+    Put,
+    block_bodies,
+    block_insert,
+    block_lines,
+    block_remove,
+    decode,
+    json_insert,
+    json_remove,
+    json_value,
+    remove_spans,
+)
+from conkeeper.domain.paths import locate_project
 from conkeeper.hosts import HOSTS, canonical_host, get_host
 from conkeeper.hosts.spec import (
     MCP_NAME,
@@ -42,23 +68,44 @@ from conkeeper.hosts.spec import (
     McpRegistration,
     is_own,
 )
-from conkeeper.services.setup.install import InstallError
+from conkeeper.services.setup.install import InstallError, plugin_warnings
+from conkeeper.services.setup.install_records import (
+    Record,
+    forget_record,
+    load_record,
+    save_record,
+)
+from conkeeper.services.setup.launcher import (
+    MCP_EXTRA_HINT,
+    ensure_launcher,
+    launcher_path,
+    mcp_can_start,
+)
 
 AGENT_SCOPES = ("project", "user")
 TOML_START = "# >>> conkeeper (managed by 'conkeeper install --agent codex') >>>"
 TOML_END = "# <<< conkeeper <<<"
+TOML_MARKERS = Markers("# >>> conkeeper", TOML_END)
+SNIPPET_MARKERS = Markers(SNIPPET_START.split(" (", 1)[0], SNIPPET_END)
 
 
 @dataclass
 class FileChange:
-    """One file's planned change: ``before``/``after`` bytes (``None`` = absent)."""
+    """One file's planned change: ``before``/``after`` bytes (``None`` = absent).
+
+    ``original`` is the file without ConKeeper's part and ``spans`` what install inserted
+    (byte offsets in ``after``); both go to the install record when the change is applied.
+    """
 
     path: Path
-    what: str  # hooks | mcp | instructions | hook script
+    what: str  # hooks | mcp | hooks + mcp | instructions | hook script
     before: bytes | None
     after: bytes | None
     executable: bool = False
     warning: str = ""
+    original: bytes | None = None
+    spans: tuple[tuple[int, int], ...] = ()
+    link: Path | None = None  # the symlink written through (--follow-symlinks)
 
     @property
     def action(self) -> str:
@@ -71,9 +118,10 @@ class FileChange:
 
     def diff(self) -> str:
         """A unified diff of the change, for ``--dry-run``."""
-        a = (self.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-        b = (self.after or b"").decode("utf-8", "replace").splitlines(keepends=True)
-        return "".join(difflib.unified_diff(a, b, str(self.path), str(self.path)))
+        a = decode(self.before or b"").splitlines(keepends=True)
+        b = decode(self.after or b"").splitlines(keepends=True)
+        lines = difflib.unified_diff(a, b, str(self.path), str(self.path))
+        return "".join(line.encode("utf-8", "replace").decode("utf-8") for line in lines)
 
 
 @dataclass
@@ -85,6 +133,8 @@ class Plan:
     uninstall: bool
     changes: list[FileChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    mcp_registered: bool | None = None  # None: this agent/scope registers no MCP server
 
     @property
     def changed(self) -> bool:
@@ -98,11 +148,19 @@ class Plan:
             "scope": self.scope,
             "uninstall": self.uninstall,
             "changed": self.changed,
+            "mcp_registered": self.mcp_registered,
             "changes": [
-                {"path": str(c.path), "what": c.what, "action": c.action, "warning": c.warning}
+                {
+                    "path": str(c.path),
+                    "what": c.what,
+                    "action": c.action,
+                    "warning": c.warning,
+                    "link": str(c.link) if c.link else None,
+                }
                 for c in self.changes
             ],
             "notes": self.notes,
+            "warnings": self.warnings,
         }
 
 
@@ -111,254 +169,255 @@ def agent_names() -> list[str]:
     return list(HOSTS)
 
 
-# --------------------------------------------------------------------------- reading files
+def scopes_for(agent: str) -> tuple[str, ...]:
+    """The scopes an agent installs at, the default first."""
+    scopes: tuple[str, ...] = getattr(get_host(agent), "INSTALL_SCOPES", AGENT_SCOPES)
+    return scopes
 
 
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise InstallError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+# --------------------------------------------------------------------------- targets
 
 
-def _load_json(path: Path, raw: bytes | None) -> dict[str, Any]:
-    if raw is None or not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InstallError(
-            f"{path}: is not plain JSON ({exc}); comments or a syntax error? Fix it or add "
-            "ConKeeper by hand; nothing was changed"
-        ) from None
-    if not isinstance(data, dict):
-        raise InstallError(f"{path}: expected a JSON object at the top; nothing was changed")
-    return data
+class _Target:
+    """One file ConKeeper writes into, and how its part is found, inserted and removed."""
+
+    path: Path
+    what: str
+    executable = False
+
+    def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
+        """``raw`` without ConKeeper's part, by structure (no usable record); and a warning."""
+        raise NotImplementedError
+
+    def cut_is_clean(self, cut: bytes, current: bytes, record: Record) -> bool:
+        """Whether cutting the recorded spans left exactly the user's part."""
+        raise NotImplementedError
+
+    def insert(self, view: bytes | None) -> Inserted | None:
+        """ConKeeper's part inserted into the user's ``view``; ``None`` to leave it alone."""
+        raise NotImplementedError
+
+    def same(self, a: bytes | None, b: bytes | None) -> bool:
+        """True when ``a`` and ``b`` hold the same ConKeeper part and the same user part."""
+        return a == b
+
+    def present(self, raw: bytes | None) -> bool:
+        """True when ConKeeper's part is in ``raw`` (for ``doctor``)."""
+        raise NotImplementedError
 
 
-def _dump_json(data: dict[str, Any]) -> bytes:
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+def _json_data(raw: bytes | None) -> Any:
+    return json_value(raw)
 
 
-def _json_change(path: Path, what: str, raw: bytes | None, before: dict, after: dict) -> FileChange:
-    if after == before:
-        return FileChange(path, what, raw, raw)
-    return FileChange(path, what, raw, _dump_json(after) if after else None)
+class _JsonTarget(_Target):
+    """Hooks and/or an MCP entry in a JSON object file."""
 
+    def __init__(
+        self,
+        path: Path,
+        hooks: HooksFile | None,
+        mcp: McpRegistration | None,
+        register_mcp: bool,
+    ) -> None:
+        self.path = path
+        self.hooks = hooks
+        self.mcp = mcp
+        self.register_mcp = register_mcp and mcp is not None
+        self.what = " + ".join(w for w, s in (("hooks", hooks), ("mcp", mcp)) if s is not None)
+        self.warning = ""
 
-# --------------------------------------------------------------------------- hooks
-
-
-def _without_own_handlers(entries: list[Any], style: str) -> list[Any]:
-    kept = []
-    for entry in entries:
-        if style == "flat":
-            if not is_own(entry):
-                kept.append(entry)
-            continue
-        if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
-            kept.append(entry)
-            continue
-        hooks = [h for h in entry["hooks"] if not is_own(h)]
-        if len(hooks) == len(entry["hooks"]):
-            kept.append(entry)
-        elif hooks:
-            kept.append({**entry, "hooks": hooks})
-    return kept
-
-
-def _own_handlers(entries: object, style: str) -> list[Any]:
-    found: list[Any] = []
-    for entry in entries if isinstance(entries, list) else []:
-        if style == "flat":
-            if is_own(entry):
-                found.append(entry)
-        elif isinstance(entry, dict):
-            found.extend((entry.get("matcher"), h) for h in entry.get("hooks") or [] if is_own(h))
-    return found
-
-
-def _desired_hooks(spec: HooksFile) -> dict[str, list[Any]]:
-    desired: dict[str, list[Any]] = {}
-    for event in spec.events:
-        handler = spec.handler(event)
-        if spec.style == "flat":
-            desired.setdefault(event.name, []).append(handler)
-        else:
-            group: dict[str, Any] = {"matcher": event.matcher} if event.matcher else {}
-            group["hooks"] = [handler]
-            desired.setdefault(event.name, []).append(group)
-    return desired
-
-
-def _hooks_change(spec: HooksFile, uninstall: bool) -> FileChange:
-    raw = _read(spec.path)
-    before = _load_json(spec.path, raw)
-    hooks = before.get("hooks", {})
-    if not isinstance(hooks, dict):
-        raise InstallError(f"{spec.path}: 'hooks' is not an object; nothing was changed")
-    new_hooks: dict[str, Any] = {}
-    for event, entries in hooks.items():
-        if isinstance(entries, list):
-            kept = _without_own_handlers(entries, spec.style)
-            if kept:
-                new_hooks[event] = kept
-        else:
-            new_hooks[event] = entries
-    if not uninstall:
-        for event, entries in _desired_hooks(spec).items():
-            current = hooks.get(event)
-            if _own_handlers(current, spec.style) == _own_handlers(entries, spec.style):
-                new_hooks[event] = current  # already right: keep the user's order
+    def _additions(self, view_data: Any) -> dict[str, Any]:
+        additions: dict[str, Any] = {}
+        if self.hooks is not None:
+            additions.update({k: Put(v) for k, v in self.hooks.top.items()})
+            events: dict[str, list[Any]] = {}
+            for event in self.hooks.events:
+                handler = self.hooks.handler(event)
+                if self.hooks.style == "flat":
+                    events.setdefault(event.name, []).append(handler)
+                else:
+                    group: dict[str, Any] = {"matcher": event.matcher} if event.matcher else {}
+                    group["hooks"] = [handler]
+                    events.setdefault(event.name, []).append(group)
+            additions["hooks"] = events
+        if self.mcp is not None and self.register_mcp:
+            servers = view_data.get(self.mcp.key) if isinstance(view_data, dict) else None
+            if isinstance(servers, dict) and MCP_NAME in servers:
+                self.warning = f"'{MCP_NAME}' in {self.mcp.key} is your own entry; left alone"
             else:
-                new_hooks[event] = new_hooks.get(event, []) + entries
-    after = {**spec.top, **before} if not uninstall else dict(before)
-    after["hooks"] = new_hooks
-    if uninstall and not new_hooks and ("hooks" not in before or spec.whole_file):
-        after.pop("hooks")
-    if uninstall and spec.whole_file and not new_hooks:
-        after = {}
-    if not uninstall and _same_hooks(before, after):
-        after = before
-    return _json_change(spec.path, "hooks", raw, before, after)
+                additions[self.mcp.key] = {MCP_NAME: Put(self.mcp.entry)}
+        return additions
+
+    def _own(self, path: JsonPath, value: Any) -> bool:
+        if self.hooks is not None and len(path) >= 3 and path[0] == "hooks":
+            if self.hooks.style == "flat":
+                return len(path) == 3 and is_own(value)
+            if len(path) == 3:
+                handlers = value.get("hooks") if isinstance(value, dict) else None
+                return isinstance(handlers, list) and bool(handlers) and all(map(is_own, handlers))
+            return len(path) == 5 and path[3] == "hooks" and is_own(value)
+        return self.mcp is not None and path == (self.mcp.key, MCP_NAME) and is_own(value)
+
+    def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
+        original = _json_data(record.original) if record and record.original else None
+        had = set(original) if isinstance(original, dict) else set()
+        old_hooks = original.get("hooks") if isinstance(original, dict) else None
+        had_events = set(old_hooks) if isinstance(old_hooks, dict) else set()
+        whole = self.hooks is not None and self.hooks.whole_file
+
+        def drop(path: JsonPath) -> bool:
+            if len(path) == 2 and path[0] == "hooks":
+                return path[1] not in had_events  # an event ConKeeper's entries alone filled
+            if len(path) == 1 and path[0] in ("hooks", getattr(self.mcp, "key", None)):
+                return path[0] not in had and (record is not None or whole)
+            return False
+
+        try:
+            view = json_remove(raw, self._own, drop)
+        except EditRefused as exc:
+            raise InstallError(
+                f"{self.path}: {exc} Fix it or edit it by hand; nothing was changed"
+            ) from None
+        if (record is None and whole) or (record is not None and not record.existed):
+            data = _json_data(view)
+            top = dict(self.hooks.top) if self.hooks else {}
+            if isinstance(data, dict) and all(top.get(k) == v for k, v in data.items()):
+                return None, ""
+        return view, ""
+
+    def cut_is_clean(self, cut: bytes, current: bytes, record: Record) -> bool:
+        data = _json_data(cut)
+        if data is None:
+            return False
+        view, _ = self.strip(current, record)
+        return bool(data == _json_data(view)) if view is not None else not cut.strip()
+
+    def insert(self, view: bytes | None) -> Inserted | None:
+        additions = self._additions(_json_data(view))
+        if not additions:
+            return None
+        try:
+            return json_insert(view, additions)
+        except EditRefused as exc:
+            raise InstallError(
+                f"{self.path}: {exc}; fix it or add ConKeeper by hand; nothing was changed"
+            ) from None
+
+    def same(self, a: bytes | None, b: bytes | None) -> bool:
+        if a == b:
+            return True
+        data = _json_data(a)
+        return data is not None and data == _json_data(b)
+
+    def present(self, raw: bytes | None) -> bool:
+        data = _json_data(raw)
+        if not isinstance(data, dict):
+            return False
+        found = []
+
+        def seen(path: JsonPath, value: Any) -> bool:
+            if self._own(path, value):
+                found.append(path)
+            return False
+
+        with contextlib.suppress(EditRefused):
+            json_remove(raw or b"{}", seen, lambda p: False)
+        return bool(found)
 
 
-def _same_hooks(before: dict[str, Any], after: dict[str, Any]) -> bool:
-    """Equal as data, ignoring the order of events (a re-install must change nothing)."""
-    return before == after or (
-        {k: v for k, v in before.items() if k != "hooks"}
-        == {k: v for k, v in after.items() if k != "hooks"}
-        and sorted(json.dumps(x, sort_keys=True) for x in (before.get("hooks") or {}).items())
-        == sorted(json.dumps(x, sort_keys=True) for x in (after.get("hooks") or {}).items())
-    )
+class _BlockTarget(_Target):
+    """A block between ConKeeper's marker lines in a shared text file (TOML, Markdown)."""
+
+    def __init__(
+        self, path: Path, what: str, block: str | None, markers: Markers, own_header: str = ""
+    ) -> None:
+        self.path = path
+        self.what = what
+        self.block = block
+        self.markers = markers
+        self.own_header = own_header
+        self.warning = ""
+
+    def _blocks(self, raw: bytes) -> list[tuple[int, int]]:
+        try:
+            return block_lines(decode(raw), self.markers)
+        except EditRefused as exc:
+            raise InstallError(
+                f"{self.path}: {exc}; nothing was changed. Put the missing marker line back, or "
+                "delete ConKeeper's lines by hand"
+            ) from None
+
+    def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
+        if not self._blocks(raw):
+            return raw, ""
+        view = block_remove(raw, self.markers)
+        created = record is None or not record.existed
+        return (None if created and not view.strip() else view), ""
+
+    def cut_is_clean(self, cut: bytes, current: bytes, record: Record) -> bool:
+        try:
+            return not block_lines(decode(cut), self.markers)
+        except EditRefused:
+            return False
+
+    def insert(self, view: bytes | None) -> Inserted | None:
+        if self.block is None:
+            return None
+        if self.own_header and self.own_header in decode(view or b""):
+            self.warning = f"{self.own_header} is your own table; left alone"
+            return None
+        return block_insert(view, self.block)
+
+    def same(self, a: bytes | None, b: bytes | None) -> bool:
+        if a == b:
+            return True
+        try:
+            return block_bodies(a, self.markers) == block_bodies(b, self.markers)
+        except EditRefused:
+            return False
+
+    def present(self, raw: bytes | None) -> bool:
+        try:
+            return bool(block_lines(decode(raw or b""), self.markers))
+        except EditRefused:
+            return True
 
 
-def _scripts_changes(spec: HookScripts, uninstall: bool) -> list[FileChange]:
-    changes = []
-    for name, content in spec.scripts.items():
-        path = spec.folder / name
-        raw = _read(path)
-        ours = raw is not None and is_own(raw.decode("utf-8", "replace"))
-        if raw is not None and not ours:
-            changes.append(
-                FileChange(
-                    path,
-                    "hook script",
-                    raw,
-                    raw,
-                    warning="a hook of your own has this name; left alone",
-                )
-            )
-            continue
-        after = None if uninstall else content.encode("utf-8")
-        changes.append(FileChange(path, "hook script", raw, after, executable=True))
-    return changes
+class _FileTarget(_Target):
+    """A file of ConKeeper's own (a rule file, a hook script): created and removed whole."""
+
+    def __init__(self, path: Path, what: str, content: str, executable: bool, mark: str) -> None:
+        self.path = path
+        self.what = what
+        self.content = content.encode("utf-8")
+        self.executable = executable
+        self.mark = mark
+        self.warning = ""
+
+    def _ours(self, raw: bytes) -> bool:
+        return self.mark in decode(raw).lower()
+
+    def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
+        if record is not None and record.installed is not None:
+            return raw, "changed since ConKeeper wrote it; left as it is"
+        if self._ours(raw):
+            return None, ""
+        return raw, "a file of your own has this name; left alone"
+
+    def cut_is_clean(self, cut: bytes, current: bytes, record: Record) -> bool:
+        return False  # a file of ConKeeper's own the user edited is theirs now
+
+    def insert(self, view: bytes | None) -> Inserted | None:
+        if view is not None:
+            return None
+        return Inserted(self.content, ((0, len(self.content)),))
+
+    def present(self, raw: bytes | None) -> bool:
+        return raw is not None and self._ours(raw)
 
 
-# --------------------------------------------------------------------------- MCP
-
-
-def _mcp_change(spec: McpRegistration, uninstall: bool) -> FileChange:
-    if spec.format == "toml":
-        return _toml_change(spec, uninstall)
-    raw = _read(spec.path)
-    before = _load_json(spec.path, raw)
-    servers = before.get(spec.key)
-    if servers is not None and not isinstance(servers, dict):
-        raise InstallError(f"{spec.path}: '{spec.key}' is not an object; nothing was changed")
-    servers = dict(servers or {})
-    current = servers.get(MCP_NAME)
-    if current is not None and not is_own(current):
-        return FileChange(
-            spec.path,
-            "mcp",
-            raw,
-            raw,
-            warning=f"'{MCP_NAME}' in {spec.key} is your own entry; left alone",
-        )
-    if uninstall:
-        servers.pop(MCP_NAME, None)
-    else:
-        servers[MCP_NAME] = spec.entry
-    after = dict(before)
-    if servers or spec.key in before:
-        after[spec.key] = servers
-    return _json_change(spec.path, "mcp", raw, before, after)
-
-
-def _block_pattern(start: str, end: str) -> re.Pattern[str]:
-    return re.compile(re.escape(start) + r".*?" + re.escape(end) + r"\n?", re.DOTALL)
-
-
-_TOML_BLOCK = _block_pattern(TOML_START, TOML_END)
-_SNIPPET = _block_pattern(SNIPPET_START, SNIPPET_END)
-
-
-def _with_block(text: str, pattern: re.Pattern[str], block: str | None) -> str:
-    """``text`` with its marked block replaced by ``block``, appended when it has none, or
-    removed (with the blank line install put before it) when ``block`` is ``None``."""
-    found = pattern.search(text)
-    if found is None:
-        if block is None:
-            return text
-        sep = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
-        return text + sep + block
-    if block is not None:
-        return text[: found.start()] + block + text[found.end() :]
-    head, tail = text[: found.start()], text[found.end() :]
-    if head.endswith("\n\n"):
-        head = head[:-1]
-    return head + tail if (head + tail).strip() else ""
-
-
-def _toml_value(value: object) -> str:
-    return json.dumps(value)  # a JSON string or list of strings is valid TOML
-
-
-def _toml_change(spec: McpRegistration, uninstall: bool) -> FileChange:
-    raw = _read(spec.path)
-    text = (raw or b"").decode("utf-8", "replace")
-    header = f"[{spec.key}.{MCP_NAME}]"
-    if header in _TOML_BLOCK.sub("", text):
-        return FileChange(
-            spec.path, "mcp", raw, raw, warning=f"{header} is your own table; left alone"
-        )
-    lines = [TOML_START, header, *(f"{k} = {_toml_value(v)}" for k, v in spec.entry.items())]
-    block = None if uninstall else "\n".join([*lines, TOML_END]) + "\n"
-    after = _with_block(text, _TOML_BLOCK, block)
-    if after == text:
-        return FileChange(spec.path, "mcp", raw, raw)
-    return FileChange(spec.path, "mcp", raw, after.encode("utf-8") if after else None)
-
-
-# --------------------------------------------------------------------------- instructions
-
-
-def _instructions_change(spec: Instructions, uninstall: bool) -> FileChange:
-    raw = _read(spec.path)
-    text = (raw or b"").decode("utf-8", "replace")
-    if spec.mode == "file":
-        if raw is not None and "conkeeper" not in text.lower():
-            return FileChange(
-                spec.path,
-                "instructions",
-                raw,
-                raw,
-                warning="a file of your own has this name; left alone",
-            )
-        return FileChange(
-            spec.path, "instructions", raw, None if uninstall else spec.text.encode("utf-8")
-        )
-    block = None if uninstall else f"{SNIPPET_START}\n{spec.text.rstrip()}\n{SNIPPET_END}\n"
-    after = _with_block(text, _SNIPPET, block)
-    if after == text:
-        return FileChange(spec.path, "instructions", raw, raw)
-    return FileChange(spec.path, "instructions", raw, after.encode("utf-8") if after else None)
-
-
-# --------------------------------------------------------------------------- plan and apply
+# --------------------------------------------------------------------------- planning
 
 
 def _root(cwd: Path | None) -> Path:
@@ -367,185 +426,254 @@ def _root(cwd: Path | None) -> Path:
 
 def integration_for(
     agent: str,
-    scope: str,
+    scope: str | None = None,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
-    python: str | None = None,
+    launcher: str | None = None,
 ) -> Integration:
-    """The agent's description of what ConKeeper installs at ``scope``."""
+    """The agent's description of what ConKeeper installs at ``scope`` (default: its first)."""
     name = canonical_host(agent)
-    if name is None or name == "claude-code":
+    if name is None:
         raise InstallError(f"unknown agent {agent!r} (expected one of {', '.join(agent_names())})")
-    if scope not in AGENT_SCOPES:
-        raise InstallError(f"--scope {scope} is not used for {name}; use project or user")
-    spec: Integration = get_host(name).integration(scope, _root(cwd), env, python)
+    scopes = scopes_for(name)
+    scope = scope or scopes[0]
+    if scope not in scopes:
+        raise InstallError(f"--scope {scope} is not used for {name}; use {' or '.join(scopes)}")
+    spec: Integration = get_host(name).integration(scope, _root(cwd), env, launcher)
     return spec
+
+
+def _targets(spec: Integration, register_mcp: bool) -> list[_Target]:
+    targets: list[_Target] = []
+    mcp = spec.mcp
+    if spec.hooks is not None:
+        shared = mcp if mcp is not None and mcp.path == spec.hooks.path else None
+        targets.append(_JsonTarget(spec.hooks.path, spec.hooks, shared, register_mcp))
+        if shared is not None:
+            mcp = None
+    if spec.scripts is not None:
+        targets.extend(_script_targets(spec.scripts))
+    if mcp is not None:
+        if mcp.format == "toml":
+            targets.append(_toml_target(mcp, register_mcp))
+        else:
+            targets.append(_JsonTarget(mcp.path, None, mcp, register_mcp))
+    if spec.instructions is not None:
+        targets.append(_instructions_target(spec.instructions))
+    return targets
+
+
+def _script_targets(spec: HookScripts) -> list[_Target]:
+    return [
+        _FileTarget(spec.folder / name, "hook script", content, True, "conkeeper hook")
+        for name, content in spec.scripts.items()
+    ]
+
+
+def _toml_value(value: object) -> str:
+    return json.dumps(value)  # a JSON string or list of strings is valid TOML
+
+
+def _toml_target(spec: McpRegistration, register: bool) -> _Target:
+    header = f"[{spec.key}.{MCP_NAME}]"
+    lines = [TOML_START, header, *(f"{k} = {_toml_value(v)}" for k, v in spec.entry.items())]
+    block = "\n".join([*lines, TOML_END]) + "\n" if register else None
+    return _BlockTarget(spec.path, "mcp", block, TOML_MARKERS, own_header=header)
+
+
+def _instructions_target(spec: Instructions) -> _Target:
+    if spec.mode == "file":
+        return _FileTarget(spec.path, "instructions", spec.text, False, "conkeeper")
+    block = f"{SNIPPET_START}\n{spec.text.rstrip()}\n{SNIPPET_END}\n"
+    return _BlockTarget(spec.path, "instructions", block, SNIPPET_MARKERS)
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise InstallError(f"{path}: is a folder, expected a file; nothing was changed") from None
+    except OSError as exc:
+        raise InstallError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _user_view(
+    target: _Target, current: bytes | None, record: Record | None
+) -> tuple[bytes | None, str]:
+    """The file as the user has it without ConKeeper's part (see the module docstring)."""
+    if current is None:
+        return None, ""
+    if record is not None and record.installed is not None:
+        if current == record.installed:
+            return record.original, ""
+        cut = remove_spans(record.installed, current, record.spans)
+        if cut is not None and target.cut_is_clean(cut, current, record):
+            return cut, ""
+    view, warning = target.strip(current, record)
+    older = record.original if record is not None and record.installed is None else None
+    if older is not None and view is not None and _equivalent(view, older):
+        return older, warning  # an older record: give its exact bytes back
+    return view, warning
+
+
+def _equivalent(a: bytes, b: bytes) -> bool:
+    data = _json_data(a)
+    return a.strip() == b.strip() or (data is not None and data == _json_data(b))
+
+
+def _plan_file(
+    target: _Target,
+    uninstall: bool,
+    follow_symlinks: bool,
+    env: Mapping[str, str] | None,
+) -> FileChange:
+    path = target.path
+    link = path if path.is_symlink() else None
+    real = Path(os.path.realpath(path)) if link is not None else path
+    current = _read(path)
+    record = load_record(real, env)
+    view, warning = _user_view(target, current, record)
+    spans: tuple[tuple[int, int], ...] = ()
+    if warning:
+        after = current  # a file the user changed or owns: left exactly as it is
+    elif uninstall:
+        after = view
+    else:
+        inserted = target.insert(view)
+        after, spans = (inserted.data, inserted.spans) if inserted else (view, ())
+        if target.same(after, current):
+            after, spans = current, ()
+    warning = warning or getattr(target, "warning", "")
+    change = FileChange(
+        real, target.what, current, after, target.executable, warning, view, spans, link
+    )
+    if link is not None and change.action != "unchanged" and not follow_symlinks:
+        raise InstallError(
+            f"{link}: is a symlink (to {os.readlink(link)}); ConKeeper does not replace it with "
+            f"a copy. Run again with --follow-symlinks to edit {real} through the link, or make "
+            "the change by hand; nothing was changed"
+        )
+    return change
 
 
 def plan(
     agent: str,
-    scope: str = "project",
+    scope: str | None = None,
     *,
     uninstall: bool = False,
+    follow_symlinks: bool = False,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
     python: str | None = None,
 ) -> Plan:
-    """What installing (or removing) ConKeeper for ``agent`` would change; writes nothing."""
-    spec = integration_for(agent, scope, cwd, env, python)
-    result = Plan(spec.agent, scope, uninstall, notes=list(spec.notes))
-    if spec.hooks is not None:
-        result.changes.append(_hooks_change(spec.hooks, uninstall))
-    if spec.scripts is not None:
-        result.changes.extend(_scripts_changes(spec.scripts, uninstall))
-    if spec.mcp is not None:
-        same_file = spec.hooks is not None and spec.hooks.path == spec.mcp.path
-        if same_file:  # Gemini: hooks and MCP share settings.json; chain the two edits
-            first = result.changes[-1]
-            result.changes[-1] = _chained(first, spec.mcp, uninstall)
-        else:
-            result.changes.append(_mcp_change(spec.mcp, uninstall))
-    if spec.instructions is not None:
-        result.changes.append(_instructions_change(spec.instructions, uninstall))
-    if uninstall:
-        for change in result.changes:
-            _restore_original(change, env)
+    """What installing (or removing) ConKeeper for ``agent`` would change; writes nothing.
+
+    ``python`` is the interpreter the launcher will run first (default: this one); the MCP
+    server is registered only when it can import the ``mcp`` extra.
+    """
+    # The launcher is a POSIX shell script; on Windows configs name this interpreter instead.
+    launcher = str(launcher_path(env)) if os.name != "nt" else None
+    spec = integration_for(agent, scope, cwd, env, launcher)
+    result = Plan(spec.agent, spec.scope, uninstall, notes=list(spec.notes))
+    register_mcp = spec.mcp is not None and not uninstall and mcp_can_start(python)
+    if spec.mcp is not None and not uninstall:
+        result.mcp_registered = register_mcp
+        if not register_mcp:
+            result.warnings.append(
+                f"MCP server not registered: the 'mcp' extra is missing for "
+                f"{python or sys.executable}; install it ({MCP_EXTRA_HINT}) and run this "
+                "command again"
+            )
+    if spec.agent == "claude-code" and not uninstall:
+        result.warnings.extend(plugin_warnings(env))
+    for target in _targets(spec, register_mcp):
+        result.changes.append(_plan_file(target, uninstall, follow_symlinks, env))
     return result
 
 
-def _chained(first: FileChange, spec: McpRegistration, uninstall: bool) -> FileChange:
-    """The MCP edit applied on top of the hooks edit of the same file."""
-    before = _load_json(spec.path, first.after)
-    servers = dict(before.get(spec.key) or {})
-    current = servers.get(MCP_NAME)
-    if current is not None and not is_own(current):
-        first.warning = f"'{MCP_NAME}' in {spec.key} is your own entry; left alone"
-        return first
-    if uninstall:
-        servers.pop(MCP_NAME, None)
-    else:
-        servers[MCP_NAME] = spec.entry
-    after = dict(before)
-    original = _load_json(spec.path, first.before)
-    if servers or spec.key in original:
-        after[spec.key] = servers
-    else:
-        after.pop(spec.key, None)
-    if after == original:
-        return FileChange(first.path, "hooks + mcp", first.before, first.before)
-    return FileChange(first.path, "hooks + mcp", first.before, _dump_json(after) if after else None)
+# --------------------------------------------------------------------------- applying
 
 
-def _manifest_dir(env: Mapping[str, str] | None) -> Path:
-    return data_home(env) / "installs"
-
-
-def _key(path: Path) -> str:
-    return hashlib.sha256(str(path.absolute()).encode()).hexdigest()[:24]
-
-
-def _load_manifest(path: Path, env: Mapping[str, str] | None) -> dict[str, Any] | None:
-    try:
-        return json.loads((_manifest_dir(env) / f"{_key(path)}.json").read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _remember_original(change: FileChange, env: Mapping[str, str] | None) -> None:
-    """Keep the file's bytes (and the folders install creates) before its first change."""
-    if _load_manifest(change.path, env) is not None:
-        return
-    folder = _manifest_dir(env)
-    folder.mkdir(parents=True, exist_ok=True)
+def _created_dirs(path: Path) -> list[str]:
     created = []
-    parent = change.path.parent
+    parent = path.parent
     while not parent.exists():
         created.append(str(parent))
         parent = parent.parent
-    record = {"path": str(change.path), "existed": change.before is not None, "dirs": created}
-    if change.before is not None:
-        (folder / f"{_key(change.path)}.orig").write_bytes(change.before)
-    (folder / f"{_key(change.path)}.json").write_text(json.dumps(record), "utf-8")
+    return created
 
 
-def _equivalent(a: bytes | None, b: bytes | None) -> bool:
-    if a is None or b is None:
-        return (a or b"").strip() == (b or b"").strip()
+def write_config(change: FileChange, command: str) -> None:
+    """Write one planned change through the shared write path (lock, journal, undo), only while
+    the file still holds the bytes the plan was made from."""
+    follow = change.link is not None
+
+    def edit(current: bytes) -> bytes:
+        if current != (change.before or b""):
+            raise safewrite.EditConflict(
+                f"{change.path}: changed while ConKeeper was planning; nothing was written, run "
+                "the command again"
+            )
+        return change.after or b""
+
     try:
-        return bool(json.loads(a) == json.loads(b))
-    except ValueError:
-        return a.decode("utf-8", "replace").rstrip() == b.decode("utf-8", "replace").rstrip()
-
-
-def _restore_original(change: FileChange, env: Mapping[str, str] | None) -> None:
-    """On uninstall, prefer the exact original bytes when the content is back to them (and
-    no file at all when install created it)."""
-    record = _load_manifest(change.path, env)
-    if record is None:
-        return
-    original = None
-    if record.get("existed"):
-        try:
-            original = (_manifest_dir(env) / f"{_key(change.path)}.orig").read_bytes()
-        except OSError:
+        if change.after is None:
+            if change.before is not None:
+                safewrite.delete_file(
+                    change.path, change.before, command=command, source="user-cli"
+                )
             return
-    if _equivalent(change.after, original) or (original is None and _is_skeleton(change.after)):
-        change.after = original
+        new = change.before is None
+        safewrite.edit_file(
+            change.link or change.path,
+            edit,
+            command=command,
+            source="user-cli",
+            follow_symlink=follow,
+        )
+        if change.executable and new:
+            os.chmod(change.path, 0o755 & ~_umask())
+    except (safewrite.WriteError, OSError) as exc:
+        message = str(exc) if isinstance(exc, safewrite.WriteError) else exc.strerror or exc
+        raise InstallError(f"{change.path}: cannot be written ({message})") from None
 
 
-def _forget_original(path: Path, env: Mapping[str, str] | None) -> list[str]:
-    """Drop the kept original; the folders install created, to remove when empty."""
-    record = _load_manifest(path, env)
-    if record is None:
-        return []
-    for suffix in (".json", ".orig"):
-        (_manifest_dir(env) / f"{_key(path)}{suffix}").unlink(missing_ok=True)
-    return [str(d) for d in record.get("dirs", [])]
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
-def _is_skeleton(data: bytes | None) -> bool:
-    """Nothing but empty containers and a version number: what install created around its
-    own entries."""
-    if data is None:
-        return True
-    try:
-        obj = json.loads(data)
-    except ValueError:
-        return not data.strip()
-    return isinstance(obj, dict) and all(v in ({}, [], 1) for v in obj.values())
-
-
-def _write(path: Path, data: bytes, executable: bool) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.conkeeper-tmp-{os.getpid()}")
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = 0o755 if executable else 0o644
-    temp.write_bytes(data)
-    os.chmod(temp, mode | (0o111 if executable else 0))
-    os.replace(temp, path)
-
-
-def apply(result: Plan, env: Mapping[str, str] | None = None) -> None:
-    """Write every planned change (originals kept first; uninstall restores them)."""
+def apply(result: Plan, env: Mapping[str, str] | None = None, python: str | None = None) -> None:
+    """Write every planned change and keep (or, on uninstall, drop) the install records."""
+    command = f"install --agent {result.agent} --scope {result.scope}" + (
+        " --uninstall" if result.uninstall else ""
+    )
+    if not result.uninstall and os.name != "nt":
+        try:
+            ensure_launcher(env, python)
+        except OSError as exc:
+            raise InstallError(
+                f"{launcher_path(env)}: the launcher cannot be written ({exc.strerror or exc}); "
+                "check that the data home is writable (CONKEEPER_HOME); nothing was changed"
+            ) from None
     leftover_dirs: list[str] = []
     for change in result.changes:
         if result.uninstall:
-            leftover_dirs += _forget_original(change.path, env)
-        elif change.action != "unchanged":
-            _remember_original(change, env)
-        if change.before == change.after:
+            if change.warning and change.before == change.after:
+                continue  # left in place: keep its record for a later uninstall
+            if change.action != "unchanged":
+                write_config(change, command)
+            leftover_dirs += forget_record(change.path, env)
             continue
-        try:
-            if change.after is None:
-                change.path.unlink(missing_ok=True)
-            else:
-                _write(change.path, change.after, change.executable)
-        except OSError as exc:
-            raise InstallError(
-                f"{change.path}: cannot be written ({exc.strerror or exc})"
-            ) from None
+        if change.action == "unchanged":
+            continue
+        previous = load_record(change.path, env)
+        dirs = previous.dirs if previous else _created_dirs(change.path)
+        write_config(change, command)
+        save_record(change.path, change.original, change.after, change.spans, dirs, env)
     for folder in sorted(set(leftover_dirs), key=len, reverse=True):
         with contextlib.suppress(OSError):
             Path(folder).rmdir()  # only when empty
@@ -553,18 +681,27 @@ def apply(result: Plan, env: Mapping[str, str] | None = None) -> None:
 
 def install_agent(
     agent: str,
-    scope: str = "project",
+    scope: str | None = None,
     *,
     uninstall: bool = False,
     dry_run: bool = False,
+    follow_symlinks: bool = False,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
     python: str | None = None,
 ) -> Plan:
     """Plan, then (unless ``dry_run``) apply; returns the plan for the front door to show."""
-    result = plan(agent, scope, uninstall=uninstall, cwd=cwd, env=env, python=python)
+    result = plan(
+        agent,
+        scope,
+        uninstall=uninstall,
+        follow_symlinks=follow_symlinks,
+        cwd=cwd,
+        env=env,
+        python=python,
+    )
     if not dry_run:
-        apply(result, env)
+        apply(result, env, python)
     return result
 
 
@@ -574,12 +711,13 @@ def install_agent(
 def installed_agents(
     cwd: Path | None = None, env: Mapping[str, str] | None = None
 ) -> dict[str, dict[str, list[str]]]:
-    """Per agent and scope, which parts (hooks, mcp, instructions) ConKeeper has there."""
+    """Per agent (Claude Code aside: see ``install.installed_scopes``) and scope, which parts
+    (hooks, mcp, instructions) ConKeeper has there."""
     found: dict[str, dict[str, list[str]]] = {}
     for agent in agent_names():
         if agent == "claude-code":
             continue
-        for scope in AGENT_SCOPES:
+        for scope in scopes_for(agent):
             try:
                 parts = _present_parts(integration_for(agent, scope, cwd, env))
             except InstallError:
@@ -590,30 +728,31 @@ def installed_agents(
 
 
 def _present_parts(spec: Integration) -> list[str]:
-    parts = []
-    if spec.hooks is not None:
-        raw = _read_quiet(spec.hooks.path)
-        data = _json_quiet(raw)
-        if any(_own_handlers(v, spec.hooks.style) for v in (data.get("hooks") or {}).values()):
-            parts.append("hooks")
-    if spec.scripts is not None and any(
-        is_own((_read_quiet(spec.scripts.folder / n) or b"").decode("utf-8", "replace"))
-        for n in spec.scripts.scripts
-    ):
-        parts.append("hooks")
-    if spec.mcp is not None:
-        text = (_read_quiet(spec.mcp.path) or b"").decode("utf-8", "replace")
-        if spec.mcp.format == "toml":
-            present = TOML_START in text
-        else:
-            present = is_own((_json_quiet(text.encode()).get(spec.mcp.key) or {}).get(MCP_NAME))
-        if present:
-            parts.append("mcp")
-    if spec.instructions is not None:
-        text = (_read_quiet(spec.instructions.path) or b"").decode("utf-8", "replace")
-        if SNIPPET_START in text or (spec.instructions.mode == "file" and "conkeeper" in text):
-            parts.append("instructions")
+    parts: list[str] = []
+    for target in _targets(spec, True):
+        raw = _read_quiet(target.path)
+        if raw is None or not target.present(raw):
+            continue
+        for part in target.what.replace("hook script", "hooks").split(" + "):
+            if part == "hooks" and isinstance(target, _JsonTarget) and not _has_hooks(target, raw):
+                continue
+            if part == "mcp" and isinstance(target, _JsonTarget) and not _has_mcp(target, raw):
+                continue
+            if part not in parts:
+                parts.append(part)
     return parts
+
+
+def _has_hooks(target: _JsonTarget, raw: bytes) -> bool:
+    data = _json_data(raw)
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    return isinstance(hooks, dict) and any(is_own(v) for v in hooks.values())
+
+
+def _has_mcp(target: _JsonTarget, raw: bytes) -> bool:
+    data = _json_data(raw)
+    servers = data.get(target.mcp.key) if isinstance(data, dict) and target.mcp else None
+    return isinstance(servers, dict) and is_own(servers.get(MCP_NAME))
 
 
 def _read_quiet(path: Path) -> bytes | None:
@@ -621,14 +760,6 @@ def _read_quiet(path: Path) -> bytes | None:
         return path.read_bytes()
     except OSError:
         return None
-
-
-def _json_quiet(raw: bytes | None) -> dict[str, Any]:
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 __all__ = [
@@ -641,4 +772,6 @@ __all__ = [
     "installed_agents",
     "integration_for",
     "plan",
+    "scopes_for",
+    "write_config",
 ]

@@ -158,26 +158,77 @@ def _memory_root_check(name: str, root: Path, required: bool) -> Check:
         return Check(
             name, FAIL, f"{root} is not writable", f"fix the permissions: chmod u+rwx {root}"
         )
-    unreadable = [p.name for p in _memory_files(root) if not os.access(p, os.R_OK)]
-    if unreadable:
+    problems = memory_file_problems(root, injected=_injected_files(name))
+    if problems:
+        shown = "; ".join(problems[:MAX_NAMED])
+        more = f"; and {len(problems) - MAX_NAMED} more" if len(problems) > MAX_NAMED else ""
         return Check(
             name,
             WARN,
-            f"{len(unreadable)} memory file(s) not readable: {', '.join(unreadable[:3])}",
-            "fix their permissions (chmod u+r)",
+            f"{len(problems)} memory file(s) not read whole: {shown}{more}",
+            "re-save each as UTF-8 text, fix its permissions (chmod u+r) or split it",
         )
     return Check(name, OK, f"{root}")
 
 
+MAX_NAMED = 10
+
+
+def _injected_files(name: str) -> frozenset[str]:
+    """The files SessionStart injects from this root (held to its smaller size limit)."""
+    from conkeeper.services.context import GLOBAL_FILES, PROJECT_FILES
+
+    return frozenset(GLOBAL_FILES if name == "global memory" else PROJECT_FILES)
+
+
 def _memory_files(root: Path) -> list[Path]:
-    try:
-        return [p for p in root.iterdir() if p.suffix == ".md" and p.is_file()]
-    except OSError:
-        return []
+    """Every Markdown file under ``root`` (symlinked folders not followed), sorted."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(Path(folder) / f for f in files if f.endswith(".md"))
+    return sorted(found)
+
+
+def memory_file_problems(root: Path, injected: frozenset[str] = frozenset()) -> list[str]:
+    """One line per memory file under ``root`` that search or SessionStart cannot read whole:
+    over a read limit, not readable, binary, or not valid UTF-8 (read with replacements). Every
+    file is named, so nothing drops out of the agent's view without a word."""
+    from conkeeper.domain.textio import (
+        MAX_MEMORY_FILE_BYTES,
+        MemoryFileError,
+        MemoryFileMissing,
+        read_text_lenient,
+    )
+    from conkeeper.services.context import MAX_FILE_BYTES
+
+    problems: list[str] = []
+    for path in _memory_files(root):
+        rel = path.relative_to(root).as_posix()
+        try:
+            size = path.stat().st_size
+        except OSError:
+            continue  # gone since the walk, or a broken link
+        if rel in injected and MAX_FILE_BYTES < size <= MAX_MEMORY_FILE_BYTES:
+            problems.append(
+                f"{path}: {size} bytes is over SessionStart's {MAX_FILE_BYTES}-byte limit; "
+                "it is searched but not loaded at session start"
+            )
+        try:
+            _text, note = read_text_lenient(path)
+        except MemoryFileMissing:
+            continue
+        except MemoryFileError as exc:
+            problems.append(str(exc))
+            continue
+        if note:
+            problems.append(note)
+    return problems
 
 
 def check_memory_roots(cwd: Path, env: Mapping[str, str] | None = None) -> list[Check]:
-    """Project and global memory folders: folders (not files), writable, files readable."""
+    """Project and global memory folders: folders (not files), writable, every memory file
+    readable whole (size, permissions, UTF-8)."""
     location = locate_project(cwd)
     return [
         _memory_root_check("project memory", location.memory_dir, required=True),

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
+from conkeeper.services.analysis.corrections.benign import neutralize, strip_pasted
 from conkeeper.services.analysis.corrections.rules import (
     _LEAD,
     _NO,
@@ -121,7 +122,8 @@ _REPORTED = LazyPattern(
 
 
 def strip_noise(text: str) -> str:
-    """The prose a user typed: no code, quotes, pasted logs, or injected/system blocks."""
+    """The prose a user typed: no code, quotes, pasted logs or material (:mod:`.benign`), or
+    injected/system blocks; benign look-alikes of corrections neutralised."""
     if len(text) > MAX_SCAN_CHARS:  # a long paste: its head and its closing lines
         text = text[: MAX_SCAN_CHARS - TAIL_CHARS] + "\n\n" + text[-TAIL_CHARS:]
     text = text.replace("\u2019", "'").replace("\u2018", "'")
@@ -130,7 +132,7 @@ def strip_noise(text: str) -> str:
         text = _SYSTEM_BLOCK.sub("\n", text)
     kept: list[str] = []
     fence: str | None = None
-    for line in text.split("\n"):
+    for line in strip_pasted(text.split("\n")):
         opener = _FENCE.match(line) if "`" in line or "~" in line else None
         if fence is not None:
             if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
@@ -151,7 +153,9 @@ def strip_noise(text: str) -> str:
         prose = _INLINE_CODE.sub(" CODE ", prose)
     if '"' in prose:
         prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
-    return _SINGLE_QUOTED.sub("QUOTED", prose) if "'" in prose else prose
+    if "'" in prose:
+        prose = _SINGLE_QUOTED.sub("QUOTED", prose)
+    return neutralize(prose)
 
 
 def _shouted_token(line: str) -> bool:
@@ -211,6 +215,7 @@ _SPEC_SENSITIVE = frozenset(
         "dont-verb",
         "stop-doing",
         "no-need",
+        "dont-x-do-y",
     }
 )
 
@@ -228,7 +233,7 @@ def _score(
     score -= _question_penalty(rule, sentence)
     score -= _conditional_penalty(rule, sentence, before)
     score -= _softened_penalty(rule, sentence)
-    score -= _reported_penalty(before)
+    score -= _reported_penalty(before or sentence[:60])
     score -= _friction_context_penalty(rule, sentence, before)
     score -= _quoted_meta_penalty(sentence)
     score -= _position_penalty(index, total_chars, closing)
@@ -293,13 +298,54 @@ def _position_penalty(index: int, total_chars: int, closing: bool) -> float:
 
 
 _BARE_NO = LazyPattern(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
+_BARE_STOP = LazyPattern(r"^(?:please\s+)?stop\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
+_DONT_START = LazyPattern(
+    _LEAD + r"(?:(?:please|pls|just|and|but)\s+)?(?:don'?t|do not|never)\b", re.IGNORECASE
+)
+_THEN_DO = LazyPattern(
+    r"^(?:just |instead,? |rather |please |simply )?(?:use|do|call|put|keep|leave|wait|write|fix|"
+    r"change|read|make|pass|catch|raise|add|give|stick|go with|switch|import|return|split|"
+    r"compute|move|run|rely|reuse|let|handle|check|mock|type)\b",
+    re.IGNORECASE,
+)
+
+
+_YOU_DID = LazyPattern(
+    r"^(?:\w+,? )?you (?:\w+ed|put|wrote|made|left|took|broke|set|ran|typed|used|got)\b",
+    re.IGNORECASE,
+)
+_WE_DONT = LazyPattern(
+    r"^(?:\w+,? )?we (?:always |only |never |don'?t |do not )?(?:use|link|import|call|write)\b",
+    re.IGNORECASE,
+)
+_THEN_FIX = LazyPattern(
+    r"^(?:now |please |just )?(?:fix|revert|undo|restore|amend|remove|delete|take|drop|put|"
+    r"rename)\b",
+    re.IGNORECASE,
+)
+
+
+def _joins_next(part: str, following: str) -> bool:
+    """Whether ``part`` is a bare "No."/"STOP." or a "don't ..." followed by what to do."""
+    lower = part.lower()
+    if ("no" in lower or "nah" in lower) and _BARE_NO.match(part):
+        return True
+    if "stop" in lower and _BARE_STOP.match(part):
+        return True
+    dont = "don" in lower or "not" in lower or "never" in lower
+    if dont and _DONT_START.match(part) and _THEN_DO.match(following):
+        return True
+    if "we" in lower and _WE_DONT.match(part) and _THEN_DO.match(following):
+        return True
+    return "you" in lower and bool(_YOU_DID.match(part)) and bool(_THEN_FIX.match(following))
 
 
 def _join_bare_no(parts: list[str]) -> list[str]:
-    """ "No. Put it in utils/" is split into two sentences; judge them joined as well."""
+    """ "No. Put it in utils/" is split into two sentences; judge them joined as well. So are
+    "STOP. Don't ..." and "Don't use X; use Y" / "Do not use X. Use Y"."""
     joined = list(parts)
     for i, part in enumerate(parts[:-1]):
-        if ("no" in part.lower() or "nah" in part.lower()) and _BARE_NO.match(part):
+        if _joins_next(part, parts[i + 1]):
             joined.append(part.rstrip(" .!,:;-\u2014\u2013") + ", " + parts[i + 1])
     return joined
 

@@ -101,7 +101,7 @@ SELF_BLAME = LazyPattern(
     r"\b(?:my (?:bad|mistake|fault|error|typo)|(?:that|this|it) (?:was|is|'s) (?:on me|my \w+)|"
     r"i (?:\w+ )?(?:gave|sent|pasted|typed|pointed|showed|linked|copied|wrote|mentioned|picked|"
     r"named|used|had) (?:you )?(?:at |to )?(?:the |a )?wrong\b|i was wrong|"
-    r"i forgot to (?:mention|say|tell))",
+    r"i forgot to (?:mention|say|tell)|i (?:\w+ )?(?:messed|screwed|mucked) up|i accidentally)",
     re.IGNORECASE,
 )
 # a request for new work or a spec: a "don't ..." that follows is part of the brief
@@ -295,7 +295,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:use|do|call|put|make|return|keep|write|go with|switch to|pick)\b[^.;!?]{1,60}?"
             r"\binstead\b|\binstead of\b"
         ),
-        0.62,
+        0.56,
     ),
     _Rule(
         "dont-x-use-y",
@@ -438,8 +438,8 @@ _RULES: tuple[_Rule, ...] = (
         "should-have",
         CORRECTION,
         _r(
-            r"\byou (?:should(?:n'?t)? have (?!access|permissions?|received|got|gotten|an? |the |"
-            r"everything|all|enough)\w+(?:ed|en|un|ne|ft|pt|ld|st)\b|were told to)\b"
+            r"\byou (?:should(?:n'?t| not)? have (?!access|permissions?|received|got|gotten|an? |"
+            r"the |everything|all|enough)\w+(?:ed|en|un|ne|ft|pt|ld|st)\b|were told to)\b"
         ),
         0.82,
     ),
@@ -466,7 +466,7 @@ _RULES: tuple[_Rule, ...] = (
         "prefer",
         CORRECTION,
         _r(r"\bi(?:'d| would)? (?:prefer|rather|like it better)\b|\brather than\b"),
-        0.6,
+        0.56,
     ),
     _Rule(
         "please-dont",
@@ -475,7 +475,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:please|pls|plz) (?:don'?t|do not|never)\b(?! (?:hesitate|worry|forget|"
             r"be afraid))"
         ),
-        0.62,
+        0.56,
     ),
     _Rule(
         "no-need",
@@ -484,7 +484,7 @@ _RULES: tuple[_Rule, ...] = (
             _LEAD
             + r"(?:there'?s )?no need (?:to|for)\b(?! (?:hurry|rush|worry|apologi|thank|be sorry))"
         ),
-        0.62,
+        0.56,
     ),
     _Rule(
         "should-be",
@@ -596,10 +596,11 @@ _RULES: tuple[_Rule, ...] = (
             _LEAD + r"(?:please |let'?s |can you |could you |just |we (?:need|should|have) to |you "
             r"(?:need|should|have) to |i want you to |go ahead and )?(?:revert|undo|roll ?back|"
             r"back out|reset|put back|restore|get rid of)\s+(?:that|this|it|those|these|"
-            r"the (?:[\w-]+ )?(?:last|previous|"
+            r"the (?:[\w./-]+ )?(?:last|previous|"
             r"change|changes|commit|edit|edits|refactor|file)|your|everything|all|what you|my "
             r"(?:file|changes|code)|back)\b|\blet'?s (?:revert|undo|roll back)\b|\bundo that\b|"
-            r"\b(?:roll|back|put|change) (?:that|this|it|those|these|them) (?:back|out)\b"
+            r"\b(?:roll|back|put|change|rename|move|set|switch|turn|name) (?:that|this|it|those|"
+            r"these|them) (?:back|out)\b"
         ),
         0.88,
         cond_after=True,
@@ -768,7 +769,7 @@ _RULES: tuple[_Rule, ...] = (
             r"keep going|continue|all good|"
             r"worries|problem|need|rush|nothing else|that'?s (?:everything|all))\b)\w"
         ),
-        0.7,
+        0.56,
     ),
     _Rule(
         "keeps-failing",
@@ -886,8 +887,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:before|until) (?:you (?:touched|changed|edited|modified|refactored|rewrote|"
             r"committed|merged|pushed|ran)|your (?:last |latest |recent )?(?:change|edit|commit|"
             r"refactor|fix|patch|rewrite|pr|update))\b|"
-            r"\b(?:since|after|with|from) your (?:last |latest |recent )?(?:change|edit|commit|"
-            r"refactor|fix|patch|rewrite|pr|update|migration)\b|"
+            r"\b(?:since|after|with|from) your (?:last |latest |recent |little |quick )?(?:change|"
+            r"edit|commit|refactor|fix|patch|rewrite|pr|update|migration|tweak|cleanup|rework)s?\b|"
             r"\b(?:right )?after (?:you|your) (?:edit(?:ed)?|change[ds]?|touched|refactor(?:ed)?|"
             r"commit(?:ted)?)\b|"
             r"\byour (?:last |latest |recent )?(?:change|edit|commit|refactor|fix|patch|rewrite|"
@@ -950,7 +951,8 @@ _RULES: tuple[_Rule, ...] = (
         "still-stale",
         FRICTION,
         _r(
-            r"\b(?:it|that|this|they|the \w+)\s+still\s+(?:\w+s|shows?|has|have|uses?|returns?|"
+            r"\b(?:it|that|this|they|the \w+)\s+still\s+(?!(?:wants|needs|prefers|likes|asks|"
+            r"requires|expects|plans)\b)(?:\w+s|shows?|has|have|uses?|returns?|"
             r"prints?|gives?|says?|points?)\b[^.;!?]{0,30}?\b(?:old|same|wrong|stale|previous|"
             r"original|outdated|default)\b"
         ),
@@ -1093,7 +1095,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\bno luck\b|\bkeeps?\b|\byet again\b|\bthan before\b|\b(?:like|as) before\b|"
             r"\bnow\b))[^?]*$"
         ),
-        0.82,
+        0.72,  # co-occurrence only: 3 of 67 unseen hard negatives matched at 0.82 (low)
         narrative_ok=True,
         cond_after=True,
     ),
@@ -1133,6 +1135,135 @@ _RULES: tuple[_Rule, ...] = (
         0.86,
     ),
     _Rule("oops", FRICTION, _r(r"^(?:oops|whoops|uh oh|yikes)\b"), 0.45),
+    # "Stop hard-coding the bucket name": any "stop <verb>ing" opening a sentence
+    _Rule(
+        "stop-ing",
+        CORRECTION,
+        _r(
+            r"(?:" + _LEAD + r"|\bplease\s+|\bjust\s+)stop (?!(?:worrying|panicking|"
+            r"apologi[sz]ing|working|running|processing|polling|retrying|listening|"
+            r"accepting|serving|sending|consuming|responding)\b)(?:\w+-)?\w+ing\b"
+        ),
+        0.84,
+    ),
+    # "The parser you wrote still drops the last line": the agent's work, still wrong
+    _Rule(
+        "your-work-still",
+        FRICTION,
+        _r(
+            r"\byou (?:just )?(?:wrote|added|made|built|changed|fixed|touched|generated|"
+            r"created|refactored|rewrote|patched)\b[^.;!?]{0,40}?\bstill (?!(?:need|have|"
+            r"want|use|uses|run|runs|work|works|pass|passes|looks?)\b)\w+"
+        ),
+        0.84,
+    ),
+    # "nah, the types go in types.ts, not inline": a "no" and the right thing against the wrong
+    _Rule(
+        "no-x-not-y",
+        CORRECTION,
+        _r(
+            _LEAD
+            + _NO
+            + r"\s*[,.!:;\u2014\u2013-]+\s*(?:[^.;!?]|\.(?=\w)){3,80}?,?\s+not\s+(?!(?:yet|now|"
+            r"really|sure|today|needed|necessary|a problem|an issue|a big deal|that i)\b)\w"
+        ),
+        0.86,
+    ),
+    # "Why is it broken again?": a problem back after it was fixed
+    _Rule(
+        "why-broken-again",
+        FRICTION,
+        _r(
+            r"\bwhy (?:is|are) (?:it|this|that|they|the \w+) (?:\w+ )?(?:broken|failing|"
+            r"crashing|red|down|back) again\b"
+        ),
+        0.86,
+        question_ok=True,
+    ),
+    # "NO GLOBALS." shouted: a standing rule (case-sensitive: "No globals" is not shouted)
+    _Rule("caps-no", CORRECTION, LazyPattern(r"^NO [A-Z][A-Z_-]{2,}\b"), 0.85),
+    # "you put the secret in the commit message, amend it out" (joined with the next sentence)
+    _Rule(
+        "you-did-then-fix",
+        CORRECTION,
+        _r(
+            r"^(?:\w+,? )?you (?:\w+ed|put|wrote|made|left|took|broke|set|ran|typed|used|got)\b"
+            r"[^.;!?]{0,100}?,\s*(?:now |please |just )?(?:fix|revert|undo|restore|amend|remove|"
+            r"delete|take|drop|put (?:it|them|that|\w+) back|rename (?:it|them) back)\b"
+        ),
+        0.84,
+    ),
+    # "That belongs in the service layer, not in the controller."
+    _Rule(
+        "belongs-not",
+        CORRECTION,
+        _r(
+            r"\b(?:belongs?|goes|go|lives?|should (?:be|live|go)) (?:in|into|under|to|on) "
+            r"(?:[^.;!?]|\.(?=\w)){1,60}?,?\s+not\s+(?:in|into|under|to|on|the)\b"
+        ),
+        0.86,
+    ),
+    # "we use snake_case for json keys here, change them" / "We don't use Redux. Move it" (joined)
+    _Rule(
+        "we-use-then-do",
+        CORRECTION,
+        _r(
+            r"^(?:\w+,? )?(?:we|this (?:project|repo|codebase|team)|our \w+) (?:always |only "
+            r"|never |don'?t |do not )?(?:use|prefer|name|write|call|put|keep|link|import)\b"
+            r"(?:[^.;!?]|\.(?=\w)){0,80}?,\s*(?:please |just )?(?:change|fix|rename|convert|"
+            r"update|switch|use|move|cache|pass|give|put|remove|replace)\b"
+        ),
+        0.84,
+    ),
+    # "Remove the console.log calls you left in."
+    _Rule(
+        "undo-what-you-left",
+        CORRECTION,
+        _r(
+            r"^(?:please |now |just )?(?:remove|delete|drop|take out|clean up|revert|undo|"
+            r"restore|put back)\b(?:[^.;!?]|\.(?=\w)){0,80}?\byou (?:left|added|introduced|put|"
+            r"removed|deleted|changed|dropped|slipped|snuck|sneaked)\b"
+        ),
+        0.86,
+    ),
+    # "now the tests don't even start"
+    _Rule(
+        "not-even",
+        FRICTION,
+        _r(r"\b(?:now|still)\b[^.;!?]{0,40}?\b(?:don'?t|doesn'?t|won'?t|can'?t|isn'?t) even\b"),
+        0.84,
+    ),
+    # "leave it as it was" / "put it back the way it was"
+    _Rule(
+        "as-it-was",
+        CORRECTION,
+        _r(
+            r"\b(?:leave|put|keep|set|change|make|turn|restore)\s+(?:it|that|this|them|the \w+)"
+            r"\s+(?:back\s+)?(?:as|the way|how)\s+(?:it|they)\s+(?:was|were)\b"
+        ),
+        0.86,
+    ),
+    # "STOP. Don't push" (the bare "stop" and the next sentence are judged joined)
+    _Rule(
+        "stop-dont",
+        CORRECTION,
+        _r(_LEAD + r"stop[\s.!,:;\u2014\u2013-]+(?:please\s+)?(?:don'?t|do not|never|no)\b"),
+        0.9,
+    ),
+    # "don't X, just Y" / "Don't use X; use Y" / "Do not use float. Use Decimal." (joined)
+    _Rule(
+        "dont-x-do-y",
+        CORRECTION,
+        _r(
+            _LEAD + r"(?:(?:please|pls|just|and|but)\s+)?(?:don'?t|do not|never)\s+\w+\b"
+            r"[^.;!?]{0,80}?(?:[,;:]|\s[\u2014\u2013-])\s*(?:just |instead |rather |please |"
+            r"simply |only |and )?(?:use|do|call|put|keep|leave|wait|write|fix|change|read|make|"
+            r"pass|catch|raise|add|give|stick|go with|switch|import|return|split|compute|move|"
+            r"run|rely|reuse|let|handle|check|mock|type|edit|delete|remove|update|list|follow|"
+            r"prefer|stick to|go through)\b"
+        ),
+        0.86,
+    ),
     _Rule("still-word", FRICTION, _r(r"\bstill (?:\w+ )?(?:fail|broken|error|wrong|crash)"), 0.45),
 )
 
@@ -1253,6 +1384,19 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "told-me-fixed": ("told me", "said", "claimed", "nothing", "zilch"),
     "oops": ("oops", "whoops", "uh oh", "yikes"),
     "still-word": ("still ",),
+    "stop-dont": ("stop",),
+    "as-it-was": (" was", " were"),
+    "belongs-not": ("not ",),
+    "we-use-then-do": ("we ", "this ", "our "),
+    "undo-what-you-left": ("you ",),
+    "not-even": (" even",),
+    "no-x-not-y": _NO_WORDS,
+    "why-broken-again": ("again",),
+    "caps-no": ("no ",),
+    "you-did-then-fix": ("you",),
+    "stop-ing": ("stop ",),
+    "your-work-still": ("still",),
+    "dont-x-do-y": _DONT,
 }  # fmt: skip
 for _rule in _RULES:
     _rule.hints = _HINTS[_rule.name]

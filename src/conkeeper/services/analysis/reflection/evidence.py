@@ -62,6 +62,7 @@ class Evidence:
     sessions: list[SessionRow] = field(default_factory=list)
     events: list[tuple[ToolEvent, int]] = field(default_factory=list)
     prompts: list[str] = field(default_factory=list)
+    prompt_ms: list[int] = field(default_factory=list)  # when each prompt was sent (Unix ms)
     corrections: list[Correction] = field(default_factory=list)
     summaries: list[dict[str, str]] = field(default_factory=list)
     facets: list[Facet] = field(default_factory=list)
@@ -174,9 +175,9 @@ def _from_database(conn: sqlite3.Connection, evidence: Evidence) -> None:
                 created_at=event.created_at,
             )
             evidence.events.append((cleaned, duration))
-        evidence.prompts += [
-            clean(text) for _n, text, _at in store.session_prompts(conn, session.id)
-        ]
+        for _n, text, at in store.session_prompts(conn, session.id):
+            evidence.prompts.append(clean(text))
+            evidence.prompt_ms.append(at)
         summary = store.session_summary(conn, session.id)
         if summary:
             evidence.summaries.append({k: clean(v) for k, v in summary.items()})
@@ -242,11 +243,14 @@ def _corrections(evidence: Evidence, sensitivity: str) -> None:
         if evidence.since_ms - 1000 <= when <= evidence.until_ms + 1000:
             evidence.corrections.append(Correction(when, item.label, clean(item.text), True))
     queued = [c.text[:60] for c in evidence.corrections]
-    for prompt in evidence.prompts:
+    times = evidence.prompt_ms + [evidence.until_ms] * (
+        len(evidence.prompts) - len(evidence.prompt_ms)
+    )
+    for prompt, when in zip(evidence.prompts, times, strict=True):
         found = detect(prompt, sensitivity)
         if found.label is None:
             continue
         excerpt = sanitize_queue_text(queue_excerpt(prompt, found)).removeprefix("… ")
         if any(q.removeprefix("… ")[:40] in excerpt or excerpt[:40] in q for q in queued):
             continue
-        evidence.corrections.append(Correction(evidence.until_ms, found.label, excerpt, False))
+        evidence.corrections.append(Correction(when, found.label, excerpt, False))

@@ -191,14 +191,22 @@ def slow_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
     return found
 
 
+def _command(event: ToolEvent) -> str:
+    return _SPACES.sub(" ", event.input_summary.strip())
+
+
 def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
-    """Whether a later successful run covers the failed one (the same command, or a run of the
-    failing test's file)."""
+    """Whether a later successful run covers the failed one: the same command line (the last
+    run of that command passed, whatever test its failure named), the same failure key, or a
+    run of the failing test's file."""
     target = _test_file(key)
+    command = _command(failed)
     for event in later:
         if event.failed:
             continue
-        if failure_key(event)[0] == key or (target and target[0] in event.input_summary):
+        if failure_key(event)[0] == key or (command and _command(event) == command):
+            return True
+        if target and target[0] in event.input_summary:
             return True
     return False
 

@@ -1,6 +1,7 @@
 """Trends across sessions for ``conkeeper insights`` (and, later, the viewer): corrections and
 friction per session, failure rate per tool and per command, the most repeated failures, the
-most corrected themes, and whether a routed correction stopped recurring after it was routed.
+most corrected themes, and whether a routed correction stopped recurring after it was routed
+(said only after three later sessions without it; before that it is "too early").
 
 Claude Code's own session facets (``~/.claude/usage-data/facets/<session>.json``, written by
 its ``/insights`` command) are included for the sessions that have them. Everything is returned
@@ -67,12 +68,41 @@ def claude_facets(session_ids: list[str], home: Path | None = None) -> list[dict
     return found
 
 
-def _routed(memory_dir: Path, corrections: list[Correction]) -> list[dict[str, object]]:
-    """For every approved retro item: matching corrections before and after its retro's day."""
+QUIET_SESSIONS = 3  # later sessions without the correction before it "stopped recurring"
+
+
+def _routed_ms(routed_at: str, retro_date: str) -> int:
+    """When an approved item was routed: its recorded time, else (an older retro) the end of
+    its retro's day, so nothing on that day counts as "later"."""
+    from conkeeper.services.analysis.reflection.retro import stamp_ms
+
+    exact = stamp_ms(routed_at) if routed_at else None
+    if exact is not None:
+        return exact
+    try:
+        day = time.mktime(time.strptime(retro_date, "%Y-%m-%d"))
+    except ValueError:
+        return int(time.time() * 1000)
+    return int((day + 86_400) * 1000)
+
+
+def routed_verdict(after: int, later_sessions: int) -> str:
+    """``recurred`` when the correction came back after it was routed, ``stopped recurring``
+    only after :data:`QUIET_SESSIONS` later sessions without it, else ``too early``."""
+    if after:
+        return "recurred"
+    return "stopped recurring" if later_sessions >= QUIET_SESSIONS else "too early"
+
+
+def _routed(
+    memory_dir: Path, corrections: list[Correction], sessions: list[SessionRow]
+) -> list[dict[str, object]]:
+    """For every approved retro item: matching corrections before and after it was routed,
+    the sessions started since, and the verdict (:func:`routed_verdict`)."""
     from conkeeper.domain.textio import MemoryFileError, read_text
     from conkeeper.services.analysis.reflection.retro import parse
 
-    rows = []
+    rows: list[dict[str, object]] = []
     for path in sorted((memory_dir / "sessions").glob("*-retro.md")):
         try:
             retro = parse(read_text(path))
@@ -81,18 +111,24 @@ def _routed(memory_dir: Path, corrections: list[Correction]) -> list[dict[str, o
         for item in retro.items:
             if item.status != "approved":
                 continue
+            routed_ms = _routed_ms(item.routed_at, retro.date)
             words = content_words(item.text)
             same = [c for c in corrections if similar(words, content_words(c.text))]
-            before = sum(1 for c in same if _day(c.when_ms) <= retro.date)
-            after = sum(1 for c in same if _day(c.when_ms) > retro.date)
+            before = sum(1 for c in same if c.when_ms <= routed_ms)
+            after = sum(1 for c in same if c.when_ms > routed_ms)
+            later = sum(1 for s in sessions if s.started_at > routed_ms)
+            verdict = routed_verdict(after, later)
             rows.append(
                 {
                     "rule": item.text,
                     "routed_to": item.where,
                     "routed_on": retro.date,
+                    "routed_at": item.routed_at or None,
                     "before": before,
                     "after": after,
-                    "stopped": after == 0,
+                    "later_sessions": later,
+                    "verdict": verdict,
+                    "stopped": verdict == "stopped recurring",
                 }
             )
     return rows
@@ -167,11 +203,16 @@ def insights(
     per_session = []
     tally = _Tally()
     corrections: list[Correction] = []
+    seen: set[tuple[int, str]] = set()
     for session in sessions:
         ev = gather(
             conn, memory_dir, [session], scope=session.host_session_id, sensitivity=sensitivity
         )
-        corrections += [c for c in ev.corrections if c.label == "correction"]
+        for c in ev.corrections:  # a queued line can fall in several open sessions' windows
+            key = (c.when_ms // 1000, c.text[:60])
+            if c.label == "correction" and key not in seen:
+                seen.add(key)
+                corrections.append(c)
         per_session.append(_session_row(session, ev))
         for event, _ in ev.events:
             tally.add(event, session.host_session_id)
@@ -181,7 +222,7 @@ def insights(
         "commands": tally.command_rows(),
         "repeated_failures": tally.repeated_failures(),
         "themes": _themes(corrections),
-        "routed": _routed(memory_dir, corrections),
+        "routed": _routed(memory_dir, corrections, sessions),
         "claude_facets": claude_facets([s.host_session_id for s in sessions], home),
     }
 

@@ -65,10 +65,85 @@ def _why(finding: f.Finding, noun: str) -> list[str]:
     return [head, *(f'"{q}"' for q in finding.quotes)]
 
 
+# A clause that complains about the agent rather than saying what to do.
+_COMPLAINT = re.compile(
+    r"\b(?:you(?:'ve| have)? (?:keep|kept|forgot|forget|did|didn'?t|broke|missed|ignored|"
+    r"always|never|still|again|messed|screwed)|that'?s the (?:\w+ )?time|(?:second|third|"
+    r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
+    r"already)|how many times|seriously|come on|wtf|ffs)\b",
+    re.IGNORECASE,
+)
+_IMPERATIVE_WORDS = (
+    "use|run|put|keep|add|call|write|make|check|avoid|prefer|read|import|pass|return|raise|"
+    "store|name|move|place|wait|mock|split|commit|push|format|lint|test|document|log|always|"
+    "never|don'?t|do not|stop|only|leave|remove|delete|rename|follow|stick|switch|install|"
+    "pin|set|type|catch|handle|validate|sort|quote|wrap|close|open|start|include|exclude|no"
+)
+_IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
+_CLAUSES = re.compile(
+    r"(?<=[.!?;])\s+|\n+|,\s*(?:and |but |so |then |just |instead,? )?(?=(?:"
+    + _IMPERATIVE_WORDS
+    + r")\b)",
+    re.IGNORECASE,
+)
+_LEADING = re.compile(r"^(?:(?:and|but|so|then|just|please|instead|rather)\b[\s,]*)+", re.I)
+_TRAILING = re.compile(
+    r"[\s,]*(?:\b(?:again|please|like i said|as i said|ok(?:ay)?|thanks|for god'?s sake|every time|"
+    r"each time|always|from now on|in future|going forward)\b"
+    r"[\s,.!]*)+$",
+    re.IGNORECASE,
+)
+
+
+_TOLD = re.compile(
+    r"^(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*", re.I
+)
+# "put it there" names nothing on its own: not a self-contained rule
+_PRONOUN_OBJECT = re.compile(r"^\S+ (?:it|that|this|them|those|these)\b", re.IGNORECASE)
+_NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
+
+
+def _clean_clause(clause: str) -> str:
+    clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    if not _NO_RULE.match(clause):  # "no network calls in unit tests" is the rule itself
+        clause = _FILLER.sub("", clause)
+    clause = _LEADING.sub("", clause).strip()
+    clause = _TRAILING.sub("", clause).strip().rstrip(".!?;,: ")
+    if re.match(r"^always\s+\w", clause, re.IGNORECASE):  # "Always run X" -> "Run X"
+        clause = clause.split(None, 1)[1]
+    return clause
+
+
+def imperative_rule(texts: list[str]) -> str | None:
+    """The rule a group of corrections teaches, as an imperative, self-contained statement
+    ("Run ruff before pytest."): the clauses that say what to do, without the complaint around
+    them ("You keep forgetting the import, that's the second time."), the longest such
+    statement of the group. ``None`` when no correction says what to do."""
+    best = ""
+    for text in texts:
+        parts = []
+        for raw in _CLAUSES.split(" ".join(text.split())):
+            clause = _clean_clause(raw or "")
+            if (
+                clause
+                and _IMPERATIVE.match(clause)
+                and not _COMPLAINT.search(clause)
+                and not _PRONOUN_OBJECT.match(clause)
+            ):
+                parts.append(clause)
+        if not parts:
+            continue
+        rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
+        if len(best) < len(rule) <= f.QUOTE_CHARS:
+            best = rule
+    return best or None
+
+
 def _convention(finding: f.Finding) -> dict[str, Any]:
-    rule = max(finding.texts, key=len) if finding.texts else finding.label
-    rule = _FILLER.sub("", rule.removeprefix("… ").strip())
-    rule = rule[:1].upper() + rule[1:]
+    rule = imperative_rule(finding.texts) or (
+        f"Follow the project's convention on {finding.label} that the user stated "
+        f"{finding.count}× (quoted in the retro's evidence)."
+    )
     return {
         "what": f"Record the convention about '{finding.label}' in patterns.md: {f.quote(rule)}",
         "why": _why(finding, f"corrected on '{finding.label}'"),
@@ -82,7 +157,10 @@ def _convention(finding: f.Finding) -> dict[str, Any]:
 
 
 def _friction(finding: f.Finding) -> dict[str, Any]:
-    rule = f"Friction around '{finding.label}': {finding.quotes[0]}"
+    rule = (
+        f"Check work touching '{finding.label}' before calling it done: it went wrong "
+        f"{finding.count}× before."
+    )
     return {
         "what": f"Note the friction around '{finding.label}' in active-context.md",
         "why": _why(finding, "friction signalled"),
@@ -137,7 +215,7 @@ def _abandoned(finding: f.Finding) -> dict[str, Any]:
         "impact": "the next session starts from the open failure instead of rediscovering it",
         "category": "quality",
         "scope": PROJECT,
-        "rule": f"Open: `{finding.label}` still fails — {finding.quotes[0]}",
+        "rule": f"Get `{finding.label}` passing before starting new work.",
         "memory_category": "learning",
     }
 
@@ -150,7 +228,7 @@ def _slow(finding: f.Finding) -> dict[str, Any]:
         "impact": "shorter waits in the edit → run cycle",
         "category": "efficiency",
         "scope": PROCESS,
-        "rule": f"`{finding.label}` is slow; {finding.quotes[0]}",
+        "rule": f"Run a narrower part of `{finding.label}` while iterating; the full run is slow.",
         "memory_category": "pattern",
     }
 

@@ -5,7 +5,9 @@ Depth follows ``reflect_depth`` unless given, and the session: fewer than five t
 corrections make a minimal "nothing notable" retro. Approval routes the entry through
 :mod:`conkeeper.services.analysis.routing` (the same atomic, deduplicating write as ``corrections
 apply``) and removes the queued corrections it settles; both approval and decline update the
-retro file, atomically.
+retro file by a byte edit of that item's lines (:func:`.retro.approve_edit`), through the shared
+write path :mod:`conkeeper.domain.safewrite` (lock, carried-over appends, journal for undo), so
+whatever else the user wrote in the retro stays exactly as it was.
 """
 
 from __future__ import annotations
@@ -23,7 +25,17 @@ from conkeeper.services.analysis.reflection.recommend import (
     overall_scope,
     recommend,
 )
-from conkeeper.services.analysis.reflection.retro import Retro, RetroItem, parse, render
+from conkeeper.services.analysis.reflection.retro import (
+    Retro,
+    RetroEditError,
+    RetroItem,
+    approve_edit,
+    decline_edit,
+    merge_edit,
+    parse,
+    render,
+    utc_stamp,
+)
 
 MIN_TOOL_USES = 5
 # Memory category for an approved entry, by its retrospective category, when the classifier
@@ -185,10 +197,15 @@ def reflect(
         friction=friction,
     )
     if write:
-        existing.summary = summary
-        existing.evidence = lines
-        existing.items += [RetroItem(r.number, r.rule, r.where, r.category) for r in recs]
-        _write_retro(memory_dir, path, existing)
+        new_items = [RetroItem(r.number, r.rule, r.where, r.category) for r in recs]
+        fresh = Retro(day, summary, list(new_items), lines)
+
+        def change(text: str) -> str:
+            if not text.strip():
+                return render(fresh)
+            return merge_edit(text, summary, lines, new_items)
+
+        _edit_retro(memory_dir, path, change, "reflect --write")
         result.retro_path = path
     return result
 
@@ -210,17 +227,18 @@ def _read_retro(path: Path, date: str) -> Retro:
     return retro
 
 
-def _write_retro(
-    memory_dir: Path, path: Path, retro: Retro, stamp: tuple[int, int] | None = None
-) -> None:
-    from conkeeper.domain.textio import ConcurrentEditError, atomic_write, file_stamp
+def _edit_retro(memory_dir: Path, path: Path, change: object, command: str) -> None:
+    """Apply the text function ``change`` to the retro's current bytes through the shared
+    write path (lock, carried-over appends, journal); only what ``change`` concerns changes."""
+    from conkeeper.domain.safewrite import WriteError, edit_file, text_edit
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    expected = stamp if stamp is not None else file_stamp(path)
+    assert callable(change)
     try:
-        atomic_write(path, render(retro), root=memory_dir, expected_stamp=expected)
-    except ConcurrentEditError:
-        raise ReflectError(f"{path.name} changed meanwhile; run the command again") from None
+        edit_file(path, text_edit(change), command=command, source="reflect", root=memory_dir)
+    except RetroEditError as exc:
+        raise ReflectError(f"{path.name}: {exc}") from None
+    except WriteError as exc:
+        raise ReflectError(str(exc)) from None
 
 
 def _find_pending(memory_dir: Path, number: int, date: str | None) -> tuple[Path, Retro]:
@@ -247,29 +265,38 @@ def _find_pending(memory_dir: Path, number: int, date: str | None) -> tuple[Path
 def approve(
     memory_dir: Path, number: int, to: str | None = None, date: str | None = None
 ) -> tuple[RetroItem, Path, list[str]]:
-    """Route pending item ``number`` into memory (its target, or ``to``) with its tag, remove
-    the queued corrections it settles, and move it to the retro's Approved list.
+    """Route pending item ``number`` (a rule: an imperative, self-contained statement) into
+    memory (its target, or ``to``) with its tag, remove the queued corrections it settles, and
+    move it to the retro's Approved list with the time it was routed.
 
     Returns the item, the retro file and the texts of the dequeued corrections.
     """
     from conkeeper.domain.categories import classify
-    from conkeeper.domain.textio import MemoryFileError, file_stamp
+    from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.routing import RoutingError, add_entry, dequeue_theme
 
     path, retro = _find_pending(memory_dir, number, date)
-    stamp = file_stamp(path)
     item = retro.item(number)
     assert item is not None
     target = to or item.where or "patterns.md"
     verdict = classify(item.text)
     category = verdict.category or _MEMORY_CATEGORY.get(item.category or "", "learning")
     try:
-        relative, _ = add_entry(memory_dir, target, item.text, category)
+        relative, _ = add_entry(
+            memory_dir,
+            target,
+            item.text,
+            category,
+            source="reflect",
+            command=f"reflect approve {number}",
+        )
         dequeued = [q.text for q in dequeue_theme(memory_dir, item.text)]
     except (RoutingError, MemoryFileError) as exc:
         raise ReflectError(str(exc)) from None
-    item.status, item.where = "approved", relative
-    _write_retro(memory_dir, path, retro, stamp)
+    item.status, item.where, item.routed_at = "approved", relative, utc_stamp()
+    _edit_retro(
+        memory_dir, path, lambda text: approve_edit(text, item), f"reflect approve {number}"
+    )
     return item, path, dequeued
 
 
@@ -277,12 +304,11 @@ def decline(
     memory_dir: Path, number: int, reason: str | None = None, date: str | None = None
 ) -> tuple[RetroItem, Path]:
     """Record pending item ``number`` as considered but declined, with ``reason``."""
-    from conkeeper.domain.textio import file_stamp
-
     path, retro = _find_pending(memory_dir, number, date)
-    stamp = file_stamp(path)
     item = retro.item(number)
     assert item is not None
     item.status, item.reason = "declined", " ".join((reason or "user declined").split())
-    _write_retro(memory_dir, path, retro, stamp)
+    _edit_retro(
+        memory_dir, path, lambda text: decline_edit(text, item), f"reflect decline {number}"
+    )
     return item, path

@@ -1,0 +1,458 @@
+"""Team memory benchmark: push throughput, search latency under load, and the hooks' cost.
+
+Targets (issue 21), on this 2-core machine with a local PostgreSQL:
+
+* push: at least 5,000 observations per second into the server, through the HTTP API (the
+  sync client's own ``push`` call, batches of 500, 4 clients at once);
+* search: with 20 concurrent clients through the HTTP API, p50 at most 30 ms and p95 at most
+  100 ms, on 1,000,000 observations over 100 projects of 10 teams (``--observations N`` sets
+  the size; the table says which size ran);
+* hooks: with ``team_sync`` on (and the data home joined) a PostToolUse hook costs the same
+  CPU as with it off, within 1 ms median (A/B, interleaved, whole process).
+
+The database: ``--database URL`` (an existing, empty database), else a throwaway cluster
+started with pytest-postgresql's executor (as the ``postgres`` user when run as root, through
+``tests/support/pg_ctl_as_postgres.sh``) and removed afterwards. The server runs as
+``conkeeper server`` in a subprocess. Observations are generated text over a Zipf-like
+vocabulary of 4,000 words (titles, subtitles, facts and narratives of realistic lengths).
+
+Run: ``python bench/team_bench.py [--observations 1000000] [--queries 100] [--hook-runs 40]``;
+``--tiny`` is the CI size (20,000 observations, fewer queries and hook runs). Needs the
+``server`` extra and PostgreSQL; writes bench/results/team_bench.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import http.client
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+TEAMS = 10
+PROJECTS_PER_TEAM = 10
+CLIENTS = 20
+PUSHERS = 4
+BATCH = 500
+TARGETS = {"push_obs_per_s": 5000.0, "search_p50_ms": 30.0, "search_p95_ms": 100.0}
+HOOK_TARGET_MS = 1.0
+
+_WORDS: list[str] = []
+
+
+def vocabulary(rng: random.Random, size: int = 4000) -> list[str]:
+    """Pronounceable words, the first ones the most frequent (a Zipf-like draw)."""
+    if not _WORDS:
+        syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qu", "dr",
+                     "an", "el", "is", "or", "ul", "ex", "ch", "st"]  # fmt: skip
+        seen: set[str] = set()
+        while len(seen) < size:
+            word = "".join(rng.choice(syllables) for _ in range(rng.randint(2, 4)))
+            seen.add(word)
+        _WORDS.extend(sorted(seen))
+    return _WORDS
+
+
+_WEIGHTS: list[float] = []
+
+
+def words(rng: random.Random, count: int) -> str:
+    """``count`` words drawn with Zipf-like frequencies (weight 1 / (rank + 20)): a long tail
+    with common words, as in prose once stopwords are gone."""
+    vocab = vocabulary(rng)
+    if not _WEIGHTS:
+        _WEIGHTS.extend(1.0 / (rank + 20) for rank in range(len(vocab)))
+    return " ".join(rng.choices(vocab, weights=_WEIGHTS, k=count))
+
+
+def observation(rng: random.Random, serial: int) -> dict[str, Any]:
+    return {
+        "uid": f"bench-{serial}",
+        "kind": "observation",
+        "type": rng.choice(["bugfix", "feature", "decision", "discovery", "refactor"]),
+        "title": words(rng, 6),
+        "subtitle": words(rng, 12),
+        "facts": [words(rng, 10), words(rng, 10)],
+        "narrative": words(rng, 40),
+        "concepts": [words(rng, 1)],
+        "files": [f"src/{words(rng, 1)}.py"],
+        "created_at": 1_700_000_000_000 + serial,
+    }
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+class Cluster:
+    """A throwaway PostgreSQL (pytest-postgresql's executor), or the given database."""
+
+    def __init__(self, url: str | None) -> None:
+        self.url = url
+        self.executor: Any = None
+        self.tmp: str | None = None
+
+    def __enter__(self) -> Cluster:
+        if self.url:
+            return self
+        from port_for import get_port
+        from pytest_postgresql.executors import PostgreSQLExecutor
+
+        real = _pg_bin("pg_ctl")
+        if real is None:
+            raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+        executable = real
+        self.tmp = tempfile.mkdtemp(prefix="ck-team-bench-")
+        if os.geteuid() == 0:
+            os.environ["CONKEEPER_REAL_PG_CTL"] = real
+            os.environ["CONKEEPER_PG_TMP"] = tempfile.gettempdir()
+            executable = str(ROOT / "tests" / "support" / "pg_ctl_as_postgres.sh")
+        port = get_port(None)
+        self.executor = PostgreSQLExecutor(
+            executable=executable,
+            host="127.0.0.1",
+            port=port,
+            datadir=os.path.join(self.tmp, "data"),
+            unixsocketdir=tempfile.gettempdir(),
+            logfile=os.path.join(self.tmp, "postgresql.log"),
+            startparams="-w",
+            dbname="conkeeper_bench",
+        )
+        self.executor.start()
+        try:
+            self.executor.wait_for_postgres()
+            from pytest_postgresql.janitor import DatabaseJanitor
+
+            DatabaseJanitor(
+                user="postgres", host="127.0.0.1", port=port, dbname="conkeeper_bench"
+            ).init()  # waits until the server accepts connections, then creates the database
+        except BaseException:
+            self.__exit__()
+            raise
+        self.url = f"postgresql://postgres@127.0.0.1:{port}/conkeeper_bench"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.executor is not None:
+            self.executor.stop()
+        if self.tmp:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _pg_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return candidates[-1] if candidates else None
+
+
+def _cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "conkeeper", *args],
+        capture_output=True,
+        text=True,
+        env=env or _env(),
+        cwd=cwd,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"conkeeper {args[0]} failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    env.update(extra)
+    return env
+
+
+class Server:
+    """``conkeeper server`` on a free port for the benchmark's duration."""
+
+    def __init__(self, database: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "conkeeper", "server", "--database", database, "--port", "0"],
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if "team server at" not in line:
+            raise SystemExit("the server did not start: " + (self.proc.stderr.read() or ""))  # type: ignore[union-attr]
+        self.url = line.rsplit(" ", 1)[1].strip()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.communicate(timeout=60)
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+def push_all(url: str, tokens: list[str], total: int, seed: int) -> dict[str, Any]:
+    """Push ``total`` observations over 100 projects of 10 teams, 4 clients at once."""
+    from conkeeper.services.team import client
+    from conkeeper.services.team.credentials import TeamCredentials
+
+    rng = random.Random(seed)
+    batches: list[tuple[int, int, list[dict[str, Any]]]] = []
+    serial = 0
+    per_project = max(1, total // (TEAMS * PROJECTS_PER_TEAM))
+    for team in range(TEAMS):
+        for project in range(PROJECTS_PER_TEAM):
+            rows = [observation(rng, serial + i) for i in range(per_project)]
+            serial += per_project
+            for start in range(0, len(rows), BATCH):
+                batches.append((team, project, rows[start : start + BATCH]))
+    lock = threading.Lock()
+    accepted = [0]
+
+    def send(item: tuple[int, int, list[dict[str, Any]]]) -> None:
+        team, project, rows = item
+        creds = TeamCredentials(url, tokens[team], "bench")
+        answer = client.push(creds, f"example.com/team{team}/project{project}", rows)
+        with lock:
+            accepted[0] += int(answer["accepted"])
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=PUSHERS) as pool:
+        list(pool.map(send, batches))
+    elapsed = time.perf_counter() - started
+    return {
+        "observations": accepted[0],
+        "seconds": round(elapsed, 2),
+        "obs_per_s": round(accepted[0] / elapsed, 1),
+    }
+
+
+def search_load(
+    url: str, tokens: list[str], queries: int, seed: int, clients: int = CLIENTS
+) -> dict[str, Any]:
+    """``clients`` clients (20), each running ``queries`` searches back to back, over keep-alive
+    connections; the latency of every request."""
+    rng = random.Random(seed)
+    latencies: list[float] = []
+    lock = threading.Lock()
+    plans = []
+    for c in range(clients):
+        team = c % TEAMS
+        plan = []
+        for _ in range(queries):
+            title = words(rng, 6).split()  # a title like the stored ones
+            plan.append(
+                (
+                    team,
+                    rng.randrange(PROJECTS_PER_TEAM),
+                    " ".join(title[: rng.choice([1, 2, 2, 3])]),
+                )
+            )
+        plans.append(plan)
+    hits = [0]
+
+    where = urllib.parse.urlsplit(url)
+
+    def run(plan: list[tuple[int, int, str]]) -> None:
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=60)  # keep-alive
+        for team, project, query in plan:
+            params = urllib.parse.urlencode(
+                {"project": f"example.com/team{team}/project{project}", "q": query, "limit": 10}
+            )
+            start = time.perf_counter()
+            conn.request(
+                "GET",
+                f"/api/v1/search?{params}",
+                headers={"Authorization": f"Bearer {tokens[team]}"},
+            )
+            response = conn.getresponse()
+            found = json.loads(response.read())["results"]
+            took = (time.perf_counter() - start) * 1000
+            with lock:
+                latencies.append(took)
+                hits[0] += bool(found)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=run, args=(plan,)) for plan in plans]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - started
+    latencies.sort()
+    return {
+        "requests": len(latencies),
+        "clients": clients,
+        "p50_ms": round(statistics.median(latencies), 2),
+        "p95_ms": round(latencies[int(0.95 * (len(latencies) - 1))], 2),
+        "max_ms": round(latencies[-1], 2),
+        "requests_per_s": round(len(latencies) / wall, 1),
+        "answered_with_hits": round(hits[0] / len(latencies), 3),
+    }
+
+
+def hook_ab(url: str, token: str, runs: int) -> dict[str, Any]:
+    """PostToolUse CPU (user + system, whole process) with team_sync off vs on, interleaved."""
+    tmp = Path(tempfile.mkdtemp(prefix="ck-team-hook-"))
+    try:
+        project = tmp / "shop"
+        (project / ".claude" / "memory").mkdir(parents=True)
+        subprocess.run(["git", "init", "-q", str(project)], check=True)
+        subprocess.run(
+            ["git", "-C", str(project), "remote", "add", "origin", "git@example.com:a/shop.git"],
+            check=True,
+        )
+        homes = {"off": tmp / "off-data", "on": tmp / "on-data"}
+        env = {name: _env(HOME=str(tmp), CONKEEPER_HOME=str(home)) for name, home in homes.items()}
+        _cli("team", "join", url, "--token", token, env=env["on"])
+        config = project / ".claude" / "memory" / ".memory-config.md"
+        samples: dict[str, list[float]] = {"off": [], "on": []}
+        for i in range(runs + 2):
+            for name in ("off", "on") if i % 2 else ("on", "off"):
+                config.write_text(f"---\nteam_sync: {'true' if name == 'on' else 'false'}\n---\n")
+                cpu = _hook_cpu(project, env[name], i)
+                if i >= 2:  # the first runs of each home create the database
+                    samples[name].append(cpu)
+        off, on = statistics.median(samples["off"]), statistics.median(samples["on"])
+        return {
+            "runs": runs,
+            "off_median_ms": round(off, 2),
+            "on_median_ms": round(on, 2),
+            "difference_ms": round(on - off, 2),
+        }
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _hook_cpu(project: Path, env: dict[str, str], i: int) -> float:
+    payload = {
+        "session_id": "bench-session",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": f"pytest -k case_{i}"},
+        "tool_response": {"stdout": "ok", "stderr": "", "interrupted": False},
+        "tool_use_id": f"toolu_{i:012d}",
+    }
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", "PostToolUse"],
+        input=json.dumps(payload),
+        text=True,
+        env=env,
+        cwd=project,
+        capture_output=True,
+        check=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return used * 1000
+
+
+# --------------------------------------------------------------------------- main
+
+
+def bench(database: str, observations: int, queries: int, hook_runs: int) -> dict[str, Any]:
+    _cli("server", "init", "--database", database)
+    tokens = [
+        json.loads(
+            _cli(
+                "server",
+                "token",
+                "--database",
+                database,
+                "--user",
+                f"user{t}",
+                "--team",
+                f"team{t}",
+                "--json",
+            )
+        )["token"]
+        for t in range(TEAMS)
+    ]
+    server = Server(database)
+    try:
+        push = push_all(server.url, tokens, observations, seed=21)
+        import psycopg
+
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute("VACUUM ANALYZE team_records")
+        search_load(server.url, tokens, max(2, queries // 10), seed=7)  # warm the caches
+        search = search_load(server.url, tokens, queries, seed=11)
+        single = search_load(server.url, tokens, queries, seed=13, clients=1)
+        search["one_client_p50_ms"] = single["p50_ms"]
+        hooks = hook_ab(server.url, tokens[0], hook_runs)
+    finally:
+        server.stop()
+    return {"push": push, "search": search, "hooks": hooks}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database", help="an existing, empty PostgreSQL database URL")
+    parser.add_argument("--observations", type=int, default=1_000_000)
+    parser.add_argument("--queries", type=int, default=100, help="searches per client")
+    parser.add_argument("--hook-runs", type=int, default=40)
+    parser.add_argument("--tiny", action="store_true", help="CI size")
+    args = parser.parse_args()
+    if args.tiny:
+        args.observations, args.queries, args.hook_runs = 20_000, 10, 6
+    with Cluster(args.database) as cluster:
+        assert cluster.url is not None
+        result = bench(cluster.url, args.observations, args.queries, args.hook_runs)
+    push, search, hooks = result["push"], result["search"], result["hooks"]
+    checks = {
+        "push_obs_per_s": push["obs_per_s"] >= TARGETS["push_obs_per_s"],
+        "search_p50_ms": search["p50_ms"] <= TARGETS["search_p50_ms"],
+        "search_p95_ms": search["p95_ms"] <= TARGETS["search_p95_ms"],
+        "hook_difference_ms": abs(hooks["difference_ms"]) <= HOOK_TARGET_MS,
+    }
+    size = f"{push['observations']:,} observations, {TEAMS * PROJECTS_PER_TEAM} projects"
+    print(f"Team memory benchmark ({size} of {TEAMS} teams)")
+    rows = [
+        ("push (HTTP, 4 clients)", f"{push['obs_per_s']:,.0f} obs/s", "≥ 5,000 obs/s",
+         checks["push_obs_per_s"]),
+        (f"search p50 ({CLIENTS} clients)", f"{search['p50_ms']:.1f} ms", "≤ 30 ms",
+         checks["search_p50_ms"]),
+        (f"search p95 ({CLIENTS} clients)", f"{search['p95_ms']:.1f} ms", "≤ 100 ms",
+         checks["search_p95_ms"]),
+        ("hook CPU, team_sync on - off", f"{hooks['difference_ms']:+.2f} ms",
+         "within ±1 ms median", checks["hook_difference_ms"]),
+    ]  # fmt: skip
+    for name, value, target, ok in rows:
+        print(f"{name:<32}{value:>16}  {target:<22}{'yes' if ok else 'NO'}")
+    print(
+        f"(search: {search['requests']} requests, {search['requests_per_s']} req/s, "
+        f"{search['answered_with_hits']:.0%} with hits, one client alone p50 "
+        f"{search['one_client_p50_ms']} ms; hook medians off "
+        f"{hooks['off_median_ms']} ms, on {hooks['on_median_ms']} ms over {hooks['runs']} runs)"
+    )
+    result.update(targets={**TARGETS, "hook_difference_ms": HOOK_TARGET_MS}, within_target=checks)
+    result["size"] = {"observations": push["observations"], "teams": TEAMS, "projects": 100}
+    out = ROOT / "bench" / "results" / ("team_bench_tiny.json" if args.tiny else "team_bench.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {out.relative_to(ROOT)}")
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

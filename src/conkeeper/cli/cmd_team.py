@@ -1,0 +1,117 @@
+"""``conkeeper team``: join a team server, push now, and show the state of the sync.
+
+``conkeeper team join URL --token TOKEN`` checks the token against the server and keeps it in
+the data home (0600, never in a project); ``conkeeper team sync [--json]`` pushes the pending
+rows of every project with ``team_sync: true`` and prints ``{"pushed": n, "pending": m}``;
+``conkeeper team status [--json]`` says who this machine is on which server and what waits.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from conkeeper.cli.output import CliError, emit_json, opened_store, warn
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``join URL --token T``, ``sync``, ``status``."""
+    parser.add_argument("action", choices=("join", "sync", "status"))
+    parser.add_argument("url", nargs="?", help="join: the team server's URL")
+    parser.add_argument("--token", help="join: the token 'conkeeper server token' printed")
+    parser.add_argument("--quiet", action="store_true", help="sync: print nothing (background)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to join, sync or status."""
+    if args.action == "join":
+        return _join(args)
+    if args.action == "sync":
+        return _sync(args)
+    return _status(args)
+
+
+def _join(args: argparse.Namespace) -> int:
+    from conkeeper.services.team import client, credentials
+
+    url = (args.url or "").strip().rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise CliError("give the server's URL, e.g. conkeeper team join http://host:8765", 2)
+    if not args.token or not args.token.strip():
+        raise CliError("give the token with --token TOKEN", 2)
+    probe = credentials.TeamCredentials(url, args.token.strip(), "")
+    try:
+        who = client.whoami(probe)
+    except client.TeamServerError as exc:
+        raise CliError(str(exc)) from None
+    creds = credentials.save(url, args.token.strip())
+    if args.json:
+        emit_json({"url": creds.url, "user": who.get("user"), "team": who.get("team")})
+    else:
+        print(f"joined {creds.url} as {who.get('user')} (team {who.get('team')})")
+        print("opt a project in with: conkeeper config set team_sync true")
+    return 0
+
+
+def _sync(args: argparse.Namespace) -> int:
+    from conkeeper.services.team import credentials, sync
+
+    try:
+        with opened_store() as conn:
+            result = sync.sync(conn)
+    except credentials.CredentialsError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        emit_json({"pushed": result.pushed, "pending": result.pending})
+    elif not args.quiet:
+        print(f"pushed {result.pushed}, pending {result.pending} ({result.projects} projects)")
+    if result.refused and not args.quiet:
+        warn(f"{result.refused} rows were not shared: they still held private text or a secret")
+    if result.error:
+        if not args.quiet:
+            warn(result.error)
+        return 1
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from conkeeper.services.team import client, credentials, sync
+    from conkeeper.services.team.search import current_key
+
+    creds = credentials.load_optional()
+    if creds is None:
+        raise CliError(
+            "this machine has not joined a team server; run: conkeeper team join URL --token TOKEN"
+        )
+    with opened_store() as conn:
+        shared, notes = sync.shared_projects(conn)
+        pending = sync.pending(conn, creds)
+    key = current_key(Path.cwd())
+    status: dict[str, object] = {
+        "url": creds.url,
+        "projects": [s.key for s in shared],
+        "pending": pending,
+        "project": key,
+    }
+    try:
+        who = client.whoami(creds, key)
+        status.update(user=who.get("user"), team=who.get("team"), server_records=who.get("records"))
+        status["reachable"] = True
+    except client.TeamServerError as exc:
+        status.update(reachable=False, error=str(exc))
+    if args.json:
+        emit_json(status)
+        return 0
+    print(f"server: {creds.url} ({'reachable' if status['reachable'] else 'unreachable'})")
+    if status["reachable"]:
+        print(f"user: {status.get('user')}  team: {status.get('team')}")
+    else:
+        print(f"  {status.get('error')}")
+    print(f"sharing projects: {', '.join(s.key for s in shared) or 'none (team_sync is off)'}")
+    print(f"pending rows: {pending}")
+    if key and status.get("server_records") is not None:
+        print(f"this project ({key}) on the server: {status['server_records']} records")
+    for note in notes:
+        warn(note)
+    return 0

@@ -1,0 +1,133 @@
+"""What the team server does with a request: tokens, authentication, pushes and searches.
+
+Why it exists: the server front door (:mod:`conkeeper.server`) and ``conkeeper server init`` /
+``token`` only parse input and format output; the rules live here. A token is a random secret
+shown once; the database keeps its SHA-256 (a high-entropy secret needs no slow hash). Every
+read is limited to the teams the token's user belongs to; every write goes to the token's
+team. A pushed record that still holds a private marker or a secret is refused by the same
+privacy module the client ran.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from conkeeper.services.team import gate, wire
+from conkeeper.storage import team_pg
+from conkeeper.storage.team_pg import Grant
+
+TOKEN_PREFIX = "ckt_"
+RECENT_TYPES = ("decision", "bugfix")
+
+
+def new_token() -> str:
+    """A fresh token: 256 random bits, URL-safe."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> bytes:
+    """What the database stores for a token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+def init_database(url: str) -> tuple[list[int], int]:
+    """Create or migrate the schema; returns (versions applied now, the schema version)."""
+    with team_pg.connect(url) as conn:
+        applied = team_pg.migrate(conn)
+        return applied, team_pg.schema_version(conn)
+
+
+def issue_token(url: str, user: str, team: str) -> str:
+    """A new token for ``user`` in ``team`` (both created when missing)."""
+    for label, name in (("--user", user), ("--team", team)):
+        if not name.strip() or len(name) > 200 or any(ord(ch) < 32 for ch in name):
+            raise ValueError(f"{label} must be a non-empty name without control characters")
+    token = new_token()
+    with team_pg.connect(url) as conn:
+        team_pg.require_current(conn)
+        team_pg.create_token(conn, user.strip(), team.strip(), token_hash(token))
+    return token
+
+
+def revoke(url: str, token: str) -> bool:
+    """Revoke a token; False when it was unknown or already revoked."""
+    with team_pg.connect(url) as conn:
+        team_pg.require_current(conn)
+        return team_pg.revoke_token(conn, token_hash(token.strip()))
+
+
+def authenticate(conn: Any, token: str) -> Grant | None:
+    """The grant of a presented token, ``None`` for a wrong or revoked one."""
+    if not token or len(token) > 512:
+        return None
+    return team_pg.token_grant(conn, token_hash(token))
+
+
+def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
+    """Store a push into the token's team: ``{"accepted": n, "refused": [{uid, reason}]}``.
+
+    A malformed request raises :class:`~conkeeper.services.team.wire.WireError`; a malformed
+    record, or one that fails the privacy gate, is refused on its own (never stored), and the
+    rest are upserted.
+    """
+    if not isinstance(body, dict):
+        raise wire.WireError("the body must be a JSON object")
+    project = wire.project_key_of(body.get("project"))
+    raw = body.get("records")
+    if not isinstance(raw, list) or len(raw) > wire.MAX_RECORDS:
+        raise wire.WireError(f"'records' must be a list of at most {wire.MAX_RECORDS}")
+    parsed, refused = [], []
+    for item in raw:
+        try:
+            parsed.append(wire.record_from_json(item))
+        except wire.WireError as exc:  # one bad record never blocks the others
+            uid = item.get("uid") if isinstance(item, dict) else None
+            refused.append({"uid": uid if isinstance(uid, str) else "", "reason": str(exc)})
+    problems = gate.batch_problems([wire.record_texts(r) for r in parsed])
+    accepted = []
+    for record, problem in zip(parsed, problems, strict=True):
+        if problem:
+            refused.append({"uid": record.uid, "reason": problem})
+        else:
+            accepted.append(record)
+    team_pg.upsert_records(conn, grant, project, accepted)
+    return {"accepted": len(accepted), "refused": refused}
+
+
+def search(conn: Any, grant: Grant, project: object, query: object, limit: object) -> list[Any]:
+    """Hits for ``query`` in ``project`` across the grant's teams, each with its author."""
+    key = wire.project_key_of(project)
+    if not isinstance(query, str) or not query.strip() or len(query) > 2000:
+        raise wire.WireError("'q' must be a non-empty query of at most 2000 characters")
+    size = _limit(limit)
+    hits = team_pg.search_records(conn, grant.read_team_ids, key, query, size)
+    return [wire.hit_to_json(h) for h in hits]
+
+
+def recent(conn: Any, grant: Grant, project: object, limit: object) -> list[Any]:
+    """Teammates' newest decisions and bug fixes in ``project`` (the SessionStart block)."""
+    key = wire.project_key_of(project)
+    hits = team_pg.recent_records(
+        conn, grant.read_team_ids, key, RECENT_TYPES, _limit(limit), exclude_author=grant.user_name
+    )
+    return [wire.hit_to_json(h) for h in hits]
+
+
+def whoami(conn: Any, grant: Grant, project: object = None) -> dict[str, Any]:
+    """The grant in words, and the project's record count when one is named."""
+    answer: dict[str, Any] = {"user": grant.user_name, "team": grant.team_name}
+    if project is not None:
+        key = wire.project_key_of(project)
+        answer["project"] = key
+        answer["records"] = team_pg.count_records(conn, grant.read_team_ids, key)
+    return answer
+
+
+def _limit(value: object) -> int:
+    try:
+        size = int(str(value)) if value is not None else 10
+    except ValueError:
+        raise wire.WireError("'limit' must be a number") from None
+    return max(1, min(size, wire.SEARCH_LIMIT_MAX))

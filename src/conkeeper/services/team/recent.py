@@ -1,0 +1,48 @@
+"""The "from your team" cache: teammates' newest decisions and bug fixes for SessionStart.
+
+Why it exists: SessionStart may show a short block of what teammates recently decided or fixed
+in this project, but a hook never touches the network. The sync (outside every hook) asks the
+server and writes ``<data home>/team/recent/<project identity, escaped>.json``; SessionStart
+only reads that small file. Imported on the hook path: standard library only, no ``hashlib``,
+and any problem reads as "nothing to show".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+MAX_ITEMS = 5
+
+
+def cache_file(data_folder: str, identity: str) -> str:
+    """The cache file of a local project identity (its path, escaped into one file name)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-." else f"_{ord(ch):x}" for ch in identity)
+    return os.path.join(data_folder, "team", "recent", safe[-200:] + ".json")
+
+
+def read_recent(data_folder: str, identity: str) -> list[dict[str, str]]:
+    """The cached items (author, type, title, when), ``[]`` when there is none or it is bad."""
+    try:
+        with open(cache_file(data_folder, identity), encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return []
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [
+        {key: str(item.get(key, "")) for key in ("author", "type", "title", "when")}
+        for item in items[:MAX_ITEMS]
+        if isinstance(item, dict)
+    ]
+
+
+def write_recent(data_folder: str, identity: str, items: list[dict[str, str]]) -> None:
+    """Replace the cache of a project (atomically: SessionStart never reads half a file)."""
+    path = cache_file(data_folder, identity)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump({"items": items[:MAX_ITEMS]}, handle, ensure_ascii=False)
+    os.replace(tmp, path)

@@ -1,0 +1,57 @@
+"""Team search from a project: the team store's hits for the current project, with authors.
+
+Why it exists: ``conkeeper search QUERY --team`` and the MCP ``search`` tool's ``team`` scope
+add what teammates (and this user's other machines) recorded about this project. The hits are
+untrusted text from other people: the caller shows them as data with their author, never as
+instructions, and they are cleaned by the privacy module again before anything shows them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from conkeeper.domain.config import load_config
+from conkeeper.domain.privacy import clean_or_empty
+from conkeeper.services.team import client, credentials, identity
+from conkeeper.services.workspace import current_project
+
+
+class TeamSearch(NamedTuple):
+    """Team hits (each a dict with ``author``) and, when the team could not be asked, why."""
+
+    hits: list[dict[str, Any]]
+    project: str | None
+    error: str | None
+
+
+def current_key(cwd: Path) -> str | None:
+    """The team key of the project around ``cwd``."""
+    root = current_project(cwd).root
+    return identity.project_key(root, load_config(root).config.team_project_id)
+
+
+def team_search(cwd: Path, query: str, limit: int = 10) -> TeamSearch:
+    """Ask the team server about ``query`` in the current project; an unreachable server or a
+    missing join is reported in ``error``, never raised (the local results still count)."""
+    creds = credentials.load_optional()
+    if creds is None:
+        return TeamSearch([], None, "not joined to a team server (conkeeper team join URL)")
+    key = current_key(cwd)
+    if key is None:
+        return TeamSearch([], None, "this project has no git origin or team_project_id")
+    try:
+        hits = client.search(creds, key, query, limit)
+    except client.TeamServerError as exc:
+        return TeamSearch([], key, str(exc))
+    return TeamSearch([_cleaned(h) for h in hits], key, None)
+
+
+def _cleaned(hit: dict[str, Any]) -> dict[str, Any]:
+    """A hit with every text cleaned again: it came over the network from other people."""
+    out = dict(hit)
+    for name in ("title", "subtitle", "narrative", "author", "type", "kind", "uid", "project"):
+        out[name] = str(clean_or_empty(str(hit.get(name, ""))))
+    facts = hit.get("facts")
+    out["facts"] = [str(clean_or_empty(str(f))) for f in facts] if isinstance(facts, list) else []
+    return out

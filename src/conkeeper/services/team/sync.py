@@ -1,0 +1,247 @@
+"""The team outbox and its push: what opted-in projects hold that the server has not.
+
+Why it exists: ``conkeeper team sync`` (and the detached process SessionEnd starts) delivers
+the privacy-clean rows of every project whose ``.memory-config.md`` sets ``team_sync: true``.
+The outbox is a high-water mark per server, project and kind (``storage.team_outbox``), kept in
+``<data home>/team/marks.json``; a mark advances only after the server acknowledged the batch,
+so delivery is at least once and the server's upserts by uid make it exactly once in effect.
+One sync runs at a time (a lock file); hooks never call this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from conkeeper.domain.config import load_config
+from conkeeper.domain.privacy import clean_or_empty
+from conkeeper.services.team import client, credentials, gate, identity, wire
+from conkeeper.storage import team_outbox
+from conkeeper.storage.driver import sqlite3
+from conkeeper.storage.team_outbox import LocalProject, OutboxRow
+from conkeeper.storage.team_pg import TeamRecord
+
+BATCH = 500
+MARKS_FILE = "marks.json"
+KINDS = ("observation", "summary", "prompt")
+_READERS = {
+    "observation": team_outbox.observations_after,
+    "summary": team_outbox.summaries_since,
+    "prompt": team_outbox.prompts_after,
+}
+
+
+class SharedProject(NamedTuple):
+    """A local project that shares with the team, and what it shares."""
+
+    project: LocalProject
+    key: str
+    kinds: tuple[str, ...]
+
+
+class SyncResult(NamedTuple):
+    """What one sync did: rows pushed, rows still pending, rows refused, and the error that
+    stopped it (``None`` when it finished)."""
+
+    pushed: int
+    pending: int
+    refused: int
+    projects: int
+    error: str | None
+
+
+def shared_projects(conn: sqlite3.Connection) -> tuple[list[SharedProject], list[str]]:
+    """Projects with ``team_sync: true`` and a team key; notes for those without a key."""
+    shared, notes = [], []
+    for project in team_outbox.known_projects(conn):
+        root = Path(project.root)
+        if not root.is_dir():
+            continue
+        config = load_config(root).config
+        if not config.team_sync:
+            continue
+        key = identity.project_key(root, config.team_project_id)
+        if key is None:
+            notes.append(
+                f"{project.root}: no git origin to name it on the team server; set one with "
+                "'conkeeper config set team_project_id NAME'"
+            )
+            continue
+        kinds = KINDS if config.team_share_prompts else KINDS[:2]
+        shared.append(SharedProject(project, key, kinds))
+    return shared, notes
+
+
+def _marks_path() -> Path:
+    return credentials.team_dir() / MARKS_FILE
+
+
+def load_marks() -> dict[str, dict[str, int]]:
+    """Every mark: ``{"<server>|<project identity>": {kind: position}}``."""
+    try:
+        data = json.loads(_marks_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save_marks(marks: dict[str, dict[str, int]]) -> None:
+    path = _marks_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{MARKS_FILE}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(marks, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _mark_key(creds: credentials.TeamCredentials, project: LocalProject) -> str:
+    return f"{creds.url}|{project.identity}"
+
+
+@contextlib.contextmanager
+def _sync_lock() -> Iterator[None]:
+    folder = credentials.team_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "sync.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def record_uid(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> str:
+    """The server-side id of a local row: an observation by its content (the same observation
+    from two clones is one), a summary or prompt by this install's session key."""
+    origin = row.key if row.kind == "observation" else f"{creds.install_id}:{row.key}"
+    return hashlib.sha256(f"{row.kind}\0{key}\0{origin}".encode()).hexdigest()
+
+
+def to_record(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> TeamRecord:
+    """A local row as a team record, every text cleaned again (it was clean when stored), then
+    held to the wire's limits (cut after cleaning, never before)."""
+
+    def clean(text: str) -> str:
+        return str(clean_or_empty(text))[: wire.MAX_TEXT]
+
+    def listed(items: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(c for c in (clean(f) for f in items) if c)[: wire.MAX_LIST]
+
+    return TeamRecord(
+        uid=record_uid(creds, key, row),
+        kind=row.kind,
+        type=row.type,
+        title=clean(row.title),
+        subtitle=clean(row.subtitle),
+        facts=listed(row.facts),
+        narrative=clean(row.narrative),
+        concepts=listed(row.concepts),
+        files=listed(row.files),
+        created_at=row.created_at,
+    )
+
+
+def pending(conn: sqlite3.Connection, creds: credentials.TeamCredentials | None = None) -> int:
+    """Rows of shared projects the server has not acknowledged yet."""
+    creds = creds or credentials.load()
+    marks = load_marks()
+    total = 0
+    for shared in shared_projects(conn)[0]:
+        mark = marks.get(_mark_key(creds, shared.project), {})
+        for kind in shared.kinds:
+            total += team_outbox.pending_count(conn, shared.project.id, kind, mark.get(kind, 0))
+    return total
+
+
+def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult:
+    """Push every pending row of every shared project (``max_batches``: stop after that many
+    requests, for a bounded background run). A server error stops the sync; what was
+    acknowledged stays acknowledged and the rest is pending for the next one."""
+    creds = credentials.load()
+    pushed = refused = batches = 0
+    error: str | None = None
+    with _sync_lock():
+        marks = load_marks()
+        projects, _notes = shared_projects(conn)
+        try:
+            for shared in projects:
+                mark = marks.setdefault(_mark_key(creds, shared.project), {})
+                for kind in shared.kinds:
+                    while max_batches is None or batches < max_batches:
+                        rows = _READERS[kind](conn, shared.project.id, mark.get(kind, 0), BATCH)
+                        if not rows:
+                            break
+                        sent, dropped = _push_batch(creds, shared.key, rows)
+                        batches += 1
+                        pushed += sent
+                        refused += dropped
+                        mark[kind] = max(r.position for r in rows)
+                        _save_marks(marks)
+        except client.TeamServerError as exc:
+            error = str(exc)
+        if error is None:
+            _refresh_recent(creds, projects)
+    return SyncResult(pushed, pending(conn, creds), refused, len(projects), error)
+
+
+def _refresh_recent(creds: credentials.TeamCredentials, projects: list[SharedProject]) -> None:
+    """Cache teammates' newest decisions and bug fixes per shared project for SessionStart
+    (which never asks the network itself). Best effort: a failure keeps the old cache."""
+    from conkeeper.domain.paths import data_folder
+    from conkeeper.services.team.recent import write_recent
+
+    for shared in projects:
+        try:
+            hits = client.recent(creds, shared.key, recent_limit())
+        except client.TeamServerError:
+            return
+        items = [
+            {
+                "author": str(clean_or_empty(str(hit.get("author", "")))),
+                "type": str(clean_or_empty(str(hit.get("type", "")))),
+                "title": str(clean_or_empty(str(hit.get("title", ""))))[:160],
+                "when": _day(hit.get("created_at")),
+            }
+            for hit in hits
+        ]
+        write_recent(data_folder(), shared.project.identity, items)
+
+
+def recent_limit() -> int:
+    """How many teammates' items SessionStart may show."""
+    from conkeeper.services.team.recent import MAX_ITEMS
+
+    return MAX_ITEMS
+
+
+def _day(value: object) -> str:
+    import time
+
+    if not isinstance(value, int) or value <= 0:
+        return ""
+    return time.strftime("%Y-%m-%d", time.localtime(value / 1000))
+
+
+def _push_batch(
+    creds: credentials.TeamCredentials, key: str, rows: list[OutboxRow]
+) -> tuple[int, int]:
+    """Push one batch; (rows the server accepted, rows refused here or there)."""
+    candidates = [to_record(creds, key, row) for row in rows]
+    problems = gate.batch_problems([wire.record_texts(r) for r in candidates])
+    records = [
+        wire.record_to_json(r)
+        for r, problem in zip(candidates, problems, strict=True)
+        if not problem
+    ]
+    dropped = len(candidates) - len(records)  # never leaves the machine
+    if not records:
+        return 0, dropped
+    answer = client.push(creds, key, records)
+    refused = answer.get("refused")
+    refused_there = len(refused) if isinstance(refused, list) else 0
+    return int(answer.get("accepted", 0)), dropped + refused_there

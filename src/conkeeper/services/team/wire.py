@@ -1,0 +1,116 @@
+"""The JSON form of a team record, and its limits, shared by the client and the server.
+
+Why it exists: one definition of what a pushed record looks like, so the sync client writes
+exactly what the server reads, and a hostile or broken request is refused field by field with
+a short reason instead of reaching the database.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conkeeper.storage.team_pg import TeamHit, TeamRecord
+
+KINDS = ("observation", "summary", "prompt")
+MAX_RECORDS = 1000  # per push request
+MAX_TEXT = 20_000  # characters per text field
+MAX_LIST = 64  # items in facts, concepts, files
+MAX_KEY = 300  # project key, uid
+SEARCH_LIMIT_MAX = 50
+
+
+class WireError(ValueError):
+    """A request is malformed; the message is one short sentence."""
+
+
+def _text(obj: dict[str, Any], name: str, limit: int = MAX_TEXT) -> str:
+    value = obj.get(name, "")
+    if not isinstance(value, str):
+        raise WireError(f"'{name}' must be text")
+    if len(value) > limit or "\x00" in value:
+        raise WireError(f"'{name}' is too long or holds NUL")
+    return value
+
+
+def _strings(obj: dict[str, Any], name: str) -> tuple[str, ...]:
+    value = obj.get(name, [])
+    if not isinstance(value, list) or len(value) > MAX_LIST:
+        raise WireError(f"'{name}' must be a list of at most {MAX_LIST} texts")
+    if not all(isinstance(v, str) and len(v) <= MAX_TEXT and "\x00" not in v for v in value):
+        raise WireError(f"'{name}' must hold texts")
+    return tuple(value)
+
+
+def record_to_json(record: TeamRecord) -> dict[str, Any]:
+    """The wire form of one record."""
+    return {
+        "uid": record.uid,
+        "kind": record.kind,
+        "type": record.type,
+        "title": record.title,
+        "subtitle": record.subtitle,
+        "facts": list(record.facts),
+        "narrative": record.narrative,
+        "concepts": list(record.concepts),
+        "files": list(record.files),
+        "created_at": record.created_at,
+    }
+
+
+def record_from_json(obj: object) -> TeamRecord:
+    """One record from its wire form (:class:`WireError` when malformed)."""
+    if not isinstance(obj, dict):
+        raise WireError("a record must be an object")
+    uid = _text(obj, "uid", MAX_KEY)
+    kind = _text(obj, "kind", 20)
+    if not uid.strip() or kind not in KINDS:
+        raise WireError("a record needs a uid and a kind (observation, summary or prompt)")
+    created = obj.get("created_at")
+    if not isinstance(created, int) or isinstance(created, bool) or created < 0:
+        raise WireError("'created_at' must be a Unix time in ms")
+    return TeamRecord(
+        uid=uid,
+        kind=kind,
+        type=_text(obj, "type", 40),
+        title=_text(obj, "title"),
+        subtitle=_text(obj, "subtitle"),
+        facts=_strings(obj, "facts"),
+        narrative=_text(obj, "narrative"),
+        concepts=_strings(obj, "concepts"),
+        files=_strings(obj, "files"),
+        created_at=created,
+    )
+
+
+def record_texts(record: TeamRecord) -> list[str]:
+    """Every text of a record (what the privacy gate checks)."""
+    return [
+        record.title, record.subtitle, *record.facts, record.narrative, *record.concepts,
+        *record.files,
+    ]  # fmt: skip
+
+
+def project_key_of(value: object) -> str:
+    """A project key from a request (:class:`WireError` when missing or malformed)."""
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_KEY:
+        raise WireError("'project' must name the project (its normalized origin URL or id)")
+    if any(ch.isspace() or ord(ch) < 32 for ch in value):
+        raise WireError("'project' may not hold spaces or control characters")
+    return value
+
+
+def hit_to_json(hit: TeamHit) -> dict[str, Any]:
+    """The wire form of a search hit, with its author."""
+    return {
+        "uid": hit.uid,
+        "kind": hit.kind,
+        "type": hit.type,
+        "title": hit.title,
+        "subtitle": hit.subtitle,
+        "facts": list(hit.facts),
+        "narrative": hit.narrative,
+        "author": hit.author,
+        "created_at": hit.created_at,
+        "project": hit.project_key,
+        "score": round(hit.score, 6),
+    }

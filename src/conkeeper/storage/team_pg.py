@@ -1,0 +1,514 @@
+"""The team server's PostgreSQL store: schema migrations, tokens, idempotent pushes, search.
+
+Why it exists: team memory (``conkeeper server``, extra ``server``) keeps the observations,
+summaries and (opted-in) prompts of many users and machines in one PostgreSQL database. Every
+SQL statement the server runs is written here, behind functions with typed results; psycopg is
+imported only inside this module, and only when a function needs it.
+
+Schema rules (docs/team.md): a team id leads every key of team data (``team_projects``,
+``team_records``), so the data can be distributed by ``team_id`` on Citus; ``teams``, ``users``,
+``memberships`` and ``tokens`` are small and would become reference tables. Tokens are stored as
+the SHA-256 of a high-entropy secret, never in clear. Versions are recorded in
+``schema_version``; :func:`migrate` applies the missing ones in order, each in its own
+transaction, under an advisory lock so two servers starting at once do not race.
+
+Search: a stored ``tsvector`` with weights (title A, subtitle and facts B, narrative C) and a
+GIN index over ``(project_id, search)`` (``btree_gin``), queried with ``plainto_tsquery`` (every
+word) first, then an OR of the query's lexemes when the AND finds too few, ranked by
+``ts_rank_cd``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:  # imported lazily: the core never needs psycopg
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+TS_CONFIG = "english"
+MIGRATION_LOCK = 0x434B5445414D  # "CKTEAM": pg_advisory_xact_lock key for migrations
+
+SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version     integer PRIMARY KEY,
+    description text NOT NULL,
+    applied_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE teams (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name        text NOT NULL UNIQUE,
+    created_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE users (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name        text NOT NULL UNIQUE,
+    created_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE memberships (
+    team_id     bigint NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    user_id     bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    PRIMARY KEY (team_id, user_id)
+);
+CREATE INDEX memberships_user ON memberships(user_id, team_id);
+-- sha256 of the token; the token itself is shown once and never stored.
+CREATE TABLE tokens (
+    token_hash  bytea PRIMARY KEY,
+    user_id     bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    team_id     bigint NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    revoked_at  timestamptz
+);
+"""
+
+SCHEMA_V2 = """
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+CREATE TABLE team_projects (
+    team_id     bigint NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    id          bigint GENERATED ALWAYS AS IDENTITY,
+    project_key text NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (team_id, id),
+    UNIQUE (team_id, project_key)
+);
+CREATE TABLE team_records (
+    team_id     bigint NOT NULL,
+    uid         text NOT NULL,
+    project_id  bigint NOT NULL,
+    author_id   bigint NOT NULL REFERENCES users(id),
+    kind        text NOT NULL CHECK (kind IN ('observation', 'summary', 'prompt')),
+    type        text NOT NULL DEFAULT '',
+    title       text NOT NULL DEFAULT '',
+    subtitle    text NOT NULL DEFAULT '',
+    facts       jsonb NOT NULL DEFAULT '[]',
+    narrative   text NOT NULL DEFAULT '',
+    concepts    jsonb NOT NULL DEFAULT '[]',
+    files       jsonb NOT NULL DEFAULT '[]',
+    created_at  bigint NOT NULL,            -- Unix ms on the author's machine
+    received_at timestamptz NOT NULL DEFAULT now(),
+    search      tsvector NOT NULL,
+    PRIMARY KEY (team_id, uid),
+    FOREIGN KEY (team_id, project_id) REFERENCES team_projects(team_id, id) ON DELETE CASCADE
+);
+CREATE INDEX team_records_recent ON team_records(team_id, project_id, created_at DESC);
+CREATE INDEX team_records_search ON team_records USING gin (project_id, search);
+"""
+
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "teams, users, memberships, hashed tokens", SCHEMA_V1),
+    (2, "team projects and records with weighted full-text search", SCHEMA_V2),
+)
+LATEST_VERSION = MIGRATIONS[-1][0]
+
+_VECTOR = (
+    "setweight(to_tsvector('english', %(title)s), 'A') || "
+    "setweight(to_tsvector('english', %(subtitle)s || ' ' || %(facts_text)s), 'B') || "
+    "setweight(to_tsvector('english', %(narrative)s || ' ' || %(concepts_text)s), 'C')"
+)
+_UPSERT = f"""
+INSERT INTO team_records (team_id, uid, project_id, author_id, kind, type, title, subtitle,
+    facts, narrative, concepts, files, created_at, search)
+VALUES (%(team_id)s, %(uid)s, %(project_id)s, %(author_id)s, %(kind)s, %(type)s, %(title)s,
+    %(subtitle)s, %(facts)s, %(narrative)s, %(concepts)s, %(files)s, %(created_at)s, {_VECTOR})
+ON CONFLICT (team_id, uid) DO UPDATE SET
+    type = excluded.type, title = excluded.title, subtitle = excluded.subtitle,
+    facts = excluded.facts, narrative = excluded.narrative, concepts = excluded.concepts,
+    files = excluded.files, created_at = excluded.created_at, search = excluded.search
+"""
+_HIT_COLUMNS = (
+    "r.uid, r.kind, r.type, r.title, r.subtitle, r.facts, r.narrative, u.name, r.created_at, "
+    "p.project_key"
+)
+
+
+class TeamStoreError(Exception):
+    """The team database cannot be used; the message is one line saying what to do."""
+
+
+class Grant(NamedTuple):
+    """Who a valid token belongs to: the user, the team it pushes into, every team it reads."""
+
+    user_id: int
+    user_name: str
+    team_id: int
+    team_name: str
+    read_team_ids: tuple[int, ...]
+
+
+class TeamRecord(NamedTuple):
+    """One record as a client pushes it (already privacy-clean on the client and checked again
+    by the server before it reaches :func:`upsert_records`)."""
+
+    uid: str
+    kind: str
+    type: str
+    title: str
+    subtitle: str
+    facts: tuple[str, ...]
+    narrative: str
+    concepts: tuple[str, ...]
+    files: tuple[str, ...]
+    created_at: int
+
+
+class TeamHit(NamedTuple):
+    """A search hit or recent record, with its author."""
+
+    uid: str
+    kind: str
+    type: str
+    title: str
+    subtitle: str
+    facts: tuple[str, ...]
+    narrative: str
+    author: str
+    created_at: int
+    project_key: str
+    score: float
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise TeamStoreError(
+            "the team server needs psycopg 3; install it with: pip install 'conkeeper[server]'"
+        ) from None
+    return psycopg
+
+
+def connect(url: str) -> psycopg.Connection[Any]:
+    """One connection to the team database (a one-line error when it cannot be reached)."""
+    driver = _psycopg()
+    try:
+        conn: psycopg.Connection[Any] = driver.connect(url, connect_timeout=10)
+    except driver.Error as exc:
+        raise TeamStoreError(f"cannot connect to the team database: {_first_line(exc)}") from None
+    return conn
+
+
+def open_pool(url: str, max_size: int = 8) -> ConnectionPool:
+    """A connection pool for the server; opened and checked once (fails in one line)."""
+    _psycopg()
+    from psycopg_pool import ConnectionPool, PoolTimeout
+
+    pool = ConnectionPool(url, min_size=1, max_size=max_size, open=False, timeout=15)
+    try:
+        pool.open(wait=True, timeout=15)
+    except PoolTimeout:
+        pool.close()
+        raise TeamStoreError("cannot connect to the team database (timed out)") from None
+    return pool
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+def schema_version(conn: psycopg.Connection[Any]) -> int:
+    """The newest applied version, 0 for an empty database."""
+    row = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+    if not row or not row[0]:
+        return 0
+    found = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
+    return int(found[0]) if found else 0
+
+
+def migrate(conn: psycopg.Connection[Any], target: int | None = None) -> list[int]:
+    """Apply the missing migrations up to ``target`` (default: all); returns those applied.
+
+    A database newer than this code is refused, never modified.
+    """
+    goal = LATEST_VERSION if target is None else target
+    applied: list[int] = []
+    for version, description, sql in MIGRATIONS:
+        if version > goal:
+            break
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            current = schema_version(conn)
+            if current > LATEST_VERSION:
+                raise TeamStoreError(
+                    f"the team database has schema version {current}, newer than this "
+                    f"ConKeeper knows ({LATEST_VERSION}); upgrade ConKeeper"
+                )
+            if version <= current:
+                continue
+            conn.execute(sql)
+            conn.execute(
+                "INSERT INTO schema_version(version, description) VALUES (%s, %s)",
+                (version, description),
+            )
+            applied.append(version)
+    return applied
+
+
+def require_current(conn: psycopg.Connection[Any]) -> None:
+    """Refuse to serve a database whose schema is not this code's (one line saying what to do)."""
+    current = schema_version(conn)
+    if current != LATEST_VERSION:
+        raise TeamStoreError(
+            f"the team database has schema version {current}, this ConKeeper needs "
+            f"{LATEST_VERSION}; run: conkeeper server init --database URL"
+        )
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def _ensure_named(conn: psycopg.Connection[Any], table: str, name: str) -> int:
+    row = conn.execute(
+        f"INSERT INTO {table}(name) VALUES (%s) ON CONFLICT (name) DO NOTHING RETURNING id",
+        (name,),
+    ).fetchone()
+    if row is None:
+        row = conn.execute(f"SELECT id FROM {table} WHERE name = %s", (name,)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def create_token(conn: psycopg.Connection[Any], user: str, team: str, token_hash: bytes) -> None:
+    """Store a token (by hash) for ``user`` in ``team``, creating both and the membership."""
+    with conn.transaction():
+        user_id = _ensure_named(conn, "users", user)
+        team_id = _ensure_named(conn, "teams", team)
+        conn.execute(
+            "INSERT INTO memberships(team_id, user_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+            (team_id, user_id),
+        )
+        conn.execute(
+            "INSERT INTO tokens(token_hash, user_id, team_id) VALUES (%s, %s, %s)",
+            (token_hash, user_id, team_id),
+        )
+
+
+def revoke_token(conn: psycopg.Connection[Any], token_hash: bytes) -> bool:
+    """Revoke a token; False when no active token has this hash."""
+    with conn.transaction():
+        cur = conn.execute(
+            "UPDATE tokens SET revoked_at = now() WHERE token_hash = %s AND revoked_at IS NULL",
+            (token_hash,),
+        )
+        return cur.rowcount > 0
+
+
+def token_grant(conn: psycopg.Connection[Any], token_hash: bytes) -> Grant | None:
+    """The grant of an active token, ``None`` for a revoked or unknown one."""
+    row = conn.execute(
+        "SELECT t.user_id, u.name, t.team_id, tm.name, "
+        "  ARRAY(SELECT m.team_id FROM memberships m WHERE m.user_id = t.user_id "
+        "        ORDER BY m.team_id) "
+        "FROM tokens t JOIN users u ON u.id = t.user_id JOIN teams tm ON tm.id = t.team_id "
+        "WHERE t.token_hash = %s AND t.revoked_at IS NULL",
+        (token_hash,),
+    ).fetchone()
+    if row is None:
+        return None
+    return Grant(int(row[0]), str(row[1]), int(row[2]), str(row[3]), tuple(row[4]))
+
+
+# --------------------------------------------------------------------------- records
+
+
+def ensure_project(conn: psycopg.Connection[Any], team_id: int, project_key: str) -> int:
+    """The id of ``project_key`` inside ``team_id`` (created when missing)."""
+    row = conn.execute(
+        "INSERT INTO team_projects(team_id, project_key) VALUES (%s, %s) "
+        "ON CONFLICT (team_id, project_key) DO NOTHING RETURNING id",
+        (team_id, project_key),
+    ).fetchone()
+    if row is None:
+        row = conn.execute(
+            "SELECT id FROM team_projects WHERE team_id = %s AND project_key = %s",
+            (team_id, project_key),
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def upsert_records(
+    conn: psycopg.Connection[Any],
+    grant: Grant,
+    project_key: str,
+    records: Sequence[TeamRecord],
+) -> int:
+    """Insert or update records by ``(team_id, uid)``, in one transaction: a record sent twice
+    (at-least-once delivery) is stored once. Returns how many were written."""
+    if not records:
+        return 0
+    from psycopg.types.json import Jsonb
+
+    with conn.transaction():
+        project_id = ensure_project(conn, grant.team_id, project_key)
+        params = [
+            {
+                "team_id": grant.team_id,
+                "project_id": project_id,
+                "author_id": grant.user_id,
+                "uid": r.uid,
+                "kind": r.kind,
+                "type": r.type,
+                "title": r.title,
+                "subtitle": r.subtitle,
+                "facts": Jsonb(list(r.facts)),
+                "facts_text": " ".join(r.facts),
+                "narrative": r.narrative,
+                "concepts": Jsonb(list(r.concepts)),
+                "concepts_text": " ".join(r.concepts),
+                "files": Jsonb(list(r.files)),
+                "created_at": r.created_at,
+            }
+            for r in records
+        ]
+        with conn.cursor() as cur:
+            cur.executemany(_UPSERT, params)
+    return len(records)
+
+
+def _project_ids(
+    conn: psycopg.Connection[Any], team_ids: Sequence[int], key: str
+) -> list[tuple[int, int]]:
+    """``(team_id, project_id)`` of a project key in each of the teams that hold it."""
+    rows = conn.execute(
+        "SELECT team_id, id FROM team_projects WHERE team_id = ANY(%s) AND project_key = %s",
+        (list(team_ids), key),
+    ).fetchall()
+    return [(int(r[0]), int(r[1])) for r in rows]
+
+
+def _hit(row: Sequence[Any]) -> TeamHit:
+    facts = row[5] if isinstance(row[5], list) else json.loads(row[5] or "[]")
+    return TeamHit(
+        uid=str(row[0]),
+        kind=str(row[1]),
+        type=str(row[2]),
+        title=str(row[3]),
+        subtitle=str(row[4]),
+        facts=tuple(str(f) for f in facts),
+        narrative=str(row[6]),
+        author=str(row[7]),
+        created_at=int(row[8]),
+        project_key=str(row[9]),
+        score=float(row[10]) if len(row) > 10 else 0.0,
+    )
+
+
+# Ranking reads every candidate's tsvector: a query matching thousands of records of a project
+# ranks its newest MAX_RANKED matches (the AND stage is rarely that broad).
+MAX_RANKED = 500
+
+# Every word (the planner's AND), then any word: the same lexemes, the operator swapped.
+AND_QUERY = "plainto_tsquery('english', %(q)s)"
+OR_QUERY = "replace(plainto_tsquery('english', %(q)s)::text, ' & ', ' | ')::tsquery"
+
+
+def search_records(
+    conn: psycopg.Connection[Any],
+    team_ids: Sequence[int],
+    project_key: str,
+    query: str,
+    limit: int,
+    kinds: Sequence[str] = ("observation", "summary", "prompt"),
+) -> list[TeamHit]:
+    """The best ``limit`` records of ``project_key`` in ``team_ids`` for ``query``: every word
+    first (``plainto_tsquery``), then any word (an OR of the query's lexemes) to fill up."""
+    project_ids = _project_ids(conn, team_ids, project_key)
+    if not project_ids or not query.strip():
+        return []
+    hits = _ranked(conn, project_ids, AND_QUERY, query, limit, kinds)
+    if len(hits) >= limit or len(query.split()) < 2:
+        return hits
+    seen = {h.uid for h in hits}
+    more = _ranked(conn, project_ids, OR_QUERY, query, limit, kinds)
+    return hits + [h for h in more if h.uid not in seen][: limit - len(hits)]
+
+
+def _ranked(
+    conn: psycopg.Connection[Any],
+    project_ids: Sequence[tuple[int, int]],
+    tsquery_sql: str,
+    query: str,
+    limit: int,
+    kinds: Sequence[str],
+) -> list[TeamHit]:
+    hits: list[TeamHit] = []
+    for team_id, project_id in project_ids:  # one probe per project (nearly always one)
+        rows = conn.execute(
+            f"SELECT {_HIT_COLUMNS}, ts_rank_cd(r.search, q.query) AS score "
+            f"FROM (SELECT {tsquery_sql} AS query) q CROSS JOIN LATERAL ("
+            "  SELECT * FROM team_records m "
+            "  WHERE m.team_id = %(team)s AND m.project_id = %(project)s "
+            "  AND m.search @@ q.query AND m.kind = ANY(%(kinds)s) "
+            "  ORDER BY m.created_at DESC LIMIT %(cap)s) r "
+            "JOIN users u ON u.id = r.author_id "
+            "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
+            "ORDER BY score DESC, r.created_at DESC LIMIT %(limit)s",
+            {
+                "q": query,
+                "team": team_id,
+                "project": project_id,
+                "kinds": list(kinds),
+                "limit": limit,
+                "cap": MAX_RANKED,
+            },
+        ).fetchall()
+        hits.extend(_hit(r) for r in rows)
+    hits.sort(key=lambda h: (-h.score, -h.created_at))
+    return hits[:limit]
+
+
+def recent_records(
+    conn: psycopg.Connection[Any],
+    team_ids: Sequence[int],
+    project_key: str,
+    types: Sequence[str],
+    limit: int,
+    exclude_author: str = "",
+) -> list[TeamHit]:
+    """The newest observations of ``types`` for a project (the SessionStart team block)."""
+    project_ids = _project_ids(conn, team_ids, project_key)
+    if not project_ids:
+        return []
+    rows = conn.execute(
+        f"SELECT {_HIT_COLUMNS} FROM team_records r JOIN users u ON u.id = r.author_id "
+        "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
+        "WHERE r.team_id = ANY(%s) AND r.project_id = ANY(%s) "
+        "AND r.kind = 'observation' AND r.type = ANY(%s) "
+        "AND u.name <> %s ORDER BY r.created_at DESC LIMIT %s",
+        (
+            [team for team, _ in project_ids],
+            [project for _, project in project_ids],
+            list(types),
+            exclude_author,
+            limit,
+        ),
+    ).fetchall()
+    return [_hit(r) for r in rows]
+
+
+def count_records(conn: psycopg.Connection[Any], team_ids: Sequence[int], project_key: str) -> int:
+    """How many records a project holds in the given teams."""
+    row = conn.execute(
+        "SELECT count(*) FROM team_records r JOIN team_projects p "
+        "ON p.team_id = r.team_id AND p.id = r.project_id "
+        "WHERE p.team_id = ANY(%s) AND p.project_key = %s",
+        (list(team_ids), project_key),
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def record_uids(conn: psycopg.Connection[Any], team_id: int, project_key: str) -> list[str]:
+    """Every record uid of a project in one team (tests and ``team status`` compare them)."""
+    rows = conn.execute(
+        "SELECT r.uid FROM team_records r JOIN team_projects p "
+        "ON p.team_id = r.team_id AND p.id = r.project_id "
+        "WHERE p.team_id = %s AND p.project_key = %s ORDER BY r.uid",
+        (team_id, project_key),
+    ).fetchall()
+    return [str(r[0]) for r in rows]

@@ -1,0 +1,160 @@
+"""Team server schema, tokens and access: a real PostgreSQL started by pytest-postgresql.
+
+Covers the contract's ``conkeeper server init`` (twice is fine), ``server token --json`` and
+``--revoke``, migration from an empty database and from the previous version (v1), and that
+``/healthz`` alone answers without a token while wrong and revoked tokens are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+from tests.conftest import run_cli
+from tests.team_support import TeamServer, database_url, issue_token, pg_proc, team_server
+
+__all__ = ["database_url", "pg_proc", "team_server"]  # fixtures used by name
+
+
+def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
+    import psycopg
+
+    first = run_cli("server", "init", "--database", database_url, "--json")
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout) == {"schema_version": 2, "applied": [1, 2]}
+    again = run_cli("server", "init", "--database", database_url, "--json")
+    assert json.loads(again.stdout) == {"schema_version": 2, "applied": []}
+    with psycopg.connect(database_url) as conn:
+        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
+        index = conn.execute(
+            "SELECT indexdef FROM pg_indexes WHERE indexname = 'team_records_search'"
+        ).fetchone()
+    assert versions == [1, 2]
+    assert index is not None and "gin" in index[0].lower()
+
+
+def test_migrates_from_the_previous_version_keeping_tokens(database_url: str) -> None:
+    from conkeeper.services.team.hub import token_hash
+    from conkeeper.storage import team_pg
+
+    with team_pg.connect(database_url) as conn:
+        assert team_pg.migrate(conn, target=1) == [1]
+        assert team_pg.schema_version(conn) == 1
+        team_pg.create_token(conn, "ann", "core", token_hash("ckt_old-token"))
+    done = run_cli("server", "init", "--database", database_url, "--json")
+    assert json.loads(done.stdout) == {"schema_version": 2, "applied": [2]}
+    with team_pg.connect(database_url) as conn:
+        grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
+    assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
+
+
+def test_serving_an_old_schema_is_refused_in_one_line(database_url: str) -> None:
+    from conkeeper.storage import team_pg
+
+    with team_pg.connect(database_url) as conn:
+        team_pg.migrate(conn, target=1)
+    done = run_cli("server", "--database", database_url, "--port", "0")
+    assert done.returncode == 1
+    assert "conkeeper server init" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_tokens_are_stored_hashed_and_revocable(team_server: TeamServer) -> None:
+    import psycopg
+
+    token = issue_token(team_server.database, "ann", "core")
+    assert token.startswith("ckt_") and len(token) > 40
+    with psycopg.connect(team_server.database) as conn:
+        stored = [bytes(r[0]) for r in conn.execute("SELECT token_hash FROM tokens")]
+    assert len(stored) == 1 and token.encode() not in stored[0] and len(stored[0]) == 32
+    assert get(team_server.url, "/api/v1/whoami", token) == (200, {"user": "ann", "team": "core"})
+    revoked = run_cli(
+        "server", "token", "--database", team_server.database, "--revoke", token, "--json"
+    )
+    assert revoked.returncode == 0 and json.loads(revoked.stdout) == {"revoked": True}
+    assert get(team_server.url, "/api/v1/whoami", token)[0] == 401
+    twice = run_cli("server", "token", "--database", team_server.database, "--revoke", token)
+    assert twice.returncode == 1 and "nothing was revoked" in twice.stderr
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/whoami", "/api/v1/search?project=x&q=a", "/api/v1/recent?project=x", "/mcp"],
+)
+def test_only_healthz_answers_without_a_valid_token(team_server: TeamServer, path: str) -> None:
+    assert get(team_server.url, "/healthz", None)[0] == 200
+    for token in (None, "wrong", "ckt_" + "x" * 43):
+        assert get(team_server.url, path, token)[0] == 401
+    push = post(team_server.url, "/api/v1/push", "wrong", {"project": "p", "records": []})
+    assert push[0] == 401
+
+
+def test_user_and_team_names_are_checked(database_url: str) -> None:
+    run_cli("server", "init", "--database", database_url)
+    done = run_cli("server", "token", "--database", database_url, "--user", " ", "--team", "t")
+    assert done.returncode == 2 and "--user" in done.stderr
+    missing = run_cli("server", "token", "--database", database_url, "--user", "ann")
+    assert missing.returncode == 2 and "--team" in missing.stderr
+
+
+def get(url: str, path: str, token: str | None) -> tuple[int, object]:
+    """GET with an optional bearer token: (status, JSON or None)."""
+    request = urllib.request.Request(url + path)
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    request.add_header("Accept", "application/json, text/event-stream")
+    return _send(request)
+
+
+def post(url: str, path: str, token: str | None, body: object) -> tuple[int, object]:
+    """POST JSON with an optional bearer token: (status, JSON or None)."""
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST")
+    request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    return _send(request)
+
+
+def _send(request: urllib.request.Request) -> tuple[int, object]:
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, None
+
+
+def test_search_ranks_by_weighted_fields_and_falls_back_to_or(database_url: str) -> None:
+    from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
+
+    def record(uid: str, title: str = "", subtitle: str = "", narrative: str = "") -> TeamRecord:
+        return TeamRecord(uid, "observation", "bugfix", title, subtitle, (), narrative, (), (), 1)
+
+    with team_pg.connect(database_url) as conn:
+        team_pg.migrate(conn)
+        team_pg.create_token(conn, "ann", "core", b"h" * 32)
+        grant = team_pg.token_grant(conn, b"h" * 32)
+        assert grant is not None
+        team_pg.upsert_records(
+            conn,
+            grant,
+            "p",
+            [
+                record("in-narrative", "Other work", narrative="the refund queue stalls"),
+                record("in-title", "Refund queue stalls under load"),
+                record("in-subtitle", "Worker pool", subtitle="refund queue stalls at night"),
+                record("only-refund", "Refund rules for coupons"),
+            ],
+        )
+        both = team_pg.search_records(conn, grant.read_team_ids, "p", "refund queue stalls", 3)
+        assert [h.uid for h in both] == ["in-title", "in-subtitle", "in-narrative"]
+        assert all(h.author == "ann" for h in both)
+        wider = team_pg.search_records(conn, grant.read_team_ids, "p", "refund coupons", 10)
+        assert wider[0].uid == "only-refund" and len(wider) == 4  # AND first, then OR
+        for hostile in ("'; DROP TABLE team_records; --", "a & b | !c", ":*", "\\", "''", "!!"):
+            team_pg.search_records(conn, grant.read_team_ids, "p", hostile, 5)
+        assert team_pg.search_records(conn, grant.read_team_ids, "other", "refund", 5) == []
+        assert team_pg.search_records(conn, (999,), "p", "refund", 5) == []
+        team_pg.upsert_records(conn, grant, "p", [record("in-title", "Refund queue fixed")])
+        assert team_pg.count_records(conn, grant.read_team_ids, "p") == 4  # upsert, not insert
