@@ -31,14 +31,15 @@ HELPERS = {"search_floor.py": "the floor search_bench.py times; run by it"}
 BENCHES = sorted(
     p.name for p in BENCH.glob("*.py") if not p.name.startswith("_") and p.name not in HELPERS
 )
-# Any HTTP(S) request through the standard library fails fast instead of reaching out.
+# Any HTTP(S) request through the standard library to another host fails fast instead of
+# reaching out; loopback (a bench's own server) stays direct.
 NO_NETWORK = {
     "http_proxy": "http://127.0.0.1:9",
     "https_proxy": "http://127.0.0.1:9",
     "HTTP_PROXY": "http://127.0.0.1:9",
     "HTTPS_PROXY": "http://127.0.0.1:9",
-    "no_proxy": "",
-    "NO_PROXY": "",
+    "no_proxy": "127.0.0.1,localhost,::1",
+    "NO_PROXY": "127.0.0.1,localhost,::1",
 }
 
 
