@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     for notice in response.notices:
         warn(notice)
-    team = _team_hits(query, args.limit) if getattr(args, "team", False) else None
+    team = _team_hits(query, request.limit) if getattr(args, "team", False) else None
     if args.json:
         payload = response.to_json()
         if team is not None:
