@@ -4,6 +4,7 @@ and the seed's contract kept (grouped by file, ``**Line N:**``, category tags, c
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from datetime import date
@@ -103,6 +104,11 @@ def test_blocks_are_in_line_order_and_ranked(project: Path) -> None:
     assert 15 in blocks[0]  # the block holding the best line comes first
     assert _adjacent_lines_stay_together(out), out  # each block reads top to bottom
     assert blocks[0] == [15, 16]  # the match, then its context
+    printed = out.splitlines()
+    for before, after in itertools.pairwise(printed):  # two blocks never run together
+        a, b = LINE.match(before), LINE.match(after)
+        if a and b:
+            assert int(b.group(1) or b.group(2)) == int(a.group(1) or a.group(2)) + 1, out
 
 
 def test_session_log_lines_come_in_line_order(project: Path) -> None:

@@ -1144,7 +1144,9 @@ def format_markdown(response: SearchResponse) -> str:
             out.append("")
             continue
         out.append(f"### {path}")
-        for cats, tags, lines in file_blocks(hits):
+        for n, (cats, tags, lines) in enumerate(file_blocks(hits)):
+            if n:
+                out.append("")  # blocks apart: lines not adjacent in the file never run together
             out.extend(f"<!-- @category: {c} -->" for c in cats)
             out.extend(f"<!-- @tag: {t} -->" for t in tags)
             out.extend(lines)
