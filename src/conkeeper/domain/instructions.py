@@ -1730,6 +1730,12 @@ def reasons(text: str) -> list[str]:
     return [finding.line() for finding in find_instructions(text)]
 
 
+def rule_reasons(text: str) -> list[str]:
+    """The phrase rules' findings alone as one-line reasons: the stricter reading, used to warn
+    a person about their own entry where the learned scorer would let it through."""
+    return [finding.line() for finding in rule_findings(text)]
+
+
 # --------------------------------------------------------------------------- cue pairs
 #
 # The rules above name shapes; text phrased in a way no rule foresaw still tends to pair two
