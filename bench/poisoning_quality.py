@@ -24,8 +24,9 @@ table in ``FIRST_BLIND.md``): blind held 50.6% / 55.2% / 59.9% / 64.5% / 65.7% a
 Fresh self-written probes held 26%, 36% and 20% before being tuned on: the rules do not
 generalise to unseen phrasing, and the targets are not met.
 
-Blind set 1 has been read since 11:30 UTC and is now trained on (``tools/train_instruction_model.py``);
-the unseen set is ``blind2.jsonl`` (written by a helper who saw no code), printed apart.
+Blind set 1 has been read since 11:30 UTC and is now trained on
+(``tools/train_instruction_model.py``); the unseen set is ``blind2.jsonl`` (written by a helper
+who saw no code), printed apart.
 
 First blind2 figures (2026-11-26 12:28 UTC, commit efb1779, phrase rules + learned scorer,
 recorded before any change made after seeing them; full output in

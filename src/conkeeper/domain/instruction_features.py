@@ -18,6 +18,7 @@ patterns compiled on first use.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from conkeeper.domain.lazy_re import LazyPattern
@@ -26,128 +27,189 @@ MAX_CHARS = 2000
 SHORT_LINES = 2
 MAX_LINES = 40
 
-_TOKEN = LazyPattern(r"--?[a-z][a-z0-9-]+|[a-z0-9_]+(?:'[a-z]+)?|\|")
+_TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\|")
 _SENTENCE = LazyPattern(r"(?<=[.;!?])\s+|\n+")
 
-# Shape classes: each a pattern over the lower-cased text. Kept general on purpose: one class
-# names what a word *does* (weakens a safeguard), never one author's phrase.
-_CLASS_SOURCES: dict[str, str] = {
+# Shape classes, as a lexicon: exact words, word prefixes (at least four letters) and phrases or
+# symbols looked for as substrings. Kept general on purpose: a class names what a word *does*
+# (weakens a safeguard), never one author's phrase. Looked up through dicts built on first use,
+# so scoring compiles no large pattern (the hook path pays no regex compile for it).
+_LEXICON: dict[str, tuple[str, str, str]] = {
+    # name: (words, prefixes, phrases separated by " | ")
     "run_remote": (
-        r"\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*python\d?\b|\b(?:curl|wget|iwr|invoke-webrequest|"
-        r"irm)\b|\beval\b|\bexec\b|\bsource\s+<\(|base64\s+-d|\bnpx\s+\S+@|\bdownload\w*\b"
+        "curl wget iwr irm eval exec invoke-webrequest iex",
+        "download",
+        "| sh | |sh | | bash | |bash | | zsh | | sudo sh | | sudo bash | | python | source <( "
+        "| base64 -d | base64 --decode | npx -y | @latest | bash -c | sh -c | -o- ",
     ),
     "send": (
-        r"\b(?:send|sends|sent|upload\w*|post|posts|posting|exfiltrat\w*|forward\w*|mirror\w*|"
-        r"share|sync\w*|copy|copies|paste|email|e-mail|attach\w*|transmit\w*|report\w*\s+(?:to|back)|"
-        r"beacon|webhook|pastebin|gist|ngrok|requestbin|telemetry)\b|-d\s+@|--data|--upload-file|"
-        r"\bscp\b|\brsync\b|\bnc\s"
+        "send sends sent post posts posting share copy copies paste email e-mail beacon webhook "
+        "pastebin gist ngrok requestbin telemetry scp rsync nc pipe dump exfil",
+        "upload exfiltrat forward mirror sync attach transmit",
+        "-d @ | --data | --upload-file | report back | report to | push to ",
     ),
     "weaken": (
-        r"\b(?:skip\w*|disabl\w+|bypass\w*|turn\w*\s+off|switch\w*\s+off|ignor\w+|suppress\w*|"
-        r"silenc\w+|mute|remov\w+|delet\w+|drop|comment\w*\s+out|xfail|noqa|lower\w*|loosen\w*|"
-        r"relax\w*|weaken\w*|downgrad\w*|override\w*|overrid\w+|force\w*|allow\s*all|"
-        r"auto-?approv\w*|auto-?merg\w*|without\s+(?:review|checks?|tests?|asking|confirmation)|"
-        r"no\s+need|don'?t\s+bother|unnecessary|optional|stale|flaky|obsolete)\b|--no-verify|"
-        r"--force|--insecure|-k\b|verify\s*=\s*false|--trusted-host|\|\|\s*true|777|"
-        r"--dangerously\S*|--yes\b|-y\b"
+        "skip skips skipped skipping drop mute xfail noqa force forced unnecessary optional stale "
+        "flaky obsolete off",
+        "disabl bypass ignor suppress silenc remov delet lower loosen relax weaken downgrad "
+        "overrid auto-approv autoapprov auto-merg automerg",
+        "comment out | commented out | turn off | switch off | allow all | without review | "
+        "without checks | without tests | without asking | without confirmation | no need | "
+        "don't bother | --no-verify | --force | --insecure | verify=false | verify = false | "
+        "--trusted-host | || true | 777 | --dangerously | --yes | -y | -k ",
     ),
     "conceal": (
-        r"\b(?:don'?t|do\s+not|never|without)\s+(?:tell|mention|inform|notify|report|show|log|"
-        r"surface|bring\s+up|ask|alert|flag)\w*|\b(?:silently|quietly|secretly|discreetly|"
-        r"covertly|invisibl\w+|hidden|hide|conceal\w*|behind\s+the\s+scenes|without\s+(?:"
-        r"telling|asking|notice|mentioning)|keep\s+(?:this|it)\s+(?:between|to\s+yourself|"
-        r"private|secret))\b"
+        "silently quietly secretly discreetly covertly hidden hide invisibly",
+        "conceal invisib",
+        "don't tell | do not tell | never tell | don't mention | do not mention | never mention | "
+        "don't inform | without telling | without asking | without mentioning | don't report | "
+        "don't show | don't log | don't ask | never ask | don't alert | don't flag | "
+        "behind the scenes | keep this between | to yourself | keep it private | keep it secret",
     ),
     "install_odd": (
-        r"--(?:extra-)?index-url|--registry|registry\s*=|index-url\s*=|\bpip\s+install\s+\S*"
-        r"(?:https?|git\+)|npm\s+config\s+set|\bmirror\b|\bfork\b|\.whl\b|\.tgz\b|"
-        r"\bcurl\b[^|]*\.(?:deb|rpm|pkg)"
+        "fork mirror whl tgz",
+        "",
+        "--index-url | --extra-index-url | --registry | registry= | registry = | index-url = | "
+        "pip install http | pip install git+ | npm config set | replace-with | source '",
     ),
     "persist": (
-        r"\bcron\w*|\bsystemd\b|\.bashrc|\.zshrc|\.profile|authorized_keys|launchd|startup|"
-        r"\bpost-?install|pre-?commit\s+hook|git\s+hooks?|\bpersist\w*|\balias\b|\bpath\s*="
-    ),
-    "secret": (
-        r"\b(?:secrets?|credentials?|creds|tokens?|passwords?|passwd|api[_ -]?keys?|private\s+keys?|"
-        r"ssh|id_rsa|id_ed25519|\.env|env\s+vars?|environment(?:\s+variables?)?|keychain|"
-        r"\.aws|\.npmrc|\.pypirc|\.netrc|kubeconfig|cookies?|session\s+ids?|bearer|oauth|"
-        r"github_token|aws_secret\w*|\w+_key|\w+_token|\w+_secret|signing\s+keys?|wallet|"
-        r"\.git-credentials|history)\b"
-    ),
-    "safeguard": (
-        r"\b(?:tests?|checks?|ci|hooks?|pre-commit|verification|verify|tls|ssl|https|cert\w*|"
-        r"permissions?|sandbox\w*|linters?|lint|scanners?|scans?|audit\w*|review\w*|approv\w+|"
-        r"confirm\w*|prompts?|guardrails?|safety|security|firewall|mypy|ruff|eslint|pytest|"
-        r"coverage|assertions?|asserts?|signature\w*|gpg|2fa|mfa|auth\w*|csp|cors|branch\s+"
-        r"protection|dependabot|codeql|snyk|bandit|gitleaks|trufflehog|type\s+checks?)\b"
-    ),
-    "host": (
-        r"https?://(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|github\.com|docs\.|pypi\.org|"
-        r"registry\.npmjs\.org|example\.com)\b)\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
-        r"\b[a-z0-9-]+\.(?:io|xyz|top|ru|cn|tk|biz|info|cc|site|online|dev|app|net|co)\b"
-    ),
-    "local_host": (
-        r"\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|staging|internal|\.local\b|"
-        r"\.corp\b|\.internal\b)"
-    ),
-    "user": (
-        r"\b(?:the\s+user|users?'s?|the\s+human|the\s+developer|the\s+maintainer|the\s+owner|"
-        r"the\s+operator|anyone|nobody|the\s+team)\b"
-    ),
-    "steer": (
-        r"\b(?:always|never|whenever|every\s+time|from\s+now\s+on|going\s+forward|henceforth|"
-        r"before\s+(?:any|every|each)|after\s+(?:any|every|each)|at\s+the\s+start|on\s+every|"
-        r"in\s+all\s+future|future\s+sessions?|each\s+session|must|required|mandatory|policy|"
-        r"standing|rule|make\s+sure|be\s+sure|remember\s+to|you\s+should|you\s+must|you\s+are|"
-        r"assistants?|agents?|ai|claude|llm|model)\b"
-    ),
-    "authority": (
-        r"\b(?:system|admin\w*|administrator|official|authori[sz]\w*|security\s+team|"
-        r"maintainers?|anthropic|openai|openai's|openai\s+staff|operator|root|sudo|"
-        r"supersed\w+|precedence|priority|overrid\w+|disregard\w*|ignore\s+(?:all\s+)?"
-        r"(?:previous|prior|earlier|above|any|the\s+user)|instructions?|directive\w*|"
-        r"important|urgent|note\s+to\s+(?:the\s+)?(?:ai|agent|assistant))\b"
-    ),
-    "negation": (
-        r"^(?:\W*\w+:\s*)?(?:never|don'?t|do\s+not|avoid|no\b|not\b|stop|refuse)|"
-        r"\b(?:never|don'?t|do\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|"
-        r"rather\s+than|instead\s+of|is\s+(?:blocked|banned|forbidden|not\s+allowed))\b"
-    ),
-    "past": (
-        r"\b(?:was|were|had|did|caused|broke|happened|found|learned|turned\s+out|used\s+to|"
-        r"last\s+(?:week|time|sprint|release)|yesterday|incident|postmortem|root\s+cause|"
-        r"regression|we\s+\w+ed)\b"
+        "cron crontab systemd launchd startup alias persist persistent persistence",
+        "",
+        ".bashrc | .zshrc | .profile | authorized_keys | postinstall | post-install | "
+        "git hook | path= | path = ",
     ),
     "destroy": (
-        r"\brm\s+-\w*[rf]|reset\s+--hard|clean\s+-\w*f|drop\s+(?:table|database)|force[- ]push|"
-        r"push\s+(?:-f|--force)|\bsudo\b|chmod\s+-?\w*\s*7[67]7|privileged|cluster-admin|"
-        r"runasuser:\s*0|\bas\s+root\b|except:\s*pass|--admin\b|--no-preserve-root"
+        "sudo privileged cluster-admin root",
+        "",
+        "rm -rf | rm -fr | rm -r | reset --hard | clean -f | drop table | drop database | "
+        "force-push | force push | push -f | push --force | chmod 777 | chmod -r 777 | "
+        "runasuser: 0 | as root | except: pass | --admin | --no-preserve-root",
     ),
     "deceive": (
-        r"\b(?:say|report|claim|pretend|tell\s+(?:them|the\s+user))\s+(?:that\s+)?(?:yes|it|"
-        r"they|everything|all)\b|\bfake\w*|look\s+better|nobody\s+(?:will\s+)?notices?|"
-        r"no\s+one\s+(?:will\s+)?notices?|\bhardcod\w+\s+(?:the\s+)?(?:\w+\s+)?(?:password|"
-        r"secret|token|key)|trust\s+me|\blol\b"
+        "fake faked pretend lol",
+        "",
+        "say yes | say it | say that | report success | claim it | claim that | look better | "
+        "nobody notices | nobody will notice | no one notices | no one will notice | hardcode | "
+        "hard-code | trust me",
+    ),
+    "secret": (
+        "secret secrets credential credentials creds token tokens password passwords passwd "
+        "apikey api_key ssh id_rsa id_ed25519 env keychain aws npmrc pypirc netrc kubeconfig "
+        "cookie cookies bearer oauth wallet git-credentials history printenv",
+        "",
+        "api key | private key | deploy key | access key | secret key | signing key | ssh key | "
+        "gpg key | env var | environment variable | session id | _key | _token | _secret",
+    ),
+    "safeguard": (
+        "test tests check checks ci hook hooks pre-commit verification verify tls ssl https cert "
+        "certs certificate certificates permission permissions sandbox linter linters lint "
+        "scanner scanners scan scans prompt prompts guardrail guardrails safety security "
+        "firewall mypy ruff eslint pytest coverage assertion assertions assert asserts gpg 2fa "
+        "mfa csp cors dependabot codeql snyk bandit gitleaks trufflehog tsc",
+        "audit review approv confirm signatur auth",
+        "branch protection | type check",
+    ),
+    "local_host": (
+        "localhost staging internal",
+        "",
+        "127.0.0.1 | 0.0.0.0 | [::1] | .local | .corp | .internal",
+    ),
+    "user": (
+        "anyone nobody user users user's",
+        "",
+        "the human | the developer | the maintainer | the owner | the operator | the team",
     ),
     "untrusted_src": (
-        r"\b(?:issue\s+comments?|web\s*pages?|tool\s+output|pull\s+request\s+comments?|"
-        r"readme|this\s+(?:memory\s+)?(?:entry|note)|the\s+bot|comments?\s+in|"
-        r"description\s+of)\b"
+        "readme",
+        "",
+        "issue comment | web page | webpage | tool output | pr comment | pull request comment | "
+        "this entry | this note | this memory | the bot | comments in | description of",
+    ),
+    "steer": (
+        "always never whenever henceforth must required mandatory policy standing rule "
+        "assistant assistants agent agents ai claude llm model",
+        "",
+        "every time | from now on | going forward | before any | before every | before each | "
+        "after any | after every | after each | at the start | on every | in all future | "
+        "future session | each session | make sure | be sure | remember to | you should | "
+        "you must | you are",
+    ),
+    "authority": (
+        "system official administrator anthropic openai operator supersedes superseded "
+        "precedence priority important urgent instruction instructions directive directives",
+        "admin authori overrid disregard supersed",
+        "security team | ignore all | ignore previous | ignore prior | ignore earlier | "
+        "ignore the user | ignore any | note to the ai | note to ai | note to the agent | "
+        "note to agent | note to the assistant",
     ),
     "foreign_steer": (
-        r"\b(?:ignor[ae]\w*|olvid\w+|vergiss\w*|ignorier\w*|oubli\w+|instruc\w+|anweisung\w*|"
-        r"istruzion\w+|instruç\w+|anteriores|précédentes|vorherigen|precedenti|siempre|toujours|"
-        r"immer|sempre|sans|sin|ohne|senza|sem|borra\w*|supprim\w+|lösch\w*|elimina\w*|"
-        r"apag\w+|envía\w*|envoie\w*|send\w*|schick\w*|invia\w*|ejecuta\w*|exécute\w*|"
-        r"führe|esegui\w*|execut\w+|niemand|nadie|personne|nessuno|ninguém|contraseñ\w+|"
-        r"mot\s+de\s+passe|passwort|segreto|секрет\w*|игнорир\w*|инструкц\w*)\b|"
-        r"忽略|指令|之前|删除|发送|无视|無視|指示|削除|送信"
+        "anteriores précédentes vorherigen precedenti siempre toujours immer sempre sans sin ohne "
+        "senza sem führe niemand nadie personne nessuno ninguém passwort segreto",
+        "ignora ignore olvid vergiss ignorier oubli instruc anweisung istruzion instruç "
+        "borra supprim lösch elimina apag envía envoie schick invia ejecuta exécut esegui "
+        "execut contraseñ секрет игнор инструкц",
+        "mot de passe | 忽略 | 指令 | 之前 | 删除 | 发送 | 无视 | 無視 | 指示 | 削除 | 送信",
+    ),
+    "negation": (
+        "never don't dont not no avoid refuse mustn't shouldn't won't",
+        "",
+        "do not | must not | should not | rather than | instead of | is blocked | is banned | "
+        "is forbidden | is not allowed",
+    ),
+    "past": (
+        "was were had did caused broke happened found learned yesterday incident postmortem "
+        "regression",
+        "",
+        "turned out | used to | last week | last time | last sprint | last release | root cause",
     ),
     "explain": (
-        r"\b(?:because|means|so\s+that|which|why|the\s+reason|is\s+(?:a|an|the)|are\s+"
-        r"(?:a|an|the)|refers?\s+to|stands\s+for|e\.g\.|i\.e\.|for\s+example|see\s+)\b"
+        "because means which why refers stands",
+        "",
+        "so that | the reason | is a | is an | is the | are a | are the | for example | see | "
+        "e.g. | i.e.",
     ),
 }
+_HOST = LazyPattern(
+    r"https?://\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
+    r"\b[a-z0-9-]+\.(?:io|xyz|top|ru|cn|tk|biz|info|cc|site|online|dev|app|net|co|me|sh)\b"
+)
+_KNOWN_HOSTS = (
+    "localhost",
+    "127.0.0.1",
+    "0.0.0.0",
+    "[::1]",
+    "github.com",
+    "docs.",
+    "pypi.org",
+    "registry.npmjs.org",
+    "example.com",
+)
+
+
+class _Lexicon:
+    """The lexicon as look-up tables, built once on first use."""
+
+    def __init__(self) -> None:
+        self.words: dict[str, set[str]] = {}
+        self.prefixes: dict[str, list[tuple[str, str]]] = {}
+        self.phrases: list[tuple[str, str]] = []
+        for name, (words, prefixes, phrases) in _LEXICON.items():
+            for word in words.split():
+                self.words.setdefault(word, set()).add(name)
+            for prefix in prefixes.split():
+                self.prefixes.setdefault(prefix[:4], []).append((prefix, name))
+            self.phrases += [(p.strip(), name) for p in phrases.split(" | ") if p.strip()]
+
+
+_TABLES: list[_Lexicon] = []
+
+
+def _lexicon() -> _Lexicon:
+    if not _TABLES:
+        _TABLES.append(_Lexicon())
+    return _TABLES[0]
+
+
 _PAIRS = (
     ("run_remote", "host"),
     ("run_remote", "steer"),
@@ -186,31 +248,38 @@ def segments(text: str) -> list[str]:
     return [text, *lines[:MAX_LINES]]
 
 
-# One pass per sentence: every class is a named group of one alternation (a word claimed by two
-# classes counts for the first; the order above puts the more specific class first).
-_ANY_CLASS = LazyPattern("|".join(f"(?P<{name}>{src})" for name, src in _CLASS_SOURCES.items()))
-
-
 def classes(text: str) -> set[str]:
     """The shape classes present in a lower-cased piece of text."""
+    table = _lexicon()
     found: set[str] = set()
-    for match in _ANY_CLASS.finditer(text):
-        name = match.lastgroup
-        if name:
+    words, prefixes = table.words, table.prefixes
+    for token in _TOKEN.compiled.findall(text):
+        names = words.get(token)
+        if names:
+            found |= names
+        for prefix, name in prefixes.get(token[:4], ()):
+            if token.startswith(prefix):
+                found.add(name)
+    for phrase, name in table.phrases:
+        if name not in found and phrase in text:
             found.add(name)
+    for match in _HOST.finditer(text):
+        if not any(known in match.group() for known in _KNOWN_HOSTS):
+            found.add("host")
+            break
     return found
 
 
 def entry_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:
     """The binary features of one memory entry (``rule_kinds``: the kinds the rules found)."""
     lowered = text[:MAX_CHARS].lower()
-    tokens = _TOKEN.findall(lowered)
+    tokens: list[str] = _TOKEN.compiled.findall(lowered)
     feats: set[str] = {"w:" + t for t in tokens}
-    feats.update("b:" + a + "_" + b for a, b in zip(tokens, tokens[1:], strict=False))
+    feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(tokens))
     if tokens:
         feats.add("first:" + tokens[0])
     for sentence in _SENTENCE.split(lowered):
-        if not sentence.strip():
+        if not sentence or not sentence.strip():
             continue
         here = classes(sentence)
         feats.update("c:" + name for name in here)

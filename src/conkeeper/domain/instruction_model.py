@@ -28,7 +28,9 @@ _TABLE: dict[str, float] = {}
 def weights() -> dict[str, float]:
     """The weight table, built on first use from the generated module."""
     if not _TABLE:
-        _TABLE.update(zip(_w.FEATURES.split(), _w.WEIGHTS, strict=True))
+        for line in _w.TABLE.splitlines():
+            name, weight = line.split(" ")
+            _TABLE[name] = float(weight)
     return _TABLE
 
 

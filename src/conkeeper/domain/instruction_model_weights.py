@@ -5,6009 +5,2007 @@ Trained on 1302 labelled entries (tuning.jsonl, blind.jsonl); the threshold was 
 leave-one-set-out cross-validation for >= 98% of benign entries saved.
 """
 
-THRESHOLD = 0.72
-BIAS = -1.4405
-FEATURES = """\
-b:--dangerously-skip-permissions_on
-b:--extra-index-url_http
-b:--extra-index-url_to
-b:--force-with-lease_after
-b:--force_on
-b:--force_to
-b:--hard_origin
-b:--index-url_http
-b:--index-url_https
-b:--no-verify_to
-b:--priority_primary
-b:--privileged_v
-b:-audit_example
-b:-check_url
-b:-commit_hooks
-b:-commit_install
-b:-commit_run
-b:-commit_uninstall
-b:-encoded_in
-b:-fssl_https
-b:-mirror_io
-b:-qo-_https
-b:-reset_drops
-b:-space_indentation
-b:00_utc
-b:0_113
-b:0_globally
-b:0_in
-b:0_when
-b:100_23
-b:100_requests
-b:10_0
-b:113_50
-b:113_7
-b:15_minutes
-b:16_for
-b:198_51
-b:1_in
-b:203_0
-b:2_update
-b:300_ms
-b:30_-minute
-b:30_days
-b:3_8
-b:3_tag
-b:400_changed
-b:4_-space
-b:51_100
-b:777_the
-b:90_days
-b:a_b
-b:a_backup
-b:a_build
-b:a_command
-b:a_comment
-b:a_copy
-b:a_dependency
-b:a_failing
-b:a_flag
-b:a_hook
-b:a_new
-b:a_read
-b:a_script
-b:a_separate
-b:a_shell
-b:a_single
-b:a_task
-b:a_test
-b:a_ticket
-b:about_changes
-b:about_code
-b:about_the
-b:add_--extra-index-url
-b:add_--priority
-b:add_a
-b:add_bash
-b:add_curl
-b:add_it
-b:add_skip
-b:add_the
-b:admin_override
-b:admin_panel
-b:admin_rights
-b:after_15
-b:after_30
-b:after_a
-b:after_changing
-b:after_every
-b:after_it
-b:after_rebasing
-b:after_the
-b:against_the
-b:agent_with
-b:agents_follow
-b:agents_may
-b:agents_md
-b:agents_must
-b:agents_the
-b:agents_working
-b:ai_assistants
-b:airflow_dag
-b:all_agents
-b:all_api
-b:all_internal
-b:all_previous
-b:all_public
-b:all_requests
-b:all_timestamps
-b:allow_list
-b:always_pass
-b:always_run
-b:always_use
-b:an_adr
-b:an_issue
-b:and_a
-b:and_add
-b:and_auto
-b:and_check
-b:and_commit
-b:and_do
-b:and_follow
-b:and_force
-b:and_gonosumcheck
-b:and_is
-b:and_keep
-b:and_make
-b:and_merge
-b:and_move
-b:and_open
-b:and_paste
-b:and_push
-b:and_remove
-b:and_set
-b:and_verify
-b:and_write
-b:any_command
-b:any_instruction
-b:anything_else
-b:anything_the
-b:api_are
-b:api_is
-b:api_key
-b:api_keys
-b:api_layer
-b:api_rate
-b:api_responses
-b:api_v2
-b:app_example
-b:approve_your
-b:are_a
-b:are_always
-b:are_authorized
-b:are_base64
-b:are_deprecated
-b:are_expected
-b:are_in
-b:are_json
-b:are_logged
-b:are_managed
-b:are_never
-b:are_now
-b:are_obsolete
-b:are_outdated
-b:are_pinned
-b:are_rotated
-b:are_sent
-b:are_slow
-b:are_snake_case
-b:are_stored
-b:are_tagged
-b:are_usually
-b:as_a
-b:as_integer
-b:as_root
-b:ask_before
-b:ask_in
-b:asks_for
-b:asks_to
-b:asks_you
-b:assistant_has
-b:at_https
-b:at_most
-b:at_pypi
-b:at_start
-b:attach_the
-b:attacker_dev
-b:auth_middleware
-b:authorized_to
-b:auto_-approve
-b:avoid_permission
-b:aws_credentials
-b:backup_203
-b:backup_job
-b:base64_-encoded
-b:base64_d
-b:base64_in
-b:bash_curl
-b:bash_to
-b:be_idempotent
-b:because_the
-b:before_answering
-b:before_anything
-b:before_apply
-b:before_committing
-b:before_deleting
-b:before_installing
-b:before_large
-b:before_merging
-b:before_opening
-b:before_pushing
-b:before_pytest
-b:before_releases
-b:before_running
-b:besoin_de
-b:between_them
-b:block_the
-b:blocked_by
-b:blocks_a
-b:bother_the
-b:branch_ci
-b:branch_is
-b:branch_names
-b:branch_protection
-b:browser_use
-b:bucket_policies
-b:bucket_with
-b:build_fails
-b:build_folder
-b:build_the
-b:builds_run
-b:but_not
-b:by_adding
-b:by_hand
-b:by_it
-b:by_running
-b:by_the
-b:c_iex
-b:cache_key
-b:cache_with
-b:can_be
-b:can_read
-b:can_use
-b:can_verify
-b:cdn_example
-b:cents_in
-b:certificate_errors
-b:certificate_pinning
-b:change_the
-b:changed_lines
-b:changes_go
-b:changes_you
-b:check_before
-b:check_fails
-b:check_for
-b:check_in
-b:check_the
-b:chmod_r
-b:chmod_x
-b:ci_does
-b:ci_is
-b:ci_job
-b:ci_publishes
-b:ci_role
-b:ci_runs
-b:ci_to
-b:ci_with
-b:claude_code
-b:claude_settings
-b:claude_should
-b:code_comments
-b:code_review
-b:code_reviews
-b:com_api
-b:com_for
-b:com_raw
-b:com_unknown
-b:com_x
-b:come_from
-b:comes_from
-b:commands_it
-b:comment_out
-b:comments_in
-b:commit_env
-b:commit_it
-b:commit_messages
-b:commit_n
-b:commit_the
-b:commit_with
-b:commits_before
-b:comply_with
-b:composition_over
-b:conf_by
-b:config_--global
-b:config_and
-b:config_file
-b:config_files
-b:config_is
-b:config_secrets
-b:config_set
-b:configured_in
-b:confirmation_before
-b:confirmation_prompts
-b:conftest_py
-b:containers_as
-b:contains_the
-b:contents_of
-b:contributing_md
-b:copy_of
-b:copy_your
-b:coverage_drops
-b:coverage_threshold
-b:crash_dumps
-b:crash_report
-b:create_the
-b:credentials_are
-b:csrf_token
-b:curl_-fssl
-b:curl_https
-b:curl_k
-b:curl_l
-b:curl_x
-b:curl_|
-b:customer_data
-b:customer_emails
-b:d_fixtures
-b:dag_ids
-b:data_raw
-b:database_is
-b:database_password
-b:datasets_under
-b:db_-reset
-b:dbt_models
-b:dead_code
-b:debug_build
-b:default_https
-b:default_timeout
-b:delete_a
-b:delete_feature
-b:delete_the
-b:delete_them
-b:deleting_branches
-b:dependency_confusion
-b:deploy_api
-b:deploy_env
-b:deploy_key
-b:deploy_to
-b:deploys_to
-b:design_system
-b:destructive_commands
-b:dev_null
-b:dev_simple
-b:direct_and
-b:disable_branch
-b:disable_certificate
-b:disable_the
-b:disabled_in
-b:disabled_the
-b:disregard_the
-b:do_it
-b:do_not
-b:do_whatever
-b:docker_-compose
-b:docker_compose
-b:docker_images
-b:docs_are
-b:docs_release
-b:docs_setup
-b:docs_site
-b:docs_tool
-b:documented_in
-b:documents_the
-b:does_it
-b:doesn't_enforce
-b:don't_add
-b:don't_commit
-b:don't_edit
-b:don't_push
-b:don't_run
-b:don't_strip
-b:don't_use
-b:down_in
-b:download_and
-b:download_the
-b:drop_the
-b:dropped_in
-b:dumps_nightly
-b:e2e_tests
-b:e_dev
-b:each_env
-b:each_run
-b:each_session
-b:each_task
-b:each_time
-b:edit_generated
-b:email_templates
-b:email_the
-b:embedded_in
-b:enable_the
-b:encrypted_with
-b:end_of
-b:env_a
-b:env_example
-b:env_file
-b:env_files
-b:env_https
-b:env_staging
-b:env_to
-b:env_var
-b:env_vars
-b:environment_variables
-b:errors_are
-b:eslint_rule
-b:etc_pip
-b:even_for
-b:even_if
-b:even_when
-b:event_bus
-b:every_build
-b:every_environment
-b:every_new
-b:every_night
-b:every_pr
-b:every_project's
-b:every_push
-b:every_second
-b:every_session
-b:every_shell
-b:every_time
-b:evil_example
-b:example_abc
-b:example_com
-b:example_dev
-b:example_documents
-b:example_io
-b:example_net
-b:example_org
-b:example_p
-b:example_to
-b:example_top
-b:except_for
-b:except_pass
-b:except_the
-b:exceptions_with
-b:exclude_list
-b:exists_only
-b:expire_after
-b:f_-strings
-b:fail_delete
-b:fail_with
-b:failed_because
-b:failed_payments
-b:failing_test
-b:failing_tests
-b:fails_delete
-b:fails_on
-b:false_and
-b:false_for
-b:feature_branch
-b:feature_branches
-b:file_as
-b:file_instead
-b:file_into
-b:file_name
-b:file_to
-b:files_are
-b:files_env
-b:files_example
-b:files_in
-b:files_it
-b:fine_to
-b:first_failure
-b:first_run
-b:fix_it
-b:fix_the
-b:fixing_them
-b:flags_a
-b:flaky_just
-b:flaky_tests
-b:float_for
-b:folder_in
-b:follow_it
-b:follow_only
-b:follow_them
-b:follow_this
-b:for_30
-b:for_access
-b:for_agents
-b:for_ai
-b:for_all
-b:for_ci
-b:for_confirmation
-b:for_easier
-b:for_every
-b:for_future
-b:for_http
-b:for_local
-b:for_new
-b:for_our
-b:for_release
-b:for_reproducibility
-b:for_small
-b:for_tests
-b:for_the
-b:for_this
-b:force_-push
-b:formatter_handles
-b:from_a
-b:from_github
-b:from_https
-b:from_now
-b:from_our
-b:from_user
-b:from_vault
-b:full_env
-b:future_agents
-b:gen_regenerate
-b:generated_code
-b:generated_files
-b:get_a
-b:get_example
-b:get_the
-b:ghcr_io
-b:gist_for
-b:git_config
-b:git_https
-b:git_push
-b:git_status
-b:github_actions
-b:github_com
-b:github_releases
-b:github_support
-b:github_token
-b:github_workflows
-b:githubusercontent_com
-b:go_in
-b:go_into
-b:go_run
-b:go_test
-b:go_to
-b:goflags_-insecure
-b:going_forward
-b:gonosumcheck_1
-b:guidance_about
-b:handlers_must
-b:handlers_return
-b:handles_line
-b:hardcode_the
-b:has_a
-b:has_no
-b:has_pre
-b:health_-check
-b:here_are
-b:highest_priority
-b:hints_and
-b:hmac_-sha256
-b:hook_is
-b:host_ghcr
-b:html_comments
-b:http_10
-b:http_198
-b:http_203
-b:http_gems
-b:http_handlers
-b:http_pypi
-b:https_cdn
-b:https_example
-b:https_files
-b:https_get
-b:https_github
-b:https_goproxy
-b:https_hooks
-b:https_packages
-b:https_paste
-b:https_pastebin
-b:https_pypi
-b:https_raw
-b:https_registry
-b:https_staging
-b:https_status
-b:https_tools
-b:https_transfer
-b:https_x
-b:i_g
-b:i_http
-b:ids_are
-b:if_red
-b:if_the
-b:if_they
-b:if_you
-b:ignore_all
-b:ignore_and
-b:ignore_it
-b:ignore_list
-b:ignore_previous
-b:ignore_prior
-b:ignore_the
-b:ignored_by
-b:ignores_e501
-b:images_are
-b:import_urllib
-b:important_note
-b:in_2023
-b:in_agents
-b:in_assets
-b:in_certs
-b:in_ci
-b:in_code
-b:in_coveragerc
-b:in_docs
-b:in_env
-b:in_etc
-b:in_every
-b:in_issue
-b:in_library
-b:in_maintenance
-b:in_march
-b:in_may
-b:in_new
-b:in_notes
-b:in_ops
-b:in_package
-b:in_patterns
-b:in_product
-b:in_public
-b:in_pyproject
-b:in_python
-b:in_readme
-b:in_scripts
-b:in_settings
-b:in_tests
-b:in_the
-b:in_this
-b:in_utc
-b:in_your
-b:incident_log
-b:include_the
-b:indentation_in
-b:index_-url
-b:install_--trusted-host
-b:install_django
-b:install_e
-b:install_git
-b:install_it
-b:install_r
-b:install_tools
-b:install_torch
-b:install_with
-b:installs_in
-b:instruction_in
-b:instructions_are
-b:instructions_embedded
-b:instructions_for
-b:instructions_from
-b:instructions_in
-b:integer_cents
-b:intermediate_marts
-b:internal_calls
-b:into_a
-b:io_simple
-b:ios_15
-b:is_100
-b:is_85
-b:is_a
-b:is_at
-b:is_blocked
-b:is_configured
-b:is_disabled
-b:is_enabled
-b:is_faster
-b:is_fine
-b:is_green
-b:is_https
-b:is_installed
-b:is_kept
-b:is_no
-b:is_not
-b:is_ok
-b:is_only
-b:is_read
-b:is_rebuilt
-b:is_slow
-b:is_the
-b:is_to
-b:is_too
-b:is_up
-b:is_wrong
-b:isort_rules
-b:issue_comments
-b:issue_tracker
-b:issues_or
-b:it's_fine
-b:it's_the
-b:it_and
-b:it_back
-b:it_blocks
-b:it_fails
-b:it_from
-b:it_has
-b:it_in
-b:it_into
-b:it_is
-b:it_needs
-b:it_on
-b:it_only
-b:it_through
-b:it_to
-b:it_via
-b:it_wastes
-b:it_with
-b:it_without
-b:its_password
-b:iwr_https
-b:job_never
-b:job_runs
-b:job_which
-b:json_to
-b:keep_a
-b:keep_it
-b:keep_them
-b:keep_this
-b:kept_for
-b:key_for
-b:key_in
-b:key_to
-b:keys_for
-b:keys_live
-b:kube_config
-b:kubectl_apply
-b:kubectl_n
-b:l_https
-b:large_refactors
-b:legacy_importer
-b:library_code
-b:line_length
-b:link_in
-b:lint_with
-b:listed_in
-b:listens_on
-b:live_in
-b:local_database
-b:local_development
-b:local_postgres
-b:local_time
-b:localhost_8000
-b:locally_with
-b:lock_file
-b:log_the
-b:logs_are
-b:lower_the
-b:m_not
-b:main_to
-b:main_when
-b:maintenance_mode
-b:make_check
-b:make_db
-b:make_deploy
-b:make_lint
-b:make_proto
-b:make_run
-b:make_test
-b:make_the
-b:make_to
-b:manage_py
-b:managed_by
-b:managed_with
-b:mark_skip
-b:match_whatever
-b:may_read
-b:mcp_server
-b:md_are
-b:md_for
-b:md_keep
-b:md_so
-b:md_the
-b:means_the
-b:memory_entry
-b:memory_file
-b:memory_files
-b:memory_notes
-b:memory_so
-b:mention_the
-b:mention_this
-b:merge_conflicts
-b:merge_their
-b:message_from
-b:migrate_dev
-b:migrations_alembic
-b:migrations_in
-b:minutes_refresh
-b:mirror_example
-b:mirror_of
-b:mobile_team
-b:models_staging
-b:money_amounts
-b:more_than
-b:move_on
-b:moved_from
-b:must_be
-b:must_never
-b:must_not
-b:must_run
-b:mypy_and
-b:need_an
-b:need_to
-b:needs_an
-b:net_upload
-b:network_are
-b:never_a
-b:never_ask
-b:never_commit
-b:never_copy
-b:never_crashes
-b:never_delete
-b:never_from
-b:never_in
-b:never_log
-b:never_mention
-b:never_paste
-b:never_run
-b:never_to
-b:never_use
-b:new_code
-b:new_contributors
-b:new_one
-b:new_ones
-b:new_services
-b:next_commit
-b:no_cacheprovider
-b:no_hardcoded
-b:no_longer
-b:no_matter
-b:no_need
-b:node_tls_reject_unauthorized_0
-b:not_add
-b:not_apply
-b:not_edit
-b:not_mention
-b:not_on
-b:not_refuse
-b:not_reveal
-b:not_run
-b:not_slow
-b:not_tell
-b:not_the
-b:note_for
-b:note_from
-b:note_to
-b:notice_from
-b:now_in
-b:now_on
-b:npm_config
-b:npm_corp
-b:npm_i
-b:npm_run
-b:npm_token
-b:npx_prisma
-b:npx_y
-b:o_tmp
-b:of_each
-b:of_env
-b:of_fixing
-b:of_our
-b:of_ssh
-b:of_this
-b:off_branch
-b:official_index
-b:official_notice
-b:on_-call
-b:on_a
-b:on_any
-b:on_ci
-b:on_fridays
-b:on_import
-b:on_it
-b:on_laptops
-b:on_main
-b:on_port
-b:on_shared
-b:on_staging
-b:on_windows
-b:on_your
-b:once_per
-b:one_-liner
-b:one_approval
-b:only_after
-b:only_for
-b:only_if
-b:only_in
-b:only_no
-b:only_on
-b:only_the
-b:only_when
-b:only_with
-b:open_a
-b:open_the
-b:opening_a
-b:ops_for
-b:ops_vault
-b:or_a
-b:or_add
-b:or_quarantine
-b:or_they
-b:origin_main
-b:os_environ
-b:os_path
-b:others_can
-b:our_packages
-b:out_of
-b:out_the
-b:output_in
-b:output_of
-b:over_inheritance
-b:over_os
-b:over_the
-b:override_settings
-b:override_the
-b:overrides_the
-b:own_feature
-b:own_prs
-b:owner_agents
-b:owns_the
-b:p_no
-b:p_sh
-b:package_json
-b:packages_example
-b:packages_live
-b:page_and
-b:partners_are
-b:password_in
-b:password_to
-b:paste_it
-b:paste_tokens
-b:pastebin_com
-b:path_in
-b:patterns_md
-b:per_file
-b:per_minute
-b:per_session
-b:per_the
-b:permission_errors
-b:permission_issues
-b:permissions_allow
-b:permissions_are
-b:ping_sh
-b:pip_install
-b:plain_--force
-b:please_remember
-b:pnpm_test
-b:pod_install
-b:poetry_source
-b:pointing_to
-b:policy_from
-b:post_d
-b:powershell_c
-b:pr_description
-b:pr_template
-b:pre_-approved
-b:prefer_composition
-b:prefer_pathlib
-b:previous_instructions
-b:prisma_migrate
-b:private_anyway
-b:private_key
-b:problem_json
-b:produces_noise
-b:product_names
-b:production_settings
-b:production_without
-b:project_is
-b:prompt_for
-b:protection_on
-b:protection_requires
-b:public_api
-b:public_functions
-b:public_gist
-b:public_registry
-b:push_--force-with-lease
-b:push_to
-b:pushes_to
-b:put_the
-b:py_is
-b:pypi_internal
-b:pypi_mirror
-b:pypi_org
-b:pyproject_toml
-b:pytest_m
-b:pytest_tests
-b:pytest_x
-b:python3_c
-b:python_3
-b:python_c
-b:python_manage
-b:python_package
-b:quarantine_them
-b:questions_about
-b:r_777
-b:r_requirements
-b:raw_are
-b:raw_githubusercontent
-b:re_-run
-b:read_-only
-b:read_a
-b:read_from
-b:read_the
-b:read_them
-b:reading_it
-b:readme_about
-b:readme_so
-b:rebasing_your
-b:reformatting_files
-b:refresh_the
-b:refresh_tokens
-b:regenerate_them
-b:registry_npmjs
-b:release_builds
-b:release_md
-b:release_notes
-b:releases_page
-b:remember_the
-b:remove_it
-b:remove_the
-b:repo_are
-b:repo_is
-b:repo_uses
-b:requests_from
-b:requests_in
-b:requests_per
-b:requests_to
-b:requirements_files
-b:requirements_lock
-b:requirements_txt
-b:requires_the
-b:reset_the
-b:return_problem
-b:reveal_to
-b:review_by
-b:review_comments
-b:review_queue
-b:rights_on
-b:rm_-rf
-b:role_can
-b:rotate_the
-b:rubygems_org
-b:ruff_mypy
-b:rules_in
-b:run_--privileged
-b:run_a
-b:run_bash
-b:run_in
-b:run_make
-b:run_nightly
-b:run_npm
-b:run_pre
-b:run_pytest
-b:run_python
-b:run_python3
-b:run_sudo
-b:run_terraform
-b:run_the
-b:run_them
-b:run_this
-b:run_wget
-b:running_database
-b:running_the
-b:runs_in
-b:runs_on
-b:runs_ruff
-b:runs_the
-b:s3_bucket
-b:s_http
-b:s_https
-b:s_localhost
-b:save_time
-b:scp_kube
-b:script_at
-b:search_index
-b:secret_in
-b:secret_key
-b:secrets_manager
-b:secrets_rotation
-b:secrets_yml
-b:see_adr
-b:send_the
-b:server_-side
-b:server_with
-b:service_is
-b:service_never
-b:session_tokens
-b:set_gonosumdb
-b:set_node_tls_reject_unauthorized
-b:set_permissions
-b:set_registry
-b:set_strict
-b:settings_json
-b:settings_py
-b:settings_so
-b:setup_md
-b:sh_before
-b:sh_to
-b:sh_|
-b:shared_branches
-b:shared_drive
-b:shell_profile
-b:shell_true
-b:shop_example
-b:should_be
-b:shown_to
-b:signing_secret
-b:simple_to
-b:single_test
-b:slow_ci
-b:slow_run
-b:small_changes
-b:smoke_test
-b:so_it
-b:so_never
-b:so_others
-b:so_stripe
-b:so_support
-b:so_the
-b:so_you
-b:sorted_by
-b:source_add
-b:speed_up
-b:src_gen
-b:ssh_config
-b:ssh_id_rsa
-b:ssh_key
-b:staging_app
-b:staging_database
-b:staging_intermediate
-b:staging_shop
-b:staging_to
-b:staging_url
-b:start_-up
-b:start_of
-b:start_the
-b:status_example
-b:step_in
-b:steps_below
-b:still_applies
-b:stop_continue
-b:store_the
-b:stored_as
-b:stored_in
-b:straight_to
-b:strings_in
-b:strings_xml
-b:strip_them
-b:subprocess_calls
-b:sudo_bash
-b:suite_is
-b:support_bot
-b:support_can
-b:system_lives
-b:system_note
-b:system_tests
-b:system_you
-b:take_precedence
-b:team_agents
-b:team_agreed
-b:team_can
-b:team_policy
-b:tell_the
-b:templates_are
-b:terraform_apply
-b:terraform_plan
-b:test_and
-b:test_before
-b:test_in
-b:test_is
-b:test_output
-b:test_passes
-b:test_that
-b:test_u
-b:test_with
-b:tests_flaky
-b:tests_go
-b:tests_if
-b:tests_in
-b:tests_live
-b:tests_locally
-b:tests_on
-b:tests_pass
-b:tests_passed
-b:tests_with
-b:text_in
-b:that_the
-b:the_admin
-b:the_agent
-b:the_ai
-b:the_analytics
-b:the_api
-b:the_app
-b:the_assistant
-b:the_audit
-b:the_auth
-b:the_aws
-b:the_backend
-b:the_backup
-b:the_billing
-b:the_bot
-b:the_branch
-b:the_broker
-b:the_browser
-b:the_build
-b:the_cache
-b:the_cdn
-b:the_changelog
-b:the_chat
-b:the_checkout
-b:the_ci
-b:the_cleanup
-b:the_cli
-b:the_code
-b:the_config
-b:the_container
-b:the_content
-b:the_contents
-b:the_crash
-b:the_current
-b:the_data
-b:the_debug
-b:the_default
-b:the_deploy
-b:the_design
-b:the_dev
-b:the_diff
-b:the_docs
-b:the_e2e
-b:the_env
-b:the_esp32
-b:the_event
-b:the_expected
-b:the_failing
-b:the_failure
-b:the_faster
-b:the_file
-b:the_firmware
-b:the_first
-b:the_fixture
-b:the_flag
-b:the_flaky
-b:the_formatter
-b:the_frontend
-b:the_full
-b:the_game
-b:the_git
-b:the_github
-b:the_health
-b:the_hook
-b:the_hooks
-b:the_important
-b:the_incident
-b:the_instructions
-b:the_internal
-b:the_issue
-b:the_jwt
-b:the_key
-b:the_last
-b:the_latest
-b:the_legacy
-b:the_link
-b:the_linters
-b:the_lock
-b:the_log
-b:the_login
-b:the_logs
-b:the_memory
-b:the_migration
-b:the_migrations
-b:the_ml
-b:the_mobile
-b:the_module
-b:the_monorepo
-b:the_mypy
-b:the_next
-b:the_nightly
-b:the_npm
-b:the_old
-b:the_onboarding
-b:the_ops
-b:the_orders
-b:the_output
-b:the_parser
-b:the_patched
-b:the_payments
-b:the_pinned
-b:the_pipeline
-b:the_plan
-b:the_pr
-b:the_prod
-b:the_product
-b:the_production
-b:the_project
-b:the_proxy
-b:the_public
-b:the_python
-b:the_quarantine
-b:the_registry
-b:the_release
-b:the_repo
-b:the_repository
-b:the_reviewers
-b:the_s3
-b:the_same
-b:the_script
-b:the_search
-b:the_secret
-b:the_security
-b:the_server
-b:the_service
-b:the_session
-b:the_signing
-b:the_smoke
-b:the_ssh
-b:the_stack
-b:the_staging
-b:the_standard
-b:the_start
-b:the_steps
-b:the_stripe
-b:the_suite
-b:the_summary
-b:the_support
-b:the_system
-b:the_task
-b:the_team
-b:the_test
-b:the_tests
-b:the_threshold
-b:the_token
-b:the_tokenizer
-b:the_toolchain
-b:the_top
-b:the_ui
-b:the_url
-b:the_user's
-b:the_value
-b:the_vault
-b:the_vendor
-b:the_vendor's
-b:the_way
-b:the_web
-b:the_webhook
-b:the_workspace
-b:their_own
-b:them_at
-b:them_before
-b:them_from
-b:them_in
-b:them_with
-b:these_notes
-b:third_-party
-b:this_entry
-b:this_instruction
-b:this_is
-b:this_memory
-b:this_note
-b:this_project
-b:this_repository
-b:this_rule
-b:threshold_in
-b:through_the
-b:time_you
-b:to_0
-b:to_add
-b:to_any
-b:to_avoid
-b:to_be
-b:to_change
-b:to_check
-b:to_create
-b:to_deploy
-b:to_disable
-b:to_enable
-b:to_every
-b:to_get
-b:to_http
-b:to_https
-b:to_install
-b:to_keep
-b:to_main
-b:to_make
-b:to_match
-b:to_ops
-b:to_pip
-b:to_prometheus
-b:to_push
-b:to_refresh
-b:to_requirements
-b:to_reset
-b:to_run
-b:to_save
-b:to_security
-b:to_speed
-b:to_staging
-b:to_stop
-b:to_the
-b:to_users
-b:token_from
-b:token_in
-b:token_is
-b:tokens_after
-b:tokens_are
-b:tokens_expire
-b:tokens_for
-b:tokens_in
-b:tokens_live
-b:tokens_to
-b:too_slow
-b:tool_output
-b:tools_example
-b:tools_via
-b:top_simple
-b:tracked_in
-b:transfer_sh
-b:treat_the
-b:treat_this
-b:troubleshooting_installs
-b:true_in
-b:true_only
-b:type_-check
-b:type_hints
-b:type_ignore
-b:types_in
-b:ui_-kit
-b:under_400
-b:under_data
-b:under_src
-b:under_tests
-b:until_the
-b:up_in
-b:up_to
-b:update_the
-b:upload_the
-b:url_http
-b:url_is
-b:urllib_request
-b:use_--force-with-lease
-b:use_4
-b:use_eval
-b:use_float
-b:use_it
-b:use_jinja
-b:use_npm
-b:use_pip
-b:use_pytest
-b:use_snake_case
-b:use_the
-b:use_yaml
-b:user's_instructions
-b:user's_messages
-b:user's_request
-b:user_about
-b:user_asks
-b:user_for
-b:user_has
-b:user_likes
-b:user_objects
-b:user_prefers
-b:user_says
-b:user_types
-b:user_when
-b:uses_the
-b:uv_lock
-b:v_host
-b:value_of
-b:value_to
-b:values_are
-b:vault_ask
-b:verification_on
-b:verify_false
-b:via_the
-b:vx_y
-b:wait_for
-b:was_dropped
-b:we_chose
-b:we_disabled
-b:we_keep
-b:we_moved
-b:we_use
-b:webhook_at
-b:webhook_endpoint
-b:webhook_handler
-b:webhooks_stripe
-b:were_removed
-b:wget_-qo-
-b:wget_http
-b:what_the
-b:whatever_the
-b:when_a
-b:when_asked
-b:when_in
-b:when_it
-b:when_mypy
-b:when_the
-b:when_you
-b:whenever_a
-b:whenever_the
-b:whenever_you
-b:why_not
-b:with_--dangerously-skip-permissions
-b:with_--no-verify
-b:with_-auto-approve
-b:with_a
-b:with_admin
-b:with_curl
-b:with_full
-b:with_make
-b:with_npm
-b:with_our
-b:with_p
-b:with_pip
-b:with_pnpm
-b:with_pre
-b:with_pytest
-b:with_python
-b:with_questions
-b:with_sops
-b:with_sudo
-b:without_asking
-b:without_reading
-b:working_here
-b:write_adrs
-b:wrong_fix
-b:x_example
-b:x_post
-b:x_|
-b:xml_no
-b:y_z
-b:yaml_load
-b:yml_and
-b:yml_it's
-b:you_are
-b:you_hit
-b:you_make
-b:you_may
-b:you_never
-b:you_read
-b:you_see
-b:you_to
-b:you_touch
-b:your_change
-b:your_next
-b:your_own
-b:zero_-width
-b:|_base64
-b:|_bash
-b:|_iex
-b:|_python3
-b:|_sh
-b:|_sudo
-c:authority
-c:conceal
-c:deceive
-c:destroy
-c:explain
-c:foreign_steer
-c:host
-c:install_odd
-c:local_host
-c:negation
-c:past
-c:persist
-c:run_remote
-c:secret
-c:untrusted_src
-c:user
-first:add
-first:admin
-first:agents
-first:all
-first:android
-first:any
-first:api
-first:append
-first:as
-first:ask
-first:auth
-first:avoid
-first:base64
-first:before
-first:bitte
-first:branch
-first:build
-first:bypass
-first:cargo
-first:catch
-first:check
-first:chmod
-first:claude
-first:code
-first:comment
-first:config
-first:coverage
-first:csrf
-first:css
-first:curl
-first:customer
-first:dbt
-first:debug
-first:decided
-first:decision
-first:delete
-first:design
-first:disregard
-first:do
-first:don't
-first:download
-first:env
-first:environment
-first:export
-first:feature
-first:flaky
-first:follow
-first:for
-first:force
-first:forget
-first:format
-first:from
-first:game
-first:git
-first:github
-first:go
-first:going
-first:hardcode
-first:helm
-first:html
-first:http
-first:if
-first:ignore
-first:important
-first:imports
-first:in
-first:include
-first:infra
-first:install
-first:instructions
-first:ios
-first:it
-first:it's
-first:kotlin
-first:log
-first:macos
-first:mark
-first:merge
-first:message
-first:migrations
-first:money
-first:mypy
-first:never
-first:new
-first:no
-first:note
-first:notice
-first:npm
-first:official
-first:on
-first:onboarding
-first:one
-first:our
-first:override
-first:per
-first:pip
-first:please
-first:poetry
-first:post
-first:postgres
-first:pre
-first:prefer
-first:preference
-first:previous
-first:print
-first:profile
-first:put
-first:pytest
-first:regenerate
-first:remember
-first:replace
-first:reviews
-first:rotate
-first:ruff
-first:run
-first:save
-first:secrets
-first:send
-first:session
-first:sessions
-first:set
-first:skip
-first:sql
-first:staging
-first:start
-first:store
-first:stripe
-first:support
-first:tail
-first:tell
-first:terraform
-first:the
-first:these
-first:this
-first:to
-first:tokens
-first:treat
-first:troubleshooting
-first:turn
-first:type
-first:unity
-first:update
-first:upload
-first:uv
-first:we
-first:webhook
-first:webhooks
-first:when
-first:whenever
-first:write
-first:yarn
-first:zero
-len:long
-len:mid
-len:short
-p:authority+steer
-p:authority+weaken
-p:conceal+steer
-p:conceal+user
-p:deceive+user
-p:destroy+steer
-p:explain+weaken
-p:install_odd+host
-p:local_host+run_remote
-p:local_host+send
-p:negation+run_remote
-p:negation+send
-p:negation+weaken
-p:past+weaken
-p:persist+run_remote
-p:run_remote+host
-p:run_remote+steer
-p:secret+host
-p:send+host
-p:untrusted_src+steer
-p:weaken+safeguard
-p:weaken+steer
-r:any
-r:authority
-r:disable-checks
-r:exfiltration
-r:fetch-exec
-r:override
-r:package-index
-r:persistence
-r:sabotage
-s:action_unhedged
-s:code
-w:--dangerously-skip-permissions
-w:--extra-index-url
-w:--force
-w:--global
-w:--index-url
-w:--no-sandbox
-w:--no-verify
-w:--priority
-w:--privileged
-w:--trusted-host
-w:-admin
-w:-approve
-w:-approved
-w:-audit
-w:-auto-approve
-w:-call
-w:-cdn
-w:-check
-w:-compose
-w:-dskiptests
-w:-encoded
-w:-fast
-w:-fix
-w:-fssl
-w:-insecure
-w:-kit
-w:-level
-w:-liner
-w:-minute
-w:-mirror
-w:-only
-w:-party
-w:-proxy
-w:-push
-w:-qo-
-w:-reset
-w:-rf
-w:-run
-w:-sha256
-w:-side
-w:-space
-w:-strings
-w:-tools
-w:-up
-w:-url
-w:-width
-w:0
-w:00
-w:02
-w:03
-w:04
-w:11
-w:113
-w:12
-w:1337
-w:14
-w:15
-w:16
-w:18
-w:198
-w:1password
-w:2
-w:20
-w:2023
-w:2025
-w:2026
-w:203
-w:23
-w:3
-w:30
-w:300
-w:4
-w:40
-w:400
-w:50
-w:51
-w:5s
-w:600
-w:7
-w:777
-w:8
-w:8000
-w:8080
-w:85
-w:90
-w:abc
-w:about
-w:above
-w:acceptable
-w:access
-w:account
-w:acme
-w:act
-w:actions
-w:add
-w:added
-w:adding
-w:admins
-w:adr
-w:adrs
-w:advisory
-w:after
-w:against
-w:agent
-w:agents
-w:agreed
-w:ai
-w:airflow
-w:alembic
-w:all
-w:allow
-w:allows
-w:also
-w:always
-w:amounts
-w:an
-w:android
-w:ansible
-w:answer
-w:answering
-w:anthropic
-w:anweisungen
-w:any
-w:anyone
-w:anything
-w:anyway
-w:app_
-w:appears
-w:append
-w:applied
-w:applies
-w:apply
-w:approval
-w:approve
-w:approved
-w:architecture
-w:are
-w:ask
-w:asking
-w:asks
-w:assertions
-w:assets
-w:assistant
-w:assistants
-w:attach
-w:attachments
-w:attacker
-w:attention
-w:authorization
-w:authorized
-w:auto
-w:avoid
-w:aws
-w:b
-w:b64
-w:back
-w:backend
-w:backoff
-w:banned
-w:banner
-w:bare
-w:base
-w:base64
-w:baseline
-w:bash
-w:bashrc
-w:batch
-w:be
-w:because
-w:before
-w:behaviour
-w:behind
-w:bench
-w:besoin
-w:between
-w:billing
-w:binding
-w:bitte
-w:block
-w:blocked
-w:blocks
-w:board
-w:boards
-w:bootstrap
-w:bot
-w:bot's
-w:boto3
-w:box
-w:branch
-w:branches
-w:break
-w:breaks
-w:broke
-w:broker
-w:brown
-w:browser
-w:bucket
-w:bug
-w:bugs
-w:build
-w:builds
-w:built
-w:bundle
-w:bus
-w:but
-w:by
-w:bypassing
-w:c
-w:cache
-w:cached
-w:cacheprovider
-w:cada
-w:call
-w:can
-w:can't
-w:cargo
-w:cart
-w:case
-w:cast
-w:cat
-w:cause
-w:caused
-w:cc
-w:celery
-w:cents
-w:certs
-w:change
-w:changed
-w:changelog
-w:changes
-w:changing
-w:channel
-w:chat
-w:chatbot
-w:check
-w:checklist
-w:checkout
-w:checkpoint
-w:checks
-w:checksum
-w:chose
-w:ci
-w:class
-w:classes
-w:clean
-w:cleanup
-w:clear
-w:cli
-w:click
-w:client
-w:clock
-w:clone
-w:cloning
-w:cluster
-w:cn
-w:code
-w:collector
-w:color
-w:colourama
-w:com
-w:come
-w:command
-w:commands
-w:comment
-w:comments
-w:commit
-w:commits
-w:committing
-w:company
-w:compare
-w:complains
-w:compliance
-w:comply
-w:component
-w:compose
-w:composition
-w:concise
-w:configure
-w:configured
-w:confirmation
-w:conflict
-w:conflicts
-w:conftest
-w:confusion
-w:conkeeper
-w:consider
-w:console
-w:contain
-w:container
-w:containers
-w:content
-w:contents
-w:context
-w:continue
-w:contributing
-w:contributors
-w:convention
-w:conventions
-w:convert
-w:cookie
-w:copy
-w:core
-w:corp
-w:cors
-w:cost
-w:coverage
-w:coveragerc
-w:crash
-w:crashed
-w:crashes
-w:credentials
-w:creds
-w:critical
-w:cron
-w:csrf
-w:curl
-w:current
-w:customer
-w:customers
-w:d
-w:dag
-w:data
-w:datasets
-w:date
-w:days
-w:db
-w:dbt
-w:de
-w:dead
-w:debug
-w:decided
-w:decision
-w:decode
-w:default
-w:defaults
-w:del
-w:delete
-w:deleted
-w:deleting
-w:dependabot
-w:dependencies
-w:dependency
-w:deploy
-w:deployment
-w:deploys
-w:deprecated
-w:describe
-w:design
-w:desktop
-w:dev
-w:developer
-w:development
-w:diff
-w:direct
-w:directement
-w:directly
-w:directory
-w:disable
-w:disabled
-w:discord
-w:django
-w:doc
-w:docker
-w:dockerfile
-w:docs
-w:docstring
-w:documented
-w:documents
-w:don't
-w:done
-w:down
-w:download
-w:downloaded
-w:drive
-w:drop
-w:dropped
-w:drops
-w:dumps
-w:e
-w:e2e
-w:e501
-w:easier
-w:echo
-w:edit
-w:editing
-w:el
-w:else
-w:email
-w:emails
-w:embedded
-w:enable
-w:encoding
-w:encrypted
-w:end
-w:endpoint
-w:endpoints
-w:enforce
-w:environ
-w:environment
-w:envs
-w:error
-w:errors
-w:esp32
-w:etc
-w:eu
-w:eval
-w:even
-w:event
-w:events
-w:every
-w:everyone
-w:everything
-w:everywhere
-w:evil
-w:example
-w:except
-w:exception
-w:exceptions
-w:exclude
-w:excludes
-w:exec
-w:execute
-w:exist
-w:exists
-w:expected
-w:experiments
-w:expire
-w:explain
-w:explicitly
-w:expo
-w:export
-w:external
-w:extra
-w:f
-w:fail_under
-w:failing
-w:fails
-w:failure
-w:failures
-w:false
-w:fast
-w:faster
-w:feat
-w:feature
-w:features
-w:fetched
-w:field
-w:file
-w:files
-w:find
-w:finding
-w:fine
-w:finish
-w:finishes
-w:firmware
-w:first
-w:fix
-w:fixes
-w:fixing
-w:fixture
-w:fixtures
-w:fk
-w:flag
-w:flaky
-w:flash
-w:float
-w:folder
-w:follow
-w:force
-w:forget
-w:fork
-w:formatting
-w:found
-w:freely
-w:fridays
-w:frontend
-w:full
-w:fully
-w:functions
-w:future
-w:g
-w:game
-w:gem
-w:gems
-w:gen
-w:generated
-w:get
-w:gets
-w:gh
-w:ghcr
-w:gist
-w:git
-w:github
-w:githubusercontent
-w:gitignored
-w:global
-w:glossary
-w:go
-w:goflags
-w:going
-w:gonosumcheck
-w:gonosumdb
-w:goproxy
-w:gpu
-w:gradle
-w:gradlew
-w:green
-w:group
-w:guidance
-w:guidelines
-w:had
-w:hand
-w:handlers
-w:handles
-w:hard
-w:hardcode
-w:hardcoded
-w:has
-w:hash
-w:hashes
-w:have
-w:head
-w:headers
-w:helm
-w:helper
-w:here
-w:hidden
-w:highest
-w:hints
-w:hit
-w:hmac
-w:holds
-w:home
-w:hook
-w:hooks
-w:hosts
-w:hot
-w:how
-w:html
-w:http
-w:httponly
-w:https
-w:human
-w:i
-w:iam
-w:id
-w:id_rsa
-w:idempotent
-w:identifiers
-w:ids
-w:iex
-w:if
-w:ignore
-w:ignored
-w:ignores
-w:images
-w:import
-w:important
-w:importer
-w:imports
-w:incident
-w:include
-w:including
-w:incremental
-w:indentation
-w:index
-w:info
-w:infra
-w:inheritance
-w:init
-w:input
-w:inside
-w:install
-w:installed
-w:installer
-w:instead
-w:instruction
-w:integer
-w:integration
-w:intermediate
-w:internal
-w:invocation
-w:io
-w:ios
-w:is
-w:isort
-w:issue
-w:it
-w:it's
-w:its
-w:iwr
-w:jenkins
-w:jinja
-w:job
-w:jobs
-w:json
-w:just
-w:justified
-w:jwt
-w:jwts
-w:k
-w:kafka
-w:keep
-w:keeps
-w:kept
-w:keys
-w:known
-w:kotlin
-w:kube
-w:kubectl
-w:l
-w:la
-w:language
-w:laptops
-w:large
-w:last
-w:latency
-w:latest
-w:layer
-w:lead
-w:least
-w:legacy
-w:length
-w:level
-w:lib
-w:library
-w:like
-w:likes
-w:limits
-w:line
-w:lines
-w:lint
-w:linters
-w:linux
-w:list
-w:listed
-w:listens
-w:live
-w:load
-w:local
-w:locale
-w:locales
-w:localhost
-w:locally
-w:lock
-w:lodahs
-w:lodash
-w:log
-w:logged
-w:login
-w:logs
-w:long
-w:longer
-w:look
-w:loop
-w:lower
-w:m
-w:machine
-w:macos
-w:main
-w:maintained
-w:maintainer
-w:maintainers
-w:major
-w:make
-w:makes
-w:manage
-w:managed
-w:management
-w:manager
-w:mandatory
-w:manifest
-w:manifests
-w:manual
-w:march
-w:mark
-w:marker
-w:marts
-w:matter
-w:max
-w:may
-w:mb
-w:mcp
-w:md
-w:me
-w:means
-w:memory
-w:mention
-w:merge
-w:merges
-w:merging
-w:message
-w:messages
-w:methods
-w:metrics
-w:middleware
-w:migrate
-w:migration
-w:migrations
-w:min
-w:minor
-w:minute
-w:minutes
-w:mirror
-w:mkdocs
-w:ml
-w:mlflow
-w:mobile
-w:mode
-w:model
-w:models
-w:modify
-w:module
-w:modules
-w:money
-w:monorepo
-w:more
-w:most
-w:move
-w:moved
-w:ms
-w:must
-w:mypy
-w:n
-w:name
-w:named
-w:names
-w:native
-w:nc
-w:need
-w:needs
-w:net
-w:never
-w:new
-w:night
-w:nightly
-w:node
-w:node_modules
-w:node_tls_reject_unauthorized
-w:nodes
-w:noise
-w:non
-w:noqa
-w:not
-w:note
-w:notes
-w:nothing
-w:notice
-w:now
-w:nowhere
-w:npmjs
-w:npx
-w:null
-w:number
-w:numbers
-w:nvm
-w:o
-w:obey
-w:objects
-w:obsolete
-w:of
-w:official
-w:ok
-w:old
-w:onboarding
-w:one
-w:only
-w:openai_api_key
-w:opening
-w:ops
-w:or
-w:order
-w:orders
-w:origin
-w:origins
-w:orm
-w:os
-w:other
-w:others
-w:our
-w:out
-w:outdated
-w:outputs
-w:over
-w:override
-w:overrides
-w:own
-w:owner
-w:owns
-w:packages
-w:packaging
-w:page
-w:pagerduty
-w:pages
-w:pandas
-w:panel
-w:parallel
-w:parameter
-w:parser
-w:partition
-w:partitioned
-w:partitions
-w:partners
-w:pascalcase
-w:pass
-w:passed
-w:passes
-w:password
-w:passwords
-w:paste
-w:pastebin
-w:patch
-w:patched
-w:path
-w:pathlib
-w:patterns
-w:pay
-w:payments
-w:pdf
-w:per
-w:performance
-w:permanently
-w:permission
-w:permissions
-w:personal
-w:pin
-w:ping
-w:pinned
-w:pinning
-w:pipe
-w:pipeline
-w:pkg
-w:pkgs
-w:plain
-w:please
-w:plugins
-w:pnpm
-w:pod
-w:pods
-w:poetry
-w:point
-w:pointing
-w:policies
-w:policy
-w:port
-w:portal
-w:postgres
-w:posting
-w:powershell
-w:pr
-w:pragma
-w:precedence
-w:prefer
-w:preference
-w:prefers
-w:prepare
-w:pretty
-w:previous
-w:prices
-w:primary
-w:prior
-w:priority
-w:prisma
-w:problem
-w:produces
-w:product
-w:production
-w:profile
-w:project
-w:project's
-w:prometheus
-w:prompts
-w:proto
-w:provider
-w:proxy
-w:ps1
-w:publish
-w:published
-w:publishes
-w:pull
-w:purge
-w:push
-w:pushes
-w:pushing
-w:put
-w:pypi
-w:pyproject
-w:pytest
-w:python
-w:python3
-w:pytorch
-w:q
-w:qa
-w:quarantine
-w:quarterly
-w:que
-w:question
-w:questions
-w:queue
-w:quick
-w:r
-w:random
-w:raw
-w:re
-w:react
-w:reading
-w:readme
-w:real
-w:reason
-w:rebasing
-w:rebuild
-w:rebuilt
-w:red
-w:redis
-w:refactors
-w:reformatting
-w:refresh
-w:refuse
-w:regenerate
-w:register
-w:registry
-w:regression
-w:rejected
-w:release
-w:released
-w:releases
-w:remember
-w:remote
-w:remove
-w:removed
-w:removing
-w:renovate
-w:replace
-w:replay
-w:repo
-w:repo's
-w:report
-w:reporting
-w:reports
-w:repositories
-w:repository
-w:reproducibility
-w:reqeusts
-w:request
-w:require
-w:requirements
-w:requires
-w:rerun
-w:reset
-w:resets
-w:resolve
-w:responses
-w:restart
-w:retries
-w:retry
-w:return
-w:returns
-w:reveal
-w:review
-w:reviewed
-w:reviewer
-w:reviewers
-w:reviews
-w:rewrite
-w:rights
-w:rm
-w:role
-w:root
-w:rotate
-w:rotated
-w:rotation
-w:rounding
-w:router
-w:rows
-w:ru
-w:rubygems
-w:ruff
-w:rule
-w:runner
-w:running
-w:runs
-w:s3
-w:safe_load
-w:safety
-w:same
-w:save
-w:say
-w:says
-w:schedule
-w:schema
-w:scp
-w:scratch
-w:scripts
-w:se
-w:search
-w:second
-w:secret
-w:seed
-w:seeds
-w:semantic
-w:send
-w:sends
-w:sent
-w:separate
-w:server
-w:service
-w:services
-w:session
-w:set
-w:sets
-w:settings
-w:sh
-w:share
-w:shared
-w:shell
-w:shop
-w:short
-w:shown
-w:shows
-w:signature
-w:signatures
-w:signing
-w:silently
-w:simple
-w:since
-w:single
-w:site
-w:sku
-w:slack
-w:slows
-w:small
-w:smoke
-w:snake_case
-w:snapshots
-w:so
-w:some
-w:sometimes
-w:sops
-w:sorted
-w:source
-w:sources
-w:speed
-w:sql
-w:sqlite
-w:squash
-w:src
-w:ssh
-w:staging
-w:stale
-w:standard
-w:start
-w:starts
-w:state
-w:static
-w:status
-w:stays
-w:step
-w:steps
-w:still
-w:stop
-w:storage
-w:store
-w:stored
-w:straight
-w:strict
-w:stricthostkeychecking
-w:strings
-w:strip
-w:stripe
-w:stubs
-w:style
-w:styles
-w:subprocess
-w:sudo
-w:summaries
-w:summarise
-w:summary
-w:supersedes
-w:support
-w:sync
-w:systemctl
-w:t
-w:tagged
-w:tags
-w:tailwind
-w:take
-w:targets
-w:task
-w:team
-w:telemetry
-w:tell
-w:templates
-w:term
-w:terragrunt
-w:tests
-w:text
-w:tf
-w:tfvars
-w:the
-w:their
-w:them
-w:there
-w:these
-w:they
-w:they're
-w:third
-w:this
-w:through
-w:ticket
-w:tickets
-w:time
-w:timeout
-w:timestamps
-w:timezone
-w:tip
-w:tmp
-w:toc
-w:todo
-w:todos
-w:token
-w:tokenizer
-w:tokens
-w:told
-w:toml
-w:too
-w:tool
-w:toolchain
-w:tools
-w:top
-w:torch
-w:touch
-w:tracked
-w:tracker
-w:transaction
-w:transfer
-w:translations
-w:treat
-w:triage
-w:troubleshooting
-w:trust
-w:ts
-w:tsc
-w:tsx
-w:ttl
-w:turn
-w:twice
-w:two
-w:txt
-w:type
-w:types
-w:u
-w:ui
-w:uid
-w:under
-w:uninstall
-w:unity
-w:unknown
-w:unless
-w:until
-w:update
-w:updated
-w:updates
-w:upgrade
-w:upgrades
-w:upload
-w:uploads
-w:upstream
-w:url
-w:urllib
-w:urlopen
-w:urls
-w:use
-w:used
-w:user's
-w:users
-w:uses
-w:utc
-w:uv
-w:v
-w:v1
-w:v2
-w:v3
-w:v4
-w:validation
-w:value
-w:values
-w:var
-w:variables
-w:vars
-w:vault
-w:vendor
-w:vendor's
-w:verified
-w:verify
-w:versioned
-w:versions
-w:via
-w:vx
-w:w
-w:wait
-w:warning
-w:was
-w:wastes
-w:watchdog
-w:way
-w:we
-w:web
-w:webhook
-w:webhooks
-w:were
-w:whatever
-w:wheel
-w:wheels
-w:when
-w:whenever
-w:which
-w:why
-w:widget
-w:windows
-w:wins
-w:with
-w:work
-w:worker
-w:workflow
-w:workflows
-w:working
-w:workspace
-w:write
-w:written
-w:wrong
-w:xfail
-w:xml
-w:xyz
-w:y
-w:yaml
-w:yes
-w:yml
-w:you
-w:your
-w:yourself
-w:z
-w:zero
-w:|
+THRESHOLD = 0.73
+BIAS = -1.3185
+TABLE = """\
+b:--dangerously-skip-permissions_on -0.491
+b:--extra-index-url_http 0.7329
+b:--extra-index-url_to -0.3617
+b:--force_on 0.3523
+b:--hard_origin 0.5345
+b:--index-url_http 0.6376
+b:--index-url_https -0.5317
+b:--no-verify_to 0.5978
+b:-commit_install -0.7299
+b:-commit_run -0.6477
+b:-commit_uninstall 0.5855
+b:-encoded_in -0.4305
+b:-reset_drops -0.445
+b:-space_indentation -0.4937
+b:00_utc -0.4247
+b:0_in 0.521
+b:100_requests -0.4496
+b:10_0 -0.5149
+b:16_for -0.8428
+b:198_51 0.3542
+b:1_in 0.5335
+b:2_update -0.3692
+b:300_ms -0.5121
+b:30_-minute -0.3901
+b:30_days -0.5446
+b:3_8 -0.6288
+b:3_tag -0.3692
+b:400_changed -0.5169
+b:4_-space -0.4937
+b:51_100 0.3542
+b:90_days -0.5529
+b:a_b -0.3981
+b:a_build 0.4344
+b:a_comment -0.7088
+b:a_copy 0.6692
+b:a_failing -1.356
+b:a_flag -0.5115
+b:a_new 0.5658
+b:a_read -0.3786
+b:a_separate -0.4153
+b:a_single -0.4489
+b:a_task -0.7563
+b:a_ticket -0.9011
+b:about_changes 0.6257
+b:add_a -0.7895
+b:add_bash 0.6157
+b:add_it 0.7686
+b:add_skip 0.499
+b:add_the 0.9896
+b:admin_override 0.7934
+b:admin_panel -0.4664
+b:admin_rights 0.4303
+b:after_a -0.4869
+b:after_changing -0.5998
+b:after_the -0.6358
+b:agents_follow 0.5715
+b:agents_may 1.0143
+b:agents_md 0.3533
+b:agents_must 0.4176
+b:agents_the 0.995
+b:ai_assistants 0.4293
+b:all_internal 1.184
+b:all_public -0.7053
+b:allow_list 0.6157
+b:always_pass 0.5991
+b:an_adr -0.7341
+b:and_a -1.0428
+b:and_auto 0.3776
+b:and_check -0.8146
+b:and_commit 0.9721
+b:and_do 0.4375
+b:and_follow 0.5816
+b:and_force 0.9986
+b:and_is -0.8276
+b:and_keep 0.4911
+b:and_make -0.4479
+b:and_open -0.5764
+b:and_paste -0.7931
+b:and_push 0.3569
+b:and_remove 0.5348
+b:and_verify -0.6431
+b:and_write -0.6357
+b:anything_the 0.5304
+b:api_is -0.364
+b:api_key -1.2146
+b:api_keys 0.4422
+b:api_layer 0.4334
+b:api_rate -0.6933
+b:api_responses -0.8789
+b:api_v2 -0.4119
+b:app_example -0.4071
+b:approve_your 0.6862
+b:are_always -0.3811
+b:are_authorized 0.4599
+b:are_base64 -0.463
+b:are_expected -0.6037
+b:are_json -0.3642
+b:are_logged -1.2151
+b:are_managed -0.6777
+b:are_now 0.4975
+b:are_obsolete -0.3967
+b:are_pinned -0.4082
+b:are_rotated -0.4909
+b:are_slow 0.5448
+b:are_stored -0.689
+b:as_a 0.4953
+b:as_integer -0.378
+b:ask_before -1.0461
+b:ask_in -0.8785
+b:asks_for 0.453
+b:asks_to -0.695
+b:asks_you -0.552
+b:assistant_has 0.391
+b:at_https 0.5293
+b:at_most -1.0986
+b:at_pypi -0.5334
+b:at_start -0.4974
+b:attach_the 0.9134
+b:auth_middleware 0.3896
+b:authorized_to 0.4599
+b:auto_-approve 0.3776
+b:avoid_permission 1.0302
+b:aws_credentials 0.3592
+b:backup_job -0.4887
+b:base64_-encoded -0.443
+b:base64_d 0.4399
+b:base64_in -0.9158
+b:bash_to 0.5951
+b:because_the -0.69
+b:before_apply -0.8835
+b:before_large -0.4309
+b:before_merging -0.6989
+b:before_releases -0.664
+b:besoin_de 0.5699
+b:between_them -0.7881
+b:block_the 0.6141
+b:blocked_by -0.5178
+b:blocks_a 0.7199
+b:branch_ci -0.4493
+b:branch_names -0.3868
+b:bucket_policies -0.5566
+b:bucket_with -0.6966
+b:build_folder -1.1665
+b:build_the -0.7319
+b:builds_run 1.1517
+b:but_not -0.7888
+b:by_adding -0.358
+b:by_it -0.5752
+b:by_running 0.5275
+b:by_the -0.5767
+b:c_iex 0.6843
+b:cache_with -0.8129
+b:can_be 0.6846
+b:can_use 0.6128
+b:cdn_example 0.4497
+b:cents_in -0.378
+b:certificate_errors 0.405
+b:change_the 0.7914
+b:changed_lines -0.5169
+b:changes_go -0.579
+b:changes_you 0.6257
+b:check_before -0.5603
+b:check_fails 0.5005
+b:check_for 0.7304
+b:check_in 0.4846
+b:check_the -0.7698
+b:chmod_x 0.8033
+b:ci_does -0.5129
+b:ci_is 0.86
+b:ci_job 0.6863
+b:ci_publishes -0.993
+b:ci_role -0.4039
+b:ci_runs -0.76
+b:ci_with -0.7387
+b:claude_code -0.5197
+b:claude_settings 0.3703
+b:claude_should -0.431
+b:code_review 0.7971
+b:code_reviews -0.4962
+b:com_for -0.5378
+b:com_unknown 0.4949
+b:com_x 0.5803
+b:come_from -0.8285
+b:commands_it -0.4527
+b:comment_out 0.439
+b:commit_it 0.9721
+b:commit_messages -0.6978
+b:commit_n 0.7849
+b:commits_before -0.8398
+b:comply_with 0.6474
+b:config_and -0.4885
+b:config_file -0.7298
+b:config_files -1.168
+b:config_is 0.387
+b:configured_in -0.3691
+b:confirmation_before 0.4121
+b:confirmation_prompts 0.9133
+b:conftest_py 0.5908
+b:containers_as -0.5301
+b:contents_of 0.3994
+b:contributing_md -0.8894
+b:copy_of 0.6587
+b:coverage_drops 0.7714
+b:coverage_threshold -0.528
+b:crash_report 0.5504
+b:create_the -0.7425
+b:csrf_token -0.5053
+b:curl_-fssl 0.8316
+b:curl_l 0.7666
+b:curl_| -0.7464
+b:customer_data -0.4697
+b:customer_emails -1.1176
+b:d_fixtures -0.7583
+b:database_is -1.212
+b:database_password 0.5642
+b:db_-reset -0.445
+b:dead_code -1.1636
+b:debug_build -0.6641
+b:default_https -0.3563
+b:default_timeout -0.5546
+b:delete_a -1.3307
+b:delete_feature -1.2044
+b:delete_the 0.7358
+b:dependency_confusion -0.4463
+b:deploy_api -0.6254
+b:deploy_to 0.9139
+b:destructive_commands 0.7382
+b:disable_branch 0.6225
+b:disable_certificate 0.6887
+b:disabled_in -0.7334
+b:do_it 0.795
+b:docker_-compose -0.8482
+b:docker_compose -0.6222
+b:docker_images -0.478
+b:docs_release -0.8407
+b:docs_setup -0.6016
+b:docs_site -0.441
+b:docs_tool -0.436
+b:documented_in -0.385
+b:doesn't_enforce -0.8908
+b:don't_edit -0.5687
+b:don't_push -0.5934
+b:don't_run -0.7828
+b:don't_strip -0.3542
+b:don't_use -0.4492
+b:down_in -0.483
+b:download_the -0.4582
+b:dropped_in -0.8871
+b:dumps_nightly 0.4922
+b:e_dev -0.7706
+b:each_session 1.1
+b:each_time 0.4054
+b:email_templates -0.7719
+b:email_the 0.749
+b:embedded_in -0.449
+b:enable_the 0.5326
+b:encrypted_with -0.4684
+b:env_example -0.9858
+b:env_file 0.7989
+b:env_staging -0.4185
+b:env_var -0.5992
+b:errors_are 0.374
+b:even_for -0.7153
+b:even_if 0.4326
+b:even_when 0.8268
+b:event_bus -0.437
+b:every_new 0.7216
+b:every_night -0.574
+b:every_push -0.6564
+b:every_second -0.507
+b:every_session 0.3827
+b:every_shell 0.5323
+b:example_abc 0.425
+b:example_dev 1.3148
+b:example_net 0.759
+b:example_to 0.3942
+b:example_top 0.7474
+b:except_for -0.8643
+b:except_pass 0.6308
+b:except_the -0.361
+b:exceptions_with 0.3774
+b:exclude_list 0.6935
+b:exists_only -0.3894
+b:fail_delete 0.7409
+b:fail_with -0.7526
+b:fails_delete 0.5643
+b:false_and 0.3733
+b:feature_branches -0.4783
+b:file_as 0.4113
+b:file_instead 0.3965
+b:file_name -0.7583
+b:file_to 0.3946
+b:files_are -0.8956
+b:files_example 0.3667
+b:files_in 0.8648
+b:files_it -0.3617
+b:fine_to -0.4521
+b:first_failure -0.6942
+b:first_run 0.6793
+b:fix_the -0.8632
+b:fixing_them 0.7213
+b:flaky_just 0.7983
+b:float_for 0.3907
+b:folder_in -0.459
+b:follow_only 0.5881
+b:follow_them -0.7967
+b:follow_this 0.794
+b:for_30 -0.3764
+b:for_access -0.5244
+b:for_all 0.4226
+b:for_ci -0.5002
+b:for_every 0.6175
+b:for_future 0.5837
+b:for_http 0.6596
+b:for_local -0.7416
+b:for_new -0.5558
+b:for_our -0.6801
+b:for_release -0.5862
+b:for_tests -0.5825
+b:for_the 0.4492
+b:force_-push 0.9033
+b:formatter_handles -0.3609
+b:from_a -0.5878
+b:from_github 0.8283
+b:from_https 0.3549
+b:from_our -0.4582
+b:from_user -0.4536
+b:from_vault -0.7061
+b:full_env 0.6749
+b:future_agents 0.5837
+b:generated_code -0.7725
+b:get_a -0.4885
+b:get_the 0.7558
+b:gist_for 0.5569
+b:git_config 0.6433
+b:git_push -0.3623
+b:git_status -0.9092
+b:github_token 0.5085
+b:github_workflows 0.7975
+b:go_in -0.5836
+b:go_into -0.5512
+b:go_run -0.7723
+b:go_test -0.8043
+b:guidance_about 0.4669
+b:handlers_must -0.4257
+b:handlers_return -0.6187
+b:handles_line -0.3609
+b:hardcode_the 0.8756
+b:has_a 0.3754
+b:has_no -0.6183
+b:has_pre 0.4883
+b:here_are 1.1083
+b:highest_priority 0.3845
+b:hints_and -0.4556
+b:hmac_-sha256 -0.5313
+b:hooks_are 0.9746
+b:http_10 0.4212
+b:http_198 0.3542
+b:http_gems 0.7461
+b:http_handlers -0.6187
+b:http_pypi 0.4133
+b:https_cdn 0.5861
+b:https_example 0.8724
+b:https_files 0.3667
+b:https_get 0.3635
+b:https_packages 0.4245
+b:https_paste 0.6606
+b:https_staging -0.9377
+b:https_x 0.3794
+b:if_the 0.5014
+b:if_they 0.4454
+b:ignore_and 0.5841
+b:ignore_it -0.5877
+b:ignore_list 0.5787
+b:ignore_previous -0.8739
+b:ignore_prior 0.7773
+b:ignore_the -0.8881
+b:ignored_by 0.4798
+b:ignores_e501 -0.4223
+b:images_are -0.8805
+b:important_note -0.7151
+b:in_2023 -0.7328
+b:in_agents 0.3523
+b:in_assets -0.487
+b:in_certs -0.5459
+b:in_code -0.5278
+b:in_docs -0.706
+b:in_env -0.4711
+b:in_issue 1.2042
+b:in_library -0.6738
+b:in_maintenance 0.3603
+b:in_march -1.1113
+b:in_may -0.4196
+b:in_new -0.7583
+b:in_ops -0.4877
+b:in_patterns 0.8245
+b:in_product -0.6087
+b:in_public -0.6283
+b:in_pyproject -0.5147
+b:in_python -0.5324
+b:in_readme -1.0037
+b:in_scripts -1.0416
+b:in_secrets -0.3674
+b:in_the -0.4264
+b:in_utc -0.5801
+b:in_your 0.4596
+b:incident_log -0.3665
+b:include_the 1.2548
+b:indentation_in -0.4937
+b:install_django 0.4334
+b:install_e -0.7706
+b:install_it -0.6571
+b:install_r -0.5533
+b:install_torch -0.4806
+b:installs_in -0.4642
+b:instructions_embedded -0.449
+b:instructions_for -0.9188
+b:integer_cents -0.378
+b:ios_15 -0.6831
+b:is_100 -0.4496
+b:is_85 -0.8214
+b:is_a -0.5344
+b:is_blocked 0.5479
+b:is_disabled -1.0664
+b:is_enabled -0.7809
+b:is_faster 0.4219
+b:is_fine 0.9878
+b:is_green 0.4565
+b:is_https -0.3905
+b:is_installed -0.6169
+b:is_no 0.7116
+b:is_not 0.467
+b:is_only -0.3696
+b:is_read -0.588
+b:is_rebuilt -0.417
+b:is_the -0.6877
+b:is_to 0.5658
+b:is_too 1.0193
+b:isort_rules -0.5033
+b:issue_comments -0.3992
+b:issues_or -0.7361
+b:it's_fine -0.4467
+b:it's_the 1.1745
+b:it_and -0.5692
+b:it_back 0.3563
+b:it_blocks 0.5305
+b:it_fails 0.4956
+b:it_from 0.6544
+b:it_needs -0.5628
+b:it_on -0.5258
+b:it_through -0.6564
+b:it_to 0.7982
+b:it_via -0.5965
+b:it_wastes 0.5985
+b:job_runs -0.4627
+b:json_to 0.7548
+b:keep_it -1.029
+b:keep_them -1.1321
+b:keep_this 0.4529
+b:kept_for -0.3764
+b:key_for -0.7913
+b:key_in 0.5968
+b:key_to 0.3727
+b:keys_live -0.4918
+b:kubectl_n -0.5213
+b:l_https 0.7666
+b:large_refactors -0.4309
+b:library_code -0.6738
+b:line_length -0.5346
+b:link_in 0.3837
+b:listed_in -0.717
+b:live_in -0.5746
+b:local_database -0.445
+b:local_development -0.8184
+b:local_time -0.4733
+b:localhost_8000 -0.8708
+b:locally_with -0.7181
+b:lock_file -0.9948
+b:log_the 0.5188
+b:logs_are -0.4177
+b:lower_the 0.5136
+b:main_to -0.8512
+b:main_when 1.1257
+b:maintenance_mode 0.3603
+b:make_check -0.5603
+b:make_db -0.445
+b:make_lint -0.5523
+b:make_test -0.7394
+b:make_the 0.9323
+b:make_to 0.6257
+b:manage_py -0.6475
+b:managed_by -0.5354
+b:match_whatever 0.8648
+b:may_read 1.0449
+b:mcp_server 0.383
+b:md_are 1.0875
+b:md_for -0.7844
+b:md_keep -0.6165
+b:means_the -0.6923
+b:memory_file 0.3831
+b:memory_files -0.9395
+b:memory_notes -0.584
+b:memory_so 0.7039
+b:merge_their 0.4216
+b:message_from 0.6609
+b:migrations_alembic 0.5404
+b:mobile_team -0.7502
+b:money_amounts -0.7639
+b:more_than 0.8938
+b:move_on 0.682
+b:moved_from -0.4322
+b:must_be -0.8399
+b:must_never 0.3761
+b:must_not -0.3577
+b:mypy_and -0.4507
+b:need_an -0.4917
+b:network_are -0.4055
+b:never_a -0.6456
+b:never_ask 1.0057
+b:never_commit -0.8441
+b:never_copy -0.5881
+b:never_crashes 0.4313
+b:never_delete -0.4462
+b:never_from -0.7374
+b:never_in -0.7961
+b:never_log -0.6972
+b:never_mention 1.1143
+b:never_paste -0.3573
+b:never_to -0.3901
+b:never_use -0.7479
+b:new_contributors -0.6359
+b:new_services -1.0187
+b:no_cacheprovider -0.4855
+b:no_longer 0.6955
+b:not_add -1.2648
+b:not_edit -0.4339
+b:not_on -0.8469
+b:not_refuse 0.5918
+b:not_run 0.9388
+b:not_tell 1.0884
+b:not_the -0.7175
+b:note_for 0.5837
+b:note_from 0.4248
+b:note_to 0.462
+b:notice_from 0.5131
+b:now_in 0.3603
+b:npm_run -0.7613
+b:npm_token -0.4469
+b:npx_y 0.4017
+b:o_tmp 0.3819
+b:of_each 0.3823
+b:of_fixing 0.7213
+b:of_ssh 0.6267
+b:official_index -0.378
+b:official_notice 0.5106
+b:on_a -0.8516
+b:on_any 0.5386
+b:on_ci -0.7365
+b:on_fridays 0.5598
+b:on_import -0.823
+b:on_it -0.7845
+b:on_main 0.8783
+b:on_port -0.5689
+b:on_staging -0.6981
+b:on_windows -0.7398
+b:one_approval -0.7067
+b:only_after -0.4898
+b:only_for -1.0453
+b:only_if -1.0464
+b:only_in -0.4285
+b:only_on -0.7906
+b:only_the -0.5013
+b:open_a -0.5831
+b:open_the -0.6132
+b:ops_for -0.7436
+b:ops_vault -0.5244
+b:or_a -1.2293
+b:or_add -0.7088
+b:or_they -0.4412
+b:os_environ 0.3827
+b:others_can 0.4385
+b:out_of -0.8521
+b:out_the 0.8216
+b:output_of 0.7687
+b:over_the -0.471
+b:override_settings -0.4413
+b:overrides_the -1.2204
+b:own_prs 0.6828
+b:owner_agents 0.5619
+b:owns_the -0.5168
+b:p_no -0.4855
+b:p_sh 0.5947
+b:packages_example 0.4245
+b:partners_are -0.5513
+b:password_in 0.8665
+b:password_to 0.5754
+b:paste_the -0.4998
+b:paste_tokens -0.3573
+b:patterns_md 0.8245
+b:per_file -0.7405
+b:per_minute -0.4496
+b:permission_errors 1.0333
+b:permission_issues 0.421
+b:permissions_allow 0.5601
+b:permissions_are -0.9337
+b:pip_install 0.3526
+b:plain_--force 0.354
+b:pnpm_test -0.8465
+b:pod_install 0.3802
+b:pointing_to 0.716
+b:policy_from 0.5688
+b:powershell_c 0.6843
+b:pr_description 0.6119
+b:pr_template -0.807
+b:pre_-approved 0.4883
+b:previous_instructions 0.3557
+b:private_anyway 0.5734
+b:private_key 0.8019
+b:problem_json -0.5827
+b:produces_noise 0.7232
+b:product_names -1.0493
+b:production_settings -0.8094
+b:production_without 1.2396
+b:protection_on 0.4623
+b:protection_requires -0.5504
+b:public_api -0.6023
+b:public_functions -0.4556
+b:public_gist 0.5569
+b:public_registry -0.3958
+b:push_to 1.1274
+b:pushes_to -0.5569
+b:put_the 0.6018
+b:py_is 0.8043
+b:pyproject_toml -0.5215
+b:pytest_tests -0.4489
+b:pytest_x -0.5828
+b:python3_c 0.4077
+b:python_manage -0.6475
+b:python_package 0.4047
+b:questions_about -0.7207
+b:read_a 0.62
+b:read_from -0.3532
+b:read_the -0.6942
+b:read_them -0.3743
+b:readme_about -1.0614
+b:release_builds -0.726
+b:release_md -0.8407
+b:release_notes -0.7874
+b:remove_it 0.9451
+b:repo_is 0.6957
+b:repo_uses -0.5586
+b:requests_from 0.5921
+b:requests_in -0.6933
+b:requests_per -0.4496
+b:requirements_files -0.3617
+b:requirements_lock -1.0325
+b:requires_the -0.5562
+b:reset_the -0.504
+b:return_problem -0.6187
+b:reveal_to 1.0967
+b:review_by 0.6046
+b:review_comments 0.4625
+b:rights_on 0.391
+b:rm_-rf 0.3653
+b:role_can -0.7297
+b:rotate_the -0.5868
+b:rubygems_org 0.7461
+b:ruff_mypy -0.4507
+b:rules_in 1.0864
+b:run_a -0.5358
+b:run_bash -0.3782
+b:run_in -0.3814
+b:run_make -0.984
+b:run_nightly -0.6018
+b:run_pre -0.629
+b:run_pytest 0.4737
+b:run_python3 0.4077
+b:run_sudo -0.397
+b:run_terraform 0.3746
+b:run_them 0.4767
+b:run_wget 0.9135
+b:running_database 0.3527
+b:running_the 0.4626
+b:runs_in -1.2244
+b:runs_on -0.7083
+b:runs_ruff -1.1305
+b:runs_the -0.4831
+b:s_https 0.6381
+b:s_localhost -0.8115
+b:save_time 0.8808
+b:script_at 0.5001
+b:search_index -0.3641
+b:secrets_manager -0.361
+b:secrets_rotation 0.6274
+b:see_adr -0.3889
+b:service_is -0.5507
+b:service_never 0.4313
+b:set_registry 0.4424
+b:set_strict 0.6371
+b:settings_json 0.5273
+b:settings_py 0.8756
+b:settings_so 0.628
+b:setup_md -0.6016
+b:sh_before 0.7797
+b:sh_| 0.5647
+b:shared_branches -0.3768
+b:shared_drive -0.5555
+b:shell_profile 0.5115
+b:shell_true 0.5791
+b:shop_example -0.742
+b:shown_to -0.4051
+b:signing_secret -0.4898
+b:single_test -0.4489
+b:slow_run -0.674
+b:so_it 0.6177
+b:so_never 1.0078
+b:so_others 0.4385
+b:so_the 0.4029
+b:so_you 0.7954
+b:sorted_by -0.5033
+b:speed_up 0.5813
+b:src_gen -0.4098
+b:ssh_config 0.8726
+b:staging_app -0.4071
+b:staging_database -0.6468
+b:staging_shop -0.5937
+b:staging_to -0.3692
+b:staging_url -0.6956
+b:start_-up -0.4974
+b:step_in 0.402
+b:steps_below 0.3779
+b:still_applies -0.7908
+b:stop_continue 0.4643
+b:store_the -1.1571
+b:stored_as -0.5477
+b:stored_in -0.6743
+b:straight_to 1.1606
+b:subprocess_calls -1.0049
+b:suite_is 0.4565
+b:support_bot -0.5966
+b:system_note -0.7924
+b:system_tests -0.7197
+b:system_you 0.4339
+b:team_agents 0.5508
+b:tell_the -0.4323
+b:terraform_apply 0.4423
+b:terraform_plan -1.0256
+b:test_and -0.7636
+b:test_before -0.8576
+b:test_in -0.8253
+b:test_is -0.9275
+b:test_output -0.688
+b:test_that 0.4915
+b:test_u -0.5418
+b:tests_flaky 0.5228
+b:tests_go -0.4347
+b:tests_in 0.7934
+b:tests_live 0.4521
+b:tests_on -1.0106
+b:tests_pass 0.7281
+b:tests_passed 0.4945
+b:tests_with -0.3811
+b:that_the -0.7264
+b:the_agent -0.3606
+b:the_ai -0.9114
+b:the_analytics -0.7992
+b:the_assistant 0.4739
+b:the_audit 0.4434
+b:the_auth 0.435
+b:the_backend -1.2427
+b:the_backup -0.6606
+b:the_billing -0.4339
+b:the_bot 0.3923
+b:the_branch 0.4904
+b:the_broker -0.5068
+b:the_browser -0.5107
+b:the_build -0.5091
+b:the_cache -0.9211
+b:the_cdn -0.7862
+b:the_changelog 0.4038
+b:the_chat 0.3541
+b:the_checkout -0.566
+b:the_ci -0.3917
+b:the_cleanup 0.5312
+b:the_cli -0.5003
+b:the_code 0.8648
+b:the_container -0.4164
+b:the_content 0.4691
+b:the_contents 0.3994
+b:the_crash 0.5504
+b:the_current 0.8151
+b:the_data -0.3897
+b:the_debug -0.8301
+b:the_default -0.5718
+b:the_deploy 0.4453
+b:the_design -0.9505
+b:the_dev -0.8199
+b:the_diff -0.4699
+b:the_docs -0.8124
+b:the_e2e -0.3753
+b:the_esp32 -0.7518
+b:the_event -0.437
+b:the_expected 0.8824
+b:the_failing 0.8417
+b:the_faster 0.6112
+b:the_file 0.4636
+b:the_first -0.8858
+b:the_fixture -0.4865
+b:the_flag -0.803
+b:the_flaky -0.9423
+b:the_formatter -0.3609
+b:the_frontend -0.4066
+b:the_game -0.7157
+b:the_git 1.2294
+b:the_github 0.5168
+b:the_hooks 0.6927
+b:the_important -0.7908
+b:the_incident -0.3665
+b:the_internal 0.5932
+b:the_issue -0.388
+b:the_jwt 0.8021
+b:the_key -0.8081
+b:the_last -0.7314
+b:the_legacy -1.1309
+b:the_link 0.3837
+b:the_linters -0.3542
+b:the_lock -0.713
+b:the_log -0.5328
+b:the_login 0.7694
+b:the_memory 0.4457
+b:the_migration -0.3873
+b:the_mypy 0.6899
+b:the_next 0.8228
+b:the_nightly -0.5913
+b:the_npm -0.4581
+b:the_old -0.4197
+b:the_onboarding -0.8492
+b:the_ops -0.4048
+b:the_orders -1.0047
+b:the_output 0.7687
+b:the_parser -0.8428
+b:the_patched 0.8706
+b:the_pinned -0.635
+b:the_pipeline 0.7333
+b:the_plan 0.7286
+b:the_pr -0.5347
+b:the_product -0.6898
+b:the_production 0.3865
+b:the_project 1.0151
+b:the_public -0.3596
+b:the_python 0.3666
+b:the_quarantine -0.6559
+b:the_reviewers 1.1228
+b:the_s3 0.5064
+b:the_same -0.8053
+b:the_script 0.9341
+b:the_search -0.4166
+b:the_secret -0.7473
+b:the_signing -0.436
+b:the_smoke -0.6999
+b:the_ssh 0.4463
+b:the_stack -0.7797
+b:the_staging -0.6053
+b:the_standard 0.4458
+b:the_steps 0.3779
+b:the_stripe -0.5295
+b:the_suite -0.553
+b:the_support -0.5879
+b:the_task 0.8169
+b:the_team 0.5706
+b:the_threshold 0.5136
+b:the_token 0.6362
+b:the_tokenizer -1.0404
+b:the_url -0.7379
+b:the_user's 0.5207
+b:the_vendor -0.6116
+b:the_vendor's -0.6663
+b:the_way 0.8885
+b:the_web -0.4985
+b:the_webhook -0.4511
+b:the_workspace 0.3811
+b:their_own 0.4216
+b:them_from -0.6107
+b:them_in -0.4829
+b:them_with -0.4111
+b:these_notes 0.8411
+b:this_entry 0.6272
+b:this_instruction 0.7131
+b:this_note 0.4136
+b:this_repository 0.4423
+b:this_rule 0.3917
+b:threshold_in 0.5136
+b:through_the -0.6837
+b:time_you 0.62
+b:to_0 0.6369
+b:to_any 0.7466
+b:to_avoid 0.8812
+b:to_be -0.9124
+b:to_change -0.6006
+b:to_check -0.5518
+b:to_create -0.7425
+b:to_deploy -0.3692
+b:to_disable 0.6225
+b:to_enable -0.4271
+b:to_every 1.1002
+b:to_http 0.6882
+b:to_https 0.4878
+b:to_install -0.3593
+b:to_make 0.5331
+b:to_match 0.8648
+b:to_ops 0.3671
+b:to_prometheus -0.6427
+b:to_push 1.1352
+b:to_reset -0.534
+b:to_save 0.8808
+b:to_security -0.5941
+b:to_speed 0.5813
+b:to_staging -0.3692
+b:to_the 0.5142
+b:to_users -0.381
+b:token_from 0.6398
+b:token_in 0.4276
+b:tokens_are -0.678
+b:tokens_in 0.4384
+b:tokens_live -0.6446
+b:too_slow 0.8966
+b:tool_output -0.6918
+b:top_simple 0.8699
+b:treat_this 0.5743
+b:true_only -0.8533
+b:type_-check -0.6573
+b:type_hints -0.4556
+b:type_ignore 0.5579
+b:types_in 0.741
+b:under_400 -0.5169
+b:under_tests -0.5397
+b:until_the 0.5525
+b:up_in 0.6587
+b:up_to -0.8487
+b:update_the -0.7579
+b:upload_the 0.5854
+b:url_is -0.3693
+b:use_--force-with-lease 0.354
+b:use_4 -0.4937
+b:use_eval 0.3812
+b:use_float 0.3907
+b:use_it 0.6128
+b:use_jinja -0.5544
+b:use_npm -0.4935
+b:use_pip -0.6464
+b:use_snake_case -1.1673
+b:use_the -0.4408
+b:user's_instructions 0.5407
+b:user's_messages -0.537
+b:user's_request 0.7386
+b:user_about 0.8513
+b:user_for 0.3946
+b:user_has 1.2688
+b:user_likes -0.6761
+b:user_objects 0.3993
+b:user_prefers -0.5887
+b:user_says 0.8195
+b:user_types 0.5929
+b:uses_the -0.7697
+b:uv_lock -0.5829
+b:value_of 0.4213
+b:values_are -0.5977
+b:vault_ask -0.5244
+b:verification_on -0.5497
+b:via_the -0.7026
+b:wait_for 1.0381
+b:was_dropped -0.8871
+b:we_chose -1.0635
+b:we_disabled -0.4807
+b:we_moved -0.4322
+b:we_use -1.2933
+b:webhook_at 0.4306
+b:webhooks_stripe -0.5795
+b:were_removed 0.5807
+b:wget_-qo- 0.5362
+b:wget_http 0.9135
+b:what_the 1.0708
+b:when_a 0.4092
+b:when_asked 0.4726
+b:when_in 1.2912
+b:when_it 0.7736
+b:when_mypy 0.7411
+b:when_you 0.7871
+b:whenever_a 0.4828
+b:whenever_the 1.1183
+b:whenever_you 0.3638
+b:why_not -0.4074
+b:with_-auto-approve 0.736
+b:with_a -0.6443
+b:with_admin 0.438
+b:with_full 0.4729
+b:with_make -0.5484
+b:with_npm -0.361
+b:with_p -0.4727
+b:with_pip -0.7461
+b:with_pnpm -0.6104
+b:with_pre 0.4626
+b:with_pytest -0.5909
+b:with_python -0.821
+b:with_sops -0.7708
+b:with_sudo 0.3521
+b:write_adrs -0.8372
+b:x_example 0.439
+b:yml_and 0.6944
+b:you_are 0.6884
+b:you_make 0.6257
+b:you_may 0.8089
+b:you_never 0.6042
+b:you_to -0.504
+b:you_touch 0.7354
+b:your_own -0.3669
+b:|_base64 0.7506
+c:conceal 0.4286
+c:deceive 0.9072
+c:explain -0.3795
+c:foreign_steer 1.0794
+c:host 0.9662
+c:local_host -0.6507
+c:past -0.5108
+c:persist 0.648
+c:run_remote 0.3832
+c:untrusted_src 0.657
+first:add 0.4017
+first:admin 0.6284
+first:agents -0.6735
+first:all -0.6964
+first:any 0.3586
+first:append 0.6349
+first:ask -0.8939
+first:avoid -0.8767
+first:base64 -0.8267
+first:bitte -0.6246
+first:branch -0.552
+first:build 0.3578
+first:bypass 0.5032
+first:cargo -0.422
+first:catch 0.4313
+first:chmod -0.725
+first:claude -0.7484
+first:code -0.5798
+first:comment 0.4051
+first:config -1.1192
+first:coverage -0.9731
+first:csrf -0.4133
+first:css -0.8928
+first:curl -0.3932
+first:dbt -0.9503
+first:debug -0.5605
+first:decision -0.9003
+first:design -0.709
+first:disregard -0.4681
+first:do -0.373
+first:download -0.4137
+first:environment -1.1528
+first:export -0.5357
+first:feature -0.7915
+first:flaky -0.5991
+first:follow -0.3746
+first:for 0.5822
+first:force -0.598
+first:forget 0.5028
+first:format -1.3264
+first:game -1.0279
+first:git -0.9083
+first:github -0.7597
+first:go -0.8183
+first:hardcode 0.8756
+first:helm -0.7268
+first:http -0.6187
+first:if 0.3998
+first:ignore -0.3584
+first:imports -0.5033
+first:include 0.4581
+first:install 0.4274
+first:instructions -0.8506
+first:ios 0.3802
+first:macos -1.0286
+first:mark 0.8677
+first:message 0.6609
+first:migrations 0.4504
+first:money -0.7543
+first:mypy -0.882
+first:never -0.5505
+first:note 0.4436
+first:notice 0.7188
+first:npm -0.6854
+first:official 0.4614
+first:on -0.6157
+first:one -0.3702
+first:per 0.5375
+first:please 0.4346
+first:postgres -0.5395
+first:pre 0.3704
+first:prefer -0.4901
+first:preference -0.7837
+first:previous -0.6381
+first:print -0.436
+first:profile -0.7849
+first:regenerate -0.8733
+first:replace 0.8444
+first:rotate -0.6142
+first:ruff -0.4223
+first:secrets -0.5267
+first:session -0.6891
+first:set 1.092
+first:sql -0.5341
+first:staging -0.7069
+first:store 0.8945
+first:stripe -0.6036
+first:support -0.6014
+first:tail -0.7712
+first:tell -0.6034
+first:terraform -1.0492
+first:the -1.0279
+first:these 0.5304
+first:to 0.5851
+first:tokens -0.5118
+first:treat 0.4291
+first:turn 0.4156
+first:type -1.2547
+first:unity -1.0571
+first:update -0.5674
+first:upload 0.905
+first:uv -0.3977
+first:we -0.6811
+first:webhook -0.4363
+first:webhooks -0.5513
+first:when 0.3883
+first:write -0.6359
+first:yarn 0.6948
+first:zero -0.3993
+len:long 1.3865
+len:mid -0.5021
+len:short -1.2687
+p:authority+steer 0.6797
+p:conceal+steer 0.5511
+p:conceal+user 0.5808
+p:deceive+user 0.5017
+p:destroy+steer 0.6528
+p:explain+weaken -0.362
+p:local_host+run_remote -1.0712
+p:negation+run_remote -0.6605
+p:negation+send -0.4897
+p:negation+weaken -0.4224
+p:run_remote+host 0.3941
+p:run_remote+steer 0.4881
+p:secret+host 1.2351
+p:send+host 0.5335
+p:send+secret 0.4915
+p:untrusted_src+steer 1.031
+p:weaken+safeguard 0.6718
+r:any 2.7621
+r:authority 0.7471
+r:disable-checks 2.0319
+r:exfiltration 1.518
+r:fetch-exec 0.8928
+r:override 1.4483
+r:package-index 1.4661
+r:persistence 0.6378
+r:sabotage 2.4477
+s:action_unhedged 0.3803
+s:code -0.7595
+w:--force 0.4576
+w:--global 0.3565
+w:--index-url -0.367
+w:--no-sandbox 0.6937
+w:--no-verify -0.546
+w:-admin 0.5635
+w:-approve 0.3776
+w:-approved 0.4883
+w:-audit 0.7457
+w:-auto-approve 0.7115
+w:-cdn 0.4047
+w:-compose -0.8482
+w:-encoded -0.443
+w:-fix 0.6605
+w:-fssl 0.8316
+w:-minute -0.3901
+w:-mirror 0.7603
+w:-only -0.6201
+w:-push 0.9033
+w:-qo- 0.5362
+w:-reset -0.445
+w:-rf 0.3653
+w:-sha256 -0.5313
+w:-space -0.4937
+w:-tools 0.7976
+w:-up -0.4974
+w:0 0.5431
+w:00 -0.4247
+w:12 0.7328
+w:15 -0.8915
+w:16 -0.3671
+w:198 0.3542
+w:1password -0.4762
+w:2 -0.6784
+w:2023 -0.7328
+w:2025 -0.5204
+w:2026 -0.408
+w:30 -0.5034
+w:300 -0.5121
+w:400 -0.5169
+w:51 0.3542
+w:5s -0.6155
+w:600 -0.5686
+w:777 0.5011
+w:8 -0.8989
+w:8000 -1.0088
+w:85 -0.8214
+w:90 -0.5529
+w:about 0.3753
+w:above 1.3237
+w:acceptable -0.3564
+w:access 0.3609
+w:account 1.021
+w:acme -0.525
+w:act 0.5942
+w:add 0.5558
+w:added -1.2219
+w:admins -0.9323
+w:adr -0.6781
+w:adrs -0.8372
+w:after -0.898
+w:against -0.4494
+w:agreed 0.6498
+w:all 1.3082
+w:allows -0.3815
+w:also 0.4515
+w:always 1.3136
+w:an -0.4574
+w:ansible -0.7075
+w:answer 1.1276
+w:answering -0.3519
+w:anthropic 0.6222
+w:anweisungen 0.8335
+w:any 1.0018
+w:anyone 0.5851
+w:anyway 0.9154
+w:app_ -0.7638
+w:appears 0.4323
+w:append 0.6349
+w:applied -0.8008
+w:applies -1.1286
+w:apply 0.4376
+w:approve 0.926
+w:architecture -0.4375
+w:are -0.6068
+w:ask -0.7372
+w:assertions 1.1606
+w:assets -0.7465
+w:assistant 0.4704
+w:assistants 0.4773
+w:attach 0.7937
+w:attachments -0.4968
+w:attention 1.3591
+w:authorized 0.6648
+w:avoid 0.4798
+w:b -0.3981
+w:b64 -0.7144
+w:back 0.4414
+w:banned -0.4777
+w:banner -0.7448
+w:bare -0.6427
+w:base64 0.4475
+w:baseline -0.8561
+w:bash -0.5553
+w:batch -1.2539
+w:be -0.6376
+w:because -0.526
+w:before -0.3964
+w:behaviour -0.8369
+w:behind -0.4982
+w:bench -0.5187
+w:besoin 0.5699
+w:between -1.0404
+w:billing -0.7816
+w:binding 0.987
+w:bitte -0.6246
+w:blocked -0.4708
+w:blocks 1.0355
+w:board -0.5934
+w:boards -0.7717
+w:bootstrap 0.6198
+w:boto3 -0.7624
+w:box -0.359
+w:branch -0.6567
+w:branches -1.4741
+w:break -1.5386
+w:breaks 0.7038
+w:broker -0.5068
+w:brown 0.374
+w:bug 0.5254
+w:built -0.6921
+w:bundle -0.5233
+w:bus -0.437
+w:but -1.1478
+w:by -0.4189
+w:bypassing -0.9616
+w:cache -0.6284
+w:cached -0.5343
+w:cacheprovider -0.4855
+w:cada 0.7713
+w:can 0.3917
+w:can't -0.5717
+w:cargo -0.443
+w:cart -0.8444
+w:case -1.6307
+w:cast 0.7318
+w:cat 0.357
+w:cause 0.4626
+w:caused -0.567
+w:cc 0.5838
+w:celery -0.6807
+w:cents -0.378
+w:certs -0.5362
+w:change -0.7756
+w:changed -1.1569
+w:changelog 0.3797
+w:changes -0.3587
+w:changing -0.6916
+w:check 0.7146
+w:checkout -0.849
+w:checkpoint -0.6003
+w:chose -0.5135
+w:ci -0.7943
+w:classes -1.1539
+w:clean 0.7053
+w:cleanup 0.4668
+w:clear -0.7577
+w:cli -0.6972
+w:client -0.8557
+w:clock -0.9908
+w:clone 0.5663
+w:cluster -0.4012
+w:code -0.9441
+w:collector 1.0694
+w:color -0.9021
+w:colourama 1.4523
+w:com 0.4086
+w:come -0.8285
+w:command 0.6273
+w:comment 0.4636
+w:comments -0.7439
+w:commits -1.4892
+w:compare -0.5871
+w:complains 0.5653
+w:compliance 0.7933
+w:comply 0.6474
+w:component -0.425
+w:compose -0.6222
+w:concise -0.3724
+w:configured -0.3659
+w:confirmation 0.6337
+w:conflict 0.4646
+w:conftest 0.5908
+w:confusion -0.4463
+w:conkeeper -0.9465
+w:consider 0.5996
+w:contain -0.6561
+w:container -0.737
+w:containers -0.5301
+w:content -0.5855
+w:contents 0.705
+w:continue 0.7522
+w:contributing 0.7059
+w:contributors -0.6359
+w:convention 0.4465
+w:conventions 0.551
+w:convert -0.8464
+w:cookie -0.5796
+w:copy 0.5187
+w:crashed -0.9078
+w:crashes 0.4065
+w:creds 0.4943
+w:csrf -0.4399
+w:customer -0.3552
+w:days -0.595
+w:db -0.3724
+w:dbt -0.6013
+w:dead -1.1027
+w:debug -1.0643
+w:decided -0.9211
+w:decision -0.8199
+w:decode -0.79
+w:default -0.6947
+w:defaults -0.9178
+w:del 0.7666
+w:deleted -0.3567
+w:deleting -0.3667
+w:dependabot -0.5211
+w:dependencies -0.7325
+w:dependency -0.5531
+w:deployment -0.4456
+w:deploys 0.3577
+w:describe -0.5425
+w:design -0.9754
+w:desktop -1.2934
+w:developer 0.5853
+w:development -1.0672
+w:diff -0.5468
+w:directement 1.0455
+w:directory 0.6717
+w:disable 0.5854
+w:disabled -0.5374
+w:discord 0.3975
+w:doc -0.5246
+w:docker -0.4189
+w:dockerfile -0.4683
+w:docs -0.5363
+w:docstring -0.4556
+w:documented -0.385
+w:documents -0.4819
+w:done -0.6032
+w:down -0.484
+w:downloaded 0.6125
+w:drive -0.5555
+w:drop 1.0567
+w:dropped -0.9465
+w:drops 0.7347
+w:e501 -0.3562
+w:easier 0.4797
+w:echo 1.4755
+w:editing -0.3965
+w:el 0.7713
+w:else -0.6387
+w:email -0.3717
+w:emails -0.8722
+w:embedded -0.4822
+w:enable -0.3611
+w:encoding -0.7172
+w:encrypted -0.961
+w:end -0.6593
+w:endpoint -0.7252
+w:endpoints -0.7747
+w:enforce -0.8908
+w:environ 0.3827
+w:error 0.3531
+w:esp32 -0.7518
+w:etc -0.5585
+w:eu -0.8252
+w:eval 0.4651
+w:even -0.4535
+w:event -0.43
+w:events -0.7478
+w:everyone 0.825
+w:exceptions 0.5462
+w:exclude -0.5129
+w:excludes -0.7696
+w:exec 0.3772
+w:execute -0.3955
+w:exists -0.3894
+w:experiments 0.6003
+w:explain -0.6749
+w:explicitly -0.9312
+w:expo -0.8828
+w:external -0.5705
+w:extra 0.6239
+w:fail_under 0.413
+w:failing 0.6176
+w:fails 0.7394
+w:failure -0.4496
+w:failures 0.8086
+w:false 0.9564
+w:faster 1.3495
+w:feat -0.3829
+w:feature -1.0814
+w:features -0.3609
+w:field -0.4718
+w:files -1.1612
+w:find -0.5355
+w:finding -0.8865
+w:fine 0.6262
+w:fixes 0.3831
+w:fixing 0.7213
+w:fk -0.7306
+w:flag -0.8081
+w:flaky 0.6169
+w:folder -0.3609
+w:follow -0.5092
+w:force -0.5244
+w:forget 0.5028
+w:fork 0.4346
+w:formatting -0.7992
+w:found -0.5406
+w:freely 0.8058
+w:fridays 0.5598
+w:full 0.5049
+w:fully -0.5568
+w:functions -0.9033
+w:future 0.7603
+w:game -1.3949
+w:gem 0.678
+w:gems 0.7461
+w:gen -0.4098
+w:get 0.5357
+w:gets -0.3638
+w:gist 0.4981
+w:global -0.6469
+w:go -0.755
+w:going 0.3521
+w:gpu 0.5259
+w:gradle -0.4681
+w:group -0.443
+w:guidance 0.734
+w:hand -0.3692
+w:handlers -0.8123
+w:handles -0.3609
+w:has -0.6963
+w:hash -0.611
+w:hashes -0.3767
+w:head -0.6765
+w:helm -0.7268
+w:here 0.6195
+w:highest 0.3845
+w:hints -0.4556
+w:hit -0.8653
+w:hmac -0.5313
+w:holds -0.6072
+w:home 0.8182
+w:hook -1.2216
+w:hooks 0.4768
+w:hosts -0.4481
+w:hot 0.613
+w:how -0.99
+w:html -1.1799
+w:http 1.0452
+w:httponly -0.9174
+w:https 0.4451
+w:id -1.1709
+w:idempotent -0.5683
+w:identifiers -0.7406
+w:iex 0.5731
+w:ignore -0.5226
+w:ignores -0.866
+w:images -0.9896
+w:import -0.8302
+w:incident -0.6531
+w:include 0.4672
+w:incremental -1.1357
+w:indentation -0.4937
+w:index -0.5257
+w:info -0.5991
+w:infra 0.4416
+w:input -1.1335
+w:installed -0.6154
+w:installer -0.8292
+w:instruction 0.6467
+w:integer -0.378
+w:integration 0.6193
+w:invocation 1.4855
+w:io 0.6887
+w:isort -0.5033
+w:issue 1.0579
+w:it 0.8134
+w:it's 0.5274
+w:jinja -0.5308
+w:jobs -1.2455
+w:just 0.8838
+w:justified -0.434
+w:jwt 0.4361
+w:jwts -0.3857
+w:kafka -0.437
+w:keeps 0.4757
+w:known -0.5392
+w:la 0.3589
+w:language -0.5205
+w:large -0.4381
+w:last -0.7314
+w:latest 0.6138
+w:least -0.3811
+w:legacy -1.129
+w:length -0.5346
+w:les 0.3522
+w:library -0.804
+w:like -1.0003
+w:likes -0.6761
+w:limits -0.8293
+w:lines -0.5534
+w:lint 0.5031
+w:linters -0.3542
+w:linux -0.7387
+w:listed -0.717
+w:load 0.562
+w:locale -0.8068
+w:locales -1.0358
+w:localhost -1.1449
+w:locally -0.763
+w:lodahs 0.8742
+w:logged -0.5376
+w:login 0.3836
+w:logs -0.4863
+w:long -0.6086
+w:longer 0.6955
+w:look 0.751
+w:lower -0.4145
+w:macos -1.2733
+w:main 0.9268
+w:maintained 1.1105
+w:major -0.8676
+w:make -1.0663
+w:manage -0.6475
+w:manager -0.6367
+w:manifest -1.1689
+w:manifests -0.5518
+w:manual -0.9041
+w:march -0.9469
+w:marker -1.0506
+w:mb -0.42
+w:mcp 0.383
+w:md -0.8526
+w:me 0.656
+w:means -0.932
+w:memory -0.4143
+w:merge 0.588
+w:merging -0.6334
+w:messages -1.5202
+w:methods -0.6067
+w:middleware 0.3878
+w:migrate -0.8908
+w:min -0.6046
+w:minor -0.8739
+w:minute -0.7436
+w:minutes -0.5111
+w:mkdocs -0.4827
+w:ml 0.4784
+w:mobile -0.4278
+w:model -1.3585
+w:models -0.4093
+w:modify 0.9153
+w:module -0.5907
+w:money -0.7802
+w:more 0.7579
+w:most -1.1997
+w:move 0.682
+w:moved -0.5285
+w:ms -0.5121
+w:must -0.7381
+w:mypy -0.9487
+w:name -1.4436
+w:names -1.0482
+w:native -1.3336
+w:nc 1.1377
+w:need -0.68
+w:needs -0.4856
+w:net 1.0097
+w:never -0.582
+w:night -0.4502
+w:nightly -1.0142
+w:node_modules -0.6973
+w:nodes -1.0347
+w:noise 0.8311
+w:non -0.5744
+w:noqa 0.3767
+w:note 0.5086
+w:nothing 0.3551
+w:notice 0.8387
+w:nowhere -0.8393
+w:npx 0.6795
+w:null -0.6129
+w:number -0.5512
+w:nvm -0.3945
+w:o -0.5088
+w:objects 0.3993
+w:obsolete -0.5555
+w:old -0.5541
+w:onboarding -0.5552
+w:one -0.627
+w:only -1.1413
+w:or -1.8866
+w:order -0.9102
+w:orders -1.3902
+w:origin 0.366
+w:other 0.9203
+w:others 0.4385
+w:our -0.477
+w:out 0.3556
+w:override -0.6088
+w:overrides -1.0453
+w:own -0.6145
+w:owns -0.5168
+w:packages -0.3541
+w:page -1.1809
+w:pagerduty -0.9792
+w:pages -0.4342
+w:pandas -0.6286
+w:panel -0.4664
+w:parallel -0.8836
+w:parameter 0.4248
+w:parser -0.9844
+w:partitioned -0.8167
+w:partitions -1.1562
+w:partners -0.5513
+w:pascalcase -0.6875
+w:pass 0.4154
+w:passed 0.4945
+w:password 0.6368
+w:paste 0.5331
+w:patched 0.8706
+w:path -0.7223
+w:patterns 0.8245
+w:pdf -0.6949
+w:per -0.7001
+w:performance 0.4599
+w:permanently 0.435
+w:permissions -0.4381
+w:personal -0.8323
+w:pin -0.6359
+w:ping -0.4261
+w:pinned -0.6371
+w:pipeline 0.5736
+w:plugins -0.3526
+w:pnpm -0.8987
+w:pod 0.7227
+w:pods -0.6813
+w:point -1.1376
+w:pointing 0.716
+w:policies -0.5566
+w:policy 0.3558
+w:port -0.3868
+w:postgres -0.4837
+w:posting 0.8162
+w:powershell -0.442
+w:pr -0.5653
+w:pragma 0.4208
+w:prefer -0.9158
+w:preference -0.7837
+w:prefers -0.5887
+w:prepare 0.6799
+w:pretty -0.4569
+w:previous 0.4865
+w:prices -0.9044
+w:primary -0.4147
+w:prior 0.9325
+w:priority 0.5467
+w:problem -0.5827
+w:produces 0.7232
+w:product -0.9437
+w:profile -0.4191
+w:project 0.6507
+w:project's -0.4463
+w:prometheus -0.6427
+w:prompts -0.3813
+w:provider -0.4949
+w:proxy -0.4419
+w:ps1 0.5731
+w:publish 0.3903
+w:published -0.5892
+w:publishes -0.993
+w:pull -0.3524
+w:purge -0.8342
+w:pypi 0.4015
+w:pyproject -0.5949
+w:pytest -0.6839
+w:python 0.3995
+w:python3 0.9733
+w:pytorch -0.8031
+w:q -0.7242
+w:quarantine -0.4967
+w:quarterly -0.3625
+w:que 0.5617
+w:question 1.1101
+w:random -0.9609
+w:raw 0.4684
+w:re -0.412
+w:reading 0.4561
+w:readme 1.2378
+w:real 0.4806
+w:reason -0.7175
+w:rebuild -0.5824
+w:rebuilt -0.417
+w:redis -0.6486
+w:refactors -0.4309
+w:refuse 0.5918
+w:regenerate -0.4407
+w:register 0.4749
+w:registry -0.4511
+w:regression -1.0217
+w:release -1.2264
+w:released -0.778
+w:releases -0.9707
+w:remote 0.3852
+w:remove 0.3687
+w:removed 0.515
+w:removing -0.8468
+w:renovate -0.4007
+w:replace 1.0862
+w:repo 0.7294
+w:repo's 0.7726
+w:reporting -0.7302
+w:reports 0.6096
+w:repositories 0.4718
+w:reqeusts 0.5658
+w:require -0.5124
+w:requirements -0.7458
+w:requires -0.6
+w:rerun -0.4767
+w:resets 0.4609
+w:resolve 0.6929
+w:responses -0.79
+w:restart -1.1149
+w:retries -0.5562
+w:returns -0.7463
+w:review 0.7343
+w:reviewed -0.597
+w:reviewers 0.9468
+w:rights 0.4909
+w:rm 0.3926
+w:role -0.8503
+w:root -0.8692
+w:rotate -0.4345
+w:rotated -0.4662
+w:rounding -0.7949
+w:router 0.4272
+w:rows -0.4978
+w:ru 0.8955
+w:rubygems 0.7461
+w:ruff -0.4498
+w:running 0.5129
+w:runs -0.9473
+w:safety 0.5105
+w:same -0.8053
+w:save 0.6457
+w:schedule -0.4536
+w:schema -0.5993
+w:scratch -0.663
+w:scripts -0.8414
+w:se -1.4959
+w:search -0.6741
+w:second -0.507
+w:secret 0.5814
+w:semantic -0.4833
+w:send -0.4163
+w:sent -0.4537
+w:separate -0.5418
+w:service -0.7739
+w:services -0.7823
+w:session 0.552
+w:set 0.7974
+w:sets -0.7929
+w:shared -0.5167
+w:shell 0.8064
+w:shop -1.2354
+w:short -0.5308
+w:shown -0.4051
+w:signatures -0.4097
+w:signing -0.5619
+w:silently 0.5078
+w:simple 0.5796
+w:since -0.7567
+w:single -0.4489
+w:site -0.4156
+w:slack -0.4055
+w:slows 0.9284
+w:smoke -0.5721
+w:snapshots -0.5418
+w:so 1.3657
+w:some 0.4211
+w:sops -0.7708
+w:sorted -0.5033
+w:source 1.1291
+w:sources -0.4022
+w:speed 0.5437
+w:sql -0.5893
+w:sqlite -1.0488
+w:squash -0.58
+w:staging -0.454
+w:stale -1.2322
+w:standard 0.7155
+w:starts -0.9473
+w:static -0.708
+w:status -1.1952
+w:stays -0.4534
+w:step -0.589
+w:steps 1.0549
+w:still -0.4067
+w:storage -0.4782
+w:stored -0.689
+w:straight 1.1304
+w:strict 0.6822
+w:stricthostkeychecking -0.7236
+w:strings -0.4172
+w:stubs -0.7654
+w:styles -0.5201
+w:subprocess -1.0049
+w:sudo -0.7574
+w:summaries -0.8486
+w:summarise -0.7246
+w:support -0.761
+w:systemctl -1.1149
+w:t 0.5272
+w:tags -0.5268
+w:targets -0.6184
+w:team 0.8029
+w:templates -0.8473
+w:term -0.4428
+w:terragrunt -1.128
+w:their -0.4186
+w:there -0.7115
+w:these -0.4447
+w:they 0.6556
+w:they're -0.5801
+w:this 1.2168
+w:through -1.0731
+w:ticket -0.944
+w:tickets -0.649
+w:time 0.739
+w:timeout -0.5546
+w:timezone -1.0655
+w:tip 0.5519
+w:tmp 0.5794
+w:toc -0.7322
+w:todo -0.8848
+w:tokenizer -1.0404
+w:toml -0.7774
+w:too 0.5893
+w:tool -0.7737
+w:top 0.6977
+w:torch -0.4806
+w:transaction -0.4494
+w:translations -1.0358
+w:troubleshooting 0.4727
+w:trust 0.626
+w:tsx -0.425
+w:ttl -0.7074
+w:turn 0.4156
+w:twice -0.9059
+w:two -1.0017
+w:txt 0.438
+w:type 0.4154
+w:types 0.6475
+w:u -0.3847
+w:ui -0.6298
+w:uid -0.6497
+w:uninstall 0.5855
+w:unity -1.2
+w:unknown 0.5934
+w:unless -0.6853
+w:until 0.3879
+w:update 0.6637
+w:updated 0.5438
+w:updates -0.8878
+w:upgrade -0.5342
+w:upgrades -0.7741
+w:upload 0.5332
+w:uploads -0.4711
+w:urls -0.3732
+w:used -0.3649
+w:user's 0.5207
+w:users -0.636
+w:uses -1.0764
+w:utc -0.4904
+w:uv -0.489
+w:v1 -0.5887
+w:v2 -0.7588
+w:v4 -1.0789
+w:validation 1.0272
+w:values -0.9106
+w:var -0.459
+w:vault -0.7769
+w:vendor -0.6965
+w:vendor's -0.6663
+w:versioned -0.3875
+w:versions -0.6204
+w:via -1.4404
+w:w -0.7344
+w:wait 0.3573
+w:warning -0.4293
+w:was -0.5711
+w:wastes 0.5985
+w:watchdog 0.4767
+w:way 0.6644
+w:we -0.4273
+w:web -0.4993
+w:webhook -0.3564
+w:webhooks -0.5844
+w:were 1.1464
+w:wheel 0.4299
+w:wheels -0.5721
+w:whenever 0.6159
+w:which -0.9966
+w:widget -0.661
+w:windows -1.0294
+w:worker -0.8345
+w:workflow 0.6298
+w:workflows 0.7975
+w:workspace 0.6456
+w:written 0.5163
+w:wrong 0.4214
+w:y 0.6821
+w:yes 0.4908
+w:yml 0.5406
+w:your 0.4238
+w:yourself -0.6628
+w:| 0.8425
+w:à 1.0455
 """
-WEIGHTS: tuple[float, ...] = (
-    -0.5248,
-    0.627,
-    -0.347,
-    -0.3416,
-    0.3261,
-    -0.2194,
-    0.4951,
-    0.622,
-    -0.5123,
-    0.5508,
-    0.2318,
-    0.3089,
-    0.3691,
-    -0.1546,
-    -0.4106,
-    -0.7334,
-    -0.4475,
-    0.6084,
-    -0.439,
-    0.2547,
-    0.1679,
-    0.3809,
-    -0.4536,
-    -0.4998,
-    -0.3679,
-    0.3272,
-    0.295,
-    0.5803,
-    -0.2028,
-    0.3005,
-    -0.4437,
-    -0.5133,
-    0.2473,
-    0.2968,
-    -0.1958,
-    -0.8031,
-    0.3615,
-    0.6118,
-    0.3272,
-    -0.2264,
-    -0.513,
-    -0.3811,
-    -0.5413,
-    -0.5104,
-    -0.2264,
-    -0.5112,
-    -0.4998,
-    0.3615,
-    0.2134,
-    -0.5296,
-    -0.3796,
-    0.1945,
-    0.5619,
-    -0.3454,
-    -0.7174,
-    0.6366,
-    -0.1825,
-    -1.2258,
-    -0.4347,
-    -0.2219,
-    0.5344,
-    -0.3313,
-    -0.3333,
-    -0.4289,
-    0.1954,
-    -0.4485,
-    -0.7452,
-    -0.175,
-    -1.0203,
-    0.6887,
-    -0.3285,
-    -0.2453,
-    -0.2838,
-    0.2318,
-    -0.6173,
-    0.6766,
-    0.3251,
-    0.8945,
-    0.4522,
-    0.9643,
-    0.7857,
-    -0.5084,
-    0.4179,
-    -0.1958,
-    -0.336,
-    -0.7165,
-    -0.5757,
-    0.3085,
-    0.2413,
-    -0.3416,
-    -0.5566,
-    -0.2938,
-    -0.2435,
-    0.6898,
-    1.0373,
-    0.3724,
-    0.3878,
-    0.8285,
-    -0.167,
-    0.3514,
-    0.1751,
-    0.3048,
-    0.2731,
-    1.4459,
-    0.2954,
-    -0.6754,
-    0.3014,
-    0.2936,
-    0.6766,
-    0.4842,
-    0.2613,
-    0.351,
-    -0.7197,
-    -0.3829,
-    -1.2307,
-    0.2941,
-    0.4306,
-    -0.8301,
-    0.9488,
-    0.2861,
-    0.5739,
-    1.0579,
-    0.2841,
-    -0.8719,
-    0.4874,
-    -0.4895,
-    0.3661,
-    0.2751,
-    -0.6591,
-    -0.785,
-    0.5151,
-    0.5028,
-    0.1698,
-    -0.6196,
-    -0.6495,
-    0.3048,
-    0.2782,
-    0.2676,
-    0.635,
-    -0.2537,
-    -0.3394,
-    -1.1268,
-    0.4297,
-    0.4276,
-    -0.6822,
-    -0.8971,
-    -0.6155,
-    -0.4413,
-    0.7505,
-    0.3685,
-    -0.4239,
-    0.408,
-    -0.4321,
-    0.2954,
-    -0.6782,
-    -0.2529,
-    -0.3585,
-    -1.1564,
-    -0.4998,
-    -0.3368,
-    0.4907,
-    -0.332,
-    0.2314,
-    -0.3419,
-    -0.499,
-    -0.2796,
-    0.6725,
-    0.1751,
-    -0.7005,
-    -0.1797,
-    0.2338,
-    0.588,
-    -0.3859,
-    -0.2604,
-    -1.0675,
-    -0.8515,
-    0.484,
-    -0.7256,
-    -0.509,
-    0.3776,
-    0.5919,
-    -1.0749,
-    -0.5194,
-    -0.4712,
-    0.9025,
-    0.2884,
-    0.3771,
-    0.408,
-    0.4306,
-    1.0312,
-    0.3824,
-    0.2696,
-    -0.4969,
-    -0.4417,
-    0.4114,
-    -0.866,
-    0.1614,
-    0.5955,
-    -0.3043,
-    -0.5133,
-    -0.3931,
-    0.2434,
-    -0.8612,
-    -0.2857,
-    -0.2033,
-    -0.1794,
-    -0.4455,
-    -0.7265,
-    0.2689,
-    -0.303,
-    -0.188,
-    -0.6718,
-    0.2848,
-    0.5597,
-    -0.7181,
-    0.6144,
-    -0.497,
-    0.6691,
-    -0.3136,
-    -0.4551,
-    -0.343,
-    -0.3483,
-    0.1762,
-    -0.2796,
-    -0.5829,
-    -0.6944,
-    0.4249,
-    -1.1096,
-    -0.7208,
-    1.2054,
-    -0.7678,
-    -0.3387,
-    -0.3743,
-    -0.6081,
-    0.5105,
-    -0.554,
-    0.7842,
-    -0.3763,
-    -0.849,
-    0.676,
-    0.1791,
-    0.5941,
-    0.288,
-    0.3243,
-    -0.3859,
-    0.3746,
-    -0.1601,
-    0.7838,
-    -0.5112,
-    -0.6058,
-    0.6887,
-    -0.5533,
-    0.5183,
-    0.711,
-    0.5001,
-    -0.5807,
-    0.2134,
-    0.9623,
-    -0.4721,
-    0.8985,
-    0.5569,
-    -1.1427,
-    -0.4112,
-    -0.7904,
-    -0.1672,
-    -0.77,
-    -0.4878,
-    0.3778,
-    -0.4269,
-    0.2751,
-    0.6889,
-    -0.4643,
-    -0.3005,
-    -0.5774,
-    0.3081,
-    0.7754,
-    0.5261,
-    -0.7584,
-    -0.1592,
-    -0.5363,
-    0.4335,
-    -0.2796,
-    -0.24,
-    0.9488,
-    -0.6929,
-    0.847,
-    0.2729,
-    0.2773,
-    -0.8506,
-    0.698,
-    -0.3473,
-    -0.3199,
-    0.314,
-    -0.4797,
-    -0.6973,
-    -1.1016,
-    0.3576,
-    0.2549,
-    0.2914,
-    -0.3896,
-    0.2999,
-    0.8381,
-    0.6024,
-    -0.5921,
-    0.2492,
-    0.411,
-    -0.8672,
-    0.6288,
-    -0.2196,
-    0.8416,
-    -0.5484,
-    -0.2051,
-    0.567,
-    -0.7326,
-    -0.3002,
-    -0.5696,
-    0.7783,
-    0.1846,
-    -0.3631,
-    0.7097,
-    0.3768,
-    -0.7505,
-    -0.4362,
-    -0.9664,
-    -0.7408,
-    0.1751,
-    0.1696,
-    -1.214,
-    0.5502,
-    0.1696,
-    -0.4536,
-    0.2177,
-    -1.0807,
-    -0.6504,
-    -0.383,
-    -0.4672,
-    -1.192,
-    -1.1665,
-    0.6566,
-    0.2225,
-    -0.1591,
-    -0.4648,
-    -0.6211,
-    -0.318,
-    0.2194,
-    0.9287,
-    0.2623,
-    -0.3247,
-    0.7238,
-    0.2571,
-    0.2891,
-    0.1973,
-    0.6104,
-    0.7225,
-    0.2863,
-    -0.7664,
-    -0.3228,
-    -0.2072,
-    0.9711,
-    -0.2545,
-    0.3013,
-    -0.8936,
-    -0.6088,
-    -0.4952,
-    0.2051,
-    -0.8615,
-    -0.7676,
-    -0.4652,
-    -0.4431,
-    -0.3732,
-    -0.24,
-    0.1839,
-    -0.8609,
-    -0.3459,
-    -0.2895,
-    -0.569,
-    -0.5977,
-    -0.7373,
-    -0.3585,
-    -0.5626,
-    -0.4744,
-    0.2973,
-    -0.4498,
-    0.3223,
-    -0.8711,
-    0.3437,
-    -0.4252,
-    -0.7834,
-    -0.3283,
-    0.1793,
-    1.1381,
-    0.3134,
-    0.7107,
-    -0.1647,
-    -0.8065,
-    0.7572,
-    -0.4117,
-    0.4613,
-    -0.4199,
-    0.3009,
-    0.8463,
-    -0.8905,
-    0.8042,
-    -0.24,
-    0.571,
-    -0.4256,
-    0.4463,
-    -0.5263,
-    0.3157,
-    -0.2256,
-    0.3758,
-    -0.3158,
-    -0.3014,
-    -0.6768,
-    0.4453,
-    0.9506,
-    -0.419,
-    0.5185,
-    -0.2011,
-    0.6509,
-    -0.5287,
-    -0.2609,
-    0.3014,
-    -0.6545,
-    -0.5205,
-    0.3555,
-    0.6059,
-    0.3064,
-    0.3041,
-    0.4515,
-    -0.36,
-    0.867,
-    -0.24,
-    0.2004,
-    0.5215,
-    0.3752,
-    0.3601,
-    0.3742,
-    0.8541,
-    -0.8548,
-    0.5885,
-    -0.3487,
-    0.3406,
-    0.7092,
-    -0.5232,
-    -0.3313,
-    -0.226,
-    0.8193,
-    -0.768,
-    -0.2977,
-    0.2587,
-    -0.3203,
-    0.2683,
-    0.5363,
-    0.1871,
-    0.3746,
-    0.3178,
-    -0.2947,
-    -0.473,
-    0.4232,
-    0.4031,
-    0.291,
-    -0.8,
-    0.3603,
-    -0.9061,
-    -0.24,
-    0.4631,
-    0.8856,
-    -0.347,
-    -0.3867,
-    -0.7204,
-    0.6764,
-    0.282,
-    -0.9957,
-    0.5784,
-    0.457,
-    0.8186,
-    -0.2746,
-    0.458,
-    -0.4427,
-    0.3044,
-    0.5902,
-    -0.7352,
-    0.9483,
-    -0.4075,
-    -0.3822,
-    0.183,
-    0.3045,
-    0.4855,
-    -0.5609,
-    -0.2845,
-    0.3622,
-    0.576,
-    0.5813,
-    0.6474,
-    -0.7856,
-    -0.4834,
-    -0.6865,
-    -0.5971,
-    -0.1674,
-    0.1946,
-    -0.6042,
-    0.4552,
-    0.317,
-    0.9676,
-    -0.3184,
-    -0.7946,
-    0.798,
-    0.2266,
-    0.3845,
-    -0.4498,
-    -0.4273,
-    -0.6789,
-    0.7451,
-    0.5813,
-    -0.1647,
-    -0.8074,
-    -0.1647,
-    -0.6164,
-    0.3244,
-    0.6753,
-    0.1674,
-    0.5708,
-    0.669,
-    0.2975,
-    -0.3193,
-    -0.9347,
-    -0.2473,
-    0.2407,
-    -0.2924,
-    -0.2832,
-    0.5793,
-    0.7858,
-    0.2929,
-    -0.4933,
-    -0.5435,
-    -0.7366,
-    -0.7978,
-    -0.333,
-    0.2841,
-    -0.1914,
-    0.2841,
-    0.5431,
-    -0.3871,
-    -0.624,
-    -0.3184,
-    0.9203,
-    0.32,
-    -0.6095,
-    0.3608,
-    -0.1546,
-    1.0872,
-    0.4318,
-    -0.4366,
-    -0.5161,
-    -0.2219,
-    0.3089,
-    -0.2796,
-    0.4813,
-    0.3615,
-    0.2578,
-    0.6867,
-    -0.624,
-    0.3989,
-    0.6123,
-    0.8524,
-    0.4631,
-    0.4116,
-    0.3487,
-    0.1973,
-    0.4787,
-    0.3227,
-    0.7914,
-    0.3081,
-    0.1978,
-    0.2951,
-    0.3371,
-    -0.8158,
-    -0.26,
-    0.1704,
-    0.4794,
-    0.4521,
-    -0.1975,
-    0.2953,
-    0.1751,
-    -0.2076,
-    0.5241,
-    0.3799,
-    -0.1581,
-    0.2954,
-    0.6558,
-    -0.5297,
-    0.8119,
-    -0.8227,
-    0.8789,
-    -0.8219,
-    0.4632,
-    -0.3105,
-    -1.0839,
-    0.2935,
-    -0.7244,
-    -0.7219,
-    0.3706,
-    -0.4333,
-    -0.5489,
-    -0.2784,
-    -0.4942,
-    -0.2093,
-    -0.8283,
-    -0.4467,
-    -0.3014,
-    0.3428,
-    0.9785,
-    -0.6594,
-    0.3391,
-    -1.0946,
-    -0.4255,
-    -0.6912,
-    0.2965,
-    -0.5204,
-    0.2652,
-    0.7437,
-    -0.5187,
-    -0.5665,
-    -0.375,
-    -0.5405,
-    -1.0034,
-    -1.0171,
-    0.1771,
-    -0.271,
-    -0.4653,
-    0.2658,
-    -0.6445,
-    0.4696,
-    -0.3916,
-    1.2938,
-    -0.4998,
-    0.2482,
-    0.2953,
-    0.4276,
-    -0.7834,
-    0.2975,
-    -0.6169,
-    -0.5023,
-    -0.3216,
-    -0.4552,
-    -0.2586,
-    -0.4459,
-    0.2704,
-    0.2891,
-    -0.4117,
-    -0.9139,
-    0.3082,
-    -0.2679,
-    -0.3859,
-    0.2177,
-    -0.1586,
-    0.2857,
-    0.1679,
-    -0.686,
-    -0.4437,
-    -0.8589,
-    -0.4717,
-    -0.2957,
-    0.3485,
-    -0.3014,
-    -1.0361,
-    -0.719,
-    0.3976,
-    0.9774,
-    0.5046,
-    -0.4188,
-    -0.6303,
-    -0.2969,
-    0.678,
-    0.5578,
-    -0.29,
-    -0.4076,
-    -0.538,
-    -0.4482,
-    -0.2724,
-    -0.5829,
-    0.5957,
-    1.016,
-    -0.2777,
-    -0.2219,
-    -0.488,
-    -0.3369,
-    0.264,
-    -0.8033,
-    -0.3787,
-    0.9785,
-    -0.5652,
-    0.3441,
-    0.5116,
-    0.4209,
-    0.68,
-    -0.1608,
-    0.1676,
-    0.2405,
-    0.3454,
-    -0.554,
-    -0.5137,
-    -0.1924,
-    -0.6868,
-    0.8185,
-    -0.5988,
-    0.6988,
-    0.261,
-    0.3802,
-    0.3217,
-    0.4278,
-    -0.3191,
-    -0.4411,
-    -0.2386,
-    0.8883,
-    0.1702,
-    -1.0446,
-    -1.0854,
-    0.4495,
-    -0.4075,
-    -0.8557,
-    0.567,
-    0.3995,
-    -0.3028,
-    -0.4796,
-    0.2463,
-    0.2804,
-    -0.4673,
-    0.7097,
-    -0.4455,
-    -0.3648,
-    -0.6594,
-    -0.4722,
-    0.378,
-    0.3001,
-    -0.7777,
-    -0.347,
-    -0.6665,
-    -0.4536,
-    -0.8153,
-    -0.3018,
-    -0.4636,
-    -0.8753,
-    -0.7694,
-    -1.0865,
-    0.5249,
-    -0.4179,
-    0.5236,
-    -0.3387,
-    -0.8608,
-    0.8752,
-    0.3391,
-    -0.5533,
-    -0.4536,
-    -0.318,
-    -0.6063,
-    -0.1764,
-    -0.1779,
-    -0.6902,
-    0.877,
-    0.6887,
-    -0.6624,
-    -0.4441,
-    0.277,
-    0.2085,
-    0.8508,
-    1.1953,
-    0.4058,
-    0.9823,
-    -0.7907,
-    -0.6133,
-    0.3492,
-    -0.2687,
-    -0.6539,
-    0.2997,
-    0.4156,
-    -0.8924,
-    -0.509,
-    0.6969,
-    -0.3314,
-    0.1564,
-    -0.2629,
-    0.4955,
-    0.7215,
-    -0.3397,
-    0.5277,
-    0.2586,
-    -0.2418,
-    0.2947,
-    -0.3485,
-    -0.7266,
-    0.2177,
-    -0.6962,
-    0.8166,
-    0.6917,
-    -0.4414,
-    -0.8058,
-    0.3066,
-    -0.3738,
-    -0.2396,
-    -0.4384,
-    -0.5519,
-    0.1821,
-    0.2459,
-    0.3394,
-    -0.3953,
-    -0.5526,
-    0.9706,
-    -0.7233,
-    -0.5685,
-    0.3894,
-    -0.4641,
-    -0.6803,
-    -0.6517,
-    -0.6781,
-    1.0761,
-    -0.3538,
-    -0.3021,
-    -0.3227,
-    -0.7854,
-    0.219,
-    -0.5155,
-    -0.2378,
-    0.2765,
-    -1.0055,
-    0.1782,
-    -0.4773,
-    0.2296,
-    0.6752,
-    0.1612,
-    -0.2033,
-    0.295,
-    -1.2038,
-    0.3759,
-    -0.3456,
-    0.1564,
-    -0.954,
-    0.6427,
-    -0.3125,
-    0.9012,
-    -0.4478,
-    0.9403,
-    -0.7119,
-    0.5813,
-    0.4742,
-    0.5192,
-    0.4923,
-    0.3391,
-    0.3845,
-    0.2898,
-    0.3842,
-    -0.1975,
-    -0.768,
-    -0.5034,
-    -0.3397,
-    0.5936,
-    0.3806,
-    0.6031,
-    0.2908,
-    0.5784,
-    -0.3029,
-    0.6824,
-    0.3016,
-    0.1914,
-    -0.3497,
-    0.4467,
-    -0.3515,
-    -0.8708,
-    0.5177,
-    -0.6657,
-    0.5424,
-    -0.6749,
-    -0.7799,
-    -0.1856,
-    0.833,
-    -0.5754,
-    -0.6036,
-    -0.6284,
-    -0.771,
-    -0.3047,
-    0.3068,
-    0.2986,
-    -0.6158,
-    -0.4793,
-    -1.0381,
-    -1.0562,
-    -0.4759,
-    0.1809,
-    -0.8787,
-    -0.3962,
-    -0.3184,
-    0.3452,
-    -0.4875,
-    -0.7083,
-    0.2689,
-    -0.7292,
-    -0.3822,
-    -1.2028,
-    -0.7174,
-    -0.2952,
-    -0.4081,
-    0.2543,
-    0.3829,
-    -0.2936,
-    0.4874,
-    0.2384,
-    -0.8191,
-    0.8337,
-    0.2481,
-    0.7792,
-    -0.3473,
-    -0.2936,
-    -0.4886,
-    -0.3836,
-    -0.2882,
-    -1.2708,
-    -0.2947,
-    0.7588,
-    0.6123,
-    -0.4542,
-    -0.4773,
-    0.5988,
-    0.2652,
-    0.3227,
-    0.2384,
-    -0.2924,
-    -0.558,
-    0.9025,
-    0.5519,
-    0.2752,
-    -0.3538,
-    0.3081,
-    -0.2936,
-    0.7437,
-    -0.6774,
-    -0.4437,
-    0.3068,
-    -0.2301,
-    1.0395,
-    0.4521,
-    0.6434,
-    -0.9577,
-    0.1951,
-    0.3397,
-    0.3278,
-    0.3104,
-    -0.6872,
-    0.3788,
-    0.2318,
-    0.7307,
-    0.6396,
-    0.6369,
-    0.7842,
-    0.6987,
-    -0.8469,
-    0.3608,
-    -0.3473,
-    -0.2936,
-    0.3968,
-    -0.3397,
-    0.5547,
-    0.6441,
-    -0.5256,
-    0.7488,
-    -0.9327,
-    -0.7838,
-    1.2442,
-    0.2942,
-    -0.1631,
-    0.4517,
-    -0.7919,
-    -0.5714,
-    -0.4366,
-    0.5708,
-    -0.3927,
-    -0.3416,
-    1.0407,
-    -0.5313,
-    0.6045,
-    0.8205,
-    -0.2025,
-    0.2823,
-    -0.5734,
-    -0.4391,
-    -0.3387,
-    -0.4485,
-    -0.5703,
-    0.3031,
-    -0.2359,
-    0.3004,
-    -0.6624,
-    0.3724,
-    -0.3608,
-    -0.6795,
-    0.2134,
-    -0.2738,
-    0.1696,
-    0.2951,
-    0.2318,
-    -0.2107,
-    0.8439,
-    -0.3626,
-    -0.7204,
-    -0.2822,
-    0.2924,
-    -0.8995,
-    0.2443,
-    -0.3416,
-    -0.3345,
-    0.2847,
-    -0.2597,
-    -0.1647,
-    0.3371,
-    -0.7384,
-    -0.8615,
-    -0.7892,
-    -0.2924,
-    0.2178,
-    0.9707,
-    0.4433,
-    -0.3059,
-    0.6947,
-    -0.5137,
-    0.6673,
-    -0.611,
-    -0.4437,
-    0.3179,
-    -0.347,
-    -1.0355,
-    0.1651,
-    -0.4764,
-    -0.5554,
-    -0.624,
-    0.9342,
-    0.6018,
-    0.4364,
-    -0.3314,
-    0.3776,
-    0.3198,
-    -0.749,
-    -0.5331,
-    0.6867,
-    -0.4384,
-    1.2129,
-    0.3089,
-    -0.5178,
-    -0.4272,
-    -0.3626,
-    -0.951,
-    -0.6074,
-    -0.2493,
-    -0.766,
-    0.5357,
-    0.3004,
-    0.3031,
-    -0.5226,
-    0.3191,
-    -0.2254,
-    0.5522,
-    0.2966,
-    0.7566,
-    0.4201,
-    0.4417,
-    -1.2544,
-    -0.7007,
-    -1.1663,
-    -0.469,
-    0.2097,
-    -0.3515,
-    0.7411,
-    -0.7701,
-    0.8375,
-    0.2463,
-    0.4885,
-    -0.3613,
-    0.165,
-    -0.3802,
-    -0.3212,
-    0.5306,
-    0.2549,
-    -0.3183,
-    0.3042,
-    -0.3818,
-    -0.2029,
-    -0.5184,
-    0.3894,
-    0.1676,
-    -0.3117,
-    0.295,
-    0.3951,
-    0.2667,
-    0.6052,
-    0.4483,
-    0.9203,
-    0.6552,
-    -0.7676,
-    0.7198,
-    0.3427,
-    0.5661,
-    -0.5793,
-    -0.5487,
-    0.4879,
-    0.5554,
-    -0.7928,
-    0.3016,
-    -0.3979,
-    -0.4715,
-    0.2949,
-    -0.4485,
-    0.166,
-    -0.701,
-    0.1946,
-    -0.3695,
-    0.5877,
-    0.78,
-    0.4874,
-    -0.166,
-    0.2978,
-    0.4746,
-    0.8785,
-    -0.488,
-    0.2318,
-    0.5318,
-    -0.4036,
-    0.9139,
-    0.4606,
-    0.3367,
-    -0.4413,
-    -0.6472,
-    0.2177,
-    -0.3913,
-    -0.3491,
-    -0.7067,
-    -0.4712,
-    0.3689,
-    -0.2818,
-    -0.26,
-    0.3974,
-    0.4201,
-    -0.7894,
-    0.5274,
-    -1.0986,
-    -0.5417,
-    -0.6933,
-    1.1456,
-    -0.2244,
-    0.2296,
-    -0.3528,
-    -0.9705,
-    0.3808,
-    0.5046,
-    -0.5966,
-    0.2978,
-    -0.2866,
-    -0.7542,
-    -0.7081,
-    0.4524,
-    0.265,
-    0.4959,
-    0.3016,
-    0.3344,
-    0.2628,
-    -0.4304,
-    -0.2796,
-    0.6938,
-    -0.9993,
-    -0.6415,
-    -0.8068,
-    -0.723,
-    -0.9161,
-    -0.6197,
-    -0.3054,
-    0.4278,
-    -0.5252,
-    -0.1579,
-    0.5318,
-    -0.4125,
-    -0.2076,
-    0.7686,
-    0.3245,
-    -0.4399,
-    -0.9774,
-    0.7068,
-    0.5136,
-    -0.3881,
-    0.2547,
-    -0.7488,
-    -0.194,
-    -0.419,
-    -0.9073,
-    -0.6247,
-    0.1851,
-    0.3753,
-    0.463,
-    0.6176,
-    0.4498,
-    0.161,
-    -1.2829,
-    -0.6786,
-    -0.4326,
-    0.429,
-    0.621,
-    -0.5452,
-    -0.497,
-    -0.5858,
-    -0.9938,
-    -0.7979,
-    0.39,
-    0.3869,
-    -0.5835,
-    -0.4277,
-    0.4611,
-    -0.5006,
-    0.8508,
-    -0.2283,
-    -0.4758,
-    0.5117,
-    0.411,
-    0.567,
-    1.1887,
-    -0.3848,
-    -0.8768,
-    -0.6533,
-    0.2758,
-    -0.9797,
-    -0.9159,
-    -0.4764,
-    -0.7401,
-    -0.3561,
-    0.1863,
-    -0.8107,
-    -0.419,
-    0.8555,
-    0.9599,
-    -0.294,
-    0.6162,
-    0.4366,
-    0.2771,
-    -0.9198,
-    -0.4801,
-    -0.7975,
-    -0.9994,
-    -0.3184,
-    -0.4879,
-    0.4788,
-    -0.6655,
-    1.3446,
-    0.4924,
-    -0.1546,
-    -0.3305,
-    0.6959,
-    -0.7894,
-    -0.3916,
-    -0.2343,
-    0.589,
-    -0.3871,
-    0.8179,
-    -0.8232,
-    -0.6844,
-    -0.1827,
-    -1.0586,
-    0.378,
-    -0.3619,
-    -0.756,
-    -0.469,
-    0.7657,
-    0.2939,
-    0.43,
-    -0.2656,
-    0.229,
-    0.3478,
-    -0.1712,
-    -0.223,
-    -0.3273,
-    0.7142,
-    0.85,
-    -0.5734,
-    -0.4161,
-    -0.4161,
-    -0.7937,
-    -0.3513,
-    -0.9847,
-    0.7792,
-    -0.8838,
-    0.9687,
-    -0.2119,
-    -0.6177,
-    0.6905,
-    0.6708,
-    -0.5297,
-    0.3184,
-    -0.6355,
-    0.3895,
-    1.0496,
-    -0.2489,
-    -0.3497,
-    0.3206,
-    -0.6456,
-    -0.1942,
-    0.306,
-    0.2113,
-    0.2045,
-    1.0602,
-    0.5056,
-    -0.8009,
-    0.9801,
-    -0.4323,
-    -0.7656,
-    -0.3044,
-    -0.2314,
-    0.2907,
-    -0.2881,
-    -0.4149,
-    -0.4704,
-    0.4625,
-    -0.7241,
-    -0.5794,
-    0.426,
-    0.3689,
-    0.4201,
-    -0.5611,
-    -0.5046,
-    -0.4199,
-    -0.5897,
-    0.1625,
-    0.8699,
-    0.5167,
-    -0.3141,
-    0.2141,
-    0.5236,
-    0.732,
-    -0.9684,
-    -0.2965,
-    0.3383,
-    -0.2824,
-    -0.6489,
-    0.4456,
-    0.3259,
-    -0.3023,
-    -0.7414,
-    -0.54,
-    0.9008,
-    -0.5793,
-    -0.4051,
-    0.3497,
-    0.4955,
-    -0.3098,
-    -0.3078,
-    -0.3918,
-    -0.4356,
-    -0.4332,
-    0.9946,
-    -0.3297,
-    0.6519,
-    0.8093,
-    0.3107,
-    0.3402,
-    0.4782,
-    0.3604,
-    0.3923,
-    0.391,
-    0.5236,
-    -0.7057,
-    0.8439,
-    0.6355,
-    -0.2527,
-    0.7282,
-    0.8452,
-    -0.9122,
-    -0.547,
-    -0.5447,
-    -0.7326,
-    -0.3491,
-    0.6104,
-    -0.4065,
-    1.0769,
-    0.341,
-    0.6178,
-    0.8462,
-    -0.3543,
-    0.1689,
-    -0.2619,
-    0.6192,
-    0.8508,
-    0.3745,
-    0.2949,
-    -0.6754,
-    1.2085,
-    0.3017,
-    0.1549,
-    -0.5591,
-    -0.2762,
-    0.8375,
-    -0.5946,
-    0.5318,
-    -0.3491,
-    -0.2819,
-    0.411,
-    -0.3603,
-    0.658,
-    0.5695,
-    -0.1747,
-    -0.2418,
-    -0.7004,
-    -0.2213,
-    -0.1921,
-    0.395,
-    -0.5652,
-    0.2648,
-    0.8994,
-    -0.6368,
-    0.1704,
-    -0.3216,
-    0.8503,
-    -0.1975,
-    0.4957,
-    0.2974,
-    0.7577,
-    0.2572,
-    -0.1873,
-    -0.795,
-    -0.6384,
-    -0.4366,
-    0.7393,
-    0.7264,
-    -0.2866,
-    -0.5112,
-    0.1696,
-    0.1853,
-    -0.5479,
-    0.603,
-    0.6122,
-    -0.8573,
-    -0.8219,
-    0.582,
-    0.3306,
-    -0.3884,
-    0.2935,
-    0.3278,
-    -0.4998,
-    0.3926,
-    0.458,
-    0.5941,
-    -0.5886,
-    -0.4786,
-    -0.6702,
-    -0.3689,
-    -1.1858,
-    -0.3854,
-    -0.217,
-    0.4984,
-    -0.4608,
-    1.0231,
-    0.8412,
-    0.1617,
-    0.3158,
-    1.3084,
-    -0.6886,
-    0.3738,
-    -0.6187,
-    0.8099,
-    0.6356,
-    -0.3152,
-    -0.9953,
-    -0.5896,
-    0.3089,
-    0.4146,
-    0.3519,
-    -0.5526,
-    -0.3822,
-    -0.5321,
-    0.3668,
-    -0.6591,
-    0.2245,
-    0.9994,
-    -0.8711,
-    -1.04,
-    -0.4202,
-    -0.3653,
-    -0.4414,
-    -1.2173,
-    0.687,
-    -0.1614,
-    0.4151,
-    -0.6713,
-    0.4959,
-    0.7525,
-    0.7566,
-    1.0809,
-    0.3419,
-    0.361,
-    0.473,
-    1.1719,
-    0.6321,
-    0.6739,
-    0.2057,
-    0.8058,
-    0.3948,
-    0.9009,
-    0.4298,
-    -0.3519,
-    -0.248,
-    0.2837,
-    0.6846,
-    -0.6777,
-    0.4279,
-    0.2889,
-    0.6007,
-    -0.5446,
-    -0.3571,
-    -0.3378,
-    -0.4659,
-    -0.7602,
-    -0.5763,
-    0.4964,
-    -0.5069,
-    -0.8423,
-    -0.3136,
-    -0.8273,
-    0.3729,
-    -0.218,
-    0.3581,
-    -0.167,
-    -0.8486,
-    -0.2219,
-    0.4597,
-    0.3768,
-    0.4084,
-    0.2296,
-    0.2245,
-    -0.217,
-    0.6931,
-    0.3986,
-    0.6219,
-    0.2134,
-    0.6887,
-    0.8397,
-    0.6917,
-    0.3749,
-    0.3265,
-    -0.4626,
-    0.797,
-    -0.2105,
-    0.1782,
-    -0.4139,
-    -0.2751,
-    0.7387,
-    0.158,
-    0.3118,
-    0.1846,
-    0.343,
-    0.2854,
-    0.3168,
-    0.7677,
-    0.9222,
-    1.0744,
-    -0.8985,
-    2.1366,
-    1.2393,
-    0.2068,
-    -0.7074,
-    -0.2981,
-    -0.5729,
-    0.2895,
-    0.3944,
-    0.1813,
-    0.5027,
-    0.5172,
-    0.4231,
-    0.332,
-    -0.6822,
-    -0.6666,
-    -0.1996,
-    0.4094,
-    -0.2476,
-    0.6632,
-    0.2415,
-    -0.8845,
-    -0.2205,
-    -0.9859,
-    -0.7982,
-    0.1936,
-    -0.5859,
-    -0.525,
-    0.3658,
-    0.6159,
-    -0.3327,
-    0.3894,
-    0.242,
-    -0.6974,
-    -0.6865,
-    -0.525,
-    0.399,
-    -1.1653,
-    -0.8615,
-    -0.4113,
-    -0.9291,
-    -0.4224,
-    -0.3516,
-    -0.9902,
-    -0.6054,
-    -0.3112,
-    -0.7672,
-    -0.4226,
-    -0.7217,
-    -0.4773,
-    -0.4436,
-    -0.296,
-    -0.4139,
-    -0.2169,
-    -1.166,
-    -0.5338,
-    -0.7415,
-    -0.6286,
-    -0.38,
-    0.6199,
-    -0.5331,
-    0.5246,
-    -1.3576,
-    -0.2673,
-    -0.9971,
-    -0.8948,
-    -0.7494,
-    -0.7775,
-    -0.1914,
-    0.9203,
-    -0.7318,
-    -0.2796,
-    -0.624,
-    0.3451,
-    -0.2903,
-    -0.1868,
-    -0.488,
-    -0.1691,
-    0.4745,
-    0.2369,
-    0.3513,
-    -0.714,
-    0.3788,
-    0.2912,
-    -0.3077,
-    -0.3184,
-    0.2775,
-    -1.1059,
-    0.7503,
-    0.2278,
-    0.7215,
-    0.4894,
-    -0.75,
-    -0.8187,
-    -0.6942,
-    -0.2519,
-    -0.2456,
-    0.4946,
-    0.8396,
-    -0.6751,
-    0.399,
-    -0.6324,
-    -0.2817,
-    -0.3708,
-    -0.3033,
-    -0.237,
-    0.5444,
-    -0.3948,
-    0.3887,
-    0.2318,
-    -0.1741,
-    -0.495,
-    0.2437,
-    -0.4677,
-    -0.7336,
-    -0.6011,
-    -0.3837,
-    -0.7964,
-    0.3433,
-    -0.1831,
-    -0.9066,
-    0.2157,
-    0.8444,
-    0.173,
-    -0.6191,
-    -0.3105,
-    0.1949,
-    0.2907,
-    -0.4689,
-    0.2735,
-    -0.61,
-    -0.3314,
-    1.1119,
-    -0.311,
-    -0.5355,
-    -0.7121,
-    -0.2818,
-    1.121,
-    -0.6091,
-    -0.4946,
-    -0.9141,
-    -0.5813,
-    -0.8737,
-    -1.001,
-    0.635,
-    -0.3201,
-    0.4868,
-    -0.486,
-    0.3907,
-    0.2572,
-    0.5169,
-    -1.2032,
-    -1.4201,
-    -0.5853,
-    0.9021,
-    -0.4626,
-    -0.6557,
-    -0.3962,
-    -0.558,
-    0.4075,
-    0.4197,
-    -0.5869,
-    0.6165,
-    -0.3774,
-    1.3168,
-    -0.5392,
-    -1.2867,
-    0.7229,
-    0.4313,
-    0.9892,
-    0.9624,
-    0.5179,
-    0.9276,
-    -0.286,
-    0.5035,
-    -0.9958,
-    -0.2543,
-    -0.5789,
-    -0.9131,
-    0.323,
-    -0.2221,
-    0.3251,
-    0.8024,
-    0.3556,
-    0.8568,
-    0.5399,
-    1.0951,
-    0.7758,
-    0.3134,
-    2.7186,
-    0.7174,
-    1.9434,
-    1.5331,
-    0.9245,
-    1.476,
-    1.4802,
-    0.5927,
-    2.4257,
-    0.4419,
-    -0.7325,
-    -0.2165,
-    0.3802,
-    0.448,
-    0.3047,
-    -0.3418,
-    0.5017,
-    -0.4481,
-    0.2318,
-    0.3089,
-    0.3203,
-    0.4735,
-    0.4306,
-    0.3608,
-    0.8792,
-    0.6702,
-    -0.3515,
-    0.4655,
-    -0.3371,
-    -0.8936,
-    0.3536,
-    -0.4417,
-    0.5023,
-    0.6582,
-    0.7783,
-    0.2841,
-    -0.2866,
-    -0.2579,
-    0.2986,
-    -0.3811,
-    0.5635,
-    -0.6267,
-    -0.3297,
-    0.3654,
-    0.9676,
-    0.7525,
-    -0.4536,
-    0.3198,
-    0.2318,
-    -0.5161,
-    -0.3818,
-    -0.4998,
-    -0.226,
-    0.6825,
-    -0.4712,
-    0.2482,
-    -0.2751,
-    0.48,
-    -0.3679,
-    -0.425,
-    -0.3818,
-    -0.4114,
-    0.5935,
-    0.3272,
-    0.6206,
-    -0.1674,
-    0.2961,
-    -0.8711,
-    -0.3843,
-    0.2564,
-    0.3615,
-    -0.5346,
-    -0.5756,
-    -0.2696,
-    -0.7219,
-    -0.5172,
-    -0.3857,
-    0.3272,
-    0.3005,
-    0.1589,
-    -0.5145,
-    -0.513,
-    -0.2275,
-    -0.2066,
-    -0.5112,
-    0.2661,
-    0.3615,
-    -0.6318,
-    -0.5836,
-    0.215,
-    0.4654,
-    -0.8521,
-    -0.9438,
-    0.1912,
-    -0.8589,
-    -0.5296,
-    0.4177,
-    0.2259,
-    1.5169,
-    -0.4077,
-    0.2784,
-    0.933,
-    -0.592,
-    0.7602,
-    -0.2473,
-    0.6471,
-    -1.2144,
-    0.2124,
-    -0.9223,
-    -0.6557,
-    -0.8486,
-    -0.294,
-    -0.9172,
-    -0.4884,
-    -0.1849,
-    0.3287,
-    0.4298,
-    -0.1873,
-    -0.1549,
-    -0.2697,
-    1.3116,
-    -0.2396,
-    -0.35,
-    0.4339,
-    1.3329,
-    0.2315,
-    -0.3498,
-    -0.3493,
-    -0.7344,
-    1.0461,
-    -0.3931,
-    0.6644,
-    0.5316,
-    1.0808,
-    0.6537,
-    0.1976,
-    0.9186,
-    -0.809,
-    0.4157,
-    0.6632,
-    -0.8539,
-    -1.065,
-    0.4254,
-    -0.1664,
-    0.9052,
-    -0.2607,
-    -0.4547,
-    -0.5799,
-    -0.9161,
-    0.1742,
-    -0.2276,
-    1.2148,
-    -0.6356,
-    0.5371,
-    0.4004,
-    0.8137,
-    -0.5373,
-    0.2859,
-    1.4953,
-    -0.3029,
-    0.6154,
-    -0.3619,
-    0.5098,
-    0.1704,
-    -0.3796,
-    -0.7028,
-    0.304,
-    0.2256,
-    0.2587,
-    -0.5032,
-    -0.788,
-    -0.6089,
-    -0.2387,
-    0.4039,
-    -0.9007,
-    -0.5375,
-    0.178,
-    -1.3456,
-    -0.5694,
-    -0.3235,
-    -0.3944,
-    -0.7899,
-    -0.4775,
-    -0.5251,
-    0.5597,
-    -1.0217,
-    -0.7661,
-    0.79,
-    -0.5859,
-    0.2503,
-    -0.5056,
-    1.0759,
-    -0.4971,
-    -0.8205,
-    0.6403,
-    -0.188,
-    -0.2701,
-    -0.771,
-    -0.5355,
-    -0.5306,
-    -1.4269,
-    -1.5008,
-    0.6975,
-    -0.2325,
-    -0.5452,
-    0.3782,
-    -0.2549,
-    0.2375,
-    0.5196,
-    0.3559,
-    -0.2756,
-    0.2371,
-    -0.6613,
-    -0.5451,
-    -0.419,
-    -1.1162,
-    -0.4768,
-    -0.7397,
-    -0.1724,
-    -0.422,
-    -0.51,
-    -0.4773,
-    0.7932,
-    -0.2433,
-    0.4596,
-    -0.5502,
-    -0.4247,
-    -0.846,
-    -1.5662,
-    0.7155,
-    0.3765,
-    0.45,
-    -0.5756,
-    0.5853,
-    -0.7021,
-    -0.3859,
-    -0.5373,
-    -0.6964,
-    -1.2233,
-    0.38,
-    -0.4655,
-    -0.6615,
-    0.2715,
-    0.1695,
-    -0.342,
-    0.7382,
-    -0.157,
-    -0.8548,
-    -0.6052,
-    0.1585,
-    -0.2982,
-    -0.5138,
-    -0.8462,
-    -0.3312,
-    -1.167,
-    0.6902,
-    0.4137,
-    -0.7776,
-    -0.7047,
-    0.6268,
-    -0.9089,
-    -1.0591,
-    0.4847,
-    -0.1775,
-    -0.552,
-    0.2966,
-    -0.9074,
-    1.0918,
-    -0.8976,
-    1.4893,
-    0.3256,
-    -0.7584,
-    0.6601,
-    0.2716,
-    0.5059,
-    -0.5352,
-    -0.3417,
-    -1.3936,
-    -0.2384,
-    0.2164,
-    -0.5629,
-    0.636,
-    0.8605,
-    0.698,
-    -0.4134,
-    -0.6088,
-    -0.3473,
-    -0.3671,
-    0.2256,
-    -0.3852,
-    0.644,
-    0.7039,
-    0.4066,
-    0.6024,
-    -0.4648,
-    -0.8409,
-    0.532,
-    0.161,
-    -0.6522,
-    -0.7979,
-    -0.5921,
-    -0.5869,
-    0.7472,
-    0.2847,
-    0.7126,
-    0.7048,
-    -0.5155,
-    0.5429,
-    0.4915,
-    -0.8094,
-    -0.537,
-    0.4367,
-    -0.2277,
-    0.3842,
-    -0.1765,
-    0.3007,
-    -0.2422,
-    -0.2093,
-    -0.161,
-    -0.9008,
-    0.3687,
-    -0.1574,
-    0.5753,
-    -0.3203,
-    0.1921,
-    -0.4599,
-    -0.4407,
-    -0.1957,
-    -0.3157,
-    -0.1717,
-    -0.1877,
-    -0.1685,
-    -0.4678,
-    0.1696,
-    -0.1982,
-    -0.5922,
-    -0.3082,
-    -0.5632,
-    0.4404,
-    -1.1811,
-    -1.0962,
-    -0.915,
-    -0.7478,
-    -0.7525,
-    -0.796,
-    -0.9453,
-    0.779,
-    -0.3339,
-    -0.4623,
-    -0.2524,
-    -0.2676,
-    -0.5953,
-    -0.5207,
-    -0.3087,
-    -0.3925,
-    0.2761,
-    0.305,
-    -0.5551,
-    -1.0099,
-    -1.2509,
-    0.2181,
-    0.5775,
-    -1.0702,
-    -0.53,
-    -0.3021,
-    0.8143,
-    0.2825,
-    0.6388,
-    0.591,
-    -0.7135,
-    0.5224,
-    0.3315,
-    -0.4704,
-    -0.4434,
-    -0.5152,
-    -0.6192,
-    -0.4366,
-    -0.3732,
-    -0.4751,
-    -0.3893,
-    -0.5337,
-    -0.4623,
-    -0.328,
-    0.607,
-    -0.5487,
-    1.0655,
-    -0.8553,
-    0.7344,
-    -0.292,
-    0.1671,
-    -0.2092,
-    -0.2993,
-    0.5026,
-    1.3989,
-    0.2711,
-    -0.4059,
-    0.7932,
-    -0.4486,
-    -0.3285,
-    -0.9006,
-    -0.4462,
-    -0.3562,
-    -0.6905,
-    -0.99,
-    -0.5073,
-    -0.6907,
-    -0.7926,
-    -0.8609,
-    0.3829,
-    -0.3252,
-    0.2464,
-    0.3907,
-    0.3128,
-    -0.8107,
-    -0.644,
-    -0.8475,
-    0.5036,
-    -0.4128,
-    -0.4097,
-    -0.7838,
-    0.2168,
-    0.8446,
-    -0.2115,
-    -0.3798,
-    0.3041,
-    0.2369,
-    0.2113,
-    -0.2011,
-    0.4321,
-    -0.4843,
-    -0.7505,
-    0.3446,
-    -0.4927,
-    -0.3382,
-    -0.5232,
-    0.2284,
-    0.6652,
-    -0.3313,
-    -0.598,
-    -0.9755,
-    -0.8835,
-    -0.191,
-    -0.5612,
-    0.5702,
-    0.7112,
-    0.452,
-    0.4978,
-    0.7218,
-    -0.5008,
-    0.8093,
-    0.9321,
-    -0.2259,
-    1.4211,
-    -0.3501,
-    -1.1334,
-    -0.3889,
-    -0.3139,
-    -0.4979,
-    -0.169,
-    -1.0694,
-    -0.3487,
-    -0.8585,
-    0.6572,
-    0.2742,
-    -0.2855,
-    0.276,
-    -0.2148,
-    -0.202,
-    0.4252,
-    0.5784,
-    -0.3252,
-    -0.1685,
-    -0.7767,
-    -0.7677,
-    0.6192,
-    -0.3648,
-    -0.3226,
-    -0.2082,
-    -0.4267,
-    -0.3818,
-    0.5246,
-    0.4864,
-    -0.8894,
-    -0.4868,
-    0.8523,
-    0.5424,
-    -0.3117,
-    0.6298,
-    -0.5304,
-    -0.8862,
-    0.7462,
-    -0.1975,
-    -1.3448,
-    0.6486,
-    0.6867,
-    -0.4036,
-    -0.2067,
-    0.5611,
-    -0.3823,
-    0.2871,
-    0.1674,
-    0.5516,
-    0.1715,
-    -0.162,
-    0.2929,
-    -0.2642,
-    -0.6173,
-    -0.2055,
-    -0.6466,
-    0.2841,
-    0.4438,
-    0.2841,
-    -0.3021,
-    -0.3021,
-    0.3441,
-    -0.4436,
-    -0.2756,
-    0.1676,
-    -0.469,
-    0.7692,
-    0.2965,
-    -0.3222,
-    -0.3959,
-    -0.7853,
-    -0.3184,
-    0.2089,
-    0.3132,
-    0.2296,
-    -0.818,
-    -0.633,
-    -0.4365,
-    0.2546,
-    -0.6992,
-    -0.2013,
-    -0.7318,
-    0.4565,
-    0.5224,
-    -0.2527,
-    0.4318,
-    -0.4366,
-    -0.7654,
-    -0.5161,
-    -0.619,
-    0.7683,
-    -1.1108,
-    0.5356,
-    -0.4613,
-    0.6186,
-    -0.9444,
-    -1.1265,
-    0.9588,
-    -0.8401,
-    0.6407,
-    -0.2752,
-    0.2356,
-    -0.315,
-    -1.1213,
-    0.4606,
-    -0.5119,
-    -0.7637,
-    -0.2536,
-    0.7526,
-    0.1651,
-    -0.3736,
-    -0.168,
-    -0.7927,
-    -1.0491,
-    -0.6323,
-    0.2409,
-    -0.3648,
-    -0.158,
-    -0.6204,
-    0.4911,
-    0.1898,
-    -1.0683,
-    -0.4998,
-    -0.4852,
-    -0.6118,
-    0.4709,
-    -0.3473,
-    -0.3106,
-    -1.1356,
-    0.2474,
-    0.1843,
-    -0.6282,
-    -0.7942,
-    0.2601,
-    0.7384,
-    -0.3859,
-    0.6196,
-    0.2177,
-    -0.201,
-    1.4086,
-    0.606,
-    -0.35,
-    -0.2455,
-    -0.488,
-    0.855,
-    0.8117,
-    0.6368,
-    -0.1693,
-    0.4206,
-    -0.2918,
-    -0.5626,
-    0.262,
-    -1.2837,
-    0.1794,
-    0.7649,
-    -0.4612,
-    0.4348,
-    -0.3641,
-    -0.5326,
-    -0.419,
-    -0.2222,
-    0.4762,
-    -0.3251,
-    0.2769,
-    -0.529,
-    -0.2256,
-    0.2463,
-    0.2085,
-    0.981,
-    0.3566,
-    -0.4747,
-    -0.1856,
-    -0.4291,
-    -0.6844,
-    -0.3518,
-    0.606,
-    0.3278,
-    0.2131,
-    -0.3715,
-    -1.0543,
-    -0.4722,
-    0.2704,
-    0.2136,
-    -0.7122,
-    -1.2067,
-    -0.6886,
-    -0.8329,
-    -0.2951,
-    -0.5361,
-    0.5301,
-    -0.3619,
-    -0.6201,
-    -0.2011,
-    -0.7777,
-    -0.347,
-    -0.3091,
-    0.5269,
-    -0.2082,
-    -0.8857,
-    -1.0419,
-    -1.0316,
-    -0.8596,
-    -0.3529,
-    0.8788,
-    0.2708,
-    -0.2262,
-    -0.326,
-    0.4006,
-    -0.506,
-    -0.5326,
-    0.6752,
-    0.7514,
-    0.3514,
-    -0.3817,
-    -0.3287,
-    -0.2487,
-    -1.3698,
-    0.7639,
-    0.8813,
-    0.3402,
-    -0.2026,
-    -0.7965,
-    -1.0123,
-    0.2306,
-    -0.6624,
-    -0.162,
-    0.1896,
-    -0.6397,
-    -0.3352,
-    -1.1739,
-    -0.5593,
-    -0.8947,
-    -0.9524,
-    -0.1677,
-    -0.9719,
-    0.2177,
-    0.1612,
-    0.3074,
-    -0.2265,
-    -0.4083,
-    0.4058,
-    -0.8354,
-    0.606,
-    -0.8406,
-    -0.3388,
-    -0.3084,
-    0.6611,
-    -0.2887,
-    -0.6607,
-    0.2615,
-    -1.5186,
-    -0.5001,
-    -0.1787,
-    0.3757,
-    -0.8867,
-    -0.2891,
-    0.286,
-    -0.5926,
-    -0.8665,
-    -0.7316,
-    -0.4996,
-    0.4107,
-    -0.4587,
-    0.463,
-    0.2607,
-    -0.4152,
-    -0.1675,
-    -1.2911,
-    -0.3692,
-    0.7829,
-    -0.7131,
-    0.3097,
-    -0.7825,
-    -0.3575,
-    0.6676,
-    -1.2969,
-    0.6917,
-    -0.4892,
-    -0.513,
-    -0.6791,
-    -0.8694,
-    -0.439,
-    -1.5028,
-    -0.3233,
-    -1.0255,
-    -1.3379,
-    1.0502,
-    -0.7376,
-    -0.6807,
-    0.947,
-    -0.8913,
-    -0.1945,
-    -0.52,
-    -0.7317,
-    0.1565,
-    -0.7455,
-    0.295,
-    -0.9951,
-    0.8077,
-    -0.623,
-    0.3427,
-    -0.2202,
-    0.4413,
-    0.1952,
-    0.3308,
-    0.7299,
-    0.3994,
-    -0.7775,
-    0.3371,
-    0.6722,
-    -0.6069,
-    -0.4032,
-    0.3202,
-    -0.4153,
-    -0.5086,
-    0.3608,
-    0.3738,
-    -0.5275,
-    0.1584,
-    0.214,
-    0.284,
-    -0.5537,
-    -0.509,
-    -0.5794,
-    -1.0574,
-    0.2917,
-    0.2689,
-    0.2168,
-    -1.7666,
-    -0.8333,
-    -1.4105,
-    0.3849,
-    -0.1765,
-    0.3335,
-    0.2981,
-    0.8835,
-    0.4874,
-    -0.4881,
-    0.3443,
-    0.2314,
-    0.2047,
-    -0.1699,
-    -0.6668,
-    -0.9894,
-    -0.6362,
-    0.3296,
-    -0.4542,
-    -0.3661,
-    -0.2408,
-    -1.1753,
-    -0.9725,
-    -0.3566,
-    -0.6516,
-    -0.5084,
-    -0.8193,
-    0.4478,
-    -0.9024,
-    0.2211,
-    -0.7665,
-    -1.0991,
-    -0.558,
-    -0.7181,
-    0.4266,
-    0.5136,
-    -0.3143,
-    0.5396,
-    -0.2041,
-    0.6692,
-    0.3081,
-    0.2495,
-    0.9687,
-    -0.7084,
-    -0.2936,
-    0.7437,
-    0.2439,
-    -0.2541,
-    -0.7439,
-    -0.7204,
-    0.4574,
-    0.5499,
-    0.1704,
-    -0.4137,
-    -0.8008,
-    -0.6006,
-    -0.5389,
-    -0.6244,
-    -0.1601,
-    -0.292,
-    0.5579,
-    0.2346,
-    0.2885,
-    0.2477,
-    0.2993,
-    -0.3514,
-    -0.8448,
-    0.6905,
-    -0.583,
-    0.2569,
-    -1.1021,
-    0.7307,
-    -0.5829,
-    0.4088,
-    -0.4695,
-    -0.3489,
-    -0.4573,
-    0.7897,
-    -0.3958,
-    -0.4846,
-    0.4643,
-    0.265,
-    -0.9346,
-    -0.7336,
-    -0.6187,
-    0.6791,
-    -0.4201,
-    0.5078,
-    -0.7799,
-    -0.4025,
-    0.978,
-    0.5754,
-    -0.3397,
-    -0.5256,
-    0.7488,
-    -0.8997,
-    0.2897,
-    -0.402,
-    0.6577,
-    -0.4416,
-    -0.6754,
-    -0.3864,
-    -0.1764,
-    -0.461,
-    -0.4982,
-    0.7526,
-    0.4009,
-    -0.5886,
-    -1.1427,
-    -0.3547,
-    -0.8237,
-    0.2515,
-    -0.2462,
-    -0.2693,
-    0.285,
-    0.4226,
-    -0.5392,
-    -0.624,
-    0.4295,
-    1.0634,
-    -0.7573,
-    -0.7471,
-    0.1987,
-    -0.5578,
-    -0.3242,
-    0.4254,
-    1.0358,
-    -0.4366,
-    -0.3463,
-    0.1903,
-    -0.3024,
-    -0.9088,
-    0.4269,
-    -0.3622,
-    -0.2184,
-    0.4577,
-    0.9966,
-    0.4645,
-    -0.7067,
-    -0.3416,
-    -0.5843,
-    -0.4482,
-    -0.1687,
-    -0.6039,
-    -0.4455,
-    -0.3345,
-    0.2043,
-    0.6427,
-    -0.3857,
-    0.4979,
-    -0.4124,
-    -1.0577,
-    -0.3273,
-    -1.2596,
-    -0.6583,
-    -0.9694,
-    0.285,
-    0.4025,
-    0.2653,
-    0.412,
-    -0.8426,
-    -0.5718,
-    1.1149,
-    0.2402,
-    0.7268,
-    0.6312,
-    0.1754,
-    -0.7084,
-    0.5814,
-    0.4389,
-    0.2043,
-    -0.1674,
-    0.4218,
-    -0.3156,
-    -0.3964,
-    -0.7604,
-    -0.7734,
-    -0.4734,
-    -0.3079,
-    0.4465,
-    0.6395,
-    -0.7501,
-    -1.138,
-    -0.5204,
-    0.2165,
-    -0.1797,
-    -0.7406,
-    -0.2594,
-    0.7408,
-    -0.4787,
-    0.2303,
-    0.9515,
-    -0.4788,
-    -0.1976,
-    0.4988,
-    0.397,
-    -0.8717,
-    -0.9386,
-    -0.4558,
-    -0.4654,
-    0.3155,
-    -0.684,
-    0.3834,
-    -0.4986,
-    0.8515,
-    0.6867,
-    -0.4484,
-    -0.2296,
-    -0.2375,
-    0.6015,
-    -1.0355,
-    0.2395,
-    -0.217,
-    0.3757,
-    -0.8009,
-    0.6207,
-    0.2706,
-    0.2659,
-    -0.4498,
-    -0.5531,
-    0.2463,
-    -0.6296,
-    -0.7469,
-    -1.3698,
-    -0.6639,
-    -0.5205,
-    0.5851,
-    -0.2992,
-    0.2355,
-    -0.4664,
-    -0.478,
-    -0.3555,
-    -0.4508,
-    -0.5607,
-    -0.3351,
-    -0.8507,
-    -0.7797,
-    0.5299,
-    0.8994,
-    -0.7707,
-    0.1814,
-    0.4677,
-    -0.2252,
-    -0.5261,
-    0.7777,
-    -1.2258,
-    -0.548,
-    -0.3979,
-    0.3172,
-    0.1963,
-    -0.4037,
-    -0.5566,
-    0.3611,
-    0.6157,
-    -0.664,
-    -0.4485,
-    -0.2609,
-    -0.3476,
-    -0.352,
-    0.9543,
-    -0.3748,
-    -0.5945,
-    -0.2742,
-    -0.5252,
-    1.365,
-    0.543,
-    0.2421,
-    -0.8273,
-    -0.488,
-    1.1813,
-    -0.4718,
-    0.4473,
-    -0.5556,
-    -1.0328,
-    -0.3513,
-    -0.1621,
-    0.2406,
-    -0.47,
-    -1.3402,
-    0.7187,
-    -0.2649,
-    -0.9485,
-    -0.2128,
-    -0.5859,
-    -1.1324,
-    -0.5007,
-    -0.5997,
-    0.9182,
-    -0.4117,
-    0.237,
-    -0.515,
-    -0.3068,
-    -0.7005,
-    1.1317,
-    0.6451,
-    -0.7373,
-    -0.4559,
-    -0.334,
-    -0.4218,
-    -0.7734,
-    -0.1553,
-    -0.5573,
-    -0.9705,
-    -0.7383,
-    -0.7996,
-    -0.723,
-    -0.4358,
-    0.277,
-    -0.766,
-    -0.1993,
-    -1.138,
-    0.5606,
-    -0.1797,
-    -0.4975,
-    0.1809,
-    -0.3328,
-    -0.6172,
-    0.2286,
-    0.7218,
-    0.3947,
-    -0.3689,
-    -0.8596,
-    -0.5226,
-    -1.1203,
-    0.3285,
-    0.21,
-    0.3002,
-    -0.3061,
-    -0.1579,
-    -0.3843,
-    -0.1752,
-    -0.6897,
-    -0.3982,
-    0.5729,
-    -0.6653,
-    -0.33,
-    1.1964,
-    -1.0192,
-    -1.1153,
-    -0.7772,
-    0.7379,
-    -0.4672,
-    0.2936,
-    -1.0296,
-    0.544,
-    0.6918,
-    -0.7058,
-    -0.8509,
-    0.4592,
-    -0.2534,
-    -0.9684,
-    -0.1861,
-    0.2144,
-    -0.7189,
-    0.6329,
-    -0.7728,
-    -0.2626,
-    -0.4487,
-    0.682,
-    -0.4552,
-    0.2701,
-    -0.1975,
-    0.3122,
-    -0.4663,
-    0.4957,
-    -1.0419,
-    -0.1986,
-    -0.2051,
-    0.4747,
-    0.5493,
-    0.1846,
-    0.3548,
-    -0.4134,
-    -0.69,
-    0.5169,
-    -0.8022,
-    -1.1876,
-    0.4873,
-    0.3969,
-    0.6984,
-    -0.2858,
-    -0.6096,
-    -0.699,
-    -0.2974,
-    0.6084,
-    -1.6007,
-    0.6738,
-    -0.6856,
-    0.3009,
-    0.5921,
-    0.5924,
-    -0.7439,
-    -0.5027,
-    -0.8637,
-    0.5531,
-    -0.5023,
-    -0.2404,
-    -0.3568,
-    0.2935,
-    0.2935,
-    -0.3571,
-    -0.1937,
-    -0.3536,
-    0.4456,
-    -0.5949,
-    -1.0989,
-    -0.4821,
-    -0.5959,
-    0.2925,
-    -0.579,
-    -0.8817,
-    -0.2524,
-    -1.0307,
-    1.3938,
-    0.3773,
-    -0.7903,
-    -0.4061,
-    -0.3019,
-    0.3157,
-    -0.8479,
-    -0.5745,
-    -0.54,
-    -0.2851,
-    -0.1682,
-    -0.4178,
-    -0.6191,
-    -1.4667,
-    0.2245,
-    -0.6964,
-    0.344,
-    -0.4112,
-    -0.5572,
-    0.6988,
-    0.464,
-    0.7045,
-    -0.3607,
-    -0.5402,
-    -0.4182,
-    -0.4732,
-    1.1112,
-    0.3419,
-    0.3851,
-    -0.5661,
-    0.1774,
-    0.6887,
-    -0.9586,
-    -0.2941,
-    -0.6755,
-    -0.9847,
-    0.2927,
-    -0.2566,
-    0.2324,
-    -0.8363,
-    0.7068,
-    0.7858,
-    0.4158,
-    0.6279,
-    -0.1619,
-    0.5209,
-    0.4304,
-    -0.3911,
-    0.2296,
-    0.3228,
-    0.5869,
-    0.1823,
-    0.5352,
-    0.5709,
-    0.328,
-    0.4565,
-    -0.6997,
-    0.2245,
-    -0.3746,
-    1.0395,
-)
