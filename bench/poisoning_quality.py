@@ -34,6 +34,11 @@ recorded before any change made after seeing them; full output in
 ≥ 95%) | saved 94.3% (target ≥ 98%). Both targets missed. (Rules-only main at 73cfa8c, for
 comparison: held 51.8%, saved 93.1%.)
 
+After further tuning (reported apart; changes chosen on CV and a fresh self-written probe, never
+on blind2 figures; see ``FIRST_BLIND2.md``): blind2 held 56.4%, saved 96.1% (12:39 UTC, commit
+0bee960). Leave-one-set-out CV at that commit: pooled held 77.2%, saved 98.9%; the blind1 fold
+(a model trained without it) held 66.7%, saved 97.6%. Targets not met.
+
 Also prints the detector's cost per entry (median over the sets). Writes
 ``bench/results/poisoning_quality.json``. ``--tiny`` runs a small slice for CI.
 Run: ``python bench/poisoning_quality.py [--tiny] [--show-misses]`` (``--show-misses`` lists
