@@ -58,6 +58,7 @@ import time
 from collections import namedtuple
 from collections.abc import Iterable, Sequence
 
+from conkeeper.domain.messages import clean_message
 from conkeeper.domain.paths import locate_project, memory_folder_of
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match
@@ -838,9 +839,9 @@ def _search_with_recovery(
 def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchResponse:
     _load_extra_sources(request)
     roots, refreshed = _refresh(store.conn, _roots(store.conn, request))
-    response = SearchResponse(
-        request.query,
-        scope_description(request),
+    response = SearchResponse(  # echoed back: the query and filters pass privacy whole first
+        clean_message(request.query),
+        clean_message(scope_description(request)),
         [],
         list(store.notices),
         refreshed,
