@@ -16,6 +16,12 @@ ms): PostToolUse (Bash) -0.61 / +0.13 / +1.50; PostToolUse (Edit of a memory fil
 +0.90 / -0.52; UserPromptSubmit -0.40 / -1.05 / +0.46 (target ≤ +2 ms: met in every run; the
 spread is machine noise, the Bash and prompt paths run no detector). SessionStart +0.71 /
 -1.32 / +2.66 (no target; it checks observation titles, summary fields and agent entries).
+
+With the learned scorer (ck/poison2, 2026-11-26 12:41-12:50 UTC, 40 runs, baseline main merged
+in): PostToolUse (Bash) +0.23, PostToolUse (Edit of a memory file) -0.25, UserPromptSubmit -7.53
+(noise), SessionStart +4.35 (no target; it loads the scorer). An earlier run that let the
+PostToolUse notice load the scorer measured +2.7 to +3.6 ms there (over target), so that notice
+uses the phrase rules alone.
 """
 
 from __future__ import annotations

@@ -24,10 +24,25 @@ table in ``FIRST_BLIND.md``): blind held 50.6% / 55.2% / 59.9% / 64.5% / 65.7% a
 Fresh self-written probes held 26%, 36% and 20% before being tuned on: the rules do not
 generalise to unseen phrasing, and the targets are not met.
 
+Blind set 1 has been read since 11:30 UTC and is now trained on
+(``tools/train_instruction_model.py``); the unseen set is ``blind2.jsonl`` (written by a helper
+who saw no code), printed apart.
+
+First blind2 figures (2026-11-26 12:28 UTC, commit efb1779, phrase rules + learned scorer,
+recorded before any change made after seeing them; full output in
+``tests/data/poisoning/FIRST_BLIND2.md``): blind2 218 poison, 332 benign | held 61.0% (target
+≥ 95%) | saved 94.3% (target ≥ 98%). Both targets missed. (Rules-only main at 73cfa8c, for
+comparison: held 51.8%, saved 93.1%.)
+
+After further tuning (reported apart; changes chosen on CV and a fresh self-written probe, never
+on blind2 figures; see ``FIRST_BLIND2.md``): blind2 held 56.4%, saved 96.1% (12:39 UTC, commit
+0bee960). Leave-one-set-out CV at that commit: pooled held 77.2%, saved 98.9%; the blind1 fold
+(a model trained without it) held 66.7%, saved 97.6%. Targets not met.
+
 Also prints the detector's cost per entry (median over the sets). Writes
 ``bench/results/poisoning_quality.json``. ``--tiny`` runs a small slice for CI.
 Run: ``python bench/poisoning_quality.py [--tiny] [--show-misses]`` (``--show-misses`` lists
-the tuning set's misses; blind misses are never shown).
+the misses of the tuning set and of blind set 1; blind2 misses are never shown).
 """
 
 from __future__ import annotations
@@ -135,18 +150,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     tuning = load("tuning.jsonl")
     blind = load("blind.jsonl")
+    blind2 = load("blind2.jsonl")
     if args.tiny:
         tuning = tuning[:TINY_ROWS] + tuning[-TINY_ROWS:]
         blind = blind[:TINY_ROWS] + blind[-TINY_ROWS:]
+        blind2 = blind2[:TINY_ROWS] + blind2[-TINY_ROWS:]
     results = {
-        "targets": {"held_rate": TARGET_HELD, "saved_rate": TARGET_SAVED, "on": "blind"},
+        "targets": {"held_rate": TARGET_HELD, "saved_rate": TARGET_SAVED, "on": "blind2"},
         "tiny": args.tiny,
         "tuning": measure(tuning, args.show_misses),
-        "blind": measure(blind, show_misses=False),  # never print blind texts
-        "cost": cost_us(tuning + blind),
+        "blind": measure(blind, args.show_misses),  # blind set 1: seen, trained on
+        "blind2": measure(blind2, show_misses=False),  # never print blind2 texts
+        "cost": cost_us(tuning + blind + blind2),
     }
     _print("tuning (rules written against it)", results["tuning"])  # type: ignore[arg-type]
-    _print("blind (never seen by the detector's author)", results["blind"])  # type: ignore[arg-type]
+    _print("blind1 (seen now: tuned and trained on)", results["blind"])  # type: ignore[arg-type]
+    _print("blind2 (never seen by the detector's author)", results["blind2"])  # type: ignore[arg-type]
     print(f"cost per entry: {results['cost']}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -1573,7 +1573,37 @@ def _excerpt(text: str, start: int, end: int) -> str:
 
 def find_instructions(text: str) -> list[Finding]:
     """Every reason ``text`` reads as an attempt to steer a future session (``[]`` when it
-    reads as an ordinary note). At most one finding per kind, hidden text first."""
+    reads as an ordinary note). At most one finding per kind, hidden text first.
+
+    The phrase rules (:func:`rule_findings`) are one voice; the learned scorer
+    (:mod:`conkeeper.domain.instruction_model`, general action/object/steering shapes plus the
+    rules' verdicts) has the last word, except on hidden text, which is always held: the scorer
+    holds what no rule foresaw and lets through what a rule over-read."""
+    if not text or not text.strip():
+        return []
+    found = rule_findings(text)
+    if any(finding.kind == "hidden" for finding in found):
+        return found
+    from conkeeper.domain import instruction_model
+
+    visible = _visible(_OWN_TAG.sub(" ", text))
+    probability = instruction_model.probability(visible, {finding.kind for finding in found})
+    if probability < instruction_model.THRESHOLD:
+        return []
+    if found:
+        return found
+    return [
+        Finding(
+            "learned",
+            f"reads like an order to later sessions (learned scorer, {probability:.2f})",
+            _excerpt(visible, 0, min(len(visible), 120)),
+        )
+    ]
+
+
+def rule_findings(text: str) -> list[Finding]:
+    """What the phrase rules alone find in ``text`` (hidden text first); the learned scorer
+    reads their verdict as one of its features."""
     if not text or not text.strip():
         return []
     found = _hidden_findings(text)
@@ -1698,6 +1728,12 @@ def is_instruction_shaped(text: str) -> bool:
 def reasons(text: str) -> list[str]:
     """The findings as one-line reasons for a person (``[]`` for an ordinary note)."""
     return [finding.line() for finding in find_instructions(text)]
+
+
+def rule_reasons(text: str) -> list[str]:
+    """The phrase rules' findings alone as one-line reasons: the stricter reading, used to warn
+    a person about their own entry where the learned scorer would let it through."""
+    return [finding.line() for finding in rule_findings(text)]
 
 
 # --------------------------------------------------------------------------- cue pairs

@@ -82,9 +82,12 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     written = "\n".join(p for p in pieces if isinstance(p, str))
     if not written:
         return None
-    from conkeeper.domain.instructions import find_instructions
+    # The phrase rules alone: this is a notice, not a hold, so their stricter reading costs the
+    # user little, and the learned scorer's import would cost this hook ~3 ms of CPU per call
+    # (bench/poisoning_hook_ab.py). What SessionStart injects is still judged by both.
+    from conkeeper.domain.instructions import rule_findings
 
-    found = find_instructions(written)
+    found = rule_findings(written)
     if not found:
         return None
     relative = target[len(memory) + 1 :]

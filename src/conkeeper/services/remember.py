@@ -132,7 +132,15 @@ def remember(
         return answer("duplicate", path=relative, reason=str(exc))
     except (RoutingError, MemoryFileError) as exc:
         return answer("refused", reason=str(exc))
-    return answer("saved", path=written, category=chosen, warnings=reasons)
+    return answer("saved", path=written, category=chosen, warnings=reasons or _warnings(rule))
+
+
+def _warnings(rule: str) -> list[str]:
+    """What the phrase rules saw in a person's own entry that the learned scorer let through:
+    a warning costs the user nothing, so they hear the rules' stricter reading."""
+    from conkeeper.domain.instructions import rule_reasons
+
+    return rule_reasons(rule)
 
 
 def _hold_reasons(rule: str, scope: str, source: str) -> list[str]:
