@@ -184,3 +184,43 @@ def test_one_push_carrying_a_uid_twice_stores_its_last_copy(database_url: str) -
         team_pg.upsert_records(conn, grant, "p", [record("b", "tab", ('fact "quoted"',))])
         again = team_pg.search_records(conn, grant.read_team_ids, "p", "tab", 5)
         assert again[0].facts == ('fact "quoted"',)
+
+
+def test_several_workers_serve_stop_gracefully_and_die_with_a_killed_supervisor(
+    database_url: str,
+) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    from tests.conftest import cli_env
+    from tests.team_support import wait_healthy
+
+    assert run_cli("server", "init", "--database", database_url).returncode == 0
+    token = issue_token(database_url, "wes", "web")
+
+    def start(port: int) -> tuple[subprocess.Popen[str], int]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "conkeeper", "server", "--database", database_url,
+             "--port", str(port), "--workers", "2"],
+            env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "team server at" in line, proc.stderr.read() if proc.stderr else ""
+        port = int(line.rsplit(":", 1)[1])
+        wait_healthy(f"http://127.0.0.1:{port}")
+        return proc, port
+
+    proc, port = start(0)
+    for _ in range(4):  # whichever worker answers, the token is checked
+        assert get(f"http://127.0.0.1:{port}", "/api/v1/whoami", token)[0] == 200
+        assert get(f"http://127.0.0.1:{port}", "/api/v1/whoami", "wrong")[0] == 401
+    proc.kill()  # SIGKILL of the supervisor: its workers go with it, the port is free
+    proc.wait(timeout=30)
+    proc, port = start(port)
+    proc.terminate()  # SIGTERM: graceful, status 0
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    with pytest.raises(OSError):  # nothing listens after the graceful stop
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
