@@ -20,7 +20,8 @@ Metrics, per LoCoMo category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-h
 * ``session any@5``: a gold turn's session file is among the first 5 files listed.
 
 ``--team`` measures the team store instead: each conversation's turns are pushed as team records
-(uid = dia id, the turn line as title) into a throwaway local PostgreSQL through a real
+(uid = conversation and dia id, the turn line as title) into a throwaway local PostgreSQL
+through a real
 ``conkeeper server`` (the cluster and server of ``bench/team_bench.py``), and every question is
 asked through the client call ``conkeeper search --team`` makes; the hits' uids are the ranked
 lines. Compare its any@10 with the local run's on conversations 0–4.
@@ -186,7 +187,7 @@ class TeamStore:
         from conkeeper.services.team import client
 
         rows = [
-            {"uid": str(t["dia_id"]), "kind": "observation", "type": "discovery",
+            {"uid": f"conv-{n}-{t['dia_id']}", "kind": "observation", "type": "discovery",
              "title": _turn_line(t)[2:], "subtitle": "", "facts": [], "narrative": "",
              "concepts": [], "files": [], "created_at": 1_700_000_000_000 + i}
             for i, t in enumerate(
@@ -203,7 +204,8 @@ class TeamStore:
         from conkeeper.services.team import client
 
         hits = client.search(self.creds, f"example.com/locomo/conv-{n}", question, limit)
-        lines = [{"match": True, "text": f"[{h.get('uid', '')}]"} for h in hits]
+        uids = [str(h.get("uid", "")).rsplit("-", 1)[-1] for h in hits]  # uids are per team
+        lines = [{"match": True, "text": f"[{uid}]"} for uid in uids]
         return {"results": [{"path": "", "lines": lines}]}
 
 

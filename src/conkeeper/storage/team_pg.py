@@ -434,6 +434,22 @@ AND_QUERY = "plainto_tsquery('english', %(q)s)"
 OR_QUERY = "replace(plainto_tsquery('english', %(q)s)::text, ' & ', ' | ')::tsquery"
 
 
+# Any-word matches are ranked like BM25 ranks them, by how rare the matched words are in the
+# project (a speaker's name in every line counts for little), the covers breaking ties: each
+# query lexeme's document frequency is one GIN-indexed count inside the project.
+_TERMS = (
+    "terms AS MATERIALIZED (SELECT to_tsquery('simple', quote_literal(lex)) AS tq, "
+    "  ln(1 + 10000.0 / (1 + (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s "
+    "   AND d.project_id = %(project)s AND d.search @@ to_tsquery('simple', quote_literal(lex))"
+    "  ))) AS idf "
+    "  FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS lex)"
+)
+_IDF_SCORE = (
+    "(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE r.search @@ t.tq) "
+    "+ ts_rank_cd(r.search, q.query)"
+)
+
+
 def search_records(
     conn: psycopg.Connection[Any],
     team_ids: Sequence[int],
@@ -464,9 +480,10 @@ def _ranked(
     kinds: Sequence[str],
 ) -> list[TeamHit]:
     hits: list[TeamHit] = []
+    score = _IDF_SCORE if tsquery_sql == OR_QUERY else "ts_rank_cd(r.search, q.query)"
     for team_id, project_id in project_ids:  # one probe per project (nearly always one)
         rows = conn.execute(
-            f"SELECT {_HIT_COLUMNS}, ts_rank_cd(r.search, q.query) AS score "
+            f"WITH {_TERMS} SELECT {_HIT_COLUMNS}, {score} AS score "
             f"FROM (SELECT {tsquery_sql} AS query) q CROSS JOIN LATERAL ("
             "  SELECT * FROM team_records m "
             "  WHERE m.team_id = %(team)s AND m.project_id = %(project)s "
