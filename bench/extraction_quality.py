@@ -8,10 +8,12 @@ commits (message in a fact) and observation types. Token costs use the CLI's est
 (about four characters a token) for level 3 (titles), level 5 (full) and the raw log.
 
 Run: ``python bench/extraction_quality.py``; writes bench/results/extraction_quality.json.
+``--tiny`` (CI smoke) scores only the first recording.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -77,6 +79,13 @@ def token_costs(rows, raw: str) -> dict:
 
 
 def main() -> int:
+    """Replay, extract and score every recording; print the table and write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tiny", action="store_true", help="only the first recording (CI)")
+    args = parser.parse_args()
+    recordings = sorted((ROOT / "tests" / "data" / "sessions").glob("*.json"))
+    if args.tiny:
+        recordings = recordings[:1]
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["CONKEEPER_HOME"] = tmp
         os.environ["HOME"] = tmp
@@ -86,7 +95,7 @@ def main() -> int:
 
         conn = open_store()
         results = []
-        for path in sorted((ROOT / "tests" / "data" / "sessions").glob("*.json")):
+        for path in recordings:
             recording = load_recording(path)
             session_id = replay(conn, recording)
             extract_session(conn, session_id)
@@ -124,6 +133,8 @@ def main() -> int:
         + f" {raw:>8} {l3:>7} {l5:>7} {l5 / raw:>7.1%}"
     )
     out = ROOT / "bench" / "results" / "extraction_quality.json"
+    if args.tiny:
+        out = out.with_suffix(".tiny.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "sessions": results,

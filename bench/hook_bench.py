@@ -511,6 +511,9 @@ def main() -> int:
     """Run everything, print the table, write the JSON results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (smoke test)")
+    parser.add_argument(
+        "--tiny", action="store_true", help="3 runs on a tiny database, precompiled only (CI)"
+    )
     parser.add_argument("--runs", type=int, default=None, help="runs per case (default 60)")
     parser.add_argument("--no-concurrency", action="store_true", help="skip the concurrency check")
     parser.add_argument(
@@ -524,14 +527,17 @@ def main() -> int:
         help="measure with precompiled bytecode, without, or both (default)",
     )
     args = parser.parse_args()
-    runs = args.runs or (20 if args.quick else 60)
-    per_worker = 50 if args.quick else 500
+    runs = args.runs or (3 if args.tiny else 20 if args.quick else 60)
+    per_worker = 3 if args.tiny else 50 if args.quick else 500
+    prefill, transcript_mb = (500, 1) if args.tiny else (100_000, 50)
+    if args.tiny:
+        args.bytecode, args.no_launcher = "pyc", True
     base = Path(tempfile.mkdtemp(prefix="conkeeper-hook-bench-"))
     try:
         project = _make_project(base)
-        _prefill(base, project, 100_000)
+        _prefill(base, project, prefill)
         transcript = project / "transcript.jsonl"
-        _make_transcript(transcript, 50)
+        _make_transcript(transcript, transcript_mb)
         modes = {"pyc": True, "no pyc": False}
         if args.bytecode != "both":
             modes = {args.bytecode.replace("-", " "): args.bytecode == "pyc"}
@@ -542,7 +548,7 @@ def main() -> int:
         print("bytecode: " + ", ".join(f"{m} = {p / 'src'}" for m, p in plugins.items()))
         results: dict[str, object] = {
             "runs_per_case": runs,
-            "prefilled_tool_events": 100_000,
+            "prefilled_tool_events": prefill,
             "bytecode": "pyc rows: src precompiled with compileall; no pyc rows: "
             "PYTHONDONTWRITEBYTECODE=1 and no .pyc in the plugin (python -m compiles ConKeeper "
             "each run; the launcher keeps bytecode under the data home)",
@@ -578,6 +584,8 @@ def main() -> int:
                 f"(expected {conc['reminders_expected']})"
             )
         target = RESULTS.with_name("hook_bench_launcher.json") if args.launcher_only else RESULTS
+        if args.tiny:
+            target = RESULTS.with_suffix(".tiny.json")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(results, indent=2) + "\n")
         return 0

@@ -168,8 +168,9 @@ def main() -> int:
     for name, a, b in rows:
         ok = ok and b - a <= TARGET_MS
         print(f"{name:40} {a:9.3f} {b:9.3f} {b - a:8.3f}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(
+    results = RESULTS.with_suffix(".tiny.json") if args.tiny else RESULTS
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(
         json.dumps(
             {
                 "target_ms": TARGET_MS,
@@ -184,7 +185,7 @@ def main() -> int:
         + "\n",
         encoding="utf-8",
     )
-    return 0 if ok else 1
+    return 0 if ok or args.tiny else 1  # --tiny is a smoke run: timings are not judged
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ Conversations 0–4 are the tuning set; 5–9 the held-out set (report them apar
 them). Results go to ``bench/results/locomo_bench.json``.
 
 Run: ``python bench/locomo_bench.py PATH/locomo10.json [--convs 0-4] [--cli] [--limit 10]``.
+``--tiny`` (CI smoke) needs no data: it runs a small built-in conversation of the same shape
+(written here, not taken from LoCoMo) so the whole path stays exercised.
 """
 
 from __future__ import annotations
@@ -56,6 +58,45 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 
 _DIA = re.compile(r"\[(D\d+:\d+)\]")
 CLI = (sys.executable, "-m", "conkeeper", "search", "--sessions", "--all-time", "--json")
 _SESSION_FILE = re.compile(r"session-(\d+)\.md$")
+
+
+def tiny_sample() -> dict:
+    """A three-session conversation in LoCoMo's shape with four questions and gold turns."""
+    turns = {
+        1: [
+            ("Ana", "I finally adopted a grey kitten from the shelter on Elm Street."),
+            ("Ben", "That is lovely! What did you name her?"),
+            ("Ana", "Her name is Pixel, she loves chasing the laser pointer."),
+        ],
+        2: [
+            ("Ben", "I started a pottery class on Thursday evenings."),
+            ("Ana", "Nice, are you making bowls?"),
+            ("Ben", "Mostly mugs so far, the glaze came out blue."),
+        ],
+        3: [
+            ("Ana", "Pixel knocked my blue mug off the shelf yesterday."),
+            ("Ben", "Oh no, I can make you a new one in pottery class."),
+        ],
+    }
+    dates = {
+        1: "1:56 pm on 8 May, 2023",
+        2: "10:02 am on 20 May, 2023",
+        3: "6:15 pm on 2 June, 2023",
+    }
+    conversation: dict[str, object] = {"speaker_a": "Ana", "speaker_b": "Ben"}
+    for n, session in turns.items():
+        conversation[f"session_{n}_date_time"] = dates[n]
+        conversation[f"session_{n}"] = [
+            {"speaker": who, "dia_id": f"D{n}:{i}", "text": text}
+            for i, (who, text) in enumerate(session, start=1)
+        ]
+    qa = [
+        {"question": "What is the name of Ana's kitten?", "evidence": ["D1:3"], "category": 4},
+        {"question": "Where did Ana adopt her kitten?", "evidence": ["D1:1"], "category": 4},
+        {"question": "When does Ben go to pottery class?", "evidence": ["D2:1"], "category": 4},
+        {"question": "What broke Ana's mug?", "evidence": ["D3:1", "D2:3"], "category": 1},
+    ]
+    return {"conversation": conversation, "qa": qa}
 
 
 def parse_range(text: str) -> list[int]:
@@ -321,7 +362,8 @@ def print_table(title: str, table: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, run the tuning and held-out sets, print and save the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("path", type=Path, help="locomo10.json")
+    parser.add_argument("path", type=Path, nargs="?", help="locomo10.json")
+    parser.add_argument("--tiny", action="store_true", help="a built-in conversation, no data")
     parser.add_argument("--convs", help="only these conversations (e.g. 0-4); default: both sets")
     parser.add_argument("--limit", type=int, default=10)
     parser.add_argument("--cli", action="store_true", help="run every question as a process")
@@ -334,12 +376,20 @@ def main(argv: list[str] | None = None) -> int:
         "(use on the tuning set only)",
     )
     args = parser.parse_args(argv)
-    data = json.loads(args.path.read_text(encoding="utf-8"))
-    sets = (
-        {f"conversations {args.convs}": parse_range(args.convs)}
-        if args.convs
-        else {"tuning 0-4": [0, 1, 2, 3, 4], "held-out 5-9": [5, 6, 7, 8, 9]}
-    )
+    if args.tiny:
+        data = [tiny_sample()]
+        sets = {"tiny built-in": [0]}
+        if args.out == RESULTS:
+            args.out = RESULTS.with_suffix(".tiny.json")
+    elif args.path is None:
+        parser.error("give the path of locomo10.json (or --tiny)")
+    else:
+        data = json.loads(args.path.read_text(encoding="utf-8"))
+        sets = (
+            {f"conversations {args.convs}": parse_range(args.convs)}
+            if args.convs
+            else {"tuning 0-4": [0, 1, 2, 3, 4], "held-out 5-9": [5, 6, 7, 8, 9]}
+        )
     mode = "team" if args.team else "cli" if args.cli else "in-process"
     report: dict[str, object] = {"mode": mode, "limit": args.limit}
     if args.team and args.out == RESULTS:

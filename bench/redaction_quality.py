@@ -28,9 +28,11 @@ from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
-from conkeeper.domain.secrets import SECRET_KINDS, find_secrets, redact
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from conkeeper.domain.secrets import SECRET_KINDS, find_secrets, redact  # noqa: E402
+
 DATA = ROOT / "tests" / "data" / "secrets"
 RESULTS = Path(__file__).resolve().parent / "results" / "redaction_quality.json"
 LOG_BYTES = 5 * 1024 * 1024
@@ -136,9 +138,8 @@ def throughput(text: str, repeats: int = 1) -> float:
     return len(text.encode("utf-8")) / 1e6 / best
 
 
-def adversarial_inputs() -> dict[str, str]:
-    """1 MB inputs built to provoke backtracking; all must stay linear."""
-    n = 1_000_000
+def adversarial_inputs(n: int = 1_000_000) -> dict[str, str]:
+    """``n``-character (1 MB) inputs built to provoke backtracking; all must stay linear."""
     return {
         "single char": "a" * n,
         "repeated eyJ": "eyJ" * (n // 3),
@@ -236,32 +237,36 @@ def print_timings(hook: dict[str, dict], log_info: dict, adversarial: dict[str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quality-only", action="store_true", help="skip the timings")
+    parser.add_argument("--tiny", action="store_true", help="timings on 1/50 of the data (CI)")
     args = parser.parse_args(argv)
+    results = RESULTS.with_suffix(".tiny.json") if args.tiny else RESULTS
     tuning = corpus_quality(load_cases("corpus.jsonl"))
     blind = corpus_quality(load_cases("blind.jsonl"))
     print_quality("tuning corpus (corpus.jsonl)", tuning)
     print_quality("BLIND set (blind.jsonl, never tuned on)", blind)
     payload: dict = {"python": platform.python_version(), "tuning": tuning, "blind": blind}
     if not args.quality_only:
-        payload.update(timings())
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+        payload.update(timings(tiny=args.tiny))
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {results.relative_to(ROOT)}")
     return 0
 
 
-def timings() -> dict:
-    """Hook-path cost, mixed-log throughput and adversarial throughput, printed and returned."""
+def timings(tiny: bool = False) -> dict:
+    """Hook-path cost, mixed-log throughput and adversarial throughput, printed and returned
+    (``tiny``: one run per hook sample, 1/50 of the log and adversarial sizes)."""
     gen = load_generator()
-    hook = hook_path_cost()
-    log, planted = mixed_log(gen, LOG_BYTES)
+    hook = hook_path_cost(runs=1 if tiny else 15)
+    log, planted = mixed_log(gen, LOG_BYTES // 50 if tiny else LOG_BYTES)
     log_info = {
         "bytes": len(log.encode("utf-8")),
         "secrets": planted,
         "found": len(find_secrets(log)),
         "mb_per_s": throughput(log, repeats=2),
     }
-    adversarial = {name: throughput(text) for name, text in adversarial_inputs().items()}
+    size = 20_000 if tiny else 1_000_000
+    adversarial = {name: throughput(text) for name, text in adversarial_inputs(size).items()}
     print_timings(hook, log_info, adversarial)
     return {"hook_path": hook, "mixed_log": log_info, "adversarial_mb_per_s": adversarial}
 

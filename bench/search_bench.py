@@ -761,7 +761,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scoped-only", action="store_true", help="only the search --sessions measure"
     )
+    parser.add_argument("--tiny", action="store_true", help="a tiny corpus, 3 repeats (CI smoke)")
     args = parser.parse_args(argv)
+    results = RESULTS
+    if args.tiny:
+        args.files, args.sections, args.sessions, args.observations = 20, 3, 3, 200
+        args.repeat, args.process_files, args.scoped_observations = 3, "20", 200
+        results = RESULTS.with_suffix(".tiny.json")
     if args.scoped_only:
         scoped = bench_scoped_sessions(args.scoped_observations, max(3, args.repeat // 3))
         print(table([("measure", "result", "target", "ok"), *scoped_rows(scoped)]))
@@ -876,8 +882,8 @@ def main(argv: list[str] | None = None) -> int:
         "whole_process": processes,
         "scoped_sessions": scoped,
     }
-    RESULTS.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    print(f"results written to {RESULTS}")
+    results.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    print(f"results written to {results}")
     return 0
 
 

@@ -514,12 +514,18 @@ def main() -> int:
     parser.add_argument("--commits", type=int, default=5000)
     parser.add_argument("--memory-files", type=int, default=200)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--tiny", action="store_true", help="60 commits, 20 memory files, 1 run (CI smoke)"
+    )
     parser.add_argument("--keep", type=Path, default=None, help="build the projects here")
     parser.add_argument("--seed", type=int, default=7, help="noise commits' random seed")
     parser.add_argument(
         "--generator", choices=("original", "shapes", "both"), default="both", help="which project"
     )
     args = parser.parse_args()
+    if args.tiny:
+        args.commits, args.memory_files, args.runs = 60, 20, 1
+    results_path = RESULTS.with_suffix(".tiny.json") if args.tiny else RESULTS
     modes = ["original", "shapes"] if args.generator == "both" else [args.generator]
     with tempfile.TemporaryDirectory(prefix="ck-stale-") as tmp:
         results = [measure(mode, args, Path(tmp)) for mode in modes]
@@ -528,9 +534,9 @@ def main() -> int:
     data = dict(results[0])
     for extra in results[1:]:
         data[extra["generator"]] = extra
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    print(f"results: {RESULTS}")
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    results_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    print(f"results: {results_path}")
     return 0
 
 

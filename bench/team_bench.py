@@ -451,7 +451,7 @@ def main() -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {out.relative_to(ROOT)}")
-    return 0 if all(checks.values()) else 1
+    return 0 if all(checks.values()) or args.tiny else 1  # --tiny: timings not judged
 
 
 if __name__ == "__main__":

@@ -223,6 +223,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=RESULTS, help="where to write the results")
     args = parser.parse_args()
     runs = 3 if args.tiny else max(args.runs, 2)
+    if args.tiny and args.json == RESULTS:
+        args.json = RESULTS.with_suffix(".tiny.json")
     with tempfile.TemporaryDirectory(prefix="write-bench-") as scratch:
         sides = []
         if args.base is not None:

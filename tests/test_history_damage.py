@@ -300,3 +300,38 @@ def test_session_start_on_a_damaged_database_tells_the_person(project: Path) -> 
     assert worker.returncode == 0 and "was damaged" in worker.stderr
     doctor = run_cli("doctor", cwd=project, env=cli_env(**ENV))
     assert "lately the database" in doctor.stdout and "was damaged" in doctor.stdout
+
+
+def test_a_restore_under_way_is_not_restored_a_second_time(tmp_path: Path) -> None:
+    """A process that saw the empty file another process's restore had just created waits for
+    the restore lock; once that restore is done the file is whole, and it must leave it alone."""
+    import fcntl
+    import threading
+
+    from conkeeper.storage import recovery
+
+    target = tmp_path / "conkeeper.db"
+    good = sqlite3.connect(tmp_path / "good.db")
+    good.execute("CREATE TABLE t (x)")
+    good.execute("INSERT INTO t VALUES (1)")
+    good.commit()
+    good.close()
+    target.write_bytes(b"")  # the restore under way has just created it
+    folder = recovery.backup_folder(target)
+    folder.mkdir(parents=True, exist_ok=True)
+    held = os.open(folder / ".restore.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(held, fcntl.LOCK_EX)  # ... and holds the lock
+    answers: list[str | None] = []
+    waiter = threading.Thread(target=lambda: answers.append(recovery.recover(target)))
+    waiter.start()
+    lock_inode = os.stat(folder / ".restore.lock").st_ino
+    for _ in range(100_000):  # until the waiter is blocked on the lock (/proc/locks shows it)
+        waiting = Path("/proc/locks").read_text()
+        if any("->" in line and f":{lock_inode} " in line for line in waiting.splitlines()):
+            break
+    with open(target, "r+b") as same_file:  # the restore finishes into the same file
+        same_file.write((tmp_path / "good.db").read_bytes())
+    os.close(held)
+    waiter.join(timeout=60)
+    assert answers == [None]
+    assert not list(tmp_path.glob("conkeeper.db.damaged-*"))

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import cli_env, run_cli
 from conkeeper.cli.output import error_line
@@ -135,3 +137,20 @@ def test_argument_errors_quote_the_arguments_cleaned(project: Path) -> None:
         proc = run_cli(*args, cwd=project)
         assert proc.returncode == 2
         assert "error: argument" in proc.stderr and SECRET not in proc.stderr
+
+
+_PLAIN_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'", max_size=30)
+
+
+@given(st.lists(st.tuples(_PLAIN_WORD, st.sampled_from(["", "?", ".", ","])), max_size=12))
+def test_text_shown_without_the_privacy_module_is_text_it_would_not_change(
+    words: list[tuple[str, str]],
+) -> None:
+    """``clean_message`` skips loading the privacy module for plain words (the search read path
+    echoes its query): only ever for text the privacy module leaves exactly as it is."""
+    from conkeeper.domain.messages import _plain_words
+    from conkeeper.domain.privacy import clean_captured
+
+    text = " ".join(word + mark for word, mark in words)
+    if text.strip() and _plain_words(text):  # (empty text is returned before the check)
+        assert str(clean_captured(text)).split() == text.split()  # nothing hidden or redacted

@@ -252,3 +252,20 @@ def test_approve_and_decline_keep_every_byte_the_user_wrote(tmp_path: Path) -> N
     for kept in (note, private, prose, own):
         assert kept in merged
     assert merged.count("## Evidence") == 1 and merged.count("### Approved") == 1
+
+
+def test_approve_works_on_a_retro_holding_a_byte_that_is_not_utf8(tmp_path: Path) -> None:
+    """A person's note with a Latin-1 byte must not make the retro invisible to approve (it was
+    skipped: "no recommendation #1 in any retro"); the byte is carried through the edit."""
+    s = NamedSession(tmp_path, "a7a7a7a7-0000-4000-8000-000000000031")
+    set_up_project(s)
+    _complaining_session(s)
+    report = _reflect(s, "--write")
+    first = report["recommendations"][0]["number"]
+    path = Path(report["retro"])
+    path.write_bytes(path.read_bytes() + b"- a note caf\xe9\n")
+    approved = run_cli("reflect", "approve", str(first), cwd=s.project, env=s.env)
+    assert approved.returncode == 0, approved.stderr
+    after = path.read_bytes()
+    assert after.endswith(b"- a note caf\xe9\n")
+    assert re.search(rb"### Approved\n(?:.*\n)*?- #%d " % first, after)

@@ -427,3 +427,26 @@ def test_the_old_whole_file_write_is_locked_and_journaled_too(tmp_path: Path) ->
     with pytest.raises(ConcurrentEditError):
         atomic_write(path, "stale", root=memory, expected_stamp=stamp)
     assert path.read_bytes() == b"# Retro\n"
+
+
+@given(
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=30, unique=True),
+    st.integers(0, 30),
+    st.integers(0, 31),
+)
+def test_undo_of_an_older_write_never_corrupts_later_changes(
+    numbers: list[int], at: int, later_at: int
+) -> None:
+    """Undoing an older write after a later one: either the write alone is taken back (the
+    later change kept) or nothing is merged (a refusal); never a mix. Far apart, it merges."""
+    lines = [b"- rule %d\n" % n for n in numbers]
+    at, later_at = at % (len(lines) + 1), later_at % (len(lines) + 2)
+    before = b"".join(lines)
+    after_lines = [*lines[:at], b"<!-- @category: convention -->\n", *lines[at:]]
+    current_lines = [*after_lines[:later_at], b"- a person's line\n", *after_lines[later_at:]]
+    merged = safewrite._revert_apart(before, b"".join(after_lines), b"".join(current_lines))
+    expected = b"".join(line for line in current_lines if not line.startswith(b"<!--"))
+    if merged is not None:
+        assert merged == expected
+    if abs(later_at - at) >= 3:
+        assert merged == expected

@@ -196,7 +196,7 @@ def test_output_layout_is_the_seeds(proj: Path) -> None:
         "### .claude/memory/active-context.md\n"
         "<!-- @category: decision -->\n"
         "**Line 5:** We decided the token budget is 4000 for standard sessions.\n"
-        "**Line 6:** Next line gives context.\n"
+        "  Line 6: Next line gives context.\n"
         "\n"
         "---\n"
         "Found 1 match across 1 file.\n"

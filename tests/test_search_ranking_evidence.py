@@ -5,6 +5,7 @@ sections — through the real ``conkeeper search`` command and the service it ca
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from conftest import run_cli
@@ -47,8 +48,7 @@ def test_a_word_rare_among_lines_outweighs_one_on_every_line(project: Path) -> N
     first = next(ln for r in payload["results"] for ln in r["lines"] if ln["match"])
     assert "kids built a raft" in first["text"]
     out = run_cli("search", "what do the kids like?", cwd=project).stdout
-    body = [line for line in out.splitlines() if line.startswith("**Line")]
-    assert "kids built a raft" in body[0]
+    assert any("kids built a raft" in line for line in first_block(out))
     assert out.rstrip().endswith("file.")
 
 
@@ -117,3 +117,20 @@ def test_a_section_with_more_matching_lines_is_listed_first(project: Path) -> No
     store.conn.close()
     assert [h.path.rsplit("/", 1)[-1] for h in response.hits] == ["busy.md", "once.md"]
     assert response.hits[0].lines[0].text == "- the deploy gateway restarted at noon"
+
+
+def first_block(out: str) -> list[str]:
+    """The first block of the text output: the run of adjacent shown lines (matches and
+    context) at the top of the first file, in line order."""
+    block: list[str] = []
+    for line in out.splitlines():
+        found = re.match(r"(?:\*\*Line (\d+):\*\*|  Line (\d+):) ", line)
+        if found is None:
+            if block:
+                break
+            continue
+        number = int(found.group(1) or found.group(2))
+        if block and number != int(re.findall(r"Line (\d+):", block[-1])[0]) + 1:
+            break
+        block.append(line)
+    return block

@@ -73,13 +73,20 @@ def request(
     return response.status, found, text
 
 
+_COOKIES: dict[int, str] = {}
+
+
 def login(v: Viewer) -> str:
-    """The session cookie the printed URL trades for."""
+    """The session cookie the printed URL trades for (the link works once: the cookie of the
+    first use is kept for the module's other tests)."""
+    if v.port in _COOKIES:
+        return _COOKIES[v.port]
     status, headers, _ = request(v, f"/?token={v.token}")
     assert status == 303 and headers["location"] == "/"
     cookie = headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    return cookie.split(";", 1)[0]
+    _COOKIES[v.port] = cookie.split(";", 1)[0]
+    return _COOKIES[v.port]
 
 
 def csrf_token(v: Viewer, cookie: str) -> str:
@@ -251,6 +258,19 @@ def test_held_entries_are_approved_or_dropped_only_with_the_csrf_token(
     assert "No memory entries are held for review." in page
     _, _, shown = request(v, "/memory/file?path=patterns.md", cookie=cookie)
     assert "label-source" in shown and "approved" in shown
+
+
+def test_the_link_works_once_and_a_second_use_explains(viewer: tuple[Viewer, Path]) -> None:
+    v, _ = viewer
+    cookie = login(v)  # the first use signed in (in this module's first test that logs in)
+    for sent in (None, cookie):  # another browser, or the same one opening the link again
+        status, headers, body = request(v, f"/?token={v.token}", cookie=sent)
+        assert status == 410
+        assert "set-cookie" not in headers
+        assert "already been used" in body and "conkeeper viewer" in body
+        assert "Refresh tokens" not in body
+    status, _, _page = request(v, "/", cookie=cookie)  # the first browser stays signed in
+    assert status == 200
 
 
 def test_a_notice_quoting_the_request_is_cleaned_in_the_redirect_and_the_page(

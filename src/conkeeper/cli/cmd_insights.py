@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import date_flag, emit_json
 
 BAR_WIDTH = 24
 DEFAULT_DAYS = 30
@@ -19,17 +19,19 @@ DEFAULT_DAYS = 30
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--since`` and ``--json``."""
-    parser.add_argument("--since", help=f"sessions since DATE (default: {DEFAULT_DAYS} days ago)")
+    parser.add_argument(
+        "--since",
+        metavar="DATE",
+        help=f"sessions since DATE: 2026-01-31, 7d, 2w, today, yesterday "
+        f"(default: {DEFAULT_DAYS} days ago)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _since_ms(text: str | None) -> int:
     if text is None:
         return int((time.time() - DEFAULT_DAYS * 86400) * 1000)
-    try:
-        return int(time.mktime(time.strptime(text, "%Y-%m-%d")) * 1000)
-    except ValueError:
-        raise CliError(f"--since {text!r}: expected a date like 2026-01-31") from None
+    return date_flag("--since", text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
@@ -30,7 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("number", nargs="?", type=int, help="the recommendation's number")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--session", help="a session id or prefix (default: the latest)")
-    which.add_argument("--since", help="every session since DATE (YYYY-MM-DD)")
+    which.add_argument(
+        "--since", metavar="DATE", help="every session since DATE (2026-01-31, 7d, yesterday...)"
+    )
     parser.add_argument(
         "--depth",
         choices=("minimal", "standard", "thorough"),
@@ -58,10 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _since_ms(text: str) -> int:
-    try:
-        return int(time.mktime(time.strptime(text, "%Y-%m-%d")) * 1000)
-    except ValueError:
-        raise CliError(f"--since {text!r}: expected a date like 2026-01-31") from None
+    from conkeeper.cli.output import date_flag
+
+    return date_flag("--since", text)
 
 
 def _reflect(args: argparse.Namespace, location: ProjectLocation) -> int:

@@ -39,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     if name == "sessions":
         parser.add_argument("--limit", type=int, default=20, help="most sessions (default 20)")
         parser.add_argument("--offset", type=int, default=0, help="skip this many (paging)")
+        parser.add_argument(
+            "--since", metavar="DATE", help="started on/after DATE (2026-01-31, 7d, 2w, today...)"
+        )
+        parser.add_argument(
+            "--until", metavar="DATE", help="started before the end of DATE (or before 7d ago)"
+        )
     elif name == "summary":
         parser.add_argument("session", help="session id, host session id or a unique prefix")
     elif name == "observations":
@@ -100,9 +106,12 @@ def run(args: argparse.Namespace) -> int:
 def _sessions(
     conn: sqlite3.Connection, args: argparse.Namespace, project_id: int | None, label: str
 ) -> Rendered:
+    from conkeeper.cli.output import date_flag
     from conkeeper.services.observations.retrieval import list_sessions
 
-    items = list_sessions(conn, project_id, args.limit, args.offset)
+    since = date_flag("--since", args.since) if args.since else None
+    until = date_flag("--until", args.until, end=True) if args.until else None
+    items = list_sessions(conn, project_id, args.limit, args.offset, since_ms=since, until_ms=until)
     if not items:
         return {"sessions": []}, f"No sessions recorded for {label}.\n"
     lines = [f"Sessions ({label}, newest first):"]

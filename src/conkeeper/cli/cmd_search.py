@@ -24,12 +24,14 @@ from conkeeper.services.search.engine import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
     from pathlib import Path
 
 # The common "search QUERY [flags]" is parsed without argparse (conkeeper.cli.fastargs reads
 # add_arguments below, so a new flag needs nothing more); --help and errors still use argparse.
 FAST_ARGS = True
-_UNIT_S = {"h": 3600, "d": 86400, "w": 7 * 86400}
+PROGRESS_MIN_FILES = 2000  # about a second of indexing (bench/search_bench.py: >= 2,000 files/s)
+LISTING_LIMIT = 500  # "search --category NAME" alone lists every entry: a generous default
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -78,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--since",
         metavar="DATE",
-        help="only files dated on/after DATE (YYYY-MM-DD, or 7d, 2w, 12h ago)",
+        help="only files dated on/after DATE (2026-01-31, 7d, 2w, 12h, today, yesterday)",
     )
     parser.add_argument(
         "--all-time",
@@ -99,9 +101,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit",
         type=int,
-        default=DEFAULT_LIMIT,
+        default=None,
         metavar="N",
-        help=f"at most N entries (default {DEFAULT_LIMIT})",
+        help=f"at most N entries (default {DEFAULT_LIMIT}; {LISTING_LIMIT} when listing a "
+        "--category or --tag with no words)",
     )
     parser.add_argument(
         "--context",
@@ -120,30 +123,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(usage=parser.format_usage)  # formatted only when needed (it is slow)
 
 
-def parse_since(value: str, now: float | None = None) -> int:
-    """``--since`` as Unix ms: a date (local midnight), an ISO date-time, or 7d / 2w / 12h ago."""
-    text = value.strip()
-    relative = _relative_seconds(text.lower())
-    if relative is not None:
-        import time
+def parse_since(value: str) -> int:
+    """``--since`` as Unix ms, read by the one date parser (:mod:`conkeeper.domain.dates`)."""
+    from conkeeper.cli.output import date_flag
 
-        return int(((now if now is not None else time.time()) - relative) * 1000)
-    from datetime import datetime  # only here: a search without --since does not pay for it
-
-    try:
-        return int(datetime.fromisoformat(text).timestamp() * 1000)
-    except ValueError:
-        raise CliError(
-            f"--since {value!r}: expected a date like 2025-01-31, or 7d / 2w / 12h", 2
-        ) from None
-
-
-def _relative_seconds(text: str) -> int | None:
-    """``7d`` / ``2w`` / ``12h`` (spaces allowed before the unit) as seconds, else ``None``."""
-    number = text[:-1].rstrip()
-    if text[-1:] not in _UNIT_S or not number.isdecimal():  # \d+ as in a regex
-        return None
-    return int(number) * _UNIT_S[text[-1]]
+    return date_flag("--since", value)
 
 
 def _sessions_days(cwd: str) -> int:
@@ -160,7 +144,9 @@ def _sessions_days(cwd: str) -> int:
 
 def build_request(args: argparse.Namespace, cwd: str) -> SearchRequest:
     """The service request for parsed arguments (validates numbers and dates)."""
-    if args.limit < 1:
+    listing = not " ".join(args.query).replace("\x00", "").strip()
+    limit = args.limit if args.limit is not None else LISTING_LIMIT if listing else DEFAULT_LIMIT
+    if limit < 1:
         raise CliError("--limit must be at least 1", 2)
     if args.context < 0:
         raise CliError("--context cannot be negative", 2)
@@ -179,7 +165,7 @@ def build_request(args: argparse.Namespace, cwd: str) -> SearchRequest:
         tags=tuple(t.strip().lower() for t in args.tag if t.strip()),
         since_ms=parse_since(args.since) if args.since else None,
         all_projects=args.all_projects or getattr(args, "cross_project", False),
-        limit=args.limit,
+        limit=limit,
         context=args.context,
         sessions_days=0 if args.all_time else (_sessions_days(cwd) if wants_sessions else 30),
     )
@@ -203,35 +189,54 @@ def _discover_projects() -> tuple[Path, ...]:
     return (locate_project(Path.cwd()).root, *found)
 
 
+def _progress_bar() -> Callable[[int, int], None] | None:
+    """A progress bar on a terminal's stderr for a re-index big enough to take about a second
+    (the first search after many files changed); nothing in a pipe or a hook."""
+    if not sys.stderr.isatty():
+        return None
+    from conkeeper.cli.progress import ProgressBar
+
+    return ProgressBar("indexing memory", minimum_total=PROGRESS_MIN_FILES)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Search and print; an empty query prints usage and exits 2."""
+    """Search and print; with no words, ``--category``/``--tag`` list every entry so labelled,
+    and an empty query without them prints usage and exits 2."""
     query = " ".join(args.query)
-    if not query.replace("\x00", "").strip():
-        sys.stderr.write(args.usage())
-        raise CliError("the query is empty; give a word or phrase to search for", 2)
     if any(not c.strip() for c in args.category):
         raise CliError("--category needs a name, e.g. --category decision", 2)
+    labelled = any(x.strip() for x in (*args.category, *args.tag))
+    if not query.replace("\x00", "").strip() and not labelled:
+        sys.stderr.write(args.usage())
+        raise CliError(
+            "the query is empty; give a word or phrase to search for (or --category NAME "
+            "alone to list that category)",
+            2,
+        )
     request = build_request(args, os.getcwd())
     if args.cross_project and not args.all_projects:
         request = request.replace(projects=_discover_projects())
     elif args.cross_project:
         _discover_projects()
     try:
-        response = search(request)
+        response = search(request, progress=_progress_bar())
     except SearchError as exc:
         raise CliError(str(exc)) from None
     for notice in response.notices:
         warn(notice)
-    team = _team_hits(query, args.limit) if getattr(args, "team", False) else None
+    team = _team_hits(query, request.limit) if getattr(args, "team", False) else None
     if args.json:
         payload = response.to_json()
         if team is not None:
             payload = _with_team_json(payload, team)
         emit_json(payload)
     else:
-        sys.stdout.write(format_markdown(response))
+        text = format_markdown(response)
         if team is not None:
-            sys.stdout.write(_team_markdown(team))
+            text += _team_markdown(team)
+        # main loads the terminal module only when stdout is a terminal: a pipe pays nothing
+        terminal = sys.modules.get("conkeeper.cli.terminal")
+        sys.stdout.write(terminal.style_search(text) if terminal is not None else text)
     return 0
 
 

@@ -17,7 +17,7 @@ from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.domain import categories
 from conkeeper.domain.paths import global_memory_dir
 from conkeeper.domain.safewrite import edit_file, text_edit
-from conkeeper.domain.textio import MemoryFileError, is_within, read_text
+from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, is_within, read_text
 from conkeeper.services.upkeep import tagging
 from conkeeper.services.workspace import current_project
 
@@ -187,11 +187,27 @@ def _edit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _editable_bytes(path: Path) -> bool:
+    """True when the file's only problem is bytes that are not UTF-8: the edit works on bytes
+    and carries them through untouched, so a Latin-1 accent never blocks a tag."""
+    try:
+        if path.stat().st_size > MAX_MEMORY_FILE_BYTES:
+            return False
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return b"\x00" not in data[:8192]
+
+
 def _edit_file(path: Path, line: int, kind: str, name: str, *, adding: bool) -> bool:
     root = _root_for(path)
     if path.is_symlink() and not is_within(path, root):
         raise MemoryFileError(f"{path}: is a symlink leading outside {root}; refusing to edit it")
-    read_text(path)  # the file's own problems (missing, binary, not UTF-8) in one line
+    try:
+        read_text(path)  # the file's own problems (missing, binary, too large) in one line
+    except MemoryFileError:
+        if not _editable_bytes(path):
+            raise
     edit = categories.add_tag if adding else categories.remove_tag
     changed: list[bool] = []
 

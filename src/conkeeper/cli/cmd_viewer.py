@@ -49,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     keys = Secrets()
     app = create_app(locate_project(Path.cwd()), global_memory_dir(), keys, port)
     url = f"http://{HOST}:{port}/?token={keys.url_token}"
-    sys.stdout.write(f"ConKeeper viewer: {url}\n(Ctrl-C stops it)\n")
+    sys.stdout.write(
+        f"ConKeeper viewer: {url}\n(the link signs in one browser, once; Ctrl-C stops it)\n"
+    )
     sys.stdout.flush()
     if not args.no_open:
         import webbrowser

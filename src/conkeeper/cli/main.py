@@ -136,6 +136,12 @@ def _top_parser(commands: dict[str, tuple[str, str]]) -> argparse.ArgumentParser
         description="ConKeeper: memory for coding agents that you own and can read.",
     )
     parser.add_argument("--version", action="version", version=f"conkeeper {__version__}")
+    parser.add_argument(
+        "--no-color", action="store_true", help="no colour on a terminal (as does NO_COLOR=1)"
+    )
+    parser.add_argument(
+        "--no-pager", action="store_true", help="never page long output (default pager: less)"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_module, help_text) in commands.items():
         sub.add_parser(name, help=help_text, add_help=False)
@@ -161,6 +167,11 @@ def _takes_name(func: object) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    flags: set[str] = set()
+    if any(a in ("--no-color", "--no-pager") for a in args):
+        from conkeeper.cli.terminal import take_flags
+
+        args, flags = take_flags(args)
     if args and args[0] in COMMANDS and not args[0].startswith("-"):
         name = args[0]
         module_name, help_text = COMMANDS[name]
@@ -173,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if parsed is None:
             parsed = _command_parser(name, help_text, module).parse_args(args[1:])
         parsed.command = name
-        return _run(module, parsed)
+        return _run_on_terminal(module, parsed, args[1:], flags)
     parser = _top_parser(_available())
     if not args:
         parser.print_help()
@@ -193,6 +204,19 @@ def _fast_parse(
     from conkeeper.cli.fastargs import parse
 
     return parse(module, argv, lambda: _command_parser(name, help_text, module))
+
+
+def _run_on_terminal(
+    module: ModuleType, parsed: argparse.Namespace, argv: list[str], flags: set[str]
+) -> int:
+    """Run the command; on a terminal, a report command gets colour and a pager
+    (:mod:`conkeeper.cli.terminal`); anything else, a pipe or ``--json`` runs plain."""
+    if parsed.command == "hook" or not sys.stdout.isatty():
+        return _run(module, parsed)
+    from conkeeper.cli import terminal
+
+    state = terminal.setup(parsed.command, argv, flags)
+    return terminal.run_paged(lambda: _run(module, parsed), state)
 
 
 def _run(module: ModuleType, parsed: argparse.Namespace) -> int:

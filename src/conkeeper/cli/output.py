@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CliError",
+    "date_flag",
     "emit_json",
     "error_line",
     "estimate_tokens",
@@ -34,6 +35,17 @@ class CliError(Exception):
     def __init__(self, message: str, exit_code: int = 1) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+
+
+def date_flag(flag: str, value: str, *, end: bool = False) -> int:
+    """A ``--since``/``--until`` value as Unix ms through the one date parser
+    (:mod:`conkeeper.domain.dates`; ``end`` for an upper bound); a bad value is one line."""
+    from conkeeper.domain.dates import DateError, parse_when
+
+    try:
+        return parse_when(value, end=end)
+    except DateError as exc:
+        raise CliError(f"{flag} {exc}", 2) from None
 
 
 def emit_json(payload: Any) -> None:

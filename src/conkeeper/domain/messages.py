@@ -25,12 +25,30 @@ _SQLITE_FULL = 13  # SQLITE_FULL: SQLite's own "database or disk is full"
 def clean_message(text: str) -> str:
     """``text`` (an error or a notice) as it may be shown: private blocks and spans cut and
     secrets redacted, whole, before anything is selected or cut from it."""
-    if not text or text.isspace():
+    if not text or text.isspace() or _plain_words(text):
         return text
     from conkeeper.domain.privacy import clean_captured
 
     cleaned = clean_captured(text)
     return str(cleaned) if cleaned is not None else HIDDEN_MESSAGE
+
+
+def _plain_words(text: str) -> bool:
+    """True for short text of ordinary words only (ASCII letters in lower, Capitalized or UPPER
+    case, an apostrophe, sentence punctuation): nothing the privacy module could hide (no tag,
+    no digit, no mixed-case run a credential would need), so it is shown without loading it.
+    Keeps the search read path, which echoes its query, free of the privacy module's imports."""
+    if len(text) > 300:
+        return False
+    for word in text.split():
+        word = word.rstrip("?.,!:;").replace("'", "")
+        if not word:
+            continue
+        if len(word) > 24 or not (word.isascii() and word.isalpha()):
+            return False
+        if not (word.islower() or word.isupper() or word[1:].islower()):
+            return False
+    return True
 
 
 def disk_full_message(exc: BaseException, fallback_path: str | None = None) -> str | None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import time
 
 from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, is_within
@@ -438,13 +439,24 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
             _write_all(out, tail)
             carried += tail
             seen += len(tail)
+        os.fchmod(out, held.st_mode & 0o7777)
+        os.fsync(out)
+        tail = _read_from(fd, seen)  # appended while the new file was flushed
+        if tail:
+            _check_limit(target, len(new) + len(carried) + len(tail), limit)
+            _write_all(out, tail)
+            carried += tail
+            seen += len(tail)
+            os.fsync(out)
+        # Checked last, right before the rename: a person's editor that saved by renaming its
+        # own file over this one meanwhile must not be overwritten (the edit starts again).
         if os.pread(fd, len(current), 0) != current or not _same_file(fd, target):
             os.close(out)
             os.unlink(tmp)
             return None
-        os.fchmod(out, held.st_mode & 0o7777)
-        os.fsync(out)
-        os.replace(tmp, target)
+        if not _swap_in(tmp, target, fd, out):
+            os.close(out)
+            return None
         late = _drain_old(fd, seen)  # written through a handle opened before the rename
         if late:  # O_APPEND: a person may be appending to the new file by now
             if fcntl is not None:
@@ -464,7 +476,68 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         raise
 
 
-DRAIN_SECONDS = 0.25  # the longest an edit waits for a person's open handle on the old file
+_RENAME_EXCHANGE = 2  # renameat2(2) flag (Linux)
+_AT_FDCWD = -100
+_RENAMEAT2: list[Any] = []  # [function or None], looked up once
+
+
+def _renameat2() -> Any:
+    if not _RENAMEAT2:
+        found = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                libc = ctypes.CDLL(None, use_errno=True)
+                found = getattr(libc, "renameat2", None)
+            except (OSError, AttributeError):  # pragma: no cover - no glibc
+                found = None
+        _RENAMEAT2.append(found)
+    return _RENAMEAT2[0]
+
+
+def _swap_in(tmp: str, target: str, fd: int, out: int) -> bool:
+    """Put ``tmp`` (open as ``out``) in place of ``target`` (locked as ``fd``); ``False``, with
+    ``tmp`` removed and ``target`` as it was, when ``target`` no longer names the locked file.
+
+    A person's editor saving by rename takes no lock, so it may replace ``target`` between the
+    last check and the rename. On Linux the two names are exchanged atomically
+    (``RENAME_EXCHANGE``) and the file that comes out is checked: if it is not the one locked
+    and read, it is the person's new save and is swapped back. Elsewhere a plain rename."""
+    exchange = _renameat2()
+    if exchange is None:
+        os.replace(tmp, target)
+        return True
+    if exchange(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE):
+        import ctypes
+
+        errno_value = ctypes.get_errno()
+        if errno_value in (errno_codes().EINVAL, errno_codes().ENOSYS, errno_codes().EXDEV):
+            os.replace(tmp, target)  # a file system without exchange
+            return True
+        if errno_value == errno_codes().ENOENT:  # the person removed it: start again
+            os.unlink(tmp)
+            return False
+        raise OSError(errno_value, os.strerror(errno_value), target)
+    if _same_file(fd, tmp):  # what came out is the file we locked and read: done
+        os.unlink(tmp)
+        return True
+    if _same_file(out, target):  # a person's save came out: put it back, try again
+        exchange(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE)
+    with contextlib.suppress(OSError):
+        if _same_file(out, tmp):
+            os.unlink(tmp)
+    return False
+
+
+def errno_codes() -> Any:
+    """The ``errno`` module, imported when first needed."""
+    import errno
+
+    return errno
+
+
+DRAIN_SECONDS = 5.0  # the longest an edit waits for a person's open handle on the old file
 
 
 def _drain_old(fd: int, seen: int) -> bytes:
@@ -472,8 +545,10 @@ def _drain_old(fd: int, seen: int) -> bytes:
     other process holds it open, so a person's ``>>`` that opened it just before the rename and
     writes just after is carried over too.
 
-    "Nobody else holds it open" is asked of the kernel with a write lease (Linux
-    ``F_SETLEASE``, granted only to the sole opener, released at once); where leases are not
+    "Nobody else holds it open for writing" is asked of the kernel with a read lease (Linux
+    ``F_SETLEASE``, refused while any handle can write to the file, released at once): a
+    person's script that keeps its ``open(path, 'a')`` across seconds of writes is waited for
+    (up to :data:`DRAIN_SECONDS`), a reader such as ``tail -f`` is not. Where leases are not
     available, or the file has other names, the bytes written so far are taken once.
     """
     if fcntl is not None:
@@ -487,13 +562,13 @@ def _drain_old(fd: int, seen: int) -> bytes:
         chunk = _read_from(fd, seen + len(late))
         late += chunk
         try:
-            fcntl.fcntl(fd, setlease, fcntl.F_WRLCK)
+            fcntl.fcntl(fd, setlease, fcntl.F_RDLCK)
         except OSError as exc:
             import errno
 
             if exc.errno not in (errno.EAGAIN, errno.EBUSY) or time.monotonic() > deadline:
                 return late + _read_from(fd, seen + len(late))
-            time.sleep(0.0005)  # a person's handle is still open: let their write land
+            time.sleep(0.002)  # a person's handle is still open: let their write land
             continue
         fcntl.fcntl(fd, setlease, fcntl.F_UNLCK)
         return late + _read_from(fd, seen + len(late))
@@ -781,13 +856,22 @@ class JournalEntry:
         return [str(f.get("path", "")) for f in self.files]
 
     def written_bytes(self, path: str) -> bytes:
-        """What this write put into ``path``: the bytes appended, or the file's bytes after a
-        whole-file write (empty when it did not touch ``path``). Lets a reader say which write
-        brought a line in (``consolidate`` dates uncommitted entries this way)."""
+        """What this write put into ``path``: the bytes appended, or after a whole-file write
+        the lines it added (every line when it created the file; empty when it did not touch
+        ``path``). Lets a reader say which write brought a line in (``consolidate`` dates
+        uncommitted entries this way): a tag added elsewhere in the file did not write the
+        lines around it."""
         for record in self.files:
-            if str(record.get("path", "")) == path:
-                data = record.get("data") if record.get("op") == "append" else record.get("after")
-                return _unb64(data) or b""
+            if str(record.get("path", "")) != path:
+                continue
+            if record.get("op") == "append":
+                return _unb64(record.get("data")) or b""
+            after = _unb64(record.get("after")) or b""
+            before = _unb64(record.get("before"))
+            if before is None:
+                return after
+            kept = set(before.splitlines())
+            return b"\n".join(line for line in after.splitlines() if line not in kept)
         return b""
 
 
@@ -884,12 +968,56 @@ def _undo_plan(record: dict[str, Any]) -> UndoPlan:
     def check_write(current: bytes | None) -> str | None:
         if current == after:
             return None
+        if current is None and after is not None:
+            return _diff(path, after, b"", "after the write", "now: the file was removed")
+        if _revert_apart(before, after, current) is not None:
+            return None
         return _diff(path, after or b"", current or b"", "after the write", "now")
 
     def restore_write(current: bytes) -> bytes | None:
-        return before
+        if current == after:
+            return before
+        return _revert_apart(before, after, current)
 
     return path, check_write, restore_write, before if after is None else None
+
+
+def _revert_apart(before: bytes | None, after: bytes | None, current: bytes | None) -> bytes | None:
+    """``current`` with one write (``before`` -> ``after``) taken back, when every change made
+    since (``after`` -> ``current``) lies on other lines, at least one unchanged line apart from
+    the write's own; ``None`` when they touch (a conflict: the caller refuses and shows a diff).
+
+    Lets ``undo`` revert an older write after later writes (an entry remembered at the end, a
+    line the person added elsewhere) without undoing or losing them."""
+    if before is None or after is None or current is None:
+        return None
+    import difflib
+
+    old = after.splitlines(keepends=True)
+    hunks: list[tuple[int, int, list[bytes], str]] = []
+    for side, other in (
+        ("undo", before.splitlines(keepends=True)),
+        ("later", current.splitlines(keepends=True)),
+    ):
+        matcher = difflib.SequenceMatcher(None, old, other, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag != "equal":
+                hunks.append((i1, i2, other[j1:j2], side))
+    hunks.sort(key=lambda h: (h[0], h[1]))
+    reach = {"undo": -1, "later": -1}  # the furthest line each side's hunks reached so far
+    for i1, i2, _, side in hunks:
+        # touching or overlapping the other side's change: never guess
+        if i1 <= reach["later" if side == "undo" else "undo"]:
+            return None
+        reach[side] = max(reach[side], i2)
+    merged: list[bytes] = []
+    pos = 0
+    for i1, i2, lines_in, _ in hunks:
+        merged.extend(old[pos:i1])
+        merged.extend(lines_in)
+        pos = i2
+    merged.extend(old[pos:])
+    return b"".join(merged)
 
 
 def _current(path: str) -> bytes | None:

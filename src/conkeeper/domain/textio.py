@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,7 +84,11 @@ def read_text_lenient(path: Path, max_bytes: int = MAX_MEMORY_FILE_BYTES) -> tup
 
 def _read_bytes(path: Path, max_bytes: int) -> bytes:
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+            # a FIFO would block the reader (a hook) forever; a socket or device is no file
+            raise MemoryFileError(f"{path}: not a regular file (a FIFO, socket or device); skipped")
+        size = info.st_size
         if size > max_bytes:
             raise MemoryFileError(
                 f"{path}: {size} bytes is larger than the {max_bytes}-byte limit; skipped"
@@ -94,6 +99,10 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
     except IsADirectoryError:
         raise MemoryFileError(f"{path}: is a directory, expected a file") from None
     except FileNotFoundError:
+        if path.is_symlink():  # a dangling link is something the user made: name it
+            raise MemoryFileError(
+                f"{path}: a symlink to a file that does not exist; skipped"
+            ) from None
         raise MemoryFileMissing(f"{path}: no such file") from None
     except PermissionError:
         raise MemoryFileError(f"{path}: permission denied; check the file's permissions") from None

@@ -33,6 +33,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from stat import S_ISREG
 from typing import Literal, NamedTuple
 
 from conkeeper.domain.categories import parse_tag_line
@@ -364,7 +365,11 @@ def _read(stat: FileStat) -> bytes | str:
     if stat.size > MAX_MEMORY_FILE_BYTES:
         return f"{stat.rel}: {stat.size} bytes is over the {MAX_MEMORY_FILE_BYTES}-byte limit"
     try:
-        with open(stat.path, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO named like a memory file must not block search forever
+        fd = os.open(stat.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as handle:
+            if not S_ISREG(os.fstat(fd).st_mode):
+                return f"{stat.rel}: not a regular file (a FIFO, socket or device)"
             return handle.read()
     except PermissionError:
         return f"{stat.rel}: permission denied"

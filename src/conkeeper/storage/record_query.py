@@ -123,6 +123,28 @@ def _filters(
     return where, params
 
 
+def listed_records(
+    conn: sqlite3.Connection,
+    spec: RecordTable,
+    *,
+    fetch: int,
+    project_id: int | None = None,
+    since_ms: int | None = None,
+    types: Sequence[str] = (),
+    concepts: Sequence[str] = (),
+    project_ids: Sequence[int] = (),
+) -> list[sqlite3.Row]:
+    """Rows of ``spec`` within the filters of :func:`ranked_records`, newest first, at most
+    ``fetch``, with no words to match: what ``search --category NAME`` lists."""
+    where, params = _filters(spec, project_id, since_ms, types, concepts, project_ids)
+    rows: list[sqlite3.Row] = conn.execute(
+        f"SELECT {spec.columns} FROM {spec.table} {spec.joins} WHERE 1 = 1{where} "
+        f"ORDER BY {spec.time_column} DESC LIMIT :limit",
+        {**params, "limit": fetch},
+    ).fetchall()
+    return rows
+
+
 def scoped_match(
     spec: RecordTable, match: str, project_id: int | None, project_ids: Sequence[int] = ()
 ) -> str:

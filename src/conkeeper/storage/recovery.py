@@ -34,6 +34,7 @@ from conkeeper.storage import hygiene, journal
 from conkeeper.storage.store import (
     StoreError,
     connect,
+    header_damage,
     migrate,
     salvage_into,
     salvage_summary,
@@ -239,17 +240,27 @@ def recover(target: Path | str, shown: str | None = None) -> str | None:
     folder = backup_folder(target)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     seen = _inode(Path(target))
+    seen_empty = _size(Path(target)) == 0
     fd = os.open(folder / ".restore.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         journal.lock(fd)
         if seen is None or _inode(Path(target)) != seen:
             return None
+        if seen_empty and _size(Path(target)) and header_damage(target) is None:
+            return None  # the empty file was another process's restore under way; now whole
         line = restore(target).line(shown or str(target))
         with contextlib.suppress(OSError):  # what doctor shows after a restore no one watched
             (folder / LAST_RESTORE_NAME).write_text(line + "\n", encoding="utf-8")
         return line
     finally:
         os.close(fd)
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
 
 
 def _inode(path: Path) -> tuple[int, int] | None:

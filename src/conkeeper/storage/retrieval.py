@@ -140,10 +140,21 @@ def _scope(project_id: int | None, column: str) -> tuple[str, tuple[int, ...]]:
 
 
 def list_sessions(
-    conn: sqlite3.Connection, project_id: int | None, limit: int | None = None, offset: int = 0
+    conn: sqlite3.Connection,
+    project_id: int | None,
+    limit: int | None = None,
+    offset: int = 0,
+    *,
+    since_ms: int | None = None,
+    until_ms: int | None = None,
 ) -> list[SessionRow]:
-    """Recent sessions with their titles, newest first."""
+    """Recent sessions with their titles, newest first; ``since_ms`` / ``until_ms`` keep those
+    started at or after / before those instants."""
     where, params = _scope(project_id, "s.project_id")
+    if since_ms is not None:
+        where, params = where + " AND s.started_at >= ?", (*params, since_ms)
+    if until_ms is not None:
+        where, params = where + " AND s.started_at < ?", (*params, until_ms)
     rows = conn.execute(
         "SELECT s.id, s.host_session_id, s.title, s.subtitle, s.status, s.started_at, "
         "s.ended_at, p.name AS project, "

@@ -257,7 +257,7 @@ def header_damage(path: Path | str) -> str | None:
     finally:
         os.close(fd)
     if size == 0:
-        return None
+        return _empty_file_damage(os.fspath(path))
     if len(header) < 100 or not header.startswith(_MAGIC):
         return "its header is not SQLite's"
     page_size = int.from_bytes(header[16:18], "big")
@@ -267,6 +267,20 @@ def header_damage(path: Path | str) -> str | None:
     pages = int.from_bytes(header[28:32], "big")
     if size % page_size or (header[24:28] == header[92:96] and pages * page_size > size):
         return f"the file is cut short: {size:,} bytes of {pages * page_size:,}"
+    return None
+
+
+def _empty_file_damage(db_file: str) -> str | None:
+    """An empty file is a new database, unless a backup or journaled rows show it held history
+    (a file cut to zero bytes): then it is damage, or every session would vanish without a word.
+    Runs only for an empty file, so the hook path pays nothing more."""
+    folder = os.path.join(os.path.dirname(db_file) or ".", "backups")
+    for name in ("conkeeper-backup.db", "journal.jsonl", "journal.prev.jsonl"):
+        try:
+            if os.stat(os.path.join(folder, name)).st_size > 0:
+                return "the file is empty (cut to zero bytes)"
+        except OSError:
+            continue
     return None
 
 

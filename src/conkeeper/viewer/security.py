@@ -8,7 +8,9 @@ request through only when:
   own host name and is refused);
 * it carries the session cookie, which the browser gets once by opening the URL the command
   printed (``?token=…``), as an ``HttpOnly; SameSite=Strict`` cookie, after which the token is
-  dropped from the address bar by a redirect;
+  dropped from the address bar by a redirect. The token works **once**: a second use (a link
+  copied from shell history, a proxy log or another user's screen) gets a page saying the link
+  was used and how to get a fresh one (``conkeeper viewer`` again), never a session;
 * for a state-changing request, it is a ``POST`` with the CSRF token of the page that made it.
 
 No CORS header is ever sent, and every response says ``no-store`` and forbids framing, so the
@@ -33,6 +35,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 COOKIE_NAME = "conkeeper_viewer"
 CSRF_FIELD = "csrf"
 SAFE_METHODS = frozenset({"GET", "HEAD"})
+LINK_USED = (
+    "This viewer link has already been used: each link signs in one browser, once. The browser "
+    "that opened it first stays signed in. To open the viewer anywhere else, stop this viewer "
+    "(Ctrl+C where it runs) and run 'conkeeper viewer' again: it prints a fresh link."
+)
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (
         b"content-security-policy",
@@ -96,6 +103,7 @@ class Guard:
         self.keys = keys
         self.hosts = hosts
         self.refuse = refuse  # builds an error response (status, sentence)
+        self.token_used = False  # the URL token signs in one browser, once
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Check one HTTP request; refused requests get a plain error page, never the app."""
@@ -127,7 +135,10 @@ class Guard:
         query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
         if "token" in query and scope["method"] == "GET":
             if same(query["token"], self.keys.url_token):
-                return "login"
+                if not self.token_used:
+                    self.token_used = True  # before any await: a second request never also wins
+                    return "login"
+                return 410, LINK_USED
             return 403, "That viewer link is not valid; open the URL 'conkeeper viewer' printed."
         if not same(_cookie(scope, COOKIE_NAME), self.keys.session):
             return 401, "Open the URL that 'conkeeper viewer' printed to sign in to this viewer."

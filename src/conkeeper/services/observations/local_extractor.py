@@ -305,6 +305,12 @@ def _bugfix(
     )
 
 
+def _unresolved_title(kind: str, runner: str) -> str:
+    """``Unresolved test failure: pytest``; a plain command (kind ``run``) is not named twice:
+    ``Unresolved failure: curl -s``."""
+    return f"Unresolved {'' if kind == 'run' else kind + ' '}failure: {runner}"
+
+
 def _unresolved(failure: _Failure, prompt: str) -> Observation:
     runner = failure.command.key.split(":", 1)[-1]
     facts = [
@@ -315,7 +321,7 @@ def _unresolved(failure: _Failure, prompt: str) -> Observation:
         facts.append(f"Edits attempted after the failure: {', '.join(unique(failure.edits)[:6])}")
     return Observation(
         type="discovery",
-        title=f"Unresolved {failure.command.kind} failure: {_short_command(runner, 30)}",
+        title=_unresolved_title(failure.command.kind, _short_command(runner, 30)),
         subtitle=f"{_error_line(failure.event)} — still failing at the end of the session",
         facts=facts,
         narrative=f'While working on "{_excerpt(prompt)}", ' + "; ".join(facts) + ".",
@@ -367,7 +373,7 @@ def _moves(turn: Turn) -> Observation | None:
     return Observation(
         type="refactor",
         title=title,
-        subtitle=f"Reorganised files for: {_excerpt(turn.prompt or '', 18)}",
+        subtitle=f"Moved {plural(len(pairs), 'file')}: " + ", ".join(facts[:2]),
         facts=facts,
         narrative=f'For "{_excerpt(turn.prompt or "")}": ' + "; ".join(facts) + ".",
         concepts=["refactoring", *_concepts([d for _, d in pairs])][:5],
@@ -436,13 +442,14 @@ def _edit_group(group: list[str], turn: Turn, scan: _SessionScan) -> Observation
     if changed:
         facts.append(f"Edited {_listing(changed)}")
     facts.append(f"Request: {_excerpt(prompt, 20)}" if prompt else "Request text was not captured")
-    summary = ("Created " + _names(created) if created else "") + (
-        (" and " if created and changed else "") + ("changed " + _names(changed) if changed else "")
+    summary = ("Created " + _listing(created, 3) if created else "") + (
+        (" and " if created and changed else "")
+        + ("edited " + _listing(changed, 3) if changed else "")
     )
     return Observation(
         type=kind,
         title=_title(verb, group),
-        subtitle=f"{summary[:1].upper()}{summary[1:]} for: {_excerpt(prompt, 14)}",
+        subtitle=f"{summary[:1].upper()}{summary[1:]}",
         facts=facts,
         narrative=f'Prompt {turn.prompt_number} ("{_excerpt(prompt, 40)}") '
         + "; ".join(f[0].lower() + f[1:] for f in facts[:-1])
@@ -453,9 +460,23 @@ def _edit_group(group: list[str], turn: Turn, scan: _SessionScan) -> Observation
     )
 
 
-def _explored(reads: int, searches: int) -> str:
-    parts = [f"{reads} files read" if reads else "", f"{searches} searches" if searches else ""]
-    return "Explored " + " and ".join(p for p in parts if p)
+def plural(count: int, one: str, many: str = "") -> str:
+    """``1 file``, ``2 files``, ``1 search``, ``3 searches``: a count a person would write."""
+    if count == 1:
+        return f"1 {one}"
+    return f"{count} {many or (one + 'es' if one.endswith(('s', 'sh', 'ch', 'x')) else one + 's')}"
+
+
+def _explored(reads: int, searches: int, edited: Sequence[str] = ()) -> str:
+    """``Ran 1 search and read 2 files before editing token.py`` (no prompt text: the request
+    is in the facts and the narrative, quoted, never in a title line)."""
+    parts = [
+        f"ran {plural(searches, 'search')}" if searches else "",
+        f"read {plural(reads, 'file')}" if reads else "",
+    ]
+    done = " and ".join(p for p in parts if p)
+    text = done[:1].upper() + done[1:]
+    return f"{text} before editing {_names(edited, 2)}" if edited else text
 
 
 def _listing(paths: Sequence[str], limit: int = 6) -> str:
@@ -490,7 +511,7 @@ def _context_for_edits(
     if reads:
         facts.append(f"Read {_listing(reads)} before changing {_names(edited)}")
     if searches:
-        return facts, f"Trace {_short_command(searches[0], 30)} to {_names(edited, 2)}"
+        return facts, f"Trace '{_short_command(searches[0], 30)}' to {_names(edited, 2)}"
     return facts, f"Context for changes to {_names(edited, 2)}"
 
 
@@ -520,7 +541,7 @@ def _discovery(turn: Turn, edited: Sequence[str]) -> Observation | None:
     return Observation(
         type="discovery",
         title=title,
-        subtitle=_explored(len(reads), len(searches)) + f" for: {_excerpt(prompt, 12)}",
+        subtitle=_explored(len(reads), len(searches), edited),
         facts=facts,
         narrative=f'For "{_excerpt(prompt, 40)}": ' + "; ".join(facts) + ".",
         concepts=_concepts(reads, searches, prompt),
@@ -648,7 +669,8 @@ def _request(prompts: Sequence[str]) -> str:
     rest = [_excerpt(p, 12) for p in prompts[1:4]]
     if rest:
         more = f" (+{len(prompts) - 4} more)" if len(prompts) > 4 else ""
-        return f"{first} Follow-ups: " + "; ".join(rest) + more
+        stop = "" if first.endswith((".", "!", "?", "…")) else "."
+        return f"{first}{stop} Follow-ups: " + "; ".join(f'"{r}"' for r in rest) + more
     return first
 
 
@@ -656,7 +678,7 @@ def _investigated(reads: Sequence[str], searches: Sequence[str], runs: Sequence[
     parts = []
     if reads:
         shown = ", ".join(reads[:8]) + (f" and {len(reads) - 8} more" if len(reads) > 8 else "")
-        parts.append(f"Read {len(reads)} files ({shown})")
+        parts.append(f"Read {plural(len(reads), 'file')} ({shown})")
     if searches:
         quoted = ", ".join(f"'{_short_command(s, 50)}'" for s in searches[:5])
         parts.append(f"searched for {quoted}")

@@ -31,6 +31,7 @@ from conkeeper.storage.record_query import (
     PROMPTS,
     SUMMARIES,
     RecordTable,
+    listed_records,
     ranked_records,
 )
 from conkeeper.storage.store import find_project
@@ -48,6 +49,18 @@ def _ranked(
     """``(row, score)`` for rows of ``spec`` matching the query within the request's project
     and ``--since``, best first, at most ``ctx.fetch``; ``score`` is higher-is-better."""
     project_id, project_ids = _project_scope(ctx)
+    if ctx.plan.listing:  # labels and no words: every row with them, newest first
+        rows = listed_records(
+            ctx.conn,
+            spec,
+            fetch=ctx.fetch,
+            project_id=project_id,
+            since_ms=ctx.request.since_ms,
+            types=types,
+            concepts=concepts,
+            project_ids=project_ids,
+        )
+        return [(row, 0.0) for row in rows]
     return ranked_records(
         ctx.conn,
         spec,

@@ -58,9 +58,10 @@ import time
 from collections import namedtuple
 from collections.abc import Iterable, Sequence
 
+from conkeeper.domain.messages import clean_message
 from conkeeper.domain.paths import locate_project, memory_folder_of
 from conkeeper.domain.records import FrozenRecord, Record
-from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match
+from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match, label_listing
 from conkeeper.storage import index_query
 from conkeeper.storage.driver import sqlite3
 from conkeeper.storage.index import (
@@ -90,6 +91,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a search about 4 ms of start-up; annotations only need it here
     from pathlib import Path
     from typing import NamedTuple, Protocol
+
+    from conkeeper.storage.index_scan import Progress
 
     class SearchSource(Protocol):
         """A kind of thing search can find. ``names`` are the source names it answers for."""
@@ -588,6 +591,8 @@ class MemoryFileSource:
         start = int(row["line_start"])
         texts = body.split("\n")
         matched = sorted(covers) if covers else _matching_lines(texts, ctx.plan.needles)
+        if ctx.plan.listing:
+            matched = _labelled_lines(texts, spans, start, ctx.request)
         if ctx.request.categories or ctx.request.tags:  # keep lines the labels qualify
             matched = [i for i in matched if _line_labels_ok(spans, start + i, ctx.request)]
             if not matched:
@@ -679,6 +684,30 @@ def _with_context(
                 shown.add(j)
                 out.append(HitLine(start + j, _display_line(texts[j]), False))
     return out
+
+
+def _labelled_lines(
+    texts: list[str], spans: list[Span], start: int, req: SearchRequest
+) -> list[int]:
+    """For a listing (labels, no words): the first line of each entry of this section that
+    carries every wanted label (0-based, blank lines skipped); a bullet inside a listed
+    section is part of it, not listed again."""
+    qualifying = sorted(
+        (int(s[0]), int(s[1]))
+        for s in spans
+        if start <= int(s[0]) < start + len(texts) and _line_labels_ok(spans, int(s[0]), req)
+    )
+    out: list[int] = []
+    covered = -1
+    for first, last in qualifying:
+        if first <= covered:
+            continue
+        covered = max(covered, last)
+        i = first - start
+        while i < len(texts) - 1 and not texts[i].strip():
+            i += 1
+        out.append(i)
+    return sorted(set(out))
 
 
 def _display_line(text: str) -> str:
@@ -773,45 +802,52 @@ def _resolved(folder: str) -> str:
 
 
 def _refresh(
-    conn: sqlite3.Connection, roots: list[IndexRoot]
+    conn: sqlite3.Connection, roots: list[IndexRoot], progress: Progress | None = None
 ) -> tuple[dict[int, IndexRoot], RefreshStats]:
     total = RefreshStats()
     by_id: dict[int, IndexRoot] = {}
     for root in roots:
-        stats = refresh_root(conn, root)
+        stats = refresh_root(conn, root, progress=progress)
         total.add(stats)
         by_id[stats.root_id] = root
     return by_id, total
 
 
-def search(request: SearchRequest, store: IndexStore | None = None) -> SearchResponse:
+def search(
+    request: SearchRequest, store: IndexStore | None = None, progress: Progress | None = None
+) -> SearchResponse:
     """Run ``request`` against fresh data and return ranked hits (never a stale result).
+    ``progress(done, total)`` hears how re-indexing changed files goes (a front door may draw
+    it; services never print).
 
     Raises :class:`SearchError` for an empty query or a database that cannot be used even in
     memory; everything else (odd characters, huge queries, a damaged or locked database) is
     handled, with notices in the response.
     """
-    if not request.query or not request.query.replace("\x00", "").strip():
+    if request.query and request.query.replace("\x00", "").strip():
+        plan = build_match(request.query)
+    elif request.categories or request.tags:  # no words: list every entry with the labels
+        plan = label_listing((*request.categories, *request.tags))
+    else:
         raise SearchError("the query is empty; give a word or phrase to search for")
-    plan = build_match(request.query)
     own = store is None
     try:
         active = store or open_index_store(fallback=True)
     except (StoreError, sqlite3.DatabaseError, OSError) as exc:
         raise SearchError(str(exc)) from None
     try:
-        return _search_with_recovery(active, request, plan)
+        return _search_with_recovery(active, request, plan, progress)
     finally:
         if own:
             active.conn.close()
 
 
 def _search_with_recovery(
-    store: IndexStore, request: SearchRequest, plan: QueryPlan
+    store: IndexStore, request: SearchRequest, plan: QueryPlan, progress: Progress | None = None
 ) -> SearchResponse:
     """Run once; on a damaged database rebuild it, on a locked or read-only one go in-memory."""
     try:
-        return _run(store, request, plan)
+        return _run(store, request, plan, progress)
     except sqlite3.DatabaseError as exc:
         if store.ephemeral:
             raise SearchError(describe_error(store.path, exc)) from None
@@ -828,19 +864,24 @@ def _search_with_recovery(
     except (StoreError, sqlite3.DatabaseError, OSError) as exc:
         raise SearchError(str(exc)) from None
     try:
-        return _run(fresh, request, plan)
+        return _run(fresh, request, plan, progress)
     except sqlite3.DatabaseError as exc:
         raise SearchError(describe_error(fresh.path, exc)) from None
     finally:
         fresh.conn.close()
 
 
-def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchResponse:
+def _run(
+    store: IndexStore, request: SearchRequest, plan: QueryPlan, progress: Progress | None = None
+) -> SearchResponse:
     _load_extra_sources(request)
-    roots, refreshed = _refresh(store.conn, _roots(store.conn, request))
-    response = SearchResponse(
-        request.query,
-        scope_description(request),
+    roots, refreshed = _refresh(store.conn, _roots(store.conn, request), progress)
+    listed = " ".join(
+        [*(f"--category {c}" for c in request.categories), *(f"--tag {t}" for t in request.tags)]
+    )
+    response = SearchResponse(  # echoed back: the query and filters pass privacy whole first
+        clean_message(listed if plan.listing else request.query),
+        clean_message(scope_description(request)),
         [],
         list(store.notices),
         refreshed,
@@ -856,6 +897,10 @@ def _run(store: IndexStore, request: SearchRequest, plan: QueryPlan) -> SearchRe
     fetch *= 3 if request.categories or request.tags else 1
     ctx = SearchContext(store.conn, plan, request, roots, int(time.time() * 1000), fetch)
     hits = _gather(ctx)
+    if plan.listing:  # every labelled entry, in file and line order (records newest first)
+        hits.sort(key=lambda h: (1, "", -h.time_ms) if h.is_record else (0, h.path, h.line))
+        response.hits = hits[:limit]
+        return response
     if _wants_fallback(plan, hits, limit):
         ctx = ctx.replace(plan=plan.replace(match=plan.any_match), _weights=ctx.weights())
         seen = {_hit_key(h) for h in hits}
@@ -1028,8 +1073,64 @@ def _record_block(hit: SearchHit) -> list[str]:
     return [f"### {hit.label or hit.ref}", f"**{where}:** {hit.snippet}" if where else hit.snippet]
 
 
+Block = tuple[tuple[str, ...], tuple[str, ...], list[str]]  # categories, tags, printed lines
+
+
+def file_blocks(hits: Sequence[SearchHit]) -> list[Block]:
+    """The hits of one file as blocks a reader takes in at a glance: each block is a run of
+    adjacent lines (a match with its context, or neighbouring matches) in line order, with the
+    categories and tags of the entries it shows; blocks come in rank order (the block holding
+    the best-ranked matching line first). A hit without lines is a block of its own."""
+    shown: dict[int, HitLine] = {}
+    rank: dict[int, tuple[int, int]] = {}  # line -> (hit rank, line rank within the hit)
+    owner: dict[int, int] = {}
+    loose: list[tuple[tuple[int, int], int]] = []
+    for n, hit in enumerate(hits):
+        if not hit.lines:
+            loose.append(((n, 0), n))
+        for k, ln in enumerate(hit.lines):
+            if ln.line not in shown or (ln.match and not shown[ln.line].match):
+                shown[ln.line] = ln
+                owner.setdefault(ln.line, n)
+            if ln.match:
+                rank[ln.line] = min(rank.get(ln.line, (n, k)), (n, k))
+    runs: list[list[int]] = []
+    for line in sorted(shown):
+        if runs and line == runs[-1][-1] + 1:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    ordered: list[tuple[tuple[int, int], list[int], int]] = []
+    for run in runs:
+        best = min((rank[x] for x in run if x in rank), default=(owner[run[0]], len(shown)))
+        ordered.append((best, run, -1))
+    ordered.extend((key, [], n) for key, n in loose)
+    ordered.sort(key=lambda item: item[0])
+    blocks = []
+    for _key, run, lone in ordered:
+        members = sorted({owner[x] for x in run} | ({lone} if lone >= 0 else set()))
+        cats = tuple(dict.fromkeys(c for m in members for c in hits[m].categories))
+        tags = tuple(dict.fromkeys(t for m in members for t in hits[m].tags))
+        if lone >= 0:
+            text = [f"**{hits[lone].ref or hits[lone].heading}:** {hits[lone].snippet}"]
+        else:
+            text = [format_line(shown[x]) for x in run]
+        blocks.append((cats, tags, text))
+    return blocks
+
+
+def format_line(line: HitLine) -> str:
+    """A shown line: ``**Line N:** text`` for a match (the seed's form), ``  Line N: text``
+    (indented, not bold) for a line of context, so the two never look alike."""
+    if line.match:
+        return f"**Line {line.line}:** {line.text}"
+    return f"  Line {line.line}: {line.text}"
+
+
 def format_markdown(response: SearchResponse) -> str:
-    """The seed's agent-optimised layout (results grouped by file, closing count line); records
+    """The seed's agent-optimised layout (results grouped by file, ``**Line N:**``, category
+    tags, closing count line): inside a file, blocks of adjacent lines in line order, ranked
+    (:func:`file_blocks`), context lines marked apart (:func:`format_line`); records
     (observations, summaries, prompts) get a labelled block each."""
     query = echo_query(response.query)
     window = f"\n({response.window})\n" if response.window else ""
@@ -1043,13 +1144,12 @@ def format_markdown(response: SearchResponse) -> str:
             out.append("")
             continue
         out.append(f"### {path}")
-        for hit in hits:
-            out.extend(f"<!-- @category: {c} -->" for c in hit.categories)
-            out.extend(f"<!-- @tag: {t} -->" for t in hit.tags)
-            if hit.lines:
-                out.extend(f"**Line {ln.line}:** {ln.text}" for ln in hit.lines)
-            else:
-                out.append(f"**{hit.ref or hit.heading}:** {hit.snippet}")
+        for n, (cats, tags, lines) in enumerate(file_blocks(hits)):
+            if n:
+                out.append("")  # blocks apart: lines not adjacent in the file never run together
+            out.extend(f"<!-- @category: {c} -->" for c in cats)
+            out.extend(f"<!-- @tag: {t} -->" for t in tags)
+            out.extend(lines)
         out.append("")
     out.append("---")
     out.append(count_line(response))

@@ -182,13 +182,14 @@ class QueryPlan(FrozenRecord):
     highlighter has nothing to mark (a stem, identifier part or category matched).
     """
 
-    __slots__ = ("dropped", "match", "needles", "terms", "text", "truncated")
+    __slots__ = ("dropped", "labels", "match", "needles", "terms", "text", "truncated")
     text: str
     match: str
     needles: tuple[str, ...]
     truncated: bool
     terms: tuple[str, ...]
     dropped: tuple[str, ...]  # stopwords left out of the query
+    labels: tuple[str, ...]  # a listing (no words): the categories and tags every entry carries
 
     def __init__(
         self,
@@ -198,9 +199,15 @@ class QueryPlan(FrozenRecord):
         truncated: bool = False,
         terms: tuple[str, ...] = (),
         dropped: tuple[str, ...] = (),
+        labels: tuple[str, ...] = (),
     ) -> None:
         self._set(text=text, match=match, needles=needles, truncated=truncated)
-        self._set(terms=terms, dropped=dropped)
+        self._set(terms=terms, dropped=dropped, labels=labels)
+
+    @property
+    def listing(self) -> bool:
+        """True for :func:`label_listing`: every entry with the labels, no words to match."""
+        return bool(self.labels)
 
     @property
     def empty(self) -> bool:
@@ -257,6 +264,14 @@ def _is_stopword(token: str, phrase: bool) -> bool:
         return False
     found = words(token.replace("'", ""))  # "didn't" is one word: "didnt"
     return len(found) == 1 and found[0].lower() in STOPWORDS
+
+
+def label_listing(labels: tuple[str, ...]) -> QueryPlan:
+    """The plan of ``search --category NAME`` with no words: every memory-file entry carrying
+    each of ``labels`` (the index puts an entry's categories and tags in its ``terms``
+    column, so the match names that column only)."""
+    match = " AND ".join(f"terms : {_quote(name.lower())}" for name in labels)
+    return QueryPlan("", match, (), labels=tuple(labels))
 
 
 def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:

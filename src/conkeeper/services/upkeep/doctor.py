@@ -208,7 +208,7 @@ def memory_file_problems(root: Path, injected: frozenset[str] = frozenset()) -> 
         try:
             size = path.stat().st_size
         except OSError:
-            continue  # gone since the walk, or a broken link
+            size = 0  # gone since the walk (passed over below), or a broken link (named below)
         if rel in injected and MAX_FILE_BYTES < size <= MAX_MEMORY_FILE_BYTES:
             problems.append(
                 f"{path}: {size} bytes is over SessionStart's {MAX_FILE_BYTES}-byte limit; "

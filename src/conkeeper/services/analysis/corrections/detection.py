@@ -35,11 +35,20 @@ from conkeeper.services.analysis.corrections.rules import (
     SELF_BLAME,
     _Rule,
 )
+from conkeeper.services.analysis.corrections.structure import (
+    FRICTION_SHAPES,
+    Shape,
+    adjust,
+    fix_typos,
+    model_vetoed,
+    structural_match,
+)
 
 THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
 IGNORE_FILE = ".correction-ignore"
 MAX_SCAN_CHARS = 20000
 MAX_IGNORE_PATTERNS = 500
+ADJUST_FLOOR = 0.27  # +0.12 from the prompt's structure cannot lift a lower score to `high`
 RULE_LABEL_FLOOR = 0.4  # a rule this close names the label of a prompt the model flags
 
 
@@ -155,7 +164,15 @@ def strip_noise(text: str) -> str:
         prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
     if "'" in prose:
         prose = _SINGLE_QUOTED.sub("QUOTED", prose)
+    prose = fix_typos(prose)
+    if "-" in prose and any(w in prose.lower() for w in _HYPHEN_CUES):
+        prose = _HYPHENATED.sub(r"\1_", prose)
     return neutralize(prose)
+
+
+_HYPHEN_CUES = ("wrong-", "stop-", "no-", "not-", "undo-", "again-", "revert-", "still-")
+# "wrong-way driver", "no-op", "stop-gap": a compound noun, not a correction word
+_HYPHENATED = LazyPattern(r"\b(wrong|stop|no|not|undo|again|revert|still)-(?=[a-z])", re.IGNORECASE)
 
 
 def _shouted_token(line: str) -> bool:
@@ -363,14 +380,19 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     level = level if level in THRESHOLDS else "low"
     prose = strip_noise(text or "")
     found = sentences(prose)
-    best, bonus = _rule_match(found)
+    shape = Shape(prose, found)
+    best, bonus = _rule_match(found, shape)
+    structural, shape_name, span = structural_match(_join_bare_no(found), shape)
+    if structural > best.confidence:
+        label = FRICTION if shape_name in FRICTION_SHAPES else CORRECTION
+        best, bonus = Detection(label, structural, shape_name, span), 0.0
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         return Detection(
             best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
         )
     if model:
         flagged = _model_match(text or "", prose, best, level)
-        if flagged is not None:
+        if flagged is not None and not model_vetoed(prose, shape):
             return flagged
     return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
 
@@ -414,7 +436,7 @@ def _context_penalty(rule: _Rule, parts: list[str], index: int, before: str) -> 
     return 0.35
 
 
-def _rule_match(found: list[str]) -> tuple[Detection, float]:
+def _rule_match(found: list[str], shape: Shape) -> tuple[Detection, float]:
     """The best-scoring rule match over a prompt's sentences (head, and the tail of a long
     one) and the bonus it earns when other rules of its label agree."""
     closing = {len(found) - 1, len(found) - 2}
@@ -435,7 +457,12 @@ def _rule_match(found: list[str]) -> tuple[Detection, float]:
             if match is None:
                 continue
             score = _score(rule, sentence, match.start(), index, total, index in closing)
-            score -= _context_penalty(rule, parts, index, sentence[: match.start()])
+            context = _context_penalty(rule, parts, index, sentence[: match.start()])
+            score -= context
+            if score > ADJUST_FLOOR:  # nothing below it can reach a threshold either way
+                score += adjust(
+                    rule.name, rule.label, rule.confidence, sentence, shape, context > 0
+                )
             if score >= 0.6 and rule.name not in seen:
                 seen.add(rule.name)
                 support[rule.label] = support.get(rule.label, 0) + 1

@@ -215,12 +215,12 @@ def _as_known(item: RetroItem) -> KnownItem:
 
 
 def _read_retro(path: Path, date: str) -> Retro:
-    from conkeeper.domain.textio import MemoryFileError, read_text
+    from conkeeper.domain.textio import MemoryFileError, read_text_lenient
 
     if not path.exists():
         return Retro(date)
-    try:
-        retro = parse(read_text(path))
+    try:  # read only: edits go through the write path on the bytes, kept as they are
+        retro = parse(read_text_lenient(path)[0])
     except (MemoryFileError, OSError) as exc:
         raise ReflectError(str(exc)) from None
     retro.date = retro.date or date
@@ -242,7 +242,7 @@ def _edit_retro(memory_dir: Path, path: Path, change: object, command: str) -> N
 
 
 def _find_pending(memory_dir: Path, number: int, date: str | None) -> tuple[Path, Retro]:
-    from conkeeper.domain.textio import MemoryFileError, read_text
+    from conkeeper.domain.textio import MemoryFileError, read_text_lenient
 
     if date:
         candidates = [retro_path(memory_dir, date)]
@@ -250,8 +250,8 @@ def _find_pending(memory_dir: Path, number: int, date: str | None) -> tuple[Path
         candidates = sorted((memory_dir / "sessions").glob("*-retro.md"), reverse=True)
     for path in candidates:
         try:
-            retro = parse(read_text(path))
-        except (MemoryFileError, OSError):
+            retro = parse(read_text_lenient(path)[0])  # a byte that is not UTF-8 is no reason
+        except (MemoryFileError, OSError):  # to lose the whole retro; edits keep the bytes
             continue
         item = retro.item(number)
         if item is not None:

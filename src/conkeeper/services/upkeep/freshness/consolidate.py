@@ -310,9 +310,19 @@ def plan(root: Path, memory_dir: Path, *, dated: bool = True) -> Plan:
 
 
 def _preview(text: str, removals: list[Removal]) -> str:
-    """``text`` as the merges would leave it (the same edit as :func:`apply`, on text)."""
-    data = text.encode("utf-8", "surrogateescape")
-    return _remove_entries(removals)(data).decode("utf-8", "surrogateescape")
+    """``text`` as the merges would leave it (the same edit as :func:`apply`, on text).
+
+    ``text`` was read with bytes that are not UTF-8 replaced (and a BOM dropped), so the
+    removals' line bytes are read the same way before they are looked for in it."""
+    shown = [
+        Removal(r.path, r.where, r.line, tuple(_as_read(line) for line in r.lines))
+        for r in removals
+    ]
+    return _remove_entries(shown)(text.encode("utf-8")).decode("utf-8")
+
+
+def _as_read(line: bytes) -> bytes:
+    return line.decode("utf-8", "replace").removeprefix("\ufeff").encode("utf-8")
 
 
 # --------------------------------------------------------------------------- writing

@@ -149,7 +149,7 @@ class _Tree(Record):
 def _read_code(root: Path, rel: str) -> str:
     path = root / rel
     try:
-        if path.is_dir():
+        if not path.is_file():  # a folder, or a FIFO that would block the read forever
             return ""
         with open(path, "rb") as handle:
             return handle.read(MAX_CODE_BYTES).decode("utf-8", errors="replace")
@@ -748,6 +748,8 @@ def _relative(path: Path, root: Path) -> str:
 def _read_memory(path: Path) -> tuple[float, str | None]:
     """A memory file's mtime and text (``None`` when it cannot be read or is too large)."""
     try:
+        if not path.is_file():  # a FIFO would block the read (and doctor) forever
+            return time.time(), None
         with open(path, "rb") as handle:
             stat = os.fstat(handle.fileno())
             if stat.st_size > MAX_MEMORY_BYTES:

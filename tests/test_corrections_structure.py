@@ -1,0 +1,159 @@
+"""The detector reads who a negation is aimed at (:mod:`...corrections.structure`): the agent's
+last move (a correction) or a new task's spec, a question, the user's own action, approval or
+an answer (not one). Each mechanism is pinned through :func:`detect`, one through the real
+UserPromptSubmit hook."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import cli_env
+from conkeeper.domain.corrections_queue import parse_queue
+from conkeeper.services.analysis.corrections import detect
+from conkeeper.services.analysis.corrections.structure import fix_typos
+
+LEVELS = ("low", "medium")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_prohibition_aimed_at_what_the_agent_did_is_a_correction(level: str) -> None:
+    found = detect("you added a retry loop there; don't retry on 4xx responses", level)
+    assert found.label == "correction"
+    # the same prohibition as the spec of a new task is not
+    assert (
+        detect("Write a retry helper for the client. Don't retry on 4xx responses.", level).label
+        is None
+    )
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_short_prohibition_with_what_to_do_instead_is_a_correction(level: str) -> None:
+    found = detect("dont chnage the public api, only the implmentation", level)
+    assert (found.label, found.pattern) == ("correction", "prohibition-contrast")
+    # deferring work ("yet", "for now") is not correcting it
+    assert detect("don't deploy anything yet, just write the plan", level).label is None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_putting_back_what_the_agent_changed_is_a_correction(level: str) -> None:
+    found = detect("leave the retry count alone, you lowered it to 1", level)
+    assert (found.label, found.pattern) == ("correction", "restore-after-you-did")
+    # naming what the agent did and asking for the next step is not
+    assert detect("you added the model; now add a view for it", level).label is None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_terse_contrast_replaces_what_the_agent_produced(level: str) -> None:
+    assert detect("staging not prod", level).label == "correction"
+    for text in ("Remember not to log secrets.", "not sure", "I said hello to the team"):
+        assert detect(text, level).label is None, text
+
+
+def test_one_letter_slips_of_the_keywords_are_read_as_the_words() -> None:
+    assert fix_typos("stpo changing teh fixtures, thats wrng") == (
+        "stop changing the fixtures, thats wrong"
+    )
+    assert fix_typos("top of the post, ask the old ward") == "top of the post, ask the old ward"
+    assert detect("stpo changing the fixtures by hand", "low").label == "correction"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_hyphenated_compounds_are_not_correction_words(level: str) -> None:
+    text = "wrong-way detection is the next feature; start with the data model"
+    assert detect(text, level).label is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "you were right, the bug was in the parser",  # approval
+        "sorry, typo on my side, I meant the orders table",  # the user's own slip
+        "No, the warning is expected on Windows.",  # an answer after "No"
+        "When the cache breaks again someday, clear it first.",  # a future hypothetical
+        "Please add the webhook. Use httpx, not requests, for the call.",  # a new task's spec
+        "For this task use uv, not pip.",  # a constraint stated up front
+        "the nightly build is still slow today, not your fault",  # absolution
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_look_alikes_not_aimed_at_the_agent_are_not_flagged(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def test_a_complaint_aimed_at_the_agents_work_is_raised_to_low() -> None:
+    aimed = detect("the parser you rewrote now fails on empty lines", "low")
+    assert aimed.label == "friction"
+    assert detect("the parser fails on empty lines", "low").label is None
+
+
+def _prompt(project: Path, text: str) -> subprocess.CompletedProcess[bytes]:
+    payload = {
+        "session_id": "structure-1",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": text,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
+        input=json.dumps(payload).encode(),
+        env=cli_env(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_hook_queues_an_aimed_prohibition_and_not_a_new_tasks_spec(project: Path) -> None:
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    spec = "Write a retry helper for the client. Don't retry on 4xx responses."
+    assert _prompt(project, spec).returncode == 0
+    assert not queue_file.exists()
+    aimed = "you added a retry loop there; don't retry on 4xx responses"
+    assert _prompt(project, aimed).returncode == 0
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert item.label == "correction"
+    assert "don't retry on 4xx" in item.text
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "shape"),
+    [
+        ("We went over this, config lives in settings.toml.", "correction", "reminder"),
+        ("I SAID MAIN.", "correction", "reminder"),
+        ("the importer you rewrote fails on empty files", "friction", "went-bad-after-you"),
+        ("we don't use tabs in YAML files here", "correction", "house-convention"),
+        ("what are you even doing", "friction", "fed-up"),
+        ("next time run the linter before you commit", "correction", "next-time"),
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_shapes_without_a_negation_are_read(text: str, label: str, shape: str, level: str) -> None:
+    found = detect(text, level)
+    assert (found.label, found.pattern) == (label, shape)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I said I'd review it tomorrow, so just push the branch.",  # "I said" about a plan
+        "Add a parser; the importer fails on empty files.",  # a bad result, not the agent's
+        "is it even possible to stream this?",  # "even" in a real question
+        "Nope, the deprecation warning is expected on 3.13, you can leave it.",  # an answer
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_their_look_alikes_are_not(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def test_the_typo_literal_is_what_the_keywords_generate() -> None:
+    from conkeeper.services.analysis.corrections.structure import typo_table, typos
+
+    assert typo_table() == typos()
