@@ -19,6 +19,13 @@ Metrics, per LoCoMo category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-h
 * ``all@10``: every gold turn is among them;
 * ``session any@5``: a gold turn's session file is among the first 5 files listed.
 
+``--team`` measures the team store instead: each conversation's turns are pushed as team records
+(uid = conversation and dia id, the turn line as title) into a throwaway local PostgreSQL
+through a real
+``conkeeper server`` (the cluster and server of ``bench/team_bench.py``), and every question is
+asked through the client call ``conkeeper search --team`` makes; the hits' uids are the ranked
+lines. Compare its any@10 with the local run's on conversations 0–4.
+
 Conversations 0–4 are the tuning set; 5–9 the held-out set (report them apart, never tune on
 them). Results go to ``bench/results/locomo_bench.json``.
 
@@ -30,6 +37,7 @@ Run: ``python bench/locomo_bench.py PATH/locomo10.json [--convs 0-4] [--cli] [--
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -191,6 +199,57 @@ def run_cli(project: Path, question: str, limit: int, env: dict[str, str]) -> di
     return json.loads(proc.stdout)
 
 
+class TeamStore:
+    """A throwaway PostgreSQL and ``conkeeper server`` holding the conversations as team
+    records (``--team``)."""
+
+    def __enter__(self) -> TeamStore:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import team_bench
+
+        self.cluster = team_bench.Cluster(None).__enter__()
+        url = self.cluster.url or ""
+        team_bench._cli("server", "init", "--database", url)
+        raw = team_bench._cli(
+            "server", "token", "--database", url, "--user", "bench", "--team", "t", "--json"
+        )
+        self.server = team_bench.Server(url)
+        from conkeeper.services.team.credentials import TeamCredentials
+
+        self.creds = TeamCredentials(self.server.url, json.loads(raw)["token"], "bench")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.stop()
+        self.cluster.__exit__()
+
+    def push(self, n: int, sample: dict) -> None:
+        """Every turn of conversation ``n`` as one observation, in batches."""
+        from conkeeper.services.team import client
+
+        rows = [
+            {"uid": f"conv-{n}-{t['dia_id']}", "kind": "observation", "type": "discovery",
+             "title": _turn_line(t)[2:], "subtitle": "", "facts": [], "narrative": "",
+             "concepts": [], "files": [], "created_at": 1_700_000_000_000 + i}
+            for i, t in enumerate(
+                t for key, turns in sample["conversation"].items()
+                if re.fullmatch(r"session_\d+", key) and isinstance(turns, list)
+                for t in turns
+            )
+        ]  # fmt: skip
+        for start in range(0, len(rows), 500):
+            client.push(self.creds, f"example.com/locomo/conv-{n}", rows[start : start + 500])
+
+    def search(self, n: int, question: str, limit: int) -> dict:
+        """The team hits as ranked lines (what ``conkeeper search --team`` asks the server)."""
+        from conkeeper.services.team import client
+
+        hits = client.search(self.creds, f"example.com/locomo/conv-{n}", question, limit)
+        uids = [str(h.get("uid", "")).rsplit("-", 1)[-1] for h in hits]  # uids are per team
+        lines = [{"match": True, "text": f"[{uid}]"} for uid in uids]
+        return {"results": [{"path": "", "lines": lines}]}
+
+
 def _turn_texts(sample: dict) -> dict[str, str]:
     """Dia id -> the turn's line as written, for the ``--errors`` listing."""
     out: dict[str, str] = {}
@@ -213,7 +272,13 @@ def _print_error(qa: dict, gold: list[str], lines: list[str], turns: dict[str, s
 
 
 def evaluate(
-    data: list[dict], convs: list[int], limit: int, cli: bool, work: Path, errors: str = ""
+    data: list[dict],
+    convs: list[int],
+    limit: int,
+    cli: bool,
+    work: Path,
+    errors: str = "",
+    team: TeamStore | None = None,
 ) -> dict:
     """Run every question of ``convs``; returns per-category and overall scores. ``errors``
     names categories (or ``all``) whose missed questions are printed: for tuning only."""
@@ -228,13 +293,17 @@ def evaluate(
         sample = data[n]
         project = work / f"conv-{n}"
         write_conversation(sample, project)
+        if team is not None:
+            team.push(n, sample)
         turns = _turn_texts(sample) if errors else {}
         for qa in sample["qa"]:
             gold = _gold(qa)
             if not gold:
                 continue
             started, started_cpu = time.perf_counter(), time.process_time()
-            if cli:
+            if team is not None:
+                payload = team.search(n, qa["question"], limit)
+            elif cli:
                 payload = run_cli(project, qa["question"], limit, env)
             else:
                 payload = run_inproc(project, qa["question"], limit)
@@ -298,6 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--convs", help="only these conversations (e.g. 0-4); default: both sets")
     parser.add_argument("--limit", type=int, default=10)
     parser.add_argument("--cli", action="store_true", help="run every question as a process")
+    parser.add_argument("--team", action="store_true", help="search the team store (PostgreSQL)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument(
         "--errors",
@@ -320,12 +390,16 @@ def main(argv: list[str] | None = None) -> int:
             if args.convs
             else {"tuning 0-4": [0, 1, 2, 3, 4], "held-out 5-9": [5, 6, 7, 8, 9]}
         )
-    report: dict[str, object] = {"mode": "cli" if args.cli else "in-process", "limit": args.limit}
-    with tempfile.TemporaryDirectory(prefix="ck-locomo-") as tmp:
+    mode = "team" if args.team else "cli" if args.cli else "in-process"
+    report: dict[str, object] = {"mode": mode, "limit": args.limit}
+    if args.team and args.out == RESULTS:
+        args.out = RESULTS.with_name("locomo_bench_team.json")
+    with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory(prefix="ck-locomo-") as tmp:
+        team = stack.enter_context(TeamStore()) if args.team else None
         for name, convs in sets.items():
             convs = [c for c in convs if c < len(data)]
             table = evaluate(
-                data, convs, args.limit, args.cli, Path(tmp) / name.split()[0], args.errors
+                data, convs, args.limit, args.cli, Path(tmp) / name.split()[0], args.errors, team
             )
             print_table(f"{name} ({report['mode']})", table)
             report[name] = table

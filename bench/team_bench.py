@@ -16,6 +16,14 @@ started with pytest-postgresql's executor (as the ``postgres`` user when run as 
 ``conkeeper server`` in a subprocess. Observations are generated text over a Zipf-like
 vocabulary of 4,000 words (titles, subtitles, facts and narratives of realistic lengths).
 
+Figures measured on 2026-11-26 (branch ck/teamperf; load average 2.8-5.7 from other work on the
+2 cores, so these are pessimistic): push 3,400-3,900 obs/s at 50-100k (was 2,300; target
+5,000 not met on the loaded machine); search at 100,000 observations, 20 clients, 2 workers:
+p50 129 ms, p95 253 ms (targets not met; 1,000,000 not measured: push too slow for the time
+left), one client alone p50 9.9 ms (was 19.8); hook CPU team_sync on - off +14.9 ms median
+(off 158 ms, on 173 ms, 40 runs each, load ~5; target 1 ms not met). LoCoMo conversations
+0-4 (``bench/locomo_bench.py --team``): team any@10 0.692 vs local 0.839 (82%; target 95%).
+
 Run: ``python bench/team_bench.py [--observations 1000000] [--queries 100] [--hook-runs 40]``;
 ``--tiny`` is the CI size (20,000 observations, fewer queries and hook runs). Needs the
 ``server`` extra and PostgreSQL; writes bench/results/team_bench.json.

@@ -158,3 +158,69 @@ def test_search_ranks_by_weighted_fields_and_falls_back_to_or(database_url: str)
         assert team_pg.search_records(conn, (999,), "p", "refund", 5) == []
         team_pg.upsert_records(conn, grant, "p", [record("in-title", "Refund queue fixed")])
         assert team_pg.count_records(conn, grant.read_team_ids, "p") == 4  # upsert, not insert
+
+
+def test_one_push_carrying_a_uid_twice_stores_its_last_copy(database_url: str) -> None:
+    from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
+
+    def record(uid: str, title: str, facts: tuple[str, ...] = ()) -> TeamRecord:
+        return TeamRecord(uid, "observation", "bugfix", title, "", facts, "", ("c",), ("f",), 1)
+
+    with team_pg.connect(database_url) as conn:
+        team_pg.migrate(conn)
+        team_pg.create_token(conn, "bo", "ops", b"d" * 32)
+        grant = team_pg.token_grant(conn, b"d" * 32)
+        assert grant is not None
+        batch = [record("a", "first draft"), record("b", "tab\tand \\N"), record("a", "final")]
+        assert team_pg.upsert_records(conn, grant, "p", batch) == 3
+        team_pg.upsert_records(conn, grant, "p", batch)  # delivered again: same effect
+        assert team_pg.record_uids(conn, grant.team_id, "p") == ["a", "b"]
+        hits = team_pg.search_records(conn, grant.read_team_ids, "p", "final", 5)
+        assert [h.uid for h in hits] == ["a"]
+        assert team_pg.search_records(conn, grant.read_team_ids, "p", "draft", 5) == []
+        odd = team_pg.search_records(conn, grant.read_team_ids, "p", "tab", 5)
+        assert odd[0].title == "tab\tand \\N"  # COPY escapes carried through
+        team_pg.upsert_records(conn, grant, "p", [record("b", "tab", ('fact "quoted"',))])
+        again = team_pg.search_records(conn, grant.read_team_ids, "p", "tab", 5)
+        assert again[0].facts == ('fact "quoted"',)
+
+
+def test_several_workers_serve_stop_gracefully_and_die_with_a_killed_supervisor(
+    database_url: str,
+) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    from tests.conftest import cli_env
+    from tests.team_support import wait_healthy
+
+    assert run_cli("server", "init", "--database", database_url).returncode == 0
+    token = issue_token(database_url, "wes", "web")
+
+    def start(port: int) -> tuple[subprocess.Popen[str], int]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "conkeeper", "server", "--database", database_url,
+             "--port", str(port), "--workers", "2"],
+            env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "team server at" in line, proc.stderr.read() if proc.stderr else ""
+        port = int(line.rsplit(":", 1)[1])
+        wait_healthy(f"http://127.0.0.1:{port}")
+        return proc, port
+
+    proc, port = start(0)
+    for _ in range(4):  # whichever worker answers, the token is checked
+        assert get(f"http://127.0.0.1:{port}", "/api/v1/whoami", token)[0] == 200
+        assert get(f"http://127.0.0.1:{port}", "/api/v1/whoami", "wrong")[0] == 401
+    proc.kill()  # SIGKILL of the supervisor: its workers go with it, the port is free
+    proc.wait(timeout=30)
+    proc, port = start(port)
+    proc.terminate()  # SIGTERM: graceful, status 0
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    with pytest.raises(OSError):  # nothing listens after the graceful stop
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()

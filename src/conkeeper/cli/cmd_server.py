@@ -29,6 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (serve)")
     parser.add_argument("--port", type=int, default=8765, help="port to listen on (serve)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="serve: worker processes sharing the port (default: the number of cores)",
+    )
     parser.add_argument("--user", help="token: the user's name (created when missing)")
     parser.add_argument("--team", help="token: the team's name (created when missing)")
     parser.add_argument("--revoke", metavar="TOKEN", help="token: revoke this token instead")
@@ -114,8 +120,10 @@ def _serve(database: str, args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port {args.port}: expected a port number from 0 to 65535", 2)
+    if args.workers < 0:
+        raise CliError(f"--workers {args.workers}: expected 0 (one per core) or more", 2)
     try:
-        serve(database, args.host, args.port)
+        serve(database, args.host, args.port, args.workers or (os.cpu_count() or 1))
     except ServerUnavailable as exc:
         raise CliError(str(exc)) from None
     return 0

@@ -34,11 +34,12 @@ def missing_dependency() -> str | None:
     return None
 
 
-def serve(database: str, host: str, port: int) -> None:
-    """Serve until SIGTERM or Ctrl-C (graceful: open requests finish, the pool closes)."""
+def serve(database: str, host: str, port: int, workers: int = 1) -> None:
+    """Serve until SIGTERM or Ctrl-C (graceful: open requests finish, the pool closes), in
+    ``workers`` processes sharing one listening socket."""
     module = missing_dependency()
     if module is not None:
         raise ServerUnavailable(MISSING.format(module=module))
     from conkeeper.server.app import run
 
-    run(database, host, port)
+    run(database, host, port, workers)

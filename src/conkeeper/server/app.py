@@ -19,6 +19,7 @@ Database calls run in worker threads over a psycopg pool.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 from typing import Annotated, Any
@@ -222,14 +223,27 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         return dict(await call(hub.whoami))
 
 
-def run(database: str, host: str, port: int) -> None:
-    """Check the database, bind, serve until SIGTERM/SIGINT, then close the pool."""
+DATABASE_ENV = "CONKEEPER_TEAM_SERVER_DATABASE"  # handed to worker processes (spawned)
+HOST_ENV = "CONKEEPER_TEAM_SERVER_HOST"
+
+
+def run(database: str, host: str, port: int, workers: int = 1) -> None:
+    """Check the database, bind, serve until SIGTERM/SIGINT, then close the pool.
+
+    With ``workers`` > 1, uvicorn's supervisor starts that many processes on the one bound
+    socket (one Python process cannot use more than one core), each with its own pool; on
+    SIGTERM it stops them gracefully and waits for them.
+    """
     try:
         pool = team_pg.open_pool(database)
         with pool.connection() as conn:
             team_pg.require_current(conn)
     except TeamStoreError as exc:
         raise ServerUnavailable(str(exc)) from None
+    if workers > 1:
+        pool.close()
+        _run_workers(database, host, port, workers)
+        return
     previous = signal.signal(signal.SIGTERM, _stop_cleanly)
     try:
         sock = _bind(host, port)
@@ -242,6 +256,54 @@ def run(database: str, host: str, port: int) -> None:
     finally:
         signal.signal(signal.SIGTERM, previous)
         pool.close()
+
+
+def _run_workers(database: str, host: str, port: int, workers: int) -> None:
+    from uvicorn.supervisors.multiprocess import Multiprocess
+
+    sock = _bind(host, port)
+    os.environ[DATABASE_ENV], os.environ[HOST_ENV] = database, host
+    config = uvicorn.Config(
+        "conkeeper.server.app:worker_app",
+        factory=True,
+        workers=workers,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        loop="uvloop" if _loop_options()["use_uvloop"] else "asyncio",
+    )
+    print(f"ConKeeper team server at http://{host}:{sock.getsockname()[1]}", flush=True)
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    finally:
+        sock.close()
+
+
+def worker_app() -> Any:
+    """The app of one worker process (uvicorn's factory), with a pool of its own."""
+    _die_with_supervisor()
+    pool = team_pg.open_pool(os.environ[DATABASE_ENV])
+    return build_app(pool, os.environ.get(HOST_ENV, "127.0.0.1"))
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_supervisor() -> None:
+    """A worker ends with its supervisor even when that is killed with SIGKILL (which gives it
+    no chance to stop its workers): on Linux the kernel sends the worker SIGKILL, so the port
+    is free again for a restart, as with a single process."""
+    import ctypes
+    import multiprocessing
+    import sys
+
+    supervisor = multiprocessing.parent_process()
+    if not sys.platform.startswith("linux") or supervisor is None:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != supervisor.pid:  # the supervisor died before the request was made
+        os._exit(1)
 
 
 def _stop_cleanly(signum: int, frame: object) -> None:

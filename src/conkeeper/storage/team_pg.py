@@ -102,20 +102,41 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
+# A push is copied (``COPY``, one round trip for the whole batch) into a per-connection staging
+# table, then upserted with one ``INSERT ... SELECT``: the tsvector is computed in SQL for the
+# whole batch, a uid sent twice in one batch keeps its last copy (DISTINCT ON), and a record
+# delivered again unchanged (at-least-once delivery) is not rewritten (the WHERE of DO UPDATE).
+_STAGE = """
+CREATE TEMP TABLE IF NOT EXISTS team_push_stage (
+    seq integer, uid text, kind text, type text, title text, subtitle text, facts jsonb,
+    facts_text text, narrative text, concepts jsonb, concepts_text text, files jsonb,
+    created_at bigint
+) ON COMMIT DELETE ROWS
+"""
+_STAGE_COLUMNS = (
+    "seq, uid, kind, type, title, subtitle, facts, facts_text, narrative, concepts, "
+    "concepts_text, files, created_at"
+)
 _VECTOR = (
-    "setweight(to_tsvector('english', %(title)s), 'A') || "
-    "setweight(to_tsvector('english', %(subtitle)s || ' ' || %(facts_text)s), 'B') || "
-    "setweight(to_tsvector('english', %(narrative)s || ' ' || %(concepts_text)s), 'C')"
+    "setweight(to_tsvector('english', s.title), 'A') || "
+    "setweight(to_tsvector('english', s.subtitle || ' ' || s.facts_text), 'B') || "
+    "setweight(to_tsvector('english', s.narrative || ' ' || s.concepts_text), 'C')"
 )
 _UPSERT = f"""
 INSERT INTO team_records (team_id, uid, project_id, author_id, kind, type, title, subtitle,
     facts, narrative, concepts, files, created_at, search)
-VALUES (%(team_id)s, %(uid)s, %(project_id)s, %(author_id)s, %(kind)s, %(type)s, %(title)s,
-    %(subtitle)s, %(facts)s, %(narrative)s, %(concepts)s, %(files)s, %(created_at)s, {_VECTOR})
+SELECT DISTINCT ON (s.uid) %(team_id)s, s.uid, %(project_id)s, %(author_id)s, s.kind, s.type,
+    s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files, s.created_at, {_VECTOR}
+FROM team_push_stage s ORDER BY s.uid, s.seq DESC
 ON CONFLICT (team_id, uid) DO UPDATE SET
     type = excluded.type, title = excluded.title, subtitle = excluded.subtitle,
     facts = excluded.facts, narrative = excluded.narrative, concepts = excluded.concepts,
     files = excluded.files, created_at = excluded.created_at, search = excluded.search
+WHERE (team_records.type, team_records.title, team_records.subtitle, team_records.facts,
+       team_records.narrative, team_records.concepts, team_records.files,
+       team_records.created_at)
+    IS DISTINCT FROM (excluded.type, excluded.title, excluded.subtitle, excluded.facts,
+       excluded.narrative, excluded.concepts, excluded.files, excluded.created_at)
 """
 _HIT_COLUMNS = (
     "r.uid, r.kind, r.type, r.title, r.subtitle, r.facts, r.narrative, u.name, r.created_at, "
@@ -342,33 +363,38 @@ def upsert_records(
     (at-least-once delivery) is stored once. Returns how many were written."""
     if not records:
         return 0
-    from psycopg.types.json import Jsonb
-
     with conn.transaction():
         project_id = ensure_project(conn, grant.team_id, project_key)
-        params = [
-            {
-                "team_id": grant.team_id,
-                "project_id": project_id,
-                "author_id": grant.user_id,
-                "uid": r.uid,
-                "kind": r.kind,
-                "type": r.type,
-                "title": r.title,
-                "subtitle": r.subtitle,
-                "facts": Jsonb(list(r.facts)),
-                "facts_text": " ".join(r.facts),
-                "narrative": r.narrative,
-                "concepts": Jsonb(list(r.concepts)),
-                "concepts_text": " ".join(r.concepts),
-                "files": Jsonb(list(r.files)),
-                "created_at": r.created_at,
-            }
-            for r in records
-        ]
+        conn.execute(_STAGE)
+        conn.execute("DELETE FROM team_push_stage")  # inside an outer transaction, rows linger
         with conn.cursor() as cur:
-            cur.executemany(_UPSERT, params)
+            with cur.copy(f"COPY team_push_stage ({_STAGE_COLUMNS}) FROM STDIN") as copy:
+                for seq, r in enumerate(records):
+                    copy.write_row(_stage_row(seq, r))
+            cur.execute(
+                _UPSERT,
+                {"team_id": grant.team_id, "project_id": project_id, "author_id": grant.user_id},
+            )
     return len(records)
+
+
+def _stage_row(seq: int, r: TeamRecord) -> tuple[object, ...]:
+    """One record as a row of ``team_push_stage`` (JSON arrays as text; COPY parses them)."""
+    return (
+        seq,
+        r.uid,
+        r.kind,
+        r.type,
+        r.title,
+        r.subtitle,
+        json.dumps(list(r.facts), ensure_ascii=False),
+        " ".join(r.facts),
+        r.narrative,
+        json.dumps(list(r.concepts), ensure_ascii=False),
+        " ".join(r.concepts),
+        json.dumps(list(r.files), ensure_ascii=False),
+        r.created_at,
+    )
 
 
 def _project_ids(
@@ -408,6 +434,22 @@ AND_QUERY = "plainto_tsquery('english', %(q)s)"
 OR_QUERY = "replace(plainto_tsquery('english', %(q)s)::text, ' & ', ' | ')::tsquery"
 
 
+# Any-word matches are ranked like BM25 ranks them, by how rare the matched words are in the
+# project (a speaker's name in every line counts for little), the covers breaking ties: each
+# query lexeme's document frequency is one GIN-indexed count inside the project.
+_TERMS = (
+    "terms AS MATERIALIZED (SELECT to_tsquery('simple', quote_literal(lex)) AS tq, "
+    "  ln(1 + 10000.0 / (1 + (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s "
+    "   AND d.project_id = %(project)s AND d.search @@ to_tsquery('simple', quote_literal(lex))"
+    "  ))) AS idf "
+    "  FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS lex)"
+)
+_IDF_SCORE = (
+    "(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE r.search @@ t.tq) "
+    "+ ts_rank_cd(r.search, q.query)"
+)
+
+
 def search_records(
     conn: psycopg.Connection[Any],
     team_ids: Sequence[int],
@@ -438,9 +480,10 @@ def _ranked(
     kinds: Sequence[str],
 ) -> list[TeamHit]:
     hits: list[TeamHit] = []
+    score = _IDF_SCORE if tsquery_sql == OR_QUERY else "ts_rank_cd(r.search, q.query)"
     for team_id, project_id in project_ids:  # one probe per project (nearly always one)
         rows = conn.execute(
-            f"SELECT {_HIT_COLUMNS}, ts_rank_cd(r.search, q.query) AS score "
+            f"WITH {_TERMS} SELECT {_HIT_COLUMNS}, {score} AS score "
             f"FROM (SELECT {tsquery_sql} AS query) q CROSS JOIN LATERAL ("
             "  SELECT * FROM team_records m "
             "  WHERE m.team_id = %(team)s AND m.project_id = %(project)s "
