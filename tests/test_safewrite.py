@@ -450,3 +450,33 @@ def test_undo_of_an_older_write_never_corrupts_later_changes(
         assert merged == expected
     if abs(later_at - at) >= 3:
         assert merged == expected
+
+
+def test_creating_a_file_never_waits_on_its_own_handle(tmp_path: Path) -> None:
+    """The lease wait after a rename is for a person's open handle; a file the edit itself
+    created is held for writing by the edit alone, so waiting would only ever run out the clock
+    (``conkeeper init`` took 50 s). With the wait made an hour long, creation still returns."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from conkeeper.domain import safewrite\n"
+        "safewrite.DRAIN_SECONDS = 3600.0\n"
+        "target = sys.argv[1]\n"
+        "safewrite.create_file(target, b'# Patterns\\n', command='init', source='user-cli',"
+        " root=sys.argv[2])\n"
+    )
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    target = memory / "patterns.md"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(target), str(memory)],
+        env=env,
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert target.read_bytes() == b"# Patterns\n"

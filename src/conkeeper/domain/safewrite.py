@@ -379,7 +379,9 @@ def _try_edit(
             if now is None:
                 return None
             return now
-        carried = _replace(fd, target, current, new, limit)
+        # A file this edit created is held open for writing by this very process, so no lease
+        # could ever be had on it: nobody else had it open to wait for.
+        carried = _replace(fd, target, current, new, limit, wait=not created)
         if carried is None:
             return None
         before = None if created else current + carried
@@ -419,7 +421,9 @@ def _unlink_if_same(fd: int, target: str) -> None:
         os.unlink(target)
 
 
-def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> bytes | None:
+def _replace(
+    fd: int, target: str, current: bytes, new: bytes, limit: int, wait: bool = True
+) -> bytes | None:
     """Write ``new`` over ``target`` (locked through ``fd``, read as ``current``); return the
     bytes carried over from concurrent appends, or ``None`` when the old file was changed in
     place or replaced (nothing written)."""
@@ -457,7 +461,7 @@ def _replace(fd: int, target: str, current: bytes, new: bytes, limit: int) -> by
         if not _swap_in(tmp, target, fd, out):
             os.close(out)
             return None
-        late = _drain_old(fd, seen)  # written through a handle opened before the rename
+        late = _drain_old(fd, seen, wait)  # written through a handle opened before the rename
         if late:  # O_APPEND: a person may be appending to the new file by now
             if fcntl is not None:
                 fcntl.fcntl(out, fcntl.F_SETFL, fcntl.fcntl(out, fcntl.F_GETFL) | os.O_APPEND)
@@ -540,7 +544,7 @@ def errno_codes() -> Any:
 DRAIN_SECONDS = 5.0  # the longest an edit waits for a person's open handle on the old file
 
 
-def _drain_old(fd: int, seen: int) -> bytes:
+def _drain_old(fd: int, seen: int, wait: bool = True) -> bytes:
     """Bytes written to the replaced file after offset ``seen``, waiting (bounded) until no
     other process holds it open, so a person's ``>>`` that opened it just before the rename and
     writes just after is carried over too.
@@ -555,7 +559,7 @@ def _drain_old(fd: int, seen: int) -> bytes:
         fcntl.flock(fd, fcntl.LOCK_UN)  # writers queued on the old file move to the new one
     late = b""
     setlease = getattr(fcntl, "F_SETLEASE", None)
-    if setlease is None or os.fstat(fd).st_nlink != 0:
+    if not wait or setlease is None or os.fstat(fd).st_nlink != 0:
         return _read_from(fd, seen)
     deadline = time.monotonic() + DRAIN_SECONDS
     while True:
