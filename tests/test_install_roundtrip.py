@@ -13,31 +13,19 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.test_agent_install import USER_FILES as AGENT_FILES
 
 from conftest import cli_env, run_cli
 
 AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot", "windsurf", "cline", "zed")
 
-# The user's own files, as they might really look (odd spacing on purpose).
+# The user's own files, as they might really look (odd spacing on purpose): every other agent's
+# as in test_agent_install, plus Claude Code's settings.
 USER_FILES = {
     ".claude/settings.json": '{\n  "permissions": {\n    "allow": ["Bash(ls:*)"]\n  },\n'
     '  "hooks": {\n    "Notification": [\n      {"hooks": [{"type": "command", "command":'
     ' "notify-send hi"}]}\n    ]\n  }\n}\n',
-    ".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command",'
-    ' "command": "notify-send done"}]}]}}\n',
-    ".codex/config.toml": 'model = "o4-mini"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n',
-    ".gemini/settings.json": '{\n    "theme": "GitHub",\n    "mcpServers": {"docs": {"command":'
-    ' "docs-mcp"}},\n    "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks":'
-    ' [{"type": "command", "command": "./lint.sh"}]}]}\n}\n',
-    ".cursor/hooks.json": '{"version": 1, "hooks": {"afterFileEdit": [{"command": "./fmt.sh"}]}}',
-    ".cursor/mcp.json": '{"mcpServers": {"docs": {"command": "docs-mcp"}}}',
-    ".github/copilot-instructions.md": "# House rules\n\nUse tabs.",
-    ".vscode/mcp.json": '{"servers": {"docs": {"type": "stdio", "command": "docs-mcp"}}}\n',
-    ".windsurf/hooks.json": '{"hooks": {"pre_run_command": [{"command": "./guard.sh"}]}}\n',
-    ".clinerules/hooks/PreToolUse": "#!/bin/sh\necho '{\"cancel\": false}'\n",
-    ".zed/settings.json": '{"tab_size": 4, "context_servers": {"docs": {"command": "docs-mcp",'
-    ' "args": []}}}\n',
-    "AGENTS.md": "# Agents\n\nRun make test before committing.\n",
+    **AGENT_FILES,
 }
 
 
