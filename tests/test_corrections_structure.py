@@ -5,14 +5,11 @@ UserPromptSubmit hook."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tests.test_corrections_tail import _prompt
 
-from conftest import cli_env
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections.structure import fix_typos
@@ -89,25 +86,6 @@ def test_a_complaint_aimed_at_the_agents_work_is_raised_to_low() -> None:
     aimed = detect("the parser you rewrote now fails on empty lines", "low")
     assert aimed.label == "friction"
     assert detect("the parser fails on empty lines", "low").label is None
-
-
-def _prompt(project: Path, text: str) -> subprocess.CompletedProcess[bytes]:
-    payload = {
-        "session_id": "structure-1",
-        "transcript_path": str(project / "t.jsonl"),
-        "cwd": str(project),
-        "permission_mode": "default",
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": text,
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
-        input=json.dumps(payload).encode(),
-        env=cli_env(),
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_the_hook_queues_an_aimed_prohibition_and_not_a_new_tasks_spec(project: Path) -> None:
