@@ -480,3 +480,31 @@ def test_creating_a_file_never_waits_on_its_own_handle(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert target.read_bytes() == b"# Patterns\n"
+
+
+@pytest.mark.skipif(safewrite._renameat2() is None, reason="renameat2 is Linux-only")
+def test_a_rename_save_racing_the_swap_is_put_back_and_its_lines_kept(tmp_path: Path) -> None:
+    """The person's editor renames its save over the file between ConKeeper's last check and
+    its exchange: the save comes out, is put back in place, and its lines are remembered so the
+    edit can make sure the file still holds them once it is done."""
+    path = tmp_path / "patterns.md"
+    path.write_bytes(b"# Patterns\n- one\n")
+    fd = os.open(path, os.O_RDONLY)
+    ours = tmp_path / ".patterns.md.ours"
+    ours.write_bytes(b"# Patterns\n- one <!-- @category: convention -->\n")
+    out = os.open(ours, os.O_RDONLY)
+    saved = tmp_path / "patterns.md~"
+    saved.write_bytes(b"# Patterns\n- one\n- typed by the person\n")
+    os.replace(saved, path)  # the person's save lands after the check
+    rescued: list[bytes] = []
+    try:
+        known = b"# Patterns\n- one\n" + b"\n" + ours.read_bytes()
+        assert not safewrite._swap_in(str(ours), str(path), fd, out, known, rescued)
+    finally:
+        os.close(fd)
+        os.close(out)
+    assert path.read_bytes() == b"# Patterns\n- one\n- typed by the person\n"
+    assert not ours.exists()
+    assert rescued == [b"- typed by the person"]
+    safewrite._rescue_lines(str(path), [b"- typed by the person", b"- lost by a second save"])
+    assert path.read_bytes().endswith(b"- typed by the person\n- lost by a second save\n")

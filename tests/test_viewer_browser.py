@@ -113,7 +113,9 @@ def test_a_person_browses_searches_expands_and_approves(page: Any, tmp_path: Pat
         assert page.inner_text("#message").startswith("Applied to patterns.md")
         patterns = (project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
         assert text.split(": ", 1)[-1][:30] in patterns
-        assert "<!-- @category:" in patterns.splitlines()[-1]
+        *_, category_tag, source_tag = patterns.splitlines()
+        assert "<!-- @category:" in category_tag
+        assert source_tag.startswith("<!-- @source: correction ")
         _no_leak(page)
 
 

@@ -324,10 +324,13 @@ def edit_file(
     """
     target = _resolve_target(path, root, follow_symlink)
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+    rescued: list[bytes] = []  # lines of a person's rename-saves this edit had to put back
     for _ in range(_ATTEMPTS):
-        outcome = _try_edit(target, edit, limit)
+        outcome = _try_edit(target, edit, limit, rescued)
         if outcome is None:
             continue
+        if rescued:
+            _rescue_lines(target, rescued)
         before, after, carried, changed, appended_at = outcome
         entry_id = None
         folder = journal_dir_for(target, root, journal)
@@ -341,7 +344,7 @@ def edit_file(
 
 
 def _try_edit(
-    target: str, edit: Edit, limit: int
+    target: str, edit: Edit, limit: int, rescued: list[bytes]
 ) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
     """One attempt: ``(before, after, carried, changed, appended_at)``, or ``None`` when the
     file changed under us (try again). ``appended_at`` is the offset when the edit only added
@@ -381,7 +384,7 @@ def _try_edit(
             return now
         # A file this edit created is held open for writing by this very process, so no lease
         # could ever be had on it: nobody else had it open to wait for.
-        carried = _replace(fd, target, current, new, limit, wait=not created)
+        carried = _replace(fd, target, current, new, limit, rescued, wait=not created)
         if carried is None:
             return None
         before = None if created else current + carried
@@ -422,11 +425,18 @@ def _unlink_if_same(fd: int, target: str) -> None:
 
 
 def _replace(
-    fd: int, target: str, current: bytes, new: bytes, limit: int, wait: bool = True
+    fd: int,
+    target: str,
+    current: bytes,
+    new: bytes,
+    limit: int,
+    rescued: list[bytes],
+    wait: bool = True,
 ) -> bytes | None:
     """Write ``new`` over ``target`` (locked through ``fd``, read as ``current``); return the
     bytes carried over from concurrent appends, or ``None`` when the old file was changed in
-    place or replaced (nothing written)."""
+    place or replaced (nothing written; the lines of a person's save that raced the rename are
+    added to ``rescued``)."""
     held = os.fstat(fd)
     tmp = _temp_name(target)
     out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
@@ -458,7 +468,7 @@ def _replace(
             os.close(out)
             os.unlink(tmp)
             return None
-        if not _swap_in(tmp, target, fd, out):
+        if not _swap_in(tmp, target, fd, out, current + b"\n" + new, rescued):
             os.close(out)
             return None
         late = _drain_old(fd, seen, wait)  # written through a handle opened before the rename
@@ -500,14 +510,20 @@ def _renameat2() -> Any:
     return _RENAMEAT2[0]
 
 
-def _swap_in(tmp: str, target: str, fd: int, out: int) -> bool:
+def _swap_in(tmp: str, target: str, fd: int, out: int, known: bytes, rescued: list[bytes]) -> bool:
     """Put ``tmp`` (open as ``out``) in place of ``target`` (locked as ``fd``); ``False``, with
-    ``tmp`` removed and ``target`` as it was, when ``target`` no longer names the locked file.
+    ``tmp`` removed and the person's file back in place, when ``target`` no longer names the
+    locked file.
 
     A person's editor saving by rename takes no lock, so it may replace ``target`` between the
     last check and the rename. On Linux the two names are exchanged atomically
     (``RENAME_EXCHANGE``) and the file that comes out is checked: if it is not the one locked
-    and read, it is the person's new save and is swapped back. Elsewhere a plain rename."""
+    and read, it is the person's new save and is swapped back. For that short moment this
+    edit's bytes were in place, and the person's editor may have read them and save again
+    from them, without the lines of its first save. So the lines the person's saves added
+    (those neither read nor written here, ``known``) go to ``rescued``, which the edit makes
+    sure the file holds once it is done; a short pause lets such a save land first.
+    Elsewhere a plain rename."""
     exchange = _renameat2()
     if exchange is None:
         os.replace(tmp, target)
@@ -526,12 +542,64 @@ def _swap_in(tmp: str, target: str, fd: int, out: int) -> bool:
     if _same_file(fd, tmp):  # what came out is the file we locked and read: done
         os.unlink(tmp)
         return True
-    if _same_file(out, target):  # a person's save came out: put it back, try again
-        exchange(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE)
+    # A person's save came out: put it back at once. What comes out now is this edit's file,
+    # or a second save the person's editor made from it meanwhile.
+    if exchange(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE):
+        return False  # the person removed or renamed the file themselves: their choice stands
+    saved = _read_path(target)
+    if not _same_file(out, tmp):
+        saved += b"\n" + _read_path(tmp)
+    for line in _added_lines(saved, known):
+        if line.strip() and line not in rescued:
+            rescued.append(line)
     with contextlib.suppress(OSError):
-        if _same_file(out, tmp):
-            os.unlink(tmp)
+        os.unlink(tmp)
+    time.sleep(0.02)  # the person's editor is saving right now: let that save land first
     return False
+
+
+def _read_path(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+def _added_lines(saved: bytes, base: bytes) -> list[bytes]:
+    """The lines of ``saved`` that ``base`` does not hold (as many times as they are extra)."""
+    have: dict[bytes, int] = {}
+    for line in base.splitlines():
+        have[line] = have.get(line, 0) + 1
+    added: list[bytes] = []
+    for line in saved.splitlines():
+        if have.get(line, 0) > 0:
+            have[line] -= 1
+        else:
+            added.append(line)
+    return added
+
+
+def _rescue_lines(target: str, lines: list[bytes]) -> None:
+    """Append to ``target`` whichever of ``lines`` it lacks, until the file the path names holds
+    them all (a person's editor may replace it again meanwhile; bounded)."""
+    for _ in range(100):
+        try:
+            handle = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return
+        try:
+            current = _read_from(handle, 0)
+            missing = _added_lines(b"\n".join(lines), current)
+            if not missing:
+                return
+            brk = line_break(current)
+            lead = b"" if not current or current.endswith((b"\n", b"\r")) else brk
+            _write_all(handle, lead + brk.join(missing) + brk)
+            if _same_file(handle, target):
+                return
+        finally:
+            os.close(handle)
 
 
 def errno_codes() -> Any:
