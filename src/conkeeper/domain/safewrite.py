@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import sys
 import time
 
@@ -222,11 +223,23 @@ def _same_file(fd: int, target: str) -> bool:
     return (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev)
 
 
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_NOT_REGULAR = "{target}: not a regular file (a FIFO, socket or device); nothing written"
+
+
 def _open_locked(target: str, flags: int, mode: int = 0o644) -> int:
     """Open ``target`` and hold the exclusive lock on the inode the path names once locked."""
     for _ in range(1000):
-        fd = os.open(target, flags | getattr(os, "O_CLOEXEC", 0), mode)
+        # O_NONBLOCK: a FIFO put where a memory file belongs must not hang a hook on open
         try:
+            fd = os.open(target, flags | getattr(os, "O_CLOEXEC", 0) | _NONBLOCK, mode)
+        except OSError as exc:
+            if exc.errno == errno_codes().ENXIO:  # a FIFO nobody reads, opened for writing
+                raise WriteError(_NOT_REGULAR.format(target=target)) from None
+            raise
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise WriteError(_NOT_REGULAR.format(target=target))
             _lock(fd)
             if _same_file(fd, target):
                 return fd
