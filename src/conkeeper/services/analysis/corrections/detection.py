@@ -387,14 +387,30 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
         label = FRICTION if shape_name in FRICTION_SHAPES else CORRECTION
         best, bonus = Detection(label, structural, shape_name, span), 0.0
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
-        return Detection(
-            best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
-        )
+        confidence = round(min(0.99, best.confidence + bonus), 2)
+        if model and _model_disagrees(text or "", prose, confidence, level):
+            return Detection(None, confidence, best.pattern, best.span)
+        return Detection(best.label, confidence, best.pattern, best.span)
     if model:
         flagged = _model_match(text or "", prose, best, level)
         if flagged is not None and not model_vetoed(prose, shape):
             return flagged
     return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
+
+
+def _model_disagrees(text: str, prose: str, confidence: float, level: str) -> bool:
+    """Whether the learned scorer vetoes a rule match: its probability is under ``level``'s
+    veto and the rule's ``confidence`` is under the level's never-vetoed floor (both chosen by
+    leave-one-author-out cross-validation; a rule tuned on phrasings of past authors is
+    trusted alone only when it is sure)."""
+    from conkeeper.services.analysis.corrections import model
+    from conkeeper.services.analysis.corrections.features import pasted_share, prose_segments
+
+    veto, strong = model.RULE_VETO.get(level, (0.0, 1.01))
+    if veto <= 0.0 or confidence >= strong:
+        return False
+    scored = model.score_segments(prose_segments(prose), pasted_share(text, prose))
+    return scored.probability < veto
 
 
 def _model_match(text: str, prose: str, rules: Detection, level: str) -> Detection | None:

@@ -21,6 +21,8 @@ from conkeeper.services.analysis.corrections import model_weights as _w
 from conkeeper.services.analysis.corrections.features import segment_features
 
 THRESHOLDS: dict[str, float] = _w.THRESHOLDS
+# per sensitivity: (probability under which a rule match is dropped, rule confidence kept)
+RULE_VETO: dict[str, tuple[float, float]] = _w.RULE_VETO
 _TABLES: dict[str, dict[str, float]] = {}
 
 

@@ -6,6 +6,11 @@ thresholds per sensitivity were chosen on leave-one-set-out cross-validation.
 """
 
 THRESHOLDS: dict[str, float] = {"low": 0.94, "medium": 0.88, "high": 0.88}
+RULE_VETO: dict[str, tuple[float, float]] = {
+    "low": (0.0, 1.01),
+    "medium": (0.0, 1.01),
+    "high": (0.0, 1.01),
+}
 FLAG_BIAS = -0.5378
 KIND_BIAS = 0.6569
 FLAG_FEATURES = """\
