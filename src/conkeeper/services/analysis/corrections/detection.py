@@ -41,6 +41,7 @@ from conkeeper.services.analysis.corrections.structure import (
     adjust,
     fix_typos,
     model_vetoed,
+    spell_out,
     structural_match,
 )
 
@@ -99,7 +100,8 @@ _LOG_LINE = LazyPattern(
     r"File \"[^\"]*\", line \d+|at [\w$<>/]+(?:\.[\w$<>]+)+\s*\(|at \S+:\d+:\d+\)?\s*$|"
     r"\w+(?:\.\w+)*(?:Error|Exception|Warning)\b:?|E {2,}|npm (?:ERR|WARN)!|\$ |> |>>> |"
     r"\d+ *[|\u2502] |[-=_*#~]{3,}|-->|\+{3} |-{3} |@@ |[\u2502\u251c\u2514\u250c\u256d\u2570|]|"
-    r"[\w/.-]*\w:\d+(?::\d+)?[: ]|#\d+ |[\u2717\u2713\u00d7\u2716\u274c\u2714])"
+    r"[\w/.-]*\w:\d+(?::\d+)?[: ]|#\d+ |(?=[a-f]*\d)[0-9a-f]{7,40}\s|"
+    r"[\u2717\u2713\u00d7\u2716\u274c\u2714])"
 )
 _CODE_LINE = LazyPattern(
     r"^\s*(?:def |class |function |fn |func |const |let |var |import |from \S+ import|"
@@ -164,7 +166,7 @@ def strip_noise(text: str) -> str:
         prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
     if "'" in prose:
         prose = _SINGLE_QUOTED.sub("QUOTED", prose)
-    prose = fix_typos(prose)
+    prose = fix_typos(spell_out(prose))
     if "-" in prose and any(w in prose.lower() for w in _HYPHEN_CUES):
         prose = _HYPHENATED.sub(r"\1_", prose)
     return neutralize(prose)
@@ -200,6 +202,12 @@ def sentences(prose: str) -> list[str]:
 _PRAISE_IN_SENTENCE = LazyPattern(
     r"\b(?:thanks|thank you|nice|great|perfect|awesome|exactly as|good job|well done|"
     r"(?:is|are|was|looks?|seems?|sounds?) (?:fine|good|great|perfect|ok|okay|correct|right))\b",
+    re.IGNORECASE,
+)
+# "thank you, but please don't ...": the praise only cushions what follows
+_PRAISE_THEN_BUT = LazyPattern(
+    r"\b(?:thanks|thank you|appreciate (?:it|that|the \w+)|nice|great|good)\b[^.;!?]{0,40}?"
+    r"\b(?:but|though|however)\b",
     re.IGNORECASE,
 )
 _NARRATIVE = LazyPattern(
@@ -278,8 +286,10 @@ def _softened_penalty(rule: _Rule, sentence: str) -> float:
     if _SOOTHING.search(sentence):
         return 0.3
     if (
-        rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-")
-    ) and _PRAISE_IN_SENTENCE.search(sentence):
+        (rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-"))
+        and _PRAISE_IN_SENTENCE.search(sentence)
+        and not _PRAISE_THEN_BUT.search(sentence)
+    ):
         return 0.3
     if rule.label == FRICTION and (_REASSURANCE.search(sentence) or _RESOLVED.search(sentence)):
         return 0.3
@@ -315,7 +325,11 @@ def _position_penalty(index: int, total_chars: int, closing: bool) -> float:
 
 
 _BARE_NO = LazyPattern(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
-_BARE_STOP = LazyPattern(r"^(?:please\s+)?stop\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
+_BARE_STOP = LazyPattern(
+    r"^(?:(?:please|hold on|hang on|wait|whoa|woah|ok|okay|no)[\s,!.]+)*stop"
+    r"\s*[.!,:;\u2014\u2013-]*\s*$",
+    re.IGNORECASE,
+)
 _DONT_START = LazyPattern(
     _LEAD + r"(?:(?:please|pls|just|and|but)\s+)?(?:don'?t|do not|never)\b", re.IGNORECASE
 )
