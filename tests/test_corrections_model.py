@@ -188,3 +188,21 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)
     assert bench.parse_skip(bench.DEFAULT_SKIP) == (set(), True)
+
+
+def test_the_scorer_vetoes_a_weak_rule_match_it_strongly_disagrees_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conkeeper.services.analysis.corrections import model
+
+    text = "no, use snake_case for the column names"
+    assert detect(text, "low").label == "correction"
+    # every probability is under a veto of 1.0: the match stands only if the rule is sure enough
+    monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 1.01)})
+    found = detect(text, "low")
+    assert found.label is None and found.pattern == "no-then-instruction"
+    monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 0.5)})
+    assert detect(text, "low").label == "correction"
+    # the rules alone (model=False) are never vetoed
+    monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 1.01)})
+    assert detect(text, "low", model=False).label == "correction"

@@ -83,7 +83,7 @@ LEVELS = ("low", "medium", "high")
 # the mean per-author held-out false-positive rate each sensitivity may reach when its
 # parameters are chosen (issue 20's targets on unseen prompts: low <= 2 %, medium <= 4 %; a
 # margin because a new author's rate spreads around the mean)
-MAX_FP_RATE = {"low": 0.012, "medium": 0.03, "high": 0.07}
+MAX_FP_RATE = {"low": 0.008, "medium": 0.025, "high": 0.07}
 # a rule match is vetoed when the model's probability is under one of these ...
 VETO_GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
 # ... unless the rule's confidence reaches one of these (1.01: every rule match can be vetoed)

@@ -265,7 +265,7 @@ _NEW_TASK = LazyPattern(
 _SELF_ACTION = LazyPattern(
     r"\b(?:i|we) (?:just |already )?(?:made|edited|changed|pushed|committed|wrote|updated|"
     r"renamed|moved|deleted|added)\b(?! (?:it |this |that )?clear)|\bon my (?:side|end|part)\b|"
-    r"\bmy (?:own )?(?:commit|edit|change|typo)\b",
+    r"\bmy (?:own )?(?:commit|edit|change|typo)\b|\bmyself\b",
     re.IGNORECASE,
 )
 _APPROVAL = LazyPattern(
@@ -273,6 +273,28 @@ _APPROVAL = LazyPattern(
     r"(?:like|love) (?:it|this|that)\b|\bper se\b|\b(?:is|are) gone\b|\bgood call\b|"
     r"\bmakes sense\b|\bworks (?:now|great|fine)\b",
     re.IGNORECASE,
+)
+# praise with nothing that complains: the learned scorer's flag is not trusted there
+_PRAISED = LazyPattern(
+    r"\b(?:thanks|thank you|nice|great|perfect|awesome|excellent|lovely|you'?re right|exactly "
+    r"(?:as|what) i (?:wanted|asked))\b",
+    re.IGNORECASE,
+)
+_COMPLAINT = LazyPattern(
+    r"\b(?:not|no|never|wrong|instead|again|still|but|however|though|broke\w*|fail\w*|revert|"
+    r"undo|stop|why|another|nothing|worse|back|quoted)\b|n'?t\b",
+    re.IGNORECASE,
+)
+_PRAISED_CUES = (
+    "thank",
+    "nice",
+    "great",
+    "perfect",
+    "awesome",
+    "excellent",
+    "lovely",
+    "right",
+    "exactly",
 )
 _BUT = LazyPattern(r"\b(?:but|however|except|though|although|yet|still|now)\b", re.IGNORECASE)
 _TERSE = LazyPattern(
@@ -357,7 +379,7 @@ _TASK_CUES = (
     "todo",
     "task",
 )
-_SELF_CUES = ("i ", "we ", "my ")
+_SELF_CUES = ("i ", "we ", "my ", "myself")
 _APPROVAL_CUES = (
     "right",
     "fault",
@@ -690,6 +712,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
         return True
     if _has(lower, _OWN_CUES) and SELF_BLAME.search(prose) and not _BUT.search(prose):
+        return True
+    if _has(lower, _PRAISED_CUES) and _PRAISED.search(prose) and not _COMPLAINT.search(prose):
         return True
     if shape.aimed_at_work:
         return False
