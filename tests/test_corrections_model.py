@@ -31,6 +31,7 @@ CAUGHT = [
     ("you removed the guard clause and now it crashes on None", "friction"),
     # repeated failures
     ("that's the third time this import error comes back", "friction"),
+    ("ugh why is everything zero now", "friction"),  # a frustrated interjection (structure)
     ("this is now the fourth time the migration fails", "friction"),
     ("you keep putting the same typo back in the header", "correction"),
     # terse orders, restated instructions, "incorrect", "nope, identical", "no difference"
@@ -45,7 +46,7 @@ CAUGHT = [
 
 # phrasings no rule matches: only the learned scorer catches them
 MODEL_ONLY = [
-    ("ugh why is everything zero now", "friction"),
+    ("your last commit wiped the fixtures", "friction"),
 ]
 
 NOT_FLAGGED = [
@@ -131,7 +132,7 @@ def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
             ex = object.__new__(trainer.Example)
             ex.fold, ex.text, ex.label = fold, "", "correction" if i < n_pos else None
             ex.rules = dict.fromkeys(trainer.LEVELS, False)
-            ex.rule_conf, ex.vetoed, ex.bags = 0.0, False, [set()]
+            ex.rule_conf, ex.vetoed, ex.aimed, ex.bags = 0.0, False, False, [set()]
             examples.append(ex)
     # author "c" alone scores its negatives high: a threshold chosen with it would differ
     scored = [(ex, 0.9 if ex.label else (0.95 if ex.fold == "c" else 0.1)) for ex in examples]

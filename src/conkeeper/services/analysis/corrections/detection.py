@@ -402,7 +402,7 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
         best, bonus = Detection(label, structural, shape_name, span), 0.0
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         confidence = round(min(0.99, best.confidence + bonus), 2)
-        if model and _model_disagrees(text or "", prose, confidence, level):
+        if model and not shape.aimed and _model_disagrees(text or "", prose, confidence, level):
             return Detection(None, confidence, best.pattern, best.span)
         return Detection(best.label, confidence, best.pattern, best.span)
     if model:
@@ -416,7 +416,8 @@ def _model_disagrees(text: str, prose: str, confidence: float, level: str) -> bo
     """Whether the learned scorer vetoes a rule match: its probability is under ``level``'s
     veto and the rule's ``confidence`` is under the level's never-vetoed floor (both chosen by
     leave-one-author-out cross-validation; a rule tuned on phrasings of past authors is
-    trusted alone only when it is sure)."""
+    trusted alone only when it is sure). Never asked when the prompt points at the agent's
+    last move ("again", "you changed", "I said"): the structure outranks the scorer there."""
     from conkeeper.services.analysis.corrections import model
     from conkeeper.services.analysis.corrections.features import pasted_share, prose_segments
 

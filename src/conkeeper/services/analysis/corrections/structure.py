@@ -501,13 +501,19 @@ _HOUSE = LazyPattern(
 )
 _FED_UP = LazyPattern(
     r"^(?:ugh+|seriously|come on|wtf|really)\b[\s.!?]*$|\byou even\b|\blosing (?:my )?patience\b|"
-    r"\?{2,}|\?!|\b(?:this|it)(?: i|')s (?:so |getting |really |just )?(?:exhausting|ridiculous|"
+    r"\?{2,}|\?!|^(?:ugh+|argh+|ffs|wtf|omfg|for fuck'?s sake)\b(?![\s,.!]*(?:thanks|thank|nice|"
+    r"great|perfect|ok|okay|fine|sorry|never ?mind|my bad)\b)|\b(?:this|it)(?: i|')s (?:so |"
+    r"getting |really |just )?(?:exhausting|ridiculous|"
     r"frustrating|painful|tiring|absurd|insane|a (?:mess|nightmare|joke))\b|^(?:\w+,? )?why is "
     r"(?:this|it) so (?:hard|difficult|complicated)\W*$|\bjust wow\b",
     re.IGNORECASE,
 )
 _FED_UP_CUES = (
     "ugh",
+    "argh",
+    "ffs",
+    "omfg",
+    "sake",
     "seriously",
     "come on",
     "wtf",
