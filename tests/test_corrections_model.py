@@ -194,7 +194,7 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
 def test_the_scorer_vetoes_a_weak_rule_match_it_strongly_disagrees_with(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from conkeeper.services.analysis.corrections import model
+    from conkeeper.services.analysis.corrections import model_params as model
 
     text = "no, use snake_case for the column names"
     assert detect(text, "low").label == "correction"

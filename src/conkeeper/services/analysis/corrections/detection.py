@@ -418,12 +418,14 @@ def _model_disagrees(text: str, prose: str, confidence: float, level: str) -> bo
     leave-one-author-out cross-validation; a rule tuned on phrasings of past authors is
     trusted alone only when it is sure). Never asked when the prompt points at the agent's
     last move ("again", "you changed", "I said"): the structure outranks the scorer there."""
+    from conkeeper.services.analysis.corrections.model_params import RULE_VETO
+
+    veto, strong = RULE_VETO.get(level, (0.0, 1.01))
+    if veto <= 0.0 or confidence >= strong:
+        return False  # the weights are not even loaded
     from conkeeper.services.analysis.corrections import model
     from conkeeper.services.analysis.corrections.features import pasted_share, prose_segments
 
-    veto, strong = model.RULE_VETO.get(level, (0.0, 1.01))
-    if veto <= 0.0 or confidence >= strong:
-        return False
     scored = model.score_segments(prose_segments(prose), pasted_share(text, prose))
     return scored.probability < veto
 

@@ -19,10 +19,9 @@ import math
 from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.corrections import model_weights as _w
 from conkeeper.services.analysis.corrections.features import segment_features
+from conkeeper.services.analysis.corrections.model_params import RULE_VETO, THRESHOLDS
 
-THRESHOLDS: dict[str, float] = _w.THRESHOLDS
-# per sensitivity: (probability under which a rule match is dropped, rule confidence kept)
-RULE_VETO: dict[str, tuple[float, float]] = _w.RULE_VETO
+__all__ = ["RULE_VETO", "THRESHOLDS", "ModelScore", "friction", "linear", "score_segments"]
 _TABLES: dict[str, dict[str, float]] = {}
 
 

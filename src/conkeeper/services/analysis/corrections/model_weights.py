@@ -7,12 +7,6 @@ THRESHOLDS is the model probability that flags a prompt no rule flagged; RULE_VE
 (probability under which a rule match is dropped, rule confidence never dropped).
 """
 
-THRESHOLDS: dict[str, float] = {"low": 0.94, "medium": 0.75, "high": 0.51}
-RULE_VETO: dict[str, tuple[float, float]] = {
-    "low": (0.0, 1.01),
-    "medium": (0.0, 1.01),
-    "high": (0.1, 0.9),
-}
 FLAG_BIAS = -0.5278
 KIND_BIAS = 0.4311
 FLAG_FEATURES = """\

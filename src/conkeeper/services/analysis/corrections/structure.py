@@ -501,26 +501,26 @@ _HOUSE = LazyPattern(
 )
 _FED_UP = LazyPattern(
     r"^(?:ugh+|seriously|come on|wtf|really)\b[\s.!?]*$|\byou even\b|\blosing (?:my )?patience\b|"
-    r"\?{2,}|\?!|^(?:ugh+|argh+|ffs|wtf|omfg|for fuck'?s sake)\b(?![\s,.!]*(?:thanks|thank|nice|"
-    r"great|perfect|ok|okay|fine|sorry|never ?mind|my bad)\b)|\b(?:this|it)(?: i|')s (?:so |"
-    r"getting |really |just )?(?:exhausting|ridiculous|"
-    r"frustrating|painful|tiring|absurd|insane|a (?:mess|nightmare|joke))\b|^(?:\w+,? )?why is "
-    r"(?:this|it) so (?:hard|difficult|complicated)\W*$|\bjust wow\b",
+    r"\?{2,}|\?!",
     re.IGNORECASE,
 )
-_FED_UP_CUES = (
+_FED_UP_CUES = ("ugh", "seriously", "come on", "wtf", "really", "even", "patience", "?")
+# more open frustration, compiled only when one of its own words occurs
+_FED_UP_WORDS = LazyPattern(
+    r"^(?:ugh+|argh+|ffs|wtf|omfg|for fuck'?s sake)\b(?![\s,.!]*(?:thanks|thank|nice|great|"
+    r"perfect|ok|okay|fine|sorry|never ?mind|my bad)\b)|\b(?:this|it)(?: i|')s (?:so |getting |"
+    r"really |just )?(?:exhausting|ridiculous|frustrating|painful|tiring|absurd|insane|a (?:mess|"
+    r"nightmare|joke))\b|^(?:\w+,? )?why is (?:this|it) so (?:hard|difficult|complicated)\W*$|"
+    r"\bjust wow\b",
+    re.IGNORECASE,
+)
+_FED_UP_WORD_CUES = (
     "ugh",
     "argh",
     "ffs",
+    "wtf",
     "omfg",
     "sake",
-    "seriously",
-    "come on",
-    "wtf",
-    "really",
-    "even",
-    "patience",
-    "?",
     "exhausting",
     "ridiculous",
     "frustrating",
@@ -537,6 +537,16 @@ _FED_UP_CUES = (
     "just wow",
 )
 FED_UP_WORDS = 8  # open frustration, questions included, is a whole prompt of this many words
+
+
+def _fed_up(sentence: str, lower: str) -> bool:
+    """Open frustration ("ugh", "seriously??", "this is exhausting", "just wow")."""
+    return bool(
+        (_has(lower, _FED_UP_CUES) and _FED_UP.search(sentence))
+        or (_has(lower, _FED_UP_WORD_CUES) and _FED_UP_WORDS.search(sentence))
+    )
+
+
 # praise said of a failure: "great, another broken build", "nice, now nothing renders"
 _SARCASM = LazyPattern(
     r"^(?:oh,? |wow,? |well,? |just )?(?:great|nice|wonderful|fantastic|brilliant|perfect|awesome|"
@@ -615,7 +625,7 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         found = (0.82, "swap-approach")
     elif _has(lower, ("we ", "our ", "in this")) and _HOUSE.search(sentence):
         found = (0.82, "house-convention")
-    elif shape.words <= FED_UP_WORDS and _has(lower, _FED_UP_CUES) and _FED_UP.search(sentence):
+    elif shape.words <= FED_UP_WORDS and _fed_up(sentence, lower):
         found = (0.82, "fed-up")
     elif (
         shape.words <= PERSIST_WORDS
@@ -670,11 +680,14 @@ def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
     """A question that still corrects: open frustration in a few words, "why did you ..."
     (a polite "could you undo ...?" was tried: other authors ask it as new work)."""
     lower = sentence.lower()
-    if shape.words <= FED_UP_WORDS and _FED_UP.search(sentence):
+    if shape.words <= FED_UP_WORDS and _fed_up(sentence, lower):
         return _sentence_score(sentence, [], shape)
-    if shape.new_task or shape.self_action or _CURIOUS.search(shape.prose):
-        return 0.0, ""
-    if "why" in lower and "you" in lower and _WHY_YOU.match(sentence):
+    if (
+        "why" in lower
+        and "you" in lower
+        and _WHY_YOU.match(sentence)
+        and not (shape.new_task or shape.self_action or _CURIOUS.search(shape.prose))
+    ):
         return 0.84, "why-did-you"
     return 0.0, ""
 
