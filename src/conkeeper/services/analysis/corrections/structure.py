@@ -811,6 +811,34 @@ _OWN_ACTION = LazyPattern(
 _ABSOLVED_CUES = ("fault", "unrelated", "gone", "not your", "not the agent", "not on you")
 _OWN_CUES = ("i ", "we", "my", "on my")
 _FUTURE_CUES = ("day", "tomorrow", "lands", "we'll", "we will", "future", "down the road")
+# the verbs a request for new work opens with (a cheap gate before NEW_WORK is compiled)
+_BUILD_VERBS = frozenset(
+    (
+        "write",
+        "add",
+        "create",
+        "implement",
+        "build",
+        "make",
+        "draft",
+        "design",
+        "generate",
+        "introduce",
+        "scaffold",
+        "wire",
+        "extend",
+        "port",
+        "document",
+        "cover",
+        "support",
+        "sketch",
+        "please",
+        "let's",
+        "can",
+        "could",
+        "would",
+    )
+)
 PERSIST_WORDS = 15
 _PERSISTS = LazyPattern(
     r"\b(?:now|same|again|still|came back|before|anymore|any more|every time|always|\d+ times)\b",
@@ -845,7 +873,12 @@ def adjust(
         return -0.35
     if name in SPEC_WORDED and shape.new_task and not shape.aimed and not spec_done:
         return -0.35
-    if shape.new_task and not shape.aimed and not spec_done and NEW_WORK.search(sentence):
+    if (
+        lower.split(" ", 1)[0].strip(",.:;!") in _BUILD_VERBS
+        and NEW_WORK.search(sentence)
+        and not shape.aimed
+        and not spec_done
+    ):
         return -0.35  # "write a validator that rejects wrong extensions": the word is the spec
     if sentence.rstrip().endswith("?") or shape.question_only:
         return 0.0
