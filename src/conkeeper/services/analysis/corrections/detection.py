@@ -388,7 +388,9 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     (``low``/``medium``/``high``; unknown values behave like ``low``), the learned scorer
     (:mod:`.model`; off with ``model=False``) reads the prompt's head and tail and flags it
     when its probability reaches that level's model threshold. ``label`` is ``None`` when
-    neither does; the confidence is then the best rule score.
+    neither does; the confidence is then the best rule score. A rule match not aimed at the
+    agent's last move is dropped when the scorer's probability is under that level's veto
+    (:mod:`.model_params`; zero, no veto, unless cross-validation by author chose one).
     """
     level = (sensitivity or "low").lower()
     level = level if level in THRESHOLDS else "low"
