@@ -15,11 +15,10 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import IO, Any
+    from typing import IO, Any, BinaryIO
 
 MAX_MEMORY_FILE_BYTES = 8 * 1024 * 1024
 
