@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from conkeeper.domain.lazy_re import LazyPattern
-from conkeeper.services.analysis.corrections.rules import _LEAD, NEW_WORK, SELF_BLAME
+from conkeeper.services.analysis.corrections.rules import _LEAD, CONTINUITY, NEW_WORK, SELF_BLAME
 
 # ------------------------------------------------------------------------- typo repair
 
@@ -285,6 +285,13 @@ _COMPLAINT = LazyPattern(
     r"undo|stop|why|another|nothing|worse|back|quoted)\b|n'?t\b",
     re.IGNORECASE,
 )
+# the next step after the agent's move, with nothing that complains
+_NEXT_STEP = LazyPattern(
+    r"(?:^|[;:.,]\s*)(?:now|next|then|and now)\s*,?\s*(?:please\s+|let'?s\s+)?(?:add|write|"
+    r"create|implement|build|make|do|wire|document|test|move on|continue|ship|deploy)\b",
+    re.IGNORECASE,
+)
+_NEXT_CUES = ("now", "next", "then")
 _PRAISED_CUES = (
     "thank",
     "nice",
@@ -598,6 +605,28 @@ _NEXT_TIME = LazyPattern(
 
 # shapes that report a problem the agent caused rather than say what to do
 FRICTION_SHAPES = frozenset({"went-bad-after-you", "fed-up", "sarcasm"})
+# every structural shape: a reading of who the prompt is aimed at, never vetoed by the scorer
+# (the veto is for phrase rules, which match the wording of past authors)
+SHAPES = frozenset(
+    {
+        "terse-contrast",
+        "prohibition-aimed",
+        "prohibition-contrast",
+        "restore-after-you-did",
+        "reminder",
+        "went-bad-after-you",
+        "why-did-you",
+        "fed-up",
+        "house-convention",
+        "next-time",
+        "omission",
+        "overreach",
+        "sarcasm",
+        "scope",
+        "should-have",
+        "swap-approach",
+    }
+)
 
 
 def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
@@ -734,6 +763,14 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if _has(lower, _PRAISED_CUES) and _PRAISED.search(prose) and not _COMPLAINT.search(prose):
         return True
+    if _has(lower, _NEXT_CUES) and _NEXT_STEP.search(prose) and not _COMPLAINT.search(prose):
+        return True  # "you added the model; now add a view for it": the work moves on
+    if (
+        ("still" in lower or "same" in lower)
+        and CONTINUITY.search(prose)
+        and not shape.aimed_at_work
+    ):
+        return True  # "still the same plan as agreed": work going on, not a problem persisting
     if shape.aimed_at_work:
         return False
     if shape.question_only and "you" not in prose.lower():
