@@ -1,7 +1,7 @@
 """The learned correction scorer next to the rules: the classes issue 11 lists are caught in
 phrasings written for this test (in no data file), the negatives it lists stay unflagged, and
 the scorer stays small, reads only a long prompt's head and tail, and never trains on a blind
-set past 6."""
+set past 10."""
 
 from __future__ import annotations
 
