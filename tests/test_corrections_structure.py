@@ -191,3 +191,15 @@ def test_informal_typing_is_read_as_the_words() -> None:
 def test_pasted_git_log_lines_are_not_the_users_words() -> None:
     text = "here's the log:\n3f9a2c1 revert the cache, it was wrong\nsummarise it for the notes"
     assert detect(text, "medium").label is None
+
+
+def test_the_hook_queues_sarcasm_and_not_an_absolved_breakage(project: Path) -> None:
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    absolved = "I broke the schema myself with that migration, not your change. fix it with me"
+    assert _prompt(project, absolved).returncode == 0
+    assert not queue_file.exists()
+    sarcastic = "wonderful, another failing deploy 🙃 cheers"
+    assert _prompt(project, sarcastic).returncode == 0
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert item.label == "friction"
+    assert "another failing deploy" in item.text
