@@ -16,7 +16,8 @@ on every other author scores it (out-of-fold probabilities). The decision parame
 sensitivity (the model's threshold, the probability under which a rule match is vetoed and the
 rule confidence that is never vetoed) are then chosen, for each held-out author, on the
 out-of-fold results of the *other* authors only: the most recall (mean over authors) whose
-mean per-author false-positive rate stays within :data:`MAX_FP_RATE`. The report prints each
+mean per-author false-positive rate added to the rules' own stays within :data:`MAX_ADDED_FP`.
+The report prints each
 author's figures at the parameters chosen without it, then the mean and the worst author. The
 shipped parameters are chosen the same way on all authors.
 
@@ -86,15 +87,21 @@ PACKAGE = ROOT / "src" / "conkeeper" / "services" / "analysis" / "corrections"
 WEIGHTS = PACKAGE / "model_weights.py"
 PARAMS = PACKAGE / "model_params.py"
 LEVELS = ("low", "medium", "high")
-# the mean per-author held-out false-positive rate each sensitivity may reach when its
-# parameters are chosen (issue 20's targets on unseen prompts: low <= 2 %, medium <= 4 %; a
-# margin because a new author's rate spreads around the mean)
-MAX_FP_RATE = {"low": 0.008, "medium": 0.025, "high": 0.07}
+# the mean per-author false-positive rate the scorer may ADD to the rules' own (its flags minus
+# the rule matches it vetoes), per sensitivity. The rules' false positives are a fixed cost the
+# scorer's parameters cannot see on authors the rules were tuned on (there they are ~0), while
+# on a new author they alone have reached 4-5 % (train_extra4, blind 10 first): a cap on the
+# total would spend the scorer's budget on the rules' seen-set residue. Issue 20's targets on
+# unseen prompts (low <= 2 %, medium <= 4 %) leave the scorer a small share. Compared by their
+# leave-one-author-out figures (round 3; a cap on the total FP rate of 0.8 % / 2.5 % before):
+# added 0.3 % / 1 % gave mean held-out FP .012 / .023 and recall .927 / .956 (the total cap:
+# .009 / .027 and .899 / .961); 0.5 % / 1.3 % and 0.8 % / 2 % added FP for little recall.
+MAX_ADDED_FP = {"low": 0.003, "medium": 0.01, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ...
 VETO_GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
 # ... unless the rule's confidence reaches one of these (1.01: every rule match can be vetoed)
 STRONG_GRID = (0.9, 0.95, 1.01)
-THRESHOLD_GRID = tuple(step / 100 for step in range(50, 100))  # at least an even chance
+THRESHOLD_GRID = tuple(step / 100 for step in range(51, 100))  # better than an even chance
 MAX_FEATURES = 1500  # CV recall is the same at 1,500, 2,500 and 4,000
 MIN_DF = 4  # 2, 3, 4 and 5 were tried: 4 gave the best cross-validated recall
 # leave-one-author-out, round 3: 0.003, 0.01, 0.03, 0.05, 0.1 tried; 0.03 gave the best mean recall
@@ -269,6 +276,8 @@ class _Author:
         self.pos = sum(1 for ex, _ in scored if ex.label)
         self.neg = len(scored) - self.pos
         self.ruled_tp = self.ruled_fp = 0
+        # the rules' own false positives (no veto): the base the scorer's parameters add to
+        self.rules_fp = sum(1 for ex, _ in scored if ex.rules[level] and not ex.label)
         pos_p: list[float] = []
         neg_p: list[float] = []
         for ex, p in scored:
@@ -283,17 +292,19 @@ class _Author:
         self.neg_p = sorted(neg_p)
 
     def rates(self, threshold: float) -> tuple[float, float]:
-        """(FP rate, recall) at a model threshold."""
+        """(FP rate the scorer adds to the rules' own, recall) at a model threshold; a veto
+        makes the first negative."""
         tp = self.ruled_tp + len(self.pos_p) - bisect.bisect_left(self.pos_p, threshold)
         fp = self.ruled_fp + len(self.neg_p) - bisect.bisect_left(self.neg_p, threshold)
-        return (fp / self.neg if self.neg else 0.0), (tp / self.pos if self.pos else 1.0)
+        added = (fp - self.rules_fp) / self.neg if self.neg else 0.0
+        return added, (tp / self.pos if self.pos else 1.0)
 
 
 def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
     """The parameters of ``level`` with the best mean per-author recall whose mean per-author
-    FP rate stays within :data:`MAX_FP_RATE` (model threshold at most ``ceiling``, so a more
-    sensitive level never needs a higher score); ties go to the higher threshold and the
-    smaller veto."""
+    FP rate added to the rules' own stays within :data:`MAX_ADDED_FP` (model threshold at most
+    ``ceiling``, so a more sensitive level never needs a higher score); ties go to the higher
+    threshold and the smaller veto."""
     by_author: dict[str, Scored] = {}
     for ex, p in scored:
         by_author.setdefault(ex.fold, []).append((ex, p))
@@ -307,7 +318,7 @@ def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
                     continue
                 rates = [a.rates(threshold) for a in authors]
                 fp = sum(r[0] for r in rates) / len(rates)
-                if fp > MAX_FP_RATE[level]:
+                if fp > MAX_ADDED_FP[level]:
                     break  # a lower threshold only adds false positives
                 recall = sum(r[1] for r in rates) / len(rates)
                 key = (round(recall, 4), threshold, -veto, -strong)
