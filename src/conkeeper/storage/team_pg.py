@@ -506,6 +506,154 @@ def _ranked(
     return hits[:limit]
 
 
+class Candidate(NamedTuple):
+    """A record found by a term search, or one written next to one (``anchor``'s window).
+
+    ``offset`` is its place after (> 0) or before (< 0) the anchor among the records its author
+    wrote in the project; ``held`` says which of the query's terms it holds; ``rank`` is its
+    ``ts_rank_cd`` (title A, subtitle and facts B, narrative C) for the query's any-term tsquery.
+    """
+
+    team_id: int
+    uid: str
+    anchor: str
+    offset: int
+    held: tuple[bool, ...]
+    rank: float
+    created_at: int
+
+
+class Candidates(NamedTuple):
+    """What the team search ranks: how many records the project holds (``total``), how many
+    hold each term (``found``; -1 for a term PostgreSQL cannot search, a stop word to it), and
+    the candidates with their windows."""
+
+    total: int
+    found: tuple[int, ...]
+    rows: list[Candidate]
+
+
+# Each term is the OR of its forms ("buy" | "bought"): a form is a phrase (phraseto_tsquery), or
+# a prefix (form:*); a form PostgreSQL holds for a stop word gives an empty tsquery and is left
+# out. Every record matching any term is a candidate (the newest MAX_RANKED of them); the best
+# ``anchors`` by idf-weighted terms held each bring the ``window`` records their author wrote just
+# before and after them (the team's answer to a session's lines), every one with the terms it
+# holds.
+_CANDIDATES = """
+WITH forms AS (
+    SELECT k, CASE WHEN p AND position(' ' IN f) = 0
+                   THEN to_tsquery('english', quote_literal(f) || ':*')
+                   ELSE phraseto_tsquery('english', f) END AS q
+    FROM unnest(%(k)s::int[], %(f)s::text[], %(p)s::bool[]) AS x(k, f, p)
+), terms AS MATERIALIZED (
+    SELECT k, string_agg('(' || q::text || ')', ' | ')::tsquery AS tq
+    FROM forms WHERE numnode(q) > 0 GROUP BY k
+), stats AS MATERIALIZED (
+    SELECT k, tq, (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s
+        AND d.project_id = %(project)s AND d.search @@ t.tq) AS found
+    FROM terms t
+), anyq AS MATERIALIZED (
+    SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery AS q FROM terms
+), total AS MATERIALIZED (
+    SELECT count(*) AS n FROM team_records WHERE team_id = %(team)s AND project_id = %(project)s
+), cand AS MATERIALIZED (
+    SELECT m.uid, m.author_id, m.created_at, m.search FROM anyq, LATERAL (
+        SELECT * FROM team_records m WHERE m.team_id = %(team)s AND m.project_id = %(project)s
+        AND m.search @@ anyq.q AND m.kind = ANY(%(kinds)s)
+        ORDER BY m.created_at DESC LIMIT %(cap)s) m
+), anchors AS MATERIALIZED (
+    SELECT c.* FROM cand c, total ORDER BY (
+        SELECT coalesce(sum(ln(1 + (total.n - s.found + 0.5) / (s.found + 0.5))), 0)
+        FROM stats s WHERE c.search @@ s.tq) DESC, c.created_at DESC
+    LIMIT %(anchors)s
+), win AS (
+    SELECT a.uid AS anchor, 0 AS off, a.uid, a.created_at, a.search FROM anchors a
+    UNION ALL
+    SELECT a.uid, -b.n::int, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
+        SELECT w.uid, w.created_at, w.search,
+            row_number() OVER (ORDER BY w.created_at DESC, w.uid DESC) AS n
+        FROM team_records w WHERE w.team_id = %(team)s AND w.project_id = %(project)s
+        AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
+        AND w.created_at <= a.created_at AND (w.created_at, w.uid) < (a.created_at, a.uid)
+        ORDER BY w.created_at DESC, w.uid DESC LIMIT %(window)s) b
+    UNION ALL
+    SELECT a.uid, b.n::int, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
+        SELECT w.uid, w.created_at, w.search,
+            row_number() OVER (ORDER BY w.created_at, w.uid) AS n
+        FROM team_records w WHERE w.team_id = %(team)s AND w.project_id = %(project)s
+        AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
+        AND w.created_at >= a.created_at AND (w.created_at, w.uid) > (a.created_at, a.uid)
+        ORDER BY w.created_at, w.uid LIMIT %(window)s) b
+)
+SELECT (SELECT n FROM total),
+    ARRAY(SELECT coalesce(s.found, -1) FROM generate_series(1, %(n)s) g(k)
+          LEFT JOIN stats s ON s.k = g.k ORDER BY g.k),
+    w.anchor, w.off, w.uid,
+    ARRAY(SELECT coalesce(w.search @@ s.tq, false) FROM generate_series(1, %(n)s) g(k)
+          LEFT JOIN stats s ON s.k = g.k ORDER BY g.k),
+    ts_rank_cd(w.search, anyq.q), w.created_at
+FROM win w, anyq
+"""
+
+
+def search_candidates(
+    conn: psycopg.Connection[Any],
+    team_ids: Sequence[int],
+    project_key: str,
+    terms: Sequence[Sequence[tuple[str, bool]]],
+    kinds: Sequence[str] = ("observation", "summary", "prompt"),
+    anchors: int = 30,
+    window: int = 5,
+) -> Candidates:
+    """The records of ``project_key`` in ``team_ids`` holding any of ``terms`` (each a list of
+    ``(form, prefix)``), ready to rank: per term how many records hold it, and the best
+    ``anchors`` candidates with the ``window`` records written before and after each."""
+    project_ids = _project_ids(conn, team_ids, project_key)
+    if not project_ids or not terms:
+        return Candidates(0, tuple(-1 for _ in terms), [])
+    flat = [(k, form, prefix) for k, forms in enumerate(terms, 1) for form, prefix in forms]
+    params = {
+        "k": [k for k, _f, _p in flat],
+        "f": [f for _k, f, _p in flat],
+        "p": [p for _k, _f, p in flat],
+        "n": len(terms),
+        "kinds": list(kinds),
+        "cap": MAX_RANKED,
+        "anchors": anchors,
+        "window": window,
+    }
+    total, found, rows = 0, [-1] * len(terms), []
+    for team_id, project_id in project_ids:  # one probe per project (nearly always one)
+        params.update(team=team_id, project=project_id)
+        part = conn.execute(_CANDIDATES, params).fetchall()
+        if not part:
+            continue
+        total += int(part[0][0])
+        found = [a if b < 0 else max(a, 0) + b for a, b in zip(found, part[0][1], strict=True)]
+        rows.extend(
+            Candidate(team_id, str(r[4]), str(r[2]), int(r[3]), tuple(r[5]), float(r[6]), int(r[7]))
+            for r in part
+        )
+    return Candidates(total, tuple(found), rows)
+
+
+def records_by_uid(
+    conn: psycopg.Connection[Any], keys: Sequence[tuple[int, str]]
+) -> dict[tuple[int, str], TeamHit]:
+    """The records of ``(team_id, uid)`` keys, with their authors and project keys."""
+    if not keys:
+        return {}
+    rows = conn.execute(
+        f"SELECT {_HIT_COLUMNS}, 0.0, r.team_id FROM team_records r "
+        "JOIN users u ON u.id = r.author_id "
+        "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
+        "JOIN unnest(%s::bigint[], %s::text[]) AS k(team_id, uid) "
+        "ON r.team_id = k.team_id AND r.uid = k.uid",
+        ([t for t, _u in keys], [u for _t, u in keys]),
+    ).fetchall()
+    return {(int(r[11]), str(r[0])): _hit(r) for r in rows}
+
+
 def recent_records(
     conn: psycopg.Connection[Any],
     team_ids: Sequence[int],
