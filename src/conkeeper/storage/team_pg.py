@@ -556,10 +556,15 @@ WITH forms AS (
     SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery AS q FROM terms
 ), total AS MATERIALIZED (
     SELECT count(*) AS n FROM team_records WHERE team_id = %(team)s AND project_id = %(project)s
+), rare AS MATERIALIZED (
+    SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery AS q FROM (
+        SELECT tq, sum(found) OVER (ORDER BY found, k) AS run,
+            row_number() OVER (ORDER BY found, k) AS i FROM stats) s
+    WHERE s.run <= %(cap)s OR s.i = 1
 ), cand AS MATERIALIZED (
-    SELECT m.uid, m.author_id, m.created_at, m.search FROM anyq, LATERAL (
+    SELECT m.uid, m.author_id, m.created_at, m.search FROM rare, LATERAL (
         SELECT * FROM team_records m WHERE m.team_id = %(team)s AND m.project_id = %(project)s
-        AND m.search @@ anyq.q AND m.kind = ANY(%(kinds)s)
+        AND m.search @@ rare.q AND m.kind = ANY(%(kinds)s)
         ORDER BY m.created_at DESC LIMIT %(cap)s) m
 ), anchors AS MATERIALIZED (
     SELECT c.* FROM cand c, total ORDER BY (
