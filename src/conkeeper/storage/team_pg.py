@@ -425,85 +425,9 @@ def _hit(row: Sequence[Any]) -> TeamHit:
     )
 
 
-# Ranking reads every candidate's tsvector: a query matching thousands of records of a project
-# ranks its newest MAX_RANKED matches (the AND stage is rarely that broad).
+# A query's candidates are the newest MAX_RANKED records holding its rarest terms (as many of
+# them as fit: their counts add up to MAX_RANKED at most; always the rarest one).
 MAX_RANKED = 500
-
-# Every word (the planner's AND), then any word: the same lexemes, the operator swapped.
-AND_QUERY = "plainto_tsquery('english', %(q)s)"
-OR_QUERY = "replace(plainto_tsquery('english', %(q)s)::text, ' & ', ' | ')::tsquery"
-
-
-# Any-word matches are ranked like BM25 ranks them, by how rare the matched words are in the
-# project (a speaker's name in every line counts for little), the covers breaking ties: each
-# query lexeme's document frequency is one GIN-indexed count inside the project.
-_TERMS = (
-    "terms AS MATERIALIZED (SELECT to_tsquery('simple', quote_literal(lex)) AS tq, "
-    "  ln(1 + 10000.0 / (1 + (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s "
-    "   AND d.project_id = %(project)s AND d.search @@ to_tsquery('simple', quote_literal(lex))"
-    "  ))) AS idf "
-    "  FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS lex)"
-)
-_IDF_SCORE = (
-    "(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE r.search @@ t.tq) "
-    "+ ts_rank_cd(r.search, q.query)"
-)
-
-
-def search_records(
-    conn: psycopg.Connection[Any],
-    team_ids: Sequence[int],
-    project_key: str,
-    query: str,
-    limit: int,
-    kinds: Sequence[str] = ("observation", "summary", "prompt"),
-) -> list[TeamHit]:
-    """The best ``limit`` records of ``project_key`` in ``team_ids`` for ``query``: every word
-    first (``plainto_tsquery``), then any word (an OR of the query's lexemes) to fill up."""
-    project_ids = _project_ids(conn, team_ids, project_key)
-    if not project_ids or not query.strip():
-        return []
-    hits = _ranked(conn, project_ids, AND_QUERY, query, limit, kinds)
-    if len(hits) >= limit or len(query.split()) < 2:
-        return hits
-    seen = {h.uid for h in hits}
-    more = _ranked(conn, project_ids, OR_QUERY, query, limit, kinds)
-    return hits + [h for h in more if h.uid not in seen][: limit - len(hits)]
-
-
-def _ranked(
-    conn: psycopg.Connection[Any],
-    project_ids: Sequence[tuple[int, int]],
-    tsquery_sql: str,
-    query: str,
-    limit: int,
-    kinds: Sequence[str],
-) -> list[TeamHit]:
-    hits: list[TeamHit] = []
-    score = _IDF_SCORE if tsquery_sql == OR_QUERY else "ts_rank_cd(r.search, q.query)"
-    for team_id, project_id in project_ids:  # one probe per project (nearly always one)
-        rows = conn.execute(
-            f"WITH {_TERMS} SELECT {_HIT_COLUMNS}, {score} AS score "
-            f"FROM (SELECT {tsquery_sql} AS query) q CROSS JOIN LATERAL ("
-            "  SELECT * FROM team_records m "
-            "  WHERE m.team_id = %(team)s AND m.project_id = %(project)s "
-            "  AND m.search @@ q.query AND m.kind = ANY(%(kinds)s) "
-            "  ORDER BY m.created_at DESC LIMIT %(cap)s) r "
-            "JOIN users u ON u.id = r.author_id "
-            "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
-            "ORDER BY score DESC, r.created_at DESC LIMIT %(limit)s",
-            {
-                "q": query,
-                "team": team_id,
-                "project": project_id,
-                "kinds": list(kinds),
-                "limit": limit,
-                "cap": MAX_RANKED,
-            },
-        ).fetchall()
-        hits.extend(_hit(r) for r in rows)
-    hits.sort(key=lambda h: (-h.score, -h.created_at))
-    return hits[:limit]
 
 
 class Candidate(NamedTuple):
@@ -545,36 +469,40 @@ WITH forms AS (
                    THEN to_tsquery('english', quote_literal(f) || ':*')
                    ELSE phraseto_tsquery('english', f) END AS q
     FROM unnest(%(k)s::int[], %(f)s::text[], %(p)s::bool[]) AS x(k, f, p)
-), terms AS MATERIALIZED (
+), joined AS (
     SELECT k, string_agg('(' || q::text || ')', ' | ')::tsquery AS tq
     FROM forms WHERE numnode(q) > 0 GROUP BY k
-), stats AS MATERIALIZED (
+), terms AS MATERIALIZED (
     SELECT k, tq, (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s
-        AND d.project_id = %(project)s AND d.search @@ t.tq) AS found
-    FROM terms t
-), anyq AS MATERIALIZED (
-    SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery AS q FROM terms
-), total AS MATERIALIZED (
-    SELECT count(*) AS n FROM team_records WHERE team_id = %(team)s AND project_id = %(project)s
-), rare AS MATERIALIZED (
-    SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery AS q FROM (
-        SELECT tq, sum(found) OVER (ORDER BY found, k) AS run,
-            row_number() OVER (ORDER BY found, k) AS i FROM stats) s
-    WHERE s.run <= %(cap)s OR s.i = 1
+        AND d.project_id = %(project)s AND d.search @@ j.tq) AS found
+    FROM joined j
+), vec AS MATERIALIZED (
+    SELECT array_agg(t.tq ORDER BY g.k) AS tqs, array_agg(coalesce(t.found, -1) ORDER BY g.k)
+        AS found, (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM terms) AS q,
+        (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM (
+            SELECT tq, sum(found) OVER (ORDER BY found, k) AS run,
+                row_number() OVER (ORDER BY found, k) AS i FROM terms) r
+         WHERE r.run <= %(cap)s OR r.i = 1) AS rare,
+        (SELECT count(*) FROM team_records WHERE team_id = %(team)s
+         AND project_id = %(project)s) AS total
+    FROM generate_series(1, %(n)s) g(k) LEFT JOIN terms t ON t.k = g.k
 ), cand AS MATERIALIZED (
-    SELECT m.uid, m.author_id, m.created_at, m.search FROM rare, LATERAL (
+    SELECT m.uid, m.author_id, m.created_at, m.search,
+        ARRAY(SELECT coalesce(m.search @@ t, false) FROM unnest(vec.tqs) t) AS held
+    FROM vec, LATERAL (
         SELECT * FROM team_records m WHERE m.team_id = %(team)s AND m.project_id = %(project)s
-        AND m.search @@ rare.q AND m.kind = ANY(%(kinds)s)
+        AND m.search @@ vec.rare AND m.kind = ANY(%(kinds)s)
         ORDER BY m.created_at DESC LIMIT %(cap)s) m
 ), anchors AS MATERIALIZED (
-    SELECT c.* FROM cand c, total ORDER BY (
-        SELECT coalesce(sum(ln(1 + (total.n - s.found + 0.5) / (s.found + 0.5))), 0)
-        FROM stats s WHERE c.search @@ s.tq) DESC, c.created_at DESC
+    SELECT c.* FROM cand c, vec ORDER BY (
+        SELECT coalesce(sum(ln(1 + (vec.total - f + 0.5) / (f + 0.5))), 0)
+        FROM unnest(c.held, vec.found) AS x(h, f) WHERE h) DESC, c.created_at DESC
     LIMIT %(anchors)s
 ), win AS (
-    SELECT a.uid AS anchor, 0 AS off, a.uid, a.created_at, a.search FROM anchors a
+    SELECT a.uid AS anchor, 0 AS off, a.uid, a.created_at, a.search, a.held FROM anchors a
     UNION ALL
-    SELECT a.uid, -b.n::int, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
+    SELECT a.uid, -b.n::int, b.uid, b.created_at, b.search, NULL FROM anchors a
+    CROSS JOIN LATERAL (
         SELECT w.uid, w.created_at, w.search,
             row_number() OVER (ORDER BY w.created_at DESC, w.uid DESC) AS n
         FROM team_records w WHERE w.team_id = %(team)s AND w.project_id = %(project)s
@@ -582,7 +510,8 @@ WITH forms AS (
         AND w.created_at <= a.created_at AND (w.created_at, w.uid) < (a.created_at, a.uid)
         ORDER BY w.created_at DESC, w.uid DESC LIMIT %(window)s) b
     UNION ALL
-    SELECT a.uid, b.n::int, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
+    SELECT a.uid, b.n::int, b.uid, b.created_at, b.search, NULL FROM anchors a
+    CROSS JOIN LATERAL (
         SELECT w.uid, w.created_at, w.search,
             row_number() OVER (ORDER BY w.created_at, w.uid) AS n
         FROM team_records w WHERE w.team_id = %(team)s AND w.project_id = %(project)s
@@ -590,14 +519,10 @@ WITH forms AS (
         AND w.created_at >= a.created_at AND (w.created_at, w.uid) > (a.created_at, a.uid)
         ORDER BY w.created_at, w.uid LIMIT %(window)s) b
 )
-SELECT (SELECT n FROM total),
-    ARRAY(SELECT coalesce(s.found, -1) FROM generate_series(1, %(n)s) g(k)
-          LEFT JOIN stats s ON s.k = g.k ORDER BY g.k),
-    w.anchor, w.off, w.uid,
-    ARRAY(SELECT coalesce(w.search @@ s.tq, false) FROM generate_series(1, %(n)s) g(k)
-          LEFT JOIN stats s ON s.k = g.k ORDER BY g.k),
-    ts_rank_cd(w.search, anyq.q), w.created_at
-FROM win w, anyq
+SELECT vec.total, vec.found, w.anchor, w.off, w.uid,
+    coalesce(w.held, ARRAY(SELECT coalesce(w.search @@ t, false) FROM unnest(vec.tqs) t)),
+    CASE WHEN w.search @@ vec.q THEN ts_rank_cd(w.search, vec.q) ELSE 0 END, w.created_at
+FROM win w, vec
 """
 
 

@@ -12,6 +12,7 @@ record is a line, its author's neighbouring records are its neighbours, and the
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,8 +67,8 @@ def rank_candidates(found: Candidates, limit: int) -> list[tuple[Key, float]]:
             continue  # only records holding a term are results (as only matching lines are)
         near = [_walk(key, before, WINDOW), _walk(key, after, WINDOW)]
         neighbour = max([own.get(side[0], 0.0) for side in near if side] or [0.0])
-        held = [any(h) for h in zip(*(rows[k].held for k in [key, *near[0], *near[1]]))]
-        whole = _share(tuple(held), weights) / total
+        around = [rows[k].held for k in [key, *near[0], *near[1]]]
+        whole = _share(tuple(any(h) for h in zip(*around, strict=True)), weights) / total
         cover = hit_cover(line_score(own[key], neighbour, whole), whole)
         scored.append((hit_score(cover, row.rank, top, 1), row.created_at, key))
     scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
@@ -87,7 +88,7 @@ def _links(rows: Sequence[Candidate]) -> tuple[dict[Key, Key], dict[Key, Key]]:
     after: dict[Key, Key] = {}
     for run in windows.values():
         run.sort(key=lambda r: r.offset)
-        for a, b in zip(run, run[1:]):
+        for a, b in itertools.pairwise(run):
             if b.offset == a.offset + 1:
                 after[(a.team_id, a.uid)] = (b.team_id, b.uid)
                 before[(b.team_id, b.uid)] = (a.team_id, a.uid)
