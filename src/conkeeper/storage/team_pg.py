@@ -13,9 +13,10 @@ the SHA-256 of a high-entropy secret, never in clear. Versions are recorded in
 transaction, under an advisory lock so two servers starting at once do not race.
 
 Search: a stored ``tsvector`` with weights (title A, subtitle and facts B, narrative C) and a
-GIN index over ``(project_id, search)`` (``btree_gin``), queried with ``plainto_tsquery`` (every
-word) first, then an OR of the query's lexemes when the AND finds too few, ranked by
-``ts_rank_cd``.
+GIN index over ``(project_id, search)`` (``btree_gin``). :func:`search_candidates` finds, in one
+statement, the records holding the query's rarest terms (each term the OR of its forms, counted
+inside the project), with the terms each holds and the records its author wrote around the best
+of them; :mod:`conkeeper.services.team.rank` ranks them as the local search ranks lines.
 """
 
 from __future__ import annotations
@@ -542,7 +543,7 @@ def search_candidates(
     if not project_ids or not terms:
         return Candidates(0, tuple(-1 for _ in terms), [])
     flat = [(k, form, prefix) for k, forms in enumerate(terms, 1) for form, prefix in forms]
-    params = {
+    params: dict[str, object] = {
         "k": [k for k, _f, _p in flat],
         "f": [f for _k, f, _p in flat],
         "p": [p for _k, _f, p in flat],
@@ -552,7 +553,8 @@ def search_candidates(
         "anchors": anchors,
         "window": window,
     }
-    total, found, rows = 0, [-1] * len(terms), []
+    total, found = 0, [-1] * len(terms)
+    rows: list[Candidate] = []
     for team_id, project_id in project_ids:  # one probe per project (nearly always one)
         params.update(team=team_id, project=project_id)
         part = conn.execute(_CANDIDATES, params).fetchall()
