@@ -21,6 +21,7 @@ of them; :mod:`conkeeper.services.team.rank` ranks them as the local search rank
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -435,15 +436,16 @@ class Candidate(NamedTuple):
     """A record found by a term search, or one written next to one (``anchor``'s window).
 
     ``offset`` is its place after (> 0) or before (< 0) the anchor among the records its author
-    wrote in the project; ``held`` says which of the query's terms it holds; ``rank`` is its
-    ``ts_rank_cd`` (title A, subtitle and facts B, narrative C) for the query's any-term tsquery.
+    wrote in the project; ``held`` is a bit mask of the query's terms it holds (bit k for the
+    k-th term, from 0); ``rank`` is its ``ts_rank`` (title A, subtitle and facts B, narrative C)
+    for the query's any-term tsquery.
     """
 
     team_id: int
     uid: str
     anchor: str
     offset: int
-    held: tuple[bool, ...]
+    held: int
     rank: float
     created_at: int
 
@@ -474,57 +476,77 @@ WITH forms AS (
     SELECT k, string_agg('(' || q::text || ')', ' | ')::tsquery AS tq
     FROM forms WHERE numnode(q) > 0 GROUP BY k
 ), terms AS MATERIALIZED (
-    SELECT k, tq, (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s
-        AND d.project_id = %(project)s AND d.search @@ j.tq) AS found
+    SELECT k, tq, (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s::bigint
+        AND d.project_id = %(project)s::bigint AND d.search @@ j.tq) AS found
     FROM joined j
 ), vec AS MATERIALIZED (
-    SELECT array_agg(t.tq ORDER BY g.k) AS tqs, array_agg(coalesce(t.found, -1) ORDER BY g.k)
-        AS found, (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM terms) AS q,
+    SELECT array_agg(t.tq ORDER BY g.k) AS tqs,
+        array_agg(coalesce(t.found, -1) ORDER BY g.k) AS found,
+        array_agg(t.found ORDER BY g.k) AS counts,
+        (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM terms) AS q,
         (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM (
             SELECT tq, sum(found) OVER (ORDER BY found, k) AS run,
                 row_number() OVER (ORDER BY found, k) AS i FROM terms) r
          WHERE r.run <= %(cap)s OR r.i = 1) AS rare,
-        (SELECT count(*) FROM team_records WHERE team_id = %(team)s
-         AND project_id = %(project)s) AS total
+        CASE WHEN %(n)s > 1 AND (SELECT max(found) FROM terms) > 0 THEN (
+            SELECT count(*) FROM team_records WHERE team_id = %(team)s::bigint
+            AND project_id = %(project)s::bigint) ELSE 0 END AS total
     FROM generate_series(1, %(n)s) g(k) LEFT JOIN terms t ON t.k = g.k
 ), cand AS MATERIALIZED (
-    SELECT m.uid, m.author_id, m.created_at, m.search,
-        ARRAY(SELECT coalesce(m.search @@ t, false) FROM unnest(vec.tqs) t) AS held
+    SELECT m.uid, m.author_id, m.created_at, m.search, {held_m} AS held
     FROM vec, LATERAL (
-        SELECT * FROM team_records m WHERE m.team_id = %(team)s AND m.project_id = %(project)s
+        SELECT * FROM team_records m
+        WHERE m.team_id = %(team)s::bigint AND m.project_id = %(project)s::bigint
         AND m.search @@ vec.rare AND m.kind = ANY(%(kinds)s)
         ORDER BY m.created_at DESC LIMIT %(cap)s) m
 ), anchors AS MATERIALIZED (
-    SELECT c.* FROM cand c, vec ORDER BY (
-        SELECT coalesce(sum(ln(1 + (vec.total - f + 0.5) / (f + 0.5))), 0)
-        FROM unnest(c.held, vec.found) AS x(h, f) WHERE h) DESC, c.created_at DESC
+    SELECT c.* FROM cand c, vec ORDER BY {idf_sum} DESC, c.created_at DESC
     LIMIT %(anchors)s
-), win AS (
-    SELECT a.uid AS anchor, 0 AS off, a.uid, a.created_at, a.search, a.held FROM anchors a
+), win AS MATERIALIZED (
+    SELECT a.uid AS anchor, 0 AS side, a.uid, a.created_at, a.search FROM anchors a
     UNION ALL
-    SELECT a.uid, -b.n::int, b.uid, b.created_at, b.search, NULL FROM anchors a
-    CROSS JOIN LATERAL (
-        SELECT w.uid, w.created_at, w.search,
-            row_number() OVER (ORDER BY w.created_at DESC, w.uid DESC) AS n
-        FROM team_records w WHERE w.team_id = %(team)s AND w.project_id = %(project)s
+    SELECT a.uid, -1, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
+        SELECT w.uid, w.created_at, w.search FROM team_records w
+        WHERE w.team_id = %(team)s::bigint AND w.project_id = %(project)s::bigint
         AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
         AND w.created_at <= a.created_at AND (w.created_at, w.uid) < (a.created_at, a.uid)
-        ORDER BY w.created_at DESC, w.uid DESC LIMIT %(window)s) b
+        ORDER BY w.created_at DESC LIMIT %(window)s) b
     UNION ALL
-    SELECT a.uid, b.n::int, b.uid, b.created_at, b.search, NULL FROM anchors a
-    CROSS JOIN LATERAL (
-        SELECT w.uid, w.created_at, w.search,
-            row_number() OVER (ORDER BY w.created_at, w.uid) AS n
-        FROM team_records w WHERE w.team_id = %(team)s AND w.project_id = %(project)s
+    SELECT a.uid, 1, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
+        SELECT w.uid, w.created_at, w.search FROM team_records w
+        WHERE w.team_id = %(team)s::bigint AND w.project_id = %(project)s::bigint
         AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
         AND w.created_at >= a.created_at AND (w.created_at, w.uid) > (a.created_at, a.uid)
-        ORDER BY w.created_at, w.uid LIMIT %(window)s) b
+        ORDER BY w.created_at LIMIT %(window)s) b
+), scored AS MATERIALIZED (
+    SELECT DISTINCT ON (w.uid) w.uid, {held_w} AS held,
+        CASE WHEN w.search @@ vec.q THEN ts_rank(w.search, vec.q) ELSE 0 END AS rank
+    FROM win w, vec
 )
-SELECT vec.total, vec.found, w.anchor, w.off, w.uid,
-    coalesce(w.held, ARRAY(SELECT coalesce(w.search @@ t, false) FROM unnest(vec.tqs) t)),
-    CASE WHEN w.search @@ vec.q THEN ts_rank_cd(w.search, vec.q) ELSE 0 END, w.created_at
-FROM win w, vec
+SELECT NULL::text, 0, NULL::text, 0::bigint, 0::bigint, 0::real, vec.total, vec.found FROM vec
+UNION ALL
+SELECT w.anchor, w.side, w.uid, w.created_at, s.held, s.rank, NULL, NULL
+FROM win w JOIN scored s ON s.uid = w.uid
 """
+
+
+@functools.lru_cache(maxsize=64)
+def candidates_sql(terms: int) -> str:
+    """:data:`_CANDIDATES` for a query of ``terms`` terms (at most 62): which terms a record
+    holds as a bit mask (bit k-1 for term k), and the summed idf of those, written out term by
+    term (no subquery per candidate)."""
+    held = " + ".join(
+        f"CASE WHEN {{0}}.search @@ vec.tqs[{k}] THEN {1 << (k - 1)} ELSE 0 END"
+        for k in range(1, terms + 1)
+    )
+    idf = " + ".join(
+        f"CASE WHEN c.held & {1 << (k - 1)} <> 0 THEN ln(1 + (vec.total - vec.counts[{k}] + 0.5)"
+        f" / (vec.counts[{k}] + 0.5)) ELSE 0 END"
+        for k in range(1, terms + 1)
+    )
+    return _CANDIDATES.format(
+        held_m=f"({held.format('m')})::bigint", held_w=f"({held.format('w')})::bigint", idf_sum=idf
+    )
 
 
 def search_candidates(
@@ -557,16 +579,39 @@ def search_candidates(
     rows: list[Candidate] = []
     for team_id, project_id in project_ids:  # one probe per project (nearly always one)
         params.update(team=team_id, project=project_id)
-        part = conn.execute(_CANDIDATES, params).fetchall()
-        if not part:
+        part = conn.execute(candidates_sql(len(terms)), params).fetchall()
+        head = next((r for r in part if r[0] is None), None)
+        if head is None:
             continue
-        total += int(part[0][0])
-        found = [a if b < 0 else max(a, 0) + b for a, b in zip(found, part[0][1], strict=True)]
-        rows.extend(
-            Candidate(team_id, str(r[4]), str(r[2]), int(r[3]), tuple(r[5]), float(r[6]), int(r[7]))
-            for r in part
-        )
+        total += int(head[6] or 0)
+        counts = [int(n) for n in head[7] or ()]
+        found = [a if b < 0 else max(a, 0) + b for a, b in zip(found, counts, strict=True)]
+        rows.extend(_placed(team_id, [r for r in part if r[0] is not None]))
     return Candidates(total, tuple(found), rows)
+
+
+def _placed(team_id: int, part: Sequence[Sequence[Any]]) -> list[Candidate]:
+    """The rows of one probe (anchor, side, uid, created_at, held mask, rank) as candidates,
+    each window row numbered by its place before (-1, -2, ...) or after (1, 2, ...) its anchor
+    (the statement says only which side)."""
+    out: list[Candidate] = []
+    steps: dict[tuple[str, int], int] = {}
+    for r in sorted(part, key=lambda r: (str(r[0]), int(r[1]), int(r[3]), str(r[2]))):
+        anchor, side = str(r[0]), int(r[1])
+        if side < 0:
+            continue
+        steps[(anchor, 1)] = steps.get((anchor, 1), 0) + side
+        out.append(_candidate(team_id, r, steps[(anchor, 1)]))
+    for r in sorted(part, key=lambda r: (str(r[0]), int(r[3]), str(r[2])), reverse=True):
+        anchor = str(r[0])
+        if int(r[1]) < 0:  # before an anchor: the nearest is the newest
+            steps[(anchor, -1)] = steps.get((anchor, -1), 0) - 1
+            out.append(_candidate(team_id, r, steps[(anchor, -1)]))
+    return out
+
+
+def _candidate(team_id: int, r: Sequence[Any], offset: int) -> Candidate:
+    return Candidate(team_id, str(r[2]), str(r[0]), offset, int(r[4]), float(r[5]), int(r[3]))
 
 
 def records_by_uid(

@@ -51,32 +51,46 @@ def rank_candidates(found: Candidates, limit: int) -> list[tuple[Key, float]]:
     """The best ``limit`` candidates holding a term, as ``(key, score)``, best first (newer
     first on a tie): :func:`conkeeper.domain.ranking.line_score` over the idf-weighted share of
     the query each holds, its neighbours' and its window's, then
-    :func:`~conkeeper.domain.ranking.hit_score` with its ``ts_rank_cd`` as the BM25 share."""
+    :func:`~conkeeper.domain.ranking.hit_score` with its ``ts_rank`` as the BM25 share."""
     if len(found.found) < 2:
         weights = [1.0 for _ in found.found]
     else:
         weights = [idf(n, found.total) if n >= 0 else 0.0 for n in found.found]
-    total = sum(weights) or 1.0
+    share = _Share(weights)
     rows = {(r.team_id, r.uid): r for r in found.rows}
     before, after = _links(found.rows)
-    own = {key: _share(r.held, weights) / total for key, r in rows.items()}
+    own = {key: share(r.held) for key, r in rows.items()}
     top = max([r.rank for r in rows.values() if r.rank > 0] or [1.0])
     scored = []
     for key, row in rows.items():
         if own[key] <= 0:
             continue  # only records holding a term are results (as only matching lines are)
         near = [_walk(key, before, WINDOW), _walk(key, after, WINDOW)]
-        neighbour = max([own.get(side[0], 0.0) for side in near if side] or [0.0])
-        around = [rows[k].held for k in [key, *near[0], *near[1]]]
-        whole = _share(tuple(any(h) for h in zip(*around, strict=True)), weights) / total
+        neighbour = max([own[side[0]] for side in near if side] or [0.0])
+        held = row.held
+        for k in (*near[0], *near[1]):
+            held |= rows[k].held
+        whole = share(held)
         cover = hit_cover(line_score(own[key], neighbour, whole), whole)
         scored.append((hit_score(cover, row.rank, top, 1), row.created_at, key))
     scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
     return [(key, score) for score, _created, key in scored[:limit]]
 
 
-def _share(held: tuple[bool, ...], weights: Sequence[float]) -> float:
-    return sum(w for w, h in zip(weights, held, strict=True) if h)
+class _Share:
+    """The idf-weighted share of the query a bit mask of held terms stands for (memoised:
+    the same few masks recur)."""
+
+    def __init__(self, weights: Sequence[float]) -> None:
+        self.weights = weights
+        self.total = sum(weights) or 1.0
+        self.known: dict[int, float] = {}
+
+    def __call__(self, held: int) -> float:
+        if held not in self.known:
+            got = sum(w for k, w in enumerate(self.weights) if held >> k & 1)
+            self.known[held] = got / self.total
+        return self.known[held]
 
 
 def _links(rows: Sequence[Candidate]) -> tuple[dict[Key, Key], dict[Key, Key]]:
