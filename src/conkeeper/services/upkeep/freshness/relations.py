@@ -35,12 +35,47 @@ from conkeeper.domain.records import Record
 DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
 
-DUPLICATE_SIMILARITY = 0.7
-POLARITY_CONTAINMENT = 0.6
-DUPLICATE_UNSHARED = 3.0
-CHOICE_SHARED_WEIGHT = 0.9
-NUMBER_CONTAINMENT = 0.6
-ORDER_CONTAINMENT = 0.6
+
+
+class Limits(Record):
+    """The thresholds of :func:`relate`, chosen by leave-one-author-out selection
+    (``tools/consolidate_cv.py``): each author's pairs held out in turn, the limits chosen on
+    the others; :data:`LIMITS` is the choice on every author's pairs."""
+
+    __slots__ = (
+        "choice_shared_weight",
+        "duplicate_containment",
+        "duplicate_similarity",
+        "duplicate_unshared",
+        "number_containment",
+        "order_containment",
+        "polarity_containment",
+        "reject_shared_weight",
+    )
+
+    def __init__(
+        self,
+        *,
+        duplicate_similarity: float = 0.7,
+        duplicate_containment: float = 1.01,
+        duplicate_unshared: float = 3.0,
+        polarity_containment: float = 0.6,
+        choice_shared_weight: float = 0.9,
+        reject_shared_weight: float = 0.9,
+        number_containment: float = 0.6,
+        order_containment: float = 0.6,
+    ) -> None:
+        self.duplicate_similarity = duplicate_similarity
+        self.duplicate_containment = duplicate_containment
+        self.duplicate_unshared = duplicate_unshared
+        self.polarity_containment = polarity_containment
+        self.choice_shared_weight = choice_shared_weight
+        self.reject_shared_weight = reject_shared_weight
+        self.number_containment = number_containment
+        self.order_containment = order_containment
+
+
+LIMITS = Limits()
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
 
@@ -544,12 +579,19 @@ def _reversed_order(a: Reading, b: Reading) -> bool:
     return any((later, earlier) in b.order for earlier, later in a.order)
 
 
-def relate(text_a: str, text_b: str) -> Relation | None:
+def relate(text_a: str, text_b: str, limits: Limits = LIMITS) -> Relation | None:
     """Whether two entries say the same thing, contradict each other, or neither."""
-    return relate_readings(read(text_a), read(text_b))
+    return relate_readings(read(text_a), read(text_b), limits)
 
 
-def relate_readings(a: Reading, b: Reading) -> Relation | None:
+def comparable(a: Reading, b: Reading) -> bool:
+    """Whether consolidation compares the pair at all: two shared concepts, or one when both
+    entries name alternatives (the same test as ``consolidate``'s candidate index)."""
+    shared = sum(1 for key in a.weights if key in b.weights)
+    return shared >= 2 or bool((a.chosen or a.rejected) and (b.chosen or b.rejected))
+
+
+def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
     """:func:`relate` on entries already read (consolidation reads each entry once)."""
     if _different_scope(a, b):
         return None
@@ -557,18 +599,18 @@ def relate_readings(a: Reading, b: Reading) -> Relation | None:
     shared, weight_a, weight_b, count = _shared(a, b, _MEMBERS)
     smaller = min(weight_a, weight_b)
     containment = shared / smaller if smaller else 0.0
-    if choice is not None and shared >= CHOICE_SHARED_WEIGHT:
+    if choice is not None and shared >= limits.choice_shared_weight:
         return Relation(CONTRADICTION, round(containment, 2), f"{choice[0]} against {choice[1]}")
-    if count >= 2 and a.negated != b.negated and containment >= POLARITY_CONTAINMENT:
+    if count >= 2 and a.negated != b.negated and containment >= limits.polarity_containment:
         return Relation(
             CONTRADICTION, round(containment, 2), "one says not to do what the other says"
         )
-    if count >= 2 and _reversed_order(a, b) and containment >= ORDER_CONTAINMENT:
+    if count >= 2 and _reversed_order(a, b) and containment >= limits.order_containment:
         return Relation(
             CONTRADICTION, round(containment, 2), "the same steps in the opposite order"
         )
     numbers_differ = bool(a.numbers and b.numbers and not (a.numbers & b.numbers))
-    if numbers_differ and count >= 2 and containment >= NUMBER_CONTAINMENT:
+    if numbers_differ and count >= 2 and containment >= limits.number_containment:
         shown = f"{'/'.join(sorted(a.numbers))} against {'/'.join(sorted(b.numbers))}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
     if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
@@ -576,6 +618,6 @@ def relate_readings(a: Reading, b: Reading) -> Relation | None:
     shared_all, all_a, all_b, _ = _shared(a, b, _NOTHING)
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
     unshared = max(all_a, all_b) - shared_all
-    if dice >= DUPLICATE_SIMILARITY and count >= 2 and unshared <= DUPLICATE_UNSHARED:
+    if dice >= limits.duplicate_similarity and count >= 2 and unshared <= limits.duplicate_unshared:
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
     return None
