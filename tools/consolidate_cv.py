@@ -47,6 +47,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "polarity_containment": (0.4, 0.5, 0.6),
     "number_containment": (0.4, 0.5, 0.6),
     "choice_shared_weight": (0.4, 0.9),
+    "reject_shared_weight": (0.0, 0.4, 0.9),
 }
 
 
