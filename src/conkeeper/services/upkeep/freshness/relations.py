@@ -87,7 +87,7 @@ def _words(text: str) -> frozenset[str]:
 
 NEGATIONS = _words(
     """never not no don't dont do-not doesn't isn't aren't mustn't shouldn't cannot can't won't
-    avoid avoided without stop stopped skip skipped nor forbid forbidden prohibited disallow
+    avoid avoided without unless stop stopped skip skipped nor forbid forbidden prohibited disallow
     disallowed ban banned neither"""
 )
 # Two-word markers: the second word is consumed with the first.
@@ -115,7 +115,8 @@ ANTONYMS = {
     "manually": "automatic",
     "synchronous": "asynchronous",
     "sync": "asynchronous",
-    "mutable": "immutable",
+    "read-only": "write",
+    "immutable": "write",
     "insecure": "secure",
     "unsafe": "safe",
     "fail": "pass",
@@ -332,7 +333,6 @@ SYNONYMS = {
     "expiration": "ttl",
     "lifetime": "ttl",
     "valid": "ttl",
-    "immutable": "read-only",
     "readonly": "read-only",
     "hardcode": "hardcode",
     "hardcoded": "hardcode",
@@ -340,79 +340,90 @@ SYNONYMS = {
     "hosts": "host",
     "users": "user",
 }
-# Mutually exclusive alternatives: a team picks one member of a group for a given purpose.
-CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(
-    _words(group)
-    for group in (
-        "float decimal integer",
-        "tab space",
-        "npm yarn pnpm bun",
-        "pip poetry uv pipenv conda pdm",
-        "pytest unittest nose",
-        "jest vitest mocha jasmine",
-        "camel-case snake-case kebab-case pascal-case",
-        "mysql postgresql sqlite mongodb mariadb oracle dynamodb",
-        "black ruff yapf autopep8",
-        "flake8 pylint ruff",
-        "mypy pyright pyre",
-        "requests httpx aiohttp urllib3",
-        "axios fetch",
-        "webpack vite rollup parcel esbuild",
-        "lambda kubernetes ecs heroku vercel nomad",
-        "single double",
-        "squash rebase merge-commit",
-        "celery rq dramatiq huey sidekiq",
-        "utc localtime",
-        "yaml toml json ini xml",
-        "react vue angular svelte",
-        "redis memcached",
-        "rabbitmq kafka sqs nats",
-        "github-actions jenkins circleci gitlab-ci travis",
-        "uuid uuid4 integer",
-        "epoch iso iso8601",
-        "docker podman",
-        "argon2 bcrypt scrypt md5 sha1 sha256 pbkdf2",
-        "jwt session-cookie",
-        "sqlalchemy peewee tortoise",
-        "structlog loguru",
-        "asynchronous synchronous",
-        "grpc rest graphql",
-        "monorepo polyrepo",
-        "main master develop trunk",
-        "sphinx mkdocs docusaurus gitbook jekyll hugo",
-        "redux zustand mobx recoil jotai",
-        "terraform pulumi cloudformation cdk ansible",
-        "flask fastapi django starlette",
-        "express fastify koa nestjs hapi",
-        "alembic flyway liquibase",
-        "cypress playwright selenium puppeteer",
-        "prettier biome dprint",
-        "eslint biome tslint",
-        "buildkite azure-pipelines drone",
-        "prometheus datadog newrelic",
-        "sentry bugsnag rollbar",
-        "fp32 fp16 bf16 fp8 int8",
-        "print logging",
-        "relative absolute",
-        "ascending descending",
-        "exception result",
-        "soft-delete hard-delete",
-        "class-component function-component",
-        "orm raw-sql",
-        "gradle maven",
-        "cmake bazel meson",
-        "rspec minitest",
-        "junit testng",
-        "gorm sqlx",
-        "kubectl helm kustomize",
+# Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
+# line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
+# and "npm" are both about the package manager).
+CHOICE_JOBS: dict[str, frozenset[str]] = {
+    job.strip(): _words(members)
+    for job, _, members in (
+        line.partition(":")
+        for line in """
+        number-type: float decimal integer
+        indentation: tab space
+        js-package-manager: npm yarn pnpm bun
+        py-package-manager: pip poetry uv pipenv conda pdm
+        py-test-runner: pytest unittest nose
+        js-test-runner: jest vitest mocha jasmine
+        naming-case: camel-case snake-case kebab-case pascal-case
+        database-engine: mysql postgresql sqlite mongodb mariadb oracle dynamodb
+        py-formatter: black ruff yapf autopep8
+        py-linter: flake8 pylint ruff
+        py-type-checker: mypy pyright pyre
+        py-http-client: requests httpx aiohttp urllib3
+        js-http-client: axios fetch
+        js-bundler: webpack vite rollup parcel esbuild
+        hosting: lambda kubernetes ecs heroku vercel nomad
+        quote-style: single double
+        merge-strategy: squash rebase merge-commit
+        task-queue: celery rq dramatiq huey sidekiq
+        time-zone: utc localtime
+        config-format: yaml toml json ini xml
+        ui-framework: react vue angular svelte
+        cache-store: redis memcached
+        message-broker: rabbitmq kafka sqs nats
+        ci-system: github-actions jenkins circleci gitlab-ci travis buildkite azure-pipelines
+        id-type: uuid uuid4 integer
+        time-format: epoch iso iso8601
+        container-runtime: docker podman
+        password-hash: argon2 bcrypt scrypt md5 sha1 sha256 pbkdf2
+        session-token: jwt session-cookie
+        py-orm: sqlalchemy peewee tortoise
+        py-logging: structlog loguru
+        call-style: asynchronous synchronous
+        api-style: grpc rest graphql
+        repo-layout: monorepo polyrepo
+        default-branch: main master develop trunk
+        docs-generator: sphinx mkdocs docusaurus gitbook jekyll hugo
+        state-store: redux zustand mobx recoil jotai
+        infra-as-code: terraform pulumi cloudformation cdk ansible
+        py-web-framework: flask fastapi django starlette
+        js-web-framework: express fastify koa nestjs hapi
+        migration-tool: alembic flyway liquibase
+        browser-test: cypress playwright selenium puppeteer
+        js-formatter: prettier biome dprint
+        js-linter: eslint biome tslint
+        metrics: prometheus datadog newrelic
+        error-tracker: sentry bugsnag rollbar
+        precision: fp32 fp16 bf16 fp8 int8
+        log-output: print logging
+        import-style: relative absolute
+        sort-order: ascending descending
+        error-style: exception result
+        delete-style: soft-delete hard-delete
+        component-style: class-component function-component
+        db-access: orm raw-sql
+        jvm-build: gradle maven
+        native-build: cmake bazel meson
+        ruby-test: rspec minitest
+        jvm-test: junit testng
+        go-db: gorm sqlx
+        k8s-deploy: kubectl helm kustomize
+        """.strip().splitlines()
     )
-)
+}
+CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(CHOICE_JOBS.values())
+_JOB_OF: dict[str, list[str]] = {}
+for _job, _members in CHOICE_JOBS.items():
+    for _member in _members:
+        _JOB_OF.setdefault(_member, []).append(_job)
+JOB_WEIGHT = 0.5
+_JOBS = frozenset(CHOICE_JOBS)
 # Scope words: two entries naming different members speak about different things.
 SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
     _words(group)
     for group in (
         "python go javascript typescript rust java kotlin ruby php swift scala c++ csharp "
-        "elixir bash shell sql css html markdown terraform",
+        "elixir bash shell sql css html markdown terraform yaml toml json ini xml database",
         "development staging production",
         "public internal private",
         "frontend backend",
@@ -602,6 +613,7 @@ class Reading(Record):
         "order",
         "rejected",
         "scopes",
+        "spans",
         "totals",
         "weights",
     )
@@ -612,6 +624,7 @@ class Reading(Record):
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
+        self.spans: set[str] = set()  # concepts named in backticks
         self.numbers: set[str] = set()
         self.order: set[tuple[str, str]] = set()
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
@@ -665,6 +678,7 @@ def read(text: str) -> Reading:
     negate_next = 0
     clause_start = 0
     prefers = False
+    flips = 0
     index = 0
     while index < len(raw):
         token = raw[index]
@@ -678,7 +692,7 @@ def read(text: str) -> Reading:
             concepts.append(None)
             continue
         if lower in REJECTED_AFTER:
-            reading.negated = True
+            flips += 1
             named = {c for c in concepts[clause_start:] if c in _MEMBERS}
             reading.rejected |= named
             reading.chosen -= named
@@ -688,7 +702,7 @@ def read(text: str) -> Reading:
             or lower.endswith("n't")
             or (prefers and lower == "over")
         ):
-            reading.negated = True
+            flips += 1
             negate_next = 3
             index += (lower, following) in NEGATION_PAIRS
             concepts.append(None)
@@ -705,16 +719,20 @@ def read(text: str) -> Reading:
             reading.numbers.add(concept.lstrip("v").rstrip("%"))
             continue
         if lower in ANTONYMS:
-            reading.negated = True
+            flips += 1
         _note_choice(reading, concept, negate_next > 0)
         negate_next = max(0, negate_next - 1)
         if not token.startswith("`") or weight > 1.0:
             reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
+        if token.startswith("`") and concept not in _MEMBERS:
+            reading.spans.add(concept)
     reading.chosen -= reading.rejected
+    reading.negated = bool(flips % 2) if PARITY else flips > 0
     reading.order = _order(concepts, [t.lower() for t in raw])
     return reading
 
 
+PARITY = False
 _BREAK = "\x00"
 # Clause ends: a sentence stop, a semicolon or colon, a dash or bracket between words.
 _CLAUSE = re.compile(r"`[^`\n]{1,80}`|(?<=\S)[.;:!?](?=\s|$)|[()\u2014\u2013]|\s-\s")
@@ -779,6 +797,8 @@ def _note_choice(reading: Reading, concept: str, negated: bool) -> None:
     """An alternative named (chosen, or rejected when a negation governs it), or a scope."""
     if concept in _MEMBERS:
         (reading.rejected if negated else reading.chosen).add(concept)
+        for job in _JOB_OF[concept]:
+            reading.weights[job] = max(reading.weights.get(job, 0.0), JOB_WEIGHT)
     if concept in _SCOPES:
         reading.scopes.add(concept)
 
@@ -850,15 +870,23 @@ def _conflicting_choice(a: Reading, b: Reading) -> tuple[str, str] | None:
     return None
 
 
-def _different_scope(a: Reading, b: Reading) -> bool:
-    """Both entries name a scope of one group and none in common (Go files, Python files)."""
+def _different_scope(a: Reading, b: Reading, choice: tuple[str, str] | None) -> bool:
+    """Both entries name a scope of one group and none in common (Go files, Python files);
+    the alternatives in conflict are not scopes (YAML against TOML for the configuration)."""
     if not (a.scopes and b.scopes):
         return False
+    picked = {side.removeprefix("not ") for side in choice} if choice else set()
     for group in SCOPE_GROUPS:
-        in_a, in_b = a.scopes & group, b.scopes & group
+        in_a, in_b = (a.scopes & group) - picked, (b.scopes & group) - picked
         if in_a and in_b and not (in_a & in_b):
             return True
     return False
+
+
+def _distinct_identifiers(a: Reading, b: Reading) -> bool:
+    """Each entry names a code identifier the other does not (``owner`` against
+    ``cost_center``): two rules about different things, never one rule twice."""
+    return bool(a.spans - b.weights.keys() and b.spans - a.weights.keys())
 
 
 def _reversed_order(a: Reading, b: Reading) -> bool:
@@ -879,9 +907,9 @@ def comparable(a: Reading, b: Reading) -> bool:
 
 def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
     """:func:`relate` on entries already read (consolidation reads each entry once)."""
-    if _different_scope(a, b):
-        return None
     choice = _conflicting_choice(a, b)
+    if _different_scope(a, b, choice):
+        return None
     shared, weight_a, weight_b, count = _shared(a, b, _MEMBERS)
     smaller = min(weight_a, weight_b)
     containment = shared / smaller if smaller else 0.0
@@ -903,13 +931,15 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return Relation(CONTRADICTION, round(containment, 2), shown)
     if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
         return None  # a sign of conflict rules a merge out
-    shared_all, all_a, all_b, _ = _shared(a, b, _NOTHING)
+    shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
+    if count_all < 2 or _distinct_identifiers(a, b):
+        return None
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
     unshared = max(all_a, all_b) - shared_all
-    if dice >= limits.duplicate_similarity and count >= 2 and unshared <= limits.duplicate_unshared:
+    if dice >= limits.duplicate_similarity and unshared <= limits.duplicate_unshared:
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
     smaller_all = min(all_a, all_b)
     within = shared_all / smaller_all if smaller_all else 0.0
-    if within >= limits.duplicate_containment and count >= 2:
+    if within >= limits.duplicate_containment:
         return Relation(DUPLICATE, round(within, 2), "says the same thing (with more detail)")
     return None
