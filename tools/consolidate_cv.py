@@ -48,6 +48,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "number_containment": (0.4, 0.5, 0.6),
     "choice_shared_weight": (0.4, 0.9),
     "reject_shared_weight": (0.0, 0.4, 0.9),
+    "value_containment": (0.3, 0.5, 1.01),
 }
 
 

@@ -51,6 +51,7 @@ class Limits(Record):
         "order_containment",
         "polarity_containment",
         "reject_shared_weight",
+        "value_containment",
     )
 
     def __init__(
@@ -64,6 +65,7 @@ class Limits(Record):
         reject_shared_weight: float = 0.9,
         number_containment: float = 0.6,
         order_containment: float = 0.6,
+        value_containment: float = 1.01,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -73,6 +75,7 @@ class Limits(Record):
         self.reject_shared_weight = reject_shared_weight
         self.number_containment = number_containment
         self.order_containment = order_containment
+        self.value_containment = value_containment
 
 
 LIMITS = Limits()
@@ -87,7 +90,7 @@ def _words(text: str) -> frozenset[str]:
 
 NEGATIONS = _words(
     """never not no don't dont do-not doesn't isn't aren't mustn't shouldn't cannot can't won't
-    avoid avoided without unless stop stopped skip skipped nor forbid forbidden prohibited disallow
+    avoid avoided without stop stopped skip skipped nor forbid forbidden prohibited disallow
     disallowed ban banned neither"""
 )
 # Two-word markers: the second word is consumed with the first.
@@ -148,8 +151,6 @@ SYNONYMS = {
     "integers": "integer",
     "int": "integer",
     "ints": "integer",
-    "cents": "integer",
-    "cent": "integer",
     "bigint": "integer",
     # common abbreviations
     "db": "database",
@@ -615,6 +616,8 @@ class Reading(Record):
         "scopes",
         "spans",
         "totals",
+        "values",
+        "values_by_clause",
         "weights",
     )
 
@@ -626,6 +629,8 @@ class Reading(Record):
         self.scopes: set[str] = set()
         self.spans: set[str] = set()  # concepts named in backticks
         self.numbers: set[str] = set()
+        self.values: dict[str, set[str]] = {}  # concept -> values stated in its clauses
+        self.values_by_clause: list[set[str]] = []
         self.order: set[tuple[str, str]] = set()
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
 
@@ -669,11 +674,14 @@ KEEP_WHOLE = (
 def read(text: str) -> Reading:
     """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included)."""
     reading = Reading()
-    text, reading.numbers = _quantities(_number_words(text.replace("\u2019", "'")))
     raw: list[str] = []
-    for clause in _clauses(text):
+    clause_values: list[set[str]] = []
+    for clause in _clauses(_number_words(text.replace("\u2019", "'"))):
+        clause, values = _quantities(clause)
         raw.extend(_tokens(clause))
         raw.append(_BREAK)
+        clause_values.append(values)
+    keys: set[str] = set()
     concepts: list[str | None] = []
     negate_next = 0
     clause_start = 0
@@ -686,6 +694,8 @@ def read(text: str) -> Reading:
         following = raw[index + 1].lower() if index + 1 < len(raw) else ""
         index += 1
         if token == _BREAK:
+            _key_values(reading, keys, clause_values[len(reading.values_by_clause)])
+            keys = set()
             negate_next = 0
             clause_start = len(concepts)
             prefers = False
@@ -716,8 +726,10 @@ def read(text: str) -> Reading:
         if concept is None:
             continue
         if _VERSION.match(concept):
-            reading.numbers.add(concept.lstrip("v").rstrip("%"))
+            clause_values[len(reading.values_by_clause)].add(concept.lstrip("v").rstrip("%"))
             continue
+        if weight >= 1.0 and concept not in _JOBS:
+            keys.add(concept)
         if lower in ANTONYMS:
             flips += 1
         _note_choice(reading, concept, negate_next > 0)
@@ -730,6 +742,15 @@ def read(text: str) -> Reading:
     reading.negated = bool(flips % 2) if PARITY else flips > 0
     reading.order = _order(concepts, [t.lower() for t in raw])
     return reading
+
+
+def _key_values(reading: Reading, keys: set[str], values: set[str]) -> None:
+    """The values one clause states, under every concept of that clause (its keys: "seed" in
+    "Use seed 42 everywhere"); a clause closes with this call."""
+    reading.values_by_clause.append(values)
+    reading.numbers |= values
+    for key in keys if values else ():
+        reading.values.setdefault(key, set()).update(values)
 
 
 PARITY = False
@@ -883,6 +904,15 @@ def _different_scope(a: Reading, b: Reading, choice: tuple[str, str] | None) -> 
     return False
 
 
+def _value_conflict(a: Reading, b: Reading) -> str:
+    """A concept both entries give a value of one unit, the values all different ("seed 42"
+    against "seed is 1337"); empty when none."""
+    for key in sorted(a.values.keys() & b.values.keys()):
+        if _numbers_differ(a.values[key], b.values[key]):
+            return key
+    return ""
+
+
 def _distinct_identifiers(a: Reading, b: Reading) -> bool:
     """Each entry names a code identifier the other does not (``owner`` against
     ``cost_center``): two rules about different things, never one rule twice."""
@@ -900,9 +930,13 @@ def relate(text_a: str, text_b: str, limits: Limits = LIMITS) -> Relation | None
 
 def comparable(a: Reading, b: Reading) -> bool:
     """Whether consolidation compares the pair at all: two shared concepts, or one when both
-    entries name alternatives (the same test as ``consolidate``'s candidate index)."""
+    entries name alternatives or give a value of one concept ("seed 42", "seed is 1337")."""
     shared = sum(1 for key in a.weights if key in b.weights)
-    return shared >= 2 or bool((a.chosen or a.rejected) and (b.chosen or b.rejected))
+    return (
+        shared >= 2
+        or bool((a.chosen or a.rejected) and (b.chosen or b.rejected))
+        or bool(a.values.keys() & b.values.keys())
+    )
 
 
 def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
@@ -925,6 +959,10 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return Relation(
             CONTRADICTION, round(containment, 2), "the same steps in the opposite order"
         )
+    key = _value_conflict(a, b)
+    if key and containment >= limits.value_containment:
+        shown = f"{key}: {'/'.join(sorted(a.values[key]))} against {'/'.join(sorted(b.values[key]))}"
+        return Relation(CONTRADICTION, round(containment, 2), shown)
     numbers_differ = _numbers_differ(a.numbers, b.numbers)
     if numbers_differ and count >= 2 and containment >= limits.number_containment:
         shown = f"{'/'.join(sorted(a.numbers))} against {'/'.join(sorted(b.numbers))}"
