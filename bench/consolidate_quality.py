@@ -60,6 +60,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -68,7 +69,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 DATA = ROOT / "tests" / "data" / "consolidate"
-SETS = {"tuning": DATA / "tuning_pairs.jsonl", "blind": DATA / "blind_pairs.jsonl"}
+SETS = {
+    "tuning": DATA / "tuning_pairs.jsonl",
+    "blind": DATA / "blind_pairs.jsonl",
+    "train2": DATA / "train_pairs2.jsonl",
+}
+_NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")
 TINY = 12
@@ -79,6 +85,17 @@ TARGETS = {
     "duplicate_precision": 0.90,
     "duplicate_recall": 0.70,
 }
+
+
+def new_blind_sets() -> dict[str, Path]:
+    """Blind sets written after the detector was last tuned (``blind_pairs<N>.jsonl``, N >= 2):
+    never read while tuning; their figures are reported apart as a first blind measurement."""
+    found = {}
+    for path in sorted(DATA.glob("blind_pairs*.jsonl")):
+        match = _NEW_BLIND.match(path.name)
+        if match and int(match.group(1)) >= 2:
+            found[f"blind{int(match.group(1))}"] = path
+    return found
 
 
 def load_pairs(path: Path, limit: int | None = None) -> list[dict[str, str]]:
@@ -174,20 +191,33 @@ def print_table(name: str, figures: dict[str, object]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen sets, print their tables, write the JSON."""
+    fresh = new_blind_sets()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("tuning", "blind", "both"), default="both")
+    parser.add_argument(
+        "--set", choices=("tuning", "blind", "train2", *fresh, "both", "all"), default="all"
+    )
     parser.add_argument("--tiny", action="store_true", help=f"first {TINY} pairs of each set")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
-    names = ("tuning", "blind") if args.set == "both" else (args.set,)
+    seen = [name for name in SETS if SETS[name].exists()]
+    if args.set == "both":
+        names = ["tuning", "blind"]
+    elif args.set == "all":  # a new blind set is never cut short by --tiny: it is measured whole
+        names = seen + ([] if args.tiny else list(fresh))
+    else:
+        names = [args.set]
     report: dict[str, object] = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "tiny": args.tiny,
         "targets": TARGETS,
+        "first_blind": [name for name in names if name in fresh],
     }
     for name in names:
-        figures = score(load_pairs(SETS[name], TINY if args.tiny else None))
+        path = fresh.get(name) or SETS[name]
+        figures = score(load_pairs(path, TINY if args.tiny else None))
         report[name] = figures
+        if name in fresh:
+            print(f"\n#### FIRST BLIND MEASUREMENT: {path.name} (never read while tuning)")
         print_table(name, figures)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -36,7 +36,6 @@ DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
 
 
-
 class Limits(Record):
     """The thresholds of :func:`relate`, chosen by leave-one-author-out selection
     (``tools/consolidate_cv.py``): each author's pairs held out in turn, the limits chosen on
@@ -256,13 +255,13 @@ SYNONYMS = {
     "pk": "primary-key",
     "req": "request",
     "reqs": "request",
-    "requests": "request",
     "resp": "response",
     "msg": "message",
     "msgs": "message",
     "err": "error",
     "errs": "error",
     "errors": "error",
+    "requests": "request",  # the library is `requests`, in backticks
     "perm": "permission",
     "perms": "permission",
     "permissions": "permission",
@@ -539,9 +538,12 @@ UNITS: dict[str, tuple[str, float]] = {
 }
 
 
+WORDED_UNITS = frozenset({"sp", "ch"})
+
+
 def _quantities(text: str) -> tuple[str, set[str]]:
     """The text with its quantities taken out, and the quantities as ``VALUE+UNIT`` strings;
-    a unit word stays behind as a word ("spaces", "minutes" still say what the rule is about)."""
+    the word of a unit that names the subject stays ("4 spaces" is about spaces)."""
     found: set[str] = set()
 
     def take(match: re.Match[str]) -> str:
@@ -551,7 +553,7 @@ def _quantities(text: str) -> tuple[str, set[str]]:
         base, factor = UNITS.get(unit, ("", 1.0))
         value = float(number) / (float(per) if per and float(per) else 1.0)
         found.add(f"{value * factor:.6g}{base}")
-        return " " + (match.group(3) if len(match.group(3)) > 2 else "") + " "
+        return f" {match.group(3)} " if base in WORDED_UNITS else " "
 
     return _QUANTITY.sub(take, text), found
 
@@ -597,7 +599,13 @@ def _stem(word: str) -> str:
             break
     if word in LEXICON or word in SYNONYMS:
         return SYNONYMS.get(word, word)
-    return word[:TRUNCATE]
+    for suffix in ("ing", "ed", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    word = word[:TRUNCATE]
+    # "policy"/"policies", "cookie"/"cookies", "deploy"/"deployment" meet
+    return word[:-1] if word.endswith("ie") else word[:-1] + "i" if word.endswith("y") else word
 
 
 class Reading(Record):
@@ -643,9 +651,7 @@ def _tokens(text: str) -> list[str]:
             tokens.extend(_TOKEN.findall(token.strip("`")))
         elif "-" in token and not token.lower().startswith(KEEP_WHOLE):
             tokens.extend(
-                part
-                for part in token.split("-")
-                if len(part) > 1 and part.lower() not in NEGATIONS
+                part for part in token.split("-") if len(part) > 1 and part.lower() not in NEGATIONS
             )
     return tokens
 
@@ -740,7 +746,7 @@ def read(text: str) -> Reading:
         if token.startswith("`") and concept not in _MEMBERS:
             reading.spans.add(concept)
     reading.chosen -= reading.rejected
-    reading.negated = bool(flips % 2) if PARITY else flips > 0
+    reading.negated = flips > 0
     reading.order = _order(concepts, [t.lower() for t in raw])
     return reading
 
@@ -754,7 +760,6 @@ def _key_values(reading: Reading, keys: set[str], values: set[str]) -> None:
         reading.values.setdefault(key, set()).update(values)
 
 
-PARITY = False
 _BREAK = "\x00"
 # Clause ends: a sentence stop, a semicolon or colon, a dash or bracket between words.
 _CLAUSE = re.compile(r"`[^`\n]{1,80}`|(?<=\S)[.;!?](?=\s|$)|[()\u2014\u2013]|\s-\s")
@@ -770,6 +775,8 @@ def _clauses(text: str) -> list[str]:
             start = match.end()
     parts.append(text[start:])
     return parts
+
+
 # Words after an alternative that reject it ("`requests` is banned", "Jenkins is gone").
 REJECTED_AFTER = _words(
     """banned forbidden gone deprecated disallowed discouraged obsolete retired dropped
@@ -790,7 +797,7 @@ def _concept(token: str) -> tuple[str | None, float]:
         inner = token.strip("`").strip().lower().lstrip("-").removesuffix("()").strip(".,;:")
         if not inner:
             return None, 0.0
-        return SYNONYMS.get(inner, inner), 1.5
+        return (inner if inner in _MEMBERS else SYNONYMS.get(inner, inner)), 1.5
     if token == "Go":
         return "go", 1.0
     lower = token.lower().strip("'.-/")
@@ -806,7 +813,13 @@ def _concept(token: str) -> tuple[str | None, float]:
     concept = SYNONYMS.get(concept, ANTONYMS.get(concept, concept))
     if concept in STOPWORDS:
         return None, 0.0
-    weight = 0.4 if concept in WEAK else 1.2 if ("/" in concept or "_" in concept) else 1.0
+    weight = (
+        0.4
+        if concept in WEAK or lower in WEAK
+        else 1.2
+        if ("/" in concept or "_" in concept)
+        else 1.0
+    )
     return concept, weight
 
 
@@ -905,6 +918,10 @@ def _different_scope(a: Reading, b: Reading, choice: tuple[str, str] | None) -> 
     return False
 
 
+def _show(values: set[str]) -> str:
+    return "/".join(sorted(values))
+
+
 def _value_conflict(a: Reading, b: Reading) -> str:
     """A concept both entries give a value of one unit, the values all different ("seed 42"
     against "seed is 1337"); empty when none."""
@@ -962,11 +979,11 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         )
     key = _value_conflict(a, b)
     if key and containment >= limits.value_containment:
-        shown = f"{key}: {'/'.join(sorted(a.values[key]))} against {'/'.join(sorted(b.values[key]))}"
+        shown = f"{key}: {_show(a.values[key])} against {_show(b.values[key])}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
     numbers_differ = _numbers_differ(a.numbers, b.numbers)
     if numbers_differ and count >= 2 and containment >= limits.number_containment:
-        shown = f"{'/'.join(sorted(a.numbers))} against {'/'.join(sorted(b.numbers))}"
+        shown = f"{_show(a.numbers)} against {_show(b.numbers)}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
     if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
         return None  # a sign of conflict rules a merge out
