@@ -541,21 +541,25 @@ UNITS: dict[str, tuple[str, float]] = {
 WORDED_UNITS = frozenset({"sp", "ch"})
 
 
-def _quantities(text: str) -> tuple[str, set[str]]:
-    """The text with its quantities taken out, and the quantities as ``VALUE+UNIT`` strings;
-    the word of a unit that names the subject stays ("4 spaces" is about spaces)."""
-    found: set[str] = set()
-
-    def take(match: re.Match[str]) -> str:
+def _quantity_tokens(text: str) -> list[str]:
+    """The tokens of a clause, each quantity one token ``_VALUE + "VALUE+UNIT"`` where it
+    stood; the word of a unit that names the subject follows it ("4 spaces" is about
+    spaces)."""
+    tokens: list[str] = []
+    start = 0
+    for match in _QUANTITY.finditer(text):
         number, per, unit = match.group(1), match.group(2), match.group(3).lower()
         if unit not in UNITS:
             unit = unit.rstrip("s") if unit.rstrip("s") in UNITS else unit
         base, factor = UNITS.get(unit, ("", 1.0))
         value = float(number) / (float(per) if per and float(per) else 1.0)
-        found.add(f"{value * factor:.6g}{base}")
-        return f" {match.group(3)} " if base in WORDED_UNITS else " "
-
-    return _QUANTITY.sub(take, text), found
+        tokens.extend(_tokens(text[start : match.start()]))
+        tokens.append(f"{_VALUE}{value * factor:.6g}{base}")
+        if base in WORDED_UNITS:
+            tokens.append(match.group(3))
+        start = match.end()
+    tokens.extend(_tokens(text[start:]))
+    return tokens
 
 
 def _numbers_differ(a: set[str], b: set[str]) -> bool:
@@ -622,7 +626,6 @@ class Reading(Record):
         "spans",
         "totals",
         "values",
-        "values_by_clause",
         "weights",
     )
 
@@ -635,7 +638,6 @@ class Reading(Record):
         self.spans: set[str] = set()  # concepts named in backticks
         self.numbers: set[str] = set()
         self.values: dict[str, set[str]] = {}  # concept -> values stated in its clauses
-        self.values_by_clause: list[set[str]] = []
         self.order: set[tuple[str, str]] = set()
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
 
@@ -682,14 +684,12 @@ def read(text: str) -> Reading:
     """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included)."""
     reading = Reading()
     raw: list[str] = []
-    clause_values: list[set[str]] = []
     for clause in _clauses(_number_words(text.replace("\u2019", "'"))):
-        clause, values = _quantities(clause)
-        raw.extend(_tokens(clause))
+        raw.extend(_quantity_tokens(clause))
         raw.append(_BREAK)
-        clause_values.append(values)
-    keys: set[str] = set()
     concepts: list[str | None] = []
+    keys: list[str | None] = []  # per token: the concept a value next to it is stated for
+    values: list[tuple[int, str]] = []  # (token position, value) in the open clause
     negate_next = 0
     clause_start = 0
     prefers = False
@@ -700,20 +700,25 @@ def read(text: str) -> Reading:
         lower = token.lower()
         following = raw[index + 1].lower() if index + 1 < len(raw) else ""
         index += 1
+        concept: str | None = None
         if token == _BREAK:
-            _key_values(reading, keys, clause_values[len(reading.values_by_clause)])
-            keys = set()
+            _key_values(reading, keys, values, clause_start)
+            values = []
             negate_next = 0
-            clause_start = len(concepts)
+            clause_start = len(concepts) + 1
             prefers = False
-            concepts.append(None)
-            continue
-        if lower in REJECTED_AFTER:
+        elif token.startswith(_VALUE):
+            values.append((len(concepts), token[1:]))
+        elif lower in REJECTED_AFTER and not token.startswith("`"):
             flips += 1
             named = {c for c in concepts[clause_start:] if c in _MEMBERS}
             reading.rejected |= named
             reading.chosen -= named
-        if (
+            if lower not in NEGATIONS:
+                concept = _concept(token)[0]
+            else:
+                negate_next = 3
+        elif (
             (lower, following) in NEGATION_PAIRS
             or lower in NEGATIONS
             or lower.endswith("n't")
@@ -722,45 +727,51 @@ def read(text: str) -> Reading:
             flips += 1
             negate_next = 3
             index += (lower, following) in NEGATION_PAIRS
-            concepts.append(None)
-            continue
-        if lower in PREFER:
-            prefers = True
-        if lower in PREPOSITIONS:
-            negate_next = 0
-        concept, weight = _concept(token)
+        else:
+            prefers = prefers or lower in PREFER
+            if lower in PREPOSITIONS:
+                negate_next = 0
+            concept, weight = _concept(token)
+            if concept is not None and _VERSION.match(concept):
+                values.append((len(concepts), concept.lstrip("v").rstrip("%")))
+                concept = None
+            elif concept is not None:
+                flips += lower in ANTONYMS
+                _note_choice(reading, concept, negate_next > 0)
+                negate_next = max(0, negate_next - 1)
+                if not token.startswith("`") or weight > 1.0:
+                    reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
+                if token.startswith("`") and concept not in _MEMBERS:
+                    reading.spans.add(concept)
+                keys.append(concept if weight >= 1.0 and concept not in _JOBS else None)
+                concepts.append(concept)
+                continue
+        keys.append(None)
         concepts.append(concept)
-        if concept is None:
-            continue
-        if _VERSION.match(concept):
-            clause_values[len(reading.values_by_clause)].add(concept.lstrip("v").rstrip("%"))
-            continue
-        if weight >= 1.0 and concept not in _JOBS:
-            keys.add(concept)
-        if lower in ANTONYMS:
-            flips += 1
-        _note_choice(reading, concept, negate_next > 0)
-        negate_next = max(0, negate_next - 1)
-        if not token.startswith("`") or weight > 1.0:
-            reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
-        if token.startswith("`") and concept not in _MEMBERS:
-            reading.spans.add(concept)
     reading.chosen -= reading.rejected
     reading.negated = flips > 0
     reading.order = _order(concepts, [t.lower() for t in raw])
     return reading
 
 
-def _key_values(reading: Reading, keys: set[str], values: set[str]) -> None:
-    """The values one clause states, under every concept of that clause (its keys: "seed" in
+VALUE_WINDOW = 3  # a value is stated for the concepts this many tokens around it
+
+
+def _key_values(
+    reading: Reading, keys: list[str | None], values: list[tuple[int, str]], start: int
+) -> None:
+    """The values one clause states, each under the concepts near it (its keys: "seed" in
     "Use seed 42 everywhere"); a clause closes with this call."""
-    reading.values_by_clause.append(values)
-    reading.numbers |= values
-    for key in keys if values else ():
-        reading.values.setdefault(key, set()).update(values)
+    for position, value in values:
+        reading.numbers.add(value)
+        low = max(start, position - VALUE_WINDOW)
+        for key in keys[low : position + VALUE_WINDOW + 1]:
+            if key is not None:
+                reading.values.setdefault(key, set()).add(value)
 
 
 _BREAK = "\x00"
+_VALUE = "\x01"
 # Clause ends: a sentence stop, a semicolon or colon, a dash or bracket between words.
 _CLAUSE = re.compile(r"`[^`\n]{1,80}`|(?<=\S)[.;!?](?=\s|$)|[()\u2014\u2013]|\s-\s")
 
