@@ -51,6 +51,7 @@ class Limits(Record):
         "polarity_containment",
         "reject_shared_weight",
         "value_containment",
+        "qualifier_scope",
     )
 
     def __init__(
@@ -65,6 +66,7 @@ class Limits(Record):
         number_containment: float = 0.6,
         order_containment: float = 0.6,
         value_containment: float = 1.01,
+        qualifier_scope: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -75,6 +77,7 @@ class Limits(Record):
         self.number_containment = number_containment
         self.order_containment = order_containment
         self.value_containment = value_containment
+        self.qualifier_scope = qualifier_scope
 
 
 LIMITS = Limits()
@@ -621,6 +624,7 @@ class Reading(Record):
         "negated",
         "numbers",
         "order",
+        "qualifiers",
         "rejected",
         "scopes",
         "spans",
@@ -636,6 +640,7 @@ class Reading(Record):
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
         self.spans: set[str] = set()  # concepts named in backticks
+        self.qualifiers: set[str] = set()  # what "in the X", "on X" place the rule in
         self.numbers: set[str] = set()
         self.values: dict[str, set[str]] = {}  # concept -> values stated in its clauses
         self.order: set[tuple[str, str]] = set()
@@ -691,6 +696,7 @@ def read(text: str) -> Reading:
     keys: list[str | None] = []  # per token: the concept a value next to it is stated for
     values: list[tuple[int, str]] = []  # (token position, value) in the open clause
     negate_next = 0
+    qualify = 0  # concepts still to read after "in", "on", "inside"
     clause_start = 0
     prefers = False
     flips = 0
@@ -731,6 +737,7 @@ def read(text: str) -> Reading:
             prefers = prefers or lower in PREFER
             if lower in PREPOSITIONS:
                 negate_next = 0
+                qualify = QUALIFIER_SPAN if lower in LOCATIVES else 0
             concept, weight = _concept(token)
             if concept is not None and _VERSION.match(concept):
                 values.append((len(concepts), concept.lstrip("v").rstrip("%")))
@@ -743,6 +750,9 @@ def read(text: str) -> Reading:
                     reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
                 if token.startswith("`") and concept not in _MEMBERS:
                     reading.spans.add(concept)
+                if qualify and weight >= 1.0 and concept not in _JOBS:
+                    reading.qualifiers.add(concept)
+                qualify = max(0, qualify - 1)
                 keys.append(concept if weight >= 1.0 and concept not in _JOBS else None)
                 concepts.append(concept)
                 continue
@@ -754,6 +764,8 @@ def read(text: str) -> Reading:
     return reading
 
 
+LOCATIVES = _words("in on inside within")
+QUALIFIER_SPAN = 2
 VALUE_WINDOW = 3  # a value is stated for the concepts this many tokens around it
 
 
@@ -929,6 +941,12 @@ def _different_scope(a: Reading, b: Reading, choice: tuple[str, str] | None) -> 
     return False
 
 
+def _placed_apart(a: Reading, b: Reading) -> bool:
+    """Each entry places its rule somewhere ("in the reporting service", "in the web app") and
+    the places differ: rules for different parts, compatible."""
+    return bool(a.qualifiers and b.qualifiers and not a.qualifiers & b.qualifiers)
+
+
 def _show(values: set[str]) -> str:
     return "/".join(sorted(values))
 
@@ -971,7 +989,7 @@ def comparable(a: Reading, b: Reading) -> bool:
 def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
     """:func:`relate` on entries already read (consolidation reads each entry once)."""
     choice = _conflicting_choice(a, b)
-    if _different_scope(a, b, choice):
+    if _different_scope(a, b, choice) or (limits.qualifier_scope and _placed_apart(a, b)):
         return None
     shared, weight_a, weight_b, count = _shared(a, b, _MEMBERS)
     smaller = min(weight_a, weight_b)
