@@ -49,9 +49,9 @@ class Limits(Record):
         "number_containment",
         "order_containment",
         "polarity_containment",
+        "qualifier_scope",
         "reject_shared_weight",
         "value_containment",
-        "qualifier_scope",
     )
 
     def __init__(
@@ -339,6 +339,8 @@ SYNONYMS = {
     "inline": "hardcode",
     "hosts": "host",
     "users": "user",
+    "shown": "show",
+    "shows": "show",
 }
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
 # line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
@@ -480,6 +482,10 @@ PHRASES = (
     (re.compile(r"\bby hand\b", re.IGNORECASE), "manually"),
     (re.compile(r"\bend[ -]to[ -]end\b", re.IGNORECASE), "e2e"),
     (re.compile(r"\bhard[ -]?cod(?:ed|es|e|ing)\b", re.IGNORECASE), "hardcode"),
+    (re.compile(r"\bcamel[ -]?cased?\b", re.IGNORECASE), "camelcase"),
+    (re.compile(r"\bpascal[ -]?cased?\b", re.IGNORECASE), "pascalcase"),
+    (re.compile(r"\bsnake[ _-]?cased?\b", re.IGNORECASE), "snake_case"),
+    (re.compile(r"\bkebab[ -]?cased?\b", re.IGNORECASE), "kebab-case"),
     (re.compile(r"\btimes? ?outs?\b", re.IGNORECASE), "timeout"),
     (re.compile(r"\bsoft[ -]?delet(?:ed|es|e|ing|ion)\b", re.IGNORECASE), "soft-delete"),
     (re.compile(r"\bhard[ -]?delet(?:ed|es|e|ing|ion)\b", re.IGNORECASE), "hard-delete"),
@@ -497,7 +503,7 @@ PHRASES = (
 )
 PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
-_VERSION = re.compile(r"^v?\d+(?:\.\d+)*%?$")
+_VERSION = re.compile(r"^v?\d+(?:\.\d+)*[%+]?$")
 # A number with its unit ("15 minutes", "2 s", "4-space", "75%"): read as one value in the
 # unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
 _QUANTITY = re.compile(
@@ -607,8 +613,10 @@ def _stem(word: str) -> str:
     if word in LEXICON or word in SYNONYMS:
         return SYNONYMS.get(word, word)
     for suffix in ("ing", "ed", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
+            if suffix != "e" and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # "pinned", "committed", "shipping"
             break
     word = word[:TRUNCATE]
     # "policy"/"policies", "cookie"/"cookies", "deploy"/"deployment" meet
@@ -716,8 +724,8 @@ def read(text: str) -> Reading:
         elif token.startswith(_VALUE):
             values.append((len(concepts), token[1:]))
         elif lower in REJECTED_AFTER and not token.startswith("`"):
-            flips += 1
             named = {c for c in concepts[clause_start:] if c in _MEMBERS}
+            flips += 1
             reading.rejected |= named
             reading.chosen -= named
             if lower not in NEGATIONS:
@@ -740,7 +748,7 @@ def read(text: str) -> Reading:
                 qualify = QUALIFIER_SPAN if lower in LOCATIVES else 0
             concept, weight = _concept(token)
             if concept is not None and _VERSION.match(concept):
-                values.append((len(concepts), concept.lstrip("v").rstrip("%")))
+                values.append((len(concepts), concept.lstrip("v").rstrip("%+")))
                 concept = None
             elif concept is not None:
                 flips += lower in ANTONYMS
@@ -1017,6 +1025,12 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
         return None  # a sign of conflict rules a merge out
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
+    same_values = len(a.numbers & b.numbers)  # a value both state is shared content
+    shared_all, all_a, all_b = (
+        shared_all + same_values,
+        all_a + len(a.numbers),
+        all_b + len(b.numbers),
+    )
     if count_all < 2 or _distinct_identifiers(a, b):
         return None
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
