@@ -472,7 +472,8 @@ WEAK = _words(
     """use uses used using run runs ran running set sets setting need needs keep keeps
     write writes written writing call calls called put puts add adds added take takes
     work works go let lets file files code thing things way ways new old first same other
-    sure ok okay fine good better best"""
+    sure ok okay fine good better best live lives belong belongs place placed follow follows
+    include includes via through"""
 )
 PHRASES = (
     (re.compile(r"\b(?:pull|merge)[ -]requests?\b", re.IGNORECASE), "pull-request"),
