@@ -80,7 +80,17 @@ class Limits(Record):
         self.qualifier_scope = qualifier_scope
 
 
-LIMITS = Limits()
+# Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
+LIMITS = Limits(
+    duplicate_similarity=0.75,
+    duplicate_containment=1.01,
+    polarity_containment=0.6,
+    choice_shared_weight=0.4,
+    reject_shared_weight=0.0,
+    number_containment=0.4,
+    value_containment=0.3,
+    qualifier_scope=False,
+)
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
 
