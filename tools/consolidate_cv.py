@@ -46,11 +46,11 @@ GRID: dict[str, tuple[float | bool, ...]] = {
     "duplicate_similarity": (0.65, 0.7, 0.75),
     "duplicate_containment": (0.8, 0.9, 1.01),
     "polarity_containment": (0.4, 0.5, 0.6),
-    "number_containment": (0.4, 0.6),
     "choice_shared_weight": (0.4, 0.9),
     "reject_shared_weight": (0.0, 0.4, 0.9),
     "value_containment": (0.3, 0.5, 1.01),
     "qualifier_scope": (False, True),
+    "value_similarity": (0.6, 1.01),
 }
 
 

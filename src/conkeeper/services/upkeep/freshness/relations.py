@@ -52,6 +52,7 @@ class Limits(Record):
         "qualifier_scope",
         "reject_shared_weight",
         "value_containment",
+        "value_similarity",
     )
 
     def __init__(
@@ -67,6 +68,7 @@ class Limits(Record):
         order_containment: float = 0.6,
         value_containment: float = 1.01,
         qualifier_scope: bool = False,
+        value_similarity: float = 1.01,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -78,6 +80,7 @@ class Limits(Record):
         self.order_containment = order_containment
         self.value_containment = value_containment
         self.qualifier_scope = qualifier_scope
+        self.value_similarity = value_similarity
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -966,6 +969,12 @@ def _placed_apart(a: Reading, b: Reading) -> bool:
     return bool(a.qualifiers and b.qualifiers and not a.qualifiers & b.qualifiers)
 
 
+def _same_keyed_value(a: Reading, b: Reading) -> bool:
+    """Both entries state one value for a concept they share ("seed=1337", "seeds are fixed
+    to 1337")."""
+    return any(a.values[key] & b.values[key] for key in a.values.keys() & b.values.keys())
+
+
 def _show(values: set[str]) -> str:
     return "/".join(sorted(values))
 
@@ -1046,6 +1055,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return None
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
     unshared = max(all_a, all_b) - shared_all
+    if same_values and _same_keyed_value(a, b) and dice >= limits.value_similarity:
+        return Relation(DUPLICATE, round(dice, 2), "says the same thing (the same value)")
     if dice >= limits.duplicate_similarity and unshared <= limits.duplicate_unshared:
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
     smaller_all = min(all_a, all_b)
