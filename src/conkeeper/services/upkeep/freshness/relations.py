@@ -8,22 +8,34 @@ alone gets both wrong: two rules that say opposite things share most of their wo
 phrasings of one rule may share few. This module reads an entry as a person would, cheaply:
 
 * **words** are lower-cased, stemmed lightly and mapped to one name per concept ("prices",
-  "money", "amounts" → ``money``; "DB" → ``database``); backticked spans and paths stay whole;
-  filler and weak verbs weigh less;
-* **polarity**: a negation ("never", "don't", "avoid", "no longer", "instead of"...) or an
-  antonym ("disable" against "enable", "delete" against "keep");
+  "money", "amounts" → ``money``; a small lexicon of the software domain: "DB" → ``database``,
+  k8s, PR, env var, TF, init/initialisation...); backticked spans and paths stay whole (a
+  leading ``--`` or trailing ``()`` aside); filler and weak verbs weigh less;
+* **clauses**: an entry is read clause by clause (``;``, ``.``, dashes, brackets), so a
+  negation governs its own clause only;
+* **polarity**: a negation ("never", "don't", "avoid", "no longer", "instead of", "prefer X
+  over Y"...) or an antonym ("disable" against "enable", "read-only" against "write");
 * **choices**: members of small groups of mutually exclusive alternatives a team picks one of
-  (``float`` / ``Decimal`` / integer cents, tabs / spaces, npm / yarn / pnpm, pytest /
-  unittest, MySQL / PostgreSQL...), each marked chosen or rejected by its negation;
-* **scope**: words that say which part a rule is about (a language, an environment, public or
-  internal): two entries about different scopes do not conflict;
-* **numbers** (digits and number words) and **order** ("A before B" against "B before A").
+  for one job (``CHOICE_JOBS``: number type, JS package manager, Python formatter, CI system,
+  docs generator, state store...), each marked chosen, or rejected by a negation before it or
+  a word after it ("`requests` is banned", "Jenkins is gone"); naming a member also names its
+  job, a weak shared subject;
+* **scope**: words that say which part a rule is about (a language or file format, an
+  environment, a platform, a build, public or internal): two entries about different scopes do
+  not conflict, the alternatives in conflict aside (YAML against TOML is a conflict);
+* **values**: numbers with units read in one base ("15 min" is "900s", "2 hours" is "120
+  minutes"), bare numbers and versions, each stated for the concepts next to it ("seed 42",
+  "port: 8080"): two values of one unit for a shared concept conflict, and one code identifier
+  on each side that the other lacks (`created_at`, `updated_at`) rules a merge out;
+* **order** ("A before B" against "B before A").
 
 :func:`relate` turns two entries into ``duplicate``, ``contradiction`` or ``None`` with a score
 and a short reason. Duplicates are judged strictly (a wrong merge deletes a rule), and any sign
-of conflict rules a duplicate out. Thresholds were tuned on
-``tests/data/consolidate/tuning_pairs.jsonl`` only; ``bench/consolidate_quality.py`` reports
-them and the blind set's figures apart. Standard library only.
+of conflict rules a duplicate out. The thresholds (:class:`Limits`) are chosen by
+leave-one-author-out selection over the labelled pair sets of three authors
+(``tools/consolidate_cv.py``: each author held out in turn, the limits chosen on the other two
+with a margin on the thresholds that delete); ``bench/consolidate_quality.py`` reports every
+set, and a new blind set apart. Standard library only.
 """
 
 from __future__ import annotations
