@@ -688,12 +688,16 @@ def _tokens(text: str) -> list[str]:
     tokens: list[str] = []
     for token in _TOKEN.findall(text):
         tokens.append(token)
-        if token.startswith("`"):
-            tokens.extend(_TOKEN.findall(token.strip("`")))
-        elif "-" in token and not token.lower().startswith(KEEP_WHOLE):
-            tokens.extend(
-                part for part in token.split("-") if len(part) > 1 and part.lower() not in NEGATIONS
-            )
+        inner = _TOKEN.findall(token.strip("`")) if token.startswith("`") else [token]
+        for word in inner:
+            if word != token:
+                tokens.append(word)
+            if "-" in word and not word.lower().startswith(KEEP_WHOLE):
+                tokens.extend(
+                    part
+                    for part in word.split("-")
+                    if len(part) > 1 and part.lower() not in NEGATIONS
+                )
     return tokens
 
 
@@ -800,20 +804,22 @@ def read(text: str) -> Reading:
 
 LOCATIVES = _words("in on inside within")
 QUALIFIER_SPAN = 2
-VALUE_WINDOW = 3  # a value is stated for the concepts this many tokens around it
+VALUE_BEFORE = 3  # a value is stated for this many concepts before it in its clause
+VALUE_AFTER = 1  # and this many after it
 
 
 def _key_values(
     reading: Reading, keys: list[str | None], values: list[tuple[int, str]], start: int
 ) -> None:
-    """The values one clause states, each under the concepts near it (its keys: "seed" in
-    "Use seed 42 everywhere"); a clause closes with this call."""
+    """The values one clause states, each under the concepts nearest it in that clause (its
+    keys: "seed" in "Use seed 42 everywhere", "coverage" in "Coverage must stay above 75%");
+    a clause closes with this call."""
     for position, value in values:
         reading.numbers.add(value)
-        low = max(start, position - VALUE_WINDOW)
-        for key in keys[low : position + VALUE_WINDOW + 1]:
-            if key is not None:
-                reading.values.setdefault(key, set()).add(value)
+        before = [key for key in keys[start:position] if key is not None][-VALUE_BEFORE:]
+        after = [key for key in keys[position + 1 :] if key is not None][:VALUE_AFTER]
+        for key in before + after:
+            reading.values.setdefault(key, set()).add(value)
 
 
 _BREAK = "\x00"
