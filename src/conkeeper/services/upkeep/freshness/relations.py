@@ -152,6 +152,19 @@ ANTONYMS = {
     "fail": "pass",
     "late": "early",
     "later": "early",
+    "loose": "exact",
+    "loosely": "exact",
+    "lenient": "strict",
+    "implicit": "explicit",
+    "implicitly": "explicit",
+    "unpinned": "pin",
+    "lazy": "eager",
+    "lazily": "eager",
+    "unencrypted": "encrypted",
+    "plaintext": "encrypted",
+    "unsigned": "signed",
+    "untyped": "typed",
+    "unauthenticated": "authentication",
 }
 SYNONYMS = {
     # money
