@@ -379,6 +379,29 @@ SYNONYMS = {
     "users": "user",
     "shown": "show",
     "shows": "show",
+    # tool and term aliases
+    "argon2id": "argon2",
+    "argon2i": "argon2",
+    "rg": "ripgrep",
+    "rtk": "redux",
+    "redux-toolkit": "redux",
+    "bff": "backend-for-frontend",
+    "argo": "argocd",
+    "unleash": "unleash",
+    "wandb": "wandb",
+    "w&b": "wandb",
+    "mcu": "firmware",
+    "microcontroller": "firmware",
+    "gitignored": "gitignore",
+    "ignored": "gitignore",
+    "checked-in": "commit",
+    "pods": "pod",
+    "containers": "container",
+    "reviewer": "review",
+    "reviewers": "review",
+    "reviewed": "review",
+    "reviews": "review",
+    "approvals": "approval",
 }
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
 # line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
@@ -421,7 +444,7 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         py-logging: structlog loguru
         call-style: asynchronous synchronous
         api-style: grpc rest graphql
-        repo-layout: monorepo polyrepo
+        repo-layout: monorepo polyrepo multirepo
         default-branch: main master develop trunk
         docs-generator: sphinx mkdocs docusaurus gitbook jekyll hugo
         state-store: redux zustand mobx recoil jotai
@@ -447,7 +470,31 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         ruby-test: rspec minitest
         jvm-test: junit testng
         go-db: gorm sqlx
-        k8s-deploy: kubectl helm kustomize
+        k8s-deploy: kubectl helm kustomize argocd flux
+        feature-flags: launchdarkly unleash flagsmith growthbook
+        model-serving: torchserve triton bentoml seldon kserve
+        secret-store: vault secrets-manager doppler sops
+        java-logging: log4j log4j2 logback slf4j
+        dotnet-json: newtonsoft system.text.json
+        orchestrator: airflow dagster prefect luigi
+        py-cli: click typer argparse
+        go-cli: cobra urfave
+        jvm-build-dsl: groovy-dsl kotlin-dsl
+        experiment-tracking: mlflow wandb neptune comet
+        js-runtime: node deno bun
+        mobile-ui: swiftui uikit
+        android-ui: compose xml-layouts
+        rust-async: tokio async-std
+        go-web: gin echo chi fiber
+        ruby-jobs: sidekiq resque delayed_job good_job
+        php-framework: laravel symfony
+        game-engine: unity unreal godot
+        search-engine: elasticsearch opensearch solr meilisearch typesense
+        object-store: s3 gcs azure-blob minio local-disk
+        pagination: cursor offset
+        branching: trunk-based gitflow
+        api-errors: status-code error-body
+        code-search: ripgrep grep ag
         """.strip().splitlines()
     )
 }
@@ -539,6 +586,19 @@ PHRASES = (
     (re.compile(r"\bpre[ -]commit hooks?\b", re.IGNORECASE), "git-hook"),
     (re.compile(r"\bgit hooks?\b", re.IGNORECASE), "git-hook"),
     (re.compile(r"\bconventional commits?\b", re.IGNORECASE), "conventional-commit"),
+    (re.compile(r"\b(?:aws )?secrets manager\b", re.IGNORECASE), "secrets-manager"),
+    (re.compile(r"\bargo ?cd\b", re.IGNORECASE), "argocd"),
+    (re.compile(r"\bgroovy dsl\b", re.IGNORECASE), "groovy-dsl"),
+    (re.compile(r"\bkotlin dsl\b", re.IGNORECASE), "kotlin-dsl"),
+    (re.compile(r"\btrunk[ -]based\b", re.IGNORECASE), "trunk-based"),
+    (re.compile(r"\bgit ?flow\b", re.IGNORECASE), "gitflow"),
+    (re.compile(r"\blocal disk\b", re.IGNORECASE), "local-disk"),
+    (re.compile(r"\bcheck(?:ed)? in\b", re.IGNORECASE), "commit"),
+    (re.compile(r"\bbackend[ -]for[ -]frontend\b", re.IGNORECASE), "backend-for-frontend"),
+    (re.compile(r"\bredux toolkit\b", re.IGNORECASE), "redux"),
+    (re.compile(r"\bhashicorp vault\b", re.IGNORECASE), "vault"),
+    (re.compile(r"\bcursors?[ -]based\b|\bcursors?\b", re.IGNORECASE), "cursor"),
+    (re.compile(r"\boffset[ -]based\b", re.IGNORECASE), "offset"),
 )
 PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
@@ -733,6 +793,12 @@ KEEP_WHOLE = (
     "raw-sql",
     "git-hook",
     "conventional-commit",
+    "secrets-manager",
+    "groovy-dsl",
+    "kotlin-dsl",
+    "trunk-based",
+    "local-disk",
+    "backend-for-frontend",
 )
 
 
