@@ -401,7 +401,6 @@ SYNONYMS = {
     "reviewers": "review",
     "reviewed": "review",
     "reviews": "review",
-    "approvals": "approval",
 }
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
 # line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
@@ -685,7 +684,12 @@ def _numbers_differ(a: set[str], b: set[str]) -> bool:
 
 
 def _unit(value: str) -> str:
-    return value.lstrip("0123456789.e+-")
+    """The unit of a value string ("900s" → "s", "500step" → "step", "3.10" → "")."""
+    match = _VALUE_UNIT.match(value)
+    return match.group(1) if match else value
+
+
+_VALUE_UNIT = re.compile(r"[\d.]+(?:e[+-]?\d+)?(.*)$")
 
 
 def _lexicon() -> frozenset[str]:
@@ -840,7 +844,7 @@ def read(text: str) -> Reading:
             if lower not in NEGATIONS:
                 concept = _concept(token)[0]
             else:
-                negate_next = 3
+                negate_next = NEGATION_REACH
         elif (
             (lower, following) in NEGATION_PAIRS
             or lower in NEGATIONS
@@ -848,16 +852,17 @@ def read(text: str) -> Reading:
             or (prefers and lower == "over")
         ):
             flips += 1
-            negate_next = 3
+            negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
         else:
             prefers = prefers or lower in PREFER
-            if lower in PREPOSITIONS:
+            if lower in PREPOSITIONS and negate_next < NEGATION_REACH:
                 negate_next = 0
                 qualify = QUALIFIER_SPAN if lower in LOCATIVES else 0
             concept, weight = _concept(token)
             if concept is not None and _VERSION.match(concept):
-                values.append((len(concepts), concept.lstrip("v").rstrip("%+")))
+                value = concept.lstrip("v").rstrip("%+")
+                values.append((len(concepts), value + _counted(following)))
                 concept = None
             elif concept is not None:
                 flips += lower in ANTONYMS
@@ -881,10 +886,19 @@ def read(text: str) -> Reading:
     return reading
 
 
+NEGATION_REACH = 3  # concepts a negation governs for the choices
 LOCATIVES = _words("in on inside within")
 QUALIFIER_SPAN = 2
 VALUE_BEFORE = 3  # a value is stated for this many concepts before it in its clause
 VALUE_AFTER = 1  # and this many after it
+
+
+def _counted(word: str) -> str:
+    """The unit a bare number counts when a plural noun follows it ("500 steps", "3
+    checkpoints"): values of different counted things never conflict."""
+    if len(word) > 3 and word.isalpha() and word.endswith("s") and word not in STOPWORDS:
+        return _stem(word)
+    return ""
 
 
 def _key_values(
@@ -922,7 +936,7 @@ def _clauses(text: str) -> list[str]:
 # Words after an alternative that reject it ("`requests` is banned", "Jenkins is gone").
 REJECTED_AFTER = _words(
     """banned forbidden gone deprecated disallowed discouraged obsolete retired dropped
-    abandoned replaced"""
+    abandoned replaced removed deleted dead disabled"""
 )
 PREFER = _words("prefer prefers preferred favour favor favours favors")
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS_RE) + r")\b", re.IGNORECASE)
@@ -1080,7 +1094,9 @@ def _value_conflict(a: Reading, b: Reading) -> str:
     """A concept both entries give a value of one unit, the values all different ("seed 42"
     against "seed is 1337"); empty when none."""
     for key in sorted(a.values.keys() & b.values.keys()):
-        if _numbers_differ(a.values[key], b.values[key]):
+        if _numbers_differ(a.values[key], b.values[key]) and not (
+            a.values[key] & b.numbers or b.values[key] & a.numbers
+        ):  # a value the other entry states elsewhere ("API 26 (Android 8.0)") is no conflict
             return key
     return ""
 
