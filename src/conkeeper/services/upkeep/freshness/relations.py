@@ -379,6 +379,7 @@ SYNONYMS = {
     "users": "user",
     "shown": "show",
     "shows": "show",
+    "prior": "before",
     # tool and term aliases
     "argon2id": "argon2",
     "argon2i": "argon2",
@@ -845,6 +846,8 @@ def read(text: str) -> Reading:
                 concept = _concept(token)[0]
             else:
                 negate_next = NEGATION_REACH
+        elif lower in RESTRICTIVE:
+            flips += 1  # "only via codegen" forbids every other way, like "never by hand"
         elif (
             (lower, following) in NEGATION_PAIRS
             or lower in NEGATIONS
@@ -938,6 +941,7 @@ REJECTED_AFTER = _words(
     """banned forbidden gone deprecated disallowed discouraged obsolete retired dropped
     abandoned replaced removed deleted dead disabled"""
 )
+RESTRICTIVE = _words("only solely exclusively")
 PREFER = _words("prefer prefers preferred favour favor favours favors")
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS_RE) + r")\b", re.IGNORECASE)
 
