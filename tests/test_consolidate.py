@@ -366,3 +366,17 @@ def test_quality_bench_reports_a_new_blind_set_apart_and_whole(
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["first_blind"] == ["blind7"] and report["blind7"]["pairs"] == 13
     assert "FIRST BLIND MEASUREMENT: blind_pairs7.jsonl" in capsys.readouterr().out
+
+
+def test_leave_one_author_out_tool_reports_each_author(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "consolidate_cv.py"), "--current"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["author1", "author2", "author3"]
+    assert all("wrong merges 0" in line for line in lines)  # the shipped limits delete no rule

@@ -117,15 +117,18 @@ def grid() -> list[relations.Limits]:
     ]
 
 
-def loosened(limits: relations.Limits) -> relations.Limits:
-    """The limits one step looser on the thresholds that delete (duplicates)."""
+def loosened(limits: relations.Limits, step: float = STEP) -> relations.Limits:
+    """The limits ``step`` looser on the thresholds that delete (duplicates)."""
     return limits.replace(
-        duplicate_similarity=limits.duplicate_similarity - STEP,
-        duplicate_containment=limits.duplicate_containment - STEP,
+        duplicate_similarity=limits.duplicate_similarity - step,
+        duplicate_containment=limits.duplicate_containment - step,
+        value_similarity=limits.value_similarity - step,
     )
 
 
-def table(data: dict[str, list]) -> list[tuple[relations.Limits, dict[str, dict[str, float]]]]:
+def table(
+    data: dict[str, list], step: float = STEP
+) -> list[tuple[relations.Limits, dict[str, dict[str, float]]]]:
     """Every grid point's figures on every author (and its wrong merges one step looser,
     ``loose_wrong_merges``), computed once so each held-out fold only sums."""
     rows = []
@@ -133,7 +136,7 @@ def table(data: dict[str, list]) -> list[tuple[relations.Limits, dict[str, dict[
         per = {}
         for name, pairs in data.items():
             result = figures(pairs, limits)
-            result["loose_wrong_merges"] = figures(pairs, loosened(limits))["wrong_merges"]
+            result["loose_wrong_merges"] = figures(pairs, loosened(limits, step))["wrong_merges"]
             per[name] = result
         rows.append((limits, per))
     return rows
@@ -167,13 +170,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--choose", action="store_true", help="choose on every author")
     parser.add_argument("--current", action="store_true", help="shipped limits, no selection")
+    parser.add_argument("--margin", type=float, default=STEP, help="looser step also checked")
     args = parser.parse_args(argv)
     data = {name: load(path) for name, path in AUTHORS.items() if path.exists()}
     if args.current:
         for name, pairs in data.items():
             print(line(name, figures(pairs, relations.LIMITS)))
         return 0
-    rows = table(data)
+    rows = table(data, args.margin)
     if args.choose:
         print(choose(rows, list(data)))
         return 0
