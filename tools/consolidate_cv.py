@@ -13,11 +13,14 @@ chosen on every author together (the ones to ship in ``relations.LIMITS``).
 Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 2 never is):
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``.
 
-The objective ranks a wrong merge far below anything else, then counts correct proposals minus
-wrong ones (a wrong contradiction costs a person a look; a wrong merge costs a rule).
+The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
+is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
+correct proposals minus wrong ones (a wrong contradiction costs a person a look, a wrong
+duplicate 1.5; a wrong merge costs a rule).
 
-Usage: ``python tools/consolidate_cv.py [--choose] [--current]`` (``--current``: the shipped
-limits on each author, no selection).
+Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--margin STEP]``
+(``--current``: the shipped limits on each author, no selection). A full run takes a few
+minutes: every grid point is measured once on every author.
 """
 
 from __future__ import annotations
