@@ -954,9 +954,9 @@ def _number_words(text: str) -> str:
 def _concept(token: str) -> tuple[str | None, float]:
     """The concept a token names and its weight (``None`` for filler)."""
     if token.startswith("`"):
-        inner = token.strip("`").strip().lower().lstrip("-").removesuffix("()").strip(".,;:")
-        if not inner:
-            return None, 0.0
+        inner = token.strip("`").strip().lower().lstrip("-").removesuffix("()").strip(".,;:/")
+        if not inner or " " in inner:
+            return None, 0.0  # a command in backticks is read by its words, as it would be bare
         return (inner if inner in _MEMBERS else SYNONYMS.get(inner, inner)), 1.5
     if token == "Go":
         return "go", 1.0
