@@ -235,7 +235,7 @@ SYNONYMS = {
     "tz": "timezone",
     "utc": "utc",
     "gmt": "utc",
-    "local": "localtime",
+    "locally": "local",
     "approve": "approval",
     "approvals": "approval",
     "approved": "approval",
@@ -511,7 +511,7 @@ SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
     for group in (
         "python go javascript typescript rust java kotlin ruby php swift scala c++ csharp "
         "elixir bash shell sql css html markdown terraform yaml toml json ini xml database",
-        "development staging production",
+        "development staging production local ci",
         "public internal private",
         "frontend backend",
         "unit integration e2e end-to-end",
@@ -551,14 +551,15 @@ STOPWORDS = _words(
     always every each all any some only just also so too very more most much many
     when while where which who whom what why how if then than else but because since
     into onto over under up down out about via per e.g i.e etc one's it's
-    is was were am get gets got make makes made go goes going"""
+    is was were am get gets got make makes made go goes going
+    note gotcha important importantly please plz tip fyi nb"""
 )
 WEAK = _words(
     """use uses used using run runs ran running set sets setting need needs keep keeps
     write writes written writing call calls called put puts add adds added take takes
     work works go let lets file files code thing things way ways new old first same other
     sure ok okay fine good better best live lives belong belongs place placed follow follows
-    include includes via through"""
+    include includes via through after before"""
 )
 PHRASES = (
     (re.compile(r"\b(?:pull|merge)[ -]requests?\b", re.IGNORECASE), "pull-request"),
@@ -568,6 +569,7 @@ PHRASES = (
     (re.compile(r"\bby hand\b", re.IGNORECASE), "manually"),
     (re.compile(r"\bend[ -]to[ -]end\b", re.IGNORECASE), "e2e"),
     (re.compile(r"\bhard[ -]?cod(?:ed|es|e|ing)\b", re.IGNORECASE), "hardcode"),
+    (re.compile(r"\blocal ?times?\b", re.IGNORECASE), "localtime"),
     (re.compile(r"\bcamel[ -]?cased?\b", re.IGNORECASE), "camelcase"),
     (re.compile(r"\bpascal[ -]?cased?\b", re.IGNORECASE), "pascalcase"),
     (re.compile(r"\bsnake[ _-]?cased?\b", re.IGNORECASE), "snake_case"),
@@ -960,7 +962,7 @@ def _concept(token: str) -> tuple[str | None, float]:
         return (inner if inner in _MEMBERS else SYNONYMS.get(inner, inner)), 1.5
     if token == "Go":
         return "go", 1.0
-    lower = token.lower().strip("'.-/")
+    lower = token.lower().strip("'.-/").removesuffix("'s")
     if not lower or lower in STOPWORDS:
         return None, 0.0
     if lower in NUMBER_WORDS:
