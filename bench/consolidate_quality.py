@@ -72,8 +72,13 @@ off) are those chosen on all three authors; with them every set has 0 wrong dele
 logistic-regression pair scorer over the same pair features, trained and thresholded under the
 same protocol, did not beat the rules (held out: 5 wrong merges on author 1 and 1 on author 2,
 lower duplicate and contradiction recall on every author, higher contradiction precision on
-author 3 only), so none ships. Whether the targets are met is for the next blind set
-(``blind_pairs2.jsonl``) to say; the figures above are not blind.
+author 3 only), so none ships.
+
+Blind pairs 2 (``blind_pairs2.jsonl``, author 4, 240 pairs, written by a helper who saw no code
+and kept out of main until the run), FIRST measurement 2026-11-26T14:50Z at da70cfa
+(``FIRST_BLIND_PAIRS2.md``): duplicate precision 1.000, recall 0.483; contradiction precision
+0.824, recall 0.467; wrong deletions 0. Targets met: wrong deletions and duplicate precision;
+not met: both recalls and contradiction precision. Since then blind pairs 2 is SEEN.
 
 Usage: ``python bench/consolidate_quality.py [--set tuning|blind|train2|blindN|both|all]
 [--tiny] [--out PATH]`` (default ``all``: every set found). ``--tiny`` runs the first 12 pairs
