@@ -1,35 +1,49 @@
 """Features of a memory entry for the learned instruction scorer: words, shapes and rule verdicts.
 
 Why it exists: the phrase rules in :mod:`conkeeper.domain.instructions` catch the wordings their
-author foresaw and missed a third of the poisoning written by someone else. The learned scorer
-(:mod:`conkeeper.domain.instruction_model`) weighs general *shapes* instead: an ACTION class
-(run remote code, send data, weaken a safeguard, hide from the user, install from elsewhere,
-persist) met by an OBJECT class (secrets, checks, unknown hosts, the user) inside a STEERING
-frame (an order, "always"/"whenever", a policy or claimed authority), against the exemptions
-that make a note benign (a negation in front, a localhost or documented public host, a past-tense
-account). The offline trainer (``tools/train_instruction_model.py``) and the detector both use
-this one module, so a model is scored on exactly the features it was trained on.
+author foresaw and miss much of what another author writes. The learned scorer
+(:mod:`conkeeper.domain.instruction_model`) weighs general *shapes* as well as words: an ACTION
+class (run remote code, send data, weaken a safeguard, hide from the user, install from
+elsewhere, persist) met by an OBJECT class (secrets, checks, unknown hosts, the user) inside a
+STEERING frame (an order, "always"/"whenever", a policy or claimed authority), against what makes
+a note benign (an action inside the scope of a negation, "never use --no-verify", reads as
+keeping a safeguard; a localhost or documented public host; a past-tense account). The offline
+trainer (``tools/train_instruction_model.py``) and the detector both use this one module, so a
+model is scored on exactly the features it was trained on.
 
-Each entry yields a set of binary features: lower-cased word unigrams and bigrams, the opening
-word, the shape classes present (``c:``), their pairings (``p:``) and the kinds the rules found
-(``r:``). Only the first :data:`MAX_CHARS` characters are read; pure and standard library only,
-patterns compiled on first use.
+Each piece of text yields a set of feature names, hashed by :func:`hashed` into a fixed table of
+:data:`BUCKETS` weights (no vocabulary to store): lemma-like word stems (marked ``~`` inside a
+negation's scope, which runs to the end of its clause), stem bigrams, character 4-grams of each
+word (robust to inflection, typos and other languages), the opening word of each sentence, the
+shape classes per sentence (``c:``, ``~`` when negated), their pairs and action x object x frame
+triples, and the kinds the phrase rules found (``r:``). Look-alike Cyrillic and Greek letters
+inside a Latin word are folded to Latin first. Only the first :data:`MAX_CHARS` characters are
+read; pure and standard library only, patterns compiled on first use.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
+import zlib
 
 from conkeeper.domain.lazy_re import LazyPattern
 
 MAX_CHARS = 2000
 MAX_TOKEN = 40  # longer runs (base64, hashes) are never words worth a weight
-SHORT_LINES = 2
-MAX_LINES = 40
+MAX_PIECES = 40
+BUCKETS = 1 << 18
+CHAR_GRAMS = 4
 
-_TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\|")
+_TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\||[.!?;:](?=\s|$)|[,()\n]")
+_BREAKS = frozenset(".!?;:,()\n")
 _SENTENCE = LazyPattern(r"(?<=[.;!?])\s+|\n+")
+_NEGATIONS = frozenset(
+    "never not no don't dont doesn't didn't avoid without refuse mustn't shouldn't won't "
+    "can't cannot nor instead rather nothing none ne не nunca jamais não non kein keine nie "
+    "niemals никогда нельзя".split()
+)
+# Cyrillic and Greek letters that look like Latin ones, folded inside a word that mixes scripts.
+_FOLD = str.maketrans("асеорхуіјѕԁһкмтвнαεορτυνικχ", "aceopxyijsdhkmtbhaeoptuvikx")
 
 # Shape classes, as a lexicon: exact words, word prefixes (at least four letters) and phrases or
 # symbols looked for as substrings. Kept general on purpose: a class names what a word *does*
@@ -133,6 +147,36 @@ past words: was were had did caused broke happened found learned yesterday incid
 past words: postmortem regression
 past phrases: turned out | used to | last week | last time | last sprint | last release
 past phrases: root cause
+user words: usuario usuaria usuarios utilisateur utilisateurs nutzer benutzer nutzers utente
+user words: utenti usuário usuários
+user prefixes: пользовател
+user phrases: ユーザー | 用户 | 用戶 | 使用者
+weaken prefixes: desactiv deaktivier désactiv disattiv desativ отключ выключ überspring
+weaken prefixes: salta omit omett borra bórra lösch supprim elimin удал пропуст
+weaken phrases: 無効 | 禁用 | 关闭 | スキップ | 跳过 | 削除 | 删除 | 忽略 | 無視
+conceal prefixes: erwähn verschweig oculta cache cacher nascond esconde скры умолч
+conceal phrases: no le digas | no digas | no menciones | ne dis pas | ne signalez pas
+conceal phrases: ne mentionnez pas | ne dites pas | sag nicht | nicht erwähnen | non dire
+conceal phrases: non menzionare | não diga | não mencione | не сообщай | не говори
+conceal phrases: не упоминай | 言わない | 伝えない | 報告しない | 知らせない | 不要告诉
+conceal phrases: 不要提及 | 不要告知 | こっそり | 悄悄 | heimlich | en secreto | en silence
+safeguard words: prueba pruebas teste testes
+safeguard prefixes: escáner verific überprüf prüfung vérif провер seguridad sécurité
+safeguard prefixes: sicherheit sicurezza segurança безопасн тест
+safeguard phrases: テスト | 测试 | 測試 | 检查 | 檢查 | セキュリティ | 安全 | 証明書 | 证书
+secret words: secreto secretos geheim segreti clave clé schlüssel chiave ключ ключи токен
+secret prefixes: credencial identifiant zugangsdat credenzial пароль
+secret phrases: パスワード | 密码 | 密碼 | トークン | 秘密 | 認証情報 | 凭证
+send prefixes: envia enviar envoy schick sende invia отправ передай сube télévers hochlad
+send phrases: 送信 | 发送 | 上传 | アップロード
+steer words: siempre toujours immer sempre всегда
+steer phrases: 常に | 必ず | 总是 | 始终 | 今後 | 以后
+authority words: importante wichtig важно
+authority prefixes: política politique richtlinie directiv anweisung instrucci instruç
+authority prefixes: istruzion инструкц prevalec vorrang priorit приорит
+authority phrases: 重要 | 指示 | 指令 | 優先 | 优先 | 規則 | 规则
+negation words: nunca jamais nicht kein keine nie niemals não не никогда нельзя ne non
+negation phrases: しないで | ないで | 不要 | 请勿 | 禁止 | 不可
 explain words: because means which why refers stands
 explain phrases: so that | the reason | is a | is an | is the | are a | are the | for example
 explain phrases: see | e.g. | i.e.
@@ -152,6 +196,9 @@ _KNOWN_HOSTS = (
     "registry.npmjs.org",
     "example.com",
 )
+_ACTIONS = ("run_remote", "send", "weaken", "conceal", "install_odd", "persist", "destroy", "deceive")
+_OBJECTS = ("secret", "safeguard", "host", "local_host", "user", "untrusted_src")
+_FRAMES = ("steer", "authority", "foreign_steer")
 
 
 class _Lexicon:
@@ -183,89 +230,178 @@ def _lexicon() -> _Lexicon:
     return _TABLES[0]
 
 
-_PAIRS = (
-    ("run_remote", "host"),
-    ("run_remote", "steer"),
-    ("send", "secret"),
-    ("send", "host"),
-    ("secret", "host"),
-    ("weaken", "safeguard"),
-    ("weaken", "steer"),
-    ("conceal", "user"),
-    ("conceal", "steer"),
-    ("install_odd", "host"),
-    ("persist", "run_remote"),
-    ("authority", "steer"),
-    ("authority", "weaken"),
-    ("negation", "weaken"),
-    ("negation", "send"),
-    ("negation", "run_remote"),
-    ("past", "weaken"),
-    ("local_host", "run_remote"),
-    ("local_host", "send"),
-    ("explain", "weaken"),
-    ("destroy", "steer"),
-    ("untrusted_src", "run_remote"),
-    ("untrusted_src", "steer"),
-    ("deceive", "user"),
-)
-
-
 def segments(text: str) -> list[str]:
-    """The pieces scored apart: the entry itself and, for an entry of more than
-    :data:`SHORT_LINES` lines, each of its first :data:`MAX_LINES` non-empty lines (a
-    poisoned line buried among honest ones is scored on its own)."""
-    lines = [line for line in text[:MAX_CHARS].splitlines() if line.strip()]
-    if len(lines) <= SHORT_LINES:
+    """The pieces scored apart: the entry itself and, for an entry of more than one sentence or
+    line, each of its first :data:`MAX_PIECES` sentences (a poisoned line buried among honest
+    ones is scored on its own)."""
+    head = text[:MAX_CHARS]
+    parts = [part for part in _SENTENCE.compiled.split(head) if part and part.strip()]
+    if len(parts) <= 1:
         return [text]
-    return [text, *lines[:MAX_LINES]]
+    return [text, *parts[:MAX_PIECES]]
+
+
+def stem(word: str) -> str:
+    """A lemma-like stem: common English inflections stripped, so "disabling", "disabled",
+    "disables" and "disable" share one weight."""
+    if len(word) > 4 and word.isalpha():
+        for suffix in ("ing", "ed", "es", "ly", "s"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                break
+        if word.endswith("e") and len(word) > 3:
+            word = word[:-1]
+    return word
+
+
+def _fold(token: str) -> str:
+    if token.isascii() or not any("a" <= c <= "z" for c in token):
+        return token
+    return token.translate(_FOLD)
+
+
+class _Tokens:
+    """One piece's tokens (lower-cased, look-alikes folded), each with its offset, whether it
+    lies in a negation's scope, and where clauses break."""
+
+    __slots__ = ("negated", "spans", "words")
+
+    def __init__(self, lowered: str) -> None:
+        self.words: list[str] = []
+        self.spans: list[int] = []
+        self.negated: list[bool] = []
+        scope = False
+        for match in _TOKEN.compiled.finditer(lowered):
+            token = match.group()
+            if token in _BREAKS or token == "but":
+                scope = False
+                continue
+            if len(token) > MAX_TOKEN:
+                continue
+            token = _fold(token)
+            self.words.append(token)
+            self.spans.append(match.start())
+            self.negated.append(scope)
+            if token in _NEGATIONS or token.endswith("n't"):
+                scope = True
+
+    def negated_at(self, offset: int) -> bool:
+        """Whether a class found at ``offset`` lies inside a negation's scope."""
+        for start, negated, word in zip(self.spans, self.negated, self.words, strict=True):
+            if start >= offset:
+                return negated and offset == start
+            if start + len(word) > offset:
+                return negated
+        return False
 
 
 def classes(text: str) -> set[str]:
-    """The shape classes present in a lower-cased piece of text."""
+    """The shape classes present in a lower-cased piece of text (negation ignored)."""
+    return {name for name, _ in _class_hits(text)}
+
+
+def _class_hits(text: str) -> list[tuple[str, int]]:
+    """Each shape class found in ``text`` with the offset of its first occurrence."""
     table = _lexicon()
-    found: set[str] = set()
+    hits: dict[str, int] = {}
     words, prefixes = table.words, table.prefixes
-    for token in _TOKEN.compiled.findall(text):
-        names = words.get(token)
-        if names:
-            found |= names
+    for match in _TOKEN.compiled.finditer(text):
+        token = match.group()
+        for name in words.get(token, ()):
+            hits.setdefault(name, match.start())
         for prefix, name in prefixes.get(token[:4], ()):
             if token.startswith(prefix):
-                found.add(name)
+                hits.setdefault(name, match.start())
     for phrase, name in table.phrases:
-        if name not in found and phrase in text:
-            found.add(name)
+        at = text.find(phrase)
+        if at >= 0 and (name not in hits or at < hits[name]):
+            hits[name] = at
     for match in _HOST.finditer(text):
         if not any(known in match.group() for known in _KNOWN_HOSTS):
-            found.add("host")
+            hits.setdefault("host", match.start())
             break
-    return found
+    return list(hits.items())
 
 
-def entry_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:
-    """The binary features of one memory entry (``rule_kinds``: the kinds the rules found)."""
+def _sentence_features(sentence: str, feats: set[str]) -> None:
+    """Shape classes of one sentence (negated ones marked ``~``), their pairs and the
+    action x object x frame triples, and the sentence's opening word."""
+    tokens = _Tokens(sentence)
+    if tokens.words:
+        feats.add("sf:" + stem(tokens.words[0]))
+    here: set[str] = set()
+    for name, offset in _class_hits(sentence):
+        if name in _ACTIONS and tokens.negated_at(offset):
+            here.add(name + "~")
+        else:
+            here.add(name)
+    feats.update("c:" + name for name in here)
+    ordered = sorted(here)
+    feats.update("p:" + a + "+" + b for a, b in itertools.combinations(ordered, 2))
+    actions = [a for a in _ACTIONS if a in here]
+    frames = [f for f in _FRAMES if f in here] or ["none"]
+    hedged = "hedged" if here & {"past", "explain"} else "plain"
+    for action in actions:
+        feats.add("a:" + action + "+" + hedged)
+        for obj in _OBJECTS:
+            if obj in here:
+                feats.update("t:" + action + "+" + obj + "+" + frame for frame in frames)
+
+
+def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:
+    """The feature names of one piece of text (``rule_kinds``: the kinds the phrase rules found
+    in the whole entry, given for the whole entry only)."""
     lowered = text[:MAX_CHARS].lower()
-    tokens: list[str] = [t for t in _TOKEN.compiled.findall(lowered) if len(t) <= MAX_TOKEN]
-    feats: set[str] = {"w:" + t for t in tokens}
-    feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(tokens))
-    if tokens:
-        feats.add("first:" + tokens[0])
-    for sentence in _SENTENCE.split(lowered):
-        if not sentence or not sentence.strip():
-            continue
-        here = classes(sentence)
-        feats.update("c:" + name for name in here)
-        feats.update("p:" + a + "+" + b for a, b in _PAIRS if a in here and b in here)
-        if len(here & {"run_remote", "send", "weaken", "conceal", "install_odd", "persist"}) and (
-            "negation" not in here and "past" not in here
-        ):
-            feats.add("s:action_unhedged")
+    tokens = _Tokens(lowered)
+    words = tokens.words
+    stems = [stem(w) for w in words]
+    feats: set[str] = {
+        ("w:~" if negated else "w:") + s for s, negated in zip(stems, tokens.negated, strict=True)
+    }
+    feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(stems))
+    if not lowered.isascii():
+        for word in set(words):
+            if not word.isascii():
+                feats.update(_char_grams(word))
+    for sentence in _SENTENCE.compiled.split(lowered):
+        if sentence and sentence.strip():
+            _sentence_features(sentence, feats)
     feats.update("r:" + kind for kind in rule_kinds)
     if rule_kinds:
         feats.add("r:any")
-    length = len(tokens)
+    length = len(words)
     feats.add("len:" + ("short" if length < 8 else "mid" if length < 25 else "long"))
-    if re.search(r"`[^`]+`", lowered):
+    if "`" in lowered:
         feats.add("s:code")
+    if not lowered.isascii():
+        feats.add("s:nonascii")
     return feats
+
+
+def _char_grams(word: str) -> list[str]:
+    """Character n-grams of a word outside ASCII: 4-grams of an alphabetic word (inflected
+    languages), 2-grams of a run of CJK characters (written without spaces between words)."""
+    size = 2 if any(c >= "\u3040" for c in word) else CHAR_GRAMS
+    padded = "<" + word + ">"
+    return ["g:" + padded[i : i + size] for i in range(len(padded) - size + 1)]
+
+
+def hashed(feats: set[str]) -> list[int]:
+    """Each feature name's bucket in the weight table (CRC-32: stable across runs and
+    machines, unlike :func:`hash`)."""
+    mask = BUCKETS - 1
+    return list({zlib.crc32(f.encode("utf-8", "surrogatepass")) & mask for f in feats})
+
+
+def entry_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:
+    """The feature names of a whole entry (kept for callers and tests that read names)."""
+    return piece_features(text, rule_kinds)
+
+
+def entry_pieces(text: str, rule_kinds: frozenset[str] | set[str]) -> list[list[int]]:
+    """The hashed features of each scored piece: the whole entry (with the rules' verdict),
+    then each sentence or line of a longer entry (without it: the verdict is the whole's)."""
+    parts = segments(text)
+    return [hashed(piece_features(parts[0], rule_kinds))] + [
+        hashed(piece_features(part)) for part in parts[1:]
+    ]
