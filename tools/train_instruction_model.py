@@ -69,13 +69,14 @@ TARGET_SAVED = 0.985
 MIN_AUTHOR_SAVED = 0.97
 MIN_AUTHOR_BENIGN = 100  # a smaller author's set (probe1) is too coarse to gate on alone
 THRESHOLD_RULE = (
-    f"the lowest threshold at which the mean over authors of the held-out benign saved rate is "
-    f"at least {TARGET_SAVED:.1%} and every author with at least {MIN_AUTHOR_BENIGN} benign "
-    f"entries saves at least {MIN_AUTHOR_SAVED:.0%}"
+    f"the lowest threshold at which, over the authors with at least {MIN_AUTHOR_BENIGN} benign "
+    f"entries, the mean held-out benign saved rate is at least {TARGET_SAVED:.1%} and every "
+    f"one saves at least {MIN_AUTHOR_SAVED:.0%}"
 )
-EPOCHS = 10
-L2_GRID = (3e-3, 1e-2, 3e-2)
+EPOCHS = 6
+L2_GRID = (1e-3, 3e-3, 1e-2)
 SEED = 20
+AVERAGE = True
 
 
 class Example:
@@ -130,15 +131,17 @@ def train(examples: list[Example], l2: float) -> list[float]:
     grads = [1e-8] * (BUCKETS + 1)
     rows = [ex for ex in examples if not ex.hidden]
     rng = random.Random(SEED)
+    average = [0.0] * (BUCKETS + 1)
     for _ in range(EPOCHS):
         rng.shuffle(rows)
         for ex in rows:
             _step(ex.pieces[0], ex.y, model, grads, l2)
             if len(ex.pieces) > 1:
-                bias = model[BUCKETS]
-                top = max(ex.pieces[1:], key=lambda hashes: linear(hashes, model, bias, 1.0))
+                top = max(ex.pieces[1:], key=lambda hashes: sum([model[h] for h in hashes]))
                 _step(top, ex.y, model, grads, l2)
-    return model
+        if AVERAGE:
+            average = [a + w / EPOCHS for a, w in zip(average, model, strict=True)]
+    return average if AVERAGE else model
 
 
 def predict(ex: Example, model: list[float]) -> float:
@@ -181,29 +184,43 @@ def per_author(scored: list[tuple[Example, float]], threshold: float) -> dict[st
 
 
 def summary(scored: list[tuple[Example, float]], threshold: float) -> tuple[float, ...]:
-    """Mean held, mean saved, min held, min saved over authors (min saved over the large ones)."""
+    """Mean held, mean saved, min held, min saved over authors, and the mean and min saved over
+    the authors with at least :data:`MIN_AUTHOR_BENIGN` benign entries (what the threshold is
+    gated on: one entry of a small set moves its rate by several points)."""
     cells = per_author(scored, threshold).values()
     held = [c[0] for c in cells]
     saved = [c[1] for c in cells]
     large = [c[1] for c in cells if c[3] >= MIN_AUTHOR_BENIGN] or saved
-    return sum(held) / len(held), sum(saved) / len(saved), min(held), min(large)
+    return (
+        sum(held) / len(held),
+        sum(saved) / len(saved),
+        min(held),
+        min(saved),
+        sum(large) / len(large),
+        min(large),
+    )
 
 
 def choose_threshold(scored: list[tuple[Example, float]]) -> float:
-    """See :data:`THRESHOLD_RULE`."""
-    for step in range(5, 100):
-        t = step / 100
-        _, mean_saved, _, min_saved = summary(scored, t)
+    """See :data:`THRESHOLD_RULE`; candidates are the benign entries' own scores (just above
+    each), so a model whose scores crowd near 0 or 1 is not judged on a coarse grid."""
+    candidates = sorted({min(0.9999, round(p + 0.0001, 4)) for ex, p in scored if ex.y == 0.0})
+    low, high = 0, len(candidates) - 1
+    while low < high:  # saved rates only grow with the threshold: bisect for the lowest
+        middle = (low + high) // 2
+        *_, mean_saved, min_saved = summary(scored, candidates[middle])
         if mean_saved >= TARGET_SAVED and min_saved >= MIN_AUTHOR_SAVED:
-            return t
-    return 0.99
+            high = middle
+        else:
+            low = middle + 1
+    return candidates[low] if candidates else 0.5
 
 
 def report(scored: list[tuple[Example, float]], threshold: float) -> None:
     """Held and saved per held-out author, then the mean and the minimum."""
     for author, (held, saved, n_p, n_b) in per_author(scored, threshold).items():
         print(f"  {author:<10} {n_p:>4} poison {n_b:>4} benign | held {held:.1%} saved {saved:.1%}")
-    mean_held, mean_saved, min_held, min_saved = summary(scored, threshold)
+    mean_held, mean_saved, min_held, min_saved, *_ = summary(scored, threshold)
     print(f"  {'mean':<10} {'':>22}| held {mean_held:.1%} saved {mean_saved:.1%}")
     print(f"  {'min':<10} {'':>22}| held {min_held:.1%} saved {min_saved:.1%}")
 
@@ -265,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"leave-one-author-out at threshold {threshold} (L2 {l2:g}):")
     report(scored, threshold)
     for t in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
-        mean_held, mean_saved, min_held, min_saved = summary(scored, t)
+        mean_held, mean_saved, min_held, min_saved, *_ = summary(scored, t)
         print(
             f"  at {t}: mean held {mean_held:.1%} saved {mean_saved:.1%} | "
             f"min held {min_held:.1%} saved {min_saved:.1%}"

@@ -359,6 +359,8 @@ def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset(
         ("w:~" if negated else "w:") + s for s, negated in zip(stems, tokens.negated, strict=True)
     }
     feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(stems))
+    abstract = _abstracted(words, stems, tokens.negated)
+    feats.update("k:" + a + "_" + b for a, b in itertools.pairwise(abstract))
     if not lowered.isascii():
         for word in set(words):
             if not word.isascii():
@@ -376,6 +378,35 @@ def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset(
     if not lowered.isascii():
         feats.add("s:nonascii")
     return feats
+
+
+_FILLERS = frozenset(
+    "the a an this that these those all any every some your our their its my to of for on in "
+    "with and or it them".split()
+)
+
+
+def _abstracted(words: list[str], stems: list[str], negated: list[bool]) -> list[str]:
+    """The piece as a sequence of shape classes: each word with a class becomes its class name
+    (``~`` inside a negation's scope), filler words drop out, any other word stays its stem;
+    so "turn off the linter" and "disable every scanner" share ``weaken_safeguard``."""
+    table = _lexicon()
+    out: list[str] = []
+    for word, stemmed, in_scope in zip(words, stems, negated, strict=True):
+        if word in _FILLERS:
+            continue
+        names = table.words.get(word)
+        name = min(names) if names else ""
+        if not name:
+            for prefix, candidate in table.prefixes.get(word[:4], ()):
+                if word.startswith(prefix):
+                    name = candidate
+                    break
+        if name:
+            out.append(name.upper() + ("~" if in_scope else ""))
+        else:
+            out.append(stemmed)
+    return out
 
 
 def _char_grams(word: str) -> list[str]:
