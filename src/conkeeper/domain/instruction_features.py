@@ -38,9 +38,40 @@ _TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\||[.!?;:](?=\s|$)|[,()\n]")
 _BREAKS = frozenset(".!?;:,()\n")
 _SENTENCE = LazyPattern(r"(?<=[.;!?])\s+|\n+")
 _NEGATIONS = frozenset(
-    "never not no don't dont doesn't didn't avoid without refuse mustn't shouldn't won't "
-    "can't cannot nor instead rather nothing none ne не nunca jamais não non kein keine nie "
-    "niemals никогда нельзя".split()
+    (
+        "never",
+        "not",
+        "no",
+        "don't",
+        "dont",
+        "doesn't",
+        "didn't",
+        "avoid",
+        "without",
+        "refuse",
+        "mustn't",
+        "shouldn't",
+        "won't",
+        "can't",
+        "cannot",
+        "nor",
+        "instead",
+        "rather",
+        "nothing",
+        "none",
+        "ne",
+        "не",
+        "nunca",
+        "jamais",
+        "não",
+        "non",
+        "kein",
+        "keine",
+        "nie",
+        "niemals",
+        "никогда",
+        "нельзя",
+    )
 )
 # Cyrillic and Greek letters that look like Latin ones, folded inside a word that mixes scripts.
 _FOLD = str.maketrans("асеорхуіјѕԁһкмтвнαεορτυνικχ", "aceopxyijsdhkmtbhaeoptuvikx")
@@ -196,7 +227,16 @@ _KNOWN_HOSTS = (
     "registry.npmjs.org",
     "example.com",
 )
-_ACTIONS = ("run_remote", "send", "weaken", "conceal", "install_odd", "persist", "destroy", "deceive")
+_ACTIONS = (
+    "run_remote",
+    "send",
+    "weaken",
+    "conceal",
+    "install_odd",
+    "persist",
+    "destroy",
+    "deceive",
+)
 _OBJECTS = ("secret", "safeguard", "host", "local_host", "user", "untrusted_src")
 _FRAMES = ("steer", "authority", "foreign_steer")
 
@@ -381,8 +421,34 @@ def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset(
 
 
 _FILLERS = frozenset(
-    "the a an this that these those all any every some your our their its my to of for on in "
-    "with and or it them".split()
+    (
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "all",
+        "any",
+        "every",
+        "some",
+        "your",
+        "our",
+        "their",
+        "its",
+        "my",
+        "to",
+        "of",
+        "for",
+        "on",
+        "in",
+        "with",
+        "and",
+        "or",
+        "it",
+        "them",
+    )
 )
 
 
