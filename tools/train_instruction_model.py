@@ -52,6 +52,7 @@ from conkeeper.domain.instructions import (  # noqa: E402
     _OWN_TAG,
     _visible,
     rule_findings,
+    scorer_rule_kinds,
 )
 
 DATA = ROOT / "tests" / "data" / "poisoning"
@@ -113,7 +114,8 @@ def load_examples(limit: int = 0) -> list[Example]:
             found = rule_findings(row["text"])
             hidden = any(f.kind == "hidden" for f in found)
             visible = _visible(_OWN_TAG.sub(" ", row["text"]))
-            pieces = [] if hidden else entry_pieces(visible, {f.kind for f in found})
+            kinds = scorer_rule_kinds(row["text"], found)
+            pieces = [] if hidden else entry_pieces(visible, kinds)
             examples.append(Example(author, pieces, y, row.get("kind", "?"), hidden))
     return examples
 

@@ -300,6 +300,17 @@ def _fold(token: str) -> str:
     return token.translate(_FOLD)
 
 
+_QUOTES = LazyPattern(r"(?<![\w'])'[^'\n]{3,120}'(?![\w'])|\"[^\"\n]{3,160}\"|“[^”\n]{3,160}”")
+
+
+def _quoted_spans(lowered: str) -> list[tuple[int, int]]:
+    """Where quoted text lies: words in quotation marks are mentioned, not ordered, so they
+    read like words in a negation's scope."""
+    if "'" not in lowered and '"' not in lowered and "“" not in lowered:
+        return []
+    return [match.span() for match in _QUOTES.finditer(lowered)]
+
+
 class _Tokens:
     """One piece's tokens (lower-cased, look-alikes folded), each with its offset, whether it
     lies in a negation's scope, and where clauses break."""
@@ -311,8 +322,15 @@ class _Tokens:
         self.spans: list[int] = []
         self.negated: list[bool] = []
         scope = False
+        quoted = _quoted_spans(lowered)
         for match in _TOKEN.compiled.finditer(lowered):
             token = match.group()
+            if quoted and any(a < match.start() < b for a, b in quoted):
+                if len(token) <= MAX_TOKEN and token not in _BREAKS:
+                    self.words.append(_fold(token))
+                    self.spans.append(match.start())
+                    self.negated.append(True)  # a mention in quotes, not an order
+                continue
             if token in _BREAKS or token == "but":
                 scope = False
                 continue

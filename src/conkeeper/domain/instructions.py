@@ -1587,7 +1587,7 @@ def find_instructions(text: str) -> list[Finding]:
     from conkeeper.domain import instruction_model
 
     visible = _visible(_OWN_TAG.sub(" ", text))
-    probability = instruction_model.probability(visible, {finding.kind for finding in found})
+    probability = instruction_model.probability(visible, scorer_rule_kinds(text, found))
     if probability < instruction_model.THRESHOLD:
         return []
     if found:
@@ -1599,6 +1599,25 @@ def find_instructions(text: str) -> list[Finding]:
             _excerpt(visible, 0, min(len(visible), 120)),
         )
     ]
+
+
+_QUOTED = LazyPattern(
+    r"(?<![\w'])'[^'\n]{3,120}'(?![\w'])|\"[^\"\n]{3,160}\"|“[^”\n]{3,160}”|«[^»\n]{3,160}»"
+)
+
+
+def scorer_rule_kinds(text: str, found: list[Finding]) -> set[str]:
+    """The rules' verdict as the learned scorer reads it: each kind found, except that a kind
+    found only inside quotation marks is ``quoted-KIND`` (a mention of an attack, "a README told
+    agents to 'ignore previous instructions'", is not the attack itself)."""
+    kinds = {finding.kind for finding in found}
+    if not kinds or not any(q in text for q in "'\"“«"):
+        return kinds
+    unquoted = _QUOTED.sub(" ", text)
+    if unquoted == text:
+        return kinds
+    kept = {finding.kind for finding in rule_findings(unquoted)}
+    return {kind if kind in kept else "quoted-" + kind for kind in kinds}
 
 
 def rule_findings(text: str) -> list[Finding]:
