@@ -208,6 +208,15 @@ authority prefixes: istruzion инструкц prevalec vorrang priorit прио
 authority phrases: 重要 | 指示 | 指令 | 優先 | 优先 | 規則 | 规则
 negation words: nunca jamais nicht kein keine nie niemals não не никогда нельзя ne non
 negation phrases: しないで | ないで | 不要 | 请勿 | 禁止 | 不可
+self_ref phrases: these notes | these memory | this memory | the notes here | saved here
+self_ref phrases: stored here | written here | these conventions | this file | estas notas
+self_ref phrases: diesen notizen | diese notizen | ces notes | queste note | このメモ | 这些笔记
+self_ref phrases: эти заметки | этих заметк | этим заметк
+precedence words: regardless precedence priority prevail prevails prevalecen outrank outranks
+precedence words: supersede supersedes wins vorrang priorité prioridad
+precedence phrases: over the chat | over the user | take priority | takes priority
+precedence phrases: higher priority | more important than | whatever the user | no matter what
+precedence phrases: even if the user | even when the user | instead of what | 優先 | 优先
 explain words: because means which why refers stands
 explain phrases: so that | the reason | is a | is an | is the | are a | are the | for example
 explain phrases: see | e.g. | i.e.
@@ -237,8 +246,8 @@ _ACTIONS = (
     "destroy",
     "deceive",
 )
-_OBJECTS = ("secret", "safeguard", "host", "local_host", "user", "untrusted_src")
-_FRAMES = ("steer", "authority", "foreign_steer")
+_OBJECTS = ("secret", "safeguard", "host", "local_host", "user", "untrusted_src", "self_ref")
+_FRAMES = ("steer", "authority", "foreign_steer", "precedence")
 
 
 class _Lexicon:
