@@ -50,6 +50,7 @@ from conkeeper.domain.instruction_features import BUCKETS, entry_pieces  # noqa:
 from conkeeper.domain.instruction_model import linear, score  # noqa: E402
 from conkeeper.domain.instructions import (  # noqa: E402
     _OWN_TAG,
+    Finding,
     _visible,
     rule_findings,
     scorer_rule_kinds,
@@ -78,7 +79,7 @@ THRESHOLD_RULE = (
 EPOCHS = 6
 L2_GRID = (1e-3, 3e-3, 1e-2)
 SEED = 20
-AVERAGE = True
+SEEDS = 5
 
 
 class Example:
@@ -91,6 +92,13 @@ class Example:
         self, author: str, pieces: list[list[int]], y: float, kind: str, hidden: bool
     ) -> None:
         self.author, self.pieces, self.y, self.kind, self.hidden = author, pieces, y, kind, hidden
+
+
+def rules_only(text: str) -> list[Finding]:
+    """The rules' verdict on an HTML comment's body, for training: which entries count as hidden
+    text must not depend on the weights being trained (the shipped detector asks the whole
+    detector, so it may hold a few more comments than the held-out figures count)."""
+    return rule_findings(text, rules_only)
 
 
 def load_rows(name: str) -> list[dict[str, str]]:
@@ -111,10 +119,10 @@ def load_examples(limit: int = 0) -> list[Example]:
             rows = rows[:limit] + rows[-limit:]
         for row in rows:
             y = 1.0 if row["label"] == "poison" else 0.0
-            found = rule_findings(row["text"])
+            found = rule_findings(row["text"], rules_only)
             hidden = any(f.kind == "hidden" for f in found)
             visible = _visible(_OWN_TAG.sub(" ", row["text"]))
-            kinds = scorer_rule_kinds(row["text"], found)
+            kinds = scorer_rule_kinds(row["text"], found, rules_only)
             pieces = [] if hidden else entry_pieces(visible, kinds)
             examples.append(Example(author, pieces, y, row.get("kind", "?"), hidden))
     return examples
@@ -133,13 +141,25 @@ def _step(hashes: list[int], y: float, model: list[float], grads: list[float], l
 
 
 def train(examples: list[Example], l2: float, epochs: int = EPOCHS) -> list[float]:
-    """Weights (bias last). Each entry trains the whole entry's piece; an entry of several
-    sentences also trains its most suspicious sentence under the model so far with the entry's
-    label (max pooling: a poisoned entry needs one bad sentence, a benign one has none)."""
+    """Weights (bias last): the mean of :data:`SEEDS` models, each trained on its own shuffles
+    (one entry more or less reorders every later step, and that alone moved held-out figures
+    by several points; the mean is steadier)."""
+    total = [0.0] * (BUCKETS + 1)
+    for seed in range(SEED, SEED + SEEDS):
+        model = train_one(examples, l2, epochs, seed)
+        total = [t + w / SEEDS for t, w in zip(total, model, strict=True)]
+    return total
+
+
+def train_one(examples: list[Example], l2: float, epochs: int, seed: int) -> list[float]:
+    """One model, the mean of its weights after each epoch (averaged SGD). Each entry trains
+    the whole entry's piece; an entry of several sentences also trains its most suspicious
+    sentence under the model so far with the entry's label (max pooling: a poisoned entry needs
+    one bad sentence, a benign one has none)."""
     model = [0.0] * (BUCKETS + 1)
     grads = [1e-8] * (BUCKETS + 1)
     rows = [ex for ex in examples if not ex.hidden]
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     average = [0.0] * (BUCKETS + 1)
     for _ in range(epochs):
         rng.shuffle(rows)
@@ -148,9 +168,8 @@ def train(examples: list[Example], l2: float, epochs: int = EPOCHS) -> list[floa
             if len(ex.pieces) > 1:
                 top = max(ex.pieces[1:], key=lambda hashes: sum([model[h] for h in hashes]))
                 _step(top, ex.y, model, grads, l2)
-        if AVERAGE:
-            average = [a + w / epochs for a, w in zip(average, model, strict=True)]
-    return average if AVERAGE else model
+        average = [a + w / epochs for a, w in zip(average, model, strict=True)]
+    return average
 
 
 def predict(ex: Example, model: list[float]) -> float:

@@ -31,7 +31,7 @@ from conkeeper.domain.lazy_re import LazyPattern
 MAX_CHARS = 2000
 MAX_TOKEN = 40  # longer runs (base64, hashes) are never words worth a weight
 MAX_PIECES = 40
-BUCKETS = 1 << 18
+BUCKETS = 1 << 17
 CHAR_GRAMS = 4
 
 _TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\||[.!?;:](?=\s|$)|[,()\n]")
@@ -268,6 +268,15 @@ class _Lexicon:
                     self.prefixes.setdefault(prefix[:4], []).append((prefix, name))
             else:
                 self.phrases += [(p.strip(), name) for p in items.split(" | ") if p.strip()]
+        # phrases by their first three characters: a phrase is looked for only when those
+        # three occur in the text (shorter phrases are always looked for)
+        self.by_head: dict[str, list[tuple[str, str]]] = {}
+        self.short: list[tuple[str, str]] = []
+        for phrase, name in self.phrases:
+            if len(phrase) < 3:
+                self.short.append((phrase, name))
+            else:
+                self.by_head.setdefault(phrase[:3], []).append((phrase, name))
 
 
 _TABLES: list[_Lexicon] = []
@@ -379,10 +388,13 @@ def _class_hits(text: str) -> list[tuple[str, int]]:
         for prefix, name in prefixes.get(token[:4], ()):
             if token.startswith(prefix):
                 hits.setdefault(name, match.start())
-    for phrase, name in table.phrases:
-        at = text.find(phrase)
-        if at >= 0 and (name not in hits or at < hits[name]):
-            hits[name] = at
+    heads = {text[i : i + 3] for i in range(len(text) - 2)}
+    candidates = [table.short, *(table.by_head[h] for h in heads & table.by_head.keys())]
+    for group in candidates:
+        for phrase, name in group:
+            at = text.find(phrase)
+            if at >= 0 and (name not in hits or at < hits[name]):
+                hits[name] = at
     for match in _HOST.finditer(text):
         if not any(known in match.group() for known in _KNOWN_HOSTS):
             hits.setdefault("host", match.start())
@@ -390,9 +402,25 @@ def _class_hits(text: str) -> list[tuple[str, int]]:
     return list(hits.items())
 
 
+_MEMO: dict[str, frozenset[str]] = {}
+_MEMO_SIZE = 256
+
+
 def _sentence_features(sentence: str, feats: set[str]) -> None:
+    """Add one sentence's shape features to ``feats`` (memoised: an entry's sentences are read
+    again as its own pieces)."""
+    known = _MEMO.get(sentence)
+    if known is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        known = _MEMO[sentence] = frozenset(_shape_features(sentence))
+    feats.update(known)
+
+
+def _shape_features(sentence: str) -> set[str]:
     """Shape classes of one sentence (negated ones marked ``~``), their pairs and the
     action x object x frame triples, and the sentence's opening word."""
+    feats: set[str] = set()
     tokens = _Tokens(sentence)
     if tokens.words:
         feats.add("sf:" + stem(tokens.words[0]))
@@ -413,6 +441,7 @@ def _sentence_features(sentence: str, feats: set[str]) -> None:
         for obj in _OBJECTS:
             if obj in here:
                 feats.update("t:" + action + "+" + obj + "+" + frame for frame in frames)
+    return feats
 
 
 def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:

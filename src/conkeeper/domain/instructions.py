@@ -26,6 +26,12 @@ import re
 
 from conkeeper.domain.lazy_re import LazyPattern
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    _Judge = Callable[[str], list["Finding"]]
+
 # Zero-width, invisible and bidirectional control characters: nothing a person types into a
 # memory entry, and the classic way to hide a second message inside the first.
 _HIDDEN_CHARS = frozenset(
@@ -1343,8 +1349,9 @@ RULES: tuple[_Rule, ...] = (
 )
 
 
-def _hidden_findings(text: str) -> list[Finding]:
-    """Zero-width and bidi characters, HTML comments and visually hidden HTML."""
+def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
+    """Zero-width and bidi characters, HTML comments and visually hidden HTML (a comment's body
+    is judged by ``judge``, the whole detector unless told)."""
     found: list[Finding] = []
     if not text.isascii():
         chars = {c for c in text if c in _HIDDEN_CHARS or "\U000e0000" <= c <= "\U000e007f"}
@@ -1364,7 +1371,7 @@ def _hidden_findings(text: str) -> list[Finding]:
     if "<!--" in text:
         for match in _COMMENT.finditer(_OWN_TAG.sub("", text)):
             body = match.group(1)
-            if _AGENT_WORDS.search(body) or find_instructions(body):
+            if _AGENT_WORDS.search(body) or (judge or find_instructions)(body):
                 found.append(
                     Finding(
                         "hidden",
@@ -1606,7 +1613,7 @@ _QUOTED = LazyPattern(
 )
 
 
-def scorer_rule_kinds(text: str, found: list[Finding]) -> set[str]:
+def scorer_rule_kinds(text: str, found: list[Finding], judge: _Judge | None = None) -> set[str]:
     """The rules' verdict as the learned scorer reads it: each kind found, except that a kind
     found only inside quotation marks is ``quoted-KIND`` (a mention of an attack, "a README told
     agents to 'ignore previous instructions'", is not the attack itself)."""
@@ -1616,16 +1623,18 @@ def scorer_rule_kinds(text: str, found: list[Finding]) -> set[str]:
     unquoted = _QUOTED.sub(" ", text)
     if unquoted == text:
         return kinds
-    kept = {finding.kind for finding in rule_findings(unquoted)}
+    kept = {finding.kind for finding in rule_findings(unquoted, judge)}
     return {kind if kind in kept else "quoted-" + kind for kind in kinds}
 
 
-def rule_findings(text: str) -> list[Finding]:
+def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
     """What the phrase rules alone find in ``text`` (hidden text first); the learned scorer
-    reads their verdict as one of its features."""
+    reads their verdict as one of its features. ``judge`` decides whether an HTML comment's body
+    is an instruction (default: :func:`find_instructions`; the trainer passes the rules alone,
+    so which entries count as hidden never depends on the weights being trained)."""
     if not text or not text.strip():
         return []
-    found = _hidden_findings(text)
+    found = _hidden_findings(text, judge)
     visible = _visible(_OWN_TAG.sub(" ", text))
     lowered = visible.lower()
     kinds = {finding.kind for finding in found}
