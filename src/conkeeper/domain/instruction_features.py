@@ -454,7 +454,10 @@ def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset(
     feats: set[str] = {
         ("w:~" if negated else "w:") + s for s, negated in zip(stems, tokens.negated, strict=True)
     }
-    feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(stems))
+    marked = [
+        ("~" if negated else "") + s for s, negated in zip(stems, tokens.negated, strict=True)
+    ]
+    feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(marked))
     abstract = _abstracted(words, stems, tokens.negated)
     feats.update("k:" + a + "_" + b for a, b in itertools.pairwise(abstract))
     if not lowered.isascii():
@@ -467,8 +470,6 @@ def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset(
     feats.update("r:" + kind for kind in rule_kinds)
     if rule_kinds:
         feats.add("r:any")
-    length = len(words)
-    feats.add("len:" + ("short" if length < 8 else "mid" if length < 25 else "long"))
     if "`" in lowered:
         feats.add("s:code")
     if not lowered.isascii():
