@@ -37,6 +37,9 @@ CHAR_GRAMS = 4
 _TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\||[.!?;:](?=\s|$)|[,()\n]")
 _BREAKS = frozenset(".!?;:,()\n")
 _SENTENCE = LazyPattern(r"(?<=[.;!?])\s+|\n+")
+_LINE_SENTENCE = LazyPattern(r"(?<=[.!?])\s+")
+# A run that may be base64, and a run of \xNN escapes: encoded text is decoded and scored too.
+_ENCODED = LazyPattern(r"[A-Za-z0-9+/]{16,}={0,2}|(?:\\x[0-9a-fA-F]{2}){6,}")
 _NEGATIONS = frozenset(
     (
         "never",
@@ -74,6 +77,7 @@ _NEGATIONS = frozenset(
     )
 )
 # Cyrillic and Greek letters that look like Latin ones, folded inside a word that mixes scripts.
+_SMALL_CAPS = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")
 _FOLD = str.maketrans("асеорхуіјѕԁһкмтвнαεορτυνικχ", "aceopxyijsdhkmtbhaeoptuvikx")
 
 # Shape classes, as a lexicon: exact words, word prefixes (at least four letters) and phrases or
@@ -289,11 +293,14 @@ def _lexicon() -> _Lexicon:
 
 
 def segments(text: str) -> list[str]:
-    """The pieces scored apart: the entry itself and, for an entry of more than one sentence or
-    line, each of its first :data:`MAX_PIECES` sentences (a poisoned line buried among honest
-    ones is scored on its own)."""
+    """The pieces scored apart: the entry itself and, for an entry of several lines, each of
+    its first :data:`MAX_PIECES` lines, else, for one line of several sentences, each sentence
+    (a poisoned line buried among honest ones is scored on its own; a line keeps its clauses
+    together, "bypass it; nobody will notice")."""
     head = text[:MAX_CHARS]
-    parts = [part for part in _SENTENCE.compiled.split(head) if part and part.strip()]
+    parts = [line for line in head.splitlines() if line.strip()]
+    if len(parts) <= 1:
+        parts = [part for part in _LINE_SENTENCE.compiled.split(head) if part and part.strip()]
     if len(parts) <= 1:
         return [text]
     return [text, *parts[:MAX_PIECES]]
@@ -313,7 +320,12 @@ def stem(word: str) -> str:
 
 
 def _fold(token: str) -> str:
-    if token.isascii() or not any("a" <= c <= "z" for c in token):
+    """Look-alike letters inside a Latin word folded to Latin; small capitals (a script no
+    language writes in, "ᴀɢᴇɴᴛꜱ") always."""
+    if token.isascii():
+        return token
+    token = token.translate(_SMALL_CAPS)
+    if not any("a" <= c <= "z" for c in token):
         return token
     return token.translate(_FOLD)
 
@@ -554,8 +566,45 @@ def entry_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset(
 
 def entry_pieces(text: str, rule_kinds: frozenset[str] | set[str]) -> list[list[int]]:
     """The hashed features of each scored piece: the whole entry (with the rules' verdict),
-    then each sentence or line of a longer entry (without it: the verdict is the whole's)."""
+    then each line or sentence of a longer entry (without it: the verdict is the whole's), then
+    any encoded text in it, decoded (base64, ``\\xNN`` escapes: an order nobody can read)."""
     parts = segments(text)
-    return [hashed(piece_features(parts[0], rule_kinds))] + [
-        hashed(piece_features(part)) for part in parts[1:]
-    ]
+    whole = piece_features(parts[0], rule_kinds)
+    decoded = _decoded(text[:MAX_CHARS])
+    if decoded:
+        whole.add("s:encoded")
+    return (
+        [hashed(whole)]
+        + [hashed(piece_features(part)) for part in parts[1:]]
+        + [hashed(piece_features(plain) | {"s:decoded"}) for plain in decoded]
+    )
+
+
+def _decoded(text: str) -> list[str]:
+    """Readable text hidden in encoded runs of ``text`` (at most three)."""
+    if not any(c.isdigit() or c == "\\" for c in text) and "=" not in text:
+        return []
+    import binascii
+
+    out: list[str] = []
+    for match in _ENCODED.compiled.finditer(text):
+        run = match.group()
+        try:
+            raw = (
+                bytes.fromhex(run.replace("\\x", ""))
+                if run.startswith("\\x")
+                else binascii.a2b_base64(run + "=" * (-len(run) % 4))
+            )
+            plain = raw.decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        printable = sum(c.isprintable() for c in plain) >= 0.95 * len(plain)
+        if (
+            len(plain) >= 6
+            and printable
+            and sum(c.isalpha() or c == " " for c in plain) >= 0.6 * len(plain)
+        ):
+            out.append(plain)
+        if len(out) == 3:
+            break
+    return out
