@@ -14,9 +14,9 @@ from conkeeper.domain import instruction_model, instruction_model_weights
 from conkeeper.domain.instruction_features import (
     BUCKETS,
     _decoded,
-    entry_pieces,
     classes,
     entry_features,
+    entry_pieces,
     hashed,
     segments,
     stem,
