@@ -26,12 +26,19 @@ slice of each set and a quick leave-one-author-out run, for CI).
 Run: ``python bench/poisoning_quality.py [--tiny] [--show-misses]`` (``--show-misses`` lists the
 shipped detector's misses on the seen sets; blind misses are never shown).
 
-History (full records in ``tests/data/poisoning/FIRST_BLIND.md`` and ``FIRST_BLIND2.md``):
-blind set 1 first held 47.7% / saved 95.4% (10:44 UTC, 95eadff, phrase rules); blind set 2 first
-held 61.0% / saved 94.3% (12:28 UTC, efb1779, rules + a logistic scorer on words and shapes),
-56.4% / 96.1% after further tuning. Leave-one-author-out over the four authors then seen
-(tuning, blind1, blind2, probe1), that design (0bee960's features, retrained per fold) held a
-mean of 69.1% and saved 97.4% at its threshold 0.77 (blind2 fold: 56.4% / 96.1%).
+History (full records in ``tests/data/poisoning/FIRST_BLIND.md``, ``FIRST_BLIND2.md`` and
+``HELD_OUT_AUTHORS.md``): blind set 1 first held 47.7% / saved 95.4% (10:44 UTC, 95eadff, phrase
+rules); blind set 2 first held 61.0% / saved 94.3% (12:28 UTC, efb1779, rules + a logistic
+scorer on words and shapes), 56.4% / 96.1% after further tuning. On the two sets written next
+(train3, train4), measured once before training on them (14:10 UTC): main 73661f3 held 51.0% /
+49.6%, saved 95.1% / 93.9%; the new scorer (33a6b97, trained on four authors) held 67.0% / 64.6%,
+saved 96.1% / 95.7%.
+
+Leave-one-author-out over all six authors (2026-11-26, ck/poison3): the shipped design holds a
+mean of 78.4% (min 71.0%, train3) and saves a mean of 98.8% (min 97.4%, train4) at threshold
+0.9016; main's design retrained the same way: 46.6% held at the same saved rate (64.2% held,
+97.2% saved at its own threshold 0.77). Targets not met on held-out authors; a blind set's first
+measurement is the only word on unseen text.
 """
 
 from __future__ import annotations
@@ -151,6 +158,9 @@ def _print_held_out(figures: dict[str, object]) -> None:
     for label in ("chosen", "shipped"):
         cell = figures[label]
         assert isinstance(cell, dict)
+        if label == "shipped" and cell == figures["chosen"]:
+            print("  (the shipped threshold is the one chosen here)")
+            continue
         print(f"  at the {label} threshold {cell['threshold']}:")
         for author, c in cell["per_author"].items():
             print(

@@ -12,13 +12,17 @@ trainer (``tools/train_instruction_model.py``) and the detector both use this on
 model is scored on exactly the features it was trained on.
 
 Each piece of text yields a set of feature names, hashed by :func:`hashed` into a fixed table of
-:data:`BUCKETS` weights (no vocabulary to store): lemma-like word stems (marked ``~`` inside a
-negation's scope, which runs to the end of its clause), stem bigrams, character 4-grams of each
-word (robust to inflection, typos and other languages), the opening word of each sentence, the
-shape classes per sentence (``c:``, ``~`` when negated), their pairs and action x object x frame
-triples, and the kinds the phrase rules found (``r:``). Look-alike Cyrillic and Greek letters
-inside a Latin word are folded to Latin first. Only the first :data:`MAX_CHARS` characters are
-read; pure and standard library only, patterns compiled on first use.
+:data:`BUCKETS` weights (no vocabulary to store): lemma-like word stems and stem bigrams (marked
+``~`` inside a negation's scope, which runs to the end of its clause, or inside quotation marks:
+a mention, not an order), bigrams of the words' shape classes ("turn off the linter" and "disable
+every scanner" share ``k:WEAKEN_SAFEGUARD``), character n-grams of words outside ASCII (other
+languages), the opening word of each sentence, the shape classes per sentence (``c:``, an action
+marked ``~`` when negated), their pairs and action x object x frame triples, and the kinds the
+phrase rules found (``r:``). Look-alike Cyrillic and Greek letters inside a Latin word, and small
+capitals anywhere, are folded to Latin first. :func:`entry_pieces` adds each line (or sentence) of
+a longer entry and any base64 or ``\\xNN`` run that decodes to text as pieces of their own. The
+lexicon holds common words of eight other languages too. Only the first :data:`MAX_CHARS`
+characters are read; pure and standard library only, patterns compiled on first use.
 """
 
 from __future__ import annotations

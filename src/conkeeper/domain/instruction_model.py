@@ -2,15 +2,16 @@
 
 Why it exists: rules written against one author's phrasing of an attack held about half of
 another author's (issue 20). This scorer weighs words, word stems in or out of a negation's
-scope, character 4-grams and general shapes (an action such as running remote code, sending
-data or weakening a safeguard, met by an object such as a secret, a check or an unknown host,
-inside a steering frame) and the rules' own verdicts, through
+scope, character n-grams of other scripts and general shapes (an action such as running remote
+code, sending data or weakening a safeguard, met by an object such as a secret, a check or an
+unknown host, inside a steering frame) and the rules' own verdicts, through
 :mod:`conkeeper.domain.instruction_features`. An entry's score is the highest of the whole
-entry's and each of its sentences' (a poisoned line buried among honest ones is judged on its
-own). The weights are learned offline by ``tools/train_instruction_model.py`` and written to
-:mod:`.instruction_model_weights` (a generated module: a fixed table of 16-bit weights, zlib
-compressed; nothing is trained or downloaded at run time). :data:`THRESHOLD` was chosen on
-leave-one-author-out scores (each author's entries scored by a model trained on the others).
+entry's, each of its lines' (or sentences') and that of any encoded text it hides, decoded (a
+poisoned line buried among honest ones is judged on its own). The weights are learned offline by
+``tools/train_instruction_model.py`` and written to :mod:`.instruction_model_weights` (a
+generated module: a fixed table of 16-bit weights, zlib compressed; nothing is trained or
+downloaded at run time). :data:`THRESHOLD` was chosen on leave-one-author-out scores (each
+author's entries scored by a model trained on the others).
 
 Cost: standard library only; the table is decoded on first use (the module is imported by
 :func:`conkeeper.domain.instructions.find_instructions` only when it runs), then one list index

@@ -16,8 +16,8 @@ rules whose very shape is the attack (hiding, overriding, secrecy) are not.
 
 Cost: pure and standard library only; each rule group is gated by cheap substring hints on the
 lower-cased text and its regular expression is compiled on first use (``LazyPattern``), so a
-plain note costs a few microseconds. Quality is measured, tuning and blind sets apart, by
-``bench/poisoning_quality.py`` over ``tests/data/poisoning/``.
+plain note costs a few microseconds. Quality is measured author by author (leave one author
+out) by ``bench/poisoning_quality.py`` over ``tests/data/poisoning/``.
 """
 
 from __future__ import annotations
