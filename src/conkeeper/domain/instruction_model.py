@@ -9,7 +9,7 @@ unknown host, inside a steering frame) and the rules' own verdicts, through
 entry's, each of its lines' (or sentences') and that of any encoded text it hides, decoded (a
 poisoned line buried among honest ones is judged on its own). The weights are learned offline by
 ``tools/train_instruction_model.py`` and written to :mod:`.instruction_model_weights` (a
-generated module: a fixed table of 16-bit weights, zlib compressed; nothing is trained or
+generated module: a fixed table of 8-bit weights, zlib compressed; nothing is trained or
 downloaded at run time). :data:`THRESHOLD` was chosen on leave-one-author-out scores (each
 author's entries scored by a model trained on the others).
 
@@ -21,7 +21,6 @@ per feature.
 from __future__ import annotations
 
 import math
-import sys
 from array import array
 from collections.abc import Sequence
 
@@ -33,16 +32,14 @@ _TABLE: list[array[int]] = []
 
 
 def weights() -> array[int]:
-    """The quantised weight table (:data:`instruction_features.BUCKETS` 16-bit integers),
-    decoded on first use from the generated module."""
+    """The quantised weight table (:data:`instruction_features.BUCKETS` 8-bit integers, times
+    the module's ``SCALE``), decoded on first use from the generated module."""
     if not _TABLE:
         import binascii
         import zlib
 
-        table = array("h")
+        table = array("b")
         table.frombytes(zlib.decompress(binascii.a2b_base64(_w.TABLE)))
-        if sys.byteorder == "big":
-            table.byteswap()
         _TABLE.append(table)
     return _TABLE[0]
 
