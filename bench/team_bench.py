@@ -22,7 +22,11 @@ Figures measured on 2026-11-26 (branch ck/teamperf; load average 2.8-5.7 from ot
 p50 129 ms, p95 253 ms (targets not met; 1,000,000 not measured: push too slow for the time
 left), one client alone p50 9.9 ms (was 19.8); hook CPU team_sync on - off +14.9 ms median
 (off 158 ms, on 173 ms, 40 runs each, load ~5; target 1 ms not met). LoCoMo conversations
-0-4 (``bench/locomo_bench.py --team``): team any@10 0.692 vs local 0.839 (82%; target 95%).
+0-4 (``bench/locomo_bench.py --team``, branch ck/teamrank): team any@10 0.818 vs local 0.839
+(97.5%; was 0.692, 82%; target 95%), all@10 0.723 vs 0.734; held-out 5-9, run once: team
+0.813 vs local 0.820 (99%; the old ranking 0.709). Single client, 10,000 records a project,
+this bench's queries, old and new interleaved (300 each, load ~9): median 8.4 -> 7.4 ms, p95
+128 -> 50 ms; LoCoMo questions (5-8 terms) 34.9 -> 36.0 ms.
 
 Run: ``python bench/team_bench.py [--observations 1000000] [--queries 100] [--hook-runs 40]``;
 ``--tiny`` is the CI size (20,000 observations, fewer queries and hook runs). Needs the
