@@ -66,6 +66,8 @@ AUTHORS = (
     ("probe1.jsonl", "a4-probe1"),
     ("train3.jsonl", "a5-train3"),
     ("train4.jsonl", "a6-train4"),
+    ("blind3.jsonl", "a7-blind3"),
+    ("train5.jsonl", "a8-train5"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985

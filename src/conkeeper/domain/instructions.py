@@ -1353,8 +1353,16 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
     """Zero-width and bidi characters, HTML comments and visually hidden HTML (a comment's body
     is judged by ``judge``, the whole detector unless told)."""
     found: list[Finding] = []
+    spans = _mention_spans(text) if "`" in text or '"' in text else []
     if not text.isascii():
-        chars = {c for c in text if c in _HIDDEN_CHARS or "\U000e0000" <= c <= "\U000e007f"}
+        shown = spans if _NAMES_INVISIBLE.search(text) else []
+        chars = {
+            c
+            for i, c in enumerate(text)
+            if (c in _HIDDEN_CHARS or "\U000e0000" <= c <= "\U000e007f")
+            and not _mentioned(shown, i)
+            and not _lone_mark(text, i)
+        }
         if _COMPLEX_SCRIPT.search(text):  # joiners and marks are spelling there, not hiding
             chars -= _SCRIPT_MARKS
         if chars or _zwj_between_letters(text):
@@ -1369,8 +1377,15 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
         if mixed:
             found.append(Finding("hidden", "disguises a word with look-alike letters", mixed))
     if "<!--" in text:
-        for match in _COMMENT.finditer(_OWN_TAG.sub("", text)):
+        untagged = _OWN_TAG.sub("", text)
+        code = _mention_spans(untagged) if "`" in untagged else []
+        for match in _COMMENT.finditer(untagged):
             body = match.group(1)
+            if _TOOL_DIRECTIVE.fullmatch(body) or any(
+                a < match.start() < b and "-->" not in untagged[match.start() : b]
+                for a, b in code
+            ):
+                continue  # a linter's switch; "`grep '<!--'`" shows the opening, hides nothing
             if _AGENT_WORDS.search(body) or (judge or find_instructions)(body):
                 found.append(
                     Finding(
@@ -1385,7 +1400,9 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
         h in lowered
         for h in ("hidden", "display", "visibility", "[//]", "[comment]", "font-size", "color")
     ):
-        markup = _HIDDEN_HTML.search(text)
+        markup = next(
+            (m for m in _HIDDEN_HTML.finditer(text) if not _mentioned(spans, m.start())), None
+        )
         if markup:
             found.append(
                 Finding(
@@ -1403,6 +1420,44 @@ _HIDDEN_HTML = LazyPattern(
     r"[^>]*>|(?:^|\n)\s*\[(?://|comment)\]\s*:\s*(?:#|<>)",
     re.IGNORECASE,
 )
+
+
+# Code spans and double-quoted strings: hidden characters or markup shown there are an example
+# (a test fixture, a template tip), not text hidden from the reader.
+_MENTION = LazyPattern(r"`[^`\n]{1,200}`|\"[^\"\n]{1,200}\"")
+# A comment that is only a tool's switch: "prettier-ignore", "markdownlint-disable MD033",
+# "eslint-disable-next-line no-console".
+_TOOL_DIRECTIVE = LazyPattern(
+    r"\s*[\w.@/-]+-(?:ignore|disable|enable)[\w-]*(?:\s+[\w/,.:=-]+){0,4}\s*"
+)
+# An entry that shows an invisible character in code names it ("U+200B", "zero-width").
+_NAMES_INVISIBLE = LazyPattern(
+    r"\bU\+[0-9A-F]{4}\b|zero[- ]width|invisible|\bbidi\b|\b(?:LRM|RLM|ZWSP|ZWJ|BOM)\b",
+    re.IGNORECASE,
+)
+# Left-to-right and right-to-left marks: direction hints that hide nothing unless they split a
+# word.
+_MARKS = frozenset("\u200e\u200f")
+
+
+def _mention_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` shows code or quotes a string (see :data:`_MENTION`)."""
+    return [match.span() for match in _MENTION.finditer(text)]
+
+
+def _mentioned(spans: list[tuple[int, int]], index: int) -> bool:
+    """Whether ``index`` lies inside one of ``spans``."""
+    return any(a < index < b for a, b in spans)
+
+
+def _lone_mark(text: str, index: int) -> bool:
+    """A direction mark with no letter on either side: ``LRM (\u200e)`` marks a number's
+    direction, it does not split or hide a word."""
+    if text[index] not in _MARKS:
+        return False
+    before = text[index - 1] if index else " "
+    after = text[index + 1] if index + 1 < len(text) else " "
+    return not before.isalpha() and not after.isalpha()
 
 
 _COMMENT = LazyPattern(r"<!--(.*?)(?:-->|$)", re.DOTALL)
