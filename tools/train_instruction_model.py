@@ -7,8 +7,9 @@ rules' verdicts (:mod:`conkeeper.domain.instruction_features`) is trained here; 
 numpy), a minute or two.
 
 Data (``tests/data/poisoning/``), one file per independent author, all seen and trained on:
-:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind3.jsonl`` and
-later) is never read here, so it stays unseen by the model.
+:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind4.jsonl`` and
+later) is never read here, so it stays unseen by the model (``blind3.jsonl`` and ``train5.jsonl``
+joined only after their one first measurement).
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author

@@ -1382,8 +1382,7 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
         for match in _COMMENT.finditer(untagged):
             body = match.group(1)
             if _TOOL_DIRECTIVE.fullmatch(body) or any(
-                a < match.start() < b and "-->" not in untagged[match.start() : b]
-                for a, b in code
+                a < match.start() < b and "-->" not in untagged[match.start() : b] for a, b in code
             ):
                 continue  # a linter's switch; "`grep '<!--'`" shows the opening, hides nothing
             if _AGENT_WORDS.search(body) or (judge or find_instructions)(body):
