@@ -36,12 +36,17 @@ saved 96.1% / 95.7%.
 
 Blind set 3 (``blind3.jsonl``, 520 entries, written by a helper who saw no code and kept out of
 main until the run), FIRST measurement 2026-11-26 15:01 UTC at 3dd2bbb (``FIRST_BLIND3.md``):
-held 80.5%, saved 96.7% (targets 95% / 98%: not met). Measured once; not trained on since.
+held 80.5%, saved 96.7% (targets 95% / 98%: not met). Trained on since (ck/poison4), as is
+``train5.jsonl``, first measured at 15:18 UTC before training on it: held 61.3%, saved 96.4%
+(detector fa9846c, trained on seven authors).
 
 Leave-one-author-out over all six authors (2026-11-26, ck/poison3): the shipped design holds a
 mean of 78.4% (min 71.0%, train3) and saves a mean of 98.8% (min 97.4%, train4) at threshold
 0.9016; main's design retrained the same way: 46.6% held at the same saved rate (64.2% held,
-97.2% saved at its own threshold 0.77). Targets not met on held-out authors; a blind set's first
+97.2% saved at its own threshold 0.77). Over all eight authors (ck/poison4, 2026-11-26: hidden
+text only when it hides, weights retrained, L2 0.001): mean 77.9% held (min 61.7%, train5),
+98.7% saved (min 97.3%) at threshold 0.9034; main's design (35491d0) retrained the same way:
+74.2% (min 56.5%) / 98.7% (min 97.3%). Targets not met on held-out authors; a blind set's first
 measurement is the only word on unseen text.
 """
 
