@@ -28,6 +28,10 @@ PostToolUse (Bash) +0.15 / -14.22 (noise), PostToolUse (Edit of a memory file) +
 UserPromptSubmit -2.33 / -2.23 (the three run no scorer; within target); SessionStart +8.14
 with 16-bit weights, +2.44 with the 8-bit table shipped (no target; it decodes the table,
 about 1.5 ms, and compiles the feature module when no bytecode is cached, as in this bench).
+
+With hidden text judged only when it hides (ck/poison4, 2026-11-26 15:26 UTC, 30 runs, baseline
+main): PostToolUse (Bash) +0.50, PostToolUse (Edit of a memory file) -1.69, UserPromptSubmit
+-0.42 (within target), SessionStart +0.09.
 """
 
 from __future__ import annotations
