@@ -63,6 +63,7 @@ BULK_BATCH = 5000
 TARGETS = {"push_obs_per_s": 5000.0, "search_p50_ms": 30.0, "search_p95_ms": 100.0}
 HOOK_TARGET_MS = 1.0
 
+
 def vocabulary(size: int = 4000, seed: int = 4000) -> list[str]:
     """Pronounceable words, the first ones the most frequent (a Zipf-like draw)."""
     rng = random.Random(seed)
