@@ -9,11 +9,14 @@ served by uvicorn, the stack the viewer uses), carries both doors to team memory
 * ``/mcp`` — MCP (stateless streamable HTTP, JSON responses) with the tools ``search``,
   ``recent`` and ``whoami``.
 
-Every request but ``/healthz`` carries ``Authorization: Bearer <token>``; the SDK's bearer
-middleware asks :class:`TokenVerifier` (SHA-256 lookup in PostgreSQL) and the answer is the
-user's grant: reads limited to their teams, writes into the token's team. Wrong or revoked
-tokens get 401. The access log is off (queries are user text) and tokens are never logged.
-Database calls run in worker threads over a psycopg pool.
+Every request but ``/healthz`` carries ``Authorization: Bearer <token>``; the answer is the
+user's grant (SHA-256 lookup in PostgreSQL, on every request, so a revocation counts at once):
+reads limited to their teams, writes into the token's team. Wrong or revoked tokens get 401.
+The JSON routes sit in front of the SDK's app on a bare router and check the token themselves,
+in the one worker-thread hop and pooled connection that also does the request's work (the
+SDK's middleware would cost a hop and a connection more); ``/mcp`` goes through the SDK's
+bearer middleware and :class:`TokenVerifier`. The access log is off (queries are user text)
+and tokens are never logged. Database calls run in worker threads over a psycopg pool.
 """
 
 from __future__ import annotations

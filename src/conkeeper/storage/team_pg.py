@@ -236,13 +236,20 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
 
 
 def open_pool(url: str, max_size: int = 8) -> ConnectionPool:
-    """A connection pool for the server; opened and checked once (fails in one line)."""
+    """A connection pool for the server; opened and checked once (fails in one line). Its
+    connections are in autocommit: a request's reads need no transaction of their own."""
     _psycopg()
     from psycopg_pool import ConnectionPool, PoolTimeout
 
     pool = ConnectionPool(
-        url, min_size=1, max_size=max_size, open=False, timeout=15, configure=_configure
-    )
+        url,
+        min_size=1,
+        max_size=max_size,
+        open=False,
+        timeout=15,
+        configure=_configure,
+        kwargs={"autocommit": True},  # no BEGIN/COMMIT round trips around a request's reads;
+    )  # a write opens its own transaction (conn.transaction())
     try:
         pool.open(wait=True, timeout=15)
     except PoolTimeout:
