@@ -156,6 +156,15 @@ class Cluster:
         self.url = f"postgresql://postgres@127.0.0.1:{port}/conkeeper_bench"
         return self
 
+    def postmaster(self) -> int | None:
+        """The PostgreSQL server's process id (None for a database given by URL)."""
+        if self.tmp is None:
+            return None
+        try:
+            return int(Path(self.tmp, "data", "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def __exit__(self, *exc: object) -> None:
         if self.executor is not None:
             self.executor.stop()
@@ -193,11 +202,26 @@ def _env(**extra: str) -> dict[str, str]:
 
 
 class Server:
-    """``conkeeper server`` on a free port for the benchmark's duration."""
+    """``conkeeper server`` on a free port for the benchmark's duration, one worker per core;
+    ready once every worker has built its app (its pool's first connection shows in
+    ``pg_stat_activity``): the server prints its address as soon as the socket is bound, and
+    a worker still importing would otherwise be timed as part of the first pushes."""
 
     def __init__(self, database: str) -> None:
+        self.workers = os.cpu_count() or 1
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "conkeeper", "server", "--database", database, "--port", "0"],
+            [
+                sys.executable,
+                "-m",
+                "conkeeper",
+                "server",
+                "--database",
+                database,
+                "--port",
+                "0",
+                "--workers",
+                str(self.workers),
+            ],
             env=_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -208,6 +232,26 @@ class Server:
         if "team server at" not in line:
             raise SystemExit("the server did not start: " + (self.proc.stderr.read() or ""))  # type: ignore[union-attr]
         self.url = line.rsplit(" ", 1)[1].strip()
+        self._wait_for_workers(database)
+
+    def _wait_for_workers(self, database: str, timeout: float = 180.0) -> None:
+        import psycopg
+
+        from conkeeper.storage.team_pg import APPLICATION_NAME
+
+        deadline = time.monotonic() + timeout
+        with psycopg.connect(database, autocommit=True) as conn:
+            while time.monotonic() < deadline:
+                row = conn.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                    (APPLICATION_NAME,),
+                ).fetchone()
+                if row is not None and row[0] >= self.workers:
+                    return
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.2)  # polling for readiness, not timing anything
+        raise SystemExit("the server's workers did not start")
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -215,6 +259,52 @@ class Server:
 
 
 # --------------------------------------------------------------------------- measurements
+
+
+def tree_cpu_s(root: int | None) -> float:
+    """User + system CPU seconds used so far by process ``root`` and its live descendants
+    (Linux ``/proc``; 0 elsewhere or without a root). The load other work puts on the machine
+    stretches latencies, not these: they say what a request costs."""
+    if root is None or not os.path.isdir("/proc"):
+        return 0.0
+    children: dict[int, list[int]] = {}
+    used: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        children.setdefault(int(fields[1]), []).append(int(name))
+        used[int(name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += used.get(pid, 0.0)
+        todo.extend(children.get(pid, []))
+    return total
+
+
+class CpuMeter:
+    """CPU used by the server, PostgreSQL and this process (the clients) between two points."""
+
+    def __init__(self, server: int, postgres: int | None) -> None:
+        self.pids = {"server": server, "postgres": postgres}
+        self.start = self._now()
+
+    def _now(self) -> dict[str, float]:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        now = {name: tree_cpu_s(pid) for name, pid in self.pids.items()}
+        now["client"] = own.ru_utime + own.ru_stime
+        return now
+
+    def per(self, count: int, unit: float) -> dict[str, float]:
+        """CPU per item (``unit``: 1000 for ms, 1e6 for µs) of each side since the start."""
+        end = self._now()
+        return {name: round((end[name] - self.start[name]) / count * unit, 3) for name in end}
 
 
 def project_rows(team: int, project: int, lo: int, hi: int, per_project: int, seed: int
@@ -448,7 +538,12 @@ def _hook_cpu(project: Path, env: dict[str, str], i: int) -> float:
 
 
 def bench(
-    database: str, observations: int, pushed: int, queries: int, hook_runs: int
+    database: str,
+    observations: int,
+    pushed: int,
+    queries: int,
+    hook_runs: int,
+    postmaster: int | None = None,
 ) -> dict[str, Any]:
     _cli("server", "init", "--database", database)
     tokens = [
@@ -471,7 +566,9 @@ def bench(
     try:
         per_project = max(1, observations // (TEAMS * PROJECTS_PER_TEAM))
         sample = max(1, min(per_project, pushed // (TEAMS * PROJECTS_PER_TEAM)))
+        meter = CpuMeter(server.proc.pid, postmaster)
         push = push_all(server.url, tokens, 0, sample, per_project, seed=21)
+        push["cpu_us_per_obs"] = meter.per(push["observations"], 1e6)
         push["load_average_1min"] = round(os.getloadavg()[0], 2)  # ours included
         push["bulk"] = bulk_load(database, tokens, sample, per_project, per_project, seed=21)
         import psycopg
@@ -479,7 +576,9 @@ def bench(
         with psycopg.connect(database, autocommit=True) as conn:
             conn.execute("VACUUM ANALYZE team_records")
         search_load(server.url, tokens, max(2, queries // 10), seed=7)  # warm the caches
+        meter = CpuMeter(server.proc.pid, postmaster)
         search = search_load(server.url, tokens, queries, seed=11)
+        search["cpu_ms_per_request"] = meter.per(search["requests"], 1000)
         search["load_average_1min"] = round(os.getloadavg()[0], 2)
         single = search_load(server.url, tokens, queries, seed=13, clients=1)
         search["one_client_p50_ms"] = single["p50_ms"]
@@ -510,7 +609,12 @@ def main() -> int:
     with Cluster(args.database) as cluster:
         assert cluster.url is not None
         result = bench(
-            cluster.url, args.observations, args.push_sample, args.queries, args.hook_runs
+            cluster.url,
+            args.observations,
+            args.push_sample,
+            args.queries,
+            args.hook_runs,
+            cluster.postmaster(),
         )
     push, search, hooks = result["push"], result["search"], result["hooks"]
     checks = {
@@ -542,6 +646,15 @@ def main() -> int:
         f"same modules imported: {'yes' if hooks['same_modules_imported'] else 'NO'}; "
         f"1-min load average after push {push['load_average_1min']}, search "
         f"{search['load_average_1min']}, hooks {hooks['load_average_1min']}, ours included)"
+    )
+    push_cpu, search_cpu = push["cpu_us_per_obs"], search["cpu_ms_per_request"]
+    print(
+        "CPU per pushed observation: server {server:.0f} µs, PostgreSQL {postgres:.0f} µs, "
+        "clients {client:.0f} µs".format(**push_cpu)
+    )
+    print(
+        "CPU per search: server {server:.2f} ms, PostgreSQL {postgres:.2f} ms, clients "
+        "{client:.2f} ms".format(**search_cpu)
     )
     result.update(targets={**TARGETS, "hook_difference_ms": HOOK_TARGET_MS}, within_target=checks)
     result["size"] = {"observations": stored, "teams": TEAMS, "projects": 100}

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # imported lazily: the core never needs psycopg
     from psycopg_pool import ConnectionPool
 
 TS_CONFIG = "english"
+APPLICATION_NAME = "conkeeper-server"  # the team server's pool connections
 MIGRATION_LOCK = 0x434B5445414D  # "CKTEAM": pg_advisory_xact_lock key for migrations
 
 SCHEMA_V1 = """
@@ -248,8 +249,10 @@ def open_pool(url: str, max_size: int = 8) -> ConnectionPool:
         open=False,
         timeout=15,
         configure=_configure,
-        kwargs={"autocommit": True},  # no BEGIN/COMMIT round trips around a request's reads;
-    )  # a write opens its own transaction (conn.transaction())
+        # No BEGIN/COMMIT round trips around a request's reads (a write opens its own
+        # transaction); the name tells the server's connections apart in pg_stat_activity.
+        kwargs={"autocommit": True, "application_name": APPLICATION_NAME},
+    )
     try:
         pool.open(wait=True, timeout=15)
     except PoolTimeout:
