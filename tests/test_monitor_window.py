@@ -136,3 +136,16 @@ def test_broken_settings_file_is_ignored(tmp_path: Path) -> None:
     code, out, err = _prompt(root, transcript)
     assert code == 0, err
     assert "65% full" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_fifo_as_settings_or_transcript_never_hangs_the_hook(tmp_path: Path) -> None:
+    """A FIFO where a settings file or the transcript belongs: the hook reads past it."""
+    root, transcript = _setup(tmp_path, 170_000)
+    (root / ".claude" / "settings.json").write_text(json.dumps({"model": "opus"}), "utf-8")
+    os.mkfifo(root / ".claude" / "settings.local.json")
+    code, _out, err = _prompt(root, transcript)
+    assert code == 2 and "85% full" in err  # the other settings still read; the FIFO passed over
+    transcript.unlink()
+    os.mkfifo(transcript)
+    code, out, _err = _prompt(root, transcript)
+    assert code == 0 and "Traceback" not in out

@@ -508,3 +508,14 @@ def test_a_rename_save_racing_the_swap_is_put_back_and_its_lines_kept(tmp_path: 
     assert rescued == [b"- typed by the person"]
     safewrite._rescue_lines(str(path), [b"- typed by the person", b"- lost by a second save"])
     assert path.read_bytes().endswith(b"- typed by the person\n- lost by a second save\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_where_a_memory_file_belongs_is_refused_without_blocking(tmp_path: Path) -> None:
+    """A FIFO would block the open of a writer (a hook) until someone opened its other end."""
+    fifo = tmp_path / "corrections-queue.md"
+    os.mkfifo(fifo)
+    with pytest.raises(WriteError, match="not a regular file"):
+        safewrite.append_file(fifo, b"- one\n", command="test", source="test")
+    with pytest.raises(WriteError, match="not a regular file"):
+        safewrite.edit_file(fifo, safewrite.append_edit(b"- two\n"), command="test", source="t")

@@ -155,3 +155,13 @@ def test_mcp_search_names_an_unread_file(tmp_path: Path) -> None:
     answer = tools.search(root, "billing")
     assert answer["hits"], answer
     assert any("not read whole: .claude/memory/active-context.md" in n for n in answer["notices"])
+
+
+def test_a_dangling_symlink_in_the_memory_folder_is_named_by_search(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    memory = root / ".claude" / "memory"
+    (memory / "patterns.md").write_text("# Patterns\n- token refresh rotates\n", encoding="utf-8")
+    (memory / "notes.md").symlink_to("moved-away.md")
+    found = run_cli("search", "token", cwd=root)
+    assert found.returncode == 0, found.stderr
+    assert "notes.md: a symlink to a file that does not exist" in found.stdout

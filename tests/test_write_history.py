@@ -216,3 +216,49 @@ def test_history_global_lists_the_global_memory_journal(project: Path, tmp_path:
     assert (global_memory / "patterns.md").read_bytes() == b"# Global patterns\n"
     text = run_cli("history", "--global", cwd=project).stdout
     assert "review approve" in text and "(undone)" in text
+
+
+def test_one_command_is_one_undo_step_init_and_corrections_apply(tmp_path: Path) -> None:
+    """``init`` creating several files, or ``corrections apply`` adding a rule and dequeuing it,
+    is taken back by one ``undo``, which names every file it restored."""
+    project = tmp_path / "fresh"
+    (project / ".git").mkdir(parents=True)
+    proc = run_cli("init", "--yes", "--json", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    created = [c for c in json.loads(proc.stdout)["created"] if not c.endswith("/")]
+    assert len(created) >= 3
+    memory = project / ".claude" / "memory"
+    undone = run_cli("undo", "--json", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    answer = json.loads(undone.stdout)["undone"]
+    assert len(answer["with"]) >= len(created) - 1  # the .gitignore lines too
+    assert all(not (memory / rel).exists() for rel in created)
+    assert not (project / ".gitignore").exists()
+
+    from conkeeper.services.analysis.corrections.queue import append_to_queue
+
+    run_cli("init", "--yes", cwd=project)
+    append_to_queue(memory, "correction", "use the structured logger", when=1_700_000_000.0)
+    queue, patterns = memory / "corrections-queue.md", memory / "patterns.md"
+    before = (queue.read_bytes(), patterns.read_bytes())
+    line = (
+        queue.read_text()
+        .splitlines()
+        .index(next(x for x in queue.read_text().splitlines() if "structured logger" in x))
+    )
+    proc = run_cli(
+        "corrections",
+        "apply",
+        str(line + 1),
+        "--to",
+        "patterns.md",
+        "--category",
+        "convention",
+        cwd=project,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert b"structured logger" in patterns.read_bytes()
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert " with " in undone.stdout
+    assert (queue.read_bytes(), patterns.read_bytes()) == before

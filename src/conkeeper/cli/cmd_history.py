@@ -77,5 +77,6 @@ def _undo(location: ProjectLocation, args: argparse.Namespace) -> int:
         emit_json({"undone": done})
     else:
         files = ", ".join(str(f) for f in done["files"])
-        print(f"Undid write {done['id']} ({done['command']}): {files} restored.")
+        also = f" with {', '.join(done['with'])}" if done["with"] else ""
+        print(f"Undid write {done['id']}{also} ({done['command']}): {files} restored.")
     return 0

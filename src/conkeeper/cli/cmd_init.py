@@ -85,7 +85,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Create the layout, then settle the .gitignore and retro-tagging questions."""
+    """Create the layout, then settle the .gitignore and retro-tagging questions: every file
+    this writes is journaled as one group, so one ``conkeeper undo`` takes the init back."""
+    from conkeeper.domain.safewrite import write_group
+
+    with write_group():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     memory_dir, project_root = _target(args)
     scope: initializer.Scope = "global" if args.global_ else "project"
     try:

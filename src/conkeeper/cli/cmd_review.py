@@ -44,11 +44,10 @@ def run(args: argparse.Namespace) -> int:
             _refuse_agent()
             item, status, path = approve(folders, args.id)
             payload = {"action": "approve", "status": status, "path": path} | item.as_dict()
-            line = (
-                f"Approved {item.id}: written to {path} ({item.scope})."
-                if status == "saved"
-                else f"Approved {item.id}: {path} already holds it; nothing written."
-            )
+            line = {
+                "saved": f"Approved {item.id}: written to {path} ({item.scope}).",
+                "kept": f"Kept {item.id}: the line stays in {path}; sessions load it again.",
+            }.get(status, f"Approved {item.id}: {path} already holds it; nothing written.")
         else:
             item = drop(folders, args.id)
             payload = {"action": "drop", "status": "dropped"} | item.as_dict()
@@ -84,13 +83,14 @@ def _list(items: list[HeldItem], as_json: bool) -> int:
     for item in items:
         out.append(
             f"{item.id}  {item.as_dict()['held_at']}  {item.scope}:{item.target} "
-            f"[{item.category}] from {item.source}"
+            + (f"[{item.category}] " if item.category else "")
+            + f"from {item.source}"
         )
         out.append(f"    {item.text[:300]}")
         out.extend(f"    held: {reason}" for reason in item.reasons)
     out.append(
-        f"{len(items)} held. 'conkeeper review approve ID' writes one; "
-        "'conkeeper review drop ID' discards it."
+        f"{len(items)} held. 'conkeeper review approve ID' writes (or, for an agent's own "
+        "edit, keeps) one; 'conkeeper review drop ID' discards it."
     )
     sys.stdout.write("\n".join(out) + "\n")
     return 0

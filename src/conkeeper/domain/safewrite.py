@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import sys
 import time
 
@@ -40,7 +41,7 @@ from conkeeper.domain.textio import MAX_MEMORY_FILE_BYTES, MemoryFileError, is_w
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from pathlib import Path
     from typing import Any
 
@@ -222,11 +223,23 @@ def _same_file(fd: int, target: str) -> bool:
     return (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev)
 
 
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_NOT_REGULAR = "{target}: not a regular file (a FIFO, socket or device); nothing written"
+
+
 def _open_locked(target: str, flags: int, mode: int = 0o644) -> int:
     """Open ``target`` and hold the exclusive lock on the inode the path names once locked."""
     for _ in range(1000):
-        fd = os.open(target, flags | getattr(os, "O_CLOEXEC", 0), mode)
+        # O_NONBLOCK: a FIFO put where a memory file belongs must not hang a hook on open
         try:
+            fd = os.open(target, flags | getattr(os, "O_CLOEXEC", 0) | _NONBLOCK, mode)
+        except OSError as exc:
+            if exc.errno == errno_codes().ENXIO:  # a FIFO nobody reads, opened for writing
+                raise WriteError(_NOT_REGULAR.format(target=target)) from None
+            raise
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise WriteError(_NOT_REGULAR.format(target=target))
             _lock(fd)
             if _same_file(fd, target):
                 return fd
@@ -886,9 +899,29 @@ def _journal_whole(
         "source": source,
         "files": [{"path": target, "op": "write", "before": _b64(before), "after": _b64(after)}],
     }
+    if _GROUP:
+        record["group"] = _GROUP[0]
     if undoes is not None:
         record["undoes"] = undoes
     return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
+
+
+_GROUP: list[str] = []  # the group of the command now writing (see write_group)
+
+
+@contextlib.contextmanager
+def write_group() -> Iterator[None]:
+    """Journal every write made inside the ``with`` block as one group, which ``undo`` takes
+    back whole: ``init`` creating six files or ``corrections apply`` adding a rule and dequeuing
+    it is one step for the person who typed it. Nested blocks join the outer group."""
+    if _GROUP:
+        yield
+        return
+    _GROUP.append(f"{os.getpid()}-{time.time_ns()}")
+    try:
+        yield
+    finally:
+        _GROUP.clear()
 
 
 def _journal_append(
@@ -901,6 +934,8 @@ def _journal_append(
         "source": source,
         "files": [{"path": target, "op": "append", "offset": offset, "data": _b64(payload)}],
     }
+    if _GROUP:
+        record["group"] = _GROUP[0]
     if source == "hook":  # hook log lines are pruned apart, never crowding out other writes
         return _store(folder, record, _APPEND_SUFFIX, MAX_APPEND_ENTRIES)
     return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
@@ -908,9 +943,10 @@ def _journal_append(
 
 class JournalEntry:
     """One journaled write: ``id``, ``time`` (Unix seconds), ``command``, ``source``, ``files``
-    (the raw per-file records), ``undoes`` (the id an undo entry reverted) and its journal."""
+    (the raw per-file records), ``undoes`` (the id an undo entry reverted), ``group`` (shared by
+    the writes of one command, see :func:`write_group`) and its journal."""
 
-    __slots__ = ("command", "files", "id", "journal", "source", "time", "undoes")
+    __slots__ = ("batch", "command", "files", "group", "id", "journal", "source", "time", "undoes")
 
     def __init__(self, journal: str, raw: dict[str, Any]) -> None:
         self.journal = journal
@@ -921,6 +957,8 @@ class JournalEntry:
         self.files: list[dict[str, Any]] = list(raw.get("files", []))
         undoes = raw.get("undoes")
         self.undoes = None if undoes is None else str(undoes)
+        self.group = str(raw.get("group") or "")
+        self.batch: list[JournalEntry] = [self]  # after undo: every entry undone with this one
 
     @property
     def paths(self) -> list[str]:
@@ -994,14 +1032,35 @@ def undo(
         entry = found[0]
         if str(entry.id) in undone:
             raise WriteError(f"write {entry_id} was already undone")
-    plans = [_undo_plan(f) for f in entry.files]
-    for path, check, _, _ in plans:  # every file checked before any is changed
-        problem = check(_current(path))
-        if problem is not None:
-            raise _conflict(entry, path, problem)
-    for plan in plans:
-        _apply_undo(entry, plan, source, os.fspath(folder))
+    batch = _batch(entries, entry, undone)
+    checked: set[str] = set()
+    for member in batch:  # the newest write of each file is checked before any is changed
+        for path, check, _, _ in map(_undo_plan, member.files):
+            if path in checked:
+                continue
+            checked.add(path)
+            problem = check(_current(path))
+            if problem is not None:
+                raise _conflict(member, path, problem)
+    for member in batch:
+        for plan in map(_undo_plan, member.files):
+            _apply_undo(member, plan, source, os.fspath(folder))
+    entry.batch = batch
     return entry
+
+
+def _batch(
+    entries: list[JournalEntry], entry: JournalEntry, undone: set[str]
+) -> list[JournalEntry]:
+    """``entry`` and the other writes of its group not undone yet, newest first."""
+    if not entry.group:
+        return [entry]
+    members = [
+        e
+        for e in entries
+        if e.group == entry.group and e.undoes is None and str(e.id) not in undone
+    ]
+    return sorted(members, key=lambda e: (e.time, e.id), reverse=True)
 
 
 def newest_undoable(entries: list[JournalEntry]) -> JournalEntry | None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import IO, Any
+    from typing import IO, Any, BinaryIO
 
 MAX_MEMORY_FILE_BYTES = 8 * 1024 * 1024
 
@@ -108,6 +108,22 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
         raise MemoryFileError(f"{path}: permission denied; check the file's permissions") from None
     except OSError as exc:
         raise MemoryFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def open_regular(path: Path | str) -> BinaryIO:
+    """Open ``path`` for reading bytes, raising :class:`OSError` unless it is a regular file.
+
+    Why: a FIFO put where a transcript or settings file belongs would block ``open`` (and the
+    hook waiting on it) until someone opened its other end; ``O_NONBLOCK`` makes the open
+    return at once and the mode check turns it away."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{os.fspath(path)}: not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def is_within(path: Path, root: Path) -> bool:

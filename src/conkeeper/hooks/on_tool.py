@@ -82,6 +82,17 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     written = "\n".join(p for p in pieces if isinstance(p, str))
     if not written:
         return None
+    relative = target[len(memory) + 1 :]
+    from conkeeper.storage import agent_edits
+
+    # Every line the agent wrote is remembered as the agent's: SessionStart leaves out those
+    # that read like instructions until the user keeps them (`conkeeper review`).
+    try:
+        agent_edits.record(ctx.location.memory_dir, relative, written)
+    except OSError as exc:
+        from conkeeper.storage.logfile import log
+
+        log(f"hook PostToolUse: agent edit of {relative} not recorded ({exc})", env=ctx.env)
     # The phrase rules alone: this is a notice, not a hold, so their stricter reading costs the
     # user little, and the learned scorer's import would cost this hook ~3 ms of CPU per call
     # (bench/poisoning_hook_ab.py). What SessionStart injects is still judged by both.
@@ -90,13 +101,13 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     found = rule_findings(written)
     if not found:
         return None
-    relative = target[len(memory) + 1 :]
     from conkeeper.storage.logfile import log
 
     log(f"hook PostToolUse: instruction-shaped text written to memory {relative}", env=ctx.env)
     return (
         f"ConKeeper: the agent wrote text that reads like an instruction into memory file "
-        f"{relative} ({found[0].reason}). Check it (git diff) before another session reads it."
+        f"{relative} ({found[0].reason}). It is held from the next sessions until you keep or "
+        "drop it: conkeeper review."
     )
 
 

@@ -37,6 +37,7 @@ from conkeeper.domain.textio import (
     read_text,
     read_text_lenient,
 )
+from conkeeper.storage.agent_edits import held_keys, line_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -178,21 +179,43 @@ class Section(Record):
 # --------------------------------------------------------------------------- memory files
 
 
-def clean_memory_text(text: str) -> str:
+def clean_memory_text(
+    text: str, agent_lines: frozenset[str] = frozenset(), held: list[int] | None = None
+) -> str:
     """The part of a memory file worth injecting: private content removed (``""`` for a
     private file), secrets redacted, front matter, HTML comments and the file's own title
-    dropped, empty template sections and header-only tables trimmed, blank runs collapsed."""
+    dropped, empty template sections and header-only tables trimmed, blank runs collapsed.
+    Lines an agent wrote with its own edit tools (keys in ``agent_lines``, see
+    :mod:`conkeeper.storage.agent_edits`) that read like instructions are left out; how many
+    is added to ``held``."""
     if is_private_file(text):
         return ""
     cleaned = clean_for_injection(text)  # private content cut, secrets redacted, tags escaped
     visible = _BLOCK_TAG.sub(lambda m: "&lt;" + m.group(1), cleaned)  # no block breaks out
     lines = visible.splitlines()
     lines = lines[_body_start(visible, lines) :]
+    if agent_lines:
+        lines = _hold_agent_lines(lines, agent_lines, held)
     lines = _mark_provenance(lines)
     lines = _drop_comments(lines)
     lines = _drop_title(lines)
     lines = _drop_empty_sections(lines)
     return _collapse_blank_lines(lines)
+
+
+def _hold_agent_lines(
+    lines: list[str], agent_lines: frozenset[str], held: list[int] | None
+) -> list[str]:
+    """``lines`` without those an agent wrote straight into the file that read like
+    instructions (the user keeps one with ``conkeeper review``, or by editing it)."""
+    kept = [line for line in lines if not _agent_instruction(line, agent_lines)]
+    if held is not None:
+        held.append(len(lines) - len(kept))
+    return kept
+
+
+def _agent_instruction(line: str, agent_lines: frozenset[str]) -> bool:
+    return bool(line.strip()) and line_key(line) in agent_lines and _held_back(line)
 
 
 def _mark_provenance(lines: list[str]) -> list[str]:
@@ -362,6 +385,7 @@ def read_memory_file(
     since: float | None = None,
     root: Path | None = None,
     notes: list[str] | None = None,
+    agent_lines: frozenset[str] = frozenset(),
 ) -> str:
     """A memory file's injectable text, or ``""`` when it is missing, private, unreadable,
     only template boilerplate, a symlink leading outside ``root`` (or, with ``since``,
@@ -391,7 +415,14 @@ def read_memory_file(
         return ""
     if note and notes is not None:
         notes.append(note)
-    return clean_memory_text(text)
+    held: list[int] = []
+    body = clean_memory_text(text, agent_lines, held)
+    if sum(held) and notes is not None:
+        notes.append(
+            f"{path.name}: {sum(held)} line(s) an agent wrote into it with its own edit tools "
+            "read like instructions; not loaded until you keep them (conkeeper review)"
+        )
+    return body
 
 
 def memory_sections(
@@ -407,19 +438,25 @@ def memory_sections(
     are named in ``notes`` (see :func:`read_memory_file`)."""
     sections = []
     if location is not None:
+        agent_lines = held_keys(location.memory_dir)
         for rel in PROJECT_FILES:
             if rel in skip:
                 continue
             path = location.memory_dir / rel
             if rel == FRICTION_FILE and path.is_symlink():
                 continue  # friction.md is injected as instructions: never through a symlink
-            body = read_memory_file(path, since, root=location.memory_dir, notes=notes)
+            body = read_memory_file(
+                path, since, root=location.memory_dir, notes=notes, agent_lines=agent_lines
+            )
             if body:
                 tag = FRICTION_TAG if rel == FRICTION_FILE else ""
                 sections.append(Section(f"{rel} (project memory)", body, tag))
     global_dir = global_memory_dir(env)
+    global_lines = held_keys(global_dir)
     for rel in GLOBAL_FILES:
-        body = read_memory_file(global_dir / rel, since, root=global_dir, notes=notes)
+        body = read_memory_file(
+            global_dir / rel, since, root=global_dir, notes=notes, agent_lines=global_lines
+        )
         if body:
             sections.append(Section(f"{rel} (global memory)", body))
     return sections

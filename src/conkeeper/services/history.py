@@ -116,11 +116,13 @@ def undo_write(
     except safewrite.WriteError as exc:
         shown = f"write {journal.prefix}{number}"
         raise HistoryError(str(exc).replace(f"write {number}", shown)) from None
+    paths = list(dict.fromkeys(p for member in entry.batch for p in member.paths))
     return {
         "id": f"{journal.prefix}{entry.id}",
+        "with": [f"{journal.prefix}{m.id}" for m in entry.batch if m is not entry],
         "command": entry.command,
         "source": entry.source,
-        "files": [journal.shown(p) for p in entry.paths],
+        "files": [journal.shown(p) for p in paths],
         "journal": journal.label,
     }
 

@@ -21,11 +21,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conkeeper.domain.textio import MemoryFileError, read_text
+from conkeeper.domain.textio import MemoryFileError, read_text, read_text_lenient
+from conkeeper.storage import agent_edits
+from conkeeper.storage.agent_edits import IGNORE as _IGNORE
+from conkeeper.storage.agent_edits import REVIEW_DIR
 
-REVIEW_DIR = ".review"
-_IGNORE = "# ConKeeper's review queue: held memory entries, never committed\n*\n"
 MAX_ITEM_BYTES = 64 * 1024
+AGENT_EDIT = "agent-edit"  # the source of a line an agent wrote with its own edit tools
 
 
 class ReviewError(Exception):
@@ -128,7 +130,67 @@ def list_held(memory_dirs: list[Path]) -> list[HeldItem]:
             item = _load(memory_dir, path)
             if item is not None:
                 items.append(item)
+        items.extend(_agent_edit_items(memory_dir))
     return sorted(items, key=lambda i: i.held_at)
+
+
+def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
+    """The lines an agent wrote into ``memory_dir``'s files with its own edit tools that read
+    like instructions (SessionStart leaves them out until the user keeps them)."""
+    keys = agent_edits.held_keys(memory_dir)
+    if not keys:
+        return []
+    from conkeeper.domain.instructions import is_instruction_shaped, reasons
+    from conkeeper.domain.paths import global_memory_dir
+
+    scope = "global" if _same_dir(memory_dir, global_memory_dir()) else "project"
+    items = []
+    for path in _memory_files(memory_dir):
+        try:
+            text, _ = read_text_lenient(path)
+            held_at = path.stat().st_mtime
+        except (MemoryFileError, OSError):
+            continue
+        rel = path.relative_to(memory_dir).as_posix()
+        for line in text.splitlines():
+            if not line.strip() or agent_edits.line_key(line) not in keys:
+                continue
+            if not is_instruction_shaped(line):
+                continue
+            shown = " ".join(line.split())
+            items.append(
+                HeldItem(
+                    id=item_id(scope, rel, shown),
+                    text=shown,
+                    target=rel,
+                    category="",
+                    scope=scope,
+                    source=AGENT_EDIT,
+                    reasons=reasons(line)[:3],
+                    held_at=held_at,
+                    memory_dir=str(memory_dir),
+                )
+            )
+    return items
+
+
+def _memory_files(memory_dir: Path) -> list[Path]:
+    """The Markdown files of a memory folder (hidden folders and ``sessions/`` left out)."""
+    found = []
+    for path in sorted(memory_dir.rglob("*.md")):
+        rel = path.relative_to(memory_dir).parts
+        if any(part.startswith(".") for part in rel) or rel[0] == "sessions":
+            continue
+        if path.is_file() and not path.is_symlink():
+            found.append(path)
+    return found
+
+
+def _same_dir(first: Path, second: Path) -> bool:
+    try:
+        return first.resolve() == second.resolve()
+    except OSError:
+        return False
 
 
 def _load(memory_dir: Path, path: Path) -> HeldItem | None:
@@ -168,6 +230,10 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
 
     item = find(memory_dirs, wanted)
     memory_dir = Path(item.memory_dir)
+    if item.source == AGENT_EDIT:  # already in the file: kept from now on
+        for line in _lines_of(item):
+            agent_edits.approve(memory_dir, line)
+        return item, "kept", item.target
     try:
         relative, _ = add_entry(
             memory_dir,
@@ -191,8 +257,47 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
 def drop(memory_dirs: list[Path], wanted: str) -> HeldItem:
     """Remove held item ``wanted`` without writing it anywhere."""
     item = find(memory_dirs, wanted)
+    if item.source == AGENT_EDIT:
+        _remove_agent_line(item)
+        return item
     _remove(item)
     return item
+
+
+def _lines_of(item: HeldItem) -> list[str]:
+    """The lines of an agent-edit item's file that it stands for (same text, any spacing)."""
+    try:
+        text, _ = read_text_lenient(Path(item.memory_dir) / item.target)
+    except MemoryFileError:
+        return []
+    return [line for line in text.splitlines() if " ".join(line.split()) == item.text]
+
+
+def _remove_agent_line(item: HeldItem) -> None:
+    """Cut an agent-written line out of its memory file (a journaled byte edit: ``undo``)."""
+    from conkeeper.domain.safewrite import WriteError, edit_file
+
+    memory_dir = Path(item.memory_dir)
+
+    def cut(current: bytes) -> bytes:
+        lines = current.splitlines(keepends=True)
+        kept = [raw for raw in lines if not _is_item_line(raw, item.text)]
+        return b"".join(kept)
+
+    try:
+        edit_file(
+            memory_dir / item.target,
+            cut,
+            command="review drop",
+            source="user-cli",
+            root=memory_dir,
+        )
+    except (WriteError, OSError) as exc:
+        raise ReviewError(str(exc)) from None
+
+
+def _is_item_line(raw: bytes, text: str) -> bool:
+    return " ".join(raw.decode("utf-8", "replace").split()) == text
 
 
 def _remove(item: HeldItem) -> None:

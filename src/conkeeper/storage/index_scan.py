@@ -188,11 +188,16 @@ def _is_file(entry: os.DirEntry[str], root: Path | str) -> bool:
 
 
 def _stat_each(rels: list[str], paths: list[str]) -> RootScan:
-    """The slow path of :func:`walk_root`: ``stat`` one by one, leaving out what fails."""
+    """The slow path of :func:`walk_root`: ``stat`` one by one, leaving out what fails (a
+    symlink to a missing file stays, stamped by ``lstat``, so search can say it was skipped)."""
     scan = RootScan([], [], [])
     for rel, path in zip(rels, paths, strict=True):
         try:
             st = os.stat(path)
+        except FileNotFoundError:  # a dangling link is kept (by its own stamp) to be named
+            if not os.path.islink(path):
+                continue
+            st = os.lstat(path)
         except OSError:
             continue
         scan.rels.append(rel)

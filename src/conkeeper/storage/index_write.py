@@ -373,6 +373,10 @@ def _read(stat: FileStat) -> bytes | str:
             return handle.read()
     except PermissionError:
         return f"{stat.rel}: permission denied"
+    except FileNotFoundError:
+        if os.path.islink(stat.path):
+            return f"{stat.rel}: a symlink to a file that does not exist"
+        return f"{stat.rel}: went away while it was indexed"
     except OSError as exc:
         return f"{stat.rel}: cannot be read ({exc.strerror or exc})"
 

@@ -341,7 +341,7 @@ async def review_action(request: Request) -> Response:
     try:
         if action == "approve":
             item, status, path = approve(folders, wanted)
-            done = "written to" if status == "saved" else "already in"
+            done = {"saved": "written to", "kept": "kept in"}.get(status, "already in")
             message = f"Approved {item.id}: {done} {path} ({item.scope})."
         elif action == "drop":
             message = f"Dropped {drop(folders, wanted).id}."

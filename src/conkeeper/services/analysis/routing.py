@@ -16,7 +16,7 @@ from pathlib import Path
 
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, parse_queue
-from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit
+from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit, write_group
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
 # Where each kind of correction belongs (the skill shows these as proposals).
@@ -148,18 +148,19 @@ def apply_item(
     rule = (text or item.text).strip()
     if not rule:
         raise RoutingError("the entry text is empty")
-    if target == "adr":
-        return _apply_as_adr(memory_dir, item, rule, category, title, source)
-    relative, chosen = add_entry(
-        memory_dir,
-        target,
-        rule,
-        category,
-        source=source,
-        command="corrections apply",
-        provenance="correction",
-    )
-    _dequeue(memory_dir, item, source)
+    with write_group():  # the rule and its dequeue are one step for undo
+        if target == "adr":
+            return _apply_as_adr(memory_dir, item, rule, category, title, source)
+        relative, chosen = add_entry(
+            memory_dir,
+            target,
+            rule,
+            category,
+            source=source,
+            command="corrections apply",
+            provenance="correction",
+        )
+        _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from conkeeper.domain.config import KEYS
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
+from conkeeper.domain.textio import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def last_usage(path: Path, tail: int = TAIL_BYTES, limit: int = MAX_TAIL_BYTES) 
     is found; a first line cut by the window is skipped unless the window reached the start.
     """
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return _scan_tail(handle, tail, limit)
     except OSError:
         return None
@@ -210,7 +211,7 @@ def settings_model(project_root: Path | None, env: Mapping[str, str]) -> str | N
     found: str | None = None
     for path in _settings_paths(project_root, env):
         try:
-            with open(path, "rb") as handle:
+            with open_regular(path) as handle:
                 data = json.loads(handle.read(MAX_SETTINGS_BYTES))
         except (OSError, ValueError):
             continue

@@ -49,15 +49,18 @@ def create_layout(memory_dir: Path, scope: Scope = "project") -> InitResult:
     Existing files are never opened for writing. Raises ``MemoryFileError`` (one line) when the
     memory root is a file, a parent cannot be created, or the folder is not writable.
     """
+    from conkeeper.domain.safewrite import write_group
+
     result = InitResult(memory_dir, scope)
     _ensure_root(memory_dir)
-    for item in MEMORY_LAYOUT[scope]:
-        rel = item.path.rstrip("/")
-        target = memory_dir / rel
-        if item.is_dir:
-            _ensure_dir(target, memory_dir, rel, result)
-        else:
-            _ensure_file(target, memory_dir, rel, template_text(item.template or ""), result)
+    with write_group():  # one init is one step for undo, however many files it created
+        for item in MEMORY_LAYOUT[scope]:
+            rel = item.path.rstrip("/")
+            target = memory_dir / rel
+            if item.is_dir:
+                _ensure_dir(target, memory_dir, rel, result)
+            else:
+                _ensure_file(target, memory_dir, rel, template_text(item.template or ""), result)
     return result
 
 

@@ -156,6 +156,11 @@ def _scan(folder: str, rel_folder: str, memory_dir: Path, found: list[Path]) -> 
         path = Path(entry.path)
         if entry.is_symlink() and not _inside(path, memory_dir):
             continue
+        try:
+            if not entry.is_file():  # a FIFO would block the reader; a socket is no file
+                continue
+        except OSError:
+            continue
         found.append(path)
 
 
