@@ -12,19 +12,42 @@ Targets (issue 21), on this 2-core machine with a local PostgreSQL:
 
 The database: ``--database URL`` (an existing, empty database), else a throwaway cluster
 started with pytest-postgresql's executor (as the ``postgres`` user when run as root, through
-``tests/support/pg_ctl_as_postgres.sh``) and removed afterwards. The server runs as
-``conkeeper server`` in a subprocess. Observations are generated text over a Zipf-like
-vocabulary of 4,000 words (titles, subtitles, facts and narratives of realistic lengths).
+``tests/support/pg_ctl_as_postgres.sh``; ``shared_buffers=1GB``, nothing else tuned) and
+removed afterwards. The server runs as ``conkeeper server --workers <cores>`` in a subprocess,
+timed once every worker has built its app. Observations are generated text over a Zipf-like
+vocabulary of 4,000 words (titles, subtitles, facts and narratives of realistic lengths). The
+push figure is measured on its own sample through the HTTP API (``--push-sample``, 100,000:
+the first rows of every project); the rest of the searched size is stored straight through the
+store's own upsert (same staging, tsvector and indexes, two connections), which reaches
+1,000,000 in about 7 minutes. Besides latencies the bench reports the CPU each side spends per
+pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
+on the shared machine stretches latencies, not these.
 
-Figures measured on 2026-11-26 (branch ck/teamperf; load average 2.8-5.7 from other work on the
-2 cores, so these are pessimistic): push 3,400-3,900 obs/s at 50-100k (was 2,300; target
-5,000 not met on the loaded machine); search at 100,000 observations, 20 clients, 2 workers:
-p50 129 ms, p95 253 ms (targets not met; 1,000,000 not measured: push too slow for the time
-left), one client alone p50 9.9 ms (was 19.8); hook CPU team_sync on - off +14.9 ms median
-(off 158 ms, on 173 ms, 40 runs each, load ~5; target 1 ms not met). LoCoMo conversations
-0-4 (``bench/locomo_bench.py --team``): team any@10 0.692 vs local 0.839 (82%; target 95%).
+Figures measured on 2026-11-26, branch ck/teamfast, 1,000,000 observations, 1-minute load
+average 11-12.5 (the bench's own processes included; 8 helpers shared the 2 cores):
 
-Run: ``python bench/team_bench.py [--observations 1000000] [--queries 100] [--hook-runs 40]``;
+* push (100,000 over HTTP): 2,330 obs/s; CPU per observation: server 93 µs, PostgreSQL 200 µs
+  (the tsvector about half of it), clients 65 µs, i.e. about 5,600 obs/s if the 2 cores were
+  ours alone; on a quieter moment (load 2, at this branch's start) 5,443 obs/s at 50,000.
+* search (20 clients, 2 workers): p50 122 ms, p95 481 ms, 107 requests/s; one client alone p50
+  24 ms. CPU per search: server 1.84 ms, PostgreSQL 10.2 ms, clients 0.46 ms: about 160
+  searches/s on 2 idle cores, so p50 about 125 ms with 20 clients; the target (p50 30 ms)
+  needs about 2 ms of PostgreSQL per search. Nearly all of it is ranking: ``ts_rank_cd`` and the
+  per-term rarity read every candidate's vector (up to 500 per query, the newest matches), and
+  the any-word stage counts each query word's records in the project, a heap visit per match
+  (thousands for a common word). At 100,000 (1,000 per project) PostgreSQL costs 3.7 ms, the
+  server 1.3 ms per search (was 8.8 and 2.5 before schema version 3, bigint parameters, the
+  token check in the request's hop and autocommit); 300 searches/s, p50 50 ms (was 138/s and
+  115 ms; load about 7).
+* hooks: CPU team_sync on - off -0.63 ms median of 40 paired runs (off 125.4 ms, on 125.8 ms),
+  and both modes import exactly the same modules: the hook does no team work (the earlier
+  +14.9 ms was a difference of medians on a loaded machine, i.e. noise).
+
+LoCoMo conversations 0-4 (``bench/locomo_bench.py --team``, branch ck/teamperf): team any@10
+0.692 vs local 0.839 (82%; target 95%).
+
+Run: ``python bench/team_bench.py [--observations 1000000] [--push-sample 100000]
+[--queries 100] [--hook-runs 40]``;
 ``--tiny`` is the CI size (20,000 observations, fewer queries and hook runs). Needs the
 ``server`` extra and PostgreSQL; writes bench/results/team_bench.json.
 """
