@@ -24,24 +24,28 @@ pushed observation and per search (server, PostgreSQL, the clients): the load ot
 on the shared machine stretches latencies, not these.
 
 Figures measured on 2026-11-26, branch ck/teamfast, 1,000,000 observations, 1-minute load
-average 11-12.5 (the bench's own processes included; 8 helpers shared the 2 cores):
+average 6-8.5 (the bench's own processes included; other helpers and a test suite shared the
+2 cores):
 
-* push (100,000 over HTTP): 2,330 obs/s; CPU per observation: server 93 µs, PostgreSQL 200 µs
-  (the tsvector about half of it), clients 65 µs, i.e. about 5,600 obs/s if the 2 cores were
-  ours alone; on a quieter moment (load 2, at this branch's start) 5,443 obs/s at 50,000.
-* search (20 clients, 2 workers): p50 122 ms, p95 481 ms, 107 requests/s; one client alone p50
-  24 ms. CPU per search: server 1.84 ms, PostgreSQL 10.2 ms, clients 0.46 ms: about 160
-  searches/s on 2 idle cores, so p50 about 125 ms with 20 clients; the target (p50 30 ms)
+* push (100,000 over HTTP): 2,521 obs/s; CPU per observation: server 104 µs, PostgreSQL 250 µs
+  (the tsvector about half of it), clients 67 µs, i.e. about 4,700-5,600 obs/s (two runs) if
+  the 2 cores were ours alone; on a quieter moment (load 2, at this branch's start) 5,443 obs/s
+  at 50,000.
+* search (20 clients, 2 workers): p50 94 ms, p95 339 ms, 147 requests/s; one client alone p50
+  7.7 ms. CPU per search: server 1.89 ms, PostgreSQL 9.0 ms, clients 0.43 ms: about 180
+  searches/s on 2 idle cores, so p50 about 110 ms with 20 clients; the target (p50 30 ms)
   needs about 2 ms of PostgreSQL per search. Nearly all of it is ranking: ``ts_rank_cd`` and the
   per-term rarity read every candidate's vector (up to 500 per query, the newest matches), and
-  the any-word stage counts each query word's records in the project, a heap visit per match
-  (thousands for a common word). At 100,000 (1,000 per project) PostgreSQL costs 3.7 ms, the
-  server 1.3 ms per search (was 8.8 and 2.5 before schema version 3, bigint parameters, the
-  token check in the request's hop and autocommit); 300 searches/s, p50 50 ms (was 138/s and
-  115 ms; load about 7).
-* hooks: CPU team_sync on - off -0.63 ms median of 40 paired runs (off 125.4 ms, on 125.8 ms),
-  and both modes import exactly the same modules: the hook does no team work (the earlier
-  +14.9 ms was a difference of medians on a loaded machine, i.e. noise).
+  the any-word stage (a quarter of the queries, 24 ms each alone) counts each query word's
+  records in the project, a heap visit per match (thousands for a common word). Before this
+  branch (schema version 2, smallint parameters, generic plans) one client's search cost 78 ms
+  mean at this size, now 15. At 100,000 (1,000 per project) PostgreSQL costs 3.7 ms, the
+  server 1.3 ms per search (was 8.8 and 2.5); 300 searches/s, p50 50 ms (was 138/s and 115 ms;
+  load about 7).
+* hooks: CPU team_sync on - off, median of 40 paired runs: +0.41, -0.63 and +8.61 ms in three
+  runs (off about 125-162 ms per hook; the last with a test suite running alongside), and both
+  modes import exactly the same modules: the hook does no team work, the spread is the noise of
+  a 2-core machine at load 6-12 (the earlier +14.9 ms was a difference of medians, likewise).
 
 LoCoMo conversations 0-4 (``bench/locomo_bench.py --team``, branch ck/teamperf): team any@10
 0.692 vs local 0.839 (82%; target 95%).
