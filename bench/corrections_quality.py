@@ -66,24 +66,73 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
 
   Later figures, after further tuning on blind 1-9 and the tuning sets only, are listed apart in
   BLIND10_FIRST.md (after one such round, af45fb9: low FP .042 R .816, medium FP .045
-  R .847, still NOT met). Blind 10's texts and error listing are never read while tuning.
+  R .847, still NOT met). Since issue 20's third round blind 10 is SEEN: its errors were read
+  and guided general mechanisms (``structure.py``: sarcasm, open frustration, "should have",
+  a subjectless omission, scope, overreach, "why did you ...?", informal typing; absolution,
+  the user's own slip, git log lines, a new-work sentence), and it is training data of the
+  scorer. Its figures below are optimistic from then on.
+* ``train_extra4.jsonl`` (a new author, landed on main during round 3) is training data of
+  the scorer; the rules were never tuned on it (its first figures are below).
 * targets on unseen prompts (issue 20, :data:`TARGETS`): ``low`` FP rate <= 2 % with recall
   >= 0.85, ``medium`` FP rate <= 4 % with recall >= 0.90; the FP rate is false positives over
   negatives. Sets past :data:`SEEN_BLIND` are printed under "BLIND" with the targets; every
-  set seen while tuning (the corpus, ``train_extra*.jsonl``, blind 1-9) under "TUNING".
+  set seen while tuning (the corpus, ``train_extra*.jsonl``, blind 1-10) under "TUNING".
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
-  first measurement. Its default, ``unseen``, skips every blind set numbered past 9 (blind10 and
-  any later one); ``--skip blind10`` skips only the named stems and ``--skip none`` reads all
-  (the first measurement). The trainer never reads blind sets past 8. ``--tiny`` runs 25
+  first measurement. Its default, ``unseen``, skips every blind set numbered past 10 (blind11
+  and any later one); ``--skip blind11`` skips only the named stems and ``--skip none`` reads
+  all (the first measurement). The trainer never reads blind sets past 10. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
-The learned scorer's honest estimate is its leave-one-set-out cross-validation (printed first,
-``--no-cv`` skips it; see ``tools/train_corrections_model.py``): each of blind sets 1-6 and two
-halves of the corpus is held out in turn and scored by a model trained without it. Columns:
-"first" = the rules as they were when that blind set was first measured (from git history) +
-the out-of-fold model, the honest estimate; "comb" = today's rules (tuned on every set, so
-optimistic) + the model; "rules" = today's rules alone; "model" = the model alone.
+Honest selection (issue 20, round 3): **leave-one-author-out** (printed first, ``--no-cv``
+skips it; see ``tools/train_corrections_model.py``). The corpus, each ``train_extra*`` file and
+each blind set 1-10 is one author. Each author is held out in turn: a scorer trained on the
+other authors gives its probabilities, and each sensitivity's parameters (the scorer's
+threshold, the probability under which it vetoes a rule match, the rule confidence it never
+vetoes) are chosen on the other authors' held-out results only (the most mean recall whose
+mean per-author FP rate added to the rules' own stays within 0.3 % at low, 1 % at medium: the
+rules alone have reached 4-5 % on a new author, so the scorer gets a small share). The table
+gives each author's FP rate and recall at the parameters chosen without it, the rules alone
+beside it, then the mean and the worst author. Left optimistic: the rules were written or
+tuned on every author except ``train_extra4``, so only that row (and the scorer's share of
+every row) is an estimate for unseen text; the lead's blind 11 measurement is the estimate of
+the whole detector.
+
+Issue 20 round 3, held-out-author figures (``tools/train_corrections_model.py --cv-only``, 15
+authors, 3,479 prompts; FP rate / recall per held-out author at the parameters chosen without
+it; the same selection for both). BEFORE = main's rules and structure at e65df3a with its
+scorer design (no veto, L2 0.01), AFTER = ck/corr3's final code::
+
+      level   version  mean FP  worst FP  mean R  worst R
+      low     BEFORE     .014      .052    .911     .649
+      low     AFTER      .012      .046    .927     .718
+      medium  BEFORE     .022      .066    .942     .759
+      medium  AFTER      .023      .072    .956     .818
+
+  Rows of note (FP rate/recall, BEFORE -> AFTER): ``train_extra4`` low .052/.649 -> .046/.718,
+  medium .066/.759 -> .072/.818; blind 10 (its rules honest BEFORE, tuned on it AFTER) low
+  .042/.816 -> .011/.929, medium .042/.878 -> .015/.964.
+  The worst author is ``train_extra4`` at both levels, before and after (the rules alone: low FP
+  .049 before, .046 after). Its row is the only one whose rules never saw the author: there the
+  detector is far from the targets (see ``tests/data/corrections/EXTRA4_FIRST.md``: measured
+  before the set was read, main low FP .052 R .643, medium FP .072 R .711; ck/corr3 before
+  training on it low FP .049 R .656, medium FP .072 R .804). Parameters shipped (chosen on all
+  15 authors, ``model_params.py``): low threshold .87 with a veto of phrase-rule matches under
+  probability .10 (rule confidence < .90, prompt not aimed at the agent), medium .73, high .53
+  (no veto). With a cap on the total FP rate (0.8 % / 2.5 %) instead, the same table read low
+  .009/.049 R .899/.698, medium .027/.086 R .961/.845 (threshold .99 at low: the rules' seen-set
+  residue used up the budget). Nothing here says the targets are met on unseen text: the lead's
+  blind 11 measurement does.
+
+Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
+CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
+call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
+phrase rule flags at .92: over the never-vetoed .90, so the weights stay unloaded; a weaker
+match loads and runs the scorer, as every unflagged prompt already does) and -3.7 (a question
+with a paste): noise, B is not slower; the whole UserPromptSubmit hook process (n=40) by
+-1.6 ms (a request) and +0.1 ms (a correction). For ordinary prompts the same patterns are
+compiled as before (checked on four prompts); ``structure`` loads ~0.07 ms slower (more
+patterns, all lazy); warm ``detect()`` over all 3,479 labelled prompts: 333 vs 301 us per prompt.
 
 Hook cost of the structural reading (issue 20 round 2, A/B against d1ba8d4, 2 shared cores,
 final code): ``structure`` loads in ~0.12 ms (unmarshal + exec, the typo table is one string
@@ -116,7 +165,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 9  # blind sets 1-9 were measured and tuned on (blind 9 seen since issue 20 round 2)
+SEEN_BLIND = 10  # blind sets 1-10 were measured and tuned on (blind 10 seen since issue 20 round 3)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)
@@ -126,6 +175,7 @@ EXTRA_SETS = (
     "train_extra.jsonl",
     "train_extra2.jsonl",
     "train_extra3.jsonl",
+    "train_extra4.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 
@@ -255,7 +305,7 @@ def verdict(level: str, figures: dict[str, object]) -> str:
 
 
 def _cv(show: bool) -> dict[str, object]:
-    """The leave-one-set-out CV of the learned scorer (trains 8 small models, ~10 s)."""
+    """The leave-one-author-out table of the scorer (trains one model per author, ~1 min)."""
     sys.path.insert(0, str(ROOT / "tools"))
     import train_corrections_model as trainer
 

@@ -23,7 +23,8 @@ store's own upsert (same staging, tsvector and indexes, two connections), which 
 pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
 on the shared machine stretches latencies, not these.
 
-Figures measured on 2026-11-26, branch ck/teamfast, 1,000,000 observations, 1-minute load
+Figures measured on 2026-11-26, branch ck/teamfast before teamrank's ranking was merged,
+1,000,000 observations, 1-minute load
 average 6-8.5 (the bench's own processes included; other helpers and a test suite shared the
 2 cores):
 
@@ -47,8 +48,11 @@ average 6-8.5 (the bench's own processes included; other helpers and a test suit
   modes import exactly the same modules: the hook does no team work, the spread is the noise of
   a 2-core machine at load 6-12 (the earlier +14.9 ms was a difference of medians, likewise).
 
-LoCoMo conversations 0-4 (``bench/locomo_bench.py --team``, branch ck/teamperf): team any@10
-0.692 vs local 0.839 (82%; target 95%).
+LoCoMo conversations 0-4 (``bench/locomo_bench.py --team``, branch ck/teamrank): team any@10
+0.818 vs local 0.839 (97.5%; was 0.692, 82%; target 95%), all@10 0.723 vs 0.734; held-out 5-9,
+run once: team 0.813 vs local 0.820 (99%; the old ranking 0.709). Single client, 10,000 records
+a project, this bench's queries, old and new ranking interleaved (300 each, load ~9): median
+8.4 -> 7.4 ms, p95 128 -> 50 ms; LoCoMo questions (5-8 terms) 34.9 -> 36.0 ms.
 
 Run: ``python bench/team_bench.py [--observations 1000000] [--push-sample 100000]
 [--queries 100] [--hook-runs 40]``;

@@ -341,3 +341,42 @@ def test_keep_chooses_which_copy_of_a_duplicate_stays(repo: Path) -> None:
     assert "with_retry with three attempts" in (memory(repo) / "patterns.md").read_text()
     assert "with_retry" not in (memory(repo) / "decisions" / "ADR-001-retries.md").read_text()
     assert "- Never run the formatter" in (memory(repo) / "active-context.md").read_text()
+
+
+def test_quality_bench_reports_a_new_blind_set_apart_and_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("cq", ROOT / "bench" / "consolidate_quality.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    pair = {"a": "- Use tabs.", "b": "- Indent with spaces.", "label": "contradiction"}
+    lines = "".join(json.dumps(pair) + "\n" for _ in range(13))
+    for name in ("tuning_pairs.jsonl", "blind_pairs.jsonl", "blind_pairs7.jsonl"):
+        (tmp_path / name).write_text(lines, encoding="utf-8")
+    monkeypatch.setattr(bench, "DATA", tmp_path)
+    monkeypatch.setattr(bench, "SETS", {k: tmp_path / v.name for k, v in bench.SETS.items()})
+    out = tmp_path / "out.json"
+    assert bench.main(["--tiny", "--out", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["first_blind"] == [] and "blind7" not in report  # never cut short by --tiny
+    assert bench.main(["--out", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["first_blind"] == ["blind7"] and report["blind7"]["pairs"] == 13
+    assert "FIRST BLIND MEASUREMENT: blind_pairs7.jsonl" in capsys.readouterr().out
+
+
+def test_leave_one_author_out_tool_reports_each_author(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "consolidate_cv.py"), "--current"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["author1", "author2", "author3"]
+    assert all("wrong merges 0" in line for line in lines)  # the shipped limits delete no rule

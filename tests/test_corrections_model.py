@@ -1,7 +1,7 @@
 """The learned correction scorer next to the rules: the classes issue 11 lists are caught in
 phrasings written for this test (in no data file), the negatives it lists stay unflagged, and
 the scorer stays small, reads only a long prompt's head and tail, and never trains on a blind
-set past 6."""
+set past 10."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ CAUGHT = [
     ("you removed the guard clause and now it crashes on None", "friction"),
     # repeated failures
     ("that's the third time this import error comes back", "friction"),
+    ("ugh why is everything zero now", "friction"),  # a frustrated interjection (structure)
     ("this is now the fourth time the migration fails", "friction"),
     ("you keep putting the same typo back in the header", "correction"),
     # terse orders, restated instructions, "incorrect", "nope, identical", "no difference"
@@ -45,7 +46,7 @@ CAUGHT = [
 
 # phrasings no rule matches: only the learned scorer catches them
 MODEL_ONLY = [
-    ("ugh why is everything zero now", "friction"),
+    ("your last commit wiped the fixtures", "friction"),
 ]
 
 NOT_FLAGGED = [
@@ -62,7 +63,7 @@ NOT_FLAGGED = [
 ]
 
 
-@pytest.mark.parametrize(("text", "label"), CAUGHT + MODEL_ONLY)
+@pytest.mark.parametrize(("text", "label"), CAUGHT)
 def test_listed_classes_are_caught_at_low(text: str, label: str) -> None:
     found = detect(text, "low")
     assert (found.label, text) == (label, text)
@@ -70,10 +71,12 @@ def test_listed_classes_are_caught_at_low(text: str, label: str) -> None:
 
 @pytest.mark.parametrize(("text", "label"), MODEL_ONLY)
 def test_the_scorer_catches_what_no_rule_does(text: str, label: str) -> None:
-    assert detect(text, "low", model=False).label is None
-    found = detect(text, "low")
+    # at medium: since issue 20's third round the threshold at low is chosen by
+    # leave-one-author-out and may sit close to 1 (the scorer then flags little alone there)
+    assert detect(text, "medium", model=False).label is None
+    found = detect(text, "medium")
     assert (found.pattern, found.label) == ("model", label)
-    assert found.confidence >= THRESHOLDS["low"]
+    assert found.confidence >= THRESHOLDS["medium"]
 
 
 @pytest.mark.parametrize("level", ["low", "medium"])
@@ -112,22 +115,44 @@ def test_thresholds_are_ordered_and_the_weights_stay_small() -> None:
 
 
 def test_the_trainer_never_reads_a_later_blind_set() -> None:
+    trainer = _load_trainer()
+    files = set(trainer.TRAIN_FILES.values())
+    assert files == {
+        "corpus.jsonl",
+        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4)),
+        "blind.jsonl",
+        *(f"blind{n}.jsonl" for n in range(2, 11)),
+    }
+    assert "blind11.jsonl" not in files  # the unseen set is measured by the lead, never read
+
+
+def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
+    trainer = _load_trainer()
+    examples = []
+    for fold, n_pos, n_neg in (("a", 4, 6), ("b", 3, 5), ("c", 5, 5)):
+        for i in range(n_pos + n_neg):
+            ex = object.__new__(trainer.Example)
+            ex.fold, ex.text, ex.label = fold, "", "correction" if i < n_pos else None
+            ex.rules = dict.fromkeys(trainer.LEVELS, False)
+            ex.rule_conf, ex.vetoed, ex.aimed, ex.bags = 0.0, False, False, [set()]
+            examples.append(ex)
+    # author "c" alone scores its negatives high: a threshold chosen with it would differ
+    scored = [(ex, 0.9 if ex.label else (0.95 if ex.fold == "c" else 0.1)) for ex in examples]
+    others = trainer.choose_all([s for s in scored if s[0].fold != "c"])
+    assert others["low"][0] <= 0.9  # every positive of a and b flagged, no negative
+    everyone = trainer.choose_all(scored)
+    assert everyone["low"][0] > 0.95  # chosen with "c", the threshold must pass over it
+
+
+def _load_trainer() -> Any:
+    """``tools/train_corrections_model.py`` as a module."""
     spec = importlib.util.spec_from_file_location(
         "train_corrections_model", ROOT / "tools" / "train_corrections_model.py"
     )
     assert spec is not None and spec.loader is not None
     trainer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(trainer)
-    files = set(trainer.TRAIN_FILES.values())
-    assert files == {
-        "corpus.jsonl",
-        "train_extra.jsonl",
-        "train_extra2.jsonl",
-        "train_extra3.jsonl",
-        "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 9)),
-    }
-    assert "blind9.jsonl" not in files  # the unseen set is measured, never trained on
+    return trainer
 
 
 def _load_bench() -> Any:
@@ -156,11 +181,31 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _load_bench()
-    for name in ("blind.jsonl", "blind6.jsonl", "blind7.jsonl", "blind8.jsonl", "blind12.jsonl"):
+    names = ("blind.jsonl", "blind6.jsonl", "blind10.jsonl", "blind11.jsonl", "blind12.jsonl")
+    for name in names:
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 7, 8]
+    assert bench.SEEN_BLIND == 10
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 10]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)
     assert bench.parse_skip(bench.DEFAULT_SKIP) == (set(), True)
+
+
+def test_the_scorer_vetoes_a_weak_rule_match_it_strongly_disagrees_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conkeeper.services.analysis.corrections import model_params as model
+
+    text = "no, use snake_case for the column names"
+    assert detect(text, "low").label == "correction"
+    # every probability is under a veto of 1.0: the match stands only if the rule is sure enough
+    monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 1.01)})
+    found = detect(text, "low")
+    assert found.label is None and found.pattern == "no-then-instruction"
+    monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 0.5)})
+    assert detect(text, "low").label == "correction"
+    # the rules alone (model=False) are never vetoed
+    monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 1.01)})
+    assert detect(text, "low", model=False).label == "correction"

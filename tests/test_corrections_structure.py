@@ -135,3 +135,71 @@ def test_the_typo_literal_is_what_the_keywords_generate() -> None:
     from conkeeper.services.analysis.corrections.structure import typo_table, typos
 
     assert typo_table() == typos()
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "shape"),
+    [
+        ("wonderful, another failing deploy. cheers", "friction", "sarcasm"),
+        ("honestly this is so tiring", "friction", "fed-up"),
+        ("do you even run the tests?", "friction", "fed-up"),
+        ("that should have stayed a private helper", "correction", "should-have"),
+        ("forgot to register the route in app.py", "correction", "omission"),
+        ("leave the fixtures alone please", "correction", "scope"),
+        ("I said yaml.", "correction", "reminder"),
+        ("this goes much further than I asked, just the rename", "correction", "overreach"),
+        ("why did you drop the index on users?", "correction", "why-did-you"),
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_reactions_to_the_agents_last_move_are_read(
+    text: str, label: str, shape: str, level: str
+) -> None:
+    found = detect(text, level)
+    assert (found.label, found.pattern) == (label, shape)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "great, another feature request from sales: add CSV export",  # praise, then new work
+        "you should have access to the bucket now",  # "should have" + a noun
+        "forgot to mention: the API needs a token",  # the user's own omission
+        "why did you pick Redis? just curious",  # a real question
+        "I broke the schema myself with that migration, not your change. fix it with me",
+        "sorry, mistake on my side, the table is called orders",  # own slip, next sentence
+        "let's go back to the caching discussion from this morning",  # navigation
+        "write a linter rule that flags wrong import orders",  # the word is the spec
+        "no, the sandbox is throwaway, go ahead",  # an answer giving permission
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_their_new_look_alikes_are_not(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def test_informal_typing_is_read_as_the_words() -> None:
+    from conkeeper.services.analysis.corrections.structure import spell_out
+
+    assert spell_out("nooo thats the wrong one 😩") == "no that's the wrong one  "
+    assert spell_out("pleeease dont") == "please don't"
+    assert spell_out("a aaa battery, 0x111") == "a aaa battery, 0x111"
+    assert detect("hold on, stop. dont push to main", "low").label == "correction"
+    assert detect("thats wrong, the port is 8443", "low").label == "correction"
+
+
+def test_pasted_git_log_lines_are_not_the_users_words() -> None:
+    text = "here's the log:\n3f9a2c1 revert the cache, it was wrong\nsummarise it for the notes"
+    assert detect(text, "medium").label is None
+
+
+def test_the_hook_queues_sarcasm_and_not_an_absolved_breakage(project: Path) -> None:
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    absolved = "I broke the schema myself with that migration, not your change. fix it with me"
+    assert _prompt(project, absolved).returncode == 0
+    assert not queue_file.exists()
+    sarcastic = "wonderful, another failing deploy 🙃 cheers"
+    assert _prompt(project, sarcastic).returncode == 0
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert item.label == "friction"
+    assert "another failing deploy" in item.text

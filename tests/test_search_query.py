@@ -253,3 +253,28 @@ def test_the_query_scanners_equal_their_regular_expressions(text: str) -> None:
 def test_camel_case_words_split_where_a_reader_would(word: str, parts: list[str]) -> None:
     assert query_scan.is_camel(word)
     assert query_scan.camel_parts(word) == parts
+
+
+def test_term_forms_read_back_what_build_match_wrote() -> None:
+    """The team search asks PostgreSQL for the same terms: each term's quoted forms come back
+    as written (a phrase, a prefix, irregular forms, identifier parts)."""
+    plan = query_scan.build_match('bought parseConfig "Balance Pose" conf* x OR y')
+    forms = [query_scan.term_forms(term) for term in plan.terms]
+    assert forms[0] == [("buy", False), ("bought", False)]
+    assert forms[1] == [("parseconfig", False), ("parse config", False)]
+    assert forms[2] == [("balance pose", False)]
+    assert query_scan.term_forms('"a ""b"""*') == [('a "b"', True)]  # a quote inside a form
+    assert forms[3] == [("conf", True)]
+    assert forms[4] == [("x", False), ("y", False)]
+
+
+@given(st.text(max_size=60))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_term_forms_never_fail_and_match_the_terms(text: str) -> None:
+    for term in query_scan.build_match(text).terms:
+        forms = query_scan.term_forms(term)
+        assert forms and all(form for form, _prefix in forms)
+        rebuilt = " OR ".join(
+            '"' + form.replace('"', '""') + '"' + ("*" if prefix else "") for form, prefix in forms
+        )
+        assert rebuilt == term

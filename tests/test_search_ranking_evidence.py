@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 from conftest import run_cli
+from conkeeper.domain.ranking import LINE_COUNT_SHARE
 from conkeeper.services.search.engine import (
-    LINE_COUNT_SHARE,
     LINE_IDF_SHARE,
     SearchContext,
     SearchHit,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -138,7 +139,8 @@ def _send(request: urllib.request.Request) -> tuple[int, object]:
         return exc.code, None
 
 
-def test_search_ranks_by_weighted_fields_and_falls_back_to_or(database_url: str) -> None:
+def test_search_ranks_by_weighted_fields_and_by_the_terms_held(database_url: str) -> None:
+    from conkeeper.services.team.rank import search
     from conkeeper.storage import team_pg
     from conkeeper.storage.team_pg import TeamRecord
 
@@ -161,20 +163,65 @@ def test_search_ranks_by_weighted_fields_and_falls_back_to_or(database_url: str)
                 record("only-refund", "Refund rules for coupons"),
             ],
         )
-        both = team_pg.search_records(conn, grant.read_team_ids, "p", "refund queue stalls", 3)
+        both = search(conn, grant.read_team_ids, "p", "refund queue stalls", 3)
         assert [h.uid for h in both] == ["in-title", "in-subtitle", "in-narrative"]
         assert all(h.author == "ann" for h in both)
-        wider = team_pg.search_records(conn, grant.read_team_ids, "p", "refund coupons", 10)
-        assert wider[0].uid == "only-refund" and len(wider) == 4  # AND first, then OR
-        for hostile in ("'; DROP TABLE team_records; --", "a & b | !c", ":*", "\\", "''", "!!"):
-            team_pg.search_records(conn, grant.read_team_ids, "p", hostile, 5)
-        assert team_pg.search_records(conn, grant.read_team_ids, "other", "refund", 5) == []
-        assert team_pg.search_records(conn, (999,), "p", "refund", 5) == []
+        wider = search(conn, grant.read_team_ids, "p", "refund coupons", 10)
+        assert wider[0].uid == "only-refund" and len(wider) == 4  # every term first, then any
+        hostile_queries = ("'; DROP TABLE team_records; --", "a & b | !c", ":*", "\\", "''", "!!")
+        odd_terms = ('"refund queue"*', "refu*", "not no never", '"unclosed', "buy OR x")
+        for hostile in (*hostile_queries, *odd_terms):
+            search(conn, grant.read_team_ids, "p", hostile, 5)
+        assert search(conn, grant.read_team_ids, "other", "refund", 5) == []
+        assert search(conn, (999,), "p", "refund", 5) == []
         team_pg.upsert_records(conn, grant, "p", [record("in-title", "Refund queue fixed")])
         assert team_pg.count_records(conn, grant.read_team_ids, "p") == 4  # upsert, not insert
 
 
+CONVERSATION = (  # one author's records in order: the answer follows its question
+    "John: I tried a new yoga pose at the studio today",
+    "Tim: Did you see the game last night?",
+    "John: Yes, what a finish in overtime",
+    "Tim: I am reading a fantasy novel about dragons",
+    "John: My yoga teacher showed us a balance pose",
+    "Tim: My sister visited us in Boston",
+    "John: Cooking pasta for dinner tonight",
+    "Tim: How long do you usually hold that pose?",
+    "John: I typically hold it for 30-60 seconds, it builds strength",
+    "Tim: Nice, I will try that next week",
+    "John: Here is a photo of a yoga pose on the beach",
+    "Tim: The weather in Boston is cold",
+    "John: I bought a new yoga mat for the pose practice",
+)
+
+
+def test_the_server_finds_the_answer_next_to_its_question(team_server: TeamServer) -> None:
+    """The answer holds few of the question's words; the record before it (the question)
+    holds most. Ranked as the local search ranks lines (a share of the neighbour's cover),
+    the answer is in the top three; ranked by the words each record holds alone (the old
+    ranking), records about yoga poses filled them."""
+    token = issue_token(team_server.database, "ann", "core")
+    records = [
+        {"uid": f"t{i}", "kind": "observation", "type": "discovery", "title": text,
+         "created_at": 1_700_000_000_000 + i}
+        for i, text in enumerate(CONVERSATION)
+    ]  # fmt: skip
+    status, pushed = post(
+        team_server.url, "/api/v1/push", token, {"project": "p", "records": records}
+    )
+    assert status == 200 and pushed == {"accepted": len(records), "refused": []}
+    query = urllib.parse.urlencode(
+        {"project": "p", "q": "How long does John hold the yoga pose?", "limit": 3}
+    )
+    status, found = get(team_server.url, f"/api/v1/search?{query}", token)
+    assert status == 200 and isinstance(found, dict)
+    uids = [hit["uid"] for hit in found["results"]]
+    assert uids[:2] == ["t7", "t8"]  # the question, then its answer
+    assert found["results"][0]["score"] >= found["results"][1]["score"] > 0
+
+
 def test_one_push_carrying_a_uid_twice_stores_its_last_copy(database_url: str) -> None:
+    from conkeeper.services.team.rank import search
     from conkeeper.storage import team_pg
     from conkeeper.storage.team_pg import TeamRecord
 
@@ -190,13 +237,13 @@ def test_one_push_carrying_a_uid_twice_stores_its_last_copy(database_url: str) -
         assert team_pg.upsert_records(conn, grant, "p", batch) == 3
         team_pg.upsert_records(conn, grant, "p", batch)  # delivered again: same effect
         assert team_pg.record_uids(conn, grant.team_id, "p") == ["a", "b"]
-        hits = team_pg.search_records(conn, grant.read_team_ids, "p", "final", 5)
+        hits = search(conn, grant.read_team_ids, "p", "final", 5)
         assert [h.uid for h in hits] == ["a"]
-        assert team_pg.search_records(conn, grant.read_team_ids, "p", "draft", 5) == []
-        odd = team_pg.search_records(conn, grant.read_team_ids, "p", "tab", 5)
+        assert search(conn, grant.read_team_ids, "p", "draft", 5) == []
+        odd = search(conn, grant.read_team_ids, "p", "tab", 5)
         assert odd[0].title == "tab\tand \\N"  # COPY escapes carried through
         team_pg.upsert_records(conn, grant, "p", [record("b", "tab", ('fact "quoted"',))])
-        again = team_pg.search_records(conn, grant.read_team_ids, "p", "tab", 5)
+        again = search(conn, grant.read_team_ids, "p", "tab", 5)
         assert again[0].facts == ('fact "quoted"',)
 
 

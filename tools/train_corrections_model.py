@@ -2,43 +2,43 @@
 
 Why: the regex rules stopped generalising (each new phrasing needed a rule); a small logistic
 regression over words and structural cues
-(:mod:`conkeeper.services.analysis.corrections.features`) catches phrasings nobody wrote a rule for.
-Pure Python (no numpy): the data is about 1,200 prompts and training takes seconds.
+(:mod:`conkeeper.services.analysis.corrections.features`) catches phrasings nobody wrote a rule for,
+and its probability also vetoes a weak rule match it strongly disagrees with.
+Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
-Data (``tests/data/corrections/``): ``corpus.jsonl``, ``blind.jsonl`` .. ``blind6.jsonl``,
-``train_extra.jsonl`` and ``train_extra2.jsonl`` (hard negatives: praise with "again"/"still",
-"don't ..." inside a request for new work, the user's own mistakes, questions, quotes, logs).
-The list is explicit: any later blind set (``blind7.jsonl`` ...) is never read here, so it
-stays unseen by the model.
+Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
+corpus, ``train_extra.jsonl`` .. ``train_extra4.jsonl`` and blind sets 1-10 (each written by
+a different helper). The list is explicit: a later blind set (``blind11.jsonl`` ...) is never
+read here, so it stays unseen by the model and by every choice made here.
 
-Honest estimate: leave-one-set-out cross-validation. Each of blind sets 1-6 and two halves of
-the corpus (its original ``-`` split, and every later split) is held out in turn; a model
-trained on everything else (plus the ``train_extra`` files) scores it. Today's rules were tuned on
-every one of these sets, so "rules + model" on them is optimistic; the honest column combines
-the out-of-fold model with the rules *as they were when each blind set was first measured*
-(sources taken with ``git archive`` from the commit that added the set, see
-:data:`FIRST_MEASUREMENT`). The per-sensitivity model thresholds are the lowest whose pooled
-precision meets :data:`MIN_PRECISION` on that honest estimate and on every fold with today's
-rules. Left optimistic: the thresholds are chosen on the same pooled data they are reported on,
-and the corpus holds prompts written after each blind set's misses were seen.
+Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
+on every other author scores it (out-of-fold probabilities). The decision parameters of each
+sensitivity (the model's threshold, the probability under which a rule match is vetoed and the
+rule confidence that is never vetoed) are then chosen, for each held-out author, on the
+out-of-fold results of the *other* authors only: the most recall (mean over authors) whose
+mean per-author false-positive rate added to the rules' own stays within :data:`MAX_ADDED_FP`.
+The report prints each
+author's figures at the parameters chosen without it, then the mean and the worst author. The
+shipped parameters are chosen the same way on all authors.
+
+Left optimistic: today's rules were written or tuned on every one of these sets (blind 10 and
+``train_extra4`` only since issue 20's third round), so the rules' share of the figures is not
+an estimate for unseen text; only the model's probabilities and the chosen parameters are held
+out. The lead's measurement on a later blind set is the estimate.
 
 Usage::
 
-    python3 tools/train_corrections_model.py            # CV report, then write the weights
-    python3 tools/train_corrections_model.py --cv-only  # CV report only
+    python3 tools/train_corrections_model.py            # LOAO report, then write the weights
+    python3 tools/train_corrections_model.py --cv-only  # LOAO report only
 """
 
 from __future__ import annotations
 
 import argparse
-import io
+import bisect
 import json
-import os
 import random
-import subprocess
 import sys
-import tarfile
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,64 +46,66 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from conkeeper.services.analysis.corrections.detection import detect  # noqa: E402
+from conkeeper.services.analysis.corrections.detection import (  # noqa: E402
+    detect,
+    sentences,
+    strip_noise,
+)
 from conkeeper.services.analysis.corrections.features import (  # noqa: E402
-    prompt_segments,
+    pasted_share,
+    prose_segments,
     segment_features,
 )
 from conkeeper.services.analysis.corrections.model import linear  # noqa: E402
+from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
+    SHAPES,
+    Shape,
+    model_vetoed,
+)
 
 DATA = ROOT / "tests" / "data" / "corrections"
-TRAIN_FILES = {
+# one file per author; each is held out in turn (never a blind set past 10: blind 11 is unseen)
+AUTHORS = {
     "corpus": "corpus.jsonl",
+    "extra": "train_extra.jsonl",
+    "extra2": "train_extra2.jsonl",
+    "extra3": "train_extra3.jsonl",
+    "extra4": "train_extra4.jsonl",
     "blind1": "blind.jsonl",
     "blind2": "blind2.jsonl",
     "blind3": "blind3.jsonl",
     "blind4": "blind4.jsonl",
     "blind5": "blind5.jsonl",
     "blind6": "blind6.jsonl",
-    "extra": "train_extra.jsonl",
-    "extra2": "train_extra2.jsonl",
-    "extra3": "train_extra3.jsonl",
     "blind7": "blind7.jsonl",
     "blind8": "blind8.jsonl",
+    "blind9": "blind9.jsonl",
+    "blind10": "blind10.jsonl",
 }
-CV_FOLDS = (
-    "blind1",
-    "blind2",
-    "blind3",
-    "blind4",
-    "blind5",
-    "blind6",
-    "blind7",
-    "blind8",
-    "extra3",
-    "corpus-a",
-    "corpus-b",
-)
-WEIGHTS = ROOT / "src" / "conkeeper" / "services" / "analysis" / "corrections" / "model_weights.py"
+TRAIN_FILES = AUTHORS  # the files this trainer reads (a test checks no later blind set is here)
+PACKAGE = ROOT / "src" / "conkeeper" / "services" / "analysis" / "corrections"
+WEIGHTS = PACKAGE / "model_weights.py"
+PARAMS = PACKAGE / "model_params.py"
 LEVELS = ("low", "medium", "high")
-# the commit that added each blind set: its rules are the ones that set was first measured with
-FIRST_MEASUREMENT = {
-    "blind1": "981ae6353e939ef6cc3a9deba01d8a5f2b3ab058",
-    "blind2": "65cf23f6daafdadae5400acb508fc9d12ed846b4",
-    "blind3": "66cb1e603b893387595151772387f93e19f5545d",
-    "blind4": "84699d6c03d74128168e582da5ab9d064988906a",
-    "blind5": "5501e464df97a0be57d7c046b1673e25d81e4d42",
-    "blind6": "4ca5a4f85b956fbcd4c3e2c55dd31ea54e76541e",
-}
-# the pooled precision each sensitivity must keep on that honest estimate (targets on unseen
-# text: low >= 0.95, medium >= 0.92; a margin for the threshold being chosen on the same data).
-# 0.96/0.94 were tried (thresholds 0.85/0.84): the same 9 pooled false positives at low and
-# 1.5 points less recall, so the margin stays where it was
-MIN_PRECISION = {"low": 0.955, "medium": 0.935, "high": 0.90}
-# the pooled out-of-fold false-positive rate each sensitivity may reach (issue 20's targets on
-# unseen prompts: low <= 2 %, medium <= 4 %). Chosen after blind 9's first measurement showed
-# FP rates of 9.5 % / 12.8 % with the precision criterion above; set on the tuning folds only.
-MAX_FP_RATE = {"low": 0.02, "medium": 0.04, "high": 0.08}
+# the mean per-author false-positive rate the scorer may ADD to the rules' own (its flags minus
+# the rule matches it vetoes), per sensitivity. The rules' false positives are a fixed cost the
+# scorer's parameters cannot see on authors the rules were tuned on (there they are ~0), while
+# on a new author they alone have reached 4-5 % (train_extra4, blind 10 first): a cap on the
+# total would spend the scorer's budget on the rules' seen-set residue. Issue 20's targets on
+# unseen prompts (low <= 2 %, medium <= 4 %) leave the scorer a small share. Compared by their
+# leave-one-author-out figures (round 3; a cap on the total FP rate of 0.8 % / 2.5 % before):
+# added 0.3 % / 1 % gave mean held-out FP .012 / .023 and recall .927 / .956 (the total cap:
+# .009 / .027 and .899 / .961); 0.5 % / 1.3 % and 0.8 % / 2 % added FP for little recall.
+MAX_ADDED_FP = {"low": 0.003, "medium": 0.01, "high": 0.05}
+# a rule match is vetoed when the model's probability is under one of these ...
+VETO_GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
+# ... unless the rule's confidence reaches one of these (1.01: every rule match can be vetoed)
+STRONG_GRID = (0.9, 0.95, 1.01)
+THRESHOLD_GRID = tuple(step / 100 for step in range(51, 100))  # better than an even chance
 MAX_FEATURES = 1500  # CV recall is the same at 1,500, 2,500 and 4,000
 MIN_DF = 4  # 2, 3, 4 and 5 were tried: 4 gave the best cross-validated recall
-L2 = 0.01
+# leave-one-author-out, round 3: 0.003, 0.01, 0.03, 0.05, 0.1 tried; 0.03 gave the best mean recall
+L2 = 0.03
 EPOCHS = 15
 SEED = 11
 
@@ -112,40 +114,42 @@ SEED = 11
 
 
 class Example:
-    """One labelled prompt: its fold, truth, feature bags (one per scored segment) and the
-    rule detector's verdict at each sensitivity."""
+    """One labelled prompt: its author, truth, feature bags (one per scored segment), the rule
+    detector's best confidence and verdict at each sensitivity, and whether the structural
+    veto drops a model flag on it."""
 
-    __slots__ = ("bags", "first", "fold", "kind", "label", "rules", "text")
+    __slots__ = ("aimed", "bags", "fold", "label", "rule_conf", "rules", "text", "vetoed")
 
     def __init__(self, fold: str, text: str, label: str | None) -> None:
         self.fold = fold
         self.text = text
         self.label = label
-        parts, pasted = prompt_segments(text)
+        prose = strip_noise(text)
+        parts = prose_segments(prose)
+        pasted = pasted_share(text, prose)
         self.bags = [segment_features(p, pasted) for p in parts] or [set()]
-        self.kind = label
-        self.rules = {lvl: detect(text, lvl, model=False).label is not None for lvl in LEVELS}
-        self.first: dict[str, bool] | None = None
+        ruled = {lvl: detect(text, lvl, model=False) for lvl in LEVELS}
+        self.rules = {lvl: ruled[lvl].label is not None for lvl in LEVELS}
+        self.rule_conf = ruled["high"].confidence if self.rules["high"] else 0.0
+        shape = Shape(prose, sentences(prose))
+        self.vetoed = model_vetoed(prose, shape)
+        # a structural shape, or any match in a prompt aimed at the agent, is never vetoed
+        self.aimed = shape.aimed or ruled["high"].pattern in SHAPES
 
 
-def _fold_of(name: str, row: dict[str, Any]) -> str:
-    if name != "corpus":
-        return name
-    return "corpus-a" if str(row.get("split", "-")) == "-" else "corpus-b"
-
-
-def load_examples(names: tuple[str, ...] = tuple(TRAIN_FILES)) -> list[Example]:
-    """Every labelled prompt of the training files, tagged with its CV fold."""
+def load_examples(names: tuple[str, ...] = tuple(AUTHORS)) -> list[Example]:
+    """Every labelled prompt of the authors' files, tagged with its author (absent files are
+    skipped: ``train_extra4`` may not have landed)."""
     examples = []
     for name in names:
-        path = DATA / TRAIN_FILES[name]
+        path = DATA / AUTHORS[name]
         if not path.exists():
             continue
         with open(path, encoding="utf-8") as handle:
             for line in handle:
                 if line.strip():
                     row = json.loads(line)
-                    examples.append(Example(_fold_of(name, row), str(row["text"]), row["label"]))
+                    examples.append(Example(name, str(row["text"]), row["label"]))
     return examples
 
 
@@ -216,75 +220,38 @@ def probability(model: dict[str, Any], ex: Example) -> float:
 
 # --------------------------------------------------------------------------- evaluation
 
+Scored = list[tuple[Example, float]]
+# a sensitivity's decision: (model threshold, veto probability, never-vetoed rule confidence)
+Params = tuple[float, float, float]
 
-def out_of_fold(examples: list[Example]) -> list[tuple[Example, float]]:
-    """Each CV fold's examples scored by a model trained without that fold."""
-    scored: list[tuple[Example, float]] = []
-    for fold in CV_FOLDS:
-        train_set = [ex for ex in examples if ex.fold != fold]
-        test_set = [ex for ex in examples if ex.fold == fold]
-        model = fit(train_set)
-        scored.extend((ex, probability(model, ex)) for ex in test_set)
+
+def out_of_fold(examples: list[Example]) -> Scored:
+    """Each author's examples scored by a model trained on every other author."""
+    scored: Scored = []
+    for fold in sorted({ex.fold for ex in examples}):
+        model = fit([ex for ex in examples if ex.fold != fold])
+        scored.extend((ex, probability(model, ex)) for ex in examples if ex.fold == fold)
     return scored
 
 
-def first_rules(examples: list[Example]) -> bool:
-    """Fill ``ex.first`` for blind sets 1-6: the rule detector's verdicts as it was when the
-    set was committed, before anything was tuned on it (sources from ``git archive``).
-    False when git or the history is unavailable."""
-    cache = Path(tempfile.gettempdir()) / "conkeeper-first-rules"
-    for fold, commit in FIRST_MEASUREMENT.items():
-        part = [ex for ex in examples if ex.fold == fold]
-        source = cache / commit
-        try:
-            if not (source / "src").is_dir():
-                archive = subprocess.run(
-                    ["git", "-C", str(ROOT), "archive", commit, "src"],
-                    capture_output=True,
-                    check=True,
-                ).stdout
-                source.mkdir(parents=True, exist_ok=True)
-                with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-                    tar.extractall(source, filter="data")
-            out = subprocess.run(
-                [sys.executable, "-c", _FIRST_PROBE],
-                input=json.dumps([ex.text for ex in part]),
-                capture_output=True,
-                text=True,
-                env={**os.environ, "PYTHONPATH": str(source / "src")},
-                check=True,
-            ).stdout
-        except (OSError, subprocess.CalledProcessError, tarfile.TarError):
-            return False
-        for ex, flags in zip(part, json.loads(out), strict=True):
-            ex.first = dict(zip(LEVELS, flags, strict=True))
-    return True
+def flagged(ex: Example, p: float, level: str, params: Params) -> bool:
+    """The detector's decision as :func:`...detection.detect` makes it: a rule match unless
+    the model's probability is under the veto (and the rule is not strong enough to stand
+    alone); else the model when it reaches the threshold and the structure does not veto it."""
+    threshold, veto, strong = params
+    if ex.rules[level] and (p >= veto or ex.rule_conf >= strong or ex.aimed):
+        return True
+    return p >= threshold and not ex.vetoed
 
 
-_FIRST_PROBE = (
-    "import json, sys\n"
-    "from conkeeper.services.analysis.corrections import detect\n"
-    "rows = json.load(sys.stdin)\n"
-    "print(json.dumps([[detect(t, lvl).label is not None for lvl in ('low', 'medium', 'high')]"
-    " for t in rows]))\n"
-)
-
-
-def counts(
-    scored: list[tuple[Example, float]], level: str, threshold: float, rules: str = "current"
-) -> dict[str, float]:
-    """Precision and recall of rules-then-model at one threshold: ``rules`` is ``current``
-    (today's rules, tuned on every set), ``first`` (the rules as they were when the set was
-    first measured) or ``none`` (the model alone)."""
+def counts(scored: Scored, level: str, params: Params | None) -> dict[str, float]:
+    """FP rate, precision and recall at ``params`` (``None``: the rules alone)."""
     tp = fp = fn = tn = 0
     for ex, p in scored:
-        if rules == "first" and ex.first is None:
-            continue
-        ruled = {"current": ex.rules, "first": ex.first or {}, "none": {}}[rules]
-        flagged = ruled.get(level, False) or p >= threshold
-        if flagged and ex.label:
+        hit = ex.rules[level] if params is None else flagged(ex, p, level, params)
+        if hit and ex.label:
             tp += 1
-        elif flagged:
+        elif hit:
             fp += 1
         elif ex.label:
             fn += 1
@@ -294,101 +261,171 @@ def counts(
         "tp": tp,
         "fp": fp,
         "fn": fn,
-        "fp_rate": round(fp / (fp + tn), 3) if fp + tn else 0.0,
+        "tn": tn,
+        "fp_rate": round(fp / (fp + tn), 4) if fp + tn else 0.0,
         "precision": round(tp / (tp + fp), 3) if tp + fp else 1.0,
         "recall": round(tp / (tp + fn), 3) if tp + fn else 1.0,
     }
 
 
-def choose_thresholds(scored: list[tuple[Example, float]], honest: bool) -> dict[str, float]:
-    """Per sensitivity, the lowest model threshold whose pooled false-positive rate (today's
-    rules + the out-of-fold model, every fold) stays at or below :data:`MAX_FP_RATE`, and whose
-    pooled precision with the rules as first measured (when ``honest``) stays at or above
-    :data:`MIN_PRECISION`."""
-    chosen = {}
+class _Author:
+    """One author's out-of-fold results arranged so a threshold sweep is a bisect: for a given
+    (veto, strong), the rule-flagged counts and the sorted model probabilities of the rest."""
+
+    def __init__(self, scored: Scored, level: str, veto: float, strong: float) -> None:
+        self.pos = sum(1 for ex, _ in scored if ex.label)
+        self.neg = len(scored) - self.pos
+        self.ruled_tp = self.ruled_fp = 0
+        # the rules' own false positives (no veto): the base the scorer's parameters add to
+        self.rules_fp = sum(1 for ex, _ in scored if ex.rules[level] and not ex.label)
+        pos_p: list[float] = []
+        neg_p: list[float] = []
+        for ex, p in scored:
+            if ex.rules[level] and (p >= veto or ex.rule_conf >= strong or ex.aimed):
+                if ex.label:
+                    self.ruled_tp += 1
+                else:
+                    self.ruled_fp += 1
+            elif not ex.vetoed:
+                (pos_p if ex.label else neg_p).append(p)
+        self.pos_p = sorted(pos_p)
+        self.neg_p = sorted(neg_p)
+
+    def rates(self, threshold: float) -> tuple[float, float]:
+        """(FP rate the scorer adds to the rules' own, recall) at a model threshold; a veto
+        makes the first negative."""
+        tp = self.ruled_tp + len(self.pos_p) - bisect.bisect_left(self.pos_p, threshold)
+        fp = self.ruled_fp + len(self.neg_p) - bisect.bisect_left(self.neg_p, threshold)
+        added = (fp - self.rules_fp) / self.neg if self.neg else 0.0
+        return added, (tp / self.pos if self.pos else 1.0)
+
+
+def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
+    """The parameters of ``level`` with the best mean per-author recall whose mean per-author
+    FP rate added to the rules' own stays within :data:`MAX_ADDED_FP` (model threshold at most
+    ``ceiling``, so a more sensitive level never needs a higher score); ties go to the higher
+    threshold and the smaller veto."""
+    by_author: dict[str, Scored] = {}
+    for ex, p in scored:
+        by_author.setdefault(ex.fold, []).append((ex, p))
+    best: tuple[float, float, float, float] = (-1.0, 0.0, 0.0, 0.0)
+    chosen: Params = (min(0.99, ceiling), 0.0, 1.01)
+    for veto in VETO_GRID:
+        for strong in STRONG_GRID if veto else (1.01,):
+            authors = [_Author(part, level, veto, strong) for part in by_author.values()]
+            for threshold in reversed(THRESHOLD_GRID):
+                if threshold > ceiling:
+                    continue
+                rates = [a.rates(threshold) for a in authors]
+                fp = sum(r[0] for r in rates) / len(rates)
+                if fp > MAX_ADDED_FP[level]:
+                    break  # a lower threshold only adds false positives
+                recall = sum(r[1] for r in rates) / len(rates)
+                key = (round(recall, 4), threshold, -veto, -strong)
+                if key > best:
+                    best, chosen = key, (threshold, veto, strong)
+    return chosen
+
+
+def choose_all(scored: Scored) -> dict[str, Params]:
+    """Every sensitivity's parameters, each level's threshold capped by the stricter one's."""
+    chosen: dict[str, Params] = {}
+    ceiling = 1.0
     for level in LEVELS:
-        best = 0.99
-        for step in range(99, 29, -1):
-            current = counts(scored, level, step / 100, "current")
-            if current["fp_rate"] > MAX_FP_RATE[level]:
-                break
-            if (
-                honest
-                and counts(scored, level, step / 100, "first")["precision"] < (MIN_PRECISION[level])
-            ):
-                break
-            best = step / 100
-        chosen[level] = best
-    # a more sensitive level never needs a higher score than a less sensitive one
-    chosen["medium"] = min(chosen["medium"], chosen["low"])
-    chosen["high"] = min(chosen["high"], chosen["medium"])
+        chosen[level] = choose(scored, level, ceiling)
+        ceiling = chosen[level][0]
     return chosen
 
 
 def cv_table(examples: list[Example]) -> dict[str, Any]:
-    """The cross-validation figures per held-out fold and pooled, at each sensitivity: the
-    rules as first measured + the model (blind sets only), today's rules + the model, today's
-    rules alone, and the model alone."""
-    honest = first_rules(examples)
+    """Leave-one-author-out figures: per held-out author and level, the detector at the
+    parameters chosen without that author (and the rules alone), then mean and worst over
+    authors; plus the parameters chosen on every author (the shipped ones)."""
     scored = out_of_fold(examples)
-    thresholds = choose_thresholds(scored, honest)
-    table: dict[str, Any] = {"thresholds": thresholds, "honest": honest, "folds": {}}
-    for fold in (*CV_FOLDS, "pooled"):
-        part = [s for s in scored if fold == "pooled" or s[0].fold == fold]
-        table["folds"][fold] = {
+    authors = sorted({ex.fold for ex, _ in scored}, key=_author_order)
+    table: dict[str, Any] = {"params": choose_all(scored), "authors": {}}
+    for author in authors:
+        others = [s for s in scored if s[0].fold != author]
+        own = [s for s in scored if s[0].fold == author]
+        params = choose_all(others)
+        table["authors"][author] = {
             level: {
-                "first+model": counts(part, level, thresholds[level], "first"),
-                "rules+model": counts(part, level, thresholds[level]),
-                "rules": counts(part, level, 2.0),
-                "model": counts(part, level, thresholds[level], "none"),
+                "params": params[level],
+                "detector": counts(own, level, params[level]),
+                "rules": counts(own, level, None),
             }
             for level in LEVELS
         }
+    table["summary"] = _summary(table["authors"])
     return table
 
 
-COLUMNS = ("first+model", "rules+model", "rules", "model")
+def _author_order(name: str) -> tuple[int, int]:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (0 if name.startswith("corpus") else 1 if name.startswith("extra") else 2), int(
+        digits or 1
+    )
+
+
+def _summary(authors: dict[str, Any]) -> dict[str, Any]:
+    """Mean and worst held-out FP rate and recall per level (the detector column)."""
+    out: dict[str, Any] = {}
+    for level in LEVELS:
+        rows = [a[level]["detector"] for a in authors.values()]
+        fps = [r["fp_rate"] for r in rows]
+        recalls = [r["recall"] for r in rows]
+        out[level] = {
+            "mean_fp_rate": round(sum(fps) / len(fps), 4),
+            "worst_fp_rate": max(fps),
+            "mean_recall": round(sum(recalls) / len(recalls), 3),
+            "worst_recall": min(recalls),
+        }
+    return out
 
 
 def print_cv(table: dict[str, Any], out: Callable[[str], None] = print) -> None:
-    """Print the CV table: precision/recall per held-out fold for each column of
-    :data:`COLUMNS` at low and at medium."""
-    th = table["thresholds"]
+    """Print the leave-one-author-out table: per held-out author, FP rate and recall at low
+    and medium (detector at the parameters chosen without it; rules alone), then mean/worst."""
     out(
-        "leave-one-set-out CV; model thresholds " + ", ".join(f"{k} {v:.2f}" for k, v in th.items())
+        "leave-one-author-out: each author held out, scored by a model trained without it, at "
+        "parameters (threshold/veto/strong) chosen on the other authors only"
     )
-    out(
-        "P/R of: first = rules as first measured + model (the honest estimate; blind sets "
-        "only), comb = today's rules + model, rules = today's rules alone, model = alone"
-    )
-    head = "".join(f"{lvl + ': first   comb   rules   model':<46}" for lvl in LEVELS[:2])
-    out(f"{'held out':<10}{'pos':>4}  {head}")
-    for fold, levels in table["folds"].items():
-        n = levels["low"]["rules+model"]
+    out("rules are tuned on every author listed: their share is optimistic")
+    head = "".join(f"{lvl + ': FP   recall | rules FP  R':<34}" for lvl in LEVELS[:2])
+    out(f"{'held out':<10}{'pos':>4}{'neg':>5}  {head}")
+    for author, levels in table["authors"].items():
+        first = levels["low"]["detector"]
         cells = []
         for lvl in LEVELS[:2]:
-            parts = []
-            for column in COLUMNS:
-                c = levels[lvl][column]
-                empty = column == "first+model" and c["tp"] + c["fp"] + c["fn"] == 0
-                parts.append("    -    " if empty else f"{c['precision']:.2f}/{c['recall']:.2f}")
-            cells.append(" ".join(parts).ljust(46))
-        out(f"{fold:<10}{n['tp'] + n['fn']:>4}  " + "".join(cells))
-    pooled = table["folds"]["pooled"]
+            d, r = levels[lvl]["detector"], levels[lvl]["rules"]
+            cell = f"{d['fp_rate']:.3f} {d['recall']:.3f} | {r['fp_rate']:.3f} {r['recall']:.3f}"
+            cells.append(cell.ljust(34))
+        pos, neg = first["tp"] + first["fn"], first["fp"] + first["tn"]
+        out(f"{author:<10}{pos:>4}{neg:>5}  " + "".join(cells))
+    for level, s in table["summary"].items():
+        out(
+            f"{level:<7} held-out FP rate mean {s['mean_fp_rate']:.3f} worst "
+            f"{s['worst_fp_rate']:.3f}; recall mean {s['mean_recall']:.3f} worst "
+            f"{s['worst_recall']:.3f}"
+        )
     out(
-        "pooled FP rate (today's rules + out-of-fold model): "
-        + ", ".join(f"{lvl} {pooled[lvl]['rules+model']['fp_rate']:.3f}" for lvl in LEVELS)
+        "shipped parameters (chosen on all authors): "
+        + ", ".join(
+            f"{lvl} t={p[0]:.2f} veto<{p[1]:.2f} strong>={p[2]:.2f}"
+            for lvl, p in table["params"].items()
+        )
     )
 
 
 # --------------------------------------------------------------------------- output
 
 
-def write_weights(model: dict[str, Any], thresholds: dict[str, float], n: int) -> None:
-    """Write the generated weights module: per model, its feature names (one string, a name
-    a line) and its weights (a tuple of floats, one constant). Both compile and load in well
-    under a millisecond even without a ``.pyc``; a dict literal of the same size took ~28 ms
-    to compile."""
+def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> None:
+    """Write the generated modules: the decision parameters per sensitivity (a small module
+    the detector reads without loading the weights), then per model its feature names (one
+    string, a name a line) and its weights (a tuple of floats, one constant). Both compile and
+    load in well under a millisecond even without a ``.pyc``; a dict literal of the same size
+    took ~28 ms to compile."""
 
     def table(name: str, weights: dict[str, float]) -> str:
         items = sorted(weights.items())
@@ -396,13 +433,27 @@ def write_weights(model: dict[str, Any], thresholds: dict[str, float], n: int) -
         values = "".join(f"    {v:.4f},\n" for _, v in items)
         return f'{name}_FEATURES = """\\\n{names}"""\n{name}_WEIGHTS = (\n{values})\n'
 
+    thresholds = {lvl: p[0] for lvl, p in params.items()}
+    vetoes = "".join(f'    "{lvl}": ({p[1]}, {p[2]}),\n' for lvl, p in params.items())
+    PARAMS.write_text(
+        '"""Decision parameters of the learned correction scorer (GENERATED by\n'
+        "tools/train_corrections_model.py; do not edit), chosen by leave-one-author-out\n"
+        "cross-validation. Kept apart from the weights so the detector can read them without "
+        "loading\nthe weights.\n\n"
+        "THRESHOLDS: per sensitivity, the probability that flags a prompt no rule flagged.\n"
+        "RULE_VETO: per sensitivity, (probability under which a rule match is dropped, rule "
+        "confidence\nnever dropped); (0.0, ...) means the scorer never vetoes a rule at that "
+        'level.\n"""\n\n'
+        f"THRESHOLDS: dict[str, float] = {json.dumps(thresholds)}\n"
+        f"RULE_VETO: dict[str, tuple[float, float]] = {{\n{vetoes}}}\n",
+        encoding="utf-8",
+    )
     WEIGHTS.write_text(
         '"""Weights of the learned correction scorer (GENERATED by\n'
         "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, blind sets 1-8, train_extra 1-3). Model\n"
-        "thresholds per sensitivity were chosen on leave-one-set-out cross-validation.\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-4, blind sets 1-10); the\n"
+        "decision parameters chosen with them are in model_params.\n"
         '"""\n\n'
-        f"THRESHOLDS: dict[str, float] = {json.dumps(thresholds)}\n"
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"
         f"KIND_BIAS = {model['kind_bias']:.4f}\n"
         + table("FLAG", model["flag"])
@@ -412,19 +463,28 @@ def write_weights(model: dict[str, Any], thresholds: dict[str, float], n: int) -
 
 
 def main() -> int:
-    """Cross-validate, choose thresholds, train on everything and write the weights."""
+    """Cross-validate by author, choose the parameters, train on everything, write the weights."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cv-only", action="store_true", help="report CV, write nothing")
+    parser.add_argument(
+        "--no-veto", action="store_true", help="the model never vetoes a rule (the old design)"
+    )
     args = parser.parse_args()
+    if args.no_veto:
+        global VETO_GRID
+        VETO_GRID = (0.0,)
     examples = load_examples()
-    print(f"{len(examples)} training prompts")
+    print(f"{len(examples)} training prompts from {len({ex.fold for ex in examples})} authors")
     table = cv_table(examples)
     print_cv(table)
     if args.cv_only:
         return 0
     model = fit(examples)
-    write_weights(model, table["thresholds"], len(examples))
-    print(f"wrote {WEIGHTS.relative_to(ROOT)}: {len(model['flag'])} + {len(model['kind'])} weights")
+    write_weights(model, table["params"], len(examples))
+    print(
+        f"wrote {WEIGHTS.relative_to(ROOT)}: {len(model['flag'])} + {len(model['kind'])} "
+        f"weights, and {PARAMS.relative_to(ROOT)}"
+    )
     return 0
 
 

@@ -13,13 +13,16 @@ the SHA-256 of a high-entropy secret, never in clear. Versions are recorded in
 transaction, under an advisory lock so two servers starting at once do not race.
 
 Search: a stored ``tsvector`` with weights (title A, subtitle and facts B, narrative C) and a
-GIN index over ``(team_id, project_id, search)`` (``btree_gin``), queried with
-``plainto_tsquery`` (every word) first, then an OR of the query's lexemes when the AND finds
-too few, ranked by ``ts_rank_cd``.
+GIN index over ``(team_id, project_id, search)`` (``btree_gin``). :func:`search_candidates`
+finds, in one statement, the records holding the query's rarest terms (each term the OR of its
+forms, counted inside the project), with the terms each holds and the records its author wrote
+around the best of them; :mod:`conkeeper.services.team.rank` ranks them as the local search
+ranks lines.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -472,85 +475,208 @@ def _hit(row: Sequence[Any]) -> TeamHit:
     )
 
 
-# Ranking reads every candidate's tsvector: a query matching thousands of records of a project
-# ranks its newest MAX_RANKED matches (the AND stage is rarely that broad).
+# A query's candidates are the newest MAX_RANKED records holding its rarest terms (as many of
+# them as fit: their counts add up to MAX_RANKED at most; always the rarest one).
 MAX_RANKED = 500
 
-# Every word (the planner's AND), then any word: the same lexemes, the operator swapped.
-AND_QUERY = "plainto_tsquery('english', %(q)s)"
-OR_QUERY = "replace(plainto_tsquery('english', %(q)s)::text, ' & ', ' | ')::tsquery"
+
+class Candidate(NamedTuple):
+    """A record found by a term search, or one written next to one (``anchor``'s window).
+
+    ``offset`` is its place after (> 0) or before (< 0) the anchor among the records its author
+    wrote in the project; ``held`` is a bit mask of the query's terms it holds (bit k for the
+    k-th term, from 0); ``rank`` is its ``ts_rank`` (title A, subtitle and facts B, narrative C)
+    for the query's any-term tsquery.
+    """
+
+    team_id: int
+    uid: str
+    anchor: str
+    offset: int
+    held: int
+    rank: float
+    created_at: int
 
 
-# Any-word matches are ranked like BM25 ranks them, by how rare the matched words are in the
-# project (a speaker's name in every line counts for little), the covers breaking ties: each
-# query lexeme's document frequency is one GIN-indexed count inside the project.
-_TERMS = (
-    "terms AS MATERIALIZED (SELECT to_tsquery('simple', quote_literal(lex)) AS tq, "
-    "  ln(1 + 10000.0 / (1 + (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s "
-    "   AND d.project_id = %(project)s AND d.search @@ to_tsquery('simple', quote_literal(lex))"
-    "  ))) AS idf "
-    "  FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS lex)"
+class Candidates(NamedTuple):
+    """What the team search ranks: how many records the project holds (``total``), how many
+    hold each term (``found``; -1 for a term PostgreSQL cannot search, a stop word to it), and
+    the candidates with their windows."""
+
+    total: int
+    found: tuple[int, ...]
+    rows: list[Candidate]
+
+
+# Each term is the OR of its forms ("buy" | "bought"): a form is a phrase (phraseto_tsquery), or
+# a prefix (form:*); a form PostgreSQL holds for a stop word gives an empty tsquery and is left
+# out. Every record matching any term is a candidate (the newest MAX_RANKED of them); the best
+# ``anchors`` by idf-weighted terms held each bring the ``window`` records their author wrote just
+# before and after them (the team's answer to a session's lines), every one with the terms it
+# holds.
+_CANDIDATES = """
+WITH forms AS (
+    SELECT k, CASE WHEN p AND position(' ' IN f) = 0
+                   THEN to_tsquery('english', quote_literal(f) || ':*')
+                   ELSE phraseto_tsquery('english', f) END AS q
+    FROM unnest(%(k)s::int[], %(f)s::text[], %(p)s::bool[]) AS x(k, f, p)
+), joined AS (
+    SELECT k, string_agg('(' || q::text || ')', ' | ')::tsquery AS tq
+    FROM forms WHERE numnode(q) > 0 GROUP BY k
+), terms AS MATERIALIZED (
+    SELECT k, tq, (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s::bigint
+        AND d.project_id = %(project)s::bigint AND d.search @@ j.tq) AS found
+    FROM joined j
+), vec AS MATERIALIZED (
+    SELECT array_agg(t.tq ORDER BY g.k) AS tqs,
+        array_agg(coalesce(t.found, -1) ORDER BY g.k) AS found,
+        array_agg(t.found ORDER BY g.k) AS counts,
+        (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM terms) AS q,
+        (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM (
+            SELECT tq, sum(found) OVER (ORDER BY found, k) AS run,
+                row_number() OVER (ORDER BY found, k) AS i FROM terms) r
+         WHERE r.run <= %(cap)s OR r.i = 1) AS rare,
+        CASE WHEN %(n)s > 1 AND (SELECT max(found) FROM terms) > 0 THEN (
+            SELECT count(*) FROM team_records WHERE team_id = %(team)s::bigint
+            AND project_id = %(project)s::bigint) ELSE 0 END AS total
+    FROM generate_series(1, %(n)s) g(k) LEFT JOIN terms t ON t.k = g.k
+), cand AS MATERIALIZED (
+    SELECT m.uid, m.author_id, m.created_at, m.search, {held_m} AS held
+    FROM vec, LATERAL (
+        SELECT * FROM team_records m
+        WHERE m.team_id = %(team)s::bigint AND m.project_id = %(project)s::bigint
+        AND m.search @@ vec.rare AND m.kind = ANY(%(kinds)s)
+        ORDER BY m.created_at DESC LIMIT %(cap)s) m
+), anchors AS MATERIALIZED (
+    SELECT c.* FROM cand c, vec ORDER BY {idf_sum} DESC, c.created_at DESC
+    LIMIT %(anchors)s
+), win AS MATERIALIZED (
+    SELECT a.uid AS anchor, 0 AS side, a.uid, a.created_at, a.search FROM anchors a
+    UNION ALL
+    SELECT a.uid, -1, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
+        SELECT w.uid, w.created_at, w.search FROM team_records w
+        WHERE w.team_id = %(team)s::bigint AND w.project_id = %(project)s::bigint
+        AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
+        AND w.created_at <= a.created_at AND (w.created_at, w.uid) < (a.created_at, a.uid)
+        ORDER BY w.created_at DESC LIMIT %(window)s) b
+    UNION ALL
+    SELECT a.uid, 1, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
+        SELECT w.uid, w.created_at, w.search FROM team_records w
+        WHERE w.team_id = %(team)s::bigint AND w.project_id = %(project)s::bigint
+        AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
+        AND w.created_at >= a.created_at AND (w.created_at, w.uid) > (a.created_at, a.uid)
+        ORDER BY w.created_at LIMIT %(window)s) b
+), scored AS MATERIALIZED (
+    SELECT DISTINCT ON (w.uid) w.uid, {held_w} AS held,
+        CASE WHEN w.search @@ vec.q THEN ts_rank(w.search, vec.q) ELSE 0 END AS rank
+    FROM win w, vec
 )
-_IDF_SCORE = (
-    "(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE r.search @@ t.tq) "
-    "+ ts_rank_cd(r.search, q.query)"
-)
+SELECT NULL::text, 0, NULL::text, 0::bigint, 0::bigint, 0::real, vec.total, vec.found FROM vec
+UNION ALL
+SELECT w.anchor, w.side, w.uid, w.created_at, s.held, s.rank, NULL, NULL
+FROM win w JOIN scored s ON s.uid = w.uid
+"""
 
 
-def search_records(
+@functools.lru_cache(maxsize=64)
+def candidates_sql(terms: int) -> str:
+    """:data:`_CANDIDATES` for a query of ``terms`` terms (at most 62): which terms a record
+    holds as a bit mask (bit k-1 for term k), and the summed idf of those, written out term by
+    term (no subquery per candidate)."""
+    held = " + ".join(
+        f"CASE WHEN {{0}}.search @@ vec.tqs[{k}] THEN {1 << (k - 1)} ELSE 0 END"
+        for k in range(1, terms + 1)
+    )
+    idf = " + ".join(
+        f"CASE WHEN c.held & {1 << (k - 1)} <> 0 THEN ln(1 + (vec.total - vec.counts[{k}] + 0.5)"
+        f" / (vec.counts[{k}] + 0.5)) ELSE 0 END"
+        for k in range(1, terms + 1)
+    )
+    return _CANDIDATES.format(
+        held_m=f"({held.format('m')})::bigint", held_w=f"({held.format('w')})::bigint", idf_sum=idf
+    )
+
+
+def search_candidates(
     conn: psycopg.Connection[Any],
     team_ids: Sequence[int],
     project_key: str,
-    query: str,
-    limit: int,
+    terms: Sequence[Sequence[tuple[str, bool]]],
     kinds: Sequence[str] = ("observation", "summary", "prompt"),
-) -> list[TeamHit]:
-    """The best ``limit`` records of ``project_key`` in ``team_ids`` for ``query``: every word
-    first (``plainto_tsquery``), then any word (an OR of the query's lexemes) to fill up."""
+    anchors: int = 30,
+    window: int = 5,
+) -> Candidates:
+    """The records of ``project_key`` in ``team_ids`` holding any of ``terms`` (each a list of
+    ``(form, prefix)``), ready to rank: per term how many records hold it, and the best
+    ``anchors`` candidates with the ``window`` records written before and after each."""
     project_ids = _project_ids(conn, team_ids, project_key)
-    if not project_ids or not query.strip():
-        return []
-    hits = _ranked(conn, project_ids, AND_QUERY, query, limit, kinds)
-    if len(hits) >= limit or len(query.split()) < 2:
-        return hits
-    seen = {h.uid for h in hits}
-    more = _ranked(conn, project_ids, OR_QUERY, query, limit, kinds)
-    return hits + [h for h in more if h.uid not in seen][: limit - len(hits)]
-
-
-def _ranked(
-    conn: psycopg.Connection[Any],
-    project_ids: Sequence[tuple[int, int]],
-    tsquery_sql: str,
-    query: str,
-    limit: int,
-    kinds: Sequence[str],
-) -> list[TeamHit]:
-    hits: list[TeamHit] = []
-    score = _IDF_SCORE if tsquery_sql == OR_QUERY else "ts_rank_cd(r.search, q.query)"
+    if not project_ids or not terms:
+        return Candidates(0, tuple(-1 for _ in terms), [])
+    flat = [(k, form, prefix) for k, forms in enumerate(terms, 1) for form, prefix in forms]
+    params: dict[str, object] = {
+        "k": [k for k, _f, _p in flat],
+        "f": [f for _k, f, _p in flat],
+        "p": [p for _k, _f, p in flat],
+        "n": len(terms),
+        "kinds": list(kinds),
+        "cap": MAX_RANKED,
+        "anchors": anchors,
+        "window": window,
+    }
+    total, found = 0, [-1] * len(terms)
+    rows: list[Candidate] = []
     for team_id, project_id in project_ids:  # one probe per project (nearly always one)
-        rows = conn.execute(
-            f"WITH {_TERMS} SELECT {_HIT_COLUMNS}, {score} AS score "
-            f"FROM (SELECT {tsquery_sql} AS query) q CROSS JOIN LATERAL ("
-            "  SELECT * FROM team_records m "
-            "  WHERE m.team_id = %(team)s AND m.project_id = %(project)s "
-            "  AND m.search @@ q.query AND m.kind = ANY(%(kinds)s) "
-            "  ORDER BY m.created_at DESC LIMIT %(cap)s) r "
-            "JOIN users u ON u.id = r.author_id "
-            "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
-            "ORDER BY score DESC, r.created_at DESC LIMIT %(limit)s",
-            {
-                "q": query,
-                "team": team_id,
-                "project": project_id,
-                "kinds": list(kinds),
-                "limit": limit,
-                "cap": MAX_RANKED,
-            },
-        ).fetchall()
-        hits.extend(_hit(r) for r in rows)
-    hits.sort(key=lambda h: (-h.score, -h.created_at))
-    return hits[:limit]
+        params.update(team=team_id, project=project_id)
+        part = conn.execute(candidates_sql(len(terms)), params).fetchall()
+        head = next((r for r in part if r[0] is None), None)
+        if head is None:
+            continue
+        total += int(head[6] or 0)
+        counts = [int(n) for n in head[7] or ()]
+        found = [a if b < 0 else max(a, 0) + b for a, b in zip(found, counts, strict=True)]
+        rows.extend(_placed(team_id, [r for r in part if r[0] is not None]))
+    return Candidates(total, tuple(found), rows)
+
+
+def _placed(team_id: int, part: Sequence[Sequence[Any]]) -> list[Candidate]:
+    """The rows of one probe (anchor, side, uid, created_at, held mask, rank) as candidates,
+    each window row numbered by its place before (-1, -2, ...) or after (1, 2, ...) its anchor
+    (the statement says only which side)."""
+    out: list[Candidate] = []
+    steps: dict[tuple[str, int], int] = {}
+    for r in sorted(part, key=lambda r: (str(r[0]), int(r[1]), int(r[3]), str(r[2]))):
+        anchor, side = str(r[0]), int(r[1])
+        if side < 0:
+            continue
+        steps[(anchor, 1)] = steps.get((anchor, 1), 0) + side
+        out.append(_candidate(team_id, r, steps[(anchor, 1)]))
+    for r in sorted(part, key=lambda r: (str(r[0]), int(r[3]), str(r[2])), reverse=True):
+        anchor = str(r[0])
+        if int(r[1]) < 0:  # before an anchor: the nearest is the newest
+            steps[(anchor, -1)] = steps.get((anchor, -1), 0) - 1
+            out.append(_candidate(team_id, r, steps[(anchor, -1)]))
+    return out
+
+
+def _candidate(team_id: int, r: Sequence[Any], offset: int) -> Candidate:
+    return Candidate(team_id, str(r[2]), str(r[0]), offset, int(r[4]), float(r[5]), int(r[3]))
+
+
+def records_by_uid(
+    conn: psycopg.Connection[Any], keys: Sequence[tuple[int, str]]
+) -> dict[tuple[int, str], TeamHit]:
+    """The records of ``(team_id, uid)`` keys, with their authors and project keys."""
+    if not keys:
+        return {}
+    rows = conn.execute(
+        f"SELECT {_HIT_COLUMNS}, 0.0, r.team_id FROM team_records r "
+        "JOIN users u ON u.id = r.author_id "
+        "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
+        "JOIN unnest(%s::bigint[], %s::text[]) AS k(team_id, uid) "
+        "ON r.team_id = k.team_id AND r.uid = k.uid",
+        ([t for t, _u in keys], [u for _t, u in keys]),
+    ).fetchall()
+    return {(int(r[11]), str(r[0])): _hit(r) for r in rows}
 
 
 def recent_records(

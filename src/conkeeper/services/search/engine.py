@@ -52,7 +52,6 @@ first line. ``Found M matches across F files.`` reports those numbers.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import time
 from collections import namedtuple
@@ -60,6 +59,7 @@ from collections.abc import Iterable, Sequence
 
 from conkeeper.domain.messages import clean_message
 from conkeeper.domain.paths import locate_project, memory_folder_of
+from conkeeper.domain.ranking import hit_cover, hit_score, idf, line_score
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.services.search.query import MAX_TERMS, QueryPlan, build_match, label_listing
 from conkeeper.storage import index_query
@@ -109,23 +109,11 @@ MAX_LINE_CHARS = 300
 DEFAULT_LIMIT = 20
 CANDIDATES = 3  # sections fetched per wanted hit, so the best lines can come from any of them
 MIN_CANDIDATES = 30
-# Line ranking (tuned on LoCoMo conversations 0-4 only): a matching line next to a line that
-# holds the query gains this share of that line's cover (an answer follows its question; a
-# bullet sits by its siblings), and a term of the section's heading counts this much on each line.
-NEIGHBOUR = 0.6
+# Line ranking (tuned on LoCoMo conversations 0-4 only): the shares of a line's neighbours, its
+# section and its hit's BM25 and matching lines are conkeeper.domain.ranking's (the team
+# server's search ranks with the same formula); a term of the section's heading counts this
+# much on each line.
 HEADING_SHARE = 0.5
-# A section holding more of the query's distinct terms (across all its lines) is likelier the
-# place that answers it than one line matching a single rare word: its share of the query lifts
-# each of its lines by LINE_SECTION and the hit's rank by SECTION_SHARE (session-level evidence).
-SECTION_SHARE = 0.3
-LINE_SECTION = 0.4
-# Hits are ordered by cover plus this share of their section BM25 (relative to the best hit's):
-# term frequency over a whole section is session-level evidence the line cover does not see.
-BM25_SHARE = 0.1
-# ... plus this share of log(1 + the section's matching lines): a section where many lines hold
-# the query's words is more about it than one where a single line does (combined evidence of all
-# its lines, not only the best; log-damped, and not length-normalised as BM25 is).
-LINE_COUNT_SHARE = 0.05
 # A term's weight is its idf over sections blended with this share of its idf over the lines of
 # the sections found (see SearchContext.blend_line_rarity).
 LINE_IDF_SHARE = 0.2
@@ -465,8 +453,7 @@ class SearchContext(Record):
         if self._line_weighted or total_lines <= 0:
             return
         self._weights = tuple(
-            (1.0 - LINE_IDF_SHARE) * w
-            + LINE_IDF_SHARE * math.log(1.0 + (total_lines - n + 0.5) / (n + 0.5))
+            (1.0 - LINE_IDF_SHARE) * w + LINE_IDF_SHARE * idf(n, total_lines)
             for w, n in zip(self.weights(), line_counts, strict=True)
         )
         self._line_weighted = True
@@ -601,10 +588,7 @@ class MemoryFileSource:
         own = {i: covers.get(i, total) / total for i in matched}
         whole = union / total
         scored = {
-            i: own[i]
-            + NEIGHBOUR * max(own.get(i - 1, 0.0), own.get(i + 1, 0.0))
-            + LINE_SECTION * whole
-            for i in own
+            i: line_score(own[i], max(own.get(i - 1, 0.0), own.get(i + 1, 0.0)), whole) for i in own
         }
         lines = _with_context(texts, scored, start, ctx.request.context)
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
@@ -625,7 +609,7 @@ class MemoryFileSource:
             line_end=int(row["line_end"]),
             project=root.project,
             time_ms=int(row["file_time"]),
-            cover=first.cover + SECTION_SHARE * whole,
+            cover=hit_cover(first.cover, whole),
         )
 
 
@@ -643,7 +627,7 @@ def term_weights(
     weights = []
     for term in terms:
         found = index_query.matching_sections(conn, term, root_ids)
-        weights.append(math.log(1.0 + (total - found + 0.5) / (found + 0.5)))
+        weights.append(idf(found, total))
     return tuple(weights)
 
 
@@ -990,12 +974,11 @@ def rank_hits(
 
 def hit_rank(hit: SearchHit, top_score: float) -> float:
     """How high a ranked hit (its ``cover`` set) is listed: its best line's cover, plus a share
-    of its section BM25 relative to the best hit's ``top_score`` (:data:`BM25_SHARE`), plus a
-    log-damped share of how many of its lines match (:data:`LINE_COUNT_SHARE`): the evidence of
+    of its section BM25 relative to the best hit's ``top_score``, plus a log-damped share of how
+    many of its lines match (:func:`conkeeper.domain.ranking.hit_score`): the evidence of
     the whole section, not only of its best line, decides between sections whose best lines are
     alike. ``hit.lines`` must still hold every matching line (before :func:`_trim_lines`)."""
-    bm25 = BM25_SHARE * max(0.0, hit.score) / top_score
-    return hit.cover + bm25 + LINE_COUNT_SHARE * math.log1p(hit.match_count)
+    return hit_score(hit.cover, hit.score, top_score, hit.match_count)
 
 
 def _trim_lines(hit: SearchHit, wanted: set[int]) -> SearchHit:

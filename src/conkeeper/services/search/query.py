@@ -316,3 +316,22 @@ def build_match(text: str, max_terms: int = MAX_TERMS) -> QueryPlan:
     return QueryPlan(
         text, match, tuple(dict.fromkeys(needles)), truncated, tuple(pieces), tuple(dropped)
     )
+
+
+def term_forms(term: str) -> list[tuple[str, bool]]:
+    """The quoted forms of one expression of :attr:`QueryPlan.terms`, as ``(text, prefix)``:
+    ``"buy" OR "bought"`` -> ``[("buy", False), ("bought", False)]``, ``"pars"*`` ->
+    ``[("pars", True)]``. The team search asks PostgreSQL for the same terms with them."""
+    out: list[tuple[str, bool]] = []
+    i, n = 0, len(term)
+    while i < n:
+        if term[i] != '"':
+            i += 1
+            continue
+        j, chars = i + 1, []
+        while j < n and not (term[j] == '"' and term[j + 1 : j + 2] != '"'):
+            chars.append(term[j])
+            j += 2 if term[j] == '"' else 1  # "" is one quote inside a quoted form
+        out.append(("".join(chars), term[j + 1 : j + 2] == "*"))
+        i = j + 1
+    return out

@@ -14,7 +14,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from conkeeper.services.team import gate, wire
+from conkeeper.services.team import gate, rank, wire
 from conkeeper.storage import team_pg
 from conkeeper.storage.team_pg import Grant
 
@@ -102,7 +102,7 @@ def search(conn: Any, grant: Grant, project: object, query: object, limit: objec
     if not isinstance(query, str) or not query.strip() or len(query) > 2000:
         raise wire.WireError("'q' must be a non-empty query of at most 2000 characters")
     size = _limit(limit)
-    hits = team_pg.search_records(conn, grant.read_team_ids, key, query, size)
+    hits = rank.search(conn, grant.read_team_ids, key, query, size)
     return [wire.hit_to_json(h) for h in hits]
 
 

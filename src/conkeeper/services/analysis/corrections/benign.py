@@ -65,7 +65,8 @@ _NAVIGATION = LazyPattern(
     r"(?:top|bottom|start|beginning|end|previous (?:page|screen|step|section|tab|slide|menu|"
     r"view|paragraph|chapter|message)|(?:main |home |login |list |detail )?(?:menu|page|"
     r"screen|list|view|tab|dashboard)\b|step \d|line \d|section|chapter|paragraph|"
-    r"design doc|tutorial|imports?\b))",
+    r"design doc|tutorial|imports?\b|(?:[\w-]+ )?(?:discussion|conversation|topic|question|"
+    r"thread)\b))",
     re.IGNORECASE | re.MULTILINE,
 )
 # "do it again for the orders table": the same work on something else, not a retry

@@ -37,10 +37,12 @@ from conkeeper.services.analysis.corrections.rules import (
 )
 from conkeeper.services.analysis.corrections.structure import (
     FRICTION_SHAPES,
+    SHAPES,
     Shape,
     adjust,
     fix_typos,
     model_vetoed,
+    spell_out,
     structural_match,
 )
 
@@ -99,7 +101,8 @@ _LOG_LINE = LazyPattern(
     r"File \"[^\"]*\", line \d+|at [\w$<>/]+(?:\.[\w$<>]+)+\s*\(|at \S+:\d+:\d+\)?\s*$|"
     r"\w+(?:\.\w+)*(?:Error|Exception|Warning)\b:?|E {2,}|npm (?:ERR|WARN)!|\$ |> |>>> |"
     r"\d+ *[|\u2502] |[-=_*#~]{3,}|-->|\+{3} |-{3} |@@ |[\u2502\u251c\u2514\u250c\u256d\u2570|]|"
-    r"[\w/.-]*\w:\d+(?::\d+)?[: ]|#\d+ |[\u2717\u2713\u00d7\u2716\u274c\u2714])"
+    r"[\w/.-]*\w:\d+(?::\d+)?[: ]|#\d+ |(?=[a-f]*\d)[0-9a-f]{7,40}\s|"
+    r"[\u2717\u2713\u00d7\u2716\u274c\u2714])"
 )
 _CODE_LINE = LazyPattern(
     r"^\s*(?:def |class |function |fn |func |const |let |var |import |from \S+ import|"
@@ -164,7 +167,7 @@ def strip_noise(text: str) -> str:
         prose = _DOUBLE_QUOTED.sub(" QUOTED ", prose)
     if "'" in prose:
         prose = _SINGLE_QUOTED.sub("QUOTED", prose)
-    prose = fix_typos(prose)
+    prose = fix_typos(spell_out(prose))
     if "-" in prose and any(w in prose.lower() for w in _HYPHEN_CUES):
         prose = _HYPHENATED.sub(r"\1_", prose)
     return neutralize(prose)
@@ -200,6 +203,12 @@ def sentences(prose: str) -> list[str]:
 _PRAISE_IN_SENTENCE = LazyPattern(
     r"\b(?:thanks|thank you|nice|great|perfect|awesome|exactly as|good job|well done|"
     r"(?:is|are|was|looks?|seems?|sounds?) (?:fine|good|great|perfect|ok|okay|correct|right))\b",
+    re.IGNORECASE,
+)
+# "thank you, but please don't ...": the praise only cushions what follows
+_PRAISE_THEN_BUT = LazyPattern(
+    r"\b(?:thanks|thank you|appreciate (?:it|that|the \w+)|nice|great|good)\b[^.;!?]{0,40}?"
+    r"\b(?:but|though|however)\b",
     re.IGNORECASE,
 )
 _NARRATIVE = LazyPattern(
@@ -278,8 +287,10 @@ def _softened_penalty(rule: _Rule, sentence: str) -> float:
     if _SOOTHING.search(sentence):
         return 0.3
     if (
-        rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-")
-    ) and _PRAISE_IN_SENTENCE.search(sentence):
+        (rule.label == FRICTION or rule.confidence < 0.8 or rule.name.startswith("no-"))
+        and _PRAISE_IN_SENTENCE.search(sentence)
+        and not _PRAISE_THEN_BUT.search(sentence)
+    ):
         return 0.3
     if rule.label == FRICTION and (_REASSURANCE.search(sentence) or _RESOLVED.search(sentence)):
         return 0.3
@@ -315,7 +326,11 @@ def _position_penalty(index: int, total_chars: int, closing: bool) -> float:
 
 
 _BARE_NO = LazyPattern(_LEAD + _NO + r"\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
-_BARE_STOP = LazyPattern(r"^(?:please\s+)?stop\s*[.!,:;\u2014\u2013-]*\s*$", re.IGNORECASE)
+_BARE_STOP = LazyPattern(
+    r"^(?:(?:please|hold on|hang on|wait|whoa|woah|ok|okay|no)[\s,!.]+)*stop"
+    r"\s*[.!,:;\u2014\u2013-]*\s*$",
+    re.IGNORECASE,
+)
 _DONT_START = LazyPattern(
     _LEAD + r"(?:(?:please|pls|just|and|but)\s+)?(?:don'?t|do not|never)\b", re.IGNORECASE
 )
@@ -374,7 +389,10 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     (``low``/``medium``/``high``; unknown values behave like ``low``), the learned scorer
     (:mod:`.model`; off with ``model=False``) reads the prompt's head and tail and flags it
     when its probability reaches that level's model threshold. ``label`` is ``None`` when
-    neither does; the confidence is then the best rule score.
+    neither does; the confidence is then the best rule score. A phrase rule's match (not a
+    structural shape) in a prompt not aimed at the agent's last move is dropped when the
+    scorer's probability is under that level's veto (:mod:`.model_params`; zero, no veto,
+    unless cross-validation by author chose one).
     """
     level = (sensitivity or "low").lower()
     level = level if level in THRESHOLDS else "low"
@@ -387,14 +405,34 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
         label = FRICTION if shape_name in FRICTION_SHAPES else CORRECTION
         best, bonus = Detection(label, structural, shape_name, span), 0.0
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
-        return Detection(
-            best.label, round(min(0.99, best.confidence + bonus), 2), best.pattern, best.span
-        )
+        confidence = round(min(0.99, best.confidence + bonus), 2)
+        vetoable = best.pattern not in SHAPES and not shape.aimed
+        if model and vetoable and _model_disagrees(text or "", prose, confidence, level):
+            return Detection(None, confidence, best.pattern, best.span)
+        return Detection(best.label, confidence, best.pattern, best.span)
     if model:
         flagged = _model_match(text or "", prose, best, level)
         if flagged is not None and not model_vetoed(prose, shape):
             return flagged
     return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
+
+
+def _model_disagrees(text: str, prose: str, confidence: float, level: str) -> bool:
+    """Whether the learned scorer vetoes a rule match: its probability is under ``level``'s
+    veto and the rule's ``confidence`` is under the level's never-vetoed floor (both chosen by
+    leave-one-author-out cross-validation; a rule tuned on phrasings of past authors is
+    trusted alone only when it is sure). Never asked when the prompt points at the agent's
+    last move ("again", "you changed", "I said"): the structure outranks the scorer there."""
+    from conkeeper.services.analysis.corrections.model_params import RULE_VETO
+
+    veto, strong = RULE_VETO.get(level, (0.0, 1.01))
+    if veto <= 0.0 or confidence >= strong:
+        return False  # the weights are not even loaded
+    from conkeeper.services.analysis.corrections import model
+    from conkeeper.services.analysis.corrections.features import pasted_share, prose_segments
+
+    scored = model.score_segments(prose_segments(prose), pasted_share(text, prose))
+    return scored.probability < veto
 
 
 def _model_match(text: str, prose: str, rules: Detection, level: str) -> Detection | None:

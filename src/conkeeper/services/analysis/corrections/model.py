@@ -5,11 +5,12 @@ cleaned prose through :mod:`.features` and weighs words, typos and structure wit
 learned offline by ``tools/train_corrections_model.py`` (written to :mod:`.model_weights`, a
 generated module of ``feature weight`` lines; nothing is trained or downloaded at run time).
 It is stdlib-only and cheap: a dict look-up per feature of at most two short segments (head
-and tail), and it is imported only when no rule flagged the prompt.
+and tail), and it is imported only when no rule flagged the prompt, or when a rule match is
+to be checked against it (a sensitivity whose veto, in :mod:`.model_params`, is above zero).
 
 Two models: ``FLAG`` (is this a correction or friction at all?) and ``KIND`` (friction rather
-than correction, for prompts no rule labelled). Thresholds per sensitivity were chosen on
-cross-validated predictions, not on any single set.
+than correction, for prompts no rule labelled). Thresholds and vetoes per sensitivity were
+chosen by leave-one-author-out cross-validation, never on the author they are tested on.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import math
 from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.corrections import model_weights as _w
 from conkeeper.services.analysis.corrections.features import segment_features
+from conkeeper.services.analysis.corrections.model_params import RULE_VETO, THRESHOLDS
 
-THRESHOLDS: dict[str, float] = _w.THRESHOLDS
+__all__ = ["RULE_VETO", "THRESHOLDS", "ModelScore", "friction", "linear", "score_segments"]
 _TABLES: dict[str, dict[str, float]] = {}
 
 

@@ -51,7 +51,9 @@ class _Rule:
 # Fillers that may precede a correction at the start of a sentence.
 _LEAD = (
     r"^(?:(?:ok(?:ay)?|hmm+|um+|uh+|well|so|and|but|ugh+|sorry|please|hey|oh|look|listen|"
-    r"claude|again|wait|hold on|hang on|yeah|yes|right|see)[\s,!.:;-]+)*"
+    r"claude|again|wait|hold on|hang on|yeah|yes|right|see|dude|man|geez|jeez|omg|"
+    r"(?:one|small|quick|tiny|minor|just one) (?:thing|nit|note|detail|request)(?: though| tho)?|"
+    r"nit|though)[\s,!.:;-]+)*"
 )
 _NO = r"(?:no|nope|nah|nono)(?:[\s,!.]+(?:no|nope|nah))*"
 _IMPERATIVE = (
@@ -101,7 +103,9 @@ SELF_BLAME = LazyPattern(
     r"\b(?:my (?:bad|mistake|fault|error|typo)|(?:that|this|it) (?:was|is|'s) (?:on me|my \w+)|"
     r"i (?:\w+ )?(?:gave|sent|pasted|typed|pointed|showed|linked|copied|wrote|mentioned|picked|"
     r"named|used|had) (?:you )?(?:at |to )?(?:the |a )?wrong\b|i was wrong|"
-    r"i forgot to (?:mention|say|tell)|i (?:\w+ )?(?:messed|screwed|mucked) up|i accidentally)",
+    r"i forgot to (?:mention|say|tell|save|commit|push|pull|run|restart|install|reload)|"
+    r"i (?:\w+ )?(?:messed|screwed|mucked) up|i accidentally|(?:typo|mistake|error) on my "
+    r"(?:side|end|part)|i broke (?:it|this|that|the \w+)(?: \w+){0,4} myself)",
     re.IGNORECASE,
 )
 # a request for new work or a spec: a "don't ..." that follows is part of the brief

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from conkeeper.domain.lazy_re import LazyPattern
-from conkeeper.services.analysis.corrections.rules import _LEAD, NEW_WORK
+from conkeeper.services.analysis.corrections.rules import _LEAD, CONTINUITY, NEW_WORK, SELF_BLAME
 
 # ------------------------------------------------------------------------- typo repair
 
@@ -141,6 +141,62 @@ def fix_typos(prose: str) -> str:
     return _WORD.sub(repair, prose)
 
 
+# contractions typed without the apostrophe ("thats wrong", "dont"), read as written out
+_CONTRACTIONS = {
+    word.replace("'", ""): word
+    for word in (
+        "that's",
+        "don't",
+        "didn't",
+        "doesn't",
+        "isn't",
+        "wasn't",
+        "aren't",
+        "weren't",
+        "shouldn't",
+        "couldn't",
+        "wouldn't",
+        "haven't",
+        "hasn't",
+        "you're",
+        "you've",
+        "they're",
+        "what's",
+    )
+}
+# a word with a letter held down ("nooo", "pleeease"): three or more of one letter
+_HELD = LazyPattern(r"\b([a-z]*?)([a-z])\2{2,}([a-z]*)\b", re.IGNORECASE)
+_HELD_WORDS = frozenset({"no", "please", "stop", "why", "wrong", "so", "what", "ugh", "again"})
+SHORT_CHARS = 400  # a held-down letter is looked for in prompts this short (it costs a scan)
+_EMOJI = LazyPattern("[\U0001f300-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
+
+
+def spell_out(prose: str) -> str:
+    """Informal typing read as the words it stands for: contractions without the apostrophe
+    ("thats" -> "that's"), a held-down letter ("nooo" -> "no", "pleeease" -> "please") and
+    emoji removed (a hurried correction is read like a careful one)."""
+    if not prose.isascii():
+        prose = _EMOJI.sub(" ", prose)
+    lower = prose.lower()
+    words = set(lower.translate(_PUNCT_TO_SPACE).split())
+    if not words.isdisjoint(_CONTRACTIONS):
+        prose = _WORD.sub(lambda m: _CONTRACTIONS.get(m.group(0).lower(), m.group(0)), prose)
+    if len(prose) <= SHORT_CHARS and any(
+        a == b == c for a, b, c in zip(lower, lower[1:], lower[2:], strict=False) if a.isalpha()
+    ):
+        prose = _HELD.sub(_unheld, prose)
+    return prose
+
+
+def _unheld(match: re.Match[str]) -> str:
+    word = match.group(0)
+    short = match.group(1) + match.group(2) + match.group(3)
+    if short.lower() in _HELD_WORDS:
+        return short
+    once = match.group(1) + match.group(2) * 2 + match.group(3)
+    return once if once.lower() in _HELD_WORDS else word
+
+
 # ------------------------------------------------------------------------- structure
 
 _PAST = (
@@ -171,8 +227,8 @@ _YOU_PRAISED = LazyPattern(
 _PROHIBITION = LazyPattern(
     r"(?:"
     + _LEAD
-    + r"(?:(?:please|pls|just|and|but|so|also|kindly)\s+)?|[,;]\s*(?:and |but |just |please |"
-    r"pls )?)(?:don'?t|do not|never|stop|quit)\b(?!\s*(?:mind|worry|bother|hesitate|rush|panic|"
+    + r"(?:(?:please|pls|just|and|but|so|also|kindly)\s+)?|[,;]\s*(?:(?:and|but|just|please|"
+    r"pls) )*)(?:don'?t|do not|never|stop|quit)\b(?!\s*(?:mind|worry|bother|hesitate|rush|panic|"
     r"forget|be afraid|sweat)\b)",
     re.IGNORECASE,
 )
@@ -209,7 +265,7 @@ _NEW_TASK = LazyPattern(
 _SELF_ACTION = LazyPattern(
     r"\b(?:i|we) (?:just |already )?(?:made|edited|changed|pushed|committed|wrote|updated|"
     r"renamed|moved|deleted|added)\b(?! (?:it |this |that )?clear)|\bon my (?:side|end|part)\b|"
-    r"\bmy (?:own )?(?:commit|edit|change|typo)\b",
+    r"\bmy (?:own )?(?:commit|edit|change|typo)\b|\bmyself\b",
     re.IGNORECASE,
 )
 _APPROVAL = LazyPattern(
@@ -218,15 +274,44 @@ _APPROVAL = LazyPattern(
     r"\bmakes sense\b|\bworks (?:now|great|fine)\b",
     re.IGNORECASE,
 )
+# praise with nothing that complains: the learned scorer's flag is not trusted there
+_PRAISED = LazyPattern(
+    r"\b(?:thanks|thank you|nice|great|perfect|awesome|excellent|lovely|you'?re right|exactly "
+    r"(?:as|what) i (?:wanted|asked))\b",
+    re.IGNORECASE,
+)
+_COMPLAINT = LazyPattern(
+    r"\b(?:not|no|never|wrong|instead|again|still|but|however|though|broke\w*|fail\w*|revert|"
+    r"undo|stop|why|another|nothing|worse|back|quoted)\b|n'?t\b",
+    re.IGNORECASE,
+)
+# the next step after the agent's move, with nothing that complains
+_NEXT_STEP = LazyPattern(
+    r"(?:^|[;:.,]\s*)(?:now|next|then|and now)\s*,?\s*(?:please\s+|let'?s\s+)?(?:add|write|"
+    r"create|implement|build|make|do|wire|document|test|move on|continue|ship|deploy)\b",
+    re.IGNORECASE,
+)
+_NEXT_CUES = ("now", "next", "then")
+_PRAISED_CUES = (
+    "thank",
+    "nice",
+    "great",
+    "perfect",
+    "awesome",
+    "excellent",
+    "lovely",
+    "right",
+    "exactly",
+)
 _BUT = LazyPattern(r"\b(?:but|however|except|though|although|yet|still|now)\b", re.IGNORECASE)
 _TERSE = LazyPattern(
     r"^(?:not\s+(?!(?:yet|now|sure|bad|really|quite|much|today|urgent|necessary|needed|a "
     r"problem|that|at all|for now|exactly|really|to)\b)\w|no[.!]+\s+(?!.*\b(?:is|are|it'?s|"
     r"that'?s|we|i|nothing|thanks|fine|for now|don'?t|doesn'?t)\b)\S|wrong\s+\w|(?:the )?other "
-    r"way(?: round| around)?\b|[\w#.\-/]+ not [\w#.\-/]+(?: please)?[.!]*$)",
+    r"(?:way(?: round| around)?|one|file)\b|[\w#.\-/]+ not [\w#.\-/]+(?: please)?[.!]*$)",
     re.IGNORECASE,
 )
-_TERSE_CUES = ("not", "no", "wrong", "other way")
+_TERSE_CUES = ("not", "no", "wrong", "other ")
 _PROHIBITION_CUES = ("don", "never", "stop", "quit", "not")
 _RESTORE_CUES = (
     "use",
@@ -301,7 +386,7 @@ _TASK_CUES = (
     "todo",
     "task",
 )
-_SELF_CUES = ("i ", "we ", "my ")
+_SELF_CUES = ("i ", "we ", "my ", "myself")
 _APPROVAL_CUES = (
     "right",
     "fault",
@@ -427,6 +512,90 @@ _FED_UP = LazyPattern(
     re.IGNORECASE,
 )
 _FED_UP_CUES = ("ugh", "seriously", "come on", "wtf", "really", "even", "patience", "?")
+# more open frustration, compiled only when one of its own words occurs
+_FED_UP_WORDS = LazyPattern(
+    r"^(?:ugh+|argh+|ffs|wtf|omfg|for fuck'?s sake)\b(?![\s,.!]*(?:thanks|thank|nice|great|"
+    r"perfect|ok|okay|fine|sorry|never ?mind|my bad)\b)|\b(?:this|it)(?: i|')s (?:so |getting |"
+    r"really |just )?(?:exhausting|ridiculous|frustrating|painful|tiring|absurd|insane|a (?:mess|"
+    r"nightmare|joke))\b|^(?:\w+,? )?why is (?:this|it) so (?:hard|difficult|complicated)\W*$|"
+    r"\bjust wow\b",
+    re.IGNORECASE,
+)
+_FED_UP_WORD_CUES = (
+    "ugh",
+    "argh",
+    "ffs",
+    "wtf",
+    "omfg",
+    "sake",
+    "exhausting",
+    "ridiculous",
+    "frustrating",
+    "painful",
+    "tiring",
+    "absurd",
+    "insane",
+    "a mess",
+    "nightmare",
+    "a joke",
+    "so hard",
+    "so difficult",
+    "so complicated",
+    "just wow",
+)
+FED_UP_WORDS = 8  # open frustration, questions included, is a whole prompt of this many words
+
+
+def _fed_up(sentence: str, lower: str) -> bool:
+    """Open frustration ("ugh", "seriously??", "this is exhausting", "just wow")."""
+    return bool(
+        (_has(lower, _FED_UP_CUES) and _FED_UP.search(sentence))
+        or (_has(lower, _FED_UP_WORD_CUES) and _FED_UP_WORDS.search(sentence))
+    )
+
+
+# praise said of a failure: "great, another broken build", "nice, now nothing renders"
+_SARCASM = LazyPattern(
+    r"^(?:oh,? |wow,? |well,? |just )?(?:great|nice|wonderful|fantastic|brilliant|perfect|awesome|"
+    r"lovely|amazing|excellent|splendid|love how|love that|cool)\b[^?]*?\b(?:another (?:\w+ )?"
+    r"(?:broken|failing|failed|failure|error|bug|crash|regression|exception|outage|timeout)|"
+    r"now nothing|"
+    r"nothing (?:works|renders|builds|runs|loads|compiles)|(?:a )?new (?:errors?|bugs?|failures?|"
+    r"crash\w*)|(?:two|more|new|even more) (?:errors|failures|bugs|warnings)|broken again|"
+    r"fails? again|worse)\b",
+    re.IGNORECASE,
+)
+_SARCASM_CUES = ("another", "nothing", "new ", "more ", "again", "worse")
+# the agent's move judged after the fact: "this should have gone in a separate commit"
+_SHOULD_HAVE = LazyPattern(
+    _LEAD + r"(?:(?:this|that|it|these|those|you|the [\w-]+)(?: really| clearly)? (?:should(?:'ve| "
+    r"have)|shouldn'?t have) (?:\w+ed|been|gone|done|made|written|put|kept|left|run|taken|"
+    r"built|told|known|seen|stayed|thrown|split|set)|(?:was|were) supposed to)\b",
+    re.IGNORECASE,
+)
+# what the agent left out, with no subject: "forgot to export it from index.ts"
+_OMISSION = LazyPattern(
+    _LEAD + r"(?:you )?(?:forgot|missed|skipped|left out)\b(?! to (?:mention|say|tell|ask)\b)",
+    re.IGNORECASE,
+)
+# keep off what the user did not ask to change: "leave the tests alone", "only change X"
+_SCOPE = LazyPattern(
+    _LEAD + r"(?:(?:please|pls|just|and)\s+)?(?:leave (?:[\w.-]+ ){0,4}alone\b|(?:only|just) "
+    r"(?:change|touch|edit|modify) (?:the|this|that|what|my)\b|don'?t touch\b)",
+    re.IGNORECASE,
+)
+# the agent did more than it was asked: "way more than I asked for", "I didn't ask you to"
+_OVERREACH = LazyPattern(
+    r"\b(?:more|further) than (?:what )?i asked\b|\bi (?:didn'?t|never|did not) ask (?:you )?"
+    r"(?:for|to)\b|\bnobody asked (?:you )?(?:for|to)\b|\bnot what i asked\b",
+    re.IGNORECASE,
+)
+# "I said tabs.": the whole prompt restates what was asked
+_I_SAID = LazyPattern(
+    r"^i (?:said|told you|asked for)\s+(?!(?:yes|no|ok|okay|that|so|it|hello|hi|thanks)\b)"
+    r"[\w#.\-/]+[.!]*$",
+    re.IGNORECASE,
+)
 _NEXT_TIME = LazyPattern(
     r"^(?:\w+,? )?next time,? (?:please )?(?:ask|check|run|use|don'?t|do not|make|tell|wait|read|"
     r"test|keep|leave)\b",
@@ -435,7 +604,29 @@ _NEXT_TIME = LazyPattern(
 
 
 # shapes that report a problem the agent caused rather than say what to do
-FRICTION_SHAPES = frozenset({"went-bad-after-you", "fed-up"})
+FRICTION_SHAPES = frozenset({"went-bad-after-you", "fed-up", "sarcasm"})
+# every structural shape: a reading of who the prompt is aimed at, never vetoed by the scorer
+# (the veto is for phrase rules, which match the wording of past authors)
+SHAPES = frozenset(
+    {
+        "terse-contrast",
+        "prohibition-aimed",
+        "prohibition-contrast",
+        "restore-after-you-did",
+        "reminder",
+        "went-bad-after-you",
+        "why-did-you",
+        "fed-up",
+        "house-convention",
+        "next-time",
+        "omission",
+        "overreach",
+        "sarcasm",
+        "scope",
+        "should-have",
+        "swap-approach",
+    }
+)
 
 
 def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
@@ -463,8 +654,24 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         found = (0.82, "swap-approach")
     elif _has(lower, ("we ", "our ", "in this")) and _HOUSE.search(sentence):
         found = (0.82, "house-convention")
-    elif shape.words <= TERSE_WORDS and _has(lower, _FED_UP_CUES) and _FED_UP.search(sentence):
+    elif shape.words <= FED_UP_WORDS and _fed_up(sentence, lower):
         found = (0.82, "fed-up")
+    elif (
+        shape.words <= PERSIST_WORDS
+        and _has(shape.lower, _SARCASM_CUES)
+        and (_SARCASM.search(shape.prose))
+    ):
+        found = (0.82, "sarcasm")
+    elif _has(lower, ("should", "supposed")) and _SHOULD_HAVE.match(sentence):
+        found = (0.82, "should-have")
+    elif _has(lower, ("forgot", "missed", "skipped", "left out")) and _OMISSION.match(sentence):
+        found = (0.82, "omission")
+    elif _has(lower, ("alone", "only", "just", "touch")) and _SCOPE.match(sentence):
+        found = (0.84, "scope")
+    elif _has(lower, ("asked", "ask for", "ask you")) and _OVERREACH.search(sentence):
+        found = (0.84, "overreach")
+    elif shape.words <= 4 and lower.startswith("i ") and _I_SAID.match(sentence):
+        found = (0.84, "reminder")
     elif "next time" in lower and _NEXT_TIME.search(sentence):
         found = (0.84, "next-time")
     # a new task's spec is checked last: only a prompt with one of these shapes pays for it
@@ -474,15 +681,44 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
 def structural_match(parts: list[str], shape: Shape) -> tuple[float, str, str]:
     """The best structural correction in ``parts`` as (confidence, shape name, sentence)."""
     best: tuple[float, str, str] = (0.0, "", "")
+    if _has(shape.lower, _ABSOLVED_CUES) and _ABSOLVED.search(shape.prose):
+        return best  # "not your change": whatever went wrong, the user says it is not the agent
     for index, sentence in enumerate(parts):
-        if sentence.rstrip().endswith("?") and not (
-            shape.words <= TERSE_WORDS and _FED_UP.search(sentence)
-        ):
-            continue
-        score, name = _sentence_score(sentence, parts[index + 1 : index + 2], shape)
+        if sentence.rstrip().endswith("?"):
+            score, name = _question_score(sentence, shape)
+        else:
+            score, name = _sentence_score(sentence, parts[index + 1 : index + 2], shape)
         if score > best[0]:
             best = (score, name, sentence[:300])
     return best
+
+
+# "why did you delete the migration?": a question about the agent's move that objects to it
+_WHY_YOU = LazyPattern(
+    r"^(?:\w+,? )?why (?:did |would |are |do |have |on earth did )?you (?!(?:think|ask|say|mean|"
+    r"want|need|prefer|like|suggest|recommend|pick|choose|chose|go with|expect|know)\b)\w+",
+    re.IGNORECASE,
+)
+_CURIOUS = LazyPattern(
+    r"\b(?:curious|wondering|out of interest|good (?:pick|choice|call)|makes sense)\b",
+    re.IGNORECASE,
+)
+
+
+def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
+    """A question that still corrects: open frustration in a few words, "why did you ..."
+    (a polite "could you undo ...?" was tried: other authors ask it as new work)."""
+    lower = sentence.lower()
+    if shape.words <= FED_UP_WORDS and _fed_up(sentence, lower):
+        return _sentence_score(sentence, [], shape)
+    if (
+        "why" in lower
+        and "you" in lower
+        and _WHY_YOU.match(sentence)
+        and not (shape.new_task or shape.self_action or _CURIOUS.search(shape.prose))
+    ):
+        return 0.84, "why-did-you"
+    return 0.0, ""
 
 
 def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[float, str]:
@@ -504,7 +740,7 @@ def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[
         ):
             return 0.82, "prohibition-contrast"
     if (
-        _has(" ".join(lower.split()[:4]), _RESTORE_CUES)
+        _has(" ".join(lower.split()[:6]), _RESTORE_CUES)
         and shape.aimed_at_work
         and not shape.new_task
         and _RESTORE.match(sentence)
@@ -523,6 +759,18 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
         return True
+    if _has(lower, _OWN_CUES) and SELF_BLAME.search(prose) and not _BUT.search(prose):
+        return True
+    if _has(lower, _PRAISED_CUES) and _PRAISED.search(prose) and not _COMPLAINT.search(prose):
+        return True
+    if _has(lower, _NEXT_CUES) and _NEXT_STEP.search(prose) and not _COMPLAINT.search(prose):
+        return True  # "you added the model; now add a view for it": the work moves on
+    if (
+        ("still" in lower or "same" in lower)
+        and CONTINUITY.search(prose)
+        and not shape.aimed_at_work
+    ):
+        return True  # "still the same plan as agreed": work going on, not a problem persisting
     if shape.aimed_at_work:
         return False
     if shape.question_only and "you" not in prose.lower():
@@ -561,14 +809,16 @@ SPEC_WORDED = frozenset(
     }
 )
 _ABSOLVED = LazyPattern(
-    r"\bnot (?:your|the agent'?s) fault\b|\bunrelated to (?:your|the|this) \w+|"
+    r"\bnot (?:your|the agent'?s) (?:fault|change|changes|code|edit|doing|bug|problem)\b|"
+    r"\bnot on you\b|\bunrelated to (?:your|the|this) \w+|"
     r"\b(?:is|are) gone\b",
     re.IGNORECASE,
 )
 # "No, the warning is expected", "no, leave it for now (answering your question)"
 _ANSWERING = LazyPattern(
-    r"\b(?:you can|you may|feel free|(?:is|are|it'?s|that'?s) expected|as expected|for now|"
-    r"answering|your question|we don'?t need|not needed|no need|isn'?t (?:used|needed)|"
+    r"\b(?:you can|you may|feel free|go ahead|don'?t bother|(?:is|are|it'?s|that'?s) expected|"
+    r"as expected|for now|answering|your question|we don'?t need|not needed|no need|isn'?t "
+    r"(?:used|needed)|"
     r"it'?s (?:a )?new)\b",
     re.IGNORECASE,
 )
@@ -595,9 +845,37 @@ _OWN_ACTION = LazyPattern(
     r"\bwe'?ve had to\b",
     re.IGNORECASE,
 )
-_ABSOLVED_CUES = ("fault", "unrelated", "gone")
+_ABSOLVED_CUES = ("fault", "unrelated", "gone", "not your", "not the agent", "not on you")
 _OWN_CUES = ("i ", "we", "my", "on my")
 _FUTURE_CUES = ("day", "tomorrow", "lands", "we'll", "we will", "future", "down the road")
+# the verbs a request for new work opens with (a cheap gate before NEW_WORK is compiled)
+_BUILD_VERBS = frozenset(
+    (
+        "write",
+        "add",
+        "create",
+        "implement",
+        "build",
+        "make",
+        "draft",
+        "design",
+        "generate",
+        "introduce",
+        "scaffold",
+        "wire",
+        "extend",
+        "port",
+        "document",
+        "cover",
+        "support",
+        "sketch",
+        "please",
+        "let's",
+        "can",
+        "could",
+        "would",
+    )
+)
 PERSIST_WORDS = 15
 _PERSISTS = LazyPattern(
     r"\b(?:now|same|again|still|came back|before|anymore|any more|every time|always|\d+ times)\b",
@@ -632,6 +910,13 @@ def adjust(
         return -0.35
     if name in SPEC_WORDED and shape.new_task and not shape.aimed and not spec_done:
         return -0.35
+    if (
+        lower.split(" ", 1)[0].strip(",.:;!") in _BUILD_VERBS
+        and NEW_WORK.search(sentence)
+        and not shape.aimed
+        and not spec_done
+    ):
+        return -0.35  # "write a validator that rejects wrong extensions": the word is the spec
     if sentence.rstrip().endswith("?") or shape.question_only:
         return 0.0
     if label == "friction" or confidence < 0.8:

@@ -39,6 +39,7 @@ from conkeeper.services.upkeep.freshness.relations import (
     CONTRADICTION,
     DUPLICATE,
     Reading,
+    comparable,
     read,
     relate_readings,
 )
@@ -222,16 +223,12 @@ def _candidates(items: list[_Item]) -> list[tuple[int, int]]:
             for b in postings[i + 1 :]:
                 shared[(a, b)] = shared.get((a, b), 0) + 1
     # Two shared concepts, or one when both entries name alternatives ("float" for prices,
-    # "Decimal" for money share only the topic).
+    # "Decimal" for money share only the topic) or a value of it ("seed 42", "seed is 1337").
     return sorted(
         pair
         for pair, count in shared.items()
-        if count >= 2 or (_picks(items[pair[0]]) and _picks(items[pair[1]]))
+        if count >= 2 or comparable(items[pair[0]].reading, items[pair[1]].reading)
     )
-
-
-def _picks(item: _Item) -> bool:
-    return bool(item.reading.chosen or item.reading.rejected)
 
 
 def _side(item: _Item, shown: dict[int, str]) -> Side:

@@ -8,22 +8,34 @@ alone gets both wrong: two rules that say opposite things share most of their wo
 phrasings of one rule may share few. This module reads an entry as a person would, cheaply:
 
 * **words** are lower-cased, stemmed lightly and mapped to one name per concept ("prices",
-  "money", "amounts" → ``money``; "DB" → ``database``); backticked spans and paths stay whole;
-  filler and weak verbs weigh less;
-* **polarity**: a negation ("never", "don't", "avoid", "no longer", "instead of"...) or an
-  antonym ("disable" against "enable", "delete" against "keep");
+  "money", "amounts" → ``money``; a small lexicon of the software domain: "DB" → ``database``,
+  k8s, PR, env var, TF, init/initialisation...); backticked spans and paths stay whole (a
+  leading ``--`` or trailing ``()`` aside); filler and weak verbs weigh less;
+* **clauses**: an entry is read clause by clause (``;``, ``.``, dashes, brackets), so a
+  negation governs its own clause only;
+* **polarity**: a negation ("never", "don't", "avoid", "no longer", "instead of", "prefer X
+  over Y"...) or an antonym ("disable" against "enable", "read-only" against "write");
 * **choices**: members of small groups of mutually exclusive alternatives a team picks one of
-  (``float`` / ``Decimal`` / integer cents, tabs / spaces, npm / yarn / pnpm, pytest /
-  unittest, MySQL / PostgreSQL...), each marked chosen or rejected by its negation;
-* **scope**: words that say which part a rule is about (a language, an environment, public or
-  internal): two entries about different scopes do not conflict;
-* **numbers** (digits and number words) and **order** ("A before B" against "B before A").
+  for one job (``CHOICE_JOBS``: number type, JS package manager, Python formatter, CI system,
+  docs generator, state store...), each marked chosen, or rejected by a negation before it or
+  a word after it ("`requests` is banned", "Jenkins is gone"); naming a member also names its
+  job, a weak shared subject;
+* **scope**: words that say which part a rule is about (a language or file format, an
+  environment, a platform, a build, public or internal): two entries about different scopes do
+  not conflict, the alternatives in conflict aside (YAML against TOML is a conflict);
+* **values**: numbers with units read in one base ("15 min" is "900s", "2 hours" is "120
+  minutes"), bare numbers and versions, each stated for the concepts next to it ("seed 42",
+  "port: 8080"): two values of one unit for a shared concept conflict, and one code identifier
+  on each side that the other lacks (`created_at`, `updated_at`) rules a merge out;
+* **order** ("A before B" against "B before A").
 
 :func:`relate` turns two entries into ``duplicate``, ``contradiction`` or ``None`` with a score
 and a short reason. Duplicates are judged strictly (a wrong merge deletes a rule), and any sign
-of conflict rules a duplicate out. Thresholds were tuned on
-``tests/data/consolidate/tuning_pairs.jsonl`` only; ``bench/consolidate_quality.py`` reports
-them and the blind set's figures apart. Standard library only.
+of conflict rules a duplicate out. The thresholds (:class:`Limits`) are chosen by
+leave-one-author-out selection over the labelled pair sets of three authors
+(``tools/consolidate_cv.py``: each author held out in turn, the limits chosen on the other two
+with a margin on the thresholds that delete); ``bench/consolidate_quality.py`` reports every
+set, and a new blind set apart. Standard library only.
 """
 
 from __future__ import annotations
@@ -35,12 +47,65 @@ from conkeeper.domain.records import Record
 DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
 
-DUPLICATE_SIMILARITY = 0.7
-POLARITY_CONTAINMENT = 0.6
-DUPLICATE_UNSHARED = 3.0
-CHOICE_SHARED_WEIGHT = 0.9
-NUMBER_CONTAINMENT = 0.6
-ORDER_CONTAINMENT = 0.6
+
+class Limits(Record):
+    """The thresholds of :func:`relate`, chosen by leave-one-author-out selection
+    (``tools/consolidate_cv.py``): each author's pairs held out in turn, the limits chosen on
+    the others; :data:`LIMITS` is the choice on every author's pairs."""
+
+    __slots__ = (
+        "choice_shared_weight",
+        "duplicate_containment",
+        "duplicate_similarity",
+        "duplicate_unshared",
+        "number_containment",
+        "order_containment",
+        "polarity_containment",
+        "qualifier_scope",
+        "reject_shared_weight",
+        "value_containment",
+        "value_similarity",
+    )
+
+    def __init__(
+        self,
+        *,
+        duplicate_similarity: float = 0.7,
+        duplicate_containment: float = 1.01,
+        duplicate_unshared: float = 3.0,
+        polarity_containment: float = 0.6,
+        choice_shared_weight: float = 0.9,
+        reject_shared_weight: float = 0.9,
+        number_containment: float = 0.6,
+        order_containment: float = 0.6,
+        value_containment: float = 1.01,
+        qualifier_scope: bool = False,
+        value_similarity: float = 1.01,
+    ) -> None:
+        self.duplicate_similarity = duplicate_similarity
+        self.duplicate_containment = duplicate_containment
+        self.duplicate_unshared = duplicate_unshared
+        self.polarity_containment = polarity_containment
+        self.choice_shared_weight = choice_shared_weight
+        self.reject_shared_weight = reject_shared_weight
+        self.number_containment = number_containment
+        self.order_containment = order_containment
+        self.value_containment = value_containment
+        self.qualifier_scope = qualifier_scope
+        self.value_similarity = value_similarity
+
+
+# Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
+LIMITS = Limits(
+    duplicate_similarity=0.75,
+    duplicate_containment=1.01,
+    polarity_containment=0.6,
+    choice_shared_weight=0.4,
+    reject_shared_weight=0.0,
+    number_containment=0.4,
+    value_containment=0.3,
+    qualifier_scope=False,
+)
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
 
@@ -80,12 +145,26 @@ ANTONYMS = {
     "manually": "automatic",
     "synchronous": "asynchronous",
     "sync": "asynchronous",
-    "mutable": "immutable",
+    "read-only": "write",
+    "immutable": "write",
     "insecure": "secure",
     "unsafe": "safe",
     "fail": "pass",
     "late": "early",
     "later": "early",
+    "loose": "exact",
+    "loosely": "exact",
+    "lenient": "strict",
+    "implicit": "explicit",
+    "implicitly": "explicit",
+    "unpinned": "pin",
+    "lazy": "eager",
+    "lazily": "eager",
+    "unencrypted": "encrypted",
+    "plaintext": "encrypted",
+    "unsigned": "signed",
+    "untyped": "typed",
+    "unauthenticated": "authentication",
 }
 SYNONYMS = {
     # money
@@ -112,8 +191,6 @@ SYNONYMS = {
     "integers": "integer",
     "int": "integer",
     "ints": "integer",
-    "cents": "integer",
-    "cent": "integer",
     "bigint": "integer",
     # common abbreviations
     "db": "database",
@@ -158,7 +235,7 @@ SYNONYMS = {
     "tz": "timezone",
     "utc": "utc",
     "gmt": "utc",
-    "local": "localtime",
+    "locally": "local",
     "approve": "approval",
     "approvals": "approval",
     "approved": "approval",
@@ -208,60 +285,240 @@ SYNONYMS = {
     "tested": "test",
     "spec": "test",
     "specs": "test",
+    # software-domain abbreviations
+    "tf": "terraform",
+    "gh": "github",
+    "stg": "staging",
+    "envs": "environment",
+    "environments": "environment",
+    "fk": "foreign-key",
+    "fks": "foreign-key",
+    "pk": "primary-key",
+    "req": "request",
+    "reqs": "request",
+    "resp": "response",
+    "msg": "message",
+    "msgs": "message",
+    "err": "error",
+    "errs": "error",
+    "errors": "error",
+    "requests": "request",  # the library is `requests`, in backticks
+    "perm": "permission",
+    "perms": "permission",
+    "permissions": "permission",
+    "var": "variable",
+    "vars": "variable",
+    "variables": "variable",
+    "arg": "argument",
+    "args": "argument",
+    "param": "parameter",
+    "params": "parameter",
+    "dir": "directory",
+    "dirs": "directory",
+    "folder": "directory",
+    "folders": "directory",
+    "max": "maximum",
+    "min": "minimum",
+    "md": "markdown",
+    "gql": "graphql",
+    "impl": "implementation",
+    "async": "asynchronous",
+    "pkg": "dependency",
+    "pkgs": "dependency",
+    "img": "image",
+    "imgs": "image",
+    "images": "image",
+    "svc": "service",
+    "svcs": "service",
+    "services": "service",
+    "init": "initialize",
+    "initialization": "initialize",
+    "initialisation": "initialize",
+    "initialise": "initialize",
+    "initialized": "initialize",
+    "initialised": "initialize",
+    "modify": "edit",
+    "modified": "edit",
+    "modifying": "edit",
+    "edits": "edit",
+    "edited": "edit",
+    "editing": "edit",
+    "change": "edit",
+    "changes": "edit",
+    "alter": "edit",
+    "hand-edit": "edit",
+    "confirm": "approval",
+    "confirmation": "approval",
+    "ask": "approval",
+    "permission": "approval",
+    "sign-off": "approval",
+    "generated": "generate",
+    "generates": "generate",
+    "regenerated": "generate",
+    "regenerate": "generate",
+    "autogenerated": "generate",
+    "codegen": "generate",
+    "loggers": "logger",
+    "exceptions": "exception",
+    "throw": "raise",
+    "throws": "raise",
+    "thrown": "raise",
+    "raised": "raise",
+    "raises": "raise",
+    "expire": "ttl",
+    "expires": "ttl",
+    "expiry": "ttl",
+    "expiration": "ttl",
+    "lifetime": "ttl",
+    "valid": "ttl",
+    "readonly": "read-only",
+    "hardcode": "hardcode",
+    "hardcoded": "hardcode",
+    "inline": "hardcode",
+    "hosts": "host",
+    "users": "user",
+    "shown": "show",
+    "shows": "show",
+    "prior": "before",
+    # tool and term aliases
+    "argon2id": "argon2",
+    "argon2i": "argon2",
+    "rg": "ripgrep",
+    "rtk": "redux",
+    "redux-toolkit": "redux",
+    "bff": "backend-for-frontend",
+    "argo": "argocd",
+    "unleash": "unleash",
+    "wandb": "wandb",
+    "w&b": "wandb",
+    "mcu": "firmware",
+    "microcontroller": "firmware",
+    "gitignored": "gitignore",
+    "ignored": "gitignore",
+    "checked-in": "commit",
+    "pods": "pod",
+    "containers": "container",
+    "reviewer": "review",
+    "reviewers": "review",
+    "reviewed": "review",
+    "reviews": "review",
 }
-# Mutually exclusive alternatives: a team picks one member of a group for a given purpose.
-CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(
-    _words(group)
-    for group in (
-        "float decimal integer",
-        "tab space",
-        "npm yarn pnpm bun",
-        "pip poetry uv pipenv conda pdm",
-        "pytest unittest nose",
-        "jest vitest mocha jasmine",
-        "camel-case snake-case kebab-case pascal-case",
-        "mysql postgresql sqlite mongodb mariadb oracle dynamodb",
-        "black ruff yapf autopep8",
-        "flake8 pylint ruff",
-        "mypy pyright pyre",
-        "requests httpx aiohttp urllib3",
-        "axios fetch",
-        "webpack vite rollup parcel esbuild",
-        "lambda kubernetes ecs heroku vercel nomad",
-        "single double",
-        "squash rebase merge-commit",
-        "celery rq dramatiq huey sidekiq",
-        "utc localtime",
-        "yaml toml json ini xml",
-        "react vue angular svelte",
-        "redis memcached",
-        "rabbitmq kafka sqs nats",
-        "github-actions jenkins circleci gitlab-ci travis",
-        "uuid uuid4 integer",
-        "epoch iso iso8601",
-        "docker podman",
-        "argon2 bcrypt scrypt md5 sha1 sha256 pbkdf2",
-        "jwt session-cookie",
-        "sqlalchemy peewee tortoise",
-        "structlog loguru",
-        "asynchronous synchronous",
-        "grpc rest graphql",
-        "monorepo polyrepo",
-        "main master develop trunk",
+# Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
+# line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
+# and "npm" are both about the package manager).
+CHOICE_JOBS: dict[str, frozenset[str]] = {
+    job.strip(): _words(members)
+    for job, _, members in (
+        line.partition(":")
+        for line in """
+        number-type: float decimal integer
+        indentation: tab space
+        js-package-manager: npm yarn pnpm bun
+        py-package-manager: pip poetry uv pipenv conda pdm
+        py-test-runner: pytest unittest nose
+        js-test-runner: jest vitest mocha jasmine
+        naming-case: camel-case snake-case kebab-case pascal-case
+        database-engine: mysql postgresql sqlite mongodb mariadb oracle dynamodb
+        py-formatter: black ruff yapf autopep8
+        py-linter: flake8 pylint ruff
+        py-type-checker: mypy pyright pyre
+        py-http-client: requests httpx aiohttp urllib3
+        js-http-client: axios fetch
+        js-bundler: webpack vite rollup parcel esbuild
+        hosting: lambda kubernetes ecs heroku vercel nomad
+        quote-style: single double
+        merge-strategy: squash rebase merge-commit
+        task-queue: celery rq dramatiq huey sidekiq
+        time-zone: utc localtime
+        config-format: yaml toml json ini xml
+        ui-framework: react vue angular svelte
+        cache-store: redis memcached
+        message-broker: rabbitmq kafka sqs nats
+        ci-system: github-actions jenkins circleci gitlab-ci travis buildkite azure-pipelines
+        id-type: uuid uuid4 integer
+        time-format: epoch iso iso8601
+        container-runtime: docker podman
+        password-hash: argon2 bcrypt scrypt md5 sha1 sha256 pbkdf2
+        session-token: jwt session-cookie
+        py-orm: sqlalchemy peewee tortoise
+        py-logging: structlog loguru
+        call-style: asynchronous synchronous
+        api-style: grpc rest graphql
+        repo-layout: monorepo polyrepo multirepo
+        default-branch: main master develop trunk
+        docs-generator: sphinx mkdocs docusaurus gitbook jekyll hugo
+        state-store: redux zustand mobx recoil jotai
+        infra-as-code: terraform pulumi cloudformation cdk ansible
+        py-web-framework: flask fastapi django starlette
+        js-web-framework: express fastify koa nestjs hapi
+        migration-tool: alembic flyway liquibase
+        browser-test: cypress playwright selenium puppeteer
+        js-formatter: prettier biome dprint
+        js-linter: eslint biome tslint
+        metrics: prometheus datadog newrelic
+        error-tracker: sentry bugsnag rollbar
+        precision: fp32 fp16 bf16 fp8 int8
+        log-output: print logger
+        import-style: relative absolute
+        sort-order: ascending descending
+        error-style: exception result
+        delete-style: soft-delete hard-delete
+        component-style: class-component function-component
+        db-access: orm raw-sql
+        jvm-build: gradle maven
+        native-build: cmake bazel meson
+        ruby-test: rspec minitest
+        jvm-test: junit testng
+        go-db: gorm sqlx
+        k8s-deploy: kubectl helm kustomize argocd flux
+        feature-flags: launchdarkly unleash flagsmith growthbook
+        model-serving: torchserve triton bentoml seldon kserve
+        secret-store: vault secrets-manager doppler sops
+        java-logging: log4j log4j2 logback slf4j
+        dotnet-json: newtonsoft system.text.json
+        orchestrator: airflow dagster prefect luigi
+        py-cli: click typer argparse
+        go-cli: cobra urfave
+        jvm-build-dsl: groovy-dsl kotlin-dsl
+        experiment-tracking: mlflow wandb neptune comet
+        js-runtime: node deno bun
+        mobile-ui: swiftui uikit
+        android-ui: compose xml-layouts
+        rust-async: tokio async-std
+        go-web: gin echo chi fiber
+        ruby-jobs: sidekiq resque delayed_job good_job
+        php-framework: laravel symfony
+        game-engine: unity unreal godot
+        search-engine: elasticsearch opensearch solr meilisearch typesense
+        object-store: s3 gcs azure-blob minio local-disk
+        pagination: cursor offset
+        branching: trunk-based gitflow
+        api-errors: status-code error-body
+        code-search: ripgrep grep ag
+        """.strip().splitlines()
     )
-)
+}
+CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(CHOICE_JOBS.values())
+_JOB_OF: dict[str, list[str]] = {}
+for _job, _members in CHOICE_JOBS.items():
+    for _member in _members:
+        _JOB_OF.setdefault(_member, []).append(_job)
+JOB_WEIGHT = 0.5
+_JOBS = frozenset(CHOICE_JOBS)
 # Scope words: two entries naming different members speak about different things.
 SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
     _words(group)
     for group in (
         "python go javascript typescript rust java kotlin ruby php swift scala c++ csharp "
-        "elixir bash shell sql css html markdown terraform",
-        "development staging production",
+        "elixir bash shell sql css html markdown terraform yaml toml json ini xml database",
+        "development staging production local ci",
         "public internal private",
         "frontend backend",
         "unit integration e2e end-to-end",
         "client server",
         "ios android web",
+        "debug release",
+        "access refresh",
     )
 )
 NUMBER_WORDS = {
@@ -286,6 +543,7 @@ NUMBER_WORDS = {
     "sixty": "60",
     "hundred": "100",
 }
+NUMBER_WORDS_RE = tuple(w for w in NUMBER_WORDS if w not in ("one", "once"))
 STOPWORDS = _words(
     """a an the and or of to in on for with is are be been being it its this that these those
     as by at from we our us you your they their them there here he she his her i me my
@@ -293,13 +551,15 @@ STOPWORDS = _words(
     always every each all any some only just also so too very more most much many
     when while where which who whom what why how if then than else but because since
     into onto over under up down out about via per e.g i.e etc one's it's
-    is was were am get gets got make makes made go goes going"""
+    is was were am get gets got make makes made go goes going
+    note gotcha important importantly please plz tip fyi nb"""
 )
 WEAK = _words(
     """use uses used using run runs ran running set sets setting need needs keep keeps
     write writes written writing call calls called put puts add adds added take takes
     work works go let lets file files code thing things way ways new old first same other
-    sure ok okay fine good better best"""
+    sure ok okay fine good better best live lives belong belongs place placed follow follows
+    include includes via through after before"""
 )
 PHRASES = (
     (re.compile(r"\b(?:pull|merge)[ -]requests?\b", re.IGNORECASE), "pull-request"),
@@ -308,10 +568,131 @@ PHRASES = (
     (re.compile(r"\bgithub actions\b", re.IGNORECASE), "github-actions"),
     (re.compile(r"\bby hand\b", re.IGNORECASE), "manually"),
     (re.compile(r"\bend[ -]to[ -]end\b", re.IGNORECASE), "e2e"),
+    (re.compile(r"\bhard[ -]?cod(?:ed|es|e|ing)\b", re.IGNORECASE), "hardcode"),
+    (re.compile(r"\blocal ?times?\b", re.IGNORECASE), "localtime"),
+    (re.compile(r"\bcamel[ -]?cased?\b", re.IGNORECASE), "camelcase"),
+    (re.compile(r"\bpascal[ -]?cased?\b", re.IGNORECASE), "pascalcase"),
+    (re.compile(r"\bsnake[ _-]?cased?\b", re.IGNORECASE), "snake_case"),
+    (re.compile(r"\bkebab[ -]?cased?\b", re.IGNORECASE), "kebab-case"),
+    (re.compile(r"\btimes? ?outs?\b", re.IGNORECASE), "timeout"),
+    (re.compile(r"\bsoft[ -]?delet(?:ed|es|e|ing|ion)\b", re.IGNORECASE), "soft-delete"),
+    (re.compile(r"\bhard[ -]?delet(?:ed|es|e|ing|ion)\b", re.IGNORECASE), "hard-delete"),
+    (re.compile(r"\b(?:env|environment)[ -]var(?:iable)?s?\b", re.IGNORECASE), "env-var"),
+    (re.compile(r"\bforeign[ -]keys?\b", re.IGNORECASE), "foreign-key"),
+    (re.compile(r"\bprimary[ -]keys?\b", re.IGNORECASE), "primary-key"),
+    (re.compile(r"\bread[ -]only\b", re.IGNORECASE), "read-only"),
+    (re.compile(r"\bclass(?:-based)? components?\b", re.IGNORECASE), "class-component"),
+    (re.compile(r"\bfunction(?:al)? components?\b", re.IGNORECASE), "function-component"),
+    (re.compile(r"\braw sql\b", re.IGNORECASE), "raw-sql"),
+    (re.compile(r"\bsign[ -]off\b", re.IGNORECASE), "sign-off"),
+    (re.compile(r"\bpre[ -]commit hooks?\b", re.IGNORECASE), "git-hook"),
+    (re.compile(r"\bgit hooks?\b", re.IGNORECASE), "git-hook"),
+    (re.compile(r"\bconventional commits?\b", re.IGNORECASE), "conventional-commit"),
+    (re.compile(r"\b(?:aws )?secrets manager\b", re.IGNORECASE), "secrets-manager"),
+    (re.compile(r"\bargo ?cd\b", re.IGNORECASE), "argocd"),
+    (re.compile(r"\bgroovy dsl\b", re.IGNORECASE), "groovy-dsl"),
+    (re.compile(r"\bkotlin dsl\b", re.IGNORECASE), "kotlin-dsl"),
+    (re.compile(r"\btrunk[ -]based\b", re.IGNORECASE), "trunk-based"),
+    (re.compile(r"\bgit ?flow\b", re.IGNORECASE), "gitflow"),
+    (re.compile(r"\blocal disk\b", re.IGNORECASE), "local-disk"),
+    (re.compile(r"\bcheck(?:ed)? in\b", re.IGNORECASE), "commit"),
+    (re.compile(r"\bbackend[ -]for[ -]frontend\b", re.IGNORECASE), "backend-for-frontend"),
+    (re.compile(r"\bredux toolkit\b", re.IGNORECASE), "redux"),
+    (re.compile(r"\bhashicorp vault\b", re.IGNORECASE), "vault"),
+    (re.compile(r"\bcursors?[ -]based\b|\bcursors?\b", re.IGNORECASE), "cursor"),
+    (re.compile(r"\boffset[ -]based\b", re.IGNORECASE), "offset"),
 )
 PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
-_VERSION = re.compile(r"^v?\d+(?:\.\d+)*%?$")
+_VERSION = re.compile(r"^v?\d+(?:\.\d+)*[%+]?$")
+# A number with its unit ("15 minutes", "2 s", "4-space", "75%"): read as one value in the
+# unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
+_QUANTITY = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
+    r"(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
+    r"|w|wks?|weeks?|%|percent|kb|mb|gb|tb|chars?|characters?|columns?|cols?|spaces?"
+    r"|px|x)(?![\w])",
+    re.IGNORECASE,
+)
+UNITS: dict[str, tuple[str, float]] = {
+    "ms": ("s", 0.001),
+    "msec": ("s", 0.001),
+    "millisecond": ("s", 0.001),
+    "s": ("s", 1.0),
+    "sec": ("s", 1.0),
+    "second": ("s", 1.0),
+    "m": ("s", 60.0),
+    "min": ("s", 60.0),
+    "minute": ("s", 60.0),
+    "h": ("s", 3600.0),
+    "hr": ("s", 3600.0),
+    "hour": ("s", 3600.0),
+    "d": ("s", 86400.0),
+    "day": ("s", 86400.0),
+    "w": ("s", 604800.0),
+    "wk": ("s", 604800.0),
+    "week": ("s", 604800.0),
+    "%": ("%", 1.0),
+    "percent": ("%", 1.0),
+    "kb": ("B", 1e3),
+    "mb": ("B", 1e6),
+    "gb": ("B", 1e9),
+    "tb": ("B", 1e12),
+    "char": ("ch", 1.0),
+    "character": ("ch", 1.0),
+    "column": ("ch", 1.0),
+    "col": ("ch", 1.0),
+    "space": ("sp", 1.0),
+    "px": ("px", 1.0),
+    "x": ("x", 1.0),
+}
+
+
+WORDED_UNITS = frozenset({"sp", "ch"})
+
+
+def _quantity_tokens(text: str) -> list[str]:
+    """The tokens of a clause, each quantity one token ``_VALUE + "VALUE+UNIT"`` where it
+    stood; the word of a unit that names the subject follows it ("4 spaces" is about
+    spaces)."""
+    tokens: list[str] = []
+    start = 0
+    for match in _QUANTITY.finditer(text):
+        number, per, unit = match.group(1), match.group(2), match.group(3).lower()
+        if unit not in UNITS:
+            unit = unit.rstrip("s") if unit.rstrip("s") in UNITS else unit
+        base, factor = UNITS.get(unit, ("", 1.0))
+        value = float(number) / (float(per) if per and float(per) else 1.0)
+        tokens.extend(_tokens(text[start : match.start()]))
+        tokens.append(f"{_VALUE}{value * factor:.6g}{base}")
+        if base in WORDED_UNITS:
+            tokens.append(match.group(3))
+        start = match.end()
+    tokens.extend(_tokens(text[start:]))
+    return tokens
+
+
+def _numbers_differ(a: set[str], b: set[str]) -> bool:
+    """Both name values of one unit (or both bare numbers) and none in common."""
+    if not (a and b) or a & b:
+        return False
+    units_a = {_unit(v) for v in a}
+    units_b = {_unit(v) for v in b}
+    common = units_a & units_b
+    if not common:
+        return False
+    return all(
+        not ({v for v in a if _unit(v) == u} & {v for v in b if _unit(v) == u}) for u in common
+    )
+
+
+def _unit(value: str) -> str:
+    """The unit of a value string ("900s" → "s", "500step" → "step", "3.10" → "")."""
+    match = _VALUE_UNIT.match(value)
+    return match.group(1) if match else value
+
+
+_VALUE_UNIT = re.compile(r"[\d.]+(?:e[+-]?\d+)?(.*)$")
 
 
 def _lexicon() -> frozenset[str]:
@@ -337,7 +718,15 @@ def _stem(word: str) -> str:
             break
     if word in LEXICON or word in SYNONYMS:
         return SYNONYMS.get(word, word)
-    return word[:TRUNCATE]
+    for suffix in ("ing", "ed", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            if suffix != "e" and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # "pinned", "committed", "shipping"
+            break
+    word = word[:TRUNCATE]
+    # "policy"/"policies", "cookie"/"cookies", "deploy"/"deployment" meet
+    return word[:-1] if word.endswith("ie") else word[:-1] + "i" if word.endswith("y") else word
 
 
 class Reading(Record):
@@ -349,9 +738,12 @@ class Reading(Record):
         "negated",
         "numbers",
         "order",
+        "qualifiers",
         "rejected",
         "scopes",
+        "spans",
         "totals",
+        "values",
         "weights",
     )
 
@@ -361,78 +753,216 @@ class Reading(Record):
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
+        self.spans: set[str] = set()  # concepts named in backticks
+        self.qualifiers: set[str] = set()  # what "in the X", "on X" place the rule in
         self.numbers: set[str] = set()
+        self.values: dict[str, set[str]] = {}  # concept -> values stated in its clauses
         self.order: set[tuple[str, str]] = set()
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
 
 
 def _tokens(text: str) -> list[str]:
     """Word tokens; a backticked span stays one token, followed by its own words."""
-    text = text.replace("\u2019", "'")
     for pattern, joined in PHRASES:
         text = pattern.sub(joined, text)
     tokens: list[str] = []
     for token in _TOKEN.findall(text):
         tokens.append(token)
-        if token.startswith("`"):
-            tokens.extend(_TOKEN.findall(token.strip("`")))
-        elif "-" in token and not token.lower().startswith(KEEP_WHOLE):
-            tokens.extend(part for part in token.split("-") if len(part) > 1)
+        inner = _TOKEN.findall(token.strip("`")) if token.startswith("`") else [token]
+        for word in inner:
+            if word != token:
+                tokens.append(word)
+            if "-" in word and not word.lower().startswith(KEEP_WHOLE):
+                tokens.extend(
+                    part
+                    for part in word.split("-")
+                    if len(part) > 1 and part.lower() not in NEGATIONS
+                )
     return tokens
 
 
 # Hyphenated words kept whole: joined phrases, and "non-"/"anti-" words (not their opposite).
-KEEP_WHOLE = ("pull-request", "merge-commit", "github-actions", "end-to-end", "non-", "anti-")
+KEEP_WHOLE = (
+    "pull-request",
+    "merge-commit",
+    "github-actions",
+    "end-to-end",
+    "non-",
+    "anti-",
+    "soft-delete",
+    "hard-delete",
+    "env-var",
+    "foreign-key",
+    "primary-key",
+    "read-only",
+    "class-component",
+    "function-component",
+    "raw-sql",
+    "git-hook",
+    "conventional-commit",
+    "secrets-manager",
+    "groovy-dsl",
+    "kotlin-dsl",
+    "trunk-based",
+    "local-disk",
+    "backend-for-frontend",
+)
 
 
 def read(text: str) -> Reading:
     """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included)."""
     reading = Reading()
-    raw = _tokens(text)
+    raw: list[str] = []
+    for clause in _clauses(_number_words(text.replace("\u2019", "'"))):
+        raw.extend(_quantity_tokens(clause))
+        raw.append(_BREAK)
     concepts: list[str | None] = []
+    keys: list[str | None] = []  # per token: the concept a value next to it is stated for
+    values: list[tuple[int, str]] = []  # (token position, value) in the open clause
     negate_next = 0
+    qualify = 0  # concepts still to read after "in", "on", "inside"
+    clause_start = 0
+    prefers = False
+    flips = 0
     index = 0
     while index < len(raw):
         token = raw[index]
         lower = token.lower()
         following = raw[index + 1].lower() if index + 1 < len(raw) else ""
         index += 1
-        if (lower, following) in NEGATION_PAIRS or lower in NEGATIONS or lower.endswith("n't"):
-            reading.negated = True
-            negate_next = 3
-            index += (lower, following) in NEGATION_PAIRS
-            concepts.append(None)
-            continue
-        if lower in PREPOSITIONS:
+        concept: str | None = None
+        if token == _BREAK:
+            _key_values(reading, keys, values, clause_start)
+            values = []
             negate_next = 0
-        concept, weight = _concept(token)
+            clause_start = len(concepts) + 1
+            prefers = False
+        elif token.startswith(_VALUE):
+            values.append((len(concepts), token[1:]))
+        elif lower in REJECTED_AFTER and not token.startswith("`"):
+            named = {c for c in concepts[clause_start:] if c in _MEMBERS}
+            flips += 1
+            reading.rejected |= named
+            reading.chosen -= named
+            if lower not in NEGATIONS:
+                concept = _concept(token)[0]
+            else:
+                negate_next = NEGATION_REACH
+        elif lower in RESTRICTIVE:
+            flips += 1  # "only via codegen" forbids every other way, like "never by hand"
+        elif (
+            (lower, following) in NEGATION_PAIRS
+            or lower in NEGATIONS
+            or lower.endswith("n't")
+            or (prefers and lower == "over")
+        ):
+            flips += 1
+            negate_next = NEGATION_REACH
+            index += (lower, following) in NEGATION_PAIRS
+        else:
+            prefers = prefers or lower in PREFER
+            if lower in PREPOSITIONS and negate_next < NEGATION_REACH:
+                negate_next = 0
+                qualify = QUALIFIER_SPAN if lower in LOCATIVES else 0
+            concept, weight = _concept(token)
+            if concept is not None and _VERSION.match(concept):
+                value = concept.lstrip("v").rstrip("%+")
+                values.append((len(concepts), value + _counted(following)))
+                concept = None
+            elif concept is not None:
+                flips += lower in ANTONYMS
+                _note_choice(reading, concept, negate_next > 0)
+                negate_next = max(0, negate_next - 1)
+                if not token.startswith("`") or weight > 1.0:
+                    reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
+                if token.startswith("`") and concept not in _MEMBERS:
+                    reading.spans.add(concept)
+                if qualify and weight >= 1.0 and concept not in _JOBS:
+                    reading.qualifiers.add(concept)
+                qualify = max(0, qualify - 1)
+                keys.append(concept if weight >= 1.0 and concept not in _JOBS else None)
+                concepts.append(concept)
+                continue
+        keys.append(None)
         concepts.append(concept)
-        if concept is None:
-            continue
-        if _VERSION.match(concept):
-            reading.numbers.add(concept.lstrip("v").rstrip("%"))
-            continue
-        if lower in ANTONYMS:
-            reading.negated = True
-        _note_choice(reading, concept, negate_next > 0)
-        negate_next = max(0, negate_next - 1)
-        if not token.startswith("`") or weight > 1.0:
-            reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
     reading.chosen -= reading.rejected
+    reading.negated = flips > 0
     reading.order = _order(concepts, [t.lower() for t in raw])
     return reading
+
+
+NEGATION_REACH = 3  # concepts a negation governs for the choices
+LOCATIVES = _words("in on inside within")
+QUALIFIER_SPAN = 2
+VALUE_BEFORE = 3  # a value is stated for this many concepts before it in its clause
+VALUE_AFTER = 1  # and this many after it
+
+
+def _counted(word: str) -> str:
+    """The unit a bare number counts when a plural noun follows it ("500 steps", "3
+    checkpoints"): values of different counted things never conflict."""
+    if len(word) > 3 and word.isalpha() and word.endswith("s") and word not in STOPWORDS:
+        return _stem(word)
+    return ""
+
+
+def _key_values(
+    reading: Reading, keys: list[str | None], values: list[tuple[int, str]], start: int
+) -> None:
+    """The values one clause states, each under the concepts nearest it in that clause (its
+    keys: "seed" in "Use seed 42 everywhere", "coverage" in "Coverage must stay above 75%");
+    a clause closes with this call."""
+    for position, value in values:
+        reading.numbers.add(value)
+        before = [key for key in keys[start:position] if key is not None][-VALUE_BEFORE:]
+        after = [key for key in keys[position + 1 :] if key is not None][:VALUE_AFTER]
+        for key in before + after:
+            reading.values.setdefault(key, set()).add(value)
+
+
+_BREAK = "\x00"
+_VALUE = "\x01"
+# Clause ends: a sentence stop, a semicolon or colon, a dash or bracket between words.
+_CLAUSE = re.compile(r"`[^`\n]{1,80}`|(?<=\S)[.;!?](?=\s|$)|[()\u2014\u2013]|\s-\s")
+
+
+def _clauses(text: str) -> list[str]:
+    """The text cut at clause ends outside backticked spans."""
+    parts: list[str] = []
+    start = 0
+    for match in _CLAUSE.finditer(text):
+        if not match.group().startswith("`"):
+            parts.append(text[start : match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    return parts
+
+
+# Words after an alternative that reject it ("`requests` is banned", "Jenkins is gone").
+REJECTED_AFTER = _words(
+    """banned forbidden gone deprecated disallowed discouraged obsolete retired dropped
+    abandoned replaced removed deleted dead disabled"""
+)
+RESTRICTIVE = _words("only solely exclusively")
+PREFER = _words("prefer prefers preferred favour favor favours favors")
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS_RE) + r")\b", re.IGNORECASE)
+
+
+def _number_words(text: str) -> str:
+    """Number words as digits before quantities are read ("two minutes" is "2 minutes")."""
+    return _NUMBER_WORD.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], text)
 
 
 def _concept(token: str) -> tuple[str | None, float]:
     """The concept a token names and its weight (``None`` for filler)."""
     if token.startswith("`"):
-        inner = token.strip("`").strip().lower()
-        if not inner:
-            return None, 0.0
-        return SYNONYMS.get(inner, inner), 1.5
+        inner = token.strip("`").strip().lower().lstrip("-").removesuffix("()").strip(".,;:/")
+        if not inner or " " in inner:
+            return None, 0.0  # a command in backticks is read by its words, as it would be bare
+        return (inner if inner in _MEMBERS else SYNONYMS.get(inner, inner)), 1.5
     if token == "Go":
         return "go", 1.0
-    lower = token.lower().strip("'.-/")
+    lower = token.lower().strip("'.-/").removesuffix("'s")
     if not lower or lower in STOPWORDS:
         return None, 0.0
     if lower in NUMBER_WORDS:
@@ -445,7 +975,13 @@ def _concept(token: str) -> tuple[str | None, float]:
     concept = SYNONYMS.get(concept, ANTONYMS.get(concept, concept))
     if concept in STOPWORDS:
         return None, 0.0
-    weight = 0.4 if concept in WEAK else 1.2 if ("/" in concept or "_" in concept) else 1.0
+    weight = (
+        0.4
+        if concept in WEAK or lower in WEAK
+        else 1.2
+        if ("/" in concept or "_" in concept)
+        else 1.0
+    )
     return concept, weight
 
 
@@ -458,6 +994,8 @@ def _note_choice(reading: Reading, concept: str, negated: bool) -> None:
     """An alternative named (chosen, or rejected when a negation governs it), or a scope."""
     if concept in _MEMBERS:
         (reading.rejected if negated else reading.chosen).add(concept)
+        for job in _JOB_OF[concept]:
+            reading.weights[job] = max(reading.weights.get(job, 0.0), JOB_WEIGHT)
     if concept in _SCOPES:
         reading.scopes.add(concept)
 
@@ -529,53 +1067,119 @@ def _conflicting_choice(a: Reading, b: Reading) -> tuple[str, str] | None:
     return None
 
 
-def _different_scope(a: Reading, b: Reading) -> bool:
-    """Both entries name a scope of one group and none in common (Go files, Python files)."""
+def _different_scope(a: Reading, b: Reading, choice: tuple[str, str] | None) -> bool:
+    """Both entries name a scope of one group and none in common (Go files, Python files);
+    the alternatives in conflict are not scopes (YAML against TOML for the configuration)."""
     if not (a.scopes and b.scopes):
         return False
+    picked = {side.removeprefix("not ") for side in choice} if choice else set()
     for group in SCOPE_GROUPS:
-        in_a, in_b = a.scopes & group, b.scopes & group
+        in_a, in_b = (a.scopes & group) - picked, (b.scopes & group) - picked
         if in_a and in_b and not (in_a & in_b):
             return True
     return False
+
+
+def _placed_apart(a: Reading, b: Reading) -> bool:
+    """Each entry places its rule somewhere ("in the reporting service", "in the web app") and
+    the places differ: rules for different parts, compatible."""
+    return bool(a.qualifiers and b.qualifiers and not a.qualifiers & b.qualifiers)
+
+
+def _same_keyed_value(a: Reading, b: Reading) -> bool:
+    """Both entries state one value for a concept they share ("seed=1337", "seeds are fixed
+    to 1337")."""
+    return any(a.values[key] & b.values[key] for key in a.values.keys() & b.values.keys())
+
+
+def _show(values: set[str]) -> str:
+    return "/".join(sorted(values))
+
+
+def _value_conflict(a: Reading, b: Reading) -> str:
+    """A concept both entries give a value of one unit, the values all different ("seed 42"
+    against "seed is 1337"); empty when none."""
+    for key in sorted(a.values.keys() & b.values.keys()):
+        if _numbers_differ(a.values[key], b.values[key]) and not (
+            a.values[key] & b.numbers or b.values[key] & a.numbers
+        ):  # a value the other entry states elsewhere ("API 26 (Android 8.0)") is no conflict
+            return key
+    return ""
+
+
+def _distinct_identifiers(a: Reading, b: Reading) -> bool:
+    """Each entry names a code identifier the other does not (``owner`` against
+    ``cost_center``): two rules about different things, never one rule twice."""
+    return bool(a.spans - b.weights.keys() and b.spans - a.weights.keys())
 
 
 def _reversed_order(a: Reading, b: Reading) -> bool:
     return any((later, earlier) in b.order for earlier, later in a.order)
 
 
-def relate(text_a: str, text_b: str) -> Relation | None:
+def relate(text_a: str, text_b: str, limits: Limits = LIMITS) -> Relation | None:
     """Whether two entries say the same thing, contradict each other, or neither."""
-    return relate_readings(read(text_a), read(text_b))
+    return relate_readings(read(text_a), read(text_b), limits)
 
 
-def relate_readings(a: Reading, b: Reading) -> Relation | None:
+def comparable(a: Reading, b: Reading) -> bool:
+    """Whether consolidation compares the pair at all: two shared concepts, or one when both
+    entries name alternatives or give a value of one concept ("seed 42", "seed is 1337")."""
+    shared = sum(1 for key in a.weights if key in b.weights)
+    return (
+        shared >= 2
+        or bool((a.chosen or a.rejected) and (b.chosen or b.rejected))
+        or bool(a.values.keys() & b.values.keys())
+    )
+
+
+def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
     """:func:`relate` on entries already read (consolidation reads each entry once)."""
-    if _different_scope(a, b):
-        return None
     choice = _conflicting_choice(a, b)
+    if _different_scope(a, b, choice) or (limits.qualifier_scope and _placed_apart(a, b)):
+        return None
     shared, weight_a, weight_b, count = _shared(a, b, _MEMBERS)
     smaller = min(weight_a, weight_b)
     containment = shared / smaller if smaller else 0.0
-    if choice is not None and shared >= CHOICE_SHARED_WEIGHT:
+    explicit = choice is not None and choice[0].startswith("not ") != choice[1].startswith("not ")
+    needed = limits.reject_shared_weight if explicit else limits.choice_shared_weight
+    if choice is not None and shared >= needed:
         return Relation(CONTRADICTION, round(containment, 2), f"{choice[0]} against {choice[1]}")
-    if count >= 2 and a.negated != b.negated and containment >= POLARITY_CONTAINMENT:
+    if count >= 2 and a.negated != b.negated and containment >= limits.polarity_containment:
         return Relation(
             CONTRADICTION, round(containment, 2), "one says not to do what the other says"
         )
-    if count >= 2 and _reversed_order(a, b) and containment >= ORDER_CONTAINMENT:
+    if count >= 2 and _reversed_order(a, b) and containment >= limits.order_containment:
         return Relation(
             CONTRADICTION, round(containment, 2), "the same steps in the opposite order"
         )
-    numbers_differ = bool(a.numbers and b.numbers and not (a.numbers & b.numbers))
-    if numbers_differ and count >= 2 and containment >= NUMBER_CONTAINMENT:
-        shown = f"{'/'.join(sorted(a.numbers))} against {'/'.join(sorted(b.numbers))}"
+    key = _value_conflict(a, b)
+    if key and containment >= limits.value_containment:
+        shown = f"{key}: {_show(a.values[key])} against {_show(b.values[key])}"
+        return Relation(CONTRADICTION, round(containment, 2), shown)
+    numbers_differ = _numbers_differ(a.numbers, b.numbers)
+    if numbers_differ and count >= 2 and containment >= limits.number_containment:
+        shown = f"{_show(a.numbers)} against {_show(b.numbers)}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
     if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
         return None  # a sign of conflict rules a merge out
-    shared_all, all_a, all_b, _ = _shared(a, b, _NOTHING)
+    shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
+    same_values = len(a.numbers & b.numbers)  # a value both state is shared content
+    shared_all, all_a, all_b = (
+        shared_all + same_values,
+        all_a + len(a.numbers),
+        all_b + len(b.numbers),
+    )
+    if count_all < 2 or _distinct_identifiers(a, b):
+        return None
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
     unshared = max(all_a, all_b) - shared_all
-    if dice >= DUPLICATE_SIMILARITY and count >= 2 and unshared <= DUPLICATE_UNSHARED:
+    if same_values and _same_keyed_value(a, b) and dice >= limits.value_similarity:
+        return Relation(DUPLICATE, round(dice, 2), "says the same thing (the same value)")
+    if dice >= limits.duplicate_similarity and unshared <= limits.duplicate_unshared:
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
+    smaller_all = min(all_a, all_b)
+    within = shared_all / smaller_all if smaller_all else 0.0
+    if within >= limits.duplicate_containment:
+        return Relation(DUPLICATE, round(within, 2), "says the same thing (with more detail)")
     return None

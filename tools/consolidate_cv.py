@@ -1,0 +1,194 @@
+"""Leave-one-author-out selection for the consolidation detector
+(:mod:`conkeeper.services.upkeep.freshness.relations`).
+
+Why it exists: thresholds tuned on pairs one person wrote fit that person's phrasing; the figure
+that predicts a new author's pairs is the one measured on an author the choice never saw. Each
+author's labelled pairs are held out in turn: the thresholds (a small grid over
+:class:`~conkeeper.services.upkeep.freshness.relations.Limits`) are chosen on the other authors'
+pairs, then the held-out author is measured once with them. Printed per held-out author:
+duplicate and contradiction precision and recall and wrong merges (a pair not labelled duplicate
+proposed as a duplicate: ``--apply`` would delete a rule). ``--choose`` prints the thresholds
+chosen on every author together (the ones to ship in ``relations.LIMITS``).
+
+Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 2 never is):
+author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``.
+
+The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
+is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
+correct proposals minus wrong ones (a wrong contradiction costs a person a look, a wrong
+duplicate 1.5; a wrong merge costs a rule).
+
+Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--margin STEP]``
+(``--current``: the shipped limits on each author, no selection). A full run takes a few
+minutes: every grid point is measured once on every author.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from conkeeper.services.upkeep.freshness import relations  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "consolidate"
+AUTHORS = {
+    "author1": DATA / "tuning_pairs.jsonl",
+    "author2": DATA / "blind_pairs.jsonl",
+    "author3": DATA / "train_pairs2.jsonl",
+}
+KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
+WRONG_MERGE_COST = 20.0
+STEP = 0.05
+GRID: dict[str, tuple[float | bool, ...]] = {
+    "duplicate_similarity": (0.65, 0.7, 0.75),
+    "duplicate_containment": (0.8, 0.9, 1.01),
+    "polarity_containment": (0.4, 0.5, 0.6),
+    "choice_shared_weight": (0.4, 0.9),
+    "reject_shared_weight": (0.0, 0.4, 0.9),
+    "value_containment": (0.3, 0.5, 1.01),
+    "qualifier_scope": (False, True),
+    "value_similarity": (0.6, 1.01),
+}
+
+
+def load(path: Path) -> list[tuple[relations.Reading, relations.Reading, str]]:
+    """One author's pairs, each entry read once (as ``consolidate`` reads it: a bullet)."""
+    pairs = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                row = json.loads(line)
+                pairs.append((relations.read(row["a"]), relations.read(row["b"]), row["label"]))
+    return pairs
+
+
+def predict(a: relations.Reading, b: relations.Reading, limits: relations.Limits) -> str:
+    """What ``consolidate`` proposes for the pair (the candidate filter, then the relation)."""
+    if not relations.comparable(a, b):
+        return "none"
+    relation = relations.relate_readings(a, b, limits)
+    return relation.kind if relation else "none"
+
+
+def figures(pairs: list, limits: relations.Limits) -> dict[str, float]:
+    """Precision, recall, counts and wrong merges of one author's pairs under ``limits``."""
+    hits = dict.fromkeys(KINDS, 0)
+    predicted = dict.fromkeys(KINDS, 0)
+    labelled = dict.fromkeys(KINDS, 0)
+    wrong_merges = 0
+    for a, b, label in pairs:
+        got = predict(a, b, limits)
+        if label in labelled:
+            labelled[label] += 1
+        if got in predicted:
+            predicted[got] += 1
+            hits[got] += got == label
+        wrong_merges += got == relations.DUPLICATE and label != relations.DUPLICATE
+    out: dict[str, float] = {"wrong_merges": wrong_merges}
+    for kind in KINDS:
+        out[f"{kind}_hits"] = hits[kind]
+        out[f"{kind}_predicted"] = predicted[kind]
+        out[f"{kind}_labelled"] = labelled[kind]
+        out[f"{kind}_precision"] = hits[kind] / predicted[kind] if predicted[kind] else 1.0
+        out[f"{kind}_recall"] = hits[kind] / labelled[kind] if labelled[kind] else 0.0
+    return out
+
+
+def objective(results: list[dict[str, float]]) -> float:
+    """Correct proposals minus wrong ones, a wrong merge costing :data:`WRONG_MERGE_COST`."""
+    total = 0.0
+    for r in results:
+        for kind in KINDS:
+            wrong = r[f"{kind}_predicted"] - r[f"{kind}_hits"]
+            total += r[f"{kind}_hits"] - (1.5 if kind == relations.DUPLICATE else 1.0) * wrong
+        total -= WRONG_MERGE_COST * r["wrong_merges"]
+    return total
+
+
+def grid() -> list[relations.Limits]:
+    """Every combination of :data:`GRID`."""
+    keys = list(GRID)
+    return [
+        relations.LIMITS.replace(**dict(zip(keys, values, strict=True)))
+        for values in itertools.product(*(GRID[k] for k in keys))
+    ]
+
+
+def loosened(limits: relations.Limits, step: float = STEP) -> relations.Limits:
+    """The limits ``step`` looser on the thresholds that delete (duplicates)."""
+    return limits.replace(
+        duplicate_similarity=limits.duplicate_similarity - step,
+        duplicate_containment=limits.duplicate_containment - step,
+        value_similarity=limits.value_similarity - step,
+    )
+
+
+def table(
+    data: dict[str, list], step: float = STEP
+) -> list[tuple[relations.Limits, dict[str, dict[str, float]]]]:
+    """Every grid point's figures on every author (and its wrong merges one step looser,
+    ``loose_wrong_merges``), computed once so each held-out fold only sums."""
+    rows = []
+    for limits in grid():
+        per = {}
+        for name, pairs in data.items():
+            result = figures(pairs, limits)
+            result["loose_wrong_merges"] = figures(pairs, loosened(limits, step))["wrong_merges"]
+            per[name] = result
+        rows.append((limits, per))
+    return rows
+
+
+def choose(rows: list, names: list[str]) -> relations.Limits:
+    """The grid point with the best :func:`objective` over the authors ``names``; a wrong
+    merge one step looser counts as one (a margin on the threshold that deletes)."""
+
+    def value(row: tuple) -> float:
+        results = [row[1][name] for name in names]
+        margin = sum(r["loose_wrong_merges"] for r in results)
+        return objective(results) - WRONG_MERGE_COST * margin
+
+    return max(rows, key=value)[0]
+
+
+def line(name: str, r: dict[str, float]) -> str:
+    """One printed row."""
+    return (
+        f"{name:9} dup P {r['duplicate_precision']:.3f} R {r['duplicate_recall']:.3f} "
+        f"({r['duplicate_hits']}/{r['duplicate_predicted']}/{r['duplicate_labelled']})  "
+        f"contra P {r['contradiction_precision']:.3f} R {r['contradiction_recall']:.3f} "
+        f"({r['contradiction_hits']}/{r['contradiction_predicted']}/"
+        f"{r['contradiction_labelled']})  wrong merges {r['wrong_merges']}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Held-out figures per author (or the shipped limits' figures, or the final choice)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--choose", action="store_true", help="choose on every author")
+    parser.add_argument("--current", action="store_true", help="shipped limits, no selection")
+    parser.add_argument("--margin", type=float, default=STEP, help="looser step also checked")
+    args = parser.parse_args(argv)
+    data = {name: load(path) for name, path in AUTHORS.items() if path.exists()}
+    if args.current:
+        for name, pairs in data.items():
+            print(line(name, figures(pairs, relations.LIMITS)))
+        return 0
+    rows = table(data, args.margin)
+    if args.choose:
+        print(choose(rows, list(data)))
+        return 0
+    for held in data:
+        limits = choose(rows, [name for name in data if name != held])
+        print(line(held, figures(data[held], limits)), " chosen:", limits)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
