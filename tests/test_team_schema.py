@@ -42,6 +42,7 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
     database_url: str,
 ) -> None:
+    from conkeeper.services.team import rank
     from conkeeper.services.team.hub import token_hash
     from conkeeper.storage import team_pg
     from conkeeper.storage.team_pg import TeamRecord
@@ -61,7 +62,7 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
-        hits = team_pg.search_records(conn, grant.read_team_ids, "example.com/a/shop", "payment", 5)
+        hits = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "payment", 5)
     assert [h.uid for h in hits] == ["u1"]
 
 
