@@ -23,10 +23,22 @@ store's own upsert (same staging, tsvector and indexes, two connections), which 
 pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
 on the shared machine stretches latencies, not these.
 
-Figures measured on 2026-11-26, branch ck/teamfast before teamrank's ranking was merged,
-1,000,000 observations, 1-minute load
-average 6-8.5 (the bench's own processes included; other helpers and a test suite shared the
-2 cores):
+Figures measured on 2026-11-26, branch ck/teamfast with teamrank's ranking merged, 1,000,000
+observations (1-minute load average 4.7 during the push, 11.8 during the search, the bench's own
+processes included): push 3,876 obs/s, CPU per observation server 84 µs, PostgreSQL 197 µs,
+clients 50 µs (about 6,000 obs/s if the 2 cores were ours alone); search, 20 clients: p50
+295 ms, p95 555 ms, 63 requests/s, one client alone p50 40 ms; CPU per search: server 3.93 ms
+(the ranking in Python), PostgreSQL 19.7 ms, clients 0.54 ms, so about 85 searches/s on 2 idle
+cores; hook A/B -0.31 ms (same modules imported). Where the new candidates query spends its
+time at this size: each term's count inside the project visits the heap once per match (45 ms
+for a word in half of a project's 10,000 records), and the candidate scan's tsquery comes from a
+CTE, so the planner cannot see how common the word is and bitmap-scans and sorts every match
+instead of reading the newest ones by index (20 ms against 2).
+
+The same branch before that merge (the every-word-then-any-word ranking):
+
+1,000,000 observations, 1-minute load average 6-8.5 (the bench's own processes included;
+other helpers and a test suite shared the 2 cores):
 
 * push (100,000 over HTTP): 2,521 obs/s; CPU per observation: server 104 µs, PostgreSQL 250 µs
   (the tsvector about half of it), clients 67 µs, i.e. about 4,700-5,600 obs/s (two runs) if
