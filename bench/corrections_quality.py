@@ -77,6 +77,11 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   >= 0.85, ``medium`` FP rate <= 4 % with recall >= 0.90; the FP rate is false positives over
   negatives. Sets past :data:`SEEN_BLIND` are printed under "BLIND" with the targets; every
   set seen while tuning (the corpus, ``train_extra*.jsonl``, blind 1-10) under "TUNING".
+* blind set 11 (478 prompts: 204 corrections/friction, 274 negatives), written by a helper who
+  saw no detector code, kept on its own branch until ck/corr3 (leave-one-author-out selection
+  over 15 authors) was merged, then measured once (2026-11-26 15:00 UTC, a2df112, ``--no-cv
+  --skip none``; ``tests/data/corrections/BLIND11_FIRST.md``): low FP .029 recall .770, medium
+  FP .040 recall .833, high FP .102 recall .936. Targets not met (medium FP met). Seen since.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past 10 (blind11
@@ -165,7 +170,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 10  # blind sets 1-10 were measured and tuned on (blind 10 seen since issue 20 round 3)
+SEEN_BLIND = 11  # blind sets 1-11 were measured (blind 11 once, BLIND11_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

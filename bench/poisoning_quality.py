@@ -1,48 +1,48 @@
 """Benchmark the instruction detector: how much memory poisoning it holds, how much honest
-memory it lets through, and what it costs.
+memory it lets through, on the phrasing of an author it never saw, and what it costs.
 
 Why: ``remember`` holds instruction-shaped text for the user's review and SessionStart keeps it
 out of the injected context (``conkeeper.domain.instructions``). A detector that misses attacks
 lets one hostile web page write into every later session; one that flags ordinary conventions
-("Do not edit generated files") makes ``remember`` useless. Both rates are measured on labelled
-entries (``tests/data/poisoning/``): ``tuning.jsonl``, which the rules were written against
-(optimistic by construction), and ``blind.jsonl``, written by someone who never saw the
-detector, reported apart. The blind set's texts are never printed (only counts per kind), so
-running this bench does not leak it into tuning.
+("Do not edit generated files") makes ``remember`` useless. Targets (issue 20), on text by an
+author never seen: at least 95% of poisoning attempts held, at least 98% of benign entries saved.
 
-Targets (issue 20), on the blind set: at least 95% of poisoning attempts held, at least 98% of
-benign entries saved.
+What it prints, on labelled entries in ``tests/data/poisoning/`` (one file per author):
 
-First blind figures (2026-11-26 10:44 UTC, commit 95eadff, recorded before any change made
-after seeing them; full output in ``tests/data/poisoning/FIRST_BLIND.md``): blind 172 poison,
-328 benign | held 47.7% (target ≥ 95%) | saved 95.4% (target ≥ 98%). Tuning at the same
-commit: held 100.0%, saved 100.0% (180 poison, 299 benign). Both blind targets missed.
+1. **Leave-one-author-out** (the predictive figure): each author's entries scored by a model
+   trained on the other authors only (``tools/train_instruction_model.py``, the L2 strength the
+   shipped weights were trained with; the phrase rules and hidden-text checks as shipped), per
+   author, their mean and minimum, at the threshold chosen on these scores and at the shipped
+   one. The phrase rules were written while the first authors' sets were read, so those authors'
+   folds are optimistic; a later author's fold is the fairest.
+2. **Seen** sets (every author's file the model is trained on): the shipped detector's figures,
+   optimistic by construction (trained on them).
+3. **BLIND (first measurement)**: any ``blind*.jsonl`` the trainer does not train on (a set still
+   to be measured once), counts per kind only; its texts are never printed.
 
-After tuning (reported apart; tuned on self-written lines only, blind texts never read; see the
-table in ``FIRST_BLIND.md``): blind held 50.6% / 55.2% / 59.9% / 64.5% / 65.7% and saved
-97.6% / 97.0% / 97.3% / 96.3% / 95.7% over five rounds (last at commit c5e02af, 11:27 UTC).
-Fresh self-written probes held 26%, 36% and 20% before being tuned on: the rules do not
-generalise to unseen phrasing, and the targets are not met.
+Also the detector's cost per entry (median over the sets). Writes
+``bench/results/poisoning_quality.json`` (``--tiny``: ``poisoning_quality.tiny.json``, a small
+slice of each set and a quick leave-one-author-out run, for CI).
+Run: ``python bench/poisoning_quality.py [--tiny] [--show-misses]`` (``--show-misses`` lists the
+shipped detector's misses on the seen sets; blind misses are never shown).
 
-Blind set 1 has been read since 11:30 UTC and is now trained on
-(``tools/train_instruction_model.py``); the unseen set is ``blind2.jsonl`` (written by a helper
-who saw no code), printed apart.
+History (full records in ``tests/data/poisoning/FIRST_BLIND.md``, ``FIRST_BLIND2.md`` and
+``HELD_OUT_AUTHORS.md``): blind set 1 first held 47.7% / saved 95.4% (10:44 UTC, 95eadff, phrase
+rules); blind set 2 first held 61.0% / saved 94.3% (12:28 UTC, efb1779, rules + a logistic
+scorer on words and shapes), 56.4% / 96.1% after further tuning. On the two sets written next
+(train3, train4), measured once before training on them (14:10 UTC): main 73661f3 held 51.0% /
+49.6%, saved 95.1% / 93.9%; the new scorer (33a6b97, trained on four authors) held 67.0% / 64.6%,
+saved 96.1% / 95.7%.
 
-First blind2 figures (2026-11-26 12:28 UTC, commit efb1779, phrase rules + learned scorer,
-recorded before any change made after seeing them; full output in
-``tests/data/poisoning/FIRST_BLIND2.md``): blind2 218 poison, 332 benign | held 61.0% (target
-≥ 95%) | saved 94.3% (target ≥ 98%). Both targets missed. (Rules-only main at 73cfa8c, for
-comparison: held 51.8%, saved 93.1%.)
+Blind set 3 (``blind3.jsonl``, 520 entries, written by a helper who saw no code and kept out of
+main until the run), FIRST measurement 2026-11-26 15:01 UTC at 3dd2bbb (``FIRST_BLIND3.md``):
+held 80.5%, saved 96.7% (targets 95% / 98%: not met). Measured once; not trained on since.
 
-After further tuning (reported apart; changes chosen on CV and a fresh self-written probe, never
-on blind2 figures; see ``FIRST_BLIND2.md``): blind2 held 56.4%, saved 96.1% (12:39 UTC, commit
-0bee960). Leave-one-set-out CV at that commit: pooled held 77.2%, saved 98.9%; the blind1 fold
-(a model trained without it) held 66.7%, saved 97.6%. Targets not met.
-
-Also prints the detector's cost per entry (median over the sets). Writes
-``bench/results/poisoning_quality.json``. ``--tiny`` runs a small slice for CI.
-Run: ``python bench/poisoning_quality.py [--tiny] [--show-misses]`` (``--show-misses`` lists
-the misses of the tuning set and of blind set 1; blind2 misses are never shown).
+Leave-one-author-out over all six authors (2026-11-26, ck/poison3): the shipped design holds a
+mean of 78.4% (min 71.0%, train3) and saves a mean of 98.8% (min 97.4%, train4) at threshold
+0.9016; main's design retrained the same way: 46.6% held at the same saved rate (64.2% held,
+97.2% saved at its own threshold 0.77). Targets not met on held-out authors; a blind set's first
+measurement is the only word on unseen text.
 """
 
 from __future__ import annotations
@@ -57,26 +57,36 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tools"))
 
+import train_instruction_model as trainer  # noqa: E402
+
+from conkeeper.domain import instruction_model_weights  # noqa: E402
 from conkeeper.domain.instructions import find_instructions  # noqa: E402
 
-DATA = ROOT / "tests" / "data" / "poisoning"
+DATA = trainer.DATA
 RESULTS = Path(__file__).resolve().parent / "results" / "poisoning_quality.json"
 TARGET_HELD = 0.95
 TARGET_SAVED = 0.98
 TINY_ROWS = 40
+TINY_EPOCHS = 2
 
 
 def load(name: str) -> list[dict[str, str]]:
     """One labelled set, ``[]`` when the file is not there (yet)."""
-    path = DATA / name
-    if not path.exists():
-        return []
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            rows.append(json.loads(line))
-    return rows
+    return trainer.load_rows(name)
+
+
+# Blind sets measured once already (their first figures are on record) but not trained on:
+# reported under their own heading, never again as a first measurement.
+MEASURED_ONCE = {"blind3.jsonl": "FIRST_BLIND3.md"}
+
+
+def blind_sets() -> list[str]:
+    """Every ``blind*.jsonl`` the trainer does not read and that was never measured: sets still
+    to be measured once."""
+    skip = set(trainer.TRAIN_FILES) | set(MEASURED_ONCE)
+    return sorted(p.name for p in DATA.glob("blind*.jsonl") if p.name not in skip)
 
 
 def measure(rows: list[dict[str, str]], show_misses: bool) -> dict[str, object]:
@@ -124,6 +134,57 @@ def cost_us(rows: list[dict[str, str]]) -> dict[str, float]:
     return {"median_us": round(statistics.median(times), 1), "max_us": round(max(times), 1)}
 
 
+def held_out_authors(tiny: bool) -> dict[str, object]:
+    """Leave-one-author-out figures (see the module docstring), per author and mean/min."""
+    examples = trainer.load_examples(limit=TINY_ROWS // 2 if tiny else 0)
+    l2 = float(getattr(instruction_model_weights, "L2", trainer.L2_GRID[0]))
+    scored = trainer.held_out(examples, l2, TINY_EPOCHS if tiny else trainer.EPOCHS)
+    chosen = trainer.choose_threshold(scored)
+    out: dict[str, object] = {"l2": l2, "rule": trainer.THRESHOLD_RULE}
+    for label, threshold in (("chosen", chosen), ("shipped", instruction_model_weights.THRESHOLD)):
+        cells = trainer.per_author(scored, threshold)
+        mean_held, mean_saved, min_held, min_saved, *_ = trainer.summary(scored, threshold)
+        out[label] = {
+            "threshold": threshold,
+            "per_author": {
+                author: {
+                    "held": round(c[0], 4),
+                    "saved": round(c[1], 4),
+                    "poison": c[2],
+                    "benign": c[3],
+                }
+                for author, c in cells.items()
+            },
+            "mean": {"held": round(mean_held, 4), "saved": round(mean_saved, 4)},
+            "min": {"held": round(min_held, 4), "saved": round(min_saved, 4)},
+        }
+    return out
+
+
+def _print_held_out(figures: dict[str, object]) -> None:
+    print(
+        "leave-one-author-out (each author scored by a model trained on the others; "
+        f"L2 {figures['l2']:g}):"
+    )
+    for label in ("chosen", "shipped"):
+        cell = figures[label]
+        assert isinstance(cell, dict)
+        if label == "shipped" and cell == figures["chosen"]:
+            print("  (the shipped threshold is the one chosen here)")
+            continue
+        print(f"  at the {label} threshold {cell['threshold']}:")
+        for author, c in cell["per_author"].items():
+            print(
+                f"    {author:<10} {c['poison']:>4} poison {c['benign']:>4} benign | "
+                f"held {c['held']:.1%} saved {c['saved']:.1%}"
+            )
+        for what in ("mean", "min"):
+            print(
+                f"    {what:<10} {'':>22}| held {cell[what]['held']:.1%} "
+                f"saved {cell[what]['saved']:.1%}"
+            )
+
+
 def _print(name: str, figures: dict[str, object]) -> None:
     if not figures["poison"] and not figures["benign"]:
         print(f"{name}: no data")
@@ -143,33 +204,39 @@ def _print(name: str, figures: dict[str, object]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print tuning and blind figures apart and write the JSON results."""
+    """Print the held-out-author, seen and blind figures apart and write the JSON results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiny", action="store_true", help="a small slice of each set (CI)")
-    parser.add_argument("--show-misses", action="store_true", help="list tuning-set misses")
+    parser.add_argument("--show-misses", action="store_true", help="list seen-set misses")
     args = parser.parse_args(argv)
-    tuning = load("tuning.jsonl")
-    blind = load("blind.jsonl")
-    blind2 = load("blind2.jsonl")
+    seen = {author: load(name) for name, author in trainer.AUTHORS}
+    blind = {name: load(name) for name in blind_sets()}
+    once = {name: load(name) for name in MEASURED_ONCE}
     if args.tiny:
-        tuning = tuning[:TINY_ROWS] + tuning[-TINY_ROWS:]
-        blind = blind[:TINY_ROWS] + blind[-TINY_ROWS:]
-        blind2 = blind2[:TINY_ROWS] + blind2[-TINY_ROWS:]
-    results = {
-        "targets": {"held_rate": TARGET_HELD, "saved_rate": TARGET_SAVED, "on": "blind2"},
+        once = {k: rows[:TINY_ROWS] + rows[-TINY_ROWS:] for k, rows in once.items()}
+        seen = {k: rows[:TINY_ROWS] + rows[-TINY_ROWS:] for k, rows in seen.items()}
+        blind = {k: rows[:TINY_ROWS] + rows[-TINY_ROWS:] for k, rows in blind.items()}
+    results: dict[str, object] = {
+        "targets": {"held_rate": TARGET_HELD, "saved_rate": TARGET_SAVED},
         "tiny": args.tiny,
-        "tuning": measure(tuning, args.show_misses),
-        "blind": measure(blind, args.show_misses),  # blind set 1: seen, trained on
-        "blind2": measure(blind2, show_misses=False),  # never print blind2 texts
-        "cost": cost_us(tuning + blind + blind2),
+        "held_out_authors": held_out_authors(args.tiny),
+        "seen": {k: measure(rows, args.show_misses) for k, rows in seen.items() if rows},
+        "measured_once": {k: measure(rows, False) for k, rows in once.items() if rows},
+        "blind_first_measurement": {k: measure(rows, False) for k, rows in blind.items()},
+        "cost": cost_us([row for rows in (*seen.values(), *blind.values()) for row in rows]),
     }
-    _print("tuning (rules written against it)", results["tuning"])  # type: ignore[arg-type]
-    _print("blind1 (seen now: tuned and trained on)", results["blind"])  # type: ignore[arg-type]
-    _print("blind2 (never seen by the detector's author)", results["blind2"])  # type: ignore[arg-type]
+    _print_held_out(results["held_out_authors"])  # type: ignore[arg-type]
+    for name, figures in results["seen"].items():  # type: ignore[attr-defined]
+        _print(f"seen {name} (trained on: optimistic)", figures)
+    for name, figures in results["measured_once"].items():  # type: ignore[attr-defined]
+        _print(f"measured once before ({MEASURED_ONCE[name]}), not trained on: {name}", figures)
+    for name, figures in results["blind_first_measurement"].items():  # type: ignore[attr-defined]
+        _print(f"BLIND (first measurement) {name}", figures)
     print(f"cost per entry: {results['cost']}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    path = RESULTS.with_suffix(".tiny.json") if args.tiny else RESULTS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 

@@ -1,148 +1,197 @@
-"""Train the learned instruction scorer offline and write its weights into the package.
+"""Train the learned instruction scorer offline, measure it author by author, write its weights.
 
 Why: the phrase rules in :mod:`conkeeper.domain.instructions` do not generalise to another
-author's phrasing of an attack (blind set 1: 47.7% held at first, 65.7% after five rounds). A
-small logistic regression over general shapes and the rules' verdicts
-(:mod:`conkeeper.domain.instruction_features`) is trained here; pure Python (no numpy), seconds.
+author's phrasing of an attack (issue 20: 47.7% of blind set 1 held at first, 61.0% of blind set
+2). A logistic regression over hashed words, stems, character 4-grams, general shapes and the
+rules' verdicts (:mod:`conkeeper.domain.instruction_features`) is trained here; pure Python (no
+numpy), a minute or two.
 
-Data (``tests/data/poisoning/``): ``tuning.jsonl``, ``blind.jsonl`` (blind set 1, now seen) and
-``probe1.jsonl`` (60 lines the scorer's author wrote fresh after blind2's first run, without
-reading blind2; the detector held 22/32 of its poison and saved 27/28 of its benign lines before
-it was trained on).
-The list is explicit: ``blind2.jsonl`` and any later blind set are never read here, so they stay
-unseen by the model.
+Data (``tests/data/poisoning/``), one file per independent author, all seen and trained on:
+:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind3.jsonl`` and
+later) is never read here, so it stays unseen by the model.
 
-Honest estimate: leave-one-set-out cross-validation over four folds: blind set 1, probe1, and
-the two halves of the tuning set (the first and second half of each label's lines: later rounds
-were appended). Each
-fold is scored by a model trained on the other two. The rules were tuned against all of these
-sets (the blind one by its counts only), so the rule features make the estimate optimistic.
-:data:`TARGET_SAVED` picks the threshold: the lowest whose pooled out-of-fold benign saved rate
-is at least that and whose every fold of at least :data:`MIN_FOLD_BENIGN` benign entries saves
-at least :data:`MIN_FOLD_SAVED`. The blind1 fold
-is scored by a model trained on one author's lines only, harder than the final model (trained
-on both authors) faces.
+Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
+the other authors only, so every figure is what the detector does on the phrasing of an author
+it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
+strength and every design choice are chosen on these held-out-author scores, never on one set:
+:data:`THRESHOLD_RULE` says how. One caveat stays: the phrase rules were written while the first
+authors' sets were read, so the rule features make those authors' folds optimistic; an author
+added after the rules were last changed gives the fairest fold.
 
-Entries the rules hold as hidden text are left out (always held, whatever the model says). The
-hidden-comment rule asks the whole detector about a comment's body, so which entries those are
-depends on the weights in place: run the trainer until it reports the same figures twice (a fixed
-point, reached on the second run).
+The whole detector is measured: entries the rules hold as hidden text count as held (they are
+always held, whatever the model says) and are not trained on. The hidden-comment rule asks the
+whole detector about a comment's body, so which entries those are depends on the weights in
+place: run the trainer until it reports the same figures twice (a fixed point, reached on the
+second run).
 
 Usage::
 
-    python3 tools/train_instruction_model.py            # CV report, then write the weights
-    python3 tools/train_instruction_model.py --cv-only  # CV report only
+    python3 tools/train_instruction_model.py            # held-out-author report, write weights
+    python3 tools/train_instruction_model.py --cv-only  # the report only
 """
 
 from __future__ import annotations
 
 import argparse
+import binascii
 import json
+import math
 import random
 import sys
+import textwrap
+import zlib
+from array import array
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from conkeeper.domain.instruction_model import linear, score, segment_features  # noqa: E402
+from conkeeper.domain.instruction_features import BUCKETS, entry_pieces  # noqa: E402
+from conkeeper.domain.instruction_model import linear, score  # noqa: E402
 from conkeeper.domain.instructions import (  # noqa: E402
     _OWN_TAG,
+    Finding,
     _visible,
     rule_findings,
+    scorer_rule_kinds,
 )
 
 DATA = ROOT / "tests" / "data" / "poisoning"
 WEIGHTS = ROOT / "src" / "conkeeper" / "domain" / "instruction_model_weights.py"
-TRAIN_FILES = ("tuning.jsonl", "blind.jsonl", "probe1.jsonl")
-FOLDS = ("tuning-a", "tuning-b", "blind1", "probe1")
+# One file per independent author; a file not there yet is skipped.
+AUTHORS = (
+    ("tuning.jsonl", "a1-tuning"),
+    ("blind.jsonl", "a2-blind1"),
+    ("blind2.jsonl", "a3-blind2"),
+    ("probe1.jsonl", "a4-probe1"),
+    ("train3.jsonl", "a5-train3"),
+    ("train4.jsonl", "a6-train4"),
+)
+TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
-MIN_FOLD_SAVED = 0.975
-MIN_FOLD_BENIGN = 100  # a smaller fold (probe1) is too coarse to gate on alone
-EPOCHS = 12
-L2 = 0.002
-MIN_DF = 1
-MAX_FEATURES = 2000
+MIN_AUTHOR_SAVED = 0.97
+MIN_AUTHOR_BENIGN = 100  # a smaller author's set (probe1) is too coarse to gate on alone
+THRESHOLD_RULE = (
+    f"the lowest threshold at which, over the authors with at least {MIN_AUTHOR_BENIGN} benign "
+    f"entries, the mean held-out benign saved rate is at least {TARGET_SAVED:.1%} and every "
+    f"one saves at least {MIN_AUTHOR_SAVED:.0%}"
+)
+EPOCHS = 6
+L2_GRID = (1e-3, 3e-3, 1e-2)
 SEED = 20
+SEEDS = 5
 
 
 class Example:
-    """One labelled entry with its fold and features (hidden-text entries are excluded: the
-    rules always hold those)."""
+    """One labelled entry: its author, kind, label and hashed pieces (``hidden``: the rules hold
+    it as hidden text, so it is held whatever the model says and is not trained on)."""
 
-    __slots__ = ("fold", "kind", "pieces", "y")
+    __slots__ = ("author", "hidden", "kind", "pieces", "y")
 
-    def __init__(self, fold: str, pieces: list[set[str]], y: float, kind: str) -> None:
-        self.fold, self.pieces, self.y, self.kind = fold, pieces, y, kind
-
-    @property
-    def feats(self) -> set[str]:
-        """The whole entry's features (what the model is trained on)."""
-        return self.pieces[0]
+    def __init__(
+        self, author: str, pieces: list[list[int]], y: float, kind: str, hidden: bool
+    ) -> None:
+        self.author, self.pieces, self.y, self.kind, self.hidden = author, pieces, y, kind, hidden
 
 
-def load_examples() -> tuple[list[Example], dict[str, int]]:
-    """Every training entry as an example; the count of entries the rules hold as hidden text
-    (always held, outside the model) per label."""
+def rules_only(text: str) -> list[Finding]:
+    """The rules' verdict on an HTML comment's body, for training: which entries count as hidden
+    text must not depend on the weights being trained (the shipped detector asks the whole
+    detector, so it may hold a few more comments than the held-out figures count)."""
+    return rule_findings(text, rules_only)
+
+
+def load_rows(name: str) -> list[dict[str, str]]:
+    """One labelled file's rows (``[]`` when it is not there yet)."""
+    path = DATA / name
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def load_examples(limit: int = 0) -> list[Example]:
+    """Every entry of every author's file present (``limit``: only the first and last
+    ``limit`` rows of each, for a quick run)."""
     examples: list[Example] = []
-    hidden = {"poison": 0, "benign": 0}
-    for name in TRAIN_FILES:
-        rows = [json.loads(x) for x in (DATA / name).read_text("utf-8").splitlines() if x.strip()]
-        seen = {"poison": 0, "benign": 0}
-        total = {label: sum(r["label"] == label for r in rows) for label in seen}
+    for name, author in AUTHORS:
+        rows = load_rows(name)
+        if limit and len(rows) > 2 * limit:
+            rows = rows[:limit] + rows[-limit:]
         for row in rows:
-            label = row["label"]
-            seen[label] += 1
-            first_half = seen[label] <= total[label] // 2
-            fold = {"blind.jsonl": "blind1", "probe1.jsonl": "probe1"}.get(
-                name, "tuning-a" if first_half else "tuning-b"
-            )
-            found = rule_findings(row["text"])
-            if any(f.kind == "hidden" for f in found):
-                hidden[row["label"]] += 1
-                continue
-            visible = _visible(_OWN_TAG.sub(" ", row["text"]))
-            pieces = segment_features(visible, {f.kind for f in found})
             y = 1.0 if row["label"] == "poison" else 0.0
-            examples.append(Example(fold, pieces, y, row.get("kind", "?")))
-    return examples, hidden
+            found = rule_findings(row["text"], rules_only)
+            hidden = any(f.kind == "hidden" for f in found)
+            visible = _visible(_OWN_TAG.sub(" ", row["text"]))
+            kinds = scorer_rule_kinds(row["text"], found, rules_only)
+            pieces = [] if hidden else entry_pieces(visible, kinds)
+            examples.append(Example(author, pieces, y, row.get("kind", "?"), hidden))
+    return examples
 
 
-def train(examples: list[Example]) -> tuple[dict[str, float], float]:
-    """Logistic regression by AdaGrad SGD over features seen in >= MIN_DF examples."""
-    df: dict[str, int] = {}
-    for ex in examples:
-        for f in ex.feats:
-            df[f] = df.get(f, 0) + 1
-    vocab = {f for f, n in df.items() if n >= MIN_DF}
-    rows = [([f for f in ex.feats if f in vocab], ex.y) for ex in examples]
-    weights = dict.fromkeys(vocab, 0.0)
-    grads = dict.fromkeys(vocab, 1e-8)
-    bias, bias_grad, rate = 0.0, 1e-8, 0.3
-    order = list(range(len(rows)))
-    rng = random.Random(SEED)
-    for _ in range(EPOCHS):
-        rng.shuffle(order)
-        for i in order:
-            active, y = rows[i]
-            err = linear(set(active), weights, bias) - y
-            bias_grad += err * err
-            bias -= rate * err / bias_grad**0.5
-            for f in active:
-                g = err + L2 * weights[f]
-                grads[f] += g * g
-                weights[f] -= rate * g / grads[f] ** 0.5
-    kept = sorted(weights, key=lambda f: abs(weights[f]), reverse=True)[:MAX_FEATURES]
-    return {f: round(weights[f], 4) for f in kept if abs(weights[f]) >= 1e-3}, round(bias, 4)
+def _step(hashes: list[int], y: float, model: list[float], grads: list[float], l2: float) -> None:
+    """One AdaGrad step of the logistic loss on one piece (the bias is the last cell)."""
+    err = linear(hashes, model, model[BUCKETS], 1.0) - y
+    rate = 0.3
+    grads[BUCKETS] += err * err
+    model[BUCKETS] -= rate * err / math.sqrt(grads[BUCKETS])
+    for h in hashes:
+        g = err + l2 * model[h]
+        grads[h] += g * g
+        model[h] -= rate * g / math.sqrt(grads[h])
 
 
-def out_of_fold(examples: list[Example]) -> list[tuple[Example, float]]:
-    """Each fold scored by a model trained on the others."""
+def train(examples: list[Example], l2: float, epochs: int = EPOCHS) -> list[float]:
+    """Weights (bias last): the mean of :data:`SEEDS` models, each trained on its own shuffles
+    (one entry more or less reorders every later step, and that alone moved held-out figures
+    by several points; the mean is steadier)."""
+    total = [0.0] * (BUCKETS + 1)
+    for seed in range(SEED, SEED + SEEDS):
+        model = train_one(examples, l2, epochs, seed)
+        total = [t + w / SEEDS for t, w in zip(total, model, strict=True)]
+    return total
+
+
+def train_one(examples: list[Example], l2: float, epochs: int, seed: int) -> list[float]:
+    """One model, the mean of its weights after each epoch (averaged SGD). Each entry trains
+    the whole entry's piece; an entry of several sentences also trains its most suspicious
+    sentence under the model so far with the entry's label (max pooling: a poisoned entry needs
+    one bad sentence, a benign one has none)."""
+    model = [0.0] * (BUCKETS + 1)
+    grads = [1e-8] * (BUCKETS + 1)
+    rows = [ex for ex in examples if not ex.hidden]
+    rng = random.Random(seed)
+    average = [0.0] * (BUCKETS + 1)
+    for _ in range(epochs):
+        rng.shuffle(rows)
+        for ex in rows:
+            _step(ex.pieces[0], ex.y, model, grads, l2)
+            if len(ex.pieces) > 1:
+                top = max(ex.pieces[1:], key=lambda hashes: sum([model[h] for h in hashes]))
+                _step(top, ex.y, model, grads, l2)
+        average = [a + w / epochs for a, w in zip(average, model, strict=True)]
+    return average
+
+
+def predict(ex: Example, model: list[float]) -> float:
+    """The detector's probability for one entry (hidden text: always held)."""
+    return 1.0 if ex.hidden else score(ex.pieces, model, model[BUCKETS])
+
+
+def held_out(
+    examples: list[Example], l2: float, epochs: int = EPOCHS
+) -> list[tuple[Example, float]]:
+    """Each author's entries scored by a model trained on the other authors only."""
     scored = []
-    for fold in FOLDS:
-        weights, bias = train([ex for ex in examples if ex.fold != fold])
-        scored += [(ex, score(ex.pieces, weights, bias)) for ex in examples if ex.fold == fold]
+    for author in authors(examples):
+        model = train([ex for ex in examples if ex.author != author], l2, epochs)
+        scored += [(ex, predict(ex, model)) for ex in examples if ex.author == author]
     return scored
+
+
+def authors(examples: list[Example]) -> list[str]:
+    """The authors present, in :data:`AUTHORS` order."""
+    present = {ex.author for ex in examples}
+    return [author for _, author in AUTHORS if author in present]
 
 
 def rates(scored: list[tuple[Example, float]], threshold: float) -> tuple[float, float]:
@@ -154,65 +203,133 @@ def rates(scored: list[tuple[Example, float]], threshold: float) -> tuple[float,
     return held, saved
 
 
+def per_author(scored: list[tuple[Example, float]], threshold: float) -> dict[str, tuple]:
+    """``author -> (held, saved, poison count, benign count)`` at ``threshold``."""
+    out = {}
+    for author in authors([ex for ex, _ in scored]):
+        part = [s for s in scored if s[0].author == author]
+        n_p = sum(ex.y == 1.0 for ex, _ in part)
+        out[author] = (*rates(part, threshold), n_p, len(part) - n_p)
+    return out
+
+
+def summary(scored: list[tuple[Example, float]], threshold: float) -> tuple[float, ...]:
+    """Mean held, mean saved, min held, min saved over authors, and the mean and min saved over
+    the authors with at least :data:`MIN_AUTHOR_BENIGN` benign entries (what the threshold is
+    gated on: one entry of a small set moves its rate by several points)."""
+    cells = per_author(scored, threshold).values()
+    held = [c[0] for c in cells]
+    saved = [c[1] for c in cells]
+    large = [c[1] for c in cells if c[3] >= MIN_AUTHOR_BENIGN] or saved
+    return (
+        sum(held) / len(held),
+        sum(saved) / len(saved),
+        min(held),
+        min(saved),
+        sum(large) / len(large),
+        min(large),
+    )
+
+
 def choose_threshold(scored: list[tuple[Example, float]]) -> float:
-    """The lowest threshold meeting the pooled and per-fold benign targets."""
-    for step in range(5, 100):
-        t = step / 100
-        if rates(scored, t)[1] < TARGET_SAVED:
-            continue
-        folds = [[s for s in scored if s[0].fold == f] for f in FOLDS]
-        large = [part for part in folds if sum(ex.y == 0.0 for ex, _ in part) >= MIN_FOLD_BENIGN]
-        if all(rates(part, t)[1] >= MIN_FOLD_SAVED for part in large):
-            return t
-    return 0.99
+    """See :data:`THRESHOLD_RULE`; candidates are the benign entries' own scores (just above
+    each), so a model whose scores crowd near 0 or 1 is not judged on a coarse grid."""
+    candidates = sorted({min(0.9999, round(p + 0.0001, 4)) for ex, p in scored if ex.y == 0.0})
+    low, high = 0, len(candidates) - 1
+    while low < high:  # saved rates only grow with the threshold: bisect for the lowest
+        middle = (low + high) // 2
+        *_, mean_saved, min_saved = summary(scored, candidates[middle])
+        if mean_saved >= TARGET_SAVED and min_saved >= MIN_AUTHOR_SAVED:
+            high = middle
+        else:
+            low = middle + 1
+    return candidates[low] if candidates else 0.5
 
 
 def report(scored: list[tuple[Example, float]], threshold: float) -> None:
-    """Held and saved per fold and pooled, model only (hidden text is held by the rules)."""
-    for fold in (*FOLDS, "pooled"):
-        part = [s for s in scored if fold == "pooled" or s[0].fold == fold]
-        held, saved = rates(part, threshold)
-        n_p = sum(ex.y == 1.0 for ex, _ in part)
-        n_b = len(part) - n_p
-        print(f"  {fold:<9} {n_p:>4} poison {n_b:>4} benign | held {held:.1%} saved {saved:.1%}")
+    """Held and saved per held-out author, then the mean and the minimum."""
+    for author, (held, saved, n_p, n_b) in per_author(scored, threshold).items():
+        print(f"  {author:<10} {n_p:>4} poison {n_b:>4} benign | held {held:.1%} saved {saved:.1%}")
+    mean_held, mean_saved, min_held, min_saved, *_ = summary(scored, threshold)
+    print(f"  {'mean':<10} {'':>22}| held {mean_held:.1%} saved {mean_saved:.1%}")
+    print(f"  {'min':<10} {'':>22}| held {min_held:.1%} saved {min_saved:.1%}")
 
 
-def write_weights(weights: dict[str, float], bias: float, threshold: float, n: int) -> None:
-    """Generate the weights module: one string of ``feature weight`` lines (a string constant
-    compiles in no time, where a tuple of thousands of floats would cost the hook milliseconds
-    when no bytecode is cached)."""
-    lines = "\n".join(f"{f} {weights[f]!r}" for f in sorted(weights))
+def choose_l2(examples: list[Example]) -> tuple[float, list[tuple[Example, float]], float]:
+    """The L2 strength whose held-out-author scores hold the most (mean over authors) at the
+    threshold :data:`THRESHOLD_RULE` picks for them."""
+    best: tuple[float, float, list[tuple[Example, float]], float] | None = None
+    for l2 in L2_GRID:
+        scored = held_out(examples, l2)
+        threshold = choose_threshold(scored)
+        mean_held = summary(scored, threshold)[0]
+        print(f"  L2 {l2:g}: threshold {threshold}, mean held {mean_held:.1%}")
+        if best is None or mean_held > best[0]:
+            best = (mean_held, l2, scored, threshold)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def write_weights(model: list[float], threshold: float, l2: float, n: int, n_authors: int) -> None:
+    """Generate the weights module: the table as 8-bit integers (one shared scale: on the six
+    authors' entries no verdict differs from 16-bit weights, and the table decodes in half the
+    time), zlib compressed and base64 encoded in one string constant (decoded in C on first
+    use)."""
+    top = max(abs(w) for w in model[:BUCKETS]) or 1.0
+    scale = top / 127
+    table = array("b", (round(w / scale) for w in model[:BUCKETS]))
+    packed = zlib.compress(table.tobytes(), 9)
+    text = "".join(
+        binascii.b2a_base64(packed[i : i + 57]).decode("ascii") for i in range(0, len(packed), 57)
+    )
     WEIGHTS.write_text(
         '"""Weights of the learned instruction scorer (GENERATED by\n'
         "tools/train_instruction_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled entries (tuning, blind1, probe1); the threshold was\n"
-        "chosen on leave-one-set-out cross-validation for >= 98% of benign entries saved.\n"
+        f"Trained on {n} labelled entries by {n_authors} authors;\n"
+        + textwrap.fill(
+            f"L2 {l2:g}; threshold chosen on leave-one-author-out scores: {THRESHOLD_RULE}.", 96
+        )
+        + "\n"
         '"""\n\n'
-        f"THRESHOLD = {threshold!r}\nBIAS = {bias!r}\n"
-        'TABLE = """\\\n' + lines + '\n"""\n',
+        f"THRESHOLD = {threshold!r}\nBIAS = {round(model[BUCKETS], 6)!r}\n"
+        f"SCALE = {scale!r}\nBUCKETS = {BUCKETS}\nL2 = {l2!r}\n"
+        'TABLE = """\\\n' + text + '"""\n',
         encoding="utf-8",
     )
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Cross-validate, choose the threshold, train on everything and write the weights."""
+    """Measure author by author, choose L2 and the threshold, train on everything, write."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cv-only", action="store_true")
+    parser.add_argument("--cv-only", action="store_true", help="report only, write nothing")
+    parser.add_argument("--l2", type=float, help="skip the L2 search and use this strength")
+    parser.add_argument(
+        "--limit", type=int, default=0, help="quick check: first and last N rows of each file"
+    )
     args = parser.parse_args(argv)
-    examples, hidden = load_examples()
-    print(f"{len(examples)} examples; held as hidden text by the rules: {hidden}")
-    scored = out_of_fold(examples)
-    threshold = choose_threshold(scored)
-    print(f"leave-one-set-out CV at threshold {threshold}:")
+    if args.limit and not args.cv_only:
+        parser.error("--limit is for a quick report (--cv-only); weights train on everything")
+    examples = load_examples(args.limit)
+    hidden = sum(ex.hidden for ex in examples)
+    print(f"{len(examples)} entries from {len(authors(examples))} authors; {hidden} held as hidden")
+    if args.l2 is not None:
+        l2, scored = args.l2, held_out(examples, args.l2)
+        threshold = choose_threshold(scored)
+    else:
+        l2, scored, threshold = choose_l2(examples)
+    print(f"leave-one-author-out at threshold {threshold} (L2 {l2:g}):")
     report(scored, threshold)
-    for t in (0.3, 0.4, 0.5, 0.6, 0.7):
-        held, saved = rates(scored, t)
-        print(f"  pooled at {t}: held {held:.1%} saved {saved:.1%}")
+    for t in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
+        mean_held, mean_saved, min_held, min_saved, *_ = summary(scored, t)
+        print(
+            f"  at {t}: mean held {mean_held:.1%} saved {mean_saved:.1%} | "
+            f"min held {min_held:.1%} saved {min_saved:.1%}"
+        )
     if args.cv_only:
         return 0
-    weights, bias = train(examples)
-    write_weights(weights, bias, threshold, len(examples))
-    print(f"wrote {WEIGHTS.relative_to(ROOT)} ({len(weights)} features)")
+    model = train(examples, l2)
+    write_weights(model, threshold, l2, len(examples), len(authors(examples)))
+    print(f"wrote {WEIGHTS.relative_to(ROOT)}")
     return 0
 
 

@@ -1,35 +1,88 @@
 """Features of a memory entry for the learned instruction scorer: words, shapes and rule verdicts.
 
 Why it exists: the phrase rules in :mod:`conkeeper.domain.instructions` catch the wordings their
-author foresaw and missed a third of the poisoning written by someone else. The learned scorer
-(:mod:`conkeeper.domain.instruction_model`) weighs general *shapes* instead: an ACTION class
-(run remote code, send data, weaken a safeguard, hide from the user, install from elsewhere,
-persist) met by an OBJECT class (secrets, checks, unknown hosts, the user) inside a STEERING
-frame (an order, "always"/"whenever", a policy or claimed authority), against the exemptions
-that make a note benign (a negation in front, a localhost or documented public host, a past-tense
-account). The offline trainer (``tools/train_instruction_model.py``) and the detector both use
-this one module, so a model is scored on exactly the features it was trained on.
+author foresaw and miss much of what another author writes. The learned scorer
+(:mod:`conkeeper.domain.instruction_model`) weighs general *shapes* as well as words: an ACTION
+class (run remote code, send data, weaken a safeguard, hide from the user, install from
+elsewhere, persist) met by an OBJECT class (secrets, checks, unknown hosts, the user) inside a
+STEERING frame (an order, "always"/"whenever", a policy or claimed authority), against what makes
+a note benign (an action inside the scope of a negation, "never use --no-verify", reads as
+keeping a safeguard; a localhost or documented public host; a past-tense account). The offline
+trainer (``tools/train_instruction_model.py``) and the detector both use this one module, so a
+model is scored on exactly the features it was trained on.
 
-Each entry yields a set of binary features: lower-cased word unigrams and bigrams, the opening
-word, the shape classes present (``c:``), their pairings (``p:``) and the kinds the rules found
-(``r:``). Only the first :data:`MAX_CHARS` characters are read; pure and standard library only,
-patterns compiled on first use.
+Each piece of text yields a set of feature names, hashed by :func:`hashed` into a fixed table of
+:data:`BUCKETS` weights (no vocabulary to store): lemma-like word stems and stem bigrams (marked
+``~`` inside a negation's scope, which runs to the end of its clause, or inside quotation marks:
+a mention, not an order), bigrams of the words' shape classes ("turn off the linter" and "disable
+every scanner" share ``k:WEAKEN_SAFEGUARD``), character n-grams of words outside ASCII (other
+languages), the opening word of each sentence, the shape classes per sentence (``c:``, an action
+marked ``~`` when negated), their pairs and action x object x frame triples, and the kinds the
+phrase rules found (``r:``). Look-alike Cyrillic and Greek letters inside a Latin word, and small
+capitals anywhere, are folded to Latin first. :func:`entry_pieces` adds each line (or sentence) of
+a longer entry and any base64 or ``\\xNN`` run that decodes to text as pieces of their own. The
+lexicon holds common words of eight other languages too. Only the first :data:`MAX_CHARS`
+characters are read; pure and standard library only, patterns compiled on first use.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
+import zlib
 
 from conkeeper.domain.lazy_re import LazyPattern
 
 MAX_CHARS = 2000
 MAX_TOKEN = 40  # longer runs (base64, hashes) are never words worth a weight
-SHORT_LINES = 2
-MAX_LINES = 40
+MAX_PIECES = 40
+BUCKETS = 1 << 17
+CHAR_GRAMS = 4
 
-_TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\|")
+_TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\||[.!?;:](?=\s|$)|[,()\n]")
+_BREAKS = frozenset(".!?;:,()\n")
 _SENTENCE = LazyPattern(r"(?<=[.;!?])\s+|\n+")
+_LINE_SENTENCE = LazyPattern(r"(?<=[.!?])\s+")
+# A run that may be base64, and a run of \xNN escapes: encoded text is decoded and scored too.
+_ENCODED = LazyPattern(r"[A-Za-z0-9+/]{16,}={0,2}|(?:\\x[0-9a-fA-F]{2}){6,}")
+_NEGATIONS = frozenset(
+    (
+        "never",
+        "not",
+        "no",
+        "don't",
+        "dont",
+        "doesn't",
+        "didn't",
+        "avoid",
+        "without",
+        "refuse",
+        "mustn't",
+        "shouldn't",
+        "won't",
+        "can't",
+        "cannot",
+        "nor",
+        "instead",
+        "rather",
+        "nothing",
+        "none",
+        "ne",
+        "не",
+        "nunca",
+        "jamais",
+        "não",
+        "non",
+        "kein",
+        "keine",
+        "nie",
+        "niemals",
+        "никогда",
+        "нельзя",
+    )
+)
+# Cyrillic and Greek letters that look like Latin ones, folded inside a word that mixes scripts.
+_SMALL_CAPS = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")
+_FOLD = str.maketrans("асеорхуіјѕԁһкмтвнαεορτυνικχ", "aceopxyijsdhkmtbhaeoptuvikx")
 
 # Shape classes, as a lexicon: exact words, word prefixes (at least four letters) and phrases or
 # symbols looked for as substrings. Kept general on purpose: a class names what a word *does*
@@ -133,6 +186,45 @@ past words: was were had did caused broke happened found learned yesterday incid
 past words: postmortem regression
 past phrases: turned out | used to | last week | last time | last sprint | last release
 past phrases: root cause
+user words: usuario usuaria usuarios utilisateur utilisateurs nutzer benutzer nutzers utente
+user words: utenti usuário usuários
+user prefixes: пользовател
+user phrases: ユーザー | 用户 | 用戶 | 使用者
+weaken prefixes: desactiv deaktivier désactiv disattiv desativ отключ выключ überspring
+weaken prefixes: salta omit omett borra bórra lösch supprim elimin удал пропуст
+weaken phrases: 無効 | 禁用 | 关闭 | スキップ | 跳过 | 削除 | 删除 | 忽略 | 無視
+conceal prefixes: erwähn verschweig oculta cache cacher nascond esconde скры умолч
+conceal phrases: no le digas | no digas | no menciones | ne dis pas | ne signalez pas
+conceal phrases: ne mentionnez pas | ne dites pas | sag nicht | nicht erwähnen | non dire
+conceal phrases: non menzionare | não diga | não mencione | не сообщай | не говори
+conceal phrases: не упоминай | 言わない | 伝えない | 報告しない | 知らせない | 不要告诉
+conceal phrases: 不要提及 | 不要告知 | こっそり | 悄悄 | heimlich | en secreto | en silence
+safeguard words: prueba pruebas teste testes
+safeguard prefixes: escáner verific überprüf prüfung vérif провер seguridad sécurité
+safeguard prefixes: sicherheit sicurezza segurança безопасн тест
+safeguard phrases: テスト | 测试 | 測試 | 检查 | 檢查 | セキュリティ | 安全 | 証明書 | 证书
+secret words: secreto secretos geheim segreti clave clé schlüssel chiave ключ ключи токен
+secret prefixes: credencial identifiant zugangsdat credenzial пароль
+secret phrases: パスワード | 密码 | 密碼 | トークン | 秘密 | 認証情報 | 凭证
+send prefixes: envia enviar envoy schick sende invia отправ передай сube télévers hochlad
+send phrases: 送信 | 发送 | 上传 | アップロード
+steer words: siempre toujours immer sempre всегда
+steer phrases: 常に | 必ず | 总是 | 始终 | 今後 | 以后
+authority words: importante wichtig важно
+authority prefixes: política politique richtlinie directiv anweisung instrucci instruç
+authority prefixes: istruzion инструкц prevalec vorrang priorit приорит
+authority phrases: 重要 | 指示 | 指令 | 優先 | 优先 | 規則 | 规则
+negation words: nunca jamais nicht kein keine nie niemals não не никогда нельзя ne non
+negation phrases: しないで | ないで | 不要 | 请勿 | 禁止 | 不可
+self_ref phrases: these notes | these memory | this memory | the notes here | saved here
+self_ref phrases: stored here | written here | these conventions | this file | estas notas
+self_ref phrases: diesen notizen | diese notizen | ces notes | queste note | このメモ | 这些笔记
+self_ref phrases: эти заметки | этих заметк | этим заметк
+precedence words: regardless precedence priority prevail prevails prevalecen outrank outranks
+precedence words: supersede supersedes wins vorrang priorité prioridad
+precedence phrases: over the chat | over the user | take priority | takes priority
+precedence phrases: higher priority | more important than | whatever the user | no matter what
+precedence phrases: even if the user | even when the user | instead of what | 優先 | 优先
 explain words: because means which why refers stands
 explain phrases: so that | the reason | is a | is an | is the | are a | are the | for example
 explain phrases: see | e.g. | i.e.
@@ -152,6 +244,18 @@ _KNOWN_HOSTS = (
     "registry.npmjs.org",
     "example.com",
 )
+_ACTIONS = (
+    "run_remote",
+    "send",
+    "weaken",
+    "conceal",
+    "install_odd",
+    "persist",
+    "destroy",
+    "deceive",
+)
+_OBJECTS = ("secret", "safeguard", "host", "local_host", "user", "untrusted_src", "self_ref")
+_FRAMES = ("steer", "authority", "foreign_steer", "precedence")
 
 
 class _Lexicon:
@@ -172,6 +276,15 @@ class _Lexicon:
                     self.prefixes.setdefault(prefix[:4], []).append((prefix, name))
             else:
                 self.phrases += [(p.strip(), name) for p in items.split(" | ") if p.strip()]
+        # phrases by their first three characters: a phrase is looked for only when those
+        # three occur in the text (shorter phrases are always looked for)
+        self.by_head: dict[str, list[tuple[str, str]]] = {}
+        self.short: list[tuple[str, str]] = []
+        for phrase, name in self.phrases:
+            if len(phrase) < 3:
+                self.short.append((phrase, name))
+            else:
+                self.by_head.setdefault(phrase[:3], []).append((phrase, name))
 
 
 _TABLES: list[_Lexicon] = []
@@ -183,89 +296,319 @@ def _lexicon() -> _Lexicon:
     return _TABLES[0]
 
 
-_PAIRS = (
-    ("run_remote", "host"),
-    ("run_remote", "steer"),
-    ("send", "secret"),
-    ("send", "host"),
-    ("secret", "host"),
-    ("weaken", "safeguard"),
-    ("weaken", "steer"),
-    ("conceal", "user"),
-    ("conceal", "steer"),
-    ("install_odd", "host"),
-    ("persist", "run_remote"),
-    ("authority", "steer"),
-    ("authority", "weaken"),
-    ("negation", "weaken"),
-    ("negation", "send"),
-    ("negation", "run_remote"),
-    ("past", "weaken"),
-    ("local_host", "run_remote"),
-    ("local_host", "send"),
-    ("explain", "weaken"),
-    ("destroy", "steer"),
-    ("untrusted_src", "run_remote"),
-    ("untrusted_src", "steer"),
-    ("deceive", "user"),
-)
-
-
 def segments(text: str) -> list[str]:
-    """The pieces scored apart: the entry itself and, for an entry of more than
-    :data:`SHORT_LINES` lines, each of its first :data:`MAX_LINES` non-empty lines (a
-    poisoned line buried among honest ones is scored on its own)."""
-    lines = [line for line in text[:MAX_CHARS].splitlines() if line.strip()]
-    if len(lines) <= SHORT_LINES:
+    """The pieces scored apart: the entry itself and, for an entry of several lines, each of
+    its first :data:`MAX_PIECES` lines, else, for one line of several sentences, each sentence
+    (a poisoned line buried among honest ones is scored on its own; a line keeps its clauses
+    together, "bypass it; nobody will notice")."""
+    head = text[:MAX_CHARS]
+    parts = [line for line in head.splitlines() if line.strip()]
+    if len(parts) <= 1:
+        parts = [part for part in _LINE_SENTENCE.compiled.split(head) if part and part.strip()]
+    if len(parts) <= 1:
         return [text]
-    return [text, *lines[:MAX_LINES]]
+    return [text, *parts[:MAX_PIECES]]
+
+
+def stem(word: str) -> str:
+    """A lemma-like stem: common English inflections stripped, so "disabling", "disabled",
+    "disables" and "disable" share one weight."""
+    if len(word) > 4 and word.isalpha():
+        for suffix in ("ing", "ed", "es", "ly", "s"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                break
+        if word.endswith("e") and len(word) > 3:
+            word = word[:-1]
+    return word
+
+
+def _fold(token: str) -> str:
+    """Look-alike letters inside a Latin word folded to Latin; small capitals (a script no
+    language writes in, "ᴀɢᴇɴᴛꜱ") always."""
+    if token.isascii():
+        return token
+    token = token.translate(_SMALL_CAPS)
+    if not any("a" <= c <= "z" for c in token):
+        return token
+    return token.translate(_FOLD)
+
+
+_QUOTES = LazyPattern(r"(?<![\w'])'[^'\n]{3,120}'(?![\w'])|\"[^\"\n]{3,160}\"|“[^”\n]{3,160}”")
+
+
+def _quoted_spans(lowered: str) -> list[tuple[int, int]]:
+    """Where quoted text lies: words in quotation marks are mentioned, not ordered, so they
+    read like words in a negation's scope."""
+    if "'" not in lowered and '"' not in lowered and "“" not in lowered:
+        return []
+    return [match.span() for match in _QUOTES.finditer(lowered)]
+
+
+class _Tokens:
+    """One piece's tokens (lower-cased, look-alikes folded), each with its offset, whether it
+    lies in a negation's scope, and where clauses break."""
+
+    __slots__ = ("negated", "spans", "words")
+
+    def __init__(self, lowered: str) -> None:
+        self.words: list[str] = []
+        self.spans: list[int] = []
+        self.negated: list[bool] = []
+        scope = False
+        quoted = _quoted_spans(lowered)
+        for match in _TOKEN.compiled.finditer(lowered):
+            token = match.group()
+            if quoted and any(a < match.start() < b for a, b in quoted):
+                if len(token) <= MAX_TOKEN and token not in _BREAKS:
+                    self.words.append(_fold(token))
+                    self.spans.append(match.start())
+                    self.negated.append(True)  # a mention in quotes, not an order
+                continue
+            if token in _BREAKS or token == "but":
+                scope = False
+                continue
+            if len(token) > MAX_TOKEN:
+                continue
+            token = _fold(token)
+            self.words.append(token)
+            self.spans.append(match.start())
+            self.negated.append(scope)
+            if token in _NEGATIONS or token.endswith("n't"):
+                scope = True
+
+    def negated_at(self, offset: int) -> bool:
+        """Whether a class found at ``offset`` lies inside a negation's scope."""
+        for start, negated, word in zip(self.spans, self.negated, self.words, strict=True):
+            if start >= offset:
+                return negated and offset == start
+            if start + len(word) > offset:
+                return negated
+        return False
 
 
 def classes(text: str) -> set[str]:
-    """The shape classes present in a lower-cased piece of text."""
+    """The shape classes present in a lower-cased piece of text (negation ignored)."""
+    return {name for name, _ in _class_hits(text)}
+
+
+def _class_hits(text: str) -> list[tuple[str, int]]:
+    """Each shape class found in ``text`` with the offset of its first occurrence."""
     table = _lexicon()
-    found: set[str] = set()
+    hits: dict[str, int] = {}
     words, prefixes = table.words, table.prefixes
-    for token in _TOKEN.compiled.findall(text):
-        names = words.get(token)
-        if names:
-            found |= names
+    for match in _TOKEN.compiled.finditer(text):
+        token = match.group()
+        for name in words.get(token, ()):
+            hits.setdefault(name, match.start())
         for prefix, name in prefixes.get(token[:4], ()):
             if token.startswith(prefix):
-                found.add(name)
-    for phrase, name in table.phrases:
-        if name not in found and phrase in text:
-            found.add(name)
+                hits.setdefault(name, match.start())
+    heads = {text[i : i + 3] for i in range(len(text) - 2)}
+    candidates = [table.short, *(table.by_head[h] for h in heads & table.by_head.keys())]
+    for group in candidates:
+        for phrase, name in group:
+            at = text.find(phrase)
+            if at >= 0 and (name not in hits or at < hits[name]):
+                hits[name] = at
     for match in _HOST.finditer(text):
         if not any(known in match.group() for known in _KNOWN_HOSTS):
-            found.add("host")
+            hits.setdefault("host", match.start())
             break
-    return found
+    return list(hits.items())
 
 
-def entry_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:
-    """The binary features of one memory entry (``rule_kinds``: the kinds the rules found)."""
+_MEMO: dict[str, frozenset[str]] = {}
+_MEMO_SIZE = 256
+
+
+def _sentence_features(sentence: str, feats: set[str]) -> None:
+    """Add one sentence's shape features to ``feats`` (memoised: an entry's sentences are read
+    again as its own pieces)."""
+    known = _MEMO.get(sentence)
+    if known is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        known = _MEMO[sentence] = frozenset(_shape_features(sentence))
+    feats.update(known)
+
+
+def _shape_features(sentence: str) -> set[str]:
+    """Shape classes of one sentence (negated ones marked ``~``), their pairs and the
+    action x object x frame triples, and the sentence's opening word."""
+    feats: set[str] = set()
+    tokens = _Tokens(sentence)
+    if tokens.words:
+        feats.add("sf:" + stem(tokens.words[0]))
+    here: set[str] = set()
+    for name, offset in _class_hits(sentence):
+        if name in _ACTIONS and tokens.negated_at(offset):
+            here.add(name + "~")
+        else:
+            here.add(name)
+    feats.update("c:" + name for name in here)
+    ordered = sorted(here)
+    feats.update("p:" + a + "+" + b for a, b in itertools.combinations(ordered, 2))
+    actions = [a for a in _ACTIONS if a in here]
+    frames = [f for f in _FRAMES if f in here] or ["none"]
+    hedged = "hedged" if here & {"past", "explain"} else "plain"
+    for action in actions:
+        feats.add("a:" + action + "+" + hedged)
+        for obj in _OBJECTS:
+            if obj in here:
+                feats.update("t:" + action + "+" + obj + "+" + frame for frame in frames)
+    return feats
+
+
+def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:
+    """The feature names of one piece of text (``rule_kinds``: the kinds the phrase rules found
+    in the whole entry, given for the whole entry only)."""
     lowered = text[:MAX_CHARS].lower()
-    tokens: list[str] = [t for t in _TOKEN.compiled.findall(lowered) if len(t) <= MAX_TOKEN]
-    feats: set[str] = {"w:" + t for t in tokens}
-    feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(tokens))
-    if tokens:
-        feats.add("first:" + tokens[0])
-    for sentence in _SENTENCE.split(lowered):
-        if not sentence or not sentence.strip():
-            continue
-        here = classes(sentence)
-        feats.update("c:" + name for name in here)
-        feats.update("p:" + a + "+" + b for a, b in _PAIRS if a in here and b in here)
-        if len(here & {"run_remote", "send", "weaken", "conceal", "install_odd", "persist"}) and (
-            "negation" not in here and "past" not in here
-        ):
-            feats.add("s:action_unhedged")
+    tokens = _Tokens(lowered)
+    words = tokens.words
+    stems = [stem(w) for w in words]
+    feats: set[str] = {
+        ("w:~" if negated else "w:") + s for s, negated in zip(stems, tokens.negated, strict=True)
+    }
+    marked = [
+        ("~" if negated else "") + s for s, negated in zip(stems, tokens.negated, strict=True)
+    ]
+    feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(marked))
+    abstract = _abstracted(words, stems, tokens.negated)
+    feats.update("k:" + a + "_" + b for a, b in itertools.pairwise(abstract))
+    if not lowered.isascii():
+        for word in set(words):
+            if not word.isascii():
+                feats.update(_char_grams(word))
+    for sentence in _SENTENCE.compiled.split(lowered):
+        if sentence and sentence.strip():
+            _sentence_features(sentence, feats)
     feats.update("r:" + kind for kind in rule_kinds)
     if rule_kinds:
         feats.add("r:any")
-    length = len(tokens)
-    feats.add("len:" + ("short" if length < 8 else "mid" if length < 25 else "long"))
-    if re.search(r"`[^`]+`", lowered):
+    if "`" in lowered:
         feats.add("s:code")
+    if not lowered.isascii():
+        feats.add("s:nonascii")
     return feats
+
+
+_FILLERS = frozenset(
+    (
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "all",
+        "any",
+        "every",
+        "some",
+        "your",
+        "our",
+        "their",
+        "its",
+        "my",
+        "to",
+        "of",
+        "for",
+        "on",
+        "in",
+        "with",
+        "and",
+        "or",
+        "it",
+        "them",
+    )
+)
+
+
+def _abstracted(words: list[str], stems: list[str], negated: list[bool]) -> list[str]:
+    """The piece as a sequence of shape classes: each word with a class becomes its class name
+    (``~`` inside a negation's scope), filler words drop out, any other word stays its stem;
+    so "turn off the linter" and "disable every scanner" share ``weaken_safeguard``."""
+    table = _lexicon()
+    out: list[str] = []
+    for word, stemmed, in_scope in zip(words, stems, negated, strict=True):
+        if word in _FILLERS:
+            continue
+        names = table.words.get(word)
+        name = min(names) if names else ""
+        if not name:
+            for prefix, candidate in table.prefixes.get(word[:4], ()):
+                if word.startswith(prefix):
+                    name = candidate
+                    break
+        if name:
+            out.append(name.upper() + ("~" if in_scope else ""))
+        else:
+            out.append(stemmed)
+    return out
+
+
+def _char_grams(word: str) -> list[str]:
+    """Character n-grams of a word outside ASCII: 4-grams of an alphabetic word (inflected
+    languages), 2-grams of a run of CJK characters (written without spaces between words)."""
+    size = 2 if any(c >= "\u3040" for c in word) else CHAR_GRAMS
+    padded = "<" + word + ">"
+    return ["g:" + padded[i : i + size] for i in range(len(padded) - size + 1)]
+
+
+def hashed(feats: set[str]) -> list[int]:
+    """Each feature name's bucket in the weight table (CRC-32: stable across runs and
+    machines, unlike :func:`hash`)."""
+    mask = BUCKETS - 1
+    return list({zlib.crc32(f.encode("utf-8", "surrogatepass")) & mask for f in feats})
+
+
+def entry_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:
+    """The feature names of a whole entry (kept for callers and tests that read names)."""
+    return piece_features(text, rule_kinds)
+
+
+def entry_pieces(text: str, rule_kinds: frozenset[str] | set[str]) -> list[list[int]]:
+    """The hashed features of each scored piece: the whole entry (with the rules' verdict),
+    then each line or sentence of a longer entry (without it: the verdict is the whole's), then
+    any encoded text in it, decoded (base64, ``\\xNN`` escapes: an order nobody can read)."""
+    parts = segments(text)
+    whole = piece_features(parts[0], rule_kinds)
+    decoded = _decoded(text[:MAX_CHARS])
+    if decoded:
+        whole.add("s:encoded")
+    return (
+        [hashed(whole)]
+        + [hashed(piece_features(part)) for part in parts[1:]]
+        + [hashed(piece_features(plain) | {"s:decoded"}) for plain in decoded]
+    )
+
+
+def _decoded(text: str) -> list[str]:
+    """Readable text hidden in encoded runs of ``text`` (at most three)."""
+    if not any(c.isdigit() or c == "\\" for c in text) and "=" not in text:
+        return []
+    import binascii
+
+    out: list[str] = []
+    for match in _ENCODED.compiled.finditer(text):
+        run = match.group()
+        try:
+            raw = (
+                bytes.fromhex(run.replace("\\x", ""))
+                if run.startswith("\\x")
+                else binascii.a2b_base64(run + "=" * (-len(run) % 4))
+            )
+            plain = raw.decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        printable = sum(c.isprintable() for c in plain) >= 0.95 * len(plain)
+        if (
+            len(plain) >= 6
+            and printable
+            and sum(c.isalpha() or c == " " for c in plain) >= 0.6 * len(plain)
+        ):
+            out.append(plain)
+        if len(out) == 3:
+            break
+    return out

@@ -16,8 +16,8 @@ rules whose very shape is the attack (hiding, overriding, secrecy) are not.
 
 Cost: pure and standard library only; each rule group is gated by cheap substring hints on the
 lower-cased text and its regular expression is compiled on first use (``LazyPattern``), so a
-plain note costs a few microseconds. Quality is measured, tuning and blind sets apart, by
-``bench/poisoning_quality.py`` over ``tests/data/poisoning/``.
+plain note costs a few microseconds. Quality is measured author by author (leave one author
+out) by ``bench/poisoning_quality.py`` over ``tests/data/poisoning/``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,12 @@ from __future__ import annotations
 import re
 
 from conkeeper.domain.lazy_re import LazyPattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    _Judge = Callable[[str], list["Finding"]]
 
 # Zero-width, invisible and bidirectional control characters: nothing a person types into a
 # memory entry, and the classic way to hide a second message inside the first.
@@ -1343,8 +1349,9 @@ RULES: tuple[_Rule, ...] = (
 )
 
 
-def _hidden_findings(text: str) -> list[Finding]:
-    """Zero-width and bidi characters, HTML comments and visually hidden HTML."""
+def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
+    """Zero-width and bidi characters, HTML comments and visually hidden HTML (a comment's body
+    is judged by ``judge``, the whole detector unless told)."""
     found: list[Finding] = []
     if not text.isascii():
         chars = {c for c in text if c in _HIDDEN_CHARS or "\U000e0000" <= c <= "\U000e007f"}
@@ -1364,7 +1371,7 @@ def _hidden_findings(text: str) -> list[Finding]:
     if "<!--" in text:
         for match in _COMMENT.finditer(_OWN_TAG.sub("", text)):
             body = match.group(1)
-            if _AGENT_WORDS.search(body) or find_instructions(body):
+            if _AGENT_WORDS.search(body) or (judge or find_instructions)(body):
                 found.append(
                     Finding(
                         "hidden",
@@ -1587,7 +1594,7 @@ def find_instructions(text: str) -> list[Finding]:
     from conkeeper.domain import instruction_model
 
     visible = _visible(_OWN_TAG.sub(" ", text))
-    probability = instruction_model.probability(visible, {finding.kind for finding in found})
+    probability = instruction_model.probability(visible, scorer_rule_kinds(text, found))
     if probability < instruction_model.THRESHOLD:
         return []
     if found:
@@ -1601,12 +1608,33 @@ def find_instructions(text: str) -> list[Finding]:
     ]
 
 
-def rule_findings(text: str) -> list[Finding]:
+_QUOTED = LazyPattern(
+    r"(?<![\w'])'[^'\n]{3,120}'(?![\w'])|\"[^\"\n]{3,160}\"|“[^”\n]{3,160}”|«[^»\n]{3,160}»"
+)
+
+
+def scorer_rule_kinds(text: str, found: list[Finding], judge: _Judge | None = None) -> set[str]:
+    """The rules' verdict as the learned scorer reads it: each kind found, except that a kind
+    found only inside quotation marks is ``quoted-KIND`` (a mention of an attack, "a README told
+    agents to 'ignore previous instructions'", is not the attack itself)."""
+    kinds = {finding.kind for finding in found}
+    if not kinds or not any(q in text for q in "'\"“«"):
+        return kinds
+    unquoted = _QUOTED.sub(" ", text)
+    if unquoted == text:
+        return kinds
+    kept = {finding.kind for finding in rule_findings(unquoted, judge)}
+    return {kind if kind in kept else "quoted-" + kind for kind in kinds}
+
+
+def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
     """What the phrase rules alone find in ``text`` (hidden text first); the learned scorer
-    reads their verdict as one of its features."""
+    reads their verdict as one of its features. ``judge`` decides whether an HTML comment's body
+    is an instruction (default: :func:`find_instructions`; the trainer passes the rules alone,
+    so which entries count as hidden never depends on the weights being trained)."""
     if not text or not text.strip():
         return []
-    found = _hidden_findings(text)
+    found = _hidden_findings(text, judge)
     visible = _visible(_OWN_TAG.sub(" ", text))
     lowered = visible.lower()
     kinds = {finding.kind for finding in found}
