@@ -84,9 +84,9 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   FP .040 recall .833, high FP .102 recall .936. Targets not met (medium FP met). Seen since.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
-  first measurement. Its default, ``unseen``, skips every blind set numbered past 10 (blind11
-  and any later one); ``--skip blind11`` skips only the named stems and ``--skip none`` reads
-  all (the first measurement). The trainer never reads blind sets past 10. ``--tiny`` runs 25
+  first measurement. Its default, ``unseen``, skips every blind set numbered past 11 (blind12
+  and any later one); ``--skip blind12`` skips only the named stems and ``--skip none`` reads
+  all (the first measurement). The trainer never reads blind sets past 11. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
 Honest selection (issue 20, round 3): **leave-one-author-out** (printed first, ``--no-cv``

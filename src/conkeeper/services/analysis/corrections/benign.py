@@ -87,7 +87,13 @@ _ANSWER_NO = _r(
     r"that'?s (?:exactly )?(?:it|right|correct)\b|(?:that|it) is (?:exactly )?(?:it|right|"
     r"correct)\b|sounds? (?:good|great|fine|right)|all (?:clear|good)|go for it|i'?m (?:good|"
     r"fine|ok)|i'?ve got it|that answers|carry on|no questions|(?:i'?m )?not in a hurry|"
-    r"(?:i'?m )?not sure|it can wait|skip it|not necessary|looks? (?:good|fine|right)))"
+    r"(?:i'?m )?not sure|it can wait|skip it|not necessary|looks? (?:good|fine|right)|"
+    # declining the agent's offer: "that's not necessary", "keep it as is", "just the main
+    # branch is enough", "use whatever you think is best"
+    r"(?:that'?s |it'?s |that is |it is )not (?:necessary|needed|required)\b|"
+    r"(?:keep|leave) (?:it|them|that|this|everything) as (?:is|it is)\b|"
+    r"(?:just |only )?(?:the |that |this |one )?[\w-]+(?: [\w-]+)? (?:is|are) (?:enough|"
+    r"sufficient|plenty)\b|(?:use |pick |do |go with )?whatever you (?:think|prefer|like|want)))"
 )
 
 # ------------------------------------------------------------------ pasted material (lines)
