@@ -811,7 +811,12 @@ SPEC_WORDED = frozenset(
 _ABSOLVED = LazyPattern(
     r"\bnot (?:your|the agent'?s) (?:fault|change|changes|code|edit|doing|bug|problem)\b|"
     r"\bnot on you\b|\bunrelated to (?:your|the|this) \w+|"
-    r"\b(?:is|are) gone\b",
+    r"\b(?:is|are) gone\b|"
+    # "nothing to do with your change", "it's from before your change": the user clears it
+    r"\bnothing to do with (?:your|the agent'?s|what you) \w+|"
+    r"\b(?:from|since|(?:been )?failing|broken) (?:long )?before (?:your|you) \w+|"
+    r"\bpredat(?:es|ed|ing) (?:your|you) \w+|"
+    r"\bnot (?:caused by|because of|from) (?:your|the agent'?s) \w+",
     re.IGNORECASE,
 )
 # "No, the warning is expected", "no, leave it for now (answering your question)"
@@ -845,7 +850,20 @@ _OWN_ACTION = LazyPattern(
     r"\bwe'?ve had to\b",
     re.IGNORECASE,
 )
-_ABSOLVED_CUES = ("fault", "unrelated", "gone", "not your", "not the agent", "not on you")
+_ABSOLVED_CUES = (
+    "fault",
+    "unrelated",
+    "gone",
+    "not your",
+    "not the agent",
+    "not on you",
+    "nothing to do with",
+    "before you",
+    "predat",
+    "not caused",
+    "not because",
+    "not from",
+)
 _OWN_CUES = ("i ", "we", "my", "on my")
 _FUTURE_CUES = ("day", "tomorrow", "lands", "we'll", "we will", "future", "down the road")
 # the verbs a request for new work opens with (a cheap gate before NEW_WORK is compiled)
