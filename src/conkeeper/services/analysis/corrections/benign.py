@@ -66,7 +66,12 @@ _NAVIGATION = LazyPattern(
     r"view|paragraph|chapter|message)|(?:main |home |login |list |detail )?(?:menu|page|"
     r"screen|list|view|tab|dashboard)\b|step \d|line \d|section|chapter|paragraph|"
     r"design doc|tutorial|imports?\b|(?:[\w-]+ )?(?:discussion|conversation|topic|question|"
-    r"thread)\b))",
+    r"thread)\b|"
+    # a topic raised earlier: "back to the first issue you mentioned", "the auth issue from
+    # earlier"
+    r"(?:(?:first|second|third|other|last|[\w-]+) )?(?:issue|point|item|problem|bug|question|"
+    r"topic|idea)s? (?:from (?:earlier|before|this morning|yesterday)|you (?:mentioned|raised|"
+    r"flagged|brought up|suggested|found)|we (?:discussed|talked about|parked)\b)))",
     re.IGNORECASE | re.MULTILINE,
 )
 # "do it again for the orders table": the same work on something else, not a retry
