@@ -111,7 +111,7 @@ _MATERIAL_INTRO = _r(
     r"feedback|comments?|customers?|slack|chat|thread|transcript|quote|faq|commit message|"
     r"(?:pr|issue) (?:description|title)|says|said|reads|wrote|writes|tweet|post|complaints?|"
     r"sentiment|on-call|support|release notes|changelog|wiki|translat\w*|summari[sz]e|"
-    r"rephrase|reword|proofread|paraphrase|classify|(?:text|string|wording|label|output|"
+    r"rephrase|reword|rewrite|simplify|pasting|proofread|paraphrase|classify|(?:text|string|wording|label|output|"
     r"assignment|style guide) (?:is|was|says|reads))\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
 )
 # a question about material that follows: "Can you triage this ticket?"

@@ -259,7 +259,10 @@ _NEW_TASK = LazyPattern(
     r"\bfor (?:this|the new|the next) (?:task|one|feature|endpoint|script|project|service|"
     r"ticket|story|module|page|component|job)\b|\b(?:next|new) (?:feature|task|ticket|story)\b|"
     r"\bstart (?:with|on|by)\b|\bmake (?:the|it|this) [\w ]{0,30}(?:say|show|read|display|"
-    r"print|return)\b",
+    r"print|return)\b|"
+    # "use Redis instead of memcached for the new session store we're building"
+    r"\bfor the new [\w-]+(?: [\w-]+)? (?:(?:that )?(?:we'?re|we are|i'?m|i am) (?:building|"
+    r"adding|writing|creating|designing|setting up|planning)|(?:we|i) (?:want|need|plan) to)\b",
     re.IGNORECASE,
 )
 _SELF_ACTION = LazyPattern(
