@@ -867,7 +867,7 @@ _ABSOLVED_CUES = (
     "not because",
     "not from",
 )
-_OWN_CUES = ("i ", "we", "my", "on my")
+_OWN_CUES = ("i ", "we", "my", "on my", "of me")
 _FUTURE_CUES = ("day", "tomorrow", "lands", "we'll", "we will", "future", "down the road")
 # the verbs a request for new work opens with (a cheap gate before NEW_WORK is compiled)
 _BUILD_VERBS = frozenset(
