@@ -99,7 +99,7 @@ LEVELS = ("low", "medium", "high")
 # .009 / .027 and .899 / .961); 0.5 % / 1.3 % and 0.8 % / 2 % added FP for little recall.
 MAX_ADDED_FP = {"low": 0.003, "medium": 0.01, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ...
-VETO_GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
+VETO_GRID: tuple[float, ...] = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
 # ... unless the rule's confidence reaches one of these (1.01: every rule match can be vetoed)
 STRONG_GRID = (0.9, 0.95, 1.01)
 THRESHOLD_GRID = tuple(step / 100 for step in range(51, 100))  # better than an even chance
