@@ -138,32 +138,34 @@ prompts), BEFORE = main at 35491d0 with blind 11 added as an author, AFTER = ck/
 
       level   version  mean FP  worst FP  mean R  worst R
       low     BEFORE     .014      .052    .925     .729
-      low     AFTER      .011      .039    .922     .680
+      low     AFTER      .011      .039    .926     .708
       medium  BEFORE     .024      .078    .947     .808
       medium  AFTER      .023      .078    .947     .794
 
   Rules alone, the two authors they were not written from before this round: ``train_extra4``
   low FP .046 -> .032 (recall .581 both), blind 11 .029 -> .004 (now tuned on it). Mechanisms,
-  each removing false positives and no true positive over all 16 authors: a declined offer
-  after "No," ("that's not necessary", "keep it as is", "just X is enough", "whatever you
-  think"); the user's own slip ("I misremembered", "that was wrong of me"); absolution of a
-  regression blame ("nothing to do with your change", "failing long before your change"); a
-  topic raised earlier ("back to the issue you mentioned") as navigation; "for the new X we're
-  building" as new work; "rewrite/simplify/pasting ...:" introducing pasted material. The
-  worst recall at low fell because ``train_extra4``'s fold chose threshold .90 instead of .82:
-  the others' mean added FP sits at the cap's edge (.0036 vs .003, one prompt of ``extra2``'s
-  52 negatives), a knife edge, not the rules. Tried and left out (less than noise): a cap on
-  the pooled added FP rate instead of the per-author mean (low worst FP .029, medium .065, one
-  prompt of ``extra``); a stronger veto at low, judged on rule verdicts from authors the rules
-  were not written from (e65df3a's rules on blind 10 and ``train_extra4``, a2df112's on blind
-  11, out-of-fold probabilities): veto < .20 with strong .95 instead of < .10 / .90 removes
-  4 / 0 / 2 more false positives and 0 / 5 / 1 more true positives, an even trade; a gate
-  requiring every low rule match to be aimed at the agent (on those two authors 11 false
-  positives vs 166 true positives sit in prompts not aimed). Hook cost (A/B against 35491d0,
-  first ``detect()`` in a fresh ``python -S`` process, CPU median, n=40-60, 2 loaded cores): a
-  request +1.2 / +0.4 ms in two runs, a rule-flagged correction +0.4 ms, an absolved blame +3.3
-  / -2.8 ms (now unflagged it runs the scorer, as every unflagged prompt does), a declined offer
-  -10.7 ms: noise around zero. The targets on unseen text are not claimed: blind 12 measures it.
+  each removing false positives and no true positive over all 16 authors: a declined offer after
+  "No," ("that's not necessary", "keep it as is", "just X is enough", "whatever you think"); the
+  user's own slip ("I misremembered", "that was wrong of me"); absolution of a regression blame
+  ("nothing to do with your change", "failing long before your change"); a topic raised earlier
+  ("back to the issue you mentioned") as navigation; "for the new X we're building" as new work;
+  "rewrite/simplify/pasting ...:" introducing pasted material; a hypothetical question
+  ("hypothetically, if I told you to revert it, what would break?") is no correction (rule score
+  lowered, the scorer's flag vetoed). The worst recall at low fell because ``train_extra4``'s
+  fold chose threshold .90 instead of .82 (without the last mechanism: .680): the others' mean
+  added FP sits at the cap's edge (.0036 vs .003, one prompt of ``extra2``'s 52 negatives), a
+  knife edge, not the rules. Tried and left out (less than noise): a cap on the pooled added FP
+  rate instead of the per-author mean (low worst FP .029, medium .065: one prompt of ``extra``);
+  a stronger veto at low, judged on rule verdicts from authors the rules were not written from
+  (e65df3a's rules on blind 10 and ``train_extra4``, a2df112's on blind 11, out-of-fold
+  probabilities): veto < .20 with strong .95 instead of < .10 / .90 removes 4 / 0 / 2 more false
+  positives and 0 / 5 / 1 more true positives, an even trade; a gate requiring every low rule
+  match to be aimed at the agent (on those two authors 11 false positives vs 166 true positives
+  sit in prompts not aimed). Hook cost (A/B against 35491d0, first ``detect()`` in a fresh
+  ``python -S`` process, CPU median, n=40-60, 2 loaded cores): a request +1.2 / +0.4 ms in two
+  runs, a rule-flagged correction +0.4 ms, an absolved blame +3.3 / -2.8 ms (now unflagged it
+  runs the scorer, as every unflagged prompt does), a declined offer -10.7 ms: noise around
+  zero. The targets on unseen text are not claimed: blind 12 measures it.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +

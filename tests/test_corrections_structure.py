@@ -220,6 +220,8 @@ ROUND4_LOOK_ALIKES = (
     "use Postgres instead of MySQL for the new billing service we're building",
     "pasting the old onboarding doc, rewrite it for new hires:\n\nNOTE: never run the seed "
     "script on prod.",
+    "hypothetically, if I asked you to undo the whole refactor, what would we lose?",
+    "Suppose we revert the cache layer, would the old timeouts come back?",
 )
 ROUND4_STILL_CAUGHT = (
     "no, keep the semicolons",

@@ -764,6 +764,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if _has(lower, _OWN_CUES) and SELF_BLAME.search(prose) and not _BUT.search(prose):
         return True
+    if shape.has_question and _hypothetical(prose, lower):
+        return True
     if _has(lower, _PRAISED_CUES) and _PRAISED.search(prose) and not _COMPLAINT.search(prose):
         return True
     if _has(lower, _NEXT_CUES) and _NEXT_STEP.search(prose) and not _COMPLAINT.search(prose):
@@ -779,6 +781,11 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     if shape.question_only and "you" not in prose.lower():
         return True
     return shape.new_task or shape.self_action
+
+
+def _hypothetical(prose: str, lower: str) -> bool:
+    """The prompt opens a hypothetical and asks about it: nothing happened to correct."""
+    return _has(lower[:40], _HYPOTHETICAL_CUES) and bool(_HYPOTHETICAL.match(prose))
 
 
 def approval_without_but(sentence: str) -> bool:
@@ -853,6 +860,13 @@ _OWN_ACTION = LazyPattern(
     r"\bwe'?ve had to\b",
     re.IGNORECASE,
 )
+# a hypothetical question ("hypothetically, if I told you to revert it, what would break?")
+_HYPOTHETICAL = LazyPattern(
+    r"^\W*(?:hypothetically|suppose|supposing|imagine|what if|say (?:we|i)|if i (?:told|asked) "
+    r"you)\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL_CUES = ("hypothetical", "suppos", "imagine", "what if", "say we", "say i", "if i ")
 _ABSOLVED_CUES = (
     "fault",
     "unrelated",
@@ -919,6 +933,8 @@ def adjust(
     if name.startswith(("no-", "other-way")) and _ANSWERING.search(sentence):
         return -0.4
     if _has(lower, _FUTURE_CUES) and _FUTURE.search(sentence):
+        return -0.35
+    if shape.has_question and _hypothetical(shape.prose, shape.lower):
         return -0.35
     if approval_without_but(sentence):
         return -0.3
