@@ -81,12 +81,20 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   saw no detector code, kept on its own branch until ck/corr3 (leave-one-author-out selection
   over 15 authors) was merged, then measured once (2026-11-26 15:00 UTC, a2df112, ``--no-cv
   --skip none``; ``tests/data/corrections/BLIND11_FIRST.md``): low FP .029 recall .770, medium
-  FP .040 recall .833, high FP .102 recall .936. Targets not met (medium FP met). Seen since.
+  FP .040 recall .833, high FP .102 recall .936. Targets not met (medium FP met). Seen since
+  (issue 20 round 4): its false positives were read and guided general mechanisms, and it is
+  the 16th author of the scorer's training data, so its figures are optimistic from then on
+  (after round 4: low FP .000 R .892, medium FP .004 R .936).
+* blind set 12 (405 prompts: 175 corrections/friction, 230 negatives), written by a helper who
+  saw no detector code, kept on its own branch until ck/corr4 (16 authors, blind 11 among them)
+  was merged, then measured once (2026-11-26 15:23 UTC, c3f1258, ``--no-cv --skip none``;
+  ``tests/data/corrections/BLIND12_FIRST.md``): low FP .022 recall .726, medium FP .030 recall
+  .817, high FP .100 recall .897. Targets not met (medium FP met). Seen since.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
-  first measurement. Its default, ``unseen``, skips every blind set numbered past 10 (blind11
-  and any later one); ``--skip blind11`` skips only the named stems and ``--skip none`` reads
-  all (the first measurement). The trainer never reads blind sets past 10. ``--tiny`` runs 25
+  first measurement. Its default, ``unseen``, skips every blind set numbered past 11 (blind12
+  and any later one); ``--skip blind12`` skips only the named stems and ``--skip none`` reads
+  all (the first measurement). The trainer never reads blind sets past 11. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
 Honest selection (issue 20, round 3): **leave-one-author-out** (printed first, ``--no-cv``
@@ -129,6 +137,42 @@ scorer design (no veto, L2 0.01), AFTER = ck/corr3's final code::
   residue used up the budget). Nothing here says the targets are met on unseen text: the lead's
   blind 11 measurement does.
 
+Issue 20 round 4 (``ck/corr4``), aimed at ``low``'s false positives on new authors. The
+16-author table (blind 11 added; ``tools/train_corrections_model.py --cv-only``, 3,957
+prompts), BEFORE = main at 35491d0 with blind 11 added as an author, AFTER = ck/corr4::
+
+      level   version  mean FP  worst FP  mean R  worst R
+      low     BEFORE     .014      .052    .925     .729
+      low     AFTER      .011      .039    .926     .708
+      medium  BEFORE     .024      .078    .947     .808
+      medium  AFTER      .023      .078    .947     .794
+
+  Rules alone, the two authors they were not written from before this round: ``train_extra4``
+  low FP .046 -> .032 (recall .581 both), blind 11 .029 -> .004 (now tuned on it). Mechanisms,
+  each removing false positives and no true positive over all 16 authors: a declined offer after
+  "No," ("that's not necessary", "keep it as is", "just X is enough", "whatever you think"); the
+  user's own slip ("I misremembered", "that was wrong of me"); absolution of a regression blame
+  ("nothing to do with your change", "failing long before your change"); a topic raised earlier
+  ("back to the issue you mentioned") as navigation; "for the new X we're building" as new work;
+  "rewrite/simplify/pasting ...:" introducing pasted material; a hypothetical question
+  ("hypothetically, if I told you to revert it, what would break?") is no correction (rule score
+  lowered, the scorer's flag vetoed). The worst recall at low fell because ``train_extra4``'s
+  fold chose threshold .90 instead of .82 (without the last mechanism: .680): the others' mean
+  added FP sits at the cap's edge (.0036 vs .003, one prompt of ``extra2``'s 52 negatives), a
+  knife edge, not the rules. Tried and left out (less than noise): a cap on the pooled added FP
+  rate instead of the per-author mean (low worst FP .029, medium .065: one prompt of ``extra``);
+  a stronger veto at low, judged on rule verdicts from authors the rules were not written from
+  (e65df3a's rules on blind 10 and ``train_extra4``, a2df112's on blind 11, out-of-fold
+  probabilities): veto < .20 with strong .95 instead of < .10 / .90 removes 4 / 0 / 2 more false
+  positives and 0 / 5 / 1 more true positives, an even trade; a gate requiring every low rule
+  match to be aimed at the agent (on those two authors 11 false positives vs 166 true positives
+  sit in prompts not aimed). Hook cost (A/B against 35491d0, first ``detect()`` in a fresh
+  ``python -S`` process, CPU median, n=40-60, 2 loaded cores): a request +1.2 / +0.4 / +0.9 ms
+  in three runs (the last on the final code), a rule-flagged correction +0.4 / +0.9 ms, an
+  absolved blame +3.3 / -2.8 ms (now unflagged it runs the scorer, as every unflagged prompt
+  does), a declined offer -10.7 ms: within the 2 ms budget, mostly noise. The targets on unseen
+  text are not claimed: blind 12 measures it.
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -170,7 +214,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 11  # blind sets 1-11 were measured (blind 11 once, BLIND11_FIRST.md; seen since)
+SEEN_BLIND = 12  # blind sets 1-12 were measured (blind 12 once, BLIND12_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

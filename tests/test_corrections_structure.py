@@ -203,3 +203,53 @@ def test_the_hook_queues_sarcasm_and_not_an_absolved_breakage(project: Path) -> 
     (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
     assert item.label == "friction"
     assert "another failing deploy" in item.text
+
+
+# issue 20 round 4: answers, the user's own slip, absolution, topics and specs seen on new authors
+ROUND4_LOOK_ALIKES = (
+    "no, that's not necessary. only the frontend",
+    "No, leave it as is",
+    "nope — just the staging cluster is enough",
+    "No, go with whatever you think is best",
+    "disregard what I said about Python 3.9, I misremembered, it's 3.12. continue",
+    "That was silly of me — the file does have a BOM. Read it with utf-8-sig.",
+    "this test was failing long before your change, it's flaky on main. can you look into it?",
+    "the dashboard looks empty (nothing to do with your change, the metrics backend is down)",
+    "let's go back to the caching question from earlier now that the release is out",
+    "back to the second point you raised — the retry storm. how would you handle it?",
+    "use Postgres instead of MySQL for the new billing service we're building",
+    "pasting the old onboarding doc, rewrite it for new hires:\n\nNOTE: never run the seed "
+    "script on prod.",
+    "hypothetically, if I asked you to undo the whole refactor, what would we lose?",
+    "Suppose we revert the cache layer, would the old timeouts come back?",
+)
+ROUND4_STILL_CAUGHT = (
+    "no, keep the semicolons",
+    "no, put it back the way it was",
+    "it's been broken since your change to the parser",
+    "go back to the previous version of the config",
+    "use pnpm instead of npm, there's a pnpm-lock.yaml right there",
+)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("text", ROUND4_LOOK_ALIKES)
+def test_answers_slips_absolution_topics_and_specs_are_not_corrections(
+    text: str, level: str
+) -> None:
+    assert detect(text, level).label is None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("text", ROUND4_STILL_CAUGHT)
+def test_their_corrections_are_still_caught(text: str, level: str) -> None:
+    assert detect(text, level).label is not None
+
+
+def test_the_hook_skips_a_declined_offer_and_queues_the_correction_after_it(project: Path) -> None:
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    assert _prompt(project, "No, keep it as is").returncode == 0
+    assert not queue_file.exists()
+    assert _prompt(project, "no, put it back the way it was").returncode == 0
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert item.label == "correction"

@@ -24,31 +24,46 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 
     first = run_cli("server", "init", "--database", database_url, "--json")
     assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout) == {"schema_version": 2, "applied": [1, 2]}
+    assert json.loads(first.stdout) == {"schema_version": 3, "applied": [1, 2, 3]}
     again = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(again.stdout) == {"schema_version": 2, "applied": []}
+    assert json.loads(again.stdout) == {"schema_version": 3, "applied": []}
     with psycopg.connect(database_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
-        index = conn.execute(
-            "SELECT indexdef FROM pg_indexes WHERE indexname = 'team_records_search'"
-        ).fetchone()
-    assert versions == [1, 2]
-    assert index is not None and "gin" in index[0].lower()
+        indexes = dict(
+            conn.execute(
+                "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s", ("team_records",)
+            ).fetchall()
+        )
+    assert versions == [1, 2, 3]
+    assert "team_records_search" not in indexes  # version 3 replaced it
+    assert "gin (team_id, project_id, search)" in indexes["team_records_scope_search"].lower()
 
 
-def test_migrates_from_the_previous_version_keeping_tokens(database_url: str) -> None:
+def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
+    database_url: str,
+) -> None:
+    from conkeeper.services.team import rank
     from conkeeper.services.team.hub import token_hash
     from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
 
     with team_pg.connect(database_url) as conn:
         assert team_pg.migrate(conn, target=1) == [1]
         assert team_pg.schema_version(conn) == 1
         team_pg.create_token(conn, "ann", "core", token_hash("ckt_old-token"))
+        assert team_pg.migrate(conn, target=2) == [2]
+        grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
+        assert grant is not None
+        record = TeamRecord("u1", "observation", "bugfix", "flaky payment retry", "", (),
+                            "", (), (), 1)  # fmt: skip
+        team_pg.upsert_records(conn, grant, "example.com/a/shop", [record])
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 2, "applied": [2]}
+    assert json.loads(done.stdout) == {"schema_version": 3, "applied": [3]}
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
-    assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
+        assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
+        hits = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "payment", 5)
+    assert [h.uid for h in hits] == ["u1"]
 
 
 def test_serving_an_old_schema_is_refused_in_one_line(database_url: str) -> None:

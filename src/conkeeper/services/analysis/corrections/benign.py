@@ -66,7 +66,12 @@ _NAVIGATION = LazyPattern(
     r"view|paragraph|chapter|message)|(?:main |home |login |list |detail )?(?:menu|page|"
     r"screen|list|view|tab|dashboard)\b|step \d|line \d|section|chapter|paragraph|"
     r"design doc|tutorial|imports?\b|(?:[\w-]+ )?(?:discussion|conversation|topic|question|"
-    r"thread)\b))",
+    r"thread)\b|"
+    # a topic raised earlier: "back to the first issue you mentioned", "the auth issue from
+    # earlier"
+    r"(?:(?:first|second|third|other|last|[\w-]+) )?(?:issue|point|item|problem|bug|question|"
+    r"topic|idea)s? (?:from (?:earlier|before|this morning|yesterday)|you (?:mentioned|raised|"
+    r"flagged|brought up|suggested|found)|we (?:discussed|talked about|parked)\b)))",
     re.IGNORECASE | re.MULTILINE,
 )
 # "do it again for the orders table": the same work on something else, not a retry
@@ -87,7 +92,13 @@ _ANSWER_NO = _r(
     r"that'?s (?:exactly )?(?:it|right|correct)\b|(?:that|it) is (?:exactly )?(?:it|right|"
     r"correct)\b|sounds? (?:good|great|fine|right)|all (?:clear|good)|go for it|i'?m (?:good|"
     r"fine|ok)|i'?ve got it|that answers|carry on|no questions|(?:i'?m )?not in a hurry|"
-    r"(?:i'?m )?not sure|it can wait|skip it|not necessary|looks? (?:good|fine|right)))"
+    r"(?:i'?m )?not sure|it can wait|skip it|not necessary|looks? (?:good|fine|right)|"
+    # declining the agent's offer: "that's not necessary", "keep it as is", "just the main
+    # branch is enough", "use whatever you think is best"
+    r"(?:that'?s |it'?s |that is |it is )not (?:necessary|needed|required)\b|"
+    r"(?:keep|leave) (?:it|them|that|this|everything) as (?:is|it is)\b|"
+    r"(?:just |only )?(?:the |that |this |one )?[\w-]+(?: [\w-]+)? (?:is|are) (?:enough|"
+    r"sufficient|plenty)\b|(?:use |pick |do |go with )?whatever you (?:think|prefer|like|want)))"
 )
 
 # ------------------------------------------------------------------ pasted material (lines)
@@ -100,7 +111,7 @@ _MATERIAL_INTRO = _r(
     r"feedback|comments?|customers?|slack|chat|thread|transcript|quote|faq|commit message|"
     r"(?:pr|issue) (?:description|title)|says|said|reads|wrote|writes|tweet|post|complaints?|"
     r"sentiment|on-call|support|release notes|changelog|wiki|translat\w*|summari[sz]e|"
-    r"rephrase|reword|proofread|paraphrase|classify|(?:text|string|wording|label|output|"
+    r"rephrase|reword|rewrite|simplify|pasting|proofread|paraphrase|classify|(?:text|string|wording|label|output|"
     r"assignment|style guide) (?:is|was|says|reads))\b[^:\n]{0,80}:[ \t]*(?=\S|$)"
 )
 # a question about material that follows: "Can you triage this ticket?"

@@ -259,7 +259,10 @@ _NEW_TASK = LazyPattern(
     r"\bfor (?:this|the new|the next) (?:task|one|feature|endpoint|script|project|service|"
     r"ticket|story|module|page|component|job)\b|\b(?:next|new) (?:feature|task|ticket|story)\b|"
     r"\bstart (?:with|on|by)\b|\bmake (?:the|it|this) [\w ]{0,30}(?:say|show|read|display|"
-    r"print|return)\b",
+    r"print|return)\b|"
+    # "use Redis instead of memcached for the new session store we're building"
+    r"\bfor the new [\w-]+(?: [\w-]+)? (?:(?:that )?(?:we'?re|we are|i'?m|i am) (?:building|"
+    r"adding|writing|creating|designing|setting up|planning)|(?:we|i) (?:want|need|plan) to)\b",
     re.IGNORECASE,
 )
 _SELF_ACTION = LazyPattern(
@@ -761,6 +764,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if _has(lower, _OWN_CUES) and SELF_BLAME.search(prose) and not _BUT.search(prose):
         return True
+    if shape.has_question and _hypothetical(prose, lower):
+        return True
     if _has(lower, _PRAISED_CUES) and _PRAISED.search(prose) and not _COMPLAINT.search(prose):
         return True
     if _has(lower, _NEXT_CUES) and _NEXT_STEP.search(prose) and not _COMPLAINT.search(prose):
@@ -776,6 +781,11 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     if shape.question_only and "you" not in prose.lower():
         return True
     return shape.new_task or shape.self_action
+
+
+def _hypothetical(prose: str, lower: str) -> bool:
+    """The prompt opens a hypothetical and asks about it: nothing happened to correct."""
+    return _has(lower[:40], _HYPOTHETICAL_CUES) and bool(_HYPOTHETICAL.match(prose))
 
 
 def approval_without_but(sentence: str) -> bool:
@@ -811,7 +821,12 @@ SPEC_WORDED = frozenset(
 _ABSOLVED = LazyPattern(
     r"\bnot (?:your|the agent'?s) (?:fault|change|changes|code|edit|doing|bug|problem)\b|"
     r"\bnot on you\b|\bunrelated to (?:your|the|this) \w+|"
-    r"\b(?:is|are) gone\b",
+    r"\b(?:is|are) gone\b|"
+    # "nothing to do with your change", "it's from before your change": the user clears it
+    r"\bnothing to do with (?:your|the agent'?s|what you) \w+|"
+    r"\b(?:from|since|(?:been )?failing|broken) (?:long )?before (?:your|you) \w+|"
+    r"\bpredat(?:es|ed|ing) (?:your|you) \w+|"
+    r"\bnot (?:caused by|because of|from) (?:your|the agent'?s) \w+",
     re.IGNORECASE,
 )
 # "No, the warning is expected", "no, leave it for now (answering your question)"
@@ -845,8 +860,28 @@ _OWN_ACTION = LazyPattern(
     r"\bwe'?ve had to\b",
     re.IGNORECASE,
 )
-_ABSOLVED_CUES = ("fault", "unrelated", "gone", "not your", "not the agent", "not on you")
-_OWN_CUES = ("i ", "we", "my", "on my")
+# a hypothetical question ("hypothetically, if I told you to revert it, what would break?")
+_HYPOTHETICAL = LazyPattern(
+    r"^\W*(?:hypothetically|suppose|supposing|imagine|what if|say (?:we|i)|if i (?:told|asked) "
+    r"you)\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL_CUES = ("hypothetical", "suppos", "imagine", "what if", "say we", "say i", "if i ")
+_ABSOLVED_CUES = (
+    "fault",
+    "unrelated",
+    "gone",
+    "not your",
+    "not the agent",
+    "not on you",
+    "nothing to do with",
+    "before you",
+    "predat",
+    "not caused",
+    "not because",
+    "not from",
+)
+_OWN_CUES = ("i ", "we", "my", "on my", "of me")
 _FUTURE_CUES = ("day", "tomorrow", "lands", "we'll", "we will", "future", "down the road")
 # the verbs a request for new work opens with (a cheap gate before NEW_WORK is compiled)
 _BUILD_VERBS = frozenset(
@@ -898,6 +933,8 @@ def adjust(
     if name.startswith(("no-", "other-way")) and _ANSWERING.search(sentence):
         return -0.4
     if _has(lower, _FUTURE_CUES) and _FUTURE.search(sentence):
+        return -0.35
+    if shape.has_question and _hypothetical(shape.prose, shape.lower):
         return -0.35
     if approval_without_but(sentence):
         return -0.3
