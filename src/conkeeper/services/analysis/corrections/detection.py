@@ -36,6 +36,7 @@ from conkeeper.services.analysis.corrections.rules import (
     _Rule,
 )
 from conkeeper.services.analysis.corrections.structure import (
+    DONT_WORDED,
     FRICTION_SHAPES,
     SHAPES,
     Shape,
@@ -229,20 +230,6 @@ _AGENT_PAST = LazyPattern(
     r"refactor|attempt)\b|\b(?:again|still|anymore|any more)\b|\bi (?:said|told|asked)\b|"
     r"^(?:no|nope|nah)\b|\bwhy did you\b",
     re.IGNORECASE,
-)
-# rules that fire on a "don't/never/stop/avoid" imperative
-_SPEC_SENSITIVE = frozenset(
-    {
-        "dont-x-use-y",
-        "dont-convention",
-        "dont-alternative",
-        "dont-convention-soft",
-        "please-dont",
-        "dont-verb",
-        "stop-doing",
-        "no-need",
-        "dont-x-do-y",
-    }
 )
 
 
@@ -463,7 +450,7 @@ def _context_penalty(rule: _Rule, parts: list[str], index: int, before: str) -> 
     near = parts[index] if index == 0 else parts[index - 1] + " " + parts[index]
     if SELF_BLAME.search(near):
         return 0.4
-    if rule.name not in _SPEC_SENSITIVE:
+    if rule.name not in DONT_WORDED:
         return 0.0
     earlier = [before.strip()] if before.strip() else []
     earlier += parts[:index]

@@ -361,19 +361,14 @@ _AIMED_CUES = (
     "we went",
     "as i ",
 )
-_TASK_CUES = (
-    "for this",
-    "for the",
-    "next",
-    "new",
-    "start",
+# the verbs a request for new work is made with (both cue lists below share them)
+_WORK_VERBS = (
     "make",
     "write",
     "add",
     "create",
     "implement",
     "build",
-    "set up",
     "draft",
     "design",
     "generate",
@@ -386,9 +381,8 @@ _TASK_CUES = (
     "cover",
     "support",
     "sketch",
-    "todo",
-    "task",
 )
+_TASK_CUES = ("for this", "for the", "next", "new", "start", *_WORK_VERBS, "set up", "todo", "task")
 _SELF_CUES = ("i ", "we ", "my ", "myself")
 _APPROVAL_CUES = (
     "right",
@@ -800,8 +794,8 @@ def approval_without_but(sentence: str) -> bool:
 
 # ------------------------------------------------------------------------- rule adjustments
 
-# rules whose words ("don't", "use X not Y", "instead", "should say") also state a new spec
-SPEC_WORDED = frozenset(
+# rules that fire on a "don't/never/stop/avoid" imperative
+DONT_WORDED = frozenset(
     {
         "dont-x-use-y",
         "dont-convention",
@@ -812,12 +806,10 @@ SPEC_WORDED = frozenset(
         "stop-doing",
         "no-need",
         "dont-x-do-y",
-        "use-x-not-y",
-        "use-x-instead",
-        "should-be-not",
-        "instead-of-mid",
     }
 )
+# rules whose words ("don't", "use X not Y", "instead", "should say") also state a new spec
+SPEC_WORDED = DONT_WORDED | {"use-x-not-y", "use-x-instead", "should-be-not", "instead-of-mid"}
 _ABSOLVED = LazyPattern(
     r"\bnot (?:your|the agent'?s) (?:fault|change|changes|code|edit|doing|bug|problem)\b|"
     r"\bnot on you\b|\bunrelated to (?:your|the|this) \w+|"
@@ -884,33 +876,7 @@ _ABSOLVED_CUES = (
 _OWN_CUES = ("i ", "we", "my", "on my", "of me")
 _FUTURE_CUES = ("day", "tomorrow", "lands", "we'll", "we will", "future", "down the road")
 # the verbs a request for new work opens with (a cheap gate before NEW_WORK is compiled)
-_BUILD_VERBS = frozenset(
-    (
-        "write",
-        "add",
-        "create",
-        "implement",
-        "build",
-        "make",
-        "draft",
-        "design",
-        "generate",
-        "introduce",
-        "scaffold",
-        "wire",
-        "extend",
-        "port",
-        "document",
-        "cover",
-        "support",
-        "sketch",
-        "please",
-        "let's",
-        "can",
-        "could",
-        "would",
-    )
-)
+_BUILD_VERBS = frozenset((*_WORK_VERBS, "please", "let's", "can", "could", "would"))
 PERSIST_WORDS = 15
 _PERSISTS = LazyPattern(
     r"\b(?:now|same|again|still|came back|before|anymore|any more|every time|always|\d+ times)\b",
