@@ -5,8 +5,9 @@ sections — through the real ``conkeeper search`` command and the service it ca
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
+
+from tests.test_search_questions import first_block
 
 from conftest import run_cli
 from conkeeper.domain.ranking import LINE_COUNT_SHARE
@@ -117,20 +118,3 @@ def test_a_section_with_more_matching_lines_is_listed_first(project: Path) -> No
     store.conn.close()
     assert [h.path.rsplit("/", 1)[-1] for h in response.hits] == ["busy.md", "once.md"]
     assert response.hits[0].lines[0].text == "- the deploy gateway restarted at noon"
-
-
-def first_block(out: str) -> list[str]:
-    """The first block of the text output: the run of adjacent shown lines (matches and
-    context) at the top of the first file, in line order."""
-    block: list[str] = []
-    for line in out.splitlines():
-        found = re.match(r"(?:\*\*Line (\d+):\*\*|  Line (\d+):) ", line)
-        if found is None:
-            if block:
-                break
-            continue
-        number = int(found.group(1) or found.group(2))
-        if block and number != int(re.findall(r"Line (\d+):", block[-1])[0]) + 1:
-            break
-        block.append(line)
-    return block
