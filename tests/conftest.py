@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,19 @@ def project(tmp_path: Path) -> Path:
     (root / ".git").mkdir(parents=True)
     (root / ".claude" / "memory").mkdir(parents=True)
     return root
+
+
+def load_script(relative: str) -> Any:
+    """A repository script (``bench/x.py``, ``tools/y.py``: not a package) as a module, so a
+    test can call its functions."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def cli_env(**extra: str) -> dict[str, str]:

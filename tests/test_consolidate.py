@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import load_script, run_cli
 from conkeeper.domain.textio import MemoryFileError
 from conkeeper.services.upkeep.freshness import consolidate
 
@@ -346,12 +346,7 @@ def test_keep_chooses_which_copy_of_a_duplicate_stays(repo: Path) -> None:
 def test_quality_bench_reports_a_new_blind_set_apart_and_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("cq", ROOT / "bench" / "consolidate_quality.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("bench/consolidate_quality.py")
     pair = {"a": "- Use tabs.", "b": "- Indent with spaces.", "label": "contradiction"}
     lines = "".join(json.dumps(pair) + "\n" for _ in range(13))
     for name in ("tuning_pairs.jsonl", "blind_pairs.jsonl", "blind_pairs7.jsonl"):

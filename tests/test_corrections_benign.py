@@ -9,13 +9,13 @@ Each case below failed before :mod:`conkeeper.services.analysis.corrections.beni
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import load_script
 from conkeeper.services.analysis.corrections import detect, strip_noise
 from conkeeper.services.analysis.corrections.benign import neutralize, strip_pasted
 
@@ -100,13 +100,7 @@ def test_pasted_material_is_blanked_but_the_request_after_it_stays() -> None:
 
 
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "corrections_quality", ROOT / "bench" / "corrections_quality.py"
-    )
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return load_script("bench/corrections_quality.py")
 
 
 def test_the_bench_tiny_mode_writes_tuning_and_blind_apart_with_targets(

@@ -5,12 +5,12 @@ set past 10."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import load_script
 from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections import model_weights as weights
 from conkeeper.services.analysis.corrections.features import segment_features, segments
@@ -146,24 +146,12 @@ def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
 
 def _load_trainer() -> Any:
     """``tools/train_corrections_model.py`` as a module."""
-    spec = importlib.util.spec_from_file_location(
-        "train_corrections_model", ROOT / "tools" / "train_corrections_model.py"
-    )
-    assert spec is not None and spec.loader is not None
-    trainer = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(trainer)
-    return trainer
+    return load_script("tools/train_corrections_model.py")
 
 
 def _load_bench() -> Any:
     """``bench/corrections_quality.py`` as a module (the bench is a script, not a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "corrections_quality", ROOT / "bench" / "corrections_quality.py"
-    )
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return load_script("bench/corrections_quality.py")
 
 
 def test_the_bench_finds_later_blind_sets_and_skips_the_named_ones(

@@ -4,12 +4,12 @@ hard negatives it must let through (issue 20, item 3)."""
 from __future__ import annotations
 
 import ast
-import importlib.util
 import subprocess
 import sys
 import zlib
 from pathlib import Path
 
+from conftest import load_script
 from conkeeper.domain import instruction_model, instruction_model_weights
 from conkeeper.domain.instruction_features import (
     BUCKETS,
@@ -221,10 +221,7 @@ def test_the_trainer_reports_leave_one_author_out() -> None:
 
 
 def test_the_bench_reports_an_untrained_blind_set_apart(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("pq", ROOT / "bench" / "poisoning_quality.py")
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("bench/poisoning_quality.py")
     for name in ("blind.jsonl", "blind2.jsonl", "blind9.jsonl", "train3.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     bench.DATA = tmp_path
@@ -250,10 +247,7 @@ def test_an_attack_only_quoted_is_a_mention() -> None:
 
 
 def test_the_bench_reports_a_new_blind_set_as_a_first_measurement(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("pq4", ROOT / "bench" / "poisoning_quality.py")
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("bench/poisoning_quality.py")
     # blind3 is trained on now, blind4 was measured once; a later blind set is still a first
     # measurement
     for name in ("blind3.jsonl", "blind4.jsonl", "blind5.jsonl", "train5.jsonl"):
