@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from tests.test_agent_install import USER_FILES as AGENT_FILES
+from tests.test_agent_install import _dirs, _snapshot
 
 from conftest import cli_env, run_cli
 
@@ -46,18 +47,6 @@ def _encode(text: str, variant: str) -> bytes:
             text = text.replace(word, accented)
         return text.encode("latin-1")
     return text.encode("utf-8")
-
-
-def _snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(root)): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and ".git" not in p.parts
-    }
-
-
-def _dirs(root: Path) -> set[str]:
-    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_dir()}
 
 
 def _make(root: Path, variant: str) -> Path:
