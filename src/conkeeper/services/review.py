@@ -23,7 +23,6 @@ from pathlib import Path
 
 from conkeeper.domain.textio import MemoryFileError, read_text, read_text_lenient
 from conkeeper.storage import agent_edits
-from conkeeper.storage.agent_edits import IGNORE as _IGNORE
 from conkeeper.storage.agent_edits import REVIEW_DIR
 
 MAX_ITEM_BYTES = 64 * 1024
@@ -84,13 +83,10 @@ def hold(
     reasons: list[str],
 ) -> HeldItem:
     """Put an entry in ``memory_dir``'s review queue (idempotent) and return it."""
-    folder = review_dir(memory_dir)
-    if folder.is_symlink():
-        raise ReviewError(f"{folder}: is a symlink; ConKeeper will not write through it")
-    folder.mkdir(parents=True, exist_ok=True)
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        _write_state(ignore, _IGNORE)
+    try:
+        folder = agent_edits.review_folder(memory_dir)
+    except OSError as exc:
+        raise ReviewError(str(exc)) from None
     item = HeldItem(
         id=item_id(scope, target, text),
         text=" ".join(text.split()),
@@ -142,16 +138,18 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
         return []
     from conkeeper.domain.instructions import is_instruction_shaped, reasons
     from conkeeper.domain.paths import global_memory_dir
+    from conkeeper.services.context import GLOBAL_FILES, PROJECT_FILES
 
     scope = "global" if _same_dir(memory_dir, global_memory_dir()) else "project"
     items = []
-    for path in _memory_files(memory_dir):
+    # the files SessionStart loads: the only place such a line is held back
+    for rel in GLOBAL_FILES if scope == "global" else PROJECT_FILES:
+        path = memory_dir / rel
         try:
             text, _ = read_text_lenient(path)
             held_at = path.stat().st_mtime
         except (MemoryFileError, OSError):
             continue
-        rel = path.relative_to(memory_dir).as_posix()
         for line in text.splitlines():
             if not line.strip() or agent_edits.line_key(line) not in keys:
                 continue
@@ -172,18 +170,6 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
                 )
             )
     return items
-
-
-def _memory_files(memory_dir: Path) -> list[Path]:
-    """The Markdown files of a memory folder (hidden folders and ``sessions/`` left out)."""
-    found = []
-    for path in sorted(memory_dir.rglob("*.md")):
-        rel = path.relative_to(memory_dir).parts
-        if any(part.startswith(".") for part in rel) or rel[0] == "sessions":
-            continue
-        if path.is_file() and not path.is_symlink():
-            found.append(path)
-    return found
 
 
 def _same_dir(first: Path, second: Path) -> bool:

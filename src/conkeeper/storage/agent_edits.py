@@ -40,7 +40,7 @@ def record(memory_dir: Path, relative: str, written: str) -> int:
     keys = {line_key(line) for line in written.splitlines() if line.strip()}
     if not keys:
         return 0
-    folder = _folder(memory_dir)
+    folder = review_folder(memory_dir)
     rel = relative.replace("\t", " ").replace("\n", " ")
     data = "".join(f"{key}\t{rel}\n" for key in sorted(keys)).encode("utf-8", "replace")
     _append(folder / RECORDED, data)
@@ -49,7 +49,7 @@ def record(memory_dir: Path, relative: str, written: str) -> int:
 
 def approve(memory_dir: Path, line: str) -> None:
     """Mark ``line`` as kept by the user: SessionStart injects it from now on."""
-    _append(_folder(memory_dir) / APPROVED, f"{line_key(line)}\n".encode())
+    _append(review_folder(memory_dir) / APPROVED, f"{line_key(line)}\n".encode())
 
 
 def held_keys(memory_dir: Path) -> frozenset[str]:
@@ -71,7 +71,9 @@ def _keys(path: Path) -> set[str]:
     return {line.split(b"\t", 1)[0].decode("ascii", "replace") for line in data.splitlines()}
 
 
-def _folder(memory_dir: Path) -> Path:
+def review_folder(memory_dir: Path) -> Path:
+    """The review folder of ``memory_dir``, created with the ``.gitignore`` that keeps it out
+    of git; :class:`OSError` when it is a symlink (never written through)."""
     folder = memory_dir / REVIEW_DIR
     if folder.is_symlink():
         raise OSError(f"{folder}: is a symlink; ConKeeper will not write through it")
