@@ -138,6 +138,7 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
         return []
     from conkeeper.domain.instructions import is_instruction_shaped, reasons
     from conkeeper.domain.paths import global_memory_dir
+    from conkeeper.domain.privacy import clean_for_injection, is_private_file
     from conkeeper.services.context import GLOBAL_FILES, PROJECT_FILES
 
     scope = "global" if _same_dir(memory_dir, global_memory_dir()) else "project"
@@ -150,6 +151,11 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
             held_at = path.stat().st_mtime
         except (MemoryFileError, OSError):
             continue
+        if is_private_file(text):
+            continue
+        # the lines as SessionStart reads them (private blocks cut, secrets redacted): the ones
+        # it holds back, and nothing private shown here
+        text = clean_for_injection(text)
         for line in text.splitlines():
             if not line.strip() or agent_edits.line_key(line) not in keys:
                 continue
