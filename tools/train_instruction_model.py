@@ -69,6 +69,7 @@ AUTHORS = (
     ("train4.jsonl", "a6-train4"),
     ("blind3.jsonl", "a7-blind3"),
     ("train5.jsonl", "a8-train5"),
+    ("blind4.jsonl", "a9-blind4"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
