@@ -70,6 +70,8 @@ AUTHORS = (
     ("blind3.jsonl", "a7-blind3"),
     ("train5.jsonl", "a8-train5"),
     ("blind4.jsonl", "a9-blind4"),
+    ("train6.jsonl", "a10-train6"),
+    ("train7.jsonl", "a11-train7"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
