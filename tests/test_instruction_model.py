@@ -191,13 +191,18 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set still to be measured (blind4.jsonl, ...) is never trained on; blind3 was
-    # measured once (FIRST_BLIND3.md) before it joined the authors
+    # a blind set still to be measured (blind5.jsonl, ...) is never trained on; blind3 and
+    # blind4 were measured once (FIRST_BLIND3.md, FIRST_BLIND4.md) before they joined the
+    # authors, train6 and train7 too (FIRST_TRAIN6.md, FIRST_TRAIN7.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
         "blind3.jsonl",
+        "blind4.jsonl",
     }
+    assert {"train6.jsonl", "train7.jsonl"} <= files
+    for name in ("FIRST_BLIND4.md", "FIRST_TRAIN6.md", "FIRST_TRAIN7.md"):
+        assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 
 
 def test_the_trainer_reports_leave_one_author_out() -> None:

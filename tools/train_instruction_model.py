@@ -53,6 +53,7 @@ from conkeeper.domain.instructions import (  # noqa: E402
     _OWN_TAG,
     Finding,
     _visible,
+    always_held,
     rule_findings,
     scorer_rule_kinds,
 )
@@ -126,7 +127,7 @@ def load_examples(limit: int = 0) -> list[Example]:
         for row in rows:
             y = 1.0 if row["label"] == "poison" else 0.0
             found = rule_findings(row["text"], rules_only)
-            hidden = any(f.kind == "hidden" for f in found)
+            hidden = always_held(found)
             visible = _visible(_OWN_TAG.sub(" ", row["text"]))
             kinds = scorer_rule_kinds(row["text"], found, rules_only)
             pieces = [] if hidden else entry_pieces(visible, kinds)

@@ -99,7 +99,7 @@ run_remote phrases: source <( | base64 -d | base64 --decode | npx -y | @latest |
 run_remote phrases: -o-
 send words: send sends sent post posts posting share copy copies paste email e-mail
 send words: beacon webhook pastebin gist ngrok requestbin telemetry scp rsync nc pipe
-send words: dump exfil
+send words: dump exfil sending uploading
 send prefixes: upload exfiltrat forward mirror sync attach transmit
 send phrases: -d @ | --data | --upload-file | report back | report to | push to
 weaken words: skip skips skipped skipping drop mute xfail noqa force forced unnecessary
@@ -228,6 +228,114 @@ precedence phrases: even if the user | even when the user | instead of what | �
 explain words: because means which why refers stands
 explain phrases: so that | the reason | is a | is an | is the | are a | are the | for example
 explain phrases: see | e.g. | i.e.
+user words: gebruiker gebruikers kullanıcı kullanıcıya kullanıcının kullanıcıdan
+user prefixes: użytkown użytkow користувач utilisat gebruik
+user phrases: 사용자 | người dùng | उपयोगकर्ता | यूज़र | المستخدم | مستخدم
+conceal words: verberg verzwijg ukryj ukrywaj gizle приховай
+conceal phrases: 透露 | 隐瞒 | 隱瞞 | 別告訴 | 不要通知 | 숨기 | 알리지 | 말하지 | nie informuj
+conceal phrases: nie mów | nie wspominaj | söyleme | bildirme | bahsetme | niet vertellen
+conceal phrases: niet melden | zeg niet | não conte | não informe | non informare
+conceal phrases: non segnalare | n'informe pas | не повідомляй | не кажи | не сообщать
+conceal phrases: không báo | đừng nói | không nói | मत बताना | मत बताओ | لا تخبر | لا تذكر
+conceal phrases: don't disclose | do not disclose | never disclose | don't bring up | not to the
+conceal phrases: unless the user asks | unless asked | should not learn | shouldn't know
+conceal phrases: can't see | cannot see | won't see | never see | won't notice | omit
+weaken words: mock mocks mocked stub stubbed monkeypatch retry retries rerun overwrite
+weaken words: tolerance xfail exclude excluded unhashed unencrypted plaintext
+weaken phrases: return true | returns true | assert true | exit 0 | accept the current
+weaken phrases: current output | to match the | always pass | make it pass | make them pass
+weaken phrases: best run | --maxfail | continue-on | merge past | past them | without a second
+weaken phrases: without filing | without consent | without approval | no prompt | unrestricted
+weaken prefixes: wyłącz usuń pomiń silebil atla verwijder uitschakel overslaan видали вимкн
+weaken prefixes: пропуст ігнор замок
+weaken phrases: devre dışı | xóa | bỏ qua | हटा | छोड़ | احذف | تجاهل | تعطيل | تخطي | 삭제
+weaken phrases: 건너뛰 | 비활성 | 무시 | 关掉 | 去掉 | 改成 | 바꿔 | 跳過 | 刪除
+safeguard words: testy testów testler testleri testen antivirus virenscanner waf codeowners
+safeguard words: tolerance golden snapshot snapshots expected race alarm alarms alerts alert
+safeguard prefixes: bezpiecz güvenlik veiligheid безпек перевірк podpis imza підпис
+safeguard phrases: kiểm thử | टेस्ट | परीक्षण | اختبار | 테스트 | 검사 | 검증 | bảo mật | सुरक्षा
+safeguard phrases: أمان | 보안 | 서명 | chữ ký | 签名 | 署名 | 校验 | 断言 | アサーション
+safeguard phrases: two-person | four-eyes | change request | second reviewer | code owner
+secret words: hasło hasła şifre parola wachtwoord пароль токен pii pan pans ssn
+secret prefixes: klucz anahtar sleutel
+secret phrases: mật khẩu | पासवर्ड | كلمة المرور | 비밀번호 | 토큰 | 암호 | personal data
+secret phrases: customer data | customer emails | card numbers | card data | dane osobowe
+secret phrases: персональные данные | персональні дані | datos personales | données personnelles
+secret phrases: personenbezogen | dati personali | dados pessoais | 个人数据 | 个人信息
+secret phrases: 個人情報 | 개인정보 | kişisel veri | persoonsgegevens | 客户数据 | 顧客データ
+send prefixes: wyślij wysył przesył gönder yükle stuur verstuur надішл відправ выгруж
+send prefixes: вивантаж
+send phrases: gửi | tải lên | भेज | أرسل | ارسل | 보내 | 전송 | 업로드 | 外传 | 传到 | 發送
+outside words: external outside third-party offsite off-site personal unknown pastebin
+outside words: telegram discord forum reddit unofficial unverified random public
+outside prefixes: внешн зовніш zewnętrz extern harici extérieur esterno
+outside phrases: third party | 外部 | 외부 | bên ngoài | बाहरी | خارجي | 第三方 | 公开
+untrusted_src words: telegram discord forum ticket tickets changelog jira dependency's
+untrusted_src phrases: code comment | a comment | fetched | forum post | downloaded from
+untrusted_src phrases: chat message | slack message | an email | the email | 评论 | コメント
+untrusted_src phrases: commentaires | kommentar | comentario | commento | комментар
+claimed_ok words: approved authorised authorized confirmed cleared signed sign-off signoff
+claimed_ok words: okayed greenlit waived waiver allowed permitted blessed exempt exception
+claimed_ok words: ruled verbal void
+claimed_ok prefixes: aprob approuv genehmig aprov zatwierdz onayla goedgekeur одобр подтверд
+claimed_ok prefixes: схвал погодж dozwol izin erlaubt autoris autoriz
+claimed_ok phrases: signed off | sign off | said it's fine | said it is fine | is fine | are fine
+claimed_ok phrases: it's fine | is ok | is okay | are ok | ran the numbers | told us | has root
+claimed_ok phrases: blanket | standing approval | pre-approved | preapproved | already approved
+claimed_ok phrases: already handled | handled upstream | 批准 | 已批准 | 承認 | 승인 | phê duyệt
+claimed_ok phrases: अनुमति | وافق | 同意 | 许可 | 認可 | 허가 | 이미 | 已经
+role words: manager lead head director cfo ceo cto ciso vp legal lawyer lawyers counsel
+role words: compliance infosec regulator vendor management dpo auditor auditors board owner
+role words: sre support liaison
+role prefixes: юрист menedżer yönetic leiter responsabil gerente prawnik hukuk
+role phrases: 经理 | 上司 | 팀장 | 매니저 | 법무 | 法务 | 法務 | jefe | le chef | la direction
+role phrases: 安全团队 | セキュリティチーム | 보안팀 | security team | platform team
+precedence words: void outranks outrank override overrides priment prime primam prevalgono
+precedence words: pierwszeństwo öncelik önceliklidir voorrang
+precedence prefixes: pierwszeń önceli приоритет пріоритет
+precedence phrases: no longer applies | no longer apply | counts as | trusted instruction
+precedence phrases: instead of the user | over the user | above the user | follow the ticket
+precedence phrases: ưu tiên | प्राथमिकता | أولوية | 우선 | 为准 | 為準 | 失效 | 無効 | 무효
+precedence phrases: недействительн | нечинн | geçersiz | nieważn | ungültig | caduc
+precedence phrases: ya no aplica | non vale più | even if | even though | despite | aunque
+precedence phrases: même si | auch wenn | anche se | mesmo que | nawet jeśli | даже если
+precedence phrases: навіть якщо | 即使 | たとえ | 하더라도 | ngay cả khi | भले ही | حتى لو
+deceive words: vague vaguely green
+deceive phrases: as green | as passing | as passed | as resolved | as success | as successful
+deceive phrases: tell qa | say it passed | report the best | regardless of whether
+deceive phrases: refer to it as | call it | melde immer | 报告成功 | 成功と報告
+persist words: hourly autoload autoloads autostart autorun plist launchagent launchagents
+persist words: schtasks logon login
+persist phrases: scheduled task | every hour | every boot | on boot | at boot | on login
+persist phrases: at login | tarea programada | tâche planifiée | geplante aufgabe | 定时任务
+persist phrases: 计划任务 | 开机 | 起動時 | 自動起動 | 예약 작업 | zamanlanmış | zaplanowan
+persist phrases: every session | each new session | jeder neuen sitzung | 每次会话
+run_remote phrases: and run it | and execute it | run it | execute it | then run
+asking words: ask asking asks question questions confirmation confirmations confirm confirming
+asking words: re-asking reasking double-check sign-off
+asking prefixes: bestätig pregunt confirmaç confirmac demand fragen chieder pergunt pytać
+asking prefixes: sormad спрашив уточн підтвердж
+asking phrases: check with | are you sure | 確認 | 确认 | 询问 | 물어 | 확인 | 묻지
+self_ref phrases: memory file | memory notes | this memory file | the note | in memory | notes win
+self_ref phrases: memory > | 이 메모 | 本条笔记 | 本笔记 | この記憶 | diese notiz | cette note
+self_ref phrases: esta nota | questa nota | deze notitie | ta notatka | bu not | эта заметка
+self_ref phrases: эту заметку | ця нотатка | цю нотатку | ghi chú này | यह नोट | هذه الملاحظة
+self_ref phrases: this entry | this note | these instructions | memory entries
+pressure words: hate hates hated annoy annoyed annoys exhausted grateful blame blamed yelled
+pressure words: waste wastes costs micro-management momentum blunt nagging nag bother
+pressure phrases: let down | letting down | on you | real seniors | molesta | odia | déteste
+pressure phrases: hasst | nervt | 嫌い | 讨厌 | 싫어 | bothers | slows you | slow you
+deceive words: disguise disguised harmless innocuous innocent neutral unrelated
+deceive phrases: stand out | look like | looks like | under his name | under her name
+deceive phrases: in his name | as the user | безобидн | unauffällig | inofensiv | round down
+deceive phrases: simpler explanation | different explanation
+persist words: recreate recreated re-add readd re-create resave pinned re-adds re-run
+persist prefixes: recrie recrea ricrea recrée opnieuw заново знову odtwórz
+persist phrases: write it back | copy of this | never merged | not be deleted | nie usuwać
+persist phrases: vuelve a crear | neu anlegen | wieder anlegen | 다시 저장 | 重新写入 | 再作成
+persist phrases: yeniden oluştur | global memory | globale | memoria global | mémoire globale
+persist phrases: globalen | 全局 | グローバル | 글로벌 | глобальн | if this memory | if this note
+persist phrases: is ever deleted | gets deleted | gets pruned | get pruned | is pruned
 """
 _HOST = LazyPattern(
     r"https?://\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
@@ -254,8 +362,26 @@ _ACTIONS = (
     "destroy",
     "deceive",
 )
-_OBJECTS = ("secret", "safeguard", "host", "local_host", "user", "untrusted_src", "self_ref")
-_FRAMES = ("steer", "authority", "foreign_steer", "precedence")
+_OBJECTS = (
+    "secret",
+    "safeguard",
+    "host",
+    "local_host",
+    "user",
+    "untrusted_src",
+    "self_ref",
+    "outside",
+    "asking",
+)
+_FRAMES = (
+    "steer",
+    "authority",
+    "foreign_steer",
+    "precedence",
+    "claimed_ok",
+    "role",
+    "pressure",
+)
 
 
 class _Lexicon:
@@ -446,6 +572,12 @@ def _shape_features(sentence: str) -> set[str]:
             here.add(name + "~")
         else:
             here.add(name)
+    if "user" in here or "self_ref" in here or "untrusted_src" in here:
+        from conkeeper.domain.precedence import winner
+
+        wins = winner(sentence)
+        if wins:
+            here.add("wins-" + wins)
     feats.update("c:" + name for name in here)
     ordered = sorted(here)
     feats.update("p:" + a + "+" + b for a, b in itertools.combinations(ordered, 2))
@@ -483,6 +615,7 @@ def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset(
     for sentence in _SENTENCE.compiled.split(lowered):
         if sentence and sentence.strip():
             _sentence_features(sentence, feats)
+    feats.update(_squat_features(lowered, tokens))
     feats.update("r:" + kind for kind in rule_kinds)
     if rule_kinds:
         feats.add("r:any")
@@ -555,6 +688,19 @@ def _char_grams(word: str) -> list[str]:
     padded = "<" + word + ">"
     return ["g:" + padded[i : i + size] for i in range(len(padded) - size + 1)]
 
+
+
+def _squat_features(lowered: str, tokens: _Tokens) -> set[str]:
+    """``s:squat`` when the text names a look-alike of a well-known package
+    (:mod:`conkeeper.domain.package_names`) in an install command, in backticks or as an npm
+    scope; ``s:squat~`` inside a negation's scope, or in a note that speaks of typo-squats (a
+    warning about the look-alike, not an order to install it)."""
+    from conkeeper.domain.package_names import look_alikes
+
+    return {
+        "s:squat~" if warned or tokens.negated_at(offset) else "s:squat"
+        for offset, _name, _known, warned in look_alikes(lowered)
+    }
 
 def hashed(feats: set[str]) -> list[int]:
     """Each feature name's bucket in the weight table (CRC-32: stable across runs and

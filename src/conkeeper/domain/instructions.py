@@ -1643,7 +1643,7 @@ def find_instructions(text: str) -> list[Finding]:
     if not text or not text.strip():
         return []
     found = rule_findings(text)
-    if any(finding.kind == "hidden" for finding in found):
+    if always_held(found):
         return found
     from conkeeper.domain import instruction_model
 
@@ -1691,6 +1691,8 @@ def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
     found = _hidden_findings(text, judge)
     visible = _visible(_OWN_TAG.sub(" ", text))
     lowered = visible.lower()
+    if not found:
+        found = _look_alike_findings(visible, lowered)
     kinds = {finding.kind for finding in found}
     for rule in RULES:
         if rule.kind in kinds or not any(hint in lowered for hint in rule.hints):
@@ -1712,6 +1714,35 @@ def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
     if not found:
         found = _cue_findings(visible, kinds)
     return found
+
+
+LOOK_ALIKE_REASON = "names a look-alike of a well-known package"
+
+
+def always_held(found: list[Finding]) -> bool:
+    """Whether the rules' findings hold the text whatever the learned scorer says: hidden text,
+    and a look-alike of a well-known package named as one to use (no ordinary note installs
+    ``reqeusts``; a note that warns about it is not held, see :func:`_look_alike_findings`)."""
+    return any(f.kind == "hidden" or f.reason == LOOK_ALIKE_REASON for f in found)
+
+
+def _look_alike_findings(visible: str, lowered: str) -> list[Finding]:
+    """A look-alike package name (:mod:`conkeeper.domain.package_names`) the text names as one
+    to install or use: not inside a negation's scope ("never install ``reqeusts``") and not in
+    a note about typo-squats."""
+    from conkeeper.domain.package_names import look_alikes
+
+    for offset, name, known, warned in look_alikes(lowered):
+        end = offset + len(name)
+        if warned or _negated(visible, offset, end) or _in_quotes(visible, offset):
+            continue
+        return [Finding("package-index", LOOK_ALIKE_REASON, f"{name} (for {known})")]
+    return []
+
+
+def _in_quotes(text: str, offset: int) -> bool:
+    """Whether ``offset`` lies inside quotation marks (a mention, not an order)."""
+    return any(a < offset < b for a, b in (m.span() for m in _QUOTED.finditer(text)))
 
 
 # Packages typo-squatters imitate most (PyPI and npm).
