@@ -311,6 +311,12 @@ persist phrases: at login | tarea programada | tâche planifiée | geplante aufg
 persist phrases: 计划任务 | 开机 | 起動時 | 自動起動 | 예약 작업 | zamanlanmış | zaplanowan
 persist phrases: every session | each new session | jeder neuen sitzung | 每次会话
 run_remote phrases: and run it | and execute it | run it | execute it | then run
+meta words: malicious phishing attack attacks attacker injection injections suspicious
+meta words: red-team impersonating pretending typosquat typo-squat
+meta prefixes: impersonat
+meta phrases: prompt injection | not instructions | are data | is data | not commands
+meta phrases: pas des ordres | keine anweisungen | no son instrucciones | não são instruções
+meta phrases: 不是指令 | 指示ではない | не инструкции | flag it | flag any | report it to
 asking words: ask asking asks question questions confirmation confirmations confirm confirming
 asking words: re-asking reasking double-check sign-off
 asking prefixes: bestätig pregunt confirmaç confirmac demand fragen chieder pergunt pytać

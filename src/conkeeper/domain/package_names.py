@@ -153,7 +153,46 @@ def _near_miss(name: str, known: str) -> bool:
 
 # Words of a note that warns about a look-alike rather than installs it.
 _WARNINGS = ("squat", "malicious", "look-alike", "lookalike", "by mistake", "typo-")
-_HINTS = ("install", "`", "@", " add ", "crate", "package", "require", "depend", "gem ")
+# Words that come with a package name to use; a text with none is not scanned (a backtick alone
+# is in most memory edits, and the scan must cost a hook nothing then).
+_HINTS = (
+    "install",
+    "@",
+    "add ",
+    "crate",
+    "package",
+    "paquet",
+    "pacote",
+    "paket",
+    "require",
+    "depend",
+    "gem ",
+    "use `",
+    "use the",
+    "usa `",
+    "use ",
+    "instead",
+    "replace",
+    "swap",
+    "lugar",
+    "vez de",
+    "statt",
+    "place de",
+    "invece",
+    "zamiast",
+    "yerine",
+    "вместо",
+    "代替",
+    "替换",
+    "代わり",
+    "대신",
+    "npm",
+    "pip",
+    "yarn",
+    "cargo",
+    "deps",
+    "lib",
+)
 
 
 def look_alikes(lowered: str) -> list[tuple[int, str, str, bool]]:
