@@ -317,6 +317,14 @@ meta prefixes: impersonat
 meta phrases: prompt injection | not instructions | are data | is data | not commands
 meta phrases: pas des ordres | keine anweisungen | no son instrucciones | não são instruções
 meta phrases: 不是指令 | 指示ではない | не инструкции | flag it | flag any | report it to
+user_said phrases: user said | user asked | user wants | user approved | user explicitly
+user_said phrases: approved by user | approved by the user | confirmed with user | user prefers
+user_said phrases: confirmed with the user | user likes | user requested | the user asked
+user_said phrases: nutzer hat gesagt | nutzer möchte | nutzer will | usuario pidió
+user_said phrases: usuario quiere | l'utilisateur a demandé | l'utilisateur veut
+user_said phrases: usuário pediu | utente ha chiesto | użytkownik prosił | kullanıcı istedi
+user_said phrases: пользователь попросил | пользователь просил | ユーザーの希望 | 用户要求
+user_said phrases: 사용자가 요청 | user once asked | they added it
 asking words: ask asking asks question questions confirmation confirmations confirm confirming
 asking words: re-asking reasking double-check sign-off
 asking prefixes: bestätig pregunt confirmaç confirmac demand fragen chieder pergunt pytać
@@ -695,7 +703,6 @@ def _char_grams(word: str) -> list[str]:
     return ["g:" + padded[i : i + size] for i in range(len(padded) - size + 1)]
 
 
-
 def _squat_features(lowered: str, tokens: _Tokens) -> set[str]:
     """``s:squat`` when the text names a look-alike of a well-known package
     (:mod:`conkeeper.domain.package_names`) in an install command, in backticks or as an npm
@@ -707,6 +714,7 @@ def _squat_features(lowered: str, tokens: _Tokens) -> set[str]:
         "s:squat~" if warned or tokens.negated_at(offset) else "s:squat"
         for offset, _name, _known, warned in look_alikes(lowered)
     }
+
 
 def hashed(feats: set[str]) -> list[int]:
     """Each feature name's bucket in the weight table (CRC-32: stable across runs and

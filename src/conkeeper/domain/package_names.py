@@ -137,9 +137,9 @@ def squatted(name: str) -> str:
 
 def _near_miss(name: str, known: str) -> bool:
     """``name`` is a typo of ``known``: the same first letter, one edit (two for names of
-    eight letters or more; for five-letter ones only a swap or a doubled letter, "numpyy", since
-    one edit there makes other words, "flash"), and not a word cut short ("command" is no typo of "commander"; dropping a version
-    digit is: "beautifulsoup")."""
+    eight letters or more; for five-letter ones only a swap or a doubled letter, "numpyy",
+    since one edit there makes other words, "flash"), and not a word cut short ("command" is
+    no typo of "commander"; dropping a version digit is: "beautifulsoup")."""
     if len(known) < 5 or known == name or name[0] != known[0]:
         return False
     if known.startswith(name) or known.endswith(name):
@@ -148,7 +148,6 @@ def _near_miss(name: str, known: str) -> bool:
         return (len(name) == 5 and sorted(name) == sorted(known)) or _doubled(name, known)
     limit = 2 if len(known) >= 8 else 1
     return edit_distance(name, known, limit) <= limit
-
 
 
 # Words of a note that warns about a look-alike rather than installs it.

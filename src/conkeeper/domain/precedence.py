@@ -48,12 +48,59 @@ _FOLLOW = (
     r"segui\w*|siga\w*|stosuj|следуй|слушай|uy|従|按照|遵循|따르|làm theo"
 )
 _HINTS = (
-    "prior", "preced", "preval", "prim", "overrid", "outrank", "supersed", "win", "importan",
-    "higher", "above", "over", "vorrang", "pierwsz", "öncel", "voorrang", "приоритет",
-    "пріоритет", "важн", "главн", "ưu tiên", "प्राथमिकता", "أولوية", "우선", "優先", "优先",
-    "为准", "為準", "verbindlich", "binding", "truth", "follow", "go with", "do what", "obey",
-    "listen", "caso", "suiv", "suis", "folg", "segu", "sigu", "siga", "stosuj", "следуй",
-    "слушай", " uy", "従", "按照", "遵循", "따르", "làm theo", " > ",
+    "prior",
+    "preced",
+    "preval",
+    "prim",
+    "overrid",
+    "outrank",
+    "supersed",
+    "win",
+    "importan",
+    "higher",
+    "above",
+    "over",
+    "vorrang",
+    "pierwsz",
+    "öncel",
+    "voorrang",
+    "приоритет",
+    "пріоритет",
+    "важн",
+    "главн",
+    "ưu tiên",
+    "प्राथमिकता",
+    "أولوية",
+    "우선",
+    "優先",
+    "优先",
+    "为准",
+    "為準",
+    "verbindlich",
+    "binding",
+    "truth",
+    "follow",
+    "go with",
+    "do what",
+    "obey",
+    "listen",
+    "caso",
+    "suiv",
+    "suis",
+    "folg",
+    "segu",
+    "sigu",
+    "siga",
+    "stosuj",
+    "следуй",
+    "слушай",
+    " uy",
+    "従",
+    "按照",
+    "遵循",
+    "따르",
+    "làm theo",
+    " > ",
 )
 
 
@@ -62,7 +109,8 @@ def _bounded(alternatives: str) -> str:
     between words ("over" must not match "discover"; "우선" may sit inside a longer word)."""
     out = []
     for alt in alternatives.split("|"):
-        spaced = alt[:1].isalpha() and alt[:1].isascii() or "\u0400" <= alt[:1] <= "\u04ff" or alt[:1] in "ąćęłńóśźżıöüçşğ"
+        first = alt[:1]
+        spaced = (first.isalpha() and first.isascii()) or "\u0400" <= first <= "\u04ff"
         out.append(rf"(?<!\w){alt}(?!\w)" if spaced else alt)
     return "|".join(out)
 
@@ -94,9 +142,7 @@ def winner(sentence: str) -> str:
     return verdict
 
 
-def _verdict(
-    sentence: str, parties: list[tuple[int, int, str]], at: int, follow: bool
-) -> str:
+def _verdict(sentence: str, parties: list[tuple[int, int, str]], at: int, follow: bool) -> str:
     """The winner by the rules of thumb in the module docstring."""
     if follow:
         after = [kind for start, _, kind in parties if start > at]
