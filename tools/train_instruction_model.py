@@ -7,9 +7,21 @@ rules' verdicts (:mod:`conkeeper.domain.instruction_features`) is trained here; 
 numpy), a minute or two.
 
 Data (``tests/data/poisoning/``), one file per independent author, all seen and trained on:
-:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind4.jsonl`` and
-later) is never read here, so it stays unseen by the model (``blind3.jsonl`` and ``train5.jsonl``
-joined only after their one first measurement).
+:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind5.jsonl`` and
+later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
+``blind4.jsonl``, ``train6.jsonl`` and ``train7.jsonl`` joined only after their one first
+measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``).
+
+Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
+(:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
+it memorises that author's entries and leaves the general features (shapes, shared words)
+undertrained. Over eleven authors this raised the held-out mean from 75.9% to 78.4% held at the
+same saved rate (2 authors: 75.1%, 4: 77.0%, 6: 72.7%; tuning figures, one run each).
+
+Shipped weights (round 5, 2026-11-26, eleven authors, L2 0.001; L2 0.003 gave 78.2% / 62.2%
+min): held-out mean 78.2% held (min 61.8%, train7), 98.6% saved (min 97.6%) at threshold 0.899;
+main's design retrained on the same eleven: 73.9% (min 54.9%) / 98.7% (min 97.3%). TUNING
+figures: features were added after reading train5/6/7's held-out misses.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
