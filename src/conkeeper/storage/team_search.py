@@ -246,10 +246,9 @@ def scopes(
 
 # The anchors are the newest ``anchors`` records holding every term, when that many do; else the
 # best ``anchors`` (by the idf of the terms held, then the newest) of those and of the newest
-# MAX_RANKED records holding the rarest terms. Each anchor brings the ``window`` records its
-# author wrote just before and after it (the team's answer to a session's lines), every one
-# with the terms it holds and its ts_rank for the any-term query.
-_CANDIDATES = """
+# MAX_RANKED records holding the rarest terms. Never prepared: its plan depends on how common
+# the words are.
+_ANCHORS = """
 WITH every AS MATERIALIZED (
     SELECT m.uid, m.author_id, m.created_at, {every_mask}::bigint AS held FROM team_records m
     WHERE m.team_id = %(team)s AND m.project_id = %(project)s AND m.search @@ %(every)s::tsquery
@@ -259,23 +258,31 @@ WITH every AS MATERIALIZED (
     WHERE (SELECT count(*) FROM every) < %(anchors)s
     AND m.team_id = %(team)s AND m.project_id = %(project)s AND m.search @@ %(rare)s::tsquery
     AND m.kind = ANY(%(kinds)s) ORDER BY m.created_at DESC LIMIT %(cap)s
-), anchors AS MATERIALIZED (
-    SELECT c.uid, c.author_id, c.created_at FROM (
-        SELECT * FROM every UNION ALL
-        SELECT * FROM rare WHERE rare.uid NOT IN (SELECT uid FROM every)) c
-    ORDER BY {weight} DESC, c.created_at DESC LIMIT %(anchors)s
 )
-SELECT a.uid, 0, a.uid, a.created_at, {held_w}, {rank_w}
-FROM anchors a JOIN team_records w ON w.team_id = %(team)s AND w.uid = a.uid
+SELECT c.uid, c.author_id, c.created_at FROM (
+    SELECT * FROM every UNION ALL
+    SELECT * FROM rare WHERE rare.uid NOT IN (SELECT uid FROM every)) c
+ORDER BY {weight} DESC, c.created_at DESC LIMIT %(anchors)s
+"""
+
+# Each anchor brings the ``window`` records its author wrote just before and after it (the
+# team's answer to a session's lines), every one with the terms it holds and its ts_rank for
+# the any-term query. Prepared: the same index walks whatever the words.
+_WINDOWS = """
+SELECT a.uid, 0, w.uid, w.created_at, {held_w}, {rank_w}
+FROM unnest(%(uids)s::text[]) AS a(uid)
+JOIN team_records w ON w.team_id = %(team)s AND w.uid = a.uid
 UNION ALL
-SELECT a.uid, -1, b.* FROM anchors a CROSS JOIN LATERAL (
+SELECT a.uid, -1, b.* FROM unnest(%(uids)s::text[], %(authors)s::bigint[], %(times)s::bigint[])
+    AS a(uid, author_id, created_at) CROSS JOIN LATERAL (
     SELECT w.uid, w.created_at, {held_w}, {rank_w} FROM team_records w
     WHERE w.team_id = %(team)s AND w.project_id = %(project)s
     AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
     AND w.created_at <= a.created_at AND (w.created_at, w.uid) < (a.created_at, a.uid)
     ORDER BY w.created_at DESC LIMIT %(window)s) b
 UNION ALL
-SELECT a.uid, 1, b.* FROM anchors a CROSS JOIN LATERAL (
+SELECT a.uid, 1, b.* FROM unnest(%(uids)s::text[], %(authors)s::bigint[], %(times)s::bigint[])
+    AS a(uid, author_id, created_at) CROSS JOIN LATERAL (
     SELECT w.uid, w.created_at, {held_w}, {rank_w} FROM team_records w
     WHERE w.team_id = %(team)s AND w.project_id = %(project)s
     AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
@@ -284,32 +291,36 @@ SELECT a.uid, 1, b.* FROM anchors a CROSS JOIN LATERAL (
 """
 
 
+def _held(alias: str, searched: tuple[int, ...]) -> str:
+    """Which of the terms at ``searched`` a record holds, as a bit mask (bit k for term k)."""
+    parts = [
+        f"CASE WHEN {alias}.search @@ %(t{k})s::tsquery THEN {1 << k} ELSE 0 END" for k in searched
+    ]
+    return f"({' + '.join(parts) or '0'})::bigint"
+
+
 @functools.lru_cache(maxsize=256)
-def candidates_sql(searched: tuple[int, ...]) -> str:
-    """:data:`_CANDIDATES` for a query whose terms at positions ``searched`` (from 0, at most
-    62) can be searched: which of them a record holds as a bit mask, and the summed idf of
-    those (the ``w<k>`` parameters), written out term by term."""
-
-    def held(alias: str) -> str:
-        parts = [
-            f"CASE WHEN {alias}.search @@ %(t{k})s::tsquery THEN {1 << k} ELSE 0 END"
-            for k in searched
-        ]
-        return f"({' + '.join(parts) or '0'})::bigint"
-
+def anchors_sql(searched: tuple[int, ...]) -> str:
+    """:data:`_ANCHORS` for a query whose terms at positions ``searched`` (from 0, at most 62)
+    can be searched: the held mask and the summed idf (the ``w<k>`` parameters), written out
+    term by term."""
     weight = " + ".join(
         f"CASE WHEN c.held & {1 << k} <> 0 THEN %(w{k})s::float8 ELSE 0 END" for k in searched
     )
+    return _ANCHORS.format(
+        every_mask=sum(1 << k for k in searched),
+        held_m=_held("m", searched),
+        weight=weight or "0",
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def windows_sql(searched: tuple[int, ...]) -> str:
+    """:data:`_WINDOWS` for a query whose terms at positions ``searched`` can be searched."""
     rank = (
         "CASE WHEN w.search @@ %(any)s::tsquery THEN ts_rank(w.search, %(any)s::tsquery) ELSE 0 END"
     )
-    return _CANDIDATES.format(
-        every_mask=sum(1 << k for k in searched),
-        held_m=held("m"),
-        held_w=held("w"),
-        rank_w=rank,
-        weight=weight or "0",
-    )
+    return _WINDOWS.format(held_w=_held("w", searched), rank_w=rank)
 
 
 def search_candidates(
@@ -337,7 +348,15 @@ def search_candidates(
             continue
         params = _probe_params(queries, searched, scope)
         params.update(kinds=list(kinds), anchors=anchors, window=window, cap=MAX_RANKED)
-        part = conn.execute(candidates_sql(searched), params, prepare=False).fetchall()
+        best = conn.execute(anchors_sql(searched), params, prepare=False).fetchall()
+        if not best:
+            continue
+        params.update(
+            uids=[str(r[0]) for r in best],
+            authors=[int(r[1]) for r in best],
+            times=[int(r[2]) for r in best],
+        )
+        part = conn.execute(windows_sql(searched), params, prepare=True).fetchall()
         rows.extend(_placed(scope.team_id, part))
     return Candidates(total, tuple(found), rows)
 
