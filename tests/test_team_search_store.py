@@ -93,3 +93,27 @@ def test_the_records_holding_every_term_come_first(store: tuple[Any, Any]) -> No
     assert [h.uid for h in hits][:2] == ["both-new", "both-old"]
     assert "n59" in [h.uid for h in rank.search(conn, grant.read_team_ids,
                                                   "example.com/a/shop", "invoice", 3)]  # fmt: skip
+
+
+def test_concurrent_pushes_of_overlapping_batches_count_each_record_once(
+    store: tuple[Any, Any], database_url: str
+) -> None:
+    import threading
+
+    from conkeeper.storage import team_pg
+
+    conn, grant = store
+    batches = [[_record(f"r{i}", f"queue worker {i}", i) for i in range(lo, lo + 300)]
+               for lo in (0, 100, 200, 150)]  # fmt: skip
+
+    def push(batch: list[Any]) -> None:
+        with team_pg.connect(database_url) as own:
+            team_pg.upsert_records(own, grant, "example.com/a/shop", batch)
+            own.commit()
+
+    threads = [threading.Thread(target=push, args=(b,)) for b in batches]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert _size(conn) == 500 == len(team_pg.record_uids(conn, grant.team_id, "example.com/a/shop"))
