@@ -199,12 +199,14 @@ def _scopes_sql(searched: tuple[int, ...]) -> str:
     """The projects of a key in the given teams, each with its size and, for each term at the
     positions in ``searched``, how many of its records hold it: NULL when the statistics'
     share ``s<k>`` promises at least COUNT_CAP of them (then it is not counted), else counted
-    up to COUNT_CAP; a term that reaches COUNT_CAP all the same (a word common in this project
-    only) is counted in the project's newest SAMPLE records and scaled to its size (exact in a
-    project of at most SAMPLE records)."""
+    up to COUNT_CAP; a term that reaches COUNT_CAP although the statistics promised fewer than
+    half of it (a word common in this project only) is counted in the project's
+    newest SAMPLE records and scaled to its size (exact in a project of at most SAMPLE
+    records)."""
     counts = ", ".join(
         f"CASE WHEN p.records * %(s{k})s::float8 >= %(cap)s THEN NULL ELSE ("
-        "SELECT CASE WHEN c.n < %(cap)s THEN c.n ELSE ("
+        f"SELECT CASE WHEN c.n < %(cap)s OR p.records * %(s{k})s::float8 * 2 >= %(cap)s "
+        "THEN c.n ELSE ("
         f"SELECT round(count(*) FILTER (WHERE r.search @@ %(t{k})s::tsquery)::float8 "
         "* p.records / greatest(count(*), 1))::bigint FROM (SELECT r.search FROM team_records r "
         "WHERE r.team_id = p.team_id AND r.project_id = p.id "
@@ -228,8 +230,9 @@ def scopes(
 ) -> list[Scope]:
     """Every project of ``project_key`` in ``team_ids`` with its size and each term's count:
     -1 for a stop word; for a word the statistics say at least :data:`COUNT_CAP` of the
-    project's records hold, their estimate; else counted (up to COUNT_CAP, then from the
-    project's newest :data:`SAMPLE` records)."""
+    project's records hold, their estimate; else counted, up to COUNT_CAP (then the estimate
+    if larger), or from the project's newest :data:`SAMPLE` records when the statistics were
+    far off."""
     common = common_lexemes(conn)
     shares = [estimated_share(t, common) or 0.0 for t in terms]
     searched = tuple(k for k, t in enumerate(terms) if t.text)
@@ -242,9 +245,8 @@ def scopes(
     params.update({f"t{k}": terms[k].text for k in searched})
     params.update({f"s{k}": shares[k] for k in searched})
     out = []
-    rows = conn.execute(_scopes_sql(searched), params, prepare=False).fetchall()
-    for row in rows:
-        total = int(row[2])
+    for row in conn.execute(_scopes_sql(searched), params, prepare=False).fetchall():
+        team_id, project_id, total = int(row[0]), int(row[1]), int(row[2])
         got = dict(zip(searched, row[3] or (), strict=False))
         counts = []
         for k in range(len(terms)):
@@ -254,8 +256,8 @@ def scopes(
             elif got[k] is None:
                 counts.append(max(1, estimate))
             else:
-                counts.append(int(got[k]))
-        out.append(Scope(int(row[0]), int(row[1]), total, tuple(counts)))
+                counts.append(max(int(got[k]), estimate if got[k] >= COUNT_CAP else 0))
+        out.append(Scope(team_id, project_id, total, tuple(counts)))
     return out
 
 
