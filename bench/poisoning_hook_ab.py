@@ -32,6 +32,14 @@ about 1.5 ms, and compiles the feature module when no bytecode is cached, as in 
 With hidden text judged only when it hides (ck/poison4, 2026-11-26 15:26 UTC, 30 runs, baseline
 main): PostToolUse (Bash) +0.50, PostToolUse (Edit of a memory file) -1.69, UserPromptSubmit
 -0.42 (within target), SessionStart +0.09.
+
+With look-alike packages, precedence direction and shared-feature pruning (ck/pdet5 with main
+merged, 2026-11-26 16:53-16:54 UTC, 40 runs, baseline main; two runs): PostToolUse (Bash)
++0.61 / -0.16, PostToolUse (Edit of a memory file) +1.22 / -1.22, UserPromptSubmit -0.51 /
+-0.48 (within target), SessionStart -0.35 / +2.08 (no target; the weights table is half the size,
+44 KB). A run before main was merged in measured +2.93 on Bash and +2.62 on UserPromptSubmit
+against a main that had moved on (neither path runs the detector): noise and drift, not this
+change.
 """
 
 from __future__ import annotations
