@@ -54,7 +54,7 @@ GRID: dict[str, tuple[float | bool, ...]] = {
     "choice_shared_weight": (0.4, 0.9),
     "reject_shared_weight": (0.0, 0.4, 0.9),
     "value_containment": (0.3, 0.5, 1.01),
-    "qualifier_scope": (False, True),
+    "scoped_polarity": (False, True),
     "value_similarity": (0.6, 1.01),
 }
 

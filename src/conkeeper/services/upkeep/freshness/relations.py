@@ -63,6 +63,7 @@ class Limits(Record):
         "polarity_containment",
         "qualifier_scope",
         "reject_shared_weight",
+        "scoped_polarity",
         "value_containment",
         "value_similarity",
     )
@@ -81,6 +82,7 @@ class Limits(Record):
         value_containment: float = 1.01,
         qualifier_scope: bool = False,
         value_similarity: float = 1.01,
+        scoped_polarity: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -93,6 +95,7 @@ class Limits(Record):
         self.value_containment = value_containment
         self.qualifier_scope = qualifier_scope
         self.value_similarity = value_similarity
+        self.scoped_polarity = scoped_polarity
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -105,6 +108,7 @@ LIMITS = Limits(
     number_containment=0.4,
     value_containment=0.3,
     qualifier_scope=False,
+    scoped_polarity=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -610,7 +614,7 @@ _VERSION = re.compile(r"^v?\d+(?:\.\d+)*[%+]?$")
 _QUANTITY = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
     r"(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
-    r"|w|wks?|weeks?|%|percent|kb|mb|gb|tb|chars?|characters?|columns?|cols?|spaces?"
+    r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|kb|mb|gb|tb|chars?|characters?|columns?|cols?|spaces?"
     r"|px|x)(?![\w])",
     re.IGNORECASE,
 )
@@ -632,6 +636,9 @@ UNITS: dict[str, tuple[str, float]] = {
     "w": ("s", 604800.0),
     "wk": ("s", 604800.0),
     "week": ("s", 604800.0),
+    "month": ("s", 2592000.0),
+    "year": ("s", 31536000.0),
+    "yr": ("s", 31536000.0),
     "%": ("%", 1.0),
     "percent": ("%", 1.0),
     "kb": ("B", 1e3),
@@ -735,9 +742,11 @@ class Reading(Record):
 
     __slots__ = (
         "chosen",
+        "flipped",
         "negated",
         "numbers",
         "order",
+        "polar",
         "qualifiers",
         "rejected",
         "scopes",
@@ -750,6 +759,8 @@ class Reading(Record):
     def __init__(self) -> None:
         self.weights: dict[str, float] = {}
         self.negated = False
+        self.flipped: list[frozenset[str]] = []  # per negation: the concepts it governs
+        self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
@@ -824,6 +835,7 @@ def read(text: str) -> Reading:
     clause_start = 0
     prefers = False
     flips = 0
+    pending: list[tuple[int, str]] = []  # (concept position, reach) of the open clause's flips
     index = 0
     while index < len(raw):
         token = raw[index]
@@ -833,6 +845,8 @@ def read(text: str) -> Reading:
         concept: str | None = None
         if token == _BREAK:
             _key_values(reading, keys, values, clause_start)
+            _governed(reading, keys, pending, clause_start)
+            pending = []
             values = []
             negate_next = 0
             clause_start = len(concepts) + 1
@@ -842,14 +856,17 @@ def read(text: str) -> Reading:
         elif lower in REJECTED_AFTER and not token.startswith("`"):
             named = {c for c in concepts[clause_start:] if c in _MEMBERS}
             flips += 1
+            pending.append((len(concepts), _CLAUSE_REACH))
             reading.rejected |= named
             reading.chosen -= named
             if lower not in NEGATIONS:
                 concept = _concept(token)[0]
+                reading.polar.add(concept or lower)
             else:
                 negate_next = NEGATION_REACH
         elif lower in RESTRICTIVE:
             flips += 1  # "only via codegen" forbids every other way, like "never by hand"
+            pending.append((len(concepts), _AFTER_REACH))
         elif (
             (lower, following) in NEGATION_PAIRS
             or lower in NEGATIONS
@@ -857,6 +874,10 @@ def read(text: str) -> Reading:
             or (prefers and lower == "over")
         ):
             flips += 1
+            previous = raw[index - 2].lower() if index >= 2 else ""
+            verbal = lower.endswith("n't") or previous in AUXILIARIES
+            verbal = verbal or (lower == "not" and len(concepts) > clause_start)
+            pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
             negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
         else:
@@ -870,7 +891,10 @@ def read(text: str) -> Reading:
                 values.append((len(concepts), value + _counted(following)))
                 concept = None
             elif concept is not None:
-                flips += lower in ANTONYMS
+                if lower in ANTONYMS:
+                    reading.polar.add(concept)
+                    flips += 1
+                    pending.append((len(concepts), _OWN_REACH))
                 _note_choice(reading, concept, negate_next > 0)
                 negate_next = max(0, negate_next - 1)
                 if not token.startswith("`") or weight > 1.0:
@@ -892,6 +916,32 @@ def read(text: str) -> Reading:
 
 
 NEGATION_REACH = 3  # concepts a negation governs for the choices
+# What a polarity flip governs: the rest of its clause ("never X"), its whole clause ("X is
+# banned"), or its own concept (an antonym: "disable" is "not enable").
+_AFTER_REACH = "after"
+_CLAUSE_REACH = "clause"
+_OWN_REACH = "own"
+# Words before a negation that make it negate its whole clause ("`os.path` is not allowed").
+AUXILIARIES = _words(
+    """is are was were be been am must should shall may can could will would do does did has
+    have had"""
+)
+
+
+def _governed(
+    reading: Reading, keys: list[str | None], pending: list[tuple[int, str]], start: int
+) -> None:
+    """The key concepts each flip of a clause governs, kept on ``reading.flipped`` (a
+    negation about something the other entry never names is no conflict with it: "main (not
+    master)" against "the main branch is `main`")."""
+    for position, reach in pending:
+        if reach == _OWN_REACH:
+            span = keys[position : position + 1]
+        elif reach == _CLAUSE_REACH:
+            span = keys[start:]
+        else:  # the rest of the clause, or all of it when nothing follows ("fixed, never skipped")
+            span = keys[position:] if any(keys[position:]) else keys[start:]
+        reading.flipped.append(frozenset(key for key in span if key is not None))
 LOCATIVES = _words("in on inside within")
 QUALIFIER_SPAN = 2
 VALUE_BEFORE = 3  # a value is stated for this many concepts before it in its clause
@@ -949,8 +999,16 @@ _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS_RE) + r")\b", re.IGNORE
 
 
 def _number_words(text: str) -> str:
-    """Number words as digits before quantities are read ("two minutes" is "2 minutes")."""
+    """Number words as digits before quantities are read ("two minutes" is "2 minutes", "one
+    year" and "a day" are "1 year" and "1 day")."""
+    text = _ONE_UNIT.sub(lambda m: "1 " + m.group(1), text)
     return _NUMBER_WORD.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], text)
+
+
+_ONE_UNIT = re.compile(
+    r"\b(?:one|an?)\s+(second|minute|hour|day|week|month|year)\b",
+    re.IGNORECASE,
+)
 
 
 def _concept(token: str) -> tuple[str | None, float]:
@@ -1113,6 +1171,20 @@ def _distinct_identifiers(a: Reading, b: Reading) -> bool:
     return bool(a.spans - b.weights.keys() and b.spans - a.weights.keys())
 
 
+def _opposed(a: Reading, b: Reading) -> bool:
+    """One entry negates something the other names and the other does not (each side's
+    negations counted only where they govern a concept the other entry names)."""
+    return _negates_shared(a, b) != _negates_shared(b, a)
+
+
+def _negates_shared(a: Reading, b: Reading) -> bool:
+    """Whether a negation of ``a`` governs a concept ``b`` names."""
+    return any(
+        not (governed.isdisjoint(b.weights) and governed.isdisjoint(b.polar))
+        for governed in a.flipped
+    )
+
+
 def _reversed_order(a: Reading, b: Reading) -> bool:
     return any((later, earlier) in b.order for earlier, later in a.order)
 
@@ -1145,7 +1217,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     needed = limits.reject_shared_weight if explicit else limits.choice_shared_weight
     if choice is not None and shared >= needed:
         return Relation(CONTRADICTION, round(containment, 2), f"{choice[0]} against {choice[1]}")
-    if count >= 2 and a.negated != b.negated and containment >= limits.polarity_containment:
+    opposed = _opposed(a, b) if limits.scoped_polarity else a.negated != b.negated
+    if count >= 2 and opposed and containment >= limits.polarity_containment:
         return Relation(
             CONTRADICTION, round(containment, 2), "one says not to do what the other says"
         )
