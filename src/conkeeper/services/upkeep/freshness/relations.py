@@ -148,7 +148,6 @@ ANTONYMS = {
     "manual": "automatic",
     "manually": "automatic",
     "synchronous": "asynchronous",
-    "sync": "asynchronous",
     "read-only": "write",
     "immutable": "write",
     "insecure": "secure",
@@ -277,7 +276,6 @@ SYNONYMS = {
     "datetimes": "timestamp",
     "dates": "timestamp",
     "date": "timestamp",
-    "times": "timestamp",
     "mock": "mock",
     "mocks": "mock",
     "mocked": "mock",
@@ -430,7 +428,7 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         js-http-client: axios fetch
         js-bundler: webpack vite rollup parcel esbuild
         hosting: lambda kubernetes ecs heroku vercel nomad
-        quote-style: single double
+        quote-style: single-quote double-quote
         merge-strategy: squash rebase merge-commit
         task-queue: celery rq dramatiq huey sidekiq
         time-zone: utc localtime
@@ -568,6 +566,9 @@ WEAK = _words(
 PHRASES = (
     (re.compile(r"\b(?:pull|merge)[ -]requests?\b", re.IGNORECASE), "pull-request"),
     (re.compile(r"\bmerge[ -]commits?\b", re.IGNORECASE), "merge-commit"),
+    (re.compile(r"\bsingle[ -]quot(?:es?|ed)\b|\bquotes?: single\b", re.IGNORECASE), "single-quote"),
+    (re.compile(r"\bdouble[ -]quot(?:es?|ed)\b|\bquotes?: double\b", re.IGNORECASE), "double-quote"),
+    (re.compile(r"\bmain (?=loop|thread|function|method|process|menu|entry)", re.IGNORECASE), "primary "),
     (re.compile(r"\bfloating[ -]point\b", re.IGNORECASE), "float"),
     (re.compile(r"\bgithub actions\b", re.IGNORECASE), "github-actions"),
     (re.compile(r"\bby hand\b", re.IGNORECASE), "manually"),
@@ -816,6 +817,8 @@ KEEP_WHOLE = (
     "kotlin-dsl",
     "trunk-based",
     "local-disk",
+    "single-quote",
+    "double-quote",
     "backend-for-frontend",
 )
 
