@@ -101,6 +101,7 @@ class Limits(Record):
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
 LIMITS = Limits(
     duplicate_similarity=0.75,
+    duplicate_unshared=5.0,
     duplicate_containment=1.01,
     polarity_containment=0.6,
     choice_shared_weight=0.4,
@@ -404,6 +405,35 @@ SYNONYMS = {
     "reviewers": "review",
     "reviewed": "review",
     "reviews": "review",
+    # paraphrase groups met in labelled pairs of four authors (software vocabulary)
+    "gw": "gateway",
+    "gateways": "gateway",
+    "outbound": "external",
+    "third-party": "external",
+    "big": "large",
+    "huge": "large",
+    "compact": "small",
+    "tiny": "small",
+    "phone": "mobile",
+    "phones": "mobile",
+    "billing": "payment",
+    "payments": "payment",
+    "routine": "function",
+    "routines": "function",
+    "exported": "public",
+    "docstrings": "docstring",
+    "toggle": "feature-flag",
+    "toggles": "feature-flag",
+    "flags": "flag",
+    "isr": "interrupt",
+    "interrupts": "interrupt",
+    "jvm": "java",
+    "documented": "documentation",
+    "document": "documentation",
+    "startup": "start",
+    "boot": "start",
+    "filenames": "filename",
+    "workflows": "workflow",
 }
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
 # line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
@@ -554,7 +584,9 @@ STOPWORDS = _words(
     when while where which who whom what why how if then than else but because since
     into onto over under up down out about via per e.g i.e etc one's it's
     is was were am get gets got make makes made go goes going
-    note gotcha important importantly please plz tip fyi nb"""
+    note gotcha important importantly please plz tip fyi nb heads-up reminder
+    like usually generally general simply basically actually really purely roughly
+    approximately around"""
 )
 WEAK = _words(
     """use uses used using run runs ran running set sets setting need needs keep keeps
@@ -570,7 +602,14 @@ PHRASES = (
     (re.compile(r"\bdouble[ -]quot(?:es?|ed)\b|\bquotes?: double\b", re.IGNORECASE), "double-quote"),
     (re.compile(r"\bmain (?=loop|thread|function|method|process|menu|entry)", re.IGNORECASE), "primary "),
     (re.compile(r"\bfloating[ -]point\b", re.IGNORECASE), "float"),
-    (re.compile(r"\bgithub actions\b", re.IGNORECASE), "github-actions"),
+    (re.compile(r"\b(?:github|gh) actions\b", re.IGNORECASE), "github-actions"),
+    (re.compile(r"\bcontinuous integration\b", re.IGNORECASE), "ci"),
+    (re.compile(r"\bstarts? up\b|\bstart-up\b", re.IGNORECASE), "startup"),
+    (re.compile(r"\bfile names?\b", re.IGNORECASE), "filenames"),
+    (re.compile(r"\bgarbage[ -]collect\w*\b", re.IGNORECASE), "gc"),
+    (re.compile(r"\bfeature[ -](?:flags?|toggles?)\b", re.IGNORECASE), "feature-flag"),
+    (re.compile(r"\bdoc(?:umentation)? comments?\b", re.IGNORECASE), "docstring"),
+    (re.compile(r"\bas (?:noted|decided|agreed|usual)\b|\brule of thumb\b", re.IGNORECASE), ""),
     (re.compile(r"\bby hand\b", re.IGNORECASE), "manually"),
     (re.compile(r"\bend[ -]to[ -]end\b", re.IGNORECASE), "e2e"),
     (re.compile(r"\bhard[ -]?cod(?:ed|es|e|ing)\b", re.IGNORECASE), "hardcode"),
@@ -820,6 +859,8 @@ KEEP_WHOLE = (
     "single-quote",
     "double-quote",
     "backend-for-frontend",
+    "feature-flag",
+    "heads-up",
 )
 
 
