@@ -598,9 +598,18 @@ WEAK = _words(
 PHRASES = (
     (re.compile(r"\b(?:pull|merge)[ -]requests?\b", re.IGNORECASE), "pull-request"),
     (re.compile(r"\bmerge[ -]commits?\b", re.IGNORECASE), "merge-commit"),
-    (re.compile(r"\bsingle[ -]quot(?:es?|ed)\b|\bquotes?: single\b", re.IGNORECASE), "single-quote"),
-    (re.compile(r"\bdouble[ -]quot(?:es?|ed)\b|\bquotes?: double\b", re.IGNORECASE), "double-quote"),
-    (re.compile(r"\bmain (?=loop|thread|function|method|process|menu|entry)", re.IGNORECASE), "primary "),
+    (
+        re.compile(r"\bsingle[ -]quot(?:es?|ed)\b|\bquotes?: single\b", re.IGNORECASE),
+        "single-quote",
+    ),
+    (
+        re.compile(r"\bdouble[ -]quot(?:es?|ed)\b|\bquotes?: double\b", re.IGNORECASE),
+        "double-quote",
+    ),
+    (
+        re.compile(r"\bmain (?=loop|thread|function|method|process|menu|entry)", re.IGNORECASE),
+        "primary ",
+    ),
     (re.compile(r"\bfloating[ -]point\b", re.IGNORECASE), "float"),
     (re.compile(r"\b(?:github|gh) actions\b", re.IGNORECASE), "github-actions"),
     (re.compile(r"\bcontinuous integration\b", re.IGNORECASE), "ci"),
@@ -986,6 +995,8 @@ def _governed(
         else:  # the rest of the clause, or all of it when nothing follows ("fixed, never skipped")
             span = keys[position:] if any(keys[position:]) else keys[start:]
         reading.flipped.append(frozenset(key for key in span if key is not None))
+
+
 LOCATIVES = _words("in on inside within")
 QUALIFIER_SPAN = 2
 VALUE_BEFORE = 3  # a value is stated for this many concepts before it in its clause
