@@ -105,6 +105,7 @@ SETS = {
     "blind": DATA / "blind_pairs.jsonl",
     "train2": DATA / "train_pairs2.jsonl",
     "blind2": DATA / "blind_pairs2.jsonl",  # measured once (FIRST_BLIND_PAIRS2.md): now seen
+    "train3": DATA / "train_pairs3.jsonl",  # measured once (FIRST_TRAIN3.md): training data
 }
 SEEN_BLIND = 2  # blind_pairs<N> up to this number have been measured
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
