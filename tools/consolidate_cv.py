@@ -12,7 +12,8 @@ chosen on every author together (the ones to ship in ``relations.LIMITS``).
 
 Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 3 never is):
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
-author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since).
+author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
+author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -43,6 +44,7 @@ AUTHORS = {
     "author2": DATA / "blind_pairs.jsonl",
     "author3": DATA / "train_pairs2.jsonl",
     "author4": DATA / "blind_pairs2.jsonl",  # measured once blind (FIRST_BLIND_PAIRS2.md)
+    "author5": DATA / "train_pairs3.jsonl",  # measured once before reading (FIRST_TRAIN3.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
