@@ -64,6 +64,8 @@ class Limits(Record):
         "qualifier_scope",
         "reject_shared_weight",
         "scoped_polarity",
+        "supersede_containment",
+        "supersede_shared_weight",
         "value_containment",
         "value_similarity",
     )
@@ -83,6 +85,8 @@ class Limits(Record):
         qualifier_scope: bool = False,
         value_similarity: float = 1.01,
         scoped_polarity: bool = False,
+        supersede_containment: float = 1.01,
+        supersede_shared_weight: float = 1.0,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -96,6 +100,8 @@ class Limits(Record):
         self.qualifier_scope = qualifier_scope
         self.value_similarity = value_similarity
         self.scoped_polarity = scoped_polarity
+        self.supersede_containment = supersede_containment
+        self.supersede_shared_weight = supersede_shared_weight
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -434,6 +440,9 @@ SYNONYMS = {
     "boot": "start",
     "filenames": "filename",
     "workflows": "workflow",
+    "ue": "unreal",
+    "ue4": "unreal",
+    "ue5": "unreal",
 }
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
 # line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
@@ -800,6 +809,7 @@ class Reading(Record):
         "rejected",
         "scopes",
         "spans",
+        "supersedes",
         "totals",
         "values",
         "weights",
@@ -810,6 +820,7 @@ class Reading(Record):
         self.negated = False
         self.flipped: list[frozenset[str]] = []  # per negation: the concepts it governs
         self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
+        self.supersedes = False  # a note that something changed ("replaced by", "moved to")
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
@@ -873,9 +884,19 @@ KEEP_WHOLE = (
 )
 
 
+# A note that a rule changed: the older note it meets on the same subject no longer holds.
+_SUPERSEDES = re.compile(
+    r"\b(?:replaced (?:by|with)|replaces|supersed\w*|switched (?:from|to|over)"
+    r"|migrated (?:from|to|off)|moved (?:from|to|off)|upgraded (?:from|to)|bumped (?:from|to)"
+    r"|now on|as of|we left|anymore|any more|in favou?r of)\b",
+    re.IGNORECASE,
+)
+
+
 def read(text: str) -> Reading:
     """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included)."""
     reading = Reading()
+    reading.supersedes = _SUPERSEDES.search(text) is not None
     raw: list[str] = []
     for clause in _clauses(_number_words(text.replace("\u2019", "'"))):
         raw.extend(_quantity_tokens(clause))
@@ -1255,9 +1276,15 @@ def comparable(a: Reading, b: Reading) -> bool:
     shared = sum(1 for key in a.weights if key in b.weights)
     return (
         shared >= 2
+        or (a.supersedes != b.supersedes and _strong_shared(a, b))
         or bool((a.chosen or a.rejected) and (b.chosen or b.rejected))
         or bool(a.values.keys() & b.values.keys())
     )
+
+
+def _strong_shared(a: Reading, b: Reading) -> bool:
+    """Whether the entries share a concept of full weight (a subject, not a filler verb)."""
+    return any(w >= 1.0 and b.weights.get(k, 0.0) >= 1.0 for k, w in a.weights.items())
 
 
 def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
@@ -1281,6 +1308,12 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return Relation(
             CONTRADICTION, round(containment, 2), "the same steps in the opposite order"
         )
+    if (
+        a.supersedes != b.supersedes
+        and shared >= limits.supersede_shared_weight
+        and containment >= limits.supersede_containment
+    ):
+        return Relation(CONTRADICTION, round(containment, 2), "one note says the other changed")
     key = _value_conflict(a, b)
     if key and containment >= limits.value_containment:
         shown = f"{key}: {_show(a.values[key])} against {_show(b.values[key])}"
@@ -1289,7 +1322,13 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     if numbers_differ and count >= 2 and containment >= limits.number_containment:
         shown = f"{_show(a.numbers)} against {_show(b.numbers)}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
-    if choice is not None or a.negated != b.negated or numbers_differ or _reversed_order(a, b):
+    if (
+        choice is not None
+        or a.negated != b.negated
+        or a.supersedes != b.supersedes
+        or numbers_differ
+        or _reversed_order(a, b)
+    ):
         return None  # a sign of conflict rules a merge out
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
     same_values = len(a.numbers & b.numbers)  # a value both state is shared content
