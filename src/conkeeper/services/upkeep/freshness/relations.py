@@ -66,6 +66,7 @@ class Limits(Record):
         "scoped_polarity",
         "supersede_containment",
         "supersede_shared_weight",
+        "bare_values",
         "value_containment",
         "value_similarity",
     )
@@ -87,6 +88,7 @@ class Limits(Record):
         scoped_polarity: bool = False,
         supersede_containment: float = 1.01,
         supersede_shared_weight: float = 1.0,
+        bare_values: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -102,6 +104,7 @@ class Limits(Record):
         self.scoped_polarity = scoped_polarity
         self.supersede_containment = supersede_containment
         self.supersede_shared_weight = supersede_shared_weight
+        self.bare_values = bare_values
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -557,7 +560,7 @@ SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
         "frontend backend",
         "unit integration e2e end-to-end",
         "client server",
-        "ios android web",
+        "ios android web mobile desktop pc console",
         "debug release",
         "access refresh",
     )
@@ -1230,11 +1233,31 @@ def _show(values: set[str]) -> str:
     return "/".join(sorted(values))
 
 
-def _value_conflict(a: Reading, b: Reading) -> str:
+def _keyed_values_differ(a: set[str], b: set[str], limits: Limits) -> bool:
+    """Two value sets stated for one concept that cannot both hold: values of one unit all
+    different, or (``limits.bare_values``) bare numbers on one side against values of one unit
+    on the other ("line length 88" against "lines up to 120 characters")."""
+    if _numbers_differ(a, b):
+        return True
+    if not limits.bare_values or not (a and b):
+        return False
+    units_a, units_b = {_unit(v) for v in a}, {_unit(v) for v in b}
+    if len(units_a | units_b) != 2 or "" not in units_a | units_b or units_a == units_b:
+        return False
+    return not {_magnitude(v) for v in a} & {_magnitude(v) for v in b}
+
+
+def _magnitude(value: str) -> str:
+    """The number of a value without its unit ("120ch" → "120")."""
+    unit = _unit(value)
+    return value[: len(value) - len(unit)] if unit else value
+
+
+def _value_conflict(a: Reading, b: Reading, limits: Limits = LIMITS) -> str:
     """A concept both entries give a value of one unit, the values all different ("seed 42"
     against "seed is 1337"); empty when none."""
     for key in sorted(a.values.keys() & b.values.keys()):
-        if _numbers_differ(a.values[key], b.values[key]) and not (
+        if _keyed_values_differ(a.values[key], b.values[key], limits) and not (
             a.values[key] & b.numbers or b.values[key] & a.numbers
         ):  # a value the other entry states elsewhere ("API 26 (Android 8.0)") is no conflict
             return key
@@ -1314,7 +1337,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         and containment >= limits.supersede_containment
     ):
         return Relation(CONTRADICTION, round(containment, 2), "one note says the other changed")
-    key = _value_conflict(a, b)
+    key = _value_conflict(a, b, limits)
     if key and containment >= limits.value_containment:
         shown = f"{key}: {_show(a.values[key])} against {_show(b.values[key])}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
