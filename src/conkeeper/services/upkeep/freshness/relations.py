@@ -54,6 +54,7 @@ class Limits(Record):
     the others; :data:`LIMITS` is the choice on every author's pairs."""
 
     __slots__ = (
+        "bare_values",
         "choice_shared_weight",
         "duplicate_containment",
         "duplicate_similarity",
@@ -66,7 +67,6 @@ class Limits(Record):
         "scoped_polarity",
         "supersede_containment",
         "supersede_shared_weight",
-        "bare_values",
         "value_containment",
         "value_similarity",
     )
