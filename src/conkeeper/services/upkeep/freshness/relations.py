@@ -132,7 +132,8 @@ def _words(text: str) -> frozenset[str]:
 NEGATIONS = _words(
     """never not no don't dont do-not doesn't isn't aren't mustn't shouldn't cannot can't won't
     avoid avoided without stop stopped skip skipped nor forbid forbidden prohibited disallow
-    disallowed ban banned neither"""
+    disallowed ban banned neither none nothing nobody
+    nunca jamais jamás nie niemals nicht kein keine não nao"""
 )
 # Two-word markers: the second word is consumed with the first.
 NEGATION_PAIRS = frozenset({("no", "longer"), ("instead", "of"), ("rather", "than")})
@@ -598,14 +599,17 @@ STOPWORDS = _words(
     is was were am get gets got make makes made go goes going
     note gotcha important importantly please plz tip fyi nb heads-up reminder
     like usually generally general simply basically actually really purely roughly
-    approximately around"""
+    approximately around
+    de del el la las los le les des du un une una uno und der das dem den mit von zu im wir
+    il lo di da em um uma os ao"""
 )
 WEAK = _words(
     """use uses used using run runs ran running set sets setting need needs keep keeps
     write writes written writing call calls called put puts add adds added take takes
     work works go let lets file files code thing things way ways new old first same other
     sure ok okay fine good better best live lives belong belongs place placed follow follows
-    include includes via through after before"""
+    include includes via through after before come comes came happen happens talk talks
+    against anything everything otherwise least"""
 )
 PHRASES = (
     (re.compile(r"\b(?:pull|merge)[ -]requests?\b", re.IGNORECASE), "pull-request"),
@@ -652,6 +656,7 @@ PHRASES = (
     (re.compile(r"\bsign[ -]off\b", re.IGNORECASE), "sign-off"),
     (re.compile(r"\bpre[ -]commit hooks?\b", re.IGNORECASE), "git-hook"),
     (re.compile(r"\bgit hooks?\b", re.IGNORECASE), "git-hook"),
+    (re.compile(r"\bpre-?commit\b", re.IGNORECASE), "git-hook"),
     (re.compile(r"\bconventional commits?\b", re.IGNORECASE), "conventional-commit"),
     (re.compile(r"\b(?:aws )?secrets manager\b", re.IGNORECASE), "secrets-manager"),
     (re.compile(r"\bargo ?cd\b", re.IGNORECASE), "argocd"),
