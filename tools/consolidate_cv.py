@@ -54,7 +54,7 @@ GRID: dict[str, tuple[float | bool, ...]] = {
     "duplicate_unshared": (3.0, 5.0, 99.0),
     "polarity_containment": (0.5, 0.6),
     "value_containment": (0.3, 0.5, 1.01),
-    "value_similarity": (0.6, 1.01),
+    "value_similarity": (0.5, 0.6, 1.01),
     "supersede_containment": (0.0, 0.3, 1.01),
     "bare_values": (False, True),
 }

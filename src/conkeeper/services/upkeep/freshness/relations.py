@@ -1369,7 +1369,12 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return None
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
     unshared = max(all_a, all_b) - shared_all
-    if same_values and _same_keyed_value(a, b) and dice >= limits.value_similarity:
+    if (
+        same_values
+        and a.numbers == b.numbers  # one value more is more detail ("one of the two")
+        and _same_keyed_value(a, b)
+        and dice >= limits.value_similarity
+    ):
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (the same value)")
     if dice >= limits.duplicate_similarity and unshared <= limits.duplicate_unshared:
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
