@@ -447,6 +447,11 @@ SYNONYMS = {
     "ue": "unreal",
     "ue4": "unreal",
     "ue5": "unreal",
+    "p4": "perforce",
+    "sha-256": "sha256",
+    "uuidv7": "uuid",
+    "uuidv4": "uuid",
+    "uuid7": "uuid",
 }
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
 # line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
@@ -540,6 +545,26 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         branching: trunk-based gitflow
         api-errors: status-code error-body
         code-search: ripgrep grep ag
+        go-logging: zap logrus zerolog slog
+        rust-errors: anyhow thiserror eyre snafu
+        mock-library: moq nsubstitute fakeiteasy mockito mockk sinon
+        php-static-analysis: phpstan psalm
+        js-monorepo: nx lerna turborepo rush
+        js-orm: prisma typeorm sequelize drizzle knex
+        jvm-orm: hibernate jooq mybatis
+        js-queue: bullmq bull agenda
+        crash-reporting: sentry bugsnag rollbar backtrace crashlytics
+        distributed-build: incredibuild fastbuild distcc
+        bio-workflow: snakemake nextflow cromwell
+        hpc-scheduler: slurm pbs sge lsf
+        ruby-server: puma unicorn passenger
+        rtos: zephyr freertos threadx
+        flash-tool: nrfjprog probe-rs openocd
+        other-vcs: perforce plastic svn mercurial
+        review-tool: crucible gerrit phabricator
+        de-analysis: deseq2 edger limma
+        mobile-framework: react-native flutter xamarin ionic swiftui
+        aws-region: us-east-1 us-east-2 us-west-2 eu-west-1 eu-west-2 eu-central-1 ap-southeast-1
         """.strip().splitlines()
     )
 }
@@ -668,6 +693,10 @@ PHRASES = (
     (re.compile(r"\bcheck(?:ed)? in\b", re.IGNORECASE), "commit"),
     (re.compile(r"\bbackend[ -]for[ -]frontend\b", re.IGNORECASE), "backend-for-frontend"),
     (re.compile(r"\bredux toolkit\b", re.IGNORECASE), "redux"),
+    (re.compile(r"\breact[ -]native\b", re.IGNORECASE), "react-native"),
+    (re.compile(r"\bweights (?:&|and) biases\b", re.IGNORECASE), "wandb"),
+    (re.compile(r"\bsession[ -]cookies?\b", re.IGNORECASE), "session-cookie"),
+    (re.compile(r"\bplastic scm\b", re.IGNORECASE), "plastic"),
     (re.compile(r"\bhashicorp vault\b", re.IGNORECASE), "vault"),
     (re.compile(r"\bcursors?[ -]based\b|\bcursors?\b", re.IGNORECASE), "cursor"),
     (re.compile(r"\boffset[ -]based\b", re.IGNORECASE), "offset"),
@@ -889,6 +918,14 @@ KEEP_WHOLE = (
     "backend-for-frontend",
     "feature-flag",
     "heads-up",
+    "react-native",
+    "session-cookie",
+    "probe-rs",
+    "us-",
+    "eu-",
+    "ap-",
+    "ca-",
+    "sa-",
 )
 
 
@@ -918,6 +955,8 @@ def read(text: str) -> Reading:
     prefers = False
     flips = 0
     pending: list[tuple[int, str]] = []  # (concept position, reach) of the open clause's flips
+    negations = 0  # negation words in the open clause
+    negation_at: set[int] = set()
     index = 0
     while index < len(raw):
         token = raw[index]
@@ -927,6 +966,11 @@ def read(text: str) -> Reading:
         concept: str | None = None
         if token == _BREAK:
             _key_values(reading, keys, values, clause_start)
+            if negations == 11:  # one negation and "without": "don't X without Y" is "Y first"
+                flips -= 2
+                pending = [p for p in pending if p[0] not in negation_at]
+            negations = 0
+            negation_at = set()
             _governed(reading, keys, pending, clause_start)
             pending = []
             values = []
@@ -959,6 +1003,8 @@ def read(text: str) -> Reading:
             previous = raw[index - 2].lower() if index >= 2 else ""
             verbal = lower.endswith("n't") or previous in AUXILIARIES
             verbal = verbal or (lower == "not" and len(concepts) > clause_start)
+            negations += 1 if lower == "without" else 10  # one negation, then "without"
+            negation_at.add(len(concepts))
             pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
             negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
