@@ -50,12 +50,13 @@ KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
 STEP = 0.05
 GRID: dict[str, tuple[float | bool, ...]] = {
-    "duplicate_similarity": (0.65, 0.7, 0.75),
-    "duplicate_unshared": (3.0, 5.0, 99.0),
+    "duplicate_similarity": (0.7, 0.75),  # 0.65 never chosen
+    "duplicate_unshared": (3.0, 5.0),  # 99 never chosen
+    "anchor_similarity": (0.3, 0.4, 0.5, 1.01),
     "polarity_containment": (0.5, 0.6),
-    "value_containment": (0.3, 0.5, 1.01),
+    "value_containment": (0.3, 0.5),  # 1.01 never chosen
     "value_similarity": (0.5, 0.6, 1.01),
-    "supersede_containment": (0.0, 0.3, 1.01),
+    "supersede_containment": (0.0, 1.01),  # 0.3 never chosen
     "bare_values": (False, True),
 }
 # Fixed: chosen on every fold of an earlier run over the grid values in brackets.
@@ -137,6 +138,7 @@ def loosened(limits: relations.Limits, step: float = STEP) -> relations.Limits:
         duplicate_similarity=limits.duplicate_similarity - step,
         duplicate_containment=limits.duplicate_containment - step,
         value_similarity=limits.value_similarity - step,
+        anchor_similarity=limits.anchor_similarity - step,
     )
 
 

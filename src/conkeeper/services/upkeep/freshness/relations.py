@@ -54,6 +54,7 @@ class Limits(Record):
     the others; :data:`LIMITS` is the choice on every author's pairs."""
 
     __slots__ = (
+        "anchor_similarity",
         "bare_values",
         "choice_shared_weight",
         "duplicate_containment",
@@ -89,6 +90,7 @@ class Limits(Record):
         supersede_containment: float = 1.01,
         supersede_shared_weight: float = 1.0,
         bare_values: bool = False,
+        anchor_similarity: float = 1.01,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -105,6 +107,7 @@ class Limits(Record):
         self.supersede_containment = supersede_containment
         self.supersede_shared_weight = supersede_shared_weight
         self.bare_values = bare_values
+        self.anchor_similarity = anchor_similarity
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -836,6 +839,7 @@ class Reading(Record):
     rejected alternatives, scopes, numbers and order relations."""
 
     __slots__ = (
+        "anchors",
         "chosen",
         "flipped",
         "negated",
@@ -854,6 +858,7 @@ class Reading(Record):
 
     def __init__(self) -> None:
         self.weights: dict[str, float] = {}
+        self.anchors: set[str] = set()  # names: tools, identifiers, proper nouns, code spans
         self.negated = False
         self.flipped: list[frozenset[str]] = []  # per negation: the concepts it governs
         self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
@@ -876,17 +881,23 @@ def _tokens(text: str) -> list[str]:
     tokens: list[str] = []
     for token in _TOKEN.findall(text):
         tokens.append(token)
-        inner = _TOKEN.findall(token.strip("`")) if token.startswith("`") else [token]
-        for word in inner:
-            if word != token:
-                tokens.append(word)
-            if "-" in word and not word.lower().startswith(KEEP_WHOLE):
-                tokens.extend(
-                    part
-                    for part in word.split("-")
-                    if len(part) > 1 and part.lower() not in NEGATIONS
-                )
+        tokens.extend(_inner_words(token))
     return tokens
+
+
+def _inner_words(token: str) -> list[str]:
+    """The words read after a token: a backticked span's own words, a hyphenated word's
+    parts."""
+    words: list[str] = []
+    inner = _TOKEN.findall(token.strip("`")) if token.startswith("`") else [token]
+    for word in inner:
+        if word != token:
+            words.append(word)
+        if "-" in word and not word.lower().startswith(KEEP_WHOLE):
+            words.extend(
+                part for part in word.split("-") if len(part) > 1 and part.lower() not in NEGATIONS
+            )
+    return words
 
 
 # Hyphenated words kept whole: joined phrases, and "non-"/"anti-" words (not their opposite).
@@ -956,6 +967,8 @@ def read(text: str) -> Reading:
     flips = 0
     pending: list[tuple[int, str]] = []  # (concept position, reach) of the open clause's flips
     negations = 0  # negation words in the open clause
+    clause_words = 0  # tokens read in the open clause (a capital on the first is no name)
+    span_left = 0  # words still to read from inside a backticked command
     negation_at: set[int] = set()
     index = 0
     while index < len(raw):
@@ -963,8 +976,14 @@ def read(text: str) -> Reading:
         lower = token.lower()
         following = raw[index + 1].lower() if index + 1 < len(raw) else ""
         index += 1
+        clause_words += 1
+        in_span = span_left > 0
+        span_left = max(0, span_left - 1)
+        if token.startswith("`"):
+            span_left = len(_inner_words(token))
         concept: str | None = None
         if token == _BREAK:
+            clause_words = 0
             _key_values(reading, keys, values, clause_start)
             if negations == 11:  # one negation and "without": "don't X without Y" is "Y first"
                 flips -= 2
@@ -1019,7 +1038,7 @@ def read(text: str) -> Reading:
                 values.append((len(concepts), value + _counted(following)))
                 concept = None
             elif concept is not None:
-                if lower in ANTONYMS:
+                if lower in ANTONYMS and not in_span:  # `unsafe` names code, it negates nothing
                     reading.polar.add(concept)
                     flips += 1
                     pending.append((len(concepts), _OWN_REACH))
@@ -1029,6 +1048,8 @@ def read(text: str) -> Reading:
                     reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
                 if token.startswith("`") and concept not in _MEMBERS:
                     reading.spans.add(concept)
+                if weight >= 1.0 and (in_span or _names_something(token, concept, clause_words)):
+                    reading.anchors.add(concept)
                 if qualify and weight >= 1.0 and concept not in _JOBS:
                     reading.qualifiers.add(concept)
                 qualify = max(0, qualify - 1)
@@ -1054,6 +1075,17 @@ AUXILIARIES = _words(
     """is are was were be been am must should shall may can could will would do does did has
     have had"""
 )
+
+
+def _names_something(token: str, concept: str, position: int) -> bool:
+    """Whether a token names a particular thing (a tool of the lexicon, a code span or
+    identifier, a proper noun or acronym) rather than saying something about it."""
+    if token.startswith("`") or concept in _TOOLS:
+        return True
+    inner = token[1:]
+    return any(c.isupper() or c.isdigit() or c in "._/" for c in inner) or (
+        token[:1].isupper() and position > 1
+    )
 
 
 def _governed(
@@ -1174,6 +1206,14 @@ def _concept(token: str) -> tuple[str | None, float]:
 
 
 _MEMBERS = frozenset(m for group in CHOICE_GROUPS for m in group)
+# Jobs whose alternatives are ways of writing, not named tools ("squash", "tab", "float").
+STYLE_JOBS = _words(
+    """number-type indentation quote-style merge-strategy naming-case time-zone time-format
+    call-style import-style sort-order error-style delete-style component-style db-access
+    log-output pagination branching api-errors default-branch precision id-type session-token
+    repo-layout api-style"""
+)
+_TOOLS = frozenset(m for job, group in CHOICE_JOBS.items() if job not in STYLE_JOBS for m in group)
 _NOTHING: frozenset[str] = frozenset()
 _SCOPES = frozenset(m for group in SCOPE_GROUPS for m in group)
 
@@ -1422,6 +1462,14 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         and dice >= limits.value_similarity
     ):
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (the same value)")
+    if (
+        a.anchors
+        and not (a.polar or b.polar)  # "by hand" against "never manually": read no further
+        and a.anchors == b.anchors
+        and a.numbers == b.numbers
+        and dice >= limits.anchor_similarity
+    ):
+        return Relation(DUPLICATE, round(dice, 2), "says the same thing (about the same names)")
     if dice >= limits.duplicate_similarity and unshared <= limits.duplicate_unshared:
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
     smaller_all = min(all_a, all_b)
