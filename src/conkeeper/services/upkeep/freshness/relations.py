@@ -14,7 +14,15 @@ phrasings of one rule may share few. This module reads an entry as a person woul
 * **clauses**: an entry is read clause by clause (``;``, ``.``, dashes, brackets), so a
   negation governs its own clause only;
 * **polarity**: a negation ("never", "don't", "avoid", "no longer", "instead of", "prefer X
-  over Y"...) or an antonym ("disable" against "enable", "read-only" against "write");
+  over Y", "none of"...) or an antonym ("disable" against "enable", "read-only" against
+  "write"), each governing what it negates (the rest of its clause; the whole clause after
+  "is", "must" or "n't"; its own concept for an antonym): a negation counts against the other
+  entry only where it governs a concept that entry names ("main (not master)" is no conflict
+  with "the main branch is `main`"); "don't X without Y" negates nothing; a word inside
+  backticks never flips polarity (`` `unsafe` ``);
+* **superseding notes**: "replaced by", "switched from", "moved to", "as of", "we left",
+  "anymore"... against a note on the same subject without them: the older rule no longer
+  holds (a contradiction, never a merge);
 * **choices**: members of small groups of mutually exclusive alternatives a team picks one of
   for one job (``CHOICE_JOBS``: number type, JS package manager, Python formatter, CI system,
   docs generator, state store...), each marked chosen, or rejected by a negation before it or
@@ -25,14 +33,18 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   not conflict, the alternatives in conflict aside (YAML against TOML is a conflict);
 * **values**: numbers with units read in one base ("15 min" is "900s", "2 hours" is "120
   minutes"), bare numbers and versions, each stated for the concepts next to it ("seed 42",
-  "port: 8080"): two values of one unit for a shared concept conflict, and one code identifier
-  on each side that the other lacks (`created_at`, `updated_at`) rules a merge out;
+  "port: 8080"): two values of one unit for a shared concept conflict, so do a bare number and
+  a value with a unit ("line length 88" against "up to 120 characters"), and one code
+  identifier on each side that the other lacks (`created_at`, `updated_at`) rules a merge out;
+* **names**: tools of the lexicon, code spans, identifiers and proper nouns an entry names:
+  two entries naming exactly the same ones and the same values, with no antonyms, merge at a
+  lower similarity (a paraphrase around one command is one rule twice);
 * **order** ("A before B" against "B before A").
 
 :func:`relate` turns two entries into ``duplicate``, ``contradiction`` or ``None`` with a score
 and a short reason. Duplicates are judged strictly (a wrong merge deletes a rule), and any sign
 of conflict rules a duplicate out. The thresholds (:class:`Limits`) are chosen by
-leave-one-author-out selection over the labelled pair sets of three authors
+leave-one-author-out selection over the labelled pair sets of five authors
 (``tools/consolidate_cv.py``: each author held out in turn, the limits chosen on the other two
 with a margin on the thresholds that delete); ``bench/consolidate_quality.py`` reports every
 set, and a new blind set apart. Standard library only.
@@ -115,13 +127,17 @@ LIMITS = Limits(
     duplicate_similarity=0.75,
     duplicate_unshared=5.0,
     duplicate_containment=1.01,
+    anchor_similarity=0.3,
     polarity_containment=0.6,
     choice_shared_weight=0.4,
     reject_shared_weight=0.0,
     number_containment=0.4,
     value_containment=0.3,
+    value_similarity=0.6,
+    bare_values=True,
     qualifier_scope=False,
     scoped_polarity=True,
+    supersede_containment=0.0,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
