@@ -1030,7 +1030,7 @@ def read(text: str) -> Reading:
             pending.append((len(concepts), _AFTER_REACH))
         elif (
             (lower, following) in NEGATION_PAIRS
-            or lower in NEGATIONS
+            or (lower in NEGATIONS and not (lower in HALTS and not following.endswith("ing")))
             or lower.endswith("n't")
             or (prefers and lower == "over")
         ):
@@ -1172,6 +1172,8 @@ REJECTED_AFTER = _words(
     abandoned replaced removed deleted dead disabled"""
 )
 RESTRICTIVE = _words("only solely exclusively")
+# Negations only before a gerund ("stop using X"); "stop the server first" is an action.
+HALTS = _words("stop stopped")
 PREFER = _words("prefer prefers preferred favour favor favours favors")
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS_RE) + r")\b", re.IGNORECASE)
 
