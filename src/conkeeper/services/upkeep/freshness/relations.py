@@ -1026,6 +1026,7 @@ def read(text: str) -> Reading:
     negations = 0  # negation words in the open clause
     clause_words = 0  # tokens read in the open clause (a capital on the first is no name)
     span_left = 0  # words still to read from inside a backticked command
+    parts_left = 0  # parts still to read of a hyphenated word
     negation_at: set[int] = set()
     index = 0
     while index < len(raw):
@@ -1036,8 +1037,12 @@ def read(text: str) -> Reading:
         clause_words += 1
         in_span = span_left > 0
         span_left = max(0, span_left - 1)
+        in_parts = parts_left > 0
+        parts_left = max(0, parts_left - 1)
         if token.startswith("`"):
             span_left = len(_inner_words(token))
+        elif not in_parts:
+            parts_left = len(_inner_words(token))
         concept: str | None = None
         if token == _BREAK:
             clause_words = 0
@@ -1100,7 +1105,10 @@ def read(text: str) -> Reading:
                     flips += 1
                     pending.append((len(concepts), _OWN_REACH))
                 _note_choice(reading, concept, negate_next > 0)
-                negate_next = max(0, negate_next - 1)
+                if not in_parts:  # "system-installed gradle": the parts are one word
+                    negate_next = max(0, negate_next - 1)
+                if concept in EDIT_VERBS:
+                    negate_next = 0
                 if not token.startswith("`") or weight > 1.0:
                     reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
                 if token.startswith("`") and concept not in _MEMBERS:
@@ -1215,6 +1223,9 @@ REJECTED_AFTER = _words(
 RESTRICTIVE = _words("only solely exclusively")
 # Negations only before a gerund ("stop using X"); "stop the server first" is an action.
 HALTS = _words("stop stopped")
+# Verbs that act on a thing rather than use it: a negation before them does not reject the
+# alternative after them ("never edit the Flyway script" rejects no Flyway).
+EDIT_VERBS = _words("edit keep commit send store verify")
 PREFER = _words("prefer prefers preferred favour favor favours favors")
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS_RE) + r")\b", re.IGNORECASE)
 
