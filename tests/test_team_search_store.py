@@ -93,3 +93,46 @@ def test_the_records_holding_every_term_come_first(store: tuple[Any, Any]) -> No
     assert [h.uid for h in hits][:2] == ["both-new", "both-old"]
     assert "n59" in [h.uid for h in rank.search(conn, grant.read_team_ids,
                                                   "example.com/a/shop", "invoice", 3)]  # fmt: skip
+
+
+def test_concurrent_pushes_of_overlapping_batches_count_each_record_once(
+    store: tuple[Any, Any], database_url: str
+) -> None:
+    import threading
+
+    from conkeeper.storage import team_pg
+
+    conn, grant = store
+    batches = [[_record(f"r{i}", f"queue worker {i}", i) for i in range(lo, lo + 300)]
+               for lo in (0, 100, 200, 150)]  # fmt: skip
+
+    def push(batch: list[Any]) -> None:
+        with team_pg.connect(database_url) as own:
+            team_pg.upsert_records(own, grant, "example.com/a/shop", batch)
+            own.commit()
+
+    threads = [threading.Thread(target=push, args=(b,)) for b in batches]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert _size(conn) == 500 == len(team_pg.record_uids(conn, grant.team_id, "example.com/a/shop"))
+
+
+def test_a_word_common_in_one_project_only_is_still_counted_right(store: tuple[Any, Any]) -> None:
+    from conkeeper.services.search.query import build_match, term_forms
+    from conkeeper.storage import team_pg, team_search
+
+    conn, grant = store
+    mine = [_record(f"m{i}", f"zebra caught {i}", i) for i in range(300)]
+    theirs = [_record(f"t{i}", f"horse caught {i}", i) for i in range(3000)]
+    team_pg.upsert_records(conn, grant, "example.com/a/shop", mine)
+    team_pg.upsert_records(conn, grant, "example.com/b/farm", theirs)
+    conn.commit()
+    conn.execute("ANALYZE team_records")
+    terms = [term_forms(t) for t in build_match("zebra").terms]
+    queries = team_search.term_queries(conn, terms)
+    share = team_search.estimated_share(queries[0], team_search.common_lexemes(conn))
+    assert share is not None and share * 300 < team_search.COUNT_CAP  # the table says: rare
+    (scope,) = team_search.scopes(conn, [grant.team_id], "example.com/a/shop", queries)
+    assert scope.counts == (300,)  # past the cap, read from the project's newest records

@@ -532,11 +532,10 @@ def recent_records(
 
 
 def count_records(conn: psycopg.Connection[Any], team_ids: Sequence[int], project_key: str) -> int:
-    """How many records a project holds in the given teams."""
+    """How many records a project holds in the given teams (the count every push keeps)."""
     row = conn.execute(
-        "SELECT count(*) FROM team_records r JOIN team_projects p "
-        "ON p.team_id = r.team_id AND p.id = r.project_id "
-        "WHERE p.team_id = ANY(%s) AND p.project_key = %s",
+        "SELECT coalesce(sum(records), 0) FROM team_projects "
+        "WHERE team_id = ANY(%s) AND project_key = %s",
         (list(team_ids), project_key),
     ).fetchone()
     return int(row[0]) if row else 0

@@ -14,7 +14,9 @@ So this module:
   once every :data:`COMMON_TTL_S` seconds): its share of the whole table times the project's
   size, when that comes to at least :data:`COUNT_CAP` records. Every other term is counted
   exactly inside the project, up to COUNT_CAP (a rarer term's matches are few, so the count is
-  cheap; a small project's terms are all counted);
+  cheap), and one that reaches COUNT_CAP all the same (common in this project only: a speaker's
+  name, the project's own jargon) in the project's newest :data:`SAMPLE` records, scaled to
+  its size (so a project of up to SAMPLE records has every count exact);
 * reads the project's size from ``team_projects.records``, kept by every push;
 * first reads the newest records holding *every* term, and scans the rarest terms' records
   only when fewer than the anchors wanted hold them all (the records holding every term are
@@ -45,6 +47,7 @@ MAX_RANKED = 500
 # A term the statistics say at least COUNT_CAP of a project's records hold is not counted; a
 # rarer one is counted up to COUNT_CAP (a count costs a heap visit per match).
 COUNT_CAP = 250
+SAMPLE = 1000  # records read to estimate a word common in one project only
 COMMON_TTL_S = 300.0  # how long the most-common-lexeme statistics are trusted in a process
 _CACHE_LIMIT = 20_000  # term -> tsquery entries kept per process
 _LEXEME = re.compile(r"'((?:[^']|'')*)'(:\*)?")
@@ -196,11 +199,21 @@ def _scopes_sql(searched: tuple[int, ...]) -> str:
     """The projects of a key in the given teams, each with its size and, for each term at the
     positions in ``searched``, how many of its records hold it: NULL when the statistics'
     share ``s<k>`` promises at least COUNT_CAP of them (then it is not counted), else counted
-    up to COUNT_CAP."""
+    up to COUNT_CAP; a term that reaches COUNT_CAP although the statistics promised fewer than
+    half of it (a word common in this project only) is counted in the project's
+    newest SAMPLE records and scaled to its size (exact in a project of at most SAMPLE
+    records)."""
     counts = ", ".join(
         f"CASE WHEN p.records * %(s{k})s::float8 >= %(cap)s THEN NULL ELSE ("
-        "SELECT count(*) FROM (SELECT 1 FROM team_records d WHERE d.team_id = p.team_id "
-        f"AND d.project_id = p.id AND d.search @@ %(t{k})s::tsquery LIMIT %(cap)s) c) END"
+        f"SELECT CASE WHEN c.n < %(cap)s OR p.records * %(s{k})s::float8 * 2 >= %(cap)s "
+        "THEN c.n ELSE ("
+        f"SELECT round(count(*) FILTER (WHERE r.search @@ %(t{k})s::tsquery)::float8 "
+        "* p.records / greatest(count(*), 1))::bigint FROM (SELECT r.search FROM team_records r "
+        "WHERE r.team_id = p.team_id AND r.project_id = p.id "
+        "ORDER BY r.created_at DESC LIMIT %(sample)s) r) END "
+        "FROM (SELECT count(*) AS n FROM (SELECT 1 FROM team_records d "
+        "WHERE d.team_id = p.team_id AND d.project_id = p.id "
+        f"AND d.search @@ %(t{k})s::tsquery LIMIT %(cap)s) x) c) END"
         for k in searched
     )
     return (
@@ -217,18 +230,23 @@ def scopes(
 ) -> list[Scope]:
     """Every project of ``project_key`` in ``team_ids`` with its size and each term's count:
     -1 for a stop word; for a word the statistics say at least :data:`COUNT_CAP` of the
-    project's records hold, their estimate; else counted (up to COUNT_CAP, and never below
-    the estimate when the cap is reached)."""
+    project's records hold, their estimate; else counted, up to COUNT_CAP (then the estimate
+    if larger), or from the project's newest :data:`SAMPLE` records when the statistics were
+    far off."""
     common = common_lexemes(conn)
     shares = [estimated_share(t, common) or 0.0 for t in terms]
     searched = tuple(k for k, t in enumerate(terms) if t.text)
-    params: dict[str, object] = {"teams": list(team_ids), "key": project_key, "cap": COUNT_CAP}
+    params: dict[str, object] = {
+        "teams": list(team_ids),
+        "key": project_key,
+        "cap": COUNT_CAP,
+        "sample": SAMPLE,
+    }
     params.update({f"t{k}": terms[k].text for k in searched})
     params.update({f"s{k}": shares[k] for k in searched})
     out = []
-    rows = conn.execute(_scopes_sql(searched), params, prepare=False).fetchall()
-    for row in rows:
-        total = int(row[2])
+    for row in conn.execute(_scopes_sql(searched), params, prepare=False).fetchall():
+        team_id, project_id, total = int(row[0]), int(row[1]), int(row[2])
         got = dict(zip(searched, row[3] or (), strict=False))
         counts = []
         for k in range(len(terms)):
@@ -238,9 +256,8 @@ def scopes(
             elif got[k] is None:
                 counts.append(max(1, estimate))
             else:
-                n = int(got[k])
-                counts.append(max(n, estimate) if n >= COUNT_CAP else n)
-        out.append(Scope(int(row[0]), int(row[1]), total, tuple(counts)))
+                counts.append(max(int(got[k]), estimate if got[k] >= COUNT_CAP else 0))
+        out.append(Scope(team_id, project_id, total, tuple(counts)))
     return out
 
 
