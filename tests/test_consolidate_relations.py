@@ -87,3 +87,17 @@ def test_consolidate_relates_entries_phrased_differently(
     assert result.returncode == 0, result.stderr
     kinds = [p["kind"] for p in json.loads(result.stdout)["proposals"]]
     assert kinds == ([] if expected == "none" else [expected])
+
+
+def test_entries_negating_different_things_are_never_merged(tmp_path: Path) -> None:
+    """The same names on both sides, both negated, but one negates what the other requires:
+    a merge would delete one rule for its opposite (blind pairs 3's one wrong deletion)."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    first = "every dependabot PR needs a human approval, a green CI run is not enough"
+    second = "Dependabot PRs may be merged without approval when CI is green"
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "duplicate" not in [p["kind"] for p in json.loads(result.stdout)["proposals"]]

@@ -1471,6 +1471,19 @@ def _strong_shared(a: Reading, b: Reading) -> bool:
     return any(w >= 1.0 and b.weights.get(k, 0.0) >= 1.0 for k, w in a.weights.items())
 
 
+def _negate_different_things(a: Reading, b: Reading) -> bool:
+    """Both entries negate, and one negates a concept the other states without negating it
+    ("every PR needs a review, green CI is not enough" against "merged without review"): a
+    merge on shared names alone could delete the right one, so none is proposed."""
+    if not (a.negated and b.negated):
+        return False
+    governed_a = frozenset().union(*a.flipped) if a.flipped else frozenset()
+    governed_b = frozenset().union(*b.flipped) if b.flipped else frozenset()
+    return bool((governed_b - governed_a) & a.weights.keys()) or bool(
+        (governed_a - governed_b) & b.weights.keys()
+    )
+
+
 def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
     """:func:`relate` on entries already read (consolidation reads each entry once)."""
     choice = _conflicting_choice(a, b)
@@ -1535,6 +1548,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     if (
         a.anchors
         and not (a.polar or b.polar)  # "by hand" against "never manually": read no further
+        and not _negate_different_things(a, b)  # the words say little here: the signs must agree
         and a.anchors == b.anchors
         and a.numbers == b.numbers
         and dice >= limits.anchor_similarity
