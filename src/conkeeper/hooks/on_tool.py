@@ -44,14 +44,16 @@ def _record_start(ctx: HookContext) -> None:
     seen: list[Any] = [None, None]
 
     def apply(data: dict[str, Any]) -> None:
+        running = bool(data.get("tool_starts"))  # another tool's writes are still its own
         if timed:
             note_tool_start(data, tool_use_id, stamp)
-        if prints is not None:
-            seen[:] = [data.get("memory_prints"), data.get("memory_prints_at")]
+        if prints is not None and not running:
+            seen[:] = [data.get("memory_prints"), True]
             data["memory_prints"], data["memory_prints_at"] = prints, stamp
+            data["memory_prints_before_tool"] = True
 
     ctx.state.update(apply)
-    if prints is not None:
+    if prints is not None and seen[1]:
         _refresh_memory_contents(ctx, prints, seen[0])
 
 
@@ -70,13 +72,16 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
         number = data.get("prompt_number")
         number = number if isinstance(number, int) and not isinstance(number, bool) else 0
         if prints is not None:
-            seen[:] = [data.get("memory_prints"), data.get("memory_prints_at")]
+            before_tool = data.get("memory_prints_before_tool") is True
+            at = data.get("memory_prints_at")
+            seen[:] = [data.get("memory_prints"), at if before_tool else None]
             data["memory_prints"], data["memory_prints_at"] = prints, stamp
+            data["memory_prints_before_tool"] = False
         return bool(data.get("private_turn")), number, start, reminders.tick(data, interval)
 
     private, prompt_number, start, due = ctx.state.update(apply)
     if prints is not None:
-        _record_shell_edits(ctx, prints, seen, start)
+        _record_shell_edits(ctx, prints, seen)
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
@@ -128,12 +133,11 @@ def _refresh_memory_contents(
         log(f"hook PreToolUse: memory contents not noted ({exc})", env=ctx.env)
 
 
-def _record_shell_edits(
-    ctx: HookContext, prints: dict[str, list[int]], seen: list[Any], start: int | None
-) -> None:
+def _record_shell_edits(ctx: HookContext, prints: dict[str, list[int]], seen: list[Any]) -> None:
     """Record as the agent's the lines a tool wrote into memory files without an edit tool
-    (a shell ``echo >>``, a script): files whose print changed since the previous tool call,
-    changed after this tool started (or, with no recorded start, after the previous call)."""
+    (a shell ``echo >>``, a script): files whose print changed since the look PreToolUse took
+    before the tool ran, changed after it. With no such look (no PreToolUse hook), a change
+    only becomes the known content: it may be the user's."""
     from conkeeper.storage import agent_edits
 
     before, before_at = seen
@@ -146,8 +150,7 @@ def _record_shell_edits(
         changed = agent_edits.changed_files(before, prints)
         if not changed:
             return
-        since = start if start is not None else before_at
-        since_ns = (since - _CLOCK_SLACK_MS) * 1_000_000 if isinstance(since, int) else None
+        since_ns = (before_at - _CLOCK_SLACK_MS) * 1_000_000 if isinstance(before_at, int) else None
         new_files = [rel for rel in changed if rel not in before]
         if agent_edits.record_changes(memory_dir, changed, prints, since_ns, new_files):
             from conkeeper.storage.logfile import log

@@ -80,7 +80,8 @@ Prints = dict[str, list[int]]  # memory file (relative) -> [size, change time in
 
 def fingerprints(memory_dir: Path) -> Prints:
     """Size and change time of every Markdown file in ``memory_dir`` and its subfolders one
-    level down (ConKeeper's own folders aside): what :func:`changed_files` compares."""
+    level down (hidden files and ConKeeper's own folders aside): what :func:`changed_files`
+    compares."""
     prints: Prints = {}
     for entry, relative in _markdown_entries(memory_dir):
         try:
@@ -98,6 +99,8 @@ def _markdown_entries(memory_dir: Path) -> list[tuple[os.DirEntry[str], str]]:
     except OSError:
         return out
     for entry in top:
+        if entry.name.startswith("."):  # .memory-config.md and ConKeeper's own files
+            continue
         if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
             out.append((entry, entry.name))
         elif entry.name not in SKIPPED_DIRS and entry.is_dir(follow_symlinks=False):
