@@ -23,7 +23,15 @@ store's own upsert (same staging, tsvector and indexes, two connections), which 
 pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
 on the shared machine stretches latencies, not these.
 
-Figures measured on 2026-11-26, branch ck/teamfast with teamrank's ranking merged, 1,000,000
+Figures measured on 2026-11-26 17:00 UTC with ``storage.team_search`` (terms sent as planned
+constants, common words' counts from ANALYZE's statistics, project sizes kept by pushes, the
+every-term records first), 1,000,000 observations, load average 6-7 (two training helpers on the
+same cores): push 3,015 obs/s (CPU per observation server 89 µs, PostgreSQL 218 µs, clients
+58 µs); search, 20 clients: p50 91 ms, p95 185 ms, 190 requests/s, one client p50 10.3 ms; CPU
+per search server 2.94 ms, PostgreSQL 5.59 ms (3.5-4.1 ms when searches run one at a time),
+clients 0.36 ms; hook A/B -0.68 ms. Targets: hooks met; push and search not.
+
+Earlier: figures measured on 2026-11-26, branch ck/teamfast with teamrank's ranking merged, 1,000,000
 observations (1-minute load average 4.7 during the push, 11.8 during the search, the bench's own
 processes included): push 3,876 obs/s, CPU per observation server 84 µs, PostgreSQL 197 µs,
 clients 50 µs (about 6,000 obs/s if the 2 cores were ours alone); search, 20 clients: p50
