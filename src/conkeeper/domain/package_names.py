@@ -155,7 +155,7 @@ _WARNINGS = ("squat", "malicious", "look-alike", "lookalike", "by mistake", "typ
 # Words that come with a package name to use; a text with none is not scanned (a backtick alone
 # is in most memory edits, and the scan must cost a hook nothing then).
 _HINTS = (
-    "install",
+    "instal",
     "@",
     "add ",
     "crate",
@@ -169,7 +169,6 @@ _HINTS = (
     "use `",
     "use the",
     "usa `",
-    "use ",
     "instead",
     "replace",
     "swap",
@@ -190,7 +189,6 @@ _HINTS = (
     "yarn",
     "cargo",
     "deps",
-    "lib",
 )
 
 
