@@ -34,12 +34,13 @@ main): PostToolUse (Bash) +0.50, PostToolUse (Edit of a memory file) -1.69, User
 -0.42 (within target), SessionStart +0.09.
 
 With look-alike packages, precedence direction and shared-feature pruning (ck/pdet5 with main
-merged, 2026-11-26 16:53-16:54 UTC, 40 runs, baseline main; two runs): PostToolUse (Bash)
-+0.61 / -0.16, PostToolUse (Edit of a memory file) +1.22 / -1.22, UserPromptSubmit -0.51 /
--0.48 (within target), SessionStart -0.35 / +2.08 (no target; the weights table is half the size,
-44 KB). A run before main was merged in measured +2.93 on Bash and +2.62 on UserPromptSubmit
-against a main that had moved on (neither path runs the detector): noise and drift, not this
-change.
+merged, 2026-11-26 16:53-17:15 UTC, baseline main, 40-60 runs; five runs, CPU median delta ms):
+PostToolUse (Bash) +0.61 / -0.16 / +0.25 / -2.27 / -2.52, PostToolUse (Edit of a memory file)
++1.22 / -1.22 / -0.47 / -7.61 / +1.16, UserPromptSubmit -0.51 / -0.48 / -2.15 / -1.05 / -4.12
+(within target). SessionStart (no target) -0.35 / +2.08 / +10.05 / +7.31 with the look-alike
+scan gated on a bare "use " (its pattern compiled for most notes, about 1 ms), -1.13 / -1.00
+after narrowing the gate. Another run under heavier load measured Bash +8.09, a path that runs
+none of this code: noise. The weights table is half the size (44 KB).
 """
 
 from __future__ import annotations
