@@ -7,8 +7,8 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra4.jsonl`` and blind sets 1-11 (each written by
-a different helper). The list is explicit: a later blind set (``blind12.jsonl`` ...) is never
+corpus, ``train_extra.jsonl`` .. ``train_extra4.jsonl`` and blind sets 1-12 (each written by
+a different helper). The list is explicit: a later blind set (``blind13.jsonl`` ...) is never
 read here, so it stays unseen by the model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
@@ -64,7 +64,7 @@ from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
 )
 
 DATA = ROOT / "tests" / "data" / "corrections"
-# one file per author; each is held out in turn (never a blind set past 11: blind 12 is unseen)
+# one file per author; each is held out in turn (never a blind set past 12: blind 13 is unseen)
 AUTHORS = {
     "corpus": "corpus.jsonl",
     "extra": "train_extra.jsonl",
@@ -82,6 +82,7 @@ AUTHORS = {
     "blind9": "blind9.jsonl",
     "blind10": "blind10.jsonl",
     "blind11": "blind11.jsonl",
+    "blind12": "blind12.jsonl",
 }
 TRAIN_FILES = AUTHORS  # the files this trainer reads (a test checks no later blind set is here)
 PACKAGE = ROOT / "src" / "conkeeper" / "services" / "analysis" / "corrections"
