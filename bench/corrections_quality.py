@@ -225,6 +225,7 @@ EXTRA_SETS = (
     "train_extra2.jsonl",
     "train_extra3.jsonl",
     "train_extra4.jsonl",
+    "train_extra5.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 
