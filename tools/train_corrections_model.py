@@ -112,7 +112,7 @@ L2 = 0.003
 LEXICAL = ("w:", "b:", "f:", "f2:")  # word features; the rest are cues of structure and meaning
 LEXICAL_L2_SCALE = 5.0
 EPOCHS = 15
-SEED = 11
+SEEDS = (11, 12, 13, 14, 15)  # one model per shuffle order; their weights are averaged
 
 
 # --------------------------------------------------------------------------- data
@@ -179,8 +179,22 @@ def _training_pairs(examples: list[Example], kind: bool) -> list[tuple[set[str],
 def train(
     pairs: list[tuple[set[str], float]], l2: float | None = None, max_features: int = MAX_FEATURES
 ) -> tuple[dict[str, float], float]:
-    """Logistic regression by AdaGrad SGD over binary features seen in >= MIN_DF examples;
-    the ``max_features`` largest weights are kept."""
+    """The average of :func:`train_once` over :data:`SEEDS` (a linear model's weights average
+    to one table, so the hook still scores one model): the shuffle order alone moved a held-out
+    author's recall by 0.02-0.05, and the average is steadier than any single order."""
+    runs = [train_once(pairs, seed, l2) for seed in SEEDS]
+    names = set().union(*(weights for weights, _ in runs))
+    mean = {f: sum(w.get(f, 0.0) for w, _ in runs) / len(runs) for f in names}
+    bias = sum(b for _, b in runs) / len(runs)
+    kept = sorted(mean, key=lambda f: abs(mean[f]), reverse=True)[:max_features]
+    return {f: mean[f] for f in kept if abs(mean[f]) >= 1e-4}, bias
+
+
+def train_once(
+    pairs: list[tuple[set[str], float]], seed: int, l2: float | None = None
+) -> tuple[dict[str, float], float]:
+    """Logistic regression by AdaGrad SGD over binary features seen in >= MIN_DF examples,
+    the examples shuffled by ``seed`` each epoch."""
     df: dict[str, int] = {}
     for feats, _ in pairs:
         for f in feats:
@@ -194,7 +208,7 @@ def train(
     bias, bias_grad = 0.0, 1e-8
     rate = 0.3
     order = list(range(len(rows)))
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     for _ in range(EPOCHS):
         rng.shuffle(order)
         for i in order:
@@ -207,8 +221,7 @@ def train(
                 g = err + penalty[f] * weights[f]
                 grads[f] += g * g
                 weights[f] -= rate * g / grads[f] ** 0.5
-    kept = sorted(weights, key=lambda f: abs(weights[f]), reverse=True)[:max_features]
-    return {f: weights[f] for f in kept if abs(weights[f]) >= 1e-4}, bias
+    return weights, bias
 
 
 def fit(examples: list[Example]) -> dict[str, Any]:

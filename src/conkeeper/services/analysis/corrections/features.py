@@ -20,9 +20,8 @@ prompt was pasted).
 
 from __future__ import annotations
 
-import re
-
 from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.services.analysis.corrections.cues import SPELLING, gloss, meaning_cues
 from conkeeper.services.analysis.corrections.rules import CONTINUITY, NEW_WORK, SELF_BLAME
 
 HEAD_SENTENCES = 3
@@ -48,7 +47,9 @@ _NEGATION_START = _words(
 _IMPERATIVE = _words(
     "use do don't dont try put make change rename move keep leave remove delete add call "
     "set write revert undo stop switch replace return pass import apply create run drop "
-    "pick fix edit update name place store save read check only never just roll go"
+    "pick fix edit update name place store save read check only never just roll go rewrite "
+    "restore recover redo split merge swap cut squash guard escape filter pin describe follow "
+    "inline extract wrap free borrow query cache inject parametrize"
 )
 _PERSISTENT = _words("again still same keep keeps kept anymore repeatedly yet")
 _PRAISE = _words("thanks thank great perfect nice awesome excellent lovely brilliant cool works")
@@ -104,142 +105,7 @@ _TELLING = _words("mention say tell note explain ask add include")
 _TOLD_HINTS = _words("told said asked already mentioned explained many")
 
 
-# informal and non-native spellings read as the word they stand for ("u forgot" = "you forgot")
-_SPELLING = {
-    "u": "you",
-    "ya": "you",
-    "ur": "your",
-    "pls": "please",
-    "plz": "please",
-    "dont": "don't",
-    "didnt": "didn't",
-    "doesnt": "doesn't",
-    "isnt": "isn't",
-    "wont": "won't",
-    "cant": "can't",
-    "thx": "thanks",
-    "ty": "thanks",
-    "im": "i'm",
-    "ive": "i've",
-    "youre": "you're",
-    "shouldve": "should've",
-}
-_RESPELL = LazyPattern(r"(?<![\w'])(?:" + "|".join(_SPELLING) + r")(?![\w'])")
-# a correction in another language is read through the English word it stands for, so the
-# weights learned from English prompts apply ("Bitte nicht var verwenden" -> "please not ...";
-# "还是报一样的错" -> "still ... same ... error"). A small gloss of the words that carry a
-# correction (negation, "instead", undo, "again"/"still"/"same", "you did"), not a translator.
-_GLOSS = {
-    # German
-    "nicht": "not", "nein": "no", "kein": "no", "keine": "no", "falsch": "wrong",
-    "falsche": "wrong", "falschen": "wrong", "statt": "instead", "stattdessen": "instead",
-    "anstatt": "instead", "rückgängig": "undo", "wieder her": "restore", "zurück": "back",
-    "immer noch": "still", "noch immer": "still", "schon wieder": "again", "wieder": "again",
-    "derselbe": "same", "dieselbe": "same", "dasselbe": "same", "gleiche": "same",
-    "gleichen": "same", "fehler": "error", "du hast": "you have", "sie haben": "you have",
-    "bitte": "please", "ich meinte": "i meant", "gelöscht": "deleted", "verwenden": "use",
-    "hör auf": "stop",
-    # Portuguese
-    "não": "no", "nao": "no", "errado": "wrong", "errada": "wrong", "em vez de": "instead of",
-    "ao invés de": "instead of", "você": "you", "voce": "you", "vc": "you", "volta": "revert",
-    "voltar": "revert", "desfaz": "undo", "reverte": "revert", "apagou": "deleted",
-    "de novo": "again", "mesmo": "same", "mesma": "same", "continua": "still", "erro": "error",
-    "arquivo": "file", "já tentamos": "already tried",
-    # Spanish
-    "en lugar de": "instead of", "en vez de": "instead of", "cambiaste": "you changed",
-    "borraste": "you deleted", "sigue": "still", "todavía": "still", "otra vez": "again",
-    "igual": "same", "mismo": "same", "misma": "same", "fallando": "failing",
-    "falla": "fails", "deshaz": "undo", "revierte": "revert",
-    # French
-    "pas": "not", "au lieu de": "instead of", "tu as": "you have", "vous avez": "you have",
-    "encore": "again", "toujours": "still", "même": "same", "mauvais": "wrong",
-    "faux": "wrong", "le bon": "the right", "la bonne": "the right", "remets": "restore",
-    "annule": "undo", "erreur": "error",
-    # Polish
-    "nie": "not", "źle": "wrong", "zle": "wrong", "zamiast": "instead", "cofnij": "revert",
-    "przywróć": "restore", "znowu": "again", "ponownie": "again", "nadal": "still",
-    "dalej": "still", "to samo": "same", "błąd": "error", "użyj": "use",
-    "prosiłem": "i asked", "prosiłam": "i asked", "tylko": "only",
-    # Chinese
-    "不要": " don't ", "不是": " not ", "别": " don't ", "错": " wrong ", "改回": " revert ",
-    "恢复": " restore ", "撤销": " undo ", "还是": " still ", "又": " again ", "一样": " same ",
-    "而不是": " instead ", "我说了": " i said ", "没用": " useless ", "只": " only ",
-    # Japanese
-    "違う": " wrong ", "じゃない": " not ", "ではなく": " instead ", "戻して": " revert ",
-    "元に戻": " revert ", "また": " again ", "まだ": " still ", "同じ": " same ",
-    "代わりに": " instead ", "エラー": " error ",
-}  # fmt: skip
-_GLOSSED = LazyPattern(
-    "|".join(
-        re.escape(word) if ord(word[0]) > 0x2E80 else r"(?<!\w)" + re.escape(word) + r"(?!\w)"
-        for word in sorted(_GLOSS, key=len, reverse=True)
-    )
-)
-# common English words: a sentence with none of them (or with letters outside ASCII) is glossed
-_ENGLISH = _words(
-    "the an to it is this that you i we and of for on not don't with be my your was are what "
-    "why please just it's"
-)
-
-
-def gloss(text: str, tokens: list[str]) -> str:
-    """``text`` with the correction words of another language replaced by English ones; text
-    that looks English (ASCII and a common English word) is returned unchanged."""
-    if text.isascii() and not _ENGLISH.isdisjoint(tokens):
-        return text
-    return _GLOSSED.compiled.sub(lambda m: " " + _GLOSS[m.group(0)].strip() + " ", text)
-
-
-# words that point at something already there: the agent's last output or an earlier state
-_DEICTIC = _words("that this it it's that's those these them")
-_RESTORE = LazyPattern(
-    r"\b(?:revert\w*|undo|undid|restore\w*|put (?:it |that |them )?back|go back|add (?:it |them )?"
-    r"back|bring (?:it |them )?back|back to|like (?:it|they) (?:was|were)|as (?:it|they) (?:was|"
-    r"were)|the (?:original|previous|old|earlier|first) (?:one|version|\w+)|used to)\b"
-)
-_CONTRAST = LazyPattern(
-    r"\b(?:instead|rather than|rather|not \w+(?: \w+)?[,.;]\s*\w|not (?:the|this|that|a|an) "
-    r"\w+(?: \w+)?,|\w+,? not \w+\b(?!\s+(?:to|be|sure|yet|now|working|work|as)\b))"
-)
-_ALTERNATIVE = LazyPattern(
-    r"\b(?:the|that|this) (?:other|right|correct|real|actual|existing|same|proper|one "
-    r"(?:in|from|at|on|we|i|that))\b|\bthe \w+ one\b"
-)
-_SCOPE = LazyPattern(
-    r"\b(?:too (?:much|many|big|long|large|broad|far|verbose)|way (?:more|too)|more than "
-    r"(?:needed|necessary|i asked)|nothing else|none of|unrelated|out of scope|scope|keep it to|"
-    r"only (?:the|touch|change|keep|in)|just the|leave \w+(?: \w+)? alone)\b"
-)
-_COMPARATIVE_START = _words(
-    "smaller bigger larger lower higher slower faster shorter longer less more fewer darker "
-    "lighter simpler tighter looser thinner thicker wider narrower too"
-)
-_CHALLENGE = LazyPattern(
-    r"^(?:who (?:asked|told|said)|since when|where did|where'?s? (?:my|the)|what happened|"
-    r"how come|what (?:is|are) (?:this|these|that)|why (?:is|are|does|was|were|the|on|would|"
-    r"'?d))\b"
-)
-_CONVENTION = LazyPattern(
-    r"\bwe (?:always |never |don't |do not |only |no longer |already )?(?:use|used|removed|"
-    r"dropped|switched|moved|prefer|stopped|migrated|deprecated|agreed|decided|have)\b|\bin this "
-    r"(?:repo|project|codebase|team|company)\b"
-)
-_HINDSIGHT = LazyPattern(
-    r"\b(?:should(?:'ve| have| not have|n't have)|could(?:'ve| have)|would(?:'ve| have)|"
-    r"you'?d have|supposed to|was meant to|were meant to|meant to be)\b"
-)
-_YOU_DOING = LazyPattern(r"\byou(?:'re| are| keep| still)\s+(?:\w+ly\s+)?\w+ing\b")
-_YOU_BASE = LazyPattern(
-    r"\byou (?:have|has|did|didn't|did not|don't|not) (?:forget|miss|add|use|change|put|make|"
-    r"break|write|remove|delete|do|read|follow|listen|understand|update|run|test|check)\b|"
-    r"\byou (?:never|didn't|did not|forgot to|failed to|haven't|have not|still haven't) \w+"
-)
-_WASTED = LazyPattern(
-    r"\b(?:forever|all (?:day|morning|afternoon|night)|the whole (?:day|morning|afternoon|"
-    r"evening|week)|hours? (?:on|now|of)|minutes ago|by now|round and round|in circles|"
-    r"can't believe|unbelievable|ridiculous|seriously|come on|give up|waste)\b"
-)
-_NEGATIVE_EMOJI = ("\u274c", "\U0001f643", "\U0001f926", "\U0001f644", "\U0001f624", "\U0001f621")
+_RESPELL = LazyPattern(r"(?<![\w'])(?:" + "|".join(SPELLING) + r")(?![\w'])")
 
 
 def normalise(text: str) -> str:
@@ -278,9 +144,9 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
             raw = _TOKEN.compiled.findall(text)
         if not raw:
             continue
-        tokens = [_SPELLING.get(t, t) for t in raw]
+        tokens = [SPELLING.get(t, t) for t in raw]
         if tokens != raw:  # the patterns below read the respelled words too
-            text = _RESPELL.compiled.sub(lambda m: _SPELLING[m.group(0)], text)
+            text = _RESPELL.compiled.sub(lambda m: SPELLING[m.group(0)], text)
         total_tokens += len(tokens)
         seen.extend(tokens)
         _word_features(tokens, feats)
@@ -291,6 +157,7 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
         feats.add("s:short")
     elif total_tokens > 40:
         feats.add("s:long")
+    _conjunctions(feats)
     if total_tokens <= 12 and _repeats(seen):
         feats.add("m:repeated")
     if pasted >= 0.5:
@@ -298,6 +165,18 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
     elif pasted > 0:
         feats.add("s:some-pasted")
     return feats
+
+
+_AGENT_ACTS = ("s:you-past", "m:you-past", "m:you-doing", "m:flaw", "m:hindsight")
+_FIXES = ("s:imperative-start", "m:imperative-clause")
+
+
+def _conjunctions(feats: set[str]) -> None:
+    """A segment that says what the agent did (or what is wrong with it) AND what to do
+    instead is a correction's whole shape; either half alone is common in a new request."""
+    acted = [name for name in _AGENT_ACTS if name in feats]
+    if acted and any(name in feats for name in _FIXES):
+        feats.add("x:act-then-fix")
 
 
 def _repeats(tokens: list[str]) -> bool:
@@ -358,46 +237,18 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:has-quote")
     if "!" in text:
         feats.add("s:bang")
+    if "," in text and any(
+        _first_word(clause) in _IMPERATIVE for clause in text.split(",")[1:]
+    ):
+        feats.add("m:imperative-clause")
     _context_features(text, tokens, feats)
-    _reference_features(text, tokens, opening, feats)
+    feats.update(meaning_cues(text, tokens, opening))
 
 
-def _reference_features(text: str, tokens: list[str], opening: list[str], feats: set[str]) -> None:
-    """Cues of meaning rather than wording: the sentence points back at what the agent just
-    did or said (deictic "that"/"this", "you" + an action, a hindsight "should have"), asks for
-    an earlier state back, sets one thing against another ("X, not Y", "instead"), names the
-    right alternative ("the other one", "the existing helper"), narrows the scope, states a
-    team convention, challenges ("who asked for ...", "since when ..."), or complains about
-    time lost. Each is a pattern over many phrasings, so an author who words a correction
-    without a negation word still shares them."""
-    if opening[0] in _DEICTIC:
-        feats.add("m:deictic-start")
-    if "you" in tokens or "your" in tokens:
-        feats.add("m:you")
-        if _YOU_DOING.search(text):
-            feats.add("m:you-doing")
-        if _YOU_BASE.search(text):
-            feats.add("m:you-past")
-    if _RESTORE.search(text):
-        feats.add("m:restore")
-    if _CONTRAST.search(text):
-        feats.add("m:contrast")
-    if _ALTERNATIVE.search(text):
-        feats.add("m:alternative")
-    if _SCOPE.search(text):
-        feats.add("m:scope")
-    if opening[0] in _COMPARATIVE_START:
-        feats.add("m:comparative-start")
-    if _CHALLENGE.search(" ".join(opening)):
-        feats.add("m:challenge")
-    if ("we" in tokens or "this" in tokens) and _CONVENTION.search(text):
-        feats.add("m:convention")
-    if _HINDSIGHT.search(text):
-        feats.add("m:hindsight")
-    if _WASTED.search(text):
-        feats.add("m:wasted")
-    if any(mark in text for mark in _NEGATIVE_EMOJI):
-        feats.add("m:negative-emoji")
+def _first_word(clause: str) -> str:
+    """The first word of a clause ("" when it has none)."""
+    words = clause.split(None, 1)
+    return words[0].strip(".;:!?") if words else ""
 
 
 def _context_features(text: str, tokens: list[str], feats: set[str]) -> None:

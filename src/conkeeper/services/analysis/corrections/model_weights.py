@@ -5,15 +5,11 @@ Trained on 4943 labelled prompts (corpus, train_extra 1-5, blind sets 1-12); the
 decision parameters chosen with them are in model_params.
 """
 
-FLAG_BIAS = -0.7234
-KIND_BIAS = -0.2412
+FLAG_BIAS = -0.8061
+KIND_BIAS = -0.1549
 FLAG_FEATURES = """\
-b:0_1
-b:10_minutes
 b:1_failed
-b:1_running
 b:4_0
-b:8443_not
 b:<s>_2
 b:<s>_again
 b:<s>_ah
@@ -25,27 +21,28 @@ b:<s>_bump
 b:<s>_can't
 b:<s>_cancel
 b:<s>_carry
+b:<s>_close
 b:<s>_code
 b:<s>_commit
 b:<s>_continue
 b:<s>_convert
 b:<s>_customer
+b:<s>_didn't
 b:<s>_document
 b:<s>_does
-b:<s>_drop
 b:<s>_e
 b:<s>_everything
 b:<s>_explain
 b:<s>_find
 b:<s>_fine
 b:<s>_forgot
-b:<s>_from
 b:<s>_fyi
 b:<s>_generate
 b:<s>_good
 b:<s>_got
 b:<s>_heads
 b:<s>_hmm
+b:<s>_hypothetically
 b:<s>_i'll
 b:<s>_identical
 b:<s>_if
@@ -53,9 +50,9 @@ b:<s>_incorrect
 b:<s>_investigate
 b:<s>_lgtm
 b:<s>_lol
+b:<s>_new
 b:<s>_oh
 b:<s>_ok
-b:<s>_okay
 b:<s>_one
 b:<s>_open
 b:<s>_other
@@ -80,6 +77,7 @@ b:<s>_stop
 b:<s>_summarise
 b:<s>_summarize
 b:<s>_switch
+b:<s>_thank
 b:<s>_there's
 b:<s>_third
 b:<s>_too
@@ -94,7 +92,6 @@ b:<s>_which
 b:<s>_wrong
 b:<s>_yep
 b:<s>_yes
-b:<s>_you're
 b:<s>_you've
 b:<s>_your
 b:a_cache
@@ -108,7 +105,6 @@ b:a_makefile
 b:a_migration
 b:a_minute
 b:a_positive
-b:a_separate
 b:a_single
 b:a_stop
 b:a_user
@@ -119,7 +115,6 @@ b:add_comments
 b:add_it
 b:added_the
 b:after_10
-b:after_3
 b:after_the
 b:after_you
 b:again_if
@@ -132,6 +127,7 @@ b:an_hour
 b:an_index
 b:and_don't
 b:and_keep
+b:and_list
 b:and_tell
 b:and_update
 b:answer_keep
@@ -141,7 +137,7 @@ b:answer_you
 b:api_key
 b:apply_it
 b:are_still
-b:as_a
+b:as_before
 b:as_the
 b:as_yesterday
 b:ask_you
@@ -155,12 +151,13 @@ b:at_the
 b:at_this
 b:attempt_and
 b:auth_middleware
+b:back_in
 b:back_up
-b:backwards_compatibility
 b:be_code
 b:be_that
 b:be_the
 b:because_of
+b:before_you
 b:before_your
 b:belongs_in
 b:billing_module
@@ -171,7 +168,6 @@ b:build_the
 b:but_could
 b:but_don't
 b:but_please
-b:but_that's
 b:but_the
 b:cache_for
 b:can_see
@@ -181,12 +177,11 @@ b:case_for
 b:catch_exception
 b:change_at
 b:change_in
-b:change_it
 b:change_to
 b:changed_in
 b:check_the
-b:circles_here
 b:cleaner_than
+b:code_code
 b:code_flag
 b:code_instead
 b:code_is
@@ -198,7 +193,6 @@ b:commit_the
 b:console_log
 b:could_we
 b:crashes_on
-b:csv_export
 b:database_url
 b:date_format
 b:default_port
@@ -210,7 +204,7 @@ b:did_it
 b:did_nothing
 b:did_you
 b:didn't_ask
-b:didn't_expect
+b:didn't_change
 b:didn't_help
 b:didn't_work
 b:do_anything
@@ -225,11 +219,13 @@ b:don't_need
 b:don't_worry
 b:don't_write
 b:drop_the
-b:dry_run
+b:edit_the
 b:env_file
 b:error_again
 b:errors_in
 b:even_reading
+b:every_change
+b:everything_else
 b:exactly_the
 b:exactly_what
 b:existing_code
@@ -237,14 +233,12 @@ b:explain_how
 b:explain_the
 b:explain_what
 b:explain_why
-b:failed_in
 b:failing_after
 b:failing_test
 b:feature_flag
 b:fine_before
 b:fine_the
 b:finish_the
-b:fixed_it
 b:fixed_the
 b:fixture_instead
 b:focus_on
@@ -254,6 +248,8 @@ b:for_quoted
 b:for_that
 b:forget_to
 b:from_your
+b:full_test
+b:function_is
 b:function_must
 b:function_that
 b:generated_files
@@ -282,28 +278,37 @@ b:hour_ago
 b:how_it
 b:how_the
 b:http_client
+b:hypothetically_if
 b:i'd_like
 b:i'll_review
 b:i'm_about
+b:i'm_back
 b:i'm_losing
 b:i_forgot
 b:i_found
+b:i_gave
 b:i_give
+b:i_have
 b:i_just
 b:i_meant
 b:i_mentioned
 b:i_merged
+b:i_only
+b:i_pushed
+b:i_ran
 b:i_restarted
 b:i_typed
+b:i_wasn't
 b:i_wrote
+b:if_anything
 b:if_it
 b:if_the
 b:if_there
 b:ignore_it
 b:implement_it
+b:implement_the
 b:in_2
 b:in_a
-b:in_docs
 b:in_it
 b:in_mind
 b:in_these
@@ -311,19 +316,19 @@ b:in_your
 b:incorrect_the
 b:into_it
 b:into_the
-b:is_8443
 b:is_already
 b:is_api
 b:is_back
 b:is_better
+b:is_done
 b:is_empty
 b:is_exhausting
+b:is_fine
 b:is_from
 b:is_getting
 b:is_going
 b:is_gone
 b:is_green
-b:is_it
 b:is_off
 b:is_on
 b:is_per
@@ -333,7 +338,6 @@ b:is_this
 b:is_v2
 b:is_what
 b:is_why
-b:is_wrong
 b:it's_broken
 b:it's_code
 b:it's_fine
@@ -348,12 +352,12 @@ b:it_for
 b:it_in
 b:it_into
 b:it_is
-b:it_just
+b:it_keeps
+b:it_on
 b:it_the
 b:it_was
 b:it_worse
 b:it_yet
-b:just_add
 b:just_curious
 b:just_fix
 b:just_the
@@ -370,16 +374,15 @@ b:last_year
 b:leave_it
 b:let's_do
 b:like_before
+b:like_quoted
 b:like_that
 b:limit_is
 b:list_not
-b:list_of
+b:list_view
 b:live_in
 b:local_time
-b:lock_json
 b:log_the
 b:logging_to
-b:look_at
 b:losing_my
 b:love_how
 b:made_it
@@ -453,7 +456,6 @@ b:not_yet
 b:nothing_else
 b:nothing_to
 b:nothing_works
-b:now_do
 b:now_it
 b:now_it's
 b:now_thanks
@@ -472,25 +474,24 @@ b:on_launch
 b:on_linux
 b:on_main
 b:on_my
-b:on_staging
 b:on_startup
 b:once_the
 b:one_more
+b:only_asked
 b:only_change
 b:orders_table
+b:original_error
 b:other_one
 b:other_way
-b:package_lock
 b:page_is
 b:pass_the
 b:payment_module
 b:pin_it
 b:plain_function
-b:please_add
 b:please_fix
 b:please_implement
-b:please_keep
 b:please_not
+b:please_revert
 b:please_stop
 b:port_is
 b:pr_description
@@ -500,6 +501,7 @@ b:put_the
 b:quoted_and
 b:quoted_in
 b:quoted_not
+b:quoted_on
 b:quoted_to
 b:rather_than
 b:red_again
@@ -510,10 +512,7 @@ b:release_branch
 b:removed_the
 b:rename_code
 b:rename_it
-b:rest_of
-b:retry_stop
 b:return_a
-b:returns_the
 b:revert_commit
 b:revert_it
 b:revert_that
@@ -522,7 +521,6 @@ b:right_the
 b:roll_back
 b:roll_that
 b:run_on
-b:running_the
 b:rush_on
 b:said_don't
 b:same_bug
@@ -532,13 +530,13 @@ b:same_mistake
 b:same_output
 b:same_problem
 b:same_stack
-b:same_two
 b:same_warning
 b:say_quoted
 b:saying_it's
 b:says_error
 b:second_option
 b:secrets_in
+b:should've_used
 b:should_i
 b:should_never
 b:should_not
@@ -556,6 +554,7 @@ b:so_let's
 b:so_the
 b:so_you
 b:something_else
+b:still_blank
 b:still_crashes
 b:still_doesn't
 b:still_fails
@@ -566,6 +565,7 @@ b:still_timing
 b:still_waiting
 b:still_working
 b:stop_adding
+b:stop_editing
 b:stop_the
 b:stop_when
 b:strings_in
@@ -575,12 +575,14 @@ b:supposed_to
 b:swap_the
 b:take_it
 b:take_your
-b:test_in
+b:tenant_id
 b:tests_for
 b:tests_live
 b:than_a
+b:than_before
 b:thank_you
 b:thanks_but
+b:thanks_for
 b:that's_everything
 b:that's_exactly
 b:that's_fine
@@ -598,7 +600,6 @@ b:that_in
 b:that_made
 b:that_one
 b:that_out
-b:that_returns
 b:that_works
 b:the_android
 b:the_assignment
@@ -624,7 +625,6 @@ b:the_editor
 b:the_empty
 b:the_enum
 b:the_export
-b:the_failing
 b:the_first
 b:the_flaky
 b:the_frontend
@@ -632,6 +632,8 @@ b:the_if
 b:the_image
 b:the_importer
 b:the_incident
+b:the_invoice
+b:the_issue
 b:the_legacy
 b:the_license
 b:the_line
@@ -640,9 +642,11 @@ b:the_log
 b:the_logs
 b:the_loop
 b:the_model
+b:the_module
 b:the_new
 b:the_orders
 b:the_original
+b:the_output
 b:the_player
 b:the_port
 b:the_previous
@@ -657,9 +661,7 @@ b:the_router
 b:the_schema
 b:the_semicolons
 b:the_shader
-b:the_stack
 b:the_state
-b:the_stdlib
 b:the_table
 b:the_team
 b:the_ticket
@@ -676,6 +678,7 @@ b:this_approach
 b:this_error
 b:this_function
 b:this_into
+b:this_just
 b:this_module
 b:this_morning
 b:this_one
@@ -694,6 +697,7 @@ b:to_ask
 b:to_be
 b:to_german
 b:to_get
+b:to_keep
 b:to_quoted
 b:to_revert
 b:to_run
@@ -722,12 +726,11 @@ b:version_was
 b:wait_for
 b:wait_stop
 b:want_to
-b:wanted_a
 b:wanted_it
 b:wanted_the
 b:warning_is
 b:was_fine
-b:was_removed
+b:was_on
 b:was_wrong
 b:way_it
 b:way_round
@@ -738,30 +741,32 @@ b:we_can
 b:we_deploy
 b:we_only
 b:we_should
-b:we_still
 b:we_support
 b:we_use
 b:were_supposed
+b:what_could
 b:where_the
 b:why_does
+b:why_you
 b:windows_support
-b:with_an
 b:with_code
 b:work_on
 b:working_on
+b:worries_take
 b:worry_about
 b:worse_now
 b:worse_than
 b:would_be
 b:would_break
+b:write_unit
 b:wrong_answers
 b:wrong_approach
 b:wrong_for
+b:wrong_table
 b:wrong_the
 b:wrong_with
 b:wrote_this
 b:yes_that's
-b:you're_editing
 b:you've_made
 b:you_added
 b:you_also
@@ -775,7 +780,6 @@ b:you_explain
 b:you_find
 b:you_have
 b:you_keep
-b:you_know
 b:you_left
 b:you_look
 b:you_made
@@ -800,7 +804,6 @@ b:your_migration
 b:your_question
 b:your_refactor
 b:your_time
-f2:1_failed
 f2:add_it
 f2:add_the
 f2:answer_keep
@@ -811,9 +814,10 @@ f2:build_failed
 f2:carry_on
 f2:change_it
 f2:change_the
-f2:do_not
 f2:do_the
 f2:don't_add
+f2:don't_change
+f2:don't_create
 f2:don't_forget
 f2:don't_hesitate
 f2:don't_push
@@ -825,8 +829,10 @@ f2:generate_the
 f2:go_on
 f2:go_with
 f2:heads_up
-f2:how_many
+f2:here_is
+f2:hypothetically_if
 f2:i'd_like
+f2:i'm_back
 f2:i'm_losing
 f2:i'm_not
 f2:i_already
@@ -838,6 +844,7 @@ f2:i_restarted
 f2:i_said
 f2:i_typed
 f2:i_want
+f2:i_wanted
 f2:if_the
 f2:in_the
 f2:incorrect_the
@@ -848,12 +855,15 @@ f2:is_there
 f2:is_this
 f2:it's_broken
 f2:it's_code
+f2:it's_the
 f2:it_doesn't
 f2:just_curious
 f2:keep_going
+f2:keep_the
 f2:leave_the
 f2:let's_keep
 f2:let's_try
+f2:make_it
 f2:make_sure
 f2:make_the
 f2:never_mind
@@ -896,10 +906,10 @@ f2:should_we
 f2:show_me
 f2:still_failing
 f2:still_on
-f2:still_red
 f2:stop_adding
 f2:stop_the
 f2:take_it
+f2:thank_you
 f2:thanks_but
 f2:that's_the
 f2:that's_wrong
@@ -914,13 +924,12 @@ f2:the_ticket
 f2:the_worker
 f2:try_again
 f2:undo_that
+f2:update_the
 f2:use_a
 f2:we're_back
 f2:we've_been
 f2:we_are
 f2:we_need
-f2:we_still
-f2:why_are
 f2:why_does
 f2:wrong_branch
 f2:wrong_file
@@ -930,6 +939,7 @@ f2:you_broke
 f2:you_didn't
 f2:you_have
 f2:you_used
+f2:your_change
 f:2
 f:again
 f:ah
@@ -947,21 +957,21 @@ f:commit
 f:continue
 f:convert
 f:customer
+f:didn't
 f:document
-f:drop
 f:e
 f:everything
 f:explain
 f:find
 f:fine
 f:forgot
-f:from
 f:fyi
 f:generate
 f:good
 f:got
 f:great
 f:heads
+f:hypothetically
 f:i'll
 f:identical
 f:incorrect
@@ -970,6 +980,7 @@ f:investigate
 f:issue
 f:lgtm
 f:lol
+f:new
 f:ok
 f:one
 f:open
@@ -995,11 +1006,13 @@ f:stop
 f:summarise
 f:summarize
 f:switch
+f:thank
 f:there's
 f:third
 f:too
 f:translate
 f:ugh
+f:update
 f:users
 f:we've
 f:when
@@ -1009,22 +1022,22 @@ f:wrong
 f:yep
 f:you've
 f:your
-m:alternative
 m:challenge
 m:comparative-start
 m:contrast
 m:deictic-start
 m:hindsight
+m:place
 m:repeated
+m:restore
 m:scope
 m:wasted
 m:you
+m:you-doing
 m:you-past
-s:bang
 s:blame
 s:conditional
 s:continuity
-s:long
 s:mostly-pasted
 s:neg-start
 s:new-work
@@ -1037,18 +1050,16 @@ s:told
 s:why-you
 s:you-past
 w:10
-w:17
+w:18
 w:19
-w:1s
 w:20
 w:200
 w:23
 w:2am
+w:30
 w:50
 w:500
-w:7
 w:8080
-w:8443
 w:900
 w:access
 w:account
@@ -1058,7 +1069,6 @@ w:again
 w:ago
 w:ah
 w:ahead
-w:alert
 w:alone
 w:alright
 w:also
@@ -1080,6 +1090,7 @@ w:backup
 w:backwards
 w:bad
 w:because
+w:been
 w:behind
 w:belongs
 w:benchmark
@@ -1087,14 +1098,12 @@ w:better
 w:black
 w:body
 w:bot
-w:both
 w:breaking
 w:bring
 w:bro
 w:broken
 w:built
 w:bulk
-w:c
 w:callers
 w:camelcase
 w:canary
@@ -1103,23 +1112,23 @@ w:care
 w:carry
 w:changes
 w:checking
-w:class
 w:classes
 w:clean
 w:cleaner
 w:clear
 w:clone
+w:closed
 w:columns
 w:commits
 w:compatibility
+w:compile
 w:compiler
-w:compose
 w:const
 w:constructor
 w:continue
+w:contributing
 w:contributor
 w:convert
-w:core
 w:corpus
 w:correction
 w:count
@@ -1140,14 +1149,14 @@ w:decided
 w:decorator
 w:defined
 w:deploy
+w:deps
 w:description
 w:design
+w:destroy
 w:dev
 w:difference
 w:different
 w:disable
-w:discount
-w:doc
 w:docs
 w:document
 w:done
@@ -1155,7 +1164,6 @@ w:double
 w:down
 w:drop
 w:dropped
-w:dry
 w:each
 w:edit
 w:editor
@@ -1186,16 +1194,13 @@ w:fault
 w:feature
 w:feedback
 w:field
-w:find
 w:fine
 w:finish
 w:flagged
-w:flags
 w:flow
 w:focus
 w:forget
 w:formatting
-w:free
 w:frontend
 w:functions
 w:fyi
@@ -1206,13 +1211,13 @@ w:group
 w:guard
 w:guess
 w:guide
-w:had
 w:half
 w:handlers
 w:handles
 w:hangs
 w:happening
 w:happens
+w:hardcode
 w:hash
 w:haven't
 w:header
@@ -1228,8 +1233,9 @@ w:if
 w:implement
 w:import
 w:importer
+w:incident
+w:include
 w:incorrect
-w:injection
 w:interesting
 w:investigate
 w:invoices
@@ -1255,7 +1261,6 @@ w:live
 w:loaded
 w:loader
 w:local
-w:locally
 w:lockfile
 w:lodash
 w:long
@@ -1275,8 +1280,6 @@ w:meeting
 w:merge
 w:merged
 w:merging
-w:methods
-w:metric
 w:middleware
 w:migrate
 w:migrations
@@ -1284,6 +1287,7 @@ w:milliseconds
 w:minute
 w:missed
 w:misunderstood
+w:mobile
 w:month
 w:morning
 w:much
@@ -1299,16 +1303,14 @@ w:nightly
 w:normal
 w:notes
 w:nothing
+w:notification
 w:nowhere
 w:number
-w:numbers
 w:object
 w:oh
 w:ok
-w:okay
 w:ops
 w:option
-w:orm
 w:otherwise
 w:out
 w:outside
@@ -1321,20 +1323,20 @@ w:patch
 w:pathlib
 w:pause
 w:payment
-w:payments
+w:pdf
 w:people
 w:perfect
 w:permission
 w:pick
-w:pii
 w:pipeline
+w:place
 w:places
 w:player
 w:pm
 w:policy
 w:polling
 w:port
-w:post
+w:postgres
 w:practice
 w:prioritise
 w:proceed
@@ -1346,12 +1348,13 @@ w:properly
 w:pulled
 w:qa
 w:quarter
+w:question
 w:quick
 w:quit
 w:quite
 w:quiz
-w:rails
 w:raise
+w:rather
 w:reads
 w:real
 w:really
@@ -1360,13 +1363,13 @@ w:rebase
 w:record
 w:redux
 w:reference
-w:refresh
 w:regenerate
 w:region
 w:regression
 w:renaming
 w:render
-w:replace
+w:rendering
+w:renders
 w:report
 w:requests
 w:restarted
@@ -1388,13 +1391,11 @@ w:said
 w:salesforce
 w:saying
 w:says
-w:scheduler
 w:schema
 w:scratch
 w:scripts
 w:see
 w:seeing
-w:seen
 w:semicolons
 w:sensitivity
 w:sent
@@ -1403,6 +1404,7 @@ w:separate
 w:seq
 w:serializer
 w:seriously
+w:session
 w:shader
 w:shared
 w:ship
@@ -1415,37 +1417,37 @@ w:simple
 w:simpler
 w:skeleton
 w:skip
-w:sleep
 w:slow
+w:slower
 w:snake
 w:solution
 w:someone
+w:sort
 w:sounds
 w:spaces
 w:spinner
+w:spring
 w:sprint
 w:sqlite
 w:squash
-w:stale
 w:started
 w:startup
-w:status
-w:stay
 w:string
 w:stripe
 w:structure
 w:stuck
-w:summarise
 w:summary
 w:supposed
 w:syntax
+w:t
 w:tag
+w:take
 w:target
 w:task
 w:team
 w:thank
 w:thanks
-w:there
+w:their
 w:they
 w:things
 w:third
@@ -1453,8 +1455,8 @@ w:those
 w:though
 w:ticket
 w:tickets
+w:timestamps
 w:timing
-w:toast
 w:toml
 w:tomorrow
 w:tool
@@ -1470,10 +1472,10 @@ w:unrelated
 w:unused
 w:unwrap
 w:upgrade
+w:upload
 w:upstream
-w:url
-w:uses
 w:utc
+w:v
 w:valid
 w:value
 w:vault
@@ -1485,7 +1487,6 @@ w:wants
 w:we'll
 w:week
 w:went
-w:what's
 w:whatever
 w:when
 w:where
@@ -1506,1510 +1507,1509 @@ w:yes
 w:yesterday's
 w:yet
 w:yml
-w:you're
 w:you've
 """
 FLAG_WEIGHTS = (
-    -0.7737,
-    -0.7345,
-    0.7576,
-    0.7925,
-    -0.8457,
-    0.6548,
-    -1.0778,
-    0.8714,
-    -1.1000,
-    -0.9002,
-    -0.9797,
-    0.7176,
-    -1.2545,
-    -1.0498,
-    -0.8205,
-    0.6935,
-    -0.6604,
-    0.9669,
-    -0.8127,
-    -1.1584,
-    -1.0976,
-    -0.6650,
-    -0.6972,
-    -0.7672,
-    0.6893,
-    1.0123,
-    1.0167,
-    -0.8120,
-    -0.8140,
-    -0.8930,
-    1.5212,
-    -0.6844,
-    -0.6946,
-    -0.7661,
-    -0.7292,
-    -1.0124,
-    -0.8397,
-    1.1891,
-    -0.6463,
-    1.0542,
-    -0.8840,
-    0.7586,
-    -0.7911,
-    -1.0464,
-    0.8440,
-    0.7473,
-    -0.6943,
-    0.6566,
-    1.1157,
-    -1.3772,
-    1.2585,
-    -0.8563,
-    -1.0419,
-    1.1041,
-    -0.9309,
-    0.8150,
-    -1.0709,
-    -0.6860,
-    0.9712,
-    -0.7871,
-    1.3234,
-    -0.9041,
-    -0.7402,
-    1.0781,
-    0.9389,
-    -1.0032,
-    -0.7810,
-    0.7493,
-    0.7023,
-    -1.0384,
-    -0.9286,
-    1.2655,
-    -1.0024,
-    1.0865,
-    0.7366,
-    -0.9051,
-    1.1264,
-    -0.6733,
-    -0.8458,
-    0.6713,
-    0.9577,
-    -0.7368,
-    -0.6687,
-    1.1299,
-    -1.2757,
-    -1.5543,
-    0.7268,
-    1.1919,
-    0.7961,
-    -1.0610,
-    0.7898,
-    -1.5619,
-    -1.2190,
-    -0.8778,
-    -0.7576,
-    -1.0296,
-    -0.6415,
-    -0.7507,
-    -1.5635,
-    -1.3479,
-    0.6431,
-    -0.9887,
-    -0.9942,
-    -1.0441,
-    -0.6647,
-    1.1846,
-    -0.7511,
-    0.9669,
-    0.7108,
-    -1.0106,
-    -0.9584,
-    0.6634,
-    -1.1477,
-    0.6749,
-    -1.7226,
-    -1.4860,
-    1.1551,
-    -0.8569,
-    -1.8700,
-    -1.3193,
-    1.1182,
-    -0.7925,
-    -1.7143,
-    -1.0827,
-    -0.9270,
-    -1.1708,
-    -0.7364,
-    -0.6777,
-    1.1248,
-    -1.5120,
-    -0.8460,
-    -0.7120,
-    -0.9798,
-    0.6528,
-    -1.7764,
-    -0.8151,
-    0.8478,
-    0.9073,
-    0.6727,
-    1.2455,
-    0.7552,
-    -0.9270,
-    1.4825,
-    -0.6506,
-    0.6723,
-    0.7292,
-    -0.7447,
-    -0.7104,
-    -0.6776,
-    0.8716,
-    -0.7357,
-    0.8217,
-    -1.0057,
-    1.0895,
-    0.9183,
-    -1.2233,
-    -0.8979,
-    0.9361,
-    1.1020,
-    -1.5800,
-    1.0512,
-    -0.8561,
-    1.2764,
-    -0.7900,
-    0.8873,
-    0.9669,
-    -1.2128,
-    1.4552,
-    -0.7615,
-    1.0505,
-    1.1053,
-    0.6850,
-    1.0624,
-    0.6987,
-    0.8504,
-    -1.7242,
-    -0.9122,
-    0.6880,
-    -0.8204,
-    -0.7398,
-    1.2085,
-    1.3780,
-    0.9508,
-    0.7992,
-    0.8585,
-    -1.2106,
-    1.0553,
-    1.1338,
-    -1.2351,
-    0.8895,
-    -0.6597,
-    1.1398,
-    0.7428,
-    -1.4143,
-    1.0875,
-    0.6663,
-    -1.2394,
-    -0.7290,
-    -0.8694,
-    1.4602,
-    0.7990,
-    0.9613,
-    -0.6753,
-    1.4644,
-    0.6430,
-    1.6350,
-    -1.2443,
-    1.3116,
-    0.8464,
-    1.2209,
-    -1.4584,
-    -1.1335,
-    -0.8583,
-    -1.3445,
-    -1.0203,
-    -0.6536,
-    1.2033,
-    0.6424,
-    1.2420,
-    0.7239,
-    -0.7957,
-    1.3710,
-    0.7049,
-    -1.3238,
-    0.9283,
-    -1.1660,
-    -0.9908,
-    -0.8224,
-    -1.1166,
-    0.7296,
-    0.8446,
-    -0.7456,
-    -0.9231,
-    0.9692,
-    -1.1313,
-    -1.0741,
-    -0.6565,
-    -0.8723,
-    0.7319,
-    -1.0996,
-    -1.0340,
-    1.0747,
-    -1.3165,
-    0.7457,
-    -1.2085,
-    -1.1861,
-    0.7811,
-    -1.3473,
-    1.4472,
-    -0.9515,
-    0.7426,
-    -1.0010,
-    0.8775,
-    0.8036,
-    -1.6887,
-    -1.0552,
-    1.0321,
-    -0.8086,
-    -0.7596,
-    -1.3956,
-    -1.5262,
-    -0.9608,
-    -1.1589,
-    0.6490,
-    -0.6699,
-    0.6727,
-    1.1425,
-    -0.8397,
-    -0.8583,
-    -1.2774,
-    1.2904,
-    0.9386,
-    -1.1264,
-    0.7453,
-    -0.8685,
-    -0.6484,
-    0.9352,
-    1.1880,
-    -1.2969,
-    -0.7587,
-    0.8555,
-    -1.1394,
-    0.7374,
-    0.7456,
-    -1.0980,
-    -0.7602,
-    -0.8833,
-    0.8799,
-    -0.8492,
-    -0.8708,
-    -0.8171,
-    -0.8250,
-    -1.3080,
-    0.8335,
-    0.9240,
-    -0.7385,
-    -0.7925,
-    -0.6754,
-    1.2272,
-    1.1971,
-    0.6924,
-    -0.8512,
-    0.7226,
-    0.6548,
-    1.1448,
-    1.3534,
-    1.3665,
-    -1.1649,
-    1.0362,
-    1.0334,
-    -1.1598,
-    1.1715,
-    1.2982,
-    -0.8340,
-    -1.8047,
-    -0.6572,
-    1.5065,
-    1.3892,
-    1.0265,
-    0.8954,
-    0.9057,
-    0.7519,
-    1.1879,
-    -0.7702,
-    -0.7294,
-    0.7216,
-    0.9360,
-    1.2351,
-    -1.5736,
-    -0.8606,
-    -0.8479,
-    1.0850,
-    1.3534,
-    1.4825,
-    1.1323,
-    0.9771,
-    -1.3167,
-    1.0857,
-    1.1007,
-    -0.9047,
-    0.7484,
-    1.3190,
-    1.0883,
-    1.0695,
-    0.7387,
-    0.6855,
-    -1.8276,
-    0.9327,
-    -1.0056,
-    0.7668,
-    -1.1375,
-    -1.6840,
-    0.8967,
-    -0.8345,
-    0.7168,
-    0.7144,
-    1.2695,
-    -1.6819,
-    -0.9697,
-    -1.1407,
-    -0.9061,
-    0.8509,
-    0.8151,
-    0.7428,
-    0.9202,
-    -0.7446,
-    0.6922,
-    0.7839,
-    0.6932,
-    1.1883,
-    -0.7520,
-    -0.6625,
-    1.0977,
-    1.2720,
-    0.6795,
-    0.9614,
-    0.9592,
-    -0.8617,
-    -1.5935,
-    1.1241,
-    -1.3106,
-    -1.5195,
-    0.6907,
-    -0.9880,
-    1.0903,
-    0.7201,
-    1.0402,
-    0.7545,
-    -1.2447,
-    1.0950,
-    -1.6787,
-    -0.8077,
-    -1.2134,
-    -1.1262,
-    -1.0281,
-    0.9848,
-    -1.1202,
-    -1.2644,
-    -1.8908,
-    -1.3034,
-    -1.0486,
-    -0.7637,
-    -0.7511,
-    1.0888,
-    -1.5237,
-    0.9978,
-    1.1158,
-    0.7287,
-    1.4060,
-    -0.8298,
-    0.9012,
-    -0.6677,
-    -1.1622,
-    -0.7964,
-    1.2533,
-    0.8366,
-    1.1461,
-    -0.9872,
-    0.9987,
-    -0.8688,
-    0.8417,
-    1.0319,
-    0.7065,
-    -0.8397,
-    0.8731,
-    0.8224,
-    -0.7596,
-    1.5317,
-    0.6649,
-    1.4551,
-    -1.2035,
-    0.8464,
-    0.7287,
-    0.9409,
-    1.4903,
-    -1.3022,
-    1.3451,
-    0.9468,
-    -0.7538,
-    1.4822,
-    -2.4270,
-    -1.0665,
-    -1.2449,
-    -0.7782,
-    1.8096,
-    -0.6478,
-    0.9516,
-    0.7109,
-    -0.8294,
-    1.1812,
-    -1.3618,
-    -1.0069,
-    -1.5599,
-    -0.8929,
-    1.1763,
-    -0.8398,
-    -0.8647,
-    -1.1437,
-    1.8940,
-    -0.6813,
-    0.9399,
-    -1.3247,
-    -1.1887,
-    -0.7304,
-    -0.7102,
-    0.6983,
-    -0.8138,
-    -0.7649,
-    0.8043,
-    -0.8437,
-    0.7145,
-    0.9351,
-    0.6932,
-    0.8769,
-    1.2148,
-    -1.1271,
-    0.9113,
-    0.7800,
-    -0.6524,
-    -1.1499,
-    -1.3503,
-    0.6766,
-    1.0401,
-    0.7082,
-    1.6033,
-    -1.3056,
-    -1.0852,
-    0.7302,
-    0.6741,
-    -0.7436,
-    -0.7778,
-    1.3974,
-    -0.8414,
-    1.0200,
-    0.8285,
-    -1.0699,
-    -0.9704,
-    0.8371,
-    -0.8760,
-    -1.1209,
-    -1.4299,
-    1.0553,
-    0.7290,
-    -0.6700,
-    1.1634,
-    -0.6837,
-    -1.0345,
-    1.1438,
-    1.9525,
-    -1.1010,
-    -1.6998,
-    -0.8223,
-    0.6816,
-    -1.4032,
-    -0.6720,
-    -0.7941,
-    1.4937,
-    0.6582,
-    0.8003,
-    -1.3992,
-    0.6800,
-    0.9456,
-    1.3354,
-    0.9113,
-    0.6572,
-    0.8950,
-    -1.5917,
-    0.8078,
-    -1.5501,
-    -0.6416,
-    1.3244,
-    -1.0201,
-    -0.7104,
-    -1.1019,
-    -1.0054,
-    -0.7215,
-    -0.8177,
-    -0.8428,
-    1.2282,
-    -1.1770,
-    -0.8120,
-    0.9271,
-    0.6517,
-    -0.8604,
-    -1.1929,
-    -0.9675,
-    -1.1728,
-    0.8865,
-    0.9121,
-    1.0487,
-    1.6081,
-    -1.6178,
-    0.8929,
-    1.0582,
-    0.8594,
-    -1.5036,
-    -1.4936,
-    0.6695,
-    -1.6617,
-    -0.7771,
-    0.6760,
-    -0.8952,
-    -0.6806,
-    0.8404,
-    1.4243,
-    0.6891,
-    -0.8953,
-    -0.6775,
-    -0.7181,
-    0.7321,
-    0.8675,
-    -0.8882,
-    1.1259,
-    -1.0271,
-    -0.7936,
-    -1.8490,
-    -0.9579,
-    0.8206,
-    -1.3858,
-    0.7236,
-    0.6816,
-    1.5104,
-    1.0113,
-    1.7277,
-    -1.4134,
-    -0.6488,
-    -0.9443,
-    0.6781,
-    0.9090,
-    0.7807,
-    -0.6722,
-    -1.9663,
-    1.0936,
-    -1.5669,
-    -0.9973,
-    -0.7942,
-    -1.0111,
-    -0.6994,
-    1.2808,
-    -0.9209,
-    -0.9109,
-    0.6803,
-    -0.7493,
-    -0.8808,
-    0.7152,
-    -0.9218,
-    0.9039,
-    -0.7851,
-    -0.7309,
-    -0.7309,
-    -0.6970,
-    0.8936,
-    -0.8534,
-    -0.6773,
-    1.2428,
-    -0.7146,
-    -0.6709,
-    -0.7704,
-    -0.7667,
-    0.7027,
-    1.3212,
-    -0.6752,
-    -0.7039,
-    -0.9382,
-    -0.7325,
-    -0.9370,
-    -0.7987,
-    0.9224,
-    0.8328,
-    1.0926,
-    0.8568,
-    0.8250,
-    -0.6811,
-    -0.7181,
-    1.0100,
-    -0.8036,
-    1.4572,
-    1.0273,
-    -1.1164,
-    0.7484,
-    -1.0135,
-    -1.3972,
-    0.9325,
-    -1.3487,
-    0.8387,
-    -0.7536,
-    -0.8880,
-    1.1033,
-    1.3135,
-    0.8233,
-    0.8584,
-    0.6626,
-    0.7439,
-    -0.6929,
-    -0.7771,
-    0.8993,
-    0.7553,
-    1.3954,
-    -0.8642,
-    0.8530,
-    -0.8157,
-    1.0182,
-    -0.7747,
-    1.3286,
-    0.8462,
-    -0.9816,
-    -1.3555,
-    -1.0211,
-    -0.7763,
-    -1.2805,
-    -1.1514,
-    -1.0994,
-    1.2559,
-    -1.2577,
-    0.7528,
-    -0.9888,
-    -0.8723,
-    -0.9867,
-    -0.8739,
-    0.9302,
-    0.7959,
-    0.8171,
-    -1.1802,
-    0.7374,
-    -0.6752,
-    -0.7293,
-    -1.0051,
-    -0.9397,
-    -0.8865,
-    -0.9426,
-    0.7760,
-    -1.3430,
-    0.6475,
-    -1.2044,
-    -0.8670,
-    -1.3857,
-    -0.7624,
-    0.8997,
-    -1.3948,
-    1.1580,
-    0.8363,
-    0.6989,
-    0.6440,
-    0.9673,
-    -1.1357,
-    0.7598,
-    -0.8808,
-    0.6469,
-    0.6849,
-    -1.0179,
-    0.6813,
-    0.9033,
-    0.8312,
-    -0.6434,
-    0.7295,
-    1.9304,
-    0.9345,
-    -0.7498,
-    1.2910,
-    0.7075,
-    -1.2925,
-    -0.6864,
-    0.9351,
-    0.6480,
-    0.8928,
-    0.9479,
-    -0.7955,
-    0.9581,
-    -0.7839,
-    -0.9689,
-    -0.7083,
-    0.8781,
-    0.7672,
-    0.7958,
-    -0.9613,
-    -0.7028,
-    -0.8134,
-    -0.6485,
-    0.9572,
-    -1.5165,
-    -1.3898,
-    -0.7487,
-    0.8308,
-    1.2690,
-    0.7976,
-    -0.6455,
-    -1.2181,
-    1.0737,
-    -1.1221,
-    0.7683,
-    -1.0295,
-    -1.0986,
-    -1.0071,
-    0.7180,
-    0.8171,
-    0.7920,
-    -0.8105,
-    0.6762,
-    -1.8216,
-    -0.8331,
-    0.7456,
-    1.2781,
-    1.2010,
-    -0.6577,
-    -0.6729,
-    1.1092,
-    0.9279,
-    -0.7272,
-    0.8768,
-    -1.0028,
-    0.9029,
-    -1.2968,
-    1.5532,
-    0.8961,
-    0.6792,
-    0.9265,
-    0.9939,
-    1.0340,
-    0.9015,
-    -1.2063,
-    -0.9665,
-    0.8736,
-    1.0874,
-    -0.6721,
-    1.2781,
-    0.8029,
-    0.9428,
-    0.9673,
-    1.1198,
-    -1.6434,
-    1.0064,
-    -0.8953,
-    0.6479,
-    0.7819,
-    -0.8400,
-    -0.7364,
-    -0.6777,
-    0.7479,
-    -1.3025,
-    1.1859,
-    -0.6604,
-    1.1022,
-    -1.0821,
-    0.6953,
-    -0.9153,
-    0.7264,
-    -1.4584,
-    -0.8583,
-    0.7079,
-    0.9629,
-    -1.0134,
-    -1.2873,
-    -1.0552,
-    -1.1991,
-    -1.0361,
-    -1.0012,
-    -0.8397,
-    0.7526,
-    -0.8685,
-    1.1880,
-    -0.6672,
-    0.6686,
-    1.0714,
-    0.8555,
-    -0.8870,
-    -0.7749,
-    -0.7602,
-    0.7238,
-    -0.9823,
-    -0.9341,
-    -0.6549,
-    -1.0823,
-    0.6924,
-    -0.6848,
-    1.1990,
-    -0.7089,
-    -0.7445,
-    -0.9441,
-    0.9360,
-    1.2183,
-    -0.9625,
-    -0.9285,
-    -1.6776,
-    0.9831,
-    -1.2220,
-    -0.9512,
-    -0.7384,
-    -0.7874,
-    -1.2295,
-    -1.2480,
-    -0.6708,
-    -0.7637,
-    0.8567,
-    0.9978,
-    0.7398,
-    0.9012,
-    -1.1622,
-    -0.7964,
-    1.2533,
-    1.2071,
-    -0.9872,
-    -0.8688,
-    0.8417,
-    1.0319,
-    -0.7596,
-    0.6874,
-    0.7413,
-    0.7189,
-    -0.7279,
-    1.0010,
-    -0.6765,
-    0.8406,
-    1.0822,
-    -0.7615,
-    -1.0166,
-    -1.4299,
-    1.3920,
-    -1.0186,
-    0.6816,
-    -1.1124,
-    1.2992,
-    0.6670,
-    -0.9041,
-    -0.7982,
-    -0.8584,
-    -0.8177,
-    0.6656,
-    -1.4071,
-    0.6870,
-    0.6695,
-    -1.5905,
-    0.7772,
-    1.1259,
-    0.8719,
-    0.8091,
-    1.0113,
-    0.6781,
-    0.6991,
-    -1.2616,
-    1.9873,
-    0.7265,
-    0.6860,
-    -0.8188,
-    -0.7285,
-    1.2313,
-    0.6646,
-    0.9260,
-    0.6480,
-    0.8928,
-    1.2203,
-    -1.1066,
-    -0.7083,
-    0.6626,
-    -0.7028,
-    1.2935,
-    0.8269,
-    0.7672,
-    0.8171,
-    0.6762,
-    1.0056,
-    1.4452,
-    0.7576,
-    -1.0778,
-    0.8997,
-    -1.1000,
-    -0.9002,
-    -0.9797,
-    0.7176,
-    -1.2567,
-    -1.0498,
-    -0.8205,
-    0.6935,
-    -0.6604,
-    -0.8815,
-    0.9669,
-    -0.8127,
-    -1.1005,
-    -1.0976,
-    -0.6650,
-    -0.6972,
-    0.6893,
-    1.0123,
-    1.0167,
-    -0.8120,
-    -0.8140,
-    -0.8930,
-    1.5212,
-    -0.6844,
-    -0.6946,
-    -0.7661,
-    -0.8639,
-    -1.0124,
-    0.6891,
-    -0.8397,
-    -0.6463,
-    1.0542,
-    0.7586,
-    -1.1576,
-    -0.9615,
-    -1.2574,
-    -1.0464,
-    0.8440,
-    -1.5562,
-    1.1157,
-    -1.4119,
-    1.2585,
-    -0.8563,
-    -1.0467,
-    1.1041,
-    -0.9309,
-    0.8150,
-    -1.0709,
-    -0.6860,
-    0.9712,
-    -0.7744,
-    1.3234,
-    -0.9041,
-    -0.7402,
-    1.0781,
-    0.9389,
-    -0.9227,
-    -0.7810,
-    0.7289,
-    0.7948,
-    -0.9694,
-    -0.9286,
-    1.2655,
-    -1.0024,
-    1.0865,
-    0.7366,
-    -0.9051,
-    1.3146,
-    -0.8458,
-    0.9577,
-    -0.7368,
-    -0.6687,
-    0.7636,
-    1.1108,
-    -1.2757,
-    1.1919,
-    0.7961,
-    0.7059,
-    0.9994,
-    1.8694,
-    1.0140,
-    0.9827,
-    1.5494,
-    1.5025,
-    1.1520,
-    1.8859,
-    0.9747,
-    2.3145,
-    -0.8451,
-    0.9723,
-    -1.0168,
-    -1.4930,
-    -0.7163,
-    -1.0929,
-    1.0567,
-    -2.0550,
-    0.7586,
-    -1.7526,
-    -2.1937,
-    -2.4982,
-    -0.8870,
-    1.3149,
-    1.4782,
-    2.0995,
-    0.8213,
-    0.6925,
-    1.1209,
-    -0.9353,
-    -0.6483,
-    0.9848,
-    0.8959,
-    -1.0763,
-    -1.3147,
-    0.9315,
-    0.6492,
-    1.1533,
-    0.6548,
-    0.8904,
-    -1.4021,
-    0.7326,
-    0.7834,
-    -0.7943,
-    0.8152,
-    0.9859,
-    -1.1000,
-    -1.2576,
-    -0.6449,
-    2.0265,
-    -0.9002,
-    0.9718,
-    0.8267,
-    1.8475,
-    -0.6959,
-    -1.3994,
-    -0.6498,
-    1.1201,
-    1.2564,
-    0.8297,
-    0.7206,
-    -0.8786,
-    0.9008,
-    -1.2811,
-    -1.0152,
-    -1.3563,
-    -0.9573,
-    1.5546,
-    -0.9230,
-    -1.0038,
-    0.9836,
-    0.9183,
-    -1.2721,
-    -0.8102,
-    0.7051,
-    1.3051,
-    -0.7557,
-    -0.6513,
-    1.6612,
-    0.9613,
-    0.9058,
-    1.5423,
-    1.3459,
-    -0.7060,
-    -0.7434,
-    -0.7022,
-    1.5774,
-    -0.6583,
-    1.0232,
-    -1.3085,
-    -0.7615,
-    0.7524,
-    -1.2401,
-    0.6673,
-    0.7876,
-    -1.1660,
-    -1.1877,
-    0.8735,
-    1.1113,
-    1.0791,
-    0.6915,
-    -0.9702,
-    -1.1909,
-    -0.7570,
-    0.8642,
-    0.7784,
-    -0.8521,
-    -1.0288,
-    0.9504,
-    0.7333,
-    -0.6444,
-    -0.8827,
-    -0.9632,
-    -1.0706,
-    0.6763,
-    0.9680,
-    0.7782,
-    0.8352,
-    -1.7732,
-    -1.2006,
-    -0.7043,
-    -1.1919,
-    0.7608,
-    0.6982,
-    -1.0107,
-    0.8263,
-    -1.5561,
-    0.7231,
-    -0.6590,
-    -0.8629,
-    -1.1742,
-    -0.6956,
-    -1.0655,
-    0.9026,
-    0.8648,
-    1.0692,
-    0.7039,
-    -0.6488,
-    -1.1076,
-    -0.6944,
-    -0.7517,
-    -0.6560,
-    0.7793,
-    0.9993,
-    1.2446,
-    0.6424,
-    0.7306,
-    0.6826,
-    -0.9611,
-    0.7511,
-    -0.9500,
-    -1.1097,
-    -1.0842,
-    -0.7646,
-    0.9089,
-    -1.0606,
-    1.9049,
-    0.9078,
-    0.6899,
-    0.8888,
-    -0.7765,
-    1.2867,
-    1.0334,
-    1.0528,
-    -0.6611,
-    -1.1922,
-    1.5144,
-    -0.6796,
-    -1.1021,
-    -1.4894,
-    -0.9762,
-    0.6682,
-    -1.4995,
-    -1.0318,
-    -1.1388,
-    0.9917,
-    -0.6630,
-    -0.9094,
-    -1.4807,
-    -1.0771,
-    -0.6415,
-    0.8907,
-    -1.0071,
-    -1.0046,
-    0.8456,
-    -0.6499,
-    0.6809,
-    -0.9568,
-    -0.7850,
-    1.0181,
-    -0.7596,
-    -1.0674,
-    -0.9876,
-    1.0062,
-    1.2300,
-    -0.8952,
-    -0.6589,
-    1.2221,
-    -1.0158,
-    -1.4624,
-    1.5625,
-    1.6078,
-    1.0736,
-    1.1330,
-    -0.7073,
-    0.7941,
-    -0.8397,
-    -0.7242,
-    -0.8583,
-    1.1891,
-    -0.8710,
-    -0.8816,
-    -1.0018,
-    1.2142,
-    -0.7846,
-    -0.6890,
-    0.7394,
-    -0.8465,
-    1.1939,
-    0.7510,
-    -1.1576,
-    -1.2733,
-    -0.6824,
-    -0.6879,
-    -0.7933,
-    -0.9037,
-    0.6980,
-    -1.2264,
-    0.6852,
-    -1.1971,
-    -1.5345,
-    -1.1720,
-    -0.7969,
-    -0.6549,
-    -1.0464,
-    -1.4482,
-    -0.7596,
-    0.8665,
-    0.7107,
-    1.1810,
-    0.8502,
-    0.8167,
-    -0.6583,
-    -0.8230,
-    -0.6460,
-    -0.6631,
-    0.9224,
-    1.0264,
-    -0.9473,
-    -0.7867,
-    -0.8090,
-    1.1434,
-    0.8502,
-    -1.4426,
-    -1.1737,
-    -0.8511,
-    -0.7298,
-    1.5534,
-    1.0247,
-    1.0077,
-    0.7255,
-    -0.9107,
-    -0.8748,
-    -1.0644,
-    -1.6292,
-    0.6909,
-    0.6441,
-    -0.8146,
-    -0.7870,
-    1.1846,
-    1.2492,
-    -1.2792,
-    0.8760,
-    0.8961,
-    -1.0678,
-    -1.0397,
-    -1.0423,
-    1.1344,
-    1.0869,
-    -1.2327,
-    -0.9462,
-    -0.7139,
-    -0.9390,
-    0.8976,
-    -1.0416,
-    -0.9139,
-    -1.1066,
-    -0.8271,
-    0.8913,
-    1.4321,
-    -0.7629,
-    0.6500,
-    1.0831,
-    0.7473,
-    -0.6943,
-    0.6566,
-    -1.1509,
-    -1.4634,
-    0.7189,
-    0.7618,
-    0.8526,
-    0.8019,
-    1.3305,
-    1.3071,
-    -0.6834,
-    0.7521,
-    -1.1669,
-    0.9769,
-    0.8922,
-    -1.1225,
-    -0.8654,
+    0.6881,
     -0.9475,
-    -0.8213,
-    -1.1064,
-    -0.7114,
-    -1.3999,
-    0.7824,
-    0.6750,
-    -0.9071,
-    -0.7670,
-    -1.3801,
-    -0.7906,
-    -1.1217,
-    -0.6767,
-    0.6551,
-    -0.7057,
-    -1.0852,
-    -1.0344,
-    -1.0754,
-    1.2468,
-    -0.9847,
-    -0.9326,
-    1.3178,
-    -0.9397,
-    -1.3346,
-    0.7168,
-    -0.8363,
-    1.1041,
-    0.9409,
-    -1.1164,
-    -0.7161,
-    1.3934,
-    -0.7223,
-    0.7640,
-    -0.8811,
-    0.9292,
-    -0.8085,
-    0.8650,
-    0.7598,
-    0.8277,
-    -0.6709,
-    1.1065,
-    0.9020,
-    -0.7513,
-    1.0720,
-    -1.1707,
-    0.6754,
-    -0.8913,
-    1.0217,
-    -0.7671,
-    0.9417,
-    1.0354,
-    -0.9495,
-    1.5174,
-    -1.0597,
-    1.0745,
-    1.0519,
-    -0.8601,
-    -0.7402,
-    -1.2409,
-    0.8673,
-    -0.7964,
-    -0.9070,
-    1.1978,
-    0.8599,
-    -0.9309,
-    0.6930,
-    -0.8075,
-    -0.6464,
-    0.9479,
-    0.8266,
-    -0.9776,
-    -0.7145,
-    1.6035,
-    -0.7564,
-    1.1621,
-    -1.7730,
-    -1.4449,
-    -0.8630,
-    0.7006,
-    -1.0173,
-    0.6544,
-    1.3234,
-    0.9923,
-    1.3211,
-    -0.8128,
-    0.7384,
-    -0.7919,
-    -0.8948,
-    1.0781,
-    0.7725,
-    -1.6617,
-    -0.7973,
-    -0.6750,
-    -1.1825,
-    0.6611,
-    -1.5236,
-    0.9271,
-    -1.1258,
-    -1.0216,
-    -1.1661,
-    1.5688,
-    -0.7925,
-    -0.7785,
-    -0.7362,
-    1.2052,
+    -0.9128,
+    0.9013,
+    -1.0440,
+    -0.9381,
+    -0.9714,
+    0.6855,
+    -1.3131,
+    -1.0371,
+    -0.8386,
+    0.7814,
+    -0.6580,
+    0.6761,
+    1.0089,
+    -0.6553,
+    -1.1600,
+    -0.9626,
+    -0.6656,
+    0.6801,
+    -0.6651,
+    -0.6647,
+    0.9714,
+    0.9462,
+    -0.7922,
+    -0.8823,
+    -0.9317,
+    1.6148,
+    -0.6992,
+    -0.7614,
+    -0.7277,
+    -0.9352,
+    -0.8303,
+    1.2127,
+    -0.6514,
+    -0.6415,
+    1.0468,
+    -0.9107,
+    0.7153,
+    -0.8143,
+    -1.0128,
+    0.8463,
+    -0.6682,
+    0.7467,
+    -0.7125,
+    1.1491,
+    -1.4384,
+    1.2106,
+    -0.8165,
+    -1.0550,
+    1.1152,
+    -0.8963,
+    0.8078,
+    -1.0982,
+    -0.6414,
+    0.8187,
+    -0.7719,
+    1.2697,
+    -0.7176,
+    -0.7622,
+    1.1055,
+    0.9145,
+    -0.9863,
+    -0.7663,
+    0.7676,
+    0.6998,
+    -1.0060,
+    -0.8572,
+    1.0931,
+    0.6573,
+    -1.0084,
+    1.1771,
+    0.8220,
+    -0.8808,
+    1.1694,
+    -0.6668,
+    -0.8012,
+    0.7342,
+    0.9619,
+    -0.7992,
+    -0.6627,
+    1.0514,
+    -1.2769,
+    -1.5862,
+    1.1180,
+    0.7849,
+    -1.0662,
+    0.9972,
+    -1.5762,
+    -1.2613,
+    -0.8334,
+    -0.6743,
+    -1.0876,
+    -0.7656,
+    -0.7204,
+    -1.5331,
+    -1.3054,
+    -1.0460,
+    -1.1045,
+    -0.9826,
+    -0.8666,
+    1.1694,
+    -0.9385,
+    0.9131,
+    0.7461,
+    -1.0202,
+    -0.7863,
+    -1.1666,
     0.6494,
-    1.1489,
-    1.3658,
-    -0.8394,
-    0.6948,
-    1.0805,
-    -0.7289,
-    -1.4451,
-    1.3069,
-    -0.6711,
-    -0.7262,
-    0.8404,
-    1.0399,
-    -0.9563,
-    0.8217,
-    -1.1126,
-    -0.9501,
-    -0.7996,
-    -0.7415,
-    0.7209,
-    -0.9432,
-    1.0024,
-    0.6616,
-    0.8438,
-    1.4351,
-    -0.9954,
-    -0.7995,
-    0.8171,
-    -0.6462,
-    0.6667,
-    -1.1828,
-    0.7737,
-    0.7250,
-    -0.9051,
-    -0.8140,
-    -0.6778,
-    -0.7223,
-    1.1264,
-    -0.9916,
-    -1.0549,
-    -0.8794,
-    -0.6418,
-    0.9050,
-    -0.7599,
-    -0.9272,
-    0.6875,
-    0.6588,
-    0.9094,
-    0.8346,
-    0.8029,
-    -0.7644,
-    -0.7265,
-    -0.7971,
-    0.7546,
-    -0.9764,
-    -0.6905,
-    -1.1629,
-    -0.9788,
-    0.8798,
-    -0.6437,
-    -0.7812,
-    -0.6872,
-    -0.7282,
-    -1.5176,
-    0.8303,
-    0.7762,
-    0.7636,
-    -1.1179,
-    -0.8470,
-    -0.9872,
-    -1.0464,
-    1.4530,
-    -0.9033,
-    -1.1665,
-    0.6599,
-    -1.2757,
-    -1.5953,
-    -1.0643,
-    -0.8027,
+    -1.4670,
+    -1.4883,
+    1.0984,
+    -0.7254,
+    -1.8736,
+    -1.2225,
+    1.0519,
+    -0.7066,
+    -1.4486,
+    -1.1522,
+    -0.7018,
+    -0.9099,
+    -1.0164,
+    -0.7167,
+    -0.6596,
+    1.0100,
+    -1.4472,
+    -0.7188,
+    -0.6888,
+    -1.0538,
+    0.6640,
+    -1.6392,
+    -0.8967,
+    0.8902,
+    0.7025,
+    0.7393,
+    1.3023,
+    0.6842,
+    -1.1245,
+    1.4325,
+    -0.6768,
+    0.9571,
+    0.6843,
+    -0.6686,
+    -0.6732,
+    -0.8738,
+    1.0357,
+    -0.6975,
+    0.8939,
+    -1.1556,
+    -0.6410,
+    1.1441,
+    0.8319,
+    -1.1938,
+    -0.7939,
+    0.9509,
+    1.0151,
+    -1.4476,
+    0.7740,
+    -0.7935,
+    1.4731,
+    0.8341,
+    0.8152,
+    -1.1447,
+    1.3155,
+    -0.7354,
+    0.9065,
+    0.7791,
+    0.7285,
+    1.2580,
+    0.6548,
+    -1.5005,
+    -0.8624,
+    -1.0466,
+    1.0899,
+    -0.7235,
+    1.1583,
+    1.2312,
+    0.9461,
+    0.9270,
+    0.7094,
+    -1.0882,
+    1.0249,
+    1.1456,
+    -1.1690,
+    0.9108,
+    1.0427,
+    0.7206,
+    -1.4390,
+    1.1814,
+    0.7195,
+    -1.1941,
+    -0.7368,
+    -0.9372,
+    1.3954,
+    0.8335,
+    0.9762,
+    0.6402,
+    1.3976,
+    0.7574,
+    1.4950,
+    -1.3894,
+    1.3415,
+    0.8137,
+    1.1488,
+    -1.4824,
+    -1.1260,
+    -0.8078,
+    -1.2441,
+    -0.9192,
+    -0.6640,
+    1.1248,
+    0.6502,
+    1.2546,
+    0.7568,
+    -0.7280,
+    1.3114,
+    0.6670,
+    0.6647,
+    0.7615,
+    -1.2063,
+    0.9104,
+    -1.1407,
+    -0.8937,
+    -0.9673,
+    -1.1929,
     0.8302,
-    0.7897,
-    1.0008,
+    -0.6790,
+    -0.8930,
+    0.9586,
+    -1.0719,
+    -1.1019,
+    -0.8859,
+    0.8127,
+    -1.1111,
+    -1.1364,
+    0.9947,
+    -1.2674,
+    0.7621,
+    -1.2337,
+    -1.1290,
+    0.7205,
+    -0.7186,
+    0.8464,
+    -1.3306,
+    1.3454,
+    -0.8250,
+    0.7652,
+    -1.0232,
+    0.7624,
+    0.7744,
+    -1.6513,
+    -1.1524,
+    1.0788,
+    -0.8847,
+    -0.7582,
+    -1.2826,
+    -1.4876,
+    -0.9022,
+    -1.1448,
+    0.7158,
+    -0.7546,
+    0.7393,
+    1.0602,
+    -0.8303,
+    -0.8078,
+    -1.2355,
+    1.2658,
+    0.8494,
+    -1.0196,
+    0.6523,
+    -0.6514,
+    -0.8107,
+    -0.6379,
+    1.0361,
+    -0.6998,
+    1.1763,
+    -1.2982,
+    -0.9545,
+    -0.6393,
+    0.8942,
+    0.7560,
+    -1.0703,
+    0.6393,
+    0.7420,
+    -1.0775,
+    0.7067,
+    -0.6942,
+    -0.7107,
+    -0.7732,
+    -0.9259,
+    0.6773,
+    0.8352,
+    -0.6714,
+    -0.9276,
+    -0.8522,
+    -0.8330,
+    -0.7386,
+    -1.2204,
+    -0.6435,
+    0.7641,
+    0.8831,
+    -0.7640,
+    -0.7471,
+    1.2623,
+    1.2744,
+    0.6697,
+    -0.8202,
+    0.8054,
+    1.0817,
+    1.1693,
+    0.9891,
+    -1.4028,
+    -0.6615,
+    1.0919,
+    1.0577,
+    -0.6452,
+    -1.1368,
+    1.1559,
+    1.3678,
+    -1.0062,
+    -1.7074,
+    1.3618,
+    1.1661,
+    1.1351,
+    0.9115,
+    0.7762,
+    0.6967,
+    1.1393,
+    -0.9299,
+    -0.7943,
+    0.8752,
+    1.2413,
+    -1.6556,
+    -0.8271,
+    -0.7261,
+    1.0922,
+    0.9259,
+    1.3825,
+    0.8309,
+    0.9266,
+    -1.2762,
+    1.0127,
+    0.8942,
+    -0.9423,
+    0.6379,
+    -0.6774,
+    1.1645,
+    0.9766,
+    0.7427,
+    0.6697,
+    -1.6781,
+    0.9246,
+    -0.8683,
+    0.7219,
+    -1.0311,
+    -1.6058,
+    0.8348,
+    -0.9605,
+    0.6869,
+    0.7478,
+    1.3485,
+    -1.4875,
+    -0.8151,
+    -1.1554,
+    -0.8418,
+    0.9059,
+    -0.6414,
+    0.8338,
+    0.7822,
+    0.8524,
+    -0.7102,
+    0.8174,
+    0.7930,
+    1.0739,
+    -0.7314,
+    1.0803,
+    1.1743,
+    0.7207,
+    0.9092,
+    0.9256,
+    -0.9622,
+    -1.6551,
+    1.5171,
+    -1.1954,
+    -1.4254,
+    0.7835,
+    -1.2823,
+    1.1070,
+    0.6561,
+    1.1132,
+    0.6811,
+    -1.1164,
+    1.1438,
+    -1.9032,
+    -1.0368,
+    -1.1061,
+    -1.0581,
+    -1.0141,
+    1.0483,
+    -1.1784,
+    -1.2029,
+    -2.0180,
+    -1.2951,
+    -0.9783,
+    -0.8188,
+    -0.9385,
+    1.0709,
+    -1.3889,
+    0.9932,
+    0.9592,
+    0.7320,
+    1.3383,
+    -0.8874,
+    0.9203,
+    -0.7355,
+    -1.2747,
+    -0.8057,
+    1.1519,
+    0.8810,
+    1.1185,
+    -0.9678,
+    1.0623,
+    -0.7716,
+    0.8637,
+    1.0460,
+    0.6463,
+    -0.8485,
+    0.8600,
+    0.8126,
+    -0.7582,
+    1.8403,
+    0.7238,
+    1.4593,
+    -0.9450,
+    1.0289,
+    0.6984,
+    0.9537,
+    1.4648,
+    -1.1606,
+    1.2485,
+    0.9534,
+    -0.7760,
+    1.4289,
+    -2.4029,
+    -0.9827,
+    -0.9648,
+    -0.6467,
+    1.8201,
+    0.8745,
+    0.7545,
+    -0.8659,
+    1.0114,
+    -1.2862,
+    -1.0365,
+    -1.5599,
+    -0.7442,
+    1.1950,
+    -0.7939,
+    -0.9350,
+    -0.9941,
+    1.8030,
+    -0.6787,
+    0.8440,
+    -1.3360,
+    -1.0742,
+    -0.7785,
+    0.7604,
+    -0.6758,
+    -0.9055,
+    0.6454,
+    0.9153,
+    -0.6340,
+    0.6619,
+    0.7733,
+    0.8838,
+    0.9040,
+    1.0031,
+    -1.0428,
+    0.8716,
+    1.0403,
+    -1.1432,
+    -1.4056,
+    0.8346,
+    0.6983,
+    0.8965,
+    1.5407,
+    -1.4452,
+    -1.0514,
+    0.7597,
+    0.6464,
+    -0.6348,
+    -0.7430,
+    1.3338,
+    0.8497,
+    -0.8585,
+    0.8688,
+    0.8973,
+    -1.0770,
+    -0.9773,
+    0.7441,
+    -0.9274,
+    -1.1928,
+    -1.4378,
+    0.9741,
+    1.1705,
+    -1.1025,
+    0.9912,
+    1.7385,
+    -0.9795,
+    -1.6754,
+    -0.8215,
+    0.6697,
+    -1.4348,
+    -0.8751,
+    1.4888,
+    0.9424,
+    0.8154,
+    -1.4641,
+    0.9793,
+    0.8897,
+    1.5340,
+    0.9077,
+    0.9065,
+    -1.5443,
+    0.8535,
+    -1.4577,
+    -0.6443,
+    1.1852,
+    0.7449,
+    -0.9641,
+    -0.7439,
+    -1.1716,
+    -0.9860,
+    -0.7541,
+    -0.9382,
+    -0.8600,
+    1.2313,
+    -1.1266,
+    -0.7203,
+    0.9031,
+    0.7534,
+    -1.0483,
+    -1.0488,
+    -0.9269,
+    -1.1804,
+    0.9567,
+    0.6568,
+    0.8644,
+    1.0128,
+    1.7215,
+    -1.4112,
+    0.9106,
+    1.1491,
+    0.9045,
+    -1.1856,
+    -1.6184,
+    0.6367,
+    0.6404,
+    -1.6327,
+    -0.7405,
+    0.7289,
+    -0.6801,
+    -0.6846,
+    0.9270,
+    1.2855,
+    0.8390,
+    -0.8714,
+    0.6716,
+    -0.7337,
+    0.7470,
+    0.7436,
+    0.6540,
+    -0.9538,
+    1.1415,
+    -0.6593,
+    -0.9665,
+    -0.8443,
+    -1.8002,
+    -1.1358,
+    0.8907,
+    -1.3188,
+    0.7157,
+    0.6697,
+    1.4789,
+    1.0402,
+    1.8636,
+    -1.5943,
+    -0.6860,
+    -0.8740,
+    0.7295,
+    0.7039,
+    0.9376,
+    -1.9895,
+    1.0485,
+    -1.3471,
+    -0.8549,
+    -0.7482,
+    -1.0628,
+    -0.7444,
+    1.2390,
+    -0.9803,
+    -0.7336,
+    0.6771,
+    -0.7691,
+    -0.8352,
+    0.9361,
+    -0.9415,
+    0.8035,
+    -0.8352,
+    -0.7449,
+    -0.6709,
+    -0.7281,
+    0.8138,
+    -0.9782,
+    -0.6572,
+    1.0734,
+    -0.7168,
+    -0.6587,
+    -0.7832,
+    0.7756,
+    1.0909,
+    -0.7141,
+    -0.6781,
+    -1.2218,
+    -0.6459,
+    0.6447,
+    -0.6417,
+    -0.8694,
+    -0.7736,
+    0.8770,
+    0.8384,
+    1.2025,
+    0.7845,
+    0.6960,
+    0.6662,
+    -0.7327,
+    -0.6779,
+    0.9808,
+    0.6554,
+    -0.7620,
+    1.4527,
+    0.9115,
+    -1.0522,
+    0.6660,
+    -0.8985,
+    -1.3133,
+    1.0356,
+    -1.2251,
+    0.8383,
+    -0.7025,
+    -0.8920,
+    1.0357,
+    1.1455,
+    0.8593,
+    0.7755,
+    -0.7521,
+    -0.7328,
+    0.9114,
+    0.7266,
+    1.3623,
+    -0.8503,
+    0.8260,
+    -0.8733,
+    0.9295,
+    -0.8743,
+    1.3137,
+    0.7922,
+    -0.8353,
+    -1.2381,
+    -1.0408,
+    0.6705,
+    -0.6373,
+    -1.3118,
+    -1.1635,
+    -0.9689,
+    1.2033,
+    -1.1681,
+    0.8276,
+    -1.0205,
+    -0.8647,
+    -0.8130,
+    -0.8069,
+    1.1340,
+    0.9923,
+    0.8263,
+    -1.3562,
+    0.8414,
+    -0.8613,
+    -0.8085,
+    0.6743,
+    -1.1162,
+    -0.8850,
+    -0.8913,
+    -0.8797,
+    0.6542,
+    -1.3869,
+    0.6796,
+    -1.1177,
+    -0.8621,
+    -1.3590,
+    -0.8653,
+    0.9101,
+    -1.2354,
+    1.0784,
+    0.8397,
+    0.6676,
+    0.6404,
+    0.9166,
+    -1.0113,
+    0.8638,
+    -0.8273,
+    0.6525,
+    0.7038,
+    -1.0972,
+    0.7099,
+    0.8975,
+    0.7130,
+    -0.7406,
+    1.7826,
+    0.8374,
+    -0.7514,
+    1.4596,
+    -0.7051,
+    -1.2147,
+    -0.6812,
+    0.8838,
+    0.7062,
+    0.9114,
+    0.7686,
+    -0.8542,
+    1.0079,
+    -0.8459,
+    -0.8988,
+    0.7261,
+    0.7761,
+    0.9631,
+    0.7301,
+    -0.9809,
+    -0.6710,
+    -0.7849,
+    -0.8569,
+    0.7209,
+    -1.3380,
+    -1.4183,
+    -0.6573,
+    -0.8131,
+    0.9817,
+    1.1735,
+    0.7641,
+    -0.7278,
+    -0.6446,
+    -1.0928,
+    0.9348,
+    -1.1459,
+    0.6998,
+    0.6712,
+    -1.0264,
+    -0.8826,
+    -1.0074,
+    0.7628,
+    0.7697,
+    -0.7851,
+    0.6809,
+    -1.7704,
+    -0.7836,
+    0.8184,
+    1.1498,
+    1.3653,
+    -0.6542,
+    -0.8160,
+    1.0445,
+    0.7642,
+    0.8863,
+    -1.0060,
+    0.9210,
+    -1.3895,
+    1.3927,
+    0.9570,
+    0.7201,
+    0.8905,
+    0.9093,
+    1.1170,
+    0.9324,
+    -1.1961,
+    -0.8161,
+    1.1938,
+    1.0581,
+    -0.7191,
+    1.0307,
+    0.8380,
+    0.9643,
+    0.9675,
+    1.1241,
+    -1.6341,
+    0.9491,
+    -0.8714,
+    0.9215,
+    -0.8692,
+    -0.7167,
+    -0.6596,
+    0.7658,
+    -1.2928,
+    0.8690,
+    -0.6580,
+    0.9896,
+    -1.1516,
+    -1.0315,
+    0.7800,
+    -0.6718,
+    0.6778,
+    -1.4824,
+    -0.8078,
+    0.7520,
+    0.9718,
+    -0.9429,
+    -1.1549,
+    -1.1231,
+    -1.2280,
+    -1.0131,
+    -0.9611,
+    -0.8303,
+    -0.6876,
+    -0.6514,
+    -0.8107,
+    -0.6998,
+    1.1763,
+    -0.7031,
+    0.6708,
+    1.2145,
+    0.8942,
+    -0.8070,
+    -0.7367,
+    -0.7732,
+    0.7609,
+    -0.9886,
+    -0.9540,
+    0.7313,
+    -0.7070,
+    -1.0701,
+    0.6697,
+    -0.6878,
+    1.1686,
+    -0.6540,
+    -0.9798,
+    -0.8834,
+    0.8752,
+    1.2158,
+    -0.6366,
+    -0.8198,
+    -0.9039,
+    -1.5400,
+    0.7598,
+    1.1634,
+    -1.3416,
+    -1.0582,
+    0.6535,
+    -0.7290,
+    -0.8301,
+    -1.2908,
+    -1.3379,
+    -0.7198,
+    -0.8188,
+    0.8488,
+    0.9932,
+    0.7076,
+    0.9203,
+    -1.2747,
+    -0.8057,
+    1.1519,
+    1.1680,
+    -0.9678,
+    -0.7716,
+    0.8637,
+    1.0460,
+    -0.7582,
+    0.7616,
+    0.8106,
+    0.7183,
+    -0.6496,
+    1.0581,
+    -0.6543,
+    0.9017,
+    1.0306,
+    -0.8268,
+    -1.0530,
+    -1.4378,
+    1.2143,
+    -1.0510,
+    0.6697,
+    -1.1114,
+    1.1526,
+    0.6343,
+    -0.7176,
+    -0.8142,
+    -0.7367,
+    -0.9382,
+    0.7056,
+    -1.3659,
+    0.6367,
+    -1.6655,
+    0.8973,
+    0.6573,
+    1.1415,
+    0.8546,
+    0.8048,
+    1.0402,
+    0.7295,
+    0.6369,
+    -1.2888,
+    1.9570,
+    0.7433,
+    0.7111,
+    -0.7413,
+    -0.7073,
+    1.2545,
+    0.6734,
+    -0.6400,
+    0.8474,
+    0.7062,
+    0.9114,
+    1.1184,
+    -1.0837,
+    -0.6710,
+    1.1940,
+    0.8875,
+    0.6882,
+    0.7628,
+    0.6809,
+    0.9332,
+    1.2240,
+    0.7474,
+    0.6447,
+    -0.9128,
+    0.9463,
+    -1.0440,
+    -0.9381,
+    -0.9714,
+    0.6855,
+    -1.3121,
+    -1.0371,
+    -0.8386,
+    0.7814,
+    -0.6580,
+    -0.9082,
+    1.0089,
+    -0.6553,
+    -1.0848,
+    -0.9626,
+    -0.6656,
+    0.6801,
+    -0.6651,
+    0.9714,
+    0.9462,
+    -0.7922,
+    -0.8823,
+    -0.9317,
+    1.6148,
+    -0.6992,
+    -0.7614,
+    -0.8361,
+    -0.9352,
+    0.6501,
+    -0.8303,
+    -0.6514,
+    -0.6415,
+    1.0468,
+    0.7153,
+    -1.1904,
+    -0.9434,
+    -1.1028,
+    -1.0128,
+    0.8463,
+    -0.6682,
+    -1.4633,
+    1.1491,
+    -1.4491,
+    1.2106,
+    -0.8165,
+    -1.0295,
+    1.1152,
+    -0.8963,
+    0.8078,
+    -1.0982,
+    -0.6414,
+    0.8187,
+    -0.7604,
+    1.2697,
+    -0.7176,
+    -0.7622,
+    1.1055,
+    0.9145,
+    -0.9117,
+    -0.7663,
+    0.7482,
+    0.7762,
+    -0.9508,
+    -0.8572,
+    1.0931,
+    0.6573,
+    -1.0084,
+    1.1771,
+    0.8220,
+    -0.8808,
+    1.2739,
+    -0.6663,
+    -0.8012,
+    0.9619,
+    -0.7992,
+    -0.6627,
+    0.7148,
+    1.0359,
+    -1.2769,
+    1.1180,
+    0.7849,
+    1.1829,
+    1.8524,
+    1.1639,
+    1.0250,
+    1.2373,
+    0.9087,
+    1.4789,
+    0.7631,
+    0.6535,
+    2.0238,
+    0.9914,
+    1.3501,
+    2.6618,
+    0.9612,
+    -1.0467,
+    -1.4825,
+    -1.0673,
+    1.0219,
+    -2.0597,
+    0.7345,
+    -1.7238,
+    -2.1411,
+    -2.5135,
+    -0.8881,
+    1.3604,
+    1.3965,
+    2.1717,
+    0.7834,
+    0.7914,
+    0.9489,
+    -0.7098,
+    0.8744,
+    0.8788,
+    -0.9129,
+    -0.6385,
+    -1.3568,
+    0.8290,
+    1.1603,
+    1.0028,
+    -1.3647,
+    0.6835,
+    0.8797,
+    -0.7896,
+    0.8295,
+    0.9527,
+    -1.0440,
+    -1.2687,
+    2.0897,
+    -0.9381,
+    0.9088,
+    0.8014,
+    2.0407,
+    -0.7135,
+    -1.4379,
+    -0.6439,
+    1.0856,
+    1.1713,
+    0.8977,
+    0.7381,
+    -0.8838,
+    0.8005,
+    -1.0913,
+    -0.8530,
+    -1.3815,
+    -0.8412,
+    1.4384,
+    -0.9657,
+    -1.0458,
+    0.6542,
+    0.9844,
+    0.8319,
+    -1.1421,
+    -0.9362,
+    0.6436,
+    1.3166,
+    -0.6804,
+    1.5539,
+    0.9835,
+    0.9066,
+    1.3106,
+    1.2953,
+    -0.7653,
+    -0.6661,
+    1.4784,
+    -0.6424,
+    1.0512,
+    -1.1206,
+    -0.7354,
+    0.7216,
+    -1.1748,
+    0.9941,
+    -1.1634,
+    -1.1937,
+    0.8592,
+    0.8143,
+    0.7498,
+    0.9762,
+    0.7002,
+    -0.8970,
+    0.6723,
+    -1.1221,
+    0.8627,
+    0.7605,
+    -0.8114,
+    -0.6856,
+    -0.8565,
+    0.9720,
+    -0.6664,
+    -0.7609,
+    -0.8416,
+    -0.9700,
+    0.7185,
+    1.0558,
+    0.8731,
+    0.8958,
+    -1.7324,
+    -1.1265,
+    -0.6544,
+    -1.1305,
+    0.8718,
+    0.6726,
+    -0.9445,
+    0.7711,
+    -1.5930,
+    0.7279,
+    -0.8294,
+    -0.8896,
+    0.8621,
+    -1.2425,
+    -0.7846,
+    0.6767,
+    -0.9082,
+    0.9410,
+    0.9377,
+    0.9045,
+    -1.0860,
+    -0.7030,
+    -0.7141,
+    -0.6536,
+    0.7128,
+    1.0454,
+    1.2870,
+    0.7431,
+    0.6763,
+    -0.9284,
+    0.6981,
+    -1.0952,
+    -1.3132,
+    -0.9900,
+    -0.7376,
+    1.0037,
+    -1.1008,
+    1.9296,
+    0.8820,
+    0.6810,
+    0.8786,
+    -0.7876,
+    1.3413,
+    1.0577,
+    1.0362,
+    -0.6493,
+    -1.1706,
+    1.6135,
+    -0.6832,
+    -0.9696,
+    -1.4284,
+    -0.9303,
+    0.8231,
+    -1.5727,
+    -0.9881,
+    -1.1685,
+    0.9299,
+    -0.8740,
+    -1.4699,
+    -1.0300,
+    0.8379,
+    -1.0654,
+    -0.9158,
+    0.8797,
+    0.6865,
+    -0.9517,
+    -0.8169,
+    1.1019,
+    -0.7582,
+    -1.0859,
+    -1.1390,
+    1.0734,
+    1.3157,
+    -0.6801,
+    1.4463,
+    -1.0066,
+    -1.4380,
+    1.5969,
+    1.5538,
+    1.1123,
+    0.6532,
+    1.1575,
+    -0.6761,
+    0.7416,
+    -0.8303,
+    -0.6570,
+    -0.8078,
+    1.2127,
+    -0.7547,
+    -0.8951,
+    -1.0875,
+    1.2309,
+    -0.7680,
+    -0.6534,
+    0.7563,
+    -0.7790,
+    -0.7223,
+    -0.7123,
+    1.0819,
+    -1.1904,
+    -1.2393,
+    -0.6807,
+    -0.6599,
+    -0.9358,
+    -0.7468,
+    0.6987,
+    -1.1509,
+    0.7504,
+    -1.1954,
+    -1.4652,
+    -1.1811,
+    -0.6753,
+    -0.6357,
+    -1.0128,
+    -1.3361,
+    -0.7582,
+    0.8992,
+    0.9051,
+    1.1842,
+    0.7629,
+    0.9425,
+    -0.8198,
+    -0.8462,
+    -0.6653,
+    0.8770,
+    1.0058,
+    -0.8587,
+    -0.7798,
+    -0.7683,
+    1.1915,
+    0.8635,
+    -1.4889,
+    -1.0812,
+    -0.9205,
+    -0.6933,
+    1.5499,
+    0.9403,
+    1.1371,
+    0.6402,
+    -0.9323,
+    -0.8813,
+    -0.9936,
+    -1.3940,
+    -0.8199,
+    -0.7924,
+    1.3255,
+    1.1606,
+    -1.1768,
+    0.9460,
+    0.9570,
+    -0.6518,
+    -0.9534,
+    -0.9889,
+    -1.1181,
+    1.1563,
+    1.1482,
+    -1.3614,
+    -0.9938,
+    -0.6980,
+    -0.9382,
+    0.7896,
+    -1.0321,
+    -0.8411,
+    -0.8604,
+    -0.8071,
+    0.9176,
+    -0.6668,
+    1.5051,
+    -0.7210,
+    1.0585,
+    0.7467,
+    -0.7125,
+    -1.0548,
+    -1.4559,
+    0.7096,
+    0.8149,
+    0.9227,
+    1.2358,
+    1.4283,
+    -0.6986,
+    0.6729,
+    -1.2963,
+    0.9786,
+    0.8787,
+    -0.9898,
+    -0.7928,
+    -0.6514,
+    -0.7796,
+    -1.1008,
+    -0.6632,
+    -1.5030,
+    0.7682,
+    -0.6863,
+    -0.8086,
+    -0.7282,
+    -1.4377,
+    -1.1186,
+    -1.4172,
+    -0.6360,
+    -0.7203,
+    -0.7746,
+    -1.0514,
+    -0.9571,
+    -1.1827,
+    1.2107,
+    -0.9087,
+    -0.7674,
+    1.2645,
+    -0.9439,
+    -1.3407,
+    0.6869,
+    -0.6532,
+    -0.6916,
+    1.1152,
+    0.9537,
+    -1.0522,
+    1.3236,
+    0.6651,
+    -0.7117,
+    0.9257,
+    -0.7821,
+    0.6617,
+    -0.8836,
+    0.8224,
+    0.8638,
+    0.6619,
+    1.0764,
+    0.8120,
+    -0.8760,
+    1.1930,
+    -1.2074,
+    0.7080,
+    0.6615,
+    -0.8914,
+    1.0356,
+    -0.8043,
+    0.9734,
+    0.9429,
+    -1.1973,
+    1.4500,
+    -1.0842,
+    1.0671,
+    1.0486,
+    -0.8750,
+    -0.7053,
+    -1.2131,
+    0.9465,
+    -0.8057,
+    -0.7942,
+    0.6543,
+    0.8701,
+    -0.8585,
+    0.7460,
+    -0.8052,
+    0.8854,
+    0.9103,
+    -0.8750,
+    -0.7472,
+    1.7275,
+    1.0993,
+    -1.7227,
+    -1.3694,
+    -0.7500,
+    0.7052,
+    -1.0561,
+    0.7122,
+    1.2697,
+    -0.6752,
+    0.8923,
+    1.1568,
+    -0.7700,
+    0.8798,
+    -0.7512,
+    -0.9803,
+    1.1055,
+    0.6633,
+    -1.6000,
+    -0.7530,
+    -0.8890,
+    -1.1505,
+    -1.3859,
+    0.6387,
+    0.9031,
+    -1.3517,
+    -1.0576,
+    1.0216,
+    -1.1032,
+    1.5028,
+    -0.7742,
+    0.7065,
+    -0.7762,
+    -0.8847,
+    1.2327,
+    1.1029,
+    1.2211,
+    0.9810,
+    -0.7618,
+    -1.6552,
+    1.5262,
+    -0.7188,
+    0.9270,
+    0.9261,
+    -0.7700,
+    -1.0443,
+    -0.6958,
+    0.8675,
+    -1.0734,
+    -0.9799,
+    -0.7893,
+    -0.7913,
+    -0.8303,
+    -0.9181,
+    1.0311,
+    0.6740,
+    0.8693,
+    1.3884,
+    -1.0773,
+    -0.7025,
+    0.6995,
+    0.8263,
+    0.6917,
+    -1.1243,
+    0.8677,
+    0.6606,
+    -0.8808,
+    -0.8086,
+    -0.7639,
+    -0.7784,
+    1.1694,
+    -0.8611,
+    -1.0932,
+    -0.9180,
+    -0.7209,
+    0.8058,
+    -0.9096,
+    -0.7041,
+    -0.8095,
+    0.8937,
+    0.8765,
+    0.6685,
+    0.8361,
+    -0.7489,
+    -0.7879,
+    -0.6566,
+    0.6346,
+    -0.9193,
+    -0.6813,
+    -1.1452,
+    -0.9881,
+    0.9299,
+    -0.7387,
+    -0.7109,
+    -0.7316,
+    -1.3571,
+    0.8408,
+    0.9054,
+    0.7148,
+    -1.1771,
+    -0.6976,
+    -0.9678,
+    -1.0165,
+    1.4026,
+    -0.8796,
+    -0.9602,
+    0.6834,
+    -1.2769,
+    -1.5522,
+    -1.0840,
+    -0.8743,
+    0.6860,
+    1.0392,
 )
 KIND_FEATURES = """\
 b:<s>_actually
@@ -3019,11 +3019,11 @@ b:<s>_as
 b:<s>_code
 b:<s>_didn't
 b:<s>_every
-b:<s>_fail
 b:<s>_forgot
 b:<s>_go
 b:<s>_i'm
 b:<s>_identical
+b:<s>_in
 b:<s>_incorrect
 b:<s>_keep
 b:<s>_let's
@@ -3033,7 +3033,9 @@ b:<s>_nothing
 b:<s>_now
 b:<s>_one
 b:<s>_other
+b:<s>_our
 b:<s>_quit
+b:<s>_rename
 b:<s>_restore
 b:<s>_run
 b:<s>_sigh
@@ -3046,27 +3048,25 @@ b:<s>_your
 b:a_dict
 b:a_proper
 b:a_string
-b:add_it
 b:after_you
 b:after_your
 b:again_after
 b:an_hour
 b:and_it
-b:and_it's
 b:and_now
 b:are_in
-b:as_before
 b:as_i
 b:ask_you
 b:at_all
 b:attempt_and
+b:be_the
 b:because_you
 b:before_the
 b:before_you
 b:before_your
 b:belongs_in
 b:broke_the
-b:build_failed
+b:broken_again
 b:bump_the
 b:but_i
 b:but_please
@@ -3076,12 +3076,14 @@ b:change_at
 b:change_in
 b:change_it
 b:change_to
-b:changes_in
+b:circles_here
+b:code_code
 b:code_to
 b:code_type
 b:database_url
 b:delete_the
 b:did_nothing
+b:didn't_ask
 b:didn't_help
 b:do_anything
 b:do_the
@@ -3098,9 +3100,12 @@ b:every_change
 b:everything_else
 b:exact_same
 b:exactly_the
+b:f_strings
 b:failed_in
+b:failing_after
 b:fails_on
 b:fine_before
+b:force_push
 b:forgot_the
 b:forgot_to
 b:fourth_attempt
@@ -3109,6 +3114,7 @@ b:function_signature
 b:go_back
 b:go_in
 b:goes_in
+b:going_in
 b:going_nowhere
 b:great_you
 b:has_to
@@ -3120,7 +3126,7 @@ b:i_don't
 b:i_get
 b:i_give
 b:i_meant
-b:i_wanted
+b:i_want
 b:in_your
 b:inside_the
 b:into_the
@@ -3133,7 +3139,6 @@ b:is_empty
 b:is_exhausting
 b:is_per
 b:is_still
-b:is_this
 b:is_wrong
 b:it's_broken
 b:it's_code
@@ -3141,7 +3146,6 @@ b:it's_still
 b:it's_the
 b:it's_worse
 b:it_and
-b:it_code
 b:it_crashes
 b:it_fails
 b:it_has
@@ -3149,7 +3153,6 @@ b:it_keeps
 b:it_with
 b:it_worse
 b:just_fix
-b:keep_it
 b:keep_the
 b:last_change
 b:last_commit
@@ -3165,7 +3168,6 @@ b:look_at
 b:losing_my
 b:made_it
 b:made_the
-b:make_breaks
 b:misread_the
 b:move_the
 b:must_be
@@ -3175,12 +3177,9 @@ b:needs_to
 b:next_to
 b:no_change
 b:no_difference
-b:no_don't
 b:no_is
-b:no_keep
 b:no_longer
 b:no_more
-b:no_put
 b:no_that
 b:no_the
 b:no_use
@@ -3192,8 +3191,9 @@ b:not_correct
 b:not_how
 b:not_like
 b:not_main
+b:not_print
+b:not_right
 b:not_that
-b:not_the
 b:not_this
 b:not_what
 b:not_working
@@ -3201,11 +3201,13 @@ b:nothing_works
 b:nothing_you
 b:now_it
 b:of_that
+b:off_by
 b:old_name
 b:old_version
 b:on_startup
 b:on_this
 b:only_change
+b:original_error
 b:other_one
 b:other_way
 b:out_the
@@ -3216,15 +3218,14 @@ b:please_revert
 b:please_stop
 b:port_is
 b:print_statements
+b:public_api
 b:put_it
-b:put_them
 b:quoted_not
-b:quoted_the
 b:redo_it
 b:remove_the
+b:rename_it
 b:rename_the
-b:restart_the
-b:restore_it
+b:renamed_the
 b:retry_logic
 b:revert_that
 b:roll_that
@@ -3239,7 +3240,6 @@ b:same_problem
 b:same_stack
 b:same_thing
 b:same_warning
-b:saying_it's
 b:should_be
 b:should_have
 b:since_you
@@ -3256,11 +3256,10 @@ b:still_getting
 b:still_not
 b:still_red
 b:still_the
-b:swap_the
+b:still_timing
 b:test_file
 b:tests_are
 b:than_before
-b:that's_wrong
 b:that_back
 b:that_change
 b:that_didn't
@@ -3283,8 +3282,6 @@ b:the_date
 b:the_db
 b:the_discount
 b:the_error
-b:the_extra
-b:the_file
 b:the_fix
 b:the_fourth
 b:the_full
@@ -3298,7 +3295,6 @@ b:the_original
 b:the_output
 b:the_page
 b:the_port
-b:the_query
 b:the_real
 b:the_repo
 b:the_retry
@@ -3313,22 +3309,24 @@ b:the_timeout
 b:the_v2
 b:the_version
 b:the_way
-b:thing_though
+b:this_again
 b:this_one
 b:this_so
 b:this_still
 b:through_the
 b:time_this
 b:time_you
-b:timeout_is
+b:to_main
 b:to_the
 b:touched_the
+b:undo_the
 b:use_f
 b:use_pnpm
 b:uses_the
 b:version_of
 b:wait_for
 b:wait_stop
+b:wanted_it
 b:wanted_the
 b:was_fine
 b:way_it
@@ -3338,11 +3336,13 @@ b:we're_on
 b:we_are
 b:we_need
 b:we_use
+b:were_supposed
 b:what_i
 b:what_you
-b:when_you
 b:whole_module
+b:why_did
 b:with_your
+b:worse_now
 b:worse_than
 b:wrong_approach
 b:wrong_branch
@@ -3353,6 +3353,7 @@ b:you've_made
 b:you_added
 b:you_are
 b:you_broke
+b:you_change
 b:you_created
 b:you_did
 b:you_even
@@ -3376,22 +3377,20 @@ f2:are_you
 f2:as_i
 f2:great_you
 f2:i'm_losing
-f2:i_didn't
+f2:i_already
 f2:i_give
 f2:i_said
 f2:it's_broken
 f2:it's_code
 f2:it's_still
+f2:it_should
 f2:keep_the
 f2:lol_no
 f2:no_change
 f2:no_difference
-f2:no_don't
 f2:no_keep
 f2:no_more
-f2:no_put
 f2:no_that
-f2:no_that's
 f2:no_the
 f2:no_use
 f2:nope_same
@@ -3400,8 +3399,10 @@ f2:not_like
 f2:not_that
 f2:nothing_changed
 f2:other_one
+f2:put_it
 f2:put_the
 f2:remove_the
+f2:rename_it
 f2:roll_that
 f2:same_failure
 f2:still_broken
@@ -3409,22 +3410,22 @@ f2:still_failing
 f2:still_getting
 f2:still_the
 f2:take_it
-f2:that's_wrong
 f2:that_didn't
 f2:the_build
 f2:the_flaky
 f2:the_other
-f2:the_page
 f2:the_same
 f2:use_a
 f2:we're_back
 f2:we_are
-f2:why_you
+f2:why_did
+f2:why_is
 f2:wrong_branch
 f2:wrong_repo
 f2:you've_made
 f2:you_added
 f2:you_broke
+f2:you_didn't
 f2:you_forgot
 f2:you_have
 f2:you_missed
@@ -3434,12 +3435,13 @@ f:are
 f:as
 f:code
 f:didn't
+f:do
 f:every
-f:fail
 f:forgot
 f:go
 f:i'm
 f:identical
+f:in
 f:incorrect
 f:keep
 f:let's
@@ -3448,7 +3450,9 @@ f:nothing
 f:now
 f:one
 f:other
+f:our
 f:quit
+f:rename
 f:restore
 f:run
 f:sigh
@@ -3462,8 +3466,11 @@ m:comparative-start
 m:contrast
 m:convention
 m:hindsight
+m:imperative-clause
+m:place
 m:scope
 m:wasted
+m:you-doing
 m:you-past
 s:bang
 s:blame
@@ -3471,23 +3478,24 @@ s:conditional
 s:has-quote
 s:imperative-start
 s:meta
+s:mostly-pasted
 s:neg-start
 s:ordinal-time
 s:persistent
 s:question
+s:short
 s:some-pasted
 s:tiny
 s:told
+s:you-past
+w:100
+w:16
 w:19
-w:2
-w:30
 w:4
 w:404
-w:42
 w:500
 w:8080
 w:account
-w:actual
 w:added
 w:adding
 w:after
@@ -3521,39 +3529,37 @@ w:cancel
 w:case
 w:catch
 w:changelog
-w:checkout
-w:class
+w:chart
 w:codebase
 w:column
-w:comment
 w:comments
 w:commits
 w:components
 w:condition
-w:const
 w:constructor
 w:core
 w:correct
 w:could
 w:crash
 w:created
+w:creating
 w:css
 w:database
 w:date
 w:db
 w:default
+w:deleted
 w:dependencies
-w:deprecated
+w:deploy
 w:develop
 w:dict
 w:difference
 w:disable
 w:discount
+w:dockerfile
 w:doing
-w:don't
 w:done
 w:down
-w:else
 w:email
 w:endpoint
 w:env
@@ -3565,18 +3571,17 @@ w:exhausting
 w:exist
 w:explicitly
 w:export
-w:extra
 w:failed
 w:fails
 w:far
 w:feature
 w:field
 w:file
+w:files
 w:first
 w:fixed
 w:fixes
 w:flaky
-w:float
 w:folder
 w:forgot
 w:format
@@ -3586,11 +3591,12 @@ w:function
 w:gateway
 w:get
 w:getting
+w:git
 w:github
 w:global
 w:goes
-w:gone
 w:got
+w:great
 w:green
 w:had
 w:half
@@ -3604,10 +3610,8 @@ w:hardcoded
 w:hash
 w:helm
 w:help
-w:here
 w:honestly
 w:hour
-w:how
 w:i'm
 w:identical
 w:image
@@ -3618,7 +3622,6 @@ w:isn't
 w:issue
 w:job
 w:json
-w:keep
 w:keeps
 w:key
 w:kindly
@@ -3633,6 +3636,7 @@ w:limit
 w:lint
 w:literally
 w:logs
+w:lol
 w:longer
 w:look
 w:losing
@@ -3643,9 +3647,11 @@ w:meant
 w:method
 w:migrations
 w:milliseconds
+w:minutes
 w:misread
 w:missed
 w:misunderstood
+w:mocking
 w:modules
 w:move
 w:moved
@@ -3677,21 +3683,23 @@ w:our
 w:output
 w:own
 w:packages
+w:parser
 w:patch
 w:path
 w:per
 w:pin
 w:pipeline
+w:plan
 w:pnpm
 w:port
 w:postgres
-w:pr
 w:print
 w:problem
-w:process
 w:progress
+w:proper
 w:properly
 w:push
+w:put
 w:quit
 w:quoted
 w:ran
@@ -3699,10 +3707,9 @@ w:re
 w:react
 w:read
 w:red
-w:reference
+w:refactor
 w:regenerate
 w:release
-w:removed
 w:renaming
 w:rendering
 w:request
@@ -3711,6 +3718,7 @@ w:result
 w:returning
 w:rounding
 w:runtime
+w:s3
 w:said
 w:says
 w:schema
@@ -3719,6 +3727,7 @@ w:script
 w:search
 w:secret
 w:secrets
+w:seed
 w:semicolons
 w:separate
 w:server
@@ -3730,7 +3739,6 @@ w:should
 w:sigh
 w:signature
 w:since
-w:small
 w:snake
 w:snapshot
 w:something
@@ -3740,19 +3748,16 @@ w:start
 w:started
 w:startup
 w:statements
-w:status
 w:stay
 w:still
 w:stop
 w:string
+w:strings
 w:style
-w:support
 w:sync
 w:syntax
 w:tabs
 w:target
-w:tax
-w:template
 w:them
 w:then
 w:these
@@ -3760,12 +3765,9 @@ w:they
 w:they're
 w:thing
 w:those
-w:though
 w:thread
-w:timeout
 w:times
 w:today
-w:token
 w:toml
 w:too
 w:total
@@ -3781,10 +3783,10 @@ w:unit
 w:until
 w:unwrap
 w:upgrade
-w:url
 w:user
 w:using
 w:utc
+w:v2
 w:validation
 w:value
 w:variable
@@ -3792,7 +3794,6 @@ w:variables
 w:w
 w:wait
 w:want
-w:wanted
 w:warning
 w:way
 w:went
@@ -3811,807 +3812,806 @@ w:wow
 w:wrong
 w:wrote
 w:yesterday
-w:yml
 """
 KIND_WEIGHTS = (
-    -0.9166,
-    1.1791,
-    0.6099,
-    -0.5395,
-    -1.0509,
-    0.7276,
-    0.6059,
-    0.4939,
-    -1.2374,
-    0.8522,
-    0.7259,
-    0.7461,
-    -0.7732,
-    -0.5825,
-    1.0532,
-    -0.8614,
-    -0.7770,
-    0.6145,
-    1.1833,
-    -0.9095,
-    -1.3848,
-    -1.0237,
-    -0.6637,
-    0.7641,
-    0.9293,
-    -0.4946,
-    -0.5253,
-    0.6946,
-    -0.8193,
-    0.5273,
-    0.5251,
-    -0.6314,
-    -0.5629,
-    -0.5935,
-    -0.6144,
-    1.2351,
-    -0.7158,
-    1.2003,
-    0.5551,
-    0.5828,
-    0.5436,
-    0.6746,
-    -0.6588,
-    -0.4926,
-    -0.5068,
-    -0.5148,
-    0.7465,
-    0.6423,
-    -0.8739,
-    -1.4168,
-    1.4031,
-    0.8078,
-    -0.7173,
-    0.6903,
-    0.5109,
-    -0.7488,
-    -0.9229,
-    -0.6089,
-    -0.5654,
-    -1.2565,
-    0.8716,
-    0.8208,
-    -0.5106,
-    -0.5522,
-    -0.5958,
-    -1.0640,
-    -0.8074,
-    -0.8759,
-    -0.5127,
-    1.8017,
-    0.5194,
-    1.1293,
-    -0.9052,
-    0.7514,
-    1.0801,
-    -0.8112,
-    -0.5371,
-    -0.5329,
-    1.2685,
-    0.5784,
-    -1.2836,
-    0.6099,
-    0.6799,
-    -1.3759,
-    0.9329,
-    0.6118,
-    0.7908,
-    1.1967,
-    0.9655,
-    -0.9304,
-    -0.7989,
-    0.7164,
-    -1.0118,
-    -0.6480,
-    0.5038,
-    -0.5357,
-    -0.6443,
-    0.9603,
-    -0.6251,
-    -1.1405,
-    0.6756,
-    0.7629,
-    0.6298,
-    -0.5796,
-    0.8418,
-    0.6665,
-    0.5851,
-    -0.9085,
-    -0.6109,
-    0.5118,
-    -0.6723,
-    -0.6807,
-    -0.6959,
-    -0.6277,
-    0.9573,
-    1.4206,
-    -0.8424,
-    0.9872,
-    0.6006,
-    -0.7589,
-    0.8278,
-    0.5448,
-    -1.2898,
-    0.5475,
-    -1.2528,
-    0.6161,
-    -0.8674,
-    0.8498,
-    -0.7735,
-    -0.9750,
-    0.8722,
-    1.1346,
-    -0.8831,
-    0.8715,
-    -0.6583,
-    1.0664,
-    -0.6392,
-    -0.7771,
-    -0.6626,
-    -1.4616,
-    0.6952,
-    1.9067,
-    0.9041,
-    -0.5496,
-    -0.8819,
-    -0.5267,
-    -0.6008,
-    -0.8759,
-    -0.6475,
-    -0.8614,
+    -0.7759,
+    1.0940,
+    0.6125,
+    -0.5374,
+    -1.0154,
+    0.7143,
+    0.6120,
+    -1.1867,
+    0.8401,
+    0.7602,
+    0.6832,
+    -0.5024,
+    -0.7512,
+    -0.6517,
+    0.9741,
+    -0.7056,
+    -0.5438,
     0.5896,
-    0.5121,
-    0.9623,
-    0.5796,
-    -0.7789,
-    -0.8174,
-    -0.6324,
-    -0.7603,
-    -0.6732,
-    0.7380,
-    -0.6711,
-    1.3592,
-    1.1182,
-    -0.6038,
-    -0.5393,
-    -0.6564,
-    0.7129,
-    -0.8271,
-    -0.8624,
-    -0.6601,
-    -0.5850,
-    -0.5812,
-    1.0531,
-    0.9717,
-    -0.5697,
-    -0.4981,
-    -0.5772,
-    -0.8254,
-    -0.5156,
-    -1.0320,
-    -0.7368,
-    -0.5081,
-    -1.0354,
-    -0.8563,
-    0.7446,
-    1.0949,
-    0.6364,
-    0.6811,
-    1.0034,
-    -0.6578,
-    1.0924,
-    0.6489,
-    0.7620,
-    -0.8265,
-    -0.6859,
-    -0.8540,
-    -0.7729,
-    -0.5863,
-    -0.8094,
-    -0.8502,
-    0.9024,
-    -0.5060,
-    -0.7227,
-    -1.4253,
-    -0.6061,
-    -0.5148,
-    -0.8310,
-    -0.4953,
-    0.4912,
-    -1.2510,
-    -0.5019,
-    -0.5864,
-    -0.5561,
-    0.8053,
-    1.5069,
-    -0.5233,
-    0.9146,
-    -0.8136,
-    0.6456,
-    0.6626,
-    -0.8577,
-    1.3569,
-    1.0789,
-    1.0678,
-    0.7428,
-    0.6735,
-    0.6999,
-    0.5442,
-    -0.5602,
-    -0.6573,
-    1.4643,
-    1.1860,
-    -0.4934,
-    0.7257,
-    0.9468,
-    0.8192,
-    0.7930,
-    0.6859,
-    0.8869,
-    0.8578,
-    0.7318,
-    0.6656,
-    0.5758,
-    0.5525,
-    -0.5483,
-    -0.5606,
-    -0.9319,
-    0.8350,
-    -0.4926,
-    -0.5233,
-    2.2258,
-    0.8173,
-    -1.1090,
-    -0.9477,
-    0.7115,
-    -0.7556,
-    -0.5954,
-    -0.4957,
-    -0.6035,
-    0.5895,
-    -0.7339,
-    -1.0768,
-    -0.8211,
-    -0.5359,
-    -1.0482,
-    -0.7091,
-    0.7540,
-    -0.5630,
-    -0.6202,
-    -0.7878,
-    -0.8077,
-    0.5647,
-    -0.5570,
-    1.1465,
-    0.6413,
-    -0.6271,
-    -0.5127,
-    -0.7665,
-    1.0928,
-    -0.6176,
-    -0.8323,
-    1.4358,
-    1.0892,
-    0.7535,
-    0.9655,
-    -0.7632,
-    -0.7201,
-    -0.9599,
-    0.5762,
-    0.7676,
-    1.1224,
-    -1.0286,
-    -0.5271,
-    -0.7026,
-    0.9835,
-    -0.5556,
-    -0.5913,
-    -1.2659,
-    -0.8992,
-    -0.6772,
-    0.5211,
-    -0.5095,
-    0.6529,
-    0.9468,
-    0.8900,
-    -0.9091,
-    0.5575,
-    0.7909,
-    -0.5179,
-    -0.6941,
-    0.6396,
-    -0.7848,
-    -0.5224,
-    0.5963,
-    0.4981,
-    -0.6551,
-    -0.7230,
-    -0.7864,
-    -1.0133,
-    0.5211,
-    -0.8540,
-    0.4965,
-    -0.5791,
-    1.3021,
-    -0.8888,
-    -0.5860,
-    -0.8767,
-    0.4943,
-    0.5488,
-    -0.8714,
-    0.8594,
-    0.8846,
-    0.8275,
-    -0.7885,
-    -0.9990,
-    -0.6343,
-    -0.6676,
-    1.3980,
-    0.5467,
-    1.2376,
-    0.9466,
-    -0.8792,
-    1.2729,
-    0.8786,
-    -0.6986,
-    -0.7624,
-    -0.5332,
-    -2.0095,
-    0.7578,
-    -0.7631,
-    -0.5724,
-    -0.6094,
-    -0.8889,
-    -0.7032,
-    -0.5169,
-    1.0169,
-    0.5741,
-    -0.9985,
-    1.1646,
-    1.0841,
-    0.6099,
-    -0.5395,
-    -0.6251,
-    0.6298,
-    -0.6256,
-    0.5851,
-    -0.5062,
-    0.5475,
-    -1.4725,
-    0.6852,
-    -0.8748,
-    -0.6475,
-    1.0034,
-    1.1182,
-    -0.5732,
-    -0.7729,
-    -0.8271,
-    -0.8624,
-    -0.6601,
-    -0.5331,
-    -0.6479,
-    -0.6119,
-    0.9717,
-    -0.5697,
-    -0.6776,
-    -0.7368,
-    0.9359,
-    -0.9320,
-    0.7094,
-    -0.7529,
-    -0.5233,
-    0.5432,
-    -1.0606,
-    0.5703,
-    0.7318,
-    0.5739,
-    0.5049,
-    -0.5209,
-    0.8173,
-    1.4946,
-    0.8184,
-    -1.6463,
-    0.5624,
-    1.5632,
-    -0.5169,
-    0.4965,
-    1.3021,
-    -0.5140,
-    -1.2087,
-    -1.2047,
-    1.3980,
-    -0.6993,
-    0.9466,
-    -0.6818,
-    -0.7624,
-    -0.5724,
-    0.8983,
-    -0.8588,
-    0.6099,
-    -0.5395,
-    -1.0509,
-    0.7276,
-    0.6059,
-    0.4939,
-    -1.2374,
-    0.8522,
-    0.7259,
-    0.7461,
-    -0.7732,
-    -0.5610,
-    1.0532,
-    -0.7770,
-    0.6145,
-    1.5558,
-    -0.9095,
-    -1.3848,
-    -1.0237,
-    -0.6637,
-    0.7641,
-    0.9293,
-    -0.5082,
-    -0.5253,
-    1.3619,
-    0.5273,
-    0.5251,
-    -0.6162,
-    -2.5736,
-    -0.8781,
-    -1.8486,
-    -1.2955,
-    -0.9297,
-    2.3487,
-    -0.8010,
-    0.6575,
-    0.5443,
-    1.6424,
-    -1.1380,
-    -0.8053,
-    -1.2395,
-    -1.0178,
-    1.3038,
-    1.2063,
-    -0.6623,
-    1.2030,
-    1.4309,
-    -1.3277,
-    -0.6426,
-    -0.5227,
-    -0.6083,
-    -0.6025,
-    0.6706,
-    -0.7644,
-    0.7491,
-    -0.6867,
-    -0.5231,
-    -0.4992,
-    0.9207,
-    -1.2400,
-    -0.5216,
-    0.9143,
-    0.8143,
-    0.9863,
-    1.0657,
-    -0.5802,
-    -1.0715,
-    1.0073,
-    -0.5833,
-    -0.5725,
-    -0.7102,
-    0.5704,
-    -0.7678,
-    -1.0848,
-    -0.8739,
-    -0.7173,
-    -0.6119,
-    -1.2569,
-    -0.6093,
-    1.0370,
-    1.0459,
-    -0.7144,
-    -0.5318,
-    -0.5213,
-    -1.0632,
-    -0.8326,
-    -0.7657,
-    -1.2565,
-    -0.7120,
-    -0.6653,
-    -1.0768,
-    -0.4953,
-    -0.6036,
-    -0.6857,
-    -0.7430,
-    -0.5029,
-    -0.6777,
-    -1.0206,
-    -1.3486,
-    -1.1564,
-    -0.5025,
-    -0.9596,
-    -0.4906,
-    -0.5594,
-    -0.5301,
-    0.6530,
-    -0.6381,
-    0.5329,
-    0.5144,
-    -0.6269,
-    -0.7491,
-    -0.7316,
-    -0.5847,
-    -0.5473,
-    -1.0986,
-    -0.6553,
-    1.1372,
-    -0.7878,
-    -0.7878,
-    1.0533,
-    -0.4932,
-    0.8520,
-    -0.9545,
-    -0.5052,
-    -1.0912,
-    -0.6147,
-    -0.5322,
-    0.6223,
-    0.7232,
-    0.7138,
-    -0.7351,
-    0.6006,
-    -0.8365,
-    -1.3124,
-    1.2750,
-    0.5647,
-    0.6974,
-    0.9519,
-    0.7257,
-    -0.5347,
-    -0.8337,
-    -0.5444,
-    -0.7180,
-    1.2902,
-    0.7179,
-    0.6390,
-    0.5373,
-    -0.5718,
-    -0.8880,
-    -0.9040,
-    0.8540,
-    0.5733,
-    -0.7847,
-    0.6324,
-    0.6513,
-    0.4936,
-    -0.5252,
-    -1.2932,
-    -1.0537,
-    -0.7295,
-    -1.1327,
-    1.1225,
-    -1.3707,
-    -0.6968,
-    -0.8388,
-    -0.6463,
-    -0.9868,
-    1.4880,
-    1.7537,
-    0.5575,
-    -0.5225,
-    -1.0182,
-    -0.7206,
-    0.6352,
-    -0.5817,
-    0.9391,
-    1.0101,
-    0.5832,
-    0.5154,
-    1.2279,
-    0.5990,
-    -1.0778,
-    -0.6457,
-    -0.5467,
-    0.5566,
-    1.0293,
-    0.5959,
-    -0.5394,
-    -0.6056,
-    0.9257,
-    -0.7668,
-    -1.0096,
-    -0.8958,
-    -0.6295,
-    -0.5847,
-    -1.3045,
-    -0.5508,
-    -0.7288,
-    -0.5604,
-    -0.9549,
-    0.8301,
-    0.6810,
-    -0.6824,
-    0.7129,
-    -0.8614,
-    0.6298,
-    0.5201,
-    -0.6458,
-    -0.5871,
-    -0.8805,
-    -0.7522,
-    -0.5207,
-    -0.8273,
-    -0.7631,
-    -0.7872,
-    -0.6094,
-    -0.6859,
-    -0.6873,
-    0.6521,
-    -0.9862,
-    0.7027,
-    -0.8654,
-    -0.7770,
-    -0.5513,
-    -0.8396,
-    -0.6220,
-    -1.2198,
-    -0.6820,
-    -0.7576,
-    0.5616,
-    0.8394,
-    0.5644,
-    -0.5701,
-    0.5567,
-    -0.5359,
-    -0.7892,
-    -0.5672,
-    -0.5345,
-    -0.7101,
-    -1.9107,
-    1.0892,
-    -0.6372,
-    -0.5993,
-    -0.9546,
-    0.8999,
-    -1.1442,
-    -0.8172,
-    1.0789,
-    -0.6918,
-    -0.8999,
-    -0.9965,
-    0.6116,
-    -0.4919,
-    -0.6638,
-    -0.6199,
-    -0.4937,
-    -1.1521,
-    1.0678,
-    0.5615,
-    1.2891,
-    -0.8258,
-    -1.1604,
-    -1.0237,
-    0.9184,
-    -0.7344,
-    -0.6132,
-    -0.5420,
-    -0.9155,
-    0.9386,
-    -0.7033,
-    -0.5891,
-    -0.5238,
-    -0.5460,
-    -0.7424,
-    1.8733,
-    -0.4911,
-    -0.8346,
-    0.8348,
-    0.7261,
-    1.1245,
-    -0.5494,
-    -0.8213,
-    -1.0232,
-    -1.6459,
-    -0.5687,
+    1.1333,
+    -0.9312,
+    -1.3552,
+    -0.6306,
+    -1.0266,
+    -0.5374,
+    -0.5569,
+    0.6197,
+    0.9652,
+    -0.5057,
+    -0.5085,
+    0.7423,
+    -0.8050,
+    0.4954,
+    0.6288,
+    -0.6514,
+    -0.6525,
+    -0.6698,
+    1.1066,
+    -0.8040,
+    1.0105,
+    0.5045,
+    0.4895,
+    0.8316,
+    -0.7704,
+    -0.5067,
+    -0.6168,
+    0.6824,
+    0.5896,
+    -0.4826,
+    -0.8642,
+    -1.2886,
+    1.3340,
+    0.9214,
+    -0.7259,
+    0.5460,
+    0.6319,
+    -0.6836,
+    -0.8884,
+    -0.7254,
     -0.5397,
-    0.9161,
-    -0.7337,
+    -1.0177,
+    0.8897,
+    0.5983,
+    -0.5043,
+    -0.6988,
+    0.9009,
+    -1.0946,
+    -0.7959,
+    -0.7828,
+    -0.8206,
+    -0.4958,
+    1.7238,
+    -0.4874,
+    0.5081,
+    1.0137,
+    -0.9097,
+    0.7620,
+    1.1070,
+    -0.5192,
+    -0.5850,
+    -0.5241,
+    1.2399,
+    0.6202,
+    -1.3171,
+    0.6125,
+    0.6516,
+    -1.0935,
+    0.8363,
+    0.5960,
+    -0.5095,
+    0.6298,
+    -0.5558,
+    1.2602,
+    1.0193,
+    -0.4873,
+    -0.8239,
+    -0.8679,
+    0.7379,
+    -1.0333,
+    -0.6508,
+    0.6725,
+    -0.5614,
+    -0.5503,
+    0.4962,
+    0.9120,
+    -0.5681,
+    -0.9485,
+    0.8470,
+    0.6837,
+    0.7277,
+    -0.4963,
+    0.8018,
+    0.6508,
+    0.5240,
+    -0.9227,
+    -0.5170,
+    0.5862,
+    -0.6173,
+    -0.5752,
+    -0.7848,
+    -0.6866,
+    0.9073,
+    1.4367,
+    -0.6163,
+    0.9205,
+    0.6308,
+    -0.7556,
+    0.8822,
+    -1.2940,
+    0.7046,
+    -1.1628,
+    0.6025,
+    -0.8706,
+    0.7384,
     -0.7830,
-    -1.2656,
-    -1.0588,
-    0.6237,
-    -0.7368,
-    -0.7139,
-    -0.8963,
-    -0.8927,
-    -0.6177,
-    0.9293,
-    -0.5716,
-    1.0675,
-    -0.6330,
-    -0.4934,
-    0.9835,
-    1.0915,
-    -1.6794,
-    -1.0463,
-    1.4016,
-    1.5069,
-    0.7304,
-    -1.0927,
-    -0.5108,
-    -0.9171,
-    0.7100,
-    -0.4988,
-    -0.7332,
-    -1.4045,
-    -0.8505,
-    0.6662,
-    -1.0196,
-    -1.3020,
-    -0.6209,
-    -0.5632,
-    -0.5959,
-    -0.8737,
-    -0.5391,
-    0.6273,
-    -0.7693,
-    -0.5831,
-    0.9872,
-    -1.2356,
-    -0.5753,
-    -0.7183,
-    -0.5395,
-    0.6988,
-    0.6991,
-    -0.6764,
-    -0.5184,
-    -0.5021,
-    0.5276,
-    0.5127,
-    0.8192,
-    -0.6167,
-    0.5626,
-    -0.7290,
-    0.5644,
-    -1.3698,
-    0.6946,
-    -0.8682,
-    1.0352,
-    -0.8547,
-    -0.4911,
-    -0.5050,
-    -1.2608,
-    -0.9147,
-    -0.7328,
-    -1.3435,
-    -0.7837,
-    -0.7811,
-    -0.7186,
+    0.9900,
+    1.2680,
+    -0.9453,
+    0.8502,
+    -0.5936,
+    1.1268,
+    -0.5766,
+    -0.6754,
+    -1.5394,
+    0.7068,
+    1.8987,
+    1.0266,
+    -0.5794,
+    -0.8728,
+    -0.7348,
+    -0.5705,
+    -0.5067,
+    -0.7182,
+    -0.7056,
+    0.6589,
+    0.4788,
+    1.0173,
+    -0.8452,
+    -0.6415,
+    -0.7026,
+    -0.8085,
+    -0.8213,
+    0.8144,
+    -0.7175,
+    1.2542,
+    0.9822,
+    -0.6323,
+    0.7778,
+    -0.8712,
+    -0.6924,
+    -0.6227,
+    -0.5470,
+    0.9993,
+    1.0995,
+    -0.6636,
+    -0.5786,
+    -0.6782,
+    -0.7549,
+    -0.5491,
+    -1.1512,
+    -0.5374,
+    -0.4766,
+    -0.6739,
+    -1.0652,
+    -0.8299,
+    0.7350,
+    1.1693,
+    0.5526,
+    0.6077,
+    0.9737,
+    0.5157,
+    -0.7611,
+    1.0598,
+    0.5960,
+    0.8127,
+    -0.8174,
+    0.5010,
+    -0.7269,
+    -0.8005,
+    -0.8439,
+    -0.6051,
+    -0.5674,
+    -0.7311,
+    0.9196,
+    -0.5739,
+    -0.8424,
+    -1.3566,
+    -0.4869,
+    -0.5540,
+    -0.9019,
+    0.5266,
+    -1.0691,
+    -0.4836,
+    -0.5559,
+    0.5417,
+    0.8320,
+    1.5052,
+    -0.5336,
+    0.9174,
+    -0.8658,
+    0.5181,
+    0.6581,
+    -0.8053,
+    1.2507,
+    1.1378,
+    0.9791,
+    0.6014,
+    0.6314,
+    0.7526,
+    -0.5635,
+    -0.6572,
+    1.4247,
+    1.2163,
+    -0.5202,
+    0.7569,
+    0.9577,
+    0.7498,
+    0.7548,
+    0.7044,
+    0.8473,
+    0.9441,
+    0.7246,
+    0.5844,
+    0.5309,
+    0.5466,
+    0.4929,
+    -0.5755,
+    -0.6375,
+    0.7859,
+    -0.5336,
+    1.9873,
+    0.7257,
+    -1.1931,
+    -0.7885,
+    0.5913,
+    -0.8401,
+    -0.6105,
+    -0.4868,
+    -0.5829,
+    0.5386,
+    -0.6686,
+    -1.0115,
+    -0.8589,
+    -0.4959,
+    -1.0701,
+    -0.7331,
+    0.7643,
+    -0.5652,
+    -0.6696,
+    -0.7961,
+    -0.8631,
+    1.1421,
+    0.5990,
+    -0.6056,
+    -0.5195,
+    -0.7023,
+    0.9731,
+    -0.5957,
+    -0.6869,
+    1.4318,
+    0.9527,
+    0.9458,
+    0.9376,
+    -0.8302,
+    -0.9078,
+    0.5792,
+    0.6780,
+    1.2003,
+    -0.9377,
+    -0.5684,
+    -0.7766,
+    1.0338,
+    -0.5049,
+    -0.6137,
+    -1.2727,
+    -0.8663,
+    -0.6705,
+    0.5232,
+    0.5124,
+    0.7201,
+    0.9577,
+    0.8197,
+    -0.8636,
+    0.5811,
+    0.7638,
+    -0.5022,
+    -0.7296,
+    0.7233,
+    0.4771,
+    -0.8058,
+    -0.5559,
+    0.6501,
+    0.6081,
+    -0.6532,
+    -0.7538,
+    -0.5595,
+    -0.5549,
+    -1.0242,
+    0.5232,
+    -0.8005,
+    0.5654,
+    -0.5771,
+    1.1614,
+    -0.9119,
+    -0.5412,
+    -0.4801,
+    -0.8919,
+    0.6299,
+    -0.8788,
+    -0.4749,
+    0.7471,
+    0.5098,
+    0.8180,
+    0.8053,
+    -0.8119,
+    -1.0397,
+    -0.6476,
+    -0.6205,
+    1.0974,
+    0.7559,
+    1.1433,
+    0.9710,
+    -0.5116,
+    -0.5718,
+    1.3054,
+    0.8851,
+    -0.5878,
+    -0.7443,
+    -0.5479,
+    -1.5800,
+    0.5578,
+    -0.8166,
+    -0.5751,
+    -0.6638,
+    -0.7853,
+    -0.7834,
+    -0.5987,
+    1.2307,
+    0.5599,
+    -1.0419,
+    1.0154,
+    1.1622,
+    0.6125,
+    -0.5374,
+    -0.5681,
+    0.7277,
+    -0.4789,
+    0.5240,
+    -0.4865,
+    0.7046,
+    -1.3312,
+    0.6809,
+    -0.4859,
+    -0.9670,
+    -0.7182,
+    0.9152,
+    0.9822,
+    -0.4943,
+    -0.8712,
+    -0.6924,
+    -0.6865,
+    -0.5775,
+    1.0995,
+    -0.6636,
+    -0.7110,
+    -0.6739,
+    0.8346,
+    -0.9594,
+    -0.5413,
+    0.6656,
+    -0.8215,
+    -0.5374,
+    -0.5336,
+    0.5078,
+    -0.9294,
+    0.5819,
+    0.7246,
+    0.5603,
+    0.5004,
+    0.7257,
+    1.3502,
+    0.8178,
+    -1.8663,
+    1.5479,
+    -0.5175,
+    0.5654,
+    1.1614,
+    -0.4749,
+    0.4804,
+    -1.2181,
+    -1.2268,
+    1.0974,
+    -0.7533,
+    0.9710,
+    -0.5744,
+    -0.5985,
+    -0.7443,
+    -0.5751,
+    0.8773,
+    -0.7209,
+    0.6125,
+    -0.5374,
+    -1.0154,
+    0.7143,
+    -0.4818,
+    0.6120,
+    -1.1867,
+    0.8401,
+    0.7602,
+    0.6832,
+    -0.5024,
+    -0.7512,
+    -0.6194,
+    0.9741,
+    -0.5438,
+    0.5896,
+    1.5333,
+    -0.9312,
+    -1.3552,
+    -0.6306,
+    -1.0266,
+    -0.5374,
+    -0.5569,
+    0.6197,
+    0.9652,
+    -0.5223,
+    -0.5085,
+    1.2758,
+    0.4954,
+    0.6288,
+    -0.5940,
+    -2.6672,
+    -0.7184,
+    -1.7708,
+    -1.2591,
+    -1.6540,
+    -0.8956,
+    -0.8609,
+    2.3533,
+    -0.5485,
+    -0.8121,
+    -1.3418,
+    0.5375,
+    1.6618,
+    -1.0235,
+    -0.9032,
+    -1.4720,
+    0.6018,
+    -0.9344,
+    1.3375,
+    1.2540,
+    -0.7477,
+    0.5195,
+    1.0043,
+    1.3621,
+    -1.3082,
+    -0.4876,
+    -0.5699,
+    -0.5083,
+    -0.5651,
     -0.5032,
-    -0.5642,
-    -0.6391,
-    -0.5484,
-    1.0324,
-    0.6292,
-    -0.7905,
-    0.7889,
-    -0.5185,
-    -0.5576,
-    -0.7709,
-    -1.2287,
-    0.5408,
-    0.7717,
-    1.1713,
-    1.5152,
-    1.2066,
-    -0.5181,
-    0.5273,
-    -0.9048,
-    -0.7437,
-    1.3172,
-    -0.5762,
+    0.6628,
+    0.8958,
+    -0.7245,
+    -0.6811,
+    0.9891,
+    -1.1863,
+    -0.5085,
+    0.7857,
+    0.7430,
+    0.9621,
+    1.1161,
+    -0.5845,
+    -1.0515,
+    0.9595,
+    -0.6982,
+    -0.5785,
+    -0.6088,
+    0.5443,
+    -0.5669,
+    -1.4022,
+    -0.8642,
+    -0.7259,
+    -0.6043,
+    -0.9874,
+    -0.7032,
+    0.9892,
+    1.1446,
+    -0.5802,
+    -0.4921,
+    -0.5058,
+    -1.0041,
+    -0.7897,
+    -0.7020,
+    -1.0177,
+    -0.7581,
+    -0.7137,
+    -1.0115,
+    -0.5354,
+    -0.7668,
+    -0.7974,
+    -0.5534,
+    -0.6651,
+    -1.2778,
+    -1.3025,
+    -0.7369,
+    -0.5330,
+    -0.6339,
+    -0.5070,
+    0.4948,
+    -0.5062,
+    -0.4784,
+    0.5217,
+    0.4973,
+    -0.5904,
+    -0.7285,
+    -0.7965,
+    -0.4785,
+    -0.6537,
+    -0.6221,
+    -1.2794,
+    -0.6279,
+    1.1436,
+    -0.8235,
+    -0.7961,
+    -0.4917,
+    1.1433,
+    0.8991,
+    -0.9166,
+    -1.0603,
+    -0.6378,
+    -0.5417,
+    0.6528,
+    0.7116,
+    0.6988,
+    -0.7560,
+    0.6308,
+    -0.8945,
+    -1.2927,
+    1.1359,
+    0.6073,
+    0.9117,
+    0.7569,
+    -0.5064,
+    -0.7573,
+    -0.5308,
+    -0.5174,
+    -0.6864,
+    1.2914,
+    0.6857,
+    0.7705,
+    -0.4995,
+    -0.8762,
+    -0.9790,
+    0.7101,
+    0.5370,
+    -0.7373,
+    0.5885,
+    0.6060,
+    0.4903,
+    -0.6272,
+    -0.4966,
+    -1.3837,
+    -1.1029,
+    -1.1502,
+    0.4831,
+    1.1108,
+    -1.2136,
+    -0.7931,
+    -0.7186,
+    -0.7480,
+    -0.9768,
+    1.3404,
+    1.4857,
+    0.5500,
+    -0.4996,
+    -1.0216,
+    -0.6136,
+    0.5978,
+    0.9531,
+    1.1565,
+    0.4825,
+    1.2445,
+    0.6280,
+    -0.8920,
+    -0.7018,
+    -0.5379,
+    0.5709,
+    0.9276,
+    0.6052,
+    -0.5763,
+    0.9381,
+    -0.7861,
+    -1.1007,
+    -0.9181,
+    -0.5739,
+    -0.6017,
+    -1.3463,
+    -0.5846,
+    -0.7404,
+    -0.5872,
+    -0.9448,
+    0.7382,
+    0.6929,
+    -0.5143,
+    -0.5284,
+    0.7778,
+    -0.7056,
+    0.7277,
+    0.5120,
+    -0.7009,
+    -0.5481,
+    -0.9008,
+    -0.6462,
+    -0.5251,
+    -0.9933,
+    0.4798,
+    -0.8166,
+    -0.8213,
+    -0.6638,
+    -0.4957,
+    -0.6982,
+    -0.5046,
+    0.5006,
+    -1.0105,
+    0.5520,
+    -0.8665,
+    -0.5438,
+    -0.5261,
+    -0.8098,
+    -0.7489,
+    -1.1181,
+    -0.6395,
+    -0.8230,
+    0.5280,
+    0.7951,
+    0.5542,
+    -0.5316,
+    0.6065,
+    -0.6651,
+    -0.6303,
+    -0.5514,
+    -0.6170,
+    -0.8137,
+    -1.7656,
+    0.9527,
+    -0.6558,
+    -0.5697,
+    -0.7481,
+    0.8756,
+    -1.0579,
+    -0.7837,
+    0.5073,
+    1.0167,
+    -0.7682,
+    -0.9132,
+    -0.9226,
+    0.7336,
+    -0.4804,
+    -0.5072,
+    -0.6878,
+    -0.6094,
+    -1.1738,
+    0.9791,
+    1.2197,
+    -0.5267,
+    -0.8274,
+    -0.9174,
+    -0.4996,
+    -1.0266,
+    0.8815,
+    -0.5417,
+    -0.6249,
+    -0.5113,
+    -0.9205,
+    0.8560,
+    0.5662,
+    -0.5842,
+    -0.6130,
+    -0.7317,
+    1.8340,
+    -0.5261,
+    -0.8888,
+    0.6499,
+    0.7924,
+    1.3661,
+    -0.6530,
+    -0.6219,
+    -0.8406,
+    -1.1267,
+    -1.7635,
+    -0.5117,
+    -0.6802,
+    0.8093,
+    -0.6812,
+    -0.8639,
+    -0.6338,
+    -1.1850,
+    -0.9638,
+    0.5146,
+    -0.7560,
+    -0.6787,
+    -0.8751,
+    -0.8370,
+    -0.6314,
+    0.9652,
+    -0.4815,
+    1.0278,
+    -0.5202,
+    1.0338,
+    0.9608,
+    -1.7708,
+    -1.0824,
+    1.4310,
+    1.4985,
+    0.7458,
+    -1.1190,
+    -0.8392,
+    0.7672,
+    -0.4902,
+    -0.5989,
+    -0.5169,
+    -1.3705,
+    0.6941,
+    -1.0085,
+    -1.3730,
+    -0.5856,
+    -0.8011,
+    -0.5561,
+    0.6743,
+    -0.8292,
+    -0.7094,
+    0.9191,
+    -1.0719,
+    -0.6890,
+    0.6433,
+    0.6654,
+    -0.5545,
+    -0.5009,
+    0.4871,
+    0.4890,
+    0.7653,
+    -0.4761,
+    0.5751,
+    -0.7383,
+    0.6556,
+    -1.5112,
+    0.7423,
+    -1.0378,
+    0.7903,
+    -0.7664,
+    -0.5498,
+    -1.2321,
+    -0.7671,
+    -0.7453,
+    -0.4910,
+    -1.5878,
+    -0.7467,
+    -0.8053,
+    -0.7226,
+    -0.4804,
+    -0.6130,
+    -0.6261,
+    0.8961,
+    0.5920,
+    -0.7319,
+    0.6382,
+    -0.5241,
+    -0.6158,
+    -0.7153,
+    -1.2149,
+    0.5582,
+    0.7526,
+    1.1317,
+    1.4224,
+    1.2472,
+    -0.5465,
+    0.4954,
+    -0.7445,
+    -0.7191,
+    1.3132,
 )
