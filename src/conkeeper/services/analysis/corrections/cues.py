@@ -104,27 +104,32 @@ _ENGLISH = _words(
 
 def gloss(text: str, tokens: list[str]) -> str:
     """``text`` (lower-case) with the correction words of another language replaced by the
-    English ones, returned as space-separated words (a final "?" kept); an ASCII sentence with
-    a common English word among its ``tokens`` is returned unchanged (the same object)."""
-    if text.isascii() and not _ENGLISH.isdisjoint(tokens):
+    English ones, everything else (punctuation, emoji, code names) kept in place. A sentence
+    with two common English words among its ``tokens`` (one, if it is ASCII) is English and is
+    returned unchanged (the same object)."""
+    english = sum(1 for token in tokens if token in _ENGLISH)
+    if english >= 2 or (english and text.isascii()):
         return text
-    words = _LETTERS.compiled.findall(text)
-    out: list[str] = []
-    i = 0
+    pieces: list[str] = []
+    words = list(_LETTERS.compiled.finditer(text))
+    done, i = 0, 0
     while i < len(words):
         for size in (3, 2, 1):
-            phrase = " ".join(words[i : i + size])
-            if phrase in _GLOSS:
-                out.append(_GLOSS[phrase])
+            group = words[i : i + size]
+            phrase = " ".join(m.group(0) for m in group)
+            if len(group) == size and phrase in _GLOSS:
+                pieces += [text[done : group[0].start()], _GLOSS[phrase]]
+                done = group[-1].end()
                 i += size
                 break
         else:
-            out.append(words[i])
             i += 1
-    if not text.isascii():
-        out.extend(english for mark, english in _GLOSS_CJK.items() if mark in text)
-    glossed = " ".join(out)
-    return glossed + " ?" if text.rstrip().endswith("?") else glossed
+    glossed = "".join(pieces) + text[done:]
+    if not glossed.isascii():
+        for mark in sorted(_GLOSS_CJK, key=len, reverse=True):
+            if mark in glossed:
+                glossed = glossed.replace(mark, " " + _GLOSS_CJK[mark] + " ")
+    return glossed
 
 
 # words that point at something already there: the agent's last output or an earlier state
@@ -283,7 +288,7 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
 
 
 def _agent_cues(tokens: list[str], cues: set[str]) -> None:
-    """"you" in the sentence, and what the agent is doing ("you're adding", "you keep ...")
+    """ "you" in the sentence, and what the agent is doing ("you're adding", "you keep ...")
     or did or failed to do ("you have forget", "you never updated")."""
     for i, token in enumerate(tokens):
         if token not in ("you", "your", "you're"):
@@ -309,7 +314,7 @@ def _did_or_failed(first: str, second: str) -> bool:
 
 
 def _as_it_was(tokens: list[str]) -> bool:
-    """"like it was", "as they were": an earlier state asked back."""
+    """ "like it was", "as they were": an earlier state asked back."""
     return any(
         a in _AS_IT_WAS and b in ("it", "they") and c in ("was", "were")
         for a, b, c in zip(tokens, tokens[1:], tokens[2:], strict=False)
@@ -317,7 +322,7 @@ def _as_it_was(tokens: list[str]) -> bool:
 
 
 def _names_alternative(tokens: list[str]) -> bool:
-    """"the other one", "the existing helper", "the staging one": the right thing named."""
+    """ "the other one", "the existing helper", "the staging one": the right thing named."""
     for i, token in enumerate(tokens[:-1]):
         if token not in ("the", "that", "this"):
             continue
@@ -330,7 +335,7 @@ def _names_alternative(tokens: list[str]) -> bool:
 
 
 def _states_convention(tokens: list[str]) -> bool:
-    """"we use ...", "we don't use ...", "we migrated off ...", "in this repo": a team
+    """ "we use ...", "we don't use ...", "we migrated off ...", "in this repo": a team
     convention stated (usually after the agent broke it)."""
     for i, token in enumerate(tokens):
         if token == "we":

@@ -15,7 +15,10 @@ Each segment yields a set of binary features: lower-cased word unigrams and bigr
 opening words, and structural cues (opens with a negation or an
 imperative, "you" + a past-tense verb, "again"/"still"/"same", an ordinal + "time", "why did
 you", a request or a question, praise, a conditional, talk about the detector, how much of the
-prompt was pasted).
+prompt was pasted), and the cues of meaning of :mod:`.cues` (a reference to the agent's last
+move, an earlier state asked back, a contrast, the right alternative, scope, a convention, a
+challenge, hindsight, a named flaw, time lost; an act and a fix in one segment). Informal
+spellings ("u", "pls") and the correction words of other languages are read as English first.
 """
 
 from __future__ import annotations
@@ -237,9 +240,7 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:has-quote")
     if "!" in text:
         feats.add("s:bang")
-    if "," in text and any(
-        _first_word(clause) in _IMPERATIVE for clause in text.split(",")[1:]
-    ):
+    if "," in text and any(_first_word(clause) in _IMPERATIVE for clause in text.split(",")[1:]):
         feats.add("m:imperative-clause")
     _context_features(text, tokens, feats)
     feats.update(meaning_cues(text, tokens, opening))

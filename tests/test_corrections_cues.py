@@ -1,0 +1,110 @@
+"""Cues of meaning for the learned correction scorer (issue 20, round 5): corrections worded
+without a negation word, in informal or non-native English, or in another language share
+features with the English corrections the scorer learned from."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conkeeper.services.analysis.corrections.cues import gloss, meaning_cues
+from conkeeper.services.analysis.corrections.features import normalise, segment_features
+
+
+def _cues(*sentences: str) -> set[str]:
+    """The ``m:``/``x:`` features the scorer reads from a segment of ``sentences``."""
+    return {f for f in segment_features(list(sentences)) if f.startswith(("m:", "x:"))}
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("that belongs in conftest.py", "m:deictic-start"),
+        ("smaller, like half that", "m:comparative-start"),
+        ("who asked for a README? delete it", "m:challenge"),
+        ("since when do we use yarn here", "m:challenge"),
+        ("why'd you add a new dependency", "m:challenge"),
+        ("left-aligned, like it was", "m:restore"),
+        ("the previous wording was better, go back to it", "m:restore"),
+        ("swap the order, lint first instead", "m:contrast"),
+        ("not moment.js, date-fns", "m:contrast"),
+        ("the other bucket", "m:alternative"),
+        ("the staging one", "m:alternative"),
+        ("too much. just the null check, nothing else", "m:scope"),
+        ("Only the iOS side please, leave Android alone for now", "m:scope"),
+        ("vitest, we migrated off jest last quarter", "m:convention"),
+        ("in this repo we use tabs", "m:convention"),
+        ("you should have kept the old endpoint", "m:hindsight"),
+        ("you're changing way more than needed", "m:you-doing"),
+        ("you have forget the migration", "m:you-past"),
+        ("also you never updated the docs page", "m:you-past"),
+        ("this is taking forever", "m:wasted"),
+        ("use errors.Is here, string matching is brittle", "m:flaw"),
+        ("use errors.Is here, string matching is brittle", "m:place"),
+        ("use errors.Is here, string matching is brittle", "x:act-then-fix"),
+        ("the bucket is public, you left it default, make it private", "x:act-then-fix"),
+        ("\u274c not Room, we use SQLDelight", "m:negative-emoji"),
+    ],
+)
+def test_a_correction_worded_without_a_negation_has_its_cue(text: str, cue: str) -> None:
+    assert cue in _cues(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("there is a typo in the README", "m:place"),  # "there is" is not a place
+        ("add the LICENSE file, MIT", "x:act-then-fix"),  # a fix without an act
+        ("please add a CSV export to the reports page", "m:you"),
+        ("we should add caching later", "m:convention"),
+    ],
+)
+def test_a_request_does_not_get_the_cue(text: str, absent: str) -> None:
+    assert absent not in _cues(text)
+
+
+def test_informal_spellings_are_read_as_the_words_they_stand_for() -> None:
+    feats = segment_features(["u forgot to register the new worker"])
+    assert {"w:you", "s:you-past", "m:you-past"} <= feats
+    assert "w:u" not in feats
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("Bitte nicht var verwenden, wir nutzen explizite Typen.", {"please", "not", "use"}),
+        ("Du hast die Tests gelöscht statt sie zu reparieren.", {"you", "deleted", "instead"}),
+        ("não, esse arquivo é o de produção", {"no", "file"}),
+        ("sigue fallando igual, llevamos horas con esto", {"still", "failing", "same"}),
+        ("Zamiast HashMap użyj LinkedHashMap", {"instead", "use"}),
+        ("c'est pas le bon fichier", {"not", "right"}),
+        ("还是报一样的错，改了半天没用", {"still", "same", "wrong", "useless"}),
+        ("改回去，变量名不要改成拼音", {"revert", "don't"}),
+    ],
+)
+def test_another_language_is_glossed_into_the_english_words(text: str, english: set[str]) -> None:
+    lowered = normalise(text)
+    assert english <= set(re.findall(r"[a-z']+", gloss(lowered, lowered.split())))
+    assert {"w:" + word for word in english} <= segment_features([text])
+
+
+def test_english_is_not_glossed() -> None:
+    text = "no, use the one in utils"
+    assert gloss(text, text.split()) is text
+
+
+def test_a_glossed_question_stays_a_question() -> None:
+    assert "s:question" in segment_features(["por qué cambiaste la función?"])
+
+
+@given(st.text(max_size=200))
+def test_cues_never_raise_and_name_only_cues(text: str) -> None:
+    lowered = normalise(text)
+    tokens = lowered.split() or [""]
+    assert all(cue.startswith("m:") for cue in meaning_cues(lowered, tokens, tokens))
+    glossed = gloss(lowered, tokens)
+    assert isinstance(glossed, str)
+    segment_features([text])
