@@ -4,14 +4,104 @@ features with the English corrections the scorer learned from."""
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import cli_env
+from conkeeper.domain.corrections_queue import parse_queue
+from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections.cues import gloss, meaning_cues
 from conkeeper.services.analysis.corrections.features import normalise, segment_features
+
+# corrections written for these tests (in no data set), each missed by the detector before
+# round 5 at both levels; the scorer now flags them from their cues of meaning
+FLAGGED_AT_LOW = (
+    "u forgot to add the new route to the router file",
+    "why'd you bump the major version of the ORM? pin it back to 4.2",
+    "Du hast die Konfiguration gelöscht statt sie zu ändern. Stell sie wieder her.",
+    "você apagou o arquivo de configuração em vez de corrigir. volta ele",
+    "sigue fallando igual, ya van tres intentos",
+)
+FLAGGED_AT_MEDIUM = (
+    "who asked for a Dockerfile? delete it",
+    "too much. just the typo fix, nothing else",
+    "you wrote the loader in Python 2 style, the CI runs 3.12. rewrite the print calls",
+    "还是一样的错误，又失败了",
+)
+# their look-alikes: requests, praise, a convention stated up front, the user's own omission
+NOT_FLAGGED = (
+    "add a retry helper to utils, with exponential backoff",
+    "Bitte füge einen Test für den Parser hinzu.",
+    "adicione um teste para o parser, por favor",
+    "thanks, that works great",
+    "we use date-fns in this project; write a helper that formats invoice dates",
+    "use the v2 endpoint for the new client we are writing",
+    "there is a typo in the README, line 12",
+    "forgot to mention: the API needs a token",
+    "who wrote the original parser? I want to ask them about it",
+    "the other team owns the billing service, so just read from it",
+)
+
+
+@pytest.mark.parametrize("text", FLAGGED_AT_LOW)
+@pytest.mark.parametrize("level", ["low", "medium"])
+def test_a_correction_without_a_negation_or_in_another_language_is_flagged(
+    text: str, level: str
+) -> None:
+    assert detect(text, level).label is not None
+
+
+@pytest.mark.parametrize("text", FLAGGED_AT_MEDIUM)
+def test_a_terser_one_is_flagged_at_medium(text: str) -> None:
+    assert detect(text, "medium").label is not None
+
+
+@pytest.mark.parametrize("text", NOT_FLAGGED)
+@pytest.mark.parametrize("level", ["low", "medium"])
+def test_its_look_alikes_are_not(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def _submit(project: Path, text: str) -> None:
+    """One prompt through the real UserPromptSubmit hook (a fresh process, real payload)."""
+    payload = {
+        "session_id": "cues-1",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": text,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
+        input=json.dumps(payload).encode(),
+        env=cli_env(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0
+
+
+def test_the_hook_queues_a_german_and_an_informal_correction_but_not_a_request(
+    project: Path,
+) -> None:
+    _submit(project, "Bitte füge einen Test für den Parser hinzu.")
+    _submit(
+        project, "Du hast die Konfiguration gelöscht statt sie zu ändern. Stell sie wieder her."
+    )
+    _submit(project, "u forgot to add the new route to the router file")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.label for item in items] == ["correction", "correction"]
+    assert "Konfiguration" in items[0].text and "router" in items[1].text
 
 
 def _cues(*sentences: str) -> set[str]:
