@@ -21,10 +21,11 @@ The report prints each
 author's figures at the parameters chosen without it, then the mean and the worst author. The
 shipped parameters are chosen the same way on all authors.
 
-Left optimistic: today's rules were written or tuned on every one of these sets (blind 10 and
-``train_extra4`` only since issue 20's third round), so the rules' share of the figures is not
-an estimate for unseen text; only the model's probabilities and the chosen parameters are held
-out. The lead's measurement on a later blind set is the estimate.
+Left optimistic: today's rules were written or tuned on most of these sets (blind 10 and
+``train_extra4`` only since issue 20's third round, blind 11 in the fourth; never on blind 12
+or ``train_extra5``), so the rules' share of the figures is not an estimate for unseen text;
+only the model's probabilities and the chosen parameters are held out. The lead's measurement
+on a later blind set is the estimate.
 
 Usage::
 
