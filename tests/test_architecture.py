@@ -71,6 +71,7 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.observations.extract": "the worker lock file",
     "cli.cmd_export": "the export file the person names with --output",
     "services.review": "the review queue: held entries in the memory folder's git-ignored .review/",
+    "storage.agent_edits": "the agent-edit keys and known line keys in the git-ignored .review/",
     "services.team.credentials": "the team join file in the data home (0600)",
     "services.team.sync": "the team sync's marks and lock file in the data home",
     "services.team.recent": "the team block's cache in the data home",

@@ -43,6 +43,35 @@ CASES = [
         "Every table has an `updated_at` column.",
         "none",
     ),
+    # a negation about something the other entry never names is no conflict with it
+    ("Store timestamps in UTC, never in local time.", "All timestamps are saved in UTC.", "none"),
+    # a note that says a rule changed, against the older note on the same subject
+    (
+        "As of May the docs site is served by Netlify.",
+        "The docs site is served by Surge.",
+        "contradiction",
+    ),
+    # a bare number against a value with a unit for the same key; a duration in years
+    ("Max line length is 100.", "Lines may be up to 79 characters.", "contradiction"),
+    ("Audit logs are kept for one year.", "Audit log retention is 90 days.", "contradiction"),
+    # competing tools added this round; "none of" negates
+    ("Go services log with zap.", "Use logrus in Go services.", "contradiction"),
+    ("None of the services need root.", "Some services require root.", "contradiction"),
+    # the same command named on both sides, few other words shared: one rule twice
+    (
+        "Run `ruff check .` before every push.",
+        "Before pushing, always run `ruff check .`.",
+        "duplicate",
+    ),
+    # "don't X without Y" says "Y first"; a word in backticks negates nothing
+    ("Don't merge without a green CI run.", "Merge once CI is green.", "duplicate"),
+    (
+        "The `unsafe` keyword is banned in the parser crate.",
+        "Never write `unsafe` in the parser crate.",
+        "duplicate",
+    ),
+    # platforms are scopes: two frame rates for two platforms are compatible
+    ("Mobile builds target 30 fps.", "Desktop builds target 60 fps.", "none"),
 ]
 
 

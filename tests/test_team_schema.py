@@ -11,6 +11,7 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from typing import Any
 
 import pytest
 from tests.conftest import run_cli
@@ -24,9 +25,9 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 
     first = run_cli("server", "init", "--database", database_url, "--json")
     assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout) == {"schema_version": 3, "applied": [1, 2, 3]}
+    assert json.loads(first.stdout) == {"schema_version": 4, "applied": [1, 2, 3, 4]}
     again = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(again.stdout) == {"schema_version": 3, "applied": []}
+    assert json.loads(again.stdout) == {"schema_version": 4, "applied": []}
     with psycopg.connect(database_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
         indexes = dict(
@@ -34,7 +35,7 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
                 "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s", ("team_records",)
             ).fetchall()
         )
-    assert versions == [1, 2, 3]
+    assert versions == [1, 2, 3, 4]
     assert "team_records_search" not in indexes  # version 3 replaced it
     assert "gin (team_id, project_id, search)" in indexes["team_records_scope_search"].lower()
 
@@ -45,7 +46,6 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
     from conkeeper.services.team import rank
     from conkeeper.services.team.hub import token_hash
     from conkeeper.storage import team_pg
-    from conkeeper.storage.team_pg import TeamRecord
 
     with team_pg.connect(database_url) as conn:
         assert team_pg.migrate(conn, target=1) == [1]
@@ -54,16 +54,34 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
         assert team_pg.migrate(conn, target=2) == [2]
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None
-        record = TeamRecord("u1", "observation", "bugfix", "flaky payment retry", "", (),
-                            "", (), (), 1)  # fmt: skip
-        team_pg.upsert_records(conn, grant, "example.com/a/shop", [record])
+        _push_as_version_3(conn, grant.team_id, grant.user_id, "u1", "flaky payment retry")
+        assert team_pg.migrate(conn, target=3) == [3]
+        _push_as_version_3(conn, grant.team_id, grant.user_id, "u2", "payment webhook signature")
+        conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 3, "applied": [3]}
+    assert json.loads(done.stdout) == {"schema_version": 4, "applied": [4]}
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
+        sizes = conn.execute("SELECT project_key, records FROM team_projects").fetchall()
         hits = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "payment", 5)
-    assert [h.uid for h in hits] == ["u1"]
+    assert sizes == [("example.com/a/shop", 2)]  # version 4 counted what versions 2-3 stored
+    assert sorted(h.uid for h in hits) == ["u1", "u2"]
+
+
+def _push_as_version_3(conn: Any, team_id: int, user_id: int, uid: str, title: str) -> None:
+    """Store a record as the servers of schema versions 2 and 3 did (no project size)."""
+    project = conn.execute(
+        "INSERT INTO team_projects(team_id, project_key) VALUES (%s, 'example.com/a/shop') "
+        "ON CONFLICT (team_id, project_key) DO UPDATE SET project_key = excluded.project_key "
+        "RETURNING id",
+        (team_id,),
+    ).fetchone()[0]
+    conn.execute(
+        "INSERT INTO team_records (team_id, uid, project_id, author_id, kind, title, created_at,"
+        " search) VALUES (%s, %s, %s, %s, 'observation', %s, 1, to_tsvector('english', %s))",
+        (team_id, uid, project, user_id, title, title),
+    )
 
 
 def test_serving_an_old_schema_is_refused_in_one_line(database_url: str) -> None:

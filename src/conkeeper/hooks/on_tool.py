@@ -30,11 +30,29 @@ def handle(ctx: HookContext) -> HookResult | None:
 
 
 def _record_start(ctx: HookContext) -> None:
-    """Remember the start time for the duration; nothing else, no output."""
-    if ctx.payload.tool_use_id and ctx.config.observation_hook:
-        from conkeeper.storage.state import record_tool_start
+    """Remember the start time for the duration, and what the memory files held before the
+    tool ran (so a change the user made since the last tool is not taken for the tool's);
+    nothing else, no output."""
+    from conkeeper.storage.state import note_tool_start, now_ms
 
-        record_tool_start(ctx.state, ctx.payload.tool_use_id)
+    tool_use_id = ctx.payload.tool_use_id or ""
+    timed = bool(tool_use_id and ctx.config.observation_hook)
+    prints = _memory_prints(ctx)
+    if not timed and prints is None:
+        return
+    stamp = now_ms()
+    seen: list[Any] = [None, None]
+
+    def apply(data: dict[str, Any]) -> None:
+        if timed:
+            note_tool_start(data, tool_use_id, stamp)
+        if prints is not None:
+            seen[:] = [data.get("memory_prints"), data.get("memory_prints_at")]
+            data["memory_prints"], data["memory_prints_at"] = prints, stamp
+
+    ctx.state.update(apply)
+    if prints is not None:
+        _refresh_memory_contents(ctx, prints, seen[0])
 
 
 def _after_tool(ctx: HookContext) -> HookResult | None:
@@ -44,14 +62,21 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     tool_use_id = ctx.payload.tool_use_id
     interval = ctx.config.save_interval if ctx.memory_dir_exists else 0
     stamp = now_ms()
+    prints = _memory_prints(ctx)
+    seen: list[Any] = [None, None]  # the memory files' prints and time at the previous tool call
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
         number = data.get("prompt_number")
         number = number if isinstance(number, int) and not isinstance(number, bool) else 0
+        if prints is not None:
+            seen[:] = [data.get("memory_prints"), data.get("memory_prints_at")]
+            data["memory_prints"], data["memory_prints_at"] = prints, stamp
         return bool(data.get("private_turn")), number, start, reminders.tick(data, interval)
 
     private, prompt_number, start, due = ctx.state.update(apply)
+    if prints is not None:
+        _record_shell_edits(ctx, prints, seen, start)
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
@@ -62,6 +87,76 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
 
 
 _WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+# Tools that cannot change a file: no need to look at the memory files after them.
+_READ_ONLY_TOOLS = frozenset(
+    {"Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "NotebookRead"}
+)
+_CLOCK_SLACK_MS = 50  # file times come from a coarse clock: a write just after the start may
+# carry a time a few milliseconds before it
+
+
+def _memory_prints(ctx: HookContext) -> dict[str, list[int]] | None:
+    """The memory files' sizes and change times around a tool that can write, else None."""
+    if ctx.event not in ("PreToolUse", "PostToolUse") or ctx.location is None:
+        return None
+    if not ctx.memory_dir_exists:
+        return None
+    if ctx.payload.tool_name in _READ_ONLY_TOOLS:
+        return None
+    from conkeeper.storage import agent_edits
+
+    return agent_edits.fingerprints(ctx.location.memory_dir)
+
+
+def _refresh_memory_contents(
+    ctx: HookContext, prints: dict[str, list[int]], before: object
+) -> None:
+    """Before a tool runs: the memory files changed since the last tool (the user's editor)
+    become their known content, so only what the tool itself writes counts as the agent's."""
+    from conkeeper.storage import agent_edits
+
+    assert ctx.location is not None
+    changed = sorted(prints) if not isinstance(before, dict) else None
+    changed = changed if changed is not None else agent_edits.changed_files(before, prints)
+    if not changed:
+        return
+    try:
+        agent_edits.remember_contents(ctx.location.memory_dir, changed)
+    except OSError as exc:
+        from conkeeper.storage.logfile import log
+
+        log(f"hook PreToolUse: memory contents not noted ({exc})", env=ctx.env)
+
+
+def _record_shell_edits(
+    ctx: HookContext, prints: dict[str, list[int]], seen: list[Any], start: int | None
+) -> None:
+    """Record as the agent's the lines a tool wrote into memory files without an edit tool
+    (a shell ``echo >>``, a script): files whose print changed since the previous tool call,
+    changed after this tool started (or, with no recorded start, after the previous call)."""
+    from conkeeper.storage import agent_edits
+
+    before, before_at = seen
+    assert ctx.location is not None
+    memory_dir = ctx.location.memory_dir
+    try:
+        if not isinstance(before, dict):  # the session's first look: remember what is there
+            agent_edits.remember_contents(memory_dir, sorted(prints))
+            return
+        changed = agent_edits.changed_files(before, prints)
+        if not changed:
+            return
+        since = start if start is not None else before_at
+        since_ns = (since - _CLOCK_SLACK_MS) * 1_000_000 if isinstance(since, int) else None
+        new_files = [rel for rel in changed if rel not in before]
+        if agent_edits.record_changes(memory_dir, changed, prints, since_ns, new_files):
+            from conkeeper.storage.logfile import log
+
+            log(f"hook PostToolUse: {ctx.payload.tool_name} wrote into memory", env=ctx.env)
+    except OSError as exc:
+        from conkeeper.storage.logfile import log
+
+        log(f"hook PostToolUse: memory changes not checked ({exc})", env=ctx.env)
 
 
 def _memory_write_warning(ctx: HookContext) -> str | None:

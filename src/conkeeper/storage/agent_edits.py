@@ -7,22 +7,36 @@ records a short key of every line such an edit wrote (:func:`record`); SessionSt
 recorded lines that read like instructions, and ``conkeeper review`` lists them, to keep
 (:func:`approve`) or to remove from the file.
 
-Where: ``<memory folder>/.review/agent-edits`` (one ``KEY<TAB>FILE`` line per written line,
-appended) and ``agent-edits-approved`` (keys the user kept), in the review folder, which its own
-``.gitignore`` keeps out of git. A key is a hash of the line with its whitespace collapsed, so a
-line the user edits by hand is theirs again.
+An agent can also skip its edit tools and write a memory file from a shell command
+(``echo ... >> patterns.md``), which names no file the hook could read. So every PostToolUse of
+a tool that can write (:func:`changed_files`) compares the memory files' size and change time
+with those seen at the previous tool call (kept in the session's state), and a file changed
+while the tool ran has its new lines recorded the same way (:func:`record_changes`): lines
+not in the file's last known content (``agent-edits-baseline``, the keys of every line, kept
+per file). A file changed between tool calls (the user's own editor) only refreshes that
+content.
 
-Cost: the hook path (standard library only; only on an agent's edit inside the memory folder).
+Where: ``<memory folder>/.review/agent-edits`` (one ``KEY<TAB>FILE`` line per written line,
+appended), ``agent-edits-approved`` (keys the user kept) and ``agent-edits-baseline``, in the
+review folder, which its own ``.gitignore`` keeps out of git. A key is a hash of the line with
+its whitespace collapsed, so a line the user edits by hand is theirs again.
+
+Cost: the hook path (standard library only): a ``scandir`` of the memory folder per tool call;
+files are read only when one changed.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 REVIEW_DIR = ".review"
 RECORDED = "agent-edits"
 APPROVED = "agent-edits-approved"
+BASELINE = "agent-edits-baseline"
+SKIPPED_DIRS = frozenset({REVIEW_DIR, "sessions"})  # ConKeeper's own folders in the memory folder
+MAX_MEMORY_FILE_BYTES = 2 * 1024 * 1024  # a larger file is not diffed
 IGNORE = "# ConKeeper's review queue: held memory entries, never committed\n*\n"
 MAX_SIDECAR_BYTES = 1024 * 1024  # a larger sidecar is read only this far (the oldest keys)
 
@@ -59,6 +73,131 @@ def held_keys(memory_dir: Path) -> frozenset[str]:
     if not recorded:
         return frozenset()
     return frozenset(recorded - _keys(folder / APPROVED))
+
+
+Prints = dict[str, list[int]]  # memory file (relative) -> [size, change time in ns]
+
+
+def fingerprints(memory_dir: Path) -> Prints:
+    """Size and change time of every Markdown file in ``memory_dir`` and its subfolders one
+    level down (ConKeeper's own folders aside): what :func:`changed_files` compares."""
+    prints: Prints = {}
+    for entry, relative in _markdown_entries(memory_dir):
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        prints[relative] = [info.st_size, info.st_mtime_ns]
+    return prints
+
+
+def _markdown_entries(memory_dir: Path) -> list[tuple[os.DirEntry[str], str]]:
+    out: list[tuple[os.DirEntry[str], str]] = []
+    try:
+        top = list(os.scandir(memory_dir))
+    except OSError:
+        return out
+    for entry in top:
+        if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+            out.append((entry, entry.name))
+        elif entry.name not in SKIPPED_DIRS and entry.is_dir(follow_symlinks=False):
+            try:
+                inner = list(os.scandir(entry.path))
+            except OSError:
+                continue
+            out.extend(
+                (sub, f"{entry.name}/{sub.name}")
+                for sub in inner
+                if sub.name.endswith(".md") and sub.is_file(follow_symlinks=False)
+            )
+    return out
+
+
+def changed_files(before: object, now: Prints) -> list[str]:
+    """The files of ``now`` whose print differs from ``before`` (the state's copy from the
+    previous look; none when there was none)."""
+    if not isinstance(before, dict):
+        return []
+    return sorted(rel for rel, print_ in now.items() if before.get(rel) != print_)
+
+
+def record_changes(
+    memory_dir: Path,
+    changed: list[str],
+    now: Prints,
+    since_ns: int | None,
+    new_files: Collection[str] = (),
+) -> int:
+    """For each ``changed`` file: when it changed at or after ``since_ns`` (the tool's start),
+    record its lines missing from its last known content (none for one of ``new_files``, which
+    did not exist at the last look) as the agent's; then make its current content the known
+    one. Returns how many lines were recorded. Errors propagate (the hook fails open around
+    it)."""
+    baseline = _baseline(memory_dir)
+    recorded = 0
+    for relative in changed:
+        lines = _file_lines(memory_dir / relative)
+        if lines is None:
+            continue
+        keys = {line_key(line) for line in lines if line.strip()}
+        known = set() if relative in new_files else baseline.get(relative)
+        if known is not None and since_ns is not None and now[relative][1] >= since_ns:
+            added = [line for line in lines if line.strip() and line_key(line) not in known]
+            recorded += record(memory_dir, relative, "\n".join(added))
+        baseline[relative] = keys
+    _write_baseline(memory_dir, baseline)
+    return recorded
+
+
+def remember_contents(memory_dir: Path, files: list[str]) -> None:
+    """Make the current content of ``files`` their known content (the session's first look)."""
+    baseline = _baseline(memory_dir)
+    for relative in files:
+        lines = _file_lines(memory_dir / relative)
+        if lines is not None:
+            baseline[relative] = {line_key(line) for line in lines if line.strip()}
+    _write_baseline(memory_dir, baseline)
+
+
+def _file_lines(path: Path) -> list[str] | None:
+    try:
+        fd = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+        )
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_MEMORY_FILE_BYTES + 1)
+    if len(data) > MAX_MEMORY_FILE_BYTES:
+        return None
+    return data.decode("utf-8", "replace").splitlines()
+
+
+def _baseline(memory_dir: Path) -> dict[str, set[str]]:
+    path = memory_dir / REVIEW_DIR / BASELINE
+    try:
+        data = path.read_bytes() if not path.is_symlink() else b""
+    except OSError:
+        return {}
+    out: dict[str, set[str]] = {}
+    for line in data.decode("utf-8", "replace").splitlines():
+        key, _, relative = line.partition("\t")
+        if relative:
+            out.setdefault(relative, set()).add(key)
+    return out
+
+
+def _write_baseline(memory_dir: Path, baseline: dict[str, set[str]]) -> None:
+    """Replace the baseline sidecar (ConKeeper's own file, in the review folder) atomically."""
+    folder = review_folder(memory_dir)
+    text = "".join(
+        f"{key}\t{relative}\n"
+        for relative in sorted(baseline)
+        for key in sorted(baseline[relative])
+    )
+    temporary = folder / f".{BASELINE}.{os.getpid()}"
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, folder / BASELINE)
 
 
 def _keys(path: Path) -> set[str]:

@@ -125,17 +125,18 @@ def now_ms() -> int:
 def record_tool_start(state: SessionState, tool_use_id: str, start_ms: int | None = None) -> None:
     """Remember when a tool started (PreToolUse) so PostToolUse can compute its duration."""
     stamp = now_ms() if start_ms is None else start_ms
+    state.update(lambda data: note_tool_start(data, tool_use_id, stamp))
 
-    def apply(data: dict[str, Any]) -> None:
-        starts = data.get("tool_starts")
-        starts = starts if isinstance(starts, dict) else {}
-        starts[tool_use_id] = stamp
-        if len(starts) > MAX_TOOL_STARTS:  # tools whose PostToolUse never came
-            for key in sorted(starts, key=lambda k: starts[k])[: len(starts) - MAX_TOOL_STARTS]:
-                del starts[key]
-        data["tool_starts"] = starts
 
-    state.update(apply)
+def note_tool_start(data: dict[str, Any], tool_use_id: str, stamp: int) -> None:
+    """Inside an ``update``: record a tool's start time (the oldest dropped past a limit)."""
+    starts = data.get("tool_starts")
+    starts = starts if isinstance(starts, dict) else {}
+    starts[tool_use_id] = stamp
+    if len(starts) > MAX_TOOL_STARTS:  # tools whose PostToolUse never came
+        for key in sorted(starts, key=lambda k: starts[k])[: len(starts) - MAX_TOOL_STARTS]:
+            del starts[key]
+    data["tool_starts"] = starts
 
 
 def pop_tool_start(data: dict[str, Any], tool_use_id: str) -> int | None:

@@ -13,16 +13,13 @@ the SHA-256 of a high-entropy secret, never in clear. Versions are recorded in
 transaction, under an advisory lock so two servers starting at once do not race.
 
 Search: a stored ``tsvector`` with weights (title A, subtitle and facts B, narrative C) and a
-GIN index over ``(team_id, project_id, search)`` (``btree_gin``). :func:`search_candidates`
-finds, in one statement, the records holding the query's rarest terms (each term the OR of its
-forms, counted inside the project), with the terms each holds and the records its author wrote
-around the best of them; :mod:`conkeeper.services.team.rank` ranks them as the local search
-ranks lines.
+GIN index over ``(team_id, project_id, search)`` (``btree_gin``); each project's size is kept
+in ``team_projects.records`` by every push. The search statements themselves live in
+:mod:`conkeeper.storage.team_search`.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -114,17 +111,29 @@ CREATE STATISTICS IF NOT EXISTS team_records_scope (dependencies)
 ANALYZE team_records;
 """
 
+# A project's size, kept by every push (records are never deleted one by one, only with their
+# project): the team search's idf needs it for every query, and counting a project's records
+# through the index costs milliseconds at 10,000 of them.
+SCHEMA_V4 = """
+ALTER TABLE team_projects ADD COLUMN records bigint NOT NULL DEFAULT 0;
+UPDATE team_projects p SET records = (
+    SELECT count(*) FROM team_records r WHERE r.team_id = p.team_id AND r.project_id = p.id);
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "teams, users, memberships, hashed tokens", SCHEMA_V1),
     (2, "team projects and records with weighted full-text search", SCHEMA_V2),
     (3, "search index over team, project and words; project-implies-team statistics", SCHEMA_V3),
+    (4, "each project's record count, kept by every push", SCHEMA_V4),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 # A push is copied (``COPY``, one round trip for the whole batch) into a per-connection staging
-# table, then upserted with one ``INSERT ... SELECT``: the tsvector is computed in SQL for the
-# whole batch, a uid sent twice in one batch keeps its last copy (DISTINCT ON), and a record
-# delivered again unchanged (at-least-once delivery) is not rewritten (the WHERE of DO UPDATE).
+# table, then stored with two statements: an ``INSERT ... ON CONFLICT DO NOTHING`` of the new
+# records (its row count is what the project's size grows by) and an ``UPDATE`` of those
+# delivered again with changes. The tsvector is computed in SQL for the whole batch; a uid sent
+# twice in one batch keeps its last copy (DISTINCT ON); a record delivered again unchanged
+# (at-least-once delivery) is not rewritten (the IS DISTINCT FROM).
 _STAGE = """
 CREATE TEMP TABLE IF NOT EXISTS team_push_stage (
     seq integer, uid text, kind text, type text, title text, subtitle text, facts jsonb,
@@ -141,22 +150,27 @@ _VECTOR = (
     "setweight(to_tsvector('english', s.subtitle || ' ' || s.facts_text), 'B') || "
     "setweight(to_tsvector('english', s.narrative || ' ' || s.concepts_text), 'C')"
 )
-_UPSERT = f"""
+_LATEST = "(SELECT DISTINCT ON (uid) * FROM team_push_stage ORDER BY uid, seq DESC) s"
+_INSERT_NEW = f"""
 INSERT INTO team_records (team_id, uid, project_id, author_id, kind, type, title, subtitle,
     facts, narrative, concepts, files, created_at, search)
-SELECT DISTINCT ON (s.uid) %(team_id)s, s.uid, %(project_id)s, %(author_id)s, s.kind, s.type,
+SELECT %(team_id)s, s.uid, %(project_id)s, %(author_id)s, s.kind, s.type,
     s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files, s.created_at, {_VECTOR}
-FROM team_push_stage s ORDER BY s.uid, s.seq DESC
-ON CONFLICT (team_id, uid) DO UPDATE SET
-    type = excluded.type, title = excluded.title, subtitle = excluded.subtitle,
-    facts = excluded.facts, narrative = excluded.narrative, concepts = excluded.concepts,
-    files = excluded.files, created_at = excluded.created_at, search = excluded.search
-WHERE (team_records.type, team_records.title, team_records.subtitle, team_records.facts,
-       team_records.narrative, team_records.concepts, team_records.files,
-       team_records.created_at)
-    IS DISTINCT FROM (excluded.type, excluded.title, excluded.subtitle, excluded.facts,
-       excluded.narrative, excluded.concepts, excluded.files, excluded.created_at)
+FROM {_LATEST}
+ON CONFLICT (team_id, uid) DO NOTHING
 """
+_UPDATE_CHANGED = f"""
+UPDATE team_records r SET
+    type = s.type, title = s.title, subtitle = s.subtitle, facts = s.facts,
+    narrative = s.narrative, concepts = s.concepts, files = s.files,
+    created_at = s.created_at, search = {_VECTOR}
+FROM {_LATEST}
+WHERE r.team_id = %(team_id)s AND r.uid = s.uid
+AND (r.type, r.title, r.subtitle, r.facts, r.narrative, r.concepts, r.files, r.created_at)
+    IS DISTINCT FROM
+    (s.type, s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files, s.created_at)
+"""
+_GROWN = "UPDATE team_projects SET records = records + %s WHERE team_id = %s AND id = %s"
 _HIT_COLUMNS = (
     "r.uid, r.kind, r.type, r.title, r.subtitle, r.facts, r.narrative, u.name, r.created_at, "
     "p.project_key"
@@ -235,18 +249,13 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
 
     Python integers are sent as ``bigint``, the type of every id column: psycopg would send a
     small one as ``smallint``, and ``btree_gin``'s operator classes have no cross-type
-    operators, so ``team_id = 2::smallint`` could not use the search index at all. And every
-    execution is planned for its own values: psycopg prepares a statement run five times, and
-    PostgreSQL then settles on a generic plan that cannot see how common a query's words are
-    (it scans every match of a word in half the project's records instead of the newest ones);
-    planning costs a fraction of a millisecond, the wrong plan tens.
+    operators, so ``team_id = 2::smallint`` could not use the search index at all. (The search
+    statements are never prepared, so each is planned for its own words:
+    :mod:`conkeeper.storage.team_search`.)
     """
     from psycopg.types.numeric import Int8Dumper
 
     conn.adapters.register_dumper(int, Int8Dumper)
-    conn.execute("SET plan_cache_mode = force_custom_plan")
-    if not conn.autocommit:
-        conn.commit()
 
 
 def open_pool(url: str, max_size: int = 8) -> ConnectionPool:
@@ -421,10 +430,11 @@ def upsert_records(
             with cur.copy(f"COPY team_push_stage ({_STAGE_COLUMNS}) FROM STDIN") as copy:
                 for seq, r in enumerate(records):
                     copy.write_row(_stage_row(seq, r))
-            cur.execute(
-                _UPSERT,
-                {"team_id": grant.team_id, "project_id": project_id, "author_id": grant.user_id},
-            )
+            ids = {"team_id": grant.team_id, "project_id": project_id, "author_id": grant.user_id}
+            cur.execute(_INSERT_NEW, ids)
+            if cur.rowcount > 0:
+                cur.execute(_GROWN, (cur.rowcount, grant.team_id, project_id))
+            cur.execute(_UPDATE_CHANGED, ids)
     return len(records)
 
 
@@ -475,193 +485,6 @@ def _hit(row: Sequence[Any]) -> TeamHit:
     )
 
 
-# A query's candidates are the newest MAX_RANKED records holding its rarest terms (as many of
-# them as fit: their counts add up to MAX_RANKED at most; always the rarest one).
-MAX_RANKED = 500
-
-
-class Candidate(NamedTuple):
-    """A record found by a term search, or one written next to one (``anchor``'s window).
-
-    ``offset`` is its place after (> 0) or before (< 0) the anchor among the records its author
-    wrote in the project; ``held`` is a bit mask of the query's terms it holds (bit k for the
-    k-th term, from 0); ``rank`` is its ``ts_rank`` (title A, subtitle and facts B, narrative C)
-    for the query's any-term tsquery.
-    """
-
-    team_id: int
-    uid: str
-    anchor: str
-    offset: int
-    held: int
-    rank: float
-    created_at: int
-
-
-class Candidates(NamedTuple):
-    """What the team search ranks: how many records the project holds (``total``), how many
-    hold each term (``found``; -1 for a term PostgreSQL cannot search, a stop word to it), and
-    the candidates with their windows."""
-
-    total: int
-    found: tuple[int, ...]
-    rows: list[Candidate]
-
-
-# Each term is the OR of its forms ("buy" | "bought"): a form is a phrase (phraseto_tsquery), or
-# a prefix (form:*); a form PostgreSQL holds for a stop word gives an empty tsquery and is left
-# out. Every record matching any term is a candidate (the newest MAX_RANKED of them); the best
-# ``anchors`` by idf-weighted terms held each bring the ``window`` records their author wrote just
-# before and after them (the team's answer to a session's lines), every one with the terms it
-# holds.
-_CANDIDATES = """
-WITH forms AS (
-    SELECT k, CASE WHEN p AND position(' ' IN f) = 0
-                   THEN to_tsquery('english', quote_literal(f) || ':*')
-                   ELSE phraseto_tsquery('english', f) END AS q
-    FROM unnest(%(k)s::int[], %(f)s::text[], %(p)s::bool[]) AS x(k, f, p)
-), joined AS (
-    SELECT k, string_agg('(' || q::text || ')', ' | ')::tsquery AS tq
-    FROM forms WHERE numnode(q) > 0 GROUP BY k
-), terms AS MATERIALIZED (
-    SELECT k, tq, (SELECT count(*) FROM team_records d WHERE d.team_id = %(team)s::bigint
-        AND d.project_id = %(project)s::bigint AND d.search @@ j.tq) AS found
-    FROM joined j
-), vec AS MATERIALIZED (
-    SELECT array_agg(t.tq ORDER BY g.k) AS tqs,
-        array_agg(coalesce(t.found, -1) ORDER BY g.k) AS found,
-        array_agg(t.found ORDER BY g.k) AS counts,
-        (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM terms) AS q,
-        (SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery FROM (
-            SELECT tq, sum(found) OVER (ORDER BY found, k) AS run,
-                row_number() OVER (ORDER BY found, k) AS i FROM terms) r
-         WHERE r.run <= %(cap)s OR r.i = 1) AS rare,
-        CASE WHEN %(n)s > 1 AND (SELECT max(found) FROM terms) > 0 THEN (
-            SELECT count(*) FROM team_records WHERE team_id = %(team)s::bigint
-            AND project_id = %(project)s::bigint) ELSE 0 END AS total
-    FROM generate_series(1, %(n)s) g(k) LEFT JOIN terms t ON t.k = g.k
-), cand AS MATERIALIZED (
-    SELECT m.uid, m.author_id, m.created_at, m.search, {held_m} AS held
-    FROM vec, LATERAL (
-        SELECT * FROM team_records m
-        WHERE m.team_id = %(team)s::bigint AND m.project_id = %(project)s::bigint
-        AND m.search @@ vec.rare AND m.kind = ANY(%(kinds)s)
-        ORDER BY m.created_at DESC LIMIT %(cap)s) m
-), anchors AS MATERIALIZED (
-    SELECT c.* FROM cand c, vec ORDER BY {idf_sum} DESC, c.created_at DESC
-    LIMIT %(anchors)s
-), win AS MATERIALIZED (
-    SELECT a.uid AS anchor, 0 AS side, a.uid, a.created_at, a.search FROM anchors a
-    UNION ALL
-    SELECT a.uid, -1, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
-        SELECT w.uid, w.created_at, w.search FROM team_records w
-        WHERE w.team_id = %(team)s::bigint AND w.project_id = %(project)s::bigint
-        AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
-        AND w.created_at <= a.created_at AND (w.created_at, w.uid) < (a.created_at, a.uid)
-        ORDER BY w.created_at DESC LIMIT %(window)s) b
-    UNION ALL
-    SELECT a.uid, 1, b.uid, b.created_at, b.search FROM anchors a CROSS JOIN LATERAL (
-        SELECT w.uid, w.created_at, w.search FROM team_records w
-        WHERE w.team_id = %(team)s::bigint AND w.project_id = %(project)s::bigint
-        AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
-        AND w.created_at >= a.created_at AND (w.created_at, w.uid) > (a.created_at, a.uid)
-        ORDER BY w.created_at LIMIT %(window)s) b
-), scored AS MATERIALIZED (
-    SELECT DISTINCT ON (w.uid) w.uid, {held_w} AS held,
-        CASE WHEN w.search @@ vec.q THEN ts_rank(w.search, vec.q) ELSE 0 END AS rank
-    FROM win w, vec
-)
-SELECT NULL::text, 0, NULL::text, 0::bigint, 0::bigint, 0::real, vec.total, vec.found FROM vec
-UNION ALL
-SELECT w.anchor, w.side, w.uid, w.created_at, s.held, s.rank, NULL, NULL
-FROM win w JOIN scored s ON s.uid = w.uid
-"""
-
-
-@functools.lru_cache(maxsize=64)
-def candidates_sql(terms: int) -> str:
-    """:data:`_CANDIDATES` for a query of ``terms`` terms (at most 62): which terms a record
-    holds as a bit mask (bit k-1 for term k), and the summed idf of those, written out term by
-    term (no subquery per candidate)."""
-    held = " + ".join(
-        f"CASE WHEN {{0}}.search @@ vec.tqs[{k}] THEN {1 << (k - 1)} ELSE 0 END"
-        for k in range(1, terms + 1)
-    )
-    idf = " + ".join(
-        f"CASE WHEN c.held & {1 << (k - 1)} <> 0 THEN ln(1 + (vec.total - vec.counts[{k}] + 0.5)"
-        f" / (vec.counts[{k}] + 0.5)) ELSE 0 END"
-        for k in range(1, terms + 1)
-    )
-    return _CANDIDATES.format(
-        held_m=f"({held.format('m')})::bigint", held_w=f"({held.format('w')})::bigint", idf_sum=idf
-    )
-
-
-def search_candidates(
-    conn: psycopg.Connection[Any],
-    team_ids: Sequence[int],
-    project_key: str,
-    terms: Sequence[Sequence[tuple[str, bool]]],
-    kinds: Sequence[str] = ("observation", "summary", "prompt"),
-    anchors: int = 30,
-    window: int = 5,
-) -> Candidates:
-    """The records of ``project_key`` in ``team_ids`` holding any of ``terms`` (each a list of
-    ``(form, prefix)``), ready to rank: per term how many records hold it, and the best
-    ``anchors`` candidates with the ``window`` records written before and after each."""
-    project_ids = _project_ids(conn, team_ids, project_key)
-    if not project_ids or not terms:
-        return Candidates(0, tuple(-1 for _ in terms), [])
-    flat = [(k, form, prefix) for k, forms in enumerate(terms, 1) for form, prefix in forms]
-    params: dict[str, object] = {
-        "k": [k for k, _f, _p in flat],
-        "f": [f for _k, f, _p in flat],
-        "p": [p for _k, _f, p in flat],
-        "n": len(terms),
-        "kinds": list(kinds),
-        "cap": MAX_RANKED,
-        "anchors": anchors,
-        "window": window,
-    }
-    total, found = 0, [-1] * len(terms)
-    rows: list[Candidate] = []
-    for team_id, project_id in project_ids:  # one probe per project (nearly always one)
-        params.update(team=team_id, project=project_id)
-        part = conn.execute(candidates_sql(len(terms)), params).fetchall()
-        head = next((r for r in part if r[0] is None), None)
-        if head is None:
-            continue
-        total += int(head[6] or 0)
-        counts = [int(n) for n in head[7] or ()]
-        found = [a if b < 0 else max(a, 0) + b for a, b in zip(found, counts, strict=True)]
-        rows.extend(_placed(team_id, [r for r in part if r[0] is not None]))
-    return Candidates(total, tuple(found), rows)
-
-
-def _placed(team_id: int, part: Sequence[Sequence[Any]]) -> list[Candidate]:
-    """The rows of one probe (anchor, side, uid, created_at, held mask, rank) as candidates,
-    each window row numbered by its place before (-1, -2, ...) or after (1, 2, ...) its anchor
-    (the statement says only which side)."""
-    out: list[Candidate] = []
-    steps: dict[tuple[str, int], int] = {}
-    for r in sorted(part, key=lambda r: (str(r[0]), int(r[1]), int(r[3]), str(r[2]))):
-        anchor, side = str(r[0]), int(r[1])
-        if side < 0:
-            continue
-        steps[(anchor, 1)] = steps.get((anchor, 1), 0) + side
-        out.append(_candidate(team_id, r, steps[(anchor, 1)]))
-    for r in sorted(part, key=lambda r: (str(r[0]), int(r[3]), str(r[2])), reverse=True):
-        anchor = str(r[0])
-        if int(r[1]) < 0:  # before an anchor: the nearest is the newest
-            steps[(anchor, -1)] = steps.get((anchor, -1), 0) - 1
-            out.append(_candidate(team_id, r, steps[(anchor, -1)]))
-    return out
-
-
-def _candidate(team_id: int, r: Sequence[Any], offset: int) -> Candidate:
-    return Candidate(team_id, str(r[2]), str(r[0]), offset, int(r[4]), float(r[5]), int(r[3]))
-
-
 def records_by_uid(
     conn: psycopg.Connection[Any], keys: Sequence[tuple[int, str]]
 ) -> dict[tuple[int, str], TeamHit]:
@@ -709,11 +532,10 @@ def recent_records(
 
 
 def count_records(conn: psycopg.Connection[Any], team_ids: Sequence[int], project_key: str) -> int:
-    """How many records a project holds in the given teams."""
+    """How many records a project holds in the given teams (the count every push keeps)."""
     row = conn.execute(
-        "SELECT count(*) FROM team_records r JOIN team_projects p "
-        "ON p.team_id = r.team_id AND p.id = r.project_id "
-        "WHERE p.team_id = ANY(%s) AND p.project_key = %s",
+        "SELECT coalesce(sum(records), 0) FROM team_projects "
+        "WHERE team_id = ANY(%s) AND project_key = %s",
         (list(team_ids), project_key),
     ).fetchone()
     return int(row[0]) if row else 0

@@ -4,7 +4,7 @@ Why it exists: a question asked with ``conkeeper search --team`` should find wha
 question finds in local memory. PostgreSQL finds the candidates by the query's own terms (the
 terms :func:`conkeeper.services.search.query.build_match` makes: stop and question words dropped,
 irregular forms joined), each with the terms it holds and the records its author wrote just
-before and after it (:func:`conkeeper.storage.team_pg.search_candidates`); this module ranks
+before and after it (:func:`conkeeper.storage.team_search.search_candidates`); this module ranks
 them with :mod:`conkeeper.domain.ranking`, the formula the local search ranks lines with: a
 record is a line, its author's neighbouring records are its neighbours, and the
 :data:`WINDOW` records around it are its section.
@@ -18,8 +18,9 @@ from typing import Any
 
 from conkeeper.domain.ranking import hit_cover, hit_score, idf, line_score
 from conkeeper.services.search.query import build_match, term_forms
-from conkeeper.storage import team_pg
-from conkeeper.storage.team_pg import Candidate, Candidates, TeamHit
+from conkeeper.storage import team_pg, team_search
+from conkeeper.storage.team_pg import TeamHit
+from conkeeper.storage.team_search import Candidate, Candidates
 
 # Records written before and after a record (by its author, in its project) that stand for its
 # section; and how many candidates, per hit wanted (at least MIN_CANDIDATES), bring their
@@ -40,7 +41,7 @@ def search(
         return []
     terms = [term_forms(term) for term in plan.terms]
     anchors = max(limit * CANDIDATES, MIN_CANDIDATES)
-    found = team_pg.search_candidates(
+    found = team_search.search_candidates(
         conn, team_ids, project_key, terms, anchors=anchors, window=WINDOW
     )
     order = rank_candidates(found, limit)

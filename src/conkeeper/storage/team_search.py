@@ -1,0 +1,427 @@
+"""The team store's search statements: how common each query term is, and the candidates to rank.
+
+Why it exists: a team search must answer in milliseconds over a million records, and most of
+that time used to go to counting. Counting a common word's records inside a project visits the
+heap once per match (thousands), and a ``tsquery`` built inside the statement hides the word
+from the planner, which then sorts every match instead of reading the newest through the index.
+So this module:
+
+* turns each term into its ``tsquery`` text once per process (a small statement, cached) and
+  sends it as a parameter of a statement that is never prepared, so PostgreSQL plans each
+  search for its own words, weighed against ``ANALYZE``'s lexeme statistics (a prepared
+  statement's generic plan cannot see how common a word is, and reads every match);
+* takes a very common term's count from those statistics (``pg_stats.most_common_elems``, read
+  once every :data:`COMMON_TTL_S` seconds): its share of the whole table times the project's
+  size, when that comes to at least :data:`COUNT_CAP` records. Every other term is counted
+  exactly inside the project, up to COUNT_CAP (a rarer term's matches are few, so the count is
+  cheap), and one that reaches COUNT_CAP all the same (common in this project only: a speaker's
+  name, the project's own jargon) in the project's newest :data:`SAMPLE` records, scaled to
+  its size (so a project of up to SAMPLE records has every count exact);
+* reads the project's size from ``team_projects.records``, kept by every push;
+* first reads the newest records holding *every* term, and scans the rarest terms' records
+  only when fewer than the anchors wanted hold them all (the records holding every term are
+  the best anchors by construction).
+
+The idf weights used to choose anchors are computed here with the local search's own formula
+(:func:`conkeeper.domain.ranking.idf`) and sent as numbers; :mod:`conkeeper.services.team.rank`
+ranks the result as the local search ranks lines.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from conkeeper.domain.ranking import idf
+
+if TYPE_CHECKING:
+    import psycopg
+
+# A query's candidates are the newest MAX_RANKED records holding its rarest terms (as many of
+# them as fit: their counts add up to MAX_RANKED at most; always the rarest one).
+MAX_RANKED = 500
+# A term the statistics say at least COUNT_CAP of a project's records hold is not counted; a
+# rarer one is counted up to COUNT_CAP (a count costs a heap visit per match).
+COUNT_CAP = 250
+SAMPLE = 1000  # records read to estimate a word common in one project only
+COMMON_TTL_S = 300.0  # how long the most-common-lexeme statistics are trusted in a process
+_CACHE_LIMIT = 20_000  # term -> tsquery entries kept per process
+_LEXEME = re.compile(r"'((?:[^']|'')*)'(:\*)?")
+
+
+class Candidate(NamedTuple):
+    """A record found by a term search, or one written next to one (``anchor``'s window).
+
+    ``offset`` is its place after (> 0) or before (< 0) the anchor among the records its author
+    wrote in the project; ``held`` is a bit mask of the query's terms it holds (bit k for the
+    k-th term, from 0); ``rank`` is its ``ts_rank`` (title A, subtitle and facts B, narrative C)
+    for the query's any-term tsquery.
+    """
+
+    team_id: int
+    uid: str
+    anchor: str
+    offset: int
+    held: int
+    rank: float
+    created_at: int
+
+
+class Candidates(NamedTuple):
+    """What the team search ranks: how many records the project holds (``total``), how many
+    hold each term (``found``; -1 for a term PostgreSQL cannot search, a stop word to it), and
+    the candidates with their windows."""
+
+    total: int
+    found: tuple[int, ...]
+    rows: list[Candidate]
+
+
+class TermQuery(NamedTuple):
+    """One query term as PostgreSQL searches it: its ``tsquery`` text ('' for a stop word) and,
+    when every form is one word, its lexemes with their prefix flags (None for a phrase)."""
+
+    text: str
+    lexemes: tuple[tuple[str, bool], ...] | None
+
+
+class _Cache:
+    """Per-process memory of term -> tsquery and of the most common lexemes (thread-safe: the
+    server's worker threads share it)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.terms: dict[tuple[tuple[str, bool], ...], TermQuery] = {}
+        self.common: dict[str, float] = {}
+        self.common_at = float("-inf")
+
+
+_CACHE = _Cache()
+
+_TERM_SQL = """
+SELECT k, coalesce(string_agg('(' || q::text || ')', ' | ') FILTER (WHERE numnode(q) > 0), '')
+FROM (
+    SELECT k, CASE WHEN p AND position(' ' IN f) = 0
+                   THEN to_tsquery('english', quote_literal(f) || ':*')
+                   ELSE phraseto_tsquery('english', f) END AS q
+    FROM unnest(%(k)s::int[], %(f)s::text[], %(p)s::bool[]) AS x(k, f, p)
+) forms GROUP BY k
+"""
+
+_COMMON_SQL = """
+SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats
+WHERE schemaname = current_schema() AND tablename = 'team_records' AND attname = 'search'
+"""
+
+
+def term_queries(
+    conn: psycopg.Connection[Any], terms: Sequence[Sequence[tuple[str, bool]]]
+) -> list[TermQuery]:
+    """Each term's :class:`TermQuery` (the OR of its forms), from the cache or PostgreSQL."""
+    keys = [tuple(forms) for forms in terms]
+    with _CACHE.lock:
+        missing = [key for key in dict.fromkeys(keys) if key not in _CACHE.terms]
+    if missing:
+        flat = [(i, form, prefix) for i, forms in enumerate(missing) for form, prefix in forms]
+        rows = conn.execute(
+            _TERM_SQL,
+            {"k": [i for i, _f, _p in flat], "f": [f for _i, f, _p in flat],
+             "p": [p for _i, _f, p in flat]},
+            prepare=False,
+        ).fetchall()  # fmt: skip
+        texts = {int(r[0]): str(r[1]) for r in rows}
+        with _CACHE.lock:
+            if len(_CACHE.terms) > _CACHE_LIMIT:
+                _CACHE.terms.clear()
+            for i, key in enumerate(missing):
+                text = texts.get(i, "")
+                _CACHE.terms[key] = TermQuery(text, _single_lexemes(text))
+    with _CACHE.lock:
+        return [_CACHE.terms[key] for key in keys]
+
+
+def _single_lexemes(text: str) -> tuple[tuple[str, bool], ...] | None:
+    """The lexemes of an OR of one-word forms (``('buy') | ('bought')``), None for a phrase."""
+    if not text or "<" in text:
+        return None
+    found = [(m.group(1).replace("''", "'"), bool(m.group(2))) for m in _LEXEME.finditer(text)]
+    return tuple(found) or None
+
+
+def common_lexemes(conn: psycopg.Connection[Any]) -> dict[str, float]:
+    """``ANALYZE``'s most common lexemes of ``team_records.search`` with the share of records
+    holding each; re-read every :data:`COMMON_TTL_S` seconds ({} before the first ANALYZE)."""
+    now = time.monotonic()
+    with _CACHE.lock:
+        if now - _CACHE.common_at < COMMON_TTL_S:
+            return _CACHE.common
+    row = conn.execute(_COMMON_SQL).fetchone()
+    common: dict[str, float] = {}
+    if row and row[0] and row[1]:
+        common = {str(e): float(f) for e, f in zip(row[0], row[1], strict=False)}
+    with _CACHE.lock:
+        _CACHE.common, _CACHE.common_at = common, now
+    return common
+
+
+def estimated_share(term: TermQuery, common: dict[str, float]) -> float | None:
+    """The share of records holding ``term`` by the table's statistics, when every form of it
+    is one of the most common lexemes (or a prefix of some); None means: count it."""
+    if term.lexemes is None or not common:
+        return None
+    share = 0.0
+    for lexeme, prefix in term.lexemes:
+        if prefix:
+            got = sum(f for e, f in common.items() if e.startswith(lexeme))
+        else:
+            got = common.get(lexeme, 0.0)
+        if got <= 0.0:
+            return None
+        share += got
+    return min(share, 1.0)
+
+
+class Scope(NamedTuple):
+    """One project of one team, its size, and how many of its records hold each term."""
+
+    team_id: int
+    project_id: int
+    total: int
+    counts: tuple[int, ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _scopes_sql(searched: tuple[int, ...]) -> str:
+    """The projects of a key in the given teams, each with its size and, for each term at the
+    positions in ``searched``, how many of its records hold it: NULL when the statistics'
+    share ``s<k>`` promises at least COUNT_CAP of them (then it is not counted), else counted
+    up to COUNT_CAP; a term that reaches COUNT_CAP although the statistics promised fewer than
+    half of it (a word common in this project only) is counted in the project's
+    newest SAMPLE records and scaled to its size (exact in a project of at most SAMPLE
+    records)."""
+    counts = ", ".join(
+        f"CASE WHEN p.records * %(s{k})s::float8 >= %(cap)s THEN NULL ELSE ("
+        f"SELECT CASE WHEN c.n < %(cap)s OR p.records * %(s{k})s::float8 * 2 >= %(cap)s "
+        "THEN c.n ELSE ("
+        f"SELECT round(count(*) FILTER (WHERE r.search @@ %(t{k})s::tsquery)::float8 "
+        "* p.records / greatest(count(*), 1))::bigint FROM (SELECT r.search FROM team_records r "
+        "WHERE r.team_id = p.team_id AND r.project_id = p.id "
+        "ORDER BY r.created_at DESC LIMIT %(sample)s) r) END "
+        "FROM (SELECT count(*) AS n FROM (SELECT 1 FROM team_records d "
+        "WHERE d.team_id = p.team_id AND d.project_id = p.id "
+        f"AND d.search @@ %(t{k})s::tsquery LIMIT %(cap)s) x) c) END"
+        for k in searched
+    )
+    return (
+        f"SELECT p.team_id, p.id, p.records, ARRAY[{counts or 'NULL'}]::bigint[] "
+        "FROM team_projects p WHERE p.team_id = ANY(%(teams)s) AND p.project_key = %(key)s"
+    )
+
+
+def scopes(
+    conn: psycopg.Connection[Any],
+    team_ids: Sequence[int],
+    project_key: str,
+    terms: Sequence[TermQuery],
+) -> list[Scope]:
+    """Every project of ``project_key`` in ``team_ids`` with its size and each term's count:
+    -1 for a stop word; for a word the statistics say at least :data:`COUNT_CAP` of the
+    project's records hold, their estimate; else counted, up to COUNT_CAP (then the estimate
+    if larger), or from the project's newest :data:`SAMPLE` records when the statistics were
+    far off."""
+    common = common_lexemes(conn)
+    shares = [estimated_share(t, common) or 0.0 for t in terms]
+    searched = tuple(k for k, t in enumerate(terms) if t.text)
+    params: dict[str, object] = {
+        "teams": list(team_ids),
+        "key": project_key,
+        "cap": COUNT_CAP,
+        "sample": SAMPLE,
+    }
+    params.update({f"t{k}": terms[k].text for k in searched})
+    params.update({f"s{k}": shares[k] for k in searched})
+    out = []
+    for row in conn.execute(_scopes_sql(searched), params, prepare=False).fetchall():
+        team_id, project_id, total = int(row[0]), int(row[1]), int(row[2])
+        got = dict(zip(searched, row[3] or (), strict=False))
+        counts = []
+        for k in range(len(terms)):
+            estimate = round(shares[k] * total)
+            if k not in got:
+                counts.append(-1)
+            elif got[k] is None:
+                counts.append(max(1, estimate))
+            else:
+                counts.append(max(int(got[k]), estimate if got[k] >= COUNT_CAP else 0))
+        out.append(Scope(team_id, project_id, total, tuple(counts)))
+    return out
+
+
+# The anchors are the newest ``anchors`` records holding every term, when that many do; else the
+# best ``anchors`` (by the idf of the terms held, then the newest) of those and of the newest
+# MAX_RANKED records holding the rarest terms. Never prepared: its plan depends on how common
+# the words are.
+_ANCHORS = """
+WITH every AS MATERIALIZED (
+    SELECT m.uid, m.author_id, m.created_at, {every_mask}::bigint AS held FROM team_records m
+    WHERE m.team_id = %(team)s AND m.project_id = %(project)s AND m.search @@ %(every)s::tsquery
+    AND m.kind = ANY(%(kinds)s) ORDER BY m.created_at DESC LIMIT %(anchors)s
+), rare AS MATERIALIZED (
+    SELECT m.uid, m.author_id, m.created_at, {held_m} AS held FROM team_records m
+    WHERE (SELECT count(*) FROM every) < %(anchors)s
+    AND m.team_id = %(team)s AND m.project_id = %(project)s AND m.search @@ %(rare)s::tsquery
+    AND m.kind = ANY(%(kinds)s) ORDER BY m.created_at DESC LIMIT %(cap)s
+)
+SELECT c.uid, c.author_id, c.created_at FROM (
+    SELECT * FROM every UNION ALL
+    SELECT * FROM rare WHERE rare.uid NOT IN (SELECT uid FROM every)) c
+ORDER BY {weight} DESC, c.created_at DESC LIMIT %(anchors)s
+"""
+
+# Each anchor brings the ``window`` records its author wrote just before and after it (the
+# team's answer to a session's lines), every one with the terms it holds and its ts_rank for
+# the any-term query. Prepared: the same index walks whatever the words.
+_WINDOWS = """
+SELECT a.uid, 0, w.uid, w.created_at, {held_w}, {rank_w}
+FROM unnest(%(uids)s::text[]) AS a(uid)
+JOIN team_records w ON w.team_id = %(team)s AND w.uid = a.uid
+UNION ALL
+SELECT a.uid, -1, b.* FROM unnest(%(uids)s::text[], %(authors)s::bigint[], %(times)s::bigint[])
+    AS a(uid, author_id, created_at) CROSS JOIN LATERAL (
+    SELECT w.uid, w.created_at, {held_w}, {rank_w} FROM team_records w
+    WHERE w.team_id = %(team)s AND w.project_id = %(project)s
+    AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
+    AND w.created_at <= a.created_at AND (w.created_at, w.uid) < (a.created_at, a.uid)
+    ORDER BY w.created_at DESC LIMIT %(window)s) b
+UNION ALL
+SELECT a.uid, 1, b.* FROM unnest(%(uids)s::text[], %(authors)s::bigint[], %(times)s::bigint[])
+    AS a(uid, author_id, created_at) CROSS JOIN LATERAL (
+    SELECT w.uid, w.created_at, {held_w}, {rank_w} FROM team_records w
+    WHERE w.team_id = %(team)s AND w.project_id = %(project)s
+    AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
+    AND w.created_at >= a.created_at AND (w.created_at, w.uid) > (a.created_at, a.uid)
+    ORDER BY w.created_at LIMIT %(window)s) b
+"""
+
+
+def _held(alias: str, searched: tuple[int, ...]) -> str:
+    """Which of the terms at ``searched`` a record holds, as a bit mask (bit k for term k)."""
+    parts = [
+        f"CASE WHEN {alias}.search @@ %(t{k})s::tsquery THEN {1 << k} ELSE 0 END" for k in searched
+    ]
+    return f"({' + '.join(parts) or '0'})::bigint"
+
+
+@functools.lru_cache(maxsize=256)
+def anchors_sql(searched: tuple[int, ...]) -> str:
+    """:data:`_ANCHORS` for a query whose terms at positions ``searched`` (from 0, at most 62)
+    can be searched: the held mask and the summed idf (the ``w<k>`` parameters), written out
+    term by term."""
+    weight = " + ".join(
+        f"CASE WHEN c.held & {1 << k} <> 0 THEN %(w{k})s::float8 ELSE 0 END" for k in searched
+    )
+    return _ANCHORS.format(
+        every_mask=sum(1 << k for k in searched),
+        held_m=_held("m", searched),
+        weight=weight or "0",
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def windows_sql(searched: tuple[int, ...]) -> str:
+    """:data:`_WINDOWS` for a query whose terms at positions ``searched`` can be searched."""
+    rank = (
+        "CASE WHEN w.search @@ %(any)s::tsquery THEN ts_rank(w.search, %(any)s::tsquery) ELSE 0 END"
+    )
+    return _WINDOWS.format(held_w=_held("w", searched), rank_w=rank)
+
+
+def search_candidates(
+    conn: psycopg.Connection[Any],
+    team_ids: Sequence[int],
+    project_key: str,
+    terms: Sequence[Sequence[tuple[str, bool]]],
+    kinds: Sequence[str] = ("observation", "summary", "prompt"),
+    anchors: int = 30,
+    window: int = 5,
+) -> Candidates:
+    """The records of ``project_key`` in ``team_ids`` holding any of ``terms`` (each a list of
+    ``(form, prefix)``), ready to rank: per term how many records hold it, and the best
+    ``anchors`` candidates with the ``window`` records written before and after each."""
+    if not terms:
+        return Candidates(0, (), [])
+    queries = term_queries(conn, terms)
+    searched = tuple(k for k, q in enumerate(queries) if q.text)
+    total, found = 0, [-1] * len(terms)
+    rows: list[Candidate] = []
+    for scope in scopes(conn, team_ids, project_key, queries):
+        total += scope.total
+        found = [a if b < 0 else max(a, 0) + b for a, b in zip(found, scope.counts, strict=True)]
+        if not searched or not any(scope.counts[k] > 0 for k in searched):
+            continue
+        params = _probe_params(queries, searched, scope)
+        params.update(kinds=list(kinds), anchors=anchors, window=window, cap=MAX_RANKED)
+        best = conn.execute(anchors_sql(searched), params, prepare=False).fetchall()
+        if not best:
+            continue
+        params.update(
+            uids=[str(r[0]) for r in best],
+            authors=[int(r[1]) for r in best],
+            times=[int(r[2]) for r in best],
+        )
+        part = conn.execute(windows_sql(searched), params, prepare=True).fetchall()
+        rows.extend(_placed(scope.team_id, part))
+    return Candidates(total, tuple(found), rows)
+
+
+def _probe_params(
+    queries: Sequence[TermQuery], searched: tuple[int, ...], scope: Scope
+) -> dict[str, object]:
+    """The constants of one probe: each term's tsquery and idf weight, the every-term and
+    any-term queries, and the rarest terms whose counts fit :data:`MAX_RANKED`."""
+    counts = scope.counts
+    params: dict[str, object] = {"team": scope.team_id, "project": scope.project_id}
+    for k in searched:
+        params[f"t{k}"] = queries[k].text
+        weight = 1.0 if len(queries) < 2 else idf(max(counts[k], 0), scope.total)
+        params[f"w{k}"] = weight
+    by_rarity = sorted((k for k in searched if counts[k] > 0), key=lambda k: (counts[k], k))
+    rare: list[int] = []
+    run = 0
+    for k in by_rarity:
+        run += counts[k]
+        if rare and run > MAX_RANKED:
+            break
+        rare.append(k)
+    params["every"] = " & ".join(f"({queries[k].text})" for k in searched)
+    params["rare"] = " | ".join(f"({queries[k].text})" for k in rare)
+    params["any"] = " | ".join(f"({queries[k].text})" for k in searched)
+    return params
+
+
+def _placed(team_id: int, part: Sequence[Sequence[Any]]) -> list[Candidate]:
+    """The rows of one probe (anchor, side, uid, created_at, held mask, rank) as candidates,
+    each window row numbered by its place before (-1, -2, ...) or after (1, 2, ...) its anchor
+    (the statement says only which side)."""
+    out: list[Candidate] = []
+    steps: dict[tuple[str, int], int] = {}
+    for r in sorted(part, key=lambda r: (str(r[0]), int(r[1]), int(r[3]), str(r[2]))):
+        anchor, side = str(r[0]), int(r[1])
+        if side < 0:
+            continue
+        steps[(anchor, 1)] = steps.get((anchor, 1), 0) + side
+        out.append(_candidate(team_id, r, steps[(anchor, 1)]))
+    for r in sorted(part, key=lambda r: (str(r[0]), int(r[3]), str(r[2])), reverse=True):
+        anchor = str(r[0])
+        if int(r[1]) < 0:  # before an anchor: the nearest is the newest
+            steps[(anchor, -1)] = steps.get((anchor, -1), 0) - 1
+            out.append(_candidate(team_id, r, steps[(anchor, -1)]))
+    return out
+
+
+def _candidate(team_id: int, r: Sequence[Any], offset: int) -> Candidate:
+    return Candidate(team_id, str(r[2]), str(r[0]), offset, int(r[4]), float(r[5]), int(r[3]))
