@@ -89,12 +89,19 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   saw no detector code, kept on its own branch until ck/corr4 (16 authors, blind 11 among them)
   was merged, then measured once (2026-11-26 15:23 UTC, c3f1258, ``--no-cv --skip none``;
   ``tests/data/corrections/BLIND12_FIRST.md``): low FP .022 recall .726, medium FP .030 recall
-  .817, high FP .100 recall .897. Targets not met (medium FP met). Seen since.
+  .817, high FP .100 recall .897. Targets not met (medium FP met). Seen since (issue 20 round
+  5): the 17th author of the scorer's training data; the rules were not tuned on it.
+* ``train_extra5.jsonl`` (581 prompts: 286 corrections/friction, 184 of the corrections with no
+  negation word, 20 in other languages; a new author, ``TRAIN_EXTRA5.md``) was measured once
+  before anything was trained or tuned on it (2026-11-26 16:18 UTC, main's detector at
+  40e297a; ``tests/data/corrections/TRAIN_EXTRA5_FIRST.md``): low FP .017 recall .524, medium
+  FP .024 recall .643, high FP .098 recall .755. It is the scorer's 18th author since; the rules
+  were not tuned on it.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
-  first measurement. Its default, ``unseen``, skips every blind set numbered past 11 (blind12
-  and any later one); ``--skip blind12`` skips only the named stems and ``--skip none`` reads
-  all (the first measurement). The trainer never reads blind sets past 11. ``--tiny`` runs 25
+  first measurement. Its default, ``unseen``, skips every blind set numbered past 12 (blind13
+  and any later one); ``--skip blind13`` skips only the named stems and ``--skip none`` reads
+  all (the first measurement). The trainer never reads blind sets past 12. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
 Honest selection (issue 20, round 3): **leave-one-author-out** (printed first, ``--no-cv``
@@ -173,6 +180,36 @@ prompts), BEFORE = main at 35491d0 with blind 11 added as an author, AFTER = ck/
   does), a declined offer -10.7 ms: within the 2 ms budget, mostly noise. The targets on unseen
   text are not claimed: blind 12 measures it.
 
+Issue 20 round 5 (``ck/cdet5``), aimed at recall on new authors: cues of meaning in the scorer
+(``corrections/cues.py``: a reference to the agent's last move, an earlier state asked back, a
+contrast, the right alternative named, scope, a team convention, a challenge, hindsight, a named
+flaw, a place, time lost, an act-then-fix conjunction), informal spellings and the correction
+words of six other languages glossed into English, word features regularised 5x harder than
+the cues (L2 0.003 / 0.015), weights averaged over five shuffle orders, medium's added-FP cap
+1 % -> 0.8 %. The rules were not changed. The 18-author table
+(``tools/train_corrections_model.py --cv-only``, 4,943 prompts), BEFORE = main at 40e297a with
+blind 12 and ``train_extra5`` added as authors, AFTER = ck/cdet5::
+
+      level   version  mean FP  worst FP  mean R  worst R
+      low     BEFORE     .012      .052    .868     .451
+      low     AFTER      .012      .039    .911     .657
+      medium  BEFORE     .022      .065    .923     .640
+      medium  AFTER      .019      .052    .942     .762
+
+  The rows whose rules never saw the author (FP/recall, BEFORE -> AFTER): ``train_extra5`` low
+  .014/.451 -> .010/.657, medium .027/.640 -> .024/.762; ``train_extra4`` low .029/.680 ->
+  .035/.763, medium .052/.825 -> .046/.835; blind 12 low .022/.674 -> .022/.789, medium
+  .026/.834 -> .026/.857; blind 11 (rules tuned on its false positives) low .004/.755 ->
+  .004/.809, medium .022/.873 -> .015/.863. These are tuning figures (every choice of this round
+  was judged on them); the lead's next blind measurement is the estimate. Tried and left out:
+  one L2 for all features (0.003-0.03: the words learned from one author's phrasing swamped the
+  cues), words x10 (one order: medium recall .946 but FP .023) and x30 (lost recall), MIN_DF 3,
+  a regex gloss of other languages (compiling its alternation cost 2.7 ms), a regex per cue
+  (~2.6 ms of compiles on every scored prompt; the cues are token look-ups now). Hook cost (A/B
+  against main 40e297a, first ``detect()`` in a fresh ``python -S`` process, import + call, CPU
+  median, n=40, loaded 2 cores): a request on the scorer's path +0.2 ms, a no-negation fix
+  +0.5 ms, a rule match -0.4 ms, praise +0.2 ms, a German request (glossed) +1.5 ms.
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -225,6 +262,7 @@ EXTRA_SETS = (
     "train_extra2.jsonl",
     "train_extra3.jsonl",
     "train_extra4.jsonl",
+    "train_extra5.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 

@@ -119,11 +119,11 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
     files = set(trainer.TRAIN_FILES.values())
     assert files == {
         "corpus.jsonl",
-        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4)),
+        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5)),
         "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 12)),
+        *(f"blind{n}.jsonl" for n in range(2, 13)),
     }
-    assert "blind12.jsonl" not in files  # the unseen set is measured by the lead, never read
+    assert "blind13.jsonl" not in files  # the unseen set is measured by the lead, never read
 
 
 def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
@@ -197,3 +197,27 @@ def test_the_scorer_vetoes_a_weak_rule_match_it_strongly_disagrees_with(
     # the rules alone (model=False) are never vetoed
     monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 1.01)})
     assert detect(text, "low", model=False).label == "correction"
+
+
+def test_word_features_are_regularised_harder_than_cues(monkeypatch: pytest.MonkeyPatch) -> None:
+    trainer = _load_trainer()
+    # a word and a cue that always fire together and predict the label equally well
+    pairs = [({"w:redo", "m:restore"}, 1.0)] * 20 + [({"w:add"}, 0.0)] * 20
+    monkeypatch.setattr(trainer, "SEEDS", (11,))
+    monkeypatch.setattr(trainer, "LEXICAL_L2_SCALE", 1.0)
+    even, _ = trainer.train(pairs, l2=0.05)
+    assert abs(even["w:redo"] - even["m:restore"]) < 0.05
+    monkeypatch.setattr(trainer, "LEXICAL_L2_SCALE", 5.0)
+    scaled, _ = trainer.train(pairs, l2=0.05)
+    assert scaled["m:restore"] > scaled["w:redo"] + 0.2
+
+
+def test_the_shipped_weights_average_the_shuffle_orders(monkeypatch: pytest.MonkeyPatch) -> None:
+    trainer = _load_trainer()
+    pairs = [({"w:a", "m:b"}, 1.0), ({"w:a"}, 0.0), ({"m:b", "w:c"}, 1.0), ({"w:c"}, 0.0)] * 5
+    runs = [trainer.train_once(pairs, seed) for seed in (1, 2)]
+    monkeypatch.setattr(trainer, "SEEDS", (1, 2))
+    weights, bias = trainer.train(pairs)
+    assert bias == pytest.approx((runs[0][1] + runs[1][1]) / 2)
+    for name in ("w:a", "m:b", "w:c"):
+        assert weights[name] == pytest.approx((runs[0][0][name] + runs[1][0][name]) / 2)

@@ -15,12 +15,16 @@ Each segment yields a set of binary features: lower-cased word unigrams and bigr
 opening words, and structural cues (opens with a negation or an
 imperative, "you" + a past-tense verb, "again"/"still"/"same", an ordinal + "time", "why did
 you", a request or a question, praise, a conditional, talk about the detector, how much of the
-prompt was pasted).
+prompt was pasted), and the cues of meaning of :mod:`.cues` (a reference to the agent's last
+move, an earlier state asked back, a contrast, the right alternative, scope, a convention, a
+challenge, hindsight, a named flaw, time lost; an act and a fix in one segment). Informal
+spellings ("u", "pls") and the correction words of other languages are read as English first.
 """
 
 from __future__ import annotations
 
 from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.services.analysis.corrections.cues import SPELLING, gloss, meaning_cues
 from conkeeper.services.analysis.corrections.rules import CONTINUITY, NEW_WORK, SELF_BLAME
 
 HEAD_SENTENCES = 3
@@ -46,7 +50,9 @@ _NEGATION_START = _words(
 _IMPERATIVE = _words(
     "use do don't dont try put make change rename move keep leave remove delete add call "
     "set write revert undo stop switch replace return pass import apply create run drop "
-    "pick fix edit update name place store save read check only never just roll go"
+    "pick fix edit update name place store save read check only never just roll go rewrite "
+    "restore recover redo split merge swap cut squash guard escape filter pin describe follow "
+    "inline extract wrap free borrow query cache inject parametrize"
 )
 _PERSISTENT = _words("again still same keep keeps kept anymore repeatedly yet")
 _PRAISE = _words("thanks thank great perfect nice awesome excellent lovely brilliant cool works")
@@ -83,7 +89,9 @@ _ORDINAL_TIME = LazyPattern(
     r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|umpteenth|nth|n-th|hundredth)\s+"
     r"time\b|\b(?:two|three|four|five|six|several|many|\d+)\s+times\b"
 )
-_WHY_YOU = LazyPattern(r"\bwhy (?:did|do|would|are|is|does|on earth|the hell) (?:you|it|this)\b")
+_WHY_YOU = LazyPattern(
+    r"\bwhy(?:'d| (?:did|do|would|are|is|does|on earth|the hell|have|has))? (?:you|it|this)\b"
+)
 _TOLD = LazyPattern(
     r"\b(?:i (?:told|said|asked|already|just said|mentioned|explained)|as i said|like i said|"
     r"how many times)\b"
@@ -96,7 +104,11 @@ _NEW_WORK_START = _words(
     "extend port document cover support start sketch next new todo task for"
 )
 _CONDITIONAL_START = _words("if when once whenever unless assuming after")
+_TELLING = _words("mention say tell note explain ask add include")
 _TOLD_HINTS = _words("told said asked already mentioned explained many")
+
+
+_RESPELL = LazyPattern(r"(?<![\w'])(?:" + "|".join(SPELLING) + r")(?![\w'])")
 
 
 def normalise(text: str) -> str:
@@ -125,12 +137,21 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
     were code, quotes or logs)."""
     feats: set[str] = set()
     total_tokens = 0
+    seen: list[str] = []
     for sentence in sentences:
         text = normalise(sentence)[:MAX_SEGMENT_CHARS]
-        tokens = _TOKEN.compiled.findall(text)
-        if not tokens:
+        raw = _TOKEN.compiled.findall(text)
+        glossed = gloss(text, raw)
+        if glossed is not text:
+            text = glossed
+            raw = _TOKEN.compiled.findall(text)
+        if not raw:
             continue
+        tokens = [SPELLING.get(t, t) for t in raw]
+        if tokens != raw:  # the patterns below read the respelled words too
+            text = _RESPELL.compiled.sub(lambda m: SPELLING[m.group(0)], text)
         total_tokens += len(tokens)
+        seen.extend(tokens)
         _word_features(tokens, feats)
         _structure_features(text, tokens, feats)
     if total_tokens <= 4:
@@ -139,11 +160,33 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
         feats.add("s:short")
     elif total_tokens > 40:
         feats.add("s:long")
+    _conjunctions(feats)
+    if total_tokens <= 12 and _repeats(seen):
+        feats.add("m:repeated")
     if pasted >= 0.5:
         feats.add("s:mostly-pasted")
     elif pasted > 0:
         feats.add("s:some-pasted")
     return feats
+
+
+_AGENT_ACTS = ("s:you-past", "m:you-past", "m:you-doing", "m:flaw", "m:hindsight")
+_FIXES = ("s:imperative-start", "m:imperative-clause")
+
+
+def _conjunctions(feats: set[str]) -> None:
+    """A segment that says what the agent did (or what is wrong with it) AND what to do
+    instead is a correction's whole shape; either half alone is common in a new request."""
+    acted = [name for name in _AGENT_ACTS if name in feats]
+    if acted and any(name in feats for name in _FIXES):
+        feats.add("x:act-then-fix")
+
+
+def _repeats(tokens: list[str]) -> bool:
+    """Whether a word of four or more letters comes back ("still. still.", "great. just
+    great."): in a short prompt, exasperation or sarcasm."""
+    long = [t for t in tokens if len(t) >= 4]
+    return len(set(long)) < len(long)
 
 
 def _word_features(tokens: list[str], feats: set[str]) -> None:
@@ -178,7 +221,7 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:you-past")
     if "time" in text and _ORDINAL_TIME.search(text):
         feats.add("s:ordinal-time")
-    if "why" in tokens and _WHY_YOU.search(text):
+    if "why" in text and _WHY_YOU.search(text):
         feats.add("s:why-you")
     if not _TOLD_HINTS.isdisjoint(tokens) and _TOLD.search(text):
         feats.add("s:told")
@@ -197,7 +240,16 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:has-quote")
     if "!" in text:
         feats.add("s:bang")
+    if "," in text and any(_first_word(clause) in _IMPERATIVE for clause in text.split(",")[1:]):
+        feats.add("m:imperative-clause")
     _context_features(text, tokens, feats)
+    feats.update(meaning_cues(text, tokens, opening))
+
+
+def _first_word(clause: str) -> str:
+    """The first word of a clause ("" when it has none)."""
+    words = clause.split(None, 1)
+    return words[0].strip(".;:!?") if words else ""
 
 
 def _context_features(text: str, tokens: list[str], feats: set[str]) -> None:
@@ -208,6 +260,8 @@ def _context_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:continuity")
     if ("my" in tokens or "i" in tokens) and SELF_BLAME.search(text):
         feats.add("s:self-blame")
+    elif tokens[:2] == ["forgot", "to"] and len(tokens) > 2 and tokens[2] in _TELLING:
+        feats.add("s:self-blame")  # "forgot to mention: ...": the user's own omission
     if tokens[0] in _NEW_WORK_START and NEW_WORK.search(text):
         feats.add("s:new-work")
 

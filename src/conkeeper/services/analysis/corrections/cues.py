@@ -1,0 +1,349 @@
+"""Cues of meaning for the learned correction scorer (F7), read from a sentence's words.
+
+Why: the scorer's word features learn the phrasings of the authors it was trained on; a new
+author who corrects the agent without a negation word ("use the v2 endpoint", "that belongs in
+conftest.py", "you put it last") or in another language shares few of those words. What such
+corrections share is their *meaning*: they point back at what the agent just did, ask for an
+earlier state back, set one thing against another, name the right alternative, narrow the
+scope, state a team convention, challenge a choice, or complain about time lost. Each cue here
+is one such meaning over many phrasings, so its weight learned from one author applies to the
+next.
+
+Two normalisations come first: informal and non-native spellings are read as the word they
+stand for ("u forgot" is "you forgot"), and a sentence in another language has the words that
+carry a correction (negation, "instead", undo, "again"/"still"/"same", "you did") replaced by
+English ones (:func:`gloss`), so the weights learned from English prompts apply to it. The
+gloss is a small word list, not a translator.
+
+Cost: this runs on the UserPromptSubmit hook path when the scorer is consulted. Every cue is a
+set or sequence look-up over the sentence's tokens; the one regular expression (a contrast
+"X, not Y") is compiled only for a sentence that has "not" in it.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from conkeeper.domain.lazy_re import LazyPattern
+
+
+def _words(text: str) -> frozenset[str]:
+    """A set of words from a space-separated list."""
+    return frozenset(text.split())
+
+
+# informal and non-native spellings read as the word they stand for ("u forgot" = "you forgot")
+SPELLING = {
+    "u": "you",
+    "ya": "you",
+    "ur": "your",
+    "pls": "please",
+    "plz": "please",
+    "dont": "don't",
+    "didnt": "didn't",
+    "doesnt": "doesn't",
+    "isnt": "isn't",
+    "wont": "won't",
+    "cant": "can't",
+    "thx": "thanks",
+    "im": "i'm",
+    "ive": "i've",
+    "youre": "you're",
+    "shouldve": "should've",
+}
+# the correction words of other languages, by the English word they stand for (one to three
+# words each; a phrase is matched before its words)
+_GLOSS = {
+    # German
+    "nicht": "not", "nein": "no", "kein": "no", "keine": "no", "falsch": "wrong",
+    "falsche": "wrong", "falschen": "wrong", "statt": "instead", "stattdessen": "instead",
+    "anstatt": "instead", "rückgängig": "undo", "wieder her": "restore", "zurück": "back",
+    "immer noch": "still", "noch immer": "still", "schon wieder": "again", "wieder": "again",
+    "derselbe": "same", "dieselbe": "same", "dasselbe": "same", "gleiche": "same",
+    "gleichen": "same", "fehler": "error", "du hast": "you have", "sie haben": "you have",
+    "bitte": "please", "ich meinte": "i meant", "gelöscht": "deleted", "verwenden": "use",
+    "hör auf": "stop",
+    # Portuguese
+    "não": "no", "nao": "no", "errado": "wrong", "errada": "wrong", "em vez de": "instead of",
+    "ao invés de": "instead of", "você": "you", "voce": "you", "vc": "you", "volta": "revert",
+    "voltar": "revert", "desfaz": "undo", "reverte": "revert", "apagou": "deleted",
+    "de novo": "again", "mesmo": "same", "mesma": "same", "continua": "still", "erro": "error",
+    "arquivo": "file", "já tentamos": "already tried",
+    # Spanish
+    "en lugar de": "instead of", "en vez de": "instead of", "cambiaste": "you changed",
+    "borraste": "you deleted", "sigue": "still", "todavía": "still", "otra vez": "again",
+    "igual": "same", "mismo": "same", "misma": "same", "fallando": "failing",
+    "falla": "fails", "deshaz": "undo", "revierte": "revert",
+    # French
+    "pas": "not", "au lieu de": "instead of", "tu as": "you have", "vous avez": "you have",
+    "encore": "again", "toujours": "still", "même": "same", "mauvais": "wrong",
+    "faux": "wrong", "le bon": "the right", "la bonne": "the right", "remets": "restore",
+    "annule": "undo", "erreur": "error",
+    # Polish
+    "nie": "not", "źle": "wrong", "zle": "wrong", "zamiast": "instead", "cofnij": "revert",
+    "przywróć": "restore", "znowu": "again", "ponownie": "again", "nadal": "still",
+    "dalej": "still", "to samo": "same", "błąd": "error", "użyj": "use",
+    "prosiłem": "i asked", "prosiłam": "i asked", "tylko": "only",
+}  # fmt: skip
+# Chinese and Japanese have no spaces between words: these are found inside the text
+_GLOSS_CJK = {
+    "不要": "don't", "不是": "not", "别": "don't", "错": "wrong", "改回": "revert",
+    "恢复": "restore", "撤销": "undo", "还是": "still", "又": "again", "一样": "same",
+    "而不是": "instead", "我说了": "i said", "没用": "useless", "只": "only",
+    "違う": "wrong", "じゃない": "not", "ではなく": "instead", "戻して": "revert",
+    "元に戻": "revert", "また": "again", "まだ": "still", "同じ": "same",
+    "代わりに": "instead", "エラー": "error",
+}  # fmt: skip
+_LETTERS = LazyPattern(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
+# common English words: an ASCII sentence with one of them is English and is not glossed
+_ENGLISH = _words(
+    "the an to it is this that you i we and of for on not don't with be my your was are what "
+    "why please just it's"
+)
+
+
+def gloss(text: str, tokens: list[str]) -> str:
+    """``text`` (lower-case) with the correction words of another language replaced by the
+    English ones, everything else (punctuation, emoji, code names) kept in place. A sentence
+    with two common English words among its ``tokens`` (one, if it is ASCII) is English and is
+    returned unchanged (the same object)."""
+    english = sum(1 for token in tokens if token in _ENGLISH)
+    if english >= 2 or (english and text.isascii()):
+        return text
+    pieces: list[str] = []
+    words = list(_LETTERS.compiled.finditer(text))
+    done, i = 0, 0
+    while i < len(words):
+        for size in (3, 2, 1):
+            group = words[i : i + size]
+            phrase = " ".join(m.group(0) for m in group)
+            if len(group) == size and phrase in _GLOSS:
+                pieces += [text[done : group[0].start()], _GLOSS[phrase]]
+                done = group[-1].end()
+                i += size
+                break
+        else:
+            i += 1
+    glossed = "".join(pieces) + text[done:]
+    if not glossed.isascii():
+        for mark in sorted(_GLOSS_CJK, key=len, reverse=True):
+            if mark in glossed:
+                glossed = glossed.replace(mark, " " + _GLOSS_CJK[mark] + " ")
+    return glossed
+
+
+# words that point at something already there: the agent's last output or an earlier state
+_DEICTIC = _words("that this it it's that's those these them")
+_RESTORE = _words(
+    "revert reverted reverting undo undid restore restored back original previous earlier"
+)
+_AS_IT_WAS = _words("like as")
+_CONTRASTS = _words("instead rather")
+_CONTRAST = LazyPattern(
+    r"\bnot \w+(?: \w+)?[,.;]\s*\w|\bnot (?:the|this|that|a|an) \w+(?: \w+)?,|"
+    r"\w,? not \w+\b(?!\s+(?:to|be|sure|yet|now|working|work|as)\b)"
+)
+_ALTERNATIVE_AFTER_THE = _words("other right correct real actual existing proper same")
+_SCOPE_WORDS = _words("unrelated scope alone")
+_SCOPE_PAIRS = frozenset(
+    (
+        "too much",
+        "too many",
+        "too big",
+        "too long",
+        "too large",
+        "too broad",
+        "too far",
+        "too verbose",
+        "way more",
+        "way too",
+        "nothing else",
+        "none of",
+        "keep it",
+        "only the",
+        "only touch",
+        "only change",
+        "only keep",
+        "only in",
+        "just the",
+        "than needed",
+        "than necessary",
+    )
+)
+_COMPARATIVE_START = _words(
+    "smaller bigger larger lower higher slower faster shorter longer less more fewer darker "
+    "lighter simpler tighter looser thinner thicker wider narrower too"
+)
+_CHALLENGE_OPENINGS = frozenset(
+    (
+        "who asked",
+        "who told",
+        "who said",
+        "since when",
+        "where did",
+        "where's my",
+        "where's the",
+        "what happened",
+        "how come",
+        "why is",
+        "why are",
+        "why does",
+        "why was",
+        "why were",
+        "why the",
+        "why on",
+        "why would",
+        "why'd",
+        "why you",
+    )
+)
+_WE_ADVERBS = _words("always never don't only no longer already")
+_WE_VERBS = _words(
+    "use used removed dropped switched moved prefer stopped migrated deprecated agreed decided "
+    "support have"
+)
+_TEAM_PLACES = _words("repo project codebase team company org")
+_HINDSIGHT_WORDS = _words("should've could've would've you'd shouldn't've")
+_HINDSIGHT_PAIRS = frozenset(
+    ("should have", "could have", "would have", "supposed to", "meant to", "shouldn't have")
+)
+_YOU_PROGRESSIVE = _words("you're keep still")  # "you're adding", "you keep adding"
+_YOU_AUX = _words("have has did didn't don't not")
+_YOU_BASE_VERBS = _words(
+    "forget miss add use change put make break write remove delete do read follow listen "
+    "understand update run test check"
+)
+_YOU_NEVER = _words("never didn't haven't forgot failed")
+_WASTED_WORDS = _words("forever unbelievable ridiculous seriously waste wasting wasted")
+_WASTED_PAIRS = frozenset(
+    (
+        "all day",
+        "all morning",
+        "all afternoon",
+        "all night",
+        "whole day",
+        "whole morning",
+        "whole afternoon",
+        "whole evening",
+        "whole week",
+        "minutes ago",
+        "by now",
+        "round and",
+        "in circles",
+        "can't believe",
+        "come on",
+        "give up",
+        "hours on",
+        "hours now",
+        "hours of",
+    )
+)
+# a flaw named in the agent's work, usually the reason given for a fix ("GlobalScope leaks")
+_FLAW = _words(
+    "leaks leak leaking brittle blocks blocking hides hiding banned forbids forbidden deprecated "
+    "gone unnecessary noise broken stale insecure injection bloated redundant duplicated "
+    "missing swallowing swallows loses outdated obsolete overkill unused wrong incorrect "
+    "invalid unsafe fragile flaky"
+)
+_THERE_IS = _words("is are was were's isn't aren't")
+_NEGATIVE_EMOJI = ("\u274c", "\U0001f643", "\U0001f926", "\U0001f644", "\U0001f624", "\U0001f621")
+
+
+def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
+    """The cues of meaning of one sentence (``text`` lower-case, ``tokens`` its words,
+    ``opening`` its words after leading fillers), each an ``m:`` feature name."""
+    pairs = {a + " " + b for a, b in pairwise(tokens)}
+    cues: set[str] = set()
+    if opening[0] in _DEICTIC:
+        cues.add("m:deictic-start")
+    if opening[0] in _COMPARATIVE_START:
+        cues.add("m:comparative-start")
+    if " ".join(opening[:2]) in _CHALLENGE_OPENINGS or opening[0] == "why'd":
+        cues.add("m:challenge")
+    _agent_cues(tokens, cues)
+    if not _RESTORE.isdisjoint(tokens) or "used to" in pairs or _as_it_was(tokens):
+        cues.add("m:restore")
+    if not _CONTRASTS.isdisjoint(tokens) or ("not" in tokens and _CONTRAST.search(text)):
+        cues.add("m:contrast")
+    if _names_alternative(tokens):
+        cues.add("m:alternative")
+    if not _SCOPE_WORDS.isdisjoint(tokens) or not _SCOPE_PAIRS.isdisjoint(pairs):
+        cues.add("m:scope")
+    if _states_convention(tokens):
+        cues.add("m:convention")
+    if not _HINDSIGHT_WORDS.isdisjoint(tokens) or not _HINDSIGHT_PAIRS.isdisjoint(pairs):
+        cues.add("m:hindsight")
+    if not _WASTED_WORDS.isdisjoint(tokens) or not _WASTED_PAIRS.isdisjoint(pairs):
+        cues.add("m:wasted")
+    if not _FLAW.isdisjoint(tokens):
+        cues.add("m:flaw")
+    if "here" in tokens or any(
+        t == "there" and (i + 1 == len(tokens) or tokens[i + 1] not in _THERE_IS)
+        for i, t in enumerate(tokens)
+    ):
+        cues.add("m:place")
+    if not text.isascii() and any(mark in text for mark in _NEGATIVE_EMOJI):
+        cues.add("m:negative-emoji")
+    return cues
+
+
+def _agent_cues(tokens: list[str], cues: set[str]) -> None:
+    """ "you" in the sentence, and what the agent is doing ("you're adding", "you keep ...")
+    or did or failed to do ("you have forget", "you never updated")."""
+    for i, token in enumerate(tokens):
+        if token not in ("you", "your", "you're"):
+            continue
+        cues.add("m:you")
+        after = tokens[i + 1 : i + 4]
+        if token == "you" and after and after[0] == "are":
+            token, after = "you're", after[1:]
+        if after and after[0].endswith("ly"):
+            after = after[1:]
+        if token == "you're" or (after and after[0] in _YOU_PROGRESSIVE):
+            rest = after if token == "you're" else after[1:]
+            if rest and rest[0].endswith("ing"):
+                cues.add("m:you-doing")
+        if token == "you" and len(after) > 1 and _did_or_failed(after[0], after[1]):
+            cues.add("m:you-past")
+
+
+def _did_or_failed(first: str, second: str) -> bool:
+    """The two words after "you" tell what the agent did or failed to do: "never updated",
+    "forgot to", "have forget" (a base verb after "have": a non-native past)."""
+    return first in _YOU_NEVER or (first in _YOU_AUX and second in _YOU_BASE_VERBS)
+
+
+def _as_it_was(tokens: list[str]) -> bool:
+    """ "like it was", "as they were": an earlier state asked back."""
+    return any(
+        a in _AS_IT_WAS and b in ("it", "they") and c in ("was", "were")
+        for a, b, c in zip(tokens, tokens[1:], tokens[2:], strict=False)
+    )
+
+
+def _names_alternative(tokens: list[str]) -> bool:
+    """ "the other one", "the existing helper", "the staging one": the right thing named."""
+    for i, token in enumerate(tokens[:-1]):
+        if token not in ("the", "that", "this"):
+            continue
+        following = tokens[i + 1]
+        if following in _ALTERNATIVE_AFTER_THE:
+            return True
+        if following == "one" or (i + 2 < len(tokens) and tokens[i + 2] == "one"):
+            return True
+    return False
+
+
+def _states_convention(tokens: list[str]) -> bool:
+    """ "we use ...", "we don't use ...", "we migrated off ...", "in this repo": a team
+    convention stated (usually after the agent broke it)."""
+    for i, token in enumerate(tokens):
+        if token == "we":
+            after = tokens[i + 1 : i + 3]
+            if after and after[0] in _WE_ADVERBS:
+                after = after[1:]
+            if after and after[0] in _WE_VERBS:
+                return True
+        elif token == "this" and 0 < i < len(tokens) - 1 and tokens[i - 1] == "in":
+            return tokens[i + 1] in _TEAM_PLACES or _states_convention(tokens[i + 1 :])
+    return False

@@ -1,0 +1,200 @@
+"""Cues of meaning for the learned correction scorer (issue 20, round 5): corrections worded
+without a negation word, in informal or non-native English, or in another language share
+features with the English corrections the scorer learned from."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import cli_env
+from conkeeper.domain.corrections_queue import parse_queue
+from conkeeper.services.analysis.corrections import detect
+from conkeeper.services.analysis.corrections.cues import gloss, meaning_cues
+from conkeeper.services.analysis.corrections.features import normalise, segment_features
+
+# corrections written for these tests (in no data set), each missed by the detector before
+# round 5 at both levels; the scorer now flags them from their cues of meaning
+FLAGGED_AT_LOW = (
+    "u forgot to add the new route to the router file",
+    "why'd you bump the major version of the ORM? pin it back to 4.2",
+    "Du hast die Konfiguration gelöscht statt sie zu ändern. Stell sie wieder her.",
+    "você apagou o arquivo de configuração em vez de corrigir. volta ele",
+    "sigue fallando igual, ya van tres intentos",
+)
+FLAGGED_AT_MEDIUM = (
+    "who asked for a Dockerfile? delete it",
+    "too much. just the typo fix, nothing else",
+    "you wrote the loader in Python 2 style, the CI runs 3.12. rewrite the print calls",
+    "还是一样的错误，又失败了",
+)
+# their look-alikes: requests, praise, a convention stated up front, the user's own omission
+NOT_FLAGGED = (
+    "add a retry helper to utils, with exponential backoff",
+    "Bitte füge einen Test für den Parser hinzu.",
+    "adicione um teste para o parser, por favor",
+    "thanks, that works great",
+    "we use date-fns in this project; write a helper that formats invoice dates",
+    "use the v2 endpoint for the new client we are writing",
+    "there is a typo in the README, line 12",
+    "forgot to mention: the API needs a token",
+    "who wrote the original parser? I want to ask them about it",
+    "the other team owns the billing service, so just read from it",
+)
+
+
+@pytest.mark.parametrize("text", FLAGGED_AT_LOW)
+@pytest.mark.parametrize("level", ["low", "medium"])
+def test_a_correction_without_a_negation_or_in_another_language_is_flagged(
+    text: str, level: str
+) -> None:
+    assert detect(text, level).label is not None
+
+
+@pytest.mark.parametrize("text", FLAGGED_AT_MEDIUM)
+def test_a_terser_one_is_flagged_at_medium(text: str) -> None:
+    assert detect(text, "medium").label is not None
+
+
+@pytest.mark.parametrize("text", NOT_FLAGGED)
+@pytest.mark.parametrize("level", ["low", "medium"])
+def test_its_look_alikes_are_not(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def _submit(project: Path, text: str) -> None:
+    """One prompt through the real UserPromptSubmit hook (a fresh process, real payload)."""
+    payload = {
+        "session_id": "cues-1",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": text,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
+        input=json.dumps(payload).encode(),
+        env=cli_env(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0
+
+
+def test_the_hook_queues_a_german_and_an_informal_correction_but_not_a_request(
+    project: Path,
+) -> None:
+    _submit(project, "Bitte füge einen Test für den Parser hinzu.")
+    _submit(
+        project, "Du hast die Konfiguration gelöscht statt sie zu ändern. Stell sie wieder her."
+    )
+    _submit(project, "u forgot to add the new route to the router file")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.label for item in items] == ["correction", "correction"]
+    assert "Konfiguration" in items[0].text and "router" in items[1].text
+
+
+def _cues(*sentences: str) -> set[str]:
+    """The ``m:``/``x:`` features the scorer reads from a segment of ``sentences``."""
+    return {f for f in segment_features(list(sentences)) if f.startswith(("m:", "x:"))}
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("that belongs in conftest.py", "m:deictic-start"),
+        ("smaller, like half that", "m:comparative-start"),
+        ("who asked for a README? delete it", "m:challenge"),
+        ("since when do we use yarn here", "m:challenge"),
+        ("why'd you add a new dependency", "m:challenge"),
+        ("left-aligned, like it was", "m:restore"),
+        ("the previous wording was better, go back to it", "m:restore"),
+        ("swap the order, lint first instead", "m:contrast"),
+        ("not moment.js, date-fns", "m:contrast"),
+        ("the other bucket", "m:alternative"),
+        ("the staging one", "m:alternative"),
+        ("too much. just the null check, nothing else", "m:scope"),
+        ("Only the iOS side please, leave Android alone for now", "m:scope"),
+        ("vitest, we migrated off jest last quarter", "m:convention"),
+        ("in this repo we use tabs", "m:convention"),
+        ("you should have kept the old endpoint", "m:hindsight"),
+        ("you're changing way more than needed", "m:you-doing"),
+        ("you have forget the migration", "m:you-past"),
+        ("also you never updated the docs page", "m:you-past"),
+        ("this is taking forever", "m:wasted"),
+        ("use errors.Is here, string matching is brittle", "m:flaw"),
+        ("use errors.Is here, string matching is brittle", "m:place"),
+        ("use errors.Is here, string matching is brittle", "x:act-then-fix"),
+        ("the bucket is public, you left it default, make it private", "x:act-then-fix"),
+        ("\u274c not Room, we use SQLDelight", "m:negative-emoji"),
+    ],
+)
+def test_a_correction_worded_without_a_negation_has_its_cue(text: str, cue: str) -> None:
+    assert cue in _cues(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("there is a typo in the README", "m:place"),  # "there is" is not a place
+        ("add the LICENSE file, MIT", "x:act-then-fix"),  # a fix without an act
+        ("please add a CSV export to the reports page", "m:you"),
+        ("we should add caching later", "m:convention"),
+    ],
+)
+def test_a_request_does_not_get_the_cue(text: str, absent: str) -> None:
+    assert absent not in _cues(text)
+
+
+def test_informal_spellings_are_read_as_the_words_they_stand_for() -> None:
+    feats = segment_features(["u forgot to register the new worker"])
+    assert {"w:you", "s:you-past", "m:you-past"} <= feats
+    assert "w:u" not in feats
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("Bitte nicht var verwenden, wir nutzen explizite Typen.", {"please", "not", "use"}),
+        ("Du hast die Tests gelöscht statt sie zu reparieren.", {"you", "deleted", "instead"}),
+        ("não, esse arquivo é o de produção", {"no", "file"}),
+        ("sigue fallando igual, llevamos horas con esto", {"still", "failing", "same"}),
+        ("Zamiast HashMap użyj LinkedHashMap", {"instead", "use"}),
+        ("c'est pas le bon fichier", {"not", "right"}),
+        ("还是报一样的错，改了半天没用", {"still", "same", "wrong", "useless"}),
+        ("改回去，变量名不要改成拼音", {"revert", "don't"}),
+    ],
+)
+def test_another_language_is_glossed_into_the_english_words(text: str, english: set[str]) -> None:
+    lowered = normalise(text)
+    assert english <= set(re.findall(r"[a-z']+", gloss(lowered, lowered.split())))
+    assert {"w:" + word for word in english} <= segment_features([text])
+
+
+def test_english_is_not_glossed() -> None:
+    text = "no, use the one in utils"
+    assert gloss(text, text.split()) is text
+
+
+def test_a_glossed_question_stays_a_question() -> None:
+    assert "s:question" in segment_features(["por qué cambiaste la función?"])
+
+
+@given(st.text(max_size=200))
+def test_cues_never_raise_and_name_only_cues(text: str) -> None:
+    lowered = normalise(text)
+    tokens = lowered.split() or [""]
+    assert all(cue.startswith("m:") for cue in meaning_cues(lowered, tokens, tokens))
+    glossed = gloss(lowered, tokens)
+    assert isinstance(glossed, str)
+    segment_features([text])
