@@ -31,7 +31,7 @@ same cores): push 3,015 obs/s (CPU per observation server 89 µs, PostgreSQL 218
 per search server 2.94 ms, PostgreSQL 5.59 ms (3.5-4.1 ms when searches run one at a time),
 clients 0.36 ms; hook A/B -0.68 ms. Targets: hooks met; push and search not.
 
-Earlier: figures measured on 2026-11-26, branch ck/teamfast with teamrank's ranking merged, 1,000,000
+Earlier, on 2026-11-26, branch ck/teamfast with teamrank's ranking merged, 1,000,000
 observations (1-minute load average 4.7 during the push, 11.8 during the search, the bench's own
 processes included): push 3,876 obs/s, CPU per observation server 84 µs, PostgreSQL 197 µs,
 clients 50 µs (about 6,000 obs/s if the 2 cores were ours alone); search, 20 clients: p50
