@@ -100,7 +100,10 @@ def load(name: str) -> list[dict[str, str]]:
 # Blind sets measured once already (their first figures are on record): never again reported as
 # a first measurement; while the trainer does not train on one, it is reported under its own
 # heading. blind4 (FIRST_BLIND4.md) is a training author since round 5, so it is reported as seen.
-MEASURED_ONCE: dict[str, str] = {"blind4.jsonl": "FIRST_BLIND4.md"}
+MEASURED_ONCE: dict[str, str] = {
+    "blind4.jsonl": "FIRST_BLIND4.md",
+    "blind5.jsonl": "FIRST_BLIND5.md",
+}
 
 
 def blind_sets() -> list[str]:
