@@ -251,7 +251,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 12  # blind sets 1-12 were measured (blind 12 once, BLIND12_FIRST.md; seen since)
+SEEN_BLIND = 13  # blind sets 1-13 were measured (blind 13 once, BLIND13_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)
