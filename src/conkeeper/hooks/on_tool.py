@@ -9,6 +9,8 @@ the database row; every failure is logged.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from conkeeper.hooks.payload import HookResult
 
 TYPE_CHECKING = False
@@ -65,7 +67,7 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     interval = ctx.config.save_interval if ctx.memory_dir_exists else 0
     stamp = now_ms()
     prints = _memory_prints(ctx)
-    seen: list[Any] = [None, None]  # the memory files' prints and time at the previous tool call
+    seen: list[Any] = [None, None]  # the memory files' prints and time at the previous look
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
@@ -100,40 +102,58 @@ _CLOCK_SLACK_MS = 50  # file times come from a coarse clock: a write just after 
 # carry a time a few milliseconds before it
 
 
-def _memory_prints(ctx: HookContext) -> dict[str, list[int]] | None:
+Prints = dict[str, dict[str, list[int]]]  # memory folder -> file -> [size, change time]
+
+
+def _memory_dirs(ctx: HookContext) -> list[Path]:
+    """The memory folders SessionStart reads: the project's and the user's global one."""
+    from conkeeper.domain.paths import global_memory_dir
+
+    assert ctx.location is not None
+    dirs = [ctx.location.memory_dir] if ctx.memory_dir_exists else []
+    global_dir = global_memory_dir(ctx.env)
+    if global_dir not in dirs and global_dir.is_dir():
+        dirs.append(global_dir)
+    return dirs
+
+
+def _memory_prints(ctx: HookContext) -> Prints | None:
     """The memory files' sizes and change times around a tool that can write, else None."""
     if ctx.event not in ("PreToolUse", "PostToolUse") or ctx.location is None:
-        return None
-    if not ctx.memory_dir_exists:
         return None
     if ctx.payload.tool_name in _READ_ONLY_TOOLS:
         return None
     from conkeeper.storage import agent_edits
 
-    return agent_edits.fingerprints(ctx.location.memory_dir)
+    dirs = _memory_dirs(ctx)
+    return {str(d): agent_edits.fingerprints(d) for d in dirs} if dirs else None
 
 
-def _refresh_memory_contents(
-    ctx: HookContext, prints: dict[str, list[int]], before: object
-) -> None:
+def _earlier(before: object, folder: str) -> dict[str, list[int]] | None:
+    """One folder's prints from the state's copy (None when there was none)."""
+    found = before.get(folder) if isinstance(before, dict) else None
+    return found if isinstance(found, dict) else None
+
+
+def _refresh_memory_contents(ctx: HookContext, prints: Prints, before: object) -> None:
     """Before a tool runs: the memory files changed since the last tool (the user's editor)
     become their known content, so only what the tool itself writes counts as the agent's."""
     from conkeeper.storage import agent_edits
 
-    assert ctx.location is not None
-    changed = sorted(prints) if not isinstance(before, dict) else None
-    changed = changed if changed is not None else agent_edits.changed_files(before, prints)
-    if not changed:
-        return
-    try:
-        agent_edits.remember_contents(ctx.location.memory_dir, changed)
-    except OSError as exc:
-        from conkeeper.storage.logfile import log
+    for folder, now in prints.items():
+        earlier = _earlier(before, folder)
+        changed = sorted(now) if earlier is None else agent_edits.changed_files(earlier, now)
+        if not changed:
+            continue
+        try:
+            agent_edits.remember_contents(Path(folder), changed)
+        except OSError as exc:
+            from conkeeper.storage.logfile import log
 
-        log(f"hook PreToolUse: memory contents not noted ({exc})", env=ctx.env)
+            log(f"hook PreToolUse: memory contents not noted ({exc})", env=ctx.env)
 
 
-def _record_shell_edits(ctx: HookContext, prints: dict[str, list[int]], seen: list[Any]) -> None:
+def _record_shell_edits(ctx: HookContext, prints: Prints, seen: list[Any]) -> None:
     """Record as the agent's the lines a tool wrote into memory files without an edit tool
     (a shell ``echo >>``, a script): files whose print changed since the look PreToolUse took
     before the tool ran, changed after it. With no such look (no PreToolUse hook), a change
@@ -141,38 +161,39 @@ def _record_shell_edits(ctx: HookContext, prints: dict[str, list[int]], seen: li
     from conkeeper.storage import agent_edits
 
     before, before_at = seen
-    assert ctx.location is not None
-    memory_dir = ctx.location.memory_dir
-    try:
-        if not isinstance(before, dict):  # the session's first look: remember what is there
-            agent_edits.remember_contents(memory_dir, sorted(prints))
-            return
-        changed = agent_edits.changed_files(before, prints)
-        if not changed:
-            return
-        since_ns = (before_at - _CLOCK_SLACK_MS) * 1_000_000 if isinstance(before_at, int) else None
-        new_files = [rel for rel in changed if rel not in before]
-        if agent_edits.record_changes(memory_dir, changed, prints, since_ns, new_files):
+    since_ns = (before_at - _CLOCK_SLACK_MS) * 1_000_000 if isinstance(before_at, int) else None
+    for folder, now in prints.items():
+        earlier = _earlier(before, folder)
+        try:
+            if earlier is None:  # the session's first look: remember what is there
+                agent_edits.remember_contents(Path(folder), sorted(now))
+                continue
+            changed = agent_edits.changed_files(earlier, now)
+            if not changed:
+                continue
+            new_files = [rel for rel in changed if rel not in earlier]
+            if agent_edits.record_changes(Path(folder), changed, now, since_ns, new_files):
+                from conkeeper.storage.logfile import log
+
+                log(f"hook PostToolUse: {ctx.payload.tool_name} wrote into memory", env=ctx.env)
+        except OSError as exc:
             from conkeeper.storage.logfile import log
 
-            log(f"hook PostToolUse: {ctx.payload.tool_name} wrote into memory", env=ctx.env)
-    except OSError as exc:
-        from conkeeper.storage.logfile import log
-
-        log(f"hook PostToolUse: memory changes not checked ({exc})", env=ctx.env)
+            log(f"hook PostToolUse: memory changes not checked ({exc})", env=ctx.env)
 
 
 def _memory_write_warning(ctx: HookContext) -> str | None:
     """A note for the user when the agent wrote instruction-shaped text straight into a memory
     file with its own edit tools (bypassing ``remember``'s review): the next session would read
     it. Only edits inside the memory folder are checked; the text is never echoed."""
-    if ctx.event != "PostToolUse" or ctx.location is None or not ctx.memory_dir_exists:
+    if ctx.event != "PostToolUse" or ctx.location is None:
         return None
     tool_input = ctx.payload.tool_input
     target = str(tool_input.get("file_path") or "")
-    memory = str(ctx.location.memory_dir)
-    if not target.startswith(memory + "/") or "/sessions/" in target[len(memory) :]:
+    folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
+    if folder is None or "/sessions/" in target[len(str(folder)) :]:
         return None
+    memory = str(folder)
     edits = tool_input.get("edits")
     pieces = [tool_input.get("content"), tool_input.get("new_string")]
     if isinstance(edits, list):
@@ -186,7 +207,7 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     # Every line the agent wrote is remembered as the agent's: SessionStart leaves out those
     # that read like instructions until the user keeps them (`conkeeper review`).
     try:
-        agent_edits.record(ctx.location.memory_dir, relative, written)
+        agent_edits.record(folder, relative, written)
     except OSError as exc:
         from conkeeper.storage.logfile import log
 
