@@ -84,6 +84,19 @@ def run_cli(
     )
 
 
+def submit_prompt(root: Path, text: str, session: str = "s-1") -> subprocess.CompletedProcess[str]:
+    """One prompt through a real UserPromptSubmit hook subprocess (Claude Code's payload)."""
+    payload = {
+        "session_id": session,
+        "transcript_path": str(root / "t.jsonl"),
+        "cwd": str(root),
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": text,
+    }
+    return run_cli("hook", "UserPromptSubmit", stdin=json.dumps(payload))
+
+
 def session_start_context(
     root: Path, source: str = "startup", session: str = "s-1", **env: str
 ) -> str:

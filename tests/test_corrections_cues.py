@@ -4,17 +4,14 @@ features with the English corrections the scorer learned from."""
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import cli_env
+from conftest import submit_prompt
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections.cues import gloss, meaning_cues
@@ -71,23 +68,8 @@ def test_its_look_alikes_are_not(text: str, level: str) -> None:
 
 def _submit(project: Path, text: str) -> None:
     """One prompt through the real UserPromptSubmit hook (a fresh process, real payload)."""
-    payload = {
-        "session_id": "cues-1",
-        "transcript_path": str(project / "t.jsonl"),
-        "cwd": str(project),
-        "permission_mode": "default",
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": text,
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
-        input=json.dumps(payload).encode(),
-        env=cli_env(),
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0
+    done = submit_prompt(project, text, session="cues-1")
+    assert done.returncode == 0, done.stderr
 
 
 def test_the_hook_queues_a_german_and_an_informal_correction_but_not_a_request(

@@ -3,12 +3,10 @@ as well as its head, through the real UserPromptSubmit hook."""
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 from pathlib import Path
 
-from conftest import cli_env
+from conftest import submit_prompt
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import MAX_SCAN_CHARS, detect
 from conkeeper.services.analysis.corrections.features import prompt_segments
@@ -16,23 +14,8 @@ from conkeeper.services.analysis.corrections.features import prompt_segments
 LOG_LINE = "2026-11-20T10:02:11Z [build] step 4/9 failed: exit code 2; reverting workspace\n"
 
 
-def _prompt(project: Path, text: str) -> subprocess.CompletedProcess[bytes]:
-    payload = {
-        "session_id": "tail-1",
-        "transcript_path": str(project / "t.jsonl"),
-        "cwd": str(project),
-        "permission_mode": "default",
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": text,
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
-        input=json.dumps(payload).encode(),
-        env=cli_env(),
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
+def _prompt(project: Path, text: str) -> subprocess.CompletedProcess[str]:
+    return submit_prompt(project, text, session="tail-1")
 
 
 def test_complaint_after_a_paste_longer_than_the_scan_window_is_queued(project: Path) -> None:
