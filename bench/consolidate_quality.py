@@ -22,7 +22,9 @@ compatible, unrelated), one per author:
 * ``tests/data/consolidate/train_pairs3.jsonl`` — author 5 (320 pairs: no-shared-word
   duplicates, other-language sides, implicit and superseding contradictions), measured once
   before its text was read (``FIRST_TRAIN3.md``), training data since.
-* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 3 — a new blind set, never read
+* ``tests/data/consolidate/blind_pairs3.jsonl`` — author 6 (240 pairs), measured once blind
+  (``FIRST_BLIND_PAIRS3.md``: one wrong deletion, mended after the measurement), seen since.
+* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 4 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
 
@@ -142,6 +144,7 @@ SETS = {
     "train2": DATA / "train_pairs2.jsonl",
     "blind2": DATA / "blind_pairs2.jsonl",  # measured once (FIRST_BLIND_PAIRS2.md): now seen
     "train3": DATA / "train_pairs3.jsonl",  # measured once (FIRST_TRAIN3.md): training data
+    "blind3": DATA / "blind_pairs3.jsonl",  # measured once (FIRST_BLIND_PAIRS3.md): now seen
 }
 SEEN_BLIND = 3  # blind_pairs<N> up to this number have been measured (3: FIRST_BLIND_PAIRS3.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
