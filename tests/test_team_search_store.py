@@ -136,3 +136,46 @@ def test_a_word_common_in_one_project_only_is_still_counted_right(store: tuple[A
     assert share is not None and share * 300 < team_search.COUNT_CAP  # the table says: rare
     (scope,) = team_search.scopes(conn, [grant.team_id], "example.com/a/shop", queries)
     assert scope.counts == (300,)  # past the cap, read from the project's newest records
+
+
+def test_a_pooled_connection_plans_the_words_statements_for_their_values(
+    store: tuple[Any, Any], database_url: str
+) -> None:
+    """The server's connections run prepared statements on generic plans, but the statement
+    that finds a search's anchors carries its values as literals: PostgreSQL still plans it for
+    them, with the ids compared as bigint (btree_gin has no cross-type operators, so an integer
+    literal would keep the team and project out of the search index), and it finds what a
+    plain connection finds."""
+    from psycopg import ClientCursor
+
+    from conkeeper.services.search.query import build_match, term_forms
+    from conkeeper.services.team import rank
+    from conkeeper.storage import team_pg, team_search
+
+    conn, grant = store
+    rows = [_record(f"p{i}", f"ledger export {'drift' if i % 9 == 0 else 'batch'} {i}", i)
+            for i in range(300)]  # fmt: skip
+    team_pg.upsert_records(conn, grant, "example.com/a/shop", rows)
+    conn.commit()
+    conn.execute("ANALYZE team_records")
+    conn.commit()
+    expected = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "ledger drift", 5)
+    pool = team_pg.open_pool(database_url)
+    try:
+        with pool.connection() as pooled:
+            assert pooled.execute("SHOW plan_cache_mode").fetchone() == ("force_generic_plan",)
+            got = rank.search(pooled, grant.read_team_ids, "example.com/a/shop", "ledger drift", 5)
+            terms = [term_forms(t) for t in build_match("ledger drift").terms]
+            queries = team_search.term_queries(pooled, terms)
+            (scope,) = team_search.scopes(pooled, [grant.team_id], "example.com/a/shop", queries)
+            params = team_search._probe_params(queries, (0, 1), scope)
+            params.update(kinds=["observation"], anchors=20, window=3, cap=500)
+            with ClientCursor(pooled) as cursor:
+                plan = cursor.execute("EXPLAIN " + team_search.anchors_sql((0, 1)), params)
+                text = "\n".join(str(r[0]) for r in plan.fetchall())
+    finally:
+        pool.close()
+    assert [h.uid for h in got] == [h.uid for h in expected] and got
+    # planned for the values (the words are in the plan), the ids compared as bigint
+    assert "'''ledger'' & ''drift'''::tsquery" in text
+    assert "team_id = '1'::bigint" in text and "project_id = '1'::bigint" in text

@@ -7,9 +7,11 @@ from the planner, which then sorts every match instead of reading the newest thr
 So this module:
 
 * turns each term into its ``tsquery`` text once per process (a small statement, cached) and
-  sends it as a parameter of a statement that is never prepared, so PostgreSQL plans each
-  search for its own words, weighed against ``ANALYZE``'s lexeme statistics (a prepared
-  statement's generic plan cannot see how common a word is, and reads every match);
+  writes it into the statements that find and count records (:func:`_planned_for_values`: the
+  values are bound on the client), so PostgreSQL plans each search for its own words, weighed
+  against ``ANALYZE``'s lexeme statistics (a prepared statement's generic plan cannot see how
+  common a word is, and reads every match); the statement whose plan does not depend on the
+  words (the windows) runs one plan per connection, made once;
 * takes a very common term's count from those statistics (``pg_stats.most_common_elems``, read
   once every :data:`COMMON_TTL_S` seconds): its share of the whole table times the project's
   size, when that comes to at least :data:`COUNT_CAP` records. Every other term is counted
@@ -218,7 +220,8 @@ def _scopes_sql(searched: tuple[int, ...]) -> str:
     )
     return (
         f"SELECT p.team_id, p.id, p.records, ARRAY[{counts or 'NULL'}]::bigint[] "
-        "FROM team_projects p WHERE p.team_id = ANY(%(teams)s) AND p.project_key = %(key)s"
+        "FROM team_projects p "
+        "WHERE p.team_id = ANY(%(teams)s::bigint[]) AND p.project_key = %(key)s"
     )
 
 
@@ -245,7 +248,7 @@ def scopes(
     params.update({f"t{k}": terms[k].text for k in searched})
     params.update({f"s{k}": shares[k] for k in searched})
     out = []
-    for row in conn.execute(_scopes_sql(searched), params, prepare=False).fetchall():
+    for row in _planned_for_values(conn, _scopes_sql(searched), params):
         team_id, project_id, total = int(row[0]), int(row[1]), int(row[2])
         got = dict(zip(searched, row[3] or (), strict=False))
         counts = []
@@ -263,18 +266,21 @@ def scopes(
 
 # The anchors are the newest ``anchors`` records holding every term, when that many do; else the
 # best ``anchors`` (by the idf of the terms held, then the newest) of those and of the newest
-# MAX_RANKED records holding the rarest terms. Never prepared: its plan depends on how common
-# the words are.
+# MAX_RANKED records holding the rarest terms. Values bound on the client: its plan depends on
+# how common the words are (ids cast to bigint: a literal 2 is an integer, and btree_gin's
+# operator classes have no cross-type operators).
 _ANCHORS = """
 WITH every AS MATERIALIZED (
     SELECT m.uid, m.author_id, m.created_at, {every_mask}::bigint AS held FROM team_records m
-    WHERE m.team_id = %(team)s AND m.project_id = %(project)s AND m.search @@ %(every)s::tsquery
-    AND m.kind = ANY(%(kinds)s) ORDER BY m.created_at DESC LIMIT %(anchors)s
+    WHERE m.team_id = %(team)s::bigint AND m.project_id = %(project)s::bigint
+    AND m.search @@ %(every)s::tsquery AND m.kind = ANY(%(kinds)s)
+    ORDER BY m.created_at DESC LIMIT %(anchors)s
 ), rare AS MATERIALIZED (
     SELECT m.uid, m.author_id, m.created_at, {held_m} AS held FROM team_records m
     WHERE (SELECT count(*) FROM every) < %(anchors)s
-    AND m.team_id = %(team)s AND m.project_id = %(project)s AND m.search @@ %(rare)s::tsquery
-    AND m.kind = ANY(%(kinds)s) ORDER BY m.created_at DESC LIMIT %(cap)s
+    AND m.team_id = %(team)s::bigint AND m.project_id = %(project)s::bigint
+    AND m.search @@ %(rare)s::tsquery AND m.kind = ANY(%(kinds)s)
+    ORDER BY m.created_at DESC LIMIT %(cap)s
 )
 SELECT c.uid, c.author_id, c.created_at FROM (
     SELECT * FROM every UNION ALL
@@ -284,16 +290,16 @@ ORDER BY {weight} DESC, c.created_at DESC LIMIT %(anchors)s
 
 # Each anchor brings the ``window`` records its author wrote just before and after it (the
 # team's answer to a session's lines), every one with the terms it holds and its ts_rank for
-# the any-term query. Prepared: the same index walks whatever the words.
+# the any-term query. Prepared, on its generic plan: the same index walks whatever the words.
 _WINDOWS = """
 SELECT a.uid, 0, w.uid, w.created_at, {held_w}, {rank_w}
 FROM unnest(%(uids)s::text[]) AS a(uid)
-JOIN team_records w ON w.team_id = %(team)s AND w.uid = a.uid
+JOIN team_records w ON w.team_id = %(team)s::bigint AND w.uid = a.uid
 UNION ALL
 SELECT a.uid, -1, b.* FROM unnest(%(uids)s::text[], %(authors)s::bigint[], %(times)s::bigint[])
     AS a(uid, author_id, created_at) CROSS JOIN LATERAL (
     SELECT w.uid, w.created_at, {held_w}, {rank_w} FROM team_records w
-    WHERE w.team_id = %(team)s AND w.project_id = %(project)s
+    WHERE w.team_id = %(team)s::bigint AND w.project_id = %(project)s::bigint
     AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
     AND w.created_at <= a.created_at AND (w.created_at, w.uid) < (a.created_at, a.uid)
     ORDER BY w.created_at DESC LIMIT %(window)s) b
@@ -301,7 +307,7 @@ UNION ALL
 SELECT a.uid, 1, b.* FROM unnest(%(uids)s::text[], %(authors)s::bigint[], %(times)s::bigint[])
     AS a(uid, author_id, created_at) CROSS JOIN LATERAL (
     SELECT w.uid, w.created_at, {held_w}, {rank_w} FROM team_records w
-    WHERE w.team_id = %(team)s AND w.project_id = %(project)s
+    WHERE w.team_id = %(team)s::bigint AND w.project_id = %(project)s::bigint
     AND w.author_id = a.author_id AND w.kind = ANY(%(kinds)s)
     AND w.created_at >= a.created_at AND (w.created_at, w.uid) > (a.created_at, a.uid)
     ORDER BY w.created_at LIMIT %(window)s) b
@@ -365,7 +371,7 @@ def search_candidates(
             continue
         params = _probe_params(queries, searched, scope)
         params.update(kinds=list(kinds), anchors=anchors, window=window, cap=MAX_RANKED)
-        best = conn.execute(anchors_sql(searched), params, prepare=False).fetchall()
+        best = _planned_for_values(conn, anchors_sql(searched), params)
         if not best:
             continue
         params.update(
@@ -376,6 +382,18 @@ def search_candidates(
         part = conn.execute(windows_sql(searched), params, prepare=True).fetchall()
         rows.extend(_placed(scope.team_id, part))
     return Candidates(total, tuple(found), rows)
+
+
+def _planned_for_values(
+    conn: psycopg.Connection[Any], sql: str, params: dict[str, object]
+) -> list[tuple[Any, ...]]:
+    """Run ``sql`` with its values written into the text (psycopg's client-side binding):
+    PostgreSQL plans it for these values, as a one-off, even on the server's connections,
+    which run every prepared statement on its generic plan (``team_pg.open_pool``)."""
+    from psycopg import ClientCursor
+
+    with ClientCursor(conn) as cursor:
+        return cursor.execute(sql, params).fetchall()
 
 
 def _probe_params(
