@@ -145,6 +145,7 @@ SETS = {
     "blind2": DATA / "blind_pairs2.jsonl",  # measured once (FIRST_BLIND_PAIRS2.md): now seen
     "train3": DATA / "train_pairs3.jsonl",  # measured once (FIRST_TRAIN3.md): training data
     "blind3": DATA / "blind_pairs3.jsonl",  # measured once (FIRST_BLIND_PAIRS3.md): now seen
+    "train4": DATA / "train_pairs4.jsonl",  # measured once (FIRST_TRAIN4.md): training data
 }
 SEEN_BLIND = 3  # blind_pairs<N> up to this number have been measured (3: FIRST_BLIND_PAIRS3.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")

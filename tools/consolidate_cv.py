@@ -48,6 +48,7 @@ AUTHORS = {
     "author4": DATA / "blind_pairs2.jsonl",  # measured once blind (FIRST_BLIND_PAIRS2.md)
     "author5": DATA / "train_pairs3.jsonl",  # measured once before reading (FIRST_TRAIN3.md)
     "author6": DATA / "blind_pairs3.jsonl",  # measured once blind (FIRST_BLIND_PAIRS3.md)
+    "author7": DATA / "train_pairs4.jsonl",  # measured once before reading (FIRST_TRAIN4.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
