@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 
 from conkeeper.domain.records import Record
+from conkeeper.services.upkeep.freshness import wording
 
 DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
@@ -512,6 +513,7 @@ SYNONYMS = {
     "uuidv4": "uuid",
     "uuid7": "uuid",
 }
+SYNONYMS.update({word: alias for word, alias in wording.ALIASES.items() if word not in SYNONYMS})
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
 # line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
 # and "npm" are both about the package manager).
@@ -1009,7 +1011,8 @@ _SUPERSEDES = re.compile(
 def read(text: str) -> Reading:
     """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included)."""
     reading = Reading()
-    reading.supersedes = _SUPERSEDES.search(text) is not None
+    text, struck = wording.normalise(text)
+    reading.supersedes = struck or _SUPERSEDES.search(text) is not None
     raw: list[str] = []
     for clause in _clauses(_number_words(text.replace("\u2019", "'"))):
         raw.extend(_quantity_tokens(clause))
