@@ -512,6 +512,12 @@ SYNONYMS = {
     "uuidv7": "uuid",
     "uuidv4": "uuid",
     "uuid7": "uuid",
+    "justfile": "just",
+    "cargo-zigbuild": "zigbuild",
+    "renovatebot": "renovate",
+    "docsearch": "algolia",
+    "cjs": "commonjs",
+    "apache2": "apache-2.0",
 }
 SYNONYMS.update({word: alias for word, alias in wording.ALIASES.items() if word not in SYNONYMS})
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
@@ -626,6 +632,44 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         de-analysis: deseq2 edger limma
         mobile-framework: react-native flutter xamarin ionic swiftui
         aws-region: us-east-1 us-east-2 us-west-2 eu-west-1 eu-west-2 eu-central-1 ap-southeast-1
+        task-runner: just makefile rake invoke taskfile
+        rust-cross-build: cross zigbuild
+        release-notes: release-please git-cliff semantic-release changesets
+        dependency-bot: dependabot renovate
+        git-hook-manager: lefthook husky overcommit
+        docs-search: algolia lunr
+        license: mit apache-2.0 gpl gpl-3.0 agpl lgpl bsd mpl-2.0 unlicense
+        versioning: semver calver
+        py-build-backend: setuptools setuptools-rust maturin hatchling flit
+        reverse-proxy: nginx caddy traefik haproxy envoy
+        node-version-manager: nvm fnm volta
+        css-framework: tailwind bootstrap bulma
+        dataframe: pandas polars
+        py-async: asyncio trio
+        js-validation: zod yup joi
+        identity-provider: auth0 keycloak okta cognito
+        cloud-provider: aws gcp azure
+        email-provider: sendgrid mailgun ses postmark
+        payment-provider: stripe braintree adyen paypal
+        team-chat: slack discord mattermost
+        rust-cli-parser: clap structopt argh
+        rust-http-client: reqwest ureq
+        rust-web: axum actix rocket warp
+        rust-tls: rustls openssl native-tls
+        container-registry: dockerhub ghcr ecr gcr quay
+        js-date: moment dayjs date-fns luxon
+        py-app-server: gunicorn uvicorn hypercorn
+        android-di: dagger hilt koin
+        ios-dependency: cocoapods carthage
+        cpp-package-manager: conan vcpkg
+        product-analytics: segment amplitude mixpanel posthog
+        cdn-provider: cloudflare fastly cloudfront akamai
+        load-test: k6 locust jmeter gatling
+        fuzzer: cargo-fuzz afl honggfuzz
+        coverage-service: codecov coveralls
+        diagram-tool: mermaid plantuml
+        js-module-system: esm commonjs
+        base-image: alpine debian ubuntu distroless
         """.strip().splitlines()
     )
 }
@@ -648,6 +692,7 @@ SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
         "unit integration e2e end-to-end",
         "client server",
         "ios android web mobile desktop pc console",
+        "linux macos windows freebsd",
         "debug release",
         "access refresh",
     )
