@@ -1048,7 +1048,9 @@ KEEP_WHOLE = (
 _SUPERSEDES = re.compile(
     r"\b(?:replaced (?:by|with)|replaces|supersed\w*|switched (?:from|to|over)"
     r"|migrated (?:from|to|off)|moved (?:from|to|off)|upgraded (?:from|to)|bumped (?:from|to)"
-    r"|now on|as of|we left|anymore|any more|in favou?r of)\b",
+    r"|now on|as of|we left|anymore|any more|in favou?r of|(?:we|they|you|it) used to"
+    r"|used to be|renamed|previously|formerly"
+    r"|since v?\d+(?:\.\d+)+|dropped (?:in|since) v?\d)\b",
     re.IGNORECASE,
 )
 
