@@ -73,6 +73,7 @@ class Limits(Record):
         "duplicate_containment",
         "duplicate_similarity",
         "duplicate_unshared",
+        "exception_guard",
         "number_containment",
         "order_containment",
         "polarity_containment",
@@ -104,6 +105,7 @@ class Limits(Record):
         supersede_shared_weight: float = 1.0,
         bare_values: bool = False,
         anchor_similarity: float = 1.01,
+        exception_guard: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -121,6 +123,7 @@ class Limits(Record):
         self.supersede_shared_weight = supersede_shared_weight
         self.bare_values = bare_values
         self.anchor_similarity = anchor_similarity
+        self.exception_guard = exception_guard
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -139,6 +142,7 @@ LIMITS = Limits(
     qualifier_scope=False,
     scoped_polarity=True,
     supersede_containment=0.0,
+    exception_guard=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -945,6 +949,7 @@ class Reading(Record):
     __slots__ = (
         "anchors",
         "chosen",
+        "excepts",
         "flipped",
         "negated",
         "numbers",
@@ -967,6 +972,7 @@ class Reading(Record):
         self.flipped: list[frozenset[str]] = []  # per negation: the concepts it governs
         self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
         self.supersedes = False  # a note that something changed ("replaced by", "moved to")
+        self.excepts = False  # it states an exception or a reason ("unless", "because", "also")
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
@@ -1055,11 +1061,20 @@ _SUPERSEDES = re.compile(
 )
 
 
+# An exception to a rule or the reason for a special case: written knowing the general rule,
+# it refines that rule rather than contradicting it ("Exception: `unwrap()` on a lock is OK").
+_EXCEPTS = re.compile(
+    r"\b(?:exception|except|unless|also|on purpose|because|the one place|(?:is|are) ok)\b",
+    re.IGNORECASE,
+)
+
+
 def read(text: str) -> Reading:
     """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included)."""
     reading = Reading()
     text, struck = wording.normalise(text)
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
+    reading.excepts = _EXCEPTS.search(text) is not None
     raw: list[str] = []
     for clause in _clauses(_number_words(text.replace("\u2019", "'"))):
         raw.extend(_quantity_tokens(clause))
@@ -1542,6 +1557,46 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     shared, weight_a, weight_b, count = _shared(a, b, _MEMBERS)
     smaller = min(weight_a, weight_b)
     containment = shared / smaller if smaller else 0.0
+    if limits.exception_guard and (a.excepts or b.excepts):
+        conflict = _superseded(a, b, limits, shared, containment)  # an exception refines
+    else:
+        conflict = _conflict(a, b, limits, choice, (shared, count, containment))
+    if conflict is not None:
+        return conflict
+    if (
+        choice is not None
+        or a.negated != b.negated
+        or a.supersedes != b.supersedes
+        or _numbers_differ(a.numbers, b.numbers)
+        or _reversed_order(a, b)
+    ):
+        return None  # a sign of conflict rules a merge out
+    return _duplicate(a, b, limits)
+
+
+def _superseded(
+    a: Reading, b: Reading, limits: Limits, shared: float, containment: float
+) -> Relation | None:
+    """A superseding note against a note on the same subject without one."""
+    if (
+        a.supersedes != b.supersedes
+        and shared >= limits.supersede_shared_weight
+        and containment >= limits.supersede_containment
+    ):
+        return Relation(CONTRADICTION, round(containment, 2), "one note says the other changed")
+    return None
+
+
+def _conflict(
+    a: Reading,
+    b: Reading,
+    limits: Limits,
+    choice: tuple[str, str] | None,
+    overlap: tuple[float, float, float],
+) -> Relation | None:
+    """The contradiction between two entries, if any (``overlap``: the shared weight, the
+    shared count and the containment, alternatives left out)."""
+    shared, count, containment = overlap
     explicit = choice is not None and choice[0].startswith("not ") != choice[1].startswith("not ")
     needed = limits.reject_shared_weight if explicit else limits.choice_shared_weight
     if choice is not None and shared >= needed:
@@ -1555,28 +1610,25 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return Relation(
             CONTRADICTION, round(containment, 2), "the same steps in the opposite order"
         )
-    if (
-        a.supersedes != b.supersedes
-        and shared >= limits.supersede_shared_weight
-        and containment >= limits.supersede_containment
-    ):
-        return Relation(CONTRADICTION, round(containment, 2), "one note says the other changed")
+    superseded = _superseded(a, b, limits, shared, containment)
+    if superseded is not None:
+        return superseded
     key = _value_conflict(a, b, limits)
     if key and containment >= limits.value_containment:
         shown = f"{key}: {_show(a.values[key])} against {_show(b.values[key])}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
-    numbers_differ = _numbers_differ(a.numbers, b.numbers)
-    if numbers_differ and count >= 2 and containment >= limits.number_containment:
+    if (
+        _numbers_differ(a.numbers, b.numbers)
+        and count >= 2
+        and containment >= limits.number_containment
+    ):
         shown = f"{_show(a.numbers)} against {_show(b.numbers)}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
-    if (
-        choice is not None
-        or a.negated != b.negated
-        or a.supersedes != b.supersedes
-        or numbers_differ
-        or _reversed_order(a, b)
-    ):
-        return None  # a sign of conflict rules a merge out
+    return None
+
+
+def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
+    """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
     same_values = len(a.numbers & b.numbers)  # a value both state is shared content
     shared_all, all_a, all_b = (
