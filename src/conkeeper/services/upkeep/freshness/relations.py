@@ -1007,9 +1007,12 @@ def _inner_words(token: str) -> list[str]:
             words.extend(
                 part for part in word.split("-") if len(part) > 1 and part.lower() not in NEGATIONS
             )
+        elif _SNAKE.match(word):  # `max_width` is also "max width"
+            words.extend(part for part in word.split("_") if len(part) > 1 and part not in ANTONYMS)
     return words
 
 
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 # Hyphenated words kept whole: joined phrases, and "non-"/"anti-" words (not their opposite).
 KEEP_WHOLE = (
     "pull-request",
