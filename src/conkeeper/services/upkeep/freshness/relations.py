@@ -156,7 +156,7 @@ def _words(text: str) -> frozenset[str]:
 NEGATIONS = _words(
     """never not no don't dont do-not doesn't isn't aren't mustn't shouldn't cannot can't won't
     avoid avoided without stop stopped skip skipped nor forbid forbidden prohibited disallow
-    disallowed ban banned neither none nothing nobody
+    disallowed ban banned neither none nothing nobody no-go off-limits lacking lacks
     nunca jamais jamás nie niemals nicht kein keine não nao"""
 )
 # Two-word markers: the second word is consumed with the first.
@@ -203,6 +203,13 @@ ANTONYMS = {
     "unsigned": "signed",
     "untyped": "typed",
     "unauthenticated": "authentication",
+    "serial": "parallel",
+    "serially": "parallel",
+    "sequential": "parallel",
+    "sequentially": "parallel",
+    "insensitive": "sensitive",
+    "excludes": "include",
+    "untracked": "track",
 }
 SYNONYMS = {
     # money
