@@ -74,6 +74,7 @@ class Limits(Record):
         "duplicate_similarity",
         "duplicate_unshared",
         "exception_guard",
+        "head_match",
         "number_containment",
         "order_containment",
         "polarity_containment",
@@ -106,6 +107,7 @@ class Limits(Record):
         bare_values: bool = False,
         anchor_similarity: float = 1.01,
         exception_guard: bool = False,
+        head_match: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -124,6 +126,7 @@ class Limits(Record):
         self.bare_values = bare_values
         self.anchor_similarity = anchor_similarity
         self.exception_guard = exception_guard
+        self.head_match = head_match
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -143,6 +146,7 @@ LIMITS = Limits(
     scoped_polarity=True,
     supersede_containment=0.0,
     exception_guard=True,
+    head_match=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -958,6 +962,7 @@ class Reading(Record):
         "chosen",
         "excepts",
         "flipped",
+        "head",
         "negated",
         "numbers",
         "order",
@@ -979,6 +984,7 @@ class Reading(Record):
         self.flipped: list[frozenset[str]] = []  # per negation: the concepts it governs
         self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
         self.supersedes = False  # a note that something changed ("replaced by", "moved to")
+        self.head: Reading | None = None  # the first clause alone, when there are several
         self.excepts = False  # it states an exception or a reason ("unless", "because", "also")
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
@@ -1062,8 +1068,9 @@ KEEP_WHOLE = (
 
 # A note that a rule changed: the older note it meets on the same subject no longer holds.
 _SUPERSEDES = re.compile(
-    r"\b(?:replaced (?:by|with)|replaces|supersed\w*|switched (?:from|to|over)"
-    r"|migrated (?:from|to|off)|moved (?:from|to|off)|upgraded (?:from|to)|bumped (?:from|to)"
+    r"\b(?:replaced (?:by|with)|replaces|supersed\w*|switched (?:\w+ ){0,3}(?:from|to|over)"
+    r"|migrated (?:\w+ ){0,3}(?:from|to|off)|moved (?:from|to|off)|upgraded (?:from|to)"
+    r"|bumped (?:from|to)"
     r"|now on|as of|we left|anymore|any more|in favou?r of|(?:we|they|you|it) used to"
     r"|used to be|renamed|previously|formerly"
     r"|since v?\d+(?:\.\d+)+|dropped (?:in|since) v?\d)\b",
@@ -1079,16 +1086,20 @@ _EXCEPTS = re.compile(
 )
 
 
-def read(text: str) -> Reading:
-    """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included)."""
+def read(text: str, *, head: bool = True) -> Reading:
+    """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included);
+    with ``head``, an entry of several clauses also keeps its first clause read alone."""
     reading = Reading()
     text, struck = wording.normalise(text)
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
     reading.excepts = _EXCEPTS.search(text) is not None
     raw: list[str] = []
-    for clause in _clauses(_number_words(text.replace("\u2019", "'"))):
+    clauses = [c for c in _clauses(_number_words(text.replace("\u2019", "'"))) if c.strip()]
+    for clause in clauses:
         raw.extend(_quantity_tokens(clause))
         raw.append(_BREAK)
+    if head and len(clauses) > 1:
+        reading.head = read(clauses[0], head=False)
     concepts: list[str | None] = []
     keys: list[str | None] = []  # per token: the concept a value next to it is stated for
     values: list[tuple[int, str]] = []  # (token position, value) in the open clause
@@ -1581,7 +1592,22 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or _reversed_order(a, b)
     ):
         return None  # a sign of conflict rules a merge out
-    return _duplicate(a, b, limits)
+    same = _duplicate(a, b, limits)
+    if same is None and limits.head_match:
+        same = _same_as_head(a, b, limits)
+    return same
+
+
+def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
+    """One entry says what the other's first clause says, the rest being detail ("Snapshot
+    tests use insta." against "Snapshot tests use `insta`; review changes with ...")."""
+    for short, long in ((a, b.head), (b, a.head)):
+        if long is None or short.head is not None or short.negated != long.negated:
+            continue
+        same = _duplicate(short, long, limits)
+        if same is not None:
+            return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
+    return None
 
 
 def _superseded(
