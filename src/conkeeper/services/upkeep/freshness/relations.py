@@ -1494,6 +1494,12 @@ def _keyed_values_differ(a: set[str], b: set[str], limits: Limits) -> bool:
     return not {_magnitude(v) for v in a} & {_magnitude(v) for v in b}
 
 
+def _magnitudes(values: set[str]) -> set[str]:
+    """The numbers of values without the nouns they count ("20connec" → "20"); values with a
+    unit of measure keep it ("900s")."""
+    return {_magnitude(v) if _unit(v).isalpha() and len(_unit(v)) > 2 else v for v in values}
+
+
 def _magnitude(value: str) -> str:
     """The number of a value without its unit ("120ch" → "120")."""
     unit = _unit(value)
@@ -1667,10 +1673,12 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
     same_values = len(a.numbers & b.numbers)  # a value both state is shared content
+    # ... whatever noun counts it ("20 connections", "20 Postgres connections")
+    magnitudes_a, magnitudes_b = _magnitudes(a.numbers), _magnitudes(b.numbers)
     shared_all, all_a, all_b = (
-        shared_all + same_values,
-        all_a + len(a.numbers),
-        all_b + len(b.numbers),
+        shared_all + len(magnitudes_a & magnitudes_b),
+        all_a + len(magnitudes_a),
+        all_b + len(magnitudes_b),
     )
     if count_all < 2 or _distinct_identifiers(a, b):
         return None
