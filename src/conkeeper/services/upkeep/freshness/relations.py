@@ -75,6 +75,7 @@ class Limits(Record):
         "duplicate_unshared",
         "exception_guard",
         "head_match",
+        "named_subjects",
         "number_containment",
         "order_containment",
         "polarity_containment",
@@ -108,6 +109,7 @@ class Limits(Record):
         anchor_similarity: float = 1.01,
         exception_guard: bool = False,
         head_match: bool = False,
+        named_subjects: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -127,6 +129,7 @@ class Limits(Record):
         self.anchor_similarity = anchor_similarity
         self.exception_guard = exception_guard
         self.head_match = head_match
+        self.named_subjects = named_subjects
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -147,6 +150,7 @@ LIMITS = Limits(
     supersede_containment=0.0,
     exception_guard=True,
     head_match=True,
+    named_subjects=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1619,10 +1623,14 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
 def _superseded(
     a: Reading, b: Reading, limits: Limits, shared: float, containment: float
 ) -> Relation | None:
-    """A superseding note against a note on the same subject without one."""
+    """A superseding note against a note on the same subject without one (a tool named by
+    both is a shared subject: "Zephyr version is v3.2" against "Now on Zephyr 3.6")."""
+    if a.supersedes == b.supersedes:
+        return None
+    if limits.named_subjects:
+        shared = _shared(a, b, _JOBS)[0]
     if (
-        a.supersedes != b.supersedes
-        and shared >= limits.supersede_shared_weight
+        shared >= limits.supersede_shared_weight
         and containment >= limits.supersede_containment
     ):
         return Relation(CONTRADICTION, round(containment, 2), "one note says the other changed")
@@ -1656,6 +1664,9 @@ def _conflict(
     if superseded is not None:
         return superseded
     key = _value_conflict(a, b, limits)
+    if key and limits.named_subjects:  # "Node version: 18" against "We are on Node 20"
+        shared_named, named_a, named_b, _ = _shared(a, b, _JOBS)
+        containment = max(containment, shared_named / (min(named_a, named_b) or 1.0))
     if key and containment >= limits.value_containment:
         shown = f"{key}: {_show(a.values[key])} against {_show(b.values[key])}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
