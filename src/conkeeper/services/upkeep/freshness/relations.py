@@ -1179,6 +1179,8 @@ def read(text: str, *, head: bool = True) -> Reading:
             pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
             negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
+            if lower.endswith("n't") or previous in AUXILIARIES:  # "`cross` isn't installed"
+                _reject_subject(reading, concepts[max(clause_start, len(concepts) - 2) :])
         else:
             prefers = prefers or lower in PREFER
             if lower in PREPOSITIONS and negate_next < NEGATION_REACH:
@@ -1230,6 +1232,14 @@ AUXILIARIES = _words(
     """is are was were be been am must should shall may can could will would do does did has
     have had"""
 )
+
+
+def _reject_subject(reading: Reading, subject: list[str | None]) -> None:
+    """The alternatives named right before a negated verb are rejected ("FASTBuild isn't
+    installed on agents")."""
+    named = {c for c in subject if c in _MEMBERS}
+    reading.rejected |= named
+    reading.chosen -= named
 
 
 def _names_something(token: str, concept: str, position: int) -> bool:
