@@ -952,6 +952,9 @@ def _stem(word: str) -> str:
             if suffix != "e" and word[-1] == word[-2] and word[-1] not in "lsz":
                 word = word[:-1]  # "pinned", "committed", "shipping"
             break
+    for whole in (word, word + "e", word[:-1] + "y" if word.endswith("i") else ""):
+        if whole in SYNONYMS or whole in LEXICON:  # "verified" → "verify", "stored" → "store"
+            return SYNONYMS.get(whole, whole)
     word = word[:TRUNCATE]
     # "policy"/"policies", "cookie"/"cookies", "deploy"/"deployment" meet
     return word[:-1] if word.endswith("ie") else word[:-1] + "i" if word.endswith("y") else word
