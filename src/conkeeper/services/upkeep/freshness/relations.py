@@ -218,6 +218,12 @@ ANTONYMS = {
     "insensitive": "sensitive",
     "excludes": "include",
     "untracked": "track",
+    "wipe": "keep",
+    "wipes": "keep",
+    "wiped": "keep",
+    "purge": "keep",
+    "purges": "keep",
+    "purged": "keep",
 }
 SYNONYMS = {
     # money

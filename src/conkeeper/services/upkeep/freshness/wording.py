@@ -150,6 +150,9 @@ ALIASES = {
     "utilise": "use",
     "utilize": "use",
     "employ": "use",
+    "unreliable": "flaky",
+    "flakey": "flaky",
+    "overnight": "nightly",
 }
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]*)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
@@ -162,6 +165,10 @@ _SIGNATURE = re.compile(
     r"|\s*\((?:by\s+|via\s+|per\s+)?@[\w.-]+\s*\)\s*[.,;]?\s*$",
 )
 _WITH = re.compile(r"\bw/o\b|\bw/(?=\s)", re.IGNORECASE)
+# "every night" is "nightly", "each week" is "weekly".
+_EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
+_PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
+_PERIODIC |= {"hour": "hourly", "year": "yearly"}
 _ARROW = re.compile(r"\s*(?:\u2192|->|=>)\s*")
 
 
@@ -176,6 +183,7 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _DATE.sub(" ", text)
     text = _SIGNATURE.sub("", text.rstrip())
     text = _ARROW.sub(" ", text)
+    text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
     text = _WITH.sub(lambda m: "without" if m.group().lower() == "w/o" else "with", text)
     for pattern, short in SPELLED_OUT:
         text = pattern.sub(short, text)
