@@ -1098,6 +1098,10 @@ _EXCEPTS = re.compile(
     re.IGNORECASE,
 )
 
+# A rule that opens by naming the part it is for ("For the `release/*` branches, ...", "In the
+# firmware crate: ...") narrows a general rule: a special case, not a contradiction.
+_SCOPED = re.compile(r"\s*(?:[-*]\s+)?(?:for|in|inside|within)\s[^,;:.]{2,40}[,:]", re.IGNORECASE)
+
 
 def read(text: str, *, head: bool = True) -> Reading:
     """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included);
@@ -1105,7 +1109,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading = Reading()
     text, struck = wording.normalise(text)
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
-    reading.excepts = _EXCEPTS.search(text) is not None
+    reading.excepts = _EXCEPTS.search(text) is not None or _SCOPED.match(text) is not None
     raw: list[str] = []
     clauses = [c for c in _clauses(_number_words(text.replace("\u2019", "'"))) if c.strip()]
     for clause in clauses:
