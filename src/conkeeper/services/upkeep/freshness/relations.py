@@ -1637,6 +1637,8 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     for short, long in ((a, b.head), (b, a.head)):
         if long is None or short.head is not None or short.negated != long.negated:
             continue
+        if short.excepts or long.excepts:  # "cargo-deny also checks advisories" adds a rule
+            continue
         same = _duplicate(short, long, limits)
         if same is not None:
             return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
