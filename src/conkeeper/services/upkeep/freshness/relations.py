@@ -543,6 +543,13 @@ SYNONYMS = {
     "docsearch": "algolia",
     "cjs": "commonjs",
     "apache2": "apache-2.0",
+    "mondays": "monday",
+    "tuesdays": "tuesday",
+    "wednesdays": "wednesday",
+    "thursdays": "thursday",
+    "fridays": "friday",
+    "saturdays": "saturday",
+    "sundays": "sunday",
 }
 SYNONYMS.update({word: alias for word, alias in wording.ALIASES.items() if word not in SYNONYMS})
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
@@ -695,6 +702,7 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         diagram-tool: mermaid plantuml
         js-module-system: esm commonjs
         base-image: alpine debian ubuntu distroless
+        weekday: monday tuesday wednesday thursday friday saturday sunday
         """.strip().splitlines()
     )
 }
@@ -1394,7 +1402,7 @@ STYLE_JOBS = _words(
     """number-type indentation quote-style merge-strategy naming-case time-zone time-format
     call-style import-style sort-order error-style delete-style component-style db-access
     log-output pagination branching api-errors default-branch precision id-type session-token
-    repo-layout api-style"""
+    repo-layout api-style weekday"""
 )
 _TOOLS = frozenset(m for job, group in CHOICE_JOBS.items() if job not in STYLE_JOBS for m in group)
 _NOTHING: frozenset[str] = frozenset()
