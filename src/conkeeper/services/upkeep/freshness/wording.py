@@ -153,6 +153,25 @@ ALIASES = {
     "unreliable": "flaky",
     "flakey": "flaky",
     "overnight": "nightly",
+    "lgtm": "approval",
+    "lgtms": "approval",
+    "defect": "bug",
+    "defects": "bug",
+    "outage": "incident",
+    "outages": "incident",
+    "credential": "secret",
+    "credentials": "secret",
+    "land": "merge",
+    "lands": "merge",
+    "landed": "merge",
+    "landing": "merge",
+    "landings": "merge",
+    "bump": "upgrade",
+    "bumps": "upgrade",
+    "bumped": "upgrade",
+    "bumping": "upgrade",
+    "rapid": "fast",
+    "speedy": "fast",
 }
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]*)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
@@ -169,6 +188,14 @@ _WITH = re.compile(r"\bw/o\b|\bw/(?=\s)", re.IGNORECASE)
 _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
 _PERIODIC |= {"hour": "hourly", "year": "yearly"}
+# Switches said in words: "turned off" is "disabled", "switched on" is "enabled".
+_WORDED = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
+        (r"\b(?:turn|turns|turned|switch|switches|switched)\s+off\b", "disabled"),
+        (r"\b(?:turn|turns|turned|switch|switches|switched)\s+on\b", "enabled"),
+    )
+)
 _ARROW = re.compile(r"\s*(?:\u2192|->|=>)\s*")
 
 
@@ -183,6 +210,8 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _DATE.sub(" ", text)
     text = _SIGNATURE.sub("", text.rstrip())
     text = _ARROW.sub(" ", text)
+    for pattern, replacement in _WORDED:
+        text = pattern.sub(replacement, text)
     text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
     text = _WITH.sub(lambda m: "without" if m.group().lower() == "w/o" else "with", text)
     for pattern, short in SPELLED_OUT:
