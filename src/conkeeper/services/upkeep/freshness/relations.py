@@ -1039,7 +1039,9 @@ def _inner_words(token: str) -> list[str]:
             words.append(word)
         if "-" in word and not word.lower().startswith(KEEP_WHOLE):
             words.extend(
-                part for part in word.split("-") if len(part) > 1 and part.lower() not in NEGATIONS
+                part
+                for part in word.split("-")
+                if len(part) > 1 and part.lower() not in NEGATIONS | RESTRICTIVE  # "docs-only"
             )
         elif _SNAKE.match(word):  # `max_width` is also "max width"
             words.extend(part for part in word.split("_") if len(part) > 1 and part not in ANTONYMS)

@@ -188,10 +188,13 @@ _WITH = re.compile(r"\bw/o\b|\bw/(?=\s)", re.IGNORECASE)
 _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
 _PERIODIC |= {"hour": "hourly", "year": "yearly"}
-# Switches said in words: "turned off" is "disabled", "switched on" is "enabled".
+# Said in words: "steer clear of" is "avoid", "turned off" is "disabled", "switched on" is
+# "enabled".
 _WORDED = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
     for pattern, replacement in (
+        (r"\b(?:steer|steers|stay|stays)\s+(?:clear|away)\s+(?:of|from)\b", "avoid"),
+        (r"\b(?:refrain|refrains)\s+from\b", "avoid"),
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+off\b", "disabled"),
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+on\b", "enabled"),
     )
