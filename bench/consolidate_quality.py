@@ -24,6 +24,10 @@ compatible, unrelated), one per author:
   before its text was read (``FIRST_TRAIN3.md``), training data since.
 * ``tests/data/consolidate/blind_pairs3.jsonl`` — author 6 (240 pairs), measured once blind
   (``FIRST_BLIND_PAIRS3.md``: one wrong deletion, mended after the measurement), seen since.
+* ``tests/data/consolidate/train_pairs4.jsonl`` — author 7 (320 pairs: an open-source Rust
+  CLI, PyO3 bindings, docs, an ESP32 target; no-shared-word duplicates, implicit
+  contradictions), measured once before its text was read (``FIRST_TRAIN4.md``), training data
+  since.
 * ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 4 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
@@ -118,7 +122,7 @@ duplicate recall (worst 0.263), contradiction precision (4 of 5 authors below 0.
 recall (author 5 0.425).
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
-(``NAME``: tuning, blind, train2, blind2, train3 or a new blindN; default ``all``: every set
+(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4 or a new blindN; default ``all``: every set
 found). ``--tiny`` runs the first 12 pairs
 of each seen set (for CI) and no new blind set. Prints a table per set and writes
 ``bench/results/consolidate_quality.json``.
