@@ -88,6 +88,7 @@ SPELLED_OUT = _spelled(
     transport layer security = tls
     secure shell = ssh
     personally identifiable information = pii
+    personal data = pii
     just in time = jit
     ahead of time = aot
     machine learning = ml
@@ -172,6 +173,12 @@ ALIASES = {
     "bumping": "upgrade",
     "rapid": "fast",
     "speedy": "fast",
+    "jdk": "java",
+    "jre": "java",
+    "front-end": "frontend",
+    "back-end": "backend",
+    "funcs": "function",
+    "i/o": "io",
 }
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]*)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
