@@ -122,8 +122,8 @@ duplicate recall (worst 0.263), contradiction precision (4 of 5 authors below 0.
 recall (author 5 0.425).
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
-(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4 or a new blindN; default ``all``: every set
-found). ``--tiny`` runs the first 12 pairs
+(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4 or a new blindN; default
+``all``: every set found). ``--tiny`` runs the first 12 pairs
 of each seen set (for CI) and no new blind set. Prints a table per set and writes
 ``bench/results/consolidate_quality.json``.
 """

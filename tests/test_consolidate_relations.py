@@ -1,7 +1,8 @@
 """What ``conkeeper consolidate`` proposes for two entries that say the same or the opposite
 thing in different words: values with units, alternatives rejected after their name, competing
 tools for one job, ``prefer X over Y``, formatting and spelled-out terms, superseding notes; and
-what it leaves alone (different scopes, different identifiers, exceptions to a rule). Each pair goes through the real command, one memory folder per pair.
+what it leaves alone (different scopes, different identifiers, exceptions to a rule). Each pair
+goes through the real command, one memory folder per pair.
 """
 
 from __future__ import annotations
@@ -127,7 +128,11 @@ CASES += [
         "Use `buildkite` for the pipelines.",
         "contradiction",
     ),
-    ("Task runner: `just`.", "Tasks run through a Makefile; there is no justfile.", "contradiction"),
+    (
+        "Task runner: `just`.",
+        "Tasks run through a Makefile; there is no justfile.",
+        "contradiction",
+    ),
     (
         "The staging database is refreshed every Monday night.",
         "The staging database refresh runs on Thursdays.",

@@ -1672,10 +1672,7 @@ def _superseded(
         return None
     if limits.named_subjects:
         shared = _shared(a, b, _JOBS)[0]
-    if (
-        shared >= limits.supersede_shared_weight
-        and containment >= limits.supersede_containment
-    ):
+    if shared >= limits.supersede_shared_weight and containment >= limits.supersede_containment:
         return Relation(CONTRADICTION, round(containment, 2), "one note says the other changed")
     return None
 
