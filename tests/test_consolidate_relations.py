@@ -141,6 +141,12 @@ CASES += [
     # antonyms said in words
     ("Telemetry is turned off by default.", "Telemetry is enabled by default.", "contradiction"),
     ("Integration tests run serially.", "Integration tests run in parallel.", "contradiction"),
+    # a time of day in two spellings
+    (
+        "Agents wipe the cache folder at 2am.",
+        "At 02:00 the agents wipe the cache folder.",
+        "duplicate",
+    ),
     # one number, counted by different nouns
     (
         "Retry failed webhook deliveries 5 times with backoff.",

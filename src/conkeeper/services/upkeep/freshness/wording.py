@@ -206,6 +206,22 @@ _WORDED = tuple(
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+on\b", "enabled"),
     )
 )
+# A time of day in one spelling: "2am", "2 AM" and "02:00" are all ``t0200``.
+_CLOCK = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b(?!:\d)", re.IGNORECASE
+)
+
+
+def _clock(match: re.Match[str]) -> str:
+    """One time of day as ``tHHMM``."""
+    if match.group(3):
+        hour = int(match.group(1)) % 12 + (12 if match.group(3).lower() == "p" else 0)
+        minute = int(match.group(2) or 0)
+    else:
+        hour, minute = int(match.group(4)), int(match.group(5))
+    return f"t{hour:02d}{minute:02d}" if hour < 24 and minute < 60 else match.group()
+
+
 _ARROW = re.compile(r"\s*(?:\u2192|->|=>)\s*")
 
 
@@ -218,6 +234,7 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
     text = _DATE.sub(" ", text)
+    text = _CLOCK.sub(_clock, text)
     text = _SIGNATURE.sub("", text.rstrip())
     text = _ARROW.sub(" ", text)
     for pattern, replacement in _WORDED:
