@@ -641,7 +641,7 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         js-runtime: node deno bun
         mobile-ui: swiftui uikit
         android-ui: compose xml-layouts
-        rust-async: tokio async-std
+        rust-async: tokio async-std smol
         go-web: gin echo chi fiber
         ruby-jobs: sidekiq resque delayed_job good_job
         php-framework: laravel symfony
@@ -666,7 +666,7 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         hpc-scheduler: slurm pbs sge lsf
         ruby-server: puma unicorn passenger
         rtos: zephyr freertos threadx
-        flash-tool: nrfjprog probe-rs openocd
+        flash-tool: nrfjprog probe-rs openocd espflash idf.py
         other-vcs: perforce plastic svn mercurial
         review-tool: crucible gerrit phabricator
         de-analysis: deseq2 edger limma
@@ -1100,7 +1100,7 @@ KEEP_WHOLE = (
 # A note that a rule changed: the older note it meets on the same subject no longer holds.
 _SUPERSEDES = re.compile(
     r"\b(?:replaced (?:by|with)|replaces|supersed\w*|switched (?:\w+ ){0,3}(?:from|to|over)"
-    r"|migrated (?:\w+ ){0,3}(?:from|to|off)|moved (?:from|to|off)|upgraded (?:from|to)"
+    r"|migrated (?:\w+ ){0,3}(?:from|to|off|out)|decommissioned|sunset|moved (?:from|to|off)|upgraded (?:from|to)"
     r"|bumped (?:from|to)"
     r"|now on|as of|we left|anymore|any more|in favou?r of|(?:we|they|you|it) used to"
     r"|used to be|renamed|previously|formerly"
@@ -1349,7 +1349,7 @@ def _clauses(text: str) -> list[str]:
 # Words after an alternative that reject it ("`requests` is banned", "Jenkins is gone").
 REJECTED_AFTER = _words(
     """banned forbidden gone deprecated disallowed discouraged obsolete retired dropped
-    abandoned replaced removed deleted dead disabled"""
+    abandoned replaced removed deleted dead disabled rejected no-go off-limits"""
 )
 RESTRICTIVE = _words("only solely exclusively")
 # Negations only before a gerund ("stop using X"); "stop the server first" is an action.
