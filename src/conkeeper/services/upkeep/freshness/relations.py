@@ -1100,7 +1100,8 @@ KEEP_WHOLE = (
 # A note that a rule changed: the older note it meets on the same subject no longer holds.
 _SUPERSEDES = re.compile(
     r"\b(?:replaced (?:by|with)|replaces|supersed\w*|switched (?:\w+ ){0,3}(?:from|to|over)"
-    r"|migrated (?:\w+ ){0,3}(?:from|to|off|out)|decommissioned|sunset|moved (?:from|to|off)|upgraded (?:from|to)"
+    r"|migrated (?:\w+ ){0,3}(?:from|to|off|out)|moved (?:from|to|off)|upgraded (?:from|to)"
+    r"|decommissioned|sunset|(?:was|were|is|are|been) retired"
     r"|bumped (?:from|to)"
     r"|now on|as of|we left|anymore|any more|in favou?r of|(?:we|they|you|it) used to"
     r"|used to be|renamed|previously|formerly"
