@@ -122,7 +122,17 @@ CASES += [
         "@tom is the release manager.",
         "contradiction",
     ),
-    # an alternative before a negated verb is rejected; competing task runners; weekdays
+    (
+        "Graylog is decommissioned; all logs go to Loki.",
+        "Logs ship to Graylog via the sidecar.",
+        "contradiction",
+    ),
+    # an alternative before a negated verb or "no-go" is rejected; task runners; weekdays
+    (
+        "The worker uses `smol`; pulling tokio in is a no-go.",
+        "Use `tokio` as the async runtime.",
+        "contradiction",
+    ),
     (
         "Tests run on Jenkins; `buildkite` isn't installed on the agents.",
         "Use `buildkite` for the pipelines.",
