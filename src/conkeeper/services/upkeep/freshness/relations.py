@@ -1110,10 +1110,12 @@ _SUPERSEDES = re.compile(
 )
 
 
-# An exception to a rule or the reason for a special case: written knowing the general rule,
-# it refines that rule rather than contradicting it ("Exception: `unwrap()` on a lock is OK").
+# An exception to a rule, a permission or the reason for a special case: written knowing the
+# general rule, it refines that rule rather than contradicting it ("Exception: `unwrap()` on a
+# lock is OK", "docs-only PRs can be merged with one approval", "until it's migrated").
 _EXCEPTS = re.compile(
-    r"\b(?:exception|except|unless|also|on purpose|because|the one place|(?:is|are) ok)\b",
+    r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
+    r"|\bcan\b(?!'t|\u2019t| not| never)",  # a permission: "docs-only PRs can merge with one"
     re.IGNORECASE,
 )
 
