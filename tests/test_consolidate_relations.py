@@ -119,6 +119,12 @@ CASES += [
         "examples in CI.",
         "duplicate",
     ),
+    # a negation in the detail about something the shorter entry never names is no conflict
+    (
+        "Golden tests use syrupy.",
+        "Golden tests use `syrupy`; commit the `.ambr` files, never the `.ambr.tmp` ones.",
+        "duplicate",
+    ),
     # a snake_case key read by its words; a version of a named tool
     ("Maximum width for rustfmt: 100", "rustfmt.toml sets max_width = 120", "contradiction"),
     ("Node version: 18 LTS.", "We are on Node 20; `.nvmrc` says so.", "contradiction"),

@@ -62,6 +62,7 @@ GRID: dict[str, tuple[float | bool, ...]] = {
     "value_similarity": (0.5, 0.6, 1.01),
     "supersede_containment": (0.0, 1.01),  # 0.3 never chosen
     "bare_values": (False, True),
+    "scoped_merge": (False, True),
 }
 # Fixed: chosen on every fold of an earlier run over the grid values in brackets.
 FIXED = {

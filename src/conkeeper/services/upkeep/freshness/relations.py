@@ -89,6 +89,7 @@ class Limits(Record):
         "polarity_containment",
         "qualifier_scope",
         "reject_shared_weight",
+        "scoped_merge",
         "scoped_polarity",
         "supersede_containment",
         "supersede_shared_weight",
@@ -118,6 +119,7 @@ class Limits(Record):
         exception_guard: bool = False,
         head_match: bool = False,
         named_subjects: bool = False,
+        scoped_merge: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -138,6 +140,7 @@ class Limits(Record):
         self.exception_guard = exception_guard
         self.head_match = head_match
         self.named_subjects = named_subjects
+        self.scoped_merge = scoped_merge
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -159,6 +162,7 @@ LIMITS = Limits(
     exception_guard=True,
     head_match=True,
     named_subjects=True,
+    scoped_merge=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1640,12 +1644,13 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return conflict
     if (
         choice is not None
-        or a.negated != b.negated
+        or (_opposed(a, b) if limits.scoped_merge else a.negated != b.negated)
         or a.supersedes != b.supersedes
         or _numbers_differ(a.numbers, b.numbers)
         or _reversed_order(a, b)
     ):
-        return None  # a sign of conflict rules a merge out
+        return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
+        # counts only where it governs a concept the other entry names, as for contradictions)
     same = _duplicate(a, b, limits)
     if same is None and limits.head_match:
         same = _same_as_head(a, b, limits)
