@@ -14,8 +14,8 @@ Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 4 never
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
 author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
 author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``),
-author 6 ``blind_pairs3.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS3.md``, seen since; the
-shipped limits were chosen before it joined).
+author 6 ``blind_pairs3.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS3.md``, seen since),
+author 7 ``train_pairs4.jsonl`` (measured once before its text was read, ``FIRST_TRAIN4.md``).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
