@@ -4,8 +4,8 @@ Why it exists: two people write one rule in different clothes. One links the iss
 (``[#1204](https://…)``), the other writes "Issue #1204"; one spells out "minimum supported Rust
 version", the other writes "MSRV"; one signs the note ("— @kasia, 2024-03-01"), the other
 does not. Word overlap then misses the duplicate, and a date read as a number even looks like
-a conflicting value. :func:`normalise` removes the formatting that carries no rule (Markdown
-emphasis, link targets, ISO dates, trailing attributions) and writes common
+a conflicting value. :func:`normalise` removes the formatting that carries no rule (list
+markers, Markdown emphasis, link targets, ISO dates, trailing attributions) and writes common
 spelled-out software terms as the abbreviation people use for them (:data:`SPELLED_OUT`), so
 both spellings meet as one concept; :data:`ALIASES` maps single-word variants ("w/", "repro",
 "whl", "darwin") onto the word :mod:`.relations` already knows. Struck-through text
@@ -180,6 +180,8 @@ ALIASES = {
     "funcs": "function",
     "i/o": "io",
 }
+# List markers before the entry's text ("- ", "* ", "1. ", or "- - " when a bullet quotes one).
+_BULLET = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)+")
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]*)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
@@ -230,6 +232,7 @@ def normalise(text: str) -> tuple[str, bool]:
     abbreviation; and whether it strikes old text through for new (``~~old~~ → new``: a
     superseding note)."""
     struck = _REPLACED.search(text) is not None
+    text = _BULLET.sub("", text)
     text = _STRUCK.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
