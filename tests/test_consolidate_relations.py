@@ -168,6 +168,12 @@ CASES += [
     # antonyms said in words
     ("Telemetry is turned off by default.", "Telemetry is enabled by default.", "contradiction"),
     ("Integration tests run serially.", "Integration tests run in parallel.", "contradiction"),
+    # "once" opening a clause is a conjunction, not the number 1
+    (
+        "Release branches are deleted after merge.",
+        "Once a release branch is merged, delete it.",
+        "duplicate",
+    ),
     # a time of day in two spellings
     (
         "Agents wipe the cache folder at 2am.",

@@ -1202,6 +1202,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 reading.polar.add(concept or lower)
             else:
                 negate_next = NEGATION_REACH
+        elif lower == "once" and clause_words == 1:
+            pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
         elif lower in RESTRICTIVE:
             flips += 1  # "only via codegen" forbids every other way, like "never by hand"
             pending.append((len(concepts), _AFTER_REACH))
