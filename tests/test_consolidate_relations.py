@@ -1,7 +1,8 @@
 """What ``conkeeper consolidate`` proposes for two entries that say the same or the opposite
 thing in different words: values with units, alternatives rejected after their name, competing
-tools for one job, ``prefer X over Y``; and what it leaves alone (different scopes, different
-identifiers). Each pair goes through the real command, one memory folder per pair.
+tools for one job, ``prefer X over Y``, formatting and spelled-out terms, superseding notes; and
+what it leaves alone (different scopes, different identifiers, exceptions to a rule). Each pair
+goes through the real command, one memory folder per pair.
 """
 
 from __future__ import annotations
@@ -43,8 +44,13 @@ CASES = [
         "Every table has an `updated_at` column.",
         "none",
     ),
-    # a negation about something the other entry never names is no conflict with it
-    ("Store timestamps in UTC, never in local time.", "All timestamps are saved in UTC.", "none"),
+    # a negation about something the other entry never names is no conflict with it (since
+    # round 5 no bar to a merge either: both say the same thing)
+    (
+        "Store timestamps in UTC, never in local time.",
+        "All timestamps are saved in UTC.",
+        "duplicate",
+    ),
     # a note that says a rule changed, against the older note on the same subject
     (
         "As of May the docs site is served by Netlify.",
@@ -72,6 +78,119 @@ CASES = [
     ),
     # platforms are scopes: two frame rates for two platforms are compatible
     ("Mobile builds target 30 fps.", "Desktop builds target 60 fps.", "none"),
+]
+# Round 5 (training pairs 4): formatting and spelled-out terms normalised, exceptions and
+# scoped special cases, a first clause that says the whole of a shorter entry, values of a
+# named tool, alternatives rejected by a negated verb, weekdays, antonyms said in words.
+CASES += [
+    # a Markdown link, its target and a signature are formatting, not content
+    (
+        "[#88](https://example.org/tool/issues/88) — keep the `--csv` output stable (by @dana)",
+        "Issue #88: `--csv` output must stay stable.",
+        "duplicate",
+    ),
+    # a spelled-out term meets its abbreviation
+    (
+        "The minimum supported Rust version is written in the README.",
+        "MSRV is written in the README.",
+        "duplicate",
+    ),
+    # an exception, or a rule that opens with the part it is for, refines: no contradiction
+    (
+        "Never call `expect()` in library code.",
+        "Exception: `expect()` on a poisoned lock is fine in library code.",
+        "none",
+    ),
+    # a permission, or a rule kept until something happens, is a special case
+    (
+        "Every PR needs two approvals.",
+        "Translation-only PRs can be merged with one approval.",
+        "none",
+    ),
+    (
+        "The old reporting app still runs Mocha until it is migrated.",
+        "Use Vitest for unit tests.",
+        "none",
+    ),
+    (
+        "For the firmware crate, build with `--profile tiny`, not `--release`.",
+        "Build with `--release` for benchmarks.",
+        "none",
+    ),
+    # the first clause says what the shorter entry says; the rest is detail
+    (
+        "Property tests use hypothesis.",
+        "Property tests use `hypothesis`; keep its example database out of git and cap "
+        "examples in CI.",
+        "duplicate",
+    ),
+    # a negation in the detail about something the shorter entry never names is no conflict
+    (
+        "Golden tests use syrupy.",
+        "Golden tests use `syrupy`; commit the `.ambr` files, never the `.ambr.tmp` ones.",
+        "duplicate",
+    ),
+    # a snake_case key read by its words; a version of a named tool
+    ("Maximum width for rustfmt: 100", "rustfmt.toml sets max_width = 120", "contradiction"),
+    ("Node version: 18 LTS.", "We are on Node 20; `.nvmrc` says so.", "contradiction"),
+    # superseding notes: "used to", "~~old~~ → new"
+    (
+        "We used to publish with twine; since 2.0 it's trusted publishing.",
+        "Publish releases with twine.",
+        "contradiction",
+    ),
+    (
+        "~~Release manager: @tom~~ → @lena runs the releases.",
+        "@tom is the release manager.",
+        "contradiction",
+    ),
+    (
+        "Graylog is decommissioned; all logs go to Loki.",
+        "Logs ship to Graylog via the sidecar.",
+        "contradiction",
+    ),
+    # an alternative before a negated verb or "no-go" is rejected; task runners; weekdays
+    (
+        "The worker uses `smol`; pulling tokio in is a no-go.",
+        "Use `tokio` as the async runtime.",
+        "contradiction",
+    ),
+    (
+        "Tests run on Jenkins; `buildkite` isn't installed on the agents.",
+        "Use `buildkite` for the pipelines.",
+        "contradiction",
+    ),
+    (
+        "Task runner: `just`.",
+        "Tasks run through a Makefile; there is no justfile.",
+        "contradiction",
+    ),
+    (
+        "The staging database is refreshed every Monday night.",
+        "The staging database refresh runs on Thursdays.",
+        "contradiction",
+    ),
+    # antonyms said in words
+    ("Telemetry is turned off by default.", "Telemetry is enabled by default.", "contradiction"),
+    ("Integration tests run serially.", "Integration tests run in parallel.", "contradiction"),
+    # "once" opening a clause is a conjunction, not the number 1
+    (
+        "Release branches are deleted after merge.",
+        "Once a release branch is merged, delete it.",
+        "duplicate",
+    ),
+    # a time of day in two spellings
+    (
+        "Agents wipe the cache folder at 2am.",
+        "At 02:00 the agents wipe the cache folder.",
+        "duplicate",
+    ),
+    # one number, counted by different nouns
+    (
+        "Retry failed webhook deliveries 5 times with backoff.",
+        "Webhook deliveries: five retries with backoff.",
+        "duplicate",
+    ),
 ]
 
 
@@ -101,3 +220,17 @@ def test_entries_negating_different_things_are_never_merged(tmp_path: Path) -> N
     result = run_cli("consolidate", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "duplicate" not in [p["kind"] for p in json.loads(result.stdout)["proposals"]]
+
+
+def test_an_entry_that_adds_to_a_rule_is_never_merged_into_it(tmp_path: Path) -> None:
+    """A first clause close to a shorter entry is more detail of it, unless it says "also":
+    then it is a second rule, and a merge would delete one of the two."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    first = "cargo-deny checks licenses in CI"
+    second = "cargo-deny also checks advisories in CI; ignored ids are listed in deny.toml"
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["proposals"] == []

@@ -14,8 +14,8 @@ Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 4 never
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
 author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
 author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``),
-author 6 ``blind_pairs3.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS3.md``, seen since; the
-shipped limits were chosen before it joined).
+author 6 ``blind_pairs3.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS3.md``, seen since),
+author 7 ``train_pairs4.jsonl`` (measured once before its text was read, ``FIRST_TRAIN4.md``).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -48,6 +48,7 @@ AUTHORS = {
     "author4": DATA / "blind_pairs2.jsonl",  # measured once blind (FIRST_BLIND_PAIRS2.md)
     "author5": DATA / "train_pairs3.jsonl",  # measured once before reading (FIRST_TRAIN3.md)
     "author6": DATA / "blind_pairs3.jsonl",  # measured once blind (FIRST_BLIND_PAIRS3.md)
+    "author7": DATA / "train_pairs4.jsonl",  # measured once before reading (FIRST_TRAIN4.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
@@ -61,6 +62,7 @@ GRID: dict[str, tuple[float | bool, ...]] = {
     "value_similarity": (0.5, 0.6, 1.01),
     "supersede_containment": (0.0, 1.01),  # 0.3 never chosen
     "bare_values": (False, True),
+    "scoped_merge": (False, True),
 }
 # Fixed: chosen on every fold of an earlier run over the grid values in brackets.
 FIXED = {
@@ -69,6 +71,9 @@ FIXED = {
     "reject_shared_weight": 0.0,  # (0.0, 0.4, 0.9)
     "qualifier_scope": False,  # (False, True)
     "scoped_polarity": True,  # (False, True)
+    "exception_guard": True,  # (False, True)
+    "head_match": True,  # (False, True)
+    "named_subjects": True,  # (False, True)
 }
 
 

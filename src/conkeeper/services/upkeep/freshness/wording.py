@@ -1,0 +1,249 @@
+"""An entry's wording brought to one form before :mod:`.relations` reads it.
+
+Why it exists: two people write one rule in different clothes. One links the issue
+(``[#1204](https://…)``), the other writes "Issue #1204"; one spells out "minimum supported Rust
+version", the other writes "MSRV"; one signs the note ("— @kasia, 2024-03-01"), the other
+does not. Word overlap then misses the duplicate, and a date read as a number even looks like
+a conflicting value. :func:`normalise` removes the formatting that carries no rule (list
+markers, Markdown emphasis, link targets, ISO dates, trailing attributions) and writes common
+spelled-out software terms as the abbreviation people use for them (:data:`SPELLED_OUT`), so
+both spellings meet as one concept; :data:`ALIASES` maps single-word variants ("w/", "repro",
+"whl", "darwin") onto the word :mod:`.relations` already knows. Struck-through text
+is kept; struck text followed by an arrow (``~~old~~ → new``) is reported: it marks a note
+that something changed.
+
+The tables are small, general software vocabulary shipped with the package (no download, no
+model file); standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _spelled(pairs: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """``"spelled out = abbreviation"`` lines as (pattern, replacement); a space or hyphen in
+    the spelled-out form matches either."""
+    table = []
+    for line in pairs.strip().splitlines():
+        long, _, short = line.partition("=")
+        words = [re.escape(word) for word in long.split()]
+        pattern = r"\b" + r"[\s-]+".join(words) + r"s?\b"
+        table.append((re.compile(pattern, re.IGNORECASE), short.strip()))
+    return tuple(table)
+
+
+# Spelled-out terms and the abbreviation written for them (the abbreviation is the concept).
+SPELLED_OUT = _spelled(
+    """
+    minimum supported rust version = msrv
+    foreign function interface = ffi
+    command line interface = cli
+    command line = cli
+    standard output = stdout
+    standard error = stderr
+    request for comments = rfc
+    work in progress = wip
+    application binary interface = abi
+    application programming interface = api
+    software development kit = sdk
+    user interface = ui
+    user experience = ux
+    architecture decision record = adr
+    level of detail = lod
+    over the air = ota
+    bluetooth low energy = ble
+    proof key for code exchange = pkce
+    printed circuit board = pcb
+    inter integrated circuit = i2c
+    product detail page = pdp
+    transcripts per million = tpm
+    random number generator = rng
+    end of life = eol
+    long term support = lts
+    single sign on = sso
+    two factor authentication = 2fa
+    multi factor authentication = mfa
+    out of memory = oom
+    time to live = ttl
+    content delivery network = cdn
+    virtual machine = vm
+    operating system = os
+    regular expression = regex
+    developer certificate of origin = dco
+    semantic versioning = semver
+    calendar versioning = calver
+    quality assurance = qa
+    site reliability engineering = sre
+    service level agreement = sla
+    service level objective = slo
+    infrastructure as code = iac
+    role based access control = rbac
+    access control list = acl
+    cross site scripting = xss
+    cross site request forgery = csrf
+    cross origin resource sharing = cors
+    content security policy = csp
+    json web token = jwt
+    transport layer security = tls
+    secure shell = ssh
+    personally identifiable information = pii
+    personal data = pii
+    just in time = jit
+    ahead of time = aot
+    machine learning = ml
+    large language model = llm
+    natural language processing = nlp
+    dead letter queue = dlq
+    write ahead log = wal
+    object relational mapper = orm
+    object relational mapping = orm
+    read eval print loop = repl
+    integrated development environment = ide
+    static site generator = ssg
+    server side rendering = ssr
+    minimum viable product = mvp
+    proof of concept = poc
+    as soon as possible = asap
+    web assembly = wasm
+    webassembly = wasm
+    homebrew = brew
+    home brew = brew
+    code owners = codeowners
+    keep a changelog = keepachangelog
+    change log = changelog
+    """
+)
+# Single-word variants of a word :mod:`.relations` reads ("w/" is "with").
+ALIASES = {
+    "pls": "please",
+    "repro": "reproduction",
+    "repros": "reproduction",
+    "reproducer": "reproduction",
+    "whl": "wheel",
+    "whls": "wheel",
+    "wheels": "wheel",
+    "darwin": "macos",
+    "osx": "macos",
+    "mac": "macos",
+    "benches": "benchmark",
+    "bench": "benchmark",
+    "benchmarks": "benchmark",
+    "diags": "diagnostic",
+    "diagnostics": "diagnostic",
+    "perf": "performance",
+    "infra": "infrastructure",
+    "ctx": "context",
+    "admin": "administrator",
+    "admins": "administrator",
+    "stats": "statistics",
+    "tmp": "temporary",
+    "temp": "temporary",
+    "regexp": "regex",
+    "regexes": "regex",
+    "ticket": "issue",
+    "tickets": "issue",
+    "maintainers": "maintainer",
+    "contributors": "contributor",
+    "changelog.md": "changelog",
+    "readme.md": "readme",
+    "ci/cd": "ci",
+    "utilise": "use",
+    "utilize": "use",
+    "employ": "use",
+    "unreliable": "flaky",
+    "flakey": "flaky",
+    "overnight": "nightly",
+    "lgtm": "approval",
+    "lgtms": "approval",
+    "defect": "bug",
+    "defects": "bug",
+    "outage": "incident",
+    "outages": "incident",
+    "credential": "secret",
+    "credentials": "secret",
+    "land": "merge",
+    "lands": "merge",
+    "landed": "merge",
+    "landing": "merge",
+    "landings": "merge",
+    "bump": "upgrade",
+    "bumps": "upgrade",
+    "bumped": "upgrade",
+    "bumping": "upgrade",
+    "rapid": "fast",
+    "speedy": "fast",
+    "jdk": "java",
+    "jre": "java",
+    "front-end": "frontend",
+    "back-end": "backend",
+    "funcs": "function",
+    "i/o": "io",
+}
+# List markers before the entry's text ("- ", "* ", "1. ", or "- - " when a bullet quotes one).
+_BULLET = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)+")
+_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]*)\)")
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+_REPLACED = re.compile(r"~~(?=\S).+?(?<=\S)~~\s*(?:\u2192|->|=>)")  # "~~old~~ → new"
+_DATE = re.compile(r"\(?\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2})?z?)?\b\)?", re.IGNORECASE)
+# "— @kasia", "(by @tomh)" at the end of an entry: who wrote it, not the rule.
+_SIGNATURE = re.compile(
+    r"\s*(?:[\u2014\u2013]|--|\s-)\s*(?:by\s+)?@[\w.-]{1,30}\s*[.,;]?\s*$"
+    r"|\s*\((?:by\s+|via\s+|per\s+)?@[\w.-]+\s*\)\s*[.,;]?\s*$",
+)
+_WITH = re.compile(r"\bw/o\b|\bw/(?=\s)", re.IGNORECASE)
+# "every night" is "nightly", "each week" is "weekly".
+_EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
+_PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
+_PERIODIC |= {"hour": "hourly", "year": "yearly"}
+# Said in words: "steer clear of" is "avoid", "turned off" is "disabled", "switched on" is
+# "enabled".
+_WORDED = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
+        (r"\b(?:steer|steers|stay|stays)\s+(?:clear|away)\s+(?:of|from)\b", "avoid"),
+        (r"\b(?:refrain|refrains)\s+from\b", "avoid"),
+        (r"\b(?:turn|turns|turned|switch|switches|switched)\s+off\b", "disabled"),
+        (r"\b(?:turn|turns|turned|switch|switches|switched)\s+on\b", "enabled"),
+    )
+)
+# A time of day in one spelling: "2am", "2 AM" and "02:00" are all ``t0200``.
+_CLOCK = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b(?!:\d)", re.IGNORECASE
+)
+
+
+def _clock(match: re.Match[str]) -> str:
+    """One time of day as ``tHHMM``."""
+    if match.group(3):
+        hour = int(match.group(1)) % 12 + (12 if match.group(3).lower() == "p" else 0)
+        minute = int(match.group(2) or 0)
+    else:
+        hour, minute = int(match.group(4)), int(match.group(5))
+    return f"t{hour:02d}{minute:02d}" if hour < 24 and minute < 60 else match.group()
+
+
+_ARROW = re.compile(r"\s*(?:\u2192|->|=>)\s*")
+
+
+def normalise(text: str) -> tuple[str, bool]:
+    """The entry's text without formatting that carries no rule, spelled-out terms as their
+    abbreviation; and whether it strikes old text through for new (``~~old~~ → new``: a
+    superseding note)."""
+    struck = _REPLACED.search(text) is not None
+    text = _BULLET.sub("", text)
+    text = _STRUCK.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _EMPHASIS.sub(r"\2", text)
+    text = _DATE.sub(" ", text)
+    text = _CLOCK.sub(_clock, text)
+    text = _SIGNATURE.sub("", text.rstrip())
+    text = _ARROW.sub(" ", text)
+    for pattern, replacement in _WORDED:
+        text = pattern.sub(replacement, text)
+    text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
+    text = _WITH.sub(lambda m: "without" if m.group().lower() == "w/o" else "with", text)
+    for pattern, short in SPELLED_OUT:
+        text = pattern.sub(short, text)
+    return text, struck
