@@ -28,7 +28,10 @@ compatible, unrelated), one per author:
   CLI, PyO3 bindings, docs, an ESP32 target; no-shared-word duplicates, implicit
   contradictions), measured once before its text was read (``FIRST_TRAIN4.md``), training data
   since.
-* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 4 — a new blind set, never read
+* ``tests/data/consolidate/blind_pairs4.jsonl`` — author 8 (240 pairs: a web agency's files),
+  measured once blind (``FIRST_BLIND_PAIRS4.md``: one wrong deletion, mended after the
+  measurement), seen since.
+* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 5 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
 
@@ -182,8 +185,9 @@ SETS = {
     "train3": DATA / "train_pairs3.jsonl",  # measured once (FIRST_TRAIN3.md): training data
     "blind3": DATA / "blind_pairs3.jsonl",  # measured once (FIRST_BLIND_PAIRS3.md): now seen
     "train4": DATA / "train_pairs4.jsonl",  # measured once (FIRST_TRAIN4.md): training data
+    "blind4": DATA / "blind_pairs4.jsonl",  # measured once (FIRST_BLIND_PAIRS4.md): now seen
 }
-SEEN_BLIND = 3  # blind_pairs<N> up to this number have been measured (3: FIRST_BLIND_PAIRS3.md)
+SEEN_BLIND = 4  # blind_pairs<N> up to this number have been measured (4: FIRST_BLIND_PAIRS4.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

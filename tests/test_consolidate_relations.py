@@ -234,3 +234,25 @@ def test_an_entry_that_adds_to_a_rule_is_never_merged_into_it(tmp_path: Path) ->
     result = run_cli("consolidate", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["proposals"] == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("PHP memory_limit on web-01 is 512M.", "web-01: `memory_limit = 256M` in php.ini (FPM)."),
+        ("Redis maxmemory on cache-02 is 2GB.", "cache-02: `maxmemory 4GB` in redis.conf"),
+    ],
+)
+def test_two_values_of_one_setting_are_never_merged(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """Two values of one setting with an identifier's number in common ("web-01"): the shared
+    number does not make the values agree, and a merge would keep one value for the other's
+    (blind pairs 4's one wrong deletion)."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "duplicate" not in [p["kind"] for p in json.loads(result.stdout)["proposals"]]

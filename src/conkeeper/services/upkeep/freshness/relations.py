@@ -943,6 +943,18 @@ def _numbers_differ(a: set[str], b: set[str]) -> bool:
     )
 
 
+def _some_unit_differs(a: set[str], b: set[str]) -> bool:
+    """For some unit both name, the two sides' values share nothing: "512M" against "256M"
+    next to a shared "web-01" is two values of one setting, so the entries are not one rule
+    (the merge guard's reading; a contradiction needs :func:`_numbers_differ`)."""
+    if not (a and b):
+        return False
+    units = {_unit(v) for v in a} & {_unit(v) for v in b}
+    return any(
+        not ({v for v in a if _unit(v) == u} & {v for v in b if _unit(v) == u}) for u in units
+    )
+
+
 def _unit(value: str) -> str:
     """The unit of a value string ("900s" → "s", "500step" → "step", "3.10" → "")."""
     match = _VALUE_UNIT.match(value)
@@ -1651,7 +1663,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         choice is not None
         or (_opposed(a, b) if limits.scoped_merge else a.negated != b.negated)
         or a.supersedes != b.supersedes
-        or _numbers_differ(a.numbers, b.numbers)
+        or _some_unit_differs(a.numbers, b.numbers)
         or _reversed_order(a, b)
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
