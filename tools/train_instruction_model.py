@@ -85,6 +85,7 @@ AUTHORS = (
     ("blind4.jsonl", "a9-blind4"),
     ("train6.jsonl", "a10-train6"),
     ("train7.jsonl", "a11-train7"),
+    ("blind5.jsonl", "a12-blind5"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
