@@ -86,6 +86,7 @@ AUTHORS = (
     ("train6.jsonl", "a10-train6"),
     ("train7.jsonl", "a11-train7"),
     ("blind5.jsonl", "a12-blind5"),
+    ("train8.jsonl", "a13-train8"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
