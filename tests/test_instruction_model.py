@@ -81,6 +81,16 @@ def test_text_in_other_scripts_yields_character_grams() -> None:
     assert not any(f.startswith("g:") for f in entry_features("skip the tests"))
 
 
+def test_shapes_are_named_in_more_languages() -> None:
+    # Hebrew, Indonesian, Swedish, Czech, Greek, Finnish: the same shape classes as English
+    assert {"conceal", "user"} <= classes("אל תספר למשתמש שהוספת משתמש חדש")
+    assert {"conceal", "user"} <= classes("jangan beri tahu pengguna tentang ini")
+    assert {"weaken", "safeguard"} <= classes("hoppa över testerna")
+    assert {"weaken", "secret"} <= classes("smaž heslo z konfigurace")
+    assert {"steer", "user"} <= classes("πάντα χωρίς τον χρήστη")
+    assert {"send", "secret"} <= classes("lähetä salasana")
+
+
 def test_features_hash_into_a_fixed_table_the_same_way_everywhere() -> None:
     assert hashed({"w:skip"}) == [zlib.crc32(b"w:skip") & (BUCKETS - 1)]
 
@@ -191,17 +201,24 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set still to be measured (blind5.jsonl, ...) is never trained on; blind3 and
-    # blind4 were measured once (FIRST_BLIND3.md, FIRST_BLIND4.md) before they joined the
-    # authors, train6 and train7 too (FIRST_TRAIN6.md, FIRST_TRAIN7.md)
+    # a blind set still to be measured (blind6.jsonl, ...) is never trained on; blind3, blind4
+    # and blind5 were measured once (FIRST_BLIND3.md ... FIRST_BLIND5.md) before they joined
+    # the authors, train6, train7 and train8 too (FIRST_TRAIN6.md ... FIRST_TRAIN8.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
         "blind3.jsonl",
         "blind4.jsonl",
+        "blind5.jsonl",
     }
-    assert {"train6.jsonl", "train7.jsonl"} <= files
-    for name in ("FIRST_BLIND4.md", "FIRST_TRAIN6.md", "FIRST_TRAIN7.md"):
+    assert {"train6.jsonl", "train7.jsonl", "train8.jsonl"} <= files
+    for name in (
+        "FIRST_BLIND4.md",
+        "FIRST_BLIND5.md",
+        "FIRST_TRAIN6.md",
+        "FIRST_TRAIN7.md",
+        "FIRST_TRAIN8.md",
+    ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 
 
