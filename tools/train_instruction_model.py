@@ -7,10 +7,11 @@ rules' verdicts (:mod:`conkeeper.domain.instruction_features`) is trained here; 
 numpy), a minute or two.
 
 Data (``tests/data/poisoning/``), one file per independent author, all seen and trained on:
-:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind5.jsonl`` and
+:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind6.jsonl`` and
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
-``blind4.jsonl``, ``train6.jsonl`` and ``train7.jsonl`` joined only after their one first
-measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``).
+``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl`` and ``train8.jsonl``
+joined only after their one first measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``,
+``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -22,6 +23,23 @@ Shipped weights (round 5, 2026-11-26, eleven authors, L2 0.001; L2 0.003 gave 78
 min): held-out mean 78.2% held (min 61.8%, train7), 98.6% saved (min 97.6%) at threshold 0.899;
 main's design retrained on the same eleven: 73.9% (min 54.9%) / 98.7% (min 97.3%). TUNING
 figures: features were added after reading train5/6/7's held-out misses.
+
+Round 6 (2026-11-26, thirteen authors: blind5 and train8 added; train8 first held 59.1% /
+saved 97.8%, FIRST_TRAIN8.md). Main's design retrained on the thirteen: 75.6% held (min 58.3%,
+train8) / 98.6% saved (min 97.4%) at threshold 0.9296; at the threshold where the mean saved
+rate is 98.0%, 78.7% held (min 60.9%). Shipped (a lexicon in ten more languages, data-science
+package names for look-alikes, L2 0.001): 74.4% (min 56.2%, train8) / 98.8% (min 97.4%) at the
+chosen threshold 0.9429; at mean saved 98.0%, 79.4% (min 62.7%). A wash within the run-to-run
+noise (about one point: two entries fewer to train on moved the chosen threshold from 0.929 to
+0.943). Tried and measured leave-one-author-out, none better than that noise: character 4-grams
+of every ASCII word (74.5% vs 77.5% on twelve authors), feature dropout 0.3 (70.3%), a bias
+feature for line pieces (77.5% = baseline), negation marks on objects (77.0%), clause-level
+action x object features with a justification frame (74.8% vs 75.6%), MIN_AUTHORS 2 / 5
+(75.5% / 75.8%), L2 0.003 (75.1%), 10 epochs (75.9%), benign entries weighted twice (76.2%),
+every line of a benign long note trained as benign (72.9%), pieces normalised by their feature
+count (75.1%), a shapes-only model and its log-odds mean with the full one (63.3%; 73.9-75.6%),
+a separate line threshold (log-odds offset -2..+1: 73.6-75.0%). The plateau is the feature
+family, not its tuning. TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
