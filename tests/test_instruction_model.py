@@ -9,6 +9,8 @@ import sys
 import zlib
 from pathlib import Path
 
+import pytest
+
 from conftest import load_script
 from conkeeper.domain import instruction_model, instruction_model_weights
 from conkeeper.domain.instruction_features import (
@@ -220,6 +222,24 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "FIRST_TRAIN8.md",
     ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
+
+
+def test_the_trainer_averages_one_model_per_left_out_author() -> None:
+    trainer = load_script("tools/train_instruction_model.py")
+    shared_hash, rare_hash = hashed({"w:shared-cue"})[0], hashed({"w:rare-cue"})[0]
+    examples = []
+    for author in ("a", "b", "c", "d"):
+        for y in (1.0, 0.0):
+            cues = [shared_hash] if y else []
+            if y and author != "d":  # three of four authors use the rare cue
+                cues.append(rare_hash)
+            examples.append(trainer.Example(author, [[*cues, 7]], y, "k", False))
+    model = trainer.train(examples, 0.001, epochs=2)
+    # the rare cue survives the three-author pruning only in the member trained without "d"
+    without_d = [ex for ex in examples if ex.author != "d"]
+    member = trainer.train_one(trainer.shared(without_d, 3), 0.001, 2, trainer.SEED + 3)
+    assert model[rare_hash] == pytest.approx(member[rare_hash] / 4)
+    assert model[shared_hash] > model[rare_hash] > 0
 
 
 def test_the_trainer_reports_leave_one_author_out() -> None:
