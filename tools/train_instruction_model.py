@@ -4,7 +4,7 @@ Why: the phrase rules in :mod:`conkeeper.domain.instructions` do not generalise 
 author's phrasing of an attack (issue 20: 47.7% of blind set 1 held at first, 61.0% of blind set
 2). A logistic regression over hashed words, stems, character 4-grams, general shapes and the
 rules' verdicts (:mod:`conkeeper.domain.instruction_features`) is trained here; pure Python (no
-numpy), a minute or two.
+numpy), about five minutes on two cores.
 
 Data (``tests/data/poisoning/``), one file per independent author, all seen and trained on:
 :data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind6.jsonl`` and
@@ -29,9 +29,13 @@ saved 97.8%, FIRST_TRAIN8.md). Main's design retrained on the thirteen: 75.6% he
 train8) / 98.6% saved (min 97.4%) at threshold 0.9296; at the threshold where the mean saved
 rate is 98.0%, 78.7% held (min 60.9%). Shipped (a lexicon in ten more languages, data-science
 package names for look-alikes, L2 0.001): 74.4% (min 56.2%, train8) / 98.8% (min 97.4%) at the
-chosen threshold 0.9429; at mean saved 98.0%, 79.4% (min 62.7%). A wash within the run-to-run
+chosen threshold 0.9429; at mean saved 98.0%, 79.4% (min 62.7%): a wash within the run-to-run
 noise (about one point: two entries fewer to train on moved the chosen threshold from 0.929 to
-0.943). Tried and measured leave-one-author-out, none better than that noise: character 4-grams
+0.943). **Author bagging** (:func:`train`: the mean of one model per author, each trained
+without that author, in place of five seeds on everyone; shipped): 76.8% (min 59.8%, train8) /
+98.6% (min 97.2%) at threshold 0.9186; at mean saved 98.0%, 81.5% (min 63.8%); every author's
+held rate the same or higher at that threshold. Tried and measured leave-one-author-out, none
+better than that noise: character 4-grams
 of every ASCII word (74.5% vs 77.5% on twelve authors), feature dropout 0.3 (70.3%), a bias
 feature for line pieces (77.5% = baseline), negation marks on objects (77.0%), clause-level
 action x object features with a justification frame (74.8% vs 75.6%), MIN_AUTHORS 2 / 5
