@@ -42,7 +42,8 @@ action x object features with a justification frame (74.8% vs 75.6%), MIN_AUTHOR
 (75.5% / 75.8%), L2 0.003 (75.1%), 10 epochs (75.9%), benign entries weighted twice (76.2%),
 every line of a benign long note trained as benign (72.9%), pieces normalised by their feature
 count (75.1%), a shapes-only model and its log-odds mean with the full one (63.3%; 73.9-75.6%),
-a separate line threshold (log-odds offset -2..+1: 73.6-75.0%). The plateau is the feature
+a separate line threshold (log-odds offset -2..+1: 73.6-75.0%); with author bagging, MIN_AUTHORS 2
+(76.1%) or benign entries weighted twice (76.8%). The plateau is the feature
 family, not its tuning. TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
