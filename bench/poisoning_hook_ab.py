@@ -41,6 +41,12 @@ PostToolUse (Bash) +0.61 / -0.16 / +0.25 / -2.27 / -2.52, PostToolUse (Edit of a
 scan gated on a bare "use " (its pattern compiled for most notes, about 1 ms), -1.13 / -1.00
 after narrowing the gate. Another run under heavier load measured Bash +8.09, a path that runs
 none of this code: noise. The weights table is half the size (44 KB).
+
+Round 6 (ck/pdet6, 2026-11-26 18:34-18:57 UTC, baseline main 9e79bba, 40 runs; three runs, the
+third with the author-bagged weights shipped, CPU median delta ms): PostToolUse (Bash) +0.47 /
++1.75 / +0.26, PostToolUse (Edit of a memory file) -0.92 / -1.08 / -2.30, UserPromptSubmit
++5.25 / -1.65 / -0.40 (the first under load average 2.7 on 2 cores; this path runs no detector
+code: noise), SessionStart +6.39 / +0.72 / +7.48 (no target). Weights 54 KB (13 authors).
 """
 
 from __future__ import annotations

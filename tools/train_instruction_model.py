@@ -4,13 +4,14 @@ Why: the phrase rules in :mod:`conkeeper.domain.instructions` do not generalise 
 author's phrasing of an attack (issue 20: 47.7% of blind set 1 held at first, 61.0% of blind set
 2). A logistic regression over hashed words, stems, character 4-grams, general shapes and the
 rules' verdicts (:mod:`conkeeper.domain.instruction_features`) is trained here; pure Python (no
-numpy), a minute or two.
+numpy), about five minutes on two cores.
 
 Data (``tests/data/poisoning/``), one file per independent author, all seen and trained on:
-:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind5.jsonl`` and
+:data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind6.jsonl`` and
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
-``blind4.jsonl``, ``train6.jsonl`` and ``train7.jsonl`` joined only after their one first
-measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``).
+``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl`` and ``train8.jsonl``
+joined only after their one first measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``,
+``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -22,6 +23,33 @@ Shipped weights (round 5, 2026-11-26, eleven authors, L2 0.001; L2 0.003 gave 78
 min): held-out mean 78.2% held (min 61.8%, train7), 98.6% saved (min 97.6%) at threshold 0.899;
 main's design retrained on the same eleven: 73.9% (min 54.9%) / 98.7% (min 97.3%). TUNING
 figures: features were added after reading train5/6/7's held-out misses.
+
+Round 6 (2026-11-26, thirteen authors: blind5 and train8 added; train8 first held 59.1% /
+saved 97.8%, FIRST_TRAIN8.md). Main's design retrained on the thirteen: 75.6% held (min 58.3%,
+train8) / 98.6% saved (min 97.4%) at threshold 0.9296; at the threshold where the mean saved
+rate is 98.0%, 78.7% held (min 60.9%). Shipped (a lexicon in ten more languages, data-science
+package names for look-alikes, L2 0.001): 74.4% (min 56.2%, train8) / 98.8% (min 97.4%) at the
+chosen threshold 0.9429; at mean saved 98.0%, 79.4% (min 62.7%): a wash within the run-to-run
+noise (about one point: two entries fewer to train on moved the chosen threshold from 0.929 to
+0.943). **Author bagging** (:func:`train`: the mean of one model per author, each trained
+without that author, in place of five seeds on everyone; shipped): 76.8% (min 59.8%, train8) /
+98.6% (min 97.2%) at threshold 0.9186; at mean saved 98.0%, 81.5% (min 63.8%); every author's
+held rate the same or higher at that threshold. A control says where that comes from: the mean
+of twelve seeds on everyone (no author left out) gives 76.7% (min 60.5%) / 98.6% at 0.9214 and
+80.1% at mean saved 98.0%, so most of the gain is the larger average (twelve members, not five);
+leaving an author out adds about one point at 98.0% saved and nothing at the chosen threshold,
+within noise; members that leave a random third of the authors out do worse (75.1%; 78.8% at
+98.0%). Tried and measured leave-one-author-out, none
+better than that noise: character 4-grams
+of every ASCII word (74.5% vs 77.5% on twelve authors), feature dropout 0.3 (70.3%), a bias
+feature for line pieces (77.5% = baseline), negation marks on objects (77.0%), clause-level
+action x object features with a justification frame (74.8% vs 75.6%), MIN_AUTHORS 2 / 5
+(75.5% / 75.8%), L2 0.003 (75.1%), 10 epochs (75.9%), benign entries weighted twice (76.2%),
+every line of a benign long note trained as benign (72.9%), pieces normalised by their feature
+count (75.1%), a shapes-only model and its log-odds mean with the full one (63.3%; 73.9-75.6%),
+a separate line threshold (log-odds offset -2..+1: 73.6-75.0%); with author bagging, MIN_AUTHORS 2
+(76.1%) or benign entries weighted twice (76.8%). The plateau is the feature
+family, not its tuning. TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
@@ -85,6 +113,8 @@ AUTHORS = (
     ("blind4.jsonl", "a9-blind4"),
     ("train6.jsonl", "a10-train6"),
     ("train7.jsonl", "a11-train7"),
+    ("blind5.jsonl", "a12-blind5"),
+    ("train8.jsonl", "a13-train8"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
@@ -180,14 +210,21 @@ def shared(examples: list[Example], min_authors: int) -> list[Example]:
 
 
 def train(examples: list[Example], l2: float, epochs: int = EPOCHS) -> list[float]:
-    """Weights (bias last): the mean of :data:`SEEDS` models, each trained on its own shuffles
-    (one entry more or less reorders every later step, and that alone moved held-out figures
-    by several points; the mean is steadier), on the features :func:`shared` keeps."""
-    examples = shared(examples, MIN_AUTHORS)
+    """Weights (bias last): the mean of one model per author, each trained without that
+    author's entries (author bagging) on the features :func:`shared` keeps among the others.
+    One entry more or less reorders every later step, and that alone moved held-out figures by
+    several points: the mean of many models is steadier (thirteen members held more than five
+    seeds did), and a feature only a few authors lean on weighs less in it. With fewer than
+    three authors, the mean of :data:`SEEDS` models on every entry."""
+    names = sorted({ex.author for ex in examples})
+    if len(names) < 3:
+        subsets = [examples] * SEEDS
+    else:
+        subsets = [[ex for ex in examples if ex.author != name] for name in names]
     total = [0.0] * (BUCKETS + 1)
-    for seed in range(SEED, SEED + SEEDS):
-        model = train_one(examples, l2, epochs, seed)
-        total = [t + w / SEEDS for t, w in zip(total, model, strict=True)]
+    for offset, subset in enumerate(subsets):
+        model = train_one(shared(subset, MIN_AUTHORS), l2, epochs, SEED + offset)
+        total = [t + w / len(subsets) for t, w in zip(total, model, strict=True)]
     return total
 
 

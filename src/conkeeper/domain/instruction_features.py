@@ -21,7 +21,7 @@ marked ``~`` when negated), their pairs and action x object x frame triples, and
 phrase rules found (``r:``). Look-alike Cyrillic and Greek letters inside a Latin word, and small
 capitals anywhere, are folded to Latin first. :func:`entry_pieces` adds each line (or sentence) of
 a longer entry and any base64 or ``\\xNN`` run that decodes to text as pieces of their own. The
-lexicon holds common words of eight other languages too. Only the first :data:`MAX_CHARS`
+lexicon holds common words of about twenty-six other languages too. Only the first :data:`MAX_CHARS`
 characters are read; pure and standard library only, patterns compiled on first use.
 """
 
@@ -78,6 +78,24 @@ _NEGATIONS = frozenset(
         "niemals",
         "никогда",
         "нельзя",
+        "jangan",
+        "tidak",
+        "tanpa",
+        "inte",
+        "aldrig",
+        "ikke",
+        "aldri",
+        "nikdy",
+        "לא",
+        "אל",
+        "ללא",
+        "בלי",
+        "μην",
+        "δεν",
+        "ποτέ",
+        "niciodată",
+        "älä",
+        "soha",
     )
 )
 # Cyrillic and Greek letters that look like Latin ones, folded inside a word that mixes scripts.
@@ -350,6 +368,51 @@ persist phrases: vuelve a crear | neu anlegen | wieder anlegen | 다시 저장 |
 persist phrases: yeniden oluştur | global memory | globale | memoria global | mémoire globale
 persist phrases: globalen | 全局 | グローバル | 글로벌 | глобальн | if this memory | if this note
 persist phrases: is ever deleted | gets deleted | gets pruned | get pruned | is pruned
+user words: pengguna användaren användare brugeren bruger brukeren uživatel uživatele
+user words: uživateli utilizatorul utilizatorului utilizator felhasználó felhasználót käyttäjä
+user words: käyttäjälle käyttäjän
+user prefixes: χρήστ felhaszn käyttäj
+user phrases: משתמש
+conceal words: neříkej neinformuj nezmiňuj sembunyikan diam-diam
+conceal phrases: jangan beri tahu | jangan memberi tahu | jangan bilang | jangan sebutkan
+conceal phrases: tanpa memberi tahu | berätta inte | nämn inte | utan att berätta
+conceal phrases: fortæl ikke | ikke fortæl | ikke fortell | nevn ikke | אל תספר | אל תגיד
+conceal phrases: אל תזכיר | בלי לספר | מבלי לספר | μην πεις | μην αναφέρεις | nu spune
+conceal phrases: nu menționa | ne szólj | ne említsd | älä kerro | älä mainitse | בשקט
+weaken words: lewati abaikan matikan nonaktifkan lewatkan hapus inaktivera radera ignorera
+weaken words: deaktiver deaktivera přeskoč přeskočit vypni vypnout smaž smazat ignoruj
+weaken words: ohita poista hagyd kikapcsol töröl șterge dezactivează
+weaken prefixes: inaktiv vypn smaz παράλειψ παρακάμψ παράκαμψ απενεργοπ διαγρ dezactiv
+weaken prefixes: kikapcs ohit poist
+weaken phrases: hoppa över | stäng av | ta bort | spring over | hopp over | slå av | slå fra
+weaken phrases: sari peste | hagyd ki | דלג | השבת | כבה את | למחוק | מחק את | התעלם
+weaken phrases: בלי לבדוק | tanpa pemeriksaan | tanpa review
+safeguard words: pengujian pemeriksaan keamanan tester testerna kontroll kontroller testy
+safeguard words: tesztek testit testejä
+safeguard prefixes: säkerhet sikkerhed sikkerhet bezpečn δοκιμ ασφαλ ασφάλ teszt
+safeguard phrases: בדיק | אבטח | טסט
+secret words: rahasia kredensial lösenord adgangskode passord heslo hesla parola parolă
+secret words: jelszó salasana
+secret prefixes: hemlig κωδικ jelsz
+secret phrases: kata sandi | סיסמ | אסימון | מפתח api | מפתחות
+send words: kirim kirimkan unggah skicka send pošli odešli nahraj trimite küldd lähetä
+send prefixes: skick odešl nahraj στείλ trimit küld lähet
+send phrases: ladda upp | שלח | העלה ל
+steer words: selalu alltid altid vždy πάντα mereu întotdeauna mindig aina
+steer phrases: תמיד
+claimed_ok words: disetujui godkänt godkänd godkendt godkjent schváleno aprobat
+claimed_ok prefixes: schvál εγκρ jóváh hyväksy
+claimed_ok phrases: sudah disetujui | אושר | מאושר
+asking words: tanya bertanya konfirmasi fråga fråga spørg spør zeptat zeptej
+asking phrases: tanpa bertanya | utan att fråga | uden at spørge | uten å spørre | bez ptaní
+asking phrases: בלי לשאול | מבלי לשאול | לשאול
+authority phrases: הוראה | הוראות
+precedence words: prioritas prioritet prioritetu
+precedence phrases: lebih utama | עדיפות | גובר על
+outside words: eksternal externí extern
+outside phrases: חיצוני
+negation words: jangan tidak tanpa inte aldrig ikke aldri nikdy μην δεν ποτέ niciodată älä
+negation phrases: לא | אל ת
 """
 _HOST = LazyPattern(
     r"https?://\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"

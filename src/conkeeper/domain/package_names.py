@@ -48,6 +48,13 @@ stripe-node event-stream colors ua-parser-js coa rc left-pad is-promise
 serde serde_json serde_derive tokio rand clap anyhow thiserror reqwest hyper actix-web axum
 log env_logger tracing regex chrono lazy_static once_cell itertools syn quote proc-macro2
 rails rake bundler nokogiri rspec sinatra puma devise sidekiq
+mlflow dbt-core dbt-snowflake dbt-postgres dbt-bigquery apache-airflow great-expectations
+snowflake-connector-python snowflake-sqlalchemy pyspark jupyterlab ipykernel ipython seaborn
+plotly xgboost lightgbm catboost statsmodels huggingface-hub sentence-transformers spacy
+streamlit gradio duckdb sqlfluff dagster optuna wandb databricks-sdk databricks-cli pyodbc
+oracledb safetensors tiktoken llama-index langchain-core onnxruntime scikit-image papermill
+nbconvert nbformat pandera fsspec deltalake apache-beam confluent-kafka kafka-python
+google-cloud-bigquery pandas-gbq
 """
 _REAL_SCOPES = """
 babel types angular vue nestjs aws-sdk google-cloud azure typescript-eslint testing-library
