@@ -119,7 +119,7 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
     files = set(trainer.TRAIN_FILES.values())
     assert files == {
         "corpus.jsonl",
-        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5)),
+        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6)),
         "blind.jsonl",
         *(f"blind{n}.jsonl" for n in range(2, 14)),
     }

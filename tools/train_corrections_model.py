@@ -73,6 +73,7 @@ AUTHORS = {
     "extra3": "train_extra3.jsonl",
     "extra4": "train_extra4.jsonl",
     "extra5": "train_extra5.jsonl",
+    "extra6": "train_extra6.jsonl",
     "blind1": "blind.jsonl",
     "blind2": "blind2.jsonl",
     "blind3": "blind3.jsonl",
