@@ -144,6 +144,25 @@ def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
     assert everyone["low"][0] > 0.95  # chosen with "c", the threshold must pass over it
 
 
+def test_the_parameters_are_chosen_on_the_authors_the_rules_never_saw() -> None:
+    trainer = _load_trainer()
+    examples = []
+    for fold in ("corpus", "extra5", "blind12"):  # corpus: the rules were written from it
+        for i in range(10):
+            ex = object.__new__(trainer.Example)
+            ex.fold, ex.text, ex.label = fold, "", "correction" if i < 5 else None
+            ex.rules = dict.fromkeys(trainer.LEVELS, fold == "corpus" and i < 5)
+            ex.rule_conf, ex.vetoed, ex.aimed, ex.bags = 0.0, False, False, [set()]
+            examples.append(ex)
+    # the rules catch corpus's corrections; its negatives score .8, the fresh authors' .2
+    scored = [(ex, 0.7 if ex.label else (0.8 if ex.fold == "corpus" else 0.2)) for ex in examples]
+    assert {ex.fold for ex, _ in trainer.choice_pool(scored)} == {"extra5", "blind12"}
+    assert trainer.choose_all(trainer.choice_pool(scored))["low"][0] <= 0.7
+    assert trainer.choose_all(scored)["low"][0] > 0.8  # corpus's negatives would hold it up
+    only_seen = [s for s in scored if s[0].fold == "corpus"]
+    assert trainer.choice_pool(only_seen) == only_seen
+
+
 def _load_trainer() -> Any:
     """``tools/train_corrections_model.py`` as a module."""
     return load_script("tools/train_corrections_model.py")

@@ -7,25 +7,37 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra5.jsonl`` and blind sets 1-12 (each written by
-a different helper). The list is explicit: a later blind set (``blind13.jsonl`` ...) is never
+corpus, ``train_extra.jsonl`` .. ``train_extra6.jsonl`` and blind sets 1-13 (each written by
+a different helper). The list is explicit: a later blind set (``blind14.jsonl`` ...) is never
 read here, so it stays unseen by the model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
 on every other author scores it (out-of-fold probabilities). The decision parameters of each
 sensitivity (the model's threshold, the probability under which a rule match is vetoed and the
 rule confidence that is never vetoed) are then chosen, for each held-out author, on the
-out-of-fold results of the *other* authors only: the most recall (mean over authors) whose
-mean per-author false-positive rate added to the rules' own stays within :data:`MAX_ADDED_FP`.
-The report prints each
-author's figures at the parameters chosen without it, then the mean and the worst author. The
-shipped parameters are chosen the same way on all authors.
+out-of-fold results of the other :data:`FRESH` authors only (:func:`choice_pool`): the most
+recall (mean over authors) whose mean per-author false-positive rate added to the rules' own
+stays within :data:`MAX_ADDED_FP`. The report prints each author's figures at the parameters
+chosen without it, then the mean and the worst author, and the same over the fresh authors.
+The shipped parameters are chosen the same way on all fresh authors.
 
-Left optimistic: today's rules were written or tuned on most of these sets (blind 10 and
-``train_extra4`` only since issue 20's third round, blind 11 in the fourth; never on blind 12
-or ``train_extra5``), so the rules' share of the figures is not an estimate for unseen text;
-only the model's probabilities and the chosen parameters are held out. The lead's measurement
-on a later blind set is the estimate.
+Why the all-author mean overestimates what a new author gets (issue 20, round 6): the
+leave-one-author-out mean over 18 authors was low .012 / .911 and medium .019 / .942 while
+the next new authors measured .022 / .648 and .024 / .643 first. Its held-out parts are only
+the scorer's probabilities and the parameters; the rules were written after reading most
+authors: alone they reach .84-1.0 recall on the 15 they were written from and .22-.60 on the
+four fresh ones (``train_extra5``, ``train_extra6``, blind 12, blind 13), and each author counts
+once in the mean however small (blind 1-6 are ~80 prompts, rule-saturated). Choosing the
+parameters on all authors had the same flaw: there the rules already catch what the scorer
+could, so a lower threshold only bought false positives, and the threshold stayed high.
+Near-duplicate phrasing across authors' files is not needed to explain the gap: the rules'
+share alone does. Hence three changes: the fresh authors' own summary
+(the figure to read), the parameters chosen on fresh authors only, and the **strict** run
+(``--strict``): the two newest authors (:data:`RECENT`) held out together, the model trained
+and every parameter chosen (on the remaining authors' out-of-fold results) without them: on
+round 5's detector it gives exactly their first measurements (``train_extra6`` .019 / .348 and
+.038 / .424, blind 13 .022 / .648 and .027 / .761), so it is an honest estimate, as long as
+nothing in the features was written from those two authors (round 6's were not read for it).
 
 Usage::
 
@@ -110,7 +122,7 @@ LEVELS = ("low", "medium", "high")
 # .009 / .027 and .899 / .961); 0.5 % / 1.3 % and 0.8 % / 2 % added FP for little recall.
 # Round 5 (18 authors, cues of meaning): medium's 1 % gave mean FP .024 against the old design's
 # .022; 0.9 % gave .022 (recall .935) and 0.8 % .020 (recall .937, worst .738), so 0.8 %.
-MAX_ADDED_FP = {"low": 0.003, "medium": 0.008, "high": 0.05}
+MAX_ADDED_FP = {"low": 0.001, "medium": 0.008, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ...
 VETO_GRID: tuple[float, ...] = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
 # ... unless the rule's confidence reaches one of these (1.01: every rule match can be vetoed)
@@ -125,7 +137,8 @@ MIN_DF = 4  # 2, 3, 4 and 5 were tried: 4 gave the best cross-validated recall (
 # x10 .914/.633 .946/.790 (FP +.001), x30 .888/.559 .939/.710 (too little for words to say).
 # Words learned from one author's phrasing were what the held-out author did not share.
 L2 = 0.003
-LEXICAL = ("w:", "b:", "f:", "f2:", "p:")  # word features; the rest are cues of structure and meaning
+# word features (and the stems of other languages); the rest are cues of structure and meaning
+LEXICAL = ("w:", "b:", "f:", "f2:", "p:")
 LEXICAL_L2_SCALE = 5.0
 EPOCHS = 15
 # one model per shuffle order, their weights averaged: a single order moved the worst author's
@@ -364,6 +377,16 @@ def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
     return chosen
 
 
+def choice_pool(scored: Scored) -> Scored:
+    """The out-of-fold results the parameters are chosen on: the :data:`FRESH` authors'
+    among ``scored`` (all of ``scored`` when none is there). On an author the rules were
+    written from, the rules alone reach .84-1.0 recall and the scorer's threshold only trades
+    its false positives for nothing; a fresh author (rules .22-.60) is where the trade-off a new
+    author meets is seen."""
+    fresh = [s for s in scored if s[0].fold in FRESH]
+    return fresh or scored
+
+
 def choose_all(scored: Scored) -> dict[str, Params]:
     """Every sensitivity's parameters, each level's threshold capped by the stricter one's."""
     chosen: dict[str, Params] = {}
@@ -380,11 +403,11 @@ def cv_table(examples: list[Example]) -> dict[str, Any]:
     authors; plus the parameters chosen on every author (the shipped ones)."""
     scored = out_of_fold(examples)
     authors = sorted({ex.fold for ex, _ in scored}, key=_author_order)
-    table: dict[str, Any] = {"params": choose_all(scored), "authors": {}}
+    table: dict[str, Any] = {"params": choose_all(choice_pool(scored)), "authors": {}}
     for author in authors:
         others = [s for s in scored if s[0].fold != author]
         own = [s for s in scored if s[0].fold == author]
-        params = choose_all(others)
+        params = choose_all(choice_pool(others))
         table["authors"][author] = {
             level: {
                 "params": params[level],
@@ -405,7 +428,7 @@ def recent_table(examples: list[Example], held: tuple[str, ...] = RECENT) -> dic
     (nothing about the held authors chose anything). Per held author and level, the detector's
     and the rules' figures."""
     rest = [ex for ex in examples if ex.fold not in held]
-    params = choose_all(out_of_fold(rest))
+    params = choose_all(choice_pool(out_of_fold(rest)))
     model = fit(rest)
     table: dict[str, Any] = {"params": params, "authors": {}}
     for author in held:

@@ -110,7 +110,8 @@ _GLOSS = {
     "nochmal": "again", "benutze": "use", "nimm": "use", "te dije": "i told",
     "eu disse": "i said", "utilise": "use", "arrête": "stop",
 }  # fmt: skip
-# Chinese, Japanese and Korean have no spaces (or attach particles) between words: these are found inside the text
+# Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
+# these are found inside the text
 _GLOSS_CJK = {
     "不要": "don't", "不是": "not", "别": "don't", "错": "wrong", "改回": "revert",
     "恢复": "restore", "撤销": "undo", "还是": "still", "又": "again", "一样": "same",
@@ -280,27 +281,6 @@ _FLAW = _words(
     "missing swallowing swallows loses outdated obsolete overkill unused wrong incorrect "
     "invalid unsafe fragile flaky"
 )
-# where a thing belongs ("that goes in utils", "the key belongs in the table options")
-_PLACEMENT_PAIRS = frozenset(
-    f"{verb} {prep}"
-    for verb in ("goes", "go", "belongs", "belong", "lives", "live", "sits", "sit")
-    for prep in ("in", "into", "under", "inside", "on", "to", "with", "next")
-)
-# what a thing must be ("it has to be inclusive", "should be 6", "needs to stay")
-_REQUIREMENT_PAIRS = frozenset(
-    (
-        "has to",
-        "have to",
-        "needs to",
-        "need to",
-        "must be",
-        "should be",
-        "should stay",
-        "must stay",
-        "is supposed",
-        "are supposed",
-    )
-)
 _THERE_IS = _words("is are was were's isn't aren't")
 _NEGATIVE_EMOJI = ("\u274c", "\U0001f643", "\U0001f926", "\U0001f644", "\U0001f624", "\U0001f621")
 
@@ -340,10 +320,6 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
         cues.add("m:place")
     if not text.isascii() and any(mark in text for mark in _NEGATIVE_EMOJI):
         cues.add("m:negative-emoji")
-    if not _PLACEMENT_PAIRS.isdisjoint(pairs):
-        cues.add("m:placement")
-    if not _REQUIREMENT_PAIRS.isdisjoint(pairs):
-        cues.add("m:requirement")
     return cues
 
 

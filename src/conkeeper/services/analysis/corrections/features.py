@@ -140,7 +140,6 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
     feats: set[str] = set()
     total_tokens = 0
     seen: list[str] = []
-    moves: list[str] = []
     for sentence in sentences:
         text = normalise(sentence)[:MAX_SEGMENT_CHARS]
         raw = _TOKEN.compiled.findall(text)
@@ -159,8 +158,6 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
         seen.extend(tokens)
         _word_features(tokens, feats)
         _structure_features(text, tokens, feats)
-        moves.append(_move(text, tokens))
-    _sequence_features(moves, feats)
     if total_tokens <= 4:
         feats.add("s:tiny")
     elif total_tokens <= 12:
@@ -188,28 +185,6 @@ def _stem_features(text: str, feats: set[str]) -> None:
             feats.add("p:" + word[:5])
     for run in _CJK.compiled.findall(text):
         feats.update("p:" + run[i : i + 2] for i in range(len(run) - 1))
-
-
-def _move(text: str, tokens: list[str]) -> str:
-    """What a sentence does: ``ask`` (a question), ``fix`` (opens with an imperative or a
-    negation: what to do) or ``say`` (a statement: what is, or what happened)."""
-    if text.rstrip().endswith("?"):
-        return "ask"
-    first = _opening(tokens)[0]
-    if first in _IMPERATIVE or first in _NEGATION_START:
-        return "fix"
-    return "say"
-
-
-def _sequence_features(moves: list[str], feats: set[str]) -> None:
-    """A statement followed by a fix ("money goes as strings here. change the DTO") or a fix
-    followed by its reason ("use pathlib. the rest of the module does"): a correction's two
-    halves in separate sentences."""
-    for before, after in zip(moves, moves[1:], strict=False):
-        if before == "say" and after == "fix":
-            feats.add("x:say-then-fix")
-        elif before == "fix" and after == "say":
-            feats.add("x:fix-then-say")
 
 
 _AGENT_ACTS = ("s:you-past", "m:you-past", "m:you-doing", "m:flaw", "m:hindsight")
@@ -253,8 +228,6 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("s:neg-start")
     if first in _IMPERATIVE:
         feats.add("s:imperative-start")
-        if _gives_reason(text):
-            feats.add("x:fix-with-reason")
     if any(t in _PERSISTENT for t in tokens):
         feats.add("s:persistent")
     if any(t in _PRAISE for t in tokens):
@@ -288,23 +261,6 @@ def _structure_features(text: str, tokens: list[str], feats: set[str]) -> None:
         feats.add("m:imperative-clause")
     _context_features(text, tokens, feats)
     feats.update(meaning_cues(text, tokens, opening))
-
-
-_STATES = _words(
-    "is are was were isn't aren't wasn't doesn't don't does did didn't has have hasn't won't "
-    "can't breaks leaks blocks fails returns"
-)
-_REASON_MARKS = (", ", " - ", " because ", " since ", "; ", " \u2014 ")
-
-
-def _gives_reason(text: str) -> bool:
-    """An imperative with a statement after a comma, dash or "because": a fix and its
-    reason in one sentence ("use errors.Is here, string matching is brittle")."""
-    for mark in _REASON_MARKS:
-        cut = text.find(mark)
-        if cut > 0 and not _STATES.isdisjoint(text[cut + len(mark) :].split()):
-            return True
-    return False
 
 
 def _first_word(clause: str) -> str:
