@@ -132,7 +132,7 @@ _ENGLISH = _words(
 )
 
 
-def is_english(text: str, tokens: list[str]) -> bool:
+def _is_english(text: str, tokens: list[str]) -> bool:
     """Whether a sentence is English: two common English words among its ``tokens`` (one, if
     it is ASCII)."""
     english = sum(1 for token in tokens if token in _ENGLISH)
@@ -144,7 +144,7 @@ def gloss(text: str, tokens: list[str]) -> str:
     English ones, everything else (punctuation, emoji, code names) kept in place. A sentence
     with two common English words among its ``tokens`` (one, if it is ASCII) is English and is
     returned unchanged (the same object)."""
-    if is_english(text, tokens):
+    if _is_english(text, tokens):
         return text
     pieces: list[str] = []
     words = list(_LETTERS.compiled.finditer(text))

@@ -24,7 +24,7 @@ spellings ("u", "pls") and the correction words of other languages are read as E
 from __future__ import annotations
 
 from conkeeper.domain.lazy_re import LazyPattern
-from conkeeper.services.analysis.corrections.cues import SPELLING, gloss, is_english, meaning_cues
+from conkeeper.services.analysis.corrections.cues import SPELLING, gloss, meaning_cues
 from conkeeper.services.analysis.corrections.rules import CONTINUITY, NEW_WORK, SELF_BLAME
 
 HEAD_SENTENCES = 3
@@ -33,8 +33,6 @@ MAX_SEGMENT_CHARS = 600
 
 _PASTE_GAP = LazyPattern(r"\n(?:[ \t]*\n){3,}")
 _TOKEN = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")
-_LONG_WORD = LazyPattern(r"[^\W\d_]{5,}")
-_CJK = LazyPattern(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -143,12 +141,10 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
     for sentence in sentences:
         text = normalise(sentence)[:MAX_SEGMENT_CHARS]
         raw = _TOKEN.compiled.findall(text)
-        if not is_english(text, raw):
-            _stem_features(text, feats)
-            glossed = gloss(text, raw)
-            if glossed is not text:
-                text = glossed
-                raw = _TOKEN.compiled.findall(text)
+        glossed = gloss(text, raw)
+        if glossed is not text:
+            text = glossed
+            raw = _TOKEN.compiled.findall(text)
         if not raw:
             continue
         tokens = [SPELLING.get(t, t) for t in raw]
@@ -172,19 +168,6 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
     elif pasted > 0:
         feats.add("s:some-pasted")
     return feats
-
-
-def _stem_features(text: str, feats: set[str]) -> None:
-    """The first five letters of each longer word of a sentence in another language ("p:"),
-    and each pair of neighbouring characters of Chinese, Japanese or Korean: inflected forms
-    share them ("cambia", "cambiaste", "cambiado"), and a new author's words in that language
-    are seldom the training authors' exact forms."""
-    feats.add("s:foreign")
-    for word in _LONG_WORD.compiled.findall(text):
-        if word.isascii() or not _CJK.compiled.search(word):
-            feats.add("p:" + word[:5])
-    for run in _CJK.compiled.findall(text):
-        feats.update("p:" + run[i : i + 2] for i in range(len(run) - 1))
 
 
 _AGENT_ACTS = ("s:you-past", "m:you-past", "m:you-doing", "m:flaw", "m:hindsight")
