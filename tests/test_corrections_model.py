@@ -144,10 +144,10 @@ def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
     assert everyone["low"][0] > 0.95  # chosen with "c", the threshold must pass over it
 
 
-def test_the_parameters_are_chosen_on_the_authors_the_rules_never_saw() -> None:
+def test_the_parameters_are_chosen_on_the_authors_the_rules_do_not_saturate() -> None:
     trainer = _load_trainer()
     examples = []
-    for fold in ("corpus", "extra5", "blind12"):  # corpus: the rules were written from it
+    for fold in ("corpus", "extra5", "blind12"):  # the rules catch all of corpus's corrections
         for i in range(10):
             ex = object.__new__(trainer.Example)
             ex.fold, ex.text, ex.label = fold, "", "correction" if i < 5 else None
