@@ -86,6 +86,53 @@ def test_the_hook_queues_a_german_and_an_informal_correction_but_not_a_request(
     assert "Konfiguration" in items[0].text and "router" in items[1].text
 
 
+# round 6: corrections and friction in the languages the gloss learned this round (written for
+# these tests, in no data set; main's detector flagged none of them), and requests in the same
+# languages that must stay unflagged
+NEW_LANGUAGES_FLAGGED = (
+    "не трогай миграции, я просил только поправить тест",
+    "ты удалил конфиг вместо того чтобы его поправить, верни его",
+    "опять та же ошибка, ничего не изменилось",
+    "hai cancellato il file sbagliato, ripristina quello di prima",
+    "nee, gebruik de bestaande helper in plaats van een nieuwe te schrijven",
+    "yanlış dosyayı değiştirdin, geri al",
+    "여전히 같은 에러가 나요",
+)
+NEW_LANGUAGES_REQUESTS = (
+    "добавь, пожалуйста, тест для парсера",
+    "aggiungi un test per il parser, per favore",
+    "voeg een test toe voor de parser",
+    "parser için bir test ekle lütfen",
+    "파서에 대한 테스트를 추가해 주세요",
+)
+
+
+@pytest.mark.parametrize("text", NEW_LANGUAGES_FLAGGED)
+@pytest.mark.parametrize("level", ["low", "medium"])
+def test_russian_italian_dutch_turkish_and_korean_corrections_are_flagged(
+    text: str, level: str
+) -> None:
+    assert detect(text, level).label is not None
+
+
+@pytest.mark.parametrize("text", NEW_LANGUAGES_REQUESTS)
+@pytest.mark.parametrize("level", ["low", "medium"])
+def test_requests_in_those_languages_are_not(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def test_the_hook_queues_a_russian_and_a_turkish_correction_but_not_a_russian_request(
+    project: Path,
+) -> None:
+    _submit(project, "добавь, пожалуйста, тест для парсера")
+    _submit(project, "ты удалил конфиг вместо того чтобы его поправить, верни его")
+    _submit(project, "yanlış dosyayı değiştirdin, geri al")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.label for item in items] == ["correction", "correction"]
+    assert "конфиг" in items[0].text and "dosyayı" in items[1].text
+
+
 def _cues(*sentences: str) -> set[str]:
     """The ``m:``/``x:`` features the scorer reads from a segment of ``sentences``."""
     return {f for f in segment_features(list(sentences)) if f.startswith(("m:", "x:"))}
