@@ -24,11 +24,12 @@ FLAGGED_AT_LOW = (
     "why'd you bump the major version of the ORM? pin it back to 4.2",
     "Du hast die Konfiguration gelöscht statt sie zu ändern. Stell sie wieder her.",
     "você apagou o arquivo de configuração em vez de corrigir. volta ele",
-    "sigue fallando igual, ya van tres intentos",
 )
+# round 6 capped the false positives the scorer adds at zero (its low threshold .89 -> .90,
+# medium .76 -> .81): "sigue fallando igual ..." now needs medium, "too much ..." high
 FLAGGED_AT_MEDIUM = (
+    "sigue fallando igual, ya van tres intentos",
     "who asked for a Dockerfile? delete it",
-    "too much. just the typo fix, nothing else",
     "you wrote the loader in Python 2 style, the CI runs 3.12. rewrite the print calls",
     "还是一样的错误，又失败了",
 )
@@ -58,6 +59,10 @@ def test_a_correction_without_a_negation_or_in_another_language_is_flagged(
 @pytest.mark.parametrize("text", FLAGGED_AT_MEDIUM)
 def test_a_terser_one_is_flagged_at_medium(text: str) -> None:
     assert detect(text, "medium").label is not None
+
+
+def test_a_terse_scope_complaint_is_flagged_at_high() -> None:
+    assert detect("too much. just the typo fix, nothing else", "high").label is not None
 
 
 @pytest.mark.parametrize("text", NOT_FLAGGED)
@@ -96,8 +101,9 @@ NEW_LANGUAGES_FLAGGED = (
     "hai cancellato il file sbagliato, ripristina quello di prima",
     "nee, gebruik de bestaande helper in plaats van een nieuwe te schrijven",
     "yanlış dosyayı değiştirdin, geri al",
-    "여전히 같은 에러가 나요",
 )
+# terse friction in those languages, flagged from medium (as "schon wieder derselbe Fehler")
+NEW_LANGUAGES_FRICTION = ("여전히 같은 에러가 나요", "nog steeds dezelfde fout", "hala aynı hata")
 NEW_LANGUAGES_REQUESTS = (
     "добавь, пожалуйста, тест для парсера",
     "aggiungi un test per il parser, per favore",
@@ -113,6 +119,11 @@ def test_russian_italian_dutch_turkish_and_korean_corrections_are_flagged(
     text: str, level: str
 ) -> None:
     assert detect(text, level).label is not None
+
+
+@pytest.mark.parametrize("text", NEW_LANGUAGES_FRICTION)
+def test_terse_friction_in_those_languages_is_flagged_at_medium(text: str) -> None:
+    assert detect(text, "medium").label == "friction"
 
 
 @pytest.mark.parametrize("text", NEW_LANGUAGES_REQUESTS)
