@@ -163,6 +163,26 @@ def test_the_parameters_are_chosen_on_the_authors_the_rules_do_not_saturate() ->
     assert trainer.choice_pool(only_seen) == only_seen
 
 
+def test_the_strict_run_holds_the_newest_authors_out_together() -> None:
+    trainer = _load_trainer()
+    examples = []
+    for fold in ("a", "b", "c", "d"):
+        for i in range(8):
+            ex = object.__new__(trainer.Example)
+            ex.fold, ex.text, ex.label = fold, "", "correction" if i < 4 else None
+            ex.rules = dict.fromkeys(trainer.LEVELS, False)
+            ex.rule_conf, ex.vetoed, ex.aimed = 0.0, False, False
+            ex.bags = [{"w:undo", f"w:{fold}"} if ex.label else {"w:add", f"w:{fold}"}]
+            examples.append(ex)
+    table = trainer.recent_table(examples, held=("c", "d"))
+    assert set(table["authors"]) == {"c", "d"}
+    rest = [ex for ex in examples if ex.fold not in ("c", "d")]
+    assert table["params"] == trainer.choose_all(trainer.choice_pool(trainer.out_of_fold(rest)))
+    # the words shared by every author carry over: c and d are scored by a model of a and b
+    assert table["authors"]["c"]["low"]["detector"]["recall"] == 1.0
+    assert table["summary"]["low"]["mean_fp_rate"] == 0.0
+
+
 def _load_trainer() -> Any:
     """``tools/train_corrections_model.py`` as a module."""
     return load_script("tools/train_corrections_model.py")
