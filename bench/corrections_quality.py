@@ -97,11 +97,18 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   40e297a; ``tests/data/corrections/TRAIN_EXTRA5_FIRST.md``): low FP .017 recall .524, medium
   FP .024 recall .643, high FP .098 recall .755. It is the scorer's 18th author since; the rules
   were not tuned on it.
+* ``train_extra6.jsonl`` (569 prompts: 250 corrections/friction, ~156 of the 200 corrections
+  with no negation word, ~31 % of the lines in twelve other languages; ``TRAIN_EXTRA6.md``) was
+  measured once before anything was trained or tuned on it (2026-11-26 18:13 UTC, main's
+  detector at 9e79bba; ``TRAIN_EXTRA6_FIRST.md``): low FP .019 recall .348, medium FP .038
+  recall .424, high FP .103 recall .596. The scorer's 20th author since (blind 13 the 19th);
+  the rules were not tuned on it, and round 6's features were not written from it.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
-  first measurement. Its default, ``unseen``, skips every blind set numbered past 12 (blind13
-  and any later one); ``--skip blind13`` skips only the named stems and ``--skip none`` reads
-  all (the first measurement). The trainer never reads blind sets past 12. ``--tiny`` runs 25
+  first measurement. Its default, ``unseen``, skips every blind set numbered past
+  :data:`SEEN_BLIND` (13: blind14 and any later one); ``--skip blind14`` skips only the named
+  stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
+  sets past 13. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
 Honest selection (issue 20, round 3): **leave-one-author-out** (printed first, ``--no-cv``
@@ -210,6 +217,44 @@ blind 12 and ``train_extra5`` added as authors, AFTER = ck/cdet5::
   median, n=40, loaded 2 cores): a request on the scorer's path +0.2 ms, a no-negation fix
   +0.5 ms, a rule match -0.4 ms, praise +0.2 ms, a German request (glossed) +1.5 ms.
 
+Issue 20 round 6 (``ck/cdet6``): blind 13 and ``train_extra6`` are authors 19 and 20;
+``train_extra6`` was measured first (``TRAIN_EXTRA6_FIRST.md``: low .019 / .348, medium .038 /
+.424). Why the leave-one-author-out mean overestimated a new author (.911 / .942 recall against
+first figures of .52-.76): the rules were written from 15 of the authors (alone they reach
+.80-1.0 recall there, .22-.66 on the others) and every author counts once in the mean, and the
+parameters were chosen on all authors, where a lower threshold buys the scorer nothing but false
+positives. Now: a summary over the four fresh authors, the parameters chosen on the authors the
+rules do not saturate (rules recall < .75: ``train_extra4`` to ``6``, blind 11-13), and a strict
+run (``--strict``: ``train_extra6`` and blind 13 held out together, model and every parameter
+chosen without them; on round 5's detector it reproduces their first figures exactly). The
+scorer's added false positives are capped at zero on those authors; the gloss reads Italian,
+Dutch, Turkish, Russian and Korean. Rules unchanged. Tuning figures (FP / recall)::
+
+      table            level   BEFORE (main 9e79bba)        AFTER (ck/cdet6)
+      20 authors       low     .014 (.039) / .855 (.356)    .011 (.039) / .855 (.420)
+      mean (worst)     medium  .021 (.061) / .903 (.436)    .015 (.046) / .881 (.456)
+      4 fresh authors  low     .019 (.022) / .615 (.356)    .019 (.022) / .620 (.420)
+                       medium  .031 (.041) / .700 (.436)    .022 (.031) / .683 (.456)
+      strict extra6    low     .019 / .348                  .022 / .392
+                       medium  .038 / .424                  .041 / .456
+      strict blind13   low     .022 / .648                  .022 / .676
+                       medium  .027 / .761                  .022 / .767
+
+  (BEFORE's 20-author rows: main's features, parameters chosen on all authors.) The caps were
+  chosen on the strict run, so it is tuning evidence too. Tried and left out: the parameters
+  chosen on the four fresh authors alone (strict medium FP .050 / .049); caps 0.3 % / 0.8 % on
+  the unsaturated authors (strict recall .448 / .560 and .727 / .818, but medium FP .050 /
+  .058) and 0.1 % / 0.2 % (medium FP .044 / .040); stems of other-language words and character
+  pairs of Chinese, Japanese, Korean; a statement followed by a fix, a fix followed by its
+  reason (two sentences or one), "goes in"/"belongs in" and "has to be"/"should be" cues; a
+  veto grid up to .5 (all within noise of the out-of-fold figures, none better); words
+  regularised x10 instead of x5 (strict, caps 0 / 0: ``train_extra6`` .019/.368 .031/.412,
+  blind 13 .022/.670 .018/.739: fewer false positives, less recall). Targets not
+  met on new authors. Hook cost (A/B against main 9e79bba, first ``detect()`` in a fresh
+  ``python -S`` process with compiled bytecode, CPU median, n=25, shared cores): a request
+  -0.03 ms, a no-negation fix -0.04 ms, a rule match -7.0 ms (noise), praise +0.5 ms, a German
+  request +0.3 ms, a Russian correction +1.6 ms (glossed, then flagged).
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -263,6 +308,7 @@ EXTRA_SETS = (
     "train_extra3.jsonl",
     "train_extra4.jsonl",
     "train_extra5.jsonl",
+    "train_extra6.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 

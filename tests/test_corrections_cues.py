@@ -24,11 +24,12 @@ FLAGGED_AT_LOW = (
     "why'd you bump the major version of the ORM? pin it back to 4.2",
     "Du hast die Konfiguration gelöscht statt sie zu ändern. Stell sie wieder her.",
     "você apagou o arquivo de configuração em vez de corrigir. volta ele",
-    "sigue fallando igual, ya van tres intentos",
 )
+# round 6 capped the false positives the scorer adds at zero (its low threshold .89 -> .90,
+# medium .76 -> .81): "sigue fallando igual ..." now needs medium, "too much ..." high
 FLAGGED_AT_MEDIUM = (
+    "sigue fallando igual, ya van tres intentos",
     "who asked for a Dockerfile? delete it",
-    "too much. just the typo fix, nothing else",
     "you wrote the loader in Python 2 style, the CI runs 3.12. rewrite the print calls",
     "还是一样的错误，又失败了",
 )
@@ -60,6 +61,10 @@ def test_a_terser_one_is_flagged_at_medium(text: str) -> None:
     assert detect(text, "medium").label is not None
 
 
+def test_a_terse_scope_complaint_is_flagged_at_high() -> None:
+    assert detect("too much. just the typo fix, nothing else", "high").label is not None
+
+
 @pytest.mark.parametrize("text", NOT_FLAGGED)
 @pytest.mark.parametrize("level", ["low", "medium"])
 def test_its_look_alikes_are_not(text: str, level: str) -> None:
@@ -84,6 +89,59 @@ def test_the_hook_queues_a_german_and_an_informal_correction_but_not_a_request(
     items = parse_queue(queue)
     assert [item.label for item in items] == ["correction", "correction"]
     assert "Konfiguration" in items[0].text and "router" in items[1].text
+
+
+# round 6: corrections and friction in the languages the gloss learned this round (written for
+# these tests, in no data set; main's detector flagged none of them), and requests in the same
+# languages that must stay unflagged
+NEW_LANGUAGES_FLAGGED = (
+    "не трогай миграции, я просил только поправить тест",
+    "ты удалил конфиг вместо того чтобы его поправить, верни его",
+    "опять та же ошибка, ничего не изменилось",
+    "hai cancellato il file sbagliato, ripristina quello di prima",
+    "nee, gebruik de bestaande helper in plaats van een nieuwe te schrijven",
+    "yanlış dosyayı değiştirdin, geri al",
+)
+# terse friction in those languages, flagged from medium (as "schon wieder derselbe Fehler")
+NEW_LANGUAGES_FRICTION = ("여전히 같은 에러가 나요", "nog steeds dezelfde fout", "hala aynı hata")
+NEW_LANGUAGES_REQUESTS = (
+    "добавь, пожалуйста, тест для парсера",
+    "aggiungi un test per il parser, per favore",
+    "voeg een test toe voor de parser",
+    "parser için bir test ekle lütfen",
+    "파서에 대한 테스트를 추가해 주세요",
+)
+
+
+@pytest.mark.parametrize("text", NEW_LANGUAGES_FLAGGED)
+@pytest.mark.parametrize("level", ["low", "medium"])
+def test_russian_italian_dutch_turkish_and_korean_corrections_are_flagged(
+    text: str, level: str
+) -> None:
+    assert detect(text, level).label is not None
+
+
+@pytest.mark.parametrize("text", NEW_LANGUAGES_FRICTION)
+def test_terse_friction_in_those_languages_is_flagged_at_medium(text: str) -> None:
+    assert detect(text, "medium").label == "friction"
+
+
+@pytest.mark.parametrize("text", NEW_LANGUAGES_REQUESTS)
+@pytest.mark.parametrize("level", ["low", "medium"])
+def test_requests_in_those_languages_are_not(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def test_the_hook_queues_a_russian_and_a_turkish_correction_but_not_a_russian_request(
+    project: Path,
+) -> None:
+    _submit(project, "добавь, пожалуйста, тест для парсера")
+    _submit(project, "ты удалил конфиг вместо того чтобы его поправить, верни его")
+    _submit(project, "yanlış dosyayı değiştirdin, geri al")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.label for item in items] == ["correction", "correction"]
+    assert "конфиг" in items[0].text and "dosyayı" in items[1].text
 
 
 def _cues(*sentences: str) -> set[str]:
@@ -155,6 +213,11 @@ def test_informal_spellings_are_read_as_the_words_they_stand_for() -> None:
         ("c'est pas le bon fichier", {"not", "right"}),
         ("还是报一样的错，改了半天没用", {"still", "same", "wrong", "useless"}),
         ("改回去，变量名不要改成拼音", {"revert", "don't"}),
+        ("не трогай конфиг CI, я просил только тесты", {"not", "i", "asked", "only"}),
+        ("hai cancellato il file sbagliato, ripristina quello", {"you", "wrong", "restore"}),
+        ("nee, gebruik de bestaande helper in plaats van een nieuwe", {"no", "use", "instead"}),
+        ("yanlış dosya, tekrar bak", {"wrong", "again"}),
+        ("그 파일 말고 다른 파일 다시 고쳐줘", {"instead", "again"}),
     ],
 )
 def test_another_language_is_glossed_into_the_english_words(text: str, english: set[str]) -> None:

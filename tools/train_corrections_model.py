@@ -7,25 +7,39 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra5.jsonl`` and blind sets 1-12 (each written by
-a different helper). The list is explicit: a later blind set (``blind13.jsonl`` ...) is never
+corpus, ``train_extra.jsonl`` .. ``train_extra6.jsonl`` and blind sets 1-13 (each written by
+a different helper). The list is explicit: a later blind set (``blind14.jsonl`` ...) is never
 read here, so it stays unseen by the model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
 on every other author scores it (out-of-fold probabilities). The decision parameters of each
 sensitivity (the model's threshold, the probability under which a rule match is vetoed and the
 rule confidence that is never vetoed) are then chosen, for each held-out author, on the
-out-of-fold results of the *other* authors only: the most recall (mean over authors) whose
-mean per-author false-positive rate added to the rules' own stays within :data:`MAX_ADDED_FP`.
-The report prints each
-author's figures at the parameters chosen without it, then the mean and the worst author. The
-shipped parameters are chosen the same way on all authors.
+out-of-fold results of the other authors the rules alone do not saturate (:func:`choice_pool`,
+:data:`RULES_SATURATED`): the most
+recall (mean over authors) whose mean per-author false-positive rate added to the rules' own
+stays within :data:`MAX_ADDED_FP`. The report prints each author's figures at the parameters
+chosen without it, then the mean and the worst author, and the same over the fresh authors.
+The shipped parameters are chosen the same way on all of them.
 
-Left optimistic: today's rules were written or tuned on most of these sets (blind 10 and
-``train_extra4`` only since issue 20's third round, blind 11 in the fourth; never on blind 12
-or ``train_extra5``), so the rules' share of the figures is not an estimate for unseen text;
-only the model's probabilities and the chosen parameters are held out. The lead's measurement
-on a later blind set is the estimate.
+Why the all-author mean overestimates what a new author gets (issue 20, round 6): the
+leave-one-author-out mean over 18 authors was low .012 / .911 and medium .019 / .942 while
+the next new authors measured .022 / .648 and .024 / .643 first. Its held-out parts are only
+the scorer's probabilities and the parameters; the rules were written after reading most
+authors: alone they reach .84-1.0 recall on the 15 they were written from and .22-.60 on the
+four fresh ones (``train_extra5``, ``train_extra6``, blind 12, blind 13), and each author counts
+once in the mean however small (blind 1-6 are ~80 prompts, rule-saturated). Choosing the
+parameters on all authors had the same flaw: there the rules already catch what the scorer
+could, so a lower threshold only bought false positives, and the threshold stayed high.
+Near-duplicate phrasing across authors' files is not needed to explain the gap: the rules'
+share alone does. Hence three changes: the fresh authors' own summary
+(the figure to read), the parameters chosen where the rules do not already catch nearly every
+correction, and the **strict** run
+(``--strict``): the two newest authors (:data:`RECENT`) held out together, the model trained
+and every parameter chosen (on the remaining authors' out-of-fold results) without them: on
+round 5's detector it gives exactly their first measurements (``train_extra6`` .019 / .348 and
+.038 / .424, blind 13 .022 / .648 and .027 / .761), so it is an honest estimate, as long as
+nothing in the features was written from those two authors (round 6's were not read for it).
 
 Usage::
 
@@ -65,7 +79,7 @@ from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
 )
 
 DATA = ROOT / "tests" / "data" / "corrections"
-# one file per author; each is held out in turn (never a blind set past 12: blind 13 is unseen)
+# one file per author; each is held out in turn (never a blind set past 13: blind 14 is unseen)
 AUTHORS = {
     "corpus": "corpus.jsonl",
     "extra": "train_extra.jsonl",
@@ -73,6 +87,7 @@ AUTHORS = {
     "extra3": "train_extra3.jsonl",
     "extra4": "train_extra4.jsonl",
     "extra5": "train_extra5.jsonl",
+    "extra6": "train_extra6.jsonl",
     "blind1": "blind.jsonl",
     "blind2": "blind2.jsonl",
     "blind3": "blind3.jsonl",
@@ -85,7 +100,19 @@ AUTHORS = {
     "blind10": "blind10.jsonl",
     "blind11": "blind11.jsonl",
     "blind12": "blind12.jsonl",
+    "blind13": "blind13.jsonl",
 }
+# the authors no rule or cue was written or tuned on when they were first measured (their first
+# figures are in *_FIRST.md): the leave-one-author-out figures nearest to a new author's
+FRESH = ("extra5", "extra6", "blind12", "blind13")
+# the strict estimate: the newest authors held out TOGETHER, the model trained and every
+# parameter chosen (on out-of-fold results) without either of them
+RECENT = ("extra6", "blind13")
+# an author whose corrections the rules alone catch this often was written from (.80-1.0);
+# the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
+# authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
+# .049 on blind 13) or every author (the old choice) both did worse.
+RULES_SATURATED = 0.75
 TRAIN_FILES = AUTHORS  # the files this trainer reads (a test checks no later blind set is here)
 PACKAGE = ROOT / "src" / "conkeeper" / "services" / "analysis" / "corrections"
 WEIGHTS = PACKAGE / "model_weights.py"
@@ -102,7 +129,16 @@ LEVELS = ("low", "medium", "high")
 # .009 / .027 and .899 / .961); 0.5 % / 1.3 % and 0.8 % / 2 % added FP for little recall.
 # Round 5 (18 authors, cues of meaning): medium's 1 % gave mean FP .024 against the old design's
 # .022; 0.9 % gave .022 (recall .935) and 0.8 % .020 (recall .937, worst .738), so 0.8 %.
-MAX_ADDED_FP = {"low": 0.003, "medium": 0.008, "high": 0.05}
+# Round 6 (20 authors, parameters chosen on the authors the rules do not saturate): judged by
+# the strict run (train_extra6 and blind 13 held out together; FP/recall, low then medium):
+# caps 0.3 % / 0.8 % gave train_extra6 .025/.448 .050/.560, blind 13 .022/.727 .058/.818:
+# recall +.08-.14 but the false positives of a new author grew (medium +1.2 and +3.1 points);
+# 0.1 % / 0.2 % still +.6 / +1.3 points at medium; no added FP at all (0 / 0) gave
+# .022/.392 .041/.456 and .022/.676 .022/.767 against round 5's .019/.348 .038/.424 and
+# .022/.648 .027/.761: recall up, FP within one prompt. These caps were chosen on that run, so
+# it is tuning evidence too. The scorer still flags what the rules miss: its vetoes of rule
+# matches make the room.
+MAX_ADDED_FP = {"low": 0.0, "medium": 0.0, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ...
 VETO_GRID: tuple[float, ...] = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
 # ... unless the rule's confidence reaches one of these (1.01: every rule match can be vetoed)
@@ -356,6 +392,23 @@ def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
     return chosen
 
 
+def choice_pool(scored: Scored) -> Scored:
+    """The out-of-fold results the parameters are chosen on: those of the authors whose
+    corrections the rules alone catch under :data:`RULES_SATURATED` of at low (all of
+    ``scored`` when there is none). On an author the rules were written from, they alone reach
+    .80-1.0 recall and a lower threshold only trades the scorer's false positives for nothing;
+    on the others (.22-.66: ``train_extra4`` to ``6``, blind 11-13) the trade-off a new author
+    meets is seen."""
+    caught: dict[str, list[int]] = {}
+    for ex, _ in scored:
+        if ex.label:
+            tally = caught.setdefault(ex.fold, [0, 0])
+            tally[0] += ex.rules["low"]
+            tally[1] += 1
+    open_authors = {a for a, (hit, n) in caught.items() if hit < RULES_SATURATED * n}
+    return [s for s in scored if s[0].fold in open_authors] or scored
+
+
 def choose_all(scored: Scored) -> dict[str, Params]:
     """Every sensitivity's parameters, each level's threshold capped by the stricter one's."""
     chosen: dict[str, Params] = {}
@@ -372,11 +425,11 @@ def cv_table(examples: list[Example]) -> dict[str, Any]:
     authors; plus the parameters chosen on every author (the shipped ones)."""
     scored = out_of_fold(examples)
     authors = sorted({ex.fold for ex, _ in scored}, key=_author_order)
-    table: dict[str, Any] = {"params": choose_all(scored), "authors": {}}
+    table: dict[str, Any] = {"params": choose_all(choice_pool(scored)), "authors": {}}
     for author in authors:
         others = [s for s in scored if s[0].fold != author]
         own = [s for s in scored if s[0].fold == author]
-        params = choose_all(others)
+        params = choose_all(choice_pool(others))
         table["authors"][author] = {
             level: {
                 "params": params[level],
@@ -385,6 +438,32 @@ def cv_table(examples: list[Example]) -> dict[str, Any]:
             }
             for level in LEVELS
         }
+    table["summary"] = _summary(table["authors"])
+    fresh = {a: table["authors"][a] for a in FRESH if a in table["authors"]}
+    table["fresh"] = _summary(fresh) if fresh else {}
+    return table
+
+
+def recent_table(examples: list[Example], held: tuple[str, ...] = RECENT) -> dict[str, Any]:
+    """The strict estimate: the ``held`` authors left out together; a model trained on the
+    others scores them at parameters chosen on the others' own leave-one-author-out results
+    (nothing about the held authors chose anything). Per held author and level, the detector's
+    and the rules' figures."""
+    rest = [ex for ex in examples if ex.fold not in held]
+    params = choose_all(choice_pool(out_of_fold(rest)))
+    model = fit(rest)
+    table: dict[str, Any] = {"params": params, "authors": {}}
+    for author in held:
+        own = [(ex, probability(model, ex)) for ex in examples if ex.fold == author]
+        if own:
+            table["authors"][author] = {
+                level: {
+                    "params": params[level],
+                    "detector": counts(own, level, params[level]),
+                    "rules": counts(own, level, None),
+                }
+                for level in LEVELS
+            }
     table["summary"] = _summary(table["authors"])
     return table
 
@@ -412,12 +491,35 @@ def _summary(authors: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _print_summary(summary: dict[str, Any], indent: str, out: Callable[[str], None]) -> None:
+    """One line per level: mean and worst held-out FP rate and recall."""
+    for level, s in summary.items():
+        out(
+            f"{indent}{level:<7} held-out FP rate mean {s['mean_fp_rate']:.3f} worst "
+            f"{s['worst_fp_rate']:.3f}; recall mean {s['mean_recall']:.3f} worst "
+            f"{s['worst_recall']:.3f}"
+        )
+
+
+def print_recent(table: dict[str, Any], out: Callable[[str], None] = print) -> None:
+    """Print the strict estimate: each newest author's figures with all of them held out."""
+    held = ", ".join(table["authors"])
+    out(f"strict: {held} held out together; model and parameters chosen without them")
+    for author, levels in table["authors"].items():
+        cells = [
+            f"{lvl} FP {levels[lvl]['detector']['fp_rate']:.3f} recall "
+            f"{levels[lvl]['detector']['recall']:.3f} (rules {levels[lvl]['rules']['recall']:.3f})"
+            for lvl in LEVELS[:2]
+        ]
+        out(f"  {author:<9}" + "; ".join(cells))
+
+
 def print_cv(table: dict[str, Any], out: Callable[[str], None] = print) -> None:
     """Print the leave-one-author-out table: per held-out author, FP rate and recall at low
     and medium (detector at the parameters chosen without it; rules alone), then mean/worst."""
     out(
         "leave-one-author-out: each author held out, scored by a model trained without it, at "
-        "parameters (threshold/veto/strong) chosen on the other authors only"
+        "parameters (threshold/veto/strong) chosen on the other authors the rules do not saturate"
     )
     out("rules are tuned on every author listed: their share is optimistic")
     head = "".join(f"{lvl + ': FP   recall | rules FP  R':<34}" for lvl in LEVELS[:2])
@@ -431,14 +533,12 @@ def print_cv(table: dict[str, Any], out: Callable[[str], None] = print) -> None:
             cells.append(cell.ljust(34))
         pos, neg = first["tp"] + first["fn"], first["fp"] + first["tn"]
         out(f"{author:<10}{pos:>4}{neg:>5}  " + "".join(cells))
-    for level, s in table["summary"].items():
-        out(
-            f"{level:<7} held-out FP rate mean {s['mean_fp_rate']:.3f} worst "
-            f"{s['worst_fp_rate']:.3f}; recall mean {s['mean_recall']:.3f} worst "
-            f"{s['worst_recall']:.3f}"
-        )
+    _print_summary(table["summary"], "", out)
+    if table.get("fresh"):
+        out(f"fresh authors only ({', '.join(a for a in FRESH if a in table['authors'])}):")
+        _print_summary(table["fresh"], "  ", out)
     out(
-        "shipped parameters (chosen on all authors): "
+        "shipped parameters (chosen on the authors the rules do not saturate): "
         + ", ".join(
             f"{lvl} t={p[0]:.2f} veto<{p[1]:.2f} strong>={p[2]:.2f}"
             for lvl, p in table["params"].items()
@@ -480,7 +580,7 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
     WEIGHTS.write_text(
         '"""Weights of the learned correction scorer (GENERATED by\n'
         "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, train_extra 1-5, blind sets 1-12); the\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-6, blind sets 1-13); the\n"
         "decision parameters chosen with them are in model_params.\n"
         '"""\n\n'
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"
@@ -496,6 +596,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cv-only", action="store_true", help="report CV, write nothing")
     parser.add_argument(
+        "--strict", action="store_true", help="also hold the newest authors (RECENT) out together"
+    )
+    parser.add_argument(
         "--no-veto", action="store_true", help="the model never vetoes a rule (the old design)"
     )
     args = parser.parse_args()
@@ -506,6 +609,8 @@ def main() -> int:
     print(f"{len(examples)} training prompts from {len({ex.fold for ex in examples})} authors")
     table = cv_table(examples)
     print_cv(table)
+    if args.strict:
+        print_recent(recent_table(examples))
     if args.cv_only:
         return 0
     model = fit(examples)

@@ -84,8 +84,34 @@ _GLOSS = {
     "przywróć": "restore", "znowu": "again", "ponownie": "again", "nadal": "still",
     "dalej": "still", "to samo": "same", "błąd": "error", "użyj": "use",
     "prosiłem": "i asked", "prosiłam": "i asked", "tylko": "only",
+    # Italian
+    "non": "not", "sbagliato": "wrong", "sbagliata": "wrong", "invece di": "instead of",
+    "invece": "instead", "di nuovo": "again", "ancora": "still", "stesso": "same",
+    "stessa": "same", "hai": "you have", "ripristina": "restore", "annulla": "undo",
+    "torna": "revert", "ti avevo detto": "i told", "ho detto": "i said", "errore": "error",
+    "usa": "use", "solo": "only",
+    # Dutch
+    "niet": "not", "nee": "no", "fout": "wrong", "verkeerd": "wrong", "verkeerde": "wrong",
+    "in plaats van": "instead of", "weer": "again", "opnieuw": "again",
+    "nog steeds": "still", "hetzelfde": "same", "dezelfde": "same", "terug": "back",
+    "je hebt": "you have", "gebruik": "use", "alleen": "only", "ik zei": "i said",
+    # Turkish
+    "değil": "not", "hayır": "no", "yanlış": "wrong", "yerine": "instead", "yine": "again",
+    "tekrar": "again", "hala": "still", "hâlâ": "still", "aynı": "same", "geri al": "undo",
+    "kullan": "use", "sadece": "only", "hata": "error", "söyledim": "i said",
+    # Russian
+    "не": "not", "нет": "no", "неправильно": "wrong", "неверно": "wrong", "вместо": "instead",
+    "снова": "again", "опять": "again", "всё ещё": "still", "все еще": "still",
+    "до сих пор": "still", "то же самое": "same", "тот же": "same", "та же": "same",
+    "ты": "you", "вы": "you", "верни": "restore", "откати": "revert", "отмени": "undo",
+    "я просил": "i asked", "я просила": "i asked", "я же сказал": "i said",
+    "я сказал": "i said", "ошибка": "error", "используй": "use", "только": "only",
+    # more of the languages above
+    "nochmal": "again", "benutze": "use", "nimm": "use", "te dije": "i told",
+    "eu disse": "i said", "utilise": "use", "arrête": "stop",
 }  # fmt: skip
-# Chinese and Japanese have no spaces between words: these are found inside the text
+# Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
+# these are found inside the text
 _GLOSS_CJK = {
     "不要": "don't", "不是": "not", "别": "don't", "错": "wrong", "改回": "revert",
     "恢复": "restore", "撤销": "undo", "还是": "still", "又": "again", "一样": "same",
@@ -93,6 +119,10 @@ _GLOSS_CJK = {
     "違う": "wrong", "じゃない": "not", "ではなく": "instead", "戻して": "revert",
     "元に戻": "revert", "また": "again", "まだ": "still", "同じ": "same",
     "代わりに": "instead", "エラー": "error",
+    # Korean (particles attach to words, so it is found inside the text too)
+    "아니": "no", "말고": "instead", "잘못": "wrong", "다시": "again", "여전히": "still",
+    "대신": "instead", "되돌려": "revert", "원래대로": "restore", "같은": "same",
+    "하지 마": "don't", "에러": "error", "오류": "error",
 }  # fmt: skip
 _LETTERS = LazyPattern(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
 # common English words: an ASCII sentence with one of them is English and is not glossed
@@ -102,13 +132,19 @@ _ENGLISH = _words(
 )
 
 
+def _is_english(text: str, tokens: list[str]) -> bool:
+    """Whether a sentence is English: two common English words among its ``tokens`` (one, if
+    it is ASCII)."""
+    english = sum(1 for token in tokens if token in _ENGLISH)
+    return english >= 2 or (english > 0 and text.isascii())
+
+
 def gloss(text: str, tokens: list[str]) -> str:
     """``text`` (lower-case) with the correction words of another language replaced by the
     English ones, everything else (punctuation, emoji, code names) kept in place. A sentence
     with two common English words among its ``tokens`` (one, if it is ASCII) is English and is
     returned unchanged (the same object)."""
-    english = sum(1 for token in tokens if token in _ENGLISH)
-    if english >= 2 or (english and text.isascii()):
+    if _is_english(text, tokens):
         return text
     pieces: list[str] = []
     words = list(_LETTERS.compiled.finditer(text))
