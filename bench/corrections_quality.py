@@ -103,10 +103,14 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   detector at 9e79bba; ``TRAIN_EXTRA6_FIRST.md``): low FP .019 recall .348, medium FP .038
   recall .424, high FP .103 recall .596. The scorer's 20th author since (blind 13 the 19th);
   the rules were not tuned on it, and round 6's features were not written from it.
+* ``blind14.jsonl`` (409 prompts: a web agency, mobile developers, a data engineer and a
+  student; ``BLIND14.md``) was measured once after round 6 (2026-11-26 19:11 UTC, f4d8f86;
+  ``BLIND14_FIRST.md``): low FP .027 recall .688, medium FP .036 recall .796, high FP .103
+  recall .892. Seen since; not yet an author of the scorer.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (13: blind14 and any later one); ``--skip blind14`` skips only the named
+  :data:`SEEN_BLIND` (14: blind15 and any later one); ``--skip blind15`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
   sets past 13. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
@@ -296,7 +300,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 13  # blind sets 1-13 were measured (blind 13 once, BLIND13_FIRST.md; seen since)
+SEEN_BLIND = 14  # blind sets 1-14 were measured (blind 14 once, BLIND14_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)
