@@ -23,7 +23,14 @@ store's own upsert (same staging, tsvector and indexes, two connections), which 
 pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
 on the shared machine stretches latencies, not these.
 
-Figures measured on 2026-11-26 17:00 UTC with ``storage.team_search`` (terms sent as planned
+Figures measured on 2026-11-26 19:20 UTC on the quiet machine (load average 1.5-2.7, ours
+included), with generic plans for the pool's prepared statements, the word statements bound on
+the client and 3 connections per server process, 1,000,000 observations: push 6,106 obs/s
+(CPU per observation server 88 µs, PostgreSQL 217 µs, clients 71 µs); search, 20 clients: p50
+82.6 ms, p95 138.4 ms, 212 requests/s, one client p50 7.45 ms; CPU per search server 3.56 ms,
+PostgreSQL 5.02 ms, clients 0.41 ms; hook A/B +0.35 ms. Targets: push and hooks met; search not.
+
+Before, on 2026-11-26 17:00 UTC with ``storage.team_search`` (terms sent as planned
 constants, common words' counts from ANALYZE's statistics, project sizes kept by pushes, the
 every-term records first), 1,000,000 observations, load average 6-7 (two training helpers on the
 same cores): push 3,015 obs/s (CPU per observation server 89 µs, PostgreSQL 218 µs, clients
