@@ -38,6 +38,16 @@ def store(database_url: str) -> Iterator[tuple[Any, Any]]:
         yield conn, grant
 
 
+def _stored_and_analysed(conn: Any, grant: Any, rows: list[Any]) -> None:
+    """Push ``rows`` into the test project and refresh the planner's statistics."""
+    from conkeeper.storage import team_pg
+
+    team_pg.upsert_records(conn, grant, "example.com/a/shop", rows)
+    conn.commit()
+    conn.execute("ANALYZE team_records")
+    conn.commit()
+
+
 def _size(conn: Any) -> int:
     row = conn.execute("SELECT records FROM team_projects").fetchone()
     return int(row[0])
@@ -61,14 +71,12 @@ def test_a_projects_size_counts_each_record_once(store: tuple[Any, Any]) -> None
 
 def test_a_very_common_word_is_estimated_and_a_rare_one_counted(store: tuple[Any, Any]) -> None:
     from conkeeper.services.search.query import build_match, term_forms
-    from conkeeper.storage import team_pg, team_search
+    from conkeeper.storage import team_search
 
     conn, grant = store
     rows = [_record(f"d{i}", f"deploy step {i} {'rollback' if i % 50 == 0 else 'canary'}", i)
             for i in range(400)]  # fmt: skip
-    team_pg.upsert_records(conn, grant, "example.com/a/shop", rows)
-    conn.commit()
-    conn.execute("ANALYZE team_records")
+    _stored_and_analysed(conn, grant, rows)
     terms = [term_forms(t) for t in build_match("deploy rollback").terms]
     queries = team_search.term_queries(conn, terms)
     common = team_search.common_lexemes(conn)
@@ -155,10 +163,7 @@ def test_a_pooled_connection_plans_the_words_statements_for_their_values(
     conn, grant = store
     rows = [_record(f"p{i}", f"ledger export {'drift' if i % 9 == 0 else 'batch'} {i}", i)
             for i in range(300)]  # fmt: skip
-    team_pg.upsert_records(conn, grant, "example.com/a/shop", rows)
-    conn.commit()
-    conn.execute("ANALYZE team_records")
-    conn.commit()
+    _stored_and_analysed(conn, grant, rows)
     expected = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "ledger drift", 5)
     pool = team_pg.open_pool(database_url)
     try:

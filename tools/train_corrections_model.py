@@ -429,19 +429,23 @@ def cv_table(examples: list[Example]) -> dict[str, Any]:
     for author in authors:
         others = [s for s in scored if s[0].fold != author]
         own = [s for s in scored if s[0].fold == author]
-        params = choose_all(choice_pool(others))
-        table["authors"][author] = {
-            level: {
-                "params": params[level],
-                "detector": counts(own, level, params[level]),
-                "rules": counts(own, level, None),
-            }
-            for level in LEVELS
-        }
+        table["authors"][author] = _author_figures(own, choose_all(choice_pool(others)))
     table["summary"] = _summary(table["authors"])
     fresh = {a: table["authors"][a] for a in FRESH if a in table["authors"]}
     table["fresh"] = _summary(fresh) if fresh else {}
     return table
+
+
+def _author_figures(own: Scored, params: dict[str, Params]) -> dict[str, Any]:
+    """One author's figures per level: the parameters used, the detector's and the rules'."""
+    return {
+        level: {
+            "params": params[level],
+            "detector": counts(own, level, params[level]),
+            "rules": counts(own, level, None),
+        }
+        for level in LEVELS
+    }
 
 
 def recent_table(examples: list[Example], held: tuple[str, ...] = RECENT) -> dict[str, Any]:
@@ -456,14 +460,7 @@ def recent_table(examples: list[Example], held: tuple[str, ...] = RECENT) -> dic
     for author in held:
         own = [(ex, probability(model, ex)) for ex in examples if ex.fold == author]
         if own:
-            table["authors"][author] = {
-                level: {
-                    "params": params[level],
-                    "detector": counts(own, level, params[level]),
-                    "rules": counts(own, level, None),
-                }
-                for level in LEVELS
-            }
+            table["authors"][author] = _author_figures(own, params)
     table["summary"] = _summary(table["authors"])
     return table
 
