@@ -304,3 +304,48 @@ def test_several_workers_serve_stop_gracefully_and_die_with_a_killed_supervisor(
     assert proc.returncode == 0, err
     with pytest.raises(OSError):  # nothing listens after the graceful stop
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
+def test_each_worker_keeps_at_most_its_pool_size_of_connections(database_url: str) -> None:
+    """``--pool-size`` bounds every worker's connections however many requests arrive at once
+    (each waits for a connection in the server), and a size out of range is refused in one
+    line."""
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    import psycopg
+    from tests.conftest import cli_env
+    from tests.team_support import wait_healthy
+
+    from conkeeper.storage.team_pg import APPLICATION_NAME
+
+    refused = run_cli("server", "--database", database_url, "--pool-size", "0")
+    assert refused.returncode == 2 and "--pool-size 0" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert run_cli("server", "init", "--database", database_url).returncode == 0
+    token = issue_token(database_url, "pat", "pool")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "server", "--database", database_url,
+         "--port", "0", "--workers", "2", "--pool-size", "1"],
+        env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "team server at" in line, proc.stderr.read() if proc.stderr else ""
+        url = line.rsplit(" ", 1)[1].strip()
+        wait_healthy(url)
+        query = "/api/v1/search?" + urllib.parse.urlencode({"project": "p", "q": "retry"})
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            answers = list(pool.map(lambda _i: get(url, query, token)[0], range(64)))
+        assert answers == [200] * 64
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                (APPLICATION_NAME,),
+            ).fetchone()
+        assert row is not None and 1 <= row[0] <= 2  # one per worker at most
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)

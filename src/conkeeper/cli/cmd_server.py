@@ -35,6 +35,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="serve: worker processes sharing the port (default: the number of cores)",
     )
+    parser.add_argument(
+        "--pool-size",
+        type=int,
+        default=None,
+        help="serve: PostgreSQL connections per worker process (default: 3; more when the "
+        "database runs on other cores than the server)",
+    )
     parser.add_argument("--user", help="token: the user's name (created when missing)")
     parser.add_argument("--team", help="token: the team's name (created when missing)")
     parser.add_argument("--revoke", metavar="TOKEN", help="token: revoke this token instead")
@@ -122,8 +129,16 @@ def _serve(database: str, args: argparse.Namespace) -> int:
         raise CliError(f"--port {args.port}: expected a port number from 0 to 65535", 2)
     if args.workers < 0:
         raise CliError(f"--workers {args.workers}: expected 0 (one per core) or more", 2)
+    if args.pool_size is not None and not 1 <= args.pool_size <= 100:
+        raise CliError(f"--pool-size {args.pool_size}: expected 1 to 100 connections", 2)
     try:
-        serve(database, args.host, args.port, args.workers or (os.cpu_count() or 1))
+        serve(
+            database,
+            args.host,
+            args.port,
+            args.workers or (os.cpu_count() or 1),
+            args.pool_size,
+        )
     except ServerUnavailable as exc:
         raise CliError(str(exc)) from None
     return 0

@@ -34,12 +34,15 @@ def missing_dependency() -> str | None:
     return None
 
 
-def serve(database: str, host: str, port: int, workers: int = 1) -> None:
+def serve(
+    database: str, host: str, port: int, workers: int = 1, pool_size: int | None = None
+) -> None:
     """Serve until SIGTERM or Ctrl-C (graceful: open requests finish, the pool closes), in
-    ``workers`` processes sharing one listening socket."""
+    ``workers`` processes sharing one listening socket, each with ``pool_size`` database
+    connections at most (``team_pg.POOL_SIZE`` when None)."""
     module = missing_dependency()
     if module is not None:
         raise ServerUnavailable(MISSING.format(module=module))
     from conkeeper.server.app import run
 
-    run(database, host, port, workers)
+    run(database, host, port, workers, pool_size)

@@ -282,24 +282,29 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
 
 DATABASE_ENV = "CONKEEPER_TEAM_SERVER_DATABASE"  # handed to worker processes (spawned)
 HOST_ENV = "CONKEEPER_TEAM_SERVER_HOST"
+POOL_SIZE_ENV = "CONKEEPER_TEAM_SERVER_POOL_SIZE"
 
 
-def run(database: str, host: str, port: int, workers: int = 1) -> None:
+def run(
+    database: str, host: str, port: int, workers: int = 1, pool_size: int | None = None
+) -> None:
     """Check the database, bind, serve until SIGTERM/SIGINT, then close the pool.
 
     With ``workers`` > 1, uvicorn's supervisor starts that many processes on the one bound
-    socket (one Python process cannot use more than one core), each with its own pool; on
-    SIGTERM it stops them gracefully and waits for them.
+    socket (one Python process cannot use more than one core), each with its own pool of
+    ``pool_size`` connections at most (``team_pg.POOL_SIZE`` when None); on SIGTERM it stops
+    them gracefully and waits for them.
     """
+    size = pool_size or team_pg.POOL_SIZE
     try:
-        pool = team_pg.open_pool(database)
+        pool = team_pg.open_pool(database, size)
         with pool.connection() as conn:
             team_pg.require_current(conn)
     except TeamStoreError as exc:
         raise ServerUnavailable(str(exc)) from None
     if workers > 1:
         pool.close()
-        _run_workers(database, host, port, workers)
+        _run_workers(database, host, port, workers, size)
         return
     previous = signal.signal(signal.SIGTERM, _stop_cleanly)
     try:
@@ -315,11 +320,12 @@ def run(database: str, host: str, port: int, workers: int = 1) -> None:
         pool.close()
 
 
-def _run_workers(database: str, host: str, port: int, workers: int) -> None:
+def _run_workers(database: str, host: str, port: int, workers: int, pool_size: int) -> None:
     from uvicorn.supervisors.multiprocess import Multiprocess
 
     sock = _bind(host, port)
     os.environ[DATABASE_ENV], os.environ[HOST_ENV] = database, host
+    os.environ[POOL_SIZE_ENV] = str(pool_size)
     config = uvicorn.Config(
         "conkeeper.server.app:worker_app",
         factory=True,
@@ -339,7 +345,8 @@ def _run_workers(database: str, host: str, port: int, workers: int) -> None:
 def worker_app() -> Any:
     """The app of one worker process (uvicorn's factory), with a pool of its own."""
     _die_with_supervisor()
-    pool = team_pg.open_pool(os.environ[DATABASE_ENV])
+    size = int(os.environ.get(POOL_SIZE_ENV) or team_pg.POOL_SIZE)
+    pool = team_pg.open_pool(os.environ[DATABASE_ENV], size)
     return build_app(pool, os.environ.get(HOST_ENV, "127.0.0.1"))
 
 
