@@ -53,8 +53,11 @@ def run(args: argparse.Namespace) -> int:
     except PermissionError as exc:
         raise CliError(str(exc)) from None
     scope = "global" if args.global_ else "project"
-    memory_dir = global_memory_dir() if args.global_ else current_project().memory_dir
-    result = remember(memory_dir, args.file, args.text, args.category, scope=scope, source=source)
+    project = current_project()
+    memory_dir = global_memory_dir() if args.global_ else project.memory_dir
+    result = remember(
+        memory_dir, args.file, args.text, args.category, scope=scope, source=source, project=project
+    )
     if args.json:
         emit_json(result.as_dict())
         return 1 if result.status == "refused" else 0

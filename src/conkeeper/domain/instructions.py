@@ -1833,6 +1833,22 @@ def _look_alike(match: re.Match[str]) -> bool:
     return difflib.SequenceMatcher(None, first, second).ratio() >= 0.85
 
 
+def steering_probability(text: str) -> float:
+    """How strongly ``text`` reads as an order to later sessions (the learned scorer's
+    probability with the rules' verdict as its features; 1.0 for what is always held). A
+    caller that knows the text came from an outside source can hold it at a lower bar than
+    :data:`conkeeper.domain.instruction_model.THRESHOLD`."""
+    if not text or not text.strip():
+        return 0.0
+    found = rule_findings(text)
+    if always_held(found):
+        return 1.0
+    from conkeeper.domain import instruction_model
+
+    visible = _visible(_OWN_TAG.sub(" ", text))
+    return instruction_model.probability(visible, scorer_rule_kinds(text, found))
+
+
 def is_instruction_shaped(text: str) -> bool:
     """True when :func:`find_instructions` has anything to say about ``text``."""
     return bool(find_instructions(text))

@@ -333,8 +333,16 @@ def remember(
         root = memory_root(cwd, scope)
     except MemoryAccessError as exc:
         raise ToolInputError(str(exc)) from None
+    from conkeeper.services.workspace import current_project
+
     result = remember_entry(
-        root, file, text, category.strip().lower(), scope=scope, source="agent-mcp"
+        root,
+        file,
+        text,
+        category.strip().lower(),
+        scope=scope,
+        source="agent-mcp",
+        project=current_project(cwd),
     )
     if result.status == "refused":
         raise ToolInputError(f"{(result.reason or 'refused').rstrip('.')}.")

@@ -10,7 +10,10 @@ This module sits in front of the one write path for curated entries
 * ``held``: the text came from an agent and is instruction-shaped
   (:func:`conkeeper.domain.instructions.find_instructions`: overrides, claimed authority,
   fetch-and-run, sending secrets, disabling checks, hidden text, odd package indexes), or it is
-  an agent's write to global memory, which reaches every project. It waits in the review queue
+  an agent's write to global memory, which reaches every project, or it repeats what an outside
+  source returned to the agent in this session (a web page, an MCP tool, a download, a
+  dependency's file: :mod:`conkeeper.services.copied_text`) and reads as an order at the lower
+  bar :data:`COPIED_BAR`. It waits in the review queue
   (:mod:`conkeeper.services.review`) with its ``reasons`` and ``id``.
 * ``duplicate``: the target already holds it.
 * ``saved``: written, with its provenance tag (:mod:`conkeeper.domain.provenance`).
@@ -25,7 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conkeeper.domain.paths import ProjectLocation
 from conkeeper.domain.provenance import AGENT_SOURCES, SOURCES
+
+# The learned scorer's probability at which a note repeating an outside source's text is held
+# (text the agent wrote itself is held at the scorer's own threshold, about 0.92).
+COPIED_BAR = 0.5
 
 GLOBAL_REASON = (
     "global memory reaches every project, so an agent's write to it waits for your review"
@@ -76,9 +84,12 @@ def remember(
     *,
     scope: str = "project",
     source: str = "agent-mcp",
+    project: ProjectLocation | None = None,
 ) -> RememberResult:
     """Save ``text`` as an entry of ``target`` in ``memory_dir`` or hold it for review (see the
-    module docstring for the four answers). Never raises for anything a caller can fix."""
+    module docstring for the four answers). ``project`` is where the agent works (its sessions
+    are searched for an outside source the text repeats). Never raises for anything a caller
+    can fix."""
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.routing import (
         MAX_ENTRY_CHARS,
@@ -122,6 +133,8 @@ def remember(
     except (RoutingError, MemoryFileError) as exc:
         return answer("refused", reason=str(exc))
     reasons = _hold_reasons(rule, scope, source)
+    if not reasons and source in AGENT_SOURCES and project is not None:
+        reasons = _copied_reasons(project, rule)
     if reasons and source in AGENT_SOURCES:
         return _hold(memory_dir, rule, relative, chosen, scope, source, reasons)
     try:
@@ -151,6 +164,24 @@ def _hold_reasons(rule: str, scope: str, source: str) -> list[str]:
     if scope == "global" and source in AGENT_SOURCES:
         found.append(GLOBAL_REASON)
     return found
+
+
+def _copied_reasons(project: ProjectLocation, rule: str) -> list[str]:
+    """A reason to hold an agent's note that repeats an outside source's text and reads as an
+    order at :data:`COPIED_BAR` (``[]`` otherwise)."""
+    from conkeeper.domain.instructions import steering_probability
+    from conkeeper.services.copied_text import copied_from_outside
+
+    probability = steering_probability(rule)
+    if probability < COPIED_BAR:
+        return []
+    origin = copied_from_outside(project, rule)
+    if origin is None:
+        return []
+    return [
+        f"repeats what {origin} returned to the agent, and reads like an order to later "
+        f"sessions ({probability:.2f}): text from outside your project waits for your review"
+    ]
 
 
 def _hold(

@@ -46,6 +46,18 @@ def find_session_by_identity(
     return None if row is None else int(row[0])
 
 
+def recent_transcript(conn: sqlite3.Connection, identity: str, since_ms: int) -> str | None:
+    """The transcript path of the project's newest session started since ``since_ms`` (the
+    session an agent's ``remember`` most likely comes from), or None."""
+    row = conn.execute(
+        "SELECT s.transcript_path FROM sessions s JOIN projects p ON p.id = s.project_id "
+        "WHERE p.identity = ? AND s.transcript_path IS NOT NULL AND s.status <> 'imported' "
+        "AND s.started_at >= ? ORDER BY s.started_at DESC, s.id DESC LIMIT 1",
+        (identity, since_ms),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
 def ensure_session(
     conn: sqlite3.Connection,
     project_id: int,
