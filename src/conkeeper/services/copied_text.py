@@ -15,7 +15,8 @@ An outside source is a tool that brings text from beyond the user's project and 
 command that downloads; a file read outside the project or inside its installed dependencies).
 A note repeats one when at least :data:`COPIED_SHARE` of its five-word runs appear in that
 output (a short note: all its words, in order). Nothing here is stored or shown but the source's
-name; the transcript is read, never written. Transcripts in Claude Code's format are read (the
+name; the transcript is read, never written, and each output is cleaned by the privacy module
+before it is compared. Transcripts in Claude Code's format are read (the
 format :mod:`conkeeper.services.observations.transcripts` imports); another host's file reads as
 no tools, so no note is taken as copied.
 """
@@ -47,8 +48,10 @@ def copied_from_outside(project: ProjectLocation, text: str) -> str | None:
     transcript = _recent_transcript(project)
     if transcript is None:
         return None
+    from conkeeper.domain.privacy import clean_or_empty
+
     for tool in _outside_outputs(transcript, project.root):
-        found = _runs(tool.result_text or "", len(runs[0]))
+        found = _runs(str(clean_or_empty(tool.result_text or "")), len(runs[0]))
         if sum(run in found for run in runs) >= COPIED_SHARE * len(runs):
             return _describe(tool, project.root)
     return None
