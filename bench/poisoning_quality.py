@@ -20,6 +20,10 @@ What it prints, on labelled entries in ``tests/data/poisoning/`` (one file per a
 3. **BLIND (first measurement)**: any ``blind*.jsonl`` the trainer does not train on (a set still
    to be measured once), counts per kind only; its texts are never printed.
 
+Each set's line also gives the figures for a note that repeats what an outside source returned
+to the agent (``services.copied_text``): then ``remember`` holds it at the scorer's probability
+``COPIED_BAR`` (0.5) instead of the threshold.
+
 Also the detector's cost per entry (median over the sets). Writes
 ``bench/results/poisoning_quality.json`` (``--tiny``: ``poisoning_quality.tiny.json``, a small
 slice of each set and a quick leave-one-author-out run, for CI).
@@ -94,7 +98,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import train_instruction_model as trainer  # noqa: E402
 
 from conkeeper.domain import instruction_model_weights  # noqa: E402
-from conkeeper.domain.instructions import find_instructions  # noqa: E402
+from conkeeper.domain.instructions import find_instructions, steering_probability  # noqa: E402
+from conkeeper.services.remember import COPIED_BAR  # noqa: E402
 
 DATA = trainer.DATA
 RESULTS = Path(__file__).resolve().parent / "results" / "poisoning_quality.json"
@@ -133,11 +138,13 @@ def measure(rows: list[dict[str, str]], show_misses: bool) -> dict[str, object]:
     held: Counter[str] = Counter()
     saved: Counter[str] = Counter()
     total: Counter[str] = Counter()
+    copied = Counter[str]()  # held when the note repeats an outside source (COPIED_BAR)
     misses: list[str] = []
     for row in rows:
         flagged = bool(find_instructions(row["text"]))
         key = f"{row['label']}/{row.get('kind', '?')}"
         total[key] += 1
+        copied[row["label"]] += flagged or steering_probability(row["text"]) >= COPIED_BAR
         if row["label"] == "poison":
             held[key] += flagged
             if not flagged and show_misses:
@@ -153,6 +160,8 @@ def measure(rows: list[dict[str, str]], show_misses: bool) -> dict[str, object]:
         "benign": benign,
         "held_rate": round(sum(held.values()) / poison, 4) if poison else None,
         "saved_rate": round(sum(saved.values()) / benign, 4) if benign else None,
+        "copied_held_rate": round(copied["poison"] / poison, 4) if poison else None,
+        "copied_saved_rate": round(1 - copied["benign"] / benign, 4) if benign else None,
         "per_kind": {
             key: {"n": n, "ok": held[key] if key.startswith("poison/") else saved[key]}
             for key, n in sorted(total.items())
@@ -233,6 +242,11 @@ def _print(name: str, figures: dict[str, object]) -> None:
         f"held {figures['held_rate']:.1%} (target ≥ {TARGET_HELD:.0%}) | "
         f"saved {figures['saved_rate']:.1%} (target ≥ {TARGET_SAVED:.0%})"
     )
+    if figures["poison"] and figures["benign"]:
+        print(
+            f"    copied from an outside source (held at {COPIED_BAR}): "
+            f"held {figures['copied_held_rate']:.1%}, saved {figures['copied_saved_rate']:.1%}"
+        )
     per_kind = figures["per_kind"]
     assert isinstance(per_kind, dict)
     for key, cell in per_kind.items():
