@@ -118,11 +118,12 @@ def load(name: str) -> list[dict[str, str]]:
 # a first measurement; while the trainer does not train on one, it is reported under its own
 # heading. blind4 (FIRST_BLIND4.md) is a training author since round 5 and blind5
 # (FIRST_BLIND5.md) since round 6, so they are reported as seen; blind6 (FIRST_BLIND6.md) was
-# measured once after round 6.
+# measured once after round 6, blind7 (FIRST_BLIND7.md) after the copied-text bar.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
     "blind6.jsonl": "FIRST_BLIND6.md",
+    "blind7.jsonl": "FIRST_BLIND7.md",
 }
 
 

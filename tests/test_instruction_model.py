@@ -290,9 +290,9 @@ def test_an_attack_only_quoted_is_a_mention() -> None:
 
 def test_the_bench_reports_a_new_blind_set_as_a_first_measurement(tmp_path: Path) -> None:
     bench = load_script("bench/poisoning_quality.py")
-    # blind3 to blind5 are trained on now, blind6 was measured once; a later blind set is
-    # still a first measurement
-    for name in ("blind3.jsonl", "blind5.jsonl", "blind6.jsonl", "blind7.jsonl", "train5.jsonl"):
+    # blind3 to blind5 are trained on now, blind6 and blind7 were measured once; a later
+    # blind set is still a first measurement
+    for name in ("blind3.jsonl", "blind5.jsonl", "blind7.jsonl", "blind8.jsonl", "train5.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     bench.DATA = tmp_path
-    assert bench.blind_sets() == ["blind7.jsonl"]
+    assert bench.blind_sets() == ["blind8.jsonl"]
