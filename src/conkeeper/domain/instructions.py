@@ -1642,13 +1642,9 @@ def find_instructions(text: str) -> list[Finding]:
     holds what no rule foresaw and lets through what a rule over-read."""
     if not text or not text.strip():
         return []
-    found = rule_findings(text)
-    if always_held(found):
-        return found
     from conkeeper.domain import instruction_model
 
-    visible = _visible(_OWN_TAG.sub(" ", text))
-    probability = instruction_model.probability(visible, scorer_rule_kinds(text, found))
+    found, probability, visible = _scored(text)
     if probability < instruction_model.THRESHOLD:
         return []
     if found:
@@ -1840,13 +1836,19 @@ def steering_probability(text: str) -> float:
     :data:`conkeeper.domain.instruction_model.THRESHOLD`."""
     if not text or not text.strip():
         return 0.0
+    return _scored(text)[1]
+
+
+def _scored(text: str) -> tuple[list[Finding], float, str]:
+    """The phrase rules' findings, the learned scorer's probability (1.0 for what is always
+    held, unscored) and the visible text the scorer read."""
     found = rule_findings(text)
     if always_held(found):
-        return 1.0
+        return found, 1.0, text
     from conkeeper.domain import instruction_model
 
     visible = _visible(_OWN_TAG.sub(" ", text))
-    return instruction_model.probability(visible, scorer_rule_kinds(text, found))
+    return found, instruction_model.probability(visible, scorer_rule_kinds(text, found)), visible
 
 
 def is_instruction_shaped(text: str) -> bool:
