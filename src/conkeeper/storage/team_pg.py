@@ -251,8 +251,8 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     Python integers are sent as ``bigint``, the type of every id column: psycopg would send a
     small one as ``smallint``, and ``btree_gin``'s operator classes have no cross-type
     operators, so ``team_id = 2::smallint`` could not use the search index at all. (The search
-    statements are never prepared, so each is planned for its own words:
-    :mod:`conkeeper.storage.team_search`.)
+    statements that depend on the words carry their values as literals, ids cast to bigint, so
+    each is planned for its own words: :mod:`conkeeper.storage.team_search`.)
     """
     from psycopg.types.numeric import Int8Dumper
 
