@@ -933,26 +933,21 @@ def _numbers_differ(a: set[str], b: set[str]) -> bool:
     """Both name values of one unit (or both bare numbers) and none in common."""
     if not (a and b) or a & b:
         return False
-    units_a = {_unit(v) for v in a}
-    units_b = {_unit(v) for v in b}
-    common = units_a & units_b
-    if not common:
-        return False
-    return all(
-        not ({v for v in a if _unit(v) == u} & {v for v in b if _unit(v) == u}) for u in common
-    )
+    apart = _units_apart(a, b)
+    return bool(apart) and all(apart)
 
 
 def _some_unit_differs(a: set[str], b: set[str]) -> bool:
     """For some unit both name, the two sides' values share nothing: "512M" against "256M"
     next to a shared "web-01" is two values of one setting, so the entries are not one rule
     (the merge guard's reading; a contradiction needs :func:`_numbers_differ`)."""
-    if not (a and b):
-        return False
+    return any(_units_apart(a, b))
+
+
+def _units_apart(a: set[str], b: set[str]) -> list[bool]:
+    """For each unit both sides state a value of, whether their values of it share nothing."""
     units = {_unit(v) for v in a} & {_unit(v) for v in b}
-    return any(
-        not ({v for v in a if _unit(v) == u} & {v for v in b if _unit(v) == u}) for u in units
-    )
+    return [not ({v for v in a if _unit(v) == u} & {v for v in b if _unit(v) == u}) for u in units]
 
 
 def _unit(value: str) -> str:
