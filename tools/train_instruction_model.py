@@ -115,6 +115,8 @@ AUTHORS = (
     ("train7.jsonl", "a11-train7"),
     ("blind5.jsonl", "a12-blind5"),
     ("train8.jsonl", "a13-train8"),
+    ("blind6.jsonl", "a14-blind6"),
+    ("blind7.jsonl", "a15-blind7"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
