@@ -117,6 +117,7 @@ AUTHORS = (
     ("train8.jsonl", "a13-train8"),
     ("blind6.jsonl", "a14-blind6"),
     ("blind7.jsonl", "a15-blind7"),
+    ("train9.jsonl", "a16-train9"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
