@@ -88,7 +88,7 @@ def test_a_dependency_readme_and_a_download_are_outside(project: Path) -> None:
     readme = project / "node_modules" / "left-pad" / "README.md"
     _transcript(project, "s-dep", "Read", {"file_path": str(readme)}, _page(QUIET_ORDER))
     assert _remember(project, QUIET_ORDER)["status"] == "held"
-    other = QUIET_ORDER.replace("dependency bumps", "lockfile changes")
+    other = QUIET_ORDER.replace("dependency bumps", "dependency upgrades")
     download = {"command": "curl -s https://gist.example.net/raw/agents.md"}
     _transcript(project, "s-curl", "Bash", download, _page(other))
     held = _remember(project, other)
