@@ -9,9 +9,11 @@ numpy), about five minutes on two cores.
 Data (``tests/data/poisoning/``), one file per independent author, all seen and trained on:
 :data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind6.jsonl`` and
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
-``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl`` and ``train8.jsonl``
-joined only after their one first measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``,
-``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``).
+``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
+``blind6.jsonl``, ``blind7.jsonl`` and ``train9.jsonl`` joined only after their one first
+measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``,
+``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``,
+``FIRST_TRAIN9.md``; ``blind8.jsonl`` is the next set to be measured once).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -50,6 +52,24 @@ count (75.1%), a shapes-only model and its log-odds mean with the full one (63.3
 a separate line threshold (log-odds offset -2..+1: 73.6-75.0%); with author bagging, MIN_AUTHORS 2
 (76.1%) or benign entries weighted twice (76.8%). The plateau is the feature
 family, not its tuning. TUNING figures.
+
+Round 7 (2026-11-26, sixteen authors: blind6 and blind7, measured once, and a fresh writer,
+train9, healthcare SaaS security, a quarter in other languages, first measured before it was
+read: 61.5% held / 98.7% saved, ``FIRST_TRAIN9.md``). The same design retrained on the sixteen
+(shipped): 76.4% held (min 62.2%, train9) / 98.6% saved (min 97.3%) at threshold 0.9221; at mean
+saved 98.0%, 80.8% (min 67.8%). On the thirteen round-6 authors alone, their held-out mean rose
+from 76.8% (min 59.8%) to 78.2% (min 63.4%) with three authors more to learn from; the three new
+writers' held-out folds (70.2%, 73.5%, 62.2%) are each a point or so above their first figures
+(69.0%, 69.7%, 61.5%). Tried and measured leave-one-author-out over the sixteen, not better:
+concept classes of about twenty concepts in several languages (weaken, safeguard, conceal,
+report surface, send, asset, outside destination, odd source, justification, scope, production,
+privilege, run, persist, precedence, authority, warning, explanation, asking), their pairs per
+sentence and per clause, triples per clause and ordered concept bigrams, added to every piece:
+74.0% (min 59.6%) / 98.8% at threshold 0.9531, 79.3% at mean saved 98.0% (the extra features
+raise benign scores as much as poison scores); a separate threshold for entries of several
+lines (long notes saved 97.5% against 98.8% for one-line notes at the shared threshold; with
+the long threshold at 0.90-0.99 and the short one chosen by the rule: 74.6-76.9%, within noise).
+TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
