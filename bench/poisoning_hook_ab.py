@@ -47,6 +47,11 @@ third with the author-bagged weights shipped, CPU median delta ms): PostToolUse 
 +1.75 / +0.26, PostToolUse (Edit of a memory file) -0.92 / -1.08 / -2.30, UserPromptSubmit
 +5.25 / -1.65 / -0.40 (the first under load average 2.7 on 2 cores; this path runs no detector
 code: noise), SessionStart +6.39 / +0.72 / +7.48 (no target). Weights 54 KB (13 authors).
+
+Round 7 (ck/pdet7, 2026-11-26 21:03 UTC, baseline main 07c3751, 30 runs, weights retrained on
+sixteen authors, CPU median delta ms): PostToolUse (Bash) +0.04, PostToolUse (Edit of a memory
+file) +1.17, UserPromptSubmit -0.16 (within target), SessionStart +0.04 (no target). Weights
+64 KB (16 authors).
 """
 
 from __future__ import annotations
