@@ -68,8 +68,17 @@ sentence and per clause, triples per clause and ordered concept bigrams, added t
 74.0% (min 59.6%) / 98.8% at threshold 0.9531, 79.3% at mean saved 98.0% (the extra features
 raise benign scores as much as poison scores); a separate threshold for entries of several
 lines (long notes saved 97.5% against 98.8% for one-line notes at the shared threshold; with
-the long threshold at 0.90-0.99 and the short one chosen by the rule: 74.6-76.9%, within noise).
-TUNING figures.
+the long threshold at 0.90-0.99 and the short one chosen by the rule: 74.6-76.9%, within noise);
+a second model trained only on poison against the hard negatives (kinds ``hard*``/``hn_*``),
+its weights mixed into the full model's (one table, so no cost at run time), measured with
+three seeds per fold instead of author bagging against the same proxy of the full model alone:
+mix 0.3 72.6% (min 58.7%) at the chosen threshold against 74.3% (min 59.8%), 81.0% against
+80.4% at mean saved 98.0%; mix 0.5 71.1% / 80.1%. The held-out misses of the weakest kinds
+(secrecy, long_buried, disable_safeguards, exfiltration, package_source, test_sabotage,
+override) carry the same concepts in the same proportions as the hard negatives (a safeguard
+named in half of each, a weakening in a quarter, a report surface in a third): what makes
+``APP_DEBUG=true`` in production or ``warn_after: 10000 days`` an attack is what the setting
+does, which no word or concept feature here knows. TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
