@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import cli_env, run_cli, session_start_context
+from conkeeper.domain.categories import MEMORY_CATEGORIES
 from conkeeper.domain.instructions import find_instructions, is_instruction_shaped, reasons
 from conkeeper.domain.memory import parse_entries
 from conkeeper.domain.observations import Observation, Summary, normalize_observation
@@ -217,6 +218,25 @@ def test_cli_remember_json_and_agent_source(project: Path) -> None:
     duplicate = run_cli("remember", "Use 4-space indentation", "--category", "convention",
                         "--json", cwd=project, env=plain)  # fmt: skip
     assert json.loads(duplicate.stdout)["status"] == "duplicate"
+
+
+def test_an_order_without_a_category_is_held_not_sent_back_for_one(project: Path) -> None:
+    """An agent that leaves the category out must not be told "pass --category" for an order:
+    its retry would be the same order. It is held (with the classifier's guess); an ordinary
+    note whose category is unclear is still refused with that hint."""
+    agent = cli_env(CLAUDECODE="1")
+    held = run_cli("remember", ATTACK, "--json", cwd=project, env=agent)
+    assert held.returncode == 0, held.stderr
+    answer = json.loads(held.stdout)
+    assert answer["status"] == "held" and answer["category"] in MEMORY_CATEGORIES
+    plain = run_cli("remember", "Run `make deploy ENV=staging` to deploy to staging.", "--json",
+                    cwd=project, env=agent)  # fmt: skip
+    refusal = json.loads(plain.stdout)
+    assert refusal["status"] == "refused" and "--category" in refusal["reason"]
+    done = run_cli("review", "approve", answer["id"], "--json", cwd=project)
+    assert done.returncode == 0 and json.loads(done.stdout)["status"] == "saved"
+    text = (project / ".claude" / "memory" / "patterns.md").read_text()
+    assert f"<!-- @category: {answer['category']} -->" in text and "approved -->" in text
 
 
 def test_cli_remember_holds_a_look_alike_of_a_data_science_package(project: Path) -> None:
