@@ -77,13 +77,35 @@ _IMPERATIVE_WORDS = (
     "use|run|put|keep|add|call|write|make|check|avoid|prefer|read|import|pass|return|raise|"
     "store|name|move|place|wait|mock|split|commit|push|format|lint|test|document|log|always|"
     "never|don'?t|do not|stop|only|leave|remove|delete|rename|follow|stick|switch|install|"
-    "pin|set|type|catch|handle|validate|sort|quote|wrap|close|open|start|include|exclude|no"
+    "pin|set|type|catch|handle|validate|sort|quote|wrap|close|open|start|include|exclude|no|"
+    "update|bump|regenerate|refactor|extract|inline|prefix|annotate|ask|assert|await|cache|"
+    "clean|compile|configure|convert|copy|create|declare|define|deploy|disable|enable|escape|"
+    "export|fetch|fix|generate|group|guard|indent|lock|merge|migrate|normalize|parse|rebase|"
+    "reuse|review|revert|save|squash|strip|tag|trim|verify|upgrade|downgrade|build|ship|"
+    "target|limit|reset|restart|clear|send|link|load|print|show|hide|encode|decode|measure"
 )
 _IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
 _CLAUSES = re.compile(
-    r"(?<=[.!?;])\s+|\n+|,\s*(?:and |but |so |then |just |instead,? )?(?=(?:"
-    + _IMPERATIVE_WORDS
-    + r")\b)",
+    r"(?<=[.!?;])\s+|\n+|(?<=\w):\s+|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:but )?you\b)|"
+    r",\s*(?:and |but |so |then |just |instead,? )?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
+    re.IGNORECASE,
+)
+# "we use pnpm" / "in this repo we always use httpx" says the rule as a habit: "Use pnpm"
+_WE_DO = re.compile(
+    r"^(?:(?:here|in this (?:repo(?:sitory)?|project|codebase|team)),?\s+)?we\s+"
+    r"(?:always\s+|only\s+|usually\s+|normally\s+)?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
+    re.IGNORECASE,
+)
+# "the tests go in tests/unit" says where things are put: "Put the tests in tests/unit"
+_GOES_IN = re.compile(
+    r"^(?P<thing>(?:(?:the|our|all|every|each|any|new)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,3}?)"
+    r"\s+(?:go|goes|belong|belongs|live|lives)\s+(?=(?:in|into|under|inside|next to)\s)",
+    re.IGNORECASE,
+)
+# "Dates must be stored in UTC": a rule stated about its subject, self-contained as it is
+_NORMATIVE = re.compile(
+    r"^(?!(?:you|i|it|that|this|there|we|he|she|they)\b)[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
+    r"(?:must|should|shall|needs? to|has to|have to)(?:\s+(?:not|never|always|only))?\s+\w",
     re.IGNORECASE,
 )
 _LEADING = re.compile(r"^(?:(?:and|but|so|then|just|please|instead|rather)\b[\s,]*)+", re.I)
@@ -96,7 +118,9 @@ _TRAILING = re.compile(
 
 
 _TOLD = re.compile(
-    r"^(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*", re.I
+    r"^(?:(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*|"
+    r"(?:you know|remember|note|keep in mind)(?:\s+that)?(?:\s*[:,]?\s+|\s*[:,]?$))",
+    re.I,
 )
 # "put it there" names nothing on its own: not a self-contained rule
 _PRONOUN_OBJECT = re.compile(r"^\S+ (?:it|that|this|them|those|these)\b", re.IGNORECASE)
@@ -111,7 +135,19 @@ def _clean_clause(clause: str) -> str:
     clause = _TRAILING.sub("", clause).strip().rstrip(".!?;,: ")
     if re.match(r"^always\s+\w", clause, re.IGNORECASE):  # "Always run X" -> "Run X"
         clause = clause.split(None, 1)[1]
+    clause = _WE_DO.sub("", clause)
+    clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
     return clause
+
+
+def _states_a_rule(clause: str) -> bool:
+    """Whether ``clause`` says what to do on its own: an imperative or a rule about its
+    subject ("Dates must be stored in UTC"), not a complaint, not "put it there"."""
+    return (
+        bool(_IMPERATIVE.match(clause) or _NORMATIVE.match(clause))
+        and not _COMPLAINT.search(clause)
+        and not _PRONOUN_OBJECT.match(clause)
+    )
 
 
 def imperative_rule(texts: list[str]) -> str | None:
@@ -124,12 +160,7 @@ def imperative_rule(texts: list[str]) -> str | None:
         parts = []
         for raw in _CLAUSES.split(" ".join(text.split())):
             clause = _clean_clause(raw or "")
-            if (
-                clause
-                and _IMPERATIVE.match(clause)
-                and not _COMPLAINT.search(clause)
-                and not _PRONOUN_OBJECT.match(clause)
-            ):
+            if clause and _states_a_rule(clause):
                 parts.append(clause)
         if not parts:
             continue
