@@ -140,6 +140,38 @@ def test_a_complaint_in_other_words_still_becomes_a_self_contained_rule(
     assert f"- {rule}" in patterns and "again" not in patterns.split(rule)[0][-200:]
 
 
+def test_a_finding_that_states_no_rule_is_approved_only_in_the_users_words(
+    tmp_path: Path,
+) -> None:
+    """Corrections that only complain name no rule: approving one used to write "Follow the
+    project's convention on ... (quoted in the retro's evidence)" into patterns.md, a line
+    that tells a later session nothing. Now approval asks for the rule (--text) and writes
+    exactly that."""
+    s = NamedSession(tmp_path, "a3a3a3a3-0000-4000-8000-000000000003")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in (
+        "no, that's not how we name things in the cart module",
+        "wrong naming in the cart module again, that's not how we name things",
+    ):
+        _edit(s, "src/cart.py")
+        s.prompt(text)
+    report = _reflect(s, "--write")
+    convention = next(r for r in report["recommendations"] if r["kind"] == "correction-theme")
+    assert "no rule stated" in convention["rule"]
+    number = str(convention["number"])
+    refused = run_cli("reflect", "approve", number, cwd=s.project, env=s.env)
+    assert refused.returncode != 0 and "--text" in refused.stderr
+    patterns = s.project / ".claude" / "memory" / "patterns.md"
+    assert "naming" not in patterns.read_text(encoding="utf-8")
+    rule = "Name cart module functions verb_noun in snake_case."
+    done = run_cli("reflect", "approve", number, "--text", rule, cwd=s.project, env=s.env)
+    assert done.returncode == 0, done.stderr
+    written = patterns.read_text(encoding="utf-8")
+    assert f"- {rule}" in written and "no rule stated" not in written
+
+
 def test_still_failing_only_when_the_last_run_of_that_command_failed(tmp_path: Path) -> None:
     s = NamedSession(tmp_path, "b2b2b2b2-0000-4000-8000-000000000002")
     set_up_project(s)

@@ -170,10 +170,15 @@ def imperative_rule(texts: list[str]) -> str | None:
     return best or None
 
 
+# What a convention's rule says when the corrections state none: approval then needs the rule
+# in the user's own words (``reflect approve N --text``), never a vague line in patterns.md.
+UNSTATED = "no rule stated in the corrections"
+
+
 def _convention(finding: f.Finding) -> dict[str, Any]:
     rule = imperative_rule(finding.texts) or (
-        f"Follow the project's convention on {finding.label} that the user stated "
-        f"{finding.count}× (quoted in the retro's evidence)."
+        f"Convention on '{finding.label}' ({finding.count}×, quoted in the retro's evidence): "
+        f'{UNSTATED}; approve it with --text "the rule".'
     )
     return {
         "what": f"Record the convention about '{finding.label}' in patterns.md: {f.quote(rule)}",
