@@ -5,7 +5,7 @@ later session reads. Issue 20 asks for "an imperative, self-contained statement,
 quote kept in the retro file, not in the rule"; a rule that repeats the complaint ("You keep
 forgetting the import, that's the second time"), names nothing ("Put it there") or misses what
 the user asked for teaches the agent the wrong thing. This bench runs the function approval
-uses (:func:`conkeeper.services.analysis.reflection.recommend.imperative_rule`) on groups of
+uses (:func:`conkeeper.services.analysis.reflection.rules.imperative_rule`) on groups of
 corrections written by someone who never saw it, and scores each group:
 
 * a group whose prompts state a rule (``rule`` not null) is **right** when a rule comes out,
@@ -39,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from conkeeper.services.analysis.reflection.recommend import imperative_rule  # noqa: E402
+from conkeeper.services.analysis.reflection.rules import imperative_rule  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "reflect"
 RESULTS = ROOT / "bench" / "results"
