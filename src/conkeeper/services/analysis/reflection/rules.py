@@ -44,31 +44,61 @@ _IMPERATIVE_WORDS = (
 )
 _IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
 _CLAUSES = re.compile(
-    r"(?<=[.!?;])\s+|\n+|(?<=\w):\s+|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:but )?you\b)|"
+    r"(?<=[\w)\]\"'`][.!?;])\s+|(?<=[\w)\]\"'`][.!?;][.!?])\s+|\n+|(?<=\w):\s+|"
+    r"\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:but )?you\b)|"
     r",\s*(?:and |but |so |then |just |instead,? )?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
     re.IGNORECASE,
 )
 # "we use pnpm" / "in this repo we always use httpx" says the rule as a habit: "Use pnpm"
 _WE_DO = re.compile(
-    r"^(?:(?:here|in this (?:repo(?:sitory)?|project|codebase|team)),?\s+)?we\s+"
+    r"^(?:(?:here|around here|in this (?:repo(?:sitory)?|project|codebase|team)|"
+    r"in our (?:repo|code|codebase|project)),?\s+)?we\s+"
     r"(?:always\s+|only\s+|usually\s+|normally\s+)?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
+    re.IGNORECASE,
+)
+# "we're on dayjs" / "we switched to pnpm" / "we moved to ruff": "Use dayjs"
+_WE_MOVED = re.compile(
+    r"^(?:(?:here|around here|in this (?:repo(?:sitory)?|project|codebase)|in our \w+),?\s+)?"
+    r"(?:we'?re on|we are on|we(?:'ve| have)? (?:switched|moved|migrated) to|we'?re using|"
+    r"we are using)\s+",
+    re.IGNORECASE,
+)
+# "why not Eloquent?" / "date-fns please": the user answering their own complaint
+_WHY_NOT = re.compile(r"^why not (?:use |just )?(?P<what>.+?)\??$", re.IGNORECASE)
+_JUST_THE_THING = re.compile(
+    r"^(?P<what>[\w`@./:#-]+(?:\s+[\w`@./:#-]+){0,2}?),?\s+(?:please|pls|plz)$", re.IGNORECASE
+)
+# "the dev server port is 5173, not 3000": a value stated about a named subject
+_VALUE = re.compile(
+    r"^(?!(?:you|i|it|its|it's|that|this|there|we|he|she|they|what|which|why|how|where|when|"
+    r"who)\b)"
+    r"(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
+    r"(?:is|are)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+_VALUE_TOKEN = re.compile(r"\d|`|\w[./:]\w|\bnot\b|\b[A-Z][\w-]*[A-Z0-9][\w-]*\b")
+# a word right after the verb that makes "import missing" a complaint, not an order
+_NOT_AN_ORDER = re.compile(
+    r"^\S+\s+(?:missing|broken|wrong|failing|failed|again|still|not|is|was|isn'?t|wasn'?t)\b",
     re.IGNORECASE,
 )
 # "the tests go in tests/unit" says where things are put: "Put the tests in tests/unit"
 _GOES_IN = re.compile(
     r"^(?P<thing>(?:(?:the|our|all|every|each|any|new)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,3}?)"
-    r"\s+(?:go|goes|belong|belongs|live|lives)\s+(?=(?:in|into|under|inside|next to)\s)",
+    r"\s+(?:go|goes|belong|belongs|live|lives)\s+(?=(?:in|into|under|inside|next to|to)\s)",
     re.IGNORECASE,
 )
 # "Dates must be stored in UTC": a rule stated about its subject, self-contained as it is
 _NORMATIVE = re.compile(
     r"^(?!(?:you|i|it|that|this|there|we|he|she|they)\b)[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
-    r"(?:must|should|shall|needs? to|has to|have to)(?:\s+(?:not|never|always|only))?\s+\w",
+    r"(?:must|should|shall|needs?(?: to)?|requires?|has to|have to)"
+    r"(?:\s+(?:not|never|always|only))?\s+\w",
     re.IGNORECASE,
 )
 _LEADING = re.compile(r"^(?:(?:and|but|so|then|just|please|instead|rather)\b[\s,]*)+", re.I)
 _TRAILING = re.compile(
-    r"[\s,]*(?:\b(?:again|please|like i said|as i said|ok(?:ay)?|thanks|for god'?s sake|every time|"
+    r"[\s,]*(?:\b(?:again|please|pls|plz|like i said|as i said|ok(?:ay)?|thanks|lol|ugh|ffs|"
+    r"for god'?s sake|every time|"
     r"each time|always|from now on|in future|going forward)\b"
     r"[\s,.!]*)+$",
     re.IGNORECASE,
@@ -82,18 +112,29 @@ _TOLD = re.compile(
 )
 # "put it there" names nothing on its own: not a self-contained rule
 _PRONOUN_OBJECT = re.compile(r"^\S+ (?:it|that|this|them|those|these)\b", re.IGNORECASE)
+# a sentence's closing marks, not a code token's own ("don't use !!" keeps its "!!")
+_END_PUNCTUATION = re.compile(r"(?<=[\w)\]`'\"])[.!?;,:\s]+$|\s+$")
+_CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.IGNORECASE)
 _NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
 
 
 def _clean_clause(clause: str) -> str:
     clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    if re.search(r"\S\s+again\b", clause, re.IGNORECASE):
+        return ""  # "import moment again..." tells what the agent did, not what to do
+    answer = _WHY_NOT.match(clause) or _JUST_THE_THING.match(clause.rstrip(".!"))
+    if answer and not _IMPERATIVE.match(answer.group("what")):
+        return f"use {answer.group('what').rstrip('?.! ')}"
+    if clause.rstrip().endswith("?"):
+        return ""  # a question asks; it does not state the rule
     if not _NO_RULE.match(clause):  # "no network calls in unit tests" is the rule itself
         clause = _FILLER.sub("", clause)
     clause = _LEADING.sub("", clause).strip()
-    clause = _TRAILING.sub("", clause).strip().rstrip(".!?;,: ")
+    clause = _END_PUNCTUATION.sub("", _TRAILING.sub("", clause).strip())
     if re.match(r"^always\s+\w", clause, re.IGNORECASE):  # "Always run X" -> "Run X"
         clause = clause.split(None, 1)[1]
     clause = _WE_DO.sub("", clause)
+    clause = _WE_MOVED.sub("use ", clause)
     clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
     return clause
 
@@ -102,10 +143,19 @@ def _states_a_rule(clause: str) -> bool:
     """Whether ``clause`` says what to do on its own: an imperative or a rule about its
     subject ("Dates must be stored in UTC"), not a complaint, not "put it there"."""
     return (
-        bool(_IMPERATIVE.match(clause) or _NORMATIVE.match(clause))
+        bool(_IMPERATIVE.match(clause) or _NORMATIVE.match(clause) or _states_a_value(clause))
         and not _COMPLAINT.search(clause)
         and not _PRONOUN_OBJECT.match(clause)
+        and not (_IMPERATIVE.match(clause) and _NOT_AN_ORDER.match(clause))
     )
+
+
+def _states_a_value(clause: str) -> bool:
+    """Whether ``clause`` gives a named subject a concrete value ("the dev server port is
+    5173, not 3000", "Java version is 21"): a number, a code span, a dotted or slashed name,
+    a contrast with "not", or a name with inner capitals."""
+    match = _VALUE.match(clause)
+    return bool(match and _VALUE_TOKEN.search(match.group("value")))
 
 
 def imperative_rule(texts: list[str]) -> str | None:
@@ -122,6 +172,7 @@ def imperative_rule(texts: list[str]) -> str | None:
                 parts.append(clause)
         if not parts:
             continue
+        parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
         rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
         if len(best) < len(rule) <= f.QUOTE_CHARS:
             best = rule
