@@ -28,7 +28,8 @@ _COMPLAINT = re.compile(
     r"\b(?:you(?:'ve| have)? (?:keep|kept|forgot|forget|did|didn'?t|broke|missed|ignored|"
     r"always|never|still|again|messed|screwed)|that'?s the (?:\w+ )?time|(?:second|third|"
     r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
-    r"already)|how many times|seriously|come on|wtf|ffs)\b",
+    r"already)|how many times|seriously|come on|wtf|ffs|your (?:last |latest )?(?:change|"
+    r"commit|edit|pr|fix)|\b(?:went|was|were|got|broke|failed|took)\b)\b",
     re.IGNORECASE,
 )
 _IMPERATIVE_WORDS = (
@@ -40,7 +41,8 @@ _IMPERATIVE_WORDS = (
     "clean|compile|configure|convert|copy|create|declare|define|deploy|disable|enable|escape|"
     "export|fetch|fix|generate|group|guard|indent|lock|merge|migrate|normalize|parse|rebase|"
     "reuse|review|revert|save|squash|strip|tag|trim|verify|upgrade|downgrade|build|ship|"
-    "target|limit|reset|restart|clear|send|link|load|print|show|hide|encode|decode|measure"
+    "target|limit|reset|restart|clear|send|link|load|print|show|hide|encode|decode|measure|"
+    "do|manage"
 )
 _IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
 _CLAUSES = re.compile(
@@ -64,9 +66,14 @@ _WE_MOVED = re.compile(
     re.IGNORECASE,
 )
 # "why not Eloquent?" / "date-fns please": the user answering their own complaint
-_WHY_NOT = re.compile(r"^why not (?:use |just )?(?P<what>.+?)\??$", re.IGNORECASE)
+_WHY_NOT = re.compile(r"^why (?:not|no) (?:use |just )?(?P<what>.+?)\??$", re.IGNORECASE)
 _JUST_THE_THING = re.compile(
-    r"^(?P<what>[\w`@./:#-]+(?:\s+[\w`@./:#-]+){0,2}?),?\s+(?:please|pls|plz)$", re.IGNORECASE
+    r"^(?P<what>[\w`@./:#<>()-]+(?:\s+[\w`@./:#<>()-]+){0,2}?),?\s+(?:please|pls|plz|no)\??$",
+    re.IGNORECASE,
+)
+# a lone code-like name as the whole answer ("SAFE_CAST", "`docker compose`", "orders.v2")
+_LONE_NAME = re.compile(
+    r"^(?P<what>`[^`]+`|[\w@./:#<>()-]*(?:[A-Z]{2}|_|\.\w|/|::)[\w@./:#<>()-]*)$"
 )
 # "the dev server port is 5173, not 3000": a value stated about a named subject
 _VALUE = re.compile(
@@ -122,7 +129,8 @@ def _clean_clause(clause: str) -> str:
     clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
     if re.search(r"\S\s+again\b", clause, re.IGNORECASE):
         return ""  # "import moment again..." tells what the agent did, not what to do
-    answer = _WHY_NOT.match(clause) or _JUST_THE_THING.match(clause.rstrip(".!"))
+    bare = clause.rstrip(".!?")
+    answer = _WHY_NOT.match(clause) or _JUST_THE_THING.match(bare) or _LONE_NAME.match(bare)
     if answer and not _IMPERATIVE.match(answer.group("what")):
         return f"use {answer.group('what').rstrip('?.! ')}"
     if clause.rstrip().endswith("?"):
@@ -142,6 +150,8 @@ def _clean_clause(clause: str) -> str:
 def _states_a_rule(clause: str) -> bool:
     """Whether ``clause`` says what to do on its own: an imperative or a rule about its
     subject ("Dates must be stored in UTC"), not a complaint, not "put it there"."""
+    if _NO_RULE.match(clause) and len(clause.split()) < 3 and "`" not in clause:
+        return False  # "no words" names nothing; "no `!!`" or "no print statements" does
     return (
         bool(_IMPERATIVE.match(clause) or _NORMATIVE.match(clause) or _states_a_value(clause))
         and not _COMPLAINT.search(clause)
