@@ -28,7 +28,7 @@ _COMPLAINT = re.compile(
     r"\b(?:you(?:'ve| have)? (?:keep|kept|forgot|forget|did|didn'?t|broke|missed|ignored|"
     r"always|never|still|again|messed|screwed)|that'?s the (?:\w+ )?time|(?:second|third|"
     r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
-    r"already)|how many times|seriously|come on|wtf|ffs|your (?:last |latest )?(?:change|"
+    r"already)|told you|said so|how many times|seriously|come on|wtf|ffs|your (?:last |latest )?(?:change|"
     r"commit|edit|pr|fix)|\b(?:went|was|were|got|broke|failed|took)\b)\b",
     re.IGNORECASE,
 )
@@ -46,7 +46,7 @@ _IMPERATIVE_WORDS = (
 )
 _IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
 _CLAUSES = re.compile(
-    r"(?<=[\w)\]\"'`][.!?;])\s+|(?<=[\w)\]\"'`][.!?;][.!?])\s+|\n+|(?<=\w):\s+|"
+    r"(?<=[\w)\]\"'`])[.!?;]{1,4}\s+|\n+|(?<=\w):\s+|"
     r"\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:but )?you\b)|"
     r",\s*(?:and |but |so |then |just |instead,? )?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
     re.IGNORECASE,
@@ -120,7 +120,7 @@ _TOLD = re.compile(
 # "put it there" names nothing on its own: not a self-contained rule
 _PRONOUN_OBJECT = re.compile(r"^\S+ (?:it|that|this|them|those|these)\b", re.IGNORECASE)
 # a sentence's closing marks, not a code token's own ("don't use !!" keeps its "!!")
-_END_PUNCTUATION = re.compile(r"(?<=[\w)\]`'\"])[.!?;,:\s]+$|\s+$")
+_END_PUNCTUATION = re.compile(r"(?<=[\w)\]`'\"])[.!?;,:]+\s*$|\s+$")
 _CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.IGNORECASE)
 _NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
 
