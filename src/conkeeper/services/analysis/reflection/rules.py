@@ -28,8 +28,9 @@ _COMPLAINT = re.compile(
     r"\b(?:you(?:'ve| have)? (?:keep|kept|forgot|forget|did|didn'?t|broke|missed|ignored|"
     r"always|never|still|again|messed|screwed)|that'?s the (?:\w+ )?time|(?:second|third|"
     r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
-    r"already)|told you|said so|how many times|seriously|come on|wtf|ffs|your (?:last |latest )?(?:change|"
-    r"commit|edit|pr|fix)|\b(?:went|was|were|got|broke|failed|took)\b)\b",
+    r"already)|told you|said so|how many times|seriously|come on|wtf|ffs|"
+    r"your (?:last |latest )?(?:change|commit|edit|pr|fix)|"
+    r"\b(?:went|was|were|got|broke|failed|took)\b)\b",
     re.IGNORECASE,
 )
 _IMPERATIVE_WORDS = (
