@@ -52,18 +52,21 @@ _CLAUSES = re.compile(
     r",\s*(?:and |but |so |then |just |instead,? )?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
     re.IGNORECASE,
 )
+# "here," / "in this repo," / "in our codebase," before a habit
+_HERE = (
+    r"(?:(?:here|around here|in this (?:repo(?:sitory)?|project|codebase|team)|"
+    r"in our (?:repo|code|codebase|project)),?\s+)?"
+)
 # "we use pnpm" / "in this repo we always use httpx" says the rule as a habit: "Use pnpm"
 _WE_DO = re.compile(
-    r"^(?:(?:here|around here|in this (?:repo(?:sitory)?|project|codebase|team)|"
-    r"in our (?:repo|code|codebase|project)),?\s+)?we\s+"
-    r"(?:always\s+|only\s+|usually\s+|normally\s+)?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
+    r"^" + _HERE + r"we\s+(?:always\s+|only\s+|usually\s+|normally\s+)?"
+    r"(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
     re.IGNORECASE,
 )
 # "we're on dayjs" / "we switched to pnpm" / "we moved to ruff": "Use dayjs"
 _WE_MOVED = re.compile(
-    r"^(?:(?:here|around here|in this (?:repo(?:sitory)?|project|codebase)|in our \w+),?\s+)?"
-    r"(?:we'?re on|we are on|we(?:'ve| have)? (?:switched|moved|migrated) to|we'?re using|"
-    r"we are using)\s+",
+    r"^" + _HERE + r"(?:we'?re on|we are on|we(?:'ve| have)? (?:switched|moved|migrated) to|"
+    r"we'?re using|we are using)\s+",
     re.IGNORECASE,
 )
 # "why not Eloquent?" / "date-fns please": the user answering their own complaint
@@ -77,13 +80,12 @@ _LONE_NAME = re.compile(
     r"^(?P<what>`[^`]+`|[\w@./:#<>()-]*(?:[A-Z]{2}|_|\.\w|/|::)[\w@./:#<>()-]*)$"
 )
 # "the dev server port is 5173, not 3000": a value stated about a named subject
-_VALUE = re.compile(
+# a named subject of up to six words, never a pronoun or a question word
+_SUBJECT = (
     r"^(?!(?:you|i|it|its|it's|that|this|there|we|he|she|they|what|which|why|how|where|when|"
-    r"who)\b)"
-    r"(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
-    r"(?:is|are)\s+(?P<value>.+)$",
-    re.IGNORECASE,
+    r"who)\b)(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
 )
+_VALUE = re.compile(_SUBJECT + r"(?:is|are)\s+(?P<value>.+)$", re.IGNORECASE)
 _VALUE_TOKEN = re.compile(r"\d|`|\w[./:]\w|\bnot\b|\b[A-Z][\w-]*[A-Z0-9][\w-]*\b")
 # a word right after the verb that makes "import missing" a complaint, not an order
 _NOT_AN_ORDER = re.compile(
@@ -98,8 +100,7 @@ _GOES_IN = re.compile(
 )
 # "Dates must be stored in UTC": a rule stated about its subject, self-contained as it is
 _NORMATIVE = re.compile(
-    r"^(?!(?:you|i|it|that|this|there|we|he|she|they)\b)[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
-    r"(?:must|should|shall|needs?(?: to)?|requires?|has to|have to)"
+    _SUBJECT + r"(?:must|should|shall|needs?(?: to)?|requires?|has to|have to)"
     r"(?:\s+(?:not|never|always|only))?\s+\w",
     re.IGNORECASE,
 )
