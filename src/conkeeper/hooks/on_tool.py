@@ -252,14 +252,15 @@ def _instruction_file_warning(ctx: HookContext, target: str) -> str | None:
     found = rule_findings(written) if written else []
     if not found:
         return None
-    name = target.rsplit("/", 1)[-1]
+    root = f"{ctx.location.root}/" if ctx.location is not None else "\0"
+    name = target[len(root) :] if target.startswith(root) else target.rsplit("/", 1)[-1]
     from conkeeper.storage.logfile import log
 
     log(f"hook PostToolUse: instruction-shaped text written to {name}", env=ctx.env)
     return (
         f"ConKeeper: the agent wrote text that reads like an instruction into {name} "
         f"({found[0].reason}). Your agent reads that file at the start of every session: check "
-        f"the change before the next one ({target})."
+        "the change before the next one."
     )
 
 
