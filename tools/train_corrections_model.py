@@ -88,6 +88,7 @@ AUTHORS = {
     "extra4": "train_extra4.jsonl",
     "extra5": "train_extra5.jsonl",
     "extra6": "train_extra6.jsonl",
+    "extra7": "train_extra7.jsonl",
     "blind1": "blind.jsonl",
     "blind2": "blind2.jsonl",
     "blind3": "blind3.jsonl",
