@@ -196,6 +196,47 @@ def test_a_request_does_not_get_the_cue(text: str, absent: str) -> None:
     assert absent not in _cues(text)
 
 
+# round 7: a correction without a negation word points at something already there (a definite
+# object, "that" + a copula, "the one you ..."), a new task at something new
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("use the staging DB", "m:redirect-definite"),
+        ("put it in the service layer", "m:redirect-definite"),
+        ("add a staging DB", "m:task-indefinite"),
+        ("create a new endpoint for refunds", "m:task-indefinite"),
+        ("that belongs in the controller", "m:deictic-copula"),
+        ("it goes in sealed-secrets", "m:place-verb"),
+        ("lr should be 3e-4", "m:should-be"),
+        ("you put the decay in the schedule", "m:you-past"),
+        ("the one you added is the old client", "m:the-one-you"),
+        ("eu-central-1 actually", "m:corrective-adverb"),
+        ("h100 partition", "m:terse-value"),
+        ("node v20 on the runners", "m:terse-value"),
+    ],
+)
+def test_a_redirect_or_a_new_task_has_its_cue(text: str, cue: str) -> None:
+    assert cue in _cues(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("create a staging DB", "m:redirect-definite"),  # something new, not the one there
+        ("use the staging DB", "m:task-indefinite"),
+        ("hi, node v20?", "m:terse-value"),  # a greeting and a question
+        ("please write the migration for the orders table today", "m:terse-value"),  # long
+    ],
+)
+def test_the_look_alike_lacks_the_cue(text: str, absent: str) -> None:
+    assert absent not in _cues(text)
+
+
+def test_a_numbered_task_list_is_read_as_one() -> None:
+    feats = segment_features(["1.", "add a login page", "2.", "write tests for it"])
+    assert "s:numbered" in feats and "w:1" not in feats
+
+
 def test_informal_spellings_are_read_as_the_words_they_stand_for() -> None:
     feats = segment_features(["u forgot to register the new worker"])
     assert {"w:you", "s:you-past", "m:you-past"} <= feats

@@ -147,6 +147,9 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
             raw = _TOKEN.compiled.findall(text)
         if not raw:
             continue
+        if len(raw) == 1 and raw[0].isdigit() and text.rstrip()[-1:] in (".", ")"):
+            feats.add("s:numbered")  # "1." alone: an item of a numbered task list
+            continue
         tokens = [SPELLING.get(t, t) for t in raw]
         if tokens != raw:  # the patterns below read the respelled words too
             text = _RESPELL.compiled.sub(lambda m: SPELLING[m.group(0)], text)
