@@ -375,7 +375,8 @@ def _redirect_cues(
     """Cues of a correction without a negation word, and of a new task: an imperative whose
     object is already there ("use the staging DB", "put it in ...") or new ("add a ...");
     "that/it" + a copula or a verb of place ("that belongs in the controller"); "you <past
-    verb>" or "the one you ..."; "should be"; "actually"/"instead"; a terse line carrying a value ("h100 partition", "eu-central-1 actually")."""
+    verb>" or "the one you ..."; "should be"; "actually"/"instead"; a terse line carrying a
+    value ("h100 partition", "eu-central-1 actually")."""
     first = opening[0]
     second = opening[1] if len(opening) > 1 else ""
     if first in _REDIRECT_VERBS and second in _DEFINITE:
@@ -395,12 +396,19 @@ def _redirect_cues(
             cues.add("m:the-one-you")
     if not _CORRECTIVE_ADVERBS.isdisjoint(tokens):
         cues.add("m:corrective-adverb")
-    if len(tokens) <= 6 and _GREETINGS.isdisjoint(tokens) and not text.rstrip().endswith("?"):
-        if "code" in tokens or any(
-            len(t) > 1 and not _VALUE_CHARS.isdisjoint(t) and any(c.isalpha() for c in t)
-            for t in text.split()
-        ):
-            cues.add("m:terse-value")
+    if _terse_value(text, tokens):
+        cues.add("m:terse-value")
+
+
+def _terse_value(text: str, tokens: list[str]) -> bool:
+    """A line of at most six words, no greeting, no question, carrying a value: inline code or
+    a word mixing letters with digits or ``-_./=:`` ("h100", "eu-central-1", "v2")."""
+    if len(tokens) > 6 or not _GREETINGS.isdisjoint(tokens) or text.rstrip().endswith("?"):
+        return False
+    return "code" in tokens or any(
+        len(t) > 1 and not _VALUE_CHARS.isdisjoint(t) and any(c.isalpha() for c in t)
+        for t in text.split()
+    )
 
 
 def _agent_cues(tokens: list[str], cues: set[str]) -> None:
