@@ -15,6 +15,11 @@ carry a correction (negation, "instead", undo, "again"/"still"/"same", "you did"
 English ones (:func:`gloss`), so the weights learned from English prompts apply to it. The
 gloss is a small word list, not a translator.
 
+Round 7 adds the shapes of a redirect and of a new task (:func:`_redirect_cues`): an
+imperative whose object is already there ("use the staging DB") against one whose object is
+new ("add a staging DB"), "that/it" + a copula or a verb of place, "you" + an irregular past,
+"the one you ...", "should be", "actually"/"instead", and a terse line carrying a value.
+
 Cost: this runs on the UserPromptSubmit hook path when the scorer is consulted. Every cue is a
 set or sequence look-up over the sentence's tokens; the one regular expression (a contrast
 "X, not Y") is compiled only for a sentence that has "not" in it.
