@@ -291,7 +291,11 @@ Tuning figures (FP / recall; the grid was chosen on the strict run)::
   and left out: words regularised x15 (strict low .022/.586 and .023/.420), no word bigrams
   (.022/.694, .023/.511; medium recall lower), caps on the scorer's added FP below zero (low
   recall .305-.516), the parameters chosen on more or fewer authors (``RULES_SATURATED`` .6:
-  within noise; .9 or all: less recall). Targets still not met on new authors (low recall .58-.78).
+  within noise; .9 or all: less recall). Targets still not met on new authors (low recall
+  .58-.78). Hook cost (A/B against main 3b919d6, first ``detect()`` in a fresh ``python -S``
+  process with compiled bytecode, CPU median, n=30-40, shared cores): a request +0.5 ms
+  (import +0.15), a rule match +0.2 ms, a no-negation fix +2.1 ms (now flagged by the scorer,
+  so the friction model loads, as for any prompt it flags).
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
