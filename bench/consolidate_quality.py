@@ -186,6 +186,7 @@ SETS = {
     "blind3": DATA / "blind_pairs3.jsonl",  # measured once (FIRST_BLIND_PAIRS3.md): now seen
     "train4": DATA / "train_pairs4.jsonl",  # measured once (FIRST_TRAIN4.md): training data
     "blind4": DATA / "blind_pairs4.jsonl",  # measured once (FIRST_BLIND_PAIRS4.md): now seen
+    "train5": DATA / "train_pairs5.jsonl",  # measured once (FIRST_TRAIN5.md): training data
 }
 SEEN_BLIND = 4  # blind_pairs<N> up to this number have been measured (4: FIRST_BLIND_PAIRS4.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
