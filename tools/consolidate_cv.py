@@ -17,7 +17,8 @@ author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST
 author 6 ``blind_pairs3.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS3.md``, seen since),
 author 7 ``train_pairs4.jsonl`` (measured once before its text was read, ``FIRST_TRAIN4.md``),
 author 8 ``blind_pairs4.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS4.md``, seen since; the
-shipped limits were chosen before it joined).
+shipped limits were chosen before it joined), author 9 ``train_pairs5.jsonl`` (measured once
+before its text was read, ``FIRST_TRAIN5.md``).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -52,6 +53,7 @@ AUTHORS = {
     "author6": DATA / "blind_pairs3.jsonl",  # measured once blind (FIRST_BLIND_PAIRS3.md)
     "author7": DATA / "train_pairs4.jsonl",  # measured once before reading (FIRST_TRAIN4.md)
     "author8": DATA / "blind_pairs4.jsonl",  # measured once blind (FIRST_BLIND_PAIRS4.md)
+    "author9": DATA / "train_pairs5.jsonl",  # measured once before reading (FIRST_TRAIN5.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
