@@ -1146,7 +1146,8 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
     reading.excepts = _EXCEPTS.search(text) is not None or _SCOPED.match(text) is not None
     raw: list[str] = []
-    clauses = [c for c in _clauses(_number_words(text.replace("\u2019", "'"))) if c.strip()]
+    text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
+    clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
     for clause in clauses:
         raw.extend(_quantity_tokens(clause))
         raw.append(_BREAK)
@@ -1378,6 +1379,15 @@ HALTS = _words("stop stopped")
 EDIT_VERBS = _words("edit keep commit send store verify")
 PREFER = _words("prefer prefers preferred favour favor favours favors")
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS_RE) + r")\b", re.IGNORECASE)
+
+
+# "TypeScript, not JS": the "not" after a comma rejects what follows it, not the clause before
+# it (read as "rather than"); "..., not allowed" and "..., not only" still negate the clause.
+_CONTRAST = re.compile(
+    r",\s*not\s+(?!(?:to|be|ok|okay|allowed|needed|required|necessary|recommended|supported|"
+    r"only|just|even|all|every|any|always|ever|yet|anymore|used|enabled)\b)",
+    re.IGNORECASE,
+)
 
 
 def _number_words(text: str) -> str:
@@ -1689,6 +1699,9 @@ def _superseded(
     """A superseding note against a note on the same subject without one (a tool named by
     both is a shared subject: "Zephyr version is v3.2" against "Now on Zephyr 3.6")."""
     if a.supersedes == b.supersedes:
+        return None
+    plain, note = (b, a) if a.supersedes else (a, b)
+    if _negates_shared(plain, note):  # "not H2" against "no H2 anymore": both drop it
         return None
     if limits.named_subjects:
         shared = _shared(a, b, _JOBS)[0]
