@@ -862,10 +862,10 @@ _VERSION = re.compile(r"^v?\d+(?:\.\d+)*[%+]?$")
 # A number with its unit ("15 minutes", "2 s", "4-space", "75%"): read as one value in the
 # unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
 _QUANTITY = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
+    r"(?:(?<=-Xm[xs])|(?<![\w.]))(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
     r"(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
-    r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|kb|mb|gb|tb|chars?|characters?|columns?|cols?|spaces?"
-    r"|px|x)(?![\w])",
+    r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g"
+    r"|chars?|characters?|columns?|cols?|spaces?|px|x)(?![\w])",
     re.IGNORECASE,
 )
 UNITS: dict[str, tuple[str, float]] = {
@@ -891,10 +891,15 @@ UNITS: dict[str, tuple[str, float]] = {
     "yr": ("s", 31536000.0),
     "%": ("%", 1.0),
     "percent": ("%", 1.0),
-    "kb": ("B", 1e3),
-    "mb": ("B", 1e6),
-    "gb": ("B", 1e9),
-    "tb": ("B", 1e12),
+    # Memory and disk sizes, one binary scale for every spelling ("2g", "2 GB", "2Gi", "2048Mi"
+    # are one size): a note says "512M" or "512 MB" for the same php.ini value.
+    **{
+        spelling: ("B", float(1024**power))
+        for power, prefix in enumerate("kmgt", start=1)
+        for spelling in (f"{prefix}b", f"{prefix}i", f"{prefix}ib")
+    },
+    "g": ("B", float(1024**3)),
+    "M": ("B", float(1024**2)),  # a capital M after a number is a size ("512M"), "5m" minutes
     "char": ("ch", 1.0),
     "character": ("ch", 1.0),
     "column": ("ch", 1.0),
@@ -915,7 +920,8 @@ def _quantity_tokens(text: str) -> list[str]:
     tokens: list[str] = []
     start = 0
     for match in _QUANTITY.finditer(text):
-        number, per, unit = match.group(1), match.group(2), match.group(3).lower()
+        number, per, unit = match.group(1), match.group(2), match.group(3)
+        unit = unit if unit == "M" else unit.lower()
         if unit not in UNITS:
             unit = unit.rstrip("s") if unit.rstrip("s") in UNITS else unit
         base, factor = UNITS.get(unit, ("", 1.0))
