@@ -78,6 +78,7 @@ class Limits(Record):
     the others; :data:`LIMITS` is the choice on every author's pairs."""
 
     __slots__ = (
+        "abbreviations",
         "anchor_similarity",
         "bare_values",
         "choice_shared_weight",
@@ -123,6 +124,7 @@ class Limits(Record):
         head_match: bool = False,
         named_subjects: bool = False,
         scoped_merge: bool = False,
+        abbreviations: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -144,6 +146,7 @@ class Limits(Record):
         self.head_match = head_match
         self.named_subjects = named_subjects
         self.scoped_merge = scoped_merge
+        self.abbreviations = abbreviations
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -166,6 +169,7 @@ LIMITS = Limits(
     head_match=True,
     named_subjects=True,
     scoped_merge=True,
+    abbreviations=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -764,7 +768,12 @@ NUMBER_WORDS = {
     "fifteen": "15",
     "twenty": "20",
     "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
     "sixty": "60",
+    "seventy": "70",
+    "eighty": "80",
+    "ninety": "90",
     "hundred": "100",
 }
 NUMBER_WORDS_RE = tuple(w for w in NUMBER_WORDS if w not in ("one", "once"))
@@ -937,7 +946,7 @@ def _quantity_tokens(text: str) -> list[str]:
 
 def _numbers_differ(a: set[str], b: set[str]) -> bool:
     """Both name values of one unit (or both bare numbers) and none in common."""
-    if not (a and b) or a & b:
+    if not (a and b) or _share(a, b):
         return False
     apart = _units_apart(a, b)
     return bool(apart) and all(apart)
@@ -953,7 +962,29 @@ def _some_unit_differs(a: set[str], b: set[str]) -> bool:
 def _units_apart(a: set[str], b: set[str]) -> list[bool]:
     """For each unit both sides state a value of, whether their values of it share nothing."""
     units = {_unit(v) for v in a} & {_unit(v) for v in b}
-    return [not ({v for v in a if _unit(v) == u} & {v for v in b if _unit(v) == u}) for u in units]
+    return [
+        not _share({v for v in a if _unit(v) == u}, {v for v in b if _unit(v) == u}) for u in units
+    ]
+
+
+def _share(a: set[str], b: set[str]) -> bool:
+    """Whether two value sets have a value in common; a version and the same version with more
+    detail are one value ("Airflow 2.7" and "2.7.3", "MySQL 8" and "8.0.36")."""
+    return bool(a & b) or any(_more_detail(x, y) or _more_detail(y, x) for x in a for y in b)
+
+
+def _more_detail(short: str, long: str) -> bool:
+    """``long`` is the version ``short`` with more detail ("2.7" and "2.7.3", "8" and
+    "8.0.36"; "3" and "3.5" stay two numbers)."""
+    return (
+        long.startswith(short + ".")
+        and ("." in short or long.count(".") >= 2)
+        and bool(_DOTTED.match(short) and _DOTTED.match(long))
+    )
+
+
+_DOTTED = re.compile(r"^\d+(?:\.\d+)*$")
+_TRAILING_ZEROS = re.compile(r"(?<=\d)(?:\.0)+$")  # "8.0" and "16.0.0" are "8" and "16"
 
 
 def _unit(value: str) -> str:
@@ -1012,6 +1043,7 @@ class Reading(Record):
         "excepts",
         "flipped",
         "head",
+        "modifiers",
         "negated",
         "numbers",
         "order",
@@ -1043,6 +1075,7 @@ class Reading(Record):
         self.numbers: set[str] = set()
         self.values: dict[str, set[str]] = {}  # concept -> values stated in its clauses
         self.order: set[tuple[str, str]] = set()
+        self.modifiers: dict[str, set[str]] = {}  # concept -> the concepts right before it
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
 
 
@@ -1245,7 +1278,7 @@ def read(text: str, *, head: bool = True) -> Reading:
                 qualify = QUALIFIER_SPAN if lower in LOCATIVES else 0
             concept, weight = _concept(token)
             if concept is not None and _VERSION.match(concept):
-                value = concept.lstrip("v").rstrip("%+")
+                value = _TRAILING_ZEROS.sub("", concept.lstrip("v").rstrip("%+"))
                 values.append((len(concepts), value + _counted(following)))
                 concept = None
             elif concept is not None:
@@ -1267,7 +1300,10 @@ def read(text: str, *, head: bool = True) -> Reading:
                 if qualify and weight >= 1.0 and concept not in _JOBS:
                     reading.qualifiers.add(concept)
                 qualify = max(0, qualify - 1)
-                keys.append(concept if weight >= 1.0 and concept not in _JOBS else None)
+                key = concept if weight >= 1.0 and concept not in _JOBS else None
+                if key and keys and keys[-1] and keys[-1] != key and not (in_span or in_parts):
+                    reading.modifiers.setdefault(key, set()).add(keys[-1])
+                keys.append(key)
                 concepts.append(concept)
                 continue
         keys.append(None)
@@ -1398,11 +1434,25 @@ _CONTRAST = re.compile(
 
 def _number_words(text: str) -> str:
     """Number words as digits before quantities are read ("two minutes" is "2 minutes", "one
-    year" and "a day" are "1 year" and "1 day")."""
+    year" and "a day" are "1 year" and "1 day", "half a second" is "0.5 second",
+    "twenty-four hours" is "24 hours")."""
+    text = _HALF_UNIT.sub(lambda m: "0.5 " + m.group(1), text)
+    text = _COMPOUND_NUMBER.sub(
+        lambda m: str(int(NUMBER_WORDS[m.group(1).lower()]) + int(NUMBER_WORDS[m.group(2).lower()])),
+        text,
+    )
     text = _ONE_UNIT.sub(lambda m: "1 " + m.group(1), text)
     return _NUMBER_WORD.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], text)
 
 
+_HALF_UNIT = re.compile(
+    r"\bhalf\s+(?:an?\s+)?(second|minute|hour|day|week|month|year)\b", re.IGNORECASE
+)
+_COMPOUND_NUMBER = re.compile(
+    r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]"
+    r"(one|two|three|four|five|six|seven|eight|nine)\b",
+    re.IGNORECASE,
+)
 _ONE_UNIT = re.compile(
     r"\b(?:one|an?)\s+(second|minute|hour|day|week|month|year)\b",
     re.IGNORECASE,
@@ -1759,6 +1809,37 @@ def _conflict(
     return None
 
 
+ABBREVIATION_MIN = 3  # letters of a word written short ("feat", "desc", "mig")
+
+
+def _abbreviated(a: Reading, b: Reading) -> float:
+    """The weight of words one entry writes short and the other in full ("feat" and
+    "feature", "desc" and "description", "redelivers" and "delivers"): each unshared concept
+    that begins or ends another unshared concept of the other entry counts as shared once."""
+    only_a = [k for k, w in a.weights.items() if w >= 1.0 and k not in b.weights and k.isalpha()]
+    only_b = [k for k, w in b.weights.items() if w >= 1.0 and k not in a.weights and k.isalpha()]
+    found = 0.0
+    used: set[str] = set()
+    for short, longs in ((only_a, only_b), (only_b, only_a)):
+        for word in short:
+            if len(word) < ABBREVIATION_MIN or word in used:
+                continue
+            match = next(
+                (
+                    other
+                    for other in longs
+                    if other not in used
+                    and len(other) > len(word)
+                    and (other.startswith(word) or other.endswith(word))
+                ),
+                None,
+            )
+            if match is not None:
+                used |= {word, match}
+                found += 1.0
+    return found
+
+
 def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
@@ -1772,6 +1853,8 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     )
     if count_all < 2 or _distinct_identifiers(a, b):
         return None
+    if limits.abbreviations:
+        shared_all += _abbreviated(a, b)
     dice = 2 * shared_all / (all_a + all_b) if all_a + all_b else 0.0
     unshared = max(all_a, all_b) - shared_all
     if (
