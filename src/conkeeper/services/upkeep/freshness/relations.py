@@ -569,6 +569,24 @@ SYNONYMS = {
     "fridays": "friday",
     "saturdays": "saturday",
     "sundays": "sunday",
+    # people and roles said several ways (an "engineer" is no "engine")
+    "developer": "developer",
+    "developers": "developer",
+    "common": "shared",
+    "shared": "shared",
+    "share": "shared",
+    "requirement": "require",
+    "requirements": "require",
+    "restart": "restart",
+    "restarts": "restart",
+    "restarted": "restart",
+    "restarting": "restart",
+    "quickly": "fast",
+    "swiftly": "fast",
+    "slowly": "slow",
+    "identifiers": "identifier",
+    "description": "description",
+    "descriptions": "description",
 }
 SYNONYMS.update({word: alias for word, alias in wording.ALIASES.items() if word not in SYNONYMS})
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
@@ -1437,12 +1455,15 @@ def _number_words(text: str) -> str:
     year" and "a day" are "1 year" and "1 day", "half a second" is "0.5 second",
     "twenty-four hours" is "24 hours")."""
     text = _HALF_UNIT.sub(lambda m: "0.5 " + m.group(1), text)
-    text = _COMPOUND_NUMBER.sub(
-        lambda m: str(int(NUMBER_WORDS[m.group(1).lower()]) + int(NUMBER_WORDS[m.group(2).lower()])),
-        text,
-    )
+    text = _COMPOUND_NUMBER.sub(_compound_number, text)
     text = _ONE_UNIT.sub(lambda m: "1 " + m.group(1), text)
     return _NUMBER_WORD.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], text)
+
+
+def _compound_number(match: re.Match[str]) -> str:
+    """ "twenty-four" as "24"."""
+    tens, units = (NUMBER_WORDS[match.group(i).lower()] for i in (1, 2))
+    return str(int(tens) + int(units))
 
 
 _HALF_UNIT = re.compile(
