@@ -756,7 +756,7 @@ SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
     for group in (
         "python go javascript typescript rust java kotlin ruby php swift scala c++ csharp "
         "elixir bash shell sql css html markdown terraform yaml toml json ini xml database",
-        "development staging production local ci",
+        "development staging production local ci sandbox qa uat preview canary",
         "public internal private",
         "frontend backend",
         "unit integration e2e end-to-end",
@@ -1295,6 +1295,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 negate_next = 0
                 qualify = QUALIFIER_SPAN if lower in LOCATIVES else 0
             concept, weight = _concept(token)
+            if concept is not None and _year(lower, raw[index - 2].lower() if index >= 2 else ""):
+                concept = None  # "provisioned in 2026": a date, not a value of the setting
             if concept is not None and _VERSION.match(concept):
                 value = _TRAILING_ZEROS.sub("", concept.lstrip("v").rstrip("%+"))
                 values.append((len(concepts), value + _counted(following)))
@@ -1458,6 +1460,17 @@ def _number_words(text: str) -> str:
     text = _COMPOUND_NUMBER.sub(_compound_number, text)
     text = _ONE_UNIT.sub(lambda m: "1 " + m.group(1), text)
     return _NUMBER_WORD.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], text)
+
+
+YEAR_BEFORE = _words("in since from until till by of before after during q1 q2 q3 q4")
+
+
+def _year(word: str, previous: str) -> bool:
+    """A year after "in", "since", "Q1"... ("in 2026"): when something happened, never the
+    value of a setting ("Unity 2022.3" keeps its dot and stays a version)."""
+    return (
+        previous in YEAR_BEFORE and len(word) == 4 and word.isdigit() and "1990" <= word <= "2099"
+    )
 
 
 def _compound_number(match: re.Match[str]) -> str:
