@@ -186,6 +186,13 @@ NEGATIONS = _words(
     disallowed ban banned neither none nothing nobody no-go off-limits lacking lacks
     nunca jamais jamás nie niemals nicht kein keine não nao"""
 )
+# Antonyms that name a state, not an action: a negation of one is the state's opposite said
+# twice ("don't merge with failing tests" is "merge with passing tests", "never leave TLS
+# disabled" is "TLS enabled"); "never edit by hand" or "never delete" keep their negation.
+NEGATED_STATES = _words(
+    """fail disabled off insecure unsafe unencrypted plaintext unsigned untyped
+    unauthenticated unpinned"""
+)
 # Two-word markers: the second word is consumed with the first.
 NEGATION_PAIRS = frozenset({("no", "longer"), ("instead", "of"), ("rather", "than")})
 # Words that flip the polarity of the concept they name ("disable" is "not enable").
@@ -1224,6 +1231,8 @@ def read(text: str, *, head: bool = True) -> Reading:
     span_left = 0  # words still to read from inside a backticked command
     parts_left = 0  # parts still to read of a hyphenated word
     negation_at: set[int] = set()
+    antonym_at: set[int] = set()  # positions of the open clause's antonyms ("failing")
+    antonym_polar: set[str] = set()
     index = 0
     while index < len(raw):
         token = raw[index]
@@ -1246,6 +1255,17 @@ def read(text: str, *, head: bool = True) -> Reading:
             if negations == 11:  # one negation and "without": "don't X without Y" is "Y first"
                 flips -= 2
                 pending = [p for p in pending if p[0] not in negation_at]
+            elif (
+                negations == 10
+                and len(antonym_at) == 1
+                and min(antonym_at) > min(negation_at)
+                and flips == 1 + len(antonym_polar)  # nothing else flips in the entry so far
+            ):
+                flips = 0  # "don't merge with failing tests" is "merge with passing tests"
+                pending = []
+                reading.polar -= antonym_polar
+            antonym_at = set()
+            antonym_polar = set()
             negations = 0
             negation_at = set()
             _governed(reading, keys, pending, clause_start)
@@ -1302,7 +1322,11 @@ def read(text: str, *, head: bool = True) -> Reading:
                 values.append((len(concepts), value + _counted(following)))
                 concept = None
             elif concept is not None:
+                if not in_span and (lower in NEGATED_STATES or _stem(lower) in NEGATED_STATES):
+                    antonym_at.add(len(concepts))
                 if lower in ANTONYMS and not in_span:  # `unsafe` names code, it negates nothing
+                    if lower in NEGATED_STATES:
+                        antonym_polar.add(concept)
                     reading.polar.add(concept)
                     flips += 1
                     pending.append((len(concepts), _OWN_REACH))
