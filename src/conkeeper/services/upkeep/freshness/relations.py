@@ -1289,6 +1289,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 negate_next = NEGATION_REACH
         elif lower == "once" and clause_words == 1:
             pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
+        elif lower in RESTRICTIVE and following in CONDITIONS:
+            pass  # "merged only after two approvals" is "needs two approvals before merge"
         elif lower in RESTRICTIVE:
             flips += 1  # "only via codegen" forbids every other way, like "never by hand"
             pending.append((len(concepts), _AFTER_REACH))
@@ -1458,6 +1460,7 @@ REJECTED_AFTER = _words(
     abandoned replaced removed deleted dead disabled rejected no-go off-limits"""
 )
 RESTRICTIVE = _words("only solely exclusively")
+CONDITIONS = _words("after before once when if until")  # "only after X": X is required first
 # Negations only before a gerund ("stop using X"); "stop the server first" is an action.
 HALTS = _words("stop stopped")
 # Verbs that act on a thing rather than use it: a negation before them does not reject the
