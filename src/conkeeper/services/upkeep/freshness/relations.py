@@ -1193,6 +1193,7 @@ _SUPERSEDES = re.compile(
 # lock is OK", "docs-only PRs can be merged with one approval", "until it's migrated").
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
+    r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
     r"|\bcan\b(?!'t|\u2019t| not| never)",  # a permission: "docs-only PRs can merge with one"
     re.IGNORECASE,
 )
