@@ -1811,6 +1811,18 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     return None
 
 
+def _one_subject(a: Reading, b: Reading) -> bool:
+    """Whether two entries share more than one word, a value, or a word one of them writes as a
+    name ("Zephyr", "`kapt`"): a single common word ("asset") is no shared subject for a
+    change."""
+    shared = [k for k, w in a.weights.items() if w >= 1.0 and b.weights.get(k, 0.0) >= 1.0]
+    return (
+        len(shared) > 1
+        or _share(a.numbers, b.numbers)
+        or any(k in a.anchors or k in b.anchors for k in shared)
+    )
+
+
 def _superseded(
     a: Reading, b: Reading, limits: Limits, shared: float, containment: float
 ) -> Relation | None:
@@ -1820,6 +1832,8 @@ def _superseded(
         return None
     plain, note = (b, a) if a.supersedes else (a, b)
     if _negates_shared(plain, note):  # "not H2" against "no H2 anymore": both drop it
+        return None
+    if not _one_subject(a, b):
         return None
     if limits.named_subjects:
         shared = _shared(a, b, _JOBS)[0]
