@@ -1181,7 +1181,8 @@ _SUPERSEDES = re.compile(
     r"|migrated (?:\w+ ){0,3}(?:from|to|off|out)|moved (?:from|to|off)|upgraded (?:from|to)"
     r"|decommissioned|sunset|(?:was|were|is|are|been) retired"
     r"|bumped (?:from|to)"
-    r"|now on|as of|we left|anymore|any more|in favou?r of|(?:we|they|you|it) used to"
+    r"|now on|as of|we left|(?:since|after) \w+ left|anymore|any more|in favou?r of"
+    r"|(?:we|they|you|it) used to"
     r"|used to be|renamed|previously|formerly"
     r"|since v?\d+(?:\.\d+)+|dropped (?:in|since) v?\d)\b",
     re.IGNORECASE,
@@ -1800,6 +1801,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
 def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     """One entry says what the other's first clause says, the rest being detail ("Snapshot
     tests use insta." against "Snapshot tests use `insta`; review changes with ...")."""
+    if _distinct_identifiers(a, b):  # the detail names other code: another rule
+        return None
     for short, long in ((a, b.head), (b, a.head)):
         if long is None or short.head is not None or short.negated != long.negated:
             continue
