@@ -86,6 +86,7 @@ class Limits(Record):
         "duplicate_similarity",
         "duplicate_unshared",
         "exception_guard",
+        "exception_merge",
         "head_match",
         "named_subjects",
         "number_containment",
@@ -125,6 +126,7 @@ class Limits(Record):
         named_subjects: bool = False,
         scoped_merge: bool = False,
         abbreviations: bool = False,
+        exception_merge: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -147,6 +149,7 @@ class Limits(Record):
         self.named_subjects = named_subjects
         self.scoped_merge = scoped_merge
         self.abbreviations = abbreviations
+        self.exception_merge = exception_merge
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -1952,7 +1955,11 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and dice >= limits.anchor_similarity
     ):
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (about the same names)")
-    if dice >= limits.duplicate_similarity and unshared <= limits.duplicate_unshared:
+    if (
+        dice >= limits.duplicate_similarity
+        and unshared <= limits.duplicate_unshared
+        and not (limits.exception_merge and a.excepts != b.excepts)
+    ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
     smaller_all = min(all_a, all_b)
     within = shared_all / smaller_all if smaller_all else 0.0
