@@ -191,6 +191,82 @@ CASES += [
         "Webhook deliveries: five retries with backoff.",
         "duplicate",
     ),
+    # memory sizes are bytes, one scale for every spelling ("512M" was read as 512 minutes)
+    (
+        "PHP memory_limit is 512M on the web servers.",
+        "The web servers run PHP with a memory_limit of 1 GB.",
+        "contradiction",
+    ),
+    ("The build cache volume is 512M.", "The build cache volume holds 512 MiB.", "duplicate"),
+    ("The JVM heap is capped with `-Xmx2g`.", "JVM maximum heap: 4 GB.", "contradiction"),
+    (
+        "Kubernetes memory limit for the API pods is 2Gi.",
+        "API pods have a memory limit of 2048Mi.",
+        "duplicate",
+    ),
+    # ", not X" rejects X only; a superseding note agrees with an entry that negates the same
+    (
+        "New backend services are written in Kotlin.",
+        "New backend services must be Kotlin, not Java.",
+        "duplicate",
+    ),
+    (
+        "We don't deploy with Capistrano anymore.",
+        "Deploys go through the pipeline, not Capistrano.",
+        "none",
+    ),
+    # a version and the same version with more detail; numbers said in words
+    ("Production runs MySQL 8.0.", "The production database is MySQL 8.", "duplicate"),
+    (
+        "Log database queries slower than 500 ms.",
+        "Database queries taking longer than half a second are logged.",
+        "duplicate",
+    ),
+    (
+        "Vault database credentials expire after 24h.",
+        "Database credentials from Vault expire after twenty-four hours.",
+        "duplicate",
+    ),
+    # environments are scopes; a permission refines a rule
+    (
+        "Sandbox API rate limit: 10 requests per second.",
+        "Production API rate limit: 100 requests per second.",
+        "none",
+    ),
+    (
+        "Nobody pushes directly to main.",
+        "The release bot is allowed to push the version bump directly to main.",
+        "none",
+    ),
+    # a negated failure is a success said twice; "only after" states a requirement
+    (
+        "Don't merge a branch with failing checks.",
+        "Checks must pass before a branch is merged.",
+        "duplicate",
+    ),
+    (
+        "A branch is merged only after two approvals.",
+        "Every branch needs two approvals before merge.",
+        "duplicate",
+    ),
+    # a superseding note needs a subject both share, not one common word
+    (
+        "Image assets are deprecated in favour of sprite sheets.",
+        "The asset pipeline is Propshaft.",
+        "none",
+    ),
+    # a note that someone left is a change (it was merged as the older note said again)
+    (
+        "Since Dana left, Omar approves production database access.",
+        "Production database access is approved by Dana.",
+        "contradiction",
+    ),
+    # spelled-out terms and their abbreviation
+    (
+        "Time to first byte on the marketing site stays under 200 ms.",
+        "Marketing site TTFB under 200ms.",
+        "duplicate",
+    ),
 ]
 
 
