@@ -59,18 +59,20 @@ KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
 STEP = 0.05
 GRID: dict[str, tuple[float | bool, ...]] = {
-    "duplicate_similarity": (0.7, 0.75),  # 0.65 never chosen
+    "duplicate_similarity": (0.7, 0.72, 0.75),  # 0.65 never chosen
     "duplicate_unshared": (3.0, 5.0),  # 99 never chosen
     "anchor_similarity": (0.3, 0.4, 0.5, 1.01),
     "polarity_containment": (0.5, 0.6),
     "value_containment": (0.3, 0.5),  # 1.01 never chosen
     "value_similarity": (0.5, 0.6, 1.01),
-    "supersede_containment": (0.0, 1.01),  # 0.3 never chosen
-    "bare_values": (False, True),
-    "scoped_merge": (False, True),
+    "exception_merge": (False, True),
+    "firm_polarity": (False, True),
 }
 # Fixed: chosen on every fold of an earlier run over the grid values in brackets.
 FIXED = {
+    "supersede_containment": 0.0,  # (0.0, 1.01): every fold of rounds 5 and 6
+    "bare_values": True,  # (False, True): every fold of rounds 5 and 6
+    "scoped_merge": True,  # (False, True): every fold of rounds 5 and 6
     "duplicate_containment": 1.01,  # (0.8, 0.9, 1.01)
     "choice_shared_weight": 0.4,  # (0.4, 0.9)
     "reject_shared_weight": 0.0,  # (0.0, 0.4, 0.9)

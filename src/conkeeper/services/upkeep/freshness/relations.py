@@ -87,6 +87,7 @@ class Limits(Record):
         "duplicate_unshared",
         "exception_guard",
         "exception_merge",
+        "firm_polarity",
         "head_match",
         "named_subjects",
         "number_containment",
@@ -127,6 +128,7 @@ class Limits(Record):
         scoped_merge: bool = False,
         abbreviations: bool = False,
         exception_merge: bool = False,
+        firm_polarity: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -150,6 +152,7 @@ class Limits(Record):
         self.scoped_merge = scoped_merge
         self.abbreviations = abbreviations
         self.exception_merge = exception_merge
+        self.firm_polarity = firm_polarity
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -173,6 +176,7 @@ LIMITS = Limits(
     named_subjects=True,
     scoped_merge=True,
     abbreviations=True,
+    firm_polarity=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1073,6 +1077,7 @@ class Reading(Record):
         "head",
         "modifiers",
         "negated",
+        "negations",
         "numbers",
         "order",
         "polar",
@@ -1091,6 +1096,7 @@ class Reading(Record):
         self.anchors: set[str] = set()  # names: tools, identifiers, proper nouns, code spans
         self.negated = False
         self.flipped: list[frozenset[str]] = []  # per negation: the concepts it governs
+        self.negations: list[frozenset[str]] = []  # the same, restrictions ("only") left out
         self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
         self.supersedes = False  # a note that something changed ("replaced by", "moved to")
         self.head: Reading | None = None  # the first clause alone, when there are several
@@ -1298,7 +1304,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             pass  # "merged only after two approvals" is "needs two approvals before merge"
         elif lower in RESTRICTIVE:
             flips += 1  # "only via codegen" forbids every other way, like "never by hand"
-            pending.append((len(concepts), _AFTER_REACH))
+            pending.append((len(concepts), _ONLY_REACH))
         elif (
             (lower, following) in NEGATION_PAIRS
             or (lower in NEGATIONS and not (lower in HALTS and not following.endswith("ing")))
@@ -1369,6 +1375,7 @@ NEGATION_REACH = 3  # concepts a negation governs for the choices
 # What a polarity flip governs: the rest of its clause ("never X"), its whole clause ("X is
 # banned"), or its own concept (an antonym: "disable" is "not enable").
 _AFTER_REACH = "after"
+_ONLY_REACH = "only"  # as "after", but a restriction ("only via codegen"), not a negation
 _CLAUSE_REACH = "clause"
 _OWN_REACH = "own"
 # Words before a negation that make it negate its whole clause ("`os.path` is not allowed").
@@ -1410,7 +1417,10 @@ def _governed(
             span = keys[start:]
         else:  # the rest of the clause, or all of it when nothing follows ("fixed, never skipped")
             span = keys[position:] if any(keys[position:]) else keys[start:]
-        reading.flipped.append(frozenset(key for key in span if key is not None))
+        governed = frozenset(key for key in span if key is not None)
+        reading.flipped.append(governed)
+        if reach != _ONLY_REACH:
+            reading.negations.append(governed)
 
 
 LOCATIVES = _words("in on inside within")
@@ -1719,17 +1729,23 @@ def _distinct_identifiers(a: Reading, b: Reading) -> bool:
     return bool(a.spans - b.weights.keys() and b.spans - a.weights.keys())
 
 
-def _opposed(a: Reading, b: Reading) -> bool:
+def _opposed(a: Reading, b: Reading, *, firm: bool = False) -> bool:
     """One entry negates something the other names and the other does not (each side's
-    negations counted only where they govern a concept the other entry names)."""
-    return _negates_shared(a, b) != _negates_shared(b, a)
+    negations counted only where they govern a concept the other entry names; with ``firm``,
+    a restriction such as "only" opposes nothing, though it answers a negation: "must only
+    change through codegen" against "never edit it by hand" is one rule)."""
+    if not firm:
+        return _negates_shared(a, b) != _negates_shared(b, a)
+    return (_negates_shared(a, b, firm=True) and not _negates_shared(b, a)) or (
+        _negates_shared(b, a, firm=True) and not _negates_shared(a, b)
+    )
 
 
-def _negates_shared(a: Reading, b: Reading) -> bool:
+def _negates_shared(a: Reading, b: Reading, *, firm: bool = False) -> bool:
     """Whether a negation of ``a`` governs a concept ``b`` names."""
     return any(
         not (governed.isdisjoint(b.weights) and governed.isdisjoint(b.polar))
-        for governed in a.flipped
+        for governed in (a.negations if firm else a.flipped)
     )
 
 
@@ -1862,7 +1878,11 @@ def _conflict(
     needed = limits.reject_shared_weight if explicit else limits.choice_shared_weight
     if choice is not None and shared >= needed:
         return Relation(CONTRADICTION, round(containment, 2), f"{choice[0]} against {choice[1]}")
-    opposed = _opposed(a, b) if limits.scoped_polarity else a.negated != b.negated
+    opposed = (
+        _opposed(a, b, firm=limits.firm_polarity)
+        if limits.scoped_polarity
+        else a.negated != b.negated
+    )
     if count >= 2 and opposed and containment >= limits.polarity_containment:
         return Relation(
             CONTRADICTION, round(containment, 2), "one says not to do what the other says"
