@@ -31,6 +31,9 @@ compatible, unrelated), one per author:
 * ``tests/data/consolidate/blind_pairs4.jsonl`` — author 8 (240 pairs: a web agency's files),
   measured once blind (``FIRST_BLIND_PAIRS4.md``: one wrong deletion, mended after the
   measurement), seen since.
+* ``tests/data/consolidate/train_pairs5.jsonl`` — author 9 (320 pairs: a fintech backend in
+  Java/Kotlin, Spring, Kafka, Flyway, GKE, and its mobile team), measured once before its text
+  was read (``FIRST_TRAIN5.md``), training data since.
 * ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 5 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
@@ -157,9 +160,9 @@ names. Targets on held-out authors still not met: duplicate recall, contradictio
 (5 of 7 authors below 0.85), contradiction recall on authors 5, 6, 7.
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
-(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4 or a new blindN; default
-``all``: every set found). ``--tiny`` runs the first 12 pairs
-of each seen set (for CI) and no new blind set. Prints a table per set and writes
+(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5 or a new
+blindN; default ``all``: every set found). ``--tiny`` runs the first 12 pairs of each seen set
+(for CI) and no new blind set. Prints a table per set and writes
 ``bench/results/consolidate_quality.json``.
 """
 
