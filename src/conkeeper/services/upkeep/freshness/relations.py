@@ -1083,10 +1083,12 @@ class Reading(Record):
         "polar",
         "qualifiers",
         "rejected",
+        "restricted",
         "scopes",
         "spans",
         "supersedes",
         "totals",
+        "universal",
         "values",
         "weights",
     )
@@ -1097,6 +1099,8 @@ class Reading(Record):
         self.negated = False
         self.flipped: list[frozenset[str]] = []  # per negation: the concepts it governs
         self.negations: list[frozenset[str]] = []  # the same, restrictions ("only") left out
+        self.restricted: set[str] = set()  # what "only" restricts ("only the release branch")
+        self.universal: set[str] = set()  # what "every", "all", "any" quantify
         self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
         self.supersedes = False  # a note that something changed ("replaced by", "moved to")
         self.head: Reading | None = None  # the first clause alone, when there are several
@@ -1242,6 +1246,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     span_left = 0  # words still to read from inside a backticked command
     parts_left = 0  # parts still to read of a hyphenated word
     negation_at: set[int] = set()
+    universal = 0  # concepts still to read after "every", "all", "any"
     antonym_at: set[int] = set()  # positions of the open clause's antonyms ("failing")
     antonym_polar: set[str] = set()
     index = 0
@@ -1298,6 +1303,11 @@ def read(text: str, *, head: bool = True) -> Reading:
                 reading.polar.add(concept or lower)
             else:
                 negate_next = NEGATION_REACH
+        elif lower == "not" and following == "only":
+            index += 1  # "not only X but every Y" widens a rule: no negation, no restriction
+            universal = UNIVERSAL_REACH
+        elif lower in UNIVERSAL:
+            universal = UNIVERSAL_REACH
         elif lower == "once" and clause_words == 1:
             pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
         elif lower in RESTRICTIVE and following in CONDITIONS:
@@ -1361,6 +1371,9 @@ def read(text: str, *, head: bool = True) -> Reading:
                 if key and keys and keys[-1] and keys[-1] != key and not (in_span or in_parts):
                     reading.modifiers.setdefault(key, set()).add(keys[-1])
                 keys.append(key)
+                if universal and key:
+                    reading.universal.add(key)
+                    universal -= 1
                 concepts.append(concept)
                 continue
         keys.append(None)
@@ -1421,6 +1434,8 @@ def _governed(
         reading.flipped.append(governed)
         if reach != _ONLY_REACH:
             reading.negations.append(governed)
+        else:
+            reading.restricted |= governed
 
 
 LOCATIVES = _words("in on inside within")
@@ -1475,6 +1490,8 @@ REJECTED_AFTER = _words(
     abandoned replaced removed deleted dead disabled rejected no-go off-limits"""
 )
 RESTRICTIVE = _words("only solely exclusively")
+UNIVERSAL = _words("every all any each")
+UNIVERSAL_REACH = 2  # "every feature branch": the next two concepts
 CONDITIONS = _words("after before once when if until")  # "only after X": X is required first
 # Negations only before a gerund ("stop using X"); "stop the server first" is an action.
 HALTS = _words("stop stopped")
@@ -1808,6 +1825,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or a.supersedes != b.supersedes
         or _some_unit_differs(a.numbers, b.numbers)
         or _reversed_order(a, b)
+        or bool(a.restricted & b.universal or b.restricted & a.universal)
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
         # counts only where it governs a concept the other entry names, as for contradictions)
