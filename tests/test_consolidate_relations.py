@@ -332,3 +332,41 @@ def test_two_values_of_one_setting_are_never_merged(
     result = run_cli("consolidate", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "duplicate" not in [p["kind"] for p in json.loads(result.stdout)["proposals"]]
+
+
+def _proposed(tmp_path: Path, first: str, second: str) -> list[str]:
+    """The kinds ``conkeeper consolidate`` proposes for two entries in a fresh memory folder."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    return [p["kind"] for p in json.loads(result.stdout)["proposals"]]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "Crash reporting is enabled in release builds only.",
+            "Crash reporting is on for release builds and off for debug builds.",
+        ),
+        (
+            "The iOS app uses SwiftUI for new screens and UIKit only for the legacy login flow.",
+            "The legacy login flow stays on UIKit; every new screen is SwiftUI.",
+        ),
+    ],
+)
+def test_a_restriction_is_no_contradiction(tmp_path: Path, first: str, second: str) -> None:
+    """ "X only" restricts a rule, it negates nothing the other entry states: two entries that
+    say the same thing, one with "only", are not shown as a conflict (they were)."""
+    assert "contradiction" not in _proposed(tmp_path, first, second)
+
+
+def test_a_restriction_against_every_is_never_merged(tmp_path: Path) -> None:
+    """ "Only the release branch" against "not only the release branch but every branch": one
+    rule widens the other's restriction, and a merge deleted one of them."""
+    first = "Only the release branch runs the full test suite; feature branches run unit tests."
+    second = "Not only the release branch but every branch must pass the full test suite first."
+    assert "duplicate" not in _proposed(tmp_path, first, second)
