@@ -21,21 +21,31 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   "write"), each governing what it negates (the rest of its clause; the whole clause after
   "is", "must" or "n't"; its own concept for an antonym): a negation counts against the other
   entry only where it governs a concept that entry names ("main (not master)" is no conflict
-  with "the main branch is `main`"); "don't X without Y" negates nothing; a word inside
-  backticks never flips polarity (`` `unsafe` ``);
+  with "the main branch is `main`"); "don't X without Y" negates nothing, nor does a negated
+  failure ("don't merge with failing tests" is "tests must pass"); ", not X" rejects X alone
+  ("TypeScript, not JS"); a restriction ("only", "just") answers a negation but opposes
+  nothing ("enabled in release builds only"), "only after" states a requirement, and a
+  restriction against a universal ("only the release branch" against "every branch") rules a
+  merge out; a word inside backticks never flips polarity (`` `unsafe` ``);
 * **superseding notes**: "replaced by", "switched from", "moved to", "as of", "we left",
-  "anymore"... against a note on the same subject without them: the older rule no longer
-  holds (a contradiction, never a merge);
+  "anymore", "since X left"... against a note on the same subject without them (two shared
+  words, a value, or a name): the older rule no longer holds (a contradiction, never a merge),
+  unless the other entry negates the same thing ("not H2" against "no H2 anymore");
 * **choices**: members of small groups of mutually exclusive alternatives a team picks one of
   for one job (``CHOICE_JOBS``: number type, JS package manager, Python formatter, CI system,
   docs generator, state store...), each marked chosen, or rejected by a negation before it or
   a word after it ("`requests` is banned", "Jenkins is gone"); naming a member also names its
   job, a weak shared subject;
 * **scope**: words that say which part a rule is about (a language or file format, an
-  environment, a platform, a build, public or internal): two entries about different scopes do
+  environment — sandbox, QA, UAT, preview and canary included —, a platform, a build, public
+  or internal): two entries about different scopes do
   not conflict, the alternatives in conflict aside (YAML against TOML is a conflict);
 * **values**: numbers with units read in one base ("15 min" is "900s", "2 hours" is "120
-  minutes"), bare numbers and versions, each stated for the concepts next to it ("seed 42",
+  minutes", "half a second" is "0.5s"; memory sizes in bytes on one binary scale: "512M",
+  "512 MB", "2g", "2Gi", "2048Mi", "-Xmx2g"; a lower-case "m" stays minutes), bare numbers
+  and versions (a version and the same version with more detail are one value: "8.0" and
+  "8", "2.7" and "2.7.3"; a year after "in" or "since" is no value), each stated for the
+  concepts next to it ("seed 42",
   "port: 8080"): two values of one unit for a shared concept conflict, so do a bare number and
   a value with a unit ("line length 88" against "up to 120 characters"), and one code
   identifier on each side that the other lacks (`created_at`, `updated_at`) rules a merge out;
@@ -43,11 +53,16 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   two entries naming exactly the same ones and the same values, with no antonyms, merge at a
   lower similarity (a paraphrase around one command is one rule twice);
 * **order** ("A before B" against "B before A");
-* **exceptions**: an entry that states an exception or a reason ("unless", "except",
-  "because", "also", "on purpose") or opens with the part it is for ("For the ESP32 build,
-  ...") refines a rule: only a superseding note makes it a contradiction;
+* **exceptions**: an entry that states an exception, a permission or a reason ("unless",
+  "except", "because", "also", "on purpose", "is allowed to", "that's expected") or opens
+  with the part it is for ("For the ESP32 build, ...") refines a rule: only a superseding note
+  makes it a contradiction, and it is never merged with a plain rule at word similarity alone
+  (``Limits.exception_merge``);
 * **first clause**: an entry whose first clause says what a shorter entry says is that entry
-  with more detail (a duplicate), unless it adds or excepts ("also").
+  with more detail (a duplicate), unless it adds or excepts ("also") or the detail names other
+  code;
+* **short forms**: a word one entry writes short and the other in full ("feat", "desc") is
+  one word on a merge.
 
 :func:`relate` turns two entries into ``duplicate``, ``contradiction`` or ``None`` with a score
 and a short reason. Duplicates are judged strictly (a wrong merge deletes a rule), and any sign
@@ -157,7 +172,7 @@ class Limits(Record):
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
 LIMITS = Limits(
-    duplicate_similarity=0.75,
+    duplicate_similarity=0.72,
     duplicate_unshared=5.0,
     duplicate_containment=1.01,
     anchor_similarity=0.3,
@@ -177,6 +192,7 @@ LIMITS = Limits(
     scoped_merge=True,
     abbreviations=True,
     firm_polarity=True,
+    exception_merge=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1080,6 +1096,7 @@ class Reading(Record):
         "negations",
         "numbers",
         "order",
+        "permits",
         "polar",
         "qualifiers",
         "rejected",
@@ -1105,6 +1122,7 @@ class Reading(Record):
         self.supersedes = False  # a note that something changed ("replaced by", "moved to")
         self.head: Reading | None = None  # the first clause alone, when there are several
         self.excepts = False  # it states an exception or a reason ("unless", "because", "also")
+        self.permits = False  # it grants a permission ("may", "can", "is fine")
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
@@ -1212,6 +1230,13 @@ _EXCEPTS = re.compile(
     re.IGNORECASE,
 )
 
+# A permission ("PRs may be merged without review", "floats are fine for charts"): never
+# merged with a rule that grants none (read for merges only: "X is fine" against "never X"
+# stays a contradiction).
+_PERMITS = re.compile(
+    r"\b(?:can|may|allowed|permitted|fine|ok|okay)\b(?!'t|\u2019t| not| never)", re.IGNORECASE
+)
+
 # A rule that opens by naming the part it is for ("For the `release/*` branches, ...", "In the
 # firmware crate: ...") narrows a general rule: a special case, not a contradiction.
 _SCOPED = re.compile(r"\s*(?:[-*]\s+)?(?:for|in|inside|within)\s[^,;:.]{2,40}[,:]", re.IGNORECASE)
@@ -1224,6 +1249,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     text, struck = wording.normalise(text)
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
     reading.excepts = _EXCEPTS.search(text) is not None or _SCOPED.match(text) is not None
+    reading.permits = _PERMITS.search(text) is not None
     raw: list[str] = []
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
@@ -1996,7 +2022,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     if (
         dice >= limits.duplicate_similarity
         and unshared <= limits.duplicate_unshared
-        and not (limits.exception_merge and a.excepts != b.excepts)
+        and not (limits.exception_merge and (a.excepts != b.excepts or a.permits != b.permits))
     ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
     smaller_all = min(all_a, all_b)
