@@ -1299,7 +1299,7 @@ def read(text: str, *, head: bool = True) -> Reading:
                 flips -= 2
                 pending = [p for p in pending if p[0] not in negation_at]
             elif (
-                negations == 10
+                negations in (1, 10)  # "never" or "without": "without a filter ... fail"
                 and len(antonym_at) == 1
                 and min(antonym_at) > min(negation_at)
                 and flips == 1 + len(antonym_polar)  # nothing else flips in the entry so far
