@@ -215,6 +215,43 @@ def test_identifier_in_backticks_without_parentheses_is_checked(billing: Path) -
     assert "`apply_coupon`: no longer in src/billing/coupons.py" in text
 
 
+QUALIFIED = """# Patterns
+
+- Checkout calls `Cart.apply_coupon` before the total.
+- Refunds go through `Cart#issueRefund`.
+- Totals: `billing::compute_total` sums the lines.
+- To discount, call apply_discount() on the cart.
+- `Cart.compute_total` is the one to call.
+"""
+
+
+def test_qualified_names_and_bare_calls_are_checked(tmp_path: Path) -> None:
+    """A member named with its owner (`Cart.apply_coupon`, `Cart#issueRefund`,
+    `billing::compute_total`) is checked by the member, not only the owner; a call written
+    in prose without backticks (apply_discount()) is checked too. Before, the first checked
+    only `Cart`, which still exists, and the others were not read as citations at all."""
+    root = tmp_path / "qualified"
+    root.mkdir()
+    git(root, "init", "-q")
+    code = (
+        "class Cart:\n    def apply_coupon(self):\n        pass\n"
+        "    def issueRefund(self):\n        pass\n    def compute_total(self):\n        pass\n"
+        "def apply_discount(cart):\n    return cart\n"
+    )
+    write(root, "src/cart.py", code)
+    commit(root, "cart", T0)
+    write(root, ".claude/memory/patterns.md", QUALIFIED)
+    commit(root, "memory", T0 + DAY)
+    renamed = code.replace("apply_coupon", "redeem").replace("issueRefund", "refund")
+    write(root, "src/cart.py", renamed.replace("apply_discount", "discount"))
+    commit(root, "Rename", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    assert found[3]["citation"] == "apply_coupon" and found[3]["reason"] == "symbol-gone"
+    assert found[4]["citation"] == "issueRefund"
+    assert found[6]["citation"] == "apply_discount"
+    assert 5 not in found and 7 not in found  # compute_total is still there
+
+
 def test_the_reason_shown_is_stable_across_unrelated_edits(billing: Path) -> None:
     def reasons() -> dict[str, tuple[str, str, str, str, str]]:
         return {

@@ -18,6 +18,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli
 from test_e2e_session import Session, set_up_project
 
@@ -101,6 +103,73 @@ def test_an_approved_finding_becomes_an_imperative_rule_and_the_quote_stays_in_t
     retro = retro_path.read_text(encoding="utf-8")
     evidence = retro.split("## Evidence")[1]
     assert "keep forgetting the import" in evidence  # the quote is kept as evidence
+
+
+@pytest.mark.parametrize(
+    ("texts", "rule"),
+    [
+        (["why did you use npm? we use pnpm in this repo", "npm again?! we use pnpm in this repo"],
+         "Use pnpm in this repo."),
+        (["wrong again. the tests go in tests/unit, not next to the source",
+          "the tests go in tests/unit, you put them in src again"],
+         "Put the tests in tests/unit, not next to the source."),
+        (["nope, revert that. Dates must be stored in UTC",
+          "third time: dates must be stored in UTC"],
+         "Dates must be stored in UTC."),
+        (["ugh, again you didn't update the changelog!! please always update CHANGELOG.md",
+          "you forgot the changelog. update CHANGELOG.md"],
+         "Update CHANGELOG.md."),
+    ],
+)  # fmt: skip
+def test_a_complaint_in_other_words_still_becomes_a_self_contained_rule(
+    tmp_path: Path, texts: list[str], rule: str
+) -> None:
+    """Habits ("we use X"), places ("X go in Y"), rules about a subject ("X must be Y") and
+    verbs beyond a short list are rules too; before, each came out as "Follow the project's
+    convention on ... (quoted in the retro's evidence)", which names no rule at all."""
+    s = NamedSession(tmp_path, "a2a2a2a2-0000-4000-8000-000000000002")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in texts:
+        _edit(s, "src/cart.py")
+        s.prompt(text)
+    convention, _retro = _approve_convention(s)
+    assert convention["rule"] == rule
+    patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
+    assert f"- {rule}" in patterns and "again" not in patterns.split(rule)[0][-200:]
+
+
+def test_a_finding_that_states_no_rule_is_approved_only_in_the_users_words(
+    tmp_path: Path,
+) -> None:
+    """Corrections that only complain name no rule: approving one used to write "Follow the
+    project's convention on ... (quoted in the retro's evidence)" into patterns.md, a line
+    that tells a later session nothing. Now approval asks for the rule (--text) and writes
+    exactly that."""
+    s = NamedSession(tmp_path, "a3a3a3a3-0000-4000-8000-000000000003")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in (
+        "no, that's not how we name things in the cart module",
+        "wrong naming in the cart module again, that's not how we name things",
+    ):
+        _edit(s, "src/cart.py")
+        s.prompt(text)
+    report = _reflect(s, "--write")
+    convention = next(r for r in report["recommendations"] if r["kind"] == "correction-theme")
+    assert "no rule stated" in convention["rule"]
+    number = str(convention["number"])
+    refused = run_cli("reflect", "approve", number, cwd=s.project, env=s.env)
+    assert refused.returncode != 0 and "--text" in refused.stderr
+    patterns = s.project / ".claude" / "memory" / "patterns.md"
+    assert "naming" not in patterns.read_text(encoding="utf-8")
+    rule = "Name cart module functions verb_noun in snake_case."
+    done = run_cli("reflect", "approve", number, "--text", rule, cwd=s.project, env=s.env)
+    assert done.returncode == 0, done.stderr
+    written = patterns.read_text(encoding="utf-8")
+    assert f"- {rule}" in written and "no rule stated" not in written
 
 
 def test_still_failing_only_when_the_last_run_of_that_command_failed(tmp_path: Path) -> None:

@@ -336,7 +336,10 @@ def test_join_keeps_the_token_0600_in_the_data_home_only(
     for path in ann.root.rglob("*"):
         if path.is_file() and ".git" not in path.parts:
             assert token not in path.read_text(encoding="utf-8", errors="replace")
+    assert "none (team_sync is off)" in ann.cli("team", "status").stdout
     ann.opt_in()
+    fresh = ann.cli("team", "status").stdout  # opted in, no session on record yet
+    assert "none yet (this project opts in" in fresh and "team_sync is off" not in fresh
     ann.seed(["Flaky payment test needs a frozen clock"])
     status = json.loads(ann.cli("team", "status", "--json").stdout)
     assert status["user"] == "ann" and status["team"] == "core" and status["reachable"]

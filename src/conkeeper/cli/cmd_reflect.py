@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--write", action="store_true", help="write the day's retro file")
     parser.add_argument("--to", help="approve: the memory file to route to (default: its Where)")
+    parser.add_argument(
+        "--text", help="approve: the rule in your own words (instead of the proposed one)"
+    )
     parser.add_argument("--reason", help="decline: why")
     parser.add_argument("--date", help="approve/decline: the retro's date (default: newest)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -144,7 +147,9 @@ def _decide(args: argparse.Namespace, memory_dir: Path) -> int:
 
     try:
         if args.action == "approve":
-            item, path, dequeued = approve(memory_dir, args.number, args.to, args.date)
+            item, path, dequeued = approve(
+                memory_dir, args.number, args.to, args.date, text=args.text
+            )
         else:
             item, path = decline(memory_dir, args.number, args.reason, args.date)
             dequeued = []

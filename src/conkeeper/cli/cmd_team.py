@@ -108,10 +108,21 @@ def _status(args: argparse.Namespace) -> int:
         print(f"user: {status.get('user')}  team: {status.get('team')}")
     else:
         print(f"  {status.get('error')}")
-    print(f"sharing projects: {', '.join(s.key for s in shared) or 'none (team_sync is off)'}")
+    print(f"sharing projects: {', '.join(s.key for s in shared) or _none_shared(key)}")
     print(f"pending rows: {pending}")
     if key and status.get("server_records") is not None:
         print(f"this project ({key}) on the server: {status['server_records']} records")
     for note in notes:
         warn(note)
     return 0
+
+
+def _none_shared(key: str | None) -> str:
+    """What "no project shares" means here: this project opted in but has no session on
+    record yet, or team_sync is off everywhere."""
+    from conkeeper.domain.config import load_config
+    from conkeeper.services.workspace import current_project
+
+    if key and load_config(current_project(Path.cwd()).root).config.team_sync:
+        return "none yet (this project opts in: its records are shared from its first session)"
+    return "none (team_sync is off)"

@@ -26,6 +26,31 @@ MEMORY_SUBFOLDER = ".claude/memory"
 DB_FILENAME = "conkeeper.db"
 
 
+# Files agents read as standing instructions in every session (each host's own memory):
+# a line planted there steers every later session, so an agent's edit of one is watched.
+AGENT_INSTRUCTION_NAMES = frozenset(
+    {"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENT.md", "GEMINI.md", ".rules",
+     ".cursorrules", ".windsurfrules", ".clinerules", "copilot-instructions.md"}
+)  # fmt: skip
+AGENT_INSTRUCTION_DIRS = (
+    ".cursor/rules/",
+    ".windsurf/rules/",
+    ".clinerules/",
+    ".github/instructions/",
+)
+
+
+def is_agent_instruction_file(path: str) -> bool:
+    """Whether ``path`` (any form) is a file some coding agent reads as its standing
+    instructions: ``CLAUDE.md``, ``AGENTS.md``, ``GEMINI.md``, ``.cursorrules``,
+    ``.github/copilot-instructions.md``, a rule in ``.cursor/rules/``... at any depth."""
+    text = path.replace("\\", "/")
+    name = text.rsplit("/", 1)[-1]
+    if name in AGENT_INSTRUCTION_NAMES:
+        return True
+    return any(f"/{folder}" in f"/{text}" for folder in AGENT_INSTRUCTION_DIRS)
+
+
 def _path(text: str) -> Path:
     from pathlib import Path
 

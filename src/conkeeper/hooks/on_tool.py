@@ -191,14 +191,12 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     tool_input = ctx.payload.tool_input
     target = str(tool_input.get("file_path") or "")
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
-    if folder is None or "/sessions/" in target[len(str(folder)) :]:
+    if folder is None:
+        return _instruction_file_warning(ctx, target)
+    if "/sessions/" in target[len(str(folder)) :]:
         return None
     memory = str(folder)
-    edits = tool_input.get("edits")
-    pieces = [tool_input.get("content"), tool_input.get("new_string")]
-    if isinstance(edits, list):
-        pieces.extend(e.get("new_string") for e in edits if isinstance(e, dict))
-    written = "\n".join(p for p in pieces if isinstance(p, str))
+    written = _written_text(tool_input)
     if not written:
         return None
     relative = target[len(memory) + 1 :]
@@ -227,6 +225,42 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
         f"ConKeeper: the agent wrote text that reads like an instruction into memory file "
         f"{relative} ({found[0].reason}). It is held from the next sessions until you keep or "
         "drop it: conkeeper review."
+    )
+
+
+def _written_text(tool_input: dict[str, Any]) -> str:
+    """The text a Write, Edit or MultiEdit put into its file."""
+    edits = tool_input.get("edits")
+    pieces = [tool_input.get("content"), tool_input.get("new_string")]
+    if isinstance(edits, list):
+        pieces.extend(e.get("new_string") for e in edits if isinstance(e, dict))
+    return "\n".join(p for p in pieces if isinstance(p, str))
+
+
+def _instruction_file_warning(ctx: HookContext, target: str) -> str | None:
+    """A note for the user when the agent wrote instruction-shaped text into a file agents
+    read as standing instructions (``CLAUDE.md``, ``AGENTS.md``, ``.cursorrules``...): the
+    host, not ConKeeper, loads that file into every later session, so it cannot be held back;
+    the user hears of it at once. Phrase rules only (as for memory files); never echoed."""
+    from conkeeper.domain.paths import is_agent_instruction_file
+
+    if not target or not is_agent_instruction_file(target):
+        return None
+    written = _written_text(ctx.payload.tool_input)
+    from conkeeper.domain.instructions import rule_findings
+
+    found = rule_findings(written) if written else []
+    if not found:
+        return None
+    root = f"{ctx.location.root}/" if ctx.location is not None else "\0"
+    name = target[len(root) :] if target.startswith(root) else target.rsplit("/", 1)[-1]
+    from conkeeper.storage.logfile import log
+
+    log(f"hook PostToolUse: instruction-shaped text written to {name}", env=ctx.env)
+    return (
+        f"ConKeeper: the agent wrote text that reads like an instruction into {name} "
+        f"({found[0].reason}). Your agent reads that file at the start of every session: check "
+        "the change before the next one."
     )
 
 

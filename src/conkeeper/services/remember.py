@@ -97,7 +97,6 @@ def remember(
         RoutingError,
         add_entry,
         check_entry_privacy,
-        choose_category,
         resolve_target,
     )
 
@@ -128,15 +127,19 @@ def remember(
                 f"the entry is {len(rule)} characters, over the {MAX_ENTRY_CHARS}-character limit"
             )
         check_entry_privacy(rule)
-        chosen = choose_category(rule, category or None)
         relative = resolve_target(memory_dir, target.strip()).relative_to(memory_dir).as_posix()
+        chosen, unclear = _category(rule, category or None)
     except (RoutingError, MemoryFileError) as exc:
         return answer("refused", reason=str(exc))
     reasons = _hold_reasons(rule, scope, source)
     if not reasons and source in AGENT_SOURCES and project is not None:
         reasons = _copied_reasons(project, rule)
     if reasons and source in AGENT_SOURCES:
+        # held even when its category is unclear: an order must never come back as a mere
+        # "pass --category" (the retry would be the same order); the review shows the guess
         return _hold(memory_dir, rule, relative, chosen, scope, source, reasons)
+    if unclear is not None:
+        return answer("refused", reason=unclear)
     try:
         written, chosen = add_entry(
             memory_dir, relative, rule, chosen, source=source, command="remember", provenance=source
@@ -146,6 +149,21 @@ def remember(
     except (RoutingError, MemoryFileError) as exc:
         return answer("refused", reason=str(exc))
     return answer("saved", path=written, category=chosen, warnings=reasons or _warnings(rule))
+
+
+def _category(rule: str, asked: str | None) -> tuple[str, str | None]:
+    """The entry's category and, when the classifier is unsure and none was given, why it is
+    refused (with the best guess, or ``learning``, as the category a held entry keeps). An
+    unknown category given by the caller raises :class:`RoutingError`."""
+    from conkeeper.domain.categories import classify
+    from conkeeper.services.analysis.routing import RoutingError, choose_category
+
+    try:
+        return choose_category(rule, asked), None
+    except RoutingError as exc:
+        if asked is not None:
+            raise
+        return classify(rule).best_guess or "learning", str(exc)
 
 
 def _warnings(rule: str) -> list[str]:

@@ -9,22 +9,17 @@ reported as known instead, so a convention is never proposed twice.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from conkeeper.services.analysis.reflection import findings as f
 from conkeeper.services.analysis.reflection.known import KnownItem, match
+from conkeeper.services.analysis.reflection.rules import imperative_rule
 
 HALF_LIFE_DAYS = 7.0
 LIMITS = {"minimal": 2, "standard": 5, "thorough": 12}
 PROCESS, PROJECT, BOTH = "PROCESS", "PROJECT", "BOTH"
-# Conversational openers that do not belong in a rule ("no, use X" → "Use X").
-_FILLER = re.compile(
-    r"^(?:(?:no|nope|nah|actually|again|ugh|ok(?:ay)?|well|so|please|hmm+)\b[\s,.!:;\u2014-]*)+",
-    re.IGNORECASE,
-)
 
 
 @dataclass
@@ -65,84 +60,15 @@ def _why(finding: f.Finding, noun: str) -> list[str]:
     return [head, *(f'"{q}"' for q in finding.quotes)]
 
 
-# A clause that complains about the agent rather than saying what to do.
-_COMPLAINT = re.compile(
-    r"\b(?:you(?:'ve| have)? (?:keep|kept|forgot|forget|did|didn'?t|broke|missed|ignored|"
-    r"always|never|still|again|messed|screwed)|that'?s the (?:\w+ )?time|(?:second|third|"
-    r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
-    r"already)|how many times|seriously|come on|wtf|ffs)\b",
-    re.IGNORECASE,
-)
-_IMPERATIVE_WORDS = (
-    "use|run|put|keep|add|call|write|make|check|avoid|prefer|read|import|pass|return|raise|"
-    "store|name|move|place|wait|mock|split|commit|push|format|lint|test|document|log|always|"
-    "never|don'?t|do not|stop|only|leave|remove|delete|rename|follow|stick|switch|install|"
-    "pin|set|type|catch|handle|validate|sort|quote|wrap|close|open|start|include|exclude|no"
-)
-_IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
-_CLAUSES = re.compile(
-    r"(?<=[.!?;])\s+|\n+|,\s*(?:and |but |so |then |just |instead,? )?(?=(?:"
-    + _IMPERATIVE_WORDS
-    + r")\b)",
-    re.IGNORECASE,
-)
-_LEADING = re.compile(r"^(?:(?:and|but|so|then|just|please|instead|rather)\b[\s,]*)+", re.I)
-_TRAILING = re.compile(
-    r"[\s,]*(?:\b(?:again|please|like i said|as i said|ok(?:ay)?|thanks|for god'?s sake|every time|"
-    r"each time|always|from now on|in future|going forward)\b"
-    r"[\s,.!]*)+$",
-    re.IGNORECASE,
-)
-
-
-_TOLD = re.compile(
-    r"^(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*", re.I
-)
-# "put it there" names nothing on its own: not a self-contained rule
-_PRONOUN_OBJECT = re.compile(r"^\S+ (?:it|that|this|them|those|these)\b", re.IGNORECASE)
-_NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
-
-
-def _clean_clause(clause: str) -> str:
-    clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
-    if not _NO_RULE.match(clause):  # "no network calls in unit tests" is the rule itself
-        clause = _FILLER.sub("", clause)
-    clause = _LEADING.sub("", clause).strip()
-    clause = _TRAILING.sub("", clause).strip().rstrip(".!?;,: ")
-    if re.match(r"^always\s+\w", clause, re.IGNORECASE):  # "Always run X" -> "Run X"
-        clause = clause.split(None, 1)[1]
-    return clause
-
-
-def imperative_rule(texts: list[str]) -> str | None:
-    """The rule a group of corrections teaches, as an imperative, self-contained statement
-    ("Run ruff before pytest."): the clauses that say what to do, without the complaint around
-    them ("You keep forgetting the import, that's the second time."), the longest such
-    statement of the group. ``None`` when no correction says what to do."""
-    best = ""
-    for text in texts:
-        parts = []
-        for raw in _CLAUSES.split(" ".join(text.split())):
-            clause = _clean_clause(raw or "")
-            if (
-                clause
-                and _IMPERATIVE.match(clause)
-                and not _COMPLAINT.search(clause)
-                and not _PRONOUN_OBJECT.match(clause)
-            ):
-                parts.append(clause)
-        if not parts:
-            continue
-        rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
-        if len(best) < len(rule) <= f.QUOTE_CHARS:
-            best = rule
-    return best or None
+# What a convention's rule says when the corrections state none: approval then needs the rule
+# in the user's own words (``reflect approve N --text``), never a vague line in patterns.md.
+UNSTATED = "no rule stated in the corrections"
 
 
 def _convention(finding: f.Finding) -> dict[str, Any]:
     rule = imperative_rule(finding.texts) or (
-        f"Follow the project's convention on {finding.label} that the user stated "
-        f"{finding.count}× (quoted in the retro's evidence)."
+        f"Convention on '{finding.label}' ({finding.count}×, quoted in the retro's evidence): "
+        f'{UNSTATED}; approve it with --text "the rule".'
     )
     return {
         "what": f"Record the convention about '{finding.label}' in patterns.md: {f.quote(rule)}",

@@ -263,21 +263,35 @@ def _find_pending(memory_dir: Path, number: int, date: str | None) -> tuple[Path
 
 
 def approve(
-    memory_dir: Path, number: int, to: str | None = None, date: str | None = None
+    memory_dir: Path,
+    number: int,
+    to: str | None = None,
+    date: str | None = None,
+    text: str | None = None,
 ) -> tuple[RetroItem, Path, list[str]]:
     """Route pending item ``number`` (a rule: an imperative, self-contained statement) into
     memory (its target, or ``to``) with its tag, remove the queued corrections it settles, and
-    move it to the retro's Approved list with the time it was routed.
+    move it to the retro's Approved list with the time it was routed. ``text`` is the rule in
+    the user's own words, in place of the proposed one; a finding whose corrections stated no
+    rule (:data:`~.recommend.UNSTATED`) is approved only with it.
 
     Returns the item, the retro file and the texts of the dequeued corrections.
     """
     from conkeeper.domain.categories import classify
     from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.analysis.reflection.recommend import UNSTATED
     from conkeeper.services.analysis.routing import RoutingError, add_entry, dequeue_theme
 
     path, retro = _find_pending(memory_dir, number, date)
     item = retro.item(number)
     assert item is not None
+    if text is not None and text.strip():
+        item.text = " ".join(text.split())
+    elif UNSTATED in item.text:
+        raise ReflectError(
+            f"#{number}: the corrections state no rule; approve it with your own words: "
+            f'conkeeper reflect approve {number} --text "the rule"'
+        )
     target = to or item.where or "patterns.md"
     verdict = classify(item.text)
     category = verdict.category or _MEMORY_CATEGORY.get(item.category or "", "learning")

@@ -187,7 +187,13 @@ _PATHISH = re.compile(r"^\.{0,2}/?(?:[\w@.+-]+/)*[\w@.+-]+/?$")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
 _CALL = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\(\s*[^()]{0,80}\)$")
 _CAMEL = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+$")
-_QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+)(?:\.|::)([A-Za-z_]\w*)$")
+# `CartService.apply_coupon`, `CartService#applyCoupon`, `payments::charge_card`,
+# `cart.apply_coupon`: an owner and a member, each checked (either one renamed makes it stale)
+_QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+|[a-z][a-z0-9_]*)(?:\.|::|#)([A-Za-z_]\w*)$")
+# `apply_coupon()` or `applyCoupon()` written in prose without backticks (a call is unambiguous)
+_BARE_CALL = re.compile(
+    r"(?<![\w.`/])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\(\)"
+)
 _UPPER_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
@@ -279,6 +285,23 @@ def is_config_path(value: str) -> bool:
     return _extension(value) in CONFIG_EXTENSIONS or base.startswith(".env")
 
 
+def _qualified(span: str) -> list[Citation]:
+    """An owner and its member (`CartService.apply_coupon`): the member when it looks like a
+    project's name, and a capitalised owner (a lower-case one may be a module or variable
+    name, `cart.apply_coupon`, and is not looked for)."""
+    match = _QUALIFIED.match(span)
+    if not match:
+        return []
+    owner, member = match.group(1), match.group(2)
+    found = []
+    if owner[0].isupper():
+        found.append(Citation(SYMBOL, owner, span))
+    named = _SNAKE.match(member) or _CAMEL.match(member) or re.match(r"^[a-z]+[A-Z]\w*$", member)
+    if named and member not in GENERIC_SYMBOLS:
+        found.append(Citation(SYMBOL, member, span))
+    return found
+
+
 def _symbol(span: str) -> Citation | None:
     call = _CALL.match(span)
     if call:
@@ -286,9 +309,6 @@ def _symbol(span: str) -> Citation | None:
         if len(name) >= 3 and name not in GENERIC_SYMBOLS:
             return Citation(SYMBOL, name, span)
         return None
-    qualified = _QUALIFIED.match(span)
-    if qualified:
-        return Citation(SYMBOL, qualified.group(1), span)
     if _CAMEL.match(span):
         return Citation(SYMBOL, span, span)
     if _UPPER_KEY.match(span):
@@ -373,6 +393,9 @@ def classify_span(span: str) -> list[Citation]:
     path = normalize_path(span)
     if path and looks_like_path(path):
         return [Citation(PATH, path, span)]
+    qualified = _qualified(span)
+    if qualified or _QUALIFIED.match(span):
+        return qualified
     symbol = _symbol(span)
     return [symbol] if symbol else []
 
@@ -391,6 +414,10 @@ def find_citations(text: str) -> tuple[Citation, ...]:
         path = normalize_path(match.group(1))
         if path and looks_like_path(path):
             found.setdefault((PATH, path, ""), Citation(PATH, path, match.group(1)))
+    for match in _BARE_CALL.finditer(outside):
+        name = match.group(1)
+        if name not in GENERIC_SYMBOLS:
+            found.setdefault((SYMBOL, name, ""), Citation(SYMBOL, name, match.group(0)))
     return tuple(found.values())
 
 

@@ -1,0 +1,177 @@
+"""Reflect's rules: does a group of the user's corrections become a rule worth writing down?
+
+Why it exists: approving a ``reflect`` convention writes one line into ``patterns.md`` that every
+later session reads. Issue 20 asks for "an imperative, self-contained statement, the evidence
+quote kept in the retro file, not in the rule"; a rule that repeats the complaint ("You keep
+forgetting the import, that's the second time"), names nothing ("Put it there") or misses what
+the user asked for teaches the agent the wrong thing. This bench runs the function approval
+uses (:func:`conkeeper.services.analysis.reflection.rules.imperative_rule`) on groups of
+corrections written by someone who never saw it, and scores each group:
+
+* a group whose prompts state a rule (``rule`` not null) is **right** when a rule comes out,
+  holds every one of the group's ``keys`` (what any correct rule must name: the tool, file,
+  flag or value the user typed), carries no complaint marker (:data:`COMPLAINT_MARKERS`) and
+  does not open on a bare pronoun; **no rule** when the function found none (approval then
+  writes nothing of the user's wording: see ``recommend._convention``); **wrong** otherwise;
+* a group that only complains (``rule`` null) is right when no rule comes out.
+
+Sets: ``tests/data/reflect/blind_rules<N>.jsonl`` (``{"texts", "keys", "rule", "kind"}`` per
+line). Every set is a first measurement until it is listed in :data:`SEEN`; first measurements
+are printed apart under ``FIRST MEASUREMENT`` and never tuned on before they are taken.
+Targets (stated, not yet met by anything measured): right >= 90% of the rule groups, wrong
+<= 5%, and every complaint-only group without a rule.
+
+First measurements (each set measured once before anyone read it; ``FIRST_BLIND_RULES<N>.md``),
+right / no rule / wrong among the groups stating a rule, and complaint-only groups without one:
+
+====================================  ======================  ======================
+set, when                             extraction before        extraction then
+                                      (3b919d6)
+====================================  ======================  ======================
+blind 1, 20:46 UTC (c69528a)          .318 .553 .129  .867    .624 .259 .118  .867
+blind 2, 20:50 (e93a09d, tuned on 1)  .318 .541 .141  .933    .765 .141 .094  .867
+blind 3, 20:59 (c17be51, tuned 1-2)   .282 .600 .118  1.000   .894 .059 .047  1.000
+====================================  ======================  ======================
+
+Tuning figures at c17be51 (sets already seen): blind 1 .882 / .082 / .035 / .933, blind 2
+.812 / .094 / .094 / 1.000.
+
+``--tiny`` scores the first 10 groups of each set (a CI smoke run) and writes
+``bench/results/reflect_rules_quality.tiny.json``; the full run writes
+``bench/results/reflect_rules_quality.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from conkeeper.services.analysis.reflection.rules import imperative_rule  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "reflect"
+RESULTS = ROOT / "bench" / "results"
+SEEN = frozenset({"blind_rules1", "blind_rules2", "blind_rules3"})  # FIRST_BLIND_RULES*.md
+TARGETS = {"right_min": 0.90, "wrong_max": 0.05, "complaint_only_right_min": 1.0}
+TINY_GROUPS = 10
+COMPLAINT_MARKERS = (
+    "again",
+    "keep forgetting",
+    "you keep",
+    "you forgot",
+    "told you",
+    "i said",
+    "second time",
+    "third time",
+    "seriously",
+    "why did you",
+    "why are you",
+    "how many times",
+    "ugh",
+    "come on",
+    "wtf",
+)
+_BARE_PRONOUN = re.compile(r"^(?:it|that|this|them|those|these)\b", re.IGNORECASE)
+
+
+def verdict(group: dict[str, Any], rule: str | None) -> str:
+    """``right``, ``no rule`` or ``wrong`` for one group and the rule drawn from it."""
+    if group.get("rule") is None:
+        return "right" if rule is None else "wrong"
+    if rule is None:
+        return "no rule"
+    lowered = rule.lower()
+    expected = str(group["rule"]).lower()
+    if not all(str(key).lower() in lowered for key in group.get("keys", [])):
+        return "wrong"
+    if any(m in lowered and m not in expected for m in COMPLAINT_MARKERS):
+        return "wrong"
+    return "wrong" if _BARE_PRONOUN.match(rule) else "right"
+
+
+def score(groups: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of one set: shares of right / no rule / wrong among the rule groups, the
+    complaint-only groups' share without a rule, per kind, and the wrong rules themselves."""
+    ruled = [g for g in groups if g.get("rule") is not None]
+    bare = [g for g in groups if g.get("rule") is None]
+    outcomes: Counter[str] = Counter()
+    by_kind: dict[str, Counter[str]] = {}
+    mistakes = []
+    bare_right = 0
+    for group in groups:
+        got = imperative_rule([str(t) for t in group["texts"]])
+        seen = verdict(group, got)
+        by_kind.setdefault(str(group.get("kind", "?")), Counter())[seen] += 1
+        if group.get("rule") is None:
+            bare_right += seen == "right"
+        else:
+            outcomes[seen] += 1
+        if seen != "right":
+            mistakes.append({"texts": group["texts"], "expected": group.get("rule"), "got": got})
+    n = max(len(ruled), 1)
+    return {
+        "groups": len(groups),
+        "rule_groups": len(ruled),
+        "right": round(outcomes["right"] / n, 3),
+        "no_rule": round(outcomes["no rule"] / n, 3),
+        "wrong": round(outcomes["wrong"] / n, 3),
+        "complaint_only": len(bare),
+        "complaint_only_right": round(bare_right / max(len(bare), 1), 3),
+        "by_kind": {k: dict(v) for k, v in sorted(by_kind.items())},
+        "mistakes": mistakes,
+    }
+
+
+def _print(name: str, figures: dict[str, Any], first: bool) -> None:
+    head = "FIRST MEASUREMENT" if first else "seen set"
+    print(f"== {name} ({head}): {figures['groups']} groups, {figures['rule_groups']} with a rule")
+    print(f"{'right':>8} {'no rule':>8} {'wrong':>8} {'complaint-only right':>22}")
+    print(
+        f"{figures['right']:8.3f} {figures['no_rule']:8.3f} {figures['wrong']:8.3f} "
+        f"{figures['complaint_only_right']:22.3f}"
+    )
+    for kind, counts in figures["by_kind"].items():
+        print(f"  {kind:<22} {json.dumps(counts)}")
+    print(
+        f"targets: right >= {TARGETS['right_min']:.2f}, wrong <= {TARGETS['wrong_max']:.2f}, "
+        f"complaint-only right >= {TARGETS['complaint_only_right_min']:.2f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Score every set, print a table per set and write the JSON report."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tiny", action="store_true", help="first 10 groups of each set")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--show-mistakes", action="store_true")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {"tiny": args.tiny, "targets": TARGETS, "sets": {}}
+    for path in sorted(DATA.glob("blind_rules*.jsonl")):
+        groups = [
+            json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line
+        ]
+        if args.tiny:
+            groups = groups[:TINY_GROUPS]
+        figures = score(groups)
+        first = path.stem not in SEEN
+        _print(path.stem, figures, first)
+        if args.show_mistakes:
+            for m in figures["mistakes"]:
+                print("   ", json.dumps(m, ensure_ascii=False))
+        report["sets"][path.stem] = {**figures, "first_measurement": first}
+    name = "reflect_rules_quality" + (".tiny" if args.tiny else "")
+    out = args.out or RESULTS / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

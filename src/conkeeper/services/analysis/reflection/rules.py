@@ -1,0 +1,191 @@
+"""The rule a group of the user's corrections teaches, in words fit for a memory file.
+
+Why it exists: approving a ``reflect`` convention writes one line into ``patterns.md`` that
+every later session reads. That line must be an imperative or normative, self-contained
+statement ("Run ruff before pytest.", "Dates must be stored in UTC."), never the complaint
+around it ("You keep forgetting the import, that's the second time"), never a line that names
+nothing ("Put it there"). Users state rules in many shapes: orders, habits ("we use pnpm"),
+places ("tests go in tests/unit"), rules about a subject, values ("the port is 5173, not
+3000"), answers to their own question ("why moment? date-fns please"). Each shape is read here;
+a group that states none gets ``None`` and approval asks the user for the words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conkeeper.services.analysis.reflection import findings as f
+
+# Conversational openers that do not belong in a rule ("no, use X" → "Use X").
+_FILLER = re.compile(
+    r"^(?:(?:no|nope|nah|actually|again|ugh|ok(?:ay)?|well|so|please|hmm+)\b[\s,.!:;\u2014-]*)+",
+    re.IGNORECASE,
+)
+
+
+# A clause that complains about the agent rather than saying what to do.
+_COMPLAINT = re.compile(
+    r"\b(?:you(?:'ve| have)? (?:keep|kept|forgot|forget|did|didn'?t|broke|missed|ignored|"
+    r"always|never|still|again|messed|screwed)|that'?s the (?:\w+ )?time|(?:second|third|"
+    r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
+    r"already)|told you|said so|how many times|seriously|come on|wtf|ffs|"
+    r"your (?:last |latest )?(?:change|commit|edit|pr|fix)|"
+    r"\b(?:went|was|were|got|broke|failed|took)\b)\b",
+    re.IGNORECASE,
+)
+_IMPERATIVE_WORDS = (
+    "use|run|put|keep|add|call|write|make|check|avoid|prefer|read|import|pass|return|raise|"
+    "store|name|move|place|wait|mock|split|commit|push|format|lint|test|document|log|always|"
+    "never|don'?t|do not|stop|only|leave|remove|delete|rename|follow|stick|switch|install|"
+    "pin|set|type|catch|handle|validate|sort|quote|wrap|close|open|start|include|exclude|no|"
+    "update|bump|regenerate|refactor|extract|inline|prefix|annotate|ask|assert|await|cache|"
+    "clean|compile|configure|convert|copy|create|declare|define|deploy|disable|enable|escape|"
+    "export|fetch|fix|generate|group|guard|indent|lock|merge|migrate|normalize|parse|rebase|"
+    "reuse|review|revert|save|squash|strip|tag|trim|verify|upgrade|downgrade|build|ship|"
+    "target|limit|reset|restart|clear|send|link|load|print|show|hide|encode|decode|measure|"
+    "do|manage"
+)
+_IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
+_CLAUSES = re.compile(
+    r"(?<=[\w)\]\"'`])[.!?;]{1,4}\s+|\n+|(?<=\w):\s+|"
+    r"\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:but )?you\b)|"
+    r",\s*(?:and |but |so |then |just |instead,? )?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
+    re.IGNORECASE,
+)
+# "here," / "in this repo," / "in our codebase," before a habit
+_HERE = (
+    r"(?:(?:here|around here|in this (?:repo(?:sitory)?|project|codebase|team)|"
+    r"in our (?:repo|code|codebase|project)),?\s+)?"
+)
+# "we use pnpm" / "in this repo we always use httpx" says the rule as a habit: "Use pnpm"
+_WE_DO = re.compile(
+    r"^" + _HERE + r"we\s+(?:always\s+|only\s+|usually\s+|normally\s+)?"
+    r"(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
+    re.IGNORECASE,
+)
+# "we're on dayjs" / "we switched to pnpm" / "we moved to ruff": "Use dayjs"
+_WE_MOVED = re.compile(
+    r"^" + _HERE + r"(?:we'?re on|we are on|we(?:'ve| have)? (?:switched|moved|migrated) to|"
+    r"we'?re using|we are using)\s+",
+    re.IGNORECASE,
+)
+# "why not Eloquent?" / "date-fns please": the user answering their own complaint
+_WHY_NOT = re.compile(r"^why (?:not|no) (?:use |just )?(?P<what>.+?)\??$", re.IGNORECASE)
+_JUST_THE_THING = re.compile(
+    r"^(?P<what>[\w`@./:#<>()-]+(?:\s+[\w`@./:#<>()-]+){0,2}?),?\s+(?:please|pls|plz|no)\??$",
+    re.IGNORECASE,
+)
+# a lone code-like name as the whole answer ("SAFE_CAST", "`docker compose`", "orders.v2")
+_LONE_NAME = re.compile(
+    r"^(?P<what>`[^`]+`|[\w@./:#<>()-]*(?:[A-Z]{2}|_|\.\w|/|::)[\w@./:#<>()-]*)$"
+)
+# "the dev server port is 5173, not 3000": a value stated about a named subject
+# a named subject of up to six words, never a pronoun or a question word
+_SUBJECT = (
+    r"^(?!(?:you|i|it|its|it's|that|this|there|we|he|she|they|what|which|why|how|where|when|"
+    r"who)\b)(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
+)
+_VALUE = re.compile(_SUBJECT + r"(?:is|are)\s+(?P<value>.+)$", re.IGNORECASE)
+_VALUE_TOKEN = re.compile(r"\d|`|\w[./:]\w|\bnot\b|\b[A-Z][\w-]*[A-Z0-9][\w-]*\b")
+# a word right after the verb that makes "import missing" a complaint, not an order
+_NOT_AN_ORDER = re.compile(
+    r"^\S+\s+(?:missing|broken|wrong|failing|failed|again|still|not|is|was|isn'?t|wasn'?t)\b",
+    re.IGNORECASE,
+)
+# "the tests go in tests/unit" says where things are put: "Put the tests in tests/unit"
+_GOES_IN = re.compile(
+    r"^(?P<thing>(?:(?:the|our|all|every|each|any|new)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,3}?)"
+    r"\s+(?:go|goes|belong|belongs|live|lives)\s+(?=(?:in|into|under|inside|next to|to)\s)",
+    re.IGNORECASE,
+)
+# "Dates must be stored in UTC": a rule stated about its subject, self-contained as it is
+_NORMATIVE = re.compile(
+    _SUBJECT + r"(?:must|should|shall|needs?(?: to)?|requires?|has to|have to)"
+    r"(?:\s+(?:not|never|always|only))?\s+\w",
+    re.IGNORECASE,
+)
+_LEADING = re.compile(r"^(?:(?:and|but|so|then|just|please|instead|rather)\b[\s,]*)+", re.I)
+_TRAILING = re.compile(
+    r"[\s,]*(?:\b(?:again|please|pls|plz|like i said|as i said|ok(?:ay)?|thanks|lol|ugh|ffs|"
+    r"for god'?s sake|every time|"
+    r"each time|always|from now on|in future|going forward)\b"
+    r"[\s,.!]*)+$",
+    re.IGNORECASE,
+)
+
+
+_TOLD = re.compile(
+    r"^(?:(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*|"
+    r"(?:you know|remember|note|keep in mind)(?:\s+that)?(?:\s*[:,]?\s+|\s*[:,]?$))",
+    re.I,
+)
+# "put it there" names nothing on its own: not a self-contained rule
+_PRONOUN_OBJECT = re.compile(r"^\S+ (?:it|that|this|them|those|these)\b", re.IGNORECASE)
+# a sentence's closing marks, not a code token's own ("don't use !!" keeps its "!!")
+_END_PUNCTUATION = re.compile(r"(?<=[\w)\]`'\"])[.!?;,:]+\s*$|\s+$")
+_CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.IGNORECASE)
+_NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
+
+
+def _clean_clause(clause: str) -> str:
+    clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    if re.search(r"\S\s+again\b", clause, re.IGNORECASE):
+        return ""  # "import moment again..." tells what the agent did, not what to do
+    bare = clause.rstrip(".!?")
+    answer = _WHY_NOT.match(clause) or _JUST_THE_THING.match(bare) or _LONE_NAME.match(bare)
+    if answer and not _IMPERATIVE.match(answer.group("what")):
+        return f"use {answer.group('what').rstrip('?.! ')}"
+    if clause.rstrip().endswith("?"):
+        return ""  # a question asks; it does not state the rule
+    if not _NO_RULE.match(clause):  # "no network calls in unit tests" is the rule itself
+        clause = _FILLER.sub("", clause)
+    clause = _LEADING.sub("", clause).strip()
+    clause = _END_PUNCTUATION.sub("", _TRAILING.sub("", clause).strip())
+    if re.match(r"^always\s+\w", clause, re.IGNORECASE):  # "Always run X" -> "Run X"
+        clause = clause.split(None, 1)[1]
+    clause = _WE_DO.sub("", clause)
+    clause = _WE_MOVED.sub("use ", clause)
+    clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
+    return clause
+
+
+def _states_a_rule(clause: str) -> bool:
+    """Whether ``clause`` says what to do on its own: an imperative or a rule about its
+    subject ("Dates must be stored in UTC"), not a complaint, not "put it there"."""
+    if _NO_RULE.match(clause) and len(clause.split()) < 3 and "`" not in clause:
+        return False  # "no words" names nothing; "no `!!`" or "no print statements" does
+    return (
+        bool(_IMPERATIVE.match(clause) or _NORMATIVE.match(clause) or _states_a_value(clause))
+        and not _COMPLAINT.search(clause)
+        and not _PRONOUN_OBJECT.match(clause)
+        and not (_IMPERATIVE.match(clause) and _NOT_AN_ORDER.match(clause))
+    )
+
+
+def _states_a_value(clause: str) -> bool:
+    """Whether ``clause`` gives a named subject a concrete value ("the dev server port is
+    5173, not 3000", "Java version is 21"): a number, a code span, a dotted or slashed name,
+    a contrast with "not", or a name with inner capitals."""
+    match = _VALUE.match(clause)
+    return bool(match and _VALUE_TOKEN.search(match.group("value")))
+
+
+def imperative_rule(texts: list[str]) -> str | None:
+    """The rule a group of corrections teaches, as an imperative, self-contained statement
+    ("Run ruff before pytest."): the clauses that say what to do, without the complaint around
+    them ("You keep forgetting the import, that's the second time."), the longest such
+    statement of the group. ``None`` when no correction says what to do."""
+    best = ""
+    for text in texts:
+        parts = []
+        for raw in _CLAUSES.split(" ".join(text.split())):
+            clause = _clean_clause(raw or "")
+            if clause and _states_a_rule(clause):
+                parts.append(clause)
+        if not parts:
+            continue
+        parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
+        rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
+        if len(best) < len(rule) <= f.QUOTE_CHARS:
+            best = rule
+    return best or None
