@@ -71,8 +71,8 @@ leave-one-author-out selection over the labelled pair sets of nine authors
 (``tools/consolidate_cv.py``: each author held out in turn, the limits chosen on the others
 with a margin on the thresholds that delete); ``bench/consolidate_quality.py`` reports every
 set, and a new blind set apart. Tuning figures of round 6, each author held out (thresholds
-held out, not words): duplicate precision 1.000, recall mean 0.585 (worst 0.312);
-contradiction precision mean 0.806 (worst 0.696), recall mean 0.684 (worst 0.533); no wrong
+held out, not words): duplicate precision 1.000, recall mean 0.587 (worst 0.312);
+contradiction precision mean 0.808 (worst 0.711), recall mean 0.684 (worst 0.533); no wrong
 merge on any author (round 5's detector on the same nine: 0.544 (0.287), 0.779 (0.640),
 0.684 (0.533), none). Standard library only.
 """
