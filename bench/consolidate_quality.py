@@ -34,7 +34,10 @@ compatible, unrelated), one per author:
 * ``tests/data/consolidate/train_pairs5.jsonl`` — author 9 (320 pairs: a fintech backend in
   Java/Kotlin, Spring, Kafka, Flyway, GKE, and its mobile team), measured once before its text
   was read (``FIRST_TRAIN5.md``), training data since.
-* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 5 — a new blind set, never read
+* ``tests/data/consolidate/blind_pairs5.jsonl`` — author 10 (240 pairs: a robotics company's
+  files), measured once blind (``FIRST_BLIND_PAIRS5.md``: round 5 duplicate 1.000 / .350,
+  contradiction .727 / .667, 0 wrong deletions), seen since.
+* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 6 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
 
@@ -197,7 +200,7 @@ every author. Targets on held-out authors still not met: duplicate recall (worst
 contradiction precision (7 of 9 authors below 0.85), contradiction recall (6 of 9 below 0.70).
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
-(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5 or a new
+(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, blind5 or a new
 blindN; default ``all``: every set found). ``--tiny`` runs the first 12 pairs of each seen set
 (for CI) and no new blind set. Prints a table per set and writes
 ``bench/results/consolidate_quality.json``.
@@ -227,8 +230,9 @@ SETS = {
     "train4": DATA / "train_pairs4.jsonl",  # measured once (FIRST_TRAIN4.md): training data
     "blind4": DATA / "blind_pairs4.jsonl",  # measured once (FIRST_BLIND_PAIRS4.md): now seen
     "train5": DATA / "train_pairs5.jsonl",  # measured once (FIRST_TRAIN5.md): training data
+    "blind5": DATA / "blind_pairs5.jsonl",  # measured once (FIRST_BLIND_PAIRS5.md): now seen
 }
-SEEN_BLIND = 4  # blind_pairs<N> up to this number have been measured (4: FIRST_BLIND_PAIRS4.md)
+SEEN_BLIND = 5  # blind_pairs<N> up to this number have been measured (5: FIRST_BLIND_PAIRS5.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

@@ -18,7 +18,8 @@ author 6 ``blind_pairs3.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS3.md``,
 author 7 ``train_pairs4.jsonl`` (measured once before its text was read, ``FIRST_TRAIN4.md``),
 author 8 ``blind_pairs4.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS4.md``, seen since; the
 shipped limits were chosen before it joined), author 9 ``train_pairs5.jsonl`` (measured once
-before its text was read, ``FIRST_TRAIN5.md``).
+before its text was read, ``FIRST_TRAIN5.md``), author 10 ``blind_pairs5.jsonl`` (measured once
+blind, ``FIRST_BLIND_PAIRS5.md``; the shipped limits were chosen before it joined).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -54,6 +55,7 @@ AUTHORS = {
     "author7": DATA / "train_pairs4.jsonl",  # measured once before reading (FIRST_TRAIN4.md)
     "author8": DATA / "blind_pairs4.jsonl",  # measured once blind (FIRST_BLIND_PAIRS4.md)
     "author9": DATA / "train_pairs5.jsonl",  # measured once before reading (FIRST_TRAIN5.md)
+    "author10": DATA / "blind_pairs5.jsonl",  # measured once blind (FIRST_BLIND_PAIRS5.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
