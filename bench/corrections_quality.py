@@ -112,12 +112,17 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   once before anything was trained or tuned on it (2026-11-26 20:32 UTC, main's detector at
   3b919d6; ``TRAIN_EXTRA7_FIRST.md``): low FP .017 recall .508, medium FP .020 recall .599,
   high FP .093 recall .767. The scorer's 22nd author since; no feature was written from it.
+* blind set 15 (412 prompts: 189 corrections/friction, 223 negatives; a game studio, a fintech
+  backend, QA and a designer in a release week), written by a helper who saw no detector code,
+  measured once at 21:43 UTC with round 7 (``BLIND15_FIRST.md``): low FP .022 recall .646,
+  medium .022 / .698, high .085 / .857 (round 6 on the same file, once: .022 / .587, .036 /
+  .688, .090 / .889). Seen since.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (14: blind15 and any later one); ``--skip blind15`` skips only the named
+  :data:`SEEN_BLIND` (15: blind16 and any later one); ``--skip blind16`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
-  sets past 13. ``--tiny`` runs 25
+  sets past 14. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
 Honest selection (issue 20, round 3): **leave-one-author-out** (printed first, ``--no-cv``
@@ -338,7 +343,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 14  # blind sets 1-14 were measured (blind 14 once, BLIND14_FIRST.md; seen since)
+SEEN_BLIND = 15  # blind sets 1-15 were measured (blind 15 once, BLIND15_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)
