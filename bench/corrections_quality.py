@@ -106,13 +106,23 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
 * ``blind14.jsonl`` (409 prompts: a web agency, mobile developers, a data engineer and a
   student; ``BLIND14.md``) was measured once after round 6 (2026-11-26 19:11 UTC, f4d8f86;
   ``BLIND14_FIRST.md``): low FP .027 recall .688, medium FP .036 recall .796, high FP .103
-  recall .892. Seen since; not yet an author of the scorer.
+  recall .892. Seen since; the scorer's 21st author in round 7.
+* ``train_extra7.jsonl`` (564 prompts: 262 corrections/friction, ~87 % of the corrections with
+  no negation word, 28 % of the lines in other languages; ``TRAIN_EXTRA7.md``) was measured
+  once before anything was trained or tuned on it (2026-11-26 20:32 UTC, main's detector at
+  3b919d6; ``TRAIN_EXTRA7_FIRST.md``): low FP .017 recall .508, medium FP .020 recall .599,
+  high FP .093 recall .767. The scorer's 22nd author since; no feature was written from it.
+* blind set 15 (412 prompts: 189 corrections/friction, 223 negatives; a game studio, a fintech
+  backend, QA and a designer in a release week), written by a helper who saw no detector code,
+  measured once at 21:43 UTC with round 7 (``BLIND15_FIRST.md``): low FP .022 recall .646,
+  medium .022 / .698, high .085 / .857 (round 6 on the same file, once: .022 / .587, .036 /
+  .688, .090 / .889). Seen since.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (14: blind15 and any later one); ``--skip blind15`` skips only the named
+  :data:`SEEN_BLIND` (15: blind16 and any later one); ``--skip blind16`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
-  sets past 13. ``--tiny`` runs 25
+  sets past 14. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
 Honest selection (issue 20, round 3): **leave-one-author-out** (printed first, ``--no-cv``
@@ -259,6 +269,39 @@ Dutch, Turkish, Russian and Korean. Rules unchanged. Tuning figures (FP / recall
   -0.03 ms, a no-negation fix -0.04 ms, a rule match -7.0 ms (noise), praise +0.5 ms, a German
   request +0.3 ms, a Russian correction +1.6 ms (glossed, then flagged).
 
+Issue 20 round 7 (``ck/cdet7``): blind 14 and ``train_extra7`` are authors 21 and 22 and the
+strict run's held-out pair (neither read to write a feature; on main's detector the run
+reproduces their first figures exactly). The scorer reads the shapes of a redirect and of a
+new task (an imperative with a definite object against "add/create a ...", "that/it" + a
+copula or a verb of place, "the one you", "should be", a terse line with a value, a numbered
+task list); a weak rule match is vetoed when the scorer's probability is under .4 (the grid
+reached .3), which leaves room for a lower threshold (low .90 -> .81, medium .81 -> .75).
+Tuning figures (FP / recall; the grid was chosen on the strict run)::
+
+      table             level   BEFORE (main 3b919d6)        AFTER (ck/cdet7)
+      22 authors        low     .014 (.039) / .827 (.480)    .011 (.039) / .813 (.480)
+      mean (worst)      medium  .019 (.041) / .840 (.496)    .017 (.039) / .831 (.504)
+      6 fresh authors   low     .020 / .663                  .019 / .670
+                        medium  .026 / .695                  .026 / .712
+      strict blind14    low     .027 / .688                  .022 / .780
+                        medium  .036 / .796                  .027 / .790
+      strict extra7     low     .017 / .508                  .017 / .584
+                        medium  .020 / .599                  .020 / .611
+
+  The recall gained is the grid's: round 6's features with it give nearly the same strict
+  figures (low .022/.769 and .020/.553); the cues alone (grid to .3) lowered low's FP
+  (.018, .017) and its recall (.651, .477). The all-author mean loses recall on the authors the
+  rules were written from (corpus .932 -> .859, blind 4 .915 -> .766: correct weak rule
+  matches vetoed, e.g. "hold on, stop. dont push to main" is now flagged only at high). Tried
+  and left out: words regularised x15 (strict low .022/.586 and .023/.420), no word bigrams
+  (.022/.694, .023/.511; medium recall lower), caps on the scorer's added FP below zero (low
+  recall .305-.516), the parameters chosen on more or fewer authors (``RULES_SATURATED`` .6:
+  within noise; .9 or all: less recall). Targets still not met on new authors (low recall
+  .58-.78). Hook cost (A/B against main 3b919d6, first ``detect()`` in a fresh ``python -S``
+  process with compiled bytecode, CPU median, n=30-40, shared cores): a request +0.5 ms
+  (import +0.15), a rule match +0.2 ms, a no-negation fix +2.1 ms (now flagged by the scorer,
+  so the friction model loads, as for any prompt it flags).
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -300,7 +343,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 14  # blind sets 1-14 were measured (blind 14 once, BLIND14_FIRST.md; seen since)
+SEEN_BLIND = 15  # blind sets 1-15 were measured (blind 15 once, BLIND15_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)
@@ -313,6 +356,7 @@ EXTRA_SETS = (
     "train_extra4.jsonl",
     "train_extra5.jsonl",
     "train_extra6.jsonl",
+    "train_extra7.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 

@@ -191,6 +191,82 @@ CASES += [
         "Webhook deliveries: five retries with backoff.",
         "duplicate",
     ),
+    # memory sizes are bytes, one scale for every spelling ("512M" was read as 512 minutes)
+    (
+        "PHP memory_limit is 512M on the web servers.",
+        "The web servers run PHP with a memory_limit of 1 GB.",
+        "contradiction",
+    ),
+    ("The build cache volume is 512M.", "The build cache volume holds 512 MiB.", "duplicate"),
+    ("The JVM heap is capped with `-Xmx2g`.", "JVM maximum heap: 4 GB.", "contradiction"),
+    (
+        "Kubernetes memory limit for the API pods is 2Gi.",
+        "API pods have a memory limit of 2048Mi.",
+        "duplicate",
+    ),
+    # ", not X" rejects X only; a superseding note agrees with an entry that negates the same
+    (
+        "New backend services are written in Kotlin.",
+        "New backend services must be Kotlin, not Java.",
+        "duplicate",
+    ),
+    (
+        "We don't deploy with Capistrano anymore.",
+        "Deploys go through the pipeline, not Capistrano.",
+        "none",
+    ),
+    # a version and the same version with more detail; numbers said in words
+    ("Production runs MySQL 8.0.", "The production database is MySQL 8.", "duplicate"),
+    (
+        "Log database queries slower than 500 ms.",
+        "Database queries taking longer than half a second are logged.",
+        "duplicate",
+    ),
+    (
+        "Vault database credentials expire after 24h.",
+        "Database credentials from Vault expire after twenty-four hours.",
+        "duplicate",
+    ),
+    # environments are scopes; a permission refines a rule
+    (
+        "Sandbox API rate limit: 10 requests per second.",
+        "Production API rate limit: 100 requests per second.",
+        "none",
+    ),
+    (
+        "Nobody pushes directly to main.",
+        "The release bot is allowed to push the version bump directly to main.",
+        "none",
+    ),
+    # a negated failure is a success said twice; "only after" states a requirement
+    (
+        "Don't merge a branch with failing checks.",
+        "Checks must pass before a branch is merged.",
+        "duplicate",
+    ),
+    (
+        "A branch is merged only after two approvals.",
+        "Every branch needs two approvals before merge.",
+        "duplicate",
+    ),
+    # a superseding note needs a subject both share, not one common word
+    (
+        "Image assets are deprecated in favour of sprite sheets.",
+        "The asset pipeline is Propshaft.",
+        "none",
+    ),
+    # a note that someone left is a change (it was merged as the older note said again)
+    (
+        "Since Dana left, Omar approves production database access.",
+        "Production database access is approved by Dana.",
+        "contradiction",
+    ),
+    # spelled-out terms and their abbreviation
+    (
+        "Time to first byte on the marketing site stays under 200 ms.",
+        "Marketing site TTFB under 200ms.",
+        "duplicate",
+    ),
 ]
 
 
@@ -256,3 +332,41 @@ def test_two_values_of_one_setting_are_never_merged(
     result = run_cli("consolidate", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "duplicate" not in [p["kind"] for p in json.loads(result.stdout)["proposals"]]
+
+
+def _proposed(tmp_path: Path, first: str, second: str) -> list[str]:
+    """The kinds ``conkeeper consolidate`` proposes for two entries in a fresh memory folder."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    return [p["kind"] for p in json.loads(result.stdout)["proposals"]]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "Crash reporting is enabled in release builds only.",
+            "Crash reporting is on for release builds and off for debug builds.",
+        ),
+        (
+            "The iOS app uses SwiftUI for new screens and UIKit only for the legacy login flow.",
+            "The legacy login flow stays on UIKit; every new screen is SwiftUI.",
+        ),
+    ],
+)
+def test_a_restriction_is_no_contradiction(tmp_path: Path, first: str, second: str) -> None:
+    """ "X only" restricts a rule, it negates nothing the other entry states: two entries that
+    say the same thing, one with "only", are not shown as a conflict (they were)."""
+    assert "contradiction" not in _proposed(tmp_path, first, second)
+
+
+def test_a_restriction_against_every_is_never_merged(tmp_path: Path) -> None:
+    """ "Only the release branch" against "not only the release branch but every branch": one
+    rule widens the other's restriction, and a merge deleted one of them."""
+    first = "Only the release branch runs the full test suite; feature branches run unit tests."
+    second = "Not only the release branch but every branch must pass the full test suite first."
+    assert "duplicate" not in _proposed(tmp_path, first, second)

@@ -81,7 +81,7 @@ def test_real_corrections_keep_their_no_and_their_negation() -> None:
     assert neutralize("No, use snake_case for the keys.") == "No, use snake_case for the keys."
     assert neutralize("that's not what I asked") == "that's not what I asked"
     assert detect("No, put it in utils/ like I said.", "low").label == "correction"
-    assert detect("go back to the previous version, this one crashes", "medium").label
+    assert detect("go back to the previous version, this one crashes", "high").label
 
 
 def test_neutralize_rewrites_each_kind() -> None:

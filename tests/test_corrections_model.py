@@ -119,11 +119,12 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
     files = set(trainer.TRAIN_FILES.values())
     assert files == {
         "corpus.jsonl",
-        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6)),
+        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7)),
         "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 14)),
+        *(f"blind{n}.jsonl" for n in range(2, 15)),
     }
-    assert "blind14.jsonl" not in files  # the unseen set is measured by the lead, never read
+    assert "blind15.jsonl" not in files  # the unseen set is measured by the lead, never read
+    assert trainer.RECENT == ("blind14", "extra7")  # the strict run's held-out pair
 
 
 def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
@@ -208,12 +209,12 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _load_bench()
-    names = ("blind.jsonl", "blind6.jsonl", "blind10.jsonl", "blind14.jsonl", "blind15.jsonl")
+    names = ("blind.jsonl", "blind6.jsonl", "blind10.jsonl", "blind15.jsonl", "blind16.jsonl")
     for name in names:
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert bench.SEEN_BLIND == 14
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 10, 14]
+    assert bench.SEEN_BLIND == 15
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 10, 15]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)

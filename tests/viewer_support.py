@@ -20,7 +20,11 @@ from conftest import cli_env, run_cli
 MARKER = "ZEBRA-ORCHID-5521"
 SECRET = "ghp_" + "R8d2kLq0Wm4Zx7Tb1Yc9Vn3Hs6Pf5Ja2Ge8K"
 SESSION = "5b7c2f10-9d3e-4a61-8c2b-0e4f6a1d9c33"
-CORRECTION = "No, that's wrong: always use the repository helper for database access."
+# round 7: "No, that's wrong: always use the repository helper ..." alone reads to the scorer
+# as a convention stated for new work and its rule match is vetoed at low; the agent's act named
+CORRECTION = (
+    "No, that's wrong: you bypassed the repository helper, always use it for database access."
+)
 
 MEMORY = {
     "patterns.md": (

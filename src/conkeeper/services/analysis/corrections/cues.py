@@ -15,6 +15,11 @@ carry a correction (negation, "instead", undo, "again"/"still"/"same", "you did"
 English ones (:func:`gloss`), so the weights learned from English prompts apply to it. The
 gloss is a small word list, not a translator.
 
+Round 7 adds the shapes of a redirect and of a new task (:func:`_redirect_cues`): an
+imperative whose object is already there ("use the staging DB") against one whose object is
+new ("add a staging DB"), "that/it" + a copula or a verb of place, "you" + an irregular past,
+"the one you ...", "should be", "actually"/"instead", and a terse line carrying a value.
+
 Cost: this runs on the UserPromptSubmit hook path when the scorer is consulted. Every cue is a
 set or sequence look-up over the sentence's tokens; the one regular expression (a contrast
 "X, not Y") is compiled only for a sentence that has "not" in it.
@@ -285,6 +290,51 @@ _THERE_IS = _words("is are was were's isn't aren't")
 _NEGATIVE_EMOJI = ("\u274c", "\U0001f643", "\U0001f926", "\U0001f644", "\U0001f624", "\U0001f621")
 
 
+# issue 20 round 7: corrections without a negation word ("use the staging DB", "that belongs
+# in the controller") point at something already there; a new task names something new
+_REDIRECT_VERBS = _words(
+    "use put move switch change set make keep leave point send log pass call pin rename name "
+    "base target run deploy wrap drop take give return compare read write store load import "
+    "bump lower raise halve double revert restore"
+)
+_DEFINITE = _words("the that this those these it them its our my your their same other")
+_INDEFINITE = _words("a an some new another any more")
+_NEW_TASK_VERBS = _words(
+    "add create implement write build make generate scaffold draft design introduce set "
+    "setup add sketch"
+)
+_COPULAS = _words(
+    "is was are were 's isn't wasn't aren't belongs belong goes go lives live needs need "
+    "should must has have doesn't don't shouldn't won't wants"
+)
+_PLACE_VERBS = _words("belongs belong goes go lives live sits")
+_SHOULD_BE = frozenset(
+    (
+        "should be",
+        "should go",
+        "should live",
+        "should use",
+        "should stay",
+        "needs to",
+        "need to",
+        "has to",
+        "have to",
+        "must be",
+        "meant to",
+        "supposed to",
+        "was supposed",
+        "is supposed",
+    )
+)
+_PAST_IRREGULAR = _words(
+    "put made did took wrote left ran got set sent gave kept broke threw brought chose "
+    "picked used added removed changed moved renamed deleted dropped skipped missed"
+)
+_VALUE_CHARS = frozenset("0123456789-_./=:")
+_GREETINGS = _words("hi hello hey morning thanks thank please")
+_CORRECTIVE_ADVERBS = _words("actually instead rather anyway though")
+
+
 def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
     """The cues of meaning of one sentence (``text`` lower-case, ``tokens`` its words,
     ``opening`` its words after leading fillers), each an ``m:`` feature name."""
@@ -320,7 +370,50 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
         cues.add("m:place")
     if not text.isascii() and any(mark in text for mark in _NEGATIVE_EMOJI):
         cues.add("m:negative-emoji")
+    _redirect_cues(text, tokens, opening, pairs, cues)
     return cues
+
+
+def _redirect_cues(
+    text: str, tokens: list[str], opening: list[str], pairs: set[str], cues: set[str]
+) -> None:
+    """Cues of a correction without a negation word, and of a new task: an imperative whose
+    object is already there ("use the staging DB", "put it in ...") or new ("add a ...");
+    "that/it" + a copula or a verb of place ("that belongs in the controller"); "you <past
+    verb>" or "the one you ..."; "should be"; "actually"/"instead"; a terse line carrying a
+    value ("h100 partition", "eu-central-1 actually")."""
+    first = opening[0]
+    second = opening[1] if len(opening) > 1 else ""
+    if first in _REDIRECT_VERBS and second in _DEFINITE:
+        cues.add("m:redirect-definite")
+    if first in _NEW_TASK_VERBS and second in _INDEFINITE:
+        cues.add("m:task-indefinite")
+    if first in _DEICTIC and second in _COPULAS:
+        cues.add("m:deictic-copula")
+    if not _PLACE_VERBS.isdisjoint(tokens):
+        cues.add("m:place-verb")
+    if not _SHOULD_BE.isdisjoint(pairs):
+        cues.add("m:should-be")
+    for i, token in enumerate(tokens[:-1]):
+        if token == "you" and tokens[i + 1] in _PAST_IRREGULAR:
+            cues.add("m:you-past")
+        elif token in ("one", "ones") and tokens[i + 1] == "you" and i and tokens[i - 1] == "the":
+            cues.add("m:the-one-you")
+    if not _CORRECTIVE_ADVERBS.isdisjoint(tokens):
+        cues.add("m:corrective-adverb")
+    if _terse_value(text, tokens):
+        cues.add("m:terse-value")
+
+
+def _terse_value(text: str, tokens: list[str]) -> bool:
+    """A line of at most six words, no greeting, no question, carrying a value: inline code or
+    a word mixing letters with digits or ``-_./=:`` ("h100", "eu-central-1", "v2")."""
+    if len(tokens) > 6 or not _GREETINGS.isdisjoint(tokens) or text.rstrip().endswith("?"):
+        return False
+    return "code" in tokens or any(
+        len(t) > 1 and not _VALUE_CHARS.isdisjoint(t) and any(c.isalpha() for c in t)
+        for t in text.split()
+    )
 
 
 def _agent_cues(tokens: list[str], cues: set[str]) -> None:

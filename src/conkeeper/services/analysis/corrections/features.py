@@ -12,13 +12,14 @@ apart, so a complaint
 written after a long paste is scored on its own and the pasted middle is never scored.
 
 Each segment yields a set of binary features: lower-cased word unigrams and bigrams, the
-opening words, and structural cues (opens with a negation or an
-imperative, "you" + a past-tense verb, "again"/"still"/"same", an ordinal + "time", "why did
-you", a request or a question, praise, a conditional, talk about the detector, how much of the
-prompt was pasted), and the cues of meaning of :mod:`.cues` (a reference to the agent's last
-move, an earlier state asked back, a contrast, the right alternative, scope, a convention, a
-challenge, hindsight, a named flaw, time lost; an act and a fix in one segment). Informal
-spellings ("u", "pls") and the correction words of other languages are read as English first.
+opening words, and structural cues (opens with a negation or an imperative, "you" + a
+past-tense verb, "again"/"still"/"same", an ordinal + "time", "why did you", a request or a
+question, praise, a conditional, talk about the detector, how much of the prompt was pasted,
+the item numbers of a numbered task list), and the cues of meaning of :mod:`.cues` (a
+reference to the agent's last move, an earlier state asked back, a contrast, the right
+alternative, scope, a convention, a challenge, hindsight, a named flaw, time lost, a redirect
+or a new task; an act and a fix in one segment). Informal spellings ("u", "pls") and the
+correction words of other languages are read as English first.
 """
 
 from __future__ import annotations
@@ -146,6 +147,9 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
             text = glossed
             raw = _TOKEN.compiled.findall(text)
         if not raw:
+            continue
+        if len(raw) == 1 and raw[0].isdigit() and text.rstrip()[-1:] in (".", ")"):
+            feats.add("s:numbered")  # "1." alone: an item of a numbered task list
             continue
         tokens = [SPELLING.get(t, t) for t in raw]
         if tokens != raw:  # the patterns below read the respelled words too

@@ -112,6 +112,27 @@ SPELLED_OUT = _spelled(
     code owners = codeowners
     keep a changelog = keepachangelog
     change log = changelog
+    continuous integration = ci
+    time to first byte = ttfb
+    key management service = kms
+    amazon web services = aws
+    google cloud platform = gcp
+    google cloud storage = gcs
+    google kubernetes engine = gke
+    database administrator = dba
+    customer managed encryption key = cmek
+    anti money laundering = aml
+    swift package manager = spm
+    request for comment = rfc
+    service account = service-account
+    """
+)
+# A few more spelled-out terms whose short form is a plain word (kept apart for readability).
+SPELLED_OUT += _spelled(
+    """
+    dead letter = dlq
+    primary account number = pan
+    card number = pan
     """
 )
 # Single-word variants of a word :mod:`.relations` reads ("w/" is "with").
@@ -179,6 +200,40 @@ ALIASES = {
     "back-end": "backend",
     "funcs": "function",
     "i/o": "io",
+    # short forms written in notes and chat
+    "biz": "business",
+    "hrs": "hours",
+    "desc": "description",
+    "descr": "description",
+    "tkt": "ticket",
+    "tkts": "tickets",
+    "lvl": "level",
+    "srv": "server",
+    "srvs": "servers",
+    "mktg": "marketing",
+    "comms": "communication",
+    "txn": "transaction",
+    "txns": "transactions",
+    "acct": "account",
+    "accts": "accounts",
+    "addr": "address",
+    "approx": "approximately",
+    "impl": "implementation",
+    "devs": "developers",
+    "engineers": "developers",
+    "engineer": "developer",
+    "programmers": "developers",
+    "obsolete": "deprecated",
+    "reboot": "restart",
+    "reboots": "restart",
+    "rebooted": "restart",
+    "bounce": "restart",
+    "flush": "purge",
+    "flushed": "purged",
+    "flushes": "purges",
+    "mandatory": "required",
+    "compulsory": "required",
+    "forbidden": "banned",
 }
 # List markers before the entry's text ("- ", "* ", "1. ", or "- - " when a bullet quotes one).
 _BULLET = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)+")
