@@ -204,7 +204,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set still to be measured (blind8.jsonl, ...) is never trained on; blind3 to
+    # a blind set still to be measured (blind9.jsonl, ...) is never trained on; blind3 to
     # blind7 were measured once (FIRST_BLIND3.md ... FIRST_BLIND7.md) before they joined the
     # authors, train6 to train9 too (FIRST_TRAIN6.md ... FIRST_TRAIN9.md)
     assert {f for f in files if f.startswith("blind")} == {
@@ -296,12 +296,12 @@ def test_an_attack_only_quoted_is_a_mention() -> None:
 
 def test_the_bench_reports_a_new_blind_set_as_a_first_measurement(tmp_path: Path) -> None:
     bench = load_script("bench/poisoning_quality.py")
-    # blind3 to blind5 are trained on now, blind6 and blind7 were measured once; a later
-    # blind set is still a first measurement
-    for name in ("blind3.jsonl", "blind5.jsonl", "blind7.jsonl", "blind8.jsonl", "train5.jsonl"):
+    # blind3 to blind7 are trained on now, blind8 was measured once; a later blind set is
+    # still a first measurement
+    for name in ("blind3.jsonl", "blind5.jsonl", "blind8.jsonl", "blind9.jsonl", "train5.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     bench.DATA = tmp_path
-    assert bench.blind_sets() == ["blind8.jsonl"]
+    assert bench.blind_sets() == ["blind9.jsonl"]
 
 
 def test_the_shipped_weights_are_trained_on_every_author_the_trainer_names() -> None:
