@@ -30,6 +30,16 @@ the client and 3 connections per server process, 1,000,000 observations: push 6,
 82.6 ms, p95 138.4 ms, 212 requests/s, one client p50 7.45 ms; CPU per search server 3.56 ms,
 PostgreSQL 5.02 ms, clients 0.41 ms; hook A/B +0.35 ms. Targets: push and hooks met; search not.
 
+On 2026-11-26 22:07-22:20 UTC, with the server's worker threads limited to its pool's size
+(three runs back to back, quiet machine, load 1.6-3.5; the machine's own speed drifted: the
+clients' CPU per search, unchanged code, read 0.60, 0.43 and 0.47 ms against 0.41 at 19:20):
+push 5,345 / 4,974 / 5,652 obs/s; search p50 109.7 / 89.6 / 77.8 ms, p95 202.2 / 151.4 /
+160.2 ms, 144 / 198 / 193 requests/s; CPU per search server 4.95 / 3.40 / 3.70 ms,
+PostgreSQL 6.81 / 4.91 / 5.40 ms; hook A/B +0.60 / -0.59 / +0.12 ms. Targets: hooks met, push
+met in two runs of three, search not. Paired runs of the search load alone (the limiter off /
+on, alternated, six pairs over two sessions) put the server's CPU per search about 12% lower
+with it, which the whole bench cannot resolve against that drift.
+
 Before, on 2026-11-26 17:00 UTC with ``storage.team_search`` (terms sent as planned
 constants, common words' counts from ANALYZE's statistics, project sizes kept by pushes, the
 every-term records first), 1,000,000 observations, load average 6-7 (two training helpers on the
