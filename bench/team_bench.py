@@ -37,8 +37,8 @@ push 5,345 / 4,974 / 5,652 obs/s; search p50 109.7 / 89.6 / 77.8 ms, p95 202.2 /
 160.2 ms, 144 / 198 / 193 requests/s; CPU per search server 4.95 / 3.40 / 3.70 ms,
 PostgreSQL 6.81 / 4.91 / 5.40 ms; hook A/B +0.60 / -0.59 / +0.12 ms. Targets: hooks met, push
 met in two runs of three, search not. Paired runs of the search load alone (the limiter off /
-on, alternated, six pairs over two sessions) put the server's CPU per search about 12% lower
-with it, which the whole bench cannot resolve against that drift.
+on, alternated, eight pairs between 21:00 and 22:12) put the server's CPU per search lower with
+it in all eight, by 12% on average, which the whole bench cannot resolve against that drift.
 
 Before, on 2026-11-26 17:00 UTC with ``storage.team_search`` (terms sent as planned
 constants, common words' counts from ANALYZE's statistics, project sizes kept by pushes, the
