@@ -39,6 +39,8 @@ COMPLAINTS = [
     ["this is not what I asked for", "no words"],
     ["compile times went through the roof after your last change", "why is the build broken?"],
     ["it broke again", "fix it"],
+    ["why axios? we don't use it"],
+    ["why yum? these are Rocky 9 nodes"],
 ]
 
 

@@ -82,8 +82,8 @@ _LONE_NAME = re.compile(
 # "the dev server port is 5173, not 3000": a value stated about a named subject
 # a named subject of up to six words, never a pronoun or a question word
 _SUBJECT = (
-    r"^(?!(?:you|i|it|its|it's|that|this|there|we|he|she|they|what|which|why|how|where|when|"
-    r"who)\b)(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
+    r"^(?!(?:you|i|it|its|it's|that|this|these|those|there|here|we|he|she|they|what|which|why|"
+    r"how|where|when|who)\b)(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
 )
 _VALUE = re.compile(_SUBJECT + r"(?:is|are)\s+(?P<value>.+)$", re.IGNORECASE)
 _VALUE_TOKEN = re.compile(r"\d|`|\w[./:]\w|\bnot\b|\b[A-Z][\w-]*[A-Z0-9][\w-]*\b")
@@ -120,7 +120,10 @@ _TOLD = re.compile(
     re.I,
 )
 # "put it there" names nothing on its own: not a self-contained rule
-_PRONOUN_OBJECT = re.compile(r"^\S+ (?:it|that|this|them|those|these)\b", re.IGNORECASE)
+_PRONOUN_OBJECT = re.compile(
+    r"^(?:(?:don'?t|do not|never|always|just)\s+)?\S+ (?:it|that|this|them|those|these)\b",
+    re.IGNORECASE,
+)
 # a sentence's closing marks, not a code token's own ("don't use !!" keeps its "!!")
 _END_PUNCTUATION = re.compile(r"(?<=[\w)\]`'\"])[.!?;,:]+\s*$|\s+$")
 _CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.IGNORECASE)
