@@ -192,7 +192,7 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     target = str(tool_input.get("file_path") or "")
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
     if folder is None:
-        return _instruction_file_warning(ctx, target)
+        return _instruction_file_warning(ctx, target, f"{ctx.location.root}/")
     if "/sessions/" in target[len(str(folder)) :]:
         return None
     memory = str(folder)
@@ -237,11 +237,12 @@ def _written_text(tool_input: dict[str, Any]) -> str:
     return "\n".join(p for p in pieces if isinstance(p, str))
 
 
-def _instruction_file_warning(ctx: HookContext, target: str) -> str | None:
+def _instruction_file_warning(ctx: HookContext, target: str, root: str) -> str | None:
     """A note for the user when the agent wrote instruction-shaped text into a file agents
     read as standing instructions (``CLAUDE.md``, ``AGENTS.md``, ``.cursorrules``...): the
     host, not ConKeeper, loads that file into every later session, so it cannot be held back;
-    the user hears of it at once. Phrase rules only (as for memory files); never echoed."""
+    the user hears of it at once, the file named from the project ``root``. Phrase rules only
+    (as for memory files); never echoed."""
     from conkeeper.domain.paths import is_agent_instruction_file
 
     if not target or not is_agent_instruction_file(target):
@@ -252,7 +253,6 @@ def _instruction_file_warning(ctx: HookContext, target: str) -> str | None:
     found = rule_findings(written) if written else []
     if not found:
         return None
-    root = f"{ctx.location.root}/" if ctx.location is not None else "\0"
     name = target[len(root) :] if target.startswith(root) else target.rsplit("/", 1)[-1]
     from conkeeper.storage.logfile import log
 
