@@ -29,7 +29,6 @@ FLAGGED_AT_LOW = (
 # medium .76 -> .81): "sigue fallando igual ..." now needs medium, "too much ..." high
 FLAGGED_AT_MEDIUM = (
     "sigue fallando igual, ya van tres intentos",
-    "who asked for a Dockerfile? delete it",
     "you wrote the loader in Python 2 style, the CI runs 3.12. rewrite the print calls",
     "还是一样的错误，又失败了",
 )
@@ -59,6 +58,12 @@ def test_a_correction_without_a_negation_or_in_another_language_is_flagged(
 @pytest.mark.parametrize("text", FLAGGED_AT_MEDIUM)
 def test_a_terser_one_is_flagged_at_medium(text: str) -> None:
     assert detect(text, "medium").label is not None
+
+
+def test_a_challenge_the_round_8_scorer_doubts_is_flagged_at_high() -> None:
+    # round 8's scorer (24 authors) gives it .52: under medium's .64, over high's .51
+    assert detect("who asked for a Dockerfile? delete it", "medium").label is None
+    assert detect("who asked for a Dockerfile? delete it", "high").label is not None
 
 
 @pytest.mark.parametrize("text", NOT_FLAGGED)
@@ -147,6 +152,33 @@ def test_the_hook_queues_a_russian_and_an_italian_correction_but_not_a_russian_r
     items = parse_queue(queue)
     assert [item.label for item in items] == ["correction", "correction"]
     assert "конфиг" in items[0].text and "cancellato" in items[1].text
+
+
+def test_the_hook_queues_czech_and_ukrainian_corrections_but_not_requests(project: Path) -> None:
+    # round 8 (written for this test, in no data set): main's detector flagged none of these
+    # at any level; the requests in the same languages stay unflagged
+    _submit(project, "Přidej prosím test pro parser")
+    _submit(project, "vrať to zpátky, použij starou verzi")
+    _submit(project, "додай тест для парсера, будь ласка")
+    _submit(project, "знову та сама помилка")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.label for item in items] == ["correction", "friction"]
+    assert "zpátky" in items[0].text and "помилка" in items[1].text
+
+
+def test_at_medium_the_hook_queues_what_the_scorer_adds_over_a_looser_bar(project: Path) -> None:
+    # round 8: medium may add .5 % of false positives to the rules' own (threshold .75 -> .64,
+    # veto .4 -> .3); main flagged the first two at high only or not at all, the last at none
+    config = project / ".claude" / "memory" / ".memory-config.md"
+    config.write_text("---\ncorrection_sensitivity: medium\n---\n", encoding="utf-8")
+    _submit(project, "fortfarande samma fel")
+    _submit(project, "go back to the previous version of the config")
+    _submit(project, "lägg till ett test för parsern")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.label for item in items] == ["friction", "friction"]
+    assert "samma" in items[0].text and "previous version" in items[1].text
 
 
 def test_the_hook_queues_a_value_fix_without_a_negation_but_not_new_tasks(project: Path) -> None:
@@ -287,6 +319,34 @@ def test_another_language_is_glossed_into_the_english_words(text: str, english: 
 def test_english_is_not_glossed() -> None:
     text = "no, use the one in utils"
     assert gloss(text, text.split()) is text
+    for text in ("use the test key", "use a mock for the clock"):
+        assert gloss(text, text.split()) is text
+
+
+# round 8: the languages and redirect words the gloss learned this round (written for this
+# test, in no data set)
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("pořád to nefunguje, zase stejná chyba", {"still", "doesn't", "work", "again"}),
+        ("vrať to zpátky, použij starou verzi", {"revert", "back", "use"}),
+        ("fortfarande samma fel, ångra det", {"still", "same", "wrong", "undo"}),
+        ("använd inte den gamla nyckeln", {"use", "not"}),
+        ("знову та сама помилка, поверни як було", {"again", "restore"}),
+        ("usa la clave de prueba, no la de producción", {"use", "the", "no"}),
+        ("t'as mis la clé de prod, mets celle de test", {"you", "have", "put"}),
+        ("用测试密钥，不是正式的", {"use", "not"}),
+    ],
+)
+def test_the_round_8_languages_and_redirect_words_are_glossed(text: str, english: set[str]) -> None:
+    lowered = normalise(text)
+    assert english <= set(re.findall(r"[a-z']+", gloss(lowered, lowered.split())))
+
+
+def test_a_short_foreign_sentence_is_not_taken_for_english_on_one_shared_word() -> None:
+    # Polish "to" ("it") is also an English word: "cofnij to" is "revert it"
+    assert "revert" in gloss("cofnij to", ["cofnij", "to"])
+    assert "w:revert" in segment_features(["cofnij to"])
 
 
 def test_a_glossed_question_stays_a_question() -> None:

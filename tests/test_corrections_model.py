@@ -35,7 +35,6 @@ CAUGHT = [
     ("this is now the fourth time the migration fails", "friction"),
     ("you keep putting the same typo back in the header", "correction"),
     # terse orders, restated instructions, "incorrect", "nope, identical", "no difference"
-    ("Revert it. Immediately.", "friction"),
     ("I told you: no network calls in unit tests.", "correction"),
     ("As I said, we never squash merge.", "correction"),
     ("incorrect — the cache key includes the locale", "correction"),
@@ -67,6 +66,16 @@ NOT_FLAGGED = [
 def test_listed_classes_are_caught_at_low(text: str, label: str) -> None:
     found = detect(text, "low")
     assert (found.label, text) == (label, text)
+
+
+def test_a_terse_order_the_scorer_doubts_is_caught_from_medium() -> None:
+    # round 8: low vetoes a weak rule match under .5 (was .4); the scorer gives this one .46
+    text = "Revert it. Immediately."
+    assert [detect(text, level).label for level in ("low", "medium", "high")] == [
+        None,
+        "friction",
+        "friction",
+    ]
 
 
 @pytest.mark.parametrize(("text", "label"), MODEL_ONLY)
@@ -119,12 +128,12 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
     files = set(trainer.TRAIN_FILES.values())
     assert files == {
         "corpus.jsonl",
-        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7)),
+        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8)),
         "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 15)),
+        *(f"blind{n}.jsonl" for n in range(2, 16)),
     }
-    assert "blind15.jsonl" not in files  # the unseen set is measured by the lead, never read
-    assert trainer.RECENT == ("blind14", "extra7")  # the strict run's held-out pair
+    assert "blind16.jsonl" not in files  # the unseen set is measured by the lead, never read
+    assert trainer.RECENT == ("blind15", "extra8")  # the strict run's held-out pair
 
 
 def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:

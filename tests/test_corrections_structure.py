@@ -246,12 +246,13 @@ def test_their_corrections_are_still_caught(text: str, level: str) -> None:
     assert detect(text, level).label is not None
 
 
-def test_a_weak_rule_match_the_scorer_reads_as_navigation_is_caught_at_high_only() -> None:
-    # round 7: the scorer (it learned "go back to the previous page" as navigation) vetoes this
-    # rule match under .4 at low and medium; at high nothing is vetoed
+def test_a_weak_rule_match_the_scorer_reads_as_navigation_is_caught_from_medium() -> None:
+    # round 7: the scorer (it learned "go back to the previous page" as navigation) vetoed this
+    # rule match under .4 at low and medium; round 8 vetoes under .5 at low and .3 at medium;
+    # at high nothing is vetoed
     text = "go back to the previous version of the config"
     levels = ("low", "medium", "high")
-    assert [detect(text, level).label is not None for level in levels] == [False, False, True]
+    assert [detect(text, level).label is not None for level in levels] == [False, True, True]
 
 
 def test_the_hook_skips_a_declined_offer_and_queues_the_correction_after_it(project: Path) -> None:

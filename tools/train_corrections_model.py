@@ -7,8 +7,8 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra7.jsonl`` and blind sets 1-14 (each written by
-a different helper). The list is explicit: a later blind set (``blind15.jsonl`` ...) is never
+corpus, ``train_extra.jsonl`` .. ``train_extra8.jsonl`` and blind sets 1-15 (each written by
+a different helper). The list is explicit: a later blind set (``blind16.jsonl`` ...) is never
 read here, so it stays unseen by the model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
@@ -52,6 +52,26 @@ and grid -> round 7: low .014 (.039) / .827 (.480) -> .011 (.039) / .813 (.480),
 (.041) / .840 (.496) -> .017 (.039) / .831 (.504); the six fresh authors low .020 / .663 ->
 .019 / .670, medium .026 / .695 -> .026 / .712. The mean falls on the authors the rules were
 written from (corpus, blind 4, blind 8: their correct rule matches vetoed more often).
+
+Round 8 (24 authors: blind 15 and ``train_extra8`` added, both measured first: BLIND15_FIRST.md,
+TRAIN_EXTRA8_FIRST.md; the strict pair is now those two, :data:`RECENT`; neither was read to
+write a feature). On main's detector the strict run reproduces their first figures exactly
+(blind 15 low .022 / .646, medium .022 / .698; ``train_extra8`` .020 / .534, .023 / .565).
+Three changes, each judged by it (tuning figures: every choice below was made on this run):
+medium may add .5 % of false positives to the rules' own (:data:`MAX_ADDED_FP`; it sat at
+~2 % against a 4 % target), the veto grid reaches .7 (:data:`VETO_GRID`), and the gloss reads
+Czech, Swedish, Danish/Norwegian and Ukrainian and the verbs of a redirect in the other
+languages (:mod:`...corrections.cues`). Strict (blind 15, then ``train_extra8``; FP /
+recall): low .022/.646 .020/.534 -> .018/.672 .020/.581, medium .022/.698 .023/.565 ->
+.022/.751 .027/.660. Leave-one-author-out over 24 authors, mean (worst), round 7's features
+and choice -> round 8: low .014 (.039) / .795 (.548) -> .015 (.040) / .795 (.544), medium
+.020 (.052) / .814 (.584) -> .023 (.059) / .867 (.632); the eight fresh authors low .019 /
+.653 -> .019 / .694, medium .025 / .709 -> .029 / .766. Left out: a rule match opening on a
+verdict ("that's wrong, ...") never vetoed (held out, 19 of the 20 such vetoes were of
+corrections, but the parameters then chosen vetoed more elsewhere: strict low .018/.677
+.020/.585, yet the all-author low mean .795 -> .770); conjunction cues (a fix next to a
+statement about something already there, a short "X, not Y"; strict low .018/.667
+.017/.593, medium .027/.709 .027/.648: no better).
 
 Usage::
 
@@ -101,6 +121,7 @@ AUTHORS = {
     "extra5": "train_extra5.jsonl",
     "extra6": "train_extra6.jsonl",
     "extra7": "train_extra7.jsonl",
+    "extra8": "train_extra8.jsonl",
     "blind1": "blind.jsonl",
     "blind2": "blind2.jsonl",
     "blind3": "blind3.jsonl",
@@ -119,10 +140,10 @@ AUTHORS = {
 }
 # the authors no rule or cue was written or tuned on when they were first measured (their first
 # figures are in *_FIRST.md): the leave-one-author-out figures nearest to a new author's
-FRESH = ("extra5", "extra6", "extra7", "blind12", "blind13", "blind14", "blind15")
+FRESH = ("extra5", "extra6", "extra7", "extra8", "blind12", "blind13", "blind14", "blind15")
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind14", "extra7")
+RECENT = ("blind15", "extra8")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
@@ -153,7 +174,12 @@ LEVELS = ("low", "medium", "high")
 # .022/.648 .027/.761: recall up, FP within one prompt. These caps were chosen on that run, so
 # it is tuning evidence too. The scorer still flags what the rules miss: its vetoes of rule
 # matches make the room.
-MAX_ADDED_FP = {"low": 0.0, "medium": 0.0, "high": 0.05}
+# Round 8 (strict run, blind 15 and train_extra8; FP/recall at medium, with the round-8 gloss
+# and a veto grid to .6): 0 gave .018/.725 .027/.632, 0.5 % .022/.751 .027/.660, 0.75 %
+# .027/.757 .027/.664, 1 % .027/.762 .033/.700. Medium's target leaves room
+# (4 %) but a new author's FP has run 1-3 points over the strict run's before (round 6), so
+# 0.5 %; low keeps 0 (the rules alone already spend its budget on a new author: .017-.023).
+MAX_ADDED_FP = {"low": 0.0, "medium": 0.005, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule
 # match, and the vetoes make room for a lower threshold. Strict run (blind 14 and train_extra7
@@ -162,7 +188,13 @@ MAX_ADDED_FP = {"low": 0.0, "medium": 0.0, "high": 0.05}
 # and .017/.615; up to .7: the same low, medium (.77, .6) .027/.785 and .020/.611. Round 6's
 # cues with a grid to .4 or .5 gave nearly the same (low .022/.769-.780, .017-.020/.553-.576):
 # the gain is the grid's. Chosen on the strict run, so it is tuning evidence too.
-VETO_GRID: tuple[float, ...] = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4)
+# Round 8: up to .7 (a grid to .8 chose the same). Strict run (blind 15, train_extra8; round
+# 8's features), low: grid to .4 chose (.82, .4) .022/.667 .023/.549; to .6 (.79, .5)
+# .018/.656 .023/.569; to .7 (.75, .7) .018/.672 .020/.581 (medium .022/.751 .027/.660). Vetoes make room for a lower
+# threshold on a new author; held out, most vetoed rule matches of the authors the rules were
+# written from are corrections (LOAO at low: 271 of 304 with this grid, 140 of 165 with .4), so
+# the all-author mean falls there (corpus, blind 1-5) while the fresh authors gain.
+VETO_GRID: tuple[float, ...] = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 # ... unless the rule's confidence reaches one of these (1.01: every rule match can be vetoed)
 STRONG_GRID = (0.9, 0.95, 1.01)
 THRESHOLD_GRID = tuple(step / 100 for step in range(51, 100))  # better than an even chance
@@ -588,6 +620,24 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
         values = "".join(f"    {v:.4f},\n" for _, v in items)
         return f'{name}_FEATURES = """\\\n{names}"""\n{name}_WEIGHTS = (\n{values})\n'
 
+    write_params(params)
+    WEIGHTS.write_text(
+        '"""Weights of the learned correction scorer (GENERATED by\n'
+        "tools/train_corrections_model.py; do not edit).\n\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-8, blind sets 1-15); the\n"
+        "decision parameters chosen with them are in model_params.\n"
+        '"""\n\n'
+        f"FLAG_BIAS = {model['flag_bias']:.4f}\n"
+        f"KIND_BIAS = {model['kind_bias']:.4f}\n"
+        + table("FLAG", model["flag"])
+        + table("KIND", model["kind"]),
+        encoding="utf-8",
+    )
+
+
+def write_params(params: dict[str, Params]) -> None:
+    """Write the decision parameters per sensitivity (a small module the detector reads
+    without loading the weights)."""
     thresholds = {lvl: p[0] for lvl, p in params.items()}
     vetoes = "".join(f'    "{lvl}": ({p[1]}, {p[2]}),\n' for lvl, p in params.items())
     PARAMS.write_text(
@@ -601,18 +651,6 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
         'level.\n"""\n\n'
         f"THRESHOLDS: dict[str, float] = {json.dumps(thresholds)}\n"
         f"RULE_VETO: dict[str, tuple[float, float]] = {{\n{vetoes}}}\n",
-        encoding="utf-8",
-    )
-    WEIGHTS.write_text(
-        '"""Weights of the learned correction scorer (GENERATED by\n'
-        "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, train_extra 1-7, blind sets 1-14); the\n"
-        "decision parameters chosen with them are in model_params.\n"
-        '"""\n\n'
-        f"FLAG_BIAS = {model['flag_bias']:.4f}\n"
-        f"KIND_BIAS = {model['kind_bias']:.4f}\n"
-        + table("FLAG", model["flag"])
-        + table("KIND", model["kind"]),
         encoding="utf-8",
     )
 
