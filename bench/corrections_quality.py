@@ -117,12 +117,18 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   measured once at 21:43 UTC with round 7 (``BLIND15_FIRST.md``): low FP .022 recall .646,
   medium .022 / .698, high .085 / .857 (round 6 on the same file, once: .022 / .587, .036 /
   .688, .090 / .889). Seen since.
+* ``train_extra8.jsonl`` (554 prompts: 253 corrections/friction, ~80 % of the corrections
+  without an English negation word, ~169 lines in other languages or mixed; a DevOps
+  consultancy, a PHP agency and a CS student; ``TRAIN_EXTRA8.md``) was measured once before
+  anything was trained or tuned on it (2026-11-26 23:15 UTC, main's detector at dae9373;
+  ``TRAIN_EXTRA8_FIRST.md``): low FP .020 recall .534, medium .023 / .565, high .106 / .731.
+  The scorer's 24th author since (blind 15 the 23rd); no feature was written from it.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (15: blind16 and any later one); ``--skip blind16`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
-  sets past 14. ``--tiny`` runs 25
+  sets past 15. ``--tiny`` runs 25
   prompts of each set, no CV (a CI smoke run), and writes ``corrections_quality_tiny.json``.
 
 Honest selection (issue 20, round 3): **leave-one-author-out** (printed first, ``--no-cv``
@@ -301,6 +307,42 @@ Tuning figures (FP / recall; the grid was chosen on the strict run)::
   process with compiled bytecode, CPU median, n=30-40, shared cores): a request +0.5 ms
   (import +0.15), a rule match +0.2 ms, a no-negation fix +2.1 ms (now flagged by the scorer,
   so the friction model loads, as for any prompt it flags).
+
+Issue 20 round 8 (``ck/cdet8``): blind 15 and ``train_extra8`` are authors 23 and 24 and the
+strict run's held-out pair (neither read to write a feature; on main's detector the run
+reproduces their first figures exactly). Medium may add .5 % of false positives to the rules'
+own (it sat at ~2 % against a 4 % target), the veto grid reaches .7, and the gloss reads
+Czech, Swedish, Danish/Norwegian, Ukrainian and the words of a redirect in the other
+languages. Chosen: low threshold .81 -> .71 with veto .4 -> .5, medium .75 -> .64 with veto
+.4 -> .3 (round 7's design retrained on 24 authors would have chosen .77 and .67). Tuning figures
+(FP / recall; every choice was made on the strict run)::
+
+      table             level   BEFORE (main dae9373)        AFTER (ck/cdet8)
+      24 authors        low     .014 (.039) / .795 (.548)    .015 (.040) / .795 (.544)
+      mean (worst)      medium  .020 (.052) / .814 (.584)    .023 (.059) / .867 (.632)
+      8 fresh authors   low     .019 / .653                  .019 / .694
+                        medium  .025 / .709                  .029 / .766
+      strict blind15    low     .022 / .646                  .018 / .672
+                        medium  .022 / .698                  .022 / .751
+      strict extra8     low     .020 / .534                  .020 / .581
+                        medium  .023 / .565                  .027 / .660
+
+  (BEFORE's leave-one-author-out: round 7's features and parameter choice over the same 24
+  authors.) Low's all-author mean is unchanged because vetoes up to .5 drop correct rule matches
+  of the authors the rules were written from (corpus .913 -> .871, blind 1 .959 -> .857) while
+  the fresh authors gain; medium's worst FP (.059, the corpus) is an author the rules were
+  written from. Hand examples that moved: "No, that's wrong: always use the repository helper,
+  never raw SQL" and "the timeout should be 30s, not 300" are flagged from medium (low vetoes
+  them), "who asked for a Dockerfile? delete it" only at high; "hold on, stop. dont push to
+  main" at low again. Tried and left out: a rule match opening on a verdict ("that's wrong,
+  ...") never vetoed (held out 19 of 20 such vetoes were corrections, but the parameters then
+  chosen veto more elsewhere: strict .018/.677 .020/.585 at low, yet the all-author low mean
+  .795 -> .770); conjunction cues (a fix beside a statement about something already there, a
+  short "X, not Y"; strict low .018/.667 .017/.593, medium .027/.709 .027/.648); medium at
+  .75 % or 1 % (strict medium FP .027/.033). Targets still not met (recall .58-.76 on the strict
+  pair). Hook cost (A/B against main dae9373, first ``detect()`` at medium in a fresh ``python
+  -S`` process with compiled bytecode, CPU median, n=30, shared cores): a request -0.06 ms, a
+  no-negation fix +0.09, a rule match -1.9 (noise), praise -0.11, a Russian fix +0.01.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
