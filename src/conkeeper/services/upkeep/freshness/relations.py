@@ -223,7 +223,7 @@ NEGATION_PAIRS = frozenset({("no", "longer"), ("instead", "of"), ("rather", "tha
 ANTONYMS = {
     "disable": "enable",
     "disabled": "enable",
-    "off": "on",
+    "off": "enable",  # "autoscaling is off" is "autoscaling is not enabled"
     "exclude": "include",
     "excluded": "include",
     "forbid": "allow",
@@ -916,7 +916,8 @@ PHRASES = (
 )
 PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
-_VERSION = re.compile(r"^v?\d+(?:\.\d+)*[%+]?$")
+_VERSION = re.compile(r"^v?\d+(?:\.\d+)*(?:\.[x*])?[%+]?$")  # "3.2.x" is version 3.2
+_WILDCARD = re.compile(r"\.[x*](?=[%+]?$)")
 # A number with its unit ("15 minutes", "2 s", "4-space", "75%"): read as one value in the
 # unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
 _QUANTITY = re.compile(
@@ -1062,6 +1063,10 @@ def _stem(word: str) -> str:
     of the lexicon are left whole."""
     if not word.isalpha() or word in LEXICON:
         return word
+    if word.endswith("s") and word[:-1] in SYNONYMS:  # "MRs", "PRs", "envs", "repos"
+        return SYNONYMS[word[:-1]]
+    if word.endswith("ly") and len(word) >= 7:  # "exactly" is "exact", "strictly" "strict"
+        word = word[:-2]
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
             word = word[: len(word) - len(suffix)] + repl
@@ -1368,7 +1373,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             if concept is not None and _year(lower, raw[index - 2].lower() if index >= 2 else ""):
                 concept = None  # "provisioned in 2026": a date, not a value of the setting
             if concept is not None and _VERSION.match(concept):
-                value = _TRAILING_ZEROS.sub("", concept.lstrip("v").rstrip("%+"))
+                value = _TRAILING_ZEROS.sub("", _WILDCARD.sub("", concept).lstrip("v").rstrip("%+"))
                 values.append((len(concepts), value + _counted(following)))
                 concept = None
             elif concept is not None:

@@ -261,6 +261,11 @@ _WORDED = tuple(
         (r"\b(?:refrain|refrains)\s+from\b", "avoid"),
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+off\b", "disabled"),
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+on\b", "enabled"),
+        # "Rocket Loader is on for Vela" is "enabled"; "we are on Node 20" is no state
+        (
+            r"\b((?:is|are|stays|stay|remains|remain|be)\s+)on\b(?=\s*(?:[.;,)]|$|for\b|in\b))",
+            r"\1enabled",
+        ),
     )
 )
 # A time of day in one spelling: "2am", "2 AM" and "02:00" are all ``t0200``.
