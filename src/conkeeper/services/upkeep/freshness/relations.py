@@ -770,6 +770,9 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         diagram-tool: mermaid plantuml
         js-module-system: esm commonjs
         base-image: alpine debian ubuntu distroless
+        uptime-monitor: uptimerobot better-stack pingdom statuscake
+        time-tracking: harvest toggl clockify
+        design-tool: figma sketch
         weekday: monday tuesday wednesday thursday friday saturday sunday
         """.strip().splitlines()
     )
@@ -801,6 +804,7 @@ SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
 NUMBER_WORDS = {
     "zero": "0",
     "one": "1",
+    "single": "1",  # "a single worker" against "4 workers"
     "once": "1",
     "two": "2",
     "twice": "2",
@@ -825,7 +829,7 @@ NUMBER_WORDS = {
     "ninety": "90",
     "hundred": "100",
 }
-NUMBER_WORDS_RE = tuple(w for w in NUMBER_WORDS if w not in ("one", "once"))
+NUMBER_WORDS_RE = tuple(w for w in NUMBER_WORDS if w not in ("one", "once", "single"))
 STOPWORDS = _words(
     """a an the and or of to in on for with is are be been being it its this that these those
     as by at from we our us you your they their them there here he she his her i me my
@@ -917,6 +921,7 @@ PHRASES = (
 PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
 _VERSION = re.compile(r"^v?\d+(?:\.\d+)*(?:\.[x*])?[%+]?$")  # "3.2.x" is version 3.2
+_CLOCK_TIME = re.compile(r"^t\d{4}$")  # a time of day as :mod:`.wording` writes it
 _WILDCARD = re.compile(r"\.[x*](?=[%+]?$)")
 # A number with its unit ("15 minutes", "2 s", "4-space", "75%"): read as one value in the
 # unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
@@ -1168,10 +1173,14 @@ def _inner_words(token: str) -> list[str]:
             )
         elif _SNAKE.match(word):  # `max_width` is also "max width"
             words.extend(part for part in word.split("_") if len(part) > 1 and part not in ANTONYMS)
+        elif _PATH.match(word):  # `firmware/sdkconfig.defaults` also names `sdkconfig.defaults`
+            words.append(word.rstrip("/").rsplit("/", 1)[-1])
     return words
 
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# A path of folders ending in a file name with an extension: the file is also named alone.
+_PATH = re.compile(r"^[\w.-]+(?:/[\w.-]+)*/[\w-]+\.[\w.]+$")
 # Hyphenated words kept whole: joined phrases, and "non-"/"anti-" words (not their opposite).
 KEEP_WHOLE = (
     "pull-request",
@@ -1372,7 +1381,10 @@ def read(text: str, *, head: bool = True) -> Reading:
             concept, weight = _concept(token)
             if concept is not None and _year(lower, raw[index - 2].lower() if index >= 2 else ""):
                 concept = None  # "provisioned in 2026": a date, not a value of the setting
-            if concept is not None and _VERSION.match(concept):
+            if concept is not None and _CLOCK_TIME.match(concept):  # "02:00" is a time of day
+                values.append((len(concepts), concept[1:] + "clock"))
+                concept = None
+            elif concept is not None and _VERSION.match(concept):
                 value = _TRAILING_ZEROS.sub("", _WILDCARD.sub("", concept).lstrip("v").rstrip("%+"))
                 values.append((len(concepts), value + _counted(following)))
                 concept = None

@@ -261,6 +261,7 @@ _WORDED = tuple(
         (r"\b(?:refrain|refrains)\s+from\b", "avoid"),
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+off\b", "disabled"),
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+on\b", "enabled"),
+        (r"\b(?:compiled|stripped)\s+out\b", "disabled"),
         # "Rocket Loader is on for Vela" is "enabled"; "we are on Node 20" is no state
         (
             r"\b((?:is|are|stays|stay|remains|remain|be)\s+)on\b(?=\s*(?:[.;,)]|$|for\b|in\b))",
@@ -272,6 +273,16 @@ _WORDED = tuple(
 _CLOCK = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b(?!:\d)", re.IGNORECASE
 )
+
+
+# A daily cron schedule (```0 4 * * *```): minute and hour, the time of day it runs.
+_CRON = re.compile(r"`?\b(\d{1,2})\s+(\d{1,2})\s+\*\s+\*\s+[\d*,-]+`?")
+
+
+def _cron(match: re.Match[str]) -> str:
+    """A daily cron schedule as the time of day it runs (``tHHMM``)."""
+    minute, hour = int(match.group(1)), int(match.group(2))
+    return f"t{hour:02d}{minute:02d}" if hour < 24 and minute < 60 else match.group()
 
 
 def _clock(match: re.Match[str]) -> str:
@@ -297,6 +308,7 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
     text = _DATE.sub(" ", text)
+    text = _CRON.sub(_cron, text)
     text = _CLOCK.sub(_clock, text)
     text = _SIGNATURE.sub("", text.rstrip())
     text = _ARROW.sub(" ", text)
