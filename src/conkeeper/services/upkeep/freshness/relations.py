@@ -1252,6 +1252,10 @@ _PERMITS = re.compile(
     r"\b(?:can|may|allowed|permitted|fine|ok|okay)\b(?!'t|\u2019t| not| never)", re.IGNORECASE
 )
 
+# A purpose clause ("so field units can be debugged", "so that CI can cache it"): its "can"
+# is what the rule makes possible, not a permission.
+_PURPOSE = re.compile(r"\bso(?: that)?\s[^.;,]*?\bcan\b[^.;,]*", re.IGNORECASE)
+
 # A rule that opens by naming the part it is for ("For the `release/*` branches, ...", "In the
 # firmware crate: ...") narrows a general rule: a special case, not a contradiction.
 _SCOPED = re.compile(r"\s*(?:[-*]\s+)?(?:for|in|inside|within)\s[^,;:.]{2,40}[,:]", re.IGNORECASE)
@@ -1263,8 +1267,9 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading = Reading()
     text, struck = wording.normalise(text)
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
-    reading.excepts = _EXCEPTS.search(text) is not None or _SCOPED.match(text) is not None
-    reading.permits = _PERMITS.search(text) is not None
+    unpurposed = _PURPOSE.sub(" ", text)  # "so field units can be debugged" grants nothing
+    reading.excepts = _EXCEPTS.search(unpurposed) is not None or _SCOPED.match(text) is not None
+    reading.permits = _PERMITS.search(unpurposed) is not None
     raw: list[str] = []
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
