@@ -917,6 +917,8 @@ PHRASES = (
     (re.compile(r"\bhashicorp vault\b", re.IGNORECASE), "vault"),
     (re.compile(r"\bcursors?[ -]based\b|\bcursors?\b", re.IGNORECASE), "cursor"),
     (re.compile(r"\boffset[ -]based\b", re.IGNORECASE), "offset"),
+    (re.compile(r"\bbetter ?(?:stack|uptime)\b", re.IGNORECASE), "better-stack"),
+    (re.compile(r"\buptime ?robot\b", re.IGNORECASE), "uptimerobot"),
 )
 PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
