@@ -108,6 +108,7 @@ class Limits(Record):
         "named_subjects",
         "number_containment",
         "order_containment",
+        "paraphrase_similarity",
         "polarity_containment",
         "qualifier_scope",
         "reject_shared_weight",
@@ -145,6 +146,7 @@ class Limits(Record):
         abbreviations: bool = False,
         exception_merge: bool = False,
         firm_polarity: bool = False,
+        paraphrase_similarity: float = 1.01,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -169,6 +171,7 @@ class Limits(Record):
         self.abbreviations = abbreviations
         self.exception_merge = exception_merge
         self.firm_polarity = firm_polarity
+        self.paraphrase_similarity = paraphrase_similarity
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -1869,6 +1872,9 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     else:
         conflict = _conflict(a, b, limits, choice, (shared, count, containment))
     if conflict is not None:
+        detail = _detail_of_same_head(a, b, limits)
+        if detail is not None:
+            return detail
         return conflict
     if (
         choice is not None
@@ -1900,6 +1906,29 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         if same is not None:
             return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
     return None
+
+
+def _detail_of_same_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
+    """One entry is a single clause that the other's first clause says again, with no conflict
+    between the two: what conflicts lies in the longer entry's detail ("we tried 50 Hz but it
+    couldn't keep up"), so the pair is one rule with more detail, not two rules."""
+    for short, long in ((a, b), (b, a)):
+        if long.head is None or short.head is not None:
+            continue
+        same = relate_readings(short, long.head, limits)
+        if (
+            same is not None
+            and same.kind == DUPLICATE
+            and not (short.excepts or long.excepts)
+            and not any(governed & _strong(short) for governed in long.flipped)
+        ):  # the detail must not negate what the short entry states ("we don't use sqlfluff")
+            return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
+    return None
+
+
+def _strong(reading: Reading) -> set[str]:
+    """The concepts of full weight an entry names (subjects, not filler verbs)."""
+    return {k for k, w in reading.weights.items() if w >= 1.0}
 
 
 def _one_subject(a: Reading, b: Reading) -> bool:
@@ -2011,6 +2040,41 @@ def _abbreviated(a: Reading, b: Reading) -> float:
     return found
 
 
+def _plain_paraphrase(a: Reading, b: Reading) -> bool:
+    """Two plain statements that may be one rule in other words: at least two subjects in
+    common, the same values and alternatives, no antonym or rejection, no exception,
+    permission or reason on either side, no name or code span on one side that the other
+    lacks ("Alpine" against "digest": two rules about one image), and no pair of new
+    attributes of a shared subject ("the squash commit *message* is the pull request *title*"
+    says something else about squash commits)."""
+    return (
+        a.numbers == b.numbers
+        and a.chosen == b.chosen
+        and not (a.polar or b.polar)
+        and not (a.excepts or b.excepts or a.permits or b.permits)
+        and not (a.anchors - b.weights.keys() and b.anchors - a.weights.keys())
+        and a.spans <= b.weights.keys()
+        and b.spans <= a.weights.keys()
+        and len(_strong(a) & _strong(b)) >= PARAPHRASE_SUBJECTS
+        and max(_attributes(a, b), _attributes(b, a)) < PARAPHRASE_ATTRIBUTES
+    )
+
+
+PARAPHRASE_SUBJECTS = 2  # concepts of full weight both entries name
+PARAPHRASE_ATTRIBUTES = 2  # new attributes of a shared subject that make another rule
+
+
+def _attributes(a: Reading, b: Reading) -> int:
+    """How many concepts ``a`` names that ``b`` lacks right after a concept ``b`` names (the
+    *message* of a squash commit, the *title* of a pull request): what ``a`` says about a
+    shared subject that ``b`` does not."""
+    return sum(
+        1
+        for key, before in a.modifiers.items()
+        if key not in b.weights and before & b.weights.keys() and a.weights.get(key, 0.0) >= 1.0
+    )
+
+
 def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
@@ -2050,6 +2114,9 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and not (limits.exception_merge and (a.excepts != b.excepts or a.permits != b.permits))
     ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
+    if dice >= limits.paraphrase_similarity and unshared <= limits.duplicate_unshared:
+        if _plain_paraphrase(a, b):
+            return Relation(DUPLICATE, round(dice, 2), "says the same thing (in other words)")
     smaller_all = min(all_a, all_b)
     within = shared_all / smaller_all if smaller_all else 0.0
     if within >= limits.duplicate_containment:
