@@ -1872,9 +1872,9 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     else:
         conflict = _conflict(a, b, limits, choice, (shared, count, containment))
     if conflict is not None:
-        detail = _detail_of_same_head(a, b, limits)
+        detail = _detail_of_same_head(a, b, limits) if limits.head_match else None
         if detail is not None:
-            return detail
+            return detail  # what conflicts lies in the longer entry's detail
         return conflict
     if (
         choice is not None
@@ -1924,6 +1924,22 @@ def _detail_of_same_head(a: Reading, b: Reading, limits: Limits) -> Relation | N
         ):  # the detail must not negate what the short entry states ("we don't use sqlfluff")
             return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
     return None
+
+
+def _negated_in_detail(a: Reading, b: Reading, limits: Limits) -> bool:
+    """A one-clause entry whose every subject the other entry names, opposed only by that
+    entry's later clauses ("nav2 runs at 20 Hz" against "nav2 frequency is 20 Hz; we tried 50
+    Hz but the robots couldn't keep up"): the detail negates something else."""
+    for short, long in ((a, b), (b, a)):
+        if short.head is not None or long.head is None or not _strong(short) <= long.weights.keys():
+            continue
+        firm = limits.firm_polarity
+        if _opposed(short, long.head, firm=firm) or long.head.supersedes:
+            continue
+        negated = {k for governed in long.flipped for k in governed if k in short.weights}
+        if negated <= long.head.weights.keys() and not _conflicting_choice(short, long.head):
+            return True  # what the detail negates, the first clause states
+    return False
 
 
 def _strong(reading: Reading) -> set[str]:
@@ -1981,7 +1997,12 @@ def _conflict(
         if limits.scoped_polarity
         else a.negated != b.negated
     )
-    if count >= 2 and opposed and containment >= limits.polarity_containment:
+    if (
+        count >= 2
+        and opposed
+        and containment >= limits.polarity_containment
+        and not _negated_in_detail(a, b, limits)
+    ):
         return Relation(
             CONTRADICTION, round(containment, 2), "one says not to do what the other says"
         )
