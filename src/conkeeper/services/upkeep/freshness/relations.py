@@ -1344,7 +1344,7 @@ def read(text: str, *, head: bool = True) -> Reading:
         elif token.startswith(_VALUE):
             values.append((len(concepts), token[1:]))
         elif lower in REJECTED_AFTER and not token.startswith("`"):
-            named = {c for c in concepts[clause_start:] if c in _MEMBERS}
+            named = _rejected_subject(concepts[clause_start:])
             flips += 1
             pending.append((len(concepts), _CLAUSE_REACH))
             reading.rejected |= named
@@ -1449,6 +1449,28 @@ _OWN_REACH = "own"
 AUXILIARIES = _words(
     """is are was were be been am must should shall may can could will would do does did has
     have had"""
+)
+
+
+def _rejected_subject(clause: list[str | None]) -> set[str]:
+    """The alternatives a rejection word after them rejects ("Jenkins is gone", "`requests`
+    is banned", "jest configs were removed"): those named in the clause so far, unless a
+    concept of full weight follows the last of them that is neither a job nor the tool's own
+    artefact ("the Gradle *daemon* is disabled" rejects the daemon, not Gradle)."""
+    named = {c for c in clause if c in _MEMBERS}
+    last = max((i for i, c in enumerate(clause) if c in _MEMBERS), default=-1)
+    after = [
+        c for c in clause[last + 1 :] if c and c not in _JOBS and c not in TOOL_ARTEFACTS
+    ]
+    return set() if after else named
+
+
+# What a tool brings along: removing it removes the tool ("jest configs were removed").
+TOOL_ARTEFACTS = frozenset(
+    _stem(word) if word not in SYNONYMS else SYNONYMS[word]
+    for word in """config configs configuration dependency dependencies plugin plugins
+    package packages setup support integration integrations file files job jobs step steps
+    usage""".split()
 )
 
 
