@@ -1102,11 +1102,13 @@ class Reading(Record):
     rejected alternatives, scopes, numbers and order relations."""
 
     __slots__ = (
+        "acronyms",
         "anchors",
         "chosen",
         "excepts",
         "flipped",
         "head",
+        "initials",
         "modifiers",
         "negated",
         "negations",
@@ -1149,6 +1151,8 @@ class Reading(Record):
         self.order: set[tuple[str, str]] = set()
         self.modifiers: dict[str, set[str]] = {}  # concept -> the concepts right before it
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
+        self.acronyms: dict[str, str] = {}  # "gke" -> its concept, for "GKE" or "PagerDuty"
+        self.initials: dict[str, frozenset[str]] = {}  # "gke" -> concepts of the words
 
 
 def _tokens(text: str) -> list[str]:
@@ -1283,6 +1287,8 @@ def read(text: str, *, head: bool = True) -> Reading:
         raw.append(_BREAK)
     if head and len(clauses) > 1:
         reading.head = read(clauses[0], head=False)
+    if head:
+        _read_initials(reading, clauses)
     concepts: list[str | None] = []
     keys: list[str | None] = []  # per token: the concept a value next to it is stated for
     values: list[tuple[int, str]] = []  # (token position, value) in the open clause
@@ -1436,6 +1442,69 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading.negated = flips > 0
     reading.order = _order(concepts, [t.lower() for t in raw])
     return reading
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Z][A-Za-z0-9]{1,5}$")  # GKE, IaC, GA4
+_CAMEL = re.compile(r"[A-Z][a-z0-9]*")
+CONNECTORS = _words("of and for as in to")
+INITIALS_SPAN = 5  # words an initialism may stand for
+
+
+def _read_initials(reading: Reading, clauses: list[str]) -> None:
+    """The initialisms an entry writes ("GKE", "IaC", "PD") and the ones its words spell
+    ("Google Kubernetes Engine", "infrastructure as code", "PagerDuty"), so an entry that
+    writes a term short meets one that writes it in full, whatever the term."""
+    for clause in clauses:
+        words = _WORD.findall(clause)
+        for word in words:
+            concept = _concept(word)[0]
+            if concept is None:
+                continue
+            if _ACRONYM.match(word):
+                letters = "".join(ch for ch in word.lower() if ch.isalpha())
+                reading.acronyms[letters] = concept
+            capitals = _CAMEL.findall(word)
+            if len(capitals) >= 2 and word[0].isupper() and not word.isupper():
+                reading.initials["".join(c[0] for c in capitals).lower()] = frozenset({concept})
+        for start in range(len(words)):
+            if words[start].lower() in CONNECTORS:
+                continue
+            _spell(reading, words[start : start + INITIALS_SPAN])
+
+
+def _spell(reading: Reading, words: list[str]) -> None:
+    """The initials of each run of ``words`` from its first, with and without connectors
+    ("infrastructure as code" is "iac" and "ic")."""
+    full = short = ""
+    concepts: set[str] = set()
+    for count, word in enumerate(words, start=1):
+        lower = word.lower()
+        full += lower[0]
+        if lower not in CONNECTORS:
+            short += lower[0]
+            concept = _concept(word)[0]
+            if concept is not None:
+                concepts.add(concept)
+        if count >= 2 and lower not in CONNECTORS and len(concepts) >= 2:
+            for letters in {full, short}:
+                reading.initials.setdefault(letters, frozenset(concepts))
+
+
+def _initialisms(a: Reading, b: Reading) -> tuple[float, int]:
+    """The weight an entry's initialism shares with the words the other spells it with, and
+    how many such terms: an initialism the other entry also writes counts once already."""
+    found = 0.0
+    count = 0
+    for short, long in ((a, b), (b, a)):
+        for letters, concept in short.acronyms.items():
+            words = long.initials.get(letters, _NOTHING) - short.weights.keys()
+            if concept in long.weights or not words:
+                continue
+            spelled = sum(long.weights.get(w, 0.0) for w in words)
+            found += (short.weights.get(concept, 0.0) + spelled) / 2
+            count += 1
+    return found, count
 
 
 NEGATION_REACH = 3  # concepts a negation governs for the choices
@@ -1854,7 +1923,7 @@ def relate(text_a: str, text_b: str, limits: Limits = LIMITS) -> Relation | None
 def comparable(a: Reading, b: Reading) -> bool:
     """Whether consolidation compares the pair at all: two shared concepts, or one when both
     entries name alternatives or give a value of one concept ("seed 42", "seed is 1337")."""
-    shared = sum(1 for key in a.weights if key in b.weights)
+    shared = sum(1 for key in a.weights if key in b.weights) + _initialisms(a, b)[1]
     return (
         shared >= 2
         or (a.supersedes != b.supersedes and _strong_shared(a, b))
@@ -2129,7 +2198,9 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         all_a + len(magnitudes_a),
         all_b + len(magnitudes_b),
     )
-    if count_all < 2 or _distinct_identifiers(a, b):
+    spelled, terms = _initialisms(a, b)
+    shared_all += spelled
+    if count_all + terms < 2 or _distinct_identifiers(a, b):
         return None
     if limits.abbreviations:
         shared_all += _abbreviated(a, b)
