@@ -932,7 +932,8 @@ _WILDCARD = re.compile(r"\.[x*](?=[%+]?$)")
 # unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
 _QUANTITY = re.compile(
     r"(?:(?<=-Xm[xs])|(?<![\w.]))(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
-    r"(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
+    r"(ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps"
+    r"|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
     r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g"
     r"|chars?|characters?|columns?|cols?|spaces?|px|x)(?![\w])",
     re.IGNORECASE,
@@ -975,6 +976,12 @@ UNITS: dict[str, tuple[str, float]] = {
     "col": ("ch", 1.0),
     "space": ("sp", 1.0),
     "px": ("px", 1.0),
+    "hz": ("hz", 1.0),  # rates: "20 Hz", "200 hertz", "30 fps"
+    "hertz": ("hz", 1.0),
+    "khz": ("hz", 1e3),
+    "mhz": ("hz", 1e6),
+    "ghz": ("hz", 1e9),
+    "fps": ("fps", 1.0),
     "x": ("x", 1.0),
 }
 

@@ -52,6 +52,7 @@ SPELLED_OUT = _spelled(
     architecture decision record = adr
     level of detail = lod
     over the air = ota
+    frames per second = fps
     bluetooth low energy = ble
     proof key for code exchange = pkce
     printed circuit board = pcb
