@@ -1078,6 +1078,8 @@ def _stem(word: str) -> str:
     """A light stem: a plural ending off, then the first :data:`TRUNCATE` letters, so
     "commits", "committed" and "committing" meet; identifiers, paths, numbers and the words
     of the lexicon are left whole."""
+    if _MODEL_PLURAL.match(word):  # "A100s" are A100 boards
+        return word[:-1]
     if not word.isalpha() or word in LEXICON:
         return word
     if word.endswith("s") and word[:-1] in SYNONYMS:  # "MRs", "PRs", "envs", "repos"
@@ -1102,6 +1104,9 @@ def _stem(word: str) -> str:
     word = word[:TRUNCATE]
     # "policy"/"policies", "cookie"/"cookies", "deploy"/"deployment" meet
     return word[:-1] if word.endswith("ie") else word[:-1] + "i" if word.endswith("y") else word
+
+
+_MODEL_PLURAL = re.compile(r"^[a-z]{1,4}\d{2,5}s$")  # a model name in the plural ("v100s")
 
 
 class Reading(Record):
@@ -1189,12 +1194,17 @@ def _inner_words(token: str) -> list[str]:
             )
         elif _SNAKE.match(word):  # `max_width` is also "max width"
             words.extend(part for part in word.split("_") if len(part) > 1 and part not in ANTONYMS)
+        elif _CAMEL_WORD.match(word):  # `minSdk` is also "min sdk"
+            words.extend(part for part in _CAMEL_PART.findall(word) if len(part) > 1)
         elif _PATH.match(word):  # `firmware/sdkconfig.defaults` also names `sdkconfig.defaults`
             words.append(word.rstrip("/").rsplit("/", 1)[-1])
     return words
 
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# An identifier in lower camelCase (`minSdk`, `maxAge`) and its words.
+_CAMEL_WORD = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z0-9]+)+$")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z0-9]+")
 # A path of folders ending in a file name with an extension: the file is also named alone.
 _PATH = re.compile(r"^[\w.-]+(?:/[\w.-]+)*/[\w-]+\.[\w.]+$")
 # Hyphenated words kept whole: joined phrases, and "non-"/"anti-" words (not their opposite).
