@@ -195,7 +195,8 @@ LIMITS = Limits(
     named_subjects=True,
     scoped_merge=True,
     abbreviations=True,
-    firm_polarity=True,
+    firm_polarity=False,
+    paraphrase_similarity=0.6,
     exception_merge=True,
 )
 
