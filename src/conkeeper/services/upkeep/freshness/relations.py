@@ -1118,6 +1118,7 @@ class Reading(Record):
         "acronyms",
         "anchors",
         "chosen",
+        "commands",
         "excepts",
         "flipped",
         "head",
@@ -1164,6 +1165,7 @@ class Reading(Record):
         self.order: set[tuple[str, str]] = set()
         self.modifiers: dict[str, set[str]] = {}  # concept -> the concepts right before it
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
+        self.commands: list[frozenset[str]] = []  # the words of each `command with args`
         self.acronyms: dict[str, str] = {}  # "gke" -> its concept, for "GKE" or "PagerDuty"
         self.initials: dict[str, frozenset[str]] = {}  # "gke" -> concepts of the words
 
@@ -1307,6 +1309,10 @@ def read(text: str, *, head: bool = True) -> Reading:
         reading.head = read(clauses[0], head=False)
     if head:
         _read_initials(reading, clauses)
+        reading.commands = [
+            frozenset(c for c in (_concept(w)[0] for w in _TOKEN.findall(span)) if c)
+            for span in _COMMAND.findall(text)
+        ]
     concepts: list[str | None] = []
     keys: list[str | None] = []  # per token: the concept a value next to it is stated for
     values: list[tuple[int, str]] = []  # (token position, value) in the open clause
@@ -1462,6 +1468,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     return reading
 
 
+_COMMAND = re.compile(r"`([^`\n]*\s[^`\n]*)`")  # a command with its arguments
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Z][A-Za-z0-9]{1,5}$")  # GKE, IaC, GA4
 _CAMEL = re.compile(r"[A-Z][a-z0-9]*")
@@ -2174,17 +2181,20 @@ def _plain_paraphrase(a: Reading, b: Reading) -> bool:
     """Two plain statements that may be one rule in other words: at least two subjects in
     common, the same values and alternatives, no antonym or rejection, no exception,
     permission or reason on either side, no name or code span on one side that the other
-    lacks ("Alpine" against "digest": two rules about one image), and no pair of new
+    lacks ("Alpine" against "digest": two rules about one image) nor a command whose words it
+    does not name (`mkdocs serve`), and no pair of new
     attributes of a shared subject ("the squash commit *message* is the pull request *title*"
     says something else about squash commits)."""
     return (
         a.numbers == b.numbers
-        and a.chosen == b.chosen
-        and not (a.polar or b.polar)
+        and not (a.chosen - b.weights.keys() or b.chosen - a.weights.keys())
+        and a.polar == b.polar
         and not (a.excepts or b.excepts or a.permits or b.permits)
         and not (a.anchors - b.weights.keys() and b.anchors - a.weights.keys())
         and a.spans <= b.weights.keys()
         and b.spans <= a.weights.keys()
+        and all(command <= b.weights.keys() for command in a.commands)
+        and all(command <= a.weights.keys() for command in b.commands)
         and len(_strong(a) & _strong(b)) >= PARAPHRASE_SUBJECTS
         and max(_attributes(a, b), _attributes(b, a)) < PARAPHRASE_ATTRIBUTES
     )
