@@ -24,7 +24,8 @@ blind, ``FIRST_BLIND_PAIRS5.md``; the shipped limits were chosen before it joine
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
 correct proposals minus wrong ones (a wrong contradiction costs a person a look, a wrong
-duplicate 1.5; a wrong merge costs a rule).
+duplicate 1.5; a wrong merge costs a rule). On a tie the limits closest to the shipped ones
+win.
 
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--margin STEP]``
 (``--current``: the shipped limits on each author, no selection). A full run takes a few
@@ -185,12 +186,20 @@ def choose(rows: list, names: list[str]) -> relations.Limits:
     """The grid point with the best :func:`objective` over the authors ``names``; a wrong
     merge one step looser counts as one (a margin on the threshold that deletes)."""
 
-    def value(row: tuple) -> float:
+    def value(row: tuple) -> tuple[float, int]:
         results = [row[1][name] for name in names]
         margin = sum(r["loose_wrong_merges"] for r in results)
-        return objective(results) - WRONG_MERGE_COST * margin
+        return objective(results) - WRONG_MERGE_COST * margin, _kept(row[0])
 
     return max(rows, key=value)[0]
+
+
+def _kept(limits: relations.Limits) -> int:
+    """How many thresholds ``limits`` shares with the shipped ones: on a tie of the
+    objective the shipped value stays (a tie is no evidence for a change)."""
+    return sum(
+        getattr(limits, k) == getattr(relations.LIMITS, k) for k in relations.Limits.__slots__
+    )
 
 
 def line(name: str, r: dict[str, float]) -> str:

@@ -195,7 +195,7 @@ LIMITS = Limits(
     named_subjects=True,
     scoped_merge=True,
     abbreviations=True,
-    firm_polarity=False,
+    firm_polarity=True,
     paraphrase_similarity=0.6,
     exception_merge=True,
 )
