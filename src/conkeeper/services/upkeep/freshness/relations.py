@@ -1270,7 +1270,7 @@ _SUPERSEDES = re.compile(
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
     r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
-    r"|\bcan\b(?!'t|\u2019t| not| never)",  # a permission: "docs-only PRs can merge with one"
+    r"|\bcan\b(?!'t|\u2019t| not| never|[^.;,]*\bonly\b)",  # a permission, unless "can ... only"
     re.IGNORECASE,
 )
 
@@ -1278,7 +1278,8 @@ _EXCEPTS = re.compile(
 # merged with a rule that grants none (read for merges only: "X is fine" against "never X"
 # stays a contradiction).
 _PERMITS = re.compile(
-    r"\b(?:can|may|allowed|permitted|fine|ok|okay)\b(?!'t|\u2019t| not| never)", re.IGNORECASE
+    r"\b(?:can|may|allowed|permitted|fine|ok|okay)\b(?!'t|\u2019t| not| never|[^.;,]*\bonly\b)",
+    re.IGNORECASE,
 )
 
 # A purpose clause ("so field units can be debugged", "so that CI can cache it"): its "can"
