@@ -196,7 +196,7 @@ LIMITS = Limits(
     scoped_merge=True,
     abbreviations=True,
     firm_polarity=True,
-    paraphrase_similarity=0.6,
+    paraphrase_similarity=0.4,
     exception_merge=True,
 )
 
@@ -1390,8 +1390,8 @@ def read(text: str, *, head: bool = True) -> Reading:
             universal = UNIVERSAL_REACH
         elif lower in UNIVERSAL:
             universal = UNIVERSAL_REACH
-        elif lower == "once" and clause_words == 1:
-            pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
+        elif lower == "once" and (clause_words == 1 or following not in ONCE_COUNTED):
+            pass  # "Once a branch is merged, ...", "merge once it's approved": no number 1
         elif lower in RESTRICTIVE and following in CONDITIONS:
             pass  # "merged only after two approvals" is "needs two approvals before merge"
         elif lower in RESTRICTIVE:
@@ -1532,6 +1532,8 @@ def _initialisms(a: Reading, b: Reading) -> tuple[float, int]:
             count += 1
     return found, count
 
+
+ONCE_COUNTED = _words("a an per every each more") | {"", "\x00"}  # "once a day", "run it once"
 
 NEGATION_REACH = 3  # concepts a negation governs for the choices
 # What a polarity flip governs: the rest of its clause ("never X"), its whole clause ("X is
@@ -2019,7 +2021,8 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
             continue
         if short.excepts or long.excepts:  # "cargo-deny also checks advisories" adds a rule
             continue
-        same = _duplicate(short, long, limits)
+        plain = not (a.excepts or b.excepts or a.permits or b.permits)  # the whole entries
+        same = _duplicate(short, long, limits, paraphrase=plain)
         if same is not None:
             return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
     return None
@@ -2190,6 +2193,7 @@ def _plain_paraphrase(a: Reading, b: Reading) -> bool:
         a.numbers == b.numbers
         and not (a.chosen - b.weights.keys() or b.chosen - a.weights.keys())
         and a.polar == b.polar
+        and a.negated == b.negated
         and not (a.excepts or b.excepts or a.permits or b.permits)
         and not (a.anchors - b.weights.keys() and b.anchors - a.weights.keys())
         and a.spans <= b.weights.keys()
@@ -2216,8 +2220,12 @@ def _attributes(a: Reading, b: Reading) -> int:
     )
 
 
-def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
-    """Whether two entries with no sign of conflict say the same thing."""
+def _duplicate(
+    a: Reading, b: Reading, limits: Limits, *, paraphrase: bool = True
+) -> Relation | None:
+    """Whether two entries with no sign of conflict say the same thing (the paraphrase band
+    only with ``paraphrase``: a first clause whose entry goes on with a reason or an exception
+    is held to the plain threshold)."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
     same_values = len(a.numbers & b.numbers)  # a value both state is shared content
     # ... whatever noun counts it ("20 connections", "20 Postgres connections")
@@ -2257,8 +2265,8 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and not (limits.exception_merge and (a.excepts != b.excepts or a.permits != b.permits))
     ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
-    if dice >= limits.paraphrase_similarity and unshared <= limits.duplicate_unshared:
-        if _plain_paraphrase(a, b):
+    if paraphrase and dice >= limits.paraphrase_similarity:
+        if unshared <= limits.duplicate_unshared and _plain_paraphrase(a, b):
             return Relation(DUPLICATE, round(dice, 2), "says the same thing (in other words)")
     smaller_all = min(all_a, all_b)
     within = shared_all / smaller_all if smaller_all else 0.0
