@@ -19,7 +19,7 @@ author 7 ``train_pairs4.jsonl`` (measured once before its text was read, ``FIRST
 author 8 ``blind_pairs4.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS4.md``, seen since; the
 shipped limits were chosen before it joined), author 9 ``train_pairs5.jsonl`` (measured once
 before its text was read, ``FIRST_TRAIN5.md``), author 10 ``blind_pairs5.jsonl`` (measured once
-blind, ``FIRST_BLIND_PAIRS5.md``; the shipped limits were chosen before it joined).
+blind, ``FIRST_BLIND_PAIRS5.md``, seen since; round 7's limits are chosen with it).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -28,8 +28,9 @@ duplicate 1.5; a wrong merge costs a rule). On a tie the limits closest to the s
 win.
 
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--margin STEP]``
-(``--current``: the shipped limits on each author, no selection). A full run takes a few
-minutes: every grid point is measured once on every author.
+(``--current``: the shipped limits on each author, no selection). A full run takes under a
+minute: every grid point is measured once on every author (thresholds chosen on every fold of
+an earlier run are fixed, :data:`FIXED`).
 """
 
 from __future__ import annotations

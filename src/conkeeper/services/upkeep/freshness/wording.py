@@ -311,6 +311,11 @@ _CRON = re.compile(r"`?\b(\d{1,2})\s+(\d{1,2})\s+\*\s+\*\s+[\d*,-]+`?")
 _QUARTER = re.compile(r"\b(?:an?\s+)?(quarter|half)[\s-](?:an?\s+)?hours?\b", re.IGNORECASE)
 
 
+def _minutes(match: re.Match[str]) -> str:
+    """ "a quarter hour" and "half an hour" in minutes."""
+    return "15 minutes" if match.group(1).lower() == "quarter" else "30 minutes"
+
+
 def _cron(match: re.Match[str]) -> str:
     """A daily cron schedule as the time of day it runs (``tHHMM``)."""
     minute, hour = int(match.group(1)), int(match.group(2))
@@ -341,7 +346,7 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _EMPHASIS.sub(r"\2", text)
     text = _DATE.sub(" ", text)
     text = _CRON.sub(_cron, text)
-    text = _QUARTER.sub(lambda m: "15 minutes" if m.group(1).lower() == "quarter" else "30 minutes", text)
+    text = _QUARTER.sub(_minutes, text)
     text = _CLOCK.sub(_clock, text)
     text = _SIGNATURE.sub("", text.rstrip())
     text = _ARROW.sub(" ", text)
