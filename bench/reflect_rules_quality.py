@@ -37,6 +37,11 @@ blind 4, 22:24 (0188b44, same code)   .294 .624 .082  .933    .765 .106 .129  .9
 Tuning figures at c17be51 (sets already seen): blind 1 .882 / .082 / .035 / .933, blind 2
 .812 / .094 / .094 / 1.000.
 
+Tuning figures after "why X? Y" is read as a rule (2026-11-26 23:15 UTC; sets 1-4 all seen, the
+misses of set 4 read): blind 1 .906 / .059 / .035, blind 2 .812 / .094 / .094, blind 3 .918 /
+.047 / .035, blind 4 .847 / .047 / .106 (before: .882 / .082 / .035, .812 / .094 / .094, .906 /
+.059 / .035, .765 / .129 / .106); complaint-only groups unchanged.
+
 ``--tiny`` scores the first 10 groups of each set (a CI smoke run) and writes
 ``bench/results/reflect_rules_quality.tiny.json``; the full run writes
 ``bench/results/reflect_rules_quality.json``.

@@ -173,6 +173,87 @@ def _states_a_value(clause: str) -> bool:
     return bool(match and _VALUE_TOKEN.search(match.group("value")))
 
 
+# "why yum? ... ansible.builtin.dnf" / "why print()? we have structlog": a question about what
+# the agent used, answered by the user at once with what to use instead
+_WHY_ANSWERED = re.compile(r"\bwhy\b(?P<used>[^?]{0,80}?)\s*\?+\s*(?P<answer>[^?]+?)\s*$", re.I)
+_ASKED_ABOUT = re.compile(
+    r"^(?:\s*(?:is there|are there|is it|is this|are these|again|"
+    r"(?:are|did|do|would) you(?: \w+ing| \w+)?)\b)+\s*",
+    re.IGNORECASE,
+)
+# the answer's ways of naming what to use: "we have X", "it's X everywhere", "X has one",
+# "X does this fine", "X please"
+_ANSWER_SHAPES = (
+    re.compile(r"^(?:.*?\s)?(?:we (?:have|use|do)|we'?re on|just use|use)\s+(?P<what>.+)$", re.I),
+    re.compile(r"^it'?s\s+(?P<what>`[^`]+`)", re.IGNORECASE),
+    re.compile(r"^\S+\s+(?:wants|expects|requires|needs)\s+(?P<what>\S+)", re.IGNORECASE),
+    re.compile(
+        r"^it'?s\s+(?P<what>.+?)\s+(?:everywhere|here|in (?:this|our) (?:repo|project|codebase)"
+        r"|across the \w+)\b.*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:has one|has that|does (?:this|that)(?: fine| already)?|"
+        r"already does (?:this|that)|is right there|exists)\b.*$",
+        re.IGNORECASE,
+    ),
+)
+# a name worth using: a code-like token (dots, slashes, colons, underscores, inner capitals,
+# parentheses) or up to three plain words
+_NAME_LIKE = re.compile(r"[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,2}")
+_CODE_LIKE = re.compile(r"[./:_()`]|\w[A-Z]|[A-Z]{2}")
+_NOT_A_NAME = re.compile(
+    r"^(?:it|that|this|them|those|these|there|wrong|broken|bad|fine|slow|ok|okay|not|no|"
+    r"the same|better|worse|correct|right)$",
+    re.IGNORECASE,
+)
+
+
+def _answered_question(text: str) -> str | None:
+    """The rule in "why X? Y": the user asks why the agent used X and names Y at once
+    ("why print()? we have structlog" -> "Use structlog, not print()"). Only an answer that
+    names something (a code-like name, or a name in one of the answer's shapes) counts."""
+    match = _WHY_ANSWERED.search(" ".join(text.split()))
+    if match is None:
+        return None
+    what = _answer_name(match.group("answer"))
+    if what is None:
+        return None
+    used = _ASKED_ABOUT.sub("", match.group("used")).strip(" ,")
+    used = re.sub(r"\s+again\b", "", used, flags=re.IGNORECASE).strip()
+    if not used or len(used.split()) > 6:
+        return f"use {what}"
+    return f"use {what}, not {used}"
+
+
+def _answer_name(answer: str) -> str | None:
+    parts = [p.strip() for p in re.split(r"[.,;!]\s+|\s+[\u2014\u2013-]\s+", answer)]
+    for part in parts:
+        part = _TRAILING.sub("", _FILLER.sub("", part)).strip(" .!")
+        if not part:
+            continue
+        for shape in _ANSWER_SHAPES:
+            found = shape.match(part)
+            if found and _is_name(found.group("what")):
+                return _TRAILING.sub("", found.group("what")).strip(" .!")
+        lone = _JUST_THE_THING.match(part) or _LONE_NAME.match(part)
+        if lone and not _IMPERATIVE.match(lone.group("what")):
+            return lone.group("what")
+        head = part.split()[0]
+        if 1 < len(part.split()) <= 5 and _CODE_LIKE.search(head) and not _IMPERATIVE.match(head):
+            return head  # "useFetcher submits to the action"
+    return None
+
+
+def _is_name(text: str) -> bool:
+    words = text.strip(" .!").split()
+    return (
+        0 < len(words) <= 3
+        and bool(_NAME_LIKE.fullmatch(" ".join(words)))
+        and not _NOT_A_NAME.match(" ".join(words))
+    )
+
+
 def imperative_rule(texts: list[str]) -> str | None:
     """The rule a group of corrections teaches, as an imperative, self-contained statement
     ("Run ruff before pytest."): the clauses that say what to do, without the complaint around
@@ -186,7 +267,10 @@ def imperative_rule(texts: list[str]) -> str | None:
             if clause and _states_a_rule(clause):
                 parts.append(clause)
         if not parts:
-            continue
+            answered = _answered_question(text)
+            if answered is None:
+                continue
+            parts = [answered]
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
         rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
         if len(best) < len(rule) <= f.QUOTE_CHARS:
