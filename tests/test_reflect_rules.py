@@ -40,6 +40,11 @@ CASES = [
     (["why are you adding moment? it's `Intl.DateTimeFormat` everywhere"],
      "Use `Intl.DateTimeFormat`, not moment."),
     (["why fmt.Println? slog.Info like the rest"], "Use slog.Info, not fmt.Println."),
+    # fixes that name no subject
+    (["grch38, not grch37"], "Use grch38, not grch37."),
+    (["wrong queue, the batch one"], "Use the batch queue."),
+    (["again with the fixtures, factory_boy"], "Use factory_boy, not the fixtures."),
+    (["wrong port, 8443"], "Use 8443 as the port."),
 ]  # fmt: skip
 
 COMPLAINTS = [
@@ -50,6 +55,7 @@ COMPLAINTS = [
     ["why axios? we don't use it"],
     ["why yum? these are Rocky 9 nodes"],
     ["why is it broken? it's wrong everywhere", "why?? that's not right"],
+    ["wrong approach, undo", "that's fine, not a problem", "not in the view."],
 ]
 
 

@@ -130,8 +130,59 @@ _CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.
 _NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
 
 
+# Subject-less fixes: "hg38, not hg19" / "real db instead of mocks" / "wrong bucket, the eu
+# one" / "again with the mocks, real db": what to use, named against what the agent used
+_NAME_WORDS = r"[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,3}?"
+_BARE_CONTRAST = re.compile(
+    r"^(?P<good>"
+    + _NAME_WORDS
+    + r"),?\s+(?:not|instead of|rather than)\s+(?P<bad>"
+    + _NAME_WORDS
+    + r")[.!]*$",
+    re.IGNORECASE,
+)
+_WRONG_THING = re.compile(
+    r"^wrong\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s*[,.:;!\u2014-]+\s*(?:(?:use|it'?s)\s+)?"
+    r"(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    re.IGNORECASE,
+)
+_AGAIN_WITH = re.compile(
+    r"^(?:again with|more of|still with|still) the\s+(?P<bad>" + _NAME_WORDS + r")\s*"
+    r"[,.:;!\u2014-]+\s*(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _subjectless_fix(clause: str) -> str | None:
+    """The rule in a fix that names no subject: "hg38, not hg19" -> "use hg38, not hg19",
+    "wrong bucket, the eu one" -> "use the eu bucket", "again with the mocks, real db" ->
+    "use real db, not the mocks". Both sides must name something."""
+    bare = clause.strip()
+    found = _BARE_CONTRAST.match(bare)
+    if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        if not _IMPERATIVE.match(found.group("good")):
+            return f"use {found.group('good')}, not {found.group('bad')}"
+        return None
+    found = _WRONG_THING.match(bare)
+    if found and _is_name(found.group("good")):
+        good, thing = found.group("good"), found.group("thing")
+        one = re.fullmatch(r"the\s+(?P<which>[\w./-]+)\s+one", good, re.IGNORECASE)
+        if one:
+            return f"use the {one.group('which')} {thing}"
+        if _CODE_LIKE.search(good) or re.search(r"\d", good):  # "wrong port: 5173"
+            return f"use {good} as the {thing}"
+        return None
+    found = _AGAIN_WITH.match(bare)
+    if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        return f"use {found.group('good')}, not the {found.group('bad')}"
+    return None
+
+
 def _clean_clause(clause: str) -> str:
     clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    fix = _subjectless_fix(clause)
+    if fix is not None:
+        return fix
     if re.search(r"\S\s+again\b", clause, re.IGNORECASE):
         return ""  # "import moment again..." tells what the agent did, not what to do
     bare = clause.rstrip(".!?")
