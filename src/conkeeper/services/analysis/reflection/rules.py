@@ -72,7 +72,8 @@ _WE_MOVED = re.compile(
 # "why not Eloquent?" / "date-fns please": the user answering their own complaint
 _WHY_NOT = re.compile(r"^why (?:not|no) (?:use |just )?(?P<what>.+?)\??$", re.IGNORECASE)
 _JUST_THE_THING = re.compile(
-    r"^(?P<what>[\w`@./:#<>()-]+(?:\s+[\w`@./:#<>()-]+){0,2}?),?\s+(?:please|pls|plz|no)\??$",
+    r"^(?P<what>[\w`@./:#<>()-]+(?:\s+[\w`@./:#<>()-]+){0,2}?),?\s+(?:please|pls|plz|no)\??"
+    r"(?:[,;]\s+(?:like|same|as|with|on|in|for|everywhere)\b.*)?$",
     re.IGNORECASE,
 )
 # a lone code-like name as the whole answer ("SAFE_CAST", "`docker compose`", "orders.v2")
@@ -101,7 +102,7 @@ _GOES_IN = re.compile(
 # "Dates must be stored in UTC": a rule stated about its subject, self-contained as it is
 _NORMATIVE = re.compile(
     _SUBJECT + r"(?:must|should|shall|needs?(?: to)?|requires?|has to|have to)"
-    r"(?:\s+(?:not|never|always|only))?\s+\w",
+    r"(?:\s+(?:not|never|always|only))?\s+(?!(?:it|that|this|them|those|these)\b)\w",
     re.IGNORECASE,
 )
 _LEADING = re.compile(r"^(?:(?:and|but|so|then|just|please|instead|rather)\b[\s,]*)+", re.I)
@@ -153,13 +154,35 @@ _AGAIN_WITH = re.compile(
 )
 
 
+# a file or a file:line: the place an error points at or a label, never a thing to use
+_POINTS_AT_CODE = re.compile(
+    r"\.(?:swift|py|go|js|jsx|ts|tsx|kt|kts|java|rb|php|rs|c|cc|cpp|h|hpp|cs|m|scala|sql)"
+    r"(?::\d+)?`?$|:\d+`?$",
+    re.IGNORECASE,
+)
+
+
+# "minSdk 26" / "MAX_WORKERS=8": a setting named in code and its value, nothing else
+_SETTING_VALUE = re.compile(
+    r"^`?(?P<name>[A-Za-z][\w.-]*)`?\s*(?:=|:)?\s*`?(?P<value>\d[\w.]*)`?[.!]*$"
+)
+
+
 def _subjectless_fix(clause: str) -> str | None:
     """The rule in a fix that names no subject: "hg38, not hg19" -> "use hg38, not hg19",
     "wrong bucket, the eu one" -> "use the eu bucket", "again with the mocks, real db" ->
     "use real db, not the mocks". Both sides must name something."""
     bare = clause.strip()
+    setting = _SETTING_VALUE.match(bare)
+    name = setting.group("name") if setting else ""
+    if setting and _CODE_LIKE.search(name) and not _POINTS_AT_CODE.search(name):
+        return f"set {name} to {setting.group('value')}"  # "minSdk 26."
     found = _BARE_CONTRAST.match(bare)
     if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        sides = f"{found.group('good')} {found.group('bad')}"
+        named = _CODE_LIKE.search(sides) or re.search(r"\d", sides)
+        if not named and len(found.group("good").split()) < 2:
+            return None  # "scan, not read": too bare to stand as a rule
         if not _IMPERATIVE.match(found.group("good")):
             return f"use {found.group('good')}, not {found.group('bad')}"
         return None
@@ -187,6 +210,8 @@ def _clean_clause(clause: str) -> str:
         return ""  # "import moment again..." tells what the agent did, not what to do
     bare = clause.rstrip(".!?")
     answer = _WHY_NOT.match(clause) or _JUST_THE_THING.match(bare) or _LONE_NAME.match(bare)
+    if answer and _POINTS_AT_CODE.search(answer.group("what")):
+        return ""  # "AccountHeaderView.swift:42", "Package.swift": where, not what to use
     if answer and not _IMPERATIVE.match(answer.group("what")):
         return f"use {answer.group('what').rstrip('?.! ')}"
     if clause.rstrip().endswith("?"):
