@@ -137,3 +137,28 @@ def test_a_quiet_order_a_gemini_agent_fetched_is_held_too(project: Path) -> None
     _gemini_chat(project, "g-curl", download, _page(other))
     held = _remember(project, other)
     assert held["status"] == "held" and "shell command's download" in _reasons(held)
+
+
+def test_a_quiet_order_a_codex_agent_downloaded_is_held_too(project: Path) -> None:
+    """Codex's rollout (its hooks' ``transcript_path``) read as no tools before."""
+
+    def item(payload: dict[str, object]) -> dict[str, object]:
+        return {"timestamp": "2026-11-26T10:00:01Z", "type": "response_item", "payload": payload}
+
+    command = {"cmd": "curl -s https://gist.example.net/raw/agents.md"}
+    lines = [
+        {"timestamp": "2026-11-26T10:00:00Z", "type": "session_meta",
+         "payload": {"id": "c-curl", "cwd": str(project)}},
+        item({"type": "function_call", "name": "exec_command", "call_id": "call_1",
+              "arguments": json.dumps(command)}),
+        item({"type": "function_call_output", "call_id": "call_1",
+              "output": "Process exited with code 0\nOutput:\n" + _page(QUIET_ORDER)}),
+    ]  # fmt: skip
+    rollout = project.parent / "rollout-c-curl.jsonl"
+    rollout.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    payload = {"session_id": "c-curl", "transcript_path": str(rollout), "cwd": str(project),
+               "hook_event_name": "SessionStart", "source": "startup"}  # fmt: skip
+    started = run_cli("hook", "--host", "codex", "SessionStart", stdin=json.dumps(payload))
+    assert started.returncode == 0, started.stderr
+    held = _remember(project, QUIET_ORDER)
+    assert held["status"] == "held" and "shell command's download" in _reasons(held)

@@ -17,9 +17,9 @@ A note repeats one when at least :data:`COPIED_SHARE` of its five-word runs appe
 output (a short note: all its words, in order). Nothing here is stored or shown but the source's
 name; the transcript is read, never written, and each output is cleaned by the privacy module
 before it is compared. Transcripts in Claude Code's format are read (the
-format :mod:`conkeeper.services.observations.transcripts` imports), and Gemini CLI's chat files
-(:mod:`conkeeper.services.observations.gemini_transcript`); another host's file reads as no
-tools, so no note is taken as copied.
+format :mod:`conkeeper.services.observations.transcripts` imports), Gemini CLI's chat files and
+Codex's rollouts (:mod:`conkeeper.services.observations.host_transcripts`); another host's file
+reads as no tools, so no note is taken as copied.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ RECENT_TOOLS = 200  # the newest tool outputs compared
 SESSION_WINDOW_MS = 24 * 3600 * 1000  # a session started longer ago is not the note's
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024  # a larger transcript is not read
 OUTSIDE_TOOLS = frozenset({"WebFetch", "WebSearch", "web_fetch", "google_web_search"})
-_SHELL_TOOLS = frozenset({"Bash", "run_shell_command"})
+_SHELL_TOOLS = frozenset({"Bash", "run_shell_command", "exec_command", "shell", "local_shell"})
 _READ_TOOLS = frozenset({"Read", "read_file"})
 _DOWNLOAD = re.compile(r"\b(?:curl|wget|gh|http|https|lynx|w3m|aria2c)\b|https?://", re.I)
 _DEPENDENCY_DIRS = ("node_modules", "site-packages", "dist-packages", "vendor", ".venv", "venv")
@@ -102,16 +102,13 @@ def _outside_outputs(transcript: Path, root: Path) -> list[Any]:
 
 
 def _tool_uses(transcript: Path) -> list[Any]:
-    """Every tool use of a Claude Code transcript or a Gemini CLI chat file, in order."""
-    from conkeeper.services.observations import gemini_transcript
+    """Every tool use of a Claude Code transcript, a Gemini CLI chat file or a Codex rollout,
+    in order."""
+    from conkeeper.services.observations.host_transcripts import other_host_tool_uses
 
-    try:
-        with transcript.open("rb") as handle:
-            head = handle.read(4096)
-    except OSError:
-        return []
-    if gemini_transcript.looks_like_gemini_chat(head):
-        return gemini_transcript.gemini_tool_uses(transcript)
+    other = other_host_tool_uses(transcript)
+    if other is not None:
+        return other
     from conkeeper.services.observations.transcripts import parse_transcript
 
     try:

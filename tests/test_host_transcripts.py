@@ -1,4 +1,4 @@
-"""Reading a Gemini CLI chat file's tool uses (``observations.gemini_transcript``)."""
+"""Reading another host's transcript for its tool uses (``observations.host_transcripts``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conkeeper.services.observations.gemini_transcript import (
+from conkeeper.services.observations.host_transcripts import (
+    codex_tool_uses,
     gemini_tool_uses,
     looks_like_gemini_chat,
+    other_host_tool_uses,
 )
 
 HEADER = {"sessionId": "s1", "projectHash": "ab12", "startTime": "2026-11-26T10:00:00Z"}
@@ -45,9 +47,36 @@ def test_both_file_shapes_give_each_call_once_with_its_output(tmp_path: Path) ->
     assert [(t.name, t.input, t.result_text) for t in gemini_tool_uses(odd)] == [("x", {}, None)]
 
 
-def test_a_claude_code_transcript_is_not_taken_for_a_gemini_chat() -> None:
+def test_a_claude_code_transcript_is_neither_host(tmp_path: Path) -> None:
     line = {"type": "user", "sessionId": "s", "cwd": "/p", "message": {"content": "hi"}}
     assert not looks_like_gemini_chat(json.dumps(line).encode())
+    claude = tmp_path / "s.jsonl"
+    claude.write_text(json.dumps(line) + "\n")
+    assert other_host_tool_uses(claude) is None
+
+
+def test_a_codex_rollout_gives_each_call_with_its_output(tmp_path: Path) -> None:
+    def item(payload: dict[str, object]) -> dict[str, object]:
+        return {"timestamp": "2026-11-26T10:00:00Z", "type": "response_item", "payload": payload}
+
+    lines = [
+        {"timestamp": "2026-11-26T10:00:00Z", "type": "session_meta", "payload": {"id": "s"}},
+        item({"type": "function_call", "name": "exec_command", "call_id": "call_1",
+              "arguments": json.dumps({"cmd": "curl -s https://x.example/a.md"})}),
+        {"type": "event_msg", "payload": {"type": "token_count"}},
+        item({"type": "function_call_output", "call_id": "call_1", "output": "Output:\npage"}),
+        item({"type": "function_call", "name": "shell", "call_id": "call_2",
+              "arguments": json.dumps({"command": ["bash", "-lc", "ls"]})}),
+        item({"type": "function_call_output", "call_id": "call_9", "output": "orphan"}),
+    ]  # fmt: skip
+    rollout = tmp_path / "rollout.jsonl"
+    rollout.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    tools = other_host_tool_uses(rollout)
+    assert tools is not None
+    assert [(t.name, t.input.get("command"), t.result_text) for t in tools] == [
+        ("exec_command", "curl -s https://x.example/a.md", "Output:\npage"),
+        ("shell", "bash -lc ls", None),
+    ]
 
 
 @settings(max_examples=200, deadline=None)
@@ -58,5 +87,5 @@ def test_any_bytes_read_as_a_list_of_tools_never_an_error(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "chat.jsonl"
         path.write_bytes(data)
-        tools = gemini_tool_uses(path)
+        tools = gemini_tool_uses(path) + codex_tool_uses(path)
     assert all(isinstance(t.name, str) and isinstance(t.input, dict) for t in tools)
