@@ -60,10 +60,7 @@ def other_host_tool_uses(path: Path) -> list[ParsedTool] | None:
 
 def gemini_tool_uses(path: Path) -> list[ParsedTool]:
     """The chat's tool calls in order, each with its result text (``None`` when it has none)."""
-    try:
-        data = path.read_bytes()[:MAX_BYTES]
-    except OSError:
-        return []
+    data = _read(path)
     calls: dict[str, ParsedTool] = {}
     for message in _messages(data):
         listed = message.get("toolCalls")
@@ -72,6 +69,15 @@ def gemini_tool_uses(path: Path) -> list[ParsedTool]:
             if tool is not None:
                 calls[tool.id] = tool  # a message written again replaces its earlier copy
     return list(calls.values())
+
+
+def _read(path: Path) -> bytes:
+    """The file's first :data:`MAX_BYTES` bytes (none when it cannot be read)."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(MAX_BYTES)
+    except OSError:
+        return b""
 
 
 def _messages(data: bytes) -> list[dict[str, Any]]:
@@ -134,10 +140,7 @@ def _display(value: object) -> str | None:
 
 def codex_tool_uses(path: Path) -> list[ParsedTool]:
     """The rollout's function calls in order, each with its output (``None`` until it has one)."""
-    try:
-        data = path.read_bytes()[:MAX_BYTES]
-    except OSError:
-        return []
+    data = _read(path)
     calls: dict[str, ParsedTool] = {}
     for line in data.splitlines():
         try:
