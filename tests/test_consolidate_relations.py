@@ -327,14 +327,14 @@ CASES += [
         "Ask the operations team before rebooting production nodes.",
         "duplicate",
     ),
-    # the paraphrase band: plain statements with the same subjects, values and names
+    # two rules about one tool are not one rule (before: merged on the shared name)
     (
-        "The demo DB is reset from prod every Monday.",
-        "Every Monday morning the demo database gets a fresh copy of prod.",
-        "duplicate",
+        "Use Flyway for all schema migrations.",
+        "Flyway migrations run in a single transaction per script.",
+        "none",
     ),
-    # ... but never a command one entry quotes and the other does not name
-    ("Docs are built with MkDocs.", "Preview docs locally with `mkdocs serve`.", "none"),
+    # "loosely" is "exact" negated (before: merged, deleting one of two opposite rules)
+    ("Pin dependencies loosely (`>=`).", "Pin dependencies exactly.", "contradiction"),
 ]
 
 

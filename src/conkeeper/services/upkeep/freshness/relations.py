@@ -64,12 +64,7 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   code;
 * **short forms**: a word one entry writes short and the other in full ("feat", "desc") is
   one word on a merge; an initialism ("GKE", "IaC", "PD" for "PagerDuty") meets the words
-  the other entry spells it with, whatever the term;
-* **paraphrases**: two plain statements (the same values, antonyms and negation status, no
-  exception, permission or reason, at least two subjects in common, no name, code span or
-  quoted command on one side only, no pair of new attributes of a shared subject) merge at a
-  lower similarity (``Limits.paraphrase_similarity``): the conditions, not the word overlap,
-  carry the decision.
+  the other entry spells it with, whatever the term.
 
 :func:`relate` turns two entries into ``duplicate``, ``contradiction`` or ``None`` with a score
 and a short reason. Duplicates are judged strictly (a wrong merge deletes a rule), and any sign
@@ -115,7 +110,6 @@ class Limits(Record):
         "named_subjects",
         "number_containment",
         "order_containment",
-        "paraphrase_similarity",
         "polarity_containment",
         "qualifier_scope",
         "reject_shared_weight",
@@ -153,7 +147,6 @@ class Limits(Record):
         abbreviations: bool = False,
         exception_merge: bool = False,
         firm_polarity: bool = False,
-        paraphrase_similarity: float = 1.01,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -178,7 +171,6 @@ class Limits(Record):
         self.abbreviations = abbreviations
         self.exception_merge = exception_merge
         self.firm_polarity = firm_polarity
-        self.paraphrase_similarity = paraphrase_similarity
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -203,7 +195,6 @@ LIMITS = Limits(
     scoped_merge=True,
     abbreviations=True,
     firm_polarity=True,
-    paraphrase_similarity=0.4,
     exception_merge=True,
 )
 
@@ -928,8 +919,6 @@ PHRASES = (
     (re.compile(r"\bhashicorp vault\b", re.IGNORECASE), "vault"),
     (re.compile(r"\bcursors?[ -]based\b|\bcursors?\b", re.IGNORECASE), "cursor"),
     (re.compile(r"\boffset[ -]based\b", re.IGNORECASE), "offset"),
-    (re.compile(r"\bbetter ?(?:stack|uptime)\b", re.IGNORECASE), "better-stack"),
-    (re.compile(r"\buptime ?robot\b", re.IGNORECASE), "uptimerobot"),
 )
 PREPOSITIONS = _words("in into on at from to under inside within")
 TRUNCATE = 6  # a concept is its first letters: "indentation" and "indented" meet
@@ -1125,7 +1114,6 @@ class Reading(Record):
         "acronyms",
         "anchors",
         "chosen",
-        "commands",
         "excepts",
         "flipped",
         "head",
@@ -1172,7 +1160,6 @@ class Reading(Record):
         self.order: set[tuple[str, str]] = set()
         self.modifiers: dict[str, set[str]] = {}  # concept -> the concepts right before it
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
-        self.commands: list[frozenset[str]] = []  # the words of each `command with args`
         self.acronyms: dict[str, str] = {}  # "gke" -> its concept, for "GKE" or "PagerDuty"
         self.initials: dict[str, frozenset[str]] = {}  # "gke" -> concepts of the words
 
@@ -1317,10 +1304,6 @@ def read(text: str, *, head: bool = True) -> Reading:
         reading.head = read(clauses[0], head=False)
     if head:
         _read_initials(reading, clauses)
-        reading.commands = [
-            frozenset(c for c in (_concept(w)[0] for w in _TOKEN.findall(span)) if c)
-            for span in _COMMAND.findall(text)
-        ]
     concepts: list[str | None] = []
     keys: list[str | None] = []  # per token: the concept a value next to it is stated for
     values: list[tuple[int, str]] = []  # (token position, value) in the open clause
@@ -1397,8 +1380,8 @@ def read(text: str, *, head: bool = True) -> Reading:
             universal = UNIVERSAL_REACH
         elif lower in UNIVERSAL:
             universal = UNIVERSAL_REACH
-        elif lower == "once" and (clause_words == 1 or following not in ONCE_COUNTED):
-            pass  # "Once a branch is merged, ...", "merge once it's approved": no number 1
+        elif lower == "once" and clause_words == 1:
+            pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
         elif lower in RESTRICTIVE and following in CONDITIONS:
             pass  # "merged only after two approvals" is "needs two approvals before merge"
         elif lower in RESTRICTIVE:
@@ -1476,9 +1459,8 @@ def read(text: str, *, head: bool = True) -> Reading:
     return reading
 
 
-_COMMAND = re.compile(r"`([^`\n]*\s[^`\n]*)`")  # a command with its arguments
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-_ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Z][A-Za-z0-9]{1,5}$")  # GKE, IaC, GA4
+_ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Z][A-Za-z0-9]{2,5}$")  # GKE, IaC, GA4
 _CAMEL = re.compile(r"[A-Z][a-z0-9]*")
 CONNECTORS = _words("of and for as in to")
 INITIALS_SPAN = 5  # words an initialism may stand for
@@ -1539,8 +1521,6 @@ def _initialisms(a: Reading, b: Reading) -> tuple[float, int]:
             count += 1
     return found, count
 
-
-ONCE_COUNTED = _words("a an per every each more") | {"", "\x00"}  # "once a day", "run it once"
 
 NEGATION_REACH = 3  # concepts a negation governs for the choices
 # What a polarity flip governs: the rest of its clause ("never X"), its whole clause ("X is
@@ -2027,8 +2007,7 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
             continue
         if short.excepts or long.excepts:  # "cargo-deny also checks advisories" adds a rule
             continue
-        plain = not (a.excepts or b.excepts or a.permits or b.permits)  # the whole entries
-        same = _duplicate(short, long, limits, paraphrase=plain)
+        same = _duplicate(short, long, limits)
         if same is not None:
             return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
     return None
@@ -2187,51 +2166,8 @@ def _abbreviated(a: Reading, b: Reading) -> float:
     return found
 
 
-def _plain_paraphrase(a: Reading, b: Reading) -> bool:
-    """Two plain statements that may be one rule in other words: at least two subjects in
-    common, the same values and alternatives, no antonym or rejection, no exception,
-    permission or reason on either side, no name or code span on one side that the other
-    lacks ("Alpine" against "digest": two rules about one image) nor a command whose words it
-    does not name (`mkdocs serve`), and no pair of new
-    attributes of a shared subject ("the squash commit *message* is the pull request *title*"
-    says something else about squash commits)."""
-    return (
-        a.numbers == b.numbers
-        and not (a.chosen - b.weights.keys() or b.chosen - a.weights.keys())
-        and a.polar == b.polar
-        and a.negated == b.negated
-        and not (a.excepts or b.excepts or a.permits or b.permits)
-        and not (a.anchors - b.weights.keys() and b.anchors - a.weights.keys())
-        and a.spans <= b.weights.keys()
-        and b.spans <= a.weights.keys()
-        and all(command <= b.weights.keys() for command in a.commands)
-        and all(command <= a.weights.keys() for command in b.commands)
-        and len(_strong(a) & _strong(b)) >= PARAPHRASE_SUBJECTS
-        and max(_attributes(a, b), _attributes(b, a)) < PARAPHRASE_ATTRIBUTES
-    )
-
-
-PARAPHRASE_SUBJECTS = 2  # concepts of full weight both entries name
-PARAPHRASE_ATTRIBUTES = 2  # new attributes of a shared subject that make another rule
-
-
-def _attributes(a: Reading, b: Reading) -> int:
-    """How many concepts ``a`` names that ``b`` lacks right after a concept ``b`` names (the
-    *message* of a squash commit, the *title* of a pull request): what ``a`` says about a
-    shared subject that ``b`` does not."""
-    return sum(
-        1
-        for key, before in a.modifiers.items()
-        if key not in b.weights and before & b.weights.keys() and a.weights.get(key, 0.0) >= 1.0
-    )
-
-
-def _duplicate(
-    a: Reading, b: Reading, limits: Limits, *, paraphrase: bool = True
-) -> Relation | None:
-    """Whether two entries with no sign of conflict say the same thing (the paraphrase band
-    only with ``paraphrase``: a first clause whose entry goes on with a reason or an exception
-    is held to the plain threshold)."""
+def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
+    """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
     same_values = len(a.numbers & b.numbers)  # a value both state is shared content
     # ... whatever noun counts it ("20 connections", "20 Postgres connections")
@@ -2271,15 +2207,8 @@ def _duplicate(
         and not (limits.exception_merge and (a.excepts != b.excepts or a.permits != b.permits))
     ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
-    if (
-        paraphrase
-        and dice >= limits.paraphrase_similarity
-        and unshared <= limits.duplicate_unshared
-        and _plain_paraphrase(a, b)
-    ):
-        return Relation(DUPLICATE, round(dice, 2), "says the same thing (in other words)")
     smaller_all = min(all_a, all_b)
-    within = shared_all / smaller_all if smaller_all else 0.0
+    within = min(1.0, shared_all / smaller_all) if smaller_all else 0.0
     if within >= limits.duplicate_containment:
         return Relation(DUPLICATE, round(within, 2), "says the same thing (with more detail)")
     return None
