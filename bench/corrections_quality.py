@@ -313,31 +313,30 @@ strict run's held-out pair (neither read to write a feature; on main's detector 
 reproduces their first figures exactly). Medium may add .5 % of false positives to the rules'
 own (it sat at ~2 % against a 4 % target), the veto grid reaches .7, and the gloss reads
 Czech, Swedish, Danish/Norwegian, Ukrainian and the words of a redirect in the other
-languages. Chosen: low threshold .81 -> .71 with veto .4 -> .5, medium .75 -> .64 with veto
-.4 -> .3 (round 7's design retrained on 24 authors would have chosen .77 and .67). Tuning figures
-(FP / recall; every choice was made on the strict run)::
+languages; a rule match opening on a verdict ("that's wrong, ...") is never vetoed (the
+parameters are chosen as if it could be). Chosen: low threshold .81 -> .71 with veto .4 ->
+.5, medium .75 -> .64 with veto .4 -> .3 (round 7's design retrained on 24 authors would have
+chosen .77 and .67). Tuning figures (FP / recall; every choice was made on the strict run)::
 
       table             level   BEFORE (main dae9373)        AFTER (ck/cdet8)
-      24 authors        low     .014 (.039) / .795 (.548)    .015 (.040) / .795 (.544)
+      24 authors        low     .014 (.039) / .795 (.548)    .015 (.040) / .799 (.544)
       mean (worst)      medium  .020 (.052) / .814 (.584)    .023 (.059) / .867 (.632)
       8 fresh authors   low     .019 / .653                  .019 / .694
                         medium  .025 / .709                  .029 / .766
-      strict blind15    low     .022 / .646                  .018 / .672
-                        medium  .022 / .698                  .022 / .751
-      strict extra8     low     .020 / .534                  .020 / .581
+      strict blind15    low     .022 / .646                  .018 / .677
+                        medium  .022 / .698                  .022 / .757
+      strict extra8     low     .020 / .534                  .020 / .585
                         medium  .023 / .565                  .027 / .660
 
   (BEFORE's leave-one-author-out: round 7's features and parameter choice over the same 24
-  authors.) Low's all-author mean is unchanged because vetoes up to .5 drop correct rule matches
+  authors.) Low's all-author mean barely moves because vetoes up to .5 drop correct rule matches
   of the authors the rules were written from (corpus .913 -> .871, blind 1 .959 -> .857) while
   the fresh authors gain; medium's worst FP (.059, the corpus) is an author the rules were
-  written from. Hand examples that moved: "No, that's wrong: always use the repository helper,
-  never raw SQL" and "the timeout should be 30s, not 300" are flagged from medium (low vetoes
-  them), "who asked for a Dockerfile? delete it" only at high; "hold on, stop. dont push to
-  main" at low again. Tried and left out: a rule match opening on a verdict ("that's wrong,
-  ...") never vetoed (held out 19 of 20 such vetoes were corrections, but the parameters then
-  chosen veto more elsewhere: strict .018/.677 .020/.585 at low, yet the all-author low mean
-  .795 -> .770); conjunction cues (a fix beside a statement about something already there, a
+  written from. Hand examples that moved: "the timeout should be 30s, not 300" is flagged from
+  medium (low vetoes it), "who asked for a Dockerfile? delete it" only at high; "hold on, stop.
+  dont push to main" at low again. The verdict exemption with the parameters chosen under it
+  moved low's veto to .7 (all-author low mean .795 -> .770), so the choice ignores it. Tried
+  and left out: conjunction cues (a fix beside a statement about something already there, a
   short "X, not Y"; strict low .018/.667 .017/.593, medium .027/.709 .027/.648); medium at
   .75 % or 1 % (strict medium FP .027/.033). Targets still not met (recall .58-.76 on the strict
   pair). Hook cost (A/B against main dae9373, first ``detect()`` at medium in a fresh ``python

@@ -145,6 +145,7 @@ def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
             ex.fold, ex.text, ex.label = fold, "", "correction" if i < n_pos else None
             ex.rules = dict.fromkeys(trainer.LEVELS, False)
             ex.rule_conf, ex.vetoed, ex.aimed, ex.bags = 0.0, False, False, [set()]
+            ex.verdict = False
             examples.append(ex)
     # author "c" alone scores its negatives high: a threshold chosen with it would differ
     scored = [(ex, 0.9 if ex.label else (0.95 if ex.fold == "c" else 0.1)) for ex in examples]
@@ -163,6 +164,7 @@ def test_the_parameters_are_chosen_on_the_authors_the_rules_do_not_saturate() ->
             ex.fold, ex.text, ex.label = fold, "", "correction" if i < 5 else None
             ex.rules = dict.fromkeys(trainer.LEVELS, fold == "corpus" and i < 5)
             ex.rule_conf, ex.vetoed, ex.aimed, ex.bags = 0.0, False, False, [set()]
+            ex.verdict = False
             examples.append(ex)
     # the rules catch corpus's corrections; its negatives score .8, the fresh authors' .2
     scored = [(ex, 0.7 if ex.label else (0.8 if ex.fold == "corpus" else 0.2)) for ex in examples]
@@ -181,7 +183,7 @@ def test_the_strict_run_holds_the_newest_authors_out_together() -> None:
             ex = object.__new__(trainer.Example)
             ex.fold, ex.text, ex.label = fold, "", "correction" if i < 4 else None
             ex.rules = dict.fromkeys(trainer.LEVELS, False)
-            ex.rule_conf, ex.vetoed, ex.aimed = 0.0, False, False
+            ex.rule_conf, ex.vetoed, ex.aimed, ex.verdict = 0.0, False, False, False
             ex.bags = [{"w:undo", f"w:{fold}"} if ex.label else {"w:add", f"w:{fold}"}]
             examples.append(ex)
     table = trainer.recent_table(examples, held=("c", "d"))

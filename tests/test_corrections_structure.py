@@ -12,7 +12,8 @@ from tests.test_corrections_tail import _prompt
 
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import detect
-from conkeeper.services.analysis.corrections.structure import fix_typos
+from conkeeper.services.analysis.corrections.detection import sentences, strip_noise
+from conkeeper.services.analysis.corrections.structure import Shape, fix_typos
 
 LEVELS = ("low", "medium")
 
@@ -262,3 +263,34 @@ def test_the_hook_skips_a_declined_offer_and_queues_the_correction_after_it(proj
     assert _prompt(project, "no, put it back the way it was").returncode == 0
     (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
     assert item.label == "correction"
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("No, that's wrong: always use the repository helper, never raw SQL", True),
+        ("That's not right, the discount applies before tax.", True),
+        ("incorrect, the default is 30 seconds", True),
+        ("the invoice PDF puts the currency symbol in the wrong place for Swiss customers", False),
+        ("is that wrong?", False),
+        ("not sure this is right, can you double-check the totals", False),
+    ],
+)
+def test_a_verdict_opening_the_prompt_is_read(text: str, verdict: bool) -> None:
+    prose = strip_noise(text)
+    assert Shape(prose, sentences(prose)).verdict is verdict
+
+
+def test_the_hook_queues_a_rule_match_opening_on_a_verdict_the_scorer_doubts(
+    project: Path,
+) -> None:
+    # round 8: low vetoes a weak rule match under .5; one that opens on a verdict is kept
+    # (main flagged the first too; with round 8's parameters alone it was vetoed), a bug report
+    # with "wrong" further in is not queued
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    text = "No, that's wrong: always use the repository helper, never raw SQL"
+    assert _prompt(project, text).returncode == 0
+    report = "the invoice PDF puts the currency symbol in the wrong place for Swiss customers"
+    assert _prompt(project, report).returncode == 0
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert item.label == "correction" and "repository helper" in item.text

@@ -61,17 +61,16 @@ Three changes, each judged by it (tuning figures: every choice below was made on
 medium may add .5 % of false positives to the rules' own (:data:`MAX_ADDED_FP`; it sat at
 ~2 % against a 4 % target), the veto grid reaches .7 (:data:`VETO_GRID`), and the gloss reads
 Czech, Swedish, Danish/Norwegian and Ukrainian and the verbs of a redirect in the other
-languages (:mod:`...corrections.cues`). Strict (blind 15, then ``train_extra8``; FP /
-recall): low .022/.646 .020/.534 -> .018/.672 .020/.581, medium .022/.698 .023/.565 ->
-.022/.751 .027/.660. Leave-one-author-out over 24 authors, mean (worst), round 7's features
-and choice -> round 8: low .014 (.039) / .795 (.548) -> .015 (.040) / .795 (.544), medium
-.020 (.052) / .814 (.584) -> .023 (.059) / .867 (.632); the eight fresh authors low .019 /
-.653 -> .019 / .694, medium .025 / .709 -> .029 / .766. Left out: a rule match opening on a
-verdict ("that's wrong, ...") never vetoed (held out, 19 of the 20 such vetoes were of
-corrections, but the parameters then chosen vetoed more elsewhere: strict low .018/.677
-.020/.585, yet the all-author low mean .795 -> .770); conjunction cues (a fix next to a
-statement about something already there, a short "X, not Y"; strict low .018/.667
-.017/.593, medium .027/.709 .027/.648: no better).
+languages (:mod:`...corrections.cues`); a rule match opening on a verdict ("that's wrong,
+...") is never vetoed (held out, 19 of the 20 such vetoes were of corrections), though the
+parameters are chosen as if it could be (:class:`_Author`). Strict (blind 15, then
+``train_extra8``; FP / recall): low .022/.646 .020/.534 -> .018/.677 .020/.585, medium
+.022/.698 .023/.565 -> .022/.757 .027/.660. Leave-one-author-out over 24 authors, mean
+(worst), round 7's features and choice -> round 8: low .014 (.039) / .795 (.548) -> .015
+(.040) / .799 (.544), medium .020 (.052) / .814 (.584) -> .023 (.059) / .867 (.632); the
+eight fresh authors low .019 / .653 -> .019 / .694, medium .025 / .709 -> .029 / .766. Left
+out: conjunction cues (a fix next to a statement about something already there, a short "X,
+not Y"; strict low .018/.667 .017/.593, medium .027/.709 .027/.648: no better).
 
 Usage::
 
@@ -224,7 +223,17 @@ class Example:
     detector's best confidence and verdict at each sensitivity, and whether the structural
     veto drops a model flag on it."""
 
-    __slots__ = ("aimed", "bags", "fold", "label", "rule_conf", "rules", "text", "vetoed")
+    __slots__ = (
+        "aimed",
+        "bags",
+        "fold",
+        "label",
+        "rule_conf",
+        "rules",
+        "text",
+        "verdict",
+        "vetoed",
+    )
 
     def __init__(self, fold: str, text: str, label: str | None) -> None:
         self.fold = fold
@@ -241,6 +250,9 @@ class Example:
         self.vetoed = model_vetoed(prose, shape)
         # a structural shape, or any match in a prompt aimed at the agent, is never vetoed
         self.aimed = shape.aimed or ruled["high"].pattern in SHAPES
+        # nor one opening on a verdict ("that's wrong, ..."): the detector honours it, the
+        # parameter choice (:class:`_Author`) does not (see :func:`flagged`)
+        self.verdict = shape.verdict
 
 
 def load_examples(names: tuple[str, ...] = tuple(AUTHORS)) -> list[Example]:
@@ -366,7 +378,8 @@ def flagged(ex: Example, p: float, level: str, params: Params) -> bool:
     the model's probability is under the veto (and the rule is not strong enough to stand
     alone); else the model when it reaches the threshold and the structure does not veto it."""
     threshold, veto, strong = params
-    if ex.rules[level] and (p >= veto or ex.rule_conf >= strong or ex.aimed):
+    kept = ex.aimed or ex.verdict
+    if ex.rules[level] and (p >= veto or ex.rule_conf >= strong or kept):
         return True
     return p >= threshold and not ex.vetoed
 
@@ -397,7 +410,13 @@ def counts(scored: Scored, level: str, params: Params | None) -> dict[str, float
 
 class _Author:
     """One author's out-of-fold results arranged so a threshold sweep is a bisect: for a given
-    (veto, strong), the rule-flagged counts and the sorted model probabilities of the rest."""
+    (veto, strong), the rule-flagged counts and the sorted model probabilities of the rest.
+
+    A rule match opening on a verdict is counted here as vetoable (the detector never vetoes
+    it): round 8, choosing with the exemption moved low's veto from .5 to .7, and the vetoes
+    it then made elsewhere cost more than the exemption saved (all-author low recall .795 ->
+    .770); chosen without it, the exemption only adds (.795 -> .799, strict low .672 -> .677
+    and .581 -> .585, no false positive more)."""
 
     def __init__(self, scored: Scored, level: str, veto: float, strong: float) -> None:
         self.pos = sum(1 for ex, _ in scored if ex.label)

@@ -377,8 +377,9 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     (:mod:`.model`; off with ``model=False``) reads the prompt's head and tail and flags it
     when its probability reaches that level's model threshold. ``label`` is ``None`` when
     neither does; the confidence is then the best rule score. A phrase rule's match (not a
-    structural shape) in a prompt not aimed at the agent's last move is dropped when the
-    scorer's probability is under that level's veto (:mod:`.model_params`; zero, no veto,
+    structural shape) in a prompt not aimed at the agent's last move and not opening on a
+    verdict ("that's wrong, ...") is dropped when the scorer's probability is under that
+    level's veto (:mod:`.model_params`; zero, no veto,
     unless cross-validation by author chose one).
     """
     level = (sensitivity or "low").lower()
@@ -393,7 +394,7 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
         best, bonus = Detection(label, structural, shape_name, span), 0.0
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         confidence = round(min(0.99, best.confidence + bonus), 2)
-        vetoable = best.pattern not in SHAPES and not shape.aimed
+        vetoable = best.pattern not in SHAPES and not shape.aimed and not shape.verdict
         if model and vetoable and _model_disagrees(text or "", prose, confidence, level):
             return Detection(None, confidence, best.pattern, best.span)
         return Detection(best.label, confidence, best.pattern, best.span)

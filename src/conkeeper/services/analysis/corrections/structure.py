@@ -398,6 +398,9 @@ _APPROVAL_CUES = (
 )
 
 
+_VERDICT_PAIRS = ("not right", "not correct", "not what i asked", "not what i wanted")
+
+
 class Shape:
     """What the prompt's structure says, each part computed on first use (the hook pays only
     for what a prompt needs)."""
@@ -454,6 +457,27 @@ class Shape:
                 NEW_WORK.search(p) or _NEW_TASK.search(p) for p in self.parts
             )
         return self._new_task
+
+    @property
+    def verdict(self) -> bool:
+        """The prompt opens on a verdict about the agent's answer: "wrong", "incorrect" or "not
+        right" among the first five words of its first sentence, not a question ("That's
+        incorrect, we support 3.10 and up", "No, this plan is wrong at step 3"). Issue 20
+        round 8: held out, the scorer vetoed 19 such rule matches that were corrections for
+        one that was not (a bug report, where "the wrong place" comes later)."""
+        lower = self.lower
+        if "wrong" not in lower and "incorrect" not in lower and "not " not in lower:
+            return False
+        stated = [p for p in self.parts if p.strip(" .!,;:")]
+        if not stated or stated[0].rstrip().endswith("?"):
+            return False
+        opening = stated[0].lower().replace(",", " ").replace(":", " ").split()[:5]
+        words = " ".join(opening)
+        return (
+            "wrong" in opening
+            or "incorrect" in opening
+            or any(pair in words for pair in _VERDICT_PAIRS)
+        )
 
     @property
     def self_action(self) -> bool:
