@@ -340,8 +340,9 @@ chosen .77 and .67). Tuning figures (FP / recall; every choice was made on the s
   short "X, not Y"; strict low .018/.667 .017/.593, medium .027/.709 .027/.648); medium at
   .75 % or 1 % (strict medium FP .027/.033). Targets still not met (recall .58-.76 on the strict
   pair). Hook cost (A/B against main dae9373, first ``detect()`` at medium in a fresh ``python
-  -S`` process with compiled bytecode, CPU median, n=30, shared cores): a request -0.06 ms, a
-  no-negation fix +0.09, a rule match -1.9 (noise), praise -0.11, a Russian fix +0.01.
+  -S`` process with compiled bytecode, CPU median, n=30, shared cores; two runs, the second
+  with the verdict): a request -0.06 / -0.91 ms, a no-negation fix +0.09 / +0.35, a rule match
+  -1.9 / -2.3 (noise), praise -0.11 / +0.20, a Russian fix +0.01 / +0.07.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
