@@ -148,6 +148,7 @@ AUTHORS = (
     ("blind6.jsonl", "a14-blind6"),
     ("blind7.jsonl", "a15-blind7"),
     ("train9.jsonl", "a16-train9"),
+    ("blind8.jsonl", "a17-blind8"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
