@@ -206,7 +206,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
     files = {name for name, _ in ast.literal_eval(authors)}
     # a blind set still to be measured (blind9.jsonl, ...) is never trained on; blind3 to
     # blind8 were measured once (FIRST_BLIND3.md ... FIRST_BLIND8.md) before they joined the
-    # authors, train6 to train9 too (FIRST_TRAIN6.md ... FIRST_TRAIN9.md)
+    # authors, train6 to train10 too (FIRST_TRAIN6.md ... FIRST_TRAIN10.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
@@ -217,7 +217,13 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "blind7.jsonl",
         "blind8.jsonl",
     }
-    assert {"train6.jsonl", "train7.jsonl", "train8.jsonl", "train9.jsonl"} <= files
+    assert {
+        "train6.jsonl",
+        "train7.jsonl",
+        "train8.jsonl",
+        "train9.jsonl",
+        "train10.jsonl",
+    } <= files
     for name in (
         "FIRST_BLIND4.md",
         "FIRST_BLIND5.md",
@@ -228,6 +234,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "FIRST_TRAIN7.md",
         "FIRST_TRAIN8.md",
         "FIRST_TRAIN9.md",
+        "FIRST_TRAIN10.md",
     ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 

@@ -149,6 +149,7 @@ AUTHORS = (
     ("blind7.jsonl", "a15-blind7"),
     ("train9.jsonl", "a16-train9"),
     ("blind8.jsonl", "a17-blind8"),
+    ("train10.jsonl", "a18-train10"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
