@@ -268,19 +268,23 @@ def train(
             model = train_one(shared(examples, MIN_AUTHORS), l2, epochs, SEED + offset)
             total = [t + w / SEEDS for t, w in zip(total, model, strict=True)]
         return total
-    everyone = {ex.author for ex in examples}
-    absent = frozenset(author for _, author in AUTHORS if author not in everyone)
     for name in names:
-        key = absent | {name}
+        key = frozenset(names) - {name}  # whom this member is trained on
         member = members.get(key) if members is not None else None
         if member is None:
             subset = [ex for ex in examples if ex.author != name]
-            seed = SEED + sum(index for index, (_, a) in enumerate(AUTHORS) if a in key)
-            member = array("d", train_one(shared(subset, MIN_AUTHORS), l2, epochs, seed))
+            member = array(
+                "d", train_one(shared(subset, MIN_AUTHORS), l2, epochs, member_seed(key))
+            )
             if members is not None:
                 members[key] = member
         total = [t + w / len(names) for t, w in zip(total, member, strict=True)]
     return total
+
+
+def member_seed(trained_on: frozenset[str]) -> int:
+    """The seed of the bagging member trained on these authors (the same in every fold)."""
+    return SEED + zlib.crc32(",".join(sorted(trained_on)).encode("utf-8")) % 100_003
 
 
 def train_one(examples: list[Example], l2: float, epochs: int, seed: int) -> list[float]:
@@ -315,12 +319,12 @@ def held_out(
     """Each author's entries scored by a model trained on the other authors only."""
     scored = []
     members: dict[frozenset[str], array[float]] = {}
-    missing = frozenset(a for _, a in AUTHORS) - set(authors(examples))
+    everyone = frozenset(authors(examples))
     done: set[str] = set()
     for author in authors(examples):
         model = train([ex for ex in examples if ex.author != author], l2, epochs, members)
         done.add(author)
-        members = {key: m for key, m in members.items() if not key - missing <= done}
+        members = {key: m for key, m in members.items() if not everyone - key <= done}
         scored += [(ex, predict(ex, model)) for ex in examples if ex.author == author]
     return scored
 
