@@ -52,6 +52,11 @@ Round 7 (ck/pdet7, 2026-11-26 21:03 UTC, baseline main 07c3751, 30 runs, weights
 sixteen authors, CPU median delta ms): PostToolUse (Bash) +0.04, PostToolUse (Edit of a memory
 file) +1.17, UserPromptSubmit -0.16 (within target), SessionStart +0.04 (no target). Weights
 64 KB (16 authors).
+
+Round 8 (ck/pdet8, 2026-11-26 23:55 UTC, baseline main dae9373, 30 runs, weights retrained on
+eighteen authors, same design, CPU median delta ms): PostToolUse (Bash) +0.18, PostToolUse (Edit
+of a memory file) -0.62, UserPromptSubmit -3.70 (noise: this path runs no detector code; within
+target), SessionStart +0.93 (no target). Weights 70 KB (18 authors).
 """
 
 from __future__ import annotations
