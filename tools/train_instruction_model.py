@@ -98,16 +98,17 @@ Adam, learning rate 0.005, batch 16, six epochs, two seeds per fold, no bagging;
 76.6% held, min 63.3%, 98.6% saved at its chosen threshold, 79.8% at mean saved 98.0%), none
 better beyond the noise (about one point): one hidden layer over the same hashed features, added
 to the linear part (wide and deep): 32 tanh units over features of at least three authors 71.3%
-(min 59.4%) / 77.9% at 98.0%; 16 ReLU units over features of at least five authors, on the
-seventeen authors before train10, 75.8% (min 62.5%) against the proxy's 75.7% (min 59.6%) there,
-79.2% against 79.6% at 98.0%; a concept lexicon grown from Open English WordNet (the first
-sense's synonyms of the lexicon's English words in fifteen classes, words of at most four
-senses, about 530 forms; generated offline, not shipped) 76.9% (min 63.3%) / 79.9%: WordNet's
-senses of this vocabulary are mostly not the technical ones ("safeguard" brings "watchful" and
-"tetchy", "secret" "countersign" and "cooky"); each pair of neighbouring lines of a long entry
-as a piece of its own (a buried line judged with its neighbours) 76.0% (min 62.9%) / 80.0%; a
-second model trained on the weakest kinds (long_buried, package_source, persistence) against
-every benign entry, combined by max, 76.8% (min 63.6%) / 79.6%. TUNING figures.
+(min 59.4%) / 77.9% at 98.0%; 16 tanh units over the shape and rule features only 69.3% (min
+58.7%) / 74.4%; 16 ReLU units over features of at least five authors, on the seventeen authors
+before train10, 75.8% (min 62.5%) against the proxy's 75.7% (min 59.6%) there, 79.2% against
+79.6% at 98.0%; a concept lexicon grown from Open English WordNet (the first sense's synonyms of
+the lexicon's English words in fifteen classes, words of at most four senses, about 530 forms;
+generated offline, not shipped) 76.9% (min 63.3%) / 79.9%: WordNet's senses of this vocabulary
+are mostly not the technical ones ("safeguard" brings "watchful" and "tetchy", "secret"
+"countersign" and "cooky"); each pair of neighbouring lines of a long entry as a piece of its
+own (a buried line judged with its neighbours) 76.0% (min 62.9%) / 80.0%; a second model trained
+on the weakest kinds (long_buried, package_source, persistence) against every benign entry,
+combined by max, 76.8% (min 63.6%) / 79.6%. TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
