@@ -103,7 +103,8 @@ their first figures (blind8 70.2% against 69.6%, train10 63.6% against 64.0%); a
 earlier seeding gave 76.8% (min 64.7%) / 98.6% at 0.9176, the size of the run-to-run noise. A
 hidden layer (wide and deep), a WordNet-grown concept lexicon, neighbouring-line pieces and a
 sub-model for the weakest kinds were measured held out and not shipped (no better beyond noise;
-``HELD_OUT_AUTHORS.md``). Targets not met. """
+``HELD_OUT_AUTHORS.md``). Targets not met.
+"""
 
 from __future__ import annotations
 
