@@ -268,6 +268,74 @@ CASES += [
         "duplicate",
     ),
 ]
+# Round 7: each of these was proposed wrongly, or not at all, by the detector before it.
+CASES += [
+    # an initialism no table knows meets the words it stands for
+    (
+        "Run the DMT before every release.",
+        "Run the data migration tool before every release.",
+        "duplicate",
+    ),
+    # "off" is the enabled state negated (before: merged as one rule, deleting one)
+    (
+        "Autoscaling is enabled on the batch pool.",
+        "The batch pool autoscaler is off.",
+        "contradiction",
+    ),
+    # "a single worker" is one worker (before: merged with "4 workers")
+    (
+        "Run the test suite with 4 workers.",
+        "Run the test suite on a single worker.",
+        "contradiction",
+    ),
+    # a daily cron schedule is a time of day
+    (
+        "The nightly backup job runs as cron `30 2 * * *`.",
+        "The nightly backup job runs at 03:30.",
+        "contradiction",
+    ),
+    # rates are values with units; a wildcard version is a version
+    (
+        "The IMU driver publishes at 200 Hz.",
+        "The IMU driver publishes at 100 hertz.",
+        "contradiction",
+    ),
+    (
+        "Spring Boot version across services: 3.2.x",
+        "All services are on Spring Boot 3.3.4",
+        "contradiction",
+    ),
+    # a purpose clause ("so ... can") is no permission that would excuse the conflict
+    (
+        "Logging is enabled in release firmware so field units can be debugged.",
+        "Logging is compiled out in release firmware.",
+        "contradiction",
+    ),
+    # what the longer entry's detail negates is no conflict with its first clause
+    (
+        "The scheduler loop runs at 20 Hz.",
+        "The scheduler loop runs at 20 Hz; we tried 50 Hz but the old boards couldn't keep up.",
+        "duplicate",
+    ),
+    # "the Gradle daemon is disabled" rejects the daemon, not Gradle
+    ("Gradle build cache is remote on GCS.", "Gradle daemon is disabled in CI.", "none"),
+    # minutes said in words, camelCase identifiers, short forms of general words
+    ("Round billable time to a quarter hour.", "Round billable time to 15 minutes.", "duplicate"),
+    ("The Android minSdk is 26.", "The minimum Android SDK is 26.", "duplicate"),
+    (
+        "Ask ops b4 rebooting prod nodes.",
+        "Ask the operations team before rebooting production nodes.",
+        "duplicate",
+    ),
+    # two rules about one tool are not one rule (before: merged on the shared name)
+    (
+        "Use Flyway for all schema migrations.",
+        "Flyway migrations run in a single transaction per script.",
+        "none",
+    ),
+    # "loosely" is "exact" negated (before: merged, deleting one of two opposite rules)
+    ("Pin dependencies loosely (`>=`).", "Pin dependencies exactly.", "contradiction"),
+]
 
 
 @pytest.mark.parametrize(("first", "second", "expected"), CASES)

@@ -32,6 +32,21 @@ CASES = [
     (["we do DI with Hilt here, not koin"], "Do DI with Hilt here, not koin."),
     (["every table needs a primary key called id of type uuid"],
      "Every table needs a primary key called id of type uuid."),
+    # "why X? Y": the question names what the agent used, the answer what to use
+    (["why unittest.mock? we have pytest-mock"], "Use pytest-mock, not unittest.mock."),
+    (["why pip here?? these are Poetry projects, poetry.lock"], "Use poetry.lock, not pip here."),
+    (["why did you write a retry loop? tenacity does this fine"],
+     "Use tenacity, not a retry loop."),
+    (["why are you adding moment? it's `Intl.DateTimeFormat` everywhere"],
+     "Use `Intl.DateTimeFormat`, not moment."),
+    (["why fmt.Println? slog.Info like the rest"], "Use slog.Info, not fmt.Println."),
+    # fixes that name no subject
+    (["grch38, not grch37"], "Use grch38, not grch37."),
+    (["wrong queue, the batch one"], "Use the batch queue."),
+    (["again with the fixtures, factory_boy"], "Use factory_boy, not the fixtures."),
+    (["wrong port, 8443"], "Use 8443 as the port."),
+    (["targetSdk 34. the store rejects lower"], "Set targetSdk to 34."),
+    (["hand-rolled fetch wrapper again. ky please, like the other services"], "Use ky."),
 ]  # fmt: skip
 
 COMPLAINTS = [
@@ -41,6 +56,10 @@ COMPLAINTS = [
     ["it broke again", "fix it"],
     ["why axios? we don't use it"],
     ["why yum? these are Rocky 9 nodes"],
+    ["why is it broken? it's wrong everywhere", "why?? that's not right"],
+    ["wrong approach, undo", "that's fine, not a problem", "not in the view."],
+    ["crash at CheckoutView.swift:88 — again", "still eager. scan, not read"],
+    ["the release build needs it anyway"],
 ]
 
 

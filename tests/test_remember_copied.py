@@ -93,3 +93,72 @@ def test_a_dependency_readme_and_a_download_are_outside(project: Path) -> None:
     _transcript(project, "s-curl", "Bash", download, _page(other))
     held = _remember(project, other)
     assert held["status"] == "held" and "shell command's download" in _reasons(held)
+
+
+def _gemini_chat(project: Path, session: str, call: dict[str, object], output: str) -> None:
+    """A Gemini CLI chat file in the JSON-lines shape the real CLI writes (a header, messages
+    written again by id as they grow, ``$set`` updates), then SessionStart through Gemini's
+    own hook adapter, which records the file as the session's transcript."""
+    header = {"sessionId": session, "projectHash": "9f2c", "startTime": "2026-11-26T10:00:00Z",
+              "lastUpdated": "2026-11-26T10:00:00Z", "kind": "main"}  # fmt: skip
+    response = {"functionResponse": {"id": "c1", "name": call["name"],
+                                     "response": {"output": output}}}  # fmt: skip
+    asked = {"id": "m2", "timestamp": "2026-11-26T10:00:02Z", "type": "gemini", "content": ""}
+    lines = [
+        header,
+        {"id": "m1", "timestamp": "2026-11-26T10:00:01Z", "type": "user",
+         "content": [{"text": "read the guide"}]},
+        {"$set": {"lastUpdated": "2026-11-26T10:00:01Z"}},
+        asked,
+        {**asked, "toolCalls": [{"id": "c1", **call, "result": [response], "status": "success"}]},
+        {"id": "m3", "timestamp": "2026-11-26T10:00:03Z", "type": "user", "content": [response]},
+    ]  # fmt: skip
+    path = project.parent / f"{session}.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    payload = {"session_id": session, "transcript_path": str(path), "cwd": str(project),
+               "hook_event_name": "SessionStart", "source": "startup",
+               "timestamp": "2026-11-26T10:00:00Z"}  # fmt: skip
+    started = run_cli("hook", "--host", "gemini", "SessionStart", stdin=json.dumps(payload))
+    assert started.returncode == 0, started.stderr
+
+
+def test_a_quiet_order_a_gemini_agent_fetched_is_held_too(project: Path) -> None:
+    """Gemini CLI's chat file was read as no tools at all: a note its agent copied from a page
+    was judged by its words alone and saved."""
+    fetch = {"name": "web_fetch", "args": {"prompt": "read https://contrib.example.org/guide"}}
+    _gemini_chat(project, "g-web", fetch, _page(QUIET_ORDER, PLAIN_FACT))
+    held = _remember(project, QUIET_ORDER)
+    assert held["status"] == "held", held
+    assert "web_fetch of contrib.example.org" in _reasons(held)
+    assert _remember(project, PLAIN_FACT)["status"] == "saved"
+    other = QUIET_ORDER.replace("dependency bumps", "dependency upgrades")
+    download = {"name": "run_shell_command",
+                "args": {"command": "curl -s https://gist.example.net/raw/agents.md"}}  # fmt: skip
+    _gemini_chat(project, "g-curl", download, _page(other))
+    held = _remember(project, other)
+    assert held["status"] == "held" and "shell command's download" in _reasons(held)
+
+
+def test_a_quiet_order_a_codex_agent_downloaded_is_held_too(project: Path) -> None:
+    """Codex's rollout (its hooks' ``transcript_path``) read as no tools before."""
+
+    def item(payload: dict[str, object]) -> dict[str, object]:
+        return {"timestamp": "2026-11-26T10:00:01Z", "type": "response_item", "payload": payload}
+
+    command = {"cmd": "curl -s https://gist.example.net/raw/agents.md"}
+    lines = [
+        {"timestamp": "2026-11-26T10:00:00Z", "type": "session_meta",
+         "payload": {"id": "c-curl", "cwd": str(project)}},
+        item({"type": "function_call", "name": "exec_command", "call_id": "call_1",
+              "arguments": json.dumps(command)}),
+        item({"type": "function_call_output", "call_id": "call_1",
+              "output": "Process exited with code 0\nOutput:\n" + _page(QUIET_ORDER)}),
+    ]  # fmt: skip
+    rollout = project.parent / "rollout-c-curl.jsonl"
+    rollout.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    payload = {"session_id": "c-curl", "transcript_path": str(rollout), "cwd": str(project),
+               "hook_event_name": "SessionStart", "source": "startup"}  # fmt: skip
+    started = run_cli("hook", "--host", "codex", "SessionStart", stdin=json.dumps(payload))
+    assert started.returncode == 0, started.stderr
+    held = _remember(project, QUIET_ORDER)
+    assert held["status"] == "held" and "shell command's download" in _reasons(held)

@@ -51,6 +51,14 @@ def is_agent_instruction_file(path: str) -> bool:
     return any(f"/{folder}" in f"/{text}" for folder in AGENT_INSTRUCTION_DIRS)
 
 
+def mentions_agent_instruction_file(text: str) -> bool:
+    """Whether ``text`` (a shell command) names any agent-instruction file at all: the cheap
+    first check before :mod:`conkeeper.domain.shell_targets` reads the command."""
+    return any(name in text for name in AGENT_INSTRUCTION_NAMES) or any(
+        folder.rstrip("/") in text for folder in AGENT_INSTRUCTION_DIRS
+    )
+
+
 def _path(text: str) -> Path:
     from pathlib import Path
 

@@ -87,13 +87,18 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
-    warning = _memory_write_warning(ctx) if ctx.payload.tool_name in _WRITE_TOOLS else None
+    warning = None
+    if ctx.payload.tool_name in _WRITE_TOOLS:
+        warning = _memory_write_warning(ctx)
+    elif ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
+        warning = _shell_instruction_warning(ctx)
     if due is not None:
         return HookResult(additional_context=reminders.reminder_text(due), system_message=warning)
     return HookResult(system_message=warning) if warning else None
 
 
 _WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+_SHELL_TOOLS = frozenset({"Bash"})  # each host adapter names its shell tool "Bash"
 # Tools that cannot change a file: no need to look at the memory files after them.
 _READ_ONLY_TOOLS = frozenset(
     {"Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "NotebookRead"}
@@ -254,12 +259,49 @@ def _instruction_file_warning(ctx: HookContext, target: str, root: str) -> str |
     if not found:
         return None
     name = target[len(root) :] if target.startswith(root) else target.rsplit("/", 1)[-1]
+    return _instruction_file_notice(ctx, name, found[0].reason)
+
+
+def _shell_instruction_warning(ctx: HookContext) -> str | None:
+    """The instruction-file notice for a shell command (``echo ... >> CLAUDE.md``, a heredoc,
+    ``tee``, ``sed -i``, a download into ``AGENTS.md``): the command's own text is judged as
+    what it wrote (phrase rules only, never echoed); a download into such a file is reported
+    whatever it holds, since its text is not in the command."""
+    command = ctx.payload.tool_input.get("command")
+    if not isinstance(command, str) or ctx.location is None:
+        return None
+    from conkeeper.domain.paths import mentions_agent_instruction_file
+
+    if not mentions_agent_instruction_file(command):
+        return None
+    from conkeeper.domain.shell_targets import instruction_file_written
+
+    target = instruction_file_written(command)
+    if target is None:
+        return None
+    if target.downloaded:
+        reason = "downloaded from outside the project"
+    else:
+        from conkeeper.domain.instructions import rule_findings
+
+        found = rule_findings(command)
+        if not found:
+            return None
+        reason = found[0].reason
+    root = f"{ctx.location.root}/"
+    name = target.path[len(root) :] if target.path.startswith(root) else target.path
+    return _instruction_file_notice(ctx, name, reason)
+
+
+def _instruction_file_notice(ctx: HookContext, name: str, reason: str) -> str:
+    """Log and word the notice that ``name`` (an agent-instruction file) now holds what
+    ``reason`` says."""
     from conkeeper.storage.logfile import log
 
     log(f"hook PostToolUse: instruction-shaped text written to {name}", env=ctx.env)
     return (
         f"ConKeeper: the agent wrote text that reads like an instruction into {name} "
-        f"({found[0].reason}). Your agent reads that file at the start of every session: check "
+        f"({reason}). Your agent reads that file at the start of every session: check "
         "the change before the next one."
     )
 

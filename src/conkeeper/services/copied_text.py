@@ -17,8 +17,9 @@ A note repeats one when at least :data:`COPIED_SHARE` of its five-word runs appe
 output (a short note: all its words, in order). Nothing here is stored or shown but the source's
 name; the transcript is read, never written, and each output is cleaned by the privacy module
 before it is compared. Transcripts in Claude Code's format are read (the
-format :mod:`conkeeper.services.observations.transcripts` imports); another host's file reads as
-no tools, so no note is taken as copied.
+format :mod:`conkeeper.services.observations.transcripts` imports), Gemini CLI's chat files and
+Codex's rollouts (:mod:`conkeeper.services.observations.host_transcripts`); another host's file
+reads as no tools, so no note is taken as copied.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ RECENT_TOOLS = 200  # the newest tool outputs compared
 SESSION_WINDOW_MS = 24 * 3600 * 1000  # a session started longer ago is not the note's
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024  # a larger transcript is not read
 OUTSIDE_TOOLS = frozenset({"WebFetch", "WebSearch", "web_fetch", "google_web_search"})
+_SHELL_TOOLS = frozenset({"Bash", "run_shell_command", "exec_command", "shell", "local_shell"})
+_READ_TOOLS = frozenset({"Read", "read_file"})
 _DOWNLOAD = re.compile(r"\b(?:curl|wget|gh|http|https|lynx|w3m|aria2c)\b|https?://", re.I)
 _DEPENDENCY_DIRS = ("node_modules", "site-packages", "dist-packages", "vendor", ".venv", "venv")
 _WORD = re.compile(r"\w+")
@@ -94,27 +97,40 @@ def _recent_transcript(project: ProjectLocation) -> Path | None:
 
 def _outside_outputs(transcript: Path, root: Path) -> list[Any]:
     """The newest tool uses of the transcript whose output came from outside, newest first."""
+    tools = [tool for tool in _tool_uses(transcript) if tool.result_text]
+    return [tool for tool in reversed(tools[-RECENT_TOOLS:]) if _outside(tool, root)]
+
+
+def _tool_uses(transcript: Path) -> list[Any]:
+    """Every tool use of a Claude Code transcript, a Gemini CLI chat file or a Codex rollout,
+    in order."""
+    from conkeeper.services.observations.host_transcripts import other_host_tool_uses
+
+    other = other_host_tool_uses(transcript)
+    if other is not None:
+        return other
     from conkeeper.services.observations.transcripts import parse_transcript
 
     try:
         parsed = parse_transcript(transcript)
     except OSError:
         return []
-    tools = [tool for turn in parsed.turns for tool in turn.tools if tool.result_text]
-    return [tool for tool in reversed(tools[-RECENT_TOOLS:]) if _outside(tool, root)]
+    return [tool for turn in parsed.turns for tool in turn.tools]
 
 
 def _outside(tool: Any, root: Path) -> bool:
-    """Whether a tool's output is text from beyond the user's project and the user."""
+    """Whether a tool's output is text from beyond the user's project and the user (tools by
+    Claude Code's names or Gemini CLI's)."""
     name = str(tool.name)
     if name in OUTSIDE_TOOLS:
         return True
-    if name.startswith("mcp__"):
+    if name.startswith("mcp__") or (name not in _SHELL_TOOLS and "__" in name):
         return "conkeeper" not in name.lower()  # ConKeeper's own tools answer from memory
-    if name == "Bash":
+    if name in _SHELL_TOOLS:
         return bool(_DOWNLOAD.search(str(tool.input.get("command", ""))))
-    if name == "Read":
-        return _outside_file(str(tool.input.get("file_path", "")), root)
+    if name in _READ_TOOLS:
+        path = tool.input.get("file_path") or tool.input.get("absolute_path") or ""
+        return _outside_file(str(path), root)
     return False
 
 
@@ -137,11 +153,15 @@ def _describe(tool: Any, root: Path) -> str:
     name = str(tool.name)
     if name in ("WebFetch", "web_fetch"):
         url = str(tool.input.get("url", ""))
+        if not url:  # Gemini's web_fetch takes a prompt that holds the address
+            found = re.search(r"https?://\S+", str(tool.input.get("prompt", "")))
+            url = found.group(0) if found else ""
         host = re.sub(r"^[a-z]+://", "", url).split("/", 1)[0]
         where = f"{name} of {host}" if host else name
-    elif name == "Read":
-        where = f"Read of {tool.input.get('file_path', '')}"
-    elif name == "Bash":
+    elif name in _READ_TOOLS:
+        path = tool.input.get("file_path") or tool.input.get("absolute_path") or ""
+        where = f"Read of {path}"
+    elif name in _SHELL_TOOLS:
         where = "a shell command's download"
     else:
         where = name

@@ -72,7 +72,8 @@ _WE_MOVED = re.compile(
 # "why not Eloquent?" / "date-fns please": the user answering their own complaint
 _WHY_NOT = re.compile(r"^why (?:not|no) (?:use |just )?(?P<what>.+?)\??$", re.IGNORECASE)
 _JUST_THE_THING = re.compile(
-    r"^(?P<what>[\w`@./:#<>()-]+(?:\s+[\w`@./:#<>()-]+){0,2}?),?\s+(?:please|pls|plz|no)\??$",
+    r"^(?P<what>[\w`@./:#<>()-]+(?:\s+[\w`@./:#<>()-]+){0,2}?),?\s+(?:please|pls|plz|no)\??"
+    r"(?:[,;]\s+(?:like|same|as|with|on|in|for|everywhere)\b.*)?$",
     re.IGNORECASE,
 )
 # a lone code-like name as the whole answer ("SAFE_CAST", "`docker compose`", "orders.v2")
@@ -101,7 +102,7 @@ _GOES_IN = re.compile(
 # "Dates must be stored in UTC": a rule stated about its subject, self-contained as it is
 _NORMATIVE = re.compile(
     _SUBJECT + r"(?:must|should|shall|needs?(?: to)?|requires?|has to|have to)"
-    r"(?:\s+(?:not|never|always|only))?\s+\w",
+    r"(?:\s+(?:not|never|always|only))?\s+(?!(?:it|that|this|them|those|these)\b)\w",
     re.IGNORECASE,
 )
 _LEADING = re.compile(r"^(?:(?:and|but|so|then|just|please|instead|rather)\b[\s,]*)+", re.I)
@@ -130,12 +131,87 @@ _CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.
 _NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
 
 
+# Subject-less fixes: "hg38, not hg19" / "real db instead of mocks" / "wrong bucket, the eu
+# one" / "again with the mocks, real db": what to use, named against what the agent used
+_NAME_WORDS = r"[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,3}?"
+_BARE_CONTRAST = re.compile(
+    r"^(?P<good>"
+    + _NAME_WORDS
+    + r"),?\s+(?:not|instead of|rather than)\s+(?P<bad>"
+    + _NAME_WORDS
+    + r")[.!]*$",
+    re.IGNORECASE,
+)
+_WRONG_THING = re.compile(
+    r"^wrong\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s*[,.:;!\u2014-]+\s*(?:(?:use|it'?s)\s+)?"
+    r"(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    re.IGNORECASE,
+)
+_AGAIN_WITH = re.compile(
+    r"^(?:again with|more of|still with|still) the\s+(?P<bad>" + _NAME_WORDS + r")\s*"
+    r"[,.:;!\u2014-]+\s*(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    re.IGNORECASE,
+)
+
+
+# a file or a file:line: the place an error points at or a label, never a thing to use
+_POINTS_AT_CODE = re.compile(
+    r"\.(?:swift|py|go|js|jsx|ts|tsx|kt|kts|java|rb|php|rs|c|cc|cpp|h|hpp|cs|m|scala|sql)"
+    r"(?::\d+)?`?$|:\d+`?$",
+    re.IGNORECASE,
+)
+
+
+# "minSdk 26" / "MAX_WORKERS=8": a setting named in code and its value, nothing else
+_SETTING_VALUE = re.compile(
+    r"^`?(?P<name>[A-Za-z][\w.-]*)`?\s*(?:=|:)?\s*`?(?P<value>\d[\w.]*)`?[.!]*$"
+)
+
+
+def _subjectless_fix(clause: str) -> str | None:
+    """The rule in a fix that names no subject: "hg38, not hg19" -> "use hg38, not hg19",
+    "wrong bucket, the eu one" -> "use the eu bucket", "again with the mocks, real db" ->
+    "use real db, not the mocks". Both sides must name something."""
+    bare = clause.strip()
+    setting = _SETTING_VALUE.match(bare)
+    name = setting.group("name") if setting else ""
+    if setting and _CODE_LIKE.search(name) and not _POINTS_AT_CODE.search(name):
+        return f"set {name} to {setting.group('value')}"  # "minSdk 26."
+    found = _BARE_CONTRAST.match(bare)
+    if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        sides = f"{found.group('good')} {found.group('bad')}"
+        named = _CODE_LIKE.search(sides) or re.search(r"\d", sides)
+        if not named and len(found.group("good").split()) < 2:
+            return None  # "scan, not read": too bare to stand as a rule
+        if not _IMPERATIVE.match(found.group("good")):
+            return f"use {found.group('good')}, not {found.group('bad')}"
+        return None
+    found = _WRONG_THING.match(bare)
+    if found and _is_name(found.group("good")):
+        good, thing = found.group("good"), found.group("thing")
+        one = re.fullmatch(r"the\s+(?P<which>[\w./-]+)\s+one", good, re.IGNORECASE)
+        if one:
+            return f"use the {one.group('which')} {thing}"
+        if _CODE_LIKE.search(good) or re.search(r"\d", good):  # "wrong port: 5173"
+            return f"use {good} as the {thing}"
+        return None
+    found = _AGAIN_WITH.match(bare)
+    if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        return f"use {found.group('good')}, not the {found.group('bad')}"
+    return None
+
+
 def _clean_clause(clause: str) -> str:
     clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    fix = _subjectless_fix(clause)
+    if fix is not None:
+        return fix
     if re.search(r"\S\s+again\b", clause, re.IGNORECASE):
         return ""  # "import moment again..." tells what the agent did, not what to do
     bare = clause.rstrip(".!?")
     answer = _WHY_NOT.match(clause) or _JUST_THE_THING.match(bare) or _LONE_NAME.match(bare)
+    if answer and _POINTS_AT_CODE.search(answer.group("what")):
+        return ""  # "AccountHeaderView.swift:42", "Package.swift": where, not what to use
     if answer and not _IMPERATIVE.match(answer.group("what")):
         return f"use {answer.group('what').rstrip('?.! ')}"
     if clause.rstrip().endswith("?"):
@@ -173,6 +249,87 @@ def _states_a_value(clause: str) -> bool:
     return bool(match and _VALUE_TOKEN.search(match.group("value")))
 
 
+# "why yum? ... ansible.builtin.dnf" / "why print()? we have structlog": a question about what
+# the agent used, answered by the user at once with what to use instead
+_WHY_ANSWERED = re.compile(r"\bwhy\b(?P<used>[^?]{0,80}?)\s*\?+\s*(?P<answer>[^?]+?)\s*$", re.I)
+_ASKED_ABOUT = re.compile(
+    r"^(?:\s*(?:is there|are there|is it|is this|are these|again|"
+    r"(?:are|did|do|would) you(?: \w+ing| \w+)?)\b)+\s*",
+    re.IGNORECASE,
+)
+# the answer's ways of naming what to use: "we have X", "it's X everywhere", "X has one",
+# "X does this fine", "X please"
+_ANSWER_SHAPES = (
+    re.compile(r"^(?:.*?\s)?(?:we (?:have|use|do)|we'?re on|just use|use)\s+(?P<what>.+)$", re.I),
+    re.compile(r"^it'?s\s+(?P<what>`[^`]+`)", re.IGNORECASE),
+    re.compile(r"^\S+\s+(?:wants|expects|requires|needs)\s+(?P<what>\S+)", re.IGNORECASE),
+    re.compile(
+        r"^it'?s\s+(?P<what>.+?)\s+(?:everywhere|here|in (?:this|our) (?:repo|project|codebase)"
+        r"|across the \w+)\b.*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:has one|has that|does (?:this|that)(?: fine| already)?|"
+        r"already does (?:this|that)|is right there|exists)\b.*$",
+        re.IGNORECASE,
+    ),
+)
+# a name worth using: a code-like token (dots, slashes, colons, underscores, inner capitals,
+# parentheses) or up to three plain words
+_NAME_LIKE = re.compile(r"[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,2}")
+_CODE_LIKE = re.compile(r"[./:_()`]|\w[A-Z]|[A-Z]{2}")
+_NOT_A_NAME = re.compile(
+    r"^(?:it|that|this|them|those|these|there|wrong|broken|bad|fine|slow|ok|okay|not|no|"
+    r"the same|better|worse|correct|right)$",
+    re.IGNORECASE,
+)
+
+
+def _answered_question(text: str) -> str | None:
+    """The rule in "why X? Y": the user asks why the agent used X and names Y at once
+    ("why print()? we have structlog" -> "Use structlog, not print()"). Only an answer that
+    names something (a code-like name, or a name in one of the answer's shapes) counts."""
+    match = _WHY_ANSWERED.search(" ".join(text.split()))
+    if match is None:
+        return None
+    what = _answer_name(match.group("answer"))
+    if what is None:
+        return None
+    used = _ASKED_ABOUT.sub("", match.group("used")).strip(" ,")
+    used = re.sub(r"\s+again\b", "", used, flags=re.IGNORECASE).strip()
+    if not used or len(used.split()) > 6:
+        return f"use {what}"
+    return f"use {what}, not {used}"
+
+
+def _answer_name(answer: str) -> str | None:
+    parts = [p.strip() for p in re.split(r"[.,;!]\s+|\s+[\u2014\u2013-]\s+", answer)]
+    for part in parts:
+        part = _TRAILING.sub("", _FILLER.sub("", part)).strip(" .!")
+        if not part:
+            continue
+        for shape in _ANSWER_SHAPES:
+            found = shape.match(part)
+            if found and _is_name(found.group("what")):
+                return _TRAILING.sub("", found.group("what")).strip(" .!")
+        lone = _JUST_THE_THING.match(part) or _LONE_NAME.match(part)
+        if lone and not _IMPERATIVE.match(lone.group("what")):
+            return lone.group("what")
+        head = part.split()[0]
+        if 1 < len(part.split()) <= 5 and _CODE_LIKE.search(head) and not _IMPERATIVE.match(head):
+            return head  # "useFetcher submits to the action"
+    return None
+
+
+def _is_name(text: str) -> bool:
+    words = text.strip(" .!").split()
+    return (
+        0 < len(words) <= 3
+        and bool(_NAME_LIKE.fullmatch(" ".join(words)))
+        and not _NOT_A_NAME.match(" ".join(words))
+    )
+
+
 def imperative_rule(texts: list[str]) -> str | None:
     """The rule a group of corrections teaches, as an imperative, self-contained statement
     ("Run ruff before pytest."): the clauses that say what to do, without the complaint around
@@ -186,7 +343,10 @@ def imperative_rule(texts: list[str]) -> str | None:
             if clause and _states_a_rule(clause):
                 parts.append(clause)
         if not parts:
-            continue
+            answered = _answered_question(text)
+            if answered is None:
+                continue
+            parts = [answered]
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
         rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
         if len(best) < len(rule) <= f.QUOTE_CHARS:

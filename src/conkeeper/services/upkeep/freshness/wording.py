@@ -52,6 +52,7 @@ SPELLED_OUT = _spelled(
     architecture decision record = adr
     level of detail = lod
     over the air = ota
+    frames per second = fps
     bluetooth low energy = ble
     proof key for code exchange = pkce
     printed circuit board = pcb
@@ -234,6 +235,33 @@ ALIASES = {
     "mandatory": "required",
     "compulsory": "required",
     "forbidden": "banned",
+    # short forms of general words (round 7)
+    "mon": "monday",
+    "tue": "tuesday",
+    "tues": "tuesday",
+    "wed": "wednesday",
+    "thu": "thursday",
+    "thur": "thursday",
+    "thurs": "thursday",
+    "fri": "friday",
+    "1st": "first",
+    "2nd": "second",
+    "3rd": "third",
+    "upd": "update",
+    "ack": "acknowledge",
+    "acks": "acknowledge",
+    "acked": "acknowledge",
+    "unacked": "unacknowledged",
+    "sw": "software",
+    "hw": "hardware",
+    "fw": "firmware",
+    "fe": "frontend",
+    "imgs": "image",
+    "pwd": "password",
+    "mgmt": "management",
+    "b4": "before",
+    "wp": "wordpress",
+    "ops": "operations",
 }
 # List markers before the entry's text ("- ", "* ", "1. ", or "- - " when a bullet quotes one).
 _BULLET = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)+")
@@ -261,12 +289,37 @@ _WORDED = tuple(
         (r"\b(?:refrain|refrains)\s+from\b", "avoid"),
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+off\b", "disabled"),
         (r"\b(?:turn|turns|turned|switch|switches|switched)\s+on\b", "enabled"),
+        (r"\b(?:compiled|stripped)\s+out\b", "disabled"),
+        # "Rocket Loader is on for Vela" is "enabled"; "we are on Node 20" is no state
+        (
+            r"\b((?:is|are|stays|stay|remains|remain|be)\s+)on\b(?=\s*(?:[.;,)]|$|for\b|in\b))",
+            r"\1enabled",
+        ),
     )
 )
 # A time of day in one spelling: "2am", "2 AM" and "02:00" are all ``t0200``.
 _CLOCK = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b(?!:\d)", re.IGNORECASE
 )
+
+
+# A daily cron schedule (```0 4 * * *```): minute and hour, the time of day it runs.
+_CRON = re.compile(r"`?\b(\d{1,2})\s+(\d{1,2})\s+\*\s+\*\s+[\d*,-]+`?")
+
+
+# "a quarter hour", "half an hour": minutes said in words.
+_QUARTER = re.compile(r"\b(?:an?\s+)?(quarter|half)[\s-](?:an?\s+)?hours?\b", re.IGNORECASE)
+
+
+def _minutes(match: re.Match[str]) -> str:
+    """ "a quarter hour" and "half an hour" in minutes."""
+    return "15 minutes" if match.group(1).lower() == "quarter" else "30 minutes"
+
+
+def _cron(match: re.Match[str]) -> str:
+    """A daily cron schedule as the time of day it runs (``tHHMM``)."""
+    minute, hour = int(match.group(1)), int(match.group(2))
+    return f"t{hour:02d}{minute:02d}" if hour < 24 and minute < 60 else match.group()
 
 
 def _clock(match: re.Match[str]) -> str:
@@ -292,6 +345,8 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
     text = _DATE.sub(" ", text)
+    text = _CRON.sub(_cron, text)
+    text = _QUARTER.sub(_minutes, text)
     text = _CLOCK.sub(_clock, text)
     text = _SIGNATURE.sub("", text.rstrip())
     text = _ARROW.sub(" ", text)
