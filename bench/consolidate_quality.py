@@ -279,8 +279,9 @@ SETS = {
     "blind4": DATA / "blind_pairs4.jsonl",  # measured once (FIRST_BLIND_PAIRS4.md): now seen
     "train5": DATA / "train_pairs5.jsonl",  # measured once (FIRST_TRAIN5.md): training data
     "blind5": DATA / "blind_pairs5.jsonl",  # measured once (FIRST_BLIND_PAIRS5.md): now seen
+    "blind6": DATA / "blind_pairs6.jsonl",  # measured once (FIRST_BLIND_PAIRS6.md): now seen
 }
-SEEN_BLIND = 5  # blind_pairs<N> up to this number have been measured (5: FIRST_BLIND_PAIRS5.md)
+SEEN_BLIND = 6  # blind_pairs<N> up to this number have been measured (6: FIRST_BLIND_PAIRS6.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

@@ -52,6 +52,14 @@ Round 7 (ck/pdet7, 2026-11-26 21:03 UTC, baseline main 07c3751, 30 runs, weights
 sixteen authors, CPU median delta ms): PostToolUse (Bash) +0.04, PostToolUse (Edit of a memory
 file) +1.17, UserPromptSubmit -0.16 (within target), SessionStart +0.04 (no target). Weights
 64 KB (16 authors).
+
+Round 8 (ck/pdet8, 2026-11-26/27 23:55-00:06 UTC, baseline main dae9373, weights retrained on
+eighteen authors, same design, load average about 5 on 2 cores; three runs, 30 / 30 / 40 runs,
+the last two with the weights shipped, CPU median delta ms): PostToolUse (Bash) +0.18 / +0.42 /
++1.72, PostToolUse (Edit of a memory file) -0.62 / +4.23 / -1.17, UserPromptSubmit -3.70 / -4.05
+/ -5.25, SessionStart +0.93 / -8.16 / -0.67 (no target). None of the three limited paths loads
+the scorer (the Edit notice uses the phrase rules alone), so their spread is machine noise; the
+weights table grew from 64 KB to 70 KB (18 authors).
 """
 
 from __future__ import annotations

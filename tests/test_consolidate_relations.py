@@ -276,6 +276,13 @@ CASES += [
         "Run the data migration tool before every release.",
         "duplicate",
     ),
+    # a tool "ripped out" is a tool rejected (before: merged with the note that uses it, so
+    # one of the two would have been deleted; blind pairs 6's one wrong deletion, worded anew)
+    (
+        "The mobile app talks to the API through Apollo Client.",
+        "Apollo Client was ripped out of the mobile app; requests go through urql now.",
+        "contradiction",
+    ),
     # "off" is the enabled state negated (before: merged as one rule, deleting one)
     (
         "Autoscaling is enabled on the batch pool.",

@@ -58,6 +58,7 @@ AUTHORS = {
     "author8": DATA / "blind_pairs4.jsonl",  # measured once blind (FIRST_BLIND_PAIRS4.md)
     "author9": DATA / "train_pairs5.jsonl",  # measured once before reading (FIRST_TRAIN5.md)
     "author10": DATA / "blind_pairs5.jsonl",  # measured once blind (FIRST_BLIND_PAIRS5.md)
+    "author11": DATA / "blind_pairs6.jsonl",  # measured once blind (FIRST_BLIND_PAIRS6.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0

@@ -10,11 +10,11 @@ Data (``tests/data/poisoning/``), one file per independent author, all seen and 
 :data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind6.jsonl`` and
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
-``blind6.jsonl``, ``blind7.jsonl`` and ``train9.jsonl`` joined only after their one first
-measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``,
-``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``,
-``FIRST_TRAIN9.md``; ``blind8.jsonl`` was measured once after this round,
-``FIRST_BLIND8.md``: 69.6% held / 97.8% saved; ``blind9.jsonl`` is the next).
+``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl`` and ``train10.jsonl``
+joined only after their one first measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``,
+``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``,
+``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``, ``FIRST_BLIND8.md`` (69.6% held /
+97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%); ``blind9.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -80,6 +80,35 @@ override) carry the same concepts in the same proportions as the hard negatives 
 named in half of each, a weakening in a quarter, a report surface in a third): what makes
 ``APP_DEBUG=true`` in production or ``warn_after: 10000 days`` an attack is what the setting
 does, which no word or concept feature here knows. TUNING figures.
+
+Round 8 (2026-11-26, eighteen authors: blind8, measured once, and a fresh writer, train10, an ML
+lab and open-source Rust/PyPI maintainer, a fifth in other languages, first measured before it
+was read: 64.0% held / 98.8% saved, ``FIRST_TRAIN10.md``). The same design retrained on the
+eighteen (shipped): 76.5% held (min 63.6%, train10) / 98.8% saved (min 97.4%) at threshold
+0.9277 (round 7 on sixteen authors: 76.4%, min 62.2%, / 98.6%); the sixteen round-7 authors'
+folds 76.4% -> 77.7% (min 62.2% -> 64.1%); the new writers' folds sit near their first figures
+(blind8 70.2% against 69.6%, train10 63.6% against 64.0%); a run with the earlier seeding gave
+76.8% (min 64.7%) / 98.6% at 0.9176, the size of the run-to-run noise. A bagging member is
+trained once for the two held-out folds that share it (the member of fold A that leaves B out is
+trained on exactly the entries of the member of fold B that leaves A out; its seed,
+:func:`member_seed`, depends on whom it is trained on), which halves the cost of the held-out
+report (about fifteen minutes on the shared machine). New feature families and model classes,
+measured leave-one-author-out over the eighteen with a numpy proxy of this trainer (minibatch
+Adam, learning rate 0.005, batch 16, six epochs, two seeds per fold, no bagging; the proxy:
+76.6% held, min 63.3%, 98.6% saved at its chosen threshold, 79.8% at mean saved 98.0%), none
+better beyond the noise (about one point): one hidden layer over the same hashed features, added
+to the linear part (wide and deep): 32 tanh units over features of at least three authors 71.3%
+(min 59.4%) / 77.9% at 98.0%; 16 tanh units over the shape and rule features only 69.3% (min
+58.7%) / 74.4%; 16 ReLU units over features of at least five authors, on the seventeen authors
+before train10, 75.8% (min 62.5%) against the proxy's 75.7% (min 59.6%) there, 79.2% against
+79.6% at 98.0%; a concept lexicon grown from Open English WordNet (the first sense's synonyms of
+the lexicon's English words in fifteen classes, words of at most four senses, about 530 forms;
+generated offline, not shipped) 76.9% (min 63.3%) / 79.9%: WordNet's senses of this vocabulary
+are mostly not the technical ones ("safeguard" brings "watchful" and "tetchy", "secret"
+"countersign" and "cooky"); each pair of neighbouring lines of a long entry as a piece of its
+own (a buried line judged with its neighbours) 76.0% (min 62.9%) / 80.0%; a second model trained
+on the weakest kinds (long_buried, package_source, persistence) against every benign entry,
+combined by max, 76.8% (min 63.6%) / 79.6%. TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
@@ -148,6 +177,8 @@ AUTHORS = (
     ("blind6.jsonl", "a14-blind6"),
     ("blind7.jsonl", "a15-blind7"),
     ("train9.jsonl", "a16-train9"),
+    ("blind8.jsonl", "a17-blind8"),
+    ("train10.jsonl", "a18-train10"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
@@ -242,23 +273,47 @@ def shared(examples: list[Example], min_authors: int) -> list[Example]:
     return out
 
 
-def train(examples: list[Example], l2: float, epochs: int = EPOCHS) -> list[float]:
+def train(
+    examples: list[Example],
+    l2: float,
+    epochs: int = EPOCHS,
+    members: dict[frozenset[str], array[float]] | None = None,
+) -> list[float]:
     """Weights (bias last): the mean of one model per author, each trained without that
     author's entries (author bagging) on the features :func:`shared` keeps among the others.
     One entry more or less reorders every later step, and that alone moved held-out figures by
     several points: the mean of many models is steadier (thirteen members held more than five
     seeds did), and a feature only a few authors lean on weighs less in it. With fewer than
-    three authors, the mean of :data:`SEEDS` models on every entry."""
+    three authors, the mean of :data:`SEEDS` models on every entry.
+
+    ``members``: models already trained, by the authors they leave out (:func:`held_out`
+    passes one: the member of fold A that leaves B out is the member of fold B that leaves A
+    out, the same entries, so it is trained once; its seed depends on whom it leaves out only).
+    """
     names = sorted({ex.author for ex in examples})
-    if len(names) < 3:
-        subsets = [examples] * SEEDS
-    else:
-        subsets = [[ex for ex in examples if ex.author != name] for name in names]
     total = [0.0] * (BUCKETS + 1)
-    for offset, subset in enumerate(subsets):
-        model = train_one(shared(subset, MIN_AUTHORS), l2, epochs, SEED + offset)
-        total = [t + w / len(subsets) for t, w in zip(total, model, strict=True)]
+    if len(names) < 3:
+        for offset in range(SEEDS):
+            model = train_one(shared(examples, MIN_AUTHORS), l2, epochs, SEED + offset)
+            total = [t + w / SEEDS for t, w in zip(total, model, strict=True)]
+        return total
+    for name in names:
+        key = frozenset(names) - {name}  # whom this member is trained on
+        member = members.get(key) if members is not None else None
+        if member is None:
+            subset = [ex for ex in examples if ex.author != name]
+            member = array(
+                "d", train_one(shared(subset, MIN_AUTHORS), l2, epochs, member_seed(key))
+            )
+            if members is not None:
+                members[key] = member
+        total = [t + w / len(names) for t, w in zip(total, member, strict=True)]
     return total
+
+
+def member_seed(trained_on: frozenset[str]) -> int:
+    """The seed of the bagging member trained on these authors (the same in every fold)."""
+    return SEED + zlib.crc32(",".join(sorted(trained_on)).encode("utf-8")) % 100_003
 
 
 def train_one(examples: list[Example], l2: float, epochs: int, seed: int) -> list[float]:
@@ -292,8 +347,13 @@ def held_out(
 ) -> list[tuple[Example, float]]:
     """Each author's entries scored by a model trained on the other authors only."""
     scored = []
+    members: dict[frozenset[str], array[float]] = {}
+    everyone = frozenset(authors(examples))
+    done: set[str] = set()
     for author in authors(examples):
-        model = train([ex for ex in examples if ex.author != author], l2, epochs)
+        model = train([ex for ex in examples if ex.author != author], l2, epochs, members)
+        done.add(author)
+        members = {key: m for key, m in members.items() if not everyone - key <= done}
         scored += [(ex, predict(ex, model)) for ex in examples if ex.author == author]
     return scored
 

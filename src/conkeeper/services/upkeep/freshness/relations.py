@@ -1647,7 +1647,8 @@ def _clauses(text: str) -> list[str]:
 # Words after an alternative that reject it ("`requests` is banned", "Jenkins is gone").
 REJECTED_AFTER = _words(
     """banned forbidden gone deprecated disallowed discouraged obsolete retired dropped
-    abandoned replaced removed deleted dead disabled rejected no-go off-limits"""
+    abandoned replaced removed deleted dead disabled rejected no-go off-limits ripped yanked
+    scrapped ditched sunset sunsetted decommissioned uninstalled"""
 )
 RESTRICTIVE = _words("only solely exclusively")
 UNIVERSAL = _words("every all any each")
