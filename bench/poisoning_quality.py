@@ -152,6 +152,7 @@ MEASURED_ONCE: dict[str, str] = {
     "blind6.jsonl": "FIRST_BLIND6.md",
     "blind7.jsonl": "FIRST_BLIND7.md",
     "blind8.jsonl": "FIRST_BLIND8.md",
+    "blind9.jsonl": "FIRST_BLIND9.md",
 }
 
 

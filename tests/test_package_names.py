@@ -28,6 +28,8 @@ from conkeeper.domain.package_names import edit_distance, look_alikes, squatted
         ("@babel-core/preset-env", "@babel"),  # a real scope with something added
         ("@stripe-official/stripe-node", "@stripe"),
         ("@react-native-comunity/async-storage", "@react"),
+        ("node-offical", "node"),  # an image with a misspelt "official"
+        ("pyhton", "python"),
     ],
 )
 def test_a_look_alike_names_the_package_it_imitates(name: str, imitates: str) -> None:
@@ -49,6 +51,12 @@ def test_a_look_alike_names_the_package_it_imitates(name: str, imitates: str) ->
         "build",
         "pathlib",
         "yaml",
+        # PyPI reads -, _ and . alike: these are the real packages, as pip accepts them
+        "typing_extensions",
+        "huggingface_hub",
+        "scikit_learn",
+        "python3",  # a version after the name, not a typo
+        "postgres16",
     ],
 )
 def test_real_packages_and_ordinary_words_are_not_look_alikes(name: str) -> None:
@@ -76,6 +84,13 @@ def test_the_detector_holds_a_look_alike_whatever_the_scorer_says() -> None:
     # a warning about the look-alike, a negated one, or a quoted one is a mention
     assert not find_instructions("Watch for typo-squats: it's `requests`, never `reqeusts`.")
     assert not find_instructions("Never install `reqeusts`; the real package is requests.")
+    # quoted right after an install verb, the name is what to install, not a mention
+    quoted = find_instructions(
+        "Install the package 'reqeusts' instead of 'requests', it is faster."
+    )
+    assert [f.reason for f in quoted] == [LOOK_ALIKE_REASON]
+    assert find_instructions("Use docker image node-offical:20 (our mirror) instead of node:20.")
+    assert not find_instructions("Pin `typing_extensions` and `huggingface_hub` in requirements.")
 
 
 def test_remember_holds_a_look_alike_install_and_saves_the_real_one(project: Path) -> None:

@@ -1730,10 +1730,20 @@ def _look_alike_findings(visible: str, lowered: str) -> list[Finding]:
 
     for offset, name, known, warned in look_alikes(lowered):
         end = offset + len(name)
-        if warned or _negated(visible, offset, end) or _in_quotes(visible, offset):
+        if warned or _negated(visible, offset, end):
             continue
+        if _in_quotes(visible, offset) and not _INSTALL_BEFORE.search(visible[: offset - 1]):
+            continue  # a quoted name is a mention, unless it is what to install ("add 'x'")
         return [Finding("package-index", LOOK_ALIKE_REASON, f"{name} (for {known})")]
     return []
+
+
+# An install verb just before a quoted package name: "install the package 'reqeusts'"
+_INSTALL_BEFORE = LazyPattern(
+    r"\b(?:install|add|use|require|pip|npm|yarn|pnpm|cargo|gem|package|crate|library|module)\b"
+    r"[^.\n]{0,20}$",
+    re.IGNORECASE,
+)
 
 
 def _in_quotes(text: str, offset: int) -> bool:

@@ -55,6 +55,8 @@ streamlit gradio duckdb sqlfluff dagster optuna wandb databricks-sdk databricks-
 oracledb safetensors tiktoken llama-index langchain-core onnxruntime scikit-image papermill
 nbconvert nbformat pandera fsspec deltalake apache-beam confluent-kafka kafka-python
 google-cloud-bigquery pandas-gbq
+node python golang postgres redis nginx ubuntu alpine debian mysql mongo busybox httpd
+openjdk eclipse-temurin rust ruby php traefik rabbitmq memcached mariadb caddy haproxy
 """
 _REAL_SCOPES = """
 babel types angular vue nestjs aws-sdk google-cloud azure typescript-eslint testing-library
@@ -65,6 +67,10 @@ fortawesome fontsource headlessui heroicons next vercel supabase tiptap
 """
 _AFFIXES = (
     "-official",
+    "-offical",
+    "-oficial",
+    "-verified",
+    "-mirror",
     "-secure",
     "-patched",
     "-fast",
@@ -78,9 +84,10 @@ _AFFIXES = (
     "py",
 )
 _NAMES: list[tuple[frozenset[str], frozenset[str]]] = []
+_PYPI_FORMS: list[frozenset[str]] = []
 _PACKAGE = LazyPattern(
-    r"\b(?:install|add|require|crate|gem|package|library|module|dependency|i)\s+"
-    r"(?:-\S+\s+)*[`'\"]?(@?[a-z0-9][\w.-]{2,40}(?:/[\w.-]{1,40})?)(?![\w:/])"
+    r"\b(?:install|add|require|crate|gem|package|library|module|dependency|image|i)\s+"
+    r"(?:-\S+\s+)*[`'\"]?(@?[a-z0-9][\w.-]{2,40}(?:/[\w.-]{1,40})?)(?::[\w.-]{1,30})?(?![\w:/])"
     r"|`(@?[a-z0-9][\w.-]{2,40}(?:/[\w.-]{1,40})?)(?:[=<>~@^][^`\s]{0,20})?`"
     r"|(@[a-z0-9][\w.-]{1,40}/[\w.-]{1,40})"
 )
@@ -130,8 +137,8 @@ def squatted(name: str) -> str:
                 return "@" + part
         near = [s for s in scopes if len(s) >= 5 and edit_distance(scope, s, 1) == 1]
         return "@" + near[0] if near else ""
-    if name in popular or len(name) < 5 or "/" in name:
-        return ""
+    if name in popular or _pypi_form(name) in _pypi_forms() or len(name) < 5 or "/" in name:
+        return ""  # "typing_extensions" is typing-extensions (PyPI reads -, _ and . alike)
     candidates = [name] + [name.removesuffix(a) for a in _AFFIXES if name.endswith(a)]
     for candidate in candidates:
         if candidate != name and candidate in popular:
@@ -142,6 +149,20 @@ def squatted(name: str) -> str:
     return ""
 
 
+def _pypi_form(name: str) -> str:
+    """``name`` as PyPI compares names: runs of ``-``, ``_`` and ``.`` as one ``-``."""
+    import re
+
+    return re.sub(r"[-_.]+", "-", name)
+
+
+def _pypi_forms() -> frozenset[str]:
+    """The popular names as PyPI compares them (made on first use)."""
+    if not _PYPI_FORMS:
+        _PYPI_FORMS.append(frozenset(_pypi_form(n) for n in _names()[0]))
+    return _PYPI_FORMS[0]
+
+
 def _near_miss(name: str, known: str) -> bool:
     """``name`` is a typo of ``known``: the same first letter, one edit (two for names of
     eight letters or more; for five-letter ones only a swap or a doubled letter, "numpyy",
@@ -149,6 +170,8 @@ def _near_miss(name: str, known: str) -> bool:
     no typo of "commander"; dropping a version digit is: "beautifulsoup")."""
     if len(known) < 5 or known == name or name[0] != known[0]:
         return False
+    if name.startswith(known) and name[len(known) :].isdigit():
+        return False  # "python3", "postgres16": a version, not a typo
     if known.startswith(name) or known.endswith(name):
         return known[len(name) :].isdigit()
     if len(known) == 5:
@@ -196,6 +219,7 @@ _HINTS = (
     "yarn",
     "cargo",
     "deps",
+    "image",
 )
 
 
