@@ -132,7 +132,8 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "blind.jsonl",
         *(f"blind{n}.jsonl" for n in range(2, 16)),
     }
-    assert "blind16.jsonl" not in files  # the unseen set is measured by the lead, never read
+    assert "blind16.jsonl" not in files  # measured once (BLIND16_FIRST.md), not trained on yet
+    assert "blind17.jsonl" not in files  # the next unseen set is measured by the lead
     assert trainer.RECENT == ("blind15", "extra8")  # the strict run's held-out pair
 
 
@@ -220,12 +221,12 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _load_bench()
-    names = ("blind.jsonl", "blind6.jsonl", "blind10.jsonl", "blind15.jsonl", "blind16.jsonl")
+    names = ("blind.jsonl", "blind6.jsonl", "blind10.jsonl", "blind16.jsonl", "blind17.jsonl")
     for name in names:
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert bench.SEEN_BLIND == 15
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 10, 15]
+    assert bench.SEEN_BLIND == 16
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 10, 16]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)
