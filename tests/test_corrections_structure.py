@@ -170,6 +170,9 @@ def test_reactions_to_the_agents_last_move_are_read(
         "I broke the schema myself with that migration, not your change. fix it with me",
         "sorry, mistake on my side, the table is called orders",  # own slip, next sentence
         "let's go back to the caching discussion from this morning",  # navigation
+        # round 8's medium flagged these (blind 16, seen; worded anew): a place in the work
+        "ok go back to where we were on the export job",
+        "let's go back to the login form now that the API is done",
         "write a linter rule that flags wrong import orders",  # the word is the spec
         "no, the sandbox is throwaway, go ahead",  # an answer giving permission
     ],

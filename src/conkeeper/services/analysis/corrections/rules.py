@@ -616,8 +616,9 @@ _RULES: tuple[_Rule, ...] = (
         FRICTION,
         _r(
             _LEAD + r"(?:let'?s |please |can you |could you |just |we should |we need to )?go "
-            r"back to (?:the |what |how |using |your |my |previous|original|before|the old|the "
-            r"way|where)"
+            r"back to (?:what |how |using |your |my |previous|original|before|the old|the way|"
+            r"the (?:previous|original|earlier|last|first|working|old)\b|where it was|"
+            r"the \S+ (?:version|approach|implementation|code|setup|config)\b)"
         ),
         0.82,
         cond_after=True,
