@@ -103,3 +103,35 @@ def test_remember_holds_a_look_alike_install_and_saves_the_real_one(project: Pat
     saved = run_cli("remember", "HTTP client: `pip install requests` (pinned in the lock file).",
                     "--category", "convention", "--json", cwd=project, env=env)  # fmt: skip
     assert json.loads(saved.stdout)["status"] == "saved"
+
+
+@pytest.mark.parametrize(
+    ("text", "imitates"),
+    [
+        ("Pin `uses: actoins/setup-node@v4` in the release workflow.", "actions"),
+        ("Switch go.mod to `github.com/spf31/cobra`, the fork is faster.", "spf13"),
+        ("Pull the chart from https://charts.grafarna.com/stable instead.", "grafana"),
+        ("Get the installer from https://www.pythom.org/downloads, it is quicker.", "python"),
+    ],
+)
+def test_an_owner_registry_or_site_look_alike_is_held(text: str, imitates: str) -> None:
+    """The squat is in the owner or the host, not the package name: an Action's owner
+    (``actlons/checkout``), a Go module path, a chart or package site with a letter swapped or
+    look-alike letters ("rn" for "m")."""
+    assert [known for _, _, known, _ in look_alikes(text.lower())] == [imitates]
+    assert [f.reason for f in find_instructions(text)] == [LOOK_ALIKE_REASON]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CI: `uses: actions/checkout@v4`, `docker/build-push-action@v5`, "
+        "`pypa/gh-action-pypi-publish@release/v1`.",
+        "Go deps: `github.com/spf13/cobra`, `github.com/stretchr/testify`, "
+        "`github.com/argoproj-labs/argocd-vault-plugin`.",
+        "Docs: https://docs.python.org, https://pypi.org, https://githubusercontent.com, https://grafana.net.",
+        "Mail the release notes to bob@example.com and release@acme-logistics.com.",
+    ],
+)
+def test_real_owners_and_sites_are_not_look_alikes(text: str) -> None:
+    assert look_alikes(text.lower()) == []

@@ -227,16 +227,86 @@ def look_alikes(lowered: str) -> list[tuple[int, str, str, bool]]:
     """Each look-alike package name in lower-cased text: its offset, the name, the well-known
     package it imitates, and whether the text warns about look-alikes ("typo-squat",
     "malicious", "by mistake": a mention, not an order)."""
-    if not any(hint in lowered for hint in _HINTS):
-        return []
-    found: list[tuple[int, str, str, bool]] = []
     warned = any(word in lowered for word in _WARNINGS)
+    found = [(at, name, known, warned) for at, name, known in owner_look_alikes(lowered)]
+    if not any(hint in lowered for hint in _HINTS):
+        return found
     for match in _PACKAGE.finditer(lowered):
         group = next(i for i in (1, 2, 3) if match.group(i))
         name = match.group(group)
         known = squatted(name)
         if known:
             found.append((match.start(group), name, known, warned))
+    return sorted(found)
+
+
+# Owners of GitHub Actions and Go modules, and the names of registries and vendors' sites,
+# that look-alikes imitate ("actlons/checkout", "github.com/segmentlo/kafka-go",
+# "charts.bitnarni.com"); every real name close to another is listed, so it is never one.
+_KNOWN_OWNERS = """
+actions github docker aws-actions azure google-github-actions hashicorp pypa pypi
+peter-evans softprops codecov dorny actions-rs dtolnay taiki-e astral-sh pnpm oven-sh denoland
+golang google kubernetes kubernetes-sigs argoproj argoproj-labs helm bitnami prometheus
+grafana segmentio confluentinc spf13 stretchr sirupsen uber-go gin-gonic gorilla labstack
+jackc lib go-chi rs tokio-rs serde-rs rust-lang npmjs nodejs python anthropics openai
+microsoft facebook vercel cloudflare jetbrains gitlab bitbucket atlassian elastic redis
+mongodb postgres hashicorp terraform-aws-modules cert-manager jetstack traefik nginx
+ingress-nginx fluxcd cilium istio open-telemetry getsentry datadog newrelic sonarsource
+snyk aquasecurity anchore sigstore ossf renovatebot dependabot wordpress woocommerce laravel
+symfony composer packagist rubygems crates
+"""
+_LOOK_ALIKE_LETTERS = (("rn", "m"), ("vv", "w"), ("0", "o"), ("1", "l"), ("ii", "u"))
+_OWNER = LazyPattern(
+    r"(?:\buses:\s*|\bgithub\.com/|\bgitlab\.com/|\bghcr\.io/|\boci://[\w.-]+/)"
+    r"([a-z0-9][\w.-]{2,40})/"
+    r"|\b([a-z0-9][a-z0-9-]{2,40})/[\w.-]{2,60}@(?:v\d|[0-9a-f]{7,40}\b|main\b|master\b)"
+    r"|(?:https?://|\b)(?:[\w-]+\.)*?([a-z0-9][a-z0-9-]{3,40})\.(?:com|io|org|dev|net|sh)\b"
+)
+_OWNER_HINTS = ("uses:", "github.com/", "gitlab.com/", "ghcr.io/", "oci://", "@v", ".com", ".io",
+                ".org", ".dev", ".net", ".sh")  # fmt: skip
+_OWNERS: list[frozenset[str]] = []
+
+
+def _owners() -> frozenset[str]:
+    if not _OWNERS:
+        _OWNERS.append(frozenset(_KNOWN_OWNERS.split()))
+    return _OWNERS[0]
+
+
+def imitated_owner(name: str) -> str:
+    """The well-known owner, registry or vendor ``name`` imitates (one edit from it, two for
+    names of eight letters or more, or the same once look-alike letters are read as the ones
+    they imitate: "bitnarni" is "bitnami"), ``""`` when it imitates none."""
+    owners = _owners()
+    if name in owners or len(name) < 5:
+        return ""
+    plain = name
+    for fake, real in _LOOK_ALIKE_LETTERS:
+        plain = plain.replace(fake, real)
+    if plain != name and plain in owners:
+        return plain
+    for known in owners:
+        if len(known) < 5 or known[0] != name[0] or name.startswith(known):
+            continue
+        if known.startswith(name) or (name.replace("-", "") == known.replace("-", "")):
+            continue  # "argoproj-labs" is no typo of "argoproj"; hyphens are spelling
+        limit = 2 if len(known) >= 8 else 1
+        if edit_distance(name, known, limit) <= limit:
+            return known
+    return ""
+
+
+def owner_look_alikes(lowered: str) -> list[tuple[int, str, str]]:
+    """Each look-alike owner, registry or vendor name in lower-cased text (an Action's owner,
+    a Go module's or container registry's path, a site's name): offset, name, imitated."""
+    if not any(hint in lowered for hint in _OWNER_HINTS):
+        return []
+    found: list[tuple[int, str, str]] = []
+    for match in _OWNER.finditer(lowered):
+        group = next(i for i in (1, 2, 3) if match.group(i))
+        known = imitated_owner(match.group(group))
+        if known:
+            found.append((match.start(group), match.group(group), known))
     return found
 
 
