@@ -124,6 +124,17 @@ class _Rule:
 
 
 _VERB_RUN = r"(?:run|execute|exec|launch|source|pipe|eval)"
+# Administrator rights, and the grantees no one should give them to
+_ADMIN_ROLE = (
+    r"\b(?:cluster-admin|accountadmin|sysadmin|securityadmin|superuser|administratoraccess|"
+    r"roles/owner|owner\s+role|admin(?:istrator)?\s+(?:rights|role|access|privileges))\b"
+)
+_EVERYONE = (
+    r"(?:\bsystem:(?:anonymous|unauthenticated)|\b(?:anonymous|unauthenticated)\s+users?\b|"
+    r"\beveryone\b|\ball\s+users\b|\ballusers\b|\ballauthenticatedusers\b|"
+    r"\bdefault\s+service\s*accounts?\b|\b(?:the\s+)?agent(?:'s)?\s+(?:account|user|role)\b|"
+    r"\bagenten-konto\b)"
+)
 _URL = r"(?:https?://|ftp://)\S+"
 _SHELLS = (
     r"(?:sudo(?:\s+-\S+)*\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b(?!\s+-m\s+json\.tool)|perl\b|ruby\b|"
@@ -531,6 +542,24 @@ RULES: tuple[_Rule, ...] = (
         r"|#\s*type:\s*ignore`?\s+and\s+`?#\s*noqa`?\s+to\s+every"
         r"|\badd\s+(?:\w+\s+){0,3}to\s+the\s+mypy\s+exclude"
         r"|\bpush\s+directly\s+to\s+(?:main|master|production)\b",
+        negatable=True,
+    ),
+    _Rule(
+        "disable-checks",
+        "grants administrator rights to everyone, to anonymous users or to the agent",
+        ("admin", "superuser", "owner"),
+        r"\b(?:grant|give|bind|assign|attach|add)\w*\b[^.\n]{0,60}?"
+        + _ADMIN_ROLE
+        + r"[^.\n]{0,60}?"
+        + _EVERYONE
+        + r"|"
+        + _EVERYONE
+        + r"[^.\n]{0,40}?\b(?:to|as|into|in)\b[^.\n]{0,20}?"
+        + _ADMIN_ROLE
+        + r"|"
+        + _ADMIN_ROLE
+        + r"[^.\n]{0,20}?\b(?:for|to)\s+(?:the\s+|each\s+|every\s+)?"
+        + _EVERYONE,
         negatable=True,
     ),
     # ---------------------------------------------------------------- odd package indexes
