@@ -104,6 +104,14 @@ earlier seeding gave 76.8% (min 64.7%) / 98.6% at 0.9176, the size of the run-to
 hidden layer (wide and deep), a WordNet-grown concept lexicon, neighbouring-line pieces and a
 sub-model for the weakest kinds were measured held out and not shipped (no better beyond noise;
 ``HELD_OUT_AUTHORS.md``). Targets not met.
+
+Blind set 9 (``blind9.jsonl``, a platform/SRE engineer who also runs a WordPress/Laravel agency),
+FIRST measurement 2026-11-27 00:11 UTC at fc14566 (round 8): held 79.0%, saved 99.1%
+(``FIRST_BLIND9.md``; round 7 on the same file 76.0% / 99.1%). Its misses read, look-alike
+owners and sites (``actlons/checkout``, ``charts.bitnarni.com``), PyPI name forms and a rule for
+administrator rights granted to everyone or the agent were added (no benign change on any
+labelled set), and blind9 became the nineteenth author: leave-one-author-out, TUNING figures,
+76.8% held (min 64.1%, train8) / 98.7% saved (min 97.3%) at threshold 0.9272.
 """
 
 from __future__ import annotations

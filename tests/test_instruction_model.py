@@ -204,10 +204,9 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set still to be measured (blind10.jsonl, ...) is never trained on, nor is blind9
-    # yet (measured once, FIRST_BLIND9.md); blind3 to blind8 were measured once (FIRST_BLIND3.md
-    # ... FIRST_BLIND8.md) before they joined the authors, train6 to train10 too
-    # (FIRST_TRAIN6.md ... FIRST_TRAIN10.md)
+    # a blind set still to be measured (blind10.jsonl, ...) is never trained on; blind3 to
+    # blind9 were measured once (FIRST_BLIND3.md ... FIRST_BLIND9.md) before they joined the
+    # authors, train6 to train10 too (FIRST_TRAIN6.md ... FIRST_TRAIN10.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
@@ -217,6 +216,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "blind6.jsonl",
         "blind7.jsonl",
         "blind8.jsonl",
+        "blind9.jsonl",
     }
     assert {
         "train6.jsonl",
@@ -307,8 +307,8 @@ def test_an_attack_only_quoted_is_a_mention() -> None:
 
 def test_the_bench_reports_a_new_blind_set_as_a_first_measurement(tmp_path: Path) -> None:
     bench = load_script("bench/poisoning_quality.py")
-    # blind3 to blind8 are trained on now, blind9 was measured once; a later blind set is
-    # still a first measurement
+    # blind3 to blind9 are trained on now (each after its one first measurement); a later
+    # blind set is still a first measurement
     names = ("blind3.jsonl", "blind5.jsonl", "blind8.jsonl", "blind9.jsonl", "blind10.jsonl")
     for name in (*names, "train5.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")

@@ -10,13 +10,12 @@ Data (``tests/data/poisoning/``), one file per independent author, all seen and 
 :data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind6.jsonl`` and
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
-``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl`` and ``train10.jsonl``
-joined only after their one first measurement: ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``,
-``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``,
-``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``, ``FIRST_BLIND8.md`` (69.6% held /
-97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%); ``blind9.jsonl`` was measured once after
-round 8 (``FIRST_BLIND9.md``: 79.0% / 99.1%) and is not trained on yet; ``blind10.jsonl`` is
-the next).
+``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl`` and
+``blind9.jsonl`` joined only after their one first measurement: ``FIRST_BLIND3.md``,
+``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
+``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``, ``FIRST_BLIND8.md`` (69.6% held /
+97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%), ``FIRST_BLIND9.md`` (79.0% / 99.1%,
+measured once after round 8, an author since); ``blind10.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -181,6 +180,7 @@ AUTHORS = (
     ("train9.jsonl", "a16-train9"),
     ("blind8.jsonl", "a17-blind8"),
     ("train10.jsonl", "a18-train10"),
+    ("blind9.jsonl", "a19-blind9"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
