@@ -13,8 +13,8 @@ later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``
 ``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl`` and
 ``blind9.jsonl`` joined only after their one first measurement: ``FIRST_BLIND3.md``,
 ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
-``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``, ``FIRST_BLIND8.md`` (69.6% held /
-97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%), ``FIRST_BLIND9.md`` (79.0% / 99.1%,
+``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``,
+``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%), ``FIRST_BLIND9.md`` (79.0% / 99.1%,
 measured once after round 8, an author since); ``blind10.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
