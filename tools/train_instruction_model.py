@@ -14,8 +14,9 @@ later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``
 ``blind9.jsonl`` joined only after their one first measurement: ``FIRST_BLIND3.md``,
 ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
 ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``,
-``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%), ``FIRST_BLIND9.md`` (79.0% / 99.1%,
-measured once after round 8, an author since); ``blind10.jsonl`` is the next).
+``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%),
+``FIRST_BLIND9.md`` (79.0% / 99.1%, measured once after round 8, an author since);
+``blind10.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
