@@ -132,8 +132,7 @@ _ADMIN_ROLE = (
 _EVERYONE = (
     r"(?:\bsystem:(?:anonymous|unauthenticated)|\b(?:anonymous|unauthenticated)\s+users?\b|"
     r"\beveryone\b|\ball\s+users\b|\ballusers\b|\ballauthenticatedusers\b|"
-    r"\bdefault\s+service\s*accounts?\b|\b(?:the\s+)?agent(?:'s)?\s+(?:account|user|role)\b|"
-    r"\bagenten-konto\b)"
+    r"\bdefault\s+service\s*accounts?\b|\b(?:the\s+)?agent(?:'s)?\s+(?:account|user|role)\b)"
 )
 _URL = r"(?:https?://|ftp://)\S+"
 _SHELLS = (

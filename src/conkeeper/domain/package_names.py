@@ -15,6 +15,8 @@ Pure and standard library only; the pattern is compiled and the lists are split 
 
 from __future__ import annotations
 
+import functools
+
 from conkeeper.domain.lazy_re import LazyPattern
 
 # Package names typo-squatters imitate (PyPI, npm, crates.io, RubyGems, Go), and the npm scopes
@@ -84,7 +86,7 @@ _AFFIXES = (
     "py",
 )
 _NAMES: list[tuple[frozenset[str], frozenset[str]]] = []
-_PYPI_FORMS: list[frozenset[str]] = []
+_SEPARATORS = LazyPattern(r"[-_.]+")
 _PACKAGE = LazyPattern(
     r"\b(?:install|add|require|crate|gem|package|library|module|dependency|image|i)\s+"
     r"(?:-\S+\s+)*[`'\"]?(@?[a-z0-9][\w.-]{2,40}(?:/[\w.-]{1,40})?)(?::[\w.-]{1,30})?(?![\w:/])"
@@ -151,16 +153,13 @@ def squatted(name: str) -> str:
 
 def _pypi_form(name: str) -> str:
     """``name`` as PyPI compares names: runs of ``-``, ``_`` and ``.`` as one ``-``."""
-    import re
-
-    return re.sub(r"[-_.]+", "-", name)
+    return _SEPARATORS.sub("-", name)
 
 
+@functools.cache
 def _pypi_forms() -> frozenset[str]:
     """The popular names as PyPI compares them (made on first use)."""
-    if not _PYPI_FORMS:
-        _PYPI_FORMS.append(frozenset(_pypi_form(n) for n in _names()[0]))
-    return _PYPI_FORMS[0]
+    return frozenset(_pypi_form(n) for n in _names()[0])
 
 
 def _near_miss(name: str, known: str) -> bool:
@@ -250,7 +249,7 @@ golang google kubernetes kubernetes-sigs argoproj argoproj-labs helm bitnami pro
 grafana segmentio confluentinc spf13 stretchr sirupsen uber-go gin-gonic gorilla labstack
 jackc lib go-chi rs tokio-rs serde-rs rust-lang npmjs nodejs python anthropics openai
 microsoft facebook vercel cloudflare jetbrains gitlab bitbucket atlassian elastic redis
-mongodb postgres hashicorp terraform-aws-modules cert-manager jetstack traefik nginx
+mongodb postgres terraform-aws-modules cert-manager jetstack traefik nginx
 ingress-nginx fluxcd cilium istio open-telemetry getsentry datadog newrelic sonarsource
 snyk aquasecurity anchore sigstore ossf renovatebot dependabot wordpress woocommerce laravel
 symfony composer packagist rubygems crates
@@ -264,13 +263,12 @@ _OWNER = LazyPattern(
 )
 _OWNER_HINTS = ("uses:", "github.com/", "gitlab.com/", "ghcr.io/", "oci://", "@v", ".com", ".io",
                 ".org", ".dev", ".net", ".sh")  # fmt: skip
-_OWNERS: list[frozenset[str]] = []
 
 
+@functools.cache
 def _owners() -> frozenset[str]:
-    if not _OWNERS:
-        _OWNERS.append(frozenset(_KNOWN_OWNERS.split()))
-    return _OWNERS[0]
+    """The well-known owners as a set (split on first use)."""
+    return frozenset(_KNOWN_OWNERS.split())
 
 
 def imitated_owner(name: str) -> str:

@@ -16,6 +16,7 @@ name in the command, so any other command costs nothing more.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from conkeeper.domain.paths import is_agent_instruction_file, mentions_agent_instruction_file
 
@@ -34,18 +35,12 @@ _DOWNLOAD_PIPE = re.compile(r"\b(?:curl|wget)\b[^;&\n]*?(?:\|\s*tee\b|>)")
 _SCRIPT_OPEN = re.compile(r"""\b(?:open|writeFile(?:Sync)?|appendFile(?:Sync)?|write_text)\s*\(""")
 
 
-class ShellTarget:
+class ShellTarget(NamedTuple):
     """An agent-instruction file a command writes: its path as written, and whether the
     command downloads into it (then its text is not in the command)."""
 
-    __slots__ = ("downloaded", "path")
-
-    def __init__(self, path: str, downloaded: bool) -> None:
-        self.path = path
-        self.downloaded = downloaded
-
-    def __repr__(self) -> str:
-        return f"ShellTarget({self.path!r}, downloaded={self.downloaded})"
+    path: str
+    downloaded: bool
 
 
 def instruction_file_written(command: str) -> ShellTarget | None:

@@ -294,9 +294,12 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
 
 
 def _instruction_file_notice(ctx: HookContext, name: str, reason: str) -> str:
-    """Log and word the notice that ``name`` (an agent-instruction file) now holds what
-    ``reason`` says."""
+    """Log and word the notice that ``name`` (an agent-instruction file, as the agent's tool
+    input spelled it, so cleaned by the privacy module first) now holds what ``reason`` says."""
+    from conkeeper.domain.privacy import clean_or_empty
     from conkeeper.storage.logfile import log
+
+    name = str(clean_or_empty(name)) or "an agent instruction file"
 
     log(f"hook PostToolUse: instruction-shaped text written to {name}", env=ctx.env)
     return (

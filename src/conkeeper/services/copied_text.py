@@ -124,7 +124,7 @@ def _outside(tool: Any, root: Path) -> bool:
     name = str(tool.name)
     if name in OUTSIDE_TOOLS:
         return True
-    if name.startswith("mcp__") or (name not in _SHELL_TOOLS and "__" in name):
+    if "__" in name:  # an MCP tool: "mcp__server__tool" (Claude Code), "server__tool" (others)
         return "conkeeper" not in name.lower()  # ConKeeper's own tools answer from memory
     if name in _SHELL_TOOLS:
         return bool(_DOWNLOAD.search(str(tool.input.get("command", ""))))
