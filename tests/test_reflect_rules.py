@@ -59,6 +59,7 @@ COMPLAINTS = [
     ["why is it broken? it's wrong everywhere", "why?? that's not right"],
     ["wrong approach, undo", "that's fine, not a problem", "not in the view."],
     ["crash at CheckoutView.swift:88 — again", "still eager. scan, not read"],
+    ["why a force unwrap? CheckoutView.swift:88"],  # the answer points at a line, names no tool
     ["the release build needs it anyway"],
 ]
 

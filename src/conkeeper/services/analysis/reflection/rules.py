@@ -314,7 +314,8 @@ def _answer_name(answer: str) -> str | None:
                 return _TRAILING.sub("", found.group("what")).strip(" .!")
         lone = _JUST_THE_THING.match(part) or _LONE_NAME.match(part)
         if lone and not _IMPERATIVE.match(lone.group("what")):
-            return lone.group("what")
+            # a file or file:line is where, not what to use (as in _clean_clause)
+            return None if _POINTS_AT_CODE.search(lone.group("what")) else lone.group("what")
         head = part.split()[0]
         if 1 < len(part.split()) <= 5 and _CODE_LIKE.search(head) and not _IMPERATIVE.match(head):
             return head  # "useFetcher submits to the action"
