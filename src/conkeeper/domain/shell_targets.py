@@ -73,8 +73,7 @@ def _unquoted(command: str) -> str:
 def _statements(command: str) -> list[str]:
     """``command`` cut at ``;``, ``&&``, ``||`` and line breaks outside a heredoc body (a
     heredoc's body stays with the statement that opens it)."""
-    head, _, _ = command.partition("<<")
-    if head != command:  # a heredoc: its opening line carries the redirect
+    if "<<" in command:  # a heredoc: its opening line carries the redirect
         return [command]
     return [part for part in re.split(r"\n|;|&&|\|\|", command) if part.strip()]
 
