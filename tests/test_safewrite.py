@@ -412,6 +412,43 @@ def test_a_write_through_a_handle_opened_before_the_rename_is_carried_over(tmp_p
     assert result.carried == b"- typed just after the rename\n"
 
 
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_SETLEASE"), reason="Linux leases")
+def test_a_line_read_half_written_is_never_split_by_the_next_append(tmp_path: Path) -> None:
+    """CI found two lines lost in 2,000: a read racing a person's append saw half their line
+    (the size moves page by page while a write is copied in), the half went to the new file, and
+    the person's next line, appended to the new file, landed inside it."""
+    import threading
+
+    memory = _memory(tmp_path)
+    path = memory / "corrections-queue.md"
+    path.write_bytes(b"# Queue\n- old 0\n")
+    old_inode = path.stat().st_ino
+    handles: list[object] = []
+
+    def person() -> None:  # once the new file is in place: one new line, then the rest of 17
+        while True:
+            try:
+                if path.stat().st_ino != old_inode:
+                    break
+            except FileNotFoundError:
+                continue
+        with open(path, "ab") as other:
+            other.write(b"- person 18\n")
+        handle = handles[0]
+        handle.write(b"7\n")  # type: ignore[attr-defined]
+        handle.close()  # type: ignore[attr-defined]
+
+    def edit(current: bytes) -> bytes:  # the first half of a line lands while ConKeeper edits
+        handle = open(path, "ab", buffering=0)  # noqa: SIM115 - closed by the person thread
+        handle.write(b"- person 1")
+        handles.append(handle)
+        threading.Thread(target=person).start()
+        return remove_line(b"- old 0")(current)
+
+    edit_file(path, edit, root=memory, **W)
+    assert sorted(path.read_bytes().splitlines()) == [b"# Queue", b"- person 17", b"- person 18"]
+
+
 def test_the_old_whole_file_write_is_locked_and_journaled_too(tmp_path: Path) -> None:
     from conkeeper.domain.textio import ConcurrentEditError, atomic_write, file_stamp
 

@@ -14,7 +14,8 @@ through here, so that:
   bytes that are not UTF-8 are carried through untouched.
 * **Nothing appended is lost.** The old file stays open while the new one is written; anything a
   person appended to it (which takes no lock) before or just after the rename is carried over to
-  the new file, and an in-place change or a replaced file makes the edit start again.
+  the new file, whole lines before the rename and the rest after it (a read can see half of a
+  line being appended), and an in-place change or a replaced file makes the edit start again.
 * **Appends are appends.** :func:`append_file` is an ``O_APPEND`` write under the lock, no rename.
 * **A read limit.** No write may push a file past :data:`textio.MAX_MEMORY_FILE_BYTES`, the size
   readers accept: a file that grew past it would silently drop out of context and search.
@@ -420,9 +421,11 @@ def _append_tail(
             return None
         now = current
         if held.st_size != len(current):
-            now = _read_from(fd, 0)
-            if not now.startswith(current):
+            if _last_line_grew(fd, current):  # the edit's tail was made for a shorter line
                 return None
+            now = _read_from(fd, 0)
+            if not now.startswith(current) or _last_line_grew(fd, now):
+                return None  # changed in place, or read while a line was half written
             if not now.endswith((b"\n", b"\r")):
                 tail = line_break(now) + tail
         _check_limit(target, len(now) + len(tail), limit)
@@ -451,6 +454,7 @@ def _replace(
     place or replaced (nothing written; the lines of a person's save that raced the rename are
     added to ``rescued``)."""
     held = os.fstat(fd)
+    _renameat2()  # looked up now (ctypes takes ms), not between the last check and the rename
     tmp = _temp_name(target)
     out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     try:
@@ -458,8 +462,8 @@ def _replace(
         _write_all(out, new)
         seen = len(current)
         carried = b""
-        while True:  # carry over what a person appended to the old file meanwhile
-            tail = _read_from(fd, seen)
+        while True:  # carry over the lines a person appended to the old file meanwhile
+            tail = _whole_lines(_read_from(fd, seen))
             if not tail:
                 break
             _check_limit(target, len(new) + len(carried) + len(tail), limit)
@@ -468,7 +472,7 @@ def _replace(
             seen += len(tail)
         os.fchmod(out, held.st_mode & 0o7777)
         os.fsync(out)
-        tail = _read_from(fd, seen)  # appended while the new file was flushed
+        tail = _whole_lines(_read_from(fd, seen))  # appended while the new file was flushed
         if tail:
             _check_limit(target, len(new) + len(carried) + len(tail), limit)
             _write_all(out, tail)
@@ -476,8 +480,13 @@ def _replace(
             seen += len(tail)
             os.fsync(out)
         # Checked last, right before the rename: a person's editor that saved by renaming its
-        # own file over this one meanwhile must not be overwritten (the edit starts again).
-        if os.pread(fd, len(current), 0) != current or not _same_file(fd, target):
+        # own file over this one meanwhile must not be overwritten, and a last line read while
+        # a person was still writing it must be read whole (either way the edit starts again).
+        if (
+            os.pread(fd, len(current), 0) != current
+            or not _same_file(fd, target)
+            or _last_line_grew(fd, current)
+        ):
             os.close(out)
             os.unlink(tmp)
             return None
@@ -501,6 +510,25 @@ def _replace(
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _whole_lines(data: bytes) -> bytes:
+    """``data`` up to its last line feed: the lines a person finished appending.
+
+    A read racing a person's append can see part of it (the file's size moves page by page
+    while a write is copied in). Carrying such a fragment to the new file before the rename
+    would let the person's next line, appended to the new file, land in the middle of the torn
+    one; the rest is carried after the rename instead, once it is whole (:func:`_drain_old`)."""
+    end = data.rfind(b"\n")
+    return data[: end + 1] if end >= 0 else b""
+
+
+def _last_line_grew(fd: int, current: bytes) -> bool:
+    """Whether bytes were appended to a file whose read ended inside a line: they continue that
+    line, which the edit may have moved, so the edit starts again from whole bytes."""
+    if not current or current.endswith((b"\n", b"\r")):
+        return False
+    return os.fstat(fd).st_size > len(current)
 
 
 _RENAME_EXCHANGE = 2  # renameat2(2) flag (Linux)
