@@ -401,6 +401,7 @@ EXTRA_SETS = (
     "train_extra6.jsonl",
     "train_extra7.jsonl",
     "train_extra8.jsonl",
+    "train_extra9.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 
