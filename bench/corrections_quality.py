@@ -123,12 +123,19 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   anything was trained or tuned on it (2026-11-26 23:15 UTC, main's detector at dae9373;
   ``TRAIN_EXTRA8_FIRST.md``): low FP .020 recall .534, medium .023 / .565, high .106 / .731.
   The scorer's 24th author since (blind 15 the 23rd); no feature was written from it.
+* ``train_extra9.jsonl`` (551 prompts: 251 corrections/friction, most corrections without a
+  negation word, 176 lines in other languages or mixed; an e-commerce TypeScript team, a data
+  analyst in R and a .NET developer; ``TRAIN_EXTRA9.md``) was measured once before anything
+  was trained or tuned on it (2026-11-27 02:07 UTC, main's detector at 6813fb2;
+  ``TRAIN_EXTRA9_FIRST.md``): low FP .020 recall .510, medium .027 / .534, high .067 / .602.
+  The scorer's 26th author since (blind 16 the 25th); no feature was written from it.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (16: blind17 and any later one); ``--skip blind17`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
-  sets past 15 (blind 16 was measured once, ``BLIND16_FIRST.md``, and is not trained on yet).
+  sets past 16 (blind 16 was measured once, ``BLIND16_FIRST.md``, and is trained on since
+  round 9).
   ``--tiny`` runs 25 prompts of each set, no CV (a CI smoke run), and writes
   ``corrections_quality_tiny.json``.
 
