@@ -670,14 +670,15 @@ def print_cv(table: dict[str, Any], out: Callable[[str], None] = print) -> None:
 def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> None:
     """Write the generated modules: the decision parameters per sensitivity (a small module
     the detector reads without loading the weights), then per model its feature names (one
-    string, a name a line) and its weights (one string, a number a line). Two string constants
+    string, sorted, a name a line) and its weights (one string, a number of fixed width a
+    line, read in place by :class:`...model.WeightTable`). Two string constants
     compile in well under a millisecond even without a ``.pyc``: a tuple of 1,500 floats took
     ~7 ms to compile on the shared machine (7,000: ~30 ms), a dict literal ~28 ms."""
 
     def table(name: str, weights: dict[str, float]) -> str:
         items = sorted(weights.items())
         names = "".join(f"{k}\n" for k, _ in items)
-        values = "".join(f"{v:.4f}\n" for _, v in items)
+        values = "".join(f"{v:+08.4f}\n" for _, v in items)  # fixed width (model.WeightTable)
         return f'{name}_FEATURES = """\\\n{names}"""\n{name}_WEIGHTS = """\\\n{values}"""\n'
 
     write_params(params)
