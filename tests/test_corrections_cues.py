@@ -60,10 +60,10 @@ def test_a_terser_one_is_flagged_at_medium(text: str) -> None:
     assert detect(text, "medium").label is not None
 
 
-def test_a_challenge_the_round_8_scorer_doubts_is_flagged_at_high() -> None:
-    # round 8's scorer (24 authors) gives it .52: under medium's .64, over high's .51
-    assert detect("who asked for a Dockerfile? delete it", "medium").label is None
-    assert detect("who asked for a Dockerfile? delete it", "high").label is not None
+def test_a_challenge_round_8_doubted_is_flagged_at_every_level() -> None:
+    # round 8's scorer gave it .52 (high only); round 9's, every feature kept, .95
+    for level in ("low", "medium", "high"):
+        assert detect("who asked for a Dockerfile? delete it", level).label is not None
 
 
 @pytest.mark.parametrize("text", NOT_FLAGGED)
@@ -361,3 +361,24 @@ def test_cues_never_raise_and_name_only_cues(text: str) -> None:
     glossed = gloss(lowered, tokens)
     assert isinstance(glossed, str)
     segment_features([text])
+
+
+# issue 20 round 9: redirects and value fixes without a negation word (written for this test,
+# in no data set); main's detector before round 9 flagged none of them at low
+ROUND9_FLAGGED = (
+    "use the staging DB, please",
+    "that belongs in the controller",
+    "pin it to 3.11, the base image has nothing newer",
+    "move the seed data into the fixtures folder with the other ones",
+)
+
+
+def test_the_hook_queues_redirects_without_a_negation_but_not_new_work(project: Path) -> None:
+    for text in ROUND9_FLAGGED:
+        _submit(project, text)
+    _submit(project, "add a staging database to the compose file")
+    _submit(project, "Before you start: never run anything against prod. Add the nightly job.")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.text for item in items] == list(ROUND9_FLAGGED)
+    assert {item.label for item in items} == {"correction"}

@@ -68,11 +68,12 @@ def test_listed_classes_are_caught_at_low(text: str, label: str) -> None:
     assert (found.label, text) == (label, text)
 
 
-def test_a_terse_order_the_scorer_doubts_is_caught_from_medium() -> None:
-    # round 8: low vetoes a weak rule match under .5 (was .4); the scorer gives this one .46
+def test_a_terse_order_is_caught_at_every_level() -> None:
+    # round 8 vetoed it at low (the scorer gave .46); round 9's scorer, every feature kept,
+    # gives it .98
     text = "Revert it. Immediately."
     assert [detect(text, level).label for level in ("low", "medium", "high")] == [
-        None,
+        "friction",
         "friction",
         "friction",
     ]

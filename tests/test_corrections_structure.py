@@ -13,7 +13,7 @@ from tests.test_corrections_tail import _prompt
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections.detection import sentences, strip_noise
-from conkeeper.services.analysis.corrections.structure import Shape, fix_typos
+from conkeeper.services.analysis.corrections.structure import Shape, fix_typos, undoes_last_move
 
 LEVELS = ("low", "medium")
 
@@ -250,13 +250,21 @@ def test_their_corrections_are_still_caught(text: str, level: str) -> None:
     assert detect(text, level).label is not None
 
 
-def test_a_weak_rule_match_the_scorer_reads_as_navigation_is_caught_from_medium() -> None:
+def test_a_rule_match_the_scorer_once_read_as_navigation_is_caught_at_every_level() -> None:
     # round 7: the scorer (it learned "go back to the previous page" as navigation) vetoed this
-    # rule match under .4 at low and medium; round 8 vetoes under .5 at low and .3 at medium;
-    # at high nothing is vetoed
+    # rule match at low and medium; round 8 at low; round 9's scorer, every feature kept, .89
     text = "go back to the previous version of the config"
     levels = ("low", "medium", "high")
-    assert [detect(text, level).label is not None for level in levels] == [False, True, True]
+    assert [detect(text, level).label is not None for level in levels] == [True, True, True]
+
+
+@pytest.mark.parametrize("text", ["let's revert that", "roll it back please", "undo that"])
+def test_a_whole_prompt_undoing_that_is_never_vetoed(text: str) -> None:
+    # round 9: low may veto any rule match the scorer doubts (under .7); "let's revert that"
+    # scored .62. An undo of "that"/"it" alone was a correction in all 14 labelled prompts.
+    assert undoes_last_move(text)
+    assert not undoes_last_move("let's revert that migration tomorrow after the release")
+    assert detect(text, "low").label is not None
 
 
 def test_the_hook_skips_a_declined_offer_and_queues_the_correction_after_it(project: Path) -> None:

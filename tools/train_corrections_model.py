@@ -108,6 +108,7 @@ from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
     SHAPES,
     Shape,
     model_vetoed,
+    undoes_last_move,
 )
 
 DATA = ROOT / "tests" / "data" / "corrections"
@@ -277,7 +278,7 @@ class Example:
         self.aimed = shape.aimed or ruled["high"].pattern in SHAPES
         # nor one opening on a verdict ("that's wrong, ..."): the detector honours it, the
         # parameter choice (:class:`_Author`) does not (see :func:`flagged`)
-        self.verdict = shape.verdict
+        self.verdict = shape.verdict or undoes_last_move(prose)  # nor an undo of "that"
 
 
 def load_examples(names: tuple[str, ...] = tuple(AUTHORS)) -> list[Example]:

@@ -45,6 +45,7 @@ from conkeeper.services.analysis.corrections.structure import (
     model_vetoed,
     spell_out,
     structural_match,
+    undoes_last_move,
 )
 
 THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
@@ -395,6 +396,7 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         confidence = round(min(0.99, best.confidence + bonus), 2)
         vetoable = best.pattern not in SHAPES and not shape.aimed and not shape.verdict
+        vetoable = vetoable and not undoes_last_move(prose)
         if model and vetoable and _model_disagrees(text or "", prose, confidence, level):
             return Detection(None, confidence, best.pattern, best.span)
         return Detection(best.label, confidence, best.pattern, best.span)

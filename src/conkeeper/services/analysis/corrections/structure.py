@@ -770,6 +770,26 @@ def _sentence_score(sentence: str, following: list[str], shape: Shape) -> tuple[
     return _extra_shapes(sentence, lower, shape)
 
 
+# a whole prompt that undoes "that"/"it" ("let's revert that", "roll it back please"): over the
+# labelled prompts of 26 authors, 14 such prompts, every one a correction (issue 20 round 9)
+_UNDO_LAST = LazyPattern(
+    r"^(?:(?:ok|okay|please|pls|just|so|now|let'?s)[ ,]+)*(?:(?:revert|undo|reverse|restore|"
+    r"roll back) (?:that|it|this|them)|roll (?:that|it|this|them) back)[ ,]*(?:please)?[ .!]*$",
+    re.IGNORECASE,
+)
+
+
+def undoes_last_move(prose: str) -> bool:
+    """Whether the whole prompt asks to undo what was just done ("let's revert that"): a
+    reaction to the agent's last move, so the scorer never vetoes the rule that reads it."""
+    lower = prose.lower()
+    return (
+        len(prose) < 40
+        and ("back" in lower or "undo" in lower or "re" in lower)
+        and bool(_UNDO_LAST.match(prose.strip()))
+    )
+
+
 def model_vetoed(prose: str, shape: Shape) -> bool:
     """Whether the learned scorer's flag is to be dropped: the prompt is only questions, a new
     task's spec, the user's own action or approval, with nothing aimed at the agent."""
