@@ -7,8 +7,8 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra8.jsonl`` and blind sets 1-15 (each written by
-a different helper). The list is explicit: a later blind set (``blind16.jsonl`` ...) is never
+corpus, ``train_extra.jsonl`` .. ``train_extra9.jsonl`` and blind sets 1-16 (each written by
+a different helper). The list is explicit: a later blind set (``blind17.jsonl`` ...) is never
 read here, so it stays unseen by the model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
@@ -71,6 +71,29 @@ parameters are chosen as if it could be (:class:`_Author`). Strict (blind 15, th
 eight fresh authors low .019 / .653 -> .019 / .694, medium .025 / .709 -> .029 / .766. Left
 out: conjunction cues (a fix next to a statement about something already there, a short "X,
 not Y"; strict low .018/.667 .017/.593, medium .027/.709 .027/.648: no better).
+
+Round 9 (26 authors: blind 16 and ``train_extra9`` added, both measured first: BLIND16_FIRST.md,
+TRAIN_EXTRA9_FIRST.md; the strict pair is now those two, :data:`RECENT`; neither was read to
+write a feature). On main's detector the strict run reproduces their first figures (blind 16
+low .013 / .691, medium .036 / .737 after the lead's medium fix; ``train_extra9`` .020 / .510,
+.027 / .530). One change made the difference: the flag model keeps every feature
+(:data:`MAX_FEATURES`); the cap of 1,500 had cut nearly every cue of structure and meaning, so
+a new author's terse redirect ("put it on the stack") scored the bias alone. Tuning figures
+(the cap was chosen on this run; FP / recall): strict blind 16 low .013/.691 -> .018/.846,
+medium .036/.737 -> .036/.869; ``train_extra9`` low .020/.510 -> .027/.598 (over low's 2 %
+target by two prompts of 300), medium .027/.530 -> .040/.665. Leave-one-author-out over 26
+authors, mean (worst): low .017 (.039) / .726 (.440) -> .016 (.065) / .865 (.610), medium
+.026 (.065) / .800 (.518) -> .031 (.086) / .911 (.673); the ten fresh authors low .019 / .616
+-> .017 / .778, medium .029 / .684 -> .030 / .858. The worst FP rates are the corpus (low
+.050, medium .086) and ``train_extra`` (.065, .078), authors the rules were written from. A
+whole prompt undoing "that"/"it" is never vetoed, like a verdict (all 14 labelled ones are
+corrections; added after these figures, for a seed example: "let's revert that"). Left out (strict, one training order, against .018/.829 .036/.863 and .023/.594
+.037/.649): an "up-front constraint" cue ("before you start", "while you're at it", "for this
+ticket": 83 requests, 1 correction) .018/.829 .041/.863 and .023/.594 .037/.657; words
+penalised x10 .022/.823 .036/.869 and .027/.590 .037/.657; the cues always kept with 1,500
+in all .036/.680 .041/.749 and .023/.498 .033/.566; a cap of 3,000 .027/.743 .032/.829 and
+.023/.558 .033/.625; refitting on the top 2,500 .022/.771 .022/.846 and .023/.510 .037/.629.
+Training is ~3x faster (features numbered, weights in lists; the same weights to 1e-15).
 
 Usage::
 
