@@ -100,6 +100,7 @@ class Limits(Record):
         "anchor_similarity",
         "bare_values",
         "choice_shared_weight",
+        "contained_detail",
         "duplicate_containment",
         "duplicate_similarity",
         "duplicate_unshared",
@@ -147,6 +148,7 @@ class Limits(Record):
         abbreviations: bool = False,
         exception_merge: bool = False,
         firm_polarity: bool = False,
+        contained_detail: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -171,6 +173,7 @@ class Limits(Record):
         self.abbreviations = abbreviations
         self.exception_merge = exception_merge
         self.firm_polarity = firm_polarity
+        self.contained_detail = contained_detail
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -196,6 +199,7 @@ LIMITS = Limits(
     abbreviations=True,
     firm_polarity=True,
     exception_merge=True,
+    contained_detail=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1114,6 +1118,7 @@ class Reading(Record):
         "acronyms",
         "anchors",
         "chosen",
+        "clauses",
         "excepts",
         "flipped",
         "head",
@@ -1162,6 +1167,7 @@ class Reading(Record):
         self.totals: dict[int, float] = {}  # weight totals per left-out set, see _total
         self.acronyms: dict[str, str] = {}  # "gke" -> the concept of "GKE" (3+ letters)
         self.initials: dict[str, frozenset[str]] = {}  # "gke" -> concepts of the words
+        self.clauses: list[set[str]] = [set()]  # the concepts of each clause
 
 
 def _tokens(text: str) -> list[str]:
@@ -1362,6 +1368,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             negate_next = 0
             clause_start = len(concepts) + 1
             prefers = False
+            reading.clauses.append(set())
         elif token.startswith(_VALUE):
             values.append((len(concepts), token[1:]))
         elif lower in REJECTED_AFTER and not token.startswith("`"):
@@ -1435,6 +1442,7 @@ def read(text: str, *, head: bool = True) -> Reading:
                     negate_next = 0
                 if not token.startswith("`") or weight > 1.0:
                     reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
+                    reading.clauses[-1].add(concept)
                 if token.startswith("`") and concept not in _MEMBERS:
                     reading.spans.add(concept)
                 if weight >= 1.0 and (in_span or _names_something(token, concept, clause_words)):
@@ -1983,6 +1991,10 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         if detail is not None:
             return detail  # what conflicts lies in the longer entry's detail
         return conflict
+    if limits.contained_detail and choice is None:
+        contained = _contained_detail(a, b)
+        if contained is not None:
+            return contained
     if (
         choice is not None
         or (_opposed(a, b) if limits.scoped_merge else a.negated != b.negated)
@@ -1997,6 +2009,50 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     if same is None and limits.head_match:
         same = _same_as_head(a, b, limits)
     return same
+
+
+CONTAINED_MIN = 3  # subjects a one-clause entry must name to be found inside a longer one
+
+
+def _contained_detail(a: Reading, b: Reading) -> Relation | None:
+    """A one-clause entry whose every subject and value one clause of a longer entry names,
+    with the same sign and the same antonyms ("The docs deploy to GitHub Pages." against "Docs
+    deploy to GitHub Pages from the `gh-pages` branch; the `docs.yml` workflow pushes there
+    after every merge"): the longer one is the same rule with more detail, whatever else its
+    detail says, unless that detail negates what the short one states or reverses an order,
+    the short one is an exception, a permission or a change note, or the longer one places
+    the rule somewhere narrower (a scope such as an environment or platform the short one
+    does not name, "in the `examples/` folder")."""
+    for short, long in ((a, b), (b, a)):
+        subjects = _strong(short)
+        if (
+            short.head is not None
+            or len(subjects) < CONTAINED_MIN
+            or len(short.weights) > len(long.weights)
+            or not subjects <= long.weights.keys()
+            or short.supersedes
+            or long.supersedes
+            or short.excepts
+            or short.permits
+            or short.polar != long.polar
+            or not all(_share({value}, long.numbers) for value in short.numbers)
+            or _reversed_order(short, long)
+            or short.restricted & long.universal
+            or long.restricted & short.universal
+            or long.qualifiers - short.weights.keys()  # placed somewhere narrower
+            or long.scopes - short.scopes
+            or not any(subjects <= clause for clause in long.clauses)
+        ):
+            continue
+        governed = frozenset().union(*long.flipped) if long.flipped else frozenset()
+        if short.negated:
+            negated = frozenset().union(*short.flipped)
+            if not negated <= governed:  # the long entry must negate the same things
+                continue
+        elif governed & subjects:  # its detail negates what the short entry states
+            continue
+        return Relation(DUPLICATE, 1.0, "says the same thing (with more detail)")
+    return None
 
 
 def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
