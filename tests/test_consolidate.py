@@ -433,3 +433,26 @@ def test_all_pairs_check_judges_every_merge_against_the_labels(tmp_path: Path) -
     assert bullets.verdict(first, second) == "right_merges"
     assert bullets.verdict(second, third) == "labelled_wrong_merges"
     assert bullets.verdict(first, third) == "implied_wrong_merges"  # decimal = money != amounts
+
+
+def test_a_permission_granting_what_the_other_entry_forbids_is_a_contradiction(
+    repo: Path,
+) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- The admin app is allowed to show full patient names to support "
+            "staff.\n- For the data team, BigQuery on-demand pricing is fine.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Support staff must never see full patient names in the admin app, "
+            "only initials.\n- BigQuery slots: we never reserved any, on-demand only.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    names = found[("product-context.md:3", "progress.md:3")]
+    assert names["kind"] == "contradiction"
+    assert names["reason"] == "one allows what the other forbids"
+    assert ("product-context.md:4", "progress.md:4") not in found  # "only X" and "X is fine"

@@ -81,6 +81,7 @@ GRID: dict[str, tuple[float | bool, ...]] = {
     "duplicate_similarity": (0.65, 0.7, 0.72, 0.75),
     "firm_polarity": (False, True),
     "contained_detail": (False, True),
+    "permission_conflict": (False, True),
 }
 # Fixed: chosen on every fold of an earlier run over the grid values in brackets.
 FIXED = {

@@ -111,6 +111,7 @@ class Limits(Record):
         "named_subjects",
         "number_containment",
         "order_containment",
+        "permission_conflict",
         "polarity_containment",
         "qualifier_scope",
         "reject_shared_weight",
@@ -149,6 +150,7 @@ class Limits(Record):
         exception_merge: bool = False,
         firm_polarity: bool = False,
         contained_detail: bool = False,
+        permission_conflict: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -174,6 +176,7 @@ class Limits(Record):
         self.exception_merge = exception_merge
         self.firm_polarity = firm_polarity
         self.contained_detail = contained_detail
+        self.permission_conflict = permission_conflict
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -200,6 +203,7 @@ LIMITS = Limits(
     firm_polarity=True,
     exception_merge=True,
     contained_detail=True,
+    permission_conflict=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1286,6 +1290,9 @@ _PERMITS = re.compile(
 # is what the rule makes possible, not a permission.
 _PURPOSE = re.compile(r"\bso(?: that)?\s[^.;,]*?\bcan\b[^.;,]*", re.IGNORECASE)
 
+# The CAN bus, written in capitals: a name, not the verb "can".
+_CAN_BUS = re.compile(r"\bCAN\b")
+
 # A rule that opens by naming the part it is for ("For the `release/*` branches, ...", "In the
 # firmware crate: ...") narrows a general rule: a special case, not a contradiction.
 _SCOPED = re.compile(r"\s*(?:[-*]\s+)?(?:for|in|inside|within)\s[^,;:.]{2,40}[,:]", re.IGNORECASE)
@@ -1298,6 +1305,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     text, struck = wording.normalise(text)
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
     unpurposed = _PURPOSE.sub(" ", text)  # "so field units can be debugged" grants nothing
+    unpurposed = _CAN_BUS.sub(" ", unpurposed)  # "addressed over CAN" grants nothing either
     reading.excepts = _EXCEPTS.search(unpurposed) is not None or _SCOPED.match(text) is not None
     reading.permits = _PERMITS.search(unpurposed) is not None
     raw: list[str] = []
@@ -1986,6 +1994,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         conflict = _superseded(a, b, limits, shared, containment)  # an exception refines
     else:
         conflict = _conflict(a, b, limits, choice, (shared, count, containment))
+    if conflict is None and limits.permission_conflict:
+        conflict = _permission_conflict(a, b, containment)
     if conflict is not None:
         detail = _detail_of_same_head(a, b, limits) if limits.head_match else None
         if detail is not None:
@@ -2120,6 +2130,45 @@ def _one_subject(a: Reading, b: Reading) -> bool:
         or _share(a.numbers, b.numbers)
         or any(k in a.anchors or k in b.anchors for k in shared)
     )
+
+
+PERMISSION_COVERAGE = 0.5  # of what a prohibition governs, the share a permission names
+PERMISSION_EXTRA = 3  # subjects a permission may add and still grant what is forbidden
+PERMISSION_NAMED = 2  # one shared word ("ROS") is no shared subject
+PERMISSION_WORDS = frozenset({"allow", "ok", "okay", "fin", "permit", "may", "can"})
+
+
+def _permission_conflict(a: Reading, b: Reading, containment: float) -> Relation | None:
+    """A permission that grants what the other entry forbids ("The admin app is allowed to
+    show full patient names to support staff" against "Support staff must never see full
+    patient names in the admin app"): the permission names most of what the prohibition
+    governs and little else, so it is no exception for a narrower case (which names a scope
+    the prohibition does not: "force-pushing your own feature branch is fine" against "never
+    force-push to `main`")."""
+    for permission, prohibition in ((a, b), (b, a)):
+        if not permission.permits or permission.negated or prohibition.permits:
+            continue
+        if prohibition.restricted & permission.weights.keys():
+            continue  # "on-demand only" and "on-demand is fine" agree
+        governed = {
+            k
+            for negated in prohibition.negations
+            for k in negated
+            if prohibition.weights.get(k, 0.0) >= 1.0 and k not in _JOBS
+        }
+        if not governed:
+            continue
+        named = sum(1 for k in governed if k in permission.weights)
+        extra = _strong(permission) - prohibition.weights.keys() - PERMISSION_WORDS
+        if (
+            named >= PERMISSION_NAMED
+            and named / len(governed) >= PERMISSION_COVERAGE
+            and len(extra) <= PERMISSION_EXTRA
+        ):
+            return Relation(
+                CONTRADICTION, round(containment, 2), "one allows what the other forbids"
+            )
+    return None
 
 
 def _superseded(
