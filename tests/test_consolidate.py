@@ -456,3 +456,26 @@ def test_a_permission_granting_what_the_other_entry_forbids_is_a_contradiction(
     assert names["kind"] == "contradiction"
     assert names["reason"] == "one allows what the other forbids"
     assert ("product-context.md:4", "progress.md:4") not in found  # "only X" and "X is fine"
+
+
+def test_a_change_note_meets_only_the_entries_about_what_changed(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- The React admin app authenticates through Entra ID (formerly "
+            "Azure AD) using MSAL.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Admin app CI builds with Node 18.\n"
+            "- The admin app logs in through Azure AD.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    assert ("product-context.md:3", "progress.md:3") not in found  # the build did not change
+    changed = found[("product-context.md:4", "progress.md:3")]
+    assert (changed["kind"], changed["reason"]) == (
+        "contradiction",
+        "one note says the other changed",
+    )

@@ -82,6 +82,7 @@ GRID: dict[str, tuple[float | bool, ...]] = {
     "firm_polarity": (False, True),
     "contained_detail": (False, True),
     "permission_conflict": (False, True),
+    "supersede_clause": (False, True),
 }
 # Fixed: chosen on every fold of an earlier run over the grid values in brackets.
 FIXED = {

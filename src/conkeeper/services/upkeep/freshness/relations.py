@@ -117,6 +117,7 @@ class Limits(Record):
         "reject_shared_weight",
         "scoped_merge",
         "scoped_polarity",
+        "supersede_clause",
         "supersede_containment",
         "supersede_shared_weight",
         "value_containment",
@@ -151,6 +152,7 @@ class Limits(Record):
         firm_polarity: bool = False,
         contained_detail: bool = False,
         permission_conflict: bool = False,
+        supersede_clause: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -177,6 +179,7 @@ class Limits(Record):
         self.firm_polarity = firm_polarity
         self.contained_detail = contained_detail
         self.permission_conflict = permission_conflict
+        self.supersede_clause = supersede_clause
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -204,6 +207,7 @@ LIMITS = Limits(
     exception_merge=True,
     contained_detail=True,
     permission_conflict=True,
+    supersede_clause=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1121,6 +1125,7 @@ class Reading(Record):
     __slots__ = (
         "acronyms",
         "anchors",
+        "changed",
         "chosen",
         "clauses",
         "excepts",
@@ -1172,6 +1177,7 @@ class Reading(Record):
         self.acronyms: dict[str, str] = {}  # "gke" -> the concept of "GKE" (3+ letters)
         self.initials: dict[str, frozenset[str]] = {}  # "gke" -> concepts of the words
         self.clauses: list[set[str]] = [set()]  # the concepts of each clause
+        self.changed: set[str] = set()  # the concepts of the clauses a change note is in
 
 
 def _tokens(text: str) -> list[str]:
@@ -1471,6 +1477,10 @@ def read(text: str, *, head: bool = True) -> Reading:
         concepts.append(concept)
     reading.chosen -= reading.rejected
     reading.negated = flips > 0
+    if reading.supersedes:  # what a change note says changed: the clauses that say so
+        marked = [i for i, c in enumerate(clauses) if _SUPERSEDES.search(c)]
+        for i in marked or range(len(clauses)):  # struck-through text: the whole entry
+            reading.changed |= reading.clauses[i]
     reading.order = _order(concepts, [t.lower() for t in raw])
     return reading
 
@@ -2000,6 +2010,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         detail = _detail_of_same_head(a, b, limits) if limits.head_match else None
         if detail is not None:
             return detail  # what conflicts lies in the longer entry's detail
+        if limits.supersede_clause and conflict.reason == _CHANGED and not _changed_subject(a, b):
+            return None  # the note says something else changed: no pair at all
         return conflict
     if limits.contained_detail and choice is None:
         contained = _contained_detail(a, b)
@@ -2171,6 +2183,27 @@ def _permission_conflict(a: Reading, b: Reading, containment: float) -> Relation
     return None
 
 
+_CHANGED = "one note says the other changed"
+
+
+def _changed_subject(a: Reading, b: Reading) -> bool:
+    """Whether what the change note of the two says changed is something the other entry
+    speaks of: two
+    words of full weight of the clause that says so, or one that names a thing ("`Entra ID`
+    (formerly Azure AD)" changed the name of Azure AD, not how the admin app shows names)."""
+    note, plain = (a, b) if a.supersedes else (b, a)
+    shared = [
+        k
+        for k in note.changed
+        if note.weights.get(k, 0.0) >= 1.0 and plain.weights.get(k, 0.0) >= 1.0
+    ]
+    return (
+        len(shared) > 1
+        or any(k in note.anchors or k in plain.anchors for k in shared)
+        or (bool(shared) and _share(note.numbers, plain.numbers))  # "3.8 support dropped"
+    )
+
+
 def _superseded(
     a: Reading, b: Reading, limits: Limits, shared: float, containment: float
 ) -> Relation | None:
@@ -2186,7 +2219,7 @@ def _superseded(
     if limits.named_subjects:
         shared = _shared(a, b, _JOBS)[0]
     if shared >= limits.supersede_shared_weight and containment >= limits.supersede_containment:
-        return Relation(CONTRADICTION, round(containment, 2), "one note says the other changed")
+        return Relation(CONTRADICTION, round(containment, 2), _CHANGED)
     return None
 
 
