@@ -479,3 +479,23 @@ def test_a_change_note_meets_only_the_entries_about_what_changed(repo: Path) -> 
         "contradiction",
         "one note says the other changed",
     )
+
+
+def test_two_notes_merely_naming_rival_tools_are_no_contradiction(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- Terraform state locks live in the DynamoDB table `tf-locks` of "
+            "the shared account.\n- Use pnpm.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Postgres backups are automated RDS snapshots, kept 35 days.\n"
+            "- We use yarn.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    assert ("product-context.md:3", "progress.md:3") not in found  # nothing chosen between them
+    rivals = found[("product-context.md:4", "progress.md:4")]
+    assert rivals["kind"] == "contradiction" and "pnpm" in rivals["reason"]

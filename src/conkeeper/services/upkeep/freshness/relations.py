@@ -99,7 +99,9 @@ class Limits(Record):
         "abbreviations",
         "anchor_similarity",
         "bare_values",
+        "choice_alone",
         "choice_shared_weight",
+        "choice_subject",
         "contained_detail",
         "duplicate_containment",
         "duplicate_similarity",
@@ -153,6 +155,8 @@ class Limits(Record):
         contained_detail: bool = False,
         permission_conflict: bool = False,
         supersede_clause: bool = False,
+        choice_subject: bool = False,
+        choice_alone: int = 4,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -180,6 +184,8 @@ class Limits(Record):
         self.contained_detail = contained_detail
         self.permission_conflict = permission_conflict
         self.supersede_clause = supersede_clause
+        self.choice_subject = choice_subject
+        self.choice_alone = choice_alone
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -208,6 +214,8 @@ LIMITS = Limits(
     contained_detail=True,
     permission_conflict=True,
     supersede_clause=True,
+    choice_subject=True,
+    choice_alone=4,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -2223,6 +2231,29 @@ def _superseded(
     return None
 
 
+CHOICE_SHARED = 1.0  # the weight of subjects besides the alternatives two entries share
+
+
+def _choice_about_one_thing(a: Reading, b: Reading, alone: int) -> bool:
+    """Whether two entries naming rival alternatives speak of one thing: they share a subject
+    besides the alternatives and their job, or each says little but its choice (names at most
+    ``alone`` other subjects: "Use pnpm."
+    against "We use yarn."). Two notes that merely mention Postgres and DynamoDB ("Terraform
+    locks live in DynamoDB", "Postgres backups are kept 35 days") choose nothing between
+    them."""
+    shared = sum(
+        min(w, b.weights[k])
+        for k, w in a.weights.items()
+        if k in b.weights and k not in _MEMBERS and k not in _JOBS
+    )
+    if shared >= CHOICE_SHARED:
+        return True
+    others = [
+        len({k for k in _strong(side) if k not in _MEMBERS and k not in _JOBS}) for side in (a, b)
+    ]
+    return max(others) <= alone
+
+
 def _conflict(
     a: Reading,
     b: Reading,
@@ -2235,7 +2266,11 @@ def _conflict(
     shared, count, containment = overlap
     explicit = choice is not None and choice[0].startswith("not ") != choice[1].startswith("not ")
     needed = limits.reject_shared_weight if explicit else limits.choice_shared_weight
-    if choice is not None and shared >= needed:
+    if (
+        choice is not None
+        and shared >= needed
+        and (not limits.choice_subject or _choice_about_one_thing(a, b, limits.choice_alone))
+    ):
         return Relation(CONTRADICTION, round(containment, 2), f"{choice[0]} against {choice[1]}")
     opposed = (
         _opposed(a, b, firm=limits.firm_polarity)
