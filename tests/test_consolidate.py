@@ -499,3 +499,20 @@ def test_two_notes_merely_naming_rival_tools_are_no_contradiction(repo: Path) ->
     assert ("product-context.md:3", "progress.md:3") not in found  # nothing chosen between them
     rivals = found[("product-context.md:4", "progress.md:4")]
     assert rivals["kind"] == "contradiction" and "pnpm" in rivals["reason"]
+
+
+def test_values_of_two_different_settings_are_no_contradiction(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- Rate-limit counters live in Redis db 2 so they can be flushed "
+            "without touching sessions.\n- The API listens on port 8080.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Product\n\n- ElastiCache Redis version is 7.1.\n- The API port is 3000.\n")
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    assert ("product-context.md:3", "progress.md:3") not in found  # a db number, a version
+    port = found[("product-context.md:4", "progress.md:4")]
+    assert port["kind"] == "contradiction" and "8080" in port["reason"]

@@ -81,8 +81,8 @@ GRID: dict[str, tuple[float | bool | int, ...]] = {
     "duplicate_similarity": (0.65, 0.7, 0.72, 0.75),
     "firm_polarity": (False, True),
     "supersede_clause": (False, True),
-    "choice_subject": (False, True),
-    "choice_alone": (3, 4),
+    "value_subject": (False, True),
+    "value_shared": (1, 2),
 }
 # Fixed: chosen on every fold of an earlier run over the grid values in brackets.
 FIXED = {
@@ -110,6 +110,8 @@ FIXED = {
     # round 8 (eleven authors): each chosen on all twelve folds of this branch's first runs
     "contained_detail": True,  # (False, True)
     "permission_conflict": True,  # (False, True)
+    "choice_subject": True,  # (False, True)
+    "choice_alone": 4,  # (3, 4)
 }
 
 

@@ -123,7 +123,9 @@ class Limits(Record):
         "supersede_containment",
         "supersede_shared_weight",
         "value_containment",
+        "value_shared",
         "value_similarity",
+        "value_subject",
     )
 
     def __init__(
@@ -157,6 +159,8 @@ class Limits(Record):
         supersede_clause: bool = False,
         choice_subject: bool = False,
         choice_alone: int = 4,
+        value_subject: bool = False,
+        value_shared: int = 1,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -186,6 +190,8 @@ class Limits(Record):
         self.supersede_clause = supersede_clause
         self.choice_subject = choice_subject
         self.choice_alone = choice_alone
+        self.value_subject = value_subject
+        self.value_shared = value_shared
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -216,6 +222,8 @@ LIMITS = Limits(
     supersede_clause=True,
     choice_subject=True,
     choice_alone=4,
+    value_subject=True,
+    value_shared=2,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -2234,6 +2242,22 @@ def _superseded(
 CHOICE_SHARED = 1.0  # the weight of subjects besides the alternatives two entries share
 
 
+def _value_about_one_thing(a: Reading, b: Reading, key: str, limits: Limits) -> bool:
+    """Whether two values stated for one concept are values of one setting: the entries share
+    ``limits.value_shared`` subjects besides it, or each says little else (names at most
+    ``limits.choice_alone`` other subjects). "All API endpoints are versioned under `/v1`"
+    and "The API returns RFC 7807 problem+json" give the API no two values."""
+    shared = [
+        k
+        for k, w in a.weights.items()
+        if k != key and k not in _JOBS and w >= 1.0 and b.weights.get(k, 0.0) >= 1.0
+    ]
+    if len(shared) >= limits.value_shared:
+        return True
+    others = [len({k for k in _strong(side) if k != key and k not in _JOBS}) for side in (a, b)]
+    return max(others) <= limits.choice_alone
+
+
 def _choice_about_one_thing(a: Reading, b: Reading, alone: int) -> bool:
     """Whether two entries naming rival alternatives speak of one thing: they share a subject
     besides the alternatives and their job, or each says little but its choice (names at most
@@ -2297,7 +2321,11 @@ def _conflict(
     if key and limits.named_subjects:  # "Node version: 18" against "We are on Node 20"
         shared_named, named_a, named_b, _ = _shared(a, b, _JOBS)
         containment = max(containment, shared_named / (min(named_a, named_b) or 1.0))
-    if key and containment >= limits.value_containment:
+    if (
+        key
+        and containment >= limits.value_containment
+        and (not limits.value_subject or _value_about_one_thing(a, b, key, limits))
+    ):
         shown = f"{key}: {_show(a.values[key])} against {_show(b.values[key])}"
         return Relation(CONTRADICTION, round(containment, 2), shown)
     if (
