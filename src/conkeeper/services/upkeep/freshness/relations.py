@@ -1162,6 +1162,7 @@ class Reading(Record):
         "chosen",
         "clauses",
         "excepts",
+        "exempts",
         "flipped",
         "head",
         "initials",
@@ -1197,6 +1198,7 @@ class Reading(Record):
         self.head: Reading | None = None  # the first clause alone, when there are several
         self.excepts = False  # it states an exception or a reason ("unless", "because", "also")
         self.permits = False  # it grants a permission ("may", "can", "is fine")
+        self.exempts = False  # it says it is an exception ("Exception:", "except", "unless")
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
@@ -1329,6 +1331,9 @@ _PERMITS = re.compile(
 # is what the rule makes possible, not a permission.
 _PURPOSE = re.compile(r"\bso(?: that)?\s[^.;,]*?\bcan\b[^.;,]*", re.IGNORECASE)
 
+# An entry that calls itself an exception: its permission is a special case of a rule.
+_EXEMPTS = re.compile(r"\b(?:exception|except|unless|the one place)\b", re.IGNORECASE)
+
 # The CAN bus, written in capitals: a name, not the verb "can".
 _CAN_BUS = re.compile(r"\bCAN\b")
 
@@ -1347,6 +1352,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     unpurposed = _CAN_BUS.sub(" ", unpurposed)  # "addressed over CAN" grants nothing either
     reading.excepts = _EXCEPTS.search(unpurposed) is not None or _SCOPED.match(text) is not None
     reading.permits = _PERMITS.search(unpurposed) is not None
+    reading.exempts = _EXEMPTS.search(text) is not None
     raw: list[str] = []
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
@@ -2191,7 +2197,12 @@ def _permission_conflict(a: Reading, b: Reading, containment: float) -> Relation
     the prohibition does not: "force-pushing your own feature branch is fine" against "never
     force-push to `main`")."""
     for permission, prohibition in ((a, b), (b, a)):
-        if not permission.permits or permission.negated or prohibition.permits:
+        if (
+            not permission.permits
+            or permission.negated
+            or permission.exempts  # "Exception: `expect()` on a poisoned lock is fine"
+            or prohibition.permits
+        ):
             continue
         if prohibition.restricted & permission.weights.keys():
             continue  # "on-demand only" and "on-demand is fine" agree
