@@ -65,7 +65,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from conkeeper.services.analysis.reflection.rules import imperative_rule  # noqa: E402
+from conkeeper.services.analysis.reflection.rules import (  # noqa: E402
+    READINGS,
+    imperative_rule,
+)
 
 DATA = ROOT / "tests" / "data" / "reflect"
 RESULTS = ROOT / "bench" / "results"
@@ -107,9 +110,10 @@ def verdict(group: dict[str, Any], rule: str | None) -> str:
     return "wrong" if _BARE_PRONOUN.match(rule) else "right"
 
 
-def score(groups: list[dict[str, Any]]) -> dict[str, Any]:
+def score(groups: list[dict[str, Any]], leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The figures of one set: shares of right / no rule / wrong among the rule groups, the
-    complaint-only groups' share without a rule, per kind, and the wrong rules themselves."""
+    complaint-only groups' share without a rule, per kind, and the wrong rules themselves.
+    ``leave_out``: readings the extraction does without (``--by-set``)."""
     ruled = [g for g in groups if g.get("rule") is not None]
     bare = [g for g in groups if g.get("rule") is None]
     outcomes: Counter[str] = Counter()
@@ -117,7 +121,7 @@ def score(groups: list[dict[str, Any]]) -> dict[str, Any]:
     mistakes = []
     bare_right = 0
     for group in groups:
-        got = imperative_rule([str(t) for t in group["texts"]])
+        got = imperative_rule([str(t) for t in group["texts"]], leave_out=leave_out)
         seen = verdict(group, got)
         by_kind.setdefault(str(group.get("kind", "?")), Counter())[seen] += 1
         if group.get("rule") is None:
@@ -156,13 +160,92 @@ def _print(name: str, figures: dict[str, Any], first: bool) -> None:
     )
 
 
+# What one group's outcome is worth when choosing readings: a wrong rule costs more than no rule
+_WORTH = {("rule", "right"): 1, ("rule", "no rule"): 0, ("rule", "wrong"): -2}
+_WORTH |= {("bare", "right"): 0, ("bare", "wrong"): -2}
+
+
+def _worth(group: dict[str, Any], outcome: str) -> int:
+    return _WORTH[("bare" if group.get("rule") is None else "rule", outcome)]
+
+
+def by_set(sets: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Leave one set out: each reading of :data:`READINGS` is kept for the held-out set only
+    when it earns its place on the other sets' groups (leaving it out there would lose more
+    than it saves, a wrong rule counting -2, a right one +1), then the held-out set is scored
+    with the readings kept. The figure that stands for the next writer's first measurement."""
+    names = sorted(sets)
+    outcomes: dict[tuple[str, str], list[str]] = {}
+    for name in names:
+        for reading in ("", *READINGS):
+            left = frozenset({reading} - {""})
+            outcomes[(name, reading)] = [
+                verdict(g, imperative_rule([str(t) for t in g["texts"]], leave_out=left))
+                for g in sets[name]
+            ]
+    folds: dict[str, Any] = {}
+    for held in names:
+        dropped = []
+        for reading in READINGS:
+            gain = sum(
+                _worth(g, base) - _worth(g, without)
+                for name in names
+                if name != held
+                for g, base, without in zip(
+                    sets[name], outcomes[(name, "")], outcomes[(name, reading)], strict=True
+                )
+            )
+            if gain <= 0:
+                dropped.append(reading)
+        figures = score(sets[held], frozenset(dropped))
+        folds[held] = {k: v for k, v in figures.items() if k != "mistakes"} | {"left_out": dropped}
+    keys = ("right", "no_rule", "wrong", "complaint_only_right")
+    mean = {k: round(sum(folds[n][k] for n in names) / len(names), 3) for k in keys}
+    worst = {
+        k: (max if k in ("no_rule", "wrong") else min)(folds[n][k] for n in names) for k in keys
+    }
+    return {"folds": folds, "mean": mean, "worst": worst}
+
+
+def _print_by_set(result: dict[str, Any]) -> None:
+    print("== leave one set out (readings chosen on the other sets)")
+    print(f"{'held out':<14} {'right':>6} {'no rule':>8} {'wrong':>6} {'compl.':>7}  left out")
+    for name, fold in result["folds"].items():
+        print(
+            f"{name:<14} {fold['right']:6.3f} {fold['no_rule']:8.3f} {fold['wrong']:6.3f} "
+            f"{fold['complaint_only_right']:7.3f}  {', '.join(fold['left_out']) or '-'}"
+        )
+    for label in ("mean", "worst"):
+        row = result[label]
+        print(
+            f"{label:<14} {row['right']:6.3f} {row['no_rule']:8.3f} {row['wrong']:6.3f} "
+            f"{row['complaint_only_right']:7.3f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Score every set, print a table per set and write the JSON report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tiny", action="store_true", help="first 10 groups of each set")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--show-mistakes", action="store_true")
+    parser.add_argument(
+        "--by-set", action="store_true", help="leave one seen set out: readings chosen on the rest"
+    )
     args = parser.parse_args(argv)
+    if args.by_set:
+        seen = {
+            p.stem: [json.loads(x) for x in p.read_text(encoding="utf-8").splitlines() if x]
+            for p in sorted(DATA.glob("blind_rules*.jsonl"))
+            if p.stem in SEEN
+        }
+        result = by_set({k: v[:TINY_GROUPS] if args.tiny else v for k, v in seen.items()})
+        _print_by_set(result)
+        name = "reflect_rules_quality.by_set" + (".tiny" if args.tiny else "")
+        out = args.out or RESULTS / f"{name}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        return 0
     report: dict[str, Any] = {"tiny": args.tiny, "targets": TARGETS, "sets": {}}
     for path in sorted(DATA.glob("blind_rules*.jsonl")):
         groups = [

@@ -13,8 +13,45 @@ a group that states none gets ``None`` and approval asks the user for the words.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from conkeeper.services.analysis.reflection import findings as f
+
+# The ways of stating a rule read here, each by name, so the bench can leave one out and see
+# what it is worth to a writer it was not written for (``--by-set``).
+READINGS = (
+    "setting",  # "minSdk 26"
+    "contrast",  # "hg38, not hg19"
+    "wrong_thing",  # "wrong bucket, the eu one"
+    "again_with",  # "again with the mocks, real db"
+    "why_not",  # "why not Eloquent?"
+    "just_the_thing",  # "date-fns please"
+    "lone_name",  # "SAFE_CAST"
+    "habit",  # "we use pnpm"
+    "moved",  # "we're on dayjs"
+    "place",  # "tests go in tests/unit"
+    "normative",  # "Dates must be stored in UTC"
+    "value",  # "the port is 5173, not 3000"
+    "answered",  # "why print()? we have structlog"
+)
+_LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
+
+
+def _reads(reading: str) -> bool:
+    """Whether ``reading`` (one of :data:`READINGS`) is in use for this call."""
+    return reading not in _LEFT_OUT.get()
+
+
+@contextmanager
+def _leaving_out(readings: frozenset[str]) -> Iterator[None]:
+    token = _LEFT_OUT.set(readings)
+    try:
+        yield
+    finally:
+        _LEFT_OUT.reset(token)
+
 
 # Conversational openers that do not belong in a rule ("no, use X" → "Use X").
 _FILLER = re.compile(
@@ -173,11 +210,11 @@ def _subjectless_fix(clause: str) -> str | None:
     "wrong bucket, the eu one" -> "use the eu bucket", "again with the mocks, real db" ->
     "use real db, not the mocks". Both sides must name something."""
     bare = clause.strip()
-    setting = _SETTING_VALUE.match(bare)
+    setting = _SETTING_VALUE.match(bare) if _reads("setting") else None
     name = setting.group("name") if setting else ""
     if setting and _CODE_LIKE.search(name) and not _POINTS_AT_CODE.search(name):
         return f"set {name} to {setting.group('value')}"  # "minSdk 26."
-    found = _BARE_CONTRAST.match(bare)
+    found = _BARE_CONTRAST.match(bare) if _reads("contrast") else None
     if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
         sides = f"{found.group('good')} {found.group('bad')}"
         named = _CODE_LIKE.search(sides) or re.search(r"\d", sides)
@@ -186,7 +223,7 @@ def _subjectless_fix(clause: str) -> str | None:
         if not _IMPERATIVE.match(found.group("good")):
             return f"use {found.group('good')}, not {found.group('bad')}"
         return None
-    found = _WRONG_THING.match(bare)
+    found = _WRONG_THING.match(bare) if _reads("wrong_thing") else None
     if found and _is_name(found.group("good")):
         good, thing = found.group("good"), found.group("thing")
         one = re.fullmatch(r"the\s+(?P<which>[\w./-]+)\s+one", good, re.IGNORECASE)
@@ -195,7 +232,7 @@ def _subjectless_fix(clause: str) -> str | None:
         if _CODE_LIKE.search(good) or re.search(r"\d", good):  # "wrong port: 5173"
             return f"use {good} as the {thing}"
         return None
-    found = _AGAIN_WITH.match(bare)
+    found = _AGAIN_WITH.match(bare) if _reads("again_with") else None
     if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
         return f"use {found.group('good')}, not the {found.group('bad')}"
     return None
@@ -209,7 +246,12 @@ def _clean_clause(clause: str) -> str:
     if re.search(r"\S\s+again\b", clause, re.IGNORECASE):
         return ""  # "import moment again..." tells what the agent did, not what to do
     bare = clause.rstrip(".!?")
-    answer = _WHY_NOT.match(clause) or _JUST_THE_THING.match(bare) or _LONE_NAME.match(bare)
+    answer = (
+        (_reads("why_not") and _WHY_NOT.match(clause))
+        or (_reads("just_the_thing") and _JUST_THE_THING.match(bare))
+        or (_reads("lone_name") and _LONE_NAME.match(bare))
+        or None
+    )
     if answer and _POINTS_AT_CODE.search(answer.group("what")):
         return ""  # "AccountHeaderView.swift:42", "Package.swift": where, not what to use
     if answer and not _IMPERATIVE.match(answer.group("what")):
@@ -222,9 +264,12 @@ def _clean_clause(clause: str) -> str:
     clause = _END_PUNCTUATION.sub("", _TRAILING.sub("", clause).strip())
     if re.match(r"^always\s+\w", clause, re.IGNORECASE):  # "Always run X" -> "Run X"
         clause = clause.split(None, 1)[1]
-    clause = _WE_DO.sub("", clause)
-    clause = _WE_MOVED.sub("use ", clause)
-    clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
+    if _reads("habit"):
+        clause = _WE_DO.sub("", clause)
+    if _reads("moved"):
+        clause = _WE_MOVED.sub("use ", clause)
+    if _reads("place"):
+        clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
     return clause
 
 
@@ -234,7 +279,11 @@ def _states_a_rule(clause: str) -> bool:
     if _NO_RULE.match(clause) and len(clause.split()) < 3 and "`" not in clause:
         return False  # "no words" names nothing; "no `!!`" or "no print statements" does
     return (
-        bool(_IMPERATIVE.match(clause) or _NORMATIVE.match(clause) or _states_a_value(clause))
+        bool(
+            _IMPERATIVE.match(clause)
+            or (_reads("normative") and _NORMATIVE.match(clause))
+            or (_reads("value") and _states_a_value(clause))
+        )
         and not _COMPLAINT.search(clause)
         and not _PRONOUN_OBJECT.match(clause)
         and not (_IMPERATIVE.match(clause) and _NOT_AN_ORDER.match(clause))
@@ -289,7 +338,7 @@ def _answered_question(text: str) -> str | None:
     """The rule in "why X? Y": the user asks why the agent used X and names Y at once
     ("why print()? we have structlog" -> "Use structlog, not print()"). Only an answer that
     names something (a code-like name, or a name in one of the answer's shapes) counts."""
-    match = _WHY_ANSWERED.search(" ".join(text.split()))
+    match = _WHY_ANSWERED.search(" ".join(text.split())) if _reads("answered") else None
     if match is None:
         return None
     what = _answer_name(match.group("answer"))
@@ -331,11 +380,17 @@ def _is_name(text: str) -> bool:
     )
 
 
-def imperative_rule(texts: list[str]) -> str | None:
+def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()) -> str | None:
     """The rule a group of corrections teaches, as an imperative, self-contained statement
     ("Run ruff before pytest."): the clauses that say what to do, without the complaint around
     them ("You keep forgetting the import, that's the second time."), the longest such
-    statement of the group. ``None`` when no correction says what to do."""
+    statement of the group. ``None`` when no correction says what to do. ``leave_out`` names
+    readings (:data:`READINGS`) not to use: the bench's measure of each one's worth."""
+    with _leaving_out(leave_out):
+        return _best_rule(texts)
+
+
+def _best_rule(texts: list[str]) -> str | None:
     best = ""
     for text in texts:
         parts = []
