@@ -95,6 +95,12 @@ COMPLAINT_MARKERS = (
 _BARE_PRONOUN = re.compile(r"^(?:it|that|this|them|those|these)\b", re.IGNORECASE)
 
 
+def _says(marker: str, text: str) -> bool:
+    """Whether ``text`` holds ``marker`` as words ("ugh" is not in "through", "again" not in
+    "against")."""
+    return re.search(r"\b" + re.escape(marker) + r"\b", text) is not None
+
+
 def verdict(group: dict[str, Any], rule: str | None) -> str:
     """``right``, ``no rule`` or ``wrong`` for one group and the rule drawn from it."""
     if group.get("rule") is None:
@@ -105,7 +111,7 @@ def verdict(group: dict[str, Any], rule: str | None) -> str:
     expected = str(group["rule"]).lower()
     if not all(str(key).lower() in lowered for key in group.get("keys", [])):
         return "wrong"
-    if any(m in lowered and m not in expected for m in COMPLAINT_MARKERS):
+    if any(_says(m, lowered) and not _says(m, expected) for m in COMPLAINT_MARKERS):
         return "wrong"
     return "wrong" if _BARE_PRONOUN.match(rule) else "right"
 
