@@ -35,6 +35,20 @@ READINGS = (
     "normative",  # "Dates must be stored in UTC"
     "value",  # "the port is 5173, not 3000"
     "answered",  # "why print()? we have structlog"
+    "code_span",  # a clause is never split inside `a code span` or after "e.g."
+    "colon_example",  # "regenerate the schema: bin/rails db:migrate" stays one clause
+    "follow_on",  # "don't call X in Update, cache it in Awake": "it" names X, said just before
+    "question_kept",  # a clause asked as a question mid-text stays a question
+    "asks_to_read",  # "read the prompt" complains; it is no rule
+    "bare_adverb",  # "always, before push" names nothing
+    "no_code",  # "no `!!` in the repository layer" is the rule itself
+    "polite",  # "pls run ...", "kindly log ...", "could you use QUALIFY ...?"
+    "condition",  # "after you touch composer.json run composer dump-autoload"
+    "it_is",  # "it's ubuntu-22.04"
+    "for_use",  # "acme-dwh-prod for prod target"
+    "like_the_rest",  # "table-driven, like the rest of the package"
+    "subject_habit",  # "integration tests here use #[tokio::test(...)]"
+    "other_language",  # German, French, Spanish, Portuguese rules, kept in their words
 )
 _LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
 
@@ -115,7 +129,7 @@ _JUST_THE_THING = re.compile(
 )
 # a lone code-like name as the whole answer ("SAFE_CAST", "`docker compose`", "orders.v2")
 _LONE_NAME = re.compile(
-    r"^(?P<what>`[^`]+`|[\w@./:#<>()-]*(?:[A-Z]{2}|_|\.\w|/|::)[\w@./:#<>()-]*)$"
+    r"^(?P<what>`[^`\s]+(?:\s[^`\s]+){0,3}`|[\w@./:#<>()-]*(?:[A-Z]{2}|_|\.\w|/|::)[\w@./:#<>()-]*)$"
 )
 # "the dev server port is 5173, not 3000": a value stated about a named subject
 # a named subject of up to six words, never a pronoun or a question word
@@ -166,6 +180,7 @@ _PRONOUN_OBJECT = re.compile(
 _END_PUNCTUATION = re.compile(r"(?<=[\w)\]`'\"])[.!?;,:]+\s*$|\s+$")
 _CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.IGNORECASE)
 _NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
+_NO_CODE = re.compile(r"^no\s+(?:`|[!?@#$%^&*<]{1,3}(?:\s|$))")
 
 
 # Subject-less fixes: "hg38, not hg19" / "real db instead of mocks" / "wrong bucket, the eu
@@ -205,6 +220,62 @@ _SETTING_VALUE = re.compile(
 )
 
 
+_CODE_SPAN = re.compile(r"`[^`]+`")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs)\.", re.IGNORECASE)
+_HIDDEN = re.compile(r"\x00(\d+)\x00")
+_CLAUSE_SEPARATORS = re.compile("(" + _CLAUSES.pattern.replace("`])", "`\x00])", 1) + ")", re.I)
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` cut into clauses: at sentence ends, dashes, colons and before a new order, never
+    inside a code span, and an order stays whole before the example after its colon
+    ("regenerate the schema: bin/rails db:migrate")."""
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    hidden = text
+    if _reads("code_span"):
+        hidden = _ABBREVIATION.sub(
+            lambda m: m.group(0).replace(".", "\x01"), _CODE_SPAN.sub(hide, text)
+        )
+    pieces = _CLAUSE_SEPARATORS.split(hidden)
+    clauses = [pieces[0] or ""]
+    for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        if _joins_its_example(clauses[-1], separator, piece or ""):
+            clauses[-1] += ": " + (piece or "")
+        else:
+            if separator.startswith("?") and _reads("question_kept"):
+                clauses[-1] += "?"  # "update_option for the rates? transient.": asked, not said
+            clauses.append(piece or "")
+    return [_HIDDEN.sub(lambda m: spans[int(m.group(1))], c).replace("\x01", ".") for c in clauses]
+
+
+def _joins_its_example(order: str, separator: str, example: str) -> bool:
+    """Whether ``example`` after a colon is the command or value an order names."""
+    if not _reads("colon_example") or separator.strip() != ":":
+        return False
+    head = _clean_order(order)
+    first = example.split()[0] if example.split() else ""
+    return bool(
+        _IMPERATIVE.match(head)
+        and len(head.split()) >= 2
+        and (_CODE_LIKE.search(first) or "\x00" in first or _names_a_thing(first))
+    )
+
+
+def _clean_order(clause: str) -> str:
+    return _POLITE.sub("", _FILLER.sub("", clause.strip())) if _reads("polite") else clause
+
+
+def _names_a_thing(text: str) -> bool:
+    """Whether ``text`` names a tool, file, flag or value: a code-like token, a digit, a
+    hyphenated name (``acme-dwh-prod``) or a code span."""
+    return bool(_CODE_LIKE.search(text) or re.search(r"\d|\w-\w|[@%$#!]\w|\w[!]", text))
+
+
 def _subjectless_fix(clause: str) -> str | None:
     """The rule in a fix that names no subject: "hg38, not hg19" -> "use hg38, not hg19",
     "wrong bucket, the eu one" -> "use the eu bucket", "again with the mocks, real db" ->
@@ -240,6 +311,8 @@ def _subjectless_fix(clause: str) -> str | None:
 
 def _clean_clause(clause: str) -> str:
     clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    if _reads("polite"):
+        clause = _polite_order(clause)
     fix = _subjectless_fix(clause)
     if fix is not None:
         return fix
@@ -250,15 +323,19 @@ def _clean_clause(clause: str) -> str:
         (_reads("why_not") and _WHY_NOT.match(clause))
         or (_reads("just_the_thing") and _JUST_THE_THING.match(bare))
         or (_reads("lone_name") and _LONE_NAME.match(bare))
+        or (_reads("it_is") and _named_answer(_IT_IS.match(bare)))
+        or (_reads("like_the_rest") and _named_answer(_LIKE_THE_REST.match(bare)))
         or None
     )
     if answer and _POINTS_AT_CODE.search(answer.group("what")):
         return ""  # "AccountHeaderView.swift:42", "Package.swift": where, not what to use
     if answer and not _IMPERATIVE.match(answer.group("what")):
-        return f"use {answer.group('what').rstrip('?.! ')}"
+        what = _TRAILING.sub("", answer.group("what")).rstrip("?.! ")
+        return f"use {what}" if what else ""  # "AGAIN." names nothing
     if clause.rstrip().endswith("?"):
         return ""  # a question asks; it does not state the rule
-    if not _NO_RULE.match(clause):  # "no network calls in unit tests" is the rule itself
+    if not (_NO_RULE.match(clause) or (_reads("no_code") and _NO_CODE.match(clause))):
+        # "no network calls in unit tests", "no `!!` here" are the rule itself
         clause = _FILLER.sub("", clause)
     clause = _LEADING.sub("", clause).strip()
     clause = _END_PUNCTUATION.sub("", _TRAILING.sub("", clause).strip())
@@ -270,24 +347,193 @@ def _clean_clause(clause: str) -> str:
         clause = _WE_MOVED.sub("use ", clause)
     if _reads("place"):
         clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
+    if _reads("for_use"):
+        clause = _for_use(clause)
+    if _reads("subject_habit") and _SUBJECT_HABIT.match(clause):
+        clause = _HERE_FIRST.sub("", clause)
     return clause
 
 
-def _states_a_rule(clause: str) -> bool:
+# "pls run ...", "kindly log ...", "hm, ...": politeness before an order
+_POLITE = re.compile(r"^(?:(?:pls|plz|kindly|hm+|also)\b[\s,.!]*)+", re.IGNORECASE)
+# "could you use QUALIFY like in stg_events?" / "you must put implicit none ...": an order asked
+_REQUEST = re.compile(
+    r"^(?:(?:and|also|so|ok(?:ay)?)\s+)*(?:(?:could|can|would|will) you|you (?:must|should|"
+    r"need to|have to))\s+(?:(?:please|pls|also|just|maybe|always)\s+)*(?P<order>.+?)\s*\?*$",
+    re.IGNORECASE,
+)
+
+
+def _polite_order(clause: str) -> str:
+    """The order in a polite request: "pls run X" -> "run X", "could you use X?" -> "use X"."""
+    clause = _POLITE.sub("", clause)
+    request = _REQUEST.match(clause)
+    if request and _IMPERATIVE.match(request.group("order")):
+        return request.group("order")
+    return clause
+
+
+# "it's ubuntu-22.04" / "no, it's iOS 16": the value the user means, named at once
+_IT_IS = re.compile(
+    r"^(?:no,?\s+)?it'?s\s+(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)?)"
+    r"(?:\s+(?:here|everywhere|now))?$",
+    re.IGNORECASE,
+)
+# "table-driven, like the rest of the package" / "multi_thread flavor like the rest pls"
+_LIKE_THE_REST = re.compile(
+    r"^(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,2}?),?\s+(?:like|as in|same as)\s+"
+    r"(?:the rest|the others|the other \w+|everywhere else|in \S+|\S+\.\w+)\b.*$",
+    re.IGNORECASE,
+)
+
+
+def _named_answer(match: re.Match[str] | None) -> re.Match[str] | None:
+    """``match`` when what it found names a thing and is more than a bare number."""
+    if match is None:
+        return None
+    what = _TRAILING.sub("", match.group("what")).strip()
+    if not _is_name(what) or re.fullmatch(r"[\d.,]+", what):
+        return None
+    return match if _names_a_thing(what) or len(what.split()) == 1 else None
+
+
+# "acme-dwh-prod for prod target": the named thing to use, and what for
+_FOR_USE = re.compile(
+    r"^(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)?)\s+for\s+"
+    r"(?!(?:this|that|it|them|those|these|me|you)\b)(?P<use>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _for_use(clause: str) -> str:
+    found = _FOR_USE.match(clause)
+    if found is None or len(found.group("use").split()) > 8:
+        return clause
+    what = found.group("what")
+    if _IMPERATIVE.match(what) or not _names_a_thing(what) or re.fullmatch(r"[\d.,]+", what):
+        return clause
+    return f"use {what} for {found.group('use')}"
+
+
+# "integration tests here use X" / "in this workspace lib crates use X" / "our staging models
+# are always stg_<source>": a habit stated about a subject, marked as this place's own
+_HABIT_PLACE = (
+    r"(?:here|around here|in (?:this|our) (?:repo(?:sitory)?|project|codebase|team|workspace|"
+    r"shop|company|app|org|package))"
+)
+_HERE_FIRST = re.compile(r"^" + _HABIT_PLACE + r",?\s+", re.IGNORECASE)
+_HABIT_VERB = (
+    r"(?:always\s+)?(?:use|uses|get|gets|go through|goes through|need|needs|are always|"
+    r"is always|are|is)\s+"
+)
+_HABIT_SUBJECT = r"(?!(?:we|you|i|it|that|this)\b)[\w`'./-]+(?:\s+[\w`'./-]+){0,3}?"
+_SUBJECT_HABIT = re.compile(
+    r"^(?:" + _HABIT_PLACE + r",?\s+" + _HABIT_SUBJECT + r"|" + _HABIT_SUBJECT + r"\s+here"
+    r"|our\s+[\w`'./-]+(?:\s+[\w`'./-]+){0,3}?)\s+" + _HABIT_VERB + r"(?P<what>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _states_a_habit(clause: str) -> bool:
+    """Whether ``clause`` states this place's habit about a subject and names what it uses."""
+    found = _SUBJECT_HABIT.match(clause)
+    return bool(found and (_names_a_thing(found.group("what")) or re.search(r"\s[A-Z]", clause)))
+
+
+def _states_a_rule(clause: str, follows: bool = False) -> bool:
     """Whether ``clause`` says what to do on its own: an imperative or a rule about its
-    subject ("Dates must be stored in UTC"), not a complaint, not "put it there"."""
+    subject ("Dates must be stored in UTC"), not a complaint, not "put it there" (unless
+    ``follows`` a rule of the same sentence that names what "it" is)."""
     if _NO_RULE.match(clause) and len(clause.split()) < 3 and "`" not in clause:
         return False  # "no words" names nothing; "no `!!`" or "no print statements" does
+    if _reads("asks_to_read") and _ASKS_TO_READ.match(clause):
+        return False  # "read the prompt": a complaint in an order's shape
+    if _reads("bare_adverb") and _BARE_ADVERB.match(clause):
+        return False  # "always, before push"
+    if _reads("other_language") and _foreign_rule(clause):
+        return True
+    order = _order_of(clause)
     return (
         bool(
-            _IMPERATIVE.match(clause)
+            _IMPERATIVE.match(order)
             or (_reads("normative") and _NORMATIVE.match(clause))
             or (_reads("value") and _states_a_value(clause))
+            or (_reads("subject_habit") and _states_a_habit(clause))
         )
         and not _COMPLAINT.search(clause)
-        and not _PRONOUN_OBJECT.match(clause)
-        and not (_IMPERATIVE.match(clause) and _NOT_AN_ORDER.match(clause))
+        and not (_PRONOUN_OBJECT.match(order) and not (follows and _reads("follow_on")))
+        and not (_IMPERATIVE.match(order) and _NOT_AN_ORDER.match(order))
     )
+
+
+_ASKS_TO_READ = re.compile(
+    r"^(?:re-?)?read (?:the|my|what i)\s*(?:prompt|issue|question|message|instructions?|"
+    r"request|task|ticket|description|comment|wrote|said|asked)\b",
+    re.IGNORECASE,
+)
+_BARE_ADVERB = re.compile(r"^(?:always|never|only)\s*(?:[,.;:]|$)", re.IGNORECASE)
+# "after you touch composer.json run composer dump-autoload -o": an order after its condition
+_CONDITION = re.compile(
+    r"^(?:after|before|when|whenever|once|every time|each time|if)\s+.{2,80}?"
+    r"(?<!\byou)(?<!\bi)(?<!\bwe)(?<!\bthey)(?<!\bit)(?<!\bto),?\s+"
+    r"(?P<order>(?!(?:no|only|test|log|type|name|format|lock|tag|link|group|target|limit|"
+    r"cache|build|review|merge|fix|show|set|always|never|do not|don'?t)\b)"
+    r"(?:" + _IMPERATIVE_WORDS + r")\b.*)$",
+    re.IGNORECASE,
+)
+
+
+def _order_of(clause: str) -> str:
+    """The order of a clause that opens on its condition ("after X run Y" -> "run Y")."""
+    found = _CONDITION.match(clause) if _reads("condition") else None
+    return found.group("order") if found else clause
+
+
+# Rules in other languages are kept in the user's words: a clause counts when it carries an
+# order or habit word of one language, two of its common words, names a thing, and holds none
+# of its complaint words ("encore", "schon wieder", "otra vez", "de novo").
+_LANGUAGES = (
+    (  # German
+        r"bei uns|wir (?:nutzen|verwenden|benutzen|machen|schreiben|nehmen)|immer|nie|niemals|"
+        r"muss|müssen|soll|sollen|verwende|benutze|nutze|nimm|bitte",
+        r"der|die|das|und|nicht|im|ist|sind|wird|werden|mit|für|bei|uns|wir|ein|eine|kommt|"
+        r"alles|auf|den|dem|zu",
+        r"schon wieder|wieder|nochmal|du hast|sie haben|warum",
+    ),
+    (  # French
+        r"on utilise|chez nous|ici on|toujours|jamais|il faut|doit|doivent|utilise|utilisez|"
+        r"lance|lancez|mets|mettez|ajoute|ajoutez|vont dans|va dans|passe par",
+        r"les|le|la|des|du|et|ne|pas|dans|avant|avec|pour|une|est|sont|je|nous|ça|ce|chaque",
+        r"encore|tu as|vous avez|pourquoi",
+    ),
+    (  # Spanish
+        r"aquí|usamos|siempre|nunca|hay que|debe|deben|tienes que|usa|utiliza|pon|añade|"
+        r"ejecuta|corre|no uses|van en|va en",
+        r"el|los|las|del|con|para|una|en|es|y|que|por|está|todo|cada",
+        r"otra vez|de nuevo|has vuelto|por qué|pusiste|hiciste",
+    ),
+    (  # Portuguese
+        r"aqui|a gente|usamos|sempre|nunca|deve|devem|tem que|precisa|utilize|coloque|"
+        r"põe|adicione|rode|execute|não use|vão em|vai em",
+        r"não|com|para|os|uma|um|da|na|em|é|são|gente|nós|pelo|pela|direto|tudo|cada",
+        r"de novo|outra vez|você (?:fez|colocou|usou)|por que",
+    ),
+)
+
+
+def _foreign_rule(clause: str) -> bool:
+    """Whether ``clause`` states a rule in German, French, Spanish or Portuguese."""
+    for orders, common, complaints in _LANGUAGES:
+        if re.search(r"\b(?:" + complaints + r")\b", clause, re.IGNORECASE):
+            continue
+        words = set(re.findall(r"\b(?:" + common + r")\b", clause.lower()))
+        if (
+            len(words) >= 2
+            and re.search(r"(?<!\w)(?:" + orders + r")(?!\w)", clause, re.IGNORECASE)
+            and _names_a_thing(clause)
+        ):
+            return True
+    return False
 
 
 def _states_a_value(clause: str) -> bool:
@@ -391,12 +637,12 @@ def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()
 
 
 def _best_rule(texts: list[str]) -> str | None:
-    best = ""
+    candidates = []
     for text in texts:
-        parts = []
-        for raw in _CLAUSES.split(" ".join(text.split())):
+        parts: list[str] = []
+        for raw in _clauses(" ".join(text.split())):
             clause = _clean_clause(raw or "")
-            if clause and _states_a_rule(clause):
+            if clause and _states_a_rule(clause, follows=bool(parts)):
                 parts.append(clause)
         if not parts:
             answered = _answered_question(text)
@@ -405,6 +651,11 @@ def _best_rule(texts: list[str]) -> str | None:
             parts = [answered]
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
         rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
-        if len(best) < len(rule) <= f.QUOTE_CHARS:
-            best = rule
-    return best or None
+        if len(rule) <= f.QUOTE_CHARS:
+            candidates.append(rule)
+    return _chosen(candidates)
+
+
+def _chosen(candidates: list[str]) -> str | None:
+    """The group's rule: the longest of its statements (the first of the longest)."""
+    return max(candidates, key=len) if candidates else None
