@@ -49,6 +49,13 @@ READINGS = (
     "like_the_rest",  # "table-driven, like the rest of the package"
     "subject_habit",  # "integration tests here use #[tokio::test(...)]"
     "other_language",  # German, French, Spanish, Portuguese rules, kept in their words
+    "anaphor_end",  # "write goose migrations with both", "don't sleep there": names nothing
+    "value_state",  # "prod is on 16", "the partition is not correct": a state, not a value
+    "said_tail",  # "use X like I said yesterday": the order without the reproach
+    "more_verbs",  # "give each job a timeout-minutes", "cast to UEnhancedInputComponent"
+    "why_not_mid",  # "inline script again, why not wp_enqueue_script?"
+    "so_then",  # "you're reading orders now so add read_orders to the scopes"
+    "is_for",  # "Optional is for return types only", "anyhow is only ok in the bins"
 )
 _LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
 
@@ -172,6 +179,26 @@ _TOLD = re.compile(
     re.I,
 )
 # "put it there" names nothing on its own: not a self-contained rule
+# "like I said yesterday" / ", I told you on the deploy workflow": a reproach after the order
+_SAID_TAIL = re.compile(
+    r"[\s,]*\b(?:(?:like|as) )?i (?:said|told you|mentioned|asked)(?: (?:it|that|so|this))?"
+    r"(?: (?:yesterday|before|earlier|already|last \w+|on \w+(?: \w+)?|\w+ times?))?[\s.!]*$",
+    re.IGNORECASE,
+)
+# a rule ending on a word that points back ("with both", "there") names nothing on its own
+_ANAPHOR_END = re.compile(r"^[^,;]*\s(?:both|there|either|neither|the same)$", re.I)
+_MORE_VERBS = re.compile(
+    r"^(?:cast|enqueue|submit|inject|register|serialize|render|query|wire|route|bind|persist|"
+    r"paginate|give|take|drop|mention|pick|choose|mark|prepare|stub|seed|scope|memoize|"
+    r"debounce|throttle|retry|batch)\b(?!\s+(?:is|was|are|were|missing|broken)\b)",
+    re.IGNORECASE,
+)
+# "Optional is for return types only in our java code" / "anyhow is only ok in the bins"
+_IS_FOR = re.compile(
+    _SUBJECT + r"(?:is|are)\s+(?:only\s+)?(?:ok(?:ay)?\s+|fine\s+|allowed\s+|meant\s+|reserved\s+)?"
+    r"(?:only\s+)?(?:for|in)\s+\S",
+    re.IGNORECASE,
+)
 _PRONOUN_OBJECT = re.compile(
     r"^(?:(?:don'?t|do not|never|always|just)\s+)?\S+ (?:it|that|this|them|those|these)\b",
     re.IGNORECASE,
@@ -242,6 +269,8 @@ def _clauses(text: str) -> list[str]:
             lambda m: m.group(0).replace(".", "\x01"), _CODE_SPAN.sub(hide, text)
         )
     pieces = _CLAUSE_SEPARATORS.split(hidden)
+    if _reads("why_not_mid") or _reads("so_then"):
+        pieces = _split_more(pieces)
     clauses = [pieces[0] or ""]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if _joins_its_example(clauses[-1], separator, piece or ""):
@@ -253,12 +282,28 @@ def _clauses(text: str) -> list[str]:
     return [_HIDDEN.sub(lambda m: spans[int(m.group(1))], c).replace("\x01", ".") for c in clauses]
 
 
+_WHY_NOT_MID = re.compile(r"(,\s*)(?=why (?:not|no)\b)", re.IGNORECASE)
+_SO_THEN = re.compile(r"(\s+(?:so|then|and then)\s+)(?=(?:" + _IMPERATIVE_WORDS + r")\b)", re.I)
+
+
+def _split_more(pieces: list[str]) -> list[str]:
+    """``pieces`` (clauses and separators) cut again before ", why not X?" and " so add X"."""
+    for pattern, name in ((_WHY_NOT_MID, "why_not_mid"), (_SO_THEN, "so_then")):
+        if not _reads(name):
+            continue
+        cut: list[str] = []
+        for index, piece in enumerate(pieces):
+            cut.extend(pattern.split(piece) if index % 2 == 0 and piece else [piece])
+        pieces = cut
+    return pieces
+
+
 def _joins_its_example(order: str, separator: str, example: str) -> bool:
     """Whether ``example`` after a colon is the command or value an order names."""
     if not _reads("colon_example") or separator.strip() != ":":
         return False
     head = _clean_order(order)
-    first = example.split()[0] if example.split() else ""
+    first = " ".join(example.split()[:3])
     return bool(
         _IMPERATIVE.match(head)
         and len(head.split()) >= 2
@@ -287,6 +332,8 @@ def _subjectless_fix(clause: str) -> str | None:
         return f"set {name} to {setting.group('value')}"  # "minSdk 26."
     found = _BARE_CONTRAST.match(bare) if _reads("contrast") else None
     if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        if _reads("value_state") and re.fullmatch(r"[\d.,]+", found.group("good")):
+            return None  # "8.1, not 8.3": a number of what?
         sides = f"{found.group('good')} {found.group('bad')}"
         named = _CODE_LIKE.search(sides) or re.search(r"\d", sides)
         if not named and len(found.group("good").split()) < 2:
@@ -329,11 +376,13 @@ def _clean_clause(clause: str) -> str:
     )
     if answer and _POINTS_AT_CODE.search(answer.group("what")):
         return ""  # "AccountHeaderView.swift:42", "Package.swift": where, not what to use
-    if answer and not _IMPERATIVE.match(answer.group("what")):
+    if answer and not _IMPERATIVE.match(answer.group("what")) and not _a_verb(answer.group("what")):
         what = _TRAILING.sub("", answer.group("what")).rstrip("?.! ")
         return f"use {what}" if what else ""  # "AGAIN." names nothing
     if clause.rstrip().endswith("?"):
         return ""  # a question asks; it does not state the rule
+    if _reads("said_tail"):
+        clause = _SAID_TAIL.sub("", clause)
     if not (_NO_RULE.match(clause) or (_reads("no_code") and _NO_CODE.match(clause))):
         # "no network calls in unit tests", "no `!!` here" are the rule itself
         clause = _FILLER.sub("", clause)
@@ -349,8 +398,6 @@ def _clean_clause(clause: str) -> str:
         clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
     if _reads("for_use"):
         clause = _for_use(clause)
-    if _reads("subject_habit") and _SUBJECT_HABIT.match(clause):
-        clause = _HERE_FIRST.sub("", clause)
     return clause
 
 
@@ -364,6 +411,11 @@ _REQUEST = re.compile(
 )
 
 
+def _a_verb(what: str) -> bool:
+    """Whether ``what`` opens on one of the further verbs ("enqueue it with ...")."""
+    return _reads("more_verbs") and _MORE_VERBS.match(what) is not None
+
+
 def _polite_order(clause: str) -> str:
     """The order in a polite request: "pls run X" -> "run X", "could you use X?" -> "use X"."""
     clause = _POLITE.sub("", clause)
@@ -373,6 +425,389 @@ def _polite_order(clause: str) -> str:
     return clause
 
 
+# "it's ubuntu-22.04"
+    "for_use",  # "acme-dwh-prod for prod target"
+    "like_the_rest",  # "table-driven, like the rest of the package"
+    "subject_habit",  # "integration tests here use #[tokio::test(...)]"
+    "other_language",  # German, French, Spanish, Portuguese rules, kept in their words
+    "anaphor_end",  # "write goose migrations with both", "don't sleep there": names nothing
+    "value_state",  # "prod is on 16", "the partition is not correct": a state, not a value
+    "said_tail",  # "use X like I said yesterday": the order without the reproach
+    "more_verbs",  # "give each job a timeout-minutes", "cast to UEnhancedInputComponent"
+    "why_not_mid",  # "inline script again, why not wp_enqueue_script?"
+    "so_then",  # "you're reading orders now so add read_orders to the scopes"
+    "is_for",  # "Optional is for return types only", "anyhow is only ok in the bins"
+)
+_LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
+
+
+def _reads(reading: str) -> bool:
+    """Whether ``reading`` (one of :data:`READINGS`) is in use for this call."""
+    return reading not in _LEFT_OUT.get()
+
+
+@contextmanager
+def _leaving_out(readings: frozenset[str]) -> Iterator[None]:
+    token = _LEFT_OUT.set(readings)
+    try:
+        yield
+    finally:
+        _LEFT_OUT.reset(token)
+
+
+# Conversational openers that do not belong in a rule ("no, use X" → "Use X").
+_FILLER = re.compile(
+    r"^(?:(?:no|nope|nah|actually|again|ugh|ok(?:ay)?|well|so|please|hmm+)\b[\s,.!:;\u2014-]*)+",
+    re.IGNORECASE,
+)
+
+
+# A clause that complains about the agent rather than saying what to do.
+_COMPLAINT = re.compile(
+    r"\b(?:you(?:'ve| have)? (?:keep|kept|forgot|forget|did|didn'?t|broke|missed|ignored|"
+    r"always|never|still|again|messed|screwed)|that'?s the (?:\w+ )?time|(?:second|third|"
+    r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
+    r"already)|told you|said so|how many times|seriously|come on|wtf|ffs|"
+    r"your (?:last |latest )?(?:change|commit|edit|pr|fix)|"
+    r"\b(?:went|was|were|got|broke|failed|took)\b)\b",
+    re.IGNORECASE,
+)
+_IMPERATIVE_WORDS = (
+    "use|run|put|keep|add|call|write|make|check|avoid|prefer|read|import|pass|return|raise|"
+    "store|name|move|place|wait|mock|split|commit|push|format|lint|test|document|log|always|"
+    "never|don'?t|do not|stop|only|leave|remove|delete|rename|follow|stick|switch|install|"
+    "pin|set|type|catch|handle|validate|sort|quote|wrap|close|open|start|include|exclude|no|"
+    "update|bump|regenerate|refactor|extract|inline|prefix|annotate|ask|assert|await|cache|"
+    "clean|compile|configure|convert|copy|create|declare|define|deploy|disable|enable|escape|"
+    "export|fetch|fix|generate|group|guard|indent|lock|merge|migrate|normalize|parse|rebase|"
+    "reuse|review|revert|save|squash|strip|tag|trim|verify|upgrade|downgrade|build|ship|"
+    "target|limit|reset|restart|clear|send|link|load|print|show|hide|encode|decode|measure|"
+    "do|manage"
+)
+_IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
+_CLAUSES = re.compile(
+    r"(?<=[\w)\]\"'`])[.!?;]{1,4}\s+|\n+|(?<=\w):\s+|"
+    r"\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:but )?you\b)|"
+    r",\s*(?:and |but |so |then |just |instead,? )?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
+    re.IGNORECASE,
+)
+# "here," / "in this repo," / "in our codebase," before a habit
+_HERE = (
+    r"(?:(?:here|around here|in this (?:repo(?:sitory)?|project|codebase|team)|"
+    r"in our (?:repo|code|codebase|project)),?\s+)?"
+)
+# "we use pnpm" / "in this repo we always use httpx" says the rule as a habit: "Use pnpm"
+_WE_DO = re.compile(
+    r"^" + _HERE + r"we\s+(?:always\s+|only\s+|usually\s+|normally\s+)?"
+    r"(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
+    re.IGNORECASE,
+)
+# "we're on dayjs" / "we switched to pnpm" / "we moved to ruff": "Use dayjs"
+_WE_MOVED = re.compile(
+    r"^" + _HERE + r"(?:we'?re on|we are on|we(?:'ve| have)? (?:switched|moved|migrated) to|"
+    r"we'?re using|we are using)\s+",
+    re.IGNORECASE,
+)
+# "why not Eloquent?" / "date-fns please": the user answering their own complaint
+_WHY_NOT = re.compile(r"^why (?:not|no) (?:use |just )?(?P<what>.+?)\??$", re.IGNORECASE)
+_JUST_THE_THING = re.compile(
+    r"^(?P<what>[\w`@./:#<>()-]+(?:\s+[\w`@./:#<>()-]+){0,2}?),?\s+(?:please|pls|plz|no)\??"
+    r"(?:[,;]\s+(?:like|same|as|with|on|in|for|everywhere)\b.*)?$",
+    re.IGNORECASE,
+)
+# a lone code-like name as the whole answer ("SAFE_CAST", "`docker compose`", "orders.v2")
+_LONE_NAME = re.compile(
+    r"^(?P<what>`[^`\s]+(?:\s[^`\s]+){0,3}`|[\w@./:#<>()-]*(?:[A-Z]{2}|_|\.\w|/|::)[\w@./:#<>()-]*)$"
+)
+# "the dev server port is 5173, not 3000": a value stated about a named subject
+# a named subject of up to six words, never a pronoun or a question word
+_SUBJECT = (
+    r"^(?!(?:you|i|it|its|it's|that|this|these|those|there|here|we|he|she|they|what|which|why|"
+    r"how|where|when|who)\b)(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
+)
+_VALUE = re.compile(_SUBJECT + r"(?:is|are)\s+(?P<value>.+)$", re.IGNORECASE)
+_VALUE_TOKEN = re.compile(r"\d|`|\w[./:]\w|\bnot\b|\b[A-Z][\w-]*[A-Z0-9][\w-]*\b")
+# a word right after the verb that makes "import missing" a complaint, not an order
+_NOT_AN_ORDER = re.compile(
+    r"^\S+\s+(?:missing|broken|wrong|failing|failed|again|still|not|is|was|isn'?t|wasn'?t)\b",
+    re.IGNORECASE,
+)
+# "the tests go in tests/unit" says where things are put: "Put the tests in tests/unit"
+_GOES_IN = re.compile(
+    r"^(?P<thing>(?:(?:the|our|all|every|each|any|new)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,3}?)"
+    r"\s+(?:go|goes|belong|belongs|live|lives)\s+(?=(?:in|into|under|inside|next to|to)\s)",
+    re.IGNORECASE,
+)
+# "Dates must be stored in UTC": a rule stated about its subject, self-contained as it is
+_NORMATIVE = re.compile(
+    _SUBJECT + r"(?:must|should|shall|needs?(?: to)?|requires?|has to|have to)"
+    r"(?:\s+(?:not|never|always|only))?\s+(?!(?:it|that|this|them|those|these)\b)\w",
+    re.IGNORECASE,
+)
+_LEADING = re.compile(r"^(?:(?:and|but|so|then|just|please|instead|rather)\b[\s,]*)+", re.I)
+_TRAILING = re.compile(
+    r"[\s,]*(?:\b(?:again|please|pls|plz|like i said|as i said|ok(?:ay)?|thanks|lol|ugh|ffs|"
+    r"for god'?s sake|every time|"
+    r"each time|always|from now on|in future|going forward)\b"
+    r"[\s,.!]*)+$",
+    re.IGNORECASE,
+)
+
+
+_TOLD = re.compile(
+    r"^(?:(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*|"
+    r"(?:you know|remember|note|keep in mind)(?:\s+that)?(?:\s*[:,]?\s+|\s*[:,]?$))",
+    re.I,
+)
+# "put it there" names nothing on its own: not a self-contained rule
+# "like I said yesterday" / ", I told you on the deploy workflow": a reproach after the order
+_SAID_TAIL = re.compile(
+    r"[\s,]*\b(?:(?:like|as) )?i (?:said|told you|mentioned|asked)(?: (?:it|that|so|this))?"
+    r"(?: (?:yesterday|before|earlier|already|last \w+|on \w+(?: \w+)?|\w+ times?))?[\s.!]*$",
+    re.IGNORECASE,
+)
+# a rule ending on a word that points back ("with both", "there") names nothing on its own
+_ANAPHOR_END = re.compile(r"^[^,;]*\s(?:both|there|either|neither|the same)$", re.I)
+_MORE_VERBS = re.compile(
+    r"^(?:cast|enqueue|submit|inject|register|serialize|render|query|wire|route|bind|persist|"
+    r"paginate|give|take|drop|mention|pick|choose|mark|prepare|stub|seed|scope|memoize|"
+    r"debounce|throttle|retry|batch)\b(?!\s+(?:is|was|are|were|missing|broken)\b)",
+    re.IGNORECASE,
+)
+# "Optional is for return types only in our java code" / "anyhow is only ok in the bins"
+_IS_FOR = re.compile(
+    _SUBJECT + r"(?:is|are)\s+(?:only\s+)?(?:ok(?:ay)?\s+|fine\s+|allowed\s+|meant\s+|reserved\s+)?"
+    r"(?:only\s+)?(?:for|in)\s+\S",
+    re.IGNORECASE,
+)
+_PRONOUN_OBJECT = re.compile(
+    r"^(?:(?:don'?t|do not|never|always|just)\s+)?\S+ (?:it|that|this|them|those|these)\b",
+    re.IGNORECASE,
+)
+# a sentence's closing marks, not a code token's own ("don't use !!" keeps its "!!")
+_END_PUNCTUATION = re.compile(r"(?<=[\w)\]`'\"])[.!?;,:]+\s*$|\s+$")
+_CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.IGNORECASE)
+_NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
+_NO_CODE = re.compile(r"^no\s+(?:`|[!?@#$%^&*<]{1,3}(?:\s|$))")
+
+
+# Subject-less fixes: "hg38, not hg19" / "real db instead of mocks" / "wrong bucket, the eu
+# one" / "again with the mocks, real db": what to use, named against what the agent used
+_NAME_WORDS = r"[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,3}?"
+_BARE_CONTRAST = re.compile(
+    r"^(?P<good>"
+    + _NAME_WORDS
+    + r"),?\s+(?:not|instead of|rather than)\s+(?P<bad>"
+    + _NAME_WORDS
+    + r")[.!]*$",
+    re.IGNORECASE,
+)
+_WRONG_THING = re.compile(
+    r"^wrong\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s*[,.:;!\u2014-]+\s*(?:(?:use|it'?s)\s+)?"
+    r"(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    re.IGNORECASE,
+)
+_AGAIN_WITH = re.compile(
+    r"^(?:again with|more of|still with|still) the\s+(?P<bad>" + _NAME_WORDS + r")\s*"
+    r"[,.:;!\u2014-]+\s*(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    re.IGNORECASE,
+)
+
+
+# a file or a file:line: the place an error points at or a label, never a thing to use
+_POINTS_AT_CODE = re.compile(
+    r"\.(?:swift|py|go|js|jsx|ts|tsx|kt|kts|java|rb|php|rs|c|cc|cpp|h|hpp|cs|m|scala|sql)"
+    r"(?::\d+)?`?$|:\d+`?$",
+    re.IGNORECASE,
+)
+
+
+# "minSdk 26" / "MAX_WORKERS=8": a setting named in code and its value, nothing else
+_SETTING_VALUE = re.compile(
+    r"^`?(?P<name>[A-Za-z][\w.-]*)`?\s*(?:=|:)?\s*`?(?P<value>\d[\w.]*)`?[.!]*$"
+)
+
+
+_CODE_SPAN = re.compile(r"`[^`]+`")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs)\.", re.IGNORECASE)
+_HIDDEN = re.compile(r"\x00(\d+)\x00")
+_CLAUSE_SEPARATORS = re.compile("(" + _CLAUSES.pattern.replace("`])", "`\x00])", 1) + ")", re.I)
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` cut into clauses: at sentence ends, dashes, colons and before a new order, never
+    inside a code span, and an order stays whole before the example after its colon
+    ("regenerate the schema: bin/rails db:migrate")."""
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    hidden = text
+    if _reads("code_span"):
+        hidden = _ABBREVIATION.sub(
+            lambda m: m.group(0).replace(".", "\x01"), _CODE_SPAN.sub(hide, text)
+        )
+    pieces = _CLAUSE_SEPARATORS.split(hidden)
+    if _reads("why_not_mid") or _reads("so_then"):
+        pieces = _split_more(pieces)
+    clauses = [pieces[0] or ""]
+    for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        if _joins_its_example(clauses[-1], separator, piece or ""):
+            clauses[-1] += ": " + (piece or "")
+        else:
+            if separator.startswith("?") and _reads("question_kept"):
+                clauses[-1] += "?"  # "update_option for the rates? transient.": asked, not said
+            clauses.append(piece or "")
+    return [_HIDDEN.sub(lambda m: spans[int(m.group(1))], c).replace("\x01", ".") for c in clauses]
+
+
+_WHY_NOT_MID = re.compile(r"(,\s*)(?=why (?:not|no)\b)", re.IGNORECASE)
+_SO_THEN = re.compile(r"(\s+(?:so|then|and then)\s+)(?=(?:" + _IMPERATIVE_WORDS + r")\b)", re.I)
+
+
+def _split_more(pieces: list[str]) -> list[str]:
+    """``pieces`` (clauses and separators) cut again before ", why not X?" and " so add X"."""
+    for pattern, name in ((_WHY_NOT_MID, "why_not_mid"), (_SO_THEN, "so_then")):
+        if not _reads(name):
+            continue
+        cut: list[str] = []
+        for index, piece in enumerate(pieces):
+            cut.extend(pattern.split(piece) if index % 2 == 0 and piece else [piece])
+        pieces = cut
+    return pieces
+
+
+def _joins_its_example(order: str, separator: str, example: str) -> bool:
+    """Whether ``example`` after a colon is the command or value an order names."""
+    if not _reads("colon_example") or separator.strip() != ":":
+        return False
+    head = _clean_order(order)
+    first = " ".join(example.split()[:3])
+    return bool(
+        _IMPERATIVE.match(head)
+        and len(head.split()) >= 2
+        and (_CODE_LIKE.search(first) or "\x00" in first or _names_a_thing(first))
+    )
+
+
+def _clean_order(clause: str) -> str:
+    return _POLITE.sub("", _FILLER.sub("", clause.strip())) if _reads("polite") else clause
+
+
+def _names_a_thing(text: str) -> bool:
+    """Whether ``text`` names a tool, file, flag or value: a code-like token, a digit, a
+    hyphenated name (``acme-dwh-prod``) or a code span."""
+    return bool(_CODE_LIKE.search(text) or re.search(r"\d|\w-\w|[@%$#!]\w|\w[!]", text))
+
+
+def _subjectless_fix(clause: str) -> str | None:
+    """The rule in a fix that names no subject: "hg38, not hg19" -> "use hg38, not hg19",
+    "wrong bucket, the eu one" -> "use the eu bucket", "again with the mocks, real db" ->
+    "use real db, not the mocks". Both sides must name something."""
+    bare = clause.strip()
+    setting = _SETTING_VALUE.match(bare) if _reads("setting") else None
+    name = setting.group("name") if setting else ""
+    if setting and _CODE_LIKE.search(name) and not _POINTS_AT_CODE.search(name):
+        return f"set {name} to {setting.group('value')}"  # "minSdk 26."
+    found = _BARE_CONTRAST.match(bare) if _reads("contrast") else None
+    if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        if _reads("value_state") and re.fullmatch(r"[\d.,]+", found.group("good")):
+            return None  # "8.1, not 8.3": a number of what?
+        sides = f"{found.group('good')} {found.group('bad')}"
+        named = _CODE_LIKE.search(sides) or re.search(r"\d", sides)
+        if not named and len(found.group("good").split()) < 2:
+            return None  # "scan, not read": too bare to stand as a rule
+        if not _IMPERATIVE.match(found.group("good")):
+            return f"use {found.group('good')}, not {found.group('bad')}"
+        return None
+    found = _WRONG_THING.match(bare) if _reads("wrong_thing") else None
+    if found and _is_name(found.group("good")):
+        good, thing = found.group("good"), found.group("thing")
+        one = re.fullmatch(r"the\s+(?P<which>[\w./-]+)\s+one", good, re.IGNORECASE)
+        if one:
+            return f"use the {one.group('which')} {thing}"
+        if _CODE_LIKE.search(good) or re.search(r"\d", good):  # "wrong port: 5173"
+            return f"use {good} as the {thing}"
+        return None
+    found = _AGAIN_WITH.match(bare) if _reads("again_with") else None
+    if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        return f"use {found.group('good')}, not the {found.group('bad')}"
+    return None
+
+
+def _clean_clause(clause: str) -> str:
+    clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    if _reads("polite"):
+        clause = _polite_order(clause)
+    fix = _subjectless_fix(clause)
+    if fix is not None:
+        return fix
+    if re.search(r"\S\s+again\b", clause, re.IGNORECASE):
+        return ""  # "import moment again..." tells what the agent did, not what to do
+    bare = clause.rstrip(".!?")
+    answer = (
+        (_reads("why_not") and _WHY_NOT.match(clause))
+        or (_reads("just_the_thing") and _JUST_THE_THING.match(bare))
+        or (_reads("lone_name") and _LONE_NAME.match(bare))
+        or (_reads("it_is") and _named_answer(_IT_IS.match(bare)))
+        or (_reads("like_the_rest") and _named_answer(_LIKE_THE_REST.match(bare)))
+        or None
+    )
+    if answer and _POINTS_AT_CODE.search(answer.group("what")):
+        return ""  # "AccountHeaderView.swift:42", "Package.swift": where, not what to use
+    if answer and not _IMPERATIVE.match(answer.group("what")) and not _a_verb(answer.group("what")):
+        what = _TRAILING.sub("", answer.group("what")).rstrip("?.! ")
+        return f"use {what}" if what else ""  # "AGAIN." names nothing
+    if clause.rstrip().endswith("?"):
+        return ""  # a question asks; it does not state the rule
+    if _reads("said_tail"):
+        clause = _SAID_TAIL.sub("", clause)
+    if not (_NO_RULE.match(clause) or (_reads("no_code") and _NO_CODE.match(clause))):
+        # "no network calls in unit tests", "no `!!` here" are the rule itself
+        clause = _FILLER.sub("", clause)
+    clause = _LEADING.sub("", clause).strip()
+    clause = _END_PUNCTUATION.sub("", _TRAILING.sub("", clause).strip())
+    if re.match(r"^always\s+\w", clause, re.IGNORECASE):  # "Always run X" -> "Run X"
+        clause = clause.split(None, 1)[1]
+    if _reads("habit"):
+        clause = _WE_DO.sub("", clause)
+    if _reads("moved"):
+        clause = _WE_MOVED.sub("use ", clause)
+    if _reads("place"):
+        clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
+    if _reads("for_use"):
+        clause = _for_use(clause)
+    return clause
+
+
+# "pls run ...", "kindly log ...", "hm, ...": politeness before an order
+_POLITE = re.compile(r"^(?:(?:pls|plz|kindly|hm+|also)\b[\s,.!]*)+", re.IGNORECASE)
+# "could you use QUALIFY like in stg_events?" / "you must put implicit none ...": an order asked
+_REQUEST = re.compile(
+    r"^(?:(?:and|also|so|ok(?:ay)?)\s+)*(?:(?:could|can|would|will) you|you (?:must|should|"
+    r"need to|have to))\s+(?:(?:please|pls|also|just|maybe|always)\s+)*(?P<order>.+?)\s*\?*$",
+    re.IGNORECASE,
+)
+
+
+def _a_verb(what: str) -> bool:
+    """Whether ``what`` opens on one of the further verbs ("enqueue it with ...")."""
+    return _reads("more_verbs") and _MORE_VERBS.match(what) is not None
+
+
+def _polite_order(clause: str) -> str:
+    """The order in a polite request: "pls run X" -> "run X", "could you use X?" -> "use X"."""
+    clause = _POLITE.sub("", clause)
+    request = _REQUEST.match(clause)
+    if request and _IMPERATIVE.match(request.group("order")):
+        return request.group("order")
+    return clause
+
+
+# "TryGetComponent" / "useLoaderData": one CamelCase name alone, the thing to use
+_LONE_CAMEL = re.compile(r"^(?P<what>`?[A-Za-z]+[a-z][A-Z]\w*(?:\(\))?`?)$")
 # "it's ubuntu-22.04" / "no, it's iOS 16": the value the user means, named at once
 _IT_IS = re.compile(
     r"^(?:no,?\s+)?it'?s\s+(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)?)"
@@ -421,7 +856,6 @@ _HABIT_PLACE = (
     r"(?:here|around here|in (?:this|our) (?:repo(?:sitory)?|project|codebase|team|workspace|"
     r"shop|company|app|org|package))"
 )
-_HERE_FIRST = re.compile(r"^" + _HABIT_PLACE + r",?\s+", re.IGNORECASE)
 _HABIT_VERB = (
     r"(?:always\s+)?(?:use|uses|get|gets|go through|goes through|need|needs|are always|"
     r"is always|are|is)\s+"
@@ -453,9 +887,13 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
     if _reads("other_language") and _foreign_rule(clause):
         return True
     order = _order_of(clause)
+    if not follows and _reads("anaphor_end") and _ANAPHOR_END.match(clause):
+        return False
     return (
         bool(
             _IMPERATIVE.match(order)
+            or (_reads("more_verbs") and _MORE_VERBS.match(order))
+            or (_reads("is_for") and _IS_FOR.match(clause) and re.search(r"\bonly\b", clause))
             or (_reads("normative") and _NORMATIVE.match(clause))
             or (_reads("value") and _states_a_value(clause))
             or (_reads("subject_habit") and _states_a_habit(clause))
@@ -471,7 +909,10 @@ _ASKS_TO_READ = re.compile(
     r"request|task|ticket|description|comment|wrote|said|asked)\b",
     re.IGNORECASE,
 )
-_BARE_ADVERB = re.compile(r"^(?:always|never|only)\s*(?:[,.;:]|$)", re.IGNORECASE)
+_BARE_ADVERB = re.compile(
+    r"^(?:always|never|only)\s*(?:[,.;:]|$|(?:on|in|at|from|for|with|before|after)\b)",
+    re.IGNORECASE,
+)
 # "after you touch composer.json run composer dump-autoload -o": an order after its condition
 _CONDITION = re.compile(
     r"^(?:after|before|when|whenever|once|every time|each time|if)\s+.{2,80}?"
@@ -541,7 +982,16 @@ def _states_a_value(clause: str) -> bool:
     5173, not 3000", "Java version is 21"): a number, a code span, a dotted or slashed name,
     a contrast with "not", or a name with inner capitals."""
     match = _VALUE.match(clause)
+    if match and _reads("value_state") and _A_STATE.match(match.group("value")):
+        return False  # "prod is on 16", "the partition is not correct"
     return bool(match and _VALUE_TOKEN.search(match.group("value")))
+
+
+_A_STATE = re.compile(
+    r"^(?:off|now|still|already|back|missing|broken|wrong|stale|empty|failing|"
+    r"red|down|gone|not (?:correct|right|ok|okay|good|fine|working|allowed|what|the))\b",
+    re.IGNORECASE,
+)
 
 
 # "why yum? ... ansible.builtin.dnf" / "why print()? we have structlog": a question about what
