@@ -427,7 +427,7 @@ def _polite_order(clause: str) -> str:
 
 # "it's ubuntu-22.04" / "no, it's iOS 16": the value the user means, named at once
 _IT_IS = re.compile(
-    r"^(?:no,?\s+)?it'?s\s+(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)?)"
+    r"^(?:no,?\s+)?it'?s\s+(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)??)"
     r"(?:\s+(?:here|everywhere|now))?$",
     re.IGNORECASE,
 )
@@ -711,11 +711,11 @@ def _best_rule(texts: list[str]) -> str | None:
             clause = _clean_clause(raw or "")
             if clause and _states_a_rule(clause, follows=bool(parts)):
                 parts.append(clause)
+        answered = _answered_question(text)
+        if answered and (not parts or (len(parts) == 1 and answered.startswith(parts[0]))):
+            parts = [answered]  # "why fmt.Println? slog.Info like the rest": "..., not fmt.Println"
         if not parts:
-            answered = _answered_question(text)
-            if answered is None:
-                continue
-            parts = [answered]
+            continue
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
         rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
         if len(rule) <= f.QUOTE_CHARS:
