@@ -304,11 +304,17 @@ def _joins_its_example(order: str, separator: str, example: str) -> bool:
         return False
     head = _clean_order(order)
     first = " ".join(example.split()[:3])
-    return bool(
-        _IMPERATIVE.match(head)
-        and len(head.split()) >= 2
-        and (_CODE_LIKE.search(first) or "\x00" in first or _names_a_thing(first))
-    )
+    named = _CODE_LIKE.search(first) or "\x00" in first or _names_a_thing(first)
+    command = len(example.split()) <= 6 and not _NOT_AN_EXAMPLE.match(example)
+    return bool(_IMPERATIVE.match(head) and len(head.split()) >= 2 and (named or command))
+
+
+# after a colon, words that start a sentence of their own, not a command or a value
+_NOT_AN_EXAMPLE = re.compile(
+    r"^(?:it|they|that|this|these|those|the|you|i|we|he|she|there|no|not|but|and|so|why|"
+    r"what|how|because|since)\b|^(?:" + _IMPERATIVE_WORDS + r")\b",
+    re.IGNORECASE,
+)
 
 
 def _clean_order(clause: str) -> str:
@@ -317,8 +323,8 @@ def _clean_order(clause: str) -> str:
 
 def _names_a_thing(text: str) -> bool:
     """Whether ``text`` names a tool, file, flag or value: a code-like token, a digit, a
-    hyphenated name (``acme-dwh-prod``) or a code span."""
-    return bool(_CODE_LIKE.search(text) or re.search(r"\d|\w-\w|[@%$#!]\w|\w[!]", text))
+    hyphenated name (``acme-dwh-prod``), a flag (``--autogenerate``) or a code span."""
+    return bool(_CODE_LIKE.search(text) or re.search(r"\d|\w-\w|[@%$#]\w|(?<![\w-])--?[a-z]", text))
 
 
 def _subjectless_fix(clause: str) -> str | None:
@@ -370,8 +376,8 @@ def _clean_clause(clause: str) -> str:
         (_reads("why_not") and _WHY_NOT.match(clause))
         or (_reads("just_the_thing") and _JUST_THE_THING.match(bare))
         or (_reads("lone_name") and _LONE_NAME.match(bare))
-        or (_reads("it_is") and _named_answer(_IT_IS.match(bare)))
-        or (_reads("like_the_rest") and _named_answer(_LIKE_THE_REST.match(bare)))
+        or (_reads("it_is") and _named_answer(_IT_IS.match(bare), plain_words=0))
+        or (_reads("like_the_rest") and _named_answer(_LIKE_THE_REST.match(bare), plain_words=2))
         or None
     )
     if answer and _POINTS_AT_CODE.search(answer.group("what")):
@@ -439,14 +445,15 @@ _LIKE_THE_REST = re.compile(
 )
 
 
-def _named_answer(match: re.Match[str] | None) -> re.Match[str] | None:
-    """``match`` when what it found names a thing and is more than a bare number."""
+def _named_answer(match: re.Match[str] | None, plain_words: int) -> re.Match[str] | None:
+    """``match`` when what it found names a thing (or is at most ``plain_words`` plain words:
+    "pydantic models, like the rest") and is more than a bare number."""
     if match is None:
         return None
     what = _TRAILING.sub("", match.group("what")).strip()
     if not _is_name(what) or re.fullmatch(r"[\d.,]+", what):
         return None
-    return match if _names_a_thing(what) or len(what.split()) == 1 else None
+    return match if _names_a_thing(what) or len(what.split()) <= plain_words else None
 
 
 # "acme-dwh-prod for prod target": the named thing to use, and what for
@@ -506,11 +513,12 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
     order = _order_of(clause)
     if not follows and _reads("anaphor_end") and _ANAPHOR_END.match(clause):
         return False
+    if _reads("is_for") and _IS_FOR.match(clause) and re.search(r"\bonly\b", clause):
+        return not _COMPLAINT.search(clause)  # "assert is only for tests": not an order
     return (
         bool(
             _IMPERATIVE.match(order)
             or (_reads("more_verbs") and _MORE_VERBS.match(order))
-            or (_reads("is_for") and _IS_FOR.match(clause) and re.search(r"\bonly\b", clause))
             or (_reads("normative") and _NORMATIVE.match(clause))
             or (_reads("value") and _states_a_value(clause))
             or (_reads("subject_habit") and _states_a_habit(clause))
@@ -567,13 +575,14 @@ _LANGUAGES = (
     (  # Spanish
         r"aquí|usamos|siempre|nunca|hay que|debe|deben|tienes que|usa|utiliza|pon|añade|"
         r"ejecuta|corre|no uses|van en|va en",
-        r"el|los|las|del|con|para|una|en|es|y|que|por|está|todo|cada",
+        r"el|los|las|del|con|para|una|en|es|y|que|por|está|todo|cada|de|antes|sin|al",
         r"otra vez|de nuevo|has vuelto|por qué|pusiste|hiciste",
     ),
     (  # Portuguese
         r"aqui|a gente|usamos|sempre|nunca|deve|devem|tem que|precisa|utilize|coloque|"
-        r"põe|adicione|rode|execute|não use|vão em|vai em",
-        r"não|com|para|os|uma|um|da|na|em|é|são|gente|nós|pelo|pela|direto|tudo|cada",
+        r"põe|adicione|rode|roda|rodar|usa|usar|execute|não use|vão em|vai em",
+        r"não|com|para|os|uma|um|da|na|em|é|são|gente|nós|pelo|pela|direto|tudo|cada|no|de|"
+        r"antes|sem",
         r"de novo|outra vez|você (?:fez|colocou|usou)|por que",
     ),
 )
