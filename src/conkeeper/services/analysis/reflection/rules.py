@@ -56,6 +56,7 @@ READINGS = (
     "why_not_mid",  # "inline script again, why not wp_enqueue_script?"
     "so_then",  # "you're reading orders now so add read_orders to the scopes"
     "is_for",  # "Optional is for return types only", "anyhow is only ok in the bins"
+    "do_not",  # "do not call k_sleep in an ISR" is an order ("do" + "not" read as a state)
 )
 _LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
 
@@ -511,7 +512,7 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
     if _reads("other_language") and _foreign_rule(clause):
         return True
     order = _order_of(clause)
-    if not follows and _reads("anaphor_end") and _ANAPHOR_END.match(clause):
+    if not follows and _reads("anaphor_end") and _ANAPHOR_END.match(clause.split(",")[0]):
         return False
     if _reads("is_for") and _IS_FOR.match(clause) and re.search(r"\bonly\b", clause):
         return not _COMPLAINT.search(clause)  # "assert is only for tests": not an order
@@ -525,7 +526,7 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
         )
         and not _COMPLAINT.search(clause)
         and not (_PRONOUN_OBJECT.match(order) and not (follows and _reads("follow_on")))
-        and not (_IMPERATIVE.match(order) and _NOT_AN_ORDER.match(order))
+        and not (_IMPERATIVE.match(order) and _NOT_AN_ORDER.match(order) and not _do_not(order))
     )
 
 
@@ -547,6 +548,11 @@ _CONDITION = re.compile(
     r"(?:" + _IMPERATIVE_WORDS + r")\b.*)$",
     re.IGNORECASE,
 )
+
+
+def _do_not(order: str) -> bool:
+    """Whether ``order`` opens on "do not", an order, not "X not ..." (a state)."""
+    return _reads("do_not") and re.match(r"do not\s+\w", order, re.IGNORECASE) is not None
 
 
 def _order_of(clause: str) -> str:
@@ -615,7 +621,8 @@ def _states_a_value(clause: str) -> bool:
 
 _A_STATE = re.compile(
     r"^(?:off|now|still|already|back|missing|broken|wrong|stale|empty|failing|"
-    r"red|down|gone|not (?:correct|right|ok|okay|good|fine|working|allowed|what|the))\b",
+    r"red|down|gone|not (?:correct|right|ok|okay|good|fine|working|allowed|what|the))\b|"
+    r"^(?:on|at|in)\s+[\d.]+$",
     re.IGNORECASE,
 )
 
