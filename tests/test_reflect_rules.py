@@ -76,6 +76,12 @@ CASES = [
     (["hand-written retry loop in the client, why not tenacity?"], "Use tenacity."),
     (["the schema changed so regenerate the types with `npm run gen`"],
      "Regenerate the types with `npm run gen`."),
+    (["do not call the payment API from tests, use the sandbox stub"],
+     "Do not call the payment API from tests; use the sandbox stub."),
+    # of two rules, the one naming what the corrections keep coming back to
+    (["why no retry_policy in the client? it gave up after one try",
+      "you dropped retry_policy again, why? eu-west-1-backup for the nightly upload job"],
+     "Use retry_policy in the client."),
     # other languages keep the user's words
     (["Bei uns kommen alle Secrets in den Vault, nie in die .env Datei"],
      "Bei uns kommen alle Secrets in den Vault, nie in die .env Datei."),

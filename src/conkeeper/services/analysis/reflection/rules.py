@@ -57,6 +57,7 @@ READINGS = (
     "so_then",  # "you're reading orders now so add read_orders to the scopes"
     "is_for",  # "Optional is for return types only", "anyhow is only ok in the bins"
     "do_not",  # "do not call k_sleep in an ISR" is an order ("do" + "not" read as a state)
+    "recurring",  # the rule names what the group's corrections keep coming back to
 )
 _LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
 
@@ -736,9 +737,49 @@ def _best_rule(texts: list[str]) -> str | None:
         rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
         if len(rule) <= f.QUOTE_CHARS:
             candidates.append(rule)
-    return _chosen(candidates)
+    return _chosen(candidates, texts)
 
 
-def _chosen(candidates: list[str]) -> str | None:
-    """The group's rule: the longest of its statements (the first of the longest)."""
-    return max(candidates, key=len) if candidates else None
+def _chosen(candidates: list[str], texts: list[str]) -> str | None:
+    """The group's rule: the longest of its statements, one that names a word the corrections
+    keep coming back to (a word in two or more of them) before one that names none."""
+    if not candidates:
+        return None
+    recurring = _recurring_words(texts) if _reads("recurring") else set()
+    if not recurring:
+        return max(candidates, key=len)  # the first of the longest
+    on_topic = [c for c in candidates if _words(c) & recurring]
+    return max(on_topic or candidates, key=len)
+
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_+!#@$%-]*(?:\.[a-z0-9_]+)*", re.IGNORECASE)
+_COMMON = frozenset(
+    re.findall(
+        r"\S+",
+        "the and why you not for but are was use run can did its all any one two get got has "
+        "had how now too yet our out off own put set see say new old who way lol pls thx "
+        "again please this that with from have what your just like here there every always "
+        "never should would could into they them then than when where which still time same "
+        "told said dont don't also only file code make need want know keep stop each other "
+        "more some",
+    )
+)
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text`` worth comparing, in a rough stem: "branches" and "branch" meet."""
+    found = set()
+    for word in _WORD.findall(text.lower()):
+        if len(word) < 3 or word in _COMMON:
+            continue
+        found.add(re.sub(r"(?:es|s|ed|ing)$", "", word) if len(word) > 5 else word)
+    return found
+
+
+def _recurring_words(texts: list[str]) -> set[str]:
+    """Words found in two or more of ``texts``."""
+    seen: dict[str, int] = {}
+    for text in texts:
+        for word in _words(text):
+            seen[word] = seen.get(word, 0) + 1
+    return {word for word, count in seen.items() if count >= 2}
