@@ -202,33 +202,35 @@ def _worth(group: dict[str, Any], outcome: str) -> int:
     return _WORTH[("bare" if group.get("rule") is None else "rule", outcome)]
 
 
+def _set_worth(groups: list[dict[str, Any]], leave_out: frozenset[str]) -> int:
+    return sum(
+        _worth(g, verdict(g, imperative_rule([str(t) for t in g["texts"]], leave_out=leave_out)))
+        for g in groups
+    )
+
+
 def by_set(sets: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """Leave one set out: each reading of :data:`READINGS` is kept for the held-out set only
-    when it earns its place on the other sets' groups (leaving it out there would lose more
-    than it saves, a wrong rule counting -2, a right one +1), then the held-out set is scored
-    with the readings kept. The figure that stands for the next writer's first measurement."""
+    when it earns its place on the other sets' groups, then the held-out set is scored with the
+    readings kept. A reading earns its place when it never hurts among all the others (leaving
+    it out loses at least what it saves, a wrong rule counting -2, a right one +1) and helps
+    either among them or alone (added to none of the others): a reading another one duplicates
+    still counts. The figure that stands for the next writer's first measurement."""
     names = sorted(sets)
-    outcomes: dict[tuple[str, str], list[str]] = {}
+    every = frozenset(READINGS)
+    worth: dict[tuple[str, str, str], int] = {}
     for name in names:
         for reading in ("", *READINGS):
-            left = frozenset({reading} - {""})
-            outcomes[(name, reading)] = [
-                verdict(g, imperative_rule([str(t) for t in g["texts"]], leave_out=left))
-                for g in sets[name]
-            ]
+            worth[(name, "all", reading)] = _set_worth(sets[name], frozenset({reading} - {""}))
+            worth[(name, "alone", reading)] = _set_worth(sets[name], every - {reading})
     folds: dict[str, Any] = {}
     for held in names:
+        train = [n for n in names if n != held]
         dropped = []
         for reading in READINGS:
-            gain = sum(
-                _worth(g, base) - _worth(g, without)
-                for name in names
-                if name != held
-                for g, base, without in zip(
-                    sets[name], outcomes[(name, "")], outcomes[(name, reading)], strict=True
-                )
-            )
-            if gain <= 0:
+            among = sum(worth[(n, "all", "")] - worth[(n, "all", reading)] for n in train)
+            alone = sum(worth[(n, "alone", reading)] - worth[(n, "alone", "")] for n in train)
+            if among < 0 or (among == 0 and alone <= 0):
                 dropped.append(reading)
         figures = score(sets[held], frozenset(dropped))
         folds[held] = {k: v for k, v in figures.items() if k != "mistakes"} | {"left_out": dropped}

@@ -82,6 +82,9 @@ CASES = [
     (["why no retry_policy in the client? it gave up after one try",
       "you dropped retry_policy again, why? eu-west-1-backup for the nightly upload job"],
      "Use retry_policy in the client."),
+    # a bare name after a complaint, given twice
+    (["unittest again in the new module. pytest.", "more unittest classes in tests/api... pytest"],
+     "Use pytest."),
     # other languages keep the user's words
     (["Bei uns kommen alle Secrets in den Vault, nie in die .env Datei"],
      "Bei uns kommen alle Secrets in den Vault, nie in die .env Datei."),
@@ -112,6 +115,7 @@ COMPLAINTS = [
     ["we always write the docs with both", "don't put the config there"],
     ["8.1, not 8.3"],
     ["time.sleep for the retry backoff? in the worker of all places"],  # asked, not said
+    ["the build failed again. great.", "still failing. great"],  # said twice, names nothing
     ["Schon wieder `print()` im Code", "encore un `print()` dans le module"],
     ["otra vez `console.log` en el componente", "de novo `var` no arquivo"],
 ]

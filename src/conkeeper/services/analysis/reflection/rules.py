@@ -58,6 +58,7 @@ READINGS = (
     "is_for",  # "Optional is for return types only", "anyhow is only ok in the bins"
     "do_not",  # "do not call k_sleep in an ISR" is an order ("do" + "not" read as a state)
     "recurring",  # the rule names what the group's corrections keep coming back to
+    "fix_after",  # "sqlmock again. testcontainers.": the name after a complaint, named twice
 )
 _LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
 
@@ -659,7 +660,12 @@ _NAME_LIKE = re.compile(r"[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,2}")
 _CODE_LIKE = re.compile(r"[./:_()`]|\w[A-Z]|[A-Z]{2}")
 _NOT_A_NAME = re.compile(
     r"^(?:it|that|this|them|those|these|there|wrong|broken|bad|fine|slow|ok|okay|not|no|"
-    r"the same|better|worse|correct|right)$",
+    r"the same|better|worse|correct|right|"
+    # what a tired user says, never a thing to use ("still failing. great.")
+    r"(?:(?:just |so |really |how |very )?(?:great|nice|wonderful|awesome|perfect|cool|sure|"
+    r"lovely|fantastic|brilliant|amazing|terrible|ridiculous|unbelievable|embarrassing))|"
+    r"really|seriously|honestly|sigh|whatever|thanks|thank you|yes|yep|yeah|nope|why|what|"
+    r"come on|enough|same thing|again|still|stop)$",
     re.IGNORECASE,
 )
 
@@ -722,12 +728,17 @@ def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()
 
 def _best_rule(texts: list[str]) -> str | None:
     candidates = []
+    recurring = _recurring_words(texts) if _reads("fix_after") else set()
     for text in texts:
         parts: list[str] = []
+        before = ""
         for raw in _clauses(" ".join(text.split())):
             clause = _clean_clause(raw or "")
             if clause and _states_a_rule(clause, follows=bool(parts)):
                 parts.append(clause)
+            elif recurring and (fix := _fix_after(before, raw or "", recurring)):
+                parts.append(fix)
+            before = raw or ""
         answered = _answered_question(text)
         if answered and (not parts or (len(parts) == 1 and answered.startswith(parts[0]))):
             parts = [answered]  # "why fmt.Println? slog.Info like the rest": "..., not fmt.Println"
@@ -738,6 +749,20 @@ def _best_rule(texts: list[str]) -> str | None:
         if len(rule) <= f.QUOTE_CHARS:
             candidates.append(rule)
     return _chosen(candidates, texts)
+
+
+def _fix_after(before: str, clause: str, recurring: set[str]) -> str | None:
+    """The rule in a bare name right after a complaint or a question ("sqlmock again.
+    testcontainers.", "update_option for the rates? transient."): "use testcontainers". Only
+    a name whose every word the group's corrections give more than once counts: "great." or
+    "sigh" do not."""
+    if not re.search(r"\bagain\b|\?$", before.strip(), re.IGNORECASE):
+        return None
+    name = _TRAILING.sub("", _FILLER.sub("", clause.strip())).strip(" .!")
+    if not _is_name(name) or _IMPERATIVE.match(name) or _a_verb(name) or "?" in clause:
+        return None
+    words = _words(name)
+    return f"use {name}" if words and words <= recurring else None
 
 
 def _chosen(candidates: list[str], texts: list[str]) -> str | None:
