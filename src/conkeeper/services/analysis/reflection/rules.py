@@ -512,7 +512,7 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
     if _reads("bare_adverb") and _BARE_ADVERB.match(clause):
         return False  # "always, before push"
     if _reads("other_language") and _foreign_rule(clause):
-        return True
+        return not _COMPLAINT.search(clause)  # "Bei uns nie `print()`, you forgot it"
     order = _order_of(clause)
     if not follows and _reads("anaphor_end") and _ANAPHOR_END.match(clause.split(",")[0]):
         return False
