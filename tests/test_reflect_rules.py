@@ -116,6 +116,7 @@ COMPLAINTS = [
     ["8.1, not 8.3"],
     ["time.sleep for the retry backoff? in the worker of all places"],  # asked, not said
     ["the build failed again. great.", "still failing. great"],  # said twice, names nothing
+    ["the numbers are wrong again in report.py", "report.py again. wrong numbers"],
     ["Schon wieder `print()` im Code", "encore un `print()` dans le module"],
     ["otra vez `console.log` en el componente", "de novo `var` no arquivo"],
 ]

@@ -713,7 +713,12 @@ def _is_name(text: str) -> bool:
         0 < len(words) <= 3
         and bool(_NAME_LIKE.fullmatch(" ".join(words)))
         and not _NOT_A_NAME.match(" ".join(words))
+        and not _FAULT_FIRST.match(words[0])
     )
+
+
+# "wrong numbers", "broken tests", "too slow": a fault named, never a thing to use
+_FAULT_FIRST = re.compile(r"^(?:wrong|broken|bad|still|too|way|another|failing|flaky)$", re.I)
 
 
 def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()) -> str | None:
