@@ -94,6 +94,13 @@ CASES = [
      "Aquí siempre usamos `ruff format` antes del commit."),
     (["Aqui a gente sempre roda `npm ci` no CI, nunca `npm install`"],
      "Aqui a gente sempre roda `npm ci` no CI, nunca `npm install`."),
+    (["Mete los tests en tests/unit, no al lado del código"], "Mete los tests en tests/unit."),
+    (["Ne pousse jamais sur main directement, passe par une PR"],
+     "Ne pousse jamais sur main directement, passe par une PR."),
+    (["Wir verwenden immer `uv` statt pip", "schon wieder pip install..."],
+     "Wir verwenden immer `uv` statt pip."),
+    (["the retry loop again. tenacity has that", "hand-written retry again? tenacity"],
+     "Use tenacity."),
 ]  # fmt: skip
 
 COMPLAINTS = [
@@ -119,6 +126,8 @@ COMPLAINTS = [
     ["the numbers are wrong again in report.py", "report.py again. wrong numbers"],
     ["Schon wieder `print()` im Code", "encore un `print()` dans le module"],
     ["otra vez `console.log` en el componente", "de novo `var` no arquivo"],
+    ["Ce n'est pas ce que je voulais, toujours la même erreur"],
+    ["No es lo que pedí, siempre lo mismo con el build"],
 ]
 
 

@@ -513,6 +513,8 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
         return False  # "always, before push"
     if _reads("other_language") and _foreign_rule(clause):
         return not _COMPLAINT.search(clause)  # "Bei uns nie `print()`, you forgot it"
+    if _reads("other_language") and _foreign(clause):
+        return False  # "no al lado del código": English readings misread other languages
     order = _order_of(clause)
     if not follows and _reads("anaphor_end") and _ANAPHOR_END.match(clause.split(",")[0]):
         return False
@@ -564,36 +566,57 @@ def _order_of(clause: str) -> str:
 
 
 # Rules in other languages are kept in the user's words: a clause counts when it carries an
-# order or habit word of one language, two of its common words, names a thing, and holds none
-# of its complaint words ("encore", "schon wieder", "otra vez", "de novo").
+# order or habit word of one language, two of its common words, names a thing (or has five
+# words or more), and holds none of its complaint words ("encore", "schon wieder", "otra vez",
+# "de novo").
 _LANGUAGES = (
     (  # German
         r"bei uns|wir (?:nutzen|verwenden|benutzen|machen|schreiben|nehmen)|immer|nie|niemals|"
         r"muss|müssen|soll|sollen|verwende|benutze|nutze|nimm|bitte",
         r"der|die|das|und|nicht|im|ist|sind|wird|werden|mit|für|bei|uns|wir|ein|eine|kommt|"
-        r"alles|auf|den|dem|zu",
-        r"schon wieder|wieder|nochmal|du hast|sie haben|warum",
+        r"alles|auf|den|dem|zu|statt|kein|keine|nur|auch|oder|von|vom|zum|zur",
+        r"schon wieder|wieder|nochmal|du hast|sie haben|warum|das ist nicht|ich (?:habe|hab) "
+        r"(?:gesagt|dir)|wollte",
     ),
     (  # French
         r"on utilise|chez nous|ici on|toujours|jamais|il faut|doit|doivent|utilise|utilisez|"
-        r"lance|lancez|mets|mettez|ajoute|ajoutez|vont dans|va dans|passe par",
+        r"lance|lancez|mets|mettez|ajoute|ajoutez|vont dans|va dans|passe par|"
+        r"ne (?!(?:sont|suis|peux|sais|veux)\b)\w+ (?:pas|jamais)|n'(?!est\b)\w+ (?:pas|jamais)",
         r"les|le|la|des|du|et|ne|pas|dans|avant|avec|pour|une|est|sont|je|nous|ça|ce|chaque",
-        r"encore|tu as|vous avez|pourquoi",
+        r"encore|tu as|vous avez|pourquoi|ce n'est pas|c'est pas|je (?:voulais|t'ai dit)|"
+        r"j'ai dit|même erreur",
     ),
     (  # Spanish
         r"aquí|usamos|siempre|nunca|hay que|debe|deben|tienes que|usa|utiliza|pon|añade|"
-        r"ejecuta|corre|no uses|van en|va en",
+        r"ejecuta|corre|van en|va en|mete|coloca|guarda|"
+        r"no (?:hagas|hagan|uses|usen|pongas|metas|llames|subas|borres)",
         r"el|los|las|del|con|para|una|en|es|y|que|por|está|todo|cada|de|antes|sin|al",
-        r"otra vez|de nuevo|has vuelto|por qué|pusiste|hiciste",
+        r"otra vez|de nuevo|has vuelto|por qué|pusiste|hiciste|no es lo que|te dije|ya te|pedí",
     ),
     (  # Portuguese
         r"aqui|a gente|usamos|sempre|nunca|deve|devem|tem que|precisa|utilize|coloque|"
-        r"põe|adicione|rode|roda|rodar|usa|usar|execute|não use|vão em|vai em",
+        r"põe|adicione|rode|roda|rodar|usa|usar|execute|vão em|vai em|"
+        r"não (?:use|faça|coloque|suba|apague|chame)",
         r"não|com|para|os|uma|um|da|na|em|é|são|gente|nós|pelo|pela|direto|tudo|cada|no|de|"
-        r"antes|sem",
-        r"de novo|outra vez|você (?:fez|colocou|usou)|por que",
+        r"antes|sem|as|ao|aos|dos|das",
+        r"de novo|outra vez|você (?:fez|colocou|usou)|por que|não é (?:isso|o que)|"
+        r"eu (?:disse|falei|pedi)|já (?:disse|falei)",
     ),
 )
+
+
+def _foreign(clause: str) -> bool:
+    """Whether ``clause`` is in German, French, Spanish or Portuguese (two common words)."""
+    prose = _prose(clause)
+    return any(
+        len(set(re.findall(r"\b(?:" + common + r")\b", prose))) >= 2
+        for _orders, common, _complaints in _LANGUAGES
+    )
+
+
+def _prose(clause: str) -> str:
+    """``clause`` in lower case without its code ("locales/de.json" holds no German "de")."""
+    return re.sub(r"`[^`]*`|\S*[/._:@<>()=\\]\S*", " ", clause).lower()
 
 
 def _foreign_rule(clause: str) -> bool:
@@ -601,11 +624,11 @@ def _foreign_rule(clause: str) -> bool:
     for orders, common, complaints in _LANGUAGES:
         if re.search(r"\b(?:" + complaints + r")\b", clause, re.IGNORECASE):
             continue
-        words = set(re.findall(r"\b(?:" + common + r")\b", clause.lower()))
+        words = set(re.findall(r"\b(?:" + common + r")\b", _prose(clause)))
         if (
             len(words) >= 2
             and re.search(r"(?<!\w)(?:" + orders + r")(?!\w)", clause, re.IGNORECASE)
-            and _names_a_thing(clause)
+            and (_names_a_thing(clause) or len(clause.split()) >= 5)
         ):
             return True
     return False
@@ -767,6 +790,8 @@ def _fix_after(before: str, clause: str, recurring: set[str]) -> str | None:
     if not _is_name(name) or _IMPERATIVE.match(name) or _a_verb(name) or "?" in clause:
         return None
     words = _words(name)
+    if any(word in _COMMON for word in name.lower().split()):
+        return None  # "tenacity has that": a sentence, not a name
     return f"use {name}" if words and words <= recurring else None
 
 
