@@ -66,6 +66,7 @@ CASES = [
     (["name the fixtures e.g. user_factory, never plain user"],
      "Name the fixtures e.g. user_factory; never plain user."),
     (["wrong image tag again. it's node:20-alpine"], "Use node:20-alpine."),
+    (["it's `kubectl --context=staging`, always"], "Use `kubectl --context=staging`."),
     (["eu-west-1 for the staging stack"], "Use eu-west-1 for the staging stack."),
     (["pydantic models, like the rest of the api"], "Use pydantic models."),
     (["around here migrations use alembic revision --autogenerate"],

@@ -379,8 +379,8 @@ def _clean_clause(clause: str) -> str:
         (_reads("why_not") and _WHY_NOT.match(clause))
         or (_reads("just_the_thing") and _JUST_THE_THING.match(bare))
         or (_reads("lone_name") and _LONE_NAME.match(bare))
-        or (_reads("it_is") and _named_answer(_IT_IS.match(bare), plain_words=0))
-        or (_reads("like_the_rest") and _named_answer(_LIKE_THE_REST.match(bare), plain_words=2))
+        or (_reads("it_is") and _named_answer(_IT_IS.match(_TRAILING.sub("", bare)), 0))
+        or (_reads("like_the_rest") and _named_answer(_LIKE_THE_REST.match(bare), 2))
         or None
     )
     if answer and _POINTS_AT_CODE.search(answer.group("what")):
@@ -436,7 +436,7 @@ def _polite_order(clause: str) -> str:
 
 # "it's ubuntu-22.04" / "no, it's iOS 16": the value the user means, named at once
 _IT_IS = re.compile(
-    r"^(?:no,?\s+)?it'?s\s+(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)??)"
+    r"^(?:no,?\s+)?it'?s\s+(?P<what>`[^`]+`|[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)??)"
     r"(?:\s+(?:here|everywhere|now))?$",
     re.IGNORECASE,
 )
@@ -454,6 +454,8 @@ def _named_answer(match: re.Match[str] | None, plain_words: int) -> re.Match[str
     if match is None:
         return None
     what = _TRAILING.sub("", match.group("what")).strip()
+    if re.fullmatch(r"`[^`]+`", what):
+        return match  # "it's `kubectl --context=staging`"
     if not _is_name(what) or re.fullmatch(r"[\d.,]+", what):
         return None
     return match if _names_a_thing(what) or len(what.split()) <= plain_words else None
