@@ -129,6 +129,11 @@ COMPLAINTS = [
     ["otra vez `console.log` en el componente", "de novo `var` no arquivo"],
     ["Ce n'est pas ce que je voulais, toujours la même erreur"],
     ["No es lo que pedí, siempre lo mismo con el build"],
+    # polite, habit and one-word shapes around a complaint
+    ["can you stop breaking the build?", "could you please just read what I wrote"],
+    ["tests here are always red after your edits", "our CI is slow because of you"],
+    ["v2 for nothing, it's worse", "pls stop", "I said: stop"],
+    ["it's fine, never mind", "why no tests??"],
 ]
 
 

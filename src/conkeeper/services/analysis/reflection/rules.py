@@ -91,7 +91,10 @@ _COMPLAINT = re.compile(
     r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
     r"already)|told you|said so|how many times|seriously|come on|wtf|ffs|"
     r"your (?:last |latest )?(?:change|commit|edit|pr|fix)|"
-    r"\b(?:went|was|were|got|broke|failed|took)\b)\b",
+    r"\b(?:went|was|were|got|broke|failed|took)\b|"
+    # "stop breaking the build", "because of you": a complaint in an order's or a fact's shape
+    r"stop (?:breaking|ignoring|deleting|messing|screwing|rewriting|doing (?:this|that|it))|"
+    r"because of you|never mind)\b",
     re.IGNORECASE,
 )
 _IMPERATIVE_WORDS = (
@@ -326,8 +329,11 @@ def _clean_order(clause: str) -> str:
 
 def _names_a_thing(text: str) -> bool:
     """Whether ``text`` names a tool, file, flag or value: a code-like token, a digit, a
-    hyphenated name (``acme-dwh-prod``), a flag (``--autogenerate``) or a code span."""
-    return bool(_CODE_LIKE.search(text) or re.search(r"\d|\w-\w|[@%$#]\w|(?<![\w-])--?[a-z]", text))
+    hyphenated name (``acme-dwh-prod``), a setting (``utc=True``), a flag (``--autogenerate``)
+    or a code span."""
+    return bool(
+        _CODE_LIKE.search(text) or re.search(r"\d|\w[-=]\w|[@%$#]\w|(?<![\w-])--?[a-z]", text)
+    )
 
 
 def _subjectless_fix(clause: str) -> str | None:
@@ -383,6 +389,8 @@ def _clean_clause(clause: str) -> str:
         or (_reads("like_the_rest") and _named_answer(_LIKE_THE_REST.match(bare), 2))
         or None
     )
+    if answer and re.match(r"why no\b", clause, re.I) and not _names_a_thing(answer.group("what")):
+        answer = None  # "why no tests??" asks why something is missing; "why no utc=True?" names it
     if answer and _POINTS_AT_CODE.search(answer.group("what")):
         return ""  # "AccountHeaderView.swift:42", "Package.swift": where, not what to use
     if answer and not _IMPERATIVE.match(answer.group("what")) and not _a_verb(answer.group("what")):
@@ -464,7 +472,8 @@ def _named_answer(match: re.Match[str] | None, plain_words: int) -> re.Match[str
 # "acme-dwh-prod for prod target": the named thing to use, and what for
 _FOR_USE = re.compile(
     r"^(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)?)\s+for\s+"
-    r"(?!(?:this|that|it|them|those|these|me|you)\b)(?P<use>.+)$",
+    r"(?!(?:this|that|it|them|those|these|me|you|nothing|no|the win|fun|now|once|ages)\b)"
+    r"(?P<use>[^,;]+)$",
     re.IGNORECASE,
 )
 
@@ -500,7 +509,10 @@ _SUBJECT_HABIT = re.compile(
 def _states_a_habit(clause: str) -> bool:
     """Whether ``clause`` states this place's habit about a subject and names what it uses."""
     found = _SUBJECT_HABIT.match(clause)
-    return bool(found and (_names_a_thing(found.group("what")) or re.search(r"\s[A-Z]", clause)))
+    if found is None or re.search(r"\byou", clause, re.IGNORECASE):
+        return False
+    what = found.group("what")
+    return _names_a_thing(what) or re.search(r"(?:^|[\s'\"(])[A-Z]", what) is not None
 
 
 def _states_a_rule(clause: str, follows: bool = False) -> bool:
@@ -518,6 +530,8 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
     if _reads("other_language") and _foreign(clause):
         return False  # "no al lado del código": English readings misread other languages
     order = _order_of(clause)
+    if _reads("bare_adverb") and re.fullmatch(r"[a-z']+", order.strip(), re.IGNORECASE):
+        return False  # "stop", "revert": an order that names nothing
     if not follows and _reads("anaphor_end") and _ANAPHOR_END.match(clause.split(",")[0]):
         return False
     if _reads("is_for") and _IS_FOR.match(clause) and re.search(r"\bonly\b", clause):
