@@ -6,8 +6,12 @@ statement ("Run ruff before pytest.", "Dates must be stored in UTC."), never the
 around it ("You keep forgetting the import, that's the second time"), never a line that names
 nothing ("Put it there"). Users state rules in many shapes: orders, habits ("we use pnpm"),
 places ("tests go in tests/unit"), rules about a subject, values ("the port is 5173, not
-3000"), answers to their own question ("why moment? date-fns please"). Each shape is read here;
-a group that states none gets ``None`` and approval asks the user for the words.
+3000"), answers to their own question ("why moment? date-fns please"), polite requests ("pls
+run ..."), orders after their condition ("after you touch composer.json run ..."), a bare name
+given twice after a complaint ("sqlmock again. testcontainers."), and rules in German, French,
+Spanish or Portuguese, kept in the user's words. Each shape is read here and named in
+:data:`READINGS`; a group that states none gets ``None`` and approval asks the user for the
+words. When unsure, no rule: a wrong rule teaches every later session the wrong thing.
 """
 
 from __future__ import annotations
