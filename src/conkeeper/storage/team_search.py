@@ -443,3 +443,254 @@ def _placed(team_id: int, part: Sequence[Sequence[Any]]) -> list[Candidate]:
 
 def _candidate(team_id: int, r: Sequence[Any], offset: int) -> Candidate:
     return Candidate(team_id, str(r[2]), str(r[0]), offset, int(r[4]), float(r[5]), int(r[3]))
+
+
+# The whole search in one statement (schema version 5, :data:`SEARCH_FUNCTION`): the counts,
+# the anchors, their windows, the ranking and the winners' rows. Its integer arguments are cast
+# (Python integers are sent as bigint) and its words are values, so one plan serves every call.
+_SEARCH_CALL = (
+    "SELECT * FROM team_search(%s::bigint[], %s::text, %s::text[], %s::float8[], %s::text[], "
+    "%s::int, %s::int, %s::int, %s::int, %s::int, %s::int, %s::float8[])"
+)
+
+
+def search_ranked(
+    conn: psycopg.Connection[Any],
+    team_ids: Sequence[int],
+    project_key: str,
+    terms: Sequence[Sequence[tuple[str, bool]]],
+    limit: int,
+    formula: Sequence[float],
+    kinds: Sequence[str] = ("observation", "summary", "prompt"),
+    anchors: int = 30,
+    window: int = 5,
+) -> list[tuple[Any, ...]]:
+    """The best ``limit`` records of ``project_key`` in ``team_ids`` for ``terms``, ranked in
+    PostgreSQL by :data:`SEARCH_FUNCTION` with the ranking constants ``formula``."""
+    if not terms:
+        return []
+    queries = term_queries(conn, terms)
+    if not any(q.text for q in queries):
+        return []
+    common = common_lexemes(conn)
+    shares = [estimated_share(q, common) or 0.0 for q in queries]
+    args = (list(team_ids), project_key, [q.text for q in queries], shares, list(kinds),
+            anchors, window, limit, COUNT_CAP, SAMPLE, MAX_RANKED, list(formula))  # fmt: skip
+    return conn.execute(_SEARCH_CALL, args, prepare=True).fetchall()
+
+
+SEARCH_FUNCTION = """
+CREATE OR REPLACE FUNCTION team_search(
+    teams bigint[], key text, terms text[], shares float8[], kinds text[],
+    anchors integer, walk integer, top_n integer, cap integer, sample integer, ranked integer,
+    formula float8[]
+) RETURNS TABLE (
+    uid text, kind text, type text, title text, subtitle text, facts jsonb,
+    narrative text, author text, created_at bigint, project_key text, score float8
+) LANGUAGE plpgsql STABLE AS $fn$
+#variable_conflict use_column
+DECLARE
+    n integer := coalesce(array_length(terms, 1), 0);
+    tq tsquery[] := '{}';
+    searched integer[] := '{}';
+    found bigint[];
+    total bigint := 0;
+    sc record;
+    cnt bigint[];
+    c bigint;
+    est bigint;
+    pw float8[];
+    wt float8[];
+    wsum float8;
+    rare integer[];
+    run bigint;
+    every_q tsquery;
+    rare_q tsquery;
+    any_q tsquery;
+    held_sql text;
+    weight_sql text;
+    a_team bigint[] := '{}';
+    a_project bigint[] := '{}';
+    a_uid text[] := '{}';
+    a_author bigint[] := '{}';
+    a_time bigint[] := '{}';
+    got record;
+    probe record;
+    i integer;
+BEGIN
+    IF n = 0 THEN
+        RETURN;
+    END IF;
+    found := array_fill(-1::bigint, ARRAY[n]);
+    FOR i IN 1..n LOOP
+        IF terms[i] <> '' THEN
+            tq[i] := terms[i]::tsquery;
+            searched := searched || i;
+            any_q := CASE WHEN any_q IS NULL THEN tq[i] ELSE any_q || tq[i] END;
+            every_q := CASE WHEN every_q IS NULL THEN tq[i] ELSE every_q && tq[i] END;
+        ELSE
+            tq[i] := NULL;
+        END IF;
+    END LOOP;
+    IF any_q IS NULL THEN
+        RETURN;
+    END IF;
+    held_sql := (SELECT string_agg(format('CASE WHEN m.search @@ $9[%s] THEN %s ELSE 0 END', k,
+                 1::bigint << (k - 1)), ' + ') FROM unnest(searched) k);
+    weight_sql := (SELECT string_agg(format('CASE WHEN c.held & %s <> 0 THEN $10[%s] ELSE 0 END',
+                   1::bigint << (k - 1), k), ' + ') FROM unnest(searched) k);
+    FOR sc IN SELECT p.team_id AS t, p.id AS pid, p.records AS size FROM team_projects p
+              WHERE p.team_id = ANY(teams) AND p.project_key = key LOOP
+        total := total + sc.size;
+        cnt := array_fill(-1::bigint, ARRAY[n]);
+        FOREACH i IN ARRAY searched LOOP
+            est := round(shares[i] * sc.size);
+            IF sc.size * shares[i] >= cap THEN
+                c := greatest(1, est);
+            ELSE
+                SELECT count(*) INTO c FROM (SELECT 1 FROM team_records d
+                    WHERE d.team_id = sc.t AND d.project_id = sc.pid AND d.search @@ tq[i]
+                    LIMIT cap) x;
+                IF c >= cap AND sc.size * shares[i] * 2 < cap THEN
+                    SELECT round(count(*) FILTER (WHERE s.search @@ tq[i])::float8 * sc.size
+                                 / greatest(count(*), 1))::bigint INTO c
+                    FROM (SELECT r.search FROM team_records r
+                          WHERE r.team_id = sc.t AND r.project_id = sc.pid
+                          ORDER BY r.created_at DESC LIMIT sample) s;
+                END IF;
+                IF c >= cap THEN
+                    c := greatest(c, est);
+                END IF;
+            END IF;
+            cnt[i] := c;
+            found[i] := greatest(found[i], 0) + c;
+        END LOOP;
+        CONTINUE WHEN NOT EXISTS (SELECT 1 FROM unnest(searched) k WHERE cnt[k] > 0);
+        pw := array_fill(1.0::float8, ARRAY[n]);
+        IF n >= 2 THEN
+            FOREACH i IN ARRAY searched LOOP
+                pw[i] := ln(1.0 + (sc.size - greatest(cnt[i], 0) + 0.5) / (greatest(cnt[i], 0) + 0.5));
+            END LOOP;
+        END IF;
+        rare_q := NULL;
+        run := 0;
+        FOR got IN SELECT k FROM unnest(searched) k WHERE cnt[k] > 0 ORDER BY cnt[k], k LOOP
+            run := run + cnt[got.k];
+            EXIT WHEN rare_q IS NOT NULL AND run > ranked;
+            rare_q := CASE WHEN rare_q IS NULL THEN tq[got.k] ELSE rare_q || tq[got.k] END;
+        END LOOP;
+        EXECUTE format($q$
+            WITH every AS MATERIALIZED (
+                SELECT m.uid, m.author_id, m.created_at, $8::bigint AS held FROM team_records m
+                WHERE $11 AND m.team_id = $1 AND m.project_id = $2 AND m.search @@ $3
+                AND m.kind = ANY($4)
+                ORDER BY m.created_at DESC LIMIT $5
+            ), rare AS MATERIALIZED (
+                SELECT m.uid, m.author_id, m.created_at, (%s)::bigint AS held FROM team_records m
+                WHERE $12 AND (SELECT count(*) FROM every) < $5
+                AND m.team_id = $1 AND m.project_id = $2 AND m.search @@ $6 AND m.kind = ANY($4)
+                ORDER BY m.created_at DESC LIMIT $7
+            ), best AS (
+                SELECT c.uid, c.author_id, c.created_at FROM (
+                    SELECT * FROM every UNION ALL
+                    SELECT * FROM rare WHERE rare.uid NOT IN (SELECT every.uid FROM every)) c
+                ORDER BY %s DESC, c.created_at DESC LIMIT $5
+            )
+            SELECT array_agg(uid) AS uids, array_agg(author_id) AS authors, array_agg(created_at) AS times FROM best
+        $q$, held_sql, weight_sql)
+        INTO probe
+        USING sc.t, sc.pid, every_q, kinds, anchors, rare_q, ranked,
+              (SELECT sum(1::bigint << (k - 1)) FROM unnest(searched) k)::bigint, tq, pw,
+              -- no record holds every term when one holds none; with one term, the records
+              -- holding the rarest terms are those holding every term
+              NOT EXISTS (SELECT 1 FROM unnest(searched) k WHERE cnt[k] = 0),
+              cardinality(searched) > 1;
+        CONTINUE WHEN probe.uids IS NULL;
+        a_team := a_team || array_fill(sc.t, ARRAY[cardinality(probe.uids)]);
+        a_project := a_project || array_fill(sc.pid, ARRAY[cardinality(probe.uids)]);
+        a_uid := a_uid || probe.uids;
+        a_author := a_author || probe.authors;
+        a_time := a_time || probe.times;
+    END LOOP;
+    IF cardinality(a_uid) = 0 THEN
+        RETURN;
+    END IF;
+    wt := array_fill(1.0::float8, ARRAY[n]);
+    IF n >= 2 THEN
+        FOR i IN 1..n LOOP
+            wt[i] := CASE WHEN found[i] < 0 THEN 0.0
+                          ELSE ln(1.0 + (total - found[i] + 0.5) / (found[i] + 0.5)) END;
+        END LOOP;
+    END IF;
+    wsum := coalesce(nullif((SELECT sum(x) FROM unnest(wt) x), 0), 1.0);
+    RETURN QUERY
+    WITH a AS (
+        SELECT * FROM unnest(a_team, a_project, a_uid, a_author, a_time)
+            AS a(team_id, project_id, uid, author_id, created_at)
+    ), w AS (
+        SELECT a.team_id, a.uid AS anchor, a.author_id, b.* FROM a CROSS JOIN LATERAL (
+            SELECT r.uid, r.created_at, r.search FROM team_records r
+            WHERE r.team_id = a.team_id AND r.uid = a.uid
+            UNION ALL (
+            SELECT r.uid, r.created_at, r.search FROM team_records r
+            WHERE r.team_id = a.team_id AND r.project_id = a.project_id
+            AND r.author_id = a.author_id AND r.kind = ANY(kinds)
+            AND r.created_at <= a.created_at AND (r.created_at, r.uid) < (a.created_at, a.uid)
+            ORDER BY r.created_at DESC LIMIT walk)
+            UNION ALL (
+            SELECT r.uid, r.created_at, r.search FROM team_records r
+            WHERE r.team_id = a.team_id AND r.project_id = a.project_id
+            AND r.author_id = a.author_id AND r.kind = ANY(kinds)
+            AND r.created_at >= a.created_at AND (r.created_at, r.uid) > (a.created_at, a.uid)
+            ORDER BY r.created_at LIMIT walk)) b
+    ), placed AS (
+        SELECT w.team_id, w.uid, w.author_id, w.created_at, w.search,
+            row_number() OVER (PARTITION BY w.team_id, w.anchor ORDER BY w.created_at, w.uid) > 1
+                AS after_first
+        FROM w
+    ), rec AS (
+        SELECT DISTINCT ON (p.team_id, p.uid) p.team_id, p.uid, p.author_id, p.created_at,
+            p.search, bool_or(p.after_first) OVER (PARTITION BY p.team_id, p.uid) AS linked
+        FROM placed p ORDER BY p.team_id, p.uid
+    ), own AS (
+        SELECT rec.team_id, rec.uid, rec.author_id, rec.created_at, rec.linked, h.held,
+            CASE WHEN h.held <> 0 THEN ts_rank(rec.search, any_q) ELSE 0 END AS rank,
+            (SELECT coalesce(sum(wt[k]), 0) FROM unnest(searched) k
+             WHERE h.held & (1::bigint << (k - 1)) <> 0) AS share
+        FROM rec CROSS JOIN LATERAL (
+            SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held
+            FROM unnest(searched) k WHERE rec.search @@ tq[k]) h
+    ), chained AS (
+        SELECT o.*, sum(CASE WHEN o.linked THEN 0 ELSE 1 END)
+            OVER (PARTITION BY o.team_id, o.author_id ORDER BY o.created_at, o.uid) AS chain
+        FROM own o
+    ), scored AS (
+        SELECT c.team_id, c.uid, c.created_at, c.rank, c.share,
+            greatest(coalesce(lag(c.share) OVER run, 0), coalesce(lead(c.share) OVER run, 0))
+                AS neighbour,
+            c.held | coalesce(lag(c.held, 1) OVER run, 0) | coalesce(lag(c.held, 2) OVER run, 0)
+                | coalesce(lag(c.held, 3) OVER run, 0) | coalesce(lead(c.held, 1) OVER run, 0)
+                | coalesce(lead(c.held, 2) OVER run, 0) | coalesce(lead(c.held, 3) OVER run, 0)
+                AS whole,
+            max(c.rank) FILTER (WHERE c.rank > 0) OVER () AS top
+        FROM chained c
+        WINDOW run AS (PARTITION BY c.team_id, c.author_id, c.chain ORDER BY c.created_at, c.uid)
+    ), best AS (
+        SELECT s.team_id, s.uid, s.created_at,
+            (s.share + formula[1] * s.neighbour
+             + (formula[2] + formula[3]) * (SELECT coalesce(sum(wt[k]), 0) FROM unnest(searched) k
+                WHERE s.whole & (1::bigint << (k - 1)) <> 0)) / wsum
+            + formula[4] * greatest(s.rank, 0) / coalesce(s.top, 1.0) + formula[5] AS score
+        FROM scored s WHERE s.share > 0
+        ORDER BY score DESC, s.created_at DESC LIMIT top_n
+    )
+    SELECT r.uid, r.kind, r.type, r.title, r.subtitle, r.facts, r.narrative, u.name,
+        r.created_at, p.project_key, b.score::float8
+    FROM best b
+    JOIN team_records r ON r.team_id = b.team_id AND r.uid = b.uid
+    JOIN users u ON u.id = r.author_id
+    JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id
+    ORDER BY b.score DESC, b.created_at DESC;
+END
+$fn$;
+"""

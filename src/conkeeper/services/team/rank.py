@@ -13,10 +13,21 @@ record is a line, its author's neighbouring records are its neighbours, and the
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
-from conkeeper.domain.ranking import hit_cover, hit_score, idf, line_score
+from conkeeper.domain.ranking import (
+    BM25_SHARE,
+    LINE_COUNT_SHARE,
+    LINE_SECTION,
+    NEIGHBOUR,
+    SECTION_SHARE,
+    hit_cover,
+    hit_score,
+    idf,
+    line_score,
+)
 from conkeeper.services.search.query import build_match, term_forms
 from conkeeper.storage import team_pg, team_search
 from conkeeper.storage.team_pg import TeamHit
@@ -28,6 +39,10 @@ from conkeeper.storage.team_search import Candidate, Candidates
 # windows of 3 to 8 and 20 to 100 candidates; the smallest cost least.
 WINDOW = 3
 CANDIDATES, MIN_CANDIDATES = 2, 20
+
+# The ranking's constants, in the order the search function takes them (the last one is the
+# line-count term of a one-record hit, a constant).
+FORMULA = (NEIGHBOUR, LINE_SECTION, SECTION_SHARE, BM25_SHARE, LINE_COUNT_SHARE * math.log1p(1))
 
 Key = tuple[int, str]  # (team_id, uid)
 
@@ -41,12 +56,10 @@ def search(
         return []
     terms = [term_forms(term) for term in plan.terms]
     anchors = max(limit * CANDIDATES, MIN_CANDIDATES)
-    found = team_search.search_candidates(
-        conn, team_ids, project_key, terms, anchors=anchors, window=WINDOW
+    rows = team_search.search_ranked(
+        conn, team_ids, project_key, terms, limit, FORMULA, anchors=anchors, window=WINDOW
     )
-    order = rank_candidates(found, limit)
-    records = team_pg.records_by_uid(conn, [key for key, _score in order])
-    return [records[key]._replace(score=score) for key, score in order if key in records]
+    return [team_pg.hit_from_row(row) for row in rows]
 
 
 def rank_candidates(found: Candidates, limit: int) -> list[tuple[Key, float]]:
