@@ -502,13 +502,9 @@ DECLARE
     pw float8[];
     wt float8[];
     wsum float8;
-    rare integer[];
-    run bigint;
     every_q tsquery;
     rare_q tsquery;
     any_q tsquery;
-    held_sql text;
-    weight_sql text;
     a_team bigint[] := '{}';
     a_project bigint[] := '{}';
     a_uid text[] := '{}';
@@ -516,6 +512,11 @@ DECLARE
     a_time bigint[] := '{}';
     got record;
     probe record;
+    every_est float8;
+    rare_n bigint;
+    e_uid text[];
+    e_author bigint[];
+    e_time bigint[];
     i integer;
 BEGIN
     IF n = 0 THEN
@@ -535,10 +536,6 @@ BEGIN
     IF any_q IS NULL THEN
         RETURN;
     END IF;
-    held_sql := (SELECT string_agg(format('CASE WHEN m.search @@ $9[%s] THEN %s ELSE 0 END', k,
-                 1::bigint << (k - 1)), ' + ') FROM unnest(searched) k);
-    weight_sql := (SELECT string_agg(format('CASE WHEN c.held & %s <> 0 THEN $10[%s] ELSE 0 END',
-                   1::bigint << (k - 1), k), ' + ') FROM unnest(searched) k);
     FOR sc IN SELECT p.team_id AS t, p.id AS pid, p.records AS size FROM team_projects p
               WHERE p.team_id = ANY(teams) AND p.project_key = key LOOP
         total := total + sc.size;
@@ -572,45 +569,74 @@ BEGIN
                 pw[i] := ln(1.0 + (sc.size - greatest(cnt[i], 0) + 0.5) / (greatest(cnt[i], 0) + 0.5));
             END LOOP;
         END IF;
+        -- the rarest terms, as many as their counts fit in ranked (always the rarest one)
         rare_q := NULL;
-        run := 0;
+        rare_n := 0;
         FOR got IN SELECT k FROM unnest(searched) k WHERE cnt[k] > 0 ORDER BY cnt[k], k LOOP
-            run := run + cnt[got.k];
-            EXIT WHEN rare_q IS NOT NULL AND run > ranked;
+            EXIT WHEN rare_q IS NOT NULL AND rare_n + cnt[got.k] > ranked;
+            rare_n := rare_n + cnt[got.k];
             rare_q := CASE WHEN rare_q IS NULL THEN tq[got.k] ELSE rare_q || tq[got.k] END;
         END LOOP;
-        EXECUTE format($q$
-            WITH every AS MATERIALIZED (
-                SELECT m.uid, m.author_id, m.created_at, $8::bigint AS held FROM team_records m
-                WHERE $11 AND m.team_id = $1 AND m.project_id = $2 AND m.search @@ $3
-                AND m.kind = ANY($4)
-                ORDER BY m.created_at DESC LIMIT $5
-            ), rare AS MATERIALIZED (
-                SELECT m.uid, m.author_id, m.created_at, (%s)::bigint AS held FROM team_records m
-                WHERE $12 AND (SELECT count(*) FROM every) < $5
-                AND m.team_id = $1 AND m.project_id = $2 AND m.search @@ $6 AND m.kind = ANY($4)
-                ORDER BY m.created_at DESC LIMIT $7
-            ), best AS (
-                SELECT c.uid, c.author_id, c.created_at FROM (
-                    SELECT * FROM every UNION ALL
-                    SELECT * FROM rare WHERE rare.uid NOT IN (SELECT every.uid FROM every)) c
-                ORDER BY %s DESC, c.created_at DESC LIMIT $5
-            )
-            SELECT array_agg(uid) AS uids, array_agg(author_id) AS authors, array_agg(created_at) AS times FROM best
-        $q$, held_sql, weight_sql)
-        INTO probe
-        USING sc.t, sc.pid, every_q, kinds, anchors, rare_q, ranked,
-              (SELECT sum(1::bigint << (k - 1)) FROM unnest(searched) k)::bigint, tq, pw,
-              -- no record holds every term when one holds none; with one term, the records
-              -- holding the rarest terms are those holding every term
-              NOT EXISTS (SELECT 1 FROM unnest(searched) k WHERE cnt[k] = 0),
-              cardinality(searched) > 1;
-        CONTINUE WHEN probe.uids IS NULL;
-        a_team := a_team || array_fill(sc.t, ARRAY[cardinality(probe.uids)]);
-        a_project := a_project || array_fill(sc.pid, ARRAY[cardinality(probe.uids)]);
-        a_uid := a_uid || probe.uids;
-        a_author := a_author || probe.authors;
-        a_time := a_time || probe.times;
+        every_est := sc.size::float8;
+        FOREACH i IN ARRAY searched LOOP
+            every_est := every_est * greatest(cnt[i], 0) / greatest(sc.size, 1);
+        END LOOP;
+        e_uid := '{}'; e_author := '{}'; e_time := '{}';
+        IF every_est > 0 THEN
+            IF every_est * every_est > anchors * sc.size THEN  -- common: walk the newest
+                SELECT coalesce(array_agg(x.uid), '{}'), coalesce(array_agg(x.author_id), '{}'),
+                       coalesce(array_agg(x.created_at), '{}')
+                INTO e_uid, e_author, e_time FROM (
+                    SELECT m.uid, m.author_id, m.created_at FROM team_records m
+                    WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
+                    AND coalesce(m.search @@ every_q, false)
+                    ORDER BY m.created_at DESC LIMIT anchors) x;
+            ELSE  -- rare: read every match through the word index
+                SELECT coalesce(array_agg(x.uid), '{}'), coalesce(array_agg(x.author_id), '{}'),
+                       coalesce(array_agg(x.created_at), '{}')
+                INTO e_uid, e_author, e_time FROM (
+                    SELECT m.uid, m.author_id, m.created_at FROM team_records m
+                    WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
+                    AND m.search @@ every_q
+                    ORDER BY m.created_at + 0 DESC LIMIT anchors) x;
+            END IF;
+        END IF;
+        IF cardinality(e_uid) < anchors AND cardinality(searched) > 1 THEN
+            IF rare_n * rare_n > 4 * ranked * sc.size THEN
+                SELECT array_agg(y.uid) AS uids, array_agg(y.author_id) AS authors, array_agg(y.created_at) AS times
+                INTO probe FROM (
+                    SELECT x.uid, x.author_id, x.created_at FROM (
+                        SELECT m.uid, m.author_id, m.created_at, m.search FROM team_records m
+                        WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
+                        AND coalesce(m.search @@ rare_q, false)
+                        ORDER BY m.created_at DESC LIMIT ranked) x
+                    WHERE x.uid <> ALL(e_uid)
+                    ORDER BY (SELECT sum(pw[k]) FROM unnest(searched) k WHERE x.search @@ tq[k])
+                        DESC, x.created_at DESC
+                    LIMIT anchors - cardinality(e_uid)) y;
+            ELSE
+                SELECT array_agg(y.uid) AS uids, array_agg(y.author_id) AS authors, array_agg(y.created_at) AS times
+                INTO probe FROM (
+                    SELECT x.uid, x.author_id, x.created_at FROM (
+                        SELECT m.uid, m.author_id, m.created_at, m.search FROM team_records m
+                        WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
+                        AND m.search @@ rare_q
+                        ORDER BY m.created_at + 0 DESC LIMIT ranked) x
+                    WHERE x.uid <> ALL(e_uid)
+                    ORDER BY (SELECT sum(pw[k]) FROM unnest(searched) k WHERE x.search @@ tq[k])
+                        DESC, x.created_at DESC
+                    LIMIT anchors - cardinality(e_uid)) y;
+            END IF;
+            e_uid := e_uid || coalesce(probe.uids, '{}');
+            e_author := e_author || coalesce(probe.authors, '{}');
+            e_time := e_time || coalesce(probe.times, '{}');
+        END IF;
+        CONTINUE WHEN cardinality(e_uid) = 0;
+        a_team := a_team || array_fill(sc.t, ARRAY[cardinality(e_uid)]);
+        a_project := a_project || array_fill(sc.pid, ARRAY[cardinality(e_uid)]);
+        a_uid := a_uid || e_uid;
+        a_author := a_author || e_author;
+        a_time := a_time || e_time;
     END LOOP;
     IF cardinality(a_uid) = 0 THEN
         RETURN;
