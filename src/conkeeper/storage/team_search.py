@@ -450,8 +450,12 @@ def _candidate(team_id: int, r: Sequence[Any], offset: int) -> Candidate:
 # (Python integers are sent as bigint) and its words are values, so one plan serves every call.
 _SEARCH_CALL = (
     "SELECT * FROM team_search(%s::bigint[], %s::text, %s::text[], %s::float8[], %s::text[], "
-    "%s::int, %s::int, %s::int, %s::int, %s::int, %s::int, %s::float8[])"
+    "%s::int, %s::int, %s::int, %s::int, %s::int, %s::int, %s::float8[], %s::bytea)"
 )
+
+
+class TokenRefused(Exception):
+    """The token a search was made with is unknown or revoked (checked by the search itself)."""
 
 
 def search_ranked(
@@ -461,29 +465,41 @@ def search_ranked(
     terms: Sequence[Sequence[tuple[str, bool]]],
     limit: int,
     formula: Sequence[float],
+    *,
+    token_hash: bytes | None = None,
     kinds: Sequence[str] = ("observation", "summary", "prompt"),
     anchors: int = 30,
     window: int = 5,
 ) -> list[tuple[Any, ...]]:
-    """The best ``limit`` records of ``project_key`` in ``team_ids`` for ``terms``, ranked in
-    PostgreSQL by :data:`SEARCH_FUNCTION` with the ranking constants ``formula``."""
-    if not terms:
+    """The best ``limit`` records of ``project_key`` for ``terms``, ranked in PostgreSQL by
+    :data:`SEARCH_FUNCTION` with the ranking constants ``formula``, as rows for
+    :func:`conkeeper.storage.team_pg.hit_from_row`.
+
+    The teams searched are ``team_ids``, or, given ``token_hash``, those of the token's user,
+    looked up by the same statement (one round trip; :class:`TokenRefused` when the token is
+    unknown or revoked, so a revocation counts from the next search).
+    """
+    queries = term_queries(conn, terms) if terms else []
+    if token_hash is None and not any(q.text for q in queries):
         return []
-    queries = term_queries(conn, terms)
-    if not any(q.text for q in queries):
-        return []
-    common = common_lexemes(conn)
+    common = common_lexemes(conn) if queries else {}
     shares = [estimated_share(q, common) or 0.0 for q in queries]
     args = (list(team_ids), project_key, [q.text for q in queries], shares, list(kinds),
-            anchors, window, limit, COUNT_CAP, SAMPLE, MAX_RANKED, list(formula))  # fmt: skip
-    return conn.execute(_SEARCH_CALL, args, prepare=True).fetchall()
+            anchors, window, limit, COUNT_CAP, SAMPLE, MAX_RANKED, list(formula),
+            token_hash)  # fmt: skip
+    from psycopg.errors import InvalidAuthorizationSpecification
+
+    try:
+        return conn.execute(_SEARCH_CALL, args, prepare=True).fetchall()
+    except InvalidAuthorizationSpecification:
+        raise TokenRefused from None
 
 
 SEARCH_FUNCTION = """
 CREATE OR REPLACE FUNCTION team_search(
     teams bigint[], key text, terms text[], shares float8[], kinds text[],
     anchors integer, walk integer, top_n integer, cap integer, sample integer, ranked integer,
-    formula float8[]
+    formula float8[], token bytea
 ) RETURNS TABLE (
     uid text, kind text, type text, title text, subtitle text, facts jsonb,
     narrative text, author text, created_at bigint, project_key text, score float8
@@ -519,6 +535,14 @@ DECLARE
     e_time bigint[];
     i integer;
 BEGIN
+    IF token IS NOT NULL THEN  -- the teams of an active token's user, or a refusal
+        SELECT array_agg(m.team_id) INTO teams FROM tokens t
+        JOIN memberships m ON m.user_id = t.user_id
+        WHERE t.token_hash = token AND t.revoked_at IS NULL;
+        IF teams IS NULL THEN
+            RAISE EXCEPTION 'token refused' USING ERRCODE = 'invalid_authorization_specification';
+        END IF;
+    END IF;
     IF n = 0 THEN
         RETURN;
     END IF;

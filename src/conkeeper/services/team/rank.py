@@ -48,17 +48,26 @@ Key = tuple[int, str]  # (team_id, uid)
 
 
 def search(
-    conn: Any, team_ids: Sequence[int], project_key: str, query: str, limit: int
+    conn: Any,
+    team_ids: Sequence[int],
+    project_key: str,
+    query: str,
+    limit: int,
+    token_hash: bytes | None = None,
 ) -> list[TeamHit]:
-    """The best ``limit`` records of ``project_key`` for ``query``, best first, with scores."""
+    """The best ``limit`` records of ``project_key`` for ``query``, best first, with scores:
+    in ``team_ids``, or in the teams of the token whose hash is ``token_hash`` (checked by the
+    search's own statement; :class:`~conkeeper.storage.team_search.TokenRefused` when it is
+    unknown or revoked)."""
     plan = build_match(query)
-    if plan.empty or plan.listing:
+    terms = [] if plan.empty or plan.listing else [term_forms(term) for term in plan.terms]
+    if not terms and token_hash is None:
         return []
-    terms = [term_forms(term) for term in plan.terms]
     anchors = max(limit * CANDIDATES, MIN_CANDIDATES)
     rows = team_search.search_ranked(
-        conn, team_ids, project_key, terms, limit, FORMULA, anchors=anchors, window=WINDOW
-    )
+        conn, team_ids, project_key, terms, limit, FORMULA,
+        token_hash=token_hash, anchors=anchors, window=WINDOW,
+    )  # fmt: skip
     return [team_pg.hit_from_row(row) for row in rows]
 
 
