@@ -509,23 +509,6 @@ def hit_from_row(row: Sequence[Any]) -> TeamHit:
     )
 
 
-def records_by_uid(
-    conn: psycopg.Connection[Any], keys: Sequence[tuple[int, str]]
-) -> dict[tuple[int, str], TeamHit]:
-    """The records of ``(team_id, uid)`` keys, with their authors and project keys."""
-    if not keys:
-        return {}
-    rows = conn.execute(
-        f"SELECT {_HIT_COLUMNS}, 0.0, r.team_id FROM team_records r "
-        "JOIN users u ON u.id = r.author_id "
-        "JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id "
-        "JOIN unnest(%s::bigint[], %s::text[]) AS k(team_id, uid) "
-        "ON r.team_id = k.team_id AND r.uid = k.uid",
-        ([t for t, _u in keys], [u for _t, u in keys]),
-    ).fetchall()
-    return {(int(r[11]), str(r[0])): hit_from_row(r) for r in rows}
-
-
 def recent_records(
     conn: psycopg.Connection[Any],
     team_ids: Sequence[int],
