@@ -245,3 +245,29 @@ def test_a_search_checks_its_token_in_its_own_statement(store: tuple[Any, Any]) 
     assert hub.search_by_token(conn, "ckt_wrong", "example.com/a/shop", "the", 5) is None
     assert team_pg.revoke_token(conn, hub.token_hash("ckt_search"))
     assert hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "cache", 5) is None
+
+
+def test_one_project_key_in_two_of_the_users_teams_is_searched_as_one(
+    store: tuple[Any, Any],
+) -> None:
+    """A user in two teams that both share a project finds the records of both, ranked
+    together (the search runs its counts and anchors once per team's project, then ranks
+    every candidate at once); a user of one team finds only that team's."""
+    from conkeeper.services.team import hub
+    from conkeeper.storage import team_pg
+
+    conn, core = store
+    team_pg.create_token(conn, "ann", "infra", hub.token_hash("ckt_infra"))
+    team_pg.create_token(conn, "bob", "infra", hub.token_hash("ckt_bob"))
+    infra = team_pg.token_grant(conn, hub.token_hash("ckt_infra"))
+    assert infra is not None and len(infra.read_team_ids) == 2
+    key = "example.com/a/shop"
+    team_pg.upsert_records(conn, core, key, [_record("c1", "rollout freeze friday", 1)])
+    team_pg.upsert_records(conn, infra, key, [_record("i1", "rollout canary weights", 2),
+                                              _record("i2", "unrelated", 3)])  # fmt: skip
+    conn.commit()
+    conn.autocommit = True
+    ann = hub.search_by_token(conn, "ckt_search", key, "rollout", 5)
+    bob = hub.search_by_token(conn, "ckt_bob", key, "rollout", 5)
+    assert ann is not None and [h["uid"] for h in ann] == ["i1", "c1"]  # newest first on a tie
+    assert bob is not None and [h["uid"] for h in bob] == ["i1"]
