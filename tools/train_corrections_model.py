@@ -87,9 +87,10 @@ authors, mean (worst): low .017 (.039) / .726 (.440) -> .016 (.065) / .865 (.610
 -> .017 / .778, medium .029 / .684 -> .030 / .858. The worst FP rates are the corpus (low
 .050, medium .086) and ``train_extra`` (.065, .078), authors the rules were written from. A
 whole prompt undoing "that"/"it" is never vetoed, like a verdict (all 14 labelled ones are
-corrections; added after these figures, for a seed example: "let's revert that"). Left out (strict, one training order, against .018/.829 .036/.863 and .023/.594
-.037/.649): an "up-front constraint" cue ("before you start", "while you're at it", "for this
-ticket": 83 requests, 1 correction) .018/.829 .041/.863 and .023/.594 .037/.657; words
+corrections; added after these figures, for a seed example: "let's revert that"). Left out
+(strict, one training order, against .018/.829 .036/.863 and .023/.594 .037/.649): an
+"up-front constraint" cue ("before you start", "while you're at it", "for this ticket": 83
+requests, 1 correction) .018/.829 .041/.863 and .023/.594 .037/.657; words
 penalised x10 .022/.823 .036/.869 and .027/.590 .037/.657; the cues always kept with 1,500
 in all .036/.680 .041/.749 and .023/.498 .033/.566; a cap of 3,000 .027/.743 .032/.829 and
 .023/.558 .033/.625; refitting on the top 2,500 .022/.771 .022/.846 and .023/.510 .037/.629.
