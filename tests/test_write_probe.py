@@ -82,3 +82,36 @@ def test_a_closed_private_block_or_a_private_file_still_takes_entries(project: P
         "ULID: a sortable id",
     )
     assert said.returncode == 0, said.stderr  # the person made the whole file private
+
+
+# --------------------------------------------------------------------------- decisions/INDEX.md
+
+
+def test_a_hand_written_index_row_for_a_decision_kept_elsewhere_survives(project: Path) -> None:
+    """``decisions new`` and ``decisions index`` rebuilt every ``| [ADR-n]`` row, so the
+    person's row for a decision recorded on a wiki was deleted. Only rows linking an ADR file
+    of the folder are ConKeeper's; the rest of the file stays byte for byte."""
+    decisions = project / ".claude" / "memory" / "decisions"
+    decisions.mkdir()
+    index = decisions / "INDEX.md"
+    wiki_row = (
+        b"| [ADR-000](https://wiki.example/adr/0) | Legacy caf\xe9 decision | accepted | - |\r\n"
+    )
+    head = (
+        b"# Decisions\r\n\r\n| ADR | Title | Status | Date |\r\n|-----|-------|--------|------|\r\n"
+    )
+    tail = b"\r\n## My notes\r\n- [ADR-009](../../docs/adr-9.md) planned, see the wiki\r\n"
+    index.write_bytes(head + wiki_row + tail)
+
+    made = _cli(project, "decisions", "new", "Use Postgres", "--decision", "We will use it")
+    assert made.returncode == 0, made.stderr
+    regenerated = _cli(project, "decisions", "index")
+    assert regenerated.returncode == 0, regenerated.stderr
+
+    data = index.read_bytes()
+    assert data.startswith(head)
+    assert wiki_row in data and data.endswith(tail)
+    assert b"| [ADR-001](ADR-001-use-postgres.md) | Use Postgres |" in data
+    (decisions / "ADR-001-use-postgres.md").unlink()
+    assert _cli(project, "decisions", "index").returncode == 0
+    assert index.read_bytes() == head + wiki_row + tail  # its own row gone, the person's kept

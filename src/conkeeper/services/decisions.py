@@ -150,7 +150,9 @@ def render_index(rows: list[AdrSummary]) -> str:
     return text
 
 
-_INDEX_ROW = re.compile(rb"^\|\s*\[ADR-\d+\]")
+# A row ConKeeper owns links an ADR file of this folder, as render_index writes it; a row the
+# person wrote for a decision kept elsewhere (a wiki, another repository) is theirs and stays.
+_INDEX_ROW = re.compile(rb"^\|\s*\[ADR-\d+\]\((?:\./)?ADR-\d+[^)/\\:]*\.md\)")
 _TABLE_RULE = re.compile(rb"^\|\s*:?-{3,}")
 
 
