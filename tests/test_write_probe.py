@@ -115,3 +115,28 @@ def test_a_hand_written_index_row_for_a_decision_kept_elsewhere_survives(project
     (decisions / "ADR-001-use-postgres.md").unlink()
     assert _cli(project, "decisions", "index").returncode == 0
     assert index.read_bytes() == head + wiki_row + tail  # its own row gone, the person's kept
+
+
+# --------------------------------------------------------------------------- .gitignore
+
+
+def test_init_gitignore_keeps_a_latin1_gitignore_and_undo_gives_it_back(tmp_path: Path) -> None:
+    """``init --gitignore`` refused a ``.gitignore`` naming a Latin-1 folder ("not valid
+    UTF-8"), after creating the layout. git reads names as bytes: the entry is added, every
+    byte of the person's kept, the entry the BOM line already has not added twice."""
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    gitignore = root / ".gitignore"
+    mine = b"\xef\xbb\xbf.claude/memory/.last-sync\r\nnode_modules/\r\ncaf\xe9/\r\n*.log"
+    gitignore.write_bytes(mine)
+
+    made = _cli(root, "init", "--no", "--gitignore")
+    assert made.returncode == 0, made.stderr
+    data = gitignore.read_bytes()
+    assert data.startswith(mine + b"\r\n")
+    assert data.count(b".last-sync") == 1
+    assert data.endswith(b"\r\n.claude/memory/sessions/*-observations.md\r\n")
+
+    undone = _cli(root, "undo")
+    assert undone.returncode == 0, undone.stderr
+    assert gitignore.read_bytes() == mine
