@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 from conkeeper.mcp.tools import ToolInputError, remember
 
 
@@ -140,3 +140,48 @@ def test_init_gitignore_keeps_a_latin1_gitignore_and_undo_gives_it_back(tmp_path
     undone = _cli(root, "undo")
     assert undone.returncode == 0, undone.stderr
     assert gitignore.read_bytes() == mine
+
+
+# --------------------------------------------------------------------------- two at once
+
+# ``python -m conkeeper ARGS``, started ahead and held at the gate (its stdin) until every
+# process is ready, so the commands really run at once rather than one per interpreter start.
+GATED = (
+    "import runpy, sys\n"
+    "import conkeeper.cli.main, conkeeper.cli.cmd_decisions, conkeeper.services.decisions\n"
+    "import conkeeper.services.workspace\n"
+    "sys.stdin.read()\n"
+    "sys.argv = ['conkeeper', *sys.argv[1:]]\n"
+    "runpy.run_module('conkeeper', run_name='__main__')\n"
+)
+
+
+def test_two_sessions_writing_an_adr_at_once_never_share_a_number(project: Path) -> None:
+    """Six ``decisions new`` at once made ADR-001 twice and ADR-003 twice: each chose the next
+    number before the others created theirs. Now each number is taken once and indexed."""
+    import sys
+
+    env = cli_env()
+    people = [
+        subprocess.Popen(
+            [sys.executable, "-c", GATED, "decisions", "new", f"Choice {n}", "--decision", "We"],
+            cwd=project,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for n in range(6)
+    ]
+    for person in people:
+        assert person.stdin is not None
+        person.stdin.close()  # the gate opens for all
+    for person in people:
+        assert person.wait(timeout=120) == 0, person.stderr.read() if person.stderr else ""
+        if person.stderr:
+            person.stderr.close()
+    decisions = project / ".claude" / "memory" / "decisions"
+    numbers = sorted(p.name[:7] for p in decisions.glob("ADR-*.md"))
+    assert numbers == [f"ADR-{n:03d}" for n in range(1, 7)]
+    index = (decisions / "INDEX.md").read_text()
+    assert all(f"Choice {n} |" in index for n in range(6))
