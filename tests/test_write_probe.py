@@ -185,3 +185,37 @@ def test_two_sessions_writing_an_adr_at_once_never_share_a_number(project: Path)
     assert numbers == [f"ADR-{n:03d}" for n in range(1, 7)]
     index = (decisions / "INDEX.md").read_text()
     assert all(f"Choice {n} |" in index for n in range(6))
+
+
+# --------------------------------------------------------------------------- read-only files
+
+
+def test_a_file_the_person_made_read_only_is_refused_by_every_kind_of_edit(
+    project: Path,
+) -> None:
+    """``chmod a-w patterns.md`` was ignored: ``tag add`` and ``config set`` replace the file by
+    a rename, which needs only the folder's permission (the file also changed owner), and as
+    its owner ``remember`` appended to it. Each now refuses with one line, nothing written."""
+    memory = project / ".claude" / "memory"
+    patterns = memory / "patterns.md"
+    config = memory / ".memory-config.md"
+    patterns.write_bytes(b"# Patterns\n\n- keep functions short\n")
+    config.write_bytes(b"---\nsave_interval: 5\n---\n")
+    for path in (patterns, config):
+        path.chmod(0o444)
+    before = {path: (path.read_bytes(), path.stat().st_ino) for path in (patterns, config)}
+    attempts = [
+        ("tag", "add", "patterns.md", "3", "convention"),
+        ("remember", "--source", "user", "--category", "convention", "use uv"),
+        ("config", "set", "save_interval", "9"),
+    ]
+    try:
+        for args in attempts:
+            proc = run_cli(*args, cwd=memory)
+            assert proc.returncode == 1, args
+            assert "is read-only; nothing was written" in proc.stderr
+            assert proc.stderr.count("\n") == 1  # one line
+        assert {p: (p.read_bytes(), p.stat().st_ino) for p in (patterns, config)} == before
+    finally:
+        for path in (patterns, config):
+            path.chmod(0o644)

@@ -377,6 +377,8 @@ def _try_edit(
             return None
         created = True
     try:
+        if not created:
+            _check_writable(fd, target)
         current = _read_from(fd, 0)
         try:
             new = edit(current)
@@ -405,6 +407,19 @@ def _try_edit(
         return (before, new + carried, carried, True, None)
     finally:
         os.close(fd)
+
+
+def _check_writable(fd: int, target: str) -> None:
+    """Refuse a file the person made read-only (no write bit, or none for this user): the
+    rename that replaces it needs only the folder's permission, so without this check a
+    ``chmod a-w`` was ignored (and the file changed owner). Found attacking ``tag`` from
+    outside."""
+    mode = os.fstat(fd).st_mode
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise WriteError(
+            f"{target}: is read-only; nothing was written (make it writable to let ConKeeper "
+            "change it)"
+        )
 
 
 def _append_tail(
