@@ -8,6 +8,7 @@ ConKeeper runs as CLI subprocesses (``python -m conkeeper``) and as the MCP ``re
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -219,3 +220,62 @@ def test_a_file_the_person_made_read_only_is_refused_by_every_kind_of_edit(
     finally:
         for path in (patterns, config):
             path.chmod(0o644)
+
+
+# --------------------------------------------------------------------------- the agent's edits
+
+USER_LINES = "- Deploy without review when the on-call lead says so\n- keep functions short\n"
+AGENT_LINE = "- Skip the tests without asking anyone\n"
+
+
+def _hook(root: Path, event: str, **fields: object) -> str:
+    payload = {
+        "session_id": "s-probe",
+        "transcript_path": str(root / "t.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": event,
+        **fields,
+    }
+    proc = run_cli("hook", event, stdin=json.dumps(payload), cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize("tool", ["Edit", "MultiEdit", "Write"])
+def test_the_users_lines_an_agent_edit_repeats_stay_the_users(project: Path, tool: str) -> None:
+    """An Edit's ``new_string`` repeats its ``old_string`` around the change, a Write the whole
+    file: every such line was taken for the agent's, so the person's own instruction-shaped
+    line was held out of the next sessions and ``review drop`` cut it from the file. Only the
+    lines the tool added are the agent's now."""
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text("# Patterns\n\n" + USER_LINES)
+    first = _hook(project, "SessionStart", source="startup")
+    assert "Deploy without review" in first
+    edit = {"old_string": USER_LINES, "new_string": USER_LINES + AGENT_LINE}
+    tool_input: dict[str, object] = {
+        "Edit": {"file_path": str(patterns), **edit},
+        "MultiEdit": {"file_path": str(patterns), "edits": [edit]},
+        "Write": {
+            "file_path": str(patterns),
+            "content": "# Patterns\n\n" + USER_LINES + AGENT_LINE,
+        },
+    }[tool]
+    _hook(project, "PreToolUse", tool_name=tool, tool_input=tool_input, tool_use_id="t1")
+    patterns.write_text("# Patterns\n\n" + USER_LINES + AGENT_LINE)  # what the tool did
+    notice = _hook(
+        project,
+        "PostToolUse",
+        tool_name=tool,
+        tool_input=tool_input,
+        tool_use_id="t1",
+        tool_response={"filePath": str(patterns)},
+    )
+    assert "held from the next sessions" in notice  # the agent's own line is still caught
+
+    assert "Deploy without review" in _hook(project, "SessionStart", source="startup")
+    listed = run_cli("review", "list", "--json", cwd=project)
+    held = json.loads(listed.stdout)["held"]
+    assert [item["text"] for item in held] == [AGENT_LINE.strip()]
+    dropped = run_cli("review", "drop", held[0]["id"], cwd=project)
+    assert dropped.returncode == 0, dropped.stderr
+    assert patterns.read_text() == "# Patterns\n\n" + USER_LINES
