@@ -279,3 +279,35 @@ def test_the_users_lines_an_agent_edit_repeats_stay_the_users(project: Path, too
     dropped = run_cli("review", "drop", held[0]["id"], cwd=project)
     assert dropped.returncode == 0, dropped.stderr
     assert patterns.read_text() == "# Patterns\n\n" + USER_LINES
+
+
+# --------------------------------------------------------------------------- install / uninstall
+
+
+def test_a_line_the_person_wrote_inside_the_instructions_block_survives_uninstall(
+    tmp_path: Path,
+) -> None:
+    """The person added a rule of their own inside ConKeeper's marked block of
+    ``.github/copilot-instructions.md``; uninstall cut the whole block and the rule with it.
+    Now ConKeeper's lines go, theirs stay where the block was (with a warning), and ``undo``
+    gives the file back exactly."""
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    rules = root / ".github" / "copilot-instructions.md"
+    rules.parent.mkdir()
+    mine = b"# House rules\r\n\r\nUse tabs.\r\n"
+    rules.write_bytes(mine)
+    assert run_cli("install", "--agent", "copilot", cwd=root).returncode == 0
+    lines = rules.read_bytes().splitlines(keepends=True)
+    end = next(n for n, line in enumerate(lines) if b"conkeeper:end" in line)
+    own = b"- My own rule: never push on Fridays.\r\n"
+    edited = b"".join([*lines[:end], own, *lines[end:]])
+    rules.write_bytes(edited)
+
+    removed = run_cli("install", "--agent", "copilot", "--uninstall", cwd=root)
+    assert removed.returncode == 0, removed.stderr
+    assert "your lines inside ConKeeper's block were kept" in removed.stderr
+    assert rules.read_bytes() == mine + b"\r\n" + own
+
+    assert run_cli("undo", cwd=root).returncode == 0
+    assert rules.read_bytes() == edited
