@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
@@ -311,3 +312,70 @@ def test_a_line_the_person_wrote_inside_the_instructions_block_survives_uninstal
 
     assert run_cli("undo", cwd=root).returncode == 0
     assert rules.read_bytes() == edited
+
+
+# --------------------------------------------------------------------------- the viewer's queue
+
+
+def test_a_queue_page_left_open_rejects_the_item_it_showed_not_its_neighbour(
+    project: Path,
+) -> None:
+    """The viewer's buttons sent a line number. With the page open, the sync skill applied the
+    first item; the person then rejected the second as shown, and the third (now on that line)
+    was rejected instead. The form names the item now: the one shown is acted on, and an item
+    gone meanwhile is refused."""
+    for module in ("starlette", "uvicorn", "jinja2", "markdown_it"):
+        pytest.importorskip(module)
+    import re
+
+    from tests.test_viewer_security import login, request
+
+    from viewer_support import running_viewer
+
+    memory = project / ".claude" / "memory"
+    queue = memory / "corrections-queue.md"
+    words = ["loguru", "structlog", "rich"]
+    queue.write_text(
+        "# Corrections Queue\n\n"
+        + "".join(
+            f'- **2023-11-14 22:13:2{n}** | correction | "use the {w} logger" | ref: previous '
+            "assistant message\n"
+            for n, w in enumerate(words)
+        )
+    )
+    with running_viewer(project) as v:
+        cookie = login(v)
+        page = request(v, "/queue", cookie=cookie)[2]
+        forms = {}  # what the browser would send with each item's Reject button
+        for item in page.split('class="queue-item"')[1:]:
+            text = re.search(r'<p class="text">use the (\w+) logger</p>', item)
+            reject = item[item.index('action="/queue/reject"') :]
+            assert text is not None
+            forms[text.group(1)] = dict(
+                re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', reject)
+            )
+        assert sorted(forms) == sorted(words)
+        applied = run_cli(
+            "corrections",
+            "apply",
+            "3",
+            "--to",
+            "patterns.md",
+            "--category",
+            "convention",
+            cwd=project,
+        )
+        assert applied.returncode == 0, applied.stderr
+
+        status, _, _ = request(
+            v, "/queue/reject", method="POST", cookie=cookie, body=urlencode(forms["structlog"])
+        )
+        assert status == 303
+        left = queue.read_text()
+        assert "structlog" not in left and "rich" in left
+
+        status, headers, _ = request(
+            v, "/queue/reject", method="POST", cookie=cookie, body=urlencode(forms["loguru"])
+        )
+        assert "no longer in the queue" in request(v, headers["location"], cookie=cookie)[2]
+        assert queue.read_text() == left
