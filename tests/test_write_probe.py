@@ -379,3 +379,27 @@ def test_a_queue_page_left_open_rejects_the_item_it_showed_not_its_neighbour(
         )
         assert "no longer in the queue" in request(v, headers["location"], cookie=cookie)[2]
         assert queue.read_text() == left
+
+
+# --------------------------------------------------------------------------- undo
+
+
+def test_undo_of_a_file_the_person_replaced_by_a_folder_is_one_clear_line(project: Path) -> None:
+    """``undo`` after the person moved ``patterns.md`` away and made a folder of that name
+    printed "undo failed: IsADirectoryError ... (details in the ConKeeper log)"."""
+    memory = project / ".claude" / "memory"
+    patterns = memory / "patterns.md"
+    patterns.write_bytes(b"# Patterns\n")
+    saved = _cli(project, "remember", "--source", "user", "--category", "convention", "use uv")
+    assert saved.returncode == 0, saved.stderr
+    patterns.rename(memory / "patterns.old.md")
+    patterns.mkdir()
+    (patterns / "notes.md").write_bytes(b"- mine\n")
+
+    undone = _cli(project, "undo")
+    assert undone.returncode == 1
+    assert undone.stderr == (
+        f"conkeeper: {patterns}: is a folder now, not the file this write changed; nothing was "
+        "undone\n"
+    )
+    assert (patterns / "notes.md").read_bytes() == b"- mine\n"

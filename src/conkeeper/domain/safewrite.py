@@ -1200,6 +1200,14 @@ def _current(path: str) -> bytes | None:
             return handle.read()
     except FileNotFoundError:
         return None
+    except IsADirectoryError:  # found attacking undo from outside: was a raw traceback line
+        raise WriteError(
+            f"{path}: is a folder now, not the file this write changed; nothing was undone"
+        ) from None
+    except PermissionError:
+        raise WriteError(
+            f"{path}: cannot be read (permission denied); nothing was undone"
+        ) from None
 
 
 def _conflict(entry: JournalEntry, path: str, diff: str) -> UndoConflict:
