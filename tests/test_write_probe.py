@@ -403,3 +403,26 @@ def test_undo_of_a_file_the_person_replaced_by_a_folder_is_one_clear_line(projec
         "undone\n"
     )
     assert (patterns / "notes.md").read_bytes() == b"- mine\n"
+
+
+@pytest.mark.parametrize("target", [".history/notes.md", ".review/notes.md", ".notes/x.md"])
+def test_an_entry_is_never_saved_where_nothing_reads_it(project: Path, target: str) -> None:
+    """``remember --file .history/notes.md`` (or the MCP tool's ``file``) said "Saved" into
+    ConKeeper's own git-ignored journal folder, where search and SessionStart never look."""
+    memory = project / ".claude" / "memory"
+    said = _cli(
+        project,
+        "remember",
+        "--source",
+        "user",
+        "--category",
+        "convention",
+        "--file",
+        target,
+        "use uv",
+    )
+    assert said.returncode == 1
+    assert "never searched nor loaded" in said.stderr
+    with pytest.raises(ToolInputError, match="never searched nor loaded"):
+        remember(project, "Prefer pathlib over os.path", "convention", target)
+    assert not (memory / target).exists()

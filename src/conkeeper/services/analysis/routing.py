@@ -102,6 +102,13 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
+    if any(part.startswith(".") for part in Path(relative).parts):
+        # .history, .review: ConKeeper's own git-ignored folders; an entry there was "Saved"
+        # yet never searched, loaded or committed
+        raise RoutingError(
+            f"{relative}: a hidden file or folder is never searched nor loaded; choose another "
+            "target"
+        )
     return path
 
 
