@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from conftest import cli_env, run_cli
+from conftest import cli_env, run_cli, submit_prompt
 from conkeeper.mcp.tools import ToolInputError, remember
 
 
@@ -426,3 +426,32 @@ def test_an_entry_is_never_saved_where_nothing_reads_it(project: Path, target: s
     with pytest.raises(ToolInputError, match="never searched nor loaded"):
         remember(project, "Prefer pathlib over os.path", "convention", target)
     assert not (memory / target).exists()
+
+
+# --------------------------------------------------------------------------- the hooks' appends
+
+
+def test_a_hook_line_never_glues_onto_a_note_typed_without_a_line_break(project: Path) -> None:
+    """The person's note at the end of the queue, or of the day's observation log, typed
+    without a final line break: the hook's line was glued onto it, the note changed, and the
+    queued correction could not be read back ("No queued corrections")."""
+    memory = project / ".claude" / "memory"
+    queue = memory / "corrections-queue.md"
+    queue.write_bytes(b"# Corrections Queue\r\n\r\nmy queue note")
+    prompted = submit_prompt(project, "No, that's wrong. Don't use print, use the logging module.")
+    assert prompted.returncode == 0, prompted.stderr
+    data = queue.read_bytes()
+    assert data.startswith(b"# Corrections Queue\r\n\r\nmy queue note\r\n- **")
+    listed = _cli(project, "corrections", "list")
+    assert "use the logging module" in listed.stdout
+
+    _hook(project, "SessionStart", source="startup")
+    bash = {"tool_name": "Bash", "tool_response": {"stdout": "x", "exit_code": 0}}
+    _hook(project, "PostToolUse", tool_input={"command": "ls -la"}, tool_use_id="t1", **bash)
+    log = next((memory / "sessions").glob("*-observations.md"))
+    with log.open("ab") as handle:
+        handle.write(b"my own note")
+    _hook(project, "PostToolUse", tool_input={"command": "git status"}, tool_use_id="t2", **bash)
+    lines = log.read_bytes().splitlines()
+    assert b"my own note" in lines
+    assert lines[-1].startswith(b"- **") and b"`git status`" in lines[-1]

@@ -741,13 +741,13 @@ def append_file(
     ``None`` and ``after`` the bytes written."""
     target = _resolve_target(path, root, follow_symlink)
     try:
-        fd = _open_locked(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        fd = _open_locked(target, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     except FileNotFoundError:
         os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
-        fd = _open_locked(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        fd = _open_locked(target, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     try:
         offset = os.fstat(fd).st_size
-        payload = header + data if offset == 0 else data
+        payload = header + data if offset == 0 else _break_before(fd, offset) + data
         _check_limit(target, offset + len(payload), limit)
         _write_all(fd, payload)
         entry_id = _journal_append(
@@ -756,6 +756,14 @@ def append_file(
     finally:
         os.close(fd)
     return WriteResult(target, entry_id, None, payload)
+
+
+def _break_before(fd: int, size: int) -> bytes:
+    """The line break to put first when the file's last line has none (a note the person typed
+    without one): glued on, their line was changed and a hook's queue line could no longer be
+    read. Found attacking the hooks' appends from outside; the read is of the last 4 KiB."""
+    tail = os.pread(fd, min(size, 4096), size - min(size, 4096))
+    return b"" if tail.endswith((b"\n", b"\r")) else line_break(tail)
 
 
 def create_file(
