@@ -455,3 +455,24 @@ def test_a_hook_line_never_glues_onto_a_note_typed_without_a_line_break(project:
     lines = log.read_bytes().splitlines()
     assert b"my own note" in lines
     assert lines[-1].startswith(b"- **") and b"`git status`" in lines[-1]
+
+
+# --------------------------------------------------------------------------- demo --dir
+
+
+def test_demo_never_writes_into_a_folder_that_holds_the_persons_files(tmp_path: Path) -> None:
+    """``demo --dir`` pointed at a folder of the person's overwrote their
+    ``acme-api/src/auth/token.py`` and emptied their ``transcript.jsonl``."""
+    base = tmp_path / "mine"
+    code = base / "acme-api" / "src" / "auth" / "token.py"
+    code.parent.mkdir(parents=True)
+    code.write_bytes(b"my precious code\n")
+    (base / "transcript.jsonl").write_bytes(b'{"my": "transcript"}\n')
+    proc = run_cli("demo", "--dir", str(base))
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        f"conkeeper: {base}: not empty; give a new or empty folder to --dir (nothing written)\n"
+    )
+    assert code.read_bytes() == b"my precious code\n"
+    assert (base / "transcript.jsonl").read_bytes() == b'{"my": "transcript"}\n'
+    assert sorted(p.name for p in base.iterdir()) == ["acme-api", "transcript.jsonl"]
