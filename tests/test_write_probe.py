@@ -476,3 +476,21 @@ def test_demo_never_writes_into_a_folder_that_holds_the_persons_files(tmp_path: 
     assert code.read_bytes() == b"my precious code\n"
     assert (base / "transcript.jsonl").read_bytes() == b'{"my": "transcript"}\n'
     assert sorted(p.name for p in base.iterdir()) == ["acme-api", "transcript.jsonl"]
+
+
+def test_undo_takes_back_a_whole_install_not_one_of_its_files(tmp_path: Path) -> None:
+    """``install --agent zed`` writes ``.zed/settings.json`` and ``.rules``; each was its own
+    journal entry, so ``undo`` took back ``.rules`` alone and left Zed half installed."""
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    settings = root / ".zed" / "settings.json"
+    settings.parent.mkdir()
+    mine = b'{\r\n  // mine\r\n  "tab_size": 4,\r\n}'
+    settings.write_bytes(mine)
+    assert run_cli("install", "--agent", "zed", cwd=root).returncode == 0
+    assert (root / ".rules").exists() and settings.read_bytes() != mine
+
+    undone = run_cli("undo", cwd=root)
+    assert undone.returncode == 0, undone.stderr
+    assert settings.read_bytes() == mine
+    assert not (root / ".rules").exists()

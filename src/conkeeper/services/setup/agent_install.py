@@ -681,20 +681,21 @@ def apply(result: Plan, env: Mapping[str, str] | None = None, python: str | None
                 "check that the data home is writable (CONKEEPER_HOME); nothing was changed"
             ) from None
     leftover_dirs: list[str] = []
-    for change in result.changes:
-        if result.uninstall:
-            if change.warning and change.before == change.after:
-                continue  # left in place: keep its record for a later uninstall
-            if change.action != "unchanged":
-                write_config(change, command)
-            leftover_dirs += forget_record(change.path, env)
-            continue
-        if change.action == "unchanged":
-            continue
-        previous = load_record(change.path, env)
-        dirs = previous.dirs if previous else _created_dirs(change.path)
-        write_config(change, command)
-        save_record(change.path, change.original, change.after, change.spans, dirs, env)
+    with safewrite.write_group():  # every file of one install is one undo step, not one each
+        for change in result.changes:
+            if result.uninstall:
+                if change.warning and change.before == change.after:
+                    continue  # left in place: keep its record for a later uninstall
+                if change.action != "unchanged":
+                    write_config(change, command)
+                leftover_dirs += forget_record(change.path, env)
+                continue
+            if change.action == "unchanged":
+                continue
+            previous = load_record(change.path, env)
+            dirs = previous.dirs if previous else _created_dirs(change.path)
+            write_config(change, command)
+            save_record(change.path, change.original, change.after, change.spans, dirs, env)
     for folder in sorted(set(leftover_dirs), key=len, reverse=True):
         with contextlib.suppress(OSError):
             Path(folder).rmdir()  # only when empty
