@@ -103,6 +103,13 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
+    if any(part.startswith(".") for part in Path(relative).parts):
+        # .history, .review: ConKeeper's own git-ignored folders; an entry there was "Saved"
+        # yet never searched, loaded or committed
+        raise RoutingError(
+            f"{relative}: a hidden file or folder is never searched nor loaded; choose another "
+            "target"
+        )
     return path
 
 
@@ -218,9 +225,11 @@ def add_entry(
     relative = path.relative_to(memory_dir).as_posix()
 
     def add(current: bytes) -> bytes:
+        new = append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
         if current:
             _refuse_known(rule, relative, _decoded(path, current))
-        return append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
+            _refuse_hidden_end(relative, current, new)
+        return new
 
     try:
         edit_file(path, add, command=command, source=source, root=memory_dir)
@@ -253,6 +262,25 @@ def _decoded(path: Path, current: bytes) -> str:
     """The target's text for the duplicate check; bytes that are not UTF-8 read as U+FFFD here
     (the file itself keeps them: only the new bullet is appended)."""
     return current.decode("utf-8-sig", "replace")
+
+
+def _refuse_hidden_end(relative: str, current: bytes, new: bytes) -> None:
+    """Refuse a bullet that would land inside the person's unclosed ``<private>`` block: privacy
+    hides such a block to the end of the file, so the entry would be saved yet never searched or
+    injected (and a queued correction consumed for nothing). Closing the block for them is no
+    answer: text they append later, meant as private, would then show."""
+    from conkeeper.domain.privacy import analyze
+
+    report = analyze(_decoded(Path(relative), new))
+    if report.file_private:
+        return  # a file the person marked private keeps what is added to it private, as asked
+    first = len(_decoded(Path(relative), current).splitlines()) + 1
+    for hidden in report.hidden_ranges:
+        if hidden.start <= first <= hidden.end:
+            raise RoutingError(  # no tag in the message: privacy would cut it from the line
+                f"{relative}: the private block opened on line {hidden.start} is never closed, "
+                "so an entry added at the end would be hidden; close that block and run again"
+            )
 
 
 def _refuse_known(rule: str, relative: str, current: str) -> None:
