@@ -260,9 +260,9 @@ def _entry_start(lines: list[str]) -> int | None:
 def _held_back(text: str) -> bool:
     """True when ``text`` reads like an instruction to the agent
     (:mod:`conkeeper.domain.instructions`): stored, but never injected."""
-    from conkeeper.domain.instructions import is_instruction_shaped
+    from conkeeper.services.quarantine import reads_as_order
 
-    return is_instruction_shaped(text)
+    return reads_as_order(text)
 
 
 def _body_start(text: str, lines: list[str]) -> int:

@@ -176,7 +176,7 @@ def _warnings(rule: str) -> list[str]:
 
 def _hold_reasons(rule: str, scope: str, source: str) -> list[str]:
     """Why this entry should wait for review (``[]`` when it need not)."""
-    from conkeeper.domain.instructions import reasons
+    from conkeeper.services.quarantine import reasons
 
     found = reasons(rule)
     if scope == "global" and source in AGENT_SOURCES:
@@ -187,8 +187,8 @@ def _hold_reasons(rule: str, scope: str, source: str) -> list[str]:
 def _copied_reasons(project: ProjectLocation, rule: str) -> list[str]:
     """A reason to hold an agent's note that repeats an outside source's text and reads as an
     order at :data:`COPIED_BAR` (``[]`` otherwise)."""
-    from conkeeper.domain.instructions import steering_probability
     from conkeeper.services.copied_text import copied_from_outside
+    from conkeeper.services.quarantine import steering_probability
 
     probability = steering_probability(rule)
     if probability < COPIED_BAR:
