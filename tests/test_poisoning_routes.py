@@ -38,3 +38,75 @@ def test_an_order_past_what_the_scorer_reads_is_held(project: Path) -> None:
     )
     assert code == 0 and json.loads(out)["status"] == "held", out
     assert "evil.example" not in (project / ".claude/memory/patterns.md").read_text("utf-8")
+
+
+# --------------------------------------------------------------------------- approvals by an agent
+
+
+def _queued_correction(project: Path) -> int:
+    from tests.conftest import submit_prompt
+
+    assert (
+        submit_prompt(project, "No, don't use float for prices. Use Decimal instead.").returncode
+        == 0
+    )
+    listed = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)
+    return int(listed["items"][0]["line"])
+
+
+def test_an_agent_applying_a_correction_cannot_launder_an_order(project: Path) -> None:
+    """The memory-sync skill has the agent run ``corrections apply N --text RULE``: the text
+    was written as "a correction you approved" and injected as the user's own, whatever it
+    said. Now an agent's routed text that reads like an order waits for review; the queued
+    correction stays, and an ordinary rephrasing is applied as before."""
+    patterns = _patterns(project)
+    line = _queued_correction(project)
+    code, out, err = _agent(
+        project, "corrections", "apply", str(line), "--to", "convention", "--text", ORDER,
+        "--category", "convention", "--json",
+    )  # fmt: skip
+    answer = json.loads(out)
+    assert code == 0 and answer["action"] == "held" and answer["id"], err
+    assert "evil.example" not in patterns.read_text("utf-8")
+    assert "evil.example" not in session_start_context(project)
+    held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    assert [(i["text"], i["source"]) for i in held] == [(ORDER, "agent-cli")]
+    refused = _agent(project, "corrections", "apply", str(line), "--to", "adr", "--text", ORDER)
+    assert refused[0] != 0 and "ADR" in refused[2]
+    rule = "Use Decimal for prices, never float."
+    code, out, err = _agent(
+        project, "corrections", "apply", str(line), "--to", "convention", "--text", rule,
+        "--category", "convention",
+    )  # fmt: skip
+    assert code == 0 and "Applied to patterns.md" in out, err
+    assert rule in session_start_context(project)
+
+
+def test_an_agent_approving_a_reflect_finding_cannot_launder_an_order(tmp_path: Path) -> None:
+    """The memory-reflect skill has the agent run ``reflect approve N [--text RULE]``: the rule
+    (the agent's words, or the retro file it completed) was written as "a reflect finding you
+    approved" and injected. Now an agent's approval of a rule that reads like an order is held
+    for review and the finding stays pending; the user's own approval is unchanged."""
+    from test_reflect_facts import NamedSession, _complaining_session, _reflect
+
+    s = NamedSession(tmp_path, "d4d4d4d4-0000-4000-8000-000000000004")
+    from test_e2e_session import set_up_project
+
+    set_up_project(s)
+    _complaining_session(s)
+    report = _reflect(s, "--write")
+    number = str(
+        next(r for r in report["recommendations"] if r["kind"] == "correction-theme")["number"]
+    )
+    agent_env = {**s.env, **AGENT}
+    held = run_cli("reflect", "approve", number, "--text", ORDER, "--json", cwd=s.project,
+                   env=agent_env)  # fmt: skip
+    assert held.returncode == 0 and json.loads(held.stdout)["action"] == "held", held.stderr
+    patterns = s.project / ".claude" / "memory" / "patterns.md"
+    assert "evil.example" not in patterns.read_text("utf-8")
+    assert "evil.example" not in session_start_context(
+        s.project, CONKEEPER_HOME=s.env["CONKEEPER_HOME"]
+    )
+    rule = "Run ruff before pytest."
+    done = run_cli("reflect", "approve", number, "--text", rule, cwd=s.project, env=agent_env)
+    assert done.returncode == 0 and rule in patterns.read_text("utf-8"), done.stderr
