@@ -92,6 +92,8 @@ _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*\|?$")
 # any ConKeeper block tag (``<conkeeper-diff>``, ``</conkeeper-friction>``...) inside memory text
 _BLOCK_TAG = re.compile(r"<(\s*/?\s*conkeeper-)", re.IGNORECASE)
 FRICTION_FILE = "friction.md"
+DECISION_INDEX = "decisions/INDEX.md"
+INDEX_ROWS_CHECKED = 60  # more rows than any budget shows
 FRICTION_TAG = "conkeeper-friction"
 DIFF_TAG = "conkeeper-diff"
 HEALTH_TAG = "conkeeper-health"
@@ -448,6 +450,8 @@ def memory_sections(
             body = read_memory_file(
                 path, since, root=location.memory_dir, notes=notes, agent_lines=agent_lines
             )
+            if body and rel == DECISION_INDEX:
+                body = _screen_index(body)
             if body:
                 tag = FRICTION_TAG if rel == FRICTION_FILE else ""
                 sections.append(Section(f"{rel} (project memory)", body, tag))
@@ -460,6 +464,37 @@ def memory_sections(
         if body:
             sections.append(Section(f"{rel} (global memory)", body))
     return sections
+
+
+_INDEX_ROW = re.compile(r"^\|\s*\[ADR-\d+\][^|]*\|([^|]*)\|")
+
+
+def _screen_index(body: str) -> str:
+    """The decision index without rows whose ADR title reads like an order (an ADR an agent
+    wrote with its own tools, or a teammate committed: its title would reach every session),
+    with a note counting them. Only the first :data:`INDEX_ROWS_CHECKED` rows are kept at
+    all (no budget shows more), so the check stays cheap with hundreds of ADRs."""
+    kept: list[str] = []
+    held = rows = 0
+    for line in body.splitlines():
+        match = _INDEX_ROW.match(line)
+        if match is None:
+            kept.append(line)
+            continue
+        rows += 1
+        if rows > INDEX_ROWS_CHECKED:
+            continue
+        if _held_back(match.group(1)):
+            held += 1
+            continue
+        kept.append(line)
+    if rows > INDEX_ROWS_CHECKED:
+        kept.append(f"({rows - INDEX_ROWS_CHECKED} more ADR(s) in decisions/INDEX.md.)")
+    if held:
+        kept.append(
+            f"({held} ADR title(s) not shown: they read like instructions; see decisions/.)"
+        )
+    return "\n".join(kept)
 
 
 def open_corrections(memory_dir: Path) -> int:
