@@ -570,14 +570,21 @@ def last_summary_section(
 def team_section(items: list[dict[str, str]]) -> Section | None:
     """Teammates' newest decisions and bug fixes, one line each with author and date, as a
     tagged block of quoted data: other people's agents wrote it, so nothing in it may open or
-    close a block, and it is capped at :data:`TEAM_BLOCK_CHARS`."""
+    close a block, a title that reads like an order is left out (counted), and it is capped at
+    :data:`TEAM_BLOCK_CHARS`."""
     if not items:
         return None
     lines = []
+    held = 0
     for item in items:
-        title = " ".join(item.get("title", "").split())[:120]
+        title = " ".join(item.get("title", "").split())
+        if _held_back(title):  # a teammate's agent may have read a hostile page
+            held += 1
+            continue
         line = f"- {item.get('author', '?')} · {item.get('type', '')} · {item.get('when', '')}: "
-        lines.append(line + title)
+        lines.append(line + title[:120])
+    if held:
+        lines.append(f"({held} teammate item(s) not shown: their titles read like instructions.)")
     body = _BLOCK_TAG.sub(lambda m: "&lt;" + m.group(1), escape_wrapper_tags("\n".join(lines)))
     body += "\nMore: `conkeeper search QUERY --team`."
     return Section(
@@ -634,11 +641,22 @@ def since_sync_section(health: SessionFreshness | None) -> Section | None:
     lines = [f"{diff.commits} commit(s) since the last memory sync ({when})"]
     if diff.shown:
         more = diff.commits - len(diff.shown)
-        lines.append("  repo: " + " | ".join(diff.shown) + (f" (+{more} more)" if more else ""))
+        shown = " | ".join(_screen_commit(line) for line in diff.shown)
+        lines.append("  repo: " + shown + (f" (+{more} more)" if more else ""))
     if diff.memory_files:
         lines.append("  memory: " + ", ".join(f"{name} modified" for name in diff.memory_files))
         lines.append("Read the memory files listed above again before relying on them.")
     return Section("Changed since the last sync", "\n".join(lines), DIFF_TAG)
+
+
+def _screen_commit(line: str) -> str:
+    """``hash subject`` as shown, or the hash alone with a note when the subject reads like an
+    order: a commit subject is anyone's text (an agent's ``git commit -m``, a merged outside
+    contribution), not the project's memory."""
+    sha, _, subject = line.partition(" ")
+    if subject and _held_back(subject):
+        return f"{sha} (subject not shown: it reads like an instruction)"
+    return line
 
 
 def health_note(health: SessionFreshness | None) -> str | None:
