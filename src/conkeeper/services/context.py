@@ -239,8 +239,18 @@ def _mark_provenance(lines: list[str]) -> list[str]:
         if not found.approved and _held_back(" ".join(out[entry:])):
             del out[entry:]
             continue
+        out[entry:] = [_comment_marks_as_text(line) for line in out[entry:]]
         out[entry] = f"{out[entry].rstrip()} _({found.describe()})_"
     return out
+
+
+def _comment_marks_as_text(line: str) -> str:
+    """An agent entry's line with ``<!--`` / ``-->`` shown as text (its tag lines untouched):
+    an entry ending in ``<!--`` would open a comment that swallows its own source note, and
+    the entry would read as the user's."""
+    if line.lstrip().startswith("<!--") or ("<!--" not in line and "-->" not in line):
+        return line
+    return line.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
 
 
 def _entry_start(lines: list[str]) -> int | None:
