@@ -175,7 +175,7 @@ def test_an_agent_entry_cannot_hide_its_source_note_in_a_comment(project: Path) 
     markers inside an agent's entry are shown as text now; the note survives."""
     _patterns(project)
     text = "Prefer small pull requests <!--"
-    code, out, _ = _agent(project, "remember", text, "--category", "convention", "--json")
+    _, out, _ = _agent(project, "remember", text, "--category", "convention", "--json")
     assert json.loads(out)["status"] == "saved", out
     context = session_start_context(project)
     line = next(ln for ln in context.splitlines() if "Prefer small pull requests" in ln)
