@@ -216,6 +216,36 @@ def _hold_agent_lines(
     return kept
 
 
+HELD_MARK = "[held for review: an agent wrote this and it reads like an instruction]"
+
+
+def withhold_agent_orders(text: str, agent_lines: frozenset[str]) -> tuple[str, int]:
+    """``text`` (a memory file, already privacy-cleaned) with what SessionStart holds back
+    replaced by :data:`HELD_MARK`: lines an agent wrote with its own tools that read like
+    instructions, and an agent's unapproved entry that does (entry and tags). Everything else
+    is kept as written. Returns the text and how many were withheld: what the MCP memory
+    tools hand an agent, so a later agent never reads verbatim what its start left out."""
+    from conkeeper.domain.provenance import parse_source_tag
+
+    out: list[str] = []
+    held = 0
+    for line in text.splitlines():
+        if agent_lines and _agent_instruction(line, agent_lines):
+            out.append(HELD_MARK)
+            held += 1
+            continue
+        found = parse_source_tag(line) if "@source" in line else None
+        if found is not None and found.from_agent and not found.approved:
+            entry = _entry_start(out)
+            if entry is not None and _held_back(" ".join(out[entry:])):
+                out[entry:] = [HELD_MARK]
+                held += 1
+                continue
+        out.append(line)
+    ending = "\n" if text.endswith("\n") else ""
+    return "\n".join(out) + ending, held
+
+
 def _agent_instruction(line: str, agent_lines: frozenset[str]) -> bool:
     return bool(line.strip()) and line_key(line) in agent_lines and _held_back(line)
 
