@@ -109,20 +109,20 @@ def read_visible(
     hidden = report.total_lines if report.file_private else report.hidden_line_count
     held = 0
     if visible and withhold:
-        visible, held = _withhold(root, visible)
+        visible, held = _withhold(root, visible, every=scope == "global")
     rel = PurePosixPath(*PurePosixPath(relative).parts).as_posix()
     return VisibleMemory(
         scope, rel, memory_file_kind(rel), visible, report.file_private, hidden, held
     )
 
 
-def _withhold(root: Path, visible: str) -> tuple[str, int]:
+def _withhold(root: Path, visible: str, *, every: bool) -> tuple[str, int]:
     """What SessionStart holds back from this file, withheld here too (an agent that asks for
     the file must not read verbatim the order its session start left out)."""
     from conkeeper.services.context import withhold_agent_orders
     from conkeeper.storage.agent_edits import held_keys
 
-    return withhold_agent_orders(visible, held_keys(root))
+    return withhold_agent_orders(visible, held_keys(root), every=every)
 
 
 def list_memory_files(cwd: Path, scopes: tuple[str, ...] = SCOPES) -> list[MemoryFileRef]:

@@ -157,7 +157,7 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
         # the lines as SessionStart reads them (private blocks cut, secrets redacted): the ones
         # it holds back, and nothing private shown here
         lines = clean_for_injection(text).splitlines()
-        for index in sorted(held_agent_lines(lines, keys)):
+        for index in sorted(held_agent_lines(lines, keys, every=scope == "global")):
             line = lines[index]
             shown = " ".join(line.split())
             items.append(
@@ -168,12 +168,19 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
                     category="",
                     scope=scope,
                     source=AGENT_EDIT,
-                    reasons=reasons(line)[:3] or [PAIRED_REASON],
+                    reasons=reasons(line)[:3] or [_why_held(scope)],
                     held_at=held_at,
                     memory_dir=str(memory_dir),
                 )
             )
     return items
+
+
+def _why_held(scope: str) -> str:
+    """The reason shown for an agent's line held although it reads as a note."""
+    if scope == "global":
+        return "an agent wrote it into global memory, which reaches every project"
+    return PAIRED_REASON
 
 
 def _same_dir(first: Path, second: Path) -> bool:

@@ -592,7 +592,7 @@ class MemoryFileSource:
         }
         lines = _with_context(texts, scored, start, ctx.request.context)
         root = ctx.roots[int(row["root_id"])]
-        lines = _withhold_held(root.folder, texts, start, lines)
+        lines = _withhold_held(root.folder, texts, start, lines, every=root.kind == "global")
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
         cats, tags = _labels_for(spans, [ln.line for ln in lines if ln.match])
         heading_path = row["heading_path"]
@@ -643,11 +643,12 @@ _HELD_CACHE: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
 
 
 def _withhold_held(
-    folder: str, texts: list[str], start: int, lines: list[HitLine]
+    folder: str, texts: list[str], start: int, lines: list[HitLine], *, every: bool = False
 ) -> list[HitLine]:
     """``lines`` with those SessionStart holds back from an agent (an agent wrote them into
-    the file with its own tools and they read like instructions: ``storage.agent_edits``)
-    shown as :data:`conkeeper.services.context.HELD_MARK`, so a search never hands the next
+    the file with its own tools and they read like instructions: ``storage.agent_edits``; in
+    the global memory, ``every`` line an agent wrote) shown as
+    :data:`conkeeper.services.context.HELD_MARK`, so a search never hands the next
     agent verbatim what its session start left out. Costs one ``stat`` when nothing is held."""
     held = _held_keys(folder)
     if not held:
@@ -661,7 +662,7 @@ def _withhold_held(
         index = hit.line - start
         raw = texts[index] if 0 <= index < len(texts) else hit.text
         raw = raw.replace(_HL_OPEN, "").replace(_HL_CLOSE, "")  # the line as the file has it
-        if line_key(raw) in held and reads_as_order(raw):
+        if line_key(raw) in held and (every or reads_as_order(raw)):
             hit = hit._replace(text=HELD_MARK)
         out.append(hit)
     return out
