@@ -356,6 +356,39 @@ def test_churn_bases_do_not_move_when_an_unrelated_entry_is_added(tmp_path: Path
     assert core() == first
 
 
+def test_names_cited_without_a_file_keep_their_finding_after_unrelated_entries(
+    tmp_path: Path,
+) -> None:
+    """Whether a name cited without a file was in the code when its entry was written is read
+    from one tree per calendar period once there are many entries: an unrelated entry written
+    today must not move an older entry's tree (and so its finding)."""
+    root = tmp_path / "names"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "src/fns.py", "".join(f"def fn_{i}():\n    return {i}\n" for i in range(20)))
+    commit(root, "code", T0)
+    lines = ["# Patterns", ""]
+    for i in range(20):  # twenty entries, each in a commit of its own, a day apart
+        lines.append(f"- Step {i} is done by `fn_{i}`.")
+        write(root, ".claude/memory/patterns.md", "\n".join(lines) + "\n")
+        commit(root, f"entry {i}", T0 + (i + 1) * DAY)
+    write(root, "src/fns.py", "".join(f"def fn_{i}():\n    return {i}\n" for i in range(19)))
+    commit(root, "fn_19 goes", T0 + 25 * DAY)
+
+    def names() -> list[tuple[str, str]]:
+        return [(f["citation"], f["detail"]) for f in stale_json(root, "--no-cache")["findings"]]
+
+    first = names()
+    assert first == [
+        ("fn_19", "in src/fns.py when this entry was written; now nowhere in the code")
+    ]
+    for day in (60, 61):
+        lines.append(f"- An unrelated note written on day {day}.")
+        write(root, ".claude/memory/patterns.md", "\n".join(lines) + "\n")
+        commit(root, f"unrelated entry {day}", T0 + day * DAY)
+    assert names() == first
+
+
 def test_session_start_notes_stale_entries_from_the_cache(repo: Path) -> None:
     run_cli("stale", "--quiet", cwd=repo)  # fills the cache (SessionStart never runs git)
     context = session_start(repo)

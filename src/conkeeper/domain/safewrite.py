@@ -621,7 +621,19 @@ def _added_lines(saved: bytes, base: bytes) -> list[bytes]:
     return added
 
 
+RESCUE_CHECKS = (0.0, 0.05, 0.25)  # seconds after the edit the rescued lines are checked
+
+
 def _rescue_lines(target: str, lines: list[bytes]) -> None:
+    """Make sure ``target`` holds the lines of a person's save this edit had to swap back, now
+    and twice more shortly after: their editor may have read this edit's file in the moment it
+    was in place and save from it later, without those lines (only after such a collision)."""
+    for delay in RESCUE_CHECKS:
+        time.sleep(delay)
+        _append_missing(target, lines)
+
+
+def _append_missing(target: str, lines: list[bytes]) -> None:
     """Append to ``target`` whichever of ``lines`` it lacks, until the file the path names holds
     them all (a person's editor may replace it again meanwhile; bounded)."""
     for _ in range(100):

@@ -11,6 +11,7 @@ lost, and every change is journaled for ``conkeeper undo``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -307,16 +308,39 @@ def _decoded(path: Path, current: bytes) -> str:
 
 
 def _refuse_known(rule: str, relative: str, current: str) -> None:
-    """Refuse an entry the target already holds (the analysis core's deduplication, so a
-    convention is never written twice)."""
-    from conkeeper.domain.privacy import clean_for_injection, clean_or_empty, clip
-    from conkeeper.services.analysis.reflection.known import KnownItem, bullets, match
+    """Refuse an entry the target already holds: the same words, or the same claim as
+    ``consolidate`` reads it (:func:`relations.relate`, measured on labelled pairs), asked only
+    of the bullets that share most of the entry's content words.
 
-    same = match(rule, [KnownItem(relative, b) for b in bullets(clean_for_injection(current))])
-    if same is not None:  # the entry is quoted cleaned whole, then cut
-        raise DuplicateEntry(
-            f"{relative} already holds this: {clip(clean_or_empty(same.text), 80)}"
-        )
+    Sharing words is not enough: a corrected value ("the port is 8080" after "the port is
+    9090") or a narrower rule must be written, not turned away as a duplicate (the word-share
+    test alone, which reflect uses to skip known themes, turned away 54% of the labelled
+    contradictions and 22% of the compatible pairs)."""
+    from conkeeper.domain.privacy import clean_for_injection, clean_or_empty, clip
+    from conkeeper.services.analysis.reflection.known import KnownItem, bullets, covers
+
+    wanted = _comparable(rule)
+    reading = None
+    for bullet in bullets(clean_for_injection(current)):
+        same = _comparable(bullet) == wanted
+        if not same and covers(rule, KnownItem(relative, bullet)):
+            from conkeeper.services.upkeep.freshness.relations import read, relate_readings
+
+            reading = reading or read(_ANSWER_OPENING.sub("", rule, count=1))
+            same = getattr(relate_readings(reading, read(bullet)), "kind", "") == "duplicate"
+        if same:  # the entry is quoted cleaned whole, then cut
+            raise DuplicateEntry(
+                f"{relative} already holds this: {clip(clean_or_empty(bullet), 80)}"
+            )
+
+
+# "No, method names are snake_case": the "no" answers the agent, it does not negate the claim
+_ANSWER_OPENING = re.compile(r"^\s*(?:no+|nope|nah|actually|wait)\b[\s,.:;!-]+", re.IGNORECASE)
+
+
+def _comparable(text: str) -> str:
+    """Text as compared for sameness: case, spacing, code ticks and a final stop ignored."""
+    return " ".join(text.replace("`", "").split()).rstrip(".").casefold()
 
 
 def dequeue_theme(memory_dir: Path, text: str, source: str = "reflect") -> list[QueueItem]:

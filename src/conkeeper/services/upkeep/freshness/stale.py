@@ -203,6 +203,21 @@ def _date(commit: Commit) -> str:
     return _DATES[hour]
 
 
+def _newest_per_period(dating: list[tuple[int, str]], cap: int) -> list[tuple[int, str]]:
+    """``dating`` (sorted ``(time, commit)``) when it holds at most ``cap``; else the newest
+    commit of each period of a fixed calendar grid (a day, a week, a month... the finest that
+    fits): which commit stands for a period depends only on that period's own commits."""
+    if len(dating) <= cap:
+        return dating
+    for width in BASE_PERIODS:
+        newest: dict[int, tuple[int, str]] = {}
+        for when, commit in dating:
+            newest[when // width] = (when, commit)  # sorted: the last one is the newest
+        if len(newest) <= cap or width == BASE_PERIODS[-1]:
+            return sorted(newest.values())
+    return dating
+
+
 def _matches_by_tree(output: str | None) -> dict[tuple[str, str], set[str]]:
     """``git grep -o`` over commits (``<commit>:<path>:<match>`` lines) as ``(commit, match)
     -> paths``."""
@@ -434,15 +449,7 @@ class _Checker:
         depends only on the entries of its own period: writing or editing an unrelated entry
         today leaves the bases, and so the reasons, of older entries as they were."""
         dating = sorted({(int(t), c) for t, c in self.dated.values() if c and c != head})
-        if len(dating) <= MAX_BASES:
-            return dating
-        for width in BASE_PERIODS:
-            newest: dict[int, tuple[int, str]] = {}
-            for when, commit in dating:
-                newest[when // width] = (when, commit)  # sorted: the last one is the newest
-            if len(newest) <= MAX_BASES or width == BASE_PERIODS[-1]:
-                return sorted(newest.values())
-        return dating
+        return _newest_per_period(dating, MAX_BASES)
 
     def _grep_args(self, entries: list[tuple[str, Entry]]) -> list[str]:
         symbols = sorted(
@@ -661,16 +668,15 @@ class _Checker:
     def _trees_when_written(self) -> dict[tuple[str, int], str]:
         """For each entry citing a symbol without a file, the commit whose tree shows the code
         as it was when the entry was written: its own dating commit, or with more of those
-        than :data:`MAX_GREP_TREES` the oldest picked one not older than it (evenly spread
-        over time, the newest always picked); none for an entry not committed yet."""
+        than :data:`MAX_GREP_TREES` the newest one of its period of a fixed calendar grid (as
+        for churn, so an unrelated entry written today never changes an older entry's
+        finding); none for an entry not committed yet."""
         dating = {
             (rel, entry.start): self.dated.get((rel, entry.start), (0.0, ""))
             for rel, entry, _ in self.unanchored
         }
         commits = sorted({(int(when), commit) for when, commit in dating.values() if commit})
-        if len(commits) > MAX_GREP_TREES:
-            step = len(commits) / MAX_GREP_TREES
-            commits = [commits[int((i + 1) * step) - 1] for i in range(MAX_GREP_TREES)]
+        commits = _newest_per_period(commits, MAX_GREP_TREES)
         trees: dict[tuple[str, int], str] = {}
         for key, (when, commit) in dating.items():
             if commit:
