@@ -361,3 +361,20 @@ def test_every_line_an_agent_writes_into_global_memory_waits_for_review(project:
     assert [(i["text"], i["scope"]) for i in held] == [(steer, "global")]
     assert run_cli("review", "approve", held[0]["id"], cwd=project).returncode == 0
     assert "straight to main" in session_start_context(project)
+
+
+# --------------------------------------------------------------------------- ConKeeper's own state
+
+
+def test_an_agent_touching_the_review_records_is_reported(project: Path) -> None:
+    """Removing ``.review/agent-edits`` (one shell command a hostile page can dictate) released
+    every line SessionStart held back, silently. The user now hears of it at once, from the
+    shell or an edit tool; ordinary commands stay quiet."""
+    from test_poisoning import _bash_post, _post_tool
+
+    message = json.loads(_bash_post(project, "rm .claude/memory/.review/agent-edits"))
+    assert "review records" in message["systemMessage"]
+    target = project / ".claude/memory/.review/agent-edits-approved"
+    written = json.loads(_post_tool(project, "Write", {"file_path": str(target), "content": "x"}))
+    assert "review records" in written["systemMessage"]
+    assert "systemMessage" not in _bash_post(project, "ls -la .claude/memory")
