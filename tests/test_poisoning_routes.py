@@ -378,3 +378,6 @@ def test_an_agent_touching_the_review_records_is_reported(project: Path) -> None
     written = json.loads(_post_tool(project, "Write", {"file_path": str(target), "content": "x"}))
     assert "review records" in written["systemMessage"]
     assert "systemMessage" not in _bash_post(project, "ls -la .claude/memory")
+    assert "systemMessage" not in _bash_post(project, "cat .reviewrc docs/.reviewers")
+    gone = json.loads(_bash_post(project, "rm -rf .claude/memory/.review"))
+    assert "review records" in gone["systemMessage"]

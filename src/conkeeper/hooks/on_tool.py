@@ -272,7 +272,7 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
     command = ctx.payload.tool_input.get("command")
     if not isinstance(command, str) or ctx.location is None:
         return None
-    if _REVIEW_DIR in command:
+    if _REVIEW_DIR in command and _names_review_dir(command):
         return _review_records_notice(ctx)
     from conkeeper.domain.paths import mentions_agent_instruction_file
 
@@ -298,6 +298,17 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
 
 
 _REVIEW_DIR = ".review"  # storage.agent_edits.REVIEW_DIR (not imported: the hook path)
+
+
+def _names_review_dir(command: str) -> bool:
+    """True when ``command`` names a ``.review`` folder (not ``.reviewrc``, ``.reviewers``)."""
+    index = command.find(_REVIEW_DIR)
+    while index >= 0:
+        after = command[index + len(_REVIEW_DIR) : index + len(_REVIEW_DIR) + 1]
+        if not (after.isalnum() or after in "_-."):
+            return True
+        index = command.find(_REVIEW_DIR, index + 1)
+    return False
 
 
 def _review_records_notice(ctx: HookContext) -> str:
