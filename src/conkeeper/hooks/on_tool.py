@@ -305,7 +305,7 @@ def _names_review_dir(command: str) -> bool:
     index = command.find(_REVIEW_DIR)
     while index >= 0:
         after = command[index + len(_REVIEW_DIR) : index + len(_REVIEW_DIR) + 1]
-        if not (after.isalnum() or after in "_-."):
+        if not after or not (after.isalnum() or after in "_-."):
             return True
         index = command.find(_REVIEW_DIR, index + 1)
     return False
