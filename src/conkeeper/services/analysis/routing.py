@@ -47,10 +47,11 @@ class RoutedItem:
     """What happened to one queue item."""
 
     item: QueueItem
-    action: str  # "applied" | "rejected"
+    action: str  # "applied" | "rejected" | "held"
     target: str | None = None
     category: str | None = None
     text: str | None = None
+    held_id: str | None = None  # action "held": the review item's id
 
 
 def _find(memory_dir: Path, line: int) -> QueueItem:
@@ -103,6 +104,13 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
+    if any(part.startswith(".") for part in Path(relative).parts):
+        # .history, .review: ConKeeper's own git-ignored folders; an entry there was "Saved"
+        # yet never searched, loaded or committed
+        raise RoutingError(
+            f"{relative}: a hidden file or folder is never searched nor loaded; choose another "
+            "target"
+        )
     return path
 
 
@@ -139,16 +147,27 @@ def apply_item(
     text: str | None = None,
     title: str | None = None,
     source: str = "user-cli",
+    by_agent: bool = False,
 ) -> RoutedItem:
     """Write queue item ``line`` (or ``text``, its rephrasing) into ``target``, then dequeue it.
 
     ``target`` ``adr`` writes a new architecture decision record (titled ``title``, or the
     rule's first words) and regenerates ``decisions/INDEX.md``.
+
+    ``by_agent``: an agent runs the command (the memory-sync skill). Its rephrasing, or a queued
+    prompt that carried pasted material, would otherwise be written as "a correction you
+    approved" and injected as the user's own: when it reads like an order to later sessions
+    (:mod:`conkeeper.services.quarantine`) it is held for ``conkeeper review`` instead (action
+    ``held``, the queued item left for the user), and an ADR is refused.
     """
     item = _find(memory_dir, line)
     rule = (text or item.text).strip()
     if not rule:
         raise RoutingError("the entry text is empty")
+    if by_agent:
+        held = _hold_agent_order(memory_dir, item, rule, target, category, title)
+        if held is not None:
+            return held
     with write_group():  # the rule and its dequeue are one step for undo
         if target == "adr":
             return _apply_as_adr(memory_dir, item, rule, category, title, source)
@@ -163,6 +182,46 @@ def apply_item(
         )
         _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
+
+
+def _hold_agent_order(
+    memory_dir: Path,
+    item: QueueItem,
+    rule: str,
+    target: str,
+    category: str | None,
+    title: str | None,
+) -> RoutedItem | None:
+    """Hold an agent's routed text that reads like an order (``None`` when it does not)."""
+    from conkeeper.services.quarantine import reasons
+
+    found = reasons(" ".join(filter(None, [title, rule])))
+    if not found:
+        return None
+    if target == "adr":
+        raise RoutingError(
+            f"this reads like an instruction to later sessions ({found[0]}); an agent cannot "
+            "write it as an ADR: apply it from your own terminal if you mean it"
+        )
+    check_entry_privacy(rule)
+    path = resolve_target(memory_dir, target)
+    chosen = choose_category(rule, category) if category else classify(rule).best_guess
+    chosen = chosen or "learning"
+    from conkeeper.services.review import ReviewError, hold
+
+    try:
+        held = hold(
+            memory_dir,
+            text=rule,
+            target=path.relative_to(memory_dir).as_posix(),
+            category=chosen,
+            scope="project",
+            source="agent-cli",
+            reasons=found,
+        )
+    except (ReviewError, OSError) as exc:
+        raise RoutingError(f"could not hold the entry for review: {exc}") from None
+    return RoutedItem(item, "held", held.target, chosen, held.text, held.id)
 
 
 def check_entry_privacy(text: str) -> None:
@@ -218,9 +277,11 @@ def add_entry(
     relative = path.relative_to(memory_dir).as_posix()
 
     def add(current: bytes) -> bytes:
+        new = append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
         if current:
             _refuse_known(rule, relative, _decoded(path, current))
-        return append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
+            _refuse_hidden_end(relative, current, new)
+        return new
 
     try:
         edit_file(path, add, command=command, source=source, root=memory_dir)
@@ -253,6 +314,25 @@ def _decoded(path: Path, current: bytes) -> str:
     """The target's text for the duplicate check; bytes that are not UTF-8 read as U+FFFD here
     (the file itself keeps them: only the new bullet is appended)."""
     return current.decode("utf-8-sig", "replace")
+
+
+def _refuse_hidden_end(relative: str, current: bytes, new: bytes) -> None:
+    """Refuse a bullet that would land inside the person's unclosed ``<private>`` block: privacy
+    hides such a block to the end of the file, so the entry would be saved yet never searched or
+    injected (and a queued correction consumed for nothing). Closing the block for them is no
+    answer: text they append later, meant as private, would then show."""
+    from conkeeper.domain.privacy import analyze
+
+    report = analyze(_decoded(Path(relative), new))
+    if report.file_private:
+        return  # a file the person marked private keeps what is added to it private, as asked
+    first = len(_decoded(Path(relative), current).splitlines()) + 1
+    for hidden in report.hidden_ranges:
+        if hidden.start <= first <= hidden.end:
+            raise RoutingError(  # no tag in the message: privacy would cut it from the line
+                f"{relative}: the private block opened on line {hidden.start} is never closed, "
+                "so an entry added at the end would be hidden; close that block and run again"
+            )
 
 
 def _refuse_known(rule: str, relative: str, current: str) -> None:
