@@ -373,7 +373,9 @@ never vetoed. Tuning figures (FP / recall; the cap was chosen on the strict run)
   first ``detect()`` at medium in a fresh ``python -S`` process with compiled bytecode, CPU
   median, n=30, shared cores): a request -0.64 ms, a no-negation fix +1.04 (now flagged), a
   rule match -0.79, praise +0.29, a Russian fix +1.84. Built as a dict up front, the table of
-  ~7,000 cost +2.5 ms.
+  ~7,000 cost +2.5 ms. ``bench/poisoning_hook_ab.py --runs 40 --baseline-ref main`` (no
+  bytecode cached), UserPromptSubmit: +3.11 ms in a run where paths running none of this code
+  moved +4.7 and +9.1 (noise), then +1.76 (Bash +0.47, Edit -0.89).
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
