@@ -182,6 +182,7 @@ AUTHORS = (
     ("blind8.jsonl", "a17-blind8"),
     ("train10.jsonl", "a18-train10"),
     ("blind9.jsonl", "a19-blind9"),
+    ("train11.jsonl", "a20-train11"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
