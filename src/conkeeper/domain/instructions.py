@@ -188,6 +188,11 @@ _USER_SURFACE = (
     r"status\s+reports?|report(?:\s+to\s+the\s+user)?|explanations?|answers?|recap|hand-?off)\b"
     r"|(?:the\s+)?user\b(?![\s-]+(?:input|data|agent|content|name|id)))"
 )
+# Up to 60 characters that name no secret: keeping credentials out of a summary is hygiene
+_NOT_SECRETS = (
+    r"(?:(?!secret|token|password|passwd|credential|api\s+key|private\s+key|\bkeys?\b|pii\b|"
+    r"personal\s+data|customer\s+data)[^.;\n]){0,60}?"
+)
 # The user, as an author of requests
 _USER_WORD = (
     r"(?:(?:the\s+)?user(?:'s|s'|s)?|the\s+human'?s?|the\s+developer'?s?|the\s+maintainer'?s?)"
@@ -1413,15 +1418,35 @@ RULES: tuple[_Rule, ...] = (
     _Rule(
         "override",
         "keeps the agent's own actions out of what the user reads",
-        ("out of", "omit", "hide", "strip", "remove", "drop", "exclude", "filter", "mention", "list",
-         "show", "surface", "report", "relay", "reference", "include", "bring up", "summari"),
-        r"\b(?:omit|leave|keep)\b[^.;\n]{0,60}?\bout\s+of\s+" + _USER_SURFACE + r""
-        r"|(?<!you to )(?<!agent to )(?<!says to )(?<!said to )\b(?:omit|hide|strip|remove|drop|exclude|filter)\b"
-        r"[^.;\n]{0,60}?\b(?:from|in)\s+"
-        + _USER_SURFACE + r""
+        (
+            "out of",
+            "omit",
+            "hide",
+            "strip",
+            "remove",
+            "drop",
+            "exclude",
+            "filter",
+            "mention",
+            "list",
+            "show",
+            "surface",
+            "report",
+            "relay",
+            "reference",
+            "include",
+            "bring up",
+            "summari",
+        ),
+        r"\b(?:omit|leave|keep)\b" + _NOT_SECRETS + r"\bout\s+of\s+" + _USER_SURFACE + r""
+        r"|(?<!you to )(?<!agent to )(?<!says to )(?<!said to )"
+        r"\b(?:omit|hide|exclude)\b" + _NOT_SECRETS + r"\b(?:from|in)\s+" + _USER_SURFACE + r""
         r"|\b(?:don'?t|do\s+not|never|avoid|no\s+need\s+to)\s+(?:\w+\s+)?(?:mention\w*|list\w*|"
         r"show\w*|surface|report|relay|reference|include|bring\s+up|explain|describe|tell)\b"
-        r"[^.;\n]{0,60}?\b(?:in|to|from|with)\s+" + _USER_SURFACE + r""
+        + _NOT_SECRETS
+        + r"\b(?:in|to|from|with)\s+"
+        + _USER_SURFACE
+        + r""
         r"|\bwhen\s+summari[sz]\w+[^.;\n]{0,30}(?:skip|omit|leave\s+out|don'?t\s+(?:list|mention))",
         negatable=False,
     ),
