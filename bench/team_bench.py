@@ -23,6 +23,20 @@ store's own upsert (same staging, tsvector and indexes, two connections), which 
 pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
 on the shared machine stretches latencies, not these.
 
+Figures measured on 2026-11-27 02:40-03:20 UTC with the search as one PL/pgSQL function
+(schema version 5: counts, anchors by fixed statements, windows, ranking and the token in one
+call), on the loaded machine (1-minute load average 10-12.7, other helpers' work included), and
+this version's predecessor run the same way just after for comparison. 1,000,000 observations:
+search, 20 clients, p50 181.4 ms, p95 372.4 ms, 86 requests/s, one client p50 16.8 ms; CPU per
+search server 2.39 ms, PostgreSQL 7.37 ms, clients 0.64 ms (the predecessor: p50 267.7 ms, p95
+705.9 ms, 56/s, one client 39.8 ms; server 4.61 ms, PostgreSQL 6.21 ms, clients 0.57 ms). At
+100,000 (the search load alone, the two versions alternated, load 11-12): server 1.45-1.75 ms,
+PostgreSQL 3.5-4.15 ms, clients 0.37-0.43 ms per search, p50 94-105 ms, p95 156-192 ms,
+158-186/s (the predecessor: server 3.2-3.8 ms, PostgreSQL 3.9-4.3 ms, p50 127-184 ms, p95
+244-323 ms, 97-128/s). Push and hooks are unchanged by it (the loaded machine missed both
+targets in both versions' runs). Target: search not met; the server's share halved, PostgreSQL's
+about the same.
+
 Figures measured on 2026-11-26 19:20 UTC on the quiet machine (load average 1.5-2.7, ours
 included), with generic plans for the pool's prepared statements, the word statements bound on
 the client and 3 connections per server process, 1,000,000 observations: push 6,106 obs/s

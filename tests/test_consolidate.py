@@ -375,3 +375,144 @@ def test_leave_one_author_out_tool_reports_each_author(tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert [line.split()[0] for line in lines] == [f"author{n}" for n in range(1, 12)]
     assert all("wrong merges 0" in line for line in lines)  # the shipped limits delete no rule
+
+
+def test_an_entry_said_whole_in_one_clause_of_a_longer_one_is_its_duplicate(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Progress\n\n- The docs deploy to GitHub Pages.\n")
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Docs deploy to GitHub Pages from the `gh-pages` branch, the "
+            "`docs.yml` workflow pushes there after every merge to main (takes ~4 min).\n"
+        )
+    found = [
+        p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+        if {e["file"] for e in p["entries"]} == {"progress.md", "product-context.md"}
+    ]
+    assert [p["kind"] for p in found] == ["duplicate"]
+    assert found[0]["reason"].startswith("says the same thing (with more detail)")
+
+
+def test_a_longer_entry_placed_somewhere_narrower_is_no_duplicate(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Progress\n\n- Clippy runs with `-D warnings`.\n")
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- In the `examples/` directory clippy is run without `-D warnings`, "
+            "they are for learning not perfection.\n"
+        )
+    before = (memory(repo) / "progress.md").read_bytes()
+    result = run_cli("consolidate", "--apply", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert (memory(repo) / "progress.md").read_bytes() == before  # the general rule stays
+    assert "clippy" in (memory(repo) / "product-context.md").read_text(encoding="utf-8")
+
+
+def test_all_pairs_check_judges_every_merge_against_the_labels(tmp_path: Path) -> None:
+    tool = load_script("tools/consolidate_cv.py")
+    decimal, money, amounts = (
+        "- Use `Decimal` for money.",
+        "- Money is always `Decimal`.",
+        "- All monetary amounts are `Decimal`.",
+    )
+    rows = [
+        {"a": decimal, "b": money, "label": "duplicate"},
+        {"a": money, "b": amounts, "label": "compatible"},  # a merge a pair-level check misses
+        {"a": decimal, "b": "- Prefer small PRs.", "label": "unrelated"},
+    ]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    shown: list[str] = []
+    counts = tool.all_pairs(path, tool.relations.LIMITS, shown)
+    assert counts["right_merges"] == 1
+    assert counts["labelled_wrong_merges"] + counts["implied_wrong_merges"] == 1
+    assert any("All monetary amounts" in text for text in shown)
+    bullets = tool.Bullets(path)
+    first, second, third = (bullets.texts.index(t) for t in (decimal, money, amounts))
+    assert bullets.verdict(first, second) == "right_merges"
+    assert bullets.verdict(second, third) == "labelled_wrong_merges"
+    assert bullets.verdict(first, third) == "implied_wrong_merges"  # decimal = money != amounts
+
+
+def test_a_permission_granting_what_the_other_entry_forbids_is_a_contradiction(
+    repo: Path,
+) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- The admin app is allowed to show full patient names to support "
+            "staff.\n- For the data team, BigQuery on-demand pricing is fine.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Support staff must never see full patient names in the admin app, "
+            "only initials.\n- BigQuery slots: we never reserved any, on-demand only.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    names = found[("product-context.md:3", "progress.md:3")]
+    assert names["kind"] == "contradiction"
+    assert names["reason"] == "one allows what the other forbids"
+    assert ("product-context.md:4", "progress.md:4") not in found  # "only X" and "X is fine"
+
+
+def test_a_change_note_meets_only_the_entries_about_what_changed(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- The React admin app authenticates through Entra ID (formerly "
+            "Azure AD) using MSAL.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Admin app CI builds with Node 18.\n"
+            "- The admin app logs in through Azure AD.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    assert ("product-context.md:3", "progress.md:3") not in found  # the build did not change
+    changed = found[("product-context.md:4", "progress.md:3")]
+    assert (changed["kind"], changed["reason"]) == (
+        "contradiction",
+        "one note says the other changed",
+    )
+
+
+def test_two_notes_merely_naming_rival_tools_are_no_contradiction(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- Terraform state locks live in the DynamoDB table `tf-locks` of "
+            "the shared account.\n- Use pnpm.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Postgres backups are automated RDS snapshots, kept 35 days.\n"
+            "- We use yarn.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    assert ("product-context.md:3", "progress.md:3") not in found  # nothing chosen between them
+    rivals = found[("product-context.md:4", "progress.md:4")]
+    assert rivals["kind"] == "contradiction" and "pnpm" in rivals["reason"]
+
+
+def test_values_of_two_different_settings_are_no_contradiction(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- Rate-limit counters live in Redis db 2 so they can be flushed "
+            "without touching sessions.\n- The API listens on port 8080.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Product\n\n- ElastiCache Redis version is 7.1.\n- The API port is 3000.\n")
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    assert ("product-context.md:3", "progress.md:3") not in found  # a db number, a version
+    port = found[("product-context.md:4", "progress.md:4")]
+    assert port["kind"] == "contradiction" and "8080" in port["reason"]

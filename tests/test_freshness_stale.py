@@ -209,10 +209,50 @@ def test_identifier_in_backticks_without_parentheses_is_checked(billing: Path) -
     assert found[4]["reason"] == "symbol-gone" and found[4]["citation"] == "apply_coupon"
     assert found[4]["detail"] == "no longer in src/billing/coupons.py"
     assert found[5]["reason"] == "symbol-gone" and found[5]["citation"] == "apply_discount"
-    assert found[5]["detail"] == "not found anywhere in the tracked code"
+    assert found[5]["detail"] == (
+        "in src/billing/discounts.py when this entry was written; now nowhere in the code"
+    )
     assert 6 not in found and 7 not in found  # still there; a naming style is not a name
     text = run_cli("stale", "--no-cache", cwd=billing).stdout
     assert "`apply_coupon`: no longer in src/billing/coupons.py" in text
+
+
+CONVENTIONS = """# Patterns
+
+- Use `json_normalize` to flatten API payloads.
+- Never use `eval_unsafe()` for config.
+- Avoid `time.sleep()` in tests; wait on an event.
+- Don't add a `legacy_mode` flag again, it was removed on purpose.
+- Totals: `compute_total` sums the lines.
+- Use `apply_discount`, not `apply_coupon`.
+- The cart hook is `useCart` in `web/cart.ts`; `useState` for the rest.
+"""
+
+
+def test_names_the_code_never_had_or_an_entry_says_to_avoid_are_not_stale(tmp_path: Path) -> None:
+    """An outside probe found six of eight ordinary conventions reported as stale ("not found
+    anywhere in the tracked code"): a library call the project does not make yet, a name a rule
+    forbids, one the entry itself says was removed. Gone means it was there and went away."""
+    root = tmp_path / "conventions"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "src/billing/totals.py", "def compute_total(cart):\n    return 0\n")
+    write(root, "src/app.py", "import time\ndef legacy_mode():\n    time.sleep(1)\n")
+    write(root, "web/cart.ts", "export function useCart() { return null }\n")
+    commit(root, "code", T0)
+    write(root, ".claude/memory/patterns.md", CONVENTIONS)
+    commit(root, "memory", T0 + DAY)
+    write(root, "src/app.py", "def run():\n    return 0\n")  # the sleep and the flag go away
+    write(root, "src/billing/totals.py", "def total(cart):\n    return 0\n")
+    write(root, "web/cart.ts", "export function useBasket() { return null }\n")
+    commit(root, "Follow the conventions; rename the total and the hook", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    assert sorted(found) == [7, 9]  # only the renamed functions the entries rely on
+    assert (found[9]["citation"], found[9]["detail"]) == ("useCart", "no longer in web/cart.ts")
+    assert found[7]["citation"] == "compute_total"
+    assert found[7]["detail"] == (
+        "in src/billing/totals.py when this entry was written; now nowhere in the code"
+    )
 
 
 QUALIFIED = """# Patterns
@@ -314,6 +354,39 @@ def test_churn_bases_do_not_move_when_an_unrelated_entry_is_added(tmp_path: Path
     write(root, "src/mod_1.py", "V = 100\n")
     commit(root, "more code", T0 + 62 * DAY)
     assert core() == first
+
+
+def test_names_cited_without_a_file_keep_their_finding_after_unrelated_entries(
+    tmp_path: Path,
+) -> None:
+    """Whether a name cited without a file was in the code when its entry was written is read
+    from one tree per calendar period once there are many entries: an unrelated entry written
+    today must not move an older entry's tree (and so its finding)."""
+    root = tmp_path / "names"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "src/fns.py", "".join(f"def fn_{i}():\n    return {i}\n" for i in range(20)))
+    commit(root, "code", T0)
+    lines = ["# Patterns", ""]
+    for i in range(20):  # twenty entries, each in a commit of its own, a day apart
+        lines.append(f"- Step {i} is done by `fn_{i}`.")
+        write(root, ".claude/memory/patterns.md", "\n".join(lines) + "\n")
+        commit(root, f"entry {i}", T0 + (i + 1) * DAY)
+    write(root, "src/fns.py", "".join(f"def fn_{i}():\n    return {i}\n" for i in range(19)))
+    commit(root, "fn_19 goes", T0 + 25 * DAY)
+
+    def names() -> list[tuple[str, str]]:
+        return [(f["citation"], f["detail"]) for f in stale_json(root, "--no-cache")["findings"]]
+
+    first = names()
+    assert first == [
+        ("fn_19", "in src/fns.py when this entry was written; now nowhere in the code")
+    ]
+    for day in (60, 61):
+        lines.append(f"- An unrelated note written on day {day}.")
+        write(root, ".claude/memory/patterns.md", "\n".join(lines) + "\n")
+        commit(root, f"unrelated entry {day}", T0 + day * DAY)
+    assert names() == first
 
 
 def test_session_start_notes_stale_entries_from_the_cache(repo: Path) -> None:

@@ -208,6 +208,9 @@ def test_every_tool_over_stdio(shop: dict[str, Any]) -> None:
             )
         )
         out["found"] = data_of(await client.call_tool("search", {"query": "half-up"}))
+        out["bare"] = data_of(  # text alone: the issue's own example of an ordinary command
+            await client.call_tool("remember", {"text": "Run `make deploy ENV=staging`"})
+        )
         return out
 
     out = over_stdio(shop["root"], body)
@@ -231,6 +234,12 @@ def test_every_tool_over_stdio(shop: dict[str, Any]) -> None:
     saved = (shop["memory"] / "patterns.md").read_text(encoding="utf-8")
     assert "- Round discounts half-up to the cent\n<!-- @category: convention -->\n" in saved
     assert out["found"]["count"] == 1  # the same ranking and freshness as the CLI's search
+    bare = out["bare"]
+    assert (bare["status"], bare["path"], bare["category_guessed"]) == (
+        "saved",
+        "patterns.md",
+        True,
+    )
 
 
 def test_bad_arguments_are_one_sentence_tool_errors(shop: dict[str, Any]) -> None:

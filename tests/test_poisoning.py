@@ -228,7 +228,7 @@ def test_cli_remember_json_and_agent_source(project: Path) -> None:
 def test_an_order_without_a_category_is_held_not_sent_back_for_one(project: Path) -> None:
     """An agent that leaves the category out must not be told "pass --category" for an order:
     its retry would be the same order. It is held (with the classifier's guess); an ordinary
-    note whose category is unclear is still refused with that hint."""
+    note whose category is unclear is saved under the guess, and the answer says so."""
     agent = cli_env(CLAUDECODE="1")
     held = run_cli("remember", ATTACK, "--json", cwd=project, env=agent)
     assert held.returncode == 0, held.stderr
@@ -236,8 +236,9 @@ def test_an_order_without_a_category_is_held_not_sent_back_for_one(project: Path
     assert answer["status"] == "held" and answer["category"] in MEMORY_CATEGORIES
     plain = run_cli("remember", "Run `make deploy ENV=staging` to deploy to staging.", "--json",
                     cwd=project, env=agent)  # fmt: skip
-    refusal = json.loads(plain.stdout)
-    assert refusal["status"] == "refused" and "--category" in refusal["reason"]
+    saved = json.loads(plain.stdout)
+    assert saved["status"] == "saved" and saved["category"] in MEMORY_CATEGORIES
+    assert saved["category_guessed"] is True
     done = run_cli("review", "approve", answer["id"], "--json", cwd=project)
     assert done.returncode == 0 and json.loads(done.stdout)["status"] == "saved"
     text = (project / ".claude" / "memory" / "patterns.md").read_text()

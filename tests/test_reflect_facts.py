@@ -119,6 +119,13 @@ def test_an_approved_finding_becomes_an_imperative_rule_and_the_quote_stays_in_t
         (["ugh, again you didn't update the changelog!! please always update CHANGELOG.md",
           "you forgot the changelog. update CHANGELOG.md"],
          "Update CHANGELOG.md."),
+        # round 6: a polite order, and a rule in the user's own language kept in its words
+        (["the lint job failed again on cart.py. pls run `make lint` before you push",
+          "lint failed on cart.py again, I told you. pls run `make lint` before you push"],
+         "Run `make lint` before you push."),
+        (["schon wieder print() in cart.py. Bei uns läuft das Logging immer über `structlog`",
+          "wieder print() in cart.py! Bei uns läuft das Logging immer über `structlog`"],
+         "Bei uns läuft das Logging immer über `structlog`."),
     ],
 )  # fmt: skip
 def test_a_complaint_in_other_words_still_becomes_a_self_contained_rule(
@@ -170,6 +177,30 @@ def test_a_finding_that_states_no_rule_is_approved_only_in_the_users_words(
     assert done.returncode == 0, done.stderr
     written = patterns.read_text(encoding="utf-8")
     assert f"- {rule}" in written and "no rule stated" not in written
+
+
+def test_an_order_to_read_the_prompt_is_no_rule_and_approval_asks_for_one(
+    tmp_path: Path,
+) -> None:
+    """ "Read the issue" has an order's shape but only complains; it used to be written into
+    patterns.md as the rule. Now the finding states no rule and approval asks for --text."""
+    s = NamedSession(tmp_path, "a4a4a4a4-0000-4000-8000-000000000004")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in (
+        "no, that's not what I asked for in the cart module. read the issue",
+        "again not what I asked for in the cart module. read the issue",
+    ):
+        _edit(s, "src/cart.py")
+        s.prompt(text)
+    report = _reflect(s, "--write")
+    convention = next(r for r in report["recommendations"] if r["kind"] == "correction-theme")
+    assert "no rule stated" in convention["rule"]
+    refused = run_cli("reflect", "approve", str(convention["number"]), cwd=s.project, env=s.env)
+    assert refused.returncode != 0 and "--text" in refused.stderr
+    patterns = s.project / ".claude" / "memory" / "patterns.md"
+    assert "read the issue" not in patterns.read_text(encoding="utf-8").lower()
 
 
 def test_still_failing_only_when_the_last_run_of_that_command_failed(tmp_path: Path) -> None:

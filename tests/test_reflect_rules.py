@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conkeeper.services.analysis.reflection.rules import imperative_rule
+from conkeeper.services.analysis.reflection.rules import READINGS, imperative_rule
 
 CASES = [
     (["why did you use requests? we use httpx in this repo"], "Use httpx in this repo."),
@@ -47,6 +47,61 @@ CASES = [
     (["wrong port, 8443"], "Use 8443 as the port."),
     (["targetSdk 34. the store rejects lower"], "Set targetSdk to 34."),
     (["hand-rolled fetch wrapper again. ky please, like the other services"], "Use ky."),
+    (["tabs again in the Makefile?? MAKEFLAGS"], "Use MAKEFLAGS."),
+    # round 6 (forms read across the five seen sets, written here in other words)
+    (["pls run `make lint` before you push, CI rejects it otherwise"],
+     "Run `make lint` before you push, CI rejects it otherwise."),
+    (["could you use structlog here like in the api service?"],
+     "Use structlog here like in the api service."),
+    (["you must add a changelog entry for every user-facing change"],
+     "Add a changelog entry for every user-facing change."),
+    (["after you change the proto run buf generate"],
+     "After you change the proto run buf generate."),
+    (["regenerate the client after an API change: npm run codegen"],
+     "Regenerate the client after an API change: npm run codegen."),
+    (["don't build the regex inside the loop, compile it once at module level"],
+     "Don't build the regex inside the loop; compile it once at module level."),
+    (["no `unwrap()` in library code please"], "No `unwrap()` in library code."),
+    (["run `pytest -x -- -k slow` first, every time"], "Run `pytest -x -- -k slow` first."),
+    (["name the fixtures e.g. user_factory, never plain user"],
+     "Name the fixtures e.g. user_factory; never plain user."),
+    (["wrong image tag again. it's node:20-alpine"], "Use node:20-alpine."),
+    (["it's `kubectl --context=staging`, always"], "Use `kubectl --context=staging`."),
+    (["eu-west-1 for the staging stack"], "Use eu-west-1 for the staging stack."),
+    (["pydantic models, like the rest of the api"], "Use pydantic models."),
+    (["around here migrations use alembic revision --autogenerate"],
+     "Around here migrations use alembic revision --autogenerate."),
+    (["assert is only for tests in this codebase"], "Assert is only for tests in this codebase."),
+    (["use poetry add, like I said yesterday"], "Use poetry add."),
+    (["give every endpoint a rate limit"], "Give every endpoint a rate limit."),
+    (["hand-written retry loop in the client, why not tenacity?"], "Use tenacity."),
+    (["the schema changed so regenerate the types with `npm run gen`"],
+     "Regenerate the types with `npm run gen`."),
+    (["do not call the payment API from tests, use the sandbox stub"],
+     "Do not call the payment API from tests; use the sandbox stub."),
+    # of two rules, the one naming what the corrections keep coming back to
+    (["why no retry_policy in the client? it gave up after one try",
+      "you dropped retry_policy again, why? eu-west-1-backup for the nightly upload job"],
+     "Use retry_policy in the client."),
+    # a bare name after a complaint, given twice
+    (["unittest again in the new module. pytest.", "more unittest classes in tests/api... pytest"],
+     "Use pytest."),
+    # other languages keep the user's words
+    (["Bei uns kommen alle Secrets in den Vault, nie in die .env Datei"],
+     "Bei uns kommen alle Secrets in den Vault, nie in die .env Datei."),
+    (["Lance `pytest -x` avant chaque commit, je veux voir les tests passer"],
+     "Lance `pytest -x` avant chaque commit, je veux voir les tests passer."),
+    (["Aquí siempre usamos `ruff format` antes del commit"],
+     "Aquí siempre usamos `ruff format` antes del commit."),
+    (["Aqui a gente sempre roda `npm ci` no CI, nunca `npm install`"],
+     "Aqui a gente sempre roda `npm ci` no CI, nunca `npm install`."),
+    (["Mete los tests en tests/unit, no al lado del código"], "Mete los tests en tests/unit."),
+    (["Ne pousse jamais sur main directement, passe par une PR"],
+     "Ne pousse jamais sur main directement, passe par une PR."),
+    (["Wir verwenden immer `uv` statt pip", "schon wieder pip install..."],
+     "Wir verwenden immer `uv` statt pip."),
+    (["the retry loop again. tenacity has that", "hand-written retry again? tenacity"],
+     "Use tenacity."),
 ]  # fmt: skip
 
 COMPLAINTS = [
@@ -61,6 +116,24 @@ COMPLAINTS = [
     ["crash at CheckoutView.swift:88 — again", "still eager. scan, not read"],
     ["why a force unwrap? CheckoutView.swift:88"],  # the answer points at a line, names no tool
     ["the release build needs it anyway"],
+    # round 6: orders that only complain, states that are no values, words that point back
+    ["read the ticket, that's not what I asked", "reread my message"],
+    ["the deploy is broken again", "staging is still red", "the partition is not correct"],
+    ["never on main", "always, before the release"],
+    ["we always write the docs with both", "don't put the config there"],
+    ["8.1, not 8.3"],
+    ["time.sleep for the retry backoff? in the worker of all places"],  # asked, not said
+    ["the build failed again. great.", "still failing. great"],  # said twice, names nothing
+    ["the numbers are wrong again in report.py", "report.py again. wrong numbers"],
+    ["Schon wieder `print()` im Code", "encore un `print()` dans le module"],
+    ["otra vez `console.log` en el componente", "de novo `var` no arquivo"],
+    ["Ce n'est pas ce que je voulais, toujours la même erreur"],
+    ["No es lo que pedí, siempre lo mismo con el build"],
+    # polite, habit and one-word shapes around a complaint
+    ["can you stop breaking the build?", "could you please just read what I wrote"],
+    ["tests here are always red after your edits", "our CI is slow because of you"],
+    ["v2 for nothing, it's worse", "pls stop", "I said: stop"],
+    ["it's fine, never mind", "why no tests??"],
 ]
 
 
@@ -93,3 +166,16 @@ def test_a_rule_never_carries_the_complaint_and_never_raises(texts: list[str]) -
     if rule is not None:
         assert rule.endswith(".") and rule[:1] == rule[:1].upper()
         assert not any(re.search(rf"\b{m}\b", rule, re.IGNORECASE) for m in MARKERS)
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_every_named_reading_is_live_and_can_be_left_out(reading: str) -> None:
+    """The bench's leave-one-set-out mode leaves readings out by name: each name must change
+    the rule of at least one case above when left out, or the measure would be of nothing."""
+    groups = [texts for texts, _rule in CASES] + COMPLAINTS
+    changed = [
+        texts
+        for texts in groups
+        if imperative_rule(texts, leave_out=frozenset({reading})) != imperative_rule(texts)
+    ]
+    assert changed, f"leaving {reading!r} out changes no case"

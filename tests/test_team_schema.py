@@ -25,9 +25,9 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 
     first = run_cli("server", "init", "--database", database_url, "--json")
     assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout) == {"schema_version": 4, "applied": [1, 2, 3, 4]}
+    assert json.loads(first.stdout) == {"schema_version": 5, "applied": [1, 2, 3, 4, 5]}
     again = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(again.stdout) == {"schema_version": 4, "applied": []}
+    assert json.loads(again.stdout) == {"schema_version": 5, "applied": []}
     with psycopg.connect(database_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
         indexes = dict(
@@ -35,7 +35,10 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
                 "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s", ("team_records",)
             ).fetchall()
         )
-    assert versions == [1, 2, 3, 4]
+        functions = [r[0] for r in conn.execute("SELECT proname FROM pg_proc WHERE proname = "
+                                                "'team_search'")]  # fmt: skip
+    assert versions == [1, 2, 3, 4, 5]
+    assert functions == ["team_search"]  # version 5: the search as one function
     assert "team_records_search" not in indexes  # version 3 replaced it
     assert "gin (team_id, project_id, search)" in indexes["team_records_scope_search"].lower()
 
@@ -58,8 +61,10 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
         assert team_pg.migrate(conn, target=3) == [3]
         _push_as_version_3(conn, grant.team_id, grant.user_id, "u2", "payment webhook signature")
         conn.commit()
+        assert team_pg.migrate(conn, target=4) == [4]
+        conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 4, "applied": [4]}
+    assert json.loads(done.stdout) == {"schema_version": 5, "applied": [5]}
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"

@@ -1,9 +1,10 @@
-"""The team store's search statements on a real PostgreSQL (pytest-postgresql).
+"""The team store's search function on a real PostgreSQL (pytest-postgresql).
 
 Covers what makes a team search fast without changing what it finds: a project's size kept by
 every push (each record counted once however often it is delivered), a very common word's
-count taken from ``ANALYZE``'s lexeme statistics while a rarer one is counted, and the records
-holding every term found first.
+count taken from ``ANALYZE``'s lexeme statistics while a rarer one is counted, the records
+holding every term found first whichever statement reads them, the ranking computed in SQL equal
+to :mod:`conkeeper.domain.ranking`'s formula, and the token checked by the search itself.
 """
 
 from __future__ import annotations
@@ -53,6 +54,20 @@ def _size(conn: Any) -> int:
     return int(row[0])
 
 
+def _counts(
+    conn: Any, queries: list[Any], shares: list[float], key: str = "example.com/a/shop"
+) -> list[int]:
+    """Each term's count as the search function takes it (``team_search_counts``)."""
+    from conkeeper.storage import team_search
+
+    row = conn.execute(
+        "SELECT team_search_counts(p.team_id, p.id, p.records, %s::text[]::tsquery[], %s, "
+        "%s::int, %s::int) FROM team_projects p WHERE p.project_key = %s",
+        ([q.text for q in queries], shares, team_search.COUNT_CAP, team_search.SAMPLE, key),
+    ).fetchone()
+    return [int(c) for c in row[0]]
+
+
 def test_a_projects_size_counts_each_record_once(store: tuple[Any, Any]) -> None:
     from conkeeper.services.team import rank
     from conkeeper.storage import team_pg
@@ -83,8 +98,8 @@ def test_a_very_common_word_is_estimated_and_a_rare_one_counted(store: tuple[Any
     assert common.get("deploy") == pytest.approx(1.0)
     assert team_search.estimated_share(queries[0], common) == pytest.approx(1.0)
     assert team_search.estimated_share(queries[1], common) == pytest.approx(0.02)
-    (scope,) = team_search.scopes(conn, [grant.team_id], "example.com/a/shop", queries)
-    assert scope.total == 400 and scope.counts == (400, 8)  # 8 records: counted
+    assert _size(conn) == 400
+    assert _counts(conn, queries, [1.0, 0.02]) == [400, 8]  # 8 records: counted
 
 
 def test_the_records_holding_every_term_come_first(store: tuple[Any, Any]) -> None:
@@ -142,45 +157,117 @@ def test_a_word_common_in_one_project_only_is_still_counted_right(store: tuple[A
     queries = team_search.term_queries(conn, terms)
     share = team_search.estimated_share(queries[0], team_search.common_lexemes(conn))
     assert share is not None and share * 300 < team_search.COUNT_CAP  # the table says: rare
-    (scope,) = team_search.scopes(conn, [grant.team_id], "example.com/a/shop", queries)
-    assert scope.counts == (300,)  # past the cap, read from the project's newest records
+    assert _counts(conn, queries, [share], "example.com/a/shop") == [300]  # from the newest
 
 
-def test_a_pooled_connection_plans_the_words_statements_for_their_values(
+def test_a_pooled_connection_finds_the_newest_records_by_either_statement(
     store: tuple[Any, Any], database_url: str
 ) -> None:
-    """The server's connections run prepared statements on generic plans, but the statement
-    that finds a search's anchors carries its values as literals: PostgreSQL still plans it for
-    them, with the ids compared as bigint (btree_gin has no cross-type operators, so an integer
-    literal would keep the team and project out of the search index), and it finds what a
-    plain connection finds."""
-    from psycopg import ClientCursor
-
-    from conkeeper.services.search.query import build_match, term_forms
+    """The server's connections run every statement on its generic plan; the function reads a
+    common set of words by walking the newest records and a rare one through the word index,
+    and both find the newest records holding the words, as a plain connection does."""
     from conkeeper.services.team import rank
-    from conkeeper.storage import team_pg, team_search
+    from conkeeper.storage import team_pg
 
     conn, grant = store
     rows = [_record(f"p{i}", f"ledger export {'drift' if i % 9 == 0 else 'batch'} {i}", i)
             for i in range(300)]  # fmt: skip
     _stored_and_analysed(conn, grant, rows)
-    expected = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "ledger drift", 5)
+    key, teams = "example.com/a/shop", grant.read_team_ids
     pool = team_pg.open_pool(database_url)
     try:
         with pool.connection() as pooled:
             assert pooled.execute("SHOW plan_cache_mode").fetchone() == ("force_generic_plan",)
-            got = rank.search(pooled, grant.read_team_ids, "example.com/a/shop", "ledger drift", 5)
-            terms = [term_forms(t) for t in build_match("ledger drift").terms]
-            queries = team_search.term_queries(pooled, terms)
-            (scope,) = team_search.scopes(pooled, [grant.team_id], "example.com/a/shop", queries)
-            params = team_search._probe_params(queries, (0, 1), scope)
-            params.update(kinds=["observation"], anchors=20, window=3, cap=500)
-            with ClientCursor(pooled) as cursor:
-                plan = cursor.execute("EXPLAIN " + team_search.anchors_sql((0, 1)), params)
-                text = "\n".join(str(r[0]) for r in plan.fetchall())
+            for query in ("ledger export", "ledger drift", "drift"):
+                got = rank.search(pooled, teams, key, query, 5)
+                assert [h.uid for h in got] == [
+                    h.uid for h in rank.search(conn, teams, key, query, 5)
+                ]
     finally:
         pool.close()
-    assert [h.uid for h in got] == [h.uid for h in expected] and got
-    # planned for the values (the words are in the plan), the ids compared as bigint
-    assert "'''ledger'' & ''drift'''::tsquery" in text
-    assert "team_id = '1'::bigint" in text and "project_id = '1'::bigint" in text
+    common = [h.uid for h in rank.search(conn, teams, key, "ledger export", 5)]
+    rare = [h.uid for h in rank.search(conn, teams, key, "drift", 5)]
+    assert common == ["p299", "p298", "p297", "p296", "p295"]  # every record holds both words
+    assert rare == ["p297", "p288", "p279", "p270", "p261"]  # one in nine holds it
+
+
+def test_the_ranking_in_sql_is_the_domain_formula(store: tuple[Any, Any]) -> None:
+    """A question, its answer and an unrelated record by one author: the scores the search
+    function returns are :mod:`conkeeper.domain.ranking`'s, computed here from the counts,
+    the neighbours, the section and PostgreSQL's own ``ts_rank``."""
+    import math
+
+    from conkeeper.domain.ranking import hit_cover, hit_score, idf, line_score
+    from conkeeper.services.team import rank
+    from conkeeper.storage import team_pg
+
+    conn, grant = store
+    rows = [_record(f"f{i}", f"filler note {i}", i) for i in range(20)]
+    rows += [_record("ask", "why does the checkout stall", 100),
+             _record("answer", "the payment provider throttles checkout", 101),
+             _record("after", "lunch plans", 102)]  # fmt: skip
+    team_pg.upsert_records(conn, grant, "example.com/a/shop", rows)
+    conn.commit()
+    hits = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "checkout throttles", 5)
+    total = 23
+    w_checkout, w_throttle = idf(2, total), idf(1, total)
+    whole = 1.0  # the section around either record holds both words
+    ts = dict(conn.execute(
+        "SELECT uid, ts_rank(search, to_tsquery('english', 'checkout | throttles')) "
+        "FROM team_records WHERE uid IN ('ask', 'answer')").fetchall())  # fmt: skip
+    own = {"ask": w_checkout / (w_checkout + w_throttle), "answer": 1.0}
+    neighbour = {"ask": own["answer"], "answer": own["ask"]}
+    top = max(ts.values())
+    expected = {
+        uid: hit_score(hit_cover(line_score(own[uid], neighbour[uid], whole), whole),
+                       ts[uid], top, 1)
+        for uid in own
+    }  # fmt: skip
+    assert [h.uid for h in hits] == ["answer", "ask"]
+    for hit in hits:
+        assert math.isclose(hit.score, expected[hit.uid], rel_tol=1e-5)
+
+
+def test_a_search_checks_its_token_in_its_own_statement(store: tuple[Any, Any]) -> None:
+    """The JSON API's search sends the token's hash with the query: one round trip, and a
+    token revoked a moment ago is refused by the very next search."""
+    from conkeeper.services.team import hub
+    from conkeeper.storage import team_pg
+
+    conn, grant = store
+    team_pg.upsert_records(conn, grant, "example.com/a/shop", [_record("s1", "stale cache", 1)])
+    conn.commit()
+    conn.autocommit = True  # as the server's pooled connections are
+    found = hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "cache", 5)
+    assert found is not None and [h["uid"] for h in found] == ["s1"]
+    assert hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "the", 5) == []
+    assert hub.search_by_token(conn, "ckt_wrong", "example.com/a/shop", "cache", 5) is None
+    assert hub.search_by_token(conn, "ckt_wrong", "example.com/a/shop", "the", 5) is None
+    assert team_pg.revoke_token(conn, hub.token_hash("ckt_search"))
+    assert hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "cache", 5) is None
+
+
+def test_one_project_key_in_two_of_the_users_teams_is_searched_as_one(
+    store: tuple[Any, Any],
+) -> None:
+    """A user in two teams that both share a project finds the records of both, ranked
+    together (the search runs its counts and anchors once per team's project, then ranks
+    every candidate at once); a user of one team finds only that team's."""
+    from conkeeper.services.team import hub
+    from conkeeper.storage import team_pg
+
+    conn, core = store
+    team_pg.create_token(conn, "ann", "infra", hub.token_hash("ckt_infra"))
+    team_pg.create_token(conn, "bob", "infra", hub.token_hash("ckt_bob"))
+    infra = team_pg.token_grant(conn, hub.token_hash("ckt_infra"))
+    assert infra is not None and len(infra.read_team_ids) == 2
+    key = "example.com/a/shop"
+    team_pg.upsert_records(conn, core, key, [_record("c1", "rollout freeze friday", 1)])
+    team_pg.upsert_records(conn, infra, key, [_record("i1", "rollout canary weights", 2),
+                                              _record("i2", "unrelated", 3)])  # fmt: skip
+    conn.commit()
+    conn.autocommit = True
+    ann = hub.search_by_token(conn, "ckt_search", key, "rollout", 5)
+    bob = hub.search_by_token(conn, "ckt_bob", key, "rollout", 5)
+    assert ann is not None and [h["uid"] for h in ann] == ["i1", "c1"]  # newest first on a tie
+    assert bob is not None and [h["uid"] for h in bob] == ["i1"]

@@ -20,7 +20,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Create the demo folder and run every step, printing what each one shows."""
-    from conkeeper.services.setup.demo import run_demo
+    from conkeeper.cli.output import CliError
+    from conkeeper.services.setup.demo import DemoError, run_demo
 
     base = args.dir or Path(tempfile.mkdtemp(prefix="conkeeper-demo-"))
-    return run_demo(base, sys.stdout)
+    try:
+        return run_demo(base, sys.stdout)
+    except DemoError as exc:
+        raise CliError(str(exc)) from None

@@ -15,8 +15,7 @@ import argparse
 import sys
 
 from conkeeper.cli.output import CliError, emit_json
-
-DEFAULT_FILE = "patterns.md"
+from conkeeper.services.remember import DEFAULT_FILE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,7 +71,8 @@ def _describe(result: object) -> str:
 
     assert isinstance(result, RememberResult)
     if result.status == "saved":
-        lines = [f"Saved to {result.path} ({result.category}, source {result.source})."]
+        guessed = " guessed: pass --category to choose" if result.category_guessed else ""
+        lines = [f"Saved to {result.path} ({result.category}{guessed}, source {result.source})."]
         lines += [f"note: this reads like an instruction: {w}" for w in result.warnings]
         return "\n".join(lines)
     if result.status == "duplicate":

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -407,21 +407,32 @@ def block_insert(raw: bytes | None, block: str) -> Inserted:
     return insert_text(text, [(len(text), separator + body)])
 
 
-def block_remove(raw: bytes, markers: Markers) -> bytes:
-    """``raw`` without its marked blocks (and the blank line install put before each)."""
+def block_remove(raw: bytes, markers: Markers, ours: Collection[str] | None = None) -> bytes:
+    """``raw`` without its marked blocks (and the blank line install put before each).
+
+    With ``ours`` (the lines ConKeeper's blocks hold, without line breaks), a line the person
+    wrote inside a block is theirs: it stays where the block was, only ConKeeper's lines go.
+    """
     text = decode(raw)
     kept: list[str] = []
     position = 0
     for start, end in block_lines(text, markers):
         head = text[position:start]
+        inner = text[start:end].splitlines(keepends=True)[1:-1]
+        theirs = [] if ours is None else [x for x in inner if _is_theirs(x, ours)]
         for blank in ("\r\n\r\n", "\n\n"):
-            if head.endswith(blank):
+            if not theirs and head.endswith(blank):
                 head = head[: -len(blank) // 2]
                 break
-        kept.append(head)
+        kept.append(head + "".join(theirs))
         position = end
     kept.append(text[position:])
     return encode("".join(kept))
+
+
+def _is_theirs(line: str, ours: Collection[str]) -> bool:
+    content = line.rstrip("\r\n")
+    return bool(content.strip()) and content not in ours
 
 
 def block_bodies(raw: bytes | None, markers: Markers) -> list[str]:

@@ -377,6 +377,8 @@ def _try_edit(
             return None
         created = True
     try:
+        if not created:
+            _check_writable(fd, target)
         current = _read_from(fd, 0)
         try:
             new = edit(current)
@@ -405,6 +407,19 @@ def _try_edit(
         return (before, new + carried, carried, True, None)
     finally:
         os.close(fd)
+
+
+def _check_writable(fd: int, target: str) -> None:
+    """Refuse a file the person made read-only (no write bit, or none for this user): the
+    rename that replaces it needs only the folder's permission, so without this check a
+    ``chmod a-w`` was ignored (and the file changed owner). Found attacking ``tag`` from
+    outside."""
+    mode = os.fstat(fd).st_mode
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise WriteError(
+            f"{target}: is read-only; nothing was written (make it writable to let ConKeeper "
+            "change it)"
+        )
 
 
 def _append_tail(
@@ -621,7 +636,19 @@ def _added_lines(saved: bytes, base: bytes) -> list[bytes]:
     return added
 
 
+RESCUE_CHECKS = (0.0, 0.05, 0.25)  # seconds after the edit the rescued lines are checked
+
+
 def _rescue_lines(target: str, lines: list[bytes]) -> None:
+    """Make sure ``target`` holds the lines of a person's save this edit had to swap back, now
+    and twice more shortly after: their editor may have read this edit's file in the moment it
+    was in place and save from it later, without those lines (only after such a collision)."""
+    for delay in RESCUE_CHECKS:
+        time.sleep(delay)
+        _append_missing(target, lines)
+
+
+def _append_missing(target: str, lines: list[bytes]) -> None:
     """Append to ``target`` whichever of ``lines`` it lacks, until the file the path names holds
     them all (a person's editor may replace it again meanwhile; bounded)."""
     for _ in range(100):
@@ -714,13 +741,13 @@ def append_file(
     ``None`` and ``after`` the bytes written."""
     target = _resolve_target(path, root, follow_symlink)
     try:
-        fd = _open_locked(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        fd = _open_locked(target, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     except FileNotFoundError:
         os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
-        fd = _open_locked(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        fd = _open_locked(target, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     try:
         offset = os.fstat(fd).st_size
-        payload = header + data if offset == 0 else data
+        payload = header + data if offset == 0 else _break_before(fd, offset) + data
         _check_limit(target, offset + len(payload), limit)
         _write_all(fd, payload)
         entry_id = _journal_append(
@@ -729,6 +756,14 @@ def append_file(
     finally:
         os.close(fd)
     return WriteResult(target, entry_id, None, payload)
+
+
+def _break_before(fd: int, size: int) -> bytes:
+    """The line break to put first when the file's last line has none (a note the person typed
+    without one): glued on, their line was changed and a hook's queue line could no longer be
+    read. Found attacking the hooks' appends from outside; the read is of the last 4 KiB."""
+    tail = os.pread(fd, min(size, 4096), size - min(size, 4096))
+    return b"" if tail.endswith((b"\n", b"\r")) else line_break(tail)
 
 
 def create_file(
@@ -1185,6 +1220,14 @@ def _current(path: str) -> bytes | None:
             return handle.read()
     except FileNotFoundError:
         return None
+    except IsADirectoryError:  # found attacking undo from outside: was a raw traceback line
+        raise WriteError(
+            f"{path}: is a folder now, not the file this write changed; nothing was undone"
+        ) from None
+    except PermissionError:
+        raise WriteError(
+            f"{path}: cannot be read (permission denied); nothing was undone"
+        ) from None
 
 
 def _conflict(entry: JournalEntry, path: str, diff: str) -> UndoConflict:

@@ -82,16 +82,16 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
         return bool(data.get("private_turn")), number, start, reminders.tick(data, interval)
 
     private, prompt_number, start, due = ctx.state.update(apply)
+    warning = None
+    if ctx.payload.tool_name in _WRITE_TOOLS:  # before the file's known content moves on
+        warning = _memory_write_warning(ctx)
+    elif ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
+        warning = _shell_instruction_warning(ctx)
     if prints is not None:
         _record_shell_edits(ctx, prints, seen)
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
-    warning = None
-    if ctx.payload.tool_name in _WRITE_TOOLS:
-        warning = _memory_write_warning(ctx)
-    elif ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
-        warning = _shell_instruction_warning(ctx)
     if due is not None:
         return HookResult(additional_context=reminders.reminder_text(due), system_message=warning)
     return HookResult(system_message=warning) if warning else None
@@ -201,11 +201,13 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     if "/sessions/" in target[len(str(folder)) :]:
         return None
     memory = str(folder)
-    written = _written_text(tool_input)
-    if not written:
-        return None
     relative = target[len(memory) + 1 :]
     from conkeeper.storage import agent_edits
+
+    known = agent_edits.known_keys(folder, relative) if "content" in tool_input else None
+    written = _written_text(tool_input, known)
+    if not written:
+        return None
 
     # Every line the agent wrote is remembered as the agent's: SessionStart leaves out those
     # that read like instructions until the user keeps them (`conkeeper review`).
@@ -233,13 +235,28 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     )
 
 
-def _written_text(tool_input: dict[str, Any]) -> str:
-    """The text a Write, Edit or MultiEdit put into its file."""
+def _written_text(tool_input: dict[str, Any], known: frozenset[str] | None = None) -> str:
+    """The lines a Write, Edit or MultiEdit put into its file that were not there before: an
+    Edit's ``new_string`` repeats the lines of its ``old_string`` around the change, and a
+    Write's content the file's lines (``known``: their keys at the last look). Those lines are
+    the user's; taken for the agent's they were held from sessions, and ``review drop`` cut
+    them from the file."""
     edits = tool_input.get("edits")
-    pieces = [tool_input.get("content"), tool_input.get("new_string")]
+    pairs = [(tool_input.get("old_string"), tool_input.get("new_string"))]
     if isinstance(edits, list):
-        pieces.extend(e.get("new_string") for e in edits if isinstance(e, dict))
-    return "\n".join(p for p in pieces if isinstance(p, str))
+        pairs.extend(
+            (e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)
+        )
+    old = {
+        " ".join(line.split()) for o, _ in pairs if isinstance(o, str) for line in o.splitlines()
+    }
+    pieces = [tool_input.get("content"), *(new for _, new in pairs)]
+    lines = [line for p in pieces if isinstance(p, str) for line in p.splitlines()]
+    if known:
+        from conkeeper.storage.agent_edits import line_key
+
+        lines = [line for line in lines if line_key(line) not in known]
+    return "\n".join(line for line in lines if " ".join(line.split()) not in old)
 
 
 def _instruction_file_warning(ctx: HookContext, target: str, root: str) -> str | None:

@@ -43,6 +43,7 @@ from pydantic import AnyHttpUrl, Field, ValidationError
 from conkeeper import __version__
 from conkeeper.domain.messages import clean_message, disk_full_message, failure_message
 from conkeeper.mcp import McpUnavailable, tools
+from conkeeper.services.remember import DEFAULT_FILE
 
 HOST = "127.0.0.1"
 MCP_PATH = "/mcp"
@@ -276,15 +277,19 @@ def _register_tools(server: MCPServer, cwd: Path) -> None:
     def remember(
         text: Annotated[str, Field(description="the entry, one self-contained sentence or rule")],
         category: Annotated[
-            str, Field(description="decision, pattern, bugfix, convention or learning")
-        ],
+            str,
+            Field(
+                description="decision, pattern, bugfix, convention or learning (empty: guessed, "
+                "and the answer says so)"
+            ),
+        ] = "",
         file: Annotated[
             str,
             Field(
                 description="target memory file (e.g. patterns.md, glossary.md) or a route word: "
                 "convention, pattern, term, preference, workflow"
             ),
-        ],
+        ] = DEFAULT_FILE,
         scope: Annotated[Scope, Field(description="project or global memory")] = "project",
     ) -> CallToolResult:
         """Add an entry with its category tag to a memory file (atomic; refuses secrets).

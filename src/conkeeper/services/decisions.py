@@ -8,8 +8,11 @@ the user added around the table stays). Both go through :mod:`conkeeper.domain.s
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,19 +104,40 @@ def new_adr(
         raise MemoryFileError("an ADR needs a title")
     if status.split()[0] not in _STATUSES:
         raise MemoryFileError(f"unknown ADR status '{status}'; use one of {', '.join(_STATUSES)}")
-    number = next_number(memory_dir)
-    path = memory_dir / DECISIONS_DIR / f"ADR-{number:03d}-{slugify(title)}.md"
-    text = render_adr(
-        number,
-        title,
-        decision,
-        context=context,
-        status=status,
-        date=date or time.strftime("%Y-%m-%d"),
-    )
-    create_file(path, text.encode(), command="decisions new", source=source, root=memory_dir)
+    with _numbering(memory_dir / DECISIONS_DIR):
+        number = next_number(memory_dir)
+        path = memory_dir / DECISIONS_DIR / f"ADR-{number:03d}-{slugify(title)}.md"
+        text = render_adr(
+            number,
+            title,
+            decision,
+            context=context,
+            status=status,
+            date=date or time.strftime("%Y-%m-%d"),
+        )
+        create_file(path, text.encode(), command="decisions new", source=source, root=memory_dir)
     regenerate_index(memory_dir, source=source)
     return path
+
+
+@contextlib.contextmanager
+def _numbering(folder: Path) -> Iterator[None]:
+    """Hold ``folder`` while a number is chosen and its ADR created: two sessions writing an ADR
+    at once both took the next free number (two ADR-003 files). The lock is on the folder
+    itself, so no lock file appears among the person's files; where a folder cannot be locked
+    (Windows) the numbering is as before."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
 
 
 def summarize(path: Path) -> AdrSummary:
@@ -150,7 +174,9 @@ def render_index(rows: list[AdrSummary]) -> str:
     return text
 
 
-_INDEX_ROW = re.compile(rb"^\|\s*\[ADR-\d+\]")
+# A row ConKeeper owns links an ADR file of this folder, as render_index writes it; a row the
+# person wrote for a decision kept elsewhere (a wiki, another repository) is theirs and stays.
+_INDEX_ROW = re.compile(rb"^\|\s*\[ADR-\d+\]\((?:\./)?ADR-\d+[^)/\\:]*\.md\)")
 _TABLE_RULE = re.compile(rb"^\|\s*:?-{3,}")
 
 

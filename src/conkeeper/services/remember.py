@@ -40,6 +40,9 @@ GLOBAL_REASON = (
 )
 
 
+DEFAULT_FILE = "patterns.md"  # where an entry goes when no file or route word is given
+
+
 @dataclass(frozen=True)
 class RememberResult:
     """The answer of one ``remember``: ``status`` is saved, held, duplicate or refused."""
@@ -54,6 +57,7 @@ class RememberResult:
     reasons: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     id: str | None = None
+    category_guessed: bool = False  # no category given and the classifier was unsure
 
     def as_dict(self) -> dict[str, object]:
         """The JSON answer (``conkeeper remember --json`` and MCP): empty fields left out."""
@@ -66,6 +70,8 @@ class RememberResult:
             data["reasons"] = list(self.reasons)
         if self.warnings:
             data["warnings"] = list(self.warnings)
+        if self.category_guessed:
+            data["category_guessed"] = True
         data["text"] = self.text
         data["source"] = self.source
         if self.status == "held":
@@ -135,11 +141,8 @@ def remember(
     if not reasons and source in AGENT_SOURCES and project is not None:
         reasons = _copied_reasons(project, rule)
     if reasons and source in AGENT_SOURCES:
-        # held even when its category is unclear: an order must never come back as a mere
-        # "pass --category" (the retry would be the same order); the review shows the guess
+        # held with the classifier's guess when its category is unclear; the review shows it
         return _hold(memory_dir, rule, relative, chosen, scope, source, reasons)
-    if unclear is not None:
-        return answer("refused", reason=unclear)
     try:
         written, chosen = add_entry(
             memory_dir, relative, rule, chosen, source=source, command="remember", provenance=source
@@ -148,12 +151,19 @@ def remember(
         return answer("duplicate", path=relative, reason=str(exc))
     except (RoutingError, MemoryFileError) as exc:
         return answer("refused", reason=str(exc))
-    return answer("saved", path=written, category=chosen, warnings=reasons or _warnings(rule))
+    # an ordinary note whose category is unclear is saved under the guess, and says so
+    return answer(
+        "saved",
+        path=written,
+        category=chosen,
+        warnings=reasons or _warnings(rule),
+        category_guessed=unclear is not None,
+    )
 
 
 def _category(rule: str, asked: str | None) -> tuple[str, str | None]:
-    """The entry's category and, when the classifier is unsure and none was given, why it is
-    refused (with the best guess, or ``learning``, as the category a held entry keeps). An
+    """The entry's category and, when the classifier is unsure and none was given, why (the
+    entry then takes the best guess, or ``learning``, and the answer says it was guessed). An
     unknown category given by the caller raises :class:`RoutingError`."""
     from conkeeper.domain.categories import classify
     from conkeeper.services.analysis.routing import RoutingError, choose_category

@@ -162,6 +162,12 @@ def remember_contents(memory_dir: Path, files: list[str]) -> None:
     _write_baseline(memory_dir, baseline)
 
 
+def known_keys(memory_dir: Path, relative: str) -> frozenset[str] | None:
+    """The keys of ``relative``'s lines at the last look (``None`` when it was never seen)."""
+    found = _baseline(memory_dir).get(relative)
+    return None if found is None else frozenset(found)
+
+
 def _file_lines(path: Path) -> list[str] | None:
     try:
         fd = os.open(

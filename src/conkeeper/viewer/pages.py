@@ -273,6 +273,7 @@ async def queue_page(request: Request) -> Response:
         request,
         "queue.html",
         items=items,
+        keys={item.line: _queue_key(item) for item in items},
         proposals=proposals,
         categories=MEMORY_CATEGORIES,
         targets=QUEUE_TARGETS,
@@ -291,6 +292,7 @@ async def queue_action(request: Request) -> Response:
     try:
         line = int(str(form.get("line", "")))
         memory_dir = _memory_dir(request, "project")
+        line = _line_now(memory_dir, line, str(form.get("key", "")))
         if action == "apply":
             target = str(form.get("target", ""))
             category = str(form.get("category", "")) or None
@@ -312,6 +314,28 @@ async def queue_action(request: Request) -> Response:
 
     query = urlencode({"message": clean_message(message)})  # the URL carries it: clean first
     return RedirectResponse("/queue?" + query, status_code=303)
+
+
+def _queue_key(item: Any) -> str:
+    """What names a queued item across changes to the queue: its time, label and text."""
+    import hashlib
+
+    return hashlib.sha256(f"{item.when}|{item.label}|{item.text}".encode()).hexdigest()[:16]
+
+
+def _line_now(memory_dir: Path, line: int, key: str) -> int:
+    """The line the item the person saw is on now: a page stays open for minutes, and an item
+    applied or rejected meanwhile (another tab, the sync skill) moves the ones after it up, so
+    its old line would name another item. Refused when the item is gone."""
+    from conkeeper.services.analysis.corrections import read_queue
+    from conkeeper.services.analysis.routing import RoutingError
+
+    if not key:
+        return line  # a form from before the key existed
+    found = [item.line for item in read_queue(memory_dir) if _queue_key(item) == key]
+    if not found:
+        raise RoutingError("That item is no longer in the queue; nothing was changed.")
+    return min(found, key=lambda n: (abs(n - line), n))
 
 
 async def review_page(request: Request) -> Response:

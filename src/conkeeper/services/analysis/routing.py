@@ -11,6 +11,7 @@ lost, and every change is journaled for ``conkeeper undo``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,6 +103,13 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
+    if any(part.startswith(".") for part in Path(relative).parts):
+        # .history, .review: ConKeeper's own git-ignored folders; an entry there was "Saved"
+        # yet never searched, loaded or committed
+        raise RoutingError(
+            f"{relative}: a hidden file or folder is never searched nor loaded; choose another "
+            "target"
+        )
     return path
 
 
@@ -217,9 +225,11 @@ def add_entry(
     relative = path.relative_to(memory_dir).as_posix()
 
     def add(current: bytes) -> bytes:
+        new = append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
         if current:
             _refuse_known(rule, relative, _decoded(path, current))
-        return append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
+            _refuse_hidden_end(relative, current, new)
+        return new
 
     try:
         edit_file(path, add, command=command, source=source, root=memory_dir)
@@ -254,17 +264,59 @@ def _decoded(path: Path, current: bytes) -> str:
     return current.decode("utf-8-sig", "replace")
 
 
-def _refuse_known(rule: str, relative: str, current: str) -> None:
-    """Refuse an entry the target already holds (the analysis core's deduplication, so a
-    convention is never written twice)."""
-    from conkeeper.domain.privacy import clean_for_injection, clean_or_empty, clip
-    from conkeeper.services.analysis.reflection.known import KnownItem, bullets, match
+def _refuse_hidden_end(relative: str, current: bytes, new: bytes) -> None:
+    """Refuse a bullet that would land inside the person's unclosed ``<private>`` block: privacy
+    hides such a block to the end of the file, so the entry would be saved yet never searched or
+    injected (and a queued correction consumed for nothing). Closing the block for them is no
+    answer: text they append later, meant as private, would then show."""
+    from conkeeper.domain.privacy import analyze
 
-    same = match(rule, [KnownItem(relative, b) for b in bullets(clean_for_injection(current))])
-    if same is not None:  # the entry is quoted cleaned whole, then cut
-        raise DuplicateEntry(
-            f"{relative} already holds this: {clip(clean_or_empty(same.text), 80)}"
-        )
+    report = analyze(_decoded(Path(relative), new))
+    if report.file_private:
+        return  # a file the person marked private keeps what is added to it private, as asked
+    first = len(_decoded(Path(relative), current).splitlines()) + 1
+    for hidden in report.hidden_ranges:
+        if hidden.start <= first <= hidden.end:
+            raise RoutingError(  # no tag in the message: privacy would cut it from the line
+                f"{relative}: the private block opened on line {hidden.start} is never closed, "
+                "so an entry added at the end would be hidden; close that block and run again"
+            )
+
+
+def _refuse_known(rule: str, relative: str, current: str) -> None:
+    """Refuse an entry the target already holds: the same words, or the same claim as
+    ``consolidate`` reads it (:func:`relations.relate`, measured on labelled pairs), asked only
+    of the bullets that share most of the entry's content words.
+
+    Sharing words is not enough: a corrected value ("the port is 8080" after "the port is
+    9090") or a narrower rule must be written, not turned away as a duplicate (the word-share
+    test alone, which reflect uses to skip known themes, turned away 54% of the labelled
+    contradictions and 22% of the compatible pairs)."""
+    from conkeeper.domain.privacy import clean_for_injection, clean_or_empty, clip
+    from conkeeper.services.analysis.reflection.known import KnownItem, bullets, covers
+
+    wanted = _comparable(rule)
+    reading = None
+    for bullet in bullets(clean_for_injection(current)):
+        same = _comparable(bullet) == wanted
+        if not same and covers(rule, KnownItem(relative, bullet)):
+            from conkeeper.services.upkeep.freshness.relations import read, relate_readings
+
+            reading = reading or read(_ANSWER_OPENING.sub("", rule, count=1))
+            same = getattr(relate_readings(reading, read(bullet)), "kind", "") == "duplicate"
+        if same:  # the entry is quoted cleaned whole, then cut
+            raise DuplicateEntry(
+                f"{relative} already holds this: {clip(clean_or_empty(bullet), 80)}"
+            )
+
+
+# "No, method names are snake_case": the "no" answers the agent, it does not negate the claim
+_ANSWER_OPENING = re.compile(r"^\s*(?:no+|nope|nah|actually|wait)\b[\s,.:;!-]+", re.IGNORECASE)
+
+
+def _comparable(text: str) -> str:
+    """Text as compared for sameness: case, spacing, code ticks and a final stop ignored."""
+    return " ".join(text.replace("`", "").split()).rstrip(".").casefold()
 
 
 def dequeue_theme(memory_dir: Path, text: str, source: str = "reflect") -> list[QueueItem]:

@@ -330,13 +330,20 @@ class _BlockTarget(_Target):
     """A block between ConKeeper's marker lines in a shared text file (TOML, Markdown)."""
 
     def __init__(
-        self, path: Path, what: str, block: str | None, markers: Markers, own_header: str = ""
+        self,
+        path: Path,
+        what: str,
+        block: str | None,
+        markers: Markers,
+        own_header: str = "",
+        keeps_added: bool = False,
     ) -> None:
         self.path = path
         self.what = what
         self.block = block
         self.markers = markers
         self.own_header = own_header
+        self.keeps_added = keeps_added  # prose: a line the person added inside the block stays
         self.warning = ""
 
     def _blocks(self, raw: bytes) -> list[tuple[int, int]]:
@@ -351,9 +358,23 @@ class _BlockTarget(_Target):
     def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
         if not self._blocks(raw):
             return raw, ""
-        view = block_remove(raw, self.markers)
+        ours = self._own_lines(record) if self.keeps_added else None
+        view = block_remove(raw, self.markers, ours)
         created = record is None or not record.existed
+        if ours is not None and view != block_remove(raw, self.markers):
+            self.warning = "your lines inside ConKeeper's block were kept"
         return (None if created and not view.strip() else view), ""
+
+    def _own_lines(self, record: Record | None) -> set[str] | None:
+        """The lines ConKeeper's block holds (as now, and as installed), to tell a line the
+        person added inside it from ConKeeper's; ``None`` when neither is known."""
+        bodies = [] if self.block is None else [self.block]
+        if record is not None and record.installed is not None:
+            with contextlib.suppress(EditRefused):
+                bodies += block_bodies(record.installed, self.markers)
+        if not bodies:
+            return None
+        return {line for body in bodies for line in body.splitlines()}
 
     def cut_is_clean(self, cut: bytes, current: bytes, record: Record) -> bool:
         try:
@@ -485,7 +506,7 @@ def _instructions_target(spec: Instructions) -> _Target:
     if spec.mode == "file":
         return _FileTarget(spec.path, "instructions", spec.text, False, "conkeeper")
     block = f"{SNIPPET_START}\n{spec.text.rstrip()}\n{SNIPPET_END}\n"
-    return _BlockTarget(spec.path, "instructions", block, SNIPPET_MARKERS)
+    return _BlockTarget(spec.path, "instructions", block, SNIPPET_MARKERS, keeps_added=True)
 
 
 def _read(path: Path) -> bytes | None:
@@ -660,20 +681,21 @@ def apply(result: Plan, env: Mapping[str, str] | None = None, python: str | None
                 "check that the data home is writable (CONKEEPER_HOME); nothing was changed"
             ) from None
     leftover_dirs: list[str] = []
-    for change in result.changes:
-        if result.uninstall:
-            if change.warning and change.before == change.after:
-                continue  # left in place: keep its record for a later uninstall
-            if change.action != "unchanged":
-                write_config(change, command)
-            leftover_dirs += forget_record(change.path, env)
-            continue
-        if change.action == "unchanged":
-            continue
-        previous = load_record(change.path, env)
-        dirs = previous.dirs if previous else _created_dirs(change.path)
-        write_config(change, command)
-        save_record(change.path, change.original, change.after, change.spans, dirs, env)
+    with safewrite.write_group():  # every file of one install is one undo step, not one each
+        for change in result.changes:
+            if result.uninstall:
+                if change.warning and change.before == change.after:
+                    continue  # left in place: keep its record for a later uninstall
+                if change.action != "unchanged":
+                    write_config(change, command)
+                leftover_dirs += forget_record(change.path, env)
+                continue
+            if change.action == "unchanged":
+                continue
+            previous = load_record(change.path, env)
+            dirs = previous.dirs if previous else _created_dirs(change.path)
+            write_config(change, command)
+            save_record(change.path, change.original, change.after, change.spans, dirs, env)
     for folder in sorted(set(leftover_dirs), key=len, reverse=True):
         with contextlib.suppress(OSError):
             Path(folder).rmdir()  # only when empty

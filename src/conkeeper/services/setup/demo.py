@@ -196,6 +196,16 @@ def _environment(base: Path) -> dict[str, str]:
     return env
 
 
+def _check_empty(base: Path) -> None:
+    """Refuse a folder that holds anything: the demo writes its project, home and data there
+    whole, and ``--dir`` pointed at a person's folder overwrote their ``acme-api`` files and
+    emptied their ``transcript.jsonl`` (found attacking the demo from outside)."""
+    if base.exists() and not base.is_dir():
+        raise DemoError(f"{base}: not a folder; give a new or empty folder to --dir")
+    if base.is_dir() and any(base.iterdir()):
+        raise DemoError(f"{base}: not empty; give a new or empty folder to --dir (nothing written)")
+
+
 def _make_project(demo: Demo) -> None:
     project = demo.project
     (project / "src/auth").mkdir(parents=True, exist_ok=True)
@@ -286,9 +296,15 @@ def _check_privacy(demo: Demo, outputs: list[str]) -> None:
     demo.say(f"\nPrivacy: the private marker appears in {len(leaks)} outputs or database files.")
 
 
+class DemoError(Exception):
+    """The demo cannot run where it was asked to; the message is one line for a person."""
+
+
 def run_demo(base: Path, out: TextIO) -> int:
-    """Run every step in ``base`` (created if missing); return 0 when all steps succeeded."""
+    """Run every step in ``base`` (created if missing, else empty); return 0 when all steps
+    succeeded."""
     demo = Demo(base=base.resolve(), out=out)
+    _check_empty(demo.base)
     demo.base.mkdir(parents=True, exist_ok=True)
     demo.env = _environment(demo.base)
     demo.say(f"ConKeeper demo in {demo.base}")

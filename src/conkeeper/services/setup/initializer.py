@@ -19,7 +19,7 @@ from conkeeper.domain.textio import (
     MemoryFileError,
     check_memory_root,
     is_within,
-    read_text,
+    read_text_lenient,
 )
 
 OBSERVATIONS_IGNORE = f"{MEMORY_SUBFOLDER}/sessions/*-observations.md"
@@ -137,7 +137,9 @@ def gitignore_has_entry(project_root: Path, entry: str = OBSERVATIONS_IGNORE) ->
     path = project_root / ".gitignore"
     if not path.exists():
         return False
-    text = read_text(path)
+    # git reads path names as bytes: a Latin-1 name in the person's .gitignore is theirs to keep
+    # (the edit carries those bytes through), not a reason to refuse
+    text, _ = read_text_lenient(path)
     wanted = entry.lstrip("/")
     return any(line.strip().lstrip("/") == wanted for line in text.splitlines())
 

@@ -15,7 +15,7 @@ import secrets
 from typing import Any
 
 from conkeeper.services.team import gate, rank, wire
-from conkeeper.storage import team_pg
+from conkeeper.storage import team_pg, team_search
 from conkeeper.storage.team_pg import Grant
 
 TOKEN_PREFIX = "ckt_"
@@ -98,12 +98,32 @@ def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
 
 def search(conn: Any, grant: Grant, project: object, query: object, limit: object) -> list[Any]:
     """Hits for ``query`` in ``project`` across the grant's teams, each with its author."""
+    key, text, size = _search_request(project, query, limit)
+    hits = rank.search(conn, grant.read_team_ids, key, text, size)
+    return [wire.hit_to_json(h) for h in hits]
+
+
+def search_by_token(
+    conn: Any, token: str, project: object, query: object, limit: object
+) -> list[Any] | None:
+    """As :func:`search`, for the teams of ``token``'s user, checked by the search's own
+    statement (one round trip instead of two); ``None`` when the token is wrong or revoked."""
+    if not token or len(token) > 512:
+        return None
+    key, text, size = _search_request(project, query, limit)
+    try:
+        hits = rank.search(conn, (), key, text, size, token_hash=token_hash(token))
+    except team_search.TokenRefused:
+        return None
+    return [wire.hit_to_json(h) for h in hits]
+
+
+def _search_request(project: object, query: object, limit: object) -> tuple[str, str, int]:
+    """A search request's project key, query and limit, checked (WireError when malformed)."""
     key = wire.project_key_of(project)
     if not isinstance(query, str) or not query.strip() or len(query) > 2000:
         raise wire.WireError("'q' must be a non-empty query of at most 2000 characters")
-    size = _limit(limit)
-    hits = rank.search(conn, grant.read_team_ids, key, query, size)
-    return [wire.hit_to_json(h) for h in hits]
+    return key, query, _limit(limit)
 
 
 def recent(conn: Any, grant: Grant, project: object, limit: object) -> list[Any]:

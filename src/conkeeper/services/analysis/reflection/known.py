@@ -81,14 +81,25 @@ def match(text: str, known: list[KnownItem]) -> KnownItem | None:
     """The known item that already covers ``text``: most of its content words (at least two,
     or all when it has fewer) appear in one known item."""
     words = content_words(text)
-    if not words:
-        return None
     best: KnownItem | None = None
     best_share = 0.0
     for item in known:
-        shared = len(words & item.words)
-        needed = 2 if len(words) >= 2 else 1
-        share = shared / len(words)
-        if shared >= needed and share >= 0.5 and share > best_share:
+        share = _covered_share(words, item)
+        if share > best_share:
             best, best_share = item, share
     return best
+
+
+def covers(text: str, item: KnownItem) -> bool:
+    """Whether ``item`` holds most of ``text``'s content words (the test :func:`match` uses)."""
+    return _covered_share(content_words(text), item) > 0.0
+
+
+def _covered_share(words: frozenset[str] | set[str], item: KnownItem) -> float:
+    """The share of ``words`` in ``item`` when it is at least half and at least two words (all
+    when there are fewer), else 0."""
+    if not words:
+        return 0.0
+    shared = len(words & item.words)
+    share = shared / len(words)
+    return share if shared >= min(2, len(words)) and share >= 0.5 else 0.0

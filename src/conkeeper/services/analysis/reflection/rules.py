@@ -6,15 +6,80 @@ statement ("Run ruff before pytest.", "Dates must be stored in UTC."), never the
 around it ("You keep forgetting the import, that's the second time"), never a line that names
 nothing ("Put it there"). Users state rules in many shapes: orders, habits ("we use pnpm"),
 places ("tests go in tests/unit"), rules about a subject, values ("the port is 5173, not
-3000"), answers to their own question ("why moment? date-fns please"). Each shape is read here;
-a group that states none gets ``None`` and approval asks the user for the words.
+3000"), answers to their own question ("why moment? date-fns please"), polite requests ("pls
+run ..."), orders after their condition ("after you touch composer.json run ..."), a bare name
+given twice after a complaint ("sqlmock again. testcontainers."), and rules in German, French,
+Spanish or Portuguese, kept in the user's words. Each shape is read here and named in
+:data:`READINGS`; a group that states none gets ``None`` and approval asks the user for the
+words. When unsure, no rule: a wrong rule teaches every later session the wrong thing.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from conkeeper.services.analysis.reflection import findings as f
+
+# The ways of stating a rule read here, each by name, so the bench can leave one out and see
+# what it is worth to a writer it was not written for (``--by-set``).
+READINGS = (
+    "setting",  # "minSdk 26"
+    "contrast",  # "hg38, not hg19"
+    "wrong_thing",  # "wrong bucket, the eu one"
+    "again_with",  # "again with the mocks, real db"
+    "why_not",  # "why not Eloquent?"
+    "just_the_thing",  # "date-fns please"
+    "lone_name",  # "SAFE_CAST"
+    "habit",  # "we use pnpm"
+    "moved",  # "we're on dayjs"
+    "place",  # "tests go in tests/unit"
+    "normative",  # "Dates must be stored in UTC"
+    "value",  # "the port is 5173, not 3000"
+    "answered",  # "why print()? we have structlog"
+    "code_span",  # a clause is never split inside `a code span` or after "e.g."
+    "colon_example",  # "regenerate the schema: bin/rails db:migrate" stays one clause
+    "follow_on",  # "don't call X in Update, cache it in Awake": "it" names X, said just before
+    "question_kept",  # a clause asked as a question mid-text stays a question
+    "asks_to_read",  # "read the prompt" complains; it is no rule
+    "bare_adverb",  # "always, before push" names nothing
+    "no_code",  # "no `!!` in the repository layer" is the rule itself
+    "polite",  # "pls run ...", "kindly log ...", "could you use QUALIFY ...?"
+    "condition",  # "after you touch composer.json run composer dump-autoload"
+    "it_is",  # "it's ubuntu-22.04"
+    "for_use",  # "acme-dwh-prod for prod target"
+    "like_the_rest",  # "table-driven, like the rest of the package"
+    "subject_habit",  # "integration tests here use #[tokio::test(...)]"
+    "other_language",  # German, French, Spanish, Portuguese rules, kept in their words
+    "anaphor_end",  # "write goose migrations with both", "don't sleep there": names nothing
+    "value_state",  # "prod is on 16", "the partition is not correct": a state, not a value
+    "said_tail",  # "use X like I said yesterday": the order without the reproach
+    "more_verbs",  # "give each job a timeout-minutes", "cast to UEnhancedInputComponent"
+    "why_not_mid",  # "inline script again, why not wp_enqueue_script?"
+    "so_then",  # "you're reading orders now so add read_orders to the scopes"
+    "is_for",  # "Optional is for return types only", "anyhow is only ok in the bins"
+    "do_not",  # "do not call k_sleep in an ISR" is an order ("do" + "not" read as a state)
+    "recurring",  # the rule names what the group's corrections keep coming back to
+    "fix_after",  # "sqlmock again. testcontainers.": the name after a complaint, named twice
+)
+_LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
+
+
+def _reads(reading: str) -> bool:
+    """Whether ``reading`` (one of :data:`READINGS`) is in use for this call."""
+    return reading not in _LEFT_OUT.get()
+
+
+@contextmanager
+def _leaving_out(readings: frozenset[str]) -> Iterator[None]:
+    token = _LEFT_OUT.set(readings)
+    try:
+        yield
+    finally:
+        _LEFT_OUT.reset(token)
+
 
 # Conversational openers that do not belong in a rule ("no, use X" → "Use X").
 _FILLER = re.compile(
@@ -30,7 +95,10 @@ _COMPLAINT = re.compile(
     r"fourth|fifth|\d+(?:st|nd|rd|th)) time|why (?:did|do|are|would) you|i (?:said|told|asked|"
     r"already)|told you|said so|how many times|seriously|come on|wtf|ffs|"
     r"your (?:last |latest )?(?:change|commit|edit|pr|fix)|"
-    r"\b(?:went|was|were|got|broke|failed|took)\b)\b",
+    r"\b(?:went|was|were|got|broke|failed|took)\b|"
+    # "stop breaking the build", "because of you": a complaint in an order's or a fact's shape
+    r"stop (?:breaking|ignoring|deleting|messing|screwing|rewriting|doing (?:this|that|it))|"
+    r"because of you|never mind)\b",
     re.IGNORECASE,
 )
 _IMPERATIVE_WORDS = (
@@ -78,7 +146,7 @@ _JUST_THE_THING = re.compile(
 )
 # a lone code-like name as the whole answer ("SAFE_CAST", "`docker compose`", "orders.v2")
 _LONE_NAME = re.compile(
-    r"^(?P<what>`[^`]+`|[\w@./:#<>()-]*(?:[A-Z]{2}|_|\.\w|/|::)[\w@./:#<>()-]*)$"
+    r"^(?P<what>`[^`\s]+(?:\s[^`\s]+){0,3}`|[\w@./:#<>()-]*(?:[A-Z]{2}|_|\.\w|/|::)[\w@./:#<>()-]*)$"
 )
 # "the dev server port is 5173, not 3000": a value stated about a named subject
 # a named subject of up to six words, never a pronoun or a question word
@@ -121,6 +189,26 @@ _TOLD = re.compile(
     re.I,
 )
 # "put it there" names nothing on its own: not a self-contained rule
+# "like I said yesterday" / ", I told you on the deploy workflow": a reproach after the order
+_SAID_TAIL = re.compile(
+    r"[\s,]*\b(?:(?:like|as) )?i (?:said|told you|mentioned|asked)(?: (?:it|that|so|this))?"
+    r"(?: (?:yesterday|before|earlier|already|last \w+|on \w+(?: \w+)?|\w+ times?))?[\s.!]*$",
+    re.IGNORECASE,
+)
+# a rule ending on a word that points back ("with both", "there") names nothing on its own
+_ANAPHOR_END = re.compile(r"^[^,;]*\s(?:both|there|either|neither|the same)$", re.I)
+_MORE_VERBS = re.compile(
+    r"^(?:cast|enqueue|submit|inject|register|serialize|render|query|wire|route|bind|persist|"
+    r"paginate|give|take|drop|mention|pick|choose|mark|prepare|stub|seed|scope|memoize|"
+    r"debounce|throttle|retry|batch)\b(?!\s+(?:is|was|are|were|missing|broken)\b)",
+    re.IGNORECASE,
+)
+# "Optional is for return types only in our java code" / "anyhow is only ok in the bins"
+_IS_FOR = re.compile(
+    _SUBJECT + r"(?:is|are)\s+(?:only\s+)?(?:ok(?:ay)?\s+|fine\s+|allowed\s+|meant\s+|reserved\s+)?"
+    r"(?:only\s+)?(?:for|in)\s+\S",
+    re.IGNORECASE,
+)
 _PRONOUN_OBJECT = re.compile(
     r"^(?:(?:don'?t|do not|never|always|just)\s+)?\S+ (?:it|that|this|them|those|these)\b",
     re.IGNORECASE,
@@ -129,6 +217,7 @@ _PRONOUN_OBJECT = re.compile(
 _END_PUNCTUATION = re.compile(r"(?<=[\w)\]`'\"])[.!?;,:]+\s*$|\s+$")
 _CONTRACTION = re.compile(r"\b(don|doesn|didn|isn|aren|won|shouldn|can)t\b", re.IGNORECASE)
 _NO_RULE = re.compile(r"^no\s+(?!(?:no|nope|nah)\b)[a-z]", re.IGNORECASE)
+_NO_CODE = re.compile(r"^no\s+(?:`|[!?@#$%^&*<]{1,3}(?:\s|$))")
 
 
 # Subject-less fixes: "hg38, not hg19" / "real db instead of mocks" / "wrong bucket, the eu
@@ -168,17 +257,102 @@ _SETTING_VALUE = re.compile(
 )
 
 
+_CODE_SPAN = re.compile(r"`[^`]+`")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs)\.", re.IGNORECASE)
+_HIDDEN = re.compile(r"\x00(\d+)\x00")
+_CLAUSE_SEPARATORS = re.compile("(" + _CLAUSES.pattern.replace("`])", "`\x00])", 1) + ")", re.I)
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` cut into clauses: at sentence ends, dashes, colons and before a new order, never
+    inside a code span, and an order stays whole before the example after its colon
+    ("regenerate the schema: bin/rails db:migrate")."""
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    hidden = text
+    if _reads("code_span"):
+        hidden = _ABBREVIATION.sub(
+            lambda m: m.group(0).replace(".", "\x01"), _CODE_SPAN.sub(hide, text)
+        )
+    pieces = _CLAUSE_SEPARATORS.split(hidden)
+    if _reads("why_not_mid") or _reads("so_then"):
+        pieces = _split_more(pieces)
+    clauses = [pieces[0] or ""]
+    for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        if _joins_its_example(clauses[-1], separator, piece or ""):
+            clauses[-1] += ": " + (piece or "")
+        else:
+            if separator.startswith("?") and _reads("question_kept"):
+                clauses[-1] += "?"  # "update_option for the rates? transient.": asked, not said
+            clauses.append(piece or "")
+    return [_HIDDEN.sub(lambda m: spans[int(m.group(1))], c).replace("\x01", ".") for c in clauses]
+
+
+_WHY_NOT_MID = re.compile(r"(,\s*)(?=why (?:not|no)\b)", re.IGNORECASE)
+_SO_THEN = re.compile(r"(\s+(?:so|then|and then)\s+)(?=(?:" + _IMPERATIVE_WORDS + r")\b)", re.I)
+
+
+def _split_more(pieces: list[str]) -> list[str]:
+    """``pieces`` (clauses and separators) cut again before ", why not X?" and " so add X"."""
+    for pattern, name in ((_WHY_NOT_MID, "why_not_mid"), (_SO_THEN, "so_then")):
+        if not _reads(name):
+            continue
+        cut: list[str] = []
+        for index, piece in enumerate(pieces):
+            cut.extend(pattern.split(piece) if index % 2 == 0 and piece else [piece])
+        pieces = cut
+    return pieces
+
+
+def _joins_its_example(order: str, separator: str, example: str) -> bool:
+    """Whether ``example`` after a colon is the command or value an order names."""
+    if not _reads("colon_example") or separator.strip() != ":":
+        return False
+    head = _clean_order(order)
+    first = " ".join(example.split()[:3])
+    named = _CODE_LIKE.search(first) or "\x00" in first or _names_a_thing(first)
+    command = len(example.split()) <= 6 and not _NOT_AN_EXAMPLE.match(example)
+    return bool(_IMPERATIVE.match(head) and len(head.split()) >= 2 and (named or command))
+
+
+# after a colon, words that start a sentence of their own, not a command or a value
+_NOT_AN_EXAMPLE = re.compile(
+    r"^(?:it|they|that|this|these|those|the|you|i|we|he|she|there|no|not|but|and|so|why|"
+    r"what|how|because|since)\b|^(?:" + _IMPERATIVE_WORDS + r")\b",
+    re.IGNORECASE,
+)
+
+
+def _clean_order(clause: str) -> str:
+    return _POLITE.sub("", _FILLER.sub("", clause.strip())) if _reads("polite") else clause
+
+
+def _names_a_thing(text: str) -> bool:
+    """Whether ``text`` names a tool, file, flag or value: a code-like token, a digit, a
+    hyphenated name (``acme-dwh-prod``), a setting (``utc=True``), a flag (``--autogenerate``)
+    or a code span."""
+    return bool(
+        _CODE_LIKE.search(text) or re.search(r"\d|\w[-=]\w|[@%$#]\w|(?<![\w-])--?[a-z]", text)
+    )
+
+
 def _subjectless_fix(clause: str) -> str | None:
     """The rule in a fix that names no subject: "hg38, not hg19" -> "use hg38, not hg19",
     "wrong bucket, the eu one" -> "use the eu bucket", "again with the mocks, real db" ->
     "use real db, not the mocks". Both sides must name something."""
     bare = clause.strip()
-    setting = _SETTING_VALUE.match(bare)
+    setting = _SETTING_VALUE.match(bare) if _reads("setting") else None
     name = setting.group("name") if setting else ""
     if setting and _CODE_LIKE.search(name) and not _POINTS_AT_CODE.search(name):
         return f"set {name} to {setting.group('value')}"  # "minSdk 26."
-    found = _BARE_CONTRAST.match(bare)
+    found = _BARE_CONTRAST.match(bare) if _reads("contrast") else None
     if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
+        if _reads("value_state") and re.fullmatch(r"[\d.,]+", found.group("good")):
+            return None  # "8.1, not 8.3": a number of what?
         sides = f"{found.group('good')} {found.group('bad')}"
         named = _CODE_LIKE.search(sides) or re.search(r"\d", sides)
         if not named and len(found.group("good").split()) < 2:
@@ -186,7 +360,7 @@ def _subjectless_fix(clause: str) -> str | None:
         if not _IMPERATIVE.match(found.group("good")):
             return f"use {found.group('good')}, not {found.group('bad')}"
         return None
-    found = _WRONG_THING.match(bare)
+    found = _WRONG_THING.match(bare) if _reads("wrong_thing") else None
     if found and _is_name(found.group("good")):
         good, thing = found.group("good"), found.group("thing")
         one = re.fullmatch(r"the\s+(?P<which>[\w./-]+)\s+one", good, re.IGNORECASE)
@@ -195,7 +369,7 @@ def _subjectless_fix(clause: str) -> str | None:
         if _CODE_LIKE.search(good) or re.search(r"\d", good):  # "wrong port: 5173"
             return f"use {good} as the {thing}"
         return None
-    found = _AGAIN_WITH.match(bare)
+    found = _AGAIN_WITH.match(bare) if _reads("again_with") else None
     if found and _is_name(found.group("good")) and _is_name(found.group("bad")):
         return f"use {found.group('good')}, not the {found.group('bad')}"
     return None
@@ -203,42 +377,281 @@ def _subjectless_fix(clause: str) -> str | None:
 
 def _clean_clause(clause: str) -> str:
     clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    if _reads("polite"):
+        clause = _polite_order(clause)
     fix = _subjectless_fix(clause)
     if fix is not None:
         return fix
     if re.search(r"\S\s+again\b", clause, re.IGNORECASE):
         return ""  # "import moment again..." tells what the agent did, not what to do
     bare = clause.rstrip(".!?")
-    answer = _WHY_NOT.match(clause) or _JUST_THE_THING.match(bare) or _LONE_NAME.match(bare)
+    answer = (
+        (_reads("why_not") and _WHY_NOT.match(clause))
+        or (_reads("just_the_thing") and _JUST_THE_THING.match(bare))
+        or (_reads("lone_name") and _LONE_NAME.match(bare))
+        or (_reads("it_is") and _named_answer(_IT_IS.match(_TRAILING.sub("", bare)), 0))
+        or (_reads("like_the_rest") and _named_answer(_LIKE_THE_REST.match(bare), 2))
+        or None
+    )
+    if answer and re.match(r"why no\b", clause, re.I) and not _names_a_thing(answer.group("what")):
+        answer = None  # "why no tests??" asks why something is missing; "why no utc=True?" names it
     if answer and _POINTS_AT_CODE.search(answer.group("what")):
         return ""  # "AccountHeaderView.swift:42", "Package.swift": where, not what to use
-    if answer and not _IMPERATIVE.match(answer.group("what")):
-        return f"use {answer.group('what').rstrip('?.! ')}"
+    if answer and not _IMPERATIVE.match(answer.group("what")) and not _a_verb(answer.group("what")):
+        what = _TRAILING.sub("", answer.group("what")).rstrip("?.! ")
+        return f"use {what}" if what else ""  # "AGAIN." names nothing
     if clause.rstrip().endswith("?"):
         return ""  # a question asks; it does not state the rule
-    if not _NO_RULE.match(clause):  # "no network calls in unit tests" is the rule itself
+    if _reads("said_tail"):
+        clause = _SAID_TAIL.sub("", clause)
+    if not (_NO_RULE.match(clause) or (_reads("no_code") and _NO_CODE.match(clause))):
+        # "no network calls in unit tests", "no `!!` here" are the rule itself
         clause = _FILLER.sub("", clause)
     clause = _LEADING.sub("", clause).strip()
     clause = _END_PUNCTUATION.sub("", _TRAILING.sub("", clause).strip())
     if re.match(r"^always\s+\w", clause, re.IGNORECASE):  # "Always run X" -> "Run X"
         clause = clause.split(None, 1)[1]
-    clause = _WE_DO.sub("", clause)
-    clause = _WE_MOVED.sub("use ", clause)
-    clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
+    if _reads("habit"):
+        clause = _WE_DO.sub("", clause)
+    if _reads("moved"):
+        clause = _WE_MOVED.sub("use ", clause)
+    if _reads("place"):
+        clause = _GOES_IN.sub(lambda m: f"put {m.group('thing')} ", clause)
+    if _reads("for_use"):
+        clause = _for_use(clause)
     return clause
 
 
-def _states_a_rule(clause: str) -> bool:
+# "pls run ...", "kindly log ...", "hm, ...": politeness before an order
+_POLITE = re.compile(r"^(?:(?:pls|plz|kindly|hm+|also)\b[\s,.!]*)+", re.IGNORECASE)
+# "could you use QUALIFY like in stg_events?" / "you must put implicit none ...": an order asked
+_REQUEST = re.compile(
+    r"^(?:(?:and|also|so|ok(?:ay)?)\s+)*(?:(?:could|can|would|will) you|you (?:must|should|"
+    r"need to|have to))\s+(?:(?:please|pls|also|just|maybe|always)\s+)*(?P<order>.+?)\s*\?*$",
+    re.IGNORECASE,
+)
+
+
+def _a_verb(what: str) -> bool:
+    """Whether ``what`` opens on one of the further verbs ("enqueue it with ...")."""
+    return _reads("more_verbs") and _MORE_VERBS.match(what) is not None
+
+
+def _polite_order(clause: str) -> str:
+    """The order in a polite request: "pls run X" -> "run X", "could you use X?" -> "use X"."""
+    clause = _POLITE.sub("", clause)
+    request = _REQUEST.match(clause)
+    if request and _IMPERATIVE.match(request.group("order")):
+        return request.group("order")
+    return clause
+
+
+# "it's ubuntu-22.04" / "no, it's iOS 16": the value the user means, named at once
+_IT_IS = re.compile(
+    r"^(?:no,?\s+)?it'?s\s+(?P<what>`[^`]+`|[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)??)"
+    r"(?:\s+(?:here|everywhere|now))?$",
+    re.IGNORECASE,
+)
+# "table-driven, like the rest of the package" / "multi_thread flavor like the rest pls"
+_LIKE_THE_REST = re.compile(
+    r"^(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,2}?),?\s+(?:like|as in|same as)\s+"
+    r"(?:the rest|the others|the other \w+|everywhere else|in \S+|\S+\.\w+)\b.*$",
+    re.IGNORECASE,
+)
+
+
+def _named_answer(match: re.Match[str] | None, plain_words: int) -> re.Match[str] | None:
+    """``match`` when what it found names a thing (or is at most ``plain_words`` plain words:
+    "pydantic models, like the rest") and is more than a bare number."""
+    if match is None:
+        return None
+    what = _TRAILING.sub("", match.group("what")).strip()
+    if re.fullmatch(r"`[^`]+`", what):
+        return match  # "it's `kubectl --context=staging`"
+    if not _is_name(what) or re.fullmatch(r"[\d.,]+", what):
+        return None
+    return match if _names_a_thing(what) or len(what.split()) <= plain_words else None
+
+
+# "acme-dwh-prod for prod target": the named thing to use, and what for
+_FOR_USE = re.compile(
+    r"^(?P<what>[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+)?)\s+for\s+"
+    r"(?!(?:this|that|it|them|those|these|me|you|nothing|no|the win|fun|now|once|ages)\b)"
+    r"(?P<use>[^,;]+)$",
+    re.IGNORECASE,
+)
+
+
+def _for_use(clause: str) -> str:
+    found = _FOR_USE.match(clause)
+    if found is None or len(found.group("use").split()) > 8:
+        return clause
+    what = found.group("what")
+    if _IMPERATIVE.match(what) or not _names_a_thing(what) or re.fullmatch(r"[\d.,]+", what):
+        return clause
+    return f"use {what} for {found.group('use')}"
+
+
+# "integration tests here use X" / "in this workspace lib crates use X" / "our staging models
+# are always stg_<source>": a habit stated about a subject, marked as this place's own
+_HABIT_PLACE = (
+    r"(?:here|around here|in (?:this|our) (?:repo(?:sitory)?|project|codebase|team|workspace|"
+    r"shop|company|app|org|package))"
+)
+_HABIT_VERB = (
+    r"(?:always\s+)?(?:use|uses|get|gets|go through|goes through|need|needs|are always|"
+    r"is always|are|is)\s+"
+)
+_HABIT_SUBJECT = r"(?!(?:we|you|i|it|that|this)\b)[\w`'./-]+(?:\s+[\w`'./-]+){0,3}?"
+_SUBJECT_HABIT = re.compile(
+    r"^(?:" + _HABIT_PLACE + r",?\s+" + _HABIT_SUBJECT + r"|" + _HABIT_SUBJECT + r"\s+here"
+    r"|our\s+[\w`'./-]+(?:\s+[\w`'./-]+){0,3}?)\s+" + _HABIT_VERB + r"(?P<what>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _states_a_habit(clause: str) -> bool:
+    """Whether ``clause`` states this place's habit about a subject and names what it uses."""
+    found = _SUBJECT_HABIT.match(clause)
+    if found is None or re.search(r"\byou", clause, re.IGNORECASE):
+        return False
+    what = found.group("what")
+    return _names_a_thing(what) or re.search(r"(?:^|[\s'\"(])[A-Z]", what) is not None
+
+
+def _states_a_rule(clause: str, follows: bool = False) -> bool:
     """Whether ``clause`` says what to do on its own: an imperative or a rule about its
-    subject ("Dates must be stored in UTC"), not a complaint, not "put it there"."""
+    subject ("Dates must be stored in UTC"), not a complaint, not "put it there" (unless
+    ``follows`` a rule of the same sentence that names what "it" is)."""
     if _NO_RULE.match(clause) and len(clause.split()) < 3 and "`" not in clause:
         return False  # "no words" names nothing; "no `!!`" or "no print statements" does
+    if _reads("asks_to_read") and _ASKS_TO_READ.match(clause):
+        return False  # "read the prompt": a complaint in an order's shape
+    if _reads("bare_adverb") and _BARE_ADVERB.match(clause):
+        return False  # "always, before push"
+    if _reads("other_language") and _foreign_rule(clause):
+        return not _COMPLAINT.search(clause)  # "Bei uns nie `print()`, you forgot it"
+    if _reads("other_language") and _foreign(clause):
+        return False  # "no al lado del código": English readings misread other languages
+    order = _order_of(clause)
+    if _reads("bare_adverb") and re.fullmatch(r"[a-z']+", order.strip(), re.IGNORECASE):
+        return False  # "stop", "revert": an order that names nothing
+    if not follows and _reads("anaphor_end") and _ANAPHOR_END.match(clause.split(",")[0]):
+        return False
+    if _reads("is_for") and _IS_FOR.match(clause) and re.search(r"\bonly\b", clause):
+        return not _COMPLAINT.search(clause)  # "assert is only for tests": not an order
     return (
-        bool(_IMPERATIVE.match(clause) or _NORMATIVE.match(clause) or _states_a_value(clause))
+        bool(
+            _IMPERATIVE.match(order)
+            or (_reads("more_verbs") and _MORE_VERBS.match(order))
+            or (_reads("normative") and _NORMATIVE.match(clause))
+            or (_reads("value") and _states_a_value(clause))
+            or (_reads("subject_habit") and _states_a_habit(clause))
+        )
         and not _COMPLAINT.search(clause)
-        and not _PRONOUN_OBJECT.match(clause)
-        and not (_IMPERATIVE.match(clause) and _NOT_AN_ORDER.match(clause))
+        and not (_PRONOUN_OBJECT.match(order) and not (follows and _reads("follow_on")))
+        and not (_IMPERATIVE.match(order) and _NOT_AN_ORDER.match(order) and not _do_not(order))
     )
+
+
+_ASKS_TO_READ = re.compile(
+    r"^(?:re-?)?read (?:the|my|what i)\s*(?:prompt|issue|question|message|instructions?|"
+    r"request|task|ticket|description|comment|wrote|said|asked)\b",
+    re.IGNORECASE,
+)
+_BARE_ADVERB = re.compile(
+    r"^(?:always|never|only)\s*(?:[,.;:]|$|(?:on|in|at|from|for|with|before|after)\b)",
+    re.IGNORECASE,
+)
+# "after you touch composer.json run composer dump-autoload -o": an order after its condition
+_CONDITION = re.compile(
+    r"^(?:after|before|when|whenever|once|every time|each time|if)\s+.{2,80}?"
+    r"(?<!\byou)(?<!\bi)(?<!\bwe)(?<!\bthey)(?<!\bit)(?<!\bto),?\s+"
+    r"(?P<order>(?!(?:no|only|test|log|type|name|format|lock|tag|link|group|target|limit|"
+    r"cache|build|review|merge|fix|show|set|always|never|do not|don'?t)\b)"
+    r"(?:" + _IMPERATIVE_WORDS + r")\b.*)$",
+    re.IGNORECASE,
+)
+
+
+def _do_not(order: str) -> bool:
+    """Whether ``order`` opens on "do not", an order, not "X not ..." (a state)."""
+    return _reads("do_not") and re.match(r"do not\s+\w", order, re.IGNORECASE) is not None
+
+
+def _order_of(clause: str) -> str:
+    """The order of a clause that opens on its condition ("after X run Y" -> "run Y")."""
+    found = _CONDITION.match(clause) if _reads("condition") else None
+    return found.group("order") if found else clause
+
+
+# Rules in other languages are kept in the user's words: a clause counts when it carries an
+# order or habit word of one language, two of its common words, names a thing (or has five
+# words or more), and holds none of its complaint words ("encore", "schon wieder", "otra vez",
+# "de novo").
+_LANGUAGES = (
+    (  # German
+        r"bei uns|wir (?:nutzen|verwenden|benutzen|machen|schreiben|nehmen)|immer|nie|niemals|"
+        r"muss|müssen|soll|sollen|verwende|benutze|nutze|nimm|bitte",
+        r"der|die|das|und|nicht|im|ist|sind|wird|werden|mit|für|bei|uns|wir|ein|eine|kommt|"
+        r"alles|auf|den|dem|zu|statt|kein|keine|nur|auch|oder|von|vom|zum|zur",
+        r"schon wieder|wieder|nochmal|du hast|sie haben|warum|das ist nicht|ich (?:habe|hab) "
+        r"(?:gesagt|dir)|wollte",
+    ),
+    (  # French
+        r"on utilise|chez nous|ici on|toujours|jamais|il faut|doit|doivent|utilise|utilisez|"
+        r"lance|lancez|mets|mettez|ajoute|ajoutez|vont dans|va dans|passe par|"
+        r"ne (?!(?:sont|suis|peux|sais|veux)\b)\w+ (?:pas|jamais)|n'(?!est\b)\w+ (?:pas|jamais)",
+        r"les|le|la|des|du|et|ne|pas|dans|avant|avec|pour|une|est|sont|je|nous|ça|ce|chaque",
+        r"encore|tu as|vous avez|pourquoi|ce n'est pas|c'est pas|je (?:voulais|t'ai dit)|"
+        r"j'ai dit|même erreur",
+    ),
+    (  # Spanish
+        r"aquí|usamos|siempre|nunca|hay que|debe|deben|tienes que|usa|utiliza|pon|añade|"
+        r"ejecuta|corre|van en|va en|mete|coloca|guarda|"
+        r"no (?:hagas|hagan|uses|usen|pongas|metas|llames|subas|borres)",
+        r"el|los|las|del|con|para|una|en|es|y|que|por|está|todo|cada|de|antes|sin|al",
+        r"otra vez|de nuevo|has vuelto|por qué|pusiste|hiciste|no es lo que|te dije|ya te|pedí",
+    ),
+    (  # Portuguese
+        r"aqui|a gente|usamos|sempre|nunca|deve|devem|tem que|precisa|utilize|coloque|"
+        r"põe|adicione|rode|roda|rodar|usa|usar|execute|vão em|vai em|"
+        r"não (?:use|faça|coloque|suba|apague|chame)",
+        r"não|com|para|os|uma|um|da|na|em|é|são|gente|nós|pelo|pela|direto|tudo|cada|no|de|"
+        r"antes|sem|as|ao|aos|dos|das",
+        r"de novo|outra vez|você (?:fez|colocou|usou)|por que|não é (?:isso|o que)|"
+        r"eu (?:disse|falei|pedi)|já (?:disse|falei)",
+    ),
+)
+
+
+def _foreign(clause: str) -> bool:
+    """Whether ``clause`` is in German, French, Spanish or Portuguese (two common words)."""
+    prose = _prose(clause)
+    return any(
+        len(set(re.findall(r"\b(?:" + common + r")\b", prose))) >= 2
+        for _orders, common, _complaints in _LANGUAGES
+    )
+
+
+def _prose(clause: str) -> str:
+    """``clause`` in lower case without its code ("locales/de.json" holds no German "de")."""
+    return re.sub(r"`[^`]*`|\S*[/._:@<>()=\\]\S*", " ", clause).lower()
+
+
+def _foreign_rule(clause: str) -> bool:
+    """Whether ``clause`` states a rule in German, French, Spanish or Portuguese."""
+    for orders, common, complaints in _LANGUAGES:
+        if re.search(r"\b(?:" + complaints + r")\b", clause, re.IGNORECASE):
+            continue
+        words = set(re.findall(r"\b(?:" + common + r")\b", _prose(clause)))
+        if (
+            len(words) >= 2
+            and re.search(r"(?<!\w)(?:" + orders + r")(?!\w)", clause, re.IGNORECASE)
+            and (_names_a_thing(clause) or len(clause.split()) >= 5)
+        ):
+            return True
+    return False
 
 
 def _states_a_value(clause: str) -> bool:
@@ -246,7 +659,17 @@ def _states_a_value(clause: str) -> bool:
     5173, not 3000", "Java version is 21"): a number, a code span, a dotted or slashed name,
     a contrast with "not", or a name with inner capitals."""
     match = _VALUE.match(clause)
+    if match and _reads("value_state") and _A_STATE.match(match.group("value")):
+        return False  # "prod is on 16", "the partition is not correct"
     return bool(match and _VALUE_TOKEN.search(match.group("value")))
+
+
+_A_STATE = re.compile(
+    r"^(?:off|now|still|already|back|missing|broken|wrong|stale|empty|failing|"
+    r"red|down|gone|not (?:correct|right|ok|okay|good|fine|working|allowed|what|the))\b|"
+    r"^(?:on|at|in)\s+[\d.]+$",
+    re.IGNORECASE,
+)
 
 
 # "why yum? ... ansible.builtin.dnf" / "why print()? we have structlog": a question about what
@@ -280,7 +703,12 @@ _NAME_LIKE = re.compile(r"[\w`@./:#<>()+-]+(?:\s+[\w`@./:#<>()+-]+){0,2}")
 _CODE_LIKE = re.compile(r"[./:_()`]|\w[A-Z]|[A-Z]{2}")
 _NOT_A_NAME = re.compile(
     r"^(?:it|that|this|them|those|these|there|wrong|broken|bad|fine|slow|ok|okay|not|no|"
-    r"the same|better|worse|correct|right)$",
+    r"the same|better|worse|correct|right|"
+    # what a tired user says, never a thing to use ("still failing. great.")
+    r"(?:(?:just |so |really |how |very )?(?:great|nice|wonderful|awesome|perfect|cool|sure|"
+    r"lovely|fantastic|brilliant|amazing|terrible|ridiculous|unbelievable|embarrassing))|"
+    r"really|seriously|honestly|sigh|whatever|thanks|thank you|yes|yep|yeah|nope|why|what|"
+    r"come on|enough|same thing|again|still|stop)$",
     re.IGNORECASE,
 )
 
@@ -289,7 +717,7 @@ def _answered_question(text: str) -> str | None:
     """The rule in "why X? Y": the user asks why the agent used X and names Y at once
     ("why print()? we have structlog" -> "Use structlog, not print()"). Only an answer that
     names something (a code-like name, or a name in one of the answer's shapes) counts."""
-    match = _WHY_ANSWERED.search(" ".join(text.split()))
+    match = _WHY_ANSWERED.search(" ".join(text.split())) if _reads("answered") else None
     if match is None:
         return None
     what = _answer_name(match.group("answer"))
@@ -328,28 +756,105 @@ def _is_name(text: str) -> bool:
         0 < len(words) <= 3
         and bool(_NAME_LIKE.fullmatch(" ".join(words)))
         and not _NOT_A_NAME.match(" ".join(words))
+        and not _FAULT_FIRST.match(words[0])
     )
 
 
-def imperative_rule(texts: list[str]) -> str | None:
+# "wrong numbers", "broken tests", "too slow": a fault named, never a thing to use
+_FAULT_FIRST = re.compile(r"^(?:wrong|broken|bad|still|too|way|another|failing|flaky)$", re.I)
+
+
+def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()) -> str | None:
     """The rule a group of corrections teaches, as an imperative, self-contained statement
     ("Run ruff before pytest."): the clauses that say what to do, without the complaint around
     them ("You keep forgetting the import, that's the second time."), the longest such
-    statement of the group. ``None`` when no correction says what to do."""
-    best = ""
+    statement of the group. ``None`` when no correction says what to do. ``leave_out`` names
+    readings (:data:`READINGS`) not to use: the bench's measure of each one's worth."""
+    with _leaving_out(leave_out):
+        return _best_rule(texts)
+
+
+def _best_rule(texts: list[str]) -> str | None:
+    candidates = []
+    recurring = _recurring_words(texts) if _reads("fix_after") else set()
     for text in texts:
-        parts = []
-        for raw in _CLAUSES.split(" ".join(text.split())):
+        parts: list[str] = []
+        before = ""
+        for raw in _clauses(" ".join(text.split())):
             clause = _clean_clause(raw or "")
-            if clause and _states_a_rule(clause):
+            if clause and _states_a_rule(clause, follows=bool(parts)):
                 parts.append(clause)
+            elif recurring and (fix := _fix_after(before, raw or "", recurring)):
+                parts.append(fix)
+            before = raw or ""
+        answered = _answered_question(text)
+        if answered and (not parts or (len(parts) == 1 and answered.startswith(parts[0]))):
+            parts = [answered]  # "why fmt.Println? slog.Info like the rest": "..., not fmt.Println"
         if not parts:
-            answered = _answered_question(text)
-            if answered is None:
-                continue
-            parts = [answered]
+            continue
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
         rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
-        if len(best) < len(rule) <= f.QUOTE_CHARS:
-            best = rule
-    return best or None
+        if len(rule) <= f.QUOTE_CHARS:
+            candidates.append(rule)
+    return _chosen(candidates, texts)
+
+
+def _fix_after(before: str, clause: str, recurring: set[str]) -> str | None:
+    """The rule in a bare name right after a complaint or a question ("sqlmock again.
+    testcontainers.", "update_option for the rates? transient."): "use testcontainers". Only
+    a name whose every word the group's corrections give more than once counts: "great." or
+    "sigh" do not."""
+    if not re.search(r"\bagain\b|\?$", before.strip(), re.IGNORECASE):
+        return None
+    name = _TRAILING.sub("", _FILLER.sub("", clause.strip())).strip(" .!")
+    if not _is_name(name) or _IMPERATIVE.match(name) or _a_verb(name) or "?" in clause:
+        return None
+    words = _words(name)
+    if any(word in _COMMON for word in name.lower().split()):
+        return None  # "tenacity has that": a sentence, not a name
+    return f"use {name}" if words and words <= recurring else None
+
+
+def _chosen(candidates: list[str], texts: list[str]) -> str | None:
+    """The group's rule: the longest of its statements, one that names a word the corrections
+    keep coming back to (a word in two or more of them) before one that names none."""
+    if not candidates:
+        return None
+    recurring = _recurring_words(texts) if _reads("recurring") else set()
+    if not recurring:
+        return max(candidates, key=len)  # the first of the longest
+    on_topic = [c for c in candidates if _words(c) & recurring]
+    return max(on_topic or candidates, key=len)
+
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_+!#@$%-]*(?:\.[a-z0-9_]+)*", re.IGNORECASE)
+_COMMON = frozenset(
+    re.findall(
+        r"\S+",
+        "the and why you not for but are was use run can did its all any one two get got has "
+        "had how now too yet our out off own put set see say new old who way lol pls thx "
+        "again please this that with from have what your just like here there every always "
+        "never should would could into they them then than when where which still time same "
+        "told said dont don't also only file code make need want know keep stop each other "
+        "more some",
+    )
+)
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text`` worth comparing, in a rough stem: "branches" and "branch" meet."""
+    found = set()
+    for word in _WORD.findall(text.lower()):
+        if len(word) < 3 or word in _COMMON:
+            continue
+        found.add(re.sub(r"(?:es|s|ed|ing)$", "", word) if len(word) > 5 else word)
+    return found
+
+
+def _recurring_words(texts: list[str]) -> set[str]:
+    """Words found in two or more of ``texts``."""
+    seen: dict[str, int] = {}
+    for text in texts:
+        for word in _words(text):
+            seen[word] = seen.get(word, 0) + 1
+    return {word for word, count in seen.items() if count >= 2}

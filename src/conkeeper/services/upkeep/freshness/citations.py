@@ -194,6 +194,8 @@ _QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+|[a-z][a-z0-9_]*)(?:\.|::|#)([A-Za-
 _BARE_CALL = re.compile(
     r"(?<![\w.`/])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\(\)"
 )
+# `useCart`, `placeOrder`: a JS/TS, Java or Go function cited without parentheses
+_LOWER_CAMEL = re.compile(r"^[a-z]+(?:[A-Z][a-z0-9]+)+$")
 _UPPER_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
@@ -309,7 +311,7 @@ def _symbol(span: str) -> Citation | None:
         if len(name) >= 3 and name not in GENERIC_SYMBOLS:
             return Citation(SYMBOL, name, span)
         return None
-    if _CAMEL.match(span):
+    if _CAMEL.match(span) or (_LOWER_CAMEL.match(span) and span not in GENERIC_SYMBOLS):
         return Citation(SYMBOL, span, span)
     if _UPPER_KEY.match(span):
         return Citation(KEY, span, span)
@@ -398,6 +400,37 @@ def classify_span(span: str) -> list[Citation]:
         return qualified
     symbol = _symbol(span)
     return [symbol] if symbol else []
+
+
+# Words that make a cited name something to stay away from, or already gone: "never call
+# `charge_v1`", "use `x`, not `y`", "`legacy_mode` was removed". Its absence from the code is
+# then the rule being followed, never a sign the entry went stale.
+_AWAY_BEFORE = re.compile(
+    r"\b(?:never|avoid(?:ing)?|don'?t|do\s+not|doesn'?t|not|no\s+longer|instead\s+of|rather\s+than|"
+    r"stop(?:ped)?\s+using|removed|deleted|dropped|deprecated|banned|forbidden|without|replaced|"
+    r"retired|got\s+rid\s+of)\b",
+    re.IGNORECASE,
+)
+_AWAY_AFTER = re.compile(
+    r"^\W{0,3}(?:(?:is|was|were|are|has\s+been|have\s+been|got)\s+)?(?:removed|deleted|dropped|"
+    r"deprecated|banned|forbidden|gone|retired|replaced)\b|^\W{0,3}(?:is|was)\s+no\s+longer\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"[.;:!?,(]\s|[.;:!?]$|\n|\s[-–—]\s")
+
+
+def named_to_avoid(text: str, citation: Citation) -> bool:
+    """Whether ``text`` (an entry) names ``citation`` only as something to avoid or that is
+    gone already (in the same clause): a symbol of such an entry is not checked for being gone."""
+    where = text.find(f"`{citation.text}`")
+    width = len(citation.text) + 2
+    if where < 0:
+        where, width = text.find(citation.text), len(citation.text)
+    if where < 0:
+        return False
+    before = _CLAUSE_END.split(text[:where])[-1]
+    after = _CLAUSE_END.split(text[where + width :])[0]
+    return bool(_AWAY_BEFORE.search(before) or _AWAY_AFTER.search(after))
 
 
 def find_citations(text: str) -> tuple[Citation, ...]:

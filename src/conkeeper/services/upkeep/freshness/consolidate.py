@@ -38,6 +38,8 @@ from conkeeper.services.upkeep.freshness.citations import Entry, split_entries
 from conkeeper.services.upkeep.freshness.relations import (
     CONTRADICTION,
     DUPLICATE,
+    LIMITS,
+    Limits,
     Reading,
     comparable,
     read,
@@ -245,13 +247,15 @@ def _removal(item: _Item) -> Removal:
     return Removal(item.path, f"{item.rel}:{item.entry.start}", item.entry.start, item.lines)
 
 
-def find(memory_dir: Path) -> tuple[Plan, dict[Path, str]]:
-    """The proposals and removals (nothing written), and the texts they were computed from."""
+def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, str]]:
+    """The proposals and removals (nothing written), and the texts they were computed from
+    (``limits``: the relation's thresholds, other than the shipped ones only for the selection
+    tool's all-pairs check)."""
     items, texts = _items(memory_dir)
     result = Plan()
     judged = []
     for a, b in _candidates(items):
-        relation = relate_readings(items[a].reading, items[b].reading)
+        relation = relate_readings(items[a].reading, items[b].reading, limits)
         if relation is not None:
             judged.append((relation.kind != DUPLICATE, -relation.score, a, b, relation))
     merged: set[int] = set()

@@ -10,7 +10,9 @@ file, a symbol, a command or a config key, this decides whether it still holds:
   git: that is not in the work tree);
 * ``symbol-gone`` — a cited symbol or key (``apply_coupon()`` and `` `apply_coupon` `` alike)
   no longer occurs in the cited file (and where it lives now, if anywhere), or, for a
-  project-looking symbol cited without a file, nowhere in the tracked code;
+  project-looking symbol cited without a file, was in the code when the entry was written and
+  is nowhere in it now (a name the code never had is a convention for code to come or a
+  library's); never a name the entry says to avoid or calls removed ("never call `x`");
 * ``command-gone`` — a ``make`` target or npm script no longer defined, a ``python -m``
   module no longer present;
 * ``changed`` — the cited file changed substantially in commits after the entry's lines were
@@ -44,6 +46,7 @@ from conkeeper.services.upkeep.freshness.citations import (
     SYMBOL,
     Entry,
     is_config_path,
+    named_to_avoid,
     split_entries,
 )
 from conkeeper.services.upkeep.freshness.gitrepo import read_head, run_git, run_git_parallel
@@ -84,6 +87,7 @@ MAX_CODE_BYTES = 2 * 1024 * 1024
 SUBSTANTIAL_MIN_LINES = 20
 SUBSTANTIAL_SHARE = 0.3
 MAX_BASES = 64
+MAX_GREP_TREES = 16  # commits whose trees one run searches for symbols cited without a file
 BASE_PERIODS = (86400, 7 * 86400, 30 * 86400, 91 * 86400, 365 * 86400, 10 * 365 * 86400)
 REASONS = ("deleted", "renamed", "missing", "symbol-gone", "command-gone", "changed")
 
@@ -199,6 +203,33 @@ def _date(commit: Commit) -> str:
     return _DATES[hour]
 
 
+def _newest_per_period(dating: list[tuple[int, str]], cap: int) -> list[tuple[int, str]]:
+    """``dating`` (sorted ``(time, commit)``) when it holds at most ``cap``; else the newest
+    commit of each period of a fixed calendar grid (a day, a week, a month... the finest that
+    fits): which commit stands for a period depends only on that period's own commits."""
+    if len(dating) <= cap:
+        return dating
+    for width in BASE_PERIODS:
+        newest: dict[int, tuple[int, str]] = {}
+        for when, commit in dating:
+            newest[when // width] = (when, commit)  # sorted: the last one is the newest
+        if len(newest) <= cap or width == BASE_PERIODS[-1]:
+            return sorted(newest.values())
+    return dating
+
+
+def _matches_by_tree(output: str | None) -> dict[tuple[str, str], set[str]]:
+    """``git grep -o`` over commits (``<commit>:<path>:<match>`` lines) as ``(commit, match)
+    -> paths``."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for line in (output or "").splitlines():
+        commit, _, rest = line.partition(":")
+        path, _, match = rest.rpartition(":")
+        if path:
+            found.setdefault((commit, match), set()).add(path)
+    return found
+
+
 def _redact_summaries(findings: list[Finding]) -> None:
     """Redact secrets from what is stored and shown (one pass over all summaries)."""
     if not findings:
@@ -237,6 +268,7 @@ class _Checker:
         self.bases: list[tuple[int, str]] = []
         self.dated: dict[tuple[str, int], tuple[float, str]] = {}
         self.memory_mtime: dict[str, float] = {}
+        self.unanchored: list[tuple[str, Entry, str]] = []  # symbols cited without a file
 
     def run(self, files: Iterable[Path]) -> Report:
         started = time.perf_counter()
@@ -253,6 +285,8 @@ class _Checker:
             self._ask_git(entries, read_memory)
             for rel, entry in entries:
                 self._check_entry(rel, entry)
+            if self.unanchored:
+                self._confirm_unanchored()
             _redact_summaries(self.report.findings)
         self.report.entries = len(entries)
         self.report.citations = sum(len(e.citations) for _, e in entries)
@@ -415,15 +449,7 @@ class _Checker:
         depends only on the entries of its own period: writing or editing an unrelated entry
         today leaves the bases, and so the reasons, of older entries as they were."""
         dating = sorted({(int(t), c) for t, c in self.dated.values() if c and c != head})
-        if len(dating) <= MAX_BASES:
-            return dating
-        for width in BASE_PERIODS:
-            newest: dict[int, tuple[int, str]] = {}
-            for when, commit in dating:
-                newest[when // width] = (when, commit)  # sorted: the last one is the newest
-            if len(newest) <= MAX_BASES or width == BASE_PERIODS[-1]:
-                return sorted(newest.values())
-        return dating
+        return _newest_per_period(dating, MAX_BASES)
 
     def _grep_args(self, entries: list[tuple[str, Entry]]) -> list[str]:
         symbols = sorted(
@@ -508,10 +534,13 @@ class _Checker:
                 flagged = flagged or self._missing(rel, entry, citation.value)
             else:
                 cited_files.append(found)
+        text = "\n".join(entry.lines)
         for citation in entry.citations:  # one finding per entry is enough to review it
             if flagged:
                 return
             if citation.kind in (SYMBOL, KEY):
+                if named_to_avoid(text, citation):
+                    continue  # "never call `x`": x being gone is the rule kept
                 flagged = self._symbol(rel, entry, citation.value, citation.kind, cited_files)
             elif citation.kind == COMMAND:
                 flagged = self._command(rel, entry, citation.value, citation.tool)
@@ -594,8 +623,66 @@ class _Checker:
             return self._gone_from_cited(rel, entry, name, files, folders)
         if kind == KEY or not self.report.git or name in self.grep:
             return False
-        self._add(rel, entry, name, "symbol-gone", "not found anywhere in the tracked code")
-        return True
+        self.unanchored.append((rel, entry, name))  # gone only if it was there: asked below
+        return False
+
+    def _confirm_unanchored(self) -> None:
+        """Report the symbols cited without a file that are nowhere in the code now but were
+        when their entry was written (one ``git grep`` over those commits' trees).
+
+        A name that never was in the code is a convention for code to come ("use
+        `json_normalize` to flatten payloads") or about a library, not a sign the entry went
+        stale; only a name that was there and is gone now is."""
+        trees = self._trees_when_written()
+        wanted: dict[tuple[str, int], list[tuple[str, str]]] = {}
+        for rel, entry, name in self.unanchored:
+            commit = trees.get((rel, entry.start), "")
+            if commit:
+                wanted.setdefault((rel, entry.start), []).append((name, commit))
+        names = sorted({n for pairs in wanted.values() for n, _ in pairs})
+        commits = sorted({c for pairs in wanted.values() for _, c in pairs})
+        if not names:
+            return
+        args = ["grep", "-I", "-F", "-w", "-o"]
+        for name in names:
+            args += ["-e", name]
+        args += [*commits, "--", ".", f":(exclude){self.memory_prefix.rstrip('/')}"]
+        self.report.git_calls += 1
+        output = run_git_parallel(self.root, [(args, None)], timeout=20.0)[0]
+        was_in = _matches_by_tree(output)
+        flagged = {(f.file, f.line) for f in self.report.findings}
+        for rel, entry, _ in self.unanchored:
+            key = (rel, entry.start)
+            if key in flagged:
+                continue
+            for name, commit in wanted.get(key, ()):
+                paths = was_in.get((commit, name))
+                if paths:
+                    shown = sorted(paths)[0]
+                    detail = f"in {shown} when this entry was written; now nowhere in the code"
+                    self._add(rel, entry, name, "symbol-gone", detail)
+                    flagged.add(key)
+                    break
+        self.report.findings.sort(key=lambda f: (f.file, f.line))
+
+    def _trees_when_written(self) -> dict[tuple[str, int], str]:
+        """For each entry citing a symbol without a file, the commit whose tree shows the code
+        as it was when the entry was written: its own dating commit, or with more of those
+        than :data:`MAX_GREP_TREES` the newest one of its period of a fixed calendar grid (as
+        for churn, so an unrelated entry written today never changes an older entry's
+        finding); none for an entry not committed yet."""
+        dating = {
+            (rel, entry.start): self.dated.get((rel, entry.start), (0.0, ""))
+            for rel, entry, _ in self.unanchored
+        }
+        commits = sorted({(int(when), commit) for when, commit in dating.values() if commit})
+        commits = _newest_per_period(commits, MAX_GREP_TREES)
+        trees: dict[tuple[str, int], str] = {}
+        for key, (when, commit) in dating.items():
+            if commit:
+                later = [c for t, c in commits if c == commit or t >= int(when)]
+                trees[key] = later[0] if later else ""
+        return trees
 
     def _cited_code(self, cited: list[str]) -> tuple[list[str], list[str]]:
         """``(folders, files)`` among the paths an entry cites, leaving out the memory files
