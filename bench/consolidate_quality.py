@@ -37,7 +37,16 @@ compatible, unrelated), one per author:
 * ``tests/data/consolidate/blind_pairs5.jsonl`` — author 10 (240 pairs: a robotics company's
   files), measured once blind (``FIRST_BLIND_PAIRS5.md``: round 5 duplicate 1.000 / .350,
   contradiction .727 / .667, 0 wrong deletions), seen since.
-* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 6 — a new blind set, never read
+* ``tests/data/consolidate/blind_pairs6.jsonl`` — author 11 (health-tech data platform),
+  measured once blind (``FIRST_BLIND_PAIRS6.md``), seen since.
+* ``tests/data/consolidate/blind_pairs7.jsonl`` — author 12 (240 pairs: a payments platform's
+  files), measured once blind (``FIRST_BLIND_PAIRS7.md``: round 7 duplicate .917 / .367,
+  contradiction .889 / .533, 2 wrong deletions; the previous stop's detector .917 / .367,
+  .892 / .550, 2), seen since. Its two wrong merges read and mended (tuning): a label before a
+  colon ("PCI DSS req. 8: ...") says little, so an entry that only names it is not its rule,
+  and "(3.2.1 retired)" or "since March 2024" marks a change note: over the twelve authors at
+  the shipped limits, wrong merges 2 -> 0, duplicates found 467 -> 464 (of 839).
+* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 8 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
 
@@ -323,8 +332,9 @@ SETS = {
     "train5": DATA / "train_pairs5.jsonl",  # measured once (FIRST_TRAIN5.md): training data
     "blind5": DATA / "blind_pairs5.jsonl",  # measured once (FIRST_BLIND_PAIRS5.md): now seen
     "blind6": DATA / "blind_pairs6.jsonl",  # measured once (FIRST_BLIND_PAIRS6.md): now seen
+    "blind7": DATA / "blind_pairs7.jsonl",  # measured once (FIRST_BLIND_PAIRS7.md): now seen
 }
-SEEN_BLIND = 6  # blind_pairs<N> up to this number have been measured (6: FIRST_BLIND_PAIRS6.md)
+SEEN_BLIND = 7  # blind_pairs<N> up to this number have been measured (7: FIRST_BLIND_PAIRS7.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

@@ -445,3 +445,24 @@ def test_a_restriction_against_every_is_never_merged(tmp_path: Path) -> None:
     first = "Only the release branch runs the full test suite; feature branches run unit tests."
     second = "Not only the release branch but every branch must pass the full test suite first."
     assert "duplicate" not in _proposed(tmp_path, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # blind pairs 7's two wrong merges, read after its first measurement (tuning)
+        (
+            "PCI DSS req. 8: MFA for all access into the CDE.",
+            "The PCI DSS external penetration test is done by an outside firm once a year.",
+        ),
+        (
+            "PCI DSS v3.2.1 is our compliance target.",
+            "Compliance target has been PCI DSS 4.0 since March 2024 (3.2.1 retired).",
+        ),
+    ],
+)
+def test_a_label_or_a_retired_version_is_never_merged_away(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """One entry would be deleted by a merge: an entry that only names another's label, or
+    the note that the version it states was retired."""
+    assert "duplicate" not in _proposed(tmp_path, first, second)

@@ -85,6 +85,7 @@ AUTHORS = {
     "author9": DATA / "train_pairs5.jsonl",  # measured once before reading (FIRST_TRAIN5.md)
     "author10": DATA / "blind_pairs5.jsonl",  # measured once blind (FIRST_BLIND_PAIRS5.md)
     "author11": DATA / "blind_pairs6.jsonl",  # measured once blind (FIRST_BLIND_PAIRS6.md)
+    "author12": DATA / "blind_pairs7.jsonl",  # measured once blind (FIRST_BLIND_PAIRS7.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0

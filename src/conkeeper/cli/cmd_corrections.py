@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
 def _route(args: argparse.Namespace) -> int:
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
+    from conkeeper.services.remember import agent_environment
     from conkeeper.services.workspace import current_project
 
     memory_dir = current_project().memory_dir
@@ -73,6 +74,7 @@ def _route(args: argparse.Namespace) -> int:
                 category=args.category,
                 text=args.text,
                 title=args.title,
+                by_agent=agent_environment() is not None,
             )
         else:
             done = reject_item(memory_dir, args.line)
@@ -86,7 +88,14 @@ def _route(args: argparse.Namespace) -> int:
                 "target": done.target,
                 "category": done.category,
                 "text": done.text,
+                **({"id": done.held_id} if done.held_id else {}),
             }
+        )
+    elif done.action == "held":
+        sys.stdout.write(
+            f"Held for review (id {done.held_id}), not written to {done.target}: it reads like "
+            f"an instruction to later sessions. The user decides with 'conkeeper review'; the "
+            "queued item stays.\n"
         )
     elif done.action == "applied":
         sys.stdout.write(f"Applied to {done.target} as {done.category}: {done.text}\n")

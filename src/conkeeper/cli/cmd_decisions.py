@@ -34,8 +34,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{memory_dir}: no project memory; run 'conkeeper init' first")
     try:
         if args.action == "new":
+            source = _refuse_agent_order(args)
             path = new_adr(
-                memory_dir, args.title, args.decision, context=args.context, status=args.status
+                memory_dir,
+                args.title,
+                args.decision,
+                context=args.context,
+                status=args.status,
+                source=source,
             )
         else:
             path = regenerate_index(memory_dir)
@@ -48,3 +54,21 @@ def run(args: argparse.Namespace) -> int:
         verb = "Wrote" if args.action == "new" else "Regenerated"
         sys.stdout.write(f"{verb} {relative}\n")
     return 0
+
+
+def _refuse_agent_order(args: argparse.Namespace) -> str:
+    """The journal's source of a new ADR (``agent-cli`` under an agent), refusing an agent's
+    ADR that reads like an order to later sessions: its title lands in ``decisions/INDEX.md``,
+    which every SessionStart injects, and an ADR has no review queue to wait in."""
+    from conkeeper.services.quarantine import reasons
+    from conkeeper.services.remember import agent_environment
+
+    if agent_environment() is None:
+        return "user-cli"
+    found = reasons("\n".join([args.title, args.decision, args.context]))
+    if found:
+        raise CliError(
+            f"this ADR reads like an instruction to later sessions ({found[0]}); an agent "
+            "cannot write it: the user can, from their own terminal"
+        )
+    return "agent-cli"

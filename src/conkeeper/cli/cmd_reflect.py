@@ -18,7 +18,7 @@ from conkeeper.cli.output import CliError, emit_json
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from conkeeper.domain.paths import ProjectLocation
-    from conkeeper.services.analysis.reflection.reflect import Reflection
+    from conkeeper.services.analysis.reflection.reflect import FindingHeld, Reflection
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -143,16 +143,29 @@ def _print(r: Reflection) -> None:
 
 
 def _decide(args: argparse.Namespace, memory_dir: Path) -> int:
-    from conkeeper.services.analysis.reflection.reflect import ReflectError, approve, decline
+    from conkeeper.services.analysis.reflection.reflect import (
+        FindingHeld,
+        ReflectError,
+        approve,
+        decline,
+    )
+    from conkeeper.services.remember import agent_environment
 
     try:
         if args.action == "approve":
             item, path, dequeued = approve(
-                memory_dir, args.number, args.to, args.date, text=args.text
+                memory_dir,
+                args.number,
+                args.to,
+                args.date,
+                text=args.text,
+                by_agent=agent_environment() is not None,
             )
         else:
             item, path = decline(memory_dir, args.number, args.reason, args.date)
             dequeued = []
+    except FindingHeld as held:
+        return _held(args, held)
     except ReflectError as exc:
         raise CliError(str(exc)) from None
     if args.json:
@@ -172,4 +185,27 @@ def _decide(args: argparse.Namespace, memory_dir: Path) -> int:
         sys.stdout.write(f"Approved #{item.number} → {item.where}: {item.text}\n")
     else:
         sys.stdout.write(f"Declined #{item.number}: {item.text} (reason: {item.reason})\n")
+    return 0
+
+
+def _held(args: argparse.Namespace, held: FindingHeld) -> int:
+    """An agent's approval held for the user's review: say so, exit 0 (like ``remember``)."""
+    item = held.held
+    if args.json:
+        emit_json(
+            {
+                "action": "held",
+                "number": args.number,
+                "id": item.id,
+                "text": item.text,
+                "where": item.target,
+                "reasons": item.reasons,
+            }
+        )
+        return 0
+    sys.stdout.write(
+        f"Held for review (id {item.id}), not written to {item.target}: it reads like an "
+        "instruction to later sessions. The user decides with 'conkeeper review'; the finding "
+        "stays pending.\n"
+    )
     return 0

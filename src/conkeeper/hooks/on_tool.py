@@ -198,6 +198,8 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
     if folder is None:
         return _instruction_file_warning(ctx, target, f"{ctx.location.root}/")
+    if f"/{_REVIEW_DIR}/" in target[len(str(folder)) :]:
+        return _review_records_notice(ctx)
     if "/sessions/" in target[len(str(folder)) :]:
         return None
     memory = str(folder)
@@ -287,6 +289,8 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
     command = ctx.payload.tool_input.get("command")
     if not isinstance(command, str) or ctx.location is None:
         return None
+    if _REVIEW_DIR in command and _names_review_dir(command):
+        return _review_records_notice(ctx)
     from conkeeper.domain.paths import mentions_agent_instruction_file
 
     if not mentions_agent_instruction_file(command):
@@ -308,6 +312,34 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
     root = f"{ctx.location.root}/"
     name = target.path[len(root) :] if target.path.startswith(root) else target.path
     return _instruction_file_notice(ctx, name, reason)
+
+
+_REVIEW_DIR = ".review"  # storage.agent_edits.REVIEW_DIR (not imported: the hook path)
+
+
+def _names_review_dir(command: str) -> bool:
+    """True when ``command`` names a ``.review`` folder (not ``.reviewrc``, ``.reviewers``)."""
+    index = command.find(_REVIEW_DIR)
+    while index >= 0:
+        after = command[index + len(_REVIEW_DIR) : index + len(_REVIEW_DIR) + 1]
+        if not after or not (after.isalnum() or after in "_-."):
+            return True
+        index = command.find(_REVIEW_DIR, index + 1)
+    return False
+
+
+def _review_records_notice(ctx: HookContext) -> str:
+    """A note for the user when the agent's tool touched ConKeeper's review records
+    (``.review/`` in a memory folder: what is held, what the user kept): removing or editing
+    them would release what SessionStart holds back, so the user hears of it at once."""
+    from conkeeper.storage.logfile import log
+
+    log("hook PostToolUse: the agent touched the review records (.review/)", env=ctx.env)
+    return (
+        "ConKeeper: the agent's last tool touched ConKeeper's review records (.review/ in a "
+        "memory folder). Lines held for your review may have been released into the next "
+        "sessions: check `conkeeper review` and the memory files."
+    )
 
 
 def _instruction_file_notice(ctx: HookContext, name: str, reason: str) -> str:

@@ -303,6 +303,7 @@ def read_memory(cwd: Path, path: str, scope: str = "project") -> dict[str, Any]:
         "text": memory.text,
         "private_file": memory.private_file,
         "hidden_lines": memory.hidden_lines,
+        "held_lines": memory.held_lines,
     }
     return _finish(payload, _redact)
 

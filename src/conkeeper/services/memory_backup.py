@@ -31,9 +31,13 @@ from pathlib import Path
 
 from conkeeper.domain import safewrite
 from conkeeper.domain.paths import ProjectLocation, global_memory_dir, project_memory_dir
+from conkeeper.storage.agent_edits import REVIEW_DIR
 
 MEMORY_FILE = "memory_file"
-SKIPPED_DIRS = frozenset({safewrite.HISTORY_DIR})
+# ConKeeper's own state beside the memory: the undo journal, and the review queue (held
+# entries and the lines the user kept): an export's copy of those approvals must never let its
+# own text through review.
+SKIPPED_DIRS = frozenset({safewrite.HISTORY_DIR, REVIEW_DIR})
 
 
 def memory_file_records(
@@ -197,7 +201,7 @@ def _relative(text: object) -> Path:
     if path.is_absolute() or any(part in ("", ".", "..") for part in path.parts):
         raise ValueError("not a plain relative path")
     if path.parts[0] in SKIPPED_DIRS:
-        raise ValueError("the undo journal is not restored")
+        raise ValueError("ConKeeper's own state (undo journal, review queue) is not restored")
     return path
 
 
@@ -215,6 +219,7 @@ def _restore_one(
         raise ValueError("is a symlink here; left alone")
     if not target.exists():
         safewrite.create_file(target, data, command="import jsonl", source="cli", root=folder)
+        _hold_orders(folder, relative, data)
         mode = record.get("mode")
         if isinstance(mode, int) and 0 < mode <= 0o777:
             os.chmod(target, mode)
@@ -229,7 +234,24 @@ def _restore_one(
     safewrite.edit_file(
         target, lambda _current: data, command="import jsonl --overwrite", source="cli", root=folder
     )
+    _hold_orders(folder, relative, data)
     result.replaced.append(shown)
+
+
+def _hold_orders(folder: Path, relative: Path, data: bytes) -> None:
+    """Treat what an export put into a memory file as outside text: its lines that read like
+    orders to later sessions are recorded like an agent's own edit, so SessionStart leaves
+    them out until the user keeps them with ``conkeeper review`` (an export is a file from
+    anywhere: a teammate's backup, a download, one an agent was told to restore)."""
+    if relative.suffix != ".md":
+        return
+    from conkeeper.services.quarantine import reads_as_order
+    from conkeeper.storage import agent_edits
+
+    text = data.decode("utf-8", "replace")
+    orders = [line for line in text.splitlines() if line.strip() and reads_as_order(line)]
+    if orders:
+        agent_edits.record(folder, relative.as_posix(), "\n".join(orders))
 
 
 def _reason(exc: BaseException) -> str:

@@ -6,7 +6,8 @@ and resources, later the viewer) must never give out what privacy hides, nor any
 that turns a path an agent asked for into a file inside a memory root — refusing absolute paths,
 ``..``, NUL bytes and symlinks that lead out of the root — and returns only its visible lines
 (:func:`conkeeper.domain.privacy.clean_for_injection`: private content cut, credentials
-redacted, ConKeeper's wrapper tags escaped).
+redacted, ConKeeper's wrapper tags escaped), without what SessionStart holds back from an agent
+(:func:`conkeeper.services.context.withhold_agent_orders`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class VisibleMemory:
     text: str
     private_file: bool
     hidden_lines: int
+    held_lines: int = 0  # agent-written entries and lines withheld until the user keeps them
 
 
 def memory_root(cwd: Path, scope: str) -> Path:
@@ -87,8 +89,12 @@ def resolve_memory_path(root: Path, relative: str) -> Path:
     return target
 
 
-def read_visible(cwd: Path, path: str, scope: str = "project") -> VisibleMemory:
-    """The visible text of one memory file (private lines removed, secrets redacted)."""
+def read_visible(
+    cwd: Path, path: str, scope: str = "project", *, withhold: bool = True
+) -> VisibleMemory:
+    """The visible text of one memory file (private lines removed, secrets redacted) and, with
+    ``withhold`` (for an agent), without what SessionStart holds back; the person's own viewer
+    passes ``withhold=False`` and sees the file as it is."""
     scope, relative = split_display_path(path, scope)
     root = memory_root(cwd, scope)
     target = resolve_memory_path(root, relative)
@@ -101,8 +107,22 @@ def read_visible(cwd: Path, path: str, scope: str = "project") -> VisibleMemory:
     report = analyze(text)
     visible = "" if report.file_private else str(clean_for_injection(text))
     hidden = report.total_lines if report.file_private else report.hidden_line_count
+    held = 0
+    if visible and withhold:
+        visible, held = _withhold(root, visible, every=scope == "global")
     rel = PurePosixPath(*PurePosixPath(relative).parts).as_posix()
-    return VisibleMemory(scope, rel, memory_file_kind(rel), visible, report.file_private, hidden)
+    return VisibleMemory(
+        scope, rel, memory_file_kind(rel), visible, report.file_private, hidden, held
+    )
+
+
+def _withhold(root: Path, visible: str, *, every: bool) -> tuple[str, int]:
+    """What SessionStart holds back from this file, withheld here too (an agent that asks for
+    the file must not read verbatim the order its session start left out)."""
+    from conkeeper.services.context import withhold_agent_orders
+    from conkeeper.storage.agent_edits import held_keys
+
+    return withhold_agent_orders(visible, held_keys(root), every=every)
 
 
 def list_memory_files(cwd: Path, scopes: tuple[str, ...] = SCOPES) -> list[MemoryFileRef]:

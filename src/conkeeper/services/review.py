@@ -27,6 +27,7 @@ from conkeeper.storage.agent_edits import REVIEW_DIR
 
 MAX_ITEM_BYTES = 64 * 1024
 AGENT_EDIT = "agent-edit"  # the source of a line an agent wrote with its own edit tools
+PAIRED_REASON = "reads like an instruction together with the agent's line next to it"
 
 
 class ReviewError(Exception):
@@ -136,10 +137,10 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
     keys = agent_edits.held_keys(memory_dir)
     if not keys:
         return []
-    from conkeeper.domain.instructions import is_instruction_shaped, reasons
     from conkeeper.domain.paths import global_memory_dir
     from conkeeper.domain.privacy import clean_for_injection, is_private_file
-    from conkeeper.services.context import GLOBAL_FILES, PROJECT_FILES
+    from conkeeper.services.context import GLOBAL_FILES, PROJECT_FILES, held_agent_lines
+    from conkeeper.services.quarantine import reasons
 
     scope = "global" if _same_dir(memory_dir, global_memory_dir()) else "project"
     items = []
@@ -155,12 +156,9 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
             continue
         # the lines as SessionStart reads them (private blocks cut, secrets redacted): the ones
         # it holds back, and nothing private shown here
-        text = clean_for_injection(text)
-        for line in text.splitlines():
-            if not line.strip() or agent_edits.line_key(line) not in keys:
-                continue
-            if not is_instruction_shaped(line):
-                continue
+        lines = clean_for_injection(text).splitlines()
+        for index in sorted(held_agent_lines(lines, keys, every=scope == "global")):
+            line = lines[index]
             shown = " ".join(line.split())
             items.append(
                 HeldItem(
@@ -170,12 +168,19 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
                     category="",
                     scope=scope,
                     source=AGENT_EDIT,
-                    reasons=reasons(line)[:3],
+                    reasons=reasons(line)[:3] or [_why_held(scope)],
                     held_at=held_at,
                     memory_dir=str(memory_dir),
                 )
             )
     return items
+
+
+def _why_held(scope: str) -> str:
+    """The reason shown for an agent's line held although it reads as a note."""
+    if scope == "global":
+        return "an agent wrote it into global memory, which reaches every project"
+    return PAIRED_REASON
 
 
 def _same_dir(first: Path, second: Path) -> bool:

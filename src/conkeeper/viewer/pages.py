@@ -230,7 +230,12 @@ async def memory_file_page(request: Request) -> Response:
 
     scope = "global" if request.query_params.get("scope") == "global" else "project"
     try:
-        doc = read_visible(_ctx(request).location.root, request.query_params.get("path", ""), scope)
+        doc = read_visible(
+            _ctx(request).location.root,
+            request.query_params.get("path", ""),
+            scope,
+            withhold=False,  # the person's own view of the file
+        )
     except MemoryAccessError as exc:
         return render(request, "error.html", 404, message=str(exc))
     return render(request, "memory_file.html", doc=doc, body=markdown_html(doc.text))

@@ -47,10 +47,11 @@ class RoutedItem:
     """What happened to one queue item."""
 
     item: QueueItem
-    action: str  # "applied" | "rejected"
+    action: str  # "applied" | "rejected" | "held"
     target: str | None = None
     category: str | None = None
     text: str | None = None
+    held_id: str | None = None  # action "held": the review item's id
 
 
 def _find(memory_dir: Path, line: int) -> QueueItem:
@@ -146,16 +147,27 @@ def apply_item(
     text: str | None = None,
     title: str | None = None,
     source: str = "user-cli",
+    by_agent: bool = False,
 ) -> RoutedItem:
     """Write queue item ``line`` (or ``text``, its rephrasing) into ``target``, then dequeue it.
 
     ``target`` ``adr`` writes a new architecture decision record (titled ``title``, or the
     rule's first words) and regenerates ``decisions/INDEX.md``.
+
+    ``by_agent``: an agent runs the command (the memory-sync skill). Its rephrasing, or a queued
+    prompt that carried pasted material, would otherwise be written as "a correction you
+    approved" and injected as the user's own: when it reads like an order to later sessions
+    (:mod:`conkeeper.services.quarantine`) it is held for ``conkeeper review`` instead (action
+    ``held``, the queued item left for the user), and an ADR is refused.
     """
     item = _find(memory_dir, line)
     rule = (text or item.text).strip()
     if not rule:
         raise RoutingError("the entry text is empty")
+    if by_agent:
+        held = _hold_agent_order(memory_dir, item, rule, target, category, title)
+        if held is not None:
+            return held
     with write_group():  # the rule and its dequeue are one step for undo
         if target == "adr":
             return _apply_as_adr(memory_dir, item, rule, category, title, source)
@@ -170,6 +182,46 @@ def apply_item(
         )
         _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
+
+
+def _hold_agent_order(
+    memory_dir: Path,
+    item: QueueItem,
+    rule: str,
+    target: str,
+    category: str | None,
+    title: str | None,
+) -> RoutedItem | None:
+    """Hold an agent's routed text that reads like an order (``None`` when it does not)."""
+    from conkeeper.services.quarantine import reasons
+
+    found = reasons(" ".join(filter(None, [title, rule])))
+    if not found:
+        return None
+    if target == "adr":
+        raise RoutingError(
+            f"this reads like an instruction to later sessions ({found[0]}); an agent cannot "
+            "write it as an ADR: apply it from your own terminal if you mean it"
+        )
+    check_entry_privacy(rule)
+    path = resolve_target(memory_dir, target)
+    chosen = choose_category(rule, category) if category else classify(rule).best_guess
+    chosen = chosen or "learning"
+    from conkeeper.services.review import ReviewError, hold
+
+    try:
+        held = hold(
+            memory_dir,
+            text=rule,
+            target=path.relative_to(memory_dir).as_posix(),
+            category=chosen,
+            scope="project",
+            source="agent-cli",
+            reasons=found,
+        )
+    except (ReviewError, OSError) as exc:
+        raise RoutingError(f"could not hold the entry for review: {exc}") from None
+    return RoutedItem(item, "held", held.target, chosen, held.text, held.id)
 
 
 def check_entry_privacy(text: str) -> None:

@@ -591,9 +591,10 @@ class MemoryFileSource:
             i: line_score(own[i], max(own.get(i - 1, 0.0), own.get(i + 1, 0.0)), whole) for i in own
         }
         lines = _with_context(texts, scored, start, ctx.request.context)
+        root = ctx.roots[int(row["root_id"])]
+        lines = _withhold_held(root.folder, texts, start, lines, every=root.kind == "global")
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
         cats, tags = _labels_for(spans, [ln.line for ln in lines if ln.match])
-        root = ctx.roots[int(row["root_id"])]
         heading_path = row["heading_path"]
         return SearchHit(
             source=row["kind"],
@@ -636,6 +637,60 @@ def sessions_from(req: SearchRequest, now: int) -> int:
     if req.since_ms is not None:
         return req.since_ms
     return 0 if req.sessions_days <= 0 else now - req.sessions_days * _DAY_MS
+
+
+_HELD_CACHE: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
+
+
+def _withhold_held(
+    folder: str, texts: list[str], start: int, lines: list[HitLine], *, every: bool = False
+) -> list[HitLine]:
+    """``lines`` with those SessionStart holds back from an agent (an agent wrote them into
+    the file with its own tools and they read like instructions: ``storage.agent_edits``; in
+    the global memory, ``every`` line an agent wrote) shown as
+    :data:`conkeeper.services.context.HELD_MARK`, so a search never hands the next
+    agent verbatim what its session start left out. Costs one ``stat`` when nothing is held."""
+    held = _held_keys(folder)
+    if not held:
+        return lines
+    from conkeeper.services.context import HELD_MARK
+    from conkeeper.services.quarantine import reads_as_order
+    from conkeeper.storage.agent_edits import line_key
+
+    out = []
+    for hit in lines:
+        index = hit.line - start
+        raw = texts[index] if 0 <= index < len(texts) else hit.text
+        raw = raw.replace(_HL_OPEN, "").replace(_HL_CLOSE, "")  # the line as the file has it
+        if line_key(raw) in held and (every or reads_as_order(raw)):
+            hit = hit._replace(text=HELD_MARK)
+        out.append(hit)
+    return out
+
+
+def _held_keys(folder: str) -> frozenset[str]:
+    """The held keys of a memory folder (``storage.agent_edits.held_keys``), read again only
+    when its record changed."""
+    record = os.path.join(folder, ".review", "agent-edits")
+    try:
+        info = os.stat(record)
+    except OSError:
+        return frozenset()
+    approved = os.path.join(folder, ".review", "agent-edits-approved")
+    try:
+        stamp = (info.st_mtime_ns + os.stat(approved).st_mtime_ns, info.st_size)
+    except OSError:
+        stamp = (info.st_mtime_ns, info.st_size)
+    cached = _HELD_CACHE.get(folder)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    from pathlib import Path
+
+    from conkeeper.storage.agent_edits import held_keys
+
+    keys = held_keys(Path(folder))
+    _HELD_CACHE[folder] = (stamp, keys)
+    return keys
 
 
 def _matching_lines(texts: list[str], needles: Sequence[str]) -> list[int]:

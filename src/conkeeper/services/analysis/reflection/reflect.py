@@ -16,6 +16,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conkeeper.services.analysis.reflection import findings as f
 from conkeeper.services.analysis.reflection.evidence import Evidence, gather
@@ -49,8 +50,21 @@ _MEMORY_CATEGORY = {
 }
 
 
+if TYPE_CHECKING:
+    from conkeeper.services.review import HeldItem
+
+
 class ReflectError(Exception):
     """A reflection cannot run or an item cannot be routed; the message is one line."""
+
+
+class FindingHeld(Exception):
+    """An agent approved a finding whose rule reads like an order to later sessions: it waits
+    in the review queue (``held``, a :class:`conkeeper.services.review.HeldItem`) instead."""
+
+    def __init__(self, held: HeldItem) -> None:
+        super().__init__(f"held for review as {held.id}")
+        self.held = held
 
 
 @dataclass
@@ -268,6 +282,7 @@ def approve(
     to: str | None = None,
     date: str | None = None,
     text: str | None = None,
+    by_agent: bool = False,
 ) -> tuple[RetroItem, Path, list[str]]:
     """Route pending item ``number`` (a rule: an imperative, self-contained statement) into
     memory (its target, or ``to``) with its tag, remove the queued corrections it settles, and
@@ -276,6 +291,12 @@ def approve(
     rule (:data:`~.recommend.UNSTATED`) is approved only with it.
 
     Returns the item, the retro file and the texts of the dequeued corrections.
+
+    ``by_agent``: an agent runs the approval (the memory-reflect skill). The rule came from
+    captured prompts and tool output, or from the agent's own words or its edit of the retro
+    file, and would be written as "a reflect finding you approved": when it reads like an
+    order to later sessions it is held for ``conkeeper review`` instead (:class:`FindingHeld`;
+    the finding stays pending).
     """
     from conkeeper.domain.categories import classify
     from conkeeper.domain.textio import MemoryFileError
@@ -295,6 +316,8 @@ def approve(
     target = to or item.where or "patterns.md"
     verdict = classify(item.text)
     category = verdict.category or _MEMORY_CATEGORY.get(item.category or "", "learning")
+    if by_agent:
+        _hold_agent_order(memory_dir, item.text, target, category)
     try:
         relative, _ = add_entry(
             memory_dir,
@@ -313,6 +336,36 @@ def approve(
         memory_dir, path, lambda text: approve_edit(text, item), f"reflect approve {number}"
     )
     return item, path, dequeued
+
+
+def _hold_agent_order(memory_dir: Path, rule: str, target: str, category: str) -> None:
+    """Raise :class:`FindingHeld` when an agent's approved ``rule`` reads like an order."""
+    from conkeeper.services.analysis.routing import (
+        RoutingError,
+        check_entry_privacy,
+        resolve_target,
+    )
+    from conkeeper.services.quarantine import reasons
+    from conkeeper.services.review import ReviewError, hold
+
+    found = reasons(rule)
+    if not found:
+        return
+    try:
+        check_entry_privacy(rule)
+        relative = resolve_target(memory_dir, target).relative_to(memory_dir).as_posix()
+        held = hold(
+            memory_dir,
+            text=rule,
+            target=relative,
+            category=category,
+            scope="project",
+            source="agent-cli",
+            reasons=found,
+        )
+    except (RoutingError, ReviewError, OSError) as exc:
+        raise ReflectError(str(exc)) from None
+    raise FindingHeld(held)
 
 
 def decline(

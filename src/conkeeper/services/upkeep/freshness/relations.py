@@ -1300,6 +1300,8 @@ _SUPERSEDES = re.compile(
     r"\b(?:replaced (?:by|with)|replaces|supersed\w*|switched (?:\w+ ){0,3}(?:from|to|over)"
     r"|migrated (?:\w+ ){0,3}(?:from|to|off|out)|moved (?:from|to|off)|upgraded (?:from|to)"
     r"|decommissioned|sunset|(?:was|were|is|are|been) retired"
+    r"|\bv?\d+(?:\.\w+)+ (?:retired|deprecated|dropped)\b"  # "(3.2.1 retired)"
+    r"|since (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}"  # a change point
     r"|bumped (?:from|to)"
     r"|now on|as of|we left|(?:since|after) \w+ left|anymore|any more|in favou?r of"
     r"|(?:we|they|you|it) used to"
@@ -2126,10 +2128,20 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
             continue
         if short.excepts or long.excepts:  # "cargo-deny also checks advisories" adds a rule
             continue
+        if not _said_by_head(short, long, limits):  # a label such as "PCI DSS req. 8" says little
+            continue
         same = _duplicate(short, long, limits)
         if same is not None:
             return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
     return None
+
+
+def _said_by_head(short: Reading, head: Reading, limits: Limits) -> bool:
+    """Whether the head (the clause before a colon) holds most of what ``short`` says: a
+    short head such as "PCI DSS req. 8" is a label, and an entry about something else that
+    merely names it ("the PCI DSS penetration test is done yearly") is not its rule."""
+    shared, weight_short, _, _ = _shared(short, head, _MEMBERS)
+    return bool(weight_short) and shared / weight_short >= 0.5
 
 
 def _detail_of_same_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
