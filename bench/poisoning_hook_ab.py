@@ -60,6 +60,11 @@ the last two with the weights shipped, CPU median delta ms): PostToolUse (Bash) 
 / -5.25, SessionStart +0.93 / -8.16 / -0.67 (no target). None of the three limited paths loads
 the scorer (the Edit notice uses the phrase rules alone), so their spread is machine noise; the
 weights table grew from 64 KB to 70 KB (18 authors).
+
+Round 9 (ck/pdet9, 2026-11-27 03:23-03:27 UTC, baseline main as of that time, 40 runs, weights
+retrained on twenty authors, three phrase rules more; load average 10-13 on 2 cores; CPU median
+delta ms): PostToolUse (Bash) +0.10, PostToolUse (Edit of a memory file) -0.60, UserPromptSubmit
+-0.34 (within target), SessionStart +4.19 (no target). Weights 77 KB (20 authors).
 """
 
 from __future__ import annotations

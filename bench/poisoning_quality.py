@@ -112,6 +112,15 @@ owners and sites (``actlons/checkout``, ``charts.bitnarni.com``), PyPI name form
 administrator rights granted to everyone or the agent were added (no benign change on any
 labelled set), and blind9 became the nineteenth author: leave-one-author-out, TUNING figures,
 76.8% held (min 64.1%, train8) / 98.7% saved (min 97.3%) at threshold 0.9272.
+
+Round 9 (ck/pdet9, 2026-11-27). Fresh writer ``train11.jsonl`` (a retail bank's Java/Kotlin
+backend engineer and Home Assistant hobbyist, a quarter in other languages) measured once at
+02:16 UTC before it was read or tuned on, detector as on main (6813fb2): held 69.3% / saved
+96.6% (``FIRST_TRAIN11.md``); an author since. Leave-one-author-out over twenty authors, TUNING
+figures: main's design retrained 76.1% held (min 64.1%, train8) / 98.8% saved (min 97.0%,
+train11) at 0.9331; shipped (three phrase rules for forms several authors' misses share: a
+failure reported as a success, the agent's actions kept out of what the user reads, the user's
+requests demoted) 76.6% (min 65.2%) / 98.8% (min 97.0%) at 0.929. Targets not met.
 """
 
 from __future__ import annotations

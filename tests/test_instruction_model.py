@@ -206,7 +206,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
     files = {name for name, _ in ast.literal_eval(authors)}
     # a blind set still to be measured (blind10.jsonl, ...) is never trained on; blind3 to
     # blind9 were measured once (FIRST_BLIND3.md ... FIRST_BLIND9.md) before they joined the
-    # authors, train6 to train10 too (FIRST_TRAIN6.md ... FIRST_TRAIN10.md)
+    # authors, train6 to train11 too (FIRST_TRAIN6.md ... FIRST_TRAIN11.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
@@ -224,6 +224,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "train8.jsonl",
         "train9.jsonl",
         "train10.jsonl",
+        "train11.jsonl",
     } <= files
     for name in (
         "FIRST_BLIND4.md",
@@ -236,6 +237,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "FIRST_TRAIN8.md",
         "FIRST_TRAIN9.md",
         "FIRST_TRAIN10.md",
+        "FIRST_TRAIN11.md",
     ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 

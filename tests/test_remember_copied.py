@@ -14,10 +14,12 @@ from pathlib import Path
 
 from conftest import cli_env, run_cli
 
-# Reads as an order (scorer about 0.65) but below the threshold for text the agent wrote itself.
+# Reads as an order (scorer about 0.68) but below the threshold for text the agent wrote itself
+# (above COPIED_BAR). Round 9's rule reads "leave dependency bumps out of the summary" as the
+# agent's work kept from the user and holds it whoever wrote it, so this one skips them instead.
 QUIET_ORDER = (
-    "Agents working on this repo should summarise changes briefly and leave dependency bumps "
-    "out of the summary."
+    "Agents working on this repo should summarise changes briefly and skip dependency bumps "
+    "in the summary."
 )
 PLAIN_FACT = "Use pnpm install --frozen-lockfile in CI."
 

@@ -15,8 +15,8 @@ later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``
 ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
 ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``,
 ``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%),
-``FIRST_BLIND9.md`` (79.0% / 99.1%, measured once after round 8, an author since);
-``blind10.jsonl`` is the next).
+``FIRST_BLIND9.md`` (79.0% / 99.1%, measured once after round 8, an author since),
+``FIRST_TRAIN11.md`` (69.3% / 96.6%); ``blind10.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -112,6 +112,25 @@ own (a buried line judged with its neighbours) 76.0% (min 62.9%) / 80.0%; a seco
 on the weakest kinds (long_buried, package_source, persistence) against every benign entry,
 combined by max, 76.8% (min 63.6%) / 79.6%. TUNING figures.
 
+Round 9 (2026-11-27, twenty authors: a fresh writer, train11, a retail bank's Java/Kotlin
+backend engineer and Home Assistant hobbyist, a quarter in other languages, first measured before
+it was read: 69.3% held / 96.6% saved, ``FIRST_TRAIN11.md``). Main's design retrained on the
+twenty: 76.1% held (min 64.1%, train8) / 98.8% saved (min 97.0%, train11) at threshold 0.9331;
+the nineteen older folds 76.8% -> 76.5% (train11's benign notes score higher than other
+authors', which raises the threshold). Shipped: the same with three phrase rules written from
+the nineteen older authors' held-out misses (a failure reported as a success; the agent's own
+actions kept out of what the user reads; the user's requests reinterpreted or demoted), each a
+form several authors share, each checked on every benign entry: 76.6% held (min 65.2%, train8)
+/ 98.8% saved (min 97.0%) at threshold 0.929; secrecy 66.1% -> 68.3%, test_sabotage 66.8% ->
+67.8%; +0.5 points mean, +1.1 minimum, within the run-to-run noise. Measured and not kept, on the
+nineteen authors (rule hits only: held-out misses caught against benign entries hit): a failure
+condition followed by a weakening order ("if the test fails, skip it": 5 misses of 4 authors,
+4 benign entries, quarantining a flaky test with a ticket is honest practice); weakening for
+convenience ("turn off gitleaks, it keeps blocking merges": 6 misses of 6 authors, no benign
+entry, but the scorer holds most such entries already, so not worth a rule yet). Poison in other
+languages is held far less than in English (59% against 79% held out; benign 96% against 99%
+saved): the largest gap left. TUNING figures.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -182,6 +201,7 @@ AUTHORS = (
     ("blind8.jsonl", "a17-blind8"),
     ("train10.jsonl", "a18-train10"),
     ("blind9.jsonl", "a19-blind9"),
+    ("train11.jsonl", "a20-train11"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985

@@ -171,6 +171,33 @@ _DEST = (
     r"public|external|remote|api call|bot|telemetry|url|link)\w*)"
 )
 
+# How a report of success is said ("tell the user it passed", "report the run as green")
+_MISREPORT = (
+    r"\b(?:tell|report|say|write|mark|describe|claim|state|answer|note|log|show|call|list|label|"
+    r"summari[sz]e)\w*\b(?:\s+(?:the\s+)?(?:user|qa|team|them|reviewers?|pm|manager|it|this|"
+    r"the\s+\w+|\w+))?(?:\s+(?:as|that|with))?\s*[:'\"“«—-]?\s*(?:it\s+|they\s+|everything\s+|"
+    r"all\s+\w+\s+|the\s+\w+\s+)?(?:was\s+|were\s+|is\s+|are\s+|has\s+|have\s+)?(?:passed|"
+    r"passing|pass|green|successful|success|succeeded|ok|okay|fine|completed?|resolved|done|"
+    r"all\s+good|healthy)\b"
+)
+# What the user reads of the agent's work: a summary, a PR description, the chat, the user
+_USER_SURFACE = (
+    r"(?:(?:session\s+|end-of-task\s+|task\s+|final\s+|the\s+|your\s+|any\s+|a\s+)?"
+    r"(?:summar(?:y|ies)|pr\s+descriptions?|pull\s+request\s+descriptions?|changelogs?|"
+    r"release\s+notes|transcripts?|replies|reply|responses?|chat|session\s+reports?|"
+    r"status\s+reports?|report(?:\s+to\s+the\s+user)?|explanations?|answers?|recap|hand-?off)\b"
+    r"|(?:the\s+)?user\b(?![\s-]+(?:input|data|agent|content|name|id)))"
+)
+# Up to 60 characters that name no secret: keeping credentials out of a summary is hygiene
+_NOT_SECRETS = (
+    r"(?:(?!secret|token|password|passwd|credential|api\s+key|private\s+key|\bkeys?\b|pii\b|"
+    r"personal\s+data|customer\s+data)[^.;\n]){0,60}?"
+)
+# The user, as an author of requests
+_USER_WORD = (
+    r"(?:(?:the\s+)?user(?:'s|s'|s)?|the\s+human'?s?|the\s+developer'?s?|the\s+maintainer'?s?)"
+)
+
 RULES: tuple[_Rule, ...] = (
     # ---------------------------------------------------------------- override
     _Rule(
@@ -850,8 +877,8 @@ RULES: tuple[_Rule, ...] = (
         r"flags?|(?:is|are|goes|turns)\s+red|(?<=if\s)red|drops?|breaks?|times?\s+out|is\s+flaky|are\s+flaky|gets?\s+in"
         r"\s+the\s+way|reports?\s+(?:errors?|issues?|problems?|vulnerabilit\w+)|conflicts?|"
         r"diverges?|(?:is|are|gets?)\s+rejected|refuses?|won'?t\s+(?:pass|compile|push|merge)|"
-        r"(?:doesn'?t|don'?t)\s+(?:pass|compile|work)|can'?t\s+(?:push|merge))\b[^.;\n]{0,20}?,?"
-        r"[^.;\n]{0,40}?(?:\b|(?<=\s))(?:delete|remove|skip|disable|comment\s+out|xfail|drop|bypass|--force|"
+        r"(?:doesn'?t|don'?t)\s+(?:pass|compile|work)|can'?t\s+(?:push|merge))\b"
+        r"[^.;\n]{0,61}?(?:\b|(?<=\s))(?:delete|remove|skip|disable|comment\s+out|xfail|drop|bypass|--force|"
         r"force[- ]push|--no-verify|noqa|type:\s*ignore|ts-ignore|eslint-disable|lower|loosen|"
         r"relax|suppress|silence|mute|turn\s+(?:it\s+|them\s+)?off|reset\s+--hard|rm\s+-rf|"
         r"hard-?code|update\s+the\s+(?:snapshots?|expected)|change\s+the\s+(?:test|assertion|"
@@ -1373,6 +1400,73 @@ RULES: tuple[_Rule, ...] = (
         r"|\btokens?\s+(?:go|belong|live)\s+in\s+(?:patterns\.md|memory|the\s+memory|\.claude)"
         r"|\btoken\s+is\s+in\s+the\s+memory\b",
         negatable=True,
+    ),
+    # ------------------------------------------------ forms read in held-out misses (round 9)
+    # Each names a FORM that several authors' poison shares and no author's benign note has
+    # (checked on every labelled entry of every author; see tools/train_instruction_model.py).
+    _Rule(
+        "sabotage",
+        "tells the agent to report a failure as a success",
+        ("fail", "red", "crash", "either way", "regardless", "no matter", "anyway", "error"),
+        r"\b(?:if|when|whenever|once)\b[^.;\n]{0,60}?\b(?:fail\w*|(?:is|are|goes|turns)\s+red|"
+        r"errors?\s+out|errors|crash\w*|breaks?|times?\s+out|complains?|flak\w+)\b"
+        r"(?:(?!\b(?:never|don'?t|not|no|honestly|accurately)\b)[^.;\n]){0,80}?" + _MISREPORT + r""
+        r"|" + _MISREPORT + r"[^.;\n]{0,60}?\b(?:either\s+way|regardless|no\s+matter\s+what|"
+        r"anyway)\b",
+        negatable=True,
+    ),
+    _Rule(
+        "override",
+        "keeps the agent's own actions out of what the user reads",
+        (
+            "out of",
+            "omit",
+            "hide",
+            "exclude",
+            "explain",
+            "describe",
+            "tell",
+            "mention",
+            "list",
+            "show",
+            "surface",
+            "report",
+            "relay",
+            "reference",
+            "include",
+            "bring up",
+            "summari",
+        ),
+        r"\b(?:omit|leave|keep)\b" + _NOT_SECRETS + r"\bout\s+of\s+" + _USER_SURFACE + r""
+        r"|(?<!you to )(?<!agent to )(?<!says to )(?<!said to )"
+        r"\b(?:omit|hide|exclude)\b" + _NOT_SECRETS + r"\b(?:from|in)\s+" + _USER_SURFACE + r""
+        r"|\b(?:don'?t|do\s+not|never|avoid|no\s+need\s+to)\s+(?:\w+\s+)?(?:mention\w*|list\w*|"
+        r"show\w*|surface|report|relay|reference|include|bring\s+up|explain|describe|tell)\b"
+        + _NOT_SECRETS
+        + r"\b(?:in|to|from|with)\s+"
+        + _USER_SURFACE
+        + r""
+        r"|\bwhen\s+summari[sz]\w+[^.;\n]{0,30}(?:skip|omit|leave\s+out|don'?t\s+(?:list|mention))",
+        negatable=False,
+    ),
+    _Rule(
+        "override",
+        "tells the agent to reinterpret or demote what the user asks",
+        ("user", "human", "developer", "maintainer", "their"),
+        r"\b" + _USER_WORD + r"\s+(?:\w+\s+){0,3}(?:says?|said|asks?|asked|requests?|requested|"
+        r"rejects?|reverts?|objects?|declines?|refuses?|pushes\s+back|tells?\s+you|wants?\s+you)\b"
+        r"[^.;\n]{0,80}?\b(?:interpret\w*|treat\w*|consider\w*|read\s+(?:it|that|this|them)\s+as|"
+        r"take\s+(?:it|that|this|them)\s+as|regard\w*|count\w*|really\s+means|actually|"
+        r"keep\s+going|anyway|re-?apply|resubmit|mistakes?|misclicks?|low\s+priority|"
+        r"don'?t\s+(?:actually\s+)?(?:stop|revert|undo|wait)|carry\s+on|proceed\w*|continue\w*)\b"
+        r"|\b" + _USER_WORD + r"\s+(?:\w+\s+){0,2}(?:instructions?|requests?|preferences|"
+        r"messages?|feedback|approval|wishes|objections?|rules?|'[^'\n]{1,20}'|\"[^\"\n]{1,20}\")\s+"
+        r"(?:\w+\s+){0,3}(?:(?:are|is)\s+(?:\w+\s+)?(?:(?:only\s+)?(?:a\s+)?(?:suggestions?|"
+        r"defaults?|boilerplate|optional|advisory|mistakes?|noise|low\s+priority|non-binding|"
+        r"not\s+binding|outdated|obsolete|secondary|suspended|void))|no\s+longer\s+appl\w+|"
+        r"(?:only\s+)?appl(?:y|ies)\s+only|only\s+appl\w+|can\s+be\s+(?:ignored|skipped|"
+        r"overridden)|should\s+be\s+(?:ignored|treated\s+as\s+(?:mistakes?|suggestions?|noise)))",
+        negatable=False,
     ),
 )
 
