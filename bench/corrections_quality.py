@@ -132,7 +132,7 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (16: blind17 and any later one); ``--skip blind17`` skips only the named
+  :data:`SEEN_BLIND` (17: blind18 and any later one); ``--skip blind18`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
   sets past 16 (blind 16 was measured once, ``BLIND16_FIRST.md``, and is trained on since
   round 9).
@@ -377,6 +377,12 @@ never vetoed. Tuning figures (FP / recall; the cap was chosen on the strict run)
   bytecode cached), UserPromptSubmit: +3.11 ms in a run where paths running none of this code
   moved +4.7 and +9.1 (noise), then +1.76 (Bash +0.47, Edit -0.89).
 
+  First measurement of round 9 on blind 17 (2026-11-27 03:34 UTC, a46039a, written by a
+  helper who saw no code; ``BLIND17_FIRST.md``): low FP .004 / recall .794, medium .013 /
+  .861, high .084 / .906; the previous stop's detector (2ce13fb) on the same file, once:
+  .000 / .644, .009 / .722, .098 / .778. False positives within both bounds, recall short of
+  both (.85 / .90).
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -418,7 +424,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 16  # blind sets 1-16 were measured (blind 16 once, BLIND16_FIRST.md; seen since)
+SEEN_BLIND = 17  # blind sets 1-17 were measured (blind 17 once, BLIND17_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

@@ -170,6 +170,7 @@ MEASURED_ONCE: dict[str, str] = {
     "blind7.jsonl": "FIRST_BLIND7.md",
     "blind8.jsonl": "FIRST_BLIND8.md",
     "blind9.jsonl": "FIRST_BLIND9.md",
+    "blind10.jsonl": "FIRST_BLIND10.md",
 }
 
 
