@@ -282,6 +282,29 @@ def test_the_users_lines_an_agent_edit_repeats_stay_the_users(project: Path, too
     assert patterns.read_text() == "# Patterns\n\n" + USER_LINES
 
 
+def test_review_drop_cuts_the_agents_line_not_the_persons_copy(project: Path) -> None:
+    """``review drop`` cut every line equal to the held one: the same words the person typed
+    themselves under another heading went too (found by the write-path attack round)."""
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text("# Patterns\n\n" + USER_LINES)
+    _hook(project, "SessionStart", source="startup")
+    edit = {"old_string": USER_LINES, "new_string": USER_LINES + AGENT_LINE}
+    patterns.write_text("# Patterns\n\n" + USER_LINES + AGENT_LINE)  # the agent's Edit
+    _hook(
+        project,
+        "PostToolUse",
+        tool_name="Edit",
+        tool_input={"file_path": str(patterns), **edit},
+        tool_use_id="t1",
+        tool_response={"filePath": str(patterns)},
+    )
+    with patterns.open("a", encoding="utf-8") as handle:  # the person agrees, in their words
+        handle.write("\n## Mine\n\n" + AGENT_LINE)
+    (held,) = json.loads(run_cli("review", "list", "--json", cwd=project).stdout)["held"]
+    assert run_cli("review", "drop", held["id"], cwd=project).returncode == 0
+    assert patterns.read_text().count(AGENT_LINE) == 1
+
+
 # --------------------------------------------------------------------------- install / uninstall
 
 

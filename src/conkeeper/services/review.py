@@ -157,9 +157,13 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
         # the lines as SessionStart reads them (private blocks cut, secrets redacted): the ones
         # it holds back, and nothing private shown here
         lines = clean_for_injection(text).splitlines()
+        listed: set[str] = set()
         for index in sorted(held_agent_lines(lines, keys, every=scope == "global")):
             line = lines[index]
             shown = " ".join(line.split())
+            if shown in listed:  # one item per text: each drop cuts one copy, approve keeps all
+                continue
+            listed.add(shown)
             items.append(
                 HeldItem(
                     id=item_id(scope, rel, shown),
@@ -277,9 +281,10 @@ def _remove_agent_line(item: HeldItem) -> None:
     memory_dir = Path(item.memory_dir)
 
     def cut(current: bytes) -> bytes:
+        # one line: the agent wrote one; a copy the person typed too (elsewhere, later) stays
         lines = current.splitlines(keepends=True)
-        kept = [raw for raw in lines if not _is_item_line(raw, item.text)]
-        return b"".join(kept)
+        same = [n for n, raw in enumerate(lines) if _is_item_line(raw, item.text)]
+        return b"".join(lines[: same[-1]] + lines[same[-1] + 1 :]) if same else current
 
     try:
         edit_file(
