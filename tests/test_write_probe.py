@@ -517,3 +517,24 @@ def test_undo_takes_back_a_whole_install_not_one_of_its_files(tmp_path: Path) ->
     assert undone.returncode == 0, undone.stderr
     assert settings.read_bytes() == mine
     assert not (root / ".rules").exists()
+
+
+def test_an_entry_is_refused_where_an_unclosed_code_fence_would_swallow_it(project: Path) -> None:
+    """``remember`` into a file ending in an unclosed code fence said "Saved" and put the entry
+    inside the code block (read as code everywhere). Refused in one line now; the file kept."""
+    glossary = project / ".claude" / "memory" / "glossary.md"
+    before = b"# Glossary\n\n```\nsome code\n"
+    glossary.write_bytes(before)
+    done = run_cli(
+        "remember", "CDE: cardholder data environment", "--file", "term", "--category",
+        "learning", "--json", cwd=project,
+    )  # fmt: skip
+    answer = json.loads(done.stdout)
+    assert answer["status"] == "refused" and "line 3" in answer["reason"]
+    assert glossary.read_bytes() == before
+    glossary.write_bytes(before + b"```\n")  # closed: saved after it
+    done = run_cli(
+        "remember", "CDE: cardholder data environment", "--file", "term", "--category",
+        "learning", "--json", cwd=project,
+    )  # fmt: skip
+    assert json.loads(done.stdout)["status"] == "saved"

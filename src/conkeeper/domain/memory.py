@@ -227,6 +227,20 @@ def _is_thematic_break(body: str) -> bool:
     return body.count(char) >= 3
 
 
+def unclosed_fence(text: str) -> int | None:
+    """The line (1-based) where a fenced code block opens that the text never closes, else
+    ``None``: an entry appended after it would be read as code, not as a note."""
+    fence: tuple[str, int] | None = None
+    opened = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if fence is None:
+            fence = _fence_open(line)
+            opened = number
+        elif _fence_closes(line, fence):
+            fence = None
+    return opened if fence is not None else None
+
+
 def _fence_open(line: str) -> tuple[str, int] | None:
     """``(char, length)`` when ``line`` opens a fenced code block."""
     body = line.lstrip(" \t")

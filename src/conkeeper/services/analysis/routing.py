@@ -281,6 +281,7 @@ def add_entry(
         if current:
             _refuse_known(rule, relative, _decoded(path, current))
             _refuse_hidden_end(relative, current, new)
+            _refuse_open_fence(relative, current)
         return new
 
     try:
@@ -333,6 +334,20 @@ def _refuse_hidden_end(relative: str, current: bytes, new: bytes) -> None:
                 f"{relative}: the private block opened on line {hidden.start} is never closed, "
                 "so an entry added at the end would be hidden; close that block and run again"
             )
+
+
+def _refuse_open_fence(relative: str, current: bytes) -> None:
+    """Refuse a bullet that would land inside the person's unclosed code fence: it would be
+    saved yet read as code (by search, SessionStart and the person's own Markdown viewer).
+    Closing the fence for them would change what they wrote."""
+    from conkeeper.domain.memory import unclosed_fence
+
+    opened = unclosed_fence(_decoded(Path(relative), current))
+    if opened is not None:
+        raise RoutingError(
+            f"{relative}: the code block opened on line {opened} is never closed, so an entry "
+            "added at the end would be read as code; close that block and run again"
+        )
 
 
 def _refuse_known(rule: str, relative: str, current: str) -> None:
