@@ -75,7 +75,11 @@ def test_forget_observation_session_project(project: Path, tmp_path: Path) -> No
 
 def test_export_import_round_trip(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "backup.jsonl"
+    mine = tmp_path / "backup.jsonl.tmp"  # a file of the person's that the export once emptied
+    mine.write_text("my notes\n")
     assert run_cli("export", "--all", "-o", str(out), cwd=project).returncode == 0
+    assert mine.read_text() == "my notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if "conkeeper-tmp" in p.name) == []
     first_line = json.loads(out.read_text().splitlines()[0])
     assert first_line["format"] == "conkeeper-export"
     other_home = tmp_path / "machine2"

@@ -66,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
         )
         if args.output:
             target = Path(args.output).expanduser()
-            tmp = target.with_name(target.name + ".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            # a name of its own (never a person's FILE.tmp, which O_TRUNC emptied)
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.conkeeper-tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             counted: dict[str, int] = {}
 
             def count(record: dict) -> dict:
