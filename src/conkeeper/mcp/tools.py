@@ -60,6 +60,24 @@ def _clean_record(text: str) -> str:
     return clean_captured(text) or ""
 
 
+STORED_HELD_MARK = (
+    "[held: this stored text reads like an instruction; the user can read it with 'conkeeper show']"
+)
+_SHORTEST_ORDER = 12  # characters: ids, dates, kinds and titles' single words are never judged
+
+
+def _clean_stored(text: str) -> str:
+    """A stored record's text as an agent may read it: cleaned, and held when it reads like an
+    instruction. Observations and summaries keep what a tool returned; SessionStart never
+    injects such text, so an agent asking for the record by id gets a marker instead."""
+    cleaned = _clean_record(text)
+    if len(cleaned) < _SHORTEST_ORDER:
+        return cleaned
+    from conkeeper.services.quarantine import reads_as_order
+
+    return STORED_HELD_MARK if reads_as_order(cleaned) else cleaned
+
+
 def _redact(text: str) -> str:
     from conkeeper.domain.secrets import redact
 
@@ -250,7 +268,7 @@ def summary(cwd: Path, session: str, *, all_projects: bool = False) -> dict[str,
             data = get_summary(conn, session, project_id)
         except SessionNotFound as exc:
             raise ToolInputError(f"{exc} in {label}.") from None
-    return _finish({"level": 2, "scope": label, **data}, _clean_record)
+    return _finish({"level": 2, "scope": label, **data}, _clean_stored)
 
 
 def get_observations(cwd: Path, ids: list[int], *, all_projects: bool = False) -> dict[str, Any]:
@@ -265,7 +283,7 @@ def get_observations(cwd: Path, ids: list[int], *, all_projects: bool = False) -
         project_id, label = _scoped(conn, cwd, all_projects)
         found, missing = fetch(conn, list(dict.fromkeys(ids)), project_id)
     payload = {"level": 5, "scope": label, "observations": found, "missing": missing}
-    return _finish(payload, _clean_record)
+    return _finish(payload, _clean_stored)
 
 
 def timeline(
@@ -282,7 +300,7 @@ def timeline(
             data = around(conn, anchor, project_id, before, after)
         except LookupError:
             raise ToolInputError(f"no observation {anchor} in {label}.") from None
-    return _finish({"scope": label, **data}, _clean_record)
+    return _finish({"scope": label, **data}, _clean_stored)
 
 
 # --------------------------------------------------------------------------- memory files
