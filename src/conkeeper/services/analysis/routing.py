@@ -279,9 +279,10 @@ def add_entry(
     def add(current: bytes) -> bytes:
         new = append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
         if current:
-            _refuse_known(rule, relative, _decoded(path, current))
-            _refuse_hidden_end(relative, current, new)
-            _refuse_open_fence(relative, current)
+            text = _decoded(current)
+            _refuse_known(rule, relative, text)
+            _refuse_hidden_end(relative, text, _decoded(new))
+            _refuse_open_fence(relative, text)
         return new
 
     try:
@@ -311,23 +312,23 @@ def _too_long(size: int) -> str:
     )
 
 
-def _decoded(path: Path, current: bytes) -> str:
-    """The target's text for the duplicate check; bytes that are not UTF-8 read as U+FFFD here
-    (the file itself keeps them: only the new bullet is appended)."""
+def _decoded(current: bytes) -> str:
+    """The target's text for the checks before an entry is added; bytes that are not UTF-8
+    read as U+FFFD here (the file itself keeps them: only the new bullet is appended)."""
     return current.decode("utf-8-sig", "replace")
 
 
-def _refuse_hidden_end(relative: str, current: bytes, new: bytes) -> None:
+def _refuse_hidden_end(relative: str, current: str, new: str) -> None:
     """Refuse a bullet that would land inside the person's unclosed ``<private>`` block: privacy
     hides such a block to the end of the file, so the entry would be saved yet never searched or
     injected (and a queued correction consumed for nothing). Closing the block for them is no
     answer: text they append later, meant as private, would then show."""
     from conkeeper.domain.privacy import analyze
 
-    report = analyze(_decoded(Path(relative), new))
+    report = analyze(new)
     if report.file_private:
         return  # a file the person marked private keeps what is added to it private, as asked
-    first = len(_decoded(Path(relative), current).splitlines()) + 1
+    first = len(current.splitlines()) + 1
     for hidden in report.hidden_ranges:
         if hidden.start <= first <= hidden.end:
             raise RoutingError(  # no tag in the message: privacy would cut it from the line
@@ -336,13 +337,13 @@ def _refuse_hidden_end(relative: str, current: bytes, new: bytes) -> None:
             )
 
 
-def _refuse_open_fence(relative: str, current: bytes) -> None:
+def _refuse_open_fence(relative: str, current: str) -> None:
     """Refuse a bullet that would land inside the person's unclosed code fence: it would be
     saved yet read as code (by search, SessionStart and the person's own Markdown viewer).
     Closing the fence for them would change what they wrote."""
     from conkeeper.domain.memory import unclosed_fence
 
-    opened = unclosed_fence(_decoded(Path(relative), current))
+    opened = unclosed_fence(current)
     if opened is not None:
         raise RoutingError(
             f"{relative}: the code block opened on line {opened} is never closed, so an entry "
@@ -361,12 +362,13 @@ def _refuse_known(rule: str, relative: str, current: str) -> None:
     contradictions and 22% of the compatible pairs)."""
     from conkeeper.domain.privacy import clean_for_injection, clean_or_empty, clip
     from conkeeper.services.analysis.reflection.known import KnownItem, bullets, covers
+    from conkeeper.services.analysis.reflection.themes import content_words
 
-    wanted = _comparable(rule)
+    wanted, words = _comparable(rule), content_words(rule)
     reading = None
     for bullet in bullets(clean_for_injection(current)):
         same = _comparable(bullet) == wanted
-        if not same and covers(rule, KnownItem(relative, bullet)):
+        if not same and covers(words, KnownItem(relative, bullet)):
             from conkeeper.services.upkeep.freshness.relations import read, relate_readings
 
             reading = reading or read(_ANSWER_OPENING.sub("", rule, count=1))

@@ -90,9 +90,10 @@ def match(text: str, known: list[KnownItem]) -> KnownItem | None:
     return best
 
 
-def covers(text: str, item: KnownItem) -> bool:
-    """Whether ``item`` holds most of ``text``'s content words (the test :func:`match` uses)."""
-    return _covered_share(content_words(text), item) > 0.0
+def covers(words: frozenset[str], item: KnownItem) -> bool:
+    """Whether ``item`` holds most of ``words`` (a text's :func:`content_words`: the test
+    :func:`match` uses)."""
+    return _covered_share(words, item) > 0.0
 
 
 def _covered_share(words: frozenset[str] | set[str], item: KnownItem) -> float:

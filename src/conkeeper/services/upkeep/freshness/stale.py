@@ -648,7 +648,7 @@ class _Checker:
             args += ["-e", name]
         args += [*commits, "--", ".", f":(exclude){self.memory_prefix.rstrip('/')}"]
         self.report.git_calls += 1
-        output = run_git_parallel(self.root, [(args, None)], timeout=20.0)[0]
+        output = run_git(self.root, args, timeout=20.0)
         was_in = _matches_by_tree(output)
         flagged = {(f.file, f.line) for f in self.report.findings}
         for rel, entry, _ in self.unanchored:
