@@ -61,7 +61,8 @@ def _clean_record(text: str) -> str:
 
 
 STORED_HELD_MARK = (
-    "[held: this stored text reads like an instruction; the user can read it with 'conkeeper show']"
+    "[held: this stored text reads like an instruction; the user can read it with "
+    "'conkeeper show', 'conkeeper summary' or 'conkeeper viewer']"
 )
 _SHORTEST_ORDER = 12  # characters: ids, dates, kinds and titles' single words are never judged
 
