@@ -37,6 +37,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from conkeeper.domain.lazy_re import LazyPattern
+from conkeeper.services.analysis.corrections.structure import sarcastic_exhibit
 
 
 def _words(text: str) -> frozenset[str]:
@@ -145,6 +146,32 @@ _GLOSS = {
     "stary": "old", "stara": "old", "stare": "old", "alte": "old", "alten": "old",
     "viejo": "old", "vieja": "old", "antigo": "old", "antiga": "old", "ancien": "old",
     "vecchio": "old", "vecchia": "old", "oude": "old", "старый": "old", "старая": "old",
+    # round 10: "why did you", "as it was", "in circles" in the languages above; Indonesian
+    # and Arabic; the past tense of "you forgot/deleted/changed" in Polish
+    "warum hast du": "why did you", "wieso hast du": "why did you", "warum": "why",
+    "pourquoi tu as": "why did you", "pourquoi": "why", "perché hai": "why did you",
+    "perché": "why", "por qué": "why", "por que você": "why did you", "por que": "why",
+    "почему ты": "why did you", "зачем ты": "why did you", "почему": "why", "зачем": "why",
+    "waarom heb je": "why did you", "waarom": "why", "dlaczego": "why", "neden": "why",
+    "como estaba": "as it was", "como estaban": "as they were", "como estava": "as it was",
+    "wie vorher": "as it was", "comme avant": "as it was", "com'era": "as it was",
+    "jak było": "as it was", "как было": "as it was", "zoals het was": "as it was",
+    "ni se te ocurra": "don't", "déjalo": "leave it", "rimetti": "restore",
+    "rimettila": "restore it", "rimettilo": "restore it", "cancellato": "deleted",
+    "по кругу": "in circles", "en círculos": "in circles", "em círculos": "in circles",
+    "im kreis": "in circles", "w kółko": "in circles", "in cerchio": "in circles",
+    "en rond": "in circles", "rondjes": "in circles",
+    "zapomniałeś": "you forgot", "zapomniałaś": "you forgot", "usunąłeś": "you deleted",
+    "usunęłaś": "you deleted", "zmieniłeś": "you changed", "zmieniłaś": "you changed",
+    "kamu": "you", "jangan": "don't", "bukan": "not", "tidak": "not", "nggak": "not",
+    "gak": "not", "salah": "wrong", "masih": "still", "lagi": "again", "sama": "same",
+    "kembalikan": "restore", "balikin": "revert", "pakai": "use", "gunakan": "use",
+    "seharusnya": "should be", "harusnya": "should be", "hanya": "only", "hapus": "deleted",
+    "kenapa": "why", "mengapa": "why", "dari tadi": "all day",
+    "لا": "no", "ليس": "not", "خطأ": "wrong", "الخطأ": "error", "نفس": "same",
+    "مرة ثانية": "again", "مرة أخرى": "again", "مجددا": "again", "بدلا من": "instead of",
+    "بدل": "instead", "ما زال": "still", "لسه": "still", "ارجع": "revert",
+    "استخدم": "use", "قلت": "i said", "لماذا": "why", "ليش": "why",
 }  # fmt: skip
 # Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
 # these are found inside the text
@@ -163,6 +190,10 @@ _GLOSS_CJK = {
     "使って": "use", "使う": "use", "に変えて": "change", "直して": "fix", "べき": "should be",
     "用": "use", "改成": "change to", "应该": "should be", "換成": "change to", "换成": "change to",
     "바꿔": "change", "써 주세요": "use", "사용해": "use", "해야": "should be",
+    # round 10: traditional Chinese forms, "why", the n-th time
+    "還是": "still", "一樣": "same", "錯": "wrong", "別": "don't", "為什麼": "why",
+    "为什么": "why", "第二次": "second time", "第三次": "third time", "第四次": "fourth time",
+    "第五次": "fifth time", "なぜ": "why", "何回": "how many times", "왜": "why",
 }  # fmt: skip
 _LETTERS = LazyPattern(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
 # common English words: an ASCII sentence with one of them is English and is not glossed
@@ -409,6 +440,8 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
         cues.add("m:place")
     if not text.isascii() and any(mark in text for mark in _NEGATIVE_EMOJI):
         cues.add("m:negative-emoji")
+    if sarcastic_exhibit(text):
+        cues.add("m:sarcasm")
     _redirect_cues(text, tokens, opening, pairs, cues)
     return cues
 

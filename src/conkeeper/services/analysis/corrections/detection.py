@@ -155,10 +155,7 @@ def strip_noise(text: str) -> str:
         if opener:
             fence = opener.group(1)
             continue
-        if line.startswith(("    ", "\t")) or _LOG_LINE.match(line) or _CODE_LINE.search(line):
-            kept.append("")
-            continue
-        if _symbol_heavy(line) or _shouted_token(line):
+        if line.startswith(("    ", "\t")) or _pasted_line(_prose_probe(line)):
             kept.append("")
             continue
         kept.append(line)
@@ -178,6 +175,27 @@ def strip_noise(text: str) -> str:
 _HYPHEN_CUES = ("wrong-", "stop-", "no-", "not-", "undo-", "again-", "revert-", "still-")
 # "wrong-way driver", "no-op", "stop-gap": a compound noun, not a correction word
 _HYPHENATED = LazyPattern(r"\b(wrong|stop|no|not|undo|again|revert|still)-(?=[a-z])", re.IGNORECASE)
+
+
+def _prose_probe(line: str) -> str:
+    """The line judged for code with its inline code spans as one word: "`let!`, not `let`"
+    and "why is there a `rescue => e` here?" are prose about code (issue 20 round 10: the
+    symbols inside the spans had dropped such corrections whole). A line of spans alone
+    stays code."""
+    if "`" not in line:
+        return line
+    probe = _INLINE_CODE.sub(" CODE ", line)
+    return probe if any(ch.isalpha() for ch in probe.replace("CODE", "")) else line
+
+
+def _pasted_line(line: str) -> bool:
+    """A log, code, symbol-heavy or shouted status line: pasted material, not prose."""
+    return bool(
+        _LOG_LINE.match(line)
+        or _CODE_LINE.search(line)
+        or _symbol_heavy(line)
+        or _shouted_token(line)
+    )
 
 
 def _shouted_token(line: str) -> bool:

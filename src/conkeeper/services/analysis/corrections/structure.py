@@ -796,6 +796,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     lower = prose.lower()
     if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(prose):
         return True
+    if shape.parts and sarcastic_exhibit(shape.parts[0]):
+        return False  # mock praise: the praise below is not approval
     if approval_without_but(prose):
         return True
     if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
@@ -833,6 +835,33 @@ def approval_without_but(sentence: str) -> bool:
         _has(lower, _APPROVAL_CUES)
         and bool(_APPROVAL.search(sentence))
         and not _BUT.search(sentence)
+    )
+
+
+# issue 20 round 10: mock praise holding up what the agent made ("oh nice, a setState in
+# build", "sure, let's just chmod 777 everything", "great, now the linter fails"): the exhibit
+# is the complaint and a fix usually follows. In every author's files 37 prompts open so, all
+# corrections or friction; "great, now add ..." (the next task) is excluded.
+_SARCASM_CUES = (
+    "yes", "yeah", "sure", "great", "nice", "fantastic", "brilliant", "wonderful", "lovely",
+    "perfect", "cool", "awesome", "excellent", "amazing", "superb",
+)  # fmt: skip
+_SARCASTIC_EXHIBIT = LazyPattern(
+    r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
+    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb)(?: of course)?[,!.]+ +"
+    r"(?:(?:a|an|another)\b|\d|let's just\b|now (?:the|it|it's|every|everything|nothing|all|"
+    r"we're|there's|there|my|our|this|that|each|both|half)\b(?![^.!?]*\b(?:works?|working|"
+    r"pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|correct)\b))",
+    re.IGNORECASE,
+)
+
+
+def sarcastic_exhibit(sentence: str) -> bool:
+    """Whether ``sentence`` opens on mock praise of something the agent made ("nice, a
+    600-line ViewModel", "sure, let's just disable TLS"): a complaint, not approval."""
+    head = sentence[:14].lower()
+    return any(cue in head for cue in _SARCASM_CUES) and bool(
+        _SARCASTIC_EXHIBIT.match(sentence.lstrip())
     )
 
 
