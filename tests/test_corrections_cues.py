@@ -15,7 +15,12 @@ from conftest import submit_prompt
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections.cues import gloss, meaning_cues
-from conkeeper.services.analysis.corrections.features import normalise, segment_features
+from conkeeper.services.analysis.corrections.detection import strip_noise
+from conkeeper.services.analysis.corrections.features import (
+    normalise,
+    prompt_segments,
+    segment_features,
+)
 
 # corrections written for these tests (in no data set), each missed by the detector before
 # round 5 at both levels; the scorer now flags them from their cues of meaning
@@ -382,3 +387,46 @@ def test_the_hook_queues_redirects_without_a_negation_but_not_new_work(project: 
     items = parse_queue(queue)
     assert [item.text for item in items] == list(ROUND9_FLAGGED)
     assert {item.label for item in items} == {"correction"}
+
+
+# issue 20 round 10: mock praise holding up what the agent made (written for this test, in no
+# data set); the next task after real praise, or praise of a result, is not one
+@pytest.mark.parametrize(
+    ("text", "mocked"),
+    [
+        ("oh lovely, a 300-line migration for one column. split it", True),
+        ("sure, let's just turn off the type checker. fix the types", True),
+        ("great, now the whole sidebar is blank", True),
+        ("Ah yes, another global variable.", True),
+        ("great, now add the same for the PATCH endpoint", False),
+        ("nice, now it works on Safari too", False),
+        ("perfect, thanks", False),
+        ("sure, a retry helper sounds good", True),  # the form alone; the scorer weighs the rest
+    ],
+)
+def test_mock_praise_of_the_agents_work_is_a_cue(text: str, mocked: bool) -> None:
+    features = set().union(*(segment_features(part) for part in prompt_segments(text)[0]))
+    assert ("m:sarcasm" in features) is mocked
+
+
+def test_a_prose_line_with_code_spans_is_read_not_dropped_as_pasted() -> None:
+    # the symbols inside the spans had made these lines look like code: nothing was scored
+    for text in ("`let!`, not `let`", "why is there a `rescue => e` in the job now?"):
+        assert "CODE" in strip_noise(text)
+    assert strip_noise("`foo = bar`").strip() in ("", "CODE")
+    assert strip_noise("x = compute(y);") == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("perché hai cambiato la porta? rimettila", {"why", "did", "you", "restore"}),
+        ("kamu hapus konfigurasinya, kembalikan", {"you", "deleted", "restore"}),
+        ("نفس الخطأ مرة ثانية", {"same", "error", "again"}),
+        ("déjalo como estaba", {"leave", "it", "as", "was"}),
+        ("還是一樣的錯誤，第三次了", {"still", "same", "wrong", "third", "time"}),
+    ],
+)
+def test_the_round_10_languages_are_glossed(text: str, english: set[str]) -> None:
+    lowered = normalise(text)
+    assert english <= set(re.findall(r"[a-z']+", gloss(lowered, lowered.split())))
