@@ -842,11 +842,11 @@ def approval_without_but(sentence: str) -> bool:
 # build", "sure, let's just chmod 777 everything", "great, now the linter fails"): the exhibit
 # is the complaint and a fix usually follows. In every author's files 37 prompts open so, all
 # corrections or friction; "great, now add ..." (the next task) is excluded.
-_SARCASM_CUES = (
+_MOCK_PRAISE_CUES = (
     "yes", "yeah", "sure", "great", "nice", "fantastic", "brilliant", "wonderful", "lovely",
     "perfect", "cool", "awesome", "excellent", "amazing", "superb",
 )  # fmt: skip
-_SARCASTIC_EXHIBIT = LazyPattern(
+_MOCK_PRAISE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
     r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb)(?: of course)?[,!.]+ +"
     r"(?:(?:a|an|another)\b|\d|let's just\b|now (?:the|it|it's|every|everything|nothing|all|"
@@ -860,8 +860,8 @@ def sarcastic_exhibit(sentence: str) -> bool:
     """Whether ``sentence`` opens on mock praise of something the agent made ("nice, a
     600-line ViewModel", "sure, let's just disable TLS"): a complaint, not approval."""
     head = sentence[:14].lower()
-    return any(cue in head for cue in _SARCASM_CUES) and bool(
-        _SARCASTIC_EXHIBIT.match(sentence.lstrip())
+    return any(cue in head for cue in _MOCK_PRAISE_CUES) and bool(
+        _MOCK_PRAISE.match(sentence.lstrip())
     )
 
 
