@@ -643,11 +643,17 @@ SHAPES = frozenset(
         "omission",
         "overreach",
         "sarcasm",
+        "mock-praise",
         "scope",
         "should-have",
         "swap-approach",
     }
 )
+
+
+def _mock_praise_shape(sentence: str, shape: Shape) -> bool:
+    """The prompt opens on mock praise of the agent's work (:func:`sarcastic_exhibit`)."""
+    return bool(shape.parts) and sentence == shape.parts[0] and sarcastic_exhibit(sentence)
 
 
 def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
@@ -683,6 +689,8 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         and (_SARCASM.search(shape.prose))
     ):
         found = (0.82, "sarcasm")
+    elif _mock_praise_shape(sentence, shape):
+        found = (0.82, "mock-praise")
     elif _has(lower, ("should", "supposed")) and _SHOULD_HAVE.match(sentence):
         found = (0.82, "should-have")
     elif _has(lower, ("forgot", "missed", "skipped", "left out")) and _OMISSION.match(sentence):
