@@ -608,9 +608,14 @@ _SCOPE = LazyPattern(
 # the agent did more than it was asked: "way more than I asked for", "I didn't ask you to"
 _OVERREACH = LazyPattern(
     r"\b(?:more|further) than (?:what )?i asked\b|\bi (?:didn'?t|never|did not) ask (?:you )?"
-    r"(?:for|to)\b|\bnobody asked (?:you )?(?:for|to)\b|\bnot what i asked\b",
+    r"(?:for|to)\b|\bnobody asked (?:you )?(?:for|to)\b|\bnot what i asked\b|"
+    # round 10: "I only wanted the typo fixed", "that wasn't the ask" (38 corrections, no other
+    # prompt in every author's files)
+    r"\bi only (?:asked|wanted)\b|\b(?:wasn'?t|isn'?t|was not|is not) the ask\b|"
+    r"\bnot what i (?:meant|wanted)\b",
     re.IGNORECASE,
 )
+_OVERREACH_CUES = ("asked", "ask for", "ask you", "only wanted", "the ask", "what i meant")
 # "I said tabs.": the whole prompt restates what was asked
 _I_SAID = LazyPattern(
     r"^i (?:said|told you|asked for)\s+(?!(?:yes|no|ok|okay|that|so|it|hello|hi|thanks)\b)"
@@ -697,7 +702,7 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         found = (0.82, "omission")
     elif _has(lower, ("alone", "only", "just", "touch")) and _SCOPE.match(sentence):
         found = (0.84, "scope")
-    elif _has(lower, ("asked", "ask for", "ask you")) and _OVERREACH.search(sentence):
+    elif _has(lower, _OVERREACH_CUES) and _OVERREACH.search(sentence):
         found = (0.84, "overreach")
     elif shape.words <= 4 and lower.startswith("i ") and _I_SAID.match(sentence):
         found = (0.84, "reminder")
@@ -747,6 +752,8 @@ def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
         and not (shape.new_task or shape.self_action or _CURIOUS.search(shape.prose))
     ):
         return 0.84, "why-did-you"
+    if _has(lower, ("only asked", "only wanted")) and _OVERREACH.search(sentence):
+        return 0.84, "overreach"  # "I only asked to rename it, why is the file reformatted?"
     return 0.0, ""
 
 
