@@ -430,3 +430,25 @@ def test_a_prose_line_with_code_spans_is_read_not_dropped_as_pasted() -> None:
 def test_the_round_10_languages_are_glossed(text: str, english: set[str]) -> None:
     lowered = normalise(text)
     assert english <= set(re.findall(r"[a-z']+", gloss(lowered, lowered.split())))
+
+
+# issue 20 round 10 (written for this test, in no data set): mock praise of the agent's work and
+# an overreach said as "I only wanted ..." are shapes the rules read at every level; the next
+# task after real praise is not a correction
+ROUND10_FLAGGED = (
+    "oh lovely, a 300-line migration for one column. split it",
+    "sure, let's just turn off the type checker. fix the types",
+    "I only wanted the README typo fixed, why did the lockfile change?",
+    "keep the old parser, that wasn't the ask",
+)
+
+
+def test_the_hook_queues_mock_praise_and_overreach_but_not_the_next_task(project: Path) -> None:
+    for text in ROUND10_FLAGGED:
+        _submit(project, text)
+    _submit(project, "great, now add the same for the PATCH endpoint")
+    _submit(project, "nice, now it works on Safari too. thanks")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.text for item in items] == list(ROUND10_FLAGGED)
+    assert {item.label for item in items} == {"correction"}
