@@ -871,12 +871,18 @@ _MOCK_PRAISE = LazyPattern(
 )
 
 
+_INCOMING_WORK = LazyPattern(r":|\b(?:request|ticket|task|meeting|feature)s?\b", re.IGNORECASE)
+
+
 def sarcastic_exhibit(sentence: str) -> bool:
     """Whether ``sentence`` opens on mock praise of something the agent made ("nice, a
-    600-line ViewModel", "sure, let's just disable TLS"): a complaint, not approval."""
+    600-line ViewModel", "sure, let's just disable TLS"): a complaint, not approval. Work
+    handed over is not the agent's ("great, another feature request from sales: add ...")."""
     head = sentence[:14].lower()
-    return any(cue in head for cue in _MOCK_PRAISE_CUES) and bool(
-        _MOCK_PRAISE.match(sentence.lstrip())
+    return (
+        any(cue in head for cue in _MOCK_PRAISE_CUES)
+        and bool(_MOCK_PRAISE.match(sentence.lstrip()))
+        and not _INCOMING_WORK.search(sentence)
     )
 
 
