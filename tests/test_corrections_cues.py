@@ -369,9 +369,9 @@ def test_cues_never_raise_and_name_only_cues(text: str) -> None:
 
 
 # issue 20 round 9: redirects and value fixes without a negation word (written for this test,
-# in no data set); main's detector before round 9 flagged none of them at low
+# in no data set); main's detector before round 9 flagged none of them at low. Round 10's
+# scorer gives "use the staging DB, please" .83 (low's threshold .84): flagged at medium only
 ROUND9_FLAGGED = (
-    "use the staging DB, please",
     "that belongs in the controller",
     "pin it to 3.11, the base image has nothing newer",
     "move the seed data into the fixtures folder with the other ones",
@@ -387,6 +387,7 @@ def test_the_hook_queues_redirects_without_a_negation_but_not_new_work(project: 
     items = parse_queue(queue)
     assert [item.text for item in items] == list(ROUND9_FLAGGED)
     assert {item.label for item in items} == {"correction"}
+    assert detect("use the staging DB, please", "medium").label == "correction"
 
 
 # issue 20 round 10: mock praise holding up what the agent made (written for this test, in no

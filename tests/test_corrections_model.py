@@ -45,7 +45,9 @@ CAUGHT = [
 
 # phrasings no rule matches: only the learned scorer catches them
 MODEL_ONLY = [
-    ("your last commit wiped the fixtures", "friction"),
+    # round 10's kind model reads it as a correction (a complaint about the agent's commit;
+    # friction before): the flag, not the label, is what this test is about
+    ("your last commit wiped the fixtures", "correction"),
 ]
 
 NOT_FLAGGED = [

@@ -806,8 +806,8 @@ def undoes_last_move(prose: str) -> bool:
 
 
 def model_vetoed(prose: str, shape: Shape) -> bool:
-    """Whether the learned scorer's flag is to be dropped: the prompt is only questions, a new
-    task's spec, the user's own action or approval, with nothing aimed at the agent."""
+    """Whether the learned scorer's flag is to be dropped: the prompt is a new task's spec, the
+    user's own action or approval, with nothing aimed at the agent."""
     lower = prose.lower()
     if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(prose):
         return True
@@ -833,8 +833,9 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True  # "still the same plan as agreed": work going on, not a problem persisting
     if shape.aimed_at_work:
         return False
-    if shape.question_only and "you" not in prose.lower():
-        return True
+    # a prompt of questions alone is no longer vetoed (issue 20 round 10: held out, the veto
+    # dropped "why is the whole file reformatted?" and "seriously, again?" at .9+; without it
+    # the chosen thresholds rise and every leave-one-author-out summary improved)
     return shape.new_task or shape.self_action
 
 
