@@ -383,6 +383,29 @@ never vetoed. Tuning figures (FP / recall; the cap was chosen on the strict run)
   .000 / .644, .009 / .722, .098 / .778. False positives within both bounds, recall short of
   both (.85 / .90).
 
+Issue 20 round 10 (``ck/cdet10``): blind 17 and ``train_extra10`` are authors 27 and 28 and
+the strict pair (``train_extra10`` measured once first, ``TRAIN_EXTRA10_FIRST.md``: low .023 /
+.825, medium .047 / .879; both read afterwards, so the figures are tuning figures). Mock
+praise, "like the rest of ...", "I only wanted ...", prose lines with inline code and more
+languages are read; a prompt of questions alone is no longer vetoed. FP / recall::
+
+      table             level   BEFORE (round 9's features)  AFTER (ck/cdet10)
+      28 authors        low     .017 (.065) / .866 (.602)    .015 (.052) / .873 (.622)
+      mean (worst)      medium  .030 (.086) / .902 (.669)    .029 (.091) / .903 (.697)
+      12 fresh authors  low     .018 / .799                  .018 / .808
+                        medium  .029 / .866                  .029 / .874
+      strict blind17    low     .004 / .794                  .004 / .861
+                        medium  .013 / .861                  .013 / .906
+      strict extra10    low     .023 / .825                  .023 / .864
+                        medium  .047 / .879                  .050 / .918
+
+  Hook cost (A/B against main 90c733d, first ``detect()`` at low in a fresh ``python -S``
+  process with compiled bytecode, CPU median, n=40, loaded shared cores): a request +0.09 ms,
+  a no-negation fix +0.23, a rule match +0.65, mock praise -3.62 (a shape now: the weights
+  stay unloaded), an Italian "why did you" +1.81; a line of prose with inline code
+  ("`let!`, not `let`") +21.5 ms: it was dropped as code and never scored, now it is read
+  and scored like any prose prompt (48.6 ms, as the no-negation fix's 50.2).
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a

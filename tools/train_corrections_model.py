@@ -96,6 +96,32 @@ in all .036/.680 .041/.749 and .023/.498 .033/.566; a cap of 3,000 .027/.743 .03
 .023/.558 .033/.625; refitting on the top 2,500 .022/.771 .022/.846 and .023/.510 .037/.629.
 Training is ~3x faster (features numbered, weights in lists; the same weights to 1e-15).
 
+Round 10 (28 authors: blind 17 and ``train_extra10`` added, both measured first:
+BLIND17_FIRST.md, TRAIN_EXTRA10_FIRST.md; the strict pair is now those two, :data:`RECENT`).
+The strict run's remaining authors are round 9's training set, so on round 9's detector it
+gives exactly their first figures (blind 17 low .004 / .794, medium .013 / .861;
+``train_extra10`` .023 / .825, .047 / .879). Both were then read, so every figure below is a
+tuning figure. Their misses were forms, each checked on every author's prompts: mock praise
+holding up the agent's work ("oh nice, a setState in build", "sure, let's just chmod 777":
+37 corrections/friction, no null; a cue, a structural shape, and never read as approval by the
+veto), "X, like the rest of Y" / "matching the others" (44 : 2, a cue), "I only wanted ...",
+"that wasn't the ask" (overreach: 38 : 0), a prose line with inline code dropped whole as code
+("`let!`, not `let`": its spans no longer count as code), and the gloss ("why did you", "as it
+was", "in circles" in the languages read; Indonesian, Arabic, traditional Chinese). A prompt of
+questions alone ("why is the whole file reformatted?", "seriously, again?") is no longer
+vetoed: held out, the veto dropped such corrections at .9+; without it the chosen thresholds
+rise and every summary below improved (on the cached out-of-fold results, the only change).
+Strict (FP / recall): blind 17 low .004/.794 -> .004/.861, medium .013/.861 -> .013/.906;
+``train_extra10`` low .023/.825 -> .023/.864, medium .047/.879 -> .050/.918 (its false positive
+rates stay over target, by one and three prompts of 300). Leave-one-author-out over 28
+authors, mean (worst), round 9's features -> round 10: low .017 (.065) / .866 (.602) -> .015
+(.052) / .873 (.622), medium .030 (.086) / .902 (.669) -> .029 (.091) / .903 (.697); the twelve
+fresh authors low .018 (.027) / .799 (.602) -> .018 (.027) / .808 (.622), medium .029 (.053) /
+.866 (.669) -> .029 (.057) / .874 (.697). Kept the question veto but lifted it for a challenge
+("why is ...", "where's the ...") or "again": strict the same but .004 less recall on
+``train_extra10``, LOAO within .002. Left out: "isn't needed" as a flaw (11 corrections, 16
+nulls: "no need to run the full suite" answers the agent).
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
