@@ -134,6 +134,7 @@ class Limits(Record):
         "polarity_containment",
         "qualifier_scope",
         "reject_shared_weight",
+        "retired_conflict",
         "scoped_merge",
         "scoped_polarity",
         "supersede_clause",
@@ -178,6 +179,7 @@ class Limits(Record):
         choice_alone: int = 4,
         value_subject: bool = False,
         value_shared: int = 1,
+        retired_conflict: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -209,6 +211,7 @@ class Limits(Record):
         self.choice_alone = choice_alone
         self.value_subject = value_subject
         self.value_shared = value_shared
+        self.retired_conflict = retired_conflict
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -241,6 +244,7 @@ LIMITS = Limits(
     choice_alone=4,
     value_subject=True,
     value_shared=2,
+    retired_conflict=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1176,6 +1180,7 @@ class Reading(Record):
         "qualifiers",
         "rejected",
         "restricted",
+        "retired",
         "scopes",
         "spans",
         "supersedes",
@@ -1213,6 +1218,8 @@ class Reading(Record):
         self.initials: dict[str, frozenset[str]] = {}  # "gke" -> concepts of the words
         self.clauses: list[set[str]] = [set()]  # the concepts of each clause
         self.changed: set[str] = set()  # the concepts of the clauses a change note is in
+        # per retirement ("Jenkins was shut down"): the concepts and values of what it retires
+        self.retired: list[tuple[frozenset[str], frozenset[str]]] = []
 
 
 def _tokens(text: str) -> list[str]:
@@ -1350,6 +1357,8 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading = Reading()
     text, struck = wording.normalise(text)
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
+    if head:
+        reading.retired = _retirements(text)
     unpurposed = _PURPOSE.sub(" ", text)  # "so field units can be debugged" grants nothing
     unpurposed = _CAN_BUS.sub(" ", unpurposed)  # "addressed over CAN" grants nothing either
     reading.excepts = _EXCEPTS.search(unpurposed) is not None or _SCOPED.match(text) is not None
@@ -1623,6 +1632,65 @@ TOOL_ARTEFACTS = frozenset(
         packages setup support integration integrations file files job jobs step steps usage"""
     )
 )
+
+
+# A thing said to be gone ("Jenkins was shut down", "UA is dead", "Node 18 is EOL", "Xavier
+# NX phased out"): what stands before the words, in their clause, is no longer in use.
+_RETIRES = re.compile(
+    r"\b(?:(?:was|were|is|are|been|got|has been|have been)\s+)?(?:shut down|phased out"
+    r"|(?:is|are|was|were) (?:dead|eol|end[- ]of[- ]life|gone)|cancell?ed|archived|killed"
+    r"|ripped out|decommissioned|retired|sunset(?:ted)?|deprecated|removed)\b",
+    re.IGNORECASE,
+)
+# Where the retired thing's name starts: the last clause end or comma before the words.
+_RETIRED_START = re.compile(r".*(?:[,;:(\u2014\u2013]|\s-\s|(?<=\S)\.\s)", re.DOTALL)
+# What a tool comes with: retiring "the ELK stack" or "the Envoyer subscription" retires ELK.
+RETIRED_ARTEFACTS = TOOL_ARTEFACTS | frozenset(
+    _stem(word) if word not in SYNONYMS else SYNONYMS[word]
+    for word in _words(
+        """stack subscription server servers instance instances account license vm box host
+        old legacy whole entire our"""
+    )
+)
+
+
+def _retirements(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """What an entry says is gone: per retirement phrase, the concepts of full weight and the
+    values written right before it in its clause ("Since Jan 2024 we deploy via Forge; the
+    Envoyer subscription was cancelled": Envoyer), the tool's artefacts left out."""
+    found = []
+    for match in _RETIRES.finditer(text):
+        before = text[: match.start()]
+        opening = _RETIRED_START.match(before)
+        subject = read(before[opening.end() :] if opening else before, head=False)
+        names = frozenset(_strong(subject) - RETIRED_ARTEFACTS - _JOBS)
+        if names:
+            found.append((names, frozenset(subject.numbers)))
+    return found
+
+
+RETIRED_NAMES = 3  # at most this many subjects before the words: a short name, not a sentence
+
+
+def _retired_conflict(a: Reading, b: Reading) -> Relation | None:
+    """One entry says a thing is gone, the other uses it ("ELK was shut down last March"
+    against "Application logs are shipped to our ELK stack"): the other entry names every
+    subject and value of what is gone, one of them a name (a tool, a proper noun, code: "feature
+    flags are removed after rollout" retires no particular thing), and the other entry
+    negates, retires or changes nothing itself."""
+    for note, plain in ((a, b), (b, a)):
+        if plain.retired or plain.supersedes or plain.negated:
+            continue
+        for names, values in note.retired:
+            if (
+                len(names) <= RETIRED_NAMES
+                and names & (note.anchors | plain.anchors | note.spans | plain.spans)
+                and names <= plain.weights.keys()
+                and values <= plain.numbers
+            ):
+                shown = " ".join(sorted(names))
+                return Relation(CONTRADICTION, 1.0, f"one note says {shown} is gone")
+    return None
 
 
 def _reject_subject(reading: Reading, subject: list[str | None]) -> None:
@@ -2045,6 +2113,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         conflict = _superseded(a, b, limits, shared, containment)  # an exception refines
     else:
         conflict = _conflict(a, b, limits, choice, (shared, count, containment))
+    if conflict is None and limits.retired_conflict:
+        conflict = _retired_conflict(a, b)
     if conflict is None and limits.permission_conflict:
         conflict = _permission_conflict(a, b, containment)
     if conflict is not None:
@@ -2052,7 +2122,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         if detail is not None:
             return detail  # what conflicts lies in the longer entry's detail
         if limits.supersede_clause and conflict.reason == _CHANGED and not _changed_subject(a, b):
-            return None  # the note says something else changed: no pair at all
+            # the note says something else changed: no pair, unless it says a thing is gone
+            return _retired_conflict(a, b) if limits.retired_conflict else None
         return conflict
     if limits.contained_detail and choice is None:
         contained = _contained_detail(a, b)
