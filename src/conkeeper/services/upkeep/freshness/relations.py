@@ -133,6 +133,7 @@ class Limits(Record):
         "permission_conflict",
         "polarity_containment",
         "qualifier_scope",
+        "reason_merge",
         "reject_shared_weight",
         "retired_conflict",
         "scoped_merge",
@@ -180,6 +181,7 @@ class Limits(Record):
         value_subject: bool = False,
         value_shared: int = 1,
         retired_conflict: bool = False,
+        reason_merge: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -212,6 +214,7 @@ class Limits(Record):
         self.value_subject = value_subject
         self.value_shared = value_shared
         self.retired_conflict = retired_conflict
+        self.reason_merge = reason_merge
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -245,6 +248,7 @@ LIMITS = Limits(
     value_subject=True,
     value_shared=2,
     retired_conflict=True,
+    reason_merge=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -1178,6 +1182,7 @@ class Reading(Record):
         "permits",
         "polar",
         "qualifiers",
+        "reasons",
         "rejected",
         "restricted",
         "retired",
@@ -1202,6 +1207,7 @@ class Reading(Record):
         self.supersedes = False  # a note that something changed ("replaced by", "moved to")
         self.head: Reading | None = None  # the first clause alone, when there are several
         self.excepts = False  # it states an exception or a reason ("unless", "because", "also")
+        self.reasons = False  # its only sign of an exception is a reason ("because")
         self.permits = False  # it grants a permission ("may", "can", "is fine")
         self.exempts = False  # it says it is an exception ("Exception:", "except", "unless")
         self.chosen: set[str] = set()
@@ -1328,6 +1334,10 @@ _EXCEPTS = re.compile(
     re.IGNORECASE,
 )
 
+# A reason given for a rule ("because the runner doesn't"): it explains the rule, it does not
+# make a special case of it.
+_REASON = re.compile(r"\bbecause\b", re.IGNORECASE)
+
 # A permission ("PRs may be merged without review", "floats are fine for charts"): never
 # merged with a rule that grants none (read for merges only: "X is fine" against "never X"
 # stays a contradiction).
@@ -1362,6 +1372,11 @@ def read(text: str, *, head: bool = True) -> Reading:
     unpurposed = _PURPOSE.sub(" ", text)  # "so field units can be debugged" grants nothing
     unpurposed = _CAN_BUS.sub(" ", unpurposed)  # "addressed over CAN" grants nothing either
     reading.excepts = _EXCEPTS.search(unpurposed) is not None or _SCOPED.match(text) is not None
+    reading.reasons = (
+        reading.excepts
+        and _SCOPED.match(text) is None
+        and _EXCEPTS.search(_REASON.sub(" ", unpurposed)) is None
+    )
     reading.permits = _PERMITS.search(unpurposed) is not None
     reading.exempts = _EXEMPTS.search(text) is not None
     raw: list[str] = []
@@ -2480,6 +2495,13 @@ def _abbreviated(a: Reading, b: Reading) -> float:
     return found
 
 
+def _excepting(reading: Reading, limits: Limits) -> bool:
+    """Whether an entry states an exception for a merge: a reason alone ("make tasks
+    idempotent because the broker can redeliver") is the rule explained, with
+    ``limits.reason_merge``, not a special case of it."""
+    return reading.excepts and not (limits.reason_merge and reading.reasons)
+
+
 def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
@@ -2518,7 +2540,10 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     if (
         dice >= limits.duplicate_similarity
         and unshared <= limits.duplicate_unshared
-        and not (limits.exception_merge and (a.excepts != b.excepts or a.permits != b.permits))
+        and not (
+            limits.exception_merge
+            and (_excepting(a, limits) != _excepting(b, limits) or a.permits != b.permits)
+        )
     ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
     smaller_all = min(all_a, all_b)
