@@ -1684,6 +1684,7 @@ def _retirements(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
     return found
 
 
+_GONE = "one note says what the other uses is gone"
 RETIRED_NAMES = 3  # at most this many subjects before the words: a short name, not a sentence
 
 
@@ -1703,8 +1704,7 @@ def _retired_conflict(a: Reading, b: Reading) -> Relation | None:
                 and names <= plain.weights.keys()
                 and values <= plain.numbers
             ):
-                shown = " ".join(sorted(names))
-                return Relation(CONTRADICTION, 1.0, f"one note says {shown} is gone")
+                return Relation(CONTRADICTION, 1.0, _GONE)
     return None
 
 
