@@ -2161,10 +2161,13 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
 
 
 CONTAINED_MIN = 3  # subjects a one-clause entry must name to be found inside a longer one
+CONTAINED_NEGATED_MIN = 2  # ... when it forbids them (the longer one forbidding the same)
 
 
 def _contained_detail(a: Reading, b: Reading) -> Relation | None:
-    """A one-clause entry whose every subject and value one clause of a longer entry names,
+    """A one-clause entry whose every subject (three at least, two for a prohibition the
+    longer entry states too: "Do not use `--no-verify`") and value one clause of a longer entry
+    names,
     with the same sign and the same antonyms ("The docs deploy to GitHub Pages." against "Docs
     deploy to GitHub Pages from the `gh-pages` branch; the `docs.yml` workflow pushes there
     after every merge"): the longer one is the same rule with more detail, whatever else its
@@ -2176,7 +2179,7 @@ def _contained_detail(a: Reading, b: Reading) -> Relation | None:
         subjects = _strong(short)
         if (
             short.head is not None
-            or len(subjects) < CONTAINED_MIN
+            or len(subjects) < (CONTAINED_NEGATED_MIN if short.negated else CONTAINED_MIN)
             or len(short.weights) > len(long.weights)
             or not subjects <= long.weights.keys()
             or short.supersedes
