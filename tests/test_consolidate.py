@@ -562,3 +562,19 @@ def test_a_rule_and_the_same_rule_with_its_reason_merge(repo: Path) -> None:
     assert all(
         p["kind"] != "duplicate" for where, p in found.items() if "product-context.md:4" in where
     )
+
+
+def test_a_merge_keeps_the_entry_with_more_detail_not_the_older_copy(repo: Path) -> None:
+    short = memory(repo) / "progress.md"
+    short.write_text("# Progress\n\n- The docs deploy to GitHub Pages.\n", encoding="utf-8")
+    detailed = memory(repo) / "product-context.md"
+    detailed.write_text(
+        "# Product\n\n- Docs deploy to GitHub Pages from the `gh-pages` branch, the "
+        "`docs.yml` workflow pushes there after every merge to main.\n",
+        encoding="utf-8",
+    )
+    os.utime(short, (T0, T0))  # the short copy is the older one
+    result = run_cli("consolidate", "--apply", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "GitHub Pages" not in short.read_text(encoding="utf-8")
+    assert "`docs.yml` workflow" in detailed.read_text(encoding="utf-8")

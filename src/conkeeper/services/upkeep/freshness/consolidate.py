@@ -8,7 +8,8 @@ pairs among the bullets and paragraphs of the curated memory files
 
 * **duplicate** — two entries saying the same thing: ``--apply`` merges them by removing the
   copy in the less authoritative file (ADRs outrank ``patterns.md``, which outranks the others;
-  within one rank the older file keeps it), with the tag lines that belong to it;
+  within one rank the entry with more detail stays when one is the other with more detail,
+  else the older file keeps it), with the tag lines that belong to it;
 * **contradiction** — two entries that cannot both hold. Nothing decides which one is right:
   the file changed last is as likely to hold the mistake as the fix. Both entries are shown
   with their file, line and when each was written (``git blame``; for lines git does not have,
@@ -39,8 +40,10 @@ from conkeeper.services.upkeep.freshness.relations import (
     CONTRADICTION,
     DUPLICATE,
     LIMITS,
+    MORE_DETAIL,
     Limits,
     Reading,
+    Relation,
     comparable,
     read,
     relate_readings,
@@ -247,6 +250,22 @@ def _removal(item: _Item) -> Removal:
     return Removal(item.path, f"{item.rel}:{item.entry.start}", item.entry.start, item.lines)
 
 
+def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _Item]:
+    """Which copy of a duplicate a merge keeps, and which it removes: the one in the more
+    authoritative file, and within one rank the one with more detail when one entry is the
+    other with more detail (the shorter says nothing the longer does not), else the older."""
+    if relation.reason == MORE_DETAIL and first.rank[0] == second.rank[0]:
+        detail_first, detail_second = _detail(first.reading), _detail(second.reading)
+        if detail_first != detail_second:
+            return (first, second) if detail_first > detail_second else (second, first)
+    return (first, second) if first.rank <= second.rank else (second, first)
+
+
+def _detail(reading: Reading) -> float:
+    """How much an entry says: the weight of its concepts and its values."""
+    return sum(reading.weights.values()) + len(reading.numbers)
+
+
 def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, str]]:
     """The proposals and removals (nothing written), and the texts they were computed from
     (``limits``: the relation's thresholds, other than the shipped ones only for the selection
@@ -267,7 +286,7 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
         sides = (_side(first, shown), _side(second, shown))
         proposal = Proposal(relation.kind, sides, relation.reason, relation.score)
         if relation.kind == DUPLICATE:
-            keep, drop = (first, second) if first.rank <= second.rank else (second, first)
+            keep, drop = _keeper(first, second, relation)
             keep_side = sides[0] if keep is first else sides[1]
             proposal.keep = keep_side.where
             proposal.remove = f"{drop.rel}:{drop.entry.start}"

@@ -105,6 +105,9 @@ from conkeeper.services.upkeep.freshness import wording
 
 DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
+# The reason of a duplicate one of whose entries is the other with more detail: a merge keeps
+# the one with more detail (:mod:`.consolidate`).
+MORE_DETAIL = "says the same thing (with more detail)"
 
 
 class Limits(Record):
@@ -2203,7 +2206,7 @@ def _contained_detail(a: Reading, b: Reading) -> Relation | None:
                 continue
         elif governed & subjects:  # its detail negates what the short entry states
             continue
-        return Relation(DUPLICATE, 1.0, "says the same thing (with more detail)")
+        return Relation(DUPLICATE, 1.0, MORE_DETAIL)
     return None
 
 
@@ -2221,7 +2224,7 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
             continue
         same = _duplicate(short, long, limits)
         if same is not None:
-            return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
+            return Relation(DUPLICATE, same.score, MORE_DETAIL)
     return None
 
 
@@ -2247,7 +2250,7 @@ def _detail_of_same_head(a: Reading, b: Reading, limits: Limits) -> Relation | N
             and not (short.excepts or long.excepts)
             and not any(governed & _strong(short) for governed in long.flipped)
         ):  # the detail must not negate what the short entry states ("we don't use sqlfluff")
-            return Relation(DUPLICATE, same.score, "says the same thing (with more detail)")
+            return Relation(DUPLICATE, same.score, MORE_DETAIL)
     return None
 
 
@@ -2552,5 +2555,5 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     smaller_all = min(all_a, all_b)
     within = min(1.0, shared_all / smaller_all) if smaller_all else 0.0
     if within >= limits.duplicate_containment:
-        return Relation(DUPLICATE, round(within, 2), "says the same thing (with more detail)")
+        return Relation(DUPLICATE, round(within, 2), MORE_DETAIL)
     return None
