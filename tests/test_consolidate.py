@@ -578,3 +578,23 @@ def test_a_merge_keeps_the_entry_with_more_detail_not_the_older_copy(repo: Path)
     assert result.returncode == 0, result.stderr
     assert "GitHub Pages" not in short.read_text(encoding="utf-8")
     assert "`docs.yml` workflow" in detailed.read_text(encoding="utf-8")
+
+
+def test_a_merge_within_one_rank_never_removes_the_newer_copy(repo: Path) -> None:
+    older = memory(repo) / "progress.md"
+    older.write_text(
+        "# Progress\n\n- Restart the worker after a deploy because the old code stays loaded "
+        "in memory.\n",
+        encoding="utf-8",
+    )
+    newer = memory(repo) / "product-context.md"
+    newer.write_text(
+        "# Product\n\n- The old code stays loaded in the worker after a deploy, so restart it.\n",
+        encoding="utf-8",
+    )
+    os.utime(older, (T0, T0))
+    os.utime(newer, (T0 + 86400, T0 + 86400))
+    result = run_cli("consolidate", "--apply", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "Restart the worker" not in older.read_text(encoding="utf-8")
+    assert "so restart it" in newer.read_text(encoding="utf-8")
