@@ -59,9 +59,9 @@ two-subject prohibition contained in a longer one; held out, duplicate recall me
 .677 -> .688 (worst .567 -> .583), no wrong merge on any author before or after, none labelled
 or implied in the all-pairs check (its merges over the twelve files: right 429 -> 447, no label
 judges 308 -> 298; contradictions 3,291 -> 3,289). Tried and left out: letting a reason-only
-entry through the
-full conflict check (3 contradictions more, 6 wrong ones), containment of any two-subject
-entry (2 wrong merges: "Money is always `Decimal`" inside a rounding rule), no value conflict
+entry through the full conflict check (3 contradictions more, 6 wrong ones), containment of
+any two-subject entry (2 wrong merges: "Money is always `Decimal`" inside a rounding rule), no
+value conflict
 between entries each naming a thing the other does not (5 right contradictions lost for 3 wrong
 ones; code spans only: 1 for 1), places read per clause for contained detail (no change).
 
