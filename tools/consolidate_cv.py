@@ -61,9 +61,9 @@ or implied in the all-pairs check (its merges over the twelve files: right 429 -
 judges 308 -> 298; contradictions 3,291 -> 3,289). Tried and left out: letting a reason-only
 entry through the full conflict check (3 contradictions more, 6 wrong ones), containment of
 any two-subject entry (2 wrong merges: "Money is always `Decimal`" inside a rounding rule), no
-value conflict
-between entries each naming a thing the other does not (5 right contradictions lost for 3 wrong
-ones; code spans only: 1 for 1), places read per clause for contained detail (no change).
+value conflict between entries each naming a thing the other does not (5 right contradictions
+lost for 3 wrong ones; code spans only: 1 for 1), places read per clause for contained detail
+(no change).
 
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--margin STEP]`` (``--current``: the shipped limits on each author, no selection; with
