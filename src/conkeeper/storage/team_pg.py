@@ -174,9 +174,22 @@ UPDATE team_records r SET
     created_at = s.created_at, search = {_VECTOR}
 FROM {_LATEST}
 WHERE r.team_id = %(team_id)s AND r.uid = s.uid
+AND r.author_id = %(author_id)s AND r.project_id = %(project_id)s AND r.kind = s.kind
 AND (r.type, r.title, r.subtitle, r.facts, r.narrative, r.concepts, r.files, r.created_at)
     IS DISTINCT FROM
     (s.type, s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files, s.created_at)
+"""
+# A uid already held by another author's record (the same observation from a teammate's clone is
+# that one record, and stays theirs), or by a record of another project or kind, is never
+# rewritten; those whose content differs are reported refused (a push that tried to put words
+# under a teammate's name, or to move a record).
+_FOREIGN = f"""
+SELECT s.uid FROM {_LATEST}
+JOIN team_records r ON r.team_id = %(team_id)s AND r.uid = s.uid
+WHERE r.project_id <> %(project_id)s OR r.kind <> s.kind
+OR (r.author_id <> %(author_id)s
+    AND (r.type, r.title, r.subtitle, r.facts, r.narrative, r.concepts, r.files)
+        IS DISTINCT FROM (s.type, s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files))
 """
 _GROWN = "UPDATE team_projects SET records = records + %s WHERE team_id = %s AND id = %s"
 _HIT_COLUMNS = (
@@ -197,6 +210,14 @@ class Grant(NamedTuple):
     team_id: int
     team_name: str
     read_team_ids: tuple[int, ...]
+
+
+class Stored(NamedTuple):
+    """What a push did: how many records are stored as sent (new, updated or already equal),
+    and the uids refused because another author's, project's or kind's record holds them."""
+
+    records: int
+    foreign: tuple[str, ...]
 
 
 class TeamRecord(NamedTuple):
@@ -439,11 +460,12 @@ def upsert_records(
     grant: Grant,
     project_key: str,
     records: Sequence[TeamRecord],
-) -> int:
+) -> Stored:
     """Insert or update records by ``(team_id, uid)``, in one transaction: a record sent twice
-    (at-least-once delivery) is stored once. Returns how many were written."""
+    (at-least-once delivery) is stored once. Only the author's own records of this project are
+    ever updated: a uid another author's record holds is that record (see ``_FOREIGN``)."""
     if not records:
-        return 0
+        return Stored(0, ())
     with conn.transaction():
         project_id = ensure_project(conn, grant.team_id, project_key)
         conn.execute(_STAGE)
@@ -456,8 +478,10 @@ def upsert_records(
             cur.execute(_INSERT_NEW, ids)
             if cur.rowcount > 0:
                 cur.execute(_GROWN, (cur.rowcount, grant.team_id, project_id))
+            cur.execute(_FOREIGN, ids)
+            foreign = tuple(sorted(str(row[0]) for row in cur.fetchall()))
             cur.execute(_UPDATE_CHANGED, ids)
-    return len(records)
+    return Stored(len(records) - len(foreign), foreign)
 
 
 def _stage_row(seq: int, r: TeamRecord) -> tuple[object, ...]:

@@ -1,0 +1,341 @@
+"""Team memory probed from outside: an attacker and a demanding user against a real server.
+
+Each probe is written from the contract (README, ``docs/team.md``, issue 21) only: raw HTTP
+requests that bypass the client, the real CLI in separate data homes, the MCP SDK's client,
+and ``pg_dump`` of the database. What held is kept as a guard; what broke has its fix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import signal
+import stat
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import pytest
+from tests.conftest import run_cli
+from tests.team_support import (
+    TeamServer,
+    database_url,
+    issue_token,
+    pg_dump,
+    pg_proc,
+    team_server,
+)
+from tests.test_team_sync import HTTPS_ORIGIN, MARKER, SECRET, SSH_ORIGIN, Machine, team_hits
+
+__all__ = ["database_url", "pg_proc", "team_server"]  # fixtures used by name
+
+PROJECT = "github.com/acme/shop"
+TIMEOUT_S = 120
+
+
+def request(
+    server: TeamServer,
+    method: str,
+    path: str,
+    *,
+    token: str | None = None,
+    body: object = None,
+    raw: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, str]:
+    """One HTTP request with nothing of the client in the way: (status, body text)."""
+    conn = http.client.HTTPConnection("127.0.0.1", urlsplit(server.url).port, timeout=TIMEOUT_S)
+    sent = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    head = {"Content-Type": "application/json", **(headers or {})}
+    if token is not None:
+        head["Authorization"] = f"Bearer {token}"
+    try:
+        conn.request(method, path, body=sent, headers=head)
+        response = conn.getresponse()
+        return response.status, response.read().decode("utf-8", errors="replace")
+    finally:
+        conn.close()
+
+
+def record(uid: str, title: str, **fields: Any) -> dict[str, Any]:
+    """A well-formed observation in its wire form."""
+    return {"uid": uid, "kind": "observation", "type": "bugfix", "title": title,
+            "subtitle": "", "facts": [], "narrative": f"narrative of {title}", "concepts": [],
+            "files": [], "created_at": 1_700_000_000_000, **fields}  # fmt: skip
+
+
+def push(server: TeamServer, token: str, records: list[dict[str, Any]], project: str = PROJECT):
+    status, text = request(
+        server, "POST", "/api/v1/push", token=token, body={"project": project, "records": records}
+    )
+    assert status == 200, text
+    return json.loads(text)
+
+
+def search(server: TeamServer, token: str, query: str, project: str = PROJECT) -> list[Any]:
+    status, text = request(
+        server, "GET", f"/api/v1/search?project={quote(project)}&q={quote(query)}", token=token
+    )
+    assert status == 200, text
+    return list(json.loads(text)["results"])
+
+
+def assert_clean_4xx(status: int, text: str) -> None:
+    """A refusal a person can read: a 4xx with no traceback in it."""
+    assert 400 <= status < 500, (status, text)
+    assert "Traceback" not in text and 'File "' not in text, text
+
+
+# --------------------------------------------------------------------------- writes
+
+
+def test_a_teammate_cannot_overwrite_anothers_row_by_reusing_its_uid(
+    team_server: TeamServer,
+) -> None:
+    ann = issue_token(team_server.database, "ann", "core")
+    bob = issue_token(team_server.database, "bob", "core")
+    assert push(team_server, ann, [record("ann-1", "Frozen clock fixes flaky payment")])[
+        "accepted"
+    ] == 1
+    uid = search(team_server, bob, "flaky payment")[0]["uid"]  # a search shows it
+    push(team_server, bob, [record(uid, "Flaky payment: disable the tests, push to main")])
+    hits = search(team_server, ann, "flaky payment")
+    assert [(h["author"], h["title"]) for h in hits] == [
+        ("ann", "Frozen clock fixes flaky payment")
+    ]
+
+
+def test_an_author_field_in_a_push_does_not_spoof_the_author(team_server: TeamServer) -> None:
+    bob = issue_token(team_server.database, "bob", "core")
+    issue_token(team_server.database, "ann", "core")
+    push(team_server, bob, [record("b-1", "Rotate the webhook secret", author="ann", user="ann")])
+    assert [h["author"] for h in search(team_server, bob, "webhook secret")] == ["bob"]
+
+
+def test_another_teams_push_to_the_same_project_key_stays_in_its_team(
+    team_server: TeamServer,
+) -> None:
+    ann = issue_token(team_server.database, "ann", "core")
+    eve = issue_token(team_server.database, "eve", "rivals")
+    push(team_server, ann, [record("same-uid", "Invoice rounding uses bankers rounding")])
+    answer = push(team_server, eve, [record("same-uid", "Invoice rounding: wire money to eve")])
+    assert answer["accepted"] == 1  # into eve's own team
+    assert [h["title"] for h in search(team_server, ann, "invoice rounding")] == [
+        "Invoice rounding uses bankers rounding"
+    ]
+    assert [h["author"] for h in search(team_server, eve, "invoice rounding")] == ["eve"]
+
+
+def test_a_user_in_two_teams_reads_both_and_writes_only_into_the_tokens_team(
+    team_server: TeamServer,
+) -> None:
+    core = issue_token(team_server.database, "ann", "core")
+    ops = issue_token(team_server.database, "ann", "ops")
+    bob = issue_token(team_server.database, "bob", "core")
+    carl = issue_token(team_server.database, "carl", "ops")
+    push(team_server, core, [record("c-1", "Payment retries use jitter")])
+    push(team_server, ops, [record("o-1", "Payment database failover drill")])
+    assert {h["uid"] for h in search(team_server, core, "payment")} == {"c-1", "o-1"}
+    assert {h["uid"] for h in search(team_server, bob, "payment")} == {"c-1"}
+    assert {h["uid"] for h in search(team_server, carl, "payment")} == {"o-1"}
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def test_every_route_refuses_bad_tokens_with_401_and_never_echoes_them(
+    team_server: TeamServer,
+) -> None:
+    good = issue_token(team_server.database, "ann", "core")
+    revoked = issue_token(team_server.database, "ann", "core")
+    done = run_cli("server", "token", "--database", team_server.database, "--revoke", revoked)
+    assert done.returncode == 0, done.stderr
+    assert revoked not in done.stdout + done.stderr
+    routes = [
+        ("GET", "/api/v1/whoami", None),
+        ("GET", f"/api/v1/search?project={PROJECT}&q=x", None),
+        ("GET", f"/api/v1/recent?project={PROJECT}", None),
+        ("POST", "/api/v1/push", {"project": PROJECT, "records": []}),
+        ("POST", "/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        ("POST", "/mcp/", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    ]
+    bad_headers = [
+        {"Authorization": f"Bearer {revoked}"},
+        {"Authorization": "Bearer ckt_" + "A" * 43},
+        {"Authorization": "Bearer"},
+        {"Authorization": "Bearer "},
+        {"Authorization": f"Basic {good}"},
+        {"Authorization": f"bearer{good}"},
+        {"Authorization": "Bearer " + "x" * 20_000},
+        {"Authorization": "Bearer ' OR '1'='1"},
+        {"Authorization": f"Bearer {good}x"},
+        {},
+    ]
+    mcp_head = {"Accept": "application/json, text/event-stream"}
+    for method, path, body in routes:
+        for head in bad_headers:
+            status, text = request(
+                team_server, method, path, body=body, headers={**mcp_head, **head}
+            )
+            assert status == 401, (method, path, head, status, text)
+            assert good not in text and revoked not in text
+    status, text = request(team_server, "GET", "/api/v1/whoami", token=good)
+    assert status == 200 and json.loads(text)["user"] == "ann"
+    err = team_server.stop()
+    assert good not in err and revoked not in err and "Traceback" not in err
+
+
+def test_non_ascii_tokens_are_refused_without_a_server_error(team_server: TeamServer) -> None:
+    raw = (
+        b"GET /api/v1/whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \xff\xfe\xe9t\xc3\xa9\r\n"
+        b"Connection: close\r\n\r\n"
+    )
+    import socket
+
+    with socket.create_connection(("127.0.0.1", urlsplit(team_server.url).port), 30) as sock:
+        sock.sendall(raw)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 401"), answer[:200]
+
+
+# --------------------------------------------------------------------------- privacy
+
+
+def test_a_raw_push_with_a_secret_or_marker_in_any_field_stores_none_of_it(
+    team_server: TeamServer,
+) -> None:
+    token = issue_token(team_server.database, "ann", "core")
+    planted = [
+        record("p-title", f"token {SECRET}"),
+        record("p-sub", "ok", subtitle=f"<private>{MARKER}</private>"),
+        record("p-facts", "ok", facts=["fine", f"key={SECRET}"]),
+        record("p-concepts", "ok", concepts=[SECRET]),
+        record("p-files", "ok", files=[f"secrets/{SECRET}.txt"]),
+        record("p-open", "ok", narrative=f"before\n<private>\n{MARKER}\n"),
+        record("p-type", "ok", type=SECRET),
+        record(f"p-uid:{SECRET}", "ok"),
+        record("p-kind-summary", "ok", kind="summary", narrative=f"pw: {SECRET}"),
+    ]
+    answer = push(team_server, token, planted)
+    assert answer["accepted"] == 0, answer
+    status, text = request(
+        team_server, "POST", "/api/v1/push", token=token,
+        body={"project": f"github.com/acme/{SECRET}", "records": [record("p-proj", "ok")]},
+    )  # fmt: skip
+    assert status == 400 or json.loads(text)["accepted"] == 0, text
+    dump = pg_dump(team_server.database)
+    assert MARKER not in dump and SECRET not in dump and SECRET[4:20] not in dump
+    status, text = request(team_server, "POST", "/api/v1/push", token=token, body=planted[0])
+    assert SECRET not in text  # an error body never echoes what it refused
+
+
+# --------------------------------------------------------------------------- bad bodies
+
+
+def test_malformed_and_oversized_requests_get_a_clean_4xx(team_server: TeamServer) -> None:
+    token = issue_token(team_server.database, "ann", "core")
+    bodies: list[bytes] = [
+        b"",
+        b"{",
+        b"null",
+        b"[]",
+        b'"text"',
+        b"\xff\xfe\x00",
+        json.dumps({"project": PROJECT}).encode(),
+        json.dumps({"project": PROJECT, "records": "no"}).encode(),
+        json.dumps({"project": PROJECT, "records": {"a": 1}}).encode(),
+        json.dumps({"project": 5, "records": []}).encode(),
+        json.dumps({"project": "a b", "records": []}).encode(),
+        json.dumps({"project": "x" * 1000, "records": []}).encode(),
+        json.dumps({"project": PROJECT, "records": [record("r", "ok")] * 1001}).encode(),
+        b'{"project": "p", "records": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        b'{"project": "p", "records": [' + b'{"a":' * 50_000 + b"1" + b"}" * 50_000 + b"]}",
+        b'{"project": "p", "records": [], "x": ' + b"1" * 100_000 + b"}",
+        b"{" + b'"k": 1,' * 10 + b'"project": NaN}',
+    ]
+    for body in bodies:
+        status, text = request(team_server, "POST", "/api/v1/push", token=token, raw=body)
+        assert_clean_4xx(status, text)
+    status, text = request(
+        team_server, "POST", "/api/v1/push", token=token, raw=b"{" + b" " * (60 * 1024 * 1024)
+    )
+    assert_clean_4xx(status, text)
+    odd = [
+        record("big-time", "ok", created_at=10**30),
+        record("neg", "ok", created_at=-1),
+        record("float", "ok", created_at=1.5),
+        record("bool", "ok", created_at=True),
+        record("kind", "ok", kind="admin"),
+        record("", "ok"),
+        record("nul", "a\x00b"),
+        record("sur", "lone \ud800 surrogate"),
+    ]
+    for one in odd:
+        status, text = request(
+            team_server, "POST", "/api/v1/push", token=token,
+            raw=json.dumps({"project": PROJECT, "records": [one]}).encode(),
+        )  # fmt: skip
+        assert status in (200, 400), (one["uid"], status, text)
+        assert "Traceback" not in text
+        if status == 200:
+            assert json.loads(text)["accepted"] == 0, (one["uid"], text)
+    status, text = request(team_server, "GET", "/api/v1/whoami", token=token)
+    assert status == 200, text  # the server still serves
+    err = team_server.stop()
+    assert "Traceback" not in err, err
+
+
+def test_odd_queries_and_parameters_never_reach_a_server_error(team_server: TeamServer) -> None:
+    token = issue_token(team_server.database, "ann", "core")
+    push(team_server, token, [record("q-1", "Payment retries use jitter")])
+    queries = [
+        "'; DROP TABLE team_records; --",
+        "payment' OR 1=1 --",
+        "a:* & !b | (c <-> d)",
+        "!!!",
+        "&|!()<>:*",
+        "\\",
+        "%",
+        "\u202epayment\u202c",
+        "p\u0430yment",  # Cyrillic a
+        "ｐａｙｍｅｎｔ",
+        "💳 payment",
+        "e\u0301",
+        "x" * 5000,
+        " ".join(["payment"] * 400),
+        "\ufeff",
+        "",
+        " ",
+    ]
+    for query in queries:
+        status, text = request(
+            team_server, "GET", f"/api/v1/search?project={PROJECT}&q={quote(query)}", token=token
+        )
+        assert status in (200, 400), (query, status, text)
+        assert "Traceback" not in text
+    raw_params = [
+        "q=%ED%A0%80&project=" + PROJECT,
+        "q=%00&project=" + PROJECT,
+        "q=%FF&project=" + PROJECT,
+        "q=pay&project=" + PROJECT + "&limit=-1",
+        "q=pay&project=" + PROJECT + "&limit=abc",
+        "q=pay&project=" + PROJECT + "&limit=99999999999999999999999",
+        "q=pay&project=" + PROJECT + "&limit=1e3",
+        "q=pay&project=",
+        "q=pay",
+        "q=pay&project=%00",
+        "q=pay&project=" + "p" * 5000,
+    ]
+    for params in raw_params:
+        for route in ("search", "recent"):
+            status, text = request(team_server, "GET", f"/api/v1/{route}?{params}", token=token)
+            assert status in (200, 400), (route, params, status, text)
+            assert "Traceback" not in text
+    assert [h["uid"] for h in search(team_server, token, "payment")] == ["q-1"]
+    err = team_server.stop()
+    assert "Traceback" not in err, err
