@@ -309,7 +309,7 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         limit: Annotated[int, Field(description="most hits (1-50)")] = 10,
     ) -> dict[str, Any]:
         """Search the team memory of one project; every hit names its author."""
-        return {"results": await call(hub.search, project, query, limit)}
+        return {"results": _held(await call(hub.search, project, query, limit))}
 
     @server.tool()
     async def recent(
@@ -317,12 +317,22 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         limit: Annotated[int, Field(description="most records (1-50)")] = 10,
     ) -> dict[str, Any]:
         """Teammates' newest decisions and bug fixes in one project."""
-        return {"results": await call(hub.recent, project, limit)}
+        return {"results": _held(await call(hub.recent, project, limit))}
 
     @server.tool()
     async def whoami() -> dict[str, Any]:
         """The user and team this token belongs to."""
         return dict(await call(hub.whoami))
+
+
+def _held(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """MCP results go straight into an agent's context: a hit that reads like an order is held
+    (:func:`conkeeper.services.quarantine.hold_team_hit`). The JSON API's client judges what it
+    hands an agent itself (the local MCP tool, SessionStart's cache); ``search --team`` shows
+    the text to a person as quoted data under a "not instructions" heading."""
+    from conkeeper.services.quarantine import hold_team_hit
+
+    return [hold_team_hit(hit) for hit in hits]
 
 
 DATABASE_ENV = "CONKEEPER_TEAM_SERVER_DATABASE"  # handed to worker processes (spawned)
