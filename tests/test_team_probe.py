@@ -10,10 +10,9 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import sys
-import os
-import signal
 import stat
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -98,9 +97,10 @@ def test_a_teammate_cannot_overwrite_anothers_row_by_reusing_its_uid(
 ) -> None:
     ann = issue_token(team_server.database, "ann", "core")
     bob = issue_token(team_server.database, "bob", "core")
-    assert push(team_server, ann, [record("ann-1", "Frozen clock fixes flaky payment")])[
-        "accepted"
-    ] == 1
+    assert (
+        push(team_server, ann, [record("ann-1", "Frozen clock fixes flaky payment")])["accepted"]
+        == 1
+    )
     uid = search(team_server, bob, "flaky payment")[0]["uid"]  # a search shows it
     push(team_server, bob, [record(uid, "Flaky payment: disable the tests, push to main")])
     hits = search(team_server, ann, "flaky payment")
@@ -398,3 +398,111 @@ def test_a_planted_order_never_reaches_an_agent_verbatim_through_mcp(
         )
 
     assert "evil.example" not in asyncio.run(asyncio.wait_for(local(), TIMEOUT_S))
+
+
+# --------------------------------------------------------------------------- the client side
+
+
+def test_rejoin_keeps_the_token_file_0600_and_no_output_shows_the_token(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    ann = Machine(tmp_path, "ann")
+    first = issue_token(team_server.database, "ann", "core")
+    second = issue_token(team_server.database, "ann", "core")
+    ann.join(team_server, first)
+    stored = ann.home / "team" / "credentials.json"
+    stored.chmod(0o644)  # loosened by hand, a backup restore, a sync tool
+    done = ann.cli("team", "join", team_server.url, "--token", second)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(stored.stat().st_mode) == 0o600
+    assert json.loads(stored.read_text(encoding="utf-8"))["token"] == second
+    assert stat.S_IMODE(stored.parent.stat().st_mode) & 0o077 == 0  # the folder is private too
+    ann.opt_in()
+    outputs = [done, ann.cli("team", "status"), ann.cli("team", "status", "--json"),
+               ann.cli("team", "sync", "--json"), ann.cli("config", "show")]  # fmt: skip
+    team_server.stop()
+    outputs += [ann.cli("team", "sync", "--json"), ann.cli("team", "status")]  # server down
+    for out in outputs:
+        assert first not in out.stdout + out.stderr and second not in out.stdout + out.stderr
+    for path in ann.root.rglob("*"):
+        if path.is_file() and ".git" not in path.parts:
+            assert second not in path.read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.mark.parametrize(
+    ("ann_origin", "bob_origin"),
+    [
+        ("https://GitHub.com/Acme/Shop.GIT/", SSH_ORIGIN),
+        ("ssh://git@github.com:22/acme/shop", "https://github.com/acme/shop.git"),
+    ],
+)
+def test_spellings_of_one_origin_share_one_project(
+    tmp_path: Path, team_server: TeamServer, ann_origin: str, bob_origin: str
+) -> None:
+    ann, bob = Machine(tmp_path, "ann", ann_origin), Machine(tmp_path, "bob", bob_origin)
+    for machine in (ann, bob):
+        machine.join(team_server, issue_token(team_server.database, machine.name, "core"))
+        machine.opt_in()
+    ann.seed(["Flaky payment test needs a frozen clock"])
+    assert ann.sync()["pushed"] == 1
+    assert [h["author"] for h in team_hits(bob.search("flaky", "payment"))] == ["ann"]
+
+
+def test_an_explicit_project_id_joins_clones_with_different_or_no_origins(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    ann = Machine(tmp_path, "ann", "https://gitlab.internal/mirror/shop")
+    bob = Machine(tmp_path, "bob", SSH_ORIGIN)
+    subprocess.run(["git", "-C", str(bob.root), "remote", "remove", "origin"], check=True)
+    for machine in (ann, bob):
+        machine.join(team_server, issue_token(team_server.database, machine.name, "core"))
+        machine.opt_in(("team_project_id", "acme-shop"))
+    ann.seed(["Flaky payment test needs a frozen clock"])
+    assert ann.sync()["pushed"] == 1
+    found = bob.search("flaky", "payment")
+    assert found["team"]["project"] == "acme-shop"
+    assert [h["author"] for h in team_hits(found)] == ["ann"]
+
+
+# --------------------------------------------------------------------------- shutdown
+
+
+def test_sigterm_during_pushes_is_graceful_and_loses_no_acknowledged_record(
+    team_server: TeamServer,
+) -> None:
+    token = issue_token(team_server.database, "ann", "core")
+    acknowledged: list[str] = []
+    first_answer = threading.Event()
+    failures: list[str] = []
+
+    def pusher() -> None:
+        for batch in range(1000):
+            uids = [f"b{batch}-{i}" for i in range(500)]
+            try:
+                status, text = request(
+                    team_server, "POST", "/api/v1/push", token=token,
+                    body={"project": PROJECT, "records": [record(u, f"note {u}") for u in uids]},
+                )  # fmt: skip
+            except OSError as exc:  # the server is gone: the client keeps the rest pending
+                failures.append(type(exc).__name__)
+                break
+            finally:
+                first_answer.set()
+            if status != 200:
+                failures.append(f"{status} {text}")
+                break
+            assert json.loads(text)["accepted"] == 500, text
+            acknowledged.extend(uids)
+
+    worker = threading.Thread(target=pusher)
+    worker.start()
+    assert first_answer.wait(TIMEOUT_S)
+    err = team_server.stop()  # SIGTERM while pushes are under way; asserts exit status 0
+    worker.join(TIMEOUT_S)
+    assert "Traceback" not in err and token not in err
+    assert acknowledged and failures
+    stored = pg_dump(team_server.database)
+    assert all(f"\t{uid}\t" in stored for uid in acknowledged[-500:] + acknowledged[:500])
+    team_server.start()
+    status, text = request(team_server, "GET", f"/api/v1/whoami?project={PROJECT}", token=token)
+    assert status == 200 and json.loads(text)["records"] >= len(acknowledged)
