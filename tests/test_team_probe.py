@@ -506,3 +506,21 @@ def test_sigterm_during_pushes_is_graceful_and_loses_no_acknowledged_record(
     team_server.start()
     status, text = request(team_server, "GET", f"/api/v1/whoami?project={PROJECT}", token=token)
     assert status == 200 and json.loads(text)["records"] >= len(acknowledged)
+
+
+def test_serving_an_unreachable_database_fails_in_one_line_without_its_password() -> None:
+    import socket
+
+    with socket.socket() as closed:  # bound, never listening: connections are refused
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        url = f"postgresql://ck:s3cret-pw@127.0.0.1:{port}/conkeeper"
+        for args in (
+            ("server", "--database", url, "--port", "0"),
+            ("server", "init", "--database", url),
+        ):
+            done = run_cli(*args)
+            assert done.returncode == 1
+            lines = done.stderr.strip().splitlines()
+            assert len(lines) == 1 and "cannot connect to the team database" in lines[0], lines
+            assert "s3cret-pw" not in done.stdout + done.stderr

@@ -304,7 +304,8 @@ def open_pool(url: str, max_size: int = POOL_SIZE) -> ConnectionPool:
     core and PostgreSQL usually shares the machine, so more connections only make more
     backends compete for the same cores (with 20 clients on 2 cores, 3 connections per
     worker served 20% more searches than 8, at 18% less PostgreSQL CPU per search)."""
-    _psycopg()
+    connect(url).close()  # an unreachable database fails here, at once, in one line with
+    # its reason (the pool would retry for 15 s, logging each failure over several lines)
     from psycopg_pool import ConnectionPool, PoolTimeout
 
     pool = ConnectionPool(
