@@ -28,7 +28,15 @@ from tests.team_support import (
     pg_proc,
     team_server,
 )
-from tests.test_team_sync import HTTPS_ORIGIN, MARKER, SECRET, SSH_ORIGIN, Machine, team_hits
+from tests.test_team_sync import (
+    HTTPS_ORIGIN,
+    MARKER,
+    SECRET,
+    SSH_ORIGIN,
+    Machine,
+    run_hook,
+    team_hits,
+)
 
 __all__ = ["database_url", "pg_proc", "team_server"]  # fixtures used by name
 
@@ -524,3 +532,97 @@ def test_serving_an_unreachable_database_fails_in_one_line_without_its_password(
             lines = done.stderr.strip().splitlines()
             assert len(lines) == 1 and "cannot connect to the team database" in lines[0], lines
             assert "s3cret-pw" not in done.stdout + done.stderr
+
+
+async def _server_mcp_calls(url: str, token: str, calls: list[tuple[str, dict[str, Any]]]) -> list:
+    """Tool calls on the team server's MCP endpoint: each (is_error, text) in order."""
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    auth = {"Authorization": f"Bearer {token}"}
+    out = []
+    async with (
+        create_mcp_http_client(headers=auth) as http_client,
+        Client(streamable_http_client(url + "/mcp", http_client=http_client)) as session,
+    ):
+        for name, args in calls:
+            found = await session.call_tool(name, args)
+            text = "\n".join(getattr(block, "text", "") for block in found.content)
+            out.append((bool(found.is_error), text))
+    return out
+
+
+def test_odd_mcp_arguments_get_a_tool_error_in_one_line(team_server: TeamServer) -> None:
+    token = issue_token(team_server.database, "ann", "core")
+    push(team_server, token, [record("m-1", "Payment retries use jitter")])
+    calls = [
+        ("search", {"project": PROJECT, "query": "payment", "limit": 10**30}),
+        ("search", {"project": PROJECT, "query": "payment", "limit": -5}),
+        ("search", {"project": PROJECT, "query": "nul \x00 here"}),
+        ("search", {"project": "p" * 10_000, "query": "payment"}),
+        ("search", {"project": "a b", "query": "payment"}),
+        ("search", {"project": PROJECT, "query": "'; DROP TABLE team_records; --"}),
+        ("recent", {"project": PROJECT, "limit": 10**30}),
+        ("search", {"project": PROJECT, "query": "payment"}),
+    ]
+    answers = asyncio.run(
+        asyncio.wait_for(_server_mcp_calls(team_server.url, token, calls), TIMEOUT_S)
+    )
+    for (name, args), (is_error, text) in zip(calls, answers, strict=True):
+        assert "Traceback" not in text and "psycopg" not in text, (name, args, text)
+        if is_error:
+            assert len(text.strip().splitlines()) == 1, text
+    assert not answers[-1][0] and "Payment retries use jitter" in answers[-1][1]
+    head = {"Accept": "application/json, text/event-stream"}
+    for args in ({"project": PROJECT, "query": "lone \ud800"},
+                 {"project": "lone\udfff", "query": "payment"}):  # fmt: skip
+        call = {"name": "search", "arguments": args}
+        raw = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+        assert "\\ud" in raw  # sent escaped, as JSON allows
+        status, text = request(
+            team_server, "POST", "/mcp", token=token, raw=raw.encode(), headers=head
+        )
+        assert status in (200, 400), (status, text)
+        assert "Traceback" not in text and "psycopg" not in text, text
+    err = team_server.stop()
+    assert "Traceback" not in err, err
+
+
+def test_hooks_never_open_a_connection_to_the_team_server(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    import socket
+
+    ann = Machine(tmp_path, "ann")
+    ann.join(team_server, issue_token(team_server.database, "ann", "core"))
+    ann.opt_in()
+    team_server.stop()
+    with socket.socket() as trap:  # the server's address, now a listener that counts
+        trap.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        trap.bind(("127.0.0.1", urlsplit(team_server.url).port))
+        trap.listen(16)
+        session = "hook-net-probe"
+        base = {"session_id": session, "transcript_path": str(tmp_path / "t.jsonl"),
+                "cwd": str(ann.root), "permission_mode": "default"}  # fmt: skip
+        events = [
+            ("SessionStart", {"source": "startup"}),
+            ("UserPromptSubmit", {"prompt": "fix the flaky payment test"}),
+            (
+                "PostToolUse",
+                {
+                    "tool_name": "Bash",
+                    "tool_input": {"command": "pytest -q"},
+                    "tool_response": {"stdout": "1 failed", "exit_code": 1},
+                    "tool_use_id": "toolu_probe1",
+                },
+            ),
+            ("Stop", {}),
+            ("PreCompact", {"trigger": "auto"}),
+        ]
+        for event, fields in events:
+            done = run_hook(ann, event, {**base, "hook_event_name": event, **fields})
+            assert done.returncode == 0, done.stderr
+        trap.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            trap.accept()  # nobody knocked
