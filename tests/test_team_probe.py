@@ -626,3 +626,50 @@ def test_hooks_never_open_a_connection_to_the_team_server(
         trap.setblocking(False)
         with pytest.raises(BlockingIOError):
             trap.accept()  # nobody knocked
+
+
+# --------------------------------------------------------------------------- revocation
+
+
+def test_revoking_a_users_token_in_a_team_ends_their_reads_of_that_team(
+    team_server: TeamServer,
+) -> None:
+    """Reads cover every team a user belongs to; a revoked token used to leave its team's
+    membership behind, so ann, removed from ops by revoking her ops token, still read ops'
+    records through her core token."""
+    core = issue_token(team_server.database, "ann", "core")
+    ops = issue_token(team_server.database, "ann", "ops")
+    carl = issue_token(team_server.database, "carl", "ops")
+    push(team_server, carl, [record("o-1", "Payment database failover drill")])
+    assert {h["uid"] for h in search(team_server, core, "payment")} == {"o-1"}
+    done = run_cli("server", "token", "--database", team_server.database, "--revoke", ops)
+    assert done.returncode == 0, done.stderr
+    assert search(team_server, core, "payment") == []
+    status, text = request(team_server, "GET", f"/api/v1/recent?project={PROJECT}", token=core)
+    assert status == 200 and json.loads(text)["results"] == []
+    ops_again = issue_token(team_server.database, "ann", "ops")  # a new token: back in ops
+    assert {h["uid"] for h in search(team_server, ops_again, "payment")} == {"o-1"}
+
+
+def test_an_admin_revokes_every_token_of_a_user_without_knowing_them(
+    team_server: TeamServer,
+) -> None:
+    """A stolen laptop holds the only copy of its token: the admin revokes by user."""
+    laptop = issue_token(team_server.database, "ann", "core")
+    desktop = issue_token(team_server.database, "ann", "core")
+    ops = issue_token(team_server.database, "ann", "ops")
+    bob = issue_token(team_server.database, "bob", "core")
+    db = team_server.database
+    done = run_cli("server", "token", "--database", db, "--user", "ann", "--team", "core",
+                   "--revoke-all", "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"revoked": 2}
+    for token, expected in ((laptop, 401), (desktop, 401), (ops, 200), (bob, 200)):
+        assert request(team_server, "GET", "/api/v1/whoami", token=token)[0] == expected
+    done = run_cli("server", "token", "--database", db, "--user", "ann", "--revoke-all")
+    assert done.returncode == 0 and "1" in done.stdout, done.stderr
+    assert request(team_server, "GET", "/api/v1/whoami", token=ops)[0] == 401
+    again = run_cli("server", "token", "--database", db, "--user", "ann", "--revoke-all")
+    assert again.returncode == 1 and len(again.stderr.strip().splitlines()) == 1
+    nobody = run_cli("server", "token", "--database", db, "--user", "zed", "--revoke-all")
+    assert nobody.returncode == 1 and "zed" in nobody.stderr

@@ -412,14 +412,46 @@ def create_token(conn: psycopg.Connection[Any], user: str, team: str, token_hash
         )
 
 
+# A user belongs to a team while they hold an active token of it: reads cover every team of
+# the user, so a membership left behind by a revoked token would keep a removed user reading
+# that team through their token of another. Their records stay (authored, in the team).
+_DROP_IDLE_MEMBERSHIP = """
+DELETE FROM memberships m WHERE m.user_id = %s AND m.team_id = %s
+AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.user_id = m.user_id AND t.team_id = m.team_id
+                AND t.revoked_at IS NULL)
+"""
+
+
 def revoke_token(conn: psycopg.Connection[Any], token_hash: bytes) -> bool:
-    """Revoke a token; False when no active token has this hash."""
+    """Revoke a token (and its team's membership when it was the user's last token there);
+    False when no active token has this hash."""
+    return _revoke(conn, "t.token_hash = %s", (token_hash,)) > 0
+
+
+def revoke_user_tokens(conn: psycopg.Connection[Any], user: str, team: str | None) -> int | None:
+    """Revoke every active token of ``user`` (in ``team`` when given), and the memberships;
+    how many were revoked, ``None`` when there is no such user (or team)."""
+    names = conn.execute(
+        "SELECT (SELECT id FROM users WHERE name = %s), (SELECT id FROM teams WHERE name = %s)",
+        (user, team or ""),
+    ).fetchone()
+    if names is None or names[0] is None or (team is not None and names[1] is None):
+        return None
+    if team is None:
+        return _revoke(conn, "t.user_id = %s", (names[0],))
+    return _revoke(conn, "t.user_id = %s AND t.team_id = %s", (names[0], names[1]))
+
+
+def _revoke(conn: psycopg.Connection[Any], where: str, params: tuple[object, ...]) -> int:
     with conn.transaction():
-        cur = conn.execute(
-            "UPDATE tokens SET revoked_at = now() WHERE token_hash = %s AND revoked_at IS NULL",
-            (token_hash,),
-        )
-        return cur.rowcount > 0
+        pairs = conn.execute(
+            f"UPDATE tokens t SET revoked_at = now() WHERE {where} AND t.revoked_at IS NULL "
+            "RETURNING t.user_id, t.team_id",
+            params,
+        ).fetchall()
+        for user_id, team_id in sorted(set(pairs)):
+            conn.execute(_DROP_IDLE_MEMBERSHIP, (user_id, team_id))
+    return len(pairs)
 
 
 def token_grant(conn: psycopg.Connection[Any], token_hash: bytes) -> Grant | None:

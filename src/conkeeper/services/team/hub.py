@@ -59,6 +59,15 @@ def revoke(url: str, token: str) -> bool:
         return team_pg.revoke_token(conn, token_hash(token.strip()))
 
 
+def revoke_user(url: str, user: str, team: str | None) -> int | None:
+    """Revoke every active token of ``user`` (in ``team`` when given): an admin removing a
+    person, or a stolen machine whose token nobody else has. ``None`` when the user (or team)
+    is unknown."""
+    with team_pg.connect(url) as conn:
+        team_pg.require_current(conn)
+        return team_pg.revoke_user_tokens(conn, user.strip(), team.strip() if team else None)
+
+
 def authenticate(conn: Any, token: str) -> Grant | None:
     """The grant of a presented token, ``None`` for a wrong or revoked one."""
     if not token or len(token) > 512:
