@@ -120,7 +120,9 @@ fresh authors low .018 (.027) / .799 (.602) -> .018 (.027) / .808 (.622), medium
 .866 (.669) -> .029 (.057) / .874 (.697). Kept the question veto but lifted it for a challenge
 ("why is ...", "where's the ...") or "again": strict the same but .004 less recall on
 ``train_extra10``, LOAO within .002. Left out: "isn't needed" as a flaw (11 corrections, 16
-nulls: "no need to run the full suite" answers the agent).
+nulls: "no need to run the full suite" answers the agent). The mock-praise shape alone (the
+rules only; the scorer's cue stays) adds .004 recall on ``train_extra10`` at both levels and
+no false positive.
 
 Usage::
 
