@@ -413,57 +413,63 @@ BEGIN
     END IF;
     wsum := coalesce(nullif((SELECT sum(x) FROM unnest(wt) x), 0), 1.0);
     RETURN QUERY
-    WITH a AS (
-        SELECT * FROM unnest(a_team, a_project, a_uid, a_author, a_time)
+    WITH w AS (
+        SELECT a.team_id, a.author_id, b.uid, b.created_at, b.after_first, b.held, b.share,
+            b.rank
+        FROM unnest(a_team, a_project, a_uid, a_author, a_time)
             AS a(team_id, project_id, uid, author_id, created_at)
-    ), w AS (
-        SELECT a.team_id, a.uid AS anchor, a.author_id, b.* FROM a CROSS JOIN LATERAL (
-            SELECT r.uid, r.created_at, r.search FROM team_records r
-            WHERE r.team_id = a.team_id AND r.uid = a.uid
-            UNION ALL (
-            SELECT r.uid, r.created_at, r.search FROM team_records r
-            WHERE r.team_id = a.team_id AND r.project_id = a.project_id
-            AND r.author_id = a.author_id AND r.kind = ANY(kinds)
-            AND r.created_at <= a.created_at AND (r.created_at, r.uid) < (a.created_at, a.uid)
-            ORDER BY r.created_at DESC LIMIT walk)
-            UNION ALL (
-            SELECT r.uid, r.created_at, r.search FROM team_records r
-            WHERE r.team_id = a.team_id AND r.project_id = a.project_id
-            AND r.author_id = a.author_id AND r.kind = ANY(kinds)
-            AND r.created_at >= a.created_at AND (r.created_at, r.uid) > (a.created_at, a.uid)
-            ORDER BY r.created_at LIMIT walk)) b
-    ), placed AS (
-        SELECT w.team_id, w.uid, w.author_id, w.created_at, w.search,
-            row_number() OVER (PARTITION BY w.team_id, w.anchor ORDER BY w.created_at, w.uid) > 1
-                AS after_first
-        FROM w
+        CROSS JOIN LATERAL (
+            SELECT v.uid, v.created_at, h.held, h.share, h.rank,
+                row_number() OVER (ORDER BY v.created_at, v.uid) > 1 AS after_first
+            FROM (
+                SELECT r.uid, r.created_at, r.search FROM team_records r
+                WHERE r.team_id = a.team_id AND r.uid = a.uid
+                UNION ALL (
+                SELECT r.uid, r.created_at, r.search FROM team_records r
+                WHERE r.team_id = a.team_id AND r.project_id = a.project_id
+                AND r.author_id = a.author_id AND r.kind = ANY(kinds)
+                AND r.created_at <= a.created_at
+                AND (r.created_at, r.uid) < (a.created_at, a.uid)
+                ORDER BY r.created_at DESC LIMIT walk)
+                UNION ALL (
+                SELECT r.uid, r.created_at, r.search FROM team_records r
+                WHERE r.team_id = a.team_id AND r.project_id = a.project_id
+                AND r.author_id = a.author_id AND r.kind = ANY(kinds)
+                AND r.created_at >= a.created_at
+                AND (r.created_at, r.uid) > (a.created_at, a.uid)
+                ORDER BY r.created_at LIMIT walk)) v
+            CROSS JOIN LATERAL (
+                SELECT g.held, g.share,
+                    CASE WHEN g.held <> 0 THEN ts_rank(v.search, any_q) ELSE 0 END AS rank
+                FROM (SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held,
+                          coalesce(sum(wt[k]), 0) AS share
+                      FROM unnest(searched) k WHERE v.search @@ tq[k]) g) h) b
     ), rec AS (
-        SELECT DISTINCT ON (p.team_id, p.uid) p.team_id, p.uid, p.author_id, p.created_at,
-            p.search, bool_or(p.after_first) OVER (PARTITION BY p.team_id, p.uid) AS linked
-        FROM placed p ORDER BY p.team_id, p.uid
-    ), own AS (
-        SELECT rec.team_id, rec.uid, rec.author_id, rec.created_at, rec.linked, h.held,
-            CASE WHEN h.held <> 0 THEN ts_rank(rec.search, any_q) ELSE 0 END AS rank,
-            (SELECT coalesce(sum(wt[k]), 0) FROM unnest(searched) k
-             WHERE h.held & (1::bigint << (k - 1)) <> 0) AS share
-        FROM rec CROSS JOIN LATERAL (
-            SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held
-            FROM unnest(searched) k WHERE rec.search @@ tq[k]) h
-    ), chained AS (
-        SELECT o.*, sum(CASE WHEN o.linked THEN 0 ELSE 1 END)
-            OVER (PARTITION BY o.team_id, o.author_id ORDER BY o.created_at, o.uid) AS chain
-        FROM own o
+        SELECT w.team_id, w.uid, min(w.author_id) AS author_id,
+            min(w.created_at) AS created_at, bool_or(w.after_first) AS linked,
+            min(w.held) AS held, min(w.share) AS share, min(w.rank) AS rank
+        FROM w GROUP BY w.team_id, w.uid
     ), scored AS (
         SELECT c.team_id, c.uid, c.created_at, c.rank, c.share,
-            greatest(coalesce(lag(c.share) OVER run, 0), coalesce(lead(c.share) OVER run, 0))
+            greatest(CASE WHEN c.linked THEN lag(c.share) OVER run ELSE 0 END,
+                     CASE WHEN lead(c.linked) OVER run THEN lead(c.share) OVER run ELSE 0 END)
                 AS neighbour,
-            c.held | coalesce(lag(c.held, 1) OVER run, 0) | coalesce(lag(c.held, 2) OVER run, 0)
-                | coalesce(lag(c.held, 3) OVER run, 0) | coalesce(lead(c.held, 1) OVER run, 0)
-                | coalesce(lead(c.held, 2) OVER run, 0) | coalesce(lead(c.held, 3) OVER run, 0)
-                AS whole,
+            c.held
+            | CASE WHEN c.linked THEN lag(c.held) OVER run
+                   | CASE WHEN lag(c.linked) OVER run THEN lag(c.held, 2) OVER run
+                          | CASE WHEN lag(c.linked, 2) OVER run THEN lag(c.held, 3) OVER run
+                                 ELSE 0 END
+                          ELSE 0 END
+                   ELSE 0 END
+            | CASE WHEN lead(c.linked) OVER run THEN lead(c.held) OVER run
+                   | CASE WHEN lead(c.linked, 2) OVER run THEN lead(c.held, 2) OVER run
+                          | CASE WHEN lead(c.linked, 3) OVER run THEN lead(c.held, 3) OVER run
+                                 ELSE 0 END
+                          ELSE 0 END
+                   ELSE 0 END AS whole,
             max(c.rank) FILTER (WHERE c.rank > 0) OVER () AS top
-        FROM chained c
-        WINDOW run AS (PARTITION BY c.team_id, c.author_id, c.chain ORDER BY c.created_at, c.uid)
+        FROM rec c
+        WINDOW run AS (PARTITION BY c.team_id, c.author_id ORDER BY c.created_at, c.uid)
     ), best AS (
         SELECT s.team_id, s.uid, s.created_at,
             (s.share + formula[1] * s.neighbour
