@@ -28,7 +28,7 @@ from conkeeper.storage import team_search
 
 if TYPE_CHECKING:  # imported lazily: the core never needs psycopg
     import psycopg
-    from psycopg_pool import ConnectionPool
+    from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 TS_CONFIG = "english"
 APPLICATION_NAME = "conkeeper-server"  # the team server's pool connections
@@ -275,8 +275,22 @@ def _configure_pooled(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SET plan_cache_mode = force_generic_plan")
 
 
-def open_pool(url: str, max_size: int = POOL_SIZE) -> ConnectionPool:
-    """A connection pool for the server; opened and checked once (fails in one line). Its
+async def _configure_pooled_async(conn: psycopg.AsyncConnection[Any]) -> None:
+    """As :func:`_configure_pooled`, for a connection of :func:`open_async_pool`."""
+    from psycopg.types.numeric import Int8Dumper
+
+    conn.adapters.register_dumper(int, Int8Dumper)
+    await conn.execute("SET plan_cache_mode = force_generic_plan")
+
+
+# No BEGIN/COMMIT round trips around a request's reads (a write opens its own transaction);
+# the name tells the server's connections apart in pg_stat_activity.
+_POOLED = {"autocommit": True, "application_name": APPLICATION_NAME}
+
+
+def open_pool(url: str, max_size: int = POOL_SIZE, min_size: int = 1) -> ConnectionPool:
+    """A connection pool for the server's requests that run in threads; opened and checked
+    once (fails in one line) unless ``min_size`` is 0 (then it connects when first used). Its
     connections are in autocommit: a request's reads need no transaction of their own.
 
     Small on purpose (:data:`POOL_SIZE` per server process): a worker process runs on one
@@ -288,21 +302,48 @@ def open_pool(url: str, max_size: int = POOL_SIZE) -> ConnectionPool:
 
     pool = ConnectionPool(
         url,
-        min_size=1,
+        min_size=min_size,
         max_size=max_size,
         open=False,
         timeout=15,
         configure=_configure_pooled,
-        # No BEGIN/COMMIT round trips around a request's reads (a write opens its own
-        # transaction); the name tells the server's connections apart in pg_stat_activity.
-        kwargs={"autocommit": True, "application_name": APPLICATION_NAME},
+        kwargs=dict(_POOLED),
     )
     try:
-        pool.open(wait=True, timeout=15)
+        pool.open(wait=min_size > 0, timeout=15)
     except PoolTimeout:
         pool.close()
         raise TeamStoreError("cannot connect to the team database (timed out)") from None
     return pool
+
+
+def async_pool(url: str, max_size: int = POOL_SIZE) -> AsyncConnectionPool:
+    """The pool of the server's searches, which run in its event loop (no worker thread):
+    created closed, opened by :func:`open_async_pool` once the loop runs."""
+    _psycopg()
+    from psycopg_pool import AsyncConnectionPool
+
+    return AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=max_size,
+        open=False,
+        timeout=15,
+        configure=_configure_pooled_async,
+        kwargs=dict(_POOLED),
+    )
+
+
+async def open_async_pool(pool: AsyncConnectionPool) -> None:
+    """Open :func:`async_pool`'s pool and wait for its first connection (one line if it
+    cannot connect)."""
+    from psycopg_pool import PoolTimeout
+
+    try:
+        await pool.open(wait=True, timeout=15)
+    except PoolTimeout:
+        await pool.close()
+        raise TeamStoreError("cannot connect to the team database (timed out)") from None
 
 
 def _first_line(exc: BaseException) -> str:
