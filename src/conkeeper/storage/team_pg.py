@@ -125,7 +125,14 @@ UPDATE team_projects p SET records = (
 
 # The whole search as one function (``storage.team_search.SEARCH_FUNCTION``): one round trip
 # and one cached plan per search instead of five statements, the ranking done where the rows are.
+# A version that changes the function applies its current text (``CREATE OR REPLACE``), so the
+# earlier versions that created it apply the same text: every path ends with the same function.
 SCHEMA_V5 = team_search.SEARCH_FUNCTION
+
+# The ranking in one grouping and one window pass (a record's neighbours and its section read
+# with lag/lead over its author's records, bounded where the windows do not join), the terms
+# held, shares and ts_rank computed as the windows are read, so the sorts carry narrow rows.
+SCHEMA_V6 = team_search.SEARCH_FUNCTION
 
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "teams, users, memberships, hashed tokens", SCHEMA_V1),
@@ -133,6 +140,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (3, "search index over team, project and words; project-implies-team statistics", SCHEMA_V3),
     (4, "each project's record count, kept by every push", SCHEMA_V4),
     (5, "the team search as one function: counts, anchors, windows, ranking", SCHEMA_V5),
+    (6, "the team search's ranking in one grouping and one window pass", SCHEMA_V6),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
