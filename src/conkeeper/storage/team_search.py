@@ -507,13 +507,12 @@ BEGIN
     wsum := coalesce(nullif((SELECT sum(x) FROM unnest(wt) x), 0), 1.0);
     RETURN QUERY
     WITH w AS (
-        SELECT a.team_id, a.author_id, b.uid, b.created_at, b.after_first, b.held, b.share,
+        SELECT a.team_id, a.author_id, a.uid AS anchor, b.uid, b.created_at, b.held, b.share,
             b.rank
         FROM unnest(a_team, a_project, a_uid, a_author, a_time)
             AS a(team_id, project_id, uid, author_id, created_at)
         CROSS JOIN LATERAL (
-            SELECT v.uid, v.created_at, h.held, h.share, h.rank,
-                row_number() OVER (ORDER BY v.created_at, v.uid) > 1 AS after_first
+            SELECT v.uid, v.created_at, h.held, h.share, h.rank
             FROM (
                 SELECT r.uid, r.created_at, r.search FROM team_records r
                 WHERE r.team_id = a.team_id AND r.uid = a.uid
@@ -537,11 +536,15 @@ BEGIN
                 FROM (SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held,
                           coalesce(sum(wt[k]), 0) AS share
                       FROM unnest(searched) k WHERE v.search @@ tq[k]) g) h) b
+    ), placed AS (  -- every record of a window but its first follows a record of the window
+        SELECT w.*, row_number() OVER (PARTITION BY w.team_id, w.anchor
+                                       ORDER BY w.created_at, w.uid) > 1 AS after_first
+        FROM w
     ), rec AS (
-        SELECT w.team_id, w.uid, min(w.author_id) AS author_id,
-            min(w.created_at) AS created_at, bool_or(w.after_first) AS linked,
-            min(w.held) AS held, min(w.share) AS share, min(w.rank) AS rank
-        FROM w GROUP BY w.team_id, w.uid
+        SELECT p.team_id, p.uid, min(p.author_id) AS author_id,
+            min(p.created_at) AS created_at, bool_or(p.after_first) AS linked,
+            min(p.held) AS held, min(p.share) AS share, min(p.rank) AS rank
+        FROM placed p GROUP BY p.team_id, p.uid
     ), scored AS (
         SELECT c.team_id, c.uid, c.created_at, c.rank, c.share,
             greatest(CASE WHEN c.linked THEN lag(c.share) OVER run ELSE 0 END,
