@@ -223,20 +223,12 @@ def test_lenient_spellings(layout: tuple[Path, Path, dict[str, str]]) -> None:
     assert c.extractor == "claude-cli"
 
 
-@pytest.mark.parametrize(
-    "content",
-    [
-        b"\x00\x01\x02binary\x00",
-        b"---\ntoken_budget: light\n\xff\xfe---\n",
-    ],
-    ids=["binary", "invalid-utf8"],
-)
 def test_unreadable_file_warns_and_uses_defaults(
-    layout: tuple[Path, Path, dict[str, str]], content: bytes
+    layout: tuple[Path, Path, dict[str, str]],
 ) -> None:
     global_file, project_file, env = layout
     write(global_file, front(token_budget="light"))
-    project_file.write_bytes(content)
+    project_file.write_bytes(b"\x00\x01\x02binary\x00")
     loaded = load_config(project_of(project_file), env)
     assert loaded.config.token_budget == "light"  # the global layer still applies
     assert len(loaded.warnings) == 1
@@ -372,3 +364,19 @@ def test_invalid_file_value_falls_back(
     mentions = [w for w in loaded.warnings if f"key {key!r}" in w]
     assert len(mentions) == 1
     assert mentions[0].endswith(f"using default {format_value(KEYS[key].default)}")
+
+
+def test_a_latin1_byte_keeps_every_setting_of_the_file(
+    layout: tuple[Path, Path, dict[str, str]],
+) -> None:
+    """One byte that is not UTF-8 (a Latin-1 "caf\xe9" in a comment) once made the whole file
+    ignored, its privacy settings with it; now the settings hold and one warning names it."""
+    _, project_file, env = layout
+    project_file.write_bytes(
+        b"---\nobservation_hook: false  # caf\xe9 policy\ntoken_budget: light\n---\n"
+    )
+    loaded = load_config(project_of(project_file), env)
+    assert loaded.config.observation_hook is False
+    assert loaded.config.token_budget == "light"
+    assert len(loaded.warnings) == 1
+    assert "not valid UTF-8" in loaded.warnings[0]

@@ -150,6 +150,16 @@ def test_binary_file_is_refused(project: Path) -> None:
     assert path.read_bytes() == b"\x00\x01binary"
 
 
+def test_a_latin1_file_is_edited_with_its_bytes_kept(project: Path, env: dict[str, str]) -> None:
+    """`config set` on a file with a Latin-1 byte changes the key's line and carries the byte
+    through, instead of refusing the file."""
+    path = config_file(project)
+    path.write_bytes(b"---\nauto_load: true  # caf\xe9\ntoken_budget: light\n---\n")
+    set_value(path, "token_budget", "economy")
+    assert path.read_bytes() == b"---\nauto_load: true  # caf\xe9\ntoken_budget: economy\n---\n"
+    assert load_config(project, env).config.token_budget == "economy"
+
+
 def test_symlinked_config_is_edited_in_place(project: Path, tmp_path: Path) -> None:
     real = config_file(project).parent / "real-config.md"
     real.write_text("---\nauto_load: true\n---\n", encoding="utf-8")

@@ -31,10 +31,7 @@ from conkeeper.domain.frontmatter import (
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.paths import global_memory_dir, project_memory_dir
 from conkeeper.domain.records import FrozenRecord, Record
-from conkeeper.domain.textio import (
-    MemoryFileError,
-    read_text,
-)
+from conkeeper.domain.textio import MemoryFileError, read_text_lenient
 
 CONFIG_FILENAME = ".memory-config.md"
 ENV_PREFIX = "CONKEEPER_"
@@ -485,13 +482,16 @@ def _read_layer(path: Path, warnings: list[str]) -> dict[str, str]:
     try:
         if not path.exists():
             return {}
-        text = read_text(path, max_bytes=MAX_CONFIG_BYTES)
+        # a Latin-1 "café" in a comment must not drop every setting (privacy ones included)
+        text, note = read_text_lenient(path, max_bytes=MAX_CONFIG_BYTES)
     except MemoryFileError as exc:
         warnings.append(f"{exc}; its settings are ignored")
         return {}
     except OSError as exc:
         warnings.append(f"{path}: cannot be read ({exc.strerror or exc}); its settings are ignored")
         return {}
+    if note:
+        warnings.append(note)
     front = parse_front_matter(text)
     if not front.present:
         if text.strip():
@@ -707,17 +707,11 @@ def update_text(text: str, key: str, encoded: str) -> str:
     return bom + "".join(lines)
 
 
-def _read_for_edit(path: Path) -> str:
-    """The file's full text with its BOM kept, or "" when it does not exist yet."""
-    if not path.exists():
-        return ""
-    text = read_text(path, max_bytes=MAX_CONFIG_BYTES)
-    try:
-        with open(path, "rb") as handle:
-            has_bom = handle.read(3) == BOM.encode("utf-8")
-    except OSError as exc:
-        raise MemoryFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    return BOM + text if has_bom else text
+def _check_editable(path: Path) -> None:
+    """Raise :class:`MemoryFileError` in one line when the file cannot be edited (too large,
+    binary, unreadable). Bytes that are not UTF-8 are no reason: the edit carries them through."""
+    if path.exists():
+        read_text_lenient(path, max_bytes=MAX_CONFIG_BYTES)
 
 
 def set_value(path: Path, key: str, value: str, source: str = "user-cli") -> None:
@@ -734,7 +728,7 @@ def set_value(path: Path, key: str, value: str, source: str = "user-cli") -> Non
     spec = _spec(name)
     typed = parse_value(spec.name, value)
     encoded = _encode_for_file(typed)
-    _read_for_edit(path)  # the file's own problems (size, binary, unreadable) in one line
+    _check_editable(path)
 
     def change(text: str) -> str:
         try:

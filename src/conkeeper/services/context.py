@@ -708,16 +708,18 @@ def _database_sections(
 
 def stale_section(report: Report | None, memory_prefix: str) -> Section | None:
     """ "Possibly stale" lines for entries of the injected project files whose cited code
-    moved on (deleted, renamed, symbol gone, changed since written), with the evidence."""
+    moved on (deleted, renamed, symbol gone, changed since written), with the evidence. A line
+    whose citation or file names read like an order is left out (anyone names files)."""
     if report is None or not report.findings:
         return None
     injected = {memory_prefix + rel for rel in PROJECT_FILES}
     mine = [f for f in report.findings if f.file in injected]
     if not mine:
         return None
-    lines = [
-        "- " + finding.one_line()[len(memory_prefix) :][:220] for finding in mine[:STALE_NOTE_LINES]
-    ]
+    shown = [finding.one_line()[len(memory_prefix) :][:220] for finding in mine[:STALE_NOTE_LINES]]
+    lines = ["- " + line for line in shown if not _held_back(line)]
+    if len(lines) < len(shown):
+        lines.append(f"({len(shown) - len(lines)} not shown: they read like instructions.)")
     total = len(report.findings)
     lines.append(f"Verify before relying on these; all {total}: `conkeeper stale`.")
     return Section("Possibly stale memory (the cited code changed)", "\n".join(lines))
