@@ -34,7 +34,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ToolError
-from psycopg_pool import ConnectionPool
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
 from pydantic import AnyHttpUrl, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -114,8 +114,9 @@ class TeamApp:
     on the same connection, in that thread.
     """
 
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, searches: AsyncConnectionPool) -> None:
         self.pool = pool
+        self.searches = searches
         self.limiter: anyio.CapacityLimiter | None = None
 
     async def _run(self, fn: Any, *args: Any) -> Any:
@@ -171,19 +172,22 @@ class TeamApp:
         return await self._answer(_decoded(hub.receive_push), grant, raw)
 
     async def search(self, request: Request) -> Response:
-        """Search one project across the user's teams (the token is checked by the search's
-        own statement: one round trip)."""
+        """Search one project across the user's teams, in the event loop on the searches' own
+        pool (no worker thread: the hop there and back cost about a quarter of the server's
+        CPU per search); the token is checked by the search's own statement (one round
+        trip)."""
         token = _bearer(request)
         if token is None:
             return _unauthorized()
         q = request.query_params
-        project, query, limit = q.get("project"), q.get("q"), q.get("limit")
-
-        def searched(conn: Any) -> Any:
-            hits = hub.search_by_token(conn, token, project, query, limit)
-            return _REFUSED if hits is None else {"results": hits}
-
-        return await self._answer(searched)
+        try:
+            async with self.searches.connection() as conn:
+                hits = await hub.search_by_token_async(
+                    conn, token, q.get("project"), q.get("q"), q.get("limit")
+                )
+        except WireError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return _unauthorized() if hits is None else JSONResponse({"results": hits})
 
     async def recent(self, request: Request) -> Response:
         """Teammates' newest decisions and bug fixes in one project."""
@@ -238,9 +242,11 @@ API_PATHS = frozenset({"/healthz", "/api/v1/push", "/api/v1/search", "/api/v1/re
 
 class _Front:
     """The JSON API's paths go to a bare router (no middleware: each endpoint checks its token
-    itself, in the thread that does the work); ``/mcp`` and the lifespan to the MCP SDK's app
-    with its bearer middleware. Any other path is answered only for a valid token (the SDK's
-    app would otherwise redirect ``/mcp/`` or answer 404 before any token is checked)."""
+    itself, in the thread that does the work, or for searches in the event loop); ``/mcp`` to
+    the MCP SDK's app with its bearer middleware. Any other path is answered only for a valid
+    token (the SDK's app would otherwise redirect ``/mcp/`` or answer 404 before any token is
+    checked). The lifespan opens the searches' pool (it needs the running loop) before the
+    SDK's app starts, and closes it after."""
 
     def __init__(self, api: Router, mcp_app: Any, state: TeamApp) -> None:
         self.api, self.mcp_app, self.state = api, mcp_app, state
@@ -248,6 +254,12 @@ class _Front:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"] in API_PATHS:
             await self.api(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            await team_pg.open_async_pool(self.state.searches)
+            try:
+                await self.mcp_app(scope, receive, send)
+            finally:
+                await self.state.searches.close()
         elif scope["type"] == "http" and scope["path"] != MCP_PATH and not await self._valid(scope):
             await _unauthorized()(scope, receive, send)
         else:
@@ -258,9 +270,10 @@ class _Front:
         return token is not None and await self.state._run(hub.authenticate, token) is not None
 
 
-def build_app(pool: ConnectionPool, host: str = "127.0.0.1") -> Any:
-    """The ASGI app: the JSON routes in front of the MCP SDK's server, for one database pool."""
-    state = TeamApp(pool)
+def build_app(pool: ConnectionPool, searches: AsyncConnectionPool, host: str = "127.0.0.1") -> Any:
+    """The ASGI app: the JSON routes in front of the MCP SDK's server, for one database: a
+    pool for the requests run in threads and one for the searches run in the event loop."""
+    state = TeamApp(pool, searches)
     server = MCPServer(
         "conkeeper-team",
         title="ConKeeper team memory",
@@ -364,7 +377,7 @@ def run(
     previous = signal.signal(signal.SIGTERM, _stop_cleanly)
     try:
         sock = _bind(host, port)
-        app = build_app(pool, host)
+        app = build_app(pool, team_pg.async_pool(database, size), host)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
         print(f"ConKeeper team server at http://{host}:{sock.getsockname()[1]}", flush=True)
         anyio.run(
@@ -401,8 +414,13 @@ def worker_app() -> Any:
     """The app of one worker process (uvicorn's factory), with a pool of its own."""
     _die_with_supervisor()
     size = int(os.environ.get(POOL_SIZE_ENV) or team_pg.POOL_SIZE)
-    pool = team_pg.open_pool(os.environ[DATABASE_ENV], size)
-    return build_app(pool, os.environ.get(HOST_ENV, "127.0.0.1"))
+    database = os.environ[DATABASE_ENV]
+    # The threads' pool connects when first used: a worker that only searches holds only the
+    # searches' connections (opened with the lifespan).
+    pool = team_pg.open_pool(database, size, min_size=0)
+    return build_app(
+        pool, team_pg.async_pool(database, size), os.environ.get(HOST_ENV, "127.0.0.1")
+    )
 
 
 PR_SET_PDEATHSIG = 1

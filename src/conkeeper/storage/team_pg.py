@@ -28,7 +28,7 @@ from conkeeper.storage import team_search
 
 if TYPE_CHECKING:  # imported lazily: the core never needs psycopg
     import psycopg
-    from psycopg_pool import ConnectionPool
+    from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 TS_CONFIG = "english"
 APPLICATION_NAME = "conkeeper-server"  # the team server's pool connections
@@ -125,7 +125,14 @@ UPDATE team_projects p SET records = (
 
 # The whole search as one function (``storage.team_search.SEARCH_FUNCTION``): one round trip
 # and one cached plan per search instead of five statements, the ranking done where the rows are.
+# A version that changes the function applies its current text (``CREATE OR REPLACE``), so the
+# earlier versions that created it apply the same text: every path ends with the same function.
 SCHEMA_V5 = team_search.SEARCH_FUNCTION
+
+# The ranking in one grouping and one window pass (a record's neighbours and its section read
+# with lag/lead over its author's records, bounded where the windows do not join), the terms
+# held, shares and ts_rank computed as the windows are read, so the sorts carry narrow rows.
+SCHEMA_V6 = team_search.SEARCH_FUNCTION
 
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "teams, users, memberships, hashed tokens", SCHEMA_V1),
@@ -133,6 +140,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (3, "search index over team, project and words; project-implies-team statistics", SCHEMA_V3),
     (4, "each project's record count, kept by every push", SCHEMA_V4),
     (5, "the team search as one function: counts, anchors, windows, ranking", SCHEMA_V5),
+    (6, "the team search's ranking in one grouping and one window pass", SCHEMA_V6),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
@@ -296,8 +304,22 @@ def _configure_pooled(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SET plan_cache_mode = force_generic_plan")
 
 
-def open_pool(url: str, max_size: int = POOL_SIZE) -> ConnectionPool:
-    """A connection pool for the server; opened and checked once (fails in one line). Its
+async def _configure_pooled_async(conn: psycopg.AsyncConnection[Any]) -> None:
+    """As :func:`_configure_pooled`, for a connection of :func:`open_async_pool`."""
+    from psycopg.types.numeric import Int8Dumper
+
+    conn.adapters.register_dumper(int, Int8Dumper)
+    await conn.execute("SET plan_cache_mode = force_generic_plan")
+
+
+# No BEGIN/COMMIT round trips around a request's reads (a write opens its own transaction);
+# the name tells the server's connections apart in pg_stat_activity.
+_POOLED = {"autocommit": True, "application_name": APPLICATION_NAME}
+
+
+def open_pool(url: str, max_size: int = POOL_SIZE, min_size: int = 1) -> ConnectionPool:
+    """A connection pool for the server's requests that run in threads; opened and checked
+    once (fails in one line) unless ``min_size`` is 0 (then it connects when first used). Its
     connections are in autocommit: a request's reads need no transaction of their own.
 
     Small on purpose (:data:`POOL_SIZE` per server process): a worker process runs on one
@@ -310,21 +332,48 @@ def open_pool(url: str, max_size: int = POOL_SIZE) -> ConnectionPool:
 
     pool = ConnectionPool(
         url,
-        min_size=1,
+        min_size=min_size,
         max_size=max_size,
         open=False,
         timeout=15,
         configure=_configure_pooled,
-        # No BEGIN/COMMIT round trips around a request's reads (a write opens its own
-        # transaction); the name tells the server's connections apart in pg_stat_activity.
-        kwargs={"autocommit": True, "application_name": APPLICATION_NAME},
+        kwargs=dict(_POOLED),
     )
     try:
-        pool.open(wait=True, timeout=15)
+        pool.open(wait=min_size > 0, timeout=15)
     except PoolTimeout:
         pool.close()
         raise TeamStoreError("cannot connect to the team database (timed out)") from None
     return pool
+
+
+def async_pool(url: str, max_size: int = POOL_SIZE) -> AsyncConnectionPool:
+    """The pool of the server's searches, which run in its event loop (no worker thread):
+    created closed, opened by :func:`open_async_pool` once the loop runs."""
+    _psycopg()
+    from psycopg_pool import AsyncConnectionPool
+
+    return AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=max_size,
+        open=False,
+        timeout=15,
+        configure=_configure_pooled_async,
+        kwargs=dict(_POOLED),
+    )
+
+
+async def open_async_pool(pool: AsyncConnectionPool) -> None:
+    """Open :func:`async_pool`'s pool and wait for its first connection (one line if it
+    cannot connect)."""
+    from psycopg_pool import PoolTimeout
+
+    try:
+        await pool.open(wait=True, timeout=15)
+    except PoolTimeout:
+        await pool.close()
+        raise TeamStoreError("cannot connect to the team database (timed out)") from None
 
 
 def _first_line(exc: BaseException) -> str:

@@ -131,6 +131,21 @@ def search_by_token(
     return [wire.hit_to_json(h) for h in hits]
 
 
+async def search_by_token_async(
+    conn: Any, token: str, project: object, query: object, limit: object
+) -> list[Any] | None:
+    """As :func:`search_by_token`, on an asynchronous connection: the server's search route
+    runs it in its event loop, with no hop to a worker thread."""
+    if not token or len(token) > 512:
+        return None
+    key, text, size = _search_request(project, query, limit)
+    try:
+        hits = await rank.search_async(conn, (), key, text, size, token_hash=token_hash(token))
+    except team_search.TokenRefused:
+        return None
+    return [wire.hit_to_json(h) for h in hits]
+
+
 def _search_request(project: object, query: object, limit: object) -> tuple[str, str, int]:
     """A search request's project key, query and limit, checked (WireError when malformed)."""
     key = wire.project_key_of(project)
