@@ -101,7 +101,9 @@ def gather(
     evidence.sessions = list(sessions)
     if conn is not None:
         _from_database(conn, evidence)
-    if not evidence.events:
+    if not evidence.events and (conn is None or not sessions):
+        # The logs are read by time alone: for a recorded session with no events of its own
+        # (only opened, or idle while others work) they would hand it other sessions' tools.
         evidence.events = _from_logs(memory_dir, start, end)
     _corrections(evidence, sensitivity)
     evidence.facets = read_facets([s.host_session_id for s in sessions])
