@@ -67,3 +67,97 @@ def test_sessions_only_opened_are_no_evidence_that_a_correction_stopped(tmp_path
         _bash(later, "ruff check .")
     row = _routed(s)
     assert (row["verdict"], row["later_sessions"], row["stopped"]) == ("stopped recurring", 3, True)
+
+
+def _git(root: Path, *args: str) -> None:
+    env = cli_env(
+        GIT_AUTHOR_NAME="Ann",
+        GIT_AUTHOR_EMAIL="ann@example.com",
+        GIT_COMMITTER_NAME="Ann",
+        GIT_COMMITTER_EMAIL="ann@example.com",
+    )
+    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+
+
+def _stale(root: Path) -> dict[int, dict[str, Any]]:
+    result = run_cli("stale", "--no-cache", "--json", cwd=root)
+    assert result.returncode == 0, result.stderr
+    return {f["line"]: f for f in json.loads(result.stdout)["findings"]}
+
+
+ENTRIES = (
+    "- The cart holds at most `MAX_ITEMS` items",  # a constant, no file cited
+    "- Prices default to `DEFAULT_CURRENCY`",
+    "- VAT goes through `shop.cart.compute_tax`",  # package.module.func
+    "- Read `os.environ` through `shop.settings.env`, never `os.getenv`",
+    "- Never set `LEGACY_MODE`; it was removed",  # a thing to avoid, gone: the rule kept
+    "- Timeouts are read from `REQUEST_TIMEOUT` in the environment",  # never in the code
+    "- Use `json.loads`, not `eval`, to parse payloads",
+)
+
+
+def test_stale_checks_constants_and_package_paths_without_false_alarms(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    (root / "src" / "shop").mkdir(parents=True)
+    _git(root, "init", "-q")
+    code = root / "src" / "shop" / "cart.py"
+    code.write_text(
+        'MAX_ITEMS = 50\nDEFAULT_CURRENCY: str = "EUR"\n\n\ndef compute_tax(amount):\n'
+        "    return amount\n",
+        encoding="utf-8",
+    )
+    (root / "src" / "shop" / "settings.py").write_text(
+        "import os\n\n\ndef env(name):\n    return os.environ[name]\n", encoding="utf-8"
+    )
+    memory = root / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(
+        "# Patterns\n\n## Code\n" + "\n".join(ENTRIES) + "\n", encoding="utf-8"
+    )
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "cart")
+    first = 4  # the line of ENTRIES[0]
+    assert _stale(root) == {}
+    text = code.read_text(encoding="utf-8")
+    for old, new in (
+        ("MAX_ITEMS", "CART_LIMIT"),
+        ("DEFAULT_CURRENCY", "BASE_CURRENCY"),
+        ("def compute_tax", "def calculate_tax"),
+    ):
+        text = text.replace(old, new)
+    code.write_text(text, encoding="utf-8")
+    _git(root, "commit", "-qam", "rename the cart's names")
+    found = _stale(root)
+    assert sorted(found) == [first, first + 1, first + 2], found
+    assert [found[first + i]["citation"] for i in range(3)] == [
+        "MAX_ITEMS",
+        "DEFAULT_CURRENCY",
+        "compute_tax",
+    ]
+    assert all(f["reason"] == "symbol-gone" for f in found.values())
+    assert "src/shop/cart.py" in found[first]["detail"]
+
+
+def test_a_path_the_entry_says_is_gone_is_no_false_alarm_in_git_or_outside(
+    tmp_path: Path,
+) -> None:
+    for in_git in (True, False):
+        root = tmp_path / f"shop-{in_git}"
+        (root / "src" / "shop").mkdir(parents=True)
+        (root / "src" / "shop" / "cart.py").write_text("X = 1\n", encoding="utf-8")
+        memory = root / ".claude" / "memory"
+        memory.mkdir(parents=True)
+        (memory / "patterns.md").write_text(
+            "# Patterns\n\n"
+            "- The shop code is in `src/shop/`; the old `src/legacy/` folder is gone\n"
+            "- `src/shop/old_cart.py` was removed, use src/shop/cart.py\n"
+            "- Taxes live in src/shop/tax.py\n",
+            encoding="utf-8",
+        )
+        if in_git:
+            _git(root, "init", "-q")
+            _git(root, "add", "-A")
+            _git(root, "commit", "-qm", "shop")
+        found = _stale(root)
+        assert sorted(found) == [5], (in_git, found)  # only the file that should be there
+        assert found[5]["reason"] == "missing" and found[5]["citation"] == "src/shop/tax.py"
