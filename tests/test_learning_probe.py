@@ -5,6 +5,9 @@ built as a real git repository) as a user would, and each failing before its fix
 * ``insights`` ignored a routed rule broken again when the detector queued it as friction
   ("again no ruff before running pytest"), and counted sessions that were only opened (no
   prompt, no tool use) as later sessions without the correction;
+* ``reflect`` called a test "still failing when the work stopped" after a passing run of the
+  whole suite (`pytest -q` after `pytest tests/test_cart.py`, `go test ./...`, `npm test`), and
+  called an edit, a failure, a pass and a run the user interrupted an "edit → fail loop";
 * ``stale`` left `SCREAMING_CASE` constants unchecked unless a config file was cited, did not
   check `package.module.func`, and reported a folder the entry itself says is gone.
 """
@@ -13,12 +16,22 @@ from __future__ import annotations
 
 import json
 import subprocess
+
+import pytest
 from pathlib import Path
 from typing import Any
 
 from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project
-from test_reflect_facts import NamedSession, _approve_convention, _bash, _complaining_session
+from test_reflect_facts import (
+    FAILURE,
+    NamedSession,
+    _approve_convention,
+    _bash,
+    _complaining_session,
+    _edit,
+    _reflect,
+)
 
 
 def _routed(s: NamedSession) -> dict[str, Any]:
@@ -161,3 +174,59 @@ def test_a_path_the_entry_says_is_gone_is_no_false_alarm_in_git_or_outside(
         found = _stale(root)
         assert sorted(found) == [5], (in_git, found)  # only the file that should be there
         assert found[5]["reason"] == "missing" and found[5]["citation"] == "src/shop/tax.py"
+
+
+@pytest.mark.parametrize(
+    ("failing", "error", "passing"),
+    [
+        ("pytest tests/test_cart.py", FAILURE, "python -m pytest -q"),
+        ("cd api && PYTHONPATH=src pytest tests/test_cart.py -x", FAILURE, "cd api && pytest"),
+        ("go test ./cart/", "Exit code 1\n--- FAIL: TestDiscount (0.00s)", "go test ./..."),
+        ("npm test -- cart.test.js", "Exit code 1\n  ✕ discount (5 ms)", "npm run test"),
+    ],
+)
+def test_a_passing_run_of_the_whole_suite_settles_a_failing_test(
+    tmp_path: Path, failing: str, error: str, passing: str
+) -> None:
+    s = NamedSession(tmp_path, "b0b0b0b0-1111-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount in the cart")
+    for _ in range(3):
+        _bash(s, "ruff check .")
+    _edit(s, "src/cart.py")
+    _bash(s, failing, error=error)
+    _edit(s, "src/cart.py")
+    _bash(s, passing)  # the whole suite, that test included, passed last
+    report = _reflect(s, "--depth", "thorough")
+    assert not [r for r in report["recommendations"] if r["kind"] == "abandoned"]
+
+    t = NamedSession(tmp_path, "b0b0b0b0-1111-4000-8000-000000000002")
+    set_up_project(t)
+    t.hook("SessionStart", source="startup")
+    t.prompt("Fix the discount in the cart")
+    for _ in range(3):
+        _bash(t, "ruff check .")
+    _edit(t, "src/cart.py")
+    _bash(t, failing, error=error)
+    _bash(t, "cd elsewhere && pytest -q" if "cd api" in failing else "make lint")
+    report = _reflect(t, "--depth", "thorough")  # a run of something else settles nothing
+    open_work = [r for r in report["recommendations"] if r["kind"] == "abandoned"]
+    assert len(open_work) == 1 and "still failing" in open_work[0]["what"]
+
+
+def test_an_interrupted_run_is_no_failure_of_an_edit_loop(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "b0b0b0b0-2222-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount in src/cart.py")
+    for _ in range(3):
+        _bash(s, "ruff check .")
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest tests/test_cart.py", error=FAILURE)
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest tests/test_cart.py")
+    _edit(s, "src/cart.py")
+    s.tool("Bash", {"command": "pytest tests/test_cart.py"}, error="Interrupted", interrupt=True)
+    report = _reflect(s, "--depth", "thorough")
+    assert [r["kind"] for r in report["recommendations"]] == []
