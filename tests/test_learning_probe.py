@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-
-import pytest
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project

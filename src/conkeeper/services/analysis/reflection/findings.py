@@ -253,7 +253,7 @@ def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
     whole = set()
     for folder, tool, args in _runs(event.input_summary):
         words = args.split()
-        if all(w.startswith("-") and "=" not in w or w in ("./...", ".") for w in words):
+        if all((w.startswith("-") and "=" not in w) or w in ("./...", ".") for w in words):
             whole.add((folder, tool))
     return whole
 
