@@ -8,6 +8,10 @@ built as a real git repository) as a user would, and each failing before its fix
 * ``reflect`` called a test "still failing when the work stopped" after a passing run of the
   whole suite (`pytest -q` after `pytest tests/test_cart.py`, `go test ./...`, `npm test`), and
   called an edit, a failure, a pass and a run the user interrupted an "edit → fail loop";
+* ``consolidate --apply`` removed the user's newer "Run migrations with `make db-migrate`" as a
+  duplicate of an agent's older `make migrate` entry, removed the more detailed of two
+  entries while saying it kept the one "with more detail", and removed the user's entry in
+  favour of an agent's copy of it;
 * ``stale`` left `SCREAMING_CASE` constants unchecked unless a config file was cited, did not
   check `package.module.func`, and reported a folder the entry itself says is gone.
 """
@@ -230,3 +234,55 @@ def test_an_interrupted_run_is_no_failure_of_an_edit_loop(tmp_path: Path) -> Non
     s.tool("Bash", {"command": "pytest tests/test_cart.py"}, error="Interrupted", interrupt=True)
     report = _reflect(s, "--depth", "thorough")
     assert [r["kind"] for r in report["recommendations"]] == []
+
+
+def _consolidate(root: Path, *args: str) -> dict[str, Any]:
+    result = run_cli("consolidate", *args, "--json", cwd=root)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_consolidate_never_removes_the_users_entry_the_newer_command_or_the_detail(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "shop"
+    memory = root / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (root / "Makefile").write_text("migrate:\n\ttrue\ndb-migrate:\n\ttrue\n", encoding="utf-8")
+    patterns = memory / "patterns.md"
+    older = (
+        "# Patterns\n\n"
+        "- Run migrations with `make migrate` before starting the API server\n"
+        "<!-- @source: agent-mcp 2026-11-20 -->\n"
+        "- Integration tests need the `docker compose up db` container running\n"
+        "- Money is always `Decimal` (never float)\n"
+        "<!-- @source: agent-mcp 2026-11-20 -->\n"
+    )
+    newer = (
+        "- Run migrations with `make db-migrate` before starting the API server\n"
+        "- Integration tests need the `docker compose up db redis` containers running\n"
+        "- Money is always `Decimal`\n"
+    )
+    patterns.write_text(older, encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "memory")
+    patterns.write_text(older + newer, encoding="utf-8")
+    _git(root, "commit", "-qam", "the user's corrections")
+
+    plan = _consolidate(root)
+    by_text = {p["entries"][0]["text"][:12]: p for p in plan["proposals"]}
+    assert len(by_text) == 3, plan["proposals"]
+    migrate = by_text["- Run migrat"]
+    assert migrate["kind"] == "contradiction" and migrate["remove"] is None
+    assert "`make migrate`" in migrate["reason"] and "`make db-migrate`" in migrate["reason"]
+    docker = by_text["- Integratio"]
+    assert docker["kind"] == "duplicate" and "redis" in docker["keep_text"]
+    money = by_text["- Money is a"]
+    assert money["kind"] == "duplicate" and money["keep"] == "patterns.md:10"  # the user's
+
+    _consolidate(root, "--apply")
+    after = patterns.read_text(encoding="utf-8")
+    assert "`make migrate`" in after and "`make db-migrate`" in after
+    assert "`docker compose up db redis`" in after and "`docker compose up db`" not in after
+    assert "- Money is always `Decimal`\n" in after and "(never float)" not in after
