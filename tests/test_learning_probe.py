@@ -5,6 +5,9 @@ built as a real git repository) as a user would, and each failing before its fix
 * ``insights`` ignored a routed rule broken again when the detector queued it as friction
   ("again no ruff before running pytest"), and counted sessions that were only opened (no
   prompt, no tool use) as later sessions without the correction;
+* ``reflect approve`` wrote "Use tabs; indent with 4 spaces." for "wrong again!!! tabs. we
+  indent with 4 spaces" / "4 spaces, not tabs, I said" (the mistake named after "again" read
+  as the fix), and "Print(); use logging, not print." for "again print()! use logging";
 * ``reflect`` called a test "still failing when the work stopped" after a passing run of the
   whole suite (`pytest -q` after `pytest tests/test_cart.py`, `go test ./...`, `npm test`), and
   called an edit, a failure, a pass and a run the user interrupted an "edit → fail loop";
@@ -286,3 +289,41 @@ def test_consolidate_never_removes_the_users_entry_the_newer_command_or_the_deta
     assert "`make migrate`" in after and "`make db-migrate`" in after
     assert "`docker compose up db redis`" in after and "`docker compose up db`" not in after
     assert "- Money is always `Decimal`\n" in after and "(never float)" not in after
+
+
+@pytest.mark.parametrize(
+    ("complaints", "wrong", "right"),
+    [
+        (
+            ("wrong again!!! tabs. we indent with 4 spaces", "4 spaces, not tabs, I said"),
+            "use tabs",
+            "4 spaces",
+        ),
+        (
+            (
+                "ugh, you used print again. we use the logging module here, I told you",
+                "again print()! use logging, not print",
+            ),
+            "print()",
+            "logging",
+        ),
+    ],
+)
+def test_an_approved_rule_never_orders_the_mistake_it_complains_about(
+    tmp_path: Path, complaints: tuple[str, str], wrong: str, right: str
+) -> None:
+    s = NamedSession(tmp_path, "c0c0c0c0-1111-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in complaints:
+        _edit(s, "src/cart.py")
+        _bash(s, "pytest -q")
+        s.prompt(text)
+    report = _reflect(s, "--write")
+    (theme,) = [r for r in report["recommendations"] if r["kind"] == "correction-theme"]
+    approved = run_cli("reflect", "approve", str(theme["number"]), cwd=s.project, env=s.env)
+    assert approved.returncode == 0, approved.stderr
+    patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
+    rule = next(line for line in patterns.splitlines() if right in line.lower())
+    assert rule.startswith("- ") and wrong not in rule.lower(), rule
