@@ -10,7 +10,8 @@ built as a real git repository) as a user would, and each failing before its fix
   as the fix), and "Print(); use logging, not print." for "again print()! use logging";
 * ``reflect`` called a test "still failing when the work stopped" after a passing run of the
   whole suite (`pytest -q` after `pytest tests/test_cart.py`, `go test ./...`, `npm test`), and
-  called an edit, a failure, a pass and a run the user interrupted an "edit → fail loop";
+  called an edit, a failure, a pass and a run the user interrupted an "edit → fail loop", and
+  `reflect --session` on a session whose failing test the next session fixed still said it;
 * ``consolidate --apply`` removed the user's newer "Run migrations with `make db-migrate`" as a
   duplicate of an agent's older `make migrate` entry, removed the more detailed of two
   entries while saying it kept the one "with more detail", and removed the user's entry in
@@ -327,3 +328,25 @@ def test_an_approved_rule_never_orders_the_mistake_it_complains_about(
     patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
     rule = next(line for line in patterns.splitlines() if right in line.lower())
     assert rule.startswith("- ") and wrong not in rule.lower(), rule
+
+
+def test_a_failure_fixed_in_a_later_session_is_not_still_failing(tmp_path: Path) -> None:
+    first = "d0d0d0d0-1111-4000-8000-000000000001"
+    s = NamedSession(tmp_path, first)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount in src/cart.py")
+    for _ in range(3):
+        _bash(s, "ruff check .")
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest tests/test_cart.py", error=FAILURE)
+    s.hook("SessionEnd", reason="other")
+    open_work = _reflect(s, "--session", first, "--depth", "thorough")["recommendations"]
+    assert [r["kind"] for r in open_work] == ["abandoned"]  # true when it was the last run
+
+    later = _later(tmp_path, s, "d0d0d0d0-1111-4000-8000-000000000002")
+    later.prompt("Carry on with the discount")
+    _edit(later, "src/cart.py")
+    _bash(later, "python -m pytest tests/test_cart.py -q")
+    report = _reflect(s, "--session", first, "--depth", "thorough")
+    assert not [r for r in report["recommendations"] if r["kind"] == "abandoned"]

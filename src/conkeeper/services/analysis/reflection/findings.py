@@ -258,9 +258,12 @@ def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
     return whole
 
 
-def abandoned_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
+def abandoned_work(
+    events: list[tuple[ToolEvent, int]], later_events: list[ToolEvent] | None = None
+) -> list[Finding]:
     """Commands or tests still failing when the work stopped: their last run failed, no later
-    successful run covers them, and it was among the last three runs."""
+    successful run covers them (in these sessions or, ``later_events``, in the project's
+    others after it), and it was among the last three runs."""
     runs = [event for event, _ in events if event.action == "execute"]
     final = {event.id for event in runs[-3:]}
     last: dict[str, int] = {}
@@ -271,7 +274,8 @@ def abandoned_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
         event = runs[index]
         if not event.failed or event.status == "interrupted" or event.id not in final:
             continue
-        if _settled(event, key, runs[index + 1 :]):
+        after = [e for e in later_events or () if e.created_at >= event.created_at]
+        if _settled(event, key, [*runs[index + 1 :], *after]):
             continue
         error = _first_line(event.error)
         text = quote(f"{event.input_summary} → {error}" if error else event.input_summary)
@@ -312,7 +316,7 @@ def analyse(evidence: Evidence) -> list[Finding]:
         facet_friction(evidence.facets),
         repeated_failures(evidence.events),
         retry_loops(evidence.events),
-        abandoned_work(evidence.events),
+        abandoned_work(evidence.events, evidence.later_events),
         slow_work(evidence.events),
     )
     return [finding for part in parts for finding in part]
