@@ -8,10 +8,11 @@ pairs among the bullets and paragraphs of the curated memory files
 
 * **duplicate** — two entries saying the same thing: ``--apply`` merges them by removing the
   copy in the less authoritative file (ADRs outrank ``patterns.md``, which outranks the others;
-  within one rank the person's entry outranks an agent's, then the one saying more, then the
-  older file), with the tag lines that belong to it; two entries whose words agree but whose
-  code differs (`make migrate`, `make db-migrate`: each names code the other lacks) are a
-  contradiction, for the person;
+  within one rank the person's entry outranks an agent's (``@source: agent-...``), then the
+  entry with more detail stays when one is the other with more detail, else the file changed
+  last keeps it: a newer copy is never the one removed), with the tag lines that belong to
+  it; two entries whose words agree but whose code differs (`make migrate`, `make
+  db-migrate`: each names code the other lacks) are a contradiction, for the person;
 * **contradiction** — two entries that cannot both hold. Nothing decides which one is right:
   the file changed last is as likely to hold the mistake as the fix. Both entries are shown
   with their file, line and when each was written (``git blame``; for lines git does not have,
@@ -42,8 +43,10 @@ from conkeeper.services.upkeep.freshness.relations import (
     CONTRADICTION,
     DUPLICATE,
     LIMITS,
+    MORE_DETAIL,
     Limits,
     Reading,
+    Relation,
     comparable,
     read,
     relate_readings,
@@ -183,7 +186,7 @@ class _Item(Record):
 
 
 def _rank(rel: str, path: Path) -> tuple[int, float]:
-    """Authority of a file (lower is stronger) and its age (older first within a rank)."""
+    """Authority of a file (lower is stronger) and when it was last changed."""
     level = 0 if rel.startswith("decisions/") else 1 if rel == "patterns.md" else 2
     try:
         return level, path.stat().st_mtime
@@ -275,17 +278,6 @@ def _agent_written(item: _Item) -> bool:
     return any(_AGENT_SOURCE.search(line) for line in (*item.lines, *item.tags))
 
 
-def _keeps(first: _Item, second: _Item) -> bool:
-    """Whether ``first`` is the copy of a duplicate to keep: the more authoritative file; in
-    one rank what the person wrote over an agent's note, then the entry saying more (the
-    other is inside it: removing the longer one would lose its detail), then the older."""
-
-    def order(item: _Item) -> tuple[int, bool, int, float]:
-        return item.rank[0], _agent_written(item), -len(item.reading.weights), item.rank[1]
-
-    return order(first) <= order(second)
-
-
 def _side(item: _Item, shown: dict[int, str]) -> Side:
     """The entry as shown (its text shortened and redacted once, however many pairs it is in)."""
     key = id(item)
@@ -298,6 +290,28 @@ def _side(item: _Item, shown: dict[int, str]) -> Side:
 
 def _removal(item: _Item) -> Removal:
     return Removal(item.path, f"{item.rel}:{item.entry.start}", item.entry.start, item.lines)
+
+
+def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _Item]:
+    """Which copy of a duplicate a merge keeps, and which it removes: the one in the more
+    authoritative file, and within one rank the person's over an agent's, then the one with more
+    detail when one entry is the
+    other with more detail (the shorter says nothing the longer does not), else the one in
+    the file changed last (a newer copy is never the one removed)."""
+    if first.rank[0] != second.rank[0]:
+        return (first, second) if first.rank[0] < second.rank[0] else (second, first)
+    if _agent_written(first) != _agent_written(second):  # the person's words over an agent's
+        return (second, first) if _agent_written(first) else (first, second)
+    if relation.reason == MORE_DETAIL:
+        detail_first, detail_second = _detail(first.reading), _detail(second.reading)
+        if detail_first != detail_second:
+            return (first, second) if detail_first > detail_second else (second, first)
+    return (first, second) if first.rank[1] >= second.rank[1] else (second, first)
+
+
+def _detail(reading: Reading) -> float:
+    """How much an entry says: the weight of its concepts and its values."""
+    return sum(reading.weights.values()) + len(reading.numbers)
 
 
 def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, str]]:
@@ -324,7 +338,7 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
             proposal.kind = CONTRADICTION
             proposal.reason = f"the same rule with other code: `{code[0]}` against `{code[1]}`"
         if proposal.kind == DUPLICATE:
-            keep, drop = (first, second) if _keeps(first, second) else (second, first)
+            keep, drop = _keeper(first, second, relation)
             keep_side = sides[0] if keep is first else sides[1]
             proposal.keep = keep_side.where
             proposal.remove = f"{drop.rel}:{drop.entry.start}"
