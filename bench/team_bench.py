@@ -23,6 +23,22 @@ store's own upsert (same staging, tsvector and indexes, two connections), which 
 pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
 on the shared machine stretches latencies, not these.
 
+Figures measured on 2026-11-27 04:30-05:20 UTC (issue 21, round 2: searches in the server's
+event loop on an asynchronous pool, the ranking in one window pass, schema version 6, 10
+candidates among 250 rare-term records for 10 hits), the bench's search load alone against
+databases loaded once by this bench's bulk path, this version and its predecessor run
+alternately on the loaded machine (1-minute load average 12-19, other helpers' work included).
+1,000,000 observations: CPU per search server 1.46-1.71 ms, PostgreSQL 4.31-4.49 ms, clients
+0.49-0.51 ms (the predecessor: 1.75-1.96, 5.62-6.32, 0.46-0.51 ms); p50 199-239 ms, p95
+343-461 ms, 67-88 requests/s (the predecessor 150-177 ms, 286-452 ms, 87-105/s: at load 14-19
+on 2 cores the latency is the scheduler's share, which the CPU per search does not set; 20
+concurrent searches in one process ran 7-14% faster through the event loop than through
+threads). 100,000: server 1.47-1.62 ms, PostgreSQL 2.99-3.32 ms, clients 0.48-0.52 ms (the
+predecessor: 1.56-2.26, 3.87-5.33, 0.41-0.61 ms); p50 186-217 ms, p95 304-564 ms, 71-96/s
+(the predecessor 134-189 ms, 236-575 ms, 74-128/s). About 3 ms of CPU per search in all is
+what the target needs; this version spends 5-6.5. Target: search not met. LoCoMo 0-4 (team)
+any@10 0.812 (was 0.818; local search 0.839).
+
 Figures measured on 2026-11-27 02:40-03:20 UTC with the search as one PL/pgSQL function
 (schema version 5: counts, anchors by fixed statements, windows, ranking and the token in one
 call), on the loaded machine (1-minute load average 10-12.7, other helpers' work included), and
@@ -453,7 +469,7 @@ def bulk_load(database: str, tokens: list[str], lo: int, hi: int, per_project: i
                                         per_project, seed)  # fmt: skip
                     records = [wire.record_from_json(row) for row in rows]
                     key = f"example.com/team{team}/project{project}"
-                    stored += team_pg.upsert_records(conn, grant, key, records)
+                    stored += team_pg.upsert_records(conn, grant, key, records).records
                     conn.commit()
         return stored
 

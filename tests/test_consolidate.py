@@ -598,3 +598,23 @@ def test_a_merge_within_one_rank_never_removes_the_newer_copy(repo: Path) -> Non
     assert result.returncode == 0, result.stderr
     assert "Restart the worker" not in older.read_text(encoding="utf-8")
     assert "so restart it" in newer.read_text(encoding="utf-8")
+
+
+def test_an_entry_that_says_it_is_an_exception_is_never_merged_into_the_rule(repo: Path) -> None:
+    """ "Except the billing export: ... reads from the primary" names every word of "Analytics
+    jobs read from the replica" and said nothing against it in the rule's own words, so it was
+    taken for the rule with more detail and `--apply` removed the rule (blind pairs 8's one
+    wrong deletion, after its measurement). An entry that calls itself an exception is a
+    special case of the rule, never the rule said again."""
+    rule = memory(repo) / "progress.md"
+    rule.write_text("# Progress\n\n- Analytics jobs read from the replica.\n", encoding="utf-8")
+    exception = memory(repo) / "product-context.md"
+    exception.write_text(
+        "# Product\n\n- Except the billing export analytics job: replica lag is too much for it, "
+        "it reads from the primary.\n",
+        encoding="utf-8",
+    )
+    result = run_cli("consolidate", "--apply", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "read from the replica" in rule.read_text(encoding="utf-8")
+    assert all(p["kind"] != "duplicate" for p in proposals(repo).values())

@@ -25,9 +25,9 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 
     first = run_cli("server", "init", "--database", database_url, "--json")
     assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout) == {"schema_version": 5, "applied": [1, 2, 3, 4, 5]}
+    assert json.loads(first.stdout) == {"schema_version": 6, "applied": [1, 2, 3, 4, 5, 6]}
     again = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(again.stdout) == {"schema_version": 5, "applied": []}
+    assert json.loads(again.stdout) == {"schema_version": 6, "applied": []}
     with psycopg.connect(database_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
         indexes = dict(
@@ -37,8 +37,8 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
         )
         functions = [r[0] for r in conn.execute("SELECT proname FROM pg_proc WHERE proname = "
                                                 "'team_search'")]  # fmt: skip
-    assert versions == [1, 2, 3, 4, 5]
-    assert functions == ["team_search"]  # version 5: the search as one function
+    assert versions == [1, 2, 3, 4, 5, 6]
+    assert functions == ["team_search"]  # version 5: the search as one function (6 replaced it)
     assert "team_records_search" not in indexes  # version 3 replaced it
     assert "gin (team_id, project_id, search)" in indexes["team_records_scope_search"].lower()
 
@@ -64,7 +64,7 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
         assert team_pg.migrate(conn, target=4) == [4]
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 5, "applied": [5]}
+    assert json.loads(done.stdout) == {"schema_version": 6, "applied": [5, 6]}
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
@@ -72,6 +72,53 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
         hits = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "payment", 5)
     assert sizes == [("example.com/a/shop", 2)]  # version 4 counted what versions 2-3 stored
     assert sorted(h.uid for h in hits) == ["u1", "u2"]
+
+
+def test_version_6_replaces_the_search_function_of_a_version_5_database(
+    database_url: str,
+) -> None:
+    """A database the previous release left at version 5 (its own ``team_search``, here a
+    stand-in that refuses every call) gets this release's function from version 6 alone, and
+    finds its records with it."""
+    from conkeeper.services.team import hub
+    from conkeeper.services.team.hub import token_hash
+    from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
+
+    with team_pg.connect(database_url) as conn:
+        assert team_pg.migrate(conn, target=5) == [1, 2, 3, 4, 5]
+        team_pg.create_token(conn, "ann", "core", token_hash("ckt_five"))
+        grant = team_pg.token_grant(conn, token_hash("ckt_five"))
+        assert grant is not None
+        team_pg.upsert_records(conn, grant, "example.com/a/shop", [
+            TeamRecord("r1", "observation", "bugfix", "payment retry storm", "", (), "", (), (), 1),
+            TeamRecord("r2", "observation", "bugfix", "lunch menu", "", (), "", (), (), 2),
+        ])  # fmt: skip
+        conn.execute(_REFUSING_SEARCH)
+        conn.commit()
+    done = run_cli("server", "init", "--database", database_url, "--json")
+    assert json.loads(done.stdout) == {"schema_version": 6, "applied": [6]}
+    with team_pg.connect(database_url) as conn:
+        conn.autocommit = True
+        found = hub.search_by_token(conn, "ckt_five", "example.com/a/shop", "payment", 5)
+    assert found is not None and [h["uid"] for h in found] == ["r1"]
+
+
+# The previous release's function, as far as this test cares: present, and not this release's.
+_REFUSING_SEARCH = """
+CREATE OR REPLACE FUNCTION team_search(
+    teams bigint[], key text, terms text[], shares float8[], kinds text[],
+    anchors integer, walk integer, top_n integer, cap integer, sample integer, ranked integer,
+    formula float8[], token bytea
+) RETURNS TABLE (
+    uid text, kind text, type text, title text, subtitle text, facts jsonb,
+    narrative text, author text, created_at bigint, project_key text, score float8
+) LANGUAGE plpgsql STABLE AS $fn$
+BEGIN
+    RAISE EXCEPTION 'the version 5 stand-in';
+END
+$fn$
+"""
 
 
 def _push_as_version_3(conn: Any, team_id: int, user_id: int, uid: str, title: str) -> None:
@@ -258,7 +305,7 @@ def test_one_push_carrying_a_uid_twice_stores_its_last_copy(database_url: str) -
         grant = team_pg.token_grant(conn, b"d" * 32)
         assert grant is not None
         batch = [record("a", "first draft"), record("b", "tab\tand \\N"), record("a", "final")]
-        assert team_pg.upsert_records(conn, grant, "p", batch) == 3
+        assert team_pg.upsert_records(conn, grant, "p", batch).records == 3
         team_pg.upsert_records(conn, grant, "p", batch)  # delivered again: same effect
         assert team_pg.record_uids(conn, grant.team_id, "p") == ["a", "b"]
         hits = search(conn, grant.read_team_ids, "p", "final", 5)

@@ -271,3 +271,43 @@ def test_one_project_key_in_two_of_the_users_teams_is_searched_as_one(
     bob = hub.search_by_token(conn, "ckt_bob", key, "rollout", 5)
     assert ann is not None and [h["uid"] for h in ann] == ["i1", "c1"]  # newest first on a tie
     assert bob is not None and [h["uid"] for h in bob] == ["i1"]
+
+
+def test_the_event_loop_search_finds_what_the_threaded_one_finds(store: tuple[Any, Any]) -> None:
+    """The server's JSON search runs on an asynchronous connection in its event loop, the MCP
+    tools' on a pooled one in a thread: one query, one token, the same hits in the same order
+    with the same scores; a wrong or revoked token is refused by both."""
+    import asyncio
+
+    import psycopg
+
+    from conkeeper.services.team import hub
+    from conkeeper.storage import team_pg
+
+    conn, grant = store
+    rows = [_record(f"n{i}", f"deploy note {i} {'rollback' if i % 3 == 0 else 'canary'}", i)
+            for i in range(40)]  # fmt: skip
+    _stored_and_analysed(conn, grant, rows)
+    conn.autocommit = True
+    url = conn.info.dsn
+    key = "example.com/a/shop"
+
+    async def in_the_loop(token: str, query: str) -> Any:
+        pool = team_pg.async_pool(url, 1)
+        await team_pg.open_async_pool(pool)
+        try:
+            async with pool.connection() as aconn:
+                assert isinstance(aconn, psycopg.AsyncConnection)
+                return await hub.search_by_token_async(aconn, token, key, query, 8)
+        finally:
+            await pool.close()
+
+    for query in ("rollback", "deploy canary", "note rollback canary", "the"):
+        threaded = hub.search_by_token(conn, "ckt_search", key, query, 8)
+        looped = asyncio.run(in_the_loop("ckt_search", query))
+        assert looped == threaded
+    assert threaded == [] and looped == []  # "the" is a stop word: nothing to find
+    assert [h["uid"] for h in hub.search_by_token(conn, "ckt_search", key, "rollback", 3) or []]
+    assert asyncio.run(in_the_loop("ckt_wrong", "rollback")) is None
+    assert team_pg.revoke_token(conn, hub.token_hash("ckt_search"))
+    assert asyncio.run(in_the_loop("ckt_search", "rollback")) is None

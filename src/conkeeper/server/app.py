@@ -34,7 +34,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ToolError
-from psycopg_pool import ConnectionPool
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
 from pydantic import AnyHttpUrl, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -114,8 +114,9 @@ class TeamApp:
     on the same connection, in that thread.
     """
 
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, searches: AsyncConnectionPool) -> None:
         self.pool = pool
+        self.searches = searches
         self.limiter: anyio.CapacityLimiter | None = None
 
     async def _run(self, fn: Any, *args: Any) -> Any:
@@ -165,25 +166,28 @@ class TeamApp:
         grant = None if token is None else await self._run(hub.authenticate, token)
         if grant is None:
             return _unauthorized()
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
+        raw = await _body_within(request, MAX_BODY)
+        if raw is None:
             return JSONResponse({"error": "the request is too large"}, status_code=413)
         return await self._answer(_decoded(hub.receive_push), grant, raw)
 
     async def search(self, request: Request) -> Response:
-        """Search one project across the user's teams (the token is checked by the search's
-        own statement: one round trip)."""
+        """Search one project across the user's teams, in the event loop on the searches' own
+        pool (no worker thread: the hop there and back cost about a quarter of the server's
+        CPU per search); the token is checked by the search's own statement (one round
+        trip)."""
         token = _bearer(request)
         if token is None:
             return _unauthorized()
         q = request.query_params
-        project, query, limit = q.get("project"), q.get("q"), q.get("limit")
-
-        def searched(conn: Any) -> Any:
-            hits = hub.search_by_token(conn, token, project, query, limit)
-            return _REFUSED if hits is None else {"results": hits}
-
-        return await self._answer(searched)
+        try:
+            async with self.searches.connection() as conn:
+                hits = await hub.search_by_token_async(
+                    conn, token, q.get("project"), q.get("q"), q.get("limit")
+                )
+        except WireError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return _unauthorized() if hits is None else JSONResponse({"results": hits})
 
     async def recent(self, request: Request) -> Response:
         """Teammates' newest decisions and bug fixes in one project."""
@@ -195,6 +199,21 @@ class TeamApp:
     async def whoami(self, request: Request) -> Response:
         """Who the token belongs to (and a project's record count)."""
         return await self._api(_bearer(request), hub.whoami, request.query_params.get("project"))
+
+
+async def _body_within(request: Request, limit: int) -> bytes | None:
+    """The request's body, or ``None`` as soon as it is known to exceed ``limit`` (by its
+    declared length or while it streams in): an oversized body is never held in memory whole."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _results(fn: Any) -> Any:
@@ -210,6 +229,8 @@ def _decoded(fn: Any) -> Any:
             body = json.loads(raw.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
             raise WireError("the body must be JSON") from None
+        except RecursionError:  # arrays or objects nested thousands deep: no record is
+            raise WireError("the body is nested too deeply") from None
         return fn(conn, grant, body)
 
     return wrapped
@@ -221,22 +242,38 @@ API_PATHS = frozenset({"/healthz", "/api/v1/push", "/api/v1/search", "/api/v1/re
 
 class _Front:
     """The JSON API's paths go to a bare router (no middleware: each endpoint checks its token
-    itself, in the thread that does the work); everything else, lifespan included, to the MCP
-    SDK's app with its bearer middleware."""
+    itself, in the thread that does the work, or for searches in the event loop); ``/mcp`` to
+    the MCP SDK's app with its bearer middleware. Any other path is answered only for a valid
+    token (the SDK's app would otherwise redirect ``/mcp/`` or answer 404 before any token is
+    checked). The lifespan opens the searches' pool (it needs the running loop) before the
+    SDK's app starts, and closes it after."""
 
-    def __init__(self, api: Router, mcp_app: Any) -> None:
-        self.api, self.mcp_app = api, mcp_app
+    def __init__(self, api: Router, mcp_app: Any, state: TeamApp) -> None:
+        self.api, self.mcp_app, self.state = api, mcp_app, state
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"] in API_PATHS:
             await self.api(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            await team_pg.open_async_pool(self.state.searches)
+            try:
+                await self.mcp_app(scope, receive, send)
+            finally:
+                await self.state.searches.close()
+        elif scope["type"] == "http" and scope["path"] != MCP_PATH and not await self._valid(scope):
+            await _unauthorized()(scope, receive, send)
         else:
             await self.mcp_app(scope, receive, send)
 
+    async def _valid(self, scope: Any) -> bool:
+        token = _bearer(Request(scope))
+        return token is not None and await self.state._run(hub.authenticate, token) is not None
 
-def build_app(pool: ConnectionPool, host: str = "127.0.0.1") -> Any:
-    """The ASGI app: the JSON routes in front of the MCP SDK's server, for one database pool."""
-    state = TeamApp(pool)
+
+def build_app(pool: ConnectionPool, searches: AsyncConnectionPool, host: str = "127.0.0.1") -> Any:
+    """The ASGI app: the JSON routes in front of the MCP SDK's server, for one database: a
+    pool for the requests run in threads and one for the searches run in the event loop."""
+    state = TeamApp(pool, searches)
     server = MCPServer(
         "conkeeper-team",
         title="ConKeeper team memory",
@@ -263,7 +300,7 @@ def build_app(pool: ConnectionPool, host: str = "127.0.0.1") -> Any:
             Route("/api/v1/whoami", state.whoami, methods=["GET"]),
         ]
     )
-    return _Front(api, mcp_app)
+    return _Front(api, mcp_app, state)
 
 
 def _register_tools(server: MCPServer, state: TeamApp) -> None:
@@ -285,7 +322,7 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         limit: Annotated[int, Field(description="most hits (1-50)")] = 10,
     ) -> dict[str, Any]:
         """Search the team memory of one project; every hit names its author."""
-        return {"results": await call(hub.search, project, query, limit)}
+        return {"results": _held(await call(hub.search, project, query, limit))}
 
     @server.tool()
     async def recent(
@@ -293,12 +330,22 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         limit: Annotated[int, Field(description="most records (1-50)")] = 10,
     ) -> dict[str, Any]:
         """Teammates' newest decisions and bug fixes in one project."""
-        return {"results": await call(hub.recent, project, limit)}
+        return {"results": _held(await call(hub.recent, project, limit))}
 
     @server.tool()
     async def whoami() -> dict[str, Any]:
         """The user and team this token belongs to."""
         return dict(await call(hub.whoami))
+
+
+def _held(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """MCP results go straight into an agent's context: a hit that reads like an order is held
+    (:func:`conkeeper.services.quarantine.hold_team_hit`). The JSON API's client judges what it
+    hands an agent itself (the local MCP tool, SessionStart's cache); ``search --team`` shows
+    the text to a person as quoted data under a "not instructions" heading."""
+    from conkeeper.services.quarantine import hold_team_hit
+
+    return [hold_team_hit(hit) for hit in hits]
 
 
 DATABASE_ENV = "CONKEEPER_TEAM_SERVER_DATABASE"  # handed to worker processes (spawned)
@@ -330,7 +377,7 @@ def run(
     previous = signal.signal(signal.SIGTERM, _stop_cleanly)
     try:
         sock = _bind(host, port)
-        app = build_app(pool, host)
+        app = build_app(pool, team_pg.async_pool(database, size), host)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
         print(f"ConKeeper team server at http://{host}:{sock.getsockname()[1]}", flush=True)
         anyio.run(
@@ -367,8 +414,13 @@ def worker_app() -> Any:
     """The app of one worker process (uvicorn's factory), with a pool of its own."""
     _die_with_supervisor()
     size = int(os.environ.get(POOL_SIZE_ENV) or team_pg.POOL_SIZE)
-    pool = team_pg.open_pool(os.environ[DATABASE_ENV], size)
-    return build_app(pool, os.environ.get(HOST_ENV, "127.0.0.1"))
+    database = os.environ[DATABASE_ENV]
+    # The threads' pool connects when first used: a worker that only searches holds only the
+    # searches' connections (opened with the lifespan).
+    pool = team_pg.open_pool(database, size, min_size=0)
+    return build_app(
+        pool, team_pg.async_pool(database, size), os.environ.get(HOST_ENV, "127.0.0.1")
+    )
 
 
 PR_SET_PDEATHSIG = 1

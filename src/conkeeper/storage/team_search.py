@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 # A query's candidates are the newest MAX_RANKED records holding its rarest terms (as many of
 # them as fit: their counts add up to MAX_RANKED at most; always the rarest one).
-MAX_RANKED = 500
+MAX_RANKED = 250
 # A term the statistics say at least COUNT_CAP of a project's records hold is not counted; a
 # rarer one is counted up to COUNT_CAP (a count costs a heap visit per match).
 COUNT_CAP = 250
@@ -91,28 +91,56 @@ WHERE schemaname = current_schema() AND tablename = 'team_records' AND attname =
 """
 
 
+_TermKey = tuple[tuple[str, bool], ...]  # a term's forms with their prefix flags
+
+
 def term_queries(
     conn: psycopg.Connection[Any], terms: Sequence[Sequence[tuple[str, bool]]]
 ) -> list[TermQuery]:
     """Each term's :class:`TermQuery` (the OR of its forms), from the cache or PostgreSQL."""
     keys = [tuple(forms) for forms in terms]
-    with _CACHE.lock:
-        missing = [key for key in dict.fromkeys(keys) if key not in _CACHE.terms]
+    missing = _uncached(keys)
     if missing:
-        flat = [(i, form, prefix) for i, forms in enumerate(missing) for form, prefix in forms]
-        rows = conn.execute(
-            _TERM_SQL,
-            {"k": [i for i, _f, _p in flat], "f": [f for _i, f, _p in flat],
-             "p": [p for _i, _f, p in flat]},
-            prepare=False,
-        ).fetchall()  # fmt: skip
-        texts = {int(r[0]): str(r[1]) for r in rows}
-        with _CACHE.lock:
-            if len(_CACHE.terms) > _CACHE_LIMIT:
-                _CACHE.terms.clear()
-            for i, key in enumerate(missing):
-                text = texts.get(i, "")
-                _CACHE.terms[key] = TermQuery(text, _single_lexemes(text))
+        rows = conn.execute(_TERM_SQL, _term_params(missing), prepare=False).fetchall()
+        _remember_terms(missing, rows)
+    return _cached(keys)
+
+
+async def term_queries_async(
+    conn: psycopg.AsyncConnection[Any], terms: Sequence[Sequence[tuple[str, bool]]]
+) -> list[TermQuery]:
+    """As :func:`term_queries`, on an asynchronous connection (the server's search route)."""
+    keys = [tuple(forms) for forms in terms]
+    missing = _uncached(keys)
+    if missing:
+        cur = await conn.execute(_TERM_SQL, _term_params(missing), prepare=False)
+        _remember_terms(missing, await cur.fetchall())
+    return _cached(keys)
+
+
+def _uncached(keys: Sequence[_TermKey]) -> list[_TermKey]:
+    with _CACHE.lock:
+        return [key for key in dict.fromkeys(keys) if key not in _CACHE.terms]
+
+
+def _term_params(missing: Sequence[_TermKey]) -> dict[str, list[Any]]:
+    """The parameters of :data:`_TERM_SQL` for the terms not cached yet."""
+    flat = [(i, form, prefix) for i, forms in enumerate(missing) for form, prefix in forms]
+    return {"k": [i for i, _f, _p in flat], "f": [f for _i, f, _p in flat],
+            "p": [p for _i, _f, p in flat]}  # fmt: skip
+
+
+def _remember_terms(missing: Sequence[_TermKey], rows: Sequence[Sequence[Any]]) -> None:
+    texts = {int(r[0]): str(r[1]) for r in rows}
+    with _CACHE.lock:
+        if len(_CACHE.terms) > _CACHE_LIMIT:
+            _CACHE.terms.clear()
+        for i, key in enumerate(missing):
+            text = texts.get(i, "")
+            _CACHE.terms[key] = TermQuery(text, _single_lexemes(text))
+
+
+def _cached(keys: Sequence[_TermKey]) -> list[TermQuery]:
     with _CACHE.lock:
         return [_CACHE.terms[key] for key in keys]
 
@@ -128,16 +156,34 @@ def _single_lexemes(text: str) -> tuple[tuple[str, bool], ...] | None:
 def common_lexemes(conn: psycopg.Connection[Any]) -> dict[str, float]:
     """``ANALYZE``'s most common lexemes of ``team_records.search`` with the share of records
     holding each; re-read every :data:`COMMON_TTL_S` seconds ({} before the first ANALYZE)."""
-    now = time.monotonic()
+    fresh = _fresh_common()
+    if fresh is not None:
+        return fresh
+    return _remember_common(conn.execute(_COMMON_SQL).fetchone())
+
+
+async def common_lexemes_async(conn: psycopg.AsyncConnection[Any]) -> dict[str, float]:
+    """As :func:`common_lexemes`, on an asynchronous connection."""
+    fresh = _fresh_common()
+    if fresh is not None:
+        return fresh
+    cur = await conn.execute(_COMMON_SQL)
+    return _remember_common(await cur.fetchone())
+
+
+def _fresh_common() -> dict[str, float] | None:
     with _CACHE.lock:
-        if now - _CACHE.common_at < COMMON_TTL_S:
+        if time.monotonic() - _CACHE.common_at < COMMON_TTL_S:
             return _CACHE.common
-    row = conn.execute(_COMMON_SQL).fetchone()
+    return None
+
+
+def _remember_common(row: Sequence[Any] | None) -> dict[str, float]:
     common: dict[str, float] = {}
     if row and row[0] and row[1]:
         common = {str(e): float(f) for e, f in zip(row[0], row[1], strict=False)}
     with _CACHE.lock:
-        _CACHE.common, _CACHE.common_at = common, now
+        _CACHE.common, _CACHE.common_at = common, time.monotonic()
     return common
 
 
@@ -197,16 +243,63 @@ def search_ranked(
     if token_hash is None and not any(q.text for q in queries):
         return []
     common = common_lexemes(conn) if queries else {}
-    shares = [estimated_share(q, common) or 0.0 for q in queries]
-    args = (list(team_ids), project_key, [q.text for q in queries], shares, list(kinds),
-            anchors, window, limit, COUNT_CAP, SAMPLE, MAX_RANKED, list(formula),
-            token_hash)  # fmt: skip
+    args = _search_args(team_ids, project_key, queries, common, limit, formula, token_hash,
+                        kinds, anchors, window)  # fmt: skip
     from psycopg.errors import InvalidAuthorizationSpecification
 
     try:
         return conn.execute(_SEARCH_CALL, args, prepare=True).fetchall()
     except InvalidAuthorizationSpecification:
         raise TokenRefused from None
+
+
+async def search_ranked_async(
+    conn: psycopg.AsyncConnection[Any],
+    team_ids: Sequence[int],
+    project_key: str,
+    terms: Sequence[Sequence[tuple[str, bool]]],
+    limit: int,
+    formula: Sequence[float],
+    *,
+    token_hash: bytes | None = None,
+    kinds: Sequence[str] = ("observation", "summary", "prompt"),
+    anchors: int = 30,
+    window: int = 5,
+) -> list[tuple[Any, ...]]:
+    """As :func:`search_ranked`, on an asynchronous connection: the server's search route runs
+    it in its event loop, so a search pays no hop to a worker thread and back."""
+    queries = await term_queries_async(conn, terms) if terms else []
+    if token_hash is None and not any(q.text for q in queries):
+        return []
+    common = await common_lexemes_async(conn) if queries else {}
+    args = _search_args(team_ids, project_key, queries, common, limit, formula, token_hash,
+                        kinds, anchors, window)  # fmt: skip
+    from psycopg.errors import InvalidAuthorizationSpecification
+
+    try:
+        cur = await conn.execute(_SEARCH_CALL, args, prepare=True)
+        return await cur.fetchall()
+    except InvalidAuthorizationSpecification:
+        raise TokenRefused from None
+
+
+def _search_args(
+    team_ids: Sequence[int],
+    project_key: str,
+    queries: Sequence[TermQuery],
+    common: dict[str, float],
+    limit: int,
+    formula: Sequence[float],
+    token_hash: bytes | None,
+    kinds: Sequence[str],
+    anchors: int,
+    window: int,
+) -> tuple[Any, ...]:
+    """The arguments of :data:`_SEARCH_CALL`, in its order."""
+    shares = [estimated_share(q, common) or 0.0 for q in queries]
+    return (list(team_ids), project_key, [q.text for q in queries], shares, list(kinds),
+            anchors, window, limit, COUNT_CAP, SAMPLE, MAX_RANKED, list(formula),
+            token_hash)  # fmt: skip
 
 
 SEARCH_FUNCTION = """
@@ -413,57 +506,66 @@ BEGIN
     END IF;
     wsum := coalesce(nullif((SELECT sum(x) FROM unnest(wt) x), 0), 1.0);
     RETURN QUERY
-    WITH a AS (
-        SELECT * FROM unnest(a_team, a_project, a_uid, a_author, a_time)
+    WITH w AS (
+        SELECT a.team_id, a.author_id, a.uid AS anchor, b.uid, b.created_at, b.held, b.share,
+            b.rank
+        FROM unnest(a_team, a_project, a_uid, a_author, a_time)
             AS a(team_id, project_id, uid, author_id, created_at)
-    ), w AS (
-        SELECT a.team_id, a.uid AS anchor, a.author_id, b.* FROM a CROSS JOIN LATERAL (
-            SELECT r.uid, r.created_at, r.search FROM team_records r
-            WHERE r.team_id = a.team_id AND r.uid = a.uid
-            UNION ALL (
-            SELECT r.uid, r.created_at, r.search FROM team_records r
-            WHERE r.team_id = a.team_id AND r.project_id = a.project_id
-            AND r.author_id = a.author_id AND r.kind = ANY(kinds)
-            AND r.created_at <= a.created_at AND (r.created_at, r.uid) < (a.created_at, a.uid)
-            ORDER BY r.created_at DESC LIMIT walk)
-            UNION ALL (
-            SELECT r.uid, r.created_at, r.search FROM team_records r
-            WHERE r.team_id = a.team_id AND r.project_id = a.project_id
-            AND r.author_id = a.author_id AND r.kind = ANY(kinds)
-            AND r.created_at >= a.created_at AND (r.created_at, r.uid) > (a.created_at, a.uid)
-            ORDER BY r.created_at LIMIT walk)) b
-    ), placed AS (
-        SELECT w.team_id, w.uid, w.author_id, w.created_at, w.search,
-            row_number() OVER (PARTITION BY w.team_id, w.anchor ORDER BY w.created_at, w.uid) > 1
-                AS after_first
+        CROSS JOIN LATERAL (
+            SELECT v.uid, v.created_at, h.held, h.share, h.rank
+            FROM (
+                SELECT r.uid, r.created_at, r.search FROM team_records r
+                WHERE r.team_id = a.team_id AND r.uid = a.uid
+                UNION ALL (
+                SELECT r.uid, r.created_at, r.search FROM team_records r
+                WHERE r.team_id = a.team_id AND r.project_id = a.project_id
+                AND r.author_id = a.author_id AND r.kind = ANY(kinds)
+                AND r.created_at <= a.created_at
+                AND (r.created_at, r.uid) < (a.created_at, a.uid)
+                ORDER BY r.created_at DESC LIMIT walk)
+                UNION ALL (
+                SELECT r.uid, r.created_at, r.search FROM team_records r
+                WHERE r.team_id = a.team_id AND r.project_id = a.project_id
+                AND r.author_id = a.author_id AND r.kind = ANY(kinds)
+                AND r.created_at >= a.created_at
+                AND (r.created_at, r.uid) > (a.created_at, a.uid)
+                ORDER BY r.created_at LIMIT walk)) v
+            CROSS JOIN LATERAL (
+                SELECT g.held, g.share,
+                    CASE WHEN g.held <> 0 THEN ts_rank(v.search, any_q) ELSE 0 END AS rank
+                FROM (SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held,
+                          coalesce(sum(wt[k]), 0) AS share
+                      FROM unnest(searched) k WHERE v.search @@ tq[k]) g) h) b
+    ), placed AS (  -- every record of a window but its first follows a record of the window
+        SELECT w.*, row_number() OVER (PARTITION BY w.team_id, w.anchor
+                                       ORDER BY w.created_at, w.uid) > 1 AS after_first
         FROM w
     ), rec AS (
-        SELECT DISTINCT ON (p.team_id, p.uid) p.team_id, p.uid, p.author_id, p.created_at,
-            p.search, bool_or(p.after_first) OVER (PARTITION BY p.team_id, p.uid) AS linked
-        FROM placed p ORDER BY p.team_id, p.uid
-    ), own AS (
-        SELECT rec.team_id, rec.uid, rec.author_id, rec.created_at, rec.linked, h.held,
-            CASE WHEN h.held <> 0 THEN ts_rank(rec.search, any_q) ELSE 0 END AS rank,
-            (SELECT coalesce(sum(wt[k]), 0) FROM unnest(searched) k
-             WHERE h.held & (1::bigint << (k - 1)) <> 0) AS share
-        FROM rec CROSS JOIN LATERAL (
-            SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held
-            FROM unnest(searched) k WHERE rec.search @@ tq[k]) h
-    ), chained AS (
-        SELECT o.*, sum(CASE WHEN o.linked THEN 0 ELSE 1 END)
-            OVER (PARTITION BY o.team_id, o.author_id ORDER BY o.created_at, o.uid) AS chain
-        FROM own o
+        SELECT p.team_id, p.uid, min(p.author_id) AS author_id,
+            min(p.created_at) AS created_at, bool_or(p.after_first) AS linked,
+            min(p.held) AS held, min(p.share) AS share, min(p.rank) AS rank
+        FROM placed p GROUP BY p.team_id, p.uid
     ), scored AS (
         SELECT c.team_id, c.uid, c.created_at, c.rank, c.share,
-            greatest(coalesce(lag(c.share) OVER run, 0), coalesce(lead(c.share) OVER run, 0))
+            greatest(CASE WHEN c.linked THEN lag(c.share) OVER run ELSE 0 END,
+                     CASE WHEN lead(c.linked) OVER run THEN lead(c.share) OVER run ELSE 0 END)
                 AS neighbour,
-            c.held | coalesce(lag(c.held, 1) OVER run, 0) | coalesce(lag(c.held, 2) OVER run, 0)
-                | coalesce(lag(c.held, 3) OVER run, 0) | coalesce(lead(c.held, 1) OVER run, 0)
-                | coalesce(lead(c.held, 2) OVER run, 0) | coalesce(lead(c.held, 3) OVER run, 0)
-                AS whole,
+            c.held
+            | CASE WHEN c.linked THEN lag(c.held) OVER run
+                   | CASE WHEN lag(c.linked) OVER run THEN lag(c.held, 2) OVER run
+                          | CASE WHEN lag(c.linked, 2) OVER run THEN lag(c.held, 3) OVER run
+                                 ELSE 0 END
+                          ELSE 0 END
+                   ELSE 0 END
+            | CASE WHEN lead(c.linked) OVER run THEN lead(c.held) OVER run
+                   | CASE WHEN lead(c.linked, 2) OVER run THEN lead(c.held, 2) OVER run
+                          | CASE WHEN lead(c.linked, 3) OVER run THEN lead(c.held, 3) OVER run
+                                 ELSE 0 END
+                          ELSE 0 END
+                   ELSE 0 END AS whole,
             max(c.rank) FILTER (WHERE c.rank > 0) OVER () AS top
-        FROM chained c
-        WINDOW run AS (PARTITION BY c.team_id, c.author_id, c.chain ORDER BY c.created_at, c.uid)
+        FROM rec c
+        WINDOW run AS (PARTITION BY c.team_id, c.author_id ORDER BY c.created_at, c.uid)
     ), best AS (
         SELECT s.team_id, s.uid, s.created_at,
             (s.share + formula[1] * s.neighbour

@@ -32,7 +32,7 @@ from conkeeper.storage.team_pg import TeamHit
 # windows. Tuned on LoCoMo conversations 0-4 only: any@10 moved by at most 0.003 between
 # windows of 3 to 8 and 20 to 100 candidates; the smallest cost least.
 WINDOW = 3
-CANDIDATES, MIN_CANDIDATES = 2, 20
+CANDIDATES, MIN_CANDIDATES = 1, 10
 
 # The ranking's constants (domain.ranking's line_score, hit_cover and hit_score), in the order
 # the search function takes them; the last is hit_score's line-count term for a one-record hit.
@@ -51,13 +51,42 @@ def search(
     in ``team_ids``, or in the teams of the token whose hash is ``token_hash`` (checked by the
     search's own statement; :class:`~conkeeper.storage.team_search.TokenRefused` when it is
     unknown or revoked)."""
-    plan = build_match(query)
-    terms = [] if plan.empty or plan.listing else [term_forms(term) for term in plan.terms]
+    terms = _terms(query)
     if not terms and token_hash is None:
         return []
-    anchors = max(limit * CANDIDATES, MIN_CANDIDATES)
     rows = team_search.search_ranked(
         conn, team_ids, project_key, terms, limit, FORMULA,
-        token_hash=token_hash, anchors=anchors, window=WINDOW,
+        token_hash=token_hash, anchors=_anchors(limit), window=WINDOW,
     )  # fmt: skip
     return [team_pg.hit_from_row(row) for row in rows]
+
+
+async def search_async(
+    conn: Any,
+    team_ids: Sequence[int],
+    project_key: str,
+    query: str,
+    limit: int,
+    token_hash: bytes | None = None,
+) -> list[TeamHit]:
+    """As :func:`search`, on an asynchronous connection (the server's search route, in its
+    event loop)."""
+    terms = _terms(query)
+    if not terms and token_hash is None:
+        return []
+    rows = await team_search.search_ranked_async(
+        conn, team_ids, project_key, terms, limit, FORMULA,
+        token_hash=token_hash, anchors=_anchors(limit), window=WINDOW,
+    )  # fmt: skip
+    return [team_pg.hit_from_row(row) for row in rows]
+
+
+def _terms(query: str) -> list[list[tuple[str, bool]]]:
+    """The query's terms as local search reads them, each as its forms (none for a listing)."""
+    plan = build_match(query)
+    return [] if plan.empty or plan.listing else [term_forms(term) for term in plan.terms]
+
+
+def _anchors(limit: int) -> int:
+    """How many candidates bring their windows for ``limit`` hits."""
+    return max(limit * CANDIDATES, MIN_CANDIDATES)

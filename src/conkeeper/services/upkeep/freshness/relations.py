@@ -2194,6 +2194,7 @@ def _contained_detail(a: Reading, b: Reading) -> Relation | None:
             or short.supersedes
             or long.supersedes
             or short.excepts
+            or long.exempts  # "Except the census report: ... reads from primary" is no detail
             or short.permits
             or short.polar != long.polar
             or not all(_share({value}, long.numbers) for value in short.numbers)
