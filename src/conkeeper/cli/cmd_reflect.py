@@ -100,6 +100,14 @@ def _reflect(args: argparse.Namespace, location: ProjectLocation) -> int:
                 latest = store.latest_session(conn, project_id)
                 sessions = [latest] if latest else []
                 scope = f"session {latest.host_session_id}" if latest else scope
+        # what the project's later sessions ran settles a failure the chosen ones left open
+        chosen = {s.id for s in sessions}
+        first = min((s.started_at for s in sessions), default=None)
+        later = (
+            [s for s in store.project_sessions(conn, project_id, first) if s.id not in chosen]
+            if project_id is not None and first is not None
+            else []
+        )
         try:
             result = reflect(
                 conn,
@@ -107,6 +115,7 @@ def _reflect(args: argparse.Namespace, location: ProjectLocation) -> int:
                 sessions,
                 scope=scope,
                 since_ms=since,
+                later=later,
                 depth=args.depth or config.reflect_depth,
                 sensitivity=config.correction_sensitivity,
                 write=args.write,

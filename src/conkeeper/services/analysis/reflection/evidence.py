@@ -66,6 +66,8 @@ class Evidence:
     corrections: list[Correction] = field(default_factory=list)
     summaries: list[dict[str, str]] = field(default_factory=list)
     facets: list[Facet] = field(default_factory=list)
+    # tool uses of the project's other sessions: what ran after this work stopped
+    later_events: list[ToolEvent] = field(default_factory=list)
 
     @property
     def failures(self) -> int:
@@ -92,6 +94,7 @@ def gather(
     scope: str,
     since_ms: int | None = None,
     sensitivity: str = "low",
+    later: list[SessionRow] | None = None,
 ) -> Evidence:
     """The evidence for ``sessions`` (or, with none, for the period from ``since_ms``)."""
     now = int(time.time() * 1000)
@@ -101,7 +104,15 @@ def gather(
     evidence.sessions = list(sessions)
     if conn is not None:
         _from_database(conn, evidence)
-    if not evidence.events:
+        if later:
+            from conkeeper.storage import reflection as store
+
+            evidence.later_events = [
+                event for session in later for event, _ in store.session_events(conn, session.id)
+            ]
+    if not evidence.events and (conn is None or not sessions):
+        # The logs are read by time alone: for a recorded session with no events of its own
+        # (only opened, or idle while others work) they would hand it other sessions' tools.
         evidence.events = _from_logs(memory_dir, start, end)
     _corrections(evidence, sensitivity)
     evidence.facets = read_facets([s.host_session_id for s in sessions])

@@ -135,8 +135,8 @@ def retry_loops(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
         if event.action == "write":
             pending.update(event.paths)
             continue
-        if event.action != "execute":
-            continue
+        if event.action != "execute" or event.status == "interrupted":
+            continue  # stopped by the user: it says nothing about the edit before it
         if event.failed:
             for path in sorted(pending):
                 cycles[path] = cycles.get(path, 0) + 1
@@ -197,8 +197,9 @@ def _command(event: ToolEvent) -> str:
 
 def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
     """Whether a later successful run covers the failed one: the same command line (the last
-    run of that command passed, whatever test its failure named), the same failure key, or a
-    run of the failing test's file."""
+    run of that command passed, whatever test its failure named), the same failure key, a
+    run of the failing test's file, or a passing run of the whole suite by the runner that
+    failed, in the same folder (`pytest -q` after `pytest tests/test_cart.py`)."""
     target = _test_file(key)
     command = _command(failed)
     for event in later:
@@ -208,12 +209,61 @@ def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
             return True
         if target and target[0] in event.input_summary:
             return True
+        if _whole_suite(event) & _runner(failed):
+            return True
     return False
 
 
-def abandoned_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
+# `cd api && PYTHONPATH=src uv run python -m pytest -q`: where a test runner runs, and which
+_ENV_SET = re.compile(r"^(?:[A-Za-z_]\w*=\S*\s+)+")
+_CD = re.compile(r"^cd\s+(\S+)$")
+_RUNNER = re.compile(
+    r"^(?:(?:uv|poetry|pipenv|pdm|hatch)\s+run\s+)?(?:python3?(?:\.\d+)?\s+-m\s+)?"
+    r"(?P<tool>pytest|py\.test|tox|nox|(?:npm|pnpm|yarn|bun)(?:\s+run)?\s+test|go\s+test|"
+    r"cargo\s+(?:test|nextest\s+run)|make\s+(?:test|check)|jest|vitest(?:\s+run)?)"
+    r"(?P<args>(?:\s+\S+)*)$"
+)
+
+
+def _runs(command: str) -> list[tuple[str, str, str]]:
+    """``(folder, runner, arguments)`` of each test run in a command line chained with
+    ``&&`` or ``;`` (a piped run is left out: its exit code is the pipe's last command's)."""
+    folder, found = "", []
+    for part in re.split(r"\s*(?:&&|;)\s*", _SPACES.sub(" ", command.strip())):
+        part = _ENV_SET.sub("", part)
+        cd = _CD.match(part)
+        if cd:
+            folder = cd.group(1).rstrip("/")
+            continue
+        run = _RUNNER.match(part)
+        if run and "|" not in part:
+            tool = " ".join(run["tool"].replace(" run test", " test").split())
+            found.append((folder, tool, run["args"].strip()))
+    return found
+
+
+def _runner(event: ToolEvent) -> set[tuple[str, str]]:
+    """The test runners (with the folder each ran in) the command of ``event`` used."""
+    return {(folder, tool) for folder, tool, _ in _runs(event.input_summary)}
+
+
+def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
+    """The runners ``event`` ran over the whole suite (options only, no test selected: `pytest
+    -q`, `go test ./...`, `npm test`): their passing run covers any test they failed on."""
+    whole = set()
+    for folder, tool, args in _runs(event.input_summary):
+        words = args.split()
+        if all((w.startswith("-") and "=" not in w) or w in ("./...", ".") for w in words):
+            whole.add((folder, tool))
+    return whole
+
+
+def abandoned_work(
+    events: list[tuple[ToolEvent, int]], later_events: list[ToolEvent] | None = None
+) -> list[Finding]:
     """Commands or tests still failing when the work stopped: their last run failed, no later
-    successful run covers them, and it was among the last three runs."""
+    successful run covers them (in these sessions or, ``later_events``, in the project's
+    others after it), and it was among the last three runs."""
     runs = [event for event, _ in events if event.action == "execute"]
     final = {event.id for event in runs[-3:]}
     last: dict[str, int] = {}
@@ -224,7 +274,8 @@ def abandoned_work(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
         event = runs[index]
         if not event.failed or event.status == "interrupted" or event.id not in final:
             continue
-        if _settled(event, key, runs[index + 1 :]):
+        after = [e for e in later_events or () if e.created_at >= event.created_at]
+        if _settled(event, key, [*runs[index + 1 :], *after]):
             continue
         error = _first_line(event.error)
         text = quote(f"{event.input_summary} → {error}" if error else event.input_summary)
@@ -265,7 +316,7 @@ def analyse(evidence: Evidence) -> list[Finding]:
         facet_friction(evidence.facets),
         repeated_failures(evidence.events),
         retry_loops(evidence.events),
-        abandoned_work(evidence.events),
+        abandoned_work(evidence.events, evidence.later_events),
         slow_work(evidence.events),
     )
     return [finding for part in parts for finding in part]

@@ -95,10 +95,17 @@ def routed_verdict(after: int, later_sessions: int) -> str:
 
 
 def _routed(
-    memory_dir: Path, corrections: list[Correction], sessions: list[SessionRow]
+    memory_dir: Path, corrections: list[Correction], active: list[int]
 ) -> list[dict[str, object]]:
     """For every approved retro item: matching corrections before and after it was routed,
-    the sessions started since, and the verdict (:func:`routed_verdict`)."""
+    the sessions started since in which something happened, and the verdict
+    (:func:`routed_verdict`).
+
+    ``corrections`` holds friction as well: "again no ruff before running pytest" is the
+    routed rule broken again whichever label the detector gave it. ``active`` holds
+    when each session with a prompt or a tool use started: a session
+    that was only opened (or is open and idle) says nothing about whether the correction
+    came back."""
     from conkeeper.domain.textio import MemoryFileError, read_text
     from conkeeper.services.analysis.reflection.retro import parse
 
@@ -116,7 +123,7 @@ def _routed(
             same = [c for c in corrections if similar(words, content_words(c.text))]
             before = sum(1 for c in same if c.when_ms <= routed_ms)
             after = sum(1 for c in same if c.when_ms > routed_ms)
-            later = sum(1 for s in sessions if s.started_at > routed_ms)
+            later = sum(1 for started in active if started > routed_ms)
             verdict = routed_verdict(after, later)
             rows.append(
                 {
@@ -203,6 +210,8 @@ def insights(
     per_session = []
     tally = _Tally()
     corrections: list[Correction] = []
+    recurrences: list[Correction] = []  # corrections and friction, for the routed verdicts
+    active: list[int] = []  # start of each session in which something happened
     seen: set[tuple[int, str]] = set()
     for session in sessions:
         ev = gather(
@@ -210,9 +219,13 @@ def insights(
         )
         for c in ev.corrections:  # a queued line can fall in several open sessions' windows
             key = (c.when_ms // 1000, c.text[:60])
-            if c.label == "correction" and key not in seen:
+            if key not in seen:
                 seen.add(key)
-                corrections.append(c)
+                recurrences.append(c)
+                if c.label == "correction":
+                    corrections.append(c)
+        if ev.prompt_ms or ev.events:
+            active.append(session.started_at)
         per_session.append(_session_row(session, ev))
         for event, _ in ev.events:
             tally.add(event, session.host_session_id)
@@ -222,7 +235,7 @@ def insights(
         "commands": tally.command_rows(),
         "repeated_failures": tally.repeated_failures(),
         "themes": _themes(corrections),
-        "routed": _routed(memory_dir, corrections, sessions),
+        "routed": _routed(memory_dir, recurrences, active),
         "claude_facets": claude_facets([s.host_session_id for s in sessions], home),
     }
 

@@ -169,12 +169,20 @@ def reflect(
     sensitivity: str = "low",
     write: bool = False,
     date: str | None = None,
+    later: list | None = None,
 ) -> Reflection:
     """Analyse the evidence for ``sessions`` (or the period from ``since_ms``); with ``write``,
-    merge the result into the day's retro file."""
+    merge the result into the day's retro file. ``later``: the project's other sessions, whose
+    runs after a failure settle it (a test fixed in the next session is not "still failing")."""
     day = date or today()
     evidence = gather(
-        conn, memory_dir, sessions, scope=scope, since_ms=since_ms, sensitivity=sensitivity
+        conn,
+        memory_dir,
+        sessions,
+        scope=scope,
+        since_ms=since_ms,
+        sensitivity=sensitivity,
+        later=later or [],
     )
     minimal = (
         len(evidence.events) < MIN_TOOL_USES

@@ -525,6 +525,8 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
     ``follows`` a rule of the same sentence that names what "it" is)."""
     if _NO_RULE.match(clause) and len(clause.split()) < 3 and "`" not in clause:
         return False  # "no words" names nothing; "no `!!`" or "no print statements" does
+    if _BARE_CALL.fullmatch(clause.strip(" .!?")):
+        return False  # "again print()!": the call complained about, named, not an order
     if _reads("asks_to_read") and _ASKS_TO_READ.match(clause):
         return False  # "read the prompt": a complaint in an order's shape
     if _reads("bare_adverb") and _BARE_ADVERB.match(clause):
@@ -777,6 +779,7 @@ def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()
 def _best_rule(texts: list[str]) -> str | None:
     candidates = []
     recurring = _recurring_words(texts) if _reads("fix_after") else set()
+    rejected = frozenset(_rejected(texts))
     for text in texts:
         parts: list[str] = []
         before = ""
@@ -784,7 +787,7 @@ def _best_rule(texts: list[str]) -> str | None:
             clause = _clean_clause(raw or "")
             if clause and _states_a_rule(clause, follows=bool(parts)):
                 parts.append(clause)
-            elif recurring and (fix := _fix_after(before, raw or "", recurring)):
+            elif recurring and (fix := _fix_after(before, raw or "", recurring, rejected)):
                 parts.append(fix)
             before = raw or ""
         answered = _answered_question(text)
@@ -799,7 +802,23 @@ def _best_rule(texts: list[str]) -> str | None:
     return _chosen(candidates, texts)
 
 
-def _fix_after(before: str, clause: str, recurring: set[str]) -> str | None:
+_BARE_CALL = re.compile(r"`?[A-Za-z_][\w.]*\(\)`?")
+# "not tabs", "instead of print": what the corrections say not to use
+_REJECTED = re.compile(
+    r"\b(?:not|no|never|instead\s+of|rather\s+than|stop\s+using|avoid)\s+(?:the\s+|any\s+|using\s+)?"
+    r"(?P<name>[\w`.()-]+)",
+    re.IGNORECASE,
+)
+
+
+def _rejected(texts: list[str]) -> set[str]:
+    """The words of what the group's corrections say not to use ("4 spaces, not tabs")."""
+    return {w for text in texts for m in _REJECTED.finditer(text) for w in _words(m["name"])}
+
+
+def _fix_after(
+    before: str, clause: str, recurring: set[str], rejected: frozenset[str] = frozenset()
+) -> str | None:
     """The rule in a bare name right after a complaint or a question ("sqlmock again.
     testcontainers.", "update_option for the rates? transient."): "use testcontainers". Only
     a name whose every word the group's corrections give more than once counts: "great." or
@@ -812,6 +831,8 @@ def _fix_after(before: str, clause: str, recurring: set[str]) -> str | None:
     words = _words(name)
     if any(word in _COMMON for word in name.lower().split()):
         return None  # "tenacity has that": a sentence, not a name
+    if words & rejected:
+        return None  # "wrong again!!! tabs." names the mistake the group rejects ("not tabs")
     return f"use {name}" if words and words <= recurring else None
 
 

@@ -190,6 +190,9 @@ _CAMEL = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-
 # `CartService.apply_coupon`, `CartService#applyCoupon`, `payments::charge_card`,
 # `cart.apply_coupon`: an owner and a member, each checked (either one renamed makes it stale)
 _QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+|[a-z][a-z0-9_]*)(?:\.|::|#)([A-Za-z_]\w*)$")
+# `shop.cart.compute_tax`, `shop.cart.Cart.total`: the package path before the last owner is
+# dropped, and what is left read as above
+_PACKAGE_PATH = re.compile(r"^(?:[a-z_][a-z0-9_]*\.)+(?=[A-Za-z_]\w*\.[A-Za-z_]\w*$)")
 # `apply_coupon()` or `applyCoupon()` written in prose without backticks (a call is unambiguous)
 _BARE_CALL = re.compile(
     r"(?<![\w.`/])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\(\)"
@@ -291,7 +294,7 @@ def _qualified(span: str) -> list[Citation]:
     """An owner and its member (`CartService.apply_coupon`): the member when it looks like a
     project's name, and a capitalised owner (a lower-case one may be a module or variable
     name, `cart.apply_coupon`, and is not looked for)."""
-    match = _QUALIFIED.match(span)
+    match = _QUALIFIED.match(_PACKAGE_PATH.sub("", span, count=1))
     if not match:
         return []
     owner, member = match.group(1), match.group(2)
@@ -396,7 +399,7 @@ def classify_span(span: str) -> list[Citation]:
     if path and looks_like_path(path):
         return [Citation(PATH, path, span)]
     qualified = _qualified(span)
-    if qualified or _QUALIFIED.match(span):
+    if qualified or _QUALIFIED.match(_PACKAGE_PATH.sub("", span, count=1)):
         return qualified
     symbol = _symbol(span)
     return [symbol] if symbol else []
@@ -431,6 +434,35 @@ def named_to_avoid(text: str, citation: Citation) -> bool:
     before = _CLAUSE_END.split(text[:where])[-1]
     after = _CLAUSE_END.split(text[where + width :])[0]
     return bool(_AWAY_BEFORE.search(before) or _AWAY_AFTER.search(after))
+
+
+# "the old `src/legacy/` folder is gone", "`scripts/seed.sh` was removed": a path the entry
+# itself records as gone; its absence is what the entry says, never a sign it went stale
+_GONE_AFTER = re.compile(
+    r"^\W{0,3}(?:(?:folder|directory|dir|file|module|package|script)s?\s+)?(?:(?:is|was|were|"
+    r"are|has\s+been|have\s+been|got)\s+)?(?:now\s+)?(?:removed|deleted|dropped|gone|retired|"
+    r"replaced)\b|^\W{0,3}(?:(?:folder|directory|dir|file|module)\s+)?(?:is|was)\s+no\s+longer\b",
+    re.IGNORECASE,
+)
+_GONE_BEFORE = re.compile(
+    r"\b(?:no\s+longer|instead\s+of|rather\s+than|removed|deleted|dropped|replaced|retired|"
+    r"got\s+rid\s+of)\b",
+    re.IGNORECASE,
+)
+
+
+def named_as_gone(text: str, citation: Citation) -> bool:
+    """Whether ``text`` (an entry) names the cited path as already gone or replaced, in the
+    same clause: a missing file is then the entry being true, not stale."""
+    where = text.find(f"`{citation.text}`")
+    width = len(citation.text) + 2
+    if where < 0:
+        where, width = text.find(citation.text), len(citation.text)
+    if where < 0:
+        return False
+    before = _CLAUSE_END.split(text[:where])[-1]
+    after = _CLAUSE_END.split(text[where + width :])[0]
+    return bool(_GONE_BEFORE.search(before) or _GONE_AFTER.search(after))
 
 
 def find_citations(text: str) -> tuple[Citation, ...]:

@@ -8,9 +8,11 @@ pairs among the bullets and paragraphs of the curated memory files
 
 * **duplicate** — two entries saying the same thing: ``--apply`` merges them by removing the
   copy in the less authoritative file (ADRs outrank ``patterns.md``, which outranks the others;
-  within one rank the entry with more detail stays when one is the other with more detail,
-  else the file changed last keeps it: a newer copy is never the one removed), with the tag
-  lines that belong to it;
+  within one rank the person's entry outranks an agent's (``@source: agent-...``), then the
+  entry with more detail stays when one is the other with more detail, else the file changed
+  last keeps it: a newer copy is never the one removed), with the tag lines that belong to
+  it; two entries whose words agree but whose code differs (`make migrate`, `make
+  db-migrate`: each names code the other lacks) are a contradiction, for the person;
 * **contradiction** — two entries that cannot both hold. Nothing decides which one is right:
   the file changed last is as likely to hold the mistake as the fix. Both entries are shown
   with their file, line and when each was written (``git blame``; for lines git does not have,
@@ -166,7 +168,7 @@ class Plan(Record):
 
 
 class _Item(Record):
-    __slots__ = ("entry", "lines", "path", "rank", "reading", "rel")
+    __slots__ = ("entry", "lines", "path", "rank", "reading", "rel", "tags")
 
     def __init__(
         self, path: Path, rel: str, entry: Entry, rank: tuple[int, float], raw: list[bytes]
@@ -177,6 +179,10 @@ class _Item(Record):
         self.rank = rank
         self.reading: Reading = read(" ".join(entry.lines))
         self.lines = tuple(raw[entry.start - 1 : entry.end])
+        end = entry.end  # the tag lines below it (provenance among them)
+        while end < len(raw) and _TAG_LINE.match(raw[end].rstrip(b"\r")):
+            end += 1
+        self.tags = tuple(raw[entry.end : end])
 
 
 def _rank(rel: str, path: Path) -> tuple[int, float]:
@@ -237,6 +243,41 @@ def _candidates(items: list[_Item]) -> list[tuple[int, int]]:
     )
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_AGENT_SOURCE = re.compile(rb"<!--\s*@source:\s*agent")
+
+
+def _code(item: _Item) -> set[str]:
+    """The code an entry names in backticks, spaces normalised."""
+    return {" ".join(span.split()) for span in _CODE_SPAN.findall(" ".join(item.entry.lines))}
+
+
+_CODE_WORD = re.compile(r"[\w@$/-]+(?:\.[\w@$/-]+)*")
+
+
+def _code_words(text: str) -> set[str]:
+    """The words of ``text`` as code reads them (`db-migrate`, `uv.lock` stay whole)."""
+    return {w.strip(".") for w in _CODE_WORD.findall(text.lower())} - {""}
+
+
+def _code_apart(a: _Item, b: _Item) -> tuple[str, str] | None:
+    """A code span each entry names whose words the other entry does not have at all (`make
+    migrate` against `make db-migrate`): the prose says the same, the commands do not, and
+    removing either could remove the one that is right. Code the other entry spells out
+    without backticks, in another order or with more around it (`pytest -x -q`, `pytest -q
+    -x`) is the same code."""
+    words_a = _code_words(" ".join(a.entry.lines))
+    words_b = _code_words(" ".join(b.entry.lines))
+    only_a = sorted(c for c in _code(a) - _code(b) if not _code_words(c) <= words_b)
+    only_b = sorted(c for c in _code(b) - _code(a) if not _code_words(c) <= words_a)
+    return (only_a[0], only_b[0]) if only_a and only_b else None
+
+
+def _agent_written(item: _Item) -> bool:
+    """Whether the entry carries an agent's provenance tag (``@source: agent-...``)."""
+    return any(_AGENT_SOURCE.search(line) for line in (*item.lines, *item.tags))
+
+
 def _side(item: _Item, shown: dict[int, str]) -> Side:
     """The entry as shown (its text shortened and redacted once, however many pairs it is in)."""
     key = id(item)
@@ -253,11 +294,14 @@ def _removal(item: _Item) -> Removal:
 
 def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _Item]:
     """Which copy of a duplicate a merge keeps, and which it removes: the one in the more
-    authoritative file, and within one rank the one with more detail when one entry is the
+    authoritative file, and within one rank the person's over an agent's, then the one with more
+    detail when one entry is the
     other with more detail (the shorter says nothing the longer does not), else the one in
     the file changed last (a newer copy is never the one removed)."""
     if first.rank[0] != second.rank[0]:
         return (first, second) if first.rank[0] < second.rank[0] else (second, first)
+    if _agent_written(first) != _agent_written(second):  # the person's words over an agent's
+        return (second, first) if _agent_written(first) else (first, second)
     if relation.reason == MORE_DETAIL:
         detail_first, detail_second = _detail(first.reading), _detail(second.reading)
         if detail_first != detail_second:
@@ -289,7 +333,11 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
         first, second = items[a], items[b]
         sides = (_side(first, shown), _side(second, shown))
         proposal = Proposal(relation.kind, sides, relation.reason, relation.score)
-        if relation.kind == DUPLICATE:
+        code = _code_apart(first, second) if relation.kind == DUPLICATE else None
+        if code is not None:  # the same rule naming other code: one of them is out of date
+            proposal.kind = CONTRADICTION
+            proposal.reason = f"the same rule with other code: `{code[0]}` against `{code[1]}`"
+        if proposal.kind == DUPLICATE:
             keep, drop = _keeper(first, second, relation)
             keep_side = sides[0] if keep is first else sides[1]
             proposal.keep = keep_side.where

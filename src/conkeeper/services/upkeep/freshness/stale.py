@@ -46,6 +46,7 @@ from conkeeper.services.upkeep.freshness.citations import (
     SYMBOL,
     Entry,
     is_config_path,
+    named_as_gone,
     named_to_avoid,
     split_entries,
 )
@@ -524,8 +525,9 @@ class _Checker:
         cited_files: list[str] = []
         flagged = False
         since = self.dated.get((rel, entry.start), (self.memory_mtime.get(rel, 0.0), ""))
+        text = "\n".join(entry.lines)
         for citation in entry.citations:
-            if citation.kind != PATH:
+            if citation.kind != PATH or named_as_gone(text, citation):
                 continue
             found = self.tree.resolve(citation.value) if self.report.git else None
             if found is None and not self.report.git:
@@ -534,7 +536,6 @@ class _Checker:
                 flagged = flagged or self._missing(rel, entry, citation.value)
             else:
                 cited_files.append(found)
-        text = "\n".join(entry.lines)
         for citation in entry.citations:  # one finding per entry is enough to review it
             if flagged:
                 return
@@ -616,12 +617,14 @@ class _Checker:
         """
         folders, files = self._cited_code(files)
         if kind == KEY:
+            # An UPPER_CASE name is looked up in a cited config file; otherwise it is a
+            # constant (`MAX_ITEMS`) or an environment variable, stale only when it was in
+            # the code when the entry was written and is nowhere now (asked below).
             files = [f for f in files if is_config_path(f)]
-            if not files:
-                return False  # an UPPER_CASE key with no config file cited: too ambiguous
+            folders = []
         if files or folders:
             return self._gone_from_cited(rel, entry, name, files, folders)
-        if kind == KEY or not self.report.git or name in self.grep:
+        if not self.report.git or name in self.grep:
             return False
         self.unanchored.append((rel, entry, name))  # gone only if it was there: asked below
         return False
