@@ -246,7 +246,8 @@ def _compact_hit(hit: Any) -> dict[str, Any]:
 def sessions(
     cwd: Path, *, limit: int = 20, offset: int = 0, all_projects: bool = False
 ) -> dict[str, Any]:
-    """Level 1: recent sessions with titles, newest first."""
+    """Level 1: recent sessions with titles, newest first. A title is a session's first
+    prompt (or an imported export's text): one that reads like an order answers a marker."""
     from conkeeper.services.observations.retrieval import list_sessions
 
     _bounded("limit", limit, 1, MAX_SESSIONS)
@@ -255,7 +256,7 @@ def sessions(
     with _store() as conn:
         project_id, label = _scoped(conn, cwd, all_projects)
         items = list_sessions(conn, project_id, limit, offset)
-    return _finish({"level": 1, "scope": label, "sessions": items}, _clean_record)
+    return _finish({"level": 1, "scope": label, "sessions": items}, _clean_stored)
 
 
 def summary(cwd: Path, session: str, *, all_projects: bool = False) -> dict[str, Any]:
