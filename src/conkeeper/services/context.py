@@ -562,8 +562,9 @@ _INDEX_ROW = re.compile(r"^\|\s*\[ADR-\d+\][^|]*\|([^|]*)\|")
 
 
 def _screen_index(body: str) -> str:
-    """The decision index without rows whose ADR title reads like an order (an ADR an agent
-    wrote with its own tools, or a teammate committed: its title would reach every session),
+    """The decision index without rows that read like an order, title, status, date or file
+    name (an ADR an agent wrote with its own tools, or a teammate committed: its row would
+    reach every session),
     with a note counting them. Only the first :data:`INDEX_ROWS_CHECKED` rows are kept at
     all (no budget shows more), so the check stays cheap with hundreds of ADRs."""
     kept: list[str] = []
@@ -576,7 +577,7 @@ def _screen_index(body: str) -> str:
         rows += 1
         if rows > INDEX_ROWS_CHECKED:
             continue
-        if _held_back(match.group(1)):
+        if _held_back(line):  # the whole row: status, date and file name are anyone's too
             held += 1
             continue
         kept.append(line)
@@ -913,13 +914,40 @@ def build_session_context(
 
 
 def _visible_handoff(handoff: str | None) -> str:
-    """The handoff (written by an agent) without its lines that read like instructions."""
+    """The handoff (written by an agent) without its lines that read like instructions, alone
+    or together with the line next to it (one order split over two lines: the handoff note
+    and the next steps, two observation titles)."""
     if not handoff:
         return ""
-    kept = [line for line in handoff.splitlines() if not _held_back(line)]
-    if len(kept) < len(handoff.splitlines()):
+    lines = handoff.splitlines()
+    kept = [line for line in lines if not _held_back(line)]
+    paired = _held_pairs(kept)
+    kept = [line for index, line in enumerate(kept) if index not in paired]
+    if len(kept) < len(lines):
         kept.append("(Some lines not shown: they read like instructions.)")
     return "\n".join(kept)
+
+
+def _held_pairs(lines: list[str]) -> set[int]:
+    """Indices of both lines of each neighbouring pair (blank lines between them ignored) that
+    reads like an order together; a pair is read only when one of its lines already leans
+    towards one (:data:`PAIR_BAR`), so plain text costs one scorer call a line."""
+    from conkeeper.services.quarantine import steering_probability
+
+    held: set[int] = set()
+    previous: tuple[int, float] | None = None
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        probability = steering_probability(line)
+        if (
+            previous is not None
+            and max(previous[1], probability) >= PAIR_BAR
+            and _held_back(f"{lines[previous[0]].strip()} {line.strip()}")
+        ):
+            held.update((previous[0], index))
+        previous = (index, probability)
+    return held
 
 
 def _footer(location: ProjectLocation | None, info: SessionInfo) -> str:
