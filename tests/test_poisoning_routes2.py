@@ -195,3 +195,37 @@ def test_memory_file_names_that_read_like_orders_are_not_injected(tmp_path: Path
     context = session_start_context(root, session="s-2")
     assert "glossary.md modified" in context, context
     assert "evil.example" not in context and "NOTE TO AI" not in context, context
+
+
+# --------------------------------------------------------------------------- host instruction files
+
+RULE_HOSTS = {
+    "cursor": ".cursor/rules/conkeeper.mdc",
+    "windsurf": ".windsurf/rules/conkeeper.md",
+    "copilot": ".github/copilot-instructions.md",
+    "cline": ".clinerules/conkeeper.md",
+    "zed": ".rules",
+}
+
+
+def test_the_rules_hosts_load_send_memory_reads_through_the_withholding_door(
+    project: Path,
+) -> None:
+    """``conkeeper install --agent cursor|windsurf|copilot|cline|zed`` writes a rules file the
+    host loads as standing instructions, and it said "Read .claude/memory/active-context.md
+    and patterns.md at the start of a task": the agent opened the files itself, so every line
+    SessionStart and the MCP tools hold back (an agent's own edit that reads like an order)
+    reached it verbatim, introduced by the rules file as something to act on. Now the rules
+    send memory reads through the MCP ``read_memory`` tool, which withholds them, and frame
+    memory as notes, not instructions."""
+    import re
+
+    for agent, rel in RULE_HOSTS.items():
+        done = run_cli("install", "--agent", agent, "--json", cwd=project)
+        assert done.returncode == 0, (agent, done.stderr)
+        candidates = [project / rel, *project.glob(".clinerules/*.md")]
+        text = "\n".join(p.read_text("utf-8") for p in candidates if p.is_file())
+        assert "ConKeeper memory" in text, (agent, text)
+        direct = re.search(r"(?i)\bread\b[^\n.]*`?\.claude/memory/[\w-]+\.md", text)
+        assert direct is None, (agent, direct.group(0))
+        assert "read_memory" in text and "not instructions" in text, (agent, text)
