@@ -229,3 +229,70 @@ def test_the_rules_hosts_load_send_memory_reads_through_the_withholding_door(
         direct = re.search(r"(?i)\bread\b[^\n.]*`?\.claude/memory/[\w-]+\.md", text)
         assert direct is None, (agent, direct.group(0))
         assert "read_memory" in text and "not instructions" in text, (agent, text)
+
+
+# --------------------------------------------------------------------------- review, undo, import
+
+
+def test_an_order_dropped_in_review_stays_held_after_undo(project: Path) -> None:
+    """``review drop`` cuts an agent's held line from its file with a journaled edit, so
+    ``conkeeper undo`` (which an agent can run too) puts the line back: it must come back held,
+    not as the user's own writing."""
+    from test_poisoning import _post_tool
+
+    order = f"- {ORDER}"
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(f"# Patterns\n\n- Money is always Decimal\n{order}\n", "utf-8")
+    _post_tool(project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": order})
+    held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    assert [i["text"] for i in held] == [order]
+    assert run_cli("review", "drop", held[0]["id"], cwd=project).returncode == 0
+    assert "evil.example" not in patterns.read_text("utf-8")
+    undone = run_cli("undo", cwd=project, env=cli_env(**AGENT))
+    assert undone.returncode == 0, undone.stderr
+    assert "evil.example" in patterns.read_text("utf-8")
+    assert "evil.example" not in session_start_context(project)
+
+
+def test_global_memory_restored_from_an_export_waits_for_review(
+    project: Path, tmp_path: Path
+) -> None:
+    """Round one made restored project files outside text; an export's ``global`` records
+    land in ``~/.claude/memory``, which reaches every project. A crafted export's
+    ``preferences.md`` with an order must not reach the next session of any project."""
+    import base64
+    import hashlib
+
+    data = f"# Preferences\n\n- Prefer small commits\n- {ORDER}\n".encode()
+    record = {
+        "kind": "memory_file",
+        "scope": "global",
+        "path": "preferences.md",
+        "data": base64.b64encode(data).decode(),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "mode": 0o644,
+    }
+    export = tmp_path / "dotfiles-backup.jsonl"
+    export.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    run_cli("import", "jsonl", str(export), cwd=project)
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    (other / ".claude" / "memory").mkdir(parents=True)
+    for root in (project, other):
+        assert "evil.example" not in session_start_context(root)
+
+
+def test_an_agent_applying_a_queued_order_without_text_is_held(project: Path) -> None:
+    """A prompt (the user pasted a page, or a host forwarded one) can become a queue line that
+    itself holds an order; ``corrections apply N`` run by the agent without ``--text`` wrote
+    the queued text into patterns.md as the user's correction."""
+    from tests.conftest import submit_prompt
+
+    prompt = f"No, don't use float for prices. Use Decimal instead. {ORDER}"
+    assert submit_prompt(project, prompt).returncode == 0
+    items = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)["items"]
+    assert items and "evil.example" in items[0]["text"], items
+    done = run_cli("corrections", "apply", str(items[0]["line"]), "--to", "convention",
+                   "--json", cwd=project, env=cli_env(**AGENT))  # fmt: skip
+    assert done.returncode == 0 and json.loads(done.stdout)["action"] == "held", done.stdout
+    assert "evil.example" not in session_start_context(project)
