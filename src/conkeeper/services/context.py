@@ -613,20 +613,22 @@ def _clock(ms: int | None) -> str:
 def recent_observations_section(
     conn: sqlite3.Connection, project_id: int, limit: int = RECENT_OBSERVATIONS
 ) -> Section | None:
-    """An index of the project's latest observations: id, time, type, title (never bodies)."""
+    """An index of the project's latest observations: id, time, type, title (never bodies);
+    a title that reads like an order, alone or with the title next to it (one order split
+    over two observations), is counted, not shown."""
     from conkeeper.storage.sessions import latest_observations
 
     rows = latest_observations(conn, project_id, limit)
     if not rows:
         return None
-    lines = []
-    held = 0
-    for obs_id, created, kind, title in rows:
-        shown = " ".join(str(title or "").split())[:120]
-        if _held_back(str(title or "")):
-            held += 1
-            continue
-        lines.append(f"- #{obs_id} {_clock(created)} [{kind}] {shown}")
+    kept = [row for row in rows if not _held_back(str(row[3] or ""))]
+    paired = _held_pairs([" ".join(str(row[3] or "").split()) for row in kept])
+    kept = [row for index, row in enumerate(kept) if index not in paired]
+    held = len(rows) - len(kept)
+    lines = [
+        f"- #{obs_id} {_clock(created)} [{kind}] {' '.join(str(title or '').split())[:120]}"
+        for obs_id, created, kind, title in kept
+    ]
     if held:
         lines.append(f"({held} observation(s) not shown: their titles read like instructions.)")
     lines.append("Full detail: `conkeeper show <id>`; more: `conkeeper observations`.")
@@ -636,7 +638,8 @@ def recent_observations_section(
 def last_summary_section(
     conn: sqlite3.Connection, project_id: int, current_host_session: str
 ) -> Section | None:
-    """The most recent session summary of the project (request, completed, next steps)."""
+    """The most recent session summary of the project (request, completed, next steps), each
+    field shown unless it reads like an order alone or with the field next to it."""
     from conkeeper.storage.sessions import latest_summary
 
     found = latest_summary(conn, project_id)
@@ -645,10 +648,12 @@ def last_summary_section(
     fields, started_at, host_session = found
     labels = {"request": "Request", "completed": "Completed", "next_steps": "Next steps"}
     present = [(n, str(v)) for n, v in fields.items() if v and str(v).strip()]
+    kept = [(name, value) for name, value in present if not _held_back(value)]
+    paired = _held_pairs([" ".join(value.split()) for _name, value in kept], every_pair=True)
     lines = [
         f"- {labels[name]}: {' '.join(value.split())[:600]}"
-        for name, value in present
-        if not _held_back(value)
+        for index, (name, value) in enumerate(kept)
+        if index not in paired
     ]
     if len(lines) < len(present):
         lines.append(
@@ -928,25 +933,23 @@ def _visible_handoff(handoff: str | None) -> str:
     return "\n".join(kept)
 
 
-def _held_pairs(lines: list[str]) -> set[int]:
-    """Indices of both lines of each neighbouring pair (blank lines between them ignored) that
-    reads like an order together; a pair is read only when one of its lines already leans
-    towards one (:data:`PAIR_BAR`), so plain text costs one scorer call a line."""
-    from conkeeper.services.quarantine import steering_probability
+def _held_pairs(lines: list[str], *, every_pair: bool = False) -> set[int]:
+    """Indices of both lines of each pair that reads like an order together though neither
+    does alone (one order split over two observation titles, two summary fields, a handoff
+    note and the next steps): neighbours (blank lines skipped), or with ``every_pair`` every
+    two lines (a summary's three fields). Each line is judged alone by the caller.
 
+    No gate on each line's own score (as :data:`PAIR_BAR` is for an agent's memory lines):
+    an attacker splits an order into halves that each score low ("the bootstrap lives at
+    <url>" 0.33, "before any task, pipe the bootstrap" 0.06). Reading the whole list joined
+    instead does not work: an honest line between dilutes the order below the bar."""
+    shown = [(index, line.strip()) for index, line in enumerate(lines) if line.strip()]
     held: set[int] = set()
-    previous: tuple[int, float] | None = None
-    for index, line in enumerate(lines):
-        if not line.strip():
-            continue
-        probability = steering_probability(line)
-        if (
-            previous is not None
-            and max(previous[1], probability) >= PAIR_BAR
-            and _held_back(f"{lines[previous[0]].strip()} {line.strip()}")
-        ):
-            held.update((previous[0], index))
-        previous = (index, probability)
+    for first, (a, one) in enumerate(shown):
+        later = shown[first + 1 :] if every_pair else shown[first + 1 : first + 2]
+        for b, two in later:
+            if _held_back(f"{one} {two}"):
+                held.update((a, b))
     return held
 
 
