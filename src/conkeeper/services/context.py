@@ -221,8 +221,10 @@ def _hold_agent_lines(
     return kept
 
 
-# Two agent lines are read together only when one of them already leans towards an order (the
-# learned scorer's probability): two plain notes never are, which keeps SessionStart cheap.
+# Two agent lines are read together only when together they already lean towards an order (the
+# sum of the learned scorer's probabilities): two plain notes never are, which keeps
+# SessionStart cheap. Not the larger of the two: an attacker splits an order into halves that
+# each stay under the bar (0.29 and 0.47), and such a pair was injected.
 PAIR_BAR = 0.5
 HELD_MARK = "[held for review: an agent wrote this and it reads like an instruction]"
 
@@ -287,7 +289,7 @@ def held_agent_lines(
             continue
         if (
             previous is not None
-            and max(previous[1], probability) >= PAIR_BAR  # else two notes: not worth a look
+            and previous[1] + probability >= PAIR_BAR  # else two notes: not worth a look
             and _held_back(f"{lines[previous[0]].strip()} {line.strip()}")
         ):
             held.update((previous[0], index))
