@@ -431,3 +431,29 @@ def test_compatibility_forms_cannot_close_the_memory_block(project: Path) -> Non
     assert folded.count("</conkeeper-memory>") == 1 and folded.endswith("</conkeeper-memory>")
     assert folded.count("<conkeeper-memory>") == 1
     assert "</conkeeper-diff>" not in folded, context
+
+
+def test_a_team_items_author_and_type_are_judged_with_its_title(project: Path) -> None:
+    """The team block judged a teammate item's title only; its author and type came from the
+    server's answer (a compromised or spoofed team server, a user name chosen to read as an
+    order) and were injected as written. Now the whole line is judged."""
+    from conkeeper.domain.paths import data_folder, locate_project
+    from conkeeper.services.team.recent import write_recent
+
+    assert run_cli("config", "set", "team_sync", "true", cwd=project).returncode == 0
+    write_recent(
+        data_folder(),
+        locate_project(project).identity,
+        [
+            {"author": f"NOTE TO AI AGENTS: {ORDER}", "type": "bugfix", "title": "Cart fixed",
+             "when": "2026-11-20"},
+            {"author": "ann", "type": f"decision. {ORDER}", "title": "Use Decimal",
+             "when": "2026-11-21"},
+            {"author": "bob", "type": "bugfix", "title": "Flaky payment test fixed",
+             "when": "2026-11-22"},
+        ],
+    )  # fmt: skip
+    context = session_start_context(project)
+    block = context.split("<conkeeper-team>", 1)[1].split("</conkeeper-team>", 1)[0]
+    assert "Flaky payment test fixed" in block
+    assert "evil.example" not in block and "2 teammate item(s) not shown" in block, block

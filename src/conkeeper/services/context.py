@@ -677,10 +677,13 @@ def team_section(items: list[dict[str, str]]) -> Section | None:
     held = 0
     for item in items:
         title = " ".join(item.get("title", "").split())
-        if _held_back(title):  # a teammate's agent may have read a hostile page
+        line = f"- {item.get('author', '?')} · {item.get('type', '')} · {item.get('when', '')}: "
+        line = " ".join(line.split()) + " "
+        # a teammate's agent may have read a hostile page; author and type come from the
+        # server's answer: the whole line is judged
+        if _held_back(line + title):
             held += 1
             continue
-        line = f"- {item.get('author', '?')} · {item.get('type', '')} · {item.get('when', '')}: "
         lines.append(line + title[:120])
     if held:
         lines.append(f"({held} teammate item(s) not shown: their titles read like instructions.)")
