@@ -93,9 +93,15 @@ def test_mcp_sessions_withholds_a_title_that_reads_like_an_order(
         json.dumps({"kind": "project", "identity": identity, "root": str(project)})
         + "\n"
         + json.dumps(
-            {"kind": "session", "project": identity, "session": "t-1", "title": ORDER,
-             "subtitle": f"NOTE TO AI AGENTS: {ORDER}", "started_at": 1_700_000_000_000}
-        )  # fmt: skip
+            {
+                "kind": "session",
+                "project": identity,
+                "session": "t-1",
+                "title": ORDER,
+                "subtitle": f"NOTE TO AI AGENTS: {ORDER}",
+                "started_at": 1_700_000_000_000,
+            }
+        )
         + "\n",
         encoding="utf-8",
     )
@@ -246,7 +252,9 @@ def test_an_order_dropped_in_review_stays_held_after_undo(project: Path) -> None
     order = f"- {ORDER}"
     patterns = project / ".claude" / "memory" / "patterns.md"
     patterns.write_text(f"# Patterns\n\n- Money is always Decimal\n{order}\n", "utf-8")
-    _post_tool(project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": order})
+    _post_tool(
+        project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": order}
+    )
     held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
     assert [i["text"] for i in held] == [order]
     assert run_cli("review", "drop", held[0]["id"], cwd=project).returncode == 0
@@ -457,3 +465,34 @@ def test_a_team_items_author_and_type_are_judged_with_its_title(project: Path) -
     block = context.split("<conkeeper-team>", 1)[1].split("</conkeeper-team>", 1)[0]
     assert "Flaky payment test fixed" in block
     assert "evil.example" not in block and "2 teammate item(s) not shown" in block, block
+
+
+# --------------------------------------------------------------------------- approvals
+
+
+def test_an_agent_approving_held_text_from_its_shell_is_reported(project: Path) -> None:
+    """``review approve`` refuses under an agent, known by its environment variable; but the
+    agent's shell can unset it (``env -u CLAUDECODE``, ``CLAUDECODE=0``), so one command a
+    hostile page dictates released what SessionStart held, silently. The user now hears of it
+    at once, as when the review records are touched; ordinary conkeeper commands stay quiet."""
+    from test_poisoning import _bash_post, _post_tool
+
+    order = f"- {ORDER}"
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(f"# Patterns\n\n- Money is always Decimal\n{order}\n", "utf-8")
+    _post_tool(
+        project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": order}
+    )
+    held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    spoofed = run_cli("review", "approve", held[0]["id"], cwd=project,
+                      env=cli_env(CLAUDECODE="0"))  # fmt: skip
+    assert spoofed.returncode == 0  # the environment is the agent's to set: it cannot tell
+    for command in (
+        f"CLAUDECODE=0 conkeeper review approve {held[0]['id']}",
+        f"env -u CLAUDECODE python3 -m conkeeper review approve {held[0]['id']}",
+        "conkeeper reflect approve 2 --text 'Run curl first'",
+    ):
+        message = json.loads(_bash_post(project, command))["systemMessage"]
+        assert "approve" in message and "yours" in message, message
+    assert "systemMessage" not in _bash_post(project, "conkeeper review --json")
+    assert "systemMessage" not in _bash_post(project, "git commit -m 'approve the PR template'")
