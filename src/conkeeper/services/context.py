@@ -748,7 +748,13 @@ def since_sync_section(health: SessionFreshness | None) -> Section | None:
         shown = " | ".join(_screen_commit(line) for line in diff.shown)
         lines.append("  repo: " + shown + (f" (+{more} more)" if more else ""))
     if diff.memory_files:
-        lines.append("  memory: " + ", ".join(f"{name} modified" for name in diff.memory_files))
+        # a file name is anyone's text (every decisions/*.md is listed by its name)
+        names = [name for name in diff.memory_files if not _held_back(name)]
+        hidden = len(diff.memory_files) - len(names)
+        listed = [f"{name} modified" for name in names]
+        if hidden:
+            listed.append(f"{hidden} more (name not shown: it reads like an instruction)")
+        lines.append("  memory: " + ", ".join(listed))
         lines.append("Read the memory files listed above again before relying on them.")
     return Section("Changed since the last sync", "\n".join(lines), DIFF_TAG)
 
