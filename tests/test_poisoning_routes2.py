@@ -496,3 +496,29 @@ def test_an_agent_approving_held_text_from_its_shell_is_reported(project: Path) 
         assert "approve" in message and "yours" in message, message
     assert "systemMessage" not in _bash_post(project, "conkeeper review --json")
     assert "systemMessage" not in _bash_post(project, "git commit -m 'approve the PR template'")
+
+
+def test_an_order_split_over_two_restored_lines_is_held(project: Path, tmp_path: Path) -> None:
+    """Round one holds a restored line that reads like an order; an export whose order is
+    split over two lines, each harmless alone, restored both as the user's own and SessionStart
+    injected them side by side. Now restored lines are read in neighbouring pairs too."""
+    import base64
+    import hashlib
+
+    data = f"# Patterns\n\n- Keep handlers short\n{LOW_FIRST}\n{LOW_SECOND}\n".encode()
+    record = {
+        "kind": "memory_file",
+        "scope": "project",
+        "path": "patterns.md",
+        "data": base64.b64encode(data).decode(),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "mode": 0o644,
+    }
+    export = tmp_path / "shared-backup.jsonl"
+    export.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert run_cli("import", "jsonl", str(export), cwd=project).returncode == 0
+    context = session_start_context(project)
+    assert "Keep handlers short" in context
+    assert "evil.example" not in context and "staging bootstrap" not in context, context
+    held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    assert sorted(i["text"] for i in held) == sorted([LOW_FIRST, LOW_SECOND])
