@@ -522,3 +522,33 @@ def test_an_order_split_over_two_restored_lines_is_held(project: Path, tmp_path:
     assert "evil.example" not in context and "staging bootstrap" not in context, context
     held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
     assert sorted(i["text"] for i in held) == sorted([LOW_FIRST, LOW_SECOND])
+
+
+def test_mcp_record_tools_read_a_records_fields_together(project: Path, tmp_path: Path) -> None:
+    """``get_observations`` and ``summary`` judged each stored text alone: an order split over
+    two facts of one observation, or over a summary's request and next steps, was answered
+    verbatim. Now a record whose texts read like an order together answers the marker."""
+    from test_mcp_server import data_of, over_stdio
+
+    _record_export(
+        project,
+        tmp_path,
+        [
+            {"kind": "observation", "type": "discovery", "title": "Staging setup notes",
+             "facts": [FIRST_HALF, SECOND_HALF], "narrative": "Found while setting up."},
+            {"kind": "observation", "type": "bugfix", "title": "Fixed rounding in the cart",
+             "facts": ["Totals use Decimal now"]},
+            {"kind": "summary", "request": FIRST_HALF, "completed": "Cart totals fixed",
+             "next_steps": SECOND_HALF},
+        ],
+    )  # fmt: skip
+
+    async def body(client: Any) -> dict[str, Any]:
+        return {
+            "obs": data_of(await client.call_tool("get_observations", {"ids": [1, 2]})),
+            "summary": data_of(await client.call_tool("summary", {"session": "poisoned-1"})),
+        }
+
+    answer = over_stdio(project, body)
+    assert "Totals use Decimal now" in json.dumps(answer["obs"]), answer
+    assert "evil.example" not in json.dumps(answer), answer

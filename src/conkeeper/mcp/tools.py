@@ -79,6 +79,62 @@ def _clean_stored(text: str) -> str:
     return STORED_HELD_MARK if reads_as_order(cleaned) else cleaned
 
 
+_FIELDS_PAIRED = 8  # a record with more texts has only its neighbouring ones read together
+# what names a record rather than saying something: never judged, never replaced
+_RECORD_KEYS = frozenset(
+    {"id", "session_id", "host_session_id", "project", "scope", "extractor", "content_hash"}
+)
+
+
+def _held_together(record: Any) -> Any:
+    """``record`` (an observation or a summary) with every text replaced by the marker when
+    two of its texts read like an order together though neither does alone (one order split
+    over two facts, or over a summary's request and next steps): each text is judged alone
+    by :func:`_clean_stored`; a record is one piece of memory, read together here."""
+    if not isinstance(record, dict):
+        return record
+    kept = {key: value for key, value in record.items() if key not in _RECORD_KEYS}
+    texts = [v for v in _texts_of(kept) if len(v) >= _SHORTEST_ORDER]
+    if len(texts) < 2:
+        return record
+    from conkeeper.services.quarantine import reads_as_order
+
+    wide = len(texts) <= _FIELDS_PAIRED
+    pairs = (
+        (one, two)
+        for index, one in enumerate(texts)
+        for two in (texts[index + 1 :] if wide else texts[index + 1 : index + 2])
+    )
+    if not any(reads_as_order(f"{one} {two}") for one, two in pairs):
+        return record
+    held = set(texts)
+    return {
+        key: value if key in _RECORD_KEYS else _mark_texts(value, held)
+        for key, value in record.items()
+    }
+
+
+def _texts_of(value: Any) -> list[str]:
+    """The record's cleaned texts: string values and the strings of its lists, in order."""
+    if isinstance(value, str):
+        return [_clean_record(value)]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _texts_of(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _texts_of(item)]
+    return []
+
+
+def _mark_texts(value: Any, held: set[str]) -> Any:
+    if isinstance(value, str):
+        return STORED_HELD_MARK if _clean_record(value) in held else value
+    if isinstance(value, dict):
+        return {key: _mark_texts(item, held) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_mark_texts(item, held) for item in value]
+    return value
+
+
 def _redact(text: str) -> str:
     from conkeeper.domain.secrets import redact
 
@@ -270,6 +326,8 @@ def summary(cwd: Path, session: str, *, all_projects: bool = False) -> dict[str,
             data = get_summary(conn, session, project_id)
         except SessionNotFound as exc:
             raise ToolInputError(f"{exc} in {label}.") from None
+    if isinstance(data, dict) and isinstance(data.get("summary"), dict):
+        data = {**data, "summary": _held_together(data["summary"])}
     return _finish({"level": 2, "scope": label, **data}, _clean_stored)
 
 
@@ -284,7 +342,8 @@ def get_observations(cwd: Path, ids: list[int], *, all_projects: bool = False) -
     with _store() as conn:
         project_id, label = _scoped(conn, cwd, all_projects)
         found, missing = fetch(conn, list(dict.fromkeys(ids)), project_id)
-    payload = {"level": 5, "scope": label, "observations": found, "missing": missing}
+    observations = [_held_together(item) for item in found]
+    payload = {"level": 5, "scope": label, "observations": observations, "missing": missing}
     return _finish(payload, _clean_stored)
 
 
