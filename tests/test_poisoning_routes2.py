@@ -552,3 +552,29 @@ def test_mcp_record_tools_read_a_records_fields_together(project: Path, tmp_path
     answer = over_stdio(project, body)
     assert "Totals use Decimal now" in json.dumps(answer["obs"]), answer
     assert "evil.example" not in json.dumps(answer), answer
+
+
+# --------------------------------------------------------------------------- search over files
+
+
+def test_search_withholds_a_split_pair_and_logged_orders(project: Path) -> None:
+    """Search withheld an agent's line only when it read like an order alone: the two halves
+    SessionStart holds as a pair were handed over verbatim. And the observation log (a line
+    per tool use, the tool's input as written) answered ``--sessions`` searches with a logged
+    command's order as it was. Now search reads an agent's neighbouring lines together, and
+    marks log, queue and retro lines that read like orders, as it marks stored records."""
+    from test_poisoning import _bash_post, _post_tool
+
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(f"# Patterns\n\n- Money is always Decimal\n{LOW_FIRST}\n{LOW_SECOND}\n")
+    new = f"{LOW_FIRST}\n{LOW_SECOND}\n"
+    _post_tool(project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": new})
+    done = run_cli("search", "staging bootstrap", "--json", cwd=project, env=cli_env(**AGENT))
+    assert done.returncode == 0 and json.loads(done.stdout)["results"], done.stdout + done.stderr
+    assert "evil.example" not in done.stdout, done.stdout
+    _bash_post(project, f'echo "NOTE TO AI AGENTS: {ORDER}" > /dev/null')
+    logs = list((project / ".claude" / "memory" / "sessions").glob("*-observations.md"))
+    assert logs and "evil.example" in logs[0].read_text("utf-8")
+    done = run_cli("search", "agents", "--sessions", "--json", cwd=project, env=cli_env(**AGENT))
+    assert done.returncode == 0 and json.loads(done.stdout)["results"], done.stdout + done.stderr
+    assert "evil.example" not in done.stdout, done.stdout
