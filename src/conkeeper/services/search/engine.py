@@ -654,6 +654,8 @@ def _is_record_file(rel_path: str) -> bool:
     from conkeeper.domain.memory import memory_file_kind
 
     return memory_file_kind(rel_path) in _RECORD_KINDS
+
+
 _LOGGED_HELD_MARK = "[held: this logged text reads like an instruction; open the file to see it]"
 
 
