@@ -101,7 +101,6 @@ _BLOCK_TAG = LazyPattern("<(" + _GAP + "/?" + _GAP + "conkeeper-)", re.IGNORECAS
 # Compatibility forms NFKC folds into ASCII, one character for one (so positions stay): the
 # fullwidth block U+FF01-FF5E and the small ``﹤`` / ``﹥``. A reader that folds them sees a tag.
 _COMPAT_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0xFE64: 0x3C, 0xFE65: 0x3E}
-_TAG_OPENERS = "<\uff1c\ufe64"
 _FM_KEY = LazyPattern(r"""^["']?private["']?[ \t]*:[ \t]*(.*)$""", re.IGNORECASE)
 _FM_FLOW = LazyPattern(r"""[{,][ \t]*["']?private["']?[ \t]*:[ \t]*([^,}]*)""", re.IGNORECASE)
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
@@ -333,7 +332,7 @@ def escape_block_tags(text: str) -> str:
 def _escape_tag_opens(text: str, pattern: LazyPattern) -> str:
     """``text`` with the ``<`` (or its compatibility form) of each match of ``pattern`` (read
     over the text with compatibility forms folded) written as ``&lt;``."""
-    if not any(ch in text for ch in _TAG_OPENERS):
+    if "<" not in text and "\uff1c" not in text and "\ufe64" not in text:
         return text
     if text.isascii():
         return pattern.sub(lambda m: "&lt;" + m.group(1), text)
