@@ -87,27 +87,25 @@ _RECORD_KEYS = frozenset(
 
 
 def _held_together(record: Any) -> Any:
-    """``record`` (an observation or a summary) with every text replaced by the marker when
-    two of its texts read like an order together though neither does alone (one order split
-    over two facts, or over a summary's request and next steps): each text is judged alone
-    by :func:`_clean_stored`; a record is one piece of memory, read together here."""
+    """``record`` (an observation or a summary) with both texts of each pair that reads like
+    an order together, though neither does alone, replaced by the marker (one order split
+    over two facts, or over a summary's request and next steps). A text that reads like one
+    alone is marked by :func:`_clean_stored`; a record is one piece of memory, read together
+    here."""
     if not isinstance(record, dict):
-        return record
-    kept = {key: value for key, value in record.items() if key not in _RECORD_KEYS}
-    texts = [v for v in _texts_of(kept) if len(v) >= _SHORTEST_ORDER]
-    if len(texts) < 2:
         return record
     from conkeeper.services.quarantine import reads_as_order
 
+    kept = {key: value for key, value in record.items() if key not in _RECORD_KEYS}
+    texts = [v for v in _texts_of(kept) if len(v) >= _SHORTEST_ORDER and not reads_as_order(v)]
     wide = len(texts) <= _FIELDS_PAIRED
-    pairs = (
-        (one, two)
-        for index, one in enumerate(texts)
-        for two in (texts[index + 1 :] if wide else texts[index + 1 : index + 2])
-    )
-    if not any(reads_as_order(f"{one} {two}") for one, two in pairs):
+    held: set[str] = set()
+    for index, one in enumerate(texts):
+        for two in texts[index + 1 :] if wide else texts[index + 1 : index + 2]:
+            if reads_as_order(f"{one} {two}"):
+                held.update((one, two))
+    if not held:
         return record
-    held = set(texts)
     return {
         key: value if key in _RECORD_KEYS else _mark_texts(value, held)
         for key, value in record.items()
