@@ -578,3 +578,30 @@ def test_search_withholds_a_split_pair_and_logged_orders(project: Path) -> None:
     done = run_cli("search", "agents", "--sessions", "--json", cwd=project, env=cli_env(**AGENT))
     assert done.returncode == 0 and json.loads(done.stdout)["results"], done.stdout + done.stderr
     assert "evil.example" not in done.stdout, done.stdout
+
+
+def test_mcp_timeline_holds_an_order_split_over_two_titles(project: Path, tmp_path: Path) -> None:
+    """The ``timeline`` tool listed observation titles around an anchor, each judged alone:
+    two neighbours that the SessionStart index now leaves out as a pair were listed verbatim.
+    """
+    from test_mcp_server import data_of, over_stdio
+
+    _record_export(
+        project,
+        tmp_path,
+        [
+            {"kind": "observation", "type": "bugfix", "title": "Fixed rounding in the cart total",
+             "created_at": 1_700_000_000_000},
+            {"kind": "observation", "type": "discovery", "title": FIRST_HALF,
+             "created_at": 1_700_000_001_000},
+            {"kind": "observation", "type": "discovery", "title": SECOND_HALF,
+             "created_at": 1_700_000_002_000},
+        ],
+    )  # fmt: skip
+
+    async def body(client: Any) -> dict[str, Any]:
+        return data_of(await client.call_tool("timeline", {"id": 1}))
+
+    answer = over_stdio(project, body)
+    assert "Fixed rounding in the cart total" in json.dumps(answer), answer
+    assert "evil.example" not in json.dumps(answer) and "staging" not in json.dumps(answer)

@@ -359,7 +359,37 @@ def timeline(
             data = around(conn, anchor, project_id, before, after)
         except LookupError:
             raise ToolInputError(f"no observation {anchor} in {label}.") from None
+    items = data.get("items") if isinstance(data, dict) else None
+    if isinstance(items, list):
+        data = {**data, "items": _held_neighbours(items)}
     return _finish({"scope": label, **data}, _clean_stored)
+
+
+def _held_neighbours(items: list[Any]) -> list[Any]:
+    """Timeline items with the titles of two neighbours that read like an order together
+    (though neither does alone) replaced by the marker, as SessionStart's index leaves them
+    out: one order split over two observations."""
+    from conkeeper.services.quarantine import reads_as_order
+
+    titles = [
+        _clean_record(str(item.get("title") or "")) if isinstance(item, dict) else ""
+        for item in items
+    ]
+    alone = [len(t) >= _SHORTEST_ORDER and reads_as_order(t) for t in titles]
+    held: set[int] = set()
+    for index in range(len(titles) - 1):
+        one, two = titles[index], titles[index + 1]
+        if (
+            one
+            and two
+            and not (alone[index] or alone[index + 1])
+            and reads_as_order(f"{one} {two}")
+        ):
+            held.update((index, index + 1))
+    return [
+        {**item, "title": STORED_HELD_MARK} if index in held else item
+        for index, item in enumerate(items)
+    ]
 
 
 # --------------------------------------------------------------------------- memory files
