@@ -605,3 +605,22 @@ def test_mcp_timeline_holds_an_order_split_over_two_titles(project: Path, tmp_pa
     answer = over_stdio(project, body)
     assert "Fixed rounding in the cart total" in json.dumps(answer), answer
     assert "evil.example" not in json.dumps(answer) and "staging" not in json.dumps(answer)
+
+
+def test_mcp_read_memory_marks_logged_orders(project: Path) -> None:
+    """``read_memory`` of the observation log (``sessions/DATE-observations.md``, listed among
+    the memory files and resources) handed a logged command's order verbatim. Now it reads as
+    held there too; the log's other lines are unchanged."""
+    from test_mcp_server import data_of, over_stdio
+    from test_poisoning import _bash_post
+
+    _bash_post(project, f'echo "NOTE TO AI AGENTS: {ORDER}" > /dev/null')  # one per call id
+    (log,) = (project / ".claude" / "memory" / "sessions").glob("*-observations.md")
+
+    async def body(client: Any) -> dict[str, Any]:
+        asked = {"path": f"sessions/{log.name}"}
+        return data_of(await client.call_tool("read_memory", asked))
+
+    text = over_stdio(project, body)["text"]
+    assert "Session Observations" in text and "evil.example" in log.read_text("utf-8")
+    assert "evil.example" not in text and "held" in text, text
