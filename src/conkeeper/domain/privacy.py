@@ -96,6 +96,11 @@ _WRAPPER_TAG = LazyPattern(
     "<(" + _GAP + "/?" + _GAP + "(?:" + "|".join(re.escape(t) for t in _WRAPPER_TAGS) + "))",
     re.IGNORECASE,
 )
+# any ConKeeper block tag (``<conkeeper-diff>``, ``</conkeeper-friction>``...)
+_BLOCK_TAG = LazyPattern("<(" + _GAP + "/?" + _GAP + "conkeeper-)", re.IGNORECASE)
+# Compatibility forms NFKC folds into ASCII, one character for one (so positions stay): the
+# fullwidth block U+FF01-FF5E and the small ``﹤`` / ``﹥``. A reader that folds them sees a tag.
+_COMPAT_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0xFE64: 0x3C, 0xFE65: 0x3E}
 _FM_KEY = LazyPattern(r"""^["']?private["']?[ \t]*:[ \t]*(.*)$""", re.IGNORECASE)
 _FM_FLOW = LazyPattern(r"""[{,][ \t]*["']?private["']?[ \t]*:[ \t]*([^,}]*)""", re.IGNORECASE)
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
@@ -312,11 +317,34 @@ def clean_for_injection(text: str) -> CleanText:
 
 def escape_wrapper_tags(text: str) -> str:
     """``text`` with every ``<conkeeper-memory>`` / ``</conkeeper-memory>`` (any case or
-    spacing) written as ``&lt;…`` so that it reads the same but never opens or closes the
-    injected block."""
-    if "<" not in text:
+    spacing, zero-width characters, fullwidth or small compatibility forms) written as
+    ``&lt;…`` so that it reads the same but never opens or closes the injected block."""
+    return _escape_tag_opens(text, _WRAPPER_TAG)
+
+
+def escape_block_tags(text: str) -> str:
+    """``text`` with every ConKeeper block tag (``<conkeeper-diff>``, ``</conkeeper-team>``...,
+    spelled as :func:`escape_wrapper_tags` reads them) written as ``&lt;…``: memory text can
+    never open or close one of the blocks SessionStart frames."""
+    return _escape_tag_opens(text, _BLOCK_TAG)
+
+
+def _escape_tag_opens(text: str, pattern: LazyPattern) -> str:
+    """``text`` with the ``<`` (or its compatibility form) of each match of ``pattern`` (read
+    over the text with compatibility forms folded) written as ``&lt;``."""
+    if "<" not in text and "\uff1c" not in text and "\ufe64" not in text:
         return text
-    return _WRAPPER_TAG.sub(lambda m: "&lt;" + m.group(1), text)
+    if text.isascii():
+        return pattern.sub(lambda m: "&lt;" + m.group(1), text)
+    folded = text.translate(_COMPAT_FOLD)
+    out: list[str] = []
+    last = 0
+    for match in pattern.finditer(folded):
+        out.append(text[last : match.start()])
+        out.append("&lt;")
+        last = match.start() + 1
+    out.append(text[last:])
+    return "".join(out)
 
 
 def pick(source: CleanText, piece: str) -> CleanText:

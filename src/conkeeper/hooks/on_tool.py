@@ -291,6 +291,8 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
         return None
     if _REVIEW_DIR in command and _names_review_dir(command):
         return _review_records_notice(ctx)
+    if "approve" in command and _runs_approval(command):
+        return _approval_notice(ctx)
     from conkeeper.domain.paths import mentions_agent_instruction_file
 
     if not mentions_agent_instruction_file(command):
@@ -315,6 +317,33 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
 
 
 _REVIEW_DIR = ".review"  # storage.agent_edits.REVIEW_DIR (not imported: the hook path)
+
+
+def _runs_approval(command: str) -> bool:
+    """True when ``command`` runs ``conkeeper review approve`` or ``reflect approve`` (any
+    launcher spelling: ``conkeeper``, ``python3 -m conkeeper``, a path to the launcher)."""
+    words = command.replace(";", " ").replace("&", " ").replace("|", " ").split()
+    return any(
+        word == "approve"
+        and index
+        and words[index - 1] in ("review", "reflect")
+        and any("conkeeper" in earlier for earlier in words[: index - 1])
+        for index, word in enumerate(words)
+    )
+
+
+def _approval_notice(ctx: HookContext) -> str:
+    """A note for the user when the agent's shell ran an approval: releasing held text is the
+    user's act, which ``review approve`` refuses under an agent, but the agent's shell can
+    unset the variable that says so (``env -u CLAUDECODE``), so the user hears of it at once."""
+    from conkeeper.storage.logfile import log
+
+    log("hook PostToolUse: the agent ran a conkeeper approval from its shell", env=ctx.env)
+    return (
+        "ConKeeper: the agent ran `conkeeper review approve` or `reflect approve` from its "
+        "shell. Approving held text is yours to do: check `conkeeper history` and "
+        "`conkeeper review`, and undo what you did not mean to keep."
+    )
 
 
 def _names_review_dir(command: str) -> bool:

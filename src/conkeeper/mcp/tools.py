@@ -79,6 +79,60 @@ def _clean_stored(text: str) -> str:
     return STORED_HELD_MARK if reads_as_order(cleaned) else cleaned
 
 
+_FIELDS_PAIRED = 8  # a record with more texts has only its neighbouring ones read together
+# what names a record rather than saying something: never judged, never replaced
+_RECORD_KEYS = frozenset(
+    {"id", "session_id", "host_session_id", "project", "scope", "extractor", "content_hash"}
+)
+
+
+def _held_together(record: Any) -> Any:
+    """``record`` (an observation or a summary) with both texts of each pair that reads like
+    an order together, though neither does alone, replaced by the marker (one order split
+    over two facts, or over a summary's request and next steps). A text that reads like one
+    alone is marked by :func:`_clean_stored`; a record is one piece of memory, read together
+    here."""
+    if not isinstance(record, dict):
+        return record
+    from conkeeper.services.quarantine import reads_as_order
+
+    kept = {key: value for key, value in record.items() if key not in _RECORD_KEYS}
+    texts = [v for v in _texts_of(kept) if len(v) >= _SHORTEST_ORDER and not reads_as_order(v)]
+    wide = len(texts) <= _FIELDS_PAIRED
+    held: set[str] = set()
+    for index, one in enumerate(texts):
+        for two in texts[index + 1 :] if wide else texts[index + 1 : index + 2]:
+            if reads_as_order(f"{one} {two}"):
+                held.update((one, two))
+    if not held:
+        return record
+    return {
+        key: value if key in _RECORD_KEYS else _mark_texts(value, held)
+        for key, value in record.items()
+    }
+
+
+def _texts_of(value: Any) -> list[str]:
+    """The record's cleaned texts: string values and the strings of its lists, in order."""
+    if isinstance(value, str):
+        return [_clean_record(value)]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _texts_of(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _texts_of(item)]
+    return []
+
+
+def _mark_texts(value: Any, held: set[str]) -> Any:
+    if isinstance(value, str):
+        return STORED_HELD_MARK if _clean_record(value) in held else value
+    if isinstance(value, dict):
+        return {key: _mark_texts(item, held) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_mark_texts(item, held) for item in value]
+    return value
+
+
 def _redact(text: str) -> str:
     from conkeeper.domain.secrets import redact
 
@@ -248,7 +302,8 @@ def _compact_hit(hit: Any) -> dict[str, Any]:
 def sessions(
     cwd: Path, *, limit: int = 20, offset: int = 0, all_projects: bool = False
 ) -> dict[str, Any]:
-    """Level 1: recent sessions with titles, newest first."""
+    """Level 1: recent sessions with titles, newest first. A title is a session's first
+    prompt (or an imported export's text): one that reads like an order answers a marker."""
     from conkeeper.services.observations.retrieval import list_sessions
 
     _bounded("limit", limit, 1, MAX_SESSIONS)
@@ -257,7 +312,7 @@ def sessions(
     with _store() as conn:
         project_id, label = _scoped(conn, cwd, all_projects)
         items = list_sessions(conn, project_id, limit, offset)
-    return _finish({"level": 1, "scope": label, "sessions": items}, _clean_record)
+    return _finish({"level": 1, "scope": label, "sessions": items}, _clean_stored)
 
 
 def summary(cwd: Path, session: str, *, all_projects: bool = False) -> dict[str, Any]:
@@ -271,6 +326,8 @@ def summary(cwd: Path, session: str, *, all_projects: bool = False) -> dict[str,
             data = get_summary(conn, session, project_id)
         except SessionNotFound as exc:
             raise ToolInputError(f"{exc} in {label}.") from None
+    if isinstance(data, dict) and isinstance(data.get("summary"), dict):
+        data = {**data, "summary": _held_together(data["summary"])}
     return _finish({"level": 2, "scope": label, **data}, _clean_stored)
 
 
@@ -285,7 +342,8 @@ def get_observations(cwd: Path, ids: list[int], *, all_projects: bool = False) -
     with _store() as conn:
         project_id, label = _scoped(conn, cwd, all_projects)
         found, missing = fetch(conn, list(dict.fromkeys(ids)), project_id)
-    payload = {"level": 5, "scope": label, "observations": found, "missing": missing}
+    observations = [_held_together(item) for item in found]
+    payload = {"level": 5, "scope": label, "observations": observations, "missing": missing}
     return _finish(payload, _clean_stored)
 
 
@@ -303,7 +361,37 @@ def timeline(
             data = around(conn, anchor, project_id, before, after)
         except LookupError:
             raise ToolInputError(f"no observation {anchor} in {label}.") from None
+    items = data.get("items") if isinstance(data, dict) else None
+    if isinstance(items, list):
+        data = {**data, "items": _held_neighbours(items)}
     return _finish({"scope": label, **data}, _clean_stored)
+
+
+def _held_neighbours(items: list[Any]) -> list[Any]:
+    """Timeline items with the titles of two neighbours that read like an order together
+    (though neither does alone) replaced by the marker, as SessionStart's index leaves them
+    out: one order split over two observations."""
+    from conkeeper.services.quarantine import reads_as_order
+
+    titles = [
+        _clean_record(str(item.get("title") or "")) if isinstance(item, dict) else ""
+        for item in items
+    ]
+    alone = [len(t) >= _SHORTEST_ORDER and reads_as_order(t) for t in titles]
+    held: set[int] = set()
+    for index in range(len(titles) - 1):
+        one, two = titles[index], titles[index + 1]
+        if (
+            one
+            and two
+            and not (alone[index] or alone[index + 1])
+            and reads_as_order(f"{one} {two}")
+        ):
+            held.update((index, index + 1))
+    return [
+        {**item, "title": STORED_HELD_MARK} if index in held else item
+        for index, item in enumerate(items)
+    ]
 
 
 # --------------------------------------------------------------------------- memory files

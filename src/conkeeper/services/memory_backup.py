@@ -242,14 +242,21 @@ def _hold_orders(folder: Path, relative: Path, data: bytes) -> None:
     """Treat what an export put into a memory file as outside text: its lines that read like
     orders to later sessions are recorded like an agent's own edit, so SessionStart leaves
     them out until the user keeps them with ``conkeeper review`` (an export is a file from
-    anywhere: a teammate's backup, a download, one an agent was told to restore)."""
+    anywhere: a teammate's backup, a download, one an agent was told to restore). Lines are
+    read alone and in neighbouring pairs, as SessionStart reads an agent's lines: an order
+    split over two lines, each harmless alone, is held whole."""
     if relative.suffix != ".md":
         return
+    from conkeeper.services.context import held_agent_lines
     from conkeeper.services.quarantine import reads_as_order
     from conkeeper.storage import agent_edits
+    from conkeeper.storage.agent_edits import line_key
 
-    text = data.decode("utf-8", "replace")
-    orders = [line for line in text.splitlines() if line.strip() and reads_as_order(line)]
+    lines = data.decode("utf-8", "replace").splitlines()
+    every_line = frozenset(line_key(line) for line in lines if line.strip())
+    held = held_agent_lines(lines, every_line)
+    held.update(i for i, line in enumerate(lines) if line.strip() and reads_as_order(line))
+    orders = [lines[i] for i in sorted(held)]
     if orders:
         agent_edits.record(folder, relative.as_posix(), "\n".join(orders))
 

@@ -108,9 +108,12 @@ def read_visible(
     visible = "" if report.file_private else str(clean_for_injection(text))
     hidden = report.total_lines if report.file_private else report.hidden_line_count
     held = 0
+    rel = PurePosixPath(*PurePosixPath(relative).parts).as_posix()
     if visible and withhold:
         visible, held = _withhold(root, visible, every=scope == "global")
-    rel = PurePosixPath(*PurePosixPath(relative).parts).as_posix()
+        if memory_file_kind(rel) in RECORD_KINDS:
+            visible, logged = _withhold_logged(visible)
+            held += logged
     return VisibleMemory(
         scope, rel, memory_file_kind(rel), visible, report.file_private, hidden, held
     )
@@ -123,6 +126,29 @@ def _withhold(root: Path, visible: str, *, every: bool) -> tuple[str, int]:
     from conkeeper.storage.agent_edits import held_keys
 
     return withhold_agent_orders(visible, held_keys(root), every=every)
+
+
+# files ConKeeper writes from what tools, pages and prompts said: the observation log, the
+# corrections queue, retros (their lines are records of outside text, not the user's notes)
+RECORD_KINDS = frozenset({"observations", "queue", "retro"})
+LOGGED_HELD_MARK = "[held: this logged text reads like an instruction; the user can open the file]"
+
+
+def _withhold_logged(visible: str) -> tuple[str, int]:
+    """A record file's text with each line that reads like an order replaced by a marker (a
+    logged command, a queued prompt, a retro's quoted error), as search marks them."""
+    from conkeeper.services.quarantine import reads_as_order
+
+    out: list[str] = []
+    held = 0
+    for line in visible.splitlines():
+        if len(line.strip()) >= 12 and reads_as_order(line):
+            out.append(LOGGED_HELD_MARK)
+            held += 1
+        else:
+            out.append(line)
+    ending = "\n" if visible.endswith("\n") else ""
+    return "\n".join(out) + ending, held
 
 
 def list_memory_files(cwd: Path, scopes: tuple[str, ...] = SCOPES) -> list[MemoryFileRef]:

@@ -126,10 +126,16 @@ def _distinct_paths(path_lists: list[str]) -> list[str]:
 
 
 def _next_steps(location: ProjectLocation) -> str:
-    """The "Next Steps" section of active-context.md, privacy-stripped, or ""."""
+    """The "Next Steps" section of active-context.md, privacy-stripped, without the lines
+    SessionStart holds back (an agent's own edits that read like orders, alone or in pairs):
+    the checkpoint is injected after the compaction, and must not carry them past the hold."""
     from conkeeper.services.context import read_memory_file
+    from conkeeper.storage.agent_edits import held_keys
 
-    text = read_memory_file(location.memory_dir / "active-context.md", root=location.memory_dir)
+    memory_dir = location.memory_dir
+    text = read_memory_file(
+        memory_dir / "active-context.md", root=memory_dir, agent_lines=held_keys(memory_dir)
+    )
     capture: list[str] = []
     inside = False
     for line in text.splitlines():

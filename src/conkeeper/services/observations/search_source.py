@@ -96,11 +96,26 @@ def _clip(text: str) -> str:
     return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1] + "…"
 
 
+HELD_MARK = "[held: this stored text reads like an instruction; `conkeeper show` has it]"
+_SHORTEST_ORDER = 12  # characters: a shorter text is never judged
+
+
 def _shown(text: str | None) -> str:
     """``text`` as it may be printed: private parts cut, secrets redacted, one clipped line
-    (``""`` when nothing may be shown)."""
+    (``""`` when nothing may be shown), or :data:`HELD_MARK` when it reads like an order.
+
+    A record keeps what a tool or a page said; SessionStart never injects such text and the
+    MCP record tools answer a marker, so a search hit (which an agent reads as memory) does
+    too. Judged whole before clipping, so an order past the snippet's end still counts."""
     cleaned = clean_captured(text or "")
-    return _clip(cleaned) if cleaned else ""
+    if not cleaned:
+        return ""
+    if len(cleaned) >= _SHORTEST_ORDER:
+        from conkeeper.services.quarantine import reads_as_order
+
+        if reads_as_order(cleaned):
+            return HELD_MARK
+    return _clip(cleaned)
 
 
 def _session_path(ctx: SearchContext, session_id: int, project: str) -> str:

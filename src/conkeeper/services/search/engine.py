@@ -593,6 +593,8 @@ class MemoryFileSource:
         lines = _with_context(texts, scored, start, ctx.request.context)
         root = ctx.roots[int(row["root_id"])]
         lines = _withhold_held(root.folder, texts, start, lines, every=root.kind == "global")
+        if _is_record_file(row["rel_path"]):
+            lines = _mark_logged_orders(lines)
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
         cats, tags = _labels_for(spans, [ln.line for ln in lines if ln.match])
         heading_path = row["heading_path"]
@@ -640,6 +642,35 @@ def sessions_from(req: SearchRequest, now: int) -> int:
 
 
 _HELD_CACHE: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
+# files ConKeeper writes from what tools, pages and prompts said (the observation log, the
+# corrections queue, retros): their lines are records of outside text, not the user's notes
+_RECORD_KINDS = frozenset({"observations", "queue", "retro"})
+
+
+def _is_record_file(rel_path: str) -> bool:
+    """True for the observation log, a retro or the corrections queue (by their names)."""
+    if not rel_path.endswith(("-observations.md", "-retro.md", "corrections-queue.md")):
+        return False
+    from conkeeper.domain.memory import memory_file_kind
+
+    return memory_file_kind(rel_path) in _RECORD_KINDS
+
+
+_LOGGED_HELD_MARK = "[held: this logged text reads like an instruction; open the file to see it]"
+
+
+def _mark_logged_orders(lines: list[HitLine]) -> list[HitLine]:
+    """``lines`` of a record file with each that reads like an order shown as a marker, as
+    search marks a stored observation's text (a logged command, a queued prompt)."""
+    from conkeeper.services.quarantine import reads_as_order
+
+    out = []
+    for hit in lines:
+        raw = hit.text.replace(_HL_OPEN, "").replace(_HL_CLOSE, "")
+        if len(raw.strip()) >= 12 and reads_as_order(raw):
+            hit = hit._replace(text=_LOGGED_HELD_MARK)
+        out.append(hit)
+    return out
 
 
 def _withhold_held(
@@ -653,16 +684,13 @@ def _withhold_held(
     held = _held_keys(folder)
     if not held:
         return lines
-    from conkeeper.services.context import HELD_MARK
-    from conkeeper.services.quarantine import reads_as_order
-    from conkeeper.storage.agent_edits import line_key
+    from conkeeper.services.context import HELD_MARK, held_agent_lines
 
+    raw = [t.replace(_HL_OPEN, "").replace(_HL_CLOSE, "") for t in texts]  # as the file has it
+    withheld = held_agent_lines(raw, held, every=every)  # alone and in neighbouring pairs
     out = []
     for hit in lines:
-        index = hit.line - start
-        raw = texts[index] if 0 <= index < len(texts) else hit.text
-        raw = raw.replace(_HL_OPEN, "").replace(_HL_CLOSE, "")  # the line as the file has it
-        if line_key(raw) in held and (every or reads_as_order(raw)):
+        if hit.line - start in withheld:
             hit = hit._replace(text=HELD_MARK)
         out.append(hit)
     return out

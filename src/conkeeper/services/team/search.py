@@ -47,11 +47,31 @@ def team_search(cwd: Path, query: str, limit: int = 10) -> TeamSearch:
     return TeamSearch([_cleaned(h) for h in hits], key, None)
 
 
+HELD_MARK = "[held: a teammate's text that reads like an instruction; ask them about it]"
+_SHORTEST_ORDER = 12  # characters: a shorter text is never judged
+_JUDGED = frozenset({"title", "subtitle", "narrative"})
+
+
 def _cleaned(hit: dict[str, Any]) -> dict[str, Any]:
-    """A hit with every text cleaned again: it came over the network from other people."""
+    """A hit with every text cleaned again (it came over the network from other people), and
+    its title, subtitle, narrative and facts held when they read like an order: the
+    SessionStart team block leaves such a title out, so an agent's search must not hand it
+    over verbatim either."""
     out = dict(hit)
     for name in ("title", "subtitle", "narrative", "author", "type", "kind", "uid", "project"):
-        out[name] = str(clean_or_empty(str(hit.get(name, ""))))
+        text = str(clean_or_empty(str(hit.get(name, ""))))
+        out[name] = _held(text) if name in _JUDGED else text
     facts = hit.get("facts")
-    out["facts"] = [str(clean_or_empty(str(f))) for f in facts] if isinstance(facts, list) else []
+    out["facts"] = (
+        [_held(str(clean_or_empty(str(f)))) for f in facts] if isinstance(facts, list) else []
+    )
     return out
+
+
+def _held(text: str) -> str:
+    """``text``, or :data:`HELD_MARK` when it reads like an order."""
+    if len(text) < _SHORTEST_ORDER:
+        return text
+    from conkeeper.services.quarantine import reads_as_order
+
+    return HELD_MARK if reads_as_order(text) else text
