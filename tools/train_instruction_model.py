@@ -202,6 +202,7 @@ AUTHORS = (
     ("train10.jsonl", "a18-train10"),
     ("blind9.jsonl", "a19-blind9"),
     ("train11.jsonl", "a20-train11"),
+    ("blind10.jsonl", "a21-blind10"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
