@@ -206,7 +206,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
     files = {name for name, _ in ast.literal_eval(authors)}
     # a blind set still to be measured (blind11.jsonl, ...) is never trained on; blind3 to
     # blind10 were measured once (FIRST_BLIND3.md ... FIRST_BLIND10.md) before they joined the
-    # authors, train6 to train11 too (FIRST_TRAIN6.md ... FIRST_TRAIN11.md)
+    # authors, train6 to train12 too (FIRST_TRAIN6.md ... FIRST_TRAIN12.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
@@ -226,6 +226,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "train9.jsonl",
         "train10.jsonl",
         "train11.jsonl",
+        "train12.jsonl",
     } <= files
     for name in (
         "FIRST_BLIND4.md",
@@ -239,6 +240,8 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "FIRST_TRAIN9.md",
         "FIRST_TRAIN10.md",
         "FIRST_TRAIN11.md",
+        "FIRST_TRAIN12.md",
+        "FIRST_BLIND10.md",
     ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 

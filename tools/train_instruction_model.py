@@ -203,6 +203,7 @@ AUTHORS = (
     ("blind9.jsonl", "a19-blind9"),
     ("train11.jsonl", "a20-train11"),
     ("blind10.jsonl", "a21-blind10"),
+    ("train12.jsonl", "a22-train12"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
