@@ -213,15 +213,40 @@ _FOREIGN_GUARD = (
     r"тест\w*|pruebas|testes|hooks?|хук\w*|scan\w*|signature|firma|assinatura|signatur|"
     r"подпис\w+|integrity|root|jailbreak|pre-commit|lint\w*)\b|検証|チェック|セキュリティ|검증|보안)"
 )
+# The user, their requests, and ignoring or outranking them, in other languages
+_FOREIGN_USER = (
+    r"(?:utilisat\w+|usuári[oa]s?|usuari[oa]s?|utente|nutzer\w*|benutzer\w*|пользовател\w*|"
+    r"pengguna|المستخدم|उपयोगकर्ता|ユーザー|利用者|사용자)"
+)
+_FOREIGN_ASKS = (
+    r"(?:consignes?|instructions?|demandes?|requ[êe]tes?|instrucciones|[óo]rdenes|peticiones|"
+    r"pedidos?|solicitudes|instruções|anweisung\w*|wünsche?|wunsch|vorgaben|anfragen|"
+    r"istruzioni|richieste?|просьб\w*|указани\w*|инструкци\w*|permintaan|instruksi|perintah|"
+    r"تعليمات|طلبات|निर्देश|指示|要望|지시|요청)"
+)
+_FOREIGN_IGNORE = (
+    r"(?:ignor\w+|ne\s+tiens?\s+(?:pas\s+)?compte|ne\s+tenez\s+pas\s+compte|abaikan|"
+    r"игнорир\w+|не\s+обращай|no\s+hagas\s+caso|haz\s+caso\s+omiso|descart\w+|desconsider\w+|"
+    r"non\s+tenere\s+conto|تجاهل|अनदेखा|無視|무시)"
+)
+_FOREIGN_OUTRANK = (
+    r"(?:ne\s+s'appliquent\s+plus|ne\s+comptent\s+plus|ya\s+no\s+(?:aplican|cuentan|valen)|"
+    r"não\s+(?:valem|se\s+aplicam|contam)\s+mais|gelten\s+(?:\w+\s+){0,4}nicht\s+mehr|"
+    r"nicht\s+mehr\s+gelten|non\s+(?:valgono|contano)\s+più|"
+    r"больше\s+не\s+(?:действуют|важны|применяются)|tidak\s+berlaku\s+lagi|substitu\w+|"
+    r"remplacent|ersetzen|sostituiscono|заменяют|pesan\s+más|priorit\w+|prevalecem|prevalecen|"
+    r"prevalgono|vorrang)"
+)
 _FOREIGN_NEGATION = LazyPattern(
     r"(?<![\w'])(?:ne|n'|nunca|jamais|jamás|nie|niemals|nicht|kein\w*|mai|никогда|не|jangan|"
     r"tidak|no|não|non)(?![\w'])|لا|मत",
     re.IGNORECASE,
 )
-# after the match, only the negations no other word spells ("no" is Portuguese for "in the")
+# after the match, past a comma ("..., on ne le fait pas"), and only the negations no other
+# word spells ("no" is Portuguese for "in the"; "ignore their asks not to touch X" is no refusal)
 _FOREIGN_NEGATION_AFTER = LazyPattern(
-    r"(?<![\w'])(?:ne|n'|nunca|jamais|jamás|niemals|nicht|никогда|не|jangan|tidak)(?![\w'])"
-    r"|لا|मत",
+    r",[^,]*?(?:(?<![\w'])(?:ne|n'|nunca|jamais|jamás|niemals|nicht|никогда|не|jangan|tidak)"
+    r"(?![\w'])|لا|मत)",
     re.IGNORECASE,
 )
 
@@ -1572,6 +1597,32 @@ RULES: tuple[_Rule, ...] = (
         r"|" + _FOREIGN_GUARD + r"[^.;\n]{0,30}?(?:\b(?:désactiv(?:e|ez|er)|desactiv(?:a|e|ar)|"
         r"desativ(?:e|a|ar)|deaktivieren|abschalten|disattiv(?:a|are)|отключи(?:те|ть)?|"
         r"nonaktifkan|matikan)\b|無効に|オフに|비활성화)",
+        negatable=True,
+        foreign=True,
+    ),
+    _Rule(
+        "override",
+        "says the user's instructions stop counting (in another language)",
+        (
+            "utilisat",
+            "usuári",
+            "usuari",
+            "utente",
+            "nutzer",
+            "пользовател",
+            "pengguna",
+            "المستخدم",
+            "उपयोगकर्ता",
+            "ユーザー",
+            "利用者",
+            "사용자",
+        ),
+        r"(?:" + _FOREIGN_IGNORE + r"[^.;\n]{0,30}?" + _FOREIGN_ASKS + r"[^.;\n]{0,25}?" + _FOREIGN_USER
+        + r"|" + _FOREIGN_USER + r"\w*[^.;\n]{0,6}?" + _FOREIGN_ASKS + r"[^.;\n]{0,25}?"
+        + _FOREIGN_IGNORE + r"|" + _FOREIGN_ASKS + r"[^.;\n]{0,25}?" + _FOREIGN_USER
+        + r"[^.;\n]{0,40}?" + _FOREIGN_OUTRANK + r"|" + _FOREIGN_OUTRANK + r"[^.;\n]{0,40}?"
+        + _FOREIGN_ASKS + r"[^.;\n]{0,25}?" + _FOREIGN_USER + r"|\bgelten\s+[^.;\n]{0,30}?"
+        + _FOREIGN_ASKS + r"[^.;\n]{0,25}?" + _FOREIGN_USER + r"[^.;\n]{0,20}?nicht\s+mehr)",
         negatable=True,
         foreign=True,
     ),
