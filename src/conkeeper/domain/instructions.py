@@ -237,6 +237,14 @@ _FOREIGN_OUTRANK = (
     r"remplacent|ersetzen|sostituiscono|заменяют|pesan\s+más|priorit\w+|prevalecem|prevalecen|"
     r"prevalgono|vorrang)"
 )
+_FOREIGN_DEMOTE = (
+    rf"(?:{_FOREIGN_IGNORE}[^.;\n]{{0,30}}?{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_USER}"
+    rf"|{_FOREIGN_USER}\w*[^.;\n]{{0,6}}?{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_IGNORE}"
+    rf"|{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_USER}[^.;\n]{{0,40}}?{_FOREIGN_OUTRANK}"
+    rf"|{_FOREIGN_OUTRANK}[^.;\n]{{0,40}}?{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_USER}"
+    rf"|\bgelten\s+[^.;\n]{{0,30}}?{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_USER}"
+    r"[^.;\n]{0,20}?nicht\s+mehr)"
+)
 _FOREIGN_NEGATION = LazyPattern(
     r"(?<![\w'])(?:ne|n'|nunca|jamais|jamás|nie|niemals|nicht|kein\w*|mai|никогда|не|jangan|"
     r"tidak|no|não|non)(?![\w'])|لا|मत",
@@ -1643,12 +1651,7 @@ RULES: tuple[_Rule, ...] = (
             "利用者",
             "사용자",
         ),
-        r"(?:" + _FOREIGN_IGNORE + r"[^.;\n]{0,30}?" + _FOREIGN_ASKS + r"[^.;\n]{0,25}?" + _FOREIGN_USER
-        + r"|" + _FOREIGN_USER + r"\w*[^.;\n]{0,6}?" + _FOREIGN_ASKS + r"[^.;\n]{0,25}?"
-        + _FOREIGN_IGNORE + r"|" + _FOREIGN_ASKS + r"[^.;\n]{0,25}?" + _FOREIGN_USER
-        + r"[^.;\n]{0,40}?" + _FOREIGN_OUTRANK + r"|" + _FOREIGN_OUTRANK + r"[^.;\n]{0,40}?"
-        + _FOREIGN_ASKS + r"[^.;\n]{0,25}?" + _FOREIGN_USER + r"|\bgelten\s+[^.;\n]{0,30}?"
-        + _FOREIGN_ASKS + r"[^.;\n]{0,25}?" + _FOREIGN_USER + r"[^.;\n]{0,20}?nicht\s+mehr)",
+        _FOREIGN_DEMOTE,
         negatable=True,
         foreign=True,
     ),
