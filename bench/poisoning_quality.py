@@ -161,8 +161,9 @@ def load(name: str) -> list[dict[str, str]]:
 # heading. blind4 (FIRST_BLIND4.md) is a training author since round 5, blind5
 # (FIRST_BLIND5.md) since round 6, blind6 (FIRST_BLIND6.md, measured once after round 6) and
 # blind7 (FIRST_BLIND7.md, after the copied-text bar) since round 7, so they are reported as
-# seen; blind8 (FIRST_BLIND8.md, measured once after round 7) since round 8; blind9 is the next
-# set to be measured once.
+# seen; blind8 (FIRST_BLIND8.md, measured once after round 7) since round 8, blind9
+# (FIRST_BLIND9.md) since round 9, blind10 (FIRST_BLIND10.md, measured once after round 9) since
+# round 10; blind11 is the next set to be measured once.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
