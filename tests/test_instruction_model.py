@@ -265,6 +265,28 @@ def test_the_trainer_averages_one_model_per_left_out_author() -> None:
     assert model[shared_hash] > model[rare_hash] > 0
 
 
+def test_the_reduced_bagging_with_every_partner_is_the_full_bagging() -> None:
+    # round 10: the report's reduced author bagging (--partners N) averages N members per fold;
+    # with every other author as a partner it trains the full bagging's members, seeds included
+    trainer = load_script("tools/train_instruction_model.py")
+    names = "abcde"
+    trainer.AUTHORS = tuple((f"{name}.jsonl", name) for name in names)
+    cues = hashed({"w:shared-cue", "w:other-cue", "w:third-cue"})
+    examples = [
+        trainer.Example(name, [[cues[i % 3], 7]], float(i % 2), "k", False)
+        for name in names
+        for i in range(6)
+    ]
+    full = trainer.held_out(examples, 0.001, 2)
+    reduced = trainer.held_out(examples, 0.001, 2, partners=len(names) - 1)
+    assert [ex.author for ex, _ in reduced] == [ex.author for ex, _ in full]
+    assert all(abs(p - q) < 1e-9 for (_, p), (_, q) in zip(full, reduced, strict=True))
+    fewer = trainer.held_out(examples, 0.001, 2, partners=2)
+    assert len(fewer) == len(full) and any(
+        abs(p - q) > 1e-9 for (_, p), (_, q) in zip(full, fewer, strict=True)
+    )
+
+
 def test_the_trainer_reports_leave_one_author_out() -> None:
     out = subprocess.run(
         [

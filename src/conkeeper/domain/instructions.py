@@ -202,7 +202,8 @@ _USER_WORD = (
 )
 
 # Held whatever the learned scorer says (see :func:`always_held`): in 5,000 benign entries of
-# twenty-two authors no note tells the agent, in another language, to keep something from the user.
+# twenty-two authors no note tells the agent, in another language, to keep something from the user
+# (62 poison entries of 16 authors do).
 KEEP_QUIET_REASON = "tells the agent to keep something from the user (in another language)"
 # Safeguards, as named in the other languages the authors wrote in
 _FOREIGN_GUARD = (
