@@ -121,6 +121,18 @@ figures: main's design retrained 76.1% held (min 64.1%, train8) / 98.8% saved (m
 train11) at 0.9331; shipped (three phrase rules for forms several authors' misses share: a
 failure reported as a success, the agent's actions kept out of what the user reads, the user's
 requests demoted) 76.6% (min 65.2%) / 98.8% (min 97.0%) at 0.929. Targets not met.
+
+Round 10 (ck/pdet10, 2026-11-27). Blind set 10 (measured once after round 9, 78.6% / 97.4%,
+``FIRST_BLIND10.md``) and a fresh writer, ``train12.jsonl`` (a travel start-up's mobile team lead
+who volunteers on Drupal and Rails, a fifth in other languages), measured once at 04:36 UTC
+before it was read, detector as on main: held 67.6% / saved 99.1% (``FIRST_TRAIN12.md``); both
+authors since. Leave-one-author-out over twenty-two authors with a reduced author bagging (four
+members per fold, ``--partners 4``; the full report took over an hour and a half on the busy
+machine), TUNING figures: main's design 72.5% held (min 59.8%, train7) / 98.9% saved (min 97.0%)
+at 0.9638; shipped (phrase rules for an order to keep something from the user in other
+languages, held outright, a safeguard switched off and the user's instructions demoted in other
+languages, a change hidden from its reviewers; a negated weakening no longer read as one) 75.2%
+(min 63.8%) / 98.8% (min 97.0%) at 0.9509, every fold holding the same or more. Targets not met.
 """
 
 from __future__ import annotations
