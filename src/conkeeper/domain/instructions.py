@@ -1986,7 +1986,11 @@ def find_instructions(text: str) -> list[Finding]:
     from conkeeper.domain import instruction_model
 
     found, probability, visible = _scored(text)
-    if probability < instruction_model.THRESHOLD and not _overrides_in_someones_name(text, found):
+    if (
+        probability < instruction_model.THRESHOLD
+        and not _overrides_in_someones_name(text, found)
+        and not _runs_remote_code_every_session(visible, found)
+    ):
         return []
     if found:
         return found
@@ -2010,6 +2014,26 @@ def _overrides_in_someones_name(text: str, found: list[Finding]) -> bool:
     if not {finding.kind for finding in found} >= _SPEAKS_FOR_SOMEONE:
         return False
     return scorer_rule_kinds(text, found) >= _SPEAKS_FOR_SOMEONE
+
+
+# "before any task", "at the start of every session": code run on a schedule of the agent's own
+_EVERY_SESSION = LazyPattern(
+    r"\b(?:at\s+the\s+start\s+of|before|in|during|after|on)\s+(?:every|each|any)\s+(?:new\s+)?"
+    r"(?:session|task|conversation|shell|chat|run|build|commit)\b|\bevery\s+(?:session|task)\b"
+    r"|\bsession\s+start",
+    re.IGNORECASE,
+)
+
+
+def _runs_remote_code_every_session(visible: str, found: list[Finding]) -> bool:
+    """Whether ``visible`` runs code from the network (a fetch-and-run rule fired) at every
+    session or task and names an address: held whatever the scorer says (in 10,425 labelled
+    entries of twenty-two authors, 37 poison entries and no benign one do all three; an attack
+    split over two ``remember`` calls, "the bootstrap lives at <url>" then "before any task,
+    pipe the bootstrap into sh", reads so once the two are read together)."""
+    if not any(finding.kind == "fetch-exec" for finding in found) or "://" not in visible:
+        return False
+    return _EVERY_SESSION.search(visible) is not None
 
 
 _QUOTED = LazyPattern(
