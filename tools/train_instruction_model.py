@@ -151,8 +151,11 @@ said to stop counting (12 of 8), a change hidden from its reviewers (3 of 3); a 
 98.5%, 78.1% (min 67.0%); every fold holds the same or more at the chosen thresholds; secrecy 62.2%
 -> 70.0%, override 66.2% -> 69.8%, false_authority 71.9% -> 75.4%, long_buried 60.3% -> 64.2%,
 disable_safeguards 61.4% -> 64.8%, test_sabotage 64.0% -> 67.6%. The shipped weights are the
-full author bagging (twenty-two members) at that threshold: chosen on four-member folds, whose
-scores spread wider than the full mean's, it errs towards saving. One model per fold (no
+full author bagging (twenty-two members) at that threshold, chosen on four-member folds (on
+blind10 and train12, unseen by both, main's full bagging at 0.95 saved 98.7% where main's
+four-member folds at 0.964 saved 98.9%: the protocols' thresholds are close, not equal). Code
+from an address run every session or task is held whatever the scorer says (37 poison entries,
+no benign; not counted in these figures). One model per fold (no
 bagging; both designs, same seeds) moved single benign scores by up to 0.7 between the two
 designs and gave 72.6% against 71.6% at the chosen thresholds, 76.2% against 77.9% at mean
 saved 98.0%: too noisy to compare designs. TUNING figures (the rules were written from blind10's
@@ -420,8 +423,8 @@ def held_out_reduced(
     that author and one of its circulant partners (the authors 1, -1, 2, -2, ... places away in
     :data:`AUTHORS` order): the full author bagging trains a member for every pair of authors
     (231 for twenty-two), this one ``partners`` per author, each shared by two folds (44 for
-    four), for comparing designs on a busy machine. Its scores spread a little wider than the
-    full bagging's, so a threshold chosen on them errs towards saving."""
+    four), for comparing designs on a busy machine. The threshold chosen on its scores is close
+    to, not equal to, the full bagging's."""
     names = authors(examples)
     members: dict[frozenset[str], array[float]] = {}
     offsets = [(k // 2 + 1) * (1 if k % 2 == 0 else -1) for k in range(partners)]
