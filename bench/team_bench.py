@@ -453,7 +453,7 @@ def bulk_load(database: str, tokens: list[str], lo: int, hi: int, per_project: i
                                         per_project, seed)  # fmt: skip
                     records = [wire.record_from_json(row) for row in rows]
                     key = f"example.com/team{team}/project{project}"
-                    stored += team_pg.upsert_records(conn, grant, key, records)
+                    stored += team_pg.upsert_records(conn, grant, key, records).records
                     conn.commit()
         return stored
 

@@ -516,3 +516,85 @@ def test_values_of_two_different_settings_are_no_contradiction(repo: Path) -> No
     assert ("product-context.md:3", "progress.md:3") not in found  # a db number, a version
     port = found[("product-context.md:4", "progress.md:4")]
     assert port["kind"] == "contradiction" and "8080" in port["reason"]
+
+
+def test_a_note_that_a_named_tool_is_gone_contradicts_an_entry_using_it(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- Metrics are scraped into our Graphite cluster.\n"
+            "- Feature flags are removed two sprints after full rollout.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Graphite was shut down in May; metrics go to Prometheus.\n"
+            "- Feature flags live in Unleash.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    gone = found[("product-context.md:3", "progress.md:3")]
+    assert (gone["kind"], gone["reason"]) == (
+        "contradiction",
+        "one note says what the other uses is gone",
+    )
+    assert ("product-context.md:4", "progress.md:4") not in found  # flags retire no tool
+
+
+def test_a_rule_and_the_same_rule_with_its_reason_merge(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- Restart the worker after a deploy because the old code stays "
+            "loaded in memory.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- The old code stays loaded in the worker after a deploy, so restart "
+            "it.\n- Restart the worker after a deploy unless the old code stays loaded in "
+            "memory.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    assert found[("product-context.md:3", "progress.md:3")]["kind"] == "duplicate"
+    # an exception ("unless") is a special case, never that rule said twice
+    assert all(
+        p["kind"] != "duplicate" for where, p in found.items() if "product-context.md:4" in where
+    )
+
+
+def test_a_merge_keeps_the_entry_with_more_detail_not_the_older_copy(repo: Path) -> None:
+    short = memory(repo) / "progress.md"
+    short.write_text("# Progress\n\n- The docs deploy to GitHub Pages.\n", encoding="utf-8")
+    detailed = memory(repo) / "product-context.md"
+    detailed.write_text(
+        "# Product\n\n- Docs deploy to GitHub Pages from the `gh-pages` branch, the "
+        "`docs.yml` workflow pushes there after every merge to main.\n",
+        encoding="utf-8",
+    )
+    os.utime(short, (T0, T0))  # the short copy is the older one
+    result = run_cli("consolidate", "--apply", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "GitHub Pages" not in short.read_text(encoding="utf-8")
+    assert "`docs.yml` workflow" in detailed.read_text(encoding="utf-8")
+
+
+def test_a_merge_within_one_rank_never_removes_the_newer_copy(repo: Path) -> None:
+    older = memory(repo) / "progress.md"
+    older.write_text(
+        "# Progress\n\n- Restart the worker after a deploy because the old code stays loaded "
+        "in memory.\n",
+        encoding="utf-8",
+    )
+    newer = memory(repo) / "product-context.md"
+    newer.write_text(
+        "# Product\n\n- The old code stays loaded in the worker after a deploy, so restart it.\n",
+        encoding="utf-8",
+    )
+    os.utime(older, (T0, T0))
+    os.utime(newer, (T0 + 86400, T0 + 86400))
+    result = run_cli("consolidate", "--apply", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "Restart the worker" not in older.read_text(encoding="utf-8")
+    assert "so restart it" in newer.read_text(encoding="utf-8")

@@ -122,3 +122,30 @@ def test_a_queued_correction_keeps_its_pipes_and_quotes_end_to_end(project: Path
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert said in (memory / "patterns.md").read_text(encoding="utf-8")
+
+
+def test_items_applied_one_after_another_by_the_ids_listed_once(tmp_path: Path) -> None:
+    """The memory-sync skill lists the queue once, then applies or rejects the items the user
+    approved one by one. By line number the second act named another item (the first left the
+    queue, every later line moved up); by id each act names the item the user approved."""
+    project, _ = _project(tmp_path, "use snake_case", "tabs, not spaces", "no ORMs")
+    listed = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)["items"]
+    first, second, third = (item["id"] for item in listed)
+    run_cli("corrections", "reject", first, cwd=project)
+    applied = run_cli(
+        "corrections",
+        "apply",
+        third,
+        "--to",
+        "convention",
+        "--category",
+        "convention",
+        "--json",
+        cwd=project,
+    )
+    assert json.loads(applied.stdout)["item"]["text"] == "no ORMs"
+    left = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)["items"]
+    assert [(item["id"], item["text"]) for item in left] == [(second, "tabs, not spaces")]
+    gone = run_cli("corrections", "reject", first, cwd=project)
+    assert gone.returncode != 0
+    assert "no queued item" in gone.stderr and "Traceback" not in gone.stderr

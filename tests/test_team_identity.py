@@ -31,6 +31,8 @@ SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
         "https://github.com/acme/shop.git",
         "https://user:secret@github.com/acme/shop.git/",
         "HTTPS://GitHub.com/acme/shop",
+        "https://github.com/Acme/Shop.GIT/",
+        "git@GitHub.com:ACME/shop.git",
         "git://github.com/acme/shop.git",
     ],
 )

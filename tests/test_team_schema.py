@@ -258,7 +258,7 @@ def test_one_push_carrying_a_uid_twice_stores_its_last_copy(database_url: str) -
         grant = team_pg.token_grant(conn, b"d" * 32)
         assert grant is not None
         batch = [record("a", "first draft"), record("b", "tab\tand \\N"), record("a", "final")]
-        assert team_pg.upsert_records(conn, grant, "p", batch) == 3
+        assert team_pg.upsert_records(conn, grant, "p", batch).records == 3
         team_pg.upsert_records(conn, grant, "p", batch)  # delivered again: same effect
         assert team_pg.record_uids(conn, grant.team_id, "p") == ["a", "b"]
         hits = search(conn, grant.read_team_ids, "p", "final", 5)

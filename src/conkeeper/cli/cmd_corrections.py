@@ -13,6 +13,10 @@ import sys
 from conkeeper.cli.output import CliError, emit_json
 
 MAX_STDIN_CHARS = 1_000_000
+_ITEM_HELP = (
+    "the item's id (q...) from 'corrections list', or its line number there (a line number "
+    "moves when an item above it leaves the queue; the id does not)"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "apply",
         help="Write a queued item into a memory file with its category, then dequeue it",
     )
-    apply.add_argument("line", type=int, help="the item's line number from 'corrections list'")
+    apply.add_argument("line", metavar="ITEM", help=_ITEM_HELP)
     apply.add_argument(
         "--to",
         required=True,
@@ -45,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     apply.add_argument("--text", help="the entry as a rule (default: the queued text)")
     apply.add_argument("--json", action="store_true", help="print JSON")
     reject = sub.add_parser("reject", help="Remove a queued item without writing it anywhere")
-    reject.add_argument("line", type=int, help="the item's line number from 'corrections list'")
+    reject.add_argument("line", metavar="ITEM", help=_ITEM_HELP)
     reject.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -59,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _route(args: argparse.Namespace) -> int:
+    from conkeeper.domain.corrections_queue import item_id
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
     from conkeeper.services.remember import agent_environment
@@ -84,7 +89,12 @@ def _route(args: argparse.Namespace) -> int:
         emit_json(
             {
                 "action": done.action,
-                "item": {"when": done.item.when, "label": done.item.label, "text": done.item.text},
+                "item": {
+                    "id": item_id(done.item),
+                    "when": done.item.when,
+                    "label": done.item.label,
+                    "text": done.item.text,
+                },
                 "target": done.target,
                 "category": done.category,
                 "text": done.text,
@@ -137,6 +147,7 @@ def _configured_sensitivity() -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from conkeeper.domain.corrections_queue import item_id
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.corrections import QUEUE_NAME, read_queue
     from conkeeper.services.workspace import current_project
@@ -152,7 +163,14 @@ def _list(args: argparse.Namespace) -> int:
                 "queue": str(location.memory_dir / QUEUE_NAME),
                 "count": len(items),
                 "items": [
-                    {"line": i.line, "when": i.when, "label": i.label, "text": i.text, "ref": i.ref}
+                    {
+                        "id": item_id(i),
+                        "line": i.line,
+                        "when": i.when,
+                        "label": i.label,
+                        "text": i.text,
+                        "ref": i.ref,
+                    }
                     for i in items
                 ],
             }
@@ -162,6 +180,8 @@ def _list(args: argparse.Namespace) -> int:
         sys.stdout.write("No queued corrections.\n")
         return 0
     for item in items:
-        sys.stdout.write(f"{item.line:>4}  {item.when}  {item.label:<10}  {item.text}\n")
+        sys.stdout.write(
+            f"{item_id(item)}  {item.line:>4}  {item.when}  {item.label:<10}  {item.text}\n"
+        )
     sys.stdout.write(f"{len(items)} queued item(s) in {location.memory_dir / QUEUE_NAME}\n")
     return 0

@@ -45,6 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", help="token: the user's name (created when missing)")
     parser.add_argument("--team", help="token: the team's name (created when missing)")
     parser.add_argument("--revoke", metavar="TOKEN", help="token: revoke this token instead")
+    parser.add_argument(
+        "--revoke-all",
+        action="store_true",
+        help="token: revoke every token of --user (in --team when given) and their membership",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -100,6 +105,8 @@ def _token(database: str, args: argparse.Namespace) -> int:
     from conkeeper.storage.team_pg import TeamStoreError
 
     try:
+        if args.revoke_all:
+            return _revoke_all(database, args)
         if args.revoke is not None:
             if not revoke(database, args.revoke):
                 raise CliError("no active token matches; nothing was revoked")
@@ -119,6 +126,24 @@ def _token(database: str, args: argparse.Namespace) -> int:
         emit_json({"token": token})
     else:
         print(token)
+    return 0
+
+
+def _revoke_all(database: str, args: argparse.Namespace) -> int:
+    from conkeeper.services.team.hub import revoke_user
+
+    if not args.user:
+        raise CliError("give --user NAME with --revoke-all (and --team TEAM for one team)", 2)
+    count = revoke_user(database, args.user, args.team)
+    where = f" in team '{args.team}'" if args.team else ""
+    if count is None:
+        raise CliError(f"no user '{args.user}'{where}; nothing was revoked")
+    if count == 0:
+        raise CliError(f"'{args.user}' has no active token{where}; nothing was revoked")
+    if args.json:
+        emit_json({"revoked": count})
+    else:
+        print(f"revoked {count} token(s) of '{args.user}'{where}")
     return 0
 
 

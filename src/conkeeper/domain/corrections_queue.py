@@ -47,6 +47,19 @@ class QueueItem(FrozenRecord):
         self._set(line=line, when=when, label=label, text=text, ref=ref)
 
 
+ITEM_ID_PREFIX = "q"
+
+
+def item_id(item: QueueItem, digits: int = 8) -> str:
+    """The name of a queued item that survives changes to the queue (``q`` and hex digits of
+    its time, label and text): its line number moves up when an item above it is applied or
+    rejected, so a command given the number shown a moment ago could act on another item."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{item.when}|{item.label}|{item.text}".encode()).hexdigest()
+    return ITEM_ID_PREFIX + digest[:digits]
+
+
 def sanitize_queue_text(text: str, limit: int = QUEUE_TEXT_CHARS) -> str:
     """User text fit for one queue line, before escaping: one line, no HTML comment markers,
     at most ``limit`` characters. Pipes and quotes are kept as written."""

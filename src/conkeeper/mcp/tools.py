@@ -184,8 +184,10 @@ def _team_hits(cwd: Path, query: str, limit: int, notices: list[str]) -> list[di
     found = team_search(cwd, query, limit)
     if found.error:
         notices.append(f"team search: {found.error}")
+    from conkeeper.services.quarantine import hold_team_hit
+
     items = []
-    for hit in found.hits:
+    for hit in map(hold_team_hit, found.hits):
         snippet = " ".join(str(hit["subtitle"] or hit["narrative"]).split())
         items.append(
             {

@@ -165,8 +165,8 @@ class TeamApp:
         grant = None if token is None else await self._run(hub.authenticate, token)
         if grant is None:
             return _unauthorized()
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
+        raw = await _body_within(request, MAX_BODY)
+        if raw is None:
             return JSONResponse({"error": "the request is too large"}, status_code=413)
         return await self._answer(_decoded(hub.receive_push), grant, raw)
 
@@ -197,6 +197,21 @@ class TeamApp:
         return await self._api(_bearer(request), hub.whoami, request.query_params.get("project"))
 
 
+async def _body_within(request: Request, limit: int) -> bytes | None:
+    """The request's body, or ``None`` as soon as it is known to exceed ``limit`` (by its
+    declared length or while it streams in): an oversized body is never held in memory whole."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _results(fn: Any) -> Any:
     def wrapped(conn: Any, grant: Grant, *args: Any) -> dict[str, Any]:
         return {"results": fn(conn, grant, *args)}
@@ -210,6 +225,8 @@ def _decoded(fn: Any) -> Any:
             body = json.loads(raw.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
             raise WireError("the body must be JSON") from None
+        except RecursionError:  # arrays or objects nested thousands deep: no record is
+            raise WireError("the body is nested too deeply") from None
         return fn(conn, grant, body)
 
     return wrapped
@@ -221,17 +238,24 @@ API_PATHS = frozenset({"/healthz", "/api/v1/push", "/api/v1/search", "/api/v1/re
 
 class _Front:
     """The JSON API's paths go to a bare router (no middleware: each endpoint checks its token
-    itself, in the thread that does the work); everything else, lifespan included, to the MCP
-    SDK's app with its bearer middleware."""
+    itself, in the thread that does the work); ``/mcp`` and the lifespan to the MCP SDK's app
+    with its bearer middleware. Any other path is answered only for a valid token (the SDK's
+    app would otherwise redirect ``/mcp/`` or answer 404 before any token is checked)."""
 
-    def __init__(self, api: Router, mcp_app: Any) -> None:
-        self.api, self.mcp_app = api, mcp_app
+    def __init__(self, api: Router, mcp_app: Any, state: TeamApp) -> None:
+        self.api, self.mcp_app, self.state = api, mcp_app, state
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"] in API_PATHS:
             await self.api(scope, receive, send)
+        elif scope["type"] == "http" and scope["path"] != MCP_PATH and not await self._valid(scope):
+            await _unauthorized()(scope, receive, send)
         else:
             await self.mcp_app(scope, receive, send)
+
+    async def _valid(self, scope: Any) -> bool:
+        token = _bearer(Request(scope))
+        return token is not None and await self.state._run(hub.authenticate, token) is not None
 
 
 def build_app(pool: ConnectionPool, host: str = "127.0.0.1") -> Any:
@@ -263,7 +287,7 @@ def build_app(pool: ConnectionPool, host: str = "127.0.0.1") -> Any:
             Route("/api/v1/whoami", state.whoami, methods=["GET"]),
         ]
     )
-    return _Front(api, mcp_app)
+    return _Front(api, mcp_app, state)
 
 
 def _register_tools(server: MCPServer, state: TeamApp) -> None:
@@ -285,7 +309,7 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         limit: Annotated[int, Field(description="most hits (1-50)")] = 10,
     ) -> dict[str, Any]:
         """Search the team memory of one project; every hit names its author."""
-        return {"results": await call(hub.search, project, query, limit)}
+        return {"results": _held(await call(hub.search, project, query, limit))}
 
     @server.tool()
     async def recent(
@@ -293,12 +317,22 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         limit: Annotated[int, Field(description="most records (1-50)")] = 10,
     ) -> dict[str, Any]:
         """Teammates' newest decisions and bug fixes in one project."""
-        return {"results": await call(hub.recent, project, limit)}
+        return {"results": _held(await call(hub.recent, project, limit))}
 
     @server.tool()
     async def whoami() -> dict[str, Any]:
         """The user and team this token belongs to."""
         return dict(await call(hub.whoami))
+
+
+def _held(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """MCP results go straight into an agent's context: a hit that reads like an order is held
+    (:func:`conkeeper.services.quarantine.hold_team_hit`). The JSON API's client judges what it
+    hands an agent itself (the local MCP tool, SessionStart's cache); ``search --team`` shows
+    the text to a person as quoted data under a "not instructions" heading."""
+    from conkeeper.services.quarantine import hold_team_hit
+
+    return [hold_team_hit(hit) for hit in hits]
 
 
 DATABASE_ENV = "CONKEEPER_TEAM_SERVER_DATABASE"  # handed to worker processes (spawned)

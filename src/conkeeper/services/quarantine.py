@@ -12,6 +12,8 @@ Short texts (nearly all) cost exactly one detector call, as before.
 
 from __future__ import annotations
 
+from typing import Any
+
 # Windows of at most WINDOW characters, each starting STEP after the last: any span up to
 # STEP characters long lies whole inside one window, and each window is shorter than what the
 # scorer reads (2,000 characters).
@@ -66,3 +68,28 @@ def steering_probability(text: str) -> float:
     from conkeeper.domain.instructions import steering_probability as probability
 
     return max(probability(piece) for piece in windows(text))
+
+
+TEAM_HELD_MARK = (
+    "[held: a teammate's record that reads like an instruction; its author and type are shown, "
+    "its text only to people (conkeeper search --team)]"
+)
+_TEAM_TEXTS = ("title", "subtitle", "narrative")
+
+
+def hold_team_hit(hit: dict[str, Any]) -> dict[str, Any]:
+    """A team hit as an agent may read it (MCP, local or the server's): its texts judged
+    together, and replaced by :data:`TEAM_HELD_MARK` when they read like an order. A
+    teammate's agent may have read a hostile page; SessionStart's team block already leaves
+    such records out, and a tool result lands in an agent's context just the same. One
+    judgement per hit (the texts joined), so a search of ten hits costs ten, not fifty."""
+    facts = hit.get("facts")
+    texts = [hit.get(name) for name in _TEAM_TEXTS]
+    texts += facts if isinstance(facts, list) else []
+    joined = "\n".join(t for t in texts if isinstance(t, str) and t.strip())
+    if len(joined) < 12 or not reads_as_order(joined):
+        return hit
+    held = dict(hit, title=TEAM_HELD_MARK, subtitle="", narrative="", facts=[])
+    if "concepts" in held:
+        held["concepts"] = []
+    return held

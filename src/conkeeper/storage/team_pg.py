@@ -174,9 +174,22 @@ UPDATE team_records r SET
     created_at = s.created_at, search = {_VECTOR}
 FROM {_LATEST}
 WHERE r.team_id = %(team_id)s AND r.uid = s.uid
+AND r.author_id = %(author_id)s AND r.project_id = %(project_id)s AND r.kind = s.kind
 AND (r.type, r.title, r.subtitle, r.facts, r.narrative, r.concepts, r.files, r.created_at)
     IS DISTINCT FROM
     (s.type, s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files, s.created_at)
+"""
+# A uid already held by another author's record (the same observation from a teammate's clone is
+# that one record, and stays theirs), or by a record of another project or kind, is never
+# rewritten; those whose content differs are reported refused (a push that tried to put words
+# under a teammate's name, or to move a record).
+_FOREIGN = f"""
+SELECT s.uid FROM {_LATEST}
+JOIN team_records r ON r.team_id = %(team_id)s AND r.uid = s.uid
+WHERE r.project_id <> %(project_id)s OR r.kind <> s.kind
+OR (r.author_id <> %(author_id)s
+    AND (r.type, r.title, r.subtitle, r.facts, r.narrative, r.concepts, r.files)
+        IS DISTINCT FROM (s.type, s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files))
 """
 _GROWN = "UPDATE team_projects SET records = records + %s WHERE team_id = %s AND id = %s"
 _HIT_COLUMNS = (
@@ -197,6 +210,14 @@ class Grant(NamedTuple):
     team_id: int
     team_name: str
     read_team_ids: tuple[int, ...]
+
+
+class Stored(NamedTuple):
+    """What a push did: how many records are stored as sent (new, updated or already equal),
+    and the uids refused because another author's, project's or kind's record holds them."""
+
+    records: int
+    foreign: tuple[str, ...]
 
 
 class TeamRecord(NamedTuple):
@@ -283,7 +304,8 @@ def open_pool(url: str, max_size: int = POOL_SIZE) -> ConnectionPool:
     core and PostgreSQL usually shares the machine, so more connections only make more
     backends compete for the same cores (with 20 clients on 2 cores, 3 connections per
     worker served 20% more searches than 8, at 18% less PostgreSQL CPU per search)."""
-    _psycopg()
+    connect(url).close()  # an unreachable database fails here, at once, in one line with
+    # its reason (the pool would retry for 15 s, logging each failure over several lines)
     from psycopg_pool import ConnectionPool, PoolTimeout
 
     pool = ConnectionPool(
@@ -390,14 +412,46 @@ def create_token(conn: psycopg.Connection[Any], user: str, team: str, token_hash
         )
 
 
+# A user belongs to a team while they hold an active token of it: reads cover every team of
+# the user, so a membership left behind by a revoked token would keep a removed user reading
+# that team through their token of another. Their records stay (authored, in the team).
+_DROP_IDLE_MEMBERSHIP = """
+DELETE FROM memberships m WHERE m.user_id = %s AND m.team_id = %s
+AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.user_id = m.user_id AND t.team_id = m.team_id
+                AND t.revoked_at IS NULL)
+"""
+
+
 def revoke_token(conn: psycopg.Connection[Any], token_hash: bytes) -> bool:
-    """Revoke a token; False when no active token has this hash."""
+    """Revoke a token (and its team's membership when it was the user's last token there);
+    False when no active token has this hash."""
+    return _revoke(conn, "t.token_hash = %s", (token_hash,)) > 0
+
+
+def revoke_user_tokens(conn: psycopg.Connection[Any], user: str, team: str | None) -> int | None:
+    """Revoke every active token of ``user`` (in ``team`` when given), and the memberships;
+    how many were revoked, ``None`` when there is no such user (or team)."""
+    names = conn.execute(
+        "SELECT (SELECT id FROM users WHERE name = %s), (SELECT id FROM teams WHERE name = %s)",
+        (user, team or ""),
+    ).fetchone()
+    if names is None or names[0] is None or (team is not None and names[1] is None):
+        return None
+    if team is None:
+        return _revoke(conn, "t.user_id = %s", (names[0],))
+    return _revoke(conn, "t.user_id = %s AND t.team_id = %s", (names[0], names[1]))
+
+
+def _revoke(conn: psycopg.Connection[Any], where: str, params: tuple[object, ...]) -> int:
     with conn.transaction():
-        cur = conn.execute(
-            "UPDATE tokens SET revoked_at = now() WHERE token_hash = %s AND revoked_at IS NULL",
-            (token_hash,),
-        )
-        return cur.rowcount > 0
+        pairs = conn.execute(
+            f"UPDATE tokens t SET revoked_at = now() WHERE {where} AND t.revoked_at IS NULL "
+            "RETURNING t.user_id, t.team_id",
+            params,
+        ).fetchall()
+        for user_id, team_id in sorted(set(pairs)):
+            conn.execute(_DROP_IDLE_MEMBERSHIP, (user_id, team_id))
+    return len(pairs)
 
 
 def token_grant(conn: psycopg.Connection[Any], token_hash: bytes) -> Grant | None:
@@ -439,11 +493,12 @@ def upsert_records(
     grant: Grant,
     project_key: str,
     records: Sequence[TeamRecord],
-) -> int:
+) -> Stored:
     """Insert or update records by ``(team_id, uid)``, in one transaction: a record sent twice
-    (at-least-once delivery) is stored once. Returns how many were written."""
+    (at-least-once delivery) is stored once. Only the author's own records of this project are
+    ever updated: a uid another author's record holds is that record (see ``_FOREIGN``)."""
     if not records:
-        return 0
+        return Stored(0, ())
     with conn.transaction():
         project_id = ensure_project(conn, grant.team_id, project_key)
         conn.execute(_STAGE)
@@ -456,8 +511,10 @@ def upsert_records(
             cur.execute(_INSERT_NEW, ids)
             if cur.rowcount > 0:
                 cur.execute(_GROWN, (cur.rowcount, grant.team_id, project_id))
+            cur.execute(_FOREIGN, ids)
+            foreign = tuple(sorted(str(row[0]) for row in cur.fetchall()))
             cur.execute(_UPDATE_CHANGED, ids)
-    return len(records)
+    return Stored(len(records) - len(foreign), foreign)
 
 
 def _stage_row(seq: int, r: TeamRecord) -> tuple[object, ...]:

@@ -323,9 +323,9 @@ async def queue_action(request: Request) -> Response:
 
 def _queue_key(item: Any) -> str:
     """What names a queued item across changes to the queue: its time, label and text."""
-    import hashlib
+    from conkeeper.domain.corrections_queue import item_id
 
-    return hashlib.sha256(f"{item.when}|{item.label}|{item.text}".encode()).hexdigest()[:16]
+    return item_id(item, 16)
 
 
 def _line_now(memory_dir: Path, line: int, key: str) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
-from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, parse_queue
+from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, item_id, parse_queue
 from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit, write_group
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
@@ -54,14 +54,34 @@ class RoutedItem:
     held_id: str | None = None  # action "held": the review item's id
 
 
-def _find(memory_dir: Path, line: int) -> QueueItem:
+_ID_RE = re.compile(r"q[0-9a-f]{4,}")
+
+
+def _find(memory_dir: Path, ref: int | str) -> QueueItem:
+    """The queued item ``ref`` names: its id from ``corrections list`` (``q`` and at least four
+    hex digits; stable while other items come and go) or its line number (as shown)."""
     path = memory_dir / QUEUE_NAME
     if not path.exists():
         raise RoutingError(f"{path}: no corrections queue")
-    for item in parse_queue(read_text(path)):
-        if item.line == line:
+    items = parse_queue(read_text(path))
+    wanted = str(ref).strip().lower()
+    if _ID_RE.fullmatch(wanted):
+        for item in items:  # identical items share an id: any of them is the same item
+            if item_id(item, 64).startswith(wanted):
+                return item
+        raise RoutingError(
+            f"no queued item {wanted} (applied or rejected already?); "
+            "run 'conkeeper corrections list'"
+        )
+    if not wanted.isdigit():
+        raise RoutingError(
+            f"{ref!r} names no queued item: give its id (q...) or line number "
+            "from 'conkeeper corrections list'"
+        )
+    for item in items:
+        if item.line == int(wanted):
             return item
-    raise RoutingError(f"no queued item on line {line}; run 'conkeeper corrections list'")
+    raise RoutingError(f"no queued item on line {wanted}; run 'conkeeper corrections list'")
 
 
 def _dequeue(memory_dir: Path, item: QueueItem, source: str = "user-cli") -> None:
@@ -140,7 +160,7 @@ def entry_bytes(current: bytes, rule: str, category: str, source_tag: str = "") 
 
 def apply_item(
     memory_dir: Path,
-    line: int,
+    line: int | str,
     target: str,
     *,
     category: str | None = None,
@@ -149,7 +169,8 @@ def apply_item(
     source: str = "user-cli",
     by_agent: bool = False,
 ) -> RoutedItem:
-    """Write queue item ``line`` (or ``text``, its rephrasing) into ``target``, then dequeue it.
+    """Write queue item ``line`` (its id or line number, :func:`_find`; or ``text``, its
+    rephrasing) into ``target``, then dequeue it.
 
     ``target`` ``adr`` writes a new architecture decision record (titled ``title``, or the
     rule's first words) and regenerates ``decisions/INDEX.md``.
@@ -423,8 +444,8 @@ def _apply_as_adr(
     return RoutedItem(item, "applied", path.relative_to(memory_dir).as_posix(), "decision", rule)
 
 
-def reject_item(memory_dir: Path, line: int, source: str = "user-cli") -> RoutedItem:
-    """Remove queue item ``line`` without writing it anywhere."""
+def reject_item(memory_dir: Path, line: int | str, source: str = "user-cli") -> RoutedItem:
+    """Remove queue item ``line`` (its id or line number) without writing it anywhere."""
     item = _find(memory_dir, line)
     _dequeue(memory_dir, item, source)
     return RoutedItem(item, "rejected")

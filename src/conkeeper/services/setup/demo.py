@@ -281,7 +281,7 @@ def _route_correction(demo: Demo) -> None:
         demo.failures.append("the correction was not queued")
         return
     output = demo.conkeeper(
-        "corrections", "apply", str(items[0]["line"]), "--to", "convention",
+        "corrections", "apply", str(items[0]["id"]), "--to", "convention",
         "--category", "convention", "--text", "Use snake_case for method names.",
     )  # fmt: skip
     _section(demo, "conkeeper corrections apply (as /memory-sync would)", output)

@@ -20,6 +20,7 @@ from conkeeper.storage.team_pg import Grant
 
 TOKEN_PREFIX = "ckt_"
 RECENT_TYPES = ("decision", "bugfix")
+FOREIGN_REASON = "another author's record (or another project's) already has this uid"
 
 
 def new_token() -> str:
@@ -58,6 +59,15 @@ def revoke(url: str, token: str) -> bool:
         return team_pg.revoke_token(conn, token_hash(token.strip()))
 
 
+def revoke_user(url: str, user: str, team: str | None) -> int | None:
+    """Revoke every active token of ``user`` (in ``team`` when given): an admin removing a
+    person, or a stolen machine whose token nobody else has. ``None`` when the user (or team)
+    is unknown."""
+    with team_pg.connect(url) as conn:
+        team_pg.require_current(conn)
+        return team_pg.revoke_user_tokens(conn, user.strip(), team.strip() if team else None)
+
+
 def authenticate(conn: Any, token: str) -> Grant | None:
     """The grant of a presented token, ``None`` for a wrong or revoked one."""
     if not token or len(token) > 512:
@@ -75,6 +85,8 @@ def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise wire.WireError("the body must be a JSON object")
     project = wire.project_key_of(body.get("project"))
+    if gate.text_problem(project):
+        raise wire.WireError("'project' holds a private marker or a secret; nothing was stored")
     raw = body.get("records")
     if not isinstance(raw, list) or len(raw) > wire.MAX_RECORDS:
         raise wire.WireError(f"'records' must be a list of at most {wire.MAX_RECORDS}")
@@ -92,8 +104,9 @@ def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
             refused.append({"uid": record.uid, "reason": problem})
         else:
             accepted.append(record)
-    team_pg.upsert_records(conn, grant, project, accepted)
-    return {"accepted": len(accepted), "refused": refused}
+    stored = team_pg.upsert_records(conn, grant, project, accepted)
+    refused.extend({"uid": uid, "reason": FOREIGN_REASON} for uid in stored.foreign)
+    return {"accepted": stored.records, "refused": refused}
 
 
 def search(conn: Any, grant: Grant, project: object, query: object, limit: object) -> list[Any]:
@@ -123,6 +136,8 @@ def _search_request(project: object, query: object, limit: object) -> tuple[str,
     key = wire.project_key_of(project)
     if not isinstance(query, str) or not query.strip() or len(query) > 2000:
         raise wire.WireError("'q' must be a non-empty query of at most 2000 characters")
+    if not wire.storable(query):
+        raise wire.WireError("'q' may not hold NUL or a lone surrogate")
     return key, query, _limit(limit)
 
 

@@ -21,8 +21,10 @@ _URL = re.compile(
 
 
 def normalize_origin(url: str) -> str | None:
-    """``host/owner/repo`` (lower-case host, no scheme, user, port, ``.git`` or trailing
-    slash) for a git remote URL; ``None`` when it is not one."""
+    """``host/owner/repo`` (lower case, no scheme, user, port, ``.git`` or trailing slash) for
+    a git remote URL; ``None`` when it is not one. The path is lower-cased too: the forges
+    (GitHub, GitLab, Bitbucket, Gitea) treat ``Acme/Shop`` and ``acme/shop`` as one repository,
+    and a clone made from a hand-typed or copied URL must not split a team's project in two."""
     text = url.strip()
     if not text:
         return None
@@ -34,7 +36,7 @@ def normalize_origin(url: str) -> str | None:
         if scp is None:
             return None
         host, path = scp["host"], scp["path"]
-    path = path.strip("/")
+    path = path.strip("/").lower()
     if path.endswith(".git"):
         path = path[:-4]
     path = path.strip("/")

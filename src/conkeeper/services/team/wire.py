@@ -7,6 +7,7 @@ a short reason instead of reaching the database.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from conkeeper.storage.team_pg import TeamHit, TeamRecord
@@ -17,18 +18,28 @@ MAX_TEXT = 20_000  # characters per text field
 MAX_LIST = 64  # items in facts, concepts, files
 MAX_KEY = 300  # project key, uid
 SEARCH_LIMIT_MAX = 50
+MAX_TIME = 2**63  # created_at is a PostgreSQL bigint
 
 
 class WireError(ValueError):
     """A request is malformed; the message is one short sentence."""
 
 
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL, and lone surrogates (not UTF-8)
+
+
+def storable(value: str) -> bool:
+    """Whether PostgreSQL can hold ``value``: JSON may carry NUL and lone surrogates
+    (``"\\ud800"``), which no UTF-8 text column accepts."""
+    return _UNSTORABLE.search(value) is None
+
+
 def _text(obj: dict[str, Any], name: str, limit: int = MAX_TEXT) -> str:
     value = obj.get(name, "")
     if not isinstance(value, str):
         raise WireError(f"'{name}' must be text")
-    if len(value) > limit or "\x00" in value:
-        raise WireError(f"'{name}' is too long or holds NUL")
+    if len(value) > limit or not storable(value):
+        raise WireError(f"'{name}' is too long or holds NUL or a lone surrogate")
     return value
 
 
@@ -36,7 +47,7 @@ def _strings(obj: dict[str, Any], name: str) -> tuple[str, ...]:
     value = obj.get(name, [])
     if not isinstance(value, list) or len(value) > MAX_LIST:
         raise WireError(f"'{name}' must be a list of at most {MAX_LIST} texts")
-    if not all(isinstance(v, str) and len(v) <= MAX_TEXT and "\x00" not in v for v in value):
+    if not all(isinstance(v, str) and len(v) <= MAX_TEXT and storable(v) for v in value):
         raise WireError(f"'{name}' must hold texts")
     return tuple(value)
 
@@ -66,7 +77,7 @@ def record_from_json(obj: object) -> TeamRecord:
     if not uid.strip() or kind not in KINDS:
         raise WireError("a record needs a uid and a kind (observation, summary or prompt)")
     created = obj.get("created_at")
-    if not isinstance(created, int) or isinstance(created, bool) or created < 0:
+    if not isinstance(created, int) or isinstance(created, bool) or not 0 <= created < MAX_TIME:
         raise WireError("'created_at' must be a Unix time in ms")
     return TeamRecord(
         uid=uid,
@@ -83,10 +94,11 @@ def record_from_json(obj: object) -> TeamRecord:
 
 
 def record_texts(record: TeamRecord) -> list[str]:
-    """Every text of a record (what the privacy gate checks)."""
+    """Every text of a record (what the privacy gate checks): its uid and type too, which the
+    server stores and shows like the rest (a hand-made push can put anything in them)."""
     return [
-        record.title, record.subtitle, *record.facts, record.narrative, *record.concepts,
-        *record.files,
+        record.uid, record.type, record.title, record.subtitle, *record.facts, record.narrative,
+        *record.concepts, *record.files,
     ]  # fmt: skip
 
 
@@ -94,8 +106,8 @@ def project_key_of(value: object) -> str:
     """A project key from a request (:class:`WireError` when missing or malformed)."""
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_KEY:
         raise WireError("'project' must name the project (its normalized origin URL or id)")
-    if any(ch.isspace() or ord(ch) < 32 for ch in value):
-        raise WireError("'project' may not hold spaces or control characters")
+    if any(ch.isspace() or ord(ch) < 32 for ch in value) or not storable(value):
+        raise WireError("'project' may not hold spaces, control characters or lone surrogates")
     return value
 
 

@@ -8,7 +8,9 @@ pairs among the bullets and paragraphs of the curated memory files
 
 * **duplicate** — two entries saying the same thing: ``--apply`` merges them by removing the
   copy in the less authoritative file (ADRs outrank ``patterns.md``, which outranks the others;
-  within one rank the older file keeps it), with the tag lines that belong to it;
+  within one rank the entry with more detail stays when one is the other with more detail,
+  else the file changed last keeps it: a newer copy is never the one removed), with the tag
+  lines that belong to it;
 * **contradiction** — two entries that cannot both hold. Nothing decides which one is right:
   the file changed last is as likely to hold the mistake as the fix. Both entries are shown
   with their file, line and when each was written (``git blame``; for lines git does not have,
@@ -39,8 +41,10 @@ from conkeeper.services.upkeep.freshness.relations import (
     CONTRADICTION,
     DUPLICATE,
     LIMITS,
+    MORE_DETAIL,
     Limits,
     Reading,
+    Relation,
     comparable,
     read,
     relate_readings,
@@ -176,7 +180,7 @@ class _Item(Record):
 
 
 def _rank(rel: str, path: Path) -> tuple[int, float]:
-    """Authority of a file (lower is stronger) and its age (older first within a rank)."""
+    """Authority of a file (lower is stronger) and when it was last changed."""
     level = 0 if rel.startswith("decisions/") else 1 if rel == "patterns.md" else 2
     try:
         return level, path.stat().st_mtime
@@ -247,6 +251,25 @@ def _removal(item: _Item) -> Removal:
     return Removal(item.path, f"{item.rel}:{item.entry.start}", item.entry.start, item.lines)
 
 
+def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _Item]:
+    """Which copy of a duplicate a merge keeps, and which it removes: the one in the more
+    authoritative file, and within one rank the one with more detail when one entry is the
+    other with more detail (the shorter says nothing the longer does not), else the one in
+    the file changed last (a newer copy is never the one removed)."""
+    if first.rank[0] != second.rank[0]:
+        return (first, second) if first.rank[0] < second.rank[0] else (second, first)
+    if relation.reason == MORE_DETAIL:
+        detail_first, detail_second = _detail(first.reading), _detail(second.reading)
+        if detail_first != detail_second:
+            return (first, second) if detail_first > detail_second else (second, first)
+    return (first, second) if first.rank[1] >= second.rank[1] else (second, first)
+
+
+def _detail(reading: Reading) -> float:
+    """How much an entry says: the weight of its concepts and its values."""
+    return sum(reading.weights.values()) + len(reading.numbers)
+
+
 def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, str]]:
     """The proposals and removals (nothing written), and the texts they were computed from
     (``limits``: the relation's thresholds, other than the shipped ones only for the selection
@@ -267,7 +290,7 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
         sides = (_side(first, shown), _side(second, shown))
         proposal = Proposal(relation.kind, sides, relation.reason, relation.score)
         if relation.kind == DUPLICATE:
-            keep, drop = (first, second) if first.rank <= second.rank else (second, first)
+            keep, drop = _keeper(first, second, relation)
             keep_side = sides[0] if keep is first else sides[1]
             proposal.keep = keep_side.where
             proposal.remove = f"{drop.rel}:{drop.entry.start}"
