@@ -179,6 +179,7 @@ Usage::
 
     python3 tools/train_instruction_model.py            # held-out-author report, write weights
     python3 tools/train_instruction_model.py --cv-only  # the report only
+    python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners 4  # round 10's
 """
 
 from __future__ import annotations
