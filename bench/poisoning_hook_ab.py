@@ -65,6 +65,13 @@ Round 9 (ck/pdet9, 2026-11-27 03:23-03:27 UTC, baseline main as of that time, 40
 retrained on twenty authors, three phrase rules more; load average 10-13 on 2 cores; CPU median
 delta ms): PostToolUse (Bash) +0.10, PostToolUse (Edit of a memory file) -0.60, UserPromptSubmit
 -0.34 (within target), SessionStart +4.19 (no target). Weights 77 KB (20 authors).
+
+Round 10 (ck/pdet10, 2026-11-27, baseline main, 40 runs, weights retrained on twenty-two
+authors, five phrase rules more (four for other languages, their hints the negated verbs' heads
+so a plain English note compiles none of them); load average 11-17 on 2 cores; CPU median delta
+ms, two runs, the second with main merged): PostToolUse (Bash) +2.21 / +0.88 (the first over
+target on a path that runs no detector code: noise), PostToolUse (Edit of a memory file) +0.47 /
+-2.03, UserPromptSubmit +0.20 / -0.44, SessionStart -5.87 / -0.11 (no target). Weights 84 KB.
 """
 
 from __future__ import annotations

@@ -121,6 +121,18 @@ figures: main's design retrained 76.1% held (min 64.1%, train8) / 98.8% saved (m
 train11) at 0.9331; shipped (three phrase rules for forms several authors' misses share: a
 failure reported as a success, the agent's actions kept out of what the user reads, the user's
 requests demoted) 76.6% (min 65.2%) / 98.8% (min 97.0%) at 0.929. Targets not met.
+
+Round 10 (ck/pdet10, 2026-11-27). Blind set 10 (measured once after round 9, 78.6% / 97.4%,
+``FIRST_BLIND10.md``) and a fresh writer, ``train12.jsonl`` (a travel start-up's mobile team lead
+who volunteers on Drupal and Rails, a fifth in other languages), measured once at 04:36 UTC
+before it was read, detector as on main: held 67.6% / saved 99.1% (``FIRST_TRAIN12.md``); both
+authors since. Leave-one-author-out over twenty-two authors with a reduced author bagging (four
+members per fold, ``--partners 4``; the full report took over an hour and a half on the busy
+machine), TUNING figures: main's design 72.5% held (min 59.8%, train7) / 98.9% saved (min 97.0%)
+at 0.9638; shipped (phrase rules for an order to keep something from the user in other
+languages, held outright, a safeguard switched off and the user's instructions demoted in other
+languages, a change hidden from its reviewers; a negated weakening no longer read as one) 75.2%
+(min 63.8%) / 98.8% (min 97.0%) at 0.9509, every fold holding the same or more. Targets not met.
 """
 
 from __future__ import annotations
@@ -161,8 +173,9 @@ def load(name: str) -> list[dict[str, str]]:
 # heading. blind4 (FIRST_BLIND4.md) is a training author since round 5, blind5
 # (FIRST_BLIND5.md) since round 6, blind6 (FIRST_BLIND6.md, measured once after round 6) and
 # blind7 (FIRST_BLIND7.md, after the copied-text bar) since round 7, so they are reported as
-# seen; blind8 (FIRST_BLIND8.md, measured once after round 7) since round 8; blind9 is the next
-# set to be measured once.
+# seen; blind8 (FIRST_BLIND8.md, measured once after round 7) since round 8, blind9
+# (FIRST_BLIND9.md) since round 9, blind10 (FIRST_BLIND10.md, measured once after round 9) since
+# round 10; blind11 is the next set to be measured once.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",

@@ -10,13 +10,15 @@ Data (``tests/data/poisoning/``), one file per independent author, all seen and 
 :data:`AUTHORS`. The list is explicit: a blind set still to be measured (``blind6.jsonl`` and
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
-``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl`` and
-``blind9.jsonl`` joined only after their one first measurement: ``FIRST_BLIND3.md``,
+``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl``,
+``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl`` and ``train12.jsonl`` joined only after
+their one first measurement: ``FIRST_BLIND3.md``,
 ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
 ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``,
 ``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%),
 ``FIRST_BLIND9.md`` (79.0% / 99.1%, measured once after round 8, an author since),
-``FIRST_TRAIN11.md`` (69.3% / 96.6%); ``blind10.jsonl`` is the next).
+``FIRST_TRAIN11.md`` (69.3% / 96.6%), ``FIRST_BLIND10.md`` (78.6% / 97.4%, measured once after
+round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%); ``blind11.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -131,6 +133,34 @@ entry, but the scorer holds most such entries already, so not worth a rule yet).
 languages is held far less than in English (59% against 79% held out; benign 96% against 99%
 saved): the largest gap left. TUNING figures.
 
+Round 10 (2026-11-27, twenty-two authors: blind10, measured once, and a fresh writer, train12, a
+travel start-up's mobile team lead who volunteers on Drupal and Rails, a fifth in other
+languages, first measured before it was read: 67.6% held / 99.1% saved, ``FIRST_TRAIN12.md``).
+The full held-out report (231 bagging members) took over an hour and a half on the shared
+machine (load 11-17 on two cores), so designs were compared with a **reduced author bagging**:
+fold A's model is the mean of the four members that leave out A and one of its circulant
+partners (A+-1, A+-2 in :data:`AUTHORS` order; 44 members, each shared by two folds). Main's
+design on the twenty-two: 72.5% held (min 59.8%, train7) / 98.9% saved (min 97.0%, train11) at
+threshold 0.9638; at mean saved 98.5%, 75.6% (min 64.1%). Shipped (four phrase rules for forms
+in other languages and one in English, each a form several authors' poison shares and no benign
+entry of the twenty-two authors has: an order to keep something from the user, held outright
+(62 poison entries of 16 authors), a safeguard switched off (32 of 16), the user's instructions
+said to stop counting (12 of 8), a change hidden from its reviewers (3 of 3); a negated weakening,
+"if a test fails, don't change the expected value", no longer reads as one (4 benign entries)):
+75.2% held (min 63.8%, train7) / 98.8% saved (min 97.0%) at threshold 0.9509; at mean saved
+98.5%, 78.1% (min 67.0%); every fold holds the same or more at the chosen thresholds; secrecy 62.2%
+-> 70.0%, override 66.2% -> 69.8%, false_authority 71.9% -> 75.4%, long_buried 60.3% -> 64.2%,
+disable_safeguards 61.4% -> 64.8%, test_sabotage 64.0% -> 67.6%. The shipped weights are the
+full author bagging (twenty-two members) at that threshold, chosen on four-member folds (on
+blind10 and train12, unseen by both, main's full bagging at 0.95 saved 98.7% where main's
+four-member folds at 0.964 saved 98.9%: the protocols' thresholds are close, not equal). Code
+from an address run every session or task is held whatever the scorer says (37 poison entries,
+no benign; not counted in these figures). One model per fold (no
+bagging; both designs, same seeds) moved single benign scores by up to 0.7 between the two
+designs and gave 72.6% against 71.6% at the chosen thresholds, 76.2% against 77.9% at mean
+saved 98.0%: too noisy to compare designs. TUNING figures (the rules were written from blind10's
+and train12's misses, now seen).
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -149,6 +179,7 @@ Usage::
 
     python3 tools/train_instruction_model.py            # held-out-author report, write weights
     python3 tools/train_instruction_model.py --cv-only  # the report only
+    python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners 4  # round 10's
 """
 
 from __future__ import annotations
@@ -202,6 +233,8 @@ AUTHORS = (
     ("train10.jsonl", "a18-train10"),
     ("blind9.jsonl", "a19-blind9"),
     ("train11.jsonl", "a20-train11"),
+    ("blind10.jsonl", "a21-blind10"),
+    ("train12.jsonl", "a22-train12"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
@@ -366,9 +399,12 @@ def predict(ex: Example, model: list[float]) -> float:
 
 
 def held_out(
-    examples: list[Example], l2: float, epochs: int = EPOCHS
+    examples: list[Example], l2: float, epochs: int = EPOCHS, partners: int = 0
 ) -> list[tuple[Example, float]]:
-    """Each author's entries scored by a model trained on the other authors only."""
+    """Each author's entries scored by a model trained on the other authors only
+    (``partners``: the reduced author bagging of :func:`held_out_reduced`)."""
+    if partners:
+        return held_out_reduced(examples, l2, epochs, partners)
     scored = []
     members: dict[frozenset[str], array[float]] = {}
     everyone = frozenset(authors(examples))
@@ -378,6 +414,34 @@ def held_out(
         done.add(author)
         members = {key: m for key, m in members.items() if not everyone - key <= done}
         scored += [(ex, predict(ex, model)) for ex in examples if ex.author == author]
+    return scored
+
+
+def held_out_reduced(
+    examples: list[Example], l2: float, epochs: int, partners: int
+) -> list[tuple[Example, float]]:
+    """Each author's entries scored by the mean of ``partners`` members, each trained without
+    that author and one of its circulant partners (the authors 1, -1, 2, -2, ... places away in
+    :data:`AUTHORS` order): the full author bagging trains a member for every pair of authors
+    (231 for twenty-two), this one ``partners`` per author, each shared by two folds (44 for
+    four), for comparing designs on a busy machine. The threshold chosen on its scores is close
+    to, not equal to, the full bagging's."""
+    names = authors(examples)
+    members: dict[frozenset[str], array[float]] = {}
+    offsets = [(k // 2 + 1) * (1 if k % 2 == 0 else -1) for k in range(partners)]
+    scored = []
+    for index, author in enumerate(names):
+        fold = []
+        for offset in offsets:
+            left_out = frozenset({author, names[(index + offset) % len(names)]})
+            if left_out not in members:
+                subset = [ex for ex in examples if ex.author not in left_out]
+                seed = member_seed(frozenset(names) - left_out)
+                model = train_one(shared(subset, MIN_AUTHORS), l2, epochs, seed)
+                members[left_out] = array("d", model)
+            fold.append(members[left_out])
+        mean = [sum(weights) / len(fold) for weights in zip(*fold, strict=True)]
+        scored += [(ex, predict(ex, mean)) for ex in examples if ex.author == author]
     return scored
 
 
@@ -499,6 +563,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--limit", type=int, default=0, help="quick check: first and last N rows of each file"
     )
+    parser.add_argument(
+        "--partners",
+        type=int,
+        default=0,
+        help="reduced author bagging for the report: N members per fold (0: the full bagging)",
+    )
     args = parser.parse_args(argv)
     if args.limit and not args.cv_only:
         parser.error("--limit is for a quick report (--cv-only); weights train on everything")
@@ -506,7 +576,7 @@ def main(argv: list[str] | None = None) -> int:
     hidden = sum(ex.hidden for ex in examples)
     print(f"{len(examples)} entries from {len(authors(examples))} authors; {hidden} held as hidden")
     if args.l2 is not None:
-        l2, scored = args.l2, held_out(examples, args.l2)
+        l2, scored = args.l2, held_out(examples, args.l2, partners=args.partners)
         threshold = choose_threshold(scored)
     else:
         l2, scored, threshold = choose_l2(examples)

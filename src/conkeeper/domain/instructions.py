@@ -102,7 +102,7 @@ class _Rule:
     compiled pattern; ``negatable`` rules are dropped when a negation precedes the match in its
     clause."""
 
-    __slots__ = ("directive", "hints", "kind", "negatable", "pattern", "reason")
+    __slots__ = ("directive", "foreign", "hints", "kind", "negatable", "pattern", "reason")
 
     def __init__(
         self,
@@ -112,6 +112,7 @@ class _Rule:
         source: str,
         negatable: bool = True,
         directive: bool = False,
+        foreign: bool = False,
     ) -> None:
         self.kind = kind
         self.reason = reason
@@ -121,6 +122,8 @@ class _Rule:
         # only when the match is said as an order ("Disable X", "just skip Y", "when Z fails,
         # delete ..."), not as a description ("X is disabled for the webhook")
         self.directive = directive
+        # said in another language: its negations ("ne ... jamais", "nunca", "не") count too
+        self.foreign = foreign
 
 
 _VERB_RUN = r"(?:run|execute|exec|launch|source|pipe|eval)"
@@ -196,6 +199,64 @@ _NOT_SECRETS = (
 # The user, as an author of requests
 _USER_WORD = (
     r"(?:(?:the\s+)?user(?:'s|s'|s)?|the\s+human'?s?|the\s+developer'?s?|the\s+maintainer'?s?)"
+)
+
+# Held whatever the learned scorer says (see :func:`always_held`): in 5,000 benign entries of
+# twenty-two authors no note tells the agent, in another language, to keep something from the user
+# (62 poison entries of 16 authors do).
+KEEP_QUIET_REASON = "tells the agent to keep something from the user (in another language)"
+# Safeguards, as named in the other languages the authors wrote in
+_FOREIGN_GUARD = (
+    r"(?:\b(?:2fa|mfa|ssl|tls|https|csrf|cors|ats|auth\w*|authentifi\w+|autentica\w+|"
+    r"двухфактор\w+|аутентификац\w+|v[ée]rification\w*|verifica\w*|verificação|überprüfung|"
+    r"prüfung|проверк\w+|pemeriksaan|contr[ôo]l\w+|controll\w+|kontroll\w+|контрол\w+|"
+    r"sécurité|seguridad|segurança|sicurezza|sicherheit\w*|безопасност\w+|keamanan|tests?|"
+    r"тест\w*|pruebas|testes|hooks?|хук\w*|scan\w*|signature|firma|assinatura|signatur|"
+    r"подпис\w+|integrity|root|jailbreak|pre-commit|lint\w*)\b|検証|チェック|セキュリティ|검증|보안)"
+)
+# The user, their requests, and ignoring or outranking them, in other languages
+_FOREIGN_USER = (
+    r"(?:utilisat\w+|usuári[oa]s?|usuari[oa]s?|utente|nutzer\w*|benutzer\w*|пользовател\w*|"
+    r"pengguna|المستخدم|उपयोगकर्ता|ユーザー|利用者|사용자)"
+)
+_FOREIGN_ASKS = (
+    r"(?:consignes?|instructions?|demandes?|requ[êe]tes?|instrucciones|[óo]rdenes|peticiones|"
+    r"pedidos?|solicitudes|instruções|anweisung\w*|wünsche?|wunsch|vorgaben|anfragen|"
+    r"istruzioni|richieste?|просьб\w*|указани\w*|инструкци\w*|permintaan|instruksi|perintah|"
+    r"تعليمات|طلبات|निर्देश|指示|要望|지시|요청)"
+)
+_FOREIGN_IGNORE = (
+    r"(?:ignor\w+|ne\s+tiens?\s+(?:pas\s+)?compte|ne\s+tenez\s+pas\s+compte|abaikan|"
+    r"игнорир\w+|не\s+обращай|no\s+hagas\s+caso|haz\s+caso\s+omiso|descart\w+|desconsider\w+|"
+    r"non\s+tenere\s+conto|تجاهل|अनदेखा|無視|무시)"
+)
+_FOREIGN_OUTRANK = (
+    r"(?:ne\s+s'appliquent\s+plus|ne\s+comptent\s+plus|ya\s+no\s+(?:aplican|cuentan|valen)|"
+    r"não\s+(?:valem|se\s+aplicam|contam)\s+mais|gelten\s+(?:\w+\s+){0,4}nicht\s+mehr|"
+    r"nicht\s+mehr\s+gelten|non\s+(?:valgono|contano)\s+più|"
+    r"больше\s+не\s+(?:действуют|важны|применяются)|tidak\s+berlaku\s+lagi|substitu\w+|"
+    r"remplacent|ersetzen|sostituiscono|заменяют|pesan\s+más|priorit\w+|prevalecem|prevalecen|"
+    r"prevalgono|vorrang)"
+)
+_FOREIGN_DEMOTE = (
+    rf"(?:{_FOREIGN_IGNORE}[^.;\n]{{0,30}}?{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_USER}"
+    rf"|{_FOREIGN_USER}\w*[^.;\n]{{0,6}}?{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_IGNORE}"
+    rf"|{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_USER}[^.;\n]{{0,40}}?{_FOREIGN_OUTRANK}"
+    rf"|{_FOREIGN_OUTRANK}[^.;\n]{{0,40}}?{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_USER}"
+    rf"|\bgelten\s+[^.;\n]{{0,30}}?{_FOREIGN_ASKS}[^.;\n]{{0,25}}?{_FOREIGN_USER}"
+    r"[^.;\n]{0,20}?nicht\s+mehr)"
+)
+_FOREIGN_NEGATION = LazyPattern(
+    r"(?<![\w'])(?:ne|n'|nunca|jamais|jamás|nie|niemals|nicht|kein\w*|mai|никогда|не|jangan|"
+    r"tidak|no|não|non)(?![\w'])|لا|मत",
+    re.IGNORECASE,
+)
+# after the match, past a comma ("..., on ne le fait pas"), and only the negations no other
+# word spells ("no" is Portuguese for "in the"; "ignore their asks not to touch X" is no refusal)
+_FOREIGN_NEGATION_AFTER = LazyPattern(
+    r",[^,]*?(?:(?<![\w'])(?:ne|n'|nunca|jamais|jamás|niemals|nicht|никогда|не|jangan|tidak)"
+    r"(?![\w'])|لا|मत)",
+    re.IGNORECASE,
 )
 
 RULES: tuple[_Rule, ...] = (
@@ -878,7 +939,7 @@ RULES: tuple[_Rule, ...] = (
         r"\s+the\s+way|reports?\s+(?:errors?|issues?|problems?|vulnerabilit\w+)|conflicts?|"
         r"diverges?|(?:is|are|gets?)\s+rejected|refuses?|won'?t\s+(?:pass|compile|push|merge)|"
         r"(?:doesn'?t|don'?t)\s+(?:pass|compile|work)|can'?t\s+(?:push|merge))\b"
-        r"[^.;\n]{0,61}?(?:\b|(?<=\s))(?:delete|remove|skip|disable|comment\s+out|xfail|drop|bypass|--force|"
+        r"[^.;\n]{0,61}?(?:\b|(?<=\s))(?P<act>delete|remove|skip|disable|comment\s+out|xfail|drop|bypass|--force|"
         r"force[- ]push|--no-verify|noqa|type:\s*ignore|ts-ignore|eslint-disable|lower|loosen|"
         r"relax|suppress|silence|mute|turn\s+(?:it\s+|them\s+)?off|reset\s+--hard|rm\s+-rf|"
         r"hard-?code|update\s+the\s+(?:snapshots?|expected)|change\s+the\s+(?:test|assertion|"
@@ -1461,14 +1522,150 @@ RULES: tuple[_Rule, ...] = (
         r"take\s+(?:it|that|this|them)\s+as|regard\w*|count\w*|really\s+means|actually|"
         r"keep\s+going|anyway|re-?apply|resubmit|mistakes?|misclicks?|low\s+priority|"
         r"don'?t\s+(?:actually\s+)?(?:stop|revert|undo|wait)|carry\s+on|proceed\w*|continue\w*)\b"
-        r"|\b" + _USER_WORD + r"\s+(?:\w+\s+){0,2}(?:instructions?|requests?|preferences|"
+        r"|\b" + _USER_WORD + r"\s+(?:\w+\s+){0,2}(?:instructions?|requests?|preferences|prefs|"
         r"messages?|feedback|approval|wishes|objections?|rules?|'[^'\n]{1,20}'|\"[^\"\n]{1,20}\")\s+"
         r"(?:\w+\s+){0,3}(?:(?:are|is)\s+(?:\w+\s+)?(?:(?:only\s+)?(?:a\s+)?(?:suggestions?|"
         r"defaults?|boilerplate|optional|advisory|mistakes?|noise|low\s+priority|non-binding|"
-        r"not\s+binding|outdated|obsolete|secondary|suspended|void))|no\s+longer\s+appl\w+|"
+        r"not\s+binding|outdated|out\s+of\s+date|obsolete|aspirational|secondary|suspended|void))|"
+        r"no\s+longer\s+appl\w+|"
         r"(?:only\s+)?appl(?:y|ies)\s+only|only\s+appl\w+|can\s+be\s+(?:ignored|skipped|"
         r"overridden)|should\s+be\s+(?:ignored|treated\s+as\s+(?:mistakes?|suggestions?|noise)))",
         negatable=False,
+    ),
+    # ----------------------------------------------- forms read in held-out misses (round 10)
+    # Poison in other languages was held far less than in English (59% against 79% held out):
+    # the English rules do not read it. The same forms, said in the languages the authors
+    # wrote in; each checked on every benign entry of all twenty-two authors.
+    _Rule(
+        "override",
+        KEEP_QUIET_REASON,
+        (  # the negated verbs' heads, so a plain English note compiles nothing
+            "ne dis",
+            "ne dites",
+            "ne mention",
+            "ne signal",
+            "ne parl",
+            "ne prév",
+            "ne inform",
+            "ne lui ",
+            "ne leur ",
+            "ne le ",
+            "ne l'",
+            "ne en ",
+            "no le ",
+            "no les ",
+            "no se lo",
+            "no lo ",
+            "no dig",
+            "no menc",
+            "no coment",
+            "no inform",
+            "no cuent",
+            "no avis",
+            "no report",
+            "não",
+            "nao ",
+            "non dir",
+            "non menz",
+            "non segn",
+            "non info",
+            "non avv",
+            "non racc",
+            "non parl",
+            "nicht",
+            "не ",
+            "jangan",
+            "لا",
+            "मत",
+            "न ब",
+            "ない",
+            "하지",
+            "리지",
+        ),
+        r"\bne\s+(?:lui\s+|leur\s+|le\s+|l'|en\s+)?(?:dis|dites|mentionne[zs]?|signale[zs]?|"
+        r"parle[zs]?|pr[ée]viens|informe[zs]?)\s+(?:rien|pas|jamais)\b"
+        r"|\bno\s+(?:le\s+|les\s+|se\s+lo\s+|lo\s+)?(?:digas|diga|menciones|mencione|comentes|"
+        r"comente|informes|informe|cuentes|cuente|avises|avise|reportes)\b"
+        r"|\bn[ãa]o\s+(?:lhe\s+|o\s+|a\s+)?(?:comente|diga|conte|mencione|informe|avise|relate|"
+        r"fale)\b"
+        r"|\bnon\s+(?:dire|dirlo|dirgli|menzionare|segnalare|informare|avvisare|raccontare|"
+        r"parlarne)\b"
+        r"|\b(?:sag|sage|erwähne|melde|informiere|verrate)\s+(?:es\s+|das\s+|dem\s+\w+\s+|"
+        r"der\s+\w+\s+)?(?:\w+\s+){0,3}nicht\b|\bnicht\s+(?:sagen|erwähnen|melden|informieren|"
+        r"verraten)\b"
+        r"|\bне\s+(?:говори|сообщай|упоминай|рассказывай|сообщайте|говорите|докладывай)"
+        r"|\bjangan\s+(?:bilang|beritahu|beri\s+tahu|kasih\s+tahu|laporkan|sebutkan|lapor)"
+        r"|لا\s+(?:تخبر|تذكر|تبلغ)|मत\s+(?:बताना|बताओ|बताएं)|न\s+बताएं"
+        r"|言わない|伝えない|報告しない|知らせない|말하지\s*마|알리지\s*마",
+        negatable=False,
+    ),
+    _Rule(
+        "disable-checks",
+        "tells the agent to switch off a safeguard (in another language)",
+        (
+            "désactiv",
+            "supprim",
+            "desactiv",
+            "desativ",
+            "deaktivier",
+            "schalte",
+            "disattiv",
+            "rimuov",
+            "отключ",
+            "выключ",
+            "удали",
+            "nonaktifkan",
+            "matikan",
+            "hapus",
+            "無効",
+            "オフに",
+            "비활성",
+            "تعطيل",
+            "عط",
+            "बंद",
+        ),
+        r"(?:\b(?:désactiv(?:e|ez|er)|supprim(?:e|ez|er)|desactiv(?:a|e|ar|en)|desativ(?:e|a|ar|em)|"
+        r"deaktivier(?:e|en)?|schalte\s+(?:\S+\s+){0,4}?ab|abschalten|disattiv(?:a|are|ate)|"
+        r"rimuov(?:i|ere|ete)|отключи(?:те|ть)?|выключи(?:те|ть)?|удали(?:те|ть)?|nonaktifkan|"
+        r"matikan|hapus)\b|無効に|オフに|비활성화|تعطيل|عطّل|عطل|बंद\s+कर)"
+        r"[^.;\n]{0,40}?" + _FOREIGN_GUARD + r""
+        r"|" + _FOREIGN_GUARD + r"[^.;\n]{0,30}?(?:\b(?:désactiv(?:e|ez|er)|desactiv(?:a|e|ar)|"
+        r"desativ(?:e|a|ar)|deaktivieren|abschalten|disattiv(?:a|are)|отключи(?:те|ть)?|"
+        r"nonaktifkan|matikan)\b|無効に|オフに|비활성화)",
+        negatable=True,
+        foreign=True,
+    ),
+    _Rule(
+        "override",
+        "says the user's instructions stop counting (in another language)",
+        (
+            "utilisat",
+            "usuári",
+            "usuari",
+            "utente",
+            "nutzer",
+            "пользовател",
+            "pengguna",
+            "المستخدم",
+            "उपयोगकर्ता",
+            "ユーザー",
+            "利用者",
+            "사용자",
+        ),
+        _FOREIGN_DEMOTE,
+        negatable=True,
+        foreign=True,
+    ),
+    _Rule(
+        "override",
+        "keeps a change from the user or its reviewers",
+        ("so ", "noticing"),
+        r"\bso\s+(?:that\s+)?(?:the\s+)?(?:review\w*|reviewers?|nobody|no\s+one|no-one|diff|change|"
+        r"user|team|lead|git\s+blame)\s+(?:\w+\s+){0,2}?(?:doesn'?t|don'?t|won'?t|can'?t|cannot|"
+        r"never|will\s+not|does\s+not|is|are)\s+(?:\w+\s+)?(?:catch|notice|spot|flag|"
+        r"hard\s+to\s+(?:spot|notice|find|see)|easy\s+to\s+miss)\b"
+        r"|\bwithout\s+(?:anyone|anybody)\s+noticing\b",
+        negatable=True,
     ),
 )
 
@@ -1638,9 +1835,10 @@ def _visible(text: str) -> str:
     return " ".join(text.split())
 
 
-def _negated(text: str, start: int, end: int) -> bool:
+def _negated(text: str, start: int, end: int, foreign: bool = False) -> bool:
     """True when a negation stands before the match within its clause, or the clause goes on
-    to say the thing is blocked or banned."""
+    to say the thing is blocked or banned (``foreign``: a rule for other languages, whose
+    negations count anywhere in the clause: "ne désactivez jamais", "on ne le fait pas")."""
     clause_start = 0
     for match in _CLAUSE_BREAK.finditer(text, 0, start):
         clause_start = match.end()
@@ -1648,7 +1846,26 @@ def _negated(text: str, start: int, end: int) -> bool:
         return True
     following = _CLAUSE_BREAK.search(text, end)
     clause_end = following.start() if following else len(text)
+    if foreign and (
+        _FOREIGN_NEGATION.search(text, clause_start, start) is not None
+        or _FOREIGN_NEGATION_AFTER.search(text, end, clause_end) is not None
+    ):
+        return True
     return _NEGATION_AFTER.search(text[end:clause_end]) is not None
+
+
+# "If a test fails, don't change the expected value": the weakening itself is negated
+_NEGATED_ACT = LazyPattern(
+    r"\b(?:don'?t|do\s+not|never|not|no\s+need\s+to)\s+(?:\w+\s+)?$", re.IGNORECASE
+)
+
+
+def _negated_act(text: str, match: re.Match[str]) -> bool:
+    """True when a rule's weakening act (its ``act`` group) is itself said not to be done."""
+    if "act" not in match.re.groupindex or match.start("act") < 0:
+        return False
+    at = match.start("act")
+    return _NEGATED_ACT.search(text[max(0, at - 24) : at]) is not None
 
 
 _LEAD_IN = LazyPattern(
@@ -1769,7 +1986,11 @@ def find_instructions(text: str) -> list[Finding]:
     from conkeeper.domain import instruction_model
 
     found, probability, visible = _scored(text)
-    if probability < instruction_model.THRESHOLD and not _overrides_in_someones_name(text, found):
+    if (
+        probability < instruction_model.THRESHOLD
+        and not _overrides_in_someones_name(text, found)
+        and not _runs_remote_code_every_session(visible, found)
+    ):
         return []
     if found:
         return found
@@ -1793,6 +2014,26 @@ def _overrides_in_someones_name(text: str, found: list[Finding]) -> bool:
     if not {finding.kind for finding in found} >= _SPEAKS_FOR_SOMEONE:
         return False
     return scorer_rule_kinds(text, found) >= _SPEAKS_FOR_SOMEONE
+
+
+# "before any task", "at the start of every session": code run on a schedule of the agent's own
+_EVERY_SESSION = LazyPattern(
+    r"\b(?:at\s+the\s+start\s+of|before|in|during|after|on)\s+(?:every|each|any)\s+(?:new\s+)?"
+    r"(?:session|task|conversation|shell|chat|run|build|commit)\b|\bevery\s+(?:session|task)\b"
+    r"|\bsession\s+start",
+    re.IGNORECASE,
+)
+
+
+def _runs_remote_code_every_session(visible: str, found: list[Finding]) -> bool:
+    """Whether ``visible`` runs code from the network (a fetch-and-run rule fired) at every
+    session or task and names an address: held whatever the scorer says (in 10,425 labelled
+    entries of twenty-two authors, 37 poison entries and no benign one do all three; an attack
+    split over two ``remember`` calls, "the bootstrap lives at <url>" then "before any task,
+    pipe the bootstrap into sh", reads so once the two are read together)."""
+    if not any(finding.kind == "fetch-exec" for finding in found) or "://" not in visible:
+        return False
+    return _EVERY_SESSION.search(visible) is not None
 
 
 _QUOTED = LazyPattern(
@@ -1831,7 +2072,11 @@ def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
         if rule.kind in kinds or not any(hint in lowered for hint in rule.hints):
             continue
         for match in rule.pattern.finditer(visible):
-            if rule.negatable and _negated(visible, *match.span()):
+            if rule.negatable and _negated(visible, *match.span(), rule.foreign):
+                continue
+            if _negated_act(visible, match) or (
+                rule.reason == KEEP_QUIET_REASON and _a_mention(visible, match)
+            ):
                 continue
             if rule.directive and (
                 not _imperative(visible, match.start()) or _MITIGATED.search(visible)
@@ -1850,13 +2095,16 @@ def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
 
 
 LOOK_ALIKE_REASON = "names a look-alike of a well-known package"
+_HELD_OUTRIGHT = frozenset({LOOK_ALIKE_REASON, KEEP_QUIET_REASON})
 
 
 def always_held(found: list[Finding]) -> bool:
     """Whether the rules' findings hold the text whatever the learned scorer says: hidden text,
-    and a look-alike of a well-known package named as one to use (no ordinary note installs
-    ``reqeusts``; a note that warns about it is not held, see :func:`_look_alike_findings`)."""
-    return any(f.kind == "hidden" or f.reason == LOOK_ALIKE_REASON for f in found)
+    a look-alike of a well-known package named as one to use (no ordinary note installs
+    ``reqeusts``; a note that warns about it is not held, see :func:`_look_alike_findings`),
+    and an order, in another language, to keep something from the user (the scorer reads other
+    languages poorly; no benign entry of twenty-two authors says it)."""
+    return any(f.kind == "hidden" or f.reason in _HELD_OUTRIGHT for f in found)
 
 
 def _look_alike_findings(visible: str, lowered: str) -> list[Finding]:
@@ -1881,6 +2129,12 @@ _INSTALL_BEFORE = LazyPattern(
     r"[^.\n]{0,20}$",
     re.IGNORECASE,
 )
+
+
+def _a_mention(text: str, match: re.Match[str]) -> bool:
+    """Whether a match is quoted or names a word to avoid ("ne dis pas « serveur »"), a
+    mention rather than an order."""
+    return _in_quotes(text, match.start()) or text[match.end() :].lstrip()[:1] in "«\"'`“‘"
 
 
 def _in_quotes(text: str, offset: int) -> bool:
