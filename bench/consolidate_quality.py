@@ -333,8 +333,9 @@ SETS = {
     "blind5": DATA / "blind_pairs5.jsonl",  # measured once (FIRST_BLIND_PAIRS5.md): now seen
     "blind6": DATA / "blind_pairs6.jsonl",  # measured once (FIRST_BLIND_PAIRS6.md): now seen
     "blind7": DATA / "blind_pairs7.jsonl",  # measured once (FIRST_BLIND_PAIRS7.md): now seen
+    "blind8": DATA / "blind_pairs8.jsonl",  # measured once (FIRST_BLIND_PAIRS8.md): now seen
 }
-SEEN_BLIND = 7  # blind_pairs<N> up to this number have been measured (7: FIRST_BLIND_PAIRS7.md)
+SEEN_BLIND = 8  # blind_pairs<N> up to this number have been measured (8: FIRST_BLIND_PAIRS8.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")
