@@ -311,7 +311,9 @@ _TERSE = LazyPattern(
     r"^(?:not\s+(?!(?:yet|now|sure|bad|really|quite|much|today|urgent|necessary|needed|a "
     r"problem|that|at all|for now|exactly|really|to)\b)\w|no[.!]+\s+(?!.*\b(?:is|are|it'?s|"
     r"that'?s|we|i|nothing|thanks|fine|for now|don'?t|doesn'?t)\b)\S|wrong\s+\w|(?:the )?other "
-    r"(?:way(?: round| around)?|one|file)\b|[\w#.\-/]+ not [\w#.\-/]+(?: please)?[.!]*$)",
+    r"(?:way(?: round| around)?|one|file)\b|(?!(?:answer|no|nope|nah|yes|ok|okay|sure|remember|try)\b)"
+    r"[\w#.\-/]+(?: [\w#.\-/]+)?,? not (?!to\b)(?:an? |the )?[\w#.\-/]+(?: [\w#.\-/]+){0,3}"
+    r"(?: please)?[.!]*$)",
     re.IGNORECASE,
 )
 _TERSE_CUES = ("not", "no", "wrong", "other ")
