@@ -453,3 +453,26 @@ def test_the_hook_queues_mock_praise_and_overreach_but_not_the_next_task(project
     items = parse_queue(queue)
     assert [item.text for item in items] == list(ROUND10_FLAGGED)
     assert {item.label for item in items} == {"correction"}
+
+
+# issue 20 round 11 (written for this test, in no data set): a terse "X, not Y" with a comma or
+# a two-word head is a redirect at low; a bare "no, not needed" answers the agent, "remember
+# not to ..." asks for care, and neither is one
+ROUND11_FLAGGED = (
+    "yarn, not npm",
+    "tabs please, not spaces",
+    "staging bucket, not prod",
+)
+
+
+def test_the_hook_queues_a_terse_contrast_with_a_comma_but_not_an_answer(project: Path) -> None:
+    for text in ROUND11_FLAGGED:
+        _submit(project, text)
+    _submit(project, "nope, not needed")
+    _submit(project, "remember not to log secrets")
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.text for item in items] == list(ROUND11_FLAGGED)
+    assert {item.label for item in items} == {"correction"}
+    for text in ROUND11_FLAGGED:
+        assert detect(text, "low", model=False).pattern == "terse-contrast"
