@@ -253,7 +253,13 @@ LEVELS = ("low", "medium", "high")
 # .027/.757 .027/.664, 1 % .027/.762 .033/.700. Medium's target leaves room
 # (4 %) but a new author's FP has run 1-3 points over the strict run's before (round 6), so
 # 0.5 %; low keeps 0 (the rules alone already spend its budget on a new author: .017-.023).
-MAX_ADDED_FP = {"low": 0.0, "medium": 0.005, "high": 0.05}
+# Round 11 (strict pair blind 18 / train_extra11; 30 authors): low .001. Strict (FP / recall),
+# caps 0 / .001 / .002 / .003 / .005 on low: blind 18 .013/.834 .013/.857 .013/.857 .013/.857
+# .013/.880, train_extra11 .023/.792 .023/.811 .023/.822 .023/.822 .023/.830 (no false positive
+# more on either); leave-one-author-out over the 14 fresh authors, mean (worst): .019 (.031) /
+# .819 (.641), .020 (.031) / .824 (.641), .021 (.036) / .833 (.661), .021 (.036) / .837. .001
+# is the largest that keeps the fresh authors' mean within low's 2 % and their worst as it was.
+MAX_ADDED_FP = {"low": 0.001, "medium": 0.005, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule
 # match, and the vetoes make room for a lower threshold. Strict run (blind 14 and train_extra7
