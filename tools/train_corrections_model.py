@@ -124,6 +124,27 @@ nulls: "no need to run the full suite" answers the agent). The mock-praise shape
 rules only; the scorer's cue stays) adds .004 recall on ``train_extra10`` at both levels and
 no false positive.
 
+Round 11 (30 authors: blind 18 and ``train_extra11`` added, both measured first:
+BLIND18_FIRST.md, TRAIN_EXTRA11_FIRST.md; the strict pair is now those two, :data:`RECENT`).
+The strict run's remaining authors are round 10's training set: its model is round 10's table
+and its parameters round 10's (low .84 / veto .7 / strong .95), so on round 10's detector it
+gives their first figures (blind 18 low .013 / .834, medium .018 / .903; ``train_extra11``
+.023 / .788, .039 / .856). Both were then read; every figure below is a tuning figure. Two
+changes: a terse "X, not Y" also reads a comma and a two-word head ("pnpm, not npm", "hg38, not
+hg19", "tabs please, not spaces"; over every author's prompts 4 more corrections flagged at
+low, no null: "nope, not needed" and "remember not to ..." stay unread), and low may add .1 %
+of false positives (:data:`MAX_ADDED_FP`, chosen on this run and the fresh authors' LOAO).
+Strict (FP / recall): blind 18 low .013/.834 -> .013/.857, medium .018/.903 unchanged;
+``train_extra11`` low .023/.788 -> .023/.811 (the new shape alone .792), medium .039/.856
+unchanged. Leave-one-author-out over 30 authors, mean (worst), round 10's choice (with the
+new shape) -> round 11: low .017 (.065) / .869 (.641) -> .018 (.065) / .872 (.641), medium
+.029 (.078) / .903 (.701) unchanged; the 14 fresh authors low .019 (.031) / .819 (.641) ->
+.020 (.031) / .824 (.641), medium .030 (.062) / .880 (.701) unchanged. On round 10's own 28
+authors and out-of-fold results, round 10 -> round 11: low .015 (.052) / .873 (.622) -> .017
+(.065) / .874 (.637); fresh .018 (.027) / .808 (.622) -> .020 (.037) / .818 (.637). Left out:
+low's cap at .2-.5 % (strict blind 18 .857-.880, ``train_extra11`` .822-.830, no false positive
+more there, but the fresh authors' mean FP .021-.023 and worst .036-.047, over low's 2 %).
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
