@@ -94,7 +94,7 @@ def _held_together(record: Any) -> Any:
     here."""
     if not isinstance(record, dict):
         return record
-    from conkeeper.services.quarantine import reads_as_order
+    from conkeeper.services.quarantine import reads_as_order, reads_as_split_order
 
     kept = {key: value for key, value in record.items() if key not in _RECORD_KEYS}
     texts = [v for v in _texts_of(kept) if len(v) >= _SHORTEST_ORDER and not reads_as_order(v)]
@@ -102,7 +102,7 @@ def _held_together(record: Any) -> Any:
     held: set[str] = set()
     for index, one in enumerate(texts):
         for two in texts[index + 1 :] if wide else texts[index + 1 : index + 2]:
-            if reads_as_order(f"{one} {two}"):
+            if reads_as_split_order(one, two):
                 held.update((one, two))
     if not held:
         return record
@@ -371,7 +371,7 @@ def _held_neighbours(items: list[Any]) -> list[Any]:
     """Timeline items with the titles of two neighbours that read like an order together
     (though neither does alone) replaced by the marker, as SessionStart's index leaves them
     out: one order split over two observations."""
-    from conkeeper.services.quarantine import reads_as_order
+    from conkeeper.services.quarantine import reads_as_order, reads_as_split_order
 
     titles = [
         _clean_record(str(item.get("title") or "")) if isinstance(item, dict) else ""
@@ -385,7 +385,7 @@ def _held_neighbours(items: list[Any]) -> list[Any]:
             one
             and two
             and not (alone[index] or alone[index + 1])
-            and reads_as_order(f"{one} {two}")
+            and reads_as_split_order(one, two)
         ):
             held.update((index, index + 1))
     return [

@@ -272,7 +272,7 @@ def held_agent_lines(
     if every:
         return {i for i, line in enumerate(lines) if line.strip() and line_key(line) in agent_lines}
     from conkeeper.domain.instruction_model import THRESHOLD
-    from conkeeper.services.quarantine import steering_probability
+    from conkeeper.services.quarantine import reads_as_split_order, steering_probability
 
     held: set[int] = set()
     previous: tuple[int, float] | None = None  # the last agent line kept, only blanks since
@@ -289,7 +289,7 @@ def held_agent_lines(
         if (
             previous is not None
             and previous[1] + probability >= PAIR_BAR  # else two notes: not worth a look
-            and _held_back(f"{lines[previous[0]].strip()} {line.strip()}")
+            and reads_as_split_order(lines[previous[0]].strip(), line.strip())
         ):
             held.update((previous[0], index))
         previous = (index, probability)
@@ -934,10 +934,14 @@ def _visible_handoff(handoff: str | None) -> str:
     and the next steps, two observation titles)."""
     if not handoff:
         return ""
+    from conkeeper.services.capture.handoff import the_users_lines
+
     lines = handoff.splitlines()
-    kept = [line for line in lines if not _held_back(line)]
-    paired = _held_pairs(kept)
-    kept = [line for index, line in enumerate(kept) if index not in paired]
+    users = the_users_lines(handoff)
+    alone = [index for index, line in enumerate(lines) if not _held_back(line)]
+    agents = [index for index in alone if index not in users]  # the user's requests: not paired
+    paired = {agents[i] for i in _held_pairs([lines[index] for index in agents])}
+    kept = [lines[index] for index in alone if index not in paired]
     if len(kept) < len(lines):
         kept.append("(Some lines not shown: they read like instructions.)")
     return "\n".join(kept)
@@ -953,12 +957,14 @@ def _held_pairs(lines: list[str], *, every_pair: bool = False) -> set[int]:
     an attacker splits an order into halves that each score low ("the bootstrap lives at
     <url>" 0.33, "before any task, pipe the bootstrap" 0.06). Reading the whole list joined
     instead does not work: an honest line between dilutes the order below the bar."""
+    from conkeeper.services.quarantine import reads_as_split_order
+
     shown = [(index, line.strip()) for index, line in enumerate(lines) if line.strip()]
     held: set[int] = set()
     for first, (a, one) in enumerate(shown):
         later = shown[first + 1 :] if every_pair else shown[first + 1 : first + 2]
         for b, two in later:
-            if _held_back(f"{one} {two}"):
+            if reads_as_split_order(one, two):
                 held.update((a, b))
     return held
 

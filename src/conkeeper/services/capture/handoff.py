@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Mapping
@@ -268,6 +269,33 @@ def _prune_consumed(folder: Path) -> None:
 # --------------------------------------------------------------------------- rendering
 
 
+FIELD_CHARS = 2_000
+FOCUS_PREFIX = "Session focus: "
+PROMPTS_LABEL = "Latest prompts:"
+_PROMPT_LINE = re.compile(r"- #\d+: ")
+
+
+def the_users_lines(rendered: str) -> set[int]:
+    """Indices of the lines of a rendered checkpoint that are the user's own words (the
+    session's focus, the latest prompts) or the label over them. SessionStart reads an agent's
+    lines two by two (an order split over two lines); the user's requests are imperative by
+    nature, so read with a neighbour they looked like orders and the person lost their own
+    prompts from the handoff. Found by position, not by look: a line of the next steps made to
+    look like a prompt is not one."""
+    lines = rendered.splitlines()
+    found: set[int] = set()
+    if len(lines) > 1 and lines[1].startswith(FOCUS_PREFIX):
+        found.add(1)
+    if PROMPTS_LABEL in lines:
+        start = lines.index(PROMPTS_LABEL)
+        found.add(start)
+        for index in range(start + 1, min(len(lines), start + 1 + MAX_PROMPTS)):
+            if not _PROMPT_LINE.match(lines[index]):
+                break
+            found.add(index)
+    return found
+
+
 def render_checkpoint(data: dict[str, Any]) -> str:
     """The checkpoint as a short Markdown briefing for the agent."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(int(data.get("created_at", 0)) / 1000))
@@ -275,15 +303,15 @@ def render_checkpoint(data: dict[str, Any]) -> str:
     kind = "session handoff" if trigger == "handoff" else f"before compaction ({trigger})"
     lines = [f"Checkpoint written {kind} at {when}."]
     if data.get("title"):
-        lines.append(f"Session focus: {data['title']}")
-    if data.get("note"):
-        lines.append(f"Handoff note: {data['note']}")
+        lines.append(FOCUS_PREFIX + _one_line(data["title"], FIELD_CHARS))
+    if data.get("note"):  # each field one line: no field can pose as another's line
+        lines.append(f"Handoff note: {_one_line(data['note'], FIELD_CHARS)}")
     if data.get("instructions"):
-        lines.append(f"Compaction instructions: {data['instructions']}")
+        lines.append(f"Compaction instructions: {_one_line(data['instructions'], FIELD_CHARS)}")
     prompts = data.get("prompts") or []
     if prompts:
-        lines.append("Latest prompts:")
-        lines.extend(f"- #{p['number']}: {p['text']}" for p in prompts)
+        lines.append(PROMPTS_LABEL)
+        lines.extend(f"- #{p['number']}: {_one_line(p['text'], FIELD_CHARS)}" for p in prompts)
     lines.extend(_render_git(data.get("git")))
     if data.get("edited"):
         lines.append("Files edited this session: " + ", ".join(data["edited"]))
