@@ -463,6 +463,8 @@ EXTRA_SETS = (
     "train_extra7.jsonl",
     "train_extra8.jsonl",
     "train_extra9.jsonl",
+    "train_extra10.jsonl",
+    "train_extra11.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 
