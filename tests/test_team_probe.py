@@ -673,3 +673,25 @@ def test_an_admin_revokes_every_token_of_a_user_without_knowing_them(
     assert again.returncode == 1 and len(again.stderr.strip().splitlines()) == 1
     nobody = run_cli("server", "token", "--database", db, "--user", "zed", "--revoke-all")
     assert nobody.returncode == 1 and "zed" in nobody.stderr
+
+
+def test_a_project_the_server_refuses_never_holds_back_the_others(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """One project's explicit id the server refuses (here it holds a secret, so the push is
+    refused whole) ended the sync for every project of that data home: the other project's
+    rows waited forever. Now the refused project is named in one cleaned line (exit 1, the
+    secret not shown) and the others are delivered."""
+    good = Machine(tmp_path, "ann")
+    bad = Machine(tmp_path / "second", "ann", "git@github.com:acme/other.git")
+    bad.home, bad.env = good.home, good.env  # two projects of one data home
+    good.join(team_server, issue_token(team_server.database, "ann", "core"))
+    bad.opt_in(("team_project_id", f"acme:{SECRET}"))
+    good.opt_in()
+    bad.seed(["Refused project's note"])
+    good.seed(["Flaky payment test needs a frozen clock"])
+    done = good.cli("team", "sync", "--json")
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {"pushed": 1, "pending": 1}
+    assert "project" in done.stderr and SECRET not in done.stderr + done.stdout
+    assert [h["author"] for h in team_hits(good.search("flaky", "payment"))] == ["ann"]

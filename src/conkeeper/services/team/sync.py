@@ -160,33 +160,70 @@ def pending(conn: sqlite3.Connection, creds: credentials.TeamCredentials | None 
 
 def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult:
     """Push every pending row of every shared project (``max_batches``: stop after that many
-    requests, for a bounded background run). A server error stops the sync; what was
-    acknowledged stays acknowledged and the rest is pending for the next one."""
+    requests, for a bounded background run). A server that cannot be used (down, a refused
+    token, a server error) stops the sync; a project the server refuses (its key, say) stops
+    only that project's push, so one bad ``team_project_id`` never holds back the others. What
+    was acknowledged stays acknowledged and the rest is pending for the next sync."""
     creds = credentials.load()
     pushed = refused = batches = 0
-    error: str | None = None
+    errors: list[str] = []
     with _sync_lock():
         marks = load_marks()
         projects, _notes = shared_projects(conn)
-        try:
-            for shared in projects:
-                mark = marks.setdefault(_mark_key(creds, shared.project), {})
-                for kind in shared.kinds:
-                    while max_batches is None or batches < max_batches:
-                        rows = _READERS[kind](conn, shared.project.id, mark.get(kind, 0), BATCH)
-                        if not rows:
-                            break
-                        sent, dropped = _push_batch(creds, shared.key, rows)
-                        batches += 1
-                        pushed += sent
-                        refused += dropped
-                        mark[kind] = max(r.position for r in rows)
-                        _save_marks(marks)
-        except client.TeamServerError as exc:
-            error = str(exc)
-        if error is None:
+        for shared in projects:
+            try:
+                sent, dropped, batches = _push_project(conn, creds, shared, marks, batches,
+                                                       max_batches)  # fmt: skip
+            except client.TeamServerError as exc:
+                errors.append(_project_error(shared, exc))
+                if not _only_this_project(exc):
+                    break
+                continue
+            pushed += sent
+            refused += dropped
+        if not errors:
             _refresh_recent(creds, projects)
+    error = "; ".join(errors) or None
     return SyncResult(pushed, pending(conn, creds), refused, len(projects), error)
+
+
+def _push_project(
+    conn: sqlite3.Connection,
+    creds: credentials.TeamCredentials,
+    shared: SharedProject,
+    marks: dict[str, dict[str, int]],
+    batches: int,
+    max_batches: int | None,
+) -> tuple[int, int, int]:
+    """Push one project's pending rows, kind by kind, saving the mark after each acknowledged
+    batch; (rows accepted, rows refused, batches sent so far)."""
+    pushed = refused = 0
+    mark = marks.setdefault(_mark_key(creds, shared.project), {})
+    for kind in shared.kinds:
+        while max_batches is None or batches < max_batches:
+            rows = _READERS[kind](conn, shared.project.id, mark.get(kind, 0), BATCH)
+            if not rows:
+                break
+            sent, dropped = _push_batch(creds, shared.key, rows)
+            batches += 1
+            pushed += sent
+            refused += dropped
+            mark[kind] = max(r.position for r in rows)
+            _save_marks(marks)
+    return pushed, refused, batches
+
+
+def _only_this_project(exc: client.TeamServerError) -> bool:
+    """A refusal of the request itself (400, 404, 409, 413, 422): the next project may go
+    through. A refused token (401, 403), a server error or no answer stops the sync."""
+    return 400 <= exc.status < 500 and exc.status not in (401, 403, 429)
+
+
+def _project_error(shared: SharedProject, exc: client.TeamServerError) -> str:
+    """The error with the project it concerns, when the sync goes on to the next one."""
+    if not _only_this_project(exc):
+        return str(exc)
+    return clean_or_empty(f"project {shared.key}: {exc}")
 
 
 def _refresh_recent(creds: credentials.TeamCredentials, projects: list[SharedProject]) -> None:
