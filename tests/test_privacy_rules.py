@@ -365,19 +365,19 @@ def test_two_hundred_files_scan_fast() -> None:
         "# Notes", "- item with `code`", "<private>", "token", "</private>", "```", "x", "```"
     )
     text = block * 60  # ~480 lines, a large memory file
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU: other work on the machine does not count
     for _ in range(200):
         strip_private(text)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
 
 
 def test_pathological_input_stays_linear() -> None:
     lines = ["`" * n for n in range(200, 3, -1)] + ["<" * 5000, "<private " * 2000]
     text = "\n".join(lines * 20)
-    start = time.perf_counter()
+    start = time.process_time()
     analyze(text)
     clean_captured(text + "<private>" * 20000)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
 
 
 @pytest.mark.parametrize(
