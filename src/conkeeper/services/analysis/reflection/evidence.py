@@ -37,6 +37,11 @@ class Correction:
     label: str
     text: str
     queued: bool
+    line_ms: int = 0  # a queue line's own stamp (whole seconds): the line, whatever session
+
+    def key(self) -> tuple[int, str]:
+        """What names one correction however many open sessions' windows saw it."""
+        return ((self.line_ms or self.when_ms) // 1000, self.text[:60])
 
 
 @dataclass
@@ -240,6 +245,16 @@ def _from_logs(memory_dir: Path, start_ms: int, end_ms: int) -> list[tuple[ToolE
     return events
 
 
+def _prompt_time(queued_ms: int, prompt_ms: list[int]) -> int:
+    """The exact time of the prompt a queue line (stamped in whole seconds, a moment after the
+    prompt arrived) was written for: the session's latest prompt within a second of the stamp,
+    else the stamp. A rule routed at 12:00:00.400 and broken again at 12:00:00.700 is broken
+    after it was routed, though the queue says 12:00:00."""
+    same = [ms for ms in prompt_ms if queued_ms <= ms < queued_ms + 1000]
+    before = [ms for ms in prompt_ms if queued_ms - 1000 < ms < queued_ms]
+    return max(same or before or [queued_ms])
+
+
 def _corrections(evidence: Evidence, sensitivity: str) -> None:
     """Queue items in the window, then corrections in stored prompts no queue line holds."""
     from conkeeper.services.analysis.corrections import (
@@ -252,7 +267,9 @@ def _corrections(evidence: Evidence, sensitivity: str) -> None:
     for item in read_queue(evidence.memory_dir):
         when = _queue_ms(item.when)  # whole seconds: widen the window by one on each side
         if evidence.since_ms - 1000 <= when <= evidence.until_ms + 1000:
-            evidence.corrections.append(Correction(when, item.label, clean(item.text), True))
+            exact = _prompt_time(when, evidence.prompt_ms)
+            text = clean(item.text)
+            evidence.corrections.append(Correction(exact, item.label, text, True, when))
     queued = [c.text[:60] for c in evidence.corrections]
     times = evidence.prompt_ms + [evidence.until_ms] * (
         len(evidence.prompts) - len(evidence.prompt_ms)

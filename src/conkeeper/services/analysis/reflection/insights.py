@@ -209,21 +209,16 @@ def insights(
     """The trends across ``sessions`` as plain data."""
     per_session = []
     tally = _Tally()
-    corrections: list[Correction] = []
-    recurrences: list[Correction] = []  # corrections and friction, for the routed verdicts
+    found: dict[tuple[int, str], Correction] = {}  # corrections and friction, once each
     active: list[int] = []  # start of each session in which something happened
-    seen: set[tuple[int, str]] = set()
     for session in sessions:
         ev = gather(
             conn, memory_dir, [session], scope=session.host_session_id, sensitivity=sensitivity
         )
         for c in ev.corrections:  # a queued line can fall in several open sessions' windows
-            key = (c.when_ms // 1000, c.text[:60])
-            if key not in seen:
-                seen.add(key)
-                recurrences.append(c)
-                if c.label == "correction":
-                    corrections.append(c)
+            known = found.get(c.key())
+            if known is None or _timing(c) > _timing(known):
+                found[c.key()] = c  # the session that holds its prompt knows when it came
         if ev.prompt_ms or ev.events:
             active.append(session.started_at)
         per_session.append(_session_row(session, ev))
@@ -234,10 +229,22 @@ def insights(
         "tools": tally.tool_rows(),
         "commands": tally.command_rows(),
         "repeated_failures": tally.repeated_failures(),
-        "themes": _themes(corrections),
-        "routed": _routed(memory_dir, recurrences, active),
+        "themes": _themes([c for c in found.values() if c.label == "correction"]),
+        "routed": _routed(memory_dir, list(found.values()), active),
         "claude_facets": claude_facets([s.host_session_id for s in sessions], home),
     }
+
+
+def _timing(correction: Correction) -> int:
+    """How well a queued correction's time is known: 2 from a prompt in its line's second
+    (or a prompt itself), 1 from a prompt just before it, 0 the line's whole-second stamp
+    alone. Only the session that holds the prompt can tell; an open session whose window
+    covers the line may hold an earlier prompt."""
+    if not correction.queued:
+        return 2
+    if correction.when_ms == correction.line_ms:
+        return 0
+    return 2 if correction.when_ms // 1000 == correction.line_ms // 1000 else 1
 
 
 def _session_row(session: SessionRow, ev: Evidence) -> dict[str, object]:
