@@ -29,6 +29,7 @@ ROUTES: dict[str, str] = {
     "workflow": "active-context.md",
 }
 NOT_TARGETS = {QUEUE_NAME, "schema.md", ".memory-config.md"}
+GENERATED_INDEX = "decisions/INDEX.md"  # services.decisions regenerates its table
 # The longest entry remember/apply accept (after whitespace is folded): a memory entry is a rule
 # or a fact, and a huge one would crowd everything else out of the context it is injected into.
 MAX_ENTRY_CHARS = 4000
@@ -124,6 +125,18 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
+    if _loaded_as_instructions(relative):
+        # a CLAUDE.md in the memory folder is loaded by the host as standing instructions
+        # whenever the agent reads a file there: an entry in it would escape every frame
+        raise RoutingError(
+            f"{relative}: agents load a file of this name as standing instructions, not as "
+            "memory notes; choose another target"
+        )
+    if relative == GENERATED_INDEX:
+        raise RoutingError(
+            f"{relative}: ConKeeper regenerates this table from the ADR files; use --to adr "
+            "or another target"
+        )
     if any(part.startswith(".") for part in Path(relative).parts):
         # .history, .review: ConKeeper's own git-ignored folders; an entry there was "Saved"
         # yet never searched, loaded or committed
@@ -132,6 +145,16 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
             "target"
         )
     return path
+
+
+def _loaded_as_instructions(relative: str) -> bool:
+    """Whether an agent host loads ``relative`` as its standing instructions (any case: on a
+    case-insensitive disk ``claude.md`` is ``CLAUDE.md``)."""
+    from conkeeper.domain.paths import AGENT_INSTRUCTION_NAMES, is_agent_instruction_file
+
+    name = relative.rsplit("/", 1)[-1].casefold()
+    folded = {known.casefold() for known in AGENT_INSTRUCTION_NAMES}
+    return name in folded or is_agent_instruction_file(relative)
 
 
 def choose_category(text: str, category: str | None) -> str:
