@@ -27,12 +27,15 @@ def _agent(project: Path, *args: str) -> tuple[int, dict[str, object]]:
 
 
 @pytest.mark.parametrize(
-    "target", ["CLAUDE.md", "AGENTS.md", "GEMINI.md", "claude.md", "notes/AGENTS.md", "decisions/INDEX.md"]
+    "target",
+    ["CLAUDE.md", "AGENTS.md", "GEMINI.md", "claude.md", "notes/AGENTS.md", "decisions/INDEX.md"],
 )
 def test_remember_never_writes_a_file_agents_load_as_instructions(
     project: Path, target: str
 ) -> None:
-    code, answer = _agent(project, "remember", "The API uses snake_case keys in JSON", "--file", target)
+    code, answer = _agent(
+        project, "remember", "The API uses snake_case keys in JSON", "--file", target
+    )
     assert code == 1 and answer["status"] == "refused", answer
     assert target.rsplit("/", 1)[-1] in str(answer["reason"])
     assert not (project / ".claude" / "memory" / target).exists()
