@@ -6,7 +6,10 @@ its fix.
 * ``remember --file CLAUDE.md`` (or ``AGENTS.md``, ``GEMINI.md``...) from an agent created
   ``.claude/memory/CLAUDE.md``: a file Claude Code loads as standing instructions whenever the
   agent reads a file in that folder, so a note passed as ordinary became an order outside
-  every frame; ``decisions/INDEX.md``, the generated ADR table, took entries too.
+  every frame; ``decisions/INDEX.md``, the generated ADR table, took entries too;
+* an ADR an agent wrote (``decisions new`` under an agent) carried no provenance: the file had
+  no source tag and its index row, which every SessionStart injects, read as the user's own
+  decision; an approved correction routed to an ADR did not say so either.
 """
 
 from __future__ import annotations
@@ -41,3 +44,48 @@ def test_remember_never_writes_a_file_agents_load_as_instructions(
     assert not (project / ".claude" / "memory" / target).exists()
     code, answer = _agent(project, "remember", "The API uses snake_case keys in JSON")
     assert code == 0 and answer["status"] == "saved" and answer["path"] == "patterns.md", answer
+
+
+def test_an_adr_says_who_wrote_it_in_the_file_the_index_and_session_start(
+    project: Path,
+) -> None:
+    from conftest import session_start_context, submit_prompt
+
+    code, answer = _agent(
+        project, "decisions", "new", "Ledger lives in PostgreSQL", "--decision", "PostgreSQL 16"
+    )
+    assert code == 0, answer
+    memory = project / ".claude" / "memory"
+    adr = (memory / str(answer["path"])).read_text("utf-8")
+    assert "<!-- @source: agent-cli " in adr
+    row = next(
+        line
+        for line in (memory / "decisions/INDEX.md").read_text("utf-8").splitlines()
+        if "Ledger lives in PostgreSQL" in line
+    )
+    assert "written by an agent" in row
+    context = session_start_context(project)
+    shown = next(line for line in context.splitlines() if "Ledger lives in PostgreSQL" in line)
+    assert "written by an agent" in shown
+    # the user's own ADR and an approved correction routed to one
+    assert (
+        run_cli(
+            "decisions", "new", "Money is Decimal", "--decision", "Decimal", cwd=project
+        ).returncode
+        == 0
+    )
+    assert (
+        submit_prompt(project, "No, don't use float for prices. Use Decimal instead.").returncode
+        == 0
+    )
+    listed = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)
+    line = str(listed["items"][0]["line"])
+    done = run_cli(
+        "corrections", "apply", line, "--to", "adr", "--title", "Prices in Decimal", cwd=project
+    )
+    assert done.returncode == 0, done.stderr
+    index = (memory / "decisions/INDEX.md").read_text("utf-8")
+    rows = {r.split("|")[2].strip(): r for r in index.splitlines() if r.startswith("| [ADR-")}
+    assert "written by an agent" not in rows["Money is Decimal"] + rows["Prices in Decimal"]
+    routed = next(p for p in (memory / "decisions").glob("ADR-*-prices-in-decimal.md"))
+    assert "<!-- @source: correction " in routed.read_text("utf-8")

@@ -462,7 +462,7 @@ def _apply_as_adr(
     if category not in (None, "decision"):
         raise RoutingError("an ADR is always a decision; drop --category or choose another --to")
     heading = title or " ".join(rule.rstrip(".").split()[:8])
-    path = new_adr(memory_dir, heading, rule, source=source)
+    path = new_adr(memory_dir, heading, rule, source=source, provenance="correction")
     _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", path.relative_to(memory_dir).as_posix(), "decision", rule)
 
