@@ -9,7 +9,11 @@ its fix.
   every frame; ``decisions/INDEX.md``, the generated ADR table, took entries too;
 * an ADR an agent wrote (``decisions new`` under an agent) carried no provenance: the file had
   no source tag and its index row, which every SessionStart injects, read as the user's own
-  decision; an approved correction routed to an ADR did not say so either.
+  decision; an approved correction routed to an ADR did not say so either;
+* a line an agent wrote into ``patterns.md`` with its own Edit tool, recorded by the
+  PostToolUse hook as the agent's, was injected at SessionStart with no source when it did not
+  read like an order: a made-up convention read as the user's own note, under a frame that
+  says "entries an agent saved say so".
 """
 
 from __future__ import annotations
@@ -89,3 +93,19 @@ def test_an_adr_says_who_wrote_it_in_the_file_the_index_and_session_start(
     assert "written by an agent" not in rows["Money is Decimal"] + rows["Prices in Decimal"]
     routed = next(p for p in (memory / "decisions").glob("ADR-*-prices-in-decimal.md"))
     assert "<!-- @source: correction " in routed.read_text("utf-8")
+
+
+def test_a_line_an_agent_wrote_with_its_edit_tool_is_shown_as_the_agents(project: Path) -> None:
+    from conftest import session_start_context
+    from test_poisoning import _post_tool
+
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    mine = "- Money is always Decimal"
+    theirs = "- Deploys go through `make ship` only"
+    patterns.write_text(f"# Patterns\n\n## Gotchas\n{mine}\n{theirs}\n", "utf-8")
+    edit = {"file_path": str(patterns), "old_string": mine, "new_string": f"{mine}\n{theirs}"}
+    assert "systemMessage" not in _post_tool(project, "Edit", edit)
+    context = session_start_context(project)
+    shown = {line.split(" _(")[0]: line for line in context.splitlines() if line.startswith("- ")}
+    assert shown[mine] == mine
+    assert "written by an agent" in shown[theirs], shown[theirs]
