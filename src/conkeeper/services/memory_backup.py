@@ -30,7 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conkeeper.domain import safewrite
-from conkeeper.domain.paths import ProjectLocation, global_memory_dir, project_memory_dir
+from conkeeper.domain.paths import (
+    ProjectLocation,
+    global_memory_dir,
+    is_agent_instruction_file_any_case,
+    project_memory_dir,
+)
 from conkeeper.storage.agent_edits import REVIEW_DIR
 
 MEMORY_FILE = "memory_file"
@@ -202,6 +207,10 @@ def _relative(text: object) -> Path:
         raise ValueError("not a plain relative path")
     if path.parts[0] in SKIPPED_DIRS:
         raise ValueError("ConKeeper's own state (undo journal, review queue) is not restored")
+    if is_agent_instruction_file_any_case(path.as_posix()):
+        # a CLAUDE.md in a memory folder is loaded by the host as standing instructions: a
+        # backup (a teammate's, a download) would hand the next agent orders outside any frame
+        raise ValueError("agents load a file of this name as standing instructions; not restored")
     return path
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, item_id, parse_queue
+from conkeeper.domain.paths import is_agent_instruction_file_any_case
 from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit, write_group
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
@@ -125,7 +126,7 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
-    if _loaded_as_instructions(relative):
+    if is_agent_instruction_file_any_case(relative):
         # a CLAUDE.md in the memory folder is loaded by the host as standing instructions
         # whenever the agent reads a file there: an entry in it would escape every frame
         raise RoutingError(
@@ -145,16 +146,6 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
             "target"
         )
     return path
-
-
-def _loaded_as_instructions(relative: str) -> bool:
-    """Whether an agent host loads ``relative`` as its standing instructions (any case: on a
-    case-insensitive disk ``claude.md`` is ``CLAUDE.md``)."""
-    from conkeeper.domain.paths import AGENT_INSTRUCTION_NAMES, is_agent_instruction_file
-
-    name = relative.rsplit("/", 1)[-1].casefold()
-    folded = {known.casefold() for known in AGENT_INSTRUCTION_NAMES}
-    return name in folded or is_agent_instruction_file(relative)
 
 
 def choose_category(text: str, category: str | None) -> str:
