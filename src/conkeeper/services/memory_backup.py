@@ -153,12 +153,14 @@ class RestoreFilesResult:
 
 
 def restore_memory_files(
-    export: Path, current: ProjectLocation, *, overwrite: bool = False
+    export: Path, current: ProjectLocation, *, overwrite: bool = False, by_agent: bool = False
 ) -> RestoreFilesResult:
     """Write the ``memory_file`` records of ``export`` back: project files into ``current``'s
     memory folder (an export of another project's folder goes back to that folder when it
     still exists), global ones into the global memory folder. A missing file is created; an
-    identical one left alone; one that differs is kept unless ``overwrite``."""
+    identical one left alone; one that differs is kept unless ``overwrite``. ``by_agent``: an
+    agent runs the import, so every line it writes into global memory (which reaches every
+    project) waits for review, as an agent's own edit there does."""
     result = RestoreFilesResult()
     records = list(_records(export))
     projects = {str(r.get("project")) for r in records if r.get("scope") == "project"}
@@ -166,7 +168,8 @@ def restore_memory_files(
         shown = f"{record.get('scope')}:{record.get('path')}"
         try:
             folder = _folder_for(record, current, single=len(projects) == 1)
-            _restore_one(record, folder, overwrite, result)
+            every = by_agent and record.get("scope") == "global"
+            _restore_one(record, folder, overwrite, result, every_line=every)
         except (ValueError, OSError, safewrite.WriteError) as exc:
             result.refused.append(f"{shown}: {_reason(exc)}")
     return result
@@ -215,7 +218,12 @@ def _relative(text: object) -> Path:
 
 
 def _restore_one(
-    record: dict[str, object], folder: Path, overwrite: bool, result: RestoreFilesResult
+    record: dict[str, object],
+    folder: Path,
+    overwrite: bool,
+    result: RestoreFilesResult,
+    *,
+    every_line: bool = False,
 ) -> None:
     relative = _relative(record.get("path"))
     data = base64.b64decode(str(record.get("data") or ""), validate=True)
@@ -228,7 +236,7 @@ def _restore_one(
         raise ValueError("is a symlink here; left alone")
     if not target.exists():
         safewrite.create_file(target, data, command="import jsonl", source="cli", root=folder)
-        _hold_orders(folder, relative, data)
+        _hold_orders(folder, relative, data, every_line=every_line)
         mode = record.get("mode")
         if isinstance(mode, int) and 0 < mode <= 0o777:
             os.chmod(target, mode)
@@ -243,17 +251,18 @@ def _restore_one(
     safewrite.edit_file(
         target, lambda _current: data, command="import jsonl --overwrite", source="cli", root=folder
     )
-    _hold_orders(folder, relative, data)
+    _hold_orders(folder, relative, data, every_line=every_line)
     result.replaced.append(shown)
 
 
-def _hold_orders(folder: Path, relative: Path, data: bytes) -> None:
+def _hold_orders(folder: Path, relative: Path, data: bytes, *, every_line: bool = False) -> None:
     """Treat what an export put into a memory file as outside text: its lines that read like
     orders to later sessions are recorded like an agent's own edit, so SessionStart leaves
     them out until the user keeps them with ``conkeeper review`` (an export is a file from
     anywhere: a teammate's backup, a download, one an agent was told to restore). Lines are
     read alone and in neighbouring pairs, as SessionStart reads an agent's lines: an order
-    split over two lines, each harmless alone, is held whole."""
+    split over two lines, each harmless alone, is held whole. ``every_line``: all of them (an
+    agent's import into global memory)."""
     if relative.suffix != ".md":
         return
     from conkeeper.services.context import held_agent_lines
@@ -262,8 +271,8 @@ def _hold_orders(folder: Path, relative: Path, data: bytes) -> None:
     from conkeeper.storage.agent_edits import line_key
 
     lines = data.decode("utf-8", "replace").splitlines()
-    every_line = frozenset(line_key(line) for line in lines if line.strip())
-    held = held_agent_lines(lines, every_line)
+    every_line_key = frozenset(line_key(line) for line in lines if line.strip())
+    held = held_agent_lines(lines, every_line_key, every=every_line)
     held.update(i for i, line in enumerate(lines) if line.strip() and reads_as_order(line))
     orders = [lines[i] for i in sorted(held)]
     if orders:
