@@ -194,7 +194,7 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     if ctx.event != "PostToolUse" or ctx.location is None:
         return None
     tool_input = ctx.payload.tool_input
-    target = str(tool_input.get("file_path") or "")
+    target = _spelled_plainly(str(tool_input.get("file_path") or ""), ctx.payload.cwd)
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
     if folder is None:
         return _instruction_file_warning(ctx, target, f"{ctx.location.root}/")
@@ -235,6 +235,21 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
         f"{relative} ({found[0].reason}). It is held from the next sessions until you keep or "
         "drop it: conkeeper review."
     )
+
+
+def _spelled_plainly(path: str, cwd: str | None) -> str:
+    """``path`` as the memory folder is spelled: ``.`` and ``..`` parts and doubled slashes
+    resolved, a relative path read from ``cwd``. An edit tool accepts
+    ``<project>/src/../.claude/memory/./patterns.md``, and such a write was no memory write."""
+    if not path:
+        return path
+    import os.path
+
+    if not os.path.isabs(path) and cwd:
+        path = os.path.join(cwd, path)
+    if "/." in path or "//" in path or not os.path.isabs(path):
+        return os.path.normpath(path)
+    return path
 
 
 def _written_text(tool_input: dict[str, Any], known: frozenset[str] | None = None) -> str:
