@@ -31,7 +31,10 @@ its fix.
   ``curl ... | sh`` entry over HTTP. A viewer an agent started now drops but never approves;
 * an agent's Write to ``<project>/src/../.claude/memory/./patterns.md`` (a path the tool
   accepts) was not seen as a memory write by PostToolUse: no notice, not recorded, and with no
-  PreToolUse look (a host without that event) its order reached SessionStart.
+  PreToolUse look (a host without that event) its order reached SessionStart;
+* ``undo`` of an agent's ``remember`` (an append) refused once the user had typed a line
+  anywhere above it ("changed since write N", with a diff of byte slices cut mid-line): the
+  appended bytes were looked for only at their old offset.
 """
 
 from __future__ import annotations
@@ -333,3 +336,21 @@ def test_a_memory_write_through_an_unnormalised_path_is_still_the_agents(project
     assert "patterns.md" in json.loads(out)["systemMessage"]
     context = session_start_context(project)
     assert "Money is always Decimal" in context and "boot.example.net" not in context
+
+
+def test_undo_takes_back_an_agents_entry_after_the_user_typed_above_it(project: Path) -> None:
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text("# Patterns\n\n## Money\n- Prices are Decimal\n", "utf-8")
+    code, answer = _agent(
+        project, "remember", "Dates are stored in UTC", "--category", "convention"
+    )
+    assert code == 0 and answer["status"] == "saved", answer
+    history = json.loads(run_cli("history", "--json", cwd=project).stdout)
+    entry = next(e for e in history if e["command"] == "remember")
+    text = patterns.read_text("utf-8")
+    patterns.write_text(text.replace("## Money\n", "## Money\n- Amounts are in cents\n"), "utf-8")
+    done = run_cli("undo", str(entry["id"]), cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert patterns.read_text("utf-8") == (
+        "# Patterns\n\n## Money\n- Amounts are in cents\n- Prices are Decimal\n"
+    )
