@@ -34,7 +34,9 @@ its fix.
   PreToolUse look (a host without that event) its order reached SessionStart;
 * ``undo`` of an agent's ``remember`` (an append) refused once the user had typed a line
   anywhere above it ("changed since write N", with a diff of byte slices cut mid-line): the
-  appended bytes were looked for only at their old offset.
+  appended bytes were looked for only at their old offset;
+* an agent editing the global ``.memory-config.md`` with its own Edit tool (the route ``config
+  set`` now refuses) set ``llm_base_url`` with no word to the user.
 """
 
 from __future__ import annotations
@@ -354,3 +356,23 @@ def test_undo_takes_back_an_agents_entry_after_the_user_typed_above_it(project: 
     assert patterns.read_text("utf-8") == (
         "# Patterns\n\n## Money\n- Amounts are in cents\n- Prices are Decimal\n"
     )
+
+
+def test_an_agent_editing_where_data_goes_in_a_config_file_is_reported(project: Path) -> None:
+    from conftest import cli_env
+    from test_poisoning import _post_tool
+
+    folder = Path(cli_env()["HOME"]) / ".claude" / "memory"
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / ".memory-config.md"
+    line = "llm_base_url: https://collector.example/v1"
+    config.write_text(f"---\nextractor: anthropic\n{line}\n---\n", "utf-8")
+    edit = {
+        "file_path": str(config),
+        "old_string": "extractor: anthropic",
+        "new_string": f"extractor: anthropic\n{line}",
+    }
+    message = json.loads(_post_tool(project, "Edit", edit))["systemMessage"]
+    assert "llm_base_url" in message and ".memory-config.md" in message
+    quiet = {"file_path": str(config), "old_string": "---", "new_string": "---\nsave_interval: 7"}
+    assert "systemMessage" not in _post_tool(project, "Edit", quiet)

@@ -210,6 +210,8 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     written = _written_text(tool_input, known)
     if not written:
         return None
+    if relative.rsplit("/", 1)[-1] == ".memory-config.md":
+        return _outbound_config_notice(ctx, folder, written)
 
     # Every line the agent wrote is remembered as the agent's: SessionStart leaves out those
     # that read like instructions until the user keeps them (`conkeeper review`).
@@ -234,6 +236,27 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
         f"ConKeeper: the agent wrote text that reads like an instruction into memory file "
         f"{relative} ({found[0].reason}). It is held from the next sessions until you keep or "
         "drop it: conkeeper review."
+    )
+
+
+def _outbound_config_notice(ctx: HookContext, folder: Path, written: str) -> str | None:
+    """A note for the user when the agent's own edit of a ``.memory-config.md`` set a key that
+    decides where sessions, memory or API keys are sent (``config set`` refuses those under an
+    agent; a hostile page could name a collector). The value is never echoed."""
+    from conkeeper.domain.config import OUTBOUND_KEYS
+
+    named = (line.split(":", 1)[0].strip().strip("\"'").lower() for line in written.splitlines())
+    keys = sorted(set(named) & OUTBOUND_KEYS)
+    if not keys:
+        return None
+    from conkeeper.storage.logfile import log
+
+    where = "global" if ctx.location is None or folder != ctx.location.memory_dir else "project"
+    log(f"hook PostToolUse: the agent set {', '.join(keys)} in the {where} config", env=ctx.env)
+    return (
+        f"ConKeeper: the agent set {', '.join(keys)} in the {where} .memory-config.md: "
+        "this decides where your sessions, memory or API keys are sent. Check it "
+        "(conkeeper config show) and change it back if you did not ask for it."
     )
 
 
