@@ -10,7 +10,8 @@ its fix.
   ``import jsonl`` restored such a file from any backup (a teammate's, a download) as it came;
 * ``import jsonl --overwrite`` run by an agent wrote a backup's global ``preferences.md`` and
   every line of it that did not read like an order reached every project's SessionStart with
-  no review, though an agent's write to global memory always waits for one;
+  no review, though an agent's write to global memory always waits for one (and ``history``
+  named the write's source "cli", whoever ran it);
 * an ADR an agent wrote (``decisions new`` under an agent) carried no provenance: the file had
   no source tag and its index row, which every SessionStart injects, read as the user's own
   decision; an approved correction routed to an ADR did not say so either;
@@ -288,6 +289,9 @@ def test_an_import_an_agent_runs_into_global_memory_waits_for_review(
     held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
     assert {"- Prefer small commits", steer} <= {i["text"] for i in held}
     assert {i["scope"] for i in held} == {"global"}
+    history = json.loads(run_cli("history", "--global", "--json", cwd=project).stdout)
+    imported = [e for e in history if e["command"].startswith("import jsonl")]
+    assert imported and {e["source"] for e in imported} == {"agent-cli"}
 
 
 def _review_csrf(v: Any, cookie: str) -> str:

@@ -169,7 +169,8 @@ def restore_memory_files(
         try:
             folder = _folder_for(record, current, single=len(projects) == 1)
             every = by_agent and record.get("scope") == "global"
-            _restore_one(record, folder, overwrite, result, every_line=every)
+            source = "agent-cli" if by_agent else "user-cli"  # who imported, for `history`
+            _restore_one(record, folder, overwrite, result, every_line=every, source=source)
         except (ValueError, OSError, safewrite.WriteError) as exc:
             result.refused.append(f"{shown}: {_reason(exc)}")
     return result
@@ -224,6 +225,7 @@ def _restore_one(
     result: RestoreFilesResult,
     *,
     every_line: bool = False,
+    source: str = "user-cli",
 ) -> None:
     relative = _relative(record.get("path"))
     data = base64.b64decode(str(record.get("data") or ""), validate=True)
@@ -235,7 +237,7 @@ def _restore_one(
     if target.is_symlink():
         raise ValueError("is a symlink here; left alone")
     if not target.exists():
-        safewrite.create_file(target, data, command="import jsonl", source="cli", root=folder)
+        safewrite.create_file(target, data, command="import jsonl", source=source, root=folder)
         _hold_orders(folder, relative, data, every_line=every_line)
         mode = record.get("mode")
         if isinstance(mode, int) and 0 < mode <= 0o777:
@@ -249,7 +251,11 @@ def _restore_one(
         result.kept.append(shown)
         return
     safewrite.edit_file(
-        target, lambda _current: data, command="import jsonl --overwrite", source="cli", root=folder
+        target,
+        lambda _current: data,
+        command="import jsonl --overwrite",
+        source=source,
+        root=folder,
     )
     _hold_orders(folder, relative, data, every_line=every_line)
     result.replaced.append(shown)
