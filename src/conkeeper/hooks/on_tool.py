@@ -35,29 +35,31 @@ def handle(ctx: HookContext) -> HookResult | None:
 
 
 def _approval_refusal(ctx: HookContext) -> HookResult | None:
-    """Refuse a shell command that runs ``conkeeper review approve`` or ``reflect approve``:
-    what ConKeeper holds for review is released by the user, never by the agent it was held
-    from (the reason reaches the agent, which can ask the user to run it)."""
+    """Refuse a shell command that runs a ConKeeper act that is the user's alone (``review
+    approve``, ``reflect approve``, ``remember --source user``, ``config set`` of where data is
+    sent): what ConKeeper holds for review is released by the user, never by the agent it was
+    held from (the reason reaches the agent, which can ask the user to run it)."""
     command = ctx.payload.tool_input.get("command")
     if ctx.payload.tool_name not in _SHELL_TOOLS or not isinstance(command, str):
         return None
-    if "approve" not in command:
+    if "conkeeper" not in command:  # every such act runs ConKeeper's launcher
         return None
-    from conkeeper.domain.approval_commands import runs_approval
+    from conkeeper.domain.users_acts import users_act
 
-    if not runs_approval(command):
+    act = users_act(command)
+    if act is None:
         return None
     from conkeeper.storage.logfile import log
 
-    log("hook PreToolUse: refused the agent's conkeeper approval", env=ctx.env)
-    return HookResult(block_reason=_APPROVAL_REFUSAL)
+    log(f"hook PreToolUse: refused the agent's conkeeper {act}", env=ctx.env)
+    return HookResult(block_reason=_APPROVAL_REFUSAL.format(act=act))
 
 
 _APPROVAL_REFUSAL = (
-    "ConKeeper: approving what ConKeeper held for review is the user's decision, not the "
-    "agent's. Do not retry or work around this. Tell the user what is held (`conkeeper review` "
-    "lists it) and ask them to run `conkeeper review approve ID` (or `conkeeper reflect approve "
-    "N`) in their own terminal, or to approve it in `conkeeper viewer`."
+    "ConKeeper: `conkeeper {act}` is the user's decision, not the agent's. Do not retry or "
+    "work around this. Tell the user what you wanted to do and ask them to run it in their own "
+    "terminal (held entries: `conkeeper review` lists them; `conkeeper review approve ID` or "
+    "the viewer approves them)."
 )
 
 
@@ -359,10 +361,10 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
         return None
     if _REVIEW_DIR in command and _names_review_dir(command):
         return _review_records_notice(ctx)
-    if "approve" in command:
-        from conkeeper.domain.approval_commands import runs_approval
+    if "conkeeper" in command:
+        from conkeeper.domain.users_acts import users_act
 
-        if runs_approval(command):
+        if users_act(command) is not None:
             return _approval_notice(ctx)
     from conkeeper.domain.paths import mentions_agent_instruction_file
 
