@@ -193,19 +193,26 @@ def apply_item(
     prompt that carried pasted material, would otherwise be written as "a correction you
     approved" and injected as the user's own: when it reads like an order to later sessions
     (:mod:`conkeeper.services.quarantine`) it is held for ``conkeeper review`` instead (action
-    ``held``, the queued item left for the user), and an ADR is refused.
+    ``held``, the queued item left for the user), and an ADR is refused. What it writes is
+    journaled as the agent's (``agent-cli``), and a rule in the agent's own words (``text``
+    other than the queued text) is tagged ``agent-correction``, never "a correction you
+    approved".
     """
     item = _find(memory_dir, line)
     rule = (text or item.text).strip()
     if not rule:
         raise RoutingError("the entry text is empty")
+    provenance = "correction"
     if by_agent:
         held = _hold_agent_order(memory_dir, item, rule, target, category, title)
         if held is not None:
             return held
+        source = "agent-cli"
+        if " ".join(rule.split()) != " ".join(item.text.split()):
+            provenance = "agent-correction"  # the agent's words, not the user's
     with write_group():  # the rule and its dequeue are one step for undo
         if target == "adr":
-            return _apply_as_adr(memory_dir, item, rule, category, title, source)
+            return _apply_as_adr(memory_dir, item, rule, category, title, source, provenance)
         relative, chosen = add_entry(
             memory_dir,
             target,
@@ -213,7 +220,7 @@ def apply_item(
             category,
             source=source,
             command="corrections apply",
-            provenance="correction",
+            provenance=provenance,
         )
         _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
@@ -447,13 +454,14 @@ def _apply_as_adr(
     category: str | None,
     title: str | None,
     source: str,
+    provenance: str,
 ) -> RoutedItem:
     from conkeeper.services.decisions import new_adr
 
     if category not in (None, "decision"):
         raise RoutingError("an ADR is always a decision; drop --category or choose another --to")
     heading = title or " ".join(rule.rstrip(".").split()[:8])
-    path = new_adr(memory_dir, heading, rule, source=source, provenance="correction")
+    path = new_adr(memory_dir, heading, rule, source=source, provenance=provenance)
     _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", path.relative_to(memory_dir).as_posix(), "decision", rule)
 
