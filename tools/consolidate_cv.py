@@ -10,7 +10,7 @@ duplicate and contradiction precision and recall and wrong merges (a pair not la
 proposed as a duplicate: ``--apply`` would delete a rule). ``--choose`` prints the thresholds
 chosen on every author together (the ones to ship in ``relations.LIMITS``).
 
-Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 8 never is):
+Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 9 never is):
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
 author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
 author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``),
@@ -22,7 +22,9 @@ before its text was read, ``FIRST_TRAIN5.md``), author 10 ``blind_pairs5.jsonl``
 blind, ``FIRST_BLIND_PAIRS5.md``, seen since; round 7's limits are chosen with it), author 11
 ``blind_pairs6.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS6.md``, seen since; round 8's
 limits are chosen with it), author 12 ``blind_pairs7.jsonl`` (measured once blind,
-``FIRST_BLIND_PAIRS7.md``, seen since; round 9's rules were written with it).
+``FIRST_BLIND_PAIRS7.md``, seen since; round 9's rules were written with it), author 13
+``blind_pairs8.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS8.md``, seen since; round 10's
+rules were written with it).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -101,6 +103,7 @@ AUTHORS = {
     "author10": DATA / "blind_pairs5.jsonl",  # measured once blind (FIRST_BLIND_PAIRS5.md)
     "author11": DATA / "blind_pairs6.jsonl",  # measured once blind (FIRST_BLIND_PAIRS6.md)
     "author12": DATA / "blind_pairs7.jsonl",  # measured once blind (FIRST_BLIND_PAIRS7.md)
+    "author13": DATA / "blind_pairs8.jsonl",  # measured once blind (FIRST_BLIND_PAIRS8.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
