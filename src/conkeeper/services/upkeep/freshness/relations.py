@@ -491,6 +491,9 @@ SYNONYMS = {
     "folders": "directory",
     "max": "maximum",
     "min": "minimum",
+    "char": "character",  # "12 chars" and "12 characters" are one unit, one word
+    "chars": "character",
+    "character": "character",
     "md": "markdown",
     "gql": "graphql",
     "impl": "implementation",
@@ -950,6 +953,10 @@ PHRASES = (
     (re.compile(r"\bsnake[ _-]?cased?\b", re.IGNORECASE), "snake_case"),
     (re.compile(r"\bkebab[ -]?cased?\b", re.IGNORECASE), "kebab-case"),
     (re.compile(r"\btimes? ?outs?\b", re.IGNORECASE), "timeout"),
+    # a bound said in words is the bound: "at least 14" is "min 14", "up to 7" "max 7" (and
+    # "no more than" negates nothing)
+    (re.compile(r"\bat least\b", re.IGNORECASE), "minimum"),
+    (re.compile(r"\b(?:at most|no more than|not more than|up to(?= \d))\b", re.IGNORECASE), "maximum"),
     (re.compile(r"\bsoft[ -]?delet(?:ed|es|e|ing|ion)\b", re.IGNORECASE), "soft-delete"),
     (re.compile(r"\bhard[ -]?delet(?:ed|es|e|ing|ion)\b", re.IGNORECASE), "hard-delete"),
     (re.compile(r"\b(?:env|environment)[ -]var(?:iable)?s?\b", re.IGNORECASE), "env-var"),
