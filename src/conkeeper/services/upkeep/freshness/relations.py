@@ -996,9 +996,30 @@ _CLOCK_TIME = re.compile(r"^t\d{4}$")  # a time of day as :mod:`.wording` writes
 _WILDCARD = re.compile(r"\.[x*](?=[%+]?$)")
 # A number with its unit ("15 minutes", "2 s", "4-space", "75%"): read as one value in the
 # unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
+# A rate of requests ("1000 requests per minute", "600 req/min", "20 req/s", "50 rps"): one
+# unit, requests per second, whatever the period it is said per.
+_RATE = (
+    r"(?:req(?:uest)?s?|calls?|queries)\s?(?:/|per\s)\s?(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
+    r"|rps|qps"
+)
+_RATE_PERIOD = re.compile(r"(?:/|per\s)\s?(\w+)$", re.IGNORECASE)
+
+
+def _rate(unit: str) -> tuple[str, float] | None:
+    """The base and factor of a request rate (``None`` for any other unit)."""
+    if unit in ("rps", "qps"):
+        return "req/s", 1.0
+    period = _RATE_PERIOD.search(unit)
+    if period is None:
+        return None
+    word = period.group(1).rstrip("s") or "s"
+    seconds = UNITS.get(word, ("s", 1.0))[1]
+    return "req/s", 1.0 / seconds
+
+
 _QUANTITY = re.compile(
     r"(?:(?<=-Xm[xs])|(?<![\w.]))(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
-    r"(ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps"
+    r"(" + _RATE + r"|ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps"
     r"|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
     r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g"
     r"|chars?|characters?|columns?|cols?|spaces?|px|x)(?![\w])",
@@ -1066,7 +1087,7 @@ def _quantity_tokens(text: str) -> list[str]:
         unit = unit if unit == "M" else unit.lower()
         if unit not in UNITS:
             unit = unit.rstrip("s") if unit.rstrip("s") in UNITS else unit
-        base, factor = UNITS.get(unit, ("", 1.0))
+        base, factor = _rate(unit) or UNITS.get(unit, ("", 1.0))
         value = float(number) / (float(per) if per and float(per) else 1.0)
         tokens.extend(_tokens(text[start : match.start()]))
         tokens.append(f"{_VALUE}{value * factor:.6g}{base}")
