@@ -1367,7 +1367,8 @@ _SUPERSEDES = re.compile(
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
     r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
-    r"|\bcan\b(?!'t|\u2019t| not| never|[^.;,]*\bonly\b)",  # a permission, unless "can ... only"
+    r"|\bcan\b(?!'t|\u2019t| not| never|[^.;,]*\b(?:only|at most|max|maximum|up to)\b)",  # a permission,
+    # unless "can ... only" or a bound ("can work at most 7 shifts" states a limit)
     re.IGNORECASE,
 )
 
@@ -1379,7 +1380,8 @@ _REASON = re.compile(r"\bbecause\b", re.IGNORECASE)
 # merged with a rule that grants none (read for merges only: "X is fine" against "never X"
 # stays a contradiction).
 _PERMITS = re.compile(
-    r"\b(?:can|may|allowed|permitted|fine|ok|okay)\b(?!'t|\u2019t| not| never|[^.;,]*\bonly\b)",
+    r"\b(?:can|may|allowed|permitted|fine|ok|okay)\b"
+    r"(?!'t|\u2019t| not| never|[^.;,]*\b(?:only|at most|max|maximum|up to)\b)",
     re.IGNORECASE,
 )
 
