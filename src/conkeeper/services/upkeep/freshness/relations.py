@@ -137,6 +137,7 @@ class Limits(Record):
         "firm_polarity",
         "head_match",
         "named_subjects",
+        "named_values",
         "number_containment",
         "order_containment",
         "permission_conflict",
@@ -191,6 +192,7 @@ class Limits(Record):
         value_shared: int = 1,
         retired_conflict: bool = False,
         reason_merge: bool = False,
+        named_values: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -224,6 +226,7 @@ class Limits(Record):
         self.value_shared = value_shared
         self.retired_conflict = retired_conflict
         self.reason_merge = reason_merge
+        self.named_values = named_values
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -258,6 +261,7 @@ LIMITS = Limits(
     value_shared=2,
     retired_conflict=True,
     reason_merge=True,
+    named_values=True,
 )
 
 _TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
@@ -2171,6 +2175,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         conflict = _retired_conflict(a, b)
     if conflict is None and limits.permission_conflict:
         conflict = _permission_conflict(a, b, containment)
+    if conflict is None and limits.named_values:
+        conflict = _named_value_conflict(a, b)
     if conflict is not None:
         detail = _detail_of_same_head(a, b, limits) if limits.head_match else None
         if detail is not None:
@@ -2322,6 +2328,42 @@ def _one_subject(a: Reading, b: Reading) -> bool:
         or _share(a.numbers, b.numbers)
         or any(k in a.anchors or k in b.anchors for k in shared)
     )
+
+
+NAMED_VALUE_SUBJECTS = 2  # subjects besides the values two entries must share
+
+
+def _named_value_conflict(a: Reading, b: Reading) -> Relation | None:
+    """Two code spans given as the value of one setting ("Redis maxmemory-policy must be
+    `noeviction`" against "Redis `maxmemory-policy` is `allkeys-lru`", two default config
+    paths): each entry names a span the other does not and, besides those spans (and the
+    words written inside them), names only what the other names, two subjects at least. A
+    word only one side names is another subject ("The config file is `settings.toml`"
+    against "The changelog file is `CHANGELOG.md`"), a scope another place, and a span that
+    holds the other's ("`@pytest.mark.integration`", "`integration`") the same value."""
+    if any(
+        side.negated or side.supersedes or side.excepts or side.permits or side.polar
+        for side in (a, b)
+    ):
+        return None
+    own_a, own_b = a.spans - b.weights.keys(), b.spans - a.weights.keys()
+    if not (own_a and own_b) or any(x in y or y in x for x in own_a for y in own_b):
+        return None
+    strong_a, strong_b = _strong(a) - _JOBS, _strong(b) - _JOBS
+    if len(strong_a & strong_b) < NAMED_VALUE_SUBJECTS:
+        return None
+    for reading, other, own in ((a, b, own_a), (b, a, own_b)):
+        named = (_strong(reading) - _JOBS) | reading.scopes
+        if any(k not in other.weights and not _inside(k, own) for k in named):
+            return None
+    shown = f"{_show(own_a)} against {_show(own_b)}"
+    return Relation(CONTRADICTION, 1.0, shown)
+
+
+def _inside(concept: str, spans: set[str]) -> bool:
+    """Whether a concept is a word written inside one of the spans (its stem: "allkei" of
+    `allkeys-lru`)."""
+    return any(concept in span or concept[:-1] in span for span in spans)
 
 
 PERMISSION_COVERAGE = 0.5  # of what a prohibition governs, the share a permission names
