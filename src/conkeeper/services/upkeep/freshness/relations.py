@@ -495,6 +495,7 @@ SYNONYMS = {
     "folders": "directory",
     "max": "maximum",
     "min": "minimum",
+    "auto": "automatic",  # "auto-merge", "auto-commit" are done automatically
     "char": "character",  # "12 chars" and "12 characters" are one unit, one word
     "chars": "character",
     "character": "character",
@@ -1025,7 +1026,7 @@ _QUANTITY = re.compile(
     r"(?:(?<=-Xm[xs])|(?<![\w.]))(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
     r"(" + _RATE + r"|ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps"
     r"|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
-    r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g"
+    r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g|(?:kilo|mega|giga|tera)bytes?"
     r"|chars?|characters?|columns?|cols?|spaces?|px|x)(?![\w])",
     re.IGNORECASE,
 )
@@ -1058,6 +1059,10 @@ UNITS: dict[str, tuple[str, float]] = {
         spelling: ("B", float(1024**power))
         for power, prefix in enumerate("kmgt", start=1)
         for spelling in (f"{prefix}b", f"{prefix}i", f"{prefix}ib")
+    },
+    **{
+        f"{prefix}byte": ("B", float(1024**power))
+        for power, prefix in enumerate(("kilo", "mega", "giga", "tera"), start=1)
     },
     "g": ("B", float(1024**3)),
     "M": ("B", float(1024**2)),  # a capital M after a number is a size ("512M"), "5m" minutes
