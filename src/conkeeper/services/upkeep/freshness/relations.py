@@ -1308,7 +1308,7 @@ def _inner_words(token: str) -> list[str]:
     return words
 
 
-_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$", re.IGNORECASE)  # `MLLP_PORT` too
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 # An identifier in lower camelCase (`minSdk`, `maxAge`) and its words.
 _CAMEL_WORD = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z0-9]+)+$")
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z0-9]+")
