@@ -285,6 +285,9 @@ NEGATED_STATES = _words(
     """fail disabled off insecure unsafe unencrypted plaintext unsigned untyped
     unauthenticated unpinned"""
 )
+# A switch's state said of a subject ("auto-commit is off", "HTTP/2 is disabled") negates the
+# subject, as "auto-commit is not on" would.
+SWITCHED_OFF = _words("off disabled")
 # Two-word markers: the second word is consumed with the first.
 NEGATION_PAIRS = frozenset({("no", "longer"), ("instead", "of"), ("rather", "than")})
 # Words that flip the polarity of the concept they name ("disable" is "not enable").
@@ -1561,7 +1564,10 @@ def read(text: str, *, head: bool = True) -> Reading:
                         antonym_polar.add(concept)
                     reading.polar.add(concept)
                     flips += 1
-                    pending.append((len(concepts), _OWN_REACH))
+                    previous = raw[index - 2].lower() if index >= 2 else ""
+                    # "auto-commit is off": the state said of the clause's subject negates it
+                    stated = lower in SWITCHED_OFF and previous in AUXILIARIES
+                    pending.append((len(concepts), _CLAUSE_REACH if stated else _OWN_REACH))
                 _note_choice(reading, concept, negate_next > 0)
                 if not in_parts:  # "system-installed gradle": the parts are one word
                     negate_next = max(0, negate_next - 1)
