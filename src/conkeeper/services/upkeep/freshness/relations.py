@@ -964,7 +964,10 @@ PHRASES = (
     # a bound said in words is the bound: "at least 14" is "min 14", "up to 7" "max 7" (and
     # "no more than" negates nothing)
     (re.compile(r"\bat least\b", re.IGNORECASE), "minimum"),
-    (re.compile(r"\b(?:at most|no more than|not more than|up to(?= \d))\b", re.IGNORECASE), "maximum"),
+    (
+        re.compile(r"\b(?:at most|no more than|not more than|up to(?= \d))\b", re.IGNORECASE),
+        "maximum",
+    ),
     (re.compile(r"\bsoft[ -]?delet(?:ed|es|e|ing|ion)\b", re.IGNORECASE), "soft-delete"),
     (re.compile(r"\bhard[ -]?delet(?:ed|es|e|ing|ion)\b", re.IGNORECASE), "hard-delete"),
     (re.compile(r"\b(?:env|environment)[ -]var(?:iable)?s?\b", re.IGNORECASE), "env-var"),
@@ -1379,8 +1382,8 @@ _SUPERSEDES = re.compile(
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
     r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
-    r"|\bcan\b(?!'t|\u2019t| not| never|[^.;,]*\b(?:only|at most|max|maximum|up to)\b)",  # a permission,
-    # unless "can ... only" or a bound ("can work at most 7 shifts" states a limit)
+    # a permission, unless "can ... only" or a bound ("can work at most 7 shifts" is a limit)
+    r"|\bcan\b(?!'t|\u2019t| not| never|[^.;,]*\b(?:only|at most|max|maximum|up to)\b)",
     re.IGNORECASE,
 )
 
@@ -2357,7 +2360,7 @@ def _named_value_conflict(a: Reading, b: Reading) -> Relation | None:
         for side in (a, b)
     ):
         return None
-    own_a, own_b = a.spans - b.weights.keys(), b.spans - a.weights.keys()
+    own_a, own_b = _own_spans(a, b), _own_spans(b, a)
     if not (own_a and own_b) or any(x in y or y in x for x in own_a for y in own_b):
         return None
     strong_a, strong_b = _strong(a) - _JOBS, _strong(b) - _JOBS
@@ -2365,10 +2368,26 @@ def _named_value_conflict(a: Reading, b: Reading) -> Relation | None:
         return None
     for reading, other, own in ((a, b, own_a), (b, a, own_b)):
         named = (_strong(reading) - _JOBS) | reading.scopes
-        if any(k not in other.weights and not _inside(k, own) for k in named):
+        named_whole = reading.spans - own  # a span the other names word by word
+        if any(
+            k not in other.weights and k not in named_whole and not _inside(k, own) for k in named
+        ):
             return None
     shown = f"{_show(own_a)} against {_show(own_b)}"
     return Relation(CONTRADICTION, 1.0, shown)
+
+
+def _own_spans(reading: Reading, other: Reading) -> set[str]:
+    """The code spans of ``reading`` that ``other`` does not name, whole or word by word
+    (`worker_class` is named by "worker class")."""
+    return {
+        span
+        for span in reading.spans - other.weights.keys()
+        if not all(_concept(part)[0] in other.weights for part in _SPAN_PARTS.split(span) if part)
+    }
+
+
+_SPAN_PARTS = re.compile(r"[\W_]+")
 
 
 def _inside(concept: str, spans: set[str]) -> bool:
