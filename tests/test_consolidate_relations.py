@@ -478,6 +478,13 @@ def test_a_label_or_a_retired_version_is_never_merged_away(
         ),
         ("Retries back off up to 30 seconds.", "Retries back off up to 60 seconds."),
         ("Workers can process at most 4 jobs at once.", "Workers process at most 8 jobs at once."),
+        # each states a bound the other does not (before the guard: merged at 0.75)
+        ("The search HPA keeps between 2 and 8 pods.", "HPA for search: min 2, max 16."),
+        # a value for one environment against the general rule (before: merged at 0.83)
+        (
+            "Rate limiting on the search API is per client.",
+            "Staging search API rate limit: 50 req/s per client.",
+        ),
     ],
 )
 def test_bounds_and_ranges_that_differ_are_never_merged(

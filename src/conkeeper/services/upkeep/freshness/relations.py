@@ -876,6 +876,7 @@ SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
         "access refresh",
     )
 )
+ENVIRONMENTS = SCOPE_GROUPS[1]  # production, staging, sandbox...: where a rule holds
 NUMBER_WORDS = {
     "zero": "0",
     "one": "1",
@@ -1032,7 +1033,7 @@ _QUANTITY = re.compile(
     r"(?:(?<=-Xm[xs])|(?<![\w.]))(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
     r"(" + _RATE + r"|ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps"
     r"|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
-    r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g|(?:kilo|mega|giga|tera)bytes?"
+    r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?"
     r"|chars?|characters?|columns?|cols?|spaces?|px|x)(?![\w])",
     re.IGNORECASE,
 )
@@ -1069,6 +1070,10 @@ UNITS: dict[str, tuple[str, float]] = {
     **{
         f"{prefix}byte": ("B", float(1024**power))
         for power, prefix in enumerate(("kilo", "mega", "giga", "tera"), start=1)
+    },
+    **{
+        f"{prefix}byte": ("B", float(1024**power))
+        for power, prefix in enumerate(("kibi", "mebi", "gibi", "tebi"), start=1)
     },
     "g": ("B", float(1024**3)),
     "M": ("B", float(1024**2)),  # a capital M after a number is a size ("512M"), "5m" minutes
@@ -2114,6 +2119,25 @@ def _distinct_identifiers(a: Reading, b: Reading) -> bool:
     return bool(a.spans - b.weights.keys() and b.spans - a.weights.keys())
 
 
+def _apart(a: Reading, b: Reading) -> bool:
+    """Each entry states a value the other does not ("between 3 and 12 pods" against "min 3,
+    max 20"), or one states a value for an environment the other does not name ("Production
+    API rate limit: 100 req/s per key" against "rate limiting is per API key"): whichever
+    copy a merge kept, a value or the general rule would be gone."""
+    magnitudes_a, magnitudes_b = _magnitudes(a.numbers), _magnitudes(b.numbers)
+    if {_magnitude(v) for v in magnitudes_a - magnitudes_b} - {
+        _magnitude(v) for v in magnitudes_b
+    } and {_magnitude(v) for v in magnitudes_b - magnitudes_a} - {
+        _magnitude(v) for v in magnitudes_a
+    }:
+        return True
+    # a value and an environment ("Production API rate limit: 100 req/s") only one names
+    for one, other in ((a, b), (b, a)):
+        if one.numbers and not other.numbers and (one.scopes - other.scopes) & ENVIRONMENTS:
+            return True
+    return False
+
+
 def _opposed(a: Reading, b: Reading, *, firm: bool = False) -> bool:
     """One entry negates something the other names and the other does not (each side's
     negations counted only where they govern a concept the other entry names; with ``firm``,
@@ -2630,7 +2654,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     )
     spelled, terms = _initialisms(a, b)
     shared_all += spelled
-    if count_all + terms < 2 or _distinct_identifiers(a, b):
+    if count_all + terms < 2 or _distinct_identifiers(a, b) or _apart(a, b):
         return None
     if limits.abbreviations:
         shared_all += _abbreviated(a, b)
