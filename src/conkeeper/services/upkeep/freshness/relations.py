@@ -1243,6 +1243,7 @@ class Reading(Record):
         "changed",
         "chosen",
         "clauses",
+        "ends",
         "excepts",
         "exempts",
         "flipped",
@@ -1298,6 +1299,7 @@ class Reading(Record):
         self.initials: dict[str, frozenset[str]] = {}  # "gke" -> concepts of the words
         self.clauses: list[set[str]] = [set()]  # the concepts of each clause
         self.changed: set[str] = set()  # the concepts of the clauses a change note is in
+        self.ends: set[str] = set()  # code spans that end a clause ("... is `allkeys-lru`")
         # per retirement ("Jenkins was shut down"): the concepts and values of what it retires
         self.retired: list[tuple[frozenset[str], frozenset[str]]] = []
 
@@ -1479,6 +1481,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     span_left = 0  # words still to read from inside a backticked command
     parts_left = 0  # parts still to read of a hyphenated word
     negation_at: set[int] = set()
+    last_span: str | None = None  # the open clause's last code span, unless a word follows it
     universal = 0  # concepts still to read after "every", "all", "any"
     antonym_at: set[int] = set()  # positions of the open clause's antonyms ("failing")
     antonym_polar: set[str] = set()
@@ -1499,6 +1502,9 @@ def read(text: str, *, head: bool = True) -> Reading:
             parts_left = len(_inner_words(token))
         concept: str | None = None
         if token == _BREAK:
+            if last_span:
+                reading.ends.add(last_span)
+            last_span = None
             clause_words = 0
             _key_values(reading, keys, values, clause_start)
             if negations == 11:  # one negation and "without": "don't X without Y" is "Y first"
@@ -1601,6 +1607,10 @@ def read(text: str, *, head: bool = True) -> Reading:
                 if not token.startswith("`") or weight > 1.0:
                     reading.weights[concept] = max(reading.weights.get(concept, 0.0), weight)
                     reading.clauses[-1].add(concept)
+                if token.startswith("`"):
+                    last_span = concept
+                elif not (in_span or in_parts):
+                    last_span = None  # "a `created_at` column": the span is no value
                 if token.startswith("`") and concept not in _MEMBERS:
                     reading.spans.add(concept)
                 if weight >= 1.0 and (in_span or _names_something(token, concept, clause_words)):
@@ -2395,14 +2405,17 @@ def _named_value_conflict(a: Reading, b: Reading) -> Relation | None:
     words written inside them), names only what the other names, two subjects at least. A
     word only one side names is another subject ("The config file is `settings.toml`"
     against "The changelog file is `CHANGELOG.md`"), a scope another place, and a span that
-    holds the other's ("`@pytest.mark.integration`", "`integration`") the same value."""
+    holds the other's ("`@pytest.mark.integration`", "`integration`") the same value. A value
+    ends its clause: "Every table has a `created_at` column" names a column, not a value."""
     if any(
         side.negated or side.supersedes or side.excepts or side.permits or side.polar
         for side in (a, b)
     ):
         return None
     own_a, own_b = _own_spans(a, b), _own_spans(b, a)
-    if not (own_a and own_b) or any(x in y or y in x for x in own_a for y in own_b):
+    if not (own_a & a.ends and own_b & b.ends):  # a value ends what it is said of
+        return None
+    if any(x in y or y in x for x in own_a for y in own_b):
         return None
     strong_a, strong_b = _strong(a) - _JOBS, _strong(b) - _JOBS
     if len(strong_a & strong_b) < NAMED_VALUE_SUBJECTS:
