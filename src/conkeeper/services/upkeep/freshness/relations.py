@@ -68,8 +68,9 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   two entries naming exactly the same ones and the same values, with no antonyms, merge at a
   lower similarity (a paraphrase around one command is one rule twice); two code spans given
   as the value of one setting contradict ("Redis maxmemory-policy must be `noeviction`"
-  against "Redis `maxmemory-policy` is `allkeys-lru`": each names a span the other does not
-  and otherwise only what the other names, two subjects at least; ``Limits.named_values``);
+  against "Redis `maxmemory-policy` is `allkeys-lru`": each ends a clause with a span the
+  other does not name and otherwise names only what the other names, two subjects at least;
+  ``Limits.named_values``);
 * **order** ("A before B" against "B before A");
 * **exceptions**: an entry that states an exception, a permission or a reason ("unless",
   "except", "because", "also", "on purpose", "is allowed to", "that's expected") or opens
