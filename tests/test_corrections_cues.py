@@ -476,3 +476,36 @@ def test_the_hook_queues_a_terse_contrast_with_a_comma_but_not_an_answer(project
     assert {item.label for item in items} == {"correction"}
     for text in ROUND11_FLAGGED:
         assert detect(text, "low", model=False).pattern == "terse-contrast"
+
+
+# issue 20 round 12 (written for this test, in no data set): the agent's work set against what
+# is already there is a shape now, and so are mock praise of inline code or of a thing that
+# "now" misbehaves, and "didn't ask for ..." with its subject dropped; the same words about new
+# work, or good news, are not corrections
+ROUND12_FLAGGED = (
+    "make that a Sidekiq job, like the other importers",
+    "oh great, `rm -rf` in the cleanup step. scope it to the tmp dir",
+    "perfect, the login page now redirects to itself. send it to the dashboard",
+    "never asked for a Makefile, the justfile is enough",
+)
+ROUND12_NOT_FLAGGED = (
+    "when you add the export job, name it like the other jobs",
+    "great, the tests now pass",
+)
+
+
+def test_the_hook_queues_the_round_12_shapes_but_not_new_work_or_good_news(
+    project: Path,
+) -> None:
+    for text in ROUND12_FLAGGED:
+        _submit(project, text)
+    for text in ROUND12_NOT_FLAGGED:
+        _submit(project, text)
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.text for item in items] == list(ROUND12_FLAGGED)
+    assert {item.label for item in items} == {"correction"}
+    shapes = [detect(text, "low", model=False).pattern for text in ROUND12_FLAGGED]
+    assert shapes == ["like-the-rest", "mock-praise", "mock-praise", "overreach"]
+    for text in ROUND12_NOT_FLAGGED:
+        assert detect(text, "medium").label is None

@@ -625,9 +625,10 @@ LIKE_THE_REST = LazyPattern(
 )
 # the agent did more than it was asked: "way more than I asked for", "I didn't ask you to"
 _OVERREACH = LazyPattern(
-    r"\b(?:more|further) than (?:what )?i asked\b|(?:\bi |^)(?:didn'?t|never|did not) ask "
+    r"\b(?:more|further) than (?:what )?i asked\b|"
     # round 12: the subject dropped at a sentence's start, "didn't ask for docs. remove it"
-    r"(?:you )?(?:for|to)\b|\bnobody asked (?:you )?(?:for|to)\b|\bnot what i asked\b|"
+    r"(?:\bi |^)(?:(?:didn'?t|never|did not) ask|never asked) (?:you )?(?:for|to)\b|"
+    r"\bnobody asked (?:you )?(?:for|to)\b|\bnot what i asked\b|"
     # round 10: "I only wanted the typo fixed", "that wasn't the ask" (38 corrections, no other
     # prompt in every author's files)
     r"\bi only (?:asked|wanted)\b|\b(?:wasn'?t|isn'?t|was not|is not) the ask\b|"
