@@ -48,8 +48,11 @@ NOT_FLAGGED = (
     "there is a typo in the README, line 12",
     "forgot to mention: the API needs a token",
     "who wrote the original parser? I want to ask them about it",
-    "the other team owns the billing service, so just read from it",
 )
+# round 12: medium spends more of its false-positive budget (the scorer's threshold .68 -> .63)
+# and the scorer reads this one .66 ("so just read from it" is a redirect's wording): kept
+# unflagged at low, where a false positive costs most
+NOT_FLAGGED_AT_LOW = ("the other team owns the billing service, so just read from it",)
 
 
 @pytest.mark.parametrize("text", FLAGGED_AT_LOW)
@@ -75,6 +78,11 @@ def test_a_challenge_round_8_doubted_is_flagged_at_every_level() -> None:
 @pytest.mark.parametrize("level", ["low", "medium"])
 def test_its_look_alikes_are_not(text: str, level: str) -> None:
     assert detect(text, level).label is None
+
+
+@pytest.mark.parametrize("text", NOT_FLAGGED_AT_LOW)
+def test_a_closer_look_alike_is_not_at_low(text: str) -> None:
+    assert detect(text, "low").label is None
 
 
 def _submit(project: Path, text: str) -> None:
