@@ -483,16 +483,16 @@ def train_once(
         for i in order:
             active, y = rows[i]
             z = bias
-            for f in active:
-                z += weights[f]
+            for j in active:
+                z += weights[j]
             err = _sigmoid(z) - y
             bias_grad += err * err
             bias -= rate * err / sqrt(bias_grad)
-            for f in active:
-                g = err + penalty[f] * weights[f]
-                grad = grads[f] + g * g
-                grads[f] = grad
-                weights[f] -= rate * g / sqrt(grad)
+            for j in active:
+                g = err + penalty[j] * weights[j]
+                grad = grads[j] + g * g
+                grads[j] = grad
+                weights[j] -= rate * g / sqrt(grad)
     return dict(zip(names, weights, strict=True)), bias
 
 
