@@ -77,7 +77,7 @@ def test_an_agents_wording_of_a_correction_is_tagged_as_the_agents(tmp_path: Pat
         f"- Method names are snake_case.\n<!-- @category: convention -->\n"
         f"<!-- @source: agent-correction {today()} -->\n"
     ) in text
-    assert f"- use pnpm here\n<!-- @category: convention -->\n<!-- @source: correction" in text
+    assert "- use pnpm here\n<!-- @category: convention -->\n<!-- @source: correction" in text
     context = session_start_context(root)
     assert "an agent, rewording a correction of yours" in context, context
 
