@@ -204,9 +204,8 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set still to be measured (blind12.jsonl, ...) or seen and not yet trained on
-    # (blind11.jsonl) is never trained on; blind3 to
-    # blind10 were measured once (FIRST_BLIND3.md ... FIRST_BLIND10.md) before they joined the
+    # a blind set still to be measured (blind12.jsonl, ...) is never trained on; blind3 to
+    # blind11 were measured once (FIRST_BLIND3.md ... FIRST_BLIND11.md) before they joined the
     # authors, train6 to train12 too (FIRST_TRAIN6.md ... FIRST_TRAIN12.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
@@ -219,6 +218,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "blind8.jsonl",
         "blind9.jsonl",
         "blind10.jsonl",
+        "blind11.jsonl",
     }
     assert {
         "train6.jsonl",
@@ -243,6 +243,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "FIRST_TRAIN11.md",
         "FIRST_TRAIN12.md",
         "FIRST_BLIND10.md",
+        "FIRST_BLIND11.md",
     ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 

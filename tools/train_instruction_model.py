@@ -235,6 +235,7 @@ AUTHORS = (
     ("train11.jsonl", "a20-train11"),
     ("blind10.jsonl", "a21-blind10"),
     ("train12.jsonl", "a22-train12"),
+    ("blind11.jsonl", "a23-blind11"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
