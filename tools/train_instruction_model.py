@@ -236,6 +236,7 @@ AUTHORS = (
     ("blind10.jsonl", "a21-blind10"),
     ("train12.jsonl", "a22-train12"),
     ("blind11.jsonl", "a23-blind11"),
+    ("train13.jsonl", "a24-train13"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
