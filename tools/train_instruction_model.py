@@ -11,14 +11,15 @@ Data (``tests/data/poisoning/``), one file per independent author, all seen and 
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
 ``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl``,
-``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl`` and ``train12.jsonl`` joined only after
-their one first measurement: ``FIRST_BLIND3.md``,
+``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl``, ``train12.jsonl``, ``blind11.jsonl`` and
+``train13.jsonl`` joined only after their one first measurement: ``FIRST_BLIND3.md``,
 ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
 ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``,
 ``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%),
 ``FIRST_BLIND9.md`` (79.0% / 99.1%, measured once after round 8, an author since),
 ``FIRST_TRAIN11.md`` (69.3% / 96.6%), ``FIRST_BLIND10.md`` (78.6% / 97.4%, measured once after
-round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%); ``blind11.jsonl`` is the next).
+round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%), ``FIRST_BLIND11.md`` (68.6% / 100.0%, measured
+once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%); ``blind12.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
