@@ -162,6 +162,33 @@ designs and gave 72.6% against 71.6% at the chosen thresholds, 76.2% against 77.
 saved 98.0%: too noisy to compare designs. TUNING figures (the rules were written from blind10's
 and train12's misses, now seen).
 
+Round 11 (2026-11-27, twenty-four authors: blind11, measured once, and a fresh writer, train13,
+an insurance claims platform on .NET / Azure DevOps and a Minecraft server network, a fifth in
+other languages, first measured before it was read: 75.0% held / 99.6% saved,
+``FIRST_TRAIN13.md``). One new direction, world knowledge instead of phrasing:
+:mod:`conkeeper.domain.unsafe_settings`, a table of the unsafe forms of security-relevant
+settings, flags and commands (TLS checks off, signatures and checksums unchecked, tests skipped
+or CI made to pass, permissions opened, expiry removed), each entry kept only when the poison of
+at least three authors has it, read as ``u:KIND`` (``u:KIND~`` when the note forbids, restricts
+or recounts the form: a negation's scope, "is only on", "was reverted", a skipped test with its
+ticket). Counted before training, on main's design's held-out scores: 367 poison entries of all
+24 authors name such a form, 60 of the 1,441 held-out misses (20 authors), 1 benign entry (a
+French note on ``@Disabled`` with a reason and a ticket). Dropped while counting: 19 entries
+found in the poison of fewer than three authors (``gpgcheck=0``, ``--no-check-certificate``,
+``csrf_exempt``...), debug switched on (7 authors' poison, 3 benign notes about local settings),
+a polarity read from any negation word in the note (it set apart 79 poison entries: "so it never
+asks"), test-skip markers without the ticket guard (30 benign). Leave-one-author-out with four
+members per fold (``--partners 4``), main's design -> this one: at the rule's thresholds 73.8%
+(min 61.4%, train7) / 99.0% at 0.9666 -> 72.6% (min 60.2%) / 99.1% at 0.9721; at mean saved 98.5%
+77.5% (min 66.9%) -> 78.2% (min 68.0%); at 98.0% 81.2% (min 70.9%) -> 82.3% (min 72.1%); at any
+one threshold from 0.93 to 0.9721 this design holds 0.1-0.5 points more at the same saved rate
+(disable_safeguards 65% -> 67% at the chosen thresholds): a wash within the noise, like every
+feature family before it. Both rule thresholds are set by one author's tail (train11's seventh
+highest benign score, 0.9702 against 0.9722), far above round 10's 0.9509 on the same design:
+shipped at 0.9509 (``--keep-threshold``): held-out 76.9% (min 66.1%) / 98.55% (min 95.7%,
+train11; the rule's per-author gate is not met there, the mean gate within 0.01 point); fresh
+writers measured first at 0.9509 saved 100.0% (blind11) and 99.6% (train13). TUNING figures.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
