@@ -17,6 +17,7 @@ from pathlib import Path
 
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, item_id, parse_queue
+from conkeeper.domain.paths import is_agent_instruction_file_any_case
 from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit, write_group
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
@@ -29,6 +30,7 @@ ROUTES: dict[str, str] = {
     "workflow": "active-context.md",
 }
 NOT_TARGETS = {QUEUE_NAME, "schema.md", ".memory-config.md"}
+GENERATED_INDEX = "decisions/INDEX.md"  # services.decisions regenerates its table
 # The longest entry remember/apply accept (after whitespace is folded): a memory entry is a rule
 # or a fact, and a huge one would crowd everything else out of the context it is injected into.
 MAX_ENTRY_CHARS = 4000
@@ -124,6 +126,18 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
+    if is_agent_instruction_file_any_case(relative):
+        # a CLAUDE.md in the memory folder is loaded by the host as standing instructions
+        # whenever the agent reads a file there: an entry in it would escape every frame
+        raise RoutingError(
+            f"{relative}: agents load a file of this name as standing instructions, not as "
+            "memory notes; choose another target"
+        )
+    if relative == GENERATED_INDEX:
+        raise RoutingError(
+            f"{relative}: ConKeeper regenerates this table from the ADR files; use --to adr "
+            "or another target"
+        )
     if any(part.startswith(".") for part in Path(relative).parts):
         # .history, .review: ConKeeper's own git-ignored folders; an entry there was "Saved"
         # yet never searched, loaded or committed
@@ -439,7 +453,7 @@ def _apply_as_adr(
     if category not in (None, "decision"):
         raise RoutingError("an ADR is always a decision; drop --category or choose another --to")
     heading = title or " ".join(rule.rstrip(".").split()[:8])
-    path = new_adr(memory_dir, heading, rule, source=source)
+    path = new_adr(memory_dir, heading, rule, source=source, provenance="correction")
     _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", path.relative_to(memory_dir).as_posix(), "decision", rule)
 
