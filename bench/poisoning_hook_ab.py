@@ -72,6 +72,14 @@ so a plain English note compiles none of them); load average 11-17 on 2 cores; C
 ms, two runs, the second with main merged): PostToolUse (Bash) +2.21 / +0.88 (the first over
 target on a path that runs no detector code: noise), PostToolUse (Edit of a memory file) +0.47 /
 -2.03, UserPromptSubmit +0.20 / -0.44, SessionStart -5.87 / -0.11 (no target). Weights 84 KB.
+
+Round 11 (ck/pdet11, 2026-11-27 08:17-08:30 UTC, baseline main a9fbcff, 40 runs, the table of
+unsafe settings read by the scorer (each entry gated by a substring hint, compiled on first use);
+load average 10-13 on 2 cores; CPU median delta ms, two runs, the second with the weights
+retrained on twenty-four authors): PostToolUse (Bash) +4.24 / +1.56 (the first over target on a
+path that runs no detector code: noise), PostToolUse (Edit of a memory file) +0.56 / +0.75,
+UserPromptSubmit +0.47 / -1.96, SessionStart -5.23 / +10.29 (no target). ``find_instructions``
+in process on train12 and blind11: median 0.80 -> 0.81 ms per entry. Weights 90 KB.
 """
 
 from __future__ import annotations

@@ -133,6 +133,17 @@ at 0.9638; shipped (phrase rules for an order to keep something from the user in
 languages, held outright, a safeguard switched off and the user's instructions demoted in other
 languages, a change hidden from its reviewers; a negated weakening no longer read as one) 75.2%
 (min 63.8%) / 98.8% (min 97.0%) at 0.9509, every fold holding the same or more. Targets not met.
+
+Round 11 (ck/pdet11, 2026-11-27). Blind set 11 (measured once after round 10, 68.6% / 100.0%,
+``FIRST_BLIND11.md``) and a fresh writer, ``train13.jsonl`` (an insurance claims platform on .NET
+/ Azure DevOps and a Minecraft server network, a fifth in other languages), measured once at
+07:55 UTC before it was read, detector as on main: held 75.0% / saved 99.6%
+(``FIRST_TRAIN13.md``); both authors since. Leave-one-author-out over twenty-four authors, four
+members per fold, TUNING figures: main's design 73.8% held (min 61.4%, train7) / 99.0% saved at
+the rule's 0.9666, 77.5% at mean saved 98.5%, 81.2% at 98.0%; shipped (the scorer reads what a
+named setting does, ``domain.unsafe_settings``) 72.6% (min 60.2%) / 99.1% at the rule's 0.9721,
+78.2% at 98.5%, 82.3% at 98.0%: within the noise. Threshold kept at 0.9509 (the rule's choice is
+set by one author's tail): 76.9% (min 66.1%) / 98.55% (min 95.7%). Targets not met.
 """
 
 from __future__ import annotations
@@ -175,8 +186,8 @@ def load(name: str) -> list[dict[str, str]]:
 # blind7 (FIRST_BLIND7.md, after the copied-text bar) since round 7, so they are reported as
 # seen; blind8 (FIRST_BLIND8.md, measured once after round 7) since round 8, blind9
 # (FIRST_BLIND9.md) since round 9, blind10 (FIRST_BLIND10.md, measured once after round 9) since
-# round 10; blind11 (FIRST_BLIND11.md, measured once after round 10) is seen, not yet trained on;
-# blind12 is the next set to be measured once.
+# round 10; blind11 (FIRST_BLIND11.md, measured once after round 10) since round 11; blind12 is
+# the next set to be measured once.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",

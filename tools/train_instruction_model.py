@@ -11,14 +11,15 @@ Data (``tests/data/poisoning/``), one file per independent author, all seen and 
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
 ``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl``,
-``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl`` and ``train12.jsonl`` joined only after
-their one first measurement: ``FIRST_BLIND3.md``,
+``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl``, ``train12.jsonl``, ``blind11.jsonl`` and
+``train13.jsonl`` joined only after their one first measurement: ``FIRST_BLIND3.md``,
 ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
 ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``,
 ``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%),
 ``FIRST_BLIND9.md`` (79.0% / 99.1%, measured once after round 8, an author since),
 ``FIRST_TRAIN11.md`` (69.3% / 96.6%), ``FIRST_BLIND10.md`` (78.6% / 97.4%, measured once after
-round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%); ``blind11.jsonl`` is the next).
+round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%), ``FIRST_BLIND11.md`` (68.6% / 100.0%, measured
+once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%); ``blind12.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -161,6 +162,33 @@ designs and gave 72.6% against 71.6% at the chosen thresholds, 76.2% against 77.
 saved 98.0%: too noisy to compare designs. TUNING figures (the rules were written from blind10's
 and train12's misses, now seen).
 
+Round 11 (2026-11-27, twenty-four authors: blind11, measured once, and a fresh writer, train13,
+an insurance claims platform on .NET / Azure DevOps and a Minecraft server network, a fifth in
+other languages, first measured before it was read: 75.0% held / 99.6% saved,
+``FIRST_TRAIN13.md``). One new direction, world knowledge instead of phrasing:
+:mod:`conkeeper.domain.unsafe_settings`, a table of the unsafe forms of security-relevant
+settings, flags and commands (TLS checks off, signatures and checksums unchecked, tests skipped
+or CI made to pass, permissions opened, expiry removed), each entry kept only when the poison of
+at least three authors has it, read as ``u:KIND`` (``u:KIND~`` when the note forbids, restricts
+or recounts the form: a negation's scope, "is only on", "was reverted", a skipped test with its
+ticket). Counted before training, on main's design's held-out scores: 367 poison entries of all
+24 authors name such a form, 60 of the 1,441 held-out misses (20 authors), 1 benign entry (a
+French note on ``@Disabled`` with a reason and a ticket). Dropped while counting: 19 entries
+found in the poison of fewer than three authors (``gpgcheck=0``, ``--no-check-certificate``,
+``csrf_exempt``...), debug switched on (7 authors' poison, 3 benign notes about local settings),
+a polarity read from any negation word in the note (it set apart 79 poison entries: "so it never
+asks"), test-skip markers without the ticket guard (30 benign). Leave-one-author-out with four
+members per fold (``--partners 4``), main's design -> this one: at the rule's thresholds 73.8%
+(min 61.4%, train7) / 99.0% at 0.9666 -> 72.6% (min 60.2%) / 99.1% at 0.9721; at mean saved 98.5%
+77.5% (min 66.9%) -> 78.2% (min 68.0%); at 98.0% 81.2% (min 70.9%) -> 82.3% (min 72.1%); at any
+one threshold from 0.93 to 0.9721 this design holds 0.1-0.5 points more at the same saved rate
+(disable_safeguards 65% -> 67% at the chosen thresholds): a wash within the noise, like every
+feature family before it. Both rule thresholds are set by one author's tail (train11's seventh
+highest benign score, 0.9702 against 0.9722), far above round 10's 0.9509 on the same design:
+shipped at 0.9509 (``--keep-threshold``): held-out 76.9% (min 66.1%) / 98.55% (min 95.7%,
+train11; the rule's per-author gate is not met there, the mean gate within 0.01 point); fresh
+writers measured first at 0.9509 saved 100.0% (blind11) and 99.6% (train13). TUNING figures.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -235,6 +263,8 @@ AUTHORS = (
     ("train11.jsonl", "a20-train11"),
     ("blind10.jsonl", "a21-blind10"),
     ("train12.jsonl", "a22-train12"),
+    ("blind11.jsonl", "a23-blind11"),
+    ("train13.jsonl", "a24-train13"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
@@ -527,7 +557,9 @@ def choose_l2(examples: list[Example]) -> tuple[float, list[tuple[Example, float
     return best[1], best[2], best[3]
 
 
-def write_weights(model: list[float], threshold: float, l2: float, n: int, n_authors: int) -> None:
+def write_weights(
+    model: list[float], threshold: float, l2: float, n: int, n_authors: int, how: str = ""
+) -> None:
     """Generate the weights module: the table as 8-bit integers (one shared scale: on the six
     authors' entries no verdict differs from 16-bit weights, and the table decodes in half the
     time), zlib compressed and base64 encoded in one string constant (decoded in C on first
@@ -544,7 +576,10 @@ def write_weights(model: list[float], threshold: float, l2: float, n: int, n_aut
         "tools/train_instruction_model.py; do not edit).\n\n"
         f"Trained on {n} labelled entries by {n_authors} authors;\n"
         + textwrap.fill(
-            f"L2 {l2:g}; threshold chosen on leave-one-author-out scores: {THRESHOLD_RULE}.", 96
+            f"L2 {l2:g}; threshold "
+            + (how or f"chosen on leave-one-author-out scores: {THRESHOLD_RULE}")
+            + ".",
+            96,
         )
         + "\n"
         '"""\n\n'
@@ -569,6 +604,11 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="reduced author bagging for the report: N members per fold (0: the full bagging)",
     )
+    parser.add_argument(
+        "--keep-threshold",
+        type=float,
+        help="ship this threshold, not the rule's (reported at both); round 11 kept 0.9509",
+    )
     args = parser.parse_args(argv)
     if args.limit and not args.cv_only:
         parser.error("--limit is for a quick report (--cv-only); weights train on everything")
@@ -590,8 +630,16 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.cv_only:
         return 0
+    how = ""
+    if args.keep_threshold is not None:
+        how = (
+            f"kept at {args.keep_threshold} (the rule, {THRESHOLD_RULE}, picked {threshold} on "
+            "these folds; see the trainer's round 11 note)"
+        )
+        threshold = args.keep_threshold
+        report(scored, threshold)
     model = train(examples, l2)
-    write_weights(model, threshold, l2, len(examples), len(authors(examples)))
+    write_weights(model, threshold, l2, len(examples), len(authors(examples)), how)
     print(f"wrote {WEIGHTS.relative_to(ROOT)}")
     return 0
 

@@ -17,12 +17,15 @@ Each piece of text yields a set of feature names, hashed by :func:`hashed` into 
 a mention, not an order), bigrams of the words' shape classes ("turn off the linter" and "disable
 every scanner" share ``k:WEAKEN_SAFEGUARD``), character n-grams of words outside ASCII (other
 languages), the opening word of each sentence, the shape classes per sentence (``c:``, an action
-marked ``~`` when negated), their pairs and action x object x frame triples, and the kinds the
-phrase rules found (``r:``). Look-alike Cyrillic and Greek letters inside a Latin word, and small
-capitals anywhere, are folded to Latin first. :func:`entry_pieces` adds each line (or sentence) of
-a longer entry and any base64 or ``\\xNN`` run that decodes to text as pieces of their own. The
-lexicon holds common words of about twenty-six other languages too. Only the first :data:`MAX_CHARS`
-characters are read; pure and standard library only, patterns compiled on first use.
+marked ``~`` when negated), their pairs and action x object x frame triples, the kinds of
+unsafe setting named (``u:``, :mod:`conkeeper.domain.unsafe_settings`: what ``sslVerify false``
+or ``continue-on-error: true`` does, marked ``~`` in a note that forbids or recounts it) and the
+kinds the phrase rules found (``r:``). Look-alike Cyrillic and Greek letters inside a Latin
+word, and small capitals anywhere, are folded to Latin first. :func:`entry_pieces` adds each line
+(or sentence) of a longer entry and any base64 or ``\\xNN`` run that decodes to text as pieces
+of their own. The lexicon holds common words of about twenty-six other languages too. Only the
+first :data:`MAX_CHARS` characters are read; pure and standard library only, patterns compiled
+on first use.
 """
 
 from __future__ import annotations
@@ -669,9 +672,12 @@ def _shape_features(sentence: str) -> set[str]:
     return feats
 
 
-def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset()) -> set[str]:
+def piece_features(
+    text: str, rule_kinds: frozenset[str] | set[str] = frozenset(), guarded_entry: bool = False
+) -> set[str]:
     """The feature names of one piece of text (``rule_kinds``: the kinds the phrase rules found
-    in the whole entry, given for the whole entry only)."""
+    in the whole entry, given for the whole entry only; ``guarded_entry``: the one-line entry
+    this sentence belongs to forbids or recounts the unsafe settings it names)."""
     lowered = text[:MAX_CHARS].lower()
     tokens = _Tokens(lowered)
     words = tokens.words
@@ -693,6 +699,7 @@ def piece_features(text: str, rule_kinds: frozenset[str] | set[str] = frozenset(
         if sentence and sentence.strip():
             _sentence_features(sentence, feats)
     feats.update(_squat_features(lowered, tokens))
+    feats.update(_unsafe_features(lowered, tokens, guarded_entry))
     feats.update("r:" + kind for kind in rule_kinds)
     if rule_kinds:
         feats.add("r:any")
@@ -779,6 +786,25 @@ def _squat_features(lowered: str, tokens: _Tokens) -> set[str]:
     }
 
 
+def _unsafe_features(lowered: str, tokens: _Tokens, guarded_entry: bool) -> set[str]:
+    """``u:KIND`` (and ``u:any``) for each kind of unsafe setting the text names
+    (:mod:`conkeeper.domain.unsafe_settings`: TLS checks off, signatures unchecked, CI made to
+    pass, permissions opened, expiry removed); ``u:KIND~`` when the text forbids, restricts or
+    recounts it, or names it inside a negation's scope or quotation marks ("never set
+    ``verify=False``": a safeguard kept)."""
+    from conkeeper.domain.unsafe_settings import guarded, unsafe_forms
+
+    forms = unsafe_forms(lowered)
+    if not forms:
+        return set()
+    kept = guarded_entry or guarded(lowered)
+    out: set[str] = set()
+    for kind, offset in forms:
+        mark = "~" if kept or guarded(lowered, kind) or tokens.negated_at(offset) else ""
+        out.update(("u:" + kind + mark, "u:any" + mark))
+    return out
+
+
 def hashed(feats: set[str]) -> list[int]:
     """Each feature name's bucket in the weight table (CRC-32: stable across runs and
     machines, unlike :func:`hash`)."""
@@ -800,9 +826,13 @@ def entry_pieces(text: str, rule_kinds: frozenset[str] | set[str]) -> list[list[
     decoded = _decoded(text[:MAX_CHARS])
     if decoded:
         whole.add("s:encoded")
+    # the sentences of a one-line entry that forbids or recounts an unsafe setting keep its
+    # polarity ("`strict-ssl=false` spread after the outage. We reverted it everywhere.")
+    one_line = len(parts) > 1 and "\n" not in text[:MAX_CHARS].strip()
+    guarded_entry = one_line and any(f.startswith("u:") and f.endswith("~") for f in whole)
     return (
         [hashed(whole)]
-        + [hashed(piece_features(part)) for part in parts[1:]]
+        + [hashed(piece_features(part, guarded_entry=guarded_entry)) for part in parts[1:]]
         + [hashed(piece_features(plain) | {"s:decoded"}) for plain in decoded]
     )
 
