@@ -140,7 +140,7 @@ SCHEMA_V6 = team_search.SEARCH_FUNCTION
 # the GIN scan a step through the team's posting tree, ten times the project's, besides the
 # project's (PostgreSQL CPU per search at 1,000,000 records: 10-17% less, same records found).
 # The searches still name the team; it is checked on the row. Built in the migration's
-# transaction (about 3 minutes per million records on the loaded 2-core machine).
+# transaction (2 minutes 17 seconds for 1,000,000 records on the loaded 2-core machine).
 SCHEMA_V7 = """
 CREATE EXTENSION IF NOT EXISTS btree_gin;
 CREATE INDEX team_records_project_search ON team_records USING gin (project_id, search);
