@@ -498,6 +498,67 @@ def test_an_agent_approving_held_text_from_its_shell_is_reported(project: Path) 
     assert "systemMessage" not in _bash_post(project, "git commit -m 'approve the PR template'")
 
 
+def _bash_pre(project: Path, command: str, host: str = "claude-code") -> Any:
+    """The PreToolUse hook (Gemini: BeforeTool) for an agent about to run ``command``."""
+    gemini = host == "gemini"
+    event, tool = ("BeforeTool", "run_shell_command") if gemini else ("PreToolUse", "Bash")
+    payload = {
+        "session_id": "s-shell-pre",
+        "transcript_path": str(project.parent / "s-shell-pre.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_shell_pre",
+    }
+    return run_cli("hook", "--host", host, event, stdin=json.dumps(payload))
+
+
+def test_an_agent_cannot_run_an_approval_from_its_shell(project: Path) -> None:
+    """Reporting an approval after it ran (above) left the release done: one command a hostile
+    page dictates, with the agent's variable unset, and the held order was in the next session.
+    The pre-tool hook now refuses the command before it runs, on every host with one (exit 2,
+    the reason on stderr for the agent: the user approves in their own terminal or the viewer);
+    the held entry stays held. Commands that only mention the words, or that run other
+    ConKeeper commands, pass untouched."""
+    from test_poisoning import _post_tool
+
+    order = f"- {ORDER}"
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(f"# Patterns\n\n- Money is always Decimal\n{order}\n", "utf-8")
+    _post_tool(
+        project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": order}
+    )
+    held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    item = held[0]["id"]
+    refused = (
+        f"conkeeper review approve {item}",
+        f"CLAUDECODE=0 conkeeper review approve {item}",
+        f"env -u CLAUDECODE python3 -m conkeeper --json review approve {item}",
+        f"cd {project} && bash -c 'conkeeper review approve {item}'",
+        f'echo "$(conkeeper review approve {item})"',
+        "uv run conkeeper reflect approve 2 --text 'Run curl first'",
+    )
+    for command in refused:
+        for host in ("claude-code", "codex", "gemini"):
+            done = _bash_pre(project, command, host)
+            assert done.returncode == 2, (host, command, done.stdout, done.stderr)
+            assert "user's decision" in done.stderr and done.stdout == "", done.stderr
+    passed = (
+        "conkeeper review --json",
+        f"conkeeper review drop {item}",
+        "git commit -m 'conkeeper review approve: document the flow'",
+        "grep -rn 'review approve' docs/ | head",
+        "echo please approve the PR",
+    )
+    for command in passed:
+        done = _bash_pre(project, command)
+        assert done.returncode == 0 and done.stdout == "", (command, done.stderr)
+    still = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    assert [entry["id"] for entry in still] == [item]
+    assert "evil.example" not in session_start_context(project)
+
+
 def test_an_order_split_over_two_restored_lines_is_held(project: Path, tmp_path: Path) -> None:
     """Round one holds a restored line that reads like an order; an export whose order is
     split over two lines, each harmless alone, restored both as the user's own and SessionStart

@@ -79,6 +79,41 @@ def test_project_key_prefers_the_override_then_the_origin(tmp_path: Path) -> Non
     assert project_key(root, "acme-shop") == "acme-shop"
 
 
+def _repo_with_origin(root: Path, url: str) -> Path:
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "remote", "add", "origin", url], check=True)
+    return root
+
+
+def test_an_ssh_host_alias_is_the_host_it_stands_for(tmp_path: Path) -> None:
+    """A teammate who clones through an alias of their ssh config (``git@gh-work:...`` with
+    ``Host gh-work`` / ``HostName github.com``, common with a second key for work) named a
+    project of its own, and their observations never met the team's. ssh itself now says what
+    the alias connects to, read with the ssh command git uses for the repository."""
+    config = tmp_path / "ssh_config"
+    config.write_text(
+        "Host gh-work\n  HostName GitHub.com\n  User git\n  IdentityFile ~/.ssh/id_work\n",
+        encoding="utf-8",
+    )
+    root = _repo_with_origin(tmp_path / "repo", "gh-work:Acme/Shop.git")
+    assert project_key(root) == "gh-work/acme/shop"  # plain ssh knows no such alias
+    command = f"ssh -F {config}"
+    subprocess.run(["git", "-C", str(root), "config", "core.sshCommand", command], check=True)
+    assert project_key(root) == "github.com/acme/shop"
+    https = _repo_with_origin(tmp_path / "https", "https://github.com/acme/shop")
+    subprocess.run(["git", "-C", str(https), "config", "core.sshCommand", command], check=True)
+    assert project_key(https) == "github.com/acme/shop"  # https is never asked of ssh
+
+
+def test_a_git_insteadof_rewrite_is_applied(tmp_path: Path) -> None:
+    """``url.<base>.insteadOf`` lets a clone say ``gh:acme/shop``; git connects to the
+    rewritten URL, and so the key is the rewritten URL's, the same as a teammate's https clone."""
+    root = _repo_with_origin(tmp_path / "repo", "gh:acme/shop")
+    rewrite = ["config", "url.https://github.com/.insteadOf", "gh:"]
+    subprocess.run(["git", "-C", str(root), *rewrite], check=True)
+    assert project_key(root) == "github.com/acme/shop"
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -23,12 +23,42 @@ if TYPE_CHECKING:
 
 def handle(ctx: HookContext) -> HookResult | None:
     """Dispatch on the tool event."""
-    if ctx.location is None:
-        return None
     if ctx.event == "PreToolUse":
+        refusal = _approval_refusal(ctx)
+        if refusal is not None or ctx.location is None:
+            return refusal
         _record_start(ctx)
         return None
+    if ctx.location is None:
+        return None
     return _after_tool(ctx)
+
+
+def _approval_refusal(ctx: HookContext) -> HookResult | None:
+    """Refuse a shell command that runs ``conkeeper review approve`` or ``reflect approve``:
+    what ConKeeper holds for review is released by the user, never by the agent it was held
+    from (the reason reaches the agent, which can ask the user to run it)."""
+    command = ctx.payload.tool_input.get("command")
+    if ctx.payload.tool_name not in _SHELL_TOOLS or not isinstance(command, str):
+        return None
+    if "approve" not in command:
+        return None
+    from conkeeper.domain.approval_commands import runs_approval
+
+    if not runs_approval(command):
+        return None
+    from conkeeper.storage.logfile import log
+
+    log("hook PreToolUse: refused the agent's conkeeper approval", env=ctx.env)
+    return HookResult(block_reason=_APPROVAL_REFUSAL)
+
+
+_APPROVAL_REFUSAL = (
+    "ConKeeper: approving what ConKeeper held for review is the user's decision, not the "
+    "agent's. Do not retry or work around this. Tell the user what is held (`conkeeper review` "
+    "lists it) and ask them to run `conkeeper review approve ID` (or `conkeeper reflect approve "
+    "N`) in their own terminal, or to approve it in `conkeeper viewer`."
+)
 
 
 def _record_start(ctx: HookContext) -> None:
@@ -291,8 +321,11 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
         return None
     if _REVIEW_DIR in command and _names_review_dir(command):
         return _review_records_notice(ctx)
-    if "approve" in command and _runs_approval(command):
-        return _approval_notice(ctx)
+    if "approve" in command:
+        from conkeeper.domain.approval_commands import runs_approval
+
+        if runs_approval(command):
+            return _approval_notice(ctx)
     from conkeeper.domain.paths import mentions_agent_instruction_file
 
     if not mentions_agent_instruction_file(command):
@@ -319,21 +352,9 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
 _REVIEW_DIR = ".review"  # storage.agent_edits.REVIEW_DIR (not imported: the hook path)
 
 
-def _runs_approval(command: str) -> bool:
-    """True when ``command`` runs ``conkeeper review approve`` or ``reflect approve`` (any
-    launcher spelling: ``conkeeper``, ``python3 -m conkeeper``, a path to the launcher)."""
-    words = command.replace(";", " ").replace("&", " ").replace("|", " ").split()
-    return any(
-        word == "approve"
-        and index
-        and words[index - 1] in ("review", "reflect")
-        and any("conkeeper" in earlier for earlier in words[: index - 1])
-        for index, word in enumerate(words)
-    )
-
-
 def _approval_notice(ctx: HookContext) -> str:
-    """A note for the user when the agent's shell ran an approval: releasing held text is the
+    """A note for the user when the agent's shell ran an approval anyway (a host without a
+    pre-tool hook, or one that ran the command despite the refusal): releasing held text is the
     user's act, which ``review approve`` refuses under an agent, but the agent's shell can
     unset the variable that says so (``env -u CLAUDECODE``), so the user hears of it at once."""
     from conkeeper.storage.logfile import log

@@ -5,11 +5,20 @@ machine. The team server needs a name every teammate's clone shares: the ``origi
 URL, normalized so the ssh and https forms of one repository (``git@github.com:acme/app.git``,
 ``https://github.com/acme/app``, ``ssh://git@github.com/acme/app.git``) are one project. The
 project's ``team_project_id`` setting (committed in ``.memory-config.md``) overrides it.
+
+Two spellings only the machine knows are resolved the way git itself would connect: the URL is
+read with git's ``url.<base>.insteadOf`` rewrites applied (``git remote get-url``), and an ssh
+host alias (``git@github-work:acme/app.git`` with ``Host github-work`` / ``HostName github.com``
+in the ssh config) is resolved by ssh itself (``ssh -G``, which reads the config, ``Include``
+and ``Match`` included, and connects to nothing), with the ssh command git uses for the
+repository (``GIT_SSH_COMMAND`` or ``core.sshCommand``, when it is ssh).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -45,15 +54,33 @@ def normalize_origin(url: str) -> str | None:
     return f"{host.lower()}/{path}"
 
 
+def ssh_host(url: str) -> str | None:
+    """The host an ssh remote URL names as written (an alias, maybe), else ``None`` (https,
+    git, file and what is not a remote)."""
+    text = url.strip()
+    match = _URL.match(text)
+    if match:
+        return match["host"] if match["scheme"].lower() in ("ssh", "git+ssh", "ssh+git") else None
+    scp = _SCP_LIKE.match(text)
+    return scp["host"] if scp else None
+
+
 def origin_url(root: Path) -> str | None:
-    """The ``origin`` remote's URL of the repository at ``root`` (``None`` without one)."""
+    """The ``origin`` remote's URL of the repository at ``root`` as git connects to it (its
+    ``insteadOf`` rewrites applied), ``None`` without one."""
+    value = _git(root, "remote", "get-url", "origin")
+    return value or _git(root, "config", "--get", "remote.origin.url")
+
+
+def _git(root: Path, *args: str) -> str | None:
+    """One git command's output at ``root``, ``None`` when it fails or says nothing."""
+    return _output(["git", "-C", str(root), *args])
+
+
+def _output(argv: list[str]) -> str | None:
     try:
         done = subprocess.run(
-            ["git", "-C", str(root), "config", "--get", "remote.origin.url"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
+            argv, capture_output=True, text=True, timeout=5, check=False, stdin=subprocess.DEVNULL
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -61,10 +88,40 @@ def origin_url(root: Path) -> str | None:
     return value if done.returncode == 0 and value else None
 
 
+def resolved_ssh_host(root: Path, host: str) -> str:
+    """The host ssh really connects to for ``host`` (an alias's ``HostName``), asked of ssh
+    itself with the command git uses for this repository; ``host`` when ssh cannot say."""
+    answer = _output([*_ssh_command(root), "-G", "--", host])
+    for line in (answer or "").splitlines():
+        key, _, value = line.partition(" ")
+        if key.lower() == "hostname" and value.strip():
+            return value.strip()
+    return host
+
+
+def _ssh_command(root: Path) -> list[str]:
+    """``GIT_SSH_COMMAND`` or ``core.sshCommand`` when it runs ssh (a ``-F`` config file or an
+    ``-o`` kept), else plain ``ssh``: a wrapper script may not know ``-G``."""
+    command = os.environ.get("GIT_SSH_COMMAND") or _git(root, "config", "--get", "core.sshCommand")
+    try:
+        words = shlex.split(command or "")
+    except ValueError:
+        words = []
+    if words and os.path.basename(words[0]) == "ssh":
+        return words
+    return ["ssh"]
+
+
 def project_key(root: Path, override: str = "") -> str | None:
     """The team-server key of the project at ``root``: ``override`` (the ``team_project_id``
-    setting) when set, else the normalized ``origin`` URL; ``None`` when it has neither."""
+    setting) when set, else the normalized ``origin`` URL (an ssh alias resolved to its host);
+    ``None`` when it has neither."""
     if override.strip():
         return override.strip()
     url = origin_url(root)
-    return normalize_origin(url) if url else None
+    key = normalize_origin(url) if url else None
+    host = ssh_host(url) if url and key else None
+    if key is None or host is None:
+        return key
+    real = resolved_ssh_host(root, host).lower()
+    return real + key[len(host) :] if real != host.lower() else key
