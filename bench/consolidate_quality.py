@@ -46,7 +46,11 @@ compatible, unrelated), one per author:
   colon ("PCI DSS req. 8: ...") says little, so an entry that only names it is not its rule,
   and "(3.2.1 retired)" or "since March 2024" marks a change note: over the twelve authors at
   the shipped limits, wrong merges 2 -> 0, duplicates found 467 -> 464 (of 839).
-* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 8 — a new blind set, never read
+* ``tests/data/consolidate/blind_pairs8.jsonl`` — author 13 (240 pairs: a hospital-scheduling
+  SaaS's files), measured once blind (``FIRST_BLIND_PAIRS8.md``: round 8 duplicate .971 /
+  .550, contradiction .825 / .550, 1 wrong deletion, mended after the measurement), training
+  data since (round 10).
+* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 10 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
 
@@ -334,8 +338,9 @@ SETS = {
     "blind6": DATA / "blind_pairs6.jsonl",  # measured once (FIRST_BLIND_PAIRS6.md): now seen
     "blind7": DATA / "blind_pairs7.jsonl",  # measured once (FIRST_BLIND_PAIRS7.md): now seen
     "blind8": DATA / "blind_pairs8.jsonl",  # measured once (FIRST_BLIND_PAIRS8.md): now seen
+    "blind9": DATA / "blind_pairs9.jsonl",  # measured once (FIRST_BLIND_PAIRS9.md): now seen
 }
-SEEN_BLIND = 8  # blind_pairs<N> up to this number have been measured (8: FIRST_BLIND_PAIRS8.md)
+SEEN_BLIND = 9  # blind_pairs<N> up to this number have been measured (9: FIRST_BLIND_PAIRS9.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

@@ -349,18 +349,18 @@ def test_quality_bench_reports_a_new_blind_set_apart_and_whole(
     bench = load_script("bench/consolidate_quality.py")
     pair = {"a": "- Use tabs.", "b": "- Indent with spaces.", "label": "contradiction"}
     lines = "".join(json.dumps(pair) + "\n" for _ in range(13))
-    for name in ("tuning_pairs.jsonl", "blind_pairs.jsonl", "blind_pairs9.jsonl"):
+    for name in ("tuning_pairs.jsonl", "blind_pairs.jsonl", "blind_pairs10.jsonl"):
         (tmp_path / name).write_text(lines, encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
     monkeypatch.setattr(bench, "SETS", {k: tmp_path / v.name for k, v in bench.SETS.items()})
     out = tmp_path / "out.json"
     assert bench.main(["--tiny", "--out", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["first_blind"] == [] and "blind9" not in report  # never cut short by --tiny
+    assert report["first_blind"] == [] and "blind10" not in report  # never cut short by --tiny
     assert bench.main(["--out", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["first_blind"] == ["blind9"] and report["blind9"]["pairs"] == 13
-    assert "FIRST BLIND MEASUREMENT: blind_pairs9.jsonl" in capsys.readouterr().out
+    assert report["first_blind"] == ["blind10"] and report["blind10"]["pairs"] == 13
+    assert "FIRST BLIND MEASUREMENT: blind_pairs10.jsonl" in capsys.readouterr().out
 
 
 def test_leave_one_author_out_tool_reports_each_author(tmp_path: Path) -> None:
@@ -373,7 +373,7 @@ def test_leave_one_author_out_tool_reports_each_author(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == [f"author{n}" for n in range(1, 13)]
+    assert [line.split()[0] for line in lines] == [f"author{n}" for n in range(1, 14)]
     assert all("wrong merges 0" in line for line in lines)  # the shipped limits delete no rule
 
 
@@ -618,3 +618,90 @@ def test_an_entry_that_says_it_is_an_exception_is_never_merged_into_the_rule(rep
     assert result.returncode == 0, result.stderr
     assert "read from the replica" in rule.read_text(encoding="utf-8")
     assert all(p["kind"] != "duplicate" for p in proposals(repo).values())
+
+
+def test_two_code_spans_given_for_one_setting_contradict(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- Gunicorn worker class must be `gevent`.\n"
+            "- The lint config lives in `ruff.toml`.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Gunicorn `worker_class` is `sync`.\n"
+            "- The type-check config lives in `mypy.ini`.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    worker = found[("product-context.md:3", "progress.md:3")]
+    assert worker["kind"] == "contradiction"
+    assert sorted(worker["reason"].split(" against ")) == ["gevent", "sync"]
+    assert ("product-context.md:4", "progress.md:4") not in found  # two configs, two files
+
+
+def _values_in(reason: str) -> set[str]:
+    """The values a contradiction's reason sets against each other ("key: A against B")."""
+    return set(reason.rpartition(": ")[2].split(" against "))
+
+
+def test_bounds_and_rates_said_in_words_are_values(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Progress\n\n- Search API throttle: 300 requests per minute per key.\n"
+            "- Usernames are at least 3 characters long (validated in `UsernameField`).\n"
+            "- Guests can book at most 3 rooms per stay.\n"
+        )
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Search API rate limit per key is 10 req/s.\n"
+            "- Username min length: 5 chars.\n"
+            "- Max 5 rooms per guest booking.\n"
+        )
+    found = {
+        tuple(sorted(e["where"] for e in p["entries"])): p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+    }
+    rate = found[("product-context.md:3", "progress.md:3")]  # 300/min is 5/s
+    assert rate["kind"] == "contradiction" and {"5req/s", "10req/s"} <= _values_in(rate["reason"])
+    length = found[("product-context.md:4", "progress.md:4")]  # "at least" is "min"
+    assert length["kind"] == "contradiction" and {"3ch", "5ch"} <= _values_in(length["reason"])
+    rooms = found[("product-context.md:5", "progress.md:5")]  # "can ... at most" is a limit
+    assert rooms["kind"] == "contradiction" and {"3room", "5room"} <= _values_in(rooms["reason"])
+
+
+def test_a_range_and_its_two_bounds_are_one_rule(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Progress\n\n- The node group scales between 2 and 6 nodes.\n")
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Product\n\n- Node group size: min 2 / max 6.\n")
+    found = [
+        p
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+        if {e["file"] for e in p["entries"]} == {"progress.md", "product-context.md"}
+    ]
+    assert [p["kind"] for p in found] == ["duplicate"]
+    result = run_cli("consolidate", "--apply", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    texts = [
+        (memory(repo) / name).read_text(encoding="utf-8")
+        for name in ("progress.md", "product-context.md")
+    ]
+    assert sum("node group" in t.lower() for t in texts) == 1  # one copy left
+
+
+def test_a_switch_said_off_agrees_with_doing_it_by_hand(repo: Path) -> None:
+    with (memory(repo) / "progress.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Progress\n\n- Commit offsets manually after each batch.\n")
+    with (memory(repo) / "product-context.md").open("w", encoding="utf-8") as handle:
+        handle.write(
+            "# Product\n\n- Auto-commit is off on the consumers; offsets are committed after "
+            "a batch.\n"
+        )
+    found = [
+        p["kind"]
+        for p in json.loads(run_cli("consolidate", "--json", cwd=repo).stdout)["proposals"]
+        if {e["file"] for e in p["entries"]} == {"progress.md", "product-context.md"}
+    ]
+    assert found == ["duplicate"]  # one rule, said two ways

@@ -466,3 +466,31 @@ def test_a_label_or_a_retired_version_is_never_merged_away(
     """One entry would be deleted by a merge: an entry that only names another's label, or
     the note that the version it states was retired."""
     assert "duplicate" not in _proposed(tmp_path, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # round 10 reads bounds, ranges and "auto" as values and words: none may merge these
+        ("The node group scales between 2 and 6 nodes.", "Node group size: min 2 / max 10."),
+        (
+            "Dependabot patch updates auto-merge once CI is green.",
+            "Dependabot patch updates are merged by hand once CI is green.",
+        ),
+        ("Retries back off up to 30 seconds.", "Retries back off up to 60 seconds."),
+        ("Workers can process at most 4 jobs at once.", "Workers process at most 8 jobs at once."),
+        # each states a bound the other does not (before the guard: merged at 0.75)
+        ("The search HPA keeps between 2 and 8 pods.", "HPA for search: min 2, max 16."),
+        # a value for one environment against the general rule (before: merged at 0.83)
+        (
+            "Rate limiting on the search API is per client.",
+            "Staging search API rate limit: 50 req/s per client.",
+        ),
+    ],
+)
+def test_bounds_and_ranges_that_differ_are_never_merged(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """A range or bound said in words is read as its values, so two that differ in one bound
+    (or an automatic step against the same step by hand) are two rules: a merge would keep
+    one bound for the other's."""
+    assert "duplicate" not in _proposed(tmp_path, first, second)

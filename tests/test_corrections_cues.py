@@ -48,8 +48,11 @@ NOT_FLAGGED = (
     "there is a typo in the README, line 12",
     "forgot to mention: the API needs a token",
     "who wrote the original parser? I want to ask them about it",
-    "the other team owns the billing service, so just read from it",
 )
+# round 12: medium spends more of its false-positive budget (the scorer's threshold .68 -> .63)
+# and the scorer reads this one .66 ("so just read from it" is a redirect's wording): kept
+# unflagged at low, where a false positive costs most
+NOT_FLAGGED_AT_LOW = ("the other team owns the billing service, so just read from it",)
 
 
 @pytest.mark.parametrize("text", FLAGGED_AT_LOW)
@@ -75,6 +78,11 @@ def test_a_challenge_round_8_doubted_is_flagged_at_every_level() -> None:
 @pytest.mark.parametrize("level", ["low", "medium"])
 def test_its_look_alikes_are_not(text: str, level: str) -> None:
     assert detect(text, level).label is None
+
+
+@pytest.mark.parametrize("text", NOT_FLAGGED_AT_LOW)
+def test_a_closer_look_alike_is_not_at_low(text: str) -> None:
+    assert detect(text, "low").label is None
 
 
 def _submit(project: Path, text: str) -> None:
@@ -476,3 +484,36 @@ def test_the_hook_queues_a_terse_contrast_with_a_comma_but_not_an_answer(project
     assert {item.label for item in items} == {"correction"}
     for text in ROUND11_FLAGGED:
         assert detect(text, "low", model=False).pattern == "terse-contrast"
+
+
+# issue 20 round 12 (written for this test, in no data set): the agent's work set against what
+# is already there is a shape now, and so are mock praise of inline code or of a thing that
+# "now" misbehaves, and "didn't ask for ..." with its subject dropped; the same words about new
+# work, or good news, are not corrections
+ROUND12_FLAGGED = (
+    "make that a Sidekiq job, like the other importers",
+    "oh great, `rm -rf` in the cleanup step. scope it to the tmp dir",
+    "perfect, the login page now redirects to itself. send it to the dashboard",
+    "never asked for a Makefile, the justfile is enough",
+)
+ROUND12_NOT_FLAGGED = (
+    "when you add the export job, name it like the other jobs",
+    "great, the tests now pass",
+)
+
+
+def test_the_hook_queues_the_round_12_shapes_but_not_new_work_or_good_news(
+    project: Path,
+) -> None:
+    for text in ROUND12_FLAGGED:
+        _submit(project, text)
+    for text in ROUND12_NOT_FLAGGED:
+        _submit(project, text)
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.text for item in items] == list(ROUND12_FLAGGED)
+    assert {item.label for item in items} == {"correction"}
+    shapes = [detect(text, "low", model=False).pattern for text in ROUND12_FLAGGED]
+    assert shapes == ["like-the-rest", "mock-praise", "mock-praise", "overreach"]
+    for text in ROUND12_NOT_FLAGGED:
+        assert detect(text, "medium").label is None

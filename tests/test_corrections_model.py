@@ -144,10 +144,10 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "corpus.jsonl",
         *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
         "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 19)),
+        *(f"blind{n}.jsonl" for n in range(2, 21)),
     }
-    assert "blind19.jsonl" not in files  # measured once (BLIND19_FIRST.md), not trained on yet
-    assert trainer.RECENT == ("blind18", "extra11")  # the strict run's held-out pair
+    assert "blind21.jsonl" not in files  # measured once (BLIND21_FIRST.md), not trained on yet
+    assert trainer.RECENT == ("blind19", "blind20")  # the strict run's held-out pair
 
 
 def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
@@ -234,12 +234,12 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _load_bench()
-    names = ("blind.jsonl", "blind6.jsonl", "blind19.jsonl", "blind20.jsonl", "blind21.jsonl")
+    names = ("blind.jsonl", "blind6.jsonl", "blind20.jsonl", "blind21.jsonl", "blind22.jsonl")
     for name in names:
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert bench.SEEN_BLIND == 20
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 19, 20]
+    assert bench.SEEN_BLIND == 21
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 20, 21]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)

@@ -52,6 +52,36 @@ def test_apply_writes_the_rule_with_its_tag_and_dequeues(tmp_path: Path) -> None
     assert _lines(root) == [second - 1]
 
 
+def test_an_agents_wording_of_a_correction_is_tagged_as_the_agents(tmp_path: Path) -> None:
+    """The memory-sync skill has the agent apply queued corrections; with ``--text`` the rule is
+    in the agent's words, yet it was tagged "a correction you approved" and injected as the
+    user's own. It is tagged ``agent-correction`` now (the queued words applied as they are stay
+    the user's correction) and SessionStart says an agent worded it."""
+    from conftest import cli_env, session_start_context
+
+    root, memory = _project(tmp_path, "no, use snake_case for method names", "use pnpm here")
+    first, second = _lines(root)
+    agent = cli_env(CLAUDECODE="1")
+    reworded = run_cli(
+        "corrections", "apply", str(first), "--to", "convention", "--category", "convention",
+        "--text", "Method names are snake_case.", cwd=root, env=agent,
+    )  # fmt: skip
+    assert reworded.returncode == 0, reworded.stderr
+    verbatim = run_cli(
+        "corrections", "apply", str(second - 1), "--to", "convention", "--category",
+        "convention", cwd=root, env=agent,
+    )  # fmt: skip
+    assert verbatim.returncode == 0, verbatim.stderr
+    text = (memory / "patterns.md").read_text(encoding="utf-8")
+    assert (
+        f"- Method names are snake_case.\n<!-- @category: convention -->\n"
+        f"<!-- @source: agent-correction {today()} -->\n"
+    ) in text
+    assert "- use pnpm here\n<!-- @category: convention -->\n<!-- @source: correction" in text
+    context = session_start_context(root)
+    assert "an agent, rewording a correction of yours" in context, context
+
+
 def test_reject_only_removes_the_item(tmp_path: Path) -> None:
     root, memory = _project(tmp_path, "that's wrong, revert it")
     (line,) = _lines(root)

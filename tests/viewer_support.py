@@ -133,12 +133,13 @@ class Viewer:
 
 
 @contextmanager
-def running_viewer(project: Path) -> Iterator[Viewer]:
-    """Start ``conkeeper viewer --no-open`` in ``project`` and stop it afterwards."""
+def running_viewer(project: Path, **env: str) -> Iterator[Viewer]:
+    """Start ``conkeeper viewer --no-open`` in ``project`` (``env`` added to its environment)
+    and stop it afterwards."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "conkeeper", "viewer", "--no-open"],
         cwd=project,
-        env=cli_env(),
+        env=cli_env(**env),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -10,7 +10,7 @@ duplicate and contradiction precision and recall and wrong merges (a pair not la
 proposed as a duplicate: ``--apply`` would delete a rule). ``--choose`` prints the thresholds
 chosen on every author together (the ones to ship in ``relations.LIMITS``).
 
-Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 8 never is):
+Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 9 never is):
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
 author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
 author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``),
@@ -22,7 +22,9 @@ before its text was read, ``FIRST_TRAIN5.md``), author 10 ``blind_pairs5.jsonl``
 blind, ``FIRST_BLIND_PAIRS5.md``, seen since; round 7's limits are chosen with it), author 11
 ``blind_pairs6.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS6.md``, seen since; round 8's
 limits are chosen with it), author 12 ``blind_pairs7.jsonl`` (measured once blind,
-``FIRST_BLIND_PAIRS7.md``, seen since; round 9's rules were written with it).
+``FIRST_BLIND_PAIRS7.md``, seen since; round 9's rules were written with it), author 13
+``blind_pairs8.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS8.md``, seen since; round 10's
+rules were written with it).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -65,6 +67,28 @@ value conflict between entries each naming a thing the other does not (5 right c
 lost for 3 wrong ones; code spans only: 1 for 1), places read per clause for contained detail
 (no change).
 
+Round 10 (thirteen authors, blind pairs 8 the thirteenth; tuning: the rules were written while
+reading all thirteen, thresholds held out as above): bounds and ranges said in words, rates of
+requests in one unit, spelled-out sizes, "auto" as automatic, "can ... at most" a limit; two
+code spans given as the value of one setting (``named_values``); a switch said off of a subject
+negates it; a merge ruled out when each entry states a value the other does not (or a value
+for one environment against the general rule). Held out, against main a9fbcff over the same
+thirteen authors: duplicate recall mean .569 -> .572 (worst .350 -> .350), contradiction
+precision .827 -> .831 (worst .771 -> .787), recall .678 -> .691 (worst .567 -> .600), no wrong
+merge on any author before or after. All-pairs check (shipped limits, thirteen files): right
+merges 477 -> 480, no labelled or implied wrong merge, no label judges 311 -> 309 (a new merge
+of "between 3 and 12 pods" with "min 3, max 20" seen here and closed by the guard above),
+contradictions 3,458 -> 3,471 (across pairs 2,816 -> 2,820). Tried and left out: identifiers
+in capitals read by their words (`MLLP_PORT`: +3 labelled proposals, but a token note and a
+token-expiry note merged at the margin's similarity, so four folds chose a stricter duplicate
+threshold: held-out duplicate recall .572 -> .560), a permission naming four subjects the
+prohibition does not (+2 labelled contradictions, 2 false ones across pairs), words joined by
+a slash read apart (5 right, 5 wrong), "static"/"client-side" as antonyms ("static analysis"),
+a comma ending what a verbal negation governs (1 right lost, 1 wrong gone), a different scope
+or environment on each side ruling a merge out (10 labelled duplicates lost). ``--choose``
+over thirteen prefers ``firm_polarity`` off by one point of the objective (+7 right, +13 wrong
+contradictions); the shipped value stays on.
+
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--margin STEP]`` (``--current``: the shipped limits on each author, no selection; with
 ``--all-pairs``, the check under the shipped limits, or, in the held-out run, under each fold's
@@ -101,6 +125,7 @@ AUTHORS = {
     "author10": DATA / "blind_pairs5.jsonl",  # measured once blind (FIRST_BLIND_PAIRS5.md)
     "author11": DATA / "blind_pairs6.jsonl",  # measured once blind (FIRST_BLIND_PAIRS6.md)
     "author12": DATA / "blind_pairs7.jsonl",  # measured once blind (FIRST_BLIND_PAIRS7.md)
+    "author13": DATA / "blind_pairs8.jsonl",  # measured once blind (FIRST_BLIND_PAIRS8.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
@@ -143,6 +168,8 @@ FIXED = {
     # round 9: rules, not thresholds, on in every fold (written reading all twelve authors)
     "retired_conflict": True,
     "reason_merge": True,
+    # round 10: a rule, not a threshold, on in every fold (written reading all thirteen)
+    "named_values": True,
 }
 
 

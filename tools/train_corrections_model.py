@@ -145,6 +145,35 @@ authors and out-of-fold results, round 10 -> round 11: low .015 (.052) / .873 (.
 low's cap at .2-.5 % (strict blind 18 .857-.880, ``train_extra11`` .822-.830, no false positive
 more there, but the fresh authors' mean FP .021-.023 and worst .036-.047, over low's 2 %).
 
+Round 12 (32 authors: blind 19 and blind 20 added, both measured first: BLIND19_FIRST.md,
+BLIND20_FIRST.md; the strict pair is now those two, :data:`RECENT`). The strict run's
+remaining authors are round 11's training set, so on round 11's detector it gives exactly
+their first figures (blind 19 low .018 / .917, medium .018 / .928; blind 20 .004 / .847, .009 /
+.887). Both were then read; every figure below is a tuning figure. The scorer's features are
+unchanged (the fits of this run are the ones every figure here was taken from); two changes:
+shapes of the rules read wider forms (:mod:`...corrections.structure`: "X, like the rest of Y"
+as a shape in a prompt that asks for nothing new, mock praise of inline code or of a thing that
+"now" does something, "didn't ask for ..."/"never asked for ..." with the subject dropped, and
+"as I asked in the first message"; over every author's prompts 51 more corrections flagged at
+low by the rules, no null), and medium may add .8 % of false positives (:data:`MAX_ADDED_FP`).
+Strict (FP / recall): blind 19 low .018/.917 -> .018/.922, medium .018/.928 -> .018/.939;
+blind 20 low .004/.847 -> .004/.870, medium .009/.887 -> .009/.915 (the shapes alone: .922
+.933 and .870 .910). Leave-one-author-out over 32 authors, mean (worst), round 11's rules and
+caps -> round 12: low .019 (.078) / .886 (.665) -> .019 (.078) / .888 (.669), medium .031
+(.091) / .913 (.725) -> .033 (.091) / .923 (.745); the 16 fresh authors low .020 (.036) / .849
+(.665) -> .020 (.036) / .852 (.669), medium .029 (.053) / .891 (.725) -> .033 (.060) / .901
+(.745) (the worst is ``train_extra11``, .036 -> .045 at medium). Left out: low's cap at .2-.5 %
+(strict blind 20 .870-.898 at .009 FP, blind 19 unchanged; the fresh authors' mean FP .021-.023,
+over low's 2 %); medium at 1-1.5 % (strict .022/.939-.950 and .009-.018/.921-.927, fresh mean
+FP .036-.039, worst .060-.063: too near medium's 4 %); choosing on the worst fresh author
+instead of the mean: every fresh author's total FP within .015-.02 (low) / .03-.04 (medium)
+gave strict low .744-.867 and .712-.808 (the rules' own false positives on ``train_extra11``,
+.023, bind before the scorer adds any), the worst ADDED FP within .005-.015 / .01-.025 gave low
+.750-.922 and .723-.859: both spend less than the mean does. Of the strict misses left, four
+score .93-.99 but are dropped by the structural veto (:func:`...structure.model_vetoed`: "make
+it lazy" and "start with" read as new work, "like I wrote" and "we moved to" as the user's own
+action): the next place to look.
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -185,7 +214,7 @@ from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
 )
 
 DATA = ROOT / "tests" / "data" / "corrections"
-# one file per author; each is held out in turn (never a blind set past 18: blind 19 is unseen)
+# one file per author; each is held out in turn (never a blind set past 20: blind 21 is unseen)
 AUTHORS = {
     "corpus": "corpus.jsonl",
     "extra": "train_extra.jsonl",
@@ -217,6 +246,8 @@ AUTHORS = {
     "blind16": "blind16.jsonl",
     "blind17": "blind17.jsonl",
     "blind18": "blind18.jsonl",
+    "blind19": "blind19.jsonl",
+    "blind20": "blind20.jsonl",
 }
 # the authors no rule or cue was written or tuned on when they were first measured (their first
 # figures are in *_FIRST.md): the leave-one-author-out figures nearest to a new author's
@@ -235,10 +266,12 @@ FRESH = (
     "blind16",
     "blind17",
     "blind18",
+    "blind19",
+    "blind20",
 )
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind18", "extra11")
+RECENT = ("blind19", "blind20")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
@@ -280,7 +313,14 @@ LEVELS = ("low", "medium", "high")
 # more on either); leave-one-author-out over the 14 fresh authors, mean (worst): .019 (.031) /
 # .819 (.641), .020 (.031) / .824 (.641), .021 (.036) / .833 (.661), .021 (.036) / .837. .001
 # is the largest that keeps the fresh authors' mean within low's 2 % and their worst as it was.
-MAX_ADDED_FP = {"low": 0.001, "medium": 0.005, "high": 0.05}
+# Round 12 (strict pair blind 19 / blind 20; 32 authors): medium .008. Strict (FP / recall),
+# medium caps .005 / .008 / .01 / .012 / .015 (the last two with low at .004 / .005): blind 19
+# .018/.933 .018/.939 .022/.939 .022/.939 .022/.950, blind 20 .009/.910 .009/.915 .009/.921
+# .018/.921 .018/.927; leave-one-author-out over the 16 fresh authors, mean (worst): .029
+# (.053) / .894, .033 (.060) / .901, .036 (.060) / .905, .036 (.060) / .910, .039 (.063) /
+# .918. .008 keeps the fresh mean .007 under medium's 4 % (the worst, train_extra11, was over
+# it already). Low stays .001 (.002-.005: fresh mean .021-.023).
+MAX_ADDED_FP = {"low": 0.001, "medium": 0.008, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule
 # match, and the vetoes make room for a lower threshold. Strict run (blind 14 and train_extra7
@@ -443,16 +483,16 @@ def train_once(
         for i in order:
             active, y = rows[i]
             z = bias
-            for f in active:
-                z += weights[f]
+            for j in active:
+                z += weights[j]
             err = _sigmoid(z) - y
             bias_grad += err * err
             bias -= rate * err / sqrt(bias_grad)
-            for f in active:
-                g = err + penalty[f] * weights[f]
-                grad = grads[f] + g * g
-                grads[f] = grad
-                weights[f] -= rate * g / sqrt(grad)
+            for j in active:
+                g = err + penalty[j] * weights[j]
+                grad = grads[j] + g * g
+                grads[j] = grad
+                weights[j] -= rate * g / sqrt(grad)
     return dict(zip(names, weights, strict=True)), bias
 
 
@@ -773,7 +813,7 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
     WEIGHTS.write_text(
         '"""Weights of the learned correction scorer (GENERATED by\n'
         "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-18); the\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-20); the\n"
         "decision parameters chosen with them are in model_params.\n"
         '"""\n\n'
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"

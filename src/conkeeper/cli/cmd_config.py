@@ -96,6 +96,7 @@ def _get(loaded: cfg.LoadedConfig, key: str, as_json: bool) -> int:
 
 def _set(root: Path, args: argparse.Namespace) -> int:
     name = _known_key(args.key)
+    _refuse_agent(name)
     path = cfg.config_path(root, args.global_)
     try:
         cfg.set_value(path, name, args.value)
@@ -108,6 +109,20 @@ def _set(root: Path, args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"{name} = {_text(value) or chr(34) * 2}  ({path})\n")
     return 0
+
+
+def _refuse_agent(name: str) -> None:
+    """An agent may not change where data goes (:data:`conkeeper.domain.config.OUTBOUND_KEYS`):
+    two ``config set`` lines from a hostile page sent the session and the API key elsewhere."""
+    from conkeeper.services.remember import agent_environment
+
+    variable = agent_environment() if name in cfg.OUTBOUND_KEYS else None
+    if variable is not None:
+        raise CliError(
+            f"{name} decides where your sessions, memory or API keys are sent, so it is yours to "
+            f"change: this command runs under an agent ({variable} is set); run it in your own "
+            "terminal"
+        )
 
 
 def _warn_if_shadowed(root: Path, name: str, written: Path) -> None:

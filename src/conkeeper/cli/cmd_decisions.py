@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
                 context=args.context,
                 status=args.status,
                 source=source,
+                provenance=source,
             )
         else:
             path = regenerate_index(memory_dir)

@@ -64,7 +64,12 @@ def _jsonl(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
     from conkeeper.services.workspace import current_project
 
     result = import_jsonl(conn, path)
-    files = restore_memory_files(path, current_project(), overwrite=args.overwrite)
+    from conkeeper.services.remember import agent_environment
+
+    by_agent = agent_environment() is not None
+    files = restore_memory_files(
+        path, current_project(), overwrite=args.overwrite, by_agent=by_agent
+    )
     if args.json:
         emit_json({**result.to_dict(), "memory_files": files.to_dict()})
         return 1 if files.refused else 0

@@ -34,6 +34,20 @@ from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.domain.textio import MemoryFileError, read_text_lenient
 
 CONFIG_FILENAME = ".memory-config.md"
+# Keys that send memory, session records or the user's API keys off this machine (an LLM
+# endpoint and its provider, team sharing, a synced copy): the user's to change, never an
+# agent's, whom a page it read could tell to point them at a collector.
+OUTBOUND_KEYS = frozenset(
+    {
+        "extractor",
+        "llm_base_url",
+        "team_sync",
+        "team_project_id",
+        "team_share_prompts",
+        "obsidian_sync_target",
+    }
+)
+
 ENV_PREFIX = "CONKEEPER_"
 MAX_CONFIG_BYTES = 256 * 1024
 

@@ -51,6 +51,17 @@ def is_agent_instruction_file(path: str) -> bool:
     return any(f"/{folder}" in f"/{text}" for folder in AGENT_INSTRUCTION_DIRS)
 
 
+def is_agent_instruction_file_any_case(path: str) -> bool:
+    """:func:`is_agent_instruction_file` read without case (on a case-insensitive disk
+    ``claude.md`` is ``CLAUDE.md``): what a file ConKeeper is about to create is checked with,
+    since none of them may become standing instructions for a host."""
+    text = path.replace("\\", "/").casefold()
+    name = text.rsplit("/", 1)[-1]
+    if any(name == known.casefold() for known in AGENT_INSTRUCTION_NAMES):
+        return True
+    return any(f"/{folder.casefold()}" in f"/{text}" for folder in AGENT_INSTRUCTION_DIRS)
+
+
 def mentions_agent_instruction_file(text: str) -> bool:
     """Whether ``text`` (a shell command) names any agent-instruction file at all: the cheap
     first check before :mod:`conkeeper.domain.shell_targets` reads the command."""

@@ -25,12 +25,13 @@ import time
 SOURCES: dict[str, str] = {
     "user-cli": "you, with conkeeper remember",
     "correction": "a correction you approved",
+    "agent-correction": "an agent, rewording a correction of yours",
     "reflect": "a reflect finding you approved",
     "agent-mcp": "an agent via MCP remember",
     "agent-cli": "an agent via conkeeper remember",
     "import": "an import",
 }
-AGENT_SOURCES = frozenset({"agent-mcp", "agent-cli"})
+AGENT_SOURCES = frozenset({"agent-mcp", "agent-cli", "agent-correction"})
 _TAG = re.compile(
     r"^\s*<!--\s*@source:\s*(?P<source>[a-z][a-z0-9-]*)\s+(?P<date>\d{4}-\d{2}-\d{2})"
     r"(?P<approved>\s+approved)?\s*-->\s*$"

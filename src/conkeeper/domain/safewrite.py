@@ -1146,14 +1146,16 @@ def _undo_plan(record: dict[str, Any]) -> UndoPlan:
         data = _unb64(record["data"]) or b""
 
         def check_append(current: bytes | None) -> str | None:
-            if current is not None and current[offset : offset + len(data)] == data:
+            if current is not None and _appended_at(current, offset, data) is not None:
                 return None
             now = b"" if current is None else current[offset : offset + len(data)]
             return _diff(path, data, now, f"appended at byte {offset}", "there now")
 
         def restore_append(current: bytes) -> bytes | None:
-            rest = current[:offset] + current[offset + len(data) :]
-            return None if offset == 0 and not rest else rest
+            at = _appended_at(current, offset, data)
+            start = offset if at is None else at
+            rest = current[:start] + current[start + len(data) :]
+            return None if start == 0 and not rest else rest
 
         return path, check_append, restore_append, None
     before = _unb64(record.get("before"))
@@ -1174,6 +1176,21 @@ def _undo_plan(record: dict[str, Any]) -> UndoPlan:
         return _revert_apart(before, after, current)
 
     return path, check_write, restore_write, before if after is None else None
+
+
+def _appended_at(current: bytes, offset: int, data: bytes) -> int | None:
+    """Where the bytes an append wrote are in ``current``: at ``offset``, or, when a person
+    added or removed lines above them since, wherever they start a line and occur once (whole
+    lines of the write, untouched: taking them back loses nothing of the later change);
+    ``None`` when they are gone, changed or ambiguous."""
+    if current[offset : offset + len(data)] == data:
+        return offset
+    if not data.endswith(b"\n"):
+        return None
+    found = current.find(data)
+    if found < 0 or current.find(data, found + 1) >= 0:
+        return None
+    return found if found == 0 or current[found - 1 : found] == b"\n" else None
 
 
 def _revert_apart(before: bytes | None, after: bytes | None, current: bytes | None) -> bytes | None:

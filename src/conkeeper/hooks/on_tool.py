@@ -35,29 +35,31 @@ def handle(ctx: HookContext) -> HookResult | None:
 
 
 def _approval_refusal(ctx: HookContext) -> HookResult | None:
-    """Refuse a shell command that runs ``conkeeper review approve`` or ``reflect approve``:
-    what ConKeeper holds for review is released by the user, never by the agent it was held
-    from (the reason reaches the agent, which can ask the user to run it)."""
+    """Refuse a shell command that runs a ConKeeper act that is the user's alone (``review
+    approve``, ``reflect approve``, ``remember --source user``, ``config set`` of where data is
+    sent): what ConKeeper holds for review is released by the user, never by the agent it was
+    held from (the reason reaches the agent, which can ask the user to run it)."""
     command = ctx.payload.tool_input.get("command")
     if ctx.payload.tool_name not in _SHELL_TOOLS or not isinstance(command, str):
         return None
-    if "approve" not in command:
+    if "conkeeper" not in command:  # every such act runs ConKeeper's launcher
         return None
-    from conkeeper.domain.approval_commands import runs_approval
+    from conkeeper.domain.users_acts import users_act
 
-    if not runs_approval(command):
+    act = users_act(command)
+    if act is None:
         return None
     from conkeeper.storage.logfile import log
 
-    log("hook PreToolUse: refused the agent's conkeeper approval", env=ctx.env)
-    return HookResult(block_reason=_APPROVAL_REFUSAL)
+    log(f"hook PreToolUse: refused the agent's conkeeper {act}", env=ctx.env)
+    return HookResult(block_reason=_APPROVAL_REFUSAL.format(act=act))
 
 
 _APPROVAL_REFUSAL = (
-    "ConKeeper: approving what ConKeeper held for review is the user's decision, not the "
-    "agent's. Do not retry or work around this. Tell the user what is held (`conkeeper review` "
-    "lists it) and ask them to run `conkeeper review approve ID` (or `conkeeper reflect approve "
-    "N`) in their own terminal, or to approve it in `conkeeper viewer`."
+    "ConKeeper: `conkeeper {act}` is the user's decision, not the agent's. Do not retry or "
+    "work around this. Tell the user what you wanted to do and ask them to run it in their own "
+    "terminal (held entries: `conkeeper review` lists them; `conkeeper review approve ID` or "
+    "the viewer approves them)."
 )
 
 
@@ -224,7 +226,7 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     if ctx.event != "PostToolUse" or ctx.location is None:
         return None
     tool_input = ctx.payload.tool_input
-    target = str(tool_input.get("file_path") or "")
+    target = _spelled_plainly(str(tool_input.get("file_path") or ""), ctx.payload.cwd)
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
     if folder is None:
         return _instruction_file_warning(ctx, target, f"{ctx.location.root}/")
@@ -240,6 +242,8 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     written = _written_text(tool_input, known)
     if not written:
         return None
+    if relative.rsplit("/", 1)[-1] == ".memory-config.md":
+        return _outbound_config_notice(ctx, folder, written)
 
     # Every line the agent wrote is remembered as the agent's: SessionStart leaves out those
     # that read like instructions until the user keeps them (`conkeeper review`).
@@ -265,6 +269,42 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
         f"{relative} ({found[0].reason}). It is held from the next sessions until you keep or "
         "drop it: conkeeper review."
     )
+
+
+def _outbound_config_notice(ctx: HookContext, folder: Path, written: str) -> str | None:
+    """A note for the user when the agent's own edit of a ``.memory-config.md`` set a key that
+    decides where sessions, memory or API keys are sent (``config set`` refuses those under an
+    agent; a hostile page could name a collector). The value is never echoed."""
+    from conkeeper.domain.config import OUTBOUND_KEYS
+
+    named = (line.split(":", 1)[0].strip().strip("\"'").lower() for line in written.splitlines())
+    keys = sorted(set(named) & OUTBOUND_KEYS)
+    if not keys:
+        return None
+    from conkeeper.storage.logfile import log
+
+    where = "global" if ctx.location is None or folder != ctx.location.memory_dir else "project"
+    log(f"hook PostToolUse: the agent set {', '.join(keys)} in the {where} config", env=ctx.env)
+    return (
+        f"ConKeeper: the agent set {', '.join(keys)} in the {where} .memory-config.md: "
+        "this decides where your sessions, memory or API keys are sent. Check it "
+        "(conkeeper config show) and change it back if you did not ask for it."
+    )
+
+
+def _spelled_plainly(path: str, cwd: str | None) -> str:
+    """``path`` as the memory folder is spelled: ``.`` and ``..`` parts and doubled slashes
+    resolved, a relative path read from ``cwd``. An edit tool accepts
+    ``<project>/src/../.claude/memory/./patterns.md``, and such a write was no memory write."""
+    if not path:
+        return path
+    import os.path
+
+    if not os.path.isabs(path) and cwd:
+        path = os.path.join(cwd, path)
+    if "/." in path or "//" in path or not os.path.isabs(path):
+        return os.path.normpath(path)
+    return path
 
 
 def _written_text(tool_input: dict[str, Any], known: frozenset[str] | None = None) -> str:
@@ -321,10 +361,10 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
         return None
     if _REVIEW_DIR in command and _names_review_dir(command):
         return _review_records_notice(ctx)
-    if "approve" in command:
-        from conkeeper.domain.approval_commands import runs_approval
+    if "conkeeper" in command:
+        from conkeeper.domain.users_acts import users_act
 
-        if runs_approval(command):
+        if users_act(command) is not None:
             return _approval_notice(ctx)
     from conkeeper.domain.paths import mentions_agent_instruction_file
 

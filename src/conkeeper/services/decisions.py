@@ -39,6 +39,7 @@ class AdrSummary:
     status: str
     date: str
     file: str
+    by_agent: str = ""  # the date an agent wrote it (its ``@source`` tag), else ""
 
 
 def slugify(title: str, max_words: int = 8) -> str:
@@ -77,10 +78,23 @@ def _fill_section(text: str, heading: str, body: str) -> str:
 
 
 def render_adr(
-    number: int, title: str, decision: str, *, context: str = "", status: str, date: str
+    number: int,
+    title: str,
+    decision: str,
+    *,
+    context: str = "",
+    status: str,
+    date: str,
+    provenance: str | None = None,
 ) -> str:
-    """The text of a new ADR from the template."""
+    """The text of a new ADR from the template, with its ``@source`` tag (who wrote it, see
+    :mod:`conkeeper.domain.provenance`) under the category tag when ``provenance`` is given."""
     text = template_text("adr-template.md")
+    if provenance is not None:
+        from conkeeper.domain.provenance import format_source_tag
+
+        category = "<!-- @category: decision -->\n"
+        text = text.replace(category, category + format_source_tag(provenance, date) + "\n", 1)
     text = text.replace("# ADR-NNN: Title", f"# ADR-{number:03d}: {' '.join(title.split())}", 1)
     text = re.sub(r"^- \*\*Status:\*\*.*$", f"- **Status:** {status}", text, count=1, flags=re.M)
     text = re.sub(r"^- \*\*Date:\*\*.*$", f"- **Date:** {date}", text, count=1, flags=re.M)
@@ -97,9 +111,11 @@ def new_adr(
     status: str = "accepted",
     date: str | None = None,
     source: str = "user-cli",
+    provenance: str | None = None,
 ) -> Path:
     """Write the next ``decisions/ADR-NNN-<slug>.md`` (never over an existing file) and
-    regenerate the index; returns it."""
+    regenerate the index; returns it. ``provenance`` (a source word) tags who wrote it: an
+    agent's ADR says so in the file and in its index row, which SessionStart injects."""
     if not title.strip():
         raise MemoryFileError("an ADR needs a title")
     if status.split()[0] not in _STATUSES:
@@ -114,6 +130,7 @@ def new_adr(
             context=context,
             status=status,
             date=date or time.strftime("%Y-%m-%d"),
+            provenance=provenance,
         )
         create_file(path, text.encode(), command="decisions new", source=source, root=memory_dir)
     regenerate_index(memory_dir, source=source)
@@ -150,16 +167,21 @@ def summarize(path: Path) -> AdrSummary:
     text = read_text(path)
     if is_private_file(text):
         return AdrSummary(number, PRIVATE_TITLE, "", "", path.name)
-    title, fields = "", {"Status": "", "Date": ""}
+    from conkeeper.domain.provenance import parse_source_tag
+
+    title, fields, by_agent = "", {"Status": "", "Date": ""}, ""
     for line in clean_for_injection(text).splitlines()[:30]:
-        if not title and (m := _TITLE.match(line)):
+        tag = parse_source_tag(line) if "@source" in line else None
+        if tag is not None and tag.from_agent and not by_agent:
+            by_agent = tag.date
+        elif not title and (m := _TITLE.match(line)):
             title = m.group(1)
         elif m := _FIELD.match(line):
             fields[m.group(1)] = m.group(2)
     if not title:  # a title privacy hid is "(private)"; a missing one falls back to the name
         hidden = any(_TITLE.match(line) for line in text.splitlines()[:60])
         title = PRIVATE_TITLE if hidden else path.stem
-    return AdrSummary(number, title, fields["Status"], fields["Date"], path.name)
+    return AdrSummary(number, title, fields["Status"], fields["Date"], path.name, by_agent)
 
 
 def render_index(rows: list[AdrSummary]) -> str:
@@ -167,8 +189,9 @@ def render_index(rows: list[AdrSummary]) -> str:
     text = template_text("decisions-index.md").rstrip("\n") + "\n"
     cell = lambda value: value.replace("|", "/")  # noqa: E731
     for r in rows:
+        status = f"{r.status} (written by an agent, {r.by_agent})" if r.by_agent else r.status
         text += (
-            f"| [ADR-{r.number:03d}]({r.file}) | {cell(r.title)} | {cell(r.status)} "
+            f"| [ADR-{r.number:03d}]({r.file}) | {cell(r.title)} | {cell(status)} "
             f"| {cell(r.date)} |\n"
         )
     return text

@@ -30,7 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conkeeper.domain import safewrite
-from conkeeper.domain.paths import ProjectLocation, global_memory_dir, project_memory_dir
+from conkeeper.domain.paths import (
+    ProjectLocation,
+    global_memory_dir,
+    is_agent_instruction_file_any_case,
+    project_memory_dir,
+)
 from conkeeper.storage.agent_edits import REVIEW_DIR
 
 MEMORY_FILE = "memory_file"
@@ -148,12 +153,14 @@ class RestoreFilesResult:
 
 
 def restore_memory_files(
-    export: Path, current: ProjectLocation, *, overwrite: bool = False
+    export: Path, current: ProjectLocation, *, overwrite: bool = False, by_agent: bool = False
 ) -> RestoreFilesResult:
     """Write the ``memory_file`` records of ``export`` back: project files into ``current``'s
     memory folder (an export of another project's folder goes back to that folder when it
     still exists), global ones into the global memory folder. A missing file is created; an
-    identical one left alone; one that differs is kept unless ``overwrite``."""
+    identical one left alone; one that differs is kept unless ``overwrite``. ``by_agent``: an
+    agent runs the import, so every line it writes into global memory (which reaches every
+    project) waits for review, as an agent's own edit there does."""
     result = RestoreFilesResult()
     records = list(_records(export))
     projects = {str(r.get("project")) for r in records if r.get("scope") == "project"}
@@ -161,7 +168,9 @@ def restore_memory_files(
         shown = f"{record.get('scope')}:{record.get('path')}"
         try:
             folder = _folder_for(record, current, single=len(projects) == 1)
-            _restore_one(record, folder, overwrite, result)
+            every = by_agent and record.get("scope") == "global"
+            source = "agent-cli" if by_agent else "user-cli"  # who imported, for `history`
+            _restore_one(record, folder, overwrite, result, every_line=every, source=source)
         except (ValueError, OSError, safewrite.WriteError) as exc:
             result.refused.append(f"{shown}: {_reason(exc)}")
     return result
@@ -202,11 +211,21 @@ def _relative(text: object) -> Path:
         raise ValueError("not a plain relative path")
     if path.parts[0] in SKIPPED_DIRS:
         raise ValueError("ConKeeper's own state (undo journal, review queue) is not restored")
+    if is_agent_instruction_file_any_case(path.as_posix()):
+        # a CLAUDE.md in a memory folder is loaded by the host as standing instructions: a
+        # backup (a teammate's, a download) would hand the next agent orders outside any frame
+        raise ValueError("agents load a file of this name as standing instructions; not restored")
     return path
 
 
 def _restore_one(
-    record: dict[str, object], folder: Path, overwrite: bool, result: RestoreFilesResult
+    record: dict[str, object],
+    folder: Path,
+    overwrite: bool,
+    result: RestoreFilesResult,
+    *,
+    every_line: bool = False,
+    source: str = "user-cli",
 ) -> None:
     relative = _relative(record.get("path"))
     data = base64.b64decode(str(record.get("data") or ""), validate=True)
@@ -218,8 +237,8 @@ def _restore_one(
     if target.is_symlink():
         raise ValueError("is a symlink here; left alone")
     if not target.exists():
-        safewrite.create_file(target, data, command="import jsonl", source="cli", root=folder)
-        _hold_orders(folder, relative, data)
+        safewrite.create_file(target, data, command="import jsonl", source=source, root=folder)
+        _hold_orders(folder, relative, data, every_line=every_line)
         mode = record.get("mode")
         if isinstance(mode, int) and 0 < mode <= 0o777:
             os.chmod(target, mode)
@@ -232,19 +251,24 @@ def _restore_one(
         result.kept.append(shown)
         return
     safewrite.edit_file(
-        target, lambda _current: data, command="import jsonl --overwrite", source="cli", root=folder
+        target,
+        lambda _current: data,
+        command="import jsonl --overwrite",
+        source=source,
+        root=folder,
     )
-    _hold_orders(folder, relative, data)
+    _hold_orders(folder, relative, data, every_line=every_line)
     result.replaced.append(shown)
 
 
-def _hold_orders(folder: Path, relative: Path, data: bytes) -> None:
+def _hold_orders(folder: Path, relative: Path, data: bytes, *, every_line: bool = False) -> None:
     """Treat what an export put into a memory file as outside text: its lines that read like
     orders to later sessions are recorded like an agent's own edit, so SessionStart leaves
     them out until the user keeps them with ``conkeeper review`` (an export is a file from
     anywhere: a teammate's backup, a download, one an agent was told to restore). Lines are
     read alone and in neighbouring pairs, as SessionStart reads an agent's lines: an order
-    split over two lines, each harmless alone, is held whole."""
+    split over two lines, each harmless alone, is held whole. ``every_line``: all of them (an
+    agent's import into global memory)."""
     if relative.suffix != ".md":
         return
     from conkeeper.services.context import held_agent_lines
@@ -253,8 +277,8 @@ def _hold_orders(folder: Path, relative: Path, data: bytes) -> None:
     from conkeeper.storage.agent_edits import line_key
 
     lines = data.decode("utf-8", "replace").splitlines()
-    every_line = frozenset(line_key(line) for line in lines if line.strip())
-    held = held_agent_lines(lines, every_line)
+    every_line_key = frozenset(line_key(line) for line in lines if line.strip())
+    held = held_agent_lines(lines, every_line_key, every=every_line)
     held.update(i for i, line in enumerate(lines) if line.strip() and reads_as_order(line))
     orders = [lines[i] for i in sorted(held)]
     if orders:

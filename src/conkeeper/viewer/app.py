@@ -69,9 +69,15 @@ def _error_page(templates: Jinja2Templates) -> Callable[[int, str], Any]:
 
 
 def create_app(
-    location: ProjectLocation, global_memory_dir: Path, keys: Secrets, port: int
+    location: ProjectLocation,
+    global_memory_dir: Path,
+    keys: Secrets,
+    port: int,
+    started_by: str | None = None,
 ) -> Guard:
-    """The viewer for ``location``'s project, guarded for ``127.0.0.1:port`` and ``keys``."""
+    """The viewer for ``location``'s project, guarded for ``127.0.0.1:port`` and ``keys``;
+    ``started_by``: the agent variable set when an agent started it (it then never approves a
+    held entry)."""
     templates = _templates()
     refuse = _error_page(templates)
 
@@ -111,7 +117,7 @@ def create_app(
         ],
         exception_handlers={HTTPException: on_http_error, Exception: on_crash},
     )
-    app.state.viewer = pages.ViewerContext(location, global_memory_dir, keys, templates)
+    app.state.viewer = pages.ViewerContext(location, global_memory_dir, keys, templates, started_by)
     return Guard(app, keys, allowed_hosts(HOST, port), refuse)
 
 

@@ -46,6 +46,9 @@ class ViewerContext:
     global_memory_dir: Path
     keys: Secrets
     templates: Jinja2Templates
+    # the agent variable set when an agent started this viewer (it could read the sign-in link
+    # it printed): such a viewer never approves what is held for the user's review
+    started_by: str | None = None
 
 
 def _ctx(request: Request) -> ViewerContext:
@@ -303,7 +306,14 @@ async def queue_action(request: Request) -> Response:
             category = str(form.get("category", "")) or None
             if target == "adr":
                 category = None  # an ADR is always a decision
-            done = apply_item(memory_dir, line, target, category=category, source="user-viewer")
+            done = apply_item(
+                memory_dir,
+                line,
+                target,
+                category=category,
+                source="user-viewer",
+                by_agent=_ctx(request).started_by is not None,
+            )
             message = f"Applied to {done.target} as {done.category}: {done.text}"
         else:
             done = reject_item(memory_dir, line, source="user-viewer")
@@ -368,7 +378,13 @@ async def review_action(request: Request) -> Response:
     wanted = str(form.get("id", ""))
     folders = [ctx.location.memory_dir, ctx.global_memory_dir]
     try:
-        if action == "approve":
+        if action == "approve" and ctx.started_by is not None:
+            message = (
+                f"This viewer was started by an agent ({ctx.started_by} was set), so it cannot "
+                "approve: start 'conkeeper viewer' in your own terminal, or run 'conkeeper "
+                "review approve ID' there."
+            )
+        elif action == "approve":
             item, status, path = approve(folders, wanted)
             done = {"saved": "written to", "kept": "kept in"}.get(status, "already in")
             message = f"Approved {item.id}: {done} {path} ({item.scope})."

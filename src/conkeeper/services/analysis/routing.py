@@ -17,6 +17,7 @@ from pathlib import Path
 
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, item_id, parse_queue
+from conkeeper.domain.paths import is_agent_instruction_file_any_case
 from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit, write_group
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
@@ -29,6 +30,7 @@ ROUTES: dict[str, str] = {
     "workflow": "active-context.md",
 }
 NOT_TARGETS = {QUEUE_NAME, "schema.md", ".memory-config.md"}
+GENERATED_INDEX = "decisions/INDEX.md"  # services.decisions regenerates its table
 # The longest entry remember/apply accept (after whitespace is folded): a memory entry is a rule
 # or a fact, and a huge one would crowd everything else out of the context it is injected into.
 MAX_ENTRY_CHARS = 4000
@@ -124,6 +126,18 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
+    if is_agent_instruction_file_any_case(relative):
+        # a CLAUDE.md in the memory folder is loaded by the host as standing instructions
+        # whenever the agent reads a file there: an entry in it would escape every frame
+        raise RoutingError(
+            f"{relative}: agents load a file of this name as standing instructions, not as "
+            "memory notes; choose another target"
+        )
+    if relative == GENERATED_INDEX:
+        raise RoutingError(
+            f"{relative}: ConKeeper regenerates this table from the ADR files; use --to adr "
+            "or another target"
+        )
     if any(part.startswith(".") for part in Path(relative).parts):
         # .history, .review: ConKeeper's own git-ignored folders; an entry there was "Saved"
         # yet never searched, loaded or committed
@@ -179,19 +193,26 @@ def apply_item(
     prompt that carried pasted material, would otherwise be written as "a correction you
     approved" and injected as the user's own: when it reads like an order to later sessions
     (:mod:`conkeeper.services.quarantine`) it is held for ``conkeeper review`` instead (action
-    ``held``, the queued item left for the user), and an ADR is refused.
+    ``held``, the queued item left for the user), and an ADR is refused. What it writes is
+    journaled as the agent's (``agent-cli``), and a rule in the agent's own words (``text``
+    other than the queued text) is tagged ``agent-correction``, never "a correction you
+    approved".
     """
     item = _find(memory_dir, line)
     rule = (text or item.text).strip()
     if not rule:
         raise RoutingError("the entry text is empty")
+    provenance = "correction"
     if by_agent:
         held = _hold_agent_order(memory_dir, item, rule, target, category, title)
         if held is not None:
             return held
+        source = "agent-cli"
+        if " ".join(rule.split()) != " ".join(item.text.split()):
+            provenance = "agent-correction"  # the agent's words, not the user's
     with write_group():  # the rule and its dequeue are one step for undo
         if target == "adr":
-            return _apply_as_adr(memory_dir, item, rule, category, title, source)
+            return _apply_as_adr(memory_dir, item, rule, category, title, source, provenance)
         relative, chosen = add_entry(
             memory_dir,
             target,
@@ -199,7 +220,7 @@ def apply_item(
             category,
             source=source,
             command="corrections apply",
-            provenance="correction",
+            provenance=provenance,
         )
         _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
@@ -433,13 +454,14 @@ def _apply_as_adr(
     category: str | None,
     title: str | None,
     source: str,
+    provenance: str,
 ) -> RoutedItem:
     from conkeeper.services.decisions import new_adr
 
     if category not in (None, "decision"):
         raise RoutingError("an ADR is always a decision; drop --category or choose another --to")
     heading = title or " ".join(rule.rstrip(".").split()[:8])
-    path = new_adr(memory_dir, heading, rule, source=source)
+    path = new_adr(memory_dir, heading, rule, source=source, provenance=provenance)
     _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", path.relative_to(memory_dir).as_posix(), "decision", rule)
 

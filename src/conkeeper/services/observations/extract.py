@@ -152,7 +152,14 @@ def extract_session(
 ) -> ExtractResult:
     """Extract observations (and, for an ended session or on request, the summary)."""
     info = session_info(conn, session_id)
-    cfg = config or load_config(Path(info.project_root), env).config
+    untrusted_url = ""
+    if config is None:
+        loaded = load_config(Path(info.project_root), env)
+        cfg = loaded.config
+        if loaded.sources.get("llm_base_url") == "project" and cfg.llm_base_url:
+            untrusted_url = cfg.llm_base_url
+    else:
+        cfg = config
     name = extractor or cfg.extractor
     do_summary = info.status != "active" if summarize is None else summarize
     result = ExtractResult(session_id, name)
@@ -161,6 +168,8 @@ def extract_session(
         _run_local(conn, info, turns, do_summary, result)
         return result
     try:
+        if untrusted_url and client is None:
+            env = _project_endpoint(untrusted_url, env)
         active = client or make_client(_with_extractor(cfg, name), env)
     except LlmError as exc:
         result.notes.append(f"{name} unavailable ({exc}); used the local extractor")
@@ -169,6 +178,33 @@ def extract_session(
         return result
     _run_llm(conn, info, turns, do_summary, result, active, _with_extractor(cfg, name))
     return result
+
+
+# Hosts that are this machine: a local model server (Ollama, llama.cpp) a project may name.
+_LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
+_API_KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
+
+
+def _project_endpoint(url: str, env: Mapping[str, str] | None) -> dict[str, str]:
+    """The environment an extractor may use with ``llm_base_url`` taken from the project's own
+    config file, which a cloned repository or an agent's edit can carry: the endpoint must be
+    this machine, and it never gets the user's API keys (a file that pointed extraction at a
+    collector received every session's prompts and tool events and the key in a header).
+    Raises :class:`LlmError` (the local extractor is used) for any other host."""
+    import os
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        host = ""
+    if host not in _LOOPBACK and not host.startswith("127."):
+        raise LlmError(
+            f"llm_base_url {url} comes from the project's .memory-config.md and is not this "
+            "machine; set it in your global config or CONKEEPER_LLM_BASE_URL to use it"
+        )
+    source = os.environ if env is None else env
+    return {key: value for key, value in source.items() if key not in _API_KEYS}
 
 
 def _with_extractor(cfg: Config, name: str) -> Config:

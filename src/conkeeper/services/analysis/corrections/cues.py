@@ -37,7 +37,11 @@ from __future__ import annotations
 from itertools import pairwise
 
 from conkeeper.domain.lazy_re import LazyPattern
-from conkeeper.services.analysis.corrections.structure import sarcastic_exhibit
+from conkeeper.services.analysis.corrections.structure import (
+    LIKE_THE_REST,
+    LIKE_THE_REST_HINTS,
+    sarcastic_exhibit,
+)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -403,15 +407,6 @@ _PAST_IRREGULAR = _words(
 _VALUE_CHARS = frozenset("0123456789-_./=:")
 _GREETINGS = _words("hi hello hey morning thanks thank please")
 _CORRECTIVE_ADVERBS = _words("actually instead rather anyway though")
-# issue 20 round 10: "X, like the rest of Y", "matching the others", "every other file has
-# it": the agent's work set against what is already there (43 corrections, 2 requests in
-# every author's files)
-_LIKE_THE_REST_HINTS = _words("rest others other else existing remaining")
-_LIKE_THE_REST = LazyPattern(
-    r"\b(?:like|as|matching|match|consistent with) (?:the rest|the others?|everything else|"
-    r"every other|all the other|all other|the other \w+|the existing \w+|the remaining)\b|"
-    r"\bevery other \w+ (?:has|does|uses|is)\b|\beverywhere else\b"
-)
 
 
 def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
@@ -451,7 +446,7 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
         cues.add("m:negative-emoji")
     if sarcastic_exhibit(text):
         cues.add("m:sarcasm")
-    if not _LIKE_THE_REST_HINTS.isdisjoint(tokens) and _LIKE_THE_REST.search(text):
+    if not LIKE_THE_REST_HINTS.isdisjoint(tokens) and LIKE_THE_REST.search(text):
         cues.add("m:like-the-rest")
     _redirect_cues(text, tokens, opening, pairs, cues)
     return cues

@@ -215,7 +215,9 @@ _RULES: tuple[_Rule, ...] = (
         CORRECTION,
         _r(
             r"\b(?:like|as) i (?:said|mentioned|told you|asked|explained|wrote)\b(?! (?:in|on|"
-            r"during|at|to) "
+            # round 12: "as I asked in the first message" is this chat, "in the ticket" is not
+            r"during|at|to) (?!(?:the|my) (?:first|last|previous|earlier|original|initial) "
+            r"(?:message|prompt|request|reply)\b)"
             r"(?:the|my|our|a|an|this|that|yesterday|slack|email|standup|jira)\b)|"
             r"\bi (?:said|wanted|asked for|meant) [^.;!?]{1,40}?,?\s+not\b|"
             r"\bi (?:already |just |clearly |specifically |explicitly |literally )?(?:said|"

@@ -611,15 +611,35 @@ _SCOPE = LazyPattern(
     r"(?:change|touch|edit|modify) (?:the|this|that|what|my)\b|don'?t touch\b)",
     re.IGNORECASE,
 )
+# issue 20 round 10: "X, like the rest of Y", "matching the others", "every other file has
+# it": the agent's work set against what is already there (a cue of :mod:`.cues`; 43
+# corrections, 2 requests in every author's files). Round 12 reads it as a shape too, in a
+# short prompt that asks for no new work: over every author's prompts 4 more corrections
+# flagged ("make that a Horizon tag, like the other jobs"), no null (the two requests, "use
+# the same naming as the other handlers when you add this one", ask for new work)
+LIKE_THE_REST_HINTS = frozenset(("rest", "others", "other", "else", "existing", "remaining"))
+LIKE_THE_REST = LazyPattern(
+    r"\b(?:like|as|matching|match|consistent with) (?:the rest|the others?|everything else|"
+    r"every other|all the other|all other|the other \w+|the existing \w+|the remaining)\b|"
+    r"\bevery other \w+ (?:has|does|uses|is)\b|\beverywhere else\b"
+)
 # the agent did more than it was asked: "way more than I asked for", "I didn't ask you to"
 _OVERREACH = LazyPattern(
-    r"\b(?:more|further) than (?:what )?i asked\b|\bi (?:didn'?t|never|did not) ask (?:you )?"
-    r"(?:for|to)\b|\bnobody asked (?:you )?(?:for|to)\b|\bnot what i asked\b|"
+    r"\b(?:more|further) than (?:what )?i asked\b|"
+    # round 12: the subject dropped at a sentence's start, "didn't ask for docs. remove it"
+    r"(?:\bi |^)(?:(?:didn'?t|never|did not) ask|never asked) (?:you )?(?:for|to)\b|"
+    r"\bnobody asked (?:you )?(?:for|to)\b|\bnot what i asked\b|"
     # round 10: "I only wanted the typo fixed", "that wasn't the ask" (38 corrections, no other
     # prompt in every author's files)
     r"\bi only (?:asked|wanted)\b|\b(?:wasn'?t|isn'?t|was not|is not) the ask\b|"
     r"\bnot what i (?:meant|wanted)\b",
     re.IGNORECASE,
+)
+_LIKE_THE_REST_CUES = ("rest", "other", "else", "existing", "remaining")
+_NEW_THING = LazyPattern(r"\bnew\b|\b(?:when|once|as|after) you (?:add|write|create|build|make)\b")
+_REDIRECT_DEFINITE = LazyPattern(
+    r"^(?:\w+[,:]? )?(?:make|put|move|rename|change|turn|switch|set|keep|name|call|format|use) "
+    r"(?:that|it|this|the|those|these|them)\b"
 )
 _OVERREACH_CUES = ("asked", "ask for", "ask you", "only wanted", "the ask", "what i meant")
 # "I said tabs.": the whole prompt restates what was asked
@@ -658,13 +678,24 @@ SHAPES = frozenset(
         "scope",
         "should-have",
         "swap-approach",
+        "like-the-rest",
     }
 )
 
 
 def _mock_praise_shape(sentence: str, shape: Shape) -> bool:
-    """The prompt opens on mock praise of the agent's work (:func:`sarcastic_exhibit`)."""
-    return bool(shape.parts) and sentence == shape.parts[0] and sarcastic_exhibit(sentence)
+    """The prompt opens on mock praise of the agent's work (:func:`sarcastic_exhibit`, or an
+    exhibit :data:`_MOCK_PRAISE_MORE` reads)."""
+    if not shape.parts or sentence != shape.parts[0]:
+        return False
+    if sarcastic_exhibit(sentence):
+        return True
+    head = sentence[:14].lower()
+    return (
+        any(cue in head for cue in _MOCK_PRAISE_CUES)
+        and bool(_MOCK_PRAISE_MORE.match(sentence.lstrip()))
+        and not _INCOMING_WORK.search(sentence)
+    )
 
 
 def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
@@ -714,8 +745,22 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         found = (0.84, "reminder")
     elif "next time" in lower and _NEXT_TIME.search(sentence):
         found = (0.84, "next-time")
+    if not found[0] and _like_the_rest(lower, shape):
+        return 0.82, "like-the-rest"
     # a new task's spec is checked last: only a prompt with one of these shapes pays for it
     return found if found[0] and not shape.new_task else (0.0, "")
+
+
+def _like_the_rest(lower: str, shape: Shape) -> bool:
+    """The agent's work set against what is already there ("make that a Horizon tag, like the
+    other jobs"): not about something new ("for the new one", "when you add this one"), and in
+    a prompt that asks for new work only when the sentence redirects a thing already there
+    ("make the lane name snake_case, matching the others": "make ..." reads as new work)."""
+    if not _has(lower, _LIKE_THE_REST_CUES) or not LIKE_THE_REST.search(lower):
+        return False
+    if _NEW_THING.search(lower):
+        return False
+    return not shape.new_task or bool(_REDIRECT_DEFINITE.match(lower))
 
 
 def structural_match(parts: list[str], shape: Shape) -> tuple[float, str, str]:
@@ -874,6 +919,21 @@ _MOCK_PRAISE = LazyPattern(
     r"(?:(?:a|an|another)\b|\d|let's just\b|now (?:the|it|it's|every|everything|nothing|all|"
     r"we're|there's|there|my|our|this|that|each|both|half)\b(?![^.!?]*\b(?:works?|working|"
     r"pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|correct)\b))",
+    re.IGNORECASE,
+)
+
+
+# round 12, for the shape only (the scorer's cue stays :func:`sarcastic_exhibit`'s until it is
+# retrained with it): the exhibit may be inline code ("oh nice, `SELECT *` on the 80GB table")
+# or a thing of the agent's that "now" does something ("brilliant, the map now centres on
+# 0,0"), unless what it does is good news ("great, the tests now pass"). Over every author's
+# prompts 5 more corrections flagged, no null ("great, the chart renders now" stays unread).
+_MOCK_PRAISE_MORE = LazyPattern(
+    r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
+    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb)(?: of course)?[,!.]+ +"
+    r"(?:CODE\b|(?:the|your|this|that|my|our) [\w-]+(?: [\w-]+)? now (?=\w))"
+    r"(?![^.!?]*\b(?:works?|working|pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|"
+    r"correct|renders?|loads?|builds?|compiles?|runs?|shows?|displays?|happy|good|ok|okay)\b)",
     re.IGNORECASE,
 )
 

@@ -275,7 +275,11 @@ _SIGNATURE = re.compile(
     r"\s*(?:[\u2014\u2013]|--|\s-)\s*(?:by\s+)?@[\w.-]{1,30}\s*[.,;]?\s*$"
     r"|\s*\((?:by\s+|via\s+|per\s+)?@[\w.-]+\s*\)\s*[.,;]?\s*$",
 )
-_WITH = re.compile(r"\bw/o\b|\bw/(?=\s)", re.IGNORECASE)
+_WITH = re.compile(r"\bw/o\b|\bw/in\b|\bw/(?=\s)", re.IGNORECASE)
+_WITH_WORDS = {"w/o": "without", "w/in": "within"}
+# A range of two numbers is its two bounds: "between 3 and 12 replicas", "from 2 to 20 pods"
+# say "min 3, max 12".
+_RANGE = re.compile(r"\b(?:between|from) (\d[\w.]*) (?:and|to) (?=\d)", re.IGNORECASE)
 # "every night" is "nightly", "each week" is "weekly".
 _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
@@ -353,7 +357,8 @@ def normalise(text: str) -> tuple[str, bool]:
     for pattern, replacement in _WORDED:
         text = pattern.sub(replacement, text)
     text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
-    text = _WITH.sub(lambda m: "without" if m.group().lower() == "w/o" else "with", text)
+    text = _WITH.sub(lambda m: _WITH_WORDS.get(m.group().lower(), "with"), text)
+    text = _RANGE.sub(r"min \1, max ", text)
     for pattern, short in SPELLED_OUT:
         text = pattern.sub(short, text)
     return text, struck

@@ -1,8 +1,9 @@
-"""``domain.approval_commands``: which shell commands run a ConKeeper approval. The pre-tool
-hook refuses those (``test_poisoning_routes2``); here, the reading itself, as a table of the
+"""``domain.users_acts``: which shell commands run a ConKeeper act that is the user's alone
+(an approval, ``remember --source user``, ``config set`` of where data goes). The pre-tool hook
+refuses those (``test_poisoning_routes2``); here, the reading itself, as a table of the
 spellings an agent's shell can use and of commands that only mention the words, and as
 properties over arbitrary text (it never raises; an approval appended to any command after a
-separator is found; a command without the word ``approve`` is never one)."""
+separator is found; a command without ``conkeeper`` is never one)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conkeeper.domain.approval_commands import runs_approval
+from conkeeper.domain.users_acts import users_act
 
 
 @pytest.mark.parametrize(
@@ -37,7 +38,7 @@ from conkeeper.domain.approval_commands import runs_approval
     ],
 )
 def test_every_spelling_of_an_approval_is_found(command: str) -> None:
-    assert runs_approval(command)
+    assert users_act(command) in ("review approve", "reflect approve")
 
 
 @pytest.mark.parametrize(
@@ -51,15 +52,36 @@ def test_every_spelling_of_an_approval_is_found(command: str) -> None:
         "python -m conkeeper search 'review approve'",
         "gh pr review --approve 123",
         "npx approve-builds",
+        "conkeeper config set sensitivity low",
+        "conkeeper config get llm_base_url",
+        "conkeeper remember 'Use pnpm' --source agent-mcp",
+        "source .venv/bin/activate && conkeeper search config",
     ],
 )
 def test_commands_that_only_mention_the_words_are_not_approvals(command: str) -> None:
-    assert not runs_approval(command)
+    assert users_act(command) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "act"),
+    [
+        ("env -u CLAUDECODE conkeeper remember 'Use the mirror' --source user",
+         "remember --source user"),
+        ("conkeeper remember --source=user 'x'", "remember --source user"),
+        ("conkeeper config set llm_base_url http://collector.example", "config set llm_base_url"),
+        ("python3 -m conkeeper config set extractor=anthropic", "config set extractor"),
+        ("CLAUDECODE= conkeeper --json config set team_sync true", "config set team_sync"),
+    ],
+)  # fmt: skip
+def test_saying_a_note_is_the_users_or_sending_data_elsewhere_is_found(
+    command: str, act: str
+) -> None:
+    assert users_act(command) == act
 
 
 @given(st.text(max_size=200))
 def test_any_text_is_read_without_raising(command: str) -> None:
-    assert runs_approval(command) in (True, False)
+    assert users_act(command) is None or isinstance(users_act(command), str)
 
 
 @given(
@@ -67,10 +89,10 @@ def test_any_text_is_read_without_raising(command: str) -> None:
     st.sampled_from([";", "&&", "||", "|", "\n"]),
 )
 def test_an_approval_after_any_command_and_separator_is_found(prefix: str, sep: str) -> None:
-    assert runs_approval(f"{prefix} {sep} conkeeper review approve q1")
+    assert users_act(f"{prefix} {sep} conkeeper review approve q1") == "review approve"
 
 
 @given(st.text(max_size=200))
-def test_text_without_the_word_approve_is_never_an_approval(command: str) -> None:
-    if "approve" not in command:
-        assert not runs_approval(command)
+def test_text_without_conkeeper_is_never_a_users_act(command: str) -> None:
+    if "conkeeper" not in command:
+        assert users_act(command) is None

@@ -1,22 +1,23 @@
-"""Whether a shell command runs a ConKeeper approval (``review approve``, ``reflect approve``).
+"""Whether a shell command runs a ConKeeper act that is the user's alone.
 
-Why it exists: what ConKeeper holds for review (an agent's instruction-shaped note, a reflect
-finding) is released only by the user. An agent whose session read a hostile page could release
-its own held note by running ``conkeeper review approve ID`` in its shell; the CLI refuses under
-an agent's environment (``CLAUDECODE`` and the like), but the shell can unset that. The
-PreToolUse hook therefore reads the command the agent is about to run and refuses it when this
-module says it runs an approval; the PostToolUse hook reports one that ran anyway (hosts without
-a pre-tool hook).
+Why it exists: some ConKeeper commands are the user's decisions, never the agent's: releasing
+what was held for review (``review approve``, ``reflect approve``), saving a note as the user's
+own (``remember --source user``), and changing where ConKeeper sends data (``config set`` of an
+outbound setting: the extractor, the LLM base URL, team sync, Obsidian). An agent whose session
+read a hostile page could run them in its shell; the CLI refuses them under an agent's
+environment (``CLAUDECODE`` and the like), but the shell can unset that. The PreToolUse hook
+therefore reads the command the agent is about to run and refuses it when :func:`users_act`
+names one; the PostToolUse hook reports one that ran anyway (hosts without a pre-tool hook).
 
 The command is read the way the shell would split it (``shlex`` with its operators), segment by
 segment, past the usual wrappers (``env -u CLAUDECODE``, ``sudo``, ``nohup``, variable
-assignments), so ``git commit -m "conkeeper review approve"`` is not an approval while
+assignments), so ``git commit -m "conkeeper review approve"`` is no such act while
 ``env -u CLAUDECODE python3 -m conkeeper review approve q1`` and ``bash -c '...'`` are. A command
 the shell could not parse (unbalanced quotes) is judged by its words alone: when in doubt, the
-approval is the user's to run.
+act is the user's to run.
 
-Pure and standard library only; the hook calls :func:`runs_approval` only when the command holds
-the word ``approve``, so any other command costs one substring check.
+Pure and standard library only; the hook imports this module only for a command that names
+``conkeeper``, and it reads further only when one of :data:`HINTS` is there too.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ import itertools
 import re
 import shlex
 
+from conkeeper.domain.config import OUTBOUND_KEYS
+
 _APPROVALS = frozenset({"review", "reflect"})  # the commands whose ``approve`` releases held text
+HINTS = ("approve", "source", "config")  # with "conkeeper", in every command that runs one
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
 # Wrappers that run the rest of the segment as the command (their own options skipped).
 _WRAPPERS = frozenset(
@@ -39,19 +43,26 @@ _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 _DEPTH = 3  # ``bash -c "sh -c '...'"``: nesting deeper than this is judged by its words
 
 
-def runs_approval(command: str, depth: int = 0) -> bool:
-    """True when ``command`` runs ``conkeeper review approve`` or ``conkeeper reflect approve``
-    (any launcher spelling: ``conkeeper``, a path to it, ``python3 -m conkeeper``, ``uv run``),
-    in any of its segments, also inside ``sh -c`` / ``eval``."""
-    if "approve" not in command:
-        return False
+def users_act(command: str, depth: int = 0) -> str | None:
+    """The user's act ``command`` runs (``review approve``, ``reflect approve``, ``remember
+    --source user``, ``config set KEY`` of an outbound key), in any of its segments, also inside
+    ``sh -c`` / ``eval`` / substitutions, with any launcher spelling (``conkeeper``, a path to
+    it, ``python3 -m conkeeper``, ``uv run``); ``None`` when it runs none."""
+    if "conkeeper" not in command or not any(hint in command for hint in HINTS):
+        return None
     tokens = _tokens(command)
     if tokens is None or depth > _DEPTH:
-        return _loose_approval(command)
-    if any(_segment_approves(segment, depth) for segment in _segments(tokens)):
-        return True
+        return _loose_act(command)
+    for segment in _segments(tokens):
+        act = _segment_act(segment, depth)
+        if act is not None:
+            return act
     # A substitution runs even inside double quotes: ``echo "$(conkeeper review approve q1)"``.
-    return any(runs_approval(inner, depth + 1) for inner in _substitutions(command))
+    for inner in _substitutions(command):
+        act = users_act(inner, depth + 1)
+        if act is not None:
+            return act
+    return None
 
 
 def _substitutions(command: str) -> list[str]:
@@ -83,24 +94,43 @@ def _segments(tokens: list[str]) -> list[list[str]]:
     return [segment for segment in segments if segment]
 
 
-def _segment_approves(words: list[str], depth: int) -> bool:
+def _segment_act(words: list[str], depth: int) -> str | None:
     words = _past_wrappers(words)
     if not words:
-        return False
+        return None
     head = _basename(words[0])
     if head in _SHELLS and "-c" in words[1:]:
         script = words[words.index("-c", 1) + 1 : words.index("-c", 1) + 2]
-        return bool(script) and runs_approval(script[0], depth + 1)
+        return users_act(script[0], depth + 1) if script else None
     if head == "eval":
-        return runs_approval(" ".join(words[1:]), depth + 1)
+        return users_act(" ".join(words[1:]), depth + 1)
     rest = _after_launcher(words)
-    if rest is None:
-        return False
-    operands = [word for word in rest if not word.startswith("-")]  # option values stay in
-    return any(
-        first in _APPROVALS and second == "approve"
-        for first, second in itertools.pairwise(operands)
-    )
+    return _act_of(rest) if rest is not None else None
+
+
+def _act_of(arguments: list[str]) -> str | None:
+    """The user's act among ConKeeper's ``arguments`` (what follows the launcher), if any."""
+    operands = [word for word in arguments if not word.startswith("-")]  # option values stay in
+    for first, second in itertools.pairwise(operands):
+        if first in _APPROVALS and second == "approve":
+            return f"{first} approve"
+        if first == "config" and second == "set":
+            key = operands[operands.index("config") + 2 : operands.index("config") + 3]
+            if key and key[0].split("=", 1)[0] in OUTBOUND_KEYS:
+                return f"config set {key[0].split('=', 1)[0]}"
+    if "remember" in operands and _source_is_user(arguments):
+        return "remember --source user"
+    return None
+
+
+def _source_is_user(arguments: list[str]) -> bool:
+    """True when ``arguments`` pass ``--source user`` (or ``--source=user``)."""
+    for index, word in enumerate(arguments):
+        if word == "--source=user" or (
+            word == "--source" and arguments[index + 1 : index + 2] == ["user"]
+        ):
+            return True
+    return False
 
 
 def _past_wrappers(words: list[str]) -> list[str]:
@@ -139,14 +169,13 @@ def _basename(word: str) -> str:
     return word.rstrip("/").rsplit("/", 1)[-1].lower()
 
 
-def _loose_approval(command: str) -> bool:
-    """The words-only reading for a command the shell could not parse: ``approve`` right after
-    ``review``/``reflect`` with a word naming ConKeeper before them."""
+def _loose_act(command: str) -> str | None:
+    """The words-only reading for a command the shell could not parse: after a word naming
+    ConKeeper, ``approve`` right after ``review``/``reflect``, ``config set`` of an outbound
+    key, or ``remember`` with ``--source user``."""
     words = command.replace(";", " ").replace("&", " ").replace("|", " ").split()
-    return any(
-        word == "approve"
-        and index
-        and words[index - 1] in _APPROVALS
-        and any("conkeeper" in earlier for earlier in words[: index - 1])
-        for index, word in enumerate(words)
-    )
+    start = next((i for i, word in enumerate(words) if "conkeeper" in word), None)
+    if start is None:
+        return None
+    cleaned = [word.strip("'\"`()") for word in words[start + 1 :]]
+    return _act_of(cleaned)
