@@ -23,6 +23,22 @@ store's own upsert (same staging, tsvector and indexes, two connections), which 
 pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
 on the shared machine stretches latencies, not these.
 
+Figures measured on 2026-11-27 07:50-08:20 UTC (issue 21, round 3: schema version 7, the
+search index over project and words), the bench's search load alone against 1,000,000
+observations loaded once by this bench's bulk path, this version and its predecessor alternated
+five times on the loaded machine (1-minute load average 9-14, other helpers' work included):
+CPU per search server 1.68-1.91 ms, PostgreSQL 3.99-4.39 ms (mean 4.17), clients 0.51-0.59 ms
+(the predecessor: 1.56-2.41, 4.01-5.76 (mean 4.94), 0.48-0.73 ms); p50 99-119 ms, p95 134-276
+ms, 131-197 requests/s (the predecessor 63-185 ms, 172-281 ms, 103-210/s); a last run alone at
+08:40, load 6.3: server 1.19-1.28 ms, PostgreSQL 3.11-3.17 ms, clients 0.39-0.40 ms, p50 45-75
+ms, p95 148-157 ms, 220-290/s. The whole bench at
+100,000 (load 12.6; the predecessor just after at load 14): push 2,365 obs/s (1,723), CPU per
+observation server 121 µs, PostgreSQL 275 µs, clients 73 µs (137, 318, 74 µs); search p50
+71.9 ms, p95 201.2 ms, 190/s (77.2, 137.2 ms, 232/s), CPU per search server 1.59 ms,
+PostgreSQL 3.01 ms, clients 0.51 ms (1.47, 2.77, 0.43 ms: not resolvable at this size). Targets:
+push, search and hooks not met on the loaded machine (both versions). LoCoMo 0-4 (team) any@10
+0.812, unchanged (local search 0.839).
+
 Figures measured on 2026-11-27 04:30-05:20 UTC (issue 21, round 2: searches in the server's
 event loop on an asynchronous pool, the ranking in one window pass, schema version 6, 10
 candidates among 250 rare-term records for 10 hits), the bench's search load alone against

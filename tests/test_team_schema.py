@@ -25,9 +25,9 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 
     first = run_cli("server", "init", "--database", database_url, "--json")
     assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout) == {"schema_version": 6, "applied": [1, 2, 3, 4, 5, 6]}
+    assert json.loads(first.stdout) == {"schema_version": 7, "applied": [1, 2, 3, 4, 5, 6, 7]}
     again = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(again.stdout) == {"schema_version": 6, "applied": []}
+    assert json.loads(again.stdout) == {"schema_version": 7, "applied": []}
     with psycopg.connect(database_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
         indexes = dict(
@@ -37,10 +37,11 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
         )
         functions = [r[0] for r in conn.execute("SELECT proname FROM pg_proc WHERE proname = "
                                                 "'team_search'")]  # fmt: skip
-    assert versions == [1, 2, 3, 4, 5, 6]
+    assert versions == [1, 2, 3, 4, 5, 6, 7]
     assert functions == ["team_search"]  # version 5: the search as one function (6 replaced it)
     assert "team_records_search" not in indexes  # version 3 replaced it
-    assert "gin (team_id, project_id, search)" in indexes["team_records_scope_search"].lower()
+    assert "team_records_scope_search" not in indexes  # version 7 replaced it
+    assert "gin (project_id, search)" in indexes["team_records_project_search"].lower()
 
 
 def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
@@ -64,7 +65,7 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
         assert team_pg.migrate(conn, target=4) == [4]
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 6, "applied": [5, 6]}
+    assert json.loads(done.stdout) == {"schema_version": 7, "applied": [5, 6, 7]}
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
@@ -97,11 +98,56 @@ def test_version_6_replaces_the_search_function_of_a_version_5_database(
         conn.execute(_REFUSING_SEARCH)
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 6, "applied": [6]}
+    assert json.loads(done.stdout) == {"schema_version": 7, "applied": [6, 7]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         found = hub.search_by_token(conn, "ckt_five", "example.com/a/shop", "payment", 5)
     assert found is not None and [h["uid"] for h in found] == ["r1"]
+
+
+def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_records(
+    database_url: str,
+) -> None:
+    """A database the previous release left at version 6 gets the search index over
+    (project, words) from version 7 alone; its records are found as before, and only in the
+    searching user's teams (the team is no longer in the index, the project id implies it)."""
+    from conkeeper.services.team import hub
+    from conkeeper.services.team.hub import token_hash
+    from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
+
+    def record(uid: str, title: str, at: int) -> TeamRecord:
+        return TeamRecord(uid, "observation", "bugfix", title, "", (), "", (), (), at)
+
+    with team_pg.connect(database_url) as conn:
+        assert team_pg.migrate(conn, target=6) == [1, 2, 3, 4, 5, 6]
+        team_pg.create_token(conn, "ann", "core", token_hash("ckt_six"))
+        team_pg.create_token(conn, "bob", "other", token_hash("ckt_other"))
+        for token, uid in (("ckt_six", "r1"), ("ckt_other", "x1")):
+            grant = team_pg.token_grant(conn, token_hash(token))
+            assert grant is not None
+            team_pg.upsert_records(
+                conn,
+                grant,
+                "example.com/a/shop",
+                [record(uid, "payment retry storm", 1), record(uid + "b", "lunch menu", 2)],
+            )
+        conn.commit()
+    done = run_cli("server", "init", "--database", database_url, "--json")
+    assert json.loads(done.stdout) == {"schema_version": 7, "applied": [7]}
+    with team_pg.connect(database_url) as conn:
+        conn.autocommit = True
+        indexes = [
+            r[0]
+            for r in conn.execute(
+                "SELECT indexname FROM pg_indexes WHERE tablename = 'team_records' ORDER BY 1"
+            )
+        ]
+        found = hub.search_by_token(conn, "ckt_six", "example.com/a/shop", "payment", 5)
+        other = hub.search_by_token(conn, "ckt_other", "example.com/a/shop", "payment", 5)
+    assert indexes == ["team_records_pkey", "team_records_project_search", "team_records_recent"]
+    assert found is not None and [h["uid"] for h in found] == ["r1"]
+    assert other is not None and [h["uid"] for h in other] == ["x1"]
 
 
 # The previous release's function, as far as this test cares: present, and not this release's.
