@@ -243,10 +243,9 @@ def test_the_rules_hosts_load_send_memory_reads_through_the_withholding_door(
 # --------------------------------------------------------------------------- review, undo, import
 
 
-def test_an_order_dropped_in_review_stays_held_after_undo(project: Path) -> None:
-    """``review drop`` cuts an agent's held line from its file with a journaled edit, so
-    ``conkeeper undo`` (which an agent can run too) puts the line back: it must come back held,
-    not as the user's own writing."""
+def _an_order_the_agent_edited_in(project: Path) -> tuple[str, Path, list[dict[str, Any]]]:
+    """An order the agent wrote into ``patterns.md`` with its edit tool (the PostToolUse hook
+    records it as the agent's, so ``review`` holds it): the line, the file and what is held."""
     from test_poisoning import _post_tool
 
     order = f"- {ORDER}"
@@ -256,6 +255,14 @@ def test_an_order_dropped_in_review_stays_held_after_undo(project: Path) -> None
         project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": order}
     )
     held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    return order, patterns, held
+
+
+def test_an_order_dropped_in_review_stays_held_after_undo(project: Path) -> None:
+    """``review drop`` cuts an agent's held line from its file with a journaled edit, so
+    ``conkeeper undo`` (which an agent can run too) puts the line back: it must come back held,
+    not as the user's own writing."""
+    order, patterns, held = _an_order_the_agent_edited_in(project)
     assert [i["text"] for i in held] == [order]
     assert run_cli("review", "drop", held[0]["id"], cwd=project).returncode == 0
     assert "evil.example" not in patterns.read_text("utf-8")
@@ -475,15 +482,9 @@ def test_an_agent_approving_held_text_from_its_shell_is_reported(project: Path) 
     agent's shell can unset it (``env -u CLAUDECODE``, ``CLAUDECODE=0``), so one command a
     hostile page dictates released what SessionStart held, silently. The user now hears of it
     at once, as when the review records are touched; ordinary conkeeper commands stay quiet."""
-    from test_poisoning import _bash_post, _post_tool
+    from test_poisoning import _bash_post
 
-    order = f"- {ORDER}"
-    patterns = project / ".claude" / "memory" / "patterns.md"
-    patterns.write_text(f"# Patterns\n\n- Money is always Decimal\n{order}\n", "utf-8")
-    _post_tool(
-        project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": order}
-    )
-    held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    _, _, held = _an_order_the_agent_edited_in(project)
     spoofed = run_cli("review", "approve", held[0]["id"], cwd=project,
                       env=cli_env(CLAUDECODE="0"))  # fmt: skip
     assert spoofed.returncode == 0  # the environment is the agent's to set: it cannot tell
@@ -522,15 +523,7 @@ def test_an_agent_cannot_run_an_approval_from_its_shell(project: Path) -> None:
     the held entry stays held. So are the other acts the CLI keeps for the user: a note saved
     as the user's own (``--source user``) and where data is sent (``config set`` of an outbound
     key). Commands that only mention the words, or run other ConKeeper commands, pass."""
-    from test_poisoning import _post_tool
-
-    order = f"- {ORDER}"
-    patterns = project / ".claude" / "memory" / "patterns.md"
-    patterns.write_text(f"# Patterns\n\n- Money is always Decimal\n{order}\n", "utf-8")
-    _post_tool(
-        project, "Edit", {"file_path": str(patterns), "old_string": "x", "new_string": order}
-    )
-    held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    _, _, held = _an_order_the_agent_edited_in(project)
     item = held[0]["id"]
     refused = (
         f"conkeeper review approve {item}",
