@@ -159,11 +159,13 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 # A push is copied (``COPY``, one round trip for the whole batch) into a per-connection staging
-# table, then stored with two statements: an ``INSERT ... ON CONFLICT DO NOTHING`` of the new
-# records (its row count is what the project's size grows by) and an ``UPDATE`` of those
-# delivered again with changes. The tsvector is computed in SQL for the whole batch; a uid sent
-# twice in one batch keeps its last copy (DISTINCT ON); a record delivered again unchanged
-# (at-least-once delivery) is not rewritten (the IS DISTINCT FROM).
+# table, a uid sent twice in one batch keeping its last copy (the earlier copies are deleted from
+# the stage), then stored: an ``INSERT ... ON CONFLICT DO NOTHING`` of the new records, which
+# also takes them off the stage (its row count is what the project's size grows by), then, for
+# what is left (records delivered before), the foreign check and an ``UPDATE`` of those
+# delivered again with changes. A batch of new records (the usual push) so pays no lookup after
+# its insert. The tsvector is computed in SQL for the whole batch; a record delivered again
+# unchanged (at-least-once delivery) is not rewritten (the IS DISTINCT FROM).
 _STAGE = """
 CREATE TEMP TABLE IF NOT EXISTS team_push_stage (
     seq integer, uid text, kind text, type text, title text, subtitle text, facts jsonb,
@@ -180,14 +182,21 @@ _VECTOR = (
     "setweight(to_tsvector('english', s.subtitle || ' ' || s.facts_text), 'B') || "
     "setweight(to_tsvector('english', s.narrative || ' ' || s.concepts_text), 'C')"
 )
-_LATEST = "(SELECT DISTINCT ON (uid) * FROM team_push_stage ORDER BY uid, seq DESC) s"
+_LATEST = "team_push_stage s"  # one row per uid once _DEDUPLICATE ran
+_DEDUPLICATE = """
+DELETE FROM team_push_stage a USING team_push_stage b WHERE a.uid = b.uid AND a.seq < b.seq
+"""
 _INSERT_NEW = f"""
-INSERT INTO team_records (team_id, uid, project_id, author_id, kind, type, title, subtitle,
-    facts, narrative, concepts, files, created_at, search)
-SELECT %(team_id)s, s.uid, %(project_id)s, %(author_id)s, s.kind, s.type,
-    s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files, s.created_at, {_VECTOR}
-FROM {_LATEST}
-ON CONFLICT (team_id, uid) DO NOTHING
+WITH inserted AS (
+    INSERT INTO team_records (team_id, uid, project_id, author_id, kind, type, title, subtitle,
+        facts, narrative, concepts, files, created_at, search)
+    SELECT %(team_id)s, s.uid, %(project_id)s, %(author_id)s, s.kind, s.type,
+        s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files, s.created_at, {_VECTOR}
+    FROM {_LATEST}
+    ON CONFLICT (team_id, uid) DO NOTHING
+    RETURNING uid
+)
+DELETE FROM team_push_stage t USING inserted i WHERE t.uid = i.uid
 """
 _UPDATE_CHANGED = f"""
 UPDATE team_records r SET
@@ -571,12 +580,17 @@ def upsert_records(
                 for seq, r in enumerate(records):
                     copy.write_row(_stage_row(seq, r))
             ids = {"team_id": grant.team_id, "project_id": project_id, "author_id": grant.user_id}
-            cur.execute(_INSERT_NEW, ids)
-            if cur.rowcount > 0:
-                cur.execute(_GROWN, (cur.rowcount, grant.team_id, project_id))
-            cur.execute(_FOREIGN, ids)
-            foreign = tuple(sorted(str(row[0]) for row in cur.fetchall()))
-            cur.execute(_UPDATE_CHANGED, ids)
+            cur.execute(_DEDUPLICATE)
+            staged = len(records) - max(cur.rowcount, 0)
+            cur.execute(_INSERT_NEW, ids)  # takes the new records off the stage
+            inserted = max(cur.rowcount, 0)
+            foreign: tuple[str, ...] = ()
+            if inserted:
+                cur.execute(_GROWN, (inserted, grant.team_id, project_id))
+            if inserted < staged:  # records delivered before are left on the stage
+                cur.execute(_FOREIGN, ids)
+                foreign = tuple(sorted(str(row[0]) for row in cur.fetchall()))
+                cur.execute(_UPDATE_CHANGED, ids)
     return Stored(len(records) - len(foreign), foreign)
 
 
