@@ -539,8 +539,12 @@ RULES: tuple[_Rule, ...] = (
             "confirm",
             "permission",
             "sudo",
+            "approve",
         ),
         r"--dangerously-skip-permissions|\bbypassPermissions\b|\bBash\(\*\)"
+        r"|\b(?:auto-?|automatically\s+|always\s+|just\s+)?approve\s+(?:all|every|any)\s+"
+        r"(?:(?:of\s+)?(?:its|the|your)\s+)?(?:tool\s*(?:calls?|uses?)|tools|(?:shell\s+)?commands?|"
+        r"permission\s+(?:prompts?|requests?|dialogs?)|(?:confirmation\s+)?prompts?)\b"
         r"|\ballowed_?tools\b[^\n]{0,20}['\"]?\*"
         r"|\bauto-?approve\s+(?:every|all|any)"
         r"|--no-sandbox\b|\bdisable\s+the\s+sandbox\b"
