@@ -40,26 +40,24 @@ AGENT_INSTRUCTION_DIRS = (
 )
 
 
-def is_agent_instruction_file(path: str) -> bool:
+_NAMES_ANY_CASE = frozenset(name.casefold() for name in AGENT_INSTRUCTION_NAMES)
+_DIRS_ANY_CASE = tuple(folder.casefold() for folder in AGENT_INSTRUCTION_DIRS)
+
+
+def is_agent_instruction_file(path: str, *, any_case: bool = False) -> bool:
     """Whether ``path`` (any form) is a file some coding agent reads as its standing
     instructions: ``CLAUDE.md``, ``AGENTS.md``, ``GEMINI.md``, ``.cursorrules``,
-    ``.github/copilot-instructions.md``, a rule in ``.cursor/rules/``... at any depth."""
+    ``.github/copilot-instructions.md``, a rule in ``.cursor/rules/``... at any depth.
+    ``any_case``: read without case (on a case-insensitive disk ``claude.md`` is ``CLAUDE.md``),
+    as a file ConKeeper is about to create is checked, since none may become such a file."""
     text = path.replace("\\", "/")
-    name = text.rsplit("/", 1)[-1]
-    if name in AGENT_INSTRUCTION_NAMES:
+    names: frozenset[str] = AGENT_INSTRUCTION_NAMES
+    folders: tuple[str, ...] = AGENT_INSTRUCTION_DIRS
+    if any_case:
+        text, names, folders = text.casefold(), _NAMES_ANY_CASE, _DIRS_ANY_CASE
+    if text.rsplit("/", 1)[-1] in names:
         return True
-    return any(f"/{folder}" in f"/{text}" for folder in AGENT_INSTRUCTION_DIRS)
-
-
-def is_agent_instruction_file_any_case(path: str) -> bool:
-    """:func:`is_agent_instruction_file` read without case (on a case-insensitive disk
-    ``claude.md`` is ``CLAUDE.md``): what a file ConKeeper is about to create is checked with,
-    since none of them may become standing instructions for a host."""
-    text = path.replace("\\", "/").casefold()
-    name = text.rsplit("/", 1)[-1]
-    if any(name == known.casefold() for known in AGENT_INSTRUCTION_NAMES):
-        return True
-    return any(f"/{folder.casefold()}" in f"/{text}" for folder in AGENT_INSTRUCTION_DIRS)
+    return any(f"/{folder}" in f"/{text}" for folder in folders)
 
 
 def mentions_agent_instruction_file(text: str) -> bool:

@@ -33,7 +33,7 @@ from conkeeper.domain import safewrite
 from conkeeper.domain.paths import (
     ProjectLocation,
     global_memory_dir,
-    is_agent_instruction_file_any_case,
+    is_agent_instruction_file,
     project_memory_dir,
 )
 from conkeeper.storage.agent_edits import REVIEW_DIR
@@ -211,7 +211,7 @@ def _relative(text: object) -> Path:
         raise ValueError("not a plain relative path")
     if path.parts[0] in SKIPPED_DIRS:
         raise ValueError("ConKeeper's own state (undo journal, review queue) is not restored")
-    if is_agent_instruction_file_any_case(path.as_posix()):
+    if is_agent_instruction_file(path.as_posix(), any_case=True):
         # a CLAUDE.md in a memory folder is loaded by the host as standing instructions: a
         # backup (a teammate's, a download) would hand the next agent orders outside any frame
         raise ValueError("agents load a file of this name as standing instructions; not restored")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, item_id, parse_queue
-from conkeeper.domain.paths import is_agent_instruction_file_any_case
+from conkeeper.domain.paths import is_agent_instruction_file
 from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit, write_group
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
@@ -126,7 +126,7 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
     if path.name in NOT_TARGETS or Path(relative).parts[0] == "sessions":
         raise RoutingError(f"{relative}: not a file for curated entries; choose another target")
-    if is_agent_instruction_file_any_case(relative):
+    if is_agent_instruction_file(relative, any_case=True):
         # a CLAUDE.md in the memory folder is loaded by the host as standing instructions
         # whenever the agent reads a file there: an entry in it would escape every frame
         raise RoutingError(
