@@ -199,8 +199,11 @@ def _project_endpoint(url: str, env: Mapping[str, str] | None) -> dict[str, str]
     except ValueError:
         host = ""
     if host not in _LOOPBACK and not host.startswith("127."):
+        from conkeeper.domain.privacy import clean_or_empty
+
+        shown = clean_or_empty(host) or "another host"  # the host only: a URL may carry a key
         raise LlmError(
-            f"llm_base_url {url} comes from the project's .memory-config.md and is not this "
+            f"llm_base_url ({shown}) comes from the project's .memory-config.md and is not this "
             "machine; set it in your global config or CONKEEPER_LLM_BASE_URL to use it"
         )
     source = os.environ if env is None else env
