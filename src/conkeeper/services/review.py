@@ -271,7 +271,18 @@ def _lines_of(item: HeldItem) -> list[str]:
         text, _ = read_text_lenient(Path(item.memory_dir) / item.target)
     except MemoryFileError:
         return []
-    return [line for line in text.splitlines() if " ".join(line.split()) == item.text]
+    return [line for line in text.splitlines() if _is_item_text(line, item.text)]
+
+
+def _is_item_text(line: str, text: str) -> bool:
+    """Whether ``line`` of the file is the held ``text``: the same words, as written or as
+    the listing showed it after privacy cleaning (an inline private span cut, a token
+    redacted: :func:`conkeeper.domain.privacy.shown_forms`)."""
+    if " ".join(line.split()) == text:
+        return True
+    from conkeeper.domain.privacy import shown_forms
+
+    return any(" ".join(form.split()) == text for form in shown_forms(line)[0]) if line else False
 
 
 def _remove_agent_line(item: HeldItem) -> None:
@@ -299,7 +310,7 @@ def _remove_agent_line(item: HeldItem) -> None:
 
 
 def _is_item_line(raw: bytes, text: str) -> bool:
-    return " ".join(raw.decode("utf-8", "replace").split()) == text
+    return _is_item_text(raw.decode("utf-8", "replace").rstrip("\r\n"), text)
 
 
 def _remove(item: HeldItem) -> None:

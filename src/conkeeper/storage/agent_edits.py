@@ -48,10 +48,26 @@ def line_key(line: str) -> str:
     return hashlib.sha256(" ".join(line.split()).encode("utf-8", "replace")).hexdigest()[:16]
 
 
+def written_keys(written: str) -> set[str]:
+    """The keys of the non-blank lines of ``written``, each as written and as every reader
+    shows it after privacy cleaning (:func:`conkeeper.domain.privacy.shown_forms`: an inline
+    ``<private>`` span cut, a token redacted), so a reader that compares cleaned lines finds
+    the line too."""
+    from conkeeper.domain.privacy import shown_forms
+
+    keys: set[str] = set()
+    for line, forms in zip(written.splitlines(), shown_forms(written), strict=True):
+        if line.strip():
+            keys.add(line_key(line))
+            keys.update(line_key(form) for form in forms)
+    return keys
+
+
 def record(memory_dir: Path, relative: str, written: str) -> int:
     """Append the keys of the non-blank lines of ``written`` (what an agent's edit put into
-    ``relative``); returns how many. Errors propagate: the hook fails open around it."""
-    keys = {line_key(line) for line in written.splitlines() if line.strip()}
+    ``relative``, :func:`written_keys`); returns how many. Errors propagate: the hook fails
+    open around it."""
+    keys = written_keys(written)
     if not keys:
         return 0
     folder = review_folder(memory_dir)
@@ -62,8 +78,10 @@ def record(memory_dir: Path, relative: str, written: str) -> int:
 
 
 def approve(memory_dir: Path, line: str) -> None:
-    """Mark ``line`` as kept by the user: SessionStart injects it from now on."""
-    _append(review_folder(memory_dir) / APPROVED, f"{line_key(line)}\n".encode())
+    """Mark ``line`` (in each form a reader shows it) as kept by the user: SessionStart
+    injects it from now on."""
+    keys = written_keys(line) or {line_key(line)}
+    _append(review_folder(memory_dir) / APPROVED, "".join(f"{k}\n" for k in sorted(keys)).encode())
 
 
 def held_keys(memory_dir: Path) -> frozenset[str]:
