@@ -10,11 +10,12 @@ recorded lines that read like instructions, and ``conkeeper review`` lists them,
 An agent can also skip its edit tools and write a memory file from a shell command
 (``echo ... >> patterns.md``), which names no file the hook could read. So every PostToolUse of
 a tool that can write (:func:`changed_files`) compares the memory files' size and change time
-with those seen at the previous tool call (kept in the session's state), and a file changed
-while the tool ran has its new lines recorded the same way (:func:`record_changes`): lines
-not in the file's last known content (``agent-edits-baseline``, the keys of every line, kept
-per file). A file changed between tool calls (the user's own editor) only refreshes that
-content.
+(``st_ctime``: ``mv``, ``cp -p`` and ``touch -d`` keep or set the modification time, no command
+sets this one) with those seen at the previous tool call (kept in the session's state), and a
+file changed while the tool ran has its new lines recorded the same way
+(:func:`record_changes`): lines not in the file's last known content
+(``agent-edits-baseline``, the keys of every line, kept per file). A file changed between tool
+calls (the user's own editor) only refreshes that content.
 
 Where: ``<memory folder>/.review/agent-edits`` (one ``KEY<TAB>FILE`` line per written line,
 appended), ``agent-edits-approved`` (keys the user kept) and ``agent-edits-baseline``, in the
@@ -106,7 +107,7 @@ def fingerprints(memory_dir: Path) -> Prints:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        prints[relative] = [info.st_size, info.st_mtime_ns]
+        prints[relative] = [info.st_size, info.st_ctime_ns]
     return prints
 
 
