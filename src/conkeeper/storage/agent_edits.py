@@ -29,6 +29,7 @@ files are read only when one changed.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Collection
 from pathlib import Path
 
@@ -100,39 +101,64 @@ Prints = dict[str, list[int]]  # memory file (relative) -> [size, change time in
 def fingerprints(memory_dir: Path) -> Prints:
     """Size and change time of every Markdown file in ``memory_dir`` and its subfolders one
     level down (hidden files and ConKeeper's own folders aside): what :func:`changed_files`
-    compares."""
+    compares. A symlink that stays inside the folder is followed (SessionStart reads through
+    it), and its own change time counts as the file's: ``patterns.md`` made a link to an
+    unwatched file (``sessions/notes.md``) is a change of ``patterns.md``."""
     prints: Prints = {}
-    for entry, relative in _markdown_entries(memory_dir):
+    for path, relative, links in _markdown_files(memory_dir):
         try:
-            info = entry.stat(follow_symlinks=False)
+            info = os.stat(path)
         except OSError:
             continue
-        prints[relative] = [info.st_size, info.st_ctime_ns]
+        if stat.S_ISREG(info.st_mode):
+            prints[relative] = [info.st_size, max([info.st_ctime_ns, *links])]
     return prints
 
 
-def _markdown_entries(memory_dir: Path) -> list[tuple[os.DirEntry[str], str]]:
-    out: list[tuple[os.DirEntry[str], str]] = []
+Found = tuple[str, str, list[int]]  # path, relative name, change times of the links on the way
+
+
+def _markdown_files(memory_dir: Path) -> list[Found]:
+    out: list[Found] = []
     try:
         top = list(os.scandir(memory_dir))
     except OSError:
         return out
+    inside: list[str] = []  # the folder's real path, worked out only when a link is met
     for entry in top:
         if entry.name.startswith("."):  # .memory-config.md and ConKeeper's own files
             continue
-        if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-            out.append((entry, entry.name))
-        elif entry.name not in SKIPPED_DIRS and entry.is_dir(follow_symlinks=False):
+        links = _link_times(entry, memory_dir, inside)
+        if links is None:
+            continue
+        if entry.name.endswith(".md") and entry.is_file():
+            out.append((entry.path, entry.name, links))
+        elif entry.name not in SKIPPED_DIRS and entry.is_dir():
             try:
                 inner = list(os.scandir(entry.path))
             except OSError:
                 continue
-            out.extend(
-                (sub, f"{entry.name}/{sub.name}")
-                for sub in inner
-                if sub.name.endswith(".md") and sub.is_file(follow_symlinks=False)
-            )
+            for sub in inner:
+                more = _link_times(sub, memory_dir, inside)
+                if more is not None and sub.name.endswith(".md") and sub.is_file():
+                    out.append((sub.path, f"{entry.name}/{sub.name}", links + more))
     return out
+
+
+def _link_times(entry: os.DirEntry[str], memory_dir: Path, inside: list[str]) -> list[int] | None:
+    """``[]`` for an entry that is no symlink, the link's own change time for one that leads
+    somewhere inside ``memory_dir``, ``None`` for one that leads out (never followed)."""
+    if not entry.is_symlink():
+        return []
+    if not inside:
+        inside.append(os.path.realpath(memory_dir))
+    target = os.path.realpath(entry.path)
+    if not target.startswith(inside[0] + os.sep):
+        return None
+    try:
+        return [entry.stat(follow_symlinks=False).st_ctime_ns]
+    except OSError:
+        return None
 
 
 def changed_files(before: object, now: Prints) -> list[str]:
@@ -158,7 +184,7 @@ def record_changes(
     baseline = _baseline(memory_dir)
     recorded = 0
     for relative in changed:
-        lines = _file_lines(memory_dir / relative)
+        lines = _file_lines(memory_dir, relative)
         if lines is None:
             continue
         keys = {line_key(line) for line in lines if line.strip()}
@@ -175,7 +201,7 @@ def remember_contents(memory_dir: Path, files: list[str]) -> None:
     """Make the current content of ``files`` their known content (the session's first look)."""
     baseline = _baseline(memory_dir)
     for relative in files:
-        lines = _file_lines(memory_dir / relative)
+        lines = _file_lines(memory_dir, relative)
         if lines is not None:
             baseline[relative] = {line_key(line) for line in lines if line.strip()}
     _write_baseline(memory_dir, baseline)
@@ -187,7 +213,14 @@ def known_keys(memory_dir: Path, relative: str) -> frozenset[str] | None:
     return None if found is None else frozenset(found)
 
 
-def _file_lines(path: Path) -> list[str] | None:
+def _file_lines(memory_dir: Path, relative: str) -> list[str] | None:
+    """The lines of a memory file (through a symlink only when it stays inside
+    ``memory_dir``, as :func:`fingerprints` follows it), or ``None``."""
+    path = os.path.join(memory_dir, relative)
+    if os.path.islink(path):
+        path = os.path.realpath(path)
+        if not path.startswith(os.path.realpath(memory_dir) + os.sep):
+            return None
     try:
         fd = os.open(
             path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
