@@ -171,3 +171,32 @@ def test_a_memory_file_made_a_symlink_into_the_memory_folder_is_still_watched(
     assert "Use 4 spaces" in context
     assert "evil.example" not in context and "evil-index" not in context, context
     assert len(_held_agent_edits(project)) == 2
+
+
+# --------------------------------------------------------------------------- the record's size
+
+
+def test_a_flood_of_agent_lines_cannot_push_a_later_order_out_of_the_record(
+    project: Path,
+) -> None:
+    """The keys of the lines an agent wrote were read only to the record's first megabyte, so
+    one command writing a few thousand lines into a memory file with a long name (each key
+    line holds the file's name) left every later key unread: the order the agent wrote next
+    into ``patterns.md`` was injected. The record is read whole now."""
+    memory = project / ".claude" / "memory"
+    (memory / "notes").mkdir()
+    (memory / "patterns.md").write_text("# Patterns\n- Use 4 spaces\n", encoding="utf-8")
+    _shell(project, "toolu_ls", "ls", lambda: None)  # the session's first look
+    flood = memory / "notes" / ("n" * 240 + ".md")
+    lines = "".join(f"- note {number}\n" for number in range(4500))
+    _shell(project, "toolu_flood", "seq ... > notes/n...n.md",
+           lambda: flood.write_text(lines, encoding="utf-8"))  # fmt: skip
+    assert (memory / ".review" / "agent-edits").stat().st_size > 1024 * 1024
+
+    def order() -> None:
+        with (memory / "patterns.md").open("a", encoding="utf-8") as handle:
+            handle.write(f"{ORDER}\n")
+
+    _shell(project, "toolu_echo", "echo ... >> .claude/memory/patterns.md", order)
+    context = session_start_context(project)
+    assert "Use 4 spaces" in context and "evil.example" not in context, context

