@@ -923,8 +923,7 @@ def build_session_context(
         return reminder_only(memory_exists)
     if info.source == "resume" and info.injected_at is not None:
         return build_resume_context(location, config, info, env, notes)
-    name = location.name if location else "this folder"
-    header = f"ConKeeper memory for {name} (session {info.source}). {FRAMING}"
+    header = f"ConKeeper memory for {_shown_name(location)} (session {info.source}). {FRAMING}"
     sections: list[Section] = []
     handoff = _visible_handoff(info.handoff)
     if handoff:
@@ -947,6 +946,16 @@ def build_session_context(
         sections.append(team)
     footer = _footer(location if memory_exists else None, info)
     return assemble(header, sections, footer, char_budget(config))
+
+
+def _shown_name(location: ProjectLocation | None) -> str:
+    """The project's name for the block's first line: its folder's name, which is anyone's
+    text (an unpacked archive, a clone into a chosen name), so one that reads like an order is
+    not shown."""
+    if location is None:
+        return "this folder"
+    name = location.name
+    return "this project" if _held_back(name) else name
 
 
 def _visible_handoff(handoff: str | None) -> str:
