@@ -1994,6 +1994,7 @@ def find_instructions(text: str) -> list[Finding]:
         probability < instruction_model.THRESHOLD
         and not _overrides_in_someones_name(text, found)
         and not _runs_remote_code_every_session(visible, found)
+        and not _orders_to_ignore_earlier_instructions(visible, found)
     ):
         return []
     if found:
@@ -2018,6 +2019,33 @@ def _overrides_in_someones_name(text: str, found: list[Finding]) -> bool:
     if not {finding.kind for finding in found} >= _SPEAKS_FOR_SOMEONE:
         return False
     return scorer_rule_kinds(text, found) >= _SPEAKS_FOR_SOMEONE
+
+
+# The textbook injection, said as an order of its own: a sentence (or clause after a label)
+# that opens with "ignore / disregard / forget (all) (the) previous / prior / above instructions"
+# or "ignore the above", after at most a few softening words.
+_IGNORE_EARLIER = LazyPattern(
+    r"(?:^|[.!?;:\n\u2013\u2014]\s*)(?:(?:please|now|then|so|and|also|just|kindly|always|first"
+    r"|from\s+now\s+on,?)\s+)*(?:(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:of\s+)?"
+    r"(?:the\s+|your\s+)?(?:previous|prior|earlier|preceding|above|former)\s+(?:instructions?"
+    r"|directions?|directives?|rules|prompts?|messages?|guidance|guidelines|context)\b"
+    r"|(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:above|before\s+this)\b"
+    r"|ignore\s+the\s+above\b)",
+    re.IGNORECASE,
+)
+
+
+def _orders_to_ignore_earlier_instructions(visible: str, found: list[Finding]) -> bool:
+    """Whether ``visible`` orders the reader to ignore earlier instructions in the textbook
+    words, as a sentence of its own and outside quotation marks: held whatever the scorer says
+    ("Ignore previous instructions." scored 0.64 and was saved; over the twenty-four authors'
+    labelled entries the form is in 13 poison entries and no benign one, whose mentions are
+    quoted or reported: "a page says to ignore previous instructions")."""
+    if not any(finding.kind == "override" for finding in found):
+        return False
+    return any(
+        not _in_quotes(visible, match.end() - 1) for match in _IGNORE_EARLIER.finditer(visible)
+    )
 
 
 # "before any task", "at the start of every session": code run on a schedule of the agent's own
