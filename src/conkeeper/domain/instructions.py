@@ -1802,7 +1802,11 @@ _WORD = LazyPattern(r"[^\W\d_]{3,}")
 
 
 def _mixed_script_word(text: str) -> str:
-    """A word mixing Latin letters with Cyrillic or Greek look-alikes (``іgnore``), or ``""``."""
+    """A word mixing Latin letters with look-alikes from another script (``іgnore``: Cyrillic,
+    Greek, IPA ``ɡ``, small capitals, Armenian, Cherokee), or with a combining mark no letter
+    absorbs (``instructi̇ons``, read after NFKC so decomposed accents are letters again);
+    ``""`` when there is none. The dotless ``ı`` is left out: Turkish writes it beside Latin
+    letters."""
     letters = [c for c in text if c.isalpha()]
     if sum(c.isascii() for c in letters) < 0.7 * len(letters):
         return ""  # text in another script may quote a Latin name; that is not disguise
@@ -1811,10 +1815,30 @@ def _mixed_script_word(text: str) -> str:
         if word.isascii():
             continue
         latin = any("a" <= c.lower() <= "z" for c in word)
-        other = any("\u0370" <= c <= "\u03ff" or "\u0400" <= c <= "\u04ff" for c in word)
-        if latin and other:
+        if latin and any(_looks_latin(c) for c in word):
             return str(word)
-    return ""
+    import unicodedata
+
+    marked = _MARKED_LETTER.search(unicodedata.normalize("NFKC", text))
+    return marked.group(0) if marked else ""
+
+
+def _looks_latin(char: str) -> bool:
+    """A letter of a script whose letters pass for Latin ones inside a Latin word."""
+    return any(low <= char <= high for low, high in _LOOK_ALIKE_RANGES)
+
+
+_LOOK_ALIKE_RANGES = (
+    ("\u0250", "\u02af"),  # IPA extensions: ɡ ɑ ɩ ɪ ʀ
+    ("\u0370", "\u03ff"),  # Greek
+    ("\u0400", "\u04ff"),  # Cyrillic
+    ("\u0530", "\u058f"),  # Armenian: օ ո ս
+    ("\u13a0", "\u13ff"),  # Cherokee: Ꭺ Ꮯ
+    ("\u1d00", "\u1d7f"),  # small capitals and phonetic letters: ᴏ ᴛ
+    ("\ua730", "\ua7af"),  # more small capitals: ꜰ ꜱ ꞯ
+)
+# A Latin word with a combining mark between two of its letters that NFKC left standing.
+_MARKED_LETTER = LazyPattern(r"[A-Za-z]+[\u0300-\u036f]+[A-Za-z]+")
 
 
 def _zwj_between_letters(text: str) -> bool:
