@@ -280,3 +280,35 @@ def test_look_alike_letters_beyond_cyrillic_and_greek_are_disguise(project: Path
         done = run_cli("remember", text, "--category", "convention", "--json", cwd=project,
                        env=agent)  # fmt: skip
         assert json.loads(done.stdout)["status"] == "saved", (text, done.stdout)
+
+
+# --------------------------------------------------------------------------- stale's cache
+
+
+def test_stale_sees_the_work_tree_change_under_its_cache(tmp_path: Path) -> None:
+    """``conkeeper stale`` answers from a cache keyed by ``HEAD`` and the memory files. Outside
+    git there is no ``HEAD``, so after the first run a cited file that went missing, or a
+    symbol gone from a cited file, was never reported ("cached": true) until a memory file
+    changed; in git the same held for a change not yet committed. The cache now also keeps
+    the size and time of every work-tree file the check looked at, and a change of one is a
+    fresh check."""
+    root = tmp_path / "nogit"
+    (root / "src").mkdir(parents=True)
+    (root / ".claude" / "memory").mkdir(parents=True)
+    (root / "src" / "cart.py").write_text("def compute_total(items):\n    return 0\n", "utf-8")
+    (root / "src" / "pricing.py").write_text("RATE = 1\n", "utf-8")
+    (root / ".claude" / "memory" / "patterns.md").write_text(
+        "# Patterns\n- Totals come from `compute_total` in `src/cart.py`\n"
+        "- Prices are set in `src/pricing.py`\n",
+        encoding="utf-8",
+    )
+
+    def findings() -> dict[str, str]:
+        done = run_cli("stale", "--json", cwd=root)
+        assert done.returncode == 0, done.stderr
+        return {f["citation"]: f["reason"] for f in json.loads(done.stdout)["findings"]}
+
+    assert findings() == {}
+    (root / "src" / "pricing.py").unlink()
+    (root / "src" / "cart.py").write_text("def calc(items):\n    return 0\n", "utf-8")
+    assert findings() == {"src/pricing.py": "missing", "compute_total": "symbol-gone"}
