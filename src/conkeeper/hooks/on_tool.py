@@ -77,6 +77,8 @@ def _record_start(ctx: HookContext) -> None:
     stamp = now_ms()
     seen: list[Any] = [None, None]
 
+    reviews = _review_prints(prints)
+
     def apply(data: dict[str, Any]) -> None:
         running = bool(data.get("tool_starts"))  # another tool's writes are still its own
         if timed:
@@ -85,6 +87,7 @@ def _record_start(ctx: HookContext) -> None:
             seen[:] = [data.get("memory_prints"), True]
             data["memory_prints"], data["memory_prints_at"] = prints, stamp
             data["memory_prints_before_tool"] = True
+            data["review_prints"] = reviews
 
     ctx.state.update(apply)
     if prints is not None and seen[1]:
@@ -99,7 +102,8 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     interval = ctx.config.save_interval if ctx.memory_dir_exists else 0
     stamp = now_ms()
     prints = _memory_prints(ctx)
-    seen: list[Any] = [None, None]  # the memory files' prints and time at the previous look
+    reviews = _review_prints(prints)
+    seen: list[Any] = [None, None, None]  # the memory files' and review records' prints, time
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
@@ -108,9 +112,14 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
         if prints is not None:
             before_tool = data.get("memory_prints_before_tool") is True
             at = data.get("memory_prints_at")
-            seen[:] = [data.get("memory_prints"), at if before_tool else None]
+            seen[:] = [
+                data.get("memory_prints"),
+                at if before_tool else None,
+                data.get("review_prints") if before_tool else None,
+            ]
             data["memory_prints"], data["memory_prints_at"] = prints, stamp
             data["memory_prints_before_tool"] = False
+            data["review_prints"] = reviews
         return bool(data.get("private_turn")), number, start, reminders.tick(data, interval)
 
     private, prompt_number, start, due = ctx.state.update(apply)
@@ -119,8 +128,10 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
         warning = _memory_write_warning(ctx)
     elif ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
         warning = _shell_instruction_warning(ctx)
+    if warning is None and reviews is not None and _released(seen[2], reviews):
+        warning = _release_notice(ctx)
     if prints is not None:
-        _record_shell_edits(ctx, prints, seen)
+        _record_shell_edits(ctx, prints, seen[:2])
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
@@ -164,6 +175,39 @@ def _memory_prints(ctx: HookContext) -> Prints | None:
 
     dirs = _memory_dirs(ctx)
     return {str(d): agent_edits.fingerprints(d) for d in dirs} if dirs else None
+
+
+def _review_prints(prints: Prints | None) -> dict[str, list[object]] | None:
+    """The review records' prints of each memory folder looked at (see ``prints``)."""
+    if prints is None:
+        return None
+    from conkeeper.storage import agent_edits
+
+    return {folder: agent_edits.review_print(Path(folder)) for folder in prints}
+
+
+def _released(before: object, now: dict[str, list[object]]) -> bool:
+    """Whether held text left a memory folder's review records while the tool ran (``before``:
+    the look PreToolUse took; none without one)."""
+    if not isinstance(before, dict):
+        return False
+    from conkeeper.storage import agent_edits
+
+    return any(agent_edits.released(before.get(folder), now[folder]) for folder in now)
+
+
+def _release_notice(ctx: HookContext) -> str:
+    """A note for the user when held text left the review records while the agent's tool ran,
+    whatever the command said (a script, a glob, a renamed copy of ConKeeper): releasing it is
+    the user's act, and the next session would load it."""
+    from conkeeper.storage.logfile import log
+
+    log("hook PostToolUse: held memory left the review records during the tool", env=ctx.env)
+    return (
+        "ConKeeper: while the agent's last tool ran, memory held for your review was released "
+        "(approved, dropped or its record removed). If you did not do it, check "
+        "`conkeeper history` and `conkeeper review`, and undo what you did not mean to keep."
+    )
 
 
 def _earlier(before: object, folder: str) -> dict[str, list[int]] | None:

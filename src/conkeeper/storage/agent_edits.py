@@ -162,6 +162,50 @@ def _link_times(entry: os.DirEntry[str], memory_dir: Path, inside: list[str]) ->
         return None
 
 
+def review_print(memory_dir: Path) -> list[object]:
+    """What the review records hold, cheaply (one ``scandir``, two ``stat`` calls): the held
+    items' file names, and the size and inode of the record of an agent's lines and of the
+    user's approvals (``None`` for a missing one). :func:`released` compares two."""
+    folder = os.path.join(memory_dir, REVIEW_DIR)
+    try:
+        names = sorted(e.name for e in os.scandir(folder) if e.name.endswith(".json"))
+    except OSError:
+        names = []
+    return [names, _size_and_inode(folder, RECORDED), _size_and_inode(folder, APPROVED)]
+
+
+def _size_and_inode(folder: str, name: str) -> list[int] | None:
+    try:
+        info = os.stat(os.path.join(folder, name), follow_symlinks=False)
+    except OSError:
+        return None
+    return [info.st_size, info.st_ino]
+
+
+def released(before: object, now: list[object]) -> bool:
+    """Whether held text left the review records between two :func:`review_print` looks: a
+    held item gone (approved or dropped), the record of an agent's lines shrunk, replaced or
+    removed, or the user's approvals grown or replaced. Holding more is no release."""
+    if not isinstance(before, list) or len(before) != 3:
+        return False
+    names, recorded, approved = before
+    now_names = now[0] if isinstance(now[0], list) else []
+    if isinstance(names, list) and not set(names) <= set(now_names):
+        return True
+    now_recorded, now_approved = now[1], now[2]
+    if isinstance(recorded, list) and (
+        not isinstance(now_recorded, list)
+        or now_recorded[1] != recorded[1]
+        or now_recorded[0] < recorded[0]
+    ):
+        return True
+    if not isinstance(now_approved, list):
+        return False
+    if not isinstance(approved, list):
+        return True
+    return bool(now_approved[1] != approved[1] or now_approved[0] > approved[0])
+
+
 def changed_files(before: object, now: Prints) -> list[str]:
     """The files of ``now`` whose print differs from ``before`` (the state's copy from the
     previous look; none when there was none)."""
