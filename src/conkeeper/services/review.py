@@ -27,7 +27,7 @@ from conkeeper.storage.agent_edits import REVIEW_DIR
 
 MAX_ITEM_BYTES = 64 * 1024
 AGENT_EDIT = "agent-edit"  # the source of a line an agent wrote with its own edit tools
-PAIRED_REASON = "reads like an instruction together with the agent's line next to it"
+PAIRED_REASON = "reads like an instruction together with the agent's lines around it"
 
 
 class ReviewError(Exception):
