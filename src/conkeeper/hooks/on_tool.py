@@ -308,11 +308,42 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     from conkeeper.storage.logfile import log
 
     log(f"hook PostToolUse: instruction-shaped text written to memory {relative}", env=ctx.env)
-    return (
+    said = (
         f"ConKeeper: the agent wrote text that reads like an instruction into memory file "
-        f"{relative} ({found[0].reason}). It is held from the next sessions until you keep or "
-        "drop it: conkeeper review."
+        f"{relative} ({found[0].reason})."
     )
+    if _held_from_sessions(ctx, folder, relative, written):
+        return (
+            f"{said} It is held from the next sessions until you keep or drop it: conkeeper review."
+        )
+    return (
+        f"{said} ConKeeper's full check read it as a note, so the next sessions will load it: "
+        f"read it in {relative} and remove it if you did not ask for it."
+    )
+
+
+def _held_from_sessions(ctx: HookContext, folder: Path, relative: str, written: str) -> bool:
+    """Whether SessionStart will hold back a line of ``written`` (what ``conkeeper review``
+    lists for ``relative``): the phrase rules that raised the notice are one voice, the learned
+    scorer has the last word there, so the notice asks the same check (only on this rare path:
+    its import costs a few milliseconds). ``True`` when the check fails: the notice then
+    still sends the user to review."""
+    try:
+        from conkeeper.domain.privacy import shown_forms
+        from conkeeper.services.review import AGENT_EDIT, list_held
+
+        wanted: set[str] = set()
+        for line, forms in zip(written.splitlines(), shown_forms(written), strict=True):
+            wanted.update(" ".join(text.split()) for text in (line, *forms))
+        return any(
+            item.source == AGENT_EDIT and item.target == relative and item.text in wanted
+            for item in list_held([folder])
+        )
+    except Exception:  # the notice must not be lost with the check
+        from conkeeper.storage.logfile import log_exception
+
+        log_exception("hook PostToolUse: could not check what SessionStart holds", env=ctx.env)
+        return True
 
 
 def _outbound_config_notice(ctx: HookContext, folder: Path, written: str) -> str | None:
