@@ -217,14 +217,14 @@ def _hold_agent_lines(
     kept = [line for index, line in enumerate(lines) if index not in out]
     if held is not None:
         held.append(len(lines) - len(kept))
-    return _mark_agent_lines(kept, agent_lines)
+    return mark_agent_lines(kept, agent_lines)
 
 
 EDITED_MARK = "_(written by an agent with its edit tools)_"
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
 
 
-def _mark_agent_lines(lines: list[str], agent_lines: frozenset[str]) -> list[str]:
+def mark_agent_lines(lines: list[str], agent_lines: frozenset[str]) -> list[str]:
     """``lines`` with each list item an agent wrote with its own edit tools (kept: it does not
     read like an instruction) ending in :data:`EDITED_MARK`, as an entry ``remember`` saved
     ends in its source: untagged, it read as the user's own note. Only list items outside
