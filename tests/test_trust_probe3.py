@@ -434,3 +434,28 @@ def test_a_source_tag_an_agent_wrote_itself_is_not_shown_as_provenance(project: 
     assert page.count("from user-cli, 2026-01-02") == 1, page
     assert "from user-cli, 2026-01-01" not in page, page
     assert "written by an agent with its edit tools" in page, page
+
+
+# --------------------------------------------------------------------------- consolidate
+
+
+def test_consolidate_keeps_the_persons_entry_over_one_the_agent_edited_in(project: Path) -> None:
+    """A duplicate merge keeps the person's entry over an agent's, but knew an agent's entry
+    only by its ``@source: agent-...`` tag: a line the agent wrote with its own edit tool
+    carries none, so the agent's longer copy ("Money is always Decimal, never float; round
+    half-up at the API boundary only") was kept and the person's committed entry removed. The
+    lines recorded as the agent's count as the agent's now."""
+    import subprocess
+
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    mine = "- Money is always Decimal, never float"
+    patterns.write_text(f"# Patterns\n{mine}\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    theirs = "- Money is always Decimal, never float; round half-up at the API boundary only"
+    patterns.write_text(f"# Patterns\n{mine}\n{theirs}\n", encoding="utf-8")
+    edit = {"file_path": str(patterns), "old_string": mine, "new_string": f"{mine}\n{theirs}"}
+    _tool(project, "PostToolUse", "toolu_edit", "Edit", edit)
+    done = run_cli("consolidate", "--apply", cwd=project)
+    assert done.returncode == 0, done.stderr
+    left = patterns.read_text("utf-8")
+    assert mine + "\n" in left and theirs not in left, left
