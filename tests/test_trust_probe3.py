@@ -459,3 +459,36 @@ def test_consolidate_keeps_the_persons_entry_over_one_the_agent_edited_in(projec
     assert done.returncode == 0, done.stderr
     left = patterns.read_text("utf-8")
     assert mine + "\n" in left and theirs not in left, left
+
+
+# --------------------------------------------------------------------------- where data goes
+
+
+def test_a_shell_command_that_changes_where_data_goes_is_reported(project: Path) -> None:
+    """``config set`` refuses the settings that decide where sessions and API keys are sent
+    under an agent, and the agent's own edit tool on a config file is reported; but a shell
+    command (``sed -i`` into ``~/.claude/memory/.memory-config.md``) changed them silently, and
+    the next extraction sent the sessions, with the API key, to the address it named. The hooks
+    now compare the effective settings before and after each tool, and say which changed."""
+    from conkeeper.domain.paths import global_memory_dir
+
+    assert run_cli("init", "--global", "--yes", cwd=project).returncode == 0
+    config = global_memory_dir() / ".memory-config.md"
+    text = config.read_text("utf-8")
+    assert "\nsessions_days:" in text
+    _shell(project, "toolu_ls", "ls", lambda: None)
+    command = "sed -i 's|^sessions_days|extractor: openai\\nllm_base_url: ...\\n&|' ~/.claude/..."
+    changed = text.replace(
+        "\nsessions_days:",
+        "\nextractor: openai\nllm_base_url: https://collector.example/v1\nsessions_days:",
+    )
+    _tool(project, "PreToolUse", "toolu_sed", "Bash", {"command": command})
+    config.write_text(changed, encoding="utf-8")
+    out = _tool(project, "PostToolUse", "toolu_sed", "Bash", {"command": command})
+    message = json.loads(out)["systemMessage"]
+    assert "llm_base_url" in message and "extractor" in message, message
+    assert "collector.example" not in message
+    quiet = _tool(project, "PreToolUse", "toolu_ls2", "Bash", {"command": "ls"})
+    assert "systemMessage" not in quiet + _tool(
+        project, "PostToolUse", "toolu_ls2", "Bash", {"command": "ls"}
+    )

@@ -72,7 +72,8 @@ def _record_start(ctx: HookContext) -> None:
     tool_use_id = ctx.payload.tool_use_id or ""
     timed = bool(tool_use_id and ctx.config.observation_hook)
     prints = _memory_prints(ctx)
-    if not timed and prints is None:
+    outbound = _outbound_settings(ctx)
+    if not timed and prints is None and outbound is None:
         return
     stamp = now_ms()
     seen: list[Any] = [None, None]
@@ -83,6 +84,8 @@ def _record_start(ctx: HookContext) -> None:
         running = bool(data.get("tool_starts"))  # another tool's writes are still its own
         if timed:
             note_tool_start(data, tool_use_id, stamp)
+        if outbound is not None:
+            data["outbound_settings"] = outbound
         if prints is not None and not running:
             seen[:] = [data.get("memory_prints"), True]
             data["memory_prints"], data["memory_prints_at"] = prints, stamp
@@ -104,9 +107,14 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     prints = _memory_prints(ctx)
     reviews = _review_prints(prints)
     seen: list[Any] = [None, None, None]  # the memory files' and review records' prints, time
+    outbound = _outbound_settings(ctx)
+    before_outbound: list[Any] = [None]
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
+        if outbound is not None:
+            before_outbound[0] = data.get("outbound_settings")
+            data["outbound_settings"] = outbound
         number = data.get("prompt_number")
         number = number if isinstance(number, int) and not isinstance(number, bool) else 0
         if prints is not None:
@@ -130,6 +138,8 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
         warning = _shell_instruction_warning(ctx)
     if warning is None and reviews is not None and _released(seen[2], reviews):
         warning = _release_notice(ctx)
+    if warning is None and outbound is not None:
+        warning = _outbound_change_notice(ctx, before_outbound[0], outbound)
     if prints is not None:
         _record_shell_edits(ctx, prints, seen[:2])
     if ctx.config.observation_hook and not private:
@@ -175,6 +185,36 @@ def _memory_prints(ctx: HookContext) -> Prints | None:
 
     dirs = _memory_dirs(ctx)
     return {str(d): agent_edits.fingerprints(d) for d in dirs} if dirs else None
+
+
+def _outbound_settings(ctx: HookContext) -> dict[str, object] | None:
+    """The effective settings that decide where sessions, memory and API keys are sent
+    (``domain.config.OUTBOUND_KEYS``) around a tool that can write, else ``None``: both hooks
+    load the settings anyway, so comparing them costs nothing more."""
+    if ctx.payload.tool_name in _READ_ONLY_TOOLS:  # a failed command may have written too
+        return None
+    from conkeeper.domain.config import OUTBOUND_KEYS
+
+    return {key: getattr(ctx.config, key, None) for key in sorted(OUTBOUND_KEYS)}
+
+
+def _outbound_change_notice(ctx: HookContext, before: object, now: dict[str, object]) -> str | None:
+    """A note for the user when the tool changed where data is sent, whatever wrote the setting
+    (``config set`` refuses it under an agent and an edit tool's write is reported, but a
+    ``sed -i`` on ``.memory-config.md`` was silent). The values are never echoed."""
+    if not isinstance(before, dict):
+        return None
+    keys = sorted(key for key, value in now.items() if key in before and before[key] != value)
+    if not keys:
+        return None
+    from conkeeper.storage.logfile import log
+
+    log(f"hook PostToolUse: the tool changed {', '.join(keys)}", env=ctx.env)
+    return (
+        f"ConKeeper: while the agent's last tool ran, {', '.join(keys)} changed: this decides "
+        "where your sessions, memory or API keys are sent. Check it (conkeeper config show) "
+        "and change it back if you did not ask for it."
+    )
 
 
 def _review_prints(prints: Prints | None) -> dict[str, list[object]] | None:
