@@ -73,7 +73,8 @@ def _record_start(ctx: HookContext) -> None:
     timed = bool(tool_use_id and ctx.config.observation_hook)
     prints = _memory_prints(ctx)
     outbound = _outbound_settings(ctx)
-    if not timed and prints is None and outbound is None:
+    instructions = _instruction_prints(ctx)
+    if not timed and prints is None and outbound is None and instructions is None:
         return
     stamp = now_ms()
     seen: list[Any] = [None, None]
@@ -86,6 +87,8 @@ def _record_start(ctx: HookContext) -> None:
             note_tool_start(data, tool_use_id, stamp)
         if outbound is not None:
             data["outbound_settings"] = outbound
+        if instructions is not None and not running:
+            data["instruction_prints"] = [instructions, stamp]
         if prints is not None and not running:
             seen[:] = [data.get("memory_prints"), True]
             data["memory_prints"], data["memory_prints_at"] = prints, stamp
@@ -108,13 +111,16 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     reviews = _review_prints(prints)
     seen: list[Any] = [None, None, None]  # the memory files' and review records' prints, time
     outbound = _outbound_settings(ctx)
-    before_outbound: list[Any] = [None]
+    instructions = _instruction_prints(ctx)
+    before_outbound: list[Any] = [None, None]  # settings, instruction files' prints and time
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
         if outbound is not None:
             before_outbound[0] = data.get("outbound_settings")
             data["outbound_settings"] = outbound
+        if instructions is not None:
+            before_outbound[1] = data.pop("instruction_prints", None)
         number = data.get("prompt_number")
         number = number if isinstance(number, int) and not isinstance(number, bool) else 0
         if prints is not None:
@@ -140,6 +146,8 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
         warning = _release_notice(ctx)
     if warning is None and outbound is not None:
         warning = _outbound_change_notice(ctx, before_outbound[0], outbound)
+    if warning is None and instructions is not None:
+        warning = _unnamed_instruction_change(ctx, before_outbound[1], instructions)
     if prints is not None:
         _record_shell_edits(ctx, prints, seen[:2])
     if ctx.config.observation_hook and not private:
@@ -185,6 +193,47 @@ def _memory_prints(ctx: HookContext) -> Prints | None:
 
     dirs = _memory_dirs(ctx)
     return {str(d): agent_edits.fingerprints(d) for d in dirs} if dirs else None
+
+
+def _instruction_prints(ctx: HookContext) -> dict[str, list[int]] | None:
+    """The project's agent-instruction files' prints around a tool that can write and does
+    not name its file (an edit tool's write is judged by its text), else ``None``."""
+    if ctx.location is None or ctx.payload.tool_name in _READ_ONLY_TOOLS | _WRITE_TOOLS:
+        return None
+    from conkeeper.domain.paths import AGENT_INSTRUCTION_DIRS, AGENT_INSTRUCTION_NAMES
+    from conkeeper.storage.agent_edits import instruction_prints
+
+    return instruction_prints(ctx.location.root, AGENT_INSTRUCTION_NAMES, AGENT_INSTRUCTION_DIRS)
+
+
+def _unnamed_instruction_change(
+    ctx: HookContext, before: object, now: dict[str, list[int]]
+) -> str | None:
+    """The instruction-file notice for a file that changed while the tool ran although the
+    command did not name it (``git apply``, ``git merge``, a script): its text is not in the
+    command, so it is reported whatever it holds, as a download into one is. A command that
+    names the file was judged by its text already."""
+    if not isinstance(before, list) or len(before) != 2 or not isinstance(before[1], int):
+        return None
+    from conkeeper.storage.agent_edits import changed_during
+
+    since_ns = (before[1] - _CLOCK_SLACK_MS) * 1_000_000
+    changed = changed_during(before[0], now, since_ns)
+    command = ctx.payload.tool_input.get("command")
+    if isinstance(command, str):
+        changed = [rel for rel in changed if rel.rsplit("/", 1)[-1] not in command]
+    if not changed:
+        return None
+    from conkeeper.domain.privacy import clean_or_empty
+    from conkeeper.storage.logfile import log
+
+    names = ", ".join(str(clean_or_empty(rel)) for rel in changed[:3])
+    log(f"hook PostToolUse: {names} changed by a command that does not name it", env=ctx.env)
+    return (
+        f"ConKeeper: while the agent's last tool ran, {names} changed (the command does not "
+        "name it: a patch, a merge, a script). Your agent reads that file at the start of every "
+        "session: check the change before the next one."
+    )
 
 
 def _outbound_settings(ctx: HookContext) -> dict[str, object] | None:

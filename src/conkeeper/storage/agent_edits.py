@@ -162,6 +162,50 @@ def _link_times(entry: os.DirEntry[str], memory_dir: Path, inside: list[str]) ->
         return None
 
 
+# Where agents read standing instructions, besides a project's top-level names: the folders
+# whose files each host loads as rules (``domain.paths.AGENT_INSTRUCTION_DIRS``) and these.
+INSTRUCTION_FILES_BELOW = (".github/copilot-instructions.md", ".claude/CLAUDE.md")
+
+
+def instruction_prints(root: Path, names: Collection[str], folders: Collection[str]) -> Prints:
+    """Size and change time of the project's agent-instruction files (``names`` at the top of
+    ``root``, :data:`INSTRUCTION_FILES_BELOW`, and the files of each of ``folders``, one level):
+    what the tool hooks compare to tell that a command changed one, whatever it said. Files
+    deeper in the tree (``src/api/CLAUDE.md``) are not looked at: a walk would cost every
+    tool call."""
+    prints: Prints = {}
+    for relative in (*sorted(names), *INSTRUCTION_FILES_BELOW):
+        try:
+            info = os.stat(os.path.join(root, relative))
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            prints[relative] = [info.st_size, info.st_ctime_ns]
+    for folder in folders:
+        try:
+            entries = list(os.scandir(os.path.join(root, folder)))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_file():
+                    info = entry.stat()
+                    prints[folder + entry.name] = [info.st_size, info.st_ctime_ns]
+            except OSError:
+                continue
+    return prints
+
+
+def changed_during(before: object, now: Prints, since_ns: int) -> list[str]:
+    """The files of ``now`` that are new or changed since ``before`` (a look taken before the
+    tool ran) and changed at or after ``since_ns``, or that ``before`` had and ``now`` lacks."""
+    if not isinstance(before, dict):
+        return []
+    changed = [rel for rel, print_ in now.items() if before.get(rel) != print_]
+    gone = [rel for rel in before if rel not in now]
+    return sorted([rel for rel in changed if now[rel][1] >= since_ns] + gone)
+
+
 def review_print(memory_dir: Path) -> list[object]:
     """What the review records hold, cheaply (one ``scandir``, two ``stat`` calls): the held
     items' file names, and the size and inode of the record of an agent's lines and of the
