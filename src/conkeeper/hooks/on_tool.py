@@ -203,7 +203,10 @@ def _instruction_prints(ctx: HookContext) -> dict[str, list[int]] | None:
     from conkeeper.domain.paths import AGENT_INSTRUCTION_DIRS, AGENT_INSTRUCTION_NAMES
     from conkeeper.storage.agent_edits import instruction_prints
 
-    return instruction_prints(ctx.location.root, AGENT_INSTRUCTION_NAMES, AGENT_INSTRUCTION_DIRS)
+    home = ctx.env.get("HOME")
+    return instruction_prints(
+        ctx.location.root, AGENT_INSTRUCTION_NAMES, AGENT_INSTRUCTION_DIRS, home
+    )
 
 
 def _unnamed_instruction_change(

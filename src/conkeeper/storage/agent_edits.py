@@ -165,22 +165,31 @@ def _link_times(entry: os.DirEntry[str], memory_dir: Path, inside: list[str]) ->
 # Where agents read standing instructions, besides a project's top-level names: the folders
 # whose files each host loads as rules (``domain.paths.AGENT_INSTRUCTION_DIRS``) and these.
 INSTRUCTION_FILES_BELOW = (".github/copilot-instructions.md", ".claude/CLAUDE.md")
+# The user's own instruction files, which the hosts load in every project.
+INSTRUCTION_FILES_HOME = (".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md")
 
 
-def instruction_prints(root: Path, names: Collection[str], folders: Collection[str]) -> Prints:
+def instruction_prints(
+    root: Path, names: Collection[str], folders: Collection[str], home: str | None = None
+) -> Prints:
     """Size and change time of the project's agent-instruction files (``names`` at the top of
-    ``root``, :data:`INSTRUCTION_FILES_BELOW`, and the files of each of ``folders``, one level):
-    what the tool hooks compare to tell that a command changed one, whatever it said. Files
-    deeper in the tree (``src/api/CLAUDE.md``) are not looked at: a walk would cost every
-    tool call."""
+    ``root``, :data:`INSTRUCTION_FILES_BELOW`, and the files of each of ``folders``, one level)
+    and the user's own in ``home`` (:data:`INSTRUCTION_FILES_HOME`, named ``~/...``): what the
+    tool hooks compare to tell that a command changed one, whatever it said. Files deeper in
+    the tree (``src/api/CLAUDE.md``) are not looked at: a walk would cost every tool call."""
     prints: Prints = {}
-    for relative in (*sorted(names), *INSTRUCTION_FILES_BELOW):
+    places = [
+        (name, os.path.join(root, name)) for name in (*sorted(names), *INSTRUCTION_FILES_BELOW)
+    ]
+    if home:
+        places += [(f"~/{name}", os.path.join(home, name)) for name in INSTRUCTION_FILES_HOME]
+    for shown, path in places:
         try:
-            info = os.stat(os.path.join(root, relative))
+            info = os.stat(path)
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode):
-            prints[relative] = [info.st_size, info.st_ctime_ns]
+            prints[shown] = [info.st_size, info.st_ctime_ns]
     for folder in folders:
         try:
             entries = list(os.scandir(os.path.join(root, folder)))
