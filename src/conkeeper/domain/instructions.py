@@ -1802,7 +1802,11 @@ _WORD = LazyPattern(r"[^\W\d_]{3,}")
 
 
 def _mixed_script_word(text: str) -> str:
-    """A word mixing Latin letters with Cyrillic or Greek look-alikes (``іgnore``), or ``""``."""
+    """A word mixing Latin letters with look-alikes from another script (``іgnore``: Cyrillic,
+    Greek, IPA ``ɡ``, small capitals, Armenian, Cherokee), or with a combining mark no letter
+    absorbs (``instructi̇ons``, read after NFKC so decomposed accents are letters again);
+    ``""`` when there is none. The dotless ``ı`` is left out: Turkish writes it beside Latin
+    letters."""
     letters = [c for c in text if c.isalpha()]
     if sum(c.isascii() for c in letters) < 0.7 * len(letters):
         return ""  # text in another script may quote a Latin name; that is not disguise
@@ -1811,10 +1815,30 @@ def _mixed_script_word(text: str) -> str:
         if word.isascii():
             continue
         latin = any("a" <= c.lower() <= "z" for c in word)
-        other = any("\u0370" <= c <= "\u03ff" or "\u0400" <= c <= "\u04ff" for c in word)
-        if latin and other:
+        if latin and any(_looks_latin(c) for c in word):
             return str(word)
-    return ""
+    import unicodedata
+
+    marked = _MARKED_LETTER.search(unicodedata.normalize("NFKC", text))
+    return marked.group(0) if marked else ""
+
+
+def _looks_latin(char: str) -> bool:
+    """A letter of a script whose letters pass for Latin ones inside a Latin word."""
+    return any(low <= char <= high for low, high in _LOOK_ALIKE_RANGES)
+
+
+_LOOK_ALIKE_RANGES = (
+    ("\u0250", "\u02af"),  # IPA extensions: ɡ ɑ ɩ ɪ ʀ
+    ("\u0370", "\u03ff"),  # Greek
+    ("\u0400", "\u04ff"),  # Cyrillic
+    ("\u0530", "\u058f"),  # Armenian: օ ո ս
+    ("\u13a0", "\u13ff"),  # Cherokee: Ꭺ Ꮯ
+    ("\u1d00", "\u1d7f"),  # small capitals and phonetic letters: ᴏ ᴛ
+    ("\ua730", "\ua7af"),  # more small capitals: ꜰ ꜱ ꞯ
+)
+# A Latin word with a combining mark between two of its letters that NFKC left standing.
+_MARKED_LETTER = LazyPattern(r"[A-Za-z]+[\u0300-\u036f]+[A-Za-z]+")
 
 
 def _zwj_between_letters(text: str) -> bool:
@@ -1994,6 +2018,7 @@ def find_instructions(text: str) -> list[Finding]:
         probability < instruction_model.THRESHOLD
         and not _overrides_in_someones_name(text, found)
         and not _runs_remote_code_every_session(visible, found)
+        and not _orders_to_ignore_earlier_instructions(visible, found)
     ):
         return []
     if found:
@@ -2018,6 +2043,33 @@ def _overrides_in_someones_name(text: str, found: list[Finding]) -> bool:
     if not {finding.kind for finding in found} >= _SPEAKS_FOR_SOMEONE:
         return False
     return scorer_rule_kinds(text, found) >= _SPEAKS_FOR_SOMEONE
+
+
+# The textbook injection, said as an order of its own: a sentence (or clause after a label)
+# that opens with "ignore / disregard / forget (all) (the) previous / prior / above instructions"
+# or "ignore the above", after at most a few softening words.
+_IGNORE_EARLIER = LazyPattern(
+    r"(?:^|[.!?;:\n\u2013\u2014]\s*)(?:(?:please|now|then|so|and|also|just|kindly|always|first"
+    r"|from\s+now\s+on,?)\s+)*(?:(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:of\s+)?"
+    r"(?:the\s+|your\s+)?(?:previous|prior|earlier|preceding|above|former)\s+(?:instructions?"
+    r"|directions?|directives?|rules|prompts?|messages?|guidance|guidelines|context)\b"
+    r"|(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:above|before\s+this)\b"
+    r"|ignore\s+the\s+above\b)",
+    re.IGNORECASE,
+)
+
+
+def _orders_to_ignore_earlier_instructions(visible: str, found: list[Finding]) -> bool:
+    """Whether ``visible`` orders the reader to ignore earlier instructions in the textbook
+    words, as a sentence of its own and outside quotation marks: held whatever the scorer says
+    ("Ignore previous instructions." scored 0.64 and was saved; over the twenty-four authors'
+    labelled entries the form is in 13 poison entries and no benign one, whose mentions are
+    quoted or reported: "a page says to ignore previous instructions")."""
+    if not any(finding.kind == "override" for finding in found):
+        return False
+    return any(
+        not _in_quotes(visible, match.end() - 1) for match in _IGNORE_EARLIER.finditer(visible)
+    )
 
 
 # "before any task", "at the start of every session": code run on a schedule of the agent's own

@@ -315,6 +315,42 @@ def clean_for_injection(text: str) -> CleanText:
     return CleanText(escape_wrapper_tags(_redact_keeping_lines(strip_private(text))))
 
 
+def shown_forms(text: str) -> list[set[str]]:
+    """For each line of ``text`` (as ``str.splitlines`` numbers them), the other forms a reader
+    shows it in: inline private spans cut and secrets redacted (the index and search), with
+    ConKeeper's wrapper tags escaped too (MCP ``read_memory``, ``conkeeper review``), and its
+    block tags escaped as well (SessionStart). An empty set for a line cleaning leaves alone.
+
+    Why: a line an agent wrote is known by a key of its text (``storage.agent_edits``); a
+    reader that compares that key with the cleaned line missed an order followed by
+    ``<private>x</private>`` or carrying a token, and injected it. Read whole and, for a line
+    with a tag in it, alone (the file around the line may differ from the text written)."""
+    lines = text.splitlines()
+    if text.isascii() and "<" not in text and not _may_hold_secret(text):
+        return [set() for _ in lines]
+    shown = _redact_keeping_lines(blank_private(text)).split("\n")
+    out: list[set[str]] = []
+    for index, line in enumerate(lines):
+        first = shown[index] if index < len(shown) else line
+        bases = {first}
+        if "<" in line or not line.isascii():
+            bases.add(_redact_keeping_lines(blank_private(line)).split("\n")[0])
+        forms: set[str] = set()
+        for base in bases:
+            wrapped = escape_wrapper_tags(base)
+            forms.update((base, wrapped, escape_block_tags(wrapped)))
+        out.append({form for form in forms if form.strip() and form != line})
+    return out
+
+
+def _may_hold_secret(text: str) -> bool:
+    """Whether the secret detector finds anything in ``text`` (the detector's own hint words
+    keep this cheap for ordinary text)."""
+    from conkeeper.domain.secrets import find_secrets
+
+    return bool(find_secrets(text))
+
+
 def escape_wrapper_tags(text: str) -> str:
     """``text`` with every ``<conkeeper-memory>`` / ``</conkeeper-memory>`` (any case or
     spacing, zero-width characters, fullwidth or small compatibility forms) written as

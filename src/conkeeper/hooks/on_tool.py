@@ -72,19 +72,28 @@ def _record_start(ctx: HookContext) -> None:
     tool_use_id = ctx.payload.tool_use_id or ""
     timed = bool(tool_use_id and ctx.config.observation_hook)
     prints = _memory_prints(ctx)
-    if not timed and prints is None:
+    outbound = _outbound_settings(ctx)
+    instructions = _instruction_prints(ctx)
+    if not timed and prints is None and outbound is None and instructions is None:
         return
     stamp = now_ms()
     seen: list[Any] = [None, None]
+
+    reviews = _review_prints(prints)
 
     def apply(data: dict[str, Any]) -> None:
         running = bool(data.get("tool_starts"))  # another tool's writes are still its own
         if timed:
             note_tool_start(data, tool_use_id, stamp)
+        if outbound is not None:
+            data["outbound_settings"] = outbound
+        if instructions is not None and not running:
+            data["instruction_prints"] = [instructions, stamp]
         if prints is not None and not running:
             seen[:] = [data.get("memory_prints"), True]
             data["memory_prints"], data["memory_prints_at"] = prints, stamp
             data["memory_prints_before_tool"] = True
+            data["review_prints"] = reviews
 
     ctx.state.update(apply)
     if prints is not None and seen[1]:
@@ -99,18 +108,32 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     interval = ctx.config.save_interval if ctx.memory_dir_exists else 0
     stamp = now_ms()
     prints = _memory_prints(ctx)
-    seen: list[Any] = [None, None]  # the memory files' prints and time at the previous look
+    reviews = _review_prints(prints)
+    seen: list[Any] = [None, None, None]  # the memory files' and review records' prints, time
+    outbound = _outbound_settings(ctx)
+    instructions = _instruction_prints(ctx)
+    before_outbound: list[Any] = [None, None]  # settings, instruction files' prints and time
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
+        if outbound is not None:
+            before_outbound[0] = data.get("outbound_settings")
+            data["outbound_settings"] = outbound
+        if instructions is not None:
+            before_outbound[1] = data.pop("instruction_prints", None)
         number = data.get("prompt_number")
         number = number if isinstance(number, int) and not isinstance(number, bool) else 0
         if prints is not None:
             before_tool = data.get("memory_prints_before_tool") is True
             at = data.get("memory_prints_at")
-            seen[:] = [data.get("memory_prints"), at if before_tool else None]
+            seen[:] = [
+                data.get("memory_prints"),
+                at if before_tool else None,
+                data.get("review_prints") if before_tool else None,
+            ]
             data["memory_prints"], data["memory_prints_at"] = prints, stamp
             data["memory_prints_before_tool"] = False
+            data["review_prints"] = reviews
         return bool(data.get("private_turn")), number, start, reminders.tick(data, interval)
 
     private, prompt_number, start, due = ctx.state.update(apply)
@@ -119,8 +142,14 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
         warning = _memory_write_warning(ctx)
     elif ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
         warning = _shell_instruction_warning(ctx)
+    if warning is None and reviews is not None and _released(seen[2], reviews):
+        warning = _release_notice(ctx)
+    if warning is None and outbound is not None:
+        warning = _outbound_change_notice(ctx, before_outbound[0], outbound)
+    if warning is None and instructions is not None:
+        warning = _unnamed_instruction_change(ctx, before_outbound[1], instructions)
     if prints is not None:
-        _record_shell_edits(ctx, prints, seen)
+        _record_shell_edits(ctx, prints, seen[:2])
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
@@ -164,6 +193,113 @@ def _memory_prints(ctx: HookContext) -> Prints | None:
 
     dirs = _memory_dirs(ctx)
     return {str(d): agent_edits.fingerprints(d) for d in dirs} if dirs else None
+
+
+def _instruction_prints(ctx: HookContext) -> dict[str, list[int]] | None:
+    """The project's agent-instruction files' prints around a tool that can write and does
+    not name its file (an edit tool's write is judged by its text), else ``None``."""
+    if ctx.location is None or ctx.payload.tool_name in _READ_ONLY_TOOLS | _WRITE_TOOLS:
+        return None
+    from conkeeper.domain.paths import AGENT_INSTRUCTION_DIRS, AGENT_INSTRUCTION_NAMES
+    from conkeeper.storage.agent_edits import instruction_prints
+
+    home = ctx.env.get("HOME")
+    return instruction_prints(
+        ctx.location.root, AGENT_INSTRUCTION_NAMES, AGENT_INSTRUCTION_DIRS, home
+    )
+
+
+def _unnamed_instruction_change(
+    ctx: HookContext, before: object, now: dict[str, list[int]]
+) -> str | None:
+    """The instruction-file notice for a file that changed while the tool ran although the
+    command did not name it (``git apply``, ``git merge``, a script): its text is not in the
+    command, so it is reported whatever it holds, as a download into one is. A command that
+    names the file was judged by its text already."""
+    if not isinstance(before, list) or len(before) != 2 or not isinstance(before[1], int):
+        return None
+    from conkeeper.storage.agent_edits import changed_during
+
+    since_ns = (before[1] - _CLOCK_SLACK_MS) * 1_000_000
+    changed = changed_during(before[0], now, since_ns)
+    command = ctx.payload.tool_input.get("command")
+    if isinstance(command, str):
+        changed = [rel for rel in changed if rel.rsplit("/", 1)[-1] not in command]
+    if not changed:
+        return None
+    from conkeeper.domain.privacy import clean_or_empty
+    from conkeeper.storage.logfile import log
+
+    names = ", ".join(str(clean_or_empty(rel)) for rel in changed[:3])
+    log(f"hook PostToolUse: {names} changed by a command that does not name it", env=ctx.env)
+    return (
+        f"ConKeeper: while the agent's last tool ran, {names} changed (the command does not "
+        "name it: a patch, a merge, a script). Your agent reads that file at the start of every "
+        "session: check the change before the next one."
+    )
+
+
+def _outbound_settings(ctx: HookContext) -> dict[str, object] | None:
+    """The effective settings that decide where sessions, memory and API keys are sent
+    (``domain.config.OUTBOUND_KEYS``) around a tool that can write, else ``None``: both hooks
+    load the settings anyway, so comparing them costs nothing more."""
+    if ctx.payload.tool_name in _READ_ONLY_TOOLS:  # a failed command may have written too
+        return None
+    from conkeeper.domain.config import OUTBOUND_KEYS
+
+    return {key: getattr(ctx.config, key, None) for key in sorted(OUTBOUND_KEYS)}
+
+
+def _outbound_change_notice(ctx: HookContext, before: object, now: dict[str, object]) -> str | None:
+    """A note for the user when the tool changed where data is sent, whatever wrote the setting
+    (``config set`` refuses it under an agent and an edit tool's write is reported, but a
+    ``sed -i`` on ``.memory-config.md`` was silent). The values are never echoed."""
+    if not isinstance(before, dict):
+        return None
+    keys = sorted(key for key, value in now.items() if key in before and before[key] != value)
+    if not keys:
+        return None
+    from conkeeper.storage.logfile import log
+
+    log(f"hook PostToolUse: the tool changed {', '.join(keys)}", env=ctx.env)
+    return (
+        f"ConKeeper: while the agent's last tool ran, {', '.join(keys)} changed: this decides "
+        "where your sessions, memory or API keys are sent. Check it (conkeeper config show) "
+        "and change it back if you did not ask for it."
+    )
+
+
+def _review_prints(prints: Prints | None) -> dict[str, list[object]] | None:
+    """The review records' prints of each memory folder looked at (see ``prints``)."""
+    if prints is None:
+        return None
+    from conkeeper.storage import agent_edits
+
+    return {folder: agent_edits.review_print(Path(folder)) for folder in prints}
+
+
+def _released(before: object, now: dict[str, list[object]]) -> bool:
+    """Whether held text left a memory folder's review records while the tool ran (``before``:
+    the look PreToolUse took; none without one)."""
+    if not isinstance(before, dict):
+        return False
+    from conkeeper.storage import agent_edits
+
+    return any(agent_edits.released(before.get(folder), now[folder]) for folder in now)
+
+
+def _release_notice(ctx: HookContext) -> str:
+    """A note for the user when held text left the review records while the agent's tool ran,
+    whatever the command said (a script, a glob, a renamed copy of ConKeeper): releasing it is
+    the user's act, and the next session would load it."""
+    from conkeeper.storage.logfile import log
+
+    log("hook PostToolUse: held memory left the review records during the tool", env=ctx.env)
+    return (
+        "ConKeeper: while the agent's last tool ran, memory held for your review was released "
+        "(approved, dropped or its record removed). If you did not do it, check "
+        "`conkeeper history` and `conkeeper review`, and undo what you did not mean to keep."
+    )
 
 
 def _earlier(before: object, folder: str) -> dict[str, list[int]] | None:
@@ -264,11 +400,42 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     from conkeeper.storage.logfile import log
 
     log(f"hook PostToolUse: instruction-shaped text written to memory {relative}", env=ctx.env)
-    return (
+    said = (
         f"ConKeeper: the agent wrote text that reads like an instruction into memory file "
-        f"{relative} ({found[0].reason}). It is held from the next sessions until you keep or "
-        "drop it: conkeeper review."
+        f"{relative} ({found[0].reason})."
     )
+    if _held_from_sessions(ctx, folder, relative, written):
+        return (
+            f"{said} It is held from the next sessions until you keep or drop it: conkeeper review."
+        )
+    return (
+        f"{said} ConKeeper's full check read it as a note, so the next sessions will load it: "
+        f"read it in {relative} and remove it if you did not ask for it."
+    )
+
+
+def _held_from_sessions(ctx: HookContext, folder: Path, relative: str, written: str) -> bool:
+    """Whether SessionStart will hold back a line of ``written`` (what ``conkeeper review``
+    lists for ``relative``): the phrase rules that raised the notice are one voice, the learned
+    scorer has the last word there, so the notice asks the same check (only on this rare path:
+    its import costs a few milliseconds). ``True`` when the check fails: the notice then
+    still sends the user to review."""
+    try:
+        from conkeeper.domain.privacy import shown_forms
+        from conkeeper.services.review import AGENT_EDIT, list_held
+
+        wanted: set[str] = set()
+        for line, forms in zip(written.splitlines(), shown_forms(written), strict=True):
+            wanted.update(" ".join(text.split()) for text in (line, *forms))
+        return any(
+            item.source == AGENT_EDIT and item.target == relative and item.text in wanted
+            for item in list_held([folder])
+        )
+    except Exception:  # the notice must not be lost with the check
+        from conkeeper.storage.logfile import log_exception
+
+        log_exception("hook PostToolUse: could not check what SessionStart holds", env=ctx.env)
+        return True
 
 
 def _outbound_config_notice(ctx: HookContext, folder: Path, written: str) -> str | None:

@@ -114,6 +114,8 @@ def read_visible(
         if memory_file_kind(rel) in RECORD_KINDS:
             visible, logged = _withhold_logged(visible)
             held += logged
+    elif visible:
+        visible = _mark_agent_writing(root, visible)
     return VisibleMemory(
         scope, rel, memory_file_kind(rel), visible, report.file_private, hidden, held
     )
@@ -126,6 +128,31 @@ def _withhold(root: Path, visible: str, *, every: bool) -> tuple[str, int]:
     from conkeeper.storage.agent_edits import held_keys
 
     return withhold_agent_orders(visible, held_keys(root), every=every)
+
+
+FORGED_TAG_MARK = "_(a source tag an agent wrote with its own edit tools: not ConKeeper's)_"
+
+
+def _mark_agent_writing(root: Path, visible: str) -> str:
+    """The person's own view of a file (the viewer) with what an agent wrote into it with its
+    own tools, and the user has not kept, said so: each list item ends in SessionStart's mark,
+    and a ``@source`` tag line of the agent's making is shown as such, never as provenance (a
+    tag is plain text: "``<!-- @source: user-cli ... -->``" written by an agent read as the
+    person's own entry)."""
+    from conkeeper.storage.agent_edits import held_keys, line_key
+
+    keys = held_keys(root)
+    if not keys:
+        return visible
+    from conkeeper.domain.provenance import is_source_tag
+    from conkeeper.services.context import mark_agent_lines
+
+    lines = [
+        FORGED_TAG_MARK if is_source_tag(line) and line_key(line) in keys else line
+        for line in visible.splitlines()
+    ]
+    ending = "\n" if visible.endswith("\n") else ""
+    return "\n".join(mark_agent_lines(lines, keys)) + ending
 
 
 # files ConKeeper writes from what tools, pages and prompts said: the observation log, the

@@ -27,7 +27,7 @@ from conkeeper.storage.agent_edits import REVIEW_DIR
 
 MAX_ITEM_BYTES = 64 * 1024
 AGENT_EDIT = "agent-edit"  # the source of a line an agent wrote with its own edit tools
-PAIRED_REASON = "reads like an instruction together with the agent's line next to it"
+PAIRED_REASON = "reads like an instruction together with the agent's lines around it"
 
 
 class ReviewError(Exception):
@@ -271,7 +271,18 @@ def _lines_of(item: HeldItem) -> list[str]:
         text, _ = read_text_lenient(Path(item.memory_dir) / item.target)
     except MemoryFileError:
         return []
-    return [line for line in text.splitlines() if " ".join(line.split()) == item.text]
+    return [line for line in text.splitlines() if _is_item_text(line, item.text)]
+
+
+def _is_item_text(line: str, text: str) -> bool:
+    """Whether ``line`` of the file is the held ``text``: the same words, as written or as
+    the listing showed it after privacy cleaning (an inline private span cut, a token
+    redacted: :func:`conkeeper.domain.privacy.shown_forms`)."""
+    if " ".join(line.split()) == text:
+        return True
+    from conkeeper.domain.privacy import shown_forms
+
+    return any(" ".join(form.split()) == text for form in shown_forms(line)[0]) if line else False
 
 
 def _remove_agent_line(item: HeldItem) -> None:
@@ -299,7 +310,7 @@ def _remove_agent_line(item: HeldItem) -> None:
 
 
 def _is_item_line(raw: bytes, text: str) -> bool:
-    return " ".join(raw.decode("utf-8", "replace").split()) == text
+    return _is_item_text(raw.decode("utf-8", "replace").rstrip("\r\n"), text)
 
 
 def _remove(item: HeldItem) -> None:

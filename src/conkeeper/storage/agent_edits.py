@@ -10,11 +10,12 @@ recorded lines that read like instructions, and ``conkeeper review`` lists them,
 An agent can also skip its edit tools and write a memory file from a shell command
 (``echo ... >> patterns.md``), which names no file the hook could read. So every PostToolUse of
 a tool that can write (:func:`changed_files`) compares the memory files' size and change time
-with those seen at the previous tool call (kept in the session's state), and a file changed
-while the tool ran has its new lines recorded the same way (:func:`record_changes`): lines
-not in the file's last known content (``agent-edits-baseline``, the keys of every line, kept
-per file). A file changed between tool calls (the user's own editor) only refreshes that
-content.
+(``st_ctime``: ``mv``, ``cp -p`` and ``touch -d`` keep or set the modification time, no command
+sets this one) with those seen at the previous tool call (kept in the session's state), and a
+file changed while the tool ran has its new lines recorded the same way
+(:func:`record_changes`): lines not in the file's last known content
+(``agent-edits-baseline``, the keys of every line, kept per file). A file changed between tool
+calls (the user's own editor) only refreshes that content.
 
 Where: ``<memory folder>/.review/agent-edits`` (one ``KEY<TAB>FILE`` line per written line,
 appended), ``agent-edits-approved`` (keys the user kept) and ``agent-edits-baseline``, in the
@@ -28,6 +29,7 @@ files are read only when one changed.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Collection
 from pathlib import Path
 
@@ -38,20 +40,37 @@ BASELINE = "agent-edits-baseline"
 SKIPPED_DIRS = frozenset({REVIEW_DIR, "sessions"})  # ConKeeper's own folders in the memory folder
 MAX_MEMORY_FILE_BYTES = 2 * 1024 * 1024  # a larger file is not diffed
 IGNORE = "# ConKeeper's review queue: held memory entries, never committed\n*\n"
-MAX_SIDECAR_BYTES = 1024 * 1024  # a larger sidecar is read only this far (the oldest keys)
+KEY_CHARS = 16  # the length of a key (:func:`line_key`) at the start of each sidecar line
 
 
 def line_key(line: str) -> str:
     """The key of one line: its text with whitespace collapsed, hashed (16 hex digits)."""
     import hashlib
 
-    return hashlib.sha256(" ".join(line.split()).encode("utf-8", "replace")).hexdigest()[:16]
+    digest = hashlib.sha256(" ".join(line.split()).encode("utf-8", "replace")).hexdigest()
+    return digest[:KEY_CHARS]
+
+
+def written_keys(written: str) -> set[str]:
+    """The keys of the non-blank lines of ``written``, each as written and as every reader
+    shows it after privacy cleaning (:func:`conkeeper.domain.privacy.shown_forms`: an inline
+    ``<private>`` span cut, a token redacted), so a reader that compares cleaned lines finds
+    the line too."""
+    from conkeeper.domain.privacy import shown_forms
+
+    keys: set[str] = set()
+    for line, forms in zip(written.splitlines(), shown_forms(written), strict=True):
+        if line.strip():
+            keys.add(line_key(line))
+            keys.update(line_key(form) for form in forms)
+    return keys
 
 
 def record(memory_dir: Path, relative: str, written: str) -> int:
     """Append the keys of the non-blank lines of ``written`` (what an agent's edit put into
-    ``relative``); returns how many. Errors propagate: the hook fails open around it."""
-    keys = {line_key(line) for line in written.splitlines() if line.strip()}
+    ``relative``, :func:`written_keys`); returns how many. Errors propagate: the hook fails
+    open around it."""
+    keys = written_keys(written)
     if not keys:
         return 0
     folder = review_folder(memory_dir)
@@ -62,8 +81,10 @@ def record(memory_dir: Path, relative: str, written: str) -> int:
 
 
 def approve(memory_dir: Path, line: str) -> None:
-    """Mark ``line`` as kept by the user: SessionStart injects it from now on."""
-    _append(review_folder(memory_dir) / APPROVED, f"{line_key(line)}\n".encode())
+    """Mark ``line`` (in each form a reader shows it) as kept by the user: SessionStart
+    injects it from now on."""
+    keys = written_keys(line) or {line_key(line)}
+    _append(review_folder(memory_dir) / APPROVED, "".join(f"{k}\n" for k in sorted(keys)).encode())
 
 
 def held_keys(memory_dir: Path) -> frozenset[str]:
@@ -81,39 +102,161 @@ Prints = dict[str, list[int]]  # memory file (relative) -> [size, change time in
 def fingerprints(memory_dir: Path) -> Prints:
     """Size and change time of every Markdown file in ``memory_dir`` and its subfolders one
     level down (hidden files and ConKeeper's own folders aside): what :func:`changed_files`
-    compares."""
+    compares. A symlink that stays inside the folder is followed (SessionStart reads through
+    it), and its own change time counts as the file's: ``patterns.md`` made a link to an
+    unwatched file (``sessions/notes.md``) is a change of ``patterns.md``."""
     prints: Prints = {}
-    for entry, relative in _markdown_entries(memory_dir):
+    for path, relative, links in _markdown_files(memory_dir):
         try:
-            info = entry.stat(follow_symlinks=False)
+            info = os.stat(path)
         except OSError:
             continue
-        prints[relative] = [info.st_size, info.st_mtime_ns]
+        if stat.S_ISREG(info.st_mode):
+            prints[relative] = [info.st_size, max([info.st_ctime_ns, *links])]
     return prints
 
 
-def _markdown_entries(memory_dir: Path) -> list[tuple[os.DirEntry[str], str]]:
-    out: list[tuple[os.DirEntry[str], str]] = []
+Found = tuple[str, str, list[int]]  # path, relative name, change times of the links on the way
+
+
+def _markdown_files(memory_dir: Path) -> list[Found]:
+    out: list[Found] = []
     try:
         top = list(os.scandir(memory_dir))
     except OSError:
         return out
+    inside: list[str] = []  # the folder's real path, worked out only when a link is met
     for entry in top:
         if entry.name.startswith("."):  # .memory-config.md and ConKeeper's own files
             continue
-        if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-            out.append((entry, entry.name))
-        elif entry.name not in SKIPPED_DIRS and entry.is_dir(follow_symlinks=False):
+        links = _link_times(entry, memory_dir, inside)
+        if links is None:
+            continue
+        if entry.name.endswith(".md") and entry.is_file():
+            out.append((entry.path, entry.name, links))
+        elif entry.name not in SKIPPED_DIRS and entry.is_dir():
             try:
                 inner = list(os.scandir(entry.path))
             except OSError:
                 continue
-            out.extend(
-                (sub, f"{entry.name}/{sub.name}")
-                for sub in inner
-                if sub.name.endswith(".md") and sub.is_file(follow_symlinks=False)
-            )
+            for sub in inner:
+                more = _link_times(sub, memory_dir, inside)
+                if more is not None and sub.name.endswith(".md") and sub.is_file():
+                    out.append((sub.path, f"{entry.name}/{sub.name}", links + more))
     return out
+
+
+def _link_times(entry: os.DirEntry[str], memory_dir: Path, inside: list[str]) -> list[int] | None:
+    """``[]`` for an entry that is no symlink, the link's own change time for one that leads
+    somewhere inside ``memory_dir``, ``None`` for one that leads out (never followed)."""
+    if not entry.is_symlink():
+        return []
+    if not inside:
+        inside.append(os.path.realpath(memory_dir))
+    target = os.path.realpath(entry.path)
+    if not target.startswith(inside[0] + os.sep):
+        return None
+    try:
+        return [entry.stat(follow_symlinks=False).st_ctime_ns]
+    except OSError:
+        return None
+
+
+# Where agents read standing instructions, besides a project's top-level names: the folders
+# whose files each host loads as rules (``domain.paths.AGENT_INSTRUCTION_DIRS``) and these.
+INSTRUCTION_FILES_BELOW = (".github/copilot-instructions.md", ".claude/CLAUDE.md")
+# The user's own instruction files, which the hosts load in every project.
+INSTRUCTION_FILES_HOME = (".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md")
+
+
+def instruction_prints(
+    root: Path, names: Collection[str], folders: Collection[str], home: str | None = None
+) -> Prints:
+    """Size and change time of the project's agent-instruction files (``names`` at the top of
+    ``root``, :data:`INSTRUCTION_FILES_BELOW`, and the files of each of ``folders``, one level)
+    and the user's own in ``home`` (:data:`INSTRUCTION_FILES_HOME`, named ``~/...``): what the
+    tool hooks compare to tell that a command changed one, whatever it said. Files deeper in
+    the tree (``src/api/CLAUDE.md``) are not looked at: a walk would cost every tool call."""
+    prints: Prints = {}
+    places = [
+        (name, os.path.join(root, name)) for name in (*sorted(names), *INSTRUCTION_FILES_BELOW)
+    ]
+    if home:
+        places += [(f"~/{name}", os.path.join(home, name)) for name in INSTRUCTION_FILES_HOME]
+    for shown, path in places:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            prints[shown] = [info.st_size, info.st_ctime_ns]
+    for folder in folders:
+        try:
+            entries = list(os.scandir(os.path.join(root, folder)))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_file():
+                    info = entry.stat()
+                    prints[folder + entry.name] = [info.st_size, info.st_ctime_ns]
+            except OSError:
+                continue
+    return prints
+
+
+def changed_during(before: object, now: Prints, since_ns: int) -> list[str]:
+    """The files of ``now`` that are new or changed since ``before`` (a look taken before the
+    tool ran) and changed at or after ``since_ns``, or that ``before`` had and ``now`` lacks."""
+    if not isinstance(before, dict):
+        return []
+    changed = [rel for rel, print_ in now.items() if before.get(rel) != print_]
+    gone = [rel for rel in before if rel not in now]
+    return sorted([rel for rel in changed if now[rel][1] >= since_ns] + gone)
+
+
+def review_print(memory_dir: Path) -> list[object]:
+    """What the review records hold, cheaply (one ``scandir``, two ``stat`` calls): the held
+    items' file names, and the size and inode of the record of an agent's lines and of the
+    user's approvals (``None`` for a missing one). :func:`released` compares two."""
+    folder = os.path.join(memory_dir, REVIEW_DIR)
+    try:
+        names = sorted(e.name for e in os.scandir(folder) if e.name.endswith(".json"))
+    except OSError:
+        names = []
+    return [names, _size_and_inode(folder, RECORDED), _size_and_inode(folder, APPROVED)]
+
+
+def _size_and_inode(folder: str, name: str) -> list[int] | None:
+    try:
+        info = os.stat(os.path.join(folder, name), follow_symlinks=False)
+    except OSError:
+        return None
+    return [info.st_size, info.st_ino]
+
+
+def released(before: object, now: list[object]) -> bool:
+    """Whether held text left the review records between two :func:`review_print` looks: a
+    held item gone (approved or dropped), the record of an agent's lines shrunk, replaced or
+    removed, or the user's approvals grown or replaced. Holding more is no release."""
+    if not isinstance(before, list) or len(before) != 3:
+        return False
+    names, recorded, approved = before
+    now_names = now[0] if isinstance(now[0], list) else []
+    if isinstance(names, list) and not set(names) <= set(now_names):
+        return True
+    now_recorded, now_approved = now[1], now[2]
+    if isinstance(recorded, list) and (
+        not isinstance(now_recorded, list)
+        or now_recorded[1] != recorded[1]
+        or now_recorded[0] < recorded[0]
+    ):
+        return True
+    if not isinstance(now_approved, list):
+        return False
+    if not isinstance(approved, list):
+        return True
+    return bool(now_approved[1] != approved[1] or now_approved[0] > approved[0])
 
 
 def changed_files(before: object, now: Prints) -> list[str]:
@@ -139,7 +282,7 @@ def record_changes(
     baseline = _baseline(memory_dir)
     recorded = 0
     for relative in changed:
-        lines = _file_lines(memory_dir / relative)
+        lines = _file_lines(memory_dir, relative)
         if lines is None:
             continue
         keys = {line_key(line) for line in lines if line.strip()}
@@ -156,7 +299,7 @@ def remember_contents(memory_dir: Path, files: list[str]) -> None:
     """Make the current content of ``files`` their known content (the session's first look)."""
     baseline = _baseline(memory_dir)
     for relative in files:
-        lines = _file_lines(memory_dir / relative)
+        lines = _file_lines(memory_dir, relative)
         if lines is not None:
             baseline[relative] = {line_key(line) for line in lines if line.strip()}
     _write_baseline(memory_dir, baseline)
@@ -168,7 +311,14 @@ def known_keys(memory_dir: Path, relative: str) -> frozenset[str] | None:
     return None if found is None else frozenset(found)
 
 
-def _file_lines(path: Path) -> list[str] | None:
+def _file_lines(memory_dir: Path, relative: str) -> list[str] | None:
+    """The lines of a memory file (through a symlink only when it stays inside
+    ``memory_dir``, as :func:`fingerprints` follows it), or ``None``."""
+    path = os.path.join(memory_dir, relative)
+    if os.path.islink(path):
+        path = os.path.realpath(path)
+        if not path.startswith(os.path.realpath(memory_dir) + os.sep):
+            return None
     try:
         fd = os.open(
             path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
@@ -215,8 +365,12 @@ def _keys(path: Path) -> set[str]:
     except OSError:
         return set()
     with os.fdopen(fd, "rb") as handle:
-        data = handle.read(MAX_SIDECAR_BYTES)
-    return {line.split(b"\t", 1)[0].decode("ascii", "replace") for line in data.splitlines()}
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return set()
+        # read whole: a record read only so far let a flood of an agent's lines push the keys
+        # written after it out of sight (45,000 keys, 1.3 MB, are read in about 34 ms)
+        data = handle.read()
+    return {line[:KEY_CHARS] for line in data.decode("ascii", "replace").splitlines()}
 
 
 def review_folder(memory_dir: Path) -> Path:

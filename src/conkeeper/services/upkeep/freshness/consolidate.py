@@ -168,7 +168,7 @@ class Plan(Record):
 
 
 class _Item(Record):
-    __slots__ = ("entry", "lines", "path", "rank", "reading", "rel", "tags")
+    __slots__ = ("by_agent", "entry", "lines", "path", "rank", "reading", "rel", "tags")
 
     def __init__(
         self, path: Path, rel: str, entry: Entry, rank: tuple[int, float], raw: list[bytes]
@@ -183,6 +183,7 @@ class _Item(Record):
         while end < len(raw) and _TAG_LINE.match(raw[end].rstrip(b"\r")):
             end += 1
         self.tags = tuple(raw[entry.end : end])
+        self.by_agent = False  # written by an agent with its own edit tools (see _items)
 
 
 def _rank(rel: str, path: Path) -> tuple[int, float]:
@@ -195,8 +196,11 @@ def _rank(rel: str, path: Path) -> tuple[int, float]:
 
 
 def _items(memory_dir: Path) -> tuple[list[_Item], dict[Path, str]]:
+    from conkeeper.storage.agent_edits import held_keys
+
     items: list[_Item] = []
     texts: dict[Path, str] = {}
+    agent_lines = held_keys(memory_dir)
     for path in memory_files(memory_dir):
         try:
             if path.stat().st_size > MAX_MEMORY_FILE_BYTES:
@@ -217,6 +221,7 @@ def _items(memory_dir: Path) -> tuple[list[_Item], dict[Path, str]]:
         for entry in split_entries(blank_private(text), every=True):
             item = _Item(path, rel, entry, rank, raw)
             if len(item.reading.weights) >= MIN_CONCEPTS and len(item.lines) == len(entry.lines):
+                item.by_agent = _recorded(item, agent_lines)
                 items.append(item)
     return items, texts
 
@@ -274,8 +279,20 @@ def _code_apart(a: _Item, b: _Item) -> tuple[str, str] | None:
 
 
 def _agent_written(item: _Item) -> bool:
-    """Whether the entry carries an agent's provenance tag (``@source: agent-...``)."""
-    return any(_AGENT_SOURCE.search(line) for line in (*item.lines, *item.tags))
+    """Whether an agent wrote the entry: it carries an agent's provenance tag (``@source:
+    agent-...``), or an agent wrote a line of it with its own edit tools and the user has not
+    kept it (no tag then: it read as the person's own and outranked the person's entry)."""
+    return item.by_agent or any(_AGENT_SOURCE.search(line) for line in (*item.lines, *item.tags))
+
+
+def _recorded(item: _Item, agent_lines: frozenset[str]) -> bool:
+    """Whether a line of ``item`` is one an agent wrote with its own tools (its key in
+    ``agent_lines``: :func:`conkeeper.storage.agent_edits.held_keys`)."""
+    if not agent_lines:
+        return False
+    from conkeeper.storage.agent_edits import line_key
+
+    return any(line_key(line.decode("utf-8", "replace")) in agent_lines for line in item.lines)
 
 
 def _side(item: _Item, shown: dict[int, str]) -> Side:

@@ -2,7 +2,9 @@
 
 A run of the stale checker (:mod:`.stale`) costs a few git calls; its :class:`Report` (stale
 findings, per-file health, changes since the last sync) is cached in the data home, keyed by
-``HEAD``, the size and mtime of every checked memory file and ``.last-sync``. Reading it back
+``HEAD``, the size and mtime of every checked memory file and ``.last-sync``, and checked
+against the size and mtime of every work-tree file the answer looked at (a cited file deleted or
+edited without a commit, and outside git any change, leaves ``HEAD`` as it was). Reading it back
 needs no git, no regex and no parsing of memory files, so the hooks import only this module.
 """
 
@@ -20,9 +22,9 @@ from conkeeper.services.upkeep.freshness.gitrepo import read_head
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 LAST_SYNC_FILE = ".last-sync"
 
 
@@ -80,6 +82,7 @@ class Report(Record):
         "health",
         "last_sync",
         "sync",
+        "watched",
     )
 
     def __init__(self) -> None:
@@ -93,6 +96,8 @@ class Report(Record):
         self.git_calls = 0
         self.elapsed_ms = 0.0
         self.cached = False
+        # size and modification time (None: missing) of each work-tree path the answer read
+        self.watched: dict[str, list[int] | None] = {}
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-friendly form."""
@@ -192,6 +197,21 @@ def signature(root: Path, memory_dir: Path) -> str:
     return f"v{CACHE_VERSION}:{head}:{count}:{crc:08x}"
 
 
+def work_tree_stamps(root: Path, paths: Iterable[str]) -> dict[str, list[int] | None]:
+    """Size and modification time of each path under ``root`` (``None`` when it is missing):
+    what a cached report is checked against besides ``HEAD``, since a file deleted or edited
+    without a commit (and outside git every change) leaves ``HEAD`` as it was."""
+    stamps: dict[str, list[int] | None] = {}
+    for rel in paths:
+        try:
+            info = os.stat(os.path.join(root, rel))
+        except (OSError, ValueError):
+            stamps[rel] = None
+            continue
+        stamps[rel] = [info.st_size, info.st_mtime_ns]
+    return stamps
+
+
 def cache_path(identity: str, env: Mapping[str, str] | None = None) -> Path:
     """Where a project's cached report lives in the data home."""
     from conkeeper.domain.paths import data_home
@@ -218,6 +238,10 @@ def load_cached(
         report.sync = data.get("sync")
         report.last_sync = data.get("last_sync")
         report.cached = True
+        watched = data.get("watched") or {}
+        if work_tree_stamps(root, watched) != watched:
+            return None, current  # a cited file changed, went or came outside a commit
+        report.watched = watched
         return report, current
     except (OSError, ValueError, TypeError, AttributeError):
         return None, current
@@ -230,6 +254,7 @@ def store_cached(
     path = cache_path(identity, env)
     data = report.as_dict()
     data.update({"signature": current, "root": str(root), "written_at": time.time()})
+    data["watched"] = report.watched
     write_cache_file(path, data)
 
 

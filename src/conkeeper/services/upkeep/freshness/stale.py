@@ -77,6 +77,7 @@ from conkeeper.services.upkeep.freshness.report import (
     load_cached,
     memory_files,
     store_cached,
+    work_tree_stamps,
 )
 
 TYPE_CHECKING = False
@@ -270,6 +271,7 @@ class _Checker:
         self.dated: dict[tuple[str, int], tuple[float, str]] = {}
         self.memory_mtime: dict[str, float] = {}
         self.unanchored: list[tuple[str, Entry, str]] = []  # symbols cited without a file
+        self.looked_at: set[str] = set()  # work-tree paths the answer depends on (the cache)
 
     def run(self, files: Iterable[Path]) -> Report:
         started = time.perf_counter()
@@ -289,6 +291,7 @@ class _Checker:
             if self.unanchored:
                 self._confirm_unanchored()
             _redact_summaries(self.report.findings)
+        self.report.watched = work_tree_stamps(self.root, self.looked_at)
         self.report.entries = len(entries)
         self.report.citations = sum(len(e.citations) for _, e in entries)
         self.report.elapsed_ms = (time.perf_counter() - started) * 1000
@@ -529,6 +532,7 @@ class _Checker:
         for citation in entry.citations:
             if citation.kind != PATH or named_as_gone(text, citation):
                 continue
+            self.looked_at.add(citation.value)
             found = self.tree.resolve(citation.value) if self.report.git else None
             if found is None and not self.report.git:
                 found = citation.value if (self.root / citation.value).exists() else None
@@ -820,6 +824,7 @@ class _Checker:
         return True
 
     def _code(self, rel: str) -> str:
+        self.looked_at.add(rel)
         if rel not in self.code:
             self.code[rel] = _read_code(self.root, rel)
         return self.code[rel]
