@@ -280,6 +280,15 @@ _WITH_WORDS = {"w/o": "without", "w/in": "within"}
 # A range of two numbers is its two bounds: "between 3 and 12 replicas", "from 2 to 20 pods"
 # say "min 3, max 12".
 _RANGE = re.compile(r"\b(?:between|from) (\d[\w.]*) (?:and|to) (?=\d)", re.IGNORECASE)
+# A count written with thousands separators or a "k" ("50,000", "100k", "1.5k"): one number,
+# so "50,000 core-hours" is not the two values 50 and 000 and "100k" is 100000.
+_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)")
+_KILO = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)k\b", re.IGNORECASE)
+
+
+def _kilo(match: re.Match[str]) -> str:
+    """ "100k" as "100000"."""
+    return f"{float(match.group(1)) * 1000:.0f}"
 # "every night" is "nightly", "each week" is "weekly".
 _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
@@ -358,6 +367,8 @@ def normalise(text: str) -> tuple[str, bool]:
         text = pattern.sub(replacement, text)
     text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
     text = _WITH.sub(lambda m: _WITH_WORDS.get(m.group().lower(), "with"), text)
+    text = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
+    text = _KILO.sub(_kilo, text)
     text = _RANGE.sub(r"min \1, max ", text)
     for pattern, short in SPELLED_OUT:
         text = pattern.sub(short, text)
