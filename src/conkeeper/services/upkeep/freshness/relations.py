@@ -1642,6 +1642,7 @@ def read(text: str, *, head: bool = True) -> Reading:
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Z][A-Za-z0-9]{2,5}$")  # GKE, IaC, GA4
+_ACRONYM_PLURAL = re.compile(r"^[A-Z]{2,}s$")
 _CAMEL = re.compile(r"[A-Z][a-z0-9]*")
 CONNECTORS = _words("of and for as in to")
 INITIALS_SPAN = 5  # words an initialism may stand for
@@ -1660,6 +1661,8 @@ def _read_initials(reading: Reading, clauses: list[str]) -> None:
                 continue
             if _ACRONYM.match(word):
                 letters = "".join(ch for ch in word.lower() if ch.isalpha())
+                if _ACRONYM_PLURAL.match(word):  # "RSEs", "VMs": the initials without the "s"
+                    letters = letters[:-1]
                 reading.acronyms[letters] = concept
             capitals = _CAMEL.findall(word)
             if len(capitals) >= 2 and word[0].isupper() and not word.isupper():

@@ -201,6 +201,9 @@ ALIASES = {
     "back-end": "backend",
     "funcs": "function",
     "i/o": "io",
+    "cpp": "c++",
+    "cxx": "c++",
+    "c#": "csharp",
     # short forms written in notes and chat
     "biz": "business",
     "hrs": "hours",
