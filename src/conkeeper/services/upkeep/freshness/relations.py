@@ -1925,7 +1925,11 @@ def _number_words(text: str) -> str:
     return _NUMBER_WORD.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], text)
 
 
-YEAR_BEFORE = _words("in since from until till by of before after during q1 q2 q3 q4")
+YEAR_BEFORE = _words(
+    """in since from until till by of before after during q1 q2 q3 q4 jan feb mar apr may jun
+    jul aug sep sept oct nov dec january february march april june july august september
+    october november december spring summer autumn fall winter"""
+)
 
 
 def _year(word: str, previous: str) -> bool:
