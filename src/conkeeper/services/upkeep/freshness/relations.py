@@ -685,6 +685,8 @@ SYNONYMS = {
     "renovatebot": "renovate",
     "docsearch": "algolia",
     "cjs": "commonjs",
+    "newtonsoft.json": "newtonsoft",
+    "singularity": "apptainer",  # Singularity was renamed Apptainer: one tool
     "apache2": "apache-2.0",
     "mondays": "monday",
     "tuesdays": "tuesday",
@@ -745,6 +747,7 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         cache-store: redis memcached
         message-broker: rabbitmq kafka sqs nats
         ci-system: github-actions jenkins circleci gitlab-ci travis buildkite azure-pipelines
+        mobile-ci: bitrise codemagic github-actions
         id-type: uuid uuid4 integer
         time-format: epoch iso iso8601
         container-runtime: docker podman
@@ -781,7 +784,8 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         jvm-test: junit testng
         go-db: gorm sqlx
         k8s-deploy: kubectl helm kustomize argocd flux
-        feature-flags: launchdarkly unleash flagsmith growthbook
+        feature-flags: launchdarkly unleash flagsmith growthbook configcat flipper pennant
+        mobile-feature-flags: launchdarkly firebase-remote-config configcat
         model-serving: torchserve triton bentoml seldon kserve
         secret-store: vault secrets-manager doppler sops
         java-logging: log4j log4j2 logback slf4j
@@ -867,6 +871,16 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         time-tracking: harvest toggl clockify
         design-tool: figma sketch
         weekday: monday tuesday wednesday thursday friday saturday sunday
+        issue-tracker: jira youtrack redmine clickup asana trello
+        jvm-json: jackson gson moshi kotlinx.serialization
+        jvm-http-client: okhttp retrofit restclient resttemplate webclient feign
+        log-shipper: fluentd fluent-bit logstash filebeat promtail
+        php-formatter: php-cs-fixer pint phpcbf
+        schema-format: protobuf avro thrift
+        mpi-library: openmpi intel-mpi mpich mvapich
+        docs-hosting: readthedocs github-pages netlify
+        data-quality: great-expectations soda deequ
+        java-formatter: google-java-format palantir-java-format
         """.strip().splitlines()
     )
 }
@@ -1002,6 +1016,15 @@ PHRASES = (
     (re.compile(r"\bpre-?commit\b", re.IGNORECASE), "git-hook"),
     (re.compile(r"\bconventional commits?\b", re.IGNORECASE), "conventional-commit"),
     (re.compile(r"\b(?:aws )?secrets manager\b", re.IGNORECASE), "secrets-manager"),
+    (re.compile(r"\b(?:gcp |google )?secret manager\b", re.IGNORECASE), "secrets-manager"),
+    (re.compile(r"\bbetter[ -]stack\b", re.IGNORECASE), "better-stack"),
+    (re.compile(r"\bread[ -]?the[ -]?docs\b", re.IGNORECASE), "readthedocs"),
+    (re.compile(r"\bgithub pages\b", re.IGNORECASE), "github-pages"),
+    (re.compile(r"\bintel[ -]mpi\b", re.IGNORECASE), "intel-mpi"),
+    (re.compile(r"\bopen[ -]?mpi\b", re.IGNORECASE), "openmpi"),
+    (re.compile(r"\bfluent[ -]?bit\b", re.IGNORECASE), "fluent-bit"),
+    (re.compile(r"\bgreat[ -]expectations\b", re.IGNORECASE), "great-expectations"),
+    (re.compile(r"\bfirebase remote config\b", re.IGNORECASE), "firebase-remote-config"),
     (re.compile(r"\bargo ?cd\b", re.IGNORECASE), "argocd"),
     (re.compile(r"\bgroovy dsl\b", re.IGNORECASE), "groovy-dsl"),
     (re.compile(r"\bkotlin dsl\b", re.IGNORECASE), "kotlin-dsl"),
@@ -1377,6 +1400,15 @@ KEEP_WHOLE = (
     "react-native",
     "session-cookie",
     "probe-rs",
+    "better-stack",
+    "fluent-bit",
+    "great-expectations",
+    "github-pages",
+    "intel-mpi",
+    "firebase-remote-config",
+    "google-java-format",
+    "palantir-java-format",
+    "php-cs-fixer",
     "us-",
     "eu-",
     "ap-",
