@@ -1288,6 +1288,7 @@ class Reading(Record):
         "scopes",
         "spans",
         "supersedes",
+        "text",
         "totals",
         "universal",
         "values",
@@ -1324,6 +1325,7 @@ class Reading(Record):
         self.clauses: list[set[str]] = [set()]  # the concepts of each clause
         self.changed: set[str] = set()  # the concepts of the clauses a change note is in
         self.ends: set[str] = set()  # code spans that end a clause ("... is `allkeys-lru`")
+        self.text = ""  # the normalised text, lower case, backticks dropped
         # per retirement ("Jenkins was shut down"): the concepts and values of what it retires
         self.retired: list[tuple[frozenset[str], frozenset[str]]] = []
 
@@ -1477,6 +1479,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     with ``head``, an entry of several clauses also keeps its first clause read alone."""
     reading = Reading()
     text, struck = wording.normalise(text)
+    reading.text = text.lower().replace("`", "")
     reading.supersedes = struck or _SUPERSEDES.search(text) is not None
     if head:
         reading.retired = _retirements(text)
@@ -2704,6 +2707,26 @@ def _abbreviated(a: Reading, b: Reading) -> float:
     return found
 
 
+def _spans_written_out(a: Reading, b: Reading) -> tuple[float, float, float]:
+    """Code spans one entry writes in backticks and the other without them (`` `renv::restore()`
+    `` against "renv::restore()", `` `sections/*.liquid` `` against "sections/*.liquid"; a
+    plain word in backticks is a word, and is read as one already): the weight they share, and the weight each side is given for them (the side without backticks
+    counts the span too, so a span weighs alike on both sides)."""
+    shared = extra_a = extra_b = 0.0
+    for one, other in ((a, b), (b, a)):
+        for span in one.spans - other.weights.keys():
+            if not span.isalpha() and re.search(
+                r"(?<![\w./-])" + re.escape(span) + r"(?![\w/-])", other.text
+            ):
+                weight = one.weights.get(span, 0.0)
+                shared += weight
+                if one is a:
+                    extra_b += weight
+                else:
+                    extra_a += weight
+    return shared, extra_a, extra_b
+
+
 def _excepting(reading: Reading, limits: Limits) -> bool:
     """Whether an entry states an exception for a merge: a reason alone ("make tasks
     idempotent because the broker can redeliver") is the rule explained, with
@@ -2724,6 +2747,8 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     )
     spelled, terms = _initialisms(a, b)
     shared_all += spelled
+    written, written_a, written_b = _spans_written_out(a, b)
+    shared_all, all_a, all_b = shared_all + written, all_a + written_a, all_b + written_b
     if count_all + terms < 2 or _distinct_identifiers(a, b) or _apart(a, b):
         return None
     if limits.abbreviations:
