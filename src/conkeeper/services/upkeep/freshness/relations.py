@@ -1967,11 +1967,19 @@ YEAR_BEFORE = _words(
 )
 
 
+# "the 2025 workshop", "our 2024 paper": a year before the thing it dates.
+YEAR_DETERMINERS = _words("the our a this that last next")
+
+
 def _year(word: str, previous: str) -> bool:
-    """A year after "in", "since", "Q1"... ("in 2026"): when something happened, never the
-    value of a setting ("Unity 2022.3" keeps its dot and stays a version)."""
+    """A year after "in", "since", "Q1"... ("in 2026"), or naming an event ("the 2025
+    workshop", "our 2024 paper"): when something happened, never the value of a setting
+    ("Unity 2022.3" keeps its dot and stays a version)."""
     return (
-        previous in YEAR_BEFORE and len(word) == 4 and word.isdigit() and "1990" <= word <= "2099"
+        previous in YEAR_BEFORE | YEAR_DETERMINERS
+        and len(word) == 4
+        and word.isdigit()
+        and "1990" <= word <= "2099"
     )
 
 
