@@ -1435,11 +1435,27 @@ _SUPERSEDES = re.compile(
 )
 
 
+# "Exception", "except" and "unless" in the other languages a team's notes are written in.
+EXCEPTIONS_ABROAD = (
+    "ausnahme",
+    "au(?:ß|ss)er",
+    "es sei denn",
+    "excepto",
+    "salvo",
+    "a menos que",
+    "sauf",
+    "à moins que",
+    "eccetto",
+    "tranne",
+    "exceto",
+    "a não ser que",
+)
 # An exception to a rule, a permission or the reason for a special case: written knowing the
 # general rule, it refines that rule rather than contradicting it ("Exception: `unwrap()` on a
 # lock is OK", "docs-only PRs can be merged with one approval", "until it's migrated").
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
+    r"|\b(?:" + "|".join(EXCEPTIONS_ABROAD) + r")\b"
     r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
     # a permission, unless "can ... only" or a bound ("can work at most 7 shifts" is a limit)
     r"|\bcan\b(?!'t|\u2019t| not| never|[^.;,]*\b(?:only|at most|max|maximum|up to)\b)",
@@ -1464,7 +1480,10 @@ _PERMITS = re.compile(
 _PURPOSE = re.compile(r"\bso(?: that)?\s[^.;,]*?\bcan\b[^.;,]*", re.IGNORECASE)
 
 # An entry that calls itself an exception: its permission is a special case of a rule.
-_EXEMPTS = re.compile(r"\b(?:exception|except|unless|the one place)\b", re.IGNORECASE)
+_EXEMPTS = re.compile(
+    r"\b(?:exception|except|unless|the one place|" + "|".join(EXCEPTIONS_ABROAD) + r")\b",
+    re.IGNORECASE,
+)
 
 # The CAN bus, written in capitals: a name, not the verb "can".
 _CAN_BUS = re.compile(r"\bCAN\b")
