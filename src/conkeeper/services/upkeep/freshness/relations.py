@@ -1654,7 +1654,7 @@ def read(text: str, *, head: bool = True) -> Reading:
                     # "auto-commit is off": the state said of the clause's subject negates it
                     stated = lower in SWITCHED_OFF and previous in AUXILIARIES
                     pending.append((len(concepts), _CLAUSE_REACH if stated else _OWN_REACH))
-                _note_choice(reading, concept, negate_next > 0)
+                _note_choice(reading, concept, negate_next > 0, command=in_span)
                 if not in_parts:  # "system-installed gradle": the parts are one word
                     negate_next = max(0, negate_next - 1)
                 if concept in EDIT_VERBS:
@@ -2067,13 +2067,14 @@ _NOTHING: frozenset[str] = frozenset()
 _SCOPES = frozenset(m for group in SCOPE_GROUPS for m in group)
 
 
-def _note_choice(reading: Reading, concept: str, negated: bool) -> None:
-    """An alternative named (chosen, or rejected when a negation governs it), or a scope."""
+def _note_choice(reading: Reading, concept: str, negated: bool, *, command: bool) -> None:
+    """An alternative named (chosen, or rejected when a negation governs it), or a scope; a
+    word of a command in backticks (`` `make html` ``) is an argument, not a scope."""
     if concept in _MEMBERS:
         (reading.rejected if negated else reading.chosen).add(concept)
         for job in _JOB_OF[concept]:
             reading.weights[job] = max(reading.weights.get(job, 0.0), JOB_WEIGHT)
-    if concept in _SCOPES:
+    if concept in _SCOPES and not command:
         reading.scopes.add(concept)
 
 
