@@ -890,6 +890,8 @@ for _job, _members in CHOICE_JOBS.items():
     for _member in _members:
         _JOB_OF.setdefault(_member, []).append(_job)
 JOB_WEIGHT = 0.5
+# Jobs whose members are each a kind of one thing: "Postgres" names a database.
+KIND_OF = {"database-engine": "database"}
 _JOBS = frozenset(CHOICE_JOBS)
 # Scope words: two entries naming different members speak about different things.
 SCOPE_GROUPS: tuple[frozenset[str], ...] = tuple(
@@ -2755,6 +2757,26 @@ def _spans_written_out(a: Reading, b: Reading) -> tuple[float, float, float]:
     return shared, extra_a, extra_b
 
 
+def _kinds_named(a: Reading, b: Reading) -> tuple[float, float, float]:
+    """A thing one entry names by its kind and the other by its name ("the prod database"
+    against "the production Postgres"): the weight they share, and the weight each side is
+    given for it (the side that names the tool counts its kind too)."""
+    shared = extra_a = extra_b = 0.0
+    for one, other in ((a, b), (b, a)):
+        for job, kind in KIND_OF.items():
+            named = one.chosen & CHOICE_JOBS[job]
+            if named and kind not in one.weights and kind in other.weights:
+                if other.chosen & CHOICE_JOBS[job] - named:
+                    continue  # the other names another of its kind
+                weight = other.weights[kind]
+                shared += weight
+                if one is a:
+                    extra_a += weight
+                else:
+                    extra_b += weight
+    return shared, extra_a, extra_b
+
+
 def _excepting(reading: Reading, limits: Limits) -> bool:
     """Whether an entry states an exception for a merge: a reason alone ("make tasks
     idempotent because the broker can redeliver") is the rule explained, with
@@ -2777,6 +2799,8 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     shared_all += spelled
     written, written_a, written_b = _spans_written_out(a, b)
     shared_all, all_a, all_b = shared_all + written, all_a + written_a, all_b + written_b
+    kinds, kinds_a, kinds_b = _kinds_named(a, b)
+    shared_all, all_a, all_b = shared_all + kinds, all_a + kinds_a, all_b + kinds_b
     if count_all + terms < 2 or _distinct_identifiers(a, b) or _apart(a, b):
         return None
     if limits.abbreviations:
