@@ -359,7 +359,7 @@ _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|h
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
 _PERIODIC |= {"hour": "hourly", "year": "yearly"}
 # Said in words: "steer clear of" is "avoid", "turned off" is "disabled", "switched on" is
-# "enabled".
+# "enabled", work "in the background" or a "background job" is asynchronous.
 _WORDED = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
     for pattern, replacement in (
@@ -373,6 +373,8 @@ _WORDED = tuple(
             r"\b((?:is|are|stays|stay|remains|remain|be)\s+)on\b(?=\s*(?:[.;,)]|$|for\b|in\b))",
             r"\1enabled",
         ),
+        (r"\bin the background\b", "asynchronously"),
+        (r"\bbackground (?=(?:jobs?|tasks?|workers?|process(?:es)?|threads?)\b)", "asynchronous "),
     )
 )
 # A time of day in one spelling: "2am", "2 AM" and "02:00" are all ``t0200``.
