@@ -347,6 +347,19 @@ _WITH_WORDS = {"w/o": "without", "w/in": "within"}
 _RANGE = re.compile(r"\b(?:between|from) (\d[\w.]*) (?:and|to) (?=\d)", re.IGNORECASE)
 # A count written with thousands separators or a "k" ("50,000", "100k", "1.5k"): one number,
 # so "50,000 core-hours" is not the two values 50 and 000 and "100k" is 100000.
+# A switch given true or false (`` `catchup=False` ``, ``runAsNonRoot: true``,
+# `` `"strict": false` ``): the switch said enabled or disabled, as a note in words would
+# say it ("catchup is disabled"), so the two spellings meet and opposite values conflict.
+_SWITCH_SPAN = re.compile(r'`"?([A-Za-z_][\w.-]*)"?\s*[=:]\s*(true|false)`', re.IGNORECASE)
+_SWITCH = re.compile(r'(?<![`\w."-])"?([A-Za-z_][\w.-]*[A-Za-z_])"?\s*[=:]\s*(true|false)\b', re.I)
+
+
+def _switch(match: re.Match[str], quote: str = "") -> str:
+    """ "`catchup=False`" as "`catchup` disabled"."""
+    state = "enabled" if match.group(2).lower() == "true" else "disabled"
+    return f"{quote}{match.group(1)}{quote} {state}"
+
+
 _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)")
 _KILO = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)k\b", re.IGNORECASE)
 
