@@ -1457,6 +1457,7 @@ EXCEPTIONS_ABROAD = (
 # lock is OK", "docs-only PRs can be merged with one approval", "until it's migrated").
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
+    r"|\bthe (?:only )?one (?:with|that|where|which)\b"  # "X is the one with catchup=True"
     r"|\b(?:" + "|".join(EXCEPTIONS_ABROAD) + r")\b"
     r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
     # a permission, unless "can ... only" or a bound ("can work at most 7 shifts" is a limit)

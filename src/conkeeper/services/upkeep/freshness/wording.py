@@ -447,6 +447,8 @@ def normalise(text: str) -> tuple[str, bool]:
         text = pattern.sub(replacement, text)
     text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
     text = _WITH.sub(lambda m: _WITH_WORDS.get(m.group().lower(), "with"), text)
+    text = _SWITCH_SPAN.sub(lambda m: _switch(m, "`"), text)
+    text = _SWITCH.sub(_switch, text)
     text = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
     text = _KILO.sub(_kilo, text)
     text = _RANGE.sub(r"min \1, max ", text)
