@@ -950,7 +950,7 @@ STOPWORDS = _words(
     is was were am get gets got make makes made go goes going
     note gotcha important importantly please plz tip fyi nb heads-up reminder
     like usually generally general simply basically actually really purely roughly
-    approximately around
+    approximately around ever whatsoever
     de del el la las los le les des du un une una uno und der das dem den mit von zu im wir
     il lo di da em um uma os ao"""
 )
