@@ -372,7 +372,8 @@ _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|h
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
 _PERIODIC |= {"hour": "hourly", "year": "yearly"}
 # Said in words: "steer clear of" is "avoid", "turned off" is "disabled", "switched on" is
-# "enabled", work "in the background" or a "background job" is asynchronous.
+# "enabled", "stays out of git" is "never committed", work "in the background" or a
+# "background job" is asynchronous.
 _WORDED = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
     for pattern, replacement in (
@@ -385,6 +386,11 @@ _WORDED = tuple(
         (
             r"\b((?:is|are|stays|stay|remains|remain|be)\s+)on\b(?=\s*(?:[.;,)]|$|for\b|in\b))",
             r"\1enabled",
+        ),
+        (
+            r"\b(?:stays?|stayed|kept|keep|remains?) out of (?:git|the repo(?:sitory)?|version "
+            r"control)\b",
+            "never committed",
         ),
         (r"\bin the background\b", "asynchronously"),
         (r"\bbackground (?=(?:jobs?|tasks?|workers?|process(?:es)?|threads?)\b)", "asynchronous "),
