@@ -1351,6 +1351,8 @@ def _inner_words(token: str) -> list[str]:
     for word in inner:
         if word != token:
             words.append(word)
+        if "-" in word and word.lower().endswith(LIKENESS):
+            continue  # "Java-style code" is no Java, "UB-ish" no UB
         if "-" in word and not word.lower().startswith(KEEP_WHOLE):
             words.extend(
                 part
@@ -1372,6 +1374,9 @@ _CAMEL_WORD = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z0-9]+)+$")
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z0-9]+")
 # A path of folders ending in a file name with an extension: the file is also named alone.
 _PATH = re.compile(r"^[\w.-]+(?:/[\w.-]+)*/[\w-]+\.[\w.]+$")
+# Endings of a hyphenated word that say what it resembles ("Java-style", "UB-ish"): its
+# first part is not what it names.
+LIKENESS = ("-style", "-like", "-ish")
 # Hyphenated words kept whole: joined phrases, and "non-"/"anti-" words (not their opposite).
 KEEP_WHOLE = (
     "pull-request",
