@@ -1595,7 +1595,12 @@ def read(text: str, *, head: bool = True) -> Reading:
             reading.clauses.append(set())
         elif token.startswith(_VALUE):
             values.append((len(concepts), token[1:]))
-        elif lower in REJECTED_AFTER and not token.startswith("`"):
+        elif (
+            lower in REJECTED_AFTER
+            and not token.startswith("`")
+            and following not in PROCESS_STEP
+            and not _after_negation(raw, index - 1)
+        ):
             named = _rejected_subject(concepts[clause_start:])
             flips += 1
             pending.append((len(concepts), _CLAUSE_REACH))
@@ -1955,6 +1960,29 @@ REJECTED_AFTER = _words(
     abandoned replaced removed deleted dead disabled rejected no-go off-limits ripped yanked
     scrapped ditched sunset sunsetted decommissioned uninstalled"""
 )
+# A rejection word followed by when it happens ("BAM files are deleted once calling is done",
+# "flags are removed after rollout") states a step of a process, not a thing rejected.
+PROCESS_STEP = _words("after once when within before every each")
+# ... and one right after a negation or a contrast ("quarantined, not deleted", "instead of
+# being removed") states what does not happen to the subject, not that the subject is gone.
+_NOT_BEFORE = _words("not never rather instead no")
+_BEING = _words("being be been")
+
+
+def _after_negation(raw: list[str], position: int) -> bool:
+    """Whether the token at ``position`` follows a negation or a contrast ("not", "rather
+    than", "instead of"), "being" aside."""
+    before = position - 1
+    while before >= 0 and raw[before].lower() in _BEING:
+        before -= 1
+    if before < 0:
+        return False
+    word = raw[before].lower()
+    if word in ("than", "of") and before >= 1:
+        word = raw[before - 1].lower()
+    return word in _NOT_BEFORE or word.endswith("n't")
+
+
 RESTRICTIVE = _words("only solely exclusively")
 UNIVERSAL = _words("every all any each")
 UNIVERSAL_REACH = 2  # "every feature branch": the next two concepts
