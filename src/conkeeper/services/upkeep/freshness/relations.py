@@ -1295,6 +1295,7 @@ class Reading(Record):
         "universal",
         "values",
         "weights",
+        "years",
     )
 
     def __init__(self) -> None:
@@ -1328,6 +1329,7 @@ class Reading(Record):
         self.changed: set[str] = set()  # the concepts of the clauses a change note is in
         self.ends: set[str] = set()  # code spans that end a clause ("... is `allkeys-lru`")
         self.text = ""  # the normalised text, lower case, backticks dropped
+        self.years: set[str] = set()  # the years of the events it speaks of ("the 2025 workshop")
         # per retirement ("Jenkins was shut down"): the concepts and values of what it retires
         self.retired: list[tuple[frozenset[str], frozenset[str]]] = []
 
@@ -1462,7 +1464,7 @@ EXCEPTIONS_ABROAD = (
 # lock is OK", "docs-only PRs can be merged with one approval", "until it's migrated").
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
-    r"|\bthe (?:only )?one (?:with|that|where|which)\b"  # "X is the one with catchup=True"
+    r"|\bthe (?:only )?one (?:\w+ )?(?:with|that|where|which)\b"  # "the one (DAG) with ..."
     r"|\b(?:" + "|".join(EXCEPTIONS_ABROAD) + r")\b"
     r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
     # a permission, unless "can ... only" or a bound ("can work at most 7 shifts" is a limit)
@@ -1548,6 +1550,8 @@ def read(text: str, *, head: bool = True) -> Reading:
     universal = 0  # concepts still to read after "every", "all", "any"
     antonym_at: set[int] = set()  # positions of the open clause's antonyms ("failing")
     antonym_polar: set[str] = set()
+    last_negation = -1  # the raw position of the open clause's last negation word
+    negation_step = 0  # what it added to ``negations``
     index = 0
     while index < len(raw):
         token = raw[index]
@@ -1564,6 +1568,21 @@ def read(text: str, *, head: bool = True) -> Reading:
         elif not in_parts:
             parts_left = len(_inner_words(token))
         concept: str | None = None
+        # "not deleted", "instead of being removed": the negation and the word that negates
+        # cancel out ("kept"), so neither flips
+        double = (
+            last_negation >= 0
+            and not (in_span or token.startswith("`"))
+            and lower in REJECTED_AFTER
+            and _after_negation(raw, index - 1) == last_negation
+        )
+        if double:
+            flips -= 1
+            pending = pending[:-1]
+            negations -= negation_step
+            negation_at.discard(max(negation_at, default=-1))
+            negate_next = 0
+            last_negation = -1
         if token == _BREAK:
             if last_span:
                 reading.ends.add(last_span)
@@ -1586,6 +1605,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             antonym_polar = set()
             negations = 0
             negation_at = set()
+            last_negation = -1
             _governed(reading, keys, pending, clause_start)
             pending = []
             values = []
@@ -1599,7 +1619,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             lower in REJECTED_AFTER
             and not token.startswith("`")
             and following not in PROCESS_STEP
-            and not _after_negation(raw, index - 1)
+            and not double
         ):
             named = _rejected_subject(concepts[clause_start:])
             flips += 1
@@ -1633,8 +1653,10 @@ def read(text: str, *, head: bool = True) -> Reading:
             previous = raw[index - 2].lower() if index >= 2 else ""
             verbal = lower.endswith("n't") or previous in AUXILIARIES
             verbal = verbal or (lower == "not" and len(concepts) > clause_start)
-            negations += 1 if lower == "without" else 10  # one negation, then "without"
+            negation_step = 1 if lower == "without" else 10  # one negation, then "without"
+            negations += negation_step
             negation_at.add(len(concepts))
+            last_negation = index - 1
             pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
             negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
@@ -1646,7 +1668,10 @@ def read(text: str, *, head: bool = True) -> Reading:
                 negate_next = 0
                 qualify = QUALIFIER_SPAN if lower in LOCATIVES else 0
             concept, weight = _concept(token)
-            if concept is not None and _year(lower, raw[index - 2].lower() if index >= 2 else ""):
+            previous = raw[index - 2].lower() if index >= 2 else ""
+            if concept is not None and _year(lower, previous):
+                if previous in YEAR_DETERMINERS:  # "the 2025 workshop": the event's year
+                    reading.years.add(lower)
                 concept = None  # "provisioned in 2026": a date, not a value of the setting
             if concept is not None and _CLOCK_TIME.match(concept):  # "02:00" is a time of day
                 values.append((len(concepts), concept[1:] + "clock"))
@@ -1658,7 +1683,9 @@ def read(text: str, *, head: bool = True) -> Reading:
             elif concept is not None:
                 if not in_span and (lower in NEGATED_STATES or _stem(lower) in NEGATED_STATES):
                     antonym_at.add(len(concepts))
-                if lower in ANTONYMS and not in_span:  # `unsafe` names code, it negates nothing
+                if double:  # "not deleted": a state both negated, said all the same
+                    reading.polar.add(concept)
+                if lower in ANTONYMS and not (in_span or double):  # `unsafe` negates nothing
                     if lower in NEGATED_STATES:
                         antonym_polar.add(concept)
                     reading.polar.add(concept)
@@ -1969,18 +1996,18 @@ _NOT_BEFORE = _words("not never rather instead no")
 _BEING = _words("being be been")
 
 
-def _after_negation(raw: list[str], position: int) -> bool:
-    """Whether the token at ``position`` follows a negation or a contrast ("not", "rather
-    than", "instead of"), "being" aside."""
+def _after_negation(raw: list[str], position: int) -> int:
+    """The position of the negation or contrast ("not", "rather than", "instead of") right
+    before the token at ``position``, "being" aside; -1 when there is none."""
     before = position - 1
     while before >= 0 and raw[before].lower() in _BEING:
         before -= 1
     if before < 0:
-        return False
+        return -1
+    if raw[before].lower() in ("than", "of") and before >= 1:
+        before -= 1
     word = raw[before].lower()
-    if word in ("than", "of") and before >= 1:
-        word = raw[before - 1].lower()
-    return word in _NOT_BEFORE or word.endswith("n't")
+    return before if word in _NOT_BEFORE or word.endswith("n't") else -1
 
 
 RESTRICTIVE = _words("only solely exclusively")
@@ -2336,6 +2363,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     choice = _conflicting_choice(a, b)
     if _different_scope(a, b, choice) or (limits.qualifier_scope and _placed_apart(a, b)):
         return None
+    if a.years and b.years and not a.years & b.years:
+        return None  # "the 2025 workshop" and "the 2024 workshop": two events, two rules
     shared, weight_a, weight_b, count = _shared(a, b, _MEMBERS)
     smaller = min(weight_a, weight_b)
     containment = shared / smaller if smaller else 0.0
