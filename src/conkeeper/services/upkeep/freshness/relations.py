@@ -1685,7 +1685,7 @@ def read(text: str, *, head: bool = True) -> Reading:
                     antonym_at.add(len(concepts))
                 if double:  # "not deleted": a state both negated, said all the same
                     reading.polar.add(concept)
-                if lower in ANTONYMS and not (in_span or double):  # `unsafe` negates nothing
+                if _antonym(lower) and not (in_span or double):  # `unsafe` negates nothing
                     if lower in NEGATED_STATES:
                         antonym_polar.add(concept)
                     reading.polar.add(concept)
@@ -1994,6 +1994,12 @@ PROCESS_STEP = _words("after once when within before every each")
 # being removed") states what does not happen to the subject, not that the subject is gone.
 _NOT_BEFORE = _words("not never rather instead no")
 _BEING = _words("being be been")
+
+
+def _antonym(word: str) -> bool:
+    """Whether a word flips the concept it names, directly ("disabled") or through the word
+    it is a variant of ("synchronously" is "synchronous", "flushed" is "purged")."""
+    return word in ANTONYMS or SYNONYMS.get(word, "") in ANTONYMS
 
 
 def _after_negation(raw: list[str], position: int) -> int:
