@@ -8,7 +8,10 @@ a conflicting value. :func:`normalise` removes the formatting that carries no ru
 markers, Markdown emphasis, link targets, ISO dates, trailing attributions) and writes common
 spelled-out software terms as the abbreviation people use for them (:data:`SPELLED_OUT`), so
 both spellings meet as one concept; :data:`ALIASES` maps single-word variants ("w/", "repro",
-"whl", "darwin") onto the word :mod:`.relations` already knows. Struck-through text
+"whl", "darwin") onto the word :mod:`.relations` already knows. Counts are one number
+("50,000", "100k"), a switch given ``true``/``false`` is the switch said enabled or disabled
+(`` `catchup=False` `` is "`catchup` disabled"), and a few idioms are said plainly ("stays out
+of git" is "never committed", work "in the background" is asynchronous). Struck-through text
 is kept; struck text followed by an arrow (``~~old~~ → new``) is reported: it marks a note
 that something changed.
 
@@ -345,8 +348,6 @@ _WITH_WORDS = {"w/o": "without", "w/in": "within"}
 # A range of two numbers is its two bounds: "between 3 and 12 replicas", "from 2 to 20 pods"
 # say "min 3, max 12".
 _RANGE = re.compile(r"\b(?:between|from) (\d[\w.]*) (?:and|to) (?=\d)", re.IGNORECASE)
-# A count written with thousands separators or a "k" ("50,000", "100k", "1.5k"): one number,
-# so "50,000 core-hours" is not the two values 50 and 000 and "100k" is 100000.
 # A switch given true or false (`` `catchup=False` ``, ``runAsNonRoot: true``,
 # `` `"strict": false` ``): the switch said enabled or disabled, as a note in words would
 # say it ("catchup is disabled"), so the two spellings meet and opposite values conflict.
@@ -360,6 +361,8 @@ def _switch(match: re.Match[str], quote: str = "") -> str:
     return f"{quote}{match.group(1)}{quote} {state}"
 
 
+# A count written with thousands separators or a "k" ("50,000", "100k", "1.5k"): one number,
+# so "50,000 core-hours" is not the two values 50 and 000 and "100k" is 100000.
 _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)")
 _KILO = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)k\b", re.IGNORECASE)
 
@@ -367,6 +370,8 @@ _KILO = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)k\b", re.IGNORECASE)
 def _kilo(match: re.Match[str]) -> str:
     """ "100k" as "100000"."""
     return f"{float(match.group(1)) * 1000:.0f}"
+
+
 # "every night" is "nightly", "each week" is "weekly".
 _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
