@@ -494,3 +494,116 @@ def test_bounds_and_ranges_that_differ_are_never_merged(
     (or an automatic step against the same step by hand) are two rules: a merge would keep
     one bound for the other's."""
     assert "duplicate" not in _proposed(tmp_path, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [  # round 11 (ck/kdet10): wordings read alike, each through the real command
+        # a count with thousands separators or a "k" is one number
+        (
+            "The default storage quota is 50,000 files per user.",
+            "Default storage quota: 100k files per user.",
+            "contradiction",
+        ),
+        # an initialism in the plural meets the words it stands for
+        (
+            "SREs approve every production change.",
+            "Site reliability engineers approve all production changes.",
+            "duplicate",
+        ),
+        # spelled-out terms of software and IT work are their initialism
+        (
+            "The admin portal authenticates users against the identity provider over SAML.",
+            "Admin portal auth: IdP via SAML.",
+            "duplicate",
+        ),
+        # rival tools of one job
+        ("Issues are tracked in Jira.", "We track issues in YouTrack.", "contradiction"),
+        (
+            "JSON mapping in the services uses Jackson.",
+            "The services serialize JSON with Gson.",
+            "contradiction",
+        ),
+        # a code span written once in backticks and once without them
+        ("Run `make lint-fix` before pushing.", "run make lint-fix before you push", "duplicate"),
+        # a database named by its kind and by its engine
+        (
+            "Nobody writes to the production database by hand.",
+            "Nobody writes to the production Postgres by hand.",
+            "duplicate",
+        ),
+        # a word of a command in backticks is no scope ("html" in `make html`)
+        (
+            "The docs are built with Sphinx.",
+            "The docs are built with Sphinx 7, `make html` in `docs/`; the theme is furo.",
+            "duplicate",
+        ),
+        # a switch given true or false is the switch said enabled or disabled
+        (
+            "Airflow DAGs run with `catchup=False`.",
+            "Catchup is enabled for every Airflow DAG.",
+            "contradiction",
+        ),
+        # ... and "X is the one (DAG) with" states an exception to the rule
+        (
+            "`billing_backfill` is the one DAG with catchup=True.",
+            "Airflow DAGs have catchup=False.",
+            "none",
+        ),
+        # work in the background is asynchronous; unstable is flaky, quarantined is isolated
+        (
+            "Report exports run in the background through Celery.",
+            "Report exports are asynchronous Celery jobs.",
+            "duplicate",
+        ),
+        (
+            "Flaky integration tests get quarantined with a marker, not deleted.",
+            "Unstable integration tests are isolated with a marker instead of being removed.",
+            "duplicate",
+        ),
+        # an exception said in German refines the rule
+        (
+            "Keine Deploys am Freitag.",
+            "Ausnahme: Hotfixes dürfen am Freitag deployed werden.",
+            "none",
+        ),
+        # "stays out of git" is "never committed"; "ever" names no subject
+        ("Local `.env` files stay out of git.", "Never commit local `.env` files.", "duplicate"),
+        (
+            "No `console.log` in the frontend bundle, ever.",
+            "The frontend bundle uses `console.log` for tracing.",
+            "contradiction",
+        ),
+        # "Java-style code" names no Java: no scope apart from Kotlin
+        (
+            "Batch jobs are plain Java-style blocking code, no coroutines.",
+            "Kotlin coroutines are used in the batch jobs.",
+            "contradiction",
+        ),
+    ],
+)
+def test_round_eleven_wordings(tmp_path: Path, first: str, second: str, expected: str) -> None:
+    """Each wording read this round, in a pair written for the test (none is a labelled pair)."""
+    assert _proposed(tmp_path, first, second) == ([] if expected == "none" else [expected])
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # probes written while checking this round's rules: each had been, or became, a merge
+        ("Old logs are not deleted.", "Old logs are deleted after 30 days."),
+        ("Failed jobs are retried, not deleted.", "Failed jobs are deleted."),
+        ("Reports are generated asynchronously.", "Reports are generated synchronously."),
+        (
+            "The 2025 onboarding cohort uses the new laptop image.",
+            "The 2024 onboarding cohort used the old laptop image.",
+        ),
+        ("The 2024 roadmap puts SSO first.", "The 2024 roadmap puts billing first."),
+    ],
+)
+def test_a_state_negated_twice_or_another_year_is_never_merged(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """A negation and the rejection word it governs cancel out ("not deleted" is "kept"), a
+    variant of an antonym flips as the antonym does ("synchronously"), and the year of an event
+    ("the 2025 cohort") keeps two rules apart: a merge would delete one of them."""
+    assert "duplicate" not in _proposed(tmp_path, first, second)

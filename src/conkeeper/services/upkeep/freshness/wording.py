@@ -8,7 +8,10 @@ a conflicting value. :func:`normalise` removes the formatting that carries no ru
 markers, Markdown emphasis, link targets, ISO dates, trailing attributions) and writes common
 spelled-out software terms as the abbreviation people use for them (:data:`SPELLED_OUT`), so
 both spellings meet as one concept; :data:`ALIASES` maps single-word variants ("w/", "repro",
-"whl", "darwin") onto the word :mod:`.relations` already knows. Struck-through text
+"whl", "darwin") onto the word :mod:`.relations` already knows. Counts are one number
+("50,000", "100k"), a switch given ``true``/``false`` is the switch said enabled or disabled
+(`` `catchup=False` `` is "`catchup` disabled"), and a few idioms are said plainly ("stays out
+of git" is "never committed", work "in the background" is asynchronous). Struck-through text
 is kept; struck text followed by an arrow (``~~old~~ → new``) is reported: it marks a note
 that something changed.
 
@@ -126,6 +129,57 @@ SPELLED_OUT = _spelled(
     swift package manager = spm
     request for comment = rfc
     service account = service-account
+    high performance computing = hpc
+    research software engineer = rse
+    frequently asked question = faq
+    identity provider = idp
+    message passing interface = mpi
+    graphics processing unit = gpu
+    central processing unit = cpu
+    virtual private network = vpn
+    virtual private cloud = vpc
+    domain name system = dns
+    network file system = nfs
+    network attached storage = nas
+    solid state drive = ssd
+    load balancer = lb
+    web application firewall = waf
+    identity and access management = iam
+    one time password = otp
+    hardware security module = hsm
+    data protection officer = dpo
+    protected health information = phi
+    extract transform load = etl
+    data warehouse = dwh
+    business intelligence = bi
+    change data capture = cdc
+    directed acyclic graph = dag
+    optical character recognition = ocr
+    single page application = spa
+    progressive web app = pwa
+    search engine optimization = seo
+    search engine optimisation = seo
+    remote procedure call = rpc
+    release candidate = rc
+    general availability = ga
+    root cause analysis = rca
+    mean time to recovery = mttr
+    recovery point objective = rpo
+    recovery time objective = rto
+    high availability = ha
+    disaster recovery = dr
+    key performance indicator = kpi
+    directly responsible individual = dri
+    subject matter expert = sme
+    principal investigator = pi
+    end of day = eod
+    out of office = ooo
+    paid time off = pto
+    accessibility = a11y
+    internationalization = i18n
+    internationalisation = i18n
+    localization = l10n
+    localisation = l10n
     """
 )
 # A few more spelled-out terms whose short form is a plain word (kept apart for readability).
@@ -175,6 +229,17 @@ ALIASES = {
     "employ": "use",
     "unreliable": "flaky",
     "flakey": "flaky",
+    "unstable": "flaky",
+    "intermittent": "flaky",
+    "intermittently": "flaky",
+    "quarantine": "isolate",
+    "quarantined": "isolated",
+    "quarantines": "isolates",
+    "quarantining": "isolating",
+    "mail": "email",
+    "mails": "emails",
+    "e-mail": "email",
+    "e-mails": "emails",
     "overnight": "nightly",
     "lgtm": "approval",
     "lgtms": "approval",
@@ -201,6 +266,9 @@ ALIASES = {
     "back-end": "backend",
     "funcs": "function",
     "i/o": "io",
+    "cpp": "c++",
+    "cxx": "c++",
+    "c#": "csharp",
     # short forms written in notes and chat
     "biz": "business",
     "hrs": "hours",
@@ -280,12 +348,37 @@ _WITH_WORDS = {"w/o": "without", "w/in": "within"}
 # A range of two numbers is its two bounds: "between 3 and 12 replicas", "from 2 to 20 pods"
 # say "min 3, max 12".
 _RANGE = re.compile(r"\b(?:between|from) (\d[\w.]*) (?:and|to) (?=\d)", re.IGNORECASE)
+# A switch given true or false (`` `catchup=False` ``, ``runAsNonRoot: true``,
+# `` `"strict": false` ``): the switch said enabled or disabled, as a note in words would
+# say it ("catchup is disabled"), so the two spellings meet and opposite values conflict.
+_SWITCH_SPAN = re.compile(r'`"?([A-Za-z_][\w.-]*)"?\s*[=:]\s*(true|false)`', re.IGNORECASE)
+_SWITCH = re.compile(r'(?<![`\w."-])"?([A-Za-z_][\w.-]*[A-Za-z_])"?\s*[=:]\s*(true|false)\b', re.I)
+
+
+def _switch(match: re.Match[str], quote: str = "") -> str:
+    """ "`catchup=False`" as "`catchup` disabled"."""
+    state = "enabled" if match.group(2).lower() == "true" else "disabled"
+    return f"{quote}{match.group(1)}{quote} {state}"
+
+
+# A count written with thousands separators or a "k" ("50,000", "100k", "1.5k"): one number,
+# so "50,000 core-hours" is not the two values 50 and 000 and "100k" is 100000.
+_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)")
+_KILO = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)k\b", re.IGNORECASE)
+
+
+def _kilo(match: re.Match[str]) -> str:
+    """ "100k" as "100000"."""
+    return f"{float(match.group(1)) * 1000:.0f}"
+
+
 # "every night" is "nightly", "each week" is "weekly".
 _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
 _PERIODIC |= {"hour": "hourly", "year": "yearly"}
 # Said in words: "steer clear of" is "avoid", "turned off" is "disabled", "switched on" is
-# "enabled".
+# "enabled", "stays out of git" is "never committed", work "in the background" or a
+# "background job" is asynchronous.
 _WORDED = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
     for pattern, replacement in (
@@ -299,6 +392,13 @@ _WORDED = tuple(
             r"\b((?:is|are|stays|stay|remains|remain|be)\s+)on\b(?=\s*(?:[.;,)]|$|for\b|in\b))",
             r"\1enabled",
         ),
+        (
+            r"\b(?:stays?|stayed|kept|keep|remains?) out of (?:git|the repo(?:sitory)?|version "
+            r"control)\b",
+            "never committed",
+        ),
+        (r"\bin the background\b", "asynchronously"),
+        (r"\bbackground (?=(?:jobs?|tasks?|workers?|process(?:es)?|threads?)\b)", "asynchronous "),
     )
 )
 # A time of day in one spelling: "2am", "2 AM" and "02:00" are all ``t0200``.
@@ -358,6 +458,10 @@ def normalise(text: str) -> tuple[str, bool]:
         text = pattern.sub(replacement, text)
     text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
     text = _WITH.sub(lambda m: _WITH_WORDS.get(m.group().lower(), "with"), text)
+    text = _SWITCH_SPAN.sub(lambda m: _switch(m, "`"), text)
+    text = _SWITCH.sub(_switch, text)
+    text = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
+    text = _KILO.sub(_kilo, text)
     text = _RANGE.sub(r"min \1, max ", text)
     for pattern, short in SPELLED_OUT:
         text = pattern.sub(short, text)
