@@ -22,6 +22,7 @@ from typing import NamedTuple
 from conkeeper.domain.config import load_config
 from conkeeper.domain.privacy import clean_or_empty
 from conkeeper.services.team import client, credentials, gate, identity, wire
+from conkeeper.services.team.unshared import PromptCutter
 from conkeeper.storage import team_outbox
 from conkeeper.storage.driver import sqlite3
 from conkeeper.storage.team_outbox import LocalProject, OutboxRow
@@ -122,12 +123,19 @@ def record_uid(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> 
     return hashlib.sha256(f"{row.kind}\0{key}\0{origin}".encode()).hexdigest()
 
 
-def to_record(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> TeamRecord:
-    """A local row as a team record, every text cleaned again (it was clean when stored), then
-    held to the wire's limits (cut after cleaning, never before)."""
+def to_record(
+    creds: credentials.TeamCredentials,
+    key: str,
+    row: OutboxRow,
+    prompts: PromptCutter | None = None,
+) -> TeamRecord:
+    """A local row as a team record, every text cleaned again (it was clean when stored), the
+    words it copied from its session's ``prompts`` cut when the project keeps its prompts
+    home, then held to the wire's limits (cut after cleaning, never before)."""
 
     def clean(text: str) -> str:
-        return str(clean_or_empty(text))[: wire.MAX_TEXT]
+        kept = str(clean_or_empty(text))
+        return (prompts.cut(kept) if prompts else kept)[: wire.MAX_TEXT]
 
     def listed(items: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(c for c in (clean(f) for f in items) if c)[: wire.MAX_LIST]
@@ -204,7 +212,8 @@ def _push_project(
             rows = _READERS[kind](conn, shared.project.id, mark.get(kind, 0), BATCH)
             if not rows:
                 break
-            sent, dropped = _push_batch(creds, shared.key, rows)
+            cutters = None if "prompt" in shared.kinds else _prompt_cutters(conn, rows)
+            sent, dropped = _push_batch(creds, shared.key, rows, cutters)
             batches += 1
             pushed += sent
             refused += dropped
@@ -264,11 +273,23 @@ def _day(value: object) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(value / 1000))
 
 
+def _prompt_cutters(conn: sqlite3.Connection, rows: list[OutboxRow]) -> dict[int, PromptCutter]:
+    """For a project that does not share its prompts: each session's prompts, to cut out of
+    the summaries and observations that quote them."""
+    sessions = sorted({row.session for row in rows if row.session})
+    found = team_outbox.session_prompts(conn, sessions)
+    return {session: PromptCutter(texts) for session, texts in found.items()}
+
+
 def _push_batch(
-    creds: credentials.TeamCredentials, key: str, rows: list[OutboxRow]
+    creds: credentials.TeamCredentials,
+    key: str,
+    rows: list[OutboxRow],
+    cutters: dict[int, PromptCutter] | None = None,
 ) -> tuple[int, int]:
     """Push one batch; (rows the server accepted, rows refused here or there)."""
-    candidates = [to_record(creds, key, row) for row in rows]
+    cut = cutters or {}
+    candidates = [to_record(creds, key, row, cut.get(row.session)) for row in rows]
     problems = gate.batch_problems([wire.record_texts(r) for r in candidates])
     records = [
         wire.record_to_json(r)

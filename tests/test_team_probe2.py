@@ -1,0 +1,97 @@
+"""Team memory probed from outside, second round: what the first probe left wrong.
+
+Each probe is written from the contract (issue 21, ``docs/team.md``) and goes through the real
+entry points: hooks as subprocesses with real-shaped payloads, ``conkeeper`` subprocesses in
+separate data homes, raw HTTP against the server, and ``pg_dump`` of its database.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import run_cli
+from tests.team_support import TeamServer, database_url, issue_token, pg_dump, pg_proc, team_server
+from tests.test_team_sync import HTTPS_ORIGIN, Machine, run_hook, team_hits
+
+__all__ = ["database_url", "pg_proc", "team_server"]  # fixtures used by name
+
+
+def session_payload(machine: Machine, session: str, event: str, **fields: Any) -> dict[str, Any]:
+    """A Claude Code hook payload of ``event`` for ``machine``'s clone."""
+    return {
+        "session_id": session,
+        "transcript_path": str(machine.root / f"{session}.jsonl"),
+        "cwd": str(machine.root),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        **fields,
+    }
+
+
+def fix_session(machine: Machine, session: str, prompt: str) -> None:
+    """A real session through the hooks: a prompt, a failing test, an edit, the test passing;
+    then the session's extraction (what SessionEnd starts detached), run to its end."""
+
+    def hook(event: str, **fields: Any) -> None:
+        done = run_hook(machine, event, session_payload(machine, session, event, **fields))
+        assert done.returncode == 0, done.stderr
+
+    test = "pytest tests/test_ledger.py -q"
+    hook("SessionStart", source="startup")
+    hook("UserPromptSubmit", prompt=prompt)
+    hook("PostToolUse", tool_name="Bash", tool_input={"command": test},
+         tool_response={"stdout": "1 failed: test_leap_day", "stderr": "", "exit_code": 1},
+         tool_use_id="toolu_01probe2fail")  # fmt: skip
+    path = str(machine.root / "src" / "ledger.py")
+    edit = {"file_path": path, "old_string": "365", "new_string": "days_in_year()"}
+    hook("PostToolUse", tool_name="Edit", tool_input=edit, tool_use_id="toolu_01probe2edit",
+         tool_response={"filePath": path, "success": True})  # fmt: skip
+    hook("PostToolUse", tool_name="Bash", tool_input={"command": test},
+         tool_response={"stdout": "4 passed", "stderr": "", "exit_code": 0},
+         tool_use_id="toolu_01probe2pass")  # fmt: skip
+    quiet = {**machine.env, "CONKEEPER_DETACHED": "0"}  # SessionEnd starts nothing itself
+    ended = session_payload(machine, session, "SessionEnd", reason="exit")
+    done = run_cli("hook", "SessionEnd", cwd=machine.root, env=quiet, stdin=json.dumps(ended))
+    assert done.returncode == 0, done.stderr
+    done = machine.cli("extract", "--session", session, "--quiet")
+    assert done.returncode == 0, done.stderr
+
+
+# --------------------------------------------------------------------------- prompts
+
+
+PROMPT = (
+    "Please make the quokka ledger reconciliation stop flaking on leap days, "
+    "our auditor Mirabel Okonkwo-Tanaka keeps asking"
+)
+
+
+def test_prompts_stay_home_inside_summaries_and_observations_too(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """Prompts are not shared unless the project sets it; yet the session's summary carried
+    its first prompt as its title, and the local extractor's observations quoted it ('While
+    working on "..."'), so a teammate found the prompt word for word."""
+    ann = Machine(tmp_path, "ann")
+    bob = Machine(tmp_path, "bob", HTTPS_ORIGIN)
+    for machine in (ann, bob):
+        machine.join(team_server, issue_token(team_server.database, machine.name, "core"))
+        machine.opt_in()
+    fix_session(ann, "prompt-probe-1", PROMPT)
+    pushed = ann.sync()
+    assert pushed["pushed"] >= 2 and pushed["pending"] == 0  # the summary and the bug fix
+    dump = pg_dump(team_server.database)
+    assert "test_leap_day" in dump  # the work is shared ...
+    for words in ("quokka ledger reconciliation", "Mirabel Okonkwo-Tanaka", "stop flaking on"):
+        assert words not in dump  # ... the prompt is not
+    found = bob.search("quokka", "ledger", "reconciliation", "leap")
+    shared = team_hits(found)
+    assert shared and {h["author"] for h in shared} == {"ann"}
+    assert "Mirabel" not in json.dumps(shared) and "quokka ledger" not in json.dumps(shared)
+
+    ann.opt_in(("team_share_prompts", "true"))  # the project chooses to share them
+    fix_session(ann, "prompt-probe-2", PROMPT.replace("quokka", "wombat"))
+    ann.sync()
+    assert "wombat ledger reconciliation" in pg_dump(team_server.database)
