@@ -95,3 +95,41 @@ def test_prompts_stay_home_inside_summaries_and_observations_too(
     fix_session(ann, "prompt-probe-2", PROMPT.replace("quokka", "wombat"))
     ann.sync()
     assert "wombat ledger reconciliation" in pg_dump(team_server.database)
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def test_a_team_token_in_a_tool_call_is_redacted_like_any_credential(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """ConKeeper's own team token (``ckt_`` and 43 random characters) was no secret to the
+    privacy module: an admin's agent revoking one by hand left it in clear in the observation
+    log (a file teams commit), the local database and, through the failed command's
+    observation, on the team server for every teammate to read."""
+    ann = Machine(tmp_path, "ann")
+    ann.join(team_server, issue_token(team_server.database, "ann", "core"))
+    ann.opt_in()
+    stolen = issue_token(team_server.database, "bob", "core")
+    session = "token-probe"
+
+    def hook(event: str, **fields: Any) -> None:
+        done = run_hook(ann, event, session_payload(ann, session, event, **fields))
+        assert done.returncode == 0, done.stderr
+
+    hook("SessionStart", source="startup")
+    hook("UserPromptSubmit", prompt="revoke the token bob leaked in the chat")
+    command = f"conkeeper server token --database postgresql://db/team --revoke {stolen}"
+    hook("PostToolUse", tool_name="Bash", tool_input={"command": command},
+         tool_response={"stdout": "", "stderr": "no active token", "exit_code": 1},
+         tool_use_id="toolu_01tokenprobe")  # fmt: skip
+    hook("PostToolUse", tool_name="Bash", tool_input={"command": f"echo {stolen}"},
+         tool_response={"stdout": stolen, "stderr": "", "exit_code": 2},
+         tool_use_id="toolu_01tokenprobe2")  # fmt: skip
+    done = ann.cli("extract", "--session", session, "--quiet")
+    assert done.returncode == 0, done.stderr
+    ann.sync()
+    for path in [*ann.root.rglob("*"), *ann.home.rglob("*")]:
+        if path.is_file() and ".git" not in path.parts and path.name != "credentials.json":
+            assert stolen[4:] not in path.read_bytes().decode("utf-8", "replace"), path
+    assert stolen[4:] not in pg_dump(team_server.database)
