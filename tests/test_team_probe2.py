@@ -133,3 +133,57 @@ def test_a_team_token_in_a_tool_call_is_redacted_like_any_credential(
         if path.is_file() and ".git" not in path.parts and path.name != "credentials.json":
             assert stolen[4:] not in path.read_bytes().decode("utf-8", "replace"), path
     assert stolen[4:] not in pg_dump(team_server.database)
+
+
+# --------------------------------------------------------------------------- control characters
+
+ESCAPES = "\x1b[2J\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07\x1b[8mhidden\x1b[0m\x9b31m"
+
+
+def test_terminal_control_sequences_never_reach_a_teammate(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """Local records never hold control characters (the observation's normalisation turns them
+    into spaces), but a hand-made push stored them as sent: a teammate's title could clear the
+    screen, hide text or write the clipboard (OSC 52) of whoever ran ``search --team``, and
+    reached SessionStart's team block and the MCP tools raw. The server refuses them; the
+    client sends a local row without them."""
+    mal = issue_token(team_server.database, "mal", "core")
+    bob = Machine(tmp_path, "bob", HTTPS_ORIGIN)
+    bob.join(team_server, issue_token(team_server.database, "bob", "core"))
+    bob.opt_in()
+    fields = [("title", f"Fixed the refund rounding {ESCAPES}"), ("subtitle", ESCAPES),
+              ("narrative", ESCAPES), ("facts", [ESCAPES]), ("files", [ESCAPES])]  # fmt: skip
+    records = [
+        {"uid": f"esc-{name}", "kind": "observation", "type": "bugfix",
+         "title": "Fixed the refund rounding", "created_at": 1_795_000_000_000, name: value}
+        for name, value in fields
+    ]  # fmt: skip
+    answer = push_raw(team_server, mal, records)
+    assert answer["accepted"] == 0 and len(answer["refused"]) == len(records), answer
+
+    ann = Machine(tmp_path, "ann")
+    ann.join(team_server, issue_token(team_server.database, "ann", "core"))
+    ann.opt_in()
+    ann.seed([], raw=[(f"Refund rounding fixed {ESCAPES}", f"tabs\tand\nlines stay {ESCAPES}")])
+    assert ann.sync() == {"pushed": 1, "pending": 0}  # sent without them, not refused
+    dump = pg_dump(team_server.database)
+    assert "\x1b" not in dump and "\x07" not in dump and "\x9b" not in dump
+    assert "Refund rounding fixed" in dump
+
+    assert bob.sync()["pending"] == 0  # the recent cache for SessionStart
+    shown = bob.cli("search", "refund", "rounding", "--team")
+    assert shown.returncode == 0 and "ann" in shown.stdout, shown.stderr
+    assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
+
+
+def push_raw(server: TeamServer, token: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A push that bypasses the client: the server's answer."""
+    import urllib.request
+
+    body = json.dumps({"project": "github.com/acme/shop", "records": records}).encode()
+    request = urllib.request.Request(server.url + "/api/v1/push", data=body, method="POST")
+    request.add_header("Authorization", f"Bearer {token}")
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return dict(json.loads(response.read()))

@@ -134,7 +134,7 @@ def to_record(
     home, then held to the wire's limits (cut after cleaning, never before)."""
 
     def clean(text: str) -> str:
-        kept = str(clean_or_empty(text))
+        kept = wire.without_controls(str(clean_or_empty(text)))
         return (prompts.cut(kept) if prompts else kept)[: wire.MAX_TEXT]
 
     def listed(items: tuple[str, ...]) -> tuple[str, ...]:
