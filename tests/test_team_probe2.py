@@ -187,3 +187,29 @@ def push_raw(server: TeamServer, token: str, records: list[dict[str, Any]]) -> d
     request.add_header("Content-Type", "application/json")
     with urllib.request.urlopen(request, timeout=60) as response:
         return dict(json.loads(response.read()))
+
+
+# --------------------------------------------------------------------------- the outbox's marks
+
+
+def test_records_shared_before_an_explicit_project_id_are_shared_under_it(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """A team that sets ``team_project_id`` after sharing for a while (the override the issue
+    names) lost its history: the outbox's marks were kept per server and local folder, so the
+    rows already pushed under the origin's key were never pushed under the new one, and a
+    teammate searching the new key found nothing of them."""
+    ann, bob = Machine(tmp_path, "ann"), Machine(tmp_path, "bob", HTTPS_ORIGIN)
+    for machine in (ann, bob):
+        machine.join(team_server, issue_token(team_server.database, machine.name, "core"))
+        machine.opt_in()
+    ann.seed(["Flaky payment test needs a frozen clock", "Retry the webhook on 502"])
+    assert ann.sync() == {"pushed": 2, "pending": 0}
+    for machine in (ann, bob):  # committed in .memory-config.md, pulled by everyone
+        machine.opt_in(("team_project_id", "acme-shop"))
+    status = json.loads(ann.cli("team", "status", "--json").stdout)
+    assert status["project"] == "acme-shop" and status["pending"] == 2
+    assert ann.sync() == {"pushed": 2, "pending": 0}
+    found = bob.search("flaky", "payment")
+    assert found["team"]["project"] == "acme-shop"
+    assert [h["author"] for h in team_hits(found)] == ["ann"]

@@ -84,7 +84,7 @@ def _marks_path() -> Path:
 
 
 def load_marks() -> dict[str, dict[str, int]]:
-    """Every mark: ``{"<server>|<project identity>": {kind: position}}``."""
+    """Every mark: ``{"<server>|<project key>|<project identity>": {kind: position}}``."""
     try:
         data = json.loads(_marks_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -100,8 +100,11 @@ def _save_marks(marks: dict[str, dict[str, int]]) -> None:
     os.replace(tmp, path)
 
 
-def _mark_key(creds: credentials.TeamCredentials, project: LocalProject) -> str:
-    return f"{creds.url}|{project.identity}"
+def _mark_key(creds: credentials.TeamCredentials, shared: SharedProject) -> str:
+    """Where a project's rows go: the server and the project's key there (a new
+    ``team_project_id`` is a new project on the server, which gets every row again), and which
+    local project they come from."""
+    return f"{creds.url}|{shared.key}|{shared.project.identity}"
 
 
 @contextlib.contextmanager
@@ -160,7 +163,7 @@ def pending(conn: sqlite3.Connection, creds: credentials.TeamCredentials | None 
     marks = load_marks()
     total = 0
     for shared in shared_projects(conn)[0]:
-        mark = marks.get(_mark_key(creds, shared.project), {})
+        mark = marks.get(_mark_key(creds, shared), {})
         for kind in shared.kinds:
             total += team_outbox.pending_count(conn, shared.project.id, kind, mark.get(kind, 0))
     return total
@@ -206,7 +209,7 @@ def _push_project(
     """Push one project's pending rows, kind by kind, saving the mark after each acknowledged
     batch; (rows accepted, rows refused, batches sent so far)."""
     pushed = refused = 0
-    mark = marks.setdefault(_mark_key(creds, shared.project), {})
+    mark = marks.setdefault(_mark_key(creds, shared), {})
     for kind in shared.kinds:
         while max_batches is None or batches < max_batches:
             rows = _READERS[kind](conn, shared.project.id, mark.get(kind, 0), BATCH)
