@@ -213,3 +213,31 @@ def test_records_shared_before_an_explicit_project_id_are_shared_under_it(
     found = bob.search("flaky", "payment")
     assert found["team"]["project"] == "acme-shop"
     assert [h["author"] for h in team_hits(found)] == ["ann"]
+
+
+# --------------------------------------------------------------------------- tokens on every route
+
+
+def test_no_route_answers_anything_but_401_without_a_token(team_server: TeamServer) -> None:
+    """Only ``GET /healthz`` answers without a token; a wrong method on an API path answered
+    405 before any token was checked (``DELETE /api/v1/push``, ``POST /healthz``)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    good = issue_token(team_server.database, "ann", "core")
+    paths = ["/healthz", "/api/v1/push", "/api/v1/search", "/api/v1/recent", "/api/v1/whoami",
+             "/mcp", "/mcp/", "/api/v1/", "/nope"]  # fmt: skip
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"):
+        for path in paths:
+            for token in (None, "ckt_" + "x" * 43):
+                conn = http.client.HTTPConnection("127.0.0.1", urlsplit(team_server.url).port)
+                head = {"Authorization": f"Bearer {token}"} if token else {}
+                conn.request(method, path, body=b"{}" if method != "GET" else None, headers=head)
+                status = conn.getresponse().status
+                conn.close()
+                public = path == "/healthz" and method in ("GET", "HEAD")
+                assert status == (200 if public else 401), (method, path, token, status)
+    conn = http.client.HTTPConnection("127.0.0.1", urlsplit(team_server.url).port)
+    conn.request("DELETE", "/api/v1/push", headers={"Authorization": f"Bearer {good}"})
+    assert conn.getresponse().status == 405  # with a valid token, the method is the problem
+    conn.close()

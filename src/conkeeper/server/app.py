@@ -185,7 +185,9 @@ class TeamApp:
                 hits = await hub.search_by_token_async(
                     conn, token, q.get("project"), q.get("q"), q.get("limit")
                 )
-        except WireError as exc:
+        except WireError as exc:  # checked before the token: say which is wrong first
+            if await self._run(hub.authenticate, token) is None:
+                return _unauthorized()
             return JSONResponse({"error": str(exc)}, status_code=400)
         return _unauthorized() if hits is None else JSONResponse({"results": hits})
 
@@ -236,14 +238,17 @@ def _decoded(fn: Any) -> Any:
     return wrapped
 
 
-API_PATHS = frozenset({"/healthz", "/api/v1/push", "/api/v1/search", "/api/v1/recent",
-                       "/api/v1/whoami"})  # fmt: skip
+API_METHODS = {"/healthz": ("GET", "HEAD"), "/api/v1/push": ("POST",),
+               "/api/v1/search": ("GET", "HEAD"), "/api/v1/recent": ("GET", "HEAD"),
+               "/api/v1/whoami": ("GET", "HEAD")}  # fmt: skip
+API_PATHS = frozenset(API_METHODS)
 
 
 class _Front:
     """The JSON API's paths go to a bare router (no middleware: each endpoint checks its token
     itself, in the thread that does the work, or for searches in the event loop); ``/mcp`` to
-    the MCP SDK's app with its bearer middleware. Any other path is answered only for a valid
+    the MCP SDK's app with its bearer middleware. Any other path, and an API path asked with
+    a method it does not serve (which the router would answer 405), is answered only for a valid
     token (the SDK's app would otherwise redirect ``/mcp/`` or answer 404 before any token is
     checked). The lifespan opens the searches' pool (it needs the running loop) before the
     SDK's app starts, and closes it after."""
@@ -253,6 +258,9 @@ class _Front:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"] in API_PATHS:
+            if scope["method"] not in API_METHODS[scope["path"]] and not await self._valid(scope):
+                await _unauthorized()(scope, receive, send)  # the method is no one's business
+                return
             await self.api(scope, receive, send)
         elif scope["type"] == "lifespan":
             await team_pg.open_async_pool(self.state.searches)
