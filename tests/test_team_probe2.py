@@ -241,3 +241,30 @@ def test_no_route_answers_anything_but_401_without_a_token(team_server: TeamServ
     conn.request("DELETE", "/api/v1/push", headers={"Authorization": f"Bearer {good}"})
     assert conn.getresponse().status == 405  # with a valid token, the method is the problem
     conn.close()
+
+
+def test_mcp_answers_behind_a_proxy_that_keeps_the_public_host(team_server: TeamServer) -> None:
+    """The docs put the server behind a TLS-terminating proxy; a proxy that passes the public
+    ``Host`` on (Caddy's default, nginx's ``proxy_set_header Host $host``) got 421 "Invalid
+    Host header" from ``/mcp`` (the MCP SDK's DNS-rebinding guard for loopback servers) while
+    the JSON API answered. Every request needs a bearer token, which no rebinding page has."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    token = issue_token(team_server.database, "ann", "core")
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    for host in ("memory.example.com", "localhost", f"127.0.0.1:{urlsplit(team_server.url).port}"):
+        conn = http.client.HTTPConnection("127.0.0.1", urlsplit(team_server.url).port)
+        conn.request("POST", "/mcp", body=json.dumps(call), headers={
+            "Host": host, "Authorization": f"Bearer {token}", "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream"})  # fmt: skip
+        response = conn.getresponse()
+        text = response.read().decode()
+        conn.close()
+        assert response.status == 200 and '"search"' in text, (host, response.status, text)
+        conn = http.client.HTTPConnection("127.0.0.1", urlsplit(team_server.url).port)
+        conn.request("POST", "/mcp", body=json.dumps(call), headers={
+            "Host": host, "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream"})  # fmt: skip
+        assert conn.getresponse().status == 401  # still no answer without a token
+        conn.close()

@@ -34,6 +34,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 from pydantic import AnyHttpUrl, Field
 from starlette.requests import Request
@@ -298,6 +299,10 @@ def build_app(pool: ConnectionPool, searches: AsyncConnectionPool, host: str = "
         json_response=True,
         host=host,
         max_request_body_size=MAX_BODY,
+        # The SDK guards a loopback server against DNS rebinding by its Host header, which
+        # refused a TLS proxy passing the public host on (421). Every request here needs a
+        # bearer token, which a rebinding page cannot present.
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     api = Router(
         routes=[
