@@ -268,3 +268,33 @@ def test_mcp_answers_behind_a_proxy_that_keeps_the_public_host(team_server: Team
             "Accept": "application/json, text/event-stream"})  # fmt: skip
         assert conn.getresponse().status == 401  # still no answer without a token
         conn.close()
+
+
+# --------------------------------------------------------------------------- dates
+
+
+def test_a_record_dated_in_the_future_cannot_stay_the_newest(team_server: TeamServer) -> None:
+    """``recent`` (SessionStart's "from your team" block) and the search's ties go newest
+    first by the time a push states; a record dated in the year 33658 (a hand-made push, a
+    clock gone wrong) stayed first forever, above everything the team did after it. The server
+    takes a time in the future as the time it received the record."""
+    import time
+    import urllib.request
+
+    mal = issue_token(team_server.database, "mal", "core")
+    ann = issue_token(team_server.database, "ann", "core")
+    bob = issue_token(team_server.database, "bob", "core")
+    pinned = {"uid": "pinned", "kind": "observation", "type": "decision",
+              "title": "Pinned decision about the checkout", "created_at": 10**15}  # fmt: skip
+    assert push_raw(team_server, mal, [pinned])["accepted"] == 1
+    later = dict(pinned, uid="later", title="Later decision about the checkout",
+                 created_at=int(time.time() * 1000) + 60_000)  # fmt: skip
+    assert push_raw(team_server, ann, [later])["accepted"] == 1
+    request = urllib.request.Request(
+        team_server.url + "/api/v1/recent?project=github.com/acme/shop",
+        headers={"Authorization": f"Bearer {bob}"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        hits = json.loads(response.read())["results"]
+    assert [h["uid"] for h in hits] == ["later", "pinned"]
+    assert all(h["created_at"] <= (time.time() + 3600) * 1000 for h in hits)
