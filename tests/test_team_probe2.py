@@ -298,3 +298,21 @@ def test_a_record_dated_in_the_future_cannot_stay_the_newest(team_server: TeamSe
         hits = json.loads(response.read())["results"]
     assert [h["uid"] for h in hits] == ["later", "pinned"]
     assert all(h["created_at"] <= (time.time() + 3600) * 1000 for h in hits)
+
+
+# --------------------------------------------------------------------------- project identity
+
+
+def test_a_password_with_an_at_sign_in_the_origin_never_reaches_the_key(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """Credentials in an origin URL are dropped from the project key; a password holding an
+    ``@`` (git and curl read the userinfo up to the last ``@`` before the path) left its tail
+    in the key: ``ss-w0rd@github.com/acme/shop``, sent to the server and shown, and not the
+    project the teammates share."""
+    ann = Machine(tmp_path, "ann", "https://ann:p@ss-w0rd@github.com/acme/shop.git")
+    ann.join(team_server, issue_token(team_server.database, "ann", "core"))
+    done = ann.cli("team", "status", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["project"] == "github.com/acme/shop"
+    assert "w0rd" not in done.stdout + done.stderr
