@@ -316,3 +316,24 @@ def test_a_password_with_an_at_sign_in_the_origin_never_reaches_the_key(
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["project"] == "github.com/acme/shop"
     assert "w0rd" not in done.stdout + done.stderr
+
+
+def test_a_data_home_that_joins_another_team_shares_its_history_there(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """A push goes into the token's team; re-joining the same server with a token of another
+    team kept the marks of the first (they named the server only), so none of the history
+    reached the new team and its members found nothing."""
+    ann = Machine(tmp_path, "ann")
+    ann.join(team_server, issue_token(team_server.database, "ann", "core"))
+    ann.opt_in()
+    ann.seed(["Flaky payment test needs a frozen clock", "Retry the webhook on 502"])
+    assert ann.sync() == {"pushed": 2, "pending": 0}
+    ann.join(team_server, issue_token(team_server.database, "ann", "ops"))
+    assert json.loads(ann.cli("team", "status", "--json").stdout)["pending"] == 2
+    assert ann.sync() == {"pushed": 2, "pending": 0}
+    carl = Machine(tmp_path, "carl", HTTPS_ORIGIN)
+    carl.join(team_server, issue_token(team_server.database, "carl", "ops"))
+    assert [h["author"] for h in team_hits(carl.search("flaky", "payment"))] == ["ann"]
+    ann.join(team_server, issue_token(team_server.database, "ann", "ops"))  # a new token
+    assert ann.sync() == {"pushed": 0, "pending": 0}  # same team: nothing is sent again

@@ -84,7 +84,7 @@ def _marks_path() -> Path:
 
 
 def load_marks() -> dict[str, dict[str, int]]:
-    """Every mark: ``{"<server>|<project key>|<project identity>": {kind: position}}``."""
+    """Every mark: ``{"<server>|<team>|<project key>|<project identity>": {kind: position}}``."""
     try:
         data = json.loads(_marks_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -101,10 +101,11 @@ def _save_marks(marks: dict[str, dict[str, int]]) -> None:
 
 
 def _mark_key(creds: credentials.TeamCredentials, shared: SharedProject) -> str:
-    """Where a project's rows go: the server and the project's key there (a new
-    ``team_project_id`` is a new project on the server, which gets every row again), and which
-    local project they come from."""
-    return f"{creds.url}|{shared.key}|{shared.project.identity}"
+    """Where a project's rows go: the server, the team the token writes into, and the
+    project's key there (another team, or a new ``team_project_id``, is a new project on the
+    server, which gets every row again); and which local project they come from."""
+    team = f"{creds.team}|" if creds.team else ""
+    return f"{creds.url}|{team}{shared.key}|{shared.project.identity}"
 
 
 @contextlib.contextmanager
