@@ -337,3 +337,27 @@ def test_a_data_home_that_joins_another_team_shares_its_history_there(
     assert [h["author"] for h in team_hits(carl.search("flaky", "payment"))] == ["ann"]
     ann.join(team_server, issue_token(team_server.database, "ann", "ops"))  # a new token
     assert ann.sync() == {"pushed": 0, "pending": 0}  # same team: nothing is sent again
+
+
+# --------------------------------------------------------------------------- shutdown
+
+
+def test_sigterm_of_a_single_process_server_is_quiet(database_url: str) -> None:
+    """``conkeeper server --workers 1`` (the default on a one-core machine) logged "Exception
+    in 'lifespan' protocol" with a traceback on every SIGTERM: the searches' pool was closed
+    after the app had told uvicorn its shutdown was complete, so the loop's end cancelled the
+    close half-way."""
+    import urllib.request
+
+    done = run_cli("server", "init", "--database", database_url)
+    assert done.returncode == 0, done.stderr
+    token = issue_token(database_url, "ann", "core")
+    server = TeamServer(database_url, "--workers", "1").start()
+    request = urllib.request.Request(
+        server.url + "/api/v1/search?project=github.com/acme/shop&q=payment",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        assert response.status == 200
+    err = server.stop()  # asserts exit status 0
+    assert "Traceback" not in err and "ERROR" not in err, err

@@ -264,15 +264,27 @@ class _Front:
                 return
             await self.api(scope, receive, send)
         elif scope["type"] == "lifespan":
-            await team_pg.open_async_pool(self.state.searches)
-            try:
-                await self.mcp_app(scope, receive, send)
-            finally:
-                await self.state.searches.close()
+            await self._lifespan(scope, receive, send)
         elif scope["type"] == "http" and scope["path"] != MCP_PATH and not await self._valid(scope):
             await _unauthorized()(scope, receive, send)
         else:
             await self.mcp_app(scope, receive, send)
+
+    async def _lifespan(self, scope: Any, receive: Any, send: Any) -> None:
+        """The SDK's lifespan between the searches' pool opening and closing. The pool closes
+        before uvicorn hears that shutdown is complete: uvicorn then ends the loop, which
+        cancelled a close still under way (a traceback on every SIGTERM of one process)."""
+
+        async def closing_send(message: Any) -> None:
+            if message.get("type") == "lifespan.shutdown.complete":
+                await self.state.searches.close()
+            await send(message)
+
+        await team_pg.open_async_pool(self.state.searches)
+        try:
+            await self.mcp_app(scope, receive, closing_send)
+        finally:
+            await self.state.searches.close()  # closed already, unless the app failed
 
     async def _valid(self, scope: Any) -> bool:
         token = _bearer(Request(scope))
