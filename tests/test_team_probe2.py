@@ -361,3 +361,51 @@ def test_sigterm_of_a_single_process_server_is_quiet(database_url: str) -> None:
         assert response.status == 200
     err = server.stop()  # asserts exit status 0
     assert "Traceback" not in err and "ERROR" not in err, err
+
+
+# --------------------------------------------------------------------------- the client
+
+
+def test_the_client_never_follows_a_redirect_with_the_token(tmp_path: Path) -> None:
+    """urllib follows redirects and copies the ``Authorization`` header to wherever they
+    point: a server (or a proxy, a captive portal on plain http) answering 307 got the token
+    sent on to another host. The API never redirects; the client refuses to, in one line that
+    names where it was sent."""
+    import http.server
+    import threading
+
+    seen: list[str | None] = []
+
+    class Catch(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.headers.get("Authorization"))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"user": "ann", "team": "core"}')
+
+        def log_message(self, *args: object) -> None:
+            return
+
+    catch = http.server.HTTPServer(("127.0.0.1", 0), Catch)
+
+    class Redirect(Catch):
+        def do_GET(self) -> None:
+            self.send_response(307)
+            self.send_header("Location", f"http://localhost:{catch.server_port}{self.path}")
+            self.end_headers()
+
+    redirect = http.server.HTTPServer(("127.0.0.1", 0), Redirect)
+    for server in (catch, redirect):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        ann = Machine(tmp_path, "ann")
+        token = "ckt_" + "Rz7" * 14 + "q"
+        done = ann.cli("team", "join", f"http://127.0.0.1:{redirect.server_port}", "--token", token)
+    finally:
+        for server in (catch, redirect):
+            server.shutdown()
+    assert seen == []
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "redirect" in done.stderr and f"localhost:{catch.server_port}" in done.stderr
+    assert token not in done.stdout + done.stderr
