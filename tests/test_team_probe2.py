@@ -177,11 +177,16 @@ def test_terminal_control_sequences_never_reach_a_teammate(
     assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
 
 
-def push_raw(server: TeamServer, token: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+def push_raw(
+    server: TeamServer,
+    token: str,
+    records: list[dict[str, Any]],
+    project: str = "github.com/acme/shop",
+) -> dict[str, Any]:
     """A push that bypasses the client: the server's answer."""
     import urllib.request
 
-    body = json.dumps({"project": "github.com/acme/shop", "records": records}).encode()
+    body = json.dumps({"project": project, "records": records}).encode()
     request = urllib.request.Request(server.url + "/api/v1/push", data=body, method="POST")
     request.add_header("Authorization", f"Bearer {token}")
     request.add_header("Content-Type", "application/json")
@@ -409,3 +414,37 @@ def test_the_client_never_follows_a_redirect_with_the_token(tmp_path: Path) -> N
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "redirect" in done.stderr and f"localhost:{catch.server_port}" in done.stderr
     assert token not in done.stdout + done.stderr
+
+
+# --------------------------------------------------------------------------- the team block
+
+
+def test_two_long_project_paths_never_share_their_team_block(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """SessionStart's "from your team" block is read from a cache file named after the local
+    project's path, escaped and cut to its last 200 characters: two projects whose long paths
+    differ only further up (two clients' checkouts of a service of the same name) shared one
+    file, and a session in one was shown the other's teammates' decisions."""
+    mal = issue_token(team_server.database, "mal", "core")
+    deep = "/".join(["workspace-of-a-consultant"] * 8)
+    alpha = Machine(tmp_path / "client-alpha" / deep, "ann", "git@github.com:alpha/payments.git")
+    bravo = Machine(tmp_path / "client-bravo" / deep, "ann", "git@github.com:bravo/payments.git")
+    bravo.home, bravo.env = alpha.home, alpha.env  # one data home, two projects
+    alpha.join(team_server, issue_token(team_server.database, "ann", "core"))
+    for machine, key, title in (
+        (alpha, "github.com/alpha/payments", "Alpha settles refunds through the ledger queue"),
+        (bravo, "github.com/bravo/payments", "Bravo settles refunds by nightly batch"),
+    ):
+        machine.opt_in()
+        machine.seed(["A first note of my own"])  # the project is known locally
+        record = {"uid": f"d-{key}", "kind": "observation", "type": "decision", "title": title,
+                  "created_at": 1_795_000_000_000}  # fmt: skip
+        assert push_raw(team_server, mal, [record], key)["accepted"] == 1
+    assert alpha.sync()["pending"] == 0  # writes each project's cache
+    for machine, own, other in ((alpha, "Alpha", "Bravo"), (bravo, "Bravo", "Alpha")):
+        payload = session_payload(machine, "block-probe", "SessionStart", source="startup")
+        done = run_hook(machine, "SessionStart", payload)
+        assert done.returncode == 0, done.stderr
+        context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert f"{own} settles refunds" in context and f"{other} settles" not in context
