@@ -448,3 +448,42 @@ def test_two_long_project_paths_never_share_their_team_block(
         assert done.returncode == 0, done.stderr
         context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
         assert f"{own} settles refunds" in context and f"{other} settles" not in context
+
+
+# --------------------------------------------------------------------------- opting in
+
+
+def test_only_a_projects_own_config_opts_it_in(tmp_path: Path, team_server: TeamServer) -> None:
+    """The project opts in with a key in its own ``.memory-config.md``, so the team shares the
+    choice through git; ``config set --global team_sync true`` (or ``CONKEEPER_TEAM_SYNC``)
+    shared every project of the machine instead, a private side project included, and a global
+    ``team_project_id`` filed all of them under one project on the server."""
+    import os
+
+    side = Machine(tmp_path, "ann", "git@github.com:ann/private-side-project.git")
+    side.join(team_server, issue_token(team_server.database, "ann", "core"))
+    side.seed(["My side project keeps its budget in a spreadsheet"])
+    done = side.cli("config", "set", "--global", "team_sync", "true")
+    assert done.returncode == 2 and "project" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    home = Path(side.env["HOME"])
+    (home / ".claude" / "memory").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "memory" / ".memory-config.md").write_text(
+        "---\nteam_sync: true\nteam_project_id: acme-everything\nteam_share_prompts: true\n---\n",
+        encoding="utf-8",
+    )
+    side.env = {**side.env, "CONKEEPER_TEAM_SYNC": "true"}
+    synced = side.cli("team", "sync", "--json")
+    assert json.loads(synced.stdout) == {"pushed": 0, "pending": 0}, synced.stderr
+    assert "acme-everything" not in pg_dump(team_server.database)
+    shown = side.cli("config", "get", "team_sync")
+    assert shown.stdout.strip() == "false" and "read from a project's" in shown.stderr
+
+    side.opt_in()  # the project itself says so: shared under its own key
+    assert side.sync() == {"pushed": 1, "pending": 0}
+    status = json.loads(side.cli("team", "status", "--json").stdout)
+    assert status["project"] == "github.com/ann/private-side-project"
+    off = {**side.env, "CONKEEPER_TEAM_SYNC": "false"}  # turning it off here is the user's call
+    status = json.loads(run_cli("team", "status", "--json", cwd=side.root, env=off).stdout)
+    assert status["projects"] == []
+    assert os.environ.get("CONKEEPER_TEAM_SYNC") is None
