@@ -487,3 +487,31 @@ def test_only_a_projects_own_config_opts_it_in(tmp_path: Path, team_server: Team
     status = json.loads(run_cli("team", "status", "--json", cwd=side.root, env=off).stdout)
     assert status["projects"] == []
     assert os.environ.get("CONKEEPER_TEAM_SYNC") is None
+
+
+# --------------------------------------------------------------------------- batch sizes
+
+
+def test_a_batch_too_big_for_one_request_is_sent_in_parts(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """A batch is 500 rows and the server takes 16 MiB a request: 500 long prompts in Japanese
+    (three bytes a character) made one request the server refused with 413 on every sync, so
+    the project's sync never moved again. The client splits a batch to fit."""
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.domain.privacy import clean_captured
+    from conkeeper.storage.sessions import ensure_session, store_prompt
+    from conkeeper.storage.store import ensure_project, open_store
+
+    ann = Machine(tmp_path, "ann")
+    ann.join(team_server, issue_token(team_server.database, "ann", "core"))
+    ann.opt_in(("team_share_prompts", "true"))
+    conn = open_store(ann.home / "conkeeper.db")
+    session = ensure_session(conn, ensure_project(conn, locate_project(ann.root)), "long-prompts")
+    with conn:
+        for number in range(1, 501):
+            text = clean_captured(f"ログ {number}: " + "支払いの再試行が失敗しました。" * 800)
+            assert text is not None
+            store_prompt(conn, session, number, text)
+    conn.close()
+    assert ann.sync() == {"pushed": 500, "pending": 0}

@@ -43,13 +43,13 @@ from starlette.routing import Route, Router
 
 from conkeeper import __version__
 from conkeeper.server import ServerUnavailable
-from conkeeper.services.team import hub
+from conkeeper.services.team import hub, wire
 from conkeeper.services.team.wire import WireError
 from conkeeper.storage import team_pg
 from conkeeper.storage.team_pg import Grant, TeamStoreError
 
 MCP_PATH = "/mcp"
-MAX_BODY = 16 * 1024 * 1024
+MAX_BODY = wire.MAX_BODY
 INSTRUCTIONS = (
     "ConKeeper team memory: observations and session summaries your teammates' agents (and your "
     "own other machines) recorded. search(project, query) finds them, each with its author; "

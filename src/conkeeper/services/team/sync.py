@@ -17,7 +17,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from conkeeper.domain.config import load_config
 from conkeeper.domain.privacy import clean_or_empty
@@ -300,10 +300,28 @@ def _push_batch(
         for r, problem in zip(candidates, problems, strict=True)
         if not problem
     ]
-    dropped = len(candidates) - len(records)  # never leaves the machine
-    if not records:
-        return 0, dropped
-    answer = client.push(creds, key, records)
-    refused = answer.get("refused")
-    refused_there = len(refused) if isinstance(refused, list) else 0
-    return int(answer.get("accepted", 0)), dropped + refused_there
+    accepted, refused = 0, len(candidates) - len(records)  # those never leave the machine
+    for part in _parts(records):
+        answer = client.push(creds, key, part)
+        there = answer.get("refused")
+        accepted += int(answer.get("accepted", 0))
+        refused += len(there) if isinstance(there, list) else 0
+    return accepted, refused
+
+
+def _parts(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """A batch in requests of at most :data:`~conkeeper.services.team.wire.PUSH_PART_BYTES`
+    of JSON each (a record larger than that alone): 500 long rows in a language of three bytes
+    a character passed the server's limit, and the same oversized request was refused on every
+    sync, so the project's sync never moved again."""
+    part: list[dict[str, Any]] = []
+    size = 0
+    for record in records:
+        length = len(json.dumps(record, ensure_ascii=False).encode("utf-8")) + 2
+        if part and size + length > wire.PUSH_PART_BYTES:
+            yield part
+            part, size = [], 0
+        part.append(record)
+        size += length
+    if part:
+        yield part

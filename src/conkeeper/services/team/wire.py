@@ -19,6 +19,8 @@ MAX_LIST = 64  # items in facts, concepts, files
 MAX_KEY = 300  # project key, uid
 SEARCH_LIMIT_MAX = 50
 MAX_TIME = 2**63  # created_at is a PostgreSQL bigint
+MAX_BODY = 16 * 1024 * 1024  # bytes of one request the server reads
+PUSH_PART_BYTES = MAX_BODY // 2  # bytes of records a client puts in one push request
 
 
 class WireError(ValueError):
