@@ -112,8 +112,9 @@ def database_url(pg_proc: Any) -> Iterator[str]:
 class TeamServer:
     """``conkeeper server`` as a subprocess on a free port; restartable on the same port."""
 
-    def __init__(self, database: str) -> None:
+    def __init__(self, database: str, *extra: str) -> None:
         self.database = database
+        self.extra = extra  # more flags for ``conkeeper server`` (``--workers 1``)
         self.port = 0
         self.proc: subprocess.Popen[str] | None = None
 
@@ -124,7 +125,7 @@ class TeamServer:
     def start(self) -> TeamServer:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "conkeeper", "server", "--database", self.database,
-             "--host", "127.0.0.1", "--port", str(self.port)],
+             "--host", "127.0.0.1", "--port", str(self.port), *self.extra],
             env=cli_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -97,6 +97,12 @@ def _get(loaded: cfg.LoadedConfig, key: str, as_json: bool) -> int:
 def _set(root: Path, args: argparse.Namespace) -> int:
     name = _known_key(args.key)
     _refuse_agent(name)
+    if args.global_ and name in cfg.PROJECT_KEYS:
+        raise CliError(
+            f"{name} is each project's choice, kept in its {cfg.CONFIG_FILENAME} so the team "
+            "shares it through git: run this in the project, without --global",
+            2,
+        )
     path = cfg.config_path(root, args.global_)
     try:
         cfg.set_value(path, name, args.value)

@@ -45,7 +45,7 @@ def _join(args: argparse.Namespace) -> int:
         who = client.whoami(probe)
     except client.TeamServerError as exc:
         raise CliError(str(exc)) from None
-    creds = credentials.save(url, args.token.strip())
+    creds = credentials.save(url, args.token.strip(), str(who.get("team") or ""))
     if args.json:
         emit_json({"url": creds.url, "user": who.get("user"), "team": who.get("team")})
     else:

@@ -48,6 +48,12 @@ OUTBOUND_KEYS = frozenset(
     }
 )
 
+# Keys only a project's own file may turn on: the team shares the choice through git, and a
+# global file or an environment variable would share every project of the machine (a private
+# one included) or file all of them under one project on the server. From there a value may
+# only turn sharing off.
+PROJECT_KEYS = frozenset({"team_sync", "team_project_id", "team_share_prompts"})
+
 ENV_PREFIX = "CONKEEPER_"
 MAX_CONFIG_BYTES = 256 * 1024
 
@@ -563,7 +569,7 @@ def _apply_layer(
                 state.warnings.append(f"{where}: {unknown_key_message(key)}; ignored")
             continue
         try:
-            state.values[key] = parse_value(key, raw)
+            value = parse_value(key, raw)
         except ValueError:
             note = _fallback_note(state.values[key], state.sources[key], state.origin)
             state.warnings.append(
@@ -571,6 +577,13 @@ def _apply_layer(
                 f"(expected {KEYS[key].expected()}); {note}"
             )
             continue
+        if layer != "project" and key in PROJECT_KEYS and value not in (False, ""):
+            state.warnings.append(
+                f"{where}: {key} is read from a project's {CONFIG_FILENAME} only (the team shares "
+                "that choice through git); ignored"
+            )
+            continue
+        state.values[key] = value
         state.sources[key] = layer
 
 

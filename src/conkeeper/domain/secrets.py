@@ -722,6 +722,9 @@ def _vendor_rules() -> list[_Rule]:
             ("SG.",),
         ),
         _token("npm-token", "npm_", 4, f"[{an}]{{30,64}}(?![{an}])", _vendor_check(4), ("npm_",)),
+        # ConKeeper's own team-server token (``ckt_`` + 32 random bytes, URL-safe base64), sent
+        # as a bearer token: an agent revoking or echoing one must not record it in clear
+        _token("bearer-token", "ckt_", 4, f"[{an_}]{{43}}(?![{an_}])", _vendor_check(4), ("ckt_",)),
         _token("pypi-token", "pypi-Ag", 7, f"[{an_}]{{40,2000}}", _vendor_check(7), ("pypi-Ag",)),
         _token(
             "vault-token",

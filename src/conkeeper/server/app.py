@@ -34,6 +34,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 from pydantic import AnyHttpUrl, Field
 from starlette.requests import Request
@@ -42,13 +43,13 @@ from starlette.routing import Route, Router
 
 from conkeeper import __version__
 from conkeeper.server import ServerUnavailable
-from conkeeper.services.team import hub
+from conkeeper.services.team import hub, wire
 from conkeeper.services.team.wire import WireError
 from conkeeper.storage import team_pg
 from conkeeper.storage.team_pg import Grant, TeamStoreError
 
 MCP_PATH = "/mcp"
-MAX_BODY = 16 * 1024 * 1024
+MAX_BODY = wire.MAX_BODY
 INSTRUCTIONS = (
     "ConKeeper team memory: observations and session summaries your teammates' agents (and your "
     "own other machines) recorded. search(project, query) finds them, each with its author; "
@@ -185,7 +186,9 @@ class TeamApp:
                 hits = await hub.search_by_token_async(
                     conn, token, q.get("project"), q.get("q"), q.get("limit")
                 )
-        except WireError as exc:
+        except WireError as exc:  # checked before the token: say which is wrong first
+            if await self._run(hub.authenticate, token) is None:
+                return _unauthorized()
             return JSONResponse({"error": str(exc)}, status_code=400)
         return _unauthorized() if hits is None else JSONResponse({"results": hits})
 
@@ -236,14 +239,17 @@ def _decoded(fn: Any) -> Any:
     return wrapped
 
 
-API_PATHS = frozenset({"/healthz", "/api/v1/push", "/api/v1/search", "/api/v1/recent",
-                       "/api/v1/whoami"})  # fmt: skip
+API_METHODS = {"/healthz": ("GET", "HEAD"), "/api/v1/push": ("POST",),
+               "/api/v1/search": ("GET", "HEAD"), "/api/v1/recent": ("GET", "HEAD"),
+               "/api/v1/whoami": ("GET", "HEAD")}  # fmt: skip
+API_PATHS = frozenset(API_METHODS)
 
 
 class _Front:
     """The JSON API's paths go to a bare router (no middleware: each endpoint checks its token
     itself, in the thread that does the work, or for searches in the event loop); ``/mcp`` to
-    the MCP SDK's app with its bearer middleware. Any other path is answered only for a valid
+    the MCP SDK's app with its bearer middleware. Any other path, and an API path asked with
+    a method it does not serve (which the router would answer 405), is answered only for a valid
     token (the SDK's app would otherwise redirect ``/mcp/`` or answer 404 before any token is
     checked). The lifespan opens the searches' pool (it needs the running loop) before the
     SDK's app starts, and closes it after."""
@@ -253,17 +259,32 @@ class _Front:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"] in API_PATHS:
+            if scope["method"] not in API_METHODS[scope["path"]] and not await self._valid(scope):
+                await _unauthorized()(scope, receive, send)  # the method is no one's business
+                return
             await self.api(scope, receive, send)
         elif scope["type"] == "lifespan":
-            await team_pg.open_async_pool(self.state.searches)
-            try:
-                await self.mcp_app(scope, receive, send)
-            finally:
-                await self.state.searches.close()
+            await self._lifespan(scope, receive, send)
         elif scope["type"] == "http" and scope["path"] != MCP_PATH and not await self._valid(scope):
             await _unauthorized()(scope, receive, send)
         else:
             await self.mcp_app(scope, receive, send)
+
+    async def _lifespan(self, scope: Any, receive: Any, send: Any) -> None:
+        """The SDK's lifespan between the searches' pool opening and closing. The pool closes
+        before uvicorn hears that shutdown is complete: uvicorn then ends the loop, which
+        cancelled a close still under way (a traceback on every SIGTERM of one process)."""
+
+        async def closing_send(message: Any) -> None:
+            if message.get("type") == "lifespan.shutdown.complete":
+                await self.state.searches.close()
+            await send(message)
+
+        await team_pg.open_async_pool(self.state.searches)
+        try:
+            await self.mcp_app(scope, receive, closing_send)
+        finally:
+            await self.state.searches.close()  # closed already, unless the app failed
 
     async def _valid(self, scope: Any) -> bool:
         token = _bearer(Request(scope))
@@ -290,6 +311,10 @@ def build_app(pool: ConnectionPool, searches: AsyncConnectionPool, host: str = "
         json_response=True,
         host=host,
         max_request_body_size=MAX_BODY,
+        # The SDK guards a loopback server against DNS rebinding by its Host header, which
+        # refused a TLS proxy passing the public host on (421). Every request here needs a
+        # bearer token, which a rebinding page cannot present.
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     api = Router(
         routes=[

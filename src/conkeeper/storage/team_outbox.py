@@ -38,6 +38,7 @@ class OutboxRow(NamedTuple):
     concepts: tuple[str, ...]
     files: tuple[str, ...]
     created_at: int
+    session: int = 0  # the local session's id (whose prompts a record may quote)
 
 
 def known_projects(conn: sqlite3.Connection) -> list[LocalProject]:
@@ -60,7 +61,8 @@ def observations_after(
     """Observations of a project with ``id > mark``, oldest first."""
     rows = conn.execute(
         "SELECT id, content_hash, type, title, subtitle, facts, narrative, concepts, files, "
-        "created_at FROM observations WHERE project_id = ? AND id > ? ORDER BY id LIMIT ?",
+        "created_at, session_id FROM observations WHERE project_id = ? AND id > ? "
+        "ORDER BY id LIMIT ?",
         (project_id, mark, limit),
     ).fetchall()
     return [
@@ -76,6 +78,7 @@ def observations_after(
             concepts=_strings(r[7]),
             files=_strings(r[8]),
             created_at=int(r[9]),
+            session=int(r[10] or 0),
         )
         for r in rows
     ]
@@ -88,7 +91,7 @@ def summaries_since(
     there is one per session, and a batch cut between two equal stamps would lose one)."""
     rows = conn.execute(
         "SELECT s.created_at, se.host_session_id, s.request, s.completed, s.learned, "
-        "s.investigated, s.next_steps, s.notes, s.files_edited "
+        "s.investigated, s.next_steps, s.notes, s.files_edited, s.session_id "
         "FROM session_summaries s JOIN sessions se ON se.id = s.session_id "
         "WHERE s.project_id = ? AND s.created_at > ? ORDER BY s.created_at, s.id LIMIT ?",
         (project_id, mark, limit),
@@ -109,6 +112,7 @@ def summaries_since(
                 concepts=(),
                 files=_strings(r[8]),
                 created_at=int(r[0]),
+                session=int(r[9]),
             )
         )
     return out
@@ -119,7 +123,7 @@ def prompts_after(
 ) -> list[OutboxRow]:
     """Prompts of a project with ``id > mark``, oldest first."""
     rows = conn.execute(
-        "SELECT p.id, se.host_session_id, p.prompt_number, p.text, p.created_at "
+        "SELECT p.id, se.host_session_id, p.prompt_number, p.text, p.created_at, p.session_id "
         "FROM prompts p JOIN sessions se ON se.id = p.session_id "
         "WHERE se.project_id = ? AND p.id > ? ORDER BY p.id LIMIT ?",
         (project_id, mark, limit),
@@ -137,9 +141,26 @@ def prompts_after(
             concepts=(),
             files=(),
             created_at=int(r[4]),
+            session=int(r[5]),
         )
         for r in rows
     ]
+
+
+def session_prompts(conn: sqlite3.Connection, sessions: list[int]) -> dict[int, list[str]]:
+    """The stored (cleaned) prompt texts of each of ``sessions``, in order."""
+    found: dict[int, list[str]] = {}
+    for start in range(0, len(sessions), 500):  # SQLite's bound-parameter limit
+        chunk = sessions[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        rows = conn.execute(
+            f"SELECT session_id, text FROM prompts WHERE session_id IN ({marks}) "
+            "ORDER BY session_id, prompt_number",
+            chunk,
+        ).fetchall()
+        for session, text in rows:
+            found.setdefault(int(session), []).append(str(text or ""))
+    return found
 
 
 def pending_count(conn: sqlite3.Connection, project_id: int, kind: str, mark: int) -> int:

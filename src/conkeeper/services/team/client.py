@@ -20,6 +20,17 @@ API = "/api/v1"
 TIMEOUT_S = 15.0
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """The API never redirects, and urllib would follow one with the ``Authorization`` header
+    copied to wherever it points (another host, a captive portal): a redirect is an error."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # urllib raises the 3xx as an HTTPError
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
 class TeamServerError(Exception):
     """The team server could not be used; one line saying what is wrong and what to do."""
 
@@ -48,7 +59,7 @@ def call(
     if data is not None:
         request.add_header("Content-Type", "application/json")
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with _OPENER.open(request, timeout=timeout) as response:
             return json.loads(response.read().decode("utf-8") or "null")
     except urllib.error.HTTPError as exc:
         raise TeamServerError(_http_message(creds.url, exc), exc.code) from None
@@ -64,6 +75,14 @@ def _http_message(url: str, exc: urllib.error.HTTPError) -> str:
         return (
             f"the team server at {url} refused the token (wrong or revoked); ask for a new one "
             "and run: conkeeper team join URL --token TOKEN"
+        )
+    if 300 <= exc.code < 400:
+        where = exc.headers.get("Location", "") if exc.headers else ""
+        where = where.split(API, 1)[0]  # the server's URL, as a person would join it
+        return (
+            f"the team server at {url} answered {exc.code}, a redirect to {where or 'elsewhere'}; "
+            "ConKeeper does not follow it (the token would go along): if that is the team "
+            "server, join it by that URL"
         )
     detail = ""
     with contextlib.suppress(ValueError, AttributeError, OSError):

@@ -25,6 +25,7 @@ class TeamCredentials(NamedTuple):
     url: str
     token: str
     install_id: str
+    team: str = ""  # the token's team, as the server named it at join ("" before it was kept)
 
 
 class CredentialsError(Exception):
@@ -41,10 +42,11 @@ def credentials_path() -> Path:
     return team_dir() / FILENAME
 
 
-def save(url: str, token: str) -> TeamCredentials:
+def save(url: str, token: str, team: str = "") -> TeamCredentials:
     """Store a join (keeping the install id of an earlier one); the file is created 0600."""
     old = load_optional()
-    creds = TeamCredentials(url.rstrip("/"), token, old.install_id if old else secrets.token_hex(8))
+    install_id = old.install_id if old else secrets.token_hex(8)
+    creds = TeamCredentials(url.rstrip("/"), token, install_id, team)
     folder = team_dir()
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o700)
@@ -62,7 +64,9 @@ def load_optional() -> TeamCredentials | None:
     """The join, or ``None`` when this data home has not joined (or the file is unusable)."""
     try:
         data = json.loads(credentials_path().read_text(encoding="utf-8"))
-        return TeamCredentials(str(data["url"]), str(data["token"]), str(data["install_id"]))
+        return TeamCredentials(
+            str(data["url"]), str(data["token"]), str(data["install_id"]), str(data.get("team", ""))
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

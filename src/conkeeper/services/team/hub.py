@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from typing import Any
 
 from conkeeper.services.team import gate, rank, wire
@@ -91,9 +92,10 @@ def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
     if not isinstance(raw, list) or len(raw) > wire.MAX_RECORDS:
         raise wire.WireError(f"'records' must be a list of at most {wire.MAX_RECORDS}")
     parsed, refused = [], []
+    now = int(time.time() * 1000)
     for item in raw:
         try:
-            parsed.append(wire.record_from_json(item))
+            parsed.append(_not_after(wire.record_from_json(item), now))
         except wire.WireError as exc:  # one bad record never blocks the others
             uid = item.get("uid") if isinstance(item, dict) else None
             refused.append({"uid": uid if isinstance(uid, str) else "", "reason": str(exc)})
@@ -107,6 +109,12 @@ def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
     stored = team_pg.upsert_records(conn, grant, project, accepted)
     refused.extend({"uid": uid, "reason": FOREIGN_REASON} for uid in stored.foreign)
     return {"accepted": stored.records, "refused": refused}
+
+
+def _not_after(record: team_pg.TeamRecord, now: int) -> team_pg.TeamRecord:
+    """A record dated in the future is dated when it arrived: ``recent`` and the search's ties
+    go newest first, and a hand-made or clock-skewed date must not keep a record first."""
+    return record._replace(created_at=now) if record.created_at > now else record
 
 
 def search(conn: Any, grant: Grant, project: object, query: object, limit: object) -> list[Any]:

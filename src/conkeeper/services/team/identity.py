@@ -24,7 +24,9 @@ from pathlib import Path
 
 _SCP_LIKE = re.compile(r"^(?:(?P<user>[^@/]+)@)?(?P<host>[^:/]+):(?P<path>(?!/).+)$")
 _URL = re.compile(
-    r"^(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^@/]*@)?(?P<host>[^/:]+)(?::\d+)?(?P<path>/.*)?$",
+    # the userinfo runs to the last "@" before the path, as git and curl read it (a password
+    # may hold an "@" of its own)
+    r"^(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^/]*@)?(?P<host>[^/:@]+)(?::\d+)?(?P<path>/.*)?$",
     re.IGNORECASE,
 )
 

@@ -15,10 +15,27 @@ import os
 MAX_ITEMS = 5
 
 
+MAX_NAME = 200  # characters of a cache file's name before ".json"
+
+
 def cache_file(data_folder: str, identity: str) -> str:
-    """The cache file of a local project identity (its path, escaped into one file name)."""
+    """The cache file of a local project identity (its path, escaped into one file name). A
+    name too long for a file keeps its end and gains a checksum of the whole identity: two
+    long paths that differ only further up (two clients' checkouts of one service) must not
+    share a file, or one project's session is shown the other's team block."""
     safe = "".join(ch if ch.isalnum() or ch in "-." else f"_{ord(ch):x}" for ch in identity)
-    return os.path.join(data_folder, "team", "recent", safe[-200:] + ".json")
+    if len(safe) > MAX_NAME:
+        safe = f"{_checksum(identity)}-{safe[-(MAX_NAME - 17) :]}"
+    return os.path.join(data_folder, "team", "recent", safe + ".json")
+
+
+def _checksum(text: str) -> str:
+    """FNV-1a (64 bits) of ``text``, in hex: deterministic and free of imports (the hook path
+    imports no ``hashlib``)."""
+    value = 0xCBF29CE484222325
+    for byte in text.encode("utf-8", "surrogatepass"):
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{value:016x}"
 
 
 def read_recent(data_folder: str, identity: str) -> list[dict[str, str]]:

@@ -17,11 +17,12 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from conkeeper.domain.config import load_config
 from conkeeper.domain.privacy import clean_or_empty
 from conkeeper.services.team import client, credentials, gate, identity, wire
+from conkeeper.services.team.unshared import PromptCutter
 from conkeeper.storage import team_outbox
 from conkeeper.storage.driver import sqlite3
 from conkeeper.storage.team_outbox import LocalProject, OutboxRow
@@ -83,7 +84,7 @@ def _marks_path() -> Path:
 
 
 def load_marks() -> dict[str, dict[str, int]]:
-    """Every mark: ``{"<server>|<project identity>": {kind: position}}``."""
+    """Every mark: ``{"<server>|<team>|<project key>|<project identity>": {kind: position}}``."""
     try:
         data = json.loads(_marks_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -99,8 +100,12 @@ def _save_marks(marks: dict[str, dict[str, int]]) -> None:
     os.replace(tmp, path)
 
 
-def _mark_key(creds: credentials.TeamCredentials, project: LocalProject) -> str:
-    return f"{creds.url}|{project.identity}"
+def _mark_key(creds: credentials.TeamCredentials, shared: SharedProject) -> str:
+    """Where a project's rows go: the server, the team the token writes into, and the
+    project's key there (another team, or a new ``team_project_id``, is a new project on the
+    server, which gets every row again); and which local project they come from."""
+    team = f"{creds.team}|" if creds.team else ""
+    return f"{creds.url}|{team}{shared.key}|{shared.project.identity}"
 
 
 @contextlib.contextmanager
@@ -122,12 +127,19 @@ def record_uid(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> 
     return hashlib.sha256(f"{row.kind}\0{key}\0{origin}".encode()).hexdigest()
 
 
-def to_record(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> TeamRecord:
-    """A local row as a team record, every text cleaned again (it was clean when stored), then
-    held to the wire's limits (cut after cleaning, never before)."""
+def to_record(
+    creds: credentials.TeamCredentials,
+    key: str,
+    row: OutboxRow,
+    prompts: PromptCutter | None = None,
+) -> TeamRecord:
+    """A local row as a team record, every text cleaned again (it was clean when stored), the
+    words it copied from its session's ``prompts`` cut when the project keeps its prompts
+    home, then held to the wire's limits (cut after cleaning, never before)."""
 
     def clean(text: str) -> str:
-        return str(clean_or_empty(text))[: wire.MAX_TEXT]
+        kept = wire.without_controls(str(clean_or_empty(text)))
+        return (prompts.cut(kept) if prompts else kept)[: wire.MAX_TEXT]
 
     def listed(items: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(c for c in (clean(f) for f in items) if c)[: wire.MAX_LIST]
@@ -152,7 +164,7 @@ def pending(conn: sqlite3.Connection, creds: credentials.TeamCredentials | None 
     marks = load_marks()
     total = 0
     for shared in shared_projects(conn)[0]:
-        mark = marks.get(_mark_key(creds, shared.project), {})
+        mark = marks.get(_mark_key(creds, shared), {})
         for kind in shared.kinds:
             total += team_outbox.pending_count(conn, shared.project.id, kind, mark.get(kind, 0))
     return total
@@ -198,13 +210,14 @@ def _push_project(
     """Push one project's pending rows, kind by kind, saving the mark after each acknowledged
     batch; (rows accepted, rows refused, batches sent so far)."""
     pushed = refused = 0
-    mark = marks.setdefault(_mark_key(creds, shared.project), {})
+    mark = marks.setdefault(_mark_key(creds, shared), {})
     for kind in shared.kinds:
         while max_batches is None or batches < max_batches:
             rows = _READERS[kind](conn, shared.project.id, mark.get(kind, 0), BATCH)
             if not rows:
                 break
-            sent, dropped = _push_batch(creds, shared.key, rows)
+            cutters = None if "prompt" in shared.kinds else _prompt_cutters(conn, rows)
+            sent, dropped = _push_batch(creds, shared.key, rows, cutters)
             batches += 1
             pushed += sent
             refused += dropped
@@ -264,21 +277,51 @@ def _day(value: object) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(value / 1000))
 
 
+def _prompt_cutters(conn: sqlite3.Connection, rows: list[OutboxRow]) -> dict[int, PromptCutter]:
+    """For a project that does not share its prompts: each session's prompts, to cut out of
+    the summaries and observations that quote them."""
+    sessions = sorted({row.session for row in rows if row.session})
+    found = team_outbox.session_prompts(conn, sessions)
+    return {session: PromptCutter(texts) for session, texts in found.items()}
+
+
 def _push_batch(
-    creds: credentials.TeamCredentials, key: str, rows: list[OutboxRow]
+    creds: credentials.TeamCredentials,
+    key: str,
+    rows: list[OutboxRow],
+    cutters: dict[int, PromptCutter] | None = None,
 ) -> tuple[int, int]:
     """Push one batch; (rows the server accepted, rows refused here or there)."""
-    candidates = [to_record(creds, key, row) for row in rows]
+    cut = cutters or {}
+    candidates = [to_record(creds, key, row, cut.get(row.session)) for row in rows]
     problems = gate.batch_problems([wire.record_texts(r) for r in candidates])
     records = [
         wire.record_to_json(r)
         for r, problem in zip(candidates, problems, strict=True)
         if not problem
     ]
-    dropped = len(candidates) - len(records)  # never leaves the machine
-    if not records:
-        return 0, dropped
-    answer = client.push(creds, key, records)
-    refused = answer.get("refused")
-    refused_there = len(refused) if isinstance(refused, list) else 0
-    return int(answer.get("accepted", 0)), dropped + refused_there
+    accepted, refused = 0, len(candidates) - len(records)  # those never leave the machine
+    for part in _parts(records):
+        answer = client.push(creds, key, part)
+        there = answer.get("refused")
+        accepted += int(answer.get("accepted", 0))
+        refused += len(there) if isinstance(there, list) else 0
+    return accepted, refused
+
+
+def _parts(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """A batch in requests of at most :data:`~conkeeper.services.team.wire.PUSH_PART_BYTES`
+    of JSON each (a record larger than that alone): 500 long rows in a language of three bytes
+    a character passed the server's limit, and the same oversized request was refused on every
+    sync, so the project's sync never moved again."""
+    part: list[dict[str, Any]] = []
+    size = 0
+    for record in records:
+        length = len(json.dumps(record, ensure_ascii=False).encode("utf-8")) + 2
+        if part and size + length > wire.PUSH_PART_BYTES:
+            yield part
+            part, size = [], 0
+        part.append(record)
+        size += length
+    if part:
+        yield part

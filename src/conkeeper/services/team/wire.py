@@ -19,6 +19,8 @@ MAX_LIST = 64  # items in facts, concepts, files
 MAX_KEY = 300  # project key, uid
 SEARCH_LIMIT_MAX = 50
 MAX_TIME = 2**63  # created_at is a PostgreSQL bigint
+MAX_BODY = 16 * 1024 * 1024  # bytes of one request the server reads
+PUSH_PART_BYTES = MAX_BODY // 2  # bytes of records a client puts in one push request
 
 
 class WireError(ValueError):
@@ -26,6 +28,10 @@ class WireError(ValueError):
 
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL, and lone surrogates (not UTF-8)
+# C0 and C1 controls but tab, newline and carriage return: terminal escapes (clear the screen,
+# hide text, write the clipboard with OSC 52) that no local record holds (normalisation turns
+# them into spaces) and that must not reach a teammate's terminal or agent
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def storable(value: str) -> bool:
@@ -34,12 +40,20 @@ def storable(value: str) -> bool:
     return _UNSTORABLE.search(value) is None
 
 
+def without_controls(text: str) -> str:
+    """``text`` with every control character but tab, newline and carriage return turned into
+    a space (what the sync sends, and what a client shows of a teammate's text)."""
+    return _CONTROLS.sub(" ", text)
+
+
 def _text(obj: dict[str, Any], name: str, limit: int = MAX_TEXT) -> str:
     value = obj.get(name, "")
     if not isinstance(value, str):
         raise WireError(f"'{name}' must be text")
     if len(value) > limit or not storable(value):
         raise WireError(f"'{name}' is too long or holds NUL or a lone surrogate")
+    if _CONTROLS.search(value):
+        raise WireError(f"'{name}' holds control characters (terminal escapes)")
     return value
 
 
@@ -49,6 +63,8 @@ def _strings(obj: dict[str, Any], name: str) -> tuple[str, ...]:
         raise WireError(f"'{name}' must be a list of at most {MAX_LIST} texts")
     if not all(isinstance(v, str) and len(v) <= MAX_TEXT and storable(v) for v in value):
         raise WireError(f"'{name}' must hold texts")
+    if any(_CONTROLS.search(v) for v in value):
+        raise WireError(f"'{name}' holds control characters (terminal escapes)")
     return tuple(value)
 
 
