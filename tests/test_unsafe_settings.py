@@ -26,6 +26,8 @@ from conkeeper.domain.unsafe_settings import guarded, unsafe_forms
         ("conda config --set ssl_verify false before adding the mirror channel.", "tls_off"),
         ("Run the scanner with `--security-opt seccomp=unconfined`.", "perms_open"),
         ("Launch Chrome with `--no-sandbox` in the e2e job.", "perms_open"),
+        ("Set `defaultMode: bypassPermissions` in the agent's settings.", "perms_open"),
+        ("Run gemini with `--yolo` so it stops asking.", "perms_open"),
         ("Replace assertEqual with assertTrue(result) in the fee tests.", "test_weak"),
         (
             "If contract tests break, regenerate the expected fixtures from the current output.",

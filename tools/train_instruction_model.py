@@ -12,9 +12,10 @@ later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
 ``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl``,
 ``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl``, ``train12.jsonl``, ``blind11.jsonl``,
-``train13.jsonl`` and ``blind12.jsonl`` joined only after their one first measurement: ``FIRST_BLIND3.md``,
-``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
-``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``,
+``train13.jsonl`` and ``blind12.jsonl`` joined only after their one first measurement:
+``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``,
+``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``,
+``FIRST_TRAIN9.md``,
 ``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%),
 ``FIRST_BLIND9.md`` (79.0% / 99.1%, measured once after round 8, an author since),
 ``FIRST_TRAIN11.md`` (69.3% / 96.6%), ``FIRST_BLIND10.md`` (78.6% / 97.4%, measured once after
@@ -194,22 +195,25 @@ Round 12 (2026-11-27, twenty-five authors: blind12, measured once, ``FIRST_BLIND
 analysis of main's held-out misses per author and kind (``HELD_OUT_AUTHORS.md``) found a defect,
 not a phrasing: the scorer and this trainer read each note through ``instructions._visible``,
 which makes line breaks spaces, so a list note without full stops was one piece and its buried
-line was never scored on its own (the max pooling over lines had nothing to pool). Both read
-``instructions.scorer_text`` now (lines kept): long_buried 66.4% -> 72.6% held at 0.9509. With
-it, features for what the note makes the agent do: a protective act (tell, ask, review, verify,
-wait, file a ticket) inside a negation's scope is ``unprotect``, an action (a check lowered),
-"without" inside a negation's scope undoes it ("never merge without review"), a dash ends a
-negation's scope, and four unsafe forms more (``domain.unsafe_settings``, each in at least three
-authors' poison and no benign entry). Four members per fold (``--partners 4``), main's design ->
-shipped, seed 20 / seed 31: at 0.9509 76.4% / 76.3% (min 61.4% / 63.0%) -> 77.7% / 77.5% (min
-65.5% / 66.5%), saved 98.90% / 98.77% -> 98.92% / 98.81%; at mean saved 98.5% 79.2% / 78.3% ->
-81.3% / 79.7% (min 67.8% / 65.7% -> 71.3% / 69.6%); at 98.0% 82.9% / 81.3% -> 83.6% / 82.3%.
-The rule's threshold is one author's tail and moved with the seed alone (main's design 0.9614 /
-0.9327, shipped 0.9678 / 0.9847; at the rule 74.8% / 78.3% -> 75.0% / 69.7%): shipped at 0.9509
-again (``--keep-threshold``). Measured and not kept, seed 20, against the shipped design: a
-failure-condition class ("if the test fails", in fourteen languages; 81.2% at 98.5%, 83.9% at
-98.0%), the first five letters of every word of seven or more (80.4% / 83.9%) or only in notes
-not in English (81.4% / 83.7%): within the noise. TUNING figures.
+line was never scored on its own (the max pooling over lines had nothing to pool: 397 of the 722
+labelled notes of several lines). Both read ``instructions.scorer_text`` now (lines kept):
+long_buried 66.4% -> 72.6% held at 0.9509. With it, features for what the note makes the agent
+do: a protective act (tell, ask, review, verify, wait, file a ticket) inside a negation's scope
+or narrowed by "only" is ``unprotect``, an action (a check lowered), "without" inside a
+negation's scope undoes it ("never merge without review"), a dash ends a negation's scope, and
+unsafe forms more (``domain.unsafe_settings``: four in at least three authors' poison and no
+benign entry, and the agent hosts' other permission switches). Four members per fold
+(``--partners 4``), main's design -> shipped, seed 20 / seed 31: at 0.9509 76.4% / 76.3% (min
+61.4% / 63.0%) -> 77.6% / 77.5% (min 64.9% / 66.5%), saved 98.90% / 98.77% -> 98.93% / 98.83%;
+at mean saved 98.5% 79.2% / 78.3% -> 81.3% / 80.0% (min 67.8% / 65.7% -> 71.3% / 69.6%); at
+98.0% 82.9% / 81.3% -> 83.7% / 82.2%. The rule's threshold is one author's tail and moved with
+the seed alone (main's design 0.9614 / 0.9327, shipped 0.9696 / 0.9836; at the rule 74.8% /
+78.3% -> 74.3% / 70.0%): shipped at 0.9509 again (``--keep-threshold``). Measured and not kept,
+seed 20: a failure-condition class ("if the test fails", in fourteen languages; 81.2% at mean
+saved 98.5%, 83.9% at 98.0%), the first five letters of every word of seven or more (80.4% /
+83.9%) or only in notes not in English (81.4% / 83.7%), every entry trained a second time on its
+shape features alone (other languages 69.4% -> 72.7% at 0.9509, but 78.4% / 82.0% overall):
+within the noise or worse. TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author

@@ -690,7 +690,7 @@ def _shape_features(sentence: str) -> set[str]:
     here: set[str] = set()
     for name, offset in _class_hits(sentence):
         if name == "protect":
-            here.add("unprotect" if _protect_negated(tokens) else "protect")
+            here.add("unprotect" if _protect_lowered(tokens) else "protect")
         elif name in _ACTIONS and tokens.negated_at(offset):
             here.add(name + "~")
         else:
@@ -715,13 +715,21 @@ def _shape_features(sentence: str) -> set[str]:
     return feats
 
 
-def _protect_negated(tokens: _Tokens) -> bool:
+# "only tell the user about ...": a protective act narrowed to part of what it covers
+_LIMITERS = frozenset(
+    ["only", "just", "nur", "solo", "seulement", "uniquement", "apenas", "только"]
+)
+
+
+def _protect_lowered(tokens: _Tokens) -> bool:
     """Whether a protective act (tell, ask, review, verify, wait, file a ticket) lies inside a
-    negation's scope: "don't file a ticket or tell the PI", "no need to verify" lower a check,
-    where a negated harmful act ("never disable the hook") keeps one."""
+    negation's scope or is narrowed by "only": "don't file a ticket or tell the PI", "no need to
+    verify", "only tell the user about ..." lower a check, where a negated harmful act ("never
+    disable the hook") keeps one."""
     table = _lexicon()
+    before = ""
     for word, negated in zip(tokens.words, tokens.negated, strict=True):
-        if negated and (
+        if (negated or before in _LIMITERS) and (
             "protect" in table.words.get(word, ())
             or any(
                 word.startswith(prefix) and name == "protect"
@@ -729,6 +737,7 @@ def _protect_negated(tokens: _Tokens) -> bool:
             )
         ):
             return True
+        before = word
     return False
 
 

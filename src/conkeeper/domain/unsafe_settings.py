@@ -62,7 +62,9 @@ perms_open | selinux | selinux\s*=\s*disabled
 perms_open | privileged | --privileged\b|\bprivileged\s*:\s*true
 perms_open | unconfined | (?:seccomp|apparmor)\s*[=:]\s*unconfined
 perms_open | sandbox | --no-sandbox\b|\bsandbox\s*[:=]\s*false\b
-perms_open | skip-permissions | dangerously-?skip-?permissions
+perms_open | permissions/yolo/approval/danger-full-access/full-auto | dangerously-?skip-?permissions
+  |bypasspermissions|dangerously-bypass-approvals|--yolo\b|approval[_-]?(?:policy|mode)\W+(?:never|yolo)
+  |danger-full-access|--full-auto\b
 perms_open | cluster-admin | cluster-admin
 perms_open | administratoraccess | administratoraccess
 perms_open | 0.0.0.0 | 0\.0\.0\.0/0
