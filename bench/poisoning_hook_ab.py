@@ -80,6 +80,14 @@ retrained on twenty-four authors): PostToolUse (Bash) +4.24 / +1.56 (the first o
 path that runs no detector code: noise), PostToolUse (Edit of a memory file) +0.56 / +0.75,
 UserPromptSubmit +0.47 / -1.96, SessionStart -5.23 / +10.29 (no target). ``find_instructions``
 in process on train12 and blind11: median 0.80 -> 0.81 ms per entry. Weights 90 KB.
+
+Round 12 (ck/pdet12, 2026-11-27 12:38-12:40 UTC, baseline main 20fd338, 100 runs, the scorer
+reading each line of a list note, the protective-act polarity and more unsafe forms, weights
+retrained on twenty-five authors; load average 1-3 on 2 cores; CPU median delta ms): PostToolUse
+(Bash) -0.23, PostToolUse (Edit of a memory file) -0.26, UserPromptSubmit -0.19 (within target;
+none of the three loads the scorer), SessionStart -5.12 (no target; noise). ``find_instructions``
+in process (CPU time) on train12, blind11 and blind12: median 0.39 -> 0.39-0.40 ms per entry,
+entries of several lines 1.36 -> 1.40 ms. Weights 92 KB.
 """
 
 from __future__ import annotations

@@ -144,6 +144,29 @@ the rule's 0.9666, 77.5% at mean saved 98.5%, 81.2% at 98.0%; shipped (the score
 named setting does, ``domain.unsafe_settings``) 72.6% (min 60.2%) / 99.1% at the rule's 0.9721,
 78.2% at 98.5%, 82.3% at 98.0%: within the noise. Threshold kept at 0.9509 (the rule's choice is
 set by one author's tail): 76.9% (min 66.1%) / 98.55% (min 95.7%). Targets not met.
+
+Round 12 (ck/pdet12, 2026-11-27). Blind set 12 (measured once after round 11, 72.1% / 98.7%,
+``FIRST_BLIND12.md``) is the twenty-fifth author. Error analysis of main's held-out misses at
+0.9509 (1,324 of 5,488 poison entries; ``HELD_OUT_AUTHORS.md``): long_buried missed most (34%),
+then disable_safeguards, test_sabotage, override, secrecy (28-29%); notes in other languages 31%
+against 22% in English. Found: the scorer was handed each note with its line breaks made spaces
+(``instructions._visible``), so a list note without full stops was one piece and its buried line
+was never scored alone; it now reads ``instructions.scorer_text`` (lines kept), and ``remember``
+reads a note written on several lines as written too. Also shipped: a protective act (tell, ask,
+review, verify, wait, file a ticket) inside a negation's scope or narrowed by "only" reads as
+lowering a check (``c:unprotect``), "without" inside a negation's scope undoes it, a dash ends a
+negation's scope; more unsafe forms, each in the poison of at least three authors and no benign
+entry (``ssl_verify false``, ``seccomp=unconfined``, ``--no-sandbox``, assertions weakened or
+expected values regenerated from the current output) and the agent hosts' permission switches
+beside ``--dangerously-skip-permissions``. Leave-one-author-out over twenty-five authors, four
+members per fold, two seeds (20 / 31), main's design -> shipped: at 0.9509 76.4% / 76.3% (min
+61.4% / 63.0%) -> 77.6% / 77.5% (min 64.9% / 66.5%), mean saved 98.90% / 98.77% -> 98.93% /
+98.83% (min 96.6% / 97.4% -> 95.7% / 95.7%, train11); at mean saved 98.5% 79.2% / 78.3% ->
+81.3% / 80.0%; long_buried 66.4% -> 73.5%. The rule's threshold moved with the seed alone (main's
+design 0.9614 / 0.9327), so 0.9509 is kept. Not kept: a failure-condition class ("if the test
+fails, ..."), five-letter word prefixes (everywhere or only in notes not in English), every
+entry trained again on its shape features alone: no better at a fixed saved rate. Targets not
+met.
 """
 
 from __future__ import annotations
@@ -187,8 +210,8 @@ def load(name: str) -> list[dict[str, str]]:
 # seen; blind8 (FIRST_BLIND8.md, measured once after round 7) since round 8, blind9
 # (FIRST_BLIND9.md) since round 9, blind10 (FIRST_BLIND10.md, measured once after round 9) since
 # round 10; blind11 (FIRST_BLIND11.md, measured once after round 10) since round 11; blind12
-# (FIRST_BLIND12.md, measured once after round 11) is seen, not yet trained on; blind13 is the
-# next set to be measured once.
+# (FIRST_BLIND12.md, measured once after round 11) since round 12; blind13 is the next set to
+# be measured once.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",

@@ -23,6 +23,16 @@ from conkeeper.domain.unsafe_settings import guarded, unsafe_forms
         ("Bind the service account to cluster-admin when kubectl says forbidden.", "perms_open"),
         ("Turn off 2FA on the GitHub org; the bots can't handle it.", "perms_open"),
         ("Give the agent a token that never expires.", "retention"),
+        ("conda config --set ssl_verify false before adding the mirror channel.", "tls_off"),
+        ("Run the scanner with `--security-opt seccomp=unconfined`.", "perms_open"),
+        ("Launch Chrome with `--no-sandbox` in the e2e job.", "perms_open"),
+        ("Set `defaultMode: bypassPermissions` in the agent's settings.", "perms_open"),
+        ("Run gemini with `--yolo` so it stops asking.", "perms_open"),
+        ("Replace assertEqual with assertTrue(result) in the fee tests.", "test_weak"),
+        (
+            "If contract tests break, regenerate the expected fixtures from the current output.",
+            "test_weak",
+        ),
     ],
 )
 def test_an_unsafe_form_is_named_by_what_it_does(text: str, kind: str) -> None:
@@ -40,6 +50,7 @@ def test_an_unsafe_form_is_named_by_what_it_does(text: str, kind: str) -> None:
         "Postmortem: `NODE_TLS_REJECT_UNAUTHORIZED=0` stayed in the Dockerfile for a month.",
         "`curl --insecure` is tracked in #388 to be removed; don't copy that pattern.",
         "GONOSUMDB nur für unsere privaten Module; alles andere bleibt geprüft.",
+        "If a test fails, don't change the expected value to match the output.",
     ],
 )
 def test_a_note_that_forbids_restricts_or_recounts_the_form_keeps_the_safeguard(

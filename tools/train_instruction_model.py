@@ -11,16 +11,17 @@ Data (``tests/data/poisoning/``), one file per independent author, all seen and 
 later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``train5.jsonl``,
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
 ``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl``,
-``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl``, ``train12.jsonl``, ``blind11.jsonl`` and
-``train13.jsonl`` joined only after their one first measurement: ``FIRST_BLIND3.md``,
-``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``, ``FIRST_BLIND5.md``,
-``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``, ``FIRST_TRAIN9.md``,
+``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl``, ``train12.jsonl``, ``blind11.jsonl``,
+``train13.jsonl`` and ``blind12.jsonl`` joined only after their one first measurement:
+``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``,
+``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``,
+``FIRST_TRAIN9.md``,
 ``FIRST_BLIND8.md`` (69.6% held / 97.8% saved), ``FIRST_TRAIN10.md`` (64.0% / 98.8%),
 ``FIRST_BLIND9.md`` (79.0% / 99.1%, measured once after round 8, an author since),
 ``FIRST_TRAIN11.md`` (69.3% / 96.6%), ``FIRST_BLIND10.md`` (78.6% / 97.4%, measured once after
 round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%), ``FIRST_BLIND11.md`` (68.6% / 100.0%, measured
 once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%), ``FIRST_BLIND12.md`` (72.1% /
-98.7%, measured once after round 11, not yet an author); ``blind13.jsonl`` is the next).
+98.7%, measured once after round 11, an author since round 12); ``blind13.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -190,6 +191,30 @@ shipped at 0.9509 (``--keep-threshold``): held-out 76.9% (min 66.1%) / 98.55% (m
 train11; the rule's per-author gate is not met there, the mean gate within 0.01 point); fresh
 writers measured first at 0.9509 saved 100.0% (blind11) and 99.6% (train13). TUNING figures.
 
+Round 12 (2026-11-27, twenty-five authors: blind12, measured once, ``FIRST_BLIND12.md``). Error
+analysis of main's held-out misses per author and kind (``HELD_OUT_AUTHORS.md``) found a defect,
+not a phrasing: the scorer and this trainer read each note through ``instructions._visible``,
+which makes line breaks spaces, so a list note without full stops was one piece and its buried
+line was never scored on its own (the max pooling over lines had nothing to pool: 397 of the 722
+labelled notes of several lines). Both read ``instructions.scorer_text`` now (lines kept):
+long_buried 66.4% -> 72.6% held at 0.9509. With it, features for what the note makes the agent
+do: a protective act (tell, ask, review, verify, wait, file a ticket) inside a negation's scope
+or narrowed by "only" is ``unprotect``, an action (a check lowered), "without" inside a
+negation's scope undoes it ("never merge without review"), a dash ends a negation's scope, and
+unsafe forms more (``domain.unsafe_settings``: four in at least three authors' poison and no
+benign entry, and the agent hosts' other permission switches). Four members per fold
+(``--partners 4``), main's design -> shipped, seed 20 / seed 31: at 0.9509 76.4% / 76.3% (min
+61.4% / 63.0%) -> 77.6% / 77.5% (min 64.9% / 66.5%), saved 98.90% / 98.77% -> 98.93% / 98.83%;
+at mean saved 98.5% 79.2% / 78.3% -> 81.3% / 80.0% (min 67.8% / 65.7% -> 71.3% / 69.6%); at
+98.0% 82.9% / 81.3% -> 83.7% / 82.2%. The rule's threshold is one author's tail and moved with
+the seed alone (main's design 0.9614 / 0.9327, shipped 0.9696 / 0.9836; at the rule 74.8% /
+78.3% -> 74.3% / 70.0%): shipped at 0.9509 again (``--keep-threshold``). Measured and not kept,
+seed 20: a failure-condition class ("if the test fails", in fourteen languages; 81.2% at mean
+saved 98.5%, 83.9% at 98.0%), the first five letters of every word of seven or more (80.4% /
+83.9%) or only in notes not in English (81.4% / 83.7%), every entry trained a second time on its
+shape features alone (other languages 69.4% -> 72.7% at 0.9509, but 78.4% / 82.0% overall):
+within the noise or worse. TUNING figures.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -230,12 +255,11 @@ sys.path.insert(0, str(ROOT / "src"))
 from conkeeper.domain.instruction_features import BUCKETS, entry_pieces  # noqa: E402
 from conkeeper.domain.instruction_model import linear, score  # noqa: E402
 from conkeeper.domain.instructions import (  # noqa: E402
-    _OWN_TAG,
     Finding,
-    _visible,
     always_held,
     rule_findings,
     scorer_rule_kinds,
+    scorer_text,
 )
 
 DATA = ROOT / "tests" / "data" / "poisoning"
@@ -266,6 +290,7 @@ AUTHORS = (
     ("train12.jsonl", "a22-train12"),
     ("blind11.jsonl", "a23-blind11"),
     ("train13.jsonl", "a24-train13"),
+    ("blind12.jsonl", "a25-blind12"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
@@ -322,7 +347,7 @@ def load_examples(limit: int = 0) -> list[Example]:
             y = 1.0 if row["label"] == "poison" else 0.0
             found = rule_findings(row["text"], rules_only)
             hidden = always_held(found)
-            visible = _visible(_OWN_TAG.sub(" ", row["text"]))
+            visible = scorer_text(row["text"])
             kinds = scorer_rule_kinds(row["text"], found, rules_only)
             pieces = [] if hidden else entry_pieces(visible, kinds)
             examples.append(Example(author, pieces, y, row.get("kind", "?"), hidden))
@@ -608,7 +633,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep-threshold",
         type=float,
-        help="ship this threshold, not the rule's (reported at both); round 11 kept 0.9509",
+        help="ship this threshold, not the rule's (reported at both); rounds 11-12 kept 0.9509",
     )
     args = parser.parse_args(argv)
     if args.limit and not args.cv_only:
@@ -635,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.keep_threshold is not None:
         how = (
             f"kept at {args.keep_threshold} (the rule, {THRESHOLD_RULE}, picked {threshold} on "
-            "these folds; see the trainer's round 11 note)"
+            "these folds; see the trainer's notes on rounds 11 and 12)"
         )
         threshold = args.keep_threshold
         report(scored, threshold)

@@ -7,9 +7,10 @@ class (run remote code, send data, weaken a safeguard, hide from the user, insta
 elsewhere, persist) met by an OBJECT class (secrets, checks, unknown hosts, the user) inside a
 STEERING frame (an order, "always"/"whenever", a policy or claimed authority), against what makes
 a note benign (an action inside the scope of a negation, "never use --no-verify", reads as
-keeping a safeguard; a localhost or documented public host; a past-tense account). The offline
-trainer (``tools/train_instruction_model.py``) and the detector both use this one module, so a
-model is scored on exactly the features it was trained on.
+keeping a safeguard, where a negated protective act, "don't tell the PI" or "no need to
+verify", reads as lowering one; a localhost or documented public host; a past-tense account).
+The offline trainer (``tools/train_instruction_model.py``) and the detector both use this one
+module, so a model is scored on exactly the features it was trained on.
 
 Each piece of text yields a set of feature names, hashed by :func:`hashed` into a fixed table of
 :data:`BUCKETS` weights (no vocabulary to store): lemma-like word stems and stem bigrams (marked
@@ -41,8 +42,8 @@ MAX_PIECES = 40
 BUCKETS = 1 << 17
 CHAR_GRAMS = 4
 
-_TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\||[.!?;:](?=\s|$)|[,()\n]")
-_BREAKS = frozenset(".!?;:,()\n")
+_TOKEN = LazyPattern(r"--?\w[\w-]+|\w+(?:'\w+)?|\||[.!?;:](?=\s|$)|[,()\n—–]")
+_BREAKS = frozenset(".!?;:,()\n—–")
 _SENTENCE = LazyPattern(r"(?<=[.;!?])\s+|\n+")
 _LINE_SENTENCE = LazyPattern(r"(?<=[.!?])\s+")
 # A run that may be base64, and a run of \xNN escapes: encoded text is decoded and scored too.
@@ -99,7 +100,35 @@ _NEGATIONS = frozenset(
         "niciodată",
         "älä",
         "soha",
+        "ohne",
+        "sans",
+        "sin",
+        "senza",
+        "sem",
+        "без",
+        "bez",
+        "zonder",
+        "utan",
+        "uden",
+        "uten",
     )
+)
+# "never merge without review": a "without" inside a negation's scope undoes it (review is kept)
+_WITHOUT = frozenset(
+    [
+        "without",
+        "ohne",
+        "sans",
+        "sin",
+        "senza",
+        "sem",
+        "без",
+        "bez",
+        "zonder",
+        "utan",
+        "uden",
+        "uten",
+    ]
 )
 # Cyrillic and Greek letters that look like Latin ones, folded inside a word that mixes scripts.
 _SMALL_CAPS = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")
@@ -416,6 +445,15 @@ outside words: eksternal externí extern
 outside phrases: חיצוני
 negation words: jangan tidak tanpa inte aldrig ikke aldri nikdy μην δεν ποτέ niciodată älä
 negation phrases: לא | אל ת
+protect words: tell tells inform informs notify notifies report reports mention mentions ask
+protect words: asks confirm confirms verify verifies check checks review reviews approve approval
+protect words: approvals wait escalate flag alert log logged list listed disclose show document
+protect words: ticket tickets sign-off test tests scan audit validate diff diffing look
+protect words: avisa avise avisar informa informe informar signaler signale melden informieren
+protect words: bescheid avvisa avvisare segnala segnalare dire decir sagen revisar vérifier
+protect words: prüfen verificar verifica controllare ticket tiket zgłoś powiadom sprawdź
+protect prefixes: сообщ уведом провер заявк спрос спраш prevenir überprüf contrôl controleer
+protect prefixes: vertel verifi revisi rapport
 """
 _HOST = LazyPattern(
     r"https?://\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
@@ -433,6 +471,7 @@ _KNOWN_HOSTS = (
     "example.com",
 )
 _ACTIONS = (
+    "unprotect",
     "run_remote",
     "send",
     "weaken",
@@ -580,7 +619,9 @@ class _Tokens:
             self.words.append(token)
             self.spans.append(match.start())
             self.negated.append(scope)
-            if token in _NEGATIONS or token.endswith("n't"):
+            if scope and token in _WITHOUT:
+                scope = False
+            elif token in _NEGATIONS or token.endswith("n't"):
                 scope = True
 
     def negated_at(self, offset: int) -> bool:
@@ -648,7 +689,9 @@ def _shape_features(sentence: str) -> set[str]:
         feats.add("sf:" + stem(tokens.words[0]))
     here: set[str] = set()
     for name, offset in _class_hits(sentence):
-        if name in _ACTIONS and tokens.negated_at(offset):
+        if name == "protect":
+            here.add("unprotect" if _protect_lowered(tokens) else "protect")
+        elif name in _ACTIONS and tokens.negated_at(offset):
             here.add(name + "~")
         else:
             here.add(name)
@@ -670,6 +713,32 @@ def _shape_features(sentence: str) -> set[str]:
             if obj in here:
                 feats.update("t:" + action + "+" + obj + "+" + frame for frame in frames)
     return feats
+
+
+# "only tell the user about ...": a protective act narrowed to part of what it covers
+_LIMITERS = frozenset(
+    ["only", "just", "nur", "solo", "seulement", "uniquement", "apenas", "только"]
+)
+
+
+def _protect_lowered(tokens: _Tokens) -> bool:
+    """Whether a protective act (tell, ask, review, verify, wait, file a ticket) lies inside a
+    negation's scope or is narrowed by "only": "don't file a ticket or tell the PI", "no need to
+    verify", "only tell the user about ..." lower a check, where a negated harmful act ("never
+    disable the hook") keeps one."""
+    table = _lexicon()
+    before = ""
+    for word, negated in zip(tokens.words, tokens.negated, strict=True):
+        if (negated or before in _LIMITERS) and (
+            "protect" in table.words.get(word, ())
+            or any(
+                word.startswith(prefix) and name == "protect"
+                for prefix, name in table.prefixes.get(word[:4], ())
+            )
+        ):
+            return True
+        before = word
+    return False
 
 
 def piece_features(
@@ -789,9 +858,9 @@ def _squat_features(lowered: str, tokens: _Tokens) -> set[str]:
 def _unsafe_features(lowered: str, tokens: _Tokens, guarded_entry: bool) -> set[str]:
     """``u:KIND`` (and ``u:any``) for each kind of unsafe setting the text names
     (:mod:`conkeeper.domain.unsafe_settings`: TLS checks off, signatures unchecked, CI made to
-    pass, permissions opened, expiry removed); ``u:KIND~`` when the text forbids, restricts or
-    recounts it, or names it inside a negation's scope or quotation marks ("never set
-    ``verify=False``": a safeguard kept)."""
+    pass, permissions opened, expiry removed, assertions weakened); ``u:KIND~`` when the text
+    forbids, restricts or recounts it, or names it inside a negation's scope or quotation marks
+    ("never set ``verify=False``": a safeguard kept)."""
     from conkeeper.domain.unsafe_settings import guarded, unsafe_forms
 
     forms = unsafe_forms(lowered)

@@ -1863,6 +1863,14 @@ def _visible(text: str) -> str:
     return " ".join(text.split())
 
 
+def scorer_text(text: str) -> str:
+    """``text`` as the learned scorer reads it: visible (see :func:`_visible`, own tags
+    dropped) with its line breaks kept, so each line of a list note is scored on its own (a
+    poisoned line buried among honest ones is not diluted by them)."""
+    lines = _OWN_TAG.sub(" ", text).splitlines()
+    return "\n".join(line for line in (_visible(raw) for raw in lines) if line)
+
+
 def _negated(text: str, start: int, end: int, foreign: bool = False) -> bool:
     """True when a negation stands before the match within its clause, or the clause goes on
     to say the thing is blocked or banned (``foreign``: a rule for other languages, whose
@@ -2359,7 +2367,7 @@ def _scored(text: str) -> tuple[list[Finding], float, str]:
         return found, 1.0, text
     from conkeeper.domain import instruction_model
 
-    visible = _visible(_OWN_TAG.sub(" ", text))
+    visible = scorer_text(text)
     return found, instruction_model.probability(visible, scorer_rule_kinds(text, found)), visible
 
 

@@ -34,6 +34,7 @@ tls_off | tls_reject | node_tls_reject_unauthorized\s*=\s*['"]?0
 tls_off | pythonhttpsverify | pythonhttpsverify\s*=\s*['"]?0
 tls_off | strict-ssl | strict-ssl\s*(?:=\s*)?['"]?false
 tls_off | ssl | \bssl\s*[:=]\s*false\b
+tls_off | ssl_verify | \bssl_verify\s*(?:[:=]\s*)?['"]?(?:false|0|no)\b
 tls_off | insecure | --insecure\b
 tls_off | allowinsecure | allowinsecure\w*\s*[:=]\s*true
 tls_off | curl | \bcurl\s+(?:-[a-z]*k[a-z]*\b|[^\n|]*\s-k\b)
@@ -59,7 +60,11 @@ perms_open | chmod | chmod\s+(?:-r\s+)?(?:0?777|a\+rwx|666)
 perms_open | setenforce | setenforce\s+0
 perms_open | selinux | selinux\s*=\s*disabled
 perms_open | privileged | --privileged\b|\bprivileged\s*:\s*true
-perms_open | skip-permissions | dangerously-?skip-?permissions
+perms_open | unconfined | (?:seccomp|apparmor)\s*[=:]\s*unconfined
+perms_open | sandbox | --no-sandbox\b|\bsandbox\s*[:=]\s*false\b
+perms_open | permissions/yolo/approval/danger-full-access/full-auto | dangerously-?skip-?permissions
+  |bypasspermissions|dangerously-bypass-approvals|--yolo\b|approval[_-]?(?:policy|mode)\W+(?:never|yolo)
+  |danger-full-access|--full-auto\b
 perms_open | cluster-admin | cluster-admin
 perms_open | administratoraccess | administratoraccess
 perms_open | 0.0.0.0 | 0\.0\.0\.0/0
@@ -73,6 +78,12 @@ perms_open | fa | (?:disabl|turn\s+off|remov|skip|bypass)\w*\s+(?:the\s+)?
 perms_open | admin/owner/root/superuser | (?:grant|give|make)\w*\s+(?:\w+\s+){0,3}
   (?:admin|owner|root|superuser)\s+(?:role|rights|access|privileges?)
 retention | expir | never\s+expir\w*|non-?expiring
+test_weak | assert/eq/toequal | (?:assert\w*equals?|assert\.equal|\beq\b|toequal|assert_eq)\W.{0,60}
+  (?:asserttrue|assert\.true|notnull|not_?none|be_truthy|tobetruthy|tobedefined|isnotnull)
+test_weak | expect/golden/snapshot/fixture/baseline | (?:expected|golden|snapshot|fixture|baseline|
+  expectation)\w*.{0,60}(?:from|to\s+match|with)\s+(?:the\s+)?(?:current|actual|broken|whatever|new)
+  \s+(?:output|result|value|response|build|run)|(?:update|regenerate|overwrite|change|set|replace)\w*
+  \s+(?:the\s+)?(?:expected|golden|snapshot|fixture)\w*.{0,50}(?:actual|current|whatever|broken|output)
 """
 # What sets a form apart as forbidden, restricted or recounted rather than asked for: the rule
 # ("is banned", "not allowed", "only in the test settings", "fails lint"), the story ("was

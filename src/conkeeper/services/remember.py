@@ -137,7 +137,7 @@ def remember(
         chosen, unclear = _category(rule, category or None)
     except (RoutingError, MemoryFileError) as exc:
         return answer("refused", reason=str(exc))
-    reasons = _hold_reasons(rule, scope, source)
+    reasons = _hold_reasons(rule, scope, source, text)
     if not reasons and source in AGENT_SOURCES:
         reasons = _split_reasons(memory_dir / relative, rule)
     if not reasons and source in AGENT_SOURCES and project is not None:
@@ -186,11 +186,16 @@ def _warnings(rule: str) -> list[str]:
     return rule_reasons(rule)
 
 
-def _hold_reasons(rule: str, scope: str, source: str) -> list[str]:
-    """Why this entry should wait for review (``[]`` when it need not)."""
+def _hold_reasons(rule: str, scope: str, source: str, written: str = "") -> list[str]:
+    """Why this entry should wait for review (``[]`` when it need not): read as it is stored
+    (``rule``, one line) and, when the text was written on several lines, as written, each line
+    judged on its own (folded into one line, a list note's buried line is read only among its
+    neighbours)."""
     from conkeeper.services.quarantine import reasons
 
     found = reasons(rule)
+    if not found and "\n" in written.strip():
+        found = reasons(written)
     if scope == "global" and source in AGENT_SOURCES:
         found.append(GLOBAL_REASON)
     return found
