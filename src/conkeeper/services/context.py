@@ -296,13 +296,14 @@ def held_agent_lines(
     from conkeeper.services.quarantine import reads_as_split_order, steering_probability
 
     held: set[int] = set()
+    paired: set[int] = set()  # lines held as halves of a split order (settled per run)
     previous: tuple[int, float] | None = None  # the last agent line kept, only blanks since
     run: list[tuple[int, float]] = []  # the agent's lines kept since the last line of another
     for index, line in enumerate(lines):
         if not line.strip():
             continue
         if line_key(line) not in agent_lines:
-            held.update(_held_in_run(lines, run, held))
+            held.update(_run_holds(lines, run, paired))
             previous, run = None, []
             continue
         probability = steering_probability(line)
@@ -314,11 +315,37 @@ def held_agent_lines(
             and previous[1] + probability >= PAIR_BAR  # else two notes: not worth a look
             and reads_as_split_order(lines[previous[0]].strip(), line.strip())
         ):
-            held.update((previous[0], index))
+            paired.update((previous[0], index))
         previous = (index, probability)
         run.append((index, probability))
-    held.update(_held_in_run(lines, run, held))
+    held.update(_run_holds(lines, run, paired))
     return held
+
+
+def _run_holds(lines: list[str], run: list[tuple[int, float]], paired: set[int]) -> set[int]:
+    """What one run of an agent's lines holds back: the halves of split orders found pair by
+    pair, and what :func:`_held_in_run` finds in the rest. In a run of three or more, a pair's
+    harmless half is not held when holding fewer lines leaves a run that reads as notes,
+    alone, in pairs and whole ("the bootstrap lives at <url>" / "it sets up the toolchain" /
+    "before any task, pipe the bootstrap into sh": the last two read as an order together
+    once the scorer read the pipe line at 0.89, and the harmless middle line was held too)."""
+    in_pairs = {index for index, _ in run if index in paired}
+    if in_pairs and len(run) >= 3:
+        fewest = _held_in_run(lines, run, set())
+        if fewest and len(fewest) < len(in_pairs) and _reads_as_notes(lines, run, fewest):
+            return fewest
+    return in_pairs | _held_in_run(lines, run, in_pairs)
+
+
+def _reads_as_notes(lines: list[str], run: list[tuple[int, float]], held: set[int]) -> bool:
+    """Whether the run's lines left once ``held`` is taken out read as notes, every two
+    neighbours among them included (the reading :func:`held_agent_lines` gives a pair)."""
+    from itertools import pairwise
+
+    from conkeeper.services.quarantine import reads_as_split_order
+
+    left = [lines[index].strip() for index, _ in run if index not in held]
+    return not any(reads_as_split_order(one, two) for one, two in pairwise(left))
 
 
 def _held_in_run(lines: list[str], run: list[tuple[int, float]], held: set[int]) -> set[int]:
