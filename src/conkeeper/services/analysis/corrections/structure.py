@@ -210,12 +210,18 @@ _AIMED = LazyPattern(
     + r"\b(?! (?:a (?:great|good|nice)|great|well|good|it right|exactly)\b)|"
     r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|code|patch|commit|version|refactor|"
     r"attempt|output|diff|rewrite)\b|\bi (?:already |just )?(?:said|told you|asked(?: you)?)\b"
-    r"(?! (?:in|on) the\b)|\bevery (?:single )?time\b|\bagain\b|\bas (?:it|they|before) "
+    r"(?! (?:in|on) the\b)|\bevery (?:single )?time\b|\bagain\b|"
+    # a repeat counted, "for the third time": 44 corrections/friction, 6 nulls, all pasted
+    r"\bthe (?:second|third|fourth|fifth|umpteenth|nth|\d+(?:st|nd|rd|th)) time\b|"
+    r"\bas (?:it|they|before) "
     r"(?:was|were)\b|\bby hand\b|\bevery (?:\w+ )?you (?:make|do|try|touch)\b|\bwhat i (?:wrote|"
     r"said)\b|\bwe went over this\b|\bas i (?:say|said|told|wrote)\b(?! (?:in|on) the\b)|"
     r"^(?:\w+,? )?(?:that|this|it) (?:just |also |now |even )?(?:broke|killed|wiped|caused|"
-    r"introduced|undid|reverted)\b|\b(?:until|since|before|after) you\b"
-    r"(?! (?:\w+ )?(?:lands?|merge|finish|are done))",
+    r"introduced|undid|reverted)\b|"
+    # round 13: "since you moved", "before you touched it" point back; "before you start",
+    # "before you push" ask for care in work to come (22 up-front constraints, no correction)
+    r"\b(?:until|since|before|after) you(?:'ve| have)? (?:\w+ly )?(?!(?:pro|ne|fe|se|exc|"
+    r"succ)eed\b)" + _PAST + r"\b",
     re.IGNORECASE,
 )
 # a "you <past verb>" that praises, thanks or asks back is not aimed at a mistake
@@ -257,7 +263,12 @@ _RESTORE = LazyPattern(
 )
 _NEW_TASK = LazyPattern(
     r"\bfor (?:this|the new|the next) (?:task|one|feature|endpoint|script|project|service|"
-    r"ticket|story|module|page|component|job)\b|\b(?:next|new) (?:feature|task|ticket|story)\b|"
+    r"ticket|story|module|page|component|job)\b|"
+    # round 13: a constraint stated before the work, "before you start: ...", "in this session",
+    # "while you do it" (over every author's prompts 45 such prompts, no correction)
+    r"\bbefore you (?:start|begin)\b|\b(?:in|during) this (?:task|session)\b|"
+    r"\bwhile you(?:'re| are)? (?:at it|in there|do (?:this|it|that)|work on)\b|"
+    r"\b(?:next|new) (?:feature|task|ticket|story)\b|"
     r"\bstart (?:with|on|by)\b|\bmake (?:the|it|this) [\w ]{0,30}(?:say|show|read|display|"
     r"print|return)\b|"
     # "use Redis instead of memcached for the new session store we're building"
@@ -366,6 +377,9 @@ _AIMED_CUES = (
     "what i",
     "we went",
     "as i ",
+    "th time",
+    "rd time",
+    "nd time",
 )
 # the verbs a request for new work is made with (both cue lists below share them)
 _WORK_VERBS = (
@@ -388,7 +402,20 @@ _WORK_VERBS = (
     "support",
     "sketch",
 )
-_TASK_CUES = ("for this", "for the", "next", "new", "start", *_WORK_VERBS, "set up", "todo", "task")
+_TASK_CUES = (
+    "for this",
+    "for the",
+    "next",
+    "new",
+    "start",
+    *_WORK_VERBS,
+    "set up",
+    "todo",
+    "task",
+    "before you",
+    "session",
+    "while you",
+)
 _SELF_CUES = ("i ", "we ", "my ", "myself")
 _APPROVAL_CUES = (
     "right",
@@ -404,7 +431,34 @@ _APPROVAL_CUES = (
 )
 
 
+def _at_work(pointer: str) -> bool:
+    """Whether an :data:`_AIMED` match names the agent's work, not a repeat alone ("again",
+    "the third time")."""
+    lower = pointer.lower()
+    return lower != "again" and not (lower.startswith("the ") and lower.endswith(" time"))
+
+
 _VERDICT_PAIRS = ("not right", "not correct", "not what i asked", "not what i wanted")
+_FIRST_PERSON = frozenset(("i", "i'm", "i've", "my", "me", "we", "we're", "our"))
+_AGENT_WORDS = frozenset(
+    (
+        "that", "that's", "this", "it", "it's", "its", "you", "you're", "you've", "your", "u",
+        "ur", "those", "these", "they're",
+    )
+)  # fmt: skip
+
+
+def _judges_agent(before: list[str]) -> bool:
+    """Whether the opening words before "wrong" make it a verdict on the agent's work (issue 20
+    round 13): not the user's own slip ("I typed the wrong port"), and "the wrong X" only when
+    the thing is the agent's ("that's the wrong table", "you used the wrong path"), not a bug
+    report ("the drone yaws the wrong way", "players report the wrong ammo count"). Over every
+    author's prompts 54 null openings are no verdict any more, and every correction still is."""
+    if not _FIRST_PERSON.isdisjoint(before):
+        return False
+    if before and before[-1] in ("the", "a", "an"):
+        return not _AGENT_WORDS.isdisjoint(before)
+    return True
 
 
 class Shape:
@@ -413,6 +467,7 @@ class Shape:
 
     __slots__ = (
         "_aimed",
+        "_navigation",
         "_new_task",
         "_self_action",
         "has_question",
@@ -428,6 +483,7 @@ class Shape:
         self.lower = prose.lower()
         self.parts = parts
         self._aimed: tuple[bool, bool] | None = None
+        self._navigation: bool | None = None
         self._new_task: bool | None = None
         self._self_action: bool | None = None
         stated = [p for p in parts if p.strip(" .!,;:")]
@@ -438,11 +494,11 @@ class Shape:
     def _aim(self) -> tuple[bool, bool]:
         if self._aimed is None:
             pointed = []
-            if _has(self.lower, _AIMED_CUES):
+            if _has(self.lower, _AIMED_CUES) and not self.navigation:
                 found = [m for p in self.parts for m in _AIMED.finditer(p)]
                 pointed = [m for m in found if not _YOU_PRAISED.match(m.group(0))]
             # the agent's work named outright, not just a repeated "again"
-            self._aimed = (bool(pointed), any(m.group(0).lower() != "again" for m in pointed))
+            self._aimed = (bool(pointed), any(_at_work(m.group(0)) for m in pointed))
         return self._aimed
 
     @property
@@ -454,6 +510,15 @@ class Shape:
     def aimed_at_work(self) -> bool:
         """The prompt names what the agent did ("you lowered", "your changes")."""
         return self._aim()[1]
+
+    @property
+    def navigation(self) -> bool:
+        """The prompt moves the conversation back to something ("go back to the plan you made
+        and continue with the next item", "scroll back up to the error you printed"): what
+        "you" did there is where to look, not what went wrong (:data:`_NAVIGATION`)."""
+        if self._navigation is None:
+            self._navigation = _has(self.lower[:40], _NAVIGATION_CUES) and _navigates(self.prose)
+        return self._navigation
 
     @property
     def new_task(self) -> bool:
@@ -478,12 +543,10 @@ class Shape:
         if not stated or stated[0].rstrip().endswith("?"):
             return False
         opening = stated[0].lower().replace(",", " ").replace(":", " ").split()[:5]
-        words = " ".join(opening)
-        return (
-            "wrong" in opening
-            or "incorrect" in opening
-            or any(pair in words for pair in _VERDICT_PAIRS)
-        )
+        if any(pair in " ".join(opening) for pair in _VERDICT_PAIRS):
+            return True
+        found = [i for i, word in enumerate(opening) if word in ("wrong", "incorrect")]
+        return bool(found) and _judges_agent(opening[: found[0]])
 
     @property
     def self_action(self) -> bool:
@@ -493,6 +556,36 @@ class Shape:
                 _SELF_ACTION.search(self.prose)
             )
         return self._self_action
+
+
+# issue 20 round 13: a prompt opening on a way back ("go back to", "scroll back up to",
+# "return to", "revisit") that then asks to read, explain or carry on, or that scrolls: over
+# every author's prompts 64 such prompts, all null; a way back alone stays open to the rules
+# ("go back to the previous version of the regex, the new one matches across lines")
+_NAVIGATION = LazyPattern(
+    r"^(?:(?:ok(?:ay)?|so|now|and|alright|right)[,.!]?\s+)*(?:let'?s\s+|please\s+|can you\s+|"
+    r"could you\s+)?(?:(scroll\s+(?:back\s+)?(?:up\s+|down\s+)?to|navigate\s+to)|(?:go|going|"
+    r"jump|get|come|head|switch|flip)\s+back\s+(?:up\s+|down\s+)?to|return\s+to|revisit|"
+    r"back\s+to)\b",
+    re.IGNORECASE,
+)
+_NAVIGATION_CUES = ("back", "return", "revisit", "navigate")  # :mod:`.benign` writes "navigate to"
+_NAVIGATION_ONWARD = LazyPattern(
+    r"\b(?:explain|walk (?:me )?through|look at|let'?s look|take a look|re-?read|read|show me|"
+    r"i want to|i have a question|question|for a (?:sec|second|bit|minute)|continue|carry on|"
+    r"expand|flesh (?:it )?out|where (?:were|did) we|what(?:'s| is| was| were| did)|how (?:do|"
+    r"does|did|would)|next (?:item|step|one)|from (?:this morning|earlier|before|yesterday))\b|\?",
+    re.IGNORECASE,
+)
+
+
+def _navigates(prose: str) -> bool:
+    """Whether ``prose`` opens on a way back that scrolls or then asks to read, explain or go
+    on (:data:`_NAVIGATION`)."""
+    opening = _NAVIGATION.match(prose.lstrip())
+    if opening is None:
+        return False
+    return opening.group(1) is not None or bool(_NAVIGATION_ONWARD.search(prose))
 
 
 # the user points back at what they already said: what follows restates it
@@ -862,6 +955,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     lower = prose.lower()
     if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(prose):
         return True
+    if shape.navigation:
+        return True
     if shape.parts and sarcastic_exhibit(shape.parts[0]):
         return False  # mock praise: the praise below is not approval
     if approval_without_but(prose):
@@ -979,7 +1074,9 @@ _ABSOLVED = LazyPattern(
     r"\bnothing to do with (?:your|the agent'?s|what you) \w+|"
     r"\b(?:from|since|(?:been )?failing|broken) (?:long )?before (?:your|you) \w+|"
     r"\bpredat(?:es|ed|ing) (?:your|you) \w+|"
-    r"\bnot (?:caused by|because of|from) (?:your|the agent'?s) \w+",
+    r"\bnot (?:caused by|because of|from) (?:your|the agent'?s) \w+|"
+    # round 13: "my mistake, I had the old .env loaded. your code was fine" (5 nulls)
+    r"\byour (?:[\w-]+ ){1,4}(?:was|is|were|are) (?:fine|right|correct|ok|okay)\b",
     re.IGNORECASE,
 )
 # "No, the warning is expected", "no, leave it for now (answering your question)"
@@ -1021,6 +1118,12 @@ _HYPOTHETICAL = LazyPattern(
 )
 _HYPOTHETICAL_CUES = ("hypothetical", "suppos", "imagine", "what if", "say we", "say i", "if i ")
 _ABSOLVED_CUES = (
+    "was fine",
+    "is fine",
+    "was right",
+    "is right",
+    "was correct",
+    "is correct",
     "fault",
     "unrelated",
     "gone",
@@ -1053,6 +1156,8 @@ def adjust(
     an answer after "No", a future hypothetical, or a new task's spec (unless ``spec_done``:
     the detector already lowered the match for the request around it)."""
     lower = sentence.lower()
+    if shape.navigation:
+        return -0.45  # "go back to the earlier version you showed and explain the join"
     if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(sentence):
         return -0.4
     if _has(lower, _OWN_CUES) and _OWN_ACTION.search(sentence) and not shape.aimed_at_work:
