@@ -209,8 +209,11 @@ _AIMED = LazyPattern(
     + _PAST
     + r"\b(?! (?:a (?:great|good|nice)|great|well|good|it right|exactly)\b)|"
     r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|code|patch|commit|version|refactor|"
-    r"attempt|output|diff|rewrite)\b|\bi (?:already |just )?(?:said|told you|asked(?: you)?)\b"
-    r"(?! (?:in|on) the\b)|\bevery (?:single )?time\b|\bagain\b|"
+    r"attempt|output|diff|rewrite)\b|\bi (?:already |just |explicitly |specifically |clearly |"
+    r"literally )?(?:said|told you|asked(?: you)?)\b(?! (?:in|on) the\b)|\bevery (?:single )?"
+    r"time\b|\bagain\b|"
+    # round 13: "float32, like I said", "zorder on X like I wrote" (16 corrections, no null)
+    r"\blike i (?:said|wrote|asked|told you)\b|"
     # a repeat counted, "for the third time": 44 corrections/friction, 6 nulls, all pasted
     r"\bthe (?:second|third|fourth|fifth|umpteenth|nth|\d+(?:st|nd|rd|th)) time\b|"
     r"\bas (?:it|they|before) "
@@ -269,7 +272,10 @@ _NEW_TASK = LazyPattern(
     r"\bbefore you (?:start|begin)\b|\b(?:in|during) this (?:task|session)\b|"
     r"\bwhile you(?:'re| are)? (?:at it|in there|do (?:this|it|that)|work on)\b|"
     r"\b(?:next|new) (?:feature|task|ticket|story)\b|"
-    r"\bstart (?:with|on|by)\b|\bmake (?:the|it|this) [\w ]{0,30}(?:say|show|read|display|"
+    # an imperative, "start with the backend", "let's start on it"; not a convention,
+    # "composables start with use", "ISO weeks start on Monday" (4 corrections, round 13)
+    r"(?:^(?:\w+[,:]? )?|\b(?:let'?s|then|please|can|and|to) )start (?:with|on|by)\b|"
+    r"\bmake (?:the|it|this) [\w ]{0,30}(?:say|show|read|display|"
     r"print|return)\b|"
     # "use Redis instead of memcached for the new session store we're building"
     r"\bfor the new [\w-]+(?: [\w-]+)? (?:(?:that )?(?:we'?re|we are|i'?m|i am) (?:building|"
@@ -278,13 +284,22 @@ _NEW_TASK = LazyPattern(
 )
 _SELF_ACTION = LazyPattern(
     r"\b(?:i|we) (?:just |already )?(?:made|edited|changed|pushed|committed|wrote|updated|"
-    r"renamed|moved|deleted|added)\b(?! (?:it |this |that )?clear)|\bon my (?:side|end|part)\b|"
+    # "we moved to date-fns", "the old way we moved off": a team convention, no action of the
+    # user's (round 13: 8 corrections, no null)
+    r"renamed|moved(?! (?:to|off|away|over|from)\b)|deleted|added)\b(?! (?:it |this |that )?"
+    r"clear)|\bon my (?:side|end|part)\b|"
     r"\bmy (?:own )?(?:commit|edit|change|typo)\b|\bmyself\b",
     re.IGNORECASE,
 )
+# "the flaky test is gone" is good news; "jest is gone from this repo", "`Thread.stop` is gone"
+# (an API removed: 6 corrections) are not (round 13)
+_PROBLEM_GONE = (
+    r"\b(?:error|bug|leak|warning|crash|issue|problem|flak\w*|failure|exception|timeout|"
+    r"regression|lag|glitch|flicker|noise|spam)s? (?:\w+ )?(?:is|are) gone\b"
+)
 _APPROVAL = LazyPattern(
     r"\byou were right\b|\bnot your fault\b|\bunrelated to (?:your|the) \w+|\bi (?:really )?"
-    r"(?:like|love) (?:it|this|that)\b|\bper se\b|\b(?:is|are) gone\b|\bgood call\b|"
+    r"(?:like|love) (?:it|this|that)\b|\bper se\b|" + _PROBLEM_GONE + r"|\bgood call\b|"
     r"\bmakes sense\b|\bworks (?:now|great|fine)\b",
     re.IGNORECASE,
 )
@@ -295,8 +310,8 @@ _PRAISED = LazyPattern(
     re.IGNORECASE,
 )
 _COMPLAINT = LazyPattern(
-    r"\b(?:not|no|never|wrong|instead|again|still|but|however|though|broke\w*|fail\w*|revert|"
-    r"undo|stop|why|another|nothing|worse|back|quoted)\b|n'?t\b",
+    r"\b(?:not|no|never|wrong|instead|again|still|but|however|(?:al)?though|broke\w*|fail\w*|"
+    r"revert|undo|stop|why|another|nothing|worse|back|quoted|(?:one|small|only) thing)\b|n'?t\b",
     re.IGNORECASE,
 )
 # the next step after the agent's move, with nothing that complains
@@ -380,6 +395,10 @@ _AIMED_CUES = (
     "th time",
     "rd time",
     "nd time",
+    "like i",
+    "explicitly",
+    "specifically",
+    "literally",
 )
 # the verbs a request for new work is made with (both cue lists below share them)
 _WORK_VERBS = (
@@ -957,11 +976,15 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if shape.navigation:
         return True
-    if shape.parts and sarcastic_exhibit(shape.parts[0]):
+    if shape.parts and _mock_praise_shape(shape.parts[0], shape):
         return False  # mock praise: the praise below is not approval
     if approval_without_but(prose):
         return True
     if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
+        return True
+    if _has(lower, ("you asked", "you were asking", "you wanted to know")) and _YOU_ASKED.search(
+        prose
+    ):
         return True
     if _has(lower, _OWN_CUES) and SELF_BLAME.search(prose) and not _BUT.search(prose):
         return True
@@ -977,8 +1000,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         and not shape.aimed_at_work
     ):
         return True  # "still the same plan as agreed": work going on, not a problem persisting
-    if shape.aimed_at_work:
-        return False
+    if shape.aimed_at_work or shape.verdict:
+        return False  # the agent's work named, or a verdict on it ("wrong partition, ...")
     # a prompt of questions alone is no longer vetoed (issue 20 round 10: held out, the veto
     # dropped "why is the whole file reformatted?" and "seriously, again?" at .9+; without it
     # the chosen thresholds rise and every leave-one-author-out summary improved)
@@ -1026,7 +1049,7 @@ _MOCK_PRAISE = LazyPattern(
 _MOCK_PRAISE_MORE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
     r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb)(?: of course)?[,!.]+ +"
-    r"(?:CODE\b|(?:the|your|this|that|my|our) [\w-]+(?: [\w-]+)? now (?=\w))"
+    r"(?:CODE\b|(?:the|your|this|that|my|our|every|each) [\w-]+(?: [\w-]+)? now (?=\w))"
     r"(?![^.!?]*\b(?:works?|working|pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|"
     r"correct|renders?|loads?|builds?|compiles?|runs?|shows?|displays?|happy|good|ok|okay)\b)",
     re.IGNORECASE,
@@ -1069,9 +1092,9 @@ SPEC_WORDED = DONT_WORDED | {"use-x-not-y", "use-x-instead", "should-be-not", "i
 _ABSOLVED = LazyPattern(
     r"\bnot (?:your|the agent'?s) (?:fault|change|changes|code|edit|doing|bug|problem)\b|"
     r"\bnot on you\b|\bunrelated to (?:your|the|this) \w+|"
-    r"\b(?:is|are) gone\b|"
+    + _PROBLEM_GONE
     # "nothing to do with your change", "it's from before your change": the user clears it
-    r"\bnothing to do with (?:your|the agent'?s|what you) \w+|"
+    + r"|\bnothing to do with (?:your|the agent'?s|what you) \w+|"
     r"\b(?:from|since|(?:been )?failing|broken) (?:long )?before (?:your|you) \w+|"
     r"\bpredat(?:es|ed|ing) (?:your|you) \w+|"
     r"\bnot (?:caused by|because of|from) (?:your|the agent'?s) \w+|"
@@ -1093,6 +1116,10 @@ _ANSWERED_NO = LazyPattern(
     r"expected|as expected|for now|answering|your question|not needed|isn'?t (?:used|needed))\b",
     re.IGNORECASE,
 )
+# the user answers a question the agent asked ("you asked about the date format: no, keep ISO",
+# "no, reuse the existing one, you asked whether to create a new one"): round 13, 5 prompts, all
+# null
+_YOU_ASKED = LazyPattern(r"\byou (?:asked|were asking|wanted to know)\b", re.IGNORECASE)
 _FUTURE = LazyPattern(
     r"\b(?:someday|some day|one day|tomorrow|(?:once|after|when) [\w ]{1,30} lands|we'?ll|"
     r"we will|in the future|down the road)\b",
@@ -1162,7 +1189,10 @@ def adjust(
         return -0.4
     if _has(lower, _OWN_CUES) and _OWN_ACTION.search(sentence) and not shape.aimed_at_work:
         return -0.4
-    if name.startswith(("no-", "other-way")) and _ANSWERING.search(sentence):
+    if name.startswith(("no-", "other-way")) and (
+        _ANSWERING.search(sentence)
+        or ("you asked" in shape.lower and _YOU_ASKED.search(shape.prose))
+    ):
         return -0.4
     if _has(lower, _FUTURE_CUES) and _FUTURE.search(sentence):
         return -0.35
