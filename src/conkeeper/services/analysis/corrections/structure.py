@@ -205,7 +205,8 @@ _PAST = (
 )
 # what a prompt says about the agent's last move
 _AIMED = LazyPattern(
-    r"\byou(?:'ve| have)? (?:also |just |again |even |still |then |already |now |clearly )?"
+    r"\byou(?:'ve| have)? (?:also |just |again |even |still |then |already |now |clearly |only |"
+    r"never |completely |totally |accidentally |somehow |apparently |simply )?"
     + _PAST
     + r"\b(?! (?:a (?:great|good|nice)|great|well|good|it right|exactly)\b)|"
     r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|code|patch|commit|version|refactor|"
@@ -311,7 +312,8 @@ _PRAISED = LazyPattern(
 )
 _COMPLAINT = LazyPattern(
     r"\b(?:not|no|never|wrong|instead|again|still|but|however|(?:al)?though|broke\w*|fail\w*|"
-    r"revert|undo|stop|why|another|nothing|worse|back|quoted|(?:one|small|only) thing)\b|n'?t\b",
+    r"revert|undo|stop|why|another|nothing|worse|back|quoted|(?:one|small|only) thing|"
+    r"i asked for)\b|n'?t\b",
     re.IGNORECASE,
 )
 # the next step after the agent's move, with nothing that complains
@@ -457,6 +459,13 @@ def _at_work(pointer: str) -> bool:
     return lower != "again" and not (lower.startswith("the ") and lower.endswith(" time"))
 
 
+# "make it static", "make that a StatefulSet", "make it 3": the agent's thing redirected, not new
+# work (round 13: over every author's prompts 26 corrections, 4 requests)
+_MAKE_IT = LazyPattern(
+    r"^(?:\w+[,:]? )?(?:(?:just|now|please|pls|then|so|and) )*make (?:it|that|them|this|those) "
+    r"(?:(?:a|an) \S+|\S+\s*(?:[.!;,]|$)|\d)",
+    re.IGNORECASE,
+)
 _VERDICT_PAIRS = ("not right", "not correct", "not what i asked", "not what i wanted")
 _FIRST_PERSON = frozenset(("i", "i'm", "i've", "my", "me", "we", "we're", "our"))
 _AGENT_WORDS = frozenset(
@@ -544,7 +553,9 @@ class Shape:
         """A sentence asks for new work or states a new task's constraints."""
         if self._new_task is None:
             self._new_task = _has(self.lower, _TASK_CUES) and any(
-                NEW_WORK.search(p) or _NEW_TASK.search(p) for p in self.parts
+                (NEW_WORK.search(p) and not ("make" in p.lower() and _MAKE_IT.match(p)))
+                or _NEW_TASK.search(p)
+                for p in self.parts
             )
         return self._new_task
 
@@ -744,7 +755,10 @@ _OVERREACH = LazyPattern(
     # round 10: "I only wanted the typo fixed", "that wasn't the ask" (38 corrections, no other
     # prompt in every author's files)
     r"\bi only (?:asked|wanted)\b|\b(?:wasn'?t|isn'?t|was not|is not) the ask\b|"
-    r"\bnot what i (?:meant|wanted)\b",
+    r"\bnot what i (?:meant|wanted)\b|"
+    # round 13: "I asked for a unit test, not ...", "... when I asked for one getter" (44
+    # prompts in every author's files, all corrections)
+    r"\bi asked for\b",
     re.IGNORECASE,
 )
 _LIKE_THE_REST_CUES = ("rest", "other", "else", "existing", "remaining")
@@ -915,7 +929,7 @@ def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
         and not (shape.new_task or shape.self_action or _CURIOUS.search(shape.prose))
     ):
         return 0.84, "why-did-you"
-    if _has(lower, ("only asked", "only wanted")) and _OVERREACH.search(sentence):
+    if _has(lower, ("only asked", "only wanted", "asked for")) and _OVERREACH.search(sentence):
         return 0.84, "overreach"  # "I only asked to rename it, why is the file reformatted?"
     return 0.0, ""
 
@@ -986,6 +1000,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         prose
     ):
         return True
+    if shape.question_only and _asks_why_elsewhere(prose, shape):
+        return True
     if _has(lower, _OWN_CUES) and SELF_BLAME.search(prose) and not _BUT.search(prose):
         return True
     if shape.has_question and _hypothetical(prose, lower):
@@ -1005,7 +1021,26 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     # a prompt of questions alone is no longer vetoed (issue 20 round 10: held out, the veto
     # dropped "why is the whole file reformatted?" and "seriously, again?" at .9+; without it
     # the chosen thresholds rise and every leave-one-author-out summary improved)
-    return shape.new_task or shape.self_action
+    return shape.new_task or shape.self_action or _new_work_glossed(shape)
+
+
+def _new_work_glossed(shape: Shape) -> bool:
+    """Whether a sentence in another language asks for new work once its words are read as
+    English (:func:`.cues.gloss`: "Ajoute juste le hook dans le plugin" -> "add juste ..."),
+    issue 20 round 13. Only prompts the scorer flagged pay for it."""
+    if shape.lower.isascii():
+        return False
+    from conkeeper.services.analysis.corrections.cues import gloss
+
+    for part in shape.parts:
+        lower = part.lower()
+        glossed = gloss(lower, _GLOSS_WORD.compiled.findall(lower))
+        if glossed is not lower and (NEW_WORK.search(glossed) or _NEW_TASK.search(glossed)):
+            return True
+    return False
+
+
+_GLOSS_WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")  # the tokens :mod:`.features` reads
 
 
 def _hypothetical(prose: str, lower: str) -> bool:
@@ -1098,6 +1133,7 @@ _ABSOLVED = LazyPattern(
     r"\b(?:from|since|(?:been )?failing|broken) (?:long )?before (?:your|you) \w+|"
     r"\bpredat(?:es|ed|ing) (?:your|you) \w+|"
     r"\bnot (?:caused by|because of|from) (?:your|the agent'?s) \w+|"
+    r"\b(?:it'?s|that'?s|it was|was) not (?:from |by )?you\b|\bnot from you\b|"
     # round 13: "my mistake, I had the old .env loaded. your code was fine" (5 nulls)
     r"\byour (?:[\w-]+ ){1,4}(?:was|is|were|are) (?:fine|right|correct|ok|okay)\b",
     re.IGNORECASE,
@@ -1116,6 +1152,28 @@ _ANSWERED_NO = LazyPattern(
     r"expected|as expected|for now|answering|your question|not needed|isn'?t (?:used|needed))\b",
     re.IGNORECASE,
 )
+# round 13: a question of why a tool, a library or people do something ("why would Spark skip a
+# broadcast join?", "why does Celery say ...?"): over every author's prompts 39 such questions,
+# 6 corrections, each of them naming the agent ("u"), the moment ("now") or a loss ("gone")
+_WHY_ELSEWHERE = LazyPattern(
+    r"^(?:\w+[,:]? )?why (?:would|does|do|is|are|did|can'?t|won'?t|doesn'?t|isn'?t) (?!(?:you|u|"
+    r"your|it|this|that|there|the|these|those|we|my|our|i|this|that's|it's)\b)",
+    re.IGNORECASE,
+)
+_WHY_HERE_CUES = ("you", "u ", "now", "gone", "again", "anymore", "any more", "your")
+
+
+def _asks_why_elsewhere(prose: str, shape: Shape) -> bool:
+    """Whether the prompt only asks why something other than the agent's work behaves as it
+    does (:data:`_WHY_ELSEWHERE`): a question about the world, not a challenge."""
+    return (
+        shape.question_only
+        and "why" in shape.lower[:20]
+        and not _has(shape.lower, _WHY_HERE_CUES)
+        and bool(_WHY_ELSEWHERE.match(prose.lstrip()))
+    )
+
+
 # the user answers a question the agent asked ("you asked about the date format: no, keep ISO",
 # "no, reuse the existing one, you asked whether to create a new one"): round 13, 5 prompts, all
 # null
@@ -1145,6 +1203,9 @@ _HYPOTHETICAL = LazyPattern(
 )
 _HYPOTHETICAL_CUES = ("hypothetical", "suppos", "imagine", "what if", "say we", "say i", "if i ")
 _ABSOLVED_CUES = (
+    "not you",
+    "not from you",
+    "not by you",
     "was fine",
     "is fine",
     "was right",
