@@ -144,10 +144,10 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "corpus.jsonl",
         *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
         "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 21)),
+        *(f"blind{n}.jsonl" for n in range(2, 22)),
     }
-    assert "blind21.jsonl" not in files  # measured once (BLIND21_FIRST.md), not trained on yet
-    assert trainer.RECENT == ("blind19", "blind20")  # the strict run's held-out pair
+    assert "blind22.jsonl" not in files  # the next blind set: never read by the trainer
+    assert trainer.RECENT == ("blind20", "blind21")  # the strict run's held-out pair
 
 
 def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
@@ -255,6 +255,10 @@ def test_the_scorer_vetoes_a_weak_rule_match_it_strongly_disagrees_with(
     assert detect(text, "low").label == "correction"
     # every probability is under a veto of 1.0: the match stands only if the rule is sure enough
     monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 1.01)})
+    # a vetoed match still gets the scorer's own verdict at the level's threshold (round 13)
+    found = detect(text, "low")
+    assert found.label == "correction" and found.pattern == "model"
+    monkeypatch.setitem(model.THRESHOLDS, "low", 1.0)
     found = detect(text, "low")
     assert found.label is None and found.pattern == "no-then-instruction"
     monkeypatch.setattr(model, "RULE_VETO", {"low": (1.0, 0.5)})

@@ -305,3 +305,110 @@ def test_the_hook_queues_a_rule_match_opening_on_a_verdict_the_scorer_doubts(
     assert _prompt(project, report).returncode == 0
     (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
     assert item.label == "correction" and "repository helper" in item.text
+
+
+# issue 20 round 13 (written for these tests, in no data set): what a prompt's structure says
+# about constraints stated before the work, bug reports, navigation and questions
+def _shape(text: str) -> Shape:
+    prose = strip_noise(text)
+    return Shape(prose, sentences(prose))
+
+
+@pytest.mark.parametrize(
+    ("text", "aimed", "new_task"),
+    [
+        ("Before you start: keep the old feed URLs working, staging only.", False, True),
+        ("Please leave config.toml alone in this session, ops edits it live.", False, True),
+        ("don't rename the public hooks while you do it", False, True),
+        ("the nightly job passed until you touched the scheduler", True, False),
+        ("for the second time, the fixtures go in conftest.py", True, False),
+    ],
+)
+def test_a_constraint_stated_up_front_is_a_new_task_not_the_agents_past(
+    text: str, aimed: bool, new_task: bool
+) -> None:
+    shape = _shape(text)
+    assert (shape.aimed, shape.new_task) == (aimed, new_task)
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("that's the wrong bucket, prod data lives in acme-prod-eu", True),
+        ("you picked the wrong queue, billing events go to billing-v2", True),
+        ("wrong bucket, it's acme-prod-eu", True),
+        ("the scanner app shows the wrong stock level after a return", False),
+        ("I gave you the wrong bucket name, it's acme-prod-eu", False),
+    ],
+)
+def test_the_wrong_x_is_a_verdict_only_of_the_agents_thing(text: str, verdict: bool) -> None:
+    assert _shape(text).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "go back to the first schema you proposed and explain the foreign keys",
+        "scroll back up to the stack trace you printed",
+        "let's return to the caching question from this morning",
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_way_back_that_reads_or_explains_is_navigation(text: str, level: str) -> None:
+    assert _shape(text).navigation
+    assert detect(text, level).label is None
+
+
+def test_a_way_back_to_an_earlier_state_is_still_a_correction() -> None:
+    text = "go back to the previous version of the parser, the new one drops empty lines"
+    assert not _shape(text).navigation
+    assert detect(text, "medium").label is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Before you start: don't touch anything under deploy/prod, only staging.",
+        "please don't edit the lockfile in this session, Renovate owns it",
+        "the tablet app scrolls the wrong way in the catalogue since 3.2, look into it",
+        "my bad, I had the old token exported. your code was fine",
+    ],
+)
+@pytest.mark.parametrize("level", LEVELS)
+def test_constraints_bug_reports_and_absolution_are_not_corrections(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+@pytest.mark.parametrize(
+    ("text", "vetoed"),
+    [
+        ("why would Kafka rebalance a consumer group that never changed?", True),
+        ("why does Gradle resolve two versions of the same library?", True),
+        ("why is the retry count 10 now?", False),
+        ("you asked about the cache size: no, keep 512 MB", True),
+        ("careful, that's the old Retrofit adapter, we moved to Ktor last year", False),
+        ("that query is far too slow on the big table. make it lazy", False),
+        ("ISO weeks start on Monday here, use isoweek()", False),
+        ("Ajoute une colonne `note` au modèle, ne touche pas aux migrations.", True),
+    ],
+)
+def test_the_scorers_veto_reads_questions_answers_conventions_and_other_languages(
+    text: str, vetoed: bool
+) -> None:
+    from conkeeper.services.analysis.corrections.structure import model_vetoed
+
+    prose = strip_noise(text)
+    assert model_vetoed(prose, Shape(prose, sentences(prose))) is vetoed
+
+
+def test_the_hook_skips_round_13_look_alikes_and_queues_overreach(project: Path) -> None:
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    for text in (
+        "Before you start: never run `kubectl apply` against prod, only `diff`",
+        "go back to the first schema you proposed and explain the foreign keys",
+        "the tablet app scrolls the wrong way in the catalogue since 3.2, look into it",
+        "I asked for the pagination fix only, why is the whole table component rewritten?",
+    ):
+        assert _prompt(project, text).returncode == 0
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert item.label == "correction" and "pagination fix only" in item.text

@@ -105,6 +105,8 @@ SELF_BLAME = LazyPattern(
     r"(?:that|this|it) (?:was|is|'s) (?:on me|my \w+)|"
     r"i (?:\w+ )?(?:gave|sent|pasted|typed|pointed|showed|linked|copied|wrote|mentioned|picked|"
     r"named|used|had) (?:you )?(?:at |to )?(?:the |a )?wrong\b|i was wrong|"
+    # round 13: "I was on the wrong branch", "I'd been looking at the wrong file" (9 nulls)
+    r"i(?:'d| was| had been|'ve been| have been) (?:\w+ ){1,2}(?:the |a )wrong\b|"
     r"i forgot to (?:mention|say|tell|save|commit|push|pull|run|restart|install|reload)|"
     r"i (?:\w+ )?(?:messed|screwed|mucked) up|i accidentally|(?:typo|mistake|error) on my "
     r"(?:side|end|part)|i broke (?:it|this|that|the \w+)(?: \w+){0,4} myself)",
@@ -118,7 +120,12 @@ NEW_WORK = LazyPattern(
     r"implement|build|make|set up|draft|design|generate|introduce|scaffold|wire|extend|port|"
     r"document|cover|"
     r"support|start (?:on|with)|sketch)\b|^(?:next(?: up| task| step)?|new (?:feature|task)|"
-    r"todo|task \d*|for the new \w+)\s*[:,]",
+    r"todo|task ?\d*|for the new \w+)\s*[:,]|"
+    # round 13: a heading, then the work ("undo support: add Ctrl+Z to the editor", "Compose:
+    # build a bottom sheet"; 17 requests, 2 corrections, both aimed: "Kotlin: make it a data
+    # class, you wrote ...")
+    r"^[\w /-]{1,30}:\s*(?:please )?(?:add|write|create|implement|build|set up|make|draft|"
+    r"design|generate|scaffold)\b",
     re.IGNORECASE,
 )
 

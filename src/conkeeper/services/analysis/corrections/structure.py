@@ -205,17 +205,27 @@ _PAST = (
 )
 # what a prompt says about the agent's last move
 _AIMED = LazyPattern(
-    r"\byou(?:'ve| have)? (?:also |just |again |even |still |then |already |now |clearly )?"
+    r"\byou(?:'ve| have)? (?:also |just |again |even |still |then |already |now |clearly |only |"
+    r"never |completely |totally |accidentally |somehow |apparently |simply )?"
     + _PAST
     + r"\b(?! (?:a (?:great|good|nice)|great|well|good|it right|exactly)\b)|"
     r"\byour (?:[\w-]+ )?(?:change|changes|edit|edits|code|patch|commit|version|refactor|"
-    r"attempt|output|diff|rewrite)\b|\bi (?:already |just )?(?:said|told you|asked(?: you)?)\b"
-    r"(?! (?:in|on) the\b)|\bevery (?:single )?time\b|\bagain\b|\bas (?:it|they|before) "
+    r"attempt|output|diff|rewrite)\b|\bi (?:already |just |explicitly |specifically |clearly |"
+    r"literally )?(?:said|told you|asked(?: you)?)\b(?! (?:in|on) the\b)|\bevery (?:single )?"
+    r"time\b|\bagain\b|"
+    # round 13: "float32, like I said", "zorder on X like I wrote" (16 corrections, no null)
+    r"\blike i (?:said|wrote|asked|told you)\b|"
+    # a repeat counted, "for the third time": 44 corrections/friction, 6 nulls, all pasted
+    r"\bthe (?:second|third|fourth|fifth|umpteenth|nth|\d+(?:st|nd|rd|th)) time\b|"
+    r"\bas (?:it|they|before) "
     r"(?:was|were)\b|\bby hand\b|\bevery (?:\w+ )?you (?:make|do|try|touch)\b|\bwhat i (?:wrote|"
     r"said)\b|\bwe went over this\b|\bas i (?:say|said|told|wrote)\b(?! (?:in|on) the\b)|"
     r"^(?:\w+,? )?(?:that|this|it) (?:just |also |now |even )?(?:broke|killed|wiped|caused|"
-    r"introduced|undid|reverted)\b|\b(?:until|since|before|after) you\b"
-    r"(?! (?:\w+ )?(?:lands?|merge|finish|are done))",
+    r"introduced|undid|reverted)\b|"
+    # round 13: "since you moved", "before you touched it" point back; "before you start",
+    # "before you push" ask for care in work to come (22 up-front constraints, no correction)
+    r"\b(?:until|since|before|after) you(?:'ve| have)? (?:\w+ly )?(?!(?:pro|ne|fe|se|exc|"
+    r"succ)eed\b)" + _PAST + r"\b",
     re.IGNORECASE,
 )
 # a "you <past verb>" that praises, thanks or asks back is not aimed at a mistake
@@ -257,8 +267,16 @@ _RESTORE = LazyPattern(
 )
 _NEW_TASK = LazyPattern(
     r"\bfor (?:this|the new|the next) (?:task|one|feature|endpoint|script|project|service|"
-    r"ticket|story|module|page|component|job)\b|\b(?:next|new) (?:feature|task|ticket|story)\b|"
-    r"\bstart (?:with|on|by)\b|\bmake (?:the|it|this) [\w ]{0,30}(?:say|show|read|display|"
+    r"ticket|story|module|page|component|job)\b|"
+    # round 13: a constraint stated before the work, "before you start: ...", "in this session",
+    # "while you do it" (over every author's prompts 45 such prompts, no correction)
+    r"\bbefore you (?:start|begin)\b|\b(?:in|during) this (?:task|session)\b|"
+    r"\bwhile you(?:'re| are)? (?:at it|in there|do (?:this|it|that)|work on)\b|"
+    r"\b(?:next|new) (?:feature|task|ticket|story)\b|"
+    # an imperative, "start with the backend", "let's start on it"; not a convention,
+    # "composables start with use", "ISO weeks start on Monday" (4 corrections, round 13)
+    r"(?:^(?:\w+[,:]? )?|\b(?:let'?s|then|please|can|and|to) )start (?:with|on|by)\b|"
+    r"\bmake (?:the|it|this) [\w ]{0,30}(?:say|show|read|display|"
     r"print|return)\b|"
     # "use Redis instead of memcached for the new session store we're building"
     r"\bfor the new [\w-]+(?: [\w-]+)? (?:(?:that )?(?:we'?re|we are|i'?m|i am) (?:building|"
@@ -267,13 +285,22 @@ _NEW_TASK = LazyPattern(
 )
 _SELF_ACTION = LazyPattern(
     r"\b(?:i|we) (?:just |already )?(?:made|edited|changed|pushed|committed|wrote|updated|"
-    r"renamed|moved|deleted|added)\b(?! (?:it |this |that )?clear)|\bon my (?:side|end|part)\b|"
+    # "we moved to date-fns", "the old way we moved off": a team convention, no action of the
+    # user's (round 13: 8 corrections, no null)
+    r"renamed|moved(?! (?:to|off|away|over|from)\b)|deleted|added)\b(?! (?:it |this |that )?"
+    r"clear)|\bon my (?:side|end|part)\b|"
     r"\bmy (?:own )?(?:commit|edit|change|typo)\b|\bmyself\b",
     re.IGNORECASE,
 )
+# "the flaky test is gone" is good news; "jest is gone from this repo", "`Thread.stop` is gone"
+# (an API removed: 6 corrections) are not (round 13)
+_PROBLEM_GONE = (
+    r"\b(?:error|bug|leak|warning|crash|issue|problem|flak\w*|failure|exception|timeout|"
+    r"regression|lag|glitch|flicker|noise|spam)s? (?:\w+ )?(?:is|are) gone\b"
+)
 _APPROVAL = LazyPattern(
     r"\byou were right\b|\bnot your fault\b|\bunrelated to (?:your|the) \w+|\bi (?:really )?"
-    r"(?:like|love) (?:it|this|that)\b|\bper se\b|\b(?:is|are) gone\b|\bgood call\b|"
+    r"(?:like|love) (?:it|this|that)\b|\bper se\b|" + _PROBLEM_GONE + r"|\bgood call\b|"
     r"\bmakes sense\b|\bworks (?:now|great|fine)\b",
     re.IGNORECASE,
 )
@@ -284,8 +311,9 @@ _PRAISED = LazyPattern(
     re.IGNORECASE,
 )
 _COMPLAINT = LazyPattern(
-    r"\b(?:not|no|never|wrong|instead|again|still|but|however|though|broke\w*|fail\w*|revert|"
-    r"undo|stop|why|another|nothing|worse|back|quoted)\b|n'?t\b",
+    r"\b(?:not|no|never|wrong|instead|again|still|but|however|(?:al)?though|broke\w*|fail\w*|"
+    r"revert|undo|stop|why|another|nothing|worse|back|quoted|(?:one|small|only) thing|"
+    r"i asked for)\b|n'?t\b",
     re.IGNORECASE,
 )
 # the next step after the agent's move, with nothing that complains
@@ -366,6 +394,13 @@ _AIMED_CUES = (
     "what i",
     "we went",
     "as i ",
+    "th time",
+    "rd time",
+    "nd time",
+    "like i",
+    "explicitly",
+    "specifically",
+    "literally",
 )
 # the verbs a request for new work is made with (both cue lists below share them)
 _WORK_VERBS = (
@@ -388,7 +423,20 @@ _WORK_VERBS = (
     "support",
     "sketch",
 )
-_TASK_CUES = ("for this", "for the", "next", "new", "start", *_WORK_VERBS, "set up", "todo", "task")
+_TASK_CUES = (
+    "for this",
+    "for the",
+    "next",
+    "new",
+    "start",
+    *_WORK_VERBS,
+    "set up",
+    "todo",
+    "task",
+    "before you",
+    "session",
+    "while you",
+)
 _SELF_CUES = ("i ", "we ", "my ", "myself")
 _APPROVAL_CUES = (
     "right",
@@ -404,7 +452,41 @@ _APPROVAL_CUES = (
 )
 
 
+def _at_work(pointer: str) -> bool:
+    """Whether an :data:`_AIMED` match names the agent's work, not a repeat alone ("again",
+    "the third time")."""
+    lower = pointer.lower()
+    return lower != "again" and not (lower.startswith("the ") and lower.endswith(" time"))
+
+
+# "make it static", "make that a StatefulSet", "make it 3": the agent's thing redirected, not new
+# work (round 13: over every author's prompts 26 corrections, 4 requests)
+_MAKE_IT = LazyPattern(
+    r"^(?:\w+[,:]? )?(?:(?:just|now|please|pls|then|so|and) )*make (?:it|that|them|this|those) "
+    r"(?:(?:a|an) \S+|\S+\s*(?:[.!;,]|$)|\d)",
+    re.IGNORECASE,
+)
 _VERDICT_PAIRS = ("not right", "not correct", "not what i asked", "not what i wanted")
+_FIRST_PERSON = frozenset(("i", "i'm", "i've", "my", "me", "we", "we're", "our"))
+_AGENT_WORDS = frozenset(
+    (
+        "that", "that's", "this", "it", "it's", "its", "you", "you're", "you've", "your", "u",
+        "ur", "those", "these", "they're",
+    )
+)  # fmt: skip
+
+
+def _judges_agent(before: list[str]) -> bool:
+    """Whether the opening words before "wrong" make it a verdict on the agent's work (issue 20
+    round 13): not the user's own slip ("I typed the wrong port"), and "the wrong X" only when
+    the thing is the agent's ("that's the wrong table", "you used the wrong path"), not a bug
+    report ("the drone yaws the wrong way", "players report the wrong ammo count"). Over every
+    author's prompts 54 null openings are no verdict any more, and every correction still is."""
+    if not _FIRST_PERSON.isdisjoint(before):
+        return False
+    if before and before[-1] in ("the", "a", "an"):
+        return not _AGENT_WORDS.isdisjoint(before)
+    return True
 
 
 class Shape:
@@ -413,6 +495,7 @@ class Shape:
 
     __slots__ = (
         "_aimed",
+        "_navigation",
         "_new_task",
         "_self_action",
         "has_question",
@@ -428,6 +511,7 @@ class Shape:
         self.lower = prose.lower()
         self.parts = parts
         self._aimed: tuple[bool, bool] | None = None
+        self._navigation: bool | None = None
         self._new_task: bool | None = None
         self._self_action: bool | None = None
         stated = [p for p in parts if p.strip(" .!,;:")]
@@ -438,11 +522,11 @@ class Shape:
     def _aim(self) -> tuple[bool, bool]:
         if self._aimed is None:
             pointed = []
-            if _has(self.lower, _AIMED_CUES):
+            if _has(self.lower, _AIMED_CUES) and not self.navigation:
                 found = [m for p in self.parts for m in _AIMED.finditer(p)]
                 pointed = [m for m in found if not _YOU_PRAISED.match(m.group(0))]
             # the agent's work named outright, not just a repeated "again"
-            self._aimed = (bool(pointed), any(m.group(0).lower() != "again" for m in pointed))
+            self._aimed = (bool(pointed), any(_at_work(m.group(0)) for m in pointed))
         return self._aimed
 
     @property
@@ -456,11 +540,22 @@ class Shape:
         return self._aim()[1]
 
     @property
+    def navigation(self) -> bool:
+        """The prompt moves the conversation back to something ("go back to the plan you made
+        and continue with the next item", "scroll back up to the error you printed"): what
+        "you" did there is where to look, not what went wrong (:data:`_NAVIGATION`)."""
+        if self._navigation is None:
+            self._navigation = _has(self.lower[:40], _NAVIGATION_CUES) and _navigates(self.prose)
+        return self._navigation
+
+    @property
     def new_task(self) -> bool:
         """A sentence asks for new work or states a new task's constraints."""
         if self._new_task is None:
             self._new_task = _has(self.lower, _TASK_CUES) and any(
-                NEW_WORK.search(p) or _NEW_TASK.search(p) for p in self.parts
+                (NEW_WORK.search(p) and not ("make" in p.lower() and _MAKE_IT.match(p)))
+                or _NEW_TASK.search(p)
+                for p in self.parts
             )
         return self._new_task
 
@@ -478,12 +573,10 @@ class Shape:
         if not stated or stated[0].rstrip().endswith("?"):
             return False
         opening = stated[0].lower().replace(",", " ").replace(":", " ").split()[:5]
-        words = " ".join(opening)
-        return (
-            "wrong" in opening
-            or "incorrect" in opening
-            or any(pair in words for pair in _VERDICT_PAIRS)
-        )
+        if any(pair in " ".join(opening) for pair in _VERDICT_PAIRS):
+            return True
+        found = [i for i, word in enumerate(opening) if word in ("wrong", "incorrect")]
+        return bool(found) and _judges_agent(opening[: found[0]])
 
     @property
     def self_action(self) -> bool:
@@ -493,6 +586,36 @@ class Shape:
                 _SELF_ACTION.search(self.prose)
             )
         return self._self_action
+
+
+# issue 20 round 13: a prompt opening on a way back ("go back to", "scroll back up to",
+# "return to", "revisit") that then asks to read, explain or carry on, or that scrolls: over
+# every author's prompts 64 such prompts, all null; a way back alone stays open to the rules
+# ("go back to the previous version of the regex, the new one matches across lines")
+_NAVIGATION = LazyPattern(
+    r"^(?:(?:ok(?:ay)?|so|now|and|alright|right)[,.!]?\s+)*(?:let'?s\s+|please\s+|can you\s+|"
+    r"could you\s+)?(?:(scroll\s+(?:back\s+)?(?:up\s+|down\s+)?to|navigate\s+to)|(?:go|going|"
+    r"jump|get|come|head|switch|flip)\s+back\s+(?:up\s+|down\s+)?to|return\s+to|revisit|"
+    r"back\s+to)\b",
+    re.IGNORECASE,
+)
+_NAVIGATION_CUES = ("back", "return", "revisit", "navigate")  # :mod:`.benign` writes "navigate to"
+_NAVIGATION_ONWARD = LazyPattern(
+    r"\b(?:explain|walk (?:me )?through|look at|let'?s look|take a look|re-?read|read|show me|"
+    r"i want to|i have a question|question|for a (?:sec|second|bit|minute)|continue|carry on|"
+    r"expand|flesh (?:it )?out|where (?:were|did) we|what(?:'s| is| was| were| did)|how (?:do|"
+    r"does|did|would)|next (?:item|step|one)|from (?:this morning|earlier|before|yesterday))\b|\?",
+    re.IGNORECASE,
+)
+
+
+def _navigates(prose: str) -> bool:
+    """Whether ``prose`` opens on a way back that scrolls or then asks to read, explain or go
+    on (:data:`_NAVIGATION`)."""
+    opening = _NAVIGATION.match(prose.lstrip())
+    if opening is None:
+        return False
+    return opening.group(1) is not None or bool(_NAVIGATION_ONWARD.search(prose))
 
 
 # the user points back at what they already said: what follows restates it
@@ -632,7 +755,10 @@ _OVERREACH = LazyPattern(
     # round 10: "I only wanted the typo fixed", "that wasn't the ask" (38 corrections, no other
     # prompt in every author's files)
     r"\bi only (?:asked|wanted)\b|\b(?:wasn'?t|isn'?t|was not|is not) the ask\b|"
-    r"\bnot what i (?:meant|wanted)\b",
+    r"\bnot what i (?:meant|wanted)\b|"
+    # round 13: "I asked for a unit test, not ...", "... when I asked for one getter" (44
+    # prompts in every author's files, all corrections)
+    r"\bi asked for\b",
     re.IGNORECASE,
 )
 _LIKE_THE_REST_CUES = ("rest", "other", "else", "existing", "remaining")
@@ -803,7 +929,7 @@ def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
         and not (shape.new_task or shape.self_action or _CURIOUS.search(shape.prose))
     ):
         return 0.84, "why-did-you"
-    if _has(lower, ("only asked", "only wanted")) and _OVERREACH.search(sentence):
+    if _has(lower, ("only asked", "only wanted", "asked for")) and _OVERREACH.search(sentence):
         return 0.84, "overreach"  # "I only asked to rename it, why is the file reformatted?"
     return 0.0, ""
 
@@ -862,11 +988,19 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     lower = prose.lower()
     if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(prose):
         return True
-    if shape.parts and sarcastic_exhibit(shape.parts[0]):
+    if shape.navigation:
+        return True
+    if shape.parts and _mock_praise_shape(shape.parts[0], shape):
         return False  # mock praise: the praise below is not approval
     if approval_without_but(prose):
         return True
     if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
+        return True
+    if _has(lower, ("you asked", "you were asking", "you wanted to know")) and _YOU_ASKED.search(
+        prose
+    ):
+        return True
+    if shape.question_only and _asks_why_elsewhere(prose, shape):
         return True
     if _has(lower, _OWN_CUES) and SELF_BLAME.search(prose) and not _BUT.search(prose):
         return True
@@ -882,12 +1016,31 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         and not shape.aimed_at_work
     ):
         return True  # "still the same plan as agreed": work going on, not a problem persisting
-    if shape.aimed_at_work:
-        return False
+    if shape.aimed_at_work or shape.verdict:
+        return False  # the agent's work named, or a verdict on it ("wrong partition, ...")
     # a prompt of questions alone is no longer vetoed (issue 20 round 10: held out, the veto
     # dropped "why is the whole file reformatted?" and "seriously, again?" at .9+; without it
     # the chosen thresholds rise and every leave-one-author-out summary improved)
-    return shape.new_task or shape.self_action
+    return shape.new_task or shape.self_action or _new_work_glossed(shape)
+
+
+def _new_work_glossed(shape: Shape) -> bool:
+    """Whether a sentence in another language asks for new work once its words are read as
+    English (:func:`.cues.gloss`: "Ajoute juste le hook dans le plugin" -> "add juste ..."),
+    issue 20 round 13. Only prompts the scorer flagged pay for it."""
+    if shape.lower.isascii():
+        return False
+    from conkeeper.services.analysis.corrections.cues import gloss
+
+    for part in shape.parts:
+        lower = part.lower()
+        glossed = gloss(lower, _GLOSS_WORD.compiled.findall(lower))
+        if glossed is not lower and (NEW_WORK.search(glossed) or _NEW_TASK.search(glossed)):
+            return True
+    return False
+
+
+_GLOSS_WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")  # the tokens :mod:`.features` reads
 
 
 def _hypothetical(prose: str, lower: str) -> bool:
@@ -931,7 +1084,7 @@ _MOCK_PRAISE = LazyPattern(
 _MOCK_PRAISE_MORE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
     r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb)(?: of course)?[,!.]+ +"
-    r"(?:CODE\b|(?:the|your|this|that|my|our) [\w-]+(?: [\w-]+)? now (?=\w))"
+    r"(?:CODE\b|(?:the|your|this|that|my|our|every|each) [\w-]+(?: [\w-]+)? now (?=\w))"
     r"(?![^.!?]*\b(?:works?|working|pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|"
     r"correct|renders?|loads?|builds?|compiles?|runs?|shows?|displays?|happy|good|ok|okay)\b)",
     re.IGNORECASE,
@@ -974,12 +1127,15 @@ SPEC_WORDED = DONT_WORDED | {"use-x-not-y", "use-x-instead", "should-be-not", "i
 _ABSOLVED = LazyPattern(
     r"\bnot (?:your|the agent'?s) (?:fault|change|changes|code|edit|doing|bug|problem)\b|"
     r"\bnot on you\b|\bunrelated to (?:your|the|this) \w+|"
-    r"\b(?:is|are) gone\b|"
+    + _PROBLEM_GONE
     # "nothing to do with your change", "it's from before your change": the user clears it
-    r"\bnothing to do with (?:your|the agent'?s|what you) \w+|"
+    + r"|\bnothing to do with (?:your|the agent'?s|what you) \w+|"
     r"\b(?:from|since|(?:been )?failing|broken) (?:long )?before (?:your|you) \w+|"
     r"\bpredat(?:es|ed|ing) (?:your|you) \w+|"
-    r"\bnot (?:caused by|because of|from) (?:your|the agent'?s) \w+",
+    r"\bnot (?:caused by|because of|from) (?:your|the agent'?s) \w+|"
+    r"\b(?:it'?s|that'?s|it was|was) not (?:from |by )?you\b|\bnot from you\b|"
+    # round 13: "my mistake, I had the old .env loaded. your code was fine" (5 nulls)
+    r"\byour (?:[\w-]+ ){1,4}(?:was|is|were|are) (?:fine|right|correct|ok|okay)\b",
     re.IGNORECASE,
 )
 # "No, the warning is expected", "no, leave it for now (answering your question)"
@@ -996,6 +1152,32 @@ _ANSWERED_NO = LazyPattern(
     r"expected|as expected|for now|answering|your question|not needed|isn'?t (?:used|needed))\b",
     re.IGNORECASE,
 )
+# round 13: a question of why a tool, a library or people do something ("why would Spark skip a
+# broadcast join?", "why does Celery say ...?"): over every author's prompts 39 such questions,
+# 6 corrections, each of them naming the agent ("u"), the moment ("now") or a loss ("gone")
+_WHY_ELSEWHERE = LazyPattern(
+    r"^(?:\w+[,:]? )?why (?:would|does|do|is|are|did|can'?t|won'?t|doesn'?t|isn'?t) (?!(?:you|u|"
+    r"your|it|this|that|there|the|these|those|we|my|our|i|this|that's|it's)\b)",
+    re.IGNORECASE,
+)
+_WHY_HERE_CUES = ("you", "u ", "now", "gone", "again", "anymore", "any more", "your")
+
+
+def _asks_why_elsewhere(prose: str, shape: Shape) -> bool:
+    """Whether the prompt only asks why something other than the agent's work behaves as it
+    does (:data:`_WHY_ELSEWHERE`): a question about the world, not a challenge."""
+    return (
+        shape.question_only
+        and "why" in shape.lower[:20]
+        and not _has(shape.lower, _WHY_HERE_CUES)
+        and bool(_WHY_ELSEWHERE.match(prose.lstrip()))
+    )
+
+
+# the user answers a question the agent asked ("you asked about the date format: no, keep ISO",
+# "no, reuse the existing one, you asked whether to create a new one"): round 13, 5 prompts, all
+# null
+_YOU_ASKED = LazyPattern(r"\byou (?:asked|were asking|wanted to know)\b", re.IGNORECASE)
 _FUTURE = LazyPattern(
     r"\b(?:someday|some day|one day|tomorrow|(?:once|after|when) [\w ]{1,30} lands|we'?ll|"
     r"we will|in the future|down the road)\b",
@@ -1021,6 +1203,15 @@ _HYPOTHETICAL = LazyPattern(
 )
 _HYPOTHETICAL_CUES = ("hypothetical", "suppos", "imagine", "what if", "say we", "say i", "if i ")
 _ABSOLVED_CUES = (
+    "not you",
+    "not from you",
+    "not by you",
+    "was fine",
+    "is fine",
+    "was right",
+    "is right",
+    "was correct",
+    "is correct",
     "fault",
     "unrelated",
     "gone",
@@ -1053,11 +1244,16 @@ def adjust(
     an answer after "No", a future hypothetical, or a new task's spec (unless ``spec_done``:
     the detector already lowered the match for the request around it)."""
     lower = sentence.lower()
+    if shape.navigation:
+        return -0.45  # "go back to the earlier version you showed and explain the join"
     if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(sentence):
         return -0.4
     if _has(lower, _OWN_CUES) and _OWN_ACTION.search(sentence) and not shape.aimed_at_work:
         return -0.4
-    if name.startswith(("no-", "other-way")) and _ANSWERING.search(sentence):
+    if name.startswith(("no-", "other-way")) and (
+        _ANSWERING.search(sentence)
+        or ("you asked" in shape.lower and _YOU_ASKED.search(shape.prose))
+    ):
         return -0.4
     if _has(lower, _FUTURE_CUES) and _FUTURE.search(sentence):
         return -0.35
