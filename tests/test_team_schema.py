@@ -102,7 +102,7 @@ def test_version_6_replaces_the_search_function_of_a_version_5_database(
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         found = hub.search_by_token(conn, "ckt_five", "example.com/a/shop", "payment", 5)
-    assert found is not None and [h["uid"] for h in found] == ["r1"]
+    assert found is not None and [h["uid"] for h in json.loads(found)] == ["r1"]
 
 
 def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_records(
@@ -146,8 +146,8 @@ def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_recor
         found = hub.search_by_token(conn, "ckt_six", "example.com/a/shop", "payment", 5)
         other = hub.search_by_token(conn, "ckt_other", "example.com/a/shop", "payment", 5)
     assert indexes == ["team_records_pkey", "team_records_project_search", "team_records_recent"]
-    assert found is not None and [h["uid"] for h in found] == ["r1"]
-    assert other is not None and [h["uid"] for h in other] == ["x1"]
+    assert found is not None and [h["uid"] for h in json.loads(found)] == ["r1"]
+    assert other is not None and [h["uid"] for h in json.loads(other)] == ["x1"]
 
 
 # The previous release's function, as far as this test cares: present, and not this release's.

@@ -75,6 +75,8 @@ class _Cache:
 
 _CACHE = _Cache()
 
+# Prepared like the search (a term a server process has not seen yet costs this statement,
+# and parsing and planning it were most of its cost).
 _TERM_SQL = """
 SELECT k, coalesce(string_agg('(' || q::text || ')', ' | ') FILTER (WHERE numnode(q) > 0), '')
 FROM (
@@ -101,7 +103,7 @@ def term_queries(
     keys = [tuple(forms) for forms in terms]
     missing = _uncached(keys)
     if missing:
-        rows = conn.execute(_TERM_SQL, _term_params(missing), prepare=False).fetchall()
+        rows = conn.execute(_TERM_SQL, _term_params(missing), prepare=True).fetchall()
         _remember_terms(missing, rows)
     return _cached(keys)
 
@@ -113,7 +115,7 @@ async def term_queries_async(
     keys = [tuple(forms) for forms in terms]
     missing = _uncached(keys)
     if missing:
-        cur = await conn.execute(_TERM_SQL, _term_params(missing), prepare=False)
+        cur = await conn.execute(_TERM_SQL, _term_params(missing), prepare=True)
         _remember_terms(missing, await cur.fetchall())
     return _cached(keys)
 
@@ -207,99 +209,130 @@ def estimated_share(term: TermQuery, common: dict[str, float]) -> float | None:
 # The whole search is one statement (schema version 5, :data:`SEARCH_FUNCTION`): the counts,
 # the anchors, their windows, the ranking and the winners' rows, with the token check when a
 # token is given. Its integer arguments are cast (Python integers are sent as bigint), and its
-# words are values, so one plan per connection serves every search.
-_SEARCH_CALL = (
-    "SELECT * FROM team_search(%s::bigint[], %s::text, %s::text[], %s::float8[], %s::text[], "
-    "%s::int, %s::int, %s::int, %s::int, %s::int, %s::int, %s::float8[], %s::bytea)"
+# words are values, so one plan per connection serves every search. Its arrays travel as the
+# text of PostgreSQL array literals (:func:`_text_array`, :func:`_number_array`): psycopg's
+# list adaptation inspects every list and its items on each call, about as costly as all the
+# rest of a search's Python in the server.
+_SEARCH_ARGS = (
+    "%s::bigint[], %s::text, %s::text[], %s::float8[], %s::text[], %s::int, %s::int, %s::int, "
+    "%s::int, %s::int, %s::int, %s::float8[], %s::bytea"
 )
+_SEARCH_CALL = f"SELECT * FROM team_search({_SEARCH_ARGS})"
+# The JSON API's page: the hits as the JSON array the server sends, built by PostgreSQL from
+# the function's rows, so the server neither decodes rows nor encodes them again. A record's
+# texts are sent as stored, as the rows' path does (the push refused any that failed the
+# privacy gate; the client cleans what it receives again).
+_PAGE_CALL = (
+    "SELECT coalesce(json_agg(json_build_object('uid', t.uid, 'kind', t.kind, 'type', t.type, "
+    "'title', t.title, 'subtitle', t.subtitle, 'facts', t.facts, 'narrative', t.narrative, "
+    "'author', t.author, 'created_at', t.created_at, 'project', t.project_key, "
+    "'score', round(t.score::numeric, 6)) ORDER BY t.n), '[]')::text "
+    f"FROM team_search({_SEARCH_ARGS}) WITH ORDINALITY AS t(uid, kind, type, title, subtitle, "
+    "facts, narrative, author, created_at, project_key, score, n)"
+)
+_KINDS = ("observation", "summary", "prompt")
 
 
 class TokenRefused(Exception):
     """The token a search was made with is unknown or revoked (checked by the search itself)."""
 
 
-def search_ranked(
-    conn: psycopg.Connection[Any],
-    team_ids: Sequence[int],
-    project_key: str,
-    terms: Sequence[Sequence[tuple[str, bool]]],
-    limit: int,
-    formula: Sequence[float],
-    *,
-    token_hash: bytes | None = None,
-    kinds: Sequence[str] = ("observation", "summary", "prompt"),
-    anchors: int = 30,
-    window: int = 5,
-) -> list[tuple[Any, ...]]:
-    """The best ``limit`` records of ``project_key`` for ``terms``, ranked in PostgreSQL by
-    :data:`SEARCH_FUNCTION` with the ranking constants ``formula``, as rows for
+class SearchRequest(NamedTuple):
+    """What a search asks for, besides its connection: the teams (``team_ids``, or those of the
+    token whose hash is ``token_hash``), the project, the query's terms (each as its forms),
+    how many hits, the ranking constants, and how many candidates bring how wide a window."""
+
+    team_ids: Sequence[int]
+    project_key: str
+    terms: Sequence[Sequence[tuple[str, bool]]]
+    limit: int
+    formula: Sequence[float]
+    token_hash: bytes | None = None
+    anchors: int = 30
+    window: int = 5
+    kinds: Sequence[str] = _KINDS
+
+
+def search_ranked(conn: psycopg.Connection[Any], request: SearchRequest) -> list[tuple[Any, ...]]:
+    """The best ``request.limit`` records of the project for its terms, ranked in PostgreSQL by
+    :data:`SEARCH_FUNCTION` with the ranking constants ``request.formula``, as rows for
     :func:`conkeeper.storage.team_pg.hit_from_row`.
 
-    The teams searched are ``team_ids``, or, given ``token_hash``, those of the token's user,
-    looked up by the same statement (one round trip; :class:`TokenRefused` when the token is
-    unknown or revoked, so a revocation counts from the next search).
+    Given ``request.token_hash`` the teams are those of the token's user, looked up by the
+    same statement (one round trip; :class:`TokenRefused` when the token is unknown or
+    revoked, so a revocation counts from the next search).
     """
-    queries = term_queries(conn, terms) if terms else []
-    if token_hash is None and not any(q.text for q in queries):
+    queries = term_queries(conn, request.terms) if request.terms else []
+    if request.token_hash is None and not any(q.text for q in queries):
         return []
     common = common_lexemes(conn) if queries else {}
-    args = _search_args(team_ids, project_key, queries, common, limit, formula, token_hash,
-                        kinds, anchors, window)  # fmt: skip
     from psycopg.errors import InvalidAuthorizationSpecification
 
     try:
-        return conn.execute(_SEARCH_CALL, args, prepare=True).fetchall()
+        return conn.execute(_SEARCH_CALL, _search_args(request, queries, common),
+                            prepare=True).fetchall()  # fmt: skip
     except InvalidAuthorizationSpecification:
         raise TokenRefused from None
 
 
-async def search_ranked_async(
-    conn: psycopg.AsyncConnection[Any],
-    team_ids: Sequence[int],
-    project_key: str,
-    terms: Sequence[Sequence[tuple[str, bool]]],
-    limit: int,
-    formula: Sequence[float],
-    *,
-    token_hash: bytes | None = None,
-    kinds: Sequence[str] = ("observation", "summary", "prompt"),
-    anchors: int = 30,
-    window: int = 5,
-) -> list[tuple[Any, ...]]:
-    """As :func:`search_ranked`, on an asynchronous connection: the server's search route runs
-    it in its event loop, so a search pays no hop to a worker thread and back."""
-    queries = await term_queries_async(conn, terms) if terms else []
-    if token_hash is None and not any(q.text for q in queries):
-        return []
+def search_page(conn: psycopg.Connection[Any], request: SearchRequest) -> str:
+    """As :func:`search_ranked`, the hits as the text of the JSON array the JSON API answers
+    with (each hit an object: uid, kind, type, title, subtitle, facts, narrative, author,
+    created_at, project, score rounded to 6 places), built by PostgreSQL."""
+    queries = term_queries(conn, request.terms) if request.terms else []
+    if request.token_hash is None and not any(q.text for q in queries):
+        return "[]"
+    common = common_lexemes(conn) if queries else {}
+    from psycopg.errors import InvalidAuthorizationSpecification
+
+    try:
+        row = conn.execute(_PAGE_CALL, _search_args(request, queries, common),
+                           prepare=True).fetchone()  # fmt: skip
+    except InvalidAuthorizationSpecification:
+        raise TokenRefused from None
+    return str(row[0]) if row else "[]"
+
+
+async def search_page_async(conn: psycopg.AsyncConnection[Any], request: SearchRequest) -> str:
+    """As :func:`search_page`, on an asynchronous connection: the server's search route runs it
+    in its event loop, so a search pays no hop to a worker thread and back."""
+    queries = await term_queries_async(conn, request.terms) if request.terms else []
+    if request.token_hash is None and not any(q.text for q in queries):
+        return "[]"
     common = await common_lexemes_async(conn) if queries else {}
-    args = _search_args(team_ids, project_key, queries, common, limit, formula, token_hash,
-                        kinds, anchors, window)  # fmt: skip
     from psycopg.errors import InvalidAuthorizationSpecification
 
     try:
-        cur = await conn.execute(_SEARCH_CALL, args, prepare=True)
-        return await cur.fetchall()
+        cur = await conn.execute(_PAGE_CALL, _search_args(request, queries, common),
+                                 prepare=True)  # fmt: skip
+        row = await cur.fetchone()
     except InvalidAuthorizationSpecification:
         raise TokenRefused from None
+    return str(row[0]) if row else "[]"
 
 
 def _search_args(
-    team_ids: Sequence[int],
-    project_key: str,
-    queries: Sequence[TermQuery],
-    common: dict[str, float],
-    limit: int,
-    formula: Sequence[float],
-    token_hash: bytes | None,
-    kinds: Sequence[str],
-    anchors: int,
-    window: int,
+    request: SearchRequest, queries: Sequence[TermQuery], common: dict[str, float]
 ) -> tuple[Any, ...]:
-    """The arguments of :data:`_SEARCH_CALL`, in its order."""
+    """The arguments of :data:`_SEARCH_CALL` (and :data:`_PAGE_CALL`), in their order."""
     shares = [estimated_share(q, common) or 0.0 for q in queries]
-    return (list(team_ids), project_key, [q.text for q in queries], shares, list(kinds),
-            anchors, window, limit, COUNT_CAP, SAMPLE, MAX_RANKED, list(formula),
-            token_hash)  # fmt: skip
+    return (
+        _number_array(request.team_ids), request.project_key,
+        _text_array([q.text for q in queries]), _number_array(shares),
+        _text_array(request.kinds), request.anchors, request.window, request.limit, COUNT_CAP,
+        SAMPLE, MAX_RANKED, _number_array(request.formula), request.token_hash,
+    )  # fmt: skip
+
+
+def _text_array(values: Sequence[str]) -> str:
+    """A PostgreSQL array literal of texts (each quoted, its backslashes and quotes escaped)."""
+    quoted = (v.replace("\\", "\\\\").replace('"', '\\"') for v in values)
+    return "{" + ",".join(f'"{v}"' for v in quoted) + "}"
+
+
+def _number_array(values: Sequence[float]) -> str:
+    """A PostgreSQL array literal of numbers (integers as such, floats by their repr)."""
+    return "{" + ",".join(repr(v) for v in values) + "}"
 
 
 SEARCH_FUNCTION = """
