@@ -223,12 +223,11 @@ _SEARCH_CALL = f"SELECT * FROM team_search({_SEARCH_ARGS})"
 # texts are sent as stored, as the rows' path does (the push refused any that failed the
 # privacy gate; the client cleans what it receives again).
 _PAGE_CALL = (
-    "SELECT coalesce(json_agg(json_build_object('uid', t.uid, 'kind', t.kind, 'type', t.type, "
-    "'title', t.title, 'subtitle', t.subtitle, 'facts', t.facts, 'narrative', t.narrative, "
-    "'author', t.author, 'created_at', t.created_at, 'project', t.project_key, "
-    "'score', round(t.score::numeric, 6)) ORDER BY t.n), '[]')::text "
-    f"FROM team_search({_SEARCH_ARGS}) WITH ORDINALITY AS t(uid, kind, type, title, subtitle, "
-    "facts, narrative, author, created_at, project_key, score, n)"
+    "SELECT coalesce(json_agg(x), '[]')::text FROM (SELECT t.uid, t.kind, t.type, t.title, "
+    "t.subtitle, t.facts, t.narrative, t.author, t.created_at, t.project_key AS project, "
+    f"round(t.score::numeric, 6) AS score FROM team_search({_SEARCH_ARGS}) WITH ORDINALITY "
+    "AS t(uid, kind, type, title, subtitle, facts, narrative, author, created_at, project_key, "
+    "score, n) ORDER BY t.n) x"
 )
 _KINDS = ("observation", "summary", "prompt")
 
