@@ -403,6 +403,7 @@ DECLARE
     a_uid text[] := '{}';
     a_author bigint[] := '{}';
     a_time bigint[] := '{}';
+    a_tid tid[] := '{}';
     got record;
     probe record;
     every_est float8;
@@ -410,6 +411,7 @@ DECLARE
     e_uid text[];
     e_author bigint[];
     e_time bigint[];
+    e_tid tid[];
     i integer;
 BEGIN
     IF token IS NOT NULL THEN  -- the teams of an active token's user, or a refusal
@@ -467,21 +469,21 @@ BEGIN
         FOREACH i IN ARRAY searched LOOP
             every_est := every_est * greatest(cnt[i], 0) / greatest(sc.size, 1);
         END LOOP;
-        e_uid := '{}'; e_author := '{}'; e_time := '{}';
+        e_uid := '{}'; e_author := '{}'; e_time := '{}'; e_tid := '{}';
         IF every_est > 0 THEN
             IF every_est * every_est > anchors * sc.size THEN  -- common: walk the newest
                 SELECT coalesce(array_agg(x.uid), '{}'), coalesce(array_agg(x.author_id), '{}'),
-                       coalesce(array_agg(x.created_at), '{}')
-                INTO e_uid, e_author, e_time FROM (
-                    SELECT m.uid, m.author_id, m.created_at FROM team_records m
+                       coalesce(array_agg(x.created_at), '{}'), coalesce(array_agg(x.ctid), '{}')
+                INTO e_uid, e_author, e_time, e_tid FROM (
+                    SELECT m.uid, m.author_id, m.created_at, m.ctid FROM team_records m
                     WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
                     AND coalesce(m.search @@ every_q, false)
                     ORDER BY m.created_at DESC LIMIT anchors) x;
             ELSE  -- rare: read every match through the word index
                 SELECT coalesce(array_agg(x.uid), '{}'), coalesce(array_agg(x.author_id), '{}'),
-                       coalesce(array_agg(x.created_at), '{}')
-                INTO e_uid, e_author, e_time FROM (
-                    SELECT m.uid, m.author_id, m.created_at FROM team_records m
+                       coalesce(array_agg(x.created_at), '{}'), coalesce(array_agg(x.ctid), '{}')
+                INTO e_uid, e_author, e_time, e_tid FROM (
+                    SELECT m.uid, m.author_id, m.created_at, m.ctid FROM team_records m
                     WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
                     AND m.search @@ every_q
                     ORDER BY m.created_at + 0 DESC LIMIT anchors) x;
@@ -490,10 +492,11 @@ BEGIN
         IF cardinality(e_uid) < anchors AND cardinality(searched) > 1 THEN
             IF rare_n * rare_n > 4 * ranked * sc.size THEN  -- as above, the walk held to 4x
                 SELECT array_agg(y.uid) AS uids, array_agg(y.author_id) AS authors,
-                       array_agg(y.created_at) AS times
+                       array_agg(y.created_at) AS times, array_agg(y.ctid) AS tids
                 INTO probe FROM (
-                    SELECT x.uid, x.author_id, x.created_at FROM (
-                        SELECT m.uid, m.author_id, m.created_at, m.search FROM team_records m
+                    SELECT x.uid, x.author_id, x.created_at, x.ctid FROM (
+                        SELECT m.uid, m.author_id, m.created_at, m.ctid, m.search
+                        FROM team_records m
                         WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
                         AND coalesce(m.search @@ rare_q, false)
                         ORDER BY m.created_at DESC LIMIT ranked) x
@@ -503,10 +506,11 @@ BEGIN
                     LIMIT anchors - cardinality(e_uid)) y;
             ELSE
                 SELECT array_agg(y.uid) AS uids, array_agg(y.author_id) AS authors,
-                       array_agg(y.created_at) AS times
+                       array_agg(y.created_at) AS times, array_agg(y.ctid) AS tids
                 INTO probe FROM (
-                    SELECT x.uid, x.author_id, x.created_at FROM (
-                        SELECT m.uid, m.author_id, m.created_at, m.search FROM team_records m
+                    SELECT x.uid, x.author_id, x.created_at, x.ctid FROM (
+                        SELECT m.uid, m.author_id, m.created_at, m.ctid, m.search
+                        FROM team_records m
                         WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
                         AND m.search @@ rare_q
                         ORDER BY m.created_at + 0 DESC LIMIT ranked) x
@@ -518,6 +522,7 @@ BEGIN
             e_uid := e_uid || coalesce(probe.uids, '{}');
             e_author := e_author || coalesce(probe.authors, '{}');
             e_time := e_time || coalesce(probe.times, '{}');
+            e_tid := e_tid || coalesce(probe.tids, '{}');
         END IF;
         CONTINUE WHEN cardinality(e_uid) = 0;
         a_team := a_team || array_fill(sc.t, ARRAY[cardinality(e_uid)]);
@@ -525,6 +530,7 @@ BEGIN
         a_uid := a_uid || e_uid;
         a_author := a_author || e_author;
         a_time := a_time || e_time;
+        a_tid := a_tid || e_tid;
     END LOOP;
     IF cardinality(a_uid) = 0 THEN
         RETURN;
@@ -537,69 +543,73 @@ BEGIN
         END LOOP;
     END IF;
     wsum := coalesce(nullif((SELECT sum(x) FROM unnest(wt) x), 0), 1.0);
+    -- the windows: each anchor (read again by the ctid its statement found: the function's
+    -- statements share the caller's snapshot, so it is the same row version) with the walk
+    -- records its author wrote before it (all but the earliest of a full scan follow a record
+    -- of the window) and after it; a record's ctid stands for it until the winners' rows
     RETURN QUERY
     WITH w AS (
-        SELECT a.team_id, a.author_id, a.uid AS anchor, b.uid, b.created_at, b.held, b.share,
-            b.rank
-        FROM unnest(a_team, a_project, a_uid, a_author, a_time)
-            AS a(team_id, project_id, uid, author_id, created_at)
+        SELECT a.team_id, a.author_id, v.uid, v.created_at, v.tid, v.after_first, h.held,
+            h.share, h.rank
+        FROM unnest(a_team, a_project, a_uid, a_author, a_time, a_tid)
+            AS a(team_id, project_id, uid, author_id, created_at, tid)
         CROSS JOIN LATERAL (
-            SELECT v.uid, v.created_at, h.held, h.share, h.rank
+            SELECT r.uid, r.created_at, r.ctid AS tid, r.search, true AS after_first
+            FROM team_records r WHERE r.ctid = a.tid
+            UNION ALL
+            SELECT x.uid, x.created_at, x.tid, x.search, row_number() OVER () < walk
             FROM (
-                SELECT r.uid, r.created_at, r.search FROM team_records r
-                WHERE r.team_id = a.team_id AND r.uid = a.uid
-                UNION ALL (
-                SELECT r.uid, r.created_at, r.search FROM team_records r
+                SELECT r.uid, r.created_at, r.ctid AS tid, r.search FROM team_records r
                 WHERE r.team_id = a.team_id AND r.project_id = a.project_id
                 AND r.author_id = a.author_id AND r.kind = ANY(kinds)
                 AND r.created_at <= a.created_at
                 AND (r.created_at, r.uid) < (a.created_at, a.uid)
-                ORDER BY r.created_at DESC LIMIT walk)
-                UNION ALL (
-                SELECT r.uid, r.created_at, r.search FROM team_records r
-                WHERE r.team_id = a.team_id AND r.project_id = a.project_id
-                AND r.author_id = a.author_id AND r.kind = ANY(kinds)
-                AND r.created_at >= a.created_at
-                AND (r.created_at, r.uid) > (a.created_at, a.uid)
-                ORDER BY r.created_at LIMIT walk)) v
-            CROSS JOIN LATERAL (
-                SELECT g.held, g.share,
-                    CASE WHEN g.held <> 0 THEN ts_rank(v.search, any_q) ELSE 0 END AS rank
-                FROM (SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held,
-                          coalesce(sum(wt[k]), 0) AS share
-                      FROM unnest(searched) k WHERE v.search @@ tq[k]) g) h) b
-    ), placed AS (  -- every record of a window but its first follows a record of the window
-        SELECT w.*, row_number() OVER (PARTITION BY w.team_id, w.anchor
-                                       ORDER BY w.created_at, w.uid) > 1 AS after_first
-        FROM w
-    ), rec AS (
-        SELECT p.team_id, p.uid, min(p.author_id) AS author_id,
-            min(p.created_at) AS created_at, bool_or(p.after_first) AS linked,
-            min(p.held) AS held, min(p.share) AS share, min(p.rank) AS rank
-        FROM placed p GROUP BY p.team_id, p.uid
-    ), scored AS (
-        SELECT c.team_id, c.uid, c.created_at, c.rank, c.share,
-            greatest(CASE WHEN c.linked THEN lag(c.share) OVER run ELSE 0 END,
-                     CASE WHEN lead(c.linked) OVER run THEN lead(c.share) OVER run ELSE 0 END)
-                AS neighbour,
+                ORDER BY r.created_at DESC LIMIT walk) x
+            UNION ALL (
+            SELECT r.uid, r.created_at, r.ctid, r.search, true FROM team_records r
+            WHERE r.team_id = a.team_id AND r.project_id = a.project_id
+            AND r.author_id = a.author_id AND r.kind = ANY(kinds)
+            AND r.created_at >= a.created_at
+            AND (r.created_at, r.uid) > (a.created_at, a.uid)
+            ORDER BY r.created_at LIMIT walk)) v
+        CROSS JOIN LATERAL (  -- kept apart (OFFSET 0): the vectors stop here, not in the sorts
+            SELECT g.held, g.share,
+                CASE WHEN g.held <> 0 THEN ts_rank(v.search, any_q) ELSE 0 END AS rank
+            FROM (SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held,
+                      coalesce(sum(wt[k]), 0) AS share
+                  FROM unnest(searched) k WHERE v.search @@ tq[k]) g OFFSET 0) h
+    ), rec AS (  -- one row per record, in its author's order (no sort after this one)
+        SELECT w.team_id, w.author_id, w.created_at, w.uid, min(w.tid) AS tid,
+            bool_or(w.after_first) AS linked, min(w.held) AS held, min(w.share) AS share,
+            min(w.rank) AS rank
+        FROM w GROUP BY w.team_id, w.author_id, w.created_at, w.uid
+    ), near AS (  -- the terms held and the link of the 3 records either side, in one number
+        SELECT c.team_id, c.uid, c.tid, c.created_at, c.rank, c.share, c.held, c.linked,
+            lag(c.hl, 1, 0::bigint) OVER run AS p1, lag(c.hl, 2, 0::bigint) OVER run AS p2,
+            lag(c.hl, 3, 0::bigint) OVER run AS p3, lead(c.hl, 1, 0::bigint) OVER run AS n1,
+            lead(c.hl, 2, 0::bigint) OVER run AS n2, lead(c.hl, 3, 0::bigint) OVER run AS n3,
+            lag(c.share) OVER run AS ps, lead(c.share) OVER run AS ns,
+            max(c.rank) FILTER (WHERE c.rank > 0) OVER () AS top
+        FROM (SELECT r.*, r.held * 2 + r.linked::int AS hl FROM rec r) c
+        WINDOW run AS (PARTITION BY c.team_id, c.author_id ORDER BY c.created_at, c.uid)
+    ), scored AS (  -- a neighbour or section member counts only through linked records
+        SELECT c.tid, c.created_at, c.rank, c.share, c.top,
+            greatest(CASE WHEN c.linked THEN c.ps ELSE 0 END,
+                     CASE WHEN c.n1 & 1 = 1 THEN c.ns ELSE 0 END) AS neighbour,
             c.held
-            | CASE WHEN c.linked THEN lag(c.held) OVER run
-                   | CASE WHEN lag(c.linked) OVER run THEN lag(c.held, 2) OVER run
-                          | CASE WHEN lag(c.linked, 2) OVER run THEN lag(c.held, 3) OVER run
-                                 ELSE 0 END
+            | CASE WHEN c.linked THEN c.p1 >> 1
+                   | CASE WHEN c.p1 & 1 = 1 THEN c.p2 >> 1
+                          | CASE WHEN c.p2 & 1 = 1 THEN c.p3 >> 1 ELSE 0 END
                           ELSE 0 END
                    ELSE 0 END
-            | CASE WHEN lead(c.linked) OVER run THEN lead(c.held) OVER run
-                   | CASE WHEN lead(c.linked, 2) OVER run THEN lead(c.held, 2) OVER run
-                          | CASE WHEN lead(c.linked, 3) OVER run THEN lead(c.held, 3) OVER run
-                                 ELSE 0 END
+            | CASE WHEN c.n1 & 1 = 1 THEN c.n1 >> 1
+                   | CASE WHEN c.n2 & 1 = 1 THEN c.n2 >> 1
+                          | CASE WHEN c.n3 & 1 = 1 THEN c.n3 >> 1 ELSE 0 END
                           ELSE 0 END
-                   ELSE 0 END AS whole,
-            max(c.rank) FILTER (WHERE c.rank > 0) OVER () AS top
-        FROM rec c
-        WINDOW run AS (PARTITION BY c.team_id, c.author_id ORDER BY c.created_at, c.uid)
+                   ELSE 0 END AS whole
+        FROM near c
     ), best AS (
-        SELECT s.team_id, s.uid, s.created_at,
+        SELECT s.tid, s.created_at,
             (s.share + formula[1] * s.neighbour
              + (formula[2] + formula[3]) * (SELECT coalesce(sum(wt[k]), 0) FROM unnest(searched) k
                 WHERE s.whole & (1::bigint << (k - 1)) <> 0)) / wsum
@@ -608,11 +618,10 @@ BEGIN
         ORDER BY score DESC, s.created_at DESC LIMIT top_n
     )
     SELECT r.uid, r.kind, r.type, r.title, r.subtitle, r.facts, r.narrative, u.name,
-        r.created_at, p.project_key, b.score::float8
+        r.created_at, key, b.score::float8
     FROM best b
-    JOIN team_records r ON r.team_id = b.team_id AND r.uid = b.uid
+    JOIN team_records r ON r.ctid = b.tid  -- the row the window read, in this statement
     JOIN users u ON u.id = r.author_id
-    JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id
     ORDER BY b.score DESC, b.created_at DESC;
 END
 $fn$;
