@@ -413,6 +413,7 @@ DECLARE
     e_time bigint[];
     e_tid tid[];
     i integer;
+    held_any boolean;
 BEGIN
     IF token IS NOT NULL THEN  -- the teams of an active token's user, or a refusal
         SELECT array_agg(m.team_id) INTO teams FROM tokens t
@@ -443,10 +444,12 @@ BEGIN
               WHERE p.team_id = ANY(teams) AND p.project_key = key LOOP
         total := total + sc.size;
         cnt := team_search_counts(sc.t, sc.pid, sc.size, tq, shares, cap, sample);
+        held_any := false;  -- (simple expressions: no statement to start for them)
         FOREACH i IN ARRAY searched LOOP
             found[i] := greatest(found[i], 0) + cnt[i];
+            held_any := held_any OR cnt[i] > 0;
         END LOOP;
-        CONTINUE WHEN NOT EXISTS (SELECT 1 FROM unnest(searched) k WHERE cnt[k] > 0);
+        CONTINUE WHEN NOT held_any;
         pw := array_fill(1.0::float8, ARRAY[n]);
         IF n >= 2 THEN
             FOREACH i IN ARRAY searched LOOP
@@ -536,13 +539,16 @@ BEGIN
         RETURN;
     END IF;
     wt := array_fill(1.0::float8, ARRAY[n]);
+    wsum := n;
     IF n >= 2 THEN
+        wsum := 0;
         FOR i IN 1..n LOOP
             wt[i] := CASE WHEN found[i] < 0 THEN 0.0
                           ELSE ln(1.0 + (total - found[i] + 0.5) / (found[i] + 0.5)) END;
+            wsum := wsum + wt[i];
         END LOOP;
     END IF;
-    wsum := coalesce(nullif((SELECT sum(x) FROM unnest(wt) x), 0), 1.0);
+    wsum := coalesce(nullif(wsum, 0), 1.0);
     -- the windows: each anchor (read again by the ctid its statement found: the function's
     -- statements share the caller's snapshot, so it is the same row version) with the walk
     -- records its author wrote before it (all but the earliest of a full scan follow a record
