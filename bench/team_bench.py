@@ -178,8 +178,9 @@ TARGETS = {"push_obs_per_s": 5000.0, "search_p50_ms": 30.0, "search_p95_ms": 100
 HOOK_TARGET_MS = 1.0
 # The throwaway cluster gets a server's buffer cache instead of the 128 MB default (1,000,000
 # records take about 2.3 GB with their indexes; a page read from the OS cache costs tens of times
-# a buffer hit). Nothing else is tuned.
-SERVER_SETTINGS = "-c shared_buffers=1GB"
+# a buffer hit). Nothing else is tuned. ``--shared-buffers`` sets another size (4GB holds the
+# 1,000,000 records whole: the figure without reads from the OS cache).
+SHARED_BUFFERS = "1GB"
 
 
 def vocabulary(size: int = 4000, seed: int = 4000) -> list[str]:
@@ -224,8 +225,9 @@ def observation(rng: random.Random, serial: int) -> dict[str, Any]:
 class Cluster:
     """A throwaway PostgreSQL (pytest-postgresql's executor), or the given database."""
 
-    def __init__(self, url: str | None) -> None:
+    def __init__(self, url: str | None, shared_buffers: str = SHARED_BUFFERS) -> None:
         self.url = url
+        self.shared_buffers = shared_buffers
         self.executor: Any = None
         self.tmp: str | None = None
 
@@ -254,7 +256,7 @@ class Cluster:
             logfile=os.path.join(self.tmp, "postgresql.log"),
             startparams="-w",
             dbname="conkeeper_bench",
-            postgres_options=SERVER_SETTINGS,
+            postgres_options=f"-c shared_buffers={self.shared_buffers}",
         )
         self.executor.start()
         try:
@@ -271,11 +273,14 @@ class Cluster:
         return self
 
     def postmaster(self) -> int | None:
-        """The PostgreSQL server's process id (None for a database given by URL)."""
-        if self.tmp is None:
+        """The PostgreSQL server's process id: the throwaway cluster's, or for a database given
+        by URL the one its data directory names when that is readable here (a local cluster;
+        None otherwise, and PostgreSQL's CPU then reads 0)."""
+        data = Path(self.tmp, "data") if self.tmp is not None else _data_directory(self.url)
+        if data is None:
             return None
         try:
-            return int(Path(self.tmp, "data", "postmaster.pid").read_text().split()[0])
+            return int(Path(data, "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             return None
 
@@ -284,6 +289,20 @@ class Cluster:
             self.executor.stop()
         if self.tmp:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _data_directory(url: str | None) -> Path | None:
+    """The data directory of the server behind ``url`` (needs a superuser), None if unknown."""
+    if url is None:
+        return None
+    import psycopg
+
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute("SHOW data_directory").fetchone()
+    except psycopg.Error:
+        return None
+    return Path(row[0]) if row else None
 
 
 def _pg_bin(name: str) -> str | None:
@@ -659,23 +678,7 @@ def bench(
     hook_runs: int,
     postmaster: int | None = None,
 ) -> dict[str, Any]:
-    _cli("server", "init", "--database", database)
-    tokens = [
-        json.loads(
-            _cli(
-                "server",
-                "token",
-                "--database",
-                database,
-                "--user",
-                f"user{t}",
-                "--team",
-                f"team{t}",
-                "--json",
-            )
-        )["token"]
-        for t in range(TEAMS)
-    ]
+    tokens = _prepare(database)
     server = Server(database)
     try:
         per_project = max(1, observations // (TEAMS * PROJECTS_PER_TEAM))
@@ -689,11 +692,7 @@ def bench(
 
         with psycopg.connect(database, autocommit=True) as conn:
             conn.execute("VACUUM ANALYZE team_records")
-        search_load(server.url, tokens, max(2, queries // 10), seed=7)  # warm the caches
-        meter = CpuMeter(server.proc.pid, postmaster)
-        search = search_load(server.url, tokens, queries, seed=11)
-        search["cpu_ms_per_request"] = meter.per(search["requests"], 1000)
-        search["load_average_1min"] = round(os.getloadavg()[0], 2)
+        search = search_figures(server, tokens, queries, postmaster)
         single = search_load(server.url, tokens, queries, seed=13, clients=1)
         search["one_client_p50_ms"] = single["p50_ms"]
         hooks = hook_ab(server.url, tokens[0], hook_runs)
@@ -701,6 +700,52 @@ def bench(
     finally:
         server.stop()
     return {"push": push, "search": search, "hooks": hooks}
+
+
+def _prepare(database: str) -> list[str]:
+    """The schema (created or migrated to this version) and a fresh token of each team's user."""
+    _cli("server", "init", "--database", database)
+    return [
+        json.loads(
+            _cli("server", "token", "--database", database, "--user", f"user{t}",
+                 "--team", f"team{t}", "--json")
+        )["token"]
+        for t in range(TEAMS)
+    ]  # fmt: skip
+
+
+def search_figures(server: Server, tokens: list[str], queries: int, postmaster: int | None
+                   ) -> dict[str, Any]:  # fmt: skip
+    """The search load after a warm-up (a tenth of it), with the CPU each side spent."""
+    search_load(server.url, tokens, max(2, queries // 10), seed=7)  # warm the caches
+    meter = CpuMeter(server.proc.pid, postmaster)
+    search = search_load(server.url, tokens, queries, seed=11)
+    search["cpu_ms_per_request"] = meter.per(search["requests"], 1000)
+    search["load_average_1min"] = round(os.getloadavg()[0], 2)
+    return search
+
+
+def search_only(database: str, queries: int, rounds: int, postmaster: int | None) -> int:
+    """``--search-only``: the search load alone, ``rounds`` times, against a database an earlier
+    run of this bench filled (``--database``), migrated to this version first; one line each.
+    Run two versions' checkouts alternately against copies of one database to compare them:
+    the CPU per search survives the load other work puts on the machine, latencies do not."""
+    tokens = _prepare(database)
+    server = Server(database)
+    try:
+        for _ in range(rounds):
+            s = search_figures(server, tokens, queries, postmaster)
+            cpu = s["cpu_ms_per_request"]
+            print(
+                f"search: p50 {s['p50_ms']:.1f} ms, p95 {s['p95_ms']:.1f} ms, "
+                f"{s['requests_per_s']}/s, load {s['load_average_1min']}; CPU per search "
+                f"server {cpu['server']:.2f} ms, PostgreSQL {cpu['postgres']:.2f} ms, "
+                f"clients {cpu['client']:.2f} ms",
+                flush=True,
+            )
+    finally:
+        server.stop()
+    return 0
 
 
 def main() -> int:
@@ -717,10 +762,26 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=100, help="searches per client")
     parser.add_argument("--hook-runs", type=int, default=40)
     parser.add_argument("--tiny", action="store_true", help="CI size")
+    parser.add_argument(
+        "--shared-buffers",
+        default=SHARED_BUFFERS,
+        help="the throwaway cluster's shared_buffers (default %(default)s)",
+    )
+    parser.add_argument(
+        "--search-only",
+        type=int,
+        metavar="ROUNDS",
+        help="only the search load, ROUNDS times, against --database (filled by an earlier run)",
+    )
     args = parser.parse_args()
     if args.tiny:
         args.observations, args.queries, args.hook_runs = 20_000, 10, 6
-    with Cluster(args.database) as cluster:
+    if args.search_only:
+        if not args.database:
+            parser.error("--search-only needs --database (a database this bench filled)")
+        cluster = Cluster(args.database)
+        return search_only(args.database, args.queries, args.search_only, cluster.postmaster())
+    with Cluster(args.database, args.shared_buffers) as cluster:
         assert cluster.url is not None
         result = bench(
             cluster.url,

@@ -25,9 +25,9 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 
     first = run_cli("server", "init", "--database", database_url, "--json")
     assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout) == {"schema_version": 7, "applied": [1, 2, 3, 4, 5, 6, 7]}
+    assert json.loads(first.stdout) == {"schema_version": 8, "applied": [1, 2, 3, 4, 5, 6, 7, 8]}
     again = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(again.stdout) == {"schema_version": 7, "applied": []}
+    assert json.loads(again.stdout) == {"schema_version": 8, "applied": []}
     with psycopg.connect(database_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
         indexes = dict(
@@ -37,8 +37,8 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
         )
         functions = [r[0] for r in conn.execute("SELECT proname FROM pg_proc WHERE proname = "
                                                 "'team_search'")]  # fmt: skip
-    assert versions == [1, 2, 3, 4, 5, 6, 7]
-    assert functions == ["team_search"]  # version 5: the search as one function (6 replaced it)
+    assert versions == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert functions == ["team_search"]  # version 5: the search as one function (6, 8 replaced it)
     assert "team_records_search" not in indexes  # version 3 replaced it
     assert "team_records_scope_search" not in indexes  # version 7 replaced it
     assert "gin (project_id, search)" in indexes["team_records_project_search"].lower()
@@ -65,7 +65,7 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
         assert team_pg.migrate(conn, target=4) == [4]
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 7, "applied": [5, 6, 7]}
+    assert json.loads(done.stdout) == {"schema_version": 8, "applied": [5, 6, 7, 8]}
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
@@ -98,11 +98,11 @@ def test_version_6_replaces_the_search_function_of_a_version_5_database(
         conn.execute(_REFUSING_SEARCH)
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 7, "applied": [6, 7]}
+    assert json.loads(done.stdout) == {"schema_version": 8, "applied": [6, 7, 8]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         found = hub.search_by_token(conn, "ckt_five", "example.com/a/shop", "payment", 5)
-    assert found is not None and [h["uid"] for h in found] == ["r1"]
+    assert found is not None and [h["uid"] for h in json.loads(found)] == ["r1"]
 
 
 def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_records(
@@ -134,7 +134,7 @@ def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_recor
             )
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 7, "applied": [7]}
+    assert json.loads(done.stdout) == {"schema_version": 8, "applied": [7, 8]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         indexes = [
@@ -146,8 +146,45 @@ def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_recor
         found = hub.search_by_token(conn, "ckt_six", "example.com/a/shop", "payment", 5)
         other = hub.search_by_token(conn, "ckt_other", "example.com/a/shop", "payment", 5)
     assert indexes == ["team_records_pkey", "team_records_project_search", "team_records_recent"]
-    assert found is not None and [h["uid"] for h in found] == ["r1"]
-    assert other is not None and [h["uid"] for h in other] == ["x1"]
+    assert found is not None and [h["uid"] for h in json.loads(found)] == ["r1"]
+    assert other is not None and [h["uid"] for h in json.loads(other)] == ["x1"]
+
+
+def test_version_8_replaces_the_search_function_of_a_version_7_database(
+    database_url: str,
+) -> None:
+    """A database the previous release left at version 7 (its own ``team_search``, here a
+    stand-in that refuses every call) gets this release's function from version 8 alone: its
+    records are found, ranked, and read back whole (the new function reads the winners by the
+    row versions its own statements found)."""
+    from conkeeper.services.team import hub, rank
+    from conkeeper.services.team.hub import token_hash
+    from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
+
+    with team_pg.connect(database_url) as conn:
+        assert team_pg.migrate(conn, target=7) == [1, 2, 3, 4, 5, 6, 7]
+        team_pg.create_token(conn, "ann", "core", token_hash("ckt_seven"))
+        grant = team_pg.token_grant(conn, token_hash("ckt_seven"))
+        assert grant is not None
+        team_pg.upsert_records(conn, grant, "example.com/a/shop", [
+            TeamRecord("r1", "observation", "bugfix", "payment retry storm", "jitter", ("backoff",),
+                       "the payment provider throttles", (), (), 1),
+            TeamRecord("r2", "observation", "bugfix", "lunch menu", "", (), "", (), (), 2),
+            TeamRecord("r3", "observation", "bugfix", "payment receipts", "", (), "", (), (), 3),
+        ])  # fmt: skip
+        conn.execute(_REFUSING_SEARCH)
+        conn.commit()
+    done = run_cli("server", "init", "--database", database_url, "--json")
+    assert json.loads(done.stdout) == {"schema_version": 8, "applied": [8]}
+    with team_pg.connect(database_url) as conn:
+        conn.autocommit = True
+        page = hub.search_by_token(conn, "ckt_seven", "example.com/a/shop", "payment retry", 5)
+        rows = rank.search(conn, grant.read_team_ids, "example.com/a/shop", "payment retry", 5)
+    assert page is not None and [h["uid"] for h in json.loads(page)] == ["r1", "r3"]
+    assert [h.uid for h in rows] == ["r1", "r3"] and rows[0].facts == ("backoff",)
+    assert rows[0].narrative == "the payment provider throttles" and rows[0].author == "ann"
+    assert rows[0].project_key == "example.com/a/shop" and rows[0].score > rows[1].score > 0
 
 
 # The previous release's function, as far as this test cares: present, and not this release's.

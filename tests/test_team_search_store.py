@@ -9,6 +9,7 @@ to :mod:`conkeeper.domain.ranking`'s formula, and the token checked by the searc
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,6 +48,12 @@ def _stored_and_analysed(conn: Any, grant: Any, rows: list[Any]) -> None:
     conn.commit()
     conn.execute("ANALYZE team_records")
     conn.commit()
+
+
+def _uids(page: str | None) -> list[str]:
+    """The uids of a JSON API page of hits (``hub.search_by_token``'s answer), in order."""
+    assert page is not None
+    return [hit["uid"] for hit in json.loads(page)]
 
 
 def _size(conn: Any) -> int:
@@ -239,8 +246,8 @@ def test_a_search_checks_its_token_in_its_own_statement(store: tuple[Any, Any]) 
     conn.commit()
     conn.autocommit = True  # as the server's pooled connections are
     found = hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "cache", 5)
-    assert found is not None and [h["uid"] for h in found] == ["s1"]
-    assert hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "the", 5) == []
+    assert _uids(found) == ["s1"]
+    assert hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "the", 5) == "[]"
     assert hub.search_by_token(conn, "ckt_wrong", "example.com/a/shop", "cache", 5) is None
     assert hub.search_by_token(conn, "ckt_wrong", "example.com/a/shop", "the", 5) is None
     assert team_pg.revoke_token(conn, hub.token_hash("ckt_search"))
@@ -269,8 +276,8 @@ def test_one_project_key_in_two_of_the_users_teams_is_searched_as_one(
     conn.autocommit = True
     ann = hub.search_by_token(conn, "ckt_search", key, "rollout", 5)
     bob = hub.search_by_token(conn, "ckt_bob", key, "rollout", 5)
-    assert ann is not None and [h["uid"] for h in ann] == ["i1", "c1"]  # newest first on a tie
-    assert bob is not None and [h["uid"] for h in bob] == ["i1"]
+    assert _uids(ann) == ["i1", "c1"]  # newest first on a tie
+    assert _uids(bob) == ["i1"]
 
 
 def test_the_event_loop_search_finds_what_the_threaded_one_finds(store: tuple[Any, Any]) -> None:
@@ -306,8 +313,43 @@ def test_the_event_loop_search_finds_what_the_threaded_one_finds(store: tuple[An
         threaded = hub.search_by_token(conn, "ckt_search", key, query, 8)
         looped = asyncio.run(in_the_loop("ckt_search", query))
         assert looped == threaded
-    assert threaded == [] and looped == []  # "the" is a stop word: nothing to find
-    assert [h["uid"] for h in hub.search_by_token(conn, "ckt_search", key, "rollback", 3) or []]
+    assert threaded == "[]" and looped == "[]"  # "the" is a stop word: nothing to find
+    assert _uids(hub.search_by_token(conn, "ckt_search", key, "rollback", 3))
     assert asyncio.run(in_the_loop("ckt_wrong", "rollback")) is None
     assert team_pg.revoke_token(conn, hub.token_hash("ckt_search"))
     assert asyncio.run(in_the_loop("ckt_search", "rollback")) is None
+
+
+def test_the_json_page_holds_what_the_rows_hold(store: tuple[Any, Any]) -> None:
+    """The JSON API's hits are built by PostgreSQL (no row decoded and encoded again in the
+    server): the same records in the same order as the MCP tools' rows, every field equal
+    (texts with quotes, backslashes, tabs, newlines and non-ASCII letters, facts as a list),
+    scores to 6 places; a search of stop words only is an empty page."""
+    import math
+
+    from conkeeper.services.team import hub
+    from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
+
+    conn, grant = store
+    odd = 'a "quoted" C:\\path\ttab\nnew line, café ünïcode ✓'
+    rows = [TeamRecord(f"j{i}", "observation", "bugfix", f"ledger drift {i} {odd}", odd,
+                       (odd, f"fact {i}"), f"narrative {odd}", (), (), 1000 + i)
+            for i in range(12)]  # fmt: skip
+    rows.append(_record("k1", "ledger only", 2000))
+    _stored_and_analysed(conn, grant, rows)
+    conn.autocommit = True
+    page = hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "ledger drift", 8)
+    rows_path = hub.search(conn, grant, "example.com/a/shop", "ledger drift", 8)
+    assert page is not None
+    hits = json.loads(page)
+    assert [h["uid"] for h in hits] == [h["uid"] for h in rows_path] and len(hits) == 8
+    for got, want in zip(hits, rows_path, strict=True):
+        assert got.keys() == want.keys()
+        assert {k: v for k, v in got.items() if k != "score"} == {
+            k: v for k, v in want.items() if k != "score"
+        }
+        assert math.isclose(got["score"], want["score"], abs_tol=1.5e-6)
+    assert hits[0]["title"].endswith(odd) and hits[0]["facts"] == [odd, hits[0]["facts"][1]]
+    assert team_pg.count_records(conn, grant.read_team_ids, "example.com/a/shop") == 13
+    assert hub.search_by_token(conn, "ckt_search", "example.com/a/shop", "the of", 8) == "[]"

@@ -147,6 +147,13 @@ CREATE INDEX team_records_project_search ON team_records USING gin (project_id, 
 DROP INDEX team_records_scope_search;
 """
 
+# The search's ranking with fewer reads and sorts (the same records and scores): each anchor
+# read again by its ctid instead of its key, its window's earlier records in one scan that also
+# marks which follow a record of the window, one grouping whose order the neighbours' window
+# pass reuses, the neighbours' terms and links packed in one number each, the winners read by
+# ctid. PostgreSQL's CPU per search 9-17% less at 1,000,000 records.
+SCHEMA_V8 = team_search.SEARCH_FUNCTION
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "teams, users, memberships, hashed tokens", SCHEMA_V1),
     (2, "team projects and records with weighted full-text search", SCHEMA_V2),
@@ -155,6 +162,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (5, "the team search as one function: counts, anchors, windows, ranking", SCHEMA_V5),
     (6, "the team search's ranking in one grouping and one window pass", SCHEMA_V6),
     (7, "search index over project and words (the project implies its team)", SCHEMA_V7),
+    (8, "the team search's windows and ranking with fewer reads and sorts", SCHEMA_V8),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 

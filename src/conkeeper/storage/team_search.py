@@ -75,6 +75,8 @@ class _Cache:
 
 _CACHE = _Cache()
 
+# Prepared like the search (a term a server process has not seen yet costs this statement,
+# and parsing and planning it were most of its cost).
 _TERM_SQL = """
 SELECT k, coalesce(string_agg('(' || q::text || ')', ' | ') FILTER (WHERE numnode(q) > 0), '')
 FROM (
@@ -101,7 +103,7 @@ def term_queries(
     keys = [tuple(forms) for forms in terms]
     missing = _uncached(keys)
     if missing:
-        rows = conn.execute(_TERM_SQL, _term_params(missing), prepare=False).fetchall()
+        rows = conn.execute(_TERM_SQL, _term_params(missing), prepare=True).fetchall()
         _remember_terms(missing, rows)
     return _cached(keys)
 
@@ -113,7 +115,7 @@ async def term_queries_async(
     keys = [tuple(forms) for forms in terms]
     missing = _uncached(keys)
     if missing:
-        cur = await conn.execute(_TERM_SQL, _term_params(missing), prepare=False)
+        cur = await conn.execute(_TERM_SQL, _term_params(missing), prepare=True)
         _remember_terms(missing, await cur.fetchall())
     return _cached(keys)
 
@@ -207,99 +209,129 @@ def estimated_share(term: TermQuery, common: dict[str, float]) -> float | None:
 # The whole search is one statement (schema version 5, :data:`SEARCH_FUNCTION`): the counts,
 # the anchors, their windows, the ranking and the winners' rows, with the token check when a
 # token is given. Its integer arguments are cast (Python integers are sent as bigint), and its
-# words are values, so one plan per connection serves every search.
-_SEARCH_CALL = (
-    "SELECT * FROM team_search(%s::bigint[], %s::text, %s::text[], %s::float8[], %s::text[], "
-    "%s::int, %s::int, %s::int, %s::int, %s::int, %s::int, %s::float8[], %s::bytea)"
+# words are values, so one plan per connection serves every search. Its arrays travel as the
+# text of PostgreSQL array literals (:func:`_text_array`, :func:`_number_array`): psycopg's
+# list adaptation inspects every list and its items on each call, about as costly as all the
+# rest of a search's Python in the server.
+_SEARCH_ARGS = (
+    "%s::bigint[], %s::text, %s::text[], %s::float8[], %s::text[], %s::int, %s::int, %s::int, "
+    "%s::int, %s::int, %s::int, %s::float8[], %s::bytea"
 )
+_SEARCH_CALL = f"SELECT * FROM team_search({_SEARCH_ARGS})"
+# The JSON API's page: the hits as the JSON array the server sends, built by PostgreSQL from
+# the function's rows, so the server neither decodes rows nor encodes them again. A record's
+# texts are sent as stored, as the rows' path does (the push refused any that failed the
+# privacy gate; the client cleans what it receives again).
+_PAGE_CALL = (
+    "SELECT coalesce(json_agg(x), '[]')::text FROM (SELECT t.uid, t.kind, t.type, t.title, "
+    "t.subtitle, t.facts, t.narrative, t.author, t.created_at, t.project_key AS project, "
+    f"round(t.score::numeric, 6) AS score FROM team_search({_SEARCH_ARGS}) WITH ORDINALITY "
+    "AS t(uid, kind, type, title, subtitle, facts, narrative, author, created_at, project_key, "
+    "score, n) ORDER BY t.n) x"
+)
+_KINDS = ("observation", "summary", "prompt")
 
 
 class TokenRefused(Exception):
     """The token a search was made with is unknown or revoked (checked by the search itself)."""
 
 
-def search_ranked(
-    conn: psycopg.Connection[Any],
-    team_ids: Sequence[int],
-    project_key: str,
-    terms: Sequence[Sequence[tuple[str, bool]]],
-    limit: int,
-    formula: Sequence[float],
-    *,
-    token_hash: bytes | None = None,
-    kinds: Sequence[str] = ("observation", "summary", "prompt"),
-    anchors: int = 30,
-    window: int = 5,
-) -> list[tuple[Any, ...]]:
-    """The best ``limit`` records of ``project_key`` for ``terms``, ranked in PostgreSQL by
-    :data:`SEARCH_FUNCTION` with the ranking constants ``formula``, as rows for
+class SearchRequest(NamedTuple):
+    """What a search asks for, besides its connection: the teams (``team_ids``, or those of the
+    token whose hash is ``token_hash``), the project, the query's terms (each as its forms),
+    how many hits, the ranking constants, and how many candidates bring how wide a window."""
+
+    team_ids: Sequence[int]
+    project_key: str
+    terms: Sequence[Sequence[tuple[str, bool]]]
+    limit: int
+    formula: Sequence[float]
+    token_hash: bytes | None = None
+    anchors: int = 30
+    window: int = 5
+    kinds: Sequence[str] = _KINDS
+
+
+def search_ranked(conn: psycopg.Connection[Any], request: SearchRequest) -> list[tuple[Any, ...]]:
+    """The best ``request.limit`` records of the project for its terms, ranked in PostgreSQL by
+    :data:`SEARCH_FUNCTION` with the ranking constants ``request.formula``, as rows for
     :func:`conkeeper.storage.team_pg.hit_from_row`.
 
-    The teams searched are ``team_ids``, or, given ``token_hash``, those of the token's user,
-    looked up by the same statement (one round trip; :class:`TokenRefused` when the token is
-    unknown or revoked, so a revocation counts from the next search).
+    Given ``request.token_hash`` the teams are those of the token's user, looked up by the
+    same statement (one round trip; :class:`TokenRefused` when the token is unknown or
+    revoked, so a revocation counts from the next search).
     """
-    queries = term_queries(conn, terms) if terms else []
-    if token_hash is None and not any(q.text for q in queries):
+    queries = term_queries(conn, request.terms) if request.terms else []
+    if request.token_hash is None and not any(q.text for q in queries):
         return []
     common = common_lexemes(conn) if queries else {}
-    args = _search_args(team_ids, project_key, queries, common, limit, formula, token_hash,
-                        kinds, anchors, window)  # fmt: skip
     from psycopg.errors import InvalidAuthorizationSpecification
 
     try:
-        return conn.execute(_SEARCH_CALL, args, prepare=True).fetchall()
+        return conn.execute(_SEARCH_CALL, _search_args(request, queries, common),
+                            prepare=True).fetchall()  # fmt: skip
     except InvalidAuthorizationSpecification:
         raise TokenRefused from None
 
 
-async def search_ranked_async(
-    conn: psycopg.AsyncConnection[Any],
-    team_ids: Sequence[int],
-    project_key: str,
-    terms: Sequence[Sequence[tuple[str, bool]]],
-    limit: int,
-    formula: Sequence[float],
-    *,
-    token_hash: bytes | None = None,
-    kinds: Sequence[str] = ("observation", "summary", "prompt"),
-    anchors: int = 30,
-    window: int = 5,
-) -> list[tuple[Any, ...]]:
-    """As :func:`search_ranked`, on an asynchronous connection: the server's search route runs
-    it in its event loop, so a search pays no hop to a worker thread and back."""
-    queries = await term_queries_async(conn, terms) if terms else []
-    if token_hash is None and not any(q.text for q in queries):
-        return []
+def search_page(conn: psycopg.Connection[Any], request: SearchRequest) -> str:
+    """As :func:`search_ranked`, the hits as the text of the JSON array the JSON API answers
+    with (each hit an object: uid, kind, type, title, subtitle, facts, narrative, author,
+    created_at, project, score rounded to 6 places), built by PostgreSQL."""
+    queries = term_queries(conn, request.terms) if request.terms else []
+    if request.token_hash is None and not any(q.text for q in queries):
+        return "[]"
+    common = common_lexemes(conn) if queries else {}
+    from psycopg.errors import InvalidAuthorizationSpecification
+
+    try:
+        row = conn.execute(_PAGE_CALL, _search_args(request, queries, common),
+                           prepare=True).fetchone()  # fmt: skip
+    except InvalidAuthorizationSpecification:
+        raise TokenRefused from None
+    return str(row[0]) if row else "[]"
+
+
+async def search_page_async(conn: psycopg.AsyncConnection[Any], request: SearchRequest) -> str:
+    """As :func:`search_page`, on an asynchronous connection: the server's search route runs it
+    in its event loop, so a search pays no hop to a worker thread and back."""
+    queries = await term_queries_async(conn, request.terms) if request.terms else []
+    if request.token_hash is None and not any(q.text for q in queries):
+        return "[]"
     common = await common_lexemes_async(conn) if queries else {}
-    args = _search_args(team_ids, project_key, queries, common, limit, formula, token_hash,
-                        kinds, anchors, window)  # fmt: skip
     from psycopg.errors import InvalidAuthorizationSpecification
 
     try:
-        cur = await conn.execute(_SEARCH_CALL, args, prepare=True)
-        return await cur.fetchall()
+        cur = await conn.execute(_PAGE_CALL, _search_args(request, queries, common),
+                                 prepare=True)  # fmt: skip
+        row = await cur.fetchone()
     except InvalidAuthorizationSpecification:
         raise TokenRefused from None
+    return str(row[0]) if row else "[]"
 
 
 def _search_args(
-    team_ids: Sequence[int],
-    project_key: str,
-    queries: Sequence[TermQuery],
-    common: dict[str, float],
-    limit: int,
-    formula: Sequence[float],
-    token_hash: bytes | None,
-    kinds: Sequence[str],
-    anchors: int,
-    window: int,
+    request: SearchRequest, queries: Sequence[TermQuery], common: dict[str, float]
 ) -> tuple[Any, ...]:
-    """The arguments of :data:`_SEARCH_CALL`, in its order."""
+    """The arguments of :data:`_SEARCH_CALL` (and :data:`_PAGE_CALL`), in their order."""
     shares = [estimated_share(q, common) or 0.0 for q in queries]
-    return (list(team_ids), project_key, [q.text for q in queries], shares, list(kinds),
-            anchors, window, limit, COUNT_CAP, SAMPLE, MAX_RANKED, list(formula),
-            token_hash)  # fmt: skip
+    return (
+        _number_array(request.team_ids), request.project_key,
+        _text_array([q.text for q in queries]), _number_array(shares),
+        _text_array(request.kinds), request.anchors, request.window, request.limit, COUNT_CAP,
+        SAMPLE, MAX_RANKED, _number_array(request.formula), request.token_hash,
+    )  # fmt: skip
+
+
+def _text_array(values: Sequence[str]) -> str:
+    """A PostgreSQL array literal of texts (each quoted, its backslashes and quotes escaped)."""
+    quoted = (v.replace("\\", "\\\\").replace('"', '\\"') for v in values)
+    return "{" + ",".join(f'"{v}"' for v in quoted) + "}"
+
+
+def _number_array(values: Sequence[float]) -> str:
+    """A PostgreSQL array literal of numbers (integers as such, floats by their repr)."""
+    return "{" + ",".join(repr(v) for v in values) + "}"
 
 
 SEARCH_FUNCTION = """
@@ -371,6 +403,7 @@ DECLARE
     a_uid text[] := '{}';
     a_author bigint[] := '{}';
     a_time bigint[] := '{}';
+    a_tid tid[] := '{}';
     got record;
     probe record;
     every_est float8;
@@ -378,7 +411,9 @@ DECLARE
     e_uid text[];
     e_author bigint[];
     e_time bigint[];
+    e_tid tid[];
     i integer;
+    held_any boolean;
 BEGIN
     IF token IS NOT NULL THEN  -- the teams of an active token's user, or a refusal
         SELECT array_agg(m.team_id) INTO teams FROM tokens t
@@ -409,10 +444,12 @@ BEGIN
               WHERE p.team_id = ANY(teams) AND p.project_key = key LOOP
         total := total + sc.size;
         cnt := team_search_counts(sc.t, sc.pid, sc.size, tq, shares, cap, sample);
+        held_any := false;  -- (simple expressions: no statement to start for them)
         FOREACH i IN ARRAY searched LOOP
             found[i] := greatest(found[i], 0) + cnt[i];
+            held_any := held_any OR cnt[i] > 0;
         END LOOP;
-        CONTINUE WHEN NOT EXISTS (SELECT 1 FROM unnest(searched) k WHERE cnt[k] > 0);
+        CONTINUE WHEN NOT held_any;
         pw := array_fill(1.0::float8, ARRAY[n]);
         IF n >= 2 THEN
             FOREACH i IN ARRAY searched LOOP
@@ -435,21 +472,21 @@ BEGIN
         FOREACH i IN ARRAY searched LOOP
             every_est := every_est * greatest(cnt[i], 0) / greatest(sc.size, 1);
         END LOOP;
-        e_uid := '{}'; e_author := '{}'; e_time := '{}';
+        e_uid := '{}'; e_author := '{}'; e_time := '{}'; e_tid := '{}';
         IF every_est > 0 THEN
             IF every_est * every_est > anchors * sc.size THEN  -- common: walk the newest
                 SELECT coalesce(array_agg(x.uid), '{}'), coalesce(array_agg(x.author_id), '{}'),
-                       coalesce(array_agg(x.created_at), '{}')
-                INTO e_uid, e_author, e_time FROM (
-                    SELECT m.uid, m.author_id, m.created_at FROM team_records m
+                       coalesce(array_agg(x.created_at), '{}'), coalesce(array_agg(x.ctid), '{}')
+                INTO e_uid, e_author, e_time, e_tid FROM (
+                    SELECT m.uid, m.author_id, m.created_at, m.ctid FROM team_records m
                     WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
                     AND coalesce(m.search @@ every_q, false)
                     ORDER BY m.created_at DESC LIMIT anchors) x;
             ELSE  -- rare: read every match through the word index
                 SELECT coalesce(array_agg(x.uid), '{}'), coalesce(array_agg(x.author_id), '{}'),
-                       coalesce(array_agg(x.created_at), '{}')
-                INTO e_uid, e_author, e_time FROM (
-                    SELECT m.uid, m.author_id, m.created_at FROM team_records m
+                       coalesce(array_agg(x.created_at), '{}'), coalesce(array_agg(x.ctid), '{}')
+                INTO e_uid, e_author, e_time, e_tid FROM (
+                    SELECT m.uid, m.author_id, m.created_at, m.ctid FROM team_records m
                     WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
                     AND m.search @@ every_q
                     ORDER BY m.created_at + 0 DESC LIMIT anchors) x;
@@ -458,10 +495,11 @@ BEGIN
         IF cardinality(e_uid) < anchors AND cardinality(searched) > 1 THEN
             IF rare_n * rare_n > 4 * ranked * sc.size THEN  -- as above, the walk held to 4x
                 SELECT array_agg(y.uid) AS uids, array_agg(y.author_id) AS authors,
-                       array_agg(y.created_at) AS times
+                       array_agg(y.created_at) AS times, array_agg(y.ctid) AS tids
                 INTO probe FROM (
-                    SELECT x.uid, x.author_id, x.created_at FROM (
-                        SELECT m.uid, m.author_id, m.created_at, m.search FROM team_records m
+                    SELECT x.uid, x.author_id, x.created_at, x.ctid FROM (
+                        SELECT m.uid, m.author_id, m.created_at, m.ctid, m.search
+                        FROM team_records m
                         WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
                         AND coalesce(m.search @@ rare_q, false)
                         ORDER BY m.created_at DESC LIMIT ranked) x
@@ -471,10 +509,11 @@ BEGIN
                     LIMIT anchors - cardinality(e_uid)) y;
             ELSE
                 SELECT array_agg(y.uid) AS uids, array_agg(y.author_id) AS authors,
-                       array_agg(y.created_at) AS times
+                       array_agg(y.created_at) AS times, array_agg(y.ctid) AS tids
                 INTO probe FROM (
-                    SELECT x.uid, x.author_id, x.created_at FROM (
-                        SELECT m.uid, m.author_id, m.created_at, m.search FROM team_records m
+                    SELECT x.uid, x.author_id, x.created_at, x.ctid FROM (
+                        SELECT m.uid, m.author_id, m.created_at, m.ctid, m.search
+                        FROM team_records m
                         WHERE m.team_id = sc.t AND m.project_id = sc.pid AND m.kind = ANY(kinds)
                         AND m.search @@ rare_q
                         ORDER BY m.created_at + 0 DESC LIMIT ranked) x
@@ -486,6 +525,7 @@ BEGIN
             e_uid := e_uid || coalesce(probe.uids, '{}');
             e_author := e_author || coalesce(probe.authors, '{}');
             e_time := e_time || coalesce(probe.times, '{}');
+            e_tid := e_tid || coalesce(probe.tids, '{}');
         END IF;
         CONTINUE WHEN cardinality(e_uid) = 0;
         a_team := a_team || array_fill(sc.t, ARRAY[cardinality(e_uid)]);
@@ -493,81 +533,89 @@ BEGIN
         a_uid := a_uid || e_uid;
         a_author := a_author || e_author;
         a_time := a_time || e_time;
+        a_tid := a_tid || e_tid;
     END LOOP;
     IF cardinality(a_uid) = 0 THEN
         RETURN;
     END IF;
     wt := array_fill(1.0::float8, ARRAY[n]);
+    wsum := n;
     IF n >= 2 THEN
+        wsum := 0;
         FOR i IN 1..n LOOP
             wt[i] := CASE WHEN found[i] < 0 THEN 0.0
                           ELSE ln(1.0 + (total - found[i] + 0.5) / (found[i] + 0.5)) END;
+            wsum := wsum + wt[i];
         END LOOP;
     END IF;
-    wsum := coalesce(nullif((SELECT sum(x) FROM unnest(wt) x), 0), 1.0);
+    wsum := coalesce(nullif(wsum, 0), 1.0);
+    -- the windows: each anchor (read again by the ctid its statement found: the function's
+    -- statements share the caller's snapshot, so it is the same row version) with the walk
+    -- records its author wrote before it (all but the earliest of a full scan follow a record
+    -- of the window) and after it; a record's ctid stands for it until the winners' rows
     RETURN QUERY
     WITH w AS (
-        SELECT a.team_id, a.author_id, a.uid AS anchor, b.uid, b.created_at, b.held, b.share,
-            b.rank
-        FROM unnest(a_team, a_project, a_uid, a_author, a_time)
-            AS a(team_id, project_id, uid, author_id, created_at)
+        SELECT a.team_id, a.author_id, v.uid, v.created_at, v.tid, v.after_first, h.held,
+            h.share, h.rank
+        FROM unnest(a_team, a_project, a_uid, a_author, a_time, a_tid)
+            AS a(team_id, project_id, uid, author_id, created_at, tid)
         CROSS JOIN LATERAL (
-            SELECT v.uid, v.created_at, h.held, h.share, h.rank
+            SELECT r.uid, r.created_at, r.ctid AS tid, r.search, true AS after_first
+            FROM team_records r WHERE r.ctid = a.tid
+            UNION ALL
+            SELECT x.uid, x.created_at, x.tid, x.search, row_number() OVER () < walk
             FROM (
-                SELECT r.uid, r.created_at, r.search FROM team_records r
-                WHERE r.team_id = a.team_id AND r.uid = a.uid
-                UNION ALL (
-                SELECT r.uid, r.created_at, r.search FROM team_records r
+                SELECT r.uid, r.created_at, r.ctid AS tid, r.search FROM team_records r
                 WHERE r.team_id = a.team_id AND r.project_id = a.project_id
                 AND r.author_id = a.author_id AND r.kind = ANY(kinds)
                 AND r.created_at <= a.created_at
                 AND (r.created_at, r.uid) < (a.created_at, a.uid)
-                ORDER BY r.created_at DESC LIMIT walk)
-                UNION ALL (
-                SELECT r.uid, r.created_at, r.search FROM team_records r
-                WHERE r.team_id = a.team_id AND r.project_id = a.project_id
-                AND r.author_id = a.author_id AND r.kind = ANY(kinds)
-                AND r.created_at >= a.created_at
-                AND (r.created_at, r.uid) > (a.created_at, a.uid)
-                ORDER BY r.created_at LIMIT walk)) v
-            CROSS JOIN LATERAL (
-                SELECT g.held, g.share,
-                    CASE WHEN g.held <> 0 THEN ts_rank(v.search, any_q) ELSE 0 END AS rank
-                FROM (SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held,
-                          coalesce(sum(wt[k]), 0) AS share
-                      FROM unnest(searched) k WHERE v.search @@ tq[k]) g) h) b
-    ), placed AS (  -- every record of a window but its first follows a record of the window
-        SELECT w.*, row_number() OVER (PARTITION BY w.team_id, w.anchor
-                                       ORDER BY w.created_at, w.uid) > 1 AS after_first
-        FROM w
-    ), rec AS (
-        SELECT p.team_id, p.uid, min(p.author_id) AS author_id,
-            min(p.created_at) AS created_at, bool_or(p.after_first) AS linked,
-            min(p.held) AS held, min(p.share) AS share, min(p.rank) AS rank
-        FROM placed p GROUP BY p.team_id, p.uid
-    ), scored AS (
-        SELECT c.team_id, c.uid, c.created_at, c.rank, c.share,
-            greatest(CASE WHEN c.linked THEN lag(c.share) OVER run ELSE 0 END,
-                     CASE WHEN lead(c.linked) OVER run THEN lead(c.share) OVER run ELSE 0 END)
-                AS neighbour,
+                ORDER BY r.created_at DESC LIMIT walk) x
+            UNION ALL (
+            SELECT r.uid, r.created_at, r.ctid, r.search, true FROM team_records r
+            WHERE r.team_id = a.team_id AND r.project_id = a.project_id
+            AND r.author_id = a.author_id AND r.kind = ANY(kinds)
+            AND r.created_at >= a.created_at
+            AND (r.created_at, r.uid) > (a.created_at, a.uid)
+            ORDER BY r.created_at LIMIT walk)) v
+        CROSS JOIN LATERAL (  -- kept apart (OFFSET 0): the vectors stop here, not in the sorts
+            SELECT g.held, g.share,
+                CASE WHEN g.held <> 0 THEN ts_rank(v.search, any_q) ELSE 0 END AS rank
+            FROM (SELECT coalesce(sum(1::bigint << (k - 1)), 0)::bigint AS held,
+                      coalesce(sum(wt[k]), 0) AS share
+                  FROM unnest(searched) k WHERE v.search @@ tq[k]) g OFFSET 0) h
+    ), rec AS (  -- one row per record, in its author's order (no sort after this one)
+        SELECT w.team_id, w.author_id, w.created_at, w.uid, min(w.tid) AS tid,
+            bool_or(w.after_first) AS linked, min(w.held) AS held, min(w.share) AS share,
+            min(w.rank) AS rank
+        FROM w GROUP BY w.team_id, w.author_id, w.created_at, w.uid
+    ), near AS (  -- the terms held and the link of the 3 records either side, in one number
+        SELECT c.team_id, c.uid, c.tid, c.created_at, c.rank, c.share, c.held, c.linked,
+            lag(c.hl, 1, 0::bigint) OVER run AS p1, lag(c.hl, 2, 0::bigint) OVER run AS p2,
+            lag(c.hl, 3, 0::bigint) OVER run AS p3, lead(c.hl, 1, 0::bigint) OVER run AS n1,
+            lead(c.hl, 2, 0::bigint) OVER run AS n2, lead(c.hl, 3, 0::bigint) OVER run AS n3,
+            lag(c.share) OVER run AS ps, lead(c.share) OVER run AS ns,
+            max(c.rank) FILTER (WHERE c.rank > 0) OVER () AS top
+        FROM (SELECT r.*, r.held * 2 + r.linked::int AS hl FROM rec r) c
+        WINDOW run AS (PARTITION BY c.team_id, c.author_id ORDER BY c.created_at, c.uid)
+    ), scored AS (  -- a neighbour or section member counts only through linked records
+        SELECT c.tid, c.created_at, c.rank, c.share, c.top,
+            greatest(CASE WHEN c.linked THEN c.ps ELSE 0 END,
+                     CASE WHEN c.n1 & 1 = 1 THEN c.ns ELSE 0 END) AS neighbour,
             c.held
-            | CASE WHEN c.linked THEN lag(c.held) OVER run
-                   | CASE WHEN lag(c.linked) OVER run THEN lag(c.held, 2) OVER run
-                          | CASE WHEN lag(c.linked, 2) OVER run THEN lag(c.held, 3) OVER run
-                                 ELSE 0 END
+            | CASE WHEN c.linked THEN c.p1 >> 1
+                   | CASE WHEN c.p1 & 1 = 1 THEN c.p2 >> 1
+                          | CASE WHEN c.p2 & 1 = 1 THEN c.p3 >> 1 ELSE 0 END
                           ELSE 0 END
                    ELSE 0 END
-            | CASE WHEN lead(c.linked) OVER run THEN lead(c.held) OVER run
-                   | CASE WHEN lead(c.linked, 2) OVER run THEN lead(c.held, 2) OVER run
-                          | CASE WHEN lead(c.linked, 3) OVER run THEN lead(c.held, 3) OVER run
-                                 ELSE 0 END
+            | CASE WHEN c.n1 & 1 = 1 THEN c.n1 >> 1
+                   | CASE WHEN c.n2 & 1 = 1 THEN c.n2 >> 1
+                          | CASE WHEN c.n3 & 1 = 1 THEN c.n3 >> 1 ELSE 0 END
                           ELSE 0 END
-                   ELSE 0 END AS whole,
-            max(c.rank) FILTER (WHERE c.rank > 0) OVER () AS top
-        FROM rec c
-        WINDOW run AS (PARTITION BY c.team_id, c.author_id ORDER BY c.created_at, c.uid)
+                   ELSE 0 END AS whole
+        FROM near c
     ), best AS (
-        SELECT s.team_id, s.uid, s.created_at,
+        SELECT s.tid, s.created_at,
             (s.share + formula[1] * s.neighbour
              + (formula[2] + formula[3]) * (SELECT coalesce(sum(wt[k]), 0) FROM unnest(searched) k
                 WHERE s.whole & (1::bigint << (k - 1)) <> 0)) / wsum
@@ -576,11 +624,10 @@ BEGIN
         ORDER BY score DESC, s.created_at DESC LIMIT top_n
     )
     SELECT r.uid, r.kind, r.type, r.title, r.subtitle, r.facts, r.narrative, u.name,
-        r.created_at, p.project_key, b.score::float8
+        r.created_at, key, b.score::float8
     FROM best b
-    JOIN team_records r ON r.team_id = b.team_id AND r.uid = b.uid
+    JOIN team_records r ON r.ctid = b.tid  -- the row the window read, in this statement
     JOIN users u ON u.id = r.author_id
-    JOIN team_projects p ON p.team_id = r.team_id AND p.id = r.project_id
     ORDER BY b.score DESC, b.created_at DESC;
 END
 $fn$;
