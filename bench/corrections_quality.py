@@ -133,9 +133,15 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (21: blind22 and any later one); ``--skip blind22`` skips only the named
-  stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
-  sets past 16 (blind 16 was measured once, ``BLIND16_FIRST.md``, and is trained on since
-  round 9).
+  stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
+  set past 21 (its list of authors is explicit; blind 21 is trained on since round 13).
+* first measurements since round 10, each before the set was read (FP / recall, low then
+  medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
+  .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
+  / .856; blind 19 (round 11, ``BLIND19_FIRST.md``) .018 / .917, .018 / .928; blind 20 (round
+  11, ``BLIND20_FIRST.md``) .004 / .847, .009 / .887; blind 21 (round 12, ``BLIND21_FIRST.md``)
+  .031 / .910, .036 / .936. Rounds 11 and 12 are recorded in the trainer's docstring
+  (``tools/train_corrections_model.py``); all five sets are its authors since.
   ``--tiny`` runs 25 prompts of each set, no CV (a CI smoke run), and writes
   ``corrections_quality_tiny.json``.
 
@@ -405,6 +411,47 @@ languages are read; a prompt of questions alone is no longer vetoed. FP / recall
   stay unloaded), an Italian "why did you" +1.81; a line of prose with inline code
   ("`let!`, not `let`") +21.5 ms: it was dropped as code and never scored, now it is read
   and scored like any prose prompt (48.6 ms, as the no-negation fix's 50.2).
+
+Issue 20 round 13 (``ck/cdet13``): blind 21 is author 33 and, with blind 20, the strict pair;
+both were read, so every figure here is a tuning figure (the record of the changes is the
+trainer's docstring). Aimed at low's false positives on new authors: a constraint stated up
+front ("before you start", "in this session", "while you do it") is a new task, not the agent's
+past; "the wrong X" is a verdict only of the agent's thing (not "the drone yaws the wrong way");
+a way back that then reads or explains is navigation; a question why a tool does something,
+"you asked about ...: no, ..." and "your code was fine" are no corrections; the gloss reads an
+ordinary request in other languages (new work, a new task, the user's slip, thanks, "if"); and
+the scorer's veto no longer drops conventions, redirects ("make it static") or overreach ("I
+asked for X") that only looked like new work. Medium may add .6 % of false positives (was
+.8 %). FP / recall, round 12's design with blind 21 as an author -> round 13::
+
+      table               level   BEFORE                       AFTER (ck/cdet13)
+      33 authors          low     .019 (.091) / .890 (.677)    .019 (.091) / .911 (.725)
+      mean (worst)        medium  .033 (.091) / .925 (.749)    .029 (.091) / .937 (.789)
+      17 fresh authors    low     .019 (.036) / .859 (.677)    .014 (.031) / .891 (.725)
+                          medium  .032 (.057) / .904 (.749)    .025 (.044) / .921 (.789)
+      blind 12-21 (LOAO)  low     .017 (.036) / .897           .015 (.031) / .927
+                          medium  .025 (.049) / .934           .021 (.044) / .947
+      strict blind20      low     .004 / .881                  .009 / .915
+                          medium  .013 / .915                  .013 / .938
+      strict blind21      low     .031 / .910                  .013 / .941
+                          medium  .040 / .941                  .018 / .952
+
+  Of the ten blind authors held out one at a time, two stay over low's 2 % (blind 13 .031,
+  blind 18 .027: requests worded like fixes, "replace all X with our Y", "rollback script for
+  V57 please") and one over medium's 4 % (blind 13 .044); every recall meets its target. The
+  ``train_extra`` authors (most corrections without a negation word, a quarter of the lines in
+  other languages) stay short on recall (low .841, medium .882). The detector now asks the
+  structural veto before the scorer (same verdicts on all 35,880 prompt-level pairs), so a new
+  task's spec, praise or navigation never loads the weights. Hook cost (A/B against main
+  20fd338, first ``detect()`` in a fresh ``python -S`` process with compiled bytecode, CPU
+  median, n=30, shared cores; low, then medium): a request -6.4 / -6.6 ms, praise -6.8 / -7.3,
+  a constraint stated up front -6.6 / -7.2, a question why a tool does something -6.7 / -7.0
+  (none loads the weights now), a rule match -0.4 / +1.1, a no-negation fix +1.5 / +1.9 (the
+  veto's patterns are compiled before the scorer runs), navigation -0.1 / -0.9, a French task
+  +0.5 / +1.0. Before the veto was asked first: a request +0.4 ms, navigation +6.6 (no longer
+  flagged by a rule, it ran the scorer). ``bench/poisoning_hook_ab.py --runs 40
+  --baseline-ref main``, UserPromptSubmit: +0.15 ms, then -2.36 with the veto first (Bash
+  -0.33 / -0.88, Edit -0.99 / -0.29: paths running none of this code).
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +

@@ -5,6 +5,9 @@ UserPromptSubmit hook."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -412,3 +415,32 @@ def test_the_hook_skips_round_13_look_alikes_and_queues_overreach(project: Path)
         assert _prompt(project, text).returncode == 0
     (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
     assert item.label == "correction" and "pagination fix only" in item.text
+
+
+@pytest.mark.parametrize(
+    ("text", "loaded"),
+    [
+        ("Before you start: keep the old feed URLs working, staging only.", False),
+        ("thanks, that works great", False),
+        ("go back to the first schema you proposed and explain the foreign keys", False),
+        ("the consul check should hit /healthz, the root returns a 302", True),
+    ],
+)
+def test_a_prompt_the_structure_vetoes_never_loads_the_weights(text: str, loaded: bool) -> None:
+    # round 13: the structural veto is asked before the scorer (same verdicts), so a new
+    # task's spec, praise or navigation costs no weight table on the hook path
+    code = (
+        "import sys; from conkeeper.services.analysis.corrections import detect; "
+        f"detect({text!r}, 'low'); "
+        "print('conkeeper.services.analysis.corrections.model_weights' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_env()
+    )
+    assert done.stdout.strip() == str(loaded)
+
+
+def _env() -> dict[str, str]:
+    """This checkout's sources first on the path of a fresh interpreter."""
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    return {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}

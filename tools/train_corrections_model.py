@@ -7,8 +7,8 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-18 (each written by
-a different helper). The list is explicit: a later blind set (``blind19.jsonl`` ...) is never
+corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-21 (each written by
+a different helper). The list is explicit: a later blind set (``blind22.jsonl`` ...) is never
 read here, so it stays unseen by the model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
@@ -174,6 +174,48 @@ score .93-.99 but are dropped by the structural veto (:func:`...structure.model_
 it lazy" and "start with" read as new work, "like I wrote" and "we moved to" as the user's own
 action): the next place to look.
 
+Round 13 (33 authors: blind 21 added, measured first: BLIND21_FIRST.md, low .031 / .910, medium
+.036 / .936; the strict pair is now blind 20 and blind 21, :data:`RECENT`). Held out alone
+(``--held blind21``), round 12's detector gives its first low figure exactly and medium .941: the
+detector dropped a vetoed rule match whose probability (.63-.70) reached medium's threshold,
+which the trainer counts as flagged; ``detect`` now gives such a match the scorer's own verdict.
+Both strict authors were read; every figure below is a tuning figure. Three kinds of change,
+each judged on the cached out-of-fold scores of every author (structure) or by a refit
+(features). Structure (:mod:`...corrections.structure`), each counted over every author's
+prompts: a constraint stated up front is a new task, not the agent's past ("before you start",
+"in this session", "while you do it": 45 prompts, no correction; "before you push" no longer
+points back, "since you moved" still does); "the wrong X" is a verdict only of the agent's thing
+(54 null openings freed, no correction: "the drone yaws the wrong way"); a way back that then
+reads or explains is navigation (79 prompts, all null); a question why a tool does something
+(35, all null), "you asked about ...: no, ..." and "your code was fine" are no corrections; and
+the scorer's veto no longer drops what only looked like new work or the user's own action ("we
+moved to X", "like I wrote", "make it static", "composables start with use", "X is gone", praise
+then "one thing", mock praise of "every X now", "I asked for X", a verdict: each a class of
+corrections with none or few nulls). Features (:mod:`...corrections.cues`): the gloss reads an
+ordinary request in the other languages too (the verbs of new work, "new task", the user's own
+slip, "carry on", thanks, "if"; held out, the fresh authors' lines in other languages had twice
+the false positives of their English ones and 10 points less recall), and the scorer's veto
+reads new work in the glossed words; "Task: add ..." and "heading: add ..." are new work, "I was
+on the wrong branch" the user's slip. Medium may add .6 % of false positives (was .8 %). Strict
+(FP / recall), round 12's design with blind 21 as an author -> round 13: blind 20 low .004/.881
+-> .009/.915, medium .013/.915 -> .013/.938; blind 21 low .031/.910 -> .013/.941, medium
+.040/.941 -> .018/.952. Leave-one-author-out over 33 authors, mean (worst): low .019 (.091) /
+.890 (.677) -> .019 (.091) / .911 (.725), medium .033 (.091) / .925 (.749) -> .029 (.091) /
+.937 (.789); the 17 fresh authors low .019 (.036) / .859 (.677) -> .014 (.031) / .891 (.725),
+medium .032 (.057) / .904 (.749) -> .025 (.044) / .921 (.789); blind 12-21 alone low .017
+(.036) / .897 -> .015 (.031) / .927, medium .025 (.049) / .934 -> .021 (.044) / .947. By stage
+(fresh means, low then medium): the structure on round 12's scores .019/.859 .032/.904 ->
+.015/.864 .028/.910; the gloss refit .015/.880 .029/.919; "Task:", the slip and the veto's
+redirects .014/.889 .025/.921 (with .6 %); "if" and two Chinese words .014/.891 .025/.921 (at
+noise). Medium at .8 % with round 13's features: fresh .028 (.058) / .924, blind 12-21 .024
+(.058) / .950. Left out: "for/in the new X" as a new task (35 nulls, 13 corrections; the
+fresh means moved within noise, corrections like "the migration for the new column" lost);
+low's cap at 0 or -.1 % (the worst FP, blind 13's requests worded like fixes, did not move;
+recall -.008 / -.015); glossing German "mach" as "make" ("mach das rückgängig" is an undo). Left for
+later: blind 13's requests worded like corrections ("replace all X with our Y", "remove the
+deprecated code paths", "rollback script for V57 please"), the largest class of low's false
+positives left on a fresh author.
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -322,6 +364,14 @@ LEVELS = ("low", "medium", "high")
 # (.053) / .894, .033 (.060) / .901, .036 (.060) / .905, .036 (.060) / .910, .039 (.063) /
 # .918. .008 keeps the fresh mean .007 under medium's 4 % (the worst, train_extra11, was over
 # it already). Low stays .001 (.002-.005: fresh mean .021-.023).
+# Round 13 (strict pair blind 20 / blind 21; 33 authors, round 13's features): medium .006.
+# Leave-one-author-out over the 17 fresh authors, medium caps .008 / .006 / .004, mean (worst)
+# FP / recall: .028 (.058) / .924, .025 (.044) / .921, .024 (.044) / .917; blind 12-21 alone
+# .024 (.058) / .950, .021 (.044) / .947, .020 (.044) / .946; strict the same but blind 21's
+# medium recall (.957 at .008, .952 below). .006 gives up .003 of recall for .003 of false
+# positives and brings the worst author (blind 13) from .058 to .044. Low stays .001: 0 and
+# -.001 gave fresh .014 (.031) / .883 and .013 (.031) / .876 against .014 (.031) / .891 (the
+# worst, blind 13's requests worded like fixes, does not move).
 MAX_ADDED_FP = {"low": 0.001, "medium": 0.006, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule

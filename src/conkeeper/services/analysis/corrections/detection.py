@@ -394,7 +394,9 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     The rules decide first; when none reaches the threshold for ``sensitivity``
     (``low``/``medium``/``high``; unknown values behave like ``low``), the learned scorer
     (:mod:`.model`; off with ``model=False``) reads the prompt's head and tail and flags it
-    when its probability reaches that level's model threshold. ``label`` is ``None`` when
+    when its probability reaches that level's model threshold, unless the prompt's structure
+    vetoes its flag (:func:`.structure.model_vetoed`: asked first, so a new task's spec, praise
+    or navigation never loads the weights). ``label`` is ``None`` when
     neither does; the confidence is then the best rule score. A phrase rule's match (not a
     structural shape) in a prompt not aimed at the agent's last move and not opening on a
     verdict ("that's wrong, ...") is dropped when the scorer's probability is under that
@@ -418,9 +420,9 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
         if model and vetoable and _model_disagrees(text or "", prose, confidence, level):
             return _after_veto(text or "", prose, best, level, shape, confidence)
         return Detection(best.label, confidence, best.pattern, best.span)
-    if model:
+    if model and not model_vetoed(prose, shape):  # a vetoed prompt never loads the weights
         flagged = _model_match(text or "", prose, best, level)
-        if flagged is not None and not model_vetoed(prose, shape):
+        if flagged is not None:
             return flagged
     return Detection(None, round(max(best.confidence, 0.0), 2), best.pattern, best.span)
 
@@ -454,9 +456,9 @@ def _after_veto(
     from conkeeper.services.analysis.corrections import model_params
 
     veto = model_params.RULE_VETO.get(level, (0.0, 1.01))[0]
-    if model_params.THRESHOLDS[level] < veto:
+    if model_params.THRESHOLDS[level] < veto and not model_vetoed(prose, shape):
         flagged = _model_match(text, prose, best, level)
-        if flagged is not None and not model_vetoed(prose, shape):
+        if flagged is not None:
             return flagged
     return Detection(None, confidence, best.pattern, best.span)
 
