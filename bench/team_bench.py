@@ -23,6 +23,34 @@ store's own upsert (same staging, tsvector and indexes, two connections), which 
 pushed observation and per search (server, PostgreSQL, the clients): the load other work puts
 on the shared machine stretches latencies, not these.
 
+``--search-only ROUNDS`` runs only the search load, ROUNDS times, against a database an earlier
+run filled (``--database``; it is migrated to this version first and gets fresh tokens), so two
+checkouts can be compared on copies of one database (``CREATE DATABASE b TEMPLATE a``).
+
+Figures measured on 2026-11-27 12:19-12:49 UTC (issue 21, round 4: schema version 8, the JSON
+page built by PostgreSQL, each window 2 records either side), the whole bench, this version and
+``main`` (round 3) alternated, each run on its own throwaway cluster (shared_buffers 1GB). This
+host is about twice as fast as the earlier rounds' (``main``'s CPU per search on it is about
+half the figures below), so compare within a round. 1,000,000 observations, loaded machine
+(1-minute load 4.4-6.3): CPU per search server 0.64 / 0.58 ms, PostgreSQL 2.02 / 1.89 ms,
+clients 0.29 / 0.28 ms (main: 0.94 / 0.90, 2.41 / 2.33, 0.33 / 0.31), p50 36.6 / 24.0 ms,
+p95 61.3 / 63.7 ms, 491 / 593 requests/s (main 42.6 / 48.0, 74.9 / 79.5 ms, 420 / 388/s);
+quieter (load 2.5-4.2): server 0.48 / 0.48 ms, PostgreSQL 1.64 / 1.57 ms, clients 0.22 / 0.21
+ms (main: 0.66 / 0.57, 1.99 / 1.68, 0.23 / 0.21), p50 19.8 / 26.8 ms, p95 54.1 / 55.9 ms,
+699 / 644/s (main 34.2 / 21.7, 60.0 / 52.0 ms, 499 / 748/s). In all: about 2.3 ms of CPU per
+search against 2.5-2.9 quiet, 2.75-2.95 against 3.55-3.7 loaded (15-25% less; the server
+15-35%, PostgreSQL 5-20%, the clients' about the same). Push
+5,844-11,628 obs/s (main 6,467-11,029; CPU per observation unchanged: server 57-63 µs,
+PostgreSQL 100-111 µs), hooks within 1 ms. 100,000 (load 5.1-5.9): server 0.41 / 0.51 ms,
+PostgreSQL 0.95 / 1.20 ms, clients 0.23 / 0.23 ms (main 0.69 / 0.62, 1.40 / 1.30,
+0.22 / 0.23). Target: p50 and p95 met in 3 runs of 4 by this version, 1 of 4 by main; the CPU
+per search is not halved. The search function alone (one connection, 500 of the bench's
+queries at 1,000,000, warm buffers, alternated batches): version 8's reads and sorts 9-17% less
+than version 7 with the same records and scores, the two statements made simple expressions
+4%, windows of 2 instead of 3 8%. Where the rest goes, at 1,000,000: see docs/team.md
+(Benchmarks). LoCoMo 0-4 (team) any@10 0.809 (was 0.812; local 0.839), held-out 5-9 0.809
+(was 0.806; local 0.820).
+
 Figures measured on 2026-11-27 07:50-08:20 UTC (issue 21, round 3: schema version 7, the
 search index over project and words), the bench's search load alone against 1,000,000
 observations loaded once by this bench's bulk path, this version and its predecessor alternated
@@ -138,7 +166,7 @@ a project, this bench's queries, old and new ranking interleaved (300 each, load
 8.4 -> 7.4 ms, p95 128 -> 50 ms; LoCoMo questions (5-8 terms) 34.9 -> 36.0 ms.
 
 Run: ``python bench/team_bench.py [--observations 1000000] [--push-sample 100000]
-[--queries 100] [--hook-runs 40]``;
+[--queries 100] [--hook-runs 40] [--shared-buffers 1GB] [--database URL [--search-only N]]``;
 ``--tiny`` is the CI size (20,000 observations, fewer queries and hook runs). Needs the
 ``server`` extra and PostgreSQL; writes bench/results/team_bench.json.
 """

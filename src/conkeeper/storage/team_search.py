@@ -22,13 +22,17 @@ statement (a round trip, psycopg, planning) was most of a search. So the whole s
   walks the project's records newest first (the date index), a rare one reads its matches
   through the word index and sorts them; no statement is planned per search;
 * the windows: the records each anchor's author wrote just before and after it, with the
-  terms each holds and its ``ts_rank``;
+  terms each holds and its ``ts_rank`` (the anchors read again by the ``ctid`` their statement
+  found: the function's statements share one snapshot);
 * the ranking, local search's formula (:mod:`conkeeper.domain.ranking`, whose constants the
   caller sends): a record is a line, the records next to it in its author's windows its
   neighbours, the ``walk`` records either side its section;
 * the winners' rows with their authors; and, for the JSON API, the token: given its hash, the
   function searches the teams of its user and raises ``invalid_authorization_specification``
   for an unknown or revoked one (:class:`TokenRefused`).
+
+The JSON API takes the rows as the JSON array it answers with (:func:`search_page`, built by
+PostgreSQL); the MCP tools take them as rows (:func:`search_ranked`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Why it exists: a question asked with ``conkeeper search --team`` should find wha
 question finds in local memory. The query's terms are the ones local search makes
 (:func:`conkeeper.services.search.query.build_match`: stop and question words dropped,
 irregular forms joined); PostgreSQL finds, ranks and returns the records in one statement
-(:func:`conkeeper.storage.team_search.search_ranked`), ranking them with the constants of
+(:func:`conkeeper.storage.team_search.search_ranked`, or ``search_page`` for the JSON API's
+answer), ranking them with the constants of
 :mod:`conkeeper.domain.ranking`, the formula local search ranks lines with: a record is a line,
 its author's neighbouring records are its neighbours, and the :data:`WINDOW` records around it
 are its section.
