@@ -132,7 +132,7 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (21: blind22 and any later one); ``--skip blind22`` skips only the named
+  :data:`SEEN_BLIND` (22: blind23 and any later one); ``--skip blind23`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads blind
   sets past 16 (blind 16 was measured once, ``BLIND16_FIRST.md``, and is trained on since
   round 9).
@@ -447,7 +447,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 21  # blind sets 1-21 were measured (blind 21 once, BLIND21_FIRST.md; seen since)
+SEEN_BLIND = 22  # blind sets 1-22 were measured (blind 22 once, BLIND22_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)
