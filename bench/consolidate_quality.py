@@ -54,7 +54,9 @@ compatible, unrelated), one per author:
   research-computing group's files, a few bullets in German, Spanish and Japanese), measured
   once blind (``FIRST_BLIND_PAIRS9.md``: round 10's detector duplicate 1.000 / .383,
   contradiction .702 / .550, 0 wrong deletions), training data since (round 11).
-* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 10 — a new blind set, never read
+* ``tests/data/consolidate/blind_pairs10.jsonl`` — measured once (FIRST_BLIND_PAIRS10.md), seen
+  since, not yet an author of ``tools/consolidate_cv.py``
+* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 11 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
 
@@ -400,8 +402,9 @@ SETS = {
     "blind7": DATA / "blind_pairs7.jsonl",  # measured once (FIRST_BLIND_PAIRS7.md): now seen
     "blind8": DATA / "blind_pairs8.jsonl",  # measured once (FIRST_BLIND_PAIRS8.md): now seen
     "blind9": DATA / "blind_pairs9.jsonl",  # measured once (FIRST_BLIND_PAIRS9.md): now seen
+    "blind10": DATA / "blind_pairs10.jsonl",  # measured once (FIRST_BLIND_PAIRS10.md): now seen
 }
-SEEN_BLIND = 9  # blind_pairs<N> up to this number have been measured (9: FIRST_BLIND_PAIRS9.md)
+SEEN_BLIND = 10  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS10.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

@@ -607,3 +607,13 @@ def test_a_state_negated_twice_or_another_year_is_never_merged(
     variant of an antonym flips as the antonym does ("synchronously"), and the year of an event
     ("the 2025 cohort") keeps two rules apart: a merge would delete one of them."""
     assert "duplicate" not in _proposed(tmp_path, first, second)
+
+
+def test_two_facts_about_the_same_names_are_never_merged(tmp_path: Path) -> None:
+    """Entries naming the same things (KMS, card numbers) merge as one fact said twice only
+    while the shorter adds little of its own: encryption at rest and the keys' yearly rotation
+    are two facts, and a merge would delete one (a pair of this shape was merged on
+    blind_pairs10's first measurement)."""
+    first = "Card numbers at rest are encrypted with KMS customer managed keys."
+    second = "The KMS keys used for card numbers have automatic yearly rotation turned on."
+    assert "duplicate" not in _proposed(tmp_path, first, second)

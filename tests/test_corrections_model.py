@@ -234,12 +234,12 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _load_bench()
-    names = ("blind.jsonl", "blind6.jsonl", "blind20.jsonl", "blind21.jsonl", "blind22.jsonl")
+    names = ("blind.jsonl", "blind6.jsonl", "blind21.jsonl", "blind22.jsonl", "blind23.jsonl")
     for name in names:
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert bench.SEEN_BLIND == 21
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 20, 21]
+    assert bench.SEEN_BLIND == 22
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 21, 22]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)

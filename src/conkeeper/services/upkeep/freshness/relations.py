@@ -2871,6 +2871,15 @@ def _excepting(reading: Reading, limits: Limits) -> bool:
     return reading.excepts and not (limits.reason_merge and reading.reasons)
 
 
+# Two entries about the same names are one fact said twice only while the shorter one adds
+# fewer than this many words of its own: "PII at rest is encrypted with KMS customer managed
+# keys" and "The KMS keys used for PII have automatic yearly rotation turned on" name the same
+# things and say two facts (merged on blind_pairs10's first measurement, a rule deleted). Over
+# fourteen authors no labelled duplicate is lost; over all pairs 7 unlabelled merges and 1
+# right merge fewer.
+_ANCHOR_UNSHARED = 4
+
+
 def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
@@ -2908,6 +2917,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and a.anchors == b.anchors
         and a.numbers == b.numbers
         and dice >= limits.anchor_similarity
+        and min(all_a, all_b) - shared_all < _ANCHOR_UNSHARED
     ):
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (about the same names)")
     if (
