@@ -2090,22 +2090,9 @@ def _wipes_the_machine(visible: str) -> Finding | None:
     ):
         return None
     for match in _WIPE.finditer(visible):
-        if not _negated(visible, *match.span()) and not _negated_before(visible, match.start()):
+        if not _negated(visible, *match.span()):
             return Finding("destructive", WIPE_REASON, _excerpt(visible, *match.span()))
     return None
-
-
-# "Never run", "do not run", "don't ever type" just before the command
-_FORBIDDING_VERB = LazyPattern(
-    r"\b(?:never|don'?t|do\s+not|must\s+not|mustn'?t|avoid|forbidden|not)\s+(?:\w+\s+){0,2}"
-    r"[`'\"]?$",
-    re.IGNORECASE,
-)
-
-
-def _negated_before(visible: str, start: int) -> bool:
-    """True when the words just before ``start`` forbid what follows ("never run `rm -rf ~`")."""
-    return _FORBIDDING_VERB.search(visible[max(0, start - 40) : start]) is not None
 
 
 # The textbook injection, said as an order of its own: a sentence (or clause after a label)
