@@ -8,10 +8,12 @@ separate data homes, raw HTTP against the server, and ``pg_dump`` of its databas
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import run_cli
+from tests.conftest import cli_env, run_cli
 from tests.team_support import TeamServer, database_url, issue_token, pg_dump, pg_proc, team_server
 from tests.test_team_sync import HTTPS_ORIGIN, Machine, run_hook, team_hits
 
@@ -515,3 +517,24 @@ def test_a_batch_too_big_for_one_request_is_sent_in_parts(
             store_prompt(conn, session, number, text)
     conn.close()
     assert ann.sync() == {"pushed": 500, "pending": 0}
+
+
+def test_team_status_cleans_the_url_and_the_error_it_shows(tmp_path: Path) -> None:
+    """``team status`` printed the joined URL and the failure's text as they came: a URL
+    holding a credential (a token in its path) was shown, in the text and in JSON, unredacted.
+    Every team-server error is cleaned by the privacy module, and so is the URL shown."""
+    secret = "ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y"
+    code = (
+        "from conkeeper.services.team import credentials as c; "
+        f"c.save('http://127.0.0.1:9/{secret}', 'ckt_x', 'core'); print(c.credentials_path())"
+    )
+    saved = subprocess.run(
+        [sys.executable, "-c", code], env=cli_env(), capture_output=True, text=True, check=False
+    )
+    assert saved.returncode == 0, saved.stderr
+    assert Path(saved.stdout.strip()).is_file()
+    for args in (("team", "status"), ("team", "status", "--json")):
+        done = run_cli(*args, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert secret not in done.stdout + done.stderr, done.stdout
+        assert "127.0.0.1" in done.stdout

@@ -76,6 +76,7 @@ def _sync(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from conkeeper.domain.messages import clean_message
     from conkeeper.services.team import client, credentials, sync
     from conkeeper.services.team.search import current_key
 
@@ -88,8 +89,9 @@ def _status(args: argparse.Namespace) -> int:
         shared, notes = sync.shared_projects(conn)
         pending = sync.pending(conn, creds)
     key = current_key(Path.cwd())
+    url = clean_message(creds.url)
     status: dict[str, object] = {
-        "url": creds.url,
+        "url": url,
         "projects": [s.key for s in shared],
         "pending": pending,
         "project": key,
@@ -103,7 +105,7 @@ def _status(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(status)
         return 0
-    print(f"server: {creds.url} ({'reachable' if status['reachable'] else 'unreachable'})")
+    print(f"server: {url} ({'reachable' if status['reachable'] else 'unreachable'})")
     if status["reachable"]:
         print(f"user: {status.get('user')}  team: {status.get('team')}")
     else:

@@ -14,6 +14,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from conkeeper.domain.messages import clean_message
 from conkeeper.services.team.credentials import TeamCredentials
 
 API = "/api/v1"
@@ -32,10 +33,12 @@ _OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 class TeamServerError(Exception):
-    """The team server could not be used; one line saying what is wrong and what to do."""
+    """The team server could not be used; one line saying what is wrong and what to do, cleaned
+    by the privacy module (it carries the server's URL, a redirect's target and the server's own
+    error text, which every front door shows: ``team status`` printed them as they came)."""
 
     def __init__(self, message: str, status: int = 0) -> None:
-        super().__init__(message)
+        super().__init__(clean_message(message))
         self.status = status
 
 
