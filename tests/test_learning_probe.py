@@ -23,7 +23,10 @@ built as a real git repository) as a user would, and each failing before its fix
 from __future__ import annotations
 
 import json
+import re
+import sqlite3
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +74,37 @@ def test_a_routed_rule_broken_again_counts_whatever_the_detector_called_it(
     assert "again no ruff before running pytest" in queue
     row = _routed(s)
     assert (row["verdict"], row["after"], row["stopped"]) == ("recurred", 1, False)
+
+
+def test_a_rule_broken_again_within_the_second_it_was_routed_counts_on_a_fast_machine(
+    tmp_path: Path,
+) -> None:
+    """CI once ran the flow above within one second: the first session's last prompt, the
+    routing and the broken rule all fell in the queue line's second, and the line was dated by
+    the first session's prompt (before the routing). The times are set here as that machine
+    had them; only the prompt the line quotes dates it."""
+    s = NamedSession(tmp_path, "a0a0a0a0-1111-4000-8000-000000000011")
+    set_up_project(s)
+    _complaining_session(s)
+    _approve_convention(s)
+    later = _later(tmp_path, s, "a0a0a0a0-1111-4000-8000-000000000012")
+    later.prompt("again no ruff before running pytest. how many times")
+    memory = s.project / ".claude" / "memory"
+    queue = (memory / "corrections-queue.md").read_text("utf-8")
+    (stamp,) = re.findall(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})[^\n]*again no ruff", queue)
+    second = int(time.mktime(time.strptime(stamp, "%Y-%m-%d %H:%M:%S"))) * 1000
+    with sqlite3.connect(s.data_home / "conkeeper.db") as conn:
+        rows = conn.execute("SELECT id, text FROM prompts ORDER BY created_at").fetchall()
+        first_last = next(i for i, text in reversed(rows) if "again no ruff" not in text)
+        broken = next(i for i, text in rows if "again no ruff" in text)
+        conn.execute("UPDATE prompts SET created_at = ? WHERE id = ?", (second + 100, first_last))
+        conn.execute("UPDATE prompts SET created_at = ? WHERE id = ?", (second + 700, broken))
+    (retro,) = (memory / "sessions").glob("*-retro.md")
+    routed = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second // 1000)) + ".400Z"
+    text = re.sub(r"<!-- routed: [^ ]+ -->", f"<!-- routed: {routed} -->", retro.read_text("utf-8"))
+    retro.write_text(text, "utf-8")
+    row = _routed(s)
+    assert (row["verdict"], row["before"], row["after"]) == ("recurred", 2, 1)
 
 
 def test_sessions_only_opened_are_no_evidence_that_a_correction_stopped(tmp_path: Path) -> None:

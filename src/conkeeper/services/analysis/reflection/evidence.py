@@ -38,6 +38,7 @@ class Correction:
     text: str
     queued: bool
     line_ms: int = 0  # a queue line's own stamp (whole seconds): the line, whatever session
+    exact: bool = False  # a queue line whose own prompt this window holds (its time is known)
 
     def key(self) -> tuple[int, str]:
         """What names one correction however many open sessions' windows saw it."""
@@ -255,6 +256,19 @@ def _prompt_time(queued_ms: int, prompt_ms: list[int]) -> int:
     return max(same or before or [queued_ms])
 
 
+def _own_prompt_ms(queued_ms: int, text: str, evidence: Evidence) -> int | None:
+    """When the prompt a queue line quotes was sent, if this window holds it: a prompt within
+    a second of the line's stamp whose words hold the line's. On a fast machine another
+    session's prompt can fall within that second too; only the words tell which it was."""
+    quoted = " ".join(text.removeprefix("… ").split())[:40]
+    if not quoted:
+        return None
+    for prompt, ms in zip(evidence.prompts, evidence.prompt_ms, strict=False):
+        if queued_ms - 1000 < ms < queued_ms + 1000 and quoted in " ".join(prompt.split()):
+            return ms
+    return None
+
+
 def _corrections(evidence: Evidence, sensitivity: str) -> None:
     """Queue items in the window, then corrections in stored prompts no queue line holds."""
     from conkeeper.services.analysis.corrections import (
@@ -267,9 +281,12 @@ def _corrections(evidence: Evidence, sensitivity: str) -> None:
     for item in read_queue(evidence.memory_dir):
         when = _queue_ms(item.when)  # whole seconds: widen the window by one on each side
         if evidence.since_ms - 1000 <= when <= evidence.until_ms + 1000:
-            exact = _prompt_time(when, evidence.prompt_ms)
             text = clean(item.text)
-            evidence.corrections.append(Correction(exact, item.label, text, True, when))
+            own = _own_prompt_ms(when, text, evidence)
+            exact = own if own is not None else _prompt_time(when, evidence.prompt_ms)
+            evidence.corrections.append(
+                Correction(exact, item.label, text, True, when, exact=own is not None)
+            )
     queued = [c.text[:60] for c in evidence.corrections]
     times = evidence.prompt_ms + [evidence.until_ms] * (
         len(evidence.prompts) - len(evidence.prompt_ms)

@@ -236,12 +236,12 @@ def insights(
 
 
 def _timing(correction: Correction) -> int:
-    """How well a queued correction's time is known: 2 from a prompt in its line's second
-    (or a prompt itself), 1 from a prompt just before it, 0 the line's whole-second stamp
-    alone. Only the session that holds the prompt can tell; an open session whose window
-    covers the line may hold an earlier prompt."""
-    if not correction.queued:
-        return 2
+    """How well a queued correction's time is known: 3 from the very prompt it quotes (or a
+    prompt itself), 2 from a prompt in its line's second, 1 from a prompt just before it, 0 the
+    line's whole-second stamp alone. Only the session that holds the prompt can tell; an open
+    session whose window covers the line may hold an earlier prompt."""
+    if not correction.queued or correction.exact:
+        return 3
     if correction.when_ms == correction.line_ms:
         return 0
     return 2 if correction.when_ms // 1000 == correction.line_ms // 1000 else 1
