@@ -144,6 +144,7 @@ AUTHORS = {
     "author12": DATA / "blind_pairs7.jsonl",  # measured once blind (FIRST_BLIND_PAIRS7.md)
     "author13": DATA / "blind_pairs8.jsonl",  # measured once blind (FIRST_BLIND_PAIRS8.md)
     "author14": DATA / "blind_pairs9.jsonl",  # measured once blind (FIRST_BLIND_PAIRS9.md)
+    "author15": DATA / "blind_pairs10.jsonl",  # measured once blind (FIRST_BLIND_PAIRS10.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0

@@ -110,6 +110,10 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   variant of an antonym flips as the antonym does ("synchronously");
 * **years of events**: "the 2025 workshop" dates an event: no value, and two entries about
   events of different years are two rules.
+* **cases of a rule**: an entry that opens with a particular thing the other does not name (a
+  code identifier: "`orders.paid_at` is a UTC `timestamptz`"), against one that opens with a
+  class of things (a plural or quantified noun: "Timestamps are `timestamptz` in UTC", "All
+  services ..."), is a case of that rule or an exception to it: both hold, never merged.
 
 :func:`relate` turns two entries into ``duplicate``, ``contradiction`` or ``None`` with a score
 and a short reason. Duplicates are judged strictly (a wrong merge deletes a rule), and any sign
@@ -1290,8 +1294,10 @@ class Reading(Record):
         "excepts",
         "exempts",
         "flipped",
+        "general",
         "head",
         "initials",
+        "instance",
         "modifiers",
         "negated",
         "negations",
@@ -1347,6 +1353,8 @@ class Reading(Record):
         self.ends: set[str] = set()  # code spans that end a clause ("... is `allkeys-lru`")
         self.text = ""  # the normalised text, lower case, backticks dropped
         self.years: set[str] = set()  # the years of the events it speaks of ("the 2025 workshop")
+        self.instance: str | None = None  # the code identifier it opens with ("`orders.paid_at`")
+        self.general = False  # it opens with a class of things ("Timestamps are", "All services")
         # per retirement ("Jenkins was shut down"): the concepts and values of what it retires
         self.retired: list[tuple[frozenset[str], frozenset[str]]] = []
 
@@ -1734,6 +1742,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 if key and keys and keys[-1] and keys[-1] != key and not (in_span or in_parts):
                     reading.modifiers.setdefault(key, set()).add(keys[-1])
                 keys.append(key)
+                if key and len(reading.clauses) == 1 and not any(keys[:-1]):
+                    _note_opening(reading, token, key, clause_words, universal=universal > 0)
                 if universal and key:
                     reading.universal.add(key)
                     universal -= 1
@@ -1929,6 +1939,27 @@ def _names_something(token: str, concept: str, position: int) -> bool:
     return any(c.isupper() or c.isdigit() or c in "._/" for c in inner) or (
         token[:1].isupper() and position > 1
     )
+
+
+# A code identifier written without backticks: a dotted, snake_case or slashed name
+# ("payments.captured_at", "settlement_day", "api/v2").
+_IDENTIFIER = re.compile(r"[a-z0-9][._/][a-z]|[a-z0-9]_[a-z0-9]", re.IGNORECASE)
+
+
+def _note_opening(
+    reading: Reading, token: str, key: str, position: int, *, universal: bool
+) -> None:
+    """What an entry opens with, read at its first subject: a particular thing (a code
+    identifier: "`payments.captured_at` is a UTC `timestamptz`") or a class of things (a
+    plural common noun or a quantified one: "Timestamps are `timestamptz` in UTC", "All
+    services run Java 21"). A case of a rule and the rule itself both hold (see
+    :func:`_case_of_rule`)."""
+    if token.startswith("`") or _IDENTIFIER.search(token):
+        reading.instance = key
+    elif not _names_something(token, key, position) and (
+        universal or (token.lower().endswith("s") and not token.lower().endswith("ss"))
+    ):
+        reading.general = True
 
 
 def _governed(
@@ -2303,6 +2334,20 @@ def _distinct_identifiers(a: Reading, b: Reading) -> bool:
     return bool(a.spans - b.weights.keys() and b.spans - a.weights.keys())
 
 
+def _case_of_rule(a: Reading, b: Reading) -> bool:
+    """One entry opens with a particular thing the other does not name, the other with a
+    class of things ("`payments.captured_at` is a UTC `timestamptz`" against "Timestamps are
+    `timestamptz` in UTC"): a case of a general rule, or an exception to it. Both hold, so a
+    merge, which keeps one, would delete either the rule or what it says of its case."""
+    return any(
+        one.instance
+        and other.general
+        and one.instance not in other.weights
+        and one.instance not in other.text
+        for one, other in ((a, b), (b, a))
+    )
+
+
 def _apart(a: Reading, b: Reading) -> bool:
     """Each entry states a value the other does not ("between 3 and 12 pods" against "min 3,
     max 20"), or one states a value for an environment the other does not name ("Production
@@ -2409,6 +2454,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
             # the note says something else changed: no pair, unless it says a thing is gone
             return _retired_conflict(a, b) if limits.retired_conflict else None
         return conflict
+    if _case_of_rule(a, b):
+        return None  # a rule and one case of it: two entries that both hold
     if limits.contained_detail and choice is None:
         contained = _contained_detail(a, b)
         if contained is not None:
