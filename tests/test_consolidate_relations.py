@@ -641,3 +641,30 @@ def test_a_rule_and_one_case_of_it_are_never_merged(
     either the rule or the fact about its case (a pair of this shape was merged on
     blind_pairs10's first measurement)."""
     assert _proposed(tmp_path, first, second) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # an exception said as such ("deliberately", "until it is retired", "Wyjątek:")
+        (
+            "All dates are stored in UTC.",
+            "`invoice_due_day` is deliberately a plain `DATE` in the customer's local timezone,"
+            " not a UTC instant.",
+        ),
+        (
+            "All services run Node 22.",
+            "`legacy-portal` stays on Node 18 until it is retired in Q2.",
+        ),
+        (
+            "Nie wdrażamy niczego w piątki.",
+            "Wyjątek: poprawki bezpieczeństwa wdrażamy w piątki zawsze.",
+        ),
+    ],
+)
+def test_an_exception_said_as_such_is_no_contradiction(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """An entry that says it is a deliberate exception, or a special case kept until a change
+    still to come ("until it is retired" is no note that something was retired), refines the
+    general rule: both hold, so neither is offered for deletion as a conflict."""
+    assert _proposed(tmp_path, first, second) == []

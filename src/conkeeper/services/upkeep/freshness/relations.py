@@ -29,7 +29,8 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   restriction against a universal ("only the release branch" against "every branch") rules a
   merge out; a word inside backticks never flips polarity (`` `unsafe` ``);
 * **superseding notes**: "replaced by", "switched from", "moved to", "as of", "we left",
-  "anymore", "since X left"... against a note on the same subject without them (two shared
+  "anymore", "since X left"... (a change still to come, "until it is retired", is none)
+  against a note on the same subject without them (two shared
   words, a value, or a name): the older rule no longer holds (a contradiction, never a merge),
   unless the other entry negates the same thing ("not H2" against "no H2 anymore");
 * **things gone**: "ELK was shut down", "UA is dead", "Node 18 is EOL", "Xavier NX phased
@@ -73,8 +74,8 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   ``Limits.named_values``);
 * **order** ("A before B" against "B before A");
 * **exceptions**: an entry that states an exception, a permission or a reason ("unless",
-  "except", "because", "also", "on purpose", "is allowed to", "that's expected", "is the one
-  with", "Ausnahme", "excepto", "sauf") or opens
+  "except", "because", "also", "on purpose", "deliberately", "is allowed to", "that's
+  expected", "is the one with", "Ausnahme", "excepto", "sauf", "wyjątek", "예외") or opens
   with the part it is for ("For the ESP32 build, ...") refines a rule: only a superseding note
   makes it a contradiction, and it is never merged with a plain rule at word similarity alone
   (``Limits.exception_merge``); a reason alone ("because the runner doesn't") explains the
@@ -1469,6 +1470,11 @@ _SUPERSEDES = re.compile(
 )
 
 
+# When a change is still to come ("stays on Java 17 until it is retired", "before it's
+# migrated"): no note that something changed.
+_FUTURE_CHANGE = re.compile(r"\b(?:until|till|before|once)\s[^.;,\u2014\u2013]*", re.IGNORECASE)
+
+
 # "Exception", "except" and "unless" in the other languages a team's notes are written in.
 EXCEPTIONS_ABROAD = (
     "ausnahme",
@@ -1483,12 +1489,18 @@ EXCEPTIONS_ABROAD = (
     "tranne",
     "exceto",
     "a não ser que",
+    r"wyjąt\w*",  # Polish: "wyjątek", "z wyjątkiem"
+    "oprócz",
+    "chyba że",
+    r"예외\w*",  # Korean: "예외로" (as an exception), "제외하고" (excluding)
+    r"제외\w*",
 )
 # An exception to a rule, a permission or the reason for a special case: written knowing the
 # general rule, it refines that rule rather than contradicting it ("Exception: `unwrap()` on a
 # lock is OK", "docs-only PRs can be merged with one approval", "until it's migrated").
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
+    r"|\b(?:deliberately|intentionally|by design)\b"  # "is deliberately a plain `DATE`"
     r"|\bthe (?:only )?one (?:\w+ )?(?:with|that|where|which)\b"  # "the one (DAG) with ..."
     r"|\b(?:" + "|".join(EXCEPTIONS_ABROAD) + r")\b"
     r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
@@ -1534,7 +1546,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading = Reading()
     text, struck = wording.normalise(text)
     reading.text = text.lower().replace("`", "")
-    reading.supersedes = struck or _SUPERSEDES.search(text) is not None
+    reading.supersedes = struck or _SUPERSEDES.search(_FUTURE_CHANGE.sub(" ", text)) is not None
     if head:
         reading.retired = _retirements(text)
     unpurposed = _PURPOSE.sub(" ", text)  # "so field units can be debugged" grants nothing
