@@ -668,3 +668,46 @@ def test_an_exception_said_as_such_is_no_contradiction(
     still to come ("until it is retired" is no note that something was retired), refines the
     general rule: both hold, so neither is offered for deletion as a conflict."""
     assert _proposed(tmp_path, first, second) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # Korean: "does not run" and "do not run" against "is allowed" and "may run"
+        (
+            "스테이징 DB에서 `psql`로 직접 쿼리를 실행하지 않는다.",
+            "스테이징 DB에서 `psql`로 직접 쿼리를 실행하는 것은 허용된다.",
+        ),
+        ("운영 DB에 SQL을 직접 실행하지 말 것.", "운영 DB에 SQL을 직접 실행해도 된다."),
+    ],
+)
+def test_a_korean_prohibition_and_its_permission_are_a_contradiction(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """Korean words were invisible to the reading (only Latin letters made words), so a rule
+    and its opposite written in Korean met on their Latin names alone (DB, SQL) and were merged
+    as one rule said twice: one of them deleted. Korean negations ("않는다", "말 것") now
+    count as "not"."""
+    assert _proposed(tmp_path, first, second) == ["contradiction"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # the same rule in Korean, Polish, and in Chinese against English
+        ("장애 보고서는 24시간 내 작성한다.", "장애 발생 시 보고서는 24시간 내 작성한다."),
+        (
+            "Wszystkie żądania do API wymagają nagłówka `X-Request-Id`.",
+            "Każde żądanie do API musi mieć nagłówek `X-Request-Id`.",
+        ),
+        (
+            "所有 Kafka consumer 必须手动提交 offset (`enable.auto.commit=false`)。",
+            "All Kafka consumers must commit offsets manually (`enable.auto.commit=false`).",
+        ),
+    ],
+)
+def test_entries_in_other_alphabets_are_read_by_their_words(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """Words with letters outside a-z ("żądania", Korean, Chinese) are words: a Korean word is
+    read without its particles, Han characters two at a time; words of a script the other
+    entry does not use (Chinese next to English) are left out of the comparison."""
+    assert _proposed(tmp_path, first, second) == ["duplicate"]

@@ -10,6 +10,11 @@ phrasings of one rule may share few. This module reads an entry as a person woul
 * **wording** first (:mod:`.wording`): link targets, emphasis, ISO dates and signatures
   dropped, spelled-out terms written as their abbreviation ("minimum supported Rust version"
   is ``msrv``), so formatting and spelling never hide a duplicate;
+* **alphabets**: a word of any alphabet is a word ("wdrażamy", "produção"); a Korean word is
+  its first syllables (its particles off: "승인이" is "승인"), and its negations ("않는다",
+  "말 것", "금지") and permissions ("허용된다", "해도 된다") count as English ones; Han
+  characters are read two at a time, a Katakana run as one word; words of a script the
+  other entry does not use are left out of the comparison;
 * **words** are lower-cased, stemmed lightly and mapped to one name per concept ("prices",
   "money", "amounts" → ``money``; a small lexicon of the software domain: "DB" → ``database``,
   k8s, PR, env var, TF, init/initialisation...); backticked spans and paths stay whole (a
@@ -304,7 +309,9 @@ LIMITS = Limits(
     named_values=True,
 )
 
-_TOKEN = re.compile(r"`[^`\n]{1,80}`|[a-z0-9][a-z0-9_'./+#-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
+# A word of any alphabet ("wdrażamy", "produção"): a letter or digit, then letters, digits and
+# the marks inside identifiers.
+_TOKEN = re.compile(r"`[^`\n]{1,80}`|[^\W_][\w'./+#-]*(?:[^\W_]|[+#])|[^\W_]")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -1288,6 +1295,7 @@ class Reading(Record):
     __slots__ = (
         "acronyms",
         "anchors",
+        "bare",
         "changed",
         "chosen",
         "clauses",
@@ -1312,6 +1320,8 @@ class Reading(Record):
         "restricted",
         "retired",
         "scopes",
+        "scripts",
+        "source",
         "spans",
         "supersedes",
         "text",
@@ -1356,6 +1366,9 @@ class Reading(Record):
         self.years: set[str] = set()  # the years of the events it speaks of ("the 2025 workshop")
         self.instance: str | None = None  # the code identifier it opens with ("`orders.paid_at`")
         self.general = False  # it opens with a class of things ("Timestamps are", "All services")
+        self.source = ""  # the text as given
+        self.scripts: frozenset[str] = frozenset()  # "hangul", "cjk": scripts without spaces
+        self.bare: dict[frozenset[str], Reading] = {}  # read without some scripts' words
         # per retirement ("Jenkins was shut down"): the concepts and values of what it retires
         self.retired: list[tuple[frozenset[str], frozenset[str]]] = []
 
@@ -1365,10 +1378,64 @@ def _tokens(text: str) -> list[str]:
     for pattern, joined in PHRASES:
         text = pattern.sub(joined, text)
     tokens: list[str] = []
-    for token in _TOKEN.findall(text):
-        tokens.append(token)
-        tokens.extend(_inner_words(token))
+    previous = ""
+    for found in _TOKEN.findall(text):
+        words, previous = _script_words(found, previous), found
+        for token in words:
+            tokens.append(token)
+            tokens.extend(_inner_words(token))
     return tokens
+
+
+# Runs of one script in a word: Hangul syllables, Han characters, Katakana, Hiragana, and the
+# rest (Latin and other alphabets, digits, the marks inside identifiers).
+_SCRIPT_RUN = re.compile(
+    r"(?P<hangul>[\uac00-\ud7a3]+)|(?P<han>[\u4e00-\u9fff\u3400-\u4dbf]+)"
+    r"|(?P<kana>[\u30a0-\u30ff\uff66-\uff9f]+)|(?P<hira>[\u3040-\u309f]+)"
+    r"|(?P<other>[^\uac00-\ud7a3\u4e00-\u9fff\u3400-\u4dbf\u3040-\u30ff\uff66-\uff9f]+)"
+)
+HANGUL_STEM = 2  # syllables of a Korean word that name its concept ("리뷰는" is "리뷰")
+# Korean words that negate or forbid, by how they begin ("실행하지 않는다" is "does not run",
+# "배포 금지" "deploying forbidden", "없다" "there is none"), and the word read for them.
+KOREAN_NEGATIONS = (("않", "not"), ("금지", "forbidden"), ("없이", "without"), ("없", "not"))
+KOREAN_SHORT_NEGATIONS = frozenset({"안", "못"})  # "안 된다", "못 한다": a word of its own
+
+
+def _korean_negation(word: str, token: str, previous: str) -> str:
+    """The negation a Korean word says, as its English word (empty when none); ``previous``
+    is the word before it ("하지 말 것": "말" after a verb ending in "지" is "don't")."""
+    if token in KOREAN_SHORT_NEGATIONS or (previous.endswith("지") and word.startswith("마")):
+        return "not"
+    if previous.endswith("지") and word.startswith("말"):
+        return "not"
+    return next((said for start, said in KOREAN_NEGATIONS if word.startswith(start)), "")
+
+
+def _script_words(token: str, previous: str = "") -> list[str]:
+    """The words of a token written in Korean, Chinese or Japanese, which mark no word ends
+    the way spaces do: a Korean word is its first syllables (its particles and endings off:
+    "승인이", "승인해야" are "승인"), and one right after a Latin word is a particle
+    ("API를"); Han characters are read two at a time ("必须手动提交" has "手动", "提交"); a
+    Katakana run is one word, Hiragana (particles, endings) none. A code span and a word of
+    other alphabets stay as they are."""
+    if token.startswith("`") or token.isascii() or not _SCRIPT_RUN.search(token):
+        return [token]
+    words: list[str] = []
+    after_other = False
+    for run in _SCRIPT_RUN.finditer(token):
+        kind, text = run.lastgroup, run.group()
+        if kind == "other":
+            words.extend(w for w in _TOKEN.findall(text))
+        elif kind == "hangul" and not after_other:
+            words.append(_korean_negation(text, token, previous) or text[:HANGUL_STEM])
+        elif kind == "han":
+            words.extend(
+                [text] if len(text) <= 2 else [text[i : i + 2] for i in range(len(text) - 1)]
+            )
+        elif kind == "kana":
+            words.append(text)
+        after_other = kind == "other"
+    return words
 
 
 def _inner_words(token: str) -> list[str]:
@@ -1517,7 +1584,8 @@ _REASON = re.compile(r"\bbecause\b", re.IGNORECASE)
 # merged with a rule that grants none (read for merges only: "X is fine" against "never X"
 # stays a contradiction).
 _PERMITS = re.compile(
-    r"\b(?:can|may|allowed|permitted|fine|ok|okay)\b"
+    # "허용된다" (is allowed), "실행해도 된다" (may run)
+    r"(?:\b(?:can|may|allowed|permitted|fine|ok|okay)\b|허용|도 (?:되|돼|된|됩|됨))"
     r"(?!'t|\u2019t| not| never|[^.;,]*\b(?:only|at most|max|maximum|up to)\b)",
     re.IGNORECASE,
 )
@@ -1544,6 +1612,12 @@ def read(text: str, *, head: bool = True) -> Reading:
     """How :func:`relate` sees one entry's text (a bullet or paragraph, markers included);
     with ``head``, an entry of several clauses also keeps its first clause read alone."""
     reading = Reading()
+    reading.source = text
+    reading.scripts = frozenset(
+        "hangul" if run.lastgroup == "hangul" else "cjk"
+        for run in _SCRIPT_RUN.finditer(text)
+        if run.lastgroup != "other"
+    )
     text, struck = wording.normalise(text)
     reading.text = text.lower().replace("`", "")
     reading.supersedes = struck or _SUPERSEDES.search(_FUTURE_CHANGE.sub(" ", text)) is not None
@@ -2408,6 +2482,25 @@ def relate(text_a: str, text_b: str, limits: Limits = LIMITS) -> Relation | None
     return relate_readings(read(text_a), read(text_b), limits)
 
 
+_SCRIPT_OF = {"hangul": ("hangul",), "cjk": ("han", "kana", "hira")}
+
+
+def _without_scripts(reading: Reading, scripts: frozenset[str]) -> Reading:
+    """An entry read without its words of ``scripts`` (Korean, Chinese or Japanese words next
+    to an entry written in none of them: "所有 Kafka consumer 必须手动提交 offset" against
+    "All Kafka consumers must commit offsets manually" compare on what both can say)."""
+    if not scripts:
+        return reading
+    bare = reading.bare.get(scripts)
+    if bare is None:
+        groups = {group for script in scripts for group in _SCRIPT_OF[script]}
+        text = _SCRIPT_RUN.sub(
+            lambda run: " " if run.lastgroup in groups else run.group(), reading.source
+        )
+        bare = reading.bare[scripts] = read(text)
+    return bare
+
+
 def comparable(a: Reading, b: Reading) -> bool:
     """Whether consolidation compares the pair at all: two shared concepts, or one when both
     entries name alternatives or give a value of one concept ("seed 42", "seed is 1337")."""
@@ -2440,6 +2533,11 @@ def _negate_different_things(a: Reading, b: Reading) -> bool:
 
 def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
     """:func:`relate` on entries already read (consolidation reads each entry once)."""
+    if a.scripts != b.scripts:  # words the other entry cannot share say nothing either way
+        a, b = (
+            _without_scripts(a, a.scripts - b.scripts),
+            _without_scripts(b, b.scripts - a.scripts),
+        )
     choice = _conflicting_choice(a, b)
     if _different_scope(a, b, choice) or (limits.qualifier_scope and _placed_apart(a, b)):
         return None
