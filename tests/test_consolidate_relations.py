@@ -678,25 +678,34 @@ def test_an_exception_said_as_such_is_no_contradiction(
             "스테이징 DB에서 `psql`로 직접 쿼리를 실행하는 것은 허용된다.",
         ),
         ("운영 DB에 SQL을 직접 실행하지 말 것.", "운영 DB에 SQL을 직접 실행해도 된다."),
+        # Japanese and Chinese: "しない", "禁止", "不要" against a plain or permitted act
+        ("ログインノードで `rsync` を実行しない。", "ログインノードで `rsync` を実行する。"),
+        ("本番 DB に直接 SQL を実行することは禁止。", "本番 DB に直接 SQL を実行してよい。"),
+        ("生产环境 DB 不要直接执行 SQL。", "生产环境 DB 可以直接执行 SQL。"),
     ],
 )
-def test_a_korean_prohibition_and_its_permission_are_a_contradiction(
+def test_a_prohibition_in_korean_japanese_or_chinese_is_read_as_one(
     tmp_path: Path, first: str, second: str
 ) -> None:
-    """Korean words were invisible to the reading (only Latin letters made words), so a rule
-    and its opposite written in Korean met on their Latin names alone (DB, SQL) and were merged
-    as one rule said twice: one of them deleted. Korean negations ("않는다", "말 것") now
-    count as "not"."""
+    """Korean, Japanese and Chinese words were invisible to the reading (only Latin letters
+    made words), so a rule and its opposite written in them met on their Latin names alone
+    (DB, SQL) and were merged as one rule said twice: one of them deleted. Their negations
+    ("않는다", "말 것", "しない", "禁止", "不要") now count as "not"."""
     assert _proposed(tmp_path, first, second) == ["contradiction"]
 
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [  # the same rule in Korean, Polish, and in Chinese against English
+    [  # the same rule in Korean, Polish, Japanese (its detail after "。"), Chinese and English
         ("장애 보고서는 24시간 내 작성한다.", "장애 발생 시 보고서는 24시간 내 작성한다."),
         (
             "Wszystkie żądania do API wymagają nagłówka `X-Request-Id`.",
             "Każde żądanie do API musi mieć nagłówek `X-Request-Id`.",
+        ),
+        (
+            "依存関係は rosdep で入れる。",
+            "依存関係は rosdep で入れる（`rosdep install -y`）。"
+            "apt で手動インストールするのは禁止。",
         ),
         (
             "所有 Kafka consumer 必须手动提交 offset (`enable.auto.commit=false`)。",

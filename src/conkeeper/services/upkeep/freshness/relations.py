@@ -13,8 +13,10 @@ phrasings of one rule may share few. This module reads an entry as a person woul
 * **alphabets**: a word of any alphabet is a word ("wdrażamy", "produção"); a Korean word is
   its first syllables (its particles off: "승인이" is "승인"), and its negations ("않는다",
   "말 것", "금지") and permissions ("허용된다", "해도 된다") count as English ones; Han
-  characters are read two at a time, a Katakana run as one word; words of a script the
-  other entry does not use are left out of the comparison;
+  characters are read two at a time, a Katakana run as one word, Japanese and Chinese
+  negations ("しない", "禁止", "不要") and permissions ("してよい", "可以") count too, and
+  "。" ends a clause; words of a script the other entry does not use are left out of the
+  comparison;
 * **words** are lower-cased, stemmed lightly and mapped to one name per concept ("prices",
   "money", "amounts" → ``money``; a small lexicon of the software domain: "DB" → ``database``,
   k8s, PR, env var, TF, init/initialisation...); backticked spans and paths stay whole (a
@@ -1401,6 +1403,19 @@ KOREAN_NEGATIONS = (("않", "not"), ("금지", "forbidden"), ("없이", "without
 KOREAN_SHORT_NEGATIONS = frozenset({"안", "못"})  # "안 된다", "못 한다": a word of its own
 
 
+# Japanese negative endings ("しない", "しなくて", "しません", "せず").
+HIRAGANA_NEGATIONS = ("ない", "なく", "ません", "せず", "ぬ")
+# Han characters that negate ("不要" don't, "没有" there is none, "别", "勿") or forbid ("禁止").
+HAN_NEGATIONS = frozenset("不没沒别別勿无無")
+
+
+def _han_negations(text: str) -> list[str]:
+    """The negations a run of Han characters says, as English words ("禁止" is "forbidden",
+    "不要" "not"): read as negations wherever they stand (a merge they rule out is safe)."""
+    said = ["forbidden"] if "禁止" in text else []
+    return said + (["not"] if HAN_NEGATIONS.intersection(text) else [])
+
+
 def _korean_negation(word: str, token: str, previous: str) -> str:
     """The negation a Korean word says, as its English word (empty when none); ``previous``
     is the word before it ("하지 말 것": "말" after a verb ending in "지" is "don't")."""
@@ -1428,7 +1443,10 @@ def _script_words(token: str, previous: str = "") -> list[str]:
             words.extend(w for w in _TOKEN.findall(text))
         elif kind == "hangul" and not after_other:
             words.append(_korean_negation(text, token, previous) or text[:HANGUL_STEM])
+        elif kind == "hira" and any(ending in text for ending in HIRAGANA_NEGATIONS):
+            words.append("not")  # "実行しない": does not run
         elif kind == "han":
+            words.extend(_han_negations(text))
             words.extend(
                 [text] if len(text) <= 2 else [text[i : i + 2] for i in range(len(text) - 1)]
             )
@@ -1584,8 +1602,9 @@ _REASON = re.compile(r"\bbecause\b", re.IGNORECASE)
 # merged with a rule that grants none (read for merges only: "X is fine" against "never X"
 # stays a contradiction).
 _PERMITS = re.compile(
-    # "허용된다" (is allowed), "실행해도 된다" (may run)
-    r"(?:\b(?:can|may|allowed|permitted|fine|ok|okay)\b|허용|도 (?:되|돼|된|됩|됨))"
+    # "허용된다" (is allowed), "실행해도 된다" (may run), "実行してよい", "可以", "允许"
+    r"(?:\b(?:can|may|allowed|permitted|fine|ok|okay)\b"
+    r"|허용|도 (?:되|돼|된|됩|됨)|てよい|ても(?:よい|いい)|可以|允许|許可)"
     r"(?!'t|\u2019t| not| never|[^.;,]*\b(?:only|at most|max|maximum|up to)\b)",
     re.IGNORECASE,
 )
@@ -2100,7 +2119,10 @@ def _key_values(
 _BREAK = "\x00"
 _VALUE = "\x01"
 # Clause ends: a sentence stop, a semicolon or colon, a dash or bracket between words.
-_CLAUSE = re.compile(r"`[^`\n]{1,80}`|(?<=\S)[.;!?](?=\s|$)|[()\u2014\u2013]|\s-\s")
+_CLAUSE = re.compile(
+    r"`[^`\n]{1,80}`|(?<=\S)[.;!?](?=\s|$)|[()\u2014\u2013]|\s-\s"
+    r"|[\u3002\uff01\uff1f\uff1b\uff08\uff09]"  # the full stop and brackets of CJK text: "。", "（"
+)
 
 
 def _clauses(text: str) -> list[str]:
