@@ -720,3 +720,39 @@ def test_entries_in_other_alphabets_are_read_by_their_words(
     read without its particles, Han characters two at a time; words of a script the other
     entry does not use (Chinese next to English) are left out of the comparison."""
     assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kind"),
+    [
+        # Portuguese "no" is "in the": "rodam no CI" negates nothing, "não rodam" does
+        (
+            "Os testes de integração rodam no CI.",
+            "Os testes de integração não rodam no CI.",
+            "contradiction",
+        ),
+        (
+            "O app usa Expo só para builds de desenvolvimento; as releases saem pelo Fastlane.",
+            "As releases saem pelo Fastlane; no app o Expo é usado apenas para builds de"
+            " desenvolvimento.",
+            "duplicate",
+        ),
+        # Polish "zakaz" (a ban) against "dozwolone" (allowed)
+        ("Zakaz wdrożeń w piątki.", "Wdrożenia w piątki są dozwolone.", "contradiction"),
+        # "no X without Y" requires Y before X: it rejects no X
+        (
+            "No `terraform apply` is run without a plan reviewed in the PR.",
+            "Every infrastructure change goes through a `terraform plan` reviewed in the PR"
+            " before `apply`.",
+            "duplicate",
+        ),
+    ],
+)
+def test_negations_abroad_and_requirements_are_read_as_such(
+    tmp_path: Path, first: str, second: str, kind: str
+) -> None:
+    """A Portuguese "no" ("in the") was a negation, so a rule and its opposite ("rodam no CI",
+    "não rodam no CI") both read negated and were merged, one deleted; negations of other
+    languages ("zakaz", "proibido", "verboten") count, and "no X without Y" states that Y
+    comes first, in any of them ("nenhum ... sem"), rejecting no tool named in X."""
+    assert _proposed(tmp_path, first, second) == [kind]

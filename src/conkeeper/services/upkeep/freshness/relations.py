@@ -17,6 +17,10 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   negations ("しない", "禁止", "不要") and permissions ("してよい", "可以") count too, and
   "。" ends a clause; words of a script the other entry does not use are left out of the
   comparison;
+* **negations abroad**: "nie", "nigdy", "zakaz", "não", "proibido", "verboten", "interdit"...
+  negate, "sem", "sin", "bez", "ohne", "sans" are "without" ("nenhum apply sem plano" is "no
+  apply without a plan": the plan first, no tool rejected); in a Portuguese entry "no" is
+  "in the";
 * **words** are lower-cased, stemmed lightly and mapped to one name per concept ("prices",
   "money", "amounts" → ``money``; a small lexicon of the software domain: "DB" → ``database``,
   k8s, PR, env var, TF, init/initialisation...); backticked spans and paths stay whole (a
@@ -325,7 +329,9 @@ NEGATIONS = _words(
     """never not no don't dont do-not doesn't isn't aren't mustn't shouldn't cannot can't won't
     avoid avoided without stop stopped skip skipped nor forbid forbidden prohibited disallow
     disallowed ban banned neither none nothing nobody no-go off-limits lacking lacks
-    nunca jamais jamás nie niemals nicht kein keine não nao"""
+    nunca jamais jamás nie niemals nicht kein keine não nao nigdy zakaz zakazane zabronione
+    zabroniony żaden żadnych proibido proibida nenhum nenhuma prohibido prohibida ningún
+    ninguna verboten interdit interdite aucun aucune pas"""
 )
 # Antonyms that name a state, not an action: a negation of one is the state's opposite said
 # twice ("don't merge with failing tests" is "merge with passing tests", "never leave TLS
@@ -1384,9 +1390,24 @@ def _tokens(text: str) -> list[str]:
     for found in _TOKEN.findall(text):
         words, previous = _script_words(found, previous), found
         for token in words:
+            token = "without" if token.lower() in WITHOUT_ABROAD else token
             tokens.append(token)
             tokens.extend(_inner_words(token))
     return tokens
+
+
+# Words only Portuguese writes: in a Portuguese entry "no" is "in the", no negation.
+_PORTUGUESE = re.compile(
+    r"\b(?:não|são|é|também|já|pelo|pela|uma|ao|às|você|nenhum|nenhuma)\b"
+    r"|\w(?:ção|ções|ões|ãos?)\b",  # "integração", "alterações", "padrão"
+    re.IGNORECASE,
+)
+PORTUGUESE_WORDS = 1
+
+
+# "Without" in the other languages a team's notes are written in: "nenhum apply sem plano" is
+# "no apply without a plan", a requirement, as in English.
+WITHOUT_ABROAD = _words("sem sin bez ohne sans")
 
 
 # Runs of one script in a word: Hangul syllables, Han characters, Katakana, Hiragana, and the
@@ -1642,6 +1663,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading.supersedes = struck or _SUPERSEDES.search(_FUTURE_CHANGE.sub(" ", text)) is not None
     if head:
         reading.retired = _retirements(text)
+    portuguese = len(_PORTUGUESE.findall(text)) >= PORTUGUESE_WORDS
     unpurposed = _PURPOSE.sub(" ", text)  # "so field units can be debugged" grants nothing
     unpurposed = _CAN_BUS.sub(" ", unpurposed)  # "addressed over CAN" grants nothing either
     reading.excepts = _EXCEPTS.search(unpurposed) is not None or _SCOPED.match(text) is not None
@@ -1681,6 +1703,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     antonym_at: set[int] = set()  # positions of the open clause's antonyms ("failing")
     antonym_polar: set[str] = set()
     last_negation = -1  # the raw position of the open clause's last negation word
+    rejected_before: set[str] = set()  # the alternatives rejected before the open clause
     negation_step = 0  # what it added to ``negations``
     index = 0
     while index < len(raw):
@@ -1722,6 +1745,9 @@ def read(text: str, *, head: bool = True) -> Reading:
             if negations == 11:  # one negation and "without": "don't X without Y" is "Y first"
                 flips -= 2
                 pending = [p for p in pending if p[0] not in negation_at]
+                required = reading.rejected - rejected_before  # "no `terraform apply` without"
+                reading.rejected -= required
+                reading.chosen |= required
             elif (
                 negations in (1, 10)  # "never" or "without": "without a filter ... fail"
                 and len(antonym_at) == 1
@@ -1733,6 +1759,7 @@ def read(text: str, *, head: bool = True) -> Reading:
                 reading.polar -= antonym_polar
             antonym_at = set()
             antonym_polar = set()
+            rejected_before = set(reading.rejected)
             negations = 0
             negation_at = set()
             last_negation = -1
@@ -1775,7 +1802,11 @@ def read(text: str, *, head: bool = True) -> Reading:
             pending.append((len(concepts), _ONLY_REACH))
         elif (
             (lower, following) in NEGATION_PAIRS
-            or (lower in NEGATIONS and not (lower in HALTS and not following.endswith("ing")))
+            or (
+                lower in NEGATIONS
+                and not (lower in HALTS and not following.endswith("ing"))
+                and not (lower == "no" and portuguese)  # "revisado no PR": "in the PR"
+            )
             or lower.endswith("n't")
             or (prefers and lower == "over")
         ):
