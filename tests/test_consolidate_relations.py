@@ -756,3 +756,23 @@ def test_negations_abroad_and_requirements_are_read_as_such(
     languages ("zakaz", "proibido", "verboten") count, and "no X without Y" states that Y
     comes first, in any of them ("nenhum ... sem"), rejecting no tool named in X."""
     assert _proposed(tmp_path, first, second) == [kind]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kind"),
+    [
+        (
+            "O timeout do gateway de pagamentos é de 30 s.",
+            "O timeout do gateway de pagamentos é de 10 segundos.",
+            "contradiction",
+        ),
+        ("Backups werden 28 Tage aufbewahrt.", "Backups werden 4 Wochen aufbewahrt.", "duplicate"),
+    ],
+)
+def test_durations_written_in_other_languages_are_values(
+    tmp_path: Path, first: str, second: str, kind: str
+) -> None:
+    """ "10 segundos", "4 Wochen", "48시간" are durations in one base, as "10 seconds" is: a
+    different value of one setting is a conflict, the same value said in other units is one
+    rule ("28 Tage" had been read as the number 28 against 4)."""
+    assert _proposed(tmp_path, first, second) == [kind]

@@ -71,6 +71,8 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   so does a value each entry states and the other does not ("between 3 and 12 pods" against
   "min 3, max 20"), or a value for one environment against the general rule ("Production API
   rate limit: 100 req/s per key" against "rate limiting is per API key");
+* **durations abroad**: "10 segundos", "4 Wochen", "7 dni", "48시간", "3 時間" are durations
+  in the same base (a day of the month, "20일", and a year, "2024년", are dates);
 * **bounds and rates**: a bound said in words is the bound ("at least 14" is "min 14", "at
   most", "up to 7" and "no more than 7" are "max 7"; "can work at most 7 shifts" states a
   limit, no permission), a range is its two bounds ("between 3 and 12", "from 2 to 20"), a
@@ -1109,9 +1111,31 @@ def _rate(unit: str) -> tuple[str, float] | None:
     return "req/s", 1.0 / seconds
 
 
+# Units of time written in the other languages a team's notes are written in ("30 segundos",
+# "5 Minuten", "48시간", "7 dni"), each as its English unit. A day of the month ("20일",
+# "20日") and a year ("2024년") are dates, not durations, and are left out.
+UNITS_ABROAD = {
+    **dict.fromkeys(("segundo", "segundos", "sekunde", "sekunden", "seconde", "secondes"), "s"),
+    **dict.fromkeys(("sekund", "sekundy", "sekunda", "초", "秒"), "s"),
+    **dict.fromkeys(("minuto", "minutos", "minuten", "minut", "minuty", "분", "分"), "min"),
+    **dict.fromkeys(("hora", "horas", "stunde", "stunden", "heure", "heures"), "h"),
+    **dict.fromkeys(("godzina", "godziny", "godzin", "시간", "時間"), "h"),
+    **dict.fromkeys(("dia", "dias", "día", "días", "tage", "tagen", "jour", "jours"), "d"),
+    **dict.fromkeys(("dzień", "dni", "日間"), "d"),
+    **dict.fromkeys(("semana", "semanas", "woche", "wochen", "semaine", "semaines"), "w"),
+    **dict.fromkeys(("tydzień", "tygodnie", "tygodni", "주", "週間"), "w"),
+    **dict.fromkeys(("mês", "meses", "mes", "monat", "monate", "monaten", "mois"), "month"),
+    **dict.fromkeys(("miesiąc", "miesiące", "miesięcy", "개월", "か月", "ヶ月"), "month"),
+    **dict.fromkeys(("ano", "anos", "año", "años", "jahr", "jahre", "jahren", "ans"), "year"),
+    **dict.fromkeys(("rok", "lata", "lat"), "year"),
+}
 _QUANTITY = re.compile(
     r"(?:(?<=-Xm[xs])|(?<![\w.]))(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
-    r"(" + _RATE + r"|ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps"
+    r"("
+    + "|".join(sorted(UNITS_ABROAD, key=len, reverse=True))
+    + "|"
+    + _RATE
+    + r"|ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps"
     r"|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
     r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?"
     r"|chars?|characters?|columns?|cols?|spaces?|px|x)(?![\w])",
@@ -1185,6 +1209,7 @@ def _quantity_tokens(text: str) -> list[str]:
     for match in _QUANTITY.finditer(text):
         number, per, unit = match.group(1), match.group(2), match.group(3)
         unit = unit if unit == "M" else unit.lower()
+        unit = UNITS_ABROAD.get(unit, unit)
         if unit not in UNITS:
             unit = unit.rstrip("s") if unit.rstrip("s") in UNITS else unit
         base, factor = _rate(unit) or UNITS.get(unit, ("", 1.0))
