@@ -776,3 +776,12 @@ def test_durations_written_in_other_languages_are_values(
     different value of one setting is a conflict, the same value said in other units is one
     rule ("28 Tage" had been read as the number 28 against 4)."""
     assert _proposed(tmp_path, first, second) == [kind]
+
+
+def test_a_command_before_a_negated_verb_is_rejected_whole(tmp_path: Path) -> None:
+    """ "`npm publish` must not be run" rejects the command, as "Never run `npm publish`"
+    does: only the command's last two words had been read as what the negation rejects, so
+    `npm` stood chosen on one side and rejected on the other, and one rule read as two."""
+    first = "`npm publish` must not be run from a laptop because CI signs the package."
+    second = "Never run `npm publish` from a laptop; CI signs the package."
+    assert _proposed(tmp_path, first, second) == ["duplicate"]

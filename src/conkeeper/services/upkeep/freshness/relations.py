@@ -1729,6 +1729,8 @@ def read(text: str, *, head: bool = True) -> Reading:
     antonym_polar: set[str] = set()
     last_negation = -1  # the raw position of the open clause's last negation word
     rejected_before: set[str] = set()  # the alternatives rejected before the open clause
+    owners: list[int] = []  # per concept: where the code span it is a word of begins
+    span_start = 0
     negation_step = 0  # what it added to ``negations``
     index = 0
     while index < len(raw):
@@ -1743,6 +1745,7 @@ def read(text: str, *, head: bool = True) -> Reading:
         parts_left = max(0, parts_left - 1)
         if token.startswith("`"):
             span_left = len(_inner_words(token))
+            span_start = len(concepts)
         elif not in_parts:
             parts_left = len(_inner_words(token))
         concept: str | None = None
@@ -1847,7 +1850,9 @@ def read(text: str, *, head: bool = True) -> Reading:
             negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
             if lower.endswith("n't") or previous in AUXILIARIES:  # "`cross` isn't installed"
-                _reject_subject(reading, concepts[max(clause_start, len(concepts) - 2) :])
+                # the last two words, or the command in backticks they are words of
+                subject = max(clause_start, min(owners[len(concepts) - 2 :], default=0))
+                _reject_subject(reading, concepts[subject:])
         else:
             prefers = prefers or lower in PREFER
             if lower in PREPOSITIONS and negate_next < NEGATION_REACH:
@@ -1908,9 +1913,11 @@ def read(text: str, *, head: bool = True) -> Reading:
                 if universal and key:
                     reading.universal.add(key)
                     universal -= 1
+                owners.append(span_start if in_span or token.startswith("`") else len(concepts))
                 concepts.append(concept)
                 continue
         keys.append(None)
+        owners.append(span_start if in_span or token.startswith("`") else len(concepts))
         concepts.append(concept)
     reading.chosen -= reading.rejected
     reading.negated = flips > 0
