@@ -785,3 +785,28 @@ def test_a_command_before_a_negated_verb_is_rejected_whole(tmp_path: Path) -> No
     first = "`npm publish` must not be run from a laptop because CI signs the package."
     second = "Never run `npm publish` from a laptop; CI signs the package."
     assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kind"),
+    [
+        (
+            "In Kotlin code, prefer `val` over `var` as a general rule for this project.",
+            "Prefer `val` over `var` in Kotlin.",
+            "duplicate",
+        ),
+        # the part named first is narrower than the other rule's: an exception to it
+        (
+            "For the billing service, retries are disabled.",
+            "Retries are enabled for every service.",
+            None,
+        ),
+    ],
+)
+def test_a_rule_opening_with_a_part_the_other_names_is_no_exception(
+    tmp_path: Path, first: str, second: str, kind: str | None
+) -> None:
+    """ "For X, ..." narrows a rule to X: an exception to a rule about more than X, never
+    merged with it; but next to an entry about X too it narrows nothing (it was never merged
+    with "Prefer `val` over `var` in Kotlin")."""
+    assert _proposed(tmp_path, first, second) == ([kind] if kind else [])

@@ -89,7 +89,8 @@ phrasings of one rule may share few. This module reads an entry as a person woul
 * **exceptions**: an entry that states an exception, a permission or a reason ("unless",
   "except", "because", "also", "on purpose", "deliberately", "is allowed to", "that's
   expected", "is the one with", "Ausnahme", "excepto", "sauf", "wyjątek", "예외") or opens
-  with the part it is for ("For the ESP32 build, ...") refines a rule: only a superseding note
+  with the part it is for ("For the ESP32 build, ...", unless the other entry names that part
+  too) refines a rule: only a superseding note
   makes it a contradiction, and it is never merged with a plain rule at word similarity alone
   (``Limits.exception_merge``); a reason alone ("because the runner doesn't") explains the
   rule and makes no exception of it for a merge (``Limits.reason_merge``);
@@ -157,6 +158,7 @@ only.
 
 from __future__ import annotations
 
+import copy
 import re
 
 from conkeeper.domain.records import Record
@@ -1340,6 +1342,7 @@ class Reading(Record):
         "head",
         "initials",
         "instance",
+        "lead",
         "modifiers",
         "negated",
         "negations",
@@ -1400,6 +1403,7 @@ class Reading(Record):
         self.instance: str | None = None  # the code identifier it opens with ("`orders.paid_at`")
         self.general = False  # it opens with a class of things ("Timestamps are", "All services")
         self.source = ""  # the text as given
+        self.lead: frozenset[str] = frozenset()  # a leading "For X," its only exception mark
         self.scripts: frozenset[str] = frozenset()  # "hangul", "cjk": scripts without spaces
         self.bare: dict[frozenset[str], Reading] = {}  # read without some scripts' words
         # per retirement ("Jenkins was shut down"): the concepts and values of what it retires
@@ -1698,6 +1702,13 @@ def read(text: str, *, head: bool = True) -> Reading:
         and _EXCEPTS.search(_REASON.sub(" ", unpurposed)) is None
     )
     reading.permits = _PERMITS.search(unpurposed) is not None
+    scoped = _SCOPED.match(text)
+    if scoped and _EXCEPTS.search(unpurposed) is None:
+        reading.lead = frozenset(
+            concept
+            for concept, weight in map(_concept, _tokens(scoped.group()))
+            if concept and weight >= 1.0
+        )
     reading.exempts = _EXEMPTS.search(text) is not None
     raw: list[str] = []
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
@@ -2567,6 +2578,17 @@ def relate(text_a: str, text_b: str, limits: Limits = LIMITS) -> Relation | None
     return relate_readings(read(text_a), read(text_b), limits)
 
 
+def _unscoped(one: Reading, other: Reading) -> Reading:
+    """An entry that opens with the part it is for ("For Kaffeehaus: staging is on
+    `web-03`") read as a plain rule next to an entry that names that part too: it narrows
+    nothing the other says, so it is no exception to it."""
+    if not one.lead or not one.lead <= other.weights.keys():
+        return one
+    plain = copy.copy(one)
+    plain.excepts = plain.reasons = False
+    return plain
+
+
 _SCRIPT_OF = {"hangul": ("hangul",), "cjk": ("han", "kana", "hira")}
 
 
@@ -2618,6 +2640,7 @@ def _negate_different_things(a: Reading, b: Reading) -> bool:
 
 def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
     """:func:`relate` on entries already read (consolidation reads each entry once)."""
+    a, b = _unscoped(a, b), _unscoped(b, a)
     if a.scripts != b.scripts:  # words the other entry cannot share say nothing either way
         a, b = (
             _without_scripts(a, a.scripts - b.scripts),
