@@ -810,3 +810,26 @@ def test_a_rule_opening_with_a_part_the_other_names_is_no_exception(
     merged with it; but next to an entry about X too it narrows nothing (it was never merged
     with "Prefer `val` over `var` in Kotlin")."""
     assert _proposed(tmp_path, first, second) == ([kind] if kind else [])
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "Kafka retention is 7 days on the staging cluster.",
+            "Kafka retention on `orders.events` is 7 days.",
+        ),
+        ("Na stagingu logi trzymamy 7 dni.", "Na produkcji logi trzymamy 90 dni."),
+        (
+            "Em homologação, os backups ficam retidos por 7 dias.",
+            "Em produção, os backups ficam retidos por 35 dias.",
+        ),
+    ],
+)
+def test_a_value_for_one_environment_is_its_own_rule(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """A value stated for one environment is a rule of that environment: the same value
+    stated without one is another rule (they were merged, one deleted), and environments
+    named in other languages ("na produkcji", "em homologação") are environments."""
+    assert _proposed(tmp_path, first, second) == []

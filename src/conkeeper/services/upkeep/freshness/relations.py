@@ -471,6 +471,16 @@ SYNONYMS = {
     "py": "python",
     "prod": "production",
     "dev": "development",
+    # environments named in the other languages a team writes in ("Na produkcji", "Em
+    # homologação": the Brazilian pre-production environment)
+    **dict.fromkeys(
+        ("produção", "producao", "produkcja", "produkcji", "produkcyjnym", "produktion"),
+        "production",
+    ),
+    **dict.fromkeys(("producción", "produccion", "produktionsumgebung"), "production"),
+    **dict.fromkeys(
+        ("homologação", "homologacao", "stagingu", "stagingowym", "staginga"), "staging"
+    ),
     "tz": "timezone",
     "utc": "utc",
     "gmt": "utc",
@@ -2533,8 +2543,9 @@ def _case_of_rule(a: Reading, b: Reading) -> bool:
 def _apart(a: Reading, b: Reading) -> bool:
     """Each entry states a value the other does not ("between 3 and 12 pods" against "min 3,
     max 20"), or one states a value for an environment the other does not name ("Production
-    API rate limit: 100 req/s per key" against "rate limiting is per API key"): whichever
-    copy a merge kept, a value or the general rule would be gone."""
+    API rate limit: 100 req/s per key" against "rate limiting is per API key", "Backups are
+    kept 7 days on staging" against "Backups are kept 7 days"): whichever copy a merge kept,
+    a value, the general rule or its case would be gone."""
     magnitudes_a, magnitudes_b = _magnitudes(a.numbers), _magnitudes(b.numbers)
     if {_magnitude(v) for v in magnitudes_a - magnitudes_b} - {
         _magnitude(v) for v in magnitudes_b
@@ -2542,9 +2553,12 @@ def _apart(a: Reading, b: Reading) -> bool:
         _magnitude(v) for v in magnitudes_a
     }:
         return True
-    # a value and an environment ("Production API rate limit: 100 req/s") only one names
+    # a value and an environment ("Production API rate limit: 100 req/s") only one names,
+    # whether or not the other states the value ("Kafka retention is 7 days on the staging
+    # cluster" against "Kafka retention on `payments.events` is 7 days"); CI is a system the
+    # rule may run on, not where it holds
     for one, other in ((a, b), (b, a)):
-        if one.numbers and not other.numbers and (one.scopes - other.scopes) & ENVIRONMENTS:
+        if one.numbers and (one.scopes - other.scopes) & ENVIRONMENTS - {"ci"}:
             return True
     return False
 
