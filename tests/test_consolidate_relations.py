@@ -833,3 +833,25 @@ def test_a_value_for_one_environment_is_its_own_rule(
     stated without one is another rule (they were merged, one deleted), and environments
     named in other languages ("na produkcji", "em homologação") are environments."""
     assert _proposed(tmp_path, first, second) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # the same names (Go, Acme Corp), two facts: a merge would delete one
+        ("Use tabs for indentation in Go files.", "Use double quotes for strings in Go."),
+        (
+            "Acme Corp allows us to show their app in our portfolio.",
+            "Acme Corp hid an easter egg in their app for the launch day.",
+        ),
+    ],
+)
+def test_two_facts_about_the_same_plain_names_are_never_merged(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """Entries naming the same tools or clients merge at a low word similarity while the
+    shorter adds few words of its own: three at most when the names are plain words (no
+    identifier, no value), and never when each chooses for a job the other does not speak
+    of (indentation, quote style). Cross-pair merges of this kind were listed by the
+    all-pairs check over fifteen authors ("Slurm accounts are created by the portal" with
+    "Slurm job-completion data is exported to the portal")."""
+    assert "duplicate" not in _proposed(tmp_path, first, second)
