@@ -855,3 +855,12 @@ def test_two_facts_about_the_same_plain_names_are_never_merged(
     all-pairs check over fifteen authors ("Slurm accounts are created by the portal" with
     "Slurm job-completion data is exported to the portal")."""
     assert "duplicate" not in _proposed(tmp_path, first, second)
+
+
+def test_a_can_inside_a_reason_makes_no_exception(tmp_path: Path) -> None:
+    """ "because the queue can redeliver" gives the reason for a rule; its "can" is what the
+    queue does, no permission: the entry is the rule explained, and one rule with the entry
+    that gives the same reason first ("may deliver a job twice, so ...")."""
+    first = "The queue may deliver a job twice, so make worker jobs idempotent."
+    second = "Worker jobs must be idempotent because the queue can redeliver."
+    assert _proposed(tmp_path, first, second) == ["duplicate"]

@@ -1659,7 +1659,7 @@ _EXCEPTS = re.compile(
 
 # A reason given for a rule ("because the runner doesn't"): it explains the rule, it does not
 # make a special case of it.
-_REASON = re.compile(r"\bbecause\b", re.IGNORECASE)
+_REASON = re.compile(r"\bbecause\b[^.;]*", re.IGNORECASE)  # "because the broker can redeliver"
 
 # A permission ("PRs may be merged without review", "floats are fine for charts"): never
 # merged with a rule that grants none (read for merges only: "X is fine" against "never X"
