@@ -864,3 +864,12 @@ def test_a_can_inside_a_reason_makes_no_exception(tmp_path: Path) -> None:
     first = "The queue may deliver a job twice, so make worker jobs idempotent."
     second = "Worker jobs must be idempotent because the queue can redeliver."
     assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+def test_never_before_closing_a_clause_restates_the_order(tmp_path: Path) -> None:
+    """ "committed after the write, never before" says the order twice; its "never" had
+    negated the whole clause, so the entry read as the opposite of "commit only after the
+    write succeeds", one rule shown as a conflict with itself."""
+    first = "orders-svc: offsets are committed after the database write went through, never before"
+    second = "Kafka consumers in orders-svc commit offsets only after the DB write succeeds."
+    assert _proposed(tmp_path, first, second) == ["duplicate"]

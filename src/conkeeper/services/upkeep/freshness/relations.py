@@ -1849,6 +1849,12 @@ def read(text: str, *, head: bool = True) -> Reading:
             pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
         elif lower in RESTRICTIVE and following in CONDITIONS:
             pass  # "merged only after two approvals" is "needs two approvals before merge"
+        elif (
+            lower in NEGATIONS
+            and following in ORDER_WORDS
+            and (raw[index + 1] if index + 1 < len(raw) else _BREAK) == _BREAK
+        ):
+            pass  # "committed after the write, never before": the order said twice
         elif lower in RESTRICTIVE:
             flips += 1  # "only via codegen" forbids every other way, like "never by hand"
             pending.append((len(concepts), _ONLY_REACH))
@@ -2263,6 +2269,7 @@ RESTRICTIVE = _words("only solely exclusively")
 UNIVERSAL = _words("every all any each")
 UNIVERSAL_REACH = 2  # "every feature branch": the next two concepts
 CONDITIONS = _words("after before once when if until")  # "only after X": X is required first
+ORDER_WORDS = _words("after before first")  # "never before", closing a clause, restates an order
 # Negations only before a gerund ("stop using X"); "stop the server first" is an action.
 HALTS = _words("stop stopped")
 # Verbs that act on a thing rather than use it: a negation before them does not reject the
