@@ -873,3 +873,27 @@ def test_never_before_closing_a_clause_restates_the_order(tmp_path: Path) -> Non
     first = "orders-svc: offsets are committed after the database write went through, never before"
     second = "Kafka consumers in orders-svc commit offsets only after the DB write succeeds."
     assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # a closed account is a thing gone
+        (
+            "Since May 2025 alerts go through Opsgenie; the VictorOps account was closed.",
+            "VictorOps is our alerting tool.",
+        ),
+        # "ficam no Vault" keeps them in the Vault: a Portuguese "no" rejects nothing
+        (
+            "Os certificados ficam no HashiCorp Vault.",
+            "Todos os certificados das aplicações ficam no AWS Secrets Manager.",
+        ),
+    ],
+)
+def test_a_closed_account_and_a_portuguese_choice_are_read(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "the VictorOps account was closed" says VictorOps is gone, against a note that uses
+    it; "Os certificados ficam no HashiCorp Vault" chooses Vault (its "no" is "in the"), so
+    against AWS Secrets Manager it is a conflict, not a rejection of Vault."""
+    assert _proposed(tmp_path, first, second) == ["contradiction"]

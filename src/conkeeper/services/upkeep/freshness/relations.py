@@ -1440,7 +1440,8 @@ def _tokens(text: str) -> list[str]:
 
 # Words only Portuguese writes: in a Portuguese entry "no" is "in the", no negation.
 _PORTUGUESE = re.compile(
-    r"\b(?:não|são|é|também|já|pelo|pela|uma|ao|às|você|nenhum|nenhuma)\b"
+    r"\b(?:não|são|é|também|já|pelo|pela|uma|ao|às|você|nenhum|nenhuma|ficam|fica|estão|têm)\b"
+    r"|(?-i:\b[Oo]s\b)"  # "Os segredos ficam no Vault" ("OS" in capitals is no article)
     r"|\w(?:ção|ções|ões|ãos?)\b",  # "integração", "alterações", "padrão"
     re.IGNORECASE,
 )
@@ -2066,7 +2067,8 @@ TOOL_ARTEFACTS = frozenset(
 _RETIRES = re.compile(
     r"\b(?:(?:was|were|is|are|been|got|has been|have been)\s+)?(?:shut down|phased out"
     r"|(?:is|are|was|were) (?:dead|eol|end[- ]of[- ]life|gone)|cancell?ed|archived|killed"
-    r"|ripped out|decommissioned|retired|sunset(?:ted)?|deprecated|removed)\b",
+    r"|ripped out|decommissioned|retired|sunset(?:ted)?|deprecated|removed"
+    r"|(?:was|were|is|are|been|got) closed)\b",  # "the PagerDuty account was closed"
     re.IGNORECASE,
 )
 # Where the retired thing's name starts: the last clause end or comma before the words.
