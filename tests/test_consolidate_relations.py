@@ -897,3 +897,24 @@ def test_a_closed_account_and_a_portuguese_choice_are_read(
     it; "Os certificados ficam no HashiCorp Vault" chooses Vault (its "no" is "in the"), so
     against AWS Secrets Manager it is a conflict, not a rejection of Vault."""
     assert _proposed(tmp_path, first, second) == ["contradiction"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "Node baseline bumped from 18 to 20 in v3.0 — 18 support removed.",
+            "Node baseline is 18.",
+        ),
+        (
+            "Update 2025-03: Priya took over as release manager from Tom.",
+            "Release manager: Tom Becker.",
+        ),
+    ],
+)
+def test_a_bump_from_one_value_to_another_is_a_change(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "bumped from 18 to 20" says a value changed (it had been read as the range "min 18,
+    max 20", and the change was lost), and "took over" says who holds a role now."""
+    assert _proposed(tmp_path, first, second) == ["contradiction"]

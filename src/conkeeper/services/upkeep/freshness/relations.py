@@ -1612,6 +1612,7 @@ _SUPERSEDES = re.compile(
     r"|since (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}"  # a change point
     r"|bumped (?:from|to)"
     r"|now on|as of|we left|(?:since|after) \w+ left|anymore|any more|in favou?r of"
+    r"|took over"  # "Annika took over as DPO"
     r"|(?:we|they|you|it) used to"
     r"|used to be|renamed|previously|formerly"
     r"|since v?\d+(?:\.\d+)+|dropped (?:in|since) v?\d)\b",

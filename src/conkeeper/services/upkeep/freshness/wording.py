@@ -346,8 +346,22 @@ _SIGNATURE = re.compile(
 _WITH = re.compile(r"\bw/o\b|\bw/in\b|\bw/(?=\s)", re.IGNORECASE)
 _WITH_WORDS = {"w/o": "without", "w/in": "within"}
 # A range of two numbers is its two bounds: "between 3 and 12 replicas", "from 2 to 20 pods"
-# say "min 3, max 12".
-_RANGE = re.compile(r"\b(?:between|from) (\d[\w.]*) (?:and|to) (?=\d)", re.IGNORECASE)
+# say "min 3, max 12"; "bumped from 3.9 to 3.11" is a change, no range.
+_CHANGE_VERBS = (
+    "bumped",
+    "upgraded",
+    "moved",
+    "migrated",
+    "switched",
+    "changed",
+    "raised",
+    "lowered",
+)
+_RANGE = re.compile(
+    "".join(f"(?<!{verb} )" for verb in _CHANGE_VERBS)
+    + r"\b(?:between|from) (\d[\w.]*) (?:and|to) (?=\d)",
+    re.IGNORECASE,
+)
 # A switch given true or false (`` `catchup=False` ``, ``runAsNonRoot: true``,
 # `` `"strict": false` ``): the switch said enabled or disabled, as a note in words would
 # say it ("catchup is disabled"), so the two spellings meet and opposite values conflict.
