@@ -103,6 +103,27 @@ def test_every_earlier_version_migrates_forward_keeping_data(tmp_path: Path, sta
             SEEDS[version][1](conn)
 
 
+@pytest.mark.parametrize("synced", [True, False])
+def test_version_6_queues_the_deletions_of_projects_a_team_sync_may_have_pushed(
+    tmp_path: Path, synced: bool
+) -> None:
+    """A data home that synced with a team before (its ``team/marks.json``) may have pushed
+    any of its projects: from version 6 on, what is deleted from them is queued for the team
+    (keys only). One that never synced queues nothing."""
+    if synced:
+        (tmp_path / "team").mkdir()
+        (tmp_path / "team" / "marks.json").write_text("{}", encoding="utf-8")
+    path = tmp_path / "conkeeper.db"
+    conn = connect(path)
+    assert migrate(conn, target=5) == 5
+    _seed_v1(conn, tmp_path)
+    conn.close()
+    conn = open_store(path)
+    conn.execute("DELETE FROM sessions")
+    queued = [tuple(r) for r in conn.execute("SELECT kind, key, number FROM team_deletions")]
+    assert queued == ([("prompt", "s1", 1)] if synced else [])
+
+
 def test_migrating_twice_is_a_no_op(tmp_path: Path) -> None:
     path = tmp_path / "twice.db"
     open_store(path).close()

@@ -6,14 +6,20 @@ kind: observations and prompts by id (they are only ever inserted), summaries by
 ``created_at`` (a session's summary is replaced in place when it is re-extracted, which stamps
 it anew). A sync reads the rows past the mark, pushes them, and only then advances the mark,
 so a crash in between re-sends them (the server's upserts make that harmless).
+
+Deletions cannot be derived from rows that are gone: triggers (schema 6) queue the key of every
+row deleted from a project in ``team_shared`` in ``team_deletions``; a sync sends them and
+drops them once the server acknowledged them (:func:`deletions`, :func:`drop_deletions`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from conkeeper.storage.driver import sqlite3
+from conkeeper.storage.store import transaction
 
 
 class LocalProject(NamedTuple):
@@ -176,3 +182,97 @@ def pending_count(conn: sqlite3.Connection, project_id: int, kind: str, mark: in
         )
     row = conn.execute(sql, (project_id, mark)).fetchone()
     return int(row[0]) if row else 0
+
+
+# --------------------------------------------------------------------------- deletions
+
+
+class Deletion(NamedTuple):
+    """A queued deletion: the outbox key of a row that left the store, and whether a row with
+    that key is back (re-extracted, a resumed session's prompt): then the server keeps it."""
+
+    id: int
+    kind: str  # observation | summary | prompt
+    key: str  # as OutboxRow.key: content hash, host session id, or host session id#number
+    deleted_at: int
+    live: bool
+    row_id: int = 0  # a prompt's local id, which the next prompt may take
+
+
+# Whether the row a deletion names exists again in its project (same content hash, session or
+# prompt number): the row's own upsert then says what the server should hold.
+_LIVE = """
+CASE d.kind
+WHEN 'observation' THEN EXISTS (
+    SELECT 1 FROM observations o JOIN projects p ON p.id = o.project_id
+    WHERE p.identity = d.project AND o.content_hash = d.key)
+WHEN 'summary' THEN EXISTS (
+    SELECT 1 FROM session_summaries s JOIN sessions se ON se.id = s.session_id
+    JOIN projects p ON p.id = se.project_id
+    WHERE p.identity = d.project AND se.host_session_id = d.key)
+ELSE EXISTS (
+    SELECT 1 FROM prompts pr JOIN sessions se ON se.id = pr.session_id
+    JOIN projects p ON p.id = se.project_id
+    WHERE p.identity = d.project AND se.host_session_id = d.key
+    AND pr.prompt_number = d.number)
+END
+"""
+
+
+def shared_identities(conn: sqlite3.Connection) -> set[str]:
+    """The projects whose deleted rows are queued for the team."""
+    return {str(r[0]) for r in conn.execute("SELECT identity FROM team_shared")}
+
+
+def set_shared(conn: sqlite3.Connection, identities: Iterable[str]) -> None:
+    """Queue deletions of exactly these projects from now on; the queued deletions of the
+    projects left out are dropped (the team server holds nothing of theirs to delete)."""
+    keep = set(identities)
+    gone = shared_identities(conn) - keep
+    with transaction(conn):
+        conn.executemany(
+            "INSERT OR IGNORE INTO team_shared(identity) VALUES (?)", [(i,) for i in sorted(keep)]
+        )
+        for identity in sorted(gone):
+            conn.execute("DELETE FROM team_shared WHERE identity = ?", (identity,))
+            conn.execute("DELETE FROM team_deletions WHERE project = ?", (identity,))
+
+
+def deletion_projects(conn: sqlite3.Connection) -> list[str]:
+    """The projects with queued deletions."""
+    rows = conn.execute("SELECT DISTINCT project FROM team_deletions ORDER BY project")
+    return [str(r[0]) for r in rows]
+
+
+def deletions(conn: sqlite3.Connection, identity: str, limit: int) -> list[Deletion]:
+    """The oldest ``limit`` queued deletions of a project."""
+    rows = conn.execute(
+        f"SELECT d.id, d.kind, d.key, d.number, d.deleted_at, {_LIVE}, d.row_id "
+        "FROM team_deletions d "
+        "WHERE d.project = ? ORDER BY d.id LIMIT ?",
+        (identity, limit),
+    ).fetchall()
+    return [
+        Deletion(
+            id=int(r[0]),
+            kind=str(r[1]),
+            key=f"{r[2]}#{r[3]}" if r[1] == "prompt" else str(r[2]),
+            deleted_at=int(r[4]),
+            live=bool(r[5]),
+            row_id=int(r[6]),
+        )
+        for r in rows
+    ]
+
+
+def drop_deletions(conn: sqlite3.Connection, ids: list[int]) -> None:
+    """Forget queued deletions the server acknowledged (or that need no delivery)."""
+    with transaction(conn):
+        conn.executemany("DELETE FROM team_deletions WHERE id = ?", [(i,) for i in ids])
+
+
+def deletion_count(conn: sqlite3.Connection, identity: str) -> int:
+    """How many deletions of a project wait for the team server."""
+    row = conn.execute("SELECT count(*) FROM team_deletions WHERE project = ?", (identity,))
+    found = row.fetchone()
+    return int(found[0]) if found else 0

@@ -101,6 +101,23 @@ def push(creds: TeamCredentials, project: str, records: list[dict[str, Any]]) ->
     return answer
 
 
+UPGRADE_REQUIRED = 426  # the status of a server too old to apply deletions
+
+
+def delete(creds: TeamCredentials, project: str, deletions: list[dict[str, Any]]) -> int:
+    """Push deletions of this author's records of one project; how many the server applied.
+    A server that answers without ``deleted`` predates deletions: it ignored them, and saying
+    so keeps them queued until it is upgraded."""
+    answer = call(creds, "POST", "/push", body={"project": project, "deleted": deletions})
+    if not isinstance(answer, dict) or not isinstance(answer.get("deleted"), int):
+        raise TeamServerError(
+            f"the team server at {creds.url} cannot apply deletions (it is older than this "
+            "ConKeeper): upgrade it with the server extra and run 'conkeeper server init'",
+            UPGRADE_REQUIRED,
+        )
+    return int(answer["deleted"])
+
+
 def search(creds: TeamCredentials, project: str, query: str, limit: int) -> list[dict[str, Any]]:
     """Team hits for ``query`` in ``project``, each with its ``author``."""
     answer = call(creds, "GET", "/search", params={"project": project, "q": query, "limit": limit})
