@@ -71,19 +71,21 @@ def two_members(tmp_path: Path, server: TeamServer) -> tuple[Machine, Machine, s
     return ann, bob, token
 
 
-def seed_summary(machine: Machine, session: str, request: str) -> None:
-    """A session summary as the extractor stores it (cleaned, one per session)."""
+def seed_summary(machine: Machine, session: str, request: str, ago_ms: int = 0) -> None:
+    """A session summary as the extractor stores it (cleaned, one per session), dated
+    ``ago_ms`` before now."""
     from conkeeper.domain.observations import Summary
     from conkeeper.domain.paths import locate_project
     from conkeeper.storage.observations import save_summary, session_info
     from conkeeper.storage.sessions import ensure_session
-    from conkeeper.storage.store import ensure_project, open_store
+    from conkeeper.storage.store import ensure_project, now_ms, open_store
 
     conn = open_store(machine.home / "conkeeper.db")
     with conn:
         project = ensure_project(conn, locate_project(machine.root))
         info = session_info(conn, ensure_session(conn, project, session))
-        save_summary(conn, info, Summary(request=request, completed="done"), "local")
+        summary = Summary(request=request, completed="done")
+        save_summary(conn, info, summary, "local", now_ms() - ago_ms)
     conn.close()
 
 

@@ -2,10 +2,11 @@
 
 Why it exists: hooks must not pay for team memory. Instead of a queue table written by every
 hook, the outbox is derived from the rows themselves with a high-water mark per project and
-kind: observations and prompts by id (they are only ever inserted), summaries by
-``created_at`` (a session's summary is replaced in place when it is re-extracted, which stamps
-it anew). A sync reads the rows past the mark, pushes them, and only then advances the mark,
-so a crash in between re-sends them (the server's upserts make that harmless).
+kind: observations and prompts by id (they are only ever inserted), summaries by when this
+store wrote them (schema 7, ``summary_stored``: stamped again when a re-extraction replaces one
+in place; an imported summary keeps its old ``created_at`` but is stored now). A sync reads
+the rows past the mark, pushes them, and only then advances the mark, so a crash in between
+re-sends them (the server's upserts make that harmless).
 
 Deletions cannot be derived from rows that are gone: triggers (schema 6) queue the key of every
 row deleted from a project in ``team_shared`` in ``team_deletions``; a sync sends them and
@@ -34,7 +35,7 @@ class OutboxRow(NamedTuple):
     """One local row to push: its kind, its position for the mark, and its fields."""
 
     kind: str  # observation | summary | prompt
-    position: int  # id (observations, prompts) or created_at (summaries)
+    position: int  # id (observations, prompts) or when it was stored (summaries)
     key: str  # stable local key: content hash, or host session id (+ prompt number)
     type: str
     title: str
@@ -93,13 +94,14 @@ def observations_after(
 def summaries_since(
     conn: sqlite3.Connection, project_id: int, mark: int, limit: int
 ) -> list[OutboxRow]:
-    """Summaries of a project stamped after ``mark``, oldest first (a caller reads them all:
-    there is one per session, and a batch cut between two equal stamps would lose one)."""
+    """Summaries of a project stored after ``mark`` (``summary_stored``), oldest first; the
+    stamps are unique, so a batch cut between two never loses one."""
     rows = conn.execute(
-        "SELECT s.created_at, se.host_session_id, s.request, s.completed, s.learned, "
-        "s.investigated, s.next_steps, s.notes, s.files_edited, s.session_id "
-        "FROM session_summaries s JOIN sessions se ON se.id = s.session_id "
-        "WHERE s.project_id = ? AND s.created_at > ? ORDER BY s.created_at, s.id LIMIT ?",
+        "SELECT st.stored_at, se.host_session_id, s.request, s.completed, s.learned, "
+        "s.investigated, s.next_steps, s.notes, s.files_edited, s.session_id, s.created_at "
+        "FROM summary_stored st JOIN session_summaries s ON s.id = st.summary_id "
+        "JOIN sessions se ON se.id = s.session_id "
+        "WHERE s.project_id = ? AND st.stored_at > ? ORDER BY st.stored_at, s.id LIMIT ?",
         (project_id, mark, limit),
     ).fetchall()
     out = []
@@ -117,7 +119,7 @@ def summaries_since(
                 narrative=narrative,
                 concepts=(),
                 files=_strings(r[8]),
-                created_at=int(r[0]),
+                created_at=int(r[10]),
                 session=int(r[9]),
             )
         )
@@ -174,7 +176,10 @@ def pending_count(conn: sqlite3.Connection, project_id: int, kind: str, mark: in
     if kind == "observation":
         sql = "SELECT count(*) FROM observations WHERE project_id = ? AND id > ?"
     elif kind == "summary":
-        sql = "SELECT count(*) FROM session_summaries WHERE project_id = ? AND created_at > ?"
+        sql = (
+            "SELECT count(*) FROM summary_stored st JOIN session_summaries s "
+            "ON s.id = st.summary_id WHERE s.project_id = ? AND st.stored_at > ?"
+        )
     else:
         sql = (
             "SELECT count(*) FROM prompts p JOIN sessions se ON se.id = p.session_id "
