@@ -73,8 +73,11 @@ def call(
         raise TeamServerError(f"the team server at {creds.url} sent an unreadable answer") from None
 
 
+TOKEN_REFUSED = 401  # the status of a wrong or revoked token
+
+
 def _http_message(url: str, exc: urllib.error.HTTPError) -> str:
-    if exc.code == 401:
+    if exc.code == TOKEN_REFUSED:
         return (
             f"the team server at {url} refused the token (wrong or revoked); ask for a new one "
             "and run: conkeeper team join URL --token TOKEN"

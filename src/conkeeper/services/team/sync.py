@@ -51,15 +51,23 @@ class SharedProject(NamedTuple):
     kinds: tuple[str, ...]
 
 
+BLOCKS_DROPPED = (
+    "the cached teammates' block was dropped: SessionStart shows no team items until this "
+    "machine joins again with a valid token"
+)
+
+
 class SyncResult(NamedTuple):
-    """What one sync did: rows pushed, rows still pending, rows refused, and the error that
-    stopped it (``None`` when it finished)."""
+    """What one sync did: rows pushed, rows still pending, rows refused, the error that
+    stopped it (``None`` when it finished), and whether the server refused the token (every
+    cached team block is then dropped)."""
 
     pushed: int
     pending: int
     refused: int
     projects: int
     error: str | None
+    blocks_dropped: bool = False
 
 
 def shared_projects(conn: sqlite3.Connection) -> tuple[list[SharedProject], list[str]]:
@@ -214,6 +222,7 @@ class _Run:
         self.pushed = self.refused = self.batches = 0
         self.errors: list[str] = []
         self.stopped = False
+        self.token_refused = False
 
     def more(self) -> bool:
         """Whether another request may be sent."""
@@ -227,8 +236,13 @@ class _Run:
         try:
             work(*args, self)
         except client.TeamServerError as exc:
-            self.errors.append(str(exc))
-            self.stopped = not _only_this_project(exc)
+            self.failed(exc)
+
+    def failed(self, exc: client.TeamServerError) -> None:
+        """Note an error of the server's, and whether it stops the sync."""
+        self.errors.append(str(exc))
+        self.stopped = not _only_this_project(exc)
+        self.token_refused = self.token_refused or exc.status == client.TOKEN_REFUSED
 
 
 def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult:
@@ -251,9 +265,23 @@ def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult
         for shared in projects:
             run.attempt(_push_project, conn, creds, shared, marks)
         if not run.errors:
-            _refresh_recent(creds, projects)
+            _refresh_recent(creds, projects, run)
+        if run.token_refused:
+            drop_team_blocks()
     error = "; ".join(run.errors) or None
-    return SyncResult(run.pushed, pending(conn, creds), run.refused, len(projects), error)
+    return SyncResult(
+        run.pushed, pending(conn, creds), run.refused, len(projects), error, run.token_refused
+    )
+
+
+def drop_team_blocks() -> int:
+    """Drop every project's cached "from your team" block: the server refused this machine's
+    token (revoked: its owner left the team), so SessionStart must stop showing the team's
+    work; the next sync with a valid token caches it again. How many were dropped."""
+    from conkeeper.domain.paths import data_folder
+    from conkeeper.services.team.recent import drop_all
+
+    return drop_all(data_folder())
 
 
 def _push_project(
@@ -341,16 +369,21 @@ def _project_error(key: str, exc: client.TeamServerError) -> str:
     return clean_or_empty(f"project {key}: {exc}")
 
 
-def _refresh_recent(creds: credentials.TeamCredentials, projects: list[SharedProject]) -> None:
+def _refresh_recent(
+    creds: credentials.TeamCredentials, projects: list[SharedProject], run: _Run
+) -> None:
     """Cache teammates' newest decisions and bug fixes per shared project for SessionStart
-    (which never asks the network itself). Best effort: a failure keeps the old cache."""
+    (which never asks the network itself). Best effort: a failure keeps the old cache, but a
+    refused token is the sync's error (a sync with nothing to push asks only this)."""
     from conkeeper.domain.paths import data_folder
     from conkeeper.services.team.recent import write_recent
 
     for shared in projects:
         try:
             hits = client.recent(creds, shared.key, recent_limit())
-        except client.TeamServerError:
+        except client.TeamServerError as exc:
+            if exc.status == client.TOKEN_REFUSED:
+                run.failed(exc)
             return
         items = [
             {
