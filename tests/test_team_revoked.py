@@ -71,3 +71,17 @@ def test_team_status_finding_the_token_refused_drops_the_block_and_says_so(
     assert data["reachable"] is False and "refused the token" in data["error"]
     assert data["team_block"] == "dropped"
     assert TEAM_TAG not in context_of(bob)
+
+
+def test_the_worker_session_end_starts_drops_it_too(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """SessionEnd's detached worker (run here with its own arguments, in the foreground) is
+    what finds the refusal when the member runs nothing by hand."""
+    bob, _token = shared_and_cached(tmp_path, team_server)
+    args = ("extract", "--session", "bob-session", "--quiet", "--backup-if-due", "--team-sync")
+    done = bob.cli(*args)
+    assert done.returncode == 0, done.stderr  # a detached worker logs, it never fails
+    assert TEAM_TAG not in context_of(bob)
+    log = (bob.home / "logs").glob("*.log")
+    assert any("refused the token" in path.read_text(encoding="utf-8") for path in log)
