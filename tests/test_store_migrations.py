@@ -103,6 +103,67 @@ def test_every_earlier_version_migrates_forward_keeping_data(tmp_path: Path, sta
             SEEDS[version][1](conn)
 
 
+@pytest.mark.parametrize("synced", [True, False])
+def test_version_6_queues_the_deletions_of_projects_a_team_sync_may_have_pushed(
+    tmp_path: Path, synced: bool
+) -> None:
+    """A data home that synced with a team before (its ``team/marks.json``) may have pushed
+    any of its projects: from version 6 on, what is deleted from them is queued for the team
+    (keys only). One that never synced queues nothing."""
+    if synced:
+        (tmp_path / "team").mkdir()
+        (tmp_path / "team" / "marks.json").write_text("{}", encoding="utf-8")
+    path = tmp_path / "conkeeper.db"
+    conn = connect(path)
+    assert migrate(conn, target=5) == 5
+    _seed_v1(conn, tmp_path)
+    conn.close()
+    conn = open_store(path)
+    conn.execute("DELETE FROM sessions")
+    queued = [tuple(r) for r in conn.execute("SELECT kind, key, number FROM team_deletions")]
+    assert queued == ([("prompt", "s1", 1)] if synced else [])
+
+
+def test_version_7_stamps_each_summary_when_stored_after_every_earlier_one(
+    tmp_path: Path,
+) -> None:
+    """A summary stored before version 7 keeps its date as its stamp (a team sync's mark on
+    it stays right); one stored later, with an old date of its own (an import), is stamped
+    after every earlier one, and again when its content changes; the search index stays whole."""
+    path = tmp_path / "stamps.db"
+    conn = connect(path)
+    assert migrate(conn, target=6) == 6
+    _seed_v1(conn, tmp_path)
+    conn.execute(
+        "INSERT INTO sessions(host_session_id, project_id, started_at) VALUES ('s2', 1, 1)"
+    )
+    summary = (
+        "INSERT INTO session_summaries(session_id, project_id, request, completed, extractor, "
+        "created_at) VALUES (?, 1, ?, 'done', 'local', ?) ON CONFLICT(session_id) DO UPDATE "
+        "SET request = excluded.request"
+    )
+    future = 4_000_000_000_000  # a bad clock's date
+    conn.execute(summary, (1, "tune the quasar cache", future))
+    conn.close()
+    conn = open_store(path)
+
+    def stamps() -> list[int]:
+        return [int(r[0]) for r in conn.execute("SELECT stored_at FROM summary_stored ORDER BY 1")]
+
+    assert stamps() == [future]
+    conn.execute(summary, (2, "an imported summary", 5))
+    assert stamps() == [future, future + 1]
+    conn.execute(summary, (1, "tune the quasar cache again", 6))
+    assert stamps() == [future + 1, future + 2]
+    conn.execute(
+        "INSERT INTO session_summaries_fts(session_summaries_fts) VALUES ('integrity-check')"
+    )
+    found = conn.execute(
+        "SELECT rowid FROM session_summaries_fts WHERE session_summaries_fts MATCH 'quasar'"
+    ).fetchall()
+    assert [r[0] for r in found] == [1]
+
+
 def test_migrating_twice_is_a_no_op(tmp_path: Path) -> None:
     path = tmp_path / "twice.db"
     open_store(path).close()

@@ -25,9 +25,9 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 
     first = run_cli("server", "init", "--database", database_url, "--json")
     assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout) == {"schema_version": 8, "applied": [1, 2, 3, 4, 5, 6, 7, 8]}
+    assert json.loads(first.stdout) == {"schema_version": 9, "applied": [1, 2, 3, 4, 5, 6, 7, 8, 9]}
     again = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(again.stdout) == {"schema_version": 8, "applied": []}
+    assert json.loads(again.stdout) == {"schema_version": 9, "applied": []}
     with psycopg.connect(database_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
         indexes = dict(
@@ -37,7 +37,11 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
         )
         functions = [r[0] for r in conn.execute("SELECT proname FROM pg_proc WHERE proname = "
                                                 "'team_search'")]  # fmt: skip
-    assert versions == [1, 2, 3, 4, 5, 6, 7, 8]
+        tombstones = [r[0] for r in conn.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = "
+            "'team_tombstones' ORDER BY ordinal_position")]  # fmt: skip
+    assert versions == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert tombstones == ["team_id", "uid", "author_id", "deleted_at", "received_at"]  # v9
     assert functions == ["team_search"]  # version 5: the search as one function (6, 8 replaced it)
     assert "team_records_search" not in indexes  # version 3 replaced it
     assert "team_records_scope_search" not in indexes  # version 7 replaced it
@@ -65,7 +69,7 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
         assert team_pg.migrate(conn, target=4) == [4]
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 8, "applied": [5, 6, 7, 8]}
+    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [5, 6, 7, 8, 9]}
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
@@ -91,14 +95,14 @@ def test_version_6_replaces_the_search_function_of_a_version_5_database(
         team_pg.create_token(conn, "ann", "core", token_hash("ckt_five"))
         grant = team_pg.token_grant(conn, token_hash("ckt_five"))
         assert grant is not None
-        team_pg.upsert_records(conn, grant, "example.com/a/shop", [
+        _push_as_version_8(conn, grant, "example.com/a/shop", [
             TeamRecord("r1", "observation", "bugfix", "payment retry storm", "", (), "", (), (), 1),
             TeamRecord("r2", "observation", "bugfix", "lunch menu", "", (), "", (), (), 2),
         ])  # fmt: skip
         conn.execute(_REFUSING_SEARCH)
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 8, "applied": [6, 7, 8]}
+    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [6, 7, 8, 9]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         found = hub.search_by_token(conn, "ckt_five", "example.com/a/shop", "payment", 5)
@@ -126,7 +130,7 @@ def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_recor
         for token, uid in (("ckt_six", "r1"), ("ckt_other", "x1")):
             grant = team_pg.token_grant(conn, token_hash(token))
             assert grant is not None
-            team_pg.upsert_records(
+            _push_as_version_8(
                 conn,
                 grant,
                 "example.com/a/shop",
@@ -134,7 +138,7 @@ def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_recor
             )
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 8, "applied": [7, 8]}
+    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [7, 8, 9]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         indexes = [
@@ -167,7 +171,7 @@ def test_version_8_replaces_the_search_function_of_a_version_7_database(
         team_pg.create_token(conn, "ann", "core", token_hash("ckt_seven"))
         grant = team_pg.token_grant(conn, token_hash("ckt_seven"))
         assert grant is not None
-        team_pg.upsert_records(conn, grant, "example.com/a/shop", [
+        _push_as_version_8(conn, grant, "example.com/a/shop", [
             TeamRecord("r1", "observation", "bugfix", "payment retry storm", "jitter", ("backoff",),
                        "the payment provider throttles", (), (), 1),
             TeamRecord("r2", "observation", "bugfix", "lunch menu", "", (), "", (), (), 2),
@@ -176,7 +180,7 @@ def test_version_8_replaces_the_search_function_of_a_version_7_database(
         conn.execute(_REFUSING_SEARCH)
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 8, "applied": [8]}
+    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [8, 9]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         page = hub.search_by_token(conn, "ckt_seven", "example.com/a/shop", "payment retry", 5)
@@ -185,6 +189,48 @@ def test_version_8_replaces_the_search_function_of_a_version_7_database(
     assert [h.uid for h in rows] == ["r1", "r3"] and rows[0].facts == ("backoff",)
     assert rows[0].narrative == "the payment provider throttles" and rows[0].author == "ann"
     assert rows[0].project_key == "example.com/a/shop" and rows[0].score > rows[1].score > 0
+
+
+def test_version_9_adds_tombstones_to_a_version_8_database_keeping_its_records(
+    database_url: str,
+) -> None:
+    """A database the previous release left at version 8 gets the tombstones from version 9
+    alone: its records stay and are found; a deletion by their author removes one (the
+    project's size follows) and keeps a copy pushed again as old as the deletion out, and a
+    teammate's deletion of the other removes nothing."""
+    from conkeeper.services.team import rank
+    from conkeeper.services.team.hub import token_hash
+    from conkeeper.storage import team_pg
+    from conkeeper.storage.team_pg import TeamRecord
+
+    def record(uid: str, title: str, at: int) -> TeamRecord:
+        return TeamRecord(uid, "observation", "bugfix", title, "", (), "", (), (), at)
+
+    with team_pg.connect(database_url) as conn:
+        assert team_pg.migrate(conn, target=8) == [1, 2, 3, 4, 5, 6, 7, 8]
+        team_pg.create_token(conn, "ann", "core", token_hash("ckt_eight"))
+        team_pg.create_token(conn, "bob", "core", token_hash("ckt_bob"))
+        ann = team_pg.token_grant(conn, token_hash("ckt_eight"))
+        bob = team_pg.token_grant(conn, token_hash("ckt_bob"))
+        assert ann is not None and bob is not None
+        shop = "example.com/a/shop"
+        _push_as_version_8(
+            conn, ann, shop, [record("r1", "payment retry storm", 1), record("r2", "payment", 2)]
+        )
+        conn.commit()
+    done = run_cli("server", "init", "--database", database_url, "--json")
+    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [9]}
+    with team_pg.connect(database_url) as conn:
+        conn.autocommit = True
+        found = [h.uid for h in rank.search(conn, ann.read_team_ids, shop, "payment", 5)]
+        assert sorted(found) == ["r1", "r2"]
+        assert team_pg.delete_records(conn, bob, shop, [("r2", 10)]) == 0  # not bob's
+        assert team_pg.delete_records(conn, ann, shop, [("r1", 10)]) == 1
+        assert team_pg.delete_records(conn, ann, shop, [("r1", 10)]) == 0  # twice: no change
+        assert team_pg.upsert_records(conn, ann, shop, [record("r1", "payment again", 5)])
+        assert team_pg.count_records(conn, ann.read_team_ids, shop) == 1
+        left = [h.uid for h in rank.search(conn, ann.read_team_ids, shop, "payment", 5)]
+    assert left == ["r2"]
 
 
 # The previous release's function, as far as this test cares: present, and not this release's.
@@ -216,6 +262,31 @@ def _push_as_version_3(conn: Any, team_id: int, user_id: int, uid: str, title: s
         "INSERT INTO team_records (team_id, uid, project_id, author_id, kind, title, created_at,"
         " search) VALUES (%s, %s, %s, %s, 'observation', %s, 1, to_tsvector('english', %s))",
         (team_id, uid, project, user_id, title, title),
+    )
+
+
+def _push_as_version_8(conn: Any, grant: Any, key: str, records: list[Any]) -> None:
+    """Store records as the servers of schema versions 4 to 8 did (no tombstones yet): the
+    weighted vector and the project's size."""
+    project = conn.execute(
+        "INSERT INTO team_projects(team_id, project_key) VALUES (%s, %s) "
+        "ON CONFLICT (team_id, project_key) DO UPDATE SET project_key = excluded.project_key "
+        "RETURNING id",
+        (grant.team_id, key),
+    ).fetchone()[0]
+    for r in records:
+        conn.execute(
+            "INSERT INTO team_records (team_id, uid, project_id, author_id, kind, type, title, "
+            "subtitle, facts, narrative, created_at, search) VALUES (%s, %s, %s, %s, %s, %s, %s, "
+            "%s, %s, %s, %s, setweight(to_tsvector('english', %s), 'A') || "
+            "setweight(to_tsvector('english', %s), 'B') || "
+            "setweight(to_tsvector('english', %s), 'C'))",
+            (grant.team_id, r.uid, project, grant.user_id, r.kind, r.type, r.title, r.subtitle,
+             json.dumps(list(r.facts)), r.narrative, r.created_at, r.title,
+             " ".join((r.subtitle, *r.facts)), r.narrative),
+        )  # fmt: skip
+    conn.execute(
+        "UPDATE team_projects SET records = records + %s WHERE id = %s", (len(records), project)
     )
 
 

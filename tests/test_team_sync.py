@@ -73,9 +73,10 @@ class Machine:
         assert done.returncode == 0, done.stderr
         return dict(json.loads(done.stdout))
 
-    def seed(self, titles: list[str], *, raw: list[tuple[str, str]] = ()) -> int:
-        """Observations in this machine's database (cleaned as the extractor stores them);
-        ``raw`` rows (title, narrative) bypass cleaning, as a bug or an old version might."""
+    def seed(self, titles: list[str], *, raw: list[tuple[str, str]] = (), into: str = "") -> int:
+        """Observations in this machine's database (cleaned as the extractor stores them), in
+        the host session ``into`` (default ``<name>-session``); ``raw`` rows (title, narrative)
+        bypass cleaning, as a bug or an old version might."""
         from conkeeper.domain.observations import Observation, normalize_observation
         from conkeeper.domain.paths import locate_project
         from conkeeper.storage.observations import insert_observation
@@ -84,7 +85,7 @@ class Machine:
 
         conn = open_store(self.home / "conkeeper.db")
         project = ensure_project(conn, locate_project(self.root))
-        session = ensure_session(conn, project, f"{self.name}-session")
+        session = ensure_session(conn, project, into or f"{self.name}-session")
         when = now_ms()
         count = 0
         with conn:

@@ -3,7 +3,8 @@
 ``conkeeper team join URL --token TOKEN`` checks the token against the server and keeps it in
 the data home (0600, never in a project); ``conkeeper team sync [--json]`` pushes the pending
 rows of every project with ``team_sync: true`` and prints ``{"pushed": n, "pending": m}``;
-``conkeeper team status [--json]`` says who this machine is on which server and what waits.
+``conkeeper team status [--json]`` says who this machine is on which server and what waits
+(and, when the server refuses the token, that the cached team block was dropped).
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ def _sync(args: argparse.Namespace) -> int:
     if result.error:
         if not args.quiet:
             warn(result.error)
+            if result.blocks_dropped:
+                warn(sync.BLOCKS_DROPPED)
         return 1
     return 0
 
@@ -102,6 +105,9 @@ def _status(args: argparse.Namespace) -> int:
         status["reachable"] = True
     except client.TeamServerError as exc:
         status.update(reachable=False, error=str(exc))
+        if exc.status == client.TOKEN_REFUSED:
+            sync.drop_team_blocks()
+            status["team_block"] = "dropped"
     if args.json:
         emit_json(status)
         return 0
@@ -110,6 +116,8 @@ def _status(args: argparse.Namespace) -> int:
         print(f"user: {status.get('user')}  team: {status.get('team')}")
     else:
         print(f"  {status.get('error')}")
+        if status.get("team_block") == "dropped":
+            print(f"  {sync.BLOCKS_DROPPED}")
     print(f"sharing projects: {', '.join(s.key for s in shared) or _none_shared(key)}")
     print(f"pending rows: {pending}")
     if key and status.get("server_records") is not None:

@@ -115,9 +115,9 @@ CREATE STATISTICS IF NOT EXISTS team_records_scope (dependencies)
 ANALYZE team_records;
 """
 
-# A project's size, kept by every push (records are never deleted one by one, only with their
-# project): the team search's idf needs it for every query, and counting a project's records
-# through the index costs milliseconds at 10,000 of them.
+# A project's size, kept by every push and every deletion: the team search's idf needs it for
+# every query, and counting a project's records through the index costs milliseconds at 10,000
+# of them.
 SCHEMA_V4 = """
 ALTER TABLE team_projects ADD COLUMN records bigint NOT NULL DEFAULT 0;
 UPDATE team_projects p SET records = (
@@ -154,6 +154,22 @@ DROP INDEX team_records_scope_search;
 # ctid. PostgreSQL's CPU per search 9-17% less at 1,000,000 records.
 SCHEMA_V8 = team_search.SEARCH_FUNCTION
 
+# What an author deleted (a forgotten observation or session, a stale observation a
+# re-extraction dropped): the record goes, and its tombstone keeps a copy of it pushed again, as
+# old as the deletion or older, from coming back (a push that was still on its way, the author's
+# other machine that still holds it). A newer record under the uid (a forgotten session resumed
+# and summarised again) is stored. Keyed like the records, by team first (Citus co-locates it).
+SCHEMA_V9 = """
+CREATE TABLE team_tombstones (
+    team_id     bigint NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    uid         text NOT NULL,
+    author_id   bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    deleted_at  bigint NOT NULL,            -- Unix ms on the author's machine (not after receipt)
+    received_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (team_id, uid, author_id)
+);
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "teams, users, memberships, hashed tokens", SCHEMA_V1),
     (2, "team projects and records with weighted full-text search", SCHEMA_V2),
@@ -163,6 +179,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "the team search's ranking in one grouping and one window pass", SCHEMA_V6),
     (7, "search index over project and words (the project implies its team)", SCHEMA_V7),
     (8, "the team search's windows and ranking with fewer reads and sorts", SCHEMA_V8),
+    (9, "tombstones: records their authors deleted stay deleted", SCHEMA_V9),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
@@ -230,7 +247,27 @@ OR (r.author_id <> %(author_id)s
     AND (r.type, r.title, r.subtitle, r.facts, r.narrative, r.concepts, r.files)
         IS DISTINCT FROM (s.type, s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files))
 """
+# Staged records as old as their author's tombstone or older leave the stage unstored.
+_TOMBSTONED = """
+DELETE FROM team_push_stage s USING team_tombstones t
+WHERE t.team_id = %(team_id)s AND t.author_id = %(author_id)s AND t.uid = s.uid
+AND s.created_at <= t.deleted_at
+"""
 _GROWN = "UPDATE team_projects SET records = records + %s WHERE team_id = %s AND id = %s"
+# A deletion removes its author's own record of the project, when it is not newer than the
+# deletion, and leaves a tombstone (a later deletion of the uid moves it forward).
+_TOMBSTONE = """
+INSERT INTO team_tombstones (team_id, uid, author_id, deleted_at)
+SELECT %(team_id)s, d.uid, %(author_id)s, d.deleted_at
+FROM unnest(%(uids)s::text[], %(times)s::bigint[]) AS d(uid, deleted_at)
+ON CONFLICT (team_id, uid, author_id) DO UPDATE
+SET deleted_at = greatest(team_tombstones.deleted_at, excluded.deleted_at), received_at = now()
+"""
+_DELETE = """
+DELETE FROM team_records r USING unnest(%(uids)s::text[], %(times)s::bigint[]) AS d(uid, deleted_at)
+WHERE r.team_id = %(team_id)s AND r.uid = d.uid AND r.author_id = %(author_id)s
+AND r.project_id = %(project_id)s AND r.created_at <= d.deleted_at
+"""
 _HIT_COLUMNS = (
     "r.uid, r.kind, r.type, r.title, r.subtitle, r.facts, r.narrative, u.name, r.created_at, "
     "p.project_key"
@@ -576,7 +613,9 @@ def upsert_records(
 ) -> Stored:
     """Insert or update records by ``(team_id, uid)``, in one transaction: a record sent twice
     (at-least-once delivery) is stored once. Only the author's own records of this project are
-    ever updated: a uid another author's record holds is that record (see ``_FOREIGN``)."""
+    ever updated: a uid another author's record holds is that record (see ``_FOREIGN``). A
+    record its author deleted since (a tombstone as new as the record or newer) is not stored
+    again, and counts as stored as sent: the deletion is the author's newer word on it."""
     if not records:
         return Stored(0, ())
     with conn.transaction():
@@ -590,6 +629,8 @@ def upsert_records(
             ids = {"team_id": grant.team_id, "project_id": project_id, "author_id": grant.user_id}
             cur.execute(_DEDUPLICATE)
             staged = len(records) - max(cur.rowcount, 0)
+            cur.execute(_TOMBSTONED, ids)  # deleted by their author: not stored again
+            staged -= max(cur.rowcount, 0)
             cur.execute(_INSERT_NEW, ids)  # takes the new records off the stage
             inserted = max(cur.rowcount, 0)
             foreign: tuple[str, ...] = ()
@@ -600,6 +641,41 @@ def upsert_records(
                 foreign = tuple(sorted(str(row[0]) for row in cur.fetchall()))
                 cur.execute(_UPDATE_CHANGED, ids)
     return Stored(len(records) - len(foreign), foreign)
+
+
+def delete_records(
+    conn: psycopg.Connection[Any],
+    grant: Grant,
+    project_key: str,
+    deletions: Sequence[tuple[str, int]],
+) -> int:
+    """Apply deletions ``(uid, deleted_at)`` of the grant's author in one transaction: each
+    removes the author's own record of the project (never a teammate's, never one newer than
+    the deletion) and leaves a tombstone, so applying one twice changes nothing. Returns the
+    records removed."""
+    latest: dict[str, int] = {}
+    for uid, at in deletions:
+        latest[uid] = max(at, latest.get(uid, at))
+    if not latest:
+        return 0
+    params = {
+        "team_id": grant.team_id,
+        "author_id": grant.user_id,
+        "uids": list(latest),
+        "times": list(latest.values()),
+    }
+    with conn.transaction():
+        conn.execute(_TOMBSTONE, params)
+        found = conn.execute(
+            "SELECT id FROM team_projects WHERE team_id = %s AND project_key = %s",
+            (grant.team_id, project_key),
+        ).fetchone()
+        if found is None:
+            return 0
+        removed = max(conn.execute(_DELETE, {**params, "project_id": found[0]}).rowcount, 0)
+        if removed:
+            conn.execute(_GROWN, (-removed, grant.team_id, found[0]))
+    return removed
 
 
 def _stage_row(seq: int, r: TeamRecord) -> tuple[object, ...]:

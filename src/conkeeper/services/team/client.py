@@ -73,8 +73,11 @@ def call(
         raise TeamServerError(f"the team server at {creds.url} sent an unreadable answer") from None
 
 
+TOKEN_REFUSED = 401  # the status of a wrong or revoked token
+
+
 def _http_message(url: str, exc: urllib.error.HTTPError) -> str:
-    if exc.code == 401:
+    if exc.code == TOKEN_REFUSED:
         return (
             f"the team server at {url} refused the token (wrong or revoked); ask for a new one "
             "and run: conkeeper team join URL --token TOKEN"
@@ -99,6 +102,23 @@ def push(creds: TeamCredentials, project: str, records: list[dict[str, Any]]) ->
     if not isinstance(answer, dict):
         raise TeamServerError(f"the team server at {creds.url} sent an unexpected answer")
     return answer
+
+
+UPGRADE_REQUIRED = 426  # the status of a server too old to apply deletions
+
+
+def delete(creds: TeamCredentials, project: str, deletions: list[dict[str, Any]]) -> int:
+    """Push deletions of this author's records of one project; how many the server applied.
+    A server that answers without ``deleted`` predates deletions: it ignored them, and saying
+    so keeps them queued until it is upgraded."""
+    answer = call(creds, "POST", "/push", body={"project": project, "deleted": deletions})
+    if not isinstance(answer, dict) or not isinstance(answer.get("deleted"), int):
+        raise TeamServerError(
+            f"the team server at {creds.url} cannot apply deletions (it is older than this "
+            "ConKeeper): upgrade it with the server extra and run 'conkeeper server init'",
+            UPGRADE_REQUIRED,
+        )
+    return int(answer["deleted"])
 
 
 def search(creds: TeamCredentials, project: str, query: str, limit: int) -> list[dict[str, Any]]:

@@ -77,20 +77,58 @@ def authenticate(conn: Any, token: str) -> Grant | None:
 
 
 def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
-    """Store a push into the token's team: ``{"accepted": n, "refused": [{uid, reason}]}``.
+    """Store a push into the token's team: ``{"accepted": n, "refused": [{uid, reason}]}``,
+    and ``"deleted": n`` (the deletions applied) when the push carries ``deleted``.
 
     A malformed request raises :class:`~conkeeper.services.team.wire.WireError`; a malformed
     record, or one that fails the privacy gate, is refused on its own (never stored), and the
-    rest are upserted.
+    rest are upserted. Deletions are applied first (:func:`receive_deletions`).
     """
     if not isinstance(body, dict):
         raise wire.WireError("the body must be a JSON object")
     project = wire.project_key_of(body.get("project"))
     if gate.text_problem(project):
         raise wire.WireError("'project' holds a private marker or a secret; nothing was stored")
-    raw = body.get("records")
+    raw = body.get("records", [] if "deleted" in body else None)
     if not isinstance(raw, list) or len(raw) > wire.MAX_RECORDS:
         raise wire.WireError(f"'records' must be a list of at most {wire.MAX_RECORDS}")
+    answer: dict[str, Any] = {"accepted": 0, "refused": []}
+    if "deleted" in body:
+        applied = receive_deletions(conn, grant, project, body["deleted"])
+        answer.update(deleted=applied["deleted"], refused=applied["refused"])
+    accepted, refused = _receive_records(conn, grant, project, raw)
+    answer.update(accepted=accepted, refused=answer["refused"] + refused)
+    return answer
+
+
+def receive_deletions(conn: Any, grant: Grant, project: str, raw: object) -> dict[str, Any]:
+    """Apply an author's deletions of their records in ``project``: ``{"deleted": n (the
+    deletions applied), "refused": [{uid, reason}]}``. Each leaves a tombstone, so a deletion
+    delivered twice, or before the record it deletes, changes nothing more."""
+    if not isinstance(raw, list) or len(raw) > wire.MAX_RECORDS:
+        raise wire.WireError(f"'deleted' must be a list of at most {wire.MAX_RECORDS}")
+    now = int(time.time() * 1000)
+    taken, refused = [], []
+    for item in raw:
+        try:
+            uid, at = wire.deletion_from_json(item)
+        except wire.WireError as exc:
+            named = item.get("uid") if isinstance(item, dict) else None
+            refused.append({"uid": named if isinstance(named, str) else "", "reason": str(exc)})
+            continue
+        problem = gate.text_problem(uid)  # kept in the tombstone: as clean as a record
+        if problem:
+            refused.append({"uid": uid, "reason": problem})
+        else:
+            taken.append((uid, min(at, now)))
+    team_pg.delete_records(conn, grant, project, taken)
+    return {"deleted": len(taken), "refused": refused}
+
+
+def _receive_records(
+    conn: Any, grant: Grant, project: str, raw: list[Any]
+) -> tuple[int, list[dict[str, Any]]]:
+    """Check and store a push's records (see :func:`receive_push`): (accepted, refused)."""
     parsed, refused = [], []
     now = int(time.time() * 1000)
     for item in raw:
@@ -108,7 +146,7 @@ def receive_push(conn: Any, grant: Grant, body: object) -> dict[str, Any]:
             accepted.append(record)
     stored = team_pg.upsert_records(conn, grant, project, accepted)
     refused.extend({"uid": uid, "reason": FOREIGN_REASON} for uid in stored.foreign)
-    return {"accepted": stored.records, "refused": refused}
+    return stored.records, refused
 
 
 def _not_after(record: team_pg.TeamRecord, now: int) -> team_pg.TeamRecord:

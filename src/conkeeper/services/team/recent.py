@@ -26,7 +26,12 @@ def cache_file(data_folder: str, identity: str) -> str:
     safe = "".join(ch if ch.isalnum() or ch in "-." else f"_{ord(ch):x}" for ch in identity)
     if len(safe) > MAX_NAME:
         safe = f"{_checksum(identity)}-{safe[-(MAX_NAME - 17) :]}"
-    return os.path.join(data_folder, "team", "recent", safe + ".json")
+    return os.path.join(cache_folder(data_folder), safe + ".json")
+
+
+def cache_folder(data_folder: str) -> str:
+    """Where every project's cached team block is kept."""
+    return os.path.join(data_folder, "team", "recent")
 
 
 def _checksum(text: str) -> str:
@@ -63,3 +68,21 @@ def write_recent(data_folder: str, identity: str, items: list[dict[str, str]]) -
     with open(tmp, "w", encoding="utf-8") as handle:
         json.dump({"items": items[:MAX_ITEMS]}, handle, ensure_ascii=False)
     os.replace(tmp, path)
+
+
+def drop_all(data_folder: str) -> int:
+    """Remove every project's cached block (the server refused the token: a member removed
+    from the team must not go on seeing it); how many were removed."""
+    folder = cache_folder(data_folder)
+    try:
+        names = [name for name in os.listdir(folder) if name.endswith(".json")]
+    except OSError:
+        return 0
+    removed = 0
+    for name in names:
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed += 1
+        except OSError:
+            continue
+    return removed

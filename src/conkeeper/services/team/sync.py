@@ -6,6 +6,11 @@ The outbox is a high-water mark per server, project and kind (``storage.team_out
 ``<data home>/team/marks.json``; a mark advances only after the server acknowledged the batch,
 so delivery is at least once and the server's upserts by uid make it exactly once in effect.
 One sync runs at a time (a lock file); hooks never call this module.
+
+Deletions travel the same way: the store queues the key of every row deleted from a project
+this install pushed (``storage.team_outbox``, schema 6), and the sync sends them, first, to
+every server project its marks say the project's rows went to, then drops them once the server
+acknowledged them (it keeps a tombstone, so a deletion delivered twice changes nothing).
 """
 
 from __future__ import annotations
@@ -46,15 +51,23 @@ class SharedProject(NamedTuple):
     kinds: tuple[str, ...]
 
 
+BLOCKS_DROPPED = (
+    "the cached teammates' block was dropped: SessionStart shows no team items until this "
+    "machine joins again with a valid token"
+)
+
+
 class SyncResult(NamedTuple):
-    """What one sync did: rows pushed, rows still pending, rows refused, and the error that
-    stopped it (``None`` when it finished)."""
+    """What one sync did: rows pushed, rows still pending, rows refused, the error that
+    stopped it (``None`` when it finished), and whether the server refused the token (every
+    cached team block is then dropped)."""
 
     pushed: int
     pending: int
     refused: int
     projects: int
     error: str | None
+    blocks_dropped: bool = False
 
 
 def shared_projects(conn: sqlite3.Connection) -> tuple[list[SharedProject], list[str]]:
@@ -104,8 +117,28 @@ def _mark_key(creds: credentials.TeamCredentials, shared: SharedProject) -> str:
     """Where a project's rows go: the server, the team the token writes into, and the
     project's key there (another team, or a new ``team_project_id``, is a new project on the
     server, which gets every row again); and which local project they come from."""
-    team = f"{creds.team}|" if creds.team else ""
-    return f"{creds.url}|{team}{shared.key}|{shared.project.identity}"
+    return f"{_join_prefix(creds)}{shared.key}|{shared.project.identity}"
+
+
+def _join_prefix(creds: credentials.TeamCredentials) -> str:
+    """The start of every mark name of this join (server and team)."""
+    return f"{creds.url}|{creds.team}|" if creds.team else f"{creds.url}|"
+
+
+def _pushed_to(
+    creds: credentials.TeamCredentials, marks: dict[str, dict[str, int]]
+) -> dict[str, list[tuple[str, dict[str, int]]]]:
+    """For each local project identity, the server project keys of this join its rows were
+    pushed to, with their marks (a project key holds no ``|``; an identity may)."""
+    prefix = _join_prefix(creds)
+    found: dict[str, list[tuple[str, dict[str, int]]]] = {}
+    for name, mark in marks.items():
+        if not name.startswith(prefix) or not isinstance(mark, dict):
+            continue
+        key, _, local = name[len(prefix) :].partition("|")
+        if key and local:
+            found.setdefault(local, []).append((key, mark))
+    return found
 
 
 @contextlib.contextmanager
@@ -123,8 +156,13 @@ def _sync_lock() -> Iterator[None]:
 def record_uid(creds: credentials.TeamCredentials, key: str, row: OutboxRow) -> str:
     """The server-side id of a local row: an observation by its content (the same observation
     from two clones is one), a summary or prompt by this install's session key."""
-    origin = row.key if row.kind == "observation" else f"{creds.install_id}:{row.key}"
-    return hashlib.sha256(f"{row.kind}\0{key}\0{origin}".encode()).hexdigest()
+    return _uid(creds, key, row.kind, row.key)
+
+
+def _uid(creds: credentials.TeamCredentials, key: str, kind: str, local_key: str) -> str:
+    """:func:`record_uid` from a row's kind and outbox key (a deleted row has nothing else)."""
+    origin = local_key if kind == "observation" else f"{creds.install_id}:{local_key}"
+    return hashlib.sha256(f"{kind}\0{key}\0{origin}".encode()).hexdigest()
 
 
 def to_record(
@@ -159,7 +197,7 @@ def to_record(
 
 
 def pending(conn: sqlite3.Connection, creds: credentials.TeamCredentials | None = None) -> int:
-    """Rows of shared projects the server has not acknowledged yet."""
+    """Rows of shared projects, and deletions, the server has not acknowledged yet."""
     creds = creds or credentials.load()
     marks = load_marks()
     total = 0
@@ -167,36 +205,83 @@ def pending(conn: sqlite3.Connection, creds: credentials.TeamCredentials | None 
         mark = marks.get(_mark_key(creds, shared), {})
         for kind in shared.kinds:
             total += team_outbox.pending_count(conn, shared.project.id, kind, mark.get(kind, 0))
+    pushed_to = _pushed_to(creds, marks)
+    for local in team_outbox.deletion_projects(conn):
+        if local in pushed_to:
+            total += team_outbox.deletion_count(conn, local)
     return total
 
 
+class _Run:
+    """One sync's tallies: rows and deletions acknowledged, rows refused, requests sent (a
+    bounded background run stops at ``max_batches``), the errors met, and whether one of them
+    stops the whole sync."""
+
+    def __init__(self, max_batches: int | None) -> None:
+        self.max_batches = max_batches
+        self.pushed = self.refused = self.batches = 0
+        self.errors: list[str] = []
+        self.stopped = False
+        self.token_refused = False
+
+    def more(self) -> bool:
+        """Whether another request may be sent."""
+        return self.max_batches is None or self.batches < self.max_batches
+
+    def attempt(self, work: Any, *args: Any) -> None:
+        """``work(*args, self)`` unless the sync stopped; a project the server refuses stops
+        only that project, a refused token, a server error or no answer stops the sync."""
+        if self.stopped:
+            return
+        try:
+            work(*args, self)
+        except client.TeamServerError as exc:
+            self.failed(exc)
+
+    def failed(self, exc: client.TeamServerError) -> None:
+        """Note an error of the server's, and whether it stops the sync."""
+        self.errors.append(str(exc))
+        self.stopped = not _only_this_project(exc)
+        self.token_refused = self.token_refused or exc.status == client.TOKEN_REFUSED
+
+
 def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult:
-    """Push every pending row of every shared project (``max_batches``: stop after that many
-    requests, for a bounded background run). A server that cannot be used (down, a refused
-    token, a server error) stops the sync; a project the server refuses (its key, say) stops
-    only that project's push, so one bad ``team_project_id`` never holds back the others. What
-    was acknowledged stays acknowledged and the rest is pending for the next sync."""
+    """Push every queued deletion, then every pending row, of every shared project
+    (``max_batches``: stop after that many requests, for a bounded background run). A server
+    that cannot be used (down, a refused token, a server error) stops the sync; a project the
+    server refuses (its key, say) stops only that project's push, so one bad
+    ``team_project_id`` never holds back the others. What was acknowledged stays acknowledged
+    and the rest is pending for the next sync."""
     creds = credentials.load()
-    pushed = refused = batches = 0
-    errors: list[str] = []
+    run = _Run(max_batches)
     with _sync_lock():
         marks = load_marks()
         projects, _notes = shared_projects(conn)
+        pushed_to = _pushed_to(creds, marks)
+        # deletions are queued from now on for every project whose rows reach this join
+        team_outbox.set_shared(conn, {s.project.identity for s in projects} | set(pushed_to))
+        for local in team_outbox.deletion_projects(conn):  # first: a forget is urgent
+            run.attempt(_delete_project, conn, creds, pushed_to.get(local, []), local, marks)
         for shared in projects:
-            try:
-                sent, dropped, batches = _push_project(conn, creds, shared, marks, batches,
-                                                       max_batches)  # fmt: skip
-            except client.TeamServerError as exc:
-                errors.append(_project_error(shared, exc))
-                if not _only_this_project(exc):
-                    break
-                continue
-            pushed += sent
-            refused += dropped
-        if not errors:
-            _refresh_recent(creds, projects)
-    error = "; ".join(errors) or None
-    return SyncResult(pushed, pending(conn, creds), refused, len(projects), error)
+            run.attempt(_push_project, conn, creds, shared, marks)
+        if not run.errors:
+            _refresh_recent(creds, projects, run)
+        if run.token_refused:
+            drop_team_blocks()
+    error = "; ".join(run.errors) or None
+    return SyncResult(
+        run.pushed, pending(conn, creds), run.refused, len(projects), error, run.token_refused
+    )
+
+
+def drop_team_blocks() -> int:
+    """Drop every project's cached "from your team" block: the server refused this machine's
+    token (revoked: its owner left the team), so SessionStart must stop showing the team's
+    work; the next sync with a valid token caches it again. How many were dropped."""
+    from conkeeper.domain.paths import data_folder
+    from conkeeper.services.team.recent import drop_all
+
+    return drop_all(data_folder())
 
 
 def _push_project(
@@ -204,26 +289,71 @@ def _push_project(
     creds: credentials.TeamCredentials,
     shared: SharedProject,
     marks: dict[str, dict[str, int]],
-    batches: int,
-    max_batches: int | None,
-) -> tuple[int, int, int]:
+    run: _Run,
+) -> None:
     """Push one project's pending rows, kind by kind, saving the mark after each acknowledged
-    batch; (rows accepted, rows refused, batches sent so far)."""
-    pushed = refused = 0
+    batch."""
     mark = marks.setdefault(_mark_key(creds, shared), {})
     for kind in shared.kinds:
-        while max_batches is None or batches < max_batches:
+        while run.more():
             rows = _READERS[kind](conn, shared.project.id, mark.get(kind, 0), BATCH)
             if not rows:
                 break
             cutters = None if "prompt" in shared.kinds else _prompt_cutters(conn, rows)
-            sent, dropped = _push_batch(creds, shared.key, rows, cutters)
-            batches += 1
-            pushed += sent
-            refused += dropped
+            sent, dropped = _named(shared.key, _push_batch, creds, shared.key, rows, cutters)
+            run.batches += 1
+            run.pushed += sent
+            run.refused += dropped
             mark[kind] = max(r.position for r in rows)
             _save_marks(marks)
-    return pushed, refused, batches
+
+
+def _delete_project(
+    conn: sqlite3.Connection,
+    creds: credentials.TeamCredentials,
+    targets: list[tuple[str, dict[str, int]]],
+    local: str,
+    marks: dict[str, dict[str, int]],
+    run: _Run,
+) -> None:
+    """Send one local project's queued deletions to every server project its rows were pushed
+    to (kinds it never pushed there are left out), then drop them from the queue; a deletion
+    whose row is back (re-extracted, a resumed session's prompt) is dropped unsent, its upsert
+    says what the server holds. Nothing pushed under this join: nothing to delete there."""
+    while run.more():
+        queued = team_outbox.deletions(conn, local, BATCH)
+        if not queued:
+            break
+        for _key, mark in targets:
+            _step_back(mark, queued)
+        _save_marks(marks)  # before the deletions leave the queue
+        for key, mark in targets:
+            items = [
+                wire.deletion_to_json(_uid(creds, key, d.kind, d.key), d.deleted_at)
+                for d in queued
+                if not d.live and d.kind in mark
+            ]
+            if items:
+                run.pushed += _named(key, client.delete, creds, key, items)
+                run.batches += 1
+        team_outbox.drop_deletions(conn, [d.id for d in queued])
+
+
+def _step_back(mark: dict[str, int], queued: list[team_outbox.Deletion]) -> None:
+    """Move the prompts' mark below the lowest deleted prompt's id: prompt ids are reused (not
+    ``AUTOINCREMENT``), so the next prompt may take a deleted one's id at or under the mark,
+    and would never be pushed. Prompts after it are sent again, which changes nothing there."""
+    freed = [d.row_id for d in queued if d.kind == "prompt" and d.row_id > 0]
+    if freed and "prompt" in mark:
+        mark["prompt"] = min(mark["prompt"], min(freed) - 1)
+
+
+def _named(key: str, request: Any, *args: Any) -> Any:
+    """``request(*args)``, its error naming the project when the sync goes on to the next."""
+    try:
+        return request(*args)
+    except client.TeamServerError as exc:
+        raise client.TeamServerError(_project_error(key, exc), exc.status) from None
 
 
 def _only_this_project(exc: client.TeamServerError) -> bool:
@@ -232,23 +362,28 @@ def _only_this_project(exc: client.TeamServerError) -> bool:
     return 400 <= exc.status < 500 and exc.status not in (401, 403, 429)
 
 
-def _project_error(shared: SharedProject, exc: client.TeamServerError) -> str:
+def _project_error(key: str, exc: client.TeamServerError) -> str:
     """The error with the project it concerns, when the sync goes on to the next one."""
     if not _only_this_project(exc):
         return str(exc)
-    return clean_or_empty(f"project {shared.key}: {exc}")
+    return clean_or_empty(f"project {key}: {exc}")
 
 
-def _refresh_recent(creds: credentials.TeamCredentials, projects: list[SharedProject]) -> None:
+def _refresh_recent(
+    creds: credentials.TeamCredentials, projects: list[SharedProject], run: _Run
+) -> None:
     """Cache teammates' newest decisions and bug fixes per shared project for SessionStart
-    (which never asks the network itself). Best effort: a failure keeps the old cache."""
+    (which never asks the network itself). Best effort: a failure keeps the old cache, but a
+    refused token is the sync's error (a sync with nothing to push asks only this)."""
     from conkeeper.domain.paths import data_folder
     from conkeeper.services.team.recent import write_recent
 
     for shared in projects:
         try:
             hits = client.recent(creds, shared.key, recent_limit())
-        except client.TeamServerError:
+        except client.TeamServerError as exc:
+            if exc.status == client.TOKEN_REFUSED:
+                run.failed(exc)
             return
         items = [
             {

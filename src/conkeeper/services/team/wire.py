@@ -109,6 +109,25 @@ def record_from_json(obj: object) -> TeamRecord:
     )
 
 
+def deletion_to_json(uid: str, deleted_at: int) -> dict[str, Any]:
+    """The wire form of one deletion: the record's uid and when its author deleted it."""
+    return {"uid": uid, "deleted_at": deleted_at}
+
+
+def deletion_from_json(obj: object) -> tuple[str, int]:
+    """One deletion ``(uid, deleted_at)`` from its wire form (:class:`WireError` when
+    malformed)."""
+    if not isinstance(obj, dict):
+        raise WireError("a deletion must be an object")
+    uid = _text(obj, "uid", MAX_KEY)
+    at = obj.get("deleted_at")
+    if not uid.strip():
+        raise WireError("a deletion needs the uid of the record it deletes")
+    if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at < MAX_TIME:
+        raise WireError("'deleted_at' must be a Unix time in ms")
+    return uid, at
+
+
 def record_texts(record: TeamRecord) -> list[str]:
     """Every text of a record (what the privacy gate checks): its uid and type too, which the
     server stores and shows like the rest (a hand-made push can put anything in them)."""
