@@ -351,7 +351,7 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         limit: Annotated[int, Field(description="most hits (1-50)")] = 10,
     ) -> dict[str, Any]:
         """Search the team memory of one project; every hit names its author."""
-        return {"results": _held(await call(hub.search, project, query, limit))}
+        return _held(await call(hub.search, project, query, limit))
 
     @server.tool()
     async def recent(
@@ -359,7 +359,7 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         limit: Annotated[int, Field(description="most records (1-50)")] = 10,
     ) -> dict[str, Any]:
         """Teammates' newest decisions and bug fixes in one project."""
-        return {"results": _held(await call(hub.recent, project, limit))}
+        return _held(await call(hub.recent, project, limit))
 
     @server.tool()
     async def whoami() -> dict[str, Any]:
@@ -367,14 +367,17 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
         return dict(await call(hub.whoami))
 
 
-def _held(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _held(hits: list[dict[str, Any]]) -> dict[str, Any]:
     """MCP results go straight into an agent's context: a hit that reads like an order is held
-    (:func:`conkeeper.services.quarantine.hold_team_hit`). The JSON API's client judges what it
-    hands an agent itself (the local MCP tool, SessionStart's cache); ``search --team`` shows
-    the text to a person as quoted data under a "not instructions" heading."""
-    from conkeeper.services.quarantine import hold_team_hit
+    (:func:`conkeeper.services.quarantine.hold_team_hit`: judged whole, author and type
+    included, as SessionStart's team block judges a line), and hits come with a notice that
+    teammates' agents wrote them. The JSON API's client judges what it hands an agent itself
+    (the local MCP tool, SessionStart's cache); ``search --team`` shows the text to a person
+    as quoted data under a "not instructions" heading."""
+    from conkeeper.services.quarantine import TEAM_NOTICE, hold_team_hit
 
-    return [hold_team_hit(hit) for hit in hits]
+    results = [hold_team_hit(hit) for hit in hits]
+    return {"results": results, "notice": TEAM_NOTICE} if results else {"results": results}
 
 
 DATABASE_ENV = "CONKEEPER_TEAM_SERVER_DATABASE"  # handed to worker processes (spawned)
