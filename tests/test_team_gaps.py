@@ -1,17 +1,21 @@
-"""Team memory's gaps the last probe left open, closed through the real entry points.
+"""Team memory's gaps the last probe left open, and what a new probe found, closed through the
+real entry points.
 
 Each test is written from the contract (issue 21, ``docs/team.md``) against a real PostgreSQL
 (pytest-postgresql) and the server as a subprocess: ``conkeeper`` subprocesses in separate
-data homes, the MCP SDK's clients, and raw HTTP.
+data homes, the MCP SDK's clients, raw HTTP, and a relay that keeps the bytes clients send.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -185,3 +189,94 @@ def test_mcp_team_hits_are_judged_whole_like_the_session_start_block(
         }, titles
         assert {h["author"] for h in hits} >= {"mallory"}  # provenance kept
         assert "teammates' agents" in text  # a notice frames them: information, not orders
+
+
+# --------------------------------------------------------------------------- what leaves
+
+
+SECRET = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+
+
+class RecordingRelay:
+    """A TCP relay in front of the team server that keeps every byte clients send through it:
+    what a TLS-terminating proxy in front of the server sees and may log (request lines, query
+    strings included)."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.sent = bytearray()
+        self.lock = threading.Lock()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target))
+            threading.Thread(target=self._pipe, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(server, client, False), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, keep: bool) -> None:
+        with source, sink:
+            while chunk := source.recv(65536):
+                if keep:
+                    with self.lock:  # kept before it is forwarded: the answer comes after
+                        self.sent += chunk
+                sink.sendall(chunk)
+
+    def seen(self) -> str:
+        with self.lock:
+            raw = bytes(self.sent).decode("utf-8", "replace")
+        return raw + urllib.parse.unquote_plus(raw)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_a_team_search_query_is_cleaned_before_it_leaves_the_machine(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """``search --team`` and the MCP ``search`` tool's team scope sent the query as typed: a
+    secret or a ``<private>`` span in it went to the server in the URL, where a proxy's log
+    keeps it. The privacy module cleans every text before it is sent: the query too."""
+    from tests.test_mcp_server import data_of, over_stdio
+
+    relay = RecordingRelay(urlsplit_port(team_server.url))
+    try:
+        ann, bob = Machine(tmp_path, "ann"), Machine(tmp_path, "bob", HTTPS_ORIGIN)
+        for machine in (ann, bob):
+            done = machine.cli("team", "join", relay.url, "--token",
+                               issue_token(team_server.database, machine.name, "core"))  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            machine.opt_in()
+        ann.seed(["Ledger reconciliation flakes on leap days"])
+        assert ann.sync()["pushed"] == 1
+
+        found = bob.search(f"ledger {SECRET}", "<private>quokka merger codename</private>")
+        assert [h["author"] for h in team_hits(found)] == ["ann"]  # the rest was asked
+
+        async def body(client: Any) -> dict[str, Any]:
+            asked = {"query": f"leap days {SECRET} <private>wombat</private>", "team": True}
+            return data_of(await client.call_tool("search", asked))
+
+        answer = over_stdio(bob.root, body, CONKEEPER_HOME=str(bob.home))
+        assert [h["author"] for h in answer["hits"] if h["source"] == "team"] == ["ann"]
+
+        private = bob.search("<private>acquisition of globex</private>")
+        assert private["team"]["error"] and "not asked" in private["team"]["error"]
+        seen = relay.seen()
+        assert "/api/v1/search" in seen and "ledger" in seen  # the searches went through it
+        for words in (SECRET, "quokka", "merger", "wombat", "globex", "REDACTED"):
+            assert words not in seen, words
+    finally:
+        relay.close()
+
+
+def urlsplit_port(url: str) -> int:
+    port = urllib.parse.urlsplit(url).port
+    assert port is not None
+    return port
