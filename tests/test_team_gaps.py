@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -280,3 +281,48 @@ def urlsplit_port(url: str) -> int:
     port = urllib.parse.urlsplit(url).port
     assert port is not None
     return port
+
+
+# --------------------------------------------------------------------------- revocation
+
+
+def test_a_token_revoked_during_an_open_mcp_session_is_refused_on_its_next_call(
+    team_server: TeamServer,
+) -> None:
+    """Guard: ``/mcp``'s token is checked in front of the SDK's app now (so a database that
+    does not answer is a 503 there); a revocation still counts from the very next request, on
+    a session opened before it and on every JSON route."""
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+    from tests.conftest import run_cli
+
+    token = issue_token(team_server.database, "rita", "core")
+
+    async def session() -> tuple[dict[str, Any], str]:
+        auth = {"Authorization": f"Bearer {token}"}
+        async with (
+            create_mcp_http_client(headers=auth) as http,
+            Client(streamable_http_client(team_server.url + "/mcp", http_client=http)) as mcp,
+        ):
+            before = dict((await mcp.call_tool("whoami", {})).structured_content or {})
+            revoked = run_cli("server", "token", "--database", team_server.database,
+                              "--revoke", token)  # fmt: skip
+            assert revoked.returncode == 0, revoked.stderr
+            try:
+                await mcp.call_tool("whoami", {})
+            except Exception as exc:  # the SDK raises the server's 401 as an error
+                return before, type(exc).__name__
+            return before, "answered"
+
+    before, after = asyncio.run(asyncio.wait_for(session(), TIMEOUT_S))
+    assert before == {"user": "rita", "team": "core"} and after != "answered"
+    for path in ("/api/v1/whoami", f"/api/v1/search?project={PROJECT_KEY}&q=x",
+                 f"/api/v1/recent?project={PROJECT_KEY}"):  # fmt: skip
+        request = urllib.request.Request(team_server.url + path)
+        request.add_header("Authorization", f"Bearer {token}")
+        try:
+            urllib.request.urlopen(request, timeout=60).close()
+            raise AssertionError(f"{path} answered a revoked token")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 401 and token not in exc.read().decode()
