@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import run_cli
 from tests.team_support import TeamServer, database_url, issue_token, pg_proc, team_server
 from tests.test_team_sync import HTTPS_ORIGIN, PROJECT_KEY, TIMEOUT_S, Machine, team_hits
 
@@ -95,6 +96,9 @@ def test_a_token_can_join_without_showing_in_the_process_list(
         status = json.loads(machine.cli("team", "status", "--json").stdout)
         assert status["reachable"] is True and status["user"] == name
 
+    again = run_cli("team", "join", team_server.url, "--token", "-", cwd=ann.root, env=ann.env,
+                    stdin=token)  # fmt: skip
+    assert again.returncode == 0 and "as ann" in again.stdout, again.stderr
     both = ann.cli("team", "join", team_server.url, "--token", token, "--token-file", "-")
     assert both.returncode == 2 and "not both" in both.stderr
     missing = ann.cli("team", "join", team_server.url, "--token-file", str(tmp_path / "none"))
@@ -295,7 +299,6 @@ def test_a_token_revoked_during_an_open_mcp_session_is_refused_on_its_next_call(
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
-    from tests.conftest import run_cli
 
     token = issue_token(team_server.database, "rita", "core")
 

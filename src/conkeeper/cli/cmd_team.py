@@ -27,8 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", nargs="?", help="join: the team server's URL")
     parser.add_argument(
         "--token",
-        help="join: the token 'conkeeper server token' printed (visible in the process list; "
-        f"prefer --token-file or ${TOKEN_ENV})",
+        help="join: the token 'conkeeper server token' printed ('-': read it from standard "
+        f"input; a token written here shows in the process list: prefer --token-file or "
+        f"${TOKEN_ENV})",
     )
     parser.add_argument(
         "--token-file",
@@ -70,13 +71,14 @@ def _join(args: argparse.Namespace) -> int:
 
 
 def _join_token(args: argparse.Namespace) -> str:
-    """The token to join with: ``--token``, ``--token-file`` (``-``: standard input) or
-    ``$CONKEEPER_TEAM_TOKEN``. The last two keep it out of the process list (any user of the
-    machine can read another's command line) and out of shell history."""
+    """The token to join with: ``--token``, ``--token-file`` (``-``, or ``--token -``:
+    standard input) or ``$CONKEEPER_TEAM_TOKEN``. All but a token written after ``--token``
+    keep it out of the process list (any user of the machine can read another's command
+    line) and out of shell history."""
     if args.token is not None and args.token_file is not None:
         raise CliError("give the token once: --token or --token-file, not both", 2)
-    if args.token_file is not None:
-        text = _read_token_file(args.token_file)
+    if args.token_file is not None or args.token == "-":
+        text = _read_token_file(args.token_file or "-")
     elif args.token is not None:
         text = args.token
     else:
