@@ -196,6 +196,34 @@ def test_mcp_team_hits_are_judged_whole_like_the_session_start_block(
         assert "teammates' agents" in text  # a notice frames them: information, not orders
 
 
+def test_the_servers_mcp_tools_clean_what_they_hand_out(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """The server refuses a record that holds a secret when it arrives, with the privacy module
+    of its day; a row stored before the module learned a kind of secret (ConKeeper's own
+    ``ckt_`` token became one in round two), or by an older server, came out of the MCP tools
+    as stored, straight into an agent's context. The tools clean every text they send."""
+    import psycopg
+
+    mallory = issue_token(team_server.database, "mallory", "core")
+    old_token = issue_token(team_server.database, "ops", "core")
+    assert (
+        push_raw(team_server, mallory, [record("old-row", "Quokka deploy notes")])["accepted"] == 1
+    )
+    with psycopg.connect(team_server.database) as conn:  # as an older version stored it
+        conn.execute(
+            "UPDATE team_records SET narrative = %s, subtitle = %s WHERE uid = 'old-row'",
+            (f"deploy with token {old_token}", "<private>merger codename wombat</private> quokka"),
+        )
+    bob = issue_token(team_server.database, "bob", "core")
+    served = asyncio.run(
+        asyncio.wait_for(server_mcp_search(team_server.url, bob, "quokka"), TIMEOUT_S)
+    )
+    text = json.dumps(served)
+    assert served["results"] and "Quokka deploy notes" in text, served
+    assert old_token not in text and "wombat" not in text, served
+
+
 # --------------------------------------------------------------------------- what leaves
 
 

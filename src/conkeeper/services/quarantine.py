@@ -108,13 +108,14 @@ _KNOWN_TYPES = ("decision", "bugfix", "feature", "refactor", "discovery", "summa
 
 def hold_team_hit(hit: dict[str, Any]) -> dict[str, Any]:
     """A team hit as an agent may read it (MCP, local or the server's), held the way
-    SessionStart's team block holds a teammate's line: ConKeeper's block tags escaped in every
-    text, and the hit judged whole, its author, type and uid with its texts (a user name, a
-    type or a uid chosen to read as an order came from the server as written). A held hit
-    keeps its author (unless the name itself reads like an order) and a known type; its texts
-    become :data:`TEAM_HELD_MARK`. One judgement per hit (the texts joined), so a search of ten
-    hits costs ten, not fifty; a uid ConKeeper made (a hex digest) is not read."""
-    shown = _escaped(hit)
+    SessionStart's team block holds a teammate's line: every text cleaned by the privacy
+    module and ConKeeper's block tags escaped in it, and the hit judged whole, its author,
+    type and uid with its texts (a user name, a type or a uid chosen to read as an order came
+    from the server as written). A held hit keeps its author (unless the name itself reads
+    like an order) and a known type; its texts become :data:`TEAM_HELD_MARK`. One judgement
+    per hit (the texts joined), so a search of ten hits costs ten, not fifty; a uid ConKeeper
+    made (a hex digest) is not read."""
+    shown = _shown(hit)
     if not reads_as_order(_team_hit_text(shown)):
         return shown
     held = dict(shown, title=TEAM_HELD_MARK, subtitle="", narrative="", facts=[])
@@ -129,13 +130,17 @@ def hold_team_hit(hit: dict[str, Any]) -> dict[str, Any]:
     return held
 
 
-def _escaped(hit: dict[str, Any]) -> dict[str, Any]:
-    """``hit`` with ``<conkeeper-memory>`` and every block tag escaped in its texts: a
-    teammate's title must not close or open the blocks ConKeeper frames."""
-    from conkeeper.domain.privacy import escape_block_tags, escape_wrapper_tags
+def _shown(hit: dict[str, Any]) -> dict[str, Any]:
+    """``hit``'s texts as they may be sent: cleaned by the privacy module (the server refused
+    secrets on receipt with the module of its day; a row stored before it learned a kind of
+    secret came out as stored), with ``<conkeeper-memory>`` and every block tag escaped (a
+    teammate's title must not close or open the blocks ConKeeper frames)."""
+    from conkeeper.domain.privacy import clean_or_empty, escape_block_tags, escape_wrapper_tags
 
     def escape(value: Any) -> Any:
-        return escape_block_tags(escape_wrapper_tags(value)) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        return escape_block_tags(escape_wrapper_tags(str(clean_or_empty(value))))
 
     out = {key: escape(hit[key]) if key in _TEAM_SHOWN else hit[key] for key in hit}
     facts = hit.get("facts")
