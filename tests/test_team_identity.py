@@ -34,6 +34,9 @@ SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
         "https://github.com/Acme/Shop.GIT/",
         "git@GitHub.com:ACME/shop.git",
         "git://github.com/acme/shop.git",
+        "ssh://git@github.com:acme/shop.git",
+        "git+ssh://git@github.com:acme/shop.git",
+        "ssh://git@github.com:/acme/shop.git",
     ],
 )
 def test_every_spelling_of_one_repository_is_one_project(url: str) -> None:

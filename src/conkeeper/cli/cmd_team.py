@@ -1,25 +1,42 @@
 """``conkeeper team``: join a team server, push now, and show the state of the sync.
 
-``conkeeper team join URL --token TOKEN`` checks the token against the server and keeps it in
-the data home (0600, never in a project); ``conkeeper team sync [--json]`` pushes the pending
-rows of every project with ``team_sync: true`` and prints ``{"pushed": n, "pending": m}``;
-``conkeeper team status [--json]`` says who this machine is on which server and what waits
-(and, when the server refuses the token, that the cached team block was dropped).
+``conkeeper team join URL --token-file FILE`` (``-`` reads standard input; or ``--token TOKEN``,
+or the ``CONKEEPER_TEAM_TOKEN`` environment variable) checks the token against the server and
+keeps it in the data home (0600, never in a project); ``conkeeper team sync [--json]`` pushes
+the pending rows of every project with ``team_sync: true`` and prints ``{"pushed": n,
+"pending": m}``; ``conkeeper team status [--json]`` says who this machine is on which server
+and what waits (and, when the server refuses the token, that the cached team block was
+dropped).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, opened_store, warn
 
+TOKEN_ENV = "CONKEEPER_TEAM_TOKEN"
+MAX_TOKEN_FILE = 4096  # bytes: a token is 47 characters
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``join URL --token T``, ``sync``, ``status``."""
+    """``join URL --token-file F`` (or ``--token T``), ``sync``, ``status``."""
     parser.add_argument("action", choices=("join", "sync", "status"))
     parser.add_argument("url", nargs="?", help="join: the team server's URL")
-    parser.add_argument("--token", help="join: the token 'conkeeper server token' printed")
+    parser.add_argument(
+        "--token",
+        help="join: the token 'conkeeper server token' printed ('-': read it from standard "
+        f"input; a token written here shows in the process list: prefer --token-file or "
+        f"${TOKEN_ENV})",
+    )
+    parser.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="join: read the token from FILE ('-': standard input), out of the process list",
+    )
     parser.add_argument("--quiet", action="store_true", help="sync: print nothing (background)")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
@@ -39,20 +56,56 @@ def _join(args: argparse.Namespace) -> int:
     url = (args.url or "").strip().rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise CliError("give the server's URL, e.g. conkeeper team join http://host:8765", 2)
-    if not args.token or not args.token.strip():
-        raise CliError("give the token with --token TOKEN", 2)
-    probe = credentials.TeamCredentials(url, args.token.strip(), "")
+    token = _join_token(args)
+    probe = credentials.TeamCredentials(url, token, "")
     try:
         who = client.whoami(probe)
     except client.TeamServerError as exc:
         raise CliError(str(exc)) from None
-    creds = credentials.save(url, args.token.strip(), str(who.get("team") or ""))
+    creds = credentials.save(url, token, str(who.get("team") or ""))
     if args.json:
         emit_json({"url": creds.url, "user": who.get("user"), "team": who.get("team")})
     else:
         print(f"joined {creds.url} as {who.get('user')} (team {who.get('team')})")
         print("opt a project in with: conkeeper config set team_sync true")
     return 0
+
+
+def _join_token(args: argparse.Namespace) -> str:
+    """The token to join with: ``--token``, ``--token-file`` (``-``, or ``--token -``:
+    standard input) or ``$CONKEEPER_TEAM_TOKEN``. All but a token written after ``--token``
+    keep it out of the process list (any user of the machine can read another's command
+    line) and out of shell history."""
+    if args.token is not None and args.token_file is not None:
+        raise CliError("give the token once: --token or --token-file, not both", 2)
+    if args.token_file is not None or args.token == "-":
+        text = _read_token_file(args.token_file or "-")
+    elif args.token is not None:
+        text = args.token
+    else:
+        text = os.environ.get(TOKEN_ENV, "")
+    token = text.strip()
+    if not token:
+        raise CliError(
+            f"give the token with --token-file FILE ('-' reads standard input), ${TOKEN_ENV} "
+            "or --token TOKEN",
+            2,
+        )
+    if any(ch.isspace() for ch in token):
+        raise CliError("the token is one word ('ckt_' and 43 characters); check what was given", 2)
+    return token
+
+
+def _read_token_file(name: str) -> str:
+    """The text of a token file, or of standard input for ``-`` (at most a few kilobytes)."""
+    try:
+        if name == "-":
+            return sys.stdin.read(MAX_TOKEN_FILE)
+        with open(name, encoding="utf-8") as handle:
+            return handle.read(MAX_TOKEN_FILE)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise CliError(f"cannot read the token from {name}: {reason}", 2) from None
 
 
 def _sync(args: argparse.Namespace) -> int:

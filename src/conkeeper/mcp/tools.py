@@ -232,14 +232,17 @@ def search(
 
 def _team_hits(cwd: Path, query: str, limit: int, notices: list[str]) -> list[dict[str, Any]]:
     """The team server's hits for this project as index lines with their author; text written
-    by teammates' agents, marked as such."""
+    by teammates' agents, marked as such (a notice, and each hit held as SessionStart's team
+    block holds a teammate's line)."""
     from conkeeper.services.team.search import team_search
 
     found = team_search(cwd, query, limit)
     if found.error:
         notices.append(f"team search: {found.error}")
-    from conkeeper.services.quarantine import hold_team_hit
+    from conkeeper.services.quarantine import TEAM_NOTICE, hold_team_hit
 
+    if found.hits:
+        notices.append(TEAM_NOTICE)
     items = []
     for hit in map(hold_team_hit, found.hits):
         snippet = " ".join(str(hit["subtitle"] or hit["narrative"]).split())

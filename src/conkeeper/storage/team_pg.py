@@ -22,7 +22,9 @@ in ``team_projects.records`` by every push. The search statements themselves liv
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from conkeeper.storage import team_search
@@ -34,6 +36,9 @@ if TYPE_CHECKING:  # imported lazily: the core never needs psycopg
 TS_CONFIG = "english"
 APPLICATION_NAME = "conkeeper-server"  # the team server's pool connections
 POOL_SIZE = 3  # connections per server process (open_pool)
+POOL_TIMEOUT_S = 15.0  # the longest a request waits for a free connection
+WAIT_SLICE_S = 0.25  # ... in slices, asking between them whether the database answers
+RECONNECT_S = 5.0  # a pool's reconnection attempts (1, 2, 2 s apart) before a request retries
 MIGRATION_LOCK = 0x434B5445414D  # "CKTEAM": pg_advisory_xact_lock key for migrations
 
 SCHEMA_V1 = """
@@ -278,6 +283,35 @@ class TeamStoreError(Exception):
     """The team database cannot be used; the message is one line saying what to do."""
 
 
+class DatabaseUnavailable(TeamStoreError):
+    """The team database does not answer now (down, restarting, unreachable) or no pooled
+    connection came free in time: the request is refused at once and may be retried; the
+    server is served again as soon as a connection can be made."""
+
+
+class Reachability:
+    """What the pools' latest connection attempt said: the database answered, or not and why.
+
+    Why it exists: while PostgreSQL is down, a request waited the pool's whole timeout (15 s)
+    for a connection that could not come; the server now refuses it after one short wait
+    (:data:`WAIT_SLICE_S`) once an attempt has failed, and serves again from the first attempt
+    that succeeds (the pool keeps trying by itself: psycopg_pool's reconnection, bounded by
+    :data:`RECONNECT_S`, and a request that finds no connection starts a new one)."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.reason = ""
+
+    def failed(self, exc: BaseException) -> None:
+        """A connection attempt failed."""
+        self.reason = _first_line(exc)
+        self.down = True
+
+    def answered(self) -> None:
+        """A connection attempt succeeded."""
+        self.down = False
+
+
 class Grant(NamedTuple):
     """Who a valid token belongs to: the user, the team it pushes into, every team it reads."""
 
@@ -385,10 +419,18 @@ async def _configure_pooled_async(conn: psycopg.AsyncConnection[Any]) -> None:
 _POOLED = {"autocommit": True, "application_name": APPLICATION_NAME}
 
 
-def open_pool(url: str, max_size: int = POOL_SIZE, min_size: int = 1) -> ConnectionPool:
+def open_pool(
+    url: str,
+    max_size: int = POOL_SIZE,
+    min_size: int = 1,
+    reach: Reachability | None = None,
+) -> ConnectionPool:
     """A connection pool for the server's requests that run in threads; opened and checked
     once (fails in one line) unless ``min_size`` is 0 (then it connects when first used). Its
-    connections are in autocommit: a request's reads need no transaction of their own.
+    connections are in autocommit: a request's reads need no transaction of their own. Each
+    connection is checked when a request takes it (:func:`_check`: one poll, a round trip
+    only when the server said something), so one PostgreSQL closed on a restart is replaced,
+    not handed out; every connection attempt tells ``reach`` how it went.
 
     Small on purpose (:data:`POOL_SIZE` per server process): a worker process runs on one
     core and PostgreSQL usually shares the machine, so more connections only make more
@@ -400,34 +442,43 @@ def open_pool(url: str, max_size: int = POOL_SIZE, min_size: int = 1) -> Connect
 
     pool = ConnectionPool(
         url,
+        connection_class=_watched(reach or Reachability()),
         min_size=min_size,
         max_size=max_size,
         open=False,
-        timeout=15,
+        timeout=POOL_TIMEOUT_S,
+        reconnect_timeout=RECONNECT_S,
         configure=_configure_pooled,
+        check=_check,
         kwargs=dict(_POOLED),
     )
     try:
-        pool.open(wait=min_size > 0, timeout=15)
+        pool.open(wait=min_size > 0, timeout=POOL_TIMEOUT_S)
     except PoolTimeout:
         pool.close()
         raise TeamStoreError("cannot connect to the team database (timed out)") from None
     return pool
 
 
-def async_pool(url: str, max_size: int = POOL_SIZE) -> AsyncConnectionPool:
+def async_pool(
+    url: str, max_size: int = POOL_SIZE, reach: Reachability | None = None
+) -> AsyncConnectionPool:
     """The pool of the server's searches, which run in its event loop (no worker thread):
-    created closed, opened by :func:`open_async_pool` once the loop runs."""
+    created closed, opened by :func:`open_async_pool` once the loop runs; its connections
+    checked and watched as :func:`open_pool`'s."""
     _psycopg()
     from psycopg_pool import AsyncConnectionPool
 
     return AsyncConnectionPool(
         url,
+        connection_class=_watched_async(reach or Reachability()),
         min_size=1,
         max_size=max_size,
         open=False,
-        timeout=15,
+        timeout=POOL_TIMEOUT_S,
+        reconnect_timeout=RECONNECT_S,
         configure=_configure_pooled_async,
+        check=_check_async,
         kwargs=dict(_POOLED),
     )
 
@@ -438,10 +489,156 @@ async def open_async_pool(pool: AsyncConnectionPool) -> None:
     from psycopg_pool import PoolTimeout
 
     try:
-        await pool.open(wait=True, timeout=15)
+        await pool.open(wait=True, timeout=POOL_TIMEOUT_S)
     except PoolTimeout:
         await pool.close()
         raise TeamStoreError("cannot connect to the team database (timed out)") from None
+
+
+def _watched(reach: Reachability) -> type[psycopg.Connection[Any]]:
+    """psycopg's connection class, telling ``reach`` how each of the pool's connection
+    attempts went (the pool's ``connection_class``)."""
+    _psycopg()
+    import psycopg
+
+    class Watched(psycopg.Connection[Any]):
+        @classmethod
+        def connect(cls, *args: Any, **kwargs: Any) -> Any:
+            try:
+                conn = super().connect(*args, **kwargs)
+            except psycopg.Error as exc:
+                reach.failed(exc)
+                raise
+            reach.answered()
+            return conn
+
+    return Watched
+
+
+def _watched_async(reach: Reachability) -> type[psycopg.AsyncConnection[Any]]:
+    """As :func:`_watched`, for the searches' asynchronous pool."""
+    _psycopg()
+    import psycopg
+
+    class Watched(psycopg.AsyncConnection[Any]):
+        @classmethod
+        async def connect(cls, *args: Any, **kwargs: Any) -> Any:
+            try:
+                conn = await super().connect(*args, **kwargs)
+            except psycopg.Error as exc:
+                reach.failed(exc)
+                raise
+            reach.answered()
+            return conn
+
+    return Watched
+
+
+def _check(conn: psycopg.Connection[Any]) -> None:
+    """The pools' ``check``: a connection PostgreSQL closed (a restart, a terminated backend)
+    is refused, and the pool takes or makes another. An idle connection's socket has nothing
+    to read unless the server spoke (its goodbye on a shutdown) or hung up, so only then is
+    psycopg_pool's own check (an empty query, a round trip) run: a search pays one poll."""
+    if conn.closed or conn.broken:
+        raise _psycopg().OperationalError("the connection is closed")
+    if _has_input(conn):
+        from psycopg_pool import ConnectionPool
+
+        ConnectionPool.check_connection(conn)
+
+
+async def _check_async(conn: psycopg.AsyncConnection[Any]) -> None:
+    """As :func:`_check`, for the asynchronous pool."""
+    if conn.closed or conn.broken:
+        raise _psycopg().OperationalError("the connection is closed")
+    if _has_input(conn):
+        from psycopg_pool import AsyncConnectionPool
+
+        await AsyncConnectionPool.check_connection(conn)
+
+
+def _has_input(conn: Any) -> bool:
+    """Whether an idle connection's socket is readable (or hung up) right now."""
+    import select
+
+    try:
+        fd = conn.pgconn.socket
+        if hasattr(select, "poll"):
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            return bool(poller.poll(0))
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError, _psycopg().Error):
+        return True  # cannot tell: the full check decides
+
+
+@contextmanager
+def pooled(pool: ConnectionPool, reach: Reachability) -> Iterator[psycopg.Connection[Any]]:
+    """A connection of ``pool`` for one request, as ``pool.connection()`` gives it, but
+    :class:`DatabaseUnavailable` at once when the database does not answer (instead of the
+    pool's whole timeout), and when the connection is lost during the request."""
+    from psycopg_pool import PoolTimeout
+
+    deadline = time.monotonic() + pool.timeout
+    while True:
+        try:
+            conn = pool.getconn(timeout=_slice(deadline))
+            break
+        except PoolTimeout:
+            _refuse_if_down(reach, deadline)
+    try:
+        with conn:
+            yield conn
+    except (_psycopg().OperationalError, _psycopg().InterfaceError) as exc:
+        if _gone(conn):
+            raise DatabaseUnavailable(f"the team database went away: {_first_line(exc)}") from None
+        raise
+    finally:
+        pool.putconn(conn)
+
+
+@asynccontextmanager
+async def pooled_async(
+    pool: AsyncConnectionPool, reach: Reachability
+) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    """As :func:`pooled`, for the asynchronous pool."""
+    from psycopg_pool import PoolTimeout
+
+    deadline = time.monotonic() + pool.timeout
+    while True:
+        try:
+            conn = await pool.getconn(timeout=_slice(deadline))
+            break
+        except PoolTimeout:
+            _refuse_if_down(reach, deadline)
+    try:
+        async with conn:
+            yield conn
+    except (_psycopg().OperationalError, _psycopg().InterfaceError) as exc:
+        if _gone(conn):
+            raise DatabaseUnavailable(f"the team database went away: {_first_line(exc)}") from None
+        raise
+    finally:
+        await pool.putconn(conn)
+
+
+def _slice(deadline: float) -> float:
+    return max(min(WAIT_SLICE_S, deadline - time.monotonic()), 0.001)
+
+
+def _refuse_if_down(reach: Reachability, deadline: float) -> None:
+    """After a wait that found no connection: refuse when the database did not answer the
+    last attempt, or when the whole timeout went by (every connection busy)."""
+    if reach.down:
+        raise DatabaseUnavailable(f"the team database does not answer: {reach.reason}")
+    if time.monotonic() >= deadline:
+        raise DatabaseUnavailable("no connection to the team database came free in time")
+
+
+def _gone(conn: Any) -> bool:
+    """Whether an error ended the connection (the server shut down or went away mid-request),
+    rather than being a statement's own error."""
+    return bool(conn.closed or conn.broken)
 
 
 def _first_line(exc: BaseException) -> str:

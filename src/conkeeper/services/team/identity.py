@@ -3,8 +3,9 @@
 Why it exists: the local database names a project by its work-tree path, which differs per
 machine. The team server needs a name every teammate's clone shares: the ``origin`` remote's
 URL, normalized so the ssh and https forms of one repository (``git@github.com:acme/app.git``,
-``https://github.com/acme/app``, ``ssh://git@github.com/acme/app.git``) are one project. The
-project's ``team_project_id`` setting (committed in ``.memory-config.md``) overrides it.
+``https://github.com/acme/app``, ``ssh://git@github.com/acme/app.git``, and the ssh URL with a
+colon path ``ssh://git@github.com:acme/app.git``) are one project. The project's
+``team_project_id`` setting (committed in ``.memory-config.md``) overrides it.
 
 Two spellings only the machine knows are resolved the way git itself would connect: the URL is
 read with git's ``url.<base>.insteadOf`` rewrites applied (``git remote get-url``), and an ssh
@@ -25,10 +26,28 @@ from pathlib import Path
 _SCP_LIKE = re.compile(r"^(?:(?P<user>[^@/]+)@)?(?P<host>[^:/]+):(?P<path>(?!/).+)$")
 _URL = re.compile(
     # the userinfo runs to the last "@" before the path, as git and curl read it (a password
-    # may hold an "@" of its own)
-    r"^(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^/]*@)?(?P<host>[^/:@]+)(?::\d+)?(?P<path>/.*)?$",
+    # may hold an "@" of its own); a port may be empty ("host:/path")
+    r"^(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^/]*@)?(?P<host>[^/:@]+)(?::\d*)?(?P<path>/.*)?$",
     re.IGNORECASE,
 )
+# An ssh URL whose path follows the host after a colon, as in the scp form
+# (``ssh://git@host:acme/shop.git``): the same repository as ``git@host:acme/shop.git``.
+_SSH_COLON_PATH = re.compile(
+    r"^(?P<scheme>ssh|git\+ssh|ssh\+git)://(?:[^/]*@)?(?P<host>[^/:@]+):(?P<path>(?!\d*(?:/|$)).+)$",
+    re.IGNORECASE,
+)
+SSH_SCHEMES = ("ssh", "git+ssh", "ssh+git")
+
+
+def _host_and_path(text: str) -> tuple[str | None, str, str] | None:
+    """A remote URL's scheme (``None`` for the scp form), host as written and path, or
+    ``None`` when ``text`` is not a remote URL."""
+    for pattern in (_URL, _SSH_COLON_PATH):
+        match = pattern.match(text)
+        if match:
+            return match["scheme"].lower(), match["host"], match["path"] or ""
+    scp = _SCP_LIKE.match(text)
+    return (None, scp["host"], scp["path"]) if scp else None
 
 
 def normalize_origin(url: str) -> str | None:
@@ -36,17 +55,10 @@ def normalize_origin(url: str) -> str | None:
     a git remote URL; ``None`` when it is not one. The path is lower-cased too: the forges
     (GitHub, GitLab, Bitbucket, Gitea) treat ``Acme/Shop`` and ``acme/shop`` as one repository,
     and a clone made from a hand-typed or copied URL must not split a team's project in two."""
-    text = url.strip()
-    if not text:
+    parts = _host_and_path(url.strip())
+    if parts is None:
         return None
-    match = _URL.match(text)
-    if match:
-        host, path = match["host"], match["path"] or ""
-    else:
-        scp = _SCP_LIKE.match(text)
-        if scp is None:
-            return None
-        host, path = scp["host"], scp["path"]
+    _scheme, host, path = parts
     path = path.strip("/").lower()
     if path.endswith(".git"):
         path = path[:-4]
@@ -59,12 +71,11 @@ def normalize_origin(url: str) -> str | None:
 def ssh_host(url: str) -> str | None:
     """The host an ssh remote URL names as written (an alias, maybe), else ``None`` (https,
     git, file and what is not a remote)."""
-    text = url.strip()
-    match = _URL.match(text)
-    if match:
-        return match["host"] if match["scheme"].lower() in ("ssh", "git+ssh", "ssh+git") else None
-    scp = _SCP_LIKE.match(text)
-    return scp["host"] if scp else None
+    parts = _host_and_path(url.strip())
+    if parts is None:
+        return None
+    scheme, host, _path = parts
+    return host if scheme is None or scheme in SSH_SCHEMES else None
 
 
 def origin_url(root: Path) -> str | None:

@@ -3,11 +3,13 @@
 Why it exists: ``conkeeper search QUERY --team`` and the MCP ``search`` tool's ``team`` scope
 add what teammates (and this user's other machines) recorded about this project. The hits are
 untrusted text from other people: the caller shows them as data with their author, never as
-instructions, and they are cleaned by the privacy module again before anything shows them.
+instructions, and they are cleaned by the privacy module again before anything shows them. The
+query is cleaned before it is sent (:func:`query_to_send`).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -40,11 +42,27 @@ def team_search(cwd: Path, query: str, limit: int = 10) -> TeamSearch:
     key = current_key(cwd)
     if key is None:
         return TeamSearch([], None, "this project has no git origin or team_project_id")
+    asked = query_to_send(query)
+    if not asked:
+        return TeamSearch([], key, "the query is private or a secret: the team was not asked")
     try:
-        hits = client.search(creds, key, query, limit)
+        hits = client.search(creds, key, asked, limit)
     except client.TeamServerError as exc:
         return TeamSearch([], key, str(exc))
     return TeamSearch([_cleaned(h) for h in hits], key, None)
+
+
+# the mark the privacy module leaves where it redacted a secret (domain.secrets)
+_REDACTION_MARK = re.compile(r"\[REDACTED:[a-z0-9-]{1,40}\]")
+
+
+def query_to_send(query: str) -> str:
+    """A query as it may leave the machine: cleaned by the privacy module (private spans cut,
+    secrets redacted) like every text ConKeeper sends, the redaction marks dropped (nobody
+    searches for them). The query travels in the request's URL, which a proxy in front of
+    the server may log."""
+    cleaned = str(clean_or_empty(query))
+    return " ".join(_REDACTION_MARK.sub(" ", cleaned).split())
 
 
 HELD_MARK = "[held: a teammate's text that reads like an instruction; ask them about it]"
