@@ -131,3 +131,31 @@ def test_copilot_cannot_run_an_approval_from_its_shell(tmp_path: Path) -> None:
     assert "user's decision" in out["permissionDecisionReason"]
     listing = {**base, "toolName": "bash", "toolArgs": json.dumps({"command": "ls"})}
     assert _host_hook("copilot", "preToolUse", listing, root) == ""
+
+
+def test_cursor_shell_writes_into_memory_are_the_agents_and_approvals_refused(
+    tmp_path: Path,
+) -> None:
+    """Cursor's adapter had no hook before a tool, so ``echo ... >> patterns.md`` from its
+    Shell tool was taken for the user's edit and injected at the next SessionStart, and
+    ``env -u CURSOR_AGENT conkeeper review approve ID`` was never refused. Its
+    ``beforeShellExecution`` hook is that look, and denies with ``permission: "deny"``."""
+    root = _memory_project(tmp_path)
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    base = {"conversation_id": "cur-1", "generation_id": "g1", "workspace_roots": [str(root)]}
+    _host_hook("cursor", "sessionStart", {**base, "hook_event_name": "sessionStart"}, root)
+    _host_hook("cursor", "beforeSubmitPrompt", {**base, "prompt": "tidy the notes"}, root)
+    command = f"echo '{ORDER}' >> .claude/memory/patterns.md"
+    before = {**base, "hook_event_name": "beforeShellExecution", "command": command}
+    assert _host_hook("cursor", "beforeShellExecution", {**before, "cwd": str(root)}, root) == ""
+    with patterns.open("a", encoding="utf-8") as handle:  # what the command did
+        handle.write(ORDER + "\n")
+    after = {"tool_name": "Shell", "tool_input": {"command": command}, "tool_output": ""}
+    _host_hook("cursor", "postToolUse", {**base, **after, "tool_use_id": "t1"}, root)
+    assert "evil.example" not in session_start_context(root)
+    assert any("evil.example" in text for text in _held_texts(root))
+
+    approve = "env -u CURSOR_AGENT conkeeper review approve 0123456789"
+    refused = {**base, "hook_event_name": "beforeShellExecution", "command": approve}
+    out = json.loads(_host_hook("cursor", "beforeShellExecution", refused, root))
+    assert out["permission"] == "deny" and "user's decision" in out["user_message"]
