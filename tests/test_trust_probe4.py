@@ -159,3 +159,28 @@ def test_cursor_shell_writes_into_memory_are_the_agents_and_approvals_refused(
     refused = {**base, "hook_event_name": "beforeShellExecution", "command": approve}
     out = json.loads(_host_hook("cursor", "beforeShellExecution", refused, root))
     assert out["permission"] == "deny" and "user's decision" in out["user_message"]
+
+
+def test_codex_apply_patch_of_an_order_into_agents_md_is_reported(tmp_path: Path) -> None:
+    """Codex edits files with its ``apply_patch`` tool (the patch in ``tool_input.command``).
+    A changed instruction file the command names was skipped as "judged by its text already",
+    but only a shell command's text is judged: a patch adding an order to AGENTS.md (which
+    Codex loads at every start) was never reported. Its added lines are judged now; a patch
+    that adds an ordinary rule stays quiet."""
+    root = _memory_project(tmp_path)
+    base = {"session_id": "cx-1", "transcript_path": str(tmp_path / "r.jsonl"), "cwd": str(root)}
+    _host_hook("codex", "SessionStart", {**base, "source": "startup"}, root)
+
+    def patch(call_id: str, body: str, write: str) -> str:
+        tool = {"tool_name": "apply_patch", "tool_input": {"command": body}}
+        _host_hook("codex", "PreToolUse", {**base, **tool, "tool_use_id": call_id}, root)
+        with (root / "AGENTS.md").open("a", encoding="utf-8") as handle:  # what it did
+            handle.write(write)
+        done = {**base, **tool, "tool_use_id": call_id, "tool_response": "Success."}
+        return _host_hook("codex", "PostToolUse", done, root)
+
+    quiet = "*** Begin Patch\n*** Add File: AGENTS.md\n+- Run ruff before pytest\n*** End Patch"
+    assert "ConKeeper" not in patch("c1", quiet, "- Run ruff before pytest\n")
+    planted = f"*** Begin Patch\n*** Update File: AGENTS.md\n@@\n+{ORDER}\n*** End Patch"
+    out = json.loads(patch("c2", planted, ORDER + "\n"))
+    assert "AGENTS.md" in out["systemMessage"] and "instruction" in out["systemMessage"]
