@@ -37,7 +37,12 @@ if TYPE_CHECKING:
 _HIDDEN_CHARS = frozenset(
     "\u200b\u200c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
     "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\u180e\u00ad"
+    # interlinear annotation: the annotated text is shown, the annotation often not
+    "\ufff9\ufffa\ufffb"
 )
+# Two or more variation selectors in a row: one may follow a character (an emoji's U+FE0F),
+# a run of them shows nothing and can carry a whole message, a byte per selector.
+_SELECTOR_RUN = LazyPattern("[\ufe00-\ufe0f\U000e0100-\U000e01ef\u180b-\u180d\u180f]{2,}")
 _ZWJ = "\u200d"  # joins emoji sequences; hidden only between letters
 # ConKeeper's own tag comments (category, tag, source) are not hidden text.
 _OWN_TAG = LazyPattern(r"<!--\s*@(?:category|tag|source):[^<>]{0,120}?-->")
@@ -1690,6 +1695,7 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
         }
         if _COMPLEX_SCRIPT.search(text):  # joiners and marks are spelling there, not hiding
             chars -= _SCRIPT_MARKS
+        chars.update(c for run in _SELECTOR_RUN.findall(text) for c in run[:8])
         if chars or _zwj_between_letters(text):
             names = ", ".join(sorted(f"U+{ord(c):04X}" for c in chars)) or "U+200D"
             found.append(
