@@ -72,6 +72,17 @@ def _refuse_agent() -> None:
         )
 
 
+SHOWN_CHARS = 20_000  # far over any entry remember accepts; a person's own line may be longer
+
+
+def _whole(shown: str) -> str:
+    """The entry whole (what is approved is what was read), or, past :data:`SHOWN_CHARS`, its
+    start and how much more ``--json`` holds."""
+    if len(shown) <= SHOWN_CHARS:
+        return shown
+    return f"{shown[:SHOWN_CHARS]}… ({len(shown) - SHOWN_CHARS} more characters: review --json)"
+
+
 def _list(items: list[HeldItem], as_json: bool) -> int:
     if as_json:
         emit_json({"count": len(items), "held": [item.as_dict() for item in items]})
@@ -86,7 +97,7 @@ def _list(items: list[HeldItem], as_json: bool) -> int:
             + (f"[{item.category}] " if item.category else "")
             + f"from {item.source}"
         )
-        out.append(f"    {item.text[:300]}")
+        out.append(f"    {_whole(str(item.as_dict()['shown']))}")
         out.extend(f"    held: {reason}" for reason in item.reasons)
     out.append(
         f"{len(items)} held. 'conkeeper review approve ID' writes (or, for an agent's own "

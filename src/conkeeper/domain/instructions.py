@@ -1695,7 +1695,7 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
         }
         if _COMPLEX_SCRIPT.search(text):  # joiners and marks are spelling there, not hiding
             chars -= _SCRIPT_MARKS
-        chars.update(c for run in _SELECTOR_RUN.findall(text) for c in run[:8])
+        chars.update(c for run in _SELECTOR_RUN.finditer(text) for c in run.group()[:8])
         if chars or _zwj_between_letters(text):
             names = ", ".join(sorted(f"U+{ord(c):04X}" for c in chars)) or "U+200D"
             found.append(
@@ -2362,6 +2362,65 @@ def _scored(text: str) -> tuple[list[Finding], float, str]:
 
     visible = scorer_text(text)
     return found, instruction_model.probability(visible, scorer_rule_kinds(text, found)), visible
+
+
+def reveal_hidden(text: str) -> str:
+    """``text`` as a person deciding about it must see it: what shows nothing made visible. A
+    run of tag characters (U+E0000 + ASCII) is decoded as ``⟦hidden: ...⟧``, a run of
+    variation selectors carrying a message (a byte per selector) likewise, and each other
+    invisible or direction-changing character is named (``⟦U+202E⟧``). Everything else is
+    kept; one selector after a character (an emoji's U+FE0F) is spelling, and stays."""
+    if text.isascii():
+        return text
+    shown: list[str] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        end = index + 1
+        if "\U000e0000" <= char <= "\U000e007f":
+            while end < len(text) and "\U000e0000" <= text[end] <= "\U000e007f":
+                end += 1
+            shown.append(_hidden_run(text[index:end], _tag_text))
+        elif _is_selector(char) and end < len(text) and _is_selector(text[end]):
+            while end < len(text) and _is_selector(text[end]):
+                end += 1
+            shown.append(_hidden_run(text[index:end], _selector_text))
+        elif char in _HIDDEN_CHARS:
+            shown.append(f"⟦U+{ord(char):04X}⟧")
+        else:
+            shown.append(char)
+        index = end
+    return "".join(shown)
+
+
+def _is_selector(char: str) -> bool:
+    return (
+        "\ufe00" <= char <= "\ufe0f"
+        or "\U000e0100" <= char <= "\U000e01ef"
+        or "\u180b" <= char <= "\u180d"
+        or char == "\u180f"
+    )
+
+
+def _hidden_run(run: str, decode: Callable[[str], str]) -> str:
+    """One run of invisible characters as a person reads it: its message, or its length."""
+    message = decode(run)
+    if message.strip() and message.isprintable():
+        return f"⟦hidden: {message}⟧"
+    return f"⟦{len(run)} invisible characters⟧"
+
+
+def _tag_text(run: str) -> str:
+    return "".join(chr(ord(c) - 0xE0000) for c in run if 0x20 <= ord(c) - 0xE0000 < 0x7F)
+
+
+def _selector_text(run: str) -> str:
+    data = bytes(
+        ord(c) - 0xFE00 if c <= "\ufe0f" else ord(c) - 0xE0100 + 16
+        for c in run
+        if "\ufe00" <= c <= "\ufe0f" or "\U000e0100" <= c <= "\U000e01ef"
+    )
+    return data.decode("utf-8", "replace")
 
 
 def is_instruction_shaped(text: str) -> bool:

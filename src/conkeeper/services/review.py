@@ -49,10 +49,12 @@ class HeldItem:
     memory_dir: str = ""
 
     def as_dict(self) -> dict[str, object]:
-        """The item as JSON-ready data (what ``review --json`` and the viewer show)."""
+        """The item as JSON-ready data (what ``review --json`` and the viewer show): ``text``
+        as it would be written, ``shown`` as a person must read it before deciding."""
         return {
             "id": self.id,
             "text": self.text,
+            "shown": shown_text(self.text),
             "target": self.target,
             "category": self.category,
             "scope": self.scope,
@@ -60,6 +62,18 @@ class HeldItem:
             "reasons": list(self.reasons),
             "held_at": time.strftime("%Y-%m-%d %H:%M", time.localtime(self.held_at)),
         }
+
+
+def shown_text(text: str) -> str:
+    """A held entry as the person deciding about it sees it (the CLI, the viewer): whole, with
+    whatever shows nothing decoded or named (a message in tag characters or variation
+    selectors would otherwise be approved unseen, then injected whole), cleaned by the
+    privacy module like everything shown (a decoded message may carry a key)."""
+    from conkeeper.domain.instructions import reveal_hidden
+    from conkeeper.domain.privacy import clean_or_empty
+
+    revealed = reveal_hidden(text)
+    return str(clean_or_empty(revealed)) if revealed != text else text
 
 
 def review_dir(memory_dir: Path) -> Path:
