@@ -256,7 +256,7 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
             item.text,
             item.category,
             source="user-cli",
-            command="review approve",
+            command=f"{APPROVE_COMMAND} {item.id}",
             provenance=item.source,
             approved=True,
         )
@@ -265,8 +265,28 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
         relative, status = item.target, "duplicate"
     except (RoutingError, MemoryFileError) as exc:
         raise ReviewError(str(exc)) from None
-    _remove(item)
+    _remove(item, keep=status == "saved")
     return item, status, relative
+
+
+APPROVE_COMMAND = "review approve"  # the journal's command for an approval: + the item's id
+APPROVED_DIR = "approved"  # inside the review folder: the records of approved entries
+
+
+def restore_approved(memory_dir: Path, command: str) -> bool:
+    """After ``conkeeper undo`` took back the write journaled as ``command``: when it was an
+    approval, its entry is held again (the record kept when it was approved moves back), so
+    undoing an approval returns to the state before it instead of losing the entry. Whether an
+    entry was held again."""
+    head, _, wanted = command.partition(f"{APPROVE_COMMAND} ")
+    if head or not wanted.isalnum():
+        return False
+    folder = review_dir(memory_dir)
+    kept = folder / APPROVED_DIR / f"{wanted}.json"
+    if kept.is_symlink() or not kept.is_file():
+        return False
+    os.replace(kept, folder / kept.name)
+    return True
 
 
 def drop(memory_dirs: list[Path], wanted: str) -> HeldItem:
@@ -327,5 +347,14 @@ def _is_item_line(raw: bytes, text: str) -> bool:
     return _is_item_text(raw.decode("utf-8", "replace").rstrip("\r\n"), text)
 
 
-def _remove(item: HeldItem) -> None:
-    (review_dir(Path(item.memory_dir)) / f"{item.id}.json").unlink(missing_ok=True)
+def _remove(item: HeldItem, *, keep: bool = False) -> None:
+    """Take ``item`` out of the queue; ``keep`` (an approval that wrote it) keeps its record
+    aside for :func:`restore_approved`."""
+    record = review_dir(Path(item.memory_dir)) / f"{item.id}.json"
+    if keep:
+        aside = record.parent / APPROVED_DIR
+        aside.mkdir(exist_ok=True)
+        if record.is_file() and not aside.is_symlink():
+            os.replace(record, aside / record.name)
+            return
+    record.unlink(missing_ok=True)
