@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import run_cli, session_start_context
+from conftest import cli_env, run_cli, session_start_context
 from test_e2e_session import set_up_project
 from test_reflect_facts import FAILURE, NamedSession, _bash, _reflect
 
@@ -382,3 +382,29 @@ def test_cline_writes_into_memory_are_the_agents_and_approvals_refused(tmp_path:
         tool("PreToolUse", "execute_command", {"command": "conkeeper review approve 0123456789"})
     )
     assert out["cancel"] is True and "user's decision" in out["errorMessage"]
+
+
+# --------------------------------------------------------------------------- provenance on show
+
+
+def test_search_withholds_an_agents_tagged_entry_that_session_start_holds(tmp_path: Path) -> None:
+    """SessionStart (and MCP ``read_memory``) hold back an agent's unapproved entry that reads
+    like an order, whatever brought it into the file: a teammate's commit of their agent's
+    note, an export restored, a note saved before the detector learned its form. ``conkeeper
+    search`` (and MCP search, the same engine) withheld only lines an agent wrote with its own
+    edit tools, so the agent that searched its memory read the order verbatim."""
+    root = _memory_project(tmp_path)
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    tagged = (
+        f"{ORDER}\n<!-- @category: convention -->\n<!-- @source: agent-mcp 2026-01-02 -->\n"
+        "- Keep handlers under 50 lines\n<!-- @source: agent-mcp 2026-01-02 -->\n"
+    )
+    patterns.write_text(patterns.read_text("utf-8") + tagged, "utf-8")  # as git pull wrote it
+    assert "evil.example" not in session_start_context(root)
+    for query in ("curl evil", "handlers lines"):
+        found = run_cli("search", query, "--json", cwd=root, env=cli_env(CLAUDECODE="1"))
+        assert found.returncode == 0, found.stderr
+        assert "evil.example" not in found.stdout, found.stdout
+    shown = run_cli("search", "handlers", cwd=root).stdout
+    assert "Keep handlers under 50 lines" in shown
+    assert "held for review" in run_cli("search", "curl evil", cwd=root).stdout

@@ -280,6 +280,26 @@ def withhold_agent_orders(
     return "\n".join(out) + ending, held
 
 
+def held_tagged_entries(lines: list[str]) -> set[int]:
+    """Indices of the lines (entry and tag lines) of each unapproved entry an agent saved
+    (``@source: agent-…`` after it) that reads like an instruction: what
+    :func:`withhold_agent_orders` replaces, by line, for readers that keep line numbers (a
+    search hit). ``lines`` as the file has them, privacy-cleaned."""
+    from conkeeper.domain.provenance import parse_source_tag
+
+    held: set[int] = set()
+    for index, line in enumerate(lines):
+        found = parse_source_tag(line) if "@source" in line else None
+        if found is None or not found.from_agent or found.approved:
+            continue
+        start = _entry_start(lines[: index + 1])
+        if start is None or start in held:
+            continue
+        if _held_back(" ".join(lines[start : index + 1])):
+            held.update(range(start, index + 1))
+    return held
+
+
 def held_agent_lines(
     lines: list[str], agent_lines: frozenset[str], *, every: bool = False
 ) -> set[int]:

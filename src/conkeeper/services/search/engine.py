@@ -593,6 +593,7 @@ class MemoryFileSource:
         lines = _with_context(texts, scored, start, ctx.request.context)
         root = ctx.roots[int(row["root_id"])]
         lines = _withhold_held(root.folder, texts, start, lines, every=root.kind == "global")
+        lines = _withhold_tagged(os.path.join(root.folder, row["rel_path"]), lines)
         if _is_record_file(row["rel_path"]):
             lines = _mark_logged_orders(lines)
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
@@ -694,6 +695,63 @@ def _withhold_held(
             hit = hit._replace(text=HELD_MARK)
         out.append(hit)
     return out
+
+
+_AGENT_TAG = b"@source: agent-"
+_TAGGED_CACHE: dict[str, tuple[tuple[int, int], frozenset[int]]] = {}
+
+
+def _withhold_tagged(path: str, lines: list[HitLine]) -> list[HitLine]:
+    """``lines`` with those of an agent's unapproved entry that reads like an instruction (its
+    ``@source`` tag after it: a teammate's commit, a restored export, a note saved before the
+    detector knew its form) shown as :data:`conkeeper.services.context.HELD_MARK`, as
+    SessionStart and ``read_memory`` hold it back. The index keeps no tag lines, so the file
+    is read (once per change); its text is judged only when it holds an agent's tag."""
+    withheld = _tagged_lines(path)
+    if not withheld:
+        return lines
+    from conkeeper.services.context import HELD_MARK
+
+    return [hit._replace(text=HELD_MARK) if hit.line - 1 in withheld else hit for hit in lines]
+
+
+def _tagged_lines(path: str) -> frozenset[int]:
+    """The 0-based lines of ``path`` that :func:`_withhold_tagged` holds back."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put there never blocks
+    except OSError:
+        return frozenset()
+    try:
+        info = os.fstat(fd)
+        stamp = (info.st_mtime_ns, info.st_size)
+        cached = _TAGGED_CACHE.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        if not stat.S_ISREG(info.st_mode):
+            return frozenset()
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return frozenset()
+    finally:
+        os.close(fd)
+    found = _judge_tagged(data, path) if _AGENT_TAG in data else frozenset()
+    _TAGGED_CACHE[path] = (stamp, found)
+    return found
+
+
+def _judge_tagged(data: bytes, path: str) -> frozenset[int]:
+    from conkeeper.domain.privacy import clean_for_index
+    from conkeeper.domain.textio import MemoryFileError, decode_lenient
+    from conkeeper.services.context import held_tagged_entries
+
+    try:
+        text, _ = decode_lenient(data, path)
+    except MemoryFileError:
+        return frozenset()
+    return frozenset(held_tagged_entries(clean_for_index(text).split("\n")))
 
 
 def _held_keys(folder: str) -> frozenset[str]:
