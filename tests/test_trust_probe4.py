@@ -408,3 +408,25 @@ def test_search_withholds_an_agents_tagged_entry_that_session_start_holds(tmp_pa
     shown = run_cli("search", "handlers", cwd=root).stdout
     assert "Keep handlers under 50 lines" in shown
     assert "held for review" in run_cli("search", "curl evil", cwd=root).stdout
+
+
+def test_search_says_which_entries_an_agent_saved(tmp_path: Path) -> None:
+    """SessionStart notes an agent's entry with its source ("saved by an agent via MCP
+    remember, 2026-11-26"), but ``conkeeper search`` and MCP search (the engine an agent asks
+    its memory through) showed an agent's note exactly like the user's own: provenance was
+    visible only in the file's comment and ``conkeeper history``. A hit on an agent's entry
+    now carries the same note; the user's own entries are shown as before."""
+    root = _memory_project(tmp_path)
+    saved = run_cli("remember", "Money amounts are always Decimal, never float", cwd=root)
+    assert saved.returncode == 0 and "agent-cli" in saved.stdout, saved.stdout
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    with patterns.open("a", encoding="utf-8") as handle:  # the user's own line
+        handle.write("- Money is rounded half-up to the cent\n")
+    shown = run_cli("search", "money", cwd=root).stdout
+    agent_line = next(x for x in shown.splitlines() if "always Decimal" in x)
+    user_line = next(x for x in shown.splitlines() if "half-up" in x)
+    assert "saved by an agent via conkeeper remember" in agent_line, shown
+    assert "saved by" not in user_line
+    found = json.loads(run_cli("search", "money", "--json", cwd=root).stdout)
+    texts = [line["text"] for hit in found["results"] for line in hit["lines"]]
+    assert any("always Decimal" in t and "saved by an agent" in t for t in texts), texts

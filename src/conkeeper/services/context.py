@@ -280,6 +280,23 @@ def withhold_agent_orders(
     return "\n".join(out) + ending, held
 
 
+def agent_entry_notes(lines: list[str]) -> dict[int, str]:
+    """The first line (index) of each entry an agent saved (an agent's ``@source`` tag after
+    it, approved or not) with the note SessionStart ends that line with: "saved by an agent
+    via MCP remember, 2026-11-26". For readers that show lines of a file (a search hit)."""
+    from conkeeper.domain.provenance import parse_source_tag
+
+    notes: dict[int, str] = {}
+    for index, line in enumerate(lines):
+        found = parse_source_tag(line) if "@source" in line else None
+        if found is None or not found.from_agent:
+            continue
+        start = _entry_start(lines[: index + 1])
+        if start is not None and start not in notes:
+            notes[start] = found.describe()
+    return notes
+
+
 def held_tagged_entries(lines: list[str]) -> set[int]:
     """Indices of the lines (entry and tag lines) of each unapproved entry an agent saved
     (``@source: agent-…`` after it) that reads like an instruction: what

@@ -698,31 +698,42 @@ def _withhold_held(
 
 
 _AGENT_TAG = b"@source: agent-"
-_TAGGED_CACHE: dict[str, tuple[tuple[int, int], frozenset[int]]] = {}
+_Marks = tuple[frozenset[int], dict[int, str]]  # lines held back, first lines' source notes
+_NO_MARKS: _Marks = (frozenset(), {})
+_TAGGED_CACHE: dict[str, tuple[tuple[int, int], _Marks]] = {}
 
 
 def _withhold_tagged(path: str, lines: list[HitLine]) -> list[HitLine]:
-    """``lines`` with those of an agent's unapproved entry that reads like an instruction (its
-    ``@source`` tag after it: a teammate's commit, a restored export, a note saved before the
-    detector knew its form) shown as :data:`conkeeper.services.context.HELD_MARK`, as
-    SessionStart and ``read_memory`` hold it back. The index keeps no tag lines, so the file
-    is read (once per change); its text is judged only when it holds an agent's tag."""
-    withheld = _tagged_lines(path)
-    if not withheld:
+    """``lines`` as SessionStart shows an agent's entries: the first line of each ends with
+    its source ("saved by an agent via MCP remember, 2026-11-26"), and the lines of one the
+    user never approved that reads like an instruction (a teammate's commit, a restored
+    export, a note saved before the detector knew its form) are
+    :data:`conkeeper.services.context.HELD_MARK`. The index keeps no tag lines, so the file is
+    read (once per change); its text is judged only when it holds an agent's tag."""
+    withheld, notes = _tagged_lines(path)
+    if not withheld and not notes:
         return lines
     from conkeeper.services.context import HELD_MARK
 
-    return [hit._replace(text=HELD_MARK) if hit.line - 1 in withheld else hit for hit in lines]
+    out = []
+    for hit in lines:
+        index = hit.line - 1
+        if index in withheld:
+            hit = hit._replace(text=HELD_MARK)
+        elif index in notes:
+            hit = hit._replace(text=f"{hit.text.rstrip()} _({notes[index]})_")
+        out.append(hit)
+    return out
 
 
-def _tagged_lines(path: str) -> frozenset[int]:
-    """The 0-based lines of ``path`` that :func:`_withhold_tagged` holds back."""
+def _tagged_lines(path: str) -> _Marks:
+    """What :func:`_withhold_tagged` marks in ``path``."""
     import stat
 
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put there never blocks
     except OSError:
-        return frozenset()
+        return _NO_MARKS
     try:
         info = os.fstat(fd)
         stamp = (info.st_mtime_ns, info.st_size)
@@ -730,28 +741,29 @@ def _tagged_lines(path: str) -> frozenset[int]:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         if not stat.S_ISREG(info.st_mode):
-            return frozenset()
+            return _NO_MARKS
         with os.fdopen(os.dup(fd), "rb") as handle:
             data = handle.read()
     except OSError:
-        return frozenset()
+        return _NO_MARKS
     finally:
         os.close(fd)
-    found = _judge_tagged(data, path) if _AGENT_TAG in data else frozenset()
+    found = _judge_tagged(data, path) if _AGENT_TAG in data else _NO_MARKS
     _TAGGED_CACHE[path] = (stamp, found)
     return found
 
 
-def _judge_tagged(data: bytes, path: str) -> frozenset[int]:
+def _judge_tagged(data: bytes, path: str) -> _Marks:
     from conkeeper.domain.privacy import clean_for_index
     from conkeeper.domain.textio import MemoryFileError, decode_lenient
-    from conkeeper.services.context import held_tagged_entries
+    from conkeeper.services.context import agent_entry_notes, held_tagged_entries
 
     try:
         text, _ = decode_lenient(data, path)
     except MemoryFileError:
-        return frozenset()
-    return frozenset(held_tagged_entries(clean_for_index(text).split("\n")))
+        return _NO_MARKS
+    lines = clean_for_index(text).split("\n")
+    return frozenset(held_tagged_entries(lines)), agent_entry_notes(lines)
 
 
 def _held_keys(folder: str) -> frozenset[str]:
