@@ -2393,6 +2393,37 @@ def reveal_hidden(text: str) -> str:
     return "".join(shown)
 
 
+HIDDEN_REMOVED = "⟦hidden characters removed⟧"
+
+
+def strip_hidden_runs(text: str) -> str:
+    """``text`` without the runs of characters that show nothing yet carry a message (tag
+    characters, two or more variation selectors in a row), each replaced by
+    :data:`HIDDEN_REMOVED`: what a reader that is a model must never take in as the person's
+    note, even in the person's own line (a snippet pasted from a page can carry one unseen).
+    A flag's tag sequence (U+1F3F4, tag letters, U+E007F) is spelling, and stays."""
+    if text.isascii():
+        return text
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        end = index + 1
+        if "\U000e0000" <= char <= "\U000e007f":
+            while end < len(text) and "\U000e0000" <= text[end] <= "\U000e007f":
+                end += 1
+            flag = index and text[index - 1] == "\U0001f3f4" and text[end - 1] == "\U000e007f"
+            out.append(text[index:end] if flag else HIDDEN_REMOVED)
+        elif _is_selector(char) and end < len(text) and _is_selector(text[end]):
+            while end < len(text) and _is_selector(text[end]):
+                end += 1
+            out.append(HIDDEN_REMOVED)
+        else:
+            out.append(char)
+        index = end
+    return "".join(out)
+
+
 def _is_selector(char: str) -> bool:
     return (
         "\ufe00" <= char <= "\ufe0f"

@@ -205,7 +205,18 @@ def clean_memory_text(
     lines = _drop_comments(lines)
     lines = _drop_title(lines)
     lines = _drop_empty_sections(lines)
-    return _collapse_blank_lines(lines)
+    return _without_hidden_runs(_collapse_blank_lines(lines))
+
+
+def _without_hidden_runs(text: str) -> str:
+    """``text`` without runs of characters that show nothing yet carry a message
+    (:func:`conkeeper.domain.instructions.strip_hidden_runs`); the detector is imported only
+    for text that is not plain ASCII."""
+    if text.isascii():
+        return text
+    from conkeeper.domain.instructions import strip_hidden_runs
+
+    return strip_hidden_runs(text)
 
 
 def _hold_agent_lines(

@@ -594,6 +594,7 @@ class MemoryFileSource:
         root = ctx.roots[int(row["root_id"])]
         lines = _withhold_held(root.folder, texts, start, lines, every=root.kind == "global")
         lines = _withhold_tagged(os.path.join(root.folder, row["rel_path"]), lines)
+        lines = _without_hidden_runs(lines)
         if _is_record_file(row["rel_path"]):
             lines = _mark_logged_orders(lines)
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
@@ -724,6 +725,18 @@ def _withhold_tagged(path: str, lines: list[HitLine]) -> list[HitLine]:
             hit = hit._replace(text=f"{hit.text.rstrip()} _({notes[index]})_")
         out.append(hit)
     return out
+
+
+def _without_hidden_runs(lines: list[HitLine]) -> list[HitLine]:
+    """``lines`` without runs of characters that show nothing yet carry a message (tag
+    characters, a run of variation selectors: :func:`conkeeper.domain.instructions.
+    strip_hidden_runs`), even in the person's own line: an answer read by a model must never
+    carry one. The detector is imported only for a line that is not plain ASCII."""
+    if all(hit.text.isascii() for hit in lines):
+        return lines
+    from conkeeper.domain.instructions import strip_hidden_runs
+
+    return [hit._replace(text=strip_hidden_runs(hit.text)) for hit in lines]
 
 
 def _tagged_lines(path: str) -> _Marks:
