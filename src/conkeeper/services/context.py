@@ -210,11 +210,11 @@ def clean_memory_text(
 
 def _without_hidden_runs(text: str) -> str:
     """``text`` without runs of characters that show nothing yet carry a message
-    (:func:`conkeeper.domain.instructions.strip_hidden_runs`); the detector is imported only
-    for text that is not plain ASCII."""
+    (:func:`conkeeper.domain.hidden_text.strip_hidden_runs`), read only for text that is not
+    plain ASCII."""
     if text.isascii():
         return text
-    from conkeeper.domain.instructions import strip_hidden_runs
+    from conkeeper.domain.hidden_text import strip_hidden_runs
 
     return strip_hidden_runs(text)
 

@@ -128,7 +128,7 @@ def _hidden_runs(visible: str, *, reveal: bool) -> str:
     in, decoded for the person, who must see what their file holds."""
     if visible.isascii():
         return visible
-    from conkeeper.domain.instructions import reveal_hidden, strip_hidden_runs
+    from conkeeper.domain.hidden_text import reveal_hidden, strip_hidden_runs
 
     return reveal_hidden(visible) if reveal else strip_hidden_runs(visible)
 

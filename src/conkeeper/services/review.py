@@ -69,7 +69,7 @@ def shown_text(text: str) -> str:
     whatever shows nothing decoded or named (a message in tag characters or variation
     selectors would otherwise be approved unseen, then injected whole), cleaned by the
     privacy module like everything shown (a decoded message may carry a key)."""
-    from conkeeper.domain.instructions import reveal_hidden
+    from conkeeper.domain.hidden_text import reveal_hidden
     from conkeeper.domain.privacy import clean_or_empty
 
     revealed = reveal_hidden(text)

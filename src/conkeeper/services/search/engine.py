@@ -729,12 +729,12 @@ def _withhold_tagged(path: str, lines: list[HitLine]) -> list[HitLine]:
 
 def _without_hidden_runs(lines: list[HitLine]) -> list[HitLine]:
     """``lines`` without runs of characters that show nothing yet carry a message (tag
-    characters, a run of variation selectors: :func:`conkeeper.domain.instructions.
+    characters, a run of variation selectors: :func:`conkeeper.domain.hidden_text.
     strip_hidden_runs`), even in the person's own line: an answer read by a model must never
-    carry one. The detector is imported only for a line that is not plain ASCII."""
+    carry one."""
     if all(hit.text.isascii() for hit in lines):
         return lines
-    from conkeeper.domain.instructions import strip_hidden_runs
+    from conkeeper.domain.hidden_text import strip_hidden_runs
 
     return [hit._replace(text=strip_hidden_runs(hit.text)) for hit in lines]
 
