@@ -4,7 +4,8 @@ Entries an agent asked to remember that read like instructions (and every agent 
 global memory) wait here instead of being written (:mod:`conkeeper.services.review`). ``review``
 lists them with their reasons; ``approve ID`` writes one with its provenance, marked approved;
 ``drop ID`` discards it. Approving is the user's act: under an agent (``CLAUDECODE`` and the
-like set) ``approve`` is refused, so an agent cannot release what it was held for.
+like set) or without a terminal ``approve`` is refused, so an agent cannot release what it was
+held for.
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _refuse_agent() -> None:
+    """Approving is the user's act: refused under an agent's variable, and without a terminal
+    (an agent's shell tool, a script), which ``conkeeper remember`` counts as the agent too."""
     from conkeeper.services.remember import agent_environment
 
     variable = agent_environment()
@@ -70,6 +73,22 @@ def _refuse_agent() -> None:
             f"approving is yours to do: this command runs under an agent ({variable} is set); "
             "run it in your own terminal or use 'conkeeper viewer'"
         )
+    if not sys.stdin.isatty():
+        raise CliError(
+            "approving is yours to do: this command has no terminal (an agent or a script "
+            "started it); run it in your own terminal or use 'conkeeper viewer'"
+        )
+
+
+SHOWN_CHARS = 20_000  # far over any entry remember accepts; a person's own line may be longer
+
+
+def _whole(shown: str) -> str:
+    """The entry whole (what is approved is what was read), or, past :data:`SHOWN_CHARS`, its
+    start and how much more ``--json`` holds."""
+    if len(shown) <= SHOWN_CHARS:
+        return shown
+    return f"{shown[:SHOWN_CHARS]}… ({len(shown) - SHOWN_CHARS} more characters: review --json)"
 
 
 def _list(items: list[HeldItem], as_json: bool) -> int:
@@ -86,7 +105,7 @@ def _list(items: list[HeldItem], as_json: bool) -> int:
             + (f"[{item.category}] " if item.category else "")
             + f"from {item.source}"
         )
-        out.append(f"    {item.text[:300]}")
+        out.append(f"    {_whole(str(item.as_dict()['shown']))}")
         out.extend(f"    held: {reason}" for reason in item.reasons)
     out.append(
         f"{len(items)} held. 'conkeeper review approve ID' writes (or, for an agent's own "

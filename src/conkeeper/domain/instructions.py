@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from conkeeper.domain.hidden_text import HIDDEN_CHARS as _HIDDEN_CHARS
 from conkeeper.domain.lazy_re import LazyPattern
 
 TYPE_CHECKING = False
@@ -32,12 +33,9 @@ if TYPE_CHECKING:
 
     _Judge = Callable[[str], list["Finding"]]
 
-# Zero-width, invisible and bidirectional control characters: nothing a person types into a
-# memory entry, and the classic way to hide a second message inside the first.
-_HIDDEN_CHARS = frozenset(
-    "\u200b\u200c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\u180e\u00ad"
-)
+# Two or more variation selectors in a row: one may follow a character (an emoji's U+FE0F),
+# a run of them shows nothing and can carry a whole message, a byte per selector.
+_SELECTOR_RUN = LazyPattern("[\ufe00-\ufe0f\U000e0100-\U000e01ef\u180b-\u180d\u180f]{2,}")
 _ZWJ = "\u200d"  # joins emoji sequences; hidden only between letters
 # ConKeeper's own tag comments (category, tag, source) are not hidden text.
 _OWN_TAG = LazyPattern(r"<!--\s*@(?:category|tag|source):[^<>]{0,120}?-->")
@@ -1690,6 +1688,7 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
         }
         if _COMPLEX_SCRIPT.search(text):  # joiners and marks are spelling there, not hiding
             chars -= _SCRIPT_MARKS
+        chars.update(c for run in _SELECTOR_RUN.finditer(text) for c in run.group()[:8])
         if chars or _zwj_between_letters(text):
             names = ", ".join(sorted(f"U+{ord(c):04X}" for c in chars)) or "U+200D"
             found.append(

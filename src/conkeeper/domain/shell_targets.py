@@ -99,3 +99,26 @@ def _written_in(statement: str) -> str | None:
 def _words(text: str) -> list[str]:
     """The words of ``text`` that may be paths (quotes and shell punctuation stripped)."""
     return [str(word) for word in _WORD.findall(text)]
+
+
+# A file section of Codex's ``apply_patch`` envelope, or the new side of a unified diff.
+_PATCH_FILE = re.compile(r"^(?:\*\*\* (?:Add|Update) File: (.+)|\+\+\+ (?:b/)?(.+))$")
+_PATCH_END = re.compile(r"^(?:\*\*\* (?:Delete File|End Patch|Move to)\b|--- |diff )")
+
+
+def patch_additions(patch: str) -> dict[str, str]:
+    """The lines a patch adds, by the file it adds them to (as the patch spells it): Codex's
+    ``apply_patch`` envelope (``*** Add File: p`` / ``*** Update File: p`` then ``+`` lines) or
+    a unified diff (``+++ b/p`` then ``+`` lines). A patch tool's text is what it writes, as a
+    shell command's is for :func:`instruction_file_written`."""
+    added: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in patch.splitlines():
+        header = _PATCH_FILE.match(line)
+        if header:
+            current = added.setdefault((header.group(1) or header.group(2)).strip(), [])
+        elif _PATCH_END.match(line):
+            current = None
+        elif current is not None and line.startswith("+"):
+            current.append(line[1:])
+    return {path: "\n".join(lines) for path, lines in added.items() if lines}

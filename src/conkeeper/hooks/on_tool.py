@@ -224,7 +224,13 @@ def _unnamed_instruction_change(
     changed = changed_during(before[0], now, since_ns)
     command = ctx.payload.tool_input.get("command")
     if isinstance(command, str):
-        changed = [rel for rel in changed if rel.rsplit("/", 1)[-1] not in command]
+        named = [rel for rel in changed if rel.rsplit("/", 1)[-1] in command]
+        changed = [rel for rel in changed if rel not in named]
+        if named and ctx.payload.tool_name not in _SHELL_TOOLS:
+            # a patch tool (Codex's apply_patch) names the file, but no one judged its text
+            patched = _patched_instruction_notice(ctx, command, named)
+            if patched is not None:
+                return patched
     if not changed:
         return None
     from conkeeper.domain.privacy import clean_or_empty
@@ -237,6 +243,27 @@ def _unnamed_instruction_change(
         "name it: a patch, a merge, a script). Your agent reads that file at the start of every "
         "session: check the change before the next one."
     )
+
+
+def _patched_instruction_notice(ctx: HookContext, patch: str, named: list[str]) -> str | None:
+    """The instruction-file notice for a file a patch tool changed and names, when the lines
+    the patch adds to it read like an instruction (phrase rules only, as for a shell
+    command's text; never echoed)."""
+    from conkeeper.domain.instructions import rule_findings
+    from conkeeper.domain.shell_targets import patch_additions
+
+    added = patch_additions(patch)
+    for rel in named:
+        shown = rel[2:] if rel.startswith("~/") else rel  # the user's own: ~/.codex/AGENTS.md
+        text = "\n".join(
+            lines
+            for path, lines in added.items()
+            if path.replace("\\", "/") == shown or path.replace("\\", "/").endswith("/" + shown)
+        )
+        found = rule_findings(text) if text else []
+        if found:
+            return _instruction_file_notice(ctx, rel, found[0].reason)
+    return None
 
 
 def _outbound_settings(ctx: HookContext) -> dict[str, object] | None:

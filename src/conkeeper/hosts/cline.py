@@ -34,6 +34,9 @@ EVENTS: dict[str, str] = {
     "TaskStart": "SessionStart",
     "TaskResume": "SessionStart",
     "UserPromptSubmit": "UserPromptSubmit",
+    # the look before a tool: what a command then writes into memory is the agent's, and an
+    # approval of held memory run from the agent's shell is refused
+    "PreToolUse": "PreToolUse",
     "PostToolUse": "PostToolUse",
     "PreCompact": "PreCompact",
     "TaskComplete": "SessionEnd",
@@ -72,6 +75,9 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
         params = as_object(data.get("parameters"))
         if "path" in params and "file_path" not in params:
             params = {**params, "file_path": params["path"]}
+        diff = params.get("diff")
+        if isinstance(diff, str) and "edits" not in params:  # replace_in_file's blocks
+            params = {**params, "edits": search_replace_edits(diff)}
         neutral["tool_name"] = TOOLS.get(tool, tool)
         neutral["tool_input"] = params
         if data.get("success") is False:
@@ -82,6 +88,33 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
     return neutral
 
 
+_SEARCH = ("------- SEARCH", "<<<<<<< SEARCH")
+_DIVIDER = "======="
+_REPLACE = ("+++++++ REPLACE", ">>>>>>> REPLACE")
+
+
+def search_replace_edits(diff: str) -> list[dict[str, str]]:
+    """``replace_in_file``'s SEARCH/REPLACE blocks as ``old_string`` / ``new_string`` pairs
+    (what the edit wrote is what it replaced each searched text with)."""
+    edits: list[dict[str, str]] = []
+    old: list[str] | None = None
+    new: list[str] | None = None
+    for line in diff.splitlines():
+        marker = line.strip()
+        if marker in _SEARCH:
+            old, new = [], None
+        elif marker == _DIVIDER and old is not None and new is None:
+            new = []
+        elif marker in _REPLACE and old is not None and new is not None:
+            edits.append({"old_string": "\n".join(old), "new_string": "\n".join(new)})
+            old = new = None
+        elif new is not None:
+            new.append(line)
+        elif old is not None:
+            old.append(line)
+    return edits
+
+
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
     """Always one JSON object: ``cancel`` false unless blocking, context as
     ``contextModification``."""
@@ -89,7 +122,7 @@ def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
     if result is not None and not result.is_empty():
         from conkeeper.hosts.common import context_and_message
 
-        if result.block_reason and event == "UserPromptSubmit":
+        if result.block_reason and event in ("UserPromptSubmit", "PreToolUse"):
             return dump({"cancel": True, "errorMessage": result.block_reason.strip()}), "", 0
         context, message = context_and_message(result)
         note = "\n\n".join(x for x in (context, message) if x)

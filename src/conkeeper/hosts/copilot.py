@@ -1,7 +1,10 @@
 """GitHub Copilot (CLI and cloud agent): hooks in ``.github/hooks/*.json`` (camelCase events,
 ``bash``/``powershell`` commands, ``timeoutSec``), whose outputs are ignored except a
-``preToolUse`` decision, so memory reaches the model through
-``.github/copilot-instructions.md`` and the MCP server.
+``preToolUse`` decision (``permissionDecision: "deny"`` on stdout; a non-zero exit is only
+logged), so memory reaches the model through ``.github/copilot-instructions.md`` and the MCP
+server. Its file tools take Anthropic's editor fields (``path``, ``old_str``, ``new_str``,
+``file_text``), read here as ConKeeper's (``file_path``, ``old_string``, ``new_string``,
+``content``) so an agent's write into a memory file is known as the agent's.
 
 Docs: https://docs.github.com/en/copilot/reference/hooks-configuration (events, input JSON,
 outputs), https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from conkeeper.hosts.common import as_object, block, text_of
+from conkeeper.hosts.common import MAX_MESSAGE_CHARS, as_object, cap_text, dump, text_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,10 +40,34 @@ PROJECT_DIR_ENV = None
 EVENTS: dict[str, str] = {
     "sessionStart": "SessionStart",
     "userPromptSubmitted": "UserPromptSubmit",
+    # the look before a tool: what a shell command then writes into memory is the agent's,
+    # and an approval of held memory run from the agent's shell is refused
+    "preToolUse": "PreToolUse",
     "postToolUse": "PostToolUse",
     "sessionEnd": "SessionEnd",
 }
-TOOLS = {"bash": "Bash", "shell": "Bash", "edit": "Edit", "create": "Write", "view": "Read"}
+TOOLS = {
+    "bash": "Bash",
+    "shell": "Bash",
+    "powershell": "Bash",
+    "edit": "Edit",
+    "create": "Write",
+    "view": "Read",
+}
+# The editor tool's fields (``str_replace_editor``, and ``edit`` / ``create``) as ConKeeper's.
+_EDITOR_FIELDS = {
+    "path": "file_path",
+    "old_str": "old_string",
+    "new_str": "new_string",
+    "file_text": "content",
+}
+# ``str_replace_editor``'s commands as the tool each one is.
+_EDITOR_COMMANDS = {
+    "create": "Write",
+    "str_replace": "Edit",
+    "insert": "Edit",
+    "view": "Read",
+}
 
 
 def session_key(obj: dict[str, Any]) -> str:
@@ -66,11 +93,9 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
     }
     tool = text_of(obj.get("toolName"))
     if tool:
-        neutral["tool_name"] = TOOLS.get(tool, tool)
         args = as_object(obj.get("toolArgs"))
-        if "path" in args and "file_path" not in args:
-            args = {**args, "file_path": args["path"]}
-        neutral["tool_input"] = args
+        neutral["tool_name"] = _tool_name(tool, args)
+        neutral["tool_input"] = _editor_args(args)
         result = as_object(obj.get("toolResult"))
         if result.get("resultType") in {"failure", "denied"}:
             neutral["hook_event_name"] = "PostToolUseFailure"
@@ -80,10 +105,27 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
     return neutral
 
 
+def _tool_name(tool: str, args: dict[str, Any]) -> str:
+    """ConKeeper's name for a Copilot tool (``str_replace_editor`` by its ``command``)."""
+    if tool == "str_replace_editor":
+        command = text_of(args.get("command")) or ""
+        return _EDITOR_COMMANDS.get(command, tool)
+    return TOOLS.get(tool, tool)
+
+
+def _editor_args(args: dict[str, Any]) -> dict[str, Any]:
+    """The tool's arguments with the editor fields also under ConKeeper's names."""
+    extra = {ours: args[theirs] for theirs, ours in _EDITOR_FIELDS.items() if theirs in args}
+    return {**args, **{k: v for k, v in extra.items() if k not in args}}
+
+
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
-    """Copilot ignores these events' output; only a block (exit 2) would mean anything."""
+    """Copilot ignores these events' output except a ``preToolUse`` decision: a refusal is
+    ``permissionDecision: "deny"`` with its reason on stdout (Copilot logs a non-zero exit
+    and runs the tool anyway)."""
     if result is not None and result.block_reason and event == "preToolUse":
-        return block(result.block_reason)
+        reason = cap_text(result.block_reason.strip(), MAX_MESSAGE_CHARS)
+        return dump({"permissionDecision": "deny", "permissionDecisionReason": reason}), "", 0
     return "", "", 0
 
 

@@ -33,6 +33,9 @@ PROJECT_DIR_ENV = "CURSOR_PROJECT_DIR"
 EVENTS: dict[str, str] = {
     "sessionStart": "SessionStart",
     "beforeSubmitPrompt": "UserPromptSubmit",
+    # the look before a shell command (``command``, ``cwd``): what it then writes into memory
+    # is the agent's, and an approval of held memory run from the agent's shell is refused
+    "beforeShellExecution": "PreToolUse",
     "postToolUse": "PostToolUse",
     "postToolUseFailure": "PostToolUseFailure",
     "preCompact": "PreCompact",
@@ -58,7 +61,11 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
         "tool_use_id": obj.get("tool_use_id"),
     }
     tool = text_of(obj.get("tool_name"))
-    if tool:
+    if event == "beforeShellExecution":
+        neutral["tool_name"] = "Bash"
+        neutral["tool_input"] = {"command": text_of(obj.get("command")) or ""}
+        neutral["cwd"] = obj.get("cwd") or neutral["cwd"]
+    elif tool:
         neutral["tool_name"] = TOOLS.get(tool, tool)
         tool_input = obj.get("tool_input")
         neutral["tool_input"] = tool_input if isinstance(tool_input, dict) else {}
@@ -71,11 +78,16 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
 
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
     """``additional_context`` where Cursor takes it, ``continue``/``user_message`` to block a
-    prompt; everything else as ``user_message`` on a prompt, or nothing."""
+    prompt, ``permission: "deny"`` to refuse a shell command (never ``allow``: that would run
+    it without asking the user); everything else as ``user_message`` on a prompt, or
+    nothing."""
     if result is None or result.is_empty():
         return "", "", 0
     if result.block_reason and event == "beforeSubmitPrompt":
         return dump({"continue": False, "user_message": result.block_reason.strip()}), "", 0
+    if result.block_reason and event == "beforeShellExecution":
+        reason = result.block_reason.strip()
+        return dump({"permission": "deny", "user_message": reason, "agent_message": reason}), "", 0
     context, message = context_and_message(result)
     if context and event in CONTEXT_EVENTS:
         return dump({"additional_context": context}), "", 0

@@ -1,6 +1,8 @@
 """Windsurf (Cascade): hooks in ``.windsurf/hooks.json`` (snake_case events, a ``tool_info``
 object in the payload, exit 2 blocks pre-hooks, no way to add context), so memory reaches the
 model through a rule in ``.windsurf/rules/`` and the MCP server (``mcp_config.json``).
+``post_write_code`` carries what it wrote (``edits``: old and new strings), read as an edit
+tool's, and ``pre_run_command`` is the look before a shell command.
 
 Docs: https://docs.windsurf.com/windsurf/cascade/hooks (events, input, exit codes, file
 locations), https://docs.windsurf.com/windsurf/cascade/mcp (``~/.codeium/windsurf/
@@ -32,12 +34,20 @@ PROJECT_DIR_ENV = None
 
 EVENTS: dict[str, str] = {
     "pre_user_prompt": "UserPromptSubmit",
+    # the look before a shell command (``command_line``): what it then writes into memory is
+    # the agent's, and an approval of held memory run from the agent's shell is refused
+    "pre_run_command": "PreToolUse",
     "post_run_command": "PostToolUse",
     "post_write_code": "PostToolUse",
     "post_read_code": "PostToolUse",
     "post_cascade_response": "Stop",
 }
-TOOL_FOR_EVENT = {"post_run_command": "Bash", "post_write_code": "Edit", "post_read_code": "Read"}
+TOOL_FOR_EVENT = {
+    "pre_run_command": "Bash",
+    "post_run_command": "Bash",
+    "post_write_code": "Edit",
+    "post_read_code": "Read",
+}
 
 
 def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
@@ -56,15 +66,21 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
         neutral["tool_input"] = {"command": text_of(info.get("command_line")) or ""}
     elif tool:
         neutral["tool_input"] = {"file_path": text_of(info.get("file_path")) or ""}
+        edits = info.get("edits")  # post_write_code: [{old_string, new_string}], what it wrote
+        if isinstance(edits, list):
+            neutral["tool_input"]["edits"] = [e for e in edits if isinstance(e, dict)]
     if tool:
         neutral["tool_name"] = tool
         neutral["tool_response"] = {}
     return neutral
 
 
+_PRE_HOOKS = frozenset({"pre_user_prompt", "pre_run_command"})
+
+
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
     """Only a block means anything to Windsurf (exit 2 on a pre-hook, reason on stderr)."""
-    if result is not None and result.block_reason and event == "pre_user_prompt":
+    if result is not None and result.block_reason and event in _PRE_HOOKS:
         return block(result.block_reason)
     return "", "", 0
 

@@ -205,7 +205,18 @@ def clean_memory_text(
     lines = _drop_comments(lines)
     lines = _drop_title(lines)
     lines = _drop_empty_sections(lines)
-    return _collapse_blank_lines(lines)
+    return _without_hidden_runs(_collapse_blank_lines(lines))
+
+
+def _without_hidden_runs(text: str) -> str:
+    """``text`` without runs of characters that show nothing yet carry a message
+    (:func:`conkeeper.domain.hidden_text.strip_hidden_runs`), read only for text that is not
+    plain ASCII."""
+    if text.isascii():
+        return text
+    from conkeeper.domain.hidden_text import strip_hidden_runs
+
+    return strip_hidden_runs(text)
 
 
 def _hold_agent_lines(
@@ -278,6 +289,43 @@ def withhold_agent_orders(
         out.append(line)
     ending = "\n" if text.endswith("\n") else ""
     return "\n".join(out) + ending, held
+
+
+def agent_entry_notes(lines: list[str]) -> dict[int, str]:
+    """The first line (index) of each entry an agent saved (an agent's ``@source`` tag after
+    it, approved or not) with the note SessionStart ends that line with: "saved by an agent
+    via MCP remember, 2026-11-26". For readers that show lines of a file (a search hit)."""
+    from conkeeper.domain.provenance import parse_source_tag
+
+    notes: dict[int, str] = {}
+    for index, line in enumerate(lines):
+        found = parse_source_tag(line) if "@source" in line else None
+        if found is None or not found.from_agent:
+            continue
+        start = _entry_start(lines[: index + 1])
+        if start is not None and start not in notes:
+            notes[start] = found.describe()
+    return notes
+
+
+def held_tagged_entries(lines: list[str]) -> set[int]:
+    """Indices of the lines (entry and tag lines) of each unapproved entry an agent saved
+    (``@source: agent-…`` after it) that reads like an instruction: what
+    :func:`withhold_agent_orders` replaces, by line, for readers that keep line numbers (a
+    search hit). ``lines`` as the file has them, privacy-cleaned."""
+    from conkeeper.domain.provenance import parse_source_tag
+
+    held: set[int] = set()
+    for index, line in enumerate(lines):
+        found = parse_source_tag(line) if "@source" in line else None
+        if found is None or not found.from_agent or found.approved:
+            continue
+        start = _entry_start(lines[: index + 1])
+        if start is None or start in held:
+            continue
+        if _held_back(" ".join(lines[start : index + 1])):
+            held.update(range(start, index + 1))
+    return held
 
 
 def held_agent_lines(

@@ -116,6 +116,11 @@ def undo_write(
     except safewrite.WriteError as exc:
         shown = f"write {journal.prefix}{number}"
         raise HistoryError(str(exc).replace(f"write {number}", shown)) from None
+    if journal.base is not None:  # the memory journal: an undone approval is held again
+        from conkeeper.services.review import restore_approved
+
+        for member in entry.batch:
+            restore_approved(journal.base, member.command)
     paths = list(dict.fromkeys(p for member in entry.batch for p in member.paths))
     return {
         "id": f"{journal.prefix}{entry.id}",

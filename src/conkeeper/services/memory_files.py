@@ -114,11 +114,23 @@ def read_visible(
         if memory_file_kind(rel) in RECORD_KINDS:
             visible, logged = _withhold_logged(visible)
             held += logged
+        visible = _hidden_runs(visible, reveal=False)
     elif visible:
-        visible = _mark_agent_writing(root, visible)
+        visible = _hidden_runs(_mark_agent_writing(root, visible), reveal=True)
     return VisibleMemory(
         scope, rel, memory_file_kind(rel), visible, report.file_private, hidden, held
     )
+
+
+def _hidden_runs(visible: str, *, reveal: bool) -> str:
+    """Runs of characters that show nothing yet carry a message (a snippet pasted from a page
+    can hold one in the person's own line): removed for an agent, which must never take them
+    in, decoded for the person, who must see what their file holds."""
+    if visible.isascii():
+        return visible
+    from conkeeper.domain.hidden_text import reveal_hidden, strip_hidden_runs
+
+    return reveal_hidden(visible) if reveal else strip_hidden_runs(visible)
 
 
 def _withhold(root: Path, visible: str, *, every: bool) -> tuple[str, int]:

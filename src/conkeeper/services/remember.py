@@ -140,6 +140,8 @@ def remember(
     reasons = _hold_reasons(rule, scope, source, text)
     if not reasons and source in AGENT_SOURCES:
         reasons = _split_reasons(memory_dir / relative, rule)
+    if not reasons and source in AGENT_SOURCES:
+        reasons = _split_across_files(memory_dir, relative, rule, scope)
     if not reasons and source in AGENT_SOURCES and project is not None:
         reasons = _copied_reasons(project, rule)
     if reasons and source in AGENT_SOURCES:
@@ -221,6 +223,27 @@ def _split_reasons(path: Path, rule: str) -> list[str]:
         if found:
             first = clip(clean_or_empty(earlier[-count]), 80)
             return [f'read together with the agent\'s earlier entry "{first}": {found[0]}']
+    return []
+
+
+def _split_across_files(memory_dir: Path, relative: str, rule: str, scope: str) -> list[str]:
+    """A reason to hold an agent's entry that reads like an order together with one of the
+    agent's last entries in another file SessionStart loads with it (the halves sent to
+    glossary.md and patterns.md are injected side by side all the same), ``[]`` otherwise."""
+    from conkeeper.domain.privacy import clean_or_empty, clip
+    from conkeeper.services.context import GLOBAL_FILES, PROJECT_FILES
+    from conkeeper.services.quarantine import reads_as_split_order, reasons
+
+    for other in GLOBAL_FILES if scope == "global" else PROJECT_FILES:
+        if other == relative:
+            continue
+        for piece in reversed(_agent_entries(memory_dir / other)[-SPLIT_LOOKBACK:]):
+            found = reasons(f"{piece} {rule}") or reasons(f"{rule} {piece}")
+            if not found and reads_as_split_order(piece, rule):
+                found = ["reads far more like an order together than either entry alone"]
+            if found:
+                first = clip(clean_or_empty(piece), 80)
+                return [f'read together with the agent\'s entry in {other} "{first}": {found[0]}']
     return []
 
 

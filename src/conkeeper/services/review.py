@@ -49,10 +49,12 @@ class HeldItem:
     memory_dir: str = ""
 
     def as_dict(self) -> dict[str, object]:
-        """The item as JSON-ready data (what ``review --json`` and the viewer show)."""
+        """The item as JSON-ready data (what ``review --json`` and the viewer show): ``text``
+        as it would be written, ``shown`` as a person must read it before deciding."""
         return {
             "id": self.id,
             "text": self.text,
+            "shown": shown_text(self.text),
             "target": self.target,
             "category": self.category,
             "scope": self.scope,
@@ -60,6 +62,18 @@ class HeldItem:
             "reasons": list(self.reasons),
             "held_at": time.strftime("%Y-%m-%d %H:%M", time.localtime(self.held_at)),
         }
+
+
+def shown_text(text: str) -> str:
+    """A held entry as the person deciding about it sees it (the CLI, the viewer): whole, with
+    whatever shows nothing decoded or named (a message in tag characters or variation
+    selectors would otherwise be approved unseen, then injected whole), cleaned by the
+    privacy module like everything shown (a decoded message may carry a key)."""
+    from conkeeper.domain.hidden_text import reveal_hidden
+    from conkeeper.domain.privacy import clean_or_empty
+
+    revealed = reveal_hidden(text)
+    return str(clean_or_empty(revealed)) if revealed != text else text
 
 
 def review_dir(memory_dir: Path) -> Path:
@@ -242,7 +256,7 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
             item.text,
             item.category,
             source="user-cli",
-            command="review approve",
+            command=f"{APPROVE_COMMAND} {item.id}",
             provenance=item.source,
             approved=True,
         )
@@ -251,8 +265,28 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
         relative, status = item.target, "duplicate"
     except (RoutingError, MemoryFileError) as exc:
         raise ReviewError(str(exc)) from None
-    _remove(item)
+    _remove(item, keep=status == "saved")
     return item, status, relative
+
+
+APPROVE_COMMAND = "review approve"  # the journal's command for an approval: + the item's id
+APPROVED_DIR = "approved"  # inside the review folder: the records of approved entries
+
+
+def restore_approved(memory_dir: Path, command: str) -> bool:
+    """After ``conkeeper undo`` took back the write journaled as ``command``: when it was an
+    approval, its entry is held again (the record kept when it was approved moves back), so
+    undoing an approval returns to the state before it instead of losing the entry. Whether an
+    entry was held again."""
+    head, _, wanted = command.partition(f"{APPROVE_COMMAND} ")
+    if head or not wanted.isalnum():
+        return False
+    folder = review_dir(memory_dir)
+    kept = folder / APPROVED_DIR / f"{wanted}.json"
+    if kept.is_symlink() or not kept.is_file():
+        return False
+    os.replace(kept, folder / kept.name)
+    return True
 
 
 def drop(memory_dirs: list[Path], wanted: str) -> HeldItem:
@@ -313,5 +347,14 @@ def _is_item_line(raw: bytes, text: str) -> bool:
     return _is_item_text(raw.decode("utf-8", "replace").rstrip("\r\n"), text)
 
 
-def _remove(item: HeldItem) -> None:
-    (review_dir(Path(item.memory_dir)) / f"{item.id}.json").unlink(missing_ok=True)
+def _remove(item: HeldItem, *, keep: bool = False) -> None:
+    """Take ``item`` out of the queue; ``keep`` (an approval that wrote it) keeps its record
+    aside for :func:`restore_approved`."""
+    record = review_dir(Path(item.memory_dir)) / f"{item.id}.json"
+    if keep:
+        aside = record.parent / APPROVED_DIR
+        aside.mkdir(exist_ok=True)
+        if record.is_file() and not aside.is_symlink():
+            os.replace(record, aside / record.name)
+            return
+    record.unlink(missing_ok=True)

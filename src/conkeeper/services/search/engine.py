@@ -593,6 +593,8 @@ class MemoryFileSource:
         lines = _with_context(texts, scored, start, ctx.request.context)
         root = ctx.roots[int(row["root_id"])]
         lines = _withhold_held(root.folder, texts, start, lines, every=root.kind == "global")
+        lines = _withhold_tagged(os.path.join(root.folder, row["rel_path"]), lines)
+        lines = _without_hidden_runs(lines)
         if _is_record_file(row["rel_path"]):
             lines = _mark_logged_orders(lines)
         first = lines[0] if lines else HitLine(start, "", True, 1.0)
@@ -694,6 +696,87 @@ def _withhold_held(
             hit = hit._replace(text=HELD_MARK)
         out.append(hit)
     return out
+
+
+_AGENT_TAG = b"@source: agent-"
+_Marks = tuple[frozenset[int], dict[int, str]]  # lines held back, first lines' source notes
+_NO_MARKS: _Marks = (frozenset(), {})
+_TAGGED_CACHE: dict[str, tuple[tuple[int, int], _Marks]] = {}
+
+
+def _withhold_tagged(path: str, lines: list[HitLine]) -> list[HitLine]:
+    """``lines`` as SessionStart shows an agent's entries: the first line of each ends with
+    its source ("saved by an agent via MCP remember, 2026-11-26"), and the lines of one the
+    user never approved that reads like an instruction (a teammate's commit, a restored
+    export, a note saved before the detector knew its form) are
+    :data:`conkeeper.services.context.HELD_MARK`. The index keeps no tag lines, so the file is
+    read (once per change); its text is judged only when it holds an agent's tag."""
+    withheld, notes = _tagged_lines(path)
+    if not withheld and not notes:
+        return lines
+    from conkeeper.services.context import HELD_MARK
+
+    out = []
+    for hit in lines:
+        index = hit.line - 1
+        if index in withheld:
+            hit = hit._replace(text=HELD_MARK)
+        elif index in notes:
+            hit = hit._replace(text=f"{hit.text.rstrip()} _({notes[index]})_")
+        out.append(hit)
+    return out
+
+
+def _without_hidden_runs(lines: list[HitLine]) -> list[HitLine]:
+    """``lines`` without runs of characters that show nothing yet carry a message (tag
+    characters, a run of variation selectors: :func:`conkeeper.domain.hidden_text.
+    strip_hidden_runs`), even in the person's own line: an answer read by a model must never
+    carry one."""
+    if all(hit.text.isascii() for hit in lines):
+        return lines
+    from conkeeper.domain.hidden_text import strip_hidden_runs
+
+    return [hit._replace(text=strip_hidden_runs(hit.text)) for hit in lines]
+
+
+def _tagged_lines(path: str) -> _Marks:
+    """What :func:`_withhold_tagged` marks in ``path``."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put there never blocks
+    except OSError:
+        return _NO_MARKS
+    try:
+        info = os.fstat(fd)
+        stamp = (info.st_mtime_ns, info.st_size)
+        cached = _TAGGED_CACHE.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        if not stat.S_ISREG(info.st_mode):
+            return _NO_MARKS
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return _NO_MARKS
+    finally:
+        os.close(fd)
+    found = _judge_tagged(data, path) if _AGENT_TAG in data else _NO_MARKS
+    _TAGGED_CACHE[path] = (stamp, found)
+    return found
+
+
+def _judge_tagged(data: bytes, path: str) -> _Marks:
+    from conkeeper.domain.privacy import clean_for_index
+    from conkeeper.domain.textio import MemoryFileError, decode_lenient
+    from conkeeper.services.context import agent_entry_notes, held_tagged_entries
+
+    try:
+        text, _ = decode_lenient(data, path)
+    except MemoryFileError:
+        return _NO_MARKS
+    lines = clean_for_index(text).split("\n")
+    return frozenset(held_tagged_entries(lines)), agent_entry_notes(lines)
 
 
 def _held_keys(folder: str) -> frozenset[str]:

@@ -263,8 +263,13 @@ def abandoned_work(
 ) -> list[Finding]:
     """Commands or tests still failing when the work stopped: their last run failed, no later
     successful run covers them (in these sessions or, ``later_events``, in the project's
-    others after it), and it was among the last three runs."""
-    runs = [event for event, _ in events if event.action == "execute"]
+    others after it), and it was among the last three runs. "Last" is by time: sessions that
+    overlap (two windows on one project) come one after the other in ``events``, so the runs
+    are put in the order they happened (the database id breaks a tie within a millisecond)."""
+    runs = sorted(
+        (event for event, _ in events if event.action == "execute"),
+        key=lambda event: (event.created_at, event.id),
+    )
     final = {event.id for event in runs[-3:]}
     last: dict[str, int] = {}
     for index, event in enumerate(runs):
