@@ -4,8 +4,8 @@ Entries an agent asked to remember that read like instructions (and every agent 
 global memory) wait here instead of being written (:mod:`conkeeper.services.review`). ``review``
 lists them with their reasons; ``approve ID`` writes one with its provenance, marked approved;
 ``drop ID`` discards it. Approving is the user's act: under an agent (``CLAUDECODE`` and the
-like set) or without a terminal ``approve`` is refused, so an agent cannot release what it was
-held for.
+like set) ``approve`` is refused, so an agent cannot release what it was held for. A command
+without a terminal is not refused: a person's own scripts approve too.
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _refuse_agent() -> None:
-    """Approving is the user's act: refused under an agent's variable, and without a terminal
-    (an agent's shell tool, a script), which ``conkeeper remember`` counts as the agent too."""
+    """Approving is the user's act: refused under an agent's variable. Not refused without a
+    terminal, since a person's own scripts and checks approve that way."""
     from conkeeper.services.remember import agent_environment
 
     variable = agent_environment()
@@ -72,11 +72,6 @@ def _refuse_agent() -> None:
         raise CliError(
             f"approving is yours to do: this command runs under an agent ({variable} is set); "
             "run it in your own terminal or use 'conkeeper viewer'"
-        )
-    if not sys.stdin.isatty():
-        raise CliError(
-            "approving is yours to do: this command has no terminal (an agent or a script "
-            "started it); run it in your own terminal or use 'conkeeper viewer'"
         )
 
 
