@@ -430,4 +430,3 @@ def test_search_says_which_entries_an_agent_saved(tmp_path: Path) -> None:
     found = json.loads(run_cli("search", "money", "--json", cwd=root).stdout)
     texts = [line["text"] for hit in found["results"] for line in hit["lines"]]
     assert any("always Decimal" in t and "saved by an agent" in t for t in texts), texts
-
