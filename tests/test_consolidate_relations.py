@@ -918,3 +918,35 @@ def test_a_bump_from_one_value_to_another_is_a_change(
     """ "bumped from 18 to 20" says a value changed (it had been read as the range "min 18,
     max 20", and the change was lost), and "took over" says who holds a role now."""
     assert _proposed(tmp_path, first, second) == ["contradiction"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # an addition to the rule, about the same names (one fact each)
+        ("Every P1 incident needs an on-call lead.", "A P1 incident also needs a note taker."),
+        # an exemption from the rule, said as such
+        (
+            "Merges to main are frozen on release day.",
+            "Hotfixes are exempt from the release-day freeze.",
+        ),
+        # an exception in Japanese
+        (
+            "すべてのバッチはUTCで動かす。",
+            "例外：請求バッチはJSTで動かしてよい。",
+        ),
+    ],
+)
+def test_an_exception_or_an_addition_is_never_merged_by_its_names(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """Two entries naming the same things are one fact twice only when neither says it is an
+    exception ("exempt", "例外") or an addition ("also"): blind pairs 11's first measurement
+    merged three such pairs, each merge deleting a rule the team still follows."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "duplicate" not in [p["kind"] for p in json.loads(result.stdout)["proposals"]]

@@ -1649,13 +1649,15 @@ EXCEPTIONS_ABROAD = (
     "chyba że",
     r"예외\w*",  # Korean: "예외로" (as an exception), "제외하고" (excluding)
     r"제외\w*",
+    "例外",  # Japanese and Chinese: "an exception"
+    "除外",  # "excluded"
 )
 # An exception to a rule, a permission or the reason for a special case: written knowing the
 # general rule, it refines that rule rather than contradicting it ("Exception: `unwrap()` on a
 # lock is OK", "docs-only PRs can be merged with one approval", "until it's migrated").
 _EXCEPTS = re.compile(
     r"\b(?:exception|except|unless|until|also|on purpose|because|the one place|(?:is|are) ok)\b"
-    r"|\b(?:deliberately|intentionally|by design)\b"  # "is deliberately a plain `DATE`"
+    r"|\b(?:deliberately|intentionally|by design|exempt\w*)\b"  # "is deliberately a plain `DATE`"
     r"|\bthe (?:only )?one (?:\w+ )?(?:with|that|where|which)\b"  # "the one (DAG) with ..."
     r"|\b(?:" + "|".join(EXCEPTIONS_ABROAD) + r")\b"
     r"|\b(?:is|are) (?:allowed|permitted) (?:to|for)\b|\bthat'?s expected\b"
@@ -1685,7 +1687,7 @@ _PURPOSE = re.compile(r"\bso(?: that)?\s[^.;,]*?\bcan\b[^.;,]*", re.IGNORECASE)
 
 # An entry that calls itself an exception: its permission is a special case of a rule.
 _EXEMPTS = re.compile(
-    r"\b(?:exception|except|unless|the one place|" + "|".join(EXCEPTIONS_ABROAD) + r")\b",
+    r"\b(?:exception|except|unless|exempt\w*|the one place|" + "|".join(EXCEPTIONS_ABROAD) + r")\b",
     re.IGNORECASE,
 )
 
@@ -3190,6 +3192,11 @@ _ANCHOR_UNSHARED = 4
 # of one fact said twice; over fifteen authors 2 labelled duplicates lost).
 _ANCHOR_UNSHARED_WORDS = 3
 _IDENTIFIER_SPAN = re.compile(r"[\d._/=:-]")
+# An entry that says it is an exception ("Security patches are exempt from the Friday freeze")
+# or that it adds to another ("A SEV1 also needs a scribe") names the same things as the rule
+# it refines and says another fact: never a duplicate by names alone (blind_pairs11's first
+# measurement merged three such pairs, deleting a rule).
+_ADDS = re.compile(r"\b(?:also|too|as well|additionally|in addition)\b")
 
 
 def _anchor_unshared(reading: Reading) -> int:
@@ -3243,6 +3250,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and a.numbers == b.numbers
         and dice >= limits.anchor_similarity
         and min(all_a, all_b) - shared_all < _anchor_unshared(a)
+        and not (a.exempts or b.exempts or _ADDS.search(a.text) or _ADDS.search(b.text))
     ):
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (about the same names)")
     if (
