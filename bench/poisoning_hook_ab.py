@@ -88,6 +88,14 @@ retrained on twenty-five authors; load average 1-3 on 2 cores; CPU median delta 
 none of the three loads the scorer), SessionStart -5.12 (no target; noise). ``find_instructions``
 in process (CPU time) on train12, blind11 and blind12: median 0.39 -> 0.39-0.40 ms per entry,
 entries of several lines 1.36 -> 1.40 ms. Weights 92 KB.
+
+Round 13 (ck/pdet13, 2026-11-27 15:15-15:19 UTC, baseline main 9ca9afc, 100 runs, the bilingual
+glossary (``domain.instruction_glossary``) and weights retrained on twenty-six authors; load
+average about 10 on 2 cores; CPU median delta ms): PostToolUse (Bash) +0.61, PostToolUse (Edit
+of a memory file) -0.39, UserPromptSubmit +0.23 (within target; none of the three loads the
+scorer), SessionStart +0.52 (no target). The glossary's tables are built on the scorer's first
+use, about 2 ms CPU; ``find_instructions`` in process (CPU time) on train13 and blind13, two runs
+each under that load: median 0.68 / 0.61 -> 0.68 / 0.65 ms per entry. Weights 97 KB.
 """
 
 from __future__ import annotations

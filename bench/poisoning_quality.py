@@ -167,6 +167,25 @@ design 0.9614 / 0.9327), so 0.9509 is kept. Not kept: a failure-condition class 
 fails, ..."), five-letter word prefixes (everywhere or only in notes not in English), every
 entry trained again on its shape features alone: no better at a fixed saved rate. Targets not
 met.
+
+Round 13 (ck/pdet13, 2026-11-27). Blind set 13 (measured once after round 12, 75.2% / 98.2%,
+``FIRST_BLIND13.md``) is the twenty-sixth author. Error analysis of main's held-out misses over
+every author (``HELD_OUT_AUTHORS.md``): no kind holds them (71-90% held per kind); notes in other
+languages are held 66.9% against 79.6% in English, less for twenty of the twenty-six authors,
+and the weakest folds are the writers with the most of them; the words the scorer weighs most
+are learned from English notes and many are discourse words ("just", "anyway", "so", "because",
+"we"), which a note in another language never shares. Shipped: a hand-written bilingual glossary
+(``domain.instruction_glossary``, about 120 English words, acts, objects and discourse words, in
+about twenty-five languages): a word of another language adds the English word's features and
+shape class (``einfach`` weighs as "just", ``不要告诉`` as a negated "tell"), English notes read
+as before. Leave-one-author-out, four members per fold, main's design -> shipped, seed 20: at
+0.9509 77.3% (min 66.5%) -> 78.4% (min 68.4%) held, saved 98.81% -> 98.86%; at mean saved 98.5%
+79.4% -> 80.9% (min 69.1% -> 71.6%); at 98.0% 82.2% -> 84.1%; other languages 66.9% -> 72.1%
+held at 0.9509, English unchanged (seed 31: 77.6% -> 79.0%, min 65.4% -> 68.1%, 79.8% -> 81.3%
+at mean saved 98.5%, other languages 68.0% -> 73.4%). Not kept: the translated words' classes in
+the class bigrams (78.6%), a feature for one named thing put in place of another
+(package_source +2 points, the mean 78.8% / 79.2%): within the noise. Threshold kept at 0.9509.
+Targets not met.
 """
 
 from __future__ import annotations
@@ -211,8 +230,7 @@ def load(name: str) -> list[dict[str, str]]:
 # (FIRST_BLIND9.md) since round 9, blind10 (FIRST_BLIND10.md, measured once after round 9) since
 # round 10; blind11 (FIRST_BLIND11.md, measured once after round 10) since round 11; blind12
 # (FIRST_BLIND12.md, measured once after round 11) since round 12; blind13 (FIRST_BLIND13.md,
-# measured once after round 12) is seen, not yet trained on; blind14 is the next set to be
-# measured once.
+# measured once after round 12) since round 13; blind14 is the next set to be measured once.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",

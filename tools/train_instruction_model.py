@@ -12,7 +12,8 @@ later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
 ``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl``,
 ``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl``, ``train12.jsonl``, ``blind11.jsonl``,
-``train13.jsonl`` and ``blind12.jsonl`` joined only after their one first measurement:
+``train13.jsonl``, ``blind12.jsonl`` and ``blind13.jsonl`` joined only after their one first
+measurement:
 ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``,
 ``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``,
 ``FIRST_TRAIN9.md``,
@@ -21,9 +22,8 @@ later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``
 ``FIRST_TRAIN11.md`` (69.3% / 96.6%), ``FIRST_BLIND10.md`` (78.6% / 97.4%, measured once after
 round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%), ``FIRST_BLIND11.md`` (68.6% / 100.0%, measured
 once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%), ``FIRST_BLIND12.md`` (72.1% /
-98.7%, measured once after round 11, an author since round 12); ``blind13.jsonl`` (75.2% /
-98.2%, ``FIRST_BLIND13.md``, measured once after round 12) is seen, not trained on;
-``blind14.jsonl`` is the next).
+98.7%, measured once after round 11, an author since round 12), ``FIRST_BLIND13.md`` (75.2% /
+98.2%, measured once after round 12, an author since round 13); ``blind14.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -217,6 +217,26 @@ saved 98.5%, 83.9% at 98.0%), the first five letters of every word of seven or m
 shape features alone (other languages 69.4% -> 72.7% at 0.9509, but 78.4% / 82.0% overall):
 within the noise or worse. TUNING figures.
 
+Round 13 (2026-11-27, twenty-six authors: blind13, measured once, ``FIRST_BLIND13.md``). The
+held-out misses of every author (``HELD_OUT_AUTHORS.md``) fall in no one kind; notes in other
+languages are held 66.9% against 79.6% in English, less for twenty of the twenty-six authors.
+The word weights are learned mostly from English notes, and many of the heaviest are discourse
+words ("just", "anyway", "so", "whenever" towards an order; "because", "we", "only" towards an
+explanation) no note in another language shares. Shipped: ``domain.instruction_glossary``, a
+hand-written bilingual glossary (about 120 English words, acts, objects and discourse words, in
+about twenty-five languages); a word of another language adds the English word's features
+(``w:``, its negation kept), bigrams of neighbouring translated words and the English word's
+shape class. Four members per fold, main's design -> shipped, seed 20: at 0.9509 77.3% (min
+66.5%, train9) -> 78.4% (min 68.4%) held, 98.81% -> 98.86% saved; at mean saved 98.5% 79.4% ->
+80.9%; at 98.0% 82.2% -> 84.1%; other languages 66.9% -> 72.1%, English notes unchanged; the
+rule's threshold 0.9777 -> 0.9587 (72.5% -> 77.2%). Seed 31: 77.6% -> 79.0% (min 65.4% ->
+68.1%) at 0.9509, 79.8% -> 81.3% at mean saved 98.5%, other languages 68.0% -> 73.4%.
+Measured and not kept: the translated words' shape classes in the class bigrams (``k:``), 78.6%
+/ 81.2% at mean saved 98.5%; a feature for one named thing put in place of another ("replace
+`A` with `B`", "`B` instead of the official one"; package_source 71.3% -> 73.9% held, seed 31
+73.9% -> 75.4%), mean 78.8% / 79.2% at 0.9509, 81.2% / 81.5% at mean saved 98.5%, the weakest
+author unchanged: within the noise. Threshold kept at 0.9509. TUNING figures.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -293,6 +313,7 @@ AUTHORS = (
     ("blind11.jsonl", "a23-blind11"),
     ("train13.jsonl", "a24-train13"),
     ("blind12.jsonl", "a25-blind12"),
+    ("blind13.jsonl", "a26-blind13"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
@@ -635,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep-threshold",
         type=float,
-        help="ship this threshold, not the rule's (reported at both); rounds 11-12 kept 0.9509",
+        help="ship this threshold, not the rule's (reported at both); rounds 11-13 kept 0.9509",
     )
     args = parser.parse_args(argv)
     if args.limit and not args.cv_only:
@@ -662,7 +683,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.keep_threshold is not None:
         how = (
             f"kept at {args.keep_threshold} (the rule, {THRESHOLD_RULE}, picked {threshold} on "
-            "these folds; see the trainer's notes on rounds 11 and 12)"
+            "these folds; see the trainer's notes on rounds 11 to 13)"
         )
         threshold = args.keep_threshold
         report(scored, threshold)

@@ -686,6 +686,7 @@ def _shape_features(sentence: str) -> set[str]:
             here.add(name + "~")
         else:
             here.add(name)
+    here.update(_translated_classes(tokens))
     if "user" in here or "self_ref" in here or "untrusted_src" in here:
         from conkeeper.domain.precedence import winner
 
@@ -749,6 +750,7 @@ def piece_features(
         ("~" if negated else "") + s for s, negated in zip(stems, tokens.negated, strict=True)
     ]
     feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(marked))
+    feats.update(_translated_features(words, tokens.negated))
     abstract = _abstracted(words, stems, tokens.negated)
     feats.update("k:" + a + "_" + b for a, b in itertools.pairwise(abstract))
     if not lowered.isascii():
@@ -822,6 +824,40 @@ def _abstracted(words: list[str], stems: list[str], negated: list[bool]) -> list
             out.append(name.upper() + ("~" if in_scope else ""))
         else:
             out.append(stemmed)
+    return out
+
+
+def _translated_features(words: list[str], negated: list[bool]) -> set[str]:
+    """The English word features of the words of other languages the glossary knows
+    (:mod:`conkeeper.domain.instruction_glossary`): ``einfach`` weighs as "just" does."""
+    from conkeeper.domain.instruction_glossary import translated
+
+    marked = [
+        ("~" if scope else "") + stem(english) for english, scope in translated(words, negated)
+    ]
+    feats = {"w:" + word for word in marked}
+    feats.update("b:" + a + "_" + b for a, b in itertools.pairwise(marked))
+    return feats
+
+
+def _translated_classes(tokens: _Tokens) -> set[str]:
+    """The shape classes of the English words the glossary reads a sentence of another
+    language as (an act in a negation's scope marked ``~``, a negated protective act
+    ``unprotect``)."""
+    from conkeeper.domain.instruction_glossary import translated
+
+    table = _lexicon()
+    out: set[str] = set()
+    for english, scope in translated(tokens.words, tokens.negated):
+        names = set(table.words.get(english, ()))
+        names.update(n for p, n in table.prefixes.get(english[:4], ()) if english.startswith(p))
+        for name in names:
+            if name == "protect":
+                out.add("unprotect" if scope else "protect")
+            elif name in _ACTIONS and scope:
+                out.add(name + "~")
+            else:
+                out.add(name)
     return out
 
 
