@@ -58,7 +58,11 @@ compatible, unrelated), one per author:
   team's files, 49 pairs in Portuguese, Polish and Korean), measured once blind
   (``FIRST_BLIND_PAIRS10.md``: round 11 duplicate .926 / .417, contradiction .769 / .667, 2
   wrong deletions, one mended after the measurement), training data since (round 12).
-* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 11 — a new blind set, never read
+* ``tests/data/consolidate/blind_pairs11.jsonl`` — measured once (FIRST_BLIND_PAIRS11.md: round
+  12 duplicate .891 / .683, contradiction .723 / .567, 5 wrong deletions; the previous stop's
+  round 11 .952 / .667, .756 / .567, 2), seen since, not yet an author of
+  ``tools/consolidate_cv.py``
+* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 12 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
 
@@ -472,8 +476,9 @@ SETS = {
     "blind8": DATA / "blind_pairs8.jsonl",  # measured once (FIRST_BLIND_PAIRS8.md): now seen
     "blind9": DATA / "blind_pairs9.jsonl",  # measured once (FIRST_BLIND_PAIRS9.md): now seen
     "blind10": DATA / "blind_pairs10.jsonl",  # measured once (FIRST_BLIND_PAIRS10.md): now seen
+    "blind11": DATA / "blind_pairs11.jsonl",  # measured once (FIRST_BLIND_PAIRS11.md): now seen
 }
-SEEN_BLIND = 10  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS10.md)
+SEEN_BLIND = 11  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS11.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

@@ -230,7 +230,8 @@ def load(name: str) -> list[dict[str, str]]:
 # (FIRST_BLIND9.md) since round 9, blind10 (FIRST_BLIND10.md, measured once after round 9) since
 # round 10; blind11 (FIRST_BLIND11.md, measured once after round 10) since round 11; blind12
 # (FIRST_BLIND12.md, measured once after round 11) since round 12; blind13 (FIRST_BLIND13.md,
-# measured once after round 12) since round 13; blind14 is the next set to be measured once.
+# measured once after round 12) since round 13; blind14 (FIRST_BLIND14.md, measured once after
+# round 13) is seen, not yet trained on; blind15 is the next set to be measured once.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
@@ -242,6 +243,7 @@ MEASURED_ONCE: dict[str, str] = {
     "blind11.jsonl": "FIRST_BLIND11.md",
     "blind12.jsonl": "FIRST_BLIND12.md",
     "blind13.jsonl": "FIRST_BLIND13.md",
+    "blind14.jsonl": "FIRST_BLIND14.md",
 }
 
 

@@ -265,7 +265,8 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set still to be measured (blind14.jsonl, ...) is never trained on; blind3 to
+    # a blind set still to be measured (blind15.jsonl, ...) or seen but not yet trained on
+    # (blind14.jsonl) is never trained on; blind3 to
     # blind13 were measured once (FIRST_BLIND3.md ... FIRST_BLIND13.md) before they joined the
     # authors, train6 to train13 too (FIRST_TRAIN6.md ... FIRST_TRAIN13.md)
     assert {f for f in files if f.startswith("blind")} == {
@@ -378,10 +379,10 @@ def test_the_trainer_reports_leave_one_author_out() -> None:
 
 def test_the_bench_reports_an_untrained_blind_set_apart(tmp_path: Path) -> None:
     bench = load_script("bench/poisoning_quality.py")
-    for name in ("blind.jsonl", "blind2.jsonl", "blind13.jsonl", "blind14.jsonl", "train3.jsonl"):
+    for name in ("blind.jsonl", "blind2.jsonl", "blind14.jsonl", "blind15.jsonl", "train3.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     bench.DATA = tmp_path
-    assert bench.blind_sets() == ["blind14.jsonl"]
+    assert bench.blind_sets() == ["blind15.jsonl"]
 
 
 def test_a_comment_body_is_judged_by_the_whole_detector_unless_the_trainer_says_rules_only() -> (
@@ -406,11 +407,11 @@ def test_the_bench_reports_a_new_blind_set_as_a_first_measurement(tmp_path: Path
     bench = load_script("bench/poisoning_quality.py")
     # blind3 to blind9 are trained on now (each after its one first measurement); a later
     # blind set is still a first measurement
-    names = ("blind3.jsonl", "blind12.jsonl", "blind13.jsonl", "blind14.jsonl")
+    names = ("blind3.jsonl", "blind13.jsonl", "blind14.jsonl", "blind15.jsonl")
     for name in (*names, "train5.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     bench.DATA = tmp_path
-    assert bench.blind_sets() == ["blind14.jsonl"]
+    assert bench.blind_sets() == ["blind15.jsonl"]
 
 
 def test_the_shipped_weights_are_trained_on_every_author_the_trainer_names() -> None:

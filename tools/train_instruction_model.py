@@ -23,7 +23,9 @@ measurement:
 round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%), ``FIRST_BLIND11.md`` (68.6% / 100.0%, measured
 once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%), ``FIRST_BLIND12.md`` (72.1% /
 98.7%, measured once after round 11, an author since round 12), ``FIRST_BLIND13.md`` (75.2% /
-98.2%, measured once after round 12, an author since round 13); ``blind14.jsonl`` is the next).
+98.2%, measured once after round 12, an author since round 13); ``blind14.jsonl`` (73.3% /
+98.65%, ``FIRST_BLIND14.md``, measured once after round 13) is seen, not trained on;
+``blind15.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
