@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -104,7 +105,8 @@ def test_stale_reasons_and_evidence(repo: Path) -> None:
     report = stale_json(repo, "--no-cache")
     found = by_line(report)
     assert found[6]["reason"] == "renamed" and "src/auth/tokens.py" in found[6]["detail"]
-    assert found[6]["date"] == "2025-12-31" or found[6]["date"].startswith("2026-01")
+    # the rename's local day: 2025-12-31 in UTC, the 30th west of UTC-9:20 (Alaska, Hawaii)
+    assert found[6]["date"] == time.strftime("%Y-%m-%d", time.localtime(T0 + 2 * DAY))
     assert found[7]["reason"] == "symbol-gone" and found[7]["citation"] == "parse_config"
     assert found[8]["reason"] == "changed" and "src/db/pool.py" in found[8]["detail"]
     assert found[9]["reason"] == "command-gone" and found[9]["citation"] == "make lint"
