@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -109,16 +110,18 @@ def test_contradiction_shows_both_entries_and_when_each_was_written(repo: Path) 
     entries = {e["where"]: e for e in contradiction["entries"]}
     assert set(entries) == {"patterns.md:6", "active-context.md:4"}
     assert entries["patterns.md:6"]["text"].startswith("- Always run the formatter")
-    assert entries["patterns.md:6"]["written"].startswith("2025-12-29, commit ")
+    # local days of the two commits (2025-12-29 and 2026-01-28 in UTC; a day earlier in Alaska)
+    first, second = (time.strftime("%Y-%m-%d", time.localtime(t)) for t in (T0, T0 + 86400 * 30))
+    assert entries["patterns.md:6"]["written"].startswith(f"{first}, commit ")
     assert entries["active-context.md:4"]["written"] == (
-        f"2026-01-28, commit {head(repo)} (git blame)"
+        f"{second}, commit {head(repo)} (git blame)"
     )
     assert sorted(contradiction["resolve"]) == [
         "conkeeper consolidate --keep active-context.md:4",
         "conkeeper consolidate --keep patterns.md:6",
     ]
     text = run_cli("consolidate", cwd=repo).stdout
-    assert "[contradiction]" in text and "patterns.md:6  (written 2025-12-29, commit" in text
+    assert "[contradiction]" in text and f"patterns.md:6  (written {first}, commit" in text
     assert "resolve with: conkeeper consolidate --keep" in text
 
 

@@ -159,8 +159,9 @@ def test_stop_repeats_the_health_reminder_until_a_sync(repo: Path) -> None:
     assert first.startswith("ConKeeper: stale memory.")
     assert "active-context.md (8 commits behind)" in first and "/memory-sync" in first
     assert stop(repo) == ""  # not on every turn
-    time.sleep(0.05)
     write_last_sync(repo, int(time.time()))  # /memory-sync rewrote .last-sync
+    later = time.time() + 1  # after the check, whatever the file clock's granularity
+    os.utime(repo / MEMORY / ".last-sync", (later, later))
     for _ in range(12):
         assert "stale memory" not in stop(repo)
 
@@ -202,8 +203,9 @@ def test_economy_budget_skips_the_diff(repo: Path) -> None:
 
 
 def test_no_diff_when_nothing_changed_since_the_sync(repo: Path) -> None:
-    time.sleep(1.1)  # the sync is strictly after every commit
-    write_last_sync(repo, int(time.time()))
+    # the sync is strictly after every commit: git dates them in whole seconds, and one made
+    # in the sync's own second counts as after it
+    write_last_sync(repo, int(time.time()) + 1)
     for name in ("active-context.md", "progress.md", "patterns.md"):
         os.utime(repo / MEMORY / name, (946_684_800, 946_684_800))
     assert "<conkeeper-diff>" not in session_start(repo)

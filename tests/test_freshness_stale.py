@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -104,7 +105,8 @@ def test_stale_reasons_and_evidence(repo: Path) -> None:
     report = stale_json(repo, "--no-cache")
     found = by_line(report)
     assert found[6]["reason"] == "renamed" and "src/auth/tokens.py" in found[6]["detail"]
-    assert found[6]["date"] == "2025-12-31" or found[6]["date"].startswith("2026-01")
+    # the rename's local day: 2025-12-31 in UTC, the 30th west of UTC-9:20 (Alaska, Hawaii)
+    assert found[6]["date"] == time.strftime("%Y-%m-%d", time.localtime(T0 + 2 * DAY))
     assert found[7]["reason"] == "symbol-gone" and found[7]["citation"] == "parse_config"
     assert found[8]["reason"] == "changed" and "src/db/pool.py" in found[8]["detail"]
     assert found[9]["reason"] == "command-gone" and found[9]["citation"] == "make lint"
@@ -491,3 +493,28 @@ def test_session_start_leaves_out_a_stale_line_whose_file_name_reads_like_an_ord
     context = session_start(root)
     assert "evil.example" not in context
     assert "(1 not shown: they read like instructions.)" in context
+
+
+def test_a_finding_is_dated_by_its_own_commit_in_a_half_hour_zone(tmp_path: Path) -> None:
+    """Commit dates were kept per UTC hour: in India (UTC+5:30) local midnight falls inside
+    one, and a file deleted at 23:50 took the date of one deleted at 00:10 the next day (or
+    the other way round, whichever finding came first)."""
+    root = tmp_path / "repo"
+    write(root, "src/old_a.py", "A = 1\n")
+    write(root, "src/old_b.py", "B = 1\n")
+    write(
+        root,
+        ".claude/memory/patterns.md",
+        "# Patterns\n\n- A lives in `src/old_a.py`\n- B lives in `src/old_b.py`\n",
+    )
+    git(root, "init", "-q")
+    commit(root, "start", T0)
+    late = T0 + 9 * 3600  # 2025-12-29 18:20 UTC: 23:50 in India
+    (root / "src/old_a.py").unlink()
+    commit(root, "Drop a", late)
+    (root / "src/old_b.py").unlink()
+    commit(root, "Drop b", late + 20 * 60)  # 18:40 UTC: 00:10 on the 30th in India
+    result = run_cli("stale", "--json", "--no-cache", cwd=root, env=cli_env(TZ="Asia/Kolkata"))
+    assert result.returncode == 0, result.stderr
+    dates = {f["citation"]: f["date"] for f in json.loads(result.stdout)["findings"]}
+    assert dates == {"src/old_a.py": "2025-12-29", "src/old_b.py": "2025-12-30"}

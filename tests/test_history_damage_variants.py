@@ -146,6 +146,29 @@ def test_damage_twice_in_a_row(project: Path) -> None:
     assert len(list(db_path().parent.glob("conkeeper.db.damaged-*"))) >= 2
 
 
+def test_a_damaged_copy_from_the_same_second_is_never_replaced(project: Path) -> None:
+    """The copy a restore moves aside was named by the second alone: on a machine fast enough
+    to find the file damaged twice within one second, the second restore replaced the first
+    one's copy (and its WAL). Earlier copies are planted here under every name the next minute
+    could give; each is kept as it was, and the new one gets a name of its own."""
+    a_session(project, "sess-a", "discount")
+    settle(db_path())
+    start = time.time()
+    planted: dict[Path, bytes] = {}
+    for offset in range(60):
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(start + offset))
+        for extra in ("", "-wal"):
+            path = db_path().with_name(f"{db_path().name}.damaged-{stamp}{extra}")
+            path.write_bytes(f"an earlier damaged copy, {offset}{extra}".encode())
+            planted[path] = path.read_bytes()
+    garbage_over_header(db_path())
+    names, stderr = sessions_listed(project)
+    assert "damaged" in stderr and "sess-a" in names
+    assert {path: path.read_bytes() for path in planted} == planted
+    copies = set(db_path().parent.glob("conkeeper.db.damaged-*")) - set(planted)
+    assert copies and all(b"earlier" not in path.read_bytes()[:40] for path in copies)
+
+
 @pytest.mark.parametrize("event", ["SessionStart", "PostToolUse", "SessionEnd"])
 def test_a_hook_first_on_damage_exits_quickly_and_makes_nothing_worse(
     project: Path, event: str

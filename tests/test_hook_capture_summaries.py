@@ -211,7 +211,8 @@ def test_hook_stores_commit_subject_and_failure_line_end_to_end(tmp_path: Path) 
     assert (
         rows["toolu_f"] == "exit code 1: FAILED tests/test_cart.py::test_discount - assert 90 == 80"
     )
-    log = next((project / ".claude" / "memory" / "sessions").glob("*-observations.md")).read_text()
+    logs = (project / ".claude" / "memory" / "sessions").glob("*-observations.md")
+    log = "".join(path.read_text(encoding="utf-8") for path in sorted(logs))  # one per local day
     assert '`git commit -m "Fix the cart discount rounding"`' in log
     assert "failure: exit code 1: FAILED tests/test_cart.py::test_discount" in log
 

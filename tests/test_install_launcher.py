@@ -174,3 +174,26 @@ def test_every_agent_gets_the_launcher(project: Path, agent: str) -> None:
     for change in changes:
         text = Path(change["path"]).read_text()
         assert str(_launcher()) in text and sys.executable not in text
+
+
+def test_doctor_knows_hooks_whose_launcher_path_holds_a_space(tmp_path: Path) -> None:
+    """A data home under a folder with a space (``/Users/Jane Doe``) makes the hook command
+    ``'/Users/Jane Doe/.../bin/conkeeper' hook ...``: the closing quote stood between
+    ``conkeeper`` and ``hook``, and doctor said no ConKeeper hooks were installed (Claude Code)
+    and Codex had none, right after ``install`` wrote them."""
+    base = tmp_path / "Jane Doe"
+    project = base / "proj"
+    (project / ".git").mkdir(parents=True)
+    (base / "home").mkdir()
+    env = cli_env(HOME=str(base / "home"), CONKEEPER_HOME=str(base / "conkeeper data"))
+    for args in (["--scope", "project"], ["--agent", "codex"]):
+        done = run_cli("install", *args, cwd=project, env=env)
+        assert done.returncode == 0, done.stderr
+    command = json.loads((project / ".codex/hooks.json").read_text())["hooks"]["SessionStart"][0][
+        "hooks"
+    ][0]["command"]
+    assert command.startswith("'") and "conkeeper data" in command  # quoted for the shell
+    report = json.loads(run_cli("doctor", "--json", cwd=project, env=env).stdout)
+    checks = {c["name"]: c for c in report["checks"]}
+    assert checks["hooks"]["status"] == "OK", checks["hooks"]
+    assert checks["agent codex"]["detail"].startswith("Codex CLI (project: hooks, mcp)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 from conftest import cli_env, run_cli
@@ -53,7 +54,7 @@ def test_install_merges_and_is_idempotent(isolated_home: Path) -> None:
     assert data["hooks"]["PostToolUse"][0] == OTHER["hooks"]["PostToolUse"][0]
     command = data["hooks"]["SessionStart"][0]["hooks"][0]["command"]
     launcher = Path(cli_env()["CONKEEPER_HOME"]) / "bin" / "conkeeper"
-    assert command == f"{launcher} hook SessionStart"
+    assert shlex.split(command) == [str(launcher), "hook", "SessionStart"]  # quoted if need be
     before = path.read_bytes()
     second = json.loads(install("--json").stdout)
     assert not second["changed"] and second["changes"][0]["action"] == "unchanged"
@@ -110,7 +111,7 @@ def test_stale_entries_are_replaced(isolated_home: Path) -> None:
     assert "Notification" not in data["hooks"]
     commands = [h["command"] for g in data["hooks"]["PostToolUse"] for h in g["hooks"]]
     assert "other-tool" in commands and not any("/old/python" in c for c in commands)
-    assert sum("conkeeper hook PostToolUse" in c for c in commands) == 1
+    assert sum(is_own_command(c) and c.endswith(" hook PostToolUse") for c in commands) == 1
 
 
 def test_invalid_json_is_refused_untouched(isolated_home: Path) -> None:

@@ -98,6 +98,12 @@ def test_a_rule_broken_again_within_the_second_it_was_routed_counts_on_a_fast_ma
         first_last = next(i for i, text in reversed(rows) if "again no ruff" not in text)
         broken = next(i for i, text in rows if "again no ruff" in text)
         conn.execute("UPDATE prompts SET created_at = ? WHERE id = ?", (second + 100, first_last))
+        # the first session's earlier prompts came before its last one, whatever this machine's
+        # speed put them in that second
+        conn.execute(
+            "UPDATE prompts SET created_at = min(created_at, ?) WHERE id NOT IN (?, ?)",
+            (second, first_last, broken),
+        )
         conn.execute("UPDATE prompts SET created_at = ? WHERE id = ?", (second + 700, broken))
     (retro,) = (memory / "sessions").glob("*-retro.md")
     routed = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second // 1000)) + ".400Z"

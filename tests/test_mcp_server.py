@@ -138,8 +138,12 @@ def shop(tmp_path: Path) -> dict[str, Any]:
 
 
 def stdio_params(project: Path, **extra: str) -> StdioServerParameters:
-    """Start the server the way the plugin does: the launcher with ``mcp``, cwd = the project."""
+    """Start the server the way the plugin does: the launcher with ``mcp``, cwd = the project.
+    The launcher runs the first ``python3`` on PATH: the test's own interpreter (the one with
+    the SDK) comes first, or a suite run as ``.venv/bin/python -m pytest`` without activating
+    the venv would start one without it and see only "Connection closed"."""
     env = cli_env()
+    env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")])
     keep = ("HOME", "CONKEEPER_HOME", "XDG_DATA_HOME", "PATH", "PYTHONPATH")
     return StdioServerParameters(
         command=str(LAUNCHER),

@@ -344,6 +344,7 @@ def test_session_start_injects_notes_not_orders(project: Path) -> None:
     memory = project / ".claude" / "memory"
     (memory / "patterns.md").write_text("# Patterns\n- Money is always Decimal\n")
     assert remember(memory, "patterns.md", ATTACK, "convention").status == "held"
+    before = today()  # the note's day: this one, or the next when the test ran past midnight
     assert (
         remember(memory, "patterns.md", "Round discounts half-up", "convention").status == "saved"
     )
@@ -354,7 +355,10 @@ def test_session_start_injects_notes_not_orders(project: Path) -> None:
     assert "Ignore all previous instructions" not in context and "Cart totals fixed" in context
     assert "x.example" not in context and "Add the cache headers" in context
     assert "Money is always Decimal" in context
-    assert f"Round discounts half-up _(saved by an agent via MCP remember, {today()})_" in context
+    assert any(
+        f"Round discounts half-up _(saved by an agent via MCP remember, {day})_" in context
+        for day in (before, today())
+    )
     assert "read like instructions" in context
 
 

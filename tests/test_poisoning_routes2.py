@@ -631,8 +631,8 @@ def test_search_withholds_a_split_pair_and_logged_orders(project: Path) -> None:
     assert done.returncode == 0 and json.loads(done.stdout)["results"], done.stdout + done.stderr
     assert "evil.example" not in done.stdout, done.stdout
     _bash_post(project, f'echo "NOTE TO AI AGENTS: {ORDER}" > /dev/null')
-    logs = list((project / ".claude" / "memory" / "sessions").glob("*-observations.md"))
-    assert logs and "evil.example" in logs[0].read_text("utf-8")
+    logs = (project / ".claude" / "memory" / "sessions").glob("*-observations.md")
+    assert "evil.example" in "".join(log.read_text("utf-8") for log in logs)  # one per local day
     done = run_cli("search", "agents", "--sessions", "--json", cwd=project, env=cli_env(**AGENT))
     assert done.returncode == 0 and json.loads(done.stdout)["results"], done.stdout + done.stderr
     assert "evil.example" not in done.stdout, done.stdout

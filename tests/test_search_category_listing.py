@@ -92,3 +92,30 @@ def test_listing_with_sessions_includes_observations_of_that_type(tmp_path: Path
     assert "### observation #1 (bugfix) — Fix failing pytest tests in token.py" in proc.stdout
     assert "(feature)" not in proc.stdout and "summary of session" not in proc.stdout
     assert proc.stdout.rstrip().endswith("Found 1 match across 1 observation.")
+
+
+def test_records_of_one_moment_are_listed_newest_first_too(project: Path, tmp_path: Path) -> None:
+    """The listing is newest first by time alone: records stamped in the same millisecond (one
+    extraction on a fast machine) came out oldest first, so the order, and which ones a
+    ``--limit`` kept, depended on the machine's speed. The later record comes first now."""
+    from conkeeper.domain.paths import locate_project
+
+    identity = locate_project(project).identity
+    key = {"project": identity, "session": "tie-1"}
+    records = [
+        {"kind": "project", "identity": identity, "root": str(project), "name": "proj"},
+        {"kind": "session", **key, "started_at": 1_700_000_000_000, "status": "completed"},
+        *(
+            {**key, "kind": "observation", "type": "decision", "title": f"Cache decision {n}",
+             "created_at": 1_700_000_001_000}
+            for n in range(3)
+        ),
+    ]  # fmt: skip
+    export = tmp_path / "tie.jsonl"
+    export.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert run_cli("import", "jsonl", str(export), cwd=project).returncode == 0
+    out = run_cli("search", "--category", "decision", "--sessions", cwd=project).stdout
+    titles = [line.rsplit(" — ", 1)[1] for line in out.splitlines() if line.startswith("### ")]
+    assert titles == ["Cache decision 2", "Cache decision 1", "Cache decision 0"], out
+    limited = run_cli("search", "--category", "decision", "--sessions", "--limit", "1", cwd=project)
+    assert "Cache decision 2" in limited.stdout and "Cache decision 0" not in limited.stdout

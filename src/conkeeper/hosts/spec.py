@@ -58,10 +58,20 @@ def mcp_server_entry(launcher: str | None = None) -> dict[str, Any]:
     return {"command": sys.executable, "args": ["-m", "conkeeper", "mcp"]}
 
 
+def runs_conkeeper(text: str) -> bool:
+    """True when a command or script text runs ConKeeper's hook: one of :data:`OWN_MARKERS`
+    once quotes are taken out. A launcher under a folder with a space is quoted for the shell
+    (``'/Users/Jane Doe/.local/share/conkeeper/bin/conkeeper' hook``), which put a quote
+    between ``conkeeper`` and ``hook``."""
+    plain = text.replace("'", "").replace('"', "")
+    return any(marker in plain for marker in OWN_MARKERS)
+
+
 def is_own(value: object) -> bool:
     """True when a hook handler, script or MCP entry (any nesting) runs ConKeeper."""
     if isinstance(value, str):
-        return any(marker in value for marker in OWN_MARKERS) or value.endswith("conkeeper mcp")
+        unquoted = value.replace("'", "").replace('"', "")
+        return runs_conkeeper(value) or unquoted.endswith("conkeeper mcp")
     if isinstance(value, dict):
         args = value.get("args")
         if isinstance(args, list) and args[-2:] == ["conkeeper", "mcp"]:

@@ -134,12 +134,13 @@ def listed_records(
     concepts: Sequence[str] = (),
     project_ids: Sequence[int] = (),
 ) -> list[sqlite3.Row]:
-    """Rows of ``spec`` within the filters of :func:`ranked_records`, newest first, at most
-    ``fetch``, with no words to match: what ``search --category NAME`` lists."""
+    """Rows of ``spec`` within the filters of :func:`ranked_records`, newest first (of one
+    millisecond, the one stored last: a fast machine stamps several alike), at most ``fetch``,
+    with no words to match: what ``search --category NAME`` lists."""
     where, params = _filters(spec, project_id, since_ms, types, concepts, project_ids)
     rows: list[sqlite3.Row] = conn.execute(
         f"SELECT {spec.columns} FROM {spec.table} {spec.joins} WHERE 1 = 1{where} "
-        f"ORDER BY {spec.time_column} DESC LIMIT :limit",
+        f"ORDER BY {spec.time_column} DESC, {spec.id_column} DESC LIMIT :limit",
         {**params, "limit": fetch},
     ).fetchall()
     return rows

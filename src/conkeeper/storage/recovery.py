@@ -319,8 +319,10 @@ def restore(target: Path | str) -> RestoreReport:
 
 
 def _move_aside(target: Path) -> Path:
-    suffix = time.strftime("%Y%m%d-%H%M%S")
-    moved = target.with_name(f"{target.name}.damaged-{suffix}")
+    """Move the damaged file (and its WAL and shared memory) to ``NAME.damaged-DATE-TIME``, a
+    name no earlier damaged copy holds: two restores within one second (a fast machine, a file
+    damaged again at once) got the same name, and the second replaced the first copy."""
+    moved = _aside_name(target, time.strftime("%Y%m%d-%H%M%S"))
     os.replace(target, moved)
     for extra in ("-wal", "-shm"):
         side = Path(str(target) + extra)
@@ -328,6 +330,18 @@ def _move_aside(target: Path) -> Path:
             with contextlib.suppress(OSError):
                 os.replace(side, Path(str(moved) + extra))
     return moved
+
+
+def _aside_name(target: Path, stamp: str) -> Path:
+    """``NAME.damaged-STAMP``, or ``-2``, ``-3``... after it when that name (or its WAL or
+    shared memory) is taken; the restore lock keeps two processes from picking the same one."""
+    base = f"{target.name}.damaged-{stamp}"
+    number = 1
+    while True:
+        moved = target.with_name(base if number == 1 else f"{base}-{number}")
+        if not any(os.path.lexists(f"{moved}{extra}") for extra in ("", "-wal", "-shm")):
+            return moved
+        number += 1
 
 
 def _sound(path: Path) -> bool:

@@ -417,7 +417,7 @@ class _FileTarget(_Target):
         self.warning = ""
 
     def _ours(self, raw: bytes) -> bool:
-        return self.mark in decode(raw).lower()
+        return self.mark in decode(raw).lower().replace("'", "").replace('"', "")
 
     def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
         if record is not None and record.installed is not None:

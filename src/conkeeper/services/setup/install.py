@@ -20,9 +20,6 @@ from conkeeper.hosts.claude_code import HOOK_SPECS, HookSpec
 
 SCOPES = ("user", "project", "local")
 PLUGIN_COMMAND = '"${CLAUDE_PLUGIN_ROOT}/bin/conkeeper-hook" '
-# A hook command is ConKeeper's when it contains one of these (plugin launcher or ``-m`` form).
-OWN_COMMAND_MARKERS = ("conkeeper hook", "conkeeper-hook")
-
 
 __all__ = ["HOOK_SPECS", "HookSpec", "InstallError"]
 
@@ -54,8 +51,11 @@ def plugin_hooks_document() -> dict[str, Any]:
 
 
 def is_own_command(command: object) -> bool:
-    """True for a hook command that runs ConKeeper (plugin launcher or ``-m conkeeper``)."""
-    return isinstance(command, str) and any(m in command for m in OWN_COMMAND_MARKERS)
+    """True for a hook command that runs ConKeeper (plugin launcher or ``-m conkeeper``, its
+    path quoted or not)."""
+    from conkeeper.hosts.spec import runs_conkeeper
+
+    return isinstance(command, str) and runs_conkeeper(command)
 
 
 def settings_path(
