@@ -13,7 +13,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 # Zero-width, invisible and bidirectional control characters: nothing a person types into a
 # memory entry, and the classic way to hide a second message inside the first.
@@ -25,6 +25,30 @@ HIDDEN_CHARS = frozenset(
 )
 
 
+def _pieces(text: str) -> Iterator[tuple[str, int, int]]:
+    """``text`` cut into ``(kind, start, end)`` pieces: ``"tags"`` (a run of tag characters),
+    ``"selectors"`` (two or more variation selectors in a row), ``"hidden"`` (one of
+    :data:`HIDDEN_CHARS`) or ``"plain"`` (one character shown as it is): the one walk both
+    readers share."""
+    index = 0
+    while index < len(text):
+        char = text[index]
+        end = index + 1
+        kind = "plain"
+        if "\U000e0000" <= char <= "\U000e007f":
+            while end < len(text) and "\U000e0000" <= text[end] <= "\U000e007f":
+                end += 1
+            kind = "tags"
+        elif _is_selector(char) and end < len(text) and _is_selector(text[end]):
+            while end < len(text) and _is_selector(text[end]):
+                end += 1
+            kind = "selectors"
+        elif char in HIDDEN_CHARS:
+            kind = "hidden"
+        yield kind, index, end
+        index = end
+
+
 def reveal_hidden(text: str) -> str:
     """``text`` as a person deciding about it must see it: what shows nothing made visible. A
     run of tag characters (U+E0000 + ASCII) is decoded as ``⟦hidden: ...⟧``, a run of
@@ -34,23 +58,15 @@ def reveal_hidden(text: str) -> str:
     if text.isascii():
         return text
     shown: list[str] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        end = index + 1
-        if "\U000e0000" <= char <= "\U000e007f":
-            while end < len(text) and "\U000e0000" <= text[end] <= "\U000e007f":
-                end += 1
-            shown.append(_hidden_run(text[index:end], _tag_text))
-        elif _is_selector(char) and end < len(text) and _is_selector(text[end]):
-            while end < len(text) and _is_selector(text[end]):
-                end += 1
-            shown.append(_hidden_run(text[index:end], _selector_text))
-        elif char in HIDDEN_CHARS:
-            shown.append(f"⟦U+{ord(char):04X}⟧")
+    for kind, start, end in _pieces(text):
+        if kind == "tags":
+            shown.append(_hidden_run(text[start:end], _tag_text))
+        elif kind == "selectors":
+            shown.append(_hidden_run(text[start:end], _selector_text))
+        elif kind == "hidden":
+            shown.append(f"⟦U+{ord(text[start]):04X}⟧")
         else:
-            shown.append(char)
-        index = end
+            shown.append(text[start])
     return "".join(shown)
 
 
@@ -66,22 +82,15 @@ def strip_hidden_runs(text: str) -> str:
     if text.isascii():
         return text
     out: list[str] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        end = index + 1
-        if "\U000e0000" <= char <= "\U000e007f":
-            while end < len(text) and "\U000e0000" <= text[end] <= "\U000e007f":
-                end += 1
-            flag = index and text[index - 1] == "\U0001f3f4" and text[end - 1] == "\U000e007f"
-            out.append(text[index:end] if flag else HIDDEN_REMOVED)
-        elif _is_selector(char) and end < len(text) and _is_selector(text[end]):
-            while end < len(text) and _is_selector(text[end]):
-                end += 1
+    for kind, start, end in _pieces(text):
+        run = text[start:end]
+        if kind == "tags":
+            flag = start and text[start - 1] == "\U0001f3f4" and text[end - 1] == "\U000e007f"
+            out.append(run if flag else HIDDEN_REMOVED)
+        elif kind == "selectors":
             out.append(HIDDEN_REMOVED)
         else:
-            out.append(char)
-        index = end
+            out.append(run)
     return "".join(out)
 
 
