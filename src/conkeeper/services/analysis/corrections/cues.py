@@ -40,6 +40,7 @@ from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.services.analysis.corrections.structure import (
     LIKE_THE_REST,
     LIKE_THE_REST_HINTS,
+    gives_up,
     sarcastic_exhibit,
 )
 
@@ -219,6 +220,24 @@ _GLOSS = {
     "perfekt": "perfect", "parfait": "perfect", "perfecto": "perfect", "perfeito": "perfect",
     "perfetto": "perfect", "wenn": "if", "falls": "if", "si": "if", "jeśli": "if", "jeżeli": "if",
     "если": "if", "якщо": "if", "indien": "if", "pokud": "if", "eğer": "if",
+    # round 14: the words of a stop, an undo, a thing broken or forgotten, "nothing changes"
+    # and "tired" in the languages above (held out, a new author's lines in other languages
+    # were missed twice as often as the English ones)
+    "però": "but", "rifallo": "redo it", "rifalla": "redo it", "rifai": "redo", "togli": "remove",
+    "hai tolto": "you removed", "hai cancellato": "you deleted", "hai messo": "you put",
+    "hai usato": "you used", "hai cambiato": "you changed", "hai modificato": "you changed",
+    "draai terug": "revert", "werkt niet": "doesn't work", "popraw": "fix", "usuń": "remove",
+    "porušuje": "breaks", "rozbil": "broke", "rozbilo": "broke", "zapomněl": "forgot",
+    "zapomněls": "you forgot", "oprav": "fix", "padá": "crashes", "v kruhu": "in circles",
+    "proč": "why", "стоп": "stop", "не треба": "no need", "не надо": "don't",
+    "втомився": "tired", "втомилася": "tired", "устал": "tired", "устала": "tired",
+    "нічого": "nothing", "ничего": "nothing", "чому": "why", "ти": "you", "забув": "forgot",
+    "забула": "forgot", "забыл": "forgot", "забыла": "forgot", "зламав": "broke",
+    "сломал": "broke", "видали": "remove", "удали": "remove", "yapma": "don't",
+    "etme": "don't", "kullanma": "don't use", "silme": "don't delete", "unuttun": "you forgot",
+    "bozdun": "you broke", "ich gebe auf": "i give up", "gebe auf": "give up",
+    "nichts": "nothing", "kaputt": "broken", "quebrou": "broke", "desfaça": "undo",
+    "cassé": "broke", "oublié": "forgot", "rien": "nothing",
 }  # fmt: skip
 # Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
 # these are found inside the text
@@ -252,7 +271,51 @@ _GLOSS_CJK = {
     "没错": "right", "谢谢": "thanks", "ありがとう": "thanks", "감사": "thanks",
     "고마워": "thanks", "しないで": "don't", "ください": "please", "写一个": "write a ",
     "如果": "if ", "もし": "if ", "만약": "if ", "错误": "error",
+    # round 14: an undo, a thing broken, deleted or forgotten, "why", "stop" (see _GLOSS)
+    "取り消": "undo", "壊れ": "broke", "消して": "delete", "間違": "wrong", "忘れ": "forgot",
+    "なんで": "why", "やめて": "stop", "不对": "wrong", "删掉": "deleted", "删了": "deleted",
+    "你把": "you ", "忘了": "forgot", "别再": "don't", "回滚": "revert", "为啥": "why",
+    "坏了": "broke", "빼먹": "forgot", "잊었": "forgot", "하지 마세요": "don't",
+    "되돌": "revert", "계속 같은": "still same",
 }  # fmt: skip
+# round 14: Hindi in Latin script (blind 22; lines of train_extra9 and 11 too). Its commonest
+# words are other languages' correction words ("hai" is Italian "you have", "ne" Czech "no"),
+# so a sentence with two of :data:`_HINDI_MARKERS` is read with this table over the others
+# (:func:`_table`): "theek hai, chal gaya" is "ok, works", not "theek you have".
+_GLOSS_HINDI = {
+    "hai": "is", "hain": "are", "ne": "", "nahi": "not", "nahin": "not", "nai": "not",
+    "mat": "don't", "galat": "wrong", "phir se": "again", "fir se": "again", "phirse": "again",
+    "dobara": "again", "wahi": "same", "vahi": "same", "abhi bhi": "still", "ab bhi": "still",
+    "ab tak": "still", "bhool gaye": "forgot", "bhul gaye": "forgot", "bhool gaya": "forgot",
+    "bhool": "forgot", "kyun": "why", "kyon": "why", "kyu": "why", "hatao": "remove",
+    "hata do": "remove", "wapas": "back", "pehle jaisa": "as it was", "pehle jaise": "as it was",
+    "use karo": "use", "ki jagah": "instead of", "ke bajaye": "instead of", "sirf": "only",
+    "maine kaha": "i said", "maine bola": "i said", "kaha tha": "i said", "theek hai": "ok",
+    "thik hai": "ok", "shukriya": "thanks", "dhanyavaad": "thanks", "badhiya": "great",
+    "chal gaya": "works", "ho gaya": "done", "meri galti": "my mistake", "agar": "if",
+    "ruko": "stop", "band karo": "stop", "aap": "you", "aapne": "you", "tum": "you",
+    "tumne": "you", "kya": "what", "lagao": "add", "banao": "make", "likho": "write",
+    "naya": "new", "nayi": "new", "yeh": "this", "ye": "this", "kuch bhi": "anything",
+}  # fmt: skip
+_HINDI_MARKERS = _words(
+    "hai hain nahi nahin kya kyun kyu mein aur bhi yaar theek thik accha acha raha rahi gaya "
+    "gayi karo kiya tha thi wahi phir fir abhi kuch bahut humare hamare mera meri tumne aapne "
+    "aap yeh diya liya kiya karna lagao hatao wapas gaye hua hui"
+)
+_TABLES: dict[str, dict[str, str]] = {}
+
+
+def _table(tokens: list[str]) -> dict[str, str]:
+    """The gloss table of a sentence: Hindi's over the others' when two of its words show
+    (:data:`_GLOSS_HINDI`), else :data:`_GLOSS`."""
+    if sum(1 for token in tokens if token in _HINDI_MARKERS) < 2:
+        return _GLOSS
+    table = _TABLES.get("hi")
+    if table is None:
+        table = _TABLES["hi"] = {**_GLOSS, **_GLOSS_HINDI}
+    return table
+
+
 _LETTERS = LazyPattern(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
 # common English words: an ASCII sentence with one of them is English and is not glossed
 _ENGLISH = _words(
@@ -264,7 +327,11 @@ _ENGLISH = _words(
 def _is_english(text: str, tokens: list[str]) -> bool:
     """Whether a sentence is English: two common English words among its ``tokens`` (one, if
     it is ASCII and no other word of it is a correction word of another language: "cofnij to"
-    is Polish, its "to" a pronoun)."""
+    is Polish, its "to" a pronoun). In a sentence with other letters the words are read whole:
+    the ASCII tokens of "işi" are "i" and "i", two English words (round 14: a Turkish
+    correction was never glossed)."""
+    if not text.isascii():
+        tokens = _LETTERS.compiled.findall(text)
     english = sum(1 for token in tokens if token in _ENGLISH)
     if english >= 2:
         return True
@@ -278,6 +345,7 @@ def gloss(text: str, tokens: list[str]) -> str:
     returned unchanged (the same object)."""
     if _is_english(text, tokens):
         return text
+    table = _table(tokens)
     pieces: list[str] = []
     words = list(_LETTERS.compiled.finditer(text))
     done, i = 0, 0
@@ -285,8 +353,8 @@ def gloss(text: str, tokens: list[str]) -> str:
         for size in (3, 2, 1):
             group = words[i : i + size]
             phrase = " ".join(m.group(0) for m in group)
-            if len(group) == size and phrase in _GLOSS:
-                pieces += [text[done : group[0].start()], _GLOSS[phrase]]
+            if len(group) == size and phrase in table:
+                pieces += [text[done : group[0].start()], table[phrase]]
                 done = group[-1].end()
                 i += size
                 break
@@ -488,8 +556,12 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
         cues.add("m:convention")
     if not _HINDSIGHT_WORDS.isdisjoint(tokens) or not _HINDSIGHT_PAIRS.isdisjoint(pairs):
         cues.add("m:hindsight")
-    if not _WASTED_WORDS.isdisjoint(tokens) or not _WASTED_PAIRS.isdisjoint(pairs):
-        cues.add("m:wasted")
+    if (
+        not _WASTED_WORDS.isdisjoint(tokens)
+        or not _WASTED_PAIRS.isdisjoint(pairs)
+        or gives_up(text)
+    ):
+        cues.add("m:wasted")  # time lost, or the agent given up on (round 14)
     if not _FLAW.isdisjoint(tokens):
         cues.add("m:flaw")
     if "here" in tokens or any(
