@@ -406,7 +406,6 @@ THRESHOLD_GRID = tuple(step / 100 for step in range(51, 100))  # better than an 
 # .023/.594 .037/.649. The table is stored as two strings (:func:`write_weights`), so the
 # larger one loads no slower than the old one did.
 MAX_FEATURES = 20000
-MIN_AUTHORS = 1
 MIN_DF = 4  # 2, 3, 4 and 5 were tried: 4 gave the best cross-validated recall (3 lower in round 5)
 # L2 per feature: L2 for the cues of structure and meaning, L2 x LEXICAL_L2_SCALE for words.
 # Round 3 (one penalty for all): 0.003-0.1 tried, 0.03 best. Round 5, with the cues of meaning
@@ -481,29 +480,24 @@ def load_examples(names: tuple[str, ...] = tuple(AUTHORS)) -> list[Example]:
 
 # --------------------------------------------------------------------------- training
 
-# one training row: a segment's features, its target and the author it came from
-Pair = tuple[set[str], float, str]
 
-
-def _training_pairs(examples: list[Example], kind: bool) -> list[Pair]:
-    """(features, target, author) triples: the flag model learns every segment of a negative
-    and the union of a positive's segments; the kind model learns friction (1) vs correction
-    (0)."""
-    pairs: list[Pair] = []
+def _training_pairs(examples: list[Example], kind: bool) -> list[tuple[set[str], float]]:
+    """(features, target) pairs: the flag model learns every segment of a negative and the
+    union of a positive's segments; the kind model learns friction (1) vs correction (0)."""
+    pairs = []
     for ex in examples:
         if kind:
             if ex.label:
-                target = 1.0 if ex.label == "friction" else 0.0
-                pairs.append((set().union(*ex.bags), target, ex.fold))
+                pairs.append((set().union(*ex.bags), 1.0 if ex.label == "friction" else 0.0))
         elif ex.label:
-            pairs.append((set().union(*ex.bags), 1.0, ex.fold))
+            pairs.append((set().union(*ex.bags), 1.0))
         else:
-            pairs.extend((bag, 0.0, ex.fold) for bag in ex.bags)
+            pairs.extend((bag, 0.0) for bag in ex.bags)
     return pairs
 
 
 def train(
-    pairs: list[Pair], l2: float | None = None, max_features: int = MAX_FEATURES
+    pairs: list[tuple[set[str], float]], l2: float | None = None, max_features: int = MAX_FEATURES
 ) -> tuple[dict[str, float], float]:
     """The average of :func:`train_once` over :data:`SEEDS` (a linear model's weights average
     to one table, so the hook still scores one model): the shuffle order alone moved a held-out
@@ -517,15 +511,19 @@ def train(
 
 
 def train_once(
-    pairs: list[Pair], seed: int, l2: float | None = None
+    pairs: list[tuple[set[str], float]], seed: int, l2: float | None = None
 ) -> tuple[dict[str, float], float]:
     """Logistic regression by AdaGrad SGD over binary features seen in >= MIN_DF examples,
     the examples shuffled by ``seed`` each epoch. Features are numbered and the weights kept
     in lists (a fit over 26 authors' prompts took ~4x longer with dicts keyed by name)."""
-    names = _kept_features(pairs)
+    df: dict[str, int] = {}
+    for feats, _ in pairs:
+        for f in feats:
+            df[f] = df.get(f, 0) + 1
+    names = sorted(f for f, n in df.items() if n >= MIN_DF)
     index = {f: i for i, f in enumerate(names)}
     l2 = L2 if l2 is None else l2
-    rows = [([index[f] for f in feats if f in index], y) for feats, y, _ in pairs]
+    rows = [([index[f] for f in feats if f in index], y) for feats, y in pairs]
     penalty = [l2 * (LEXICAL_L2_SCALE if f.startswith(LEXICAL) else 1.0) for f in names]
     weights = [0.0] * len(names)
     grads = [1e-8] * len(names)
@@ -550,24 +548,6 @@ def train_once(
                 grads[j] = grad
                 weights[j] -= rate * g / sqrt(grad)
     return dict(zip(names, weights, strict=True)), bias
-
-
-def _kept_features(pairs: list[Pair]) -> list[str]:
-    """The features a model learns, sorted: each seen in :data:`MIN_DF` examples, and a word
-    feature also in the prompts of :data:`MIN_AUTHORS` authors (a word only one or two authors
-    use is their phrasing or their project's names, which a new author does not share)."""
-    df: dict[str, int] = {}
-    authors: dict[str, set[str]] = {}
-    for feats, _, author in pairs:
-        for f in feats:
-            df[f] = df.get(f, 0) + 1
-            if f.startswith(LEXICAL):
-                authors.setdefault(f, set()).add(author)
-    return sorted(
-        f
-        for f, n in df.items()
-        if n >= MIN_DF and (f not in authors or len(authors[f]) >= MIN_AUTHORS)
-    )
 
 
 def _sigmoid(z: float) -> float:
