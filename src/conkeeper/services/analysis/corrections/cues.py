@@ -238,6 +238,15 @@ _GLOSS = {
     "bozdun": "you broke", "ich gebe auf": "i give up", "gebe auf": "give up",
     "nichts": "nothing", "kaputt": "broken", "quebrou": "broke", "desfaça": "undo",
     "cassé": "broke", "oublié": "forgot", "rien": "nothing",
+    # "it works" and "it doesn't work", an acknowledgement or a complaint in every language
+    "funktioniert": "works", "funktioniert nicht": "doesn't work", "funciona": "works",
+    "no funciona": "doesn't work", "não funciona": "doesn't work", "marche": "works",
+    "ne marche pas": "doesn't work", "marche pas": "doesn't work", "funziona": "works",
+    "non funziona": "doesn't work", "werkt": "works", "działa": "works",
+    "nie działa": "doesn't work", "funguje": "works", "çalışıyor": "works",
+    "çalışmıyor": "doesn't work", "работает": "works", "не работает": "doesn't work",
+    "працює": "works", "не працює": "doesn't work", "fungerar": "works", "virker": "works",
+    "dat": "that", "het": "it",
 }  # fmt: skip
 # Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
 # these are found inside the text
