@@ -247,6 +247,11 @@ _GLOSS = {
     "çalışmıyor": "doesn't work", "работает": "works", "не работает": "doesn't work",
     "працює": "works", "не працює": "doesn't work", "fungerar": "works", "virker": "works",
     "dat": "that", "het": "it",
+    # "not yet": an answer about the user's own work, not a complaint
+    "ще не": "not yet", "ещё не": "not yet", "еще не": "not yet", "noch nicht": "not yet",
+    "todavía no": "not yet", "ainda não": "not yet", "pas encore": "not yet",
+    "non ancora": "not yet", "nog niet": "not yet", "jeszcze nie": "not yet",
+    "ještě ne": "not yet", "henüz": "yet",
 }  # fmt: skip
 # Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
 # these are found inside the text
@@ -286,6 +291,12 @@ _GLOSS_CJK = {
     "你把": "you ", "忘了": "forgot", "别再": "don't", "回滚": "revert", "为啥": "why",
     "坏了": "broke", "빼먹": "forgot", "잊었": "forgot", "하지 마세요": "don't",
     "되돌": "revert", "계속 같은": "still same",
+    # the user's own slip ("I told you the wrong branch name")
+    "잘못 알려": "i gave you the wrong ", "잘못 말했": "i said the wrong ",
+    "제가 잘못": "my mistake",
+    "我说错了": "my mistake", "我搞错了": "my mistake", "我弄错了": "my mistake",
+    "私の間違い": "my mistake", "間違えました": "my mistake", "すみません": "sorry",
+    "죄송": "sorry", "对不起": "sorry",
 }  # fmt: skip
 # round 14: Hindi in Latin script (blind 22; lines of train_extra9 and 11 too). Its commonest
 # words are other languages' correction words ("hai" is Italian "you have", "ne" Czech "no"),
@@ -305,6 +316,7 @@ _GLOSS_HINDI = {
     "ruko": "stop", "band karo": "stop", "aap": "you", "aapne": "you", "tum": "you",
     "tumne": "you", "kya": "what", "lagao": "add", "banao": "make", "likho": "write",
     "naya": "new", "nayi": "new", "yeh": "this", "ye": "this", "kuch bhi": "anything",
+    "humare paas": "we have", "hamare paas": "we have", "mere paas": "i have",
 }  # fmt: skip
 _HINDI_MARKERS = _words(
     "hai hain nahi nahin kya kyun kyu mein aur bhi yaar theek thik accha acha raha rahi gaya "
