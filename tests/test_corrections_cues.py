@@ -572,27 +572,31 @@ def test_giving_up_on_the_agent_is_friction_not_the_users_own_action(
 
 
 # round 14 (written for this test, in no data set): irony with no praise word first, and mock
-# praise with "so" before the exhibit, are mock praise the rules read at every level; real
-# praise and good news are not
+# praise with "so" before the exhibit, are mock praise the rules read at every level, and a
+# question about the agent's last change ("why is ... now?") is a shape; real praise, good news
+# and a question about how things are are not
 ROUND14_FLAGGED = (
     "the token is logged in plain text. I'm sure nobody will ever read those logs",
     "ah yes, because what every list screen needs is a network call per row",
     "great, so the config now lives in three places. keep it in settings.py only",
+    "why is the cache TTL ten minutes now?",
 )
+ROUND14_SHAPES = ("mock-praise", "mock-praise", "mock-praise", "why-now")
 ROUND14_NOT_FLAGGED = (
     "great, so the tests now pass on CI",
     "I'm sure the new cache will help, thanks",
+    "why is the cache TTL ten minutes in the docs?",
 )
 
 
-def test_the_hook_queues_irony_but_not_good_news(project: Path) -> None:
+def test_the_hook_queues_irony_and_why_now_but_not_good_news(project: Path) -> None:
     for text in ROUND14_FLAGGED + ROUND14_NOT_FLAGGED:
         _submit(project, text)
     queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
     items = parse_queue(queue)
     assert [item.text for item in items] == list(ROUND14_FLAGGED)
     assert {item.label for item in items} == {"correction"}
-    for text in ROUND14_FLAGGED:
-        assert detect(text, "low", model=False).pattern == "mock-praise"
+    shapes = tuple(detect(text, "low", model=False).pattern for text in ROUND14_FLAGGED)
+    assert shapes == ROUND14_SHAPES
     for text in ROUND14_NOT_FLAGGED:
         assert detect(text, "medium").label is None

@@ -617,6 +617,8 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
         cues.add("m:comparative-start")
     if " ".join(opening[:2]) in _CHALLENGE_OPENINGS or opening[0] == "why'd":
         cues.add("m:challenge")
+        if "now" in tokens or opening[1:3] == ["is", "there"] or opening[1:3] == ["are", "there"]:
+            cues.add("m:why-now")  # round 14: the agent's last change asked about
     _agent_cues(tokens, cues)
     if not _RESTORE.isdisjoint(tokens) or "used to" in pairs or _as_it_was(tokens):
         cues.add("m:restore")

@@ -794,6 +794,7 @@ SHAPES = frozenset(
         "reminder",
         "went-bad-after-you",
         "why-did-you",
+        "why-now",
         "fed-up",
         "house-convention",
         "next-time",
@@ -907,6 +908,12 @@ _CURIOUS = LazyPattern(
 )
 
 
+# round 14: a question about the agent's last change, "why is the chart now in UTC?", "why is
+# there a sleep() in the test now?": over every author's prompts 19 such questions, all
+# corrections ("why is the build slow?" names no change)
+WHY_NOW = LazyPattern(r"^(?:\w+,? )?why (?:is|are|does|do) [^?]*\bnow\b", re.IGNORECASE)
+
+
 def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
     """A question that still corrects: open frustration in a few words, "why did you ..."
     (a polite "could you undo ...?" was tried: other authors ask it as new work)."""
@@ -922,6 +929,12 @@ def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
         return 0.84, "why-did-you"
     if _has(lower, ("only asked", "only wanted", "asked for")) and _OVERREACH.search(sentence):
         return 0.84, "overreach"  # "I only asked to rename it, why is the file reformatted?"
+    if (
+        "now" in lower
+        and WHY_NOW.match(sentence)
+        and not (shape.new_task or shape.self_action or _CURIOUS.search(shape.prose))
+    ):
+        return 0.84, "why-now"
     return 0.0, ""
 
 
