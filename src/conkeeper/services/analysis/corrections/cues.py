@@ -548,6 +548,8 @@ _WASTED_PAIRS = frozenset(
         "hours now",
         "hours of",
         "for hours",  # round 14: 15 friction, 1 correction, 2 nulls over every author's prompts
+        "repeating myself",
+        "repeat myself",
     )
 )
 # a flaw named in the agent's work, usually the reason given for a fix ("GlobalScope leaks")

@@ -289,7 +289,7 @@ _SELF_ACTION = LazyPattern(
     # user's (round 13: 8 corrections, no null)
     r"renamed|moved(?! (?:to|off|away|over|from)\b)|deleted|added)\b(?! (?:it |this |that )?"
     r"clear)|\bon my (?:side|end|part)\b|"
-    r"\bmy (?:own )?(?:commit|edit|change|typo)\b|\bmyself\b",
+    r"\bmy (?:own )?(?:commit|edit|change|typo)\b|(?<!repeating )(?<!repeat )\bmyself\b",
     re.IGNORECASE,
 )
 # "the flaky test is gone" is good news; "jest is gone from this repo", "`Thread.stop` is gone"
