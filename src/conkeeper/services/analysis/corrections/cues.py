@@ -252,6 +252,11 @@ _GLOSS = {
     "todavía no": "not yet", "ainda não": "not yet", "pas encore": "not yet",
     "non ancora": "not yet", "nog niet": "not yet", "jeszcze nie": "not yet",
     "ještě ne": "not yet", "henüz": "yet",
+    # "not needed": a "no" that answers the agent's offer
+    "non serve": "not needed", "no hace falta": "not needed", "não precisa": "not needed",
+    "pas besoin": "not needed", "nicht nötig": "not needed", "niet nodig": "not needed",
+    "nie trzeba": "not needed", "не нужно": "not needed", "не потрібно": "not needed",
+    "gerek yok": "not needed", "behöver inte": "not needed", "nahi chahiye": "not needed",
     # "switch to", "like the others / the rest", production, hours lost, fed up: the redirects,
     # conventions and frustration a new author wrote in other languages (held out, the
     # foreign-language corrections of train_extra 6, 8 and 9 were missed at low three times as
@@ -338,7 +343,8 @@ _GLOSS_CJK = {
     "제가 잘못": "my mistake",
     "我说错了": "my mistake", "我搞错了": "my mistake", "我弄错了": "my mistake",
     "私の間違い": "my mistake", "間違えました": "my mistake", "すみません": "sorry",
-    "죄송": "sorry", "对不起": "sorry",
+    "죄송": "sorry", "对不起": "sorry", "不需要": "not needed", "要らない": "not needed",
+    "필요 없": "not needed",
     # switch to, like the others, production, fed up (see _GLOSS)
     "切り替えて": "switch ", "切り替え": "switch ", "切到": "switch to ", "切换到": "switch to ",
     "换到": "switch to ", "전환": "switch ", "和其他": "like the other ",

@@ -1002,6 +1002,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
         return True
+    if _answered_no_glossed(shape):
+        return True
     if _has(lower, ("you asked", "you were asking", "you wanted to know")) and _YOU_ASKED.search(
         prose
     ):
@@ -1047,6 +1049,31 @@ def _new_work_glossed(shape: Shape) -> bool:
 
 
 _GLOSS_WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")  # the tokens :mod:`.features` reads
+# the "no" of the languages glossed, opening a prompt (a cheap gate before the gloss)
+_FOREIGN_NO = frozenset(
+    (
+        "no", "nein", "non", "nie", "nee", "nej", "nei", "não", "nao", "ні", "нет", "не", "hayır",
+        "hayir", "nahi", "nahin", "ne",
+    )
+)  # fmt: skip
+
+
+def _answered_no_glossed(shape: Shape) -> bool:
+    """Whether a prompt in another language opens on "no" and answers the agent ("No, non serve
+    il supporto ..." is "no, not needed ...") once its first sentence is read as English, as
+    :data:`_ANSWERED_NO` reads an English one (issue 20 round 14)."""
+    head = shape.lower.lstrip()[:12].replace(",", " ").split()
+    if not shape.parts or not head or head[0] not in _FOREIGN_NO:
+        return False
+    from conkeeper.services.analysis.corrections.cues import gloss
+
+    lower = shape.parts[0].lower()
+    glossed = gloss(lower, _GLOSS_WORD.compiled.findall(lower))
+    if glossed is lower:
+        return False
+    if glossed.startswith("not"):  # "non", "nie", "ne" opening a prompt: the answer's "no"
+        glossed = "no" + glossed[3:]
+    return bool(_ANSWERED_NO.match(glossed))
 
 
 def _hypothetical(prose: str, lower: str) -> bool:
