@@ -45,9 +45,10 @@ CAUGHT = [
 
 # phrasings no rule matches: only the learned scorer catches them
 MODEL_ONLY = [
-    # round 10's kind model reads it as a correction (a complaint about the agent's commit;
-    # friction before): the flag, not the label, is what this test is about
-    ("your last commit wiped the fixtures", "correction"),
+    # the kind model's label of it has flipped between rounds (friction, round 10 correction,
+    # round 14 friction again, like "you removed the guard clause and now it crashes" above):
+    # the flag, not the label, is what this test is about
+    ("your last commit wiped the fixtures", "friction"),
 ]
 
 NOT_FLAGGED = [
