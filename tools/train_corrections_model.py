@@ -216,6 +216,55 @@ later: blind 13's requests worded like corrections ("replace all X with our Y", 
 deprecated code paths", "rollback script for V57 please"), the largest class of low's false
 positives left on a fresh author.
 
+Round 14 (34 authors: blind 22 added, measured first: BLIND22_FIRST.md, low .040 / .737, medium
+.044 / .783; the strict pair is now blind 21 and blind 22, :data:`RECENT`). Held out alone
+(``--held blind22``), round 13's detector gives its first figures exactly. Both strict authors
+were read, and so were the held-out misses of every author; every figure below is a tuning
+figure. What the misses had in common (each line read roughly by its letters and words): lines
+in other languages (held out, the 18 fresh authors missed 24 % of their corrections in other
+languages at low against 11 % of their English ones; blind 22 16 of 34 against 36 of 164),
+corrections with no negation word (14 % missed against 9 % with one), corrections after praise
+(18 %), terse ones (14 %); "why did you ...?" was caught (5 % missed). Changes, each counted
+over every author's prompts (structure) or judged by a refit (features): the gloss reads Hindi
+in Latin script with its own table (its "hai" had been read as Italian "you have": three of
+blind 22's false positives), judges a line with other letters English on its whole words ("işi"
+gave the tokens "i" "i": a Turkish line was never glossed), and reads, in the languages already
+glossed, the words of an undo, a thing broken, deleted or forgotten, "switch to", "like the
+others", production, hours lost, fed up, "three times", "it (doesn't) work(s)", "not yet", "not
+needed" and the user's own slip, and Vietnamese; a prompt in another language opening on "no"
+that answers the agent is read as the English answer once glossed (10 nulls, no correction);
+giving up on the agent ("forget it, I'll write it myself", "I'm closing this session"), "I'm
+repeating myself" and "for hours" are time lost, never the user's own action; irony with no
+praise word ("I'm sure nobody will ever look there", "because what every X needs is") and "cool,
+so the X now ..." are mock praise; "why is ... now?" is a shape (19 prompts, all corrections)
+and, with "why is there ...", a cue; "I mixed up the two datasets" is the user's slip. Low may
+add .2 % of false positives (was .1 %, see :data:`MAX_ADDED_FP`). Strict (FP / recall), round
+13's design with blind 22 as an author -> round 14: blind 21 low .013/.926 -> .009/.926, medium
+.013/.952 -> .018/.957; blind 22 low .040/.702 -> .013/.778, medium .053/.778 -> .031/.838.
+Leave-one-author-out over 34 authors, mean (worst): low .019 (.078) / .910 (.689) -> .021 (.091)
+/ .917 (.757), medium .029 (.091) / .931 (.778) -> .029 (.091) / .935 (.812); the 18 fresh
+authors low .015 (.040) / .877 (.689) -> .015 (.031) / .895 (.757), medium .025 (.044) / .912
+(.778) -> .025 (.052) / .922 (.812); the 17 other than blind 22 (no change was written from
+their English lines; the categories of the gloss were picked after reading the foreign-language
+misses of ``train_extra`` 6, 8 and 9) low .013 (.022) / .886 (.689) -> .015 (.031) / .901
+(.757), medium .024 (.042) / .920 (.797) -> .025 (.052) / .927 (.812); blind 12-22 alone low
+.015 (.040) / .910 -> .014 (.031) / .920, medium .022 (.044) / .933 -> .020 (.040) / .940. By
+stage (the 17, low then medium): Hindi, the whole-word reading, the first words, giving up and
+irony .015/.893 .025/.921; "switch to", "like the others", production, hours, fed up .014/.896
+.024/.925; "why ... now" .015/.899 .024/.927; low at .2 %, the glossed "no" answer and
+"repeating myself" .015/.901 .025/.927. The authors with most lines in other languages gained
+most (low recall ``train_extra6`` .732 -> .764, ``8`` .830 -> .866, ``9`` .689 -> .757, ``11``
+.848 -> .871). The worst FP rates rose by two prompts each (low blind 13 .022 -> .031, medium
+``train_extra11`` .042 -> .052, its rules alone .029). Left out: a word feature kept only when
+three authors use it (fresh 17 low .013/.886 -> .014/.883, medium .024/.920 both; strict blind
+22 low .040/.702 -> .040/.727, medium FP .053 -> .062), medium at .8 % or 1 % (fresh 17 .027
+(.052) / .930, .029 (.062) / .932), low at .3 % or .4 % (.017 (.035) / .904, .018 (.032) /
+.905); "brilliant idea to" and "love/amazing how" as irony (10 labelled, all corrections or
+friction, but both are said as real praise too). Left for later: blind 22's redirects by tool or
+approach whose reason names the flaw ("replay that trace in CANoe; python-can messes up the
+timing", "Build through the Tasking toolchain script. The gcc build doesn't match ..."), 13 of
+its 36 English misses at low with round 13.
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -380,7 +429,11 @@ LEVELS = ("low", "medium", "high")
 # .902, .017 (.035) / .904, .018 (.032) / .905; strict the same at .001 and .002 (blind 21
 # .009/.926, blind 22 .018/.763). .002 is the largest that keeps their mean and worst as they
 # were (round 11's rule). Medium stays .006: .008 and .010 gave .027 (.052) / .930 and .029
-# (.062) / .932 against .024 (.045) / .927, the worst author over medium's 4 %.
+# (.062) / .932 against .024 (.045) / .927, the worst author over medium's 4 %. With the final
+# round-14 features (the glossed "no" answer, low at .002) .006 gave .025 (.052) / .927 and
+# strict .018/.957 .031/.838; .005 gave .024 (.045) / .926 and strict .013/.957 .027/.828: the
+# worst author (train_extra11, its rules alone .029) over 4 % either way, .010 less recall on
+# blind 22, so .006 was kept.
 MAX_ADDED_FP = {"low": 0.002, "medium": 0.006, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule
