@@ -134,8 +134,8 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (22: blind23 and any later one); ``--skip blind23`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
-  set past 21 (its list of authors is explicit; blind 21 is trained on since round 13; blind 22
-  was measured once, ``BLIND22_FIRST.md``, and waits to join).
+  set past 22 (its list of authors is explicit; blind 22, measured once, ``BLIND22_FIRST.md``,
+  is trained on since round 14).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
@@ -454,6 +454,58 @@ asked for X") that only looked like new work. Medium may add .6 % of false posit
   flagged by a rule, it ran the scorer). ``bench/poisoning_hook_ab.py --runs 40
   --baseline-ref main``, UserPromptSubmit: +0.15 ms, then -2.36 with the veto first (Bash
   -0.33 / -0.88, Edit -0.99 / -0.29: paths running none of this code).
+
+Issue 20 round 14 (``ck/cdet14``): blind 22 is author 34 and, with blind 21, the strict pair;
+both were read, so every figure here is a tuning figure (the record of the changes and of what
+was left out is the trainer's docstring). Error analysis first. Blind 22 with round 13 missed at
+low (by the set's kinds, ``BLIND22.md``): every give-up (7 of 7: "forget it, I'll write the DAO
+myself", "Enough. I'm closing this session."), 16 of its 34 lines in other languages (10 of 24
+corrections, 6 of 10 friction), half its sarcasm (5 of 10: irony with no praise word, "I'm sure
+nobody will ever look there"), 13 redirects by tool or approach (6 of 12 and 7 of 17, most
+giving a reason that names a flaw), 3 omissions, 2 undos, 2 repeats, one "why is X ... now?" and
+one each of convention, place and scope; its 9 false positives at low were 7 lines in other
+languages (three Hindi lines whose "hai" the gloss read as Italian "you have"; a "No, ..."
+answer in Italian, Ukrainian and Hindi; an acknowledgement in Dutch and Hindi; a Korean own
+slip), one Dutch item number and one English own slip ("I mixed up the two datasets"); no
+request worded like a fix. Over the 18 fresh authors held out (round 13), the misses were lines
+in other languages (24 % missed against 11 % of English ones), corrections with no negation word
+(14 % against 9 %), after praise (18 %), terse ones (14 %); at medium the largest false-positive
+classes were constraints stated up front and requests worded like fixes (34 of 118) and "no,
+..." answers (about 20). The round reads other languages better (Hindi, Vietnamese, the
+whole-word English test, the words of an undo, a break, "switch to", "like the others", time
+lost, "not needed"; a glossed "no" answer), giving up and irony, and "why is ... now?". FP /
+recall, round 13's design with blind 22 as an author -> round 14::
+
+      table               level   BEFORE                       AFTER (ck/cdet14)
+      34 authors          low     .019 (.078) / .910 (.689)    .021 (.091) / .917 (.757)
+      mean (worst)        medium  .029 (.091) / .931 (.778)    .029 (.091) / .935 (.812)
+      18 fresh authors    low     .015 (.040) / .877 (.689)    .015 (.031) / .895 (.757)
+                          medium  .025 (.044) / .912 (.778)    .025 (.052) / .922 (.812)
+      17 fresh, no b22    low     .013 (.022) / .886 (.689)    .015 (.031) / .901 (.757)
+                          medium  .024 (.042) / .920 (.797)    .025 (.052) / .927 (.812)
+      blind 12-22 (LOAO)  low     .015 (.040) / .910           .014 (.031) / .920
+                          medium  .022 (.044) / .933           .020 (.040) / .940
+      strict blind21      low     .013 / .926                  .009 / .926
+                          medium  .013 / .952                  .018 / .957
+      strict blind22      low     .040 / .702                  .013 / .778
+                          medium  .053 / .778                  .031 / .838
+
+Blind 22 held out alone on round 13's detector gives its first figures exactly (.040 / .737,
+.044 / .783); trained on, its fit is .000 / .965 and .000 / .975 (not an estimate). The 17 fresh
+authors other than blind 22 are the nearest to an honest figure here: no change was written from
+their English lines (the gloss's categories were picked after reading the foreign-language
+misses of ``train_extra`` 6, 8 and 9, the authors that gained most: low recall .732 -> .764,
+.830 -> .866, .689 -> .757). Targets on a new author: not claimed; the strict blind 22 row, the
+worst fresh recalls (``train_extra9`` .757 / .825, ``train_extra6`` .764 / .812) and the worst
+FP rates (low blind 13 .031, medium ``train_extra11`` .052) stay short of them; blind 23
+measures it. Hook cost (A/B against the branch point 16c8018, first ``detect()`` in a fresh
+``python -S`` process with compiled bytecode, CPU median, n=40, load average ~1; low, then
+medium): a request -0.01 / -0.04 ms, praise +0.12 / +0.15, a rule match -0.11 / +0.15, a
+no-negation fix +0.32 / +0.01, a Hindi fix +0.26 / +0.02, a French task +0.11 / -0.07, "why is
+... now?" -3.07 / -3.34 and an Italian "No, non serve ..." -2.42 / -2.38 (a shape and the
+glossed answer now decide before the weights load). ``bench/poisoning_hook_ab.py --runs 100``,
+UserPromptSubmit: +0.03 ms against 16c8018, -0.11 against main 59fda01 (Bash +0.32 / -0.04, Edit
++0.06 / -0.47: paths running none of this code).
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +

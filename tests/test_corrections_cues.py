@@ -15,12 +15,13 @@ from conftest import submit_prompt
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections.cues import gloss, meaning_cues
-from conkeeper.services.analysis.corrections.detection import strip_noise
+from conkeeper.services.analysis.corrections.detection import sentences, strip_noise
 from conkeeper.services.analysis.corrections.features import (
     normalise,
     prompt_segments,
     segment_features,
 )
+from conkeeper.services.analysis.corrections.structure import Shape
 
 # corrections written for these tests (in no data set), each missed by the detector before
 # round 5 at both levels; the scorer now flags them from their cues of meaning
@@ -516,4 +517,86 @@ def test_the_hook_queues_the_round_12_shapes_but_not_new_work_or_good_news(
     shapes = [detect(text, "low", model=False).pattern for text in ROUND12_FLAGGED]
     assert shapes == ["like-the-rest", "mock-praise", "mock-praise", "overreach"]
     for text in ROUND12_NOT_FLAGGED:
+        assert detect(text, "medium").label is None
+
+
+# issue 20 round 14 (written for this test, in no data set): Hindi in Latin script is read with
+# its own words ("hai" is "is" there, Italian "you have" only in Italian), a Turkish line is not
+# taken for English on the ASCII fragments of its words ("işi" gave "i" and "i"), and the words
+# of an undo, a thing broken, deleted or forgotten are read in the languages already glossed
+@pytest.mark.parametrize(
+    ("text", "english", "absent"),
+    [
+        ("theek hai, build chal gaya", {"ok", "works"}, {"you", "have"}),
+        ("phir se wahi error aa raha hai", {"again", "same", "error"}, {"you", "have"}),
+        ("aapne test hata diya, wapas lagao", {"you", "back", "add"}, set()),
+        ("hai cambiato la porta, rimettila", {"you", "changed", "restore"}, set()),
+        ("bunu ana dalda yapma, işi geri al", {"don't", "undo"}, set()),
+        ("この変更を取り消してください、ビルドが壊れました", {"undo", "please", "broke"}, set()),
+        ("你把测试删掉了，不对", {"you", "deleted", "wrong"}, set()),
+        ("마이그레이션을 빼먹었어요", {"forgot"}, set()),
+        ("Pořád to padá, točíme se v kruhu", {"still", "crashes", "in", "circles"}, set()),
+    ],
+)
+def test_the_round_14_languages_are_glossed(text: str, english: set[str], absent: set[str]) -> None:
+    lowered = normalise(text)
+    words = set(re.findall(r"[a-z']+", gloss(lowered, re.findall(r"[a-z0-9]+", lowered))))
+    assert english <= words
+    assert not absent & words
+
+
+@pytest.mark.parametrize(
+    ("text", "given_up"),
+    [
+        ("forget it, I'll write the parser myself", True),
+        ("screw it, I'll ask on the vendor's forum", True),
+        ("never mind, I'll just redo the layout by hand", True),
+        ("Enough. I'm closing this session.", True),
+        ("no thanks, I'll write the docs myself", False),
+        ("never mind, I found it myself", False),
+        ("don't forget it runs on Python 3.9", False),
+    ],
+)
+def test_giving_up_on_the_agent_is_friction_not_the_users_own_action(
+    text: str, given_up: bool
+) -> None:
+    # round 14: read as time lost (the cue friction is learned from), and never dropped by the
+    # structure as the user's own action ("myself")
+    from conkeeper.services.analysis.corrections.structure import model_vetoed
+
+    features = set().union(*(segment_features(part) for part in prompt_segments(text)[0]))
+    assert ("m:wasted" in features) is given_up
+    prose = strip_noise(text)
+    if given_up:
+        assert not model_vetoed(prose, Shape(prose, sentences(prose)))
+
+
+# round 14 (written for this test, in no data set): irony with no praise word first, and mock
+# praise with "so" before the exhibit, are mock praise the rules read at every level, and a
+# question about the agent's last change ("why is ... now?") is a shape; real praise, good news
+# and a question about how things are are not
+ROUND14_FLAGGED = (
+    "the token is logged in plain text. I'm sure nobody will ever read those logs",
+    "ah yes, because what every list screen needs is a network call per row",
+    "great, so the config now lives in three places. keep it in settings.py only",
+    "why is the cache TTL ten minutes now?",
+)
+ROUND14_SHAPES = ("mock-praise", "mock-praise", "mock-praise", "why-now")
+ROUND14_NOT_FLAGGED = (
+    "great, so the tests now pass on CI",
+    "I'm sure the new cache will help, thanks",
+    "why is the cache TTL ten minutes in the docs?",
+)
+
+
+def test_the_hook_queues_irony_and_why_now_but_not_good_news(project: Path) -> None:
+    for text in ROUND14_FLAGGED + ROUND14_NOT_FLAGGED:
+        _submit(project, text)
+    queue = (project / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    items = parse_queue(queue)
+    assert [item.text for item in items] == list(ROUND14_FLAGGED)
+    assert {item.label for item in items} == {"correction"}
+    shapes = tuple(detect(text, "low", model=False).pattern for text in ROUND14_FLAGGED)
+    assert shapes == ROUND14_SHAPES
+    for text in ROUND14_NOT_FLAGGED:
         assert detect(text, "medium").label is None

@@ -45,9 +45,10 @@ CAUGHT = [
 
 # phrasings no rule matches: only the learned scorer catches them
 MODEL_ONLY = [
-    # round 10's kind model reads it as a correction (a complaint about the agent's commit;
-    # friction before): the flag, not the label, is what this test is about
-    ("your last commit wiped the fixtures", "correction"),
+    # the kind model's label of it has flipped between rounds (friction, round 10 correction,
+    # round 14 friction again, like "you removed the guard clause and now it crashes" above):
+    # the flag, not the label, is what this test is about
+    ("your last commit wiped the fixtures", "friction"),
 ]
 
 NOT_FLAGGED = [
@@ -144,10 +145,10 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "corpus.jsonl",
         *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
         "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 22)),
+        *(f"blind{n}.jsonl" for n in range(2, 23)),
     }
-    assert "blind22.jsonl" not in files  # the next blind set: never read by the trainer
-    assert trainer.RECENT == ("blind20", "blind21")  # the strict run's held-out pair
+    assert "blind23.jsonl" not in files  # the next blind set: never read by the trainer
+    assert trainer.RECENT == ("blind21", "blind22")  # the strict run's held-out pair
 
 
 def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:

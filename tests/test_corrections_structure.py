@@ -393,6 +393,11 @@ def test_constraints_bug_reports_and_absolution_are_not_corrections(text: str, l
         ("that query is far too slow on the big table. make it lazy", False),
         ("ISO weeks start on Monday here, use isoweek()", False),
         ("Ajoute une colonne `note` au modèle, ne touche pas aux migrations.", True),
+        # round 14: a "no" in another language that answers the agent, read once glossed
+        ("No, non serve un test per il login.", True),
+        ("Non, pas besoin de migration pour ça.", True),
+        ("Nie, nie trzeba nowej tabeli.", True),
+        ("No, non così: usa il modulo esistente.", False),
     ],
 )
 def test_the_scorers_veto_reads_questions_answers_conventions_and_other_languages(

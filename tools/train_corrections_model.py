@@ -7,8 +7,8 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-21 (each written by
-a different helper). The list is explicit: a later blind set (``blind22.jsonl`` ...) is never
+corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-22 (each written by
+a different helper). The list is explicit: a later blind set (``blind23.jsonl`` ...) is never
 read here, so it stays unseen by the model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
@@ -216,6 +216,55 @@ later: blind 13's requests worded like corrections ("replace all X with our Y", 
 deprecated code paths", "rollback script for V57 please"), the largest class of low's false
 positives left on a fresh author.
 
+Round 14 (34 authors: blind 22 added, measured first: BLIND22_FIRST.md, low .040 / .737, medium
+.044 / .783; the strict pair is now blind 21 and blind 22, :data:`RECENT`). Held out alone
+(``--held blind22``), round 13's detector gives its first figures exactly. Both strict authors
+were read, and so were the held-out misses of every author; every figure below is a tuning
+figure. What the misses had in common (each line read roughly by its letters and words): lines
+in other languages (held out, the 18 fresh authors missed 24 % of their corrections in other
+languages at low against 11 % of their English ones; blind 22 16 of 34 against 36 of 164),
+corrections with no negation word (14 % missed against 9 % with one), corrections after praise
+(18 %), terse ones (14 %); "why did you ...?" was caught (5 % missed). Changes, each counted
+over every author's prompts (structure) or judged by a refit (features): the gloss reads Hindi
+in Latin script with its own table (its "hai" had been read as Italian "you have": three of
+blind 22's false positives), judges a line with other letters English on its whole words ("işi"
+gave the tokens "i" "i": a Turkish line was never glossed), and reads, in the languages already
+glossed, the words of an undo, a thing broken, deleted or forgotten, "switch to", "like the
+others", production, hours lost, fed up, "three times", "it (doesn't) work(s)", "not yet", "not
+needed" and the user's own slip, and Vietnamese; a prompt in another language opening on "no"
+that answers the agent is read as the English answer once glossed (10 nulls, no correction);
+giving up on the agent ("forget it, I'll write it myself", "I'm closing this session"), "I'm
+repeating myself" and "for hours" are time lost, never the user's own action; irony with no
+praise word ("I'm sure nobody will ever look there", "because what every X needs is") and "cool,
+so the X now ..." are mock praise; "why is ... now?" is a shape (19 prompts, all corrections)
+and, with "why is there ...", a cue; "I mixed up the two datasets" is the user's slip. Low may
+add .2 % of false positives (was .1 %, see :data:`MAX_ADDED_FP`). Strict (FP / recall), round
+13's design with blind 22 as an author -> round 14: blind 21 low .013/.926 -> .009/.926, medium
+.013/.952 -> .018/.957; blind 22 low .040/.702 -> .013/.778, medium .053/.778 -> .031/.838.
+Leave-one-author-out over 34 authors, mean (worst): low .019 (.078) / .910 (.689) -> .021 (.091)
+/ .917 (.757), medium .029 (.091) / .931 (.778) -> .029 (.091) / .935 (.812); the 18 fresh
+authors low .015 (.040) / .877 (.689) -> .015 (.031) / .895 (.757), medium .025 (.044) / .912
+(.778) -> .025 (.052) / .922 (.812); the 17 other than blind 22 (no change was written from
+their English lines; the categories of the gloss were picked after reading the foreign-language
+misses of ``train_extra`` 6, 8 and 9) low .013 (.022) / .886 (.689) -> .015 (.031) / .901
+(.757), medium .024 (.042) / .920 (.797) -> .025 (.052) / .927 (.812); blind 12-22 alone low
+.015 (.040) / .910 -> .014 (.031) / .920, medium .022 (.044) / .933 -> .020 (.040) / .940. By
+stage (the 17, low then medium): Hindi, the whole-word reading, the first words, giving up and
+irony .015/.893 .025/.921; "switch to", "like the others", production, hours, fed up .014/.896
+.024/.925; "why ... now" .015/.899 .024/.927; low at .2 %, the glossed "no" answer and
+"repeating myself" .015/.901 .025/.927. The authors with most lines in other languages gained
+most (low recall ``train_extra6`` .732 -> .764, ``8`` .830 -> .866, ``9`` .689 -> .757, ``11``
+.848 -> .871). The worst FP rates rose by two prompts each (low blind 13 .022 -> .031, medium
+``train_extra11`` .042 -> .052, its rules alone .029). Left out: a word feature kept only when
+three authors use it (fresh 17 low .013/.886 -> .014/.883, medium .024/.920 both; strict blind
+22 low .040/.702 -> .040/.727, medium FP .053 -> .062), medium at .8 % or 1 % (fresh 17 .027
+(.052) / .930, .029 (.062) / .932), low at .3 % or .4 % (.017 (.035) / .904, .018 (.032) /
+.905); "brilliant idea to" and "love/amazing how" as irony (10 labelled, all corrections or
+friction, but both are said as real praise too). Left for later: blind 22's redirects by tool or
+approach whose reason names the flaw ("replay that trace in CANoe; python-can messes up the
+timing", "Build through the Tasking toolchain script. The gcc build doesn't match ..."), 13 of
+its 36 English misses at low with round 13.
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -256,7 +305,7 @@ from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
 )
 
 DATA = ROOT / "tests" / "data" / "corrections"
-# one file per author; each is held out in turn (never a blind set past 21: blind 22 is unseen)
+# one file per author; each is held out in turn (never a blind set past 22: blind 23 is unseen)
 AUTHORS = {
     "corpus": "corpus.jsonl",
     "extra": "train_extra.jsonl",
@@ -291,6 +340,7 @@ AUTHORS = {
     "blind19": "blind19.jsonl",
     "blind20": "blind20.jsonl",
     "blind21": "blind21.jsonl",
+    "blind22": "blind22.jsonl",
 }
 # the authors no rule or cue was written or tuned on when they were first measured (their first
 # figures are in *_FIRST.md): the leave-one-author-out figures nearest to a new author's
@@ -312,10 +362,11 @@ FRESH = (
     "blind19",
     "blind20",
     "blind21",
+    "blind22",
 )
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind20", "blind21")
+RECENT = ("blind21", "blind22")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
@@ -372,7 +423,18 @@ LEVELS = ("low", "medium", "high")
 # positives and brings the worst author (blind 13) from .058 to .044. Low stays .001: 0 and
 # -.001 gave fresh .014 (.031) / .883 and .013 (.031) / .876 against .014 (.031) / .891 (the
 # worst, blind 13's requests worded like fixes, does not move).
-MAX_ADDED_FP = {"low": 0.001, "medium": 0.006, "high": 0.05}
+# Round 14 (strict pair blind 21 / blind 22; 34 authors, round 14's features): low .002. Over
+# the 17 fresh authors other than blind 22 (leave-one-author-out, mean (worst) FP / recall), low
+# caps .0005 / .001 / .002 / .003 / .004: .014 (.031) / .894, .015 (.031) / .899, .015 (.031) /
+# .902, .017 (.035) / .904, .018 (.032) / .905; strict the same at .001 and .002 (blind 21
+# .009/.926, blind 22 .018/.763). .002 is the largest that keeps their mean and worst as they
+# were (round 11's rule). Medium stays .006: .008 and .010 gave .027 (.052) / .930 and .029
+# (.062) / .932 against .024 (.045) / .927, the worst author over medium's 4 %. With the final
+# round-14 features (the glossed "no" answer, low at .002) .006 gave .025 (.052) / .927 and
+# strict .018/.957 .031/.838; .005 gave .024 (.045) / .926 and strict .013/.957 .027/.828: the
+# worst author (train_extra11, its rules alone .029) over 4 % either way, .010 less recall on
+# blind 22, so .006 was kept.
+MAX_ADDED_FP = {"low": 0.002, "medium": 0.006, "high": 0.05}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule
 # match, and the vetoes make room for a lower threshold. Strict run (blind 14 and train_extra7
@@ -865,7 +927,7 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
     WEIGHTS.write_text(
         '"""Weights of the learned correction scorer (GENERATED by\n'
         "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-21); the\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-22); the\n"
         "decision parameters chosen with them are in model_params.\n"
         '"""\n\n'
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"

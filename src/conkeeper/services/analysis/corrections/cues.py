@@ -40,6 +40,7 @@ from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.services.analysis.corrections.structure import (
     LIKE_THE_REST,
     LIKE_THE_REST_HINTS,
+    gives_up,
     sarcastic_exhibit,
 )
 
@@ -219,6 +220,85 @@ _GLOSS = {
     "perfekt": "perfect", "parfait": "perfect", "perfecto": "perfect", "perfeito": "perfect",
     "perfetto": "perfect", "wenn": "if", "falls": "if", "si": "if", "jeśli": "if", "jeżeli": "if",
     "если": "if", "якщо": "if", "indien": "if", "pokud": "if", "eğer": "if",
+    # round 14: the words of a stop, an undo, a thing broken or forgotten, "nothing changes"
+    # and "tired" in the languages above (held out, a new author's lines in other languages
+    # were missed twice as often as the English ones)
+    "però": "but", "rifallo": "redo it", "rifalla": "redo it", "rifai": "redo", "togli": "remove",
+    "hai tolto": "you removed", "hai cancellato": "you deleted", "hai messo": "you put",
+    "hai usato": "you used", "hai cambiato": "you changed", "hai modificato": "you changed",
+    "draai terug": "revert", "werkt niet": "doesn't work", "popraw": "fix", "usuń": "remove",
+    "porušuje": "breaks", "rozbil": "broke", "rozbilo": "broke", "zapomněl": "forgot",
+    "zapomněls": "you forgot", "oprav": "fix", "padá": "crashes", "v kruhu": "in circles",
+    "proč": "why", "стоп": "stop", "не треба": "no need", "не надо": "don't",
+    "втомився": "tired", "втомилася": "tired", "устал": "tired", "устала": "tired",
+    "нічого": "nothing", "ничего": "nothing", "чому": "why", "ти": "you", "забув": "forgot",
+    "забула": "forgot", "забыл": "forgot", "забыла": "forgot", "зламав": "broke",
+    "сломал": "broke", "видали": "remove", "удали": "remove", "yapma": "don't",
+    "etme": "don't", "kullanma": "don't use", "silme": "don't delete", "unuttun": "you forgot",
+    "bozdun": "you broke", "ich gebe auf": "i give up", "gebe auf": "give up",
+    "nichts": "nothing", "kaputt": "broken", "quebrou": "broke", "desfaça": "undo",
+    "cassé": "broke", "oublié": "forgot", "rien": "nothing",
+    # "it works" and "it doesn't work", an acknowledgement or a complaint in every language
+    "funktioniert": "works", "funktioniert nicht": "doesn't work", "funciona": "works",
+    "no funciona": "doesn't work", "não funciona": "doesn't work", "marche": "works",
+    "ne marche pas": "doesn't work", "marche pas": "doesn't work", "funziona": "works",
+    "non funziona": "doesn't work", "werkt": "works", "działa": "works",
+    "nie działa": "doesn't work", "funguje": "works", "çalışıyor": "works",
+    "çalışmıyor": "doesn't work", "работает": "works", "не работает": "doesn't work",
+    "працює": "works", "не працює": "doesn't work", "fungerar": "works", "virker": "works",
+    "dat": "that", "het": "it",
+    # "not yet": an answer about the user's own work, not a complaint
+    "ще не": "not yet", "ещё не": "not yet", "еще не": "not yet", "noch nicht": "not yet",
+    "todavía no": "not yet", "ainda não": "not yet", "pas encore": "not yet",
+    "non ancora": "not yet", "nog niet": "not yet", "jeszcze nie": "not yet",
+    "ještě ne": "not yet", "henüz": "yet",
+    # "not needed": a "no" that answers the agent's offer
+    "non serve": "not needed", "no hace falta": "not needed", "não precisa": "not needed",
+    "pas besoin": "not needed", "nicht nötig": "not needed", "niet nodig": "not needed",
+    "nie trzeba": "not needed", "не нужно": "not needed", "не потрібно": "not needed",
+    "gerek yok": "not needed", "behöver inte": "not needed", "nahi chahiye": "not needed",
+    # "switch to", "like the others / the rest", production, hours lost, fed up: the redirects,
+    # conventions and frustration a new author wrote in other languages (held out, the
+    # foreign-language corrections of train_extra 6, 8 and 9 were missed at low three times as
+    # often as their English ones)
+    "wechsle": "switch", "wechsel": "switch", "passe sur": "switch to", "bascule": "switch",
+    "cambia a": "switch to", "pasa a": "switch to", "muda para": "switch to",
+    "troca para": "switch to", "passa a": "switch to", "schakel over": "switch",
+    "przełącz": "switch", "přepni": "switch", "переключись": "switch", "переключи": "switch",
+    "перемкнись": "switch", "перемкни": "switch", "byt till": "switch to",
+    "pindah ke": "switch to", "ganti ke": "switch to",
+    "comme partout ailleurs": "like everywhere else", "comme les autres": "like the others",
+    "wie in den anderen": "like the other", "wie die anderen": "like the others",
+    "wie im restlichen": "like the rest", "wie der rest": "like the rest",
+    "como los demás": "like the others", "como las demás": "like the others",
+    "como el resto": "like the rest", "como en los otros": "like the other",
+    "como os outros": "like the others", "como as outras": "like the others",
+    "como o resto": "like the rest", "come gli altri": "like the others",
+    "come le altre": "like the others", "come il resto": "like the rest",
+    "zoals de andere": "like the other", "zoals de rest": "like the rest",
+    "jak pozostałe": "like the others", "jak reszta": "like the rest",
+    "jak w innych": "like the other", "jako ostatní": "like the others",
+    "как остальные": "like the others", "как и остальные": "like the others",
+    "как в остальных": "like the other", "як інші": "like the others", "як решта": "like the rest",
+    "diğerleri gibi": "like the others", "som de andra": "like the others",
+    "seperti yang lain": "like the others", "produktion": "production",
+    "producción": "production", "produção": "production",
+    "produzione": "production", "produkcja": "production", "produkce": "production",
+    "продакшн": "production", "прод": "prod", "продакшні": "production",
+    "seit einer stunde": "for hours", "seit stunden": "for hours", "depuis une heure": "for hours",
+    "depuis des heures": "for hours", "desde hace horas": "for hours", "há duas horas": "for hours",
+    "há horas": "for hours", "da ore": "for hours", "da un'ora": "for hours",
+    "al een uur": "for hours", "od godziny": "for hours", "od hodiny": "for hours",
+    "уже час": "for hours", "который час": "for hours", "вже годину": "for hours",
+    "saatlerdir": "for hours", "j'en ai marre": "fed up", "en ai marre": "fed up",
+    "estoy harto": "fed up", "estou farto": "fed up", "mi sono stufato": "fed up",
+    "ich habe es satt": "fed up", "mam dość": "fed up", "надоело": "fed up",
+    "набридло": "fed up", "bıktım": "fed up", "frustrierend": "frustrating",
+    "frustrant": "frustrating", "frustrante": "frustrating", "trois fois": "three times",
+    "dreimal": "three times", "drei mal": "three times", "tres veces": "three times",
+    "três vezes": "three times", "tre volte": "three times", "trzy razy": "three times",
+    "три раза": "three times", "tři krát": "three times", "üç kez": "three times",
+    "drie keer": "three times",
 }  # fmt: skip
 # Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
 # these are found inside the text
@@ -252,7 +332,69 @@ _GLOSS_CJK = {
     "没错": "right", "谢谢": "thanks", "ありがとう": "thanks", "감사": "thanks",
     "고마워": "thanks", "しないで": "don't", "ください": "please", "写一个": "write a ",
     "如果": "if ", "もし": "if ", "만약": "if ", "错误": "error",
+    # round 14: an undo, a thing broken, deleted or forgotten, "why", "stop" (see _GLOSS)
+    "取り消": "undo", "壊れ": "broke", "消して": "delete", "間違": "wrong", "忘れ": "forgot",
+    "なんで": "why", "やめて": "stop", "不对": "wrong", "删掉": "deleted", "删了": "deleted",
+    "你把": "you ", "忘了": "forgot", "别再": "don't", "回滚": "revert", "为啥": "why",
+    "坏了": "broke", "빼먹": "forgot", "잊었": "forgot", "하지 마세요": "don't",
+    "되돌": "revert", "계속 같은": "still same",
+    # the user's own slip ("I told you the wrong branch name")
+    "잘못 알려": "i gave you the wrong ", "잘못 말했": "i said the wrong ",
+    "제가 잘못": "my mistake",
+    "我说错了": "my mistake", "我搞错了": "my mistake", "我弄错了": "my mistake",
+    "私の間違い": "my mistake", "間違えました": "my mistake", "すみません": "sorry",
+    "죄송": "sorry", "对不起": "sorry", "不需要": "not needed", "要らない": "not needed",
+    "필요 없": "not needed",
+    # switch to, like the others, production, fed up (see _GLOSS)
+    "切り替えて": "switch ", "切り替え": "switch ", "切到": "switch to ", "切换到": "switch to ",
+    "换到": "switch to ", "전환": "switch ", "和其他": "like the other ",
+    "跟其他": "like the other ",
+    "他と同じ": "like the others", "다른 것처럼": "like the others", "生产环境": "production",
+    "本番": "production", "프로덕션": "production", "受够了": "fed up", "うんざり": "fed up",
+    # Vietnamese and Hindi in Devanagari (their marks split words, so they are found inside)
+    "vẫn": "still", "lỗi": "error", "như cũ": "as before", "sai rồi": "wrong",
+    "không phải": "not", "phải là": "should be", "lại": "again", "फिर से": "again",
+    "वही": "same", "नहीं": "not", "गलत": "wrong",
 }  # fmt: skip
+# round 14: Hindi in Latin script (blind 22; lines of train_extra9 and 11 too). Its commonest
+# words are other languages' correction words ("hai" is Italian "you have", "ne" Czech "no"),
+# so a sentence with two of :data:`_HINDI_MARKERS` is read with this table over the others
+# (:func:`_table`): "theek hai, chal gaya" is "ok, works", not "theek you have".
+_GLOSS_HINDI = {
+    "hai": "is", "hain": "are", "ne": "", "nahi": "not", "nahin": "not", "nai": "not",
+    "mat": "don't", "galat": "wrong", "phir se": "again", "fir se": "again", "phirse": "again",
+    "dobara": "again", "wahi": "same", "vahi": "same", "abhi bhi": "still", "ab bhi": "still",
+    "ab tak": "still", "bhool gaye": "forgot", "bhul gaye": "forgot", "bhool gaya": "forgot",
+    "bhool": "forgot", "kyun": "why", "kyon": "why", "kyu": "why", "hatao": "remove",
+    "hata do": "remove", "wapas": "back", "pehle jaisa": "as it was", "pehle jaise": "as it was",
+    "use karo": "use", "ki jagah": "instead of", "ke bajaye": "instead of", "sirf": "only",
+    "maine kaha": "i said", "maine bola": "i said", "kaha tha": "i said", "theek hai": "ok",
+    "thik hai": "ok", "shukriya": "thanks", "dhanyavaad": "thanks", "badhiya": "great",
+    "chal gaya": "works", "ho gaya": "done", "meri galti": "my mistake", "agar": "if",
+    "ruko": "stop", "band karo": "stop", "aap": "you", "aapne": "you", "tum": "you",
+    "tumne": "you", "kya": "what", "lagao": "add", "banao": "make", "likho": "write",
+    "naya": "new", "nayi": "new", "yeh": "this", "ye": "this", "kuch bhi": "anything",
+    "humare paas": "we have", "hamare paas": "we have", "mere paas": "i have",
+}  # fmt: skip
+_HINDI_MARKERS = _words(
+    "hai hain nahi nahin kya kyun kyu mein aur bhi yaar theek thik accha acha raha rahi gaya "
+    "gayi karo kiya tha thi wahi phir fir abhi kuch bahut humare hamare mera meri tumne aapne "
+    "aap yeh diya liya kiya karna lagao hatao wapas gaye hua hui"
+)
+_TABLES: dict[str, dict[str, str]] = {}
+
+
+def _table(tokens: list[str]) -> dict[str, str]:
+    """The gloss table of a sentence: Hindi's over the others' when two of its words show
+    (:data:`_GLOSS_HINDI`), else :data:`_GLOSS`."""
+    if sum(1 for token in tokens if token in _HINDI_MARKERS) < 2:
+        return _GLOSS
+    table = _TABLES.get("hi")
+    if table is None:
+        table = _TABLES["hi"] = {**_GLOSS, **_GLOSS_HINDI}
+    return table
+
+
 _LETTERS = LazyPattern(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
 # common English words: an ASCII sentence with one of them is English and is not glossed
 _ENGLISH = _words(
@@ -264,7 +406,11 @@ _ENGLISH = _words(
 def _is_english(text: str, tokens: list[str]) -> bool:
     """Whether a sentence is English: two common English words among its ``tokens`` (one, if
     it is ASCII and no other word of it is a correction word of another language: "cofnij to"
-    is Polish, its "to" a pronoun)."""
+    is Polish, its "to" a pronoun). In a sentence with other letters the words are read whole:
+    the ASCII tokens of "işi" are "i" and "i", two English words (round 14: a Turkish
+    correction was never glossed)."""
+    if not text.isascii():
+        tokens = _LETTERS.compiled.findall(text)
     english = sum(1 for token in tokens if token in _ENGLISH)
     if english >= 2:
         return True
@@ -278,6 +424,7 @@ def gloss(text: str, tokens: list[str]) -> str:
     returned unchanged (the same object)."""
     if _is_english(text, tokens):
         return text
+    table = _table(tokens)
     pieces: list[str] = []
     words = list(_LETTERS.compiled.finditer(text))
     done, i = 0, 0
@@ -285,8 +432,8 @@ def gloss(text: str, tokens: list[str]) -> str:
         for size in (3, 2, 1):
             group = words[i : i + size]
             phrase = " ".join(m.group(0) for m in group)
-            if len(group) == size and phrase in _GLOSS:
-                pieces += [text[done : group[0].start()], _GLOSS[phrase]]
+            if len(group) == size and phrase in table:
+                pieces += [text[done : group[0].start()], table[phrase]]
                 done = group[-1].end()
                 i += size
                 break
@@ -406,6 +553,9 @@ _WASTED_PAIRS = frozenset(
         "hours on",
         "hours now",
         "hours of",
+        "for hours",  # round 14: 15 friction, 1 correction, 2 nulls over every author's prompts
+        "repeating myself",
+        "repeat myself",
     )
 )
 # a flaw named in the agent's work, usually the reason given for a fix ("GlobalScope leaks")
@@ -475,6 +625,8 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
         cues.add("m:comparative-start")
     if " ".join(opening[:2]) in _CHALLENGE_OPENINGS or opening[0] == "why'd":
         cues.add("m:challenge")
+        if "now" in tokens or opening[1:3] == ["is", "there"] or opening[1:3] == ["are", "there"]:
+            cues.add("m:why-now")  # round 14: the agent's last change asked about
     _agent_cues(tokens, cues)
     if not _RESTORE.isdisjoint(tokens) or "used to" in pairs or _as_it_was(tokens):
         cues.add("m:restore")
@@ -488,8 +640,12 @@ def meaning_cues(text: str, tokens: list[str], opening: list[str]) -> set[str]:
         cues.add("m:convention")
     if not _HINDSIGHT_WORDS.isdisjoint(tokens) or not _HINDSIGHT_PAIRS.isdisjoint(pairs):
         cues.add("m:hindsight")
-    if not _WASTED_WORDS.isdisjoint(tokens) or not _WASTED_PAIRS.isdisjoint(pairs):
-        cues.add("m:wasted")
+    if (
+        not _WASTED_WORDS.isdisjoint(tokens)
+        or not _WASTED_PAIRS.isdisjoint(pairs)
+        or gives_up(text)
+    ):
+        cues.add("m:wasted")  # time lost, or the agent given up on (round 14)
     if not _FLAW.isdisjoint(tokens):
         cues.add("m:flaw")
     if "here" in tokens or any(

@@ -101,7 +101,7 @@ _PRAISE_WORDS = (
 # the user owns the mistake ("my bad, I gave you the wrong path"): nothing to teach the agent
 SELF_BLAME = LazyPattern(
     r"\b(?:my (?:bad|mistake|fault|error|typo)|(?:that|it) was (?:wrong|silly|dumb) of me|"
-    r"i (?:misremembered|misspoke|mixed (?:it|them|those) up)|"
+    r"i (?:misremembered|misspoke|mixed (?:(?:it|them|those) )?up)|"
     r"(?:that|this|it) (?:was|is|'s) (?:on me|my \w+)|"
     r"i (?:\w+ )?(?:gave|sent|pasted|typed|pointed|showed|linked|copied|wrote|mentioned|picked|"
     r"named|used|had) (?:you )?(?:at |to )?(?:the |a )?wrong\b|i was wrong|"

@@ -289,7 +289,7 @@ _SELF_ACTION = LazyPattern(
     # user's (round 13: 8 corrections, no null)
     r"renamed|moved(?! (?:to|off|away|over|from)\b)|deleted|added)\b(?! (?:it |this |that )?"
     r"clear)|\bon my (?:side|end|part)\b|"
-    r"\bmy (?:own )?(?:commit|edit|change|typo)\b|\bmyself\b",
+    r"\bmy (?:own )?(?:commit|edit|change|typo)\b|(?<!repeating )(?<!repeat )\bmyself\b",
     re.IGNORECASE,
 )
 # "the flaky test is gone" is good news; "jest is gone from this repo", "`Thread.stop` is gone"
@@ -794,6 +794,7 @@ SHAPES = frozenset(
         "reminder",
         "went-bad-after-you",
         "why-did-you",
+        "why-now",
         "fed-up",
         "house-convention",
         "next-time",
@@ -810,18 +811,9 @@ SHAPES = frozenset(
 
 
 def _mock_praise_shape(sentence: str, shape: Shape) -> bool:
-    """The prompt opens on mock praise of the agent's work (:func:`sarcastic_exhibit`, or an
-    exhibit :data:`_MOCK_PRAISE_MORE` reads)."""
-    if not shape.parts or sentence != shape.parts[0]:
-        return False
-    if sarcastic_exhibit(sentence):
-        return True
-    head = sentence[:14].lower()
-    return (
-        any(cue in head for cue in _MOCK_PRAISE_CUES)
-        and bool(_MOCK_PRAISE_MORE.match(sentence.lstrip()))
-        and not _INCOMING_WORK.search(sentence)
-    )
+    """The prompt opens on mock praise of the agent's work or on irony
+    (:func:`sarcastic_exhibit`)."""
+    return bool(shape.parts) and sentence == shape.parts[0] and sarcastic_exhibit(sentence)
 
 
 def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
@@ -857,7 +849,7 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         and (_SARCASM.search(shape.prose))
     ):
         found = (0.82, "sarcasm")
-    elif _mock_praise_shape(sentence, shape):
+    elif _mock_praise_shape(sentence, shape) or ironic(sentence):
         found = (0.82, "mock-praise")
     elif _has(lower, ("should", "supposed")) and _SHOULD_HAVE.match(sentence):
         found = (0.82, "should-have")
@@ -916,6 +908,12 @@ _CURIOUS = LazyPattern(
 )
 
 
+# round 14: a question about the agent's last change, "why is the chart now in UTC?", "why is
+# there a sleep() in the test now?": over every author's prompts 19 such questions, all
+# corrections ("why is the build slow?" names no change)
+WHY_NOW = LazyPattern(r"^(?:\w+,? )?why (?:is|are|does|do) [^?]*\bnow\b", re.IGNORECASE)
+
+
 def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
     """A question that still corrects: open frustration in a few words, "why did you ..."
     (a polite "could you undo ...?" was tried: other authors ask it as new work)."""
@@ -931,6 +929,12 @@ def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
         return 0.84, "why-did-you"
     if _has(lower, ("only asked", "only wanted", "asked for")) and _OVERREACH.search(sentence):
         return 0.84, "overreach"  # "I only asked to rename it, why is the file reformatted?"
+    if (
+        "now" in lower
+        and WHY_NOW.match(sentence)
+        and not (shape.new_task or shape.self_action or _CURIOUS.search(shape.prose))
+    ):
+        return 0.84, "why-now"
     return 0.0, ""
 
 
@@ -992,9 +996,13 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if shape.parts and _mock_praise_shape(shape.parts[0], shape):
         return False  # mock praise: the praise below is not approval
+    if gives_up(prose) or ironic(prose):
+        return False  # "forget it, I'll do it myself", "I'm sure nobody will ever look there"
     if approval_without_but(prose):
         return True
     if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
+        return True
+    if _answered_no_glossed(shape):
         return True
     if _has(lower, ("you asked", "you were asking", "you wanted to know")) and _YOU_ASKED.search(
         prose
@@ -1041,6 +1049,31 @@ def _new_work_glossed(shape: Shape) -> bool:
 
 
 _GLOSS_WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")  # the tokens :mod:`.features` reads
+# the "no" of the languages glossed, opening a prompt (a cheap gate before the gloss)
+_FOREIGN_NO = frozenset(
+    (
+        "no", "nein", "non", "nie", "nee", "nej", "nei", "não", "nao", "ні", "нет", "не", "hayır",
+        "hayir", "nahi", "nahin", "ne",
+    )
+)  # fmt: skip
+
+
+def _answered_no_glossed(shape: Shape) -> bool:
+    """Whether a prompt in another language opens on "no" and answers the agent ("No, non serve
+    il supporto ..." is "no, not needed ...") once its first sentence is read as English, as
+    :data:`_ANSWERED_NO` reads an English one (issue 20 round 14)."""
+    head = shape.lower.lstrip()[:12].replace(",", " ").split()
+    if not shape.parts or not head or head[0] not in _FOREIGN_NO:
+        return False
+    from conkeeper.services.analysis.corrections.cues import gloss
+
+    lower = shape.parts[0].lower()
+    glossed = gloss(lower, _GLOSS_WORD.compiled.findall(lower))
+    if glossed is lower:
+        return False
+    if glossed.startswith("not"):  # "non", "nie", "ne" opening a prompt: the answer's "no"
+        glossed = "no" + glossed[3:]
+    return bool(_ANSWERED_NO.match(glossed))
 
 
 def _hypothetical(prose: str, lower: str) -> bool:
@@ -1084,7 +1117,7 @@ _MOCK_PRAISE = LazyPattern(
 _MOCK_PRAISE_MORE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
     r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb)(?: of course)?[,!.]+ +"
-    r"(?:CODE\b|(?:the|your|this|that|my|our|every|each) [\w-]+(?: [\w-]+)? now (?=\w))"
+    r"(?:so )?(?:CODE\b|(?:the|your|this|that|my|our|every|each) [\w-]+(?: [\w-]+)? now (?=\w))"
     r"(?![^.!?]*\b(?:works?|working|pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|"
     r"correct|renders?|loads?|builds?|compiles?|runs?|shows?|displays?|happy|good|ok|okay)\b)",
     re.IGNORECASE,
@@ -1092,18 +1125,54 @@ _MOCK_PRAISE_MORE = LazyPattern(
 
 
 _INCOMING_WORK = LazyPattern(r":|\b(?:request|ticket|task|meeting|feature)s?\b", re.IGNORECASE)
+# round 14: irony with no praise word first ("I'm sure nobody will ever look there", "ah yes,
+# because what every LiveView needs is a 4 MB assign"): over every author's prompts two, both
+# corrections, and no null
+_IRONY = LazyPattern(
+    r"\bi'?m sure (?:nobody|no one|no-one) (?:will|would)\b|"
+    r"\bbecause what every [\w-]+(?: [\w-]+)? needs\b",
+    re.IGNORECASE,
+)
+_IRONY_CUES = ("sure", "every")
+
+
+def ironic(text: str) -> bool:
+    """Whether ``text`` holds plain irony (:data:`_IRONY`), in any of its sentences."""
+    return _has(text.lower(), _IRONY_CUES) and bool(_IRONY.search(text))
 
 
 def sarcastic_exhibit(sentence: str) -> bool:
     """Whether ``sentence`` opens on mock praise of something the agent made ("nice, a
-    600-line ViewModel", "sure, let's just disable TLS"): a complaint, not approval. Work
-    handed over is not the agent's ("great, another feature request from sales: add ...")."""
-    head = sentence[:14].lower()
-    return (
-        any(cue in head for cue in _MOCK_PRAISE_CUES)
-        and bool(_MOCK_PRAISE.match(sentence.lstrip()))
-        and not _INCOMING_WORK.search(sentence)
-    )
+    600-line ViewModel", "sure, let's just disable TLS", "cool, so the lockfile now pins three
+    versions"; :data:`_MOCK_PRAISE_MORE`, read by the scorer's cue since round 14) or is plain
+    irony (:data:`_IRONY`): a complaint, not approval. Work handed over is not the agent's
+    ("great, another feature request from sales: add ...")."""
+    lower = sentence.lower()
+    if ironic(sentence):
+        return True
+    head = lower[:14]
+    if not any(cue in head for cue in _MOCK_PRAISE_CUES) or _INCOMING_WORK.search(sentence):
+        return False
+    opened = sentence.lstrip()
+    return bool(_MOCK_PRAISE.match(opened) or _MOCK_PRAISE_MORE.match(opened))
+
+
+# round 14: giving up on the agent ("forget it, I'll write the DAO myself", "screw it, I'll ask
+# on the forum", "I'll just redo it by hand", "I'm closing this session"): friction, not the
+# user's own action; "no thanks, I'll write the docs myself" declines an offer and stays
+# unread. Over every author's prompts five such prompts, all friction, and no null.
+_GIVE_UP = LazyPattern(
+    r"^(?:\w+,? )?(?:forget|screw) (?:it|this|that|about it)\b|"
+    r"\bi'?ll just\b[^.!?]*\b(?:myself|by hand|manually)\b|"
+    r"\bi'?m closing (?:this|the) (?:session|chat|conversation)\b",
+    re.IGNORECASE,
+)
+_GIVE_UP_CUES = ("forget", "screw", "ll just", "closing")
+
+
+def gives_up(text: str) -> bool:
+    """Whether ``text`` gives up on the agent (:data:`_GIVE_UP`)."""
+    return _has(text.lower(), _GIVE_UP_CUES) and bool(_GIVE_UP.search(text))
 
 
 # ------------------------------------------------------------------------- rule adjustments
