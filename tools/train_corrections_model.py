@@ -8,8 +8,9 @@ Pure Python (no numpy): the data is under 3,000 prompts and training takes secon
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
 corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-22 (each written by
-a different helper). The list is explicit: a later blind set (``blind23.jsonl`` ...) is never
-read here, so it stays unseen by the model and by every choice made here.
+a different helper). The list is explicit: a later blind set (``blind23.jsonl``, measured once,
+``BLIND23_FIRST.md``, and ``blind24.jsonl`` ...) is never read here, so it stays unseen by the
+model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
 on every other author scores it (out-of-fold probabilities). The decision parameters of each
