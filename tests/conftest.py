@@ -84,35 +84,6 @@ def run_cli(
     )
 
 
-def run_cli_in_terminal(
-    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """``python -m conkeeper ARGS`` with a terminal for its input, as a person types it in
-    their own shell (the user's acts, such as ``review approve``, need one); output captured."""
-    import pty
-
-    leader, follower = pty.openpty()
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "conkeeper", *args],
-            stdin=follower,
-            cwd=cwd,
-            env=env or cli_env(),
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
-    finally:
-        os.close(follower)
-        os.close(leader)
-    return subprocess.CompletedProcess(
-        proc.args,
-        proc.returncode,
-        proc.stdout.decode("utf-8", errors="replace"),
-        proc.stderr.decode("utf-8", errors="replace"),
-    )
-
-
 def submit_prompt(root: Path, text: str, session: str = "s-1") -> subprocess.CompletedProcess[str]:
     """One prompt through a real UserPromptSubmit hook subprocess (Claude Code's payload)."""
     payload = {

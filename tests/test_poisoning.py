@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import cli_env, run_cli, run_cli_in_terminal, session_start_context
+from conftest import cli_env, run_cli, session_start_context
 from conkeeper.domain.categories import MEMORY_CATEGORIES
 from conkeeper.domain.instructions import (
     find_instructions,
@@ -239,7 +239,7 @@ def test_an_order_without_a_category_is_held_not_sent_back_for_one(project: Path
     saved = json.loads(plain.stdout)
     assert saved["status"] == "saved" and saved["category"] in MEMORY_CATEGORIES
     assert saved["category_guessed"] is True
-    done = run_cli_in_terminal("review", "approve", answer["id"], "--json", cwd=project)
+    done = run_cli("review", "approve", answer["id"], "--json", cwd=project)
     assert done.returncode == 0 and json.loads(done.stdout)["status"] == "saved"
     text = (project / ".claude" / "memory" / "patterns.md").read_text()
     assert f"<!-- @category: {answer['category']} -->" in text and "approved -->" in text
@@ -287,7 +287,7 @@ def test_cli_review_lists_approves_and_refuses_an_agent(project: Path) -> None:
     assert "ignore previous instructions" in run_cli("review", cwd=project).stdout
     blocked = run_cli("review", "approve", item, cwd=project, env=cli_env(CLAUDECODE="1"))
     assert blocked.returncode != 0 and "yours to do" in blocked.stderr
-    done = run_cli_in_terminal("review", "approve", item, "--json", cwd=project)
+    done = run_cli("review", "approve", item, "--json", cwd=project)
     assert done.returncode == 0 and json.loads(done.stdout)["status"] == "saved"
     assert "approved -->" in (project / ".claude" / "memory" / "patterns.md").read_text()
     assert "No memory entries are held" in run_cli("review", cwd=project).stdout
@@ -517,7 +517,7 @@ def test_orders_an_agent_wrote_with_its_own_tools_wait_for_review(project: Path)
     assert run_cli("review", "drop", mine[second]["id"], cwd=project).returncode == 0
     assert "init.sh" not in patterns.read_text("utf-8")
     assert user_line in patterns.read_text("utf-8")
-    kept = run_cli_in_terminal("review", "approve", mine[order]["id"], cwd=project)
+    kept = run_cli("review", "approve", mine[order]["id"], cwd=project)
     assert kept.returncode == 0, kept.stderr
     assert "--no-verify" in session_start_context(project)
     assert [i for i in json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]] == []

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import cli_env, run_cli, run_cli_in_terminal, session_start_context
+from tests.conftest import cli_env, run_cli, session_start_context
 from tests.team_support import TeamServer, database_url, issue_token, pg_proc, team_server
 
 __all__ = ["database_url", "pg_proc", "team_server"]  # fixtures used by name
@@ -485,7 +485,7 @@ def test_an_agent_approving_held_text_from_its_shell_is_reported(project: Path) 
     from test_poisoning import _bash_post
 
     _, _, held = _an_order_the_agent_edited_in(project)
-    spoofed = run_cli_in_terminal("review", "approve", held[0]["id"], cwd=project,
+    spoofed = run_cli("review", "approve", held[0]["id"], cwd=project,
                       env=cli_env(CLAUDECODE="0"))  # fmt: skip
     # an agent's shell with a terminal: the environment is the agent's to set, it cannot tell
     assert spoofed.returncode == 0

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import run_cli, run_cli_in_terminal
+from tests.conftest import run_cli
 
 from conkeeper.domain.provenance import today
 from conkeeper.domain.safewrite import edit_file, replace_span
@@ -201,7 +201,7 @@ def test_history_global_lists_the_global_memory_journal(project: Path, tmp_path:
     (global_memory / "patterns.md").write_bytes(b"# Global patterns\n")
     held = remember(project, "Prefer small commits", "convention", "patterns.md", scope="global")
     assert held["status"] == "held"  # an agent's global write waits for the user (issue 20)
-    approved = run_cli_in_terminal("review", "approve", held["id"], cwd=project)
+    approved = run_cli("review", "approve", held["id"], cwd=project)
     assert approved.returncode == 0, approved.stderr
     assert _history(project) == []
     (entry,) = _history(project, "--global")
