@@ -1347,6 +1347,7 @@ class Reading(Record):
 
     __slots__ = (
         "acronyms",
+        "adds",
         "anchors",
         "bare",
         "changed",
@@ -1401,6 +1402,7 @@ class Reading(Record):
         self.reasons = False  # its only sign of an exception is a reason ("because")
         self.permits = False  # it grants a permission ("may", "can", "is fine")
         self.exempts = False  # it says it is an exception ("Exception:", "except", "unless")
+        self.adds = False  # it says it adds to another entry ("also", "too", "in addition")
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
@@ -1691,6 +1693,11 @@ _EXEMPTS = re.compile(
     re.IGNORECASE,
 )
 
+# An entry that adds to another ("A SEV1 also needs a scribe") names the same things as the
+# rule it adds to and says another fact: never a duplicate by names alone (blind_pairs11's first
+# measurement merged such pairs, and exemptions, each merge deleting a rule).
+_ADDS = re.compile(r"\b(?:also|too|as well|additionally|in addition)\b")
+
 # The CAN bus, written in capitals: a name, not the verb "can".
 _CAN_BUS = re.compile(r"\bCAN\b")
 
@@ -1732,6 +1739,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             if concept and weight >= 1.0
         )
     reading.exempts = _EXEMPTS.search(text) is not None
+    reading.adds = _ADDS.search(reading.text) is not None
     raw: list[str] = []
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
@@ -3192,11 +3200,6 @@ _ANCHOR_UNSHARED = 4
 # of one fact said twice; over fifteen authors 2 labelled duplicates lost).
 _ANCHOR_UNSHARED_WORDS = 3
 _IDENTIFIER_SPAN = re.compile(r"[\d._/=:-]")
-# An entry that says it is an exception ("Security patches are exempt from the Friday freeze")
-# or that it adds to another ("A SEV1 also needs a scribe") names the same things as the rule
-# it refines and says another fact: never a duplicate by names alone (blind_pairs11's first
-# measurement merged three such pairs, deleting a rule).
-_ADDS = re.compile(r"\b(?:also|too|as well|additionally|in addition)\b")
 
 
 def _anchor_unshared(reading: Reading) -> int:
@@ -3250,7 +3253,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and a.numbers == b.numbers
         and dice >= limits.anchor_similarity
         and min(all_a, all_b) - shared_all < _anchor_unshared(a)
-        and not (a.exempts or b.exempts or _ADDS.search(a.text) or _ADDS.search(b.text))
+        and not (a.exempts or b.exempts or a.adds or b.adds)
     ):
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (about the same names)")
     if (
