@@ -189,6 +189,31 @@ def test_two_sessions_writing_an_adr_at_once_never_share_a_number(project: Path)
     assert all(f"Choice {n} |" in index for n in range(6))
 
 
+def test_the_index_is_rebuilt_from_the_folder_as_it_is_under_the_lock(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race above, made certain: a session read the ADR folder, then waited for the lock
+    while another session wrote ADR-002 and its row; once it had the lock it wrote its older
+    view of the folder over that row (CI lost one of six rows this way). The folder is read
+    under the lock now, so the last writer's index holds every ADR."""
+    from conkeeper.domain import safewrite
+    from conkeeper.services import decisions
+
+    memory = project / ".claude" / "memory"
+    decisions.new_adr(memory, "Choice 0", "We")
+    real_edit_file = safewrite.edit_file
+
+    def another_session_first(*args: object, **kwargs: object) -> object:
+        monkeypatch.setattr(decisions, "edit_file", real_edit_file)
+        decisions.new_adr(memory, "Choice 1", "We")  # finishes while this one waits
+        return real_edit_file(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(decisions, "edit_file", another_session_first)
+    decisions.regenerate_index(memory)
+    index = (memory / "decisions" / "INDEX.md").read_text(encoding="utf-8")
+    assert "Choice 0 |" in index and "Choice 1 |" in index, index
+
+
 # --------------------------------------------------------------------------- read-only files
 
 

@@ -205,24 +205,32 @@ _TABLE_RULE = re.compile(rb"^\|\s*:?-{3,}")
 
 def regenerate_index(memory_dir: Path, source: str = "user-cli") -> Path:
     """Bring ``decisions/INDEX.md``'s table rows in line with the ADR files (unreadable ADRs
-    are left out): only the row lines change; a missing index is made from the template."""
+    are left out): only the row lines change; a missing index is made from the template. The
+    ADR files are read under the index's write lock: read before it, a session that wrote
+    ADR-004 could replace the rows another session had just written for ADR-005 and ADR-006
+    with its older view of the folder."""
+
+    def edit(current: bytes) -> bytes:
+        fresh = render_index(_summaries(memory_dir)).encode()
+        if not current.strip():
+            return fresh
+        rows = [line for line in fresh.splitlines(keepends=True) if _INDEX_ROW.match(line)]
+        return replace_rows(current, rows)
+
+    index = memory_dir / DECISIONS_DIR / INDEX_NAME
+    edit_file(index, edit, command="decisions index", source=source, root=memory_dir)
+    return index
+
+
+def _summaries(memory_dir: Path) -> list[AdrSummary]:
+    """The summary of every readable ADR file (an unreadable one is left out)."""
     rows = []
     for path in adr_files(memory_dir):
         try:
             rows.append(summarize(path))
         except MemoryFileError:
             continue
-    fresh = render_index(rows).encode()
-    new_rows = [line for line in fresh.splitlines(keepends=True) if _INDEX_ROW.match(line)]
-
-    def edit(current: bytes) -> bytes:
-        if not current.strip():
-            return fresh
-        return replace_rows(current, new_rows)
-
-    index = memory_dir / DECISIONS_DIR / INDEX_NAME
-    edit_file(index, edit, command="decisions index", source=source, root=memory_dir)
-    return index
+    return rows
 
 
 def replace_rows(current: bytes, new_rows: list[bytes]) -> bytes:
