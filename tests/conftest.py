@@ -10,6 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests judge what is generated, never how fast: a loaded or slower machine drew one
+# input in 1.4 s and failed a test on hypothesis's speed check, not on ConKeeper. Tests that
+# name their own health checks add ``too_slow`` themselves.
+settings.register_profile("conkeeper", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("conkeeper")
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 

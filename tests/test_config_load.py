@@ -334,7 +334,10 @@ def test_parse_value_only_raises_value_error(key: str, raw: str) -> None:
     assert isinstance(value, type(KEYS[key].default))
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+@settings(
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    max_examples=60,
+)
 @given(
     key=st.sampled_from(sorted(k for k, s in KEYS.items() if s.type != "str")),
     raw=st.text(

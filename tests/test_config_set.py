@@ -217,7 +217,10 @@ def key_and_valid_raw(draw: st.DrawFn) -> tuple[str, str]:
     return key, draw(_valid_raw(KEYS[key]))
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=150)
+@settings(
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    max_examples=150,
+)
 @given(pair=key_and_valid_raw())
 def test_valid_values_round_trip(project: Path, env: dict[str, str], pair: tuple[str, str]) -> None:
     key, raw = pair

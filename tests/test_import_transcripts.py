@@ -119,7 +119,9 @@ def test_unreadable_inputs_are_reported_not_fatal(tmp_path: Path) -> None:
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(st.lists(st.one_of(st.binary(max_size=80), st.sampled_from([
     b'{"type": "user", "message": {"content": "fix it"}, "cwd": "/tmp/x"}',

@@ -29,7 +29,9 @@ MARKER_FILES = {
 
 user_bytes = st.binary(max_size=400).filter(lambda b: b"conkeeper" not in b.lower())
 PROPERTY = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 

@@ -80,7 +80,10 @@ def test_display_paths_pick_the_scope() -> None:
     assert split_display_path("b.md", "global") == ("global", "b.md")
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(st.text(alphabet=st.sampled_from(list("ab./\\~:\x00.md")), max_size=20))
 def test_resolved_paths_never_leave_the_root(tmp_path: Path, relative: str) -> None:
     root = tmp_path / "memory"

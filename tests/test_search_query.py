@@ -172,7 +172,9 @@ def test_no_text_raises_an_fts_error(text: str) -> None:
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(st.text(alphabet=st.sampled_from(list('ab "()*:-^_\x00ANDORNT')), min_size=1, max_size=40))
 def test_any_query_through_the_service_is_safe(
