@@ -184,3 +184,49 @@ def test_after_a_postgresql_restart_the_next_requests_succeed(
     assert again == [200] * len(again)
     log = server.stop()
     assert "Traceback" not in log and "Error" not in log, log
+
+
+def test_a_request_stuck_behind_a_lock_answers_503_after_the_statement_timeout(
+    tmp_path: Path, own_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request whose statement waited on a lock (a long migration, a stuck administrative
+    transaction) held its worker thread and connection for as long as the lock was held: with
+    no statement timeout the server answered nothing at all. It now answers 503 with
+    ``Retry-After`` once ``--statement-timeout`` has passed, logs one clean line, and serves
+    again as soon as the lock is released."""
+    import psycopg
+
+    base = f"postgresql://{own_cluster.user}@{own_cluster.host}:{own_cluster.port}"
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS ck_stuck WITH (FORCE)")
+        conn.execute("CREATE DATABASE ck_stuck")
+    database = f"{base}/ck_stuck"
+    assert run_cli("server", "init", "--database", database).returncode == 0
+    token = issue_token(database, "ann", "core")
+    server = TeamServer(database, "--workers", "1", "--statement-timeout", "0.5").start()
+    try:
+        assert ask(server, "/api/v1/whoami", token)[0] == 200
+        with psycopg.connect(database) as admin:
+            admin.execute("LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE")  # held until commit
+            for path, body in every_route(token):
+                status, headers, text, took = ask(server, path, token, body)
+                assert status == 503, (path, status, text)
+                assert headers.get("retry-after") == "5", headers
+                assert took < QUICK_S, (path, took)
+        for path, body in every_route(token):
+            assert ask(server, path, token, body)[0] == 200, path
+    finally:
+        log = server.stop()
+    assert "Traceback" not in log and token not in log, log
+    stuck = [line for line in log.splitlines() if "took too long" in line]
+    assert len(stuck) == 1 and "statement timeout" in stuck[0], log
+
+
+def test_the_statement_timeout_is_checked_before_the_server_starts() -> None:
+    """A timeout of zero or less would cancel nothing or everything: refused in one line."""
+    done = run_cli("server", "--database", "postgresql://nobody@127.0.0.1/none",
+                   "--statement-timeout", "0")  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "conkeeper: --statement-timeout 0.0: expected 0.001 to 86400 seconds"
+    ], done.stderr

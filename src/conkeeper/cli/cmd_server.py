@@ -42,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="serve: PostgreSQL connections per worker process (default: 3; more when the "
         "database runs on other cores than the server)",
     )
+    parser.add_argument(
+        "--statement-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="serve: cancel a database statement that runs longer and answer 503 (default: 30)",
+    )
     parser.add_argument("--user", help="token: the user's name (created when missing)")
     parser.add_argument("--team", help="token: the team's name (created when missing)")
     parser.add_argument("--revoke", metavar="TOKEN", help="token: revoke this token instead")
@@ -156,6 +163,9 @@ def _serve(database: str, args: argparse.Namespace) -> int:
         raise CliError(f"--workers {args.workers}: expected 0 (one per core) or more", 2)
     if args.pool_size is not None and not 1 <= args.pool_size <= 100:
         raise CliError(f"--pool-size {args.pool_size}: expected 1 to 100 connections", 2)
+    timeout = args.statement_timeout
+    if timeout is not None and not 0.001 <= timeout <= 86_400:
+        raise CliError(f"--statement-timeout {timeout}: expected 0.001 to 86400 seconds", 2)
     try:
         serve(
             database,
@@ -163,6 +173,7 @@ def _serve(database: str, args: argparse.Namespace) -> int:
             args.port,
             args.workers or (os.cpu_count() or 1),
             args.pool_size,
+            timeout,
         )
     except ServerUnavailable as exc:
         raise CliError(str(exc)) from None

@@ -35,14 +35,21 @@ def missing_dependency() -> str | None:
 
 
 def serve(
-    database: str, host: str, port: int, workers: int = 1, pool_size: int | None = None
+    database: str,
+    host: str,
+    port: int,
+    workers: int = 1,
+    pool_size: int | None = None,
+    statement_timeout_s: float | None = None,
 ) -> None:
     """Serve until SIGTERM or Ctrl-C (graceful: open requests finish, the pool closes), in
     ``workers`` processes sharing one listening socket, each with ``pool_size`` database
-    connections at most (``team_pg.POOL_SIZE`` when None)."""
+    connections at most (``team_pg.POOL_SIZE`` when None), each statement cancelled after
+    ``statement_timeout_s`` (``team_pg.STATEMENT_TIMEOUT_S`` when None)."""
     module = missing_dependency()
     if module is not None:
         raise ServerUnavailable(MISSING.format(module=module))
     from conkeeper.server.app import run
+    from conkeeper.storage.team_pg import STATEMENT_TIMEOUT_S
 
-    run(database, host, port, workers, pool_size)
+    run(database, host, port, workers, pool_size, statement_timeout_s or STATEMENT_TIMEOUT_S)

@@ -483,34 +483,45 @@ def _held(hits: list[dict[str, Any]]) -> dict[str, Any]:
 DATABASE_ENV = "CONKEEPER_TEAM_SERVER_DATABASE"  # handed to worker processes (spawned)
 HOST_ENV = "CONKEEPER_TEAM_SERVER_HOST"
 POOL_SIZE_ENV = "CONKEEPER_TEAM_SERVER_POOL_SIZE"
+STATEMENT_TIMEOUT_ENV = "CONKEEPER_TEAM_SERVER_STATEMENT_TIMEOUT"
 
 
 def run(
-    database: str, host: str, port: int, workers: int = 1, pool_size: int | None = None
+    database: str,
+    host: str,
+    port: int,
+    workers: int = 1,
+    pool_size: int | None = None,
+    statement_timeout_s: float = team_pg.STATEMENT_TIMEOUT_S,
 ) -> None:
     """Check the database, bind, serve until SIGTERM/SIGINT, then close the pool.
 
     With ``workers`` > 1, uvicorn's supervisor starts that many processes on the one bound
     socket (one Python process cannot use more than one core), each with its own pool of
     ``pool_size`` connections at most (``team_pg.POOL_SIZE`` when None); on SIGTERM it stops
-    them gracefully and waits for them.
+    them gracefully and waits for them. A statement that runs longer than
+    ``statement_timeout_s`` is cancelled and its request answered 503.
     """
     size = pool_size or team_pg.POOL_SIZE
     reach = Reachability()
     try:
-        pool = team_pg.open_pool(database, size, reach=reach)
+        pool = team_pg.open_pool(
+            database, size, reach=reach, statement_timeout_s=statement_timeout_s
+        )
         with pool.connection() as conn:
             team_pg.require_current(conn)
     except TeamStoreError as exc:
         raise ServerUnavailable(str(exc)) from None
     if workers > 1:
         pool.close()
+        os.environ[STATEMENT_TIMEOUT_ENV] = repr(statement_timeout_s)
         _run_workers(database, host, port, workers, size)
         return
     previous = signal.signal(signal.SIGTERM, _stop_cleanly)
     try:
         sock = _bind(host, port)
-        app = build_app(pool, team_pg.async_pool(database, size, reach), host, reach)
+        searches = team_pg.async_pool(database, size, reach, statement_timeout_s)
+        app = build_app(pool, searches, host, reach)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
         print(f"ConKeeper team server at http://{host}:{sock.getsockname()[1]}", flush=True)
         anyio.run(
@@ -550,9 +561,10 @@ def worker_app() -> Any:
     database = os.environ[DATABASE_ENV]
     # The threads' pool connects when first used: a worker that only searches holds only the
     # searches' connections (opened with the lifespan).
+    timeout = float(os.environ.get(STATEMENT_TIMEOUT_ENV) or team_pg.STATEMENT_TIMEOUT_S)
     reach = Reachability()
-    pool = team_pg.open_pool(database, size, min_size=0, reach=reach)
-    searches = team_pg.async_pool(database, size, reach)
+    pool = team_pg.open_pool(database, size, min_size=0, reach=reach, statement_timeout_s=timeout)
+    searches = team_pg.async_pool(database, size, reach, timeout)
     return build_app(pool, searches, os.environ.get(HOST_ENV, "127.0.0.1"), reach)
 
 

@@ -39,6 +39,8 @@ POOL_SIZE = 3  # connections per server process (open_pool)
 POOL_TIMEOUT_S = 15.0  # the longest a request waits for a free connection
 WAIT_SLICE_S = 0.25  # ... in slices, asking between them whether the database answers
 RECONNECT_S = 5.0  # a pool's reconnection attempts (1, 2, 2 s apart) before a request retries
+STATEMENT_TIMEOUT_S = 30.0  # a server request's statement that runs longer is cancelled (503)
+IDLE_IN_TRANSACTION_S = 60  # a server connection left in an open transaction is ended
 MIGRATION_LOCK = 0x434B5445414D  # "CKTEAM": pg_advisory_xact_lock key for migrations
 
 SCHEMA_V1 = """
@@ -397,26 +399,58 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.adapters.register_dumper(int, Int8Dumper)
 
 
-def _configure_pooled(conn: psycopg.Connection[Any]) -> None:
-    """Set a server connection up: as :func:`_configure`, and every prepared statement runs
-    its generic plan (planned once per connection). The statements whose plan must depend on
-    their values (the search's words) are sent with the values written in
-    (:mod:`conkeeper.storage.team_search`), so each is planned for its own."""
-    _configure(conn)
-    conn.execute("SET plan_cache_mode = force_generic_plan")
+def _limits(statement_timeout_s: float) -> str:
+    """The settings every server connection runs with: each statement's plan generic (planned
+    once per connection; the statements whose plan must depend on their values, the search's
+    words, are sent with the values written in, :mod:`conkeeper.storage.team_search`), a
+    statement cancelled after ``statement_timeout_s`` (a request stuck behind a lock or a
+    runaway plan answers 503 instead of holding a worker and a connection for ever) and a
+    transaction left open ended. One round trip per new connection."""
+    timeout_ms = max(1, round(statement_timeout_s * 1000))
+    return (
+        "SET plan_cache_mode = force_generic_plan;"
+        f" SET statement_timeout = {timeout_ms};"
+        f" SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_S * 1000}"
+    )
 
 
-async def _configure_pooled_async(conn: psycopg.AsyncConnection[Any]) -> None:
+def _configure_pooled(statement_timeout_s: float) -> Any:
+    """The ``configure`` callback of :func:`open_pool`: as :func:`_configure`, with
+    :func:`_limits`."""
+    limits = _limits(statement_timeout_s)
+
+    def configure(conn: psycopg.Connection[Any]) -> None:
+        _configure(conn)
+        conn.execute(limits)
+
+    return configure
+
+
+def _configure_pooled_async(statement_timeout_s: float) -> Any:
     """As :func:`_configure_pooled`, for a connection of :func:`open_async_pool`."""
-    from psycopg.types.numeric import Int8Dumper
+    limits = _limits(statement_timeout_s)
 
-    conn.adapters.register_dumper(int, Int8Dumper)
-    await conn.execute("SET plan_cache_mode = force_generic_plan")
+    async def configure(conn: psycopg.AsyncConnection[Any]) -> None:
+        from psycopg.types.numeric import Int8Dumper
+
+        conn.adapters.register_dumper(int, Int8Dumper)
+        await conn.execute(limits)
+
+    return configure
 
 
 # No BEGIN/COMMIT round trips around a request's reads (a write opens its own transaction);
-# the name tells the server's connections apart in pg_stat_activity.
-_POOLED = {"autocommit": True, "application_name": APPLICATION_NAME}
+# the name tells the server's connections apart in pg_stat_activity; TCP keepalives find a
+# connection whose peer vanished (a failed-over host, a dropped NAT entry) in about a minute
+# instead of the kernel's two hours.
+_POOLED = {
+    "autocommit": True,
+    "application_name": APPLICATION_NAME,
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+}
 
 
 def open_pool(
@@ -424,6 +458,7 @@ def open_pool(
     max_size: int = POOL_SIZE,
     min_size: int = 1,
     reach: Reachability | None = None,
+    statement_timeout_s: float = STATEMENT_TIMEOUT_S,
 ) -> ConnectionPool:
     """A connection pool for the server's requests that run in threads; opened and checked
     once (fails in one line) unless ``min_size`` is 0 (then it connects when first used). Its
@@ -448,7 +483,7 @@ def open_pool(
         open=False,
         timeout=POOL_TIMEOUT_S,
         reconnect_timeout=RECONNECT_S,
-        configure=_configure_pooled,
+        configure=_configure_pooled(statement_timeout_s),
         check=_check,
         kwargs=dict(_POOLED),
     )
@@ -461,7 +496,10 @@ def open_pool(
 
 
 def async_pool(
-    url: str, max_size: int = POOL_SIZE, reach: Reachability | None = None
+    url: str,
+    max_size: int = POOL_SIZE,
+    reach: Reachability | None = None,
+    statement_timeout_s: float = STATEMENT_TIMEOUT_S,
 ) -> AsyncConnectionPool:
     """The pool of the server's searches, which run in its event loop (no worker thread):
     created closed, opened by :func:`open_async_pool` once the loop runs; its connections
@@ -477,7 +515,7 @@ def async_pool(
         open=False,
         timeout=POOL_TIMEOUT_S,
         reconnect_timeout=RECONNECT_S,
-        configure=_configure_pooled_async,
+        configure=_configure_pooled_async(statement_timeout_s),
         check=_check_async,
         kwargs=dict(_POOLED),
     )
@@ -590,9 +628,7 @@ def pooled(pool: ConnectionPool, reach: Reachability) -> Iterator[psycopg.Connec
         with conn:
             yield conn
     except (_psycopg().OperationalError, _psycopg().InterfaceError) as exc:
-        if _gone(conn):
-            raise DatabaseUnavailable(f"the team database went away: {_first_line(exc)}") from None
-        raise
+        raise _unavailable(conn, exc) from None
     finally:
         pool.putconn(conn)
 
@@ -615,11 +651,20 @@ async def pooled_async(
         async with conn:
             yield conn
     except (_psycopg().OperationalError, _psycopg().InterfaceError) as exc:
-        if _gone(conn):
-            raise DatabaseUnavailable(f"the team database went away: {_first_line(exc)}") from None
-        raise
+        raise _unavailable(conn, exc) from None
     finally:
         await pool.putconn(conn)
+
+
+def _unavailable(conn: Any, exc: Exception) -> Exception:
+    """What a request's connection error means: :class:`DatabaseUnavailable` when it ended
+    the connection or when the statement ran past the statement timeout (both answer 503,
+    the request may be retried), else the error itself (a statement's own failure)."""
+    if _gone(conn):
+        return DatabaseUnavailable(f"the team database went away: {_first_line(exc)}")
+    if isinstance(exc, _psycopg().errors.QueryCanceled):
+        return DatabaseUnavailable(f"the team database took too long: {_first_line(exc)}")
+    return exc
 
 
 def _slice(deadline: float) -> float:
