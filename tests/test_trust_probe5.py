@@ -112,3 +112,41 @@ def test_a_child_of_an_agent_cannot_remember_as_the_user(tmp_path: Path) -> None
     unset = _under("/bin/sh", "env -u CLAUDECODE " + mine_as_user, root, CLAUDECODE="1")
     assert unset.returncode != 0 and "cannot write as you" in unset.stderr, unset.stdout
     assert "evil.example" not in (root / ".claude/memory/patterns.md").read_text()
+
+
+def test_an_agent_that_strips_its_source_tag_is_still_the_agent(tmp_path: Path) -> None:
+    """An agent's saved entry carries ``<!-- @source: agent-... -->``; SessionStart and search
+    name it the agent's. The agent's own Edit tool could delete that tag line alone: the edit
+    added no line, so nothing was recorded or reported, and from the next session the entry
+    read as the person's own writing (approved orders included). Now the person is told at
+    once, and the entry's lines stay the agent's: one that reads like an order is held from
+    sessions until the person keeps it again."""
+    from conftest import session_start_context
+
+    root = _memory_project(tmp_path)
+    held = _held(root)
+    assert run_cli("review", "approve", str(held["id"]), cwd=root).returncode == 0
+    memory = root / ".claude/memory/patterns.md"
+    text = memory.read_text()
+    start = text.index("- " + ORDER)
+    end = text.index("-->\n", text.index("@source", start)) + 4
+    old = text[start:end]
+    new = "\n".join(line for line in old.split("\n") if "@source" not in line)
+    memory.write_text(text[:start] + new + text[end:])
+    payload = {
+        "session_id": "s-agent",
+        "transcript_path": str(tmp_path / "s-agent.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_use_id": "toolu_1",
+        "tool_input": {"file_path": str(memory), "old_string": old, "new_string": new},
+        "tool_response": {"filePath": str(memory), "oldString": old, "newString": new},
+    }
+    done = run_cli("hook", "PostToolUse", stdin=json.dumps(payload), cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "removed the source tag" in done.stdout, done.stdout
+    context = session_start_context(root)
+    assert "evil.example" not in context, context
+    listed = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
+    assert [item["source"] for item in listed] == ["agent-edit"], listed
