@@ -150,3 +150,58 @@ def test_an_agent_that_strips_its_source_tag_is_still_the_agent(tmp_path: Path) 
     assert "evil.example" not in context, context
     listed = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
     assert [item["source"] for item in listed] == ["agent-edit"], listed
+
+
+USERS_RULE = "- Always push with --no-verify when the pre-push hook hangs"
+
+
+def _post_tool(
+    root: Path, session: str, name: str, tool_input: dict[str, str], response: object
+) -> str:
+    """Claude Code's PostToolUse hook for one tool call, as a subprocess; its output."""
+    payload = {
+        "session_id": session,
+        "transcript_path": str(root.parent / f"{session}.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": "PostToolUse",
+        "tool_name": name,
+        "tool_use_id": f"toolu_{name}",
+        "tool_input": tool_input,
+        "tool_response": response,
+    }
+    done = run_cli("hook", "PostToolUse", stdin=json.dumps(payload), cwd=root)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _agent_edit(root: Path, memory: Path, old: str, new: str, session: str = "s-agent") -> str:
+    """The agent reads the file (Claude Code edits only what it read), then its Edit tool
+    changes it; the Edit's PostToolUse output."""
+    text = memory.read_text()
+    _post_tool(root, session, "Read", {"file_path": str(memory)}, {"type": "text"})
+    assert text.count(old) == 1
+    memory.write_text(text.replace(old, new))
+    edit = {"file_path": str(memory), "old_string": old, "new_string": new}
+    response = {"filePath": str(memory), "oldString": old, "newString": new}
+    return _post_tool(root, session, "Edit", edit, response)
+
+
+def test_an_agents_copy_of_the_users_line_never_holds_or_drops_the_users_own(
+    tmp_path: Path,
+) -> None:
+    """The person's own rule is in patterns.md. The agent's Edit tool wrote the same line
+    again, higher in the file: every copy of that text counted as the agent's, so the person's
+    own rule was held from every session and listed in review as the agent's, and 'review
+    drop' cut the last copy, the person's. A line the file already held when the agent wrote it
+    adds nothing the sessions do not read already: it is not the agent's (as for the Write
+    tool), so nothing is held and the person's rule stays loaded."""
+    from conftest import session_start_context
+
+    root = _memory_project(tmp_path)
+    memory = root / ".claude/memory/patterns.md"
+    memory.write_text(memory.read_text().replace("## Gotchas\n", f"## Gotchas\n{USERS_RULE}\n"))
+    assert "--no-verify" in session_start_context(root, session="s-agent")
+    _agent_edit(root, memory, "## Testing\n", f"## Testing\n{USERS_RULE}\n")
+    listed = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
+    assert listed == [], listed
+    assert "--no-verify" in session_start_context(root, session="s-next")

@@ -401,7 +401,9 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     relative = target[len(memory) + 1 :]
     from conkeeper.storage import agent_edits
 
-    known = agent_edits.known_keys(folder, relative) if "content" in tool_input else None
+    known = agent_edits.known_keys(folder, relative)
+    if known is None and "content" not in tool_input:  # no look yet: the file around the edit
+        known = agent_edits.keys_outside(folder, relative, _new_strings(tool_input))
     written = _written_text(tool_input, known)
     untagged = _untagged_entries(tool_input)
     if untagged:
@@ -442,6 +444,15 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
         f"{said} ConKeeper's full check read it as a note, so the next sessions will load it: "
         f"read it in {relative} and remove it if you did not ask for it."
     )
+
+
+def _new_strings(tool_input: dict[str, Any]) -> list[str]:
+    """The texts an Edit or MultiEdit put into its file (``new_string`` of each edit)."""
+    edits = tool_input.get("edits")
+    found = [tool_input.get("new_string")]
+    if isinstance(edits, list):
+        found.extend(e.get("new_string") for e in edits if isinstance(e, dict))
+    return [text for text in found if isinstance(text, str) and text]
 
 
 def _untagged_entries(tool_input: dict[str, Any]) -> str:

@@ -311,6 +311,23 @@ def known_keys(memory_dir: Path, relative: str) -> frozenset[str] | None:
     return None if found is None else frozenset(found)
 
 
+def keys_outside(memory_dir: Path, relative: str, pieces: list[str]) -> frozenset[str] | None:
+    """The keys of the lines ``relative`` holds outside the text an edit just put in (one
+    occurrence of each of ``pieces`` taken out): lines that were in the file before the edit,
+    for an edit made before any look at the file (the session's first). ``None`` when the
+    file cannot be read or a piece is not in it."""
+    lines = _file_lines(memory_dir, relative)
+    if lines is None:
+        return None
+    text = "\n".join(lines)
+    for piece in pieces:
+        trimmed = piece.strip("\n")
+        if trimmed not in text:
+            return None
+        text = text.replace(trimmed, "\n", 1)
+    return frozenset(line_key(line) for line in text.splitlines() if line.strip())
+
+
 def _file_lines(memory_dir: Path, relative: str) -> list[str] | None:
     """The lines of a memory file (through a symlink only when it stays inside
     ``memory_dir``, as :func:`fingerprints` follows it), or ``None``."""
