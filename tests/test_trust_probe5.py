@@ -205,3 +205,32 @@ def test_an_agents_copy_of_the_users_line_never_holds_or_drops_the_users_own(
     listed = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
     assert listed == [], listed
     assert "--no-verify" in session_start_context(root, session="s-next")
+
+
+def test_an_agents_line_in_one_file_never_holds_the_users_copy_in_another(tmp_path: Path) -> None:
+    """The person's own rule is in patterns.md; the agent's Edit tool wrote the same line
+    into active-context.md. An agent's lines were known by their text alone, for every file
+    of the folder: the person's rule in patterns.md was held from sessions and search, listed
+    in review as a second item of the agent's, and 'review drop' of it cut the person's line.
+    What the agent wrote is the agent's in the file it wrote it into."""
+    from conftest import session_start_context
+
+    root = _memory_project(tmp_path)
+    memory = root / ".claude/memory"
+    patterns = memory / "patterns.md"
+    patterns.write_text(patterns.read_text().replace("## Gotchas\n", f"## Gotchas\n{USERS_RULE}\n"))
+    active = memory / "active-context.md"
+    heading = next(line for line in active.read_text().splitlines() if line.startswith("## "))
+    _agent_edit(root, active, heading + "\n", f"{heading}\n{USERS_RULE}\n")
+    listed = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
+    assert [(item["target"], item["source"]) for item in listed] == [
+        ("active-context.md", "agent-edit")
+    ], listed
+    context = session_start_context(root, session="s-next")
+    in_patterns = context.split("# patterns.md (project memory)", 1)[1].split("\n# ", 1)[0]
+    assert "--no-verify" in in_patterns, context
+    found = run_cli("search", "pre-push hook hangs", cwd=root).stdout
+    assert "patterns.md" in found and "--no-verify" in found, found
+    assert run_cli("review", "drop", str(listed[0]["id"]), cwd=root).returncode == 0
+    assert USERS_RULE in patterns.read_text()
+    assert USERS_RULE not in active.read_text()
