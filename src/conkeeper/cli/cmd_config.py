@@ -120,13 +120,13 @@ def _set(root: Path, args: argparse.Namespace) -> int:
 def _refuse_agent(name: str) -> None:
     """An agent may not change where data goes (:data:`conkeeper.domain.config.OUTBOUND_KEYS`):
     two ``config set`` lines from a hostile page sent the session and the API key elsewhere."""
-    from conkeeper.services.remember import agent_environment
+    from conkeeper.services.agent_process import agent_marker
 
-    variable = agent_environment() if name in cfg.OUTBOUND_KEYS else None
+    variable = agent_marker() if name in cfg.OUTBOUND_KEYS else None
     if variable is not None:
         raise CliError(
             f"{name} decides where your sessions, memory or API keys are sent, so it is yours to "
-            f"change: this command runs under an agent ({variable} is set); run it in your own "
+            f"change: this command runs under an agent ({variable}); run it in your own "
             "terminal"
         )
 

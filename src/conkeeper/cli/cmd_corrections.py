@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
 def _route(args: argparse.Namespace) -> int:
     from conkeeper.domain.corrections_queue import item_id
     from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.agent_process import agent_marker
     from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
-    from conkeeper.services.remember import agent_environment
     from conkeeper.services.workspace import current_project
 
     memory_dir = current_project().memory_dir
@@ -79,7 +79,7 @@ def _route(args: argparse.Namespace) -> int:
                 category=args.category,
                 text=args.text,
                 title=args.title,
-                by_agent=agent_environment() is not None,
+                by_agent=agent_marker() is not None,
             )
         else:
             done = reject_item(memory_dir, args.line)

@@ -61,10 +61,10 @@ def _refuse_agent_order(args: argparse.Namespace) -> str:
     """The journal's source of a new ADR (``agent-cli`` under an agent), refusing an agent's
     ADR that reads like an order to later sessions: its title lands in ``decisions/INDEX.md``,
     which every SessionStart injects, and an ADR has no review queue to wait in."""
+    from conkeeper.services.agent_process import agent_marker
     from conkeeper.services.quarantine import reasons
-    from conkeeper.services.remember import agent_environment
 
-    if agent_environment() is None:
+    if agent_marker() is None:
         return "user-cli"
     found = reasons("\n".join([args.title, args.decision, args.context]))
     if found:

@@ -64,9 +64,9 @@ def _jsonl(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
     from conkeeper.services.workspace import current_project
 
     result = import_jsonl(conn, path)
-    from conkeeper.services.remember import agent_environment
+    from conkeeper.services.agent_process import agent_marker
 
-    by_agent = agent_environment() is not None
+    by_agent = agent_marker() is not None
     files = restore_memory_files(
         path, current_project(), overwrite=args.overwrite, by_agent=by_agent
     )

@@ -152,13 +152,13 @@ def _print(r: Reflection) -> None:
 
 
 def _decide(args: argparse.Namespace, memory_dir: Path) -> int:
+    from conkeeper.services.agent_process import agent_marker
     from conkeeper.services.analysis.reflection.reflect import (
         FindingHeld,
         ReflectError,
         approve,
         decline,
     )
-    from conkeeper.services.remember import agent_environment
 
     try:
         if args.action == "approve":
@@ -168,7 +168,7 @@ def _decide(args: argparse.Namespace, memory_dir: Path) -> int:
                 args.to,
                 args.date,
                 text=args.text,
-                by_agent=agent_environment() is not None,
+                by_agent=agent_marker() is not None,
             )
         else:
             item, path = decline(memory_dir, args.number, args.reason, args.date)

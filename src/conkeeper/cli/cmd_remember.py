@@ -4,7 +4,8 @@ The same engine and answer as the MCP ``remember`` tool (:mod:`conkeeper.service
 ``--json`` prints ``{"status": "saved"|"held"|"duplicate"|"refused", ...}``. Who is writing
 matters: from the user's own terminal the source is ``user-cli`` (saved, with a warning when the
 text reads like an instruction); when an agent runs the command (``CLAUDECODE``, ``GEMINI_CLI``,
-``CODEX_SANDBOX``, ``CURSOR_AGENT`` or ``CONKEEPER_AGENT`` set) or it runs without a terminal,
+``CODEX_SANDBOX``, ``CURSOR_AGENT`` or ``CONKEEPER_AGENT`` set on it or on a process that
+started it, or an agent's program such as ``claude`` among those) or it runs without a terminal,
 the source is ``agent-cli`` and instruction-shaped text or a ``--global`` write is held for
 ``conkeeper review``. An agent cannot pass ``--source user``.
 """
@@ -42,13 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Save or hold the entry; exit 0 for saved, held and duplicate, 1 for refused."""
     from conkeeper.domain.paths import global_memory_dir
-    from conkeeper.services.remember import agent_environment, cli_source, remember
+    from conkeeper.services.agent_process import agent_marker
+    from conkeeper.services.remember import cli_source, remember
     from conkeeper.services.workspace import current_project
 
     try:
-        source = cli_source(
-            args.source, agent_var=agent_environment(), interactive=sys.stdin.isatty()
-        )
+        source = cli_source(args.source, agent_var=agent_marker(), interactive=sys.stdin.isatty())
     except PermissionError as exc:
         raise CliError(str(exc)) from None
     scope = "global" if args.global_ else "project"

@@ -4,7 +4,9 @@ Entries an agent asked to remember that read like instructions (and every agent 
 global memory) wait here instead of being written (:mod:`conkeeper.services.review`). ``review``
 lists them with their reasons; ``approve ID`` writes one with its provenance, marked approved;
 ``drop ID`` discards it. Approving is the user's act: under an agent (``CLAUDECODE`` and the
-like set) ``approve`` is refused, so an agent cannot release what it was held for. A command
+like set, on the command or on a process that started it, or an agent's program such as
+``claude`` among those processes) ``approve`` is refused, so an agent cannot release what it
+was held for, even with its variable unset. A command
 without a terminal is not refused: a person's own scripts approve too.
 """
 
@@ -63,14 +65,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _refuse_agent() -> None:
-    """Approving is the user's act: refused under an agent's variable. Not refused without a
-    terminal, since a person's own scripts and checks approve that way."""
-    from conkeeper.services.remember import agent_environment
+    """Approving is the user's act: refused under an agent (its variable on the command or on
+    a process that started it, or its program among them). Not refused without a terminal,
+    since a person's own scripts and checks approve that way."""
+    from conkeeper.services.agent_process import agent_marker
 
-    variable = agent_environment()
-    if variable is not None:
+    marker = agent_marker()
+    if marker is not None:
         raise CliError(
-            f"approving is yours to do: this command runs under an agent ({variable} is set); "
+            f"approving is yours to do: this command runs under an agent ({marker}); "
             "run it in your own terminal or use 'conkeeper viewer'"
         )
 

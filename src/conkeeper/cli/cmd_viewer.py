@@ -46,10 +46,10 @@ def run(args: argparse.Namespace) -> int:
             f"cannot listen on {HOST}:{args.port} ({exc.strerror}); try --port 0"
         ) from None
     port = sock.getsockname()[1]
-    from conkeeper.services.remember import agent_environment
+    from conkeeper.services.agent_process import agent_marker
 
     keys = Secrets()
-    agent = agent_environment()  # an agent reads the link too: its viewer never approves
+    agent = agent_marker()  # an agent reads the link too: its viewer never approves
     app = create_app(locate_project(Path.cwd()), global_memory_dir(), keys, port, agent)
     url = f"http://{HOST}:{port}/?token={keys.url_token}"
     sys.stdout.write(
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if agent is not None:
         sys.stdout.write(
-            f"(started under an agent, {agent} is set: held entries can be dropped here, and "
+            f"(started under an agent, {agent}: held entries can be dropped here, and "
             "approved only from a viewer you start in your own terminal)\n"
         )
     sys.stdout.flush()

@@ -401,8 +401,13 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     relative = target[len(memory) + 1 :]
     from conkeeper.storage import agent_edits
 
-    known = agent_edits.known_keys(folder, relative) if "content" in tool_input else None
+    known = agent_edits.known_keys(folder, relative)
+    if known is None and "content" not in tool_input:  # no look yet: the file around the edit
+        known = agent_edits.keys_outside(folder, relative, _new_strings(tool_input))
     written = _written_text(tool_input, known)
+    untagged = _untagged_entries(tool_input)
+    if untagged:
+        return _untagged_notice(ctx, folder, relative, untagged)
     if not written:
         return None
     if relative.rsplit("/", 1)[-1] == ".memory-config.md":
@@ -438,6 +443,66 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     return (
         f"{said} ConKeeper's full check read it as a note, so the next sessions will load it: "
         f"read it in {relative} and remove it if you did not ask for it."
+    )
+
+
+def _new_strings(tool_input: dict[str, Any]) -> list[str]:
+    """The texts an Edit or MultiEdit put into its file (``new_string`` of each edit)."""
+    edits = tool_input.get("edits")
+    found = [tool_input.get("new_string")]
+    if isinstance(edits, list):
+        found.extend(e.get("new_string") for e in edits if isinstance(e, dict))
+    return [text for text in found if isinstance(text, str) and text]
+
+
+def _untagged_entries(tool_input: dict[str, Any]) -> str:
+    """The lines of the entries whose agent ``@source`` tag an Edit or MultiEdit took out (the
+    tag in an ``old_string``, not in its ``new_string``): without it the entry reads as the
+    person's own writing. Empty when no such tag went."""
+    edits = tool_input.get("edits")
+    pairs = [(tool_input.get("old_string"), tool_input.get("new_string"))]
+    if isinstance(edits, list):
+        pairs.extend(
+            (e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)
+        )
+    entries: list[str] = []
+    for old, new in pairs:
+        if isinstance(old, str) and "@source" in old:
+            entries.extend(_entries_untagged(old, new if isinstance(new, str) else ""))
+    return "\n".join(entries)
+
+
+def _entries_untagged(old: str, new: str) -> list[str]:
+    """The entry lines above each agent tag of ``old`` that ``new`` no longer holds."""
+    from conkeeper.domain.provenance import parse_source_tag
+
+    kept = {" ".join(line.split()) for line in new.splitlines()}
+    lines = old.splitlines()
+    found: list[str] = []
+    for index, line in enumerate(lines):
+        tag = parse_source_tag(line) if "@source" in line else None
+        if tag is None or not tag.from_agent or " ".join(line.split()) in kept:
+            continue
+        above = [ln for ln in lines[:index] if ln.strip() and not ln.lstrip().startswith("<!--")]
+        found.extend(above[-1:])  # the entry's line (a bullet: the tags follow it)
+    return found
+
+
+def _untagged_notice(ctx: HookContext, folder: Path, relative: str, entries: str) -> str:
+    """Record the entries whose source tag the agent took out as the agent's lines (SessionStart
+    holds one that reads like an order until the user keeps it) and tell the user at once."""
+    from conkeeper.storage import agent_edits
+
+    try:
+        agent_edits.record(folder, relative, entries)
+    except OSError as exc:
+        from conkeeper.storage.logfile import log
+
+        log(f"hook PostToolUse: untagged entry of {relative} not recorded ({exc})", env=ctx.env)
+    return (
+        f"ConKeeper: the agent removed the source tag of an entry an agent saved in memory file "
+        f"{relative}, so it would read as yours; it stays marked as the agent's (`conkeeper "
+        "review` lists it if it reads like an instruction)."
     )
 
 

@@ -38,7 +38,7 @@ from conkeeper.domain.textio import (
     read_text,
     read_text_lenient,
 )
-from conkeeper.storage.agent_edits import held_keys, line_key
+from conkeeper.storage.agent_edits import held_by_file, line_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -648,7 +648,7 @@ def memory_sections(
     are named in ``notes`` (see :func:`read_memory_file`)."""
     sections = []
     if location is not None:
-        agent_lines = held_keys(location.memory_dir)
+        held = held_by_file(location.memory_dir)
         for rel in PROJECT_FILES:
             if rel in skip:
                 continue
@@ -656,7 +656,11 @@ def memory_sections(
             if rel == FRICTION_FILE and path.is_symlink():
                 continue  # friction.md is injected as instructions: never through a symlink
             body = read_memory_file(
-                path, since, root=location.memory_dir, notes=notes, agent_lines=agent_lines
+                path,
+                since,
+                root=location.memory_dir,
+                notes=notes,
+                agent_lines=held.get(rel, frozenset()),
             )
             if body and rel == DECISION_INDEX:
                 body = _screen_index(body)
@@ -664,14 +668,14 @@ def memory_sections(
                 tag = FRICTION_TAG if rel == FRICTION_FILE else ""
                 sections.append(Section(f"{rel} (project memory)", body, tag))
     global_dir = global_memory_dir(env)
-    global_lines = held_keys(global_dir)
+    held_global = held_by_file(global_dir)
     for rel in GLOBAL_FILES:
         body = read_memory_file(
             global_dir / rel,
             since,
             root=global_dir,
             notes=notes,
-            agent_lines=global_lines,
+            agent_lines=held_global.get(rel, frozenset()),
             every_agent_line=True,  # global memory reaches every project: all wait for review
         )
         if body:

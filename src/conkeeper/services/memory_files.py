@@ -110,13 +110,13 @@ def read_visible(
     held = 0
     rel = PurePosixPath(*PurePosixPath(relative).parts).as_posix()
     if visible and withhold:
-        visible, held = _withhold(root, visible, every=scope == "global")
+        visible, held = _withhold(root, rel, visible, every=scope == "global")
         if memory_file_kind(rel) in RECORD_KINDS:
             visible, logged = _withhold_logged(visible)
             held += logged
         visible = _hidden_runs(visible, reveal=False)
     elif visible:
-        visible = _hidden_runs(_mark_agent_writing(root, visible), reveal=True)
+        visible = _hidden_runs(_mark_agent_writing(root, rel, visible), reveal=True)
     return VisibleMemory(
         scope, rel, memory_file_kind(rel), visible, report.file_private, hidden, held
     )
@@ -133,19 +133,19 @@ def _hidden_runs(visible: str, *, reveal: bool) -> str:
     return reveal_hidden(visible) if reveal else strip_hidden_runs(visible)
 
 
-def _withhold(root: Path, visible: str, *, every: bool) -> tuple[str, int]:
+def _withhold(root: Path, rel: str, visible: str, *, every: bool) -> tuple[str, int]:
     """What SessionStart holds back from this file, withheld here too (an agent that asks for
     the file must not read verbatim the order its session start left out)."""
     from conkeeper.services.context import withhold_agent_orders
     from conkeeper.storage.agent_edits import held_keys
 
-    return withhold_agent_orders(visible, held_keys(root), every=every)
+    return withhold_agent_orders(visible, held_keys(root, rel), every=every)
 
 
 FORGED_TAG_MARK = "_(a source tag an agent wrote with its own edit tools: not ConKeeper's)_"
 
 
-def _mark_agent_writing(root: Path, visible: str) -> str:
+def _mark_agent_writing(root: Path, rel: str, visible: str) -> str:
     """The person's own view of a file (the viewer) with what an agent wrote into it with its
     own tools, and the user has not kept, said so: each list item ends in SessionStart's mark,
     and a ``@source`` tag line of the agent's making is shown as such, never as provenance (a
@@ -153,7 +153,7 @@ def _mark_agent_writing(root: Path, visible: str) -> str:
     person's own entry)."""
     from conkeeper.storage.agent_edits import held_keys, line_key
 
-    keys = held_keys(root)
+    keys = held_keys(root, rel)
     if not keys:
         return visible
     from conkeeper.domain.provenance import is_source_tag

@@ -348,12 +348,13 @@ def agent_environment(env: dict[str, str] | None = None) -> str | None:
 
 def cli_source(asked: str | None, *, agent_var: str | None, interactive: bool) -> str:
     """Who a ``conkeeper remember`` is from: ``agent-cli`` when an agent started the command
-    (``agent_var``) or it runs without a terminal (a script), unless asked otherwise; ``user-cli``
+    (``agent_var``: why it counts as one, :func:`conkeeper.services.agent_process.agent_marker`)
+    or it runs without a terminal (a script), unless asked otherwise; ``user-cli``
     from the user's own terminal. An agent cannot claim to be the user: ``asked="user"`` with
     ``agent_var`` set raises ``PermissionError``."""
     if asked == "user" and agent_var is not None:
         raise PermissionError(
-            f"this command runs under an agent ({agent_var} is set), so it cannot write as you; "
+            f"this command runs under an agent ({agent_var}), so it cannot write as you; "
             "run it in your own terminal, or approve the held entry with 'conkeeper review'"
         )
     if asked in ("user", "agent"):

@@ -148,8 +148,7 @@ def list_held(memory_dirs: list[Path]) -> list[HeldItem]:
 def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
     """The lines an agent wrote into ``memory_dir``'s files with its own edit tools that read
     like instructions (SessionStart leaves them out until the user keeps them)."""
-    keys = agent_edits.held_keys(memory_dir)
-    if not keys:
+    if not agent_edits.held_keys(memory_dir):
         return []
     from conkeeper.domain.paths import global_memory_dir
     from conkeeper.domain.privacy import clean_for_injection, is_private_file
@@ -172,6 +171,7 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
         # it holds back, and nothing private shown here
         lines = clean_for_injection(text).splitlines()
         listed: set[str] = set()
+        keys = agent_edits.held_keys(memory_dir, rel)
         for index in sorted(held_agent_lines(lines, keys, every=scope == "global")):
             line = lines[index]
             shown = " ".join(line.split())

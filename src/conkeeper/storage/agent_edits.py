@@ -87,10 +87,12 @@ def approve(memory_dir: Path, line: str) -> None:
     _append(review_folder(memory_dir) / APPROVED, "".join(f"{k}\n" for k in sorted(keys)).encode())
 
 
-def held_keys(memory_dir: Path) -> frozenset[str]:
-    """The keys recorded for ``memory_dir`` and not approved (empty when none were)."""
+def held_keys(memory_dir: Path, relative: str | None = None) -> frozenset[str]:
+    """The keys recorded for ``memory_dir`` (with ``relative``: for that file of it) and not
+    approved (empty when none were). A line is the agent's in the file it wrote it into: the
+    person's own copy of the same text in another file stays theirs."""
     folder = memory_dir / REVIEW_DIR
-    recorded = _keys(folder / RECORDED)
+    recorded = _keys(folder / RECORDED, relative)
     if not recorded:
         return frozenset()
     return frozenset(recorded - _keys(folder / APPROVED))
@@ -311,6 +313,23 @@ def known_keys(memory_dir: Path, relative: str) -> frozenset[str] | None:
     return None if found is None else frozenset(found)
 
 
+def keys_outside(memory_dir: Path, relative: str, pieces: list[str]) -> frozenset[str] | None:
+    """The keys of the lines ``relative`` holds outside the text an edit just put in (one
+    occurrence of each of ``pieces`` taken out): lines that were in the file before the edit,
+    for an edit made before any look at the file (the session's first). ``None`` when the
+    file cannot be read or a piece is not in it."""
+    lines = _file_lines(memory_dir, relative)
+    if lines is None:
+        return None
+    text = "\n".join(lines)
+    for piece in pieces:
+        trimmed = piece.strip("\n")
+        if trimmed not in text:
+            return None
+        text = text.replace(trimmed, "\n", 1)
+    return frozenset(line_key(line) for line in text.splitlines() if line.strip())
+
+
 def _file_lines(memory_dir: Path, relative: str) -> list[str] | None:
     """The lines of a memory file (through a symlink only when it stays inside
     ``memory_dir``, as :func:`fingerprints` follows it), or ``None``."""
@@ -359,18 +378,27 @@ def _write_baseline(memory_dir: Path, baseline: dict[str, set[str]]) -> None:
     os.replace(temporary, folder / BASELINE)
 
 
-def _keys(path: Path) -> set[str]:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return set()
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return set()
-        # read whole: a record read only so far let a flood of an agent's lines push the keys
-        # written after it out of sight (45,000 keys, 1.3 MB, are read in about 34 ms)
-        data = handle.read()
-    return {line[:KEY_CHARS] for line in data.decode("ascii", "replace").splitlines()}
+def held_by_file(memory_dir: Path) -> dict[str, frozenset[str]]:
+    """:func:`held_keys` for every file at once (the record read once): file -> keys."""
+    folder = memory_dir / REVIEW_DIR
+    lines = _record_lines(folder / RECORDED)
+    if not lines:
+        return {}
+    approved = _keys(folder / APPROVED)
+    found: dict[str, set[str]] = {}
+    for line in lines:
+        found.setdefault(line[KEY_CHARS + 1 :], set()).add(line[:KEY_CHARS])
+    return {rel: frozenset(keys - approved) for rel, keys in found.items()}
+
+
+def _keys(path: Path, relative: str | None = None) -> set[str]:
+    """The keys at the start of each line of a record (with ``relative``: of the lines that
+    name that file after the tab)."""
+    lines = _record_lines(path)
+    if relative is None:
+        return {line[:KEY_CHARS] for line in lines}
+    wanted = relative.replace("\t", " ").replace("\n", " ")
+    return {line[:KEY_CHARS] for line in lines if line[KEY_CHARS + 1 :] == wanted}
 
 
 def review_folder(memory_dir: Path) -> Path:
@@ -395,3 +423,18 @@ def _append(path: Path, data: bytes) -> None:
             view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
+
+
+def _record_lines(path: Path) -> list[str]:
+    """The lines of a record file (none when it is missing or no regular file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return []
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return []
+        # read whole: a record read only so far let a flood of an agent's lines push the keys
+        # written after it out of sight (45,000 keys, 1.3 MB, are read in about 34 ms)
+        data = handle.read()
+    return data.decode("utf-8", "replace").splitlines()

@@ -76,8 +76,8 @@ def create_app(
     started_by: str | None = None,
 ) -> Guard:
     """The viewer for ``location``'s project, guarded for ``127.0.0.1:port`` and ``keys``;
-    ``started_by``: the agent variable set when an agent started it (it then never approves a
-    held entry)."""
+    ``started_by``: why an agent started it (``agent_process.agent_marker``; it then never
+    approves a held entry)."""
     templates = _templates()
     refuse = _error_page(templates)
 

@@ -380,7 +380,7 @@ async def review_action(request: Request) -> Response:
     try:
         if action == "approve" and ctx.started_by is not None:
             message = (
-                f"This viewer was started by an agent ({ctx.started_by} was set), so it cannot "
+                f"This viewer was started by an agent ({ctx.started_by}), so it cannot "
                 "approve: start 'conkeeper viewer' in your own terminal, or run 'conkeeper "
                 "review approve ID' there."
             )

@@ -135,7 +135,9 @@ def _next_steps(location: ProjectLocation) -> str:
 
     memory_dir = location.memory_dir
     text = read_memory_file(
-        memory_dir / "active-context.md", root=memory_dir, agent_lines=held_keys(memory_dir)
+        memory_dir / "active-context.md",
+        root=memory_dir,
+        agent_lines=held_keys(memory_dir, "active-context.md"),
     )
     capture: list[str] = []
     inside = False

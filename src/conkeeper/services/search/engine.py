@@ -592,7 +592,9 @@ class MemoryFileSource:
         }
         lines = _with_context(texts, scored, start, ctx.request.context)
         root = ctx.roots[int(row["root_id"])]
-        lines = _withhold_held(root.folder, texts, start, lines, every=root.kind == "global")
+        lines = _withhold_held(
+            root.folder, row["rel_path"], texts, start, lines, every=root.kind == "global"
+        )
         lines = _withhold_tagged(os.path.join(root.folder, row["rel_path"]), lines)
         lines = _without_hidden_runs(lines)
         if _is_record_file(row["rel_path"]):
@@ -643,7 +645,7 @@ def sessions_from(req: SearchRequest, now: int) -> int:
     return 0 if req.sessions_days <= 0 else now - req.sessions_days * _DAY_MS
 
 
-_HELD_CACHE: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
+_HELD_CACHE: dict[tuple[str, str], tuple[tuple[int, int], frozenset[str]]] = {}
 # files ConKeeper writes from what tools, pages and prompts said (the observation log, the
 # corrections queue, retros): their lines are records of outside text, not the user's notes
 _RECORD_KINDS = frozenset({"observations", "queue", "retro"})
@@ -676,14 +678,20 @@ def _mark_logged_orders(lines: list[HitLine]) -> list[HitLine]:
 
 
 def _withhold_held(
-    folder: str, texts: list[str], start: int, lines: list[HitLine], *, every: bool = False
+    folder: str,
+    rel: str,
+    texts: list[str],
+    start: int,
+    lines: list[HitLine],
+    *,
+    every: bool = False,
 ) -> list[HitLine]:
     """``lines`` with those SessionStart holds back from an agent (an agent wrote them into
     the file with its own tools and they read like instructions: ``storage.agent_edits``; in
     the global memory, ``every`` line an agent wrote) shown as
     :data:`conkeeper.services.context.HELD_MARK`, so a search never hands the next
     agent verbatim what its session start left out. Costs one ``stat`` when nothing is held."""
-    held = _held_keys(folder)
+    held = _held_keys(folder, rel)
     if not held:
         return lines
     from conkeeper.services.context import HELD_MARK, held_agent_lines
@@ -779,9 +787,9 @@ def _judge_tagged(data: bytes, path: str) -> _Marks:
     return frozenset(held_tagged_entries(lines)), agent_entry_notes(lines)
 
 
-def _held_keys(folder: str) -> frozenset[str]:
-    """The held keys of a memory folder (``storage.agent_edits.held_keys``), read again only
-    when its record changed."""
+def _held_keys(folder: str, rel: str) -> frozenset[str]:
+    """The held keys of one file of a memory folder (``storage.agent_edits.held_keys``), read
+    again only when the folder's record changed."""
     record = os.path.join(folder, ".review", "agent-edits")
     try:
         info = os.stat(record)
@@ -792,15 +800,15 @@ def _held_keys(folder: str) -> frozenset[str]:
         stamp = (info.st_mtime_ns + os.stat(approved).st_mtime_ns, info.st_size)
     except OSError:
         stamp = (info.st_mtime_ns, info.st_size)
-    cached = _HELD_CACHE.get(folder)
+    cached = _HELD_CACHE.get((folder, rel))
     if cached is not None and cached[0] == stamp:
         return cached[1]
     from pathlib import Path
 
     from conkeeper.storage.agent_edits import held_keys
 
-    keys = held_keys(Path(folder))
-    _HELD_CACHE[folder] = (stamp, keys)
+    keys = held_keys(Path(folder), rel)
+    _HELD_CACHE[(folder, rel)] = (stamp, keys)
     return keys
 
 
