@@ -10,8 +10,7 @@ duplicate and contradiction precision and recall and wrong merges (a pair not la
 proposed as a duplicate: ``--apply`` would delete a rule). ``--choose`` prints the thresholds
 chosen on every author together (the ones to ship in ``relations.LIMITS``).
 
-Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 11 never is; blind_pairs11
-was measured once, FIRST_BLIND_PAIRS11.md, and waits to join):
+Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 12 never is):
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
 author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
 author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``),
@@ -28,7 +27,8 @@ limits are chosen with it), author 12 ``blind_pairs7.jsonl`` (measured once blin
 rules were written with it), author 14 ``blind_pairs9.jsonl`` (measured once blind,
 ``FIRST_BLIND_PAIRS9.md``, seen since; round 11's rules were written with it), author 15
 ``blind_pairs10.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS10.md``, seen since; round
-12's rules were written with it).
+12's rules were written with it), author 16 ``blind_pairs11.jsonl`` (measured once blind,
+``FIRST_BLIND_PAIRS11.md``, seen since; round 13's rules were written with it).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -160,6 +160,7 @@ AUTHORS = {
     "author13": DATA / "blind_pairs8.jsonl",  # measured once blind (FIRST_BLIND_PAIRS8.md)
     "author14": DATA / "blind_pairs9.jsonl",  # measured once blind (FIRST_BLIND_PAIRS9.md)
     "author15": DATA / "blind_pairs10.jsonl",  # measured once blind (FIRST_BLIND_PAIRS10.md)
+    "author16": DATA / "blind_pairs11.jsonl",  # measured once blind (FIRST_BLIND_PAIRS11.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
