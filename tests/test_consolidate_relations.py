@@ -950,3 +950,50 @@ def test_an_exception_or_an_addition_is_never_merged_by_its_names(
     result = run_cli("consolidate", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "duplicate" not in [p["kind"] for p in json.loads(result.stdout)["proposals"]]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # a rule for every service, and one named service, in the languages teams write in
+        ("推薦サービスはGKEのprodクラスタで動いている。", "すべてのサービスはGKE上で動かす。"),
+        ("The payments service runs on GKE.", "All services run on GKE."),
+        ("결제 서비스는 GKE에서 실행된다", "모든 서비스는 GKE에서 실행된다"),
+        ("El servicio de pagos corre en GKE.", "Todos los servicios corren en GKE."),
+        ("Le service de paiement tourne sur GKE.", "Tous les services tournent sur GKE."),
+        ("Il servizio pagamenti gira su GKE.", "Tutti i servizi girano su GKE."),
+    ],
+)
+def test_a_rule_for_every_member_and_one_named_member_are_never_merged(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "Every service runs on GKE" and "the payments service runs on GKE" both hold: a merge
+    keeps one and deletes the other (blind pairs 11's first measurement merged the Japanese
+    pair: "すべて" had been read as no word at all, so the two looked like one statement about
+    the same names)."""
+    assert "duplicate" not in _proposed(tmp_path, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # two types of one ID: an integer against a ULID string
+        ("動画IDは連番の整数である。", "動画IDは文字列（ULID）として扱う。"),
+        ("订单ID是自增整数。", "订单ID是字符串（ULID）。"),
+        ("주문 ID는 정수다.", "주문 ID는 문자열(ULID)로 저장한다."),
+        ("Los IDs de pedido son enteros.", "Los IDs de pedido son cadenas (ULID)."),
+        ("Bestell-IDs sind Ganzzahlen.", "Bestell-IDs sind Zeichenketten (ULID)."),
+    ],
+)
+def test_two_types_of_one_id_are_a_contradiction(tmp_path: Path, first: str, second: str) -> None:
+    """An integer ID and a ULID are two values of one thing that cannot both hold: a
+    contradiction for a person to resolve, never a merge (blind pairs 11's first measurement
+    merged the Japanese pair, the ULID in the second entry's bracket read as detail)."""
+    assert _proposed(tmp_path, first, second) == ["contradiction"]
+
+
+def test_two_types_of_one_value_are_never_merged(tmp_path: Path) -> None:
+    """Each entry names a type the other does not: two statements, never one rule twice; a
+    type said with more detail ("ULID strings") is still the same rule."""
+    assert _proposed(tmp_path, "Order IDs are strings.", "Order IDs are integers.") == []
+    assert _proposed(tmp_path / "more", "Order IDs are ULID strings.", "Order IDs are ULIDs.") == [
+        "duplicate"
+    ]

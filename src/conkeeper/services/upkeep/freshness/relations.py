@@ -436,6 +436,34 @@ SYNONYMS = {
     "decimals": "decimal",
     "decimal.decimal": "decimal",
     "integers": "integer",
+    # the type of a value in the other languages ("entero", "Ganzzahl", "entier", "intero",
+    # "inteiro"; "cadena", "Zeichenkette", "stringa"); Korean, Japanese and Chinese type names
+    # are read by _script_words (CJK_TERMS)
+    "entero": "integer",
+    "enteros": "integer",
+    "ganzzahl": "integer",
+    "ganzzahlen": "integer",
+    "ganzzahlig": "integer",
+    "entier": "integer",
+    "entiers": "integer",
+    "intero": "integer",
+    "interi": "integer",
+    "inteiro": "integer",
+    "inteiros": "integer",
+    "strings": "string",
+    "varchar": "string",
+    "cadena": "string",
+    "cadenas": "string",
+    "zeichenkette": "string",
+    "zeichenketten": "string",
+    "stringa": "string",
+    "stringhe": "string",
+    "bool": "boolean",
+    "booleans": "boolean",
+    "booleano": "boolean",
+    "booleen": "boolean",
+    "booléen": "boolean",
+    "ulids": "ulid",
     "int": "integer",
     "ints": "integer",
     "bigint": "integer",
@@ -807,7 +835,7 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         message-broker: rabbitmq kafka sqs nats
         ci-system: github-actions jenkins circleci gitlab-ci travis buildkite azure-pipelines
         mobile-ci: bitrise codemagic github-actions
-        id-type: uuid uuid4 integer
+        id-type: uuid uuid4 ulid integer
         time-format: epoch iso iso8601
         container-runtime: docker podman
         password-hash: argon2 bcrypt scrypt md5 sha1 sha256 pbkdf2
@@ -1366,6 +1394,7 @@ class Reading(Record):
         "negated",
         "negations",
         "numbers",
+        "opening",
         "order",
         "permits",
         "polar",
@@ -1421,6 +1450,7 @@ class Reading(Record):
         self.text = ""  # the normalised text, lower case, backticks dropped
         self.years: set[str] = set()  # the years of the events it speaks of ("the 2025 workshop")
         self.instance: str | None = None  # the code identifier it opens with ("`orders.paid_at`")
+        self.opening: tuple[str, ...] = ()  # its first two concepts ("payment", "service")
         self.general = False  # it opens with a class of things ("Timestamps are", "All services")
         self.source = ""  # the text as given
         self.lead: frozenset[str] = frozenset()  # a leading "For X," its only exception mark
@@ -1449,7 +1479,7 @@ def _tokens(text: str) -> list[str]:
 _PORTUGUESE = re.compile(
     r"\b(?:não|são|é|também|já|pelo|pela|uma|ao|às|você|nenhum|nenhuma|ficam|fica|estão|têm)\b"
     r"|(?-i:\b[Oo]s\b)"  # "Os segredos ficam no Vault" ("OS" in capitals is no article)
-    r"|\w(?:ção|ções|ões|ãos?)\b",  # "integração", "alterações", "padrão"
+    r"|\w(?:ção|ções|ões|ãos?|ços?)\b",  # "integração", "alterações", "padrão", "serviço"
     re.IGNORECASE,
 )
 PORTUGUESE_WORDS = 1
@@ -1476,6 +1506,50 @@ KOREAN_SHORT_NEGATIONS = frozenset({"안", "못"})  # "안 된다", "못 한다"
 
 # Japanese negative endings ("しない", "しなくて", "しません", "せず").
 HIRAGANA_NEGATIONS = ("ない", "なく", "ません", "せず", "ぬ")
+# Terms of Korean, Japanese and Chinese text that name a kind of value, read as their English
+# word (two values of one thing that conflict: "動画IDは連番の整数" against "動画IDは文字列
+# （ULID）", an integer against a string; the Han characters two at a time had made "文字",
+# "字列" of it, merged with "整数" as a duplicate on blind_pairs11's first measurement).
+CJK_TERMS = {
+    "文字列": "string",
+    "字符串": "string",
+    "문자열": "string",
+    "整数": "integer",
+    "整型": "integer",
+    "정수": "integer",
+    "浮動小数点": "float",
+    "浮点": "float",
+    "부동소수점": "float",
+    "真偽値": "boolean",
+    "布尔": "boolean",
+    "ブール": "boolean",
+    "불리언": "boolean",
+}
+_CJK_TERM = re.compile("|".join(sorted(CJK_TERMS, key=len, reverse=True)))
+
+
+def _cjk_terms(text: str) -> list[str]:
+    """The words of a run of one script that holds a term of :data:`CJK_TERMS`: each term as
+    its English word, the rest around it read as any run of its script is."""
+    words: list[str] = []
+    start = 0
+    for found in _CJK_TERM.finditer(text):
+        words.extend(_script_words(text[start : found.start()]) if found.start() > start else [])
+        words.append(CJK_TERMS[found.group()])
+        start = found.end()
+    return words + (_script_words(text[start:]) if start < len(text) else [])
+
+
+# Universal quantifiers of Korean, Japanese and Chinese text, read as "every": a word of
+# Hangul ("모든 서비스", "전체"), a run of Hiragana ("すべての", "どの"... "も" is not one),
+# a run of Han characters it opens ("全て", "全サービス", "各チーム", "所有服务", "每个",
+# "一切", "任何"); "全文検索" (full-text search) opens with "全" too and is read as "every
+# text search": a universal only ever keeps two entries apart.
+KOREAN_UNIVERSAL = ("모든", "전체", "전부")
+HIRAGANA_UNIVERSAL = ("すべて", "あらゆる")
+HAN_UNIVERSAL = ("全部", "全員", "所有", "一切", "任何", "全", "各", "每")  # longest first
+
+
 # Han characters that negate ("不要" don't, "没有" there is none, "别", "勿") or forbid ("禁止").
 HAN_NEGATIONS = frozenset("不没沒别別勿无無")
 
@@ -1513,11 +1587,28 @@ def _script_words(token: str, previous: str = "") -> list[str]:
         if kind == "other":
             words.extend(w for w in _TOKEN.findall(text))
         elif kind == "hangul" and not after_other:
+            if text.startswith(KOREAN_UNIVERSAL) or text == "각":
+                words.append("every")  # "모든 서비스는", "각 팀은": every service, each team
+                continue
+            term = _CJK_TERM.match(text)
+            if term:  # "정수다", "문자열로": the type, its ending off
+                words.append(CJK_TERMS[term.group()])
+                continue
             words.append(_korean_negation(text, token, previous) or text[:HANGUL_STEM])
         elif kind == "hira" and any(ending in text for ending in HIRAGANA_NEGATIONS):
             words.append("not")  # "実行しない": does not run
+        elif kind == "hira" and text.startswith(HIRAGANA_UNIVERSAL):
+            words.append("every")  # "すべてのサービス": every service
+        elif kind in ("han", "kana") and _CJK_TERM.search(text):
+            words.extend(_cjk_terms(text))  # "文字列", "整数", "정수": a type, one word
         elif kind == "han":
             words.extend(_han_negations(text))
+            quantifier = next((q for q in HAN_UNIVERSAL if text.startswith(q)), "")
+            if quantifier:  # "全サービス", "各チーム", "所有服务": the rest is what it counts
+                words.append("every")
+                text = text[len(quantifier) :]
+                if not text:
+                    continue
             words.extend(
                 [text] if len(text) <= 2 else [text[i : i + 2] for i in range(len(text) - 1)]
             )
@@ -1696,7 +1787,13 @@ _EXEMPTS = re.compile(
 # An entry that adds to another ("A SEV1 also needs a scribe") names the same things as the
 # rule it adds to and says another fact: never a duplicate by names alone (blind_pairs11's first
 # measurement merged such pairs, and exemptions, each merge deleting a rule).
-_ADDS = re.compile(r"\b(?:also|too|as well|additionally|in addition)\b")
+# The same abroad ("también", "auch", "aussi", "anche", "também", "także", "또한", "역시"),
+# Chinese "也" and Japanese "も" right after a noun ("推薦サービスも": the recommendation
+# service too; "しても", "もの", "もう" are no addition).
+_ADDS = re.compile(
+    r"\b(?:also|too|as well|additionally|in addition|también|auch|aussi|anche|também|także"
+    r"|또한|역시)\b|也|(?<=[\u30a0-\u30ff\u4e00-\u9fffA-Za-z0-9])も(?![のしうっ])"
+)
 
 # The CAN bus, written in capitals: a name, not the verb "can".
 _CAN_BUS = re.compile(r"\bCAN\b")
@@ -1860,8 +1957,8 @@ def read(text: str, *, head: bool = True) -> Reading:
         elif lower == "not" and following == "only":
             index += 1  # "not only X but every Y" widens a rule: no negation, no restriction
             universal = UNIVERSAL_REACH
-        elif lower in UNIVERSAL:
-            universal = UNIVERSAL_REACH
+        elif lower in UNIVERSAL and not following.startswith(_VALUE):
+            universal = UNIVERSAL_REACH  # "every 15 minutes" ("cada 15 minutos") is a rate
         elif lower == "once" and clause_words == 1:
             pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
         elif lower in RESTRICTIVE and following in CONDITIONS:
@@ -1957,6 +2054,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 keys.append(key)
                 if key and len(reading.clauses) == 1 and not any(keys[:-1]):
                     _note_opening(reading, token, key, clause_words, universal=universal > 0)
+                if key and len(reading.clauses) == 1 and len(reading.opening) < OPENING_WORDS:
+                    reading.opening += (key,)
                 if universal and key:
                     reading.universal.add(key)
                     universal -= 1
@@ -2284,7 +2383,16 @@ def _after_negation(raw: list[str], position: int) -> int:
 
 
 RESTRICTIVE = _words("only solely exclusively")
-UNIVERSAL = _words("every all any each")
+# "every", "all", "any", "each", and the same in the other languages a team's notes are written
+# in ("todos los servicios", "alle Dienste", "chaque service", "ogni servizio", "każdy serwis");
+# the Korean, Japanese and Chinese ones are read by :func:`_script_words` ("모든", "すべて",
+# "全", "各", "所有", "每"). Italian "alle" is "at the" and "tout" mostly "quite": left out. A
+# universal read where none is only keeps entries apart (it never proposes anything).
+UNIVERSAL = _words(
+    """every all any each todos todas toda cada cualquier cualquiera allen aller alles jede
+    jeder jedes jeden jedem sämtliche tous toutes chaque tutti tutte ogni qualsiasi qualunque
+    qualquer wszystkie wszystkich wszystko każdy każda każde elke iedere"""
+)
 UNIVERSAL_REACH = 2  # "every feature branch": the next two concepts
 CONDITIONS = _words("after before once when if until")  # "only after X": X is required first
 ORDER_WORDS = _words("after before first")  # "never before", closing a clause, restates an order
@@ -2573,7 +2681,67 @@ def _case_of_rule(a: Reading, b: Reading) -> bool:
         and one.instance not in other.weights
         and one.instance not in other.text
         for one, other in ((a, b), (b, a))
+    ) or _quantified_case(a, b)
+
+
+# Types a value is stored or sent as: two entries each naming one the other does not
+# ("Order IDs are strings" against "Order IDs are integers", "文字列" against "整数") say two
+# things of one value, never one rule twice (whether or not they are rival choices).
+VALUE_TYPES = _words("string integer float decimal boolean uuid ulid")
+
+
+def _other_types(a: Reading, b: Reading) -> bool:
+    """Each entry names a type of value the other does not."""
+    types_a, types_b = a.weights.keys() & VALUE_TYPES, b.weights.keys() & VALUE_TYPES
+    return bool(types_a - types_b and types_b - types_a)
+
+
+def _quantified_case(a: Reading, b: Reading) -> bool:
+    """One entry says something of every member of a class ("すべてのサービスはGKE上で動かす":
+    every service runs on GKE), the other, quantifying nothing, of one member it names by a
+    word the first never uses ("推薦サービスは...": the recommendation service): a rule and one
+    case of it, both true, so a merge on their shared names would delete one (blind_pairs11's
+    first measurement merged such a pair: "すべて" had been read as no word at all)."""
+    return any(
+        _names_member(other, one) and len(_own_words(other, one)) <= QUANTIFIED_CASE_OWN
+        for one, other in ((a, b), (b, a))
+        if one.general and one.universal and not other.universal and other.opening
     )
+
+
+OPENING_WORDS = 2  # the concepts an entry opens with, read as its subject
+
+
+def _names_member(other: Reading, one: Reading) -> bool:
+    """Whether ``other`` opens with a member of a class ``one`` quantifies: a word ``one``
+    never uses right before the class ("payments service", "推薦サービス", "支付服务") or
+    the class and such a word ("servicio de pagos", "service de paiement")."""
+    first = other.opening[0]
+    if first not in one.weights and any(_modified_by(other, c, first) for c in one.universal):
+        return True
+    return (
+        len(other.opening) == OPENING_WORDS
+        and first in one.universal
+        and other.opening[1] not in one.weights
+    )
+
+
+def _modified_by(reading: Reading, concept: str, word: str) -> bool:
+    """Whether ``word`` stands right before ``concept`` in ``reading``, or one word further
+    ("支付服务": Han characters read two at a time make "支付", "付服", "服务")."""
+    before = reading.modifiers.get(concept, set())
+    return word in before or any(word in reading.modifiers.get(b, ()) for b in before)
+
+
+# How many words of its own the entry naming one member may add: more, and the two are not
+# one sentence about a class and its member but two sentences apart (or two languages:
+# "Every dbt model needs..." and "Los modelos dbt deben tener...", one rule twice).
+QUANTIFIED_CASE_OWN = 3
+
+
+def _own_words(one: Reading, other: Reading) -> set[str]:
+    """The concepts ``one`` names that ``other`` does not (weak words left out)."""
+    return {c for c, weight in one.weights.items() if weight >= 1.0 and c not in other.weights}
 
 
 def _apart(a: Reading, b: Reading) -> bool:
@@ -2735,6 +2903,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or _some_unit_differs(a.numbers, b.numbers)
         or _reversed_order(a, b)
         or bool(a.restricted & b.universal or b.restricted & a.universal)
+        or _other_types(a, b)
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
         # counts only where it governs a concept the other entry names, as for contradictions)
@@ -2831,7 +3000,9 @@ def _detail_of_same_head(a: Reading, b: Reading, limits: Limits) -> Relation | N
             and same.kind == DUPLICATE
             and not (short.excepts or long.excepts)
             and not any(governed & _strong(short) for governed in long.flipped)
-        ):  # the detail must not negate what the short entry states ("we don't use sqlfluff")
+            and _conflicting_choice(short, long) is None
+        ):  # the detail must not negate what the short entry states ("we don't use sqlfluff"),
+            # nor choose another alternative ("動画IDは文字列（ULID）" against an integer ID)
             return Relation(DUPLICATE, same.score, MORE_DETAIL)
     return None
 
