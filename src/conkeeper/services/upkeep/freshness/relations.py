@@ -355,12 +355,21 @@ NEGATED_STATES = _words(
 # A switch's state said of a subject ("auto-commit is off", "HTTP/2 is disabled") negates the
 # subject, as "auto-commit is not on" would.
 SWITCHED_OFF = _words("off disabled")
+# ... and abroad, where the participle closes the clause ("Automatisches Speichern ist im Editor
+# abgeschaltet"): said of the clause's subject wherever it stands.
+SWITCHED_OFF_ABROAD = _words(
+    """abgeschaltet ausgeschaltet deaktiviert desactivado desactivada deshabilitado
+    deshabilitada désactivé désactivée disattivato disattivata desativado desativada
+    desabilitado desabilitada wyłączony wyłączona wyłączone"""
+)
 # Two-word markers: the second word is consumed with the first.
 NEGATION_PAIRS = frozenset({("no", "longer"), ("instead", "of"), ("rather", "than")})
 # Words that flip the polarity of the concept they name ("disable" is "not enable").
 ANTONYMS = {
     "disable": "enable",
     "disabled": "enable",
+    # switched off, in the other languages teams write in (SWITCHED_OFF_ABROAD)
+    **dict.fromkeys(SWITCHED_OFF_ABROAD, "enable"),
     "off": "enable",  # "autoscaling is off" is "autoscaling is not enabled"
     "exclude": "include",
     "excluded": "include",
@@ -436,6 +445,21 @@ SYNONYMS = {
     "decimals": "decimal",
     "decimal.decimal": "decimal",
     "integers": "integer",
+    "mockgen": "gomock",
+    # to merge, in the other languages ("fusionar en `main`", "fusionner", "mergen")
+    "fusionar": "merge",
+    "fusionas": "merge",
+    "fusiona": "merge",
+    "fusionan": "merge",
+    "fusionamos": "merge",
+    "fusionner": "merge",
+    "mergen": "merge",
+    "gemergt": "merge",
+    "log/slog": "slog",
+    "jpg": "jpeg",
+    "vtt": "webvtt",
+    "bento4": "bento4",
+    "mp4dash": "bento4",
     # the type of a value in the other languages ("entero", "Ganzzahl", "entier", "intero",
     # "inteiro"; "cadena", "Zeichenkette", "stringa"); Korean, Japanese and Chinese type names
     # are read by _script_words (CJK_TERMS)
@@ -968,9 +992,18 @@ CHOICE_JOBS: dict[str, frozenset[str]] = {
         docs-hosting: readthedocs github-pages netlify
         data-quality: great-expectations soda deequ
         java-formatter: google-java-format palantir-java-format
+        go-mock: gomock mockery
+        proto-codegen: protoc buf
+        dashboards: grafana cloud-monitoring kibana
+        subtitle-format: webvtt srt ttml
+        image-format: jpeg png webp avif
+        jwt-algorithm: rs256 es256 hs256 eddsa
+        ad-insertion: csai ssai
+        media-packager: shaka-packager bento4
         """.strip().splitlines()
     )
 }
+CHOICE_JOBS["ci-system"] |= {"cloud-build"}  # Google Cloud Build (the line is full)
 CHOICE_GROUPS: tuple[frozenset[str], ...] = tuple(CHOICE_JOBS.values())
 _JOB_OF: dict[str, list[str]] = {}
 for _job, _members in CHOICE_JOBS.items():
@@ -1067,6 +1100,14 @@ PHRASES = (
     (re.compile(r"\bfloating[ -]point\b", re.IGNORECASE), "float"),
     (re.compile(r"\b(?:github|gh) actions\b", re.IGNORECASE), "github-actions"),
     (re.compile(r"\bcontinuous integration\b", re.IGNORECASE), "ci"),
+    (re.compile(r"(?<!unity )\b(?:google )?cloud build\b", re.IGNORECASE), "cloud-build"),
+    (re.compile(r"\b(?:google )?cloud monitoring\b", re.IGNORECASE), "cloud-monitoring"),
+    (re.compile(r"\bshaka[ -]packager\b", re.IGNORECASE), "shaka-packager"),
+    (re.compile(r"\bserver[ -]side ad insertion\b", re.IGNORECASE), "ssai"),
+    (re.compile(r"\bclient[ -]side ad insertion\b", re.IGNORECASE), "csai"),
+    (re.compile(r"\bmutual[ -]TLS\b", re.IGNORECASE), "mtls"),
+    # "channels are private": not public (a "private key" is another thing than a public one)
+    (re.compile(r"\b(is|are|stays?|remains?|kept) private\b", re.IGNORECASE), r"\1 not public"),
     (re.compile(r"\bstarts? up\b|\bstart-up\b", re.IGNORECASE), "startup"),
     (re.compile(r"\b(?:spin|spins|spun|kick|kicks|kicked) (?:up|off)\b", re.IGNORECASE), "start"),
     (re.compile(r"\bfile names?\b", re.IGNORECASE), "filenames"),
@@ -1505,7 +1546,12 @@ KOREAN_SHORT_NEGATIONS = frozenset({"안", "못"})  # "안 된다", "못 한다"
 
 
 # Japanese negative endings ("しない", "しなくて", "しません", "せず").
-HIRAGANA_NEGATIONS = ("ない", "なく", "ません", "せず", "ぬ")
+# "使わず", "書かず", "出さず", "待たず", "呼ばず": a verb's stem and "ず", without doing it
+# ("必ず", "まず" are "always", "first": no ending of this list).
+HIRAGANA_NEGATIONS = (
+    *("ない", "なく", "ません", "せず", "ぬ"),
+    *("わず", "かず", "さず", "たず", "ばず"),
+)
 # Terms of Korean, Japanese and Chinese text that name a kind of value, read as their English
 # word (two values of one thing that conflict: "動画IDは連番の整数" against "動画IDは文字列
 # （ULID）", an integer against a string; the Han characters two at a time had made "文字",
@@ -1524,6 +1570,14 @@ CJK_TERMS = {
     "布尔": "boolean",
     "ブール": "boolean",
     "불리언": "boolean",
+    # environments: where a rule holds ("本番環境のログ保持期間は90日" is production's)
+    "本番": "production",
+    "開発": "development",
+    "ステージング": "staging",
+    "生产": "production",
+    "운영": "production",
+    "개발": "development",
+    "스테이징": "staging",
 }
 _CJK_TERM = re.compile("|".join(sorted(CJK_TERMS, key=len, reverse=True)))
 
@@ -2028,6 +2082,7 @@ def read(text: str, *, head: bool = True) -> Reading:
                     previous = raw[index - 2].lower() if index >= 2 else ""
                     # "auto-commit is off": the state said of the clause's subject negates it
                     stated = lower in SWITCHED_OFF and previous in AUXILIARIES
+                    stated = stated or lower in SWITCHED_OFF_ABROAD
                     pending.append((len(concepts), _CLAUSE_REACH if stated else _OWN_REACH))
                 _note_choice(reading, concept, negate_next > 0, command=in_span)
                 if not in_parts:  # "system-installed gradle": the parts are one word
@@ -3261,6 +3316,8 @@ def _conflict(
     if key and limits.named_subjects:  # "Node version: 18" against "We are on Node 20"
         shared_named, named_a, named_b, _ = _shared(a, b, _JOBS)
         containment = max(containment, shared_named / (min(named_a, named_b) or 1.0))
+    if key and _distinct_identifiers(a, b):
+        return None  # "Kafka `billing.events` retention: 30 days" against `playback.events`
     if (
         key
         and containment >= limits.value_containment
