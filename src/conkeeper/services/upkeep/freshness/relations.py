@@ -1783,13 +1783,17 @@ EXCEPTIONS_ABROAD = (
     "au(?:ß|ss)er",
     "es sei denn",
     "excepto",
+    r"excepci[oó]n",  # "Excepción: el worker sigue en Go 1.21"
     "salvo",
+    "hasta que",  # "until": a special case kept until a change still to come
     "a menos que",
     "sauf",
     "à moins que",
     "eccetto",
+    "eccezione",
     "tranne",
     "exceto",
+    r"exce[çc][ãa]o",
     "a não ser que",
     r"wyjąt\w*",  # Polish: "wyjątek", "z wyjątkiem"
     "oprócz",
@@ -1912,6 +1916,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     pending: list[tuple[int, str]] = []  # (concept position, reach) of the open clause's flips
     negations = 0  # negation words in the open clause
     clause_words = 0  # tokens read in the open clause (a capital on the first is no name)
+    opener = ""  # the open clause's first word ("if": a condition, not a statement)
     span_left = 0  # words still to read from inside a backticked command
     parts_left = 0  # parts still to read of a hyphenated word
     negation_at: set[int] = set()
@@ -1931,6 +1936,7 @@ def read(text: str, *, head: bool = True) -> Reading:
         following = raw[index + 1].lower() if index + 1 < len(raw) else ""
         index += 1
         clause_words += 1
+        opener = lower if clause_words == 1 else opener
         in_span = span_left > 0
         span_left = max(0, span_left - 1)
         in_parts = parts_left > 0
@@ -2047,7 +2053,9 @@ def read(text: str, *, head: bool = True) -> Reading:
             pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
             negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
-            if lower.endswith("n't") or previous in AUXILIARIES:  # "`cross` isn't installed"
+            if (lower.endswith("n't") or previous in AUXILIARIES) and opener not in CONDITIONAL:
+                # "`cross` isn't installed" rejects `cross`; "if LaunchDarkly can't be
+                # contacted, ..." is a condition: it rejects nothing
                 # the last two words, or the command in backticks they are words of
                 subject = max(clause_start, min(owners[len(concepts) - 2 :], default=0))
                 _reject_subject(reading, concepts[subject:])
@@ -2438,6 +2446,9 @@ def _after_negation(raw: list[str], position: int) -> int:
 
 
 RESTRICTIVE = _words("only solely exclusively")
+# Words that open a condition: a negated verb in it ("if the service can't be reached")
+# says what happens when, not that the thing named is rejected.
+CONDITIONAL = _words("if when whenever si wenn falls quand se jeśli gdy")
 # "every", "all", "any", "each", and the same in the other languages a team's notes are written
 # in ("todos los servicios", "alle Dienste", "chaque service", "ogni servizio", "każdy serwis");
 # the Korean, Japanese and Chinese ones are read by :func:`_script_words` ("모든", "すべて",
