@@ -602,6 +602,10 @@ _PRIVATE_KEY_RE = LazyPattern(
 
 _AN = "A-Za-z0-9"
 _WORD_LEFT = r"[A-Za-z0-9_\-]"
+# A vendor prefix is distinctive enough to stand right after ``-`` or ``_`` (``x-ghp_…``,
+# ``key_sk_live_…``, a file named ``backup-ghp_….json``): only a letter or digit before it
+# makes it part of another word.
+_ALNUM_LEFT = "[A-Za-z0-9]"
 
 
 def _lb(width: int, left: str = _WORD_LEFT) -> str:
@@ -619,7 +623,7 @@ def _token(
     check: Check | None,
     hints: tuple[str, ...],
     priority: int = 80,
-    left: str = _WORD_LEFT,
+    left: str = _ALNUM_LEFT,
 ) -> _Rule:
     """A vendor token: literal prefix of ``width`` characters, then its random body."""
     boundary = "" if width is None else _lb(width, left)  # None: the prefix carries its own
@@ -668,7 +672,7 @@ def _vendor_rules() -> list[_Rule]:
         ),
         _token(
             "gitlab-token",
-            "gl" + _lb(2) + "(?:pat|dt|rt|ptt|cbt|ft|soat)-",
+            "gl" + _lb(2, _ALNUM_LEFT) + "(?:pat|dt|rt|ptt|cbt|ft|soat)-",
             None,
             f"[{an_}]{{20,255}}",
             _vendor_check(6),
@@ -734,7 +738,15 @@ def _vendor_rules() -> list[_Rule]:
             _vendor_check(4),
             ("hvs.", "hvb.", "hvr."),
         ),
-        _token("mailgun-key", "key-", 4, f"[0-9a-f]{{32}}(?![{an}])", _hex_check(4), ("key-",)),
+        _token(  # ``cache-key-<md5>`` is a hash, not a Mailgun key: the old boundary stays
+            "mailgun-key",
+            "key-",
+            4,
+            f"[0-9a-f]{{32}}(?![{an}])",
+            _hex_check(4),
+            ("key-",),
+            left=_WORD_LEFT,
+        ),
         _token(
             "age-secret-key",
             "AGE-SECRET-KEY-1",

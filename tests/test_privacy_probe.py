@@ -1,0 +1,88 @@
+"""Secrets in the shapes an outside probe found them leaking, each through a real entry point.
+
+A probe of every write path (a fresh HOME and project, hooks as subprocesses with real-shaped
+payloads, CLI commands and their one-line errors, the SQLite file and its WAL read as bytes)
+found credentials stored or echoed in clear when they were written in a slightly unusual way.
+Each test here plants such a secret where a user or a tool would write it, and then greps
+everything ConKeeper printed and every byte it wrote under the data home and the memory folder.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import cli_env, run_cli
+
+GITHUB = "ghp_" + "Zq8vT3mN7xK2pL9wR4sY6uB1cD5eF0gH2jQw"
+STRIPE = "sk_live_" + "h2FDEEtfjgVvVqE1SkHbn88H"
+OPENAI = "sk-proj-" + "xjSI6bWHtP3fS2qHx6kwXoIIXGvOoNZYW2mZp0zVZomHFwUb"
+SLACK = "xoxb-" + "952890786666-1760313721590-gaKjIg8xNbe3nNyjOq9wMxEh"
+ANTHROPIC = "sk-ant-api03-" + "dJ8HyS5SUkCnD8zRA9a9SkpXz9w3QlY7Zkuvqdt7s8Stqcbnr3yBdGBLEPH1qh"
+TOKENS = [GITHUB, STRIPE, OPENAI, SLACK, ANTHROPIC]
+
+
+def hook(project: Path, event: str, **fields: object) -> str:
+    """One hook event as the host runs it: a subprocess, a real-shaped payload on stdin."""
+    payload = {
+        "session_id": "probe-1",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": event,
+        **fields,
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", event],
+        input=json.dumps(payload).encode(),
+        env=cli_env(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    return (proc.stdout + proc.stderr).decode("utf-8", "replace")
+
+
+def bash_output(project: Path, n: int, command: str, stdout: str) -> str:
+    """A Bash tool use that printed ``stdout`` and failed, through PostToolUse."""
+    return hook(
+        project,
+        "PostToolUse",
+        tool_name="Bash",
+        tool_use_id=f"toolu_probe_{n}",
+        tool_input={"command": command, "description": "probe"},
+        tool_response={"stdout": stdout, "stderr": "", "exit_code": 1},
+    )
+
+
+def written(project: Path, home: Path) -> bytes:
+    """Every byte ConKeeper could have written: the data home (database, WAL, logs, state,
+    backups) and the memory folder (logs, queue, journal)."""
+    blob = b""
+    for root in (home.parent / "data", project / ".claude" / "memory"):
+        for path in sorted(root.rglob("*")) if root.exists() else []:
+            if path.is_file():
+                blob += path.read_bytes()
+    return blob
+
+
+def assert_hidden(secret: str, *texts: str | bytes) -> None:
+    """``secret`` (or its distinctive body) appears in none of ``texts``."""
+    body = secret[-20:]
+    for text in texts:
+        blob = text if isinstance(text, bytes) else text.encode()
+        assert body.encode() not in blob, f"{secret[:12]}… leaked"
+
+
+def test_a_token_glued_after_a_dash_or_underscore_is_redacted(
+    project: Path, isolated_home: Path
+) -> None:
+    outputs = []
+    for n, token in enumerate(TOKENS):
+        line = f"export API_HEADER=x-{token}\nkey_{token} set"
+        outputs.append(bash_output(project, n, "cat .env.local", line))
+    errors = [run_cli("import", "jsonl", f"backup-{t}.jsonl", cwd=project) for t in TOKENS]
+    for token in TOKENS:
+        assert_hidden(token, *outputs, *(e.stdout + e.stderr for e in errors))
+        assert_hidden(token, written(project, isolated_home))
