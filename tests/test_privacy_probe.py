@@ -86,3 +86,20 @@ def test_a_token_glued_after_a_dash_or_underscore_is_redacted(
     for token in TOKENS:
         assert_hidden(token, *outputs, *(e.stdout + e.stderr for e in errors))
         assert_hidden(token, written(project, isolated_home))
+
+
+def test_an_invisible_or_fullwidth_character_inside_a_token_does_not_hide_it(
+    project: Path, isolated_home: Path
+) -> None:
+    zero_width = GITHUB[:9] + "\u200b" + GITHUB[9:]
+    soft_hyphen = STRIPE[:12] + "\u00ad" + STRIPE[12:]
+    fullwidth = "".join(chr(ord(c) + 0xFEE0) for c in OPENAI)
+    prompt = hook(project, "UserPromptSubmit", prompt=f"use this token: {zero_width} thanks")
+    tool = bash_output(project, 1, "cat .env", f"STRIPE={soft_hyphen}\nOPENAI={fullwidth}\n")
+    saved = run_cli("remember", f"CI reads the token {zero_width}", cwd=project)
+    shown = run_cli("search", "--sessions", "token", cwd=project)
+    blob = written(project, isolated_home).decode("utf-8", "replace")
+    for token, typed in ((GITHUB, zero_width), (STRIPE, soft_hyphen)):
+        for text in (prompt, tool, saved.stdout + saved.stderr, shown.stdout, blob):
+            assert typed not in text and token[-16:] not in text.replace("\u200b", "")
+    assert fullwidth[-16:] not in blob + tool + shown.stdout

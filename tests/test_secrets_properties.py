@@ -125,3 +125,41 @@ def test_embedded_secret_never_survives(
     out = redact(text)
     assert value not in out
     assert "[REDACTED:" in out
+
+
+# Characters that change nothing a reader sees: zero-width space, non-joiner and joiner, word
+# joiner, soft hyphen, BOM.
+INVISIBLE = st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff"])
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from(SECRET_KINDS),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    mark=INVISIBLE,
+    where=st.floats(min_value=0, max_value=1),
+)
+def test_a_secret_split_by_an_invisible_character_never_survives(
+    kind: str, seed: int, mark: str, where: float
+) -> None:
+    snippet, value = GEN.SNIPPETS[kind](random.Random(seed))
+    cut = max(1, min(len(value) - 1, int(len(value) * where)))
+    text = "log:\n" + snippet.replace(value, value[:cut] + mark + value[cut:], 1) + "\nend"
+    out = redact(text)
+    assert value not in out.replace(mark, "")
+    assert "[REDACTED:" in out
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.sampled_from(SECRET_KINDS), seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_a_secret_in_fullwidth_letters_never_survives(kind: str, seed: int) -> None:
+    import unicodedata
+
+    snippet, value = GEN.SNIPPETS[kind](random.Random(seed))
+    out = redact("pasted:\n" + snippet.replace(value, _fullwidth(value), 1))
+    assert value not in unicodedata.normalize("NFKC", out)
+    assert "[REDACTED:" in out

@@ -37,6 +37,7 @@ import math
 import re
 from collections import Counter
 
+from conkeeper.domain import secret_views as _views
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord, Record
 
@@ -1380,15 +1381,34 @@ def find_secrets(text: str) -> list[SecretMatch]:
     """
     if not text:
         return []
+    candidates = _candidates(text)
+    if _views.may_differ(text):
+        candidates += _view_candidates(text)
+    return _with_lines(text, _merge(candidates))
+
+
+def _candidates(text: str) -> list[_Candidate]:
     scan = _Scan(text)
     markers = _marker_spans(text)
-    candidates = [
+    return [
         cand
         for rule in _RULES
         for cand in _rule_candidates(rule, scan)
         if not (markers and _overlaps_marker(cand, markers))
     ]
-    return _with_lines(text, _merge(candidates))
+
+
+def _view_candidates(text: str) -> list[_Candidate]:
+    """Secrets of the decoded view (zero-width characters dropped, fullwidth forms read as
+    ASCII), each as the span of the original text it was read from."""
+    view = _views.decoded(text)
+    if view is None:
+        return []
+    found = []
+    for cand in _candidates(view.text):
+        start, end = view.span(cand.start, cand.end)
+        found.append(_Candidate(cand.kind, start, end, cand.priority))
+    return found
 
 
 def _with_lines(text: str, spans: list[tuple[int, int, str]]) -> list[SecretMatch]:

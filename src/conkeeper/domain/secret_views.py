@@ -1,0 +1,108 @@
+"""The decoded view of a text, where a secret written in another form reads plainly.
+
+A credential can reach ConKeeper spelled so that no pattern of :mod:`conkeeper.domain.secrets`
+matches it, though any program or person reading it sees the credential: a zero-width space or
+soft hyphen inside it, or fullwidth letters (``ｇｈｐ＿…``). :func:`decoded` gives the text with
+those forms undone (format characters dropped, each other non-ASCII character in its NFKC
+form), and maps every span of it back to the original, so the detector can scan the view and
+cut the original text where the secret really is.
+
+Cheap on the hook path: an ASCII text has no view (no regex runs, and ``unicodedata`` is
+imported only for non-ASCII text).
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from conkeeper.domain.lazy_re import LazyPattern
+
+__all__ = ["View", "decoded"]
+
+_ENCODED_RE = LazyPattern(r"[^\x00-\x7f]+")
+
+
+class View:
+    """A decoded text and, per piece of it, the original span it came from."""
+
+    __slots__ = ("_copy", "_length", "_orig", "_orig_end", "_parts", "_view", "text")
+
+    def __init__(self) -> None:
+        self.text = ""  # set by :meth:`finish`
+        self._parts: list[str] = []
+        self._length = 0
+        self._view: list[int] = []  # where each piece starts in the view
+        self._orig: list[int] = []  # where it starts in the original
+        self._orig_end: list[int] = []  # where it ends in the original
+        self._copy: list[bool] = []  # copied one to one (else decoded from the original span)
+
+    def add(self, piece: str, orig_start: int, orig_end: int, copy: bool) -> None:
+        """Append ``piece``, read from ``original[orig_start:orig_end]``."""
+        if not piece:
+            return
+        self._view.append(self._length)
+        self._orig.append(orig_start)
+        self._orig_end.append(orig_end)
+        self._copy.append(copy)
+        self._parts.append(piece)
+        self._length += len(piece)
+
+    def finish(self) -> View:
+        """The view with its text joined."""
+        self.text = "".join(self._parts)
+        return self
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The original span that ``text[start:end]`` (``end > start``) was read from."""
+        return self._position(start, False), self._position(end - 1, True)
+
+    def _position(self, pos: int, after: bool) -> int:
+        i = bisect.bisect_right(self._view, pos) - 1
+        if self._copy[i]:
+            return self._orig[i] + pos - self._view[i] + (1 if after else 0)
+        return self._orig_end[i] if after else self._orig[i]
+
+
+def may_differ(text: str) -> bool:
+    """Whether ``text`` could have a view different from itself (a few substring tests)."""
+    return not text.isascii()
+
+
+def decoded(text: str) -> View | None:
+    """The decoded view of ``text``, or ``None`` when decoding changes nothing."""
+    if not may_differ(text):
+        return None
+    view = View()
+    pos = 0
+    for m in _ENCODED_RE.finditer(text):
+        pieces = _decode(m.group(0), m.start())
+        if pieces is None:
+            continue
+        view.add(text[pos : m.start()], pos, m.start(), True)
+        for piece, start, end in pieces:
+            view.add(piece, start, end, piece == text[start:end])
+        pos = m.end()
+    if not pos:
+        return None
+    view.add(text[pos:], pos, len(text), True)
+    return view.finish()
+
+
+def _decode(token: str, at: int) -> list[tuple[str, int, int]] | None:
+    """An encoded form (one escape, or a run of non-ASCII characters starting at ``at``) as
+    ``(piece, start, end)`` pieces of the view, or ``None`` when it stands for itself (a byte
+    or code point outside ASCII keeps its escape; text NFKC keeps and holding no format
+    character stays as it is)."""
+    if token[0] in "%\\":
+        code = int(token[1:] if token[0] == "%" else token[2:], 16)
+        return [(chr(code), at, at + len(token))] if 0x20 <= code < 0x7F else None
+    import unicodedata  # only for non-ASCII text
+
+    if unicodedata.is_normalized("NFKC", token) and not any(
+        unicodedata.category(c) == "Cf" for c in token
+    ):
+        return None
+    return [
+        ("" if unicodedata.category(c) == "Cf" else unicodedata.normalize("NFKC", c), i, i + 1)
+        for i, c in enumerate(token, at)
+    ]
