@@ -103,3 +103,20 @@ def test_an_invisible_or_fullwidth_character_inside_a_token_does_not_hide_it(
         for text in (prompt, tool, saved.stdout + saved.stderr, shown.stdout, blob):
             assert typed not in text and token[-16:] not in text.replace("\u200b", "")
     assert fullwidth[-16:] not in blob + tool + shown.stdout
+
+
+def test_a_url_encoded_or_json_escaped_secret_is_redacted(
+    project: Path, isolated_home: Path
+) -> None:
+    password = "Tr0ub4dor9ATPtdbm"
+    url = f"postgres%3A%2F%2Fapp%3A{password}%40db.internal%3A5432%2Fprod"
+    escaped = "".join(f"\\u{ord(c):04x}" for c in STRIPE[:8]) + STRIPE[8:]
+    out = [
+        bash_output(project, 1, "heroku config", f"DATABASE_URL: {url}\n"),
+        bash_output(project, 2, "grep -r callback log", f"GET /cb?code=1&t=x%3D{GITHUB} 302\n"),
+        bash_output(project, 3, "cat secrets.json", '{"stripe": "' + escaped + '"}\n'),
+    ]
+    listed = run_cli("search", "--sessions", "DATABASE_URL", "stripe", cwd=project)
+    blob = written(project, isolated_home)
+    for secret in (password, GITHUB, STRIPE[8:]):
+        assert_hidden(secret, *out, listed.stdout, blob)

@@ -163,3 +163,25 @@ def test_a_secret_in_fullwidth_letters_never_survives(kind: str, seed: int) -> N
     out = redact("pasted:\n" + snippet.replace(value, _fullwidth(value), 1))
     assert value not in unicodedata.normalize("NFKC", out)
     assert "[REDACTED:" in out
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from(SECRET_KINDS),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    json_escape=st.booleans(),
+)
+def test_a_url_encoded_or_json_escaped_secret_never_survives(
+    kind: str, seed: int, json_escape: bool
+) -> None:
+    from urllib.parse import quote, unquote
+
+    snippet, value = GEN.SNIPPETS[kind](random.Random(seed))
+    if json_escape:
+        encoded = "".join(f"\\u{ord(c):04x}" if c.isalpha() else c for c in value)
+        decode = lambda text: text.encode().decode("unicode_escape")  # noqa: E731
+    else:
+        encoded, decode = quote(value, safe=""), unquote
+    out = redact("request:\n" + snippet.replace(value, encoded, 1))
+    assert value not in decode(out)
+    assert "[REDACTED:" in out

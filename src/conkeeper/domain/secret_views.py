@@ -2,13 +2,15 @@
 
 A credential can reach ConKeeper spelled so that no pattern of :mod:`conkeeper.domain.secrets`
 matches it, though any program or person reading it sees the credential: a zero-width space or
-soft hyphen inside it, or fullwidth letters (``ｇｈｐ＿…``). :func:`decoded` gives the text with
-those forms undone (format characters dropped, each other non-ASCII character in its NFKC
-form), and maps every span of it back to the original, so the detector can scan the view and
-cut the original text where the secret really is.
+soft hyphen inside it, fullwidth letters (``ｇｈｐ＿…``), URL encoding (``token%3Dghp_…``) or
+JSON's ``\\u`` escapes (``\\u0067hp_…``). :func:`decoded` gives the text with those forms undone
+(format characters dropped, each other non-ASCII character in its NFKC form, ``%XX`` and
+``\\uXXXX`` of a printable ASCII character, tab or line break decoded), and maps every span
+of it back to the original, so the detector can scan the view and cut the original text where
+the secret is.
 
-Cheap on the hook path: an ASCII text has no view (no regex runs, and ``unicodedata`` is
-imported only for non-ASCII text).
+Cheap on the hook path: an ASCII text without ``%`` or ``\\u`` has no view (no regex runs, and
+``unicodedata`` is imported only for non-ASCII text).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from conkeeper.domain.lazy_re import LazyPattern
 
 __all__ = ["View", "decoded"]
 
-_ENCODED_RE = LazyPattern(r"[^\x00-\x7f]+")
+_ENCODED_RE = LazyPattern(r"%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|[^\x00-\x7f]+")
 
 
 class View:
@@ -65,7 +67,7 @@ class View:
 
 def may_differ(text: str) -> bool:
     """Whether ``text`` could have a view different from itself (a few substring tests)."""
-    return not text.isascii()
+    return not text.isascii() or "%" in text or "\\u" in text
 
 
 def decoded(text: str) -> View | None:
@@ -95,7 +97,8 @@ def _decode(token: str, at: int) -> list[tuple[str, int, int]] | None:
     character stays as it is)."""
     if token[0] in "%\\":
         code = int(token[1:] if token[0] == "%" else token[2:], 16)
-        return [(chr(code), at, at + len(token))] if 0x20 <= code < 0x7F else None
+        plain = 0x20 <= code < 0x7F or code in (0x09, 0x0A, 0x0D)
+        return [(chr(code), at, at + len(token))] if plain else None
     import unicodedata  # only for non-ASCII text
 
     if unicodedata.is_normalized("NFKC", token) and not any(

@@ -1400,7 +1400,8 @@ def _candidates(text: str) -> list[_Candidate]:
 
 def _view_candidates(text: str) -> list[_Candidate]:
     """Secrets of the decoded view (zero-width characters dropped, fullwidth forms read as
-    ASCII), each as the span of the original text it was read from."""
+    ASCII, URL and ``\\u`` escapes decoded), each as the span of the original text it was
+    read from."""
     view = _views.decoded(text)
     if view is None:
         return []
