@@ -120,3 +120,30 @@ def test_a_url_encoded_or_json_escaped_secret_is_redacted(
     blob = written(project, isolated_home)
     for secret in (password, GITHUB, STRIPE[8:]):
         assert_hidden(secret, *out, listed.stdout, blob)
+
+
+def test_a_private_tag_in_another_form_still_hides_its_content(
+    project: Path, isolated_home: Path
+) -> None:
+    forms = {
+        "MKFULLWIDTH01": "\uff1cprivate\uff1e{m}\uff1c/private\uff1e",
+        "MKSMALLFORM02": "\ufe64private\ufe65{m}\ufe64/private\ufe65",
+        "MKANGLES03": "\u2329private\u232a{m}\u2329/private\u232a",
+        "MKCYRILLIC04": "<priv\u0430te>{m}</priv\u0430te>",
+        "MKZEROWIDTH05": "<pri\u200bvate>{m}</private>",
+        "MKSPLIT06": "<priv\nate>{m}</private>",
+        "MKENTITY07": "&lt;private&gt;{m}&lt;/private&gt;",
+        "MKJSONESC08": "\\u003cprivate\\u003e{m}\\u003c/private\\u003e",
+        "MKURLENC09": "%3Cprivate%3E{m}%3C%2Fprivate%3E",
+        "MKBLOCK10": "\n\uff1cPRIVATE\uff1e\n{m}\n\uff1c/PRIVATE\uff1e\n",
+    }
+    out = []
+    for n, (marker, form) in enumerate(forms.items()):
+        hidden = form.format(m=marker)
+        out.append(hook(project, "UserPromptSubmit", prompt=f"deploy note {hidden} done"))
+        out.append(bash_output(project, n, "cat notes.html", f"deploy note {hidden} done\n"))
+    shown = run_cli("search", "--sessions", "deploy", "note", cwd=project)
+    blob = written(project, isolated_home)
+    assert b"deploy note" in blob  # the rest of each text was kept
+    for marker in forms:
+        assert_hidden(marker, *out, shown.stdout, blob)

@@ -88,6 +88,22 @@ _INLINE_PRIVATE = LazyPattern(
     "<" + _GAP + "(/?)" + _GAP + "private(?:[ \\t" + _INVISIBLE + "][^<>\\n]{0,200})?" + _GAP + ">",
     re.IGNORECASE,
 )
+# The inline tag as captured text reads it: up to two spaces or line breaks (a wrapped line)
+# between any two letters of ``private``, or around its ``<``, ``/`` and ``>``.
+_LOOSE_GAP = "[ \\t\\r\\n" + _INVISIBLE + "]{0,2}"
+_LOOSE_PRIVATE = LazyPattern(
+    "<"
+    + _LOOSE_GAP
+    + "(/?)"
+    + _LOOSE_GAP
+    + _LOOSE_GAP.join("private")
+    + "(?:[ \\t"
+    + _INVISIBLE
+    + "][^<>\\n]{0,200})?"
+    + _LOOSE_GAP
+    + ">",
+    re.IGNORECASE,
+)
 _CONTEXT_MARKER = LazyPattern(
     r"<[ \t]*(/?)[ \t]*" + re.escape(CONTEXT_MARKER_TAG) + r"(?:[ \t][^>\n]{0,200})?[ \t]*>",
     re.IGNORECASE,
@@ -277,8 +293,9 @@ def clean_captured(text: str) -> CleanText | None:
     if not text or text.isspace():
         return None
     lowered = text.lower()  # no regex on the hook's common path: plain substring tests
+    cuts: list[tuple[int, int]] = []
     if "private" not in lowered and CONTEXT_MARKER_TAG not in lowered:
-        kept = "\n".join(_strip_bom(text).splitlines())  # nothing to hide: only secrets remain
+        joined = "\n".join(_strip_bom(text).splitlines())  # no plain tag: secrets remain
     else:
         result = _analyze(text, document=False)
         if result.report.file_private:
@@ -288,7 +305,8 @@ def clean_captured(text: str) -> CleanText | None:
         if "<" in joined:  # both inline tags start with "<": no regex for the common case
             cuts += _span_cuts(joined, _INLINE_PRIVATE)
             cuts += _span_cuts(joined, _CONTEXT_MARKER)
-        kept = _cut(joined, cuts) if cuts else joined
+    cuts += _disguised_span_cuts(joined, lowered)
+    kept = _cut(joined, cuts) if cuts else joined
     from conkeeper.domain.secrets import redact  # imported only when text is captured
 
     redacted = redact(kept).rstrip()
@@ -926,6 +944,24 @@ def _span_cuts(text: str, tag: LazyPattern) -> list[tuple[int, int]]:
                 cuts.append((start, match.end()))
     if depth > 0:
         cuts.append((start, len(text)))
+    return cuts
+
+
+def _disguised_span_cuts(text: str, lowered: str) -> list[tuple[int, int]]:
+    """Character ranges of private spans a reader sees but the plain tag pattern misses: the
+    tag split over a line break (``<priv⏎ate>``), or written in another form and read in the
+    decoded view (fullwidth ``＜private＞``, ``﹤private﹥``, ``〈private〉``, a zero-width
+    character or a Cyrillic ``а`` inside the word, ``&lt;private&gt;``, ``\\u003cprivate\\u003e``,
+    ``%3Cprivate%3E``). Each single break of ``private`` leaves one of the hint words whole."""
+    cuts: list[tuple[int, int]] = []
+    if "<" in text and any(hint in lowered for hint in ("priv", "ivat", "vate")):
+        cuts += _span_cuts(text, _LOOSE_PRIVATE)
+    from conkeeper.domain import secret_views
+
+    if secret_views.may_differ(text, tags=True):
+        view = secret_views.decoded(text, tags=True)
+        if view is not None and "<" in view.text:
+            cuts += [view.span(a, b) for a, b in _span_cuts(view.text, _LOOSE_PRIVATE)]
     return cuts
 
 

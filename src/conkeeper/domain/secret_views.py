@@ -22,6 +22,18 @@ from conkeeper.domain.lazy_re import LazyPattern
 __all__ = ["View", "decoded"]
 
 _ENCODED_RE = LazyPattern(r"%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|[^\x00-\x7f]+")
+# For tags (``tags=True``) the view also reads HTML's ``&lt;`` / ``&gt;`` and their numeric
+# forms, and folds characters drawn like ``<``, ``>`` or a letter of ``private`` into it.
+_TAG_ENCODED_RE = LazyPattern(
+    r"%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|[^\x00-\x7f]+|&(?:lt|gt|#0*6[02]|#[xX]0*3[cCeE]);"
+)
+_ENTITIES = {"lt": "<", "gt": ">", "60": "<", "62": ">", "3c": "<", "3e": ">"}
+_LOOKALIKES = str.maketrans(
+    "\u2329\u232a\u3008\u3009\u27e8\u27e9\u2039\u203a\u02c2\u02c3\u276e\u276f"
+    "\u0440\u0420\u0456\u0406\u0430\u0410\u0442\u0422\u0435\u0415\u03bd\u03a1\u0391"
+    "\u03a4\u0395\u0399\u03b9",
+    "<><><><><><>pPiIaAtTeEvPATEIi",
+)
 
 
 class View:
@@ -65,19 +77,21 @@ class View:
         return self._orig_end[i] if after else self._orig[i]
 
 
-def may_differ(text: str) -> bool:
+def may_differ(text: str, *, tags: bool = False) -> bool:
     """Whether ``text`` could have a view different from itself (a few substring tests)."""
-    return not text.isascii() or "%" in text or "\\u" in text
+    return not text.isascii() or "%" in text or "\\u" in text or (tags and "&" in text)
 
 
-def decoded(text: str) -> View | None:
-    """The decoded view of ``text``, or ``None`` when decoding changes nothing."""
-    if not may_differ(text):
+def decoded(text: str, *, tags: bool = False) -> View | None:
+    """The decoded view of ``text``, or ``None`` when decoding changes nothing. ``tags``: the
+    view a private tag is looked for in (also HTML entities of ``<`` and ``>``, and the
+    characters drawn like them or like a letter of ``private`` folded into them)."""
+    if not may_differ(text, tags=tags):
         return None
     view = View()
     pos = 0
-    for m in _ENCODED_RE.finditer(text):
-        pieces = _decode(m.group(0), m.start())
+    for m in (_TAG_ENCODED_RE if tags else _ENCODED_RE).finditer(text):
+        pieces = _decode(m.group(0), m.start(), tags)
         if pieces is None:
             continue
         view.add(text[pos : m.start()], pos, m.start(), True)
@@ -90,22 +104,27 @@ def decoded(text: str) -> View | None:
     return view.finish()
 
 
-def _decode(token: str, at: int) -> list[tuple[str, int, int]] | None:
+def _decode(token: str, at: int, tags: bool) -> list[tuple[str, int, int]] | None:
     """An encoded form (one escape, or a run of non-ASCII characters starting at ``at``) as
     ``(piece, start, end)`` pieces of the view, or ``None`` when it stands for itself (a byte
     or code point outside ASCII keeps its escape; text NFKC keeps and holding no format
     character stays as it is)."""
+    if token[0] == "&":
+        return [(_ENTITIES[token[1:-1].lower().lstrip("#x0")], at, at + len(token))]
     if token[0] in "%\\":
         code = int(token[1:] if token[0] == "%" else token[2:], 16)
         plain = 0x20 <= code < 0x7F or code in (0x09, 0x0A, 0x0D)
         return [(chr(code), at, at + len(token))] if plain else None
     import unicodedata  # only for non-ASCII text
 
-    if unicodedata.is_normalized("NFKC", token) and not any(
-        unicodedata.category(c) == "Cf" for c in token
+    source = token.translate(_LOOKALIKES) if tags else token
+    if (
+        source == token
+        and unicodedata.is_normalized("NFKC", token)
+        and not any(unicodedata.category(c) == "Cf" for c in token)
     ):
         return None
     return [
         ("" if unicodedata.category(c) == "Cf" else unicodedata.normalize("NFKC", c), i, i + 1)
-        for i, c in enumerate(token, at)
+        for i, c in enumerate(source, at)
     ]
