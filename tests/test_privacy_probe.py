@@ -147,3 +147,19 @@ def test_a_private_tag_in_another_form_still_hides_its_content(
     assert b"deploy note" in blob  # the rest of each text was kept
     for marker in forms:
         assert_hidden(marker, *out, shown.stdout, blob)
+
+
+def test_a_session_cookie_in_curl_output_is_redacted(project: Path, isolated_home: Path) -> None:
+    session = "5oFA6Qd8Mj7zdnbMjAdTdlzC5T4uUhf7kvmlP7HVDctQUy1x"
+    csrf = "Zk9aQ2xyT0pWRnh6dGhPR3pZc2hhQmRl"
+    verbose = (
+        f"> Cookie: theme=dark; sessionid={session}\n"
+        f"< Set-Cookie: csrftoken={csrf}; Path=/; SameSite=Lax\n"
+    )
+    command = "curl -sv https://app.example.com/dashboard 2>&1 | grep -i cookie"
+    out = bash_output(project, 1, command, verbose)
+    shown = run_cli("search", "--sessions", "dashboard", cwd=project)
+    blob = written(project, isolated_home)
+    assert b"theme=dark" in blob  # an ordinary cookie stays readable
+    for secret in (session, csrf):
+        assert_hidden(secret, out, shown.stdout, blob)

@@ -185,3 +185,21 @@ def test_a_url_encoded_or_json_escaped_secret_never_survives(
     out = redact("request:\n" + snippet.replace(value, encoded, 1))
     assert value not in decode(out)
     assert "[REDACTED:" in out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.from_regex(r"[a-z_]{3,12}", fullmatch=True),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    header=st.sampled_from(["Cookie: ", "Set-Cookie: ", "> cookie: ", "curl --cookie '"]),
+)
+def test_a_random_session_cookie_never_survives_and_a_word_stays(
+    name: str, seed: int, header: str
+) -> None:
+    rng = random.Random(seed)
+    value = "".join(
+        rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789") for _ in range(32)
+    )
+    out = redact(f"{header}lang=en; {name}={value}; theme=dark")
+    assert value not in out
+    assert "lang=en" in out and "theme=dark" in out

@@ -984,7 +984,29 @@ def _header_rules() -> list[_Rule]:
             lower_hints=True,
             anchored=True,
         ),
+        _Rule(  # a session cookie is a bearer credential: whoever holds it is the user
+            "bearer-token",
+            LazyPattern(
+                r"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}=(?P<value>[^;,\s\"'`]{16,4096})"
+            ),
+            45,
+            _cookie_check,
+            hints=("cookie",),
+            lower_hints=True,
+            window=(0, 4096),
+        ),
     ]
+
+
+_COOKIE_HEADER_RE = LazyPattern(r"(?i)cookie[\"']?[ \t]*[:=]|--cookie[ \t=]")
+
+
+def _cookie_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A random-looking value of a ``name=value`` pair in a ``Cookie:`` / ``Set-Cookie:``
+    header (or ``curl --cookie``) on the same line; ``theme=dark`` or a path stays."""
+    return bool(_COOKIE_HEADER_RE.search(_line_before(text, start))) and _looks_random(
+        text[start:end], 16
+    )
 
 
 def _command_rules() -> list[_Rule]:
