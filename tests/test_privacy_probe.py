@@ -163,3 +163,23 @@ def test_a_session_cookie_in_curl_output_is_redacted(project: Path, isolated_hom
     assert b"theme=dark" in blob  # an ordinary cookie stays readable
     for secret in (session, csrf):
         assert_hidden(secret, out, shown.stdout, blob)
+
+
+def test_a_base64_encoded_credential_is_redacted(project: Path, isolated_home: Path) -> None:
+    import base64
+
+    def b64(text: str) -> str:
+        return base64.b64encode(text.encode()).decode()
+
+    pair = b64("deploy:Tr0ub4dor9ATPtdbm")
+    env_line = b64(f"STRIPE_KEY={STRIPE}\n")
+    kubectl = '{"credentials":"' + pair + '","env":"' + env_line + '"}'
+    docker = '{"auths": {"registry.example.com": {"auth": "' + pair + '"}}}'
+    out = [
+        bash_output(project, 1, "kubectl get secret app -o jsonpath={.data}", kubectl),
+        bash_output(project, 2, "cat ~/.docker/config.json", docker),
+    ]
+    shown = run_cli("search", "--sessions", "secret", "docker", cwd=project)
+    blob = written(project, isolated_home)
+    for encoded in (pair, env_line):
+        assert_hidden(encoded, *out, shown.stdout, blob)

@@ -203,3 +203,15 @@ def test_a_random_session_cookie_never_survives_and_a_word_stays(
     out = redact(f"{header}lang=en; {name}={value}; theme=dark")
     assert value not in out
     assert "lang=en" in out and "theme=dark" in out
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.sampled_from(SECRET_KINDS), seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_base64_of_a_secret_never_survives(kind: str, seed: int) -> None:
+    import base64
+
+    snippet, _value = GEN.SNIPPETS[kind](random.Random(seed))
+    encoded = base64.b64encode(snippet.encode()).decode()
+    out = redact(f"data:\n  value: {encoded}\n")
+    assert encoded not in out
+    assert "[REDACTED:" in out

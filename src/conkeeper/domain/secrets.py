@@ -1406,6 +1406,7 @@ def find_secrets(text: str) -> list[SecretMatch]:
     candidates = _candidates(text)
     if _views.may_differ(text):
         candidates += _view_candidates(text)
+    candidates += _base64_candidates(text)
     return _with_lines(text, _merge(candidates))
 
 
@@ -1418,6 +1419,43 @@ def _candidates(text: str) -> list[_Candidate]:
         for cand in _rule_candidates(rule, scan)
         if not (markers and _overlaps_marker(cand, markers))
     ]
+
+
+_BASE64_RUN_RE = LazyPattern(
+    r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{16,4096}={0,2}(?![A-Za-z0-9+/=_\-])"
+)
+_USER_PASSWORD_RE = LazyPattern(r"[^\s:]{1,64}:(\S{4,200})")
+
+
+def _base64_candidates(text: str) -> list[_Candidate]:
+    """Base64 runs whose decoded text is ``user:password`` or holds a secret (a Kubernetes
+    secret's data, an encoded ``.env`` line, ``echo … | base64`` output): the whole run."""
+    found = []
+    for m in _BASE64_RUN_RE.finditer(text):
+        kind = _base64_secret(m.group(0))
+        if kind is not None:
+            found.append(_Candidate(kind, m.start(), m.end(), 40))
+    return found
+
+
+def _base64_secret(run: str) -> str | None:
+    """The kind of secret ``run`` encodes, if it is base64 of printable text holding one."""
+    if len(run) % 4:
+        return None
+    import base64
+    import binascii
+
+    try:
+        plain = base64.b64decode(run, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    if not plain.replace("\n", " ").replace("\t", " ").isprintable():
+        return None
+    pair = _USER_PASSWORD_RE.fullmatch(plain.strip())
+    if pair and _plausible_password(pair.group(1), bare=False, prose=False):
+        return "basic-auth"
+    inner = _candidates(plain)
+    return max(inner, key=lambda c: c.priority).kind if inner else None
 
 
 def _view_candidates(text: str) -> list[_Candidate]:
