@@ -183,3 +183,18 @@ def test_a_base64_encoded_credential_is_redacted(project: Path, isolated_home: P
     blob = written(project, isolated_home)
     for encoded in (pair, env_line):
         assert_hidden(encoded, *out, shown.stdout, blob)
+
+
+def test_a_token_wrapped_over_lines_is_redacted(project: Path, isolated_home: Path) -> None:
+    pasted = f"the key is {OPENAI[:20]}\n{OPENAI[20:44]}\n{OPENAI[44:]}\nplease set it in CI"
+    wrapped = f"token: {GITHUB[:14]}\n    {GITHUB[14:]}\nnext step: deploy"
+    out = [
+        hook(project, "UserPromptSubmit", prompt=pasted),
+        bash_output(project, 1, "gh auth status -t", wrapped),
+    ]
+    shown = run_cli("search", "--sessions", "key", "token", cwd=project)
+    blob = written(project, isolated_home)
+    assert b"please set it in CI" in blob  # the rest of the prompt is kept
+    for token in (OPENAI, GITHUB):
+        for part in (token[:14], token[20:40], token[-12:]):
+            assert_hidden(part, *out, shown.stdout, blob)

@@ -215,3 +215,42 @@ def test_base64_of_a_secret_never_survives(kind: str, seed: int) -> None:
     out = redact(f"data:\n  value: {encoded}\n")
     assert encoded not in out
     assert "[REDACTED:" in out
+
+
+_WRAPPABLE = [
+    k
+    for k in SECRET_KINDS
+    if GEN.SNIPPETS[k](random.Random(1))[1].startswith(
+        (
+            "AKIA",
+            "AIza",
+            "ya29.",
+            "gh",
+            "github_pat_",
+            "xox",
+            "sk-",
+            "hf_",
+            "sk_",
+            "rk_",
+            "npm_",
+            "eyJ",
+        )
+    )
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from(_WRAPPABLE),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    where=st.floats(min_value=0.2, max_value=0.8),
+    indent=st.sampled_from(["", "  ", "\t"]),
+)
+def test_a_token_wrapped_over_two_lines_never_survives(
+    kind: str, seed: int, where: float, indent: str
+) -> None:
+    _snippet, value = GEN.SNIPPETS[kind](random.Random(seed))
+    cut = int(len(value) * where)
+    out = redact(f"pasted: {value[:cut]}\n{indent}{value[cut:]}\nnext: deploy the app")
+    assert value[:cut] not in out and value[cut:] not in out
+    assert "next: deploy the app" in out

@@ -1407,6 +1407,8 @@ def find_secrets(text: str) -> list[SecretMatch]:
     if _views.may_differ(text):
         candidates += _view_candidates(text)
     candidates += _base64_candidates(text)
+    if "\n" in text:
+        candidates += _wrapped_candidates(text)
     return _with_lines(text, _merge(candidates))
 
 
@@ -1419,6 +1421,57 @@ def _candidates(text: str) -> list[_Candidate]:
         for cand in _rule_candidates(rule, scan)
         if not (markers and _overlaps_marker(cand, markers))
     ]
+
+
+# A vendor token cut by a line break (a terminal's wrap, a copied log, a value split across
+# two printed lines): the prefix and the start of the token end a line, the rest of the token
+# fills the next lines, or starts the next one (then the run ends there).
+_WRAPPED_TOKEN_RE = LazyPattern(
+    r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AIza|ya29\.|gh[pousr]_|github_pat_|glpat-|xox[abposre]-|"
+    r"xapp-|sk-|hf_|[sr]k_(?:live|test)_|whsec_|SG\.|npm_|ckt_|pypi-|hv[sbr]\.|eyJ)"
+    r"[A-Za-z0-9_.\-]{0,300}(?:(?:\r?\n[ \t]{0,16}[A-Za-z0-9_.\-]{1,300}(?=\r?\n|\Z)){1,8}"
+    r"|\r?\n[ \t]{0,16}[A-Za-z0-9_.\-]{1,300})"
+)
+_LINE_BREAK_RE = LazyPattern(r"\r?\n[ \t]{0,16}")
+
+
+def _wrapped_candidates(text: str) -> list[_Candidate]:
+    """Vendor tokens wrapped over lines, read with the line breaks (and the next lines'
+    indentation) taken out; only a find that crosses a line break counts. When the first line
+    alone already holds a secret (a long token cut late), only following lines that look like
+    the rest of one (8 or more token characters, digits or mixed case) are read with it, so
+    a whole token at a line's end never takes the next line's ``KEY=value`` or word with it."""
+    found = []
+    for m in _WRAPPED_TOKEN_RE.finditer(text):
+        first = m.group(0).split("\n", 1)[0].rstrip("\r")
+        strict = bool(_candidates(first))
+        view = _views.View()
+        pos = m.start()
+        for brk in _LINE_BREAK_RE.finditer(text, m.start(), m.end()):
+            view.add(text[pos : brk.start()], pos, brk.start(), True)
+            pos = brk.end()
+            if strict and not _rest_of_token(text, pos, m.end()):
+                pos = -1
+                break
+        if pos >= 0:
+            view.add(text[pos : m.end()], pos, m.end(), True)
+        for cand in _candidates(view.finish().text):
+            if cand.start < len(first) < cand.end:
+                start, end = view.span(cand.start, cand.end)
+                found.append(_Candidate(cand.kind, start, end, cand.priority))
+    return found
+
+
+def _rest_of_token(text: str, pos: int, limit: int) -> bool:
+    """Whether the line starting at ``pos`` is, to its end, the random rest of a token (a
+    digit, or case flipping three times: ``ARYRKHmIRBtrG`` but not ``Completed``)."""
+    end = pos
+    while end < limit and text[end] not in "\r\n":
+        end += 1
+    run = text[pos:end]
+    at_line_end = end == len(text) or text[end] in "\r\n"
+    mixed = bool(_DIGIT_RE.search(run)) or len(_CASE_FLIP_RE.findall(run)) >= 3
+    return at_line_end and len(run) >= 8 and mixed
 
 
 _BASE64_RUN_RE = LazyPattern(
