@@ -198,3 +198,30 @@ def test_a_token_wrapped_over_lines_is_redacted(project: Path, isolated_home: Pa
     for token in (OPENAI, GITHUB):
         for part in (token[:14], token[20:40], token[-12:]):
             assert_hidden(part, *out, shown.stdout, blob)
+
+
+def test_a_private_tag_in_look_alike_characters_hides_memory_file_content(
+    project: Path, isolated_home: Path
+) -> None:
+    memory = project / ".claude" / "memory"
+    (memory / "product-context.md").write_text(
+        "# Product context\n\n## Vendors\n\n- deploy vendor is Acme\n"
+        "\uff1cprivate\uff1e\n- the contract price is MKFULLBLOCK11\n\uff1c/private\uff1e\n"
+        "- deploy host \ufe64private\ufe65MKSMALL12\ufe64/private\ufe65 (VPN only)\n"
+        "<priv\u0430te>\n- deploy escalation phone MKCYRILLIC13\n</priv\u0430te>\n"
+        "\u2329private\u232a\n- deploy backup site MKANGLE14\n\u2329/private\u232a\n",
+        encoding="utf-8",
+    )
+    start = hook(project, "SessionStart", source="startup")
+    shown = [
+        run_cli("search", "deploy", cwd=project).stdout,
+        run_cli("privacy", "strip", str(memory / "product-context.md"), cwd=project).stdout,
+        run_cli("export", cwd=project).stdout,
+        start,
+    ]
+    assert "deploy vendor is Acme" in shown[0] + shown[1]
+    blob = written(project, isolated_home)
+    for marker in ("MKFULLBLOCK11", "MKSMALL12", "MKCYRILLIC13", "MKANGLE14"):
+        assert_hidden(
+            marker, *shown, blob.replace((memory / "product-context.md").read_bytes(), b"")
+        )

@@ -529,3 +529,31 @@ def test_a_private_span_in_any_form_hides_its_content(
     text = f"{before} {lt}{word}{gt}{secret}{close} {after}"
     out = clean_captured(text) or ""
     assert secret not in out
+
+
+_LOOK_ALIKE_TAGS = st.sampled_from(
+    [
+        ("\uff1cprivate\uff1e", "\uff1c/private\uff1e"),
+        ("\ufe64private\ufe65", "\ufe64/private\ufe65"),
+        ("\u2329private\u232a", "\u2329/private\u232a"),
+        ("<priv\u0430te>", "</priv\u0430te>"),
+        ("<\u0440rivate>", "</\u0440rivate>"),
+        ("\uff1c\uff50\uff52\uff49\uff56\uff41\uff54\uff45\uff1e", "\uff1c/private\uff1e"),
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tags=_LOOK_ALIKE_TAGS, inline=st.booleans(), case=documents(fences_in_blocks=False))
+def test_a_look_alike_tag_in_a_memory_file_hides_like_the_plain_one(
+    tags: tuple[str, str], inline: bool, case: tuple[str, Doc]
+) -> None:
+    text, _doc = case
+    secret = "MKLOOKALIKE42"
+    opener, closer = tags
+    hidden = (
+        f"- host {opener}{secret}{closer} ok\n" if inline else f"{opener}\n{secret}\n{closer}\n"
+    )
+    planted = hidden + text
+    for out in (strip_private(planted), blank_private(planted)):
+        assert secret not in out
