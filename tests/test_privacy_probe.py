@@ -225,3 +225,22 @@ def test_a_private_tag_in_look_alike_characters_hides_memory_file_content(
         assert_hidden(
             marker, *shown, blob.replace((memory / "product-context.md").read_bytes(), b"")
         )
+
+
+def test_a_long_token_cut_late_in_an_error_leaves_no_rest(
+    project: Path, isolated_home: Path
+) -> None:
+    error = f"Exit code 1 {ANTHROPIC[:30]}\n{ANTHROPIC[30:]} rejected by the API"
+    out = hook(
+        project,
+        "PostToolUseFailure",
+        tool_name="Bash",
+        tool_use_id="toolu_probe_late",
+        tool_input={"command": "./deploy.sh"},
+        error=error,
+        is_interrupt=False,
+    )
+    shown = run_cli("search", "--sessions", "deploy", cwd=project)
+    blob = written(project, isolated_home)
+    assert b"rejected by the API" in blob
+    assert_hidden(ANTHROPIC[30:], out, shown.stdout, blob)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import re
 from pathlib import Path
 from types import ModuleType
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from conkeeper.domain.secrets import SECRET_KINDS, find_secrets, redact
@@ -254,3 +255,23 @@ def test_a_token_wrapped_over_two_lines_never_survives(
     out = redact(f"pasted: {value[:cut]}\n{indent}{value[cut:]}\nnext: deploy the app")
     assert value[:cut] not in out and value[cut:] not in out
     assert "next: deploy the app" in out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kind=st.sampled_from(_WRAPPABLE),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    tail=st.sampled_from([" failed", " (exit 1)", "\tretrying", ""]),
+)
+def test_a_long_token_cut_late_never_leaves_its_rest(kind: str, seed: int, tail: str) -> None:
+    _snippet, value = GEN.SNIPPETS[kind](random.Random(seed))
+    cut = max(len(value) - 12, len(value) * 3 // 4)
+    # the trade (docs/privacy.md): after a whole-looking token, a next line is its rest only
+    # when it looks random (a digit, or case flipping twice), so "Completed" is never taken
+    assume(
+        any(c.isdigit() for c in value[cut:])
+        or len(re.findall("(?=[a-z][A-Z]|[A-Z][a-z])", value[cut:])) >= 2
+    )
+    out = redact(f"Exit code 1 {value[:cut]}\n{value[cut:]}{tail}\nDone.")
+    assert value[cut:] not in out or len(value[cut:]) < 8
+    assert out.endswith("Done.")

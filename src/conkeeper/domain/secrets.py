@@ -1437,20 +1437,22 @@ _LINE_BREAK_RE = LazyPattern(r"\r?\n[ \t]{0,16}")
 
 def _wrapped_candidates(text: str) -> list[_Candidate]:
     """Vendor tokens wrapped over lines, read with the line breaks (and the next lines'
-    indentation) taken out; only a find that crosses a line break counts. When the first line
-    alone already holds a secret (a long token cut late), only following lines that look like
-    the rest of one (8 or more token characters, digits or mixed case) are read with it, so
-    a whole token at a line's end never takes the next line's ``KEY=value`` or word with it."""
+    indentation) taken out; only a find that crosses a line break counts. A third or later
+    line is read with them only when it looks like a token's rest too. When the first line
+    alone already holds a secret (a long token cut late), only following lines that start
+    with what looks like the rest of one (8 or more token characters, digits or mixed case,
+    then a space or the line's end) are read with it, so a whole token at a line's end never
+    takes the next line's ``KEY=value`` or word with it."""
     found = []
     for m in _WRAPPED_TOKEN_RE.finditer(text):
         first = m.group(0).split("\n", 1)[0].rstrip("\r")
         strict = bool(_candidates(first))
         view = _views.View()
         pos = m.start()
-        for brk in _LINE_BREAK_RE.finditer(text, m.start(), m.end()):
+        for n, brk in enumerate(_LINE_BREAK_RE.finditer(text, m.start(), m.end())):
             view.add(text[pos : brk.start()], pos, brk.start(), True)
             pos = brk.end()
-            if strict and not _rest_of_token(text, pos, m.end()):
+            if (strict or n) and not _rest_of_token(text, pos, m.end()):
                 pos = -1
                 break
         if pos >= 0:
@@ -1463,15 +1465,16 @@ def _wrapped_candidates(text: str) -> list[_Candidate]:
 
 
 def _rest_of_token(text: str, pos: int, limit: int) -> bool:
-    """Whether the line starting at ``pos`` is, to its end, the random rest of a token (a
-    digit, or case flipping three times: ``ARYRKHmIRBtrG`` but not ``Completed``)."""
+    """Whether the line starting at ``pos`` starts with the random rest of a token (a digit,
+    or case flipping twice: ``ulvzbPJJZIhn`` but not ``Completed``), ended by a space
+    or the line's end (not ``=`` or ``:``, as a ``KEY=value`` line would)."""
     end = pos
     while end < limit and text[end] not in "\r\n":
         end += 1
     run = text[pos:end]
-    at_line_end = end == len(text) or text[end] in "\r\n"
-    mixed = bool(_DIGIT_RE.search(run)) or len(_CASE_FLIP_RE.findall(run)) >= 3
-    return at_line_end and len(run) >= 8 and mixed
+    ends_word = end == len(text) or text[end] in "\r\n \t"
+    mixed = bool(_DIGIT_RE.search(run)) or len(_CASE_FLIP_RE.findall(run)) >= 2
+    return ends_word and len(run) >= 8 and mixed
 
 
 _BASE64_RUN_RE = LazyPattern(
