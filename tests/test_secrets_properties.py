@@ -275,3 +275,26 @@ def test_a_long_token_cut_late_never_leaves_its_rest(kind: str, seed: int, tail:
     out = redact(f"Exit code 1 {value[:cut]}\n{value[cut:]}{tail}\nDone.")
     assert value[cut:] not in out or len(value[cut:]) < 8
     assert out.endswith("Done.")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    kind=st.sampled_from(SECRET_KINDS),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    before=st.integers(min_value=0, max_value=400),
+    after=st.integers(min_value=0, max_value=400),
+)
+def test_an_encoded_secret_deep_in_a_long_log_never_survives(
+    kind: str, seed: int, before: int, after: int
+) -> None:
+    """The decoded view is scanned only around what decoding changed: far from the start of a
+    long log, next to other changes or alone, a secret is still found and cut."""
+    from urllib.parse import quote
+
+    snippet, value = GEN.SNIPPETS[kind](random.Random(seed))
+    filler = "GET /items?page=%d&sort=name%%2Casc 200 OK caf\u00e9 \u2014 done\n"
+    log = "".join(filler % i for i in range(before))
+    log += "request: " + snippet.replace(value, quote(value, safe=""), 1) + "\n"
+    log += "".join(filler % i for i in range(after))
+    out = redact(log)
+    assert quote(value, safe="") not in out and value not in out

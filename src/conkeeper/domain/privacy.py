@@ -494,12 +494,15 @@ def _redact_keeping_lines(text: str) -> str:
 # ----------------------------------------------------------------------------- analysis
 
 
+_FOLDABLE_RE = LazyPattern("[" + "".join(chr(c) for c in _TAG_FOLD) + _INVISIBLE + "]")
+
+
 def _mentions_private(text: str) -> bool:
     """Whether ``text`` may hide anything: it spells ``private``, also in folded look-alike
     letters or with invisible characters inside (a text that does not, hides nothing)."""
     if _MENTIONS_PRIVATE.search(text) is not None:
         return True
-    if text.isascii():
+    if text.isascii() or _FOLDABLE_RE.search(text) is None:
         return False
     plain = text.translate(_TAG_FOLD).translate(_DROP_INVISIBLE)
     return _MENTIONS_PRIVATE.search(plain) is not None
@@ -507,6 +510,8 @@ def _mentions_private(text: str) -> bool:
 
 def _fold_tags(lines: list[str]) -> list[str]:
     """``lines`` as tags are read in them (:data:`_TAG_FOLD`; the same list for ASCII)."""
+    if all(line.isascii() or _FOLDABLE_RE.search(line) is None for line in lines):
+        return lines
     return [line if line.isascii() else line.translate(_TAG_FOLD) for line in lines]
 
 
@@ -992,7 +997,12 @@ def _disguised_span_cuts(text: str, lowered: str) -> list[tuple[int, int]]:
     character or a Cyrillic ``а`` inside the word, ``&lt;private&gt;``, ``\\u003cprivate\\u003e``,
     ``%3Cprivate%3E``). Each single break of ``private`` leaves one of the hint words whole."""
     cuts: list[tuple[int, int]] = []
-    if "<" in text and any(hint in lowered for hint in ("priv", "ivat", "vate")):
+    hints = ("priv", "ivat", "vate")
+    if not lowered.isascii() and _FOLDABLE_RE.search(lowered):  # look-alikes or invisibles
+        lowered = lowered.translate(_TAG_FOLD).translate(_DROP_INVISIBLE)
+    if not any(hint in lowered for hint in hints):
+        return cuts
+    if "<" in text:
         cuts += _span_cuts(text, _LOOSE_PRIVATE)
     from conkeeper.domain import secret_views
 

@@ -27,6 +27,17 @@ _ENCODED_RE = LazyPattern(r"%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|[^\x00-\x7f]+")
 _TAG_ENCODED_RE = LazyPattern(
     r"%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|[^\x00-\x7f]+|&(?:lt|gt|#0*6[02]|#[xX]0*3[cCeE]);"
 )
+# Escapes alone, for a text whose non-ASCII characters need no decoding (the common case).
+_ESCAPE_RE = LazyPattern(r"%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}")
+_TAG_ESCAPE_RE = LazyPattern(
+    r"%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|&(?:lt|gt|#0*6[02]|#[xX]0*3[cCeE]);"
+)
+# Format characters (Unicode category Cf) a text may hide inside a word: soft hyphen,
+# zero-width and directional marks, word joiners, isolates, BOM, interlinear and tag characters.
+_FORMAT_RE = LazyPattern(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]"
+)
 _ENTITIES = {"lt": "<", "gt": ">", "60": "<", "62": ">", "3c": "<", "3e": ">"}
 _LOOKALIKES = str.maketrans(
     "\u2329\u232a\u3008\u3009\u27e8\u27e9\u2039\u203a\u02c2\u02c3\u276e\u276f"
@@ -34,17 +45,19 @@ _LOOKALIKES = str.maketrans(
     "\u03a4\u0395\u0399\u03b9",
     "<><><><><><>pPiIaAtTeEvPATEIi",
 )
+_LOOKALIKE_RE = LazyPattern("[" + "".join(chr(c) for c in _LOOKALIKES) + "]")
 
 
 class View:
     """A decoded text and, per piece of it, the original span it came from."""
 
-    __slots__ = ("_copy", "_length", "_orig", "_orig_end", "_parts", "_view", "text")
+    __slots__ = ("_changes", "_copy", "_length", "_orig", "_orig_end", "_parts", "_view", "text")
 
     def __init__(self) -> None:
         self.text = ""  # set by :meth:`finish`
         self._parts: list[str] = []
         self._length = 0
+        self._changes: list[int] = []  # view positions where decoding changed something
         self._view: list[int] = []  # where each piece starts in the view
         self._orig: list[int] = []  # where it starts in the original
         self._orig_end: list[int] = []  # where it ends in the original
@@ -52,6 +65,8 @@ class View:
 
     def add(self, piece: str, orig_start: int, orig_end: int, copy: bool) -> None:
         """Append ``piece``, read from ``original[orig_start:orig_end]``."""
+        if not copy:
+            self._changes.append(self._length)
         if not piece:
             return
         self._view.append(self._length)
@@ -65,6 +80,24 @@ class View:
         """The view with its text joined."""
         self.text = "".join(self._parts)
         return self
+
+    def windows(self, width: int) -> list[tuple[int, int]]:
+        """Disjoint spans of the view holding every change and ``width`` characters on each
+        side, widened to whole lines: a secret the view shows and the original hides crosses
+        a change, so only these need scanning."""
+        spans: list[tuple[int, int]] = []
+        text = self.text
+        for pos in self._changes:
+            if spans and pos + width <= spans[-1][1]:
+                continue  # already inside the last span, with its margin
+            lo = text.rfind("\n", 0, max(0, pos - width)) + 1
+            hi = text.find("\n", min(len(text), pos + width))
+            hi = len(text) if hi < 0 else hi
+            if spans and lo <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], max(hi, spans[-1][1]))
+            else:
+                spans.append((lo, hi))
+        return spans
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span that ``text[start:end]`` (``end > start``) was read from."""
@@ -88,9 +121,13 @@ def decoded(text: str, *, tags: bool = False) -> View | None:
     characters drawn like them or like a letter of ``private`` folded into them)."""
     if not may_differ(text, tags=tags):
         return None
+    if _unicode_plain(text, tags):
+        pattern = _TAG_ESCAPE_RE if tags else _ESCAPE_RE
+    else:
+        pattern = _TAG_ENCODED_RE if tags else _ENCODED_RE
     view = View()
     pos = 0
-    for m in (_TAG_ENCODED_RE if tags else _ENCODED_RE).finditer(text):
+    for m in pattern.finditer(text):
         pieces = _decode(m.group(0), m.start(), tags)
         if pieces is None:
             continue
@@ -102,6 +139,18 @@ def decoded(text: str, *, tags: bool = False) -> View | None:
         return None
     view.add(text[pos:], pos, len(text), True)
     return view.finish()
+
+
+def _unicode_plain(text: str, tags: bool) -> bool:
+    """Whether no non-ASCII character of ``text`` needs decoding (whole-text tests in C: the
+    common text with accents, dashes or emoji is not walked run by run)."""
+    if text.isascii():
+        return True
+    import unicodedata
+
+    if not unicodedata.is_normalized("NFKC", text) or _FORMAT_RE.search(text):
+        return False
+    return not tags or _LOOKALIKE_RE.search(text) is None
 
 
 def _decode(token: str, at: int, tags: bool) -> list[tuple[str, int, int]] | None:

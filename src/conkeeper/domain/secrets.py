@@ -1433,6 +1433,11 @@ _WRAPPED_TOKEN_RE = LazyPattern(
     r"|\r?\n[ \t]{0,16}[A-Za-z0-9_.\-]{1,300})"
 )
 _LINE_BREAK_RE = LazyPattern(r"\r?\n[ \t]{0,16}")
+_WRAPPED_HINTS = (
+    "AKIA", "ASIA", "AIza", "ya29.", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
+    "glpat-", "xox", "xapp-", "sk-", "hf_", "_live_", "_test_", "whsec_", "SG.", "npm_",
+    "ckt_", "pypi-", "hvs.", "hvb.", "hvr.", "eyJ",
+)  # fmt: skip
 
 
 def _wrapped_candidates(text: str) -> list[_Candidate]:
@@ -1443,7 +1448,9 @@ def _wrapped_candidates(text: str) -> list[_Candidate]:
     with what looks like the rest of one (8 or more token characters, digits or mixed case,
     then a space or the line's end) are read with it, so a whole token at a line's end never
     takes the next line's ``KEY=value`` or word with it."""
-    found = []
+    found: list[_Candidate] = []
+    if not any(hint in text for hint in _WRAPPED_HINTS):  # the regex's prefixes, cheaply
+        return found
     for m in _WRAPPED_TOKEN_RE.finditer(text):
         first = m.group(0).split("\n", 1)[0].rstrip("\r")
         strict = bool(_candidates(first))
@@ -1477,9 +1484,9 @@ def _rest_of_token(text: str, pos: int, limit: int) -> bool:
     return ends_word and len(run) >= 8 and mixed
 
 
-_BASE64_RUN_RE = LazyPattern(
-    r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{16,4096}={0,2}(?![A-Za-z0-9+/=_\-])"
-)
+# Maximal runs of base64 and base64url characters; the run itself is checked in Python (no
+# look-around at every position: half the cost on a long log).
+_BASE64_RUN_RE = LazyPattern(r"[A-Za-z0-9+/=_\-]{16,}")
 _USER_PASSWORD_RE = LazyPattern(r"[^\s:]{1,64}:(\S{4,200})")
 
 
@@ -1488,7 +1495,11 @@ def _base64_candidates(text: str) -> list[_Candidate]:
     secret's data, an encoded ``.env`` line, ``echo … | base64`` output): the whole run."""
     found = []
     for m in _BASE64_RUN_RE.finditer(text):
-        kind = _base64_secret(m.group(0))
+        run = m.group(0)
+        body = run.rstrip("=")
+        if "_" in run or "-" in run or "=" in body or len(run) - len(body) > 2:
+            continue  # not standard base64 as a whole
+        kind = _base64_secret(run)
         if kind is not None:
             found.append(_Candidate(kind, m.start(), m.end(), 40))
     return found
@@ -1496,7 +1507,7 @@ def _base64_candidates(text: str) -> list[_Candidate]:
 
 def _base64_secret(run: str) -> str | None:
     """The kind of secret ``run`` encodes, if it is base64 of printable text holding one."""
-    if len(run) % 4:
+    if len(run) % 4 or run.islower() or run.isupper():  # a path or a word, not base64 of text
         return None
     import base64
     import binascii
@@ -1522,10 +1533,15 @@ def _view_candidates(text: str) -> list[_Candidate]:
     if view is None:
         return []
     found = []
-    for cand in _candidates(view.text):
-        start, end = view.span(cand.start, cand.end)
-        found.append(_Candidate(cand.kind, start, end, cand.priority))
+    for lo, hi in view.windows(_VIEW_WINDOW):
+        for cand in _candidates(view.text[lo:hi]):
+            start, end = view.span(lo + cand.start, lo + cand.end)
+            found.append(_Candidate(cand.kind, start, end, cand.priority))
     return found
+
+
+# How far around a decoded character the view is scanned: longer than any one-line secret.
+_VIEW_WINDOW = 4096
 
 
 def _with_lines(text: str, spans: list[tuple[int, int, str]]) -> list[SecretMatch]:
