@@ -493,3 +493,67 @@ def test_blank_private_fast_path_matches_the_full_scan(text: str) -> None:
     expected = "\n".join("" if hide else line for line, hide in pairs)
     expected += "\n" if full.lines and full.ends_with_break else ""
     assert privacy.blank_private(text) == expected
+
+
+# Each way a reader still sees ``<private>`` (and its closing tag) in captured text.
+_OPENERS = [
+    ("\uff1c", "\uff1e"),  # fullwidth
+    ("\ufe64", "\ufe65"),  # small forms
+    ("\u2329", "\u232a"),  # angle brackets
+    ("\u27e8", "\u27e9"),  # mathematical angle brackets
+    ("&lt;", "&gt;"),
+    ("&#60;", "&#62;"),
+    ("\\u003c", "\\u003e"),
+    ("%3C", "%3E"),
+    ("<", ">"),
+]
+_WORD_FORMS = st.sampled_from(
+    ["private", "PRIVATE", "priv\u0430te", "pri\u200bvate", "priv\nate", "\u0440riv\u0430t\u0435"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    brackets=st.sampled_from(_OPENERS),
+    word=_WORD_FORMS,
+    before=st.text(st.characters(codec="utf-8", exclude_characters="<>&%\\"), max_size=40),
+    after=st.text(st.characters(codec="utf-8", exclude_characters="<>&%\\"), max_size=40),
+    closed=st.booleans(),
+)
+def test_a_private_span_in_any_form_hides_its_content(
+    brackets: tuple[str, str], word: str, before: str, after: str, closed: bool
+) -> None:
+    lt, gt = brackets
+    secret = "MKQ7ZK9WD4"
+    close = f"{lt}/{word}{gt}" if closed else ""
+    text = f"{before} {lt}{word}{gt}{secret}{close} {after}"
+    out = clean_captured(text) or ""
+    assert secret not in out
+
+
+_LOOK_ALIKE_TAGS = st.sampled_from(
+    [
+        ("\uff1cprivate\uff1e", "\uff1c/private\uff1e"),
+        ("\ufe64private\ufe65", "\ufe64/private\ufe65"),
+        ("\u2329private\u232a", "\u2329/private\u232a"),
+        ("<priv\u0430te>", "</priv\u0430te>"),
+        ("<\u0440rivate>", "</\u0440rivate>"),
+        ("\uff1c\uff50\uff52\uff49\uff56\uff41\uff54\uff45\uff1e", "\uff1c/private\uff1e"),
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tags=_LOOK_ALIKE_TAGS, inline=st.booleans(), case=documents(fences_in_blocks=False))
+def test_a_look_alike_tag_in_a_memory_file_hides_like_the_plain_one(
+    tags: tuple[str, str], inline: bool, case: tuple[str, Doc]
+) -> None:
+    text, _doc = case
+    secret = "MKLOOKALIKE42"
+    opener, closer = tags
+    hidden = (
+        f"- host {opener}{secret}{closer} ok\n" if inline else f"{opener}\n{secret}\n{closer}\n"
+    )
+    planted = hidden + text
+    for out in (strip_private(planted), blank_private(planted)):
+        assert secret not in out

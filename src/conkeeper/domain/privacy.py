@@ -88,6 +88,22 @@ _INLINE_PRIVATE = LazyPattern(
     "<" + _GAP + "(/?)" + _GAP + "private(?:[ \\t" + _INVISIBLE + "][^<>\\n]{0,200})?" + _GAP + ">",
     re.IGNORECASE,
 )
+# The inline tag as captured text reads it: up to two spaces or line breaks (a wrapped line)
+# between any two letters of ``private``, or around its ``<``, ``/`` and ``>``.
+_LOOSE_GAP = "[ \\t\\r\\n" + _INVISIBLE + "]{0,2}"
+_LOOSE_PRIVATE = LazyPattern(
+    "<"
+    + _LOOSE_GAP
+    + "(/?)"
+    + _LOOSE_GAP
+    + _LOOSE_GAP.join("private")
+    + "(?:[ \\t"
+    + _INVISIBLE
+    + "][^<>\\n]{0,200})?"
+    + _LOOSE_GAP
+    + ">",
+    re.IGNORECASE,
+)
 _CONTEXT_MARKER = LazyPattern(
     r"<[ \t]*(/?)[ \t]*" + re.escape(CONTEXT_MARKER_TAG) + r"(?:[ \t][^>\n]{0,200})?[ \t]*>",
     re.IGNORECASE,
@@ -101,6 +117,21 @@ _BLOCK_TAG = LazyPattern("<(" + _GAP + "/?" + _GAP + "conkeeper-)", re.IGNORECAS
 # Compatibility forms NFKC folds into ASCII, one character for one (so positions stay): the
 # fullwidth block U+FF01-FF5E and the small ``﹤`` / ``﹥``. A reader that folds them sees a tag.
 _COMPAT_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0xFE64: 0x3C, 0xFE65: 0x3E}
+# What a reader takes for ``<private>`` in a memory file, one character for one (positions
+# stay): the compatibility forms above except the fullwidth backtick and tilde (they must not
+# make code fences), angle brackets drawn like ``<`` and ``>``, and Cyrillic and Greek letters
+# drawn like a letter of ``private``. HTML entities are not folded in a document: Markdown
+# writes ``&lt;private&gt;`` to show the tag, not to hide anything.
+_TAG_FOLD = {cp: c for cp, c in _COMPAT_FOLD.items() if cp not in (0xFF40, 0xFF5E)} | {
+    ord(a): ord(b)
+    for a, b in zip(
+        "\u2329\u232a\u3008\u3009\u27e8\u27e9\u2039\u203a\u02c2\u02c3\u276e\u276f"
+        "\u0440\u0420\u0456\u0406\u0430\u0410\u0442\u0422\u0435\u0415\u03bd\u03a1"
+        "\u0391\u03a4\u0395\u0399\u03b9",
+        "<><><><><><>pPiIaAtTeEvPATEIi",
+        strict=True,
+    )
+}
 _FM_KEY = LazyPattern(r"""^["']?private["']?[ \t]*:[ \t]*(.*)$""", re.IGNORECASE)
 _FM_FLOW = LazyPattern(r"""[{,][ \t]*["']?private["']?[ \t]*:[ \t]*([^,}]*)""", re.IGNORECASE)
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
@@ -232,7 +263,7 @@ def blank_private(text: str) -> str:
     lines. Line breaks are normalised to ``\\n`` so that any later split agrees on the
     numbering; a private file becomes blank lines.
     """
-    if _MENTIONS_PRIVATE.search(text) is None:
+    if not _mentions_private(text):
         body = _strip_bom(text)
         lines = body.splitlines()
         ends_with_break = bool(body) and body[-1] in _LINE_BREAKS
@@ -277,8 +308,9 @@ def clean_captured(text: str) -> CleanText | None:
     if not text or text.isspace():
         return None
     lowered = text.lower()  # no regex on the hook's common path: plain substring tests
+    cuts: list[tuple[int, int]] = []
     if "private" not in lowered and CONTEXT_MARKER_TAG not in lowered:
-        kept = "\n".join(_strip_bom(text).splitlines())  # nothing to hide: only secrets remain
+        joined = "\n".join(_strip_bom(text).splitlines())  # no plain tag: secrets remain
     else:
         result = _analyze(text, document=False)
         if result.report.file_private:
@@ -288,7 +320,8 @@ def clean_captured(text: str) -> CleanText | None:
         if "<" in joined:  # both inline tags start with "<": no regex for the common case
             cuts += _span_cuts(joined, _INLINE_PRIVATE)
             cuts += _span_cuts(joined, _CONTEXT_MARKER)
-        kept = _cut(joined, cuts) if cuts else joined
+    cuts += _disguised_span_cuts(joined, lowered)
+    kept = _cut(joined, cuts) if cuts else joined
     from conkeeper.domain.secrets import redact  # imported only when text is captured
 
     redacted = redact(kept).rstrip()
@@ -461,6 +494,27 @@ def _redact_keeping_lines(text: str) -> str:
 # ----------------------------------------------------------------------------- analysis
 
 
+_FOLDABLE_RE = LazyPattern("[" + "".join(chr(c) for c in _TAG_FOLD) + _INVISIBLE + "]")
+
+
+def _mentions_private(text: str) -> bool:
+    """Whether ``text`` may hide anything: it spells ``private``, also in folded look-alike
+    letters or with invisible characters inside (a text that does not, hides nothing)."""
+    if _MENTIONS_PRIVATE.search(text) is not None:
+        return True
+    if text.isascii() or _FOLDABLE_RE.search(text) is None:
+        return False
+    plain = text.translate(_TAG_FOLD).translate(_DROP_INVISIBLE)
+    return _MENTIONS_PRIVATE.search(plain) is not None
+
+
+def _fold_tags(lines: list[str]) -> list[str]:
+    """``lines`` as tags are read in them (:data:`_TAG_FOLD`; the same list for ASCII)."""
+    if all(line.isascii() or _FOLDABLE_RE.search(line) is None for line in lines):
+        return lines
+    return [line if line.isascii() else line.translate(_TAG_FOLD) for line in lines]
+
+
 def _strip_bom(text: str) -> str:
     return text[1:] if text.startswith(BOM) else text
 
@@ -479,10 +533,11 @@ def _analyze(text: str, *, document: bool = True) -> _Analysis:
         if lines:
             report.hidden_ranges.append(HiddenRange(1, len(lines), reason or "private file"))
         return _Analysis(lines, ends_with_break, [True] * len(lines), report)
-    info = _classify(lines)
+    folded = _fold_tags(lines)
+    info = _classify(folded)
     hidden, code = _scan_blocks(info, report)
     report.warnings.extend(_unusual_tag_warnings(lines, info.tags))
-    shown = _cut_inline_spans(lines, hidden, code, report) if document else lines
+    shown = _cut_inline_spans(lines, hidden, code, report, folded) if document else lines
     return _Analysis(lines, ends_with_break, hidden, report, info, shown)
 
 
@@ -720,7 +775,8 @@ def _unusual_tag_warnings(lines: list[str], tags: list[int]) -> list[str]:
         if tag and "".join(lines[i].split()).lower() not in ("<private>", "</private>"):
             out.append(
                 f"line {i + 1}: unusual {'<private>' if tag > 0 else '</private>'} tag "
-                "(invisible characters or attributes) is treated as a tag; write it plainly"
+                "(invisible or look-alike characters, or attributes) is treated as a tag; "
+                "write it plainly"
             )
     return out[:_MAX_WARNED] + (
         [f"{len(out) - _MAX_WARNED} more unusual tag lines"] if len(out) > _MAX_WARNED else []
@@ -755,16 +811,21 @@ def _literal_tag(line: str, start: int, end: int) -> bool:
 
 
 def _cut_inline_spans(
-    lines: list[str], hidden: list[bool], code: list[bool], report: PrivacyReport
+    lines: list[str],
+    hidden: list[bool],
+    code: list[bool],
+    report: PrivacyReport,
+    folded: list[str],
 ) -> list[str]:
-    """The lines with inline ``<private>…</private>`` spans cut (outside code). A span left
-    open runs over the following lines to its close (hiding them); a stray close hides its line
-    up to the tag. Lines wholly inside a span are marked in ``hidden``."""
-    if not any("<" in line for line in lines):
+    """The lines with inline ``<private>…</private>`` spans (read in ``folded``, the lines
+    with look-alike characters folded one for one) cut (outside code). A span left open runs
+    over the following lines to its close (hiding them); a stray close hides its line up to
+    the tag. Lines wholly inside a span are marked in ``hidden``."""
+    if not any("<" in line for line in folded):
         return lines
     shown = list(lines)
     depth, opened = 0, -1
-    for i, line in enumerate(lines):
+    for i, line in enumerate(folded):
         if hidden[i] or (code[i] and depth == 0) or ("<" not in line and depth == 0):
             continue
         cuts: list[tuple[int, int]] = []
@@ -795,7 +856,7 @@ def _cut_inline_spans(
                 hidden[i] = True
                 continue
         if cuts:
-            kept = _cut(line, cuts)
+            kept = _cut(lines[i], cuts)
             shown[i] = kept if kept.strip() else ""
     if depth > 0:
         report.hidden_ranges.append(HiddenRange(opened + 1, len(lines), REASON_SPAN_OPEN))
@@ -926,6 +987,29 @@ def _span_cuts(text: str, tag: LazyPattern) -> list[tuple[int, int]]:
                 cuts.append((start, match.end()))
     if depth > 0:
         cuts.append((start, len(text)))
+    return cuts
+
+
+def _disguised_span_cuts(text: str, lowered: str) -> list[tuple[int, int]]:
+    """Character ranges of private spans a reader sees but the plain tag pattern misses: the
+    tag split over a line break (``<priv⏎ate>``), or written in another form and read in the
+    decoded view (fullwidth ``＜private＞``, ``﹤private﹥``, ``〈private〉``, a zero-width
+    character or a Cyrillic ``а`` inside the word, ``&lt;private&gt;``, ``\\u003cprivate\\u003e``,
+    ``%3Cprivate%3E``). Each single break of ``private`` leaves one of the hint words whole."""
+    cuts: list[tuple[int, int]] = []
+    hints = ("priv", "ivat", "vate")
+    if not lowered.isascii() and _FOLDABLE_RE.search(lowered):  # look-alikes or invisibles
+        lowered = lowered.translate(_TAG_FOLD).translate(_DROP_INVISIBLE)
+    if not any(hint in lowered for hint in hints):
+        return cuts
+    if "<" in text:
+        cuts += _span_cuts(text, _LOOSE_PRIVATE)
+    from conkeeper.domain import secret_views
+
+    if secret_views.may_differ(text, tags=True):
+        view = secret_views.decoded(text, tags=True)
+        if view is not None and "<" in view.text:
+            cuts += [view.span(a, b) for a, b in _span_cuts(view.text, _LOOSE_PRIVATE)]
     return cuts
 
 

@@ -37,6 +37,7 @@ import math
 import re
 from collections import Counter
 
+from conkeeper.domain import secret_views as _views
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord, Record
 
@@ -602,6 +603,10 @@ _PRIVATE_KEY_RE = LazyPattern(
 
 _AN = "A-Za-z0-9"
 _WORD_LEFT = r"[A-Za-z0-9_\-]"
+# A vendor prefix is distinctive enough to stand right after ``-`` or ``_`` (``x-ghp_…``,
+# ``key_sk_live_…``, a file named ``backup-ghp_….json``): only a letter or digit before it
+# makes it part of another word.
+_ALNUM_LEFT = "[A-Za-z0-9]"
 
 
 def _lb(width: int, left: str = _WORD_LEFT) -> str:
@@ -619,7 +624,7 @@ def _token(
     check: Check | None,
     hints: tuple[str, ...],
     priority: int = 80,
-    left: str = _WORD_LEFT,
+    left: str = _ALNUM_LEFT,
 ) -> _Rule:
     """A vendor token: literal prefix of ``width`` characters, then its random body."""
     boundary = "" if width is None else _lb(width, left)  # None: the prefix carries its own
@@ -668,7 +673,7 @@ def _vendor_rules() -> list[_Rule]:
         ),
         _token(
             "gitlab-token",
-            "gl" + _lb(2) + "(?:pat|dt|rt|ptt|cbt|ft|soat)-",
+            "gl" + _lb(2, _ALNUM_LEFT) + "(?:pat|dt|rt|ptt|cbt|ft|soat)-",
             None,
             f"[{an_}]{{20,255}}",
             _vendor_check(6),
@@ -734,7 +739,15 @@ def _vendor_rules() -> list[_Rule]:
             _vendor_check(4),
             ("hvs.", "hvb.", "hvr."),
         ),
-        _token("mailgun-key", "key-", 4, f"[0-9a-f]{{32}}(?![{an}])", _hex_check(4), ("key-",)),
+        _token(  # ``cache-key-<md5>`` is a hash, not a Mailgun key: the old boundary stays
+            "mailgun-key",
+            "key-",
+            4,
+            f"[0-9a-f]{{32}}(?![{an}])",
+            _hex_check(4),
+            ("key-",),
+            left=_WORD_LEFT,
+        ),
         _token(
             "age-secret-key",
             "AGE-SECRET-KEY-1",
@@ -971,7 +984,29 @@ def _header_rules() -> list[_Rule]:
             lower_hints=True,
             anchored=True,
         ),
+        _Rule(  # a session cookie is a bearer credential: whoever holds it is the user
+            "bearer-token",
+            LazyPattern(
+                r"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}=(?P<value>[^;,\s\"'`]{16,4096})"
+            ),
+            45,
+            _cookie_check,
+            hints=("cookie",),
+            lower_hints=True,
+            window=(0, 4096),
+        ),
     ]
+
+
+_COOKIE_HEADER_RE = LazyPattern(r"(?i)cookie[\"']?[ \t]*[:=]|--cookie[ \t=]")
+
+
+def _cookie_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A random-looking value of a ``name=value`` pair in a ``Cookie:`` / ``Set-Cookie:``
+    header (or ``curl --cookie``) on the same line; ``theme=dark`` or a path stays."""
+    return bool(_COOKIE_HEADER_RE.search(_line_before(text, start))) and _looks_random(
+        text[start:end], 16
+    )
 
 
 def _command_rules() -> list[_Rule]:
@@ -1368,15 +1403,145 @@ def find_secrets(text: str) -> list[SecretMatch]:
     """
     if not text:
         return []
+    candidates = _candidates(text)
+    if _views.may_differ(text):
+        candidates += _view_candidates(text)
+    candidates += _base64_candidates(text)
+    if "\n" in text:
+        candidates += _wrapped_candidates(text)
+    return _with_lines(text, _merge(candidates))
+
+
+def _candidates(text: str) -> list[_Candidate]:
     scan = _Scan(text)
     markers = _marker_spans(text)
-    candidates = [
+    return [
         cand
         for rule in _RULES
         for cand in _rule_candidates(rule, scan)
         if not (markers and _overlaps_marker(cand, markers))
     ]
-    return _with_lines(text, _merge(candidates))
+
+
+# A vendor token cut by a line break (a terminal's wrap, a copied log, a value split across
+# two printed lines): the prefix and the start of the token end a line, the rest of the token
+# fills the next lines, or starts the next one (then the run ends there).
+_WRAPPED_TOKEN_RE = LazyPattern(
+    r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AIza|ya29\.|gh[pousr]_|github_pat_|glpat-|xox[abposre]-|"
+    r"xapp-|sk-|hf_|[sr]k_(?:live|test)_|whsec_|SG\.|npm_|ckt_|pypi-|hv[sbr]\.|eyJ)"
+    r"[A-Za-z0-9_.\-]{0,300}(?:(?:\r?\n[ \t]{0,16}[A-Za-z0-9_.\-]{1,300}(?=\r?\n|\Z)){1,8}"
+    r"|\r?\n[ \t]{0,16}[A-Za-z0-9_.\-]{1,300})"
+)
+_LINE_BREAK_RE = LazyPattern(r"\r?\n[ \t]{0,16}")
+_WRAPPED_HINTS = (
+    "AKIA", "ASIA", "AIza", "ya29.", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
+    "glpat-", "xox", "xapp-", "sk-", "hf_", "_live_", "_test_", "whsec_", "SG.", "npm_",
+    "ckt_", "pypi-", "hvs.", "hvb.", "hvr.", "eyJ",
+)  # fmt: skip
+
+
+def _wrapped_candidates(text: str) -> list[_Candidate]:
+    """Vendor tokens wrapped over lines, read with the line breaks (and the next lines'
+    indentation) taken out; only a find that crosses a line break counts. A third or later
+    line is read with them only when it looks like a token's rest too. When the first line
+    alone already holds a secret (a long token cut late), only following lines that start
+    with what looks like the rest of one (8 or more token characters, digits or mixed case,
+    then a space or the line's end) are read with it, so a whole token at a line's end never
+    takes the next line's ``KEY=value`` or word with it."""
+    found: list[_Candidate] = []
+    if not any(hint in text for hint in _WRAPPED_HINTS):  # the regex's prefixes, cheaply
+        return found
+    for m in _WRAPPED_TOKEN_RE.finditer(text):
+        first = m.group(0).split("\n", 1)[0].rstrip("\r")
+        strict = bool(_candidates(first))
+        view = _views.View()
+        pos = m.start()
+        for n, brk in enumerate(_LINE_BREAK_RE.finditer(text, m.start(), m.end())):
+            view.add(text[pos : brk.start()], pos, brk.start(), True)
+            pos = brk.end()
+            if (strict or n) and not _rest_of_token(text, pos, m.end()):
+                pos = -1
+                break
+        if pos >= 0:
+            view.add(text[pos : m.end()], pos, m.end(), True)
+        for cand in _candidates(view.finish().text):
+            if cand.start < len(first) < cand.end:
+                start, end = view.span(cand.start, cand.end)
+                found.append(_Candidate(cand.kind, start, end, cand.priority))
+    return found
+
+
+def _rest_of_token(text: str, pos: int, limit: int) -> bool:
+    """Whether the line starting at ``pos`` starts with the random rest of a token (a digit,
+    or case flipping twice: ``ulvzbPJJZIhn`` but not ``Completed``), ended by a space
+    or the line's end (not ``=`` or ``:``, as a ``KEY=value`` line would)."""
+    end = pos
+    while end < limit and text[end] not in "\r\n":
+        end += 1
+    run = text[pos:end]
+    ends_word = end == len(text) or text[end] in "\r\n \t"
+    mixed = bool(_DIGIT_RE.search(run)) or len(_CASE_FLIP_RE.findall(run)) >= 2
+    return ends_word and len(run) >= 8 and mixed
+
+
+# Maximal runs of base64 and base64url characters; the run itself is checked in Python (no
+# look-around at every position: half the cost on a long log).
+_BASE64_RUN_RE = LazyPattern(r"[A-Za-z0-9+/=_\-]{16,}")
+_USER_PASSWORD_RE = LazyPattern(r"[^\s:]{1,64}:(\S{4,200})")
+
+
+def _base64_candidates(text: str) -> list[_Candidate]:
+    """Base64 runs whose decoded text is ``user:password`` or holds a secret (a Kubernetes
+    secret's data, an encoded ``.env`` line, ``echo … | base64`` output): the whole run."""
+    found = []
+    for m in _BASE64_RUN_RE.finditer(text):
+        run = m.group(0)
+        body = run.rstrip("=")
+        if "_" in run or "-" in run or "=" in body or len(run) - len(body) > 2:
+            continue  # not standard base64 as a whole
+        kind = _base64_secret(run)
+        if kind is not None:
+            found.append(_Candidate(kind, m.start(), m.end(), 40))
+    return found
+
+
+def _base64_secret(run: str) -> str | None:
+    """The kind of secret ``run`` encodes, if it is base64 of printable text holding one."""
+    if len(run) % 4 or run.islower() or run.isupper():  # a path or a word, not base64 of text
+        return None
+    import base64
+    import binascii
+
+    try:
+        plain = base64.b64decode(run, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    if not plain.replace("\n", " ").replace("\t", " ").isprintable():
+        return None
+    pair = _USER_PASSWORD_RE.fullmatch(plain.strip())
+    if pair and _plausible_password(pair.group(1), bare=False, prose=False):
+        return "basic-auth"
+    inner = _candidates(plain)
+    return max(inner, key=lambda c: c.priority).kind if inner else None
+
+
+def _view_candidates(text: str) -> list[_Candidate]:
+    """Secrets of the decoded view (zero-width characters dropped, fullwidth forms read as
+    ASCII, URL and ``\\u`` escapes decoded), each as the span of the original text it was
+    read from."""
+    view = _views.decoded(text)
+    if view is None:
+        return []
+    found = []
+    for lo, hi in view.windows(_VIEW_WINDOW):
+        for cand in _candidates(view.text[lo:hi]):
+            start, end = view.span(lo + cand.start, lo + cand.end)
+            found.append(_Candidate(cand.kind, start, end, cand.priority))
+    return found
+
+
+# How far around a decoded character the view is scanned: longer than any one-line secret.
+_VIEW_WINDOW = 4096
 
 
 def _with_lines(text: str, spans: list[tuple[int, int, str]]) -> list[SecretMatch]:
