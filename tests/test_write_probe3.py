@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 from conftest import cli_env, run_cli
+from test_e2e_session import Session, set_up_project
+from test_reflect_e2e import replay
 
 # The CLI as a person runs it, except that the first call into the write path (edit_file)
 # prints "paused" and waits for a line on stdin: the test acts in between, then lets it go.
@@ -38,11 +40,11 @@ class Paused:
     """A CLI process stopped at its first write; :meth:`finish` lets it write and returns
     ``(exit code, stdout, stderr)``."""
 
-    def __init__(self, cwd: Path, *args: str) -> None:
+    def __init__(self, cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", PAUSED, *args],
             cwd=cwd,
-            env=cli_env(),
+            env=env or cli_env(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -113,3 +115,60 @@ def test_consolidate_keeps_a_removal_whose_kept_copy_in_another_file_is_gone(
     kept.write_bytes(kept.read_bytes().replace(PNPM, b""))  # the person removes it there
     code, _, err = paused.finish()
     assert other.read_bytes().count(PNPM) == 1, (code, err)
+
+
+# --------------------------------------------------------------------------- reflect --write
+
+
+def _backlog(retro: str) -> list[str]:
+    return [line for line in retro.splitlines() if line.startswith("- [ ] #")]
+
+
+def test_two_reflect_writes_at_once_add_each_finding_once_under_its_own_number(
+    tmp_path: Path,
+) -> None:
+    """Two ``reflect --write`` at once (two sessions ending, a person and the memory-reflect
+    skill): each numbered its findings and checked them against the day's retro as read before
+    the lock, so the second wrote every finding again under numbers already taken, and
+    ``reflect approve N`` could reach only the first of each pair."""
+    s = Session(tmp_path)
+    set_up_project(s)
+    replay(s)
+    paused = Paused(s.project, "reflect", "--write", env=s.env)
+    other = run_cli("reflect", "--write", cwd=s.project, env=s.env)
+    assert other.returncode == 0, other.stderr
+    code, _, err = paused.finish()
+    assert code == 0, err
+    retro = next((s.project / ".claude" / "memory" / "sessions").glob("*-retro.md"))
+    items = _backlog(retro.read_text(encoding="utf-8"))
+    numbers = [line.split()[3] for line in items]
+    assert len(items) >= 2 and len(set(numbers)) == len(numbers), items
+    texts = [line.split(" ", 4)[4] for line in items]
+    assert len(set(texts)) == len(texts), items
+
+
+def test_a_backlog_item_the_person_adds_while_reflect_writes_keeps_its_number(
+    tmp_path: Path,
+) -> None:
+    """The person adds their own item to the day's retro while ``reflect --write`` runs: the
+    findings it adds take the next free numbers, never the person's."""
+    s = Session(tmp_path)
+    set_up_project(s)
+    replay(s)
+    first = run_cli("reflect", "--write", cwd=s.project, env=s.env)
+    assert first.returncode == 0, first.stderr
+    retro = next((s.project / ".claude" / "memory" / "sessions").glob("*-retro.md"))
+    text = retro.read_text(encoding="utf-8")
+    # a later reflection finds something new: the queue gets another correction theme
+    s.prompt("no, never commit directly to main, open a pull request instead")
+    s.prompt("stop committing to main, always open a pull request")
+    paused = Paused(s.project, "reflect", "--write", env=s.env)
+    taken = len(_backlog(text)) + 1
+    own = f"- [ ] #{taken} Ask before deleting a migration → patterns.md\n"
+    text = retro.read_text(encoding="utf-8")
+    retro.write_text(text.replace("\n## Evidence", own + "\n## Evidence", 1), encoding="utf-8")
+    code, _, err = paused.finish()
+    assert code == 0, err
+    items = _backlog(retro.read_text(encoding="utf-8"))
+    numbers = [line.split()[3] for line in items]
+    assert own.rstrip("\n") in items and len(set(numbers)) == len(numbers), items

@@ -33,6 +33,7 @@ from conkeeper.services.analysis.reflection.retro import (
     approve_edit,
     decline_edit,
     merge_edit,
+    one_line,
     parse,
     render,
     utc_stamp,
@@ -219,17 +220,38 @@ def reflect(
         friction=friction,
     )
     if write:
-        new_items = [RetroItem(r.number, r.rule, r.where, r.category) for r in recs]
-        fresh = Retro(day, summary, list(new_items), lines)
 
         def change(text: str) -> str:
+            # numbered and checked against the retro as it is under the write lock: another
+            # `reflect --write` or the person may have added items since it was read
+            current = parse(text) if text.strip() else Retro(day)
+            new_items = _number_afresh(recs, current)
+            lines[:] = _evidence_lines(evidence, recs, known)[0]
             if not text.strip():
-                return render(fresh)
+                return render(Retro(day, summary, new_items, lines))
             return merge_edit(text, summary, lines, new_items)
 
         _edit_retro(memory_dir, path, change, "reflect --write")
         result.retro_path = path
     return result
+
+
+def _number_afresh(recs: list[Recommendation], current: Retro) -> list[RetroItem]:
+    """The items ``recs`` add to ``current`` (the retro as it is now): a finding it already
+    holds keeps that item's number and is not added again; the others take the next free
+    numbers."""
+    there = {one_line(item.text): item.number for item in current.items}
+    number = current.next_number
+    added = []
+    for rec in recs:
+        same = there.get(one_line(rec.rule))
+        if same is not None:
+            rec.number = same
+            continue
+        rec.number, number = number, number + 1
+        there[one_line(rec.rule)] = rec.number
+        added.append(RetroItem(rec.number, rec.rule, rec.where, rec.category))
+    return added
 
 
 def _as_known(item: RetroItem) -> KnownItem:
