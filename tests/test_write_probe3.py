@@ -172,3 +172,38 @@ def test_a_backlog_item_the_person_adds_while_reflect_writes_keeps_its_number(
     items = _backlog(retro.read_text(encoding="utf-8"))
     numbers = [line.split()[3] for line in items]
     assert own.rstrip("\n") in items and len(set(numbers)) == len(numbers), items
+
+
+# --------------------------------------------------------------------------- locales
+
+# A C locale with Python's UTF-8 coercion turned off: stdout's encoding is ASCII.
+ASCII_LOCALE = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+DASHED = "- Use the logger — never print() «in src/»\n"
+
+
+def _ascii_env() -> dict[str, str]:
+    env = cli_env(**ASCII_LOCALE)
+    env.pop("PYTHONIOENCODING", None)
+    return env
+
+
+def test_session_start_injects_non_ascii_memory_under_an_ascii_locale(project: Path) -> None:
+    """Under ``LC_ALL=C PYTHONUTF8=0`` SessionStart printed nothing at all: the JSON held an em
+    dash, stdout could not encode it, and the write error was swallowed, so the agent started
+    without its memory and nothing was logged. The hook writes UTF-8 whatever the locale."""
+    (_memory(project) / "active-context.md").write_text(
+        "# Active Context\n\n" + DASHED, encoding="utf-8"
+    )
+    payload = {
+        "session_id": "s-ascii",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    import json
+
+    result = run_cli("hook", "SessionStart", stdin=json.dumps(payload), env=_ascii_env())
+    assert result.returncode == 0, result.stderr
+    context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert DASHED.strip() in context
