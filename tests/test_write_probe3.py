@@ -207,3 +207,28 @@ def test_session_start_injects_non_ascii_memory_under_an_ascii_locale(project: P
     assert result.returncode == 0, result.stderr
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert DASHED.strip() in context
+
+
+def test_commands_print_non_ascii_memory_under_an_ascii_locale(project: Path) -> None:
+    """``search`` (and ``demo``, whose observation log holds an em dash) crashed with
+    UnicodeEncodeError under ``LC_ALL=C PYTHONUTF8=0``. Text now prints with escapes where the
+    locale has no character for it, and ``--json`` stays valid JSON with the text intact."""
+    import json
+
+    (_memory(project) / "patterns.md").write_text("# Patterns\n\n" + DASHED, encoding="utf-8")
+    env = _ascii_env()
+    plain = run_cli("search", "logger", cwd=project, env=env)
+    assert plain.returncode == 0, plain.stderr
+    assert "Use the logger" in plain.stdout
+    as_json = run_cli("search", "logger", "--json", cwd=project, env=env)
+    assert as_json.returncode == 0, as_json.stderr
+    assert DASHED.strip()[2:] in json.dumps(json.loads(as_json.stdout), ensure_ascii=False)
+
+
+def test_demo_runs_under_an_ascii_locale(tmp_path: Path) -> None:
+    """The README's first command: ``conkeeper demo`` in a fresh HOME under ``LC_ALL=C
+    PYTHONUTF8=0`` stopped half way with a UnicodeDecodeError (files read in the locale's
+    encoding), then a UnicodeEncodeError (printing the log's em dash)."""
+    result = run_cli("demo", "--dir", str(tmp_path / "demo"), env=_ascii_env())
+    assert result.returncode == 0, result.stderr
+    assert "corrections queue" in result.stdout
