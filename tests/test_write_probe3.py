@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from conftest import cli_env, run_cli
@@ -232,3 +233,38 @@ def test_demo_runs_under_an_ascii_locale(tmp_path: Path) -> None:
     result = run_cli("demo", "--dir", str(tmp_path / "demo"), env=_ascii_env())
     assert result.returncode == 0, result.stderr
     assert "corrections queue" in result.stdout
+
+
+# --------------------------------------------------------------------------- a full disk
+
+
+def _limited(size: int) -> Callable[[], None]:
+    """A ``preexec_fn`` that caps the size of any file the process writes at ``size`` bytes:
+    a write past it fails part way, as on a full disk (Python ignores SIGXFSZ)."""
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return cap
+
+
+def test_an_entry_the_disk_has_no_room_for_leaves_no_half_of_it_behind(project: Path) -> None:
+    """On a full disk ``remember`` said the disk was full, yet the person's patterns.md kept
+    the first 3.5 KB of the entry, cut mid-word with no line break (a tmpfs of 256 KB showed
+    it): unjournaled, so ``undo`` could not take it back, and the person's next ``echo >>``
+    glued onto it. A write that fails part way now takes back what it wrote."""
+    patterns = _memory(project) / "patterns.md"
+    before = b"# Patterns\n\n- keep functions short\n"
+    patterns.write_bytes(before)
+    entry = "Prefer pathlib over os.path in every module " + "and every script " * 150
+    proc = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "remember", "--source", "user", entry],
+        cwd=project,
+        env=cli_env(),
+        capture_output=True,
+        timeout=120,
+        preexec_fn=_limited(len(before) + 1000),
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert patterns.read_bytes() == before
