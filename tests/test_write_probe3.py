@@ -268,3 +268,29 @@ def test_an_entry_the_disk_has_no_room_for_leaves_no_half_of_it_behind(project: 
     )
     assert proc.returncode == 1, proc.stderr
     assert patterns.read_bytes() == before
+
+
+def test_an_export_the_disk_has_no_room_for_leaves_no_partial_copy_behind(project: Path) -> None:
+    """``export -o FILE`` on a full disk said so, and left ``.FILE.PID.conkeeper-tmp`` beside
+    the target: a partial export (memory files, with private blocks when asked) nobody would
+    know to remove. The partial file is removed; a target already there is left as it was."""
+    (_memory(project) / "progress.md").write_text(
+        "# Progress\n\n" + "".join(f"- step {n}: {'done ' * 40}\n" for n in range(6000)),
+        encoding="utf-8",
+    )
+    saved = run_cli("remember", "--source", "user", "Use uv for environments", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    target = project / "backup.jsonl"
+    target.write_bytes(b"an older export\n")
+    limit = 1024 * 1024  # above the database's size, below the export's
+    proc = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "export", "-o", str(target)],
+        cwd=project,
+        env=cli_env(),
+        capture_output=True,
+        timeout=120,
+        preexec_fn=_limited(limit),
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(p.name for p in project.iterdir() if "conkeeper-tmp" in p.name) == []
+    assert target.read_bytes() == b"an older export\n"
