@@ -294,3 +294,74 @@ def test_an_export_the_disk_has_no_room_for_leaves_no_partial_copy_behind(projec
     assert proc.returncode == 1, proc.stderr
     assert sorted(p.name for p in project.iterdir() if "conkeeper-tmp" in p.name) == []
     assert target.read_bytes() == b"an older export\n"
+
+
+# --------------------------------------------------------------------------- a locked database
+
+
+def _hook_payload(project: Path, event: str, **fields: object) -> str:
+    import json
+
+    return json.dumps(
+        {
+            "session_id": "s-locked",
+            "transcript_path": str(project / "t.jsonl"),
+            "cwd": str(project),
+            "hook_event_name": event,
+            **fields,
+        }
+    )
+
+
+def test_history_a_locked_database_would_not_take_is_stored_once_it_is_free(
+    project: Path,
+) -> None:
+    """Another program held the database's write lock past a hook's two-second wait: the
+    prompt and the tool event the hooks were storing were logged as errors and lost for good
+    (history exists only in the database). They are kept beside the row journal now, and the
+    next hook that opens the database stores them, once."""
+    import sqlite3
+
+    start = run_cli("hook", "SessionStart", stdin=_hook_payload(project, "SessionStart"))
+    assert start.returncode == 0, start.stderr
+    db = Path(cli_env()["CONKEEPER_HOME"]) / "conkeeper.db"
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # a database browser with a write open, a long import
+    try:
+        prompt = "remember the locked prompt ALPHA"
+        said = run_cli(
+            "hook",
+            "UserPromptSubmit",
+            stdin=_hook_payload(project, "UserPromptSubmit", prompt=prompt),
+        )
+        used = run_cli(
+            "hook",
+            "PostToolUse",
+            stdin=_hook_payload(
+                project,
+                "PostToolUse",
+                tool_name="Bash",
+                tool_input={"command": "make locked-BETA"},
+                tool_response={"stdout": "ok", "stderr": "", "interrupted": False},
+                tool_use_id="toolu_locked",
+            ),
+        )
+        assert (said.returncode, used.returncode) == (0, 0)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    for _ in range(2):  # the next hooks store what waited, and only once
+        later = run_cli(
+            "hook", "SessionStart", stdin=_hook_payload(project, "SessionStart", source="resume")
+        )
+        assert later.returncode == 0, later.stderr
+    reader = sqlite3.connect(db)
+    try:
+        prompts = reader.execute("SELECT text FROM prompts").fetchall()
+        events = reader.execute("SELECT input_summary FROM tool_events").fetchall()
+    finally:
+        reader.close()
+    assert prompts == [(prompt,)]
+    assert len(events) == 1 and "locked-BETA" in events[0][0]
+    journal = (db.parent / "backups" / "journal.jsonl").read_text(encoding="utf-8")
+    assert "ALPHA" in journal and "locked-BETA" in journal  # a later restore has them too
