@@ -365,3 +365,39 @@ def test_history_a_locked_database_would_not_take_is_stored_once_it_is_free(
     assert len(events) == 1 and "locked-BETA" in events[0][0]
     journal = (db.parent / "backups" / "journal.jsonl").read_text(encoding="utf-8")
     assert "ALPHA" in journal and "locked-BETA" in journal  # a later restore has them too
+
+
+def test_a_prompt_sent_while_the_database_is_damaged_survives_the_restore(project: Path) -> None:
+    """A garbage header made every hook fail until ``doctor`` restored the database; the
+    prompts sent meanwhile were lost (the restore replays only what was journaled, and they
+    never were). Kept for later, they are stored by the first hook after the restore."""
+    import sqlite3
+
+    prompt = "the second prompt DELTA, sent while the database was damaged"
+    for text in ("the first prompt GAMMA", None, "the third prompt EPSILON"):
+        if text is None:
+            db = Path(cli_env()["CONKEEPER_HOME"]) / "conkeeper.db"
+            with open(db, "r+b") as handle:
+                handle.write(b"garbage garbage garbage!")
+            said = run_cli(
+                "hook",
+                "UserPromptSubmit",
+                stdin=_hook_payload(project, "UserPromptSubmit", prompt=prompt),
+            )
+            assert said.returncode == 0
+            run_cli("doctor", cwd=project)  # restores the database
+            continue
+        said = run_cli(
+            "hook",
+            "UserPromptSubmit",
+            stdin=_hook_payload(project, "UserPromptSubmit", prompt=text),
+        )
+        assert said.returncode == 0, said.stderr
+    reader = sqlite3.connect(db)
+    try:
+        texts = [
+            row[0] for row in reader.execute("SELECT text FROM prompts ORDER BY prompt_number")
+        ]
+    finally:
+        reader.close()
+    assert texts == ["the first prompt GAMMA", prompt, "the third prompt EPSILON"]
