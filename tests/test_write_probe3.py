@@ -9,6 +9,7 @@ the other session, has done its part: no sleeps.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -401,3 +402,34 @@ def test_a_prompt_sent_while_the_database_is_damaged_survives_the_restore(projec
     finally:
         reader.close()
     assert texts == ["the first prompt GAMMA", prompt, "the third prompt EPSILON"]
+
+
+def test_a_session_forgotten_while_its_prompt_waited_stays_forgotten(project: Path) -> None:
+    """A prompt kept for later (the database was locked) must not bring a session back that
+    the person forgot meanwhile: ``forget`` is a privacy promise."""
+    import sqlite3
+
+    start = run_cli("hook", "SessionStart", stdin=_hook_payload(project, "SessionStart"))
+    assert start.returncode == 0, start.stderr
+    db = Path(cli_env()["CONKEEPER_HOME"]) / "conkeeper.db"
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        payload = _hook_payload(project, "UserPromptSubmit", prompt="my card number ZETA")
+        assert run_cli("hook", "UserPromptSubmit", stdin=payload).returncode == 0
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    forgot = run_cli("forget", "session", "s-locked", "--yes", cwd=project)
+    assert forgot.returncode == 0, forgot.stderr
+    other = {**json.loads(_hook_payload(project, "SessionStart")), "session_id": "s-next"}
+    assert run_cli("hook", "SessionStart", stdin=json.dumps(other)).returncode == 0
+    reader = sqlite3.connect(db)
+    try:
+        assert reader.execute("SELECT count(*) FROM prompts").fetchone() == (0,)
+        hosts = [row[0] for row in reader.execute("SELECT host_session_id FROM sessions")]
+    finally:
+        reader.close()
+    assert "s-locked" not in hosts
+    pending = db.parent / "backups" / "pending.jsonl"
+    assert "ZETA" not in pending.read_text(encoding="utf-8")

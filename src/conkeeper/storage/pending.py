@@ -109,19 +109,35 @@ def _store(records: list[dict[str, object]], conn: sqlite3.Connection) -> int:
     with transaction(conn):
         for record in records:
             kind = str(record.get("kind"))
+            row = record.get("row")
+            if not isinstance(row, dict) or _forgotten(conn, record, row):
+                continue  # `forget` ran since: what it removed never comes back
             if kind == SESSION_SEEN:
                 _ensure_session(conn, record)
                 continue
-            row = record.get("row")
             session_id = _session_id(conn, record)
             if kind not in (journal.PROMPT, journal.TOOL_EVENT) or session_id is None:
                 continue
-            if not isinstance(row, dict) or not _is_new(conn, kind, session_id, row):
+            if not _is_new(conn, kind, session_id, row):
                 continue
             replay_record(conn, record)
             journal.note_row(conn, kind, session_id, row)
             stored += 1
     return stored
+
+
+def _forgotten(
+    conn: sqlite3.Connection, record: Mapping[str, object], row: Mapping[str, object]
+) -> bool:
+    """Whether a tombstone written after the row was captured covers it (its session, or its
+    whole project)."""
+    when = row.get("created_at", row.get("started_at")) or 0
+    found = conn.execute(
+        "SELECT 1 FROM tombstones WHERE project = ? AND forgotten_at >= ? "
+        "AND (kind = 'project' OR (kind = 'session' AND key = ?)) LIMIT 1",
+        (str(record.get("project")), when, str(record.get("session"))),
+    ).fetchone()
+    return found is not None
 
 
 def _session_id(conn: sqlite3.Connection, record: Mapping[str, object]) -> int | None:
