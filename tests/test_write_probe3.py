@@ -433,3 +433,26 @@ def test_a_session_forgotten_while_its_prompt_waited_stays_forgotten(project: Pa
     assert "s-locked" not in hosts
     pending = db.parent / "backups" / "pending.jsonl"
     assert "ZETA" not in pending.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- reflect approve
+
+
+def test_a_rule_the_person_rewords_while_it_is_approved_keeps_their_words(tmp_path: Path) -> None:
+    """``reflect approve N`` read the item, saved it to memory, then moved the backlog line
+    ``#N`` to Approved with the text it had read: a person rewording that line in their editor
+    meanwhile lost their words. The retro edit is refused now when the line changed (the
+    person's line stays pending, the message says what was saved)."""
+    s = Session(tmp_path)
+    set_up_project(s)
+    replay(s)
+    wrote = run_cli("reflect", "--write", "--json", cwd=s.project, env=s.env)
+    assert wrote.returncode == 0, wrote.stderr
+    retro = Path(json.loads(wrote.stdout)["retro"])
+    first = next(line for line in retro.read_text(encoding="utf-8").splitlines() if "#1 " in line)
+    paused = Paused(s.project, "reflect", "approve", "1", env=s.env)  # stops at its first write
+    reworded = "- [ ] #1 Log through the logging module, never print(), in src/ only → patterns.md"
+    retro.write_text(retro.read_text(encoding="utf-8").replace(first, reworded), encoding="utf-8")
+    code, _, err = paused.finish()
+    assert reworded in retro.read_text(encoding="utf-8").splitlines(), (code, err)
+    assert code == 1 and "changed" in err

@@ -336,6 +336,7 @@ def approve(
     path, retro = _find_pending(memory_dir, number, date)
     item = retro.item(number)
     assert item is not None
+    read_as = item.text
     if text is not None and text.strip():
         item.text = " ".join(text.split())
     elif UNSTATED in item.text:
@@ -362,9 +363,18 @@ def approve(
     except (RoutingError, MemoryFileError) as exc:
         raise ReflectError(str(exc)) from None
     item.status, item.where, item.routed_at = "approved", relative, utc_stamp()
-    _edit_retro(
-        memory_dir, path, lambda text: approve_edit(text, item), f"reflect approve {number}"
-    )
+    try:
+        _edit_retro(
+            memory_dir,
+            path,
+            lambda text: approve_edit(text, item, read_as),
+            f"reflect approve {number}",
+        )
+    except ReflectError as exc:
+        raise ReflectError(
+            f"{exc}; the rule was saved to {relative} ('conkeeper undo' takes it back) and "
+            "your changed line stays pending"
+        ) from None
     return item, path, dequeued
 
 
@@ -405,8 +415,12 @@ def decline(
     path, retro = _find_pending(memory_dir, number, date)
     item = retro.item(number)
     assert item is not None
+    read_as = item.text
     item.status, item.reason = "declined", " ".join((reason or "user declined").split())
     _edit_retro(
-        memory_dir, path, lambda text: decline_edit(text, item), f"reflect decline {number}"
+        memory_dir,
+        path,
+        lambda text: decline_edit(text, item, read_as),
+        f"reflect decline {number}",
     )
     return item, path
