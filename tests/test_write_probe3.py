@@ -456,3 +456,32 @@ def test_a_rule_the_person_rewords_while_it_is_approved_keeps_their_words(tmp_pa
     code, _, err = paused.finish()
     assert reworded in retro.read_text(encoding="utf-8").splitlines(), (code, err)
     assert code == 1 and "changed" in err
+
+
+# --------------------------------------------------------------------------- import --overwrite
+
+
+def test_import_overwrite_never_drops_a_line_appended_after_the_file_was_compared(
+    project: Path,
+) -> None:
+    """``import jsonl --overwrite`` compared the file with the export, then replaced whatever
+    was there under the lock: a line a hook or the person appended in between vanished from
+    the file (the person had chosen to replace the version they had, not one they never saw).
+    The replacement is refused now when the file changed since it was compared."""
+    patterns = _memory(project) / "patterns.md"
+    patterns.write_bytes(b"# Patterns\n\n- exported rule\n")
+    saved = run_cli("remember", "--source", "user", "Use uv for environments", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    backup = project.parent / "backup.jsonl"
+    exported = run_cli("export", "-o", str(backup), cwd=project)
+    assert exported.returncode == 0, exported.stderr
+    for other in _memory(project).iterdir():
+        if other.is_file() and other != patterns:
+            other.unlink()  # only patterns.md differs from the export
+    patterns.write_bytes(b"# Patterns\n\n- the person's newer rule\n")
+    paused = Paused(project, "import", "jsonl", str(backup), "--overwrite")
+    with open(patterns, "ab") as handle:
+        handle.write(b"- appended while the import ran\n")
+    code, out, err = paused.finish()
+    assert b"- appended while the import ran\n" in patterns.read_bytes(), (code, out, err)
+    assert "changed while it was being imported" in out + err

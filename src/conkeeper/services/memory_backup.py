@@ -244,15 +244,25 @@ def _restore_one(
             os.chmod(target, mode)
         result.restored.append(shown)
         return
-    if target.read_bytes() == data:
+    seen = target.read_bytes()
+    if seen == data:
         result.unchanged.append(shown)
         return
     if not overwrite:
         result.kept.append(shown)
         return
+
+    def replace(current: bytes) -> bytes:
+        # the person chose to replace the version compared, never lines added since
+        if current != seen:
+            raise safewrite.EditConflict(
+                "changed while it was being imported; left as it is (import again to replace it)"
+            )
+        return data
+
     safewrite.edit_file(
         target,
-        lambda _current: data,
+        replace,
         command="import jsonl --overwrite",
         source=source,
         root=folder,
