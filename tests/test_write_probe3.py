@@ -485,3 +485,54 @@ def test_import_overwrite_never_drops_a_line_appended_after_the_file_was_compare
     code, out, err = paused.finish()
     assert b"- appended while the import ran\n" in patterns.read_bytes(), (code, out, err)
     assert "changed while it was being imported" in out + err
+
+
+# --------------------------------------------------------------------------- an editor's save
+
+# A hook run as the launcher runs it (``run_hook``), stopped once it holds the queue's lock,
+# right before it appends: stdin is the gate, the payload comes from a file.
+PAUSED_HOOK = (
+    "import sys\n"
+    "from conkeeper.domain import safewrite\n"
+    "real = safewrite._break_before\n"
+    "def gate(*args, **kwargs):\n"
+    "    sys.stderr.write('paused\\n'); sys.stderr.flush()\n"
+    "    sys.stdin.readline()\n"
+    "    return real(*args, **kwargs)\n"
+    "safewrite._break_before = gate\n"
+    "from conkeeper.hooks.runner import run_hook\n"
+    "with open(sys.argv[2], 'rb') as handle:\n"
+    "    sys.exit(run_hook(sys.argv[1], stdin_bytes=handle.read()))\n"
+)
+
+
+def test_a_queue_line_survives_an_editor_saving_the_queue_as_the_hook_appends(
+    project: Path,
+) -> None:
+    """The person saved corrections-queue.md from their editor (a new file renamed over the
+    old one) in the moment a UserPromptSubmit hook held the queue's lock: the hook appended its
+    line to the old file, which no path named any more, and the correction was gone. An
+    append that finds its file replaced adds the line to the file the path names now."""
+    queue = _memory(project) / "corrections-queue.md"
+    queue.write_bytes(b"# Corrections Queue\n\n")
+    prompt = "no, don't use print statements for debugging, use the logging module instead"
+    payload = project.parent / "payload.json"
+    payload.write_text(_hook_payload(project, "UserPromptSubmit", prompt=prompt), encoding="utf-8")
+    hook = subprocess.Popen(
+        [sys.executable, "-c", PAUSED_HOOK, "UserPromptSubmit", str(payload)],
+        cwd=project,
+        env=cli_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert hook.stderr is not None
+    assert hook.stderr.readline() == b"paused\n"
+    saved = queue.with_name(".corrections-queue.md.swp")  # the editor's save
+    saved.write_bytes(queue.read_bytes() + b"- my own note about the queue\n")
+    saved.replace(queue)
+    _, err = hook.communicate(b"go\n", timeout=120)
+    assert hook.returncode == 0, err
+    text = queue.read_text(encoding="utf-8")
+    assert "- my own note about the queue\n" in text
+    assert text.count("use the logging module") == 1, text

@@ -284,6 +284,14 @@ def _append_whole(fd: int, data: bytes, reader: int | None = None) -> None:
         raise
 
 
+def _follow_replacement(fd: int, target: str, written: bytes) -> None:
+    """After an append: when a person's editor saved the file by renaming a new one over it
+    while the lock was held (editors take no lock), the lines went to a file no path names any
+    more; add those the new file lacks to it."""
+    if not _same_file(fd, target):
+        _append_missing(target, [line for line in written.splitlines() if line.strip()])
+
+
 def _take_back(fd: int, reader: int, part: bytes) -> None:
     """Cut ``part`` off the end of the file when it is what the file ends with."""
     size = os.fstat(reader).st_size
@@ -469,6 +477,7 @@ def _append_tail(
                 tail = line_break(now) + tail
         _check_limit(target, len(now) + len(tail), limit)
         _append_whole(out, tail, fd)
+        _follow_replacement(fd, target, tail)
         return (now, now + tail, now[len(current) :], True, len(now))
     finally:
         os.close(out)
@@ -774,6 +783,7 @@ def append_file(
         payload = header + data if offset == 0 else _break_before(fd, offset) + data
         _check_limit(target, offset + len(payload), limit)
         _append_whole(fd, payload)
+        _follow_replacement(fd, target, payload)
         entry_id = _journal_append(
             journal_dir_for(target, root, journal), command, source, target, offset, payload
         )
