@@ -536,3 +536,72 @@ def test_a_queue_line_survives_an_editor_saving_the_queue_as_the_hook_appends(
     text = queue.read_text(encoding="utf-8")
     assert "- my own note about the queue\n" in text
     assert text.count("use the logging module") == 1, text
+
+
+# --------------------------------------------------------------------------- undo of a command
+
+
+def test_undo_takes_back_a_whole_reflect_approve(tmp_path: Path) -> None:
+    """``reflect approve 1`` writes the rule into patterns.md, takes its corrections out of the
+    queue and moves the item in the retro; ``undo`` took back only the retro's move, leaving
+    the rule in memory and the corrections gone while the retro said #1 was pending again (and
+    approving it again was refused as a duplicate). One approve is one undo step now."""
+    s = Session(tmp_path)
+    set_up_project(s)
+    replay(s)
+    memory = s.project / ".claude" / "memory"
+    wrote = run_cli("reflect", "--write", cwd=s.project, env=s.env)
+    assert wrote.returncode == 0, wrote.stderr
+    files = [memory / "patterns.md", memory / "corrections-queue.md"]
+    files += list((memory / "sessions").glob("*-retro.md"))
+    before = {path: path.read_bytes() for path in files}
+    approved = run_cli("reflect", "approve", "1", cwd=s.project, env=s.env)
+    assert approved.returncode == 0, approved.stderr
+    assert {path: path.read_bytes() for path in files} != before
+    undone = run_cli("undo", cwd=s.project, env=s.env)
+    assert undone.returncode == 0, undone.stderr
+    assert {path: path.read_bytes() for path in files} == before
+
+
+def test_undo_takes_back_a_whole_decision(project: Path) -> None:
+    """``decisions new`` creates the ADR and adds its index row: ``undo`` took back the row
+    alone and left the ADR file, unlisted."""
+    decisions = _memory(project) / "decisions"
+    made = run_cli("decisions", "new", "Use PostgreSQL", "--decision", "We use it", cwd=project)
+    assert made.returncode == 0, made.stderr
+    assert list(decisions.glob("ADR-*.md"))
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert list(decisions.glob("ADR-*.md")) == []
+
+
+def test_undo_takes_back_a_whole_consolidate(project: Path) -> None:
+    """A ``consolidate --apply`` that changed two files was two undo steps."""
+    memory = _memory(project)
+    (memory / "patterns.md").write_bytes(b"# Patterns\n\n" + PNPM + PNPM)
+    (memory / "active-context.md").write_bytes(b"# Active Context\n\n" + PNPM)
+    before = {p: p.read_bytes() for p in (memory / "patterns.md", memory / "active-context.md")}
+    applied = run_cli("consolidate", "--apply", cwd=project)
+    assert applied.returncode == 0 and "2 file(s) changed" in applied.stdout, applied.stdout
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_undo_takes_back_a_whole_import(project: Path) -> None:
+    """``import jsonl`` restoring two memory files was two undo steps."""
+    memory = _memory(project)
+    (memory / "patterns.md").write_bytes(b"# Patterns\n\n- keep functions short\n")
+    (memory / "glossary.md").write_bytes(b"# Glossary\n\n- ADR: a decision record\n")
+    saved = run_cli("remember", "--source", "user", "Use uv for environments", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    backup = project.parent / "backup.jsonl"
+    assert run_cli("export", "-o", str(backup), cwd=project).returncode == 0
+    for name in ("patterns.md", "glossary.md"):
+        (memory / name).unlink()
+    restored = run_cli("import", "jsonl", str(backup), cwd=project)
+    assert restored.returncode == 0, restored.stderr
+    assert (memory / "patterns.md").exists() and (memory / "glossary.md").exists()
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert not (memory / "patterns.md").exists() and not (memory / "glossary.md").exists()

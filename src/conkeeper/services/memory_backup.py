@@ -164,15 +164,16 @@ def restore_memory_files(
     result = RestoreFilesResult()
     records = list(_records(export))
     projects = {str(r.get("project")) for r in records if r.get("scope") == "project"}
-    for record in records:
-        shown = f"{record.get('scope')}:{record.get('path')}"
-        try:
-            folder = _folder_for(record, current, single=len(projects) == 1)
-            every = by_agent and record.get("scope") == "global"
-            source = "agent-cli" if by_agent else "user-cli"  # who imported, for `history`
-            _restore_one(record, folder, overwrite, result, every_line=every, source=source)
-        except (ValueError, OSError, safewrite.WriteError) as exc:
-            result.refused.append(f"{shown}: {_reason(exc)}")
+    with safewrite.write_group():  # every file of one import is one undo step
+        for record in records:
+            shown = f"{record.get('scope')}:{record.get('path')}"
+            try:
+                folder = _folder_for(record, current, single=len(projects) == 1)
+                every = by_agent and record.get("scope") == "global"
+                source = "agent-cli" if by_agent else "user-cli"  # who imported, for `history`
+                _restore_one(record, folder, overwrite, result, every_line=every, source=source)
+            except (ValueError, OSError, safewrite.WriteError) as exc:
+                result.refused.append(f"{shown}: {_reason(exc)}")
     return result
 
 

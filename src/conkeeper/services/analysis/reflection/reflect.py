@@ -329,9 +329,7 @@ def approve(
     the finding stays pending).
     """
     from conkeeper.domain.categories import classify
-    from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.reflection.recommend import UNSTATED
-    from conkeeper.services.analysis.routing import RoutingError, add_entry, dequeue_theme
 
     path, retro = _find_pending(memory_dir, number, date)
     item = retro.item(number)
@@ -349,6 +347,22 @@ def approve(
     category = verdict.category or _MEMORY_CATEGORY.get(item.category or "", "learning")
     if by_agent:
         _hold_agent_order(memory_dir, item.text, target, category)
+    from conkeeper.domain.safewrite import write_group
+
+    with write_group():  # the rule, its dequeued corrections and the retro: one undo step
+        dequeued = _route_approved(memory_dir, path, item, read_as, target, category)
+    return item, path, dequeued
+
+
+def _route_approved(
+    memory_dir: Path, path: Path, item: RetroItem, read_as: str, target: str, category: str
+) -> list[str]:
+    """Write an approved item: the rule into memory, its corrections out of the queue (their
+    texts are returned), the item into the retro's Approved list."""
+    from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.analysis.routing import RoutingError, add_entry, dequeue_theme
+
+    number = item.number
     try:
         relative, _ = add_entry(
             memory_dir,
@@ -375,7 +389,7 @@ def approve(
             f"{exc}; the rule was saved to {relative} ('conkeeper undo' takes it back) and "
             "your changed line stays pending"
         ) from None
-    return item, path, dequeued
+    return dequeued
 
 
 def _hold_agent_order(memory_dir: Path, rule: str, target: str, category: str) -> None:

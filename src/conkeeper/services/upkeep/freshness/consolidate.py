@@ -521,7 +521,7 @@ def apply(
     :mod:`conkeeper.domain.safewrite`. Raises :class:`ConsolidateError` (a ``--keep`` naming no
     proposed pair, checked before anything is written) or a one-line ``MemoryFileError`` when
     an entry changed since the plan was made (that file is left as it was)."""
-    from conkeeper.domain.safewrite import edit_file
+    from conkeeper.domain.safewrite import edit_file, write_group
 
     removals = list(result.merges) if merge else []
     for choice in keep or []:
@@ -532,16 +532,17 @@ def apply(
         if all(other.line != removal.line for other in slot):
             slot.append(removal)
     written = []
-    for path, items in sorted(by_file.items()):
-        outcome = edit_file(
-            path,
-            _remove_entries(items, removals),
-            command=command,
-            source=source,
-            root=memory_dir,
-        )
-        if outcome.changed:
-            written.append(path)
+    with write_group():  # every file of one consolidate is one undo step
+        for path, items in sorted(by_file.items()):
+            outcome = edit_file(
+                path,
+                _remove_entries(items, removals),
+                command=command,
+                source=source,
+                root=memory_dir,
+            )
+            if outcome.changed:
+                written.append(path)
     return written
 
 
