@@ -76,9 +76,13 @@ def run(args: argparse.Namespace) -> int:
                 counted[kind] = counted.get(kind, 0) + 1
                 return record
 
-            with open(fd, "w", encoding="utf-8") as out:
-                write_export(map(count, records), out)
-            tmp.replace(target)
+            try:
+                with open(fd, "w", encoding="utf-8") as out:
+                    write_export(map(count, records), out)
+                tmp.replace(target)
+            except BaseException:  # a full disk: no partial export left beside the target
+                tmp.unlink(missing_ok=True)
+                raise
             sys.stderr.write(
                 f"Exported {counted.get('records', 1) - 1} records and "
                 f"{counted.get('files', 0)} memory files to {target} (readable by you only"

@@ -164,8 +164,29 @@ def _takes_name(func: object) -> bool:
     return code is not None and code.co_argcount >= 2
 
 
+def _locale_proof(*streams: object) -> None:
+    """Make each text stream whose encoding is not UTF-8 print what it cannot encode as an
+    escape (``\\u2014``) instead of failing: under ``LC_ALL=C PYTHONUTF8=0`` a memory file's
+    em dash made ``search`` and ``demo`` crash with UnicodeEncodeError. (The hook writes UTF-8
+    bytes itself: ``hooks.runner``.)"""
+    import codecs
+
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        try:
+            utf8 = codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name == "utf-8"
+        except LookupError:
+            utf8 = False
+        if reconfigure is not None and not utf8:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                continue
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
+    _locale_proof(sys.stdout, sys.stderr)
     args = list(sys.argv[1:] if argv is None else argv)
     flags: set[str] = set()
     if any(a in ("--no-color", "--no-pager") for a in args):

@@ -23,6 +23,7 @@ __all__ = [
     "emit_json",
     "error_line",
     "estimate_tokens",
+    "is_utf8",
     "notice",
     "opened_store",
     "warn",
@@ -49,10 +50,23 @@ def date_flag(flag: str, value: str, *, end: bool = False) -> int:
 
 
 def emit_json(payload: Any) -> None:
-    """Print ``payload`` as JSON on stdout (UTF-8, stable key order as given)."""
+    """Print ``payload`` as JSON on stdout (UTF-8, stable key order as given; ``\\u`` escapes
+    where stdout's encoding is not UTF-8, so the JSON stays valid and the text whole)."""
     import json  # only here: a Markdown search does not load the JSON module
 
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+    text = json.dumps(payload, ensure_ascii=not is_utf8(sys.stdout), indent=2, default=str)
+    sys.stdout.write(text + "\n")
+
+
+def is_utf8(stream: object) -> bool:
+    """Whether ``stream`` encodes text as UTF-8 (not under ``LC_ALL=C PYTHONUTF8=0`` or a
+    Latin-1 locale)."""
+    import codecs
+
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name == "utf-8"
+    except LookupError:
+        return False
 
 
 def warn(message: str) -> None:

@@ -267,6 +267,38 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
+def _append_whole(fd: int, data: bytes, reader: int | None = None) -> None:
+    """Append ``data`` through ``fd`` (``O_APPEND``) whole or not at all: a write that fails
+    part way (a full disk, a file size limit) takes back the part it wrote, when it is still
+    the file's end, so no half entry is left in a person's file, unjournaled and glued to the
+    next line they append. ``reader``: a readable descriptor of the same file (default
+    ``fd``)."""
+    written = 0
+    try:
+        while written < len(data):
+            written += os.write(fd, data[written:])
+    except OSError:
+        if written:
+            with contextlib.suppress(OSError):
+                _take_back(fd, reader if reader is not None else fd, data[:written])
+        raise
+
+
+def _follow_replacement(fd: int, target: str, written: bytes) -> None:
+    """After an append: when a person's editor saved the file by renaming a new one over it
+    while the lock was held (editors take no lock), the lines went to a file no path names any
+    more; add those the new file lacks to it."""
+    if not _same_file(fd, target):
+        _append_missing(target, [line for line in written.splitlines() if line.strip()])
+
+
+def _take_back(fd: int, reader: int, part: bytes) -> None:
+    """Cut ``part`` off the end of the file when it is what the file ends with."""
+    size = os.fstat(reader).st_size
+    if size >= len(part) and os.pread(reader, len(part), size - len(part)) == part:
+        os.ftruncate(fd, size - len(part))
+
+
 # --------------------------------------------------------------------------- targets
 
 
@@ -444,7 +476,8 @@ def _append_tail(
             if not now.endswith((b"\n", b"\r")):
                 tail = line_break(now) + tail
         _check_limit(target, len(now) + len(tail), limit)
-        _write_all(out, tail)
+        _append_whole(out, tail, fd)
+        _follow_replacement(fd, target, tail)
         return (now, now + tail, now[len(current) :], True, len(now))
     finally:
         os.close(out)
@@ -663,7 +696,7 @@ def _append_missing(target: str, lines: list[bytes]) -> None:
                 return
             brk = line_break(current)
             lead = b"" if not current or current.endswith((b"\n", b"\r")) else brk
-            _write_all(handle, lead + brk.join(missing) + brk)
+            _append_whole(handle, lead + brk.join(missing) + brk)
             if _same_file(handle, target):
                 return
         finally:
@@ -749,7 +782,8 @@ def append_file(
         offset = os.fstat(fd).st_size
         payload = header + data if offset == 0 else _break_before(fd, offset) + data
         _check_limit(target, offset + len(payload), limit)
-        _write_all(fd, payload)
+        _append_whole(fd, payload)
+        _follow_replacement(fd, target, payload)
         entry_id = _journal_append(
             journal_dir_for(target, root, journal), command, source, target, offset, payload
         )

@@ -89,9 +89,13 @@ def _store(ctx: HookContext, number: int, cleaned: CleanText) -> None:
         sessions.store_prompt(conn, session, number, cleaned)
         sessions.set_title_if_missing(conn, session, cleaned)
     except Exception:
+        from conkeeper.storage import journal
         from conkeeper.storage.logfile import log_exception
+        from conkeeper.storage.store import now_ms
 
         log_exception("hook UserPromptSubmit: could not store the prompt", env=ctx.env)
+        row = {"prompt_number": number, "text": cleaned, "created_at": now_ms()}
+        ctx.keep_for_later(journal.PROMPT, row)
 
 
 def _queue_correction(ctx: HookContext, cleaned: str) -> None:

@@ -729,9 +729,11 @@ def _capture(ctx: HookContext, prompt_number: int, duration: int | None, when: f
     try:
         new = capture.store_event(ctx.store(), ctx.session_id(), prompt_number, event)
     except Exception:
+        from conkeeper.storage import journal
         from conkeeper.storage.logfile import log_exception
 
         log_exception(f"hook {ctx.event}: could not store tool event", env=ctx.env)
+        ctx.keep_for_later(journal.TOOL_EVENT, capture.event_row(prompt_number, event))
     if not new:  # a re-delivered payload: already logged once
         return
     line = capture.format_log_line(event, ctx.config.observation_detail)

@@ -267,7 +267,43 @@ class HookContext:
             conn = open_store(db_path(self.env))
             set_busy_timeout(conn, HOOK_BUSY_TIMEOUT_MS)
             self._conn = conn
+            self._store_pending(str(db_path(self.env)))
         return self._conn
+
+    def _store_pending(self, db_file: str) -> None:
+        """Store the rows earlier hooks had to keep for later (:mod:`conkeeper.storage.pending`:
+        the database was locked); one existence check when there are none."""
+        import os
+
+        from conkeeper.storage import pending
+
+        if self._conn is None or not os.path.exists(pending.pending_file(db_file)):
+            return
+        try:
+            pending.replay(self._conn, db_file)
+        except Exception:
+            from conkeeper.storage.logfile import log_exception
+
+            log_exception(f"hook {self.event}: rows kept for later stay waiting", env=self.env)
+
+    def keep_for_later(self, kind: str, row: Mapping[str, object]) -> None:
+        """Keep a history row the database would not take (locked past the hook's wait,
+        damaged) for the next hook or command to store: dropped, it was lost for good."""
+        if self.location is None or not self.payload.session_id:
+            return
+        from conkeeper.domain.paths import db_path
+        from conkeeper.storage import pending
+
+        session = {
+            "project": self.location.identity,
+            "root": self.location.root_folder,
+            "name": self.location.name,
+            "session": self.payload.session_id,
+            "host": self.host,
+            "transcript_path": self.payload.transcript_path,
+        }
+        if pending.spool(str(db_path(self.env)), session, kind, row):
+            self.log(f"database unavailable: {kind} kept for later", level="WARNING")
 
     def project_id(self) -> int:
         """The ``projects.id`` of this project (inserted or touched on first use)."""

@@ -294,10 +294,19 @@ def _cleaned_notices(result: HookResult | None) -> HookResult | None:
 
 
 def _write(stream: IO[str], text: str) -> None:
+    """Write ``text`` for the host as UTF-8, whatever the locale: under ``LC_ALL=C
+    PYTHONUTF8=0`` (or a Latin-1 locale) stdout could not encode an em dash, and the whole
+    context was dropped. A character UTF-8 cannot carry (a lone surrogate) becomes U+FFFD."""
     if not text:
         return
     try:
-        stream.write(text)
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:  # a text stream of the caller's (tests, in-process hosts)
+            stream.write(text)
+            stream.flush()
+            return
         stream.flush()
+        buffer.write(text.encode("utf-8", "replace"))
+        buffer.flush()
     except (OSError, ValueError):
         pass

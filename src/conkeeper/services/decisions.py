@@ -120,7 +120,9 @@ def new_adr(
         raise MemoryFileError("an ADR needs a title")
     if status.split()[0] not in _STATUSES:
         raise MemoryFileError(f"unknown ADR status '{status}'; use one of {', '.join(_STATUSES)}")
-    with _numbering(memory_dir / DECISIONS_DIR):
+    from conkeeper.domain.safewrite import write_group
+
+    with write_group(), _numbering(memory_dir / DECISIONS_DIR):  # ADR and index: one undo step
         number = next_number(memory_dir)
         path = memory_dir / DECISIONS_DIR / f"ADR-{number:03d}-{slugify(title)}.md"
         text = render_adr(
@@ -133,7 +135,7 @@ def new_adr(
             provenance=provenance,
         )
         create_file(path, text.encode(), command="decisions new", source=source, root=memory_dir)
-    regenerate_index(memory_dir, source=source)
+        regenerate_index(memory_dir, source=source)
     return path
 
 

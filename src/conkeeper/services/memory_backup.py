@@ -164,15 +164,16 @@ def restore_memory_files(
     result = RestoreFilesResult()
     records = list(_records(export))
     projects = {str(r.get("project")) for r in records if r.get("scope") == "project"}
-    for record in records:
-        shown = f"{record.get('scope')}:{record.get('path')}"
-        try:
-            folder = _folder_for(record, current, single=len(projects) == 1)
-            every = by_agent and record.get("scope") == "global"
-            source = "agent-cli" if by_agent else "user-cli"  # who imported, for `history`
-            _restore_one(record, folder, overwrite, result, every_line=every, source=source)
-        except (ValueError, OSError, safewrite.WriteError) as exc:
-            result.refused.append(f"{shown}: {_reason(exc)}")
+    with safewrite.write_group():  # every file of one import is one undo step
+        for record in records:
+            shown = f"{record.get('scope')}:{record.get('path')}"
+            try:
+                folder = _folder_for(record, current, single=len(projects) == 1)
+                every = by_agent and record.get("scope") == "global"
+                source = "agent-cli" if by_agent else "user-cli"  # who imported, for `history`
+                _restore_one(record, folder, overwrite, result, every_line=every, source=source)
+            except (ValueError, OSError, safewrite.WriteError) as exc:
+                result.refused.append(f"{shown}: {_reason(exc)}")
     return result
 
 
@@ -244,15 +245,25 @@ def _restore_one(
             os.chmod(target, mode)
         result.restored.append(shown)
         return
-    if target.read_bytes() == data:
+    seen = target.read_bytes()
+    if seen == data:
         result.unchanged.append(shown)
         return
     if not overwrite:
         result.kept.append(shown)
         return
+
+    def replace(current: bytes) -> bytes:
+        # the person chose to replace the version compared, never lines added since
+        if current != seen:
+            raise safewrite.EditConflict(
+                "changed while it was being imported; left as it is (import again to replace it)"
+            )
+        return data
+
     safewrite.edit_file(
         target,
-        lambda _current: data,
+        replace,
         command="import jsonl --overwrite",
         source=source,
         root=folder,

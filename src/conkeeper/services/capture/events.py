@@ -652,20 +652,22 @@ def store_event(
     """Insert the ``tool_events`` row (once per ``tool_use_id``); True when it was new."""
     from conkeeper.storage.sessions import add_tool_event
 
-    return add_tool_event(
-        conn,
-        session_id,
-        {
-            "prompt_number": prompt_number,
-            "tool_use_id": event.tool_use_id,
-            "tool_name": event.tool_name,
-            "action": event.action,
-            "paths": json.dumps(event.paths, ensure_ascii=False),
-            "input_summary": event.input_summary,
-            "status": event.status,
-            "error": event.error,
-            "exit_code": event.exit_code,
-            "duration_ms": event.duration_ms,
-            "created_at": int(event.created_at * 1000),
-        },
-    )
+    return add_tool_event(conn, session_id, event_row(prompt_number, event))
+
+
+def event_row(prompt_number: int, event: ToolEvent) -> dict[str, object]:
+    """The ``tool_events`` columns of ``event`` (what is stored, or kept for later when the
+    database is locked)."""
+    return {
+        "prompt_number": prompt_number,
+        "tool_use_id": event.tool_use_id,
+        "tool_name": event.tool_name,
+        "action": event.action,
+        "paths": json.dumps(event.paths, ensure_ascii=False),
+        "input_summary": event.input_summary,
+        "status": event.status,
+        "error": event.error,
+        "exit_code": event.exit_code,
+        "duration_ms": event.duration_ms,
+        "created_at": int(event.created_at * 1000),
+    }

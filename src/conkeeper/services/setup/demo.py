@@ -210,8 +210,12 @@ def _make_project(demo: Demo) -> None:
     project = demo.project
     (project / "src/auth").mkdir(parents=True, exist_ok=True)
     (project / "tests").mkdir(exist_ok=True)
-    (project / "src/auth/token.py").write_text("def refresh(token):\n    return token\n")
-    (project / "tests/test_token.py").write_text("def test_refresh():\n    assert True\n")
+    (project / "src/auth/token.py").write_text(
+        "def refresh(token):\n    return token\n", encoding="utf-8"
+    )
+    (project / "tests/test_token.py").write_text(
+        "def test_refresh():\n    assert True\n", encoding="utf-8"
+    )
     if shutil.which("git"):
         subprocess.run(["git", "init", "-q"], cwd=project, check=False, env=demo.env)
     else:
@@ -321,9 +325,11 @@ def run_demo(base: Path, out: TextIO) -> int:
         f"{counts['contexts']} added context, {counts['blocked']} blocked."
     )
     log = sorted((demo.project / ".claude/memory/sessions").glob("*-observations.md"))
-    _section(demo, "observation log", log[0].read_text() if log else "(none)")
+    _section(demo, "observation log", log[0].read_text(encoding="utf-8") if log else "(none)")
     queue = demo.project / ".claude/memory/corrections-queue.md"
-    _section(demo, "corrections queue", queue.read_text() if queue.exists() else "(none)")
+    _section(
+        demo, "corrections queue", queue.read_text(encoding="utf-8") if queue.exists() else "(none)"
+    )
     _route_correction(demo)
     outputs = []
     for args in (

@@ -33,6 +33,7 @@ from conkeeper.services.analysis.reflection.retro import (
     approve_edit,
     decline_edit,
     merge_edit,
+    one_line,
     parse,
     render,
     utc_stamp,
@@ -219,17 +220,38 @@ def reflect(
         friction=friction,
     )
     if write:
-        new_items = [RetroItem(r.number, r.rule, r.where, r.category) for r in recs]
-        fresh = Retro(day, summary, list(new_items), lines)
 
         def change(text: str) -> str:
+            # numbered and checked against the retro as it is under the write lock: another
+            # `reflect --write` or the person may have added items since it was read
+            current = parse(text) if text.strip() else Retro(day)
+            new_items = _number_afresh(recs, current)
+            lines[:] = _evidence_lines(evidence, recs, known)[0]
             if not text.strip():
-                return render(fresh)
+                return render(Retro(day, summary, new_items, lines))
             return merge_edit(text, summary, lines, new_items)
 
         _edit_retro(memory_dir, path, change, "reflect --write")
         result.retro_path = path
     return result
+
+
+def _number_afresh(recs: list[Recommendation], current: Retro) -> list[RetroItem]:
+    """The items ``recs`` add to ``current`` (the retro as it is now): a finding it already
+    holds keeps that item's number and is not added again; the others take the next free
+    numbers."""
+    there = {one_line(item.text): item.number for item in current.items}
+    number = current.next_number
+    added = []
+    for rec in recs:
+        same = there.get(one_line(rec.rule))
+        if same is not None:
+            rec.number = same
+            continue
+        rec.number, number = number, number + 1
+        there[one_line(rec.rule)] = rec.number
+        added.append(RetroItem(rec.number, rec.rule, rec.where, rec.category))
+    return added
 
 
 def _as_known(item: RetroItem) -> KnownItem:
@@ -307,13 +329,12 @@ def approve(
     the finding stays pending).
     """
     from conkeeper.domain.categories import classify
-    from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.reflection.recommend import UNSTATED
-    from conkeeper.services.analysis.routing import RoutingError, add_entry, dequeue_theme
 
     path, retro = _find_pending(memory_dir, number, date)
     item = retro.item(number)
     assert item is not None
+    read_as = item.text
     if text is not None and text.strip():
         item.text = " ".join(text.split())
     elif UNSTATED in item.text:
@@ -326,6 +347,22 @@ def approve(
     category = verdict.category or _MEMORY_CATEGORY.get(item.category or "", "learning")
     if by_agent:
         _hold_agent_order(memory_dir, item.text, target, category)
+    from conkeeper.domain.safewrite import write_group
+
+    with write_group():  # the rule, its dequeued corrections and the retro: one undo step
+        dequeued = _route_approved(memory_dir, path, item, read_as, target, category)
+    return item, path, dequeued
+
+
+def _route_approved(
+    memory_dir: Path, path: Path, item: RetroItem, read_as: str, target: str, category: str
+) -> list[str]:
+    """Write an approved item: the rule into memory, its corrections out of the queue (their
+    texts are returned), the item into the retro's Approved list."""
+    from conkeeper.domain.textio import MemoryFileError
+    from conkeeper.services.analysis.routing import RoutingError, add_entry, dequeue_theme
+
+    number = item.number
     try:
         relative, _ = add_entry(
             memory_dir,
@@ -340,10 +377,19 @@ def approve(
     except (RoutingError, MemoryFileError) as exc:
         raise ReflectError(str(exc)) from None
     item.status, item.where, item.routed_at = "approved", relative, utc_stamp()
-    _edit_retro(
-        memory_dir, path, lambda text: approve_edit(text, item), f"reflect approve {number}"
-    )
-    return item, path, dequeued
+    try:
+        _edit_retro(
+            memory_dir,
+            path,
+            lambda text: approve_edit(text, item, read_as),
+            f"reflect approve {number}",
+        )
+    except ReflectError as exc:
+        raise ReflectError(
+            f"{exc}; the rule was saved to {relative} ('conkeeper undo' takes it back) and "
+            "your changed line stays pending"
+        ) from None
+    return dequeued
 
 
 def _hold_agent_order(memory_dir: Path, rule: str, target: str, category: str) -> None:
@@ -383,8 +429,12 @@ def decline(
     path, retro = _find_pending(memory_dir, number, date)
     item = retro.item(number)
     assert item is not None
+    read_as = item.text
     item.status, item.reason = "declined", " ".join((reason or "user declined").split())
     _edit_retro(
-        memory_dir, path, lambda text: decline_edit(text, item), f"reflect decline {number}"
+        memory_dir,
+        path,
+        lambda text: decline_edit(text, item, read_as),
+        f"reflect decline {number}",
     )
     return item, path

@@ -289,7 +289,14 @@ def _insert_at(lines: list[str], name: str, before: str | None, nl: str) -> int:
     return last + 1
 
 
-def _move_item(text: str, number: int, name: str, new_lines: list[str], before: str | None) -> str:
+def _move_item(
+    text: str,
+    number: int,
+    name: str,
+    new_lines: list[str],
+    before: str | None,
+    read_as: str | None = None,
+) -> str:
     lines = text.splitlines(keepends=True)
     nl = _break(text)
     backlog = _section(lines, "improvement backlog")
@@ -298,6 +305,8 @@ def _move_item(text: str, number: int, name: str, new_lines: list[str], before: 
         span = _item_span(lines, backlog[0] + 1, backlog[1], f"- [ ] #{number} ")
     if span is None:
         raise RetroEditError(f"#{number} is not in the retro's Improvement Backlog any more")
+    if read_as is not None and _said(lines[span[0]]) != one_line(read_as):
+        raise RetroEditError(f"#{number} was changed in the retro while it was being moved")
     del lines[span[0] : span[1]]
     at = _insert_at(lines, name, before, nl)
     if at and at <= len(lines) and at > 0 and not lines[at - 1].endswith(("\n", "\r")):
@@ -306,16 +315,29 @@ def _move_item(text: str, number: int, name: str, new_lines: list[str], before: 
     return "".join(lines)
 
 
-def approve_edit(text: str, item: RetroItem) -> str:
+def _said(line: str) -> str | None:
+    """What a backlog line says, as a reader sees it (bytes that are not UTF-8, carried as
+    surrogates by the edit, read as U+FFFD)."""
+    found = _BACKLOG.match(line.rstrip("\r\n"))
+    if found is None:
+        return None
+    text = found["text"].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return one_line(text.strip())
+
+
+def approve_edit(text: str, item: RetroItem, read_as: str | None = None) -> str:
     """``text`` with pending ``item`` moved from the Backlog to the Approved list (its line,
-    category tag and routed time); every other byte stays."""
-    return _move_item(text, item.number, "approved", _approved_lines(item), "declined")
+    category tag and routed time); every other byte stays. ``read_as``: the item's text as it
+    was read; a line that no longer says it (the person reworded it meanwhile) is refused."""
+    lines = _approved_lines(item)
+    return _move_item(text, item.number, "approved", lines, "declined", read_as)
 
 
-def decline_edit(text: str, item: RetroItem) -> str:
+def decline_edit(text: str, item: RetroItem, read_as: str | None = None) -> str:
     """``text`` with pending ``item`` moved from the Backlog to the Declined list with its
-    reason; every other byte stays."""
-    return _move_item(text, item.number, "declined", _declined_lines(item), "improvement backlog")
+    reason; every other byte stays (``read_as`` as for :func:`approve_edit`)."""
+    lines = _declined_lines(item)
+    return _move_item(text, item.number, "declined", lines, "improvement backlog", read_as)
 
 
 def _replace_generated(lines: list[str], name: str, new: list[str], nl: str) -> None:

@@ -141,15 +141,25 @@ class Proposal(Record):
 
 class Removal(Record):
     """The lines of one entry to remove: the file, the 1-based first line and the line bytes
-    (without breaks) as they were read, so a changed entry is refused rather than guessed."""
+    (without breaks) as they were read, so a changed entry is refused rather than guessed;
+    ``kept``: the other copy, the one that stays (a removal is written only while it is still
+    there: removing both copies would lose the entry)."""
 
-    __slots__ = ("line", "lines", "path", "where")
+    __slots__ = ("kept", "line", "lines", "path", "where")
 
-    def __init__(self, path: Path, where: str, line: int, lines: tuple[bytes, ...]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        where: str,
+        line: int,
+        lines: tuple[bytes, ...],
+        kept: Removal | None = None,
+    ) -> None:
         self.path = path
         self.where = where
         self.line = line
         self.lines = lines
+        self.kept = kept
 
 
 class Plan(Record):
@@ -305,8 +315,14 @@ def _side(item: _Item, shown: dict[int, str]) -> Side:
     return Side(item.rel, item.entry.start, item.entry.end, shown[key])
 
 
-def _removal(item: _Item) -> Removal:
-    return Removal(item.path, f"{item.rel}:{item.entry.start}", item.entry.start, item.lines)
+def _removal(item: _Item, kept: _Item | None = None) -> Removal:
+    return Removal(
+        item.path,
+        f"{item.rel}:{item.entry.start}",
+        item.entry.start,
+        item.lines,
+        None if kept is None else _removal(kept),
+    )
 
 
 def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _Item]:
@@ -361,10 +377,10 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
             proposal.remove = f"{drop.rel}:{drop.entry.start}"
             proposal.reason = f"{relation.reason} as {keep_side.where}"
             merged.add(b if drop is second else a)
-            result.merges.append(_removal(drop))
+            result.merges.append(_removal(drop, keep))
         result.proposals.append(proposal)
-        result.choices.append((sides[0], _removal(second)))
-        result.choices.append((sides[1], _removal(first)))
+        result.choices.append((sides[0], _removal(second, first)))
+        result.choices.append((sides[1], _removal(first, second)))
     return result, texts
 
 
@@ -417,9 +433,14 @@ def _as_read(line: bytes) -> bytes:
 # --------------------------------------------------------------------------- writing
 
 
-def _remove_entries(removals: list[Removal]) -> Callable[[bytes], bytes]:
+def _remove_entries(
+    removals: list[Removal], every: list[Removal] | None = None
+) -> Callable[[bytes], bytes]:
     """A safewrite edit removing each entry's lines (and the tag lines right after it): found
-    where they were, or nearest to it when lines above moved; refused when they changed."""
+    where they were, or nearest to it when lines above moved; refused when they changed, and
+    when the copy each one gives way to is no longer there once they are gone (a person, or
+    another consolidate, removed it meanwhile: removing this one too would lose the entry).
+    ``every``: all removals of the plan (a kept copy may itself give way to a third)."""
     from conkeeper.domain.safewrite import EditConflict
 
     def edit(current: bytes) -> bytes:
@@ -435,20 +456,54 @@ def _remove_entries(removals: list[Removal]) -> Callable[[bytes], bytes]:
             while end < len(lines) and _TAG_LINE.match(lines[end].rstrip(b"\r\n")):
                 end += 1
             del lines[start:end]
+        for removal in removals:
+            kept = _final_keeper(removal, every or removals)
+            if kept is not None and not _still_there(kept, removal.path, lines):
+                raise EditConflict(
+                    f"{kept.where}, the copy kept in place of {removal.where}, changed since "
+                    "it was read; nothing was written, run 'conkeeper consolidate' again"
+                )
         return b"".join(lines)
 
     return edit
 
 
-def _locate(lines: list[bytes], removal: Removal) -> int | None:
-    """The 0-based index where the removal's lines stand, nearest to where they were read."""
-    want = [line.rstrip(b"\r\n") for line in removal.lines]
+def _final_keeper(removal: Removal, every: list[Removal]) -> Removal | None:
+    """The copy that stays in place of ``removal``: its kept copy, or, when that one is removed
+    too, the copy it gives way to, and so on."""
+    removed = {(r.path, r.line): r for r in every}
+    kept, seen = removal.kept, set[tuple[Path, int]]()
+    while kept is not None and (kept.path, kept.line) in removed.keys() - seen:
+        seen.add((kept.path, kept.line))
+        kept = removed[(kept.path, kept.line)].kept
+    return kept
+
+
+def _still_there(kept: Removal, edited: Path, lines: list[bytes]) -> bool:
+    """Whether the kept copy's lines stand in ``lines`` (the edited file as it will be) or, in
+    another file, in that file now."""
+    if kept.path != edited:
+        try:
+            lines = kept.path.read_bytes().splitlines(keepends=True)
+        except OSError:
+            return False
+    return bool(_positions(lines, kept.lines))
+
+
+def _positions(lines: list[bytes], wanted: tuple[bytes, ...]) -> list[int]:
+    """The 0-based indexes where ``wanted`` (line bytes, breaks ignored) stands in ``lines``."""
+    want = [line.rstrip(b"\r\n") for line in wanted]
     size = len(want)
-    found = [
+    return [
         i
         for i in range(len(lines) - size + 1)
         if [line.rstrip(b"\r\n") for line in lines[i : i + size]] == want
     ]
+
+
+def _locate(lines: list[bytes], removal: Removal) -> int | None:
+    """The 0-based index where the removal's lines stand, nearest to where they were read."""
+    found = _positions(lines, removal.lines)
     return min(found, key=lambda i: abs(i - (removal.line - 1))) if found else None
 
 
@@ -466,7 +521,7 @@ def apply(
     :mod:`conkeeper.domain.safewrite`. Raises :class:`ConsolidateError` (a ``--keep`` naming no
     proposed pair, checked before anything is written) or a one-line ``MemoryFileError`` when
     an entry changed since the plan was made (that file is left as it was)."""
-    from conkeeper.domain.safewrite import edit_file
+    from conkeeper.domain.safewrite import edit_file, write_group
 
     removals = list(result.merges) if merge else []
     for choice in keep or []:
@@ -477,16 +532,17 @@ def apply(
         if all(other.line != removal.line for other in slot):
             slot.append(removal)
     written = []
-    for path, items in sorted(by_file.items()):
-        outcome = edit_file(
-            path,
-            _remove_entries(items),
-            command=command,
-            source=source,
-            root=memory_dir,
-        )
-        if outcome.changed:
-            written.append(path)
+    with write_group():  # every file of one consolidate is one undo step
+        for path, items in sorted(by_file.items()):
+            outcome = edit_file(
+                path,
+                _remove_entries(items, removals),
+                command=command,
+                source=source,
+                root=memory_dir,
+            )
+            if outcome.changed:
+                written.append(path)
     return written
 
 

@@ -1,0 +1,198 @@
+"""History a hook could not store: kept beside the row journal until the database takes it.
+
+Why it exists: a hook waits a short while for a locked database (another program holding a
+write transaction, a long import) and then gives up, so the agent is never kept waiting. The
+prompt or tool event it was storing exists nowhere else; dropped, it was lost for good (the
+Markdown observation log keeps only a line). So a hook that cannot store a row appends it here
+(``<data home>/backups/pending.jsonl``, the row journal's format and folder), and the next
+hook or command that opens the database stores it (:func:`replay`), journals it, and empties
+the file. Replaying is idempotent: prompts are keyed by number, tool events by tool-use id.
+
+On the hook path: the standard library only; :mod:`conkeeper.storage.recovery` is imported
+only when there is something to replay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from conkeeper.storage import journal
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: nothing is spooled there
+    fcntl = None  # type: ignore[assignment]  # the module is optional
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Mapping
+
+PENDING_NAME = "pending.jsonl"
+SESSION_SEEN = "session_seen"  # a session (and its project) to create when missing
+
+
+def pending_file(db_file: str) -> str:
+    """Where the rows the database ``db_file`` could not take wait."""
+    return os.path.join(journal.journal_file_folder(db_file), PENDING_NAME)
+
+
+def spool(
+    db_file: str,
+    session: Mapping[str, object],
+    kind: str,
+    row: Mapping[str, object],
+) -> bool:
+    """Keep one row of ``kind`` (:data:`journal.PROMPT`, :data:`journal.TOOL_EVENT`) for later;
+    ``session``: ``project`` (identity), ``root``, ``name``, ``session`` (the host's id),
+    ``host``, ``transcript_path``. Whether it was written (a full disk is logged)."""
+    if fcntl is None:  # pragma: no cover - Windows
+        return False
+    keys = {"project": session.get("project"), "session": session.get("session")}
+    seen = {
+        "kind": SESSION_SEEN,
+        **keys,
+        "root": session.get("root"),
+        "name": session.get("name"),
+        "row": {
+            "host": session.get("host"),
+            "transcript_path": session.get("transcript_path"),
+            "started_at": row.get("created_at"),
+        },
+    }
+    lines = [
+        json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        for record in (seen, {"kind": kind, **keys, "row": dict(row)})
+    ]
+    return journal.append_lines(pending_file(db_file), lines)
+
+
+def replay(conn: sqlite3.Connection, db_file: str) -> int:
+    """Store the rows waiting for ``db_file`` through ``conn`` (one transaction, journaled
+    on commit) and empty the file; how many were stored. Nothing happens when another process
+    is replaying them, and a database still locked leaves them waiting (the error
+    propagates)."""
+    path = pending_file(db_file)
+    if fcntl is None or not os.path.exists(path):
+        return 0
+    fd = os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return 0
+        data = os.pread(fd, os.fstat(fd).st_size, 0)
+        records = [_record(line) for line in data.decode("utf-8", "replace").splitlines()]
+        stored = _store([r for r in records if r is not None], conn)
+        os.ftruncate(fd, 0)
+        return stored
+    finally:
+        os.close(fd)
+
+
+def _record(line: str) -> dict[str, object] | None:
+    try:
+        found = json.loads(line)
+    except ValueError:
+        return None  # a line cut short by a crash
+    return found if isinstance(found, dict) else None
+
+
+def _store(records: list[dict[str, object]], conn: sqlite3.Connection) -> int:
+    """Apply ``records`` in one transaction (each row journaled as its storage function would
+    have); how many rows were new."""
+    from conkeeper.storage.recovery import replay_record
+    from conkeeper.storage.store import transaction
+
+    stored = 0
+    with transaction(conn):
+        for record in records:
+            kind = str(record.get("kind"))
+            row = record.get("row")
+            if not isinstance(row, dict) or _forgotten(conn, record, row):
+                continue  # `forget` ran since: what it removed never comes back
+            if kind == SESSION_SEEN:
+                _ensure_session(conn, record)
+                continue
+            session_id = _session_id(conn, record)
+            if kind not in (journal.PROMPT, journal.TOOL_EVENT) or session_id is None:
+                continue
+            if not _is_new(conn, kind, session_id, row):
+                continue
+            replay_record(conn, record)
+            journal.note_row(conn, kind, session_id, row)
+            stored += 1
+    return stored
+
+
+def _forgotten(
+    conn: sqlite3.Connection, record: Mapping[str, object], row: Mapping[str, object]
+) -> bool:
+    """Whether a tombstone written after the row was captured covers it (its session, or its
+    whole project)."""
+    when = row.get("created_at", row.get("started_at")) or 0
+    found = conn.execute(
+        "SELECT 1 FROM tombstones WHERE project = ? AND forgotten_at >= ? "
+        "AND (kind = 'project' OR (kind = 'session' AND key = ?)) LIMIT 1",
+        (str(record.get("project")), when, str(record.get("session"))),
+    ).fetchone()
+    return found is not None
+
+
+def _session_id(conn: sqlite3.Connection, record: Mapping[str, object]) -> int | None:
+    found = conn.execute(
+        "SELECT s.id FROM sessions s JOIN projects p ON p.id = s.project_id "
+        "WHERE p.identity = ? AND s.host_session_id = ?",
+        (str(record.get("project")), str(record.get("session"))),
+    ).fetchone()
+    return None if found is None else int(found[0])
+
+
+def _is_new(
+    conn: sqlite3.Connection, kind: str, session_id: int, row: Mapping[str, object]
+) -> bool:
+    """Whether the row is not stored yet (by prompt number, or tool-use id when it has one)."""
+    if kind == journal.PROMPT:
+        query = "SELECT 1 FROM prompts WHERE session_id = ? AND prompt_number = ?"
+        key = row.get("prompt_number")
+    elif row.get("tool_use_id"):
+        query = "SELECT 1 FROM tool_events WHERE session_id = ? AND tool_use_id = ?"
+        key = row.get("tool_use_id")
+    else:
+        return True
+    return conn.execute(query, (session_id, key)).fetchone() is None
+
+
+def _ensure_session(conn: sqlite3.Connection, record: Mapping[str, object]) -> None:
+    """Create the record's project and session when they are missing (never change them)."""
+    row = record.get("row")
+    row = row if isinstance(row, dict) else {}
+    identity = str(record.get("project"))
+    stamp = row.get("started_at") or 0
+    conn.execute(
+        "INSERT OR IGNORE INTO projects(identity, root, name, created_at, last_seen_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (
+            identity,
+            str(record.get("root") or identity),
+            str(record.get("name") or ""),
+            stamp,
+            stamp,
+        ),
+    )
+    cursor = conn.execute(
+        "INSERT OR IGNORE INTO sessions(host_session_id, project_id, host, started_at, "
+        "transcript_path) SELECT ?, id, ?, ?, ? FROM projects WHERE identity = ?",
+        (
+            str(record.get("session")),
+            str(row.get("host") or "claude-code"),
+            stamp,
+            row.get("transcript_path"),
+            identity,
+        ),
+    )
+    if cursor.rowcount:
+        found = _session_id(conn, record)
+        if found is not None:
+            journal.note_session(conn, found)
