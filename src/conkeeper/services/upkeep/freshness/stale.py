@@ -660,13 +660,19 @@ class _Checker:
                 continue
             for name, commit in wanted.get(key, ()):
                 paths = was_in.get((commit, name))
-                if paths:
+                if paths and not self._still_on_disk(name, paths):
                     shown = sorted(paths)[0]
                     detail = f"in {shown} when this entry was written; now nowhere in the code"
                     self._add(rel, entry, name, "symbol-gone", detail)
                     flagged.add(key)
                     break
         self.report.findings.sort(key=lambda f: (f.file, f.line))
+
+    def _still_on_disk(self, name: str, paths: set[str]) -> bool:
+        """Whether a file that held ``name`` when its entry was written still holds it in the
+        work tree though git no longer searches it (a vendored or generated folder moved into
+        ``.gitignore``): the name is still defined, only out of git's view."""
+        return any(p not in self.tree.files and has_word(self._code(p), name) for p in paths)
 
     def _trees_when_written(self) -> dict[tuple[str, int], str]:
         """For each entry citing a symbol without a file, the commit whose tree shows the code
