@@ -12,9 +12,14 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
+
+from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
+from test_reflect_facts import FAILURE, NamedSession, _bash, _edit, _reflect
 
 
 def test_a_name_still_defined_in_a_file_git_ignores_is_not_gone(tmp_path: Path) -> None:
@@ -46,3 +51,45 @@ def test_a_name_still_defined_in_a_file_git_ignores_is_not_gone(tmp_path: Path) 
     assert found[3]["detail"] == (
         "in vendor/payloads/compat.py when this entry was written; now nowhere in the code"
     )
+
+
+def _read(s: NamedSession, path: str) -> None:
+    target = str(s.project / path)
+    content = {"filePath": target, "content": "x", "numLines": 1, "startLine": 1, "totalLines": 1}
+    s.tool("Read", {"file_path": target}, {"type": "text", "file": content})
+
+
+def _still_failing(s: NamedSession) -> list[str]:
+    report = _reflect(s)
+    return [r["what"] for r in report["recommendations"] if "still failing" in json.dumps(r)]
+
+
+@pytest.mark.parametrize(
+    ("failed", "passed"),
+    [
+        ("cd api && pytest -q", "(cd api && pytest -q)"),
+        ("pytest -q", "env PYTHONPATH=src pytest -q"),
+        ("pytest -q", "timeout 300 pytest -q"),
+        ("uv run pytest tests/test_cart.py", "time uv run pytest tests/test_cart.py"),
+        ("cd api && pytest -q", "bash -c 'cd api && pytest -q'"),
+    ],
+)
+def test_a_pass_written_another_way_is_the_last_run_of_that_command(
+    tmp_path: Path, failed: str, passed: str
+) -> None:
+    s = NamedSession(tmp_path, "c3c3c3c3-0000-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount rounding in src/cart.py")
+    for _ in range(3):
+        _read(s, "src/cart.py")
+    _edit(s, "src/cart.py")
+    _bash(s, failed, error=FAILURE)
+    assert _still_failing(s) == [
+        "Pick up `tests/test_cart.py::test_discount`, still failing when the work stopped"
+    ]
+    _edit(s, "src/cart.py")
+    _bash(s, passed)
+    assert _still_failing(s) == []
+    _bash(s, passed.replace("pytest", "pytest --lf"), error=FAILURE)  # and it fails again
+    assert len(_still_failing(s)) == 1
