@@ -7,7 +7,9 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   was looked for in tracked files only, though the file still sat in the work tree;
 * ``reflect`` said a test was "still failing when the work stopped" when the last run of that
   command passed but was written another way: in a subshell (``(cd api && pytest -q)``), with
-  ``env``/``timeout``/``time`` in front, or through ``bash -c '...'``.
+  ``env``/``timeout``/``time`` in front, or through ``bash -c '...'``;
+* ``reflect`` made "Non, on n'utilise pas print, ..." the rule (the answer word of a
+  correction in French kept at its head).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_reflect_facts import FAILURE, NamedSession, _bash, _edit, _reflect
@@ -93,3 +96,30 @@ def test_a_pass_written_another_way_is_the_last_run_of_that_command(
     assert _still_failing(s) == []
     _bash(s, passed.replace("pytest", "pytest --lf"), error=FAILURE)  # and it fails again
     assert len(_still_failing(s)) == 1
+
+
+@pytest.mark.parametrize(
+    ("texts", "rule"),
+    [
+        (["non, on n'utilise pas print, utilise toujours le module `logging`",
+          "encore print() ! utilise toujours le module `logging`"],
+         "On n'utilise pas print, utilise toujours le module `logging`."),
+    ],
+)  # fmt: skip
+def test_the_rule_leaves_out_what_only_answers_or_reproaches(
+    tmp_path: Path, texts: list[str], rule: str
+) -> None:
+    s = NamedSession(tmp_path, "c4c4c4c4-0000-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in texts:
+        _edit(s, "src/cart.py")
+        s.prompt(text)
+    report = _reflect(s, "--write")
+    (theme,) = [r for r in report["recommendations"] if r["kind"] == "correction-theme"]
+    assert theme["rule"] == rule
+    approved = run_cli("reflect", "approve", str(theme["number"]), cwd=s.project, env=s.env)
+    assert approved.returncode == 0, approved.stderr
+    patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text("utf-8")
+    assert f"- {rule}" in patterns

@@ -375,8 +375,13 @@ def _subjectless_fix(clause: str) -> str | None:
     return None
 
 
+# "Non, ...", "Nein, ...", "Não, ...": the answer that opens a correction in another language
+_ANSWER_ABROAD = re.compile(r"^(?:non|nein|nee|não|nao)\s*[,.!;:]+\s*", re.IGNORECASE)
+
+
 def _clean_clause(clause: str) -> str:
-    clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    clause = _ANSWER_ABROAD.sub("", clause.strip().removeprefix("… ").strip())
+    clause = _TOLD.sub("", clause)
     if _reads("polite"):
         clause = _polite_order(clause)
     fix = _subjectless_fix(clause)
