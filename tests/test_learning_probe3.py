@@ -9,7 +9,8 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   command passed but was written another way: in a subshell (``(cd api && pytest -q)``), with
   ``env``/``timeout``/``time`` in front, or through ``bash -c '...'``;
 * ``reflect`` made "Non, on n'utilise pas print, ..." the rule (the answer word of a
-  correction in French kept at its head).
+  correction in French kept at its head), and found "no rule stated" in "I said to run
+  `make fmt` before committing", whose rule is the order it repeats.
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ def test_a_pass_written_another_way_is_the_last_run_of_that_command(
         (["non, on n'utilise pas print, utilise toujours le module `logging`",
           "encore print() ! utilise toujours le module `logging`"],
          "On n'utilise pas print, utilise toujours le module `logging`."),
+        (["I said to run `make fmt` before committing",
+          "you didn't run `make fmt` again before committing"],
+         "Run `make fmt` before committing."),
     ],
 )  # fmt: skip
 def test_the_rule_leaves_out_what_only_answers_or_reproaches(

@@ -185,6 +185,9 @@ _TRAILING = re.compile(
 
 _TOLD = re.compile(
     r"^(?:(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*|"
+    # "I said to run `make fmt` before committing": the order told before, "Run `make fmt` ..."
+    r"(?:i (?:already )?(?:said|told you|asked you|asked)|as i said|like i said),?\s+to\s+"
+    r"(?=(?:" + _IMPERATIVE_WORDS + r")\b)|"
     r"(?:you know|remember|note|keep in mind)(?:\s+that)?(?:\s*[:,]?\s+|\s*[:,]?$))",
     re.I,
 )
