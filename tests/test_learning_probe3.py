@@ -10,7 +10,10 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   ``env``/``timeout``/``time`` in front, or through ``bash -c '...'``;
 * ``reflect`` made "Non, on n'utilise pas print, ..." the rule (the answer word of a
   correction in French kept at its head), and found "no rule stated" in "I said to run
-  `make fmt` before committing", whose rule is the order it repeats.
+  `make fmt` before committing", whose rule is the order it repeats;
+* ``reflect`` proposed "Run ruff before pytest." again when the project's ``CLAUDE.md`` (or
+  ``AGENTS.md``, or the user's ``~/.claude/CLAUDE.md``) already says it: only memory files
+  counted as known, not the instruction files the agent loads in every session.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ import pytest
 from conftest import run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
-from test_reflect_facts import FAILURE, NamedSession, _bash, _edit, _reflect
+from test_reflect_facts import (
+    FAILURE,
+    NamedSession,
+    _bash,
+    _complaining_session,
+    _edit,
+    _reflect,
+)
 
 
 def test_a_name_still_defined_in_a_file_git_ignores_is_not_gone(tmp_path: Path) -> None:
@@ -127,3 +137,29 @@ def test_the_rule_leaves_out_what_only_answers_or_reproaches(
     assert approved.returncode == 0, approved.stderr
     patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text("utf-8")
     assert f"- {rule}" in patterns
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("CLAUDE.md", "# Shop API\n\n## Workflow\n- Always run ruff before pytest.\n"),
+        ("AGENTS.md", "# Agents\n\n1. Run `ruff check .` before `pytest`\n"),
+        ("~/.claude/CLAUDE.md", "Run ruff before pytest, in every project.\n"),
+    ],
+)
+def test_a_rule_the_instruction_files_already_state_is_not_proposed_again(
+    tmp_path: Path, where: str, text: str
+) -> None:
+    s = NamedSession(tmp_path, "c5c5c5c5-0000-4000-8000-000000000001")
+    set_up_project(s)
+    home = Path(s.env["HOME"])
+    path = home / where[2:] if where.startswith("~/") else s.project / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    _complaining_session(s)
+    report = _reflect(s)
+    assert [r["kind"] for r in report["recommendations"]] == []
+    (known,) = report["already_known"]
+    assert known["in"] == where, known
+    shown = run_cli("reflect", cwd=s.project, env=s.env).stdout
+    assert f"Already in memory ({where}):" in shown
