@@ -13,7 +13,10 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   `make fmt` before committing", whose rule is the order it repeats;
 * ``reflect`` proposed "Run ruff before pytest." again when the project's ``CLAUDE.md`` (or
   ``AGENTS.md``, or the user's ``~/.claude/CLAUDE.md``) already says it: only memory files
-  counted as known, not the instruction files the agent loads in every session.
+  counted as known, not the instruction files the agent loads in every session;
+* ``insights`` said a routed "Run ruff before pytest." "stopped recurring" after three later
+  sessions that never reached that work (a question about the README, a frontend build):
+  any session with a prompt counted as one without the correction.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, writ
 from test_reflect_facts import (
     FAILURE,
     NamedSession,
+    _approve_convention,
     _bash,
     _complaining_session,
     _edit,
@@ -163,3 +167,44 @@ def test_a_rule_the_instruction_files_already_state_is_not_proposed_again(
     assert known["in"] == where, known
     shown = run_cli("reflect", cwd=s.project, env=s.env).stdout
     assert f"Already in memory ({where}):" in shown
+
+
+def _routed_row(s: NamedSession) -> dict[str, object]:
+    result = run_cli("insights", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    (row,) = json.loads(result.stdout)["routed"]
+    return dict(row)
+
+
+def test_sessions_that_never_reached_the_rules_work_are_no_evidence_it_stopped(
+    tmp_path: Path,
+) -> None:
+    s = NamedSession(tmp_path, "c6c6c6c6-0000-4000-8000-000000000001")
+    set_up_project(s)
+    _complaining_session(s)
+    convention, _retro = _approve_convention(s)
+    assert convention["rule"] == "Run ruff before pytest."
+    elsewhere = [
+        ("What does the README say about deploys?", None),
+        ("Build the frontend bundle", "npm run build"),
+        ("Bump the node version in .nvmrc", "cat .nvmrc"),
+    ]
+    for n, (prompt, command) in enumerate(elsewhere):
+        later = NamedSession(tmp_path, f"c6c6c6c6-0000-4000-8000-00000000001{n}", s.project)
+        later.env = s.env
+        later.hook("SessionStart", source="startup")
+        later.prompt(prompt)
+        _read(later, "README.md")
+        if command:
+            _bash(later, command)
+    row = _routed_row(s)
+    assert (row["verdict"], row["later_sessions"], row["stopped"]) == ("too early", 0, False)
+    for n in range(3):  # three sessions that ran the tests, with no complaint
+        later = NamedSession(tmp_path, f"c6c6c6c6-0000-4000-8000-00000000002{n}", s.project)
+        later.env = s.env
+        later.hook("SessionStart", source="startup")
+        later.prompt(f"Add coupon expiry check {n}")
+        _edit(later, "src/cart.py")
+        _bash(later, "python -m pytest tests/test_cart.py")
+    row = _routed_row(s)
+    assert (row["verdict"], row["later_sessions"], row["stopped"]) == ("stopped recurring", 3, True)

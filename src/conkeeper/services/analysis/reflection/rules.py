@@ -113,6 +113,8 @@ _IMPERATIVE_WORDS = (
     "target|limit|reset|restart|clear|send|link|load|print|show|hide|encode|decode|measure|"
     "do|manage"
 )
+# the verbs that open an order ("run", "use", "update"...), as one alternation
+ORDER_VERBS = _IMPERATIVE_WORDS
 _IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
 _CLAUSES = re.compile(
     r"(?<=[\w)\]\"'`])[.!?;]{1,4}\s+|\n+|(?<=\w):\s+|"
