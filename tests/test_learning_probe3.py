@@ -16,12 +16,18 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   counted as known, not the instruction files the agent loads in every session;
 * ``insights`` said a routed "Run ruff before pytest." "stopped recurring" after three later
   sessions that never reached that work (a question about the README, a frontend build):
-  any session with a prompt counted as one without the correction.
+  any session with a prompt counted as one without the correction;
+* ``show`` tied a resumed session's failure to its first prompt: the session's hook state
+  (its prompt count) is pruned after 14 idle days, the prompt was stored under the next free
+  number, but the tool uses that followed kept the restarted count (prompt 1, weeks before).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -208,3 +214,39 @@ def test_sessions_that_never_reached_the_rules_work_are_no_evidence_it_stopped(
         _bash(later, "python -m pytest tests/test_cart.py")
     row = _routed_row(s)
     assert (row["verdict"], row["later_sessions"], row["stopped"]) == ("stopped recurring", 3, True)
+
+
+def test_a_session_resumed_after_its_state_was_pruned_ties_events_to_the_new_prompt(
+    tmp_path: Path,
+) -> None:
+    s = NamedSession(tmp_path, "c7c7c7c7-0000-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest tests/test_cart.py")
+    s.prompt("Now add the discount cap")
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest tests/test_cart.py")
+    # fifteen days idle: the session's state file and the pruning marker age
+    weeks_ago = time.time() - 15 * 86400
+    for path in (s.data_home / "state").rglob("*"):
+        if path.is_file() and (s.session_id in path.name or path.name == ".last-prune"):
+            os.utime(path, (weeks_ago, weeks_ago))
+    other = NamedSession(tmp_path, "c7c7c7c7-0000-4000-8000-000000000002", s.project)
+    other.env = s.env
+    other.hook("SessionStart", source="startup")  # prunes the idle session's state
+    assert not any(s.session_id in p.name for p in (s.data_home / "state").rglob("*"))
+    s.hook("SessionStart", source="resume")
+    s.prompt("The rounding is off by a cent, fix it")
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest tests/test_cart.py", error=FAILURE)
+    s.hook("SessionEnd", reason="other")
+    extracted = run_cli("extract", "--json", cwd=s.project, env=s.env)
+    assert extracted.returncode == 0, extracted.stderr
+    listed = json.loads(run_cli("observations", "--json", cwd=s.project, env=s.env).stdout)
+    failing = [o for o in listed["observations"] if "test_discount" in json.dumps(o)]
+    assert failing, listed
+    shown = run_cli("show", str(failing[0]["id"]), cwd=s.project, env=s.env).stdout
+    assert re.search(r'While working on "The rounding is off by a cent', shown), shown
+    assert "Add the coupon endpoint" not in shown
