@@ -19,7 +19,9 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   any session with a prompt counted as one without the correction;
 * ``show`` tied a resumed session's failure to its first prompt: the session's hook state
   (its prompt count) is pruned after 14 idle days, the prompt was stored under the next free
-  number, but the tool uses that followed kept the restarted count (prompt 1, weeks before).
+  number, but the tool uses that followed kept the restarted count (prompt 1, weeks before);
+* ``reflect approve`` wrote "Run `make lint` before you push." after the user had put the
+  command right later in the session ("the target is `make check`, not `make lint`").
 """
 
 from __future__ import annotations
@@ -250,3 +252,37 @@ def test_a_session_resumed_after_its_state_was_pruned_ties_events_to_the_new_pro
     shown = run_cli("show", str(failing[0]["id"]), cwd=s.project, env=s.env).stdout
     assert re.search(r'While working on "The rounding is off by a cent', shown), shown
     assert "Add the coupon endpoint" not in shown
+
+
+@pytest.mark.parametrize(
+    ("texts", "fix", "rule"),
+    [
+        (["no, run `make lint` before you push",
+          "lint failed again. run `make lint` before you push"],
+         "sorry, my bad: the target is `make check`, not `make lint`",
+         "Run `make check` before you push."),
+        (["use `npm run fmt` before committing",
+          "you forgot again. use `npm run fmt` before committing"],
+         "one more thing: not `npm run fmt`, it's `npm run format`",
+         "Use `npm run format` before committing."),
+    ],
+)  # fmt: skip
+def test_a_rule_says_the_command_the_user_settled_on_later(
+    tmp_path: Path, texts: list[str], fix: str, rule: str
+) -> None:
+    s = NamedSession(tmp_path, "c8c8c8c8-0000-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in texts:
+        _edit(s, "src/cart.py")
+        s.prompt(text)
+    _bash(s, "git status")
+    s.prompt(fix)
+    report = _reflect(s, "--write")
+    (theme,) = [r for r in report["recommendations"] if r["kind"] == "correction-theme"]
+    assert theme["rule"] == rule
+    approved = run_cli("reflect", "approve", str(theme["number"]), cwd=s.project, env=s.env)
+    assert approved.returncode == 0, approved.stderr
+    patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text("utf-8")
+    assert f"- {rule}" in patterns

@@ -50,6 +50,8 @@ class Finding:
     quotes: list[str]
     files: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    # code the user fixed in a later prompt: (what the corrections said, what it really is)
+    fixes: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def severity(self) -> float:
@@ -150,15 +152,46 @@ def retry_loops(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
     ]
 
 
-def correction_themes(corrections: list[Correction]) -> list[Finding]:
-    """Corrections (and the friction said with them) clustered by theme; friction alone forms
-    friction findings."""
+# "the target is `make check`, not `make lint`", "`npm run format` instead of `npm run fmt`"
+_SPAN = r"`(?P<{}>[^`\n]+)`"
+_CODE_FIX = re.compile(
+    _SPAN.format("new")
+    + r"[\s,;]*(?:and |but )?(?:not|instead of|rather than)\s+"
+    + _SPAN.format("old")
+    + r"|(?:not|instead of)\s+"
+    + _SPAN.format("old2")
+    + r"[\s,;:]+(?:but |it'?s |use |run )*"
+    + _SPAN.format("new2"),
+    re.IGNORECASE,
+)
+
+
+def code_fixes(prompts: Iterable[str]) -> list[tuple[str, str]]:
+    """``(old, new)`` for every piece of code a prompt puts right ("`make check`, not `make
+    lint`"), in the order said."""
     found = []
+    for text in prompts:
+        for m in _CODE_FIX.finditer(text):
+            old, new = m["old"] or m["old2"], m["new"] or m["new2"]
+            if old.strip() != new.strip():
+                found.append((old, new))
+    return found
+
+
+def correction_themes(
+    corrections: list[Correction], prompts: Iterable[tuple[int, str]] = ()
+) -> list[Finding]:
+    """Corrections (and the friction said with them) clustered by theme; friction alone forms
+    friction findings. ``prompts`` (time, text): the code a later prompt puts right is kept
+    with each theme (:attr:`Finding.fixes`), so its rule says what the user settled on."""
+    found = []
+    said = list(prompts)
     texts = [c.text for c in corrections]
     for group in cluster(texts):
         members = [corrections[i] for i in group]
         label = theme_label(m.text for m in members)
         kind = CORRECTION_THEME if any(m.label == "correction" for m in members) else FRICTION
+        first = min(m.when_ms for m in members)
         quotes = [quote(m.text) for m in members][:5]
         found.append(
             Finding(
@@ -169,6 +202,7 @@ def correction_themes(corrections: list[Correction]) -> list[Finding]:
                 max(m.when_ms for m in members),
                 quotes,
                 texts=[m.text for m in members],
+                fixes=code_fixes(text for ms, text in said if ms > first),
             )
         )
     return found
@@ -341,7 +375,9 @@ def facet_friction(facets: list[Facet]) -> list[Finding]:
 def analyse(evidence: Evidence) -> list[Finding]:
     """Every finding in the evidence."""
     parts: Iterable[list[Finding]] = (
-        correction_themes(evidence.corrections),
+        correction_themes(
+            evidence.corrections, zip(evidence.prompt_ms, evidence.prompts, strict=False)
+        ),
         facet_friction(evidence.facets),
         repeated_failures(evidence.events),
         retry_loops(evidence.events),
