@@ -21,7 +21,11 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   (its prompt count) is pruned after 14 idle days, the prompt was stored under the next free
   number, but the tool uses that followed kept the restarted count (prompt 1, weeks before);
 * ``reflect approve`` wrote "Run `make lint` before you push." after the user had put the
-  command right later in the session ("the target is `make check`, not `make lint`").
+  command right later in the session ("the target is `make check`, not `make lint`");
+* ``consolidate --apply`` made merges it had never shown: a line the person added after
+  reading the proposals ("- Logging goes through structlog, not print().") was removed as a
+  duplicate, unseen; and ``--keep FILE:LINE`` named whatever entry sat at that line now, so a
+  line added above the pair made it keep the entry the person had chosen to remove.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import os
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -286,3 +291,55 @@ def test_a_rule_says_the_command_the_user_settled_on_later(
     assert approved.returncode == 0, approved.stderr
     patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text("utf-8")
     assert f"- {rule}" in patterns
+
+
+PATTERNS = """# Patterns
+
+Notes kept by the team. Edit freely.
+
+## Testing
+- Run the test suite with `make test`.
+- Use `make test` to run the tests.
+
+## Money
+- Money is always `Decimal`, never float.
+- Always use float for prices in the analytics export (speed matters there).
+
+## Logging
+- Log with `structlog`; never `print()`.
+"""
+
+
+def _consolidate(root: Path, *args: str) -> Any:
+    done = run_cli("consolidate", *args, "--json", cwd=root)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_consolidate_acts_only_on_the_pairs_it_showed(project: Path) -> None:
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(PATTERNS, "utf-8")
+    shown = _consolidate(project)
+    kinds = sorted(p["kind"] for p in shown["proposals"])
+    assert kinds == ["contradiction", "duplicate"], shown
+    # while the proposals are read, the person adds a line of their own
+    mine = "- Logging goes through structlog, not print()."
+    patterns.write_text(patterns.read_text("utf-8") + mine + "\n", "utf-8")
+    applied = _consolidate(project, "--apply")
+    text = patterns.read_text("utf-8")
+    assert mine in text and "- Log with `structlog`; never `print()`." in text
+    assert "- Use `make test` to run the tests." not in text  # the merge that was shown
+    assert applied["held"] == ["patterns.md:15"], applied
+    # the contradiction as shown: Decimal at line 9, the analytics export's float at 10; the
+    # person keeps the export's exception (line 10) ...
+    shown = _consolidate(project)
+    (pair,) = [p for p in shown["proposals"] if p["kind"] == "contradiction"]
+    assert [e["where"] for e in pair["entries"]] == ["patterns.md:9", "patterns.md:10"]
+    # ... after adding a line above the pair: line 10 now holds the Decimal entry
+    text = patterns.read_text("utf-8")
+    patterns.write_text(text.replace("## Money\n", "## Money\n- Totals round half-even.\n"))
+    _consolidate(project, "--keep", "patterns.md:10")
+    text = patterns.read_text("utf-8")
+    assert "float for prices in the analytics export" in text
+    assert "- Money is always `Decimal`, never float." not in text
+    assert "- Totals round half-even." in text
