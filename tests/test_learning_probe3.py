@@ -343,3 +343,24 @@ def test_consolidate_acts_only_on_the_pairs_it_showed(project: Path) -> None:
     assert "float for prices in the analytics export" in text
     assert "- Money is always `Decimal`, never float." not in text
     assert "- Totals round half-even." in text
+
+
+def test_outside_git_a_top_level_file_seen_before_and_gone_is_missing(project: Path) -> None:
+    (project / "docker-compose.yml").write_text("services: {}\n", "utf-8")
+    (project / "src").mkdir()
+    (project / "src" / "cart.py").write_text("def total(): pass\n", "utf-8")
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(
+        "# Patterns\n\n- Local services come up from `docker-compose.yml`.\n"
+        "- Seed data is loaded from `seeds.sql`.\n"  # never there: an example, not stale
+        "- Cart totals are in `src/cart.py`.\n",
+        "utf-8",
+    )
+    assert by_line(stale_json(project)) == {}
+    (project / "docker-compose.yml").unlink()
+    found = by_line(stale_json(project))
+    assert sorted(found) == [3], found
+    assert (found[3]["reason"], found[3]["detail"]) == ("missing", "not in the work tree")
+    # still reported after an unrelated edit invalidates the cached report
+    patterns.write_text(patterns.read_text("utf-8") + "- Prices are `Decimal`.\n", "utf-8")
+    assert sorted(by_line(stale_json(project))) == [3]
