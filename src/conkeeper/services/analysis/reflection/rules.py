@@ -806,10 +806,20 @@ def _best_rule(texts: list[str]) -> str | None:
         if not parts:
             continue
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
-        rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
+        rule = "; ".join([_capitalised(parts[0]), *parts[1:]]) + "."
         if len(rule) <= f.QUOTE_CHARS:
             candidates.append(rule)
     return _chosen(candidates, texts)
+
+
+# a first word that is code or a path ("dist/", "pytest.ini", "src/app.py", "useCart"): as typed
+_CODE_FIRST = re.compile(r"^[^\s]*(?:[/._:()=\\\d]|[a-z][A-Z])")
+
+
+def _capitalised(rule: str) -> str:
+    """``rule`` with a capital first letter, unless its first word is code or a path, which a
+    capital would name otherwise ("dist/ is generated" is not about "Dist/")."""
+    return rule if _CODE_FIRST.match(rule) else rule[:1].upper() + rule[1:]
 
 
 _BARE_CALL = re.compile(r"`?[A-Za-z_][\w.]*\(\)`?")
