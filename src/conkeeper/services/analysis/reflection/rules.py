@@ -188,7 +188,8 @@ _TRAILING = re.compile(
 _TOLD = re.compile(
     r"^(?:(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*|"
     # "I said to run `make fmt` before committing": the order told before, "Run `make fmt` ..."
-    r"(?:i (?:already )?(?:said|told you|asked you|asked)|as i said|like i said),?\s+to\s+"
+    r"(?:i (?:already )?(?:said|told you|asked you|asked)|as i said|like i said|"
+    r"i (?:want|need|wanted|needed) you),?\s+to\s+"
     r"(?=(?:" + _IMPERATIVE_WORDS + r")\b)|"
     r"(?:you know|remember|note|keep in mind)(?:\s+that)?(?:\s*[:,]?\s+|\s*[:,]?$))",
     re.I,
