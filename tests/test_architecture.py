@@ -75,6 +75,7 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.team.credentials": "the team join file in the data home (0600)",
     "services.team.sync": "the team sync's marks and lock file in the data home",
     "services.team.recent": "the team block's cache in the data home",
+    "storage.state": "a project's own records in the data home (the pairs consolidate showed)",
 }
 WRITE_CALLS = {"atomic_write", "append_text", "write_text", "write_bytes", "replace", "rename"}
 

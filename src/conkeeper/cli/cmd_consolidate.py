@@ -37,19 +37,33 @@ def run(args: argparse.Namespace) -> int:
     """Plan, print, and write what was asked for."""
     from conkeeper.domain.paths import locate_project
     from conkeeper.domain.textio import MemoryFileError
-    from conkeeper.services.upkeep.freshness.consolidate import apply, plan
+    from conkeeper.services.upkeep.freshness.consolidate import (
+        apply,
+        last_review,
+        plan,
+        remember_review,
+    )
 
     location = locate_project(Path.cwd())
     if not location.memory_dir.is_dir():
         raise CliError(f"no memory folder at {location.memory_dir}; run 'conkeeper init' first")
-    result = plan(location.root, location.memory_dir)
+    acting = bool(args.apply or args.keep)
+    reviewed = last_review(location.identity) if acting else None
+    result = plan(location.root, location.memory_dir, reviewed=reviewed)
     written: list[Path] = []
-    if args.apply or args.keep:
+    if not acting:
+        remember_review(location.identity, result)
+    else:
         command = "consolidate" + (" --apply" if args.apply else "")
         command += "".join(f" --keep {choice}" for choice in args.keep)
         try:
             written = apply(
-                result, location.memory_dir, merge=args.apply, keep=args.keep, command=command
+                result,
+                location.memory_dir,
+                merge=args.apply,
+                keep=args.keep,
+                command=command,
+                reviewed=reviewed,
             )
         except MemoryFileError as exc:
             raise CliError(str(exc)) from None
@@ -59,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 "proposals": [p.as_dict() for p in result.proposals],
                 "diff": result.diff,
                 "applied": [str(p) for p in written],
+                "held": [m.where for m in result.held],
             }
         )
         return 0
@@ -75,6 +90,12 @@ def _print(result: Plan, written: list[Path], args: argparse.Namespace) -> None:
     if not result.proposals:
         out.write("No duplicate or contradictory entries found.\n")
         return
+    if result.held:
+        out.write(
+            f"\n{len(result.held)} duplicate merge(s) held back, found since the pairs were "
+            f"last shown ({', '.join(m.where for m in result.held)}): run 'conkeeper "
+            "consolidate' to review them.\n"
+        )
     contradictions = sum(p.kind == "contradiction" for p in result.proposals)
     if written:
         out.write(f"\nApplied: {len(written)} file(s) changed; 'conkeeper undo' reverts a write.\n")

@@ -86,8 +86,10 @@ def _store(ctx: HookContext, number: int, cleaned: CleanText) -> None:
     try:
         conn = ctx.store()
         session = ctx.session_id()
-        sessions.store_prompt(conn, session, number, cleaned)
+        used = sessions.store_prompt(conn, session, number, cleaned)
         sessions.set_title_if_missing(conn, session, cleaned)
+        if used != number:
+            _renumber(ctx, number, used)
     except Exception:
         from conkeeper.storage import journal
         from conkeeper.storage.logfile import log_exception
@@ -96,6 +98,18 @@ def _store(ctx: HookContext, number: int, cleaned: CleanText) -> None:
         log_exception("hook UserPromptSubmit: could not store the prompt", env=ctx.env)
         row = {"prompt_number": number, "text": cleaned, "created_at": now_ms()}
         ctx.keep_for_later(journal.PROMPT, row)
+
+
+def _renumber(ctx: HookContext, number: int, used: int) -> None:
+    """The session's state lost its prompt count (pruned after weeks idle, then resumed), so
+    the prompt was stored under the next free number: the tool uses that follow are tied to
+    that prompt, not to an old one of the same number."""
+
+    def apply(data: dict[str, Any]) -> None:
+        if data.get("prompt_number") == number:  # no later prompt took over meanwhile
+            data["prompt_number"] = used
+
+    ctx.state.update(apply)
 
 
 def _queue_correction(ctx: HookContext, cleaned: str) -> None:

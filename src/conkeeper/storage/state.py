@@ -203,6 +203,33 @@ def record_sync(
     return state
 
 
+REVIEW_FILE = "consolidate.review"  # not .json: never taken for a session's state
+
+
+def write_project_record(
+    identity: str, name: str, data: dict[str, Any], env: Mapping[str, str] | None = None
+) -> None:
+    """Write one of a project's own records (``name`` in its state folder), whole or not at all
+    (a temporary file renamed over it)."""
+    folder = project_state_dir(identity, env)
+    folder.mkdir(parents=True, exist_ok=True)
+    temporary = folder / f".{name}.{os.getpid()}.tmp"
+    temporary.write_bytes(json.dumps(data, sort_keys=True).encode("utf-8"))
+    os.replace(temporary, folder / name)
+
+
+def read_project_record(
+    identity: str, name: str, env: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
+    """One of a project's own records, or ``None`` when there is none (or it does not read)."""
+    try:
+        with open(project_state_dir(identity, env) / name, "rb") as handle:
+            data = _decode(handle.read(MAX_STATE_BYTES + 1))
+    except OSError:
+        return None
+    return data or None
+
+
 def prune_old_state(
     max_age_days: int = STATE_MAX_AGE_DAYS, env: Mapping[str, str] | None = None
 ) -> int:

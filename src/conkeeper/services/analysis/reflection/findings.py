@@ -50,6 +50,8 @@ class Finding:
     quotes: list[str]
     files: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    # code the user fixed in a later prompt: (what the corrections said, what it really is)
+    fixes: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def severity(self) -> float:
@@ -150,15 +152,46 @@ def retry_loops(events: list[tuple[ToolEvent, int]]) -> list[Finding]:
     ]
 
 
-def correction_themes(corrections: list[Correction]) -> list[Finding]:
-    """Corrections (and the friction said with them) clustered by theme; friction alone forms
-    friction findings."""
+# "the target is `make check`, not `make lint`", "`npm run format` instead of `npm run fmt`"
+_SPAN = r"`(?P<{}>[^`\n]+)`"
+_CODE_FIX = re.compile(
+    _SPAN.format("new")
+    + r"[\s,;]*(?:and |but )?(?:not|instead of|rather than)\s+"
+    + _SPAN.format("old")
+    + r"|(?:not|instead of)\s+"
+    + _SPAN.format("old2")
+    + r"[\s,;:]+(?:but |it'?s |use |run )*"
+    + _SPAN.format("new2"),
+    re.IGNORECASE,
+)
+
+
+def code_fixes(prompts: Iterable[str]) -> list[tuple[str, str]]:
+    """``(old, new)`` for every piece of code a prompt puts right ("`make check`, not `make
+    lint`"), in the order said."""
     found = []
+    for text in prompts:
+        for m in _CODE_FIX.finditer(text):
+            old, new = m["old"] or m["old2"], m["new"] or m["new2"]
+            if old.strip() != new.strip():
+                found.append((old, new))
+    return found
+
+
+def correction_themes(
+    corrections: list[Correction], prompts: Iterable[tuple[int, str]] = ()
+) -> list[Finding]:
+    """Corrections (and the friction said with them) clustered by theme; friction alone forms
+    friction findings. ``prompts`` (time, text): the code a later prompt puts right is kept
+    with each theme (:attr:`Finding.fixes`), so its rule says what the user settled on."""
+    found = []
+    said = list(prompts)
     texts = [c.text for c in corrections]
     for group in cluster(texts):
         members = [corrections[i] for i in group]
         label = theme_label(m.text for m in members)
         kind = CORRECTION_THEME if any(m.label == "correction" for m in members) else FRICTION
+        first = min(m.when_ms for m in members)
         quotes = [quote(m.text) for m in members][:5]
         found.append(
             Finding(
@@ -169,6 +202,7 @@ def correction_themes(corrections: list[Correction]) -> list[Finding]:
                 max(m.when_ms for m in members),
                 quotes,
                 texts=[m.text for m in members],
+                fixes=code_fixes(text for ms, text in said if ms > first),
             )
         )
     return found
@@ -197,15 +231,19 @@ def _command(event: ToolEvent) -> str:
 
 def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
     """Whether a later successful run covers the failed one: the same command line (the last
-    run of that command passed, whatever test its failure named), the same failure key, a
+    run of that command passed, whatever test its failure named) or the same test runs written
+    another way (`timeout 300 pytest -q`, `(cd api && pytest -q)`), the same failure key, a
     run of the failing test's file, or a passing run of the whole suite by the runner that
     failed, in the same folder (`pytest -q` after `pytest tests/test_cart.py`)."""
     target = _test_file(key)
     command = _command(failed)
+    tests = set(_runs(failed.input_summary))
     for event in later:
         if event.failed:
             continue
         if failure_key(event)[0] == key or (command and _command(event) == command):
+            return True
+        if tests and tests == set(_runs(event.input_summary)):
             return True
         if target and target[0] in event.input_summary:
             return True
@@ -217,6 +255,14 @@ def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
 # `cd api && PYTHONPATH=src uv run python -m pytest -q`: where a test runner runs, and which
 _ENV_SET = re.compile(r"^(?:[A-Za-z_]\w*=\S*\s+)+")
 _CD = re.compile(r"^cd\s+(\S+)$")
+# what may stand before a runner without changing what it runs: `env X=1`, `time`, `nice -n 5`,
+# `timeout -k 5 300`, `nohup`, `command`; a subshell's or a group's brackets; `bash -c '...'`
+_WRAPPER = re.compile(
+    r"^(?:env(?:\s+-u\s+\S+|\s+-\S+)*|time(?:\s+-p)?|nohup|command|nice(?:\s+-n\s*-?\d+|\s+-\d+)?"
+    r"|timeout(?:\s+-\S+(?:\s+\d+[smhd]?)?)*\s+\d+(?:\.\d+)?[smhd]?)\s+"
+)
+_BRACKETS = re.compile(r"^[({]\s*|\s*;?\s*[)}]$")
+_SHELL_C = re.compile(r"(?<![\w/-])(?:ba|z|da)?sh\s+-c\s+(['\"])(?P<inner>[^'\"]*)\1")
 _RUNNER = re.compile(
     r"^(?:(?:uv|poetry|pipenv|pdm|hatch)\s+run\s+)?(?:python3?(?:\.\d+)?\s+-m\s+)?"
     r"(?P<tool>pytest|py\.test|tox|nox|(?:npm|pnpm|yarn|bun)(?:\s+run)?\s+test|go\s+test|"
@@ -227,10 +273,12 @@ _RUNNER = re.compile(
 
 def _runs(command: str) -> list[tuple[str, str, str]]:
     """``(folder, runner, arguments)`` of each test run in a command line chained with
-    ``&&`` or ``;`` (a piped run is left out: its exit code is the pipe's last command's)."""
+    ``&&`` or ``;``, read inside `bash -c '...'` too (a piped run is left out: its exit code
+    is the pipe's last command's)."""
     folder, found = "", []
-    for part in re.split(r"\s*(?:&&|;)\s*", _SPACES.sub(" ", command.strip())):
-        part = _ENV_SET.sub("", part)
+    line = _SHELL_C.sub(lambda m: m["inner"], _SPACES.sub(" ", command.strip()))
+    for part in re.split(r"\s*(?:&&|;)\s*", line):
+        part = _unwrap(part)
         cd = _CD.match(part)
         if cd:
             folder = cd.group(1).rstrip("/")
@@ -240,6 +288,16 @@ def _runs(command: str) -> list[tuple[str, str, str]]:
             tool = " ".join(run["tool"].replace(" run test", " test").split())
             found.append((folder, tool, run["args"].strip()))
     return found
+
+
+def _unwrap(part: str) -> str:
+    """One command of a chain without what changes nothing about the run: brackets of a
+    subshell or group, variable settings and wrappers such as `env`, `time`, `timeout 300`."""
+    while True:
+        bare = _WRAPPER.sub("", _ENV_SET.sub("", _BRACKETS.sub("", part.strip())))
+        if bare == part:
+            return part
+        part = bare
 
 
 def _runner(event: ToolEvent) -> set[tuple[str, str]]:
@@ -317,7 +375,9 @@ def facet_friction(facets: list[Facet]) -> list[Finding]:
 def analyse(evidence: Evidence) -> list[Finding]:
     """Every finding in the evidence."""
     parts: Iterable[list[Finding]] = (
-        correction_themes(evidence.corrections),
+        correction_themes(
+            evidence.corrections, zip(evidence.prompt_ms, evidence.prompts, strict=False)
+        ),
         facet_friction(evidence.facets),
         repeated_failures(evidence.events),
         retry_loops(evidence.events),

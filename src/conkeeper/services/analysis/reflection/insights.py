@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
 from collections import Counter
 from pathlib import Path
 
 from conkeeper.domain.observations import ToolEvent
+from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.reflection import findings as f
 from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, gather
+from conkeeper.services.analysis.reflection.rules import ORDER_VERBS
 from conkeeper.services.analysis.reflection.themes import (
     cluster,
     content_words,
@@ -94,18 +97,46 @@ def routed_verdict(after: int, later_sessions: int) -> str:
     return "stopped recurring" if later_sessions >= QUIET_SESSIONS else "too early"
 
 
+class Activity(FrozenRecord):
+    """What one session did, as far as a routed rule cares: when it started, the content words
+    of the tools it ran (commands, files) and whether it did any work (an edit or a run)."""
+
+    __slots__ = ("started_at", "words", "worked")
+    started_at: int
+    words: frozenset[str]
+    worked: bool
+
+    def __init__(self, started_at: int, ev: Evidence) -> None:
+        summaries = " ".join(event.input_summary for event, _ in ev.events)
+        worked = any(event.action in ("write", "execute") for event, _ in ev.events)
+        self._set(started_at=started_at, words=content_words(summaries), worked=worked)
+
+
+# the verbs a rule uses for any work ("Run ruff ...", "Update CHANGELOG.md"): `npm run build`
+# is not the work "Run ruff before pytest" is about
+_ANY_WORK = re.compile(r"^(?:" + ORDER_VERBS + r")$")
+
+
+def _reached(rule: frozenset[str], done: frozenset[str], session: Activity) -> bool:
+    """Whether ``session`` reached the work ``rule`` is about: it ran a tool the rule names
+    (``done``: the rule's words the project's tool uses ever hold: `ruff`, `pytest`), or, for
+    a rule that names none of them ("Dates must be stored in UTC"), it did any work at all. A
+    session that only asked, or worked on something else, says nothing about the rule."""
+    anchor = {word for word in rule & done if len(word) > 2 and not _ANY_WORK.match(word)}
+    return bool(anchor & session.words) if anchor else session.worked
+
+
 def _routed(
-    memory_dir: Path, corrections: list[Correction], active: list[int]
+    memory_dir: Path, corrections: list[Correction], active: list[Activity]
 ) -> list[dict[str, object]]:
     """For every approved retro item: matching corrections before and after it was routed,
-    the sessions started since in which something happened, and the verdict
-    (:func:`routed_verdict`).
+    the sessions started since that reached the work it is about (:func:`_reached`), and the
+    verdict (:func:`routed_verdict`).
 
     ``corrections`` holds friction as well: "again no ruff before running pytest" is the
-    routed rule broken again whichever label the detector gave it. ``active`` holds
-    when each session with a prompt or a tool use started: a session
-    that was only opened (or is open and idle) says nothing about whether the correction
-    came back."""
+    routed rule broken again whichever label the detector gave it. ``active`` holds each
+    session with a prompt or a tool use: a session that was only opened (or is open and idle)
+    says nothing about whether the correction came back."""
     from conkeeper.domain.textio import MemoryFileError, read_text
     from conkeeper.services.analysis.reflection.retro import parse
 
@@ -123,7 +154,8 @@ def _routed(
             same = [c for c in corrections if similar(words, content_words(c.text))]
             before = sum(1 for c in same if c.when_ms <= routed_ms)
             after = sum(1 for c in same if c.when_ms > routed_ms)
-            later = sum(1 for started in active if started > routed_ms)
+            done = frozenset().union(*(s.words for s in active))
+            later = sum(1 for s in active if s.started_at > routed_ms and _reached(words, done, s))
             verdict = routed_verdict(after, later)
             rows.append(
                 {
@@ -210,7 +242,7 @@ def insights(
     per_session = []
     tally = _Tally()
     found: dict[tuple[int, str], Correction] = {}  # corrections and friction, once each
-    active: list[int] = []  # start of each session in which something happened
+    active: list[Activity] = []  # each session in which something happened
     for session in sessions:
         ev = gather(
             conn, memory_dir, [session], scope=session.host_session_id, sensitivity=sensitivity
@@ -220,7 +252,7 @@ def insights(
             if known is None or _timing(c) > _timing(known):
                 found[c.key()] = c  # the session that holds its prompt knows when it came
         if ev.prompt_ms or ev.events:
-            active.append(session.started_at)
+            active.append(Activity(session.started_at, ev))
         per_session.append(_session_row(session, ev))
         for event, _ in ev.events:
             tally.add(event, session.host_session_id)

@@ -1,13 +1,17 @@
 """What memory already knows, so the analysis core never re-proposes a known convention.
 
 Known items are the visible (privacy-stripped) bullets of ``patterns.md``, the entries of
-``decisions/``, every earlier retro's backlog, approved and declined items, and (through those
-files) every correction routed before. :func:`match` says whether a proposal's text is already
-covered and where. Used by reflection and by corrections routing alike.
+``decisions/``, every earlier retro's backlog, approved and declined items, (through those
+files) every correction routed before, and the lines of the instruction files the agent already
+loads in every session (the project's ``CLAUDE.md``, ``AGENTS.md``..., the user's
+``~/.claude/CLAUDE.md``): a rule stated there is not proposed again. :func:`match` says
+whether a proposal's text is already covered and where. Used by reflection and by corrections
+routing alike.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conkeeper.domain.records import FrozenRecord
@@ -51,6 +55,53 @@ def bullets(text: str) -> list[str]:
     return items
 
 
+# The instruction files a host loads in every session: at the project's top, in its .claude
+# folder, and the user's own (shown as ``~/...``).
+PROJECT_INSTRUCTIONS = (
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    ".claude/CLAUDE.md",
+)
+HOME_INSTRUCTIONS = (".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_MARKER = re.compile(r"^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
+
+
+def instruction_lines(text: str) -> list[str]:
+    """The statements of an instruction file: each line of prose, bullet or numbered item
+    (markers dropped), leaving out headings, comments and fenced code."""
+    lines, fenced = [], False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        body = _MARKER.sub("", line.strip()).strip()
+        if body and not fenced and not body.startswith(("#", "<!--", "@")):
+            lines.append(body)
+    return lines
+
+
+def _instructions(memory_dir: Path) -> list[KnownItem]:
+    """The lines of the instruction files the agent loads besides memory: the project's, when
+    ``memory_dir`` is a project's ``.claude/memory``, and the user's own."""
+    from conkeeper.domain.paths import home_dir
+
+    home = home_dir()
+    found: list[tuple[str, Path]] = []
+    root = memory_dir.parent.parent
+    if memory_dir.parent.name == ".claude" and root != home:
+        found += [(name, root / name) for name in PROJECT_INSTRUCTIONS]
+    found += [(f"~/{name}", home / name) for name in HOME_INSTRUCTIONS]
+    return [
+        KnownItem(shown, line)
+        for shown, path in found
+        if path.is_file()
+        for line in instruction_lines(_visible(path))
+    ]
+
+
 def load_known(memory_dir: Path, *, exclude_retro: str | None = None) -> list[KnownItem]:
     """Everything memory already holds that a proposal could duplicate.
 
@@ -74,7 +125,7 @@ def load_known(memory_dir: Path, *, exclude_retro: str | None = None) -> list[Kn
             relative = f"sessions/{path.name}"
             if relative != exclude_retro:
                 items += [KnownItem(relative, b) for b in bullets(_visible(path))]
-    return items
+    return items + _instructions(memory_dir)
 
 
 def match(text: str, known: list[KnownItem]) -> KnownItem | None:

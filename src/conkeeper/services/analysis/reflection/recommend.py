@@ -65,8 +65,17 @@ def _why(finding: f.Finding, noun: str) -> list[str]:
 UNSTATED = "no rule stated in the corrections"
 
 
+def _settled_code(rule: str | None, fixes: list[tuple[str, str]]) -> str | None:
+    """``rule`` with the code a later prompt put right ("`make check`, not `make lint`")
+    replaced, unless the rule already names both (it is the rule that rejects the old one)."""
+    for old, new in fixes:
+        if rule and f"`{old}`" in rule and f"`{new}`" not in rule:
+            rule = rule.replace(f"`{old}`", f"`{new}`")
+    return rule
+
+
 def _convention(finding: f.Finding) -> dict[str, Any]:
-    rule = imperative_rule(finding.texts) or (
+    rule = _settled_code(imperative_rule(finding.texts), finding.fixes) or (
         f"Convention on '{finding.label}' ({finding.count}×, quoted in the retro's evidence): "
         f'{UNSTATED}; approve it with --text "the rule".'
     )

@@ -113,6 +113,8 @@ _IMPERATIVE_WORDS = (
     "target|limit|reset|restart|clear|send|link|load|print|show|hide|encode|decode|measure|"
     "do|manage"
 )
+# the verbs that open an order ("run", "use", "update"...), as one alternation
+ORDER_VERBS = _IMPERATIVE_WORDS
 _IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
 _CLAUSES = re.compile(
     r"(?<=[\w)\]\"'`])[.!?;]{1,4}\s+|\n+|(?<=\w):\s+|"
@@ -185,6 +187,10 @@ _TRAILING = re.compile(
 
 _TOLD = re.compile(
     r"^(?:(?:i (?:said|told you|asked you|asked)|as i said|like i said)\s*[:,]\s*|"
+    # "I said to run `make fmt` before committing": the order told before, "Run `make fmt` ..."
+    r"(?:i (?:already )?(?:said|told you|asked you|asked)|as i said|like i said|"
+    r"i (?:want|need|wanted|needed) you),?\s+to\s+"
+    r"(?=(?:" + _IMPERATIVE_WORDS + r")\b)|"
     r"(?:you know|remember|note|keep in mind)(?:\s+that)?(?:\s*[:,]?\s+|\s*[:,]?$))",
     re.I,
 )
@@ -375,8 +381,13 @@ def _subjectless_fix(clause: str) -> str | None:
     return None
 
 
+# "Non, ...", "Nein, ...", "Não, ...": the answer that opens a correction in another language
+_ANSWER_ABROAD = re.compile(r"^(?:non|nein|nee|não|nao)\s*[,.!;:]+\s*", re.IGNORECASE)
+
+
 def _clean_clause(clause: str) -> str:
-    clause = _TOLD.sub("", clause.strip().removeprefix("… ").strip())
+    clause = _ANSWER_ABROAD.sub("", clause.strip().removeprefix("… ").strip())
+    clause = _TOLD.sub("", clause)
     if _reads("polite"):
         clause = _polite_order(clause)
     fix = _subjectless_fix(clause)
@@ -796,10 +807,20 @@ def _best_rule(texts: list[str]) -> str | None:
         if not parts:
             continue
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
-        rule = "; ".join([parts[0][:1].upper() + parts[0][1:], *parts[1:]]) + "."
+        rule = "; ".join([_capitalised(parts[0]), *parts[1:]]) + "."
         if len(rule) <= f.QUOTE_CHARS:
             candidates.append(rule)
     return _chosen(candidates, texts)
+
+
+# a first word that is code or a path ("dist/", "pytest.ini", "src/app.py", "useCart"): as typed
+_CODE_FIRST = re.compile(r"^[^\s]*(?:[/._:()=\\\d]|[a-z][A-Z])")
+
+
+def _capitalised(rule: str) -> str:
+    """``rule`` with a capital first letter, unless its first word is code or a path, which a
+    capital would name otherwise ("dist/ is generated" is not about "Dist/")."""
+    return rule if _CODE_FIRST.match(rule) else rule[:1].upper() + rule[1:]
 
 
 _BARE_CALL = re.compile(r"`?[A-Za-z_][\w.]*\(\)`?")

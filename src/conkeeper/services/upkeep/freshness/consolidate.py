@@ -33,6 +33,7 @@ import os
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from conkeeper.domain.privacy import blank_private, is_private_file
 from conkeeper.domain.records import Record
@@ -73,14 +74,17 @@ class Side(Record):
     """One entry of a proposed pair: where it is (``file:line`` relative to the memory
     folder), its text (shortened, secrets redacted) and when it was written."""
 
-    __slots__ = ("end", "file", "line", "text", "written")
+    __slots__ = ("end", "file", "key", "line", "text", "written")
 
-    def __init__(self, file: str, line: int, end: int, text: str, written: str = "") -> None:
+    def __init__(
+        self, file: str, line: int, end: int, text: str, written: str = "", key: str = ""
+    ) -> None:
         self.file = file
         self.line = line
         self.end = end
         self.text = text
         self.written = written
+        self.key = key  # the entry's bytes, hashed: the same entry wherever it moved
 
     @property
     def where(self) -> str:
@@ -145,7 +149,7 @@ class Removal(Record):
     ``kept``: the other copy, the one that stays (a removal is written only while it is still
     there: removing both copies would lose the entry)."""
 
-    __slots__ = ("kept", "line", "lines", "path", "where")
+    __slots__ = ("kept", "kept_key", "line", "lines", "path", "where")
 
     def __init__(
         self,
@@ -160,6 +164,20 @@ class Removal(Record):
         self.line = line
         self.lines = lines
         self.kept = kept
+        self.kept_key = ""  # for a duplicate merge, the key of the copy kept (:func:`entry_key`)
+
+    @property
+    def key(self) -> str:
+        """The removed entry's key (:func:`entry_key`)."""
+        return entry_key(self.lines)
+
+
+def entry_key(lines: tuple[bytes, ...]) -> str:
+    """A short hash of an entry's bytes: the entry a person reviewed, found again after lines
+    above it moved, and not found once it was edited."""
+    from hashlib import sha1
+
+    return sha1(b"\n".join(lines)).hexdigest()[:20]
 
 
 class Plan(Record):
@@ -167,11 +185,12 @@ class Plan(Record):
     of each changed file in ``new_text`` and their unified ``diff``); and every pair's removal
     either way (``choices``: the entry kept → the removal of the other side), for ``--keep``."""
 
-    __slots__ = ("choices", "diff", "merges", "new_text", "proposals")
+    __slots__ = ("choices", "diff", "held", "merges", "new_text", "proposals")
 
     def __init__(self) -> None:
         self.proposals: list[Proposal] = []
         self.merges: list[Removal] = []
+        self.held: list[Removal] = []  # merges found since the pairs were last shown
         self.new_text: dict[Path, str] = {}
         self.choices: list[tuple[Side, Removal]] = []
         self.diff = ""
@@ -312,7 +331,7 @@ def _side(item: _Item, shown: dict[int, str]) -> Side:
         from conkeeper.domain.secrets import redact
 
         shown[key] = redact(" ".join(" ".join(item.entry.lines).split())[:200])
-    return Side(item.rel, item.entry.start, item.entry.end, shown[key])
+    return Side(item.rel, item.entry.start, item.entry.end, shown[key], key=entry_key(item.lines))
 
 
 def _removal(item: _Item, kept: _Item | None = None) -> Removal:
@@ -377,18 +396,27 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
             proposal.remove = f"{drop.rel}:{drop.entry.start}"
             proposal.reason = f"{relation.reason} as {keep_side.where}"
             merged.add(b if drop is second else a)
-            result.merges.append(_removal(drop, keep))
+            removal = _removal(drop, keep)
+            removal.kept_key = keep_side.key
+            result.merges.append(removal)
         result.proposals.append(proposal)
         result.choices.append((sides[0], _removal(second, first)))
         result.choices.append((sides[1], _removal(first, second)))
     return result, texts
 
 
-def plan(root: Path, memory_dir: Path, *, dated: bool = True) -> Plan:
+def plan(
+    root: Path, memory_dir: Path, *, dated: bool = True, reviewed: Review | None = None
+) -> Plan:
     """The proposals, and the unified diff of the merges ``--apply`` would make (nothing is
     written). ``dated`` says when each entry of a pair was written (one ``git blame`` per
-    entry shown)."""
+    entry shown). With ``reviewed`` (the pairs last shown), a merge found only since (a line
+    the person added meanwhile) is held back (``held``), never made unseen."""
     result, texts = find(memory_dir)
+    if reviewed is not None:
+        shown = [m for m in result.merges if (m.key, m.kept_key) in reviewed.merges]
+        result.held = [m for m in result.merges if m not in shown]
+        result.merges = shown
     if dated and result.proposals:
         _date_sides(root, memory_dir, result.proposals)
     by_file: dict[Path, list[Removal]] = {}
@@ -515,17 +543,22 @@ def apply(
     keep: list[str] | None = None,
     command: str = "consolidate",
     source: str = "user-cli",
+    reviewed: Review | None = None,
 ) -> list[Path]:
     """Remove the duplicates' copies (``merge``) and the other side of each pair whose entry
     ``keep`` names (``FILE:LINE``), one journaled byte edit per file through
-    :mod:`conkeeper.domain.safewrite`. Raises :class:`ConsolidateError` (a ``--keep`` naming no
-    proposed pair, checked before anything is written) or a one-line ``MemoryFileError`` when
-    an entry changed since the plan was made (that file is left as it was)."""
+    :mod:`conkeeper.domain.safewrite`, all in one undo step. With ``reviewed`` (the pairs last
+    shown to the person), ``FILE:LINE`` names an entry as it was shown, wherever lines added
+    since moved it (a plan made with the same review holds only the merges shown). Raises
+    :class:`ConsolidateError` (a ``--keep`` naming no proposed pair, checked before anything is
+    written) or a one-line ``MemoryFileError`` when an entry changed since the plan was made
+    (that file is left as it was)."""
     from conkeeper.domain.safewrite import edit_file, write_group
 
     removals = list(result.merges) if merge else []
     for choice in keep or []:
-        removals.extend(chosen_removals(result, choice, memory_dir))
+        now = reviewed.where_now(choice, result, memory_dir) if reviewed else choice
+        removals.extend(chosen_removals(result, now, memory_dir))
     by_file: dict[Path, list[Removal]] = {}
     for removal in removals:
         slot = by_file.setdefault(removal.path, [])
@@ -544,6 +577,76 @@ def apply(
             if outcome.changed:
                 written.append(path)
     return written
+
+
+class Review(Record):
+    """The pairs last shown to the person (``conkeeper consolidate`` without ``--apply``): each
+    entry shown (``file``, first and last line, key) and each duplicate merge shown (the keys
+    of the copy removed and of the copy kept). What ``--apply`` and ``--keep`` act on: a merge
+    found only since (a line the person added meanwhile) is never made unseen."""
+
+    __slots__ = ("merges", "sides")
+
+    def __init__(
+        self, sides: list[tuple[str, int, int, str]], merges: set[tuple[str, str]]
+    ) -> None:
+        self.sides = sides
+        self.merges = merges
+
+    @classmethod
+    def of(cls, result: Plan) -> Review:
+        """The review of the pairs ``result`` shows."""
+        sides = [(s.file, s.line, s.end, s.key) for p in result.proposals for s in p.sides]
+        return cls(sides, {(m.key, m.kept_key) for m in result.merges})
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Review | None:
+        """A stored review, or ``None`` when it does not read as one."""
+        try:
+            sides = [(str(f), int(a), int(b), str(k)) for f, a, b, k in data["sides"]]
+            merges = {(str(r), str(k)) for r, k in data["merges"]}
+        except (KeyError, TypeError, ValueError):
+            return None
+        return cls(sides, merges)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-friendly form."""
+        return {"sides": [list(s) for s in self.sides], "merges": sorted(map(list, self.merges))}
+
+    def where_now(self, choice: str, result: Plan, memory_dir: Path) -> str:
+        """``--keep FILE:LINE`` as the entry shown at that line is placed now."""
+        file, _, line_text = choice.rpartition(":")
+        if not file or not line_text.strip().isdigit():
+            return choice  # chosen_removals says what is wrong with it
+        rel, line = _memory_relative(file.strip(), memory_dir), int(line_text)
+        keys = {k for f, a, b, k in self.sides if f == rel and a <= line <= b}
+        if not keys:
+            raise ConsolidateError(
+                f"{rel}:{line} was not part of the pairs last shown; "
+                "run 'conkeeper consolidate' to list them"
+            )
+        now = [s for p in result.proposals for s in p.sides if s.file == rel and s.key in keys]
+        if not now:
+            raise ConsolidateError(
+                f"the entry shown at {rel}:{line} changed or is no longer part of a pair; "
+                "run 'conkeeper consolidate' to list the pairs again"
+            )
+        return now[0].where
+
+
+def remember_review(identity: str, result: Plan) -> None:
+    """Record the pairs ``result`` shows the person, for the ``--apply``/``--keep`` after it."""
+    from conkeeper.storage.state import REVIEW_FILE, write_project_record
+
+    write_project_record(identity, REVIEW_FILE, Review.of(result).as_dict())
+
+
+def last_review(identity: str) -> Review | None:
+    """The pairs last shown for the project, or ``None`` when none were recorded."""
+    from conkeeper.storage.state import REVIEW_FILE, read_project_record
+
+    data = read_project_record(identity, REVIEW_FILE)
+    return Review.from_dict(data) if data else None
 
 
 def chosen_removals(result: Plan, choice: str, memory_dir: Path) -> list[Removal]:

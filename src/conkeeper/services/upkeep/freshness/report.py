@@ -81,6 +81,7 @@ class Report(Record):
         "git_calls",
         "health",
         "last_sync",
+        "seen",
         "sync",
         "watched",
     )
@@ -98,6 +99,9 @@ class Report(Record):
         self.cached = False
         # size and modification time (None: missing) of each work-tree path the answer read
         self.watched: dict[str, list[int] | None] = {}
+        # outside git, the cited paths seen in the work tree at this check or an earlier one:
+        # one that is gone now was this project's file, whatever folder it sat in
+        self.seen: list[str] = []
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-friendly form."""
@@ -242,6 +246,7 @@ def load_cached(
         if work_tree_stamps(root, watched) != watched:
             return None, current  # a cited file changed, went or came outside a commit
         report.watched = watched
+        report.seen = [str(p) for p in data.get("seen") or ()]
         return report, current
     except (OSError, ValueError, TypeError, AttributeError):
         return None, current
@@ -255,7 +260,24 @@ def store_cached(
     data = report.as_dict()
     data.update({"signature": current, "root": str(root), "written_at": time.time()})
     data["watched"] = report.watched
+    data["seen"] = report.seen
     write_cache_file(path, data)
+
+
+def previously_seen(
+    root: Path, identity: str, env: Mapping[str, str] | None = None
+) -> frozenset[str]:
+    """The cited paths an earlier check of ``root`` saw in the work tree (outside git the only
+    record that a file now missing was there), whether or not that report is still valid."""
+    try:
+        data = json.loads(cache_path(identity, env).read_text(encoding="utf-8"))
+        if data.get("root") != str(root):
+            return frozenset()
+        watched = data.get("watched") or {}
+        present = {str(p) for p, stamp in watched.items() if stamp is not None}
+        return frozenset(present | {str(p) for p in data.get("seen") or ()})
+    except (OSError, ValueError, TypeError, AttributeError):
+        return frozenset()
 
 
 def write_cache_file(path: Path, data: Mapping[str, object]) -> None:

@@ -76,6 +76,7 @@ from conkeeper.services.upkeep.freshness.report import (
     Report,
     load_cached,
     memory_files,
+    previously_seen,
     store_cached,
     work_tree_stamps,
 )
@@ -248,9 +249,11 @@ def _redact_summaries(findings: list[Finding]) -> None:
 class _Checker:
     """One run over a project: collects entries, asks git, produces findings."""
 
-    def __init__(self, root: Path, memory_dir: Path) -> None:
+    def __init__(self, root: Path, memory_dir: Path, seen: frozenset[str] = frozenset()) -> None:
         self.root = root
         self.memory_dir = memory_dir
+        self.seen_before = seen  # outside git: cited paths an earlier check saw
+        self.present: set[str] = set()  # ... and those this one sees
         self.memory_prefix = _relative(memory_dir, root) + "/"
         self.report = Report()
         self.history: History | None = None
@@ -288,6 +291,7 @@ class _Checker:
                 self._confirm_unanchored()
             _redact_summaries(self.report.findings)
         self.report.watched = work_tree_stamps(self.root, self.looked_at)
+        self.report.seen = sorted(self.present)
         self.report.entries = len(entries)
         self.report.citations = sum(len(e.citations) for _, e in entries)
         self.report.elapsed_ms = (time.perf_counter() - started) * 1000
@@ -532,6 +536,8 @@ class _Checker:
             found = self.tree.resolve(citation.value) if self.report.git else None
             if found is None and not self.report.git:
                 found = citation.value if (self.root / citation.value).exists() else None
+                if found is not None or citation.value in self.seen_before:
+                    self.present.add(citation.value)
             if found is None:
                 flagged = flagged or self._missing(rel, entry, citation.value)
             else:
@@ -560,7 +566,7 @@ class _Checker:
             else:
                 self._add(rel, entry, path, "deleted", f"deleted: {old}", event.commit)
             return True
-        if self.tree.plausible(path):
+        if self.tree.plausible(path) or (not self.report.git and path in self.seen_before):
             where = "the work tree or its recent history" if self.report.git else "the work tree"
             self._add(rel, entry, path, "missing", f"not in {where}")
             return True
@@ -660,13 +666,19 @@ class _Checker:
                 continue
             for name, commit in wanted.get(key, ()):
                 paths = was_in.get((commit, name))
-                if paths:
+                if paths and not self._still_on_disk(name, paths):
                     shown = sorted(paths)[0]
                     detail = f"in {shown} when this entry was written; now nowhere in the code"
                     self._add(rel, entry, name, "symbol-gone", detail)
                     flagged.add(key)
                     break
         self.report.findings.sort(key=lambda f: (f.file, f.line))
+
+    def _still_on_disk(self, name: str, paths: set[str]) -> bool:
+        """Whether a file that held ``name`` when its entry was written still holds it in the
+        work tree though git no longer searches it (a vendored or generated folder moved into
+        ``.gitignore``): the name is still defined, only out of git's view."""
+        return any(p not in self.tree.files and has_word(self._code(p), name) for p in paths)
 
     def _trees_when_written(self) -> dict[tuple[str, int], str]:
         """For each entry citing a symbol without a file, the commit whose tree shows the code
@@ -854,9 +866,11 @@ def _read_memory(path: Path) -> tuple[float, str | None]:
         return stat.st_mtime, None
 
 
-def find_stale(root: Path, memory_dir: Path) -> Report:
-    """Check every curated memory file of the project at ``root`` (no cache)."""
-    return _Checker(root, memory_dir).run(memory_files(memory_dir))
+def find_stale(root: Path, memory_dir: Path, seen: frozenset[str] = frozenset()) -> Report:
+    """Check every curated memory file of the project at ``root`` (no cache). ``seen``: cited
+    paths an earlier check saw in the work tree (:func:`report.previously_seen`); outside git
+    one of them gone is reported missing wherever it sat (`docker-compose.yml`)."""
+    return _Checker(root, memory_dir, seen).run(memory_files(memory_dir))
 
 
 # --------------------------------------------------------------------------- cache
@@ -875,6 +889,6 @@ def cached_stale(
     report, current = load_cached(root, memory_dir, identity, env)
     if report is not None or not refresh:
         return report
-    report = find_stale(root, memory_dir)
+    report = find_stale(root, memory_dir, previously_seen(root, identity, env))
     store_cached(report, root, identity, current, env)
     return report
