@@ -316,6 +316,7 @@ AUTHORS = (
     ("train13.jsonl", "a24-train13"),
     ("blind12.jsonl", "a25-blind12"),
     ("blind13.jsonl", "a26-blind13"),
+    ("blind14.jsonl", "a27-blind14"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
