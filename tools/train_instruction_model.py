@@ -317,6 +317,7 @@ AUTHORS = (
     ("blind12.jsonl", "a25-blind12"),
     ("blind13.jsonl", "a26-blind13"),
     ("blind14.jsonl", "a27-blind14"),
+    ("train14.jsonl", "a28-train14"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
