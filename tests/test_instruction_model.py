@@ -265,10 +265,9 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set still to be measured (blind15.jsonl, ...) or seen but not yet trained on
-    # (blind14.jsonl) is never trained on; blind3 to
-    # blind13 were measured once (FIRST_BLIND3.md ... FIRST_BLIND13.md) before they joined the
-    # authors, train6 to train13 too (FIRST_TRAIN6.md ... FIRST_TRAIN13.md)
+    # a blind set still to be measured (blind15.jsonl, ...) is never trained on; blind3 to
+    # blind14 were measured once (FIRST_BLIND3.md ... FIRST_BLIND14.md) before they joined the
+    # authors, train6 to train14 too (FIRST_TRAIN6.md ... FIRST_TRAIN14.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
@@ -283,6 +282,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "blind11.jsonl",
         "blind12.jsonl",
         "blind13.jsonl",
+        "blind14.jsonl",
     }
     assert {
         "train6.jsonl",
@@ -293,6 +293,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "train11.jsonl",
         "train12.jsonl",
         "train13.jsonl",
+        "train14.jsonl",
     } <= files
     for name in (
         "FIRST_BLIND4.md",
@@ -308,10 +309,12 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "FIRST_TRAIN11.md",
         "FIRST_TRAIN12.md",
         "FIRST_TRAIN13.md",
+        "FIRST_TRAIN14.md",
         "FIRST_BLIND10.md",
         "FIRST_BLIND11.md",
         "FIRST_BLIND12.md",
         "FIRST_BLIND13.md",
+        "FIRST_BLIND14.md",
     ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 
@@ -367,6 +370,8 @@ def test_the_trainer_reports_leave_one_author_out() -> None:
             "0.01",
             "--limit",
             "30",
+            "--partners",  # two members per fold: the full bagging is one per pair of authors
+            "2",
         ],
         capture_output=True,
         text=True,
