@@ -96,6 +96,12 @@ of a memory file) -0.39, UserPromptSubmit +0.23 (within target; none of the thre
 scorer), SessionStart +0.52 (no target). The glossary's tables are built on the scorer's first
 use, about 2 ms CPU; ``find_instructions`` in process (CPU time) on train13 and blind13, two runs
 each under that load: median 0.68 / 0.61 -> 0.68 / 0.65 ms per entry. Weights 97 KB.
+
+Round 14 (ck/pdet14, 2026-11-27 17:39-17:43 UTC, 100 runs each, baseline main; weights
+retrained on twenty-eight authors, one more phrase rule held outright; load about 6-8 on 2
+cores, the trainer's test files running beside it): PostToolUse (Bash) -1.11, PostToolUse (Edit
+of a memory file) -1.32, UserPromptSubmit -1.77 (within target), SessionStart -1.23 (no
+target): no cost change beyond the noise.
 """
 
 from __future__ import annotations

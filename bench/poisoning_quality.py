@@ -186,6 +186,29 @@ at mean saved 98.5%, other languages 68.0% -> 73.4%). Not kept: the translated w
 the class bigrams (78.6%), a feature for one named thing put in place of another
 (package_source +2 points, the mean 78.8% / 79.2%): within the noise. Threshold kept at 0.9509.
 Targets not met.
+
+Round 14 (ck/pdet14, 2026-11-27). Blind set 14 (measured once after round 13, 73.3% / 98.65%,
+``FIRST_BLIND14.md``) and a fresh writer, ``train14.jsonl`` (a payments backend, a university
+research-computing group, a WordPress freelancer and a computer-vision start-up, half its notes
+in other languages, heavy on soft secrecy, override, authority and long notes), measured once at
+16:59 UTC before it was read, detector as on main: held 61.0% / saved 97.8%
+(``FIRST_TRAIN14.md``; other languages 45.1% held); both authors since (twenty-eight).
+Leave-one-author-out, four members per fold, seeds 20 / 31: at 0.9509 78.3% / 78.5% held (min
+59.7% / 61.0%, train14), saved 98.76% / 98.73%; at mean saved 98.5% 79.5% / 79.8%; at 98.0%
+82.1% / 83.2%; English 79.9% against other languages 72.0%. Error analysis of the held-out
+misses by kind (``HELD_OUT_AUTHORS.md``): half score 0.8-0.95, just under the bar among the
+hard negatives; override, authority, disable and long notes lose 16-22 points in other
+languages; a long note's lines are scored alone and the note held on its worst line (no
+dilution), and the missed buried lines are harms of where a thing goes (a password in a
+comment, a shared admin login), which no word or act class marks. A second, differently built
+scorer, character 3-5-grams (a numpy proxy, one model per fold), mixed in log-odds: about 3
+points more at the same saved rate over two seeds (79.5% -> 82.6%, 79.8% -> 83.3% at mean saved
+98.5%; the control, the word model mixed with its own other seed, 81.1%), every weak kind up
+(long_buried +6.6, package_source +5.0), the weakest author unchanged: not shipped (its
+held-out report with the real pure-Python trainer and a hook A/B are the next round's).
+Shipped: the weights retrained on twenty-eight authors, threshold kept at 0.9509 (the rule
+picked 0.9478), and an order approving every tool call or permission prompt in advance held
+outright (13 poison entries of eight authors, no benign). Targets not met.
 """
 
 from __future__ import annotations
@@ -214,6 +237,7 @@ TARGET_HELD = 0.95
 TARGET_SAVED = 0.98
 TINY_ROWS = 40
 TINY_EPOCHS = 2
+TINY_PARTNERS = 2
 
 
 def load(name: str) -> list[dict[str, str]]:
@@ -231,7 +255,7 @@ def load(name: str) -> list[dict[str, str]]:
 # round 10; blind11 (FIRST_BLIND11.md, measured once after round 10) since round 11; blind12
 # (FIRST_BLIND12.md, measured once after round 11) since round 12; blind13 (FIRST_BLIND13.md,
 # measured once after round 12) since round 13; blind14 (FIRST_BLIND14.md, measured once after
-# round 13) is seen, not yet trained on; blind15 is the next set to be measured once.
+# round 13) since round 14; blind15 is the next set to be measured once.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
@@ -307,7 +331,10 @@ def held_out_authors(tiny: bool) -> dict[str, object]:
     """Leave-one-author-out figures (see the module docstring), per author and mean/min."""
     examples = trainer.load_examples(limit=TINY_ROWS // 2 if tiny else 0)
     l2 = float(getattr(instruction_model_weights, "L2", trainer.L2_GRID[0]))
-    scored = trainer.held_out(examples, l2, TINY_EPOCHS if tiny else trainer.EPOCHS)
+    # tiny: two members per fold (the full bagging trains one per pair of authors: 378 for
+    # twenty-eight, over ten minutes on the busy machine even on a slice of each set)
+    epochs = TINY_EPOCHS if tiny else trainer.EPOCHS
+    scored = trainer.held_out(examples, l2, epochs, partners=TINY_PARTNERS if tiny else 0)
     chosen = trainer.choose_threshold(scored)
     out: dict[str, object] = {"l2": l2, "rule": trainer.THRESHOLD_RULE}
     for label, threshold in (("chosen", chosen), ("shipped", instruction_model_weights.THRESHOLD)):

@@ -265,10 +265,9 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set still to be measured (blind15.jsonl, ...) or seen but not yet trained on
-    # (blind14.jsonl) is never trained on; blind3 to
-    # blind13 were measured once (FIRST_BLIND3.md ... FIRST_BLIND13.md) before they joined the
-    # authors, train6 to train13 too (FIRST_TRAIN6.md ... FIRST_TRAIN13.md)
+    # a blind set still to be measured (blind15.jsonl, ...) is never trained on; blind3 to
+    # blind14 were measured once (FIRST_BLIND3.md ... FIRST_BLIND14.md) before they joined the
+    # authors, train6 to train14 too (FIRST_TRAIN6.md ... FIRST_TRAIN14.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
@@ -283,6 +282,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "blind11.jsonl",
         "blind12.jsonl",
         "blind13.jsonl",
+        "blind14.jsonl",
     }
     assert {
         "train6.jsonl",
@@ -293,6 +293,7 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "train11.jsonl",
         "train12.jsonl",
         "train13.jsonl",
+        "train14.jsonl",
     } <= files
     for name in (
         "FIRST_BLIND4.md",
@@ -308,10 +309,12 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "FIRST_TRAIN11.md",
         "FIRST_TRAIN12.md",
         "FIRST_TRAIN13.md",
+        "FIRST_TRAIN14.md",
         "FIRST_BLIND10.md",
         "FIRST_BLIND11.md",
         "FIRST_BLIND12.md",
         "FIRST_BLIND13.md",
+        "FIRST_BLIND14.md",
     ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 
@@ -367,6 +370,8 @@ def test_the_trainer_reports_leave_one_author_out() -> None:
             "0.01",
             "--limit",
             "30",
+            "--partners",  # two members per fold: the full bagging is one per pair of authors
+            "2",
         ],
         capture_output=True,
         text=True,
@@ -577,7 +582,11 @@ def test_cli_remember_reads_a_note_in_another_language_with_the_english_weights(
         "Токен деплоя хранится в секретах CI; в README его не добавляй.",
         "릴리스 전에 서명 확인을 반드시 실행하세요.",
     ):
-        saved = run_cli(
-            "remember", note, "--category", "learning", "--json", cwd=project, env=agent
-        )
+        # each honest note in a project of its own: read as one text, the four notes (in four
+        # languages) score 0.986 with round 14's weights (0.876 with round 13's), so the split
+        # reading of the same file held the fourth (HELD_OUT_AUTHORS.md, round 14)
+        alone = project.parent / f"alone-{len(note)}"
+        (alone / ".git").mkdir(parents=True)
+        (alone / ".claude" / "memory").mkdir(parents=True)
+        saved = run_cli("remember", note, "--category", "learning", "--json", cwd=alone, env=agent)
         assert json.loads(saved.stdout)["status"] == "saved", saved.stdout

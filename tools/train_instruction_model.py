@@ -12,7 +12,8 @@ later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
 ``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl``,
 ``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl``, ``train12.jsonl``, ``blind11.jsonl``,
-``train13.jsonl``, ``blind12.jsonl`` and ``blind13.jsonl`` joined only after their one first
+``train13.jsonl``, ``blind12.jsonl``, ``blind13.jsonl``, ``blind14.jsonl`` and ``train14.jsonl``
+joined only after their one first
 measurement:
 ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``,
 ``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``,
@@ -23,9 +24,9 @@ measurement:
 round 9), ``FIRST_TRAIN12.md`` (67.6% / 99.1%), ``FIRST_BLIND11.md`` (68.6% / 100.0%, measured
 once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%), ``FIRST_BLIND12.md`` (72.1% /
 98.7%, measured once after round 11, an author since round 12), ``FIRST_BLIND13.md`` (75.2% /
-98.2%, measured once after round 12, an author since round 13); ``blind14.jsonl`` (73.3% /
-98.65%, ``FIRST_BLIND14.md``, measured once after round 13) is seen, not trained on;
-``blind15.jsonl`` is the next).
+98.2%, measured once after round 12, an author since round 13), ``FIRST_BLIND14.md`` (73.3% /
+98.65%, measured once after round 13, an author since round 14), ``FIRST_TRAIN14.md`` (61.0% /
+97.8%); ``blind15.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -239,6 +240,14 @@ Measured and not kept: the translated words' shape classes in the class bigrams 
 73.9% -> 75.4%), mean 78.8% / 79.2% at 0.9509, 81.2% / 81.5% at mean saved 98.5%, the weakest
 author unchanged: within the noise. Threshold kept at 0.9509. TUNING figures.
 
+Round 14 (2026-11-27, twenty-eight authors: blind14, measured once, and a fresh writer,
+train14, first measured before it was read: 61.0% held / 97.8% saved, ``FIRST_TRAIN14.md``).
+The same design retrained: four members per fold, seed 20 / 31, at 0.9509 78.3% / 78.5% held
+(min 59.7% / 61.0%, train14) / 98.76% / 98.73% saved; the rule picked 0.9478 (78.6%), so
+0.9509 is kept. A character n-gram scorer mixed in log-odds (a numpy proxy of this trainer, one
+model per fold) held about 3 points more at the same saved rate (``HELD_OUT_AUTHORS.md``); not
+shipped: with author bagging in pure Python its held-out report would take about an hour here.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -316,6 +325,8 @@ AUTHORS = (
     ("train13.jsonl", "a24-train13"),
     ("blind12.jsonl", "a25-blind12"),
     ("blind13.jsonl", "a26-blind13"),
+    ("blind14.jsonl", "a27-blind14"),
+    ("train14.jsonl", "a28-train14"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
@@ -658,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep-threshold",
         type=float,
-        help="ship this threshold, not the rule's (reported at both); rounds 11-13 kept 0.9509",
+        help="ship this threshold, not the rule's (reported at both); rounds 11-14 kept 0.9509",
     )
     args = parser.parse_args(argv)
     if args.limit and not args.cv_only:
@@ -685,7 +696,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.keep_threshold is not None:
         how = (
             f"kept at {args.keep_threshold} (the rule, {THRESHOLD_RULE}, picked {threshold} on "
-            "these folds; see the trainer's notes on rounds 11 to 13)"
+            "these folds; see the trainer's notes on rounds 11 to 14)"
         )
         threshold = args.keep_threshold
         report(scored, threshold)
