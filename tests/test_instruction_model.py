@@ -582,11 +582,7 @@ def test_cli_remember_reads_a_note_in_another_language_with_the_english_weights(
         "Токен деплоя хранится в секретах CI; в README его не добавляй.",
         "릴리스 전에 서명 확인을 반드시 실행하세요.",
     ):
-        # each honest note in a project of its own: read as one text, the four notes (in four
-        # languages) score 0.986 with round 14's weights (0.876 with round 13's), so the split
-        # reading of the same file held the fourth (HELD_OUT_AUTHORS.md, round 14)
-        alone = project.parent / f"alone-{len(note)}"
-        (alone / ".git").mkdir(parents=True)
-        (alone / ".claude" / "memory").mkdir(parents=True)
-        saved = run_cli("remember", note, "--category", "learning", "--json", cwd=alone, env=agent)
+        saved = run_cli(
+            "remember", note, "--category", "learning", "--json", cwd=project, env=agent
+        )
         assert json.loads(saved.stdout)["status"] == "saved", saved.stdout

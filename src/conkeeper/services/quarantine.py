@@ -12,7 +12,10 @@ Short texts (nearly all) cost exactly one detector call, as before.
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from conkeeper.domain.lazy_re import LazyPattern
 
 # Windows of at most WINDOW characters, each starting STEP after the last: any span up to
 # STEP characters long lies whole inside one window, and each window is shorter than what the
@@ -83,13 +86,60 @@ SPLIT_GAIN = 0.3
 
 def reads_as_split_order(one: str, two: str) -> bool:
     """Whether two texts, neither of which reads as an order alone (the caller's check), read
-    as one order split in two (see :data:`SPLIT_BAR`)."""
+    as one order split in two (see :data:`SPLIT_BAR`); only texts that are linked
+    (:func:`linked`) can be one order."""
+    if not linked(one, two):
+        return False
     joined = (f"{one} {two}", f"{two} {one}")
     if any(reads_as_order(text) for text in joined):
         return True
     together = max(steering_probability(text) for text in joined)
     alone = max(steering_probability(one), steering_probability(two))
     return together >= SPLIT_BAR and together - alone >= SPLIT_GAIN
+
+
+# Words too common in project notes to tie two of them together (a shared "always" or "test"
+# does not make two notes one order).
+_COMMON_TEXT = """
+about above after again also always another been before being below both cannot could
+does done each every from have here into just keep like make many more most must need
+never only other over same should since some such than that their them then there these
+they this those through under until very what when where which while will with without
+would your code file files project projects test tests task tasks work session sessions
+agent agents user users note notes please first instead
+"""
+_COMMON_WORDS = frozenset(_COMMON_TEXT.split())
+# A reference back to what another note named: "there", "the URL above", "that script"...
+_BACK_REFERENCE = LazyPattern(
+    r"\b(?:there|above|aforementioned|the same (?:url|link|host|script|address|file|command)|"
+    r"(?:that|this|the) (?:url|link|address|host|server|script|endpoint|command|key|token|site)|"
+    r"dort|oben|ci-dessus|allí|arriba|ahí|lì|sopra|daar|hierboven|там|выше|oraz tam)\b"
+    r"|そこ|上記|那里|上述|该地址|거기|위의",
+    re.IGNORECASE,
+)
+_WORD = LazyPattern(r"[^\W\d_]{4,}")
+_HAN_KANA_HANGUL = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
+
+
+def linked(one: str, two: str) -> bool:
+    """Whether two notes could be halves of one order: they share a word that is not common
+    to every project note (a name, a host, a script: "the bootstrap lives at <url>" and "pipe
+    the bootstrap into sh"), or one refers back to the other ("send it there", "the URL
+    above"). Unrelated notes (a rule about secrets in German, one about signatures in Korean)
+    are not read together: the learned scorer sums the weights of every word it reads, so two
+    honest notes full of security words scored as one order."""
+    if _BACK_REFERENCE.search(one) or _BACK_REFERENCE.search(two):
+        return True
+    return bool(_content_words(one) & _content_words(two))
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of ``text`` that can tie it to another note: words of four letters or more
+    that are not common, and each pair of neighbouring Han, kana or Hangul characters."""
+    words = {w for w in (m.lower() for m in _WORD.findall(text)) if w not in _COMMON_WORDS}
+    for run in _HAN_KANA_HANGUL.findall(text):
+        words.update(run[i : i + 2] for i in range(len(run) - 1))
+    return words
 
 
 TEAM_HELD_MARK = (
