@@ -275,26 +275,72 @@ def record_changes(
     now: Prints,
     since_ns: int | None,
     new_files: Collection[str] = (),
-) -> int:
+) -> tuple[int, list[str]]:
     """For each ``changed`` file: when it changed at or after ``since_ns`` (the tool's start),
     record its lines missing from its last known content (none for one of ``new_files``, which
-    did not exist at the last look) as the agent's; then make its current content the known
-    one. Returns how many lines were recorded. Errors propagate (the hook fails open around
-    it)."""
+    did not exist at the last look) as the agent's, and the entries an agent's ``@source`` tag
+    followed at the last look that stay but lost the tag (:func:`untagged_lines`: a whole-file
+    Write, ``sed -i`` or a script took it out, so the entry would read as the person's); then
+    make its current content the known one. Returns how many lines were recorded and the files
+    whose entries lost their tag. Errors propagate (the hook fails open around it)."""
     baseline = _baseline(memory_dir)
     recorded = 0
+    untagged: list[str] = []
     for relative in changed:
         lines = _file_lines(memory_dir, relative)
         if lines is None:
             continue
-        keys = {line_key(line) for line in lines if line.strip()}
+        keys = _content_keys(lines)
         known = set() if relative in new_files else baseline.get(relative)
         if known is not None and since_ns is not None and now[relative][1] >= since_ns:
             added = [line for line in lines if line.strip() and line_key(line) not in known]
-            recorded += record(memory_dir, relative, "\n".join(added))
+            lost = untagged_lines(lines, known, keys)
+            recorded += record(memory_dir, relative, "\n".join(added + lost))
+            if lost:
+                untagged.append(relative)
         baseline[relative] = keys
     _write_baseline(memory_dir, baseline)
-    return recorded
+    return recorded, untagged
+
+
+TAGGED = "t:"  # the prefix of a baseline key whose line an agent's @source tag followed
+
+
+def _content_keys(lines: list[str]) -> set[str]:
+    """The baseline's keys of a file's lines: each non-blank line's, and :data:`TAGGED` before
+    the key of each entry line an agent's source tag follows (:func:`agent_tagged`)."""
+    keys = {line_key(line) for line in lines if line.strip()}
+    keys.update(TAGGED + line_key(lines[index]) for index in agent_tagged(lines))
+    return keys
+
+
+def agent_tagged(lines: list[str]) -> list[int]:
+    """The indexes of the entry lines an agent's ``<!-- @source: agent-... -->`` tag follows
+    (the last non-blank line above the tag that is no comment: the entry's bullet)."""
+    from conkeeper.domain.provenance import parse_source_tag
+
+    found: list[int] = []
+    for index, line in enumerate(lines):
+        if "@source" not in line:
+            continue
+        tag = parse_source_tag(line)
+        if tag is None or not tag.from_agent:
+            continue
+        above = index - 1
+        while above >= 0 and (not lines[above].strip() or lines[above].lstrip().startswith("<!--")):
+            above -= 1
+        if above >= 0:
+            found.append(above)
+    return found
+
+
+def untagged_lines(lines: list[str], known: Collection[str], keys: Collection[str]) -> list[str]:
+    """The lines of ``lines`` an agent's tag followed at the last look (``known``) that it no
+    longer follows (``keys``: the file's keys now, :func:`_content_keys`)."""
+    lost = {key[len(TAGGED) :] for key in known if key.startswith(TAGGED) and key not in keys}
+    if not lost:
+        return []
+    return [line for line in lines if line.strip() and line_key(line) in lost]
 
 
 def remember_contents(memory_dir: Path, files: list[str]) -> None:
@@ -303,7 +349,7 @@ def remember_contents(memory_dir: Path, files: list[str]) -> None:
     for relative in files:
         lines = _file_lines(memory_dir, relative)
         if lines is not None:
-            baseline[relative] = {line_key(line) for line in lines if line.strip()}
+            baseline[relative] = _content_keys(lines)
     _write_baseline(memory_dir, baseline)
 
 
