@@ -129,3 +129,43 @@ def test_a_calm_order_hidden_in_a_comment_is_held(tmp_path: Path) -> None:
     assert note["status"] == "saved", note
     context = session_start_context(root, session="s-next")
     assert "pg-stage-3" in context and "skip the test suite" not in context, context
+
+
+def _post_tool(root: Path, name: str, tool_input: dict[str, str], response: object) -> str:
+    """Claude Code's PostToolUse hook for one tool call with no PreToolUse before it."""
+    payload = {
+        "session_id": "s-agent",
+        "transcript_path": str(root.parent / "s-agent.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": "PostToolUse",
+        "tool_name": name,
+        "tool_use_id": f"toolu_{name}",
+        "tool_input": tool_input,
+        "tool_response": response,
+    }
+    done = run_cli("hook", "PostToolUse", stdin=json.dumps(payload), cwd=root)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_review_drop_cuts_the_agents_copy_not_the_persons_below_it(tmp_path: Path) -> None:
+    """The agent's Edit wrote an order under '## Gotchas'; the person then typed a note and
+    the same line themselves further down. Both copies are one held item, and 'review drop'
+    cut the last copy: the person's. Where the agent's line sits (the line above it) is
+    recorded with it, so drop cuts the agent's copy and the person's stays where they put it."""
+    root = _memory_project(tmp_path)
+    memory = root / ".claude/memory/patterns.md"
+    line = "- " + ORDER
+    text = memory.read_text()
+    _post_tool(root, "Read", {"file_path": str(memory)}, {"type": "text"})
+    old, new = "## Gotchas\n", f"## Gotchas\n{line}\n"
+    memory.write_text(text.replace(old, new))
+    edit = {"file_path": str(memory), "old_string": old, "new_string": new}
+    _post_tool(root, "Edit", edit, {"filePath": str(memory), "oldString": old, "newString": new})
+    mine = f"{line}\n- Our CI runners are ephemeral\n{line}\n"
+    memory.write_text(memory.read_text().replace(f"{line}\n", mine))
+    listed = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
+    assert [item["source"] for item in listed] == ["agent-edit"], listed
+    assert run_cli("review", "drop", str(listed[0]["id"]), cwd=root).returncode == 0
+    after = memory.read_text()
+    assert f"## Gotchas\n- Our CI runners are ephemeral\n{line}\n" in after, after

@@ -18,9 +18,11 @@ file changed while the tool ran has its new lines recorded the same way
 calls (the user's own editor) only refreshes that content.
 
 Where: ``<memory folder>/.review/agent-edits`` (one ``KEY<TAB>FILE`` line per written line,
-appended), ``agent-edits-approved`` (keys the user kept) and ``agent-edits-baseline``, in the
-review folder, which its own ``.gitignore`` keeps out of git. A key is a hash of the line with
-its whitespace collapsed, so a line the user edits by hand is theirs again.
+appended), ``agent-edits-approved`` (keys the user kept), ``agent-edits-baseline`` and
+``agent-edits-places`` (the line above each written line: :func:`agents_copy` tells the agent's
+copy from one the person typed later, for ``review drop``), in the review folder, which its
+own ``.gitignore`` keeps out of git. A key is a hash of the line with its whitespace collapsed,
+so a line the user edits by hand is theirs again.
 
 Cost: the hook path (standard library only): a ``scandir`` of the memory folder per tool call;
 files are read only when one changed.
@@ -37,6 +39,7 @@ REVIEW_DIR = ".review"
 RECORDED = "agent-edits"
 APPROVED = "agent-edits-approved"
 BASELINE = "agent-edits-baseline"
+PLACES = "agent-edits-places"  # KEY<TAB>KEY OF THE LINE ABOVE<TAB>FILE: where a line was written
 SKIPPED_DIRS = frozenset({REVIEW_DIR, "sessions"})  # ConKeeper's own folders in the memory folder
 MAX_MEMORY_FILE_BYTES = 2 * 1024 * 1024  # a larger file is not diffed
 IGNORE = "# ConKeeper's review queue: held memory entries, never committed\n*\n"
@@ -77,7 +80,63 @@ def record(memory_dir: Path, relative: str, written: str) -> int:
     rel = relative.replace("\t", " ").replace("\n", " ")
     data = "".join(f"{key}\t{rel}\n" for key in sorted(keys)).encode("utf-8", "replace")
     _append(folder / RECORDED, data)
+    _record_places(memory_dir, relative, written)
     return len(keys)
+
+
+def _record_places(memory_dir: Path, relative: str, written: str) -> None:
+    """Note where each line of ``written`` sits in ``relative`` now (the key of the non-blank
+    line above it): the person may type the same line themselves later, and ``review drop``
+    must cut the agent's copy, not theirs (:func:`places`)."""
+    wanted = {line_key(line) for line in written.splitlines() if line.strip()}
+    lines = _file_lines(memory_dir, relative) or []
+    rel = relative.replace("\t", " ").replace("\n", " ")
+    found = [f"{key}\t{above}\t{rel}\n" for key, above in _keyed_with_above(lines) if key in wanted]
+    if found:
+        _append(review_folder(memory_dir) / PLACES, "".join(found).encode("utf-8", "replace"))
+
+
+def _keyed_with_above(lines: list[str]) -> list[tuple[str, str]]:
+    """Each non-blank line's key with the key of the non-blank line above it (``""`` at the
+    top), in file order."""
+    out: list[tuple[str, str]] = []
+    above = ""
+    for line in lines:
+        if line.strip():
+            key = line_key(line)
+            out.append((key, above))
+            above = key
+    return out
+
+
+def places(memory_dir: Path, relative: str) -> frozenset[tuple[str, str]]:
+    """Where an agent wrote its lines into ``relative``: (the line's key, the key of the line
+    above it) as each was written."""
+    wanted = relative.replace("\t", " ").replace("\n", " ")
+    found = set()
+    for line in _record_lines(memory_dir / REVIEW_DIR / PLACES):
+        key, _, rest = line.partition("\t")
+        above, _, rel = rest.partition("\t")
+        if rel == wanted:
+            found.add((key, above))
+    return frozenset(found)
+
+
+def agents_copy(memory_dir: Path, relative: str, lines: list[str], copies: list[int]) -> int:
+    """Which of ``copies`` (indexes into ``lines``, the file's lines, all the same text) is the
+    copy the agent wrote: the last one under the line it was written under, else the last."""
+    written = places(memory_dir, relative)
+    if len(copies) > 1 and written:
+        above: dict[int, str] = {}
+        previous = ""
+        for index, line in enumerate(lines):
+            if line.strip():
+                above[index] = previous
+                previous = line_key(line)
+        matching = [n for n in copies if (line_key(lines[n]), above.get(n, "")) in written]
+        if matching:
+            return matching[-1]
+    return copies[-1]
 
 
 def approve(memory_dir: Path, line: str) -> None:
