@@ -514,13 +514,14 @@ def _untagged_notice(ctx: HookContext, folder: Path, relative: str, entries: str
 
 def _untagged_notice_text(relative: str) -> str:
     """The notice that the agent's tool took an agent's source tag off an entry of
-    ``relative`` (a name inside the memory folder)."""
+    ``relative`` (a name inside the memory folder), or marked it approved."""
     from conkeeper.domain.privacy import clean_or_empty
 
     return (
         f"ConKeeper: the agent removed the source tag of an entry an agent saved in memory file "
-        f"{clean_or_empty(relative)}, so it would read as yours; it stays marked as the agent's "
-        "(`conkeeper review` lists it if it reads like an instruction)."
+        f"{clean_or_empty(relative)} (or marked it approved), so it would read as yours or as "
+        "approved by you; it stays marked as the agent's (`conkeeper review` lists it if it "
+        "reads like an instruction)."
     )
 
 

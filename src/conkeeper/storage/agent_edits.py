@@ -363,22 +363,28 @@ def record_changes(
 
 
 TAGGED = "t:"  # the prefix of a baseline key whose line an agent's @source tag followed
+UNAPPROVED = "u:"  # ... and of one whose agent tag did not say "approved"
 
 
 def _content_keys(lines: list[str]) -> set[str]:
-    """The baseline's keys of a file's lines: each non-blank line's, and :data:`TAGGED` before
-    the key of each entry line an agent's source tag follows (:func:`agent_tagged`)."""
+    """The baseline's keys of a file's lines: each non-blank line's, and :data:`TAGGED` (and
+    :data:`UNAPPROVED` for a tag without ``approved``) before the key of each entry line an
+    agent's source tag follows (:func:`agent_tagged`)."""
     keys = {line_key(line) for line in lines if line.strip()}
-    keys.update(TAGGED + line_key(lines[index]) for index in agent_tagged(lines))
+    for index, approved in agent_tagged(lines):
+        keys.add(TAGGED + line_key(lines[index]))
+        if not approved:
+            keys.add(UNAPPROVED + line_key(lines[index]))
     return keys
 
 
-def agent_tagged(lines: list[str]) -> list[int]:
+def agent_tagged(lines: list[str]) -> list[tuple[int, bool]]:
     """The indexes of the entry lines an agent's ``<!-- @source: agent-... -->`` tag follows
-    (the last non-blank line above the tag that is no comment: the entry's bullet)."""
+    (the last non-blank line above the tag that is no comment: the entry's bullet), each with
+    whether the tag says the person approved it."""
     from conkeeper.domain.provenance import parse_source_tag
 
-    found: list[int] = []
+    found: list[tuple[int, bool]] = []
     for index, line in enumerate(lines):
         if "@source" not in line:
             continue
@@ -389,14 +395,16 @@ def agent_tagged(lines: list[str]) -> list[int]:
         while above >= 0 and (not lines[above].strip() or lines[above].lstrip().startswith("<!--")):
             above -= 1
         if above >= 0:
-            found.append(above)
+            found.append((above, tag.approved))
     return found
 
 
 def untagged_lines(lines: list[str], known: Collection[str], keys: Collection[str]) -> list[str]:
     """The lines of ``lines`` an agent's tag followed at the last look (``known``) that it no
-    longer follows (``keys``: the file's keys now, :func:`_content_keys`)."""
-    lost = {key[len(TAGGED) :] for key in known if key.startswith(TAGGED) and key not in keys}
+    longer follows, or whose unapproved tag now says ``approved`` (approving is the person's
+    act: :mod:`conkeeper.services.review`) (``keys``: the file's keys now,
+    :func:`_content_keys`)."""
+    lost = {key[2:] for key in known if key.startswith((TAGGED, UNAPPROVED)) and key not in keys}
     if not lost:
         return []
     return [line for line in lines if line.strip() and line_key(line) in lost]
