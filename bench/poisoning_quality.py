@@ -228,7 +228,11 @@ sys.path.insert(0, str(ROOT / "tools"))
 import train_instruction_model as trainer  # noqa: E402
 
 from conkeeper.domain import instruction_model_weights  # noqa: E402
-from conkeeper.domain.instructions import find_instructions, steering_probability  # noqa: E402
+from conkeeper.domain.instructions import (  # noqa: E402
+    _OWN_TAG,
+    find_instructions,
+    steering_probability,
+)
 from conkeeper.services.remember import COPIED_BAR  # noqa: E402
 
 DATA = trainer.DATA
@@ -404,6 +408,22 @@ def _print(name: str, figures: dict[str, object]) -> None:
         print("    " + miss)
 
 
+def hidden_comments(sets: dict[str, list[dict[str, str]]]) -> dict[str, dict[str, int]]:
+    """The seen sets' entries that hold an HTML comment (ConKeeper's own tags aside), per
+    label: how many, and how many the shipped detector holds. A comment's body is judged on
+    its own at ``STRICT_BAR`` (a person reading the rendered Markdown never sees it), so this
+    is where a TODO-style note could be newly held."""
+    figures: dict[str, dict[str, int]] = {}
+    for rows in sets.values():
+        for row in rows:
+            if "<!--" not in _OWN_TAG.sub("", row["text"]):
+                continue
+            counts = figures.setdefault(row["label"], {"entries": 0, "held": 0})
+            counts["entries"] += 1
+            counts["held"] += bool(find_instructions(row["text"]))
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the held-out-author, seen and blind figures apart and write the JSON results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -424,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         "seen": {k: measure(rows, args.show_misses) for k, rows in seen.items() if rows},
         "measured_once": {k: measure(rows, False) for k, rows in once.items() if rows},
         "blind_first_measurement": {k: measure(rows, False) for k, rows in blind.items()},
+        "hidden_comments": hidden_comments(seen),
         "cost": cost_us([row for rows in (*seen.values(), *blind.values()) for row in rows]),
     }
     _print_held_out(results["held_out_authors"])  # type: ignore[arg-type]
@@ -433,6 +454,7 @@ def main(argv: list[str] | None = None) -> int:
         _print(f"measured once before ({MEASURED_ONCE[name]}), not trained on: {name}", figures)
     for name, figures in results["blind_first_measurement"].items():  # type: ignore[attr-defined]
         _print(f"BLIND (first measurement) {name}", figures)
+    print(f"seen entries with an HTML comment (label: held/entries): {results['hidden_comments']}")
     print(f"cost per entry: {results['cost']}")
     path = RESULTS.with_suffix(".tiny.json") if args.tiny else RESULTS
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -149,7 +149,8 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     if warning is None and instructions is not None:
         warning = _unnamed_instruction_change(ctx, before_outbound[1], instructions)
     if prints is not None:
-        _record_shell_edits(ctx, prints, seen[:2])
+        untagged = _record_shell_edits(ctx, prints, seen[:2])
+        warning = warning or untagged
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
@@ -353,15 +354,18 @@ def _refresh_memory_contents(ctx: HookContext, prints: Prints, before: object) -
             log(f"hook PreToolUse: memory contents not noted ({exc})", env=ctx.env)
 
 
-def _record_shell_edits(ctx: HookContext, prints: Prints, seen: list[Any]) -> None:
+def _record_shell_edits(ctx: HookContext, prints: Prints, seen: list[Any]) -> str | None:
     """Record as the agent's the lines a tool wrote into memory files without an edit tool
-    (a shell ``echo >>``, a script): files whose print changed since the look PreToolUse took
+    (a shell ``echo >>``, a script), and the entries whose agent ``@source`` tag it took out
+    (a whole-file Write, ``sed -i``): files whose print changed since the look PreToolUse took
     before the tool ran, changed after it. With no such look (no PreToolUse hook), a change
-    only becomes the known content: it may be the user's."""
+    only becomes the known content: it may be the user's. Returns the notice for an entry
+    that lost its tag, else ``None``."""
     from conkeeper.storage import agent_edits
 
     before, before_at = seen
     since_ns = (before_at - _CLOCK_SLACK_MS) * 1_000_000 if isinstance(before_at, int) else None
+    notice = None
     for folder, now in prints.items():
         earlier = _earlier(before, folder)
         try:
@@ -372,14 +376,20 @@ def _record_shell_edits(ctx: HookContext, prints: Prints, seen: list[Any]) -> No
             if not changed:
                 continue
             new_files = [rel for rel in changed if rel not in earlier]
-            if agent_edits.record_changes(Path(folder), changed, now, since_ns, new_files):
+            recorded, untagged = agent_edits.record_changes(
+                Path(folder), changed, now, since_ns, new_files
+            )
+            if recorded:
                 from conkeeper.storage.logfile import log
 
                 log(f"hook PostToolUse: {ctx.payload.tool_name} wrote into memory", env=ctx.env)
+            if untagged and notice is None:
+                notice = _untagged_notice_text(untagged[0])
         except OSError as exc:
             from conkeeper.storage.logfile import log
 
             log(f"hook PostToolUse: memory changes not checked ({exc})", env=ctx.env)
+    return notice
 
 
 def _memory_write_warning(ctx: HookContext) -> str | None:
@@ -499,10 +509,19 @@ def _untagged_notice(ctx: HookContext, folder: Path, relative: str, entries: str
         from conkeeper.storage.logfile import log
 
         log(f"hook PostToolUse: untagged entry of {relative} not recorded ({exc})", env=ctx.env)
+    return _untagged_notice_text(relative)
+
+
+def _untagged_notice_text(relative: str) -> str:
+    """The notice that the agent's tool took an agent's source tag off an entry of
+    ``relative`` (a name inside the memory folder), or marked it approved."""
+    from conkeeper.domain.privacy import clean_or_empty
+
     return (
         f"ConKeeper: the agent removed the source tag of an entry an agent saved in memory file "
-        f"{relative}, so it would read as yours; it stays marked as the agent's (`conkeeper "
-        "review` lists it if it reads like an instruction)."
+        f"{clean_or_empty(relative)} (or marked it approved), so it would read as yours or as "
+        "approved by you; it stays marked as the agent's (`conkeeper review` lists it if it "
+        "reads like an instruction)."
     )
 
 

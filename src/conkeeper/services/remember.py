@@ -33,6 +33,8 @@ from conkeeper.domain.provenance import AGENT_SOURCES, SOURCES
 
 # The learned scorer's probability at which a note repeating an outside source's text is held
 # (text the agent wrote itself is held at the scorer's own threshold, about 0.92).
+# The same bar as ``domain.instructions.STRICT_BAR`` (a literal here: that module is imported
+# only when a note is judged).
 COPIED_BAR = 0.5
 
 GLOBAL_REASON = (

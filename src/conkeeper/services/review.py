@@ -326,10 +326,15 @@ def _remove_agent_line(item: HeldItem) -> None:
     memory_dir = Path(item.memory_dir)
 
     def cut(current: bytes) -> bytes:
-        # one line: the agent wrote one; a copy the person typed too (elsewhere, later) stays
+        # one line: the agent wrote one; a copy the person typed too stays (the agent's is
+        # the one under the line it was written under)
         lines = current.splitlines(keepends=True)
         same = [n for n, raw in enumerate(lines) if _is_item_line(raw, item.text)]
-        return b"".join(lines[: same[-1]] + lines[same[-1] + 1 :]) if same else current
+        if not same:
+            return current
+        decoded = [raw.decode("utf-8", "replace").rstrip("\r\n") for raw in lines]
+        cut_at = agent_edits.agents_copy(memory_dir, item.target, decoded, same)
+        return b"".join(lines[:cut_at] + lines[cut_at + 1 :])
 
     try:
         edit_file(

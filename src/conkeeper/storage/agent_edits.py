@@ -18,9 +18,11 @@ file changed while the tool ran has its new lines recorded the same way
 calls (the user's own editor) only refreshes that content.
 
 Where: ``<memory folder>/.review/agent-edits`` (one ``KEY<TAB>FILE`` line per written line,
-appended), ``agent-edits-approved`` (keys the user kept) and ``agent-edits-baseline``, in the
-review folder, which its own ``.gitignore`` keeps out of git. A key is a hash of the line with
-its whitespace collapsed, so a line the user edits by hand is theirs again.
+appended), ``agent-edits-approved`` (keys the user kept), ``agent-edits-baseline`` and
+``agent-edits-places`` (the line above each written line: :func:`agents_copy` tells the agent's
+copy from one the person typed later, for ``review drop``), in the review folder, which its
+own ``.gitignore`` keeps out of git. A key is a hash of the line with its whitespace collapsed,
+so a line the user edits by hand is theirs again.
 
 Cost: the hook path (standard library only): a ``scandir`` of the memory folder per tool call;
 files are read only when one changed.
@@ -37,6 +39,7 @@ REVIEW_DIR = ".review"
 RECORDED = "agent-edits"
 APPROVED = "agent-edits-approved"
 BASELINE = "agent-edits-baseline"
+PLACES = "agent-edits-places"  # KEY<TAB>KEY OF THE LINE ABOVE<TAB>FILE: where a line was written
 SKIPPED_DIRS = frozenset({REVIEW_DIR, "sessions"})  # ConKeeper's own folders in the memory folder
 MAX_MEMORY_FILE_BYTES = 2 * 1024 * 1024  # a larger file is not diffed
 IGNORE = "# ConKeeper's review queue: held memory entries, never committed\n*\n"
@@ -77,7 +80,63 @@ def record(memory_dir: Path, relative: str, written: str) -> int:
     rel = relative.replace("\t", " ").replace("\n", " ")
     data = "".join(f"{key}\t{rel}\n" for key in sorted(keys)).encode("utf-8", "replace")
     _append(folder / RECORDED, data)
+    _record_places(memory_dir, relative, written)
     return len(keys)
+
+
+def _record_places(memory_dir: Path, relative: str, written: str) -> None:
+    """Note where each line of ``written`` sits in ``relative`` now (the key of the non-blank
+    line above it): the person may type the same line themselves later, and ``review drop``
+    must cut the agent's copy, not theirs (:func:`places`)."""
+    wanted = {line_key(line) for line in written.splitlines() if line.strip()}
+    lines = _file_lines(memory_dir, relative) or []
+    rel = relative.replace("\t", " ").replace("\n", " ")
+    found = [f"{key}\t{above}\t{rel}\n" for key, above in _keyed_with_above(lines) if key in wanted]
+    if found:
+        _append(review_folder(memory_dir) / PLACES, "".join(found).encode("utf-8", "replace"))
+
+
+def _keyed_with_above(lines: list[str]) -> list[tuple[str, str]]:
+    """Each non-blank line's key with the key of the non-blank line above it (``""`` at the
+    top), in file order."""
+    out: list[tuple[str, str]] = []
+    above = ""
+    for line in lines:
+        if line.strip():
+            key = line_key(line)
+            out.append((key, above))
+            above = key
+    return out
+
+
+def places(memory_dir: Path, relative: str) -> frozenset[tuple[str, str]]:
+    """Where an agent wrote its lines into ``relative``: (the line's key, the key of the line
+    above it) as each was written."""
+    wanted = relative.replace("\t", " ").replace("\n", " ")
+    found = set()
+    for line in _record_lines(memory_dir / REVIEW_DIR / PLACES):
+        key, _, rest = line.partition("\t")
+        above, _, rel = rest.partition("\t")
+        if rel == wanted:
+            found.add((key, above))
+    return frozenset(found)
+
+
+def agents_copy(memory_dir: Path, relative: str, lines: list[str], copies: list[int]) -> int:
+    """Which of ``copies`` (indexes into ``lines``, the file's lines, all the same text) is the
+    copy the agent wrote: the last one under the line it was written under, else the last."""
+    written = places(memory_dir, relative)
+    if len(copies) > 1 and written:
+        above: dict[int, str] = {}
+        previous = ""
+        for index, line in enumerate(lines):
+            if line.strip():
+                above[index] = previous
+                previous = line_key(line)
+        matching = [n for n in copies if (line_key(lines[n]), above.get(n, "")) in written]
+        if matching:
+            return matching[-1]
+    return copies[-1]
 
 
 def approve(memory_dir: Path, line: str) -> None:
@@ -275,26 +334,80 @@ def record_changes(
     now: Prints,
     since_ns: int | None,
     new_files: Collection[str] = (),
-) -> int:
+) -> tuple[int, list[str]]:
     """For each ``changed`` file: when it changed at or after ``since_ns`` (the tool's start),
     record its lines missing from its last known content (none for one of ``new_files``, which
-    did not exist at the last look) as the agent's; then make its current content the known
-    one. Returns how many lines were recorded. Errors propagate (the hook fails open around
-    it)."""
+    did not exist at the last look) as the agent's, and the entries an agent's ``@source`` tag
+    followed at the last look that stay but lost the tag (:func:`untagged_lines`: a whole-file
+    Write, ``sed -i`` or a script took it out, so the entry would read as the person's); then
+    make its current content the known one. Returns how many lines were recorded and the files
+    whose entries lost their tag. Errors propagate (the hook fails open around it)."""
     baseline = _baseline(memory_dir)
     recorded = 0
+    untagged: list[str] = []
     for relative in changed:
         lines = _file_lines(memory_dir, relative)
         if lines is None:
             continue
-        keys = {line_key(line) for line in lines if line.strip()}
+        keys = _content_keys(lines)
         known = set() if relative in new_files else baseline.get(relative)
         if known is not None and since_ns is not None and now[relative][1] >= since_ns:
             added = [line for line in lines if line.strip() and line_key(line) not in known]
-            recorded += record(memory_dir, relative, "\n".join(added))
+            lost = untagged_lines(lines, known, keys)
+            recorded += record(memory_dir, relative, "\n".join(added + lost))
+            if lost:
+                untagged.append(relative)
         baseline[relative] = keys
     _write_baseline(memory_dir, baseline)
-    return recorded
+    return recorded, untagged
+
+
+TAGGED = "t:"  # the prefix of a baseline key whose line an agent's @source tag followed
+UNAPPROVED = "u:"  # ... and of one whose agent tag did not say "approved"
+
+
+def _content_keys(lines: list[str]) -> set[str]:
+    """The baseline's keys of a file's lines: each non-blank line's, and :data:`TAGGED` (and
+    :data:`UNAPPROVED` for a tag without ``approved``) before the key of each entry line an
+    agent's source tag follows (:func:`agent_tagged`)."""
+    keys = {line_key(line) for line in lines if line.strip()}
+    for index, approved in agent_tagged(lines):
+        keys.add(TAGGED + line_key(lines[index]))
+        if not approved:
+            keys.add(UNAPPROVED + line_key(lines[index]))
+    return keys
+
+
+def agent_tagged(lines: list[str]) -> list[tuple[int, bool]]:
+    """The indexes of the entry lines an agent's ``<!-- @source: agent-... -->`` tag follows
+    (the last non-blank line above the tag that is no comment: the entry's bullet), each with
+    whether the tag says the person approved it."""
+    from conkeeper.domain.provenance import parse_source_tag
+
+    found: list[tuple[int, bool]] = []
+    for index, line in enumerate(lines):
+        if "@source" not in line:
+            continue
+        tag = parse_source_tag(line)
+        if tag is None or not tag.from_agent:
+            continue
+        above = index - 1
+        while above >= 0 and (not lines[above].strip() or lines[above].lstrip().startswith("<!--")):
+            above -= 1
+        if above >= 0:
+            found.append((above, tag.approved))
+    return found
+
+
+def untagged_lines(lines: list[str], known: Collection[str], keys: Collection[str]) -> list[str]:
+    """The lines of ``lines`` an agent's tag followed at the last look (``known``) that it no
+    longer follows, or whose unapproved tag now says ``approved`` (approving is the person's
+    act: :mod:`conkeeper.services.review`) (``keys``: the file's keys now,
+    :func:`_content_keys`)."""
+    lost = {key[2:] for key in known if key.startswith((TAGGED, UNAPPROVED)) and key not in keys}
+    if not lost:
+        return []
+    return [line for line in lines if line.strip() and line_key(line) in lost]
 
 
 def remember_contents(memory_dir: Path, files: list[str]) -> None:
@@ -303,7 +416,7 @@ def remember_contents(memory_dir: Path, files: list[str]) -> None:
     for relative in files:
         lines = _file_lines(memory_dir, relative)
         if lines is not None:
-            baseline[relative] = {line_key(line) for line in lines if line.strip()}
+            baseline[relative] = _content_keys(lines)
     _write_baseline(memory_dir, baseline)
 
 

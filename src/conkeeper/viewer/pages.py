@@ -13,7 +13,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -36,6 +36,31 @@ QUEUE_TARGETS = (
 )
 PAGE_OBSERVATIONS = 100
 PAGE_SESSIONS = 30
+FLASHES_KEPT = 64  # notices a viewer run keeps for the page it redirects to
+
+
+class Flashes:
+    """The notices this viewer said after an action, each under a random id the redirect
+    carries (``/review?flash=ID``). A page shows only what the server itself said: a message
+    taken from the URL let a crafted link show "Approved by your security team" on the review
+    page. An unknown id shows nothing; the oldest notice goes when more are kept."""
+
+    def __init__(self) -> None:
+        self._said: dict[str, str] = {}
+
+    def put(self, message: str) -> str:
+        """Keep ``message`` (already cleaned) and return the id a redirect names it by."""
+        import secrets
+
+        key = secrets.token_urlsafe(16)
+        self._said[key] = message
+        while len(self._said) > FLASHES_KEPT:
+            del self._said[next(iter(self._said))]
+        return key
+
+    def get(self, key: str) -> str:
+        """The notice kept under ``key`` (empty for an id this run never gave)."""
+        return self._said.get(key, "")
 
 
 @dataclass(frozen=True)
@@ -49,6 +74,7 @@ class ViewerContext:
     # the agent variable set when an agent started this viewer (it could read the sign-in link
     # it printed): such a viewer never approves what is held for the user's review
     started_by: str | None = None
+    flashes: Flashes = field(default_factory=Flashes)
 
 
 def _ctx(request: Request) -> ViewerContext:
@@ -285,7 +311,7 @@ async def queue_page(request: Request) -> Response:
         proposals=proposals,
         categories=MEMORY_CATEGORIES,
         targets=QUEUE_TARGETS,
-        message=request.query_params.get("message", ""),
+        message=_ctx(request).flashes.get(request.query_params.get("flash", "")),
     )
 
 
@@ -327,8 +353,7 @@ async def queue_action(request: Request) -> Response:
         if not message:
             raise
 
-    query = urlencode({"message": clean_message(message)})  # the URL carries it: clean first
-    return RedirectResponse("/queue?" + query, status_code=303)
+    return _redirect_with(request, "/queue", clean_message(message))
 
 
 def _queue_key(item: Any) -> str:
@@ -363,7 +388,7 @@ async def review_page(request: Request) -> Response:
         request,
         "review.html",
         items=[item.as_dict() for item in items],
-        message=request.query_params.get("message", ""),
+        message=_ctx(request).flashes.get(request.query_params.get("flash", "")),
     )
 
 
@@ -394,5 +419,11 @@ async def review_action(request: Request) -> Response:
             message = "Unknown action."
     except ReviewError as exc:
         message = str(exc)
-    query = urlencode({"message": clean_message(message)})  # the URL carries it: clean first
-    return RedirectResponse("/review?" + query, status_code=303)
+    return _redirect_with(request, "/review", clean_message(message))
+
+
+def _redirect_with(request: Request, page: str, message: str) -> RedirectResponse:
+    """Go back to ``page`` with ``message`` kept by the server (:class:`Flashes`), the URL
+    carrying only its id."""
+    query = urlencode({"flash": _ctx(request).flashes.put(message)})
+    return RedirectResponse(f"{page}?{query}", status_code=303)
