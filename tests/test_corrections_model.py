@@ -191,6 +191,28 @@ def test_the_parameters_are_chosen_on_the_authors_the_rules_do_not_saturate() ->
     assert trainer.choice_pool(only_seen) == only_seen
 
 
+def test_low_counts_the_rules_own_false_positives_against_its_cap() -> None:
+    # round 15: a new writer's "No, ..." answers fire the rules; low's cap is on the total
+    # false-positive rate (MAX_TOTAL_FP), so it vetoes such matches where medium keeps them
+    trainer = _load_trainer()
+    examples = []
+    for fold in ("extra5", "blind12"):
+        for i in range(210):
+            ex = object.__new__(trainer.Example)
+            ex.fold, ex.text, ex.label = fold, "", "correction" if i < 10 else None
+            ex.rules = dict.fromkeys(trainer.LEVELS, 10 <= i < 13)  # 3 of 200 negatives: 1.5 %
+            ex.rule_conf, ex.vetoed, ex.aimed, ex.bags = 0.85, False, False, [set()]
+            ex.verdict = False
+            examples.append(ex)
+    scored = [(ex, 0.9 if ex.label else (0.3 if ex.rules["low"] else 0.1)) for ex in examples]
+    chosen = trainer.choose_all(scored)
+    assert trainer.MAX_TOTAL_FP["low"] < 0.015 < trainer.MAX_TOTAL_FP["medium"]
+    assert chosen["low"][1] > 0.3  # the rule matches the scorer disbelieves are vetoed
+    assert chosen["medium"][1] == 0.0  # within medium's cap: no veto needed
+    flagged = [trainer.flagged(ex, p, "low", chosen["low"]) for ex, p in scored]
+    assert sum(flagged) == 20 and all(flagged[:10])
+
+
 def test_the_strict_run_holds_the_newest_authors_out_together() -> None:
     trainer = _load_trainer()
     examples = []

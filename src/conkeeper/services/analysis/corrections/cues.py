@@ -420,45 +420,6 @@ def _is_english(text: str, tokens: list[str]) -> bool:
     return english > 0 and text.isascii() and all(t in _ENGLISH or t not in _GLOSS for t in tokens)
 
 
-# the commonest words of the languages glossed that are no English words (a line of them is
-# in another language even when no correction word of the gloss is in it)
-_FOREIGN_WORDS = _words(
-    "de la le les des je tu il une dans sur avec que qui pas cette el los las del al es por "
-    "para una pero muy uma dos das nao der und ist nicht ein eine ich wir auf dem zu di "
-    "che sono non het een niet maar ook nog czy jak bu ve bir ile och det jag inte ikke og "
-    "yang tidak ini itu"
-)
-
-
-def foreign(text: str, tokens: list[str], glossed: str) -> bool:
-    """Whether a sentence (``glossed``: its :func:`gloss`) is in another language: glossed at
-    all, and written in other letters, or holding a word the gloss read or a common word of
-    another language. A terse English line ("wrong file", "leave env files alone") is often
-    not English by the test of :func:`_is_english`; it is not foreign by this one."""
-    if glossed is text and text.isascii():
-        return not _FOREIGN_WORDS.isdisjoint(tokens) and not _is_english(text, tokens)
-    if _is_english(text, tokens):
-        return False
-    if any(ch.isalpha() and not ch.isascii() for ch in text):
-        return True
-    return glossed != text or not _FOREIGN_WORDS.isdisjoint(tokens)
-
-
-_GLOSS_WORDS: list[frozenset[str]] = []
-
-
-def gloss_words() -> frozenset[str]:
-    """Every English word a gloss table can put into a sentence: in a sentence of another
-    language these are the only words the scorer's word features read (round 15: the
-    untranslated words of a language, "de", "la", "je", "te", had come to stand for "a
-    correction" because most lines in other languages the authors wrote were corrections, and
-    status reports and navigation in those languages scored .8-.9). Built on first use."""
-    if not _GLOSS_WORDS:
-        values = [*_GLOSS.values(), *_GLOSS_CJK.values(), *_GLOSS_HINDI.values()]
-        _GLOSS_WORDS.append(frozenset(" ".join(values).split()))
-    return _GLOSS_WORDS[0]
-
-
 def gloss(text: str, tokens: list[str]) -> str:
     """``text`` (lower-case) with the correction words of another language replaced by the
     English ones, everything else (punctuation, emoji, code names) kept in place. A sentence

@@ -25,13 +25,7 @@ correction words of other languages are read as English first.
 from __future__ import annotations
 
 from conkeeper.domain.lazy_re import LazyPattern
-from conkeeper.services.analysis.corrections.cues import (
-    SPELLING,
-    foreign,
-    gloss,
-    gloss_words,
-    meaning_cues,
-)
+from conkeeper.services.analysis.corrections.cues import SPELLING, gloss, meaning_cues
 from conkeeper.services.analysis.corrections.rules import CONTINUITY, NEW_WORK, SELF_BLAME
 
 HEAD_SENTENCES = 3
@@ -149,7 +143,6 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
         text = normalise(sentence)[:MAX_SEGMENT_CHARS]
         raw = _TOKEN.compiled.findall(text)
         glossed = gloss(text, raw)
-        other = foreign(text, raw, glossed)
         if glossed is not text:
             text = glossed
             raw = _TOKEN.compiled.findall(text)
@@ -163,7 +156,7 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
             text = _RESPELL.compiled.sub(lambda m: SPELLING[m.group(0)], text)
         total_tokens += len(tokens)
         seen.extend(tokens)
-        _word_features(_glossed_only(tokens) if other else tokens, feats)
+        _word_features(tokens, feats)
         _structure_features(text, tokens, feats)
     if total_tokens <= 4:
         feats.add("s:tiny")
@@ -200,18 +193,9 @@ def _repeats(tokens: list[str]) -> bool:
     return len(set(long)) < len(long)
 
 
-def _glossed_only(tokens: list[str]) -> list[str]:
-    """The words of a sentence in another language that the gloss put there (English); its
-    own words carry no weight (:func:`.cues.gloss_words`)."""
-    known = gloss_words()
-    return [t for t in tokens if t in known]
-
-
 def _word_features(tokens: list[str], feats: set[str]) -> None:
     """Unigrams, bigrams and the opening words (character n-grams were tried for typos and
     lowered cross-validated recall, so they are left out)."""
-    if not tokens:
-        return
     opening = _opening(tokens)
     feats.add("f:" + opening[0])
     if len(opening) > 1:
