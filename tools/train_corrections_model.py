@@ -266,6 +266,46 @@ approach whose reason names the flaw ("replay that trace in CANoe; python-can me
 timing", "Build through the Tasking toolchain script. The gcc build doesn't match ..."), 13 of
 its 36 English misses at low with round 13.
 
+Round 15 (35 authors: blind 23 added, measured first: BLIND23_FIRST.md, low .041 / .821, medium
+.050 / .836; the strict pair is now blind 22 and blind 23, :data:`RECENT`). Both new writers
+measured 2-3x the fresh authors' held-out mean false-positive rate at first (blind 22 low .040,
+blind 23 .041, against means near .015): low sat at the edge of its 2 % target on average, so
+over it on the next writer. Low and medium are now capped on the mean per-author TOTAL
+false-positive rate, the rules' own included (:data:`MAX_TOTAL_FP`: low 1 %, half its target;
+medium 2.2 %); the added-FP cap could not see the rules' "No, ..." answers and requests worded
+like fixes. Blind 23's false positives at low (round 14) were 7 scorer flags on lines in other
+languages (status reports, navigation, "no" answers) and 2 rule matches on "No, ..." answers;
+the gloss misread three of them (Spanish "ya" as informal "you", "また明日" as "again") and
+reads them now, with "no problem" in four languages and Japanese "いいえ" and "ていません".
+Leave-one-author-out, 35 authors, mean (worst) FP / recall, round 14's design with blind 23 as
+an author -> round 15 (tuning figures: blind 23 was read)::
+
+    all 35      low     .020 (.091) / .909 (.752)    .013 (.065) / .892 (.712)
+                medium  .028 (.091) / .931 (.812)    .026 (.091) / .923 (.804)
+    19 fresh    low     .016 (.041) / .886 (.752)    .010 (.019) / .858 (.712)
+                medium  .025 (.052) / .914 (.812)    .021 (.045) / .907 (.804)
+    blind 22    low     .009 / .813                  .004 / .758
+                medium  .018 / .854                  .013 / .843
+    blind 23    low     .041 / .816                  .018 / .801
+                medium  .050 / .836                  .036 / .826
+
+By stage (19 fresh): the caps alone, round 14's features, low .009 (.027) / .853, medium .022
+(.045) / .906; the gloss alone, round 14's caps, low .017 (.031) / .889, medium .025 (.055) /
+.917. Low caps 1.4 / 1.2 / 1.1 / 1.0 % (round 14's features): .014 (.036) / .881, .012 (.036) /
+.867, .010 (.032) / .861, .009 (.027) / .853; medium 2.0 %: .020 (.045) / .898. Split by
+language (19 fresh, held out), before -> after: low English FP .015 -> .010, recall .898 ->
+.874; other languages FP .021 -> .012, recall .772 -> .717; medium English .024 -> .021, .924
+-> .917, other languages .039 -> .030, .823 -> .810. Every fresh author's low FP rate is now
+within 2 % held out (worst .019); the recall given up is the price, most of it on lines in
+other languages. Of the 91 held-out false positives at low over all authors, 64 are the
+scorer's (2 "No, ..." answers) and 27 the rules' (5 "No, ..." answers: "No. Only the production
+workspace uses the remote backend" is an answer or a correction only by what the agent asked).
+Left out: reading a line in another language by its glossed words only (its own words, "de",
+"la", "je", carry weight because most such lines the authors wrote are corrections): held out
+it removed no false positive on those lines (14 -> 15 of 666) and cut their recall .772 ->
+.710 (19 fresh, round 14's caps: low .015 (.031) / .877, medium .025 (.054) / .904); a cap on
+the worst author's added FP (1 %: fresh low .013 (.028) / .840; .5 %: .008 / .737).
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
