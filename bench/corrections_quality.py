@@ -526,8 +526,13 @@ docstring)::
                           medium  .050 / .836                  .036 / .826
 
 Every fresh author's low FP rate is within 2 % held out (worst .019); recall is given up for it
-(low .886 -> .858, lines in other languages .772 -> .717). STRICT_PLACEHOLDER Targets on a new
-writer: not claimed; blind 24 measures it.
+(low .886 -> .858, lines in other languages .772 -> .717). Strict (blind 22 and blind 23 held
+out together, round 15's features; FP / recall, low then medium), round 14's caps -> round 15's:
+blind 22 .018/.793 .027/.838 -> .000/.753 .018/.833; blind 23 .027/.801 .045/.821 -> .018/.761
+.036/.816: within both false-positive bounds, short of both recall targets. Targets on a new
+writer: not claimed; blind 24 measures it. Hook cost: the gloss has eight more entries, the rest
+is weights and parameters; ``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``,
+UserPromptSubmit -0.76 ms (Bash -0.68, Edit -0.73: paths running none of this code, noise).
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
