@@ -134,16 +134,16 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (23: blind24 and any later one); ``--skip blind24`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
-  set past 22 (its list of authors is explicit; blind 22, measured once, ``BLIND22_FIRST.md``,
-  is trained on since round 14).
+  set past 23 (its list of authors is explicit; blind 22 and blind 23, each measured once,
+  ``BLIND22_FIRST.md`` and ``BLIND23_FIRST.md``, are trained on since rounds 14 and 15).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
   / .856; blind 19 (round 11, ``BLIND19_FIRST.md``) .018 / .917, .018 / .928; blind 20 (round
   11, ``BLIND20_FIRST.md``) .004 / .847, .009 / .887; blind 21 (round 12, ``BLIND21_FIRST.md``)
   .031 / .910, .036 / .936; blind 22 (round 13, ``BLIND22_FIRST.md``) .040 / .737, .044 /
-  .783; blind 23 (round 14, ``BLIND23_FIRST.md``) .041 / .821, .050 / .836 (seen since, not yet
-  trained on). Rounds 11 and 12 are recorded in the trainer's docstring
+  .783; blind 23 (round 14, ``BLIND23_FIRST.md``) .041 / .821, .050 / .836 (seen since, trained
+  on since round 15). Rounds 11, 12 and 15 are recorded in the trainer's docstring
   (``tools/train_corrections_model.py``); the first five sets are its authors since.
   ``--tiny`` runs 25 prompts of each set, no CV (a CI smoke run), and writes
   ``corrections_quality_tiny.json``.
@@ -507,6 +507,32 @@ no-negation fix +0.32 / +0.01, a Hindi fix +0.26 / +0.02, a French task +0.11 / 
 glossed answer now decide before the weights load). ``bench/poisoning_hook_ab.py --runs 100``,
 UserPromptSubmit: +0.03 ms against 16c8018, -0.11 against main 59fda01 (Bash +0.32 / -0.04, Edit
 +0.06 / -0.47: paths running none of this code).
+
+Issue 20 round 15 (``ck/cdet15``): blind 23 is author 35 and, with blind 22, the strict pair.
+Both new writers had measured 2-3x the fresh authors' held-out mean false-positive rate at
+first, so low and medium are capped on the mean per-author TOTAL false-positive rate, the
+rules' own included (low 1 %, half its target; medium 2.2 %), instead of what the scorer adds;
+the gloss reads the words of blind 23's false positives it had misread (Spanish "ya", "また明日",
+"no problem", "いいえ"). Tuning figures, leave-one-author-out over 35 authors, mean (worst) FP /
+recall, round 14's design with blind 23 as an author -> round 15 (details in the trainer's
+docstring)::
+
+      table               level   BEFORE                       AFTER (ck/cdet15)
+      35 authors          low     .020 (.091) / .909 (.752)    .013 (.065) / .892 (.712)
+                          medium  .028 (.091) / .931 (.812)    .026 (.091) / .923 (.804)
+      19 fresh authors    low     .016 (.041) / .886 (.752)    .010 (.019) / .858 (.712)
+                          medium  .025 (.052) / .914 (.812)    .021 (.045) / .907 (.804)
+      blind 23 (LOAO)     low     .041 / .816                  .018 / .801
+                          medium  .050 / .836                  .036 / .826
+
+Every fresh author's low FP rate is within 2 % held out (worst .019); recall is given up for it
+(low .886 -> .858, lines in other languages .772 -> .717). Strict (blind 22 and blind 23 held
+out together, round 15's features; FP / recall, low then medium), round 14's caps -> round 15's:
+blind 22 .018/.793 .027/.838 -> .000/.753 .018/.833; blind 23 .027/.801 .045/.821 -> .018/.761
+.036/.816: within both false-positive bounds, short of both recall targets. Targets on a new
+writer: not claimed; blind 24 measures it. Hook cost: the gloss has eight more entries, the rest
+is weights and parameters; ``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``,
+UserPromptSubmit -0.76 ms (Bash -0.68, Edit -0.73: paths running none of this code, noise).
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +

@@ -600,3 +600,17 @@ def test_the_hook_queues_irony_and_why_now_but_not_good_news(project: Path) -> N
     assert shapes == ROUND14_SHAPES
     for text in ROUND14_NOT_FLAGGED:
         assert detect(text, "medium").label is None
+
+
+# round 15: words of blind 23's false positives at low that the gloss misread (Spanish "ya" is
+# "already", not informal "you"; "また明日" is "see you tomorrow", not "again"; written for
+# this test, in no data set)
+def test_the_round_15_gloss_reads_already_no_problem_and_see_you_tomorrow() -> None:
+    for text, english, absent in (
+        ("ya actualicé la librería a la 3.2", {"already"}, {"you"}),
+        ("nie ma problemu, ten błąd jest znany", {"no", "problem"}, set()),
+        ("今日はここまで。また明日", {"tomorrow"}, {"again"}),
+    ):
+        lowered = normalise(text)
+        words = set(re.findall(r"[a-z']+", gloss(lowered, re.findall(r"[a-z0-9]+", lowered))))
+        assert english <= words and not absent & words

@@ -7,10 +7,10 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-22 (each written by
-a different helper). The list is explicit: a later blind set (``blind23.jsonl``, measured once,
-``BLIND23_FIRST.md``, and ``blind24.jsonl`` ...) is never read here, so it stays unseen by the
-model and by every choice made here.
+corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-23 (each written by
+a different helper; blind 23, measured once, ``BLIND23_FIRST.md``, since round 15). The list is
+explicit: a later blind set (``blind24.jsonl`` ...) is never read here, so it stays unseen by
+the model and by every choice made here.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
 on every other author scores it (out-of-fold probabilities). The decision parameters of each
@@ -266,6 +266,54 @@ approach whose reason names the flaw ("replay that trace in CANoe; python-can me
 timing", "Build through the Tasking toolchain script. The gcc build doesn't match ..."), 13 of
 its 36 English misses at low with round 13.
 
+Round 15 (35 authors: blind 23 added, measured first: BLIND23_FIRST.md, low .041 / .821, medium
+.050 / .836; the strict pair is now blind 22 and blind 23, :data:`RECENT`). Both new writers
+measured 2-3x the fresh authors' held-out mean false-positive rate at first (blind 22 low .040,
+blind 23 .041, against means near .015): low sat at the edge of its 2 % target on average, so
+over it on the next writer. Low and medium are now capped on the mean per-author TOTAL
+false-positive rate, the rules' own included (:data:`MAX_TOTAL_FP`: low 1 %, half its target;
+medium 2.2 %); the added-FP cap could not see the rules' "No, ..." answers and requests worded
+like fixes. Blind 23's false positives at low (round 14) were 7 scorer flags on lines in other
+languages (status reports, navigation, "no" answers) and 2 rule matches on "No, ..." answers;
+the gloss misread three of them (Spanish "ya" as informal "you", "また明日" as "again") and
+reads them now, with "no problem" in four languages and Japanese "いいえ" and "ていません".
+Leave-one-author-out, 35 authors, mean (worst) FP / recall, round 14's design with blind 23 as
+an author -> round 15 (tuning figures: blind 23 was read)::
+
+    all 35      low     .020 (.091) / .909 (.752)    .013 (.065) / .892 (.712)
+                medium  .028 (.091) / .931 (.812)    .026 (.091) / .923 (.804)
+    19 fresh    low     .016 (.041) / .886 (.752)    .010 (.019) / .858 (.712)
+                medium  .025 (.052) / .914 (.812)    .021 (.045) / .907 (.804)
+    blind 22    low     .009 / .813                  .004 / .758
+                medium  .018 / .854                  .013 / .843
+    blind 23    low     .041 / .816                  .018 / .801
+                medium  .050 / .836                  .036 / .826
+
+By stage (19 fresh): the caps alone, round 14's features, low .009 (.027) / .853, medium .022
+(.045) / .906; the gloss alone, round 14's caps, low .017 (.031) / .889, medium .025 (.055) /
+.917. Low caps 1.4 / 1.2 / 1.1 / 1.0 % (round 14's features): .014 (.036) / .881, .012 (.036) /
+.867, .010 (.032) / .861, .009 (.027) / .853; medium 2.0 %: .020 (.045) / .898. Split by
+language (19 fresh, held out), before -> after: low English FP .015 -> .010, recall .898 ->
+.874; other languages FP .021 -> .012, recall .772 -> .717; medium English .024 -> .021, .924
+-> .917, other languages .039 -> .030, .823 -> .810. Every fresh author's low FP rate is now
+within 2 % held out (worst .019); the recall given up is the price, most of it on lines in
+other languages. Of the 91 held-out false positives at low over all authors, 64 are the
+scorer's (2 "No, ..." answers) and 27 the rules' (5 "No, ..." answers: "No. Only the production
+workspace uses the remote backend" is an answer or a correction only by what the agent asked).
+Strict (blind 22 and blind 23 held out together, round 15's features; FP / recall, low then
+medium), round 14's caps -> round 15's: blind 22 .018/.793 .027/.838 -> .000/.753 .018/.833;
+blind 23 .027/.801 .045/.821 -> .018/.761 .036/.816. Both within the false-positive bounds
+held out, both short of the recall targets (the next work: recall on lines in other languages
+and on terse redirects, without the FP the caps now forbid). Shipped (chosen on all 35): low
+.82 / veto .7 / strong .95, medium .66 / .7 / .95. A complaint after a long paste ("since your
+tweak the dashboard shows zeros" under 300 pasted lines, a test) is now queued from medium: at
+low the scorer's .68 is under the veto.
+Left out: reading a line in another language by its glossed words only (its own words, "de",
+"la", "je", carry weight because most such lines the authors wrote are corrections): held out
+it removed no false positive on those lines (14 -> 15 of 666) and cut their recall .772 ->
+.710 (19 fresh, round 14's caps: low .015 (.031) / .877, medium .025 (.054) / .904); a cap on
+the worst author's added FP (1 %: fresh low .013 (.028) / .840; .5 %: .008 / .737).
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -306,7 +354,7 @@ from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
 )
 
 DATA = ROOT / "tests" / "data" / "corrections"
-# one file per author; each is held out in turn (never a blind set past 22: blind 23 is unseen)
+# one file per author; each is held out in turn (never a blind set past 23: blind 24 is unseen)
 AUTHORS = {
     "corpus": "corpus.jsonl",
     "extra": "train_extra.jsonl",
@@ -342,6 +390,7 @@ AUTHORS = {
     "blind20": "blind20.jsonl",
     "blind21": "blind21.jsonl",
     "blind22": "blind22.jsonl",
+    "blind23": "blind23.jsonl",
 }
 # the authors no rule or cue was written or tuned on when they were first measured (their first
 # figures are in *_FIRST.md): the leave-one-author-out figures nearest to a new author's
@@ -364,10 +413,11 @@ FRESH = (
     "blind20",
     "blind21",
     "blind22",
+    "blind23",
 )
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind21", "blind22")
+RECENT = ("blind22", "blind23")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
@@ -436,6 +486,18 @@ LEVELS = ("low", "medium", "high")
 # worst author (train_extra11, its rules alone .029) over 4 % either way, .010 less recall on
 # blind 22, so .006 was kept.
 MAX_ADDED_FP = {"low": 0.002, "medium": 0.006, "high": 0.05}
+# Round 15: low and medium are capped on the mean per-author TOTAL false-positive rate instead
+# (the rules' own included, over the authors the rules do not saturate, :func:`choice_pool`),
+# at half of low's target and a little over half of medium's. Why: every new writer since
+# round 12 measured 2-3x the held-out mean at first (blind 22 low .040, blind 23 .041, against
+# fresh means near .015), so a level whose mean sits at the target's edge is over it on the
+# next writer; an added-FP cap could not see the rules' own false positives, which a new
+# writer's "No, ..." answers and requests worded like fixes raise. Leave-one-author-out over
+# the 19 fresh authors, round 14's features with blind 23 as an author (mean (worst) FP /
+# recall), low: added .002 (round 14) .016 (.041) / .886; total .014 .014 (.036) / .881, .012
+# .012 (.036) / .867, .011 .010 (.032) / .861, .010 .009 (.027) / .853. Medium: added .006
+# .025 (.052) / .914; total .022 .022 (.045) / .906, .020 .020 (.045) / .898.
+MAX_TOTAL_FP = {"low": 0.010, "medium": 0.022}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule
 # match, and the vetoes make room for a lower threshold. Strict run (blind 14 and train_extra7
@@ -719,6 +781,7 @@ class _Author:
                 (pos_p if ex.label else neg_p).append(p)
         self.pos_p = sorted(pos_p)
         self.neg_p = sorted(neg_p)
+        self.rules_rate = self.rules_fp / self.neg if self.neg else 0.0
 
     def rates(self, threshold: float) -> tuple[float, float]:
         """(FP rate the scorer adds to the rules' own, recall) at a model threshold; a veto
@@ -731,7 +794,8 @@ class _Author:
 
 def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
     """The parameters of ``level`` with the best mean per-author recall whose mean per-author
-    FP rate added to the rules' own stays within :data:`MAX_ADDED_FP` (model threshold at most
+    FP rate stays within :data:`MAX_TOTAL_FP` (low, medium; the rules' own false positives
+    counted) or, added to the rules' own, within :data:`MAX_ADDED_FP` (model threshold at most
     ``ceiling``, so a more sensitive level never needs a higher score); ties go to the higher
     threshold and the smaller veto."""
     by_author: dict[str, Scored] = {}
@@ -747,7 +811,9 @@ def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
                     continue
                 rates = [a.rates(threshold) for a in authors]
                 fp = sum(r[0] for r in rates) / len(rates)
-                if fp > MAX_ADDED_FP[level]:
+                if level in MAX_TOTAL_FP:
+                    fp += sum(a.rules_rate for a in authors) / len(authors)
+                if fp > MAX_TOTAL_FP.get(level, MAX_ADDED_FP[level]):
                     break  # a lower threshold only adds false positives
                 recall = sum(r[1] for r in rates) / len(rates)
                 key = (round(recall, 4), threshold, -veto, -strong)
@@ -928,7 +994,7 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
     WEIGHTS.write_text(
         '"""Weights of the learned correction scorer (GENERATED by\n'
         "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-22); the\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-23); the\n"
         "decision parameters chosen with them are in model_params.\n"
         '"""\n\n'
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"

@@ -91,7 +91,9 @@ _GLOSS = {
     "en lugar de": "instead of", "en vez de": "instead of", "cambiaste": "you changed",
     "borraste": "you deleted", "sigue": "still", "todavía": "still", "otra vez": "again",
     "igual": "same", "mismo": "same", "misma": "same", "fallando": "failing",
-    "falla": "fails", "deshaz": "undo", "revierte": "revert",
+    "falla": "fails", "deshaz": "undo", "revierte": "revert", "ya": "already",
+    "no hay problema": "no problem", "nie ma problemu": "no problem",
+    "kein problem": "no problem", "pas de problème": "no problem",
     # French
     "pas": "not", "au lieu de": "instead of", "tu as": "you have", "vous avez": "you have",
     "encore": "again", "toujours": "still", "même": "same", "mauvais": "wrong",
@@ -308,6 +310,7 @@ _GLOSS_CJK = {
     "而不是": "instead", "我说了": "i said", "没用": "useless", "只": "only",
     "違う": "wrong", "じゃない": "not", "ではなく": "instead", "戻して": "revert",
     "元に戻": "revert", "また": "again", "まだ": "still", "同じ": "same",
+    "また明日": "tomorrow", "いいえ": "no", "ていません": " not",  # round 15
     "代わりに": "instead", "エラー": "error",
     # Korean (particles attach to words, so it is found inside the text too)
     "아니": "no", "말고": "instead", "잘못": "wrong", "다시": "again", "여전히": "still",
