@@ -508,6 +508,60 @@ regions (EU, APAC) as scopes (no change). Targets on held-out authors still not 
 recall (mean 0.581, worst 0.350), contradiction precision (9 of 16 authors below 0.85),
 contradiction recall (8 of 16 below 0.70).
 
+Round 14 (ck/kdet13), sixteen authors, no new set: an error analysis of the duplicate misses.
+The shipped limits missed 453 of the 1,059 labelled duplicates; ``tools/consolidate_cv.py
+--misses`` counts them by kind and cause (not compared / read as a contradiction / a sign of
+conflict / too few words shared): synonym_heavy 128 of 147 (40 / 3 / 25 / 60), paraphrase 114
+of 210 (0 / 10 / 41 / 63), extra_detail 82 of 164 (5 / 6 / 27 / 44), abbreviation 41 of 155
+(2 / 2 / 2 / 35), reordered 33 of 153 (0 / 10 / 9 / 14), no_shared_words 33 of 34 (26 / 0 / 2 /
+5), negated_phrasing 8 of 11, other_language 7 of 10, formatting 6 of 145. One side English and
+the other not: 33 pairs, 13 missed; both English 431 of 1,002 missed. Formatting is solved; the
+misses are paraphrases whose differing words rarely repeat: over the 231 misses a lifted
+similarity would merge, no pair of differing concepts occurs more than four times ("before" /
+"first"), so no small table closes many. Shipped: function words of Spanish, French, German,
+Portuguese, Italian and Polish are filler as the English ones are ("en", "sont", "für", "são";
+not "es", "est", "dos", "com", "jest"), and a glossary of common engineering words in those
+languages reads them as the English word ("subir", "después", "fichiers", "nutzen",
+"desarrollo", "erreurs", "serveur"; no word of polarity, none with an English sense). Held out,
+against main b79f78c's detector over the same sixteen authors (``tools/consolidate_cv.py``;
+``--choose`` gives the shipped limits before and after):
+
+====================  ======================  ==============================  ============
+held-out author       duplicate P / R         contradiction P / R             wrong merges
+====================  ======================  ==============================  ============
+author 5              1.000 / 0.550 (0.525)   0.887 (0.887) / 0.688 (0.688)   0 (0)
+author 8              1.000 / 0.550 (0.550)   0.824 (0.820) / 0.700 (0.683)   0 (0)
+author 11             1.000 / 0.550 (0.533)   0.812 (0.812) / 0.650 (0.650)   0 (0)
+author 16             1.000 / 0.667 (0.683)   0.845 (0.845) / 0.817 (0.817)   0 (0)
+other twelve          unchanged               unchanged                       0 (0)
+mean                  1.000 / 0.583 (0.581)   0.849 (0.848) / 0.716 (0.715)   0 (0)
+====================  ======================  ==============================  ============
+
+Author 16's lost pair is two Spanish entries that had met on "con" and "de" (their English
+wording meets on nothing more). Worst duplicate recall stays 0.350 (author 3). The glossary was
+written from general usage, but a few of its words occur in the cross-language misses read
+while writing it, so these figures hold out thresholds, not words; with the words of those
+misses that are not general ("responder", "pesado", "trabajo", "intermédiaires") the figures
+were the same and they were left out. All-pairs check, shipped limits, sixteen files: wrong
+merges 0 -> 0, merges no label judges 327 -> 327, right merges 589 -> 591, contradictions 4,331
+-> 4,338 (across pairs 3,512 -> 3,518; the new ones read mixed: "CloudWatch log retention: 90
+days" / "Em produção, os logs ficam retidos por 1 ano" true, "Die Lumen-Yoga-Preise sind 49
+€/Monat" against three other Lumen Yoga notes false). Measured and not shipped: a table of
+English engineering synonyms and short forms written from general usage (necessary/obligatory
+as required, prohibited as banned, legacy/outdated as old, back-to-back as consecutive,
+decommission as retire, display as show, avg, e2e, creds, pw, src, hrs, dept, mgmt...): +1
+labelled duplicate, one labelled duplicate read as a contradiction ("Retire the old SOAP
+connector when no more Worldline transactions flow": the "no" of a condition negates), one new
+merge no label judges that would delete a rule's detail ("Round money to two decimal places
+only when displaying it" / "Prices are shown with two decimals"); the glossary's words of
+polarity ("supprimés" read as "deleted" lost the negation the English word carries: a
+duplicate read as a contradiction); the head-of-entry check on pairs a sign of conflict rules
+out (no labelled duplicate more, one lost); a stem of 5 or 7 letters (was 6: 5 makes a wrong
+merge, 7 finds 4 duplicates fewer); "apart from", "aside from", "excluding" as exception words
+(no change). Targets on held-out authors still not met: duplicate recall (mean 0.583, worst
+0.350), contradiction precision (9 of 16 authors below 0.85), contradiction recall (8 of 16
+below 0.70).
+
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
 (``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, blind5, blind6
 to blind11 or a new blindN; default ``all``: every set found). ``--tiny`` runs the first 12

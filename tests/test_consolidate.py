@@ -438,6 +438,27 @@ def test_all_pairs_check_judges_every_merge_against_the_labels(tmp_path: Path) -
     assert bullets.verdict(first, third) == "implied_wrong_merges"  # decimal = money != amounts
 
 
+def test_missed_duplicates_are_counted_by_kind_and_cause(tmp_path: Path) -> None:
+    tool = load_script("tools/consolidate_cv.py")
+    rows = [
+        {"a": "- Use `Decimal` for money.", "b": "- Money is always `Decimal`.", "kind": "order"},
+        {"a": "- Large refactors need an ADR first.", "b": "- Ship small PRs.", "kind": "other"},
+        {"a": "- Never squash merge.", "b": "- Always squash merge.", "kind": "other"},
+        {"a": "- Retries: 3.", "b": "- Deploy on Fridays.", "label": "unrelated"},
+    ]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(
+        "".join(json.dumps({"label": "duplicate", **row}) + "\n" for row in rows), encoding="utf-8"
+    )
+    counts = tool.misses(path, tool.relations.LIMITS)
+    assert set(counts) == {"order", "other"}  # a pair labelled apart is no miss
+    assert counts["order"]["pairs"] == 1
+    assert sum(counts["order"][cause] for cause in tool.MISS_CAUSES) == 0  # merged
+    assert counts["other"]["pairs"] == 2
+    assert counts["other"]["not compared"] == 1  # no word shared: never compared
+    assert counts["other"]["read as a contradiction"] == 1
+
+
 def test_a_permission_granting_what_the_other_entry_forbids_is_a_contradiction(
     repo: Path,
 ) -> None:

@@ -1055,3 +1055,50 @@ def test_values_of_two_different_things_are_no_contradiction(
     """Two values, each for a thing the other entry does not name (two topics, the
     development and the production environment), both hold."""
     assert "contradiction" not in _proposed(tmp_path, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        (
+            "No subir builds de desarrollo a la tienda, solo builds de release.",
+            "Never upload development builds to the store, only release builds.",
+            "duplicate",
+        ),
+        (
+            "Subir las imágenes de producción al registro después de cada tag.",
+            "Upload production images to the registry after every tag.",
+            "duplicate",
+        ),
+        (
+            "Les erreurs du serveur sont envoyées à Sentry avec la version.",
+            "Server errors are sent to Sentry with the version.",
+            "duplicate",
+        ),
+        (
+            "Nunca subir builds de desarrollo a la tienda.",
+            "Always upload development builds to the store.",
+            "contradiction",
+        ),
+        (
+            "Les erreurs du serveur sont envoyées à Sentry.",
+            "Server errors are not sent to Sentry.",
+            "contradiction",
+        ),
+    ],
+)
+def test_a_rule_written_in_two_languages_meets_on_its_words(
+    tmp_path: Path, first: str, second: str, expected: str
+) -> None:
+    """Common engineering words abroad ("subir", "después", "erreurs", "serveur") are read as
+    their English words and the other languages' function words ("en", "sont", "für") as
+    filler, so one rule written in two languages is one rule, and its opposite a conflict
+    (round 14: pairs written for the test, none a labelled pair)."""
+    assert _proposed(tmp_path, first, second) == [expected]
+
+
+def test_a_rule_abroad_for_another_environment_is_never_merged(tmp_path: Path) -> None:
+    """The glossary reads the words, not the places: production images and staging images
+    stay two rules."""
+    first = "Subir las imágenes de producción al registro después de cada tag."
+    assert "duplicate" not in _proposed(tmp_path, first, "Upload staging images after every tag.")

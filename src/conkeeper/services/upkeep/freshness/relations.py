@@ -1070,6 +1070,9 @@ NUMBER_WORDS = {
     "hundred": "100",
 }
 NUMBER_WORDS_RE = tuple(w for w in NUMBER_WORDS if w not in ("one", "once", "single"))
+# The last four lines: function words of the other languages writers use, filler as the English
+# ones are (not "es", "est", "dos", "com", "jest": Elasticsearch, a time zone, DoS, a COM port,
+# the test runner).
 STOPWORDS = _words(
     """a an the and or of to in on for with is are be been being it its this that these those
     as by at from we our us you your they their them there here he she his her i me my
@@ -1082,7 +1085,11 @@ STOPWORDS = _words(
     like usually generally general simply basically actually really purely roughly
     approximately around ever whatsoever
     de del el la las los le les des du un une una uno und der das dem den mit von zu im wir
-    il lo di da em um uma os ao"""
+    il lo di da em um uma os ao
+    y en con para por se que al et sont dans pour par au aux ce cette ces qui
+    ist sind wird werden ein eine einen einer eines auf bei zum zur für
+    o na nas numa ser é são pelo pela gli è nel nella della dei
+    się są że oraz dla przez"""
 )
 WEAK = _words(
     """use uses used using run runs ran running set sets setting need needs keep keeps
@@ -2543,6 +2550,57 @@ _ONE_UNIT = re.compile(
 )
 
 
+# Common engineering words in Spanish, French, German, Portuguese, Italian and Polish, read as
+# the English word, so a rule written in two languages meets on its words (a glossary written
+# from general usage; a few of its words, "subir", "desarrollo", "nutzen", "après", "fichiers",
+# also occur in labelled pairs read while writing it). Negations, "only" and words with a second
+# sense in English ("tag", "usa", "principal", "nova", "compiler", "prove") are left out, and so
+# are words of polarity ("supprimé", "gelöscht"): read here, they would lose the sign their
+# English words carry.
+_GLOSSARY = {
+    "after": "después après nach depois dopo",
+    "before": "antes avant vor prima przed",
+    "always": "siempre toujours immer sempre zawsze",
+    "file": "archivo archivos fichier fichiers datei dateien arquivo arquivos plik pliki",
+    "main": "principale haupt główny",
+    "use": "usar usan utiliser utilise utilisent nutzen nutzt verwenden verwendet "
+    "usare usiamo używać używamy",
+    "development": "desarrollo développement entwicklung desenvolvimento sviluppo",
+    "production": "producción produção produzione produkcja",
+    "upload": "subir hochladen téléverser carregar caricare",
+    "deploy": "desplegar déployer deployen implantar",
+    "test": "prueba pruebas teste testes prova",
+    "build": "compilar bauen compilare",
+    "day": "día días jour jours dia dias giorno giorni dzień dni",
+    "week": "semana semanas semaine semaines woche wochen settimana tydzień",
+    "hour": "hora horas heure heures stunde stunden ora ore godzina godziny",
+    "minutes": "minutos minuti minut minuty",
+    "seconds": "segundos secondes sekunden secondi sekund sekundy",
+    "database": "datenbank",
+    "user": "usuario usuarios utilisateur utilisateurs benutzer nutzer usuário usuários "
+    "utente utenti użytkownik",
+    "error": "errores erreur erreurs fehler erro erros errore errori błąd błędy",
+    "change": "cambio cambios changement changements änderung änderungen mudança mudanças "
+    "modifica modifiche zmiana zmiany",
+    "new": "nuevo nueva nuevos nouveau nouvelle neu neue novo nuovo nuova nowy nowa",
+    "version": "versión versiones versionen versão versões versione wersja",
+    "key": "clave clé schlüssel chave chiave klucz",
+    "password": "contraseña passwort senha hasło",
+    "server": "servidor serveur servidores serwer",
+    "backup": "respaldo sauvegarde sicherung",
+    "log": "registro registros journal protokoll registo",
+    "request": "solicitud petición requête anfrage requisição richiesta żądanie",
+    "response": "respuesta réponse antwort resposta risposta odpowiedź",
+    "image": "imagen imágenes bild imagem immagine obraz",
+}
+WORDS_ABROAD = {
+    form: english
+    for english, forms in _GLOSSARY.items()
+    for form in forms.split()
+    if form != english
+}
+
+
 def _concept(token: str) -> tuple[str | None, float]:
     """The concept a token names and its weight (``None`` for filler)."""
     if token.startswith("`"):
@@ -2555,6 +2613,7 @@ def _concept(token: str) -> tuple[str | None, float]:
     lower = token.lower().strip("'.-/").removesuffix("'s")
     if not lower or lower in STOPWORDS:
         return None, 0.0
+    lower = WORDS_ABROAD.get(lower, lower)
     if lower in NUMBER_WORDS:
         return NUMBER_WORDS[lower], 1.0
     if _VERSION.match(lower):
