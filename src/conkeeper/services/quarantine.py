@@ -136,8 +136,10 @@ def linked(one: str, two: str) -> bool:
 def _content_words(text: str) -> set[str]:
     """The words of ``text`` that can tie it to another note: words of four letters or more
     that are not common, and each pair of neighbouring Han, kana or Hangul characters."""
-    words = {w for w in (m.lower() for m in _WORD.findall(text)) if w not in _COMMON_WORDS}
-    for run in _HAN_KANA_HANGUL.findall(text):
+    found = (m.group().lower() for m in _WORD.finditer(text))
+    words = {word for word in found if word not in _COMMON_WORDS}
+    for match in _HAN_KANA_HANGUL.finditer(text):
+        run = match.group()
         words.update(run[i : i + 2] for i in range(len(run) - 1))
     return words
 
