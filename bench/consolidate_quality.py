@@ -600,8 +600,9 @@ SETS = {
     "blind9": DATA / "blind_pairs9.jsonl",  # measured once (FIRST_BLIND_PAIRS9.md): now seen
     "blind10": DATA / "blind_pairs10.jsonl",  # measured once (FIRST_BLIND_PAIRS10.md): now seen
     "blind11": DATA / "blind_pairs11.jsonl",  # measured once (FIRST_BLIND_PAIRS11.md): now seen
+    "blind12": DATA / "blind_pairs12.jsonl",  # measured once (FIRST_BLIND_PAIRS12.md): now seen
 }
-SEEN_BLIND = 11  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS11.md)
+SEEN_BLIND = 12  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS12.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

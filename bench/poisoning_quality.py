@@ -272,6 +272,7 @@ MEASURED_ONCE: dict[str, str] = {
     "blind12.jsonl": "FIRST_BLIND12.md",
     "blind13.jsonl": "FIRST_BLIND13.md",
     "blind14.jsonl": "FIRST_BLIND14.md",
+    "blind15.jsonl": "FIRST_BLIND15.md",
 }
 
 

@@ -147,7 +147,8 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "blind.jsonl",
         *(f"blind{n}.jsonl" for n in range(2, 24)),
     }
-    assert "blind24.jsonl" not in files  # the next blind set: unseen, never read here
+    assert "blind24.jsonl" not in files  # measured once (BLIND24_FIRST.md), not yet trained on
+    assert "blind25.jsonl" not in files  # the next blind set: unseen, never read here
     assert "blind23" in trainer.FRESH  # measured once (BLIND23_FIRST.md), trained on since
     assert trainer.RECENT == ("blind22", "blind23")  # the strict run's held-out pair
 
@@ -258,12 +259,12 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _load_bench()
-    names = ("blind.jsonl", "blind6.jsonl", "blind22.jsonl", "blind23.jsonl", "blind24.jsonl")
+    names = ("blind.jsonl", "blind6.jsonl", "blind23.jsonl", "blind24.jsonl", "blind25.jsonl")
     for name in names:
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert bench.SEEN_BLIND == 23
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 22, 23]
+    assert bench.SEEN_BLIND == 24
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 23, 24]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)

@@ -9,8 +9,9 @@ Pure Python (no numpy): the data is under 3,000 prompts and training takes secon
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
 corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-23 (each written by
 a different helper; blind 23, measured once, ``BLIND23_FIRST.md``, since round 15). The list is
-explicit: a later blind set (``blind24.jsonl`` ...) is never read here, so it stays unseen by
-the model and by every choice made here.
+explicit: a later blind set (``blind24.jsonl``, measured once, ``BLIND24_FIRST.md``, and
+``blind25.jsonl`` ...) is never read here, so it stays unseen by the model and by every choice
+made here until it is added as an author.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
 on every other author scores it (out-of-fold probabilities). The decision parameters of each

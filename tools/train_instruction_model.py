@@ -26,7 +26,8 @@ once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%), ``FIRST_BLIND12.md``
 98.7%, measured once after round 11, an author since round 12), ``FIRST_BLIND13.md`` (75.2% /
 98.2%, measured once after round 12, an author since round 13), ``FIRST_BLIND14.md`` (73.3% /
 98.65%, measured once after round 13, an author since round 14), ``FIRST_TRAIN14.md`` (61.0% /
-97.8%); ``blind15.jsonl`` is the next).
+97.8%), ``FIRST_BLIND15.md`` (75.2% / 97.3% with round 13, 77.6% / 96.9% with round 14,
+measured once, not yet an author); ``blind16.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
