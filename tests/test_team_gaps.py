@@ -255,11 +255,14 @@ class RecordingRelay:
 
     def _pipe(self, source: socket.socket, sink: socket.socket, keep: bool) -> None:
         with source, sink:
-            while chunk := source.recv(65536):
-                if keep:
-                    with self.lock:  # kept before it is forwarded: the answer comes after
-                        self.sent += chunk
-                sink.sendall(chunk)
+            try:
+                while chunk := source.recv(65536):
+                    if keep:
+                        with self.lock:  # kept before it is forwarded: the answer comes after
+                            self.sent += chunk
+                    sink.sendall(chunk)
+            except OSError:  # the other direction ended first and closed both sockets
+                return
 
     def seen(self) -> str:
         with self.lock:
