@@ -1,0 +1,107 @@
+"""What the third write and learning probes found and left open, closed through real entry
+points: hooks as subprocesses with Claude Code's payloads, the CLI, the real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from conftest import cli_env, run_cli
+
+# --------------------------------------------------------------------------- rows kept for later
+
+
+def _payload(project: Path, event: str, **fields: object) -> str:
+    return json.dumps(
+        {
+            "session_id": "s-waiting",
+            "transcript_path": str(project / "t.jsonl"),
+            "cwd": str(project),
+            "hook_event_name": event,
+            **fields,
+        }
+    )
+
+
+def _db() -> Path:
+    return Path(cli_env()["CONKEEPER_HOME"]) / "conkeeper.db"
+
+
+@contextmanager
+def _locked() -> Iterator[None]:
+    """Another program holding the database's write lock (a browser, a long import)."""
+    holder = sqlite3.connect(_db(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def _journal() -> str:
+    """The row journal, the part rotated at the last backup (a command takes one when due)
+    included: what a restore replays."""
+    folder = _db().parent / "backups"
+    return "".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("journal*.jsonl")))
+
+
+def _hook(project: Path, event: str, **fields: object) -> None:
+    done = run_cli("hook", event, stdin=_payload(project, event, **fields), cwd=project)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_command_shows_history_a_locked_database_kept_for_later(project: Path) -> None:
+    """A prompt and a tool event kept for later were stored only by the next hook: the person
+    who ran ``sessions`` or ``search`` first saw them missing. Any command that opens the
+    database for writing stores them (journaled, once)."""
+    _hook(project, "SessionStart", source="startup")
+    with _locked():
+        _hook(project, "UserPromptSubmit", prompt="rename the WAITINGPROMPT helper")
+        _hook(
+            project,
+            "PostToolUse",
+            tool_name="Bash",
+            tool_input={"command": "make waiting-target"},
+            tool_response={"stdout": "ok", "stderr": "", "interrupted": False},
+            tool_use_id="toolu_waiting",
+        )
+    found = run_cli("search", "WAITINGPROMPT", "--json", cwd=project)
+    assert found.returncode == 0, found.stderr
+    assert "WAITINGPROMPT" in found.stdout
+    with sqlite3.connect(_db()) as reader:
+        assert reader.execute("SELECT count(*) FROM prompts").fetchone() == (1,)
+        assert reader.execute("SELECT count(*) FROM tool_events").fetchone() == (1,)
+    journal = _journal()
+    assert "WAITINGPROMPT" in journal and "waiting-target" in journal
+    assert (_db().parent / "backups" / "pending.jsonl").read_text(encoding="utf-8") == ""
+
+
+def test_a_session_ended_while_the_database_was_locked_is_ended(project: Path) -> None:
+    """SessionEnd could not mark the session ended while another program held the lock: the
+    session stayed 'active' for good, so no summary was ever written for it. Its end is kept
+    for later like a prompt, and stored by the next command."""
+    _hook(project, "SessionStart", source="startup")
+    _hook(project, "UserPromptSubmit", prompt="fix the flaky test")
+    with _locked():
+        done = run_cli(
+            "hook",
+            "SessionEnd",
+            stdin=_payload(project, "SessionEnd", reason="logout"),
+            cwd=project,
+            env=cli_env(CONKEEPER_DETACHED="0"),
+        )
+        assert done.returncode == 0, done.stderr
+    listed = run_cli("sessions", "--json", cwd=project)
+    assert listed.returncode == 0, listed.stderr
+    with sqlite3.connect(_db()) as reader:
+        row = reader.execute(
+            "SELECT status, end_reason, ended_at FROM sessions WHERE host_session_id = ?",
+            ("s-waiting",),
+        ).fetchone()
+    assert row[0] == "completed" and row[1] == "logout" and row[2]
+    journal = _journal()
+    assert '"end_reason":"logout"' in journal  # a later restore has it too
