@@ -10,6 +10,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from conftest import cli_env, run_cli
+from test_e2e_session import set_up_project
+from test_learning_probe3 import _read, _still_failing
+from test_reflect_facts import FAILURE, NamedSession, _bash, _edit
 
 # --------------------------------------------------------------------------- rows kept for later
 
@@ -105,3 +108,64 @@ def test_a_session_ended_while_the_database_was_locked_is_ended(project: Path) -
     assert row[0] == "completed" and row[1] == "logout" and row[2]
     journal = _journal()
     assert '"end_reason":"logout"' in journal  # a later restore has it too
+
+
+# --------------------------------------------------------------------------- piped test runs
+
+PASSED = "........                                                  [100%]\n12 passed in 0.52s\n"
+FAILED_SUMMARY = (
+    "F.......\nFAILED tests/test_cart.py::test_discount - AssertionError: assert 1 == 2\n"
+    "1 failed, 11 passed in 0.50s\n"
+)
+
+
+def _piped(s: NamedSession, command: str, stdout: str) -> None:
+    """A Bash run Claude Code reports as a success: the pipe's last command exited 0."""
+    response = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
+    s.tool("Bash", {"command": command}, response)
+
+
+def _working_session(tmp_path: Path, name: str) -> NamedSession:
+    s = NamedSession(tmp_path, name)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount rounding in src/cart.py")
+    for _ in range(3):
+        _read(s, "src/cart.py")
+    _edit(s, "src/cart.py")
+    return s
+
+
+def test_a_piped_test_run_is_judged_by_the_runners_summary(tmp_path: Path) -> None:
+    """`pytest -q 2>&1 | tail -20` exits with tail's code: a passing run so written left the
+    failure before it "still failing", and a failing one read as a pass. The runner's own
+    summary line in the captured output decides."""
+    s = _working_session(tmp_path, "d4d4d4d4-0000-4000-8000-000000000001")
+    _bash(s, "pytest -q", error=FAILURE)
+    assert len(_still_failing(s)) == 1
+    _edit(s, "src/cart.py")
+    _piped(s, "pytest -q 2>&1 | tail -20", PASSED)
+    assert _still_failing(s) == []
+    _piped(s, "pytest -q 2>&1 | tail -20", FAILED_SUMMARY)  # a success to the host
+    assert _still_failing(s) == [
+        "Pick up `tests/test_cart.py::test_discount`, still failing when the work stopped"
+    ]
+
+
+def test_a_piped_test_run_without_a_summary_is_neither_passed_nor_failed(
+    tmp_path: Path,
+) -> None:
+    """No summary line in the output: the run is not "still failing" (grep's exit 1 is not
+    the tests'), and it does not settle a failure before it either."""
+    s = _working_session(tmp_path, "d4d4d4d4-0000-4000-8000-000000000002")
+    _bash(s, "pytest -q | grep -q 'passed'", error="Exit code 1")
+    assert _still_failing(s) == []
+    _bash(s, "pytest -q", error=FAILURE)
+    _piped(s, "pytest -q 2>&1 | tail -0", "")
+    assert len(_still_failing(s)) == 1
+
+
+def test_a_pipe_under_pipefail_keeps_its_exit_code(tmp_path: Path) -> None:
+    s = _working_session(tmp_path, "d4d4d4d4-0000-4000-8000-000000000003")
+    _bash(s, "set -o pipefail; pytest -q 2>&1 | tail -20", error="Exit code 1\n" + PASSED)
+    assert len(_still_failing(s)) == 1
