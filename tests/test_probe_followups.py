@@ -169,3 +169,63 @@ def test_a_pipe_under_pipefail_keeps_its_exit_code(tmp_path: Path) -> None:
     s = _working_session(tmp_path, "d4d4d4d4-0000-4000-8000-000000000003")
     _bash(s, "set -o pipefail; pytest -q 2>&1 | tail -20", error="Exit code 1\n" + PASSED)
     assert len(_still_failing(s)) == 1
+
+
+# --------------------------------------------------------------------------- stale --no-cache
+
+
+def _stale(project: Path, *extra: str) -> dict[int, tuple[str, str]]:
+    done = run_cli("stale", "--json", *extra, cwd=project)
+    assert done.returncode == 0, done.stderr
+    return {f["line"]: (f["citation"], f["reason"]) for f in json.loads(done.stdout)["findings"]}
+
+
+def test_stale_without_the_cache_reports_what_the_default_run_reports(project: Path) -> None:
+    """Outside git the record of the cited paths a check saw is the only sign that a file now
+    gone was the project's. `stale --no-cache` did not read it, so it never reported a deleted
+    top-level file the default run reported; nor does a file under a folder the project no
+    longer has count only when its folder is there."""
+    import shutil
+
+    (project / "docker-compose.yml").write_text("services: {}\n", "utf-8")
+    (project / "infra").mkdir()
+    (project / "infra" / "deploy.yml").write_text("steps: []\n", "utf-8")
+    (project / ".claude" / "memory" / "patterns.md").write_text(
+        "# Patterns\n\n- Local services come up from `docker-compose.yml`.\n"
+        "- Deploys follow `infra/deploy.yml`.\n"
+        "- Seed data is loaded from `seeds.sql`.\n",  # never there: an example, not stale
+        "utf-8",
+    )
+    assert _stale(project, "--no-cache") == {}
+    (project / "docker-compose.yml").unlink()
+    shutil.rmtree(project / "infra")
+    expected = {3: ("docker-compose.yml", "missing"), 4: ("infra/deploy.yml", "missing")}
+    assert _stale(project, "--no-cache") == expected
+    assert _stale(project) == expected
+    assert _stale(project, "--no-cache") == expected
+
+
+def test_in_git_a_file_git_never_tracked_seen_before_and_gone_is_missing(tmp_path: Path) -> None:
+    """In a git project git's history names what it tracked; a cited file it never tracked (an
+    ignored `local/` folder) that an earlier check saw is the project's too: gone with its
+    folder, it is missing, by both runs."""
+    import shutil
+
+    from test_freshness_stale import T0, commit, git, write
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write(root, ".gitignore", "local/\n")
+    write(root, "src/app.py", "def main(): pass\n")
+    write(
+        root,
+        ".claude/memory/patterns.md",
+        "# Patterns\n\n- Dev secrets come from `local/dev.env`.\n- Start in `src/app.py`.\n",
+    )
+    commit(root, "init", T0)
+    write(root, "local/dev.env", "X=1\n")
+    assert _stale(root) == {}
+    shutil.rmtree(root / "local")
+    assert _stale(root, "--no-cache") == {3: ("local/dev.env", "missing")}
+    assert _stale(root) == {3: ("local/dev.env", "missing")}
