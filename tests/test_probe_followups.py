@@ -229,3 +229,27 @@ def test_in_git_a_file_git_never_tracked_seen_before_and_gone_is_missing(tmp_pat
     shutil.rmtree(root / "local")
     assert _stale(root, "--no-cache") == {3: ("local/dev.env", "missing")}
     assert _stale(root) == {3: ("local/dev.env", "missing")}
+
+
+# --------------------------------------------------------------------------- tag --apply
+
+
+def test_undo_takes_back_a_whole_tag_apply(project: Path) -> None:
+    """``tag retro --apply`` tagging entries in two files was two undo steps: one ``undo``
+    left the other file's tags in place."""
+    memory = project / ".claude" / "memory"
+    (memory / "patterns.md").write_bytes(
+        b"# Patterns\n\n- Always use snake_case for function names in this repo.\n"
+    )
+    (memory / "decisions-log.md").write_bytes(
+        b"# Decisions\n\n- We decided to use PostgreSQL instead of MySQL because we need "
+        b"JSONB columns.\n"
+    )
+    before = {p: p.read_bytes() for p in (memory / "patterns.md", memory / "decisions-log.md")}
+    applied = run_cli("tag", "retro", "--apply", "--json", cwd=project)
+    assert applied.returncode == 0, applied.stderr
+    changed = {change["path"] for change in json.loads(applied.stdout)["changes"]}
+    assert changed == {str(p) for p in before}, applied.stdout
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert {p: p.read_bytes() for p in before} == before
