@@ -85,8 +85,9 @@ def test_a_command_shows_history_a_locked_database_kept_for_later(project: Path)
 
 def test_a_session_ended_while_the_database_was_locked_is_ended(project: Path) -> None:
     """SessionEnd could not mark the session ended while another program held the lock: the
-    session stayed 'active' for good, so no summary was ever written for it. Its end is kept
-    for later like a prompt, and stored by the next command."""
+    session stayed 'active' for good, so the worker SessionEnd starts (`extract --session`)
+    never wrote its summary. Its end is kept for later like a prompt, and stored by the next
+    command: the worker's own run, here."""
     _hook(project, "SessionStart", source="startup")
     _hook(project, "UserPromptSubmit", prompt="fix the flaky test")
     with _locked():
@@ -98,14 +99,16 @@ def test_a_session_ended_while_the_database_was_locked_is_ended(project: Path) -
             env=cli_env(CONKEEPER_DETACHED="0"),
         )
         assert done.returncode == 0, done.stderr
-    listed = run_cli("sessions", "--json", cwd=project)
-    assert listed.returncode == 0, listed.stderr
+    worker = run_cli("extract", "--session", "s-waiting", "--quiet", cwd=project)
+    assert worker.returncode == 0, worker.stderr
     with sqlite3.connect(_db()) as reader:
         row = reader.execute(
             "SELECT status, end_reason, ended_at FROM sessions WHERE host_session_id = ?",
             ("s-waiting",),
         ).fetchone()
+        summaries = reader.execute("SELECT count(*) FROM session_summaries").fetchone()
     assert row[0] == "completed" and row[1] == "logout" and row[2]
+    assert summaries == (1,)
     journal = _journal()
     assert '"end_reason":"logout"' in journal  # a later restore has it too
 
