@@ -30,15 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the project of the current directory and print the findings."""
     from conkeeper.domain.paths import locate_project
-    from conkeeper.services.upkeep.freshness.stale import cached_stale, find_stale
+    from conkeeper.services.upkeep.freshness.stale import cached_stale
 
     location = locate_project(Path.cwd())
     if not location.memory_dir.is_dir():
         raise CliError(f"no memory folder at {location.memory_dir}; run 'conkeeper init' first")
-    report = (
-        find_stale(location.root, location.memory_dir)
-        if args.no_cache
-        else cached_stale(location.root, location.memory_dir, location.identity)
+    report = cached_stale(
+        location.root, location.memory_dir, location.identity, fresh=args.no_cache
     )
     assert report is not None  # cached_stale refreshes by default
     if args.quiet:

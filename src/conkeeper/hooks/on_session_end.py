@@ -22,15 +22,22 @@ DETACHED_ENV = "CONKEEPER_DETACHED"
 
 
 def handle(ctx: HookContext) -> HookResult | None:
-    """End the session row, then start the extractor detached."""
+    """End the session row (kept for later when the database will not take it: locked past
+    the hook's wait, damaged), then start the extractor detached."""
     from conkeeper.storage.sessions import end_session
+    from conkeeper.storage.store import now_ms
 
     if ctx.location is None:
         return None
+    ended_at = now_ms()
     try:
-        end_session(ctx.store(), ctx.session_id(), ctx.payload.reason)
+        end_session(ctx.store(), ctx.session_id(), ctx.payload.reason, ended_at=ended_at)
     except Exception as exc:
         ctx.log(f"could not mark the session ended: {exc}", "WARNING")
+        from conkeeper.storage.pending import SESSION_END
+
+        reason = (ctx.payload.reason or "")[:100] or None
+        ctx.keep_for_later(SESSION_END, {"ended_at": ended_at, "end_reason": reason})
     if importlib.util.find_spec(EXTRACT_MODULE) is not None:
         args = ["extract", "--session", ctx.payload.session_id, "--quiet", "--backup-if-due"]
         start_detached(ctx, [*args, "--team-sync"] if _team_sync_on(ctx) else args)

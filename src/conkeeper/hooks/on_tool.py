@@ -733,8 +733,11 @@ def _capture(ctx: HookContext, prompt_number: int, duration: int | None, when: f
     outcome: tuple[str, CleanText | None, int | None]
     if ctx.event == "PostToolUseFailure":
         outcome = capture.outcome_from_failure(payload.error, payload.is_interrupt)
+        output: object = payload.error
     else:
         outcome = capture.outcome_from_response(payload.tool_response)
+        output = payload.tool_response
+    outcome = capture.piped_test_outcome(payload.tool_input, outcome, output)
     event = capture.build_event(
         tool_name=payload.tool_name,
         tool_input=payload.tool_input,

@@ -103,7 +103,7 @@ def open_or_restore(
     what salvage still reads (``storage.recovery``), tell ``on_notice`` (and the log) what was
     restored and what was lost, and open the result."""
     try:
-        return open_store(path, readonly=readonly)
+        return _with_waiting_rows(open_store(path, readonly=readonly), path, readonly)
     except DamagedStore:
         from conkeeper.domain.paths import db_path
         from conkeeper.storage.logfile import log
@@ -115,7 +115,20 @@ def open_or_restore(
             log(notice, level="WARNING")
             if on_notice is not None:
                 on_notice(notice)
-        return open_store(path, readonly=readonly)
+        return _with_waiting_rows(open_store(path, readonly=readonly), path, readonly)
+
+
+def _with_waiting_rows(
+    conn: sqlite3.Connection, path: Path | None, readonly: bool
+) -> sqlite3.Connection:
+    """``conn`` after storing the history hooks kept for later (``storage.pending``: the
+    database was locked or damaged when they ran), so every command shows it."""
+    if not readonly:
+        from conkeeper.domain.paths import db_path
+        from conkeeper.storage.pending import store_waiting
+
+        store_waiting(conn, str(path or db_path()))
+    return conn
 
 
 def _shown(path: Path) -> str:

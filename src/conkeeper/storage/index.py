@@ -45,6 +45,7 @@ from conkeeper.storage.index_scan import (
     file_time_ms,
     walk_root,
 )
+from conkeeper.storage.pending import store_waiting
 from conkeeper.storage.store import (
     SCHEMA_VERSION,
     DamagedStore,
@@ -436,6 +437,7 @@ def _open_checked(target: str) -> sqlite3.Connection:
             )
         migrate(conn)
         conn.execute("SELECT count(*) FROM index_roots").fetchone()
+        store_waiting(conn, target)  # search shows the history hooks kept for later
         conn.execute("SELECT rowid FROM index_fts LIMIT 1").fetchall()
     except BaseException:
         conn.close()

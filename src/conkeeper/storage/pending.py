@@ -5,8 +5,10 @@ write transaction, a long import) and then gives up, so the agent is never kept 
 prompt or tool event it was storing exists nowhere else; dropped, it was lost for good (the
 Markdown observation log keeps only a line). So a hook that cannot store a row appends it here
 (``<data home>/backups/pending.jsonl``, the row journal's format and folder), and the next
-hook or command that opens the database stores it (:func:`replay`), journals it, and empties
-the file. Replaying is idempotent: prompts are keyed by number, tool events by tool-use id.
+hook or command that opens the database for writing stores it (:func:`store_waiting`),
+journals it, and empties the file. A session's end (SessionEnd) waits the same way: lost, the
+session stayed active for good and was never summarised. Replaying is idempotent: prompts are
+keyed by number, tool events by tool-use id, an end by its time.
 
 On the hook path: the standard library only; :mod:`conkeeper.storage.recovery` is imported
 only when there is something to replay.
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 
 PENDING_NAME = "pending.jsonl"
 SESSION_SEEN = "session_seen"  # a session (and its project) to create when missing
+SESSION_END = "session_end"  # a session's end (SessionEnd): ``ended_at``, ``end_reason``
+KINDS = (journal.PROMPT, journal.TOOL_EVENT, SESSION_END)
 
 
 def pending_file(db_file: str) -> str:
@@ -44,7 +48,7 @@ def spool(
     kind: str,
     row: Mapping[str, object],
 ) -> bool:
-    """Keep one row of ``kind`` (:data:`journal.PROMPT`, :data:`journal.TOOL_EVENT`) for later;
+    """Keep one row of ``kind`` (one of :data:`KINDS`) for later;
     ``session``: ``project`` (identity), ``root``, ``name``, ``session`` (the host's id),
     ``host``, ``transcript_path``. Whether it was written (a full disk is logged)."""
     if fcntl is None:  # pragma: no cover - Windows
@@ -58,7 +62,7 @@ def spool(
         "row": {
             "host": session.get("host"),
             "transcript_path": session.get("transcript_path"),
-            "started_at": row.get("created_at"),
+            "started_at": row.get("created_at", row.get("ended_at")),
         },
     }
     lines = [
@@ -66,6 +70,22 @@ def spool(
         for record in (seen, {"kind": kind, **keys, "row": dict(row)})
     ]
     return journal.append_lines(pending_file(db_file), lines)
+
+
+def store_waiting(conn: sqlite3.Connection, db_file: str) -> int:
+    """Store the rows waiting for ``db_file`` (:func:`replay`) when there are any: what every
+    connection opened for writing does first, so a command shows what hooks kept for later
+    (one existence check when nothing waits). A database still locked leaves them waiting
+    (logged); how many were stored."""
+    if fcntl is None or not os.path.exists(pending_file(db_file)):
+        return 0
+    try:
+        return replay(conn, db_file)
+    except Exception as exc:  # locked, damaged, a full disk: the rows stay for the next try
+        from conkeeper.storage.logfile import log
+
+        log(f"rows kept for later stay waiting: {exc}", level="WARNING")
+        return 0
 
 
 def replay(conn: sqlite3.Connection, db_file: str) -> int:
@@ -116,7 +136,10 @@ def _store(records: list[dict[str, object]], conn: sqlite3.Connection) -> int:
                 _ensure_session(conn, record)
                 continue
             session_id = _session_id(conn, record)
-            if kind not in (journal.PROMPT, journal.TOOL_EVENT) or session_id is None:
+            if kind not in KINDS or session_id is None:
+                continue
+            if kind == SESSION_END:
+                stored += _end_session(conn, session_id, row)
                 continue
             if not _is_new(conn, kind, session_id, row):
                 continue
@@ -131,13 +154,29 @@ def _forgotten(
 ) -> bool:
     """Whether a tombstone written after the row was captured covers it (its session, or its
     whole project)."""
-    when = row.get("created_at", row.get("started_at")) or 0
+    when = row.get("created_at", row.get("started_at", row.get("ended_at"))) or 0
     found = conn.execute(
         "SELECT 1 FROM tombstones WHERE project = ? AND forgotten_at >= ? "
         "AND (kind = 'project' OR (kind = 'session' AND key = ?)) LIMIT 1",
         (str(record.get("project")), when, str(record.get("session"))),
     ).fetchone()
     return found is not None
+
+
+def _end_session(conn: sqlite3.Connection, session_id: int, row: Mapping[str, object]) -> int:
+    """End the session as SessionEnd would have (journaled by the storage function), unless
+    a later end is already stored (a resumed session that ended again); 1 when stored."""
+    from conkeeper.storage.sessions import end_session
+
+    ended_at = row.get("ended_at")
+    if not isinstance(ended_at, int):
+        return 0
+    found = conn.execute("SELECT ended_at FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    if found is not None and found[0] is not None and int(found[0]) >= ended_at:
+        return 0
+    reason = row.get("end_reason")
+    end_session(conn, session_id, reason if isinstance(reason, str) else None, ended_at=ended_at)
+    return 1
 
 
 def _session_id(conn: sqlite3.Connection, record: Mapping[str, object]) -> int | None:

@@ -548,6 +548,38 @@ def _essential(message: CleanText) -> CleanText:
     return pick(message, best)
 
 
+def piped_test_outcome(
+    tool_input: Any,
+    outcome: tuple[str, CleanText | None, int | None],
+    output: Any,
+) -> tuple[str, CleanText | None, int | None]:
+    """``outcome`` for a shell command whose exit code is the last command's of a pipe that
+    runs tests (``pytest -q 2>&1 | tail -20``): read from the runner's summary line in
+    ``output`` (the tool response, or a failure's error text) instead. Passed: a success with
+    exit code 0; failed: a failure naming the summary, exit code 1; no summary line: neither,
+    a success with no exit code (unknown is not a failure, and settles none). Any other
+    command keeps ``outcome`` (one substring check)."""
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    if not isinstance(command, str) or "|" not in command or outcome[0] == "interrupted":
+        return outcome
+    from conkeeper.domain.test_summary import piped_test_run, summary_verdict
+
+    if not piped_test_run(command):
+        return outcome
+    if isinstance(output, dict):
+        output = "\n".join((_text_of(output.get("stdout")), _text_of(output.get("stderr"))))
+    text = _text_of(output)
+    passed, line = summary_verdict(text)
+    if passed is None:
+        return "success", None, None
+    if passed:
+        return "success", None, 0
+    cleaned = _whole(text)  # the line naming the failing test, else the summary
+    found = failure_line(cleaned) if cleaned else None
+    detail = pick(cleaned, found) if cleaned and found else clean_captured(line)
+    return "failure", label("tests failed", detail), 1
+
+
 def build_event(
     *,
     tool_name: str | None,

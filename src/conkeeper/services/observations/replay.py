@@ -22,6 +22,7 @@ from conkeeper.services.capture.events import (
     build_event,
     outcome_from_failure,
     outcome_from_response,
+    piped_test_outcome,
     store_event,
 )
 from conkeeper.storage.sessions import (
@@ -50,10 +51,14 @@ def relocate(recording: Mapping[str, Any], root: str) -> dict[str, Any]:
 
 
 def event_outcome(event: Mapping[str, Any]) -> tuple[str, CleanText | None, int | None]:
-    """The capture outcome of a recorded event (failure payload or tool response)."""
+    """The capture outcome of a recorded event (failure payload or tool response; a piped
+    test run's read from its summary, as the hook does)."""
+    reported: tuple[str, CleanText | None, int | None]
     if "error" in event or event.get("is_interrupt"):
-        return outcome_from_failure(event.get("error"), bool(event.get("is_interrupt")))
-    return outcome_from_response(event.get("tool_response"))
+        reported = outcome_from_failure(event.get("error"), bool(event.get("is_interrupt")))
+        return piped_test_outcome(event.get("tool_input"), reported, event.get("error"))
+    reported = outcome_from_response(event.get("tool_response"))
+    return piped_test_outcome(event.get("tool_input"), reported, event.get("tool_response"))
 
 
 def replay(conn: sqlite3.Connection, recording: Mapping[str, Any], *, end: bool = True) -> int:

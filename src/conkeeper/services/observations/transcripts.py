@@ -407,6 +407,14 @@ def _take_results(content: object, meta: object, tools: dict[str, ParsedTool], a
 
 
 def _outcome(tool: ParsedTool) -> tuple[str, CleanText | None, int | None]:
+    """The outcome of a transcript's tool use (a piped test run's read from its summary)."""
+    from conkeeper.services.capture.events import piped_test_outcome
+
+    output = tool.result_meta if isinstance(tool.result_meta, dict) else tool.result_text
+    return piped_test_outcome(tool.input, _reported_outcome(tool), output)
+
+
+def _reported_outcome(tool: ParsedTool) -> tuple[str, CleanText | None, int | None]:
     from conkeeper.domain.privacy import label
     from conkeeper.services.capture.events import outcome_from_failure, outcome_from_response
 

@@ -191,23 +191,32 @@ def apply_file_changes(path: Path, changes: list[TagChange], source: str = "user
 
 
 def apply_tag_plan(plan: list[TagChange]) -> ApplyResult:
-    """Write a plan from :func:`plan_retro_tagging`, file by file.
+    """Write a plan from :func:`plan_retro_tagging`, file by file, as one undo step (one
+    ``tag retro --apply`` is one act of the person's, however many files it tags).
 
     A file that changed since planning, or cannot be written, is skipped with the reason and
     left untouched; the others are still written.
     """
+    from conkeeper.domain.safewrite import write_group
+
     result = ApplyResult()
     by_file: dict[Path, list[TagChange]] = {}
     for change in plan:
         by_file.setdefault(change.path, []).append(change)
-    for path, changes in by_file.items():
-        try:
-            apply_file_changes(path, changes)
-        except (MemoryFileError, ValueError) as exc:
-            result.skipped.append((path, str(exc)))
-            continue
-        except OSError as exc:
-            result.skipped.append((path, f"{path}: cannot be written ({exc.strerror or exc})"))
-            continue
-        result.applied.extend(changes)
+    with write_group():
+        for path, changes in by_file.items():
+            _apply_one(path, changes, result)
     return result
+
+
+def _apply_one(path: Path, changes: list[TagChange], result: ApplyResult) -> None:
+    """Write one file's tags into ``result`` (applied, or skipped with the reason)."""
+    try:
+        apply_file_changes(path, changes)
+    except (MemoryFileError, ValueError) as exc:
+        result.skipped.append((path, str(exc)))
+        return
+    except OSError as exc:
+        result.skipped.append((path, f"{path}: cannot be written ({exc.strerror or exc})"))
+        return
+    result.applied.extend(changes)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from conkeeper.domain.observations import ToolEvent
+from conkeeper.domain.test_summary import piped_test_run
 from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, Facet
 from conkeeper.services.analysis.reflection.themes import cluster, theme_label
 
@@ -237,13 +238,13 @@ def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
     failed, in the same folder (`pytest -q` after `pytest tests/test_cart.py`)."""
     target = _test_file(key)
     command = _command(failed)
-    tests = set(_runs(failed.input_summary))
+    tests = set(_event_runs(failed))
     for event in later:
-        if event.failed:
+        if event.failed or not _outcome_known(event):
             continue
         if failure_key(event)[0] == key or (command and _command(event) == command):
             return True
-        if tests and tests == set(_runs(event.input_summary)):
+        if tests and tests == set(_event_runs(event)):
             return True
         if target and target[0] in event.input_summary:
             return True
@@ -271,10 +272,27 @@ _RUNNER = re.compile(
 )
 
 
-def _runs(command: str) -> list[tuple[str, str, str]]:
+def _outcome_known(event: ToolEvent) -> bool:
+    """Whether ``event`` says whether it passed: not a piped test run whose runner printed no
+    summary the capture could read (its exit code was the pipe's last command's, so it is
+    neither a pass nor a failure, ``domain.test_summary``)."""
+    return event.exit_code is not None or not piped_test_run(event.input_summary)
+
+
+def _event_runs(event: ToolEvent) -> list[tuple[str, str, str]]:
+    """The test runs of ``event``'s command; a piped one counts when its outcome was read
+    from the runner's summary (the capture then stored the runner's exit code)."""
+    return _runs(event.input_summary, piped=event.exit_code is not None)
+
+
+# `2>&1`, `2>/dev/null` before a pipe: they change nothing about what runs
+_REDIRECTS = re.compile(r"\s+\d?>&\d|\s+\d?>\s*/dev/null")
+
+
+def _runs(command: str, *, piped: bool = False) -> list[tuple[str, str, str]]:
     """``(folder, runner, arguments)`` of each test run in a command line chained with
-    ``&&`` or ``;``, read inside `bash -c '...'` too (a piped run is left out: its exit code
-    is the pipe's last command's)."""
+    ``&&`` or ``;``, read inside `bash -c '...'` too. A piped run is left out unless
+    ``piped`` (its exit code is the pipe's last command's, unless its summary was read)."""
     folder, found = "", []
     line = _SHELL_C.sub(lambda m: m["inner"], _SPACES.sub(" ", command.strip()))
     for part in re.split(r"\s*(?:&&|;)\s*", line):
@@ -283,8 +301,12 @@ def _runs(command: str) -> list[tuple[str, str, str]]:
         if cd:
             folder = cd.group(1).rstrip("/")
             continue
+        if "|" in part:
+            if not piped or "||" in part:
+                continue
+            part = _REDIRECTS.sub("", part.split("|", 1)[0]).strip()
         run = _RUNNER.match(part)
-        if run and "|" not in part:
+        if run:
             tool = " ".join(run["tool"].replace(" run test", " test").split())
             found.append((folder, tool, run["args"].strip()))
     return found
@@ -302,14 +324,14 @@ def _unwrap(part: str) -> str:
 
 def _runner(event: ToolEvent) -> set[tuple[str, str]]:
     """The test runners (with the folder each ran in) the command of ``event`` used."""
-    return {(folder, tool) for folder, tool, _ in _runs(event.input_summary)}
+    return {(folder, tool) for folder, tool, _ in _event_runs(event)}
 
 
 def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
     """The runners ``event`` ran over the whole suite (options only, no test selected: `pytest
     -q`, `go test ./...`, `npm test`): their passing run covers any test they failed on."""
     whole = set()
-    for folder, tool, args in _runs(event.input_summary):
+    for folder, tool, args in _event_runs(event):
         words = args.split()
         if all((w.startswith("-") and "=" not in w) or w in ("./...", ".") for w in words):
             whole.add((folder, tool))
@@ -325,7 +347,7 @@ def abandoned_work(
     overlap (two windows on one project) come one after the other in ``events``, so the runs
     are put in the order they happened (the database id breaks a tie within a millisecond)."""
     runs = sorted(
-        (event for event, _ in events if event.action == "execute"),
+        (event for event, _ in events if event.action == "execute" and _outcome_known(event)),
         key=lambda event: (event.created_at, event.id),
     )
     final = {event.id for event in runs[-3:]}

@@ -99,8 +99,9 @@ class Report(Record):
         self.cached = False
         # size and modification time (None: missing) of each work-tree path the answer read
         self.watched: dict[str, list[int] | None] = {}
-        # outside git, the cited paths seen in the work tree at this check or an earlier one:
-        # one that is gone now was this project's file, whatever folder it sat in
+        # the cited paths seen in the work tree at this check or an earlier one: one that is
+        # gone now was this project's file, whatever folder it sat in (outside git, or a file
+        # git never tracked, nothing else says so)
         self.seen: list[str] = []
 
     def as_dict(self) -> dict[str, object]:
@@ -267,8 +268,9 @@ def store_cached(
 def previously_seen(
     root: Path, identity: str, env: Mapping[str, str] | None = None
 ) -> frozenset[str]:
-    """The cited paths an earlier check of ``root`` saw in the work tree (outside git the only
-    record that a file now missing was there), whether or not that report is still valid."""
+    """The cited paths an earlier check of ``root`` saw in the work tree (outside git, or for a
+    file git never tracked, the only record that a file now missing was there), whether or not
+    that report is still valid: ``stale --no-cache`` reads it too."""
     try:
         data = json.loads(cache_path(identity, env).read_text(encoding="utf-8"))
         if data.get("root") != str(root):

@@ -252,7 +252,7 @@ class _Checker:
     def __init__(self, root: Path, memory_dir: Path, seen: frozenset[str] = frozenset()) -> None:
         self.root = root
         self.memory_dir = memory_dir
-        self.seen_before = seen  # outside git: cited paths an earlier check saw
+        self.seen_before = seen  # cited paths an earlier check saw in the work tree
         self.present: set[str] = set()  # ... and those this one sees
         self.memory_prefix = _relative(memory_dir, root) + "/"
         self.report = Report()
@@ -536,8 +536,8 @@ class _Checker:
             found = self.tree.resolve(citation.value) if self.report.git else None
             if found is None and not self.report.git:
                 found = citation.value if (self.root / citation.value).exists() else None
-                if found is not None or citation.value in self.seen_before:
-                    self.present.add(citation.value)
+            if found is not None or citation.value in self.seen_before:
+                self.present.add(citation.value)
             if found is None:
                 flagged = flagged or self._missing(rel, entry, citation.value)
             else:
@@ -566,7 +566,7 @@ class _Checker:
             else:
                 self._add(rel, entry, path, "deleted", f"deleted: {old}", event.commit)
             return True
-        if self.tree.plausible(path) or (not self.report.git and path in self.seen_before):
+        if self.tree.plausible(path) or path in self.seen_before:
             where = "the work tree or its recent history" if self.report.git else "the work tree"
             self._add(rel, entry, path, "missing", f"not in {where}")
             return True
@@ -868,8 +868,9 @@ def _read_memory(path: Path) -> tuple[float, str | None]:
 
 def find_stale(root: Path, memory_dir: Path, seen: frozenset[str] = frozenset()) -> Report:
     """Check every curated memory file of the project at ``root`` (no cache). ``seen``: cited
-    paths an earlier check saw in the work tree (:func:`report.previously_seen`); outside git
-    one of them gone is reported missing wherever it sat (`docker-compose.yml`)."""
+    paths an earlier check saw in the work tree (:func:`report.previously_seen`); one of them
+    gone is reported missing wherever it sat (`docker-compose.yml`, a file under a folder
+    that went with it, one git never tracked), when git's history does not say more."""
     return _Checker(root, memory_dir, seen).run(memory_files(memory_dir))
 
 
@@ -883,11 +884,15 @@ def cached_stale(
     *,
     env: Mapping[str, str] | None = None,
     refresh: bool = True,
+    fresh: bool = False,
 ) -> Report | None:
     """The project's report from the cache when ``HEAD`` and the memory files are unchanged;
-    otherwise a fresh run (stored for next time), or ``None`` when ``refresh`` is off."""
+    otherwise a fresh run (stored for next time), or ``None`` when ``refresh`` is off.
+    ``fresh`` (``stale --no-cache``) checks again whatever the cache holds, still with the
+    record of the cited paths earlier checks saw: that record is no cached result (outside
+    git it is the only sign a file now gone was there), so both runs report the same."""
     report, current = load_cached(root, memory_dir, identity, env)
-    if report is not None or not refresh:
+    if (report is not None and not fresh) or not refresh:
         return report
     report = find_stale(root, memory_dir, previously_seen(root, identity, env))
     store_cached(report, root, identity, current, env)
