@@ -568,14 +568,13 @@ def piped_test_outcome(
         return outcome
     if isinstance(output, dict):
         output = "\n".join((_text_of(output.get("stdout")), _text_of(output.get("stderr"))))
-    text = _text_of(output)
-    passed, line = summary_verdict(text)
+    cleaned = _whole(_text_of(output))  # cleaned whole before any line is picked from it
+    passed, line = summary_verdict(str(cleaned) if cleaned else "")
     if passed is None:
         return "success", None, None
     if passed:
         return "success", None, 0
-    cleaned = _whole(text)  # the line naming the failing test, else the summary
-    found = failure_line(cleaned) if cleaned else None
+    found = failure_line(cleaned) if cleaned else None  # the line naming the failing test
     detail = pick(cleaned, found) if cleaned and found else clean_captured(line)
     return "failure", label("tests failed", detail), 1
 
