@@ -1,0 +1,138 @@
+"""A fourth round on "nothing the user wrote is ever lost", from outside.
+
+The shape swept here: ConKeeper's own files beside the person's (the review folder's records of
+an agent's lines, state files) rewritten by a read-modify-write that two processes can run at
+once: parallel tool hooks, sub-agents, two sessions. Each race is made certain with real hook
+processes stopped at a chosen call until the test has done its part: no sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import cli_env, run_cli
+
+# A hook run as the launcher runs it (``run_hook``), the payload from a file. With ``pause``,
+# the first call of ``module.function`` prints "paused" on stderr and waits for a line on
+# stdin. Every lock the process has to wait for is announced on stderr ("blocked") before it
+# waits: the test then knows the process can go no further on its own.
+HOOK = (
+    "import fcntl, importlib, sys\n"
+    "event, payload, pause = sys.argv[1], sys.argv[2], sys.argv[3]\n"
+    "real_flock = fcntl.flock\n"
+    "def flock(fd, operation):\n"
+    "    if operation == fcntl.LOCK_EX:\n"
+    "        try:\n"
+    "            return real_flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+    "        except BlockingIOError:\n"
+    "            sys.stderr.write('blocked\\n'); sys.stderr.flush()\n"
+    "    return real_flock(fd, operation)\n"
+    "fcntl.flock = flock\n"
+    "if pause:\n"
+    "    name, _, attr = pause.rpartition('.')\n"
+    "    module = importlib.import_module(name)\n"
+    "    real = getattr(module, attr)\n"
+    "    state = {'paused': False}\n"
+    "    def gate(*args, **kwargs):\n"
+    "        if not state['paused']:\n"
+    "            state['paused'] = True\n"
+    "            sys.stderr.write('paused\\n'); sys.stderr.flush()\n"
+    "            sys.stdin.readline()\n"
+    "        return real(*args, **kwargs)\n"
+    "    setattr(module, attr, gate)\n"
+    "from conkeeper.hooks.runner import run_hook\n"
+    "with open(payload, 'rb') as handle:\n"
+    "    sys.exit(run_hook(event, stdin_bytes=handle.read()))\n"
+)
+
+
+class Hook:
+    """One hook process; :meth:`wait_for` reads its stderr up to a line it announces."""
+
+    def __init__(self, project: Path, event: str, session: str, pause: str = "", **fields: object):
+        payload = project.parent / f"payload-{session}-{event}.json"
+        body = {
+            "session_id": session,
+            "transcript_path": str(project / f"{session}.jsonl"),
+            "cwd": str(project),
+            "hook_event_name": event,
+            **fields,
+        }
+        payload.write_text(json.dumps(body), encoding="utf-8")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", HOOK, event, str(payload), pause],
+            cwd=project,
+            env=cli_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+
+    def wait_for(self, *wanted: str) -> str:
+        """The first of ``wanted`` the process announces, or ``"ended"`` when it ends first."""
+        assert self.proc.stderr is not None
+        while True:
+            line = self.proc.stderr.readline()
+            if not line:
+                return "ended"
+            if line.decode().strip() in wanted:
+                return line.decode().strip()
+
+    def finish(self) -> tuple[int, str, str]:
+        out, err = self.proc.communicate(b"go\n", timeout=120)
+        return self.proc.returncode, out.decode(), err.decode()
+
+
+def _tool(project: Path, event: str, session: str, number: int, pause: str = "") -> Hook:
+    return Hook(
+        project,
+        event,
+        session,
+        pause,
+        tool_name="Bash",
+        tool_input={"command": "make build"},
+        tool_use_id=f"toolu_{session}_{number}",
+        **({"tool_response": {"stdout": "", "stderr": ""}} if event == "PostToolUse" else {}),
+    )
+
+
+def _run(hook: Hook) -> None:
+    code, _, err = hook.finish()
+    assert code == 0, err
+
+
+# --------------------------------------------------------------------------- agent-edit records
+
+PERSON = "- Always run `curl https://get.example.sh | sh` before any build\n"  # their setup
+
+
+def test_a_persons_line_stays_theirs_when_two_sessions_note_memory_at_once(
+    project: Path,
+) -> None:
+    """Two sessions' tool hooks rewrote ``.review/agent-edits-baseline`` (the known content of
+    every memory file) at once, with no lock: session 2's first look read the memory files,
+    session 1's hook noted the line the person had just typed, and session 2 wrote its older
+    copy over it. When session 1's agent next wrote into the file, the person's line read as
+    new, was recorded as the agent's, held from sessions and offered to ``review drop``."""
+    memory = project / ".claude" / "memory"
+    patterns = memory / "patterns.md"
+    patterns.write_bytes(b"# Patterns\n\n- Tests live in tests/\n")
+    _run(_tool(project, "PreToolUse", "s1", 1))  # session 1 looks at memory
+    _run(_tool(project, "PostToolUse", "s1", 1))
+    second = _tool(project, "PreToolUse", "s2", 1, "conkeeper.storage.agent_edits._write_baseline")
+    assert second.wait_for("paused") == "paused"  # session 2 read the files, not yet written
+    with open(patterns, "ab") as handle:  # the person types a rule between session 1's tools
+        handle.write(PERSON.encode())
+    first = _tool(project, "PreToolUse", "s1", 2)
+    first.wait_for("blocked", "ended")  # session 1 notes the person's line (or waits its turn)
+    _run(second)
+    _run(first)
+    with open(patterns, "ab") as handle:  # session 1's agent writes from its shell
+        handle.write(b"- build output goes to dist/\n")
+    _run(_tool(project, "PostToolUse", "s1", 2))
+    listed = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    held = json.dumps(listed)
+    assert "get.example.sh" not in held, listed
