@@ -15,12 +15,13 @@ from pathlib import Path
 
 from conftest import cli_env, run_cli
 
-# A hook run as the launcher runs it (``run_hook``), the payload from a file. With ``pause``,
-# the first call of ``module.function`` prints "paused" on stderr and waits for a line on
-# stdin. Every lock the process has to wait for is announced on stderr ("blocked") before it
-# waits: the test then knows the process can go no further on its own.
-HOOK = (
-    "import fcntl, importlib, sys\n"
+# A hook run as the launcher runs it (``run_hook``, the payload from a file), or the CLI (event
+# "cli", the arguments after the pause). With ``pause`` (``module.attribute[.attribute]``), its
+# first call prints "paused" on stderr and waits for a line on stdin. Every lock the process
+# has to wait for is announced on stderr ("blocked") before it waits: the test then knows the
+# process can go no further on its own.
+PROCESS = (
+    "import fcntl, importlib, runpy, sys\n"
     "event, payload, pause = sys.argv[1], sys.argv[2], sys.argv[3]\n"
     "real_flock = fcntl.flock\n"
     "def flock(fd, operation):\n"
@@ -32,9 +33,16 @@ HOOK = (
     "    return real_flock(fd, operation)\n"
     "fcntl.flock = flock\n"
     "if pause:\n"
-    "    name, _, attr = pause.rpartition('.')\n"
-    "    module = importlib.import_module(name)\n"
-    "    real = getattr(module, attr)\n"
+    "    parts = pause.split('.')\n"
+    "    for cut in range(len(parts) - 1, 0, -1):\n"
+    "        try:\n"
+    "            owner = importlib.import_module('.'.join(parts[:cut]))\n"
+    "            break\n"
+    "        except ImportError:\n"
+    "            continue\n"
+    "    for name in parts[cut:-1]:\n"
+    "        owner = getattr(owner, name)\n"
+    "    real = getattr(owner, parts[-1])\n"
     "    state = {'paused': False}\n"
     "    def gate(*args, **kwargs):\n"
     "        if not state['paused']:\n"
@@ -42,29 +50,23 @@ HOOK = (
     "            sys.stderr.write('paused\\n'); sys.stderr.flush()\n"
     "            sys.stdin.readline()\n"
     "        return real(*args, **kwargs)\n"
-    "    setattr(module, attr, gate)\n"
+    "    setattr(owner, parts[-1], gate)\n"
+    "if event == 'cli':\n"
+    "    sys.argv = ['conkeeper', *sys.argv[4:]]\n"
+    "    runpy.run_module('conkeeper', run_name='__main__')\n"
     "from conkeeper.hooks.runner import run_hook\n"
     "with open(payload, 'rb') as handle:\n"
     "    sys.exit(run_hook(event, stdin_bytes=handle.read()))\n"
 )
 
 
-class Hook:
-    """One hook process; :meth:`wait_for` reads its stderr up to a line it announces."""
+class Process:
+    """One hook or CLI process; :meth:`wait_for` reads its stderr up to a line it announces."""
 
-    def __init__(self, project: Path, event: str, session: str, pause: str = "", **fields: object):
-        payload = project.parent / f"payload-{session}-{event}.json"
-        body = {
-            "session_id": session,
-            "transcript_path": str(project / f"{session}.jsonl"),
-            "cwd": str(project),
-            "hook_event_name": event,
-            **fields,
-        }
-        payload.write_text(json.dumps(body), encoding="utf-8")
+    def __init__(self, cwd: Path, event: str, payload: str, pause: str, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", HOOK, event, str(payload), pause],
-            cwd=project,
+            [sys.executable, "-c", PROCESS, event, payload, pause, *args],
+            cwd=cwd,
             env=cli_env(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -86,8 +88,29 @@ class Hook:
         return self.proc.returncode, out.decode(), err.decode()
 
 
-def _tool(project: Path, event: str, session: str, number: int, pause: str = "") -> Hook:
-    return Hook(
+def hook_process(
+    project: Path, event: str, session: str, pause: str = "", **fields: object
+) -> Process:
+    """A hook of ``session`` with a real-shaped payload (``fields`` added)."""
+    payload = project.parent / f"payload-{session}-{event}.json"
+    body = {
+        "session_id": session,
+        "transcript_path": str(project / f"{session}.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": event,
+        **fields,
+    }
+    payload.write_text(json.dumps(body), encoding="utf-8")
+    return Process(project, event, str(payload), pause)
+
+
+def cli_process(project: Path, *args: str, pause: str = "") -> Process:
+    """``conkeeper ARGS`` run in ``project``."""
+    return Process(project, "cli", "", pause, *args)
+
+
+def _tool(project: Path, event: str, session: str, number: int, pause: str = "") -> Process:
+    return hook_process(
         project,
         event,
         session,
@@ -99,7 +122,7 @@ def _tool(project: Path, event: str, session: str, number: int, pause: str = "")
     )
 
 
-def _run(hook: Hook) -> None:
+def _run(hook: Process) -> None:
     code, _, err = hook.finish()
     assert code == 0, err
 
@@ -136,3 +159,31 @@ def test_a_persons_line_stays_theirs_when_two_sessions_note_memory_at_once(
     listed = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
     held = json.dumps(listed)
     assert "get.example.sh" not in held, listed
+
+
+# --------------------------------------------------------------------------- handoff note
+
+NOTE = "finish the tokenizer first, then the parser's error messages"
+
+
+def test_a_handoff_note_survives_a_compaction_checkpoint_written_at_the_same_time(
+    project: Path,
+) -> None:
+    """A compaction's checkpoint keeps the handoff note of the one it replaces, but it read the
+    pending checkpoint before taking any lock: ``conkeeper handoff write --note`` run while the
+    PreCompact hook was writing had its note replaced by the hook's checkpoint without one."""
+    compact = hook_process(
+        project,
+        "PreCompact",
+        "s1",
+        "pathlib.Path.write_text",
+        trigger="auto",
+        custom_instructions="",
+    )
+    assert compact.wait_for("paused") == "paused"  # the hook read what was pending: nothing
+    note = cli_process(project, "handoff", "write", "--session", "s1", "--note", NOTE)
+    note.wait_for("blocked", "ended")
+    _run(compact)
+    _run(note)
+    shown = json.loads(run_cli("handoff", "show", "--json", cwd=project).stdout)
+    assert shown is not None and shown.get("note") == NOTE, shown
