@@ -187,3 +187,33 @@ def test_a_handoff_note_survives_a_compaction_checkpoint_written_at_the_same_tim
     _run(note)
     shown = json.loads(run_cli("handoff", "show", "--json", cwd=project).stdout)
     assert shown is not None and shown.get("note") == NOTE, shown
+
+
+# --------------------------------------------------------------------------- uninstall
+
+MY_SERVER = b'[mcp_servers.mine]\r\ncommand = "my-server"\r\n'
+
+
+def test_uninstall_keeps_the_table_a_person_added_inside_conkeepers_toml_block(
+    project: Path,
+) -> None:
+    """The person added their own MCP server to Codex's config.toml just under ConKeeper's
+    table, above its end marker (where an editor's cursor lands): uninstall cut the whole
+    marked block, their server with it. A table of the person's own inside the block stays;
+    what goes is ConKeeper's table (a key the person set in it configured ConKeeper's server,
+    which is gone, as a member added to ConKeeper's JSON entry goes with it)."""
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_bytes(b'model = "o3"\r\n')
+    installed = run_cli("install", "--agent", "codex", cwd=project)
+    assert installed.returncode == 0, installed.stderr
+    text = config.read_bytes()
+    end = text.index(b"# <<< conkeeper <<<")
+    config.write_bytes(text[:end] + MY_SERVER + text[end:] + b"# the person's last line\r\n")
+    removed = run_cli("install", "--agent", "codex", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    after = config.read_bytes()
+    assert MY_SERVER in after, after
+    assert b"conkeeper" not in after.lower(), after
+    assert after.startswith(b'model = "o3"\r\n') and after.endswith(b"# the person's last line\r\n")
+    assert "your lines inside ConKeeper's block were kept" in removed.stdout + removed.stderr
