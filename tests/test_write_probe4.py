@@ -217,3 +217,28 @@ def test_uninstall_keeps_the_table_a_person_added_inside_conkeepers_toml_block(
     assert b"conkeeper" not in after.lower(), after
     assert after.startswith(b'model = "o3"\r\n') and after.endswith(b"# the person's last line\r\n")
     assert "your lines inside ConKeeper's block were kept" in removed.stdout + removed.stderr
+
+
+# --------------------------------------------------------------------------- the log
+
+
+def test_two_processes_rotating_the_log_at_once_keep_the_older_log(project: Path) -> None:
+    """The log is rotated once it passes 2 MB (renamed to ``conkeeper.log.1``). Two hooks that
+    both saw it too big rotated in turn: the second renamed the fresh log over the
+    ``.1`` the first had just made, and the whole older log (the tracebacks ``doctor`` points
+    to) was gone. A rotation happens under the log's lock, of the file the path still names."""
+    logs = Path(cli_env()["CONKEEPER_HOME"]) / "logs"
+    logs.mkdir(parents=True)
+    log = logs / "conkeeper.log"
+    log.write_bytes(b"2026-11-27T10:00:00 ERROR [1] the older history\n" + b"x" * (2 << 20))
+    payload = project.parent / "garbage.json"
+    payload.write_bytes(b"not json")  # a hook logs one warning for it
+    second = Process(project, "UserPromptSubmit", str(payload), "os.replace")
+    assert second.wait_for("paused") == "paused"  # it saw the log too big, about to rotate
+    first = Process(project, "UserPromptSubmit", str(payload), "")
+    first.wait_for("blocked", "ended")
+    _run(second)
+    _run(first)
+    kept = (logs / "conkeeper.log.1").read_bytes()
+    assert kept.startswith(b"2026-11-27T10:00:00 ERROR [1] the older history\n"), kept[:200]
+    assert log.read_bytes().count(b"malformed JSON payload") == 2 - kept.count(b"malformed JSON")
