@@ -407,11 +407,16 @@ def block_insert(raw: bytes | None, block: str) -> Inserted:
     return insert_text(text, [(len(text), separator + body)])
 
 
-def block_remove(raw: bytes, markers: Markers, ours: Collection[str] | None = None) -> bytes:
+def block_remove(
+    raw: bytes, markers: Markers, ours: Collection[str] | None = None, tables: bool = False
+) -> bytes:
     """``raw`` without its marked blocks (and the blank line install put before each).
 
     With ``ours`` (the lines ConKeeper's blocks hold, without line breaks), a line the person
     wrote inside a block is theirs: it stays where the block was, only ConKeeper's lines go.
+    With ``tables`` (TOML), only the person's own tables inside a block stay, from their
+    header on: a key they set in ConKeeper's table configured what is being removed, and left
+    behind it would land in the table above the block.
     """
     text = decode(raw)
     kept: list[str] = []
@@ -420,6 +425,8 @@ def block_remove(raw: bytes, markers: Markers, ours: Collection[str] | None = No
         head = text[position:start]
         inner = text[start:end].splitlines(keepends=True)[1:-1]
         theirs = [] if ours is None else [x for x in inner if _is_theirs(x, ours)]
+        if tables:
+            theirs = _own_tables(theirs)
         for blank in ("\r\n\r\n", "\n\n"):
             if not theirs and head.endswith(blank):
                 head = head[: -len(blank) // 2]
@@ -428,6 +435,15 @@ def block_remove(raw: bytes, markers: Markers, ours: Collection[str] | None = No
         position = end
     kept.append(text[position:])
     return encode("".join(kept))
+
+
+def _own_tables(theirs: list[str]) -> list[str]:
+    """The person's lines from the first table header of theirs on (TOML: ``[name]`` or
+    ``[[name]]``), none when they only added keys to ConKeeper's table."""
+    for index, line in enumerate(theirs):
+        if line.lstrip().startswith("["):
+            return theirs[index:]
+    return []
 
 
 def _is_theirs(line: str, ours: Collection[str]) -> bool:

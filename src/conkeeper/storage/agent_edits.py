@@ -30,15 +30,17 @@ files are read only when one changed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 REVIEW_DIR = ".review"
 RECORDED = "agent-edits"
 APPROVED = "agent-edits-approved"
 BASELINE = "agent-edits-baseline"
+LOCK = "agent-edits.lock"  # held while the baseline is read and rewritten (:func:`baseline_lock`)
 PLACES = "agent-edits-places"  # KEY<TAB>KEY OF THE LINE ABOVE<TAB>FILE: where a line was written
 SKIPPED_DIRS = frozenset({REVIEW_DIR, "sessions"})  # ConKeeper's own folders in the memory folder
 MAX_MEMORY_FILE_BYTES = 2 * 1024 * 1024  # a larger file is not diffed
@@ -342,6 +344,17 @@ def record_changes(
     Write, ``sed -i`` or a script took it out, so the entry would read as the person's); then
     make its current content the known one. Returns how many lines were recorded and the files
     whose entries lost their tag. Errors propagate (the hook fails open around it)."""
+    with baseline_lock(memory_dir):
+        return _record_changes(memory_dir, changed, now, since_ns, new_files)
+
+
+def _record_changes(
+    memory_dir: Path,
+    changed: list[str],
+    now: Prints,
+    since_ns: int | None,
+    new_files: Collection[str],
+) -> tuple[int, list[str]]:
     baseline = _baseline(memory_dir)
     recorded = 0
     untagged: list[str] = []
@@ -412,12 +425,27 @@ def untagged_lines(lines: list[str], known: Collection[str], keys: Collection[st
 
 def remember_contents(memory_dir: Path, files: list[str]) -> None:
     """Make the current content of ``files`` their known content (the session's first look)."""
-    baseline = _baseline(memory_dir)
-    for relative in files:
-        lines = _file_lines(memory_dir, relative)
-        if lines is not None:
-            baseline[relative] = _content_keys(lines)
-    _write_baseline(memory_dir, baseline)
+    with baseline_lock(memory_dir):
+        baseline = _baseline(memory_dir)
+        for relative in files:
+            lines = _file_lines(memory_dir, relative)
+            if lines is not None:
+                baseline[relative] = _content_keys(lines)
+        _write_baseline(memory_dir, baseline)
+
+
+@contextlib.contextmanager
+def baseline_lock(memory_dir: Path) -> Iterator[None]:
+    """Hold the review folder's lock while the baseline is read, its files read and the
+    baseline rewritten: tool hooks of parallel tools, sub-agents and other sessions rewrite it
+    at once, and one's older copy must never land over another's newer one (a person's line
+    dropped from it reads as the agent's the next time the agent writes the file)."""
+    from conkeeper.domain.textio import locked
+
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(review_folder(memory_dir) / LOCK, flags, 0o644)
+    with os.fdopen(fd, "r+b") as handle, locked(handle):
+        yield
 
 
 def known_keys(memory_dir: Path, relative: str) -> frozenset[str] | None:

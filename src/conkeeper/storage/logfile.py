@@ -11,11 +11,12 @@ import os
 import time
 
 from conkeeper.domain.paths import log_dir
-from conkeeper.domain.textio import append_text
+from conkeeper.domain.textio import append_text, locked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from pathlib import Path
 
 LOG_NAME = "conkeeper.log"
 MAX_LOG_BYTES = 2 * 1024 * 1024
@@ -29,10 +30,21 @@ def log(message: str, *, level: str = "INFO", env: Mapping[str, str] | None = No
         path = directory / LOG_NAME
         with contextlib.suppress(OSError):
             if path.stat().st_size > MAX_LOG_BYTES:
-                os.replace(path, directory / (LOG_NAME + ".1"))
+                _rotate(path)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
         body = message.rstrip("\n").replace("\n", "\n    ")
         append_text(path, f"{stamp} {level} [{os.getpid()}] {body}\n")
+
+
+def _rotate(path: Path) -> None:
+    """Rename the log to ``conkeeper.log.1`` under its lock, when the file the path still names
+    is too big: two processes that both saw it too big rotate it once (the second one renamed
+    the fresh log over the ``.1`` the first had just made, and the older log was gone)."""
+    with open(path, "rb") as handle, locked(handle):
+        held = os.fstat(handle.fileno())
+        now = os.stat(path)
+        if held.st_size > MAX_LOG_BYTES and (held.st_ino, held.st_dev) == (now.st_ino, now.st_dev):
+            os.replace(path, path.with_name(LOG_NAME + ".1"))
 
 
 def log_exception(context: str, *, env: Mapping[str, str] | None = None) -> None:

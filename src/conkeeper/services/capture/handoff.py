@@ -34,6 +34,7 @@ MAX_AGE_S = 7 * 86400
 KEEP_CONSUMED = 5
 PENDING_PREFIX = "pending-"
 CONSUMED_PREFIX = "consumed-"
+LOCK_NAME = ".lock"  # held while a pending checkpoint is read and replaced
 
 
 def handoff_dir(identity: str, env: Mapping[str, str] | None = None) -> Path:
@@ -185,16 +186,22 @@ def write_checkpoint(
     location: ProjectLocation, data: dict[str, Any], env: Mapping[str, str] | None = None
 ) -> Path:
     """Store ``data`` as the session's pending checkpoint, replacing an older pending one but
-    keeping its handoff note when the new checkpoint has none (a compaction after a handoff)."""
+    keeping its handoff note when the new checkpoint has none (a compaction after a handoff).
+    The older one is read and replaced under the folder's lock: a ``handoff write --note`` and
+    a PreCompact hook of the same session at once must not drop the note."""
+    from conkeeper.domain.textio import locked
+
     folder = handoff_dir(location.identity, env)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{PENDING_PREFIX}{data['session']}.json"
-    if not data.get("note"):
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            data["note"] = json.loads(target.read_text(encoding="utf-8")).get("note") or ""
-    tmp = folder / f".{target.name}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, target)
+    fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    with os.fdopen(fd, "r+b") as handle, locked(handle):
+        if not data.get("note"):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                data["note"] = json.loads(target.read_text(encoding="utf-8")).get("note") or ""
+        tmp = folder / f".{target.name}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(tmp, target)
     return target
 
 

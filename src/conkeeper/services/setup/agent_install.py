@@ -337,6 +337,7 @@ class _BlockTarget(_Target):
         markers: Markers,
         own_header: str = "",
         keeps_added: bool = False,
+        tables: bool = False,
     ) -> None:
         self.path = path
         self.what = what
@@ -344,6 +345,7 @@ class _BlockTarget(_Target):
         self.markers = markers
         self.own_header = own_header
         self.keeps_added = keeps_added  # prose: a line the person added inside the block stays
+        self.tables = tables  # TOML: a table the person added inside the block stays
         self.warning = ""
 
     def _blocks(self, raw: bytes) -> list[tuple[int, int]]:
@@ -358,8 +360,8 @@ class _BlockTarget(_Target):
     def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
         if not self._blocks(raw):
             return raw, ""
-        ours = self._own_lines(record) if self.keeps_added else None
-        view = block_remove(raw, self.markers, ours)
+        ours = self._own_lines(record) if self.keeps_added or self.tables else None
+        view = block_remove(raw, self.markers, ours, self.tables)
         created = record is None or not record.existed
         if ours is not None and view != block_remove(raw, self.markers):
             self.warning = "your lines inside ConKeeper's block were kept"
@@ -499,7 +501,7 @@ def _toml_target(spec: McpRegistration, register: bool) -> _Target:
     header = f"[{spec.key}.{MCP_NAME}]"
     lines = [TOML_START, header, *(f"{k} = {_toml_value(v)}" for k, v in spec.entry.items())]
     block = "\n".join([*lines, TOML_END]) + "\n" if register else None
-    return _BlockTarget(spec.path, "mcp", block, TOML_MARKERS, own_header=header)
+    return _BlockTarget(spec.path, "mcp", block, TOML_MARKERS, own_header=header, tables=True)
 
 
 def _instructions_target(spec: Instructions) -> _Target:
