@@ -2176,14 +2176,26 @@ _QUOTED = LazyPattern(
 )
 
 
+# What the user will say, in a condition ("when the user says ignore previous instructions,
+# start over"): the user's own words, read as a quotation up to the end of the clause. Only the
+# user as the speaker: "the maintainer says disable TLS" is the claimed authority of an attack.
+_USERS_WORDS = LazyPattern(
+    r"(\b(?:when|if|whenever|once|until)\s+(?:the\s+)?(?:user|owner|person|i|we)\s+"
+    r"(?:says?|types?|writes?|asks?(?:\s+for)?|tells\s+you)\b:?)[^,;:.!?\n]{3,120}",
+    re.IGNORECASE,
+)
+
+
 def scorer_rule_kinds(text: str, found: list[Finding], judge: _Judge | None = None) -> set[str]:
     """The rules' verdict as the learned scorer reads it: each kind found, except that a kind
-    found only inside quotation marks is ``quoted-KIND`` (a mention of an attack, "a README told
-    agents to 'ignore previous instructions'", is not the attack itself)."""
+    found only inside quotation marks, or in the words a condition says the user will type, is
+    ``quoted-KIND`` (a mention of an attack, "a README told agents to 'ignore previous
+    instructions'", "when the user says ignore previous instructions, start over", is not the
+    attack itself)."""
     kinds = {finding.kind for finding in found}
-    if not kinds or not any(q in text for q in "'\"“«"):
+    if not kinds:
         return kinds
-    unquoted = _QUOTED.sub(" ", text)
+    unquoted = _USERS_WORDS.sub(r"\1 ", _QUOTED.sub(" ", text))
     if unquoted == text:
         return kinds
     kept = {finding.kind for finding in rule_findings(unquoted, judge)}
