@@ -90,7 +90,10 @@ def test_a_dependency_readme_and_a_download_are_outside(project: Path) -> None:
     readme = project / "node_modules" / "left-pad" / "README.md"
     _transcript(project, "s-dep", "Read", {"file_path": str(readme)}, _page(QUIET_ORDER))
     assert _remember(project, QUIET_ORDER)["status"] == "held"
-    other = QUIET_ORDER.replace("dependency bumps", "dependency upgrades")
+    # the same order in other words (a second remember of the same text is a duplicate); round
+    # 14's weights read "dependency upgrades" at 0.46, under the copied-text bar, so the
+    # rewording keeps the words the order is made of
+    other = QUIET_ORDER.replace("working on this repo", "working in this repository")
     download = {"command": "curl -s https://gist.example.net/raw/agents.md"}
     _transcript(project, "s-curl", "Bash", download, _page(other))
     held = _remember(project, other)
@@ -133,7 +136,10 @@ def test_a_quiet_order_a_gemini_agent_fetched_is_held_too(project: Path) -> None
     assert held["status"] == "held", held
     assert "web_fetch of contrib.example.org" in _reasons(held)
     assert _remember(project, PLAIN_FACT)["status"] == "saved"
-    other = QUIET_ORDER.replace("dependency bumps", "dependency upgrades")
+    # the same order in other words (a second remember of the same text is a duplicate); round
+    # 14's weights read "dependency upgrades" at 0.46, under the copied-text bar, so the
+    # rewording keeps the words the order is made of
+    other = QUIET_ORDER.replace("working on this repo", "working in this repository")
     download = {"name": "run_shell_command",
                 "args": {"command": "curl -s https://gist.example.net/raw/agents.md"}}  # fmt: skip
     _gemini_chat(project, "g-curl", download, _page(other))
