@@ -28,6 +28,7 @@ def handle(ctx: HookContext) -> HookResult | None:
         if refusal is not None or ctx.location is None:
             return refusal
         _record_start(ctx)
+        _look_at_other_memory(ctx)
         return None
     if ctx.location is None:
         return None
@@ -98,6 +99,27 @@ def _record_start(ctx: HookContext) -> None:
     ctx.state.update(apply)
     if prints is not None and seen[1]:
         _refresh_memory_contents(ctx, prints, seen[0])
+
+
+def _look_at_other_memory(ctx: HookContext) -> None:
+    """Before an edit tool writes into another project's memory folder: that file's lines now
+    are its known content, so PostToolUse records as the agent's only the lines the tool adds
+    (the person's own lines there are never taken for the agent's)."""
+    assert ctx.location is not None
+    target = _spelled_plainly(str(ctx.payload.tool_input.get("file_path") or ""), ctx.payload.cwd)
+    if not target or any(target.startswith(f"{d}/") for d in _memory_dirs(ctx)):
+        return
+    folder = _other_memory_folder(target)
+    if folder is None:
+        return
+    from conkeeper.storage import agent_edits
+
+    try:
+        agent_edits.remember_contents(folder, [target[len(str(folder)) + 1 :]])
+    except OSError as exc:
+        from conkeeper.storage.logfile import log
+
+        log(f"hook PreToolUse: another memory folder's file not noted ({exc})", env=ctx.env)
 
 
 def _after_tool(ctx: HookContext) -> HookResult | None:
@@ -402,6 +424,8 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     target = _spelled_plainly(str(tool_input.get("file_path") or ""), ctx.payload.cwd)
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
     if folder is None:
+        folder = _other_memory_folder(target)
+    if folder is None:
         return _instruction_file_warning(ctx, target, f"{ctx.location.root}/")
     if f"/{_REVIEW_DIR}/" in target[len(str(folder)) :]:
         return _review_records_notice(ctx)
@@ -454,6 +478,15 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
         f"{said} ConKeeper's full check read it as a note, so the next sessions will load it: "
         f"read it in {relative} and remove it if you did not ask for it."
     )
+
+
+def _other_memory_folder(target: str) -> Path | None:
+    """Another project's memory folder the edited file lies in (it exists), else None: the
+    agent's lines there are held from that project's sessions as in its own."""
+    from conkeeper.domain.paths import memory_folder_containing
+
+    other = memory_folder_containing(target)
+    return Path(other) if other and Path(other).is_dir() else None
 
 
 def _new_strings(tool_input: dict[str, Any]) -> list[str]:
