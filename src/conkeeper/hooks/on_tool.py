@@ -214,8 +214,27 @@ def _memory_prints(ctx: HookContext) -> Prints | None:
         return None
     from conkeeper.storage import agent_edits
 
-    dirs = _memory_dirs(ctx)
+    dirs = _memory_dirs(ctx) + _named_memory_dirs(ctx)
     return {str(d): agent_edits.fingerprints(d) for d in dirs} if dirs else None
+
+
+def _named_memory_dirs(ctx: HookContext) -> list[Path]:
+    """Other projects' memory folders a shell command names (``echo ... >>
+    ../other/.claude/memory/patterns.md``): watched around the command like the project's own,
+    so what it writes there is the agent's in that folder."""
+    import re
+
+    from conkeeper.domain.paths import MEMORY_SUBFOLDER
+
+    command = ctx.payload.tool_input.get("command")
+    if not isinstance(command, str) or MEMORY_SUBFOLDER not in command:
+        return []
+    found: list[Path] = []
+    for word in re.findall(rf"[^\s'\"<>|;&()=]*{re.escape(MEMORY_SUBFOLDER)}", command):
+        folder = _other_memory_folder(_spelled_plainly(f"{word}/x", ctx.payload.cwd))
+        if folder is not None and folder not in found and folder not in _memory_dirs(ctx):
+            found.append(folder)
+    return found
 
 
 def _instruction_prints(ctx: HookContext) -> dict[str, list[int]] | None:
