@@ -1711,6 +1711,10 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
                     "hidden", "hides text with invisible or direction-changing characters", names
                 )
             )
+    controls = sorted({match.group() for match in _TERMINAL_CONTROL.finditer(text)})
+    if controls:
+        names = ", ".join(f"U+{ord(c):04X}" for c in controls)
+        found.append(Finding("hidden", TERMINAL_CONTROL_REASON, names))
     if not text.isascii():
         mixed = _mixed_script_word(text)
         if mixed:
@@ -1750,6 +1754,16 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
                 )
             )
     return found
+
+
+# Terminal control characters (C0 but tab, line feed and carriage return; DEL; C1): an escape
+# sequence conceals text (``ESC[8m``), erases or overwrites a line, or shows a link's label
+# for another address (OSC 8), so a person reading the file in a terminal (``cat``, ``git
+# diff``, ``less -R``) sees other text than the model reads. No note an agent saves needs one.
+_TERMINAL_CONTROL = LazyPattern(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+TERMINAL_CONTROL_REASON = (
+    "hides text with terminal control characters (an escape sequence changes what a terminal shows)"
+)
 
 
 _HIDDEN_HTML = LazyPattern(
