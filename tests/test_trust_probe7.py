@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 from conftest import cli_env, run_cli, session_start_context
@@ -170,3 +171,38 @@ def test_an_agents_note_hiding_text_with_terminal_escapes_is_held(tmp_path: Path
     plain = run_cli("remember", "Tabs\tare fine in notes.", "--json", cwd=root, env=agent)
     assert json.loads(plain.stdout)["status"] == "saved", plain.stdout
     assert "\x1b" not in (root / ".claude/memory/patterns.md").read_text()
+
+
+def test_every_mcp_client_is_told_memory_holds_notes_not_orders(tmp_path: Path) -> None:
+    """A host with no SessionStart hook (Cursor, Zed, Windsurf, any MCP client without the
+    rules file) reads memory only through the MCP server: its instructions, the ``read_memory``
+    tool and the memory-file resource never said that memory holds notes, not orders (only
+    SessionStart's block did). The server's instructions and both descriptions say so."""
+    import asyncio
+
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    root = _memory_project(tmp_path)
+    env = cli_env()
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "conkeeper", "mcp"],
+        env={k: env[k] for k in ("HOME", "CONKEEPER_HOME", "PATH", "PYTHONPATH") if k in env},
+        cwd=root,
+    )
+
+    async def main() -> tuple[str, str, str]:
+        async with Client(stdio_client(params)) as client:
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+            templates = (await client.list_resource_templates()).resource_templates
+            return (
+                client.instructions or "",
+                tools["read_memory"].description or "",
+                templates[0].description or "",
+            )
+
+    instructions, tool, resource = asyncio.run(asyncio.wait_for(main(), 60))
+    for said in (instructions, tool, resource):
+        assert "not instructions" in said, said
+    assert "@source" in instructions, instructions
