@@ -229,11 +229,15 @@ def _named_memory_dirs(ctx: HookContext) -> list[Path]:
     command = ctx.payload.tool_input.get("command")
     if not isinstance(command, str) or MEMORY_SUBFOLDER not in command:
         return []
+    cwd = ctx.payload.cwd
+    # a relative path is read from the hook's folder and from each folder the command `cd`s to
+    bases = [cwd, *(_spelled_plainly(d, cwd) for d in re.findall(r"\bcd\s+([^\s;&|()]+)", command))]
     found: list[Path] = []
     for word in re.findall(rf"[^\s'\"<>|;&()=]*{re.escape(MEMORY_SUBFOLDER)}", command):
-        folder = _other_memory_folder(_spelled_plainly(f"{word}/x", ctx.payload.cwd))
-        if folder is not None and folder not in found and folder not in _memory_dirs(ctx):
-            found.append(folder)
+        for base in bases if not word.startswith("/") else [cwd]:
+            folder = _other_memory_folder(_spelled_plainly(f"{word}/x", base))
+            if folder is not None and folder not in found and folder not in _memory_dirs(ctx):
+                found.append(folder)
     return found
 
 
