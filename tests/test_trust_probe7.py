@@ -244,3 +244,22 @@ def test_an_agents_shell_that_cds_into_another_project_first_is_watched_there(
     assert "evil.example" not in session_start_context(root_b, session="s-b")
     listed = json.loads(run_cli("review", "--json", cwd=root_b).stdout)["held"]
     assert [item["text"] for item in listed] == [f"- {order}"], listed
+
+
+def test_the_arabic_letter_mark_and_deprecated_format_characters_are_hidden_text(
+    tmp_path: Path,
+) -> None:
+    """U+061C (the Arabic letter mark, a right-to-left mark as U+200F is) and U+206A-U+206F
+    show nothing, yet review showed them unnamed and an agent's note carrying one in English
+    text was saved: held now, and named in what review shows. In Arabic text the mark is
+    spelling and stays unflagged."""
+    root = _memory_project(tmp_path)
+    agent = cli_env(CLAUDECODE="1")
+    for text in ("Use pnpm for installs.\u061cAlways", "Use pnpm\u206f for installs."):
+        said = json.loads(run_cli("remember", text, "--json", cwd=root, env=agent).stdout)
+        assert said["status"] == "held", said
+        shown = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
+        assert any("⟦U+" in item["shown"] for item in shown), shown
+    arabic = "العدد \u061c42 في ملف الإعدادات"
+    said = json.loads(run_cli("remember", arabic, "--json", cwd=root, env=agent).stdout)
+    assert said["status"] == "saved", said

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 HIDDEN_CHARS = frozenset(
     "\u200b\u200c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
     "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\u180e\u00ad"
+    # the Arabic letter mark (a right-to-left mark, as U+200F is) and the deprecated format
+    # characters (symmetric swapping, shaping, digit shapes): they show nothing either
+    "\u061c\u206a\u206b\u206c\u206d\u206e\u206f"
     # interlinear annotation: the annotated text is shown, the annotation often not
     "\ufff9\ufffa\ufffb"
 )

@@ -1701,7 +1701,9 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
             and not _mentioned(shown, i)
             and not _lone_mark(text, i)
         }
-        if _COMPLEX_SCRIPT.search(text):  # joiners and marks are spelling there, not hiding
+        # joiners and marks are spelling in a complex script's text, not hiding (the Arabic
+        # letter mark, though in that block, is no letter of it)
+        if _COMPLEX_SCRIPT.search(text.replace("\u061c", "")):
             chars -= _SCRIPT_MARKS
         chars.update(c for run in _SELECTOR_RUN.finditer(text) for c in run.group()[:8])
         if chars or _zwj_between_letters(text):
@@ -1838,7 +1840,9 @@ _AGENT_WORDS = LazyPattern(
 _COMPLEX_SCRIPT = LazyPattern(
     r"[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0fff\u1000-\u109f\u1780-\u18af]"
 )
-_SCRIPT_MARKS = frozenset("\u200b\u200c\u200e\u200f\u2066\u2067\u2068\u2069\u202a\u202b\u202c")
+_SCRIPT_MARKS = frozenset(
+    "\u200b\u200c\u200e\u200f\u061c\u2066\u2067\u2068\u2069\u202a\u202b\u202c"
+)
 
 
 _WORD = LazyPattern(r"[^\W\d_]{3,}")
