@@ -263,3 +263,22 @@ def test_the_arabic_letter_mark_and_deprecated_format_characters_are_hidden_text
     arabic = "العدد \u061c42 في ملف الإعدادات"
     said = json.loads(run_cli("remember", arabic, "--json", cwd=root, env=agent).stdout)
     assert said["status"] == "saved", said
+
+
+def test_reading_another_projects_memory_leaves_its_folder_alone(tmp_path: Path) -> None:
+    """The look PreToolUse takes at another project's memory file is for tools that write:
+    a Read of it creates no review records in that project's folder."""
+    root_a = _memory_project(tmp_path / "a")
+    root_b = _memory_project(tmp_path / "b")
+    payload = {
+        "session_id": "s-agent",
+        "transcript_path": str(tmp_path / "s-agent.jsonl"),
+        "cwd": str(root_a),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Read",
+        "tool_use_id": "toolu_9",
+        "tool_input": {"file_path": str(root_b / ".claude/memory/patterns.md")},
+    }
+    done = run_cli("hook", "PreToolUse", stdin=json.dumps(payload), cwd=root_a)
+    assert done.returncode == 0, done.stderr
+    assert not (root_b / ".claude/memory/.review").exists()

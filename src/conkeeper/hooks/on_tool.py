@@ -106,6 +106,8 @@ def _look_at_other_memory(ctx: HookContext) -> None:
     are its known content, so PostToolUse records as the agent's only the lines the tool adds
     (the person's own lines there are never taken for the agent's)."""
     assert ctx.location is not None
+    if ctx.payload.tool_name in _READ_ONLY_TOOLS:  # a look writes nothing, there or here
+        return
     target = _spelled_plainly(str(ctx.payload.tool_input.get("file_path") or ""), ctx.payload.cwd)
     if not target or any(target.startswith(f"{d}/") for d in _memory_dirs(ctx)):
         return
