@@ -448,6 +448,7 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     tool_input = ctx.payload.tool_input
     target = _spelled_plainly(str(tool_input.get("file_path") or ""), ctx.payload.cwd)
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
+    elsewhere = folder is None  # another project's memory folder: the notice names the path
     if folder is None:
         folder = _other_memory_folder(target)
     if folder is None:
@@ -491,9 +492,10 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     from conkeeper.storage.logfile import log
 
     log(f"hook PostToolUse: instruction-shaped text written to memory {relative}", env=ctx.env)
+    shown = target if elsewhere else relative
     said = (
         f"ConKeeper: the agent wrote text that reads like an instruction into memory file "
-        f"{relative} ({found[0].reason})."
+        f"{shown} ({found[0].reason})."
     )
     if _held_from_sessions(ctx, folder, relative, written):
         return (
@@ -501,7 +503,7 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
         )
     return (
         f"{said} ConKeeper's full check read it as a note, so the next sessions will load it: "
-        f"read it in {relative} and remove it if you did not ask for it."
+        f"read it in {shown} and remove it if you did not ask for it."
     )
 
 
