@@ -75,8 +75,28 @@ def _show(location: ProjectLocation, as_json: bool) -> int:
             emit_json(None)
             return 0
         raise CliError("no pending handoff checkpoint for this project", exit_code=1)
-    if as_json:
-        emit_json(data)
-    else:
-        print(handoff.render_checkpoint(data))
+    from conkeeper.services.agent_process import agent_marker
+
+    if agent_marker() is None:  # the person: the checkpoint whole
+        if as_json:
+            emit_json(data)
+        else:
+            print(handoff.render_checkpoint(data))
+        return 0
+    _show_to_agent(data, as_json)
     return 0
+
+
+def _show_to_agent(data: dict[str, object], as_json: bool) -> None:
+    """The checkpoint as the next SessionStart injects it: its lines that read like orders
+    (an agent's note, a failure's output) left out, so ``show`` is no way around that check;
+    ``--json`` gives that briefing with the checkpoint's session, trigger and time."""
+    from conkeeper.services.capture import handoff
+    from conkeeper.services.context import visible_handoff
+
+    briefing = visible_handoff(handoff.render_checkpoint(data))
+    if as_json:
+        keys = ("session", "trigger", "created_at")
+        emit_json({key: data.get(key) for key in keys} | {"briefing": briefing})
+    else:
+        print(briefing)

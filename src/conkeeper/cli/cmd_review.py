@@ -90,6 +90,11 @@ def _whole(shown: str) -> str:
 
 
 def _list(items: list[HeldItem], as_json: bool) -> int:
+    """The held items as the person deciding reads them: every field printed as
+    :func:`~conkeeper.services.review.shown_text` shows it (a reason quotes the entry, and a
+    control sequence in the quote would rewrite the terminal line as raw text)."""
+    from conkeeper.services.review import shown_text
+
     if as_json:
         emit_json({"count": len(items), "held": [item.as_dict() for item in items]})
         return 0
@@ -98,13 +103,14 @@ def _list(items: list[HeldItem], as_json: bool) -> int:
         return 0
     out = []
     for item in items:
-        out.append(
+        head = (
             f"{item.id}  {item.as_dict()['held_at']}  {item.scope}:{item.target} "
             + (f"[{item.category}] " if item.category else "")
             + f"from {item.source}"
         )
+        out.append(shown_text(head))
         out.append(f"    {_whole(str(item.as_dict()['shown']))}")
-        out.extend(f"    held: {reason}" for reason in item.reasons)
+        out.extend(f"    held: {shown_text(reason)}" for reason in item.reasons)
     out.append(
         f"{len(items)} held. 'conkeeper review approve ID' writes (or, for an agent's own "
         "edit, keeps) one; 'conkeeper review drop ID' discards it."

@@ -56,6 +56,7 @@ def _join(args: argparse.Namespace) -> int:
     url = (args.url or "").strip().rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise CliError("give the server's URL, e.g. conkeeper team join http://host:8765", 2)
+    _refuse_agent()
     token = _join_token(args)
     probe = credentials.TeamCredentials(url, token, "")
     try:
@@ -69,6 +70,21 @@ def _join(args: argparse.Namespace) -> int:
         print(f"joined {creds.url} as {who.get('user')} (team {who.get('team')})")
         print("opt a project in with: conkeeper config set team_sync true")
     return 0
+
+
+def _refuse_agent() -> None:
+    """Joining decides where every later sync sends the shared memory (and prompts, when
+    shared) of each project with ``team_sync`` on: the user's act, as ``config set`` of such
+    a key is; refused under an agent (a page it read could name a collector)."""
+    from conkeeper.services.agent_process import agent_marker
+
+    marker = agent_marker()
+    if marker is not None:
+        raise CliError(
+            "the team server decides where your shared memory is sent, so joining one is "
+            f"yours to do: this command runs under an agent ({marker}); run it in your own "
+            "terminal"
+        )
 
 
 def _join_token(args: argparse.Namespace) -> str:

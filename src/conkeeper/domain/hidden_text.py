@@ -11,6 +11,8 @@ Pure, standard library only and small, so SessionStart can use it without the de
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -20,9 +22,15 @@ if TYPE_CHECKING:
 HIDDEN_CHARS = frozenset(
     "\u200b\u200c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
     "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\u180e\u00ad"
+    # the Arabic letter mark (a right-to-left mark, as U+200F is) and the deprecated format
+    # characters (symmetric swapping, shaping, digit shapes): they show nothing either
+    "\u061c\u206a\u206b\u206c\u206d\u206e\u206f"
     # interlinear annotation: the annotated text is shown, the annotation often not
     "\ufff9\ufffa\ufffb"
 )
+# Terminal control characters (C0 but tab and line feed, DEL, C1; a carriage return not
+# ending a CRLF line): an escape sequence erases, overwrites or relinks what a terminal shows.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
 
 
 def _pieces(text: str) -> Iterator[tuple[str, int, int]]:
@@ -43,7 +51,7 @@ def _pieces(text: str) -> Iterator[tuple[str, int, int]]:
             while end < len(text) and _is_selector(text[end]):
                 end += 1
             kind = "selectors"
-        elif char in HIDDEN_CHARS:
+        elif char in HIDDEN_CHARS or _CONTROL.match(text, index):
             kind = "hidden"
         yield kind, index, end
         index = end
@@ -54,8 +62,11 @@ def reveal_hidden(text: str) -> str:
     run of tag characters (U+E0000 + ASCII) is decoded as ``⟦hidden: ...⟧``, a run of
     variation selectors carrying a message (a byte per selector) likewise, and each other
     invisible or direction-changing character is named (``⟦U+202E⟧``). Everything else is
-    kept; one selector after a character (an emoji's U+FE0F) is spelling, and stays."""
-    if text.isascii():
+    kept; one selector after a character (an emoji's U+FE0F) is spelling, and stays. A terminal
+    control character (``ESC`` opening a sequence that erases or overwrites the line, a
+    backspace, a lone carriage return) is named too: printed raw, it shows the person another
+    text than the one they approve."""
+    if text.isascii() and not _CONTROL.search(text):
         return text
     shown: list[str] = []
     for kind, start, end in _pieces(text):

@@ -1701,7 +1701,9 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
             and not _mentioned(shown, i)
             and not _lone_mark(text, i)
         }
-        if _COMPLEX_SCRIPT.search(text):  # joiners and marks are spelling there, not hiding
+        # joiners and marks are spelling in a complex script's text, not hiding (the Arabic
+        # letter mark, though in that block, is no letter of it)
+        if _COMPLEX_SCRIPT.search(text.replace("\u061c", "")):
             chars -= _SCRIPT_MARKS
         chars.update(c for run in _SELECTOR_RUN.finditer(text) for c in run.group()[:8])
         if chars or _zwj_between_letters(text):
@@ -1711,6 +1713,10 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
                     "hidden", "hides text with invisible or direction-changing characters", names
                 )
             )
+    controls = sorted({match.group() for match in _TERMINAL_CONTROL.finditer(text)})
+    if controls:
+        names = ", ".join(f"U+{ord(c):04X}" for c in controls)
+        found.append(Finding("hidden", TERMINAL_CONTROL_REASON, names))
     if not text.isascii():
         mixed = _mixed_script_word(text)
         if mixed:
@@ -1750,6 +1756,16 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
                 )
             )
     return found
+
+
+# Terminal control characters (C0 but tab, line feed and carriage return; DEL; C1): an escape
+# sequence conceals text (``ESC[8m``), erases or overwrites a line, or shows a link's label
+# for another address (OSC 8), so a person reading the file in a terminal (``cat``, ``git
+# diff``, ``less -R``) sees other text than the model reads. No note an agent saves needs one.
+_TERMINAL_CONTROL = LazyPattern(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+TERMINAL_CONTROL_REASON = (
+    "hides text with terminal control characters (an escape sequence changes what a terminal shows)"
+)
 
 
 _HIDDEN_HTML = LazyPattern(
@@ -1824,7 +1840,9 @@ _AGENT_WORDS = LazyPattern(
 _COMPLEX_SCRIPT = LazyPattern(
     r"[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0fff\u1000-\u109f\u1780-\u18af]"
 )
-_SCRIPT_MARKS = frozenset("\u200b\u200c\u200e\u200f\u2066\u2067\u2068\u2069\u202a\u202b\u202c")
+_SCRIPT_MARKS = frozenset(
+    "\u200b\u200c\u200e\u200f\u061c\u2066\u2067\u2068\u2069\u202a\u202b\u202c"
+)
 
 
 _WORD = LazyPattern(r"[^\W\d_]{3,}")

@@ -169,6 +169,15 @@ def memory_folder_of(root: str) -> str:
     return join(root, MEMORY_SUBFOLDER)
 
 
+def memory_folder_containing(path: str) -> str | None:
+    """The memory folder (``<root>/.claude/memory``) an absolute ``path`` lies in, whichever
+    project it belongs to, else None: an agent's edit tools reach another project's memory as
+    easily as its own, and what they write there is the agent's all the same."""
+    marker = f"/{MEMORY_SUBFOLDER}/"
+    at = path.rfind(marker)
+    return path[: at + len(marker) - 1] if at > 0 else None
+
+
 def home_dir(env: Mapping[str, str] | None = None) -> Path:
     """:func:`home_folder` as a path."""
     return _path(home_folder(env))

@@ -29,7 +29,7 @@ import shlex
 from conkeeper.domain.config import OUTBOUND_KEYS
 
 _APPROVALS = frozenset({"review", "reflect"})  # the commands whose ``approve`` releases held text
-HINTS = ("approve", "source", "config")  # with "conkeeper", in every command that runs one
+HINTS = ("approve", "source", "config", "join")  # with "conkeeper", in every such command
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
 # Wrappers that run the rest of the segment as the command (their own options skipped).
 _WRAPPERS = frozenset(
@@ -45,7 +45,8 @@ _DEPTH = 3  # ``bash -c "sh -c '...'"``: nesting deeper than this is judged by i
 
 def users_act(command: str, depth: int = 0) -> str | None:
     """The user's act ``command`` runs (``review approve``, ``reflect approve``, ``remember
-    --source user``, ``config set KEY`` of an outbound key), in any of its segments, also inside
+    --source user``, ``config set KEY`` of an outbound key, ``team join``: the server every
+    sync sends to), in any of its segments, also inside
     ``sh -c`` / ``eval`` / substitutions, with any launcher spelling (``conkeeper``, a path to
     it, ``python3 -m conkeeper``, ``uv run``); ``None`` when it runs none."""
     if "conkeeper" not in command or not any(hint in command for hint in HINTS):
@@ -114,6 +115,8 @@ def _act_of(arguments: list[str]) -> str | None:
     for first, second in itertools.pairwise(operands):
         if first in _APPROVALS and second == "approve":
             return f"{first} approve"
+        if first == "team" and second == "join":  # the server every sync sends to
+            return "team join"
         if first == "config" and second == "set":
             key = operands[operands.index("config") + 2 : operands.index("config") + 3]
             if key and key[0].split("=", 1)[0] in OUTBOUND_KEYS:
@@ -172,7 +175,7 @@ def _basename(word: str) -> str:
 def _loose_act(command: str) -> str | None:
     """The words-only reading for a command the shell could not parse: after a word naming
     ConKeeper, ``approve`` right after ``review``/``reflect``, ``config set`` of an outbound
-    key, or ``remember`` with ``--source user``."""
+    key, ``team join``, or ``remember`` with ``--source user``."""
     words = command.replace(";", " ").replace("&", " ").replace("|", " ").split()
     start = next((i for i, word in enumerate(words) if "conkeeper" in word), None)
     if start is None:

@@ -28,6 +28,7 @@ def handle(ctx: HookContext) -> HookResult | None:
         if refusal is not None or ctx.location is None:
             return refusal
         _record_start(ctx)
+        _look_at_other_memory(ctx)
         return None
     if ctx.location is None:
         return None
@@ -98,6 +99,29 @@ def _record_start(ctx: HookContext) -> None:
     ctx.state.update(apply)
     if prints is not None and seen[1]:
         _refresh_memory_contents(ctx, prints, seen[0])
+
+
+def _look_at_other_memory(ctx: HookContext) -> None:
+    """Before an edit tool writes into another project's memory folder: that file's lines now
+    are its known content, so PostToolUse records as the agent's only the lines the tool adds
+    (the person's own lines there are never taken for the agent's)."""
+    assert ctx.location is not None
+    if ctx.payload.tool_name in _READ_ONLY_TOOLS:  # a look writes nothing, there or here
+        return
+    target = _spelled_plainly(str(ctx.payload.tool_input.get("file_path") or ""), ctx.payload.cwd)
+    if not target or any(target.startswith(f"{d}/") for d in _memory_dirs(ctx)):
+        return
+    folder = _other_memory_folder(target)
+    if folder is None:
+        return
+    from conkeeper.storage import agent_edits
+
+    try:
+        agent_edits.remember_contents(folder, [target[len(str(folder)) + 1 :]])
+    except OSError as exc:
+        from conkeeper.storage.logfile import log
+
+        log(f"hook PreToolUse: another memory folder's file not noted ({exc})", env=ctx.env)
 
 
 def _after_tool(ctx: HookContext) -> HookResult | None:
@@ -192,8 +216,31 @@ def _memory_prints(ctx: HookContext) -> Prints | None:
         return None
     from conkeeper.storage import agent_edits
 
-    dirs = _memory_dirs(ctx)
+    dirs = _memory_dirs(ctx) + _named_memory_dirs(ctx)
     return {str(d): agent_edits.fingerprints(d) for d in dirs} if dirs else None
+
+
+def _named_memory_dirs(ctx: HookContext) -> list[Path]:
+    """Other projects' memory folders a shell command names (``echo ... >>
+    ../other/.claude/memory/patterns.md``): watched around the command like the project's own,
+    so what it writes there is the agent's in that folder."""
+    import re
+
+    from conkeeper.domain.paths import MEMORY_SUBFOLDER
+
+    command = ctx.payload.tool_input.get("command")
+    if not isinstance(command, str) or MEMORY_SUBFOLDER not in command:
+        return []
+    cwd = ctx.payload.cwd
+    # a relative path is read from the hook's folder and from each folder the command `cd`s to
+    bases = [cwd, *(_spelled_plainly(d, cwd) for d in re.findall(r"\bcd\s+([^\s;&|()]+)", command))]
+    found: list[Path] = []
+    for word in re.findall(rf"[^\s'\"<>|;&()=]*{re.escape(MEMORY_SUBFOLDER)}", command):
+        for base in bases if not word.startswith("/") else [cwd]:
+            folder = _other_memory_folder(_spelled_plainly(f"{word}/x", base))
+            if folder is not None and folder not in found and folder not in _memory_dirs(ctx):
+                found.append(folder)
+    return found
 
 
 def _instruction_prints(ctx: HookContext) -> dict[str, list[int]] | None:
@@ -401,6 +448,9 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     tool_input = ctx.payload.tool_input
     target = _spelled_plainly(str(tool_input.get("file_path") or ""), ctx.payload.cwd)
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
+    elsewhere = folder is None  # another project's memory folder: the notice names the path
+    if folder is None:
+        folder = _other_memory_folder(target)
     if folder is None:
         return _instruction_file_warning(ctx, target, f"{ctx.location.root}/")
     if f"/{_REVIEW_DIR}/" in target[len(str(folder)) :]:
@@ -442,9 +492,10 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     from conkeeper.storage.logfile import log
 
     log(f"hook PostToolUse: instruction-shaped text written to memory {relative}", env=ctx.env)
+    shown = target if elsewhere else relative
     said = (
         f"ConKeeper: the agent wrote text that reads like an instruction into memory file "
-        f"{relative} ({found[0].reason})."
+        f"{shown} ({found[0].reason})."
     )
     if _held_from_sessions(ctx, folder, relative, written):
         return (
@@ -452,8 +503,17 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
         )
     return (
         f"{said} ConKeeper's full check read it as a note, so the next sessions will load it: "
-        f"read it in {relative} and remove it if you did not ask for it."
+        f"read it in {shown} and remove it if you did not ask for it."
     )
+
+
+def _other_memory_folder(target: str) -> Path | None:
+    """Another project's memory folder the edited file lies in (it exists), else None: the
+    agent's lines there are held from that project's sessions as in its own."""
+    from conkeeper.domain.paths import memory_folder_containing
+
+    other = memory_folder_containing(target)
+    return Path(other) if other and Path(other).is_dir() else None
 
 
 def _new_strings(tool_input: dict[str, Any]) -> list[str]:

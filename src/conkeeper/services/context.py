@@ -995,7 +995,7 @@ def build_resume_context(
     memory_exists = bool(location and location.memory_dir.is_dir())
     scope = location if memory_exists else None
     changed = memory_sections(scope, env, since=info.injected_at, notes=notes)
-    handoff = _visible_handoff(info.handoff)
+    handoff = visible_handoff(info.handoff)
     sections = [Section("Handoff", handoff)] if handoff else []
     sections.extend(changed)
     if not sections:
@@ -1028,7 +1028,7 @@ def build_session_context(
         return build_resume_context(location, config, info, env, notes)
     header = f"ConKeeper memory for {_shown_name(location)} (session {info.source}). {FRAMING}"
     sections: list[Section] = []
-    handoff = _visible_handoff(info.handoff)
+    handoff = visible_handoff(info.handoff)
     if handoff:
         sections.append(Section("Handoff from before the last compaction/session", handoff))
     skip = ECONOMY_SKIPS if config.token_budget == "economy" else frozenset()
@@ -1069,7 +1069,7 @@ def _shown_name(location: ProjectLocation | None) -> str:
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)?")
 
 
-def _visible_handoff(handoff: str | None) -> str:
+def visible_handoff(handoff: str | None) -> str:
     """The handoff (written by an agent) without its lines that read like instructions, alone
     or together with the line next to it (one order split over two lines: the handoff note
     and the next steps, two observation titles)."""

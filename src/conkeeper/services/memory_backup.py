@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conkeeper.domain import safewrite
+from conkeeper.domain.config import CONFIG_FILENAME
 from conkeeper.domain.paths import (
     ProjectLocation,
     global_memory_dir,
@@ -171,7 +172,15 @@ def restore_memory_files(
                 folder = _folder_for(record, current, single=len(projects) == 1)
                 every = by_agent and record.get("scope") == "global"
                 source = "agent-cli" if by_agent else "user-cli"  # who imported, for `history`
-                _restore_one(record, folder, overwrite, result, every_line=every, source=source)
+                _restore_one(
+                    record,
+                    folder,
+                    overwrite,
+                    result,
+                    every_line=every,
+                    source=source,
+                    by_agent=by_agent,
+                )
             except (ValueError, OSError, safewrite.WriteError) as exc:
                 result.refused.append(f"{shown}: {_reason(exc)}")
     return result
@@ -227,12 +236,22 @@ def _restore_one(
     *,
     every_line: bool = False,
     source: str = "user-cli",
+    by_agent: bool = False,
 ) -> None:
     relative = _relative(record.get("path"))
     data = base64.b64decode(str(record.get("data") or ""), validate=True)
     if hashlib.sha256(data).hexdigest() != record.get("sha256"):
         raise ValueError("its bytes do not match their checksum (the export was changed)")
     target = folder / relative
+    changed = (
+        _outbound_changes(target, data) if by_agent and relative == Path(CONFIG_FILENAME) else []
+    )
+    if changed:
+        raise ValueError(
+            f"it sets {', '.join(changed)}, which decide where your sessions, memory or API keys "
+            "are sent: yours to change; this import runs under an agent (run it in your own "
+            "terminal)"
+        )
     shown = str(target)
     folder.mkdir(parents=True, exist_ok=True)
     if target.is_symlink():
@@ -270,6 +289,23 @@ def _restore_one(
     )
     _hold_orders(folder, relative, data, every_line=every_line)
     result.replaced.append(shown)
+
+
+def _outbound_changes(target: Path, data: bytes) -> list[str]:
+    """The keys deciding where data is sent (:data:`~conkeeper.domain.config.OUTBOUND_KEYS`)
+    whose value ``data``, as a settings file, would change against ``target`` here (absent: no
+    value): ``config set`` refuses those to an agent, and an agent's import must not set them
+    either (a backup from anywhere could name a collector)."""
+    from conkeeper.domain.config import OUTBOUND_KEYS
+    from conkeeper.domain.frontmatter import parse_front_matter
+
+    def outbound(raw: bytes) -> dict[str, str]:
+        values = parse_front_matter(raw.decode("utf-8", "replace")).values
+        return {key.lower(): value for key, value in values.items() if key.lower() in OUTBOUND_KEYS}
+
+    here = outbound(target.read_bytes()) if target.is_file() and not target.is_symlink() else {}
+    wanted = outbound(data)
+    return sorted(key for key in OUTBOUND_KEYS if here.get(key) != wanted.get(key))
 
 
 def _hold_orders(folder: Path, relative: Path, data: bytes, *, every_line: bool = False) -> None:
