@@ -10,15 +10,21 @@ with each host's payloads, then the CLI), each failing before its fix.
   in Latin script ("hamesha `logging` use karo, print nahi": always use logging, not print):
   the clause "print nahi" was read as an English order opening on "print", and the rule lost
   what to use; such clauses are not read by the English readings, and approval asks for the
-  rule in the user's words.
+  rule in the user's words;
+* a Codex CLI session whose hook payload carried a shell command's output but no exit code
+  (no rollout to look it up in) stored a failing ``pytest`` as a success: ``reflect`` never
+  said it was still failing and ``insights`` gave it a 0% failure rate; a test run is read from
+  its runner's summary line, as a piped one is.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project
 from test_reflect_facts import NamedSession, _bash, _edit, _reflect
 
@@ -71,3 +77,70 @@ def test_a_correction_in_hindi_is_no_english_order(tmp_path: Path) -> None:
     assert approved.returncode == 0, approved.stderr
     patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
     assert f"- {rule}\n" in patterns and "nahi" not in patterns
+
+
+def _codex(root: Path, event: str, **fields: object) -> None:
+    payload = {
+        "session_id": "cdx-lp4",
+        "transcript_path": None,
+        "cwd": str(root),
+        "model": "gpt-5-codex",
+        "turn_id": "t1",
+        "hook_event_name": event,
+        **fields,
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", "--host", "codex", event],
+        input=json.dumps(payload),
+        cwd=root,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+def test_a_codex_test_run_without_its_exit_code_is_read_from_its_summary(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    assert run_cli("init", "--yes", cwd=root).returncode == 0
+    _codex(root, "SessionStart", source="startup")
+    _codex(root, "UserPromptSubmit", prompt="Fix the discount rounding in src/cart.py")
+    failed = (
+        "FAILED tests/test_cart.py::test_discount - assert 1 == 2\n"
+        "========= 1 failed, 3 passed in 0.21s ========="
+    )
+    runs = [("ruff check .", "All checks passed!")] * 3
+    runs += [("uv run pytest -q", failed), ("git status --short", " M src/cart.py")]
+    for n, (command, output) in enumerate(runs):
+        _codex(
+            root,
+            "PostToolUse",
+            tool_name="Bash",
+            tool_use_id=f"call_{n}",
+            tool_input={"command": command},
+            tool_response=output,
+        )
+
+    def still_failing() -> list[str]:
+        report = run_cli("reflect", "--json", cwd=root)
+        assert report.returncode == 0, report.stderr
+        found = json.loads(report.stdout)["recommendations"]
+        return [r["what"] for r in found if "still failing" in r["what"]]
+
+    assert still_failing() == [
+        "Pick up `tests/test_cart.py::test_discount`, still failing when the work stopped"
+    ]
+    insights = json.loads(run_cli("insights", "--json", cwd=root).stdout)
+    assert [(t["tool"], t["uses"], t["failures"]) for t in insights["tools"]] == [("Bash", 5, 1)]
+    _codex(
+        root,
+        "PostToolUse",
+        tool_name="Bash",
+        tool_use_id="call_9",
+        tool_input={"command": "uv run pytest -q"},
+        tool_response="========= 4 passed in 0.19s =========",
+    )
+    assert still_failing() == []
