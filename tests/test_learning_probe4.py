@@ -14,19 +14,24 @@ with each host's payloads, then the CLI), each failing before its fix.
 * a Codex CLI session whose hook payload carried a shell command's output but no exit code
   (no rollout to look it up in) stored a failing ``pytest`` as a success: ``reflect`` never
   said it was still failing and ``insights`` gave it a 0% failure rate; a test run is read from
-  its runner's summary line, as a piped one is.
+  its runner's summary line, as a piped one is;
+* ``insights`` counted one command's runs under other names in "failure rate per command":
+  ``python -m pytest`` as "python", ``uv run pytest`` as "uv run", ``cd api && pytest`` as
+  "cd api", ``npm run test`` apart from ``npm test``: the failing runs of pytest showed as
+  "pytest 100% (1/1)" beside a passing "python".
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project
-from test_reflect_facts import NamedSession, _bash, _edit, _reflect
+from test_reflect_facts import FAILURE, NamedSession, _bash, _edit, _reflect
 
 
 def test_a_merge_keeps_the_entry_with_more_detail(tmp_path: Path) -> None:
@@ -144,3 +149,23 @@ def test_a_codex_test_run_without_its_exit_code_is_read_from_its_summary(tmp_pat
         tool_response="========= 4 passed in 0.19s =========",
     )
     assert still_failing() == []
+
+
+def test_insights_counts_the_runs_of_one_command_written_many_ways(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "a5a5a5a5-0000-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount rounding and run the tests")
+    _bash(s, "pytest tests/test_cart.py", error=FAILURE)
+    _bash(s, "python -m pytest tests/test_cart.py", error=FAILURE)
+    _bash(s, "cd api && uv run pytest -q")
+    _bash(s, "PYTHONPATH=src python3 -m pytest -q")
+    _bash(s, "npm test", error="Exit code 1\nnpm ERR! Test failed.")
+    _bash(s, "cd web && npm run test")
+    _bash(s, "npm run build")
+    result = run_cli("insights", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    rows = {r["command"]: (r["runs"], r["failures"]) for r in json.loads(result.stdout)["commands"]}
+    assert rows == {"pytest": (4, 2), "npm test": (2, 1), "npm run build": (1, 0)}, rows
+    text = run_cli("insights", cwd=s.project, env=s.env).stdout
+    assert re.search(r"^  pytest\s.*50%\s+\(2/4\)$", text, re.M), text
