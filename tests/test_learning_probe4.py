@@ -18,7 +18,10 @@ with each host's payloads, then the CLI), each failing before its fix.
 * ``insights`` counted one command's runs under other names in "failure rate per command":
   ``python -m pytest`` as "python", ``uv run pytest`` as "uv run", ``cd api && pytest`` as
   "cd api", ``npm run test`` apart from ``npm test``: the failing runs of pytest showed as
-  "pytest 100% (1/1)" beside a passing "python".
+  "pytest 100% (1/1)" beside a passing "python";
+* ``stale`` said only "renamed to src/basket.py" of an entry citing `` `Cart.apply_coupon` ``
+  in src/cart.py when the rename also dropped the name: a reader moves the path and keeps a
+  name the code no longer has; the reason says the name is not in the renamed file either.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from pathlib import Path
 
 from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project
+from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_reflect_facts import FAILURE, NamedSession, _bash, _edit, _reflect
 
 
@@ -169,3 +173,35 @@ def test_insights_counts_the_runs_of_one_command_written_many_ways(tmp_path: Pat
     assert rows == {"pytest": (4, 2), "npm test": (2, 1), "npm run build": (1, 0)}, rows
     text = run_cli("insights", cwd=s.project, env=s.env).stdout
     assert re.search(r"^  pytest\s.*50%\s+\(2/4\)$", text, re.M), text
+
+
+def test_a_renamed_file_that_lost_the_cited_name_says_so(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    helpers = "".join(f"def helper_{i}(x):\n    return x + {i}\n\n" for i in range(20))
+    write(
+        root,
+        "src/cart.py",
+        helpers + "class Cart:\n    def apply_coupon(self, c):\n        return c\n",
+    )
+    write(root, "web/api.ts", helpers.replace("def ", "// ") + "export function fetchOrders() {}\n")
+    commit(root, "code", T0)
+    write(
+        root,
+        ".claude/memory/patterns.md",
+        "# Patterns\n\n- Coupons: `Cart.apply_coupon` in src/cart.py.\n"
+        "- Orders are loaded by `fetchOrders` in web/api.ts.\n",
+    )
+    commit(root, "memory", T0 + DAY)
+    git(root, "mv", "src/cart.py", "src/basket.py")
+    write(
+        root, "src/basket.py", helpers + "class Cart:\n    def redeem(self, c):\n        return c\n"
+    )
+    git(root, "mv", "web/api.ts", "web/orders.ts")
+    commit(root, "rename cart to basket, api to orders", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    assert sorted(found) == [3, 4], found
+    assert found[3]["detail"] == "renamed to src/basket.py, and `apply_coupon` is not in it"
+    assert found[4]["detail"] == "renamed to web/orders.ts"  # the name moved with the file
+    assert by_line(stale_json(root))[3]["detail"] == found[3]["detail"]  # cached alike
