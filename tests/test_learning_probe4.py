@@ -21,7 +21,10 @@ with each host's payloads, then the CLI), each failing before its fix.
   "pytest 100% (1/1)" beside a passing "python";
 * ``stale`` said only "renamed to src/basket.py" of an entry citing `` `Cart.apply_coupon` ``
   in src/cart.py when the rename also dropped the name: a reader moves the path and keeps a
-  name the code no longer has; the reason says the name is not in the renamed file either.
+  name the code no longer has; the reason says the name is not in the renamed file either;
+* ``stale`` checked the owner of `` `Cart.apply_coupon` `` but not of `` `Cart.apply_coupon()` ``:
+  with the parentheses only the method was looked for, so a class renamed to ``Basket`` left
+  the entry fresh.
 """
 
 from __future__ import annotations
@@ -205,3 +208,26 @@ def test_a_renamed_file_that_lost_the_cited_name_says_so(tmp_path: Path) -> None
     assert found[3]["detail"] == "renamed to src/basket.py, and `apply_coupon` is not in it"
     assert found[4]["detail"] == "renamed to web/orders.ts"  # the name moved with the file
     assert by_line(stale_json(root))[3]["detail"] == found[3]["detail"]  # cached alike
+
+
+def test_a_qualified_call_checks_its_owner_as_the_name_without_parentheses(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "src/cart.py", "class Cart:\n    def apply_coupon(self, c):\n        return c\n")
+    commit(root, "code", T0)
+    write(
+        root,
+        ".claude/memory/patterns.md",
+        "# Patterns\n\n- Coupons go through `Cart.apply_coupon()` in src/cart.py.\n"
+        "- Coupons: `Cart.apply_coupon` in src/cart.py.\n",
+    )
+    commit(root, "memory", T0 + DAY)
+    write(root, "src/cart.py", "class Basket:\n    def apply_coupon(self, c):\n        return c\n")
+    commit(root, "rename the class", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    assert sorted(found) == [3, 4], found
+    assert {found[n]["citation"] for n in (3, 4)} == {"Cart"}
+    assert found[3]["detail"] == found[4]["detail"] == "no longer in src/cart.py"
