@@ -24,7 +24,10 @@ with each host's payloads, then the CLI), each failing before its fix.
   name the code no longer has; the reason says the name is not in the renamed file either;
 * ``stale`` checked the owner of `` `Cart.apply_coupon` `` but not of `` `Cart.apply_coupon()` ``:
   with the parentheses only the method was looked for, so a class renamed to ``Basket`` left
-  the entry fresh.
+  the entry fresh;
+* ``reflect`` found "no rule stated" in "Wir verwenden pnpm in diesem Repo" (German read only
+  with two of its common words, and "diesem" was none), so approval asked for words the user
+  had already given.
 """
 
 from __future__ import annotations
@@ -231,3 +234,26 @@ def test_a_qualified_call_checks_its_owner_as_the_name_without_parentheses(
     assert sorted(found) == [3, 4], found
     assert {found[n]["citation"] for n in (3, 4)} == {"Cart"}
     assert found[3]["detail"] == found[4]["detail"] == "no longer in src/cart.py"
+
+
+def test_a_german_habit_is_approved_in_the_users_words(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "a6a6a6a6-0000-4000-8000-000000000001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Füge den Coupon-Endpunkt in src/cart.py hinzu")
+    for text in (
+        "du hast schon wieder npm benutzt. Wir verwenden pnpm in diesem Repo",
+        "wieder npm?! wir verwenden pnpm in diesem Repo",
+    ):
+        _edit(s, "src/cart.py")
+        _bash(s, "npm install")
+        s.prompt(text)
+    for _ in range(3):
+        _bash(s, "pnpm install")
+    report = _reflect(s, "--write")
+    (theme,) = [r for r in report["recommendations"] if r["kind"] == "correction-theme"]
+    assert theme["rule"] == "Wir verwenden pnpm in diesem Repo."
+    approved = run_cli("reflect", "approve", str(theme["number"]), cwd=s.project, env=s.env)
+    assert approved.returncode == 0, approved.stderr
+    patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
+    assert "- Wir verwenden pnpm in diesem Repo.\n" in patterns and "wieder" not in patterns

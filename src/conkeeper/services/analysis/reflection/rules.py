@@ -609,7 +609,8 @@ _LANGUAGES = (
         r"bei uns|wir (?:nutzen|verwenden|benutzen|machen|schreiben|nehmen)|immer|nie|niemals|"
         r"muss|müssen|soll|sollen|verwende|benutze|nutze|nimm|bitte",
         r"der|die|das|und|nicht|im|ist|sind|wird|werden|mit|für|bei|uns|wir|ein|eine|kommt|"
-        r"alles|auf|den|dem|zu|statt|kein|keine|nur|auch|oder|von|vom|zum|zur",
+        r"alles|auf|den|dem|zu|statt|kein|keine|nur|auch|oder|von|vom|zum|zur|diesem|dieser|"
+        r"dieses|unserem|unserer|unseren",
         r"schon wieder|wieder|nochmal|du hast|sie haben|warum|das ist nicht|ich (?:habe|hab) "
         r"(?:gesagt|dir)|wollte",
     ),
