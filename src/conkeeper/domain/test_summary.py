@@ -58,6 +58,12 @@ def piped_test_run(command: str) -> bool:
     return len(parts) > 1 and _RUNNER.search(parts[0]) is not None
 
 
+def runs_tests(command: str) -> bool:
+    """Whether ``command`` runs a test runner anywhere in it (``cd api && uv run pytest -q``):
+    a host that gives no exit code (Codex without its rollout) is read from the summary."""
+    return _RUNNER.search(command) is not None
+
+
 def summary_verdict(output: str) -> tuple[bool | None, str]:
     """``(passed, summary line)`` read from a test run's output: ``False`` when a runner's
     summary says something failed, ``True`` when one says the tests passed, ``None`` (and

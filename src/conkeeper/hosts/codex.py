@@ -55,7 +55,7 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
         return obj
     outcome = _rollout_outcome(obj.get("transcript_path"), obj.get("tool_use_id"))
     if outcome is None:
-        return {**obj, "tool_response": {"stdout": response}}
+        return _read_from_summary(obj, response)
     status, exit_code = outcome
     if status == "failed" or (exit_code not in (None, 0)):
         return {
@@ -65,6 +65,31 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
             "tool_response": {"stdout": response, "exit_code": exit_code},
         }
     return {**obj, "tool_response": {"stdout": response, "exit_code": exit_code}}
+
+
+def _read_from_summary(obj: dict[str, Any], response: str) -> dict[str, Any]:
+    """A shell tool's use whose exit code the rollout does not hold (no rollout path, or the
+    item not written yet): a test run is read from its runner's summary line ("1 failed, 3
+    passed in 0.2s" is a failure; it was recorded as a success, and reflect took it for a
+    pass), any other command keeps no exit code."""
+    from conkeeper.domain.test_summary import runs_tests, summary_verdict
+
+    tool_input = obj.get("tool_input")
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    if isinstance(command, list):
+        command = " ".join(str(part) for part in command)
+    passed = (
+        summary_verdict(response)[0] if isinstance(command, str) and runs_tests(command) else None
+    )
+    if passed is False:
+        return {
+            **obj,
+            "hook_event_name": "PostToolUseFailure",
+            "error": response,
+            "tool_response": {"stdout": response},
+        }
+    exit_code = {"exit_code": 0} if passed else {}
+    return {**obj, "tool_response": {"stdout": response, **exit_code}}
 
 
 def _rollout_outcome(path: object, call_id: object) -> tuple[str, int | None] | None:

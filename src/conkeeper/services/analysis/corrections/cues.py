@@ -387,6 +387,14 @@ _HINDI_MARKERS = _words(
 _TABLES: dict[str, dict[str, str]] = {}
 
 
+def hindi_markers(text: str) -> int:
+    """How many of :data:`_HINDI_MARKERS` (Hindi's commonest words in Latin script) ``text``
+    holds: two or more mark a sentence in Hindi, whose words English readings misread
+    (``reflect`` made "Print nahi." the rule of "hamesha `logging` use karo, print nahi")."""
+    words = _LETTERS.compiled.findall(text.lower())
+    return sum(1 for word in words if word in _HINDI_MARKERS)
+
+
 def _table(tokens: list[str]) -> dict[str, str]:
     """The gloss table of a sentence: Hindi's over the others' when two of its words show
     (:data:`_GLOSS_HINDI`), else :data:`_GLOSS`."""

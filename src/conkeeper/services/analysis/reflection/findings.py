@@ -322,6 +322,27 @@ def _unwrap(part: str) -> str:
         part = bare
 
 
+# what runs a program without being it: `uv run pytest`, `npx jest`, `python -m pytest`
+_LAUNCHER = re.compile(
+    r"^(?:(?:uv|poetry|pipenv|pdm|hatch|rye)\s+run|npx|pnpx|bunx|pnpm\s+exec|yarn\s+dlx|"
+    r"python3?(?:\.\d+)?\s+-m)\s+(?=\S)"
+)
+_SETUP = re.compile(r"^(?:cd|pushd|export|source|\.|set)(?:\s|$)")
+
+
+def bare_command(command: str) -> str:
+    """The program a shell command line runs, as a person names it: ``pytest -q`` for
+    ``cd api && PYTHONPATH=src uv run python -m pytest -q``, ``(pytest)``, ``timeout 300
+    pytest`` and ``bash -c 'pytest'``: wrappers, variables, launchers, brackets and the
+    chain's setting-up steps (``cd``, ``export``) left out."""
+    line = _SHELL_C.sub(lambda m: m["inner"], _SPACES.sub(" ", command.strip()))
+    parts = [_unwrap(part) for part in re.split(r"\s*(?:&&|;)\s*", line)]
+    part = next((p for p in parts if p and not _SETUP.match(p)), parts[0] if parts else "")
+    while (bare := _LAUNCHER.sub("", part)) != part:
+        part = _unwrap(bare)
+    return part
+
+
 def _runner(event: ToolEvent) -> set[tuple[str, str]]:
     """The test runners (with the folder each ran in) the command of ``event`` used."""
     return {(folder, tool) for folder, tool, _ in _event_runs(event)}

@@ -40,10 +40,16 @@ def _day(ms: int) -> str:
 
 
 def command_name(summary: str) -> str:
-    """The program (and subcommand) of a shell command: ``pytest``, ``npm test``, ``git push``."""
-    words = [w for w in summary.split() if "=" not in w][:2]
+    """The program (and subcommand) of a shell command: ``pytest``, ``npm test``, ``git push``,
+    ``npm run build``; the same for the ways of writing one run (``python -m pytest``, ``uv run
+    pytest``, ``cd api && pytest``, ``npm run test``), which were counted as other commands
+    ("python", "uv run", "cd api")."""
+    words = [w for w in f.bare_command(summary).split() if "=" not in w][:3]
     if not words:
         return ""
+    if len(words) == 3 and words[1] == "run" and words[0] in ("npm", "pnpm", "yarn", "bun"):
+        return f"{words[0]} test" if words[2] == "test" else " ".join(words)
+    words = words[:2]
     if len(words) == 2 and words[1][:1].isalpha() and "/" not in words[1] and "." not in words[1]:
         return f"{words[0]} {words[1]}"
     return words[0]

@@ -9,7 +9,8 @@ places ("tests go in tests/unit"), rules about a subject, values ("the port is 5
 3000"), answers to their own question ("why moment? date-fns please"), polite requests ("pls
 run ..."), orders after their condition ("after you touch composer.json run ..."), a bare name
 given twice after a complaint ("sqlmock again. testcontainers."), and rules in German, French,
-Spanish or Portuguese, kept in the user's words. Each shape is read here and named in
+Spanish or Portuguese, kept in the user's words; a clause in Hindi written in Latin script
+("print nahi") is not read by the English readings. Each shape is read here and named in
 :data:`READINGS`; a group that states none gets ``None`` and approval asks the user for the
 words. When unsure, no rule: a wrong rule teaches every later session the wrong thing.
 """
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from conkeeper.services.analysis.corrections.cues import hindi_markers
 from conkeeper.services.analysis.reflection import findings as f
 
 # The ways of stating a rule read here, each by name, so the bench can leave one out and see
@@ -607,7 +609,8 @@ _LANGUAGES = (
         r"bei uns|wir (?:nutzen|verwenden|benutzen|machen|schreiben|nehmen)|immer|nie|niemals|"
         r"muss|müssen|soll|sollen|verwende|benutze|nutze|nimm|bitte",
         r"der|die|das|und|nicht|im|ist|sind|wird|werden|mit|für|bei|uns|wir|ein|eine|kommt|"
-        r"alles|auf|den|dem|zu|statt|kein|keine|nur|auch|oder|von|vom|zum|zur",
+        r"alles|auf|den|dem|zu|statt|kein|keine|nur|auch|oder|von|vom|zum|zur|diesem|dieser|"
+        r"dieses|unserem|unserer|unseren",
         r"schon wieder|wieder|nochmal|du hast|sie haben|warum|das ist nicht|ich (?:habe|hab) "
         r"(?:gesagt|dir)|wollte",
     ),
@@ -794,8 +797,11 @@ def _best_rule(texts: list[str]) -> str | None:
     for text in texts:
         parts: list[str] = []
         before = ""
+        hindi = hindi_markers(text) >= 2
         for raw in _clauses(" ".join(text.split())):
             clause = _clean_clause(raw or "")
+            if hindi and hindi_markers(clause):
+                continue  # "print nahi" is "not print", no English order ("Print nahi.")
             if clause and _states_a_rule(clause, follows=bool(parts)):
                 parts.append(clause)
             elif recurring and (fix := _fix_after(before, raw or "", recurring, rejected)):

@@ -402,6 +402,10 @@ def classify_span(span: str) -> list[Citation]:
     if qualified or _QUALIFIED.match(_PACKAGE_PATH.sub("", span, count=1)):
         return qualified
     symbol = _symbol(span)
+    call = _CALL.match(span)
+    if call:  # `Cart.apply_coupon()` names its owner as `Cart.apply_coupon` does
+        owner = [c for c in _qualified(call.group(1)) if symbol is None or c.value != symbol.value]
+        return [*(Citation(c.kind, c.value, span) for c in owner), *([symbol] if symbol else [])]
     return [symbol] if symbol else []
 
 

@@ -3563,6 +3563,11 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and min(all_a, all_b) - shared_all < _anchor_unshared(a)
         and not (a.exempts or b.exempts or a.adds or b.adds)
     ):
+        if min(all_a, all_b) == shared_all < max(all_a, all_b):
+            # "Dates are stored in UTC" and "..., displayed in the user's time zone": the
+            # shorter says nothing of its own, so the longer is it with more detail, and a
+            # merge keeps the longer (it kept the first, deleting the detail)
+            return Relation(DUPLICATE, round(dice, 2), MORE_DETAIL)
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (about the same names)")
     if (
         dice >= limits.duplicate_similarity

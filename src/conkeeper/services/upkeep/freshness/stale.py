@@ -5,7 +5,7 @@ For every entry of the curated memory files (not session logs, not the queue) th
 file, a symbol, a command or a config key, this decides whether it still holds:
 
 * ``deleted`` / ``renamed`` — the cited file is gone; the commit that removed it is the
-  evidence, and a rename names the new path;
+  evidence, and a rename names the new path (and the cited names the renamed file lost);
 * ``missing`` — a cited path under an existing project folder that git never knew (outside
   git: that is not in the work tree);
 * ``symbol-gone`` — a cited symbol or key (``apply_coupon()`` and `` `apply_coupon` `` alike)
@@ -561,7 +561,10 @@ class _Checker:
         if event is not None:
             if event.status == "R":
                 new = self._follow(event.new_path)
-                gone = "" if (self.root / new).exists() else ", which is gone too"
+                if (self.root / new).exists():
+                    gone = self._names_not_in(entry, new)
+                else:
+                    gone = ", which is gone too"
                 self._add(rel, entry, path, "renamed", f"renamed to {new}{gone}", event.commit)
             else:
                 self._add(rel, entry, path, "deleted", f"deleted: {old}", event.commit)
@@ -571,6 +574,31 @@ class _Checker:
             self._add(rel, entry, path, "missing", f"not in {where}")
             return True
         return False
+
+    def _names_not_in(self, entry: Entry, new: str) -> str:
+        """What a renamed file lost of the names ``entry`` cites (", and `apply_coupon` is
+        not in it"): none of the entry's other cited files holds them either. Told with the
+        rename, or a reader moves the path and keeps a name the code no longer has."""
+        text = "\n".join(entry.lines)
+        files = [new]
+        for citation in entry.citations:
+            found = self.tree.resolve(citation.value) if citation.kind == PATH else None
+            if found is not None and found not in files:
+                files.append(found)
+        gone = [
+            citation.value
+            for citation in entry.citations
+            if citation.kind == SYMBOL
+            and not named_to_avoid(text, citation)
+            and not any(
+                self._has_symbol(f, citation.value, self.grep.get(citation.value, set()))
+                for f in files
+            )
+        ]
+        if not gone:
+            return ""
+        names = ", ".join(f"`{name}`" for name in dict.fromkeys(gone))
+        return f", and {names} {'is' if len(gone) == 1 else 'are'} not in it"
 
     def _follow(self, path: str) -> str:
         """Where a renamed file lives now, following later renames (a few hops at most)."""
