@@ -10,7 +10,7 @@ duplicate and contradiction precision and recall and wrong merges (a pair not la
 proposed as a duplicate: ``--apply`` would delete a rule). ``--choose`` prints the thresholds
 chosen on every author together (the ones to ship in ``relations.LIMITS``).
 
-Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 12 never is):
+Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 13 never is):
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
 author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
 author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``),
@@ -28,7 +28,9 @@ rules were written with it), author 14 ``blind_pairs9.jsonl`` (measured once bli
 ``FIRST_BLIND_PAIRS9.md``, seen since; round 11's rules were written with it), author 15
 ``blind_pairs10.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS10.md``, seen since; round
 12's rules were written with it), author 16 ``blind_pairs11.jsonl`` (measured once blind,
-``FIRST_BLIND_PAIRS11.md``, seen since; round 13's rules were written with it).
+``FIRST_BLIND_PAIRS11.md``, seen since; round 13's rules were written with it), author 17
+``blind_pairs12.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS12.md``, seen since; round
+15's rules were written with it).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -181,6 +183,7 @@ AUTHORS = {
     "author14": DATA / "blind_pairs9.jsonl",  # measured once blind (FIRST_BLIND_PAIRS9.md)
     "author15": DATA / "blind_pairs10.jsonl",  # measured once blind (FIRST_BLIND_PAIRS10.md)
     "author16": DATA / "blind_pairs11.jsonl",  # measured once blind (FIRST_BLIND_PAIRS11.md)
+    "author17": DATA / "blind_pairs12.jsonl",  # measured once blind (FIRST_BLIND_PAIRS12.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
