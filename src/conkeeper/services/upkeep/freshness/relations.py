@@ -2810,13 +2810,17 @@ def _case_of_rule(a: Reading, b: Reading) -> bool:
     class of things ("`payments.captured_at` is a UTC `timestamptz`" against "Timestamps are
     `timestamptz` in UTC"): a case of a general rule, or an exception to it. Both hold, so a
     merge, which keeps one, would delete either the rule or what it says of its case."""
-    return any(
-        one.instance
-        and other.general
-        and one.instance not in other.weights
-        and one.instance not in other.text
-        for one, other in ((a, b), (b, a))
-    ) or _quantified_case(a, b)
+    return (
+        any(
+            one.instance
+            and other.general
+            and one.instance not in other.weights
+            and one.instance not in other.text
+            for one, other in ((a, b), (b, a))
+        )
+        or _quantified_case(a, b)
+        or _named_member(a, b)
+    )
 
 
 # Types a value is stored or sent as: two entries each naming one the other does not
@@ -2836,29 +2840,78 @@ def _quantified_case(a: Reading, b: Reading) -> bool:
     every service runs on GKE), the other, quantifying nothing, of one member it names by a
     word the first never uses ("推薦サービスは...": the recommendation service): a rule and one
     case of it, both true, so a merge on their shared names would delete one (blind_pairs11's
-    first measurement merged such a pair: "すべて" had been read as no word at all)."""
+    first measurement merged such a pair: "すべて" had been read as no word at all). However
+    much detail the case adds ("The upgrade runbook ends with a rollback section describing
+    how to restore the previous image tag" against "Every runbook has a 'Rollback' section"),
+    when the word naming it stands before the class noun itself, not before a word that only
+    modifies the class ("Los modelos dbt ..." against "Every dbt model ...": one rule in two
+    languages); a member named before a modifier is one only while it adds few words."""
     return any(
-        _names_member(other, one) and len(_own_words(other, one)) <= QUANTIFIED_CASE_OWN
+        _names_member(other, one, _quantified_heads(one))
+        or (
+            _names_member(other, one, one.universal)
+            and len(_own_words(other, one)) <= QUANTIFIED_CASE_OWN
+        )
         for one, other in ((a, b), (b, a))
         if one.general and one.universal and not other.universal and other.opening
     )
 
 
+def _named_member(a: Reading, b: Reading) -> bool:
+    """One entry opens with a rule for every member of a class ("Every runbook has a
+    'Rollback' section"), the other, quantifying nothing, speaks of one member it names by a
+    name of its own (a tool, a proper noun, a code span) right before the class noun, or one
+    word further ("The RabbitMQ upgrade runbook ends with a rollback section describing how
+    to restore the previous image tag"): however much detail that case adds, a merge keeps
+    one and deletes either the rule for every member or what the case adds (blind_pairs12's
+    first measurement merged such a pair). A name the rule spells out ("JP" for "each JetPack
+    version") names no member."""
+    return any(
+        _member_name(one, other)
+        for one, other in ((a, b), (b, a))
+        if one.general and one.universal and not other.universal
+    )
+
+
+def _member_name(one: Reading, other: Reading) -> bool:
+    """Whether ``other`` names a class noun ``one`` quantifies with a name ``one`` never
+    uses (nor spells out by its initials) right before it, or one word further."""
+    for concept in one.universal & other.weights.keys():
+        before = other.modifiers.get(concept, set())
+        near = before | {w for word in before for w in other.modifiers.get(word, ())}
+        if any(
+            name in other.anchors and name not in one.weights and name not in one.initials
+            for name in near
+        ):
+            return True
+    return False
+
+
 OPENING_WORDS = 2  # the concepts an entry opens with, read as its subject
 
 
-def _names_member(other: Reading, one: Reading) -> bool:
-    """Whether ``other`` opens with a member of a class ``one`` quantifies: a word ``one``
-    never uses right before the class ("payments service", "推薦サービス", "支付服务") or
-    the class and such a word ("servicio de pagos", "service de paiement")."""
+def _names_member(other: Reading, one: Reading, classes: set[str]) -> bool:
+    """Whether ``other`` opens with a member of one of ``classes`` (what ``one`` quantifies):
+    a word ``one`` never uses right before the class ("payments service", "推薦サービス",
+    "支付服务") or the class and such a word ("servicio de pagos", "service de paiement")."""
     first = other.opening[0]
-    if first not in one.weights and any(_modified_by(other, c, first) for c in one.universal):
+    if first not in one.weights and any(_modified_by(other, c, first) for c in classes):
         return True
     return (
         len(other.opening) == OPENING_WORDS
-        and first in one.universal
+        and first in classes
         and other.opening[1] not in one.weights
     )
+
+
+def _quantified_heads(one: Reading) -> set[str]:
+    """The class nouns a universal quantifies, its modifiers left out ("every dbt model": the
+    models, not dbt; "Los modelos dbt ..." names dbt models, not one member of them)."""
+    return {
+        concept
+        for concept in one.universal
+        if not any(concept in one.modifiers.get(other, ()) for other in one.universal)
+    }
 
 
 def _modified_by(reading: Reading, concept: str, word: str) -> bool:
