@@ -1946,6 +1946,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     owners: list[int] = []  # per concept: where the code span it is a word of begins
     span_start = 0
     negation_step = 0  # what it added to ``negations``
+    condition_at = -1  # where a condition opened inside the open clause ("... when no more X")
     index = 0
     while index < len(raw):
         token = raw[index]
@@ -1980,6 +1981,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             negate_next = 0
             last_negation = -1
         if token == _BREAK:
+            condition_at = -1
             if last_span:
                 reading.ends.add(last_span)
             last_span = None
@@ -2067,7 +2069,10 @@ def read(text: str, *, head: bool = True) -> Reading:
             negations += negation_step
             negation_at.add(len(concepts))
             last_negation = index - 1
-            pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
+            if condition_at >= 0:  # "retire it when no more X flows": the condition's words
+                pending.append((condition_at, _CONDITION_REACH))
+            else:
+                pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
             negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
             if (lower.endswith("n't") or previous in AUXILIARIES) and opener not in CONDITIONAL:
@@ -2077,6 +2082,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 subject = max(clause_start, min(owners[len(concepts) - 2 :], default=0))
                 _reject_subject(reading, concepts[subject:])
         else:
+            if lower in CONDITIONAL and clause_words > 1:  # "clear it if X doesn't show"
+                condition_at = len(concepts)
             prefers = prefers or lower in PREFER
             if lower in PREPOSITIONS and negate_next < NEGATION_REACH:
                 negate_next = 0
@@ -2228,6 +2235,7 @@ NEGATION_REACH = 3  # concepts a negation governs for the choices
 _AFTER_REACH = "after"
 _ONLY_REACH = "only"  # as "after", but a restriction ("only via codegen"), not a negation
 _CLAUSE_REACH = "clause"
+_CONDITION_REACH = "condition"  # a negation inside a condition: the condition's words only
 _OWN_REACH = "own"
 # Words before a negation that make it negate its whole clause ("`os.path` is not allowed").
 AUXILIARIES = _words(
@@ -2368,6 +2376,8 @@ def _governed(
             span = keys[position : position + 1]
         elif reach == _CLAUSE_REACH:
             span = keys[start:]
+        elif reach == _CONDITION_REACH:
+            span = keys[position:]
         else:  # the rest of the clause, or all of it when nothing follows ("fixed, never skipped")
             span = keys[position:] if any(keys[position:]) else keys[start:]
         governed = frozenset(key for key in span if key is not None)
