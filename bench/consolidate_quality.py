@@ -595,9 +595,20 @@ no label judges that deletes a rule); a negation inside a condition clause ("whe
 Worldline transactions flow", "if the charge nurse hasn't approved them") not counted as a
 negation of the rule (+1 labelled duplicate, but 3 labelled duplicates whose other side says
 the same with a negation outside a condition, "without it", "no restart needed", read as
-contradictions; one more merge no label judges). Targets on held-out authors still not met:
-duplicate recall (mean 0.577, worst 0.350), contradiction precision (9 of 17 authors below
-0.85), contradiction recall (8 of 17 below 0.70).
+contradictions; one more merge no label judges). Then a negation inside a condition that
+opens within a clause ("Clear the cache from DevTools if a site remap doesn't show") governs
+the condition's words only, no longer the clause it is a condition of (it had negated the
+caching rule it follows); the same rule under opposite conditions ("when the network is not
+available" / "is available") stays apart. Held out, against the commit before it: author 10
+duplicate recall .533 -> .550, every other figure unchanged (mean duplicate recall .577 ->
+.578); all-pairs check: right merges 620 -> 621, contradictions 4,579 -> 4,575 (across pairs
+3,719 -> 3,715; the four gone read false: "Docs site runs on Node 18" against "The docs site
+breaks if a page has no front matter title"), no new merge. Round 14's "when no more Worldline
+transactions flow" pair is still missed ("once Worldline traffic reaches zero" shares too few
+words). A negated verb in such a mid-clause condition kept from rejecting its subject (as one
+opening a clause already is) changed no figure and was left out. Targets on held-out authors
+still not met: duplicate recall (mean 0.578, worst 0.350), contradiction precision (9 of 17
+authors below 0.85), contradiction recall (8 of 17 below 0.70).
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
 (``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, blind5, blind6
