@@ -975,6 +975,107 @@ def test_a_rule_for_every_member_and_one_named_member_are_never_merged(
 
 @pytest.mark.parametrize(
     ("first", "second"),
+    [  # a rule for every member, and one member named and given detail of its own
+        (
+            "Every runbook has a 'Rollback' section.",
+            "The RabbitMQ upgrade runbook ends with a rollback section describing how to"
+            " restore the previous image tag.",
+        ),
+        (
+            "Every runbook has a 'Rollback' section.",
+            "The upgrade runbook ends with a rollback section describing how to restore the"
+            " previous image tag.",
+        ),
+        (
+            "Every dashboard has an owner label.",
+            "The Grafana latency dashboard has an owner label pointing at the platform team's"
+            " channel.",
+        ),
+        (
+            "Every queue has a dead-letter exchange.",
+            "The RabbitMQ invoices queue has a dead-letter exchange that keeps failed messages"
+            " for seven days.",
+        ),
+    ],
+)
+def test_a_rule_for_every_member_and_a_member_with_detail_are_never_merged(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "Every runbook has a 'Rollback' section" and what one named runbook's rollback section
+    does both hold: a merge kept the longer entry and deleted the rule for every runbook
+    (blind pairs 12's first measurement). The member named by a name (RabbitMQ, Grafana) or by
+    a word of its own ("the upgrade runbook") is a case of the rule however much it adds."""
+    assert "duplicate" not in _proposed(tmp_path, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # one rule twice: the class restated, or a name the rule spells out ("JP", JetPack)
+        ("Every runbook has a 'Rollback' section.", "Each runbook must have a rollback section."),
+        (
+            "TensorRT engines must be rebuilt for each JetPack version.",
+            "TRT engines must be rebuilt per JP version",
+        ),
+        (
+            "Every dbt model needs a description and an owner in its schema yml.",
+            "Los modelos dbt deben tener descripción y dueño en el YAML.",
+        ),
+    ],
+)
+def test_a_rule_for_every_member_said_twice_still_merges(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """The guard above keeps a class and one of its members apart, not two wordings of the
+    rule for the whole class (an initialism of the class's own name, the class in another
+    language with its modifier after it)."""
+    assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # a negated condition after the rule: it speaks of the condition, not of the rule
+        (
+            "Map tiles in the fleet dashboard are cached 24 h by the service worker. Clear the"
+            " cache from DevTools if a site remap doesn't show.",
+            "Dashboard map tiles are cached for 24h.",
+        ),
+        (
+            "Nightly backups are copied to the EU bucket. Rerun the copy by hand if the morning"
+            " check doesn't see them.",
+            "Nightly backups are copied to the EU bucket.",
+        ),
+    ],
+)
+def test_a_negation_inside_a_condition_negates_the_condition_only(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "Clear the cache if a site remap doesn't show" does not say "do not cache": the "not"
+    governs the condition's words, not the clause it is a condition of (the negation had
+    reached back to "cache" and ruled the merge out)."""
+    assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # the same rule under opposite conditions stays apart
+        (
+            "Serve the cached tiles when the network is not available.",
+            "Serve the cached tiles when the network is available.",
+        ),
+        (
+            "Retry the upload when the server does not answer within 10 s.",
+            "Retry the upload when the server answers within 10 s.",
+        ),
+    ],
+)
+def test_opposite_conditions_are_never_merged(tmp_path: Path, first: str, second: str) -> None:
+    """A negation inside a condition still opposes the other entry's words in that
+    condition: one rule under two opposite conditions is never one rule twice."""
+    assert "duplicate" not in _proposed(tmp_path, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
     [  # two types of one ID: an integer against a ULID string
         ("動画IDは連番の整数である。", "動画IDは文字列（ULID）として扱う。"),
         ("订单ID是自增整数。", "订单ID是字符串（ULID）。"),

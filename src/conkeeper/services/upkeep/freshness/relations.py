@@ -1946,6 +1946,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     owners: list[int] = []  # per concept: where the code span it is a word of begins
     span_start = 0
     negation_step = 0  # what it added to ``negations``
+    condition_at = -1  # where a condition opened inside the open clause ("... when no more X")
     index = 0
     while index < len(raw):
         token = raw[index]
@@ -1980,6 +1981,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             negate_next = 0
             last_negation = -1
         if token == _BREAK:
+            condition_at = -1
             if last_span:
                 reading.ends.add(last_span)
             last_span = None
@@ -2067,7 +2069,10 @@ def read(text: str, *, head: bool = True) -> Reading:
             negations += negation_step
             negation_at.add(len(concepts))
             last_negation = index - 1
-            pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
+            if condition_at >= 0:  # "retire it when no more X flows": the condition's words
+                pending.append((condition_at, _CONDITION_REACH))
+            else:
+                pending.append((len(concepts), _CLAUSE_REACH if verbal else _AFTER_REACH))
             negate_next = NEGATION_REACH
             index += (lower, following) in NEGATION_PAIRS
             if (lower.endswith("n't") or previous in AUXILIARIES) and opener not in CONDITIONAL:
@@ -2077,6 +2082,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 subject = max(clause_start, min(owners[len(concepts) - 2 :], default=0))
                 _reject_subject(reading, concepts[subject:])
         else:
+            if lower in CONDITIONAL and clause_words > 1:  # "clear it if X doesn't show"
+                condition_at = len(concepts)
             prefers = prefers or lower in PREFER
             if lower in PREPOSITIONS and negate_next < NEGATION_REACH:
                 negate_next = 0
@@ -2228,6 +2235,7 @@ NEGATION_REACH = 3  # concepts a negation governs for the choices
 _AFTER_REACH = "after"
 _ONLY_REACH = "only"  # as "after", but a restriction ("only via codegen"), not a negation
 _CLAUSE_REACH = "clause"
+_CONDITION_REACH = "condition"  # a negation inside a condition: the condition's words only
 _OWN_REACH = "own"
 # Words before a negation that make it negate its whole clause ("`os.path` is not allowed").
 AUXILIARIES = _words(
@@ -2368,6 +2376,8 @@ def _governed(
             span = keys[position : position + 1]
         elif reach == _CLAUSE_REACH:
             span = keys[start:]
+        elif reach == _CONDITION_REACH:
+            span = keys[position:]
         else:  # the rest of the clause, or all of it when nothing follows ("fixed, never skipped")
             span = keys[position:] if any(keys[position:]) else keys[start:]
         governed = frozenset(key for key in span if key is not None)
@@ -2810,13 +2820,17 @@ def _case_of_rule(a: Reading, b: Reading) -> bool:
     class of things ("`payments.captured_at` is a UTC `timestamptz`" against "Timestamps are
     `timestamptz` in UTC"): a case of a general rule, or an exception to it. Both hold, so a
     merge, which keeps one, would delete either the rule or what it says of its case."""
-    return any(
-        one.instance
-        and other.general
-        and one.instance not in other.weights
-        and one.instance not in other.text
-        for one, other in ((a, b), (b, a))
-    ) or _quantified_case(a, b)
+    return (
+        any(
+            one.instance
+            and other.general
+            and one.instance not in other.weights
+            and one.instance not in other.text
+            for one, other in ((a, b), (b, a))
+        )
+        or _quantified_case(a, b)
+        or _named_member(a, b)
+    )
 
 
 # Types a value is stored or sent as: two entries each naming one the other does not
@@ -2836,29 +2850,78 @@ def _quantified_case(a: Reading, b: Reading) -> bool:
     every service runs on GKE), the other, quantifying nothing, of one member it names by a
     word the first never uses ("推薦サービスは...": the recommendation service): a rule and one
     case of it, both true, so a merge on their shared names would delete one (blind_pairs11's
-    first measurement merged such a pair: "すべて" had been read as no word at all)."""
+    first measurement merged such a pair: "すべて" had been read as no word at all). However
+    much detail the case adds ("The upgrade runbook ends with a rollback section describing
+    how to restore the previous image tag" against "Every runbook has a 'Rollback' section"),
+    when the word naming it stands before the class noun itself, not before a word that only
+    modifies the class ("Los modelos dbt ..." against "Every dbt model ...": one rule in two
+    languages); a member named before a modifier is one only while it adds few words."""
     return any(
-        _names_member(other, one) and len(_own_words(other, one)) <= QUANTIFIED_CASE_OWN
+        _names_member(other, one, _quantified_heads(one))
+        or (
+            _names_member(other, one, one.universal)
+            and len(_own_words(other, one)) <= QUANTIFIED_CASE_OWN
+        )
         for one, other in ((a, b), (b, a))
         if one.general and one.universal and not other.universal and other.opening
     )
 
 
+def _named_member(a: Reading, b: Reading) -> bool:
+    """One entry opens with a rule for every member of a class ("Every runbook has a
+    'Rollback' section"), the other, quantifying nothing, speaks of one member it names by a
+    name of its own (a tool, a proper noun, a code span) right before the class noun, or one
+    word further ("The RabbitMQ upgrade runbook ends with a rollback section describing how
+    to restore the previous image tag"): however much detail that case adds, a merge keeps
+    one and deletes either the rule for every member or what the case adds (blind_pairs12's
+    first measurement merged such a pair). A name the rule spells out ("JP" for "each JetPack
+    version") names no member."""
+    return any(
+        _member_name(one, other)
+        for one, other in ((a, b), (b, a))
+        if one.general and one.universal and not other.universal
+    )
+
+
+def _member_name(one: Reading, other: Reading) -> bool:
+    """Whether ``other`` names a class noun ``one`` quantifies with a name ``one`` never
+    uses (nor spells out by its initials) right before it, or one word further."""
+    for concept in one.universal & other.weights.keys():
+        before = other.modifiers.get(concept, set())
+        near = before | {w for word in before for w in other.modifiers.get(word, ())}
+        if any(
+            name in other.anchors and name not in one.weights and name not in one.initials
+            for name in near
+        ):
+            return True
+    return False
+
+
 OPENING_WORDS = 2  # the concepts an entry opens with, read as its subject
 
 
-def _names_member(other: Reading, one: Reading) -> bool:
-    """Whether ``other`` opens with a member of a class ``one`` quantifies: a word ``one``
-    never uses right before the class ("payments service", "推薦サービス", "支付服务") or
-    the class and such a word ("servicio de pagos", "service de paiement")."""
+def _names_member(other: Reading, one: Reading, classes: set[str]) -> bool:
+    """Whether ``other`` opens with a member of one of ``classes`` (what ``one`` quantifies):
+    a word ``one`` never uses right before the class ("payments service", "推薦サービス",
+    "支付服务") or the class and such a word ("servicio de pagos", "service de paiement")."""
     first = other.opening[0]
-    if first not in one.weights and any(_modified_by(other, c, first) for c in one.universal):
+    if first not in one.weights and any(_modified_by(other, c, first) for c in classes):
         return True
     return (
         len(other.opening) == OPENING_WORDS
-        and first in one.universal
+        and first in classes
         and other.opening[1] not in one.weights
     )
+
+
+def _quantified_heads(one: Reading) -> set[str]:
+    """The class nouns a universal quantifies, its modifiers left out ("every dbt model": the
+    models, not dbt; "Los modelos dbt ..." names dbt models, not one member of them)."""
+    return {
+        concept
+        for concept in one.universal
+        if not any(concept in one.modifiers.get(other, ()) for other in one.universal)
+    }
 
 
 def _modified_by(reading: Reading, concept: str, word: str) -> bool:
