@@ -16,9 +16,13 @@ is the union of its lines' grams (grams spanning two lines are dropped), so a no
 from __future__ import annotations
 
 import zlib
+from typing import TYPE_CHECKING
 
 from conkeeper.domain.instruction_features import MAX_CHARS, segments
 from conkeeper.domain.lazy_re import LazyPattern
+
+if TYPE_CHECKING:
+    import re
 
 CHAR_BUCKETS = 1 << 18
 SIZES = (3, 4, 5)
@@ -32,8 +36,8 @@ def normalised(text: str) -> str:
     from conkeeper.domain.instruction_features import _fold
     from conkeeper.domain.instruction_glossary import translated
 
-    def english(match: object) -> str:
-        word = _fold(match.group())  # type: ignore[attr-defined]
+    def english(match: re.Match[str]) -> str:
+        word = _fold(match.group())
         meaning = translated([word], [False])
         if not meaning:
             return word
