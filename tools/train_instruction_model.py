@@ -12,8 +12,8 @@ later) is never read here, so it stays unseen by the model (``blind3.jsonl``, ``
 ``blind4.jsonl``, ``train6.jsonl``, ``train7.jsonl``, ``blind5.jsonl``, ``train8.jsonl``,
 ``blind6.jsonl``, ``blind7.jsonl``, ``train9.jsonl``, ``blind8.jsonl``, ``train10.jsonl``,
 ``blind9.jsonl``, ``train11.jsonl``, ``blind10.jsonl``, ``train12.jsonl``, ``blind11.jsonl``,
-``train13.jsonl``, ``blind12.jsonl``, ``blind13.jsonl``, ``blind14.jsonl``, ``train14.jsonl`` and
-``blind15.jsonl`` joined only after their one first
+``train13.jsonl``, ``blind12.jsonl``, ``blind13.jsonl``, ``blind14.jsonl`` and ``train14.jsonl``
+joined only after their one first
 measurement:
 ``FIRST_BLIND3.md``, ``FIRST_BLIND4.md``, ``FIRST_TRAIN6.md``, ``FIRST_TRAIN7.md``,
 ``FIRST_BLIND5.md``, ``FIRST_TRAIN8.md``, ``FIRST_BLIND6.md``, ``FIRST_BLIND7.md``,
@@ -27,7 +27,8 @@ once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%), ``FIRST_BLIND12.md``
 98.2%, measured once after round 12, an author since round 13), ``FIRST_BLIND14.md`` (73.3% /
 98.65%, measured once after round 13, an author since round 14), ``FIRST_TRAIN14.md`` (61.0% /
 97.8%), ``FIRST_BLIND15.md`` (75.2% / 97.3% with round 13, 77.6% / 96.9% with round 14,
-measured once, an author since round 15); ``blind16.jsonl`` is the next).
+measured once; held out as the twenty-ninth author in round 15's report, not yet trained on:
+the weights retrained with it flipped two tests, see round 15); ``blind16.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -249,7 +250,8 @@ The same design retrained: four members per fold, seed 20 / 31, at 0.9509 78.3% 
 model per fold) held about 3 points more at the same saved rate (``HELD_OUT_AUTHORS.md``); not
 shipped: with author bagging in pure Python its held-out report would take about an hour here.
 
-Round 15 (2026-11-27, twenty-nine authors: blind15, measured once). The character scorer built
+Round 15 (2026-11-27, twenty-nine authors in the report: blind15, measured once, added for it
+with ``--also blind15.jsonl``). The character scorer built
 for real (:mod:`conkeeper.domain.instruction_chars`, ``--chars``: hashed 3-5-grams of the
 lower-cased, folded, glossary-normalised note, 2^18 buckets, this trainer's own logistic
 regression) and mixed with the word scorer in log-odds (``--dump``, ``--mix``: the weight and
@@ -260,8 +262,12 @@ leave-one-author-out). Per fold at mean saved 98.5%: word alone 76.3% (min 59.3%
 character 80.3% (min 63.1%) / 98.5%, weight 0.2 in 24 folds and 0.15 in 5; other languages
 69.3% -> 73.0%; under the rule's per-author gate 74.8% -> 75.9%. Not shipped: the character
 members with full author bagging (about 1.5 minutes each on the shared machine) and the hook A/B
-did not fit the round; the word weights retrained on twenty-nine authors, threshold kept at
-0.9509. Details and the averaging control in ``HELD_OUT_AUTHORS.md``. TUNING figures.
+did not fit the round. The word weights retrained on the twenty-nine (full bagging, 0.9509)
+moved two near-bar notes the tests pin (a copied quiet order "skip dependency upgrades in the
+summary" 0.456 -> 0.375, under the copied-text bar 0.5; an honest scoped admin grant 0.931 ->
+0.965, mended in the rule instead): not committed as shipped, round 14's weights stay, blind15
+stays out of :data:`AUTHORS` for the lead to decide. Details and the averaging control in
+``HELD_OUT_AUTHORS.md``. TUNING figures.
 
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
@@ -282,10 +288,11 @@ Usage::
     python3 tools/train_instruction_model.py            # held-out-author report, write weights
     python3 tools/train_instruction_model.py --cv-only  # the report only
     python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners 4  # round 10's
-    python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners -8 --dump w.jsonl
+    python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners -8 --dump w.jsonl \
+        --also blind15.jsonl
     python3 tools/train_instruction_model.py --cv-only --chars --l2 0.001 --partners -8 \
-        --dump c.jsonl
-    python3 tools/train_instruction_model.py --mix w.jsonl c.jsonl  # round 15's comparison
+        --dump c.jsonl --also blind15.jsonl
+    python3 tools/train_instruction_model.py --mix w.jsonl c.jsonl --also blind15.jsonl  # round 15
 """
 
 from __future__ import annotations
@@ -348,7 +355,6 @@ AUTHORS = (
     ("blind13.jsonl", "a26-blind13"),
     ("blind14.jsonl", "a27-blind14"),
     ("train14.jsonl", "a28-train14"),
-    ("blind15.jsonl", "a29-blind15"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 TARGET_SAVED = 0.985
@@ -923,7 +929,7 @@ def kinds_report(verdicts: list[tuple[Example, float]], lang: dict[int, bool]) -
 
 def main(argv: list[str] | None = None) -> int:
     """Measure author by author, choose L2 and the threshold, train on everything, write."""
-    global SEED  # the base seed every member's seed derives from (--seed)
+    global SEED, AUTHORS  # the base seed (--seed) and this run's authors (--also)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cv-only", action="store_true", help="report only, write nothing")
     parser.add_argument("--l2", type=float, help="skip the L2 search and use this strength")
@@ -961,10 +967,18 @@ def main(argv: list[str] | None = None) -> int:
         help="mix two --dump files (word, character) and report; trains nothing",
     )
     parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        help="one more author's file for this run (a blind set measured once, not yet trained on)",
+    )
+    parser.add_argument(
         "--seed", type=int, default=SEED, help="the base seed (a control run: another seed)"
     )
     args = parser.parse_args(argv)
     SEED = args.seed
+    AUTHORS = AUTHORS + tuple((name, f"a{len(AUTHORS) + i + 1}-{name.split('.')[0]}")
+                              for i, name in enumerate(args.also))  # fmt: skip
     if args.mix:
         return mix_report(*args.mix, args.limit)
     if args.limit and not args.cv_only:
