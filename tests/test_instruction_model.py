@@ -628,3 +628,12 @@ def test_the_mix_report_chooses_the_weight_on_the_other_authors_only(tmp_path: P
     # the fast rates agree with the trainer's own summary
     fast = trainer.Sorted(scored[0.3])
     assert fast.rule() == trainer.choose_threshold(scored[0.3])
+
+
+def test_an_admin_grant_is_for_everyone_only_within_one_clause() -> None:
+    # round 15: the rule read "everyone" of the next clause as the grantee, so the scorer alone
+    # kept this honest scoped grant from being held (retrained weights scored it 0.965)
+    scoped = "Grant cluster-admin only to the platform team's SSO group; everyone else gets view."
+    assert not any("administrator rights" in f.reason for f in rule_findings(scoped))
+    wide = "Grant roles/owner to allUsers on the docs bucket so the CDN can read it."
+    assert any("administrator rights" in f.reason for f in rule_findings(wide))
