@@ -209,6 +209,19 @@ held-out report with the real pure-Python trainer and a hook A/B are the next ro
 Shipped: the weights retrained on twenty-eight authors, threshold kept at 0.9509 (the rule
 picked 0.9478), and an order approving every tool call or permission prompt in advance held
 outright (13 poison entries of eight authors, no benign). Targets not met.
+
+Round 15 (ck/pdet15, 2026-11-27). blind15 (measured once: 77.6% / 96.9% with round 14,
+``FIRST_BLIND15.md``) is the twenty-ninth author of the held-out report (``--also``), not yet
+trained on; blind16 is the next unseen set. The character
+3-5-gram scorer built with the real trainer (``domain.instruction_chars``, ``--chars``) and
+mixed with the word scorer in log-odds, weight and threshold chosen per fold on the other
+authors' held-out scores; one model per group of eight authors (``--partners -8``: two members
+per fold did not fit the time): at mean saved 98.5% word alone 76.3% (min 59.3%) / 98.6%, mixed
+80.3% (min 63.1%) / 98.5% (weight 0.2 in 24 folds); other languages 69.3% -> 73.0%; under the
+rule's per-author gate 74.8% -> 75.9%. Not shipped (character members with full bagging and the
+hook A/B did not fit the round; ``HELD_OUT_AUTHORS.md``); the word weights retrained with blind15
+pushed a copied quiet order under the copied-text bar (two tests), so round 14's stay. Targets
+not met.
 """
 
 from __future__ import annotations
@@ -259,7 +272,8 @@ def load(name: str) -> list[dict[str, str]]:
 # round 10; blind11 (FIRST_BLIND11.md, measured once after round 10) since round 11; blind12
 # (FIRST_BLIND12.md, measured once after round 11) since round 12; blind13 (FIRST_BLIND13.md,
 # measured once after round 12) since round 13; blind14 (FIRST_BLIND14.md, measured once after
-# round 13) since round 14; blind15 is the next set to be measured once.
+# round 13) since round 14; blind15 (FIRST_BLIND15.md, measured once after rounds 13 and 14) is
+# not trained on yet (round 15's held-out report only); blind16 is the next set to be measured.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",

@@ -27,7 +27,8 @@ once after round 10), ``FIRST_TRAIN13.md`` (75.0% / 99.6%), ``FIRST_BLIND12.md``
 98.2%, measured once after round 12, an author since round 13), ``FIRST_BLIND14.md`` (73.3% /
 98.65%, measured once after round 13, an author since round 14), ``FIRST_TRAIN14.md`` (61.0% /
 97.8%), ``FIRST_BLIND15.md`` (75.2% / 97.3% with round 13, 77.6% / 96.9% with round 14,
-measured once, not yet an author); ``blind16.jsonl`` is the next).
+measured once; held out as the twenty-ninth author in round 15's report, not yet trained on:
+the weights retrained with it flipped two tests, see round 15); ``blind16.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -249,6 +250,25 @@ The same design retrained: four members per fold, seed 20 / 31, at 0.9509 78.3% 
 model per fold) held about 3 points more at the same saved rate (``HELD_OUT_AUTHORS.md``); not
 shipped: with author bagging in pure Python its held-out report would take about an hour here.
 
+Round 15 (2026-11-27, twenty-nine authors in the report: blind15, measured once, added for it
+with ``--also blind15.jsonl``). The character scorer built
+for real (:mod:`conkeeper.domain.instruction_chars`, ``--chars``: hashed 3-5-grams of the
+lower-cased, folded, glossary-normalised note, 2^18 buckets, this trainer's own logistic
+regression) and mixed with the word scorer in log-odds (``--dump``, ``--mix``: the weight and
+the threshold chosen per fold on the other authors' held-out scores). Two members per fold did
+not fit the time on the shared machine, so both were measured with one model per group of
+authors (``--partners -8``, eight models, seed 20; a little pessimistic against
+leave-one-author-out). Per fold at mean saved 98.5%: word alone 76.3% (min 59.3%) / 98.6%, word +
+character 80.3% (min 63.1%) / 98.5%, weight 0.2 in 24 folds and 0.15 in 5; other languages
+69.3% -> 73.0%; under the rule's per-author gate 74.8% -> 75.9%. Not shipped: the character
+members with full author bagging (about 1.5 minutes each on the shared machine) and the hook A/B
+did not fit the round. The word weights retrained on the twenty-nine (full bagging, 0.9509)
+moved two near-bar notes the tests pin (a copied quiet order "skip dependency upgrades in the
+summary" 0.456 -> 0.375, under the copied-text bar 0.5; an honest scoped admin grant 0.931 ->
+0.965, mended in the rule instead): not committed as shipped, round 14's weights stay, blind15
+stays out of :data:`AUTHORS` for the lead to decide. Details and the averaging control in
+``HELD_OUT_AUTHORS.md``. TUNING figures.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -268,12 +288,18 @@ Usage::
     python3 tools/train_instruction_model.py            # held-out-author report, write weights
     python3 tools/train_instruction_model.py --cv-only  # the report only
     python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners 4  # round 10's
+    python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners -8 --dump w.jsonl \
+        --also blind15.jsonl
+    python3 tools/train_instruction_model.py --cv-only --chars --l2 0.001 --partners -8 \
+        --dump c.jsonl --also blind15.jsonl
+    python3 tools/train_instruction_model.py --mix w.jsonl c.jsonl --also blind15.jsonl  # round 15
 """
 
 from __future__ import annotations
 
 import argparse
 import binascii
+import bisect
 import json
 import math
 import random
@@ -286,6 +312,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from conkeeper.domain.instruction_chars import CHAR_BUCKETS, char_pieces  # noqa: E402
 from conkeeper.domain.instruction_features import BUCKETS, entry_pieces  # noqa: E402
 from conkeeper.domain.instruction_model import linear, score  # noqa: E402
 from conkeeper.domain.instructions import (  # noqa: E402
@@ -372,31 +399,40 @@ def load_rows(name: str) -> list[dict[str, str]]:
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
-def load_examples(limit: int = 0) -> list[Example]:
+def limited(rows: list[dict[str, str]], limit: int) -> list[dict[str, str]]:
+    """The first and last ``limit`` rows (all of them when ``limit`` is 0)."""
+    return rows[:limit] + rows[-limit:] if limit and len(rows) > 2 * limit else rows
+
+
+def load_examples(limit: int = 0, chars: bool = False) -> list[Example]:
     """Every entry of every author's file present (``limit``: only the first and last
-    ``limit`` rows of each, for a quick run)."""
+    ``limit`` rows of each, for a quick run; ``chars``: the character scorer's pieces,
+    :func:`conkeeper.domain.instruction_chars.char_pieces`, in place of the word scorer's)."""
     examples: list[Example] = []
     for name, author in AUTHORS:
-        rows = load_rows(name)
-        if limit and len(rows) > 2 * limit:
-            rows = rows[:limit] + rows[-limit:]
-        for row in rows:
+        for row in limited(load_rows(name), limit):
             y = 1.0 if row["label"] == "poison" else 0.0
             found = rule_findings(row["text"], rules_only)
             hidden = always_held(found)
             visible = scorer_text(row["text"])
             kinds = scorer_rule_kinds(row["text"], found, rules_only)
-            pieces = [] if hidden else entry_pieces(visible, kinds)
+            if hidden:
+                pieces = []
+            elif chars:
+                pieces = char_pieces(visible)
+            else:
+                pieces = entry_pieces(visible, kinds)
             examples.append(Example(author, pieces, y, row.get("kind", "?"), hidden))
     return examples
 
 
 def _step(hashes: list[int], y: float, model: list[float], grads: list[float], l2: float) -> None:
     """One AdaGrad step of the logistic loss on one piece (the bias is the last cell)."""
-    err = linear(hashes, model, model[BUCKETS], 1.0) - y
+    bias = len(model) - 1
+    err = linear(hashes, model, model[bias], 1.0) - y
     rate = 0.3
-    grads[BUCKETS] += err * err
-    model[BUCKETS] -= rate * err / math.sqrt(grads[BUCKETS])
+    grads[bias] += err * err
+    model[bias] -= rate * err / math.sqrt(grads[bias])
     for h in hashes:
         g = err + l2 * model[h]
         grads[h] += g * g
@@ -427,6 +463,7 @@ def train(
     l2: float,
     epochs: int = EPOCHS,
     members: dict[frozenset[str], array[float]] | None = None,
+    buckets: int = BUCKETS,
 ) -> list[float]:
     """Weights (bias last): the mean of one model per author, each trained without that
     author's entries (author bagging) on the features :func:`shared` keeps among the others.
@@ -440,10 +477,10 @@ def train(
     out, the same entries, so it is trained once; its seed depends on whom it leaves out only).
     """
     names = sorted({ex.author for ex in examples})
-    total = [0.0] * (BUCKETS + 1)
+    total = [0.0] * (buckets + 1)
     if len(names) < 3:
         for offset in range(SEEDS):
-            model = train_one(shared(examples, MIN_AUTHORS), l2, epochs, SEED + offset)
+            model = train_one(shared(examples, MIN_AUTHORS), l2, epochs, SEED + offset, buckets)
             total = [t + w / SEEDS for t, w in zip(total, model, strict=True)]
         return total
     for name in names:
@@ -452,7 +489,8 @@ def train(
         if member is None:
             subset = [ex for ex in examples if ex.author != name]
             member = array(
-                "d", train_one(shared(subset, MIN_AUTHORS), l2, epochs, member_seed(key))
+                "d",
+                train_one(shared(subset, MIN_AUTHORS), l2, epochs, member_seed(key), buckets),
             )
             if members is not None:
                 members[key] = member
@@ -465,16 +503,18 @@ def member_seed(trained_on: frozenset[str]) -> int:
     return SEED + zlib.crc32(",".join(sorted(trained_on)).encode("utf-8")) % 100_003
 
 
-def train_one(examples: list[Example], l2: float, epochs: int, seed: int) -> list[float]:
+def train_one(
+    examples: list[Example], l2: float, epochs: int, seed: int, buckets: int = BUCKETS
+) -> list[float]:
     """One model, the mean of its weights after each epoch (averaged SGD). Each entry trains
     the whole entry's piece; an entry of several sentences also trains its most suspicious
     sentence under the model so far with the entry's label (max pooling: a poisoned entry needs
     one bad sentence, a benign one has none)."""
-    model = [0.0] * (BUCKETS + 1)
-    grads = [1e-8] * (BUCKETS + 1)
+    model = [0.0] * (buckets + 1)
+    grads = [1e-8] * (buckets + 1)
     rows = [ex for ex in examples if not ex.hidden]
     rng = random.Random(seed)
-    average = [0.0] * (BUCKETS + 1)
+    average = [0.0] * (buckets + 1)
     for _ in range(epochs):
         rng.shuffle(rows)
         for ex in rows:
@@ -488,22 +528,28 @@ def train_one(examples: list[Example], l2: float, epochs: int, seed: int) -> lis
 
 def predict(ex: Example, model: list[float]) -> float:
     """The detector's probability for one entry (hidden text: always held)."""
-    return 1.0 if ex.hidden else score(ex.pieces, model, model[BUCKETS])
+    return 1.0 if ex.hidden else score(ex.pieces, model, model[-1])
 
 
 def held_out(
-    examples: list[Example], l2: float, epochs: int = EPOCHS, partners: int = 0
+    examples: list[Example],
+    l2: float,
+    epochs: int = EPOCHS,
+    partners: int = 0,
+    buckets: int = BUCKETS,
 ) -> list[tuple[Example, float]]:
     """Each author's entries scored by a model trained on the other authors only
     (``partners``: the reduced author bagging of :func:`held_out_reduced`)."""
+    if partners < 0:
+        return held_out_groups(examples, l2, epochs, -partners, buckets)
     if partners:
-        return held_out_reduced(examples, l2, epochs, partners)
+        return held_out_reduced(examples, l2, epochs, partners, buckets)
     scored = []
     members: dict[frozenset[str], array[float]] = {}
     everyone = frozenset(authors(examples))
     done: set[str] = set()
     for author in authors(examples):
-        model = train([ex for ex in examples if ex.author != author], l2, epochs, members)
+        model = train([ex for ex in examples if ex.author != author], l2, epochs, members, buckets)
         done.add(author)
         members = {key: m for key, m in members.items() if not everyone - key <= done}
         scored += [(ex, predict(ex, model)) for ex in examples if ex.author == author]
@@ -511,7 +557,7 @@ def held_out(
 
 
 def held_out_reduced(
-    examples: list[Example], l2: float, epochs: int, partners: int
+    examples: list[Example], l2: float, epochs: int, partners: int, buckets: int = BUCKETS
 ) -> list[tuple[Example, float]]:
     """Each author's entries scored by the mean of ``partners`` members, each trained without
     that author and one of its circulant partners (the authors 1, -1, 2, -2, ... places away in
@@ -530,12 +576,33 @@ def held_out_reduced(
             if left_out not in members:
                 subset = [ex for ex in examples if ex.author not in left_out]
                 seed = member_seed(frozenset(names) - left_out)
-                model = train_one(shared(subset, MIN_AUTHORS), l2, epochs, seed)
+                model = train_one(shared(subset, MIN_AUTHORS), l2, epochs, seed, buckets)
                 members[left_out] = array("d", model)
             fold.append(members[left_out])
         mean = [sum(weights) / len(fold) for weights in zip(*fold, strict=True)]
         scored += [(ex, predict(ex, mean)) for ex in examples if ex.author == author]
     return scored
+
+
+def held_out_groups(
+    examples: list[Example], l2: float, epochs: int, groups: int, buckets: int = BUCKETS
+) -> list[tuple[Example, float]]:
+    """Each author's entries scored by one model trained without its group (the authors
+    ``groups`` places apart in :data:`AUTHORS` order: author ``i`` is in group ``i % groups``):
+    ``groups`` members in all, the cheapest held-out report (round 15: for comparing two
+    scorers on a machine too busy for two members per fold). Each model also lacks the group's
+    other authors, so the figures are a little pessimistic against leave-one-author-out."""
+    names = authors(examples)
+    scored = []
+    for group in range(groups):
+        left_out = frozenset(names[group::groups])
+        subset = [ex for ex in examples if ex.author not in left_out]
+        seed = member_seed(frozenset(names) - left_out)
+        model = train_one(shared(subset, MIN_AUTHORS), l2, epochs, seed, buckets)
+        print(f"  group {group + 1}/{groups} trained", flush=True)
+        scored += [(ex, predict(ex, model)) for ex in examples if ex.author in left_out]
+    order = {name: index for index, name in enumerate(names)}
+    return sorted(scored, key=lambda item: order[item[0].author])
 
 
 def authors(examples: list[Example]) -> list[str]:
@@ -653,8 +720,216 @@ def write_weights(
     )
 
 
+MIX_GRID = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+_ENGLISH = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "to",
+        "of",
+        "and",
+        "or",
+        "is",
+        "are",
+        "be",
+        "it",
+        "this",
+        "that",
+        "for",
+        "in",
+        "on",
+        "with",
+        "not",
+        "do",
+        "don't",
+        "never",
+        "you",
+        "your",
+        "we",
+        "our",
+        "if",
+        "when",
+        "as",
+        "at",
+        "by",
+        "from",
+        "any",
+        "all",
+        "it's",
+    ]
+)
+
+
+def english(text: str) -> bool:
+    """Whether a note is English for the per-language split: at least 12% of its words are
+    common English function words (round 14's split)."""
+    words = text.lower().split()
+    return bool(words) and sum(w in _ENGLISH for w in words) >= 0.12 * len(words)
+
+
+def logit(p: float) -> float:
+    """The log-odds of ``p``, clipped away from 0 and 1."""
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return math.log(p / (1 - p))
+
+
+def mixed(word: float, char: float, weight: float) -> float:
+    """The two scorers' probabilities mixed in log-odds: ``(1 - weight)`` of the word
+    scorer's, ``weight`` of the character scorer's (hidden text, scored 1.0, stays 1.0)."""
+    if word >= 1.0:
+        return 1.0
+    z = (1 - weight) * logit(word) + weight * logit(char)
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def load_dump(path: Path) -> list[tuple[Example, float]]:
+    """Held-out scores written by ``--dump`` (examples without pieces)."""
+    out = []
+    for line in path.read_text("utf-8").splitlines():
+        row = json.loads(line)
+        out.append((Example(row["author"], [], row["y"], row["kind"], row["hidden"]), row["p"]))
+    return out
+
+
+class Sorted:
+    """Each author's held-out poison and benign scores, sorted, for fast rates at any
+    threshold (the mix report asks for thousands: one bisection each)."""
+
+    def __init__(self, scored: list[tuple[Example, float]], skip: str = "") -> None:
+        self.cells: dict[str, tuple[list[float], list[float]]] = {}
+        for ex, p in scored:
+            if ex.author != skip:
+                cell = self.cells.setdefault(ex.author, ([], []))
+                cell[0 if ex.y == 1.0 else 1].append(p)
+        for poison, benign in self.cells.values():
+            poison.sort()
+            benign.sort()
+
+    def rates(self, t: float) -> tuple[float, float, float, float]:
+        """Mean held, min held, mean saved and min saved over the authors with at least
+        :data:`MIN_AUTHOR_BENIGN` benign entries, at threshold ``t``."""
+        held, saved, large = [], [], []
+        for poison, benign in self.cells.values():
+            held.append(1 - bisect.bisect_left(poison, t) / len(poison) if poison else 0.0)
+            saved.append(bisect.bisect_left(benign, t) / max(1, len(benign)))
+            if len(benign) >= MIN_AUTHOR_BENIGN:
+                large.append(saved[-1])
+        large = large or saved
+        return sum(held) / len(held), min(held), sum(large) / len(large), min(large)
+
+    def candidates(self) -> list[float]:
+        """The thresholds just above each benign score."""
+        every = {min(0.9999, round(p + 0.0001, 4)) for _, b in self.cells.values() for p in b}
+        return sorted(every)
+
+    def rule(self) -> float:
+        """:func:`choose_threshold` on these scores."""
+        candidates = self.candidates()
+        low, high = 0, len(candidates) - 1
+        while low < high:
+            middle = (low + high) // 2
+            *_, mean_saved, min_saved = self.rates(candidates[middle])
+            if mean_saved >= TARGET_SAVED and min_saved >= MIN_AUTHOR_SAVED:
+                high = middle
+            else:
+                low = middle + 1
+        return candidates[low]
+
+    def at_saved(self, target: float) -> tuple[float, float]:
+        """Mean and min held at the lowest threshold where the mean saved rate reaches
+        ``target``."""
+        return self.rates(self.saved_threshold(target))[:2]
+
+    def saved_threshold(self, target: float) -> float:
+        """The lowest threshold where the mean saved rate reaches ``target``."""
+        candidates = self.candidates()
+        low, high = 0, len(candidates) - 1
+        while low < high:
+            middle = (low + high) // 2
+            if self.rates(candidates[middle])[2] >= target:
+                high = middle
+            else:
+                low = middle + 1
+        return candidates[low]
+
+
+def mix_report(word_path: Path, char_path: Path, limit: int = 0) -> int:
+    """Mix the two held-out dumps: the weight and the threshold chosen leave-one-author-out
+    (for each author, the weight whose rule threshold holds the most over the other authors'
+    held-out scores, and that threshold), against the word scorer alone under the same
+    protocol, at 0.9509, and at the same mean saved rate for each weight of the grid."""
+    word, char = load_dump(word_path), load_dump(char_path)
+    assert [ex.author for ex, _ in word] == [ex.author for ex, _ in char]
+    by_author = {author: limited(load_rows(name), limit) for name, author in AUTHORS}
+    order = [row["text"] for a in authors([ex for ex, _ in word]) for row in by_author[a]]
+    assert len(order) == len(word)
+    grid = {
+        m: [(ex, mixed(pw, pc, m)) for (ex, pw), (_, pc) in zip(word, char, strict=True)]
+        for m in MIX_GRID
+    }
+    print("same mean saved rate (pooled thresholds; mean held, min held):")
+    for m, scored in grid.items():
+        cells = [Sorted(scored).at_saved(target) for target in (0.985, 0.98)]
+        print(f"  mix {m:<4}: " + " | ".join(f"{h:.1%} (min {lo:.1%})" for h, lo in cells))
+    lang = {id(ex): english(text) for (ex, _), text in zip(word, order, strict=True)}
+    for label, fixed, saved in (
+        ("word alone, rule threshold per fold", True, 0.0),
+        ("mixed, rule threshold per fold", False, 0.0),
+        ("word alone, per fold the threshold of mean saved 98.5%", True, 0.985),
+        ("mixed, per fold the weight and threshold of mean saved 98.5%", False, 0.985),
+    ):
+        print(f"{label}, chosen leave-one-author-out:")
+        chosen = loao_mix(grid, fixed, saved)
+        report(chosen, 0.5)
+        kinds_report(chosen, lang)
+    print("word alone at 0.9509:")
+    report(grid[0.0], 0.9509)
+    kinds_report([(ex, float(p >= 0.9509)) for ex, p in grid[0.0]], lang)
+    return 0
+
+
+def loao_mix(
+    grid: dict[float, list[tuple[Example, float]]], word_only: bool, saved: float = 0.0
+) -> list[tuple[Example, float]]:
+    """Each author's verdicts (1.0 held, 0.0 saved) under the weight and threshold chosen on
+    the other authors' held-out scores alone: the rule's threshold (:data:`THRESHOLD_RULE`),
+    or, with ``saved``, the lowest at which their mean saved rate reaches it."""
+    names = authors([ex for ex, _ in grid[0.0]])
+    out: list[tuple[Example, float]] = []
+    for author in names:
+        best: tuple[float, float, float] | None = None
+        for m, scored in grid.items():
+            if word_only and m:
+                continue
+            others = Sorted(scored, skip=author)
+            t = others.saved_threshold(saved) if saved else others.rule()
+            held = others.rates(t)[0]
+            if best is None or held > best[0] + 1e-12:
+                best = (held, m, t)
+        assert best is not None
+        _, m, t = best
+        print(f"  {author}: weight {m}, threshold {t}")
+        out += [(ex, float(p >= t)) for ex, p in grid[m] if ex.author == author]
+    return out
+
+
+def kinds_report(verdicts: list[tuple[Example, float]], lang: dict[int, bool]) -> None:
+    """Held per poison kind and held / saved for English notes and other languages."""
+    kinds: dict[str, list[float]] = {}
+    for ex, v in verdicts:
+        if ex.y == 1.0:
+            kinds.setdefault(ex.kind, []).append(v)
+    print("  " + ", ".join(f"{k} {sum(v) / len(v):.1%}" for k, v in sorted(kinds.items())))
+    for name, want in (("English", True), ("other languages", False)):
+        part = [(ex, v) for ex, v in verdicts if lang[id(ex)] is want]
+        held, saved = rates(part, 0.5)
+        print(f"  {name}: held {held:.1%} saved {saved:.1%} ({len(part)} entries)")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure author by author, choose L2 and the threshold, train on everything, write."""
+    global SEED, AUTHORS  # the base seed (--seed) and this run's authors (--also)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cv-only", action="store_true", help="report only, write nothing")
     parser.add_argument("--l2", type=float, help="skip the L2 search and use this strength")
@@ -665,26 +940,68 @@ def main(argv: list[str] | None = None) -> int:
         "--partners",
         type=int,
         default=0,
-        help="reduced author bagging for the report: N members per fold (0: the full bagging)",
+        help="reduced author bagging for the report: N members per fold (0: the full bagging;"
+        " -N: one model per group of authors N places apart, N models in all)",
     )
     parser.add_argument(
         "--keep-threshold",
         type=float,
         help="ship this threshold, not the rule's (reported at both); rounds 11-14 kept 0.9509",
     )
+    parser.add_argument(
+        "--chars",
+        action="store_true",
+        help="the character n-gram scorer (instruction_chars), report only (with --cv-only)",
+    )
+    parser.add_argument("--dump", type=Path, help="write the held-out scores here (JSON lines)")
+    parser.add_argument(
+        "--weights-only",
+        action="store_true",
+        help="skip the report: train on everything, write (needs --l2 and --keep-threshold)",
+    )
+    parser.add_argument(
+        "--mix",
+        nargs=2,
+        type=Path,
+        metavar=("WORD", "CHAR"),
+        help="mix two --dump files (word, character) and report; trains nothing",
+    )
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        help="one more author's file for this run (a blind set measured once, not yet trained on)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=SEED, help="the base seed (a control run: another seed)"
+    )
     args = parser.parse_args(argv)
+    SEED = args.seed
+    AUTHORS = AUTHORS + tuple((name, f"a{len(AUTHORS) + i + 1}-{name.split('.')[0]}")
+                              for i, name in enumerate(args.also))  # fmt: skip
+    if args.mix:
+        return mix_report(*args.mix, args.limit)
     if args.limit and not args.cv_only:
         parser.error("--limit is for a quick report (--cv-only); weights train on everything")
-    examples = load_examples(args.limit)
+    if args.chars and not args.cv_only:
+        parser.error("--chars measures the character scorer only (--cv-only)")
+    if args.weights_only and (args.l2 is None or args.keep_threshold is None):
+        parser.error("--weights-only needs --l2 and --keep-threshold")
+    examples = load_examples(args.limit, args.chars)
     hidden = sum(ex.hidden for ex in examples)
     print(f"{len(examples)} entries from {len(authors(examples))} authors; {hidden} held as hidden")
+    if args.weights_only:
+        return write_all(examples, args.l2, args.keep_threshold, "")
+    buckets = CHAR_BUCKETS if args.chars else BUCKETS
     if args.l2 is not None:
-        l2, scored = args.l2, held_out(examples, args.l2, partners=args.partners)
+        l2, scored = args.l2, held_out(examples, args.l2, partners=args.partners, buckets=buckets)
         threshold = choose_threshold(scored)
     else:
         l2, scored, threshold = choose_l2(examples)
     print(f"leave-one-author-out at threshold {threshold} (L2 {l2:g}):")
     report(scored, threshold)
+    if args.dump:
+        dump(scored, args.dump)
     for t in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
         mean_held, mean_saved, min_held, min_saved, *_ = summary(scored, t)
         print(
@@ -701,10 +1018,29 @@ def main(argv: list[str] | None = None) -> int:
         )
         threshold = args.keep_threshold
         report(scored, threshold)
+    return write_all(examples, l2, threshold, how)
+
+
+def write_all(examples: list[Example], l2: float, threshold: float, how: str) -> int:
+    """Train the shipped model on every author (full author bagging) and write its module."""
+    if not how:
+        how = (
+            f"kept at {threshold} (chosen on leave-one-author-out scores; see the trainer's "
+            "notes on rounds 11 to 15)"
+        )
     model = train(examples, l2)
     write_weights(model, threshold, l2, len(examples), len(authors(examples)), how)
     print(f"wrote {WEIGHTS.relative_to(ROOT)}")
     return 0
+
+
+def dump(scored: list[tuple[Example, float]], path: Path) -> None:
+    """Each held-out entry's author, label, kind and score, one JSON line each, in load order
+    (the word and character scorers' dumps line up entry by entry, for mixing)."""
+    with path.open("w", encoding="utf-8") as out:
+        for ex, p in scored:
+            row = {"author": ex.author, "y": ex.y, "kind": ex.kind, "hidden": ex.hidden, "p": p}
+            out.write(json.dumps(row) + "\n")
 
 
 if __name__ == "__main__":

@@ -654,7 +654,7 @@ RULES: tuple[_Rule, ...] = (
         ("admin", "superuser", "owner"),
         r"\b(?:grant|give|bind|assign|attach|add)\w*\b[^.\n]{0,60}?"
         + _ADMIN_ROLE
-        + r"[^.\n]{0,60}?"
+        + r"[^.;\n]{0,60}?"  # one clause: "admin only to X; everyone else gets view" is scoped
         + _EVERYONE
         + r"|"
         + _EVERYONE
