@@ -134,9 +134,8 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (24: blind25 and any later one); ``--skip blind25`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
-  set past 23 (its list of authors is explicit; blind 22 and blind 23, each measured once,
-  ``BLIND22_FIRST.md`` and ``BLIND23_FIRST.md``, are trained on since rounds 14 and 15; blind
-  24, measured once, ``BLIND24_FIRST.md``, is seen and not yet trained on).
+  set past 24 (its list of authors is explicit; blind 22, 23 and 24, each measured once,
+  ``BLIND22_FIRST.md`` .. ``BLIND24_FIRST.md``, are trained on since rounds 14, 15 and 16).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
