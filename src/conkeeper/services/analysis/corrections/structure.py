@@ -1018,7 +1018,7 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if _has(lower, _NEXT_CUES) and _NEXT_STEP.search(prose) and not _COMPLAINT.search(prose):
         return True  # "you added the model; now add a view for it": the work moves on
-    if _has(lower, _BUG_REPORT_CUES) and own_bug_report(prose):
+    if own_bug_report(prose):
         return True  # "our API returns a 500 when ...": a bug of the product, not of the agent
     if (
         ("still" in lower or "same" in lower)
@@ -1036,11 +1036,12 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
 
 # issue 20 round 16: a bug report of the user's own product opens on the product's part and a
 # verb of misbehaviour ("Our API returns a 500 when the cursor is empty", "the dashboard shows
-# the wrong timezone"). Over 36 authors 25 such prompts, 24 nulls; the one correction ("the
-# component renders but ... the skeleton the other pages use is missing") names a convention.
-# Anything tying it to the agent's work keeps the flag: "your", "since", "after", "now",
-# "again", "still", "anymore", "broke", "the change/fix" ("the dashboard loads forever since
-# your query change", "now the app doesn't even start"), and a question.
+# the wrong timezone"). Over 36 authors 26 such prompts, all null ("the component renders but
+# ... the skeleton the other pages use is missing", a correction, names a convention: "other"
+# and "rest of" keep the flag, and "renders" is no verb of it). Anything tying it to the
+# agent's work keeps the flag too: "your", "since", "after", "now", "again", "still",
+# "anymore", "broke", "the change/fix" ("the dashboard loads forever since your query
+# change", "now the app doesn't even start": 7 corrections or friction), and a question.
 _BUG_REPORT = LazyPattern(
     r"^(?:our|the|my|het|de|die|der|das)\s+(?:[\w./-]+\s+){0,3}?(?:returns|shows|displays|"
     r"throws|crashes|sends|hangs|is showing|is returning|is displaying|gives|is shifted|"
@@ -1052,27 +1053,17 @@ _TIED_TO_AGENT = LazyPattern(
     r"this (?:change|fix)|other|rest of)\b|\?",
     re.IGNORECASE,
 )
-_BUG_REPORT_CUES = (
-    "return",
-    "show",
-    "display",
-    "throw",
-    "crash",
-    "send",
-    "hang",
-    "give",
-    "shifted",
-    "n't",
-    "fails",
-    "toont",
-    "zeigt",
-)
+_REPORT_SUBJECTS = frozenset(("our", "the", "my", "het", "de", "die", "der", "das"))
 
 
 def own_bug_report(prose: str) -> bool:
     """Whether ``prose`` reports a bug of the user's own product with nothing tying it to the
-    agent's change: new work for the agent, not a correction of it (issue 20 round 16)."""
-    return bool(_BUG_REPORT.search(prose.lstrip())) and not _TIED_TO_AGENT.search(prose)
+    agent's change: new work for the agent, not a correction of it (issue 20 round 16). The
+    first word is looked up before any pattern compiles (the hook's cost)."""
+    words = prose.split(None, 1)
+    if not words or words[0].lower() not in _REPORT_SUBJECTS:
+        return False
+    return bool(_BUG_REPORT.match(prose.lstrip())) and not _TIED_TO_AGENT.search(prose)
 
 
 def _new_work_glossed(shape: Shape) -> bool:
