@@ -472,7 +472,7 @@ def test_a_bug_report_of_the_users_own_product_is_not_a_correction(text: str, le
     "text",
     [
         "the dashboard shows the wrong currency since your change",
-        "now the app crashes on start",
+        "our API returns a 500 again",
     ],
 )
 def test_the_same_report_tied_to_the_agents_change_is_still_caught(text: str, level: str) -> None:

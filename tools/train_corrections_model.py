@@ -314,6 +314,38 @@ it removed no false positive on those lines (14 -> 15 of 666) and cut their reca
 .710 (19 fresh, round 14's caps: low .015 (.031) / .877, medium .025 (.054) / .904); a cap on
 the worst author's added FP (1 %: fresh low .013 (.028) / .840; .5 %: .008 / .737).
 
+Round 16 (36 authors: blind 24 added, measured first: BLIND24_FIRST.md, low .032 / .734,
+medium .059 / .807; the strict pair is now blind 23 and blind 24, :data:`RECENT`). Blind 24 was
+read; its false positives at low included three bug reports of the user's own product ("Our API
+returns a 500 when the cursor param is empty. It should return the first page instead."): such
+a report, opening on the product's part and a verb of misbehaviour with nothing tying it to the
+agent's change ("your", "since", "after", "now", "again", "still", "the change", a question),
+now vetoes the scorer's flag (:func:`...structure.own_bug_report`: 26 prompts over 36 authors,
+all null); and giving up ("this isn't going anywhere", "I'm done with this", "I give up",
+"I'll ask someone on the team", "leave it, I'll ...": 40 prompts, all friction) is read by
+:func:`...structure.gives_up` (the scorer's ``m:wasted`` cue, and never vetoed). Caps unchanged.
+Leave-one-author-out, 36 authors, out-of-fold scores from ONE training order (``SEEDS[:1]``:
+the machine was shared by eight helpers; the shipped weights average all five), mean (worst)
+FP / recall, round 15 with blind 24 as an author -> round 16::
+
+    all 36      low     .012 (.065) / .879 (.688)    .012 (.065) / .882 (.696)
+                medium  .025 (.078) / .921 (.780)    .025 (.091) / .929 (.780)
+    20 fresh    low     .010 (.041) / .839 (.688)    .010 (.022) / .846 (.696)
+                medium  .022 (.068) / .901 (.780)    .021 (.054) / .905 (.780)
+    blind 24    low     .041 / .760                  .022 / .755
+                medium  .068 / .818                  .054 / .823
+    blind 23    low     .018 / .796                  .018 / .806
+                medium  .032 / .831                  .032 / .836
+
+Medium's worst all-author FP is ``train_extra`` (.078 -> .091, one prompt of 77; an author the
+rules were written from). Shipped (chosen on all 36, the one-order scores): low .83 / veto .7,
+medium .65 / veto .5, high .51. Strict (blind 23 and blind 24 held out together, one order;
+FP / recall, low then medium), before -> after: blind 23 .023/.791 .036/.826 -> .023/.796
+.036/.836; blind 24 .027/.750 .054/.797 -> .013/.760 .041/.807.
+Not met on a new writer: blind 24's held-out recall (.755 / .823) and medium FP (.054), and
+the fresh worst recall (``train_extra6`` .696, ``train_extra9`` .713), stay short; 223 of the
+820 held-out misses at low (all 36) are non-ASCII lines, most in other languages.
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
