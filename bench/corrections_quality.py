@@ -555,7 +555,10 @@ round 16 (details in the trainer's docstring)::
                           medium  .054 / .797                  .041 / .807
 
 Targets on a new writer: not met (recall short at both levels; strict blind 24's medium FP
-just over 4 %); blind 25 measures it. HOOKAB
+just over 4 %); blind 25 measures it. Hook cost: ``bench/poisoning_hook_ab.py --runs 100
+--baseline-ref main``, UserPromptSubmit +0.15 ms (Bash -0.97, Edit -0.22: paths running none
+of this code); the bug-report veto looks up the prompt's first word before any pattern
+compiles.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
