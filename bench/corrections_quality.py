@@ -134,9 +134,8 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (24: blind25 and any later one); ``--skip blind25`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
-  set past 23 (its list of authors is explicit; blind 22 and blind 23, each measured once,
-  ``BLIND22_FIRST.md`` and ``BLIND23_FIRST.md``, are trained on since rounds 14 and 15; blind
-  24, measured once, ``BLIND24_FIRST.md``, is seen and not yet trained on).
+  set past 24 (its list of authors is explicit; blind 22, 23 and 24, each measured once,
+  ``BLIND22_FIRST.md`` .. ``BLIND24_FIRST.md``, are trained on since rounds 14, 15 and 16).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
@@ -534,6 +533,32 @@ blind 22 .018/.793 .027/.838 -> .000/.753 .018/.833; blind 23 .027/.801 .045/.82
 writer: not claimed; blind 24 measures it. Hook cost: the gloss has eight more entries, the rest
 is weights and parameters; ``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``,
 UserPromptSubmit -0.76 ms (Bash -0.68, Edit -0.73: paths running none of this code, noise).
+
+Issue 20 round 16 (``ck/cdet16``): blind 24 is author 36 and, with blind 23, the strict pair.
+A bug report of the user's own product ("Our API returns a 500 when the cursor param is empty.
+It should return the first page instead.", "Het dashboard toont de verkeerde tijdzone ...")
+vetoes the scorer's flag unless something ties it to the agent's change (26 prompts over 36
+authors, all null), and more ways of giving up read as friction ("this isn't going anywhere",
+"I'm done with this", "I'll ask someone on the team": 40, all friction). Tuning figures,
+leave-one-author-out over 36 authors with out-of-fold scores from one training order (the
+shipped weights average five), mean (worst) FP / recall, round 15 with blind 24 as an author ->
+round 16 (details in the trainer's docstring)::
+
+      table               level   BEFORE                       AFTER (ck/cdet16)
+      36 authors          low     .012 (.065) / .879 (.688)    .012 (.065) / .882 (.696)
+                          medium  .025 (.078) / .921 (.780)    .025 (.091) / .929 (.780)
+      20 fresh authors    low     .010 (.041) / .839 (.688)    .010 (.022) / .846 (.696)
+                          medium  .022 (.068) / .901 (.780)    .021 (.054) / .905 (.780)
+      strict blind 23     low     .023 / .791                  .023 / .796
+                          medium  .036 / .826                  .036 / .836
+      strict blind 24     low     .027 / .750                  .013 / .760
+                          medium  .054 / .797                  .041 / .807
+
+Targets on a new writer: not met (recall short at both levels; strict blind 24's medium FP
+just over 4 %); blind 25 measures it. Hook cost: ``bench/poisoning_hook_ab.py --runs 100
+--baseline-ref main``, UserPromptSubmit +0.15 ms (Bash -0.97, Edit -0.22: paths running none
+of this code); the bug-report veto looks up the prompt's first word before any pattern
+compiles.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +

@@ -429,6 +429,7 @@ def test_the_hook_skips_round_13_look_alikes_and_queues_overreach(project: Path)
         ("thanks, that works great", False),
         ("go back to the first schema you proposed and explain the foreign keys", False),
         ("the consul check should hit /healthz, the root returns a 302", True),
+        ("Our billing API returns a 502 when the invoice has no lines.", False),
     ],
 )
 def test_a_prompt_the_structure_vetoes_never_loads_the_weights(text: str, loaded: bool) -> None:
@@ -449,3 +450,42 @@ def _env() -> dict[str, str]:
     """This checkout's sources first on the path of a fresh interpreter."""
     src = str(Path(__file__).resolve().parents[1] / "src")
     return {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Het dashboard toont de verkeerde datum voor bestellingen uit Duitsland.",
+        "Our billing API returns a 502 when the invoice has no lines. It should return an "
+        "empty list instead.",
+        "The dashboard shows the wrong currency for customers in Japan.",
+    ],
+)
+def test_a_bug_report_of_the_users_own_product_is_not_a_correction(text: str, level: str) -> None:
+    # round 16: "the app shows X instead of Y" is new work for the agent, not a correction of it
+    assert detect(text, level).label is None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the dashboard shows the wrong currency since your change",
+        "our API returns a 500 again",
+    ],
+)
+def test_the_same_report_tied_to_the_agents_change_is_still_caught(text: str, level: str) -> None:
+    assert detect(text, level).label is not None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm done with this migration for today.",
+        "honestly, leave it, I'll fix the Helm chart by hand.",
+    ],
+)
+def test_giving_up_on_the_agent_is_friction(text: str, level: str) -> None:
+    assert detect(text, level).label == "friction"

@@ -7,11 +7,10 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-23 (each written by
-a different helper; blind 23, measured once, ``BLIND23_FIRST.md``, since round 15). The list is
-explicit: a later blind set (``blind24.jsonl``, measured once, ``BLIND24_FIRST.md``, and
-``blind25.jsonl`` ...) is never read here, so it stays unseen by the model and by every choice
-made here until it is added as an author.
+corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-24 (each written by
+a different helper; blind 24, measured once, ``BLIND24_FIRST.md``, since round 16). The list is
+explicit: a later blind set (``blind25.jsonl`` ...) is never read here, so it stays unseen by
+the model and by every choice made here until it is added as an author.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
 on every other author scores it (out-of-fold probabilities). The decision parameters of each
@@ -315,6 +314,42 @@ it removed no false positive on those lines (14 -> 15 of 666) and cut their reca
 .710 (19 fresh, round 14's caps: low .015 (.031) / .877, medium .025 (.054) / .904); a cap on
 the worst author's added FP (1 %: fresh low .013 (.028) / .840; .5 %: .008 / .737).
 
+Round 16 (36 authors: blind 24 added, measured first: BLIND24_FIRST.md, low .032 / .734,
+medium .059 / .807; the strict pair is now blind 23 and blind 24, :data:`RECENT`). Blind 24 was
+read; its false positives at low included three bug reports of the user's own product ("Our API
+returns a 500 when the cursor param is empty. It should return the first page instead."): such
+a report, opening on the product's part and a verb of misbehaviour with nothing tying it to the
+agent's change ("your", "since", "after", "now", "again", "still", "the change", a question),
+now vetoes the scorer's flag (:func:`...structure.own_bug_report`: 26 prompts over 36 authors,
+all null); and giving up ("this isn't going anywhere", "I'm done with this", "I give up",
+"I'll ask someone on the team", "leave it, I'll ...": 40 prompts, all friction) is read by
+:func:`...structure.gives_up` (the scorer's ``m:wasted`` cue, and never vetoed). Caps unchanged.
+Leave-one-author-out, 36 authors, out-of-fold scores from ONE training order (``SEEDS[:1]``:
+the machine was shared by eight helpers; the shipped weights average all five), mean (worst)
+FP / recall, round 15 with blind 24 as an author -> round 16::
+
+    all 36      low     .012 (.065) / .879 (.688)    .012 (.065) / .882 (.696)
+                medium  .025 (.078) / .921 (.780)    .025 (.091) / .929 (.780)
+    20 fresh    low     .010 (.041) / .839 (.688)    .010 (.022) / .846 (.696)
+                medium  .022 (.068) / .901 (.780)    .021 (.054) / .905 (.780)
+    blind 24    low     .041 / .760                  .022 / .755
+                medium  .068 / .818                  .054 / .823
+    blind 23    low     .018 / .796                  .018 / .806
+                medium  .032 / .831                  .032 / .836
+
+Medium's worst all-author FP is ``train_extra`` (.078 -> .091, one prompt of 77; an author the
+rules were written from). Shipped (chosen on all 36, the one-order scores): low .83 / veto .7,
+medium .65 / veto .5, high .51. Strict (blind 23 and blind 24 held out together, one order;
+FP / recall, low then medium), before -> after: blind 23 .023/.791 .036/.826 -> .023/.796
+.036/.836; blind 24 .027/.750 .054/.797 -> .013/.760 .041/.807.
+Not met on a new writer: blind 24's held-out recall (.755 / .823) and medium FP (.054), and
+the fresh worst recall (``train_extra6`` .696, ``train_extra9`` .713), stay short; 223 of the
+820 held-out misses at low (all 36) are non-ASCII lines, most in other languages. A hand example
+that moved: "now the app crashes on start" (rule ``now-it-fails``, .96) is vetoed at low and
+medium by the retrained scorer (round 15 shipped low .82 / .7 / strong .95, medium .66 / .7 /
+.95; the strong rule confidence is now 1.01 at both, so a .96 match can be vetoed), flagged at
+high.
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -392,6 +427,7 @@ AUTHORS = {
     "blind21": "blind21.jsonl",
     "blind22": "blind22.jsonl",
     "blind23": "blind23.jsonl",
+    "blind24": "blind24.jsonl",
 }
 # the authors no rule or cue was written or tuned on when they were first measured (their first
 # figures are in *_FIRST.md): the leave-one-author-out figures nearest to a new author's
@@ -415,10 +451,11 @@ FRESH = (
     "blind21",
     "blind22",
     "blind23",
+    "blind24",
 )
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind22", "blind23")
+RECENT = ("blind23", "blind24")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->

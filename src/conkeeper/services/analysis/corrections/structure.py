@@ -1018,6 +1018,8 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if _has(lower, _NEXT_CUES) and _NEXT_STEP.search(prose) and not _COMPLAINT.search(prose):
         return True  # "you added the model; now add a view for it": the work moves on
+    if own_bug_report(prose):
+        return True  # "our API returns a 500 when ...": a bug of the product, not of the agent
     if (
         ("still" in lower or "same" in lower)
         and CONTINUITY.search(prose)
@@ -1030,6 +1032,38 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     # dropped "why is the whole file reformatted?" and "seriously, again?" at .9+; without it
     # the chosen thresholds rise and every leave-one-author-out summary improved)
     return shape.new_task or shape.self_action or _new_work_glossed(shape)
+
+
+# issue 20 round 16: a bug report of the user's own product opens on the product's part and a
+# verb of misbehaviour ("Our API returns a 500 when the cursor is empty", "the dashboard shows
+# the wrong timezone"). Over 36 authors 26 such prompts, all null ("the component renders but
+# ... the skeleton the other pages use is missing", a correction, names a convention: "other"
+# and "rest of" keep the flag, and "renders" is no verb of it). Anything tying it to the
+# agent's work keeps the flag too: "your", "since", "after", "now", "again", "still",
+# "anymore", "broke", "the change/fix" ("the dashboard loads forever since your query
+# change", "now the app doesn't even start": 7 corrections or friction), and a question.
+_BUG_REPORT = LazyPattern(
+    r"^(?:our|the|my|het|de|die|der|das)\s+(?:[\w./-]+\s+){0,3}?(?:returns|shows|displays|"
+    r"throws|crashes|sends|hangs|is showing|is returning|is displaying|gives|is shifted|"
+    r"doesn'?t (?:show|load|open|close|work|save|update)|fails to|toont|zeigt)\b",
+    re.IGNORECASE,
+)
+_TIED_TO_AGENT = LazyPattern(
+    r"\b(?:you|your|yours|since|after|now|again|still|anymore|broke\w*|the (?:change|fix)|"
+    r"this (?:change|fix)|other|rest of)\b|\?",
+    re.IGNORECASE,
+)
+_REPORT_SUBJECTS = frozenset(("our", "the", "my", "het", "de", "die", "der", "das"))
+
+
+def own_bug_report(prose: str) -> bool:
+    """Whether ``prose`` reports a bug of the user's own product with nothing tying it to the
+    agent's change: new work for the agent, not a correction of it (issue 20 round 16). The
+    first word is looked up before any pattern compiles (the hook's cost)."""
+    words = prose.split(None, 1)
+    if not words or words[0].lower() not in _REPORT_SUBJECTS:
+        return False
+    return bool(_BUG_REPORT.match(prose.lstrip())) and not _TIED_TO_AGENT.search(prose)
 
 
 def _new_work_glossed(shape: Shape) -> bool:
@@ -1164,10 +1198,27 @@ def sarcastic_exhibit(sentence: str) -> bool:
 _GIVE_UP = LazyPattern(
     r"^(?:\w+,? )?(?:forget|screw) (?:it|this|that|about it)\b|"
     r"\bi'?ll just\b[^.!?]*\b(?:myself|by hand|manually)\b|"
-    r"\bi'?m closing (?:this|the) (?:session|chat|conversation)\b",
+    r"\bi'?m closing (?:this|the) (?:session|chat|conversation)\b|"
+    # round 16: "this isn't going anywhere", "I'm done with this flaky test", "I give up on
+    # this one", "I'll ask someone on the team", "leave it, I'll write it by hand" (over 36
+    # authors 40 prompts, all friction; "no thanks, I'll write the docs myself" stays unread)
+    r"\b(?:isn'?t|is not|not) going anywhere\b|\bgoing nowhere\b|"
+    r"\bi'?m done with (?:this|it|that)\b|\bi give up\b|"
+    r"\bi'?ll ask (?:someone|somebody|a colleague|on)\b|\bleave it,? i'?ll\b",
     re.IGNORECASE,
 )
-_GIVE_UP_CUES = ("forget", "screw", "ll just", "closing")
+_GIVE_UP_CUES = (
+    "forget",
+    "screw",
+    "ll just",
+    "closing",
+    "anywhere",
+    "nowhere",
+    "done with",
+    "give up",
+    "ll ask",
+    "leave it",
+)
 
 
 def gives_up(text: str) -> bool:
