@@ -649,8 +649,9 @@ SETS = {
     "blind10": DATA / "blind_pairs10.jsonl",  # measured once (FIRST_BLIND_PAIRS10.md): now seen
     "blind11": DATA / "blind_pairs11.jsonl",  # measured once (FIRST_BLIND_PAIRS11.md): now seen
     "blind12": DATA / "blind_pairs12.jsonl",  # measured once (FIRST_BLIND_PAIRS12.md): now seen
+    "blind13": DATA / "blind_pairs13.jsonl",  # measured once (FIRST_BLIND_PAIRS13.md): now seen
 }
-SEEN_BLIND = 12  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS12.md)
+SEEN_BLIND = 13  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS13.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

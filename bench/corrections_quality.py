@@ -132,7 +132,7 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (24: blind25 and any later one); ``--skip blind25`` skips only the named
+  :data:`SEEN_BLIND` (25: blind26 and any later one); ``--skip blind26`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
   set past 24 (its list of authors is explicit; blind 22, 23 and 24, each measured once,
   ``BLIND22_FIRST.md`` .. ``BLIND24_FIRST.md``, are trained on since rounds 14, 15 and 16).
@@ -601,7 +601,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 24  # blind sets 1-24 were measured (blind 24 once, BLIND24_FIRST.md; seen since)
+SEEN_BLIND = 25  # blind sets 1-25 were measured (blind 25 once, BLIND25_FIRST.md; seen since)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

@@ -9,7 +9,8 @@ Pure Python (no numpy): the data is under 3,000 prompts and training takes secon
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
 corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-24 (each written by
 a different helper; blind 24, measured once, ``BLIND24_FIRST.md``, since round 16). The list is
-explicit: a later blind set (``blind25.jsonl`` ...) is never read here, so it stays unseen by
+explicit: a later blind set (``blind25.jsonl``, measured once, ``BLIND25_FIRST.md``, and
+``blind26.jsonl`` ...) is never read here, so it stays unseen by
 the model and by every choice made here until it is added as an author.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
