@@ -16,13 +16,13 @@ waits for the commit and is dropped on rollback.
 
 Appending costs a JSON encoding and one ``O_APPEND`` write under a short advisory lock (the
 lock only matters when ``forget`` rewrites the file); it runs on the hook path, so this module
-imports nothing beyond ``json`` and ``os`` (``fcntl`` where it exists). A write that fails (a
-full disk) is logged and never stops the hook.
+imports nothing beyond ``os`` (``fcntl`` where it exists) and ``json`` when it writes or reads
+a record (a search that only checks for rows kept for later loads neither ``json`` nor
+``re``). A write that fails (a full disk) is logged and never stops the hook.
 """
 
 from __future__ import annotations
 
-import json
 import os
 
 try:
@@ -56,6 +56,8 @@ def journal_file_folder(db_file: str) -> str:
 
 
 def _encode(record: Mapping[str, object]) -> str:
+    import json
+
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
@@ -201,6 +203,8 @@ def read_records(path: str) -> Iterator[dict[str, object] | None]:
     write cut short by a crash)."""
     if not os.path.exists(path):
         return
+    import json
+
     with open(path, encoding="utf-8", errors="replace") as handle:
         for line in handle:
             if not line.strip():

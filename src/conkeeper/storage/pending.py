@@ -16,7 +16,6 @@ only when there is something to replay.
 
 from __future__ import annotations
 
-import json
 import os
 
 from conkeeper.storage import journal
@@ -65,6 +64,8 @@ def spool(
             "started_at": row.get("created_at", row.get("ended_at")),
         },
     }
+    import json
+
     lines = [
         json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
         for record in (seen, {"kind": kind, **keys, "row": dict(row)})
@@ -112,6 +113,8 @@ def replay(conn: sqlite3.Connection, db_file: str) -> int:
 
 
 def _record(line: str) -> dict[str, object] | None:
+    import json
+
     try:
         found = json.loads(line)
     except ValueError:
