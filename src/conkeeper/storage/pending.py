@@ -125,7 +125,7 @@ def _record(line: str) -> dict[str, object] | None:
 def _store(records: list[dict[str, object]], conn: sqlite3.Connection) -> int:
     """Apply ``records`` in one transaction (each row journaled as its storage function would
     have); how many rows were new."""
-    from conkeeper.storage.recovery import replay_record
+    from conkeeper.storage.recovery import replay_record, session_row_id
     from conkeeper.storage.store import transaction
 
     stored = 0
@@ -138,7 +138,7 @@ def _store(records: list[dict[str, object]], conn: sqlite3.Connection) -> int:
             if kind == SESSION_SEEN:
                 _ensure_session(conn, record)
                 continue
-            session_id = _session_id(conn, record)
+            session_id = session_row_id(conn, record)
             if kind not in KINDS or session_id is None:
                 continue
             if kind == SESSION_END:
@@ -180,15 +180,6 @@ def _end_session(conn: sqlite3.Connection, session_id: int, row: Mapping[str, ob
     reason = row.get("end_reason")
     end_session(conn, session_id, reason if isinstance(reason, str) else None, ended_at=ended_at)
     return 1
-
-
-def _session_id(conn: sqlite3.Connection, record: Mapping[str, object]) -> int | None:
-    found = conn.execute(
-        "SELECT s.id FROM sessions s JOIN projects p ON p.id = s.project_id "
-        "WHERE p.identity = ? AND s.host_session_id = ?",
-        (str(record.get("project")), str(record.get("session"))),
-    ).fetchone()
-    return None if found is None else int(found[0])
 
 
 def _is_new(
@@ -235,6 +226,8 @@ def _ensure_session(conn: sqlite3.Connection, record: Mapping[str, object]) -> N
         ),
     )
     if cursor.rowcount:
-        found = _session_id(conn, record)
+        from conkeeper.storage.recovery import session_row_id
+
+        found = session_row_id(conn, record)
         if found is not None:
             journal.note_session(conn, found)

@@ -29,6 +29,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conkeeper.storage import hygiene, journal
 from conkeeper.storage.store import (
@@ -41,6 +42,9 @@ from conkeeper.storage.store import (
     schema_version,
     transaction,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 BACKUP_NAME = "conkeeper-backup.db"
 LAST_RESTORE_NAME = "last-restore.txt"  # the notice of the last restore, for doctor
@@ -394,7 +398,10 @@ def _project_id(conn: sqlite3.Connection, record: dict[str, object]) -> int | No
     return _project_id(conn, record)
 
 
-def _session_id(conn: sqlite3.Connection, record: dict[str, object]) -> int | None:
+def session_row_id(conn: sqlite3.Connection, record: Mapping[str, object]) -> int | None:
+    """The row id of the session a journaled record names (its ``project`` identity and the
+    host's ``session`` id), ``None`` when the database has no such session: what replaying the
+    journal and the rows kept for later (:mod:`conkeeper.storage.pending`) both look up."""
     row = conn.execute(
         "SELECT s.id FROM sessions s JOIN projects p ON p.id = s.project_id "
         "WHERE p.identity = ? AND s.host_session_id = ?",
@@ -431,7 +438,7 @@ def replay_record(conn: sqlite3.Connection, record: dict[str, object]) -> bool:
             (str(record["session"]), project_id, *values),
         )
         return True
-    session_id = _session_id(conn, record)
+    session_id = session_row_id(conn, record)
     if session_id is None:
         return False
     if kind == journal.OBSERVATION_GONE:
