@@ -298,3 +298,16 @@ def test_an_encoded_secret_deep_in_a_long_log_never_survives(
     log += "".join(filler % i for i in range(after))
     out = redact(log)
     assert quote(value, safe="") not in out and value not in out
+
+
+def test_a_token_holding_x_in_mixed_case_is_no_mask() -> None:
+    """A generated OAuth token that happened to hold "xXxx" was read as a placeholder mask
+    (``xxxx`` looked for case-blind) and kept whole; a mask is four x's in one case."""
+    token = (
+        "ya29.C0mMbYSZLcla289qDCix_V6Dw2iRIeyCFqfOe_BwqZQaxUxgyxN9xXxxzf_O7m8iPTf_8fo5YFPsXTsh4Z"
+        "sYhimBN0FejhCBd6m9upSwQzrwcpmkGMVZLoUWF2Q"
+    )
+    assert token not in redact(f"log:\n{token}\nend")
+    assert "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" in redact(
+        "token: ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+    )

@@ -225,7 +225,6 @@ _PLACEHOLDER_PARTS = (
     "change_me",
     "change-me",
     "redacted",
-    "xxxx",
     "****",
     "process.env",
     "os.environ",
@@ -276,7 +275,14 @@ def _is_placeholder(value: str) -> bool:
         return True
     if _PLACEHOLDER_RE.match(v):
         return True
-    return any(part in low for part in _PLACEHOLDER_PARTS)
+    return _x_mask(v) or any(part in low for part in _PLACEHOLDER_PARTS)
+
+
+def _x_mask(value: str) -> bool:
+    """Whether ``value`` holds a mask of x's (``xxxx``, ``XXXX``): four in one case. Mixed case
+    (``xXxx``) is what a random token holds now and then, and is no mask: read as one, a real
+    token was kept (when in doubt, hide)."""
+    return "xxxx" in value or "XXXX" in value
 
 
 def _is_diverse(body: str, min_distinct: int = 8) -> bool:
@@ -284,7 +290,7 @@ def _is_diverse(body: str, min_distinct: int = 8) -> bool:
     if len(set(body)) < min(min_distinct, len(body)):
         return False
     top = Counter(body).most_common(1)[0][1]
-    return top <= max(3, len(body) * 0.35) and "xxxx" not in body.lower()
+    return top <= max(3, len(body) * 0.35) and not _x_mask(body)
 
 
 def _looks_random(value: str, min_len: int = 8) -> bool:
