@@ -472,3 +472,12 @@ def test_no_writes_outside_memory_and_data(tmp_path: Path, project: Path) -> Non
     outside = [p for p in new if not any(p.is_relative_to(a) for a in allowed)]
     assert outside == []
     assert os.listdir(tmp_path / "home") == []
+
+
+def test_the_log_never_stores_a_secret_a_message_quotes(tmp_path: Path) -> None:
+    """The log took every message as given: an unknown event name (or an exception's text, a
+    path, a session id) that quoted a token was stored in the clear in ``conkeeper.log``."""
+    token = "ghp_" + "Zq8xV3mK9pL2wR7tY4nB6cD1fH5jS0aE8uQ3"
+    assert hook(tmp_path, f"Evil-{token}", {}).returncode == 0
+    logged = log_text(tmp_path)
+    assert "unknown event" in logged and token not in logged

@@ -1,7 +1,9 @@
 """ConKeeper's own log file: where hook failures and warnings go instead of the agent's stdout.
 
 Lines are appended under a lock to ``<data home>/logs/conkeeper.log``; the file is rotated once
-it passes a size limit so it never grows without bound. Logging never raises.
+it passes a size limit so it never grows without bound. Every message is cleaned whole by the
+privacy module first (:func:`conkeeper.domain.messages.clean_message`): an exception's text or
+a traceback can quote a value, a path or a line of the user's. Logging never raises.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import contextlib
 import os
 import time
 
+from conkeeper.domain.messages import clean_message
 from conkeeper.domain.paths import log_dir
 from conkeeper.domain.textio import append_text, locked
 
@@ -23,8 +26,10 @@ MAX_LOG_BYTES = 2 * 1024 * 1024
 
 
 def log(message: str, *, level: str = "INFO", env: Mapping[str, str] | None = None) -> None:
-    """Append one timestamped line (multi-line messages are indented) to the log file."""
+    """Append one timestamped line (multi-line messages are indented) to the log file, the
+    message cleaned whole by the privacy module."""
     with contextlib.suppress(Exception):
+        message = clean_message(message)
         directory = log_dir(env)
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / LOG_NAME
