@@ -391,14 +391,18 @@ def hindi_markers(text: str) -> int:
     """How many of :data:`_HINDI_MARKERS` (Hindi's commonest words in Latin script) ``text``
     holds: two or more mark a sentence in Hindi, whose words English readings misread
     (``reflect`` made "Print nahi." the rule of "hamesha `logging` use karo, print nahi")."""
-    words = _LETTERS.compiled.findall(text.lower())
+    return _hindi_count(_LETTERS.compiled.findall(text.lower()))
+
+
+def _hindi_count(words: list[str]) -> int:
+    """How many of ``words`` (lower-cased) are among :data:`_HINDI_MARKERS`."""
     return sum(1 for word in words if word in _HINDI_MARKERS)
 
 
 def _table(tokens: list[str]) -> dict[str, str]:
     """The gloss table of a sentence: Hindi's over the others' when two of its words show
     (:data:`_GLOSS_HINDI`), else :data:`_GLOSS`."""
-    if sum(1 for token in tokens if token in _HINDI_MARKERS) < 2:
+    if _hindi_count(tokens) < 2:
         return _GLOSS
     table = _TABLES.get("hi")
     if table is None:
