@@ -311,3 +311,11 @@ def test_a_token_holding_x_in_mixed_case_is_no_mask() -> None:
     assert "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" in redact(
         "token: ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
     )
+
+
+def test_base64_in_upper_case_letters_is_still_read() -> None:
+    """The base64 of an AWS key id can be upper-case letters and digits only
+    ("QVNJQTJTUTRGWUZFTVNFVERPSVY=" is "ASIA2SQ4FYFEMSETDOIV"; a property test drew it): such a
+    run was taken for a word and never decoded, so the key went out encoded."""
+    encoded = "QVNJQTJTUTRGWUZFTVNFVERPSVY="
+    assert encoded not in redact(f"data:\n  value: {encoded}\n")

@@ -1513,8 +1513,8 @@ def _base64_candidates(text: str) -> list[_Candidate]:
 
 def _base64_secret(run: str) -> str | None:
     """The kind of secret ``run`` encodes, if it is base64 of printable text holding one."""
-    if len(run) % 4 or run.islower() or run.isupper():  # a path or a word, not base64 of text
-        return None
+    if len(run) % 4 or run.islower():  # a path or a word, not base64 of text (an upper-case
+        return None  # run is base64 of upper-case text as often: an AWS key id encodes so)
     import base64
     import binascii
 
