@@ -5,7 +5,9 @@ before its fix."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,47 @@ def test_review_run_by_an_agent_withholds_the_held_text(tmp_path: Path) -> None:
     dropped = run_cli("review", "drop", said["id"], "--json", cwd=root, env=agent)
     assert dropped.returncode == 0, dropped.stderr
     assert order not in dropped.stdout, dropped.stdout
+
+
+def _agent_bash(root: Path, command: str, edge: str) -> None:
+    """Claude Code's PreToolUse or PostToolUse hook for the agent's Bash ``command``."""
+    payload = {
+        "session_id": "s-agent",
+        "transcript_path": str(root.parent / "s-agent.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": edge,
+        "tool_name": "Bash",
+        "tool_use_id": "toolu_detach",
+        "tool_input": {"command": command, "description": "tidy"},
+    }
+    if edge == "PostToolUse":
+        payload["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False}
+    done = run_cli("hook", edge, stdin=json.dumps(payload), cwd=root)
+    assert done.returncode == 0 and not done.stdout, (done.stdout, done.stderr)
+
+
+def test_an_agents_detached_child_cannot_approve_what_was_held(tmp_path: Path) -> None:
+    """The agent's shell started ``env -i setsid -f sh -c '... conkeeper review approve ID'``
+    (the launcher's name spelled through a variable, so the pre-tool look found no act): the
+    approving process had init above it and no agent variable anywhere, and it released the
+    held order into memory. It started inside the agent's shell command, and is refused."""
+    root = _memory_project(tmp_path)
+    env = cli_env(CLAUDECODE="1")
+    said = json.loads(run_cli("remember", ORDER, "--json", cwd=root, env=env).stdout)
+    assert said["status"] == "held", said
+    fifo = tmp_path / "answer"
+    os.mkfifo(fifo)
+    keep = {k: env[k] for k in ("HOME", "CONKEEPER_HOME", "PYTHONPATH", "PATH") if k in env}
+    inner = f"c=conkee; exec {sys.executable} -m ${{c}}per review approve {said['id']} >{fifo} 2>&1"
+    command = "env -i " + " ".join(f"{k}={v}" for k, v in keep.items())
+    command += f" setsid -f /bin/sh -c '{inner}'"
+    _agent_bash(root, command, "PreToolUse")
+    subprocess.run(["/bin/bash", "-c", command], cwd=root, env=env, check=True, timeout=30)
+    answer = subprocess.run(["cat", str(fifo)], capture_output=True, text=True, timeout=60).stdout
+    _agent_bash(root, command, "PostToolUse")
+    assert "approving is yours to do" in answer, answer
+    assert "evil.example" not in (root / ".claude/memory/patterns.md").read_text()
+    listed = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
+    assert [item["id"] for item in listed] == [said["id"]], listed
+    approved = run_cli("review", "approve", said["id"], cwd=root)  # the person, later
+    assert approved.returncode == 0, approved.stderr

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 def handle(ctx: HookContext) -> HookResult | None:
     """Dispatch on the tool event."""
+    _note_agent_shell(ctx)
     if ctx.event == "PreToolUse":
         refusal = _approval_refusal(ctx)
         if refusal is not None or ctx.location is None:
@@ -54,6 +55,25 @@ def _approval_refusal(ctx: HookContext) -> HookResult | None:
 
     log(f"hook PreToolUse: refused the agent's conkeeper {act}", env=ctx.env)
     return HookResult(block_reason=_APPROVAL_REFUSAL.format(act=act))
+
+
+def _note_agent_shell(ctx: HookContext) -> None:
+    """Note when the agent's shell command starts and ends (:mod:`conkeeper.storage.
+    agent_shells`): a process it detaches from its parents is still told for the agent's by
+    having started inside that span, when the user's acts ask who runs them."""
+    if ctx.payload.tool_name not in _SHELL_TOOLS:
+        return
+    from conkeeper.storage import agent_shells
+    from conkeeper.storage.state import now_ms
+
+    edge = "start" if ctx.event == "PreToolUse" else "end"
+    key = f"{ctx.payload.session_id}:{ctx.payload.tool_use_id or ''}"
+    try:
+        agent_shells.note(edge, key, now_ms(), ctx.env)
+    except OSError as exc:
+        from conkeeper.storage.logfile import log
+
+        log(f"hook {ctx.event}: agent shell span not noted ({exc})", env=ctx.env)
 
 
 _APPROVAL_REFUSAL = (
