@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
     folders = [current_project().memory_dir, global_memory_dir()]
     if args.action == "list":
-        return _list(list_held(folders), args.json)
+        return _list(list_held(folders), args.json, _agent_reads())
     if not args.id:
         raise CliError(f"'conkeeper review {args.action}' needs the item's id")
     try:
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             }.get(status, f"Approved {item.id}: {path} already holds it; nothing written.")
         else:
             item = drop(folders, args.id)
-            payload = {"action": "drop", "status": "dropped"} | item.as_dict()
+            payload = {"action": "drop", "status": "dropped"} | _readable(item, _agent_reads())
             line = f"Dropped {item.id}."
     except ReviewError as exc:
         raise CliError(str(exc)) from None
@@ -78,6 +78,21 @@ def _refuse_agent() -> None:
         )
 
 
+def _agent_reads() -> bool:
+    """True when an agent started this command (as :func:`_refuse_agent` tells): the held
+    text is then withheld from what it prints."""
+    from conkeeper.services.agent_process import agent_marker
+
+    return agent_marker() is not None
+
+
+def _readable(item: HeldItem, agent: bool) -> dict[str, object]:
+    """The item's data as this command's reader may see it (the text withheld from an agent)."""
+    from conkeeper.services.review import for_agent
+
+    return for_agent(item.as_dict()) if agent else item.as_dict()
+
+
 SHOWN_CHARS = 20_000  # far over any entry remember accepts; a person's own line may be longer
 
 
@@ -89,14 +104,15 @@ def _whole(shown: str) -> str:
     return f"{shown[:SHOWN_CHARS]}… ({len(shown) - SHOWN_CHARS} more characters: review --json)"
 
 
-def _list(items: list[HeldItem], as_json: bool) -> int:
+def _list(items: list[HeldItem], as_json: bool, agent: bool) -> int:
     """The held items as the person deciding reads them: every field printed as
     :func:`~conkeeper.services.review.shown_text` shows it (a reason quotes the entry, and a
-    control sequence in the quote would rewrite the terminal line as raw text)."""
+    control sequence in the quote would rewrite the terminal line as raw text). Under an
+    agent the held text itself is withheld (:func:`~conkeeper.services.review.for_agent`)."""
     from conkeeper.services.review import shown_text
 
     if as_json:
-        emit_json({"count": len(items), "held": [item.as_dict() for item in items]})
+        emit_json({"count": len(items), "held": [_readable(item, agent) for item in items]})
         return 0
     if not items:
         sys.stdout.write("No memory entries are held for review.\n")
@@ -109,7 +125,7 @@ def _list(items: list[HeldItem], as_json: bool) -> int:
             + f"from {item.source}"
         )
         out.append(shown_text(head))
-        out.append(f"    {_whole(str(item.as_dict()['shown']))}")
+        out.append(f"    {_whole(str(_readable(item, agent)['shown']))}")
         out.extend(f"    held: {shown_text(reason)}" for reason in item.reasons)
     out.append(
         f"{len(items)} held. 'conkeeper review approve ID' writes (or, for an agent's own "

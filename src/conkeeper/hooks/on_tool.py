@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 def handle(ctx: HookContext) -> HookResult | None:
     """Dispatch on the tool event."""
+    _note_agent_shell(ctx)
     if ctx.event == "PreToolUse":
         refusal = _approval_refusal(ctx)
         if refusal is not None or ctx.location is None:
@@ -54,6 +55,25 @@ def _approval_refusal(ctx: HookContext) -> HookResult | None:
 
     log(f"hook PreToolUse: refused the agent's conkeeper {act}", env=ctx.env)
     return HookResult(block_reason=_APPROVAL_REFUSAL.format(act=act))
+
+
+def _note_agent_shell(ctx: HookContext) -> None:
+    """Note when the agent's shell command starts and ends (:mod:`conkeeper.storage.
+    agent_shells`): a process it detaches from its parents is still told for the agent's by
+    having started inside that span, when the user's acts ask who runs them."""
+    if ctx.payload.tool_name not in _SHELL_TOOLS:
+        return
+    from conkeeper.storage import agent_shells
+    from conkeeper.storage.state import now_ms
+
+    edge = "start" if ctx.event == "PreToolUse" else "end"
+    key = f"{ctx.payload.session_id}:{ctx.payload.tool_use_id or ''}"
+    try:
+        agent_shells.note(edge, key, now_ms(), ctx.env)
+    except OSError as exc:
+        from conkeeper.storage.logfile import log
+
+        log(f"hook {ctx.event}: agent shell span not noted ({exc})", env=ctx.env)
 
 
 _APPROVAL_REFUSAL = (
@@ -221,26 +241,55 @@ def _memory_prints(ctx: HookContext) -> Prints | None:
 
 
 def _named_memory_dirs(ctx: HookContext) -> list[Path]:
-    """Other projects' memory folders a shell command names (``echo ... >>
-    ../other/.claude/memory/patterns.md``): watched around the command like the project's own,
-    so what it writes there is the agent's in that folder."""
+    """Other projects' memory folders a shell command reaches (``echo ... >>
+    ../other/.claude/memory/patterns.md``, ``cd ../other/.claude && ... >> memory/x.md``,
+    ``D=../other/.claude; ... >> $D/memory/x.md``, ``os.path.join('../other', '.claude',
+    ...)``): watched around the command like the project's own, so what it writes there is the
+    agent's in that folder. Every path-like word (quotes, ``=`` and shell punctuation cut) is
+    read from the hook's folder and from each folder the command changes to, and the nearest
+    memory folder at or above it is watched: the memory folder need not be spelled whole."""
     import re
 
-    from conkeeper.domain.paths import MEMORY_SUBFOLDER
-
     command = ctx.payload.tool_input.get("command")
-    if not isinstance(command, str) or MEMORY_SUBFOLDER not in command:
+    if not isinstance(command, str) or ".claude" not in command:
         return []
     cwd = ctx.payload.cwd
-    # a relative path is read from the hook's folder and from each folder the command `cd`s to
-    bases = [cwd, *(_spelled_plainly(d, cwd) for d in re.findall(r"\bcd\s+([^\s;&|()]+)", command))]
+    words = [w for w in re.split(r"[\s'\"<>|;&()=`]+", command) if "/" in w or ".claude" in w]
+    moves = re.findall(r"\b(?:cd|pushd)\s+['\"]?([^\s;&|()'\"]+)", command)
+    bases = [cwd, *(_spelled_plainly(d, cwd) for d in moves)]
+    own = _memory_dirs(ctx)
     found: list[Path] = []
-    for word in re.findall(rf"[^\s'\"<>|;&()=]*{re.escape(MEMORY_SUBFOLDER)}", command):
+    for word in words[:_MAX_WORDS]:
         for base in bases if not word.startswith("/") else [cwd]:
-            folder = _other_memory_folder(_spelled_plainly(f"{word}/x", base))
-            if folder is not None and folder not in found and folder not in _memory_dirs(ctx):
+            folder = _memory_folder_above(_spelled_plainly(word, base))
+            if folder is not None and folder not in found and folder not in own:
                 found.append(folder)
     return found
+
+
+_MAX_WORDS = 64  # path-like words of one command looked at (a long script stays cheap)
+_MAX_LEVELS = 8  # folders climbed from a word towards the root
+
+
+def _memory_folder_above(path: str) -> Path | None:
+    """The memory folder ``path`` lies in or names (``<p>/.claude/memory``, ``<p>/.claude``,
+    ``<p>``, or a file below one), the nearest one climbing at most :data:`_MAX_LEVELS`
+    folders, else ``None``."""
+    from conkeeper.domain.paths import MEMORY_SUBFOLDER
+
+    inside = _other_memory_folder(path)
+    if inside is not None:
+        return inside
+    current = Path(path)
+    for _ in range(_MAX_LEVELS):
+        if current.name == ".claude" and (current / "memory").is_dir():
+            return current / "memory"
+        if (current / MEMORY_SUBFOLDER).is_dir():
+            return current / MEMORY_SUBFOLDER
+        if current.parent == current:
+            return None
+        current = current.parent
+    return None
 
 
 def _instruction_prints(ctx: HookContext) -> dict[str, list[int]] | None:

@@ -10,10 +10,20 @@ the agent started keeps the variable in the environment it was started with (whi
 ``unset`` changes), and the agent's own program (``claude``, ``codex``, ``gemini``...) is an
 ancestor. A person's terminal, script, cron job or CI runner has neither, so it keeps working.
 
+A command that left its parents (``setsid``, ``nohup`` after its shell exited, a double fork,
+``setsid script``/``tmux`` started detached) has init or a session manager above it and its
+variables may be gone; what still tells it is when it started. The hooks note the span of each
+agent shell command (:mod:`conkeeper.storage.agent_shells`); a process among the command and its
+parents that stands detached (a session leader without a terminal, or a child of init) and
+started inside such a span is taken for the agent's. The trade: a person's own detached process
+(a tmux server, a daemon) started while an agent's shell command ran counts as the agent's too,
+and is told to use a terminal it did not start or the viewer.
+
 What this cannot see (said where the rule is documented): an agent inside an editor whose
-terminal is the person's too (Zed, Windsurf, an IDE's chat) and sets no variable; a command that
-left its parents (a double fork, ``setsid`` after the parent exited) with the variable unset; a
-system without ``/proc`` (only the command's own variables are read there).
+terminal is the person's too (Zed, Windsurf, an IDE's chat) and sets no variable; a detached
+command of a host without a pre-tool hook (no span is noted: Zed) or started by a detached one
+after its shell command ended (``nohup sh -c 'sleep 60; ...'`` is caught: its ``sh`` started
+inside the span); a system without ``/proc`` (only the command's own variables are read there).
 """
 
 from __future__ import annotations
@@ -47,7 +57,7 @@ def agent_marker() -> str | None:
     own = agent_environment()
     if own is not None:
         return f"{own} is set"
-    return _ancestor_marker(os.getppid())
+    return _ancestor_marker(os.getppid()) or _detached_marker(os.getpid())
 
 
 def _ancestor_marker(pid: int) -> str | None:
@@ -67,6 +77,65 @@ def _ancestor_marker(pid: int) -> str | None:
         if program is not None:
             return f"it runs under {program}, process {pid}"
         pid = parent
+    return None
+
+
+def _detached_marker(pid: int) -> str | None:
+    """The first detached process from ``pid`` up (a session leader without a terminal, or a
+    child of init) that started while an agent's shell command ran, described; else None."""
+    detached = _detached_starts(pid)
+    if not detached:
+        return None
+    import time
+
+    from conkeeper.storage.agent_shells import windows
+
+    spans = windows(int(time.time() * 1000))
+    for found, name, started in detached:
+        if any(start - _SLACK_MS <= started <= end + _SLACK_MS for start, end in spans):
+            return (
+                f"process {found} ({name}) above it left an agent's shell command: it started "
+                "while that command ran"
+            )
+    return None
+
+
+_SLACK_MS = (
+    2000  # process start times rest on the boot time (whole seconds); the hooks on the clock
+)
+
+
+def _detached_starts(pid: int) -> list[tuple[int, str, int]]:
+    """``(pid, name, start in Unix ms)`` of each detached process from ``pid`` up to init."""
+    boot_ms = _boot_ms()
+    found: list[tuple[int, str, int]] = []
+    seen: set[int] = set()
+    while pid > 1 and pid not in seen and len(seen) < MAX_DEPTH and boot_ms is not None:
+        seen.add(pid)
+        stat = _read(pid, "stat")
+        if stat is None:
+            break
+        name, parent = _name_and_parent(stat)
+        fields = stat.rpartition(b")")[2].split()
+        try:
+            session, tty, ticks = int(fields[3]), int(fields[4]), int(fields[19])
+        except (IndexError, ValueError):
+            break
+        if (session == pid and tty == 0) or parent == 1:
+            found.append((pid, name, boot_ms + ticks * 1000 // os.sysconf("SC_CLK_TCK")))
+        pid = parent
+    return found
+
+
+def _boot_ms() -> int | None:
+    """When the system started, in Unix ms (``btime`` of ``/proc/stat``), else None."""
+    try:
+        with open("/proc/stat", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"btime "):
+                    return int(line.split()[1]) * 1000
+    except (OSError, ValueError, IndexError):
+        return None
     return None
 
 

@@ -64,6 +64,23 @@ class HeldItem:
         }
 
 
+WITHHELD_FROM_AGENTS = (
+    "[text withheld: this command runs under an agent, and the entry was held because it reads "
+    "like an order; the user reads it with 'conkeeper review' in their own terminal or in "
+    "'conkeeper viewer']"
+)
+
+
+def for_agent(data: dict[str, object]) -> dict[str, object]:
+    """A held item's data as an agent may read it: the held text itself withheld (``text``
+    and ``shown`` say so, ``withheld`` is true), its id, target, source and reasons kept.
+
+    Why it exists: the entry was held because it reads like an order to an agent; an agent
+    that ran ``conkeeper review`` had it printed into its context whole, the route its
+    holding closed. The reasons stay: each quotes the phrase it found, labelled as data."""
+    return data | {"text": WITHHELD_FROM_AGENTS, "shown": WITHHELD_FROM_AGENTS, "withheld": True}
+
+
 def shown_text(text: str) -> str:
     """A held entry as the person deciding about it sees it (the CLI, the viewer): whole, with
     whatever shows nothing decoded or named (a message in tag characters or variation

@@ -1,0 +1,81 @@
+"""When agents' shell commands ran: the spans a detached child of one may have started in.
+
+Why it exists: a command an agent's shell starts is told from the person's by its parents
+(:mod:`conkeeper.services.agent_process`), but a command that left them (``setsid``, ``nohup``
+after its shell exited, a double fork) has init or a session manager above it and no agent
+variable left. What still tells it apart is when it was started: inside an agent's shell
+command. The hooks note each shell command's start (PreToolUse) and end (PostToolUse) in one
+file for all projects, ``<data home>/state/agent-shells``; a line is ``start|end MS KEY``.
+
+Standard library only: the hook path writes here.
+"""
+
+from __future__ import annotations
+
+import os
+
+from conkeeper.domain.paths import state_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+FILE = "agent-shells"
+MAX_BYTES = 256 * 1024  # past this the older half is let go (days of shell commands)
+OPEN_MS = 6 * 3600 * 1000  # a start without an end (a crash, a killed hook) counts this long
+
+
+def note(edge: str, key: str, stamp_ms: int, env: Mapping[str, str] | None = None) -> None:
+    """Append ``start`` or ``end`` of the shell command ``key`` (session and tool use id)."""
+    path = _path(env)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = f"{edge} {stamp_ms} {key.replace(' ', '_').replace(chr(10), '_')}\n".encode()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, line)
+        size = os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
+        _trim(path)
+
+
+def windows(now_ms: int, env: Mapping[str, str] | None = None) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of the agents' shell commands noted, in ms; one still
+    running (or never ended) lasts until ``now_ms``, at most :data:`OPEN_MS`."""
+    try:
+        with open(_path(env), "rb") as handle:
+            data = handle.read(MAX_BYTES * 2)
+    except OSError:
+        return []
+    starts: dict[str, int] = {}
+    spans: list[tuple[int, int]] = []
+    for raw in data.decode("utf-8", "replace").splitlines():
+        parts = raw.split(" ", 2)
+        if len(parts) != 3 or not parts[1].isdigit():
+            continue
+        edge, stamp, key = parts[0], int(parts[1]), parts[2]
+        if edge == "start":
+            starts[key] = stamp
+        elif edge == "end" and key in starts:
+            spans.append((starts.pop(key), stamp))
+    spans.extend((start, min(now_ms, start + OPEN_MS)) for start in starts.values())
+    return spans
+
+
+def _trim(path: Path) -> None:
+    """Keep the newer half of the file (whole lines), written whole or not at all."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return
+    half = data[len(data) // 2 :]
+    keep = half[half.find(b"\n") + 1 :]
+    temporary = path.with_name(f".{FILE}.{os.getpid()}.tmp")
+    temporary.write_bytes(keep)
+    os.replace(temporary, path)
+
+
+def _path(env: Mapping[str, str] | None) -> Path:
+    return state_dir(env) / FILE
