@@ -66,6 +66,7 @@ MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # whole-file entries, oldest pruned past t
 _APPEND_SUFFIX = ".a.json"
 _ENTRY_SUFFIX = ".json"
 _ATTEMPTS = 20
+_JOURNAL_SLACK = 64 * 1024  # room a journal needs beyond its entry's bytes
 
 
 class WriteError(MemoryFileError):
@@ -91,8 +92,9 @@ class UndoConflict(WriteError):
 class WriteResult:
     """What one write did: the file, the journal entry recording it, and what was carried over.
 
-    ``entry_id`` is ``None`` when nothing changed (an edit returning the same bytes) or the
-    journal could not be written (the write itself stands); ``carried`` holds bytes another
+    ``entry_id`` is ``None`` when nothing changed (an edit returning the same bytes), or in the
+    rare case the journal, checked before the write, failed while the entry was written;
+    ``carried`` holds bytes another
     writer appended during the edit, kept after the edit's own bytes.
     """
 
@@ -370,6 +372,7 @@ def edit_file(
     """
     target = _resolve_target(path, root, follow_symlink)
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+    folder = journal_folder(target, root, journal)
     rescued: list[bytes] = []  # lines of a person's rename-saves this edit had to put back
     for _ in range(_ATTEMPTS):
         outcome = _try_edit(target, edit, limit, rescued)
@@ -379,7 +382,6 @@ def edit_file(
             _rescue_lines(target, rescued)
         before, after, carried, changed, appended_at = outcome
         entry_id = None
-        folder = journal_dir_for(target, root, journal)
         if appended_at is not None:  # journaled as an append: undo cuts exactly those bytes
             payload = after[appended_at:]
             entry_id = _journal_append(folder, command, source, target, appended_at, payload)
@@ -773,6 +775,7 @@ def append_file(
     (offset and bytes), so the hook's per-line append stays cheap. ``WriteResult.before`` is
     ``None`` and ``after`` the bytes written."""
     target = _resolve_target(path, root, follow_symlink)
+    folder = journal_folder(target, root, journal, len(header) + len(data))
     try:
         fd = _open_locked(target, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     except FileNotFoundError:
@@ -784,9 +787,7 @@ def append_file(
         _check_limit(target, offset + len(payload), limit)
         _append_whole(fd, payload)
         _follow_replacement(fd, target, payload)
-        entry_id = _journal_append(
-            journal_dir_for(target, root, journal), command, source, target, offset, payload
-        )
+        entry_id = _journal_append(folder, command, source, target, offset, payload)
     finally:
         os.close(fd)
     return WriteResult(target, entry_id, None, payload)
@@ -838,6 +839,7 @@ def delete_file(
     """Remove ``path`` under the lock, only while it holds exactly ``expected`` (journaled, so
     undo brings it back); refuses with :class:`EditConflict` otherwise."""
     target = _resolve_target(path, root, False)
+    folder = journal_folder(target, root, journal)
     fd = _open_locked(target, os.O_RDONLY)
     try:
         current = _read_from(fd, 0)
@@ -846,9 +848,7 @@ def delete_file(
         os.unlink(target)
     finally:
         os.close(fd)
-    entry_id = _journal_whole(
-        journal_dir_for(target, root, journal), command, source, target, current, None
-    )
+    entry_id = _journal_whole(folder, command, source, target, current, None)
     return WriteResult(target, entry_id, current, b"")
 
 
@@ -874,6 +874,60 @@ def journal_dir_for(
     if root is not None:
         return os.path.join(os.fspath(root), HISTORY_DIR)
     return config_journal_dir()
+
+
+def journal_folder(
+    target: str, root: Path | str | None, journal: Path | str | None, adding: int = 0
+) -> str:
+    """The journal a write to ``target`` is recorded in, checked before anything is written.
+
+    A change the journal cannot record could never be undone, so a journal that is damaged
+    (a file where its folder belongs), not writable or on a disk without room for the entry is
+    replaced by the data home's journal (``conkeeper history`` lists it, ids with ``c``); when
+    that one cannot take the entry either, :class:`WriteError` refuses the write in one line.
+    An explicit ``journal`` (an undo, recorded where the write it reverts is) has no stand-in.
+    """
+    folder = journal_dir_for(target, root, journal)
+    need = _JOURNAL_SLACK + 3 * (_size(target) + adding)  # before and after, base64, JSON
+    problem = _journal_problem(folder, need)
+    if problem is None:
+        return folder
+    stand_in = config_journal_dir()
+    if journal is None and stand_in != folder and _journal_problem(stand_in, need) is None:
+        return stand_in
+    raise WriteError(
+        f"{target}: ConKeeper's write journal {folder} {problem}, so the change could not be "
+        "undone; nothing was written"
+    )
+
+
+def _journal_problem(folder: str, need: int) -> str | None:
+    """Why ``folder`` cannot take a journal entry of about ``need`` bytes, or ``None``."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        return "is not a folder"
+    try:
+        _prepare(folder)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return "is not writable"
+        room = os.statvfs(folder)
+    except OSError as exc:
+        return f"cannot be used ({exc.strerror or type(exc).__name__})"
+    free = room.f_bavail * room.f_frsize
+    if free < need:
+        return f"has no room for the entry ({free} bytes free)"
+    if _file_size_cap() < need - _JOURNAL_SLACK:
+        return "cannot take an entry that large (the process's file size limit)"
+    return None
+
+
+def _file_size_cap() -> float:
+    """The largest file this process may write (``ulimit -f``), or infinity."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return float("inf")
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return float("inf") if soft == resource.RLIM_INFINITY else float(soft)
 
 
 def config_journal_dir() -> str:
