@@ -100,3 +100,30 @@ def test_a_change_whose_journal_entry_the_disk_cannot_hold_is_not_made(project: 
     assert progress.read_bytes() == before
     assert b"file size limit" in proc.stderr
     assert os.listdir(_memory(project)).count("progress.md") == 1
+
+
+# --------------------------------------------------------------------------- two undos at once
+
+
+def test_two_undos_at_once_take_back_two_different_writes(project: Path) -> None:
+    """Two ``conkeeper undo`` runs at once both chose the newest write; the second to act found
+    it taken back already and refused with a diff that read as a later change by someone else
+    ("changed since write 2"), while the write under it stayed. Each undo chooses its write
+    under the journal's lock: the two take back the two newest writes, each saying which."""
+    from test_write_probe4 import cli_process
+
+    patterns = _memory(project) / "patterns.md"
+    before = b"# Patterns\n\n- keep functions short\n"
+    patterns.write_bytes(before)
+    for rule in ("Rule A: tabs in Makefiles", "Rule B: spaces in Python"):
+        saved = run_cli("remember", "--source", "user", rule, cwd=project)
+        assert saved.returncode == 0, saved.stderr
+    first = cli_process(project, "undo", pause="conkeeper.domain.safewrite.undo")
+    assert first.wait_for("paused") == "paused"  # it has read the journal and chosen
+    second = run_cli("undo", cwd=project)
+    assert second.returncode == 0, second.stderr
+    code, out, err = first.finish()
+    assert code == 0, err
+    said = sorted(line.split(" (")[0] for line in (second.stdout.strip(), out.strip()))
+    assert said == ["Undid write 1", "Undid write 2"]
+    assert patterns.read_bytes() == before

@@ -1052,12 +1052,16 @@ def _journal_whole(
     }
     if _GROUP:
         record["group"] = _GROUP[0]
+    undoes = undoes if undoes is not None else (_UNDOING[0] if _UNDOING else None)
     if undoes is not None:
         record["undoes"] = undoes
     return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
 
 
 _GROUP: list[str] = []  # the group of the command now writing (see write_group)
+# The write an undo now running reverts: its entries say so from the start (a mark added after
+# the write was lost when the undo was killed or the disk was full, and the write undone again)
+_UNDOING: list[str] = []
 
 
 @contextlib.contextmanager
@@ -1087,6 +1091,8 @@ def _journal_append(
     }
     if _GROUP:
         record["group"] = _GROUP[0]
+    if _UNDOING:
+        record["undoes"] = _UNDOING[0]
     if source == "hook":  # hook log lines are pruned apart, never crowding out other writes
         return _store(folder, record, _APPEND_SUFFIX, MAX_APPEND_ENTRIES)
     return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
@@ -1169,6 +1175,28 @@ def undo(
     written); otherwise :class:`UndoConflict` carries a unified diff and nothing is changed. The
     undo is itself journaled, and an entry is never undone twice.
     """
+    with _undo_lock(os.fspath(folder)):  # two undos at once take back two different writes
+        return _undo_locked(folder, entry_id, source)
+
+
+@contextlib.contextmanager
+def _undo_lock(folder: str) -> Iterator[None]:
+    """Hold the journal folder's lock while an undo picks its write, applies and records it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+    except OSError:  # no journal (nothing to undo), or no folder to lock on this system
+        yield
+        return
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _undo_locked(folder: Path | str, entry_id: int | None, source: str) -> JournalEntry:
+    """:func:`undo` once the journal is held: the write is chosen from the journal as it is."""
     entries = read_journal(folder)
     undone = {e.undoes for e in entries if e.undoes is not None}
     if entry_id is None:
@@ -1347,11 +1375,18 @@ def _apply_undo(
     source: str,
     folder: str,
 ) -> None:
+    _UNDOING.append(str(entry.id))
+    try:
+        _revert(entry, plan, source, folder)
+    finally:
+        _UNDOING.clear()
+
+
+def _revert(entry: JournalEntry, plan: UndoPlan, source: str, folder: str) -> None:
     path, check, restore, recreate = plan
     command = f"undo {entry.id}"
     if recreate is not None:  # the write removed the file: bring it back, never over a new one
-        result = create_file(path, recreate, command=command, source=source, journal=folder)
-        _mark_undo(folder, result.entry_id, entry.id)
+        create_file(path, recreate, command=command, source=source, journal=folder)
         return
     state: dict[str, bytes | None] = {}
 
@@ -1366,23 +1401,7 @@ def _apply_undo(
         path, edit, command=command, source=source, follow_symlink=True, journal=folder
     )
     if state.get("new") is None:  # the write created the file: remove it again
-        result = delete_file(path, result.after, command=command, source=source, journal=folder)
-    _mark_undo(folder, result.entry_id, entry.id)
-
-
-def _mark_undo(folder: str, undo_id: int | None, undone: int) -> None:
-    """Record in the undo's own entry which write it reverted."""
-    if undo_id is None:
-        return
-    name = os.path.join(folder, f"{undo_id:06d}{_ENTRY_SUFFIX}")
-    try:
-        with open(name, encoding="utf-8") as handle:
-            record = json.load(handle)
-        record["undoes"] = str(undone)
-        with open(name, "w", encoding="utf-8") as handle:
-            json.dump(record, handle, separators=(",", ":"))
-    except (OSError, ValueError):
-        pass
+        delete_file(path, result.after, command=command, source=source, journal=folder)
 
 
 def _diff(path: str, expected: bytes, now: bytes, left: str, right: str) -> str:
