@@ -66,6 +66,7 @@ MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # whole-file entries, oldest pruned past t
 _APPEND_SUFFIX = ".a.json"
 _ENTRY_SUFFIX = ".json"
 _ATTEMPTS = 20
+_JOURNAL_SLACK = 64 * 1024  # room a journal needs beyond its entry's bytes
 
 
 class WriteError(MemoryFileError):
@@ -91,8 +92,9 @@ class UndoConflict(WriteError):
 class WriteResult:
     """What one write did: the file, the journal entry recording it, and what was carried over.
 
-    ``entry_id`` is ``None`` when nothing changed (an edit returning the same bytes) or the
-    journal could not be written (the write itself stands); ``carried`` holds bytes another
+    ``entry_id`` is ``None`` when nothing changed (an edit returning the same bytes), or in the
+    rare case the journal, checked before the write, failed while the entry was written;
+    ``carried`` holds bytes another
     writer appended during the edit, kept after the edit's own bytes.
     """
 
@@ -370,6 +372,7 @@ def edit_file(
     """
     target = _resolve_target(path, root, follow_symlink)
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+    folder = journal_folder(target, root, journal)
     rescued: list[bytes] = []  # lines of a person's rename-saves this edit had to put back
     for _ in range(_ATTEMPTS):
         outcome = _try_edit(target, edit, limit, rescued)
@@ -379,7 +382,6 @@ def edit_file(
             _rescue_lines(target, rescued)
         before, after, carried, changed, appended_at = outcome
         entry_id = None
-        folder = journal_dir_for(target, root, journal)
         if appended_at is not None:  # journaled as an append: undo cuts exactly those bytes
             payload = after[appended_at:]
             entry_id = _journal_append(folder, command, source, target, appended_at, payload)
@@ -773,6 +775,7 @@ def append_file(
     (offset and bytes), so the hook's per-line append stays cheap. ``WriteResult.before`` is
     ``None`` and ``after`` the bytes written."""
     target = _resolve_target(path, root, follow_symlink)
+    folder = journal_folder(target, root, journal, len(header) + len(data))
     try:
         fd = _open_locked(target, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     except FileNotFoundError:
@@ -784,9 +787,7 @@ def append_file(
         _check_limit(target, offset + len(payload), limit)
         _append_whole(fd, payload)
         _follow_replacement(fd, target, payload)
-        entry_id = _journal_append(
-            journal_dir_for(target, root, journal), command, source, target, offset, payload
-        )
+        entry_id = _journal_append(folder, command, source, target, offset, payload)
     finally:
         os.close(fd)
     return WriteResult(target, entry_id, None, payload)
@@ -838,6 +839,7 @@ def delete_file(
     """Remove ``path`` under the lock, only while it holds exactly ``expected`` (journaled, so
     undo brings it back); refuses with :class:`EditConflict` otherwise."""
     target = _resolve_target(path, root, False)
+    folder = journal_folder(target, root, journal)
     fd = _open_locked(target, os.O_RDONLY)
     try:
         current = _read_from(fd, 0)
@@ -846,9 +848,7 @@ def delete_file(
         os.unlink(target)
     finally:
         os.close(fd)
-    entry_id = _journal_whole(
-        journal_dir_for(target, root, journal), command, source, target, current, None
-    )
+    entry_id = _journal_whole(folder, command, source, target, current, None)
     return WriteResult(target, entry_id, current, b"")
 
 
@@ -874,6 +874,60 @@ def journal_dir_for(
     if root is not None:
         return os.path.join(os.fspath(root), HISTORY_DIR)
     return config_journal_dir()
+
+
+def journal_folder(
+    target: str, root: Path | str | None, journal: Path | str | None, adding: int = 0
+) -> str:
+    """The journal a write to ``target`` is recorded in, checked before anything is written.
+
+    A change the journal cannot record could never be undone, so a journal that is damaged
+    (a file where its folder belongs), not writable or on a disk without room for the entry is
+    replaced by the data home's journal (``conkeeper history`` lists it, ids with ``c``); when
+    that one cannot take the entry either, :class:`WriteError` refuses the write in one line.
+    An explicit ``journal`` (an undo, recorded where the write it reverts is) has no stand-in.
+    """
+    folder = journal_dir_for(target, root, journal)
+    need = _JOURNAL_SLACK + 3 * (_size(target) + adding)  # before and after, base64, JSON
+    problem = _journal_problem(folder, need)
+    if problem is None:
+        return folder
+    stand_in = config_journal_dir()
+    if journal is None and stand_in != folder and _journal_problem(stand_in, need) is None:
+        return stand_in
+    raise WriteError(
+        f"{target}: ConKeeper's write journal {folder} {problem}, so the change could not be "
+        "undone; nothing was written"
+    )
+
+
+def _journal_problem(folder: str, need: int) -> str | None:
+    """Why ``folder`` cannot take a journal entry of about ``need`` bytes, or ``None``."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        return "is not a folder"
+    try:
+        _prepare(folder)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return "is not writable"
+        room = os.statvfs(folder)
+    except OSError as exc:
+        return f"cannot be used ({exc.strerror or type(exc).__name__})"
+    free = room.f_bavail * room.f_frsize
+    if free < need:
+        return f"has no room for the entry ({free} bytes free)"
+    if _file_size_cap() < need - _JOURNAL_SLACK:
+        return "cannot take an entry that large (the process's file size limit)"
+    return None
+
+
+def _file_size_cap() -> float:
+    """The largest file this process may write (``ulimit -f``), or infinity."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return float("inf")
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return float("inf") if soft == resource.RLIM_INFINITY else float(soft)
 
 
 def config_journal_dir() -> str:
@@ -998,12 +1052,16 @@ def _journal_whole(
     }
     if _GROUP:
         record["group"] = _GROUP[0]
+    undoes = undoes if undoes is not None else (_UNDOING[0] if _UNDOING else None)
     if undoes is not None:
         record["undoes"] = undoes
     return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
 
 
 _GROUP: list[str] = []  # the group of the command now writing (see write_group)
+# The write an undo now running reverts: its entries say so from the start (a mark added after
+# the write was lost when the undo was killed or the disk was full, and the write undone again)
+_UNDOING: list[str] = []
 
 
 @contextlib.contextmanager
@@ -1033,6 +1091,8 @@ def _journal_append(
     }
     if _GROUP:
         record["group"] = _GROUP[0]
+    if _UNDOING:
+        record["undoes"] = _UNDOING[0]
     if source == "hook":  # hook log lines are pruned apart, never crowding out other writes
         return _store(folder, record, _APPEND_SUFFIX, MAX_APPEND_ENTRIES)
     return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
@@ -1115,6 +1175,28 @@ def undo(
     written); otherwise :class:`UndoConflict` carries a unified diff and nothing is changed. The
     undo is itself journaled, and an entry is never undone twice.
     """
+    with _undo_lock(os.fspath(folder)):  # two undos at once take back two different writes
+        return _undo_locked(folder, entry_id, source)
+
+
+@contextlib.contextmanager
+def _undo_lock(folder: str) -> Iterator[None]:
+    """Hold the journal folder's lock while an undo picks its write, applies and records it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+    except OSError:  # no journal (nothing to undo), or no folder to lock on this system
+        yield
+        return
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _undo_locked(folder: Path | str, entry_id: int | None, source: str) -> JournalEntry:
+    """:func:`undo` once the journal is held: the write is chosen from the journal as it is."""
     entries = read_journal(folder)
     undone = {e.undoes for e in entries if e.undoes is not None}
     if entry_id is None:
@@ -1293,11 +1375,18 @@ def _apply_undo(
     source: str,
     folder: str,
 ) -> None:
+    _UNDOING.append(str(entry.id))
+    try:
+        _revert(entry, plan, source, folder)
+    finally:
+        _UNDOING.clear()
+
+
+def _revert(entry: JournalEntry, plan: UndoPlan, source: str, folder: str) -> None:
     path, check, restore, recreate = plan
     command = f"undo {entry.id}"
     if recreate is not None:  # the write removed the file: bring it back, never over a new one
-        result = create_file(path, recreate, command=command, source=source, journal=folder)
-        _mark_undo(folder, result.entry_id, entry.id)
+        create_file(path, recreate, command=command, source=source, journal=folder)
         return
     state: dict[str, bytes | None] = {}
 
@@ -1312,23 +1401,7 @@ def _apply_undo(
         path, edit, command=command, source=source, follow_symlink=True, journal=folder
     )
     if state.get("new") is None:  # the write created the file: remove it again
-        result = delete_file(path, result.after, command=command, source=source, journal=folder)
-    _mark_undo(folder, result.entry_id, entry.id)
-
-
-def _mark_undo(folder: str, undo_id: int | None, undone: int) -> None:
-    """Record in the undo's own entry which write it reverted."""
-    if undo_id is None:
-        return
-    name = os.path.join(folder, f"{undo_id:06d}{_ENTRY_SUFFIX}")
-    try:
-        with open(name, encoding="utf-8") as handle:
-            record = json.load(handle)
-        record["undoes"] = str(undone)
-        with open(name, "w", encoding="utf-8") as handle:
-            json.dump(record, handle, separators=(",", ":"))
-    except (OSError, ValueError):
-        pass
+        delete_file(path, result.after, command=command, source=source, journal=folder)
 
 
 def _diff(path: str, expected: bytes, now: bytes, left: str, right: str) -> str:

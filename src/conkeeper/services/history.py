@@ -97,11 +97,12 @@ def undo_write(
     log line, across the journals); raises :class:`safewrite.UndoConflict` (with a diff, nothing
     changed) or :class:`HistoryError`. Returns what was undone, as :func:`list_history` shows it."""
     journals = _journals(location, global_scope)
+    number: int | None
     if ident is None:
         chosen = _newest(journals)
         if chosen is None:
             raise HistoryError("nothing to undo: no journaled write that is not undone yet")
-        journal, number = chosen
+        journal, number = chosen[0], None  # chosen again under the journal's lock (two undos)
     else:
         text = ident.strip().lower()
         journal = journals[1] if text.startswith(CONFIG_PREFIX) else journals[0]
