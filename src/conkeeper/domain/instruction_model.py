@@ -10,12 +10,8 @@ entry's, each of its lines' (or sentences') and that of any encoded text it hide
 poisoned line buried among honest ones is judged on its own). The weights are learned offline by
 ``tools/train_instruction_model.py`` and written to :mod:`.instruction_model_weights` (a
 generated module: a fixed table of 8-bit weights, zlib compressed; nothing is trained or
-downloaded at run time). Since round 16 the verdict (:func:`verdict`) mixes this probability
-with the character n-gram scorer's (:mod:`conkeeper.domain.instruction_chars`) in log-odds, and
-:data:`THRESHOLD` is the mixed probability's, chosen on held-out scores (each group of authors
-scored by models trained on the others). The lower bars for text no person vouched for (a copied
-note, an HTML comment's body, a split order) read the word probability they were set on
-(:func:`probability`).
+downloaded at run time). :data:`THRESHOLD` was chosen on leave-one-author-out scores (each
+author's entries scored by a model trained on the others).
 
 Cost: standard library only; the table is decoded on first use (the module is imported by
 :func:`conkeeper.domain.instructions.find_instructions` only when it runs), then one list index
@@ -28,14 +24,10 @@ import math
 from array import array
 from collections.abc import Sequence
 
-from conkeeper.domain import instruction_chars_weights as _c
 from conkeeper.domain import instruction_model_weights as _w
 from conkeeper.domain.instruction_features import entry_pieces
 
-# The mixed verdict's threshold (the word scorer's own, 0.9509, is ``WORD_THRESHOLD``).
-THRESHOLD: float = _c.THRESHOLD
-WORD_THRESHOLD: float = _w.THRESHOLD
-MIX: float = _c.MIX
+THRESHOLD: float = _w.THRESHOLD
 _TABLE: list[array[int]] = []
 
 
@@ -73,29 +65,3 @@ def score(
 ) -> float:
     """The entry's probability: the highest of the whole entry's and each sentence's."""
     return max(linear(hashes, table, bias, scale) for hashes in pieces)
-
-
-def mixed(word: float, char: float, weight: float = MIX) -> float:
-    """Two probabilities mixed in log-odds: ``(1 - weight)`` of the word scorer's, ``weight``
-    of the character scorer's (each clipped away from 0 and 1; 1.0, hidden text, stays 1.0).
-    The trainer's held-out report mixes with this same function."""
-    if word >= 1.0:
-        return 1.0
-    z = (1 - weight) * _logit(word) + weight * _logit(char)
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-def _logit(p: float) -> float:
-    """The log-odds of ``p``, clipped away from 0 and 1."""
-    p = min(max(p, 1e-9), 1 - 1e-9)
-    return math.log(p / (1 - p))
-
-
-def verdict(text: str, word: float) -> float:
-    """The probability :data:`THRESHOLD` is compared with: ``word`` (this scorer's
-    :func:`probability` of ``text``) mixed with the character scorer's."""
-    if word >= 1.0:
-        return 1.0
-    from conkeeper.domain import instruction_chars
-
-    return mixed(word, instruction_chars.probability(text))
