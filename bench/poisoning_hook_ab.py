@@ -102,6 +102,11 @@ retrained on twenty-eight authors, one more phrase rule held outright; load abou
 cores, the trainer's test files running beside it): PostToolUse (Bash) -1.11, PostToolUse (Edit
 of a memory file) -1.32, UserPromptSubmit -1.77 (within target), SessionStart -1.23 (no
 target): no cost change beyond the noise.
+
+Round 16 (ck/pdet16, 2026-11-27 19:52-19:57 UTC, 100 runs each, baseline main; the character
+scorer mixed into the verdict with a 2^18 table, 206 KB, commit a1a1a5b, not shipped and
+reverted on the branch; load about 6 on 2 cores): PostToolUse (Bash) -0.84, PostToolUse (Edit
+of a memory file) +0.25, UserPromptSubmit +0.21 (within target), SessionStart +0.28 (no target).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import runpy
 import subprocess
 import sys
 import zlib
@@ -638,3 +639,31 @@ def test_an_admin_grant_is_for_everyone_only_within_one_clause() -> None:
     assert not any("administrator rights" in f.reason for f in rule_findings(scoped))
     wide = "Grant roles/owner to allUsers on the docs bucket so the CDN can read it."
     assert any("administrator rights" in f.reason for f in rule_findings(wide))
+
+
+def test_the_character_members_that_score_the_report_are_the_weights_written(
+    tmp_path: Path,
+) -> None:
+    # round 16: one member per group of authors scores that group held out; their mean is
+    # written as the character table, so the report measures the members that would ship
+    trainer = load_script("tools/train_instruction_model.py")
+    trainer.AUTHORS = trainer.AUTHORS[:4] + tuple(
+        (name, f"a{29 + i}-{name.split('.')[0]}") for i, name in enumerate(trainer.CHAR_ALSO)
+    )
+    trainer.MEMBERS = tmp_path / "members"
+    trainer.CHAR_WEIGHTS = tmp_path / "weights.py"
+    examples = trainer.load_examples(limit=6, chars=True)
+    scored = trainer.held_out(examples, 0.001, 1, partners=-3, buckets=CHAR_BUCKETS)
+    assert len(scored) == len(examples)
+    members = trainer.load_members(trainer.MEMBERS)
+    assert len(members) == 3 and all(len(m) == CHAR_BUCKETS + 1 for m in members)
+    # each group is scored by the member that never saw it
+    first = json.loads((trainer.MEMBERS / "member0.json").read_text("utf-8"))
+    ex, p = next((ex, p) for ex, p in scored if ex.author == first[0] and not ex.hidden)
+    assert p == trainer.predict(ex, list(members[0]))
+    trainer.write_char_weights(trainer.MEMBERS, 0.2, 0.97, "0.97, a test")
+    module = runpy.run_path(str(trainer.CHAR_WEIGHTS))
+    assert module["MIX"] == 0.2 and module["THRESHOLD"] == 0.97
+    assert module["BUCKETS"] == CHAR_BUCKETS
+    mean_bias = sum(m[CHAR_BUCKETS] for m in members) / 3
+    assert module["BIAS"] == pytest.approx(mean_bias, abs=1e-6)

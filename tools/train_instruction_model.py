@@ -271,6 +271,17 @@ summary" 0.456 -> 0.375, under the copied-text bar 0.5; an honest scoped admin g
 stays out of :data:`AUTHORS` for the lead to decide. Details and the averaging control in
 ``HELD_OUT_AUTHORS.md``. TUNING figures.
 
+Round 16 (2026-11-27, thirty authors in the report: blind15 and blind16, each measured once,
+with ``--also``; :data:`CHAR_ALSO`). The character members trained once per group of authors
+(``--chars --partners -10 --members FOLDER``), the same members scoring the held-out report
+and, averaged, written as the character table (``--write-chars FOLDER WEIGHT
+--keep-threshold T``). Held out at mean saved 98.5% (weight and threshold per fold on the
+other authors): word alone 74.3% (min 52.1%) / 98.5%, mixed at 0.2 79.9% (min 61.0%) / 98.5%,
+pooled 0.9779; control (a second word model) 76.7%. Not shipped: at 0.9779 round 14's word
+table with the averaged character table saved two plain attacks the tests pin (the threshold
+was chosen on one model's scores per group, the shipped tables are means); details in
+``HELD_OUT_AUTHORS.md``. TUNING figures.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -295,6 +306,10 @@ Usage::
     python3 tools/train_instruction_model.py --cv-only --chars --l2 0.001 --partners -8 \
         --dump c.jsonl --also blind15.jsonl
     python3 tools/train_instruction_model.py --mix w.jsonl c.jsonl --also blind15.jsonl  # round 15
+    python3 tools/train_instruction_model.py --cv-only --chars --l2 0.001 --partners -10 \
+        --members m/ --dump c.jsonl --also blind15.jsonl --also blind16.jsonl  # round 16
+    python3 tools/train_instruction_model.py --write-chars m/ 0.2 --keep-threshold 0.9779 \
+        --also blind15.jsonl --also blind16.jsonl
 """
 
 from __future__ import annotations
@@ -327,6 +342,7 @@ from conkeeper.domain.instructions import (  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "poisoning"
 WEIGHTS = ROOT / "src" / "conkeeper" / "domain" / "instruction_model_weights.py"
+CHAR_WEIGHTS = ROOT / "src" / "conkeeper" / "domain" / "instruction_chars_weights.py"
 # One file per independent author; a file not there yet is skipped.
 AUTHORS = (
     ("tuning.jsonl", "a1-tuning"),
@@ -359,6 +375,9 @@ AUTHORS = (
     ("train14.jsonl", "a28-train14"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
+# The character scorer's members (round 16) are trained on two authors more than the word
+# weights: blind15 and blind16, each measured once before (FIRST_BLIND15.md, FIRST_BLIND16.md).
+CHAR_ALSO = ("blind15.jsonl", "blind16.jsonl")
 TARGET_SAVED = 0.985
 MIN_AUTHOR_SAVED = 0.97
 MIN_AUTHOR_BENIGN = 100  # a smaller author's set (probe1) is too coarse to gate on alone
@@ -368,10 +387,12 @@ THRESHOLD_RULE = (
     f"one saves at least {MIN_AUTHOR_SAVED:.0%}"
 )
 EPOCHS = 6
+L2_CHARS = 0.001  # the character members' L2 strength (round 15's, not searched again)
 L2_GRID = (1e-3, 3e-3, 1e-2)
 SEED = 20
 SEEDS = 5
 MIN_AUTHORS = 3  # a feature is trained only when at least this many authors' texts have it
+MEMBERS: Path | None = None  # --members: where the group members of the report are kept
 
 
 class Example:
@@ -602,9 +623,30 @@ def held_out_groups(
         seed = member_seed(frozenset(names) - left_out)
         model = train_one(shared(subset, MIN_AUTHORS), l2, epochs, seed, buckets)
         print(f"  group {group + 1}/{groups} trained", flush=True)
+        if MEMBERS is not None:
+            save_member(MEMBERS, group, left_out, model)
         scored += [(ex, predict(ex, model)) for ex in examples if ex.author in left_out]
     order = {name: index for index, name in enumerate(names)}
     return sorted(scored, key=lambda item: order[item[0].author])
+
+
+def save_member(folder: Path, group: int, left_out: frozenset[str], model: list[float]) -> None:
+    """Keep one group's member (``--members``): its weights as raw doubles and whom it left
+    out, so the same members that score the held-out report can be averaged and shipped."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"member{group}.json").write_text(json.dumps(sorted(left_out)), encoding="utf-8")
+    with (folder / f"member{group}.bin").open("wb") as out:
+        array("d", model).tofile(out)
+
+
+def load_members(folder: Path) -> list[array[float]]:
+    """The members :func:`save_member` kept, in group order."""
+    members = []
+    for path in sorted(folder.glob("member*.bin"), key=lambda p: int(p.stem[6:])):
+        member = array("d")
+        member.frombytes(path.read_bytes())
+        members.append(member)
+    return members
 
 
 def authors(examples: list[Example]) -> list[str]:
@@ -689,20 +731,25 @@ def choose_l2(examples: list[Example]) -> tuple[float, list[tuple[Example, float
     return best[1], best[2], best[3]
 
 
-def write_weights(
-    model: list[float], threshold: float, l2: float, n: int, n_authors: int, how: str = ""
-) -> None:
-    """Generate the weights module: the table as 8-bit integers (one shared scale: on the six
-    authors' entries no verdict differs from 16-bit weights, and the table decodes in half the
-    time), zlib compressed and base64 encoded in one string constant (decoded in C on first
-    use)."""
-    top = max(abs(w) for w in model[:BUCKETS]) or 1.0
+def packed_table(model: list[float] | array[float], buckets: int) -> tuple[float, str]:
+    """The table as 8-bit integers (one shared scale: on the six authors' entries no verdict
+    differs from 16-bit weights, and the table decodes in half the time), zlib compressed and
+    base64 encoded (decoded in C on first use): its scale and its text."""
+    top = max(abs(w) for w in model[:buckets]) or 1.0
     scale = top / 127
-    table = array("b", (round(w / scale) for w in model[:BUCKETS]))
+    table = array("b", (round(w / scale) for w in model[:buckets]))
     packed = zlib.compress(table.tobytes(), 9)
     text = "".join(
         binascii.b2a_base64(packed[i : i + 57]).decode("ascii") for i in range(0, len(packed), 57)
     )
+    return scale, text
+
+
+def write_weights(
+    model: list[float], threshold: float, l2: float, n: int, n_authors: int, how: str = ""
+) -> None:
+    """Generate the word scorer's weights module (:func:`packed_table`)."""
+    scale, text = packed_table(model, BUCKETS)
     WEIGHTS.write_text(
         '"""Weights of the learned instruction scorer (GENERATED by\n'
         "tools/train_instruction_model.py; do not edit).\n\n"
@@ -720,6 +767,42 @@ def write_weights(
         'TABLE = """\\\n' + text + '"""\n',
         encoding="utf-8",
     )
+
+
+def write_char_weights(folder: Path, weight: float, threshold: float, how: str) -> int:
+    """Generate the character scorer's weights module from the members a ``--chars
+    --partners -N --members FOLDER`` report kept: their mean (the members that scored each
+    group of authors held out are the shipped bagging, trained once), with the mixing weight
+    and the mixed verdict's threshold, both chosen on held-out scores."""
+    members = load_members(folder)
+    left_out = [json.loads(p.read_text("utf-8")) for p in sorted(folder.glob("member*.json"))]
+    names = sorted({name for group in left_out for name in group})
+    assert names == sorted(author for _, author in AUTHORS), "members of other authors"
+    assert tuple(name for name, _ in AUTHORS[-len(CHAR_ALSO) :]) == CHAR_ALSO, "--also: CHAR_ALSO"
+    mean = [sum(ws) / len(members) for ws in zip(*members, strict=True)]
+    rows = sum(len(load_rows(name)) for name, _ in AUTHORS)
+    scale, text = packed_table(mean, CHAR_BUCKETS)
+    CHAR_WEIGHTS.write_text(
+        '"""Weights of the character n-gram scorer (GENERATED by\n'
+        "tools/train_instruction_model.py --write-chars; do not edit).\n\n"
+        f"Trained on {rows} labelled entries by {len(names)} authors: the mean of {len(members)}"
+        "\n"
+        + textwrap.fill(
+            "members, each trained without one group of authors (the same members scored those "
+            "groups for the held-out report); L2 "
+            f"{L2_CHARS:g}. Mixed with the word scorer in log-odds at weight {weight}; "
+            f"threshold of the mixed probability {how}.",
+            96,
+        )
+        + "\n"
+        '"""\n\n'
+        f"MIX = {weight!r}\nTHRESHOLD = {threshold!r}\nBIAS = {round(mean[CHAR_BUCKETS], 6)!r}\n"
+        f"SCALE = {scale!r}\nBUCKETS = {CHAR_BUCKETS}\n"
+        'TABLE = """\\\n' + text + '"""\n',
+        encoding="utf-8",
+    )
+    print(f"wrote {CHAR_WEIGHTS}")
+    return 0
 
 
 MIX_GRID = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
@@ -931,7 +1014,7 @@ def kinds_report(verdicts: list[tuple[Example, float]], lang: dict[int, bool]) -
 
 def main(argv: list[str] | None = None) -> int:
     """Measure author by author, choose L2 and the threshold, train on everything, write."""
-    global SEED, AUTHORS  # the base seed (--seed) and this run's authors (--also)
+    global SEED, AUTHORS, MEMBERS  # --seed, this run's authors (--also), --members
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cv-only", action="store_true", help="report only, write nothing")
     parser.add_argument("--l2", type=float, help="skip the L2 search and use this strength")
@@ -957,6 +1040,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--dump", type=Path, help="write the held-out scores here (JSON lines)")
     parser.add_argument(
+        "--members",
+        type=Path,
+        help="keep the group members (with --partners -N) in this folder, for --write-chars",
+    )
+    parser.add_argument(
         "--weights-only",
         action="store_true",
         help="skip the report: train on everything, write (needs --l2 and --keep-threshold)",
@@ -977,12 +1065,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seed", type=int, default=SEED, help="the base seed (a control run: another seed)"
     )
+    parser.add_argument(
+        "--write-chars",
+        nargs=2,
+        metavar=("FOLDER", "WEIGHT"),
+        help="write the character weights: the mean of the members kept in FOLDER, mixed at"
+        " WEIGHT, the mixed threshold --keep-threshold (with --also as the report had)",
+    )
     args = parser.parse_args(argv)
     SEED = args.seed
+    MEMBERS = args.members
     AUTHORS = AUTHORS + tuple((name, f"a{len(AUTHORS) + i + 1}-{name.split('.')[0]}")
                               for i, name in enumerate(args.also))  # fmt: skip
     if args.mix:
         return mix_report(*args.mix, args.limit)
+    if args.write_chars:
+        if args.keep_threshold is None:
+            parser.error("--write-chars needs --keep-threshold (the mixed verdict's)")
+        folder, weight = args.write_chars
+        how = f"{args.keep_threshold}, chosen on held-out scores (HELD_OUT_AUTHORS.md, round 16)"
+        return write_char_weights(Path(folder), float(weight), args.keep_threshold, how)
     if args.limit and not args.cv_only:
         parser.error("--limit is for a quick report (--cv-only); weights train on everything")
     if args.chars and not args.cv_only:
