@@ -13,7 +13,8 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.test_privacy_probe import assert_hidden, hook, written
+from tests.conftest import run_cli
+from tests.test_privacy_probe import assert_hidden, bash_output, hook, written
 
 from conkeeper.domain.privacy import clean_captured
 
@@ -54,3 +55,19 @@ def test_a_stray_close_hides_back_to_the_previous_span_and_keeps_what_follows(
     assert "tail" in cleaned
     if closed and before.strip():
         assert before.split()[0] in cleaned
+
+
+def test_a_dotted_token_in_a_query_string_or_assignment_is_redacted(
+    project: Path, isolated_home: Path
+) -> None:
+    """``ya29.…``-style tokens hold a dot; a dotted value with a random part is no code path."""
+    oauth = "ya29.a0AfH6SMBx7Qm2Lp9Rt4Wz"
+    session = "s%3A" + "k2Jd9Qw.Lm4Zx8Rt7Vn3Bp6Yc1Hs5"
+    out = [
+        bash_output(project, 1, f"curl 'https://x.io/cb?access_token={oauth}&state=1'", "{}"),
+        bash_output(project, 2, "cat .env", f"SESSION_TOKEN={session.replace('%3A', '')}\n"),
+    ]
+    listed = run_cli("search", "--sessions", "access_token", cwd=project)
+    blob = written(project, isolated_home)
+    assert_hidden(oauth, *out, listed.stdout, blob)
+    assert_hidden("Lm4Zx8Rt7Vn3Bp6Yc1Hs5", *out, blob)

@@ -317,12 +317,26 @@ def _random_letters(value: str) -> bool:
 def _is_code_expression(text: str, value: str, start: int, end: int, spaced: bool) -> bool:
     """An unquoted value that is really code: a call, an attribute path, a variable name."""
     after = text[end : end + 1]
-    if after in ("(", "[") or _DOTTED_RE.match(value):
+    if after in ("(", "[") or (_DOTTED_RE.match(value) and not _holds_random_part(value)):
         return True
     named_like_secret = _SECRET_WORD_RE.search(value) and not _DIGIT_RE.search(value)
     if _IDENT_RE.match(value) and named_like_secret and not value.isupper():
         return True
     return spaced and bool(_IDENT_RE.match(value)) and value.isalpha()
+
+
+def _holds_random_part(value: str) -> bool:
+    """A dotted value with a random-looking part (``ya29.a0AfH6SMBx7Qm2Lp9Rt4Wz``) is a token
+    that holds a dot, not an attribute path such as ``settings.api_token``: the part mixes
+    lower case, upper case and digits with no ``_`` between words (``settings.AWS_KEY_2``,
+    ``self.secret_b64`` stay)."""
+    return any(_random_segment(part) for part in value.split("."))
+
+
+def _random_segment(part: str) -> bool:
+    if "_" in part or part.isupper() or part.islower() or not _DIGIT_RE.search(part):
+        return False
+    return _looks_random(part, 16)
 
 
 def _plausible_password(value: str, *, bare: bool, prose: bool) -> bool:
