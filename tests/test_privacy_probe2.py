@@ -71,3 +71,11 @@ def test_a_dotted_token_in_a_query_string_or_assignment_is_redacted(
     blob = written(project, isolated_home)
     assert_hidden(oauth, *out, listed.stdout, blob)
     assert_hidden("Lm4Zx8Rt7Vn3Bp6Yc1Hs5", *out, blob)
+
+
+def test_a_cookie_given_to_curl_with_dash_b_is_redacted(project: Path, isolated_home: Path) -> None:
+    cookie = "f3k9Lm2Qx7Rt5Wz8Yp1Bc4Dv6"
+    out = bash_output(project, 1, f"curl -sb 'sessionid={cookie}; theme=dark' https://x", "ok")
+    blob = written(project, isolated_home)
+    assert_hidden(cookie, out, blob)
+    assert b"theme=dark" in blob

@@ -1011,19 +1011,22 @@ def _header_rules() -> list[_Rule]:
             ),
             45,
             _cookie_check,
-            hints=("cookie",),
+            hints=("cookie", "curl"),
             lower_hints=True,
             window=(0, 4096),
         ),
     ]
 
 
-_COOKIE_HEADER_RE = LazyPattern(r"(?i)cookie[\"']?[ \t]*[:=]|--cookie[ \t=]")
+_COOKIE_HEADER_RE = LazyPattern(
+    r"(?i)cookie[\"']?[ \t]*[:=]|--cookie[ \t=]|\bcurl\b.*?(?<![\w-])-[A-Za-z]*b[ \t]"
+)
 
 
 def _cookie_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
     """A random-looking value of a ``name=value`` pair in a ``Cookie:`` / ``Set-Cookie:``
-    header (or ``curl --cookie``) on the same line; ``theme=dark`` or a path stays."""
+    header (or ``curl --cookie`` / ``curl -b``) on the same line; ``theme=dark`` or a path
+    stays."""
     return bool(_COOKIE_HEADER_RE.search(_line_before(text, start))) and _looks_random(
         text[start:end], 16
     )
