@@ -9,12 +9,21 @@ wrote under the data home and the memory folder.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 from tests.conftest import run_cli
-from tests.test_privacy_probe import assert_hidden, bash_output, hook, written
+from tests.test_privacy_probe import (
+    GITHUB,
+    OPENAI,
+    STRIPE,
+    assert_hidden,
+    bash_output,
+    hook,
+    written,
+)
 
 from conkeeper.domain.privacy import clean_captured
 
@@ -79,3 +88,45 @@ def test_a_cookie_given_to_curl_with_dash_b_is_redacted(project: Path, isolated_
     blob = written(project, isolated_home)
     assert_hidden(cookie, out, blob)
     assert b"theme=dark" in blob
+
+
+def test_a_session_id_or_transcript_name_holding_a_token_is_stored_as_a_digest(
+    project: Path, isolated_home: Path
+) -> None:
+    """A session id is a file name, a database key and a log field: one that holds a token is
+    replaced by a stable digest, never written as it came."""
+    session = f"ci-{GITHUB}"
+    out = [hook(project, "UserPromptSubmit", session_id=session, prompt="fix the build")]
+    tool = {"command": "make", "description": "build"}
+    out.append(
+        hook(
+            project,
+            "PostToolUse",
+            session_id=session,
+            tool_name="Bash",
+            tool_use_id="toolu_1",
+            tool_input=tool,
+            tool_response={"stdout": "ok"},
+        )
+    )
+    out.append(hook(project, "Stop", session_id=session, stop_hook_active=False))
+    handoff = run_cli("handoff", "write", "--session", f"x-{STRIPE}", "--note", "go", cwd=project)
+    folder = isolated_home / ".claude" / "projects" / "-tmp-proj"
+    folder.mkdir(parents=True)
+    line = {
+        "type": "user",
+        "cwd": str(project),
+        "sessionId": "s",
+        "uuid": "u-1",
+        "timestamp": "2025-06-01T10:00:00.000Z",
+        "message": {"role": "user", "content": "The cart total is wrong; fix it."},
+    }
+    (folder / f"run-{OPENAI}.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+    imported = run_cli("import", "transcripts", str(folder), "--no-progress", cwd=project)
+    sessions = run_cli("sessions", "--json", cwd=project)
+    blob = written(project, isolated_home)
+    texts = [*out, handoff.stdout + handoff.stderr, imported.stdout + imported.stderr]
+    for token in (GITHUB, STRIPE, OPENAI):
+        assert_hidden(token, *texts, sessions.stdout, blob)
+    assert b"fix the build" in blob and b"The cart total is wrong" in blob
+    assert sessions.stdout.count("redacted-") >= 2  # still two sessions, each its own name
