@@ -130,3 +130,47 @@ def test_a_session_id_or_transcript_name_holding_a_token_is_stored_as_a_digest(
         assert_hidden(token, *texts, sessions.stdout, blob)
     assert b"fix the build" in blob and b"The cart total is wrong" in blob
     assert sessions.stdout.count("redacted-") >= 2  # still two sessions, each its own name
+
+
+def test_a_value_on_the_line_after_its_key_is_redacted(project: Path, isolated_home: Path) -> None:
+    """``password:`` then the value alone on the next indented line (YAML, a block scalar, a
+    wrapped Python dict), in a prompt, a tool's output and a memory file."""
+    password, key = "Tr0ub4dor-horse-battery-9412", "Qm7xPz2LkW9vRt4Hs"
+    prompt = f"staging creds:\ndb:\n  password:\n    {password}\n  api_key: >-\n    {key}\n"
+    said = hook(project, "UserPromptSubmit", prompt=prompt)
+    tool = bash_output(
+        project, 1, "cat settings.py", f'DB = {{\n  "password":\n    "{password}",\n}}'
+    )
+    memory = project / ".claude" / "memory"
+    (memory / "patterns.md").write_text(
+        f"# Patterns\n\n## Staging\n\nsecret =\n  {key}\npassword: |\n  {password}\n",
+        encoding="utf-8",
+    )
+    found = run_cli("search", "staging", "password", "secret", cwd=project)
+    as_json = run_cli("search", "--json", "--sessions", "staging creds", cwd=project)
+    blob = written(project, isolated_home).replace((memory / "patterns.md").read_bytes(), b"")
+    for secret in (password, key):
+        assert_hidden(secret, said, tool, found.stdout, as_json.stdout, blob)
+    assert "password:" in found.stdout  # the key stays readable
+
+
+@given(
+    word=st.sampled_from(["password", "db_password", "secret", "api_key", "token"]),
+    sep=st.sampled_from([":", " =", ": |", ": >-", ":="]),
+    indent=st.sampled_from(["  ", "    ", "\t"]),
+    value=st.from_regex(r"[A-Za-z]{4}[0-9][A-Za-z0-9!#%+]{9,20}", fullmatch=True),
+    quote=st.sampled_from(["", '"', "'"]),
+    newline=st.sampled_from(["\n", "\r\n"]),
+)
+def test_a_credential_alone_on_the_next_line_is_cut_and_a_schema_line_is_kept(
+    word: str, sep: str, indent: str, value: str, quote: str, newline: str
+) -> None:
+    """The value on the next line is cut exactly when it would be cut on the key's own line."""
+    from conkeeper.domain.secrets import redact
+
+    text = f"{word}{sep}{newline}{indent}{quote}{value}{quote}{newline}next: 1"
+    same_line = f"{word}{sep.rstrip(' |>-')} {quote}{value}{quote}{newline}next: 1"
+    assert (value in redact(text)) == (value in redact(same_line))
+    assert "Tr0ub4dor9x" not in redact(f"{word}{sep}{newline}{indent}Tr0ub4dor9x{newline}")
+    schema = f"{word}{sep}{newline}{indent}type: string{newline}{indent}minLength: 8"
+    assert redact(schema) == schema

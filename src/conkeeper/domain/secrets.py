@@ -524,6 +524,8 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
         if not _KEY_PREFIX_RE.search(prefix):
             return False
     value = text[start:end]
+    if m.group("nl") is not None and not _fills_its_line(text, m.end(), m.group("sep")):
+        return False
     if m.group("kw").lower() == "pwd" and value[:1] in "/~":
         return False  # the working directory (``pwd: /home/me``), not a password
     group = _value_group(m)
@@ -532,12 +534,24 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
     spaced = bare and sep in ("=", ":=") and m.group("sp") != ""
     if bare and (value.startswith("-") or _is_code_expression(text, value, start, end, spaced)):
         return False
-    prose = bare and (sep.lower() == "is" or (sep == ":" and _more_words_follow(text, end)))
+    prose = bare and (
+        sep.lower() == "is"
+        or m.group("nl") is not None
+        or (sep == ":" and _more_words_follow(text, end))
+    )
     if sep.lower() == "is" and (not m.group("sp") or _is_word(value)):
         return False
     if _keyword_kind(m.group("kw")) == "password":
         return _plausible_password(value, bare=bare, prose=prose)
     return _looks_random(value, 8) and value.lower() not in _STOPWORDS
+
+
+def _fills_its_line(text: str, end: int, sep: str) -> bool:  # ``end``: after any quote
+    """A value on the line after its key is one only when it is that line's whole text (a
+    ``type: string`` line under ``password:`` is a schema, not a password) and the key's
+    separator is one that can take a value on the next line (not ``is``)."""
+    rest = text[end : end + 3].lstrip(",;")
+    return sep.strip().lower() != "is" and (rest[:1] in ("", "\n") or rest[:2] == "\r\n")
 
 
 def _in_url_userinfo(text: str, pos: int) -> bool:
@@ -600,9 +614,14 @@ _KEY_PREFIX_RE = LazyPattern(
     r"(?:secret|private|access|auth|client|encryption|signing|master|app|account|api)[_.\- ]?$"
 )
 
+# The value may sit alone on the next, indented line: ``password =`` then ``    "x"``, or a
+# YAML block scalar (``password: |`` / ``>-``) whose first line is the value.
+_NEXT_LINE = r"(?:(?P<nl>(?:[|>][-+0-9]{0,2})?[ \t]{0,8}\r?\n)[ \t]{1,16})?"
 _ASSIGNMENT_RE = LazyPattern(
     r"(?i)" + _KEYWORDS + r"(?:[_.\-]?(?:base|value|b64))?(?![A-Za-z0-9_])"
-    r"""["']?(?P<sp>[ \t]{0,8})(?P<sep>:=|=>|=(?!=)|:(?!:)|is(?=[ \t]))[ \t]{0,8}""" + _VALUE
+    r"""["']?(?P<sp>[ \t]{0,8})(?P<sep>:=|=>|=(?!=)|:(?!:)|is(?=[ \t]))[ \t]{0,8}"""
+    + _NEXT_LINE
+    + _VALUE
 )
 
 _FLAG_WORD_RE = LazyPattern(
