@@ -174,3 +174,24 @@ def test_a_credential_alone_on_the_next_line_is_cut_and_a_schema_line_is_kept(
     assert "Tr0ub4dor9x" not in redact(f"{word}{sep}{newline}{indent}Tr0ub4dor9x{newline}")
     schema = f"{word}{sep}{newline}{indent}type: string{newline}{indent}minLength: 8"
     assert redact(schema) == schema
+
+
+def test_config_show_get_and_set_never_print_a_password_in_a_setting(
+    project: Path, isolated_home: Path
+) -> None:
+    """A setting's value is shown text: ``llm_base_url`` with a password in it is shown cut."""
+    password = "Tr0ub4dor-horse-battery-9412"
+    url = f"https://llm:{password}@llm.internal/v1"
+    (project / ".claude" / "memory" / ".memory-config.md").write_text(
+        f"---\nllm_base_url: {url}\n---\n", encoding="utf-8"
+    )
+    shown = [
+        run_cli("config", "show", cwd=project),
+        run_cli("config", "show", "--json", cwd=project),
+    ]
+    shown.append(run_cli("config", "get", "llm_base_url", cwd=project))
+    shown.append(run_cli("config", "get", "--json", "llm_base_url", cwd=project))
+    shown.append(run_cli("config", "set", "llm_base_url", url, cwd=project))
+    assert all(r.returncode == 0 for r in shown)
+    assert_hidden(password, *(r.stdout + r.stderr for r in shown))
+    assert "llm.internal/v1" in shown[2].stdout
