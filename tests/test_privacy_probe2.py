@@ -195,3 +195,14 @@ def test_config_show_get_and_set_never_print_a_password_in_a_setting(
     assert all(r.returncode == 0 for r in shown)
     assert_hidden(password, *(r.stdout + r.stderr for r in shown))
     assert "llm.internal/v1" in shown[2].stdout
+
+
+def test_an_aws_secret_key_named_in_words_is_redacted(project: Path, isolated_home: Path) -> None:
+    """``aws secret <key>`` written as words (a handoff note, a prompt), not as a variable."""
+    secret = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8v4mN2xK"
+    note = run_cli("handoff", "write", "--note", f"resume: aws secret {secret} then", cwd=project)
+    said = hook(project, "UserPromptSubmit", prompt=f"deploy with the aws secret {secret} please")
+    shown = run_cli("handoff", "show", cwd=project)
+    started = hook(project, "SessionStart", source="startup")
+    blob = written(project, isolated_home)
+    assert_hidden(secret, note.stdout + note.stderr, said, shown.stdout, started, blob)

@@ -899,8 +899,9 @@ def _structured_rules() -> list[_Rule]:
         _Rule(
             "aws-secret-key",
             LazyPattern(
-                r"(?i)(?:aws[_.\-]?secret(?:[_.\-]?access)?[_.\-]?key|secret[_.\-]?access[_.\-]?key"
-                r"|aws[_.\-]?secret)[\"']?[ \t]{0,8}(?:=|:|=>|[ \t])[ \t]{0,8}[\"']?"
+                r"(?i)(?:aws[_.\- ]?secret(?:[_.\- ]?access)?[_.\- ]?key"
+                r"|secret[_.\- ]?access[_.\- ]?key|aws[_.\- ]?secret)"
+                r"[\"']?[ \t]{0,8}(?:=|:|=>|[ \t])[ \t]{0,8}[\"']?"
                 r"(?P<value>(?-i:[A-Za-z0-9/+]{40}))(?![A-Za-z0-9/+=])"
             ),
             85,
