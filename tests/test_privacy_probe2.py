@@ -206,3 +206,35 @@ def test_an_aws_secret_key_named_in_words_is_redacted(project: Path, isolated_ho
     started = hook(project, "SessionStart", source="startup")
     blob = written(project, isolated_home)
     assert_hidden(secret, note.stdout + note.stderr, said, shown.stdout, started, blob)
+
+
+def test_a_password_written_after_the_word_with_a_space_is_redacted(
+    project: Path, isolated_home: Path
+) -> None:
+    """``the password Tr0ub4dor-9412 works``: prose, a search query, a remembered note."""
+    password = "Tr0ub4dor-horse-battery-9412"
+    said = hook(project, "UserPromptSubmit", prompt=f"the staging password {password} works now")
+    query = run_cli("search", "--sessions", f"password {password}", cwd=project)
+    saved = run_cli("remember", f"Staging uses password {password} until May", cwd=project)
+    blob = written(project, isolated_home)
+    assert_hidden(password, said, query.stdout + query.stderr, saved.stdout + saved.stderr, blob)
+    assert b"the staging password" in blob
+
+
+@given(
+    word=st.sampled_from(["password", "passwd", "secret", "token"]),
+    prose=st.sampled_from(
+        ["reset flow", "policy requires 12 chars", "hash uses bcrypt", "count 128k"]
+    ),
+    sha=st.from_regex(r"[0-9a-f]{7,40}", fullmatch=True),
+)
+def test_a_key_word_before_ordinary_words_or_a_hash_stays_readable(
+    word: str, prose: str, sha: str
+) -> None:
+    from conkeeper.domain.secrets import redact
+
+    texts = [f"the {word} {prose}"]
+    if word != "token":  # ``token <hex>`` was a bearer token before this rule, and stays one
+        texts.append(f"{word} {sha} matches commit {sha}")
+    for text in texts:
+        assert redact(text) == text

@@ -251,6 +251,7 @@ _SLUG_RE = LazyPattern(r"^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$")
 
 
 _DIGIT_RE = LazyPattern(r"[0-9]")
+_ALPHA_RE = LazyPattern(r"[A-Za-z]")
 _CLASS_RES = (LazyPattern(r"[a-z]"), LazyPattern(r"[A-Z]"), _DIGIT_RE, LazyPattern(r"[^A-Za-z0-9]"))
 _CASE_FLIP_RE = LazyPattern(r"(?=[a-z][A-Z]|[A-Z][a-z])")
 
@@ -524,6 +525,8 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
         if not _KEY_PREFIX_RE.search(prefix):
             return False
     value = text[start:end]
+    if not m.group("sep"):  # ``the password Tr0ub4dor-9412 works``: only a credential's look
+        return m.group("nl") is None and _spaced_value_check(text, m, value)
     if m.group("nl") is not None and not _fills_its_line(text, m.end(), m.group("sep")):
         return False
     if m.group("kw").lower() == "pwd" and value[:1] in "/~":
@@ -544,6 +547,21 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
     if _keyword_kind(m.group("kw")) == "password":
         return _plausible_password(value, bare=bare, prose=prose)
     return _looks_random(value, 8) and value.lower() not in _STOPWORDS
+
+
+def _spaced_value_check(text: str, m: re.Match[str], value: str) -> bool:
+    """A key word and its value with only a space between (prose, a search query, a note):
+    the value must look like a credential, mixing letters and digits, and not be code."""
+    if _value_group(m) != "bare" or not _DIGIT_RE.search(value) or not _ALPHA_RE.search(value):
+        return False
+    if _is_code_expression(text, value, m.start("bare"), m.end("bare"), True):
+        return False
+    return _looks_random(value, 10) and not _is_hex_id(value)
+
+
+def _is_hex_id(value: str) -> bool:
+    """A commit SHA, a hash or a UUID named after ``token``/``key``: readable, not a secret."""
+    return all(c in "0123456789abcdefABCDEF-" for c in value)
 
 
 def _fills_its_line(text: str, end: int, sep: str) -> bool:  # ``end``: after any quote
@@ -619,7 +637,7 @@ _KEY_PREFIX_RE = LazyPattern(
 _NEXT_LINE = r"(?:(?P<nl>(?:[|>][-+0-9]{0,2})?[ \t]{0,8}\r?\n)[ \t]{1,16})?"
 _ASSIGNMENT_RE = LazyPattern(
     r"(?i)" + _KEYWORDS + r"(?:[_.\-]?(?:base|value|b64))?(?![A-Za-z0-9_])"
-    r"""["']?(?P<sp>[ \t]{0,8})(?P<sep>:=|=>|=(?!=)|:(?!:)|is(?=[ \t]))[ \t]{0,8}"""
+    r"""["']?(?P<sp>[ \t]{0,8})(?P<sep>:=|=>|=(?!=)|:(?!:)|is(?=[ \t])|(?<=[ \t]))[ \t]{0,8}"""
     + _NEXT_LINE
     + _VALUE
 )
