@@ -238,3 +238,40 @@ def test_a_key_word_before_ordinary_words_or_a_hash_stays_readable(
         texts.append(f"{word} {sha} matches commit {sha}")
     for text in texts:
         assert redact(text) == text
+
+
+def test_the_first_half_of_a_token_split_over_two_outputs_is_redacted(
+    project: Path, isolated_home: Path
+) -> None:
+    """A token cut off at the end of one tool output (its rest in the next) is hidden by its
+    vendor prefix. The rest, a random run with no prefix or key word, is not recognisable alone:
+    a known limit (the report of the probe says so)."""
+    first, rest = GITHUB[:20], GITHUB[20:]
+    out = [
+        bash_output(project, 1, "head -c 37 token.txt", f"token part one: {first}"),
+        bash_output(project, 2, "tail -c +38 token.txt", f"{rest} end"),
+        hook(project, "UserPromptSubmit", prompt=f"the key starts with {STRIPE[:16]}\n"),
+    ]
+    blob = written(project, isolated_home)
+    assert_hidden(first, *out, blob)
+    assert_hidden(STRIPE[:16], *out, blob)
+    assert b"token part one" in blob
+
+
+PREFIXED = {GITHUB: 4, STRIPE: 8, OPENAI: 8, "AKIA" + "QW3RTY7UIOP2ASDF": 4}
+
+
+@given(
+    token=st.sampled_from(sorted(PREFIXED)),
+    body=st.integers(min_value=8, max_value=40),
+    before=st.sampled_from(["", "token: ", "export T=", "line one\n"]),
+    after=st.sampled_from(["", "\n", "  \r\n"]),
+)
+def test_a_token_cut_off_at_the_end_of_a_text_never_survives(
+    token: str, body: int, before: str, after: str
+) -> None:
+    """Its prefix and 8 or more of its characters, then the end: hidden whatever the cut."""
+    from conkeeper.domain.secrets import redact
+
+    cut = token[: min(len(token), PREFIXED[token] + body)]
+    assert cut not in redact(f"{before}{cut}{after}")

@@ -1313,6 +1313,23 @@ def _prose_rules() -> list[_Rule]:
     ]
 
 
+# The prefixes of vendor tokens no word or code starts with; what follows one at the very end
+# of a text is a token cut off there (its rest is in the next tool output or payload).
+_CUT_PREFIXES = (
+    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xoxb-", "xoxp-", "xoxa-", "xoxr-",
+    "sk-ant-", "sk-proj-", "sk_live_", "rk_live_", "glpat-", "npm_", "AKIA", "ASIA",
+)  # fmt: skip
+_TAIL_CHARS = 300
+_CUT_PRIORITY = 20  # below every whole token's rule
+
+
+_CUT_TOKEN_RE = LazyPattern(
+    r"(?<![A-Za-z0-9_\-])(?P<prefix>"
+    + "|".join(re.escape(p) for p in _CUT_PREFIXES)
+    + r")(?P<body>[A-Za-z0-9_\-]{8,200})[ \t\r\n]*\Z"
+)
+
+
 _RULES = [
     *_structured_rules(),
     *_vendor_rules(),
@@ -1470,7 +1487,25 @@ def find_secrets(text: str) -> list[SecretMatch]:
     candidates += _base64_candidates(text)
     if "\n" in text:
         candidates += _wrapped_candidates(text)
+    candidates += _cut_candidates(text)
     return _with_lines(text, _merge(candidates))
+
+
+def _cut_candidates(text: str) -> list[_Candidate]:
+    """A vendor token cut off at the very end of a text (the first half of a token split over
+    two tool outputs or payloads): its prefix and 8 or more random characters (digits in
+    them, varied, no placeholder such as ``xoxb-your-token``), then only the end. Only the
+    last few hundred characters are read."""
+    from_ = max(0, len(text) - _TAIL_CHARS)
+    if not any(prefix in text[from_:] for prefix in _CUT_PREFIXES):
+        return []
+    m = _CUT_TOKEN_RE.search(text, from_)
+    if m is None or m.start("body") < 0:
+        return []
+    body = m.group("body")
+    if not _DIGIT_RE.search(body) or not _is_diverse(body, 6) or _is_placeholder(body):
+        return []
+    return [_Candidate("generic-secret", m.start(), m.end("body"), _CUT_PRIORITY)]
 
 
 def _candidates(text: str) -> list[_Candidate]:
