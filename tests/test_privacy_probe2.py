@@ -275,3 +275,31 @@ def test_a_token_cut_off_at_the_end_of_a_text_never_survives(
 
     cut = token[: min(len(token), PREFIXED[token] + body)]
     assert cut not in redact(f"{before}{cut}{after}")
+
+
+def test_a_tool_name_or_tool_use_id_holding_a_token_is_not_stored(
+    project: Path, isolated_home: Path
+) -> None:
+    """The names of things are text too: an MCP tool named after a token, a tool use id."""
+    out = [
+        hook(
+            project,
+            "PostToolUse",
+            tool_name=f"mcp__deploy__{STRIPE}",
+            tool_use_id="toolu_1",
+            tool_input={"q": "x"},
+            tool_response={"result": "ok"},
+        ),
+        hook(
+            project,
+            "PostToolUse",
+            tool_name="Bash",
+            tool_use_id=f"toolu_{GITHUB}",
+            tool_input={"command": "make"},
+            tool_response={"stdout": "ok", "exit_code": 1},
+        ),
+    ]
+    blob = written(project, isolated_home)
+    assert_hidden(STRIPE, *out, blob)
+    assert_hidden(GITHUB, *out, blob)
+    assert b"mcp__deploy__" in blob and b"`make`" in blob
