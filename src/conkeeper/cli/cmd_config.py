@@ -79,7 +79,7 @@ def _show(loaded: cfg.LoadedConfig, as_json: bool) -> int:
 
 def _get(loaded: cfg.LoadedConfig, key: str, as_json: bool) -> int:
     name = _known_key(key)
-    value = getattr(loaded.config, name)
+    value = cfg.shown_value(getattr(loaded.config, name))
     if as_json:
         emit_json(
             {
@@ -108,7 +108,7 @@ def _set(root: Path, args: argparse.Namespace) -> int:
         cfg.set_value(path, name, args.value)
     except (ValueError, MemoryFileError) as exc:
         raise CliError(str(exc)) from None
-    value = cfg.parse_value(name, args.value)
+    value = cfg.shown_value(cfg.parse_value(name, args.value))
     _warn_if_shadowed(root, name, path)
     if args.json:
         emit_json({"key": name, "value": value, "path": str(path)})

@@ -773,15 +773,26 @@ def set_value(path: Path, key: str, value: str, source: str = "user-cli") -> Non
     )
 
 
+def shown_value(value: Value) -> Value:
+    """A setting's value as it may be printed: text cleaned by the privacy module (a password
+    in ``llm_base_url`` is cut), other values as they are. The value ConKeeper uses is not
+    changed; only what ``config show|get|set`` prints."""
+    if not isinstance(value, str):
+        return value
+    from conkeeper.domain.messages import clean_message
+
+    return clean_message(value)
+
+
 def describe(loaded: LoadedConfig) -> list[dict[str, object]]:
     """One record per key (name, value, source, default, type, expected, description), in
     schema order, for ``conkeeper config show`` and the memory-config skill."""
-    records = []
+    records: list[dict[str, object]] = []
     for name, spec in KEYS.items():
         records.append(
             {
                 "key": name,
-                "value": getattr(loaded.config, name),
+                "value": shown_value(getattr(loaded.config, name)),
                 "source": loaded.sources.get(name, "default"),
                 "default": spec.default,
                 "type": spec.type,

@@ -318,7 +318,7 @@ def clean_captured(text: str) -> CleanText | None:
         joined = "\n".join(result.lines)
         cuts = _line_cuts(result.lines, _captured_hidden(result))
         if "<" in joined:  # both inline tags start with "<": no regex for the common case
-            cuts += _span_cuts(joined, _INLINE_PRIVATE)
+            cuts += _span_cuts(joined, _INLINE_PRIVATE, stray_from_start=True)
             cuts += _span_cuts(joined, _CONTEXT_MARKER)
     cuts += _disguised_span_cuts(joined, lowered)
     kept = _cut(joined, cuts) if cuts else joined
@@ -970,15 +970,20 @@ def _line_cuts(lines: list[str], hidden: list[bool]) -> list[tuple[int, int]]:
     return cuts
 
 
-def _span_cuts(text: str, tag: LazyPattern) -> list[tuple[int, int]]:
+def _span_cuts(
+    text: str, tag: LazyPattern, stray_from_start: bool = False
+) -> list[tuple[int, int]]:
     """Character ranges of ``<tag>…</tag>`` spans, nesting counted; an unclosed span runs to the
-    end and a stray closing tag is cut alone. ``tag`` captures ``/`` in group 1 when closing."""
+    end and a stray closing tag is cut alone, or with everything before it back to the end of
+    the previous span when ``stray_from_start`` (a captured text that closes a span opened in
+    an earlier prompt or tool output). ``tag`` captures ``/`` in group 1 when closing."""
     cuts: list[tuple[int, int]] = []
     start, depth = 0, 0
     for match in tag.finditer(text):
         closing = bool(match.group(1))
         if depth == 0 and closing:
-            cuts.append((match.start(), match.end()))
+            after_last = cuts[-1][1] if cuts else 0
+            cuts.append((after_last if stray_from_start else match.start(), match.end()))
         elif depth == 0:
             start, depth = match.start(), 1
         else:
@@ -1003,13 +1008,14 @@ def _disguised_span_cuts(text: str, lowered: str) -> list[tuple[int, int]]:
     if not any(hint in lowered for hint in hints):
         return cuts
     if "<" in text:
-        cuts += _span_cuts(text, _LOOSE_PRIVATE)
+        cuts += _span_cuts(text, _LOOSE_PRIVATE, stray_from_start=True)
     from conkeeper.domain import secret_views
 
     if secret_views.may_differ(text, tags=True):
         view = secret_views.decoded(text, tags=True)
         if view is not None and "<" in view.text:
-            cuts += [view.span(a, b) for a, b in _span_cuts(view.text, _LOOSE_PRIVATE)]
+            spans = _span_cuts(view.text, _LOOSE_PRIVATE, stray_from_start=True)
+            cuts += [view.span(a, b) for a, b in spans]
     return cuts
 
 

@@ -251,6 +251,7 @@ _SLUG_RE = LazyPattern(r"^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$")
 
 
 _DIGIT_RE = LazyPattern(r"[0-9]")
+_ALPHA_RE = LazyPattern(r"[A-Za-z]")
 _CLASS_RES = (LazyPattern(r"[a-z]"), LazyPattern(r"[A-Z]"), _DIGIT_RE, LazyPattern(r"[^A-Za-z0-9]"))
 _CASE_FLIP_RE = LazyPattern(r"(?=[a-z][A-Z]|[A-Z][a-z])")
 
@@ -317,12 +318,26 @@ def _random_letters(value: str) -> bool:
 def _is_code_expression(text: str, value: str, start: int, end: int, spaced: bool) -> bool:
     """An unquoted value that is really code: a call, an attribute path, a variable name."""
     after = text[end : end + 1]
-    if after in ("(", "[") or _DOTTED_RE.match(value):
+    if after in ("(", "[") or (_DOTTED_RE.match(value) and not _holds_random_part(value)):
         return True
     named_like_secret = _SECRET_WORD_RE.search(value) and not _DIGIT_RE.search(value)
     if _IDENT_RE.match(value) and named_like_secret and not value.isupper():
         return True
     return spaced and bool(_IDENT_RE.match(value)) and value.isalpha()
+
+
+def _holds_random_part(value: str) -> bool:
+    """A dotted value with a random-looking part (``ya29.a0AfH6SMBx7Qm2Lp9Rt4Wz``) is a token
+    that holds a dot, not an attribute path such as ``settings.api_token``: the part mixes
+    lower case, upper case and digits with no ``_`` between words (``settings.AWS_KEY_2``,
+    ``self.secret_b64`` stay)."""
+    return any(_random_segment(part) for part in value.split("."))
+
+
+def _random_segment(part: str) -> bool:
+    if "_" in part or part.isupper() or part.islower() or not _DIGIT_RE.search(part):
+        return False
+    return _looks_random(part, 16)
 
 
 def _plausible_password(value: str, *, bare: bool, prose: bool) -> bool:
@@ -510,6 +525,10 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
         if not _KEY_PREFIX_RE.search(prefix):
             return False
     value = text[start:end]
+    if not m.group("sep"):  # ``the password Tr0ub4dor-9412 works``: only a credential's look
+        return m.group("nl") is None and _spaced_value_check(text, m, value)
+    if m.group("nl") is not None and not _fills_its_line(text, m.end(), m.group("sep")):
+        return False
     if m.group("kw").lower() == "pwd" and value[:1] in "/~":
         return False  # the working directory (``pwd: /home/me``), not a password
     group = _value_group(m)
@@ -518,12 +537,39 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
     spaced = bare and sep in ("=", ":=") and m.group("sp") != ""
     if bare and (value.startswith("-") or _is_code_expression(text, value, start, end, spaced)):
         return False
-    prose = bare and (sep.lower() == "is" or (sep == ":" and _more_words_follow(text, end)))
+    prose = bare and (
+        sep.lower() == "is"
+        or m.group("nl") is not None
+        or (sep == ":" and _more_words_follow(text, end))
+    )
     if sep.lower() == "is" and (not m.group("sp") or _is_word(value)):
         return False
     if _keyword_kind(m.group("kw")) == "password":
         return _plausible_password(value, bare=bare, prose=prose)
     return _looks_random(value, 8) and value.lower() not in _STOPWORDS
+
+
+def _spaced_value_check(text: str, m: re.Match[str], value: str) -> bool:
+    """A key word and its value with only a space between (prose, a search query, a note):
+    the value must look like a credential, mixing letters and digits, and not be code."""
+    if _value_group(m) != "bare" or not _DIGIT_RE.search(value) or not _ALPHA_RE.search(value):
+        return False
+    if _is_code_expression(text, value, m.start("bare"), m.end("bare"), True):
+        return False
+    return _looks_random(value, 10) and not _is_hex_id(value)
+
+
+def _is_hex_id(value: str) -> bool:
+    """A commit SHA, a hash or a UUID named after ``token``/``key``: readable, not a secret."""
+    return all(c in "0123456789abcdefABCDEF-" for c in value)
+
+
+def _fills_its_line(text: str, end: int, sep: str) -> bool:  # ``end``: after any quote
+    """A value on the line after its key is one only when it is that line's whole text (a
+    ``type: string`` line under ``password:`` is a schema, not a password) and the key's
+    separator is one that can take a value on the next line (not ``is``)."""
+    rest = text[end : end + 3].lstrip(",;")
+    return sep.strip().lower() != "is" and (rest[:1] in ("", "\n") or rest[:2] == "\r\n")
 
 
 def _in_url_userinfo(text: str, pos: int) -> bool:
@@ -586,9 +632,14 @@ _KEY_PREFIX_RE = LazyPattern(
     r"(?:secret|private|access|auth|client|encryption|signing|master|app|account|api)[_.\- ]?$"
 )
 
+# The value may sit alone on the next, indented line: ``password =`` then ``    "x"``, or a
+# YAML block scalar (``password: |`` / ``>-``) whose first line is the value.
+_NEXT_LINE = r"(?:(?P<nl>(?:[|>][-+0-9]{0,2})?[ \t]{0,8}\r?\n)[ \t]{1,16})?"
 _ASSIGNMENT_RE = LazyPattern(
     r"(?i)" + _KEYWORDS + r"(?:[_.\-]?(?:base|value|b64))?(?![A-Za-z0-9_])"
-    r"""["']?(?P<sp>[ \t]{0,8})(?P<sep>:=|=>|=(?!=)|:(?!:)|is(?=[ \t]))[ \t]{0,8}""" + _VALUE
+    r"""["']?(?P<sp>[ \t]{0,8})(?P<sep>:=|=>|=(?!=)|:(?!:)|is(?=[ \t])|(?<=[ \t]))[ \t]{0,8}"""
+    + _NEXT_LINE
+    + _VALUE
 )
 
 _FLAG_WORD_RE = LazyPattern(
@@ -866,8 +917,9 @@ def _structured_rules() -> list[_Rule]:
         _Rule(
             "aws-secret-key",
             LazyPattern(
-                r"(?i)(?:aws[_.\-]?secret(?:[_.\-]?access)?[_.\-]?key|secret[_.\-]?access[_.\-]?key"
-                r"|aws[_.\-]?secret)[\"']?[ \t]{0,8}(?:=|:|=>|[ \t])[ \t]{0,8}[\"']?"
+                r"(?i)(?:aws[_.\- ]?secret(?:[_.\- ]?access)?[_.\- ]?key"
+                r"|secret[_.\- ]?access[_.\- ]?key|aws[_.\- ]?secret)"
+                r"[\"']?[ \t]{0,8}(?:=|:|=>|[ \t])[ \t]{0,8}[\"']?"
                 r"(?P<value>(?-i:[A-Za-z0-9/+]{40}))(?![A-Za-z0-9/+=])"
             ),
             85,
@@ -997,19 +1049,22 @@ def _header_rules() -> list[_Rule]:
             ),
             45,
             _cookie_check,
-            hints=("cookie",),
+            hints=("cookie", "curl"),
             lower_hints=True,
             window=(0, 4096),
         ),
     ]
 
 
-_COOKIE_HEADER_RE = LazyPattern(r"(?i)cookie[\"']?[ \t]*[:=]|--cookie[ \t=]")
+_COOKIE_HEADER_RE = LazyPattern(
+    r"(?i)cookie[\"']?[ \t]*[:=]|--cookie[ \t=]|\bcurl\b.*?(?<![\w-])-[A-Za-z]*b[ \t]"
+)
 
 
 def _cookie_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
     """A random-looking value of a ``name=value`` pair in a ``Cookie:`` / ``Set-Cookie:``
-    header (or ``curl --cookie``) on the same line; ``theme=dark`` or a path stays."""
+    header (or ``curl --cookie`` / ``curl -b``) on the same line; ``theme=dark`` or a path
+    stays."""
     return bool(_COOKIE_HEADER_RE.search(_line_before(text, start))) and _looks_random(
         text[start:end], 16
     )
@@ -1258,6 +1313,23 @@ def _prose_rules() -> list[_Rule]:
     ]
 
 
+# The prefixes of vendor tokens no word or code starts with; what follows one at the very end
+# of a text is a token cut off there (its rest is in the next tool output or payload).
+_CUT_PREFIXES = (
+    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xoxb-", "xoxp-", "xoxa-", "xoxr-",
+    "sk-ant-", "sk-proj-", "sk_live_", "rk_live_", "glpat-", "npm_", "AKIA", "ASIA",
+)  # fmt: skip
+_TAIL_CHARS = 300
+_CUT_PRIORITY = 20  # below every whole token's rule
+
+
+_CUT_TOKEN_RE = LazyPattern(
+    r"(?<![A-Za-z0-9_\-])(?P<prefix>"
+    + "|".join(re.escape(p) for p in _CUT_PREFIXES)
+    + r")(?P<body>[A-Za-z0-9_\-]{8,200})[ \t\r\n]*\Z"
+)
+
+
 _RULES = [
     *_structured_rules(),
     *_vendor_rules(),
@@ -1415,7 +1487,25 @@ def find_secrets(text: str) -> list[SecretMatch]:
     candidates += _base64_candidates(text)
     if "\n" in text:
         candidates += _wrapped_candidates(text)
+    candidates += _cut_candidates(text)
     return _with_lines(text, _merge(candidates))
+
+
+def _cut_candidates(text: str) -> list[_Candidate]:
+    """A vendor token cut off at the very end of a text (the first half of a token split over
+    two tool outputs or payloads): its prefix and 8 or more random characters (digits in
+    them, varied, no placeholder such as ``xoxb-your-token``), then only the end. Only the
+    last few hundred characters are read."""
+    from_ = max(0, len(text) - _TAIL_CHARS)
+    if not any(prefix in text[from_:] for prefix in _CUT_PREFIXES):
+        return []
+    m = _CUT_TOKEN_RE.search(text, from_)
+    if m is None or m.start("body") < 0:
+        return []
+    body = m.group("body")
+    if not _DIGIT_RE.search(body) or not _is_diverse(body, 6) or _is_placeholder(body):
+        return []
+    return [_Candidate("generic-secret", m.start(), m.end("body"), _CUT_PRIORITY)]
 
 
 def _candidates(text: str) -> list[_Candidate]:

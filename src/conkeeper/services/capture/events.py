@@ -35,6 +35,7 @@ from pathlib import Path
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.privacy import CleanText, clean_captured, clip, join_clean, label, pick
 from conkeeper.domain.records import Record
+from conkeeper.domain.session_id import without_secret
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -579,6 +580,15 @@ def piped_test_outcome(
     return "failure", label("tests failed", detail), 1
 
 
+def _tool_name(tool_name: str | None) -> str:
+    """The tool's name as stored and logged: a host's own tools as they are, any other name
+    (an MCP server's, a plugin's) cleaned by the privacy module like every captured text."""
+    name = one_line(tool_name or "unknown", 100) or "unknown"
+    if name in _ACTIONS:
+        return name
+    return str(clean_captured(name) or "unknown")
+
+
 def build_event(
     *,
     tool_name: str | None,
@@ -590,7 +600,7 @@ def build_event(
     now: float | None = None,
 ) -> ToolEvent:
     """Turn one tool use into a redacted :class:`ToolEvent`."""
-    name = one_line(tool_name or "unknown", 100) or "unknown"
+    name = _tool_name(tool_name)
     log_action, action = _ACTIONS.get(name, ("other", "other"))
     if name.startswith("mcp__"):
         log_action, action = "mcp", "other"
@@ -603,7 +613,7 @@ def build_event(
     if not tool_use_id:
         tool_use_id = f"synthetic-{os.urandom(16).hex()}"
     return ToolEvent(
-        tool_use_id=tool_use_id[:200],
+        tool_use_id=without_secret(tool_use_id)[:200],
         tool_name=name,
         log_action=log_action,
         action=action,

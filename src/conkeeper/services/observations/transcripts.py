@@ -33,6 +33,7 @@ from typing import Any
 
 from conkeeper.domain.paths import ProjectLocation, home_dir, locate_project
 from conkeeper.domain.privacy import CleanText
+from conkeeper.domain.session_id import without_secret
 from conkeeper.storage.store import ensure_project, now_ms, transaction
 from conkeeper.storage.transcripts import import_stamp, record_import
 
@@ -267,7 +268,7 @@ def _decode_line(raw: bytes) -> object:
 
 def parse_transcript(path: Path, on_bytes: Callable[[int], None] | None = None) -> ParsedTranscript:
     """Read one transcript, tolerating damaged lines, unknown types and huge outputs."""
-    parsed = ParsedTranscript(host_session_id=path.stem[:MAX_HOST_ID_CHARS])
+    parsed = ParsedTranscript(host_session_id=without_secret(path.stem)[:MAX_HOST_ID_CHARS])
     tools: dict[str, ParsedTool] = {}
     current: ParsedTurn | None = None
     for number, raw in _iter_lines(path):
@@ -447,7 +448,7 @@ def store_transcript(
     project_id = ensure_project(conn, location)
     stamp = parsed.started_at or now_ms()
     session_id = sessions.ensure_imported_session(
-        conn, project_id, parsed.host_session_id, stamp, parsed.ended_at or stamp, str(path)
+        conn, project_id, parsed.host_session_id, stamp, parsed.ended_at or stamp, path_key(path)
     )
     number = 0
     for turn in parsed.turns:
@@ -482,7 +483,13 @@ def store_transcript(
 
 
 def _unchanged(conn: sqlite3.Connection, path: Path, stat: os.stat_result) -> bool:
-    return import_stamp(conn, str(path)) == (stat.st_size, stat.st_mtime_ns)
+    return import_stamp(conn, path_key(path)) == (stat.st_size, stat.st_mtime_ns)
+
+
+def path_key(path: Path) -> str:
+    """The transcript's path as it is stored and shown: a path holding a credential (a file
+    named after a token) is kept as a digest, which still names that one file."""
+    return without_secret(str(path))
 
 
 def import_file(
@@ -494,7 +501,7 @@ def import_file(
     on_bytes: Callable[[int], None] | None = None,
 ) -> FileReport:
     """Import one transcript file in one transaction; never raises for bad content."""
-    report = FileReport(path=str(path), status="imported")
+    report = FileReport(path=path_key(path), status="imported")
     try:
         stat = path.stat()
     except OSError as exc:
@@ -534,7 +541,7 @@ def import_file(
                 report.status = "updated" if new_rows else "known"
             record_import(
                 conn,
-                str(path),
+                path_key(path),
                 stat.st_size,
                 stat.st_mtime_ns,
                 report.session_id,
