@@ -1010,6 +1010,56 @@ def test_a_rule_for_every_member_and_a_member_with_detail_are_never_merged(
 
 @pytest.mark.parametrize(
     ("first", "second"),
+    [  # a rule for all of a named thing's calls, jobs or modules, and one opening with a case
+        (
+            "All Stripe calls use idempotency keys.",
+            '`Billing::Refund` passes `idempotency_key: "refund-#{refund.id}"` to'
+            " `Stripe::Refund.create`.",
+        ),
+        (
+            "Every Sidekiq job retries five times.",
+            "`InvoiceMailerJob` retries five times in Sidekiq before it lands in the dead set.",
+        ),
+    ],
+)
+def test_a_quantified_rule_and_a_case_opening_with_an_identifier_are_both_kept(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "All Stripe calls use idempotency keys" and what one call (``Billing::Refund``) passes
+    as its key both hold; ``--apply`` merged them and deleted one (blind pairs 13's first
+    measurement, its one wrong deletion): "All Stripe calls" opens with a name, so the rule was
+    not read as one about a class, and only a rule about a class kept a case apart."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--apply", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert first in (memory / "patterns.md").read_text(encoding="utf-8")
+    assert second in (memory / "active-context.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # one rule twice: both quantified, or a type named `any` (no quantifier)
+        ("All Stripe calls use idempotency keys.", "Every Stripe call sends an idempotency key."),
+        (
+            "Don't use `any` in TypeScript.",
+            "The `no-explicit-any` ESLint rule is an error: TS code must not use `any`.",
+        ),
+    ],
+)
+def test_a_quantified_rule_said_twice_is_still_merged(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """The guard above keeps a rule and its case apart, not one rule said twice: two
+    quantified entries are one rule, and `any` in backticks is a type, not "any" (read as a
+    quantifier, it kept author 3's duplicate apart)."""
+    assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
     [  # one rule twice: the class restated, or a name the rule spells out ("JP", JetPack)
         ("Every runbook has a 'Rollback' section.", "Each runbook must have a rollback section."),
         (

@@ -195,6 +195,7 @@ AUTHORS = {
     "author15": DATA / "blind_pairs10.jsonl",  # measured once blind (FIRST_BLIND_PAIRS10.md)
     "author16": DATA / "blind_pairs11.jsonl",  # measured once blind (FIRST_BLIND_PAIRS11.md)
     "author17": DATA / "blind_pairs12.jsonl",  # measured once blind (FIRST_BLIND_PAIRS12.md)
+    "author18": DATA / "blind_pairs13.jsonl",  # measured once blind (FIRST_BLIND_PAIRS13.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0

@@ -2036,8 +2036,9 @@ def read(text: str, *, head: bool = True) -> Reading:
         elif lower == "not" and following == "only":
             index += 1  # "not only X but every Y" widens a rule: no negation, no restriction
             universal = UNIVERSAL_REACH
-        elif lower in UNIVERSAL and not following.startswith(_VALUE):
-            universal = UNIVERSAL_REACH  # "every 15 minutes" ("cada 15 minutos") is a rate
+        elif lower in UNIVERSAL and not in_span and not following.startswith(_VALUE):
+            # "every 15 minutes" ("cada 15 minutos") is a rate; `any` (a type) quantifies nothing
+            universal = UNIVERSAL_REACH
         elif lower == "once" and clause_words == 1:
             pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
         elif lower in RESTRICTIVE and following in CONDITIONS:
@@ -2818,12 +2819,15 @@ def _choices_of_other_jobs(a: Reading, b: Reading) -> bool:
 def _case_of_rule(a: Reading, b: Reading) -> bool:
     """One entry opens with a particular thing the other does not name, the other with a
     class of things ("`payments.captured_at` is a UTC `timestamptz`" against "Timestamps are
-    `timestamptz` in UTC"): a case of a general rule, or an exception to it. Both hold, so a
-    merge, which keeps one, would delete either the rule or what it says of its case."""
+    `timestamptz` in UTC"), or with a universal ("All Stripe calls use idempotency keys"
+    against "`Payments::Capture` passes `idempotency_key: ...`": the class opens with a name,
+    so it reads as no plain class; blind_pairs13's wrong deletion): a case of a general rule,
+    or an exception to it. Both hold, so a merge, which keeps one, would delete either the
+    rule or what it says of its case."""
     return (
         any(
             one.instance
-            and other.general
+            and (other.general or other.universal)
             and one.instance not in other.weights
             and one.instance not in other.text
             for one, other in ((a, b), (b, a))
