@@ -1253,3 +1253,63 @@ def test_a_rule_abroad_for_another_environment_is_never_merged(tmp_path: Path) -
     stay two rules."""
     first = "Subir las imágenes de producción al registro después de cada tag."
     assert "duplicate" not in _proposed(tmp_path, first, "Upload staging images after every tag.")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # one noun opening both entries, each narrowed by a name of its own
+        ("The Porto office opens at 08:00 on weekdays.", "The Madrid office opens at 09:00."),
+        ("LATAM card payments go through dLocal.", "APAC card payments go through Adyen."),
+    ],
+)
+def test_rules_for_two_named_members_are_no_contradiction(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "The Porto office opens at 08:00" and "The Madrid office opens at 09:00" are rules
+    for two offices, both true; they were proposed as a contradiction (blind pairs 12 and 13
+    wrote such pairs as compatible)."""
+    assert _proposed(tmp_path, first, second) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # a noun each entry narrows by a name of its own, after the verb
+        (
+            "The Redis cluster runs on the Standard tier.",
+            "The Redis cluster runs on the Premium tier.",
+        ),
+        (
+            "Staging runs on the Basic plan of Heroku.",
+            "Staging runs on the Performance plan of Heroku.",
+        ),
+    ],
+)
+def test_two_named_members_are_never_merged(tmp_path: Path, first: str, second: str) -> None:
+    """ "runs on the Standard tier" and "runs on the Premium tier" share every word but the
+    names: ``--apply`` merged them and deleted one (found by probing this round's rule)."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--apply", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert first in (memory / "patterns.md").read_text(encoding="utf-8")
+    assert second in (memory / "active-context.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # a short form and its spelled-out name narrow one noun: one rule twice
+        (
+            "RN app: min iOS 15, min Android API 26.",
+            "React Native app: minimum iOS 15, minimum Android API 26.",
+        ),
+        (
+            "ES queries go through `SearchClient`.",
+            "Elasticsearch queries go through `SearchClient`.",
+        ),
+    ],
+)
+def test_a_name_and_its_short_form_are_one_member(tmp_path: Path, first: str, second: str) -> None:
+    """ "RN app" and "React Native app" name one app: the guard above keeps them merged."""
+    assert _proposed(tmp_path, first, second) == ["duplicate"]

@@ -2998,6 +2998,35 @@ def relate(text_a: str, text_b: str, limits: Limits = LIMITS) -> Relation | None
     return relate_readings(read(text_a), read(text_b), limits)
 
 
+def _parallel_members(a: Reading, b: Reading, *, opening: bool = True) -> bool:
+    """Both entries open with one noun, each narrowed by a name the other never uses ("The
+    Lyon depot opens at 05:00" against "The Milan depot opens at 06:00", "APAC card payments
+    go through Adyen" against "EU card payments go through Stripe"): rules for two members of
+    a class, both true, so no contradiction (nor a merge). A plain word narrowing it ("Default
+    cache TTL" against "Redis TTL") is often the same thing said another way, and a name after
+    the verb ("runs on the Standard tier", "the Premium tier") is what the rules disagree on."""
+    for concept in a.modifiers.keys() & b.modifiers.keys():
+        own_a = a.modifiers[concept] - b.weights.keys()
+        own_b = b.modifiers[concept] - a.weights.keys()
+        own_a, own_b = own_a & a.anchors, own_b & b.anchors
+        if opening:
+            own_a, own_b = own_a & set(a.opening), own_b & set(b.opening)
+        else:
+            own_a, own_b = _full_names(own_a, b), _full_names(own_b, a)
+        if own_a and own_b and bool(own_a & _TOOLS) == bool(own_b & _TOOLS):
+            return True  # a tool against a plain name ("Flyway" against "DB") is a choice
+    return False
+
+
+FULL_NAME = 4  # letters of a name that is no short form ("RN", "PD", "TRT", "HPA", "EU")
+
+
+def _full_names(names: set[str], other: Reading) -> set[str]:
+    """The names that are no short form the other entry may spell out ("RN" for "React
+    Native", "ES" for "Elasticsearch") and that the other entry's text does not hold."""
+    return {name for name in names if len(name) >= FULL_NAME and name not in other.text}
+
+
 def _unscoped(one: Reading, other: Reading) -> Reading:
     """An entry that opens with the part it is for ("For Kaffeehaus: staging is on
     `web-03`") read as a plain rule next to an entry that names that part too: it narrows
@@ -3084,6 +3113,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         conflict = _permission_conflict(a, b, containment)
     if conflict is None and limits.named_values:
         conflict = _named_value_conflict(a, b)
+    if conflict is not None and _parallel_members(a, b):
+        return None
     if conflict is not None:
         detail = _detail_of_same_head(a, b, limits) if limits.head_match else None
         if detail is not None:
@@ -3106,6 +3137,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or _reversed_order(a, b)
         or bool(a.restricted & b.universal or b.restricted & a.universal)
         or _other_types(a, b)
+        or _parallel_members(a, b, opening=False)
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
         # counts only where it governs a concept the other entry names, as for contradictions)
