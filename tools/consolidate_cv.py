@@ -205,6 +205,7 @@ GRID: dict[str, tuple[float | bool | int, ...]] = {
     "firm_polarity": (False, True),
     "value_subject": (False, True),
     "value_shared": (1, 2),
+    "number_similarity": (0.5, 0.55, 0.6, 1.01),
 }
 # Fixed: chosen on every fold of an earlier run over the grid values in brackets.
 FIXED = {
@@ -316,6 +317,7 @@ def loosened(limits: relations.Limits, step: float = STEP) -> relations.Limits:
         duplicate_containment=limits.duplicate_containment - step,
         value_similarity=limits.value_similarity - step,
         anchor_similarity=limits.anchor_similarity - step,
+        number_similarity=limits.number_similarity - step,
     )
 
 

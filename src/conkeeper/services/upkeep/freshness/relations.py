@@ -212,6 +212,7 @@ class Limits(Record):
         "named_subjects",
         "named_values",
         "number_containment",
+        "number_similarity",
         "order_containment",
         "permission_conflict",
         "polarity_containment",
@@ -266,6 +267,7 @@ class Limits(Record):
         retired_conflict: bool = False,
         reason_merge: bool = False,
         named_values: bool = False,
+        number_similarity: float = 1.01,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -300,6 +302,7 @@ class Limits(Record):
         self.retired_conflict = retired_conflict
         self.reason_merge = reason_merge
         self.named_values = named_values
+        self.number_similarity = number_similarity
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -314,6 +317,7 @@ LIMITS = Limits(
     number_containment=0.4,
     value_containment=0.3,
     value_similarity=0.6,
+    number_similarity=0.6,
     bare_values=True,
     qualifier_scope=False,
     scoped_polarity=True,
@@ -3617,6 +3621,30 @@ def _anchor_unshared(reading: Reading) -> int:
     return _ANCHOR_UNSHARED if specific else _ANCHOR_UNSHARED_WORDS
 
 
+def _same_numbers(a: Reading, b: Reading, limits: Limits) -> bool:
+    """Both entries state values, every one of them the same on both sides ("saved every 500
+    steps to `checkpoints/`" and "writes a checkpoint into checkpoints/ each 500 steps",
+    "48 hours" and "two days"), with the code spans agreeing and no exception or permission
+    on one side only: values that agree whole are content shared, so fewer words need to. A
+    code identifier one side names alone ("rotate FHIR_CLIENT_SECRET every 90 days" against
+    "Key Vault soft-delete retention is 90 days") is another thing with the same value."""
+    return bool(
+        a.numbers
+        and a.numbers == b.numbers
+        and a.spans == b.spans
+        and not _own_identifiers(a, b)
+        and not _own_identifiers(b, a)
+        and _excepting(a, limits) == _excepting(b, limits)
+        and a.permits == b.permits
+    )
+
+
+def _own_identifiers(one: Reading, other: Reading) -> set[str]:
+    """The code identifiers (dotted, snake_case or slashed names) ``one`` names and ``other``
+    does not."""
+    return {name for name in one.anchors - other.weights.keys() if _IDENTIFIER.search(name)}
+
+
 def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
@@ -3677,6 +3705,8 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         )
     ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
+    if _same_numbers(a, b, limits) and dice >= limits.number_similarity:
+        return Relation(DUPLICATE, round(dice, 2), "says the same thing (the same values)")
     smaller_all = min(all_a, all_b)
     within = min(1.0, shared_all / smaller_all) if smaller_all else 0.0
     if within >= limits.duplicate_containment:
