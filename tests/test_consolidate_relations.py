@@ -1010,6 +1010,56 @@ def test_a_rule_for_every_member_and_a_member_with_detail_are_never_merged(
 
 @pytest.mark.parametrize(
     ("first", "second"),
+    [  # a rule for all of a named thing's calls, jobs or modules, and one opening with a case
+        (
+            "All Stripe calls use idempotency keys.",
+            '`Billing::Refund` passes `idempotency_key: "refund-#{refund.id}"` to'
+            " `Stripe::Refund.create`.",
+        ),
+        (
+            "Every Sidekiq job retries five times.",
+            "`InvoiceMailerJob` retries five times in Sidekiq before it lands in the dead set.",
+        ),
+    ],
+)
+def test_a_quantified_rule_and_a_case_opening_with_an_identifier_are_both_kept(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "All Stripe calls use idempotency keys" and what one call (``Billing::Refund``) passes
+    as its key both hold; ``--apply`` merged them and deleted one (blind pairs 13's first
+    measurement, its one wrong deletion): "All Stripe calls" opens with a name, so the rule was
+    not read as one about a class, and only a rule about a class kept a case apart."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--apply", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert first in (memory / "patterns.md").read_text(encoding="utf-8")
+    assert second in (memory / "active-context.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # one rule twice: both quantified, or a type named `any` (no quantifier)
+        ("All Stripe calls use idempotency keys.", "Every Stripe call sends an idempotency key."),
+        (
+            "Don't use `any` in TypeScript.",
+            "The `no-explicit-any` ESLint rule is an error: TS code must not use `any`.",
+        ),
+    ],
+)
+def test_a_quantified_rule_said_twice_is_still_merged(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """The guard above keeps a rule and its case apart, not one rule said twice: two
+    quantified entries are one rule, and `any` in backticks is a type, not "any" (read as a
+    quantifier, it kept author 3's duplicate apart)."""
+    assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
     [  # one rule twice: the class restated, or a name the rule spells out ("JP", JetPack)
         ("Every runbook has a 'Rollback' section.", "Each runbook must have a rollback section."),
         (
@@ -1203,3 +1253,100 @@ def test_a_rule_abroad_for_another_environment_is_never_merged(tmp_path: Path) -
     stay two rules."""
     first = "Subir las imágenes de producción al registro después de cada tag."
     assert "duplicate" not in _proposed(tmp_path, first, "Upload staging images after every tag.")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # one noun opening both entries, each narrowed by a name of its own
+        ("The Porto office opens at 08:00 on weekdays.", "The Madrid office opens at 09:00."),
+        ("LATAM card payments go through dLocal.", "APAC card payments go through Adyen."),
+    ],
+)
+def test_rules_for_two_named_members_are_no_contradiction(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """ "The Porto office opens at 08:00" and "The Madrid office opens at 09:00" are rules
+    for two offices, both true; they were proposed as a contradiction (blind pairs 12 and 13
+    wrote such pairs as compatible)."""
+    assert _proposed(tmp_path, first, second) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # a noun each entry narrows by a name of its own, after the verb
+        (
+            "The Redis cluster runs on the Standard tier.",
+            "The Redis cluster runs on the Premium tier.",
+        ),
+        (
+            "Staging runs on the Basic plan of Heroku.",
+            "Staging runs on the Performance plan of Heroku.",
+        ),
+    ],
+)
+def test_two_named_members_are_never_merged(tmp_path: Path, first: str, second: str) -> None:
+    """ "runs on the Standard tier" and "runs on the Premium tier" share every word but the
+    names: ``--apply`` merged them and deleted one (found by probing this round's rule)."""
+    memory = tmp_path / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "patterns.md").write_text(f"# Patterns\n\n- {first}\n", encoding="utf-8")
+    (memory / "active-context.md").write_text(f"# Active Context\n\n- {second}\n", "utf-8")
+    result = run_cli("consolidate", "--apply", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert first in (memory / "patterns.md").read_text(encoding="utf-8")
+    assert second in (memory / "active-context.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # a short form and its spelled-out name narrow one noun: one rule twice
+        (
+            "RN app: min iOS 15, min Android API 26.",
+            "React Native app: minimum iOS 15, minimum Android API 26.",
+        ),
+        (
+            "ES queries go through `SearchClient`.",
+            "Elasticsearch queries go through `SearchClient`.",
+        ),
+    ],
+)
+def test_a_name_and_its_short_form_are_one_member(tmp_path: Path, first: str, second: str) -> None:
+    """ "RN app" and "React Native app" name one app: the guard above keeps them merged."""
+    assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [  # every value agrees, the words are said another way
+        (
+            "SLO for the search API: p99 < 400 ms.",
+            "Service level objective for the search API: 99th-percentile latency under 400"
+            " milliseconds.",
+        ),
+        (
+            "No production deploys on Friday after 16:00 CET.",
+            "We don't ship to prod on Friday afternoons; the cutoff is 4 pm Central European Time.",
+        ),
+    ],
+)
+def test_entries_whose_values_all_agree_merge_on_fewer_shared_words(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """Two entries stating the same values and nothing else in numbers ("400 ms" and "400
+    milliseconds", "16:00" and "4 pm") share content the words do not show: they merge at a
+    lower word similarity (``number_similarity``, 0.6 where words alone need 0.72; such
+    labelled duplicates of authors 13, 17 and 18 were missed for too few words shared)."""
+    assert _proposed(tmp_path, first, second) == ["duplicate"]
+
+
+def test_the_same_value_for_a_code_identifier_one_side_names_is_no_merge(
+    tmp_path: Path,
+) -> None:
+    """ "rotate PAYMENTS_CLIENT_SECRET every 90 days" and "Key Vault soft-delete retention is
+    90 days" share a value and a name, not a rule: an identifier one side names alone keeps
+    the same-values merge out (the all-pairs check found such a merge)."""
+    first, second = (
+        "Key Vault soft-delete retention is 90 days.",
+        "rotate PAYMENTS_CLIENT_SECRET every 90 days -- Key Vault",
+    )
+    assert "duplicate" not in _proposed(tmp_path, first, second)

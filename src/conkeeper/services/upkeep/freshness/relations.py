@@ -212,6 +212,7 @@ class Limits(Record):
         "named_subjects",
         "named_values",
         "number_containment",
+        "number_similarity",
         "order_containment",
         "permission_conflict",
         "polarity_containment",
@@ -266,6 +267,7 @@ class Limits(Record):
         retired_conflict: bool = False,
         reason_merge: bool = False,
         named_values: bool = False,
+        number_similarity: float = 1.01,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -300,6 +302,7 @@ class Limits(Record):
         self.retired_conflict = retired_conflict
         self.reason_merge = reason_merge
         self.named_values = named_values
+        self.number_similarity = number_similarity
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -314,6 +317,7 @@ LIMITS = Limits(
     number_containment=0.4,
     value_containment=0.3,
     value_similarity=0.6,
+    number_similarity=0.6,
     bare_values=True,
     qualifier_scope=False,
     scoped_polarity=True,
@@ -2036,8 +2040,9 @@ def read(text: str, *, head: bool = True) -> Reading:
         elif lower == "not" and following == "only":
             index += 1  # "not only X but every Y" widens a rule: no negation, no restriction
             universal = UNIVERSAL_REACH
-        elif lower in UNIVERSAL and not following.startswith(_VALUE):
-            universal = UNIVERSAL_REACH  # "every 15 minutes" ("cada 15 minutos") is a rate
+        elif lower in UNIVERSAL and not in_span and not following.startswith(_VALUE):
+            # "every 15 minutes" ("cada 15 minutos") is a rate; `any` (a type) quantifies nothing
+            universal = UNIVERSAL_REACH
         elif lower == "once" and clause_words == 1:
             pass  # "Once a branch is merged, ..." is a conjunction, not the number 1
         elif lower in RESTRICTIVE and following in CONDITIONS:
@@ -2818,12 +2823,15 @@ def _choices_of_other_jobs(a: Reading, b: Reading) -> bool:
 def _case_of_rule(a: Reading, b: Reading) -> bool:
     """One entry opens with a particular thing the other does not name, the other with a
     class of things ("`payments.captured_at` is a UTC `timestamptz`" against "Timestamps are
-    `timestamptz` in UTC"): a case of a general rule, or an exception to it. Both hold, so a
-    merge, which keeps one, would delete either the rule or what it says of its case."""
+    `timestamptz` in UTC"), or with a universal ("All Stripe calls use idempotency keys"
+    against "`Payments::Capture` passes `idempotency_key: ...`": the class opens with a name,
+    so it reads as no plain class; blind_pairs13's wrong deletion): a case of a general rule,
+    or an exception to it. Both hold, so a merge, which keeps one, would delete either the
+    rule or what it says of its case."""
     return (
         any(
             one.instance
-            and other.general
+            and (other.general or other.universal)
             and one.instance not in other.weights
             and one.instance not in other.text
             for one, other in ((a, b), (b, a))
@@ -2994,6 +3002,35 @@ def relate(text_a: str, text_b: str, limits: Limits = LIMITS) -> Relation | None
     return relate_readings(read(text_a), read(text_b), limits)
 
 
+def _parallel_members(a: Reading, b: Reading, *, opening: bool = True) -> bool:
+    """Both entries open with one noun, each narrowed by a name the other never uses ("The
+    Lyon depot opens at 05:00" against "The Milan depot opens at 06:00", "APAC card payments
+    go through Adyen" against "EU card payments go through Stripe"): rules for two members of
+    a class, both true, so no contradiction (nor a merge). A plain word narrowing it ("Default
+    cache TTL" against "Redis TTL") is often the same thing said another way, and a name after
+    the verb ("runs on the Standard tier", "the Premium tier") is what the rules disagree on."""
+    for concept in a.modifiers.keys() & b.modifiers.keys():
+        own_a = a.modifiers[concept] - b.weights.keys()
+        own_b = b.modifiers[concept] - a.weights.keys()
+        own_a, own_b = own_a & a.anchors, own_b & b.anchors
+        if opening:
+            own_a, own_b = own_a & set(a.opening), own_b & set(b.opening)
+        else:
+            own_a, own_b = _full_names(own_a, b), _full_names(own_b, a)
+        if own_a and own_b and bool(own_a & _TOOLS) == bool(own_b & _TOOLS):
+            return True  # a tool against a plain name ("Flyway" against "DB") is a choice
+    return False
+
+
+FULL_NAME = 4  # letters of a name that is no short form ("RN", "PD", "TRT", "HPA", "EU")
+
+
+def _full_names(names: set[str], other: Reading) -> set[str]:
+    """The names that are no short form the other entry may spell out ("RN" for "React
+    Native", "ES" for "Elasticsearch") and that the other entry's text does not hold."""
+    return {name for name in names if len(name) >= FULL_NAME and name not in other.text}
+
+
 def _unscoped(one: Reading, other: Reading) -> Reading:
     """An entry that opens with the part it is for ("For Kaffeehaus: staging is on
     `web-03`") read as a plain rule next to an entry that names that part too: it narrows
@@ -3080,6 +3117,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         conflict = _permission_conflict(a, b, containment)
     if conflict is None and limits.named_values:
         conflict = _named_value_conflict(a, b)
+    if conflict is not None and _parallel_members(a, b):
+        return None
     if conflict is not None:
         detail = _detail_of_same_head(a, b, limits) if limits.head_match else None
         if detail is not None:
@@ -3102,6 +3141,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or _reversed_order(a, b)
         or bool(a.restricted & b.universal or b.restricted & a.universal)
         or _other_types(a, b)
+        or _parallel_members(a, b, opening=False)
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
         # counts only where it governs a concept the other entry names, as for contradictions)
@@ -3581,6 +3621,30 @@ def _anchor_unshared(reading: Reading) -> int:
     return _ANCHOR_UNSHARED if specific else _ANCHOR_UNSHARED_WORDS
 
 
+def _same_numbers(a: Reading, b: Reading, limits: Limits) -> bool:
+    """Both entries state values, every one of them the same on both sides ("saved every 500
+    steps to `checkpoints/`" and "writes a checkpoint into checkpoints/ each 500 steps",
+    "48 hours" and "two days"), with the code spans agreeing and no exception or permission
+    on one side only: values that agree whole are content shared, so fewer words need to. A
+    code identifier one side names alone ("rotate FHIR_CLIENT_SECRET every 90 days" against
+    "Key Vault soft-delete retention is 90 days") is another thing with the same value."""
+    return bool(
+        a.numbers
+        and a.numbers == b.numbers
+        and a.spans == b.spans
+        and not _own_identifiers(a, b)
+        and not _own_identifiers(b, a)
+        and _excepting(a, limits) == _excepting(b, limits)
+        and a.permits == b.permits
+    )
+
+
+def _own_identifiers(one: Reading, other: Reading) -> set[str]:
+    """The code identifiers (dotted, snake_case or slashed names) ``one`` names and ``other``
+    does not."""
+    return {name for name in one.anchors - other.weights.keys() if _IDENTIFIER.search(name)}
+
+
 def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     """Whether two entries with no sign of conflict say the same thing."""
     shared_all, all_a, all_b, count_all = _shared(a, b, _JOBS)
@@ -3641,6 +3705,8 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         )
     ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
+    if _same_numbers(a, b, limits) and dice >= limits.number_similarity:
+        return Relation(DUPLICATE, round(dice, 2), "says the same thing (the same values)")
     smaller_all = min(all_a, all_b)
     within = min(1.0, shared_all / smaller_all) if smaller_all else 0.0
     if within >= limits.duplicate_containment:
