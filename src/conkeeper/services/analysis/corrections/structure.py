@@ -1031,7 +1031,7 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     # a prompt of questions alone is no longer vetoed (issue 20 round 10: held out, the veto
     # dropped "why is the whole file reformatted?" and "seriously, again?" at .9+; without it
     # the chosen thresholds rise and every leave-one-author-out summary improved)
-    return shape.new_task or shape.self_action or _new_work_glossed(shape)
+    return shape.new_task or shape.self_action or _new_work_glossed(shape) or status_report(shape)
 
 
 # issue 20 round 16: a bug report of the user's own product opens on the product's part and a
@@ -1054,6 +1054,30 @@ _TIED_TO_AGENT = LazyPattern(
     re.IGNORECASE,
 )
 _REPORT_SUBJECTS = frozenset(("our", "the", "my", "het", "de", "die", "der", "das"))
+# issue 20 round 17: a status report of an operation the user ran ("I restarted the mlflow
+# server, try again", "FYI I've merged the docs PR", "I bumped the node image this morning"):
+# over 37 authors 25 such prompts the scorer's veto did not drop, all null. A flaw named in it
+# ("... and your healthcheck is still wrong") keeps the flag; the 4 corrections opening this way
+# name one or the agent's work.
+_STATUS_REPORT = LazyPattern(
+    r"\b(?:i|we)(?:'ve| have)? (?:just |already )?(?:restarted|rebooted|deployed|redeployed|"
+    r"uploaded|merged|rotated|bumped|upgraded|installed|tagged|pushed|updated|added)\b",
+    re.IGNORECASE,
+)
+_STATUS_FLAW = LazyPattern(
+    r"\b(?:still|never|nothing|wrong|broke\w*|fail\w*|errors?|crash\w*|same|but|though)\b",
+    re.IGNORECASE,
+)
+
+
+def status_report(shape: Shape) -> bool:
+    """Whether the prompt reports an operation the user ran, naming no flaw: news for the
+    agent, not a correction of it (issue 20 round 17)."""
+    return (
+        _has(shape.lower, ("i ", "i've", "we "))
+        and bool(_STATUS_REPORT.search(shape.prose))
+        and not _STATUS_FLAW.search(shape.prose)
+    )
 
 
 def own_bug_report(prose: str) -> bool:
