@@ -1053,6 +1053,13 @@ _TIED_TO_AGENT = LazyPattern(
     r"this (?:change|fix)|other|rest of)\b|\?",
     re.IGNORECASE,
 )
+# round 17: a flaw found in the product, stated as "there's a bug/typo/leak in ..." (5 prompts
+# over 37 authors, all null: "there's a memory leak in the image service, RSS keeps growing")
+_THERE_IS_A_FLAW = LazyPattern(
+    r"^there(?:'s| is| are) (?:an? |some )?(?:\w+ )?(?:typo|bug|error|leak|race condition|"
+    r"issue|problem|crash)s?\b",
+    re.IGNORECASE,
+)
 _REPORT_SUBJECTS = frozenset(("our", "the", "my", "het", "de", "die", "der", "das"))
 # issue 20 round 17: a status report of an operation the user ran ("I restarted the mlflow
 # server, try again", "FYI I've merged the docs PR", "I bumped the node image this morning"):
@@ -1085,7 +1092,10 @@ def own_bug_report(prose: str) -> bool:
     agent's change: new work for the agent, not a correction of it (issue 20 round 16). The
     first word is looked up before any pattern compiles (the hook's cost)."""
     words = prose.split(None, 1)
-    if not words or words[0].lower() not in _REPORT_SUBJECTS:
+    first = words[0].lower() if words else ""
+    if first in ("there", "there's"):
+        return bool(_THERE_IS_A_FLAW.match(prose.lstrip())) and not _TIED_TO_AGENT.search(prose)
+    if first not in _REPORT_SUBJECTS:
         return False
     return bool(_BUG_REPORT.match(prose.lstrip())) and not _TIED_TO_AGENT.search(prose)
 
