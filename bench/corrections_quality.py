@@ -584,7 +584,10 @@ trainer's docstring)::
 The words were picked from every author's unglossed lines, so these are tuning figures (the 18
 fresh authors other than blind 23-25: low recall .848 -> .862, FP .008 -> .009). Targets on a
 new writer: not claimed (strict blind 24's medium FP .054; the worst fresh recall .704); blind
-26 measures it.
+26 measures it. Hook cost: the gloss has 220 more entries, the vetoes two patterns compiled
+only for a prompt opening on "there" or holding "I ", "I've" or "we ";
+``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, UserPromptSubmit -0.36 ms (Bash
+-0.37, Edit -0.45: paths running none of this code, noise).
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
