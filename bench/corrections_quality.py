@@ -134,8 +134,8 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (25: blind26 and any later one); ``--skip blind26`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
-  set past 24 (its list of authors is explicit; blind 22, 23 and 24, each measured once,
-  ``BLIND22_FIRST.md`` .. ``BLIND24_FIRST.md``, are trained on since rounds 14, 15 and 16).
+  set past 25 (its list of authors is explicit; blind 22 to 25, each measured once,
+  ``BLIND22_FIRST.md`` .. ``BLIND25_FIRST.md``, are trained on since rounds 14 to 17).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
@@ -560,6 +560,35 @@ just over 4 %); blind 25 measures it. Hook cost: ``bench/poisoning_hook_ab.py --
 of this code); the bug-report veto looks up the prompt's first word before any pattern
 compiles.
 
+Issue 20 round 17 (``ck/cdet17``): blind 25 is author 37 and, with blind 24, the strict pair.
+Error analysis first (round 16's design with blind 25 as an author, the 21 fresh authors held
+out): at low 199 of 737 misses are lines in other languages (recall there .628, English .861),
+several in languages no gloss table read; at medium a dozen of 120 false positives are status
+reports. The gloss reads Swahili, Greek, Hebrew, Thai, Hungarian, Finnish and Romanian and the
+redirect forms other languages lacked; a report of the user's own operation naming no flaw
+("I restarted the mlflow server, try again") and "there's a bug in ..." not tied to the agent
+veto the scorer. Tuning figures, leave-one-author-out over 37 authors with one training order
+(the shipped weights average five), mean (worst) FP / recall, BEFORE -> AFTER (details in the
+trainer's docstring)::
+
+      table               level   BEFORE                       AFTER (ck/cdet17)
+      37 authors          low     .011 (.065) / .877 (.696)    .012 (.065) / .887 (.704)
+                          medium  .025 (.091) / .925 (.789)    .025 (.091) / .933 (.788)
+      21 fresh authors    low     .010 (.023) / .839 (.696)    .010 (.019) / .857 (.704)
+                          medium  .022 (.045) / .899 (.789)    .023 (.042) / .906 (.788)
+      strict blind 24     low     .022 / .755                  .022 / .807
+                          medium  .054 / .823                  .054 / .859
+      strict blind 25     low     .018 / .800                  .018 / .874
+                          medium  .036 / .837                  .036 / .895
+
+The words were picked from every author's unglossed lines, so these are tuning figures (the 18
+fresh authors other than blind 23-25: low recall .848 -> .862, FP .008 -> .009). Targets on a
+new writer: not claimed (strict blind 24's medium FP .054; the worst fresh recall .704); blind
+26 measures it. Hook cost: the gloss has 220 more entries, the vetoes two patterns compiled
+only for a prompt opening on "there" or holding "I ", "I've" or "we ";
+``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, UserPromptSubmit -0.36 ms (Bash
+-0.37, Edit -0.45: paths running none of this code, noise).
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -601,7 +630,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 25  # blind sets 1-25 were measured (blind 25 once, BLIND25_FIRST.md; seen since)
+SEEN_BLIND = 25  # blind sets 1-25 were measured (blind 25 once, BLIND25_FIRST.md; trained on)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

@@ -614,3 +614,32 @@ def test_the_round_15_gloss_reads_already_no_problem_and_see_you_tomorrow() -> N
         lowered = normalise(text)
         words = set(re.findall(r"[a-z']+", gloss(lowered, re.findall(r"[a-z0-9]+", lowered))))
         assert english <= words and not absent & words
+
+
+# round 17: the languages the new writers brought that no table read (Swahili, Greek, Hebrew,
+# Thai, Hungarian, Finnish, Romanian) and redirect words the others lacked; written for this
+# test, in no data set
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("Hapana, usitumie faili hii, bado haifanyi kazi", {"no", "don't", "still", "doesn't"}),
+        ("Όχι, λάθος αρχείο, χρησιμοποίησε το άλλο", {"no", "wrong", "use"}),
+        ("לא, שכחת את הבדיקות, תחזיר אותן", {"no", "you", "forgot", "restore"}),
+        ("ไม่ใช่ไฟล์นี้ อย่าแก้ config", {"not", "don't"}),
+        ("Még mindig rossz, használd a régi modult", {"still", "wrong", "use"}),
+        ("Älä poista sitä, palauta vanha versio", {"don't", "restore"}),
+        ("Tot nu merge, folosește modulul vechi în loc de cel nou", {"still", "use", "instead"}),
+        ("jag ger upp, du glömde testerna igen", {"give", "up", "you", "forgot", "again"}),
+        ("No, así no: tiene que ser un entero", {"not", "like", "should", "be"}),
+    ],
+)
+def test_the_round_17_languages_are_glossed(text: str, english: set[str]) -> None:
+    lowered = normalise(text)
+    assert english <= set(re.findall(r"[a-z']+", gloss(lowered, re.findall(r"\w+", lowered))))
+
+
+def test_words_with_a_second_common_meaning_are_not_glossed() -> None:
+    # Hebrew "אל" is "don't" and "to", Greek "γιατί" is "why" and "because"
+    for text, absent in (("שלח את זה אל השרת", {"don't"}), ("το άλλαξα γιατί έσπαγε", {"why"})):
+        words = set(re.findall(r"[a-z']+", gloss(text, re.findall(r"\w+", text))))
+        assert not absent & words

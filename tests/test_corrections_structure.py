@@ -473,6 +473,7 @@ def test_a_bug_report_of_the_users_own_product_is_not_a_correction(text: str, le
     [
         "the dashboard shows the wrong currency since your change",
         "our API returns a 500 again",
+        "there's a bug in the function you just wrote",
     ],
 )
 def test_the_same_report_tied_to_the_agents_change_is_still_caught(text: str, level: str) -> None:
@@ -489,3 +490,35 @@ def test_the_same_report_tied_to_the_agents_change_is_still_caught(text: str, le
 )
 def test_giving_up_on_the_agent_is_friction(text: str, level: str) -> None:
     assert detect(text, level).label == "friction"
+
+
+# round 17 (written for this test, in no data set): the user's report of an operation they ran
+# is news for the agent, not a correction of it; the same opening that goes on to name the
+# agent's work is not vetoed
+@pytest.mark.parametrize(
+    ("text", "vetoed"),
+    [
+        ("I restarted the Redis container, try the job again", True),
+        ("FYI I've merged the auth PR, rebase on main", True),
+        ("I bumped the base image to node 22 this morning", True),
+        ("I restarted it twice and your migration still fails on the users table", False),
+        ("we've made no progress on this in an hour", False),
+    ],
+)
+def test_a_status_report_of_the_users_own_operation_vetoes_the_scorer(
+    text: str, vetoed: bool
+) -> None:
+    from conkeeper.services.analysis.corrections.structure import model_vetoed
+
+    prose = strip_noise(text)
+    assert model_vetoed(prose, Shape(prose, sentences(prose))) is vetoed
+
+
+def test_a_flaw_found_in_the_product_is_a_bug_report_unless_tied_to_the_agent() -> None:
+    # round 17: "there's a bug/typo/leak in ..." (written for this test, in no data set)
+    from conkeeper.services.analysis.corrections.structure import own_bug_report
+
+    assert own_bug_report("There's a bug in the CSV export: dates before 1970 come out empty.")
+    assert own_bug_report("there is a memory leak in the thumbnail worker")
+    assert not own_bug_report("there's a bug in the function you just wrote")
+    assert not own_bug_report("there's a typo in the README again")

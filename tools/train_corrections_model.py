@@ -7,10 +7,9 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-24 (each written by
-a different helper; blind 24, measured once, ``BLIND24_FIRST.md``, since round 16). The list is
-explicit: a later blind set (``blind25.jsonl``, measured once, ``BLIND25_FIRST.md``, and
-``blind26.jsonl`` ...) is never read here, so it stays unseen by
+corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-25 (each written by
+a different helper; blind 25, measured once, ``BLIND25_FIRST.md``, since round 17). The list is
+explicit: a later blind set (``blind26.jsonl`` ...) is never read here, so it stays unseen by
 the model and by every choice made here until it is added as an author.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
@@ -351,6 +350,49 @@ medium by the retrained scorer (round 15 shipped low .82 / .7 / strong .95, medi
 .95; the strong rule confidence is now 1.01 at both, so a .96 match can be vetoed), flagged at
 high.
 
+Round 17 (37 authors: blind 25 added, measured first: BLIND25_FIRST.md, low .018 / .789,
+medium .032 / .842; the strict pair is now blind 24 and blind 25, :data:`RECENT`). Error
+analysis of round 16's design with blind 25 as an author (one training order, the 21 fresh
+authors held out one at a time): at low 737 misses, 199 of them lines in other languages
+(recall there .628 against .861 on English lines); at medium 120 false positives, a dozen of
+them status reports ("I restarted the mlflow server, try again", "The Loki retention change is
+live now"). Changes: the gloss reads the languages the newest writers brought that no table
+read (Swahili, Greek, Hebrew, Thai, Hungarian, Finnish, Romanian: their words for no, not,
+wrong, instead, still, again, same, use, stop, undo, why, should, only, forgot, thanks) and
+redirect forms the other tables lacked (Spanish "así no", "tiene que ser", Swedish "du
+glömde", "ta bort", Polish "zły", "ma być", Portuguese "faltou", "certo", Korean "쓰세요",
+"예전", more Vietnamese and Hindi); a report of an operation the user ran, naming no flaw
+(:func:`...structure.status_report`: 28 prompts over 37 authors, all null), and "there's a
+bug/typo/leak in ..." not tied to the agent (:func:`...structure.own_bug_report`: 5, all null)
+veto the scorer's flag. Caps unchanged. Leave-one-author-out, one training order, mean (worst)
+FP / recall, round 16's design with blind 25 as an author -> the gloss alone -> round 17::
+
+  21 fresh  low    .010 (.023) / .839 (.696)  .010 (.019) / .857 (.708)  .010 (.019) / .857 (.704)
+            medium .022 (.045) / .899 (.789)  .022 (.042) / .904 (.780)  .023 (.042) / .906 (.788)
+  18 fresh  low    .008 (.023) / .848 (.696)  .008 (.019) / .862 (.708)  .009 (.019) / .862 (.704)
+  (-b23-25) medium .020 (.042) / .910 (.789)  .020 (.042) / .910 (.780)  .020 (.042) / .912 (.788)
+  all 37    low    .011 (.065) / .877 (.696)  .012 (.065) / .887 (.708)  .012 (.065) / .887 (.704)
+            medium .025 (.091) / .925 (.789)  .025 (.091) / .932 (.780)  .025 (.091) / .933 (.788)
+
+Strict (blind 24 and blind 25 held out together, one order; FP / recall, low then medium):
+blind 24 .022/.755 .054/.823 -> .022/.807 .050/.859 (gloss) -> .022/.807 .054/.859; blind 25
+.018/.800 .036/.837 -> .018/.874 .032/.895 -> .018/.874 .036/.895. The gloss's words were
+picked from the unglossed lines of every author (blind 23-25 brought the new languages), so
+these are tuning figures; the 18 fresh authors other than blind 23-25 are the nearest to
+honest (+.014 recall at low, FP unchanged). The two vetoes bought no false positive back: the
+caps turn the room they make into recall (held-out false positives over all 37 authors at
+medium 188 -> 191, at low 86 -> 91, the fresh mean rate within .001). Over the 21 fresh authors
+at low, recall on lines in other languages .628 -> .699, on the others .861 -> .872. A second
+training order (seed 12 alone, no strict run), BEFORE -> round 17, 21 fresh: low .010 (.023) /
+.841 (.704) -> .010 (.023) / .854 (.717), medium .022 (.045) / .902 (.800) -> .022 (.048) /
+.911 (.797); 18 fresh (not blind 23-25): low .851 -> .858, medium .912 -> .917. Shipped
+(chosen on all 37, the one-order scores): low .82 / veto .7, medium .67 / veto .4 / strong
+.95, high .51. Not met on a new writer: the strict medium FP of blind 24 (.054) and the worst
+fresh recall (``train_extra6`` .704 at low) stay short of the targets. A hand example that
+moved: "there is a typo in the README, line 12" read .81 with the retrained weights (four
+prompts opening on "there", three corrections, now carry a feature); the bug-report veto drops
+it.
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -391,7 +433,7 @@ from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
 )
 
 DATA = ROOT / "tests" / "data" / "corrections"
-# one file per author; each is held out in turn (never a blind set past 23: blind 24 is unseen)
+# one file per author; each is held out in turn (never a blind set past 25: blind 26 is unseen)
 AUTHORS = {
     "corpus": "corpus.jsonl",
     "extra": "train_extra.jsonl",
@@ -429,6 +471,7 @@ AUTHORS = {
     "blind22": "blind22.jsonl",
     "blind23": "blind23.jsonl",
     "blind24": "blind24.jsonl",
+    "blind25": "blind25.jsonl",
 }
 # the authors no rule or cue was written or tuned on when they were first measured (their first
 # figures are in *_FIRST.md): the leave-one-author-out figures nearest to a new author's
@@ -453,10 +496,11 @@ FRESH = (
     "blind22",
     "blind23",
     "blind24",
+    "blind25",
 )
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind23", "blind24")
+RECENT = ("blind24", "blind25")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
@@ -1033,7 +1077,7 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
     WEIGHTS.write_text(
         '"""Weights of the learned correction scorer (GENERATED by\n'
         "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-23); the\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-25); the\n"
         "decision parameters chosen with them are in model_params.\n"
         '"""\n\n'
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"

@@ -1031,7 +1031,7 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     # a prompt of questions alone is no longer vetoed (issue 20 round 10: held out, the veto
     # dropped "why is the whole file reformatted?" and "seriously, again?" at .9+; without it
     # the chosen thresholds rise and every leave-one-author-out summary improved)
-    return shape.new_task or shape.self_action or _new_work_glossed(shape)
+    return shape.new_task or shape.self_action or _new_work_glossed(shape) or status_report(shape)
 
 
 # issue 20 round 16: a bug report of the user's own product opens on the product's part and a
@@ -1053,7 +1053,38 @@ _TIED_TO_AGENT = LazyPattern(
     r"this (?:change|fix)|other|rest of)\b|\?",
     re.IGNORECASE,
 )
+# round 17: a flaw found in the product, stated as "there's a bug/typo/leak in ..." (5 prompts
+# over 37 authors, all null: "there's a memory leak in the image service, RSS keeps growing")
+_THERE_IS_A_FLAW = LazyPattern(
+    r"^there(?:'s| is| are) (?:an? |some )?(?:\w+ )?(?:typo|bug|error|leak|race condition|"
+    r"issue|problem|crash)s?\b",
+    re.IGNORECASE,
+)
 _REPORT_SUBJECTS = frozenset(("our", "the", "my", "het", "de", "die", "der", "das"))
+# issue 20 round 17: a status report of an operation the user ran ("I restarted the mlflow
+# server, try again", "FYI I've merged the docs PR", "I bumped the node image this morning"):
+# over 37 authors 25 such prompts the scorer's veto did not drop, all null. A flaw named in it
+# ("... and your healthcheck is still wrong") keeps the flag; the 4 corrections opening this way
+# name one or the agent's work.
+_STATUS_REPORT = LazyPattern(
+    r"\b(?:i|we)(?:'ve| have)? (?:just |already )?(?:restarted|rebooted|deployed|redeployed|"
+    r"uploaded|merged|rotated|bumped|upgraded|installed|tagged|pushed|updated|added)\b",
+    re.IGNORECASE,
+)
+_STATUS_FLAW = LazyPattern(
+    r"\b(?:still|never|nothing|wrong|broke\w*|fail\w*|errors?|crash\w*|same|but|though)\b",
+    re.IGNORECASE,
+)
+
+
+def status_report(shape: Shape) -> bool:
+    """Whether the prompt reports an operation the user ran, naming no flaw: news for the
+    agent, not a correction of it (issue 20 round 17)."""
+    return (
+        _has(shape.lower, ("i ", "i've", "we "))
+        and bool(_STATUS_REPORT.search(shape.prose))
+        and not _STATUS_FLAW.search(shape.prose)
+    )
 
 
 def own_bug_report(prose: str) -> bool:
@@ -1061,7 +1092,10 @@ def own_bug_report(prose: str) -> bool:
     agent's change: new work for the agent, not a correction of it (issue 20 round 16). The
     first word is looked up before any pattern compiles (the hook's cost)."""
     words = prose.split(None, 1)
-    if not words or words[0].lower() not in _REPORT_SUBJECTS:
+    first = words[0].lower() if words else ""
+    if first in ("there", "there's"):
+        return bool(_THERE_IS_A_FLAW.match(prose.lstrip())) and not _TIED_TO_AGENT.search(prose)
+    if first not in _REPORT_SUBJECTS:
         return False
     return bool(_BUG_REPORT.match(prose.lstrip())) and not _TIED_TO_AGENT.search(prose)
 
