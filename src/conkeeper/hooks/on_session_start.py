@@ -38,6 +38,9 @@ def handle(ctx: HookContext) -> HookResult | None:
     if ctx.location is None:
         return None
     _prune_state(ctx)
+    from conkeeper.hooks.memory_look import look
+
+    look(ctx)  # the session's first look: the lines there now are not its tools' writes
     source = (ctx.payload.source or "startup").strip().lower() or "startup"
     info = SessionInfo(source=source, host_session_id=ctx.payload.session_id)
     notes: list[str] = []

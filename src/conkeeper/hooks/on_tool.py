@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conkeeper.hooks.memory_look import earlier as _earlier
+from conkeeper.hooks.memory_look import memory_dirs as _memory_dirs
+from conkeeper.hooks.memory_look import refresh as _refresh_memory_contents
 from conkeeper.hooks.payload import HookResult
 
 TYPE_CHECKING = False
@@ -216,18 +219,6 @@ _CLOCK_SLACK_MS = 50  # file times come from a coarse clock: a write just after 
 Prints = dict[str, dict[str, list[int]]]  # memory folder -> file -> [size, change time]
 
 
-def _memory_dirs(ctx: HookContext) -> list[Path]:
-    """The memory folders SessionStart reads: the project's and the user's global one."""
-    from conkeeper.domain.paths import global_memory_dir
-
-    assert ctx.location is not None
-    dirs = [ctx.location.memory_dir] if ctx.memory_dir_exists else []
-    global_dir = global_memory_dir(ctx.env)
-    if global_dir not in dirs and global_dir.is_dir():
-        dirs.append(global_dir)
-    return dirs
-
-
 def _memory_prints(ctx: HookContext) -> Prints | None:
     """The memory files' sizes and change times around a tool that can write, else None."""
     if ctx.event not in ("PreToolUse", "PostToolUse") or ctx.location is None:
@@ -424,30 +415,6 @@ def _release_notice(ctx: HookContext) -> str:
         "(approved, dropped or its record removed). If you did not do it, check "
         "`conkeeper history` and `conkeeper review`, and undo what you did not mean to keep."
     )
-
-
-def _earlier(before: object, folder: str) -> dict[str, list[int]] | None:
-    """One folder's prints from the state's copy (None when there was none)."""
-    found = before.get(folder) if isinstance(before, dict) else None
-    return found if isinstance(found, dict) else None
-
-
-def _refresh_memory_contents(ctx: HookContext, prints: Prints, before: object) -> None:
-    """Before a tool runs: the memory files changed since the last tool (the user's editor)
-    become their known content, so only what the tool itself writes counts as the agent's."""
-    from conkeeper.storage import agent_edits
-
-    for folder, now in prints.items():
-        earlier = _earlier(before, folder)
-        changed = sorted(now) if earlier is None else agent_edits.changed_files(earlier, now)
-        if not changed:
-            continue
-        try:
-            agent_edits.remember_contents(Path(folder), changed)
-        except OSError as exc:
-            from conkeeper.storage.logfile import log
-
-            log(f"hook PreToolUse: memory contents not noted ({exc})", env=ctx.env)
 
 
 def _record_shell_edits(ctx: HookContext, prints: Prints, seen: list[Any]) -> str | None:
