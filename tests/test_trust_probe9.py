@@ -195,3 +195,21 @@ def test_a_gemini_write_file_leaves_the_persons_lines_theirs(tmp_path: Path) -> 
     text = json.loads(started)["hookSpecificOutput"]["additionalContext"]
     mine = next(line for line in text.splitlines() if "Money amounts" in line)
     assert "agent" not in mine and "boot.example" not in text, mine
+
+
+def test_a_refused_entry_is_not_echoed_with_its_secret(tmp_path: Path) -> None:
+    """``remember --json`` refused an entry because it held a credential or private text, then
+    printed that text whole in the answer's ``text`` field: the key went into the agent's
+    context and any log of the command's output. Every field of the answer is cleaned by the
+    privacy module now, as the MCP tool's answer already was."""
+    root = _memory_project(tmp_path)
+    token = "ghp_" + "R8d2kLq0Wm4Zx7Tb1Yc9Vn3Hs6Pf5Ja2Ge8K"
+    for text, hidden in (
+        (f"Push with the token {token} when CI is down", token),
+        ("The staging password is <private>hunter2-ZEBRA</private> for now", "hunter2-ZEBRA"),
+        ("Deploy with password=Sup3rS3cretZebra99 on staging", "Sup3rS3cretZebra99"),
+    ):
+        done = run_cli("remember", text, "--json", cwd=root, env=cli_env(CLAUDECODE="1"))
+        answer = json.loads(done.stdout)
+        assert answer["status"] == "refused", answer
+        assert hidden not in done.stdout, done.stdout
