@@ -213,3 +213,60 @@ def test_a_refused_entry_is_not_echoed_with_its_secret(tmp_path: Path) -> None:
         answer = json.loads(done.stdout)
         assert answer["status"] == "refused", answer
         assert hidden not in done.stdout, done.stdout
+
+
+def _bash_hooks(root: Path, command: str, meanwhile: Path | None = None) -> None:
+    """Claude Code's Bash tool in a session in ``root``: PreToolUse, the command, PostToolUse;
+    ``meanwhile``: a project where the person runs ``conkeeper remember`` while it runs."""
+    base = {"session_id": "s-a", "transcript_path": str(root.parent / "s-a.jsonl")}
+    base |= {"cwd": str(root), "tool_name": "Bash", "tool_use_id": "toolu_hidden"}
+    base["tool_input"] = {"command": command, "description": "tidy"}
+    _hook("claude-code", "PreToolUse", root, {**base, "hook_event_name": "PreToolUse"})
+    subprocess.run(["/bin/bash", "-c", command], cwd=root, check=True, timeout=30)
+    if meanwhile is not None:
+        said = ("remember", "Invoices are rounded half-even", "--source", "user")
+        mine = run_cli(*said, cwd=meanwhile)
+        assert mine.returncode == 0, mine.stderr
+    response = {"stdout": "", "stderr": "", "interrupted": False}
+    post = {**base, "hook_event_name": "PostToolUse", "tool_response": response}
+    _hook("claude-code", "PostToolUse", root, post)
+
+
+def _start(root: Path, session: str) -> str:
+    payload = {"session_id": session, "transcript_path": str(root.parent / f"{session}.jsonl")}
+    payload |= {"cwd": str(root), "source": "startup", "hook_event_name": "SessionStart"}
+    started = json.loads(_hook("claude-code", "SessionStart", root, payload))
+    return str(started["hookSpecificOutput"]["additionalContext"])
+
+
+def test_a_write_into_another_projects_memory_no_text_names_is_the_agents(
+    tmp_path: Path,
+) -> None:
+    """An agent in project A wrote an order into project B's memory through a path no text
+    check reads (``$(printf ...)`` and a split name): B's next SessionStart injected it as the
+    person's note. The memory folders of the projects ConKeeper knows are watched around every
+    agent shell command: a file there that changed while it ran is the agent's, the person's
+    earlier and later notes, and what their own ``conkeeper remember`` (journaled) wrote
+    meanwhile, stay theirs."""
+    a_root, b_root = tmp_path / "a", tmp_path / "b"
+    for root in (a_root, b_root):
+        (root / ".git").mkdir(parents=True)
+        assert run_cli("init", "--no", cwd=root).returncode == 0
+    _start(b_root, "b-1")
+    patterns = b_root / ".claude" / "memory" / "patterns.md"
+    with patterns.open("a", encoding="utf-8") as handle:
+        handle.write("- Money amounts are Decimal, never float.\n")  # the person, before
+    _start(a_root, "a-1")
+    _bash_hooks(
+        a_root,
+        f'd=$(printf "%s/%s" ../b .cla""ude); echo "- {ORDER}" >> $d/memory/patterns.md',
+        b_root,
+    )
+    with patterns.open("a", encoding="utf-8") as handle:
+        handle.write("- Releases are cut on Tuesdays.\n")  # the person's editor, after
+    text = _start(b_root, "b-2")
+    assert "evil.example" not in text, text
+    for mine in ("Money amounts are Decimal", "Releases are cut on Tuesdays.", "half-even"):
+        line = next(line for line in text.splitlines() if mine in line)
+        assert "agent" not in line, line
+    assert [t for t in _held_texts(b_root) if "evil.example" in t], _held_texts(b_root)

@@ -33,6 +33,10 @@ def handle(ctx: HookContext) -> HookResult | None:
             return refusal
         _record_start(ctx)
         _look_at_other_memory(ctx)
+        if ctx.payload.tool_name in _SHELL_TOOLS:
+            from conkeeper.hooks import known_folders
+
+            known_folders.before(ctx, _memory_dirs(ctx) + _named_memory_dirs(ctx))
         return None
     if ctx.location is None:
         return None
@@ -198,6 +202,10 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     if prints is not None:
         untagged = _record_shell_edits(ctx, prints, seen[:2])
         warning = warning or untagged
+    if ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
+        from conkeeper.hooks import known_folders
+
+        known_folders.after(ctx, _memory_dirs(ctx) + _named_memory_dirs(ctx))
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
