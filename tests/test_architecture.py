@@ -77,6 +77,7 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.team.recent": "the team block's cache in the data home",
     "storage.state": "a project's own records in the data home (the pairs consolidate showed)",
     "storage.agent_shells": "trims its own span file in the data home (agents' shell commands)",
+    "storage.memory_folders": "rewrites its own list of memory folders in the data home",
 }
 WRITE_CALLS = {"atomic_write", "append_text", "write_text", "write_bytes", "replace", "rename"}
 

@@ -26,7 +26,10 @@ def handle(ctx: HookContext) -> HookResult | None:
     result = monitor_result(ctx)
     if result is not None and result.block_reason:
         return result
-    _capture_prompt(ctx)
+    from conkeeper.hooks.memory_look import look
+
+    # what the person edited in memory between turns is theirs, not the next tool's
+    look(ctx, lambda: _capture_prompt(ctx))
     return result
 
 

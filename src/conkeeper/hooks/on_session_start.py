@@ -38,6 +38,10 @@ def handle(ctx: HookContext) -> HookResult | None:
     if ctx.location is None:
         return None
     _prune_state(ctx)
+    from conkeeper.hooks.memory_look import look
+
+    look(ctx)  # the session's first look: the lines there now are not its tools' writes
+    _note_folder(ctx)
     source = (ctx.payload.source or "startup").strip().lower() or "startup"
     info = SessionInfo(source=source, host_session_id=ctx.payload.session_id)
     notes: list[str] = []
@@ -61,6 +65,19 @@ def handle(ctx: HookContext) -> HookResult | None:
     return HookResult(
         additional_context=text, system_message="\n".join(p for p in parts if p) or None
     )
+
+
+def _note_folder(ctx: HookContext) -> None:
+    """List this project's memory folder among those every agent shell command is watched
+    around (:mod:`conkeeper.storage.memory_folders`), whichever project the agent works in."""
+    if ctx.location is None or not ctx.memory_dir_exists:
+        return
+    from conkeeper.storage import memory_folders
+
+    try:
+        memory_folders.note(str(ctx.location.memory_dir), ctx.env)
+    except OSError as exc:
+        ctx.log(f"memory folder not listed ({exc})", "WARNING")
 
 
 def unread_files_message(notes: list[str]) -> str | None:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conkeeper.hooks.memory_look import earlier as _earlier
+from conkeeper.hooks.memory_look import memory_dirs as _memory_dirs
+from conkeeper.hooks.memory_look import refresh as _refresh_memory_contents
 from conkeeper.hooks.payload import HookResult
 
 TYPE_CHECKING = False
@@ -30,6 +33,10 @@ def handle(ctx: HookContext) -> HookResult | None:
             return refusal
         _record_start(ctx)
         _look_at_other_memory(ctx)
+        if ctx.payload.tool_name in _SHELL_TOOLS:
+            from conkeeper.hooks import known_folders
+
+            known_folders.before(ctx, _memory_dirs(ctx) + _named_memory_dirs(ctx))
         return None
     if ctx.location is None:
         return None
@@ -195,6 +202,10 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     if prints is not None:
         untagged = _record_shell_edits(ctx, prints, seen[:2])
         warning = warning or untagged
+    if ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
+        from conkeeper.hooks import known_folders
+
+        known_folders.after(ctx, _memory_dirs(ctx) + _named_memory_dirs(ctx))
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000)
@@ -214,18 +225,6 @@ _CLOCK_SLACK_MS = 50  # file times come from a coarse clock: a write just after 
 
 
 Prints = dict[str, dict[str, list[int]]]  # memory folder -> file -> [size, change time]
-
-
-def _memory_dirs(ctx: HookContext) -> list[Path]:
-    """The memory folders SessionStart reads: the project's and the user's global one."""
-    from conkeeper.domain.paths import global_memory_dir
-
-    assert ctx.location is not None
-    dirs = [ctx.location.memory_dir] if ctx.memory_dir_exists else []
-    global_dir = global_memory_dir(ctx.env)
-    if global_dir not in dirs and global_dir.is_dir():
-        dirs.append(global_dir)
-    return dirs
 
 
 def _memory_prints(ctx: HookContext) -> Prints | None:
@@ -424,30 +423,6 @@ def _release_notice(ctx: HookContext) -> str:
         "(approved, dropped or its record removed). If you did not do it, check "
         "`conkeeper history` and `conkeeper review`, and undo what you did not mean to keep."
     )
-
-
-def _earlier(before: object, folder: str) -> dict[str, list[int]] | None:
-    """One folder's prints from the state's copy (None when there was none)."""
-    found = before.get(folder) if isinstance(before, dict) else None
-    return found if isinstance(found, dict) else None
-
-
-def _refresh_memory_contents(ctx: HookContext, prints: Prints, before: object) -> None:
-    """Before a tool runs: the memory files changed since the last tool (the user's editor)
-    become their known content, so only what the tool itself writes counts as the agent's."""
-    from conkeeper.storage import agent_edits
-
-    for folder, now in prints.items():
-        earlier = _earlier(before, folder)
-        changed = sorted(now) if earlier is None else agent_edits.changed_files(earlier, now)
-        if not changed:
-            continue
-        try:
-            agent_edits.remember_contents(Path(folder), changed)
-        except OSError as exc:
-            from conkeeper.storage.logfile import log
-
-            log(f"hook PreToolUse: memory contents not noted ({exc})", env=ctx.env)
 
 
 def _record_shell_edits(ctx: HookContext, prints: Prints, seen: list[Any]) -> str | None:

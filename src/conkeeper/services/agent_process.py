@@ -60,6 +60,13 @@ def agent_marker() -> str | None:
     return _ancestor_marker(os.getppid()) or _detached_marker(os.getpid())
 
 
+def process_marker(pid: int) -> str | None:
+    """Why process ``pid`` (another process: the viewer's peer) counts as an agent's, read from
+    its own environment, program and parents, or from a detached process among them that
+    started while an agent's shell command ran; ``None`` when nothing says so."""
+    return _ancestor_marker(pid) or _detached_marker(pid)
+
+
 def _ancestor_marker(pid: int) -> str | None:
     """The first process from ``pid`` up to the first (``init``) that carries an agent's variable
     or is an agent's program, described; ``None`` when none does or ``/proc`` cannot be read."""

@@ -62,19 +62,23 @@ class RememberResult:
     category_guessed: bool = False  # no category given and the classifier was unsure
 
     def as_dict(self) -> dict[str, object]:
-        """The JSON answer (``conkeeper remember --json`` and MCP): empty fields left out."""
+        """The JSON answer (``conkeeper remember --json`` and MCP): empty fields left out, every
+        text cleaned by the privacy module (an entry refused for the credential or private
+        text it holds was echoed whole in ``text``)."""
+        from conkeeper.domain.privacy import clean_or_empty
+
         data: dict[str, object] = {"status": self.status, "scope": self.scope}
         for name in ("path", "category", "id", "reason"):
             value = getattr(self, name)
             if value is not None:
-                data[name] = value
+                data[name] = str(clean_or_empty(value))
         if self.reasons:
-            data["reasons"] = list(self.reasons)
+            data["reasons"] = [str(clean_or_empty(reason)) for reason in self.reasons]
         if self.warnings:
-            data["warnings"] = list(self.warnings)
+            data["warnings"] = [str(clean_or_empty(warning)) for warning in self.warnings]
         if self.category_guessed:
             data["category_guessed"] = True
-        data["text"] = self.text
+        data["text"] = str(clean_or_empty(self.text))
         data["source"] = self.source
         if self.status == "held":
             data["next"] = (

@@ -336,16 +336,18 @@ def record_changes(
     now: Prints,
     since_ns: int | None,
     new_files: Collection[str] = (),
+    accounted: Collection[str] = (),
 ) -> tuple[int, list[str]]:
     """For each ``changed`` file: when it changed at or after ``since_ns`` (the tool's start),
     record its lines missing from its last known content (none for one of ``new_files``, which
-    did not exist at the last look) as the agent's, and the entries an agent's ``@source`` tag
+    did not exist at the last look), but those whose key is in ``accounted`` (ConKeeper's own
+    journaled writes meanwhile), as the agent's, and the entries an agent's ``@source`` tag
     followed at the last look that stay but lost the tag (:func:`untagged_lines`: a whole-file
     Write, ``sed -i`` or a script took it out, so the entry would read as the person's); then
     make its current content the known one. Returns how many lines were recorded and the files
     whose entries lost their tag. Errors propagate (the hook fails open around it)."""
     with baseline_lock(memory_dir):
-        return _record_changes(memory_dir, changed, now, since_ns, new_files)
+        return _record_changes(memory_dir, changed, now, since_ns, new_files, accounted)
 
 
 def _record_changes(
@@ -354,6 +356,7 @@ def _record_changes(
     now: Prints,
     since_ns: int | None,
     new_files: Collection[str],
+    accounted: Collection[str] = (),
 ) -> tuple[int, list[str]]:
     baseline = _baseline(memory_dir)
     recorded = 0
@@ -365,7 +368,11 @@ def _record_changes(
         keys = _content_keys(lines)
         known = set() if relative in new_files else baseline.get(relative)
         if known is not None and since_ns is not None and now[relative][1] >= since_ns:
-            added = [line for line in lines if line.strip() and line_key(line) not in known]
+            added = [
+                line
+                for line in lines
+                if line.strip() and line_key(line) not in known and line_key(line) not in accounted
+            ]
             lost = untagged_lines(lines, known, keys)
             recorded += record(memory_dir, relative, "\n".join(added + lost))
             if lost:

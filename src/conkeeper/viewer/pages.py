@@ -82,6 +82,21 @@ def _ctx(request: Request) -> ViewerContext:
     return context
 
 
+def _agent_behind(request: Request) -> str | None:
+    """Why this request is an agent's: the viewer was started by one, or the process at the
+    other end of the connection is one (``curl`` from its shell with the stolen link)."""
+    started = _ctx(request).started_by
+    if started is not None:
+        return f"this viewer was started by an agent ({started})"
+    client, server = request.scope.get("client"), request.scope.get("server")
+    if not client or not server:
+        return None
+    from conkeeper.services.agent_peer import peer_marker
+
+    found = peer_marker((str(client[0]), int(client[1])), (str(server[0]), int(server[1])))
+    return None if found is None else f"{found} (an agent)"
+
+
 def render(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
     """Render template ``name`` with the values every page uses (project, CSRF token, nav)."""
     ctx = _ctx(request)
@@ -338,7 +353,7 @@ async def queue_action(request: Request) -> Response:
                 target,
                 category=category,
                 source="user-viewer",
-                by_agent=_ctx(request).started_by is not None,
+                by_agent=_agent_behind(request) is not None,
             )
             message = f"Applied to {done.target} as {done.category}: {done.text}"
         else:
@@ -403,11 +418,12 @@ async def review_action(request: Request) -> Response:
     wanted = str(form.get("id", ""))
     folders = [ctx.location.memory_dir, ctx.global_memory_dir]
     try:
-        if action == "approve" and ctx.started_by is not None:
+        agent = _agent_behind(request) if action == "approve" else None
+        if agent is not None:
             message = (
-                f"This viewer was started by an agent ({ctx.started_by}), so it cannot "
-                "approve: start 'conkeeper viewer' in your own terminal, or run 'conkeeper "
-                "review approve ID' there."
+                f"{agent[:1].upper()}{agent[1:]}, so it cannot approve: open the viewer you "
+                "started in your own terminal in your browser, or run 'conkeeper review "
+                "approve ID' there."
             )
         elif action == "approve":
             item, status, path = approve(folders, wanted)

@@ -1,0 +1,98 @@
+"""The hooks' look at the memory files: what they hold now becomes their known content.
+
+Why it exists: which lines of a memory file an agent's edit wrote is read against the file's
+known content (:mod:`conkeeper.storage.agent_edits`' baseline). That content was taken before
+a tool only where the host fires a pre-tool hook for it: Claude Code's PreToolUse matches
+shell and web tools, not Write; Gemini CLI's BeforeTool matches shell commands; Cursor has no
+pre-tool event for its edits. A whole-file Write as the session's first tool, or after the
+person edited a file between turns, then took every line it held for the agent's: the
+person's own notes were marked as the agent's and ConKeeper's template lines held for review,
+where dropping one cuts it from the file. SessionStart and each prompt look first; what the
+person changed between turns is theirs, what a tool writes during a turn is the tool's.
+
+Cost: stdlib only; a ``scandir`` and ``stat`` of the memory folders per prompt, the files read
+only when one changed since the last look.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from conkeeper.hooks.payload import HookContext
+
+Prints = dict[str, dict[str, list[int]]]  # memory folder -> file -> [size, change time]
+
+
+def memory_dirs(ctx: HookContext) -> list[Path]:
+    """The memory folders SessionStart reads: the project's and the user's global one."""
+    from conkeeper.domain.paths import global_memory_dir
+
+    assert ctx.location is not None
+    dirs = [ctx.location.memory_dir] if ctx.memory_dir_exists else []
+    global_dir = global_memory_dir(ctx.env)
+    if global_dir not in dirs and global_dir.is_dir():
+        dirs.append(global_dir)
+    return dirs
+
+
+def earlier(before: object, folder: str) -> dict[str, list[int]] | None:
+    """One folder's prints from the state's copy (None when there was none)."""
+    found = before.get(folder) if isinstance(before, dict) else None
+    return found if isinstance(found, dict) else None
+
+
+def look(ctx: HookContext, during: Callable[[], None] | None = None) -> None:
+    """Between turns (SessionStart, a prompt): the memory files changed since the last look, or
+    all of them at the session's first, become their known content. ``during``: the hook's own
+    writes (the prompt's line in the corrections queue), run after the files are looked at and
+    before the look is kept, so they are neither taken for the person's change nor read again
+    by the next look. Left alone while a tool of this session runs (its writes are read when it
+    ends)."""
+    dirs = memory_dirs(ctx) if ctx.location is not None else []
+    if not dirs:
+        if during is not None:
+            during()
+        return
+    from conkeeper.storage import agent_edits
+    from conkeeper.storage.state import now_ms
+
+    seen: Prints = {str(d): agent_edits.fingerprints(d) for d in dirs}
+    if during is not None:
+        during()
+    kept = seen if during is None else {str(d): agent_edits.fingerprints(d) for d in dirs}
+    stamp = now_ms()
+
+    def apply(data: dict[str, Any]) -> tuple[bool, object]:
+        if data.get("tool_starts"):
+            return False, None
+        before = data.get("memory_prints")
+        data["memory_prints"], data["memory_prints_at"] = kept, stamp
+        data["memory_prints_before_tool"] = False
+        return True, before
+
+    took, before = ctx.state.update(apply)
+    if took:
+        refresh(ctx, seen, before)
+
+
+def refresh(ctx: HookContext, prints: Prints, before: object) -> None:
+    """The memory files of ``prints`` changed since ``before`` (all of a folder never looked
+    at) become their known content."""
+    from conkeeper.storage import agent_edits
+
+    for folder, now in prints.items():
+        seen = earlier(before, folder)
+        changed = sorted(now) if seen is None else agent_edits.changed_files(seen, now)
+        if not changed:
+            continue
+        try:
+            agent_edits.remember_contents(Path(folder), changed)
+        except OSError as exc:
+            from conkeeper.storage.logfile import log
+
+            log(f"hook {ctx.event}: memory contents not noted ({exc})", env=ctx.env)

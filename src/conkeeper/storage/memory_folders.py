@@ -1,0 +1,56 @@
+"""The memory folders of the projects ConKeeper has started sessions in, for all projects.
+
+Why it exists: an agent's shell command in one project can write into another project's memory
+through a path no reading of its text finds (``$(printf ...)``, base64, a script file it wrote
+and runs, a ``make`` target); that project's next SessionStart then injected the line as the
+person's note. The tool hooks watch every folder listed here around each agent shell command
+(:mod:`conkeeper.hooks.on_tool`), whatever the command says. SessionStart adds its project's
+folder; ``<data home>/state/memory-folders`` holds one absolute path a line, newest last.
+Standard library only: the hook path reads it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from conkeeper.domain.paths import state_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+FILE = "memory-folders"
+MAX_FOLDERS = 16  # the newest this many are watched (a folder started again moves to the end);
+# each costs a scandir before and after every agent shell command (about 0.2 ms here)
+
+
+def note(folder: str, env: Mapping[str, str] | None = None) -> None:
+    """Put ``folder`` last in the list (written whole, or not at all), unless it is last."""
+    known = _read(env)
+    if known and known[-1] == folder:
+        return
+    others = [line for line in known if line != folder]
+    kept = [*others[-(MAX_FOLDERS - 1) :], folder]
+    path = _path(env)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{FILE}.{os.getpid()}.tmp")
+    temporary.write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def known(env: Mapping[str, str] | None = None) -> list[str]:
+    """The folders noted, newest last (those that no longer exist included)."""
+    return _read(env)[-MAX_FOLDERS:]
+
+
+def _read(env: Mapping[str, str] | None) -> list[str]:
+    try:
+        with open(_path(env), encoding="utf-8", errors="replace") as handle:
+            return [line.rstrip("\n") for line in handle if line.startswith("/")]
+    except OSError:
+        return []
+
+
+def _path(env: Mapping[str, str] | None) -> Path:
+    return state_dir(env) / FILE
