@@ -150,12 +150,32 @@ def project(base: Path) -> Path:
     return root
 
 
+def other_projects(base: Path, count: int) -> list[Path]:
+    """``count`` more projects with memory folders, each started once on each side before the
+    timed runs: the projects ConKeeper knows, whose memory folders the shell hooks watch."""
+    roots = []
+    for n in range(count):
+        root = base / f"other{n}"
+        memory = root / ".claude" / "memory"
+        memory.mkdir(parents=True)
+        for name in ("patterns.md", "decisions.md", "gotchas.md"):
+            (memory / name).write_text(f"# {name}\n- note {n}\n", encoding="utf-8")
+        roots.append(root)
+    return roots
+
+
 def payloads(root: Path, runs: int) -> dict[str, list[bytes]]:
-    """``runs`` payloads per case, each with its own tool-use id (no de-duplication)."""
+    """``runs`` payloads per case, each with its own tool-use id (no de-duplication); a shell
+    command's PreToolUse runs before its PostToolUse (all of them first), as a host sends it."""
     common = {"session_id": "ab-1", "transcript_path": str(root / "t.jsonl"), "cwd": str(root)}
     patterns = str(root / ".claude" / "memory" / "patterns.md")
-    cases: dict[str, list[bytes]] = {name: [] for name in (*LIMITED, "SessionStart")}
+    names = ("PreToolUse (Bash)", *LIMITED, "SessionStart")
+    cases: dict[str, list[bytes]] = {name: [] for name in names}
     for i in range(runs):
+        cases["PreToolUse (Bash)"].append(
+            _dump(common, "PreToolUse", tool_name="Bash", tool_use_id=f"b{i}",
+                  tool_input={"command": f"pytest -q tests/test_{i}.py"})
+        )  # fmt: skip
         cases["PostToolUse (Bash)"].append(
             _dump(common, "PostToolUse", tool_name="Bash", tool_use_id=f"b{i}",
                   tool_input={"command": f"pytest -q tests/test_{i}.py"},
@@ -196,12 +216,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--baseline-ref", default="main")
     parser.add_argument("--tiny", action="store_true", help="5 runs per case (CI)")
+    parser.add_argument(
+        "--known-projects", type=int, default=0,
+        help="other projects started once before the timed runs (their memory folders watched)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     runs = 5 if args.tiny else args.runs
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
         trees = {"A": export(args.baseline_ref, base / "a"), "B": ROOT}
         root = project(base)
+        for other in other_projects(base, args.known_projects):
+            start = _dump({"session_id": f"s-{other.name}", "cwd": str(other),
+                           "transcript_path": str(other / "t.jsonl")},
+                          "SessionStart", source="startup")  # fmt: skip
+            for side in ("A", "B"):
+                cpu_ms(trees[side] / "bin" / "conkeeper-hook", "SessionStart", start,
+                       _env(base / side, trees[side]))  # fmt: skip
         results: dict[str, dict[str, float]] = {}
         for case, items in payloads(root, runs).items():
             event = case.split(" ")[0]
@@ -216,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
             results[case] = {"baseline_cpu_ms": round(a, 2), "this_cpu_ms": round(b, 2),
                              "delta_ms": round(b - a, 2)}  # fmt: skip
     print(f"hook CPU median, {args.baseline_ref} (A) against this tree (B), {runs} runs each, "
-          f"alternated; target: delta ≤ +{TARGET_MS} ms on {', '.join(LIMITED)}")  # fmt: skip
+          f"alternated, {args.known_projects} other projects known;\n"
+          f"target: delta ≤ +{TARGET_MS} ms on {', '.join(LIMITED)}")  # fmt: skip
     print(f"{'case':<40} {'A ms':>7} {'B ms':>7} {'delta':>7}")
     for case, row in results.items():
         flag = "" if case not in LIMITED else (" ok" if row["delta_ms"] <= TARGET_MS else " OVER")
@@ -225,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     payload = {"runs": runs, "baseline": args.baseline_ref, "target_ms": TARGET_MS,
-               "when": when, "cases": results}  # fmt: skip
+               "known_projects": args.known_projects, "when": when, "cases": results}  # fmt: skip
     RESULTS.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return 0
 
