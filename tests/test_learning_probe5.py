@@ -7,6 +7,11 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
   "`logging`을 사용하세요, print는 쓰지 마세요"), and in Spanish ones whose order clause held
   one common Spanish word ("Hay que usar `logging`"): approval asked for words the user had
   typed. The rule is kept in the user's language, without the complaint sentence around it;
+* ``stale`` never checked a method cited the way Rust, PHP and Ruby call it
+  (`` `Cart::from_session()` ``, `` `PriceFormatter::format()` ``, `` `Cart#apply_coupon()` ``)
+  nor a definition quoted from Go, Rust, Kotlin, TypeScript or PHP code
+  (`` `func (c *Cart) ApplyCoupon` ``, `` `pub fn total` ``, `` `export const MAX_ITEMS` ``):
+  the names were renamed away and the entries stayed fresh;
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import pytest
 
 from conftest import run_cli
 from test_e2e_session import set_up_project
+from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_reflect_facts import NamedSession, _bash, _edit, _reflect
 
 SPOKEN = [
@@ -68,3 +74,57 @@ def test_a_rule_in_japanese_chinese_korean_or_spanish_is_approved_as_stated(
     assert f"- {rule}\n" in patterns and complaint not in patterns
     retro = Path(report["retro"]).read_text(encoding="utf-8")
     assert complaint in retro.split("## Evidence")[1]  # the quote stays in the retro
+
+
+CODE = {
+    "cart/cart.go": "package cart\n\ntype Cart struct{}\n\n"
+    "func (c *Cart) ApplyCoupon(code string) error { return nil }\n",
+    "rs/src/lib.rs": "pub struct Cart;\nimpl Cart {\n    pub fn from_session() -> Self { Cart }\n"
+    "    pub fn total(&self) -> u32 { 0 }\n}\n",
+    "kt/Price.kt": "object PriceFormatter {\n    fun format(n: Int) = n.toString()\n}\n",
+    "rb/cart.rb": "class Cart\n  def apply_coupon(code)\n  end\nend\n",
+    "web/src/cart.ts": "export const MAX_ITEMS = 50;\nexport class CartService {}\n",
+    "php/Cart.php": "<?php\nclass Cart {\n    public static function fromCookie() {}\n}\n",
+}
+CITED = """# Patterns
+
+- Coupons: `func (c *Cart) ApplyCoupon` checks the code first.
+- `Cart::from_session()` restores the cart after login.
+- `pub fn total` sums the lines in cents.
+- `PriceFormatter::format()` formats every price shown.
+- `Cart#apply_coupon()` is the Ruby side of coupons.
+- `export const MAX_ITEMS` caps a cart.
+- PHP carts come from `Cart::fromCookie()`.
+"""
+RENAMES = {
+    "cart/cart.go": ("ApplyCoupon", "Redeem"),
+    "rs/src/lib.rs": ("from_session", "restore"),
+    "kt/Price.kt": ("PriceFormatter", "Prices"),
+    "rb/cart.rb": ("apply_coupon", "redeem"),
+    "web/src/cart.ts": ("MAX_ITEMS", "ITEM_LIMIT"),
+    "php/Cart.php": ("fromCookie", "fromRequest"),
+}
+
+
+def test_stale_checks_methods_and_definitions_of_other_languages(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    for rel, text in CODE.items():
+        write(root, rel, text)
+    commit(root, "code", T0)
+    write(root, ".claude/memory/patterns.md", CITED)
+    commit(root, "memory", T0 + DAY)
+    assert stale_json(root, "--no-cache")["findings"] == []
+    for rel, (old, new) in RENAMES.items():
+        write(root, rel, CODE[rel].replace(old, new))
+    write(root, "rs/src/lib.rs", CODE["rs/src/lib.rs"].replace("from_session", "restore")
+          .replace("fn total", "fn sum"))  # fmt: skip
+    commit(root, "rename", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    cited = {line: f["citation"] for line, f in found.items()}
+    assert cited == {
+        3: "ApplyCoupon", 4: "from_session", 5: "total", 6: "PriceFormatter",
+        7: "apply_coupon", 8: "MAX_ITEMS", 9: "fromCookie",
+    }, found  # fmt: skip
+    assert {f["reason"] for f in found.values()} == {"symbol-gone"}
