@@ -12,6 +12,10 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
   nor a definition quoted from Go, Rust, Kotlin, TypeScript or PHP code
   (`` `func (c *Cart) ApplyCoupon` ``, `` `pub fn total` ``, `` `export const MAX_ITEMS` ``):
   the names were renamed away and the entries stayed fresh;
+* ``reflect`` said a failing ``pytest`` was "still failing when the work stopped" when it was
+  run again afterwards piped through ``| tail -3`` with no summary line to read: that last
+  run is neither a pass nor a failure, so the claim was a guess; the open work is still
+  proposed, saying the last run printed no result;
 """
 
 from __future__ import annotations
@@ -128,3 +132,35 @@ def test_stale_checks_methods_and_definitions_of_other_languages(tmp_path: Path)
         7: "apply_coupon", 8: "MAX_ITEMS", 9: "fromCookie",
     }, found  # fmt: skip
     assert {f["reason"] for f in found.values()} == {"symbol-gone"}
+
+
+FAILING = "Exit code 1\nFAILED tests/test_cart.py::test_discount\n1 failed, 3 passed in 0.2s"
+
+
+def _piped_session(tmp_path: Path) -> NamedSession:
+    """A failing pytest, then the same run piped through tail (no summary line in what tail
+    kept), then a build the user interrupted."""
+    s = NamedSession(tmp_path, "a5a5a5a5-0000-4000-8000-000000000002")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount in src/cart.py")
+    for _ in range(3):
+        _bash(s, "ruff check .")
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest -q", error=FAILING)
+    _edit(s, "src/cart.py")
+    unread = {"stdout": "tests/test_cart.py ....", "stderr": "", "interrupted": False}
+    s.tool("Bash", {"command": "pytest -q 2>&1 | tail -3"}, {**unread, "isImage": False})
+    s.tool("Bash", {"command": "npm run build"}, None, error="Interrupted", interrupt=True)
+    return s
+
+
+def test_no_still_failing_when_the_last_run_was_piped_and_unread(tmp_path: Path) -> None:
+    s = _piped_session(tmp_path)
+    report = _reflect(s, "--depth", "thorough")
+    (open_work,) = [r for r in report["recommendations"] if r["kind"] == "abandoned"]
+    assert "still failing" not in open_work["what"], open_work
+    assert open_work["what"] == (
+        "Check `tests/test_cart.py::test_discount`: it failed, and its last run "
+        "(`pytest -q 2>&1 | tail -3`) printed no result to read"
+    )
