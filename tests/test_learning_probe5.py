@@ -16,10 +16,13 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
   run again afterwards piped through ``| tail -3`` with no summary line to read: that last
   run is neither a pass nor a failure, so the claim was a guess; the open work is still
   proposed, saying the last run printed no result;
+* ``insights`` counted that unread run as a passing one in "failure rate per tool" and "per
+  command" (pytest 50% (1/2) when its only readable run failed);
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -164,3 +167,17 @@ def test_no_still_failing_when_the_last_run_was_piped_and_unread(tmp_path: Path)
         "Check `tests/test_cart.py::test_discount`: it failed, and its last run "
         "(`pytest -q 2>&1 | tail -3`) printed no result to read"
     )
+
+
+def _rates(s: NamedSession) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    done = run_cli("insights", "--json", cwd=s.project, env=s.env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    tools = {r["tool"]: (r["uses"], r["failures"]) for r in report["tools"]}
+    return tools, {r["command"]: (r["runs"], r["failures"]) for r in report["commands"]}
+
+
+def test_insights_leaves_an_unread_run_out_of_the_failure_rates(tmp_path: Path) -> None:
+    tools, commands = _rates(_piped_session(tmp_path))
+    assert commands["pytest"] == (1, 1)
+    assert tools["Bash"][0] == 5  # three ruff runs, the failing pytest, the build

@@ -193,7 +193,11 @@ class _Tally:
         self.labels: dict[str, str] = {}
 
     def add(self, event: ToolEvent, session_id: str) -> None:
-        """Count one tool event; interrupted uses are not failures of the tool."""
+        """Count one tool event; interrupted uses are not failures of the tool. A run whose
+        outcome nobody can read (a piped test run with no summary line) is neither a pass nor
+        a failure, so it is left out of the rates."""
+        if not f.outcome_known(event):
+            return
         tool = self.tools.setdefault(event.tool_name, [0, 0])
         tool[0] += 1
         tool[1] += event.failed
