@@ -18,6 +18,9 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
   proposed, saying the last run printed no result;
 * ``insights`` counted that unread run as a passing one in "failure rate per tool" and "per
   command" (pytest 50% (1/2) when its only readable run failed);
+* ``insights`` and ``reflect`` counted a build the user interrupted as a failure of Bash and of
+  ``npm run build`` (and in the session's failures), while the code said interrupted uses
+  are no failures;
 """
 
 from __future__ import annotations
@@ -181,3 +184,12 @@ def test_insights_leaves_an_unread_run_out_of_the_failure_rates(tmp_path: Path) 
     tools, commands = _rates(_piped_session(tmp_path))
     assert commands["pytest"] == (1, 1)
     assert tools["Bash"][0] == 5  # three ruff runs, the failing pytest, the build
+
+
+def test_an_interrupted_run_is_no_failure_in_insights_or_reflect(tmp_path: Path) -> None:
+    s = _piped_session(tmp_path)
+    tools, commands = _rates(s)
+    assert commands["npm run build"] == (1, 0) and tools["Bash"] == (5, 1)
+    done = json.loads(run_cli("insights", "--json", cwd=s.project, env=s.env).stdout)
+    assert done["sessions"][0]["failures"] == 1
+    assert _reflect(s, "--depth", "thorough")["counts"]["failures"] == 1

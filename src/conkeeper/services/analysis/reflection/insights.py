@@ -198,13 +198,14 @@ class _Tally:
         a failure, so it is left out of the rates."""
         if not f.outcome_known(event):
             return
+        failed = event.failed and event.status != "interrupted"
         tool = self.tools.setdefault(event.tool_name, [0, 0])
         tool[0] += 1
-        tool[1] += event.failed
+        tool[1] += failed
         if event.action == "execute" and event.input_summary:
             command = self.commands.setdefault(command_name(event.input_summary), [0, 0])
             command[0] += 1
-            command[1] += event.failed
+            command[1] += failed
         if event.failed and event.status != "interrupted":
             key, label = f.failure_key(event)
             self.failures[key] += 1
