@@ -21,6 +21,9 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
 * ``insights`` and ``reflect`` counted a build the user interrupted as a failure of Bash and of
   ``npm run build`` (and in the session's failures), while the code said interrupted uses
   are no failures;
+* ``consolidate`` read a table's rows as entries: ``--apply`` deleted the row "| Dates are
+  stored in UTC. | yes |" from the person's table, and two rows differing in their "Since"
+  column were a contradiction ("2024 against 2025");
 """
 
 from __future__ import annotations
@@ -193,3 +196,41 @@ def test_an_interrupted_run_is_no_failure_in_insights_or_reflect(tmp_path: Path)
     done = json.loads(run_cli("insights", "--json", cwd=s.project, env=s.env).stdout)
     assert done["sessions"][0]["failures"] == 1
     assert _reflect(s, "--depth", "thorough")["counts"]["failures"] == 1
+
+
+def _memory(tmp_path: Path, body: str) -> Path:
+    root = tmp_path / "web"
+    (root / ".git").mkdir(parents=True)
+    assert run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=root).returncode == 0
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(body, encoding="utf-8")
+    return root
+
+
+def _proposals(root: Path) -> list[dict[str, object]]:
+    done = run_cli("consolidate", "--json", cwd=root)
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout)["proposals"])
+
+
+TABLE = """# Patterns
+
+* Dates are stored in UTC
+  and displayed in the user's time zone.
+* Dates are stored in UTC.
+
+| Rule | Since |
+|---|---|
+| Dates are stored in UTC. | yes |
+| Logging goes through `structlog`. | 2024 |
+| Logging goes through `structlog` with the request id bound. | 2025 |
+"""
+
+
+def test_consolidate_leaves_a_tables_rows_alone(tmp_path: Path) -> None:
+    root = _memory(tmp_path, TABLE)
+    shown = _proposals(root)
+    assert [p["kind"] for p in shown] == ["duplicate"], shown
+    assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
+    text = (root / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
+    assert text == TABLE.replace("* Dates are stored in UTC.\n", "")
