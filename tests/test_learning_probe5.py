@@ -24,6 +24,10 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
 * ``consolidate`` read a table's rows as entries: ``--apply`` deleted the row "| Dates are
   stored in UTC. | yes |" from the person's table, and two rows differing in their "Since"
   column were a contradiction ("2024 against 2025");
+* ``consolidate`` read the bullets nested under an entry as the entry's own words: "Never log
+  request bodies." under "Logging goes through `structlog`." made it contradict "Logging goes
+  through `structlog` with the request id bound.", and a merge removed an entry with the
+  child bullets nobody else held;
 """
 
 from __future__ import annotations
@@ -234,3 +238,28 @@ def test_consolidate_leaves_a_tables_rows_alone(tmp_path: Path) -> None:
     assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
     text = (root / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
     assert text == TABLE.replace("* Dates are stored in UTC.\n", "")
+
+
+NESTED = """# Patterns
+
+## Logging
+- Logging goes through `structlog`.
+  - Bind the request id in the middleware.
+  - Never log request bodies.
+- Logging goes through `structlog` with the request id bound.
+
+## Lint
+- Run `make lint` before every push.
+  1. It runs `ruff` and `mypy`.
+  2. CI runs the same target.
+- Run `make lint` before every push (the pre-push hook does it).
+"""
+
+
+def test_consolidate_reads_nested_bullets_apart_and_never_merges_them_away(
+    tmp_path: Path,
+) -> None:
+    root = _memory(tmp_path, NESTED)
+    assert _proposals(root) == []
+    assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
+    assert (root / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8") == NESTED
