@@ -28,6 +28,9 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
   request bodies." under "Logging goes through `structlog`." made it contradict "Logging goes
   through `structlog` with the request id bound.", and a merge removed an entry with the
   child bullets nobody else held;
+* ``consolidate --apply`` removed "Run `make lint` before every push; CI runs it too." and
+  kept "Run `make lint` before every push." (two entries of one file "saying the same thing":
+  the first was kept whatever the other added);
 """
 
 from __future__ import annotations
@@ -263,3 +266,14 @@ def test_consolidate_reads_nested_bullets_apart_and_never_merges_them_away(
     assert _proposals(root) == []
     assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
     assert (root / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8") == NESTED
+
+
+def test_a_merge_in_one_file_keeps_the_entry_that_says_more(tmp_path: Path) -> None:
+    short, long = (
+        "- Run `make lint` before every push.",
+        "- Run `make lint` before every push; CI runs it too.",
+    )
+    root = _memory(tmp_path, f"# Patterns\n\n{short}\n{long}\n")
+    assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
+    text = (root / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
+    assert text == f"# Patterns\n\n{long}\n"

@@ -386,6 +386,8 @@ def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _It
         detail_first, detail_second = _detail(first.reading), _detail(second.reading)
         if detail_first != detail_second:
             return (first, second) if detail_first > detail_second else (second, first)
+    if first.rank[1] == second.rank[1] and _detail(second.reading) > _detail(first.reading):
+        return (second, first)  # one file: the copy that says more ("CI runs it too") stays
     return (first, second) if first.rank[1] >= second.rank[1] else (second, first)
 
 
