@@ -277,3 +277,20 @@ def test_a_merge_in_one_file_keeps_the_entry_that_says_more(tmp_path: Path) -> N
     assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
     text = (root / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
     assert text == f"# Patterns\n\n{long}\n"
+
+
+JEST_FAILED = "Exit code 1\n FAIL  src/cart.test.ts\nTests:       1 failed, 3 passed, 4 total"
+
+
+def test_insights_names_a_package_run_as_the_command_it_runs(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "a5a5a5a5-0000-4000-8000-000000000003")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the coupon total in web/src/cart.ts")
+    for command in ("npm --prefix web test", "cd web && npm test", "npm -w web test"):
+        _bash(s, command, error=JEST_FAILED)
+    for command in ("pnpm --filter web test", "pnpm test", "make -C web test"):
+        _bash(s, command)
+    commands = _rates(s)[1]
+    assert commands["npm test"] == (3, 3) and commands["pnpm test"] == (2, 0), commands
+    assert commands["make test"] == (1, 0) and "npm" not in commands and "pnpm" not in commands

@@ -44,7 +44,8 @@ def command_name(summary: str) -> str:
     ``npm run build``; the same for the ways of writing one run (``python -m pytest``, ``uv run
     pytest``, ``cd api && pytest``, ``npm run test``), which were counted as other commands
     ("python", "uv run", "cd api")."""
-    words = [w for w in f.bare_command(summary).split() if "=" not in w][:3]
+    words = _without_package_choice([w for w in f.bare_command(summary).split() if "=" not in w])
+    words = words[:3]
     if not words:
         return ""
     if len(words) == 3 and words[1] == "run" and words[0] in ("npm", "pnpm", "yarn", "bun"):
@@ -53,6 +54,29 @@ def command_name(summary: str) -> str:
     if len(words) == 2 and words[1][:1].isalpha() and "/" not in words[1] and "." not in words[1]:
         return f"{words[0]} {words[1]}"
     return words[0]
+
+
+# the options that pick where a package manager runs (`npm --prefix web test`, `pnpm --filter
+# web test`, `make -C web test`, `yarn workspace web test`): the same command as `cd web &&
+# npm test`, which is counted as `npm test`
+_WHERE = frozenset(["--prefix", "-C", "--dir", "--filter", "-F", "-w", "--workspace"])
+_RUNS_IN_PACKAGES = frozenset(["npm", "pnpm", "yarn", "bun", "make"])
+
+
+def _without_package_choice(words: list[str]) -> list[str]:
+    """``words`` of a command line without the option choosing its package or folder."""
+    if not words or words[0] not in _RUNS_IN_PACKAGES:
+        return words
+    kept, index = [words[0]], 1
+    if words[0] == "yarn" and len(words) > 2 and words[1] == "workspace":
+        index = 3
+    while index < len(words):
+        if words[index] in _WHERE and index + 1 < len(words):
+            index += 2
+            continue
+        kept.append(words[index])
+        index += 1
+    return kept
 
 
 def _rate(failures: int, uses: int) -> float:
