@@ -77,8 +77,8 @@ class Evidence:
 
     @property
     def failures(self) -> int:
-        """How many tool uses failed."""
-        return sum(1 for event, _ in self.events if event.failed)
+        """How many tool uses failed (one the user interrupted is no failure of the tool)."""
+        return sum(1 for e, _ in self.events if e.failed and e.status != "interrupted")
 
 
 def clean(text: str | None) -> str:

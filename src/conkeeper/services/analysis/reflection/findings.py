@@ -53,6 +53,8 @@ class Finding:
     texts: list[str] = field(default_factory=list)
     # code the user fixed in a later prompt: (what the corrections said, what it really is)
     fixes: list[tuple[str, str]] = field(default_factory=list)
+    # open work only: a later run of the failing command whose outcome nobody could read
+    unread: str = ""
 
     @property
     def severity(self) -> float:
@@ -240,7 +242,7 @@ def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
     command = _command(failed)
     tests = set(_event_runs(failed))
     for event in later:
-        if event.failed or not _outcome_known(event):
+        if event.failed or not outcome_known(event):
             continue
         if failure_key(event)[0] == key or (command and _command(event) == command):
             return True
@@ -272,7 +274,23 @@ _RUNNER = re.compile(
 )
 
 
-def _outcome_known(event: ToolEvent) -> bool:
+def _rerun_unread(failed: ToolEvent, events: Iterable[ToolEvent]) -> ToolEvent | None:
+    """The last later run of the runner that failed in ``failed`` (same folder) whose outcome
+    nobody can read (`pytest -q 2>&1 | tail -3` with no summary line), if any: the last run of
+    that command is then neither a pass nor a failure, and "still failing" would be a guess."""
+    runner = _runner(failed)
+    reruns = [
+        e
+        for e in events
+        if (e.created_at, e.id) > (failed.created_at, failed.id)
+        and e.action == "execute"
+        and not outcome_known(e)
+        and {(folder, tool) for folder, tool, _ in _runs(e.input_summary, piped=True)} & runner
+    ]
+    return max(reruns, key=lambda e: (e.created_at, e.id), default=None)
+
+
+def outcome_known(event: ToolEvent) -> bool:
     """Whether ``event`` says whether it passed: not a piped test run whose runner printed no
     summary the capture could read (its exit code was the pipe's last command's, so it is
     neither a pass nor a failure, ``domain.test_summary``)."""
@@ -368,7 +386,7 @@ def abandoned_work(
     overlap (two windows on one project) come one after the other in ``events``, so the runs
     are put in the order they happened (the database id breaks a tie within a millisecond)."""
     runs = sorted(
-        (event for event, _ in events if event.action == "execute" and _outcome_known(event)),
+        (event for event, _ in events if event.action == "execute" and outcome_known(event)),
         key=lambda event: (event.created_at, event.id),
     )
     final = {event.id for event in runs[-3:]}
@@ -383,10 +401,15 @@ def abandoned_work(
         after = [e for e in later_events or () if e.created_at >= event.created_at]
         if _settled(event, key, [*runs[index + 1 :], *after]):
             continue
+        unread = _rerun_unread(event, [*(e for e, _ in events), *after])
         error = _first_line(event.error)
         text = quote(f"{event.input_summary} → {error}" if error else event.input_summary)
         label = failure_key(event)[1]
-        found.append(Finding(ABANDONED, f"open:{key}", label, 1, event.created_at, [text]))
+        finding = Finding(ABANDONED, f"open:{key}", label, 1, event.created_at, [text])
+        if unread is not None:
+            finding.unread = unread.input_summary
+            finding.quotes.append(quote(f"then {unread.input_summary} → no result to read"))
+        found.append(finding)
     return found
 
 

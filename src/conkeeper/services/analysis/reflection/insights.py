@@ -44,7 +44,8 @@ def command_name(summary: str) -> str:
     ``npm run build``; the same for the ways of writing one run (``python -m pytest``, ``uv run
     pytest``, ``cd api && pytest``, ``npm run test``), which were counted as other commands
     ("python", "uv run", "cd api")."""
-    words = [w for w in f.bare_command(summary).split() if "=" not in w][:3]
+    words = _without_package_choice([w for w in f.bare_command(summary).split() if "=" not in w])
+    words = words[:3]
     if not words:
         return ""
     if len(words) == 3 and words[1] == "run" and words[0] in ("npm", "pnpm", "yarn", "bun"):
@@ -53,6 +54,29 @@ def command_name(summary: str) -> str:
     if len(words) == 2 and words[1][:1].isalpha() and "/" not in words[1] and "." not in words[1]:
         return f"{words[0]} {words[1]}"
     return words[0]
+
+
+# the options that pick where a package manager runs (`npm --prefix web test`, `pnpm --filter
+# web test`, `make -C web test`, `yarn workspace web test`): the same command as `cd web &&
+# npm test`, which is counted as `npm test`
+_WHERE = frozenset(["--prefix", "-C", "--dir", "--filter", "-F", "-w", "--workspace"])
+_RUNS_IN_PACKAGES = frozenset(["npm", "pnpm", "yarn", "bun", "make"])
+
+
+def _without_package_choice(words: list[str]) -> list[str]:
+    """``words`` of a command line without the option choosing its package or folder."""
+    if not words or words[0] not in _RUNS_IN_PACKAGES:
+        return words
+    kept, index = [words[0]], 1
+    if words[0] == "yarn" and len(words) > 2 and words[1] == "workspace":
+        index = 3
+    while index < len(words):
+        if words[index] in _WHERE and index + 1 < len(words):
+            index += 2
+            continue
+        kept.append(words[index])
+        index += 1
+    return kept
 
 
 def _rate(failures: int, uses: int) -> float:
@@ -193,14 +217,19 @@ class _Tally:
         self.labels: dict[str, str] = {}
 
     def add(self, event: ToolEvent, session_id: str) -> None:
-        """Count one tool event; interrupted uses are not failures of the tool."""
+        """Count one tool event; interrupted uses are not failures of the tool. A run whose
+        outcome nobody can read (a piped test run with no summary line) is neither a pass nor
+        a failure, so it is left out of the rates."""
+        if not f.outcome_known(event):
+            return
+        failed = event.failed and event.status != "interrupted"
         tool = self.tools.setdefault(event.tool_name, [0, 0])
         tool[0] += 1
-        tool[1] += event.failed
+        tool[1] += failed
         if event.action == "execute" and event.input_summary:
             command = self.commands.setdefault(command_name(event.input_summary), [0, 0])
             command[0] += 1
-            command[1] += event.failed
+            command[1] += failed
         if event.failed and event.status != "interrupted":
             key, label = f.failure_key(event)
             self.failures[key] += 1

@@ -143,8 +143,14 @@ def _loop(finding: f.Finding) -> dict[str, Any]:
 
 
 def _abandoned(finding: f.Finding) -> dict[str, Any]:
+    what = f"Pick up `{finding.label}`, still failing when the work stopped"
+    if finding.unread:  # its last run printed no result: that it still fails is not known
+        what = (
+            f"Check `{finding.label}`: it failed, and its last run (`{finding.unread}`) "
+            "printed no result to read"
+        )
     return {
-        "what": f"Pick up `{finding.label}`, still failing when the work stopped",
+        "what": what,
         "why": _why(finding, "left failing"),
         "where": "active-context.md",
         "impact": "the next session starts from the open failure instead of rediscovering it",

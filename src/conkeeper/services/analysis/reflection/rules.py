@@ -9,7 +9,8 @@ places ("tests go in tests/unit"), rules about a subject, values ("the port is 5
 3000"), answers to their own question ("why moment? date-fns please"), polite requests ("pls
 run ..."), orders after their condition ("after you touch composer.json run ..."), a bare name
 given twice after a complaint ("sqlmock again. testcontainers."), and rules in German, French,
-Spanish or Portuguese, kept in the user's words; a clause in Hindi written in Latin script
+Spanish or Portuguese, kept in the user's words, as are orders in Japanese, Chinese or Korean
+(:mod:`.cjk_rules`); a clause in Hindi written in Latin script
 ("print nahi") is not read by the English readings. Each shape is read here and named in
 :data:`READINGS`; a group that states none gets ``None`` and approval asks the user for the
 words. When unsure, no rule: a wrong rule teaches every later session the wrong thing.
@@ -23,6 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from conkeeper.services.analysis.corrections.cues import hindi_markers
+from conkeeper.services.analysis.reflection import cjk_rules as cjk
 from conkeeper.services.analysis.reflection import findings as f
 
 # The ways of stating a rule read here, each by name, so the bench can leave one out and see
@@ -626,7 +628,8 @@ _LANGUAGES = (
         r"aquí|usamos|siempre|nunca|hay que|debe|deben|tienes que|usa|utiliza|pon|añade|"
         r"ejecuta|corre|van en|va en|mete|coloca|guarda|"
         r"no (?:hagas|hagan|uses|usen|pongas|metas|llames|subas|borres)",
-        r"el|los|las|del|con|para|una|en|es|y|que|por|está|todo|cada|de|antes|sin|al",
+        r"el|los|las|del|con|para|una|en|es|y|que|por|está|todo|cada|de|antes|sin|al|hay|usar|"
+        r"nunca|siempre|hagas|hagan",
         r"otra vez|de nuevo|has vuelto|por qué|pusiste|hiciste|no es lo que|te dije|ya te|pedí",
     ),
     (  # Portuguese
@@ -795,6 +798,11 @@ def _best_rule(texts: list[str]) -> str | None:
     recurring = _recurring_words(texts) if _reads("fix_after") else set()
     rejected = frozenset(_rejected(texts))
     for text in texts:
+        if _reads("other_language") and cjk.language(text):
+            found = cjk.cjk_rule(" ".join(text.split()))
+            if found and len(found) <= f.QUOTE_CHARS:
+                candidates.append(found)  # "`logging` を使ってください": kept as written
+            continue
         parts: list[str] = []
         before = ""
         hindi = hindi_markers(text) >= 2

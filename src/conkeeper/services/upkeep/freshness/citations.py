@@ -185,7 +185,20 @@ _BARE_PATH = re.compile(
 )
 _PATHISH = re.compile(r"^\.{0,2}/?(?:[\w@.+-]+/)*[\w@.+-]+/?$")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
-_CALL = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\(\s*[^()]{0,80}\)$")
+# `apply_coupon()`, `Cart.apply_coupon()`, and the calls of other languages that name their
+# owner with `::` or `#` (`Cart::from_session()` in Rust or PHP, `Cart#apply_coupon()` in Ruby)
+_CALL = re.compile(r"^((?:[A-Za-z_]\w*(?:\.|::|#))*[A-Za-z_]\w*)\(\s*[^()]{0,80}\)$")
+_MEMBER_SEP = re.compile(r"\.|::|#")
+# a definition quoted from the code: `func (c *Cart) ApplyCoupon`, `pub fn apply_coupon`,
+# `def apply_coupon(self)`, `export const MAX_ITEMS`, `class CartService`, `impl Discount for
+# Cart`: the name it defines (and a Go method's receiver type) is what the entry cites
+_DEFINITION = re.compile(
+    r"^(?:(?:pub(?:\(\w+\))?|export|default|async|static|public|private|protected|internal|"
+    r"open|override|suspend|abstract|final|unsafe|inline|data|sealed|const(?=\s+fn\b))\s+)*"
+    r"(?:(?P<callable>func|fn|def|fun|function|const)|"
+    r"(?P<type>class|struct|trait|interface|enum|impl|module|object|type))\s+"
+    r"(?:\((?P<receiver>[^()]{1,60})\)\s*)?(?P<name>[A-Za-z_]\w*)(?=$|[\s(<\[:{=])"
+)
 _CAMEL = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+$")
 # `CartService.apply_coupon`, `CartService#applyCoupon`, `payments::charge_card`,
 # `cart.apply_coupon`: an owner and a member, each checked (either one renamed makes it stale)
@@ -310,7 +323,7 @@ def _qualified(span: str) -> list[Citation]:
 def _symbol(span: str) -> Citation | None:
     call = _CALL.match(span)
     if call:
-        name = call.group(1).rsplit(".", 1)[-1]
+        name = _MEMBER_SEP.split(call.group(1))[-1]
         if len(name) >= 3 and name not in GENERIC_SYMBOLS:
             return Citation(SYMBOL, name, span)
         return None
@@ -388,11 +401,29 @@ def _argument_paths(words: list[str], span: str) -> list[Citation]:
     return found
 
 
+def _defined(found: re.Match[str], span: str) -> list[Citation]:
+    """The names a quoted definition cites: what it defines (a type's name only when
+    capitalised, as types are in every language read: "`type hints`" names nothing) and a
+    Go method's receiver type."""
+    name, names = found.group("name"), []
+    receiver = re.search(r"\*?([A-Z]\w*)(?:\[[^\]]*\])?\s*$", found.group("receiver") or "")
+    if receiver:
+        names.append(receiver.group(1))
+    if found.group("type") and not name[0].isupper():
+        return []
+    if len(name) >= 3 and name not in GENERIC_SYMBOLS:
+        names.append(name)
+    return [Citation(SYMBOL, n, span) for n in names]
+
+
 def classify_span(span: str) -> list[Citation]:
     """The citations in one backticked span (usually one, none for ordinary code)."""
     span = span.strip()
     if not span:
         return []
+    definition = _DEFINITION.match(span)
+    if definition:
+        return _defined(definition, span)
     if " " in span:
         return _command(span)
     path = normalize_path(span)

@@ -196,8 +196,32 @@ class Plan(Record):
         self.diff = ""
 
 
+# a bullet nested under an entry ("  - Never log request bodies."): a statement of its own
+_CHILD = re.compile(r"^\s{2,}(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
+
+
+def _own_lines(lines: tuple[str, ...]) -> tuple[str, ...]:
+    """An entry's own words: its first line and continuation lines, without the bullets
+    nested under it (each says something of its own: "Never log request bodies" under
+    "Logging goes through structlog" is no negation of the logging rule)."""
+    for index, line in enumerate(lines[1:], start=1):
+        if _CHILD.match(line):
+            return lines[:index]
+    return lines
+
+
 class _Item(Record):
-    __slots__ = ("by_agent", "entry", "lines", "path", "rank", "reading", "rel", "tags")
+    __slots__ = (
+        "by_agent",
+        "children",
+        "entry",
+        "lines",
+        "path",
+        "rank",
+        "reading",
+        "rel",
+        "tags",
+    )
 
     def __init__(
         self, path: Path, rel: str, entry: Entry, rank: tuple[int, float], raw: list[bytes]
@@ -206,7 +230,9 @@ class _Item(Record):
         self.rel = rel
         self.entry = entry
         self.rank = rank
-        self.reading: Reading = read(" ".join(entry.lines))
+        own = _own_lines(entry.lines)
+        self.reading: Reading = read(" ".join(own))
+        self.children = len(own) < len(entry.lines)  # removing it would remove them too
         self.lines = tuple(raw[entry.start - 1 : entry.end])
         end = entry.end  # the tag lines below it (provenance among them)
         while end < len(raw) and _TAG_LINE.match(raw[end].rstrip(b"\r")):
@@ -248,6 +274,8 @@ def _items(memory_dir: Path) -> tuple[list[_Item], dict[Path, str]]:
         rel = path.relative_to(memory_dir).as_posix()
         rank = _rank(rel, path)
         for entry in split_entries(blank_private(text), every=True):
+            if entry.lines[0].lstrip().startswith("|"):
+                continue  # a table's row: its cells differ by design, and it is no entry to cut
             item = _Item(path, rel, entry, rank, raw)
             if len(item.reading.weights) >= MIN_CONCEPTS and len(item.lines) == len(entry.lines):
                 item.by_agent = _recorded(item, agent_lines)
@@ -358,6 +386,8 @@ def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _It
         detail_first, detail_second = _detail(first.reading), _detail(second.reading)
         if detail_first != detail_second:
             return (first, second) if detail_first > detail_second else (second, first)
+    if first.rank[1] == second.rank[1] and _detail(second.reading) > _detail(first.reading):
+        return (second, first)  # one file: the copy that says more ("CI runs it too") stays
     return (first, second) if first.rank[1] >= second.rank[1] else (second, first)
 
 
@@ -391,6 +421,8 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
             proposal.reason = f"the same rule with other code: `{code[0]}` against `{code[1]}`"
         if proposal.kind == DUPLICATE:
             keep, drop = _keeper(first, second, relation)
+            if drop.children:
+                continue  # a merge would delete the bullets under it, which the other lacks
             keep_side = sides[0] if keep is first else sides[1]
             proposal.keep = keep_side.where
             proposal.remove = f"{drop.rel}:{drop.entry.start}"
