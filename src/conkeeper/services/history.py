@@ -77,6 +77,7 @@ def list_history(
                         "files": [journal.shown(p) for p in entry.paths],
                         "journal": journal.label,
                         "undone": str(entry.id) in undone,
+                        "interrupted": entry.pending,
                         "undoes": None if entry.undoes is None else f"{prefix}{entry.undoes}",
                     },
                 )

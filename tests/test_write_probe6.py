@@ -1,0 +1,85 @@
+"""A sixth round on "nothing the user wrote is ever lost", from outside.
+
+The shapes swept here: a ``conkeeper`` process killed (SIGKILL) between changing a person's file
+and completing its journal entry, install records cut short, a person's own keys inside
+ConKeeper's config entries, and temporary files a killed writer leaves in the memory folder.
+Every case goes through the real ``conkeeper`` command as a subprocess; a kill happens at an
+exact point of the write path (``CONKEEPER_KILL_AT``), never after a sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+from conftest import cli_env, run_cli
+
+
+def _memory(project: Path) -> Path:
+    return project / ".claude" / "memory"
+
+
+# --------------------------------------------------------------------------- killed mid-write
+
+
+@pytest.mark.parametrize("existing", [True, False], ids=["append-to-file", "create-file"])
+def test_a_write_killed_before_its_journal_completes_can_still_be_undone(
+    project: Path, existing: bool
+) -> None:
+    """``remember`` killed right after its change reached patterns.md and before the journal
+    entry was stored left a change ``history`` did not list and ``undo`` could not take back.
+    The entry is stored first (pending) and completed after, so undo restores the exact bytes."""
+    patterns = _memory(project) / "patterns.md"
+    before = b"# Patterns\n\n- keep functions short \xff\n"
+    if existing:
+        patterns.write_bytes(before)
+    killed = run_cli(
+        "remember",
+        "--source",
+        "user",
+        "Prefer pathlib over os.path",
+        cwd=project,
+        env=cli_env(CONKEEPER_KILL_AT="written"),
+    )
+    assert killed.returncode == -signal.SIGKILL
+    assert b"Prefer pathlib" in patterns.read_bytes()
+    listed = json.loads(run_cli("history", "--json", cwd=project).stdout)
+    assert [(item["command"], item["interrupted"]) for item in listed] == [("remember", True)]
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    if existing:
+        assert patterns.read_bytes() == before
+    else:
+        assert not patterns.exists()
+
+
+def test_an_interrupted_entry_whose_write_never_landed_is_not_undone(project: Path) -> None:
+    """Killed after the pending entry was stored and before the file was changed: ``history``
+    shows the interrupted write, ``undo`` of it says there is nothing to take back, and a plain
+    ``undo`` takes back the write before it."""
+    patterns = _memory(project) / "patterns.md"
+    before = b"# Patterns\n\n- keep functions short\n"
+    patterns.write_bytes(before)
+    first = run_cli("remember", "--source", "user", "Prefer pathlib over os.path", cwd=project)
+    assert first.returncode == 0, first.stderr
+    after_first = patterns.read_bytes()
+    killed = run_cli(
+        "remember",
+        "--source",
+        "user",
+        "Run ruff before every commit",
+        cwd=project,
+        env=cli_env(CONKEEPER_KILL_AT="pending"),
+    )
+    assert killed.returncode == -signal.SIGKILL
+    assert patterns.read_bytes() == after_first
+    listed = json.loads(run_cli("history", "--json", cwd=project).stdout)
+    assert [item["interrupted"] for item in listed] == [True, False]
+    by_id = run_cli("undo", listed[0]["id"], cwd=project)
+    assert by_id.returncode == 1 and "interrupted before it changed" in by_id.stderr
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert patterns.read_bytes() == before
