@@ -83,3 +83,30 @@ def test_an_interrupted_entry_whose_write_never_landed_is_not_undone(project: Pa
     undone = run_cli("undo", cwd=project)
     assert undone.returncode == 0, undone.stderr
     assert patterns.read_bytes() == before
+
+
+# --------------------------------------------------------------------------- install records
+
+MY_SERVERS = b'{\n  "mcpServers": {\n    "mine": { "command": "my-server" }\n  }\n}\n'
+
+
+def test_an_install_killed_while_saving_its_record_leaves_uninstall_true(project: Path) -> None:
+    """Install records were three files written one after another (bytes before, bytes
+    written, then the spans and whether the file existed). Re-installing after the person took
+    ConKeeper's entry out of ``.cursor/mcp.json`` by hand and added their own server, killed
+    before the last of the three, left the new bytes beside the old "install created this file":
+    uninstall then deleted the person's file. The record is one file renamed into place."""
+    installed = run_cli("install", "--agent", "cursor", cwd=project)
+    assert installed.returncode == 0, installed.stderr
+    config = project / ".cursor" / "mcp.json"
+    assert b"conkeeper" in config.read_bytes()
+    config.write_bytes(MY_SERVERS)  # ConKeeper's entry taken out by hand, the person's added
+    again = run_cli(
+        "install", "--agent", "cursor", cwd=project, env=cli_env(CONKEEPER_KILL_AT="record")
+    )
+    assert again.returncode == -signal.SIGKILL
+    assert b"conkeeper" in config.read_bytes()
+    removed = run_cli("install", "--agent", "cursor", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert config.exists()
+    assert json.loads(config.read_bytes()) == json.loads(MY_SERVERS)
