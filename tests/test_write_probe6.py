@@ -110,3 +110,41 @@ def test_an_install_killed_while_saving_its_record_leaves_uninstall_true(project
     assert removed.returncode == 0, removed.stderr
     assert config.exists()
     assert json.loads(config.read_bytes()) == json.loads(MY_SERVERS)
+
+
+# --------------------------------------------------------------------------- temporary files
+
+
+def test_a_write_killed_before_its_rename_leaves_no_temporary_file_for_git(
+    project: Path,
+) -> None:
+    """``remember`` killed after writing its temporary file and before renaming it over the
+    memory file left ``.patterns.md.PID.N.conkeeper-tmp`` in the memory folder for good, and
+    ``git add .claude/memory`` committed it. The next write removes a temporary file whose
+    writer is gone, and ``init --gitignore`` keeps such files out of git."""
+    import subprocess
+
+    (project / ".git").rmdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    init = run_cli("init", "--gitignore", "--no-retro-tag", cwd=project)
+    assert init.returncode == 0, init.stderr
+    memory = _memory(project)
+    killed = run_cli(
+        "remember",
+        "--source",
+        "user",
+        "Prefer pathlib over os.path",
+        "--file",
+        "notes.md",
+        cwd=project,
+        env=cli_env(CONKEEPER_KILL_AT="renaming"),
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    [left] = list(memory.glob(".*.conkeeper-tmp"))
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", str(left.relative_to(project))], cwd=project, check=False
+    )
+    assert ignored.returncode == 0
+    saved = run_cli("remember", "--source", "user", "Run ruff before commits", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    assert list(memory.glob(".*.conkeeper-tmp")) == []

@@ -373,6 +373,7 @@ def edit_file(
     target = _resolve_target(path, root, follow_symlink)
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
     folder = journal_folder(target, root, journal)
+    sweep_temps(os.path.dirname(os.path.abspath(target)))
     rescued: list[bytes] = []  # lines of a person's rename-saves this edit had to put back
     intent = _Intent(folder, command, source, target)
     for _ in range(_ATTEMPTS):
@@ -547,6 +548,7 @@ def _replace(
             os.close(out)
             os.unlink(tmp)
             return None
+        seam("renaming")
         if not _swap_in(tmp, target, fd, out, current + b"\n" + new, rescued):
             intent.abandon()
             os.close(out)
@@ -760,12 +762,66 @@ def _drain_old(fd: int, seen: int, wait: bool = True) -> bytes:
 
 
 _TEMP_COUNTER = [0]
+TEMP_SUFFIX = ".conkeeper-tmp"
 
 
 def _temp_name(target: str) -> str:
     _TEMP_COUNTER[0] += 1
     folder, name = os.path.split(target)
-    return os.path.join(folder, f".{name}.{os.getpid()}.{_TEMP_COUNTER[0]}.conkeeper-tmp")
+    return os.path.join(folder, f".{name}.{os.getpid()}.{_TEMP_COUNTER[0]}{TEMP_SUFFIX}")
+
+
+def sweep_temps(folder: str) -> list[str]:
+    """Remove the temporary files (``.NAME.PID.N.conkeeper-tmp``) that writers killed before
+    their rename left in ``folder``; the names removed. Only ConKeeper's own name, only when
+    the process that made it is gone and nobody holds its lock (a writer locks its temporary
+    file until it is renamed): its bytes never replaced the person's file, so nothing of theirs
+    goes with it. Found killing ``remember`` mid-rename: the file stayed in the memory folder
+    and was committed with it."""
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(".") and n.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        parts = name[: -len(TEMP_SUFFIX)].rsplit(".", 2)
+        if len(parts) != 3 or not (parts[1].isdigit() and parts[2].isdigit()):
+            continue
+        if _alive(int(parts[1])) or not _unlink_unlocked(os.path.join(folder, name)):
+            continue
+        removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _unlink_unlocked(path: str) -> bool:
+    """Remove ``path`` (a regular file, never followed) when no process holds its lock."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if not _same_file(fd, path):
+            return False
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def append_file(
@@ -1372,7 +1428,9 @@ def was_made(entry: JournalEntry) -> bool:
             offset = int(record.get("offset", 0))
             if current is not None and _appended_at(current, offset, data) is not None:
                 return True
-        elif current != _unb64(record.get("before")):
+        elif current != _unb64(record.get("before")) and not (
+            record.get("before") is None and current == b""  # created, killed before renaming
+        ):
             return True
     return False
 
