@@ -148,3 +148,30 @@ def test_a_write_killed_before_its_rename_leaves_no_temporary_file_for_git(
     saved = run_cli("remember", "--source", "user", "Run ruff before commits", cwd=project)
     assert saved.returncode == 0, saved.stderr
     assert list(memory.glob(".*.conkeeper-tmp")) == []
+
+
+# --------------------------------------------------------------------------- a person's keys
+
+
+def test_uninstall_names_the_key_a_person_added_to_conkeepers_json_entry(project: Path) -> None:
+    """The person added an ``env`` to ``mcpServers.conkeeper`` in ``.cursor/mcp.json``:
+    uninstall removed it with ConKeeper's entry without a word (a block file's uninstall says
+    what it kept). The entry still goes whole (an ``env`` alone names no server to run, an
+    error in the agent), and uninstall names the key and the way back; ``undo`` restores it."""
+    config = project / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_bytes(MY_SERVERS)
+    installed = run_cli("install", "--agent", "cursor", cwd=project)
+    assert installed.returncode == 0, installed.stderr
+    data = json.loads(config.read_bytes())
+    data["mcpServers"]["conkeeper"]["env"] = {"CONKEEPER_HOME": "/srv/ck"}
+    edited = json.dumps(data, indent=2).encode() + b"\n"
+    config.write_bytes(edited)
+    removed = run_cli("install", "--agent", "cursor", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert json.loads(config.read_bytes()) == json.loads(MY_SERVERS)
+    said = removed.stdout + removed.stderr
+    assert "your own env in mcpServers.conkeeper went with ConKeeper's entry" in said, said
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert config.read_bytes() == edited
