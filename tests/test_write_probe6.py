@@ -175,3 +175,35 @@ def test_uninstall_names_the_key_a_person_added_to_conkeepers_json_entry(project
     undone = run_cli("undo", cwd=project)
     assert undone.returncode == 0, undone.stderr
     assert config.read_bytes() == edited
+
+
+# --------------------------------------------------------------------------- the stand-in journal
+
+
+def test_an_approval_journaled_in_the_stand_in_is_shown_as_memory_and_undone_whole(
+    project: Path,
+) -> None:
+    """With the global memory's ``.history`` damaged, ``review approve`` was journaled in the
+    data home's journal: ``history`` listed it as an agent-config write with an absolute path,
+    and ``undo`` of it took the entry out of patterns.md without holding it again (the held
+    entry was gone from both). It is shown as the memory's write and undone as an approval."""
+    memory = Path(cli_env()["HOME"]) / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    patterns = memory / "patterns.md"
+    patterns.write_bytes(b"# Global patterns\n")
+    (memory / ".history").write_bytes(b"damaged\n")
+    held = run_cli(
+        "remember", "--source", "agent", "--global", "--json", "Prefer small commits", cwd=project
+    )
+    assert held.returncode == 0, held.stderr
+    [item] = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    approved = run_cli("review", "approve", item["id"], cwd=project)
+    assert approved.returncode == 0, approved.stderr
+    assert b"Prefer small commits" in patterns.read_bytes()
+    [entry] = json.loads(run_cli("history", "--global", "--json", cwd=project).stdout)
+    assert entry["files"] == ["patterns.md"] and entry["journal"].startswith("global memory")
+    undone = run_cli("undo", "--global", entry["id"], cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert patterns.read_bytes() == b"# Global patterns\n"
+    again = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    assert [i["text"] for i in again] == ["Prefer small commits"]
