@@ -207,3 +207,23 @@ def test_an_approval_journaled_in_the_stand_in_is_shown_as_memory_and_undone_who
     assert patterns.read_bytes() == b"# Global patterns\n"
     again = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
     assert [i["text"] for i in again] == ["Prefer small commits"]
+
+
+def test_an_undo_killed_before_it_changed_the_file_leaves_the_write_undoable(
+    project: Path,
+) -> None:
+    """An undo's entry names the write it reverts from the start; stored before the file is
+    changed, a kill right then would have marked the write undone for good (``undo`` of it:
+    "already undone") while the file still held it. An undo that never landed took back
+    nothing."""
+    patterns = _memory(project) / "patterns.md"
+    before = b"# Patterns\n\n- keep functions short\n"
+    patterns.write_bytes(before)
+    saved = run_cli("remember", "--source", "user", "Prefer pathlib over os.path", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    killed = run_cli("undo", cwd=project, env=cli_env(CONKEEPER_KILL_AT="pending"))
+    assert killed.returncode == -signal.SIGKILL
+    assert b"Prefer pathlib" in patterns.read_bytes()
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert patterns.read_bytes() == before

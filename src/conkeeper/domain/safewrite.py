@@ -1370,7 +1370,7 @@ def _undo_lock(folder: str) -> Iterator[None]:
 def _undo_locked(folder: Path | str, entry_id: int | None, source: str) -> JournalEntry:
     """:func:`undo` once the journal is held: the write is chosen from the journal as it is."""
     entries = read_journal(folder)
-    undone = {e.undoes for e in entries if e.undoes is not None}
+    undone = undone_ids(entries)
     if entry_id is None:
         newest = newest_undoable(entries)
         if newest is None:
@@ -1435,10 +1435,16 @@ def was_made(entry: JournalEntry) -> bool:
     return False
 
 
+def undone_ids(entries: list[JournalEntry]) -> set[str]:
+    """The ids of the writes an undo took back: an undo killed before it changed the file
+    (its entry left pending) took back nothing, and the write stays undoable."""
+    return {e.undoes for e in entries if e.undoes is not None and (not e.pending or was_made(e))}
+
+
 def newest_undoable(entries: list[JournalEntry]) -> JournalEntry | None:
     """The write a plain ``undo`` reverts: the newest one that is neither an undo, undone
     already, nor a hook's log line (those are undone by id only)."""
-    undone = {e.undoes for e in entries if e.undoes is not None}
+    undone = undone_ids(entries)
     candidates = [
         e for e in entries if e.undoes is None and str(e.id) not in undone and e.source != "hook"
     ]

@@ -96,7 +96,7 @@ def list_history(
     for journal in _journals(location, global_scope):
         prefix = journal.prefix
         entries = safewrite.read_journal(journal.folder)
-        undone = {e.undoes for e in entries if e.undoes is not None}
+        undone = safewrite.undone_ids(entries)
         for entry in entries:
             rows.append(
                 (
