@@ -9,6 +9,7 @@ exact point of the write path (``CONKEEPER_KILL_AT``), never after a sleep.
 
 from __future__ import annotations
 
+import base64
 import json
 import signal
 from pathlib import Path
@@ -227,3 +228,29 @@ def test_an_undo_killed_before_it_changed_the_file_leaves_the_write_undoable(
     undone = run_cli("undo", cwd=project)
     assert undone.returncode == 0, undone.stderr
     assert patterns.read_bytes() == before
+
+
+def test_a_record_an_older_version_kept_in_three_files_still_uninstalls_exactly(
+    project: Path,
+) -> None:
+    """Records written before the one-file format (``.orig``, ``.installed`` and a version-2
+    ``.json``) are still read: uninstall gives the person's bytes back exactly."""
+    config = project / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_bytes(MY_SERVERS)
+    installed = run_cli("install", "--agent", "cursor", cwd=project)
+    assert installed.returncode == 0, installed.stderr
+    records = Path(cli_env()["CONKEEPER_HOME"]) / "installs"
+    for meta_file in records.glob("*.json"):
+        meta = json.loads(meta_file.read_text())
+        key = meta_file.stem
+        if meta["existed"]:
+            (records / f"{key}.orig").write_bytes(base64.b64decode(meta["original"]))
+        (records / f"{key}.installed").write_bytes(base64.b64decode(meta["installed"]))
+        del meta["original"], meta["installed"]
+        meta["version"] = 2
+        meta_file.write_text(json.dumps(meta))
+    removed = run_cli("install", "--agent", "cursor", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert config.read_bytes() == MY_SERVERS
+    assert sorted(records.iterdir()) == []
