@@ -175,7 +175,7 @@ def test_questions_are_asked_at_a_terminal(tmp_path: Path) -> None:
         os.close(terminal)
         os.close(controller)
     stderr = proc.stderr.decode()
-    assert "Add sessions/*-observations.md and .last-sync to .gitignore? [y/N]" in stderr
+    assert "Add sessions/*-observations.md, .last-sync and interrupted writes" in stderr
     assert "Tag existing memory entries with categories? [y/N]" in stderr
     assert IGNORE_LINE in (root / ".gitignore").read_text()
     assert (memory / "progress.md").read_text() == TAGGABLE  # answered no

@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     for item in items:
         files = ", ".join(str(f) for f in item["files"])
         note = " (undone)" if item["undone"] else ""
+        note += " (interrupted: killed mid-write)" if item.get("interrupted") else ""
         print(
             f"{item['id']!s:>6}  {str(item['time']).replace('T', ' '):19}  "
             f"{item['source']!s:10}  {str(item['command'])[:24]:24}  {files}{note}"

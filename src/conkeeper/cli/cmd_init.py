@@ -21,7 +21,10 @@ from conkeeper.services.setup import initializer
 from conkeeper.services.upkeep import tagging
 from conkeeper.services.workspace import current_project
 
-GITIGNORE_QUESTION = "Add sessions/*-observations.md and .last-sync to .gitignore? [y/N] "
+GITIGNORE_QUESTION = (
+    "Add sessions/*-observations.md, .last-sync and interrupted writes' temporary files to "
+    ".gitignore? [y/N] "
+)
 RETRO_QUESTION = "Tag existing memory entries with categories? [y/N] "
 
 
@@ -58,7 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="gitignore",
         action="store_const",
         const=True,
-        help="add the observation logs and .last-sync to the project's .gitignore",
+        help=(
+            "add the observation logs, .last-sync and interrupted writes' temporary files to "
+            "the project's .gitignore"
+        ),
     )
     parser.add_argument(
         "--no-gitignore",

@@ -373,26 +373,23 @@ def edit_file(
     target = _resolve_target(path, root, follow_symlink)
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
     folder = journal_folder(target, root, journal)
+    sweep_temps(os.path.dirname(os.path.abspath(target)))
     rescued: list[bytes] = []  # lines of a person's rename-saves this edit had to put back
+    intent = _Intent(folder, command, source, target)
     for _ in range(_ATTEMPTS):
-        outcome = _try_edit(target, edit, limit, rescued)
+        outcome = _try_edit(target, edit, limit, rescued, intent)
         if outcome is None:
             continue
         if rescued:
             _rescue_lines(target, rescued)
         before, after, carried, changed, appended_at = outcome
-        entry_id = None
-        if appended_at is not None:  # journaled as an append: undo cuts exactly those bytes
-            payload = after[appended_at:]
-            entry_id = _journal_append(folder, command, source, target, appended_at, payload)
-        elif changed:
-            entry_id = _journal_whole(folder, command, source, target, before, after)
+        entry_id = intent.complete(before, after, appended_at) if changed else None
         return WriteResult(target, entry_id, before, after, carried, changed)
     raise WriteError(f"{target}: kept changing while ConKeeper edited it; run the command again")
 
 
 def _try_edit(
-    target: str, edit: Edit, limit: int, rescued: list[bytes]
+    target: str, edit: Edit, limit: int, rescued: list[bytes], intent: _Intent
 ) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
     """One attempt: ``(before, after, carried, changed, appended_at)``, or ``None`` when the
     file changed under us (try again). ``appended_at`` is the offset when the edit only added
@@ -428,13 +425,13 @@ def _try_edit(
         if len(new) > len(current):  # a shrinking edit of an oversized file stays possible
             _check_limit(target, len(new), limit)
         if current and new.startswith(current):
-            now = _append_tail(fd, target, current, new[len(current) :], limit)
+            now = _append_tail(fd, target, current, new[len(current) :], limit, intent)
             if now is None:
                 return None
             return now
         # A file this edit created is held open for writing by this very process, so no lease
         # could ever be had on it: nobody else had it open to wait for.
-        carried = _replace(fd, target, current, new, limit, rescued, wait=not created)
+        carried = _replace(fd, target, current, new, limit, rescued, intent, created)
         if carried is None:
             return None
         before = None if created else current + carried
@@ -457,7 +454,7 @@ def _check_writable(fd: int, target: str) -> None:
 
 
 def _append_tail(
-    fd: int, target: str, current: bytes, tail: bytes, limit: int
+    fd: int, target: str, current: bytes, tail: bytes, limit: int, intent: _Intent
 ) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
     """Append ``tail`` (what an edit added at the end of ``current``) to the locked file, after
     anything a person appended since it was read (a line break between when their text lacks
@@ -478,7 +475,13 @@ def _append_tail(
             if not now.endswith((b"\n", b"\r")):
                 tail = line_break(now) + tail
         _check_limit(target, len(now) + len(tail), limit)
-        _append_whole(out, tail, fd)
+        intent.pending(now, now + tail, len(now))
+        try:
+            _append_whole(out, tail, fd)
+        except BaseException:
+            intent.abandon()
+            raise
+        seam("written")
         _follow_replacement(fd, target, tail)
         return (now, now + tail, now[len(current) :], True, len(now))
     finally:
@@ -497,12 +500,15 @@ def _replace(
     new: bytes,
     limit: int,
     rescued: list[bytes],
-    wait: bool = True,
+    intent: _Intent,
+    created: bool = False,
 ) -> bytes | None:
     """Write ``new`` over ``target`` (locked through ``fd``, read as ``current``); return the
     bytes carried over from concurrent appends, or ``None`` when the old file was changed in
     place or replaced (nothing written; the lines of a person's save that raced the rename are
-    added to ``rescued``)."""
+    added to ``rescued``). The journal entry is stored, pending, before the rename. A file this
+    edit ``created`` is held open for writing by this very process, so no lease could ever be
+    had on it (nobody else had it open to wait for)."""
     held = os.fstat(fd)
     _renameat2()  # looked up now (ctypes takes ms), not between the last check and the rename
     tmp = _temp_name(target)
@@ -529,6 +535,7 @@ def _replace(
             carried += tail
             seen += len(tail)
             os.fsync(out)
+        intent.pending(None if created else current + carried, new + carried)
         # Checked last, right before the rename: a person's editor that saved by renaming its
         # own file over this one meanwhile must not be overwritten, and a last line read while
         # a person was still writing it must be read whole (either way the edit starts again).
@@ -537,13 +544,17 @@ def _replace(
             or not _same_file(fd, target)
             or _last_line_grew(fd, current)
         ):
+            intent.abandon()
             os.close(out)
             os.unlink(tmp)
             return None
+        seam("renaming")
         if not _swap_in(tmp, target, fd, out, current + b"\n" + new, rescued):
+            intent.abandon()
             os.close(out)
             return None
-        late = _drain_old(fd, seen, wait)  # written through a handle opened before the rename
+        seam("written")
+        late = _drain_old(fd, seen, not created)  # through a handle opened before the rename
         if late:  # O_APPEND: a person may be appending to the new file by now
             if fcntl is not None:
                 fcntl.fcntl(out, fcntl.F_SETFL, fcntl.fcntl(out, fcntl.F_GETFL) | os.O_APPEND)
@@ -559,6 +570,7 @@ def _replace(
             os.close(out)
         if os.path.exists(tmp):
             os.unlink(tmp)
+            intent.abandon()  # the temp file still there: the rename never happened
         raise
 
 
@@ -750,12 +762,66 @@ def _drain_old(fd: int, seen: int, wait: bool = True) -> bytes:
 
 
 _TEMP_COUNTER = [0]
+TEMP_SUFFIX = ".conkeeper-tmp"
 
 
 def _temp_name(target: str) -> str:
     _TEMP_COUNTER[0] += 1
     folder, name = os.path.split(target)
-    return os.path.join(folder, f".{name}.{os.getpid()}.{_TEMP_COUNTER[0]}.conkeeper-tmp")
+    return os.path.join(folder, f".{name}.{os.getpid()}.{_TEMP_COUNTER[0]}{TEMP_SUFFIX}")
+
+
+def sweep_temps(folder: str) -> list[str]:
+    """Remove the temporary files (``.NAME.PID.N.conkeeper-tmp``) that writers killed before
+    their rename left in ``folder``; the names removed. Only ConKeeper's own name, only when
+    the process that made it is gone and nobody holds its lock (a writer locks its temporary
+    file until it is renamed): its bytes never replaced the person's file, so nothing of theirs
+    goes with it. Found killing ``remember`` mid-rename: the file stayed in the memory folder
+    and was committed with it."""
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(".") and n.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        parts = name[: -len(TEMP_SUFFIX)].rsplit(".", 2)
+        if len(parts) != 3 or not (parts[1].isdigit() and parts[2].isdigit()):
+            continue
+        if _alive(int(parts[1])) or not _unlink_unlocked(os.path.join(folder, name)):
+            continue
+        removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _unlink_unlocked(path: str) -> bool:
+    """Remove ``path`` (a regular file, never followed) when no process holds its lock."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if not _same_file(fd, path):
+            return False
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def append_file(
@@ -785,9 +851,16 @@ def append_file(
         offset = os.fstat(fd).st_size
         payload = header + data if offset == 0 else _break_before(fd, offset) + data
         _check_limit(target, offset + len(payload), limit)
-        _append_whole(fd, payload)
+        intent = _Intent(folder, command, source, target)
+        intent.pending(None, payload, offset)
+        try:
+            _append_whole(fd, payload)
+        except BaseException:
+            intent.abandon()
+            raise
+        seam("written")
         _follow_replacement(fd, target, payload)
-        entry_id = _journal_append(folder, command, source, target, offset, payload)
+        entry_id = intent.complete(None, payload, offset)
     finally:
         os.close(fd)
     return WriteResult(target, entry_id, None, payload)
@@ -845,10 +918,17 @@ def delete_file(
         current = _read_from(fd, 0)
         if current != expected:
             raise EditConflict(f"{target}: changed meanwhile; nothing was removed")
-        os.unlink(target)
+        intent = _Intent(folder, command, source, target)
+        intent.pending(current, None)
+        try:
+            os.unlink(target)
+        except BaseException:
+            intent.abandon()
+            raise
+        seam("written")
+        entry_id = intent.complete(current, None)
     finally:
         os.close(fd)
-    entry_id = _journal_whole(folder, command, source, target, current, None)
     return WriteResult(target, entry_id, current, b"")
 
 
@@ -1034,28 +1114,17 @@ def _size(path: str) -> int:
         return 0
 
 
-def _journal_whole(
-    folder: str,
-    command: str,
-    source: str,
-    target: str,
-    before: bytes | None,
-    after: bytes | None,
-    undoes: str | None = None,
-) -> int | None:
-    record: dict[str, Any] = {
+def _whole_record(
+    command: str, source: str, target: str, before: bytes | None, after: bytes | None
+) -> dict[str, Any]:
+    """The journal record of a whole-file write (``after`` ``None``: the file was removed)."""
+    return {
         "id": 0,
         "time": time.time(),
         "command": command,
         "source": source,
         "files": [{"path": target, "op": "write", "before": _b64(before), "after": _b64(after)}],
     }
-    if _GROUP:
-        record["group"] = _GROUP[0]
-    undoes = undoes if undoes is not None else (_UNDOING[0] if _UNDOING else None)
-    if undoes is not None:
-        record["undoes"] = undoes
-    return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
 
 
 _GROUP: list[str] = []  # the group of the command now writing (see write_group)
@@ -1079,23 +1148,114 @@ def write_group() -> Iterator[None]:
         _GROUP.clear()
 
 
-def _journal_append(
-    folder: str, command: str, source: str, target: str, offset: int, payload: bytes
-) -> int | None:
-    record = {
+def _append_record(
+    command: str, source: str, target: str, offset: int, payload: bytes
+) -> dict[str, Any]:
+    """The journal record of an append: where it was written and its bytes."""
+    return {
         "id": 0,
         "time": time.time(),
         "command": command,
         "source": source,
         "files": [{"path": target, "op": "append", "offset": offset, "data": _b64(payload)}],
     }
-    if _GROUP:
-        record["group"] = _GROUP[0]
-    if _UNDOING:
-        record["undoes"] = _UNDOING[0]
-    if source == "hook":  # hook log lines are pruned apart, never crowding out other writes
-        return _store(folder, record, _APPEND_SUFFIX, MAX_APPEND_ENTRIES)
-    return _store(folder, record, _ENTRY_SUFFIX, MAX_ENTRIES)
+
+
+class _Intent:
+    """The journal entry of one write, stored before the file is changed and marked pending,
+    then completed once the change is made: a process killed between the two (SIGKILL, power
+    cut) leaves an entry ``history`` lists and ``undo`` restores from, never a change with no
+    entry. Found killing ``remember`` between its write and the journal store."""
+
+    def __init__(self, folder: str, command: str, source: str, target: str) -> None:
+        self.folder = folder
+        self.command = command
+        self.source = source
+        self.target = target
+        self.id: int | None = None
+        self.name = ""
+
+    def _record(
+        self, before: bytes | None, after: bytes | None, appended_at: int | None
+    ) -> tuple[dict[str, Any], str, int]:
+        if appended_at is not None:  # journaled as an append: undo cuts exactly those bytes
+            payload = (after or b"")[appended_at:] if before is not None else after or b""
+            record = _append_record(self.command, self.source, self.target, appended_at, payload)
+        else:
+            record = _whole_record(self.command, self.source, self.target, before, after)
+        if _GROUP:
+            record["group"] = _GROUP[0]
+        if _UNDOING:
+            record["undoes"] = _UNDOING[0]
+        if appended_at is not None and self.source == "hook":  # log lines pruned apart
+            return record, _APPEND_SUFFIX, MAX_APPEND_ENTRIES
+        return record, _ENTRY_SUFFIX, MAX_ENTRIES
+
+    def pending(
+        self, before: bytes | None, after: bytes | None, appended_at: int | None = None
+    ) -> None:
+        """Store (or restate, on a retry) the entry before the file is changed; a journal that
+        cannot take it refuses the write (:class:`WriteError`, nothing written)."""
+        record, suffix, cap = self._record(before, after, appended_at)
+        record["pending"] = True
+        if self.id is not None and _rewrite(self.name, record, self.id):
+            return
+        stored = _store(self.folder, record, suffix, cap)
+        if stored is None:
+            raise WriteError(
+                f"{self.target}: ConKeeper's write journal {self.folder} could not store the "
+                "entry, so the change could not be undone; nothing was written"
+            )
+        self.id = stored
+        self.name = os.path.join(self.folder, f"{stored:06d}{suffix}")
+        seam("pending")
+
+    def complete(
+        self, before: bytes | None, after: bytes | None, appended_at: int | None = None
+    ) -> int | None:
+        """Restate the entry with what was written (bytes a person appended meanwhile carried
+        over), no longer pending; its id. Left pending (still undoable) if that fails."""
+        if self.id is None:
+            return None
+        record, _, _ = self._record(before, after, appended_at)
+        _rewrite(self.name, record, self.id)
+        return self.id
+
+    def abandon(self) -> None:
+        """Drop the pending entry of a change that was not made (the edit starts again)."""
+        if self.id is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.name)
+            self.id = None
+
+
+def _rewrite(name: str, record: dict[str, Any], entry_id: int) -> bool:
+    """Replace journal entry ``name`` by ``record`` atomically (a temporary file renamed over
+    it: a reader or a kill sees the old entry or the new one, whole)."""
+    record["id"] = entry_id
+    folder, base = os.path.split(name)
+    tmp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        try:
+            _write_all(fd, json.dumps(record, separators=(",", ":")).encode("utf-8"))
+        finally:
+            os.close(fd)
+        os.replace(tmp, name)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    return True
+
+
+def seam(point: str) -> None:
+    """Kill this process at ``point`` when ``CONKEEPER_KILL_AT`` names it: how the tests prove
+    that a SIGKILL between a write and its journal's completion loses no undo (no sleeps)."""
+    if os.environ.get("CONKEEPER_KILL_AT") == point:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 class JournalEntry:
@@ -1103,7 +1263,18 @@ class JournalEntry:
     (the raw per-file records), ``undoes`` (the id an undo entry reverted), ``group`` (shared by
     the writes of one command, see :func:`write_group`) and its journal."""
 
-    __slots__ = ("batch", "command", "files", "group", "id", "journal", "source", "time", "undoes")
+    __slots__ = (
+        "batch",
+        "command",
+        "files",
+        "group",
+        "id",
+        "journal",
+        "pending",
+        "source",
+        "time",
+        "undoes",
+    )
 
     def __init__(self, journal: str, raw: dict[str, Any]) -> None:
         self.journal = journal
@@ -1115,6 +1286,7 @@ class JournalEntry:
         undoes = raw.get("undoes")
         self.undoes = None if undoes is None else str(undoes)
         self.group = str(raw.get("group") or "")
+        self.pending = bool(raw.get("pending"))  # stored before a write that never completed
         self.batch: list[JournalEntry] = [self]  # after undo: every entry undone with this one
 
     @property
@@ -1198,7 +1370,7 @@ def _undo_lock(folder: str) -> Iterator[None]:
 def _undo_locked(folder: Path | str, entry_id: int | None, source: str) -> JournalEntry:
     """:func:`undo` once the journal is held: the write is chosen from the journal as it is."""
     entries = read_journal(folder)
-    undone = {e.undoes for e in entries if e.undoes is not None}
+    undone = undone_ids(entries)
     if entry_id is None:
         newest = newest_undoable(entries)
         if newest is None:
@@ -1211,6 +1383,10 @@ def _undo_locked(folder: Path | str, entry_id: int | None, source: str) -> Journ
         entry = found[0]
         if str(entry.id) in undone:
             raise WriteError(f"write {entry_id} was already undone")
+        if entry.pending and not was_made(entry):
+            raise WriteError(
+                f"write {entry_id} was interrupted before it changed its file; nothing to undo"
+            )
     batch = _batch(entries, entry, undone)
     checked: set[str] = set()
     for member in batch:  # the newest write of each file is checked before any is changed
@@ -1242,14 +1418,39 @@ def _batch(
     return sorted(members, key=lambda e: (e.time, e.id), reverse=True)
 
 
+def was_made(entry: JournalEntry) -> bool:
+    """Whether the write of a pending entry (its process killed mid-write) reached its file:
+    the file no longer holds the bytes from before (an append: its bytes are there)."""
+    for record in entry.files:
+        current = _current(str(record.get("path", "")))
+        if record.get("op") == "append":
+            data = _unb64(record.get("data")) or b""
+            offset = int(record.get("offset", 0))
+            if current is not None and _appended_at(current, offset, data) is not None:
+                return True
+        elif current != _unb64(record.get("before")) and not (
+            record.get("before") is None and current == b""  # created, killed before renaming
+        ):
+            return True
+    return False
+
+
+def undone_ids(entries: list[JournalEntry]) -> set[str]:
+    """The ids of the writes an undo took back: an undo killed before it changed the file
+    (its entry left pending) took back nothing, and the write stays undoable."""
+    return {e.undoes for e in entries if e.undoes is not None and (not e.pending or was_made(e))}
+
+
 def newest_undoable(entries: list[JournalEntry]) -> JournalEntry | None:
     """The write a plain ``undo`` reverts: the newest one that is neither an undo, undone
     already, nor a hook's log line (those are undone by id only)."""
-    undone = {e.undoes for e in entries if e.undoes is not None}
+    undone = undone_ids(entries)
     candidates = [
         e for e in entries if e.undoes is None and str(e.id) not in undone and e.source != "hook"
     ]
-    return max(candidates, key=lambda e: (e.time, e.id)) if candidates else None
+    candidates.sort(key=lambda e: (e.time, e.id), reverse=True)
+    # a write killed before it changed its file has nothing to take back
+    return next((e for e in candidates if not e.pending or was_made(e)), None)
 
 
 def _undo_plan(record: dict[str, Any]) -> UndoPlan:

@@ -27,11 +27,34 @@ class HistoryError(Exception):
 class _Journal:
     """One journal as a person sees it: id prefix, label, folder, where its paths are shown from."""
 
-    def __init__(self, prefix: str, label: str, folder: Path, base: Path | None) -> None:
+    def __init__(
+        self, prefix: str, label: str, folder: Path, base: Path | None, memory: Path | None = None
+    ) -> None:
         self.prefix = prefix
         self.label = label
         self.folder = folder
         self.base = base
+        self.memory = memory  # the memory folder whose writes this journal may stand in for
+        self.memory_label = ""
+
+    def stands_in(self, entry: safewrite.JournalEntry) -> bool:
+        """Whether ``entry`` is a memory write this (data home) journal took for a memory
+        journal that could not be written (``safewrite.journal_folder``)."""
+        return self.memory is not None and any(_within(p, self.memory) for p in entry.paths)
+
+    def label_of(self, entry: safewrite.JournalEntry) -> str:
+        """The journal a person should read ``entry`` as being in."""
+        if self.stands_in(entry):
+            return f"{self.memory_label} (journaled in the data home: its own journal failed)"
+        return self.label
+
+    def shown_of(self, entry: safewrite.JournalEntry, path: str) -> str:
+        """``path`` as shown for ``entry``: relative to the memory folder for a memory write."""
+        if self.memory is not None and self.stands_in(entry) and _within(path, self.memory):
+            return Path(
+                os.path.relpath(os.path.realpath(path), os.path.realpath(self.memory))
+            ).as_posix()
+        return self.shown(path)
 
     def shown(self, path: str) -> str:
         """``path`` relative to the memory folder, or with ``~`` for the home folder."""
@@ -44,14 +67,24 @@ class _Journal:
         return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
 
 
+def _within(path: str, folder: Path) -> bool:
+    """Whether ``path`` lies in ``folder`` (as written, or once links are resolved)."""
+    for inner, outer in ((path, str(folder)), (os.path.realpath(path), os.path.realpath(folder))):
+        if Path(inner).is_relative_to(outer):
+            return True
+    return False
+
+
 def _journals(location: ProjectLocation, global_scope: bool) -> tuple[_Journal, _Journal]:
-    """The memory journal (project, or global) and the agent-config journal."""
+    """The memory journal (project, or global) and the agent-config journal, which also holds
+    the memory's writes its own journal could not take."""
     memory = global_memory_dir() if global_scope else location.memory_dir
     label = "global memory" if global_scope else "project memory"
-    return (
-        _Journal("", label, Path(safewrite.memory_journal_dir(memory)), memory),
-        _Journal(CONFIG_PREFIX, "agent config", Path(safewrite.config_journal_dir()), None),
+    config = _Journal(
+        CONFIG_PREFIX, "agent config", Path(safewrite.config_journal_dir()), None, memory
     )
+    config.memory_label = label
+    return (_Journal("", label, Path(safewrite.memory_journal_dir(memory)), memory), config)
 
 
 def list_history(
@@ -63,7 +96,7 @@ def list_history(
     for journal in _journals(location, global_scope):
         prefix = journal.prefix
         entries = safewrite.read_journal(journal.folder)
-        undone = {e.undoes for e in entries if e.undoes is not None}
+        undone = safewrite.undone_ids(entries)
         for entry in entries:
             rows.append(
                 (
@@ -74,9 +107,10 @@ def list_history(
                         "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(entry.time)),
                         "command": entry.command,
                         "source": entry.source,
-                        "files": [journal.shown(p) for p in entry.paths],
-                        "journal": journal.label,
+                        "files": [journal.shown_of(entry, p) for p in entry.paths],
+                        "journal": journal.label_of(entry),
                         "undone": str(entry.id) in undone,
+                        "interrupted": entry.pending,
                         "undoes": None if entry.undoes is None else f"{prefix}{entry.undoes}",
                     },
                 )
@@ -117,19 +151,21 @@ def undo_write(
     except safewrite.WriteError as exc:
         shown = f"write {journal.prefix}{number}"
         raise HistoryError(str(exc).replace(f"write {number}", shown)) from None
-    if journal.base is not None:  # the memory journal: an undone approval is held again
+    memory = journals[0].base
+    if memory is not None:  # an undone approval of the memory is held again
         from conkeeper.services.review import restore_approved
 
         for member in entry.batch:
-            restore_approved(journal.base, member.command)
+            if journal.base is not None or journal.stands_in(member):
+                restore_approved(memory, member.command)
     paths = list(dict.fromkeys(p for member in entry.batch for p in member.paths))
     return {
         "id": f"{journal.prefix}{entry.id}",
         "with": [f"{journal.prefix}{m.id}" for m in entry.batch if m is not entry],
         "command": entry.command,
         "source": entry.source,
-        "files": [journal.shown(p) for p in paths],
-        "journal": journal.label,
+        "files": [journal.shown_of(entry, p) for p in paths],
+        "journal": journal.label_of(entry),
     }
 
 

@@ -260,6 +260,7 @@ class _JsonTarget(_Target):
         return self.mcp is not None and path == (self.mcp.key, MCP_NAME) and is_own(value)
 
     def strip(self, raw: bytes, record: Record | None) -> tuple[bytes | None, str]:
+        self._note_own_keys(raw)
         original = _json_data(record.original) if record and record.original else None
         had = set(original) if isinstance(original, dict) else set()
         old_hooks = original.get("hooks") if isinstance(original, dict) else None
@@ -285,6 +286,25 @@ class _JsonTarget(_Target):
             if isinstance(data, dict) and all(top.get(k) == v for k, v in data.items()):
                 return None, ""
         return view, ""
+
+    def _note_own_keys(self, raw: bytes) -> None:
+        """Warn when the person added keys of their own (an ``env``) to ConKeeper's server
+        entry: the entry goes whole (what is left of it would name no server to run, an error
+        in the agent), so they are named, with the way back. Found uninstalling from a Zed,
+        Cursor and Claude config: the person's key went without a word."""
+        if self.mcp is None:
+            return
+        data = _json_data(raw)
+        servers = data.get(self.mcp.key) if isinstance(data, dict) else None
+        entry = servers.get(MCP_NAME) if isinstance(servers, dict) else None
+        if not isinstance(entry, dict) or not is_own(entry):
+            return
+        extra = sorted(set(entry) - set(self.mcp.entry))
+        if extra:
+            self.warning = (
+                f"your own {', '.join(extra)} in {self.mcp.key}.{MCP_NAME} went with "
+                "ConKeeper's entry ('conkeeper undo' brings it back)"
+            )
 
     def cut_is_clean(self, cut: bytes, current: bytes, record: Record) -> bool:
         data = _json_data(cut)

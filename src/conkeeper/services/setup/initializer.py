@@ -24,8 +24,10 @@ from conkeeper.domain.textio import (
 
 OBSERVATIONS_IGNORE = f"{MEMORY_SUBFOLDER}/sessions/*-observations.md"
 LAST_SYNC_IGNORE = f"{MEMORY_SUBFOLDER}/.last-sync"
+TEMP_IGNORE = f"{MEMORY_SUBFOLDER}/**/.*.conkeeper-tmp"
 # What ``init --gitignore`` keeps out of git: files ConKeeper writes for this clone alone.
 GITIGNORE_ENTRIES: dict[str, str] = {
+    TEMP_IGNORE: "# a ConKeeper write killed before its rename (removed by the next write)",
     OBSERVATIONS_IGNORE: "# ConKeeper observation logs (tool-use history; may mention local paths)",
     LAST_SYNC_IGNORE: "# ConKeeper's last memory sync in this clone (time and commit)",
 }

@@ -2,23 +2,28 @@
 
 Why it exists: uninstall must give the user's file back byte for byte, and remove only what
 install inserted when the user changed other parts since. So for every file it changes, install
-keeps, under ``<data home>/installs/<key>.*``, the bytes before (``.orig``, absent when install
-created the file), the bytes it wrote (``.installed``) and the byte spans it inserted and the
-folders it created (``.json``). These are ConKeeper's own files (the agent configs themselves
-are written through :mod:`conkeeper.domain.safewrite`); a record is dropped on uninstall.
+keeps, in one file ``<data home>/installs/<key>.json``, the bytes before (absent when install
+created the file), the bytes it wrote, the byte spans it inserted and the folders it created.
+The file is written whole and renamed into place, so a kill or a second install at the same
+moment leaves the old record or the new one, never the bytes before of one install beside the
+spans of another (records of older versions kept these in ``.orig`` and ``.installed`` files
+beside it, still read). These are ConKeeper's own files (the agent configs themselves are
+written through :mod:`conkeeper.domain.safewrite`); a record is dropped on uninstall.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.paths import data_home
 
-RECORD_VERSION = 2
+RECORD_VERSION = 3  # 2: bytes in .orig/.installed beside the .json (read, never written)
 
 
 @dataclass
@@ -48,14 +53,24 @@ def load_record(path: Path, env: Mapping[str, str] | None = None) -> Record | No
     try:
         meta = json.loads((folder / f"{key}.json").read_text("utf-8"))
         existed = bool(meta.get("existed"))
-        original = (folder / f"{key}.orig").read_bytes() if existed else None
-        installed = None
         if meta.get("version") == RECORD_VERSION:
-            installed = (folder / f"{key}.installed").read_bytes()
+            original = base64.b64decode(meta["original"]) if existed else None
+            installed: bytes | None = base64.b64decode(meta["installed"])
+        else:
+            original, installed = _legacy_bytes(folder, key, meta, existed)
         spans = tuple((int(s), int(e)) for s, e in meta.get("spans", []))
         return Record(existed, original, installed, spans, [str(d) for d in meta.get("dirs", [])])
     except (OSError, ValueError, TypeError, AttributeError):
         return None
+
+
+def _legacy_bytes(
+    folder: Path, key: str, meta: dict[str, object], existed: bool
+) -> tuple[bytes | None, bytes | None]:
+    """The bytes of a record an older version kept in files beside its ``.json``."""
+    original = (folder / f"{key}.orig").read_bytes() if existed else None
+    installed = (folder / f"{key}.installed").read_bytes() if meta.get("version") == 2 else None
+    return original, installed
 
 
 def save_record(
@@ -66,7 +81,9 @@ def save_record(
     dirs: list[str],
     env: Mapping[str, str] | None = None,
 ) -> None:
-    """Keep what install did to ``path`` (replacing an earlier record)."""
+    """Keep what install did to ``path``, replacing an earlier record in one rename."""
+    from conkeeper.domain.safewrite import seam
+
     folder = records_dir(env)
     folder.mkdir(parents=True, exist_ok=True)
     key = _key(path)
@@ -74,15 +91,23 @@ def save_record(
         "version": RECORD_VERSION,
         "path": str(path),
         "existed": original is not None,
+        "original": base64.b64encode(original or b"").decode("ascii"),
+        "installed": base64.b64encode(installed or b"").decode("ascii"),
         "dirs": dirs,
         "spans": [list(s) for s in spans],
     }
-    if original is not None:
-        (folder / f"{key}.orig").write_bytes(original)
-    else:
-        (folder / f"{key}.orig").unlink(missing_ok=True)
-    (folder / f"{key}.installed").write_bytes(installed or b"")
-    (folder / f"{key}.json").write_text(json.dumps(meta), "utf-8")
+    tmp = folder / f".{key}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(json.dumps(meta).encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        seam("record")
+        os.replace(tmp, folder / f"{key}.json")
+    finally:
+        tmp.unlink(missing_ok=True)
+    for suffix in (".orig", ".installed"):  # an older version's files, superseded
+        (folder / f"{key}{suffix}").unlink(missing_ok=True)
 
 
 def forget_record(path: Path, env: Mapping[str, str] | None = None) -> list[str]:
