@@ -393,6 +393,7 @@ SEED = 20
 SEEDS = 5
 MIN_AUTHORS = 3  # a feature is trained only when at least this many authors' texts have it
 MEMBERS: Path | None = None  # --members: where the group members of the report are kept
+PER_GROUP = 1  # --per-group: members (seeds) averaged for each group's held-out scores
 
 
 class Example:
@@ -619,12 +620,15 @@ def held_out_groups(
     scored = []
     for group in range(groups):
         left_out = frozenset(names[group::groups])
-        subset = [ex for ex in examples if ex.author not in left_out]
-        seed = member_seed(frozenset(names) - left_out)
-        model = train_one(shared(subset, MIN_AUTHORS), l2, epochs, seed, buckets)
-        print(f"  group {group + 1}/{groups} trained", flush=True)
-        if MEMBERS is not None:
-            save_member(MEMBERS, group, left_out, model)
+        subset = shared([ex for ex in examples if ex.author not in left_out], MIN_AUTHORS)
+        fold = []
+        for copy in range(PER_GROUP):
+            seed = member_seed(frozenset(names) - left_out) + copy * 7919
+            fold.append(train_one(subset, l2, epochs, seed, buckets))
+            print(f"  group {group + 1}/{groups} member {copy + 1} trained", flush=True)
+            if MEMBERS is not None:
+                save_member(MEMBERS, group * PER_GROUP + copy, left_out, fold[-1])
+        model = [sum(weights) / len(fold) for weights in zip(*fold, strict=True)]
         scored += [(ex, predict(ex, model)) for ex in examples if ex.author in left_out]
     order = {name: index for index, name in enumerate(names)}
     return sorted(scored, key=lambda item: order[item[0].author])
@@ -1014,7 +1018,7 @@ def kinds_report(verdicts: list[tuple[Example, float]], lang: dict[int, bool]) -
 
 def main(argv: list[str] | None = None) -> int:
     """Measure author by author, choose L2 and the threshold, train on everything, write."""
-    global SEED, AUTHORS, MEMBERS  # --seed, this run's authors (--also), --members
+    global SEED, AUTHORS, MEMBERS, PER_GROUP  # --seed, --also, --members, --per-group
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cv-only", action="store_true", help="report only, write nothing")
     parser.add_argument("--l2", type=float, help="skip the L2 search and use this strength")
@@ -1072,9 +1076,17 @@ def main(argv: list[str] | None = None) -> int:
         help="write the character weights: the mean of the members kept in FOLDER, mixed at"
         " WEIGHT, the mixed threshold --keep-threshold (with --also as the report had)",
     )
+    parser.add_argument(
+        "--per-group",
+        type=int,
+        default=1,
+        help="with --partners -N: average this many members (seeds) per group, so the held-out"
+        " scores are means of models, shaped like the shipped averaged tables'",
+    )
     args = parser.parse_args(argv)
     SEED = args.seed
     MEMBERS = args.members
+    PER_GROUP = args.per_group
     AUTHORS = AUTHORS + tuple((name, f"a{len(AUTHORS) + i + 1}-{name.split('.')[0]}")
                               for i, name in enumerate(args.also))  # fmt: skip
     if args.mix:
