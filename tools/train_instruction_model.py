@@ -794,8 +794,9 @@ def write_char_weights(folder: Path, weight: float, threshold: float, how: str) 
         + textwrap.fill(
             "members, each trained without one group of authors (the same members scored those "
             "groups for the held-out report); L2 "
-            f"{L2_CHARS:g}. Mixed with the word scorer in log-odds at weight {weight}; "
-            f"threshold of the mixed probability {how}.",
+            f"{L2_CHARS:g}. Mixed with the word scorer in log-odds at weight {weight}; a note "
+            "the word scorer leaves under its threshold is held when the mixed probability "
+            f"reaches THRESHOLD, {how}.",
             96,
         )
         + "\n"
@@ -975,11 +976,66 @@ def mix_report(word_path: Path, char_path: Path, limit: int = 0) -> int:
     print("word alone at 0.9509:")
     report(grid[0.0], 0.9509)
     kinds_report([(ex, float(p >= 0.9509)) for ex, p in grid[0.0]], lang)
+    either_report(word, char, lang)
     return 0
 
 
+def either_report(
+    word: list[tuple[Example, float]], char: list[tuple[Example, float]], lang: dict[int, bool]
+) -> None:
+    """The mix that may only hold more (round 17): held when the word scorer's probability
+    reaches :data:`SHIPPED_WORD_BAR` or the mix reaches its own bar, chosen on held-out scores
+    (pooled, and per fold on the other authors'), against the word scorer alone at the same
+    mean saved rate. A character scorer sure of "benign" cannot save what the word scorer holds."""
+    grid = {m: either(word, char, m) for m in MIX_GRID[1:]}
+    floor = Sorted(grid[MIX_GRID[1]]).rates(0.99999)[2]
+    print(f"either (word at {SHIPPED_WORD_BAR} or the mix at its bar); word alone there saves "
+          f"{floor:.2%}:")  # fmt: skip
+    for target in (0.985, 0.98):
+        if floor < target:
+            print(f"  mean saved {target:.1%}: out of reach (the word bar alone saves less)")
+            continue
+        alone = Sorted(word)
+        cut = alone.saved_threshold(target)
+        held, low, saved, _ = alone.rates(cut)
+        print(f"  word alone, mean saved {target:.1%}: {held:.1%} (min {low:.1%}) at {cut}")
+        for m, scored in grid.items():
+            cells = Sorted(scored)
+            cut = cells.saved_threshold(target)
+            held, low, saved, worst = cells.rates(cut)
+            print(
+                f"  weight {m:<4} mix bar {cut}: {held:.1%} (min {low:.1%}) "
+                f"saved {saved:.2%} (min {worst:.1%})"
+            )
+        print(f"  per fold, weight and mix bar chosen on the others (mean saved {target:.1%}):")
+        chosen = loao_mix({0.0: word, **grid}, False, target, skip_zero=True)
+        report(chosen, 0.5)
+        kinds_report(chosen, lang)
+        print(f"  per fold, word alone (mean saved {target:.1%}):")
+        alone_chosen = loao_mix({0.0: word}, True, target)
+        report(alone_chosen, 0.5)
+        kinds_report(alone_chosen, lang)
+
+
+SHIPPED_WORD_BAR = 0.9509  # the word scorer's shipped threshold (rounds 11-16), kept
+
+
+def either(
+    word: list[tuple[Example, float]], char: list[tuple[Example, float]], weight: float
+) -> list[tuple[Example, float]]:
+    """Scores under which a threshold ``t`` holds exactly what the word scorer holds at
+    :data:`SHIPPED_WORD_BAR` plus what the mix at ``weight`` holds at ``t``."""
+    return [
+        (ex, 1.0 if pw >= SHIPPED_WORD_BAR else mixed(pw, pc, weight))
+        for (ex, pw), (_, pc) in zip(word, char, strict=True)
+    ]
+
+
 def loao_mix(
-    grid: dict[float, list[tuple[Example, float]]], word_only: bool, saved: float = 0.0
+    grid: dict[float, list[tuple[Example, float]]],
+    word_only: bool,
+    saved: float = 0.0,
+    skip_zero: bool = False,
 ) -> list[tuple[Example, float]]:
     """Each author's verdicts (1.0 held, 0.0 saved) under the weight and threshold chosen on
     the other authors' held-out scores alone: the rule's threshold (:data:`THRESHOLD_RULE`),
@@ -989,7 +1045,7 @@ def loao_mix(
     for author in names:
         best: tuple[float, float, float] | None = None
         for m, scored in grid.items():
-            if word_only and m:
+            if (word_only and m) or (skip_zero and not m):
                 continue
             others = Sorted(scored, skip=author)
             t = others.saved_threshold(saved) if saved else others.rule()
@@ -1095,7 +1151,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.keep_threshold is None:
             parser.error("--write-chars needs --keep-threshold (the mixed verdict's)")
         folder, weight = args.write_chars
-        how = f"{args.keep_threshold}, chosen on held-out scores (HELD_OUT_AUTHORS.md, round 16)"
+        how = f"{args.keep_threshold}, chosen on held-out scores (HELD_OUT_AUTHORS.md, round 17)"
         return write_char_weights(Path(folder), float(weight), args.keep_threshold, how)
     if args.limit and not args.cv_only:
         parser.error("--limit is for a quick report (--cv-only); weights train on everything")
