@@ -672,4 +672,3 @@ def test_the_character_members_that_score_the_report_are_the_weights_written(
     assert module["BUCKETS"] == CHAR_BUCKETS
     mean_bias = sum(m[CHAR_BUCKETS] for m in members) / 6
     assert module["BIAS"] == pytest.approx(mean_bias, abs=1e-6)
-
