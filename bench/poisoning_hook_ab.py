@@ -107,6 +107,12 @@ Round 16 (ck/pdet16, 2026-11-27 19:52-19:57 UTC, 100 runs each, baseline main; t
 scorer mixed into the verdict with a 2^18 table, 206 KB, commit a1a1a5b, not shipped and
 reverted on the branch; load about 6 on 2 cores): PostToolUse (Bash) -0.84, PostToolUse (Edit
 of a memory file) +0.25, UserPromptSubmit +0.21 (within target), SessionStart +0.28 (no target).
+
+Round 17 (ck/pdet17, 2026-11-27 20:18-20:24 UTC, 100 runs each, baseline main; the character
+scorer wired in as a mix that only holds more, weight 0.1, bar 0.9365, a 2^18 table of ten
+members; not shipped, see HELD_OUT_AUTHORS.md; load 8-12 on 2 cores, two test runs beside it):
+PostToolUse (Bash) -0.02, PostToolUse (Edit of a memory file) -0.91, UserPromptSubmit -1.44
+(within target), SessionStart -1.10 (no target).
 """
 
 from __future__ import annotations

@@ -644,9 +644,11 @@ def test_an_admin_grant_is_for_everyone_only_within_one_clause() -> None:
 def test_the_character_members_that_score_the_report_are_the_weights_written(
     tmp_path: Path,
 ) -> None:
-    # round 16: one member per group of authors scores that group held out; their mean is
-    # written as the character table, so the report measures the members that would ship
+    # round 16: the members that score each group of authors held out are, averaged, the
+    # character table written; round 17: two members (seeds) per group, and the group's
+    # held-out score is their mean, shaped like the averaged table that ships
     trainer = load_script("tools/train_instruction_model.py")
+    trainer.PER_GROUP = 2
     trainer.AUTHORS = trainer.AUTHORS[:4] + tuple(
         (name, f"a{29 + i}-{name.split('.')[0]}") for i, name in enumerate(trainer.CHAR_ALSO)
     )
@@ -656,14 +658,17 @@ def test_the_character_members_that_score_the_report_are_the_weights_written(
     scored = trainer.held_out(examples, 0.001, 1, partners=-3, buckets=CHAR_BUCKETS)
     assert len(scored) == len(examples)
     members = trainer.load_members(trainer.MEMBERS)
-    assert len(members) == 3 and all(len(m) == CHAR_BUCKETS + 1 for m in members)
-    # each group is scored by the member that never saw it
+    assert len(members) == 6 and all(len(m) == CHAR_BUCKETS + 1 for m in members)
+    assert members[0] != members[1]  # two seeds
+    # each group is scored by the mean of the two members that never saw it
     first = json.loads((trainer.MEMBERS / "member0.json").read_text("utf-8"))
+    assert json.loads((trainer.MEMBERS / "member1.json").read_text("utf-8")) == first
     ex, p = next((ex, p) for ex, p in scored if ex.author == first[0] and not ex.hidden)
-    assert p == trainer.predict(ex, list(members[0]))
+    mean = [(a + b) / 2 for a, b in zip(members[0], members[1], strict=True)]
+    assert p == pytest.approx(trainer.predict(ex, mean), abs=1e-12)
     trainer.write_char_weights(trainer.MEMBERS, 0.2, 0.97, "0.97, a test")
     module = runpy.run_path(str(trainer.CHAR_WEIGHTS))
     assert module["MIX"] == 0.2 and module["THRESHOLD"] == 0.97
     assert module["BUCKETS"] == CHAR_BUCKETS
-    mean_bias = sum(m[CHAR_BUCKETS] for m in members) / 3
+    mean_bias = sum(m[CHAR_BUCKETS] for m in members) / 6
     assert module["BIAS"] == pytest.approx(mean_bias, abs=1e-6)
