@@ -1,0 +1,52 @@
+"""Leaks and crashes a third outside probe found, each through a real entry point.
+
+The probe sent realistic credentials and malformed input where a user, a tool, a browser or a
+host would send them: an observation id longer than SQLite's integer, a token split across two
+tool outputs, a secret in a memory file, a commit message or a remote URL. Each test goes
+through the real front door (a hook subprocess with a real-shaped payload, the CLI, the
+viewer's HTTP API) and then greps everything ConKeeper printed and every byte it wrote.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import run_cli
+from tests.test_privacy_probe import hook
+from tests.test_viewer_security import login, request
+from tests.viewer_support import running_viewer
+
+TOO_BIG = "9" * 30  # past SQLite's 64-bit INTEGER
+
+
+def test_an_id_past_sqlites_integer_is_not_found_not_an_internal_error(
+    project: Path, isolated_home: Path
+) -> None:
+    """``show``, ``timeline``, ``summary``, ``observations --session`` and ``forget`` with an
+    id too large for SQLite answer "not found" in one line, never an internal error."""
+    for args in (
+        ("show", TOO_BIG),
+        ("show", "--", f"-{TOO_BIG}"),
+        ("timeline", TOO_BIG),
+        ("summary", TOO_BIG),
+        ("observations", "--session", TOO_BIG),
+        ("forget", "observation", TOO_BIG, "--yes"),
+        ("forget", "session", TOO_BIG, "--yes"),
+    ):
+        out = run_cli(*args, cwd=project)
+        text = out.stdout + out.stderr
+        assert "OverflowError" not in text and "internal" not in text, (args, text)
+        assert "failed:" not in text, (args, text)
+
+
+def test_the_viewer_answers_404_for_an_id_past_sqlites_integer(
+    project: Path, isolated_home: Path
+) -> None:
+    """``GET /observation/<30 digits>`` was an HTTP 500; an out-of-range id is a clean 404."""
+    hook(project, "SessionStart", source="startup")  # a database to look in
+    with running_viewer(project) as viewer:
+        cookie = login(viewer)
+        for path in (f"/observation/{TOO_BIG}", "/observation/9223372036854775808"):
+            status, _, body = request(viewer, path, cookie=cookie)
+            assert status == 404, (path, status)
+            assert 'id="error"' in body and "internal error" not in body
