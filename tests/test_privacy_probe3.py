@@ -9,10 +9,11 @@ viewer's HTTP API) and then greps everything ConKeeper printed and every byte it
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tests.test_privacy_probe import hook
+from tests.test_privacy_probe import SLACK, STRIPE, assert_hidden, hook, written
 from tests.test_viewer_security import login, request
 from tests.viewer_support import running_viewer
 
@@ -50,3 +51,33 @@ def test_the_viewer_answers_404_for_an_id_past_sqlites_integer(
             status, _, body = request(viewer, path, cookie=cookie)
             assert status == 404, (path, status)
             assert 'id="error"' in body and "internal error" not in body
+
+
+def _git(project: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(project), "-c", "user.email=p@x.io", "-c", "user.name=p", *args],
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_a_branch_or_changed_file_named_after_a_token_is_cleaned_in_the_handoff(
+    project: Path, isolated_home: Path
+) -> None:
+    """The handoff's work-tree line (``git status``: the branch, the changed paths) was
+    stored, shown by ``handoff show`` and injected at SessionStart as git printed it."""
+    (project / ".git").rmdir()
+    _git(project, "init", "-q", "-b", "main")
+    (project / "a.txt").write_text("x\n", encoding="utf-8")
+    _git(project, "add", "a.txt")
+    _git(project, "commit", "-qm", "first")
+    _git(project, "checkout", "-qb", f"fix/{STRIPE}")
+    (project / f"notes-{SLACK}.txt").write_text("y\n", encoding="utf-8")
+    hook(project, "UserPromptSubmit", prompt="wire the payment webhook")
+    compact = hook(project, "PreCompact", trigger="auto")
+    shown = run_cli("handoff", "show", cwd=project)
+    start = hook(project, "SessionStart", source="compact")
+    for secret in (STRIPE, SLACK):
+        assert_hidden(secret, compact, shown.stdout + shown.stderr, start)
+        assert_hidden(secret, written(project, isolated_home))
+    assert "fix/[REDACTED:" in shown.stdout  # the rest of the line stays
