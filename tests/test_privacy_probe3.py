@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tests.test_privacy_probe import SLACK, STRIPE, assert_hidden, hook, written
+from tests.test_privacy_probe import GITHUB, SLACK, STRIPE, assert_hidden, hook, written
 from tests.test_viewer_security import login, request
 from tests.viewer_support import running_viewer
 
@@ -81,3 +81,29 @@ def test_a_branch_or_changed_file_named_after_a_token_is_cleaned_in_the_handoff(
         assert_hidden(secret, compact, shown.stdout + shown.stderr, start)
         assert_hidden(secret, written(project, isolated_home))
     assert "fix/[REDACTED:" in shown.stdout  # the rest of the line stays
+
+
+def test_a_secret_in_the_cached_team_block_is_cleaned_before_sessionstart_injects_it(
+    project: Path, isolated_home: Path
+) -> None:
+    """The team sync's cache (``<data home>/team/recent``) was injected as read: a title with
+    a token, a token in the author's name, a title cut at 120 characters mid-token."""
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.services.team.recent import write_recent
+
+    config = project / ".claude" / "memory" / ".memory-config.md"
+    config.write_text("---\nteam_sync: true\n---\n", encoding="utf-8")
+    password = "Pg4ssw0rdQuokka88"
+    items = [
+        {"author": f"bob-{GITHUB}", "type": "decision", "title": f"Use token {GITHUB}"},
+        {"author": "ann", "type": "bugfix", "title": "x" * 104 + " " + STRIPE},
+        {"author": "ann", "type": "bugfix", "title": f"db postgres://app:{password}@db:5432/x"},
+    ]
+    data = isolated_home.parent / "data"
+    write_recent(
+        str(data), locate_project(project).identity, [{**i, "when": "2026-11-20"} for i in items]
+    )
+    start = hook(project, "SessionStart", source="startup")
+    assert "From your team" in start
+    assert_hidden(GITHUB, start)
+    assert STRIPE[:12] not in start and password not in start
