@@ -12,10 +12,22 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.conftest import run_cli
-from tests.test_privacy_probe import GITHUB, SLACK, STRIPE, assert_hidden, hook, written
+from tests.test_privacy_probe import (
+    GITHUB,
+    SLACK,
+    STRIPE,
+    assert_hidden,
+    bash_output,
+    hook,
+    written,
+)
 from tests.test_viewer_security import login, request
 from tests.viewer_support import running_viewer
+
+from conkeeper.domain.secrets import redact
 
 TOO_BIG = "9" * 30  # past SQLite's 64-bit INTEGER
 
@@ -107,3 +119,35 @@ def test_a_secret_in_the_cached_team_block_is_cleaned_before_sessionstart_inject
     assert "From your team" in start
     assert_hidden(GITHUB, start)
     assert STRIPE[:12] not in start and password not in start
+
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq4Vw8KeyQ"
+DEPLOY = "Xk9mQ2vL7pR4tW8yZ3nB" + "6cD1fG5hJ0aS"
+
+
+def test_a_deploy_key_or_a_bare_aws_secret_next_to_key_is_redacted(
+    project: Path, isolated_home: Path
+) -> None:
+    """``Deploy key: <random>`` and a 40-character AWS secret after the word "key" or
+    "secret" with no access key id near it were kept: ambiguous, so hidden."""
+    note = run_cli("handoff", "write", "--note", f"next: rotate the key {AWS_SECRET}", cwd=project)
+    out = [
+        hook(project, "UserPromptSubmit", prompt=f"the secret key {AWS_SECRET} is in CI"),
+        bash_output(project, 1, "cat ops.md", f"Deploy key: {DEPLOY}\nkey: {AWS_SECRET}\n"),
+        note.stdout + note.stderr,
+    ]
+    shown = run_cli("handoff", "show", cwd=project)
+    for secret in (AWS_SECRET, DEPLOY):
+        assert_hidden(secret, *out, shown.stdout, written(project, isolated_home))
+
+
+@given(
+    sha=st.text(alphabet="0123456789abcdef", min_size=40, max_size=40),
+    word=st.sampled_from(["key", "secret", "Key", "the secret key", "cache key", "deploy key"]),
+)
+def test_a_commit_sha_or_hex_hash_after_key_stays_readable(sha: str, word: str) -> None:
+    """A 40-character hex value (a commit SHA, a SHA-1) after the word "key" or "secret" is
+    no AWS secret (``deploy key: <hex>``, with a separator, is a key's value, as ``api key:``
+    always was)."""
+    text = f"{word} {sha}"
+    assert redact(text) == text
