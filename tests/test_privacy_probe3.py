@@ -151,3 +151,20 @@ def test_a_commit_sha_or_hex_hash_after_key_stays_readable(sha: str, word: str) 
     always was)."""
     text = f"{word} {sha}"
     assert redact(text) == text
+
+
+def test_a_tool_use_id_holding_a_token_reaches_no_state_file(
+    project: Path, isolated_home: Path
+) -> None:
+    """The agent-shell spans (``state/agent-shells``) and the tool start times keyed the
+    state by the raw tool use id: a token in it was written to the data home."""
+    fields = {
+        "tool_name": "Bash",
+        "tool_use_id": f"toolu_{GITHUB}",
+        "tool_input": {"command": "make"},
+    }
+    out = [
+        hook(project, "PreToolUse", **fields),
+        hook(project, "PostToolUse", tool_response={"stdout": "ok", "exit_code": 1}, **fields),
+    ]
+    assert_hidden(GITHUB, *out, written(project, isolated_home))
