@@ -168,3 +168,49 @@ def test_a_tool_use_id_holding_a_token_reaches_no_state_file(
         hook(project, "PostToolUse", tool_response={"stdout": "ok", "exit_code": 1}, **fields),
     ]
     assert_hidden(GITHUB, *out, written(project, isolated_home))
+
+
+def test_the_rest_of_a_token_split_over_two_outputs_is_redacted(
+    project: Path, isolated_home: Path
+) -> None:
+    """The second half of a token cut by ``head -c`` (a bare random run, no prefix) is only
+    recognisable with the previous output's end: the session's state carries the kind of the
+    cut token (never a character of it) and the next output's leading run is hidden."""
+    first, rest = GITHUB[:20], GITHUB[20:]
+    out = [
+        bash_output(project, 1, "head -c 37 token.txt", f"token part one: {first}"),
+        bash_output(project, 2, "tail -c +38 token.txt", f"{rest} end"),
+        bash_output(project, 3, "make", "Completed 4 of 5, then Error 2"),
+    ]
+    blob = written(project, isolated_home)
+    assert_hidden(rest, *out, blob)
+    assert b" end" in blob and b"Completed 4 of 5" in blob  # what follows stays
+
+
+@given(
+    token=st.sampled_from([GITHUB, STRIPE, SLACK, "AKIA" + "QW3RTY7UIOP2ASDF"]),
+    data=st.data(),
+    before=st.sampled_from(["", "token: ", "export T=", "line one\n", "key_"]),
+    after=st.sampled_from(["", " end", "\nnext line", ": done"]),
+)
+def test_a_token_split_anywhere_after_its_prefix_is_hidden_in_both_outputs(
+    token: str, data: st.DataObject, before: str, after: str
+) -> None:
+    """Whatever the split point past the vendor prefix (8 or more characters left for the
+    second output), the first output names a cut token and the second's rest is cut whole."""
+    from conkeeper.services.capture.events import continue_cut_token, token_cut_at_end
+
+    prefix = 4 if token.startswith(("ghp_", "AKIA")) else 5 if token.startswith("xoxb") else 8
+    at = data.draw(st.integers(min_value=prefix, max_value=len(token) - 8))
+    kind = token_cut_at_end({"stdout": f"{before}{token[:at]}"})
+    assert kind is not None
+    shown = continue_cut_token(kind, {"stdout": f"{token[at:]}{after}"})["stdout"]
+    assert token[at:] not in shown and shown.endswith(after)
+
+
+@given(start=st.sampled_from(["Completed", "README.md", "Done.", " R4sY6uB1", "\nx1y2z3w4"]))
+def test_ordinary_output_after_a_cut_token_stays(start: str) -> None:
+    """Words, file names and anything after a space or a line break are not a token's rest."""
+    from conkeeper.services.capture.events import continue_cut_token
+
+    assert continue_cut_token("generic-secret", f"{start} rest") == f"{start} rest"

@@ -1354,6 +1354,40 @@ _CUT_TOKEN_RE = LazyPattern(
 )
 
 
+# A vendor prefix, maybe part of a body, touching the end of a text (no space after it).
+_CUT_AT_END_RE = LazyPattern(
+    r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_\-]{0,40}[_\-])?(?:"
+    + "|".join(re.escape(p) for p in _CUT_PREFIXES)
+    + r")[A-Za-z0-9_\-]{0,200}\Z"
+)
+_REST_RE = LazyPattern(r"[A-Za-z0-9_\-]{4,400}")
+
+
+def cut_token_kind(text: str) -> str | None:
+    """The kind of a vendor token cut off at the very end of ``text`` (its prefix, and maybe
+    part of its body, with nothing after it), else ``None``. The next output of the same
+    session may start with its rest, which no rule knows alone (:func:`rest_of_cut_token`).
+    Only the last few hundred characters are read; a text ending in a space or a line break
+    cut nothing."""
+    tail = text[-_TAIL_CHARS:]
+    if not tail or tail[-1] in " \t\r\n" or not any(p in tail for p in _CUT_PREFIXES):
+        return None
+    return "generic-secret" if _CUT_AT_END_RE.search(tail) else None
+
+
+def rest_of_cut_token(text: str) -> int:
+    """How many characters at the very start of ``text`` read as the rest of a token cut off
+    at the end of the previous output (:func:`cut_token_kind`): a run of 4 or more token
+    characters with a digit, or case flipping twice (``R4sY6uB1cD5e``, ``ulvzbPJJZIhn``;
+    not ``Completed``, ``README``); 0 when it does not start with one."""
+    m = _REST_RE.match(text)
+    if m is None:
+        return 0
+    run = m.group(0)
+    mixed = bool(_DIGIT_RE.search(run)) or len(_CASE_FLIP_RE.findall(run)) >= 2
+    return len(run) if mixed else 0
+
+
 _RULES = [
     *_structured_rules(),
     *_vendor_rules(),
