@@ -214,3 +214,14 @@ def test_ordinary_output_after_a_cut_token_stays(start: str) -> None:
     from conkeeper.services.capture.events import continue_cut_token
 
     assert continue_cut_token("generic-secret", f"{start} rest") == f"{start} rest"
+
+
+def test_remember_does_not_echo_a_memory_file_named_after_a_token(
+    project: Path, isolated_home: Path
+) -> None:
+    """``remember --file <token>.md`` printed "Saved to ghp_….md" (MCP already cleaned it)."""
+    saved = run_cli("remember", "--file", f"{GITHUB}.md", "use tabs for Makefiles", cwd=project)
+    again = run_cli("remember", "--json", "--file", f"{GITHUB}.md", "run make lint", cwd=project)
+    assert saved.returncode == 0 and again.returncode == 0, saved.stderr + again.stderr
+    assert "Saved to [REDACTED:" in saved.stdout
+    assert_hidden(GITHUB, saved.stdout + saved.stderr, again.stdout + again.stderr)
