@@ -9,6 +9,7 @@ viewer's HTTP API) and then greps everything ConKeeper printed and every byte it
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -225,3 +226,45 @@ def test_remember_does_not_echo_a_memory_file_named_after_a_token(
     assert saved.returncode == 0 and again.returncode == 0, saved.stderr + again.stderr
     assert "Saved to [REDACTED:" in saved.stdout
     assert_hidden(GITHUB, saved.stdout + saved.stderr, again.stdout + again.stderr)
+
+
+def _transcript_line(n: int, project: Path, kind: str, content: object) -> str:
+    return json.dumps(
+        {
+            "type": kind,
+            "sessionId": "tx-split",
+            "cwd": str(project),
+            "uuid": f"u{n}",
+            "timestamp": f"2026-11-27T10:00:0{n}Z",
+            "message": {"role": kind, "content": content},
+        }
+    )
+
+
+def test_an_imported_transcript_hides_the_rest_of_a_token_split_over_two_outputs(
+    project: Path, isolated_home: Path
+) -> None:
+    """``import transcripts`` stored the second half of a split token as the failure line."""
+    first, rest = GITHUB[:20], GITHUB[20:]
+
+    def use(n: int, command: str) -> list[dict[str, object]]:
+        return [{"type": "tool_use", "id": f"tu{n}", "name": "Bash", "input": {"command": command}}]
+
+    def result(n: int, text: str) -> list[dict[str, object]]:
+        return [{"type": "tool_result", "tool_use_id": f"tu{n}", "content": text, "is_error": True}]
+
+    entries = [
+        ("user", "read the token file in two parts"),
+        ("assistant", use(1, "head -c 20 t")),
+        ("user", result(1, f"error: {first}")),
+        ("assistant", use(2, "tail -c +21 t")),
+        ("user", result(2, f"{rest} failed")),
+    ]
+    transcript = project.parent / "tx-split.jsonl"
+    lines = [_transcript_line(n, project, kind, c) for n, (kind, c) in enumerate(entries)]
+    transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = run_cli("import", "transcripts", str(transcript), cwd=project)
+    assert out.returncode == 0, out.stderr
+    blob = written(project, isolated_home)
+    assert_hidden(rest, out.stdout + out.stderr, blob)
+    assert b"failed" in blob
