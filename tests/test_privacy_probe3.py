@@ -268,3 +268,22 @@ def test_an_imported_transcript_hides_the_rest_of_a_token_split_over_two_outputs
     blob = written(project, isolated_home)
     assert_hidden(rest, out.stdout + out.stderr, blob)
     assert b"failed" in blob
+
+
+def test_doctor_and_privacy_check_do_not_echo_a_token_from_a_file_they_read(
+    project: Path, isolated_home: Path
+) -> None:
+    """``doctor`` quoted an invalid config value whole and ``privacy check`` a front matter
+    value whole (``config show`` already cleaned the same warning)."""
+    memory = project / ".claude" / "memory"
+    config = f"---\ntoken_budget: {GITHUB}\n---\n"
+    (memory / ".memory-config.md").write_text(config, encoding="utf-8")
+    (memory / "odd.md").write_text(f"---\nprivate: maybe-{STRIPE}\n---\n# x\n", encoding="utf-8")
+    doctor = run_cli("doctor", cwd=project)
+    as_json = run_cli("doctor", "--json", cwd=project)
+    check = run_cli("privacy", "check", cwd=project)
+    check_json = run_cli("privacy", "check", "--json", cwd=project)
+    outputs = [p.stdout + p.stderr for p in (doctor, as_json, check, check_json)]
+    assert "token_budget" in outputs[0] and "is not true or false" in outputs[2]
+    for secret in (GITHUB, STRIPE):
+        assert_hidden(secret, *outputs)
