@@ -14,17 +14,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run every check; one OK/WARN/FAIL line each, with the fix indented below."""
+    from conkeeper.domain.messages import clean_message
     from conkeeper.services.upkeep.doctor import FAIL, run_checks
 
     checks = run_checks()
     failed = any(c.status == FAIL for c in checks)
-    if args.json:
-        emit_json({"ok": not failed, "checks": [c.as_dict() for c in checks]})
+    if args.json:  # a detail may quote a file it read (a config value): cleaned like an error
+        shown = [{k: clean_message(v) for k, v in c.as_dict().items()} for c in checks]
+        emit_json({"ok": not failed, "checks": shown})
         return 1 if failed else 0
     for check in checks:
-        print(f"{check.status:<4}  {check.name}: {check.detail}")
+        print(f"{check.status:<4}  {check.name}: {clean_message(check.detail)}")
         if check.fix:
-            print(f"      fix: {check.fix}")
+            print(f"      fix: {clean_message(check.fix)}")
     warned = sum(c.status != "OK" for c in checks)
     print("doctor: " + ("problems found" if failed else f"ready ({warned} warning(s))"))
     return 1 if failed else 0

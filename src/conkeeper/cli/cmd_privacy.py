@@ -130,7 +130,7 @@ def _file_payload(audit: FileAudit) -> dict[str, object]:
             {"start": r.start, "end": r.end, "reason": r.reason}
             for r in (report.hidden_ranges if report else [])
         ],
-        "warnings": report.warnings if report else [],
+        "warnings": [_warning(w) for w in (report.warnings if report else [])],
         "secrets": [{"kind": s.kind, "line": s.line, "hint": s.hint} for s in audit.secrets],
     }
 
@@ -176,14 +176,22 @@ def _file_status(audit: FileAudit) -> str:
 def _file_details(audit: FileAudit) -> list[str]:
     report = audit.report
     if report is None or report.file_private:
-        return [f"      warning: {w}" for w in (report.warnings if report else [])]
+        return [f"      warning: {_warning(w)}" for w in (report.warnings if report else [])]
     details = [f"      hidden: {_describe_range(r)}" for r in report.hidden_ranges]
     details += [
         f"      line {s.line}: possible {s.kind} ({s.hint}) is not inside <private>"
         for s in audit.secrets
     ]
-    details += [f"      warning: {w}" for w in report.warnings]
+    details += [f"      warning: {_warning(w)}" for w in report.warnings]
     return details
+
+
+def _warning(text: str) -> str:
+    """A warning about a file, which may quote its text (a front matter value): credentials
+    redacted. Not ``clean_message``: a warning names ``<private>`` tags, and must stay whole."""
+    from conkeeper.domain.secrets import redact
+
+    return redact(text)
 
 
 def _describe_range(hidden: privacy.HiddenRange) -> str:

@@ -57,12 +57,17 @@ def run(args: argparse.Namespace) -> int:
     result = remember(
         memory_dir, args.file, args.text, args.category, scope=scope, source=source, project=project
     )
-    if args.json:
-        emit_json(result.as_dict())
+    from conkeeper.domain.messages import clean_message
+
+    if args.json:  # the file's name is the person's text too: it may hold a token
+        answer = result.as_dict()
+        if result.path is not None:
+            answer["path"] = clean_message(result.path)
+        emit_json(answer)
         return 1 if result.status == "refused" else 0
     if result.status == "refused":
         raise CliError(result.reason or "the entry was refused")
-    sys.stdout.write(_describe(result) + "\n")
+    sys.stdout.write(clean_message(_describe(result)) + "\n")
     return 0
 
 

@@ -471,6 +471,20 @@ def _aws_pair_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
     return bool(_AWS_ID_RE.search(window)) and _aws_secret_check(text, m, start, end)
 
 
+# ``deploy key: ssh-ed25519 AAAA…``: an SSH public key's type, readable (the key is public)
+_PUBLIC_KEY_TYPES = ("ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-")
+
+_KEY_WORD_RE = LazyPattern(r"(?i)(?<![A-Za-z])(?:key|secret)s?(?![A-Za-z])")
+
+
+def _aws_word_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    """A bare 40-character key right after the word "key" or "secret" on its line (``the
+    secret key wJalr…``, ``key: wJalr…``): ambiguous, so hidden; hex (a commit SHA, a SHA-1)
+    never passes, it lacks the three character classes an AWS secret has."""
+    before = _line_before(text, start, 40)
+    return bool(_KEY_WORD_RE.search(before)) and _aws_secret_check(text, m, start, end)
+
+
 def _url_password_check(text: str, m: re.Match[str], start: int, end: int) -> bool:
     value = text[start:end]
     user = m.group("user")
@@ -520,11 +534,11 @@ def _assignment_check(text: str, m: re.Match[str], start: int, end: int) -> bool
     kw_start = m.start("kw")
     if not _keyword_start_ok(text, kw_start) or _in_url_userinfo(text, kw_start):
         return False
+    value = text[start:end]
     if m.group("kw").lower() == "key":
         prefix = text[max(0, kw_start - 16) : kw_start].lower()
-        if not _KEY_PREFIX_RE.search(prefix):
+        if not _KEY_PREFIX_RE.search(prefix) or value.startswith(_PUBLIC_KEY_TYPES):
             return False
-    value = text[start:end]
     if not m.group("sep"):  # ``the password Tr0ub4dor-9412 works``: only a credential's look
         return m.group("nl") is None and _spaced_value_check(text, m, value)
     if m.group("nl") is not None and not _fills_its_line(text, m.end(), m.group("sep")):
@@ -629,7 +643,8 @@ _VALUE = (
 # Matched at each occurrence of a core word; ``key`` also needs a qualifying prefix.
 _KEYWORDS = r"(?P<kw>pass(?:word|wd|phrase)?|pwd?|secret(?:[_.\- ]?key)?|token|key)"
 _KEY_PREFIX_RE = LazyPattern(
-    r"(?:secret|private|access|auth|client|encryption|signing|master|app|account|api)[_.\- ]?$"
+    r"(?:secret|private|access|auth|client|encryption|signing|master|app|account|api|deploy)"
+    r"[_.\- ]?$"
 )
 
 # The value may sit alone on the next, indented line: ``password =`` then ``    "x"``, or a
@@ -935,6 +950,15 @@ def _structured_rules() -> list[_Rule]:
             _aws_pair_check,
             hints=("AKIA", "ASIA"),
             window=(0, 200),
+        ),
+        _Rule(
+            "aws-secret-key",
+            LazyPattern(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"),
+            83,
+            _aws_word_check,
+            hints=("key", "secret"),
+            lower_hints=True,
+            window=(0, 90),
         ),
         _Rule(
             "azure-storage-key",
@@ -1328,6 +1352,40 @@ _CUT_TOKEN_RE = LazyPattern(
     + "|".join(re.escape(p) for p in _CUT_PREFIXES)
     + r")(?P<body>[A-Za-z0-9_\-]{8,200})[ \t\r\n]*\Z"
 )
+
+
+# A vendor prefix, maybe part of a body, touching the end of a text (no space after it).
+_CUT_AT_END_RE = LazyPattern(
+    r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_\-]{0,40}[_\-])?(?:"
+    + "|".join(re.escape(p) for p in _CUT_PREFIXES)
+    + r")[A-Za-z0-9_\-]{0,200}\Z"
+)
+_REST_RE = LazyPattern(r"[A-Za-z0-9_\-]{4,400}")
+
+
+def cut_token_kind(text: str) -> str | None:
+    """The kind of a vendor token cut off at the very end of ``text`` (its prefix, and maybe
+    part of its body, with nothing after it), else ``None``. The next output of the same
+    session may start with its rest, which no rule knows alone (:func:`rest_of_cut_token`).
+    Only the last few hundred characters are read; a text ending in a space or a line break
+    cut nothing."""
+    tail = text[-_TAIL_CHARS:]
+    if not tail or tail[-1] in " \t\r\n" or not any(p in tail for p in _CUT_PREFIXES):
+        return None
+    return "generic-secret" if _CUT_AT_END_RE.search(tail) else None
+
+
+def rest_of_cut_token(text: str) -> int:
+    """How many characters at the very start of ``text`` read as the rest of a token cut off
+    at the end of the previous output (:func:`cut_token_kind`): a run of 4 or more token
+    characters with a digit, or case flipping twice (``R4sY6uB1cD5e``, ``ulvzbPJJZIhn``;
+    not ``Completed``, ``README``); 0 when it does not start with one."""
+    m = _REST_RE.match(text)
+    if m is None:
+        return 0
+    run = m.group(0)
+    mixed = bool(_DIGIT_RE.search(run)) or len(_CASE_FLIP_RE.findall(run)) >= 2
+    return len(run) if mixed else 0
 
 
 _RULES = [

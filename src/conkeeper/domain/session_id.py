@@ -9,6 +9,8 @@ name per session, with no secret in a file name, a database row or a log line.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 MAX_SESSION_ID_CHARS = 128
 _MIN_SECRET_CHARS = 16  # no credential shape the secrets module knows is shorter
 _MAX_SCANNED_CHARS = 4096
@@ -40,9 +42,11 @@ def sanitize_session_id(value: object) -> str:
     return text or "unknown"
 
 
+@lru_cache(maxsize=64)
 def without_secret(text: str) -> str:
     """``text``, or ``redacted-<digest>`` when it holds a credential. Host ids (UUIDs, hex) and
-    short ids are never scanned, so the hook path pays nothing for them."""
+    short ids are never scanned, so the hook path pays nothing for them; an id is asked about
+    again (the payload's tool use id, then the stored event's) at no second cost."""
     if len(text) < _MIN_SECRET_CHARS or _is_hex(text):
         return text
     from conkeeper.domain.secrets import find_secrets

@@ -164,9 +164,12 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     outbound = _outbound_settings(ctx)
     instructions = _instruction_prints(ctx)
     before_outbound: list[Any] = [None, None]  # settings, instruction files' prints and time
+    cut: list[str | None] = [None]  # a token the previous output cut off at its end: its kind
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
+        kind = data.pop("cut_token", None)
+        cut[0] = kind if isinstance(kind, str) else None
         if outbound is not None:
             before_outbound[0] = data.get("outbound_settings")
             data["outbound_settings"] = outbound
@@ -208,7 +211,7 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
         known_folders.after(ctx, _memory_dirs(ctx) + _named_memory_dirs(ctx))
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
-        _capture(ctx, prompt_number, duration, stamp / 1000)
+        _capture(ctx, prompt_number, duration, stamp / 1000, cut[0])
     if due is not None:
         return HookResult(additional_context=reminders.reminder_text(due), system_message=warning)
     return HookResult(system_message=warning) if warning else None
@@ -810,17 +813,27 @@ def _instruction_file_notice(ctx: HookContext, name: str, reason: str) -> str:
     )
 
 
-def _capture(ctx: HookContext, prompt_number: int, duration: int | None, when: float) -> None:
+def _keep_cut_token(ctx: HookContext, kind: str | None) -> None:
+    """Tell the session's next output that this one cut a token off at its end (its kind
+    only: the rest, at the start of the next output, is then hidden there)."""
+    if kind is not None:
+        ctx.state.update(lambda data: data.__setitem__("cut_token", kind))
+
+
+def _capture(
+    ctx: HookContext, prompt_number: int, duration: int | None, when: float, cut: str | None
+) -> None:
     from conkeeper.services.capture import events as capture
 
     payload = ctx.payload
     outcome: tuple[str, CleanText | None, int | None]
     if ctx.event == "PostToolUseFailure":
-        outcome = capture.outcome_from_failure(payload.error, payload.is_interrupt)
-        output: object = payload.error
+        output: Any = capture.continue_cut_token(cut, payload.error)
+        outcome = capture.outcome_from_failure(output, payload.is_interrupt)
     else:
-        outcome = capture.outcome_from_response(payload.tool_response)
-        output = payload.tool_response
+        output = capture.continue_cut_token(cut, payload.tool_response)
+        outcome = capture.outcome_from_response(output)
+    _keep_cut_token(ctx, capture.token_cut_at_end(output))
     outcome = capture.piped_test_outcome(payload.tool_input, outcome, output)
     event = capture.build_event(
         tool_name=payload.tool_name,

@@ -15,7 +15,7 @@ here too, so handlers import one small module; ``hooks.runner`` re-exports them.
 from __future__ import annotations
 
 from conkeeper.domain.records import Record
-from conkeeper.domain.session_id import sanitize_session_id
+from conkeeper.domain.session_id import sanitize_session_id, without_secret
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -132,7 +132,8 @@ def parse_payload(obj: dict[str, Any]) -> HookPayload:
         prompt=_text(obj, "prompt"),
         tool_name=_text(obj, "tool_name"),
         tool_input=tool_input if isinstance(tool_input, dict) else {},
-        tool_use_id=_text(obj, "tool_use_id") or None,
+        # keys the state's start times and agent-shell spans: a token in it is no file's text
+        tool_use_id=without_secret(_text(obj, "tool_use_id") or "") or None,
         tool_response=obj.get("tool_response"),
         error=error,
         is_interrupt=_flag(obj, "is_interrupt"),

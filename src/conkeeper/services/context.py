@@ -25,6 +25,7 @@ from conkeeper.domain.frontmatter import parse_front_matter
 from conkeeper.domain.paths import ProjectLocation, global_memory_dir
 from conkeeper.domain.privacy import (
     CONTEXT_MARKER_TAG,
+    clean_captured,
     clean_for_injection,
     escape_block_tags,
     escape_wrapper_tags,
@@ -799,7 +800,10 @@ def team_section(items: list[dict[str, str]]) -> Section | None:
         return None
     lines = []
     held = 0
-    for item in items:
+    for raw in items:
+        # the cache is a file on disk another version or a server wrote: each field is
+        # cleaned whole before it is judged or cut
+        item = {key: clean_captured(value) or "" for key, value in raw.items()}
         title = " ".join(item.get("title", "").split())
         line = f"- {item.get('author', '?')} · {item.get('type', '')} · {item.get('when', '')}: "
         line = " ".join(line.split()) + " "

@@ -18,4 +18,16 @@ else:
     except ImportError:  # pragma: no cover - a Python without the C module
         import sqlite3
 
-__all__ = ["sqlite3"]
+# SQLite's INTEGER (and so every row id) is a signed 64-bit number; binding a Python int
+# outside this range raises OverflowError instead of matching nothing.
+ROW_ID_MIN = -(2**63)
+ROW_ID_MAX = 2**63 - 1
+
+
+def fits_row_id(value: int) -> bool:
+    """Whether ``value`` can be a row id at all: an id a person typed past SQLite's 64-bit
+    INTEGER names no row, and is reported as not found rather than crashing the query."""
+    return ROW_ID_MIN <= value <= ROW_ID_MAX
+
+
+__all__ = ["ROW_ID_MAX", "ROW_ID_MIN", "fits_row_id", "sqlite3"]

@@ -14,6 +14,8 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
+from conkeeper.storage.driver import fits_row_id
+
 # Child tables counted (and removed by cascade) when sessions are deleted.
 SESSION_CHILDREN = {
     "observations": "observations",
@@ -38,12 +40,16 @@ def _children(
 
 def delete_observation(conn: sqlite3.Connection, observation_id: int) -> bool:
     """Delete one observation (its index entries follow); whether it existed."""
+    if not fits_row_id(observation_id):
+        return False
     return conn.execute("DELETE FROM observations WHERE id = ?", (observation_id,)).rowcount > 0
 
 
 def delete_session(conn: sqlite3.Connection, session_id: int) -> dict[str, int] | None:
     """Delete a session and everything recorded in it; the counts removed per kind, or
     ``None`` when there was no such session. Call inside a transaction."""
+    if not fits_row_id(session_id):
+        return None
     counts = _children(conn, "?", (session_id,))
     if conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount == 0:
         return None
@@ -177,6 +183,8 @@ Tombstone = tuple[str, str, str, int]  # (kind, project identity, key, forgotten
 
 def session_key(conn: sqlite3.Connection, session_id: int) -> tuple[str, str] | None:
     """(project identity, host session id) of ``sessions.id``, or ``None``."""
+    if not fits_row_id(session_id):
+        return None
     row = conn.execute(
         "SELECT p.identity, s.host_session_id FROM sessions s JOIN projects p "
         "ON p.id = s.project_id WHERE s.id = ?",
@@ -187,6 +195,8 @@ def session_key(conn: sqlite3.Connection, session_id: int) -> tuple[str, str] | 
 
 def observation_key(conn: sqlite3.Connection, observation_id: int) -> tuple[str, str] | None:
     """(project identity, content hash) of ``observations.id``, or ``None``."""
+    if not fits_row_id(observation_id):
+        return None
     row = conn.execute(
         "SELECT p.identity, o.content_hash FROM observations o JOIN projects p "
         "ON p.id = o.project_id WHERE o.id = ?",

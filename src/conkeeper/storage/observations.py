@@ -24,6 +24,7 @@ from conkeeper.domain.observations import (
     normalize_summary,
 )
 from conkeeper.storage import journal
+from conkeeper.storage.driver import fits_row_id
 from conkeeper.storage.store import now_ms
 
 
@@ -65,7 +66,7 @@ def resolve_session(conn: sqlite3.Connection, ref: str, project_id: int | None =
         raise SessionNotFound("empty session reference")
     scope = "" if project_id is None else " AND project_id = ?"
     extra: tuple[int, ...] = () if project_id is None else (project_id,)
-    if text.isdigit():
+    if text.isdigit() and fits_row_id(int(text)):
         row = conn.execute(f"SELECT id FROM sessions WHERE id = ?{scope}", (int(text), *extra))
         found = row.fetchone()
         if found is not None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TypedDict
 
 from conkeeper.domain.observations import json_list
+from conkeeper.storage.driver import fits_row_id
 
 MAX_LIMIT = 1000
 DEFAULT_LIMIT = 50
@@ -362,7 +363,9 @@ def get_observations(
     missing: list[int] = []
     where, params = _scope(project_id, "o.project_id")
     for obs_id in ids:
-        row = conn.execute(f"{_FULL_SELECT}WHERE o.id = ?{where}", (obs_id, *params)).fetchone()
+        row = None
+        if fits_row_id(obs_id):
+            row = conn.execute(f"{_FULL_SELECT}WHERE o.id = ?{where}", (obs_id, *params)).fetchone()
         if row is None:
             missing.append(obs_id)
         else:
@@ -380,9 +383,11 @@ def timeline(
     """Observation titles around one observation, in time order, within its project.
 
     Raises ``LookupError`` when the anchor does not exist (in ``project_id``, when given)."""
-    anchor = conn.execute(
-        "SELECT id, project_id, created_at FROM observations WHERE id = ?", (anchor_id,)
-    ).fetchone()
+    anchor = None
+    if fits_row_id(anchor_id):
+        anchor = conn.execute(
+            "SELECT id, project_id, created_at FROM observations WHERE id = ?", (anchor_id,)
+        ).fetchone()
     if anchor is None or (project_id is not None and anchor["project_id"] != project_id):
         raise LookupError(f"no observation {anchor_id} in this project")
     cols = (

@@ -589,6 +589,44 @@ def _tool_name(tool_name: str | None) -> str:
     return str(clean_captured(name) or "unknown")
 
 
+# ----------------------------------------------------------------- tokens split over outputs
+
+
+def _output_text(output: Any) -> str | None:
+    """The text of an output whose end may cut a token and whose start may hold the rest:
+    a Bash result's stdout, a bare-string result, a failure's error."""
+    if isinstance(output, dict):
+        stdout = output.get("stdout")
+        return stdout if isinstance(stdout, str) else None
+    return output if isinstance(output, str) else None
+
+
+def token_cut_at_end(output: Any) -> str | None:
+    """The kind of a vendor token cut off at the very end of ``output`` (``head -c`` through a
+    token), else ``None``: what the session's hook state keeps for the next output. Only the
+    kind is kept, never a character of the output: the state file is on disk, uncleaned."""
+    from conkeeper.domain.secrets import cut_token_kind
+
+    text = _output_text(output)
+    return cut_token_kind(text) if text else None
+
+
+def continue_cut_token(kind: str | None, output: Any) -> Any:
+    """``output`` with the rest of a token the previous output cut off (``kind``) replaced by
+    ``[REDACTED:<kind>]`` when it starts with one: a bare random run no rule knows alone. The
+    result is cleaned whole afterwards, like any output."""
+    text = _output_text(output) if kind else None
+    if not text:
+        return output
+    from conkeeper.domain.secrets import rest_of_cut_token
+
+    cut = rest_of_cut_token(text)
+    if not cut:
+        return output
+    rest = f"[REDACTED:{kind}]" + text[cut:]
+    return {**output, "stdout": rest} if isinstance(output, dict) else rest
+
+
 def build_event(
     *,
     tool_name: str | None,

@@ -88,7 +88,8 @@ def git_state(root: Path, timeout: float = GIT_TIMEOUT_S) -> dict[str, Any] | No
                 branch = branch.removeprefix(prefix)
         elif len(line) > 3:
             paths.append(line[3:].split(" -> ")[-1].strip('"'))
-    return {"branch": branch, "changed": len(paths), "paths": paths[:MAX_PATHS]}
+    shown = [_clean(path, 300) for path in paths[:MAX_PATHS]]  # a name may hold a token
+    return {"branch": _clean(branch, 200), "changed": len(paths), "paths": shown}
 
 
 def _session_facts(conn: sqlite3.Connection, session_row_id: int) -> dict[str, Any]:
@@ -342,10 +343,11 @@ def render_checkpoint(data: dict[str, Any]) -> str:
 def _render_git(state: object) -> list[str]:
     if not isinstance(state, dict):
         return []
-    branch = f" on branch {state['branch']}" if state.get("branch") else ""
+    # cleaned again: a checkpoint written before the branch and paths were cleaned
+    branch = f" on branch {_clean(state['branch'], 200)}" if state.get("branch") else ""
     changed = int(state.get("changed") or 0)
     if not changed:
         return [f"Work tree{branch}: clean."]
-    shown = ", ".join(state.get("paths") or [])
+    shown = ", ".join(_clean(path, 300) for path in state.get("paths") or [])
     more = f" (+{changed - len(state.get('paths') or [])} more)" if changed > MAX_PATHS else ""
     return [f"Work tree{branch}: {changed} changed file(s): {shown}{more}"]

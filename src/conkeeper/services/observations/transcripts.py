@@ -431,6 +431,18 @@ def _reported_outcome(tool: ParsedTool) -> tuple[str, CleanText | None, int | No
     return outcome_from_response(tool.result_text)
 
 
+def _continue_cut_token(tool: ParsedTool, cut: str | None) -> str | None:
+    """Hide the rest of a token the previous tool output cut off at its end (``cut``, its
+    kind) where this output starts with it, as the PostToolUse hook does; the kind of a token
+    this output cuts off in turn."""
+    from conkeeper.services.capture.events import continue_cut_token, token_cut_at_end
+
+    tool.result_text = continue_cut_token(cut, tool.result_text)
+    tool.result_meta = continue_cut_token(cut, tool.result_meta)
+    meta = tool.result_meta
+    return token_cut_at_end(meta if isinstance(meta, dict) else tool.result_text)
+
+
 def store_transcript(
     conn: sqlite3.Connection,
     parsed: ParsedTranscript,
@@ -451,6 +463,7 @@ def store_transcript(
         conn, project_id, parsed.host_session_id, stamp, parsed.ended_at or stamp, path_key(path)
     )
     number = 0
+    cut: str | None = None  # a token the previous tool output cut off at its end: its kind
     for turn in parsed.turns:
         if turn.prompt is not None:
             number += 1
@@ -462,6 +475,7 @@ def store_transcript(
                 report.prompts += 1
             sessions.set_title_if_missing(conn, session_id, text)
         for tool in turn.tools:
+            cut = _continue_cut_token(tool, cut)
             event = build_event(
                 tool_name=tool.name,
                 tool_input=tool.input,
