@@ -75,6 +75,19 @@ TWINS = [  # one noun narrowed by a different scope word, the rest said the same
     ),
     ("Webプレーヤーは6秒セグメントのHLSを使う。", "TVプレーヤーは6秒セグメントのHLSを使う。"),
     ("웹 플레이어는 6초 세그먼트 HLS를 사용한다.", "TV 플레이어는 6초 세그먼트 HLS를 사용한다."),
+    ("The admin dashboard uses React 18.", "The customer dashboard uses React 18."),
+    ("The billing service logs to Datadog.", "The search service logs to Datadog."),
+    ("The Berlin office closes at 18:00.", "The Paris office closes at 18:00."),
+    ("H1 planning starts in December.", "H2 planning starts in December."),
+    (
+        "Die Buchungen für Österreich laufen über Adyen.",
+        "Die Buchungen für die Schweiz laufen über Adyen.",
+    ),
+    (
+        "Les factures pour la Belgique sont envoyées le 1er.",
+        "Les factures pour la Suisse sont envoyées le 1er.",
+    ),
+    ("米国向けの請求書は毎月1日に送る。", "欧州向けの請求書は毎月1日に送る。"),
 ]
 
 
@@ -109,6 +122,16 @@ def test_scoped_twins_are_two_rules(tmp_path: Path, first: str, second: str) -> 
             "The JavaScript SDK is published to npm on every tag.",
         ),
         ("K8s manifests live in the infra repo.", "Kubernetes manifests live in the infra repo."),
+        ("The FE app is built with Vite.", "The frontend app is built with Vite."),
+        (
+            "The GH Actions runners use Ubuntu 22.04.",
+            "The GitHub Actions runners use Ubuntu 22.04.",
+        ),
+        ("Postgres backups run nightly at 02:00.", "PostgreSQL backups run nightly at 02:00."),
+        (
+            "The staging env uses a single replica.",
+            "The staging environment uses a single replica.",
+        ),
     ],
 )
 def test_a_short_form_or_synonym_still_merges(tmp_path: Path, first: str, second: str) -> None:

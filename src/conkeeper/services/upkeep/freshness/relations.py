@@ -3093,7 +3093,29 @@ def _slot_twins(a: Reading, b: Reading) -> tuple[str, str] | None:
         or (before in a.modifiers.get(x, ()) and before in b.modifiers.get(y, ()))  # "tier X"
         or (x in a.scoped and y in b.scoped)  # "para hoteles en España"
     )
-    return (x, y) if slot and _names_scope(x, a) and _names_scope(y, b) else None
+    named = _names_scope(x, a) and _names_scope(y, b)
+    return (x, y) if slot and (named or _narrowed_head(a, b, at, after)) else None
+
+
+# Articles an entry may open with: "The admin dashboard ...", "El panel de admin ...".
+ARTICLES = _words("the our el la los las der die das le les il lo gli os as het")
+
+
+def _narrowed_head(a: Reading, b: Reading, at: int, noun: str) -> bool:
+    """Both entries open with an article and a word of their own right before the noun that
+    follows ("The admin dashboard" against "The customer dashboard", "The billing service"
+    against "The search service"): two members, even when the words are plain ones."""
+    if at != 0 or not noun:
+        return False
+    return all(
+        _opening_word(r) in ARTICLES and _sequence(r)[0] in r.modifiers.get(noun, ())
+        for r in (a, b)
+    )
+
+
+def _opening_word(reading: Reading) -> str:
+    """The first word an entry writes, list markers left out."""
+    return next(iter(_TOKEN.findall(reading.source)), "").lower()
 
 
 _SCOPE_CODE = re.compile(r"^(?:[qhv]\d{1,2}|fy\d{2,4}|\d{4})$")  # Q3, H2, v2, FY25, 2025
