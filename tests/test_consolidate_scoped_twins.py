@@ -88,6 +88,7 @@ TWINS = [  # one noun narrowed by a different scope word, the rest said the same
         "Les factures pour la Suisse sont envoyées le 1er.",
     ),
     ("米国向けの請求書は毎月1日に送る。", "欧州向けの請求書は毎月1日に送る。"),
+    ("Los pedidos de México se facturan en MXN.", "Los pedidos de Colombia se facturan en MXN."),
 ]
 
 

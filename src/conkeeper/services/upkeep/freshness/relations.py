@@ -1456,6 +1456,7 @@ class Reading(Record):
         "negated",
         "negations",
         "numbers",
+        "of_heads",
         "opening",
         "order",
         "permits",
@@ -1500,6 +1501,7 @@ class Reading(Record):
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
         self.sequence: list[str] = []  # its concepts of full weight in order, for twins
+        self.of_heads: dict[str, str] = {}  # "pedidos de México": "méxico" -> "pedido"
         self.scoped: set[str] = set()  # concepts a "for" names the rule for ("for German hotels")
         self.spans: set[str] = set()  # concepts named in backticks
         self.qualifiers: set[str] = set()  # what "in the X", "on X" place the rule in
@@ -2157,6 +2159,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 key = concept if weight >= 1.0 and concept not in _JOBS else None
                 if key and keys and keys[-1] and keys[-1] != key and not (in_span or in_parts):
                     reading.modifiers.setdefault(key, set()).add(keys[-1])
+                if key and len(keys) >= 2 and not keys[-1] and keys[-2] and previous in OF_WORDS:
+                    reading.of_heads[key] = keys[-2]  # "los pedidos de México"
                 keys.append(key)
                 if key and in_scope:
                     reading.scoped.add(key)
@@ -2656,6 +2660,7 @@ CAPITAL_CODES = frozenset({"US", "DE", "ES", "IT", "AT", "BE", "IN", "PT", "NL",
 # Objekte", "pour les hôtels", "para propiedades", "per i clienti", "voor klanten", "dla
 # klientów"): the words after them narrow the rule's subject (Japanese "X向け" is read as one).
 SCOPE_PREPOSITIONS = _words("for für pour para per voor dla")
+OF_WORDS = _words("of de di da del della des du von z")  # "pedidos de México", "dla klientów z"
 SCOPE_REACH = 3  # tokens after such a preposition that it narrows ("for the Spanish properties")
 _FOR_JAPANESE = re.compile(r"([\u4e00-\u9fff\u30a0-\u30ff]+)向け")
 
@@ -3073,11 +3078,14 @@ def _slot_twins(a: Reading, b: Reading) -> tuple[str, str] | None:
     words in the same order ("The web player uses HLS" against "The TV player uses HLS",
     "Booking records for Spanish properties" against "... for German properties"): the same
     said of two members, never one rule said twice. A short form and its spelling out ("RN
-    app", "React Native app"; "DB", "database") are one word; a synonym ("prod",
-    "production") is one concept already."""
+    app", "React Native app"; "DB", "database") are one word, and so are a thing's kind and
+    its name ("database", "Postgres"); a synonym ("prod", "production") is one concept
+    already."""
     seq_a, seq_b = _sequence(a), _sequence(b)
     if len(seq_a) != len(seq_b) or _initialisms(a, b)[1] or _abbreviated(a, b):
         return None
+    if _kinds_named(a, b)[0]:
+        return None  # "the production database" and "the production Postgres": one thing
     differ = [i for i, (x, y) in enumerate(zip(seq_a, seq_b, strict=True)) if x != y]
     if len(differ) != 1:
         return None
@@ -3092,6 +3100,7 @@ def _slot_twins(a: Reading, b: Reading) -> tuple[str, str] | None:
         or (f"{x}-{after}" in a.weights and f"{y}-{after}" in b.weights)  # "Web-Player"
         or (before in a.modifiers.get(x, ()) and before in b.modifiers.get(y, ()))  # "tier X"
         or (x in a.scoped and y in b.scoped)  # "para hoteles en España"
+        or (a.of_heads.get(x) == before == b.of_heads.get(y) and before != "")  # "de México"
     )
     named = _names_scope(x, a) and _names_scope(y, b)
     return (x, y) if slot and (named or _narrowed_head(a, b, at, after)) else None
