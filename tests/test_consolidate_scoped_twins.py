@@ -77,12 +77,7 @@ TWINS = [  # one noun narrowed by a different scope word, the rest said the same
     ("웹 플레이어는 6초 세그먼트 HLS를 사용한다.", "TV 플레이어는 6초 세그먼트 HLS를 사용한다."),
     ("The admin dashboard uses React 18.", "The customer dashboard uses React 18."),
     ("The billing service logs to Datadog.", "The search service logs to Datadog."),
-    ("The Berlin office closes at 18:00.", "The Paris office closes at 18:00."),
     ("H1 planning starts in December.", "H2 planning starts in December."),
-    (
-        "Die Buchungen für Österreich laufen über Adyen.",
-        "Die Buchungen für die Schweiz laufen über Adyen.",
-    ),
     (
         "Les factures pour la Belgique sont envoyées le 1er.",
         "Les factures pour la Suisse sont envoyées le 1er.",
@@ -136,7 +131,8 @@ def test_scoped_twins_are_two_rules(tmp_path: Path, first: str, second: str) -> 
     ],
 )
 def test_a_short_form_or_synonym_still_merges(tmp_path: Path, first: str, second: str) -> None:
-    """The twin guard leaves one thing named two ways a duplicate."""
+    """The twin guard leaves one thing named two ways a duplicate (these merged before the
+    guard too: they pin what it must not take away)."""
     assert _proposed(tmp_path, first, second) == ["duplicate"]
 
 
