@@ -164,6 +164,15 @@ Held out, against main 418bbdb: duplicate recall mean .573 -> .575, contradictio
 right merges 653 -> 657, no label judges 379 -> 380, contradictions 4,929 -> 4,902. Per-author
 figures in ``bench/consolidate_quality.py``.
 
+Round 17 (ck/kdet16, eighteen authors, no new set): scoped twins (the same words in the same
+order but one slot, each side's word naming a scope or narrowing one noun after an article:
+"The web player ..." / "The TV player ...") are never merged and, in the subject, no
+contradiction; after the verb they are one subject with two values ("the Standard tier" /
+"the Premium tier"). Held out, against main 52eb397: duplicate recall mean .575 -> .576,
+contradiction precision .855 -> .857 (8 -> 7 authors below .85), recall .716 -> .716, wrong
+merges 0 -> 0; ``--choose`` gives the shipped limits. All pairs: wrong merges 0, right merges
+657 -> 658, no label judges 380 -> 380, contradictions 4,902 -> 4,897.
+
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--misses] [--margin STEP]`` (``--misses``: the duplicate error analysis under the shipped
 limits, no selection; ``--current``: the shipped limits on each author, no selection; with

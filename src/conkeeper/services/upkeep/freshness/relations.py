@@ -1456,6 +1456,7 @@ class Reading(Record):
         "negated",
         "negations",
         "numbers",
+        "of_heads",
         "opening",
         "order",
         "permits",
@@ -1465,8 +1466,10 @@ class Reading(Record):
         "rejected",
         "restricted",
         "retired",
+        "scoped",
         "scopes",
         "scripts",
+        "sequence",
         "source",
         "spans",
         "supersedes",
@@ -1497,6 +1500,9 @@ class Reading(Record):
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
+        self.sequence: list[str] = []  # its concepts of full weight in order, for twins
+        self.of_heads: dict[str, str] = {}  # "pedidos de México": "méxico" -> "pedido"
+        self.scoped: set[str] = set()  # concepts a "for" names the rule for ("for German hotels")
         self.spans: set[str] = set()  # concepts named in backticks
         self.qualifiers: set[str] = set()  # what "in the X", "on X" place the rule in
         self.numbers: set[str] = set()
@@ -1917,6 +1923,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading.exempts = _EXEMPTS.search(text) is not None
     reading.adds = _ADDS.search(reading.text) is not None
     raw: list[str] = []
+    text = _FOR_JAPANESE.sub(r" für \1 ", text)  # "欧州向けの予約": bookings for Europe
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
     for clause in clauses:
@@ -1951,6 +1958,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     span_start = 0
     negation_step = 0  # what it added to ``negations``
     condition_at = -1  # where a condition opened inside the open clause ("... when no more X")
+    scope_left = 0  # tokens still narrowed by a "for" ("for the Spanish properties")
     index = 0
     while index < len(raw):
         token = raw[index]
@@ -1963,6 +1971,8 @@ def read(text: str, *, head: bool = True) -> Reading:
         span_left = max(0, span_left - 1)
         in_parts = parts_left > 0
         parts_left = max(0, parts_left - 1)
+        in_scope = scope_left > 0
+        scope_left = SCOPE_REACH if lower in SCOPE_PREPOSITIONS else max(0, scope_left - 1)
         if token.startswith("`"):
             span_left = len(_inner_words(token))
             span_start = len(concepts)
@@ -2095,6 +2105,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 qualify = QUALIFIER_SPAN if lower in LOCATIVES else 0
             concept, weight = _concept(token)
             previous = raw[index - 2].lower() if index >= 2 else ""
+            if clause_words == 1 and following.isalpha():
+                previous = "the"  # "2024 invoices are archived": the invoices of that year
             if concept is not None and _year(lower, previous):
                 if previous in YEAR_DETERMINERS:  # "the 2025 workshop": the event's year
                     reading.years.add(lower)
@@ -2102,7 +2114,11 @@ def read(text: str, *, head: bool = True) -> Reading:
             if concept is not None and _CLOCK_TIME.match(concept):  # "02:00" is a time of day
                 values.append((len(concepts), concept[1:] + "clock"))
                 concept = None
-            elif concept is not None and _VERSION.match(concept):
+            elif (
+                concept is not None
+                and _VERSION.match(concept)
+                and not _version_name(lower, previous, following)
+            ):
                 value = _TRAILING_ZEROS.sub("", _WILDCARD.sub("", concept).lstrip("v").rstrip("%+"))
                 values.append((len(concepts), value + _counted(following)))
                 concept = None
@@ -2143,7 +2159,11 @@ def read(text: str, *, head: bool = True) -> Reading:
                 key = concept if weight >= 1.0 and concept not in _JOBS else None
                 if key and keys and keys[-1] and keys[-1] != key and not (in_span or in_parts):
                     reading.modifiers.setdefault(key, set()).add(keys[-1])
+                if key and len(keys) >= 2 and not keys[-1] and keys[-2] and previous in OF_WORDS:
+                    reading.of_heads[key] = keys[-2]  # "los pedidos de México"
                 keys.append(key)
+                if key and in_scope:
+                    reading.scoped.add(key)
                 if key and len(reading.clauses) == 1 and not any(keys[:-1]):
                     _note_opening(reading, token, key, clause_words, universal=universal > 0)
                 if key and len(reading.clauses) == 1 and len(reading.opening) < OPENING_WORDS:
@@ -2158,6 +2178,7 @@ def read(text: str, *, head: bool = True) -> Reading:
         owners.append(span_start if in_span or token.startswith("`") else len(concepts))
         concepts.append(concept)
     reading.chosen -= reading.rejected
+    reading.sequence = [key for key in keys if key]
     reading.negated = flips > 0
     if reading.supersedes:  # what a change note says changed: the clauses that say so
         marked = [i for i, c in enumerate(clauses) if _SUPERSEDES.search(c)]
@@ -2186,7 +2207,7 @@ def _read_initials(reading: Reading, clauses: list[str]) -> None:
             concept = _concept(word)[0]
             if concept is None:
                 continue
-            if _ACRONYM.match(word):
+            if _ACRONYM.match(word) or word in CAPITAL_CODES:  # "DE": Germany, or two words
                 letters = "".join(ch for ch in word.lower() if ch.isalpha())
                 if _ACRONYM_PLURAL.match(word):  # "RSEs", "VMs": the initials without the "s"
                     letters = letters[:-1]
@@ -2533,6 +2554,21 @@ YEAR_BEFORE = _words(
 YEAR_DETERMINERS = _words("the our a this that last next")
 
 
+_V_NUMBER = re.compile(r"^v\d+$")
+
+
+def _version_name(word: str, previous: str, following: str) -> bool:
+    """A version that names a thing by the word after it ("the v1 API", "v2 webhooks"): a
+    scope of the rule, no value of a setting ("Node v18 is required", "HL7 v2 parsing" state
+    one of the name before it)."""
+    return (
+        bool(_V_NUMBER.match(word))
+        and (previous in STOPWORDS or previous in ("", _BREAK.lower()))
+        and following.isalpha()
+        and following not in STOPWORDS
+    )
+
+
 def _year(word: str, previous: str) -> bool:
     """A year after "in", "since", "Q1"... ("in 2026"), or naming an event ("the 2025
     workshop", "our 2024 paper"): when something happened, never the value of a setting
@@ -2607,6 +2643,7 @@ _GLOSSARY = {
     "request": "solicitud petición requête anfrage requisição richiesta żądanie",
     "response": "respuesta réponse antwort resposta risposta odpowiedź",
     "image": "imagen imágenes bild imagem immagine obraz",
+    "web": "웹 webowa webowy webowe webowej",
 }
 WORDS_ABROAD = {
     form: english
@@ -2614,6 +2651,18 @@ WORDS_ABROAD = {
     for form in forms.split()
     if form != english
 }
+
+
+# Country and region codes that are also function words ("us", "de", "es", "it", "in"), read as
+# the country when written in capitals.
+CAPITAL_CODES = frozenset({"US", "DE", "ES", "IT", "AT", "BE", "IN", "PT", "NL", "CH"})
+# Prepositions that name whom or what a rule is for ("for German hotels", "für spanische
+# Objekte", "pour les hôtels", "para propiedades", "per i clienti", "voor klanten", "dla
+# klientów"): the words after them narrow the rule's subject (Japanese "X向け" is read as one).
+SCOPE_PREPOSITIONS = _words("for für pour para per voor dla")
+OF_WORDS = _words("of de di da del della des du von z")  # "pedidos de México", "dla klientów z"
+SCOPE_REACH = 3  # tokens after such a preposition that it narrows ("for the Spanish properties")
+_FOR_JAPANESE = re.compile(r"([\u4e00-\u9fff\u30a0-\u30ff]+)向け")
 
 
 def _concept(token: str) -> tuple[str | None, float]:
@@ -2625,6 +2674,8 @@ def _concept(token: str) -> tuple[str | None, float]:
         return (inner if inner in _MEMBERS else SYNONYMS.get(inner, inner)), 1.5
     if token == "Go":
         return "go", 1.0
+    if token in CAPITAL_CODES:  # "US customers", "the DE region": a country, no "us", no "de"
+        return token.lower(), 1.0
     lower = token.lower().strip("'.-/").removesuffix("'s")
     if not lower or lower in STOPWORDS:
         return None, 0.0
@@ -3022,6 +3073,125 @@ def _parallel_members(a: Reading, b: Reading, *, opening: bool = True) -> bool:
     return False
 
 
+def _slot_twins(a: Reading, b: Reading) -> tuple[str, str] | None:
+    """The one word of its own each entry has, when it fills the same slot among the same
+    words in the same order ("The web player uses HLS" against "The TV player uses HLS",
+    "Booking records for Spanish properties" against "... for German properties"): the same
+    said of two members, never one rule said twice. A short form and its spelling out ("RN
+    app", "React Native app"; "DB", "database") are one word, and so are a thing's kind and
+    its name ("database", "Postgres"); a synonym ("prod", "production") is one concept
+    already."""
+    seq_a, seq_b = _sequence(a), _sequence(b)
+    if len(seq_a) != len(seq_b) or _initialisms(a, b)[1] or _abbreviated(a, b):
+        return None
+    if _kinds_named(a, b)[0]:
+        return None  # "the production database" and "the production Postgres": one thing
+    differ = [i for i, (x, y) in enumerate(zip(seq_a, seq_b, strict=True)) if x != y]
+    if len(differ) != 1:
+        return None
+    x, y = seq_a[differ[0]], seq_b[differ[0]]
+    if x in b.weights or y in a.weights or _short_form(x, y) or _short_form(y, x):
+        return None
+    at = differ[0]
+    after = seq_a[at + 1] if at + 1 < len(seq_a) else ""
+    before = seq_a[at - 1] if at else ""
+    slot = (
+        (x in a.modifiers.get(after, ()) and y in b.modifiers.get(after, ()))  # "web player"
+        or (f"{x}-{after}" in a.weights and f"{y}-{after}" in b.weights)  # "Web-Player"
+        or (before in a.modifiers.get(x, ()) and before in b.modifiers.get(y, ()))  # "tier X"
+        or (x in a.scoped and y in b.scoped)  # "para hoteles en España"
+        or (a.of_heads.get(x) == before == b.of_heads.get(y) and before != "")  # "de México"
+    )
+    named = _names_scope(x, a) and _names_scope(y, b)
+    return (x, y) if slot and (named or _narrowed_head(a, b, at, after)) else None
+
+
+# Articles an entry may open with: "The admin dashboard ...", "El panel de admin ...".
+ARTICLES = _words("the our el la los las der die das le les il lo gli os as het")
+
+
+def _narrowed_head(a: Reading, b: Reading, at: int, noun: str) -> bool:
+    """Both entries open with an article and a word of their own right before the noun that
+    follows ("The admin dashboard" against "The customer dashboard", "The billing service"
+    against "The search service"): two members, even when the words are plain ones."""
+    if at != 0 or not noun:
+        return False
+    return all(
+        _opening_word(r) in ARTICLES and _sequence(r)[0] in r.modifiers.get(noun, ())
+        for r in (a, b)
+    )
+
+
+def _opening_word(reading: Reading) -> str:
+    """The first word an entry writes, list markers left out."""
+    return next(iter(_TOKEN.findall(reading.source)), "").lower()
+
+
+_SCOPE_CODE = re.compile(r"^(?:[qhv]\d{1,2}|fy\d{2,4}|\d{4})$")  # Q3, H2, v2, FY25, 2025
+
+
+def _names_scope(word: str, reading: Reading) -> bool:
+    """Whether a twin's own word names a scope rather than says a thing another way ("TV",
+    "US", "Spanish", "web", "Q3", "v2", a word a "for" narrows; not "batch" for "job",
+    "green" for "passing")."""
+    return (
+        word in reading.anchors
+        or word in _SCOPES
+        or word in reading.scoped
+        or _SCOPE_CODE.match(word) is not None
+    )
+
+
+def _sequence(reading: Reading) -> list[str]:
+    """The entry's words of full weight in order, a hyphenated word left out when its parts
+    are read too ("Web-Player" is "web" and "player")."""
+    return [
+        k
+        for k in reading.sequence
+        if not ("-" in k and all(p in reading.weights for p in k.split("-")))
+    ]
+
+
+def _short_form(short: str, long: str) -> bool:
+    """Whether ``short`` may be ``long`` written short: its initials ("rn", "react-native")
+    or its letters in order from the same first one ("db", "database"; "txn",
+    "transaction")."""
+    parts = [p for p in re.split(r"[-_\s]+", long) if p]
+    if len(parts) > 1 and "".join(p[0] for p in parts) == short:
+        return True
+    if len(short) >= len(long) or short[:1] != long[:1]:
+        return False
+    rest = iter(long)
+    return all(letter in rest for letter in short)
+
+
+def _scope_slot(a: Reading, b: Reading, words: tuple[str, str]) -> bool:
+    """Whether the twins' own words narrow what each rule is about (the noun it opens with,
+    or one a "for" names) rather than what it says of it ("runs on the Standard tier")."""
+    x, y = words
+    return all(w in r.opening or w in r.scoped for w, r in ((x, a), (y, b)))
+
+
+def _values_of_one_subject(a: Reading, b: Reading, words: tuple[str, str]) -> bool:
+    """Twins whose own words come after what the rules are about, the rest the same ("The
+    Redis cluster runs on the Standard tier" against "... on the Premium tier"): one subject,
+    two values of it. Two scopes of one group ("on iOS", "on Android") are kept apart before."""
+    return (
+        not _scope_slot(a, b, words)
+        and not set(words) & _SCOPES
+        and a.numbers == b.numbers
+        and a.negated == b.negated
+        and not (a.excepts or b.excepts or a.permits or b.permits)
+    )
+
+
+def _said(reading: Reading, concept: str) -> str:
+    """The word the entry writes for ``concept`` ("Standard" for "standa"), for a reason a
+    person reads."""
+    words = (t.strip("`") for t in _TOKEN.findall(reading.source) if _concept(t)[0] == concept)
+    return next(words, concept)
+
+
 FULL_NAME = 4  # letters of a name that is no short form ("RN", "PD", "TRT", "HPA", "EU")
 
 
@@ -3119,6 +3289,9 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         conflict = _named_value_conflict(a, b)
     if conflict is not None and _parallel_members(a, b):
         return None
+    twins = _slot_twins(a, b)
+    if conflict is not None and twins and _scope_slot(a, b, twins) and not set(twins) <= _MEMBERS:
+        return None  # the same said of two members, each with a value of its own
     if conflict is not None:
         detail = _detail_of_same_head(a, b, limits) if limits.head_match else None
         if detail is not None:
@@ -3129,6 +3302,9 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return conflict
     if _case_of_rule(a, b):
         return None  # a rule and one case of it: two entries that both hold
+    if twins and _values_of_one_subject(a, b, twins):
+        shown = f"{_said(a, twins[0])} against {_said(b, twins[1])}"
+        return Relation(CONTRADICTION, 1.0, shown)
     if limits.contained_detail and choice is None:
         contained = _contained_detail(a, b)
         if contained is not None:
@@ -3142,6 +3318,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or bool(a.restricted & b.universal or b.restricted & a.universal)
         or _other_types(a, b)
         or _parallel_members(a, b, opening=False)
+        or twins is not None
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
         # counts only where it governs a concept the other entry names, as for contradictions)
