@@ -360,6 +360,7 @@ def edit_file(
     follow_symlink: bool = False,
     limit: int = MAX_MEMORY_FILE_BYTES,
     journal: Path | str | None = None,
+    mode: int | None = None,
 ) -> WriteResult:
     """Change ``path`` by ``edit(current_bytes) -> new_bytes`` under the shared lock, atomically.
 
@@ -367,8 +368,10 @@ def edit_file(
     beside it (fsync'd, the old file's permissions), which replaces the old one by rename; bytes
     another writer appended to the old file meanwhile are carried over; an old file changed in
     place or replaced meanwhile makes the edit start again from the new bytes. ``root`` is the
-    memory folder (symlinks leading out of it refused; journal in its ``.history``). Raises
-    :class:`WriteError` (or :class:`EditConflict` from the edit) with nothing written.
+    memory folder (symlinks leading out of it refused; journal in its ``.history``). ``mode``:
+    the permissions of a file this write creates (set before it appears under its name; an
+    existing file keeps its own). Raises :class:`WriteError` (or :class:`EditConflict` from the
+    edit) with nothing written.
     """
     target = _resolve_target(path, root, follow_symlink)
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
@@ -377,7 +380,7 @@ def edit_file(
     rescued: list[bytes] = []  # lines of a person's rename-saves this edit had to put back
     intent = _Intent(folder, command, source, target)
     for _ in range(_ATTEMPTS):
-        outcome = _try_edit(target, edit, limit, rescued, intent)
+        outcome = _try_edit(target, edit, limit, rescued, intent, mode)
         if outcome is None:
             continue
         if rescued:
@@ -389,7 +392,12 @@ def edit_file(
 
 
 def _try_edit(
-    target: str, edit: Edit, limit: int, rescued: list[bytes], intent: _Intent
+    target: str,
+    edit: Edit,
+    limit: int,
+    rescued: list[bytes],
+    intent: _Intent,
+    mode: int | None = None,
 ) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
     """One attempt: ``(before, after, carried, changed, appended_at)``, or ``None`` when the
     file changed under us (try again). ``appended_at`` is the offset when the edit only added
@@ -398,6 +406,8 @@ def _try_edit(
     try:
         fd = _open_locked(target, os.O_RDONLY)
     except FileNotFoundError:
+        with contextlib.suppress(_CannotLink):
+            return _create_whole(target, edit, limit, intent, mode)
         try:
             fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         except FileExistsError:
@@ -407,6 +417,8 @@ def _try_edit(
             os.close(fd)
             return None
         created = True
+        if mode is not None:
+            os.fchmod(fd, mode)
     try:
         if not created:
             _check_writable(fd, target)
@@ -438,6 +450,50 @@ def _try_edit(
         return (before, new + carried, carried, True, None)
     finally:
         os.close(fd)
+
+
+class _CannotLink(OSError):
+    """The file system cannot hard-link: the file is created empty, then replaced."""
+
+
+def _create_whole(
+    target: str, edit: Edit, limit: int, intent: _Intent, mode: int | None = None
+) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
+    """Create a missing ``target`` whole: ``edit(b"")`` goes to a locked temporary file that is
+    hard-linked to the path (which fails when someone created it meanwhile: ``None``, start
+    again), so the path never names an empty file. Found killing ``decisions new`` before its
+    rename: the file was created empty first, stayed empty for good, and the next run wrote
+    ``ADR-002`` beside an empty ``ADR-001``. :class:`_CannotLink` where links are not supported.
+    ``mode``: the new file's permissions, set before it has its name (a private file restored
+    by an import is never readable by others, not even for a moment)."""
+    new = edit(b"")
+    if not new:
+        return (None, b"", b"", False, None)
+    _check_limit(target, len(new), limit)
+    tmp = _temp_name(target)
+    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    try:
+        _lock(out)  # held until this write is done: a writer that opens the new file waits
+        _write_all(out, new)
+        if mode is not None:
+            os.fchmod(out, mode)
+        os.fsync(out)
+        intent.pending(None, new)
+        seam("renaming")
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            intent.abandon()
+            return None
+        except OSError as exc:
+            intent.abandon()
+            raise _CannotLink(exc.errno, exc.strerror) from None
+        seam("written")
+        return (None, new, b"", True, None)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        os.close(out)
 
 
 def _check_writable(fd: int, target: str) -> None:
@@ -883,9 +939,11 @@ def create_file(
     root: Path | str | None = None,
     limit: int = MAX_MEMORY_FILE_BYTES,
     journal: Path | str | None = None,
+    mode: int | None = None,
 ) -> WriteResult:
-    """Create ``path`` holding ``data``; refuses (:class:`WriteError`) when it exists, so an
-    existing file is never overwritten silently. An empty file that exists counts as existing."""
+    """Create ``path`` holding ``data`` (with permissions ``mode`` when given); refuses
+    (:class:`WriteError`) when it exists, so an existing file is never overwritten silently. An
+    empty file that exists counts as existing."""
     target = _resolve_target(path, root, False)
     if os.path.lexists(target):
         raise AlreadyExists(f"{target}: already exists; ConKeeper does not overwrite it")
@@ -896,7 +954,14 @@ def create_file(
         return data
 
     return edit_file(
-        target, edit, command=command, source=source, root=root, limit=limit, journal=journal
+        target,
+        edit,
+        command=command,
+        source=source,
+        root=root,
+        limit=limit,
+        journal=journal,
+        mode=mode,
     )
 
 

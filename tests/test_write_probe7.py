@@ -1,0 +1,40 @@
+"""A seventh round on "nothing the user wrote is ever lost", from outside.
+
+The shapes swept here: writes that create a file killed before they finish, the temporary files
+killed journal and install-record rewrites leave behind, and what re-install and undo of an
+install do to a person's own keys and to the folders install made. Every case goes through the
+real ``conkeeper`` command as a subprocess; a kill happens at an exact point of the write path
+(``CONKEEPER_KILL_AT``), never after a sleep.
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from conftest import cli_env, run_cli
+
+
+def _memory(project: Path) -> Path:
+    return project / ".claude" / "memory"
+
+
+# --------------------------------------------------------------------------- created files
+
+
+def test_a_file_creation_killed_before_its_rename_leaves_no_empty_file(project: Path) -> None:
+    """``decisions new`` killed after writing its temporary file and before renaming it left
+    ``ADR-001-use-pathlib.md`` empty for good (the file was created empty first, then replaced):
+    the next run wrote ``ADR-002`` beside it. The file is created whole or not at all."""
+    args = ("decisions", "new", "Use pathlib", "--decision", "We use pathlib")
+    killed = run_cli(*args, cwd=project, env=cli_env(CONKEEPER_KILL_AT="renaming"))
+    assert killed.returncode == -signal.SIGKILL
+    decisions = _memory(project) / "decisions"
+    assert list(decisions.glob("ADR-*.md")) == []
+    again = run_cli(*args, cwd=project)
+    assert again.returncode == 0, again.stderr
+    [adr] = list(decisions.glob("ADR-*.md"))
+    assert adr.name == "ADR-001-use-pathlib.md"
+    assert b"We use pathlib" in adr.read_bytes()
+    assert list(decisions.glob(".*.conkeeper-tmp")) == []
+
