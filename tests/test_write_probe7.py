@@ -38,3 +38,39 @@ def test_a_file_creation_killed_before_its_rename_leaves_no_empty_file(project: 
     assert b"We use pathlib" in adr.read_bytes()
     assert list(decisions.glob(".*.conkeeper-tmp")) == []
 
+
+# --------------------------------------------------------------------------- permissions
+
+
+def test_an_import_killed_after_creating_a_private_file_never_leaves_it_readable(
+    project: Path, tmp_path: Path
+) -> None:
+    """``import jsonl`` created a memory file with the default permissions and only then
+    ``os.chmod``-ed it to the export's, outside the write path: killed in between, a file the
+    export kept ``0600`` stayed readable by everyone, and a second import found it identical
+    and never fixed it (the chmod also followed whatever the path named by then). The mode is
+    set on the new file before it has its name."""
+    import base64
+    import hashlib
+    import json
+    import stat
+
+    data = b"# Private\n\n- staging DB host is db-7.internal\n"
+    record = {
+        "kind": "memory_file",
+        "scope": "project",
+        "path": "private.md",
+        "data": base64.b64encode(data).decode(),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "mode": 0o600,
+        "project": "/elsewhere/app",
+        "root": "/elsewhere/app",
+    }
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text(json.dumps(record) + "\n", "utf-8")
+    args = ("import", "jsonl", str(backup), "--no-progress")
+    killed = run_cli(*args, cwd=project, env=cli_env(CONKEEPER_KILL_AT="written"))
+    assert killed.returncode == -signal.SIGKILL
+    restored = _memory(project) / "private.md"
+    assert restored.read_bytes() == data
+    assert stat.S_IMODE(restored.stat().st_mode) == 0o600

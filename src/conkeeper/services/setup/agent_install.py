@@ -668,16 +668,14 @@ def write_config(change: FileChange, command: str) -> None:
                     change.path, change.before, command=command, source="user-cli"
                 )
             return
-        new = change.before is None
         safewrite.edit_file(
             change.link or change.path,
             edit,
             command=command,
             source="user-cli",
             follow_symlink=follow,
+            mode=0o755 & ~_umask() if change.executable else None,
         )
-        if change.executable and new:
-            os.chmod(change.path, 0o755 & ~_umask())
     except (safewrite.WriteError, OSError) as exc:
         message = str(exc) if isinstance(exc, safewrite.WriteError) else exc.strerror or exc
         raise InstallError(f"{change.path}: cannot be written ({message})") from None
