@@ -74,3 +74,50 @@ def test_an_import_killed_after_creating_a_private_file_never_leaves_it_readable
     restored = _memory(project) / "private.md"
     assert restored.read_bytes() == data
     assert stat.S_IMODE(restored.stat().st_mode) == 0o600
+
+
+# --------------------------------------------------------------------------- temporary files
+
+
+def test_a_journal_entry_rewrite_killed_before_its_rename_leaves_no_temporary_file(
+    project: Path,
+) -> None:
+    """``remember`` killed while completing its journal entry (the entry rewritten to a
+    temporary file, not renamed yet) left ``.000001.json.PID.tmp`` in ``.history`` for good.
+    The change stays undoable from the pending entry, and the next write sweeps the file."""
+    patterns = _memory(project) / "patterns.md"
+    before = b"# Patterns\r\n\r\n- caf\xe9 stays Latin-1\r\n"
+    patterns.write_bytes(before)
+    killed = run_cli(
+        "remember",
+        "--source",
+        "user",
+        "Prefer pathlib over os.path",
+        cwd=project,
+        env=cli_env(CONKEEPER_KILL_AT="rewriting"),
+    )
+    assert killed.returncode == -signal.SIGKILL
+    history = _memory(project) / ".history"
+    assert [p.name for p in history.iterdir() if p.name.endswith("tmp")] != []
+    saved = run_cli("remember", "--source", "user", "Run ruff before commits", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    assert [p.name for p in history.iterdir() if p.name.endswith("tmp")] == []
+    for _ in range(2):
+        undone = run_cli("undo", cwd=project)
+        assert undone.returncode == 0, undone.stderr
+    assert patterns.read_bytes() == before
+
+
+def test_an_install_record_killed_before_its_rename_is_swept(project: Path) -> None:
+    """``install`` killed after writing its record's temporary file left
+    ``<data home>/installs/.KEY.PID.tmp`` for good (uninstall removed the record beside it).
+    The next install or uninstall sweeps it."""
+    killed = run_cli(
+        "install", "--agent", "cursor", cwd=project, env=cli_env(CONKEEPER_KILL_AT="record")
+    )
+    assert killed.returncode == -signal.SIGKILL
+    installs = Path(cli_env()["CONKEEPER_HOME"]) / "installs"
+    assert [p.name for p in installs.iterdir() if p.name.startswith(".")] != []
+    removed = run_cli("install", "--agent", "cursor", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert [p.name for p in installs.iterdir() if p.name.startswith(".")] == []

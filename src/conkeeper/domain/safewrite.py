@@ -838,8 +838,15 @@ def sweep_temps(folder: str) -> list[str]:
         names = [n for n in os.listdir(folder) if n.startswith(".") and n.endswith(TEMP_SUFFIX)]
     except OSError:
         return []
+    return _sweep_names(folder, names)
+
+
+def _sweep_names(folder: str, names: list[str]) -> list[str]:
+    """:func:`sweep_temps` over ``names`` (already listed, filtered or not)."""
     removed = []
     for name in names:
+        if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)):
+            continue
         parts = name[: -len(TEMP_SUFFIX)].rsplit(".", 2)
         if len(parts) != 3 or not (parts[1].isdigit() and parts[2].isdigit()):
             continue
@@ -1130,6 +1137,7 @@ def _store(folder: str, record: dict[str, Any], suffix: str, cap: int) -> int | 
     try:
         _prepare(folder)
         names = os.listdir(folder)
+        _sweep_names(folder, names)  # rewrites of entries killed before their rename
         ids = _entry_ids(names)
         next_id = ids[-1][0] + 1 if ids else 1
         for _ in range(100):
@@ -1298,14 +1306,14 @@ def _rewrite(name: str, record: dict[str, Any], entry_id: int) -> bool:
     """Replace journal entry ``name`` by ``record`` atomically (a temporary file renamed over
     it: a reader or a kill sees the old entry or the new one, whole)."""
     record["id"] = entry_id
-    folder, base = os.path.split(name)
-    tmp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
+    tmp = _temp_name(name)  # swept by the next entry stored when this process is killed
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
             _write_all(fd, json.dumps(record, separators=(",", ":")).encode("utf-8"))
         finally:
             os.close(fd)
+        seam("rewriting")
         os.replace(tmp, name)
     except OSError:
         with contextlib.suppress(OSError):
