@@ -121,3 +121,36 @@ def test_an_install_record_killed_before_its_rename_is_swept(project: Path) -> N
     removed = run_cli("install", "--agent", "cursor", "--uninstall", cwd=project)
     assert removed.returncode == 0, removed.stderr
     assert [p.name for p in installs.iterdir() if p.name.startswith(".")] == []
+
+
+# --------------------------------------------------------------------------- a person's keys
+
+MY_SERVERS = b'{\n  "mcpServers": {\n    "mine": { "command": "my-server" }\n  }\n}\n'
+
+
+def test_a_reinstall_keeps_the_env_a_person_added_to_conkeepers_json_entry(
+    project: Path,
+) -> None:
+    """The person added an ``env`` to ``mcpServers.conkeeper`` in ``.cursor/mcp.json``; running
+    ``install`` again (an upgrade) rewrote the entry without it, with only a warning that it
+    "went with ConKeeper's entry". A re-install keeps the person's keys; uninstall still takes
+    the entry whole, names the key, and gives the person's file back."""
+    import json
+
+    config = project / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_bytes(MY_SERVERS)
+    installed = run_cli("install", "--agent", "cursor", cwd=project)
+    assert installed.returncode == 0, installed.stderr
+    data = json.loads(config.read_bytes())
+    data["mcpServers"]["conkeeper"]["env"] = {"CONKEEPER_HOME": "/srv/ck"}
+    config.write_bytes(json.dumps(data, indent=2).encode() + b"\n")
+    again = run_cli("install", "--agent", "cursor", cwd=project)
+    assert again.returncode == 0, again.stderr
+    entry = json.loads(config.read_bytes())["mcpServers"]["conkeeper"]
+    assert entry["env"] == {"CONKEEPER_HOME": "/srv/ck"}
+    assert "went with" not in again.stdout + again.stderr
+    removed = run_cli("install", "--agent", "cursor", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert json.loads(config.read_bytes()) == json.loads(MY_SERVERS)
+    assert "your own env" in removed.stdout + removed.stderr
