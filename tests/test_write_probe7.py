@@ -154,3 +154,20 @@ def test_a_reinstall_keeps_the_env_a_person_added_to_conkeepers_json_entry(
     assert removed.returncode == 0, removed.stderr
     assert json.loads(config.read_bytes()) == json.loads(MY_SERVERS)
     assert "your own env" in removed.stdout + removed.stderr
+
+
+# --------------------------------------------------------------------------- undo of an install
+
+
+def test_undo_of_an_install_removes_its_folders_and_records(project: Path) -> None:
+    """``undo`` of ``install --agent cursor`` removed the three files it created but left the
+    ``.cursor`` and ``.cursor/rules`` folders and the three install records (a later doctor or
+    install read them as ConKeeper's). Undone, the install leaves what uninstall leaves."""
+    installed = run_cli("install", "--agent", "cursor", cwd=project)
+    assert installed.returncode == 0, installed.stderr
+    installs = Path(cli_env()["CONKEEPER_HOME"]) / "installs"
+    assert list(installs.glob("*.json")) != []
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert not (project / ".cursor").exists()
+    assert list(installs.glob("*.json")) == []

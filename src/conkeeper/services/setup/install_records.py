@@ -120,3 +120,29 @@ def forget_record(path: Path, env: Mapping[str, str] | None = None) -> list[str]
     for suffix in (".json", ".orig", ".installed"):
         (records_dir(env) / f"{_key(path)}{suffix}").unlink(missing_ok=True)
     return record.dirs if record else []
+
+
+def forget_undone(paths: list[str], env: Mapping[str, str] | None = None) -> None:
+    """After ``undo`` took an install back: drop the record of each file that holds its bytes
+    from before the install again (gone, when install created it), and remove the folders
+    install created for it once empty, as uninstall does. Found undoing an install: its
+    ``.cursor/rules`` folder and its records stayed behind."""
+    leftover: list[str] = []
+    for text in paths:
+        path = Path(text)
+        record = load_record(path, env)
+        if record is None:
+            continue
+        try:
+            current: bytes | None = path.read_bytes()
+        except FileNotFoundError:
+            current = None
+        except OSError:
+            continue
+        if current == record.original:
+            leftover += forget_record(path, env)
+    for folder in sorted(set(leftover), key=len, reverse=True):
+        try:
+            Path(folder).rmdir()  # only when empty
+        except OSError:
+            continue
