@@ -171,3 +171,20 @@ def test_undo_of_an_install_removes_its_folders_and_records(project: Path) -> No
     assert undone.returncode == 0, undone.stderr
     assert not (project / ".cursor").exists()
     assert list(installs.glob("*.json")) == []
+
+
+# --------------------------------------------------------------------------- messages
+
+
+def test_a_clinerules_file_is_named_as_the_file_in_the_way(project: Path) -> None:
+    """Cline's older rules are one ``.clinerules`` file; installing for Cline, which puts its
+    hooks in ``.clinerules/hooks/``, said ``.clinerules/hooks/TaskStart: cannot be read (Not a
+    directory)``. It names the file in the way and what to do, and changes nothing."""
+    rules = project / ".clinerules"
+    rules.write_bytes(b"Always use tabs.\r\n")
+    refused = run_cli("install", "--agent", "cline", cwd=project)
+    assert refused.returncode == 1
+    said = refused.stderr.strip()
+    assert said.startswith(f"conkeeper: {rules}: is a file, where ConKeeper needs a folder"), said
+    assert "Not a directory" not in said and "\n" not in said
+    assert rules.read_bytes() == b"Always use tabs.\r\n"

@@ -544,8 +544,23 @@ def _read(path: Path) -> bytes | None:
         return None
     except IsADirectoryError:
         raise InstallError(f"{path}: is a folder, expected a file; nothing was changed") from None
+    except NotADirectoryError:
+        raise InstallError(_file_in_the_way(path)) from None
     except OSError as exc:
         raise InstallError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _file_in_the_way(path: Path) -> str:
+    """The message for a file where a folder on the way to ``path`` belongs (a ``.clinerules``
+    file of Cline's older single-file rules, where its hooks go in ``.clinerules/hooks/``):
+    it names that file, not a path inside it "not a directory". Found installing for Cline."""
+    parent = path.parent
+    while parent != parent.parent and not parent.is_file():
+        parent = parent.parent
+    return (
+        f"{parent}: is a file, where ConKeeper needs a folder (for {path}); move it aside "
+        "(or into the folder) and run again; nothing was changed"
+    )
 
 
 def _user_view(
