@@ -188,3 +188,36 @@ def test_a_clinerules_file_is_named_as_the_file_in_the_way(project: Path) -> Non
     assert said.startswith(f"conkeeper: {rules}: is a file, where ConKeeper needs a folder"), said
     assert "Not a directory" not in said and "\n" not in said
     assert rules.read_bytes() == b"Always use tabs.\r\n"
+
+
+# --------------------------------------------------------------------------- interrupted writes
+
+
+def test_an_interrupted_rewrite_that_never_landed_does_not_block_undo_after_a_persons_edit(
+    project: Path,
+) -> None:
+    """``consolidate --apply`` killed after its pending entry and before its rename changed
+    nothing; the person then added a line. ``undo`` took the file's change for the interrupted
+    write's, picked it, and refused with a diff, so the ``remember`` before it could not be
+    undone. The interrupted write is known not to have landed; ``undo`` takes back the
+    ``remember`` and keeps the person's line."""
+    patterns = _memory(project) / "patterns.md"
+    original = (
+        b"# Patterns\n\n- Run ruff before every commit\n- Keep functions short\n"
+        b"- Run ruff before every commit.\n"
+    )
+    patterns.write_bytes(original)
+    saved = run_cli("remember", "--source", "user", "Prefer pathlib over os.path", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    preview = run_cli("consolidate", cwd=project)
+    assert preview.returncode == 0, preview.stderr
+    killed = run_cli(
+        "consolidate", "--apply", cwd=project, env=cli_env(CONKEEPER_KILL_AT="pending")
+    )
+    assert killed.returncode == -signal.SIGKILL
+    with patterns.open("ab") as handle:
+        handle.write(b"- my own note\n")
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert "remember" in undone.stdout
+    assert patterns.read_bytes() == original + b"- my own note\n"

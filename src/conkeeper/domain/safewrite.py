@@ -1501,11 +1501,22 @@ def was_made(entry: JournalEntry) -> bool:
             offset = int(record.get("offset", 0))
             if current is not None and _appended_at(current, offset, data) is not None:
                 return True
-        elif current != _unb64(record.get("before")) and not (
-            record.get("before") is None and current == b""  # created, killed before renaming
-        ):
+        elif _whole_made(_unb64(record.get("before")), _unb64(record.get("after")), current):
             return True
     return False
+
+
+def _whole_made(before: bytes | None, after: bytes | None, current: bytes | None) -> bool:
+    """Whether a whole-file write (``before`` -> ``after``) reached a file now ``current``.
+    A file changed since is not proof: when the write's change could still be made on top of
+    the later ones (they lie apart from it), it never landed. Found killing ``consolidate
+    --apply`` before its rename: the person's next line made a plain ``undo`` pick the write
+    that never landed and refuse with a diff, blocking the undo of the write before it."""
+    if current == before or (before is None and current == b""):  # b"": an older empty create
+        return False
+    if current == after or _revert_apart(before, after, current) is not None:
+        return True
+    return _revert_apart(after, before, current) is None  # its change not applicable: made
 
 
 def undone_ids(entries: list[JournalEntry]) -> set[str]:
