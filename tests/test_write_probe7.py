@@ -221,3 +221,26 @@ def test_an_interrupted_rewrite_that_never_landed_does_not_block_undo_after_a_pe
     assert undone.returncode == 0, undone.stderr
     assert "remember" in undone.stdout
     assert patterns.read_bytes() == original + b"- my own note\n"
+
+
+def test_an_undo_killed_before_its_rename_leaves_the_write_undoable_after_a_persons_line(
+    project: Path,
+) -> None:
+    """``undo`` killed after its pending entry and before its rename reverted nothing; the
+    person then added a line. ``history`` listed the ``remember`` as undone (the file had
+    changed, so the undo counted as made) and ``undo`` said there was nothing to undo, with the
+    entry still in the file. The write stays undoable, and undoing it keeps the person's line."""
+    patterns = _memory(project) / "patterns.md"
+    original = b"# Patterns\n\n- Keep functions short\n"
+    patterns.write_bytes(original)
+    saved = run_cli("remember", "--source", "user", "Prefer pathlib over os.path", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    killed = run_cli("undo", cwd=project, env=cli_env(CONKEEPER_KILL_AT="renaming"))
+    assert killed.returncode == -signal.SIGKILL
+    with patterns.open("ab") as handle:
+        handle.write(b"- my own note\n")
+    listed = run_cli("history", cwd=project)
+    assert "(undone)" not in listed.stdout, listed.stdout
+    undone = run_cli("undo", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert patterns.read_bytes() == original + b"- my own note\n"

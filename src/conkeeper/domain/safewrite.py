@@ -1507,16 +1507,27 @@ def was_made(entry: JournalEntry) -> bool:
 
 
 def _whole_made(before: bytes | None, after: bytes | None, current: bytes | None) -> bool:
-    """Whether a whole-file write (``before`` -> ``after``) reached a file now ``current``.
-    A file changed since is not proof: when the write's change could still be made on top of
-    the later ones (they lie apart from it), it never landed. Found killing ``consolidate
-    --apply`` before its rename: the person's next line made a plain ``undo`` pick the write
-    that never landed and refuse with a diff, blocking the undo of the write before it."""
+    """Whether a whole-file write (``before`` -> ``after``) reached a file now ``current``: the
+    lines it added are there or the lines it removed are gone. A file changed since is no
+    proof (found killing ``consolidate --apply`` and ``undo`` before their rename: the person's
+    next line made the write count as made, so a plain ``undo`` refused with a diff, or took
+    the write an interrupted undo never reverted for undone). When the lines cannot tell (a
+    write that changed no whole line), it counts as made: ``undo`` then checks the bytes."""
     if current == before or (before is None and current == b""):  # b"": an older empty create
         return False
-    if current == after or _revert_apart(before, after, current) is not None:
+    if current is None or before is None or after is None or current == after:
         return True
-    return _revert_apart(after, before, current) is None  # its change not applicable: made
+    old, new, now = (_line_counts(data) for data in (before, after, current))
+    signs = [now.get(line, 0) >= count for line, count in new.items() if count > old.get(line, 0)]
+    signs += [now.get(line, 0) < count for line, count in old.items() if count > new.get(line, 0)]
+    return not signs or any(signs)  # mixed: made, and undo checks the bytes
+
+
+def _line_counts(data: bytes) -> dict[bytes, int]:
+    counts: dict[bytes, int] = {}
+    for line in data.splitlines():
+        counts[line] = counts.get(line, 0) + 1
+    return counts
 
 
 def undone_ids(entries: list[JournalEntry]) -> set[str]:
