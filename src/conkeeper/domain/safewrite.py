@@ -360,6 +360,7 @@ def edit_file(
     follow_symlink: bool = False,
     limit: int = MAX_MEMORY_FILE_BYTES,
     journal: Path | str | None = None,
+    mode: int | None = None,
 ) -> WriteResult:
     """Change ``path`` by ``edit(current_bytes) -> new_bytes`` under the shared lock, atomically.
 
@@ -367,8 +368,10 @@ def edit_file(
     beside it (fsync'd, the old file's permissions), which replaces the old one by rename; bytes
     another writer appended to the old file meanwhile are carried over; an old file changed in
     place or replaced meanwhile makes the edit start again from the new bytes. ``root`` is the
-    memory folder (symlinks leading out of it refused; journal in its ``.history``). Raises
-    :class:`WriteError` (or :class:`EditConflict` from the edit) with nothing written.
+    memory folder (symlinks leading out of it refused; journal in its ``.history``). ``mode``:
+    the permissions of a file this write creates (set before it appears under its name; an
+    existing file keeps its own). Raises :class:`WriteError` (or :class:`EditConflict` from the
+    edit) with nothing written.
     """
     target = _resolve_target(path, root, follow_symlink)
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
@@ -377,7 +380,7 @@ def edit_file(
     rescued: list[bytes] = []  # lines of a person's rename-saves this edit had to put back
     intent = _Intent(folder, command, source, target)
     for _ in range(_ATTEMPTS):
-        outcome = _try_edit(target, edit, limit, rescued, intent)
+        outcome = _try_edit(target, edit, limit, rescued, intent, mode)
         if outcome is None:
             continue
         if rescued:
@@ -389,7 +392,12 @@ def edit_file(
 
 
 def _try_edit(
-    target: str, edit: Edit, limit: int, rescued: list[bytes], intent: _Intent
+    target: str,
+    edit: Edit,
+    limit: int,
+    rescued: list[bytes],
+    intent: _Intent,
+    mode: int | None = None,
 ) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
     """One attempt: ``(before, after, carried, changed, appended_at)``, or ``None`` when the
     file changed under us (try again). ``appended_at`` is the offset when the edit only added
@@ -398,6 +406,8 @@ def _try_edit(
     try:
         fd = _open_locked(target, os.O_RDONLY)
     except FileNotFoundError:
+        with contextlib.suppress(_CannotLink):
+            return _create_whole(target, edit, limit, intent, mode)
         try:
             fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         except FileExistsError:
@@ -407,6 +417,8 @@ def _try_edit(
             os.close(fd)
             return None
         created = True
+        if mode is not None:
+            os.fchmod(fd, mode)
     try:
         if not created:
             _check_writable(fd, target)
@@ -438,6 +450,50 @@ def _try_edit(
         return (before, new + carried, carried, True, None)
     finally:
         os.close(fd)
+
+
+class _CannotLink(OSError):
+    """The file system cannot hard-link: the file is created empty, then replaced."""
+
+
+def _create_whole(
+    target: str, edit: Edit, limit: int, intent: _Intent, mode: int | None = None
+) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
+    """Create a missing ``target`` whole: ``edit(b"")`` goes to a locked temporary file that is
+    hard-linked to the path (which fails when someone created it meanwhile: ``None``, start
+    again), so the path never names an empty file. Found killing ``decisions new`` before its
+    rename: the file was created empty first, stayed empty for good, and the next run wrote
+    ``ADR-002`` beside an empty ``ADR-001``. :class:`_CannotLink` where links are not supported.
+    ``mode``: the new file's permissions, set before it has its name (a private file restored
+    by an import is never readable by others, not even for a moment)."""
+    new = edit(b"")
+    if not new:
+        return (None, b"", b"", False, None)
+    _check_limit(target, len(new), limit)
+    tmp = _temp_name(target)
+    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    try:
+        _lock(out)  # held until this write is done: a writer that opens the new file waits
+        _write_all(out, new)
+        if mode is not None:
+            os.fchmod(out, mode)
+        os.fsync(out)
+        intent.pending(None, new)
+        seam("renaming")
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            intent.abandon()
+            return None
+        except OSError as exc:
+            intent.abandon()
+            raise _CannotLink(exc.errno, exc.strerror) from None
+        seam("written")
+        return (None, new, b"", True, None)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        os.close(out)
 
 
 def _check_writable(fd: int, target: str) -> None:
@@ -782,8 +838,15 @@ def sweep_temps(folder: str) -> list[str]:
         names = [n for n in os.listdir(folder) if n.startswith(".") and n.endswith(TEMP_SUFFIX)]
     except OSError:
         return []
+    return _sweep_names(folder, names)
+
+
+def _sweep_names(folder: str, names: list[str]) -> list[str]:
+    """:func:`sweep_temps` over ``names`` (already listed, filtered or not)."""
     removed = []
     for name in names:
+        if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)):
+            continue
         parts = name[: -len(TEMP_SUFFIX)].rsplit(".", 2)
         if len(parts) != 3 or not (parts[1].isdigit() and parts[2].isdigit()):
             continue
@@ -883,9 +946,11 @@ def create_file(
     root: Path | str | None = None,
     limit: int = MAX_MEMORY_FILE_BYTES,
     journal: Path | str | None = None,
+    mode: int | None = None,
 ) -> WriteResult:
-    """Create ``path`` holding ``data``; refuses (:class:`WriteError`) when it exists, so an
-    existing file is never overwritten silently. An empty file that exists counts as existing."""
+    """Create ``path`` holding ``data`` (with permissions ``mode`` when given); refuses
+    (:class:`WriteError`) when it exists, so an existing file is never overwritten silently. An
+    empty file that exists counts as existing."""
     target = _resolve_target(path, root, False)
     if os.path.lexists(target):
         raise AlreadyExists(f"{target}: already exists; ConKeeper does not overwrite it")
@@ -896,7 +961,14 @@ def create_file(
         return data
 
     return edit_file(
-        target, edit, command=command, source=source, root=root, limit=limit, journal=journal
+        target,
+        edit,
+        command=command,
+        source=source,
+        root=root,
+        limit=limit,
+        journal=journal,
+        mode=mode,
     )
 
 
@@ -1065,6 +1137,7 @@ def _store(folder: str, record: dict[str, Any], suffix: str, cap: int) -> int | 
     try:
         _prepare(folder)
         names = os.listdir(folder)
+        _sweep_names(folder, names)  # rewrites of entries killed before their rename
         ids = _entry_ids(names)
         next_id = ids[-1][0] + 1 if ids else 1
         for _ in range(100):
@@ -1233,14 +1306,14 @@ def _rewrite(name: str, record: dict[str, Any], entry_id: int) -> bool:
     """Replace journal entry ``name`` by ``record`` atomically (a temporary file renamed over
     it: a reader or a kill sees the old entry or the new one, whole)."""
     record["id"] = entry_id
-    folder, base = os.path.split(name)
-    tmp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
+    tmp = _temp_name(name)  # swept by the next entry stored when this process is killed
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
             _write_all(fd, json.dumps(record, separators=(",", ":")).encode("utf-8"))
         finally:
             os.close(fd)
+        seam("rewriting")
         os.replace(tmp, name)
     except OSError:
         with contextlib.suppress(OSError):
@@ -1428,11 +1501,33 @@ def was_made(entry: JournalEntry) -> bool:
             offset = int(record.get("offset", 0))
             if current is not None and _appended_at(current, offset, data) is not None:
                 return True
-        elif current != _unb64(record.get("before")) and not (
-            record.get("before") is None and current == b""  # created, killed before renaming
-        ):
+        elif _whole_made(_unb64(record.get("before")), _unb64(record.get("after")), current):
             return True
     return False
+
+
+def _whole_made(before: bytes | None, after: bytes | None, current: bytes | None) -> bool:
+    """Whether a whole-file write (``before`` -> ``after``) reached a file now ``current``: the
+    lines it added are there or the lines it removed are gone. A file changed since is no
+    proof (found killing ``consolidate --apply`` and ``undo`` before their rename: the person's
+    next line made the write count as made, so a plain ``undo`` refused with a diff, or took
+    the write an interrupted undo never reverted for undone). When the lines cannot tell (a
+    write that changed no whole line), it counts as made: ``undo`` then checks the bytes."""
+    if current == before or (before is None and current == b""):  # b"": an older empty create
+        return False
+    if current is None or before is None or after is None or current == after:
+        return True
+    old, new, now = (_line_counts(data) for data in (before, after, current))
+    signs = [now.get(line, 0) >= count for line, count in new.items() if count > old.get(line, 0)]
+    signs += [now.get(line, 0) < count for line, count in old.items() if count > new.get(line, 0)]
+    return not signs or any(signs)  # mixed: made, and undo checks the bytes
+
+
+def _line_counts(data: bytes) -> dict[bytes, int]:
+    counts: dict[bytes, int] = {}
+    for line in data.splitlines():
+        counts[line] = counts.get(line, 0) + 1
+    return counts
 
 
 def undone_ids(entries: list[JournalEntry]) -> set[str]:

@@ -159,6 +159,10 @@ def undo_write(
             if journal.base is not None or journal.stands_in(member):
                 restore_approved(memory, member.command)
     paths = list(dict.fromkeys(p for member in entry.batch for p in member.paths))
+    if entry.command.startswith("install --agent") and "--uninstall" not in entry.command:
+        from conkeeper.services.setup.install_records import forget_undone
+
+        forget_undone(paths)  # the install's records and empty folders go with it
     return {
         "id": f"{journal.prefix}{entry.id}",
         "with": [f"{journal.prefix}{m.id}" for m in entry.batch if m is not entry],

@@ -257,11 +257,16 @@ def _restore_one(
     if target.is_symlink():
         raise ValueError("is a symlink here; left alone")
     if not target.exists():
-        safewrite.create_file(target, data, command="import jsonl", source=source, root=folder)
-        _hold_orders(folder, relative, data, every_line=every_line)
         mode = record.get("mode")
-        if isinstance(mode, int) and 0 < mode <= 0o777:
-            os.chmod(target, mode)
+        safewrite.create_file(
+            target,
+            data,
+            command="import jsonl",
+            source=source,
+            root=folder,
+            mode=mode if isinstance(mode, int) and 0 < mode <= 0o777 else None,
+        )
+        _hold_orders(folder, relative, data, every_line=every_line)
         result.restored.append(shown)
         return
     seen = target.read_bytes()

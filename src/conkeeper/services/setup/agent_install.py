@@ -226,6 +226,7 @@ class _JsonTarget(_Target):
         self.register_mcp = register_mcp and mcp is not None
         self.what = " + ".join(w for w, s in (("hooks", hooks), ("mcp", mcp)) if s is not None)
         self.warning = ""
+        self.own_keys: dict[str, Any] = {}  # keys the person added to ConKeeper's entry
 
     def _additions(self, view_data: Any) -> dict[str, Any]:
         additions: dict[str, Any] = {}
@@ -246,7 +247,10 @@ class _JsonTarget(_Target):
             if isinstance(servers, dict) and MCP_NAME in servers:
                 self.warning = f"'{MCP_NAME}' in {self.mcp.key} is your own entry; left alone"
             else:
-                additions[self.mcp.key] = {MCP_NAME: Put(self.mcp.entry)}
+                # a re-install keeps the keys the person added to the entry (an ``env``)
+                entry = {**self.mcp.entry, **self.own_keys}
+                additions[self.mcp.key] = {MCP_NAME: Put(entry)}
+                self.warning = ""
         return additions
 
     def _own(self, path: JsonPath, value: Any) -> bool:
@@ -290,8 +294,9 @@ class _JsonTarget(_Target):
     def _note_own_keys(self, raw: bytes) -> None:
         """Warn when the person added keys of their own (an ``env``) to ConKeeper's server
         entry: the entry goes whole (what is left of it would name no server to run, an error
-        in the agent), so they are named, with the way back. Found uninstalling from a Zed,
-        Cursor and Claude config: the person's key went without a word."""
+        in the agent), so they are named, with the way back, and kept for a re-install
+        (:meth:`_additions`). Found uninstalling from a Zed, Cursor and Claude config: the
+        person's key went without a word; re-installing dropped it with only a warning."""
         if self.mcp is None:
             return
         data = _json_data(raw)
@@ -300,6 +305,7 @@ class _JsonTarget(_Target):
         if not isinstance(entry, dict) or not is_own(entry):
             return
         extra = sorted(set(entry) - set(self.mcp.entry))
+        self.own_keys = {key: entry[key] for key in extra}
         if extra:
             self.warning = (
                 f"your own {', '.join(extra)} in {self.mcp.key}.{MCP_NAME} went with "
@@ -538,8 +544,23 @@ def _read(path: Path) -> bytes | None:
         return None
     except IsADirectoryError:
         raise InstallError(f"{path}: is a folder, expected a file; nothing was changed") from None
+    except NotADirectoryError:
+        raise InstallError(_file_in_the_way(path)) from None
     except OSError as exc:
         raise InstallError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _file_in_the_way(path: Path) -> str:
+    """The message for a file where a folder on the way to ``path`` belongs (a ``.clinerules``
+    file of Cline's older single-file rules, where its hooks go in ``.clinerules/hooks/``):
+    it names that file, not a path inside it "not a directory". Found installing for Cline."""
+    parent = path.parent
+    while parent != parent.parent and not parent.is_file():
+        parent = parent.parent
+    return (
+        f"{parent}: is a file, where ConKeeper needs a folder (for {path}); move it aside "
+        "(or into the folder) and run again; nothing was changed"
+    )
 
 
 def _user_view(
@@ -668,16 +689,14 @@ def write_config(change: FileChange, command: str) -> None:
                     change.path, change.before, command=command, source="user-cli"
                 )
             return
-        new = change.before is None
         safewrite.edit_file(
             change.link or change.path,
             edit,
             command=command,
             source="user-cli",
             follow_symlink=follow,
+            mode=0o755 & ~_umask() if change.executable else None,
         )
-        if change.executable and new:
-            os.chmod(change.path, 0o755 & ~_umask())
     except (safewrite.WriteError, OSError) as exc:
         message = str(exc) if isinstance(exc, safewrite.WriteError) else exc.strerror or exc
         raise InstallError(f"{change.path}: cannot be written ({message})") from None

@@ -82,10 +82,11 @@ def save_record(
     env: Mapping[str, str] | None = None,
 ) -> None:
     """Keep what install did to ``path``, replacing an earlier record in one rename."""
-    from conkeeper.domain.safewrite import seam
+    from conkeeper.domain.safewrite import TEMP_SUFFIX, seam, sweep_temps
 
     folder = records_dir(env)
     folder.mkdir(parents=True, exist_ok=True)
+    sweep_temps(str(folder))  # records of installs killed before their rename
     key = _key(path)
     meta = {
         "version": RECORD_VERSION,
@@ -96,7 +97,7 @@ def save_record(
         "dirs": dirs,
         "spans": [list(s) for s in spans],
     }
-    tmp = folder / f".{key}.{os.getpid()}.tmp"
+    tmp = folder / f".{key}.json.{os.getpid()}.0{TEMP_SUFFIX}"
     try:
         with open(tmp, "wb") as handle:
             handle.write(json.dumps(meta).encode("utf-8"))
@@ -112,7 +113,36 @@ def save_record(
 
 def forget_record(path: Path, env: Mapping[str, str] | None = None) -> list[str]:
     """Drop a file's record; returns the folders install created, to remove when empty."""
+    from conkeeper.domain.safewrite import sweep_temps
+
     record = load_record(path, env)
+    sweep_temps(str(records_dir(env)))  # records of installs killed before their rename
     for suffix in (".json", ".orig", ".installed"):
         (records_dir(env) / f"{_key(path)}{suffix}").unlink(missing_ok=True)
     return record.dirs if record else []
+
+
+def forget_undone(paths: list[str], env: Mapping[str, str] | None = None) -> None:
+    """After ``undo`` took an install back: drop the record of each file that holds its bytes
+    from before the install again (gone, when install created it), and remove the folders
+    install created for it once empty, as uninstall does. Found undoing an install: its
+    ``.cursor/rules`` folder and its records stayed behind."""
+    leftover: list[str] = []
+    for text in paths:
+        path = Path(text)
+        record = load_record(path, env)
+        if record is None:
+            continue
+        try:
+            current: bytes | None = path.read_bytes()
+        except FileNotFoundError:
+            current = None
+        except OSError:
+            continue
+        if current == record.original:
+            leftover += forget_record(path, env)
+    for folder in sorted(set(leftover), key=len, reverse=True):
+        try:
+            Path(folder).rmdir()  # only when empty
+        except OSError:
+            continue
