@@ -603,10 +603,13 @@ lifts the new-work and own-action vetoes. Mean (worst) FP / recall, round 17 -> 
                                    medium  .021 (.042) / .906 (.780)    .021 (.042) / .906 (.780)
       21 fresh, params re-chosen   low     .010 (.019) / .858 (.704)    .009 (.023) / .861 (.704)
                                    medium  .023 (.042) / .906 (.788)    .023 (.045) / .908 (.788)
-      strict blind 24 (shipped)    low     .022 / .807                  .013 / .807
+      strict blind 24              low     .022 / .807                  .013 / .807
                                    medium  .054 / .859                  .045 / .859
+      strict blind 25              low     .018 / .874                  .018 / .874
+                                   medium  .036 / .895                  .036 / .895
 
-(all 37 at the shipped parameters: false positives 86 -> 85 at low, 185 -> 183 at medium;
+(strict: the pair held out together, parameters re-chosen on the other authors' out-of-fold
+scores; all 37 at the shipped parameters: false positives 86 -> 85 at low, 185 -> 183 at medium;
 corrections caught +2, +4). Re-chosen, the parameters move (medium .64 / veto .7): recall on
 the authors the rules were written from falls (all 37 medium .934 -> .925) and a pinned hand
 example (a complaint after a 300-line paste) is lost, so round 17's parameters stay. Strict
@@ -619,7 +622,10 @@ languages. Tried and left out, each by a retrained one-order run against the sam
 MIN_DF 6 (fresh low recall .857 -> .835, medium .906 -> .898), a penalty x12/df on features
 seen in under 12 prompts (low .861 -> .858, medium .908 -> .911, FP .023 -> .021; strict blind
 24 medium FP .059), and cues for a short "X, not Y" and "the port is 8443" (low .861 -> .855,
-medium .908 -> .906; strict blind 24 low .013 / .786). Hook cost: see the CHANGELOG.
+medium .908 -> .906; strict blind 24 low .013 / .786). Hook cost: the vetoes run only on a
+prompt the scorer flagged, their patterns compiled behind cue words;
+``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, UserPromptSubmit -1.16 ms
+(Bash -0.78, Edit -1.39: noise).
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
