@@ -589,6 +589,44 @@ only for a prompt opening on "there" or holding "I ", "I've" or "we ";
 ``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, UserPromptSubmit -0.36 ms (Bash
 -0.37, Edit -0.45: paths running none of this code, noise).
 
+Issue 20 round 18 (``ck/cdet18``): no new author (blind 26 stays unseen). Two structural
+changes, judged on round 17's cached out-of-fold scores (one training order; the features and
+weights are unchanged, so no retraining): a status report written as a state ("The Loki
+retention change is live now", "Postgres is back up", "CI is green on main again": 21 prompts
+over 37 authors, all null once "we are back to square one" and a flaw or "you" are left out)
+vetoes the scorer, and a flaw tied to the agent ("your migration still fails", "the form
+action is wrong", "why did you ...", "you didn't ...", "I could have written this myself")
+lifts the new-work and own-action vetoes. Mean (worst) FP / recall, round 17 -> round 18::
+
+      table                        level   round 17                     round 18
+      21 fresh, shipped params     low     .009 (.018) / .857 (.704)    .009 (.018) / .857 (.704)
+                                   medium  .021 (.042) / .906 (.780)    .021 (.042) / .906 (.780)
+      21 fresh, params re-chosen   low     .010 (.019) / .858 (.704)    .009 (.023) / .861 (.704)
+                                   medium  .023 (.042) / .906 (.788)    .023 (.045) / .908 (.788)
+      strict blind 24              low     .022 / .807                  .013 / .807
+                                   medium  .054 / .859                  .045 / .859
+      strict blind 25              low     .018 / .874                  .018 / .874
+                                   medium  .036 / .895                  .036 / .895
+
+(strict: the pair held out together, parameters re-chosen on the other authors' out-of-fold
+scores; all 37 at the shipped parameters: false positives 86 -> 85 at low, 185 -> 183 at medium;
+corrections caught +2, +4). Re-chosen, the parameters move (medium .64 / veto .7): recall on
+the authors the rules were written from falls (all 37 medium .934 -> .925) and a pinned hand
+example (a complaint after a 300-line paste) is lost, so round 17's parameters stay. Strict
+blind 24's medium false positives (round 17, 12 of 222): four status reports (two English
+states, now vetoed; a Swedish and a Hebrew one), three of the user's own slips ("Correction
+to what I said earlier: ...", two in Greek and Swedish), two approvals in Swedish and Hindi,
+a question about a log in Ukrainian, a "switch to the infra repo now" navigation and a request
+worded as a fix ("Fix the wrong timezone in the daily revenue model"): 8 of the 12 in other
+languages. Tried and left out, each by a retrained one-order run against the same structure:
+MIN_DF 6 (fresh low recall .857 -> .835, medium .906 -> .898), a penalty x12/df on features
+seen in under 12 prompts (low .861 -> .858, medium .908 -> .911, FP .023 -> .021; strict blind
+24 medium FP .059), and cues for a short "X, not Y" and "the port is 8443" (low .861 -> .855,
+medium .908 -> .906; strict blind 24 low .013 / .786). Hook cost: the vetoes run only on a
+prompt the scorer flagged, their patterns compiled behind cue words;
+``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, UserPromptSubmit -1.16 ms
+(Bash -0.78, Edit -1.39: noise).
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a

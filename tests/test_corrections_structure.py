@@ -522,3 +522,46 @@ def test_a_flaw_found_in_the_product_is_a_bug_report_unless_tied_to_the_agent() 
     assert own_bug_report("there is a memory leak in the thumbnail worker")
     assert not own_bug_report("there's a bug in the function you just wrote")
     assert not own_bug_report("there's a typo in the README again")
+
+
+# round 18 (written for this test, in no data set): the same news written as a state of the
+# system vetoes the scorer too; "we are back to square one", a flaw or "you" keep the flag
+@pytest.mark.parametrize(
+    ("text", "vetoed"),
+    [
+        ("The search index is live now.", True),
+        ("Redis is back up after the restart.", True),
+        ("CI is green on main again", True),
+        ("The Kafka cluster is back to three nodes.", True),
+        ("we are back to square one", False),
+        ("the build is green but you skipped the lint step", False),
+    ],
+)
+def test_a_status_report_written_as_a_state_vetoes_the_scorer(text: str, vetoed: bool) -> None:
+    from conkeeper.services.analysis.corrections.structure import model_vetoed
+
+    prose = strip_noise(text)
+    assert model_vetoed(prose, Shape(prose, sentences(prose))) is vetoed
+
+
+# round 18 (written for this test, in no data set): a flaw tied to the agent's work outweighs
+# the reading as the user's own action or as new work
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I pushed it twice and your migration still fails",
+        "I could have written this myself by now",
+        "you didn't close the cursor. add a finally block",
+    ],
+)
+def test_a_flaw_of_the_agent_overrides_the_users_own_action_and_new_work(text: str) -> None:
+    from conkeeper.services.analysis.corrections.structure import model_vetoed
+
+    prose = strip_noise(text)
+    assert not model_vetoed(prose, Shape(prose, sentences(prose)))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_complaint_after_the_users_own_push_is_queued(level: str) -> None:
+    assert detect("I pushed it twice and your migration still fails", level).label == "friction"
+    assert detect("I pushed the branch, have a look", level).label is None

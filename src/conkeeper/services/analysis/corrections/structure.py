@@ -1031,7 +1031,11 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     # a prompt of questions alone is no longer vetoed (issue 20 round 10: held out, the veto
     # dropped "why is the whole file reformatted?" and "seriously, again?" at .9+; without it
     # the chosen thresholds rise and every leave-one-author-out summary improved)
-    return shape.new_task or shape.self_action or _new_work_glossed(shape) or status_report(shape)
+    if status_report(shape):
+        return True
+    if not (shape.new_task or shape.self_action or _new_work_glossed(shape)):
+        return False
+    return not flaw_of_agent(prose, lower)  # "I pushed twice and your migration still fails"
 
 
 # issue 20 round 16: a bug report of the user's own product opens on the product's part and a
@@ -1077,13 +1081,56 @@ _STATUS_FLAW = LazyPattern(
 )
 
 
+# issue 20 round 18: a flaw tied to the agent's work outweighs the reading as new work or as
+# the user's own action ("I pushed it twice and your migration still fails", "Make it a
+# `+server.ts` endpoint; the form action is wrong", "you didn't handle the rebalance callback
+# ... add ...", "why did you add lodash? write it inline", "I could have written this myself").
+_AGENT_FLAW_CUES = ("you", "wrong", "why", "could", "that's why", "that is why")
+_AGENT_FLAW = LazyPattern(
+    r"\byou (?:didn'?t|did not|forgot|missed|broke|ignored)\b|\bwhy (?:did|are|were) you\b|"
+    r"\byours (?:is|are|was|returns|uses|does|has)\b|\byou'?d have\b|"
+    r"\byour [\w.`-]+(?: [\w.`-]+)? (?:still |now |again )?(?:fails|is failing|breaks|crashes|"
+    r"is broken|doesn'?t (?:work|build|compile|run|start))\b|"
+    r"\b(?:is|are) wrong\b|\bthat(?:'s| is) why\b|"
+    r"\bcould(?:'ve| have) (?:done|written|fixed) (?:this|it|that)\b",
+    re.IGNORECASE,
+)
+
+
+def flaw_of_agent(prose: str, lower: str) -> bool:
+    """Whether the prompt names a flaw of the agent's work ("your migration still fails", "the
+    form action is wrong", "why did you ..."): a correction even when it also asks for work or
+    reports the user's own action (issue 20 round 18)."""
+    return _has(lower, _AGENT_FLAW_CUES) and bool(_AGENT_FLAW.search(prose))
+
+
+# round 18: the same news written as a state of the system ("The Loki retention change is live
+# now", "Postgres is back up after the maintenance window", "CI is green on main again", "The
+# Consul cluster is back to three voters"): over 37 authors 21 such prompts, all null once
+# "we are back to square one" (friction) and a flaw, "you" or "your" (2 corrections: "Tests
+# are green, but you changed the assertion") are left out.
+_STATE_REPORT = LazyPattern(
+    r"^(?!we\b|you\b|it\b)(?:the |our |my )?[\w.`/'-]+(?: [\w.`/'-]+){0,4}? (?:is|are) "
+    r"(?:now |all |finally )?(?:live|deployed|merged|green|back up|back online|up and running|"
+    r"released|rolled out|back to (?:normal|green|\d+|one|two|three|four|five)\b)",
+    re.IGNORECASE,
+)
+_STATE_CUES = ("live", "deployed", "merged", "green", "back ", "up and", "released", "rolled out")
+_TO_YOU = LazyPattern(r"\b(?:you|your|yours|since|after your)\b", re.IGNORECASE)
+
+
 def status_report(shape: Shape) -> bool:
-    """Whether the prompt reports an operation the user ran, naming no flaw: news for the
-    agent, not a correction of it (issue 20 round 17)."""
+    """Whether the prompt reports an operation the user ran, or a state of the system ("X is
+    live now"), naming no flaw: news for the agent, not a correction of it (issue 20 rounds
+    17 and 18)."""
+    if _STATUS_FLAW.search(shape.prose):
+        return False
+    if _has(shape.lower, ("i ", "i've", "we ")) and _STATUS_REPORT.search(shape.prose):
+        return True
     return (
-        _has(shape.lower, ("i ", "i've", "we "))
-        and bool(_STATUS_REPORT.search(shape.prose))
-        and not _STATUS_FLAW.search(shape.prose)
+        _has(shape.lower, _STATE_CUES)
+        and bool(_STATE_REPORT.match(shape.prose.lstrip()))
+        and not _TO_YOU.search(shape.prose)
     )
 
 
