@@ -129,10 +129,16 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   was trained or tuned on it (2026-11-27 02:07 UTC, main's detector at 6813fb2;
   ``TRAIN_EXTRA9_FIRST.md``): low FP .020 recall .510, medium .027 / .534, high .067 / .602.
   The scorer's 26th author since (blind 16 the 25th); no feature was written from it.
+* ``blind26.jsonl`` (417 prompts: a Rust systems developer, a Unity developer, an SRE on
+  Kubernetes, a Django/HTMX developer and an iOS developer; 108 lines (26 %) in thirteen other
+  languages; ``BLIND26.md``), written by a helper who saw no code, committed at 19:36 UTC on
+  2026-11-27 before rounds 17-18 began, measured once on the previous stop's detector (418bbdb:
+  low FP .018 recall .783, medium .037 / .869) and once after rounds 17-18 (5a923fd: low .018 /
+  .823, medium .037 / .864; ``BLIND26_FIRST.md``). Seen since; not yet an author.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (25: blind26 and any later one); ``--skip blind26`` skips only the named
+  :data:`SEEN_BLIND` (26: blind27 and any later one); ``--skip blind27`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
   set past 25 (its list of authors is explicit; blind 22 to 25, each measured once,
   ``BLIND22_FIRST.md`` .. ``BLIND25_FIRST.md``, are trained on since rounds 14 to 17).
@@ -668,7 +674,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 25  # blind sets 1-25 were measured (blind 25 once, BLIND25_FIRST.md; trained on)
+SEEN_BLIND = 26  # blind sets 1-26 were measured (blind 26 once, BLIND26_FIRST.md; not trained on)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)
