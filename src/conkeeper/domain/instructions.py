@@ -2068,7 +2068,8 @@ def find_instructions(text: str) -> list[Finding]:
         return []
     from conkeeper.domain import instruction_model
 
-    found, probability, visible = _scored(text)
+    found, word, visible = _scored(text)
+    probability = instruction_model.verdict(visible, word)
     wipe = _wipes_the_machine(visible)
     if (
         probability < instruction_model.THRESHOLD
@@ -2397,13 +2398,27 @@ def _look_alike(match: re.Match[str]) -> bool:
 
 
 def steering_probability(text: str) -> float:
-    """How strongly ``text`` reads as an order to later sessions (the learned scorer's
+    """How strongly ``text`` reads as an order to later sessions (the learned word scorer's
     probability with the rules' verdict as its features; 1.0 for what is always held). A
     caller that knows the text came from an outside source can hold it at a lower bar than
-    :data:`conkeeper.domain.instruction_model.THRESHOLD`."""
+    the verdict's (:data:`STRICT_BAR`, ``COPIED_BAR``): those bars were set on this
+    probability, not on the mixed one :func:`steering_scores` gives too."""
     if not text or not text.strip():
         return 0.0
     return _scored(text)[1]
+
+
+def steering_scores(text: str) -> tuple[float, float]:
+    """:func:`steering_probability` and the verdict's probability (the same, or higher where
+    the word and character scorers' mix holds more; what
+    :data:`conkeeper.domain.instruction_model.THRESHOLD` is compared with), from one reading of
+    ``text``."""
+    if not text or not text.strip():
+        return 0.0, 0.0
+    from conkeeper.domain import instruction_model
+
+    _, word, visible = _scored(text)
+    return word, instruction_model.verdict(visible, word)
 
 
 def _scored(text: str) -> tuple[list[Finding], float, str]:

@@ -73,6 +73,15 @@ def steering_probability(text: str) -> float:
     return max(probability(piece) for piece in windows(text))
 
 
+def steering_scores(text: str) -> tuple[float, float]:
+    """The highest word probability and the highest verdict probability (mixed with the
+    character scorer's) of ``text`` or any of its windows."""
+    from conkeeper.domain.instructions import steering_scores as scores
+
+    pairs = [scores(piece) for piece in windows(text)]
+    return max(word for word, _ in pairs), max(mix for _, mix in pairs)
+
+
 # One order split over two texts (two observation titles, two memory lines, two fields): read
 # together, in either order (the halves may be shown newest first), the pair is held when it
 # reads as an order, or when it reads far more like one than either half does alone: at least
