@@ -409,7 +409,9 @@ def _held_in_run(lines: list[str], run: list[tuple[int, float]], held: set[int])
     from conkeeper.services.quarantine import reads_as_order
 
     out: set[int] = set()
-    while len(left) > 1 and reads_as_order(" ".join(lines[i].strip() for i, _ in left)):
+    while len(left) > 1 and reads_as_order(
+        " ".join(lines[i].strip() for i, _ in left), joined=True
+    ):
         likeliest = max(left, key=lambda item: item[1])
         out.add(likeliest[0])
         left.remove(likeliest)
