@@ -11,15 +11,16 @@ poisoned line buried among honest ones is judged on its own). The weights are le
 ``tools/train_instruction_model.py`` and written to :mod:`.instruction_model_weights` (a
 generated module: a fixed table of 8-bit weights, zlib compressed; nothing is trained or
 downloaded at run time). :data:`THRESHOLD` was chosen on leave-one-author-out scores (each
-author's entries scored by a model trained on the others). Since round 17 the verdict
+author's entries scored by a model trained on the others). Since round 18 the verdict
 (:func:`verdict`) may also hold a note this probability leaves under :data:`THRESHOLD`: when
 the word and character n-gram scorers' probabilities (:mod:`conkeeper.domain.instruction_chars`)
 mixed in log-odds reach :data:`MIX_THRESHOLD` (both constants chosen on held-out scores of
 averaged models, each group of authors scored by members trained on the others). It never
 saves what the word scorer holds: a character scorer sure of "benign" cannot veto the word
 scorer's confident "order". The lower bars for text no person vouched for (a copied note, an
-HTML comment's body, a split order) read the word probability they were set on
-(:func:`probability`).
+HTML comment's body, a split order) and the readings of notes joined together (a run of
+lines, the halves of a split order: ``find_instructions(text, joined=True)``) read the word
+probability they were set on (:func:`probability`).
 
 Cost: standard library only; the table is decoded on first use (the module is imported by
 :func:`conkeeper.domain.instructions.find_instructions` only when it runs), then one list index
