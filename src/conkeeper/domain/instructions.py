@@ -2056,23 +2056,19 @@ def _excerpt(text: str, start: int, end: int) -> str:
     return piece if len(piece) <= 80 else piece[:79] + "…"
 
 
-def find_instructions(text: str, *, joined: bool = False) -> list[Finding]:
+def find_instructions(text: str) -> list[Finding]:
     """Every reason ``text`` reads as an attempt to steer a future session (``[]`` when it
     reads as an ordinary note). At most one finding per kind, hidden text first.
 
     The phrase rules (:func:`rule_findings`) are one voice; the learned scorer
     (:mod:`conkeeper.domain.instruction_model`, general action/object/steering shapes plus the
     rules' verdicts) has the last word, except on hidden text, which is always held: the scorer
-    holds what no rule foresaw and lets through what a rule over-read. ``joined``: ``text`` is
-    several notes read together (a run of lines, the halves of a split order), judged on the
-    word probability alone, as every lower bar is: the word and character mix's bar was
-    chosen on single notes, and the readings of joined notes were set and tested on words."""
+    holds what no rule foresaw and lets through what a rule over-read."""
     if not text or not text.strip():
         return []
     from conkeeper.domain import instruction_model
 
-    found, word, visible = _scored(text)
-    probability = word if joined else instruction_model.verdict(visible, word)
+    found, probability, visible = _scored(text)
     wipe = _wipes_the_machine(visible)
     if (
         probability < instruction_model.THRESHOLD
@@ -2401,27 +2397,13 @@ def _look_alike(match: re.Match[str]) -> bool:
 
 
 def steering_probability(text: str) -> float:
-    """How strongly ``text`` reads as an order to later sessions (the learned word scorer's
+    """How strongly ``text`` reads as an order to later sessions (the learned scorer's
     probability with the rules' verdict as its features; 1.0 for what is always held). A
     caller that knows the text came from an outside source can hold it at a lower bar than
-    the verdict's (:data:`STRICT_BAR`, ``COPIED_BAR``): those bars were set on this
-    probability, not on the mixed one :func:`steering_scores` gives too."""
+    :data:`conkeeper.domain.instruction_model.THRESHOLD`."""
     if not text or not text.strip():
         return 0.0
     return _scored(text)[1]
-
-
-def steering_scores(text: str) -> tuple[float, float]:
-    """:func:`steering_probability` and the verdict's probability (the same, or higher where
-    the word and character scorers' mix holds more; what
-    :data:`conkeeper.domain.instruction_model.THRESHOLD` is compared with), from one reading of
-    ``text``."""
-    if not text or not text.strip():
-        return 0.0, 0.0
-    from conkeeper.domain import instruction_model
-
-    _, word, visible = _scored(text)
-    return word, instruction_model.verdict(visible, word)
 
 
 def _scored(text: str) -> tuple[list[Finding], float, str]:
@@ -2436,16 +2418,14 @@ def _scored(text: str) -> tuple[list[Finding], float, str]:
     return found, instruction_model.probability(visible, scorer_rule_kinds(text, found)), visible
 
 
-def is_instruction_shaped(text: str, *, joined: bool = False) -> bool:
-    """True when :func:`find_instructions` has anything to say about ``text`` (``joined``:
-    several notes read together, on the word probability)."""
-    return bool(find_instructions(text, joined=joined))
+def is_instruction_shaped(text: str) -> bool:
+    """True when :func:`find_instructions` has anything to say about ``text``."""
+    return bool(find_instructions(text))
 
 
-def reasons(text: str, *, joined: bool = False) -> list[str]:
-    """The findings as one-line reasons for a person (``[]`` for an ordinary note;
-    ``joined``: several notes read together, on the word probability)."""
-    return [finding.line() for finding in find_instructions(text, joined=joined)]
+def reasons(text: str) -> list[str]:
+    """The findings as one-line reasons for a person (``[]`` for an ordinary note)."""
+    return [finding.line() for finding in find_instructions(text)]
 
 
 def rule_reasons(text: str) -> list[str]:
