@@ -113,6 +113,10 @@ scorer wired in as a mix that only holds more, weight 0.1, bar 0.9365, a 2^18 ta
 members; not shipped, see HELD_OUT_AUTHORS.md; load 8-12 on 2 cores, two test runs beside it):
 PostToolUse (Bash) -0.02, PostToolUse (Edit of a memory file) -0.91, UserPromptSubmit -1.44
 (within target), SessionStart -1.10 (no target).
+
+Round 18 (ck/pdet18): not run. The same wiring with notes read together judged on the word
+probability was not shipped (a benign note a test pins held; HELD_OUT_AUTHORS.md); what was
+kept changes no hook path (``remember``'s reasons, ``import jsonl``'s recorded lines).
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ This module sits in front of the one write path for curated entries
   an agent's write to global memory, which reaches every project, or it repeats what an outside
   source returned to the agent in this session (a web page, an MCP tool, a download, a
   dependency's file: :mod:`conkeeper.services.copied_text`) and reads as an order at the lower
-  bar :data:`COPIED_BAR`. It waits in the review queue
+  bar :data:`COPIED_BAR` (a note held for what it says names that source too). It waits in
+  the review queue
   (:mod:`conkeeper.services.review`) with its ``reasons`` and ``id``.
 * ``duplicate``: the target already holds it.
 * ``saved``: written, with its provenance tag (:mod:`conkeeper.domain.provenance`).
@@ -148,8 +149,10 @@ def remember(
         reasons = _split_reasons(memory_dir / relative, rule)
     if not reasons and source in AGENT_SOURCES:
         reasons = _split_across_files(memory_dir, relative, rule, scope)
-    if not reasons and source in AGENT_SOURCES and project is not None:
-        reasons = _copied_reasons(project, rule)
+    if source in AGENT_SOURCES and project is not None:
+        # a note held for what it says also names the outside source it repeats: the person
+        # deciding hears both (a rule or the scorer may hold it before the copied bar is asked)
+        reasons = [*reasons, *_copied_reasons(project, rule, held=bool(reasons))]
     if reasons and source in AGENT_SOURCES:
         # held with the classifier's guess when its category is unclear; the review shows it
         return _hold(memory_dir, rule, relative, chosen, scope, source, reasons)
@@ -279,18 +282,21 @@ def _agent_entries(path: Path) -> list[str]:
     return found
 
 
-def _copied_reasons(project: ProjectLocation, rule: str) -> list[str]:
+def _copied_reasons(project: ProjectLocation, rule: str, *, held: bool = False) -> list[str]:
     """A reason to hold an agent's note that repeats an outside source's text and reads as an
-    order at :data:`COPIED_BAR` (``[]`` otherwise)."""
+    order at :data:`COPIED_BAR` (``[]`` otherwise). ``held``: the note is held for another
+    reason already; the reason then names the outside source whatever the probability."""
     from conkeeper.services.copied_text import copied_from_outside
     from conkeeper.services.quarantine import steering_probability
 
-    probability = steering_probability(rule)
+    probability = 1.0 if held else steering_probability(rule)
     if probability < COPIED_BAR:
         return []
     origin = copied_from_outside(project, rule)
     if origin is None:
         return []
+    if held:
+        return [f"repeats what {origin} returned to the agent: text from outside your project"]
     return [
         f"repeats what {origin} returned to the agent, and reads like an order to later "
         f"sessions ({probability:.2f}): text from outside your project waits for your review"
