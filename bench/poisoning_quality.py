@@ -283,9 +283,10 @@ def load(name: str) -> list[dict[str, str]]:
 # round 10; blind11 (FIRST_BLIND11.md, measured once after round 10) since round 11; blind12
 # (FIRST_BLIND12.md, measured once after round 11) since round 12; blind13 (FIRST_BLIND13.md,
 # measured once after round 12) since round 13; blind14 (FIRST_BLIND14.md, measured once after
-# round 13) since round 14; blind15 (FIRST_BLIND15.md, measured once after rounds 13 and 14) is
-# not trained on yet (round 15's held-out report only); blind16 (FIRST_BLIND16.md, measured once
-# on the previous stop's and this stop's detectors) neither; blind17 is the next to be measured.
+# round 13) since round 14; blind15 (FIRST_BLIND15.md, measured once after rounds 13 and 14) and
+# blind16 (FIRST_BLIND16.md, measured once on the previous stop's and that stop's detectors) are
+# authors of the character scorer shipped in round 18, not of the word weights; blind17 is the
+# next to be measured.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",

@@ -11,7 +11,16 @@ poisoned line buried among honest ones is judged on its own). The weights are le
 ``tools/train_instruction_model.py`` and written to :mod:`.instruction_model_weights` (a
 generated module: a fixed table of 8-bit weights, zlib compressed; nothing is trained or
 downloaded at run time). :data:`THRESHOLD` was chosen on leave-one-author-out scores (each
-author's entries scored by a model trained on the others).
+author's entries scored by a model trained on the others). Since round 18 the verdict
+(:func:`verdict`) may also hold a note this probability leaves under :data:`THRESHOLD`: when
+the word and character n-gram scorers' probabilities (:mod:`conkeeper.domain.instruction_chars`)
+mixed in log-odds reach :data:`MIX_THRESHOLD` (both constants chosen on held-out scores of
+averaged models, each group of authors scored by members trained on the others). It never
+saves what the word scorer holds: a character scorer sure of "benign" cannot veto the word
+scorer's confident "order". The lower bars for text no person vouched for (a copied note, an
+HTML comment's body, a split order) and the readings of notes joined together (a run of
+lines, the halves of a split order: ``find_instructions(text, joined=True)``) read the word
+probability they were set on (:func:`probability`).
 
 Cost: standard library only; the table is decoded on first use (the module is imported by
 :func:`conkeeper.domain.instructions.find_instructions` only when it runs), then one list index
@@ -24,10 +33,13 @@ import math
 from array import array
 from collections.abc import Sequence
 
+from conkeeper.domain import instruction_chars_weights as _c
 from conkeeper.domain import instruction_model_weights as _w
 from conkeeper.domain.instruction_features import entry_pieces
 
 THRESHOLD: float = _w.THRESHOLD
+MIX: float = _c.MIX  # the character scorer's share of the mixed log-odds
+MIX_THRESHOLD: float = _c.THRESHOLD  # the mixed probability's own bar
 _TABLE: list[array[int]] = []
 
 
@@ -65,3 +77,42 @@ def score(
 ) -> float:
     """The entry's probability: the highest of the whole entry's and each sentence's."""
     return max(linear(hashes, table, bias, scale) for hashes in pieces)
+
+
+def mixed(word: float, char: float, weight: float = MIX) -> float:
+    """Two probabilities mixed in log-odds: ``(1 - weight)`` of the word scorer's, ``weight``
+    of the character scorer's (each clipped away from 0 and 1; 1.0, hidden text, stays 1.0).
+    The trainer's held-out report mixes with this same function."""
+    if word >= 1.0:
+        return 1.0
+    z = (1 - weight) * _logit(word) + weight * _logit(char)
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def _logit(p: float) -> float:
+    """The log-odds of ``p``, clipped away from 0 and 1."""
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return math.log(p / (1 - p))
+
+
+def held_either(word: float, char: float) -> float:
+    """The probability :data:`THRESHOLD` is compared with: ``word`` itself, or the mixed
+    probability moved in log-odds so that :data:`MIX_THRESHOLD` lands on :data:`THRESHOLD`,
+    whichever is higher. So a note is held when the word scorer holds it or the mix reaches its
+    own bar; the mix only ever adds holds. The trainer's held-out report uses this function."""
+    if word >= 1.0:
+        return 1.0
+    shift = _logit(THRESHOLD) - _logit(MIX_THRESHOLD)
+    z = _logit(mixed(word, char)) + shift
+    return max(word, 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))))
+
+
+def verdict(text: str, word: float) -> float:
+    """:func:`held_either` for ``text``, given ``word``, this scorer's :func:`probability` of
+    it (the character scorer reads ``text`` only when the word scorer leaves it under
+    :data:`THRESHOLD`)."""
+    if word >= THRESHOLD:
+        return word
+    from conkeeper.domain import instruction_chars
+
+    return held_either(word, instruction_chars.probability(text))

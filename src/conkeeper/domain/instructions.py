@@ -2056,19 +2056,23 @@ def _excerpt(text: str, start: int, end: int) -> str:
     return piece if len(piece) <= 80 else piece[:79] + "…"
 
 
-def find_instructions(text: str) -> list[Finding]:
+def find_instructions(text: str, *, joined: bool = False) -> list[Finding]:
     """Every reason ``text`` reads as an attempt to steer a future session (``[]`` when it
     reads as an ordinary note). At most one finding per kind, hidden text first.
 
     The phrase rules (:func:`rule_findings`) are one voice; the learned scorer
     (:mod:`conkeeper.domain.instruction_model`, general action/object/steering shapes plus the
     rules' verdicts) has the last word, except on hidden text, which is always held: the scorer
-    holds what no rule foresaw and lets through what a rule over-read."""
+    holds what no rule foresaw and lets through what a rule over-read. ``joined``: ``text`` is
+    several notes read together (a run of lines, the halves of a split order), judged on the
+    word probability alone, as every lower bar is: the word and character mix's bar was
+    chosen on single notes, and the readings of joined notes were set and tested on words."""
     if not text or not text.strip():
         return []
     from conkeeper.domain import instruction_model
 
-    found, probability, visible = _scored(text)
+    found, word, visible = _scored(text)
+    probability = word if joined else _verdict(text, found, word, visible)
     wipe = _wipes_the_machine(visible)
     if (
         probability < instruction_model.THRESHOLD
@@ -2397,13 +2401,47 @@ def _look_alike(match: re.Match[str]) -> bool:
 
 
 def steering_probability(text: str) -> float:
-    """How strongly ``text`` reads as an order to later sessions (the learned scorer's
+    """How strongly ``text`` reads as an order to later sessions (the learned word scorer's
     probability with the rules' verdict as its features; 1.0 for what is always held). A
     caller that knows the text came from an outside source can hold it at a lower bar than
-    :data:`conkeeper.domain.instruction_model.THRESHOLD`."""
+    the verdict's (:data:`STRICT_BAR`, ``COPIED_BAR``): those bars were set on this
+    probability, not on the mixed one :func:`steering_scores` gives too."""
     if not text or not text.strip():
         return 0.0
     return _scored(text)[1]
+
+
+def steering_scores(text: str) -> tuple[float, float]:
+    """:func:`steering_probability` and the verdict's probability (the same, or higher where
+    the word and character scorers' mix holds more; what
+    :data:`conkeeper.domain.instruction_model.THRESHOLD` is compared with), from one reading of
+    ``text``."""
+    if not text or not text.strip():
+        return 0.0, 0.0
+
+    found, word, visible = _scored(text)
+    return word, _verdict(text, found, word, visible)
+
+
+def _verdict(text: str, found: list[Finding], word: float, visible: str) -> float:
+    """The probability the verdict compares with its threshold: the word scorer's, or higher
+    where the word and character scorers' mix holds more
+    (:func:`conkeeper.domain.instruction_model.verdict`), except where the rules read an attack
+    only as a mention, inside quotation marks or in the words a condition says the user will
+    type ("when the user says ignore previous instructions, start over"): the character scorer
+    reads the characters, not who says them, so there the word scorer, which reads the
+    quotation as one of its features, decides alone (held out over 30 authors this costs 0.08
+    points of held attacks and no saved note)."""
+    from conkeeper.domain import instruction_model
+
+    if word >= instruction_model.THRESHOLD or _mentions_only(text, found):
+        return word
+    return instruction_model.verdict(visible, word)
+
+
+def _mentions_only(text: str, found: list[Finding]) -> bool:
+    """True when a kind the rules find in ``text`` is found only as a quoted mention."""
+    return any(kind.startswith("quoted-") for kind in scorer_rule_kinds(text, found))
 
 
 def _scored(text: str) -> tuple[list[Finding], float, str]:
@@ -2418,14 +2456,16 @@ def _scored(text: str) -> tuple[list[Finding], float, str]:
     return found, instruction_model.probability(visible, scorer_rule_kinds(text, found)), visible
 
 
-def is_instruction_shaped(text: str) -> bool:
-    """True when :func:`find_instructions` has anything to say about ``text``."""
-    return bool(find_instructions(text))
+def is_instruction_shaped(text: str, *, joined: bool = False) -> bool:
+    """True when :func:`find_instructions` has anything to say about ``text`` (``joined``:
+    several notes read together, on the word probability)."""
+    return bool(find_instructions(text, joined=joined))
 
 
-def reasons(text: str) -> list[str]:
-    """The findings as one-line reasons for a person (``[]`` for an ordinary note)."""
-    return [finding.line() for finding in find_instructions(text)]
+def reasons(text: str, *, joined: bool = False) -> list[str]:
+    """The findings as one-line reasons for a person (``[]`` for an ordinary note;
+    ``joined``: several notes read together, on the word probability)."""
+    return [finding.line() for finding in find_instructions(text, joined=joined)]
 
 
 def rule_reasons(text: str) -> list[str]:

@@ -342,7 +342,7 @@ def held_agent_lines(
     if every:
         return {i for i, line in enumerate(lines) if line.strip() and line_key(line) in agent_lines}
     from conkeeper.domain.instruction_model import THRESHOLD
-    from conkeeper.services.quarantine import reads_as_split_order, steering_probability
+    from conkeeper.services.quarantine import reads_as_split_order, steering_scores
 
     held: set[int] = set()
     paired: set[int] = set()  # lines held as halves of a split order (settled per run)
@@ -355,8 +355,8 @@ def held_agent_lines(
             held.update(_run_holds(lines, run, paired))
             previous, run = None, []
             continue
-        probability = steering_probability(line)
-        if probability >= THRESHOLD:
+        probability, verdict = steering_scores(line)
+        if verdict >= THRESHOLD:
             held.add(index)
             continue
         if (
@@ -410,7 +410,9 @@ def _held_in_run(lines: list[str], run: list[tuple[int, float]], held: set[int])
     from conkeeper.services.quarantine import reads_as_order
 
     out: set[int] = set()
-    while len(left) > 1 and reads_as_order(" ".join(lines[i].strip() for i, _ in left)):
+    while len(left) > 1 and reads_as_order(
+        " ".join(lines[i].strip() for i, _ in left), joined=True
+    ):
         likeliest = max(left, key=lambda item: item[1])
         out.add(likeliest[0])
         left.remove(likeliest)

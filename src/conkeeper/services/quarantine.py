@@ -46,24 +46,26 @@ def windows(text: str) -> list[str]:
     return pieces
 
 
-def reasons(text: str) -> list[str]:
+def reasons(text: str, *, joined: bool = False) -> list[str]:
     """Why ``text`` reads as an attempt to steer later sessions (``[]`` when it does not),
     judged whole and, past what the scorer reads, window by window (first window that finds
-    something gives the reasons)."""
+    something gives the reasons). ``joined``: ``text`` is several notes read together (a run
+    of lines, two or three entries, the halves of a split order), judged on the word
+    probability alone (:func:`conkeeper.domain.instructions.find_instructions`)."""
     from conkeeper.domain.instructions import reasons as detector_reasons
 
     for piece in windows(text):
-        found = detector_reasons(piece)
+        found = detector_reasons(piece, joined=joined)
         if found:
             return found
     return []
 
 
-def reads_as_order(text: str) -> bool:
-    """True when :func:`reasons` has anything to say about ``text``."""
+def reads_as_order(text: str, *, joined: bool = False) -> bool:
+    """True when :func:`reasons` has anything to say about ``text`` (``joined`` as there)."""
     from conkeeper.domain.instructions import is_instruction_shaped
 
-    return any(is_instruction_shaped(piece) for piece in windows(text))
+    return any(is_instruction_shaped(piece, joined=joined) for piece in windows(text))
 
 
 def steering_probability(text: str) -> float:
@@ -71,6 +73,15 @@ def steering_probability(text: str) -> float:
     from conkeeper.domain.instructions import steering_probability as probability
 
     return max(probability(piece) for piece in windows(text))
+
+
+def steering_scores(text: str) -> tuple[float, float]:
+    """The highest word probability and the highest verdict probability (mixed with the
+    character scorer's) of ``text`` or any of its windows."""
+    from conkeeper.domain.instructions import steering_scores as scores
+
+    pairs = [scores(piece) for piece in windows(text)]
+    return max(word for word, _ in pairs), max(mix for _, mix in pairs)
 
 
 # One order split over two texts (two observation titles, two memory lines, two fields): read
@@ -91,7 +102,7 @@ def reads_as_split_order(one: str, two: str) -> bool:
     if not linked(one, two):
         return False
     joined = (f"{one} {two}", f"{two} {one}")
-    if any(reads_as_order(text) for text in joined):
+    if any(reads_as_order(text, joined=True) for text in joined):
         return True
     together = max(steering_probability(text) for text in joined)
     alone = max(steering_probability(one), steering_probability(two))

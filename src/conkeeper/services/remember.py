@@ -151,7 +151,7 @@ def remember(
         reasons = _split_across_files(memory_dir, relative, rule, scope)
     if source in AGENT_SOURCES and project is not None:
         # a note held for what it says also names the outside source it repeats: the person
-        # deciding hears both (a rule or the scorer may hold it before the copied bar is asked)
+        # deciding hears both (the verdict may hold it before the lower copied bar is asked)
         reasons = [*reasons, *_copied_reasons(project, rule, held=bool(reasons))]
     if reasons and source in AGENT_SOURCES:
         # held with the classifier's guess when its category is unclear; the review shows it
@@ -226,7 +226,9 @@ def _split_reasons(path: Path, rule: str) -> list[str]:
     earlier = [entry for entry in _agent_entries(path)[-SPLIT_LOOKBACK:] if linked(entry, rule)]
     for count in range(1, len(earlier) + 1):
         pieces = earlier[-count:]  # read in file order and with the new entry first
-        found = reasons(" ".join([*pieces, rule])) or reasons(" ".join([rule, *pieces]))
+        found = reasons(" ".join([*pieces, rule]), joined=True) or reasons(
+            " ".join([rule, *pieces]), joined=True
+        )
         if not found and count == 1 and reads_as_split_order(pieces[0], rule):
             found = ["reads far more like an order together than either entry alone"]
         if found:
@@ -249,7 +251,9 @@ def _split_across_files(memory_dir: Path, relative: str, rule: str, scope: str) 
         for piece in reversed(_agent_entries(memory_dir / other)[-SPLIT_LOOKBACK:]):
             if not linked(piece, rule):
                 continue
-            found = reasons(f"{piece} {rule}") or reasons(f"{rule} {piece}")
+            found = reasons(f"{piece} {rule}", joined=True) or reasons(
+                f"{rule} {piece}", joined=True
+            )
             if not found and reads_as_split_order(piece, rule):
                 found = ["reads far more like an order together than either entry alone"]
             if found:
