@@ -738,3 +738,16 @@ def test_notes_read_together_are_judged_on_the_word_probability() -> None:
         assert bool(found) == (word >= bar) or any(f.kind != "learned" for f in found)
         if found and found[0].kind == "learned":
             assert f"{word:.2f}" in found[0].line()
+
+
+def test_a_mention_the_rules_read_as_quoted_is_judged_by_the_word_scorer_alone() -> None:
+    """The character scorer reads the letters of "ignore previous instructions" whoever types
+    them; where the rules read the attack only as the user's quoted words, the mix adds no hold
+    (the word scorer reads the quotation as its feature)."""
+    from conkeeper.domain import instruction_model
+    from conkeeper.domain.instructions import scorer_text, steering_scores
+
+    text = "When the user says ignore previous instructions, start the task over from scratch."
+    word, verdict = steering_scores(text)
+    assert verdict == word < instruction_model.THRESHOLD
+    assert instruction_model.verdict(scorer_text(text), word) >= instruction_model.THRESHOLD
