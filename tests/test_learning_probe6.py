@@ -6,6 +6,13 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
   Portuguese and Italian ("Usa pnpm, no npm", "Otra vez npm. Siempre usa `pnpm` aquí",
   "Nimm pnpm, nicht npm", "Di nuovo npm. Usa sempre `pnpm` qui"): the clause held too few of
   the language's common words, and Italian was not read at all;
+* ``stale`` took a member cited with its class for any method of that name: with
+  `` `CartService.applyCoupon` `` renamed away in web/src/cart.ts it said "now in kt/Cart.kt"
+  (a Kotlin ``Cart`` holds an ``applyCoupon``), and cited without a file the entry stayed
+  fresh; a member counts where its class is named too;
+* ``stale`` never checked a member cited the Ruby, PHP, Elixir or C++ way (`` `Cart.empty?` ``,
+  `` `$cart->fromCookie()` ``, `` `Cart.apply/2` ``, `` `Cart::apply` ``): renamed away, the
+  entries stayed fresh;
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import pytest
 
 from conftest import run_cli
 from test_e2e_session import set_up_project
+from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_reflect_facts import NamedSession, _bash, _edit, _reflect
 
 SHORT_FORMS = [
@@ -54,3 +62,74 @@ def test_a_short_rule_in_another_language_is_approved_as_stated(
     assert f"- {rule}\n" in patterns and complaint not in patterns
     retro = Path(report["retro"]).read_text(encoding="utf-8")
     assert complaint in retro.split("## Evidence")[1]
+
+
+def _shop(tmp_path: Path, code: dict[str, str], memory: str) -> Path:
+    """A git project with ``code``, then ``memory`` as patterns.md a day later: fresh."""
+    root = tmp_path / "shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    for rel, text in code.items():
+        write(root, rel, text)
+    commit(root, "code", T0)
+    write(root, ".claude/memory/patterns.md", memory)
+    commit(root, "memory", T0 + DAY)
+    assert stale_json(root, "--no-cache")["findings"] == []
+    return root
+
+
+OWNED = {
+    "web/src/cart.ts": "export class CartService {\n  applyCoupon(code: string) {}\n}\n",
+    "kt/Cart.kt": "class Cart {\n    fun applyCoupon(code: String) {}\n}\n",
+}
+OWNED_CITED = """# Patterns
+
+- `CartService.applyCoupon` applies a coupon on the web side.
+- Web coupons: `CartService.applyCoupon` in `web/src/cart.ts`.
+"""
+
+
+def test_a_member_cited_with_its_class_is_looked_for_in_that_class(tmp_path: Path) -> None:
+    root = _shop(tmp_path, OWNED, OWNED_CITED)
+    write(root, "web/src/cart.ts", OWNED["web/src/cart.ts"].replace("applyCoupon", "redeem"))
+    commit(root, "rename", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    assert sorted(found) == [3, 4], found
+    assert {f["citation"] for f in found.values()} == {"applyCoupon"}
+    assert "kt/Cart.kt" not in found[4]["detail"] and "kt/Cart.kt" not in found[3]["detail"]
+    assert found[4]["detail"] == "no longer in web/src/cart.ts", found[4]
+
+
+MEMBERS = {
+    "rb/cart.rb": "class Cart\n  def empty?\n    true\n  end\nend\n",
+    "php/Cart.php": "<?php\nclass Cart {\n    public static function fromCookie() {}\n}\n",
+    "ex/checkout.ex": "defmodule Checkout do\n  def settle(order, code), do: order\nend\n",
+    "cpp/basket.cpp": "class Basket {\n  void refill();\n};\nvoid Basket::refill() {}\n",
+    "cpp/till.cpp": "class Till {\n  void drain();\n};\nvoid Till::drain() {}\n",
+}
+MEMBERS_CITED = """# Patterns
+
+- `Cart.empty?` is true for a new cart.
+- PHP carts come from `$cart->fromCookie()`.
+- `Checkout.settle/2` settles an order in Elixir.
+- `Basket::refill` tops a basket up in C++.
+- `Till::drain` empties the till.
+"""
+
+
+def test_stale_checks_members_cited_the_ruby_php_elixir_and_cpp_way(tmp_path: Path) -> None:
+    root = _shop(tmp_path, MEMBERS, MEMBERS_CITED)
+    renamed = {
+        "rb/cart.rb": ("empty?", "blank?"),
+        "php/Cart.php": ("fromCookie", "fromRequest"),
+        "ex/checkout.ex": ("settle", "close"),
+        "cpp/basket.cpp": ("refill", "restock"),
+    }
+    for rel, (old, new) in renamed.items():
+        write(root, rel, MEMBERS[rel].replace(old, new))
+    write(root, "cpp/till.cpp", "class Till {\n public:\n  Till();\n};\n")  # drain moved
+    write(root, "cpp/till_drain.cpp", '#include "till.h"\nvoid Till::drain() {}\n')
+    commit(root, "rename", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    cited = {line: f["citation"] for line, f in found.items()}
+    assert cited == {3: "empty?", 4: "fromCookie", 5: "settle", 6: "refill"}, found
