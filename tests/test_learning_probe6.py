@@ -13,18 +13,73 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
 * ``stale`` never checked a member cited the Ruby, PHP, Elixir or C++ way (`` `Cart.empty?` ``,
   `` `$cart->fromCookie()` ``, `` `Cart.apply/2` ``, `` `Cart::apply` ``): renamed away, the
   entries stayed fresh;
+* ``insights`` said a routed rule "stopped recurring" when the correction came back 45 days
+  ago, after it was routed: only the sessions of the report's window (30 days by default)
+  were read, so the recurrence was out of sight; routed rules are judged on every session
+  since the first routing;
 """
 
 from __future__ import annotations
 
+import json
+import re
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conftest import run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
-from test_reflect_facts import NamedSession, _bash, _edit, _reflect
+from test_reflect_facts import (
+    NamedSession,
+    _approve_convention,
+    _bash,
+    _complaining_session,
+    _edit,
+    _reflect,
+)
+
+DAY_MS = 86_400_000
+
+
+def _iso(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
+
+
+def _transcript(folder: Path, cwd: Path, sid: str, start_ms: int, steps: list[tuple]) -> None:
+    """A Claude Code transcript of one session on another machine: ``("prompt", text)`` and
+    ``("bash", command, output, failed)`` steps, twenty seconds apart from ``start_ms``."""
+    base = {"isSidechain": False, "userType": "external", "cwd": str(cwd), "sessionId": sid,
+            "version": "2.0.30", "gitBranch": "main", "parentUuid": None}  # fmt: skip
+    lines: list[dict[str, Any]] = []
+    for n, step in enumerate(steps):
+        at = _iso(start_ms + n * 20_000)
+        if step[0] == "prompt":
+            message = {"role": "user", "content": step[1]}
+            lines.append(
+                {**base, "type": "user", "uuid": f"u{n}", "timestamp": at, "message": message}
+            )
+            continue
+        use = f"toolu_{sid[:8]}_{n:03d}"
+        call = {"type": "tool_use", "id": use, "name": "Bash", "input": {"command": step[1]}}
+        lines.append({**base, "type": "assistant", "uuid": f"a{n}", "timestamp": at,
+                      "message": {"model": "claude-sonnet-4-5", "id": f"msg_{sid[:8]}_{n}",
+                                  "type": "message", "role": "assistant", "content": [call],
+                                  "usage": {"input_tokens": 10, "output_tokens": 5}}})  # fmt: skip
+        result = {
+            "tool_use_id": use,
+            "type": "tool_result",
+            "content": step[2],
+            "is_error": step[3],
+        }
+        message = {"role": "user", "content": [result]}
+        at = _iso(start_ms + n * 20_000 + 5_000)
+        lines.append({**base, "type": "user", "uuid": f"r{n}", "timestamp": at, "message": message})
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    (folder / f"{sid}.jsonl").write_text(text, encoding="utf-8")
+
 
 SHORT_FORMS = [
     (("Usa pnpm, no npm", "Otra vez npm. Usa pnpm, no npm"), "Usa pnpm, no npm.", "Otra vez"),
@@ -133,3 +188,42 @@ def test_stale_checks_members_cited_the_ruby_php_elixir_and_cpp_way(tmp_path: Pa
     found = by_line(stale_json(root, "--no-cache"))
     cited = {line: f["citation"] for line, f in found.items()}
     assert cited == {3: "empty?", 4: "fromCookie", 5: "settle", 6: "refill"}, found
+
+
+def _insights(s: NamedSession, *args: str) -> dict[str, Any]:
+    done = run_cli("insights", "--json", *args, cwd=s.project, env=s.env)
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
+
+
+def test_a_rule_that_came_back_before_the_window_did_not_stop_recurring(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "a6a6a6a6-0000-4000-8000-000000000010")
+    set_up_project(s)
+    _complaining_session(s)
+    _, retro = _approve_convention(s)
+    now = int(time.time() * 1000)
+    text = retro.read_text(encoding="utf-8")  # the rule was routed two months ago
+    retro.write_text(
+        re.sub(r"<!-- routed: \S+ -->", f"<!-- routed: {_iso(now - 60 * DAY_MS)} -->", text)
+    )
+    forgot = run_cli("forget", "session", s.session_id, "--yes", cwd=s.project, env=s.env)
+    assert forgot.returncode == 0, forgot.stderr
+    (s.project / ".claude" / "memory" / "corrections-queue.md").write_text("# Corrections Queue\n")
+    folder = Path(s.env["HOME"]) / ".claude" / "projects" / "-work-shop-api"
+    folder.mkdir(parents=True)
+    _transcript(folder, s.project, "a6a6a6a6-1111-4000-8000-000000000045", now - 45 * DAY_MS,
+                [("prompt", "Add the coupon list"), ("bash", "pytest -q", "1 passed", False),
+                 ("prompt", "you forgot it again. run ruff before pytest, every time"),
+                 ("bash", "ruff check .", "All checks passed!", False)])  # fmt: skip
+    for n in range(3):
+        _transcript(folder, s.project, f"a6a6a6a6-2222-4000-8000-00000000000{n}",
+                    now - (10 - n) * DAY_MS,
+                    [("prompt", f"Add pagination step {n}"), ("bash", "ruff check .", "ok", False),
+                     ("bash", "pytest -q", "1 passed", False)])  # fmt: skip
+    imported = run_cli("import", "transcripts", str(folder), "--json", cwd=s.project, env=s.env)
+    assert imported.returncode == 0 and json.loads(imported.stdout)["imported"] == 4
+    report = _insights(s)  # the last 30 days: the recurrence 45 days ago is before them
+    assert len(report["sessions"]) == 3 and report["themes"] == []
+    (row,) = report["routed"]
+    assert (row["verdict"], row["after"], row["stopped"]) == ("recurred", 1, False), row
+    assert _insights(s, "--since", "90d")["routed"] == [row]
