@@ -17,11 +17,16 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
   ago, after it was routed: only the sessions of the report's window (30 days by default)
   were read, so the recurrence was out of sight; routed rules are judged on every session
   since the first routing;
+* ``reflect`` said "still failing when the work stopped", and ``extract`` wrote an "Unresolved
+  test failure" observation, when the hook process of the passing rerun had a clock 30 s
+  behind: a session's events were put in the order of their stamps, so the later pass came
+  first; a session's events keep the order its hooks stored them in;
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -33,6 +38,7 @@ from conftest import run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_reflect_facts import (
+    FAILURE,
     NamedSession,
     _approve_convention,
     _bash,
@@ -227,3 +233,37 @@ def test_a_rule_that_came_back_before_the_window_did_not_stop_recurring(tmp_path
     (row,) = report["routed"]
     assert (row["verdict"], row["after"], row["stopped"]) == ("recurred", 1, False), row
     assert _insights(s, "--since", "90d")["routed"] == [row]
+
+
+SKEW = """import os, time
+_shift = float(os.environ.get("PROBE_CLOCK_SKEW", "0"))
+_real = time.time
+time.time = lambda: _real() + _shift
+"""
+
+
+def test_a_hook_whose_clock_is_behind_does_not_reorder_the_session(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "a6a6a6a6-0000-4000-8000-000000000020")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount in src/cart.py")
+    for _ in range(3):
+        _bash(s, "ruff check .")
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest -q", error=FAILURE)
+    _edit(s, "src/cart.py")
+    skewed = tmp_path / "skewed"
+    skewed.mkdir()
+    (skewed / "sitecustomize.py").write_text(SKEW, encoding="utf-8")
+    normal = s.env
+    s.env = {**normal, "PROBE_CLOCK_SKEW": "-30",
+             "PYTHONPATH": os.pathsep.join([str(skewed), normal["PYTHONPATH"]])}  # fmt: skip
+    _bash(s, "pytest -q")  # the rerun passes; its hook process's clock is 30 s behind
+    s.env = normal
+    report = _reflect(s, "--depth", "thorough")
+    assert [r for r in report["recommendations"] if r["kind"] == "abandoned"] == [], report
+    s.hook("SessionEnd", reason="other")
+    assert run_cli("extract", "--json", cwd=s.project, env=s.env).returncode == 0
+    listed = run_cli("observations", "--json", cwd=s.project, env=s.env)
+    titles = [o["title"] for o in json.loads(listed.stdout)["observations"]]
+    assert titles and not any("Unresolved" in t for t in titles), titles
