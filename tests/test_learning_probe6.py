@@ -21,6 +21,10 @@ with Claude Code's payloads, then the CLI), each failing before its fix.
   test failure" observation, when the hook process of the passing rerun had a clock 30 s
   behind: a session's events were put in the order of their stamps, so the later pass came
   first; a session's events keep the order its hooks stored them in;
+* ``reflect`` said "still failing" when the failing run was `(cd . && pytest -q)` or
+  `(cd ./api && pytest -q)` and the passing one `pytest -q` or `cd api && pytest -q` (`.` and
+  `./api` were other folders than the root and `api`), and when `go test ./...` failed and
+  `go test ./... -count=1` passed (any option with a value was read as picking tests);
 """
 
 from __future__ import annotations
@@ -267,3 +271,29 @@ def test_a_hook_whose_clock_is_behind_does_not_reorder_the_session(tmp_path: Pat
     listed = run_cli("observations", "--json", cwd=s.project, env=s.env)
     titles = [o["title"] for o in json.loads(listed.stdout)["observations"]]
     assert titles and not any("Unresolved" in t for t in titles), titles
+
+
+GO_FAILED = "Exit code 1\n--- FAIL: TestCart (0.00s)\nFAIL\tshop/cart\t0.01s"
+SETTLED = [
+    ("(cd . && pytest -q)", "pytest -q", FAILURE),
+    ("(cd ./api && pytest -q)", "cd api && pytest -q", FAILURE),
+    ("go test ./...", "go test ./... -count=1", GO_FAILED),
+]
+
+
+@pytest.mark.parametrize(("failed", "passed", "error"), SETTLED)
+def test_a_failure_settled_by_the_same_run_written_otherwise_is_not_open(
+    tmp_path: Path, failed: str, passed: str, error: str
+) -> None:
+    s = NamedSession(tmp_path, "a6a6a6a6-0000-4000-8000-000000000030")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the discount in src/cart.py")
+    for _ in range(3):
+        _bash(s, "ruff check .")
+    _edit(s, "src/cart.py")
+    _bash(s, failed, error=error)
+    _edit(s, "src/cart.py")
+    _bash(s, passed)
+    report = _reflect(s, "--depth", "thorough")
+    assert [r["what"] for r in report["recommendations"] if r["kind"] == "abandoned"] == []
