@@ -297,3 +297,30 @@ def test_a_failure_settled_by_the_same_run_written_otherwise_is_not_open(
     _bash(s, passed)
     report = _reflect(s, "--depth", "thorough")
     assert [r["what"] for r in report["recommendations"] if r["kind"] == "abandoned"] == []
+
+
+CATEGORISED = """# Patterns
+
+Notes for the web app. Keep this short.
+
+## Testing
+- Run `pnpm test` before every push.
+- Never mock the database in integration tests.
+- Run `pnpm test` before every push.
+  <!-- @category: convention -->
+
+## Dates
+- Store dates in UTC.
+- Store dates in UTC, except `billing_day`, which is stored in the customer's time zone.
+"""
+
+
+def test_a_merge_keeps_the_copy_the_person_categorised(tmp_path: Path) -> None:
+    root = tmp_path / "web"
+    (root / ".git").mkdir(parents=True)
+    assert run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=root).returncode == 0
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(CATEGORISED, encoding="utf-8")
+    assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
+    text = patterns.read_text(encoding="utf-8")
+    assert text == CATEGORISED.replace("- Run `pnpm test` before every push.\n- Never", "- Never")
