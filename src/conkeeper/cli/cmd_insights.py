@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from conkeeper.cli.output import opened_store
     from conkeeper.domain.config import load_config
     from conkeeper.domain.paths import locate_project
-    from conkeeper.services.analysis.reflection.insights import insights
+    from conkeeper.services.analysis.reflection.insights import first_routing, insights
     from conkeeper.storage.reflection import project_sessions
     from conkeeper.storage.store import find_project
 
@@ -49,7 +49,13 @@ def run(args: argparse.Namespace) -> int:
     with opened_store() as conn:
         project_id = find_project(conn, location.identity)
         sessions = project_sessions(conn, project_id, since) if project_id is not None else []
-        data = insights(conn, location.memory_dir, sessions, sensitivity=sensitivity)
+        routed = first_routing(location.memory_dir)
+        history = []
+        if project_id is not None and routed is not None and routed < since:
+            history = project_sessions(conn, project_id, routed)
+        data = insights(
+            conn, location.memory_dir, sessions, sensitivity=sensitivity, history=history
+        )
     data = {
         "project": location.name,
         "since": time.strftime("%Y-%m-%d", time.localtime(since / 1000)),

@@ -137,7 +137,7 @@ def load_turns(conn: sqlite3.Connection, session_id: int) -> list[Turn]:
     }
     turns: dict[int, Turn] = {n: Turn(n, text) for n, text in prompts.items()}
     rows = conn.execute(
-        "SELECT * FROM tool_events WHERE session_id = ? ORDER BY prompt_number, created_at, id",
+        "SELECT * FROM tool_events WHERE session_id = ? ORDER BY prompt_number, id",
         (session_id,),
     )
     for row in rows:

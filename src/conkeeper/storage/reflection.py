@@ -81,14 +81,17 @@ def session_row(conn: sqlite3.Connection, session_id: int) -> SessionRow | None:
 def session_events(conn: sqlite3.Connection, session_id: int) -> list[tuple[ToolEvent, int]]:
     """The session's tool events in order, each with its duration in ms (0 when unknown).
 
-    ``created_at`` of the returned events is in Unix ms, as stored.
+    The order is the prompts' and, within one, the order the hooks stored the events in: a
+    hook process whose clock is behind stamps a later run earlier, and a failing run then
+    read as the last one is "still failing" after it passed. ``created_at`` of the returned
+    events is in Unix ms, as stored.
     """
     from conkeeper.domain.observations import ToolEvent, json_list
 
     rows = conn.execute(
         "SELECT id, prompt_number, tool_use_id, tool_name, action, paths, input_summary, "
         "status, error, exit_code, created_at, COALESCE(duration_ms, 0) FROM tool_events "
-        "WHERE session_id = ? ORDER BY created_at, id",
+        "WHERE session_id = ? ORDER BY prompt_number, id",
         (session_id,),
     ).fetchall()
     return [

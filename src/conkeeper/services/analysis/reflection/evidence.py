@@ -177,7 +177,9 @@ def _from_database(conn: sqlite3.Connection, evidence: Evidence) -> None:
     from conkeeper.storage import reflection as store
 
     for session in evidence.sessions:
+        latest = 0  # a session's events come in the order its hooks stored them
         for event, duration in store.session_events(conn, session.id):
+            latest = max(latest, event.created_at)  # a hook whose clock is behind: not earlier
             cleaned = ToolEvent(
                 id=event.id,
                 prompt_number=event.prompt_number,
@@ -189,7 +191,7 @@ def _from_database(conn: sqlite3.Connection, evidence: Evidence) -> None:
                 status=event.status,
                 error=clean(event.error) or None,
                 exit_code=event.exit_code,
-                created_at=event.created_at,
+                created_at=latest,
             )
             evidence.events.append((cleaned, duration))
         for _n, text, at in store.session_prompts(conn, session.id):

@@ -311,23 +311,43 @@ def _runs(command: str, *, piped: bool = False) -> list[tuple[str, str, str]]:
     """``(folder, runner, arguments)`` of each test run in a command line chained with
     ``&&`` or ``;``, read inside `bash -c '...'` too. A piped run is left out unless
     ``piped`` (its exit code is the pipe's last command's, unless its summary was read)."""
-    folder, found = "", []
+    folder, outside, found = "", "", []
     line = _SHELL_C.sub(lambda m: m["inner"], _SPACES.sub(" ", command.strip()))
-    for part in re.split(r"\s*(?:&&|;)\s*", line):
-        part = _unwrap(part)
+    for raw in re.split(r"\s*(?:&&|;)\s*", line):
+        if raw.lstrip().startswith("("):
+            outside = folder  # a subshell's `cd` ends with it
+        part = _unwrap(raw)
         cd = _CD.match(part)
         if cd:
-            folder = cd.group(1).rstrip("/")
-            continue
-        if "|" in part:
-            if not piped or "||" in part:
-                continue
-            part = _REDIRECTS.sub("", part.split("|", 1)[0]).strip()
-        run = _RUNNER.match(part)
-        if run:
-            tool = " ".join(run["tool"].replace(" run test", " test").split())
-            found.append((folder, tool, run["args"].strip()))
+            folder = _folder(cd.group(1))
+        else:
+            found.extend(_run_in(folder, part, piped))
+        if raw.rstrip().endswith(")"):
+            folder = outside
     return found
+
+
+def _folder(path: str) -> str:
+    """A `cd` target as a folder of the project: `.`, `./` and the root are one (""), `./api/`
+    is `api`."""
+    path = path.rstrip("/")
+    while path.startswith("./"):
+        path = path[2:]
+    return "" if path in (".", "") else path
+
+
+def _run_in(folder: str, part: str, piped: bool) -> list[tuple[str, str, str]]:
+    """The test run of one command of a chain, run in ``folder`` (none for a piped one unless
+    ``piped``)."""
+    if "|" in part:
+        if not piped or "||" in part:
+            return []
+        part = _REDIRECTS.sub("", part.split("|", 1)[0]).strip()
+    run = _RUNNER.match(part)
+    if not run:
+        return []
+    tool = " ".join(run["tool"].replace(" run test", " test").split())
+    return [(folder, tool, run["args"].strip())]
 
 
 def _unwrap(part: str) -> str:
@@ -366,13 +386,27 @@ def _runner(event: ToolEvent) -> set[tuple[str, str]]:
     return {(folder, tool) for folder, tool, _ in _event_runs(event)}
 
 
+# an option with a value that picks tests (`-run=TestCart`, `--testNamePattern=total`): a run
+# with one covers only those; `-count=1`, `--maxfail=1`, `--tb=short` pick none
+_SELECTS = re.compile(
+    r"^--?(?:run|k|m|t|g|grep|filter|testNamePattern|testPathPattern|test-name-pattern|"
+    r"deselect|ignore|ignore-glob|select|only|spec|project|shard|bench|skip|lf|last-failed|"
+    r"pyargs|rootdir|package|p|features|test|lib|bin|exact)="
+)
+
+
+def _an_option(word: str) -> bool:
+    """Whether ``word`` is an option of a test run that selects no test."""
+    return word.startswith("-") and not _SELECTS.match(word)
+
+
 def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
     """The runners ``event`` ran over the whole suite (options only, no test selected: `pytest
     -q`, `go test ./...`, `npm test`): their passing run covers any test they failed on."""
     whole = set()
     for folder, tool, args in _event_runs(event):
         words = args.split()
-        if all((w.startswith("-") and "=" not in w) or w in ("./...", ".") for w in words):
+        if all(_an_option(w) or w in ("./...", ".") for w in words):
             whole.add((folder, tool))
     return whole
 

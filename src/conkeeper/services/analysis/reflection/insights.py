@@ -265,6 +265,24 @@ class _Tally:
         ]
 
 
+def first_routing(memory_dir: Path) -> int | None:
+    """When the first approved retro item was routed (Unix ms), ``None`` without one: whether
+    a routed rule stopped recurring is judged on every session since, whatever window the
+    report shows (a correction back 45 days ago is "recurred" in a 30-day report too)."""
+    from conkeeper.domain.textio import MemoryFileError, read_text
+    from conkeeper.services.analysis.reflection.retro import parse
+
+    times = []
+    for path in sorted((memory_dir / "sessions").glob("*-retro.md")):
+        try:
+            retro = parse(read_text(path))
+        except (MemoryFileError, OSError):
+            continue
+        approved = [item for item in retro.items if item.status == "approved"]
+        times += [_routed_ms(item.routed_at, retro.date) for item in approved]
+    return min(times) if times else None
+
+
 def insights(
     conn: sqlite3.Connection,
     memory_dir: Path,
@@ -272,13 +290,19 @@ def insights(
     *,
     sensitivity: str = "low",
     home: Path | None = None,
+    history: list[SessionRow] | None = None,
 ) -> dict[str, object]:
-    """The trends across ``sessions`` as plain data."""
+    """The trends across ``sessions`` as plain data. ``history`` holds the sessions since
+    :func:`first_routing` that started before the window: the routed rules are judged on
+    them too, the rest of the report is not."""
     per_session = []
     tally = _Tally()
     found: dict[tuple[int, str], Correction] = {}  # corrections and friction, once each
     active: list[Activity] = []  # each session in which something happened
-    for session in sessions:
+    shown = {session.id for session in sessions}
+    earlier = [s for s in history or () if s.id not in shown]
+    in_window: set[tuple[int, str]] = set()
+    for session in [*earlier, *sessions]:
         ev = gather(
             conn, memory_dir, [session], scope=session.host_session_id, sensitivity=sensitivity
         )
@@ -288,15 +312,19 @@ def insights(
                 found[c.key()] = c  # the session that holds its prompt knows when it came
         if ev.prompt_ms or ev.events:
             active.append(Activity(session.started_at, ev))
+        if session.id not in shown:
+            continue
+        in_window.update(c.key() for c in ev.corrections)
         per_session.append(_session_row(session, ev))
         for event, _ in ev.events:
             tally.add(event, session.host_session_id)
+    window = [c for k, c in found.items() if c.label == "correction" and k in in_window]
     return {
         "sessions": per_session,
         "tools": tally.tool_rows(),
         "commands": tally.command_rows(),
         "repeated_failures": tally.repeated_failures(),
-        "themes": _themes([c for c in found.values() if c.label == "correction"]),
+        "themes": _themes(window),
         "routed": _routed(memory_dir, list(found.values()), active),
         "claude_facets": claude_facets([s.host_session_id for s in sessions], home),
     }

@@ -56,7 +56,7 @@ READINGS = (
     "for_use",  # "acme-dwh-prod for prod target"
     "like_the_rest",  # "table-driven, like the rest of the package"
     "subject_habit",  # "integration tests here use #[tokio::test(...)]"
-    "other_language",  # German, French, Spanish, Portuguese rules, kept in their words
+    "other_language",  # German, French, Spanish, Portuguese, Italian rules, in their words
     "anaphor_end",  # "write goose migrations with both", "don't sleep there": names nothing
     "value_state",  # "prod is on 16", "the partition is not correct": a state, not a value
     "said_tail",  # "use X like I said yesterday": the order without the reproach
@@ -641,11 +641,45 @@ _LANGUAGES = (
         r"de novo|outra vez|você (?:fez|colocou|usou)|por que|não é (?:isso|o que)|"
         r"eu (?:disse|falei|pedi)|já (?:disse|falei)",
     ),
+    (  # Italian
+        r"qui|usiamo|sempre|mai|bisogna|devi|dovete|deve|usa|usate|utilizza|utilizzate|metti|"
+        r"aggiungi|esegui|lancia|non (?:usare|fare|mettere|chiamare|cancellare)",
+        r"il|lo|gli|di|del|della|dei|delle|con|che|è|sono|un|una|qui|sempre|mai|prima|senza|"
+        r"ogni|tutto|questo|questa|nel|nella|sul|sulla|usare",
+        r"di nuovo|ancora|hai (?:usato|fatto|messo)|perché|ti ho detto|te l'ho detto|"
+        r"non è (?:quello|ciò)",
+    ),
+)
+# The short form of a rule in those languages ("Usa pnpm, no npm", "Siempre usa `pnpm` aquí",
+# "Immer `pnpm` verwenden"): the clause opens on an order or an "always"/"never" of the
+# language and either names a thing or sets one name against another with the language's "not".
+_SHORT_FORMS = (
+    (  # German
+        r"immer|nie|niemals|bitte|nimm|nehmt|nutze|nutzt|verwende|verwendet|benutze|benutzt",
+        r"nicht|kein|keine|statt",
+    ),
+    (  # French
+        r"toujours|jamais|utilise|utilisez|lance|lancez|mets|mettez|ajoute|ajoutez|prends|prenez",
+        r"pas|non|jamais",
+    ),
+    (  # Spanish
+        r"siempre|nunca|usa|usad|utiliza|pon|añade|ejecuta|corre|mete|coloca|guarda",
+        r"no|nunca",
+    ),
+    (  # Portuguese
+        r"sempre|nunca|usa|use|utilize|coloque|põe|adicione|rode|roda|execute",
+        r"não|nunca",
+    ),
+    (  # Italian
+        r"sempre|mai|usa|usate|utilizza|utilizzate|metti|aggiungi|esegui|lancia",
+        r"non|mai",
+    ),
 )
 
 
 def _foreign(clause: str) -> bool:
-    """Whether ``clause`` is in German, French, Spanish or Portuguese (two common words)."""
+    """Whether ``clause`` is in German, French, Spanish, Portuguese or Italian (two common
+    words)."""
     prose = _prose(clause)
     return any(
         len(set(re.findall(r"\b(?:" + common + r")\b", prose))) >= 2
@@ -659,8 +693,8 @@ def _prose(clause: str) -> str:
 
 
 def _foreign_rule(clause: str) -> bool:
-    """Whether ``clause`` states a rule in German, French, Spanish or Portuguese."""
-    for orders, common, complaints in _LANGUAGES:
+    """Whether ``clause`` states a rule in German, French, Spanish, Portuguese or Italian."""
+    for (orders, common, complaints), short in zip(_LANGUAGES, _SHORT_FORMS, strict=True):
         if re.search(r"\b(?:" + complaints + r")\b", clause, re.IGNORECASE):
             continue
         words = set(re.findall(r"\b(?:" + common + r")\b", _prose(clause)))
@@ -668,9 +702,34 @@ def _foreign_rule(clause: str) -> bool:
             len(words) >= 2
             and re.search(r"(?<!\w)(?:" + orders + r")(?!\w)", clause, re.IGNORECASE)
             and (_names_a_thing(clause) or len(clause.split()) >= 5)
-        ):
+        ) or _short_foreign_rule(clause, orders, short):
             return True
     return False
+
+
+# what the short form's contrast may end on that names nothing: this, that, now, nothing
+_NOT_A_FOREIGN_NAME = re.compile(
+    r"este|esta|esto|eso|ese|esa|aquel|aquello|ahora|nada|así|das|dies|diese|dieser|dieses|"
+    r"jetzt|nichts|so|ça|ce|cela|celui|celle|ceci|maintenant|rien|comme|isso|isto|esse|essa|"
+    r"aquilo|agora|nada|assim|questo|questa|quello|quella|ciò|così|ora|adesso|niente|più"
+)
+
+
+def _short_foreign_rule(clause: str, orders: str, short: tuple[str, str]) -> bool:
+    """Whether ``clause`` is a short rule of one language: it opens on an order or "always" of
+    the language, holds an order word, and names a thing or sets a name against another with
+    the language's "not" ("Usa pnpm, no npm")."""
+    opens, nots = short
+    bare = clause.strip(" .!¡¿")
+    if len(bare.split()) > 8 or not re.match(r"(?:" + opens + r")\b", bare, re.IGNORECASE):
+        return False
+    contrast = re.search(r",?\s(?:" + nots + r")\s+(?P<name>\S+)$", bare, re.IGNORECASE)
+    if contrast and _NOT_A_FOREIGN_NAME.fullmatch(contrast["name"].lower()):
+        contrast = None  # "Usa el otro, no este": "this one" names nothing
+    return bool(
+        re.search(r"(?<!\w)(?:" + orders + r")(?!\w)", bare, re.IGNORECASE)
+        and (_names_a_thing(bare) or contrast)
+    )
 
 
 def _states_a_value(clause: str) -> bool:
@@ -806,7 +865,7 @@ def _best_rule(texts: list[str]) -> str | None:
         parts: list[str] = []
         before = ""
         hindi = hindi_markers(text) >= 2
-        for raw in _clauses(" ".join(text.split())):
+        for raw in _foreign_contrasts(_clauses(" ".join(text.split()))):
             clause = _clean_clause(raw or "")
             if hindi and hindi_markers(clause):
                 continue  # "print nahi" is "not print", no English order ("Print nahi.")
@@ -825,6 +884,21 @@ def _best_rule(texts: list[str]) -> str | None:
         if len(rule) <= f.QUOTE_CHARS:
             candidates.append(rule)
     return _chosen(candidates, texts)
+
+
+def _foreign_contrasts(clauses: list[str]) -> list[str]:
+    """``clauses`` with a short rule of another language made whole again where the cut before
+    an English "no" split it from its contrast ("Usa pnpm" + "no npm": "Usa pnpm, no npm")."""
+    if not _reads("other_language"):
+        return clauses
+    joined: list[str] = []
+    for clause in clauses:
+        both = f"{joined[-1]}, {clause}" if joined else ""
+        if re.match(r"no\s+\S+\s*[.!]*$", clause, re.IGNORECASE) and _foreign_rule(both):
+            joined[-1] = both
+        else:
+            joined.append(clause)
+    return joined
 
 
 # a first word that is code or a path ("dist/", "pytest.ini", "src/app.py", "useCart"): as typed

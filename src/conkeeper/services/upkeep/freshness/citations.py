@@ -202,7 +202,11 @@ _DEFINITION = re.compile(
 _CAMEL = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+$")
 # `CartService.apply_coupon`, `CartService#applyCoupon`, `payments::charge_card`,
 # `cart.apply_coupon`: an owner and a member, each checked (either one renamed makes it stale)
-_QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+|[a-z][a-z0-9_]*)(?:\.|::|#)([A-Za-z_]\w*)$")
+_QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+|[a-z][a-z0-9_]*)(?P<sep>\.|::|#)([A-Za-z_]\w*[?!]?)$")
+# `Cart.apply/2`: an Elixir function with its arity (dropped: the name is what is defined)
+_ARITY = re.compile(r"^(?P<named>[A-Z]\w*(?:\.[A-Z]\w*)*\.[a-z_]\w*[?!]?)/\d{1,2}$")
+# `$cart->applyCoupon()`, `$this->total`: a PHP member reached through a variable
+_PHP_MEMBER = re.compile(r"^\$\w+->(?P<name>[A-Za-z_]\w*)(?:\(\s*[^()]{0,80}\))?$")
 # `shop.cart.compute_tax`, `shop.cart.Cart.total`: the package path before the last owner is
 # dropped, and what is left read as above
 _PACKAGE_PATH = re.compile(r"^(?:[a-z_][a-z0-9_]*\.)+(?=[A-Za-z_]\w*\.[A-Za-z_]\w*$)")
@@ -222,16 +226,18 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 class Citation(FrozenRecord):
     """One thing an entry names: ``kind`` (path, symbol, command, key), the ``value`` to check
     (a path, a symbol name, a make target...), and ``text`` as written in the entry. A command
-    carries its ``tool`` (``make``, ``npm``, ``python -m``)."""
+    carries its ``tool`` (``make``, ``npm``, ``python -m``); a member cited with its class
+    (`CartService.applyCoupon`) carries that ``owner``, which must hold it."""
 
-    __slots__ = ("kind", "text", "tool", "value")
+    __slots__ = ("kind", "owner", "text", "tool", "value")
     kind: str
     value: str
     text: str
     tool: str
+    owner: str
 
-    def __init__(self, kind: str, value: str, text: str, tool: str = "") -> None:
-        self._set(kind=kind, value=value, text=text, tool=tool)
+    def __init__(self, kind: str, value: str, text: str, tool: str = "", owner: str = "") -> None:
+        self._set(kind=kind, value=value, text=text, tool=tool, owner=owner)
 
 
 class Entry(FrozenRecord):
@@ -303,20 +309,25 @@ def is_config_path(value: str) -> bool:
     return _extension(value) in CONFIG_EXTENSIONS or base.startswith(".env")
 
 
-def _qualified(span: str) -> list[Citation]:
+def _qualified(span: str, text: str = "") -> list[Citation]:
     """An owner and its member (`CartService.apply_coupon`): the member when it looks like a
     project's name, and a capitalised owner (a lower-case one may be a module or variable
-    name, `cart.apply_coupon`, and is not looked for)."""
+    name, `cart.apply_coupon`, and is not looked for), which the member is checked against.
+    A one-word member counts when the way it is written names a class's member in one
+    language only (`Cart::apply` in C++, `Cart.empty?` in Ruby, `Cart.apply/2` in Elixir)."""
     match = _QUALIFIED.match(_PACKAGE_PATH.sub("", span, count=1))
     if not match:
         return []
-    owner, member = match.group(1), match.group(2)
+    owner, member = match.group(1), match.group(3)
+    text = text or span
     found = []
     if owner[0].isupper():
-        found.append(Citation(SYMBOL, owner, span))
-    named = _SNAKE.match(member) or _CAMEL.match(member) or re.match(r"^[a-z]+[A-Z]\w*$", member)
-    if named and member not in GENERIC_SYMBOLS:
-        found.append(Citation(SYMBOL, member, span))
+        found.append(Citation(SYMBOL, owner, text))
+    bare = member.rstrip("?!")
+    named = _SNAKE.match(bare) or _CAMEL.match(bare) or re.match(r"^[a-z]+[A-Z]\w*$", bare)
+    marked = owner[0].isupper() and (match["sep"] == "::" or bare != member or text != span)
+    if (named or (marked and len(bare) >= 4)) and bare not in GENERIC_SYMBOLS:
+        found.append(Citation(SYMBOL, member, text, owner=owner if owner[0].isupper() else ""))
     return found
 
 
@@ -416,6 +427,12 @@ def _defined(found: re.Match[str], span: str) -> list[Citation]:
     return [Citation(SYMBOL, n, span) for n in names]
 
 
+def _php_member(name: str, span: str) -> list[Citation]:
+    """The member a PHP citation reaches through a variable (`$cart->fromCookie()`): the
+    variable names no class, so the member is looked for alone."""
+    return [Citation(SYMBOL, name, span)] if len(name) >= 3 and name not in GENERIC_SYMBOLS else []
+
+
 def classify_span(span: str) -> list[Citation]:
     """The citations in one backticked span (usually one, none for ordinary code)."""
     span = span.strip()
@@ -426,6 +443,12 @@ def classify_span(span: str) -> list[Citation]:
         return _defined(definition, span)
     if " " in span:
         return _command(span)
+    arity = _ARITY.match(span)
+    if arity:
+        return _qualified(arity["named"], span)
+    php = _PHP_MEMBER.match(span)
+    if php:
+        return _php_member(php["name"], span)
     path = normalize_path(span)
     if path and looks_like_path(path):
         return [Citation(PATH, path, span)]
@@ -435,7 +458,11 @@ def classify_span(span: str) -> list[Citation]:
     symbol = _symbol(span)
     call = _CALL.match(span)
     if call:  # `Cart.apply_coupon()` names its owner as `Cart.apply_coupon` does
-        owner = [c for c in _qualified(call.group(1)) if symbol is None or c.value != symbol.value]
+        parts = _qualified(call.group(1))
+        owner = [c for c in parts if symbol is None or c.value != symbol.value]
+        if symbol is not None:
+            held_by = next((c.owner for c in parts if c.value == symbol.value), "")
+            symbol = Citation(SYMBOL, symbol.value, span, owner=held_by)
         return [*(Citation(c.kind, c.value, span) for c in owner), *([symbol] if symbol else [])]
     return [symbol] if symbol else []
 

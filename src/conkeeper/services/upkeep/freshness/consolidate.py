@@ -388,7 +388,20 @@ def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _It
             return (first, second) if detail_first > detail_second else (second, first)
     if first.rank[1] == second.rank[1] and _detail(second.reading) > _detail(first.reading):
         return (second, first)  # one file: the copy that says more ("CI runs it too") stays
+    if _detail(first.reading) == _detail(second.reading) and _labels(first) != _labels(second):
+        if _labels(second) > _labels(first):  # the copy the person categorised stays
+            return (second, first)
+        if _labels(first) > _labels(second):
+            return (first, second)
     return (first, second) if first.rank[1] >= second.rank[1] else (second, first)
+
+
+def _labels(item: _Item) -> frozenset[bytes]:
+    """The category and tag lines under an entry (``<!-- @category: convention -->``): a
+    person's filing of it, which a merge that removes the copy carrying them would lose."""
+    return frozenset(
+        b" ".join(line.split()) for line in item.tags if re.search(rb"@(?:category|tag):", line)
+    )
 
 
 def _detail(reading: Reading) -> float:

@@ -44,6 +44,7 @@ from conkeeper.services.upkeep.freshness.citations import (
     KEY,
     PATH,
     SYMBOL,
+    Citation,
     Entry,
     is_config_path,
     named_as_gone,
@@ -269,7 +270,8 @@ class _Checker:
         self.bases: list[tuple[int, str]] = []
         self.dated: dict[tuple[str, int], tuple[float, str]] = {}
         self.memory_mtime: dict[str, float] = {}
-        self.unanchored: list[tuple[str, Entry, str]] = []  # symbols cited without a file
+        # symbols cited without a file, each with the class cited as holding it ("" for none)
+        self.unanchored: list[tuple[str, Entry, str, str]] = []
         self.looked_at: set[str] = set()  # work-tree paths the answer depends on (the cache)
 
     def run(self, files: Iterable[Path]) -> Report:
@@ -548,7 +550,7 @@ class _Checker:
             if citation.kind in (SYMBOL, KEY):
                 if named_to_avoid(text, citation):
                     continue  # "never call `x`": x being gone is the rule kept
-                flagged = self._symbol(rel, entry, citation.value, citation.kind, cited_files)
+                flagged = self._symbol(rel, entry, citation, cited_files)
             elif citation.kind == COMMAND:
                 flagged = self._command(rel, entry, citation.value, citation.tool)
         if not flagged:
@@ -643,12 +645,15 @@ class _Checker:
                 self.by_base.setdefault(name.rsplit("/", 1)[-1], []).append(name)
         return self.by_base.get(base, [])
 
-    def _symbol(self, rel: str, entry: Entry, name: str, kind: str, files: list[str]) -> bool:
+    def _symbol(self, rel: str, entry: Entry, citation: Citation, files: list[str]) -> bool:
         """Whether a cited symbol (or config key) is gone; adds the finding when it is.
 
         With cited code files or folders it is looked for there; without, a symbol is looked
-        for in all tracked code (a key alone is too ambiguous to judge).
+        for in all tracked code (a key alone is too ambiguous to judge). A member cited with
+        its class (`CartService.applyCoupon`) counts where that class is named too: another
+        class's method of the same name neither keeps the entry fresh nor is where it went.
         """
+        name, kind, owner = citation.value, citation.kind, citation.owner
         folders, files = self._cited_code(files)
         if kind == KEY:
             # An UPPER_CASE name is looked up in a cited config file; otherwise it is a
@@ -657,11 +662,20 @@ class _Checker:
             files = [f for f in files if is_config_path(f)]
             folders = []
         if files or folders:
-            return self._gone_from_cited(rel, entry, name, files, folders)
-        if not self.report.git or name in self.grep:
+            return self._gone_from_cited(rel, entry, name, files, folders, owner)
+        if not self.report.git or self._held_by(name, owner):
             return False
-        self.unanchored.append((rel, entry, name))  # gone only if it was there: asked below
+        self.unanchored.append((rel, entry, name, owner))  # gone only if it was: asked below
         return False
+
+    def _held_by(self, name: str, owner: str) -> list[str]:
+        """The files the search found ``name`` in, those naming ``owner`` too when it has one
+        (a method is where its class is: `fun Cart.applyCoupon`, `void Cart::apply()`)."""
+        where = sorted(self.grep.get(name, ()))
+        if not owner:
+            return where
+        holders = self.grep.get(owner, set())
+        return [path for path in where if self._has_symbol(path, owner, holders)]
 
     def _confirm_unanchored(self) -> None:
         """Report the symbols cited without a file that are nowhere in the code now but were
@@ -672,11 +686,14 @@ class _Checker:
         stale; only a name that was there and is gone now is."""
         trees = self._trees_when_written()
         wanted: dict[tuple[str, int], list[tuple[str, str]]] = {}
-        for rel, entry, name in self.unanchored:
+        owners: dict[tuple[str, int, str], str] = {}
+        for rel, entry, name, owner in self.unanchored:
             commit = trees.get((rel, entry.start), "")
             if commit:
                 wanted.setdefault((rel, entry.start), []).append((name, commit))
-        names = sorted({n for pairs in wanted.values() for n, _ in pairs})
+                owners[(rel, entry.start, name)] = owner
+        names = sorted({n for pairs in wanted.values() for n, _ in pairs} | set(owners.values()))
+        names = [n for n in names if n]
         commits = sorted({c for pairs in wanted.values() for _, c in pairs})
         if not names:
             return
@@ -688,25 +705,32 @@ class _Checker:
         output = run_git(self.root, args, timeout=20.0)
         was_in = _matches_by_tree(output)
         flagged = {(f.file, f.line) for f in self.report.findings}
-        for rel, entry, _ in self.unanchored:
+        for rel, entry, _, _ in self.unanchored:
             key = (rel, entry.start)
             if key in flagged:
                 continue
             for name, commit in wanted.get(key, ()):
-                paths = was_in.get((commit, name))
-                if paths and not self._still_on_disk(name, paths):
+                owner = owners.get((rel, entry.start, name), "")
+                paths = was_in.get((commit, name), set())
+                if owner:
+                    paths = paths & was_in.get((commit, owner), set())
+                if paths and not self._still_on_disk(name, paths, owner):
                     shown = sorted(paths)[0]
-                    detail = f"in {shown} when this entry was written; now nowhere in the code"
-                    self._add(rel, entry, name, "symbol-gone", detail)
+                    self._add(rel, entry, name, "symbol-gone", _gone_detail(shown, owner))
                     flagged.add(key)
                     break
         self.report.findings.sort(key=lambda f: (f.file, f.line))
 
-    def _still_on_disk(self, name: str, paths: set[str]) -> bool:
-        """Whether a file that held ``name`` when its entry was written still holds it in the
-        work tree though git no longer searches it (a vendored or generated folder moved into
-        ``.gitignore``): the name is still defined, only out of git's view."""
-        return any(p not in self.tree.files and has_word(self._code(p), name) for p in paths)
+    def _still_on_disk(self, name: str, paths: set[str], owner: str = "") -> bool:
+        """Whether a file that held ``name`` (and ``owner``) when its entry was written still
+        holds it in the work tree though git no longer searches it (a vendored or generated
+        folder moved into ``.gitignore``): the name is still defined, only out of git's view."""
+        return any(
+            p not in self.tree.files
+            and has_word(self._code(p), name)
+            and (not owner or has_word(self._code(p), owner))
+            for p in paths
+        )
 
     def _trees_when_written(self) -> dict[tuple[str, int], str]:
         """For each entry citing a symbol without a file, the commit whose tree shows the code
@@ -716,7 +740,7 @@ class _Checker:
         finding); none for an entry not committed yet."""
         dating = {
             (rel, entry.start): self.dated.get((rel, entry.start), (0.0, ""))
-            for rel, entry, _ in self.unanchored
+            for rel, entry, _, _ in self.unanchored
         }
         commits = sorted({(int(when), commit) for when, commit in dating.values() if commit})
         commits = _newest_per_period(commits, MAX_GREP_TREES)
@@ -741,17 +765,24 @@ class _Checker:
         return folders, [f for f in code if f not in folders]
 
     def _gone_from_cited(
-        self, rel: str, entry: Entry, name: str, files: list[str], folders: list[str]
+        self,
+        rel: str,
+        entry: Entry,
+        name: str,
+        files: list[str],
+        folders: list[str],
+        owner: str = "",
     ) -> bool:
         """Whether ``name`` is in none of the cited files and under none of the cited
-        folders; the finding says where it lives now, when it still exists elsewhere."""
+        folders; the finding says where it lives now, when it still exists elsewhere (with
+        its class, when the entry cites one)."""
         where_now = self.grep.get(name, set())
         if folders and any(w.startswith(d + "/") for d in folders for w in where_now):
             return False  # still somewhere under a cited folder
         if any(self._has_symbol(path, name, where_now) for path in files):
             return False
         shown_paths = files or folders
-        where = sorted(self.grep.get(name, ()))
+        where = self._held_by(name, owner)
         elsewhere = f"; now in {where[0]}" if where else ""
         commit = self._latest(shown_paths, self._since(rel, entry))
         shown = ", ".join(shown_paths[:2])
@@ -864,6 +895,14 @@ class _Checker:
         if rel not in self.code:
             self.code[rel] = _read_code(self.root, rel)
         return self.code[rel]
+
+
+def _gone_detail(shown: str, owner: str) -> str:
+    """Why a symbol cited without a file is gone: where it was, and that no code (no code
+    naming its class, for a member cited with one) holds it now."""
+    if owner:
+        return f"in {shown} with `{owner}` when this entry was written; no file holds both now"
+    return f"in {shown} when this entry was written; now nowhere in the code"
 
 
 def _relative(path: Path, root: Path) -> str:
