@@ -117,6 +117,19 @@ PostToolUse (Bash) -0.02, PostToolUse (Edit of a memory file) -0.91, UserPromptS
 Round 18 (ck/pdet18): not run. The same wiring with notes read together judged on the word
 probability was not shipped (a benign note a test pins held; HELD_OUT_AUTHORS.md); what was
 kept changes no hook path (``remember``'s reasons, ``import jsonl``'s recorded lines).
+
+This stop, against the previous stop (418bbdb), 2026-11-27 20:58-21:00 UTC, 100 runs each, load
+about 2-3 on 2 cores (the character mix shipped; agent shell spans noted; known memory folders
+watched around each agent shell command; writes journaled before they change a file). A
+shell command's PreToolUse is timed too (no target) and, with ``--known-projects 16``, sixteen
+other projects are started first so their memory folders are watched:
+
+    case                                   no other project   16 other projects
+    PreToolUse (Bash)                      +0.84              +1.81
+    PostToolUse (Bash)                     +0.72              +1.56   (target +2)
+    PostToolUse (Edit of a memory file)    +0.80              +1.67   (target +2)
+    UserPromptSubmit                       +0.69              +0.59   (target +2)
+    SessionStart                           +1.19              +1.33
 """
 
 from __future__ import annotations
