@@ -338,6 +338,9 @@ _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 _REPLACED = re.compile(r"~~(?=\S).+?(?<=\S)~~\s*(?:\u2192|->|=>)")  # "~~old~~ → new"
 _DATE = re.compile(r"\(?\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2})?z?)?\b\)?", re.IGNORECASE)
+# ... except a date given as the value of a thing ("The cutover date is 2026-03-01"): one word
+# a value can be compared by ("2026_03_01"), where a dated note's date is dropped.
+_VALUE_DATE = re.compile(r"\b(is|are|was|were|=)\s+(\d{4})-(\d{2})-(\d{2})\b(?![t:\d])", re.I)
 # "— @kasia", "(by @tomh)" at the end of an entry: who wrote it, not the rule.
 _SIGNATURE = re.compile(
     r"\s*(?:[\u2014\u2013]|--|\s-)\s*(?:by\s+)?@[\w.-]{1,30}\s*[.,;]?\s*$"
@@ -462,6 +465,7 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _STRUCK.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
+    text = _VALUE_DATE.sub(r"\1 \2_\3_\4", text)
     text = _DATE.sub(" ", text)
     text = _CRON.sub(_cron, text)
     text = _QUARTER.sub(_minutes, text)
