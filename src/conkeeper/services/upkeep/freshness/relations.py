@@ -3278,10 +3278,14 @@ _ISO_VALUE = re.compile(r"^(\d{4})_(\d{2})_(\d{2})$")  # a date value as wording
 
 
 def _said(reading: Reading, concept: str) -> str:
-    """The word the entry writes for ``concept`` ("Standard" for "standa"), for a reason a
-    person reads."""
+    """The word the entry writes for ``concept`` ("Standard" for "standa", "INFO" inside
+    "本番のログレベルはINFO"), for a reason a person reads."""
     words = (t.strip("`") for t in _TOKEN.findall(reading.source) if _concept(t)[0] == concept)
-    return next(words, _ISO_VALUE.sub(r"\1-\2-\3", concept))  # a date value ("2026_03_01")
+    found = next(words, None)
+    if found is not None:
+        return found
+    inside = re.search(rf"(?<![A-Za-z]){re.escape(concept)}(?![A-Za-z])", reading.source, re.I)
+    return inside.group() if inside else _ISO_VALUE.sub(r"\1-\2-\3", concept)  # "2026_03_01"
 
 
 FULL_NAME = 4  # letters of a name that is no short form ("RN", "PD", "TRT", "HPA", "EU")
