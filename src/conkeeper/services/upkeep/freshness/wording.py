@@ -5,7 +5,8 @@ Why it exists: two people write one rule in different clothes. One links the iss
 version", the other writes "MSRV"; one signs the note ("— @kasia, 2024-03-01"), the other
 does not. Word overlap then misses the duplicate, and a date read as a number even looks like
 a conflicting value. :func:`normalise` removes the formatting that carries no rule (list
-markers, Markdown emphasis, link targets, ISO dates, trailing attributions) and writes common
+markers, Markdown emphasis, link targets, ISO dates but a date given as a value ("is
+2026-03-01"), trailing attributions) and writes common
 spelled-out software terms as the abbreviation people use for them (:data:`SPELLED_OUT`), so
 both spellings meet as one concept; :data:`ALIASES` maps single-word variants ("w/", "repro",
 "whl", "darwin") onto the word :mod:`.relations` already knows. Counts are one number
