@@ -111,6 +111,12 @@ VALUES = [  # (first, second, the two values as the reason names them)
     ("The database tier is Standard.", "The database tier is Premium.", "Standard", "Premium"),
     ("The on-call owner is ALICE.", "The on-call owner is BOB.", "ALICE", "BOB"),
     (
+        "Mobile builds ship to TestFlight.",
+        "Mobile builds ship to Firebase.",
+        "TestFlight",
+        "Firebase",
+    ),
+    (
         "The cutover date is 2026-03-01.",
         "The cutover date is 2026-04-01.",
         "2026-03-01",
