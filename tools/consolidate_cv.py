@@ -173,6 +173,14 @@ contradiction precision .855 -> .857 (8 -> 7 authors below .85), recall .716 -> 
 merges 0 -> 0; ``--choose`` gives the shipped limits. All pairs: wrong merges 0, right merges
 657 -> 658, no label judges 380 -> 380, contradictions 4,902 -> 4,897.
 
+Round 18 (ck/kdet17, eighteen authors, no new set): two entries the same but for one slot
+whose words are values (a name, a word with a digit, a level, size or colour word; a compound
+name one word; no short form of each other) are never merged and, after the verb, a
+contradiction ("INFO against DEBUG"). Held out, against main 3ea289b: every author's row and
+every fold's choice identical (duplicate recall mean .576, contradiction precision .857,
+recall .716, wrong merges 0); all pairs unchanged (wrong merges 0, right 652, no label judges
+367, contradictions 4,826).
+
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--misses] [--margin STEP]`` (``--misses``: the duplicate error analysis under the shipped
 limits, no selection; ``--current``: the shipped limits on each author, no selection; with

@@ -3081,18 +3081,11 @@ def _slot_twins(a: Reading, b: Reading) -> tuple[str, str] | None:
     app", "React Native app"; "DB", "database") are one word, and so are a thing's kind and
     its name ("database", "Postgres"); a synonym ("prod", "production") is one concept
     already."""
-    seq_a, seq_b = _sequence(a), _sequence(b)
-    if len(seq_a) != len(seq_b) or _initialisms(a, b)[1] or _abbreviated(a, b):
+    found = _one_slot(a, b)
+    if found is None:
         return None
-    if _kinds_named(a, b)[0]:
-        return None  # "the production database" and "the production Postgres": one thing
-    differ = [i for i, (x, y) in enumerate(zip(seq_a, seq_b, strict=True)) if x != y]
-    if len(differ) != 1:
-        return None
-    x, y = seq_a[differ[0]], seq_b[differ[0]]
-    if x in b.weights or y in a.weights or _short_form(x, y) or _short_form(y, x):
-        return None
-    at = differ[0]
+    at, x, y = found
+    seq_a = _folded(a)
     after = seq_a[at + 1] if at + 1 < len(seq_a) else ""
     before = seq_a[at - 1] if at else ""
     slot = (
@@ -3104,6 +3097,64 @@ def _slot_twins(a: Reading, b: Reading) -> tuple[str, str] | None:
     )
     named = _names_scope(x, a) and _names_scope(y, b)
     return (x, y) if slot and (named or _narrowed_head(a, b, at, after)) else None
+
+
+# Plain words that name a value of a setting rather than a thing: log levels, sizes, colours
+# and themes ("The brand colour is blue", "Le thème par défaut est sombre").
+VALUE_WORDS = frozenset(
+    concept
+    for word in _words(
+        """trace debug info notice warn warning error fatal critical verbose quiet
+    small medium large xlarge tiny huge red green blue yellow orange purple pink black white
+    grey gray light dark rouge vert bleu jaune noir blanc clair sombre rot grün blau gelb
+    schwarz weiß hell dunkel rojo verde azul amarillo negro blanco claro oscuro rosso giallo
+    nero bianco chiaro scuro"""
+    )
+    if (concept := _concept(word)[0])
+)
+
+
+def _slot_values(a: Reading, b: Reading) -> tuple[str, str] | None:
+    """The two values that fill the one slot in which two entries differ (see
+    :func:`_one_slot`): each a name (in capitals, in backticks, an identifier), a word with a
+    digit ("db-standard-4", "m5.large") or a value word (a level, a size, a colour). Two
+    values where the rest is the same are a contradiction or two scopes, never one rule said
+    twice; plain words in the slot ("split" and "broken up", "batch" and "job") are often
+    one thing said another way."""
+    found = _one_slot(a, b)
+    if found is None:
+        return None
+    _, x, y = found
+    said_x, said_y = _said(a, x).lower(), _said(b, y).lower()
+    if _short_form(said_x, said_y) or _short_form(said_y, said_x):
+        return None  # "ASan" and "AddressSanitizer"
+    return (x, y) if _value_word(x, a) and _value_word(y, b) else None
+
+
+def _value_word(word: str, reading: Reading) -> bool:
+    """Whether a slot's word is a value: a name, a word with a digit, or a value word."""
+    return word in reading.anchors or word in VALUE_WORDS or any(c.isdigit() for c in word)
+
+
+def _one_slot(a: Reading, b: Reading) -> tuple[int, str, str] | None:
+    """Where two entries' words of full weight differ, when they are the same in the same
+    order but one word of each side ("Log level in production is INFO" against "... is
+    DEBUG", "Workers run on db-standard-4 machines" against "... db-highmem-4 machines"): the
+    word's position and the two words. Words known to be one are no slot: a short form and its
+    spelling out ("RN", "React Native"; "DB", "database"), a thing's kind and its name
+    ("database", "Postgres"), and a synonym or an inflection is one concept already."""
+    seq_a, seq_b = _folded(a), _folded(b)
+    if len(seq_a) != len(seq_b) or _initialisms(a, b)[1] or _abbreviated(a, b):
+        return None
+    if _kinds_named(a, b)[0]:
+        return None  # "the production database" and "the production Postgres": one thing
+    differ = [i for i, (x, y) in enumerate(zip(seq_a, seq_b, strict=True)) if x != y]
+    if len(differ) != 1:
+        return None
+    x, y = seq_a[differ[0]], seq_b[differ[0]]
+    if x in b.weights or y in a.weights or _short_form(x, y) or _short_form(y, x):
+        return None
+    return differ[0], x, y
 
 
 # Articles an entry may open with: "The admin dashboard ...", "El panel de admin ...".
@@ -3152,14 +3203,34 @@ def _sequence(reading: Reading) -> list[str]:
     ]
 
 
+_COMPOUND_PARTS = re.compile(r"[-=/.:_]+")  # "db-standard-4", "constraint=icelake"
+
+
+def _folded(reading: Reading) -> list[str]:
+    """:func:`_sequence` with a compound name kept whole: the words read from its parts right
+    after it are left out ("db-standard-4" is one word, not "db-standard-4", "database",
+    "standard"; so is "--constraint=icelake"), so two names of one kind fill one slot."""
+    folded: list[str] = []
+    parts: set[str] = set()
+    for word in _sequence(reading):
+        if word in parts:
+            continue
+        folded.append(word)
+        parts = set()
+        pieces = _COMPOUND_PARTS.split(word)
+        if len(pieces) > 1:
+            parts = {c for c in (_concept(p)[0] for p in pieces if p) if c} - {word}
+    return folded
+
+
 def _short_form(short: str, long: str) -> bool:
     """Whether ``short`` may be ``long`` written short: its initials ("rn", "react-native")
     or its letters in order from the same first one ("db", "database"; "txn",
-    "transaction")."""
+    "transaction"), a short form being letters only ("m5.large" is no "m5.xlarge")."""
     parts = [p for p in re.split(r"[-_\s]+", long) if p]
     if len(parts) > 1 and "".join(p[0] for p in parts) == short:
         return True
-    if len(short) >= len(long) or short[:1] != long[:1]:
+    if len(short) >= len(long) or short[:1] != long[:1] or not short.isalpha():
         return False
     rest = iter(long)
     return all(letter in rest for letter in short)
@@ -3172,24 +3243,49 @@ def _scope_slot(a: Reading, b: Reading, words: tuple[str, str]) -> bool:
     return all(w in r.opening or w in r.scoped for w, r in ((x, a), (y, b)))
 
 
-def _values_of_one_subject(a: Reading, b: Reading, words: tuple[str, str]) -> bool:
-    """Twins whose own words come after what the rules are about, the rest the same ("The
-    Redis cluster runs on the Standard tier" against "... on the Premium tier"): one subject,
-    two values of it. Two scopes of one group ("on iOS", "on Android") are kept apart before."""
+def _values_of_one_subject(
+    a: Reading, b: Reading, words: tuple[str, str], *, twins: bool = True
+) -> bool:
+    """Twins or slot values (``twins`` false) whose own words come after what the rules are
+    about, the rest the same ("The Redis cluster runs on the Standard tier" against "... on the
+    Premium tier", "Log level in production is INFO" against "... DEBUG"): one subject, two
+    values of it. Two scopes ("on iOS", "on Android") are kept apart before; a scope word a
+    verb gives as a value against a plain value ("DEBUG" against "INFO") is a value."""
+    if twins:
+        subject = _scope_slot(a, b, words)
+    else:
+        subject = _in_subject(words[0], a) or _in_subject(words[1], b)
     return (
-        not _scope_slot(a, b, words)
-        and not set(words) & _SCOPES
+        not subject
+        and not set(words) <= _SCOPES
         and a.numbers == b.numbers
         and a.negated == b.negated
         and not (a.excepts or b.excepts or a.permits or b.permits)
     )
 
 
+def _in_subject(word: str, reading: Reading) -> bool:
+    """Whether a slot's word names what the rule is about: a scope a "for" names, the word the
+    entry opens with, or one that word narrows ("Log level", "The web player"); not a value
+    the verb gives it ("Workers run on db-standard-4 machines")."""
+    if word in reading.scoped or word not in reading.opening:
+        return word in reading.scoped
+    first = reading.opening[0]
+    return word == first or first in reading.modifiers.get(word, ())
+
+
+_ISO_VALUE = re.compile(r"^(\d{4})_(\d{2})_(\d{2})$")  # a date value as wording writes it
+
+
 def _said(reading: Reading, concept: str) -> str:
-    """The word the entry writes for ``concept`` ("Standard" for "standa"), for a reason a
-    person reads."""
+    """The word the entry writes for ``concept`` ("Standard" for "standa", "INFO" inside
+    "本番のログレベルはINFO"), for a reason a person reads."""
     words = (t.strip("`") for t in _TOKEN.findall(reading.source) if _concept(t)[0] == concept)
-    return next(words, concept)
+    found = next(words, None)
+    if found is not None:
+        return found
+    inside = re.search(rf"(?<![A-Za-z]){re.escape(concept)}(?![A-Za-z])", reading.source, re.I)
+    return inside.group() if inside else _ISO_VALUE.sub(r"\1-\2-\3", concept)  # "2026_03_01"
 
 
 FULL_NAME = 4  # letters of a name that is no short form ("RN", "PD", "TRT", "HPA", "EU")
@@ -3302,8 +3398,9 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return conflict
     if _case_of_rule(a, b):
         return None  # a rule and one case of it: two entries that both hold
-    if twins and _values_of_one_subject(a, b, twins):
-        shown = f"{_said(a, twins[0])} against {_said(b, twins[1])}"
+    values = twins or _slot_values(a, b)
+    if values and _values_of_one_subject(a, b, values, twins=twins is not None):
+        shown = f"{_said(a, values[0])} against {_said(b, values[1])}"
         return Relation(CONTRADICTION, 1.0, shown)
     if limits.contained_detail and choice is None:
         contained = _contained_detail(a, b)
@@ -3318,7 +3415,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or bool(a.restricted & b.universal or b.restricted & a.universal)
         or _other_types(a, b)
         or _parallel_members(a, b, opening=False)
-        or twins is not None
+        or values is not None
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
         # counts only where it governs a concept the other entry names, as for contradictions)

@@ -5,7 +5,8 @@ Why it exists: two people write one rule in different clothes. One links the iss
 version", the other writes "MSRV"; one signs the note ("— @kasia, 2024-03-01"), the other
 does not. Word overlap then misses the duplicate, and a date read as a number even looks like
 a conflicting value. :func:`normalise` removes the formatting that carries no rule (list
-markers, Markdown emphasis, link targets, ISO dates, trailing attributions) and writes common
+markers, Markdown emphasis, link targets, ISO dates but a date given as a value ("is
+2026-03-01"), trailing attributions) and writes common
 spelled-out software terms as the abbreviation people use for them (:data:`SPELLED_OUT`), so
 both spellings meet as one concept; :data:`ALIASES` maps single-word variants ("w/", "repro",
 "whl", "darwin") onto the word :mod:`.relations` already knows. Counts are one number
@@ -338,6 +339,9 @@ _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 _REPLACED = re.compile(r"~~(?=\S).+?(?<=\S)~~\s*(?:\u2192|->|=>)")  # "~~old~~ → new"
 _DATE = re.compile(r"\(?\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2})?z?)?\b\)?", re.IGNORECASE)
+# ... except a date given as the value of a thing ("The cutover date is 2026-03-01"): one word
+# a value can be compared by ("2026_03_01"), where a dated note's date is dropped.
+_VALUE_DATE = re.compile(r"\b(is|are|was|were|=)\s+(\d{4})-(\d{2})-(\d{2})\b(?![t:\d])", re.I)
 # "— @kasia", "(by @tomh)" at the end of an entry: who wrote it, not the rule.
 _SIGNATURE = re.compile(
     r"\s*(?:[\u2014\u2013]|--|\s-)\s*(?:by\s+)?@[\w.-]{1,30}\s*[.,;]?\s*$"
@@ -462,6 +466,7 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _STRUCK.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
+    text = _VALUE_DATE.sub(r"\1 \2_\3_\4", text)
     text = _DATE.sub(" ", text)
     text = _CRON.sub(_cron, text)
     text = _QUARTER.sub(_minutes, text)
