@@ -135,10 +135,16 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   2026-11-27 before rounds 17-18 began, measured once on the previous stop's detector (418bbdb:
   low FP .018 recall .783, medium .037 / .869) and once after rounds 17-18 (5a923fd: low .018 /
   .823, medium .037 / .864; ``BLIND26_FIRST.md``). Seen since; not yet an author.
+* ``blind27.jsonl`` (418 prompts: a Go microservices developer, a Vue/Nuxt developer, a data
+  scientist in R and Python, a .NET developer and a Terraform/AWS engineer; 128 lines (31 %) in
+  fourteen other languages; ``BLIND27.md``), committed at 21:03 UTC after rounds 17-18 were
+  merged, measured once on the previous stop's detector (418bbdb: low FP .018 recall .766,
+  medium .041 / .832) and once on this stop's (5a923fd: low .018 / .822, medium .027 / .883;
+  ``BLIND27_FIRST.md``). Seen since; not yet an author.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (26: blind27 and any later one); ``--skip blind27`` skips only the named
+  :data:`SEEN_BLIND` (27: blind28 and any later one); ``--skip blind28`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
   set past 25 (its list of authors is explicit; blind 22 to 25, each measured once,
   ``BLIND22_FIRST.md`` .. ``BLIND25_FIRST.md``, are trained on since rounds 14 to 17).
@@ -674,7 +680,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 26  # blind sets 1-26 were measured (blind 26 once, BLIND26_FIRST.md; not trained on)
+SEEN_BLIND = 27  # blind sets 1-27 were measured (26 and 27 once, BLIND2[67]_FIRST.md; not trained on)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

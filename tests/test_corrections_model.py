@@ -148,7 +148,8 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         *(f"blind{n}.jsonl" for n in range(2, 26)),
     }
     assert "blind26.jsonl" not in files  # measured once (BLIND26_FIRST.md), not yet an author
-    assert "blind27.jsonl" not in files  # the next blind set: unseen, never read here
+    assert "blind27.jsonl" not in files  # measured once (BLIND27_FIRST.md), not yet an author
+    assert "blind28.jsonl" not in files  # the next blind set: unseen, never read here
     assert "blind25" in trainer.FRESH  # measured once (BLIND25_FIRST.md), trained on since
     assert trainer.RECENT == ("blind24", "blind25")  # the strict run's held-out pair
 
@@ -259,12 +260,12 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _load_bench()
-    names = ("blind.jsonl", "blind6.jsonl", "blind25.jsonl", "blind26.jsonl", "blind27.jsonl")
+    names = ("blind.jsonl", "blind6.jsonl", "blind26.jsonl", "blind27.jsonl", "blind28.jsonl")
     for name in names:
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert bench.SEEN_BLIND == 26
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 25, 26]
+    assert bench.SEEN_BLIND == 27
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 26, 27]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)
