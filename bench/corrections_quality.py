@@ -680,7 +680,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 27  # blind sets 1-27 were measured (26 and 27 once, BLIND2[67]_FIRST.md; not trained on)
+SEEN_BLIND = 27  # blind sets 1-27 were measured (26, 27 once: BLIND2[67]_FIRST.md; untrained)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

@@ -268,9 +268,9 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
     )
     files = {name for name, _ in ast.literal_eval(authors)}
     # a blind set measured once and not yet trained on (blind15.jsonl, blind16.jsonl,
-    # blind17.jsonl) or still to be measured (blind18.jsonl, ...) is never trained on; blind3 to blind14 were measured once
-    # (FIRST_BLIND3.md ... FIRST_BLIND14.md) before they joined the authors, train6 to train14
-    # too (FIRST_TRAIN6.md ... FIRST_TRAIN14.md)
+    # blind17.jsonl) or still to be measured (blind18.jsonl, ...) is never trained on; blind3
+    # to blind14 were measured once (FIRST_BLIND3.md ... FIRST_BLIND14.md) before they joined
+    # the authors, train6 to train14 too (FIRST_TRAIN6.md ... FIRST_TRAIN14.md)
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
