@@ -285,9 +285,9 @@ def load(name: str) -> list[dict[str, str]]:
 # measured once after round 12) since round 13; blind14 (FIRST_BLIND14.md, measured once after
 # round 13) since round 14; blind15 (FIRST_BLIND15.md, measured once after rounds 13 and 14) and
 # blind16 (FIRST_BLIND16.md, measured once on the previous stop's and that stop's detectors) are
-# authors of the character scorer shipped in round 18, not of the word weights; blind17
-# (FIRST_BLIND17.md, measured once on the previous stop's and this stop's detectors) is not
-# trained on; blind18 is the next to be measured.
+# authors of the character scorer shipped in round 18, not of the word weights; blind17 and
+# blind18 (FIRST_BLIND17.md, FIRST_BLIND18.md, each measured once on the previous stop's and
+# this stop's detectors) are not trained on; blind19 is the next to be measured.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
@@ -303,6 +303,7 @@ MEASURED_ONCE: dict[str, str] = {
     "blind15.jsonl": "FIRST_BLIND15.md",
     "blind16.jsonl": "FIRST_BLIND16.md",
     "blind17.jsonl": "FIRST_BLIND17.md",
+    "blind18.jsonl": "FIRST_BLIND18.md",
 }
 
 

@@ -32,7 +32,8 @@ the weights retrained with it flipped two tests, see round 15), ``FIRST_BLIND16.
 96.9% with round 13, 73.9% / 94.6% with round 14's weights, measured once, not yet trained on;
 blind15 and blind16 are authors of the character scorer since round 16), ``FIRST_BLIND17.md``
 (73.9% / 97.8% with round 14, 78.8% / 97.8% with round 18's mix, measured once, not trained
-on); ``blind18.jsonl`` is the next).
+on), ``FIRST_BLIND18.md`` (71.5% / 96.9% with round 14, 77.6% / 96.0% with round 18's mix,
+measured once, not trained on); ``blind19.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
