@@ -180,7 +180,7 @@ import copy
 import re
 
 from conkeeper.domain.records import Record
-from conkeeper.services.upkeep.freshness import wording
+from conkeeper.services.upkeep.freshness import markers, wording
 
 DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
@@ -1568,7 +1568,11 @@ _SCRIPT_RUN = re.compile(
 HANGUL_STEM = 2  # syllables of a Korean word that name its concept ("리뷰는" is "리뷰")
 # Korean words that negate or forbid, by how they begin ("실행하지 않는다" is "does not run",
 # "배포 금지" "deploying forbidden", "없다" "there is none"), and the word read for them.
-KOREAN_NEGATIONS = (("않", "not"), ("금지", "forbidden"), ("없이", "without"), ("없", "not"))
+# "필수가 아니다": "is not required" (a word that begins "아니" negates what it follows)
+KOREAN_NEGATIONS = (
+    *(("않", "not"), ("금지", "forbidden"), ("없이", "without"), ("없", "not")),
+    ("아니", "not"),
+)
 KOREAN_SHORT_NEGATIONS = frozenset({"안", "못"})  # "안 된다", "못 한다": a word of its own
 
 
@@ -1900,7 +1904,11 @@ def read(text: str, *, head: bool = True) -> Reading:
     )
     text, struck = wording.normalise(text)
     reading.text = text.lower().replace("`", "")
-    reading.supersedes = struck or _SUPERSEDES.search(_FUTURE_CHANGE.sub(" ", text)) is not None
+    reading.supersedes = (
+        struck
+        or _SUPERSEDES.search(_FUTURE_CHANGE.sub(" ", text)) is not None
+        or markers.changed(reading.source)  # a dated note, before wording drops its date
+    )
     if head:
         reading.retired = _retirements(text)
     portuguese = len(_PORTUGUESE.findall(text)) >= PORTUGUESE_WORDS
@@ -1924,6 +1932,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading.adds = _ADDS.search(reading.text) is not None
     raw: list[str] = []
     text = _FOR_JAPANESE.sub(r" für \1 ", text)  # "欧州向けの予約": bookings for Europe
+    text = markers.turkish_negations(text)  # "zorunlu değil": "required not"
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
     for clause in clauses:
@@ -3398,11 +3407,14 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         return conflict
     if _case_of_rule(a, b):
         return None  # a rule and one case of it: two entries that both hold
+    apart = _stated_apart(a, b)
+    if apart is not None and apart[2]:
+        return Relation(CONTRADICTION, 1.0, f"{apart[0]} against {apart[1]}")
     values = twins or _slot_values(a, b)
     if values and _values_of_one_subject(a, b, values, twins=twins is not None):
         shown = f"{_said(a, values[0])} against {_said(b, values[1])}"
         return Relation(CONTRADICTION, 1.0, shown)
-    if limits.contained_detail and choice is None:
+    if limits.contained_detail and choice is None and apart is None:
         contained = _contained_detail(a, b)
         if contained is not None:
             return contained
@@ -3416,6 +3428,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or _other_types(a, b)
         or _parallel_members(a, b, opening=False)
         or values is not None
+        or apart is not None
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
         # counts only where it governs a concept the other entry names, as for contradictions)
@@ -3423,6 +3436,47 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     if same is None and limits.head_match:
         same = _same_as_head(a, b, limits)
     return same
+
+
+def _stated_apart(a: Reading, b: Reading) -> tuple[str, str, bool] | None:
+    """Two values one label or one stored form is given ("Flutter state management:
+    Riverpod." against "...: BLoC", "stored as the last watched second" against "saved as
+    the percentage of the video watched"): never one entry. With True, a contradiction: two
+    names for one label, or two forms of one subject."""
+    label_a, label_b = markers.labelled(a.source), markers.labelled(b.source)
+    if label_a and label_b and label_a[0] == label_b[0]:
+        first = _first_apart(label_a[1], label_b[1], disjoint=True)
+        if first is not None:
+            return first[0], first[1], first[2]
+    kept_a, kept_b = markers.kept_as(a.source), markers.kept_as(b.source)
+    if kept_a and kept_b:
+        first = _first_apart(kept_a, kept_b, disjoint=False)
+        if first is not None:
+            return first[0], first[1], bool(a.opening) and a.opening == b.opening
+    return None
+
+
+def _first_apart(text_a: str, text_b: str, *, disjoint: bool) -> tuple[str, str, bool] | None:
+    """The first words of two values, as written, when the values differ: each one's first
+    concept absent from the other (``disjoint``: no concept shared at all); with True when
+    both open with a name (a tool, an identifier) and switch nothing off."""
+    value_a, value_b = read(text_a, head=False), read(text_b, head=False)
+    if not value_a.sequence or not value_b.sequence:
+        return None
+    first_a, first_b = value_a.sequence[0], value_b.sequence[0]
+    if first_a in value_b.weights or first_b in value_a.weights:
+        return None
+    if disjoint and set(value_a.sequence) & set(value_b.sequence):
+        return None
+    said_a, said_b = _said(value_a, first_a), _said(value_b, first_b)
+    named = all(
+        first in value.anchors and text.lstrip("`*").startswith(said) and not value.polar
+        for first, value, text, said in (
+            (first_a, value_a, text_a, said_a),
+            (first_b, value_b, text_b, said_b),
+        )
+    )  # "Riverpod." against "Elasticsearch with ...", not "XML-RPC is disabled" against a plugin
+    return said_a, said_b, named
 
 
 CONTAINED_MIN = 3  # subjects a one-clause entry must name to be found inside a longer one
@@ -3478,9 +3532,12 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     tests use insta." against "Snapshot tests use `insta`; review changes with ...")."""
     if _distinct_identifiers(a, b):  # the detail names other code: another rule
         return None
-    for short, long in ((a, b.head), (b, a.head)):
+    for short, whole in ((a, b), (b, a)):
+        long = whole.head
         if long is None or short.head is not None or short.negated != long.negated:
             continue
+        if _adds_own_rule(short, whole):
+            continue  # "... versioned with git tags" against "pin versions; no `ref=main`"
         if short.excepts or long.excepts:  # "cargo-deny also checks advisories" adds a rule
             continue
         if not _said_by_head(short, long, limits):  # a label such as "PCI DSS req. 8" says little
@@ -3489,6 +3546,34 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         if same is not None:
             return Relation(DUPLICATE, same.score, MORE_DETAIL)
     return None
+
+
+OWN_REQUIREMENT = 2  # concepts the shorter entry names and the longer never does: its own rule
+OWN_PREFIX = 3  # letters a word shares with a written-out or shortened form ("ref", "gen'd")
+
+
+def _adds_own_rule(short: Reading, whole: Reading) -> bool:
+    """Whether the shorter entry states a rule of its own beside the longer one's ("Terraform
+    modules are versioned with git tags" against "Environments pin Terraform module versions
+    explicitly; no `ref=main`"): two concepts or more that the longer never names in any form
+    (no shared first letters, no short form), more than half as many as the two share, and no
+    value both state (one number said twice is one rule)."""
+    if short.numbers & whole.numbers:
+        return False
+    theirs = whole.weights.keys()
+    own = [
+        concept
+        for concept in dict.fromkeys(short.sequence)
+        if concept not in theirs
+        and not any(
+            concept[:OWN_PREFIX] == other[:OWN_PREFIX]
+            or _short_form(other, concept)
+            or _short_form(concept, other)
+            for other in theirs
+        )
+    ]
+    shared = len(set(short.sequence) & theirs)
+    return len(own) >= OWN_REQUIREMENT and len(own) > shared / 2
 
 
 def _said_by_head(short: Reading, head: Reading, limits: Limits) -> bool:
