@@ -1452,6 +1452,7 @@ class Reading(Record):
         "initials",
         "instance",
         "lead",
+        "marked",
         "modifiers",
         "negated",
         "negations",
@@ -1491,6 +1492,7 @@ class Reading(Record):
         self.universal: set[str] = set()  # what "every", "all", "any" quantify
         self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
         self.supersedes = False  # a note that something changed ("replaced by", "moved to")
+        self.marked = False  # ... known by a mark of :mod:`.markers` alone ("Since 2025-05-20")
         self.head: Reading | None = None  # the first clause alone, when there are several
         self.excepts = False  # it states an exception or a reason ("unless", "because", "also")
         self.reasons = False  # its only sign of an exception is a reason ("because")
@@ -1904,11 +1906,9 @@ def read(text: str, *, head: bool = True) -> Reading:
     )
     text, struck = wording.normalise(text)
     reading.text = text.lower().replace("`", "")
-    reading.supersedes = (
-        struck
-        or _SUPERSEDES.search(_FUTURE_CHANGE.sub(" ", text)) is not None
-        or markers.changed(reading.source)  # a dated note, before wording drops its date
-    )
+    reading.supersedes = struck or _SUPERSEDES.search(_FUTURE_CHANGE.sub(" ", text)) is not None
+    if not reading.supersedes and markers.changed(reading.source):
+        reading.supersedes = reading.marked = True  # a dated note, before wording drops its date
     if head:
         reading.retired = _retirements(text)
     portuguese = len(_PORTUGUESE.findall(text)) >= PORTUGUESE_WORDS
@@ -3403,6 +3403,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
             return detail  # what conflicts lies in the longer entry's detail
         if limits.supersede_clause and conflict.reason == _CHANGED and not _changed_subject(a, b):
             # the note says something else changed: no pair, unless it says a thing is gone
+            if a.marked or b.marked:  # read as if unmarked (a value may still conflict)
+                return _unmarked_relation(a, b, limits)
             return _retired_conflict(a, b) if limits.retired_conflict else None
         return conflict
     if _case_of_rule(a, b):
@@ -3739,6 +3741,20 @@ def _permission_conflict(a: Reading, b: Reading, containment: float) -> Relation
 _CHANGED = "one note says the other changed"
 
 
+def _unmarked_relation(a: Reading, b: Reading, limits: Limits) -> Relation | None:
+    """How two entries relate when a dated mark ("2025-09-01부터") names nothing the other
+    says changed: as if unmarked ("4시 against 2시" still conflicts), but never a merge."""
+    plain_a, plain_b = copy.copy(a), copy.copy(b)
+    for plain in (plain_a, plain_b):
+        if plain.marked:
+            plain.supersedes = plain.marked = False
+    relation = relate_readings(plain_a, plain_b, limits)
+    return None if relation is None or relation.kind == DUPLICATE else relation
+
+
+MARKED_SHARED = 3  # words a note marked as a whole shares with an entry it says changed
+
+
 def _changed_subject(a: Reading, b: Reading) -> bool:
     """Whether what the change note of the two says changed is something the other entry
     speaks of: two
@@ -3750,9 +3766,12 @@ def _changed_subject(a: Reading, b: Reading) -> bool:
         for k in note.changed
         if note.weights.get(k, 0.0) >= 1.0 and plain.weights.get(k, 0.0) >= 1.0
     ]
+    named = any(k in note.anchors or k in plain.anchors for k in shared)
+    if note.marked:  # the whole note is marked: it must name what the other says, and a name
+        return len(shared) >= MARKED_SHARED and named
     return (
         len(shared) > 1
-        or any(k in note.anchors or k in plain.anchors for k in shared)
+        or named
         or (bool(shared) and _share(note.numbers, plain.numbers))  # "3.8 support dropped"
     )
 
