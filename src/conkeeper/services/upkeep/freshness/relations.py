@@ -180,7 +180,7 @@ import copy
 import re
 
 from conkeeper.domain.records import Record
-from conkeeper.services.upkeep.freshness import wording
+from conkeeper.services.upkeep.freshness import markers, wording
 
 DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
@@ -1452,6 +1452,7 @@ class Reading(Record):
         "initials",
         "instance",
         "lead",
+        "marked",
         "modifiers",
         "negated",
         "negations",
@@ -1491,6 +1492,7 @@ class Reading(Record):
         self.universal: set[str] = set()  # what "every", "all", "any" quantify
         self.polar: set[str] = set()  # concepts of antonyms and rejections ("disabled")
         self.supersedes = False  # a note that something changed ("replaced by", "moved to")
+        self.marked = False  # ... known by a mark of :mod:`.markers` alone ("Since 2025-05-20")
         self.head: Reading | None = None  # the first clause alone, when there are several
         self.excepts = False  # it states an exception or a reason ("unless", "because", "also")
         self.reasons = False  # its only sign of an exception is a reason ("because")
@@ -1568,7 +1570,11 @@ _SCRIPT_RUN = re.compile(
 HANGUL_STEM = 2  # syllables of a Korean word that name its concept ("리뷰는" is "리뷰")
 # Korean words that negate or forbid, by how they begin ("실행하지 않는다" is "does not run",
 # "배포 금지" "deploying forbidden", "없다" "there is none"), and the word read for them.
-KOREAN_NEGATIONS = (("않", "not"), ("금지", "forbidden"), ("없이", "without"), ("없", "not"))
+# "필수가 아니다": "is not required" (a word that begins "아니" negates what it follows)
+KOREAN_NEGATIONS = (
+    *(("않", "not"), ("금지", "forbidden"), ("없이", "without"), ("없", "not")),
+    ("아니", "not"),
+)
 KOREAN_SHORT_NEGATIONS = frozenset({"안", "못"})  # "안 된다", "못 한다": a word of its own
 
 
@@ -1901,6 +1907,8 @@ def read(text: str, *, head: bool = True) -> Reading:
     text, struck = wording.normalise(text)
     reading.text = text.lower().replace("`", "")
     reading.supersedes = struck or _SUPERSEDES.search(_FUTURE_CHANGE.sub(" ", text)) is not None
+    if not reading.supersedes and markers.changed(reading.source):
+        reading.supersedes = reading.marked = True  # a dated note, before wording drops its date
     if head:
         reading.retired = _retirements(text)
     portuguese = len(_PORTUGUESE.findall(text)) >= PORTUGUESE_WORDS
@@ -1924,6 +1932,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     reading.adds = _ADDS.search(reading.text) is not None
     raw: list[str] = []
     text = _FOR_JAPANESE.sub(r" für \1 ", text)  # "欧州向けの予約": bookings for Europe
+    text = markers.turkish_negations(text)  # "zorunlu değil": "required not"
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
     for clause in clauses:
@@ -3394,15 +3403,20 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
             return detail  # what conflicts lies in the longer entry's detail
         if limits.supersede_clause and conflict.reason == _CHANGED and not _changed_subject(a, b):
             # the note says something else changed: no pair, unless it says a thing is gone
+            if a.marked or b.marked:  # read as if unmarked (a value may still conflict)
+                return _unmarked_relation(a, b, limits)
             return _retired_conflict(a, b) if limits.retired_conflict else None
         return conflict
     if _case_of_rule(a, b):
         return None  # a rule and one case of it: two entries that both hold
+    apart = _stated_apart(a, b)
+    if apart is not None and apart[2]:
+        return Relation(CONTRADICTION, 1.0, f"{apart[0]} against {apart[1]}")
     values = twins or _slot_values(a, b)
     if values and _values_of_one_subject(a, b, values, twins=twins is not None):
         shown = f"{_said(a, values[0])} against {_said(b, values[1])}"
         return Relation(CONTRADICTION, 1.0, shown)
-    if limits.contained_detail and choice is None:
+    if limits.contained_detail and choice is None and apart is None:
         contained = _contained_detail(a, b)
         if contained is not None:
             return contained
@@ -3416,6 +3430,7 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         or _other_types(a, b)
         or _parallel_members(a, b, opening=False)
         or values is not None
+        or apart is not None
     ):
         return None  # a sign of conflict rules a merge out (with ``scoped_merge``, a negation
         # counts only where it governs a concept the other entry names, as for contradictions)
@@ -3423,6 +3438,47 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     if same is None and limits.head_match:
         same = _same_as_head(a, b, limits)
     return same
+
+
+def _stated_apart(a: Reading, b: Reading) -> tuple[str, str, bool] | None:
+    """Two values one label or one stored form is given ("Flutter state management:
+    Riverpod." against "...: BLoC", "stored as the last watched second" against "saved as
+    the percentage of the video watched"): never one entry. With True, a contradiction: two
+    names for one label, or two forms of one subject."""
+    label_a, label_b = markers.labelled(a.source), markers.labelled(b.source)
+    if label_a and label_b and label_a[0] == label_b[0]:
+        first = _first_apart(label_a[1], label_b[1], disjoint=True)
+        if first is not None:
+            return first[0], first[1], first[2]
+    kept_a, kept_b = markers.kept_as(a.source), markers.kept_as(b.source)
+    if kept_a and kept_b:
+        first = _first_apart(kept_a, kept_b, disjoint=False)
+        if first is not None:
+            return first[0], first[1], bool(a.opening) and a.opening == b.opening
+    return None
+
+
+def _first_apart(text_a: str, text_b: str, *, disjoint: bool) -> tuple[str, str, bool] | None:
+    """The first words of two values, as written, when the values differ: each one's first
+    concept absent from the other (``disjoint``: no concept shared at all); with True when
+    both open with a name (a tool, an identifier) and switch nothing off."""
+    value_a, value_b = read(text_a, head=False), read(text_b, head=False)
+    if not value_a.sequence or not value_b.sequence:
+        return None
+    first_a, first_b = value_a.sequence[0], value_b.sequence[0]
+    if first_a in value_b.weights or first_b in value_a.weights:
+        return None
+    if disjoint and set(value_a.sequence) & set(value_b.sequence):
+        return None
+    said_a, said_b = _said(value_a, first_a), _said(value_b, first_b)
+    named = all(
+        first in value.anchors and text.lstrip("`*").startswith(said) and not value.polar
+        for first, value, text, said in (
+            (first_a, value_a, text_a, said_a),
+            (first_b, value_b, text_b, said_b),
+        )
+    )  # "Riverpod." against "Elasticsearch with ...", not "XML-RPC is disabled" against a plugin
+    return said_a, said_b, named
 
 
 CONTAINED_MIN = 3  # subjects a one-clause entry must name to be found inside a longer one
@@ -3478,9 +3534,12 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     tests use insta." against "Snapshot tests use `insta`; review changes with ...")."""
     if _distinct_identifiers(a, b):  # the detail names other code: another rule
         return None
-    for short, long in ((a, b.head), (b, a.head)):
+    for short, whole in ((a, b), (b, a)):
+        long = whole.head
         if long is None or short.head is not None or short.negated != long.negated:
             continue
+        if _adds_own_rule(short, whole):
+            continue  # "... versioned with git tags" against "pin versions; no `ref=main`"
         if short.excepts or long.excepts:  # "cargo-deny also checks advisories" adds a rule
             continue
         if not _said_by_head(short, long, limits):  # a label such as "PCI DSS req. 8" says little
@@ -3489,6 +3548,34 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         if same is not None:
             return Relation(DUPLICATE, same.score, MORE_DETAIL)
     return None
+
+
+OWN_REQUIREMENT = 2  # concepts the shorter entry names and the longer never does: its own rule
+OWN_PREFIX = 3  # letters a word shares with a written-out or shortened form ("ref", "gen'd")
+
+
+def _adds_own_rule(short: Reading, whole: Reading) -> bool:
+    """Whether the shorter entry states a rule of its own beside the longer one's ("Terraform
+    modules are versioned with git tags" against "Environments pin Terraform module versions
+    explicitly; no `ref=main`"): two concepts or more that the longer never names in any form
+    (no shared first letters, no short form), more than half as many as the two share, and no
+    value both state (one number said twice is one rule)."""
+    if short.numbers & whole.numbers:
+        return False
+    theirs = whole.weights.keys()
+    own = [
+        concept
+        for concept in dict.fromkeys(short.sequence)
+        if concept not in theirs
+        and not any(
+            concept[:OWN_PREFIX] == other[:OWN_PREFIX]
+            or _short_form(other, concept)
+            or _short_form(concept, other)
+            for other in theirs
+        )
+    ]
+    shared = len(set(short.sequence) & theirs)
+    return len(own) >= OWN_REQUIREMENT and len(own) > shared / 2
 
 
 def _said_by_head(short: Reading, head: Reading, limits: Limits) -> bool:
@@ -3654,6 +3741,20 @@ def _permission_conflict(a: Reading, b: Reading, containment: float) -> Relation
 _CHANGED = "one note says the other changed"
 
 
+def _unmarked_relation(a: Reading, b: Reading, limits: Limits) -> Relation | None:
+    """How two entries relate when a dated mark ("2025-09-01부터") names nothing the other
+    says changed: as if unmarked ("4시 against 2시" still conflicts), but never a merge."""
+    plain_a, plain_b = copy.copy(a), copy.copy(b)
+    for plain in (plain_a, plain_b):
+        if plain.marked:
+            plain.supersedes = plain.marked = False
+    relation = relate_readings(plain_a, plain_b, limits)
+    return None if relation is None or relation.kind == DUPLICATE else relation
+
+
+MARKED_SHARED = 3  # words a note marked as a whole shares with an entry it says changed
+
+
 def _changed_subject(a: Reading, b: Reading) -> bool:
     """Whether what the change note of the two says changed is something the other entry
     speaks of: two
@@ -3665,9 +3766,12 @@ def _changed_subject(a: Reading, b: Reading) -> bool:
         for k in note.changed
         if note.weights.get(k, 0.0) >= 1.0 and plain.weights.get(k, 0.0) >= 1.0
     ]
+    named = any(k in note.anchors or k in plain.anchors for k in shared)
+    if note.marked:  # the whole note is marked: it must name what the other says, and a name
+        return len(shared) >= MARKED_SHARED and named
     return (
         len(shared) > 1
-        or any(k in note.anchors or k in plain.anchors for k in shared)
+        or named
         or (bool(shared) and _share(note.numbers, plain.numbers))  # "3.8 support dropped"
     )
 
