@@ -122,7 +122,7 @@ def test_structure_features_name_the_cues() -> None:
 
 def test_thresholds_are_ordered_and_the_weights_stay_small() -> None:
     assert 0.5 < THRESHOLDS["high"] <= THRESHOLDS["medium"] <= THRESHOLDS["low"] < 1.0
-    assert 0 < len(table("FLAG")) <= 10_000
+    assert 0 < len(table("FLAG")) <= 11_000  # 39 authors (round 19): 10,411
     assert 0 < len(table("KIND")) <= 1500
     assert Path(weights.__file__).stat().st_size < 250_000
     # two string constants, not a tuple of floats: cheap to compile with no bytecode cached

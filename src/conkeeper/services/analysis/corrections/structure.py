@@ -735,6 +735,16 @@ _MISSING = LazyPattern(
     r"(?:the|a|an|its|their)\b",
     re.IGNORECASE,
 )
+
+
+def _omission(sentence: str, lower: str) -> bool:
+    """Whether ``sentence`` names what the agent left out ("you forgot the index", "missing
+    the :key on the v-for")."""
+    if _has(lower, ("forgot", "missed", "skipped", "left out")) and _OMISSION.match(sentence):
+        return True
+    return "missing" in lower and bool(_MISSING.match(sentence))
+
+
 # keep off what the user did not ask to change: "leave the tests alone", "only change X"
 _SCOPE = LazyPattern(
     _LEAD + r"(?:(?:please|pls|just|and)\s+)?(?:leave (?:[\w.-]+ ){0,4}alone\b|(?:only|just) "
@@ -860,9 +870,7 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         found = (0.82, "mock-praise")
     elif _has(lower, ("should", "supposed")) and _SHOULD_HAVE.match(sentence):
         found = (0.82, "should-have")
-    elif _has(lower, ("forgot", "missed", "skipped", "left out")) and _OMISSION.match(sentence):
-        found = (0.82, "omission")
-    elif "missing" in lower and _MISSING.match(sentence):
+    elif _omission(sentence, lower):
         found = (0.82, "omission")
     elif _has(lower, ("alone", "only", "just", "touch")) and _SCOPE.match(sentence):
         found = (0.84, "scope")
@@ -1226,8 +1234,8 @@ _MOCK_PRAISE_CUES = (
 _MOCK_PRAISE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
     r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb|impressive)(?: of course)?"
-    r"[,!.]+ +(?:(?:a|an|another)\b|\d|let's just\b|(?:so )?now (?:the|it|it's|every|everything|nothing|all|"
-    r"we're|there's|there|my|our|this|that|each|both|half)\b(?![^.!?]*\b(?:works?|working|"
+    r"[,!.]+ +(?:(?:a|an|another)\b|\d|let's just\b|(?:so )?now (?:the|it|it's|every|"
+    r"everything|nothing|all|we're|there's|there|my|our|this|that|each|both|half)\b(?![^.!?]*\b(?:works?|working|"
     r"pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|correct)\b))",
     re.IGNORECASE,
 )
@@ -1272,7 +1280,9 @@ _IRONY = LazyPattern(
     r"readable|elegant)[.!]*$",
     re.IGNORECASE,
 )
-_IRONY_CUES = ("sure", "every", "need", "just what", "one way", "love", "helps", "really did", "very")
+_IRONY_CUES = (
+    "sure", "every", "need", "just what", "one way", "love", "helps", "really did", "very",
+)  # fmt: skip
 
 
 def ironic(text: str) -> bool:
