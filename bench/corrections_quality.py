@@ -134,20 +134,21 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   languages; ``BLIND26.md``), written by a helper who saw no code, committed at 19:36 UTC on
   2026-11-27 before rounds 17-18 began, measured once on the previous stop's detector (418bbdb:
   low FP .018 recall .783, medium .037 / .869) and once after rounds 17-18 (5a923fd: low .018 /
-  .823, medium .037 / .864; ``BLIND26_FIRST.md``). Seen since; not yet an author.
+  .823, medium .037 / .864; ``BLIND26_FIRST.md``). Seen since; the scorer's 38th author since
+  round 19.
 * ``blind27.jsonl`` (418 prompts: a Go microservices developer, a Vue/Nuxt developer, a data
   scientist in R and Python, a .NET developer and a Terraform/AWS engineer; 128 lines (31 %) in
   fourteen other languages; ``BLIND27.md``), committed at 21:03 UTC after rounds 17-18 were
   merged, measured once on the previous stop's detector (418bbdb: low FP .018 recall .766,
   medium .041 / .832) and once on this stop's (5a923fd: low .018 / .822, medium .027 / .883;
-  ``BLIND27_FIRST.md``). Seen since; not yet an author.
+  ``BLIND27_FIRST.md``). Seen since; the scorer's 39th author since round 19.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (27: blind28 and any later one); ``--skip blind28`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
-  set past 25 (its list of authors is explicit; blind 22 to 25, each measured once,
-  ``BLIND22_FIRST.md`` .. ``BLIND25_FIRST.md``, are trained on since rounds 14 to 17).
+  set past 27 (its list of authors is explicit; blind 22 to 27, each measured once,
+  ``BLIND22_FIRST.md`` .. ``BLIND27_FIRST.md``, are trained on since rounds 14 to 19).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
@@ -639,6 +640,47 @@ prompt the scorer flagged, their patterns compiled behind cue words;
 ``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, UserPromptSubmit -1.16 ms
 (Bash -0.78, Edit -1.39: noise).
 
+Issue 20 round 19 (``ck/cdet19``): blind 26 and blind 27 are authors 38 and 39 and the strict
+pair. Error analysis first: at low their first measurements missed other-language corrections
+(8 and 11), sarcasm (7 and 4), omissions (2 and 5) and redirects of approach, tool or fact with
+no negation word; over every author's held-out misses, lines in other languages whose words no
+gloss table read. The gloss reads the words each language still lacked ("no" in Danish and
+Norwegian, a one-word "don't X" in Turkish and Czech, "missing", "you broke", "I said", "how
+many times", "give up" in Turkish, Hebrew, Arabic, Swahili, Ukrainian, Czech, Indonesian,
+Japanese, Korean, Chinese, Thai and others; Japanese 別の is "another", not Chinese "don't");
+irony without a praise word ("just what I wanted on a Friday", "is one way to make CI green", a
+closing "Very scalable."), mock praise of a thing that "is now" worse and of a request of the
+agent's own making, and an omission named as a state ("missing the :key ...": 12 openings over
+every author, all corrections) are shapes (over every author's prompts, +14 sarcastic
+exhibits, no null). Leave-one-author-out, one training order, mean (worst) FP / recall, round
+18's design with blind 26 and 27 as authors -> round 19::
+
+      table                        level   BEFORE                       AFTER (ck/cdet19)
+      39 authors                   low     .011 (.052) / .884 (.692)    .011 (.052) / .888 (.684)
+                                   medium  .025 (.091) / .921 (.784)    .024 (.091) / .924 (.772)
+      23 fresh authors             low     .009 (.023) / .853 (.692)    .009 (.019) / .858 (.684)
+                                   medium  .022 (.042) / .909 (.784)    .022 (.042) / .913 (.772)
+      21 fresh (not blind 26-27)   low     .008 (.019) / .856 (.692)    .009 (.019) / .855 (.684)
+                                   medium  .021 (.042) / .910 (.784)    .021 (.042) / .912 (.772)
+      strict blind 26              low     .018 / .823                  .018 / .899
+                                   medium  .036 / .879                  .032 / .934
+      strict blind 27              low     .018 / .832                  .018 / .873
+                                   medium  .041 / .883                  .032 / .914
+
+The strict pair's misses were read to write the changes, so its AFTER rows are tuning figures
+(its BEFORE rows, the pair held out from round 18's design, are within .01 of the first
+measurements). The 21 fresh authors other than blind 26-27 are the nearest to honest: recall
+flat at low (.856 -> .855), +.002 at medium, the worst author (``train_extra6``) .692 -> .684
+and .784 -> .772. Targets on a new writer: not claimed; blind 28 measures it. Shipped (chosen
+on all 39, the one-order scores; weights averaged over five orders): low .84 / veto .7 / strong
+.95, medium .63 / veto .5 / strong .95, high .51. The chooser gave medium veto .7 / strong 1.01;
+that broke the levels' nesting (a .96 rule match kept at low, vetoed at medium) and the pinned
+300-line paste complaint, so medium takes low's strong .95 and veto .5 (at these parameters on
+the out-of-fold scores, 23 fresh medium .021 (.041) / .915 (.772) -> .023 (.042) / .917
+(.780)). The flag table has 10,411 weights (was under 10,000; the file 214 -> 225 KB). Hook
+cost: ``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, UserPromptSubmit -0.46 ms
+(PostToolUse Bash +0.20, Edit -0.01: noise).
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -680,7 +722,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 27  # blind sets 1-27 were measured (26, 27 once: BLIND2[67]_FIRST.md; untrained)
+SEEN_BLIND = 27  # blind sets 1-27 were measured (26, 27 once: BLIND2[67]_FIRST.md; trained on)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

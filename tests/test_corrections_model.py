@@ -122,7 +122,7 @@ def test_structure_features_name_the_cues() -> None:
 
 def test_thresholds_are_ordered_and_the_weights_stay_small() -> None:
     assert 0.5 < THRESHOLDS["high"] <= THRESHOLDS["medium"] <= THRESHOLDS["low"] < 1.0
-    assert 0 < len(table("FLAG")) <= 10_000
+    assert 0 < len(table("FLAG")) <= 11_000  # 39 authors (round 19): 10,411
     assert 0 < len(table("KIND")) <= 1500
     assert Path(weights.__file__).stat().st_size < 250_000
     # two string constants, not a tuple of floats: cheap to compile with no bytecode cached
@@ -145,13 +145,13 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "corpus.jsonl",
         *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
         "blind.jsonl",
-        *(f"blind{n}.jsonl" for n in range(2, 26)),
+        *(f"blind{n}.jsonl" for n in range(2, 28)),
     }
-    assert "blind26.jsonl" not in files  # measured once (BLIND26_FIRST.md), not yet an author
-    assert "blind27.jsonl" not in files  # measured once (BLIND27_FIRST.md), not yet an author
     assert "blind28.jsonl" not in files  # the next blind set: unseen, never read here
-    assert "blind25" in trainer.FRESH  # measured once (BLIND25_FIRST.md), trained on since
-    assert trainer.RECENT == ("blind24", "blind25")  # the strict run's held-out pair
+    assert "blind29.jsonl" not in files
+    # measured once (BLIND26_FIRST.md, BLIND27_FIRST.md), trained on since round 19
+    assert {"blind25", "blind26", "blind27"} <= set(trainer.FRESH)
+    assert trainer.RECENT == ("blind26", "blind27")  # the strict run's held-out pair
 
 
 def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:

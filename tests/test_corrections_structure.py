@@ -565,3 +565,36 @@ def test_a_flaw_of_the_agent_overrides_the_users_own_action_and_new_work(text: s
 def test_a_complaint_after_the_users_own_push_is_queued(level: str) -> None:
     assert detect("I pushed it twice and your migration still fails", level).label == "friction"
     assert detect("I pushed the branch, have a look", level).label is None
+
+
+# round 19 (written for this test, in no data set): irony without a praise word, mock praise
+# of a thing that "is now" worse, and an omission named as a state are corrections; real praise
+# and a new request after praise are not
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wonderful, a DROP TABLE in the seed script. Just what we needed before the demo.",
+        "Sure, commenting out the assertion is one way to get the build green.",
+        "Impressive, the login page is now slower than the whole checkout.",
+        "Great, so every request now opens its own Redis pool. Very scalable.",
+        "Missing the index on orders.customer_id in that migration.",
+        "The handler is missing the auth check the other routes have.",
+    ],
+)
+def test_irony_mock_praise_and_a_named_omission_are_corrections(text: str, level: str) -> None:
+    assert detect(text, level).label is not None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Impressive, the page is now twice as fast. Thanks!",
+        "Great, another feature request from sales: add a CSV export.",
+        "What's missing from the roadmap for Q3?",
+        "Nice, that works. Now add a test for the empty case.",
+    ],
+)
+def test_their_look_alikes_are_not_corrections(text: str, level: str) -> None:
+    assert detect(text, level).label is None

@@ -728,6 +728,23 @@ _OMISSION = LazyPattern(
     _LEAD + r"(?:you )?(?:forgot|missed|skipped|left out)\b(?! to (?:mention|say|tell|ask)\b)",
     re.IGNORECASE,
 )
+# round 19: the omission named as a state ("missing the :key on the v-for", "the PR is missing
+# the Atlantis entry"): over every author's prompts 12 such openings, all corrections, no null
+_MISSING = LazyPattern(
+    r"^(?:you'?re |it'?s |(?:the|your) [\w-]+(?: [\w-]+)? (?:is|are) )?(?:still )?missing "
+    r"(?:the|a|an|its|their)\b",
+    re.IGNORECASE,
+)
+
+
+def _omission(sentence: str, lower: str) -> bool:
+    """Whether ``sentence`` names what the agent left out ("you forgot the index", "missing
+    the :key on the v-for")."""
+    if _has(lower, ("forgot", "missed", "skipped", "left out")) and _OMISSION.match(sentence):
+        return True
+    return "missing" in lower and bool(_MISSING.match(sentence))
+
+
 # keep off what the user did not ask to change: "leave the tests alone", "only change X"
 _SCOPE = LazyPattern(
     _LEAD + r"(?:(?:please|pls|just|and)\s+)?(?:leave (?:[\w.-]+ ){0,4}alone\b|(?:only|just) "
@@ -853,7 +870,7 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         found = (0.82, "mock-praise")
     elif _has(lower, ("should", "supposed")) and _SHOULD_HAVE.match(sentence):
         found = (0.82, "should-have")
-    elif _has(lower, ("forgot", "missed", "skipped", "left out")) and _OMISSION.match(sentence):
+    elif _omission(sentence, lower):
         found = (0.82, "omission")
     elif _has(lower, ("alone", "only", "just", "touch")) and _SCOPE.match(sentence):
         found = (0.84, "scope")
@@ -1212,13 +1229,13 @@ def approval_without_but(sentence: str) -> bool:
 # corrections or friction; "great, now add ..." (the next task) is excluded.
 _MOCK_PRAISE_CUES = (
     "yes", "yeah", "sure", "great", "nice", "fantastic", "brilliant", "wonderful", "lovely",
-    "perfect", "cool", "awesome", "excellent", "amazing", "superb",
+    "perfect", "cool", "awesome", "excellent", "amazing", "superb", "impressive",
 )  # fmt: skip
 _MOCK_PRAISE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
-    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb)(?: of course)?[,!.]+ +"
-    r"(?:(?:a|an|another)\b|\d|let's just\b|now (?:the|it|it's|every|everything|nothing|all|"
-    r"we're|there's|there|my|our|this|that|each|both|half)\b(?![^.!?]*\b(?:works?|working|"
+    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb|impressive)(?: of course)?"
+    r"[,!.]+ +(?:(?:a|an|another)\b|\d|let's just\b|(?:so )?now (?:the|it|it's|every|"
+    r"everything|nothing|all|we're|there's|there|my|our|this|that|each|both|half)\b(?![^.!?]*\b(?:works?|working|"
     r"pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|correct)\b))",
     re.IGNORECASE,
 )
@@ -1231,24 +1248,41 @@ _MOCK_PRAISE = LazyPattern(
 # prompts 5 more corrections flagged, no null ("great, the chart renders now" stays unread).
 _MOCK_PRAISE_MORE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
-    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb)(?: of course)?[,!.]+ +"
-    r"(?:so )?(?:CODE\b|(?:the|your|this|that|my|our|every|each) [\w-]+(?: [\w-]+)? now (?=\w))"
+    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb|impressive)(?: of course)?"
+    r"[,!.]+ +(?:so )?(?:CODE\b|(?:the|your|this|that|my|our|every|each) [\w-]+(?: [\w-]+)?"
+    r"(?: (?:is|are))? now (?=\w))"
     r"(?![^.!?]*\b(?:works?|working|pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|"
     r"correct|renders?|loads?|builds?|compiles?|runs?|shows?|displays?|happy|good|ok|okay)\b)",
     re.IGNORECASE,
 )
 
 
-_INCOMING_WORK = LazyPattern(r":|\b(?:request|ticket|task|meeting|feature)s?\b", re.IGNORECASE)
+# work handed over ("great, another feature request from sales: ..."); round 19: a request of
+# the agent's own making is an exhibit ("cool, so every HTMX request now does a full reload")
+_INCOMING_WORK = LazyPattern(
+    r":|\b(?:a|an|another|new|more|the)\b[^.!?]{0,20}\b(?:request|ticket|task|meeting|"
+    r"feature)s?\b(?! now\b)",
+    re.IGNORECASE,
+)
 # round 14: irony with no praise word first ("I'm sure nobody will ever look there", "ah yes,
 # because what every LiveView needs is a 4 MB assign"): over every author's prompts two, both
 # corrections, and no null
+# round 19: "just what I wanted on a Friday", "what this scene really needed was ...", "X is one
+# way to make CI green", "the security team will love it", "really helps when prod breaks",
+# "scaling to 0 really did fix the error rate", a closing "Very scalable."
 _IRONY = LazyPattern(
     r"\bi'?m sure (?:nobody|no one|no-one) (?:will|would)\b|"
-    r"\bbecause what every [\w-]+(?: [\w-]+)? needs\b",
+    r"\bbecause what (?:every|this|the|our|my) [\w-]+(?: [\w-]+)? (?:really )?need(?:s|ed)\b|"
+    r"\bjust what (?:i|we) (?:wanted|needed)\b|\bis one way to (?:make|get|fix)\b|"
+    r"\bteam (?:will|is going to) love (?:it|that|this)\b|\breally helps when\b|"
+    r"\breally did (?:fix|help|solve)\b|"
+    r"(?:^|[.!] )very (?:modern|scalable|secure|efficient|professional|robust|maintainable|"
+    r"readable|elegant)[.!]*$",
     re.IGNORECASE,
 )
-_IRONY_CUES = ("sure", "every")
+_IRONY_CUES = (
+    "sure", "every", "need", "just what", "one way", "love", "helps", "really did", "very",
+)  # fmt: skip
 
 
 def ironic(text: str) -> bool:
