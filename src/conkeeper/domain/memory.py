@@ -590,6 +590,66 @@ def find_node(text: str, line: int) -> Node:
     raise ValueError(f"line {line} is not a heading or a top-level bullet")
 
 
+@dataclass(frozen=True)
+class SectionSpan:
+    """Where one heading's section lies: ``start`` is the heading line and ``last`` the last
+    line a reader sees as the section's own content (1-based, the parser's numbering)."""
+
+    level: int
+    title: str
+    start: int
+    last: int
+
+
+def section_spans(text: str) -> list[SectionSpan]:
+    """The headed sections of ``text`` in file order, each with the last line of its content.
+
+    A new bullet added right after ``last`` lands at the end of that section: after its last
+    bullet with that bullet's tag and continuation lines (or its prose, or a closed code
+    block), before the next heading of any level and before the section's trailing blank lines
+    and HTML comments; never inside a fenced block or a comment. An empty section's ``last``
+    is its heading line. Headings inside code, comments and front matter are not sections.
+    """
+    lines, _ = _lines(text)
+    nodes = [node for node in parse_nodes(text) if node.addressable]
+    spans: list[SectionSpan] = []
+    for index, node in enumerate(nodes):
+        stop = nodes[index + 1].start - 1 if index + 1 < len(nodes) else len(lines)
+        level = (_heading(lines[node.start - 1]) or (1, ""))[0]
+        spans.append(SectionSpan(level, node.heading, node.start, _last_content(lines, node, stop)))
+    return spans
+
+
+def _last_content(lines: list[str], node: Node, stop: int) -> int:
+    """The last line up to ``stop`` of ``node``'s section that is not blank and not inside or
+    part of an HTML comment (a tag line is content: it qualifies the bullet above it)."""
+    last = node.start
+    fence: tuple[str, int] | None = None
+    in_comment = False
+    for number in range(node.start + 1, stop + 1):
+        line = lines[number - 1]
+        if fence is not None:
+            last = number
+            if _fence_closes(line, fence):
+                fence = None
+            continue
+        if in_comment:
+            in_comment = "-->" not in line
+            continue
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped[0] == "<" and parse_tag_line(line) is None:
+            if _is_comment_line(stripped):
+                continue
+            if _opens_comment(stripped):
+                in_comment = True
+                continue
+        fence = _fence_open(line)
+        last = number
+    return last
+
+
 def parse_file(path: Path) -> list[Entry]:
     """Entries of the memory file at ``path``; raises ``MemoryFileError`` when it is unreadable,
     binary, not UTF-8 or too large (the message is one line for a person)."""

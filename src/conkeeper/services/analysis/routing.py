@@ -18,7 +18,8 @@ from pathlib import Path
 from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, item_id, parse_queue
 from conkeeper.domain.paths import is_agent_instruction_file
-from conkeeper.domain.safewrite import WriteError, append_edit, edit_file, text_edit, write_group
+from conkeeper.domain.placement import place_entry
+from conkeeper.domain.safewrite import WriteError, edit_file, text_edit, write_group
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
 # Where each kind of correction belongs (the skill shows these as proposals).
@@ -319,12 +320,15 @@ def add_entry(
     relative = path.relative_to(memory_dir).as_posix()
 
     def add(current: bytes) -> bytes:
-        new = append_edit(entry_bytes(current, rule, chosen, source_tag))(current)
+        new, offset = place_entry(
+            current, entry_bytes(current, rule, chosen, source_tag), chosen, rule
+        )
         if current:
             text = _decoded(current)
+            first = len(_decoded(new[:offset]).splitlines()) + 1  # the bullet's line
             _refuse_known(rule, relative, text)
-            _refuse_hidden_end(relative, text, _decoded(new))
-            _refuse_open_fence(relative, text)
+            _refuse_hidden_end(relative, _decoded(new), first)
+            _refuse_open_fence(relative, text, first)
         return new
 
     try:
@@ -360,36 +364,37 @@ def _decoded(current: bytes) -> str:
     return current.decode("utf-8-sig", "replace")
 
 
-def _refuse_hidden_end(relative: str, current: str, new: str) -> None:
-    """Refuse a bullet that would land inside the person's unclosed ``<private>`` block: privacy
-    hides such a block to the end of the file, so the entry would be saved yet never searched or
-    injected (and a queued correction consumed for nothing). Closing the block for them is no
-    answer: text they append later, meant as private, would then show."""
+def _refuse_hidden_end(relative: str, new: str, first: int) -> None:
+    """Refuse a bullet (on line ``first`` of ``new``) that would land inside the person's
+    unclosed ``<private>`` block: privacy hides such a block to the end of the file, so the
+    entry would be saved yet never searched or injected (and a queued correction consumed for
+    nothing). Closing the block for them is no answer: text they append later, meant as
+    private, would then show. A block opened below the entry's section hides nothing of it."""
     from conkeeper.domain.privacy import analyze
 
     report = analyze(new)
     if report.file_private:
         return  # a file the person marked private keeps what is added to it private, as asked
-    first = len(current.splitlines()) + 1
     for hidden in report.hidden_ranges:
         if hidden.start <= first <= hidden.end:
             raise RoutingError(  # no tag in the message: privacy would cut it from the line
                 f"{relative}: the private block opened on line {hidden.start} is never closed, "
-                "so an entry added at the end would be hidden; close that block and run again"
+                "so the new entry would be hidden; close that block and run again"
             )
 
 
-def _refuse_open_fence(relative: str, current: str) -> None:
-    """Refuse a bullet that would land inside the person's unclosed code fence: it would be
-    saved yet read as code (by search, SessionStart and the person's own Markdown viewer).
-    Closing the fence for them would change what they wrote."""
+def _refuse_open_fence(relative: str, current: str, first: int) -> None:
+    """Refuse a bullet (going to line ``first``) that would land inside the person's unclosed
+    code fence: it would be saved yet read as code (by search, SessionStart and the person's
+    own Markdown viewer). Closing the fence for them would change what they wrote. A fence
+    opened below the entry's section does not reach it."""
     from conkeeper.domain.memory import unclosed_fence
 
     opened = unclosed_fence(current)
-    if opened is not None:
+    if opened is not None and opened < first:
         raise RoutingError(
             f"{relative}: the code block opened on line {opened} is never closed, so an entry "
-            "added at the end would be read as code; close that block and run again"
+            "added after it would be read as code; close that block and run again"
         )
 
 
