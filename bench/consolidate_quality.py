@@ -765,7 +765,8 @@ changed, all to the label (the 6 wrong merges gone; 6 contradictions found that 
 none lost). Pair figures (``tools/consolidate_cv.py --current``): authors 1-16 unchanged, author
 17 contradiction .889 / .667 -> .894 / .700, author 18 .870 / .783 -> .873 / .800, wrong merges
 0; held out (``tools/consolidate_cv.py``, against main's run): every fold's choice unchanged, the
-same rows. All-pairs check, shipped limits, eighteen files: wrong merges 0 -> 0, right merges 652 -> 652,
+same rows. All-pairs check, shipped limits, eighteen files: wrong merges 0 -> 0, right merges 652
+-> 652,
 merges no label judges 367 -> 362 (gone: two rules told apart rightly, "Motor board firmware is C
 on FreeRTOS" / "... built with GCC 12.3", Brandt Bau's two approvals; and three duplicates with
 more detail lost to the own-rule test: "Skip e2e locally with ...; CI runs them", "Run `make
