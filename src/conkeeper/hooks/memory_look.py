@@ -125,11 +125,13 @@ def take_changes(
 def _during_agent_shells(
     ctx: HookContext, changed: list[str], now: dict[str, list[int]]
 ) -> list[str]:
-    """The files of ``changed`` whose last change fell inside an agent shell command's span."""
+    """The files of ``changed`` whose last change fell inside an ended agent shell command's
+    span (one still running is judged by its own end: a watched folder's change then is
+    recorded as the agent's by its PostToolUse)."""
     from conkeeper.storage.agent_shells import windows
     from conkeeper.storage.state import now_ms
 
-    spans = windows(now_ms(), ctx.env)
+    spans = windows(now_ms(), ctx.env, running=False)
     if not spans:
         return []
     return [
