@@ -98,7 +98,7 @@ def refresh(ctx: HookContext, prints: Prints, before: object) -> None:
             log(f"hook {ctx.event}: memory contents not noted ({exc})", env=ctx.env)
 
 
-_SLACK_MS = 50  # file times come from a coarse clock (as in on_tool)
+_SLACK_MS = 50  # file times come from a coarse clock, behind (as in on_tool): before a start only
 
 
 def take_changes(
@@ -137,7 +137,5 @@ def _during_agent_shells(
     return [
         rel
         for rel in changed
-        if any(
-            start - _SLACK_MS <= now[rel][1] // 1_000_000 <= end + _SLACK_MS for start, end in spans
-        )
+        if any(start - _SLACK_MS <= now[rel][1] // 1_000_000 <= end for start, end in spans)
     ]
