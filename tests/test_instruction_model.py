@@ -740,14 +740,15 @@ def test_notes_read_together_are_judged_on_the_word_probability() -> None:
             assert f"{word:.2f}" in found[0].line()
 
 
-def test_a_mention_the_rules_read_as_quoted_is_judged_by_the_word_scorer_alone() -> None:
+def test_a_mention_the_rules_read_as_quoted_is_not_held_for_its_quoted_letters() -> None:
     """The character scorer reads the letters of "ignore previous instructions" whoever types
     them; where the rules read the attack only as the user's quoted words, the mix adds no hold
-    (the word scorer reads the quotation as its feature)."""
+    (the word scorer reads the quotation as its feature; the character scorer reads the rest of
+    the note, without the quoted words)."""
     from conkeeper.domain import instruction_model
     from conkeeper.domain.instructions import scorer_text, steering_scores
 
     text = "When the user says ignore previous instructions, start the task over from scratch."
     word, verdict = steering_scores(text)
-    assert verdict == word < instruction_model.THRESHOLD
+    assert word <= verdict < instruction_model.THRESHOLD
     assert instruction_model.verdict(scorer_text(text), word) >= instruction_model.THRESHOLD

@@ -2208,6 +2208,12 @@ _USERS_WORDS = LazyPattern(
 )
 
 
+def _unquoted(text: str) -> str:
+    """``text`` without its quotations and the words a condition says the user will type: what
+    the note itself says, apart from what it mentions."""
+    return _USERS_WORDS.sub(r"\1 ", _QUOTED.sub(" ", text))
+
+
 def scorer_rule_kinds(text: str, found: list[Finding], judge: _Judge | None = None) -> set[str]:
     """The rules' verdict as the learned scorer reads it: each kind found, except that a kind
     found only inside quotation marks, or in the words a condition says the user will type, is
@@ -2217,7 +2223,7 @@ def scorer_rule_kinds(text: str, found: list[Finding], judge: _Judge | None = No
     kinds = {finding.kind for finding in found}
     if not kinds:
         return kinds
-    unquoted = _USERS_WORDS.sub(r"\1 ", _QUOTED.sub(" ", text))
+    unquoted = _unquoted(text)
     if unquoted == text:
         return kinds
     kept = {finding.kind for finding in rule_findings(unquoted, judge)}
@@ -2429,13 +2435,15 @@ def _verdict(text: str, found: list[Finding], word: float, visible: str) -> floa
     (:func:`conkeeper.domain.instruction_model.verdict`), except where the rules read an attack
     only as a mention, inside quotation marks or in the words a condition says the user will
     type ("when the user says ignore previous instructions, start over"): the character scorer
-    reads the characters, not who says them, so there the word scorer, which reads the
-    quotation as one of its features, decides alone (held out over 30 authors this costs 0.08
-    points of held attacks and no saved note)."""
+    reads the characters, not who says them, so there it reads the text without its quotations
+    (not nothing: a quoted decoy mention appended to an order must not switch the character
+    scorer off for the order itself)."""
     from conkeeper.domain import instruction_model
 
-    if word >= instruction_model.THRESHOLD or _mentions_only(text, found):
+    if word >= instruction_model.THRESHOLD:
         return word
+    if _mentions_only(text, found):
+        return instruction_model.verdict(scorer_text(_unquoted(text)), word)
     return instruction_model.verdict(visible, word)
 
 

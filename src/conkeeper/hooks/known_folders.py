@@ -17,7 +17,9 @@ The trade: what the person typed into another project's memory while an agent's 
 ran counts as the agent's (held if it reads like an order, until ``conkeeper review`` keeps it).
 Cost: a ``scandir`` of each known folder (the 16 most recently started) before and after each
 shell command: 3.6 ms for 20 folders on a loaded 2-core machine; a project not started among
-the last 16 is not watched.
+the last 16 is not watched, but its next look (SessionStart, a prompt, this module's before)
+still takes a file last changed while an agent's shell command ran for the agent's
+(:func:`conkeeper.hooks.memory_look.take_changes`).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ def before(ctx: HookContext, skip: list[Path]) -> None:
         data[STATE_KEY] = starts
 
     ctx.state.update(apply)
+    from conkeeper.hooks.memory_look import take_changes
     from conkeeper.storage import agent_edits
 
     for folder in folders:
@@ -67,7 +70,7 @@ def before(ctx: HookContext, skip: list[Path]) -> None:
         stale = [rel for rel, (_, changed) in prints.items() if since is None or changed > since]
         if stale:
             with _logged(ctx):
-                agent_edits.remember_contents(folder, stale)
+                take_changes(ctx, folder, stale, prints)
 
 
 def after(ctx: HookContext, skip: list[Path]) -> None:

@@ -91,8 +91,51 @@ def refresh(ctx: HookContext, prints: Prints, before: object) -> None:
         if not changed:
             continue
         try:
-            agent_edits.remember_contents(Path(folder), changed)
+            take_changes(ctx, Path(folder), changed, now)
         except OSError as exc:
             from conkeeper.storage.logfile import log
 
             log(f"hook {ctx.event}: memory contents not noted ({exc})", env=ctx.env)
+
+
+_SLACK_MS = 50  # file times come from a coarse clock, behind (as in on_tool): before a start only
+
+
+def take_changes(
+    ctx: HookContext, folder: Path, changed: list[str], now: dict[str, list[int]]
+) -> None:
+    """``changed`` files of ``folder`` become its known content: the person's, except a file
+    last changed while an agent's shell command ran (any project's,
+    :mod:`conkeeper.storage.agent_shells`), whose new lines are recorded as the agent's. A
+    folder no shell hook watched then (another project's, pushed out of the newest 16 known
+    folders) was written through a path no hook saw; its next look must not launder that."""
+    from conkeeper.storage import agent_edits
+
+    during = _during_agent_shells(ctx, changed, now)
+    if during:
+        since_ns = min(now[rel][1] for rel in during)
+        looked = (folder / agent_edits.REVIEW_DIR / agent_edits.BASELINE).exists()
+        new = [rel for rel in during if looked and agent_edits.known_keys(folder, rel) is None]
+        agent_edits.record_changes(folder, during, now, since_ns, new)
+    rest = [rel for rel in changed if rel not in during]
+    if rest:
+        agent_edits.remember_contents(folder, rest)
+
+
+def _during_agent_shells(
+    ctx: HookContext, changed: list[str], now: dict[str, list[int]]
+) -> list[str]:
+    """The files of ``changed`` whose last change fell inside an ended agent shell command's
+    span (one still running is judged by its own end: a watched folder's change then is
+    recorded as the agent's by its PostToolUse)."""
+    from conkeeper.storage.agent_shells import windows
+    from conkeeper.storage.state import now_ms
+
+    spans = windows(now_ms(), ctx.env, running=False)
+    if not spans:
+        return []
+    return [
+        rel
+        for rel in changed
+        if any(start - _SLACK_MS <= now[rel][1] // 1_000_000 <= end for start, end in spans)
+    ]

@@ -12,8 +12,10 @@ holds open (``/proc/PID/fd``); that process and its parents are read as
 
 The trade: a process whose open files cannot be read (another user's, or one that made itself
 not dumpable) hides which one holds the socket; then any such process of an agent's counts, so
-the person's browser keeps working unless an agent started it. Without ``/proc`` nothing is
-found and the viewer's started-by rule alone applies.
+the person's browser keeps working unless an agent started it. A connection whose sending end
+no process holds any more (its sender wrote the request and closed the socket at once, leaving
+nobody to look at) or that is gone from the tables counts as an agent's: a browser waits for
+the answer. Without ``/proc`` nothing is found and the viewer's started-by rule alone applies.
 """
 
 from __future__ import annotations
@@ -27,9 +29,15 @@ def peer_marker(client: tuple[str, int], server: tuple[str, int]) -> str | None:
     """Why the process that opened the connection from ``client`` to ``server`` (both
     ``(host, port)`` as the server saw them) counts as an agent's, else ``None``."""
     inodes = _client_sockets(client[1], server[1])
-    if not inodes:
+    if inodes is None:
         return None
-    holders, unreadable = _holders(inodes)
+    held = inodes - {"0"}
+    holders, unreadable = _holders(held) if held else ([], [])
+    if not holders and not unreadable:
+        return (
+            f"the process that sent the request from port {client[1]} closed its connection "
+            "before the viewer could see which one it was (a browser waits for the answer)"
+        )
     for pid in holders or unreadable:
         found = process_marker(pid)
         if found is not None:
@@ -37,15 +45,17 @@ def peer_marker(client: tuple[str, int], server: tuple[str, int]) -> str | None:
     return None
 
 
-def _client_sockets(client_port: int, server_port: int) -> set[str]:
-    """Inodes of the sockets whose local port is ``client_port`` and remote ``server_port``."""
-    found: set[str] = set()
+def _client_sockets(client_port: int, server_port: int) -> set[str] | None:
+    """Inodes of the sockets whose local port is ``client_port`` and remote ``server_port``
+    (``0`` for one no process holds any more), or ``None`` when no table could be read."""
+    found: set[str] | None = None
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table, encoding="ascii", errors="replace") as handle:
                 lines = handle.read().splitlines()[1:]
         except OSError:
             continue
+        found = found if found is not None else set()
         for line in lines:
             fields = line.split()
             ports = (_port(fields[1]), _port(fields[2])) if len(fields) > 9 else ()

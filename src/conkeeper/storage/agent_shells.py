@@ -41,9 +41,12 @@ def note(edge: str, key: str, stamp_ms: int, env: Mapping[str, str] | None = Non
         _trim(path)
 
 
-def windows(now_ms: int, env: Mapping[str, str] | None = None) -> list[tuple[int, int]]:
+def windows(
+    now_ms: int, env: Mapping[str, str] | None = None, *, running: bool = True
+) -> list[tuple[int, int]]:
     """The ``(start, end)`` spans of the agents' shell commands noted, in ms; one still
-    running (or never ended) lasts until ``now_ms``, at most :data:`OPEN_MS`."""
+    running (or never ended) lasts until ``now_ms``, at most :data:`OPEN_MS` (left out when
+    not ``running``: its own end will account for what it did)."""
     try:
         with open(_path(env), "rb") as handle:
             data = handle.read(MAX_BYTES * 2)
@@ -60,7 +63,8 @@ def windows(now_ms: int, env: Mapping[str, str] | None = None) -> list[tuple[int
             starts[key] = stamp
         elif edge == "end" and key in starts:
             spans.append((starts.pop(key), stamp))
-    spans.extend((start, min(now_ms, start + OPEN_MS)) for start in starts.values())
+    if running:
+        spans.extend((start, min(now_ms, start + OPEN_MS)) for start in starts.values())
     return spans
 
 
