@@ -179,3 +179,10 @@ def test_every_named_reading_is_live_and_can_be_left_out(reading: str) -> None:
         if imperative_rule(texts, leave_out=frozenset({reading})) != imperative_rule(texts)
     ]
     assert changed, f"leaving {reading!r} out changes no case"
+
+
+def test_an_order_after_a_reproach_and_a_comma_is_its_own_clause() -> None:
+    """ "you skipped it again, I need you to run X": the reproach is left out, the order kept
+    (the group's only correction may be this one)."""
+    text = "you skipped it again, I need you to run `make fmt` before every commit"
+    assert imperative_rule([text]) == "Run `make fmt` before every commit."

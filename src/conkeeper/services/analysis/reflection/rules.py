@@ -123,6 +123,7 @@ _IMPERATIVE = re.compile(r"^(?:" + _IMPERATIVE_WORDS + r")\b", re.IGNORECASE)
 _CLAUSES = re.compile(
     r"(?<=[\w)\]\"'`])[.!?;]{1,4}\s+|\n+|(?<=\w):\s+|"
     r"\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:but )?you\b)|"
+    r",\s*(?=I(?: really)? (?:need|want|'d like|would like) you to\b)|"
     r",\s*(?:and |but |so |then |just |instead,? )?(?=(?:" + _IMPERATIVE_WORDS + r")\b)",
     re.IGNORECASE,
 )
