@@ -130,6 +130,13 @@ other projects are started first so their memory folders are watched:
     PostToolUse (Edit of a memory file)    +0.80              +1.67   (target +2)
     UserPromptSubmit                       +0.69              +0.59   (target +2)
     SessionStart                           +1.19              +1.33
+
+On the stop's final code (72c0a0c, 21:49-21:51 UTC, load under 1; the watch now also takes a
+memory file changed inside an ended agent shell span, from any project, as the agent's):
+PostToolUse (Bash) +1.59 with no other project, +2.52 and +1.80 in two runs with sixteen
+(at the edge of the +2 ms target: each of the sixteen folders is listed and its files stat'ed
+before and after every agent shell command); PostToolUse (Edit) +1.29 / +1.03 and +0.97;
+UserPromptSubmit +0.76 / +0.59 and +0.93; PreToolUse (Bash) +0.63 / +1.47 and +1.99.
 """
 
 from __future__ import annotations
