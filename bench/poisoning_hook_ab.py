@@ -136,7 +136,11 @@ memory file changed inside an ended agent shell span, from any project, as the a
 PostToolUse (Bash) +1.59 with no other project, +2.52 and +1.80 in two runs with sixteen
 (at the edge of the +2 ms target: each of the sixteen folders is listed and its files stat'ed
 before and after every agent shell command); PostToolUse (Edit) +1.29 / +1.03 and +0.97;
-UserPromptSubmit +0.76 / +0.59 and +0.93; PreToolUse (Bash) +0.63 / +1.47 and +1.99.
+UserPromptSubmit +0.76 / +0.59 and +0.93; PreToolUse (Bash) +0.63 / +1.47 and +1.99. The
+watch then keeps the 8 newest folders, not 16 (a folder outside it is still covered at its next
+look): 21:53-21:54 UTC, PostToolUse (Bash) +1.15 with no other project and +1.42 (and +1.32, the
+trust tests running beside it) with sixteen; Edit +1.20 / +0.72; UserPromptSubmit +0.75 /
++1.18; PreToolUse (Bash) +0.57 / +0.96.
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ as the agent's.
 
 The trade: what the person typed into another project's memory while an agent's shell command
 ran counts as the agent's (held if it reads like an order, until ``conkeeper review`` keeps it).
-Cost: a ``scandir`` of each known folder (the 16 most recently started) before and after each
+Cost: a ``scandir`` of each known folder (the 8 most recently started) before and after each
 shell command: 3.6 ms for 20 folders on a loaded 2-core machine; a project not started among
-the last 16 is not watched, but its next look (SessionStart, a prompt, this module's before)
+the last 8 is not watched, but its next look (SessionStart, a prompt, this module's before)
 still takes a file last changed while an agent's shell command ran for the agent's
 (:func:`conkeeper.hooks.memory_look.take_changes`).
 """
