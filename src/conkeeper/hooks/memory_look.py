@@ -107,7 +107,7 @@ def take_changes(
     """``changed`` files of ``folder`` become its known content: the person's, except a file
     last changed while an agent's shell command ran (any project's,
     :mod:`conkeeper.storage.agent_shells`), whose new lines are recorded as the agent's. A
-    folder no shell hook watched then (another project's, pushed out of the newest 16 known
+    folder no shell hook watched then (another project's, pushed out of the newest 8 known
     folders) was written through a path no hook saw; its next look must not launder that."""
     from conkeeper.storage import agent_edits
 
