@@ -77,13 +77,22 @@ SPOKEN = [
 def test_a_rule_in_japanese_chinese_korean_or_spanish_is_approved_as_stated(
     tmp_path: Path, texts: tuple[str, str], rule: str, complaint: str
 ) -> None:
-    s = NamedSession(tmp_path, "a5a5a5a5-0000-4000-8000-000000000001")
+    session = NamedSession(tmp_path, "a5a5a5a5-0000-4000-8000-000000000001")
+    approve_as_stated(session, texts, rule, complaint, path="src/cart.py", command="pytest -q")
+
+
+def approve_as_stated(
+    s: NamedSession, texts: tuple[str, str], rule: str, complaint: str, *, path: str, command: str
+) -> None:
+    """Replay ``texts`` as corrections after edits of ``path`` and runs of ``command``, then
+    check reflect states ``rule``, `reflect approve` writes it without ``complaint``, and the
+    complaint stays quoted in the retro's evidence."""
     set_up_project(s)
     s.hook("SessionStart", source="startup")
-    s.prompt("Add the coupon endpoint to src/cart.py")
+    s.prompt(f"Add the coupon endpoint to {path}")
     for text in texts:
-        _edit(s, "src/cart.py")
-        _bash(s, "pytest -q")
+        _edit(s, path)
+        _bash(s, command)
         s.prompt(text)
     report = _reflect(s, "--write")
     (theme,) = [r for r in report["recommendations"] if r["kind"] == "correction-theme"]

@@ -41,6 +41,7 @@ import pytest
 from conftest import run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
+from test_learning_probe5 import approve_as_stated
 from test_reflect_facts import (
     FAILURE,
     NamedSession,
@@ -110,23 +111,10 @@ SHORT_FORMS = [
 def test_a_short_rule_in_another_language_is_approved_as_stated(
     tmp_path: Path, texts: tuple[str, str], rule: str, complaint: str
 ) -> None:
-    s = NamedSession(tmp_path, "a6a6a6a6-0000-4000-8000-000000000001")
-    set_up_project(s)
-    s.hook("SessionStart", source="startup")
-    s.prompt("Add the coupon endpoint to web/src/cart.ts")
-    for text in texts:
-        _edit(s, "web/src/cart.ts")
-        _bash(s, "npm install")
-        s.prompt(text)
-    report = _reflect(s, "--write")
-    (theme,) = [r for r in report["recommendations"] if r["kind"] == "correction-theme"]
-    assert theme["rule"] == rule, theme
-    approved = run_cli("reflect", "approve", str(theme["number"]), cwd=s.project, env=s.env)
-    assert approved.returncode == 0, approved.stderr
-    patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
-    assert f"- {rule}\n" in patterns and complaint not in patterns
-    retro = Path(report["retro"]).read_text(encoding="utf-8")
-    assert complaint in retro.split("## Evidence")[1]
+    session = NamedSession(tmp_path, "a6a6a6a6-0000-4000-8000-000000000001")
+    approve_as_stated(
+        session, texts, rule, complaint, path="web/src/cart.ts", command="npm install"
+    )
 
 
 def _shop(tmp_path: Path, code: dict[str, str], memory: str) -> Path:
