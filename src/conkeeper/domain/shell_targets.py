@@ -122,3 +122,19 @@ def patch_additions(patch: str) -> dict[str, str]:
         elif current is not None and line.startswith("+"):
             current.append(line[1:])
     return {path: "\n".join(lines) for path, lines in added.items() if lines}
+
+
+# A command that leaves a process running after it returns: a job put in the background
+# (``&`` that is not ``&&`` nor a redirection's ``>&``/``&>``), ``nohup``, ``setsid``,
+# ``disown``, ``at``/``batch``, ``systemd-run``, a detached ``tmux``/``screen``, ``daemonize``.
+_DETACHES = re.compile(
+    r"(?<![&>|])&(?![&>])|\b(?:nohup|setsid|disown|systemd-run|daemonize|start-stop-daemon|"
+    r"batch)\b|\bat\s+(?:now|-f|\d)|\btmux\b[^;|&\n]*\s-d\b|\bscreen\b[^;|&\n]*\s-d"
+)
+
+
+def detaches(command: str) -> bool:
+    """True when ``command`` may leave a process running after it returns (a job in the
+    background, ``nohup``, ``setsid``, ``at now``, ``systemd-run``...): what that process
+    writes later is still the agent's. Read on the text with quotes kept (``sh -c '... &'``)."""
+    return _DETACHES.search(command) is not None

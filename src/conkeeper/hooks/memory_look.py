@@ -127,11 +127,13 @@ def _during_agent_shells(
 ) -> list[str]:
     """The files of ``changed`` whose last change fell inside an ended agent shell command's
     span (one still running is judged by its own end: a watched folder's change then is
-    recorded as the agent's by its PostToolUse)."""
+    recorded as the agent's by its PostToolUse), or after one that left a process running
+    (:func:`_left_spans`)."""
     from conkeeper.storage.agent_shells import windows
     from conkeeper.storage.state import now_ms
 
-    spans = windows(now_ms(), ctx.env, running=False)
+    stamp = now_ms()
+    spans = windows(stamp, ctx.env, running=False) + _left_spans(ctx, stamp)
     if not spans:
         return []
     return [
@@ -139,3 +141,18 @@ def _during_agent_shells(
         for rel in changed
         if any(start - _SLACK_MS <= now[rel][1] // 1_000_000 <= end for start, end in spans)
     ]
+
+
+def _left_spans(ctx: HookContext, stamp: int) -> list[tuple[int, int]]:
+    """The spans of agent shell commands that left a process running (``nohup``, ``&``,
+    ``setsid``, ``at now``...): from their start until a look finds none of the processes
+    started inside them running, noted ``closed`` then (a detached child's write after its
+    command returned is the agent's, even when it has exited by this look)."""
+    from conkeeper.storage import agent_shells
+
+    spans: list[tuple[int, int]] = []
+    for key, start, end, closed in agent_shells.left_behind(stamp, ctx.env):
+        if closed is None and not agent_shells.still_running(start, end):
+            agent_shells.note("closed", key, stamp, ctx.env)
+        spans.append((start, stamp if closed is None else closed))
+    return spans

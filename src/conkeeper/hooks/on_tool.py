@@ -76,11 +76,37 @@ def _note_agent_shell(ctx: HookContext) -> None:
     edge = "start" if ctx.event == "PreToolUse" else "end"
     key = f"{ctx.payload.session_id}:{ctx.payload.tool_use_id or ''}"
     try:
-        agent_shells.note(edge, key, now_ms(), ctx.env)
+        stamp = now_ms()
+        agent_shells.note(edge, key, stamp, ctx.env)
+        if edge == "end" and _detaches(ctx.payload.tool_input.get("command")):
+            agent_shells.note("left", key, stamp, ctx.env)  # its process may write later
     except OSError as exc:
         from conkeeper.storage.logfile import log
 
         log(f"hook {ctx.event}: agent shell span not noted ({exc})", env=ctx.env)
+
+
+_DETACH_WORDS = (
+    "&",
+    "nohup",
+    "setsid",
+    "disown",
+    "systemd-run",
+    "daemon",
+    "batch",
+    "at ",
+    "tmux",
+    "screen",
+)
+
+
+def _detaches(command: object) -> bool:
+    """True when a shell command may leave a process running after it returns."""
+    if not isinstance(command, str) or not any(word in command for word in _DETACH_WORDS):
+        return False
+    from conkeeper.domain.shell_targets import detaches
+
+    return detaches(command)
 
 
 _APPROVAL_REFUSAL = (

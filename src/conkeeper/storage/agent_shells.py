@@ -7,6 +7,11 @@ variable left. What still tells it apart is when it was started: inside an agent
 command. The hooks note each shell command's start (PreToolUse) and end (PostToolUse) in one
 file for all projects, ``<data home>/state/agent-shells``; a line is ``start|end MS KEY``.
 
+A command that left a process running (``nohup sh -c 'sleep 60; echo ... >> patterns.md' &``)
+is also noted ``left``: its span lasts, for the memory looks, until a look finds no process
+started inside it still running, which notes it ``closed`` at that look's time (what the
+process wrote before then is the agent's, even when it has exited by the look).
+
 Standard library only: the hook path writes here.
 """
 
@@ -18,7 +23,9 @@ from conkeeper.domain.paths import state_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
+
+    Left = tuple[str, int, int, int | None]  # key, start, end, closed (ms; None while open)
     from pathlib import Path
 
 FILE = "agent-shells"
@@ -54,11 +61,7 @@ def windows(
         return []
     starts: dict[str, int] = {}
     spans: list[tuple[int, int]] = []
-    for raw in data.decode("utf-8", "replace").splitlines():
-        parts = raw.split(" ", 2)
-        if len(parts) != 3 or not parts[1].isdigit():
-            continue
-        edge, stamp, key = parts[0], int(parts[1]), parts[2]
+    for edge, stamp, key in _lines(data):
         if edge == "start":
             starts[key] = stamp
         elif edge == "end" and key in starts:
@@ -66,6 +69,95 @@ def windows(
     if running:
         spans.extend((start, min(now_ms, start + OPEN_MS)) for start in starts.values())
     return spans
+
+
+def left_behind(now_ms: int, env: Mapping[str, str] | None = None) -> list[Left]:
+    """The commands noted ``left`` (a process of theirs may still run): ``(key, start, end,
+    closed)`` in ms, ``closed`` the time a look found none of its processes running (``None``
+    while open; an open one lasts at most :data:`OPEN_MS`)."""
+    try:
+        with open(_path(env), "rb") as handle:
+            data = handle.read(MAX_BYTES * 2)
+    except OSError:
+        return []
+    starts: dict[str, int] = {}
+    ends: dict[str, int] = {}
+    left: dict[str, Left] = {}
+    for edge, stamp, key in _lines(data):
+        if edge == "start":
+            starts[key] = stamp
+        elif edge == "end":
+            ends[key] = stamp
+        elif edge == "left" and key in starts:
+            left[key] = (key, starts[key], ends.get(key, stamp), None)
+        elif edge == "closed" and key in left:
+            left[key] = (*left[key][:3], stamp)
+    return [item for item in left.values() if item[3] is not None or item[1] + OPEN_MS > now_ms]
+
+
+def still_running(start_ms: int, end_ms: int, slack_ms: int = 2000) -> bool:
+    """True when a process that started between ``start_ms`` and ``end_ms`` (Unix ms, give or
+    take ``slack_ms``: start times rest on the boot time in whole seconds) still runs, other
+    than this process and its parents; from ``/proc`` (False where there is none)."""
+    boot_ms, tick = _boot_ms(), os.sysconf("SC_CLK_TCK")
+    if boot_ms is None:
+        return False
+    mine = _ancestors(os.getpid())
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return False
+    for name in names:
+        if not name.isdigit() or int(name) in mine:
+            continue
+        started = _started_ms(int(name), boot_ms, tick)
+        if started is not None and start_ms - slack_ms <= started <= end_ms + slack_ms:
+            return True
+    return False
+
+
+def _lines(data: bytes) -> Iterator[tuple[str, int, str]]:
+    for raw in data.decode("utf-8", "replace").splitlines():
+        parts = raw.split(" ", 2)
+        if len(parts) == 3 and parts[1].isdigit():
+            yield parts[0], int(parts[1]), parts[2]
+
+
+def _stat_fields(pid: int) -> list[bytes]:
+    """The fields of ``/proc/PID/stat`` after the program's name (empty when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read(4096).rpartition(b")")[2].split()
+    except OSError:
+        return []
+
+
+def _started_ms(pid: int, boot_ms: int, tick: int) -> int | None:
+    fields = _stat_fields(pid)
+    if len(fields) < 20 or fields[0] == b"Z":  # a zombie has exited
+        return None
+    return boot_ms + int(fields[19]) * 1000 // tick
+
+
+def _ancestors(pid: int) -> set[int]:
+    found: set[int] = set()
+    while pid > 1 and pid not in found and len(found) < 64:
+        found.add(pid)
+        fields = _stat_fields(pid)
+        pid = int(fields[1]) if len(fields) > 1 else 0
+    return found
+
+
+def _boot_ms() -> int | None:
+    """When the system started, in Unix ms (``btime`` of ``/proc/stat``), else None."""
+    try:
+        with open("/proc/stat", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"btime "):
+                    return int(line.split()[1]) * 1000
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def _trim(path: Path) -> None:
