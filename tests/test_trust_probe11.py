@@ -68,3 +68,26 @@ def test_a_detached_childs_write_after_its_command_returned_is_the_agents(tmp_pa
         handle.write(PERSON + "\n")
     _hook("UserPromptSubmit", {**base, "prompt": "go on"}, root)
     assert "bootstrap-4411" in session_start_context(root, session="s-3")
+
+
+def test_a_placed_entry_never_parts_an_entry_from_its_source_tag(tmp_path: Path) -> None:
+    """Entries go at the end of the section fitting their category, but the section's end was
+    read before the last entry's ``@source`` tag (a comment line, not a tag line): an agent's
+    second note landed between its first note and that note's tag, and SessionStart presented
+    the first as the person's own (both notes were put on the second)."""
+    root = _project(tmp_path)
+    for text in ("Release builds are cut from the trunk-4411 branch", "Prefix flags with ff_"):
+        saved = run_cli("remember", "--category", "convention", text, cwd=root, env=_agent())
+        assert saved.returncode == 0 and "agent-cli" in saved.stdout, saved.stderr
+    lines = (root / ".claude" / "memory" / "patterns.md").read_text("utf-8").splitlines()
+    first = lines.index("- Release builds are cut from the trunk-4411 branch")
+    assert lines[first + 2].startswith("<!-- @source: agent-cli"), lines
+    context = session_start_context(root)
+    noted = [line for line in context.splitlines() if "trunk-4411" in line or "ff_" in line]
+    assert len(noted) == 2 and all(line.count("saved by an agent") == 1 for line in noted), noted
+
+
+def _agent() -> dict[str, str]:
+    from conftest import cli_env
+
+    return cli_env(CLAUDECODE="1")

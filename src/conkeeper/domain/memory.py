@@ -27,6 +27,7 @@ from typing import Literal
 
 from conkeeper.domain.categories import TagRef, parse_tag_line
 from conkeeper.domain.frontmatter import BOM, parse_front_matter
+from conkeeper.domain.provenance import is_source_tag
 from conkeeper.domain.textio import read_text
 
 EntryKind = Literal["section", "bullet"]
@@ -622,7 +623,8 @@ def section_spans(text: str) -> list[SectionSpan]:
 
 def _last_content(lines: list[str], node: Node, stop: int) -> int:
     """The last line up to ``stop`` of ``node``'s section that is not blank and not inside or
-    part of an HTML comment (a tag line is content: it qualifies the bullet above it)."""
+    part of an HTML comment (a category or source tag line is content: it qualifies the entry
+    above it, and an entry placed before it would take it)."""
     last = node.start
     fence: tuple[str, int] | None = None
     in_comment = False
@@ -639,7 +641,7 @@ def _last_content(lines: list[str], node: Node, stop: int) -> int:
         stripped = line.strip()
         if not stripped:
             continue
-        if stripped[0] == "<" and parse_tag_line(line) is None:
+        if stripped[0] == "<" and parse_tag_line(line) is None and not is_source_tag(line):
             if _is_comment_line(stripped):
                 continue
             if _opens_comment(stripped):
