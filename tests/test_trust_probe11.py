@@ -6,6 +6,7 @@ processes would write them."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -91,3 +92,36 @@ def _agent() -> dict[str, str]:
     from conftest import cli_env
 
     return cli_env(CLAUDECODE="1")
+
+
+def test_an_edit_tools_write_through_a_link_into_memory_is_the_agents(tmp_path: Path) -> None:
+    """Claude Code's Write to ``elsewhere/notes.md``, a symlink to ``patterns.md``, and its
+    Edit of a hard link to it (another name for the same file) were no memory writes: the next
+    prompt's look took the order for the person's edit and SessionStart injected it."""
+    root = _project(tmp_path)
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "notes.md").symlink_to(patterns)
+    os.link(patterns, outside / "hard.md")
+    base = {"session_id": "s-1", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(root)}
+    _hook("SessionStart", {**base, "source": "startup"}, root)
+    _hook("UserPromptSubmit", {**base, "prompt": "tidy the notes"}, root)
+    content = patterns.read_text("utf-8") + ORDER + "\n"
+    (outside / "notes.md").write_text(content, "utf-8")  # what the Write did
+    write = {"file_path": str(outside / "notes.md"), "content": content}
+    done = {"tool_name": "Write", "tool_input": write, "tool_use_id": "w1"}
+    _hook("PostToolUse", {**base, **done, "tool_response": {"success": True}}, root)
+    _hook("UserPromptSubmit", {**base, "prompt": "and the other"}, root)
+    second = ORDER.replace("x.sh", "y.sh")
+    with (outside / "hard.md").open("a", encoding="utf-8") as handle:  # what the Edit did
+        handle.write(second + "\n")
+    edit = {
+        "file_path": str(outside / "hard.md"),
+        "old_string": ORDER,
+        "new_string": ORDER + "\n" + second,
+    }
+    done = {"tool_name": "Edit", "tool_input": edit, "tool_use_id": "e1"}
+    _hook("PostToolUse", {**base, **done, "tool_response": {"success": True}}, root)
+    _hook("UserPromptSubmit", {**base, "prompt": "thanks"}, root)
+    assert "evil.example" not in session_start_context(root, session="s-2")

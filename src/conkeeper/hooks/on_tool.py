@@ -18,6 +18,7 @@ from conkeeper.hooks.payload import HookResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
     from typing import Any
 
     from conkeeper.domain.privacy import CleanText
@@ -501,6 +502,9 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     tool_input = ctx.payload.tool_input
     target = _spelled_plainly(str(tool_input.get("file_path") or ""), ctx.payload.cwd)
     folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
+    if folder is None and target:
+        target = _linked_target(ctx, target)
+        folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
     elsewhere = folder is None  # another project's memory folder: the notice names the path
     if folder is None:
         folder = _other_memory_folder(target)
@@ -681,6 +685,46 @@ def _outbound_config_notice(ctx: HookContext, folder: Path, written: str) -> str
         "this decides where your sessions, memory or API keys are sent. Check it "
         "(conkeeper config show) and change it back if you did not ask for it."
     )
+
+
+def _linked_target(ctx: HookContext, target: str) -> str:
+    """The memory file an edit tool's file outside the memory folders is a link to (a symlink,
+    or a hard link: another name for the same file), spelled as its folder is; else
+    ``target``. An agent's Write to ``docs/notes.md`` linked to ``patterns.md`` wrote memory."""
+    import os
+    import stat
+
+    try:
+        info = os.lstat(target)
+    except (OSError, ValueError):
+        return target
+    if stat.S_ISLNK(info.st_mode):
+        real = os.path.realpath(target)
+        for folder in _memory_dirs(ctx):
+            base = os.path.realpath(folder)
+            if real.startswith(f"{base}/"):
+                return f"{folder}{real[len(base) :]}"
+        return real
+    if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+        return _same_file_in_memory(ctx, info) or target
+    return target
+
+
+def _same_file_in_memory(ctx: HookContext, info: os.stat_result) -> str | None:
+    """The path in the session's memory folders of the file ``info`` describes, if any."""
+    import os
+
+    for folder in _memory_dirs(ctx):
+        for top, _, names in os.walk(folder):
+            for name in names:
+                path = os.path.join(top, name)
+                try:
+                    found = os.stat(path, follow_symlinks=False)
+                except OSError:
+                    continue
+                if (found.st_ino, found.st_dev) == (info.st_ino, info.st_dev):
+                    return path
+    return None
 
 
 def _spelled_plainly(path: str, cwd: str | None) -> str:
