@@ -125,3 +125,30 @@ def test_an_edit_tools_write_through_a_link_into_memory_is_the_agents(tmp_path: 
     _hook("PostToolUse", {**base, **done, "tool_response": {"success": True}}, root)
     _hook("UserPromptSubmit", {**base, "prompt": "thanks"}, root)
     assert "evil.example" not in session_start_context(root, session="s-2")
+
+
+def _cursor(event: str, payload: dict[str, Any], root: Path) -> None:
+    done = run_cli("hook", "--host", "cursor", event, stdin=json.dumps(payload), cwd=root)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_cursors_shell_span_pairs_its_start_with_its_end(tmp_path: Path) -> None:
+    """Cursor's ``beforeShellExecution`` carries no tool use id and its ``postToolUse`` does,
+    so a shell command's start and end were noted under two keys and never made a span: the
+    detached child's later write (and any write of a Cursor command into a folder no hook
+    watched) was taken for the person's and injected."""
+    root = _project(tmp_path)
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    base = {"conversation_id": "cur-1", "generation_id": "g1", "workspace_roots": [str(root)]}
+    _cursor("sessionStart", {**base, "hook_event_name": "sessionStart"}, root)
+    _cursor("beforeSubmitPrompt", {**base, "prompt": "fix the build"}, root)
+    command = f"nohup sh -c 'sleep 2; echo \"{ORDER}\" >> .claude/memory/patterns.md' >/dev/null &"
+    _cursor("beforeShellExecution", {**base, "command": command, "cwd": str(root)}, root)
+    shell = {"tool_name": "Shell", "tool_input": {"command": command}, "tool_output": ""}
+    _cursor("postToolUse", {**base, **shell, "tool_use_id": "t1"}, root)
+    _cursor("stop", {**base, "status": "completed"}, root)
+    with patterns.open("a", encoding="utf-8") as handle:  # the detached child, after the turn
+        handle.write(ORDER + "\n")
+    _cursor("beforeSubmitPrompt", {**base, "prompt": "thanks"}, root)
+    assert "evil.example" not in session_start_context(root, session="s-2")
+    assert any("evil.example" in text for text in _held_texts(root))

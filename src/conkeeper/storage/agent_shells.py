@@ -64,7 +64,7 @@ def windows(
     for edge, stamp, key in _lines(data):
         if edge == "start":
             starts[key] = stamp
-        elif edge == "end" and key in starts:
+        elif edge == "end" and _paired(starts, key):
             spans.append((starts.pop(key), stamp))
     if running:
         spans.extend((start, min(now_ms, start + OPEN_MS)) for start in starts.values())
@@ -86,7 +86,7 @@ def left_behind(now_ms: int, env: Mapping[str, str] | None = None) -> list[Left]
     for edge, stamp, key in _lines(data):
         if edge == "start":
             starts[key] = stamp
-        elif edge == "end":
+        elif edge == "end" and _paired(starts, key):
             ends[key] = stamp
         elif edge == "left" and key in starts:
             left[key] = (key, starts[key], ends.get(key, stamp), None)
@@ -114,6 +114,19 @@ def still_running(start_ms: int, end_ms: int, slack_ms: int = 2000) -> bool:
         if started is not None and start_ms - slack_ms <= started <= end_ms + slack_ms:
             return True
     return False
+
+
+def _paired(starts: dict[str, int], key: str) -> bool:
+    """True when the command ``key`` ends has a start; a start noted without the tool use id
+    (Cursor's ``beforeShellExecution`` carries none, its ``postToolUse`` does) is the
+    session's open command and is moved to ``key``."""
+    if key in starts:
+        return True
+    bare = key.rpartition(":")[0] + ":"
+    if bare == key or bare not in starts:
+        return False
+    starts[key] = starts.pop(bare)
+    return True
 
 
 def _lines(data: bytes) -> Iterator[tuple[str, int, str]]:
