@@ -10,7 +10,7 @@ duplicate and contradiction precision and recall and wrong merges (a pair not la
 proposed as a duplicate: ``--apply`` would delete a rule). ``--choose`` prints the thresholds
 chosen on every author together (the ones to ship in ``relations.LIMITS``).
 
-Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 14 never is):
+Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 16 never is):
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
 author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
 author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``),
@@ -31,7 +31,10 @@ rules were written with it), author 14 ``blind_pairs9.jsonl`` (measured once bli
 ``FIRST_BLIND_PAIRS11.md``, seen since; round 13's rules were written with it), author 17
 ``blind_pairs12.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS12.md``, seen since; round
 15's rules were written with it), author 18 ``blind_pairs13.jsonl`` (measured once blind,
-``FIRST_BLIND_PAIRS13.md``, seen since; round 16's rules were written with it).
+``FIRST_BLIND_PAIRS13.md``, seen since; round 16's rules were written with it), author 19
+``blind_pairs14.jsonl`` and author 20 ``blind_pairs15.jsonl`` (each measured once blind,
+``FIRST_BLIND_PAIRS14.md`` and ``FIRST_BLIND_PAIRS15.md``, read for round 19's mends), author 21
+``train_pairs6.jsonl`` (measured once before its text was read, ``FIRST_TRAIN6.md``).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -224,6 +227,9 @@ AUTHORS = {
     "author16": DATA / "blind_pairs11.jsonl",  # measured once blind (FIRST_BLIND_PAIRS11.md)
     "author17": DATA / "blind_pairs12.jsonl",  # measured once blind (FIRST_BLIND_PAIRS12.md)
     "author18": DATA / "blind_pairs13.jsonl",  # measured once blind (FIRST_BLIND_PAIRS13.md)
+    "author19": DATA / "blind_pairs14.jsonl",  # measured once blind (FIRST_BLIND_PAIRS14.md)
+    "author20": DATA / "blind_pairs15.jsonl",  # measured once blind (FIRST_BLIND_PAIRS15.md)
+    "author21": DATA / "train_pairs6.jsonl",  # measured once before reading (FIRST_TRAIN6.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
