@@ -72,7 +72,8 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   "min 3, max 20"), or a value for one environment against the general rule ("Production API
   rate limit: 100 req/s per key" against "rate limiting is per API key");
 * **durations abroad**: "10 segundos", "4 Wochen", "7 dni", "48시간", "3 時間", "35 дней",
-  "30 dagar" are durations in the same base (a day of the month, "20일", and a year, "2024년", are dates);
+  "30 dagar" are durations in the same base (a day of the month, "20일", and a year,
+  "2024년", are dates);
 * **bounds and rates**: a bound said in words is the bound ("at least 14" is "min 14", "at
   most", "up to 7" and "no more than 7" are "max 7"; "can work at most 7 shifts" states a
   limit, no permission), a range is its two bounds ("between 3 and 12", "from 2 to 20"), a
