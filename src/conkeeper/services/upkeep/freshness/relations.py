@@ -127,8 +127,8 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   not deleted" is "kept", "quarantined, not deleted"), and a rejection word before when it
   happens ("deleted once calling is done") is a step of a process, not a thing rejected; a
   variant of an antonym flips as the antonym does ("synchronously");
-* **years of events**: "the 2025 workshop" dates an event: no value, and two entries about
-  events of different years are two rules.
+* **years of events**: "the 2025 workshop" dates an event, "In 2024 ..." opening an entry
+  the period it speaks of: no value, and two entries about different years are two rules.
 * **cases of a rule**: an entry that opens with a particular thing the other does not name (a
   code identifier: "`orders.paid_at` is a UTC `timestamptz`"), against one that opens with a
   class of things (a plural or quantified noun: "Timestamps are `timestamptz` in UTC", "All
@@ -2126,7 +2126,9 @@ def read(text: str, *, head: bool = True) -> Reading:
             if clause_words == 1 and following.isalpha():
                 previous = "the"  # "2024 invoices are archived": the invoices of that year
             if concept is not None and _year(lower, previous):
-                if previous in YEAR_DETERMINERS:  # "the 2025 workshop": the event's year
+                # "the 2025 workshop": the event's year; "In 2024 the train left ...": the period's
+                opening = index == 2 and previous in YEAR_OPENERS
+                if previous in YEAR_DETERMINERS or opening:
                     reading.years.add(lower)
                 concept = None  # "provisioned in 2026": a date, not a value of the setting
             if concept is not None and _CLOCK_TIME.match(concept):  # "02:00" is a time of day
@@ -2587,6 +2589,10 @@ YEAR_BEFORE = _words(
 
 # "the 2025 workshop", "our 2024 paper": a year before the thing it dates.
 YEAR_DETERMINERS = _words("the our a this that last next")
+# An entry opening with "In 2024" or "During 2025" says what held that year: two entries each
+# dated to a different year are two periods ("In 2024 the release train left every three
+# weeks" against "In 2025 the train left every two weeks"), no contradiction, no merge.
+YEAR_OPENERS = _words("in during")
 
 
 _V_NUMBER = re.compile(r"^v\d+$")
