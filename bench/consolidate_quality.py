@@ -73,7 +73,12 @@ compatible, unrelated), one per author:
   measured once blind (FIRST_BLIND_PAIRS13.md: rounds 13-15 duplicate .967 / .483,
   contradiction .839 / .783, 1 wrong deletion, made by the previous stop's detector too),
   training data since (round 16).
-* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 14 — a new blind set, never read
+* ``tests/data/consolidate/train_pairs6.jsonl`` — 240 pairs (a hospital software team's files,
+  47 pairs in or mixing German, Spanish, Chinese, Russian or Swedish), measured once before its
+  text was read (``FIRST_TRAIN6.md``: round 19 duplicate .941 / .533, contradiction .750 /
+  .400, 2 wrong deletions), training data since (round 20; author 21 of the cv tool, after
+  blind_pairs14 and blind_pairs15 as authors 19 and 20).
+* ``tests/data/consolidate/blind_pairs<N>.jsonl`` with N >= 16 — a new blind set, never read
   while tuning: found by name, run whole (never cut short by ``--tiny``) and printed apart under
   ``FIRST BLIND MEASUREMENT``; the JSON lists it in ``first_blind``.
 
@@ -788,8 +793,8 @@ a contradiction ("BLoC" is read as no name); label values the lexicon knows as o
 figures).
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
-(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, blind5, blind6
-to blind15 or a new blindN; default ``all``: every set found). ``--tiny`` runs the first 12
+(``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, train6, blind5,
+blind6 to blind15 or a new blindN; default ``all``: every set found). ``--tiny`` runs the first 12
 pairs of each seen set (for CI) and no new blind set. Prints a table per set and writes
 ``bench/results/consolidate_quality.json``.
 """
