@@ -184,6 +184,16 @@ every fold's choice identical (duplicate recall mean .576, contradiction precisi
 recall .716, wrong merges 0); all pairs unchanged (wrong merges 0, right 652, no label judges
 367, contradictions 4,826).
 
+Round 20 (ck/kdet19, twenty-one authors: blind pairs 14 and 15 and training pairs 6 joined):
+train_pairs6's two wrong merges mended by class (a failed thing as the object of a negated
+verb, a code span naming a member after a quantified class noun), two years opening two
+entries are two periods, Russian and Swedish durations. Held out, against main 6a97ff9 over
+the same twenty-one authors: every fold's choice identical; duplicate precision mean .997 ->
+1.000, recall .576 -> .576 (worst .350), contradiction precision .849 -> .854 (worst .750 ->
+.783), recall .705 -> .707 (worst .400 -> .433), wrong merges 2 (author 21) -> 0. All pairs:
+wrong merges 1 -> 0, no label judges 389 -> 389, right merges 755 -> 755, contradictions
+5,624 -> 5,622. Per-author table in ``bench/consolidate_quality.py``.
+
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--misses] [--margin STEP]`` (``--misses``: the duplicate error analysis under the shipped
 limits, no selection; ``--current``: the shipped limits on each author, no selection; with
