@@ -807,8 +807,8 @@ gone, authors 16, 17, 21), and Russian and Swedish durations are read ("35 дн�
 "1 timme"; a duplicate read as "35 against five weeks" is no longer a contradiction, one
 Swedish contradiction found). Labelled pairs, every prediction of every author against main: 7
 changed, 6 to a right reading (2 contradictions found, 4 compatible pairs no longer proposed),
-1 from a wrong one to none (the "35 дней" duplicate), none lost. Held out (``tools/consolidate_cv.py``, every fold's choice identical
-before and after):
+1 from a wrong one to none (the "35 дней" duplicate), none lost. Held out
+(``tools/consolidate_cv.py``, every fold's choice identical before and after):
 
 ====================  ======================  ==============================  ============
 held-out author       duplicate P / R         contradiction P / R             wrong merges
