@@ -71,8 +71,9 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   so does a value each entry states and the other does not ("between 3 and 12 pods" against
   "min 3, max 20"), or a value for one environment against the general rule ("Production API
   rate limit: 100 req/s per key" against "rate limiting is per API key");
-* **durations abroad**: "10 segundos", "4 Wochen", "7 dni", "48시간", "3 時間" are durations
-  in the same base (a day of the month, "20일", and a year, "2024년", are dates);
+* **durations abroad**: "10 segundos", "4 Wochen", "7 dni", "48시간", "3 時間", "35 дней",
+  "30 dagar" are durations in the same base (a day of the month, "20일", and a year,
+  "2024년", are dates);
 * **bounds and rates**: a bound said in words is the bound ("at least 14" is "min 14", "at
   most", "up to 7" and "no more than 7" are "max 7"; "can work at most 7 shifts" states a
   limit, no permission), a range is its two bounds ("between 3 and 12", "from 2 to 20"), a
@@ -126,8 +127,8 @@ phrasings of one rule may share few. This module reads an entry as a person woul
   not deleted" is "kept", "quarantined, not deleted"), and a rejection word before when it
   happens ("deleted once calling is done") is a step of a process, not a thing rejected; a
   variant of an antonym flips as the antonym does ("synchronously");
-* **years of events**: "the 2025 workshop" dates an event: no value, and two entries about
-  events of different years are two rules.
+* **years of events**: "the 2025 workshop" dates an event, "In 2024 ..." opening an entry
+  the period it speaks of: no value, and two entries about different years are two rules.
 * **cases of a rule**: an entry that opens with a particular thing the other does not name (a
   code identifier: "`orders.paid_at` is a UTC `timestamptz`"), against one that opens with a
   class of things (a plural or quantified noun: "Timestamps are `timestamptz` in UTC", "All
@@ -1238,6 +1239,14 @@ UNITS_ABROAD = {
     **dict.fromkeys(("miesiąc", "miesiące", "miesięcy", "개월", "か月", "ヶ月"), "month"),
     **dict.fromkeys(("ano", "anos", "año", "años", "jahr", "jahre", "jahren", "ans"), "year"),
     **dict.fromkeys(("rok", "lata", "lat"), "year"),
+    # Russian and Swedish ("35 дней", "30 dagar")
+    **dict.fromkeys(("секунд", "секунды", "секунда", "sekunder"), "s"),
+    **dict.fromkeys(("минут", "минуты", "минута", "minuter"), "min"),
+    **dict.fromkeys(("час", "часа", "часов", "timme", "timmar"), "h"),
+    **dict.fromkeys(("день", "дня", "дней", "суток", "dag", "dagar"), "d"),
+    **dict.fromkeys(("неделя", "недели", "недель", "vecka", "veckor"), "w"),
+    **dict.fromkeys(("месяц", "месяца", "месяцев", "månad", "månader"), "month"),
+    **dict.fromkeys(("год", "года", "лет", "år"), "year"),
 }
 _QUANTITY = re.compile(
     r"(?:(?<=-Xm[xs])|(?<![\w.]))(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
@@ -2117,7 +2126,9 @@ def read(text: str, *, head: bool = True) -> Reading:
             if clause_words == 1 and following.isalpha():
                 previous = "the"  # "2024 invoices are archived": the invoices of that year
             if concept is not None and _year(lower, previous):
-                if previous in YEAR_DETERMINERS:  # "the 2025 workshop": the event's year
+                # "the 2025 workshop": the event's year; "In 2024 the train left ...": the period's
+                opening = index == 2 and previous in YEAR_OPENERS
+                if previous in YEAR_DETERMINERS or opening:
                     reading.years.add(lower)
                 concept = None  # "provisioned in 2026": a date, not a value of the setting
             if concept is not None and _CLOCK_TIME.match(concept):  # "02:00" is a time of day
@@ -2132,7 +2143,8 @@ def read(text: str, *, head: bool = True) -> Reading:
                 values.append((len(concepts), value + _counted(following)))
                 concept = None
             elif concept is not None:
-                if not in_span and (lower in NEGATED_STATES or _stem(lower) in NEGATED_STATES):
+                state = lower in NEGATED_STATES or _stem(lower) in NEGATED_STATES
+                if not in_span and state and not _object_state(raw, index - 1):
                     antonym_at.add(len(concepts))
                 if double:  # "not deleted": a state both negated, said all the same
                     reading.polar.add(concept)
@@ -2493,6 +2505,22 @@ def _antonym(word: str) -> bool:
     return word in ANTONYMS or SYNONYMS.get(word, "") in ANTONYMS
 
 
+OBJECT_ARTICLES = _words("a an the")
+# Words before an article that make the state a circumstance of the action ("don't merge with
+# a failing build"), not the thing acted on ("never retry a failed delivery").
+CIRCUMSTANCE = _words("with on while when if during despite under")
+
+
+def _object_state(raw: list[str], position: int) -> bool:
+    """Whether the state word at ``position`` opens the object of a verb ("never retry a
+    failed delivery": the failed deliveries are the ones never retried, no "retry passing
+    deliveries"; train_pairs6's first measurement merged it with "Retry failed HL7 deliveries
+    automatically"), so a negation before it is no negated failure."""
+    if position < 2 or raw[position - 1].lower() not in OBJECT_ARTICLES:
+        return False
+    return raw[position - 2].lower() not in CIRCUMSTANCE
+
+
 def _after_negation(raw: list[str], position: int) -> int:
     """The position of the negation or contrast ("not", "rather than", "instead of") right
     before the token at ``position``, "being" aside; -1 when there is none."""
@@ -2561,6 +2589,10 @@ YEAR_BEFORE = _words(
 
 # "the 2025 workshop", "our 2024 paper": a year before the thing it dates.
 YEAR_DETERMINERS = _words("the our a this that last next")
+# An entry opening with "In 2024" or "During 2025" says what held that year: two entries each
+# dated to a different year are two periods ("In 2024 the release train left every three
+# weeks" against "In 2025 the train left every two weeks"), no contradiction, no merge.
+YEAR_OPENERS = _words("in during")
 
 
 _V_NUMBER = re.compile(r"^v\d+$")
@@ -2953,16 +2985,29 @@ def _named_member(a: Reading, b: Reading) -> bool:
 
 def _member_name(one: Reading, other: Reading) -> bool:
     """Whether ``other`` names a class noun ``one`` quantifies with a name ``one`` never
-    uses (nor spells out by its initials) right before it, or one word further."""
+    uses (nor spells out by its initials) right before it, or one word further, or with a
+    code span right after it ("the Key Vault secret `hl7-mllp-cert-pass`" against "All
+    secrets come from Key Vault": train_pairs6's first measurement merged them)."""
     for concept in one.universal & other.weights.keys():
         before = other.modifiers.get(concept, set())
         near = before | {w for word in before for w in other.modifiers.get(word, ())}
         if any(
             name in other.anchors and name not in one.weights and name not in one.initials
             for name in near
-        ):
+        ) or _span_after(other, concept, one):
             return True
     return False
+
+
+def _span_after(other: Reading, concept: str, one: Reading) -> bool:
+    """Whether a code span ``one`` never names stands right after ``concept`` in ``other``
+    (a member named after its class noun: "the secret `hl7-mllp-cert-pass`")."""
+    sequence = other.sequence
+    return any(
+        sequence[at + 1] in other.spans and sequence[at + 1] not in one.weights
+        for at in range(len(sequence) - 1)
+        if sequence[at] == concept
+    )
 
 
 OPENING_WORDS = 2  # the concepts an entry opens with, read as its subject
