@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.conftest import run_cli
 from tests.test_privacy_probe import (
     GITHUB,
@@ -20,6 +22,8 @@ from tests.test_privacy_probe import (
     hook,
     written,
 )
+
+from conkeeper.domain.messages import clean_path
 
 
 def test_a_transcript_path_holding_a_token_is_not_stored(
@@ -37,3 +41,63 @@ def test_a_transcript_path_holding_a_token_is_not_stored(
         run_cli("sessions", "--json", cwd=project).stdout,
     ]
     assert_hidden(STRIPE, *out, written(project, isolated_home))
+
+
+def test_a_memory_file_named_after_a_token_is_shown_redacted_everywhere(
+    project: Path, isolated_home: Path
+) -> None:
+    """``remember --file <token>.md`` is refused no more than before, but the name was echoed by
+    ``search`` (text and JSON), ``history``, ``privacy check`` (which called it clean) and
+    ``export``. Each shows ``[REDACTED:<kind>].md``; ``privacy check`` counts the name as a
+    finding."""
+    (project / ".claude" / "memory" / f"{SLACK}.md").write_text("# Notes\n\n- deploy with make\n")
+    saved = run_cli("remember", "--file", f"{SLACK}.md", "run make lint", cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    check = run_cli("privacy", "check", cwd=project)
+    out = [
+        run_cli("search", "make", cwd=project),
+        run_cli("search", "--json", "make", cwd=project),
+        run_cli("history", cwd=project),
+        run_cli("history", "--json", cwd=project),
+        check,
+        run_cli("privacy", "check", "--json", cwd=project),
+        run_cli("export", cwd=project),
+    ]
+    assert_hidden(SLACK, *(p.stdout + p.stderr for p in out))
+    assert "[REDACTED:slack-token].md" in out[0].stdout + out[2].stdout
+    assert check.returncode != 0 and "file name: possible slack-token" in check.stdout
+
+
+@given(
+    token=st.sampled_from([GITHUB, STRIPE, SLACK, "AKIA" + "QW3RTY7UIOP2ASDF"]),
+    folder=st.sampled_from(["", ".claude/memory/", "~/src/app/.claude/memory/", "notes/"]),
+    before=st.sampled_from(["", "keys-", "old_"]),
+    suffix=st.sampled_from([".md", ".txt", "", "/progress.md"]),
+)
+def test_a_token_in_any_name_of_a_path_is_redacted(
+    token: str, folder: str, before: str, suffix: str
+) -> None:
+    """Wherever the token sits in a path, ``clean_path`` redacts it and keeps the rest."""
+    shown = clean_path(f"{folder}{before}{token}{suffix}")
+    assert token[-12:] not in shown and "[REDACTED:" in shown
+    assert shown.startswith(folder) and shown.endswith(suffix)
+
+
+@given(
+    name=st.one_of(
+        st.sampled_from(
+            [
+                "sessions/2026-11-27-observations.md",
+                "decisions/0001-use-postgres.md",
+                "docs/f47ac10b-58cc-4372-a567-0e02b2c3d479.md",
+                "notes/9fceb02d0ae598e95dc970b74767f19372d61af8.md",
+                "~/src/my-project/.claude/memory/CLAUDE.md",
+                "iOSAppNotes.md",
+            ]
+        ),
+        st.from_regex(r"[a-z]{1,12}(-[a-z0-9]{1,8}){0,4}\.md", fullmatch=True),
+    )
+)
+def test_ordinary_file_names_stay_as_they_are(name: str) -> None:
+    """Words, dates, UUIDs, commit SHAs and camel-cased names are shown unchanged."""
+    assert clean_path(name) == name
