@@ -101,3 +101,34 @@ def test_a_token_in_any_name_of_a_path_is_redacted(
 def test_ordinary_file_names_stay_as_they_are(name: str) -> None:
     """Words, dates, UUIDs, commit SHAs and camel-cased names are shown unchanged."""
     assert clean_path(name) == name
+
+
+def test_the_short_rest_of_a_token_split_over_two_outputs_is_hidden(
+    project: Path, isolated_home: Path
+) -> None:
+    """``head -c`` that stops one to three characters before a token's end left them in the
+    next output: the rest rule wanted four. The short leading run is hidden too."""
+    out = [
+        bash_output(project, 1, "head -c 49 key.txt", f"the key: {GITHUB[:-3]}"),
+        bash_output(project, 2, "tail -c +50 key.txt", f"{GITHUB[-3:]}\n"),
+        bash_output(project, 3, "head -c 30 other.txt", f"second: {STRIPE[:-2]}"),
+        bash_output(project, 4, "tail -c +31 other.txt", f"{STRIPE[-2:]} rotated"),
+    ]
+    blob = written(project, isolated_home).decode("utf-8", "replace")
+    for text in (*out, blob):
+        assert f"exit code 1: {GITHUB[-3:]}" not in text
+        assert f"{STRIPE[-2:]} rotated" not in text
+    assert "exit code 1: [REDACTED:generic-secret] rotated" in blob
+
+
+@given(
+    rest=st.from_regex(r"[A-Za-z0-9_\-]{1,3}", fullmatch=True),
+    after=st.sampled_from(["", "\n", " end", "\nnext line", '"', ": done"]),
+)
+def test_any_short_leading_run_after_a_cut_token_is_hidden(rest: str, after: str) -> None:
+    """One to three token characters starting the next output are the cut token's rest, and
+    what follows them stays."""
+    from conkeeper.services.capture.events import continue_cut_token
+
+    shown = continue_cut_token("generic-secret", f"{rest}{after}")
+    assert shown == f"[REDACTED:generic-secret]{after}"
