@@ -132,3 +132,28 @@ def test_any_short_leading_run_after_a_cut_token_is_hidden(rest: str, after: str
 
     shown = continue_cut_token("generic-secret", f"{rest}{after}")
     assert shown == f"[REDACTED:generic-secret]{after}"
+
+
+def test_a_project_folder_named_after_a_token_is_not_named_in_context_or_reports(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """The project's short name (the folder's name) was shown as is: SessionStart sent it to
+    the model in its header, ``sessions``, ``insights --json`` and cross-project search hits
+    printed it. The name is cleaned like any shown path. (The stored identity and root still
+    hold the folder's path: it is how the project is found again.)"""
+    project = tmp_path / f"keys-{GITHUB}"
+    (project / ".git").mkdir(parents=True)
+    (project / ".claude" / "memory").mkdir(parents=True)
+    (project / ".claude" / "memory" / "progress.md").write_text(
+        "# Progress\n\n- ship the make fix\n"
+    )
+    start = hook(project, "SessionStart", source="startup")
+    hook(project, "UserPromptSubmit", prompt="fix the flaky make target")
+    out = [
+        start,
+        run_cli("sessions", cwd=project).stdout,
+        run_cli("insights", "--json", cwd=project).stdout,
+        run_cli("search", "--all-projects", "--json", "make", cwd=tmp_path).stdout,
+    ]
+    assert "keys-[REDACTED:github-token]" in start
+    assert_hidden(GITHUB, *out)

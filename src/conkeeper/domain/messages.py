@@ -39,12 +39,12 @@ def clean_path(path: str) -> str:
     exported or audited file) with any credential in its names redacted, so a memory file or a
     folder named after a key is never echoed. Names without a long run of letters and digits
     mixed (what every credential has) are returned without loading the privacy module."""
-    if not _may_hold_token(path):
+    if not may_hold_token(path):
         return path
     return clean_message(path)
 
 
-def _may_hold_token(path: str) -> bool:
+def may_hold_token(path: str) -> bool:
     """True when a name in ``path`` has a run of 12 or more letters and digits holding both, or
     upper and lower case flipping at least twice: the least a vendor token, an access key or a
     JWT has. Dates, words, UUID groups and short ids are not asked about."""

@@ -309,9 +309,12 @@ class HookContext:
     def stored_transcript_path(self) -> str | None:
         """The transcript path as the database may keep it: a path holding a credential (a
         folder named after a key) becomes ``redacted-<digest>``; the live path stays in memory
-        for whatever reads the transcript during this hook."""
+        for whatever reads the transcript during this hook. Paths of ordinary names are not
+        scanned (no secret rule is compiled for them)."""
+        from conkeeper.domain.messages import may_hold_token
+
         path = self.payload.transcript_path
-        return without_secret(path) if path else None
+        return without_secret(path) if path and may_hold_token(path) else path
 
     def project_id(self) -> int:
         """The ``projects.id`` of this project (inserted or touched on first use)."""
