@@ -157,3 +157,49 @@ def test_a_project_folder_named_after_a_token_is_not_named_in_context_or_reports
     ]
     assert "keys-[REDACTED:github-token]" in start
     assert_hidden(GITHUB, *out)
+
+
+def test_mcp_resources_name_a_file_named_after_a_token_redacted_and_open_it(
+    project: Path, isolated_home: Path
+) -> None:
+    """``list_resources`` sent ``conkeeper://memory/project/xoxb-….md`` to the client, and the
+    read echoed the URI. The file is listed under its redacted name, and that name (as search
+    hits and the viewer show it too) opens the one file it stands for."""
+    from tests.test_mcp_server import over_stdio, text_of
+
+    (project / ".claude" / "memory" / f"{SLACK}.md").write_text("# Notes\n\n- deploy with make\n")
+
+    async def body(client: object) -> list[str]:
+        listed = await client.list_resources()  # type: ignore[attr-defined]
+        uris = [str(r.uri) for r in listed.resources]
+        shown = next(u for u in uris if "REDACTED" in u)
+        read = await client.read_resource(shown)  # type: ignore[attr-defined]
+        tool = await client.call_tool(  # type: ignore[attr-defined]
+            "read_memory", {"path": "[REDACTED:slack-token].md"}
+        )
+        return [repr(listed), shown, repr(read), text_of(tool)]
+
+    out = over_stdio(project, body)
+    assert_hidden(SLACK, *out)
+    assert out[1] == "conkeeper://memory/project/[REDACTED:slack-token].md"
+    assert "deploy with make" in out[2] and "deploy with make" in out[3]
+
+
+def test_the_viewer_opens_a_file_it_lists_under_a_redacted_name(
+    project: Path, isolated_home: Path
+) -> None:
+    """The viewer's pages are cleaned whole, so its memory list linked to
+    ``path=[REDACTED:slack-token].md``, which answered 404: the person could not open it."""
+    from tests.test_viewer_security import login, request
+    from tests.viewer_support import running_viewer
+
+    (project / ".claude" / "memory" / f"{SLACK}.md").write_text("# Notes\n\n- deploy with make\n")
+    with running_viewer(project) as v:
+        cookie = login(v)
+        _, _, listing = request(v, "/memory", cookie=cookie)
+        status, _, page = request(
+            v, "/memory/file?scope=project&path=%5BREDACTED%3Aslack-token%5D.md", cookie=cookie
+        )
+    assert "[REDACTED:slack-token].md" in listing
+    assert status == 200 and "deploy with make" in page
+    assert_hidden(SLACK, listing, page)
