@@ -203,3 +203,33 @@ def test_the_viewer_opens_a_file_it_lists_under_a_redacted_name(
     assert "[REDACTED:slack-token].md" in listing
     assert status == 200 and "deploy with make" in page
     assert_hidden(SLACK, listing, page)
+
+
+def test_forgetting_a_project_named_after_a_token_leaves_no_byte_of_it(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """After a folder named after a key was renamed and its old project forgotten, the
+    tombstone kept the old path (and so the key) in the database, its backup and the row
+    journal for good, and the hooks' state files and shell watch list named its folders. A
+    tombstone keeps such an identity as its digest, and still keeps the project forgotten (an
+    import of its export brings none of its sessions back); the state goes with the project."""
+    old = tmp_path / f"app-{GITHUB}"
+    (old / ".git").mkdir(parents=True)
+    (old / ".claude" / "memory").mkdir(parents=True)
+    hook(old, "SessionStart", source="startup")  # the shell watch lists its memory folder
+    hook(old, "UserPromptSubmit", prompt="fix the flaky make target")
+    bash_output(old, 1, "make test", "2 failed")
+    hook(old, "SessionEnd", reason="exit")
+    backup = run_cli("backup", cwd=old)
+    saved = run_cli("export", cwd=old)
+    assert backup.returncode == 0 and saved.returncode == 0, backup.stderr + saved.stderr
+    new = old.rename(tmp_path / "app")
+    gone = run_cli("forget", "project", str(old), "--yes", cwd=new)
+    assert gone.returncode == 0, gone.stderr
+    data = isolated_home.parent / "data"
+    (tmp_path / "old.jsonl").write_text(saved.stdout)
+    again = run_cli("import", "jsonl", str(tmp_path / "old.jsonl"), cwd=new)
+    blob = b"".join(p.read_bytes() for p in sorted(data.rglob("*")) if p.is_file())
+    assert_hidden(GITHUB, gone.stdout + gone.stderr, again.stdout + again.stderr, blob)
+    listed = run_cli("sessions", "--all-projects", "--json", cwd=new)
+    assert "probe-1" not in listed.stdout, listed.stdout

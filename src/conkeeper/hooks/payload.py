@@ -15,7 +15,7 @@ here too, so handlers import one small module; ``hooks.runner`` re-exports them.
 from __future__ import annotations
 
 from conkeeper.domain.records import Record
-from conkeeper.domain.session_id import sanitize_session_id, without_secret
+from conkeeper.domain.session_id import path_without_secret, sanitize_session_id, without_secret
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -311,10 +311,8 @@ class HookContext:
         folder named after a key) becomes ``redacted-<digest>``; the live path stays in memory
         for whatever reads the transcript during this hook. Paths of ordinary names are not
         scanned (no secret rule is compiled for them)."""
-        from conkeeper.domain.messages import may_hold_token
-
         path = self.payload.transcript_path
-        return without_secret(path) if path and may_hold_token(path) else path
+        return path_without_secret(path) if path else None
 
     def project_id(self) -> int:
         """The ``projects.id`` of this project (inserted or touched on first use)."""
