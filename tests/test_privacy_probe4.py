@@ -139,17 +139,22 @@ def test_a_project_folder_named_after_a_token_is_not_named_in_context_or_reports
 ) -> None:
     """The project's short name (the folder's name) was shown as is: SessionStart sent it to
     the model in its header, ``sessions``, ``insights --json`` and cross-project search hits
-    printed it. The name is cleaned like any shown path. (The stored identity and root still
-    hold the folder's path: it is how the project is found again.)"""
+    printed it, and ``init`` and ``corrections list`` the memory folder's path. Both are
+    cleaned like any shown path. (The stored identity and root still hold the folder's path:
+    it is how the project is found again.)"""
     project = tmp_path / f"keys-{GITHUB}"
     (project / ".git").mkdir(parents=True)
     (project / ".claude" / "memory").mkdir(parents=True)
     (project / ".claude" / "memory" / "progress.md").write_text(
         "# Progress\n\n- ship the make fix\n"
     )
+    init = run_cli("init", cwd=project)
     start = hook(project, "SessionStart", source="startup")
-    hook(project, "UserPromptSubmit", prompt="fix the flaky make target")
+    hook(project, "UserPromptSubmit", prompt="no, always run make lint before committing")
     out = [
+        init.stdout + init.stderr,
+        run_cli("init", "--json", cwd=project).stdout,
+        run_cli("corrections", "list", cwd=project).stdout,
         start,
         run_cli("sessions", cwd=project).stdout,
         run_cli("insights", "--json", cwd=project).stdout,
