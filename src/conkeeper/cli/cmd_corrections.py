@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from conkeeper.cli.output import CliError, emit_json
+from conkeeper.domain.messages import clean_path
 
 MAX_STDIN_CHARS = 1_000_000
 _ITEM_HELP = (
@@ -183,5 +184,6 @@ def _list(args: argparse.Namespace) -> int:
         sys.stdout.write(
             f"{item_id(item)}  {item.line:>4}  {item.when}  {item.label:<10}  {item.text}\n"
         )
-    sys.stdout.write(f"{len(items)} queued item(s) in {location.memory_dir / QUEUE_NAME}\n")
+    queue = clean_path(str(location.memory_dir / QUEUE_NAME))
+    sys.stdout.write(f"{len(items)} queued item(s) in {queue}\n")
     return 0

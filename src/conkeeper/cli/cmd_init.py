@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from conkeeper.cli.output import CliError, emit_json, warn
+from conkeeper.domain.messages import clean_path
 from conkeeper.domain.paths import global_memory_dir
 from conkeeper.domain.textio import MemoryFileError
 from conkeeper.services.setup import initializer
@@ -108,8 +109,8 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     report: dict[str, Any] = {
         "scope": scope,
-        "memory_dir": str(memory_dir),
-        "project_root": str(project_root) if project_root else None,
+        "memory_dir": clean_path(str(memory_dir)),
+        "project_root": clean_path(str(project_root)) if project_root else None,
         "created": result.created,
         "existing": result.existing,
         "warnings": result.warnings,
@@ -221,7 +222,7 @@ def _say(args: argparse.Namespace, message: str) -> None:
 
 def _print_layout(result: initializer.InitResult) -> None:
     label = "Global memory" if result.scope == "global" else "Project memory"
-    print(f"{label}: {result.memory_dir}")
+    print(f"{label}: {clean_path(str(result.memory_dir))}")
     for rel in result.created:
         print(f"  created  {rel}")
     for rel in result.existing:

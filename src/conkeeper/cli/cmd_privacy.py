@@ -13,6 +13,7 @@ from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json
 from conkeeper.domain import privacy, secrets
+from conkeeper.domain.messages import clean_path
 from conkeeper.domain.textio import MemoryFileError, read_text
 from conkeeper.services.upkeep.privacy_audit import AuditResult, FileAudit, audit_path
 from conkeeper.services.workspace import current_project
@@ -137,9 +138,9 @@ def _file_payload(audit: FileAudit) -> dict[str, object]:
 
 def _check_payload(result: AuditResult) -> dict[str, object]:
     return {
-        "path": str(result.root),
+        "path": clean_path(str(result.root)),
         "files": [_file_payload(audit) for audit in result.files],
-        "notes": result.notes,
+        "notes": [clean_path(note) for note in result.notes],
         "unprotected_secrets": result.unprotected_secrets,
         "ok": result.unprotected_secrets == 0,
     }
@@ -147,12 +148,13 @@ def _check_payload(result: AuditResult) -> dict[str, object]:
 
 def _check_text(result: AuditResult) -> str:
     count = len(result.files)
-    lines = [f"Privacy check of {result.root} ({count} file{'s' if count != 1 else ''})"]
+    root = clean_path(str(result.root))
+    lines = [f"Privacy check of {root} ({count} file{'s' if count != 1 else ''})"]
     width = max((len(audit.name) for audit in result.files), default=0)
     for audit in result.files:
         lines.append(f"  {audit.name:<{width}}  {_file_status(audit)}")
         lines.extend(_file_details(audit))
-    lines.extend(f"  note: {note}" for note in result.notes)
+    lines.extend(f"  note: {clean_path(note)}" for note in result.notes)
     lines.append(_summary(result))
     return "\n".join(lines) + "\n"
 
@@ -180,6 +182,8 @@ def _file_details(audit: FileAudit) -> list[str]:
     details = [f"      hidden: {_describe_range(r)}" for r in report.hidden_ranges]
     details += [
         f"      line {s.line}: possible {s.kind} ({s.hint}) is not inside <private>"
+        if s.line
+        else f"      file name: possible {s.kind}: rename the file"
         for s in audit.secrets
     ]
     details += [f"      warning: {_warning(w)}" for w in report.warnings]

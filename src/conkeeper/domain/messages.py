@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import os
 
 HIDDEN_MESSAGE = "(the message is not shown: it held only private text)"
@@ -31,6 +32,39 @@ def clean_message(text: str) -> str:
 
     cleaned = clean_captured(text)
     return str(cleaned) if cleaned is not None else HIDDEN_MESSAGE
+
+
+def clean_path(path: str) -> str:
+    """``path`` (a file or folder a person is shown: a search hit, a journaled write, an
+    exported or audited file) with any credential in its names redacted, so a memory file or a
+    folder named after a key is never echoed. Names without a long run of letters and digits
+    mixed (what every credential has) are returned without loading the privacy module."""
+    if not may_hold_token(path):
+        return path
+    return clean_message(path)
+
+
+def may_hold_token(path: str) -> bool:
+    """True when a name in ``path`` has a run of 12 or more letters and digits holding both, or
+    upper and lower case flipping at least twice: the least a vendor token, an access key or a
+    JWT has. Dates, words, UUID groups and short ids are not asked about."""
+    run = ""
+    for char in path + "/":
+        if char.isascii() and char.isalnum():
+            run += char
+            continue
+        if len(run) >= 12 and _mixed(run):
+            return True
+        run = ""
+    return not path.isascii()
+
+
+def _mixed(run: str) -> bool:
+    """Digits beside letters, or letters whose case flips at least twice (``gaKjIg``)."""
+    if any(c.isdigit() for c in run) and not run.isdigit():
+        return True
+    cases = [c.islower() for c in run if c.isalpha()]
+    return sum(a != b for a, b in itertools.pairwise(cases)) >= 2
 
 
 def _plain_words(text: str) -> bool:

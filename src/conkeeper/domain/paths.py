@@ -124,8 +124,11 @@ class ProjectLocation(FrozenRecord):
 
     @property
     def name(self) -> str:
-        """A short display name: the last component of the identity path."""
-        return clean(self.identity).rsplit("/", 1)[-1] or self.identity
+        """A short display name: the last component of the identity path, a credential in it
+        redacted (SessionStart sends it to the model; reports and search hits print it)."""
+        from conkeeper.domain.messages import clean_path
+
+        return clean_path(clean(self.identity).rsplit("/", 1)[-1] or self.identity)
 
 
 def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:

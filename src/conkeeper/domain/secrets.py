@@ -1360,7 +1360,9 @@ _CUT_AT_END_RE = LazyPattern(
     + "|".join(re.escape(p) for p in _CUT_PREFIXES)
     + r")[A-Za-z0-9_\-]{0,200}\Z"
 )
-_REST_RE = LazyPattern(r"[A-Za-z0-9_\-]{4,400}")
+_REST_RE = LazyPattern(r"[A-Za-z0-9_\-]{1,400}")
+# A rest this short cannot be told from a word (``OK``, ``On``): it is hidden whatever it holds.
+_SHORT_REST = 3
 
 
 def cut_token_kind(text: str) -> str | None:
@@ -1377,13 +1379,16 @@ def cut_token_kind(text: str) -> str | None:
 
 def rest_of_cut_token(text: str) -> int:
     """How many characters at the very start of ``text`` read as the rest of a token cut off
-    at the end of the previous output (:func:`cut_token_kind`): a run of 4 or more token
-    characters with a digit, or case flipping twice (``R4sY6uB1cD5e``, ``ulvzbPJJZIhn``;
-    not ``Completed``, ``README``); 0 when it does not start with one."""
+    at the end of the previous output (:func:`cut_token_kind`): a run of 1 to 3 token
+    characters whatever it holds (too short to judge: hide more), or of 4 or more with a
+    digit, or case flipping twice (``R4sY6uB1cD5e``, ``ulvzbPJJZIhn``; not ``Completed``,
+    ``README``); 0 when it does not start with one."""
     m = _REST_RE.match(text)
     if m is None:
         return 0
     run = m.group(0)
+    if len(run) <= _SHORT_REST:
+        return len(run)
     mixed = bool(_DIGIT_RE.search(run)) or len(_CASE_FLIP_RE.findall(run)) >= 2
     return len(run) if mixed else 0
 

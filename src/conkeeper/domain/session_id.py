@@ -60,3 +60,12 @@ def without_secret(text: str) -> str:
 
 def _is_hex(text: str) -> bool:
     return all(c in "0123456789abcdefABCDEF-" for c in text)
+
+
+def path_without_secret(path: str) -> str:
+    """A path as a key may keep it (a transcript's path, a forgotten project's identity in a
+    tombstone): ``redacted-<digest>`` when a name in it holds a credential, else the path. Paths
+    of ordinary names are not scanned (:func:`conkeeper.domain.messages.may_hold_token`)."""
+    from conkeeper.domain.messages import may_hold_token
+
+    return without_secret(path) if path and may_hold_token(path) else path

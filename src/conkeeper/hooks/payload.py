@@ -15,7 +15,7 @@ here too, so handlers import one small module; ``hooks.runner`` re-exports them.
 from __future__ import annotations
 
 from conkeeper.domain.records import Record
-from conkeeper.domain.session_id import sanitize_session_id, without_secret
+from conkeeper.domain.session_id import path_without_secret, sanitize_session_id, without_secret
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -301,10 +301,18 @@ class HookContext:
             "name": self.location.name,
             "session": self.payload.session_id,
             "host": self.host,
-            "transcript_path": self.payload.transcript_path,
+            "transcript_path": self.stored_transcript_path(),
         }
         if pending.spool(str(db_path(self.env)), session, kind, row):
             self.log(f"database unavailable: {kind} kept for later", level="WARNING")
+
+    def stored_transcript_path(self) -> str | None:
+        """The transcript path as the database may keep it: a path holding a credential (a
+        folder named after a key) becomes ``redacted-<digest>``; the live path stays in memory
+        for whatever reads the transcript during this hook. Paths of ordinary names are not
+        scanned (no secret rule is compiled for them)."""
+        path = self.payload.transcript_path
+        return path_without_secret(path) if path else None
 
     def project_id(self) -> int:
         """The ``projects.id`` of this project (inserted or touched on first use)."""
@@ -331,7 +339,7 @@ class HookContext:
                     self.store(),
                     self.project_id(),
                     self.payload.session_id,
-                    transcript_path=self.payload.transcript_path,
+                    transcript_path=self.stored_transcript_path(),
                     host=self.host,
                 )
             self._session_id = found

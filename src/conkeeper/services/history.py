@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from conkeeper.domain import safewrite
+from conkeeper.domain.messages import clean_path
 from conkeeper.domain.paths import ProjectLocation, global_memory_dir
 
 CONFIG_PREFIX = "c"
@@ -49,12 +50,15 @@ class _Journal:
         return self.label
 
     def shown_of(self, entry: safewrite.JournalEntry, path: str) -> str:
-        """``path`` as shown for ``entry``: relative to the memory folder for a memory write."""
+        """``path`` as shown for ``entry``: relative to the memory folder for a memory write,
+        a credential in its names redacted (a file named after a key)."""
         if self.memory is not None and self.stands_in(entry) and _within(path, self.memory):
-            return Path(
-                os.path.relpath(os.path.realpath(path), os.path.realpath(self.memory))
-            ).as_posix()
-        return self.shown(path)
+            return clean_path(
+                Path(
+                    os.path.relpath(os.path.realpath(path), os.path.realpath(self.memory))
+                ).as_posix()
+            )
+        return clean_path(self.shown(path))
 
     def shown(self, path: str) -> str:
         """``path`` relative to the memory folder, or with ``~`` for the home folder."""

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from conkeeper.domain import safewrite
 from conkeeper.domain.config import CONFIG_FILENAME
+from conkeeper.domain.messages import clean_path
 from conkeeper.domain.paths import (
     ProjectLocation,
     global_memory_dir,
@@ -57,22 +58,25 @@ def memory_file_records(
     """A ``memory_file`` record for every regular file under ``folder`` (sorted; the undo
     journal and symlinks left out). ``scope`` is ``project`` or ``global``. Unless ``private``
     (``export --include-private``), private files are left out and the others pass the privacy
-    module; the path of every file that lost something is added to ``withheld``."""
+    module, their names too (a file named after a key is exported under its redacted name); the
+    path of every file that lost something is added to ``withheld``."""
     if not folder.is_dir():
         return
     for path in sorted(_files(folder)):
         data = path.read_bytes()
+        name = path.relative_to(folder).as_posix()
         if not private:
             cleaned = shareable_bytes(data)
-            if cleaned != data and withheld is not None:
-                withheld.append(path.relative_to(folder).as_posix())
+            shown = clean_path(name)
+            if (cleaned != data or shown != name) and withheld is not None:
+                withheld.append(shown)
             if cleaned is None:
                 continue
-            data = cleaned
+            data, name = cleaned, shown
         record: dict[str, object] = {
             "kind": MEMORY_FILE,
             "scope": scope,
-            "path": path.relative_to(folder).as_posix(),
+            "path": name,
             "data": base64.b64encode(data).decode("ascii"),
             "sha256": hashlib.sha256(data).hexdigest(),
             "mode": path.stat().st_mode & 0o777,

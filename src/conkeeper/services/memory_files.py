@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from conkeeper.domain.memory import memory_file_kind
+from conkeeper.domain.messages import clean_path
 from conkeeper.domain.paths import global_memory_dir, locate_project
 from conkeeper.domain.privacy import analyze, clean_for_injection
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
@@ -97,6 +98,7 @@ def read_visible(
     passes ``withhold=False`` and sees the file as it is."""
     scope, relative = split_display_path(path, scope)
     root = memory_root(cwd, scope)
+    relative = _named_file(root, relative)
     target = resolve_memory_path(root, relative)
     if not target.is_file():
         raise MemoryAccessError(f"{relative}: no such file in the {scope} memory folder")
@@ -118,8 +120,19 @@ def read_visible(
     elif visible:
         visible = _hidden_runs(_mark_agent_writing(root, rel, visible), reveal=True)
     return VisibleMemory(
-        scope, rel, memory_file_kind(rel), visible, report.file_private, hidden, held
+        scope, clean_path(rel), memory_file_kind(rel), visible, report.file_private, hidden, held
     )
+
+
+def _named_file(root: Path, relative: str) -> str:
+    """The file ``relative`` names: itself, or for a name shown with a credential redacted
+    (``[REDACTED:<kind>].md``, as listings, search hits and resource URIs show a file named
+    after a key) the one file of ``root`` shown under that name; unchanged when none or
+    several are (the caller then finds no such file)."""
+    if "[REDACTED:" not in relative or not root.is_dir():
+        return relative
+    found = [ref.path for ref in _refs(root, "") if clean_path(ref.path) == relative]
+    return found[0] if len(found) == 1 else relative
 
 
 def _hidden_runs(visible: str, *, reveal: bool) -> str:
@@ -191,16 +204,25 @@ def _withhold_logged(visible: str) -> tuple[str, int]:
 
 
 def list_memory_files(cwd: Path, scopes: tuple[str, ...] = SCOPES) -> list[MemoryFileRef]:
-    """Every Markdown file of the memory folders in ``scopes``, sorted, symlinks out skipped."""
+    """Every Markdown file of the memory folders in ``scopes``, sorted, symlinks out skipped;
+    a name holding a credential is listed redacted (:func:`read_visible` opens it by that)."""
     found: list[MemoryFileRef] = []
     for scope in scopes:
         root = memory_root(cwd, scope)
         if not root.is_dir():
             continue
-        for file in sorted(root.rglob("*.md")):
+        for ref in _refs(root, scope):
             if len(found) >= MAX_LISTED:
                 return found
-            rel = file.relative_to(root).as_posix()
-            if file.is_file() and is_within(file, root) and ".." not in rel:
-                found.append(MemoryFileRef(scope, rel, memory_file_kind(rel)))
+            found.append(MemoryFileRef(scope, clean_path(ref.path), ref.kind))
+    return found
+
+
+def _refs(root: Path, scope: str) -> list[MemoryFileRef]:
+    """The Markdown files under ``root`` by their real names, sorted, symlinks out skipped."""
+    found = []
+    for file in sorted(root.rglob("*.md")):
+        rel = file.relative_to(root).as_posix()
+        if file.is_file() and is_within(file, root) and ".." not in rel:
+            found.append(MemoryFileRef(scope, rel, memory_file_kind(rel)))
     return found

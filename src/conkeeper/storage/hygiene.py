@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
+from conkeeper.domain.session_id import path_without_secret
 from conkeeper.storage.driver import fits_row_id
 
 # Child tables counted (and removed by cascade) when sessions are deleted.
@@ -181,6 +182,28 @@ def has_summary(conn: sqlite3.Connection, session_id: int) -> bool:
 Tombstone = tuple[str, str, str, int]  # (kind, project identity, key, forgotten_at ms)
 
 
+def stone_project(identity: str) -> str:
+    """A project's identity as a tombstone keeps it: a folder path holding a credential as
+    ``redacted-<digest>`` (the forgotten project's path must not outlive it in the file);
+    every comparison with a tombstone goes through here."""
+    return path_without_secret(identity)
+
+
+def _stone(stone: Tombstone) -> Tombstone:
+    kind, project, key, at = stone
+    return kind, stone_project(project), key, at
+
+
+def _project_ids(conn: sqlite3.Connection, project: str) -> list[int]:
+    """The ``projects.id`` rows a tombstone's project names (a digest stands for the project
+    whose identity it was made of)."""
+    if not project.startswith("redacted-"):
+        rows = conn.execute("SELECT id FROM projects WHERE identity = ?", (project,))
+        return [int(r[0]) for r in rows]
+    rows = conn.execute("SELECT id, identity FROM projects")
+    return [int(r[0]) for r in rows if stone_project(str(r[1])) == project]
+
+
 def session_key(conn: sqlite3.Connection, session_id: int) -> tuple[str, str] | None:
     """(project identity, host session id) of ``sessions.id``, or ``None``."""
     if not fits_row_id(session_id):
@@ -210,7 +233,7 @@ def add_tombstone(conn: sqlite3.Connection, stone: Tombstone) -> None:
     restore from backup keeps it forgotten."""
     from conkeeper.storage import journal
 
-    kind, project, key, at = stone
+    kind, project, key, at = _stone(stone)
     conn.execute(
         "INSERT INTO tombstones(kind, project, key, forgotten_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT(kind, project, key) DO UPDATE SET forgotten_at = excluded.forgotten_at",
@@ -239,7 +262,7 @@ def session_forgotten(
     found = conn.execute(
         "SELECT 1 FROM tombstones WHERE project = ? AND ((kind = 'session' AND key = ?) "
         "OR (kind = 'project' AND forgotten_at >= ?)) LIMIT 1",
-        (identity, host_session_id, started_at or 0),
+        (stone_project(identity), host_session_id, started_at or 0),
     ).fetchone()
     return found is not None
 
@@ -249,32 +272,39 @@ def apply_tombstones(conn: sqlite3.Connection, stones: list[Tombstone] | None = 
     recorded); returns the sessions and observations removed. Used after a restore and on the
     backup when something is forgotten. Call inside a transaction."""
     removed = 0
-    for kind, project, key, at in tombstones(conn) if stones is None else stones:
+    for stone in tombstones(conn) if stones is None else stones:
+        kind, project, key, at = _stone(stone)
         if stones is not None:
             conn.execute(
                 "INSERT OR IGNORE INTO tombstones(kind, project, key, forgotten_at) "
                 "VALUES (?, ?, ?, ?)",
                 (kind, project, key, at),
             )
-        scope = "project_id IN (SELECT id FROM projects WHERE identity = ?)"
-        if kind == "session":  # a session resumed after the forget is new capture: kept
-            removed += conn.execute(
-                f"DELETE FROM sessions WHERE host_session_id = ? AND started_at <= ? AND {scope}",
-                (key, at, project),
-            ).rowcount
-        elif kind == "observation":
-            removed += conn.execute(
-                f"DELETE FROM observations WHERE content_hash = ? AND {scope}", (key, project)
-            ).rowcount
-        else:
-            removed += conn.execute(
-                f"DELETE FROM sessions WHERE started_at <= ? AND {scope}", (at, project)
-            ).rowcount
-            conn.execute(
-                "DELETE FROM projects WHERE identity = ? AND NOT EXISTS "
-                "(SELECT 1 FROM sessions s WHERE s.project_id = projects.id)",
-                (project,),
-            )
+        for project_id in _project_ids(conn, project):
+            removed += _apply_stone(conn, kind, key, at, project_id)
+    return removed
+
+
+def _apply_stone(conn: sqlite3.Connection, kind: str, key: str, at: int, project_id: int) -> int:
+    """Delete what one tombstone covers in one project; the sessions and observations gone."""
+    if kind == "session":  # a session resumed after the forget is new capture: kept
+        return conn.execute(
+            "DELETE FROM sessions WHERE host_session_id = ? AND started_at <= ? AND project_id = ?",
+            (key, at, project_id),
+        ).rowcount
+    if kind == "observation":
+        return conn.execute(
+            "DELETE FROM observations WHERE content_hash = ? AND project_id = ?",
+            (key, project_id),
+        ).rowcount
+    removed = conn.execute(
+        "DELETE FROM sessions WHERE started_at <= ? AND project_id = ?", (at, project_id)
+    ).rowcount
+    conn.execute(
+        "DELETE FROM projects WHERE id = ? AND NOT EXISTS "
+        "(SELECT 1 FROM sessions s WHERE s.project_id = projects.id)",
+        (project_id,),
+    )
     return removed
 
 

@@ -41,6 +41,18 @@ def note(folder: str, env: Mapping[str, str] | None = None) -> None:
     os.replace(temporary, path)
 
 
+def forget(root: str, env: Mapping[str, str] | None = None) -> None:
+    """Drop the folders inside ``root`` (a forgotten project) from the list."""
+    known = _read(env)
+    kept = [line for line in known if line != root and not line.startswith(root.rstrip("/") + "/")]
+    if kept == known:
+        return
+    path = _path(env)
+    temporary = path.with_name(f".{FILE}.{os.getpid()}.tmp")
+    temporary.write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
+    os.replace(temporary, path)
+
+
 def known(env: Mapping[str, str] | None = None) -> list[str]:
     """The folders noted, newest last (those that no longer exist included)."""
     return _read(env)[-MAX_FOLDERS:]

@@ -157,11 +157,13 @@ def _forgotten(
 ) -> bool:
     """Whether a tombstone written after the row was captured covers it (its session, or its
     whole project)."""
+    from conkeeper.storage.hygiene import stone_project
+
     when = row.get("created_at", row.get("started_at", row.get("ended_at"))) or 0
     found = conn.execute(
         "SELECT 1 FROM tombstones WHERE project = ? AND forgotten_at >= ? "
         "AND (kind = 'project' OR (kind = 'session' AND key = ?)) LIMIT 1",
-        (str(record.get("project")), when, str(record.get("session"))),
+        (stone_project(str(record.get("project"))), when, str(record.get("session"))),
     ).fetchone()
     return found is not None
 

@@ -510,8 +510,9 @@ def _covered(record: dict[str, object], stones: list[hygiene.Tombstone]) -> bool
     if record.get("kind") == journal.FORGET:
         return False
     row = record.get("row")
+    mine = hygiene.stone_project(str(record.get("project")))
     for kind, project, key, _at in stones:
-        if record.get("project") != project:
+        if mine != hygiene.stone_project(project):
             continue
         if kind == "project":
             return True

@@ -51,6 +51,13 @@ def project_state_dir(identity: str, env: Mapping[str, str] | None = None) -> Pa
     return state_dir(env) / project_key(identity)
 
 
+def forget_project_state(identity: str, env: Mapping[str, str] | None = None) -> None:
+    """Remove a forgotten project's session state files (they name its folders)."""
+    import shutil
+
+    shutil.rmtree(project_state_dir(identity, env), ignore_errors=True)
+
+
 class SessionState:
     """The state file of one host session of one project.
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from conkeeper.domain.messages import clean_path
 from conkeeper.domain.observations import (
     Observation,
     Summary,
@@ -97,15 +98,25 @@ def forget_session(conn: sqlite3.Connection, session_id: int) -> ForgetResult:
 
 
 def forget_project(conn: sqlite3.Connection, identity: str) -> ForgetResult:
-    """Delete a project with all its sessions, observations and index rows."""
+    """Delete a project with all its sessions, observations and index rows, and the hooks'
+    state files, watch-list line and freshness caches that name its folders."""
 
     def work() -> tuple[ForgetResult, list[rows.Tombstone]]:
         counts = rows.delete_project(conn, identity)
         if counts is None:
             raise LookupError(f"no project recorded for {identity}")
-        return ForgetResult(f"project {identity}", **counts), [("project", identity, "", now_ms())]
+        shown = f"project {clean_path(identity)}"  # the folder may be named after a key
+        return ForgetResult(shown, **counts), [("project", identity, "", now_ms())]
 
-    return _forget(conn, work)
+    result = _forget(conn, work)
+    from conkeeper.services.upkeep.freshness.report import forget_cached
+    from conkeeper.storage import memory_folders
+    from conkeeper.storage.state import forget_project_state
+
+    forget_project_state(identity)  # the hooks' state and caches name the project's folders
+    memory_folders.forget(identity)
+    forget_cached(identity)
+    return result
 
 
 # --------------------------------------------------------------------------- export

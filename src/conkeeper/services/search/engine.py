@@ -57,7 +57,7 @@ import time
 from collections import namedtuple
 from collections.abc import Iterable, Sequence
 
-from conkeeper.domain.messages import clean_message
+from conkeeper.domain.messages import clean_message, clean_path
 from conkeeper.domain.paths import locate_project, memory_folder_of
 from conkeeper.domain.ranking import hit_cover, hit_score, idf, line_score
 from conkeeper.domain.records import FrozenRecord, Record
@@ -604,7 +604,7 @@ class MemoryFileSource:
         heading_path = row["heading_path"]
         return SearchHit(
             source=row["kind"],
-            path=f"{root.display}/{row['rel_path']}",
+            path=clean_path(f"{root.display}/{row['rel_path']}"),
             line=first.line,
             heading=heading_path.rsplit(" > ", 1)[-1] if heading_path else "",
             snippet=first.text,
@@ -614,7 +614,7 @@ class MemoryFileSource:
             lines=tuple(lines),
             line_start=start,
             line_end=int(row["line_end"]),
-            project=root.project,
+            project=clean_path(root.project),
             time_ms=int(row["file_time"]),
             cover=hit_cover(first.cover, whole),
         )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conkeeper.domain import privacy
+from conkeeper.domain.messages import clean_path
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__"})
@@ -68,15 +69,24 @@ def audit_text(text: str) -> tuple[privacy.PrivacyReport, list[SecretFinding]]:
 
 
 def audit_file(path: Path, name: str) -> FileAudit:
-    """Review one file; an unreadable or binary file is reported, not raised."""
-    audit = FileAudit(path=path, name=name)
+    """Review one file; an unreadable or binary file is reported, not raised. A credential in
+    the file's name is shown redacted and counted as a finding on line 0 (renaming fixes it)."""
+    shown = clean_path(name)
+    audit = FileAudit(path=path, name=shown)
     try:
         text = read_text(path)
     except MemoryFileError as exc:
-        audit.error = str(exc).removeprefix(f"{path}: ")
+        audit.error = clean_path(str(exc).removeprefix(f"{path}: "))
         return audit
     audit.report, audit.secrets = audit_text(text)
+    if shown != name:
+        audit.secrets.insert(0, SecretFinding(_name_kind(shown), 0, "in the file's name"))
     return audit
+
+
+def _name_kind(shown: str) -> str:
+    """The kind of the first credential redacted in a file name (``[REDACTED:<kind>]``)."""
+    return shown.split("[REDACTED:", 1)[-1].split("]", 1)[0] if "[REDACTED:" in shown else "secret"
 
 
 def audit_path(path: Path) -> AuditResult:

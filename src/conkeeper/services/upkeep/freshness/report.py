@@ -225,6 +225,16 @@ def cache_path(identity: str, env: Mapping[str, str] | None = None) -> Path:
     return data_home(env) / "freshness" / f"{key}.json"
 
 
+def forget_cached(identity: str, env: Mapping[str, str] | None = None) -> None:
+    """Remove a forgotten project's cached report and SessionStart health answer (both name
+    its folder)."""
+    report = cache_path(identity, env)
+    health = report.with_name(report.stem + "-health.json")  # keyed alike, by the root's path
+    for path in (report, health):
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
 def load_cached(
     root: Path, memory_dir: Path, identity: str, env: Mapping[str, str] | None = None
 ) -> tuple[Report | None, str]:
