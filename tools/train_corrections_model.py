@@ -482,6 +482,7 @@ AUTHORS = {
     "extra9": "train_extra9.jsonl",
     "extra10": "train_extra10.jsonl",
     "extra11": "train_extra11.jsonl",
+    "extra12": "train_extra12.jsonl",
     "blind1": "blind.jsonl",
     "blind2": "blind2.jsonl",
     "blind3": "blind3.jsonl",
@@ -520,6 +521,7 @@ FRESH = (
     "extra9",
     "extra10",
     "extra11",
+    "extra12",
     "blind12",
     "blind13",
     "blind14",
@@ -539,7 +541,7 @@ FRESH = (
 )
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind26", "blind27")
+RECENT = ("blind27", "extra12")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
@@ -914,12 +916,13 @@ class _Author:
         return added, (tp / self.pos if self.pos else 1.0)
 
 
-def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
+def choose(scored: Scored, level: str, stricter: Params | None = None) -> Params:
     """The parameters of ``level`` with the best mean per-author recall whose mean per-author
     FP rate stays within :data:`MAX_TOTAL_FP` (low, medium; the rules' own false positives
-    counted) or, added to the rules' own, within :data:`MAX_ADDED_FP` (model threshold at most
-    ``ceiling``, so a more sensitive level never needs a higher score); ties go to the higher
-    threshold and the smaller veto."""
+    counted) or, added to the rules' own, within :data:`MAX_ADDED_FP`, among those
+    :func:`nested` under the ``stricter`` level's (so a more sensitive level flags every prompt
+    the stricter one does); ties go to the higher threshold and the smaller veto."""
+    ceiling = 1.0 if stricter is None else stricter[0]
     by_author: dict[str, Scored] = {}
     for ex, p in scored:
         by_author.setdefault(ex.fold, []).append((ex, p))
@@ -927,6 +930,8 @@ def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
     chosen: Params = (min(0.99, ceiling), 0.0, 1.01)
     for veto in VETO_GRID:
         for strong in STRONG_GRID if veto else (1.01,):
+            if not nested((ceiling, veto, strong), stricter):
+                continue
             authors = [_Author(part, level, veto, strong) for part in by_author.values()]
             for threshold in reversed(THRESHOLD_GRID):
                 if threshold > ceiling:
@@ -961,13 +966,27 @@ def choice_pool(scored: Scored) -> Scored:
     return [s for s in scored if s[0].fold in open_authors] or scored
 
 
+def nested(params: Params, stricter: Params | None) -> bool:
+    """Whether a level at ``params`` flags every prompt a level at ``stricter`` flags (the
+    rules' own matches are nested by their confidence floors): its threshold no higher, and a
+    rule match the stricter level keeps is kept, so its veto no higher and its never-vetoed
+    confidence no higher (a veto of 0 vetoes nothing). Round 19's chooser gave medium veto .7 /
+    strong 1.01 under low's .7 / .95: a .96 rule match kept at low was vetoed at medium."""
+    if stricter is None:
+        return True
+    threshold, veto, strong = params
+    if threshold > stricter[0]:
+        return False
+    return veto == 0.0 or (veto <= stricter[1] and strong <= stricter[2])
+
+
 def choose_all(scored: Scored) -> dict[str, Params]:
-    """Every sensitivity's parameters, each level's threshold capped by the stricter one's."""
+    """Every sensitivity's parameters, each level nested under the stricter one's
+    (:func:`nested`)."""
     chosen: dict[str, Params] = {}
-    ceiling = 1.0
+    stricter: Params | None = None
     for level in LEVELS:
-        chosen[level] = choose(scored, level, ceiling)
-        ceiling = chosen[level][0]
+        chosen[level] = stricter = choose(scored, level, stricter)
     return chosen
 
 
