@@ -142,6 +142,11 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   merged, measured once on the previous stop's detector (418bbdb: low FP .018 recall .766,
   medium .041 / .832) and once on this stop's (5a923fd: low .018 / .822, medium .027 / .883;
   ``BLIND27_FIRST.md``). Seen since; the scorer's 39th author since round 19.
+* ``train_extra12.jsonl`` (567 prompts: 277 corrections/friction, 290 null with 130 hard
+  negatives; Angular, Scala/Spark, Elixir, Azure DevOps, Quarkus and Haskell/OCaml personas, 91
+  lines in other languages; ``TRAIN_EXTRA12.md``) was measured once before its texts were read
+  (2026-11-27 22:15 UTC, round 19's detector; ``TRAIN_EXTRA12_FIRST.md``): low FP .010 recall
+  .657, medium .048 / .736, high .117 / .780. The scorer's 40th author since round 20.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
@@ -680,6 +685,31 @@ the out-of-fold scores, 23 fresh medium .021 (.041) / .915 (.772) -> .023 (.042)
 (.780)). The flag table has 10,411 weights (was under 10,000; the file 214 -> 225 KB). Hook
 cost: ``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, UserPromptSubmit -0.46 ms
 (PostToolUse Bash +0.20, Edit -0.01: noise).
+
+Issue 20 round 20 (``ck/cdet20``): ``train_extra12`` is author 40 and, with blind 27, the
+strict pair; only its misses were read. The gloss reads Tagalog, Lithuanian, Estonian,
+Serbian/Croatian, Slovak, Afrikaans, Bengali and romanised Tamil and phrases of four words
+(four entries had never matched); an omission as a heading ("Missing: the ...") or a closing
+state ("the migration is missing."), a closing "Very reproducible." or "Bold." and a doubled
+praise word are shapes; the chooser keeps the levels nested, so medium is no longer set by
+hand. Leave-one-author-out, one training order, mean (worst) FP / recall, round 19's design
+with ``train_extra12`` as an author -> round 20::
+
+      table                        level   BEFORE                       AFTER (ck/cdet20)
+      24 fresh authors             low     .010 (.019) / .853 (.657)    .010 (.019) / .856 (.700)
+                                   medium  .022 (.041) / .907 (.729)    .022 (.041) / .912 (.788)
+      23 fresh (not extra12)       low     .010 (.019) / .862 (.704)    .010 (.019) / .860 (.700)
+                                   medium  .021 (.040) / .915 (.796)    .021 (.036) / .916 (.788)
+      strict blind 27              low     .018 / .873                  .018 / .873
+                                   medium  .036 / .914                  .036 / .914
+      strict extra12               low     .014 / .664                  .014 / .758
+                                   medium  .045 / .726                  .045 / .823
+
+The gains are on the author whose misses were read (tuning figures); on the other 23 fresh
+authors recall is flat. The retrained weights with the chosen, nested parameters (low .84 / veto
+.6 / strong 1.01, medium .64 / .6 / 1.01) broke two pinned hand examples and were not shipped
+(the trainer's docstring): round 19's weights and parameters read the new gloss and shapes.
+Targets on a new writer: not claimed; blind 28 measures it.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +

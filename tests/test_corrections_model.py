@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conftest import load_script
-from conkeeper.services.analysis.corrections import detect
+from conkeeper.services.analysis.corrections import detect, model_params
 from conkeeper.services.analysis.corrections import model_weights as weights
 from conkeeper.services.analysis.corrections.features import segment_features, segments
 from conkeeper.services.analysis.corrections.model import THRESHOLDS
@@ -143,15 +143,15 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
     files = set(trainer.TRAIN_FILES.values())
     assert files == {
         "corpus.jsonl",
-        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
+        *(f"train_extra{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)),
         "blind.jsonl",
         *(f"blind{n}.jsonl" for n in range(2, 28)),
     }
     assert "blind28.jsonl" not in files  # the next blind set: unseen, never read here
     assert "blind29.jsonl" not in files
     # measured once (BLIND26_FIRST.md, BLIND27_FIRST.md), trained on since round 19
-    assert {"blind25", "blind26", "blind27"} <= set(trainer.FRESH)
-    assert trainer.RECENT == ("blind26", "blind27")  # the strict run's held-out pair
+    assert {"blind25", "blind26", "blind27", "extra12"} <= set(trainer.FRESH)
+    assert trainer.RECENT == ("blind27", "extra12")  # the strict run's held-out pair
 
 
 def test_each_author_is_held_out_with_parameters_chosen_without_it() -> None:
@@ -213,6 +213,45 @@ def test_low_counts_the_rules_own_false_positives_against_its_cap() -> None:
     assert chosen["medium"][1] == 0.0  # within medium's cap: no veto needed
     flagged = [trainer.flagged(ex, p, "low", chosen["low"]) for ex, p in scored]
     assert sum(flagged) == 20 and all(flagged[:10])
+
+
+def test_a_more_sensitive_level_is_chosen_nested_under_the_stricter_one() -> None:
+    # round 20: round 19's chooser gave medium veto .7 / strong 1.01 under low's .7 / .95, so
+    # a .96 rule match kept at low was vetoed at medium; the choice is now nested
+    trainer = _load_trainer()
+    examples = []
+    for fold in ("extra5", "blind12"):
+        for i in range(110):
+            ex = object.__new__(trainer.Example)
+            ex.fold, ex.text, ex.label = fold, "", "correction" if i < 10 else None
+            # 10 of 100 negatives fire a rule at medium (.85): medium can meet its cap only
+            # by vetoing them (their probability .6)
+            ex.rules = {"low": False, "medium": 10 <= i < 20, "high": 10 <= i < 20}
+            ex.rule_conf, ex.vetoed, ex.aimed, ex.bags = 0.85, False, False, [set()]
+            ex.verdict = False
+            examples.append(ex)
+    scored = [(ex, 0.9 if ex.label else (0.6 if ex.rules["medium"] else 0.1)) for ex in examples]
+    assert trainer.choose(scored, "medium")[1] > 0.6  # alone, medium vetoes the matches
+    stricter = (0.8, 0.5, 0.95)  # a low that keeps a rule match of probability .5 or more
+    chosen = trainer.choose(scored, "medium", stricter)
+    assert trainer.nested(chosen, stricter) and chosen[1] <= 0.5
+    levels = trainer.choose_all(scored)
+    assert trainer.nested(levels["medium"], levels["low"])
+    assert trainer.nested(levels["high"], levels["medium"])
+    for ex, p in scored:  # every prompt flagged at low is flagged at medium, and at high
+        if trainer.flagged(ex, p, "low", levels["low"]):
+            assert trainer.flagged(ex, p, "medium", levels["medium"])
+        if trainer.flagged(ex, p, "medium", levels["medium"]):
+            assert trainer.flagged(ex, p, "high", levels["high"])
+
+
+def test_the_shipped_levels_are_nested() -> None:
+    trainer = _load_trainer()
+    shipped = {
+        lvl: (model_params.THRESHOLDS[lvl], *model_params.RULE_VETO[lvl]) for lvl in trainer.LEVELS
+    }
+    assert trainer.nested(shipped["medium"], shipped["low"])
+    assert trainer.nested(shipped["high"], shipped["medium"])
 
 
 def test_the_strict_run_holds_the_newest_authors_out_together() -> None:

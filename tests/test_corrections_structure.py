@@ -598,3 +598,35 @@ def test_irony_mock_praise_and_a_named_omission_are_corrections(text: str, level
 )
 def test_their_look_alikes_are_not_corrections(text: str, level: str) -> None:
     assert detect(text, level).label is None
+
+
+# round 20 (written for this test, in no data set): a heading "Missing: the ...", a closing
+# "X is missing.", a closing "Very reproducible." or "Bold.", a doubled praise word before
+# inline code; real praise, a "missing: nothing" and an open question stay unflagged
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Missing: the retry policy for the webhook consumer.",
+        "Looked at the diff. The rollback script is missing.",
+        "So the config now depends on the developer's home directory. Very portable.",
+        "So the fix for the flaky test was to delete the test. Bold.",
+        "Nice nice, `eval` on user input.",
+    ],
+)
+def test_round_20_omissions_and_irony_are_corrections(text: str, level: str) -> None:
+    assert detect(text, level).label is not None
+
+
+@pytest.mark.parametrize("level", ("low", "medium"))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Looks good. Very clean.",
+        "Missing: nothing, the checklist is complete.",
+        "Which translations are missing in the German locale?",
+        "Bold move to ship on Friday, but the release notes look right.",
+    ],
+)
+def test_round_20_look_alikes_are_not_corrections(text: str, level: str) -> None:
+    assert detect(text, level).label is None

@@ -428,6 +428,39 @@ then medium set by hand to .63 / .5 / .95: the chosen pair broke the levels' nes
 match kept at low and vetoed at medium) and the pinned 300-line paste complaint (23 fresh at
 these parameters, out-of-fold: medium .021 (.041) / .915 -> .023 (.042) / .917).
 
+Round 20 (40 authors: ``train_extra12`` added, measured first: TRAIN_EXTRA12_FIRST.md, low
+.010 / .657, medium .048 / .736; the strict pair is now blind 27 and ``train_extra12``,
+:data:`RECENT`). Its misses at low were read (only its own; no other author's lines this
+round): 49 of 95 were lines in other languages, many in languages no table read (Tagalog,
+Lithuanian, Estonian, Serbian/Croatian, Slovak, Afrikaans, Bengali, romanised Tamil), then
+sarcasm (8), omissions (12) and redirects of approach, tool or fact. The gloss reads those
+languages' dictionary words for no, wrong, instead, again, still, same, use, stop, undo,
+forgot, why and missing, and phrases of four words (:data:`...cues.GLOSS_LONGEST`: four
+entries had never matched); an omission as a heading or a closing state, a closing "Very
+reproducible."/"Bold." and a doubled praise word are shapes. The chooser keeps the levels
+nested (:func:`nested`: medium's threshold, veto and never-vetoed confidence no higher than
+low's), so the parameters are chosen, not set by hand. Leave-one-author-out, one training order
+(out-of-fold scores computed for the 26 authors the parameters are chosen on; the 14 the rules
+saturate choose nothing), mean (worst) FP / recall, round 19's design with ``train_extra12`` as
+an author -> round 20::
+
+  24 fresh          low    .010 (.019) / .853 (.657)   .010 (.019) / .856 (.700)
+                    medium .022 (.041) / .907 (.729)   .022 (.041) / .912 (.788)
+  23 fresh (not     low    .010 (.019) / .862 (.704)   .010 (.019) / .860 (.700)
+  train_extra12)    medium .021 (.040) / .915 (.796)   .021 (.036) / .916 (.788)
+  strict blind 27   low .018 / .873, medium .036 / .914 (both)
+  strict extra12    low .014 / .664 -> .014 / .758, medium .045 / .726 -> .045 / .823
+
+The gains sit on the author whose misses were read (tuning figures); on the 23 other fresh
+authors, the nearest to honest, recall is flat (low -.002, medium +.001) and medium's worst FP
+falls .040 -> .036. Strict ``train_extra12`` stays over medium's 4 % (13 of 290). NOT written:
+the weights averaged over five orders (10,695 flag weights) with the parameters chosen, nested,
+on the 26 authors' one-order scores (low .84 / veto .6 / strong 1.01, medium .64 / .6 / 1.01,
+high .51) broke two pinned hand examples: "Impressive, the page is now twice as fast. Thanks!"
+scores .93 (flagged at every level; the new sarcasm lines taught "impressive ... now") and the
+complaint after a 300-line paste scores .58, under medium's veto .6 and threshold .64. The
+shipped weights and parameters stay round 19's; the gloss and shapes above are read by them.
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -482,6 +515,7 @@ AUTHORS = {
     "extra9": "train_extra9.jsonl",
     "extra10": "train_extra10.jsonl",
     "extra11": "train_extra11.jsonl",
+    "extra12": "train_extra12.jsonl",
     "blind1": "blind.jsonl",
     "blind2": "blind2.jsonl",
     "blind3": "blind3.jsonl",
@@ -520,6 +554,7 @@ FRESH = (
     "extra9",
     "extra10",
     "extra11",
+    "extra12",
     "blind12",
     "blind13",
     "blind14",
@@ -539,7 +574,7 @@ FRESH = (
 )
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind26", "blind27")
+RECENT = ("blind27", "extra12")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
@@ -914,12 +949,13 @@ class _Author:
         return added, (tp / self.pos if self.pos else 1.0)
 
 
-def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
+def choose(scored: Scored, level: str, stricter: Params | None = None) -> Params:
     """The parameters of ``level`` with the best mean per-author recall whose mean per-author
     FP rate stays within :data:`MAX_TOTAL_FP` (low, medium; the rules' own false positives
-    counted) or, added to the rules' own, within :data:`MAX_ADDED_FP` (model threshold at most
-    ``ceiling``, so a more sensitive level never needs a higher score); ties go to the higher
-    threshold and the smaller veto."""
+    counted) or, added to the rules' own, within :data:`MAX_ADDED_FP`, among those
+    :func:`nested` under the ``stricter`` level's (so a more sensitive level flags every prompt
+    the stricter one does); ties go to the higher threshold and the smaller veto."""
+    ceiling = 1.0 if stricter is None else stricter[0]
     by_author: dict[str, Scored] = {}
     for ex, p in scored:
         by_author.setdefault(ex.fold, []).append((ex, p))
@@ -927,6 +963,8 @@ def choose(scored: Scored, level: str, ceiling: float = 1.0) -> Params:
     chosen: Params = (min(0.99, ceiling), 0.0, 1.01)
     for veto in VETO_GRID:
         for strong in STRONG_GRID if veto else (1.01,):
+            if not nested((ceiling, veto, strong), stricter):
+                continue
             authors = [_Author(part, level, veto, strong) for part in by_author.values()]
             for threshold in reversed(THRESHOLD_GRID):
                 if threshold > ceiling:
@@ -961,13 +999,27 @@ def choice_pool(scored: Scored) -> Scored:
     return [s for s in scored if s[0].fold in open_authors] or scored
 
 
+def nested(params: Params, stricter: Params | None) -> bool:
+    """Whether a level at ``params`` flags every prompt a level at ``stricter`` flags (the
+    rules' own matches are nested by their confidence floors): its threshold no higher, and a
+    rule match the stricter level keeps is kept, so its veto no higher and its never-vetoed
+    confidence no higher (a veto of 0 vetoes nothing). Round 19's chooser gave medium veto .7 /
+    strong 1.01 under low's .7 / .95: a .96 rule match kept at low was vetoed at medium."""
+    if stricter is None:
+        return True
+    threshold, veto, strong = params
+    if threshold > stricter[0]:
+        return False
+    return veto == 0.0 or (veto <= stricter[1] and strong <= stricter[2])
+
+
 def choose_all(scored: Scored) -> dict[str, Params]:
-    """Every sensitivity's parameters, each level's threshold capped by the stricter one's."""
+    """Every sensitivity's parameters, each level nested under the stricter one's
+    (:func:`nested`)."""
     chosen: dict[str, Params] = {}
-    ceiling = 1.0
+    stricter: Params | None = None
     for level in LEVELS:
-        chosen[level] = choose(scored, level, ceiling)
-        ceiling = chosen[level][0]
+        chosen[level] = stricter = choose(scored, level, stricter)
     return chosen
 
 
@@ -1116,7 +1168,7 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
     WEIGHTS.write_text(
         '"""Weights of the learned correction scorer (GENERATED by\n'
         "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, train_extra 1-11, blind sets 1-27); the\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-12, blind sets 1-27); the\n"
         "decision parameters chosen with them are in model_params.\n"
         '"""\n\n'
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"

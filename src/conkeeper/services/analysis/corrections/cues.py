@@ -69,8 +69,9 @@ SPELLING = {
     "youre": "you're",
     "shouldve": "should've",
 }
-# the correction words of other languages, by the English word they stand for (one to three
-# words each; a phrase is matched before its words)
+# the correction words of other languages, by the English word they stand for (one to
+# :data:`GLOSS_LONGEST` words each, written as :func:`gloss` reads them: its words joined by one
+# space; a phrase is matched before its words)
 _GLOSS = {
     # German
     "nicht": "not", "nein": "no", "kein": "no", "keine": "no", "falsch": "wrong",
@@ -383,7 +384,7 @@ _GLOSS = {
     "למה עשית": "why did you", "לא ככה": "not like that", "מוותר": "give up", "תמחק": "delete",
     "תסיר": "remove",
     "لا تستخدم": "don't use", "لا تغير": "don't change",
-    "بدلاً من": "instead of", "ناقص": "missing", "حذفت": "you deleted", "غيرت": "you changed",
+    "ناقص": "missing", "حذفت": "you deleted", "غيرت": "you changed",
     "كسرت": "you broke", "لا يعمل": "doesn't work", "ما يشتغل": "doesn't work",
     "المفروض": "should be", "فقط": "only", "القديم": "old",
     "umevunja": "you broke", "umefuta": "you deleted", "imeharibika": "broke",
@@ -421,6 +422,46 @@ _GLOSS = {
     "χάλασε": "broke",
     "dùng": "use", "như các": "like the", "thiếu": "missing", "sao lại": "why",
     "hỏng": "broke", "không cần": "not needed", "chứ không phải": "not",
+    # round 20: languages a new writer brought that no table read (Tagalog, Lithuanian,
+    # Estonian, Serbian/Croatian/Bosnian, Slovak, Afrikaans, romanised Tamil) and the words the
+    # others still lacked, by dictionary: no/not, wrong, instead, again, still, same, use, stop,
+    # undo, forgot, why, missing, "in circles". Left out for a common second meaning: Tagalog
+    # "hindi" (the language), "dapat" (Indonesian "can"), Estonian "vale" (Spanish "OK"),
+    # Turkish "dur" (French "hard"), Serbian "isto" (Portuguese "this"), Estonian "mitte"
+    # (German "Mitte"), Lithuanian "ne" (read as "no" already).
+    "mali": "wrong", "huwag": "don't", "wag": "don't", "ibalik": "restore", "bakit": "why",
+    "ulit": "again", "pa rin": "still", "nakalimutan": "forgot", "nakalimutan mo": "you forgot",
+    "gamitin": "use", "binura": "deleted", "binura mo": "you deleted", "paikot ikot": "in circles",
+    "ayaw gumana": "doesn't work", "sa halip": "instead", "pareho": "same", "itigil": "stop",
+    "tumigil": "stop",
+    "neteisinga": "wrong", "neteisingas": "wrong", "neteisingą": "wrong", "grąžink": "restore",
+    "atgal": "back", "pamiršai": "you forgot", "pamiršote": "you forgot", "vėl": "again",
+    "vis dar": "still", "tas pats": "same", "ta pati": "same", "nenorėjau": "i didn't want",
+    "nekeisk": "don't change", "naudok": "use", "vietoj": "instead of", "kodėl": "why",
+    "trūksta": "missing", "sustok": "stop", "nereikia": "not needed",
+    "unustasid": "you forgot", "unustas": "forgot", "ikka": "still",
+    "jälle": "again", "uuesti": "again", "kasuta": "use", "asemel": "instead", "miks": "why",
+    "tagasi": "back", "puudub": "missing", "lõpeta": "stop", "ära": "don't",
+    "vale haru": "wrong branch",
+    "pogrešna": "wrong", "pogrešan": "wrong", "pogrešno": "wrong", "pogrešnu": "wrong",
+    "vrati": "restore", "kako je bilo": "as it was", "zaboravio": "forgot",
+    "zaboravila": "forgot", "zaboravili": "forgot", "opet": "again", "ista": "same",
+    "isti": "same", "nisam tražio": "i didn't ask", "koristi": "use",
+    "umjesto": "instead of", "umesto": "instead of", "zašto": "why", "još uvijek": "still",
+    "još uvek": "still", "nemoj": "don't", "nedostaje": "missing", "ne radi": "doesn't work",
+    "nesprávny": "wrong", "nesprávneho": "wrong", "nesprávne": "wrong", "nesprávna": "wrong",
+    "namiesto": "instead of", "radšej": "rather", "prestaň": "stop", "zabudol": "forgot",
+    "zabudol si": "you forgot", "znova": "again", "stále": "still", "rovnaký": "same",
+    "rovnaká": "same", "vráť": "restore", "nepoužívaj": "don't use", "použi": "use",
+    "prečo": "why", "chýba": "missing", "chcel som len": "i only wanted",
+    "vergeet": "forgot", "moenie": "don't", "steeds": "still",
+    "dieselfde": "same", "in plaas van": "instead of", "hoekom": "why",
+    "thappu": "wrong", "thappana": "wrong", "niruthunga": "stop", "marandhuteenga": "you forgot",
+    "innum": "still", "pannadheenga": "don't",
+    "heller": "instead", "berhenti": "stop", "pulihkan": "restore", "kırmışsın": "you broke",
+    "eski haline": "as it was", "phir wohi": "again the same",
+    "kitni dafa": "how many times", "kitni baar": "how many times", "במעגלים": "in circles",
+    "שכתבת": "you wrote", "ikka sama": "still same",
 }  # fmt: skip
 # Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
 # these are found inside the text
@@ -497,6 +538,12 @@ _GLOSS_CJK = {
     "지우지 마": "don't delete", "쓰지 마": "don't use", "말했잖아": "i told", "포기": "give up",
     "漏了": "missing", "少了": "missing", "缺少": "missing", "不是这个": "not this",
     "我说过": "i said", "说过": "said", "算了": "forget it", "放弃": "give up",
+    # round 20 (see _GLOSS): Bengali (its marks split words, so it is found inside), and the
+    # Japanese "not in" of a thing left out
+    "ভুলে গেছো": "you forgot", "ভুলে গেছেন": "you forgot", "ভুল": "wrong", "আবার": "again",
+    "এখনও": "still", "একই": "same", "কেন": "why", "ব্যবহার করো": "use", "বদলে": "instead",
+    "ফিরিয়ে": "restore", "আগের মতো": "as before", "বন্ধ করো": "stop", "নেই": "missing",
+    "入ってない": "missing", "入っていない": "missing",
     "ต้องแก้": "should fix", "ไม่ต้อง": "no need", "บอกแล้ว": "i said", "พัง": "broke",
     "ไม่ทำงาน": "doesn't work", "ขาด": "missing",
 }  # fmt: skip
@@ -555,6 +602,9 @@ def _table(tokens: list[str]) -> dict[str, str]:
     return table
 
 
+# the most words a gloss entry has (round 20: four entries of four words had never matched
+# while :func:`gloss` tried three at most)
+GLOSS_LONGEST = 4
 _LETTERS = LazyPattern(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
 # common English words: an ASCII sentence with one of them is English and is not glossed
 _ENGLISH = _words(
@@ -589,7 +639,7 @@ def gloss(text: str, tokens: list[str]) -> str:
     words = list(_LETTERS.compiled.finditer(text))
     done, i = 0, 0
     while i < len(words):
-        for size in (3, 2, 1):
+        for size in range(GLOSS_LONGEST, 0, -1):
             group = words[i : i + size]
             phrase = " ".join(m.group(0) for m in group)
             if len(group) == size and phrase in table:

@@ -729,10 +729,13 @@ _OMISSION = LazyPattern(
     re.IGNORECASE,
 )
 # round 19: the omission named as a state ("missing the :key on the v-for", "the PR is missing
-# the Atlantis entry"): over every author's prompts 12 such openings, all corrections, no null
+# the Atlantis entry"): over every author's prompts 12 such openings, all corrections, no null;
+# round 20: a heading "Missing: the ..." and a closing "the migration is missing." (4 more over
+# 40 authors, all corrections, no null)
 _MISSING = LazyPattern(
-    r"^(?:you'?re |it'?s |(?:the|your) [\w-]+(?: [\w-]+)? (?:is|are) )?(?:still )?missing "
-    r"(?:the|a|an|its|their)\b",
+    r"^(?:(?:you'?re |it'?s |(?:the|your) [\w-]+(?: [\w-]+)? (?:is|are) )?(?:still )?missing "
+    r"(?:the|a|an|its|their)\b|missing\s*:\s*(?:the|a|an)\b|"
+    r"(?:the|your) [\w-]+(?: [\w-]+)? (?:is|are) (?:still )?missing[.!]*$)",
     re.IGNORECASE,
 )
 
@@ -1248,7 +1251,8 @@ _MOCK_PRAISE = LazyPattern(
 # prompts 5 more corrections flagged, no null ("great, the chart renders now" stays unread).
 _MOCK_PRAISE_MORE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
-    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb|impressive)(?: of course)?"
+    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb|impressive)"
+    r"(?: of course|,? (?:cool|nice|great))?"
     r"[,!.]+ +(?:so )?(?:CODE\b|(?:the|your|this|that|my|our|every|each) [\w-]+(?: [\w-]+)?"
     r"(?: (?:is|are))? now (?=\w))"
     r"(?![^.!?]*\b(?:works?|working|pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|"
@@ -1269,7 +1273,8 @@ _INCOMING_WORK = LazyPattern(
 # corrections, and no null
 # round 19: "just what I wanted on a Friday", "what this scene really needed was ...", "X is one
 # way to make CI green", "the security team will love it", "really helps when prod breaks",
-# "scaling to 0 really did fix the error rate", a closing "Very scalable."
+# "scaling to 0 really did fix the error rate", a closing "Very scalable."; round 20: a closing
+# "Very reproducible." or "Bold." (3 over 40 authors, all corrections, no null)
 _IRONY = LazyPattern(
     r"\bi'?m sure (?:nobody|no one|no-one) (?:will|would)\b|"
     r"\bbecause what (?:every|this|the|our|my) [\w-]+(?: [\w-]+)? (?:really )?need(?:s|ed)\b|"
@@ -1277,11 +1282,12 @@ _IRONY = LazyPattern(
     r"\bteam (?:will|is going to) love (?:it|that|this)\b|\breally helps when\b|"
     r"\breally did (?:fix|help|solve)\b|"
     r"(?:^|[.!] )very (?:modern|scalable|secure|efficient|professional|robust|maintainable|"
-    r"readable|elegant)[.!]*$",
+    r"readable|elegant|reproducible|portable|idiomatic)[.!]*$|(?:^|[.!] )bold[.!]*$",
     re.IGNORECASE,
 )
 _IRONY_CUES = (
     "sure", "every", "need", "just what", "one way", "love", "helps", "really did", "very",
+    "bold",
 )  # fmt: skip
 
 
