@@ -1323,12 +1323,15 @@ def _rewrite(name: str, record: dict[str, Any], entry_id: int) -> bool:
 
 
 def seam(point: str) -> None:
-    """Kill this process at ``point`` when ``CONKEEPER_KILL_AT`` names it: how the tests prove
-    that a SIGKILL between a write and its journal's completion loses no undo (no sleeps)."""
-    if os.environ.get("CONKEEPER_KILL_AT") == point:
+    """Kill this process at ``point`` when ``CONKEEPER_KILL_AT`` names it, or stop it there
+    (``SIGSTOP``, until the test sends ``SIGCONT``) when ``CONKEEPER_STOP_AT`` does: how the
+    tests prove that a SIGKILL between a write and its journal's completion loses no undo, and
+    that a writer racing one held at that point loses nothing (no sleeps)."""
+    kill = os.environ.get("CONKEEPER_KILL_AT") == point
+    if kill or os.environ.get("CONKEEPER_STOP_AT") == point:
         import signal
 
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), signal.SIGKILL if kill else signal.SIGSTOP)
 
 
 class JournalEntry:

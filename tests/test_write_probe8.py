@@ -1,0 +1,90 @@
+"""An eighth round on "nothing the user wrote is ever lost", from outside.
+
+The shapes swept here: two hooks racing on the span file of agents' shell commands, and the
+leads round 7 left open. Every case goes through the real ``conkeeper`` command as a
+subprocess; a writer is killed (``CONKEEPER_KILL_AT``) or held (``CONKEEPER_STOP_AT``, a
+``SIGSTOP`` the test answers with ``SIGCONT``) at an exact point of the write path, never
+raced after a sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import cli_env
+
+
+def _bash_hook(root: Path, session: str, **env: str) -> subprocess.Popen[bytes]:
+    """Claude Code's PreToolUse hook for an agent's Bash command, started and left running."""
+    payload = {
+        "session_id": session,
+        "transcript_path": str(root.parent / f"{session}.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_use_id": f"toolu_{session}",
+        "tool_input": {"command": "ls", "description": "list"},
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "hook", "PreToolUse"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=root,
+        env=cli_env(**env),
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(payload).encode())
+    proc.stdin.close()
+    return proc
+
+
+def _waits_on_a_lock(pid: int) -> bool:
+    """Whether process ``pid`` is queued for a ``flock`` (``/proc/locks`` lists waiters)."""
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if "->" in fields and str(pid) in fields:
+            return True
+    return False
+
+
+def _finished_or_waiting(proc: subprocess.Popen[bytes]) -> None:
+    """Return once ``proc`` has exited or is queued behind a lock (never after a fixed sleep)."""
+    while not _waits_on_a_lock(proc.pid):
+        try:
+            proc.wait(timeout=0.02)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+# --------------------------------------------------------------------------- agent shells
+
+
+def test_a_shell_span_noted_while_another_hook_trims_the_file_is_kept(project: Path) -> None:
+    """Past 256 KB the hook that noted a shell command's start rewrote the span file with its
+    newer half: another hook's line appended between that hook's read and its rename was gone,
+    and a detached child of that agent command could pass for the person's. Appends and the
+    trim now share a lock on the file; the trim keeps every line it did not cut."""
+    shells = Path(os.environ["CONKEEPER_HOME"]) / "state" / "agent-shells"
+    shells.parent.mkdir(parents=True)
+    old = b"".join(b"start %d old:%06d\nend %d old:%06d\n" % (i, i, i + 1, i) for i in range(9000))
+    shells.write_bytes(old[: 256 * 1024 - 10].rsplit(b"\n", 1)[0] + b"\n")
+    trimming = _bash_hook(project, "s-trim", CONKEEPER_STOP_AT="shells-trim")
+    _, status = os.waitpid(trimming.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    racing = _bash_hook(project, "s-race")
+    _finished_or_waiting(racing)
+    os.kill(trimming.pid, signal.SIGCONT)
+    assert trimming.wait(timeout=60) == 0, trimming.stderr.read() if trimming.stderr else ""
+    assert racing.wait(timeout=60) == 0, racing.stderr.read() if racing.stderr else ""
+    kept = shells.read_bytes()
+    assert len(kept) < 200 * 1024
+    assert b" s-race:toolu_s-race\n" in kept
+    assert b" s-trim:toolu_s-trim\n" in kept
+    assert list(shells.parent.glob(".agent-shells*")) == []
