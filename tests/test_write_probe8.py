@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import cli_env
+from conftest import cli_env, run_cli
 
 
 def _bash_hook(root: Path, session: str, **env: str) -> subprocess.Popen[bytes]:
@@ -88,3 +88,40 @@ def test_a_shell_span_noted_while_another_hook_trims_the_file_is_kept(project: P
     assert b" s-race:toolu_s-race\n" in kept
     assert b" s-trim:toolu_s-trim\n" in kept
     assert list(shells.parent.glob(".agent-shells*")) == []
+
+
+# --------------------------------------------------------------------------- agent configs
+
+
+def _zed_settings(project: Path, servers: str) -> Path:
+    """A project's Zed ``settings.json`` (JSON with comments) with the person's ``servers``."""
+    settings = project / ".zed" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(
+        b'// my zed settings\n{\n  "theme": "One Dark", // keep\n  "context_servers": {\n'
+        + servers.encode()
+        + b"\n  }\n}\n"
+    )
+    return settings
+
+
+def test_uninstall_keeps_the_comment_on_the_line_before_conkeepers_entry(project: Path) -> None:
+    """After install the person commented their own server's line (``"mine": {...}, // why``)
+    and added a key to ConKeeper's entry, so uninstall cut the entry out by position: the
+    separator in front of it went too, and with it the person's comment. It stays, on its
+    line; only the comma that belonged to the removed entry goes."""
+    settings = _zed_settings(project, '    "mine": { "command": "x" }')
+    done = run_cli("install", "--agent", "zed", cwd=project)
+    assert done.returncode == 0, done.stderr
+    text = settings.read_text()
+    assert '    "mine": { "command": "x" },\n    "conkeeper": {' in text
+    text = text.replace('"x" },\n', '"x" }, // my own server\n').replace(
+        '"mcp"\n      ]', '"mcp"\n      ],\n      "env": { "A": "1" }'
+    )
+    settings.write_text(text)
+    removed = run_cli("install", "--agent", "zed", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert settings.read_bytes() == (
+        b'// my zed settings\n{\n  "theme": "One Dark", // keep\n  "context_servers": {\n'
+        b'    "mine": { "command": "x" } // my own server\n  }\n}\n'
+    )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -341,12 +342,70 @@ def _rebuild(
     if not kept:
         return text[node.start] + text[node.end - 1], True
     parts = [text[node.start + 1 : children[0].start]]
-    for position, (index, child_text) in enumerate(kept):
-        if position:
-            parts.append(text[children[index - 1].end : children[index].start])
+    previous: int | None = None
+    for index, child_text in kept:
+        if previous is not None:
+            parts.append(_joint(text, children, previous, index))
         parts.append(child_text)
-    parts.append(text[children[-1].end : node.end - 1])
+        previous = index
+    parts.append(_closing(text, children, previous, node.end - 1))
     return text[node.start] + "".join(parts) + text[node.end - 1], False
+
+
+def _separator(text: str, children: Sequence[Member | Node], index: int) -> str:
+    """The bytes between child ``index`` and the next one (comma, comments, whitespace)."""
+    return text[children[index].end : children[index + 1].start]
+
+
+def _line_head(separator: str) -> str | None:
+    """The part of ``separator`` on the line of the member before it (its comma and the
+    person's comment there), when that part holds a comment: it explains the member before,
+    so it stays when the member after is removed. ``None`` without one."""
+    end = separator.find("\n")
+    if end < 0:
+        return None
+    head = separator[: end - 1] if end and separator[end - 1] == "\r" else separator[:end]
+    return head if "//" in head or "/*" in head else None
+
+
+def _line_rest(separator: str) -> str:
+    """``separator`` from its first line break on."""
+    end = separator.find("\n")
+    return separator[end - 1 :] if end and separator[end - 1] == "\r" else separator[end:]
+
+
+def _joint(text: str, children: Sequence[Member | Node], before: int, after: int) -> str:
+    """What goes between kept children ``before`` and ``after`` when the ones between them are
+    removed: the separator in front of ``after``, but the comment on ``before``'s line kept
+    (found uninstalling from a Zed ``settings.json``: ``"mine": {...}, // why`` lost ``why``
+    with ConKeeper's entry after it)."""
+    separator = text[children[after - 1].end : children[after].start]
+    if after == before + 1:
+        return separator
+    head = _line_head(_separator(text, children, before))
+    if head is None or "\n" not in separator:
+        return separator
+    return head + _line_rest(separator)
+
+
+def _closing(text: str, children: Sequence[Member | Node], last: int | None, close: int) -> str:
+    """What goes between the last kept child (``last``) and the container's closing bracket:
+    the original closing bytes, after the comment on ``last``'s line when the children after
+    it are removed (its comma dropped unless a trailing comma closed the container)."""
+    tail = text[children[-1].end : close]
+    if last is None or last == len(children) - 1:
+        return tail
+    head = _line_head(_separator(text, children, last))
+    if head is None:
+        return tail
+    stripped = tail.lstrip(" \t")
+    if stripped.startswith(","):
+        return head + stripped[1:]
+    return _LEADING_COMMA.sub(r"\1", head, count=1) + tail
+
+
+# A separator's comma, after any block comments in front of it.
+_LEADING_COMMA = re.compile(r"^([ \t]*(?:/\*.*?\*/[ \t]*)*),")
 
 
 # --------------------------------------------------------------------------- marked blocks
