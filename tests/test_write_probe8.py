@@ -105,6 +105,25 @@ def _zed_settings(project: Path, servers: str) -> Path:
     return settings
 
 
+def test_install_never_splits_a_line_the_person_ended_with_a_comment(project: Path) -> None:
+    """Installing into a Zed ``settings.json`` whose last server line ended in the person's
+    comment (``"mine": {...} // my own server``) put ConKeeper's entry between the value and the
+    comment: the person's line was split and their comment trailed ConKeeper's entry. The entry
+    now goes after that line (a comma added after the value); uninstall gives the bytes back."""
+    settings = _zed_settings(project, '    "mine": { "command": "x" } // my own server')
+    original = settings.read_bytes()
+    done = run_cli("install", "--agent", "zed", cwd=project)
+    assert done.returncode == 0, done.stderr
+    lines = settings.read_text().splitlines()
+    assert '    "mine": { "command": "x" }, // my own server' in lines
+    after = lines[lines.index('    "mine": { "command": "x" }, // my own server') + 1]
+    assert after == '    "conkeeper": {'
+    assert json.loads("\n".join(ln.split(" //")[0] for ln in lines[1:]))["context_servers"]
+    removed = run_cli("install", "--agent", "zed", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert settings.read_bytes() == original
+
+
 def test_uninstall_keeps_the_comment_on_the_line_before_conkeepers_entry(project: Path) -> None:
     """After install the person commented their own server's line (``"mine": {...}, // why``)
     and added a key to ConKeeper's entry, so uninstall cut the entry out by position: the

@@ -265,16 +265,20 @@ def _insert_into(
             elif not isinstance(addition, Put):
                 _insert_into(ctx, member.node, addition, (*path, key), out)
         if new:
-            out.append(_append(ctx, node, new))
+            out.extend(_append(ctx, node, new))
     elif isinstance(additions, list):
         if node.kind != "array":
             raise EditRefused(f"'{name}' is not a list")
         if additions:
-            out.append(_append(ctx, node, [(None, item) for item in additions]))
+            out.extend(_append(ctx, node, [(None, item) for item in additions]))
 
 
-def _append(ctx: _Context, node: Node, new: list[tuple[str | None, Any]]) -> tuple[int, str]:
-    """One insertion adding ``new`` (key or ``None``, value) at the end of a container."""
+def _append(ctx: _Context, node: Node, new: list[tuple[str | None, Any]]) -> list[tuple[int, str]]:
+    """The insertions adding ``new`` (key or ``None``, value) at the end of a container: one,
+    or, when the person's last member ends its line with a comment (``"mine": {...} // why``),
+    a comma after its value and the new members after that line, so the comment stays on the
+    line it explains (found installing into a Zed ``settings.json``: the person's line was split
+    and their comment followed ConKeeper's entry)."""
 
     def entry(key: str | None, value: Any, indent: str | None) -> str:
         rendered = _render(value, indent, ctx.unit, ctx.newline)
@@ -289,14 +293,26 @@ def _append(ctx: _Context, node: Node, new: list[tuple[str | None, Any]]) -> tup
         if indent is not None and indent.strip(" \t"):
             indent = _line_indent(ctx.text, last.start)
         space = " " if indent is None else ctx.newline + indent
-        return last.end, "".join(f",{space}{entry(k, v, indent)}" for k, v in new)
+        entries = [entry(k, v, indent) for k, v in new]
+        tail = _LINE_COMMENT_TAIL.match(ctx.text, last.end)
+        if indent is not None and tail is not None:
+            comma = [] if tail.group(1) else [(last.end, ",")]
+            return [*comma, (tail.end(), space + f",{space}".join(entries))]
+        return [(last.end, "".join(f",{space}{item}" for item in entries))]
     if not ctx.multiline:
-        return node.start + 1, ", ".join(entry(k, v, None) for k, v in new)
+        return [(node.start + 1, ", ".join(entry(k, v, None) for k, v in new))]
     outer = _line_indent(ctx.text, node.start)
     inner = outer + ctx.unit
     body = ",".join(f"{ctx.newline}{inner}{entry(k, v, inner)}" for k, v in new)
     inside = ctx.text[node.start + 1 : node.end - 1]
-    return node.start + 1, body + ("" if inside else ctx.newline + outer)
+    return [(node.start + 1, body + ("" if inside else ctx.newline + outer))]
+
+
+# What may follow a container's last value on its line when the line ends in a comment: a
+# trailing comma (group 1), then ``//`` to the end of the line or ``/* ... */`` closed on it.
+_LINE_COMMENT_TAIL = re.compile(
+    r"[ \t]*(,?)[ \t]*(?:/\*[^\n]*?\*/[ \t]*)*(?://[^\r\n]*|/\*[^\n]*?\*/[ \t]*)(?=\r?\n)"
+)
 
 
 def json_remove(
