@@ -144,3 +144,28 @@ def test_uninstall_keeps_the_comment_on_the_line_before_conkeepers_entry(project
         b'// my zed settings\n{\n  "theme": "One Dark", // keep\n  "context_servers": {\n'
         b'    "mine": { "command": "x" } // my own server\n  }\n}\n'
     )
+
+
+def test_uninstall_names_the_keys_the_person_set_in_conkeepers_toml_table(project: Path) -> None:
+    """A person set ``env`` in ConKeeper's ``[mcp_servers.conkeeper]`` table of
+    ``.codex/config.toml``; uninstall took it with the table (by design: left behind it would
+    land in the table above) without a word, and, when they had also added a table of their
+    own in the block, told them "your lines inside ConKeeper's block were kept". Now the key
+    is named, never its value, with the way back, and ``undo`` brings it back."""
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_bytes(b'model = "o3"\n\n[mcp_servers.mine]\ncommand = "x"\n')
+    done = run_cli("install", "--agent", "codex", cwd=project)
+    assert done.returncode == 0, done.stderr
+    edited = config.read_text().replace(
+        'args = ["mcp"]\n', 'args = ["mcp"]\nenv = { TOKEN = "tok-123" }  # mine\n'
+    )
+    config.write_text(edited)
+    removed = run_cli("install", "--agent", "codex", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert "env" not in config.read_text()
+    assert "your own env in ConKeeper's table went with it" in removed.stderr
+    assert "conkeeper undo" in removed.stderr and "tok-123" not in removed.stderr
+    back = run_cli("undo", cwd=project)
+    assert back.returncode == 0, back.stderr
+    assert config.read_text() == edited

@@ -512,6 +512,21 @@ def block_remove(
     return encode("".join(kept))
 
 
+def block_dropped(raw: bytes, markers: Markers, ours: Collection[str]) -> list[str]:
+    """The person's lines inside the marked blocks that :func:`block_remove` with ``tables``
+    takes away with ConKeeper's table (a key they set in it, a comment there), without line
+    breaks, so uninstall can name them (found uninstalling from Codex: ``env = {...}`` went
+    without a word, and the warning said the person's lines were kept)."""
+    text = decode(raw)
+    dropped: list[str] = []
+    for start, end in block_lines(text, markers):
+        inner = text[start:end].splitlines(keepends=True)[1:-1]
+        theirs = [x for x in inner if _is_theirs(x, ours)]
+        kept = len(_own_tables(theirs))
+        dropped.extend(line.rstrip("\r\n") for line in theirs[: len(theirs) - kept])
+    return dropped
+
+
 def _own_tables(theirs: list[str]) -> list[str]:
     """The person's lines from the first table header of theirs on (TOML: ``[name]`` or
     ``[[name]]``), none when they only added keys to ConKeeper's table."""
