@@ -169,3 +169,31 @@ def test_uninstall_names_the_keys_the_person_set_in_conkeepers_toml_table(projec
     back = run_cli("undo", cwd=project)
     assert back.returncode == 0, back.stderr
     assert config.read_text() == edited
+
+
+def test_uninstall_gives_back_the_trailing_commas_of_a_gemini_settings_file(
+    project: Path,
+) -> None:
+    """``.gemini/settings.json`` with CRLF, a BOM, comments and trailing commas: ConKeeper's
+    entries went in after the person's last, commented lines; after the person added a key to
+    ConKeeper's entry (so uninstall cut by position), their trailing commas (``"mine": {...},
+    // my server``) were gone. The file comes back as it was, with their own change."""
+    settings = project / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    original = (
+        b'\xef\xbb\xbf{\r\n  "theme": "x", // t\r\n  "mcpServers": {\r\n'
+        b'    "mine": {"command": "m"}, // my server\r\n  },\r\n  "hooks": {\r\n'
+        b'    "SessionStart": [ // mine\r\n'
+        b'      {"hooks": [{"type": "command", "command": "echo hi"}]}, // hi\r\n'
+        b"    ],\r\n  },\r\n}\r\n"
+    )
+    settings.write_bytes(original)
+    done = run_cli("install", "--agent", "gemini", cwd=project)
+    assert done.returncode == 0, done.stderr
+    edited = settings.read_bytes().replace(
+        b'"mcp"\r\n      ]', b'"mcp"\r\n      ],\r\n      "env": {"A": "1"}'
+    )
+    settings.write_bytes(edited.replace(b'"theme": "x"', b'"theme": "y"'))
+    removed = run_cli("install", "--agent", "gemini", "--uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert settings.read_bytes() == original.replace(b'"theme": "x"', b'"theme": "y"')

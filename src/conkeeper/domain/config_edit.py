@@ -296,8 +296,10 @@ def _append(ctx: _Context, node: Node, new: list[tuple[str | None, Any]]) -> lis
         entries = [entry(k, v, indent) for k, v in new]
         tail = _LINE_COMMENT_TAIL.match(ctx.text, last.end)
         if indent is not None and tail is not None:
-            comma = [] if tail.group(1) else [(last.end, ",")]
-            return [*comma, (tail.end(), space + f",{space}".join(entries))]
+            added = space + f",{space}".join(entries)
+            if tail.group(1):  # the person's trailing comma: the new last member gets one too
+                return [(tail.end(), added + ",")]
+            return [(last.end, ","), (tail.end(), added)]
         return [(last.end, "".join(f",{space}{item}" for item in entries))]
     if not ctx.multiline:
         return [(node.start + 1, ", ".join(entry(k, v, None) for k, v in new))]
