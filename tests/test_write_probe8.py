@@ -197,3 +197,30 @@ def test_uninstall_gives_back_the_trailing_commas_of_a_gemini_settings_file(
     removed = run_cli("install", "--agent", "gemini", "--uninstall", cwd=project)
     assert removed.returncode == 0, removed.stderr
     assert settings.read_bytes() == original.replace(b'"theme": "x"', b'"theme": "y"')
+
+
+# --------------------------------------------------------------------------- placement
+
+
+def test_an_entry_placed_after_a_persons_html_block_is_not_swallowed_by_it(
+    project: Path,
+) -> None:
+    """The person's Code Conventions section ended with a folded ``<details>`` block; a new
+    convention went right after its ``</details>`` line, and since an HTML block runs on to the
+    next blank line, every Markdown view showed the bullet as raw text inside it. A blank line
+    now goes between; the person's bytes are all still there, in order."""
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    original = (
+        b"# Patterns\n\n## Code Conventions\n- use tabs\n\n<details>\n"
+        b"<summary>Older conventions</summary>\n\n- use 2 spaces\n\n</details>\n\n"
+        b"## Gotchas\n- g1\n"
+    )
+    patterns.write_bytes(original)
+    done = run_cli(
+        "remember", "Always use pathlib for file paths", "--category", "convention", cwd=project
+    )
+    assert done.returncode == 0, done.stderr
+    now = patterns.read_bytes()
+    assert b"</details>\n\n- Always use pathlib for file paths\n" in now
+    start = now.index(b"- Always use pathlib")
+    assert now[: start - 1] + now[now.index(b"\n## Gotchas") :] == original
