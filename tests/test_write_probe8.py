@@ -224,3 +224,26 @@ def test_an_entry_placed_after_a_persons_html_block_is_not_swallowed_by_it(
     assert b"</details>\n\n- Always use pathlib for file paths\n" in now
     start = now.index(b"- Always use pathlib")
     assert now[: start - 1] + now[now.index(b"\n## Gotchas") :] == original
+
+
+# --------------------------------------------------------------------------- journal
+
+
+def test_a_journal_folder_made_by_a_killed_write_is_still_git_ignored(project: Path) -> None:
+    """``remember`` killed just after making the memory folder's ``.history/`` left it without
+    its ``.gitignore`` (a full disk left it empty), and it was written only when the folder was
+    made: every later entry, the bytes before and after of each write, went unignored into the
+    folder people commit. The next write puts the ``.gitignore`` back, whole."""
+    args = ("remember", "Always use pathlib for paths", "--category", "convention")
+    killed = run_cli(*args, cwd=project, env=cli_env(CONKEEPER_KILL_AT="journal-folder"))
+    assert killed.returncode == -signal.SIGKILL
+    history = project / ".claude" / "memory" / ".history"
+    assert history.is_dir() and not (history / ".gitignore").exists()
+    done = run_cli(*args, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert (history / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert [p.name for p in history.iterdir() if p.name.endswith(".tmp")] == []
+    (history / ".gitignore").write_bytes(b"")  # what a full disk left
+    again = run_cli("remember", "Never deploy on Fridays", "--category", "learning", cwd=project)
+    assert again.returncode == 0, again.stderr
+    assert (history / ".gitignore").read_text().splitlines()[-1] == "*"
