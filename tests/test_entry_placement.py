@@ -170,17 +170,22 @@ def test_the_inserted_bytes_are_the_only_change(
     lines: list[str], crlf: bool, bom: bool, final_break: bool, category: str
 ) -> None:
     """Whatever the file, the new bytes are the old ones with the entry (and at most the final
-    line break a file without one lacked) at one line boundary, outside any fence or comment."""
+    line break a file without one lacked, and a blank line after an HTML tag line, whose block
+    would swallow the bullet) at one line boundary, outside any fence or comment."""
     newline = "\r\n" if crlf else "\n"
     body = newline.join(lines) + (newline if final_break and lines else "")
     current = (b"\xef\xbb\xbf" if bom else b"") + body.encode("latin-1")
     data = f"- New entry{newline}<!-- @category: {category} -->{newline}".encode()
     new, offset = place_entry(current, data, category, "New entry")
-    head = new[:offset]
-    if len(head) > len(current):  # a file without a final line break gets one first
-        assert head == current + line_break(current) and new == head + data
-    else:
-        assert new == current[:offset] + data + current[offset:]
+    head, tail = new[:offset], new[offset + len(data) :]
+    assert new[offset : offset + len(data)] == data and current.endswith(tail)
+    kept = current[: len(current) - len(tail)]
+    added = head[len(kept) :]
+    assert head.startswith(kept)
+    last = kept.rstrip(b"\r\n").rsplit(b"\n", 1)[-1].strip()
+    html = last[:1] == b"<" and (last[1:2].isalpha() or last[1:2] == b"/")
+    fixed = b"" if not kept or kept.endswith((b"\n", b"\r")) else line_break(current)
+    assert added == fixed + (line_break(current) if html else b"")
     assert not head or head.endswith(b"\n")
     text = current.decode("utf-8", "surrogateescape")
     if insertion_line(text, category, "New entry") is not None and unclosed_fence(text) is None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -264,16 +265,20 @@ def _insert_into(
             elif not isinstance(addition, Put):
                 _insert_into(ctx, member.node, addition, (*path, key), out)
         if new:
-            out.append(_append(ctx, node, new))
+            out.extend(_append(ctx, node, new))
     elif isinstance(additions, list):
         if node.kind != "array":
             raise EditRefused(f"'{name}' is not a list")
         if additions:
-            out.append(_append(ctx, node, [(None, item) for item in additions]))
+            out.extend(_append(ctx, node, [(None, item) for item in additions]))
 
 
-def _append(ctx: _Context, node: Node, new: list[tuple[str | None, Any]]) -> tuple[int, str]:
-    """One insertion adding ``new`` (key or ``None``, value) at the end of a container."""
+def _append(ctx: _Context, node: Node, new: list[tuple[str | None, Any]]) -> list[tuple[int, str]]:
+    """The insertions adding ``new`` (key or ``None``, value) at the end of a container: one,
+    or, when the person's last member ends its line with a comment (``"mine": {...} // why``),
+    a comma after its value and the new members after that line, so the comment stays on the
+    line it explains (found installing into a Zed ``settings.json``: the person's line was split
+    and their comment followed ConKeeper's entry)."""
 
     def entry(key: str | None, value: Any, indent: str | None) -> str:
         rendered = _render(value, indent, ctx.unit, ctx.newline)
@@ -288,14 +293,28 @@ def _append(ctx: _Context, node: Node, new: list[tuple[str | None, Any]]) -> tup
         if indent is not None and indent.strip(" \t"):
             indent = _line_indent(ctx.text, last.start)
         space = " " if indent is None else ctx.newline + indent
-        return last.end, "".join(f",{space}{entry(k, v, indent)}" for k, v in new)
+        entries = [entry(k, v, indent) for k, v in new]
+        tail = _LINE_COMMENT_TAIL.match(ctx.text, last.end)
+        if indent is not None and tail is not None:
+            added = space + f",{space}".join(entries)
+            if tail.group(1):  # the person's trailing comma: the new last member gets one too
+                return [(tail.end(), added + ",")]
+            return [(last.end, ","), (tail.end(), added)]
+        return [(last.end, "".join(f",{space}{item}" for item in entries))]
     if not ctx.multiline:
-        return node.start + 1, ", ".join(entry(k, v, None) for k, v in new)
+        return [(node.start + 1, ", ".join(entry(k, v, None) for k, v in new))]
     outer = _line_indent(ctx.text, node.start)
     inner = outer + ctx.unit
     body = ",".join(f"{ctx.newline}{inner}{entry(k, v, inner)}" for k, v in new)
     inside = ctx.text[node.start + 1 : node.end - 1]
-    return node.start + 1, body + ("" if inside else ctx.newline + outer)
+    return [(node.start + 1, body + ("" if inside else ctx.newline + outer))]
+
+
+# What may follow a container's last value on its line when the line ends in a comment: a
+# trailing comma (group 1), then ``//`` to the end of the line or ``/* ... */`` closed on it.
+_LINE_COMMENT_TAIL = re.compile(
+    r"[ \t]*(,?)[ \t]*(?:/\*[^\n]*?\*/[ \t]*)*(?://[^\r\n]*|/\*[^\n]*?\*/[ \t]*)(?=\r?\n)"
+)
 
 
 def json_remove(
@@ -341,12 +360,70 @@ def _rebuild(
     if not kept:
         return text[node.start] + text[node.end - 1], True
     parts = [text[node.start + 1 : children[0].start]]
-    for position, (index, child_text) in enumerate(kept):
-        if position:
-            parts.append(text[children[index - 1].end : children[index].start])
+    previous: int | None = None
+    for index, child_text in kept:
+        if previous is not None:
+            parts.append(_joint(text, children, previous, index))
         parts.append(child_text)
-    parts.append(text[children[-1].end : node.end - 1])
+        previous = index
+    parts.append(_closing(text, children, previous, node.end - 1))
     return text[node.start] + "".join(parts) + text[node.end - 1], False
+
+
+def _separator(text: str, children: Sequence[Member | Node], index: int) -> str:
+    """The bytes between child ``index`` and the next one (comma, comments, whitespace)."""
+    return text[children[index].end : children[index + 1].start]
+
+
+def _line_head(separator: str) -> str | None:
+    """The part of ``separator`` on the line of the member before it (its comma and the
+    person's comment there), when that part holds a comment: it explains the member before,
+    so it stays when the member after is removed. ``None`` without one."""
+    end = separator.find("\n")
+    if end < 0:
+        return None
+    head = separator[: end - 1] if end and separator[end - 1] == "\r" else separator[:end]
+    return head if "//" in head or "/*" in head else None
+
+
+def _line_rest(separator: str) -> str:
+    """``separator`` from its first line break on."""
+    end = separator.find("\n")
+    return separator[end - 1 :] if end and separator[end - 1] == "\r" else separator[end:]
+
+
+def _joint(text: str, children: Sequence[Member | Node], before: int, after: int) -> str:
+    """What goes between kept children ``before`` and ``after`` when the ones between them are
+    removed: the separator in front of ``after``, but the comment on ``before``'s line kept
+    (found uninstalling from a Zed ``settings.json``: ``"mine": {...}, // why`` lost ``why``
+    with ConKeeper's entry after it)."""
+    separator = text[children[after - 1].end : children[after].start]
+    if after == before + 1:
+        return separator
+    head = _line_head(_separator(text, children, before))
+    if head is None or "\n" not in separator:
+        return separator
+    return head + _line_rest(separator)
+
+
+def _closing(text: str, children: Sequence[Member | Node], last: int | None, close: int) -> str:
+    """What goes between the last kept child (``last``) and the container's closing bracket:
+    the original closing bytes, after the comment on ``last``'s line when the children after
+    it are removed (its comma dropped unless a trailing comma closed the container)."""
+    tail = text[children[-1].end : close]
+    if last is None or last == len(children) - 1:
+        return tail
+    head = _line_head(_separator(text, children, last))
+    if head is None:
+        return tail
+    stripped = tail.lstrip(" \t")
+    if stripped.startswith(","):
+        return head + stripped[1:]
+    return _LEADING_COMMA.sub(r"\1", head, count=1) + tail
+
+
+# A separator's comma, after any block comments in front of it.
+_LEADING_COMMA = re.compile(r"^([ \t]*(?:/\*.*?\*/[ \t]*)*),")
 
 
 # --------------------------------------------------------------------------- marked blocks
@@ -435,6 +512,21 @@ def block_remove(
         position = end
     kept.append(text[position:])
     return encode("".join(kept))
+
+
+def block_dropped(raw: bytes, markers: Markers, ours: Collection[str]) -> list[str]:
+    """The person's lines inside the marked blocks that :func:`block_remove` with ``tables``
+    takes away with ConKeeper's table (a key they set in it, a comment there), without line
+    breaks, so uninstall can name them (found uninstalling from Codex: ``env = {...}`` went
+    without a word, and the warning said the person's lines were kept)."""
+    text = decode(raw)
+    dropped: list[str] = []
+    for start, end in block_lines(text, markers):
+        inner = text[start:end].splitlines(keepends=True)[1:-1]
+        theirs = [x for x in inner if _is_theirs(x, ours)]
+        kept = len(_own_tables(theirs))
+        dropped.extend(line.rstrip("\r\n") for line in theirs[: len(theirs) - kept])
+    return dropped
 
 
 def _own_tables(theirs: list[str]) -> list[str]:

@@ -82,7 +82,19 @@ def place_entry(current: bytes, data: bytes, category: str, entry: str) -> tuple
     head = current[:offset]
     if head and not head.endswith((b"\n", b"\r")):
         head += line_break(current)
+    if _ends_in_html_block(head):
+        head += line_break(current)
     return head + data + current[offset:], len(head)
+
+
+def _ends_in_html_block(head: bytes) -> bool:
+    """Whether the line before the entry is an HTML tag line (``</details>``, ``<div>``): an
+    HTML block runs on to the next blank line, so a bullet right after it would be shown as
+    raw text, not as an entry (found placing a convention after a person's folded
+    ``<details>`` section); a blank line goes between. A comment line (ConKeeper's tags)
+    ends its own block."""
+    last = head.rstrip(b"\r\n").rsplit(b"\n", 1)[-1].strip()
+    return len(last) > 1 and last[:1] == b"<" and (last[1:2].isalpha() or last[1:2] == b"/")
 
 
 def _candidates(spans: list[SectionSpan]) -> list[SectionSpan]:

@@ -1094,15 +1094,32 @@ def memory_journal_dir(memory_dir: Path | str) -> str:
     return os.path.join(os.fspath(memory_dir), HISTORY_DIR)
 
 
+_IGNORE_ALL = b"# ConKeeper's write journal (may hold private text): never commit\n*\n"
+
+
 def _prepare(folder: str) -> None:
+    """Make the journal folder and its ``.gitignore`` (``*``: entries hold the bytes before and
+    after, private text included). The ``.gitignore`` is checked on every entry, not only when
+    the folder is made, and written whole (a temporary file renamed): a full disk left it empty
+    and a kill left none, and the journal a memory folder is committed with went into git."""
     if not os.path.isdir(folder):
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        ignore = os.path.join(folder, ".gitignore")
-        if not os.path.exists(ignore):
-            with open(ignore, "w", encoding="utf-8") as handle:
-                handle.write(
-                    "# ConKeeper's write journal (may hold private text): never commit\n*\n"
-                )
+        seam("journal-folder")
+    ignore = os.path.join(folder, ".gitignore")
+    try:
+        if os.lstat(ignore).st_size:
+            return
+    except FileNotFoundError:
+        pass
+    temporary = f"{ignore}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(_IGNORE_ALL)
+        os.replace(temporary, ignore)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _b64(data: bytes | None) -> str | None:
@@ -1323,12 +1340,15 @@ def _rewrite(name: str, record: dict[str, Any], entry_id: int) -> bool:
 
 
 def seam(point: str) -> None:
-    """Kill this process at ``point`` when ``CONKEEPER_KILL_AT`` names it: how the tests prove
-    that a SIGKILL between a write and its journal's completion loses no undo (no sleeps)."""
-    if os.environ.get("CONKEEPER_KILL_AT") == point:
+    """Kill this process at ``point`` when ``CONKEEPER_KILL_AT`` names it, or stop it there
+    (``SIGSTOP``, until the test sends ``SIGCONT``) when ``CONKEEPER_STOP_AT`` does: how the
+    tests prove that a SIGKILL between a write and its journal's completion loses no undo, and
+    that a writer racing one held at that point loses nothing (no sleeps)."""
+    kill = os.environ.get("CONKEEPER_KILL_AT") == point
+    if kill or os.environ.get("CONKEEPER_STOP_AT") == point:
         import signal
 
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), signal.SIGKILL if kill else signal.SIGSTOP)
 
 
 class JournalEntry:

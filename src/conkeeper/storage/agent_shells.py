@@ -17,6 +17,7 @@ Standard library only: the hook path writes here.
 
 from __future__ import annotations
 
+import fcntl
 import os
 
 from conkeeper.domain.paths import state_dir
@@ -34,16 +35,24 @@ OPEN_MS = 6 * 3600 * 1000  # a start without an end (a crash, a killed hook) cou
 
 
 def note(edge: str, key: str, stamp_ms: int, env: Mapping[str, str] | None = None) -> None:
-    """Append ``start`` or ``end`` of the shell command ``key`` (session and tool use id)."""
+    """Append ``start`` or ``end`` of the shell command ``key`` (session and tool use id).
+
+    The append holds a shared ``flock`` on the file it writes to, and checks that the path
+    still names it: a trim (exclusive) never renames away a file a line is being added to."""
     path = _path(env)
     path.parent.mkdir(parents=True, exist_ok=True)
     line = f"{edge} {stamp_ms} {key.replace(' ', '_').replace(chr(10), '_')}\n".encode()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    try:
-        os.write(fd, line)
-        size = os.fstat(fd).st_size
-    finally:
-        os.close(fd)
+    while True:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            if not _names(path, fd):
+                continue
+            os.write(fd, line)
+            size = os.fstat(fd).st_size
+            break
+        finally:
+            os.close(fd)
     if size > MAX_BYTES:
         _trim(path)
 
@@ -174,16 +183,38 @@ def _boot_ms() -> int | None:
 
 
 def _trim(path: Path) -> None:
-    """Keep the newer half of the file (whole lines), written whole or not at all."""
+    """Keep the newer half of the file (whole lines), written whole or not at all, under an
+    exclusive ``flock`` on it: no line another hook appends meanwhile is lost, and of two
+    trims at once the second finds the file already renamed over and leaves it."""
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
         return
-    half = data[len(data) // 2 :]
-    keep = half[half.find(b"\n") + 1 :]
-    temporary = path.with_name(f".{FILE}.{os.getpid()}.tmp")
-    temporary.write_bytes(keep)
-    os.replace(temporary, path)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if not _names(path, fd) or os.fstat(fd).st_size <= MAX_BYTES:
+            return
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read()
+        from conkeeper.domain.safewrite import seam
+
+        seam("shells-trim")
+        half = data[len(data) // 2 :]
+        temporary = path.with_name(f".{FILE}.tmp")
+        temporary.write_bytes(half[half.find(b"\n") + 1 :])
+        os.replace(temporary, path)
+    finally:
+        os.close(fd)
+
+
+def _names(path: Path, fd: int) -> bool:
+    """Whether ``path`` still names the file open as ``fd`` (a trim renames a new one over)."""
+    try:
+        named = os.stat(path)
+    except OSError:
+        return False
+    opened = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
 
 
 def _path(env: Mapping[str, str] | None) -> Path:

@@ -46,6 +46,7 @@ from conkeeper.domain.config_edit import (
     Markers,
     Put,
     block_bodies,
+    block_dropped,
     block_insert,
     block_lines,
     block_remove,
@@ -391,7 +392,21 @@ class _BlockTarget(_Target):
         created = record is None or not record.existed
         if ours is not None and view != block_remove(raw, self.markers):
             self.warning = "your lines inside ConKeeper's block were kept"
+        if ours is not None and self.tables:
+            self._name_dropped(block_dropped(raw, self.markers, ours))
         return (None if created and not view.strip() else view), ""
+
+    def _name_dropped(self, dropped: list[str]) -> None:
+        """Name the person's lines that go with ConKeeper's TOML table (their keys by name, no
+        value: an ``env`` may hold a token), with the way back, as the JSON targets do."""
+        if not dropped:
+            return
+        names = sorted({_toml_key(line) for line in dropped})
+        went = (
+            f"your own {', '.join(names)} in ConKeeper's table went with it "
+            "('conkeeper undo' brings it back)"
+        )
+        self.warning = f"{self.warning}; {went}" if self.warning else went
 
     def _own_lines(self, record: Record | None) -> set[str] | None:
         """The lines ConKeeper's block holds (as now, and as installed), to tell a line the
@@ -431,6 +446,16 @@ class _BlockTarget(_Target):
             return bool(block_lines(decode(raw or b""), self.markers))
         except EditRefused:
             return True
+
+
+def _toml_key(line: str) -> str:
+    """How a person's line in ConKeeper's TOML table is named in a warning: its key, else
+    what kind of line it is (never a value)."""
+    stripped = line.strip()
+    if stripped.startswith("#"):
+        return "comment"
+    key = stripped.split("=", 1)[0].strip()
+    return key if "=" in stripped and key and len(key) <= 60 else "line"
 
 
 class _FileTarget(_Target):
