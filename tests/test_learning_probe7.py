@@ -9,11 +9,15 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
 * the casual reproach of a rule already given was never queued: "print はダメって言ったよね",
   "不是说了别用print吗", "đã bảo đừng dùng print rồi mà" ("I told you not to use print") and
   the Korean "또 print 썼네" ("you used print again"): the detector read none of their words;
+* ``reflect approve`` wrote "Use your lockfile is, not pnpm-lock.yaml; run pnpm install." and
+  "Use pnpm here, not npm; My laptop is on Node 20.": what the user said about themselves or
+  the agent's work ("my X is", "your X is not Y") was read as a value or a name to use;
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +26,7 @@ from conftest import run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, stale_json, write
 from test_learning_probe6 import _shop
-from test_reflect_facts import NamedSession, _bash, _edit
+from test_reflect_facts import NamedSession, _approve_convention, _bash, _edit
 
 FENCED_CODE = {
     "shop/cart.py": (
@@ -87,3 +91,22 @@ def test_a_casual_reproach_in_an_asian_language_is_queued(tmp_path: Path, reproa
     listed = run_cli("corrections", "list", "--json", cwd=s.project, env=s.env)
     assert listed.returncode == 0, listed.stderr
     assert [item["text"] for item in json.loads(listed.stdout)["items"]] == [reproach]
+
+
+def test_a_rule_leaves_out_what_the_user_says_about_themselves(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "a7a7a7a7-0000-4000-8000-000000000010")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Install the date library for the web app")
+    for said in (
+        "No, use pnpm here, not npm. My laptop is on Node 20.",
+        "npm again?! your lockfile is not pnpm-lock.yaml, run pnpm install",
+    ):
+        _bash(s, "npm install dayjs")
+        s.prompt(said)
+    _, retro = _approve_convention(s)
+    patterns = (s.project / ".claude/memory/patterns.md").read_text(encoding="utf-8")
+    (rule,) = [line for line in patterns.splitlines() if "pnpm" in line]
+    assert re.search(r"\b(?:my|your|you|i)\b", rule, re.IGNORECASE) is None, rule
+    assert rule.split(None, 1)[1] in ("Use pnpm here, not npm.", "Run pnpm install."), rule
+    assert "My laptop is on Node 20." in retro.read_text(encoding="utf-8")
