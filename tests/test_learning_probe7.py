@@ -12,6 +12,11 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
 * ``reflect approve`` wrote "Use your lockfile is, not pnpm-lock.yaml; run pnpm install." and
   "Use pnpm here, not npm; My laptop is on Node 20.": what the user said about themselves or
   the agent's work ("my X is", "your X is not Y") was read as a value or a name to use;
+* ``consolidate`` on a patterns.md written in English and German called "Always use pnpm,
+  never npm." and "Immer pnpm verwenden, nie npm." one "with more detail" and ``--apply``
+  removed the English rule, the file's first: the German "immer" was read as a word of
+  content ("always" is filler in English), and two entries naming the same things were still
+  one "with more detail" than the other; they say the same thing in other words;
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from test_consolidate import git
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, stale_json, write
 from test_learning_probe6 import _shop
@@ -110,3 +116,38 @@ def test_a_rule_leaves_out_what_the_user_says_about_themselves(tmp_path: Path) -
     assert re.search(r"\b(?:my|your|you|i)\b", rule, re.IGNORECASE) is None, rule
     assert rule.split(None, 1)[1] in ("Use pnpm here, not npm.", "Run pnpm install."), rule
     assert "My laptop is on Node 20." in retro.read_text(encoding="utf-8")
+
+
+TWO_LANGUAGES = """# Patterns
+
+Notes the team keeps; Jana writes hers in German.
+
+## Code Conventions
+- Always use pnpm, never npm.
+- Immer pnpm verwenden, nie npm.
+- Money is always `Decimal`, never float.
+- Geldbeträge sind immer `Decimal`, außer in `reports/export.py`, wo float erlaubt ist.
+
+## Testing
+- Integration tests use testcontainers, not sqlmock.
+- Integrationstests nutzen testcontainers, außer im Billing-Modul (dort sqlmock).
+"""
+
+
+def test_consolidate_on_a_file_in_two_languages_keeps_the_first_copy(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    patterns.parent.mkdir(parents=True)
+    patterns.write_text(TWO_LANGUAGES, encoding="utf-8")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "memory")
+    preview = run_cli("consolidate", "--json", cwd=root)
+    assert preview.returncode == 0, preview.stderr
+    (proposal,) = json.loads(preview.stdout)["proposals"]
+    assert "more detail" not in proposal["reason"], proposal
+    assert (proposal["keep"], proposal["remove"]) == ("patterns.md:6", "patterns.md:7")
+    applied = run_cli("consolidate", "--apply", cwd=root)
+    assert applied.returncode == 0, applied.stderr
+    expected = TWO_LANGUAGES.replace("- Immer pnpm verwenden, nie npm.\n", "")
+    assert patterns.read_text(encoding="utf-8") == expected
