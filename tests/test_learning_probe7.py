@@ -17,6 +17,8 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   removed the English rule, the file's first: the German "immer" was read as a word of
   content ("always" is filler in English), and two entries naming the same things were still
   one "with more detail" than the other; they say the same thing in other words;
+* ``reflect`` said "Corrections: 2 detected" for one correction and one friction prompt, the
+  friction one listed again under "Friction signals" (its JSON counts them apart);
 """
 
 from __future__ import annotations
@@ -151,3 +153,19 @@ def test_consolidate_on_a_file_in_two_languages_keeps_the_first_copy(tmp_path: P
     assert applied.returncode == 0, applied.stderr
     expected = TWO_LANGUAGES.replace("- Immer pnpm verwenden, nie npm.\n", "")
     assert patterns.read_text(encoding="utf-8") == expected
+
+
+def test_reflect_counts_a_friction_prompt_once_as_friction(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "a7a7a7a7-0000-4000-8000-000000000020")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Install the date library for the web app")
+    for said in ("No, use pnpm here, not npm.", "npm again?! Use pnpm, not npm."):
+        _bash(s, "npm install dayjs")
+        s.prompt(said)
+    report = run_cli("reflect", "--json", cwd=s.project, env=s.env)
+    counts = json.loads(report.stdout)["counts"]
+    assert (counts["corrections"], counts["friction"]) == (1, 1), counts
+    text = run_cli("reflect", cwd=s.project, env=s.env).stdout
+    assert "Corrections: 1 detected" in text, text
+    assert 'Friction signals: "npm again?! Use pnpm, not npm."' in text, text
