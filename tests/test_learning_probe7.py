@@ -19,12 +19,15 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   one "with more detail" than the other; they say the same thing in other words;
 * ``reflect`` said "Corrections: 2 detected" for one correction and one friction prompt, the
   friction one listed again under "Friction signals" (its JSON counts them apart);
+* ``insights`` over months of imported sessions quoted one correction said the same way in
+  thirty sessions three times over as a theme's "quotes"; counts, rates and speed were right;
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -33,7 +36,7 @@ from conftest import run_cli
 from test_consolidate import git
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, stale_json, write
-from test_learning_probe6 import _shop
+from test_learning_probe6 import DAY_MS, _shop, _transcript
 from test_reflect_facts import NamedSession, _approve_convention, _bash, _edit
 
 FENCED_CODE = {
@@ -169,3 +172,31 @@ def test_reflect_counts_a_friction_prompt_once_as_friction(tmp_path: Path) -> No
     text = run_cli("reflect", cwd=s.project, env=s.env).stdout
     assert "Corrections: 1 detected" in text, text
     assert 'Friction signals: "npm again?! Use pnpm, not npm."' in text, text
+
+
+def test_insights_over_months_of_imported_sessions(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "a7a7a7a7-0000-4000-8000-000000000030")
+    set_up_project(s)
+    folder = tmp_path / "other-machine"
+    folder.mkdir()
+    now = int(time.time() * 1000)
+    for n in range(150):  # one session a day for five months, imported from another machine
+        steps: list[tuple] = [("prompt", f"Add pagination step {n} to the coupon list")]
+        if n % 3 == 0:
+            steps.append(("bash", "pytest -q", "1 failed, 3 passed", True))
+        steps.append(("bash", "pytest -q", "4 passed", False))
+        if n % 10 == 0:
+            steps.append(("prompt", "No, use pnpm here, not npm. I told you already."))
+        sid = f"b7b7b7b7-0000-4000-8000-{n:012d}"
+        _transcript(folder, s.project, sid, now - (151 - n) * DAY_MS, steps)
+    imported = run_cli("import", "transcripts", str(folder), "--json", cwd=s.project, env=s.env)
+    assert imported.returncode == 0 and json.loads(imported.stdout)["imported"] == 150
+    done = run_cli("insights", "--since", "200d", "--json", cwd=s.project, env=s.env)
+    report = json.loads(done.stdout)
+    assert len(report["sessions"]) == 150
+    assert report["commands"] == [
+        {"command": "pytest", "runs": 200, "failures": 50, "failure_rate": 0.25}
+    ]
+    (theme,) = report["themes"]
+    assert theme["count"] == 15
+    assert theme["quotes"] == ["No, use pnpm here, not npm. I told you already."]
