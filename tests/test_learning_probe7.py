@@ -44,6 +44,7 @@ FENCED_CODE = {
         "def apply_coupon(cart):\n    return cart\n\n\ndef report_totals():\n    pass\n"
     ),
     "web/src/cart.ts": "export class Cart {\n  applyCoupon(code: string) {}\n}\n",
+    "go/cart.go": "package cart\n\nfunc (c *Cart) SettleOrder(code string) error { return nil }\n",
 }
 FENCED_CITED = """# Patterns
 
@@ -53,6 +54,10 @@ total = apply_coupon(cart)
 
 ```ts
 cart.applyCoupon(code);
+```
+
+```go
+err := cart.SettleOrder(code)
 ```
 
 ```console
@@ -71,13 +76,14 @@ def test_a_call_in_a_fenced_code_block_is_a_citation_a_terminal_session_is_not(
         .replace("apply_coupon", "redeem")
         .replace("report_totals", "print_totals"),
         "web/src/cart.ts": FENCED_CODE["web/src/cart.ts"].replace("applyCoupon", "redeem"),
+        "go/cart.go": FENCED_CODE["go/cart.go"].replace("SettleOrder", "Close"),
     }
     for rel, text in renamed.items():
         write(root, rel, text)
     commit(root, "rename", T0 + 2 * DAY)
     found = by_line(stale_json(root, "--no-cache"))
     cited = {line: f["citation"] for line, f in found.items()}
-    assert cited == {3: "apply_coupon", 7: "applyCoupon"}, found
+    assert cited == {3: "apply_coupon", 7: "applyCoupon", 11: "SettleOrder"}, found
 
 
 REPROACHES = [

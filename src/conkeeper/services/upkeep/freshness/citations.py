@@ -222,8 +222,11 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
 _BULLET = re.compile(r"^ ?(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 # a call written in a fenced code block (`total = apply_coupon(cart)`, `cart.applyCoupon(x)`):
-# the same name shapes as a bare call in prose, with its arguments
-_CODE_CALL = re.compile(r"(?<![\w$])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\s?\(")
+# the same name shapes as a bare call in prose, with its arguments, and exported Go names
+_CODE_CALL = re.compile(
+    r"(?<![\w$])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
+    r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)\s?\("  # Go's and C#'s `cart.ApplyCoupon(code)` too
+)
 # a fenced block tagged as a shell, a terminal session or plain text holds commands and what
 # they printed, never code citing the project's names
 _SHELL_FENCES = frozenset(
