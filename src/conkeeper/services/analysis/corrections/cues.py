@@ -546,6 +546,13 @@ _GLOSS_CJK = {
     "入ってない": "missing", "入っていない": "missing",
     "ต้องแก้": "should fix", "ไม่ต้อง": "no need", "บอกแล้ว": "i said", "พัง": "broke",
     "ไม่ทำงาน": "doesn't work", "ขาด": "missing",
+    # learnprobe7: the casual "I told you not to" of Japanese ("print はダメって言ったよね"),
+    # Chinese ("不是说了别用print吗") and Vietnamese ("đã bảo đừng dùng print"), and the Korean
+    # "you used it again" ("또 print 썼네"; "잘 썼네" is praise)
+    "ダメって言った": " not allowed, i told you ", "だめって言った": " not allowed, i told you ",
+    "ダメだって言った": " not allowed, i told you ", "不是说了": " i told you ",
+    "不是說了": " i told you ", "đã bảo": "i told you", "bảo rồi": "i told you",
+    "썼네": " you used ", "썼잖아": " you used ", "잘 썼네": " nicely written ",
 }  # fmt: skip
 # round 14: Hindi in Latin script (blind 22; lines of train_extra9 and 11 too). Its commonest
 # words are other languages' correction words ("hai" is Italian "you have", "ne" Czech "no"),

@@ -356,13 +356,14 @@ def _session_row(session: SessionRow, ev: Evidence) -> dict[str, object]:
 
 
 def _themes(corrections: list[Correction]) -> list[dict[str, object]]:
-    """The most corrected themes: similar corrections clustered, with a few quotes each."""
+    """The most corrected themes: similar corrections clustered, with a few quotes each (a
+    correction said the same way in many sessions is quoted once)."""
     texts = [c.text for c in corrections]
     return [
         {
             "theme": theme_label(texts[i] for i in group),
             "count": len(group),
-            "quotes": [f.quote(texts[i]) for i in group][:3],
+            "quotes": list(dict.fromkeys(f.quote(texts[i]) for i in group))[:3],
         }
         for group in cluster(texts)[:TOP]
     ]

@@ -143,8 +143,9 @@ def _summaries(evidence: Evidence) -> list[dict[str, str]]:
 def _evidence_lines(
     evidence: Evidence, recs: list[Recommendation], known: list[tuple[f.Finding, str]]
 ) -> tuple[list[str], list[str]]:
-    detected = len(evidence.corrections)
-    processed = sum(1 for c in evidence.corrections if not c.queued)
+    corrections = [c for c in evidence.corrections if c.label != "friction"]  # listed apart
+    detected = len(corrections)
+    processed = sum(1 for c in corrections if not c.queued)
     friction = [f'"{f.quote(c.text)}"' for c in evidence.corrections if c.label == "friction"]
     lines = [
         f"- Corrections: {detected} detected, {processed} processed",

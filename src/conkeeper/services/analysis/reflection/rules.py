@@ -158,8 +158,8 @@ _LONE_NAME = re.compile(
 # "the dev server port is 5173, not 3000": a value stated about a named subject
 # a named subject of up to six words, never a pronoun or a question word
 _SUBJECT = (
-    r"^(?!(?:you|i|it|its|it's|that|this|these|those|there|here|we|he|she|they|what|which|why|"
-    r"how|where|when|who)\b)(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
+    r"^(?!(?:you|your|yours|i|my|mine|me|it|its|it's|that|this|these|those|there|here|we|he|"
+    r"she|they|what|which|why|how|where|when|who)\b)(?:(?:the|our|a|an|every|each|all)\s+)?[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?\s+"
 )
 _VALUE = re.compile(_SUBJECT + r"(?:is|are)\s+(?P<value>.+)$", re.IGNORECASE)
 _VALUE_TOKEN = re.compile(r"\d|`|\w[./:]\w|\bnot\b|\b[A-Z][\w-]*[A-Z0-9][\w-]*\b")
@@ -836,7 +836,12 @@ def _is_name(text: str) -> bool:
         and bool(_NAME_LIKE.fullmatch(" ".join(words)))
         and not _NOT_A_NAME.match(" ".join(words))
         and not _FAULT_FIRST.match(words[0])
+        and not _SPEAKS.search(" ".join(words))
     )
+
+
+# "your import is", "my card": a sentence about the user or the agent, never a thing to use
+_SPEAKS = re.compile(r"\b(?:is|are|was|were|you|your|i|my|me)\b", re.IGNORECASE)
 
 
 # "wrong numbers", "broken tests", "too slow": a fault named, never a thing to use

@@ -220,7 +220,24 @@ _UPPER_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
 _BULLET = re.compile(r"^ ?(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
+# a call written in a fenced code block (`total = apply_coupon(cart)`, `cart.applyCoupon(x)`):
+# the same name shapes as a bare call in prose, with its arguments, and exported Go names
+_CODE_CALL = re.compile(
+    r"(?<![\w$])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
+    r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)\s?\("  # Go's and C#'s `cart.ApplyCoupon(code)` too
+)
+# a fenced block tagged as a shell, a terminal session or plain text holds commands and what
+# they printed, never code citing the project's names
+_SHELL_FENCES = frozenset(
+    {
+        *("sh", "bash", "shell", "zsh", "fish", "console", "shell-session", "shellsession"),
+        *("terminal", "powershell", "pwsh", "ps1", "cmd", "bat", "batch", "text", "txt"),
+        *("plaintext", "output", "log"),
+    }
+)
+# a line of a terminal session: a prompt and the command typed after it
+_PROMPT_LINE = re.compile(r"^\s*(?:\$|%|>|PS>|PS [^>]{1,60}>)\s")
 
 
 class Citation(FrozenRecord):
@@ -533,8 +550,11 @@ def find_citations(text: str) -> tuple[Citation, ...]:
     for match in _SPAN.finditer(text):
         for citation in classify_span(match.group(1)):
             found.setdefault((citation.kind, citation.value, citation.tool), citation)
-    for line in _fenced_lines(text):
-        for citation in _command(line.strip()):
+    for info, lines in _fenced_blocks(text):
+        for line in lines:
+            for citation in _command(line.strip()):
+                found.setdefault((citation.kind, citation.value, citation.tool), citation)
+        for citation in _code_calls(info, lines):
             found.setdefault((citation.kind, citation.value, citation.tool), citation)
     outside = _SPAN.sub(" ", text)
     for match in _BARE_PATH.finditer(outside):
@@ -548,19 +568,34 @@ def find_citations(text: str) -> tuple[Citation, ...]:
     return tuple(found.values())
 
 
-def _fenced_lines(text: str) -> list[str]:
-    """The lines inside fenced code blocks (shell commands worth checking)."""
-    inside: list[str] = []
+def _fenced_blocks(text: str) -> list[tuple[str, list[str]]]:
+    """Each fenced code block: its info string (lower case) and its non-blank lines."""
+    blocks: list[tuple[str, list[str]]] = []
     fence: str | None = None
     for line in text.splitlines():
         match = _FENCE.match(line)
         if fence is None and match:
             fence = match.group(1)[:3]
+            blocks.append((match.group(2).lower(), []))
         elif fence is not None and line.strip().startswith(fence):
             fence = None
         elif fence is not None and line.strip():
-            inside.append(line)
-    return inside
+            blocks[-1][1].append(line)
+    return blocks
+
+
+def _code_calls(info: str, lines: list[str]) -> list[Citation]:
+    """The project functions a fenced code block calls (`total = apply_coupon(cart)` cites
+    `apply_coupon` as `apply_coupon()` in prose does); a shell block or a terminal session
+    (a prompt, then what the command printed) cites no names."""
+    if info in _SHELL_FENCES or any(_PROMPT_LINE.match(line) for line in lines):
+        return []
+    found = []
+    for line in lines:
+        for match in _CODE_CALL.finditer(line):
+            if match.group(1) not in GENERIC_SYMBOLS:
+                found.append(Citation(SYMBOL, match.group(1), match.group(0)))
+    return found
 
 
 # --------------------------------------------------------------------------- entries

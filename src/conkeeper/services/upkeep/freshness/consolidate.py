@@ -43,6 +43,7 @@ from conkeeper.services.upkeep.freshness.citations import Entry, split_entries
 from conkeeper.services.upkeep.freshness.relations import (
     CONTRADICTION,
     DUPLICATE,
+    IN_OTHER_WORDS,
     LIMITS,
     MORE_DETAIL,
     Limits,
@@ -382,7 +383,7 @@ def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _It
         return (first, second) if first.rank[0] < second.rank[0] else (second, first)
     if _agent_written(first) != _agent_written(second):  # the person's words over an agent's
         return (second, first) if _agent_written(first) else (first, second)
-    if relation.reason == MORE_DETAIL:
+    if relation.reason in (MORE_DETAIL, IN_OTHER_WORDS):
         detail_first, detail_second = _detail(first.reading), _detail(second.reading)
         if detail_first != detail_second:
             return (first, second) if detail_first > detail_second else (second, first)

@@ -188,6 +188,9 @@ CONTRADICTION = "contradiction"
 # The reason of a duplicate one of whose entries is the other with more detail: a merge keeps
 # the one with more detail (:mod:`.consolidate`).
 MORE_DETAIL = "says the same thing (with more detail)"
+# The reason of a duplicate whose entries name the same concepts and values, neither more:
+# a merge chooses between them as between one with more detail and the other.
+IN_OTHER_WORDS = "says the same thing (in other words)"
 
 
 class Limits(Record):
@@ -2721,6 +2724,8 @@ def _concept(token: str) -> tuple[str | None, float]:
     if not lower or lower in STOPWORDS:
         return None, 0.0
     lower = WORDS_ABROAD.get(lower, lower)
+    if lower in STOPWORDS:  # "immer" is "always", filler in either language
+        return None, 0.0
     if lower in NUMBER_WORDS:
         return NUMBER_WORDS[lower], 1.0
     if _VERSION.match(lower):
@@ -3412,7 +3417,22 @@ def _negate_different_things(a: Reading, b: Reading) -> bool:
 
 
 def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation | None:
-    """:func:`relate` on entries already read (consolidation reads each entry once)."""
+    """:func:`relate` on entries already read (consolidation reads each entry once). Two
+    entries naming the same concepts and values are never one "with more detail" ("Always use
+    pnpm, never npm." and its German "Immer pnpm verwenden, nie npm."): neither says more."""
+    relation = _related(a, b, limits)
+    if relation is not None and relation.reason == MORE_DETAIL and _as_much(a, b):
+        return Relation(DUPLICATE, relation.score, IN_OTHER_WORDS)
+    return relation
+
+
+def _as_much(a: Reading, b: Reading) -> bool:
+    """Whether two entries name the same concepts and the same values."""
+    return a.weights.keys() == b.weights.keys() and a.numbers == b.numbers
+
+
+def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
+    """The relation of two read entries, as :func:`relate_readings` returns it."""
     a, b = _unscoped(a, b), _unscoped(b, a)
     if a.scripts != b.scripts:  # words the other entry cannot share say nothing either way
         a, b = (
