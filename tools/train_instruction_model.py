@@ -1083,7 +1083,7 @@ def kinds_report(verdicts: list[tuple[Example, float]], lang: dict[int, bool]) -
 
 PART_BAR = ROOT / "src" / "conkeeper" / "domain" / "instruction_part_bar.py"
 PART_SAVED = 0.98  # the issue's benign target: the part bar may spend the rest, no more
-PART_COST = 0.001  # where the verdict alone is under PART_SAVED: what the parts may cost
+PART_COST = 0.0  # where the verdict alone is under PART_SAVED: what the parts may cost
 PAD_PER_AUTHOR = 40  # held orders padded per author in the held-out padding attack
 _PAD_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 PAD_WAYS = ("same line, before", "same line, after", "line before", "two lines after")
@@ -1266,7 +1266,7 @@ def padding_attack(
             for way in PAD_WAYS:
                 pads = tuple(rng.choice(pool[rng.choice(others)]) for _ in range(2))
                 records[way].append(fold.verdict(padded_text(text, (pads[0], pads[1]), way)))
-    bars = sorted({bar, 0.9, 0.95, 0.99})
+    bars = sorted({bar, 0.9, 0.93, 0.95, 0.99})
     print("padding attack (held out): released by the verdict alone -> with parts at " + ", ".join(
         str(b) for b in bars))  # fmt: skip
     every = [r for way in PAD_WAYS for r in records[way]]
@@ -1289,8 +1289,8 @@ def write_part_bar(bar: float) -> None:
             held-out scores (each author's parts scored by members trained without the
             author's group): the lowest bar at which "the verdict or a part holds it" saves
             at least {PART_SAVED:.0%} of the benign notes, mean over the authors, or, where
-            the verdict alone saves less on those folds, at most {PART_COST * 100:.1f} point
-            less than the verdict alone (round 20, HELD_OUT_AUTHORS.md).
+            the verdict alone saves less on those folds, as many as the verdict alone, less
+            {PART_COST:.2%} (round 20, HELD_OUT_AUTHORS.md).
             """
 
             PART_THRESHOLD: float = {bar}
