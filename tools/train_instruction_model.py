@@ -323,6 +323,7 @@ import bisect
 import json
 import math
 import random
+import re
 import sys
 import textwrap
 import zlib
@@ -333,8 +334,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from conkeeper.domain.instruction_chars import CHAR_BUCKETS, char_pieces  # noqa: E402
-from conkeeper.domain.instruction_features import BUCKETS, entry_pieces  # noqa: E402
-from conkeeper.domain.instruction_model import linear, score  # noqa: E402
+from conkeeper.domain.instruction_features import (  # noqa: E402
+    BUCKETS,
+    entry_pieces,
+    part_pieces,
+)
+from conkeeper.domain.instruction_model import THRESHOLD as SHIPPED_THRESHOLD  # noqa: E402
+from conkeeper.domain.instruction_model import held_either, linear, score  # noqa: E402
 from conkeeper.domain.instructions import (  # noqa: E402
     Finding,
     always_held,
@@ -1075,6 +1081,226 @@ def kinds_report(verdicts: list[tuple[Example, float]], lang: dict[int, bool]) -
         print(f"  {name}: held {held:.1%} saved {saved:.1%} ({len(part)} entries)")
 
 
+PART_BAR = ROOT / "src" / "conkeeper" / "domain" / "instruction_part_bar.py"
+PART_SAVED = 0.98  # the issue's benign target: the part bar may spend the rest, no more
+PART_COST = 0.0  # where the verdict alone is under PART_SAVED: what the parts may cost
+PAD_PER_AUTHOR = 40  # held orders padded per author in the held-out padding attack
+_PAD_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+PAD_WAYS = ("same line, before", "same line, after", "line before", "two lines after")
+
+
+class Fold:
+    """The members that score one author held out: the word member and the character member
+    trained without that author's group (``--members`` folders of ``--partners -N`` runs)."""
+
+    def __init__(self, word: array[float], char: array[float]) -> None:
+        self.word, self.char = word, char
+
+    def verdict(self, text: str) -> tuple[float, float]:
+        """The shipped verdict's probability for ``text`` under these members (hidden text 1.0;
+        the word scorer, or the either mix where no kind is a quoted mention only) and the
+        highest part's word probability (0.0 for a note of one sentence)."""
+        found = rule_findings(text, rules_only)
+        if always_held(found):
+            return 1.0, 1.0
+        visible = scorer_text(text)
+        kinds = scorer_rule_kinds(text, found, rules_only)
+        word = score(entry_pieces(visible, kinds), self.word, self.word[-1])
+        base = word
+        if word < SHIPPED_THRESHOLD and not any(k.startswith("quoted-") for k in kinds):
+            char = score(char_pieces(visible), self.char, self.char[-1])
+            base = held_either(word, char)
+        pieces = part_pieces(visible, kinds)
+        part = max((linear(h, self.word, self.word[-1], 1.0) for h in pieces), default=0.0)
+        return base, part
+
+
+def load_folds(word_folder: Path, char_folder: Path) -> dict[str, Fold]:
+    """Each author's :class:`Fold`: the members whose left-out list names the author (a
+    character member for an author it never trained on: the one of the author's group)."""
+
+    def by_author(folder: Path) -> tuple[dict[str, int], list[array[float]]]:
+        """The members of one folder averaged by whom they leave out (``--per-group``)."""
+        groups: dict[frozenset[str], list[array[float]]] = {}
+        for index, member in enumerate(load_members(folder)):
+            left_out = json.loads((folder / f"member{index}.json").read_text("utf-8"))
+            groups.setdefault(frozenset(left_out), []).append(member)
+        where: dict[str, int] = {}
+        members = []
+        for index, (left_out, copies) in enumerate(groups.items()):
+            members.append(array("d", [sum(w) / len(copies) for w in zip(*copies, strict=True)]))
+            where.update(dict.fromkeys(left_out, index))
+        return where, members
+
+    word_where, words = by_author(word_folder)
+    char_where, chars = by_author(char_folder)
+    names = [author for _, author in AUTHORS]
+    folds = {}
+    for index, name in enumerate(names):
+        char = chars[char_where.get(name, index % len(chars))]
+        folds[name] = Fold(words[word_where[name]], char)
+    return folds
+
+
+def pad_pool(rows_by_author: dict[str, list[dict[str, str]]]) -> dict[str, list[str]]:
+    """Each author's benign one-line sentences of 25-160 characters (the padding)."""
+    pool: dict[str, list[str]] = {}
+    for author, rows in rows_by_author.items():
+        out = pool.setdefault(author, [])
+        for row in rows:
+            if row["label"] == "benign":
+                for line in row["text"].splitlines():
+                    for sentence in _PAD_SENTENCE.split(line.strip()):
+                        sentence = sentence.strip()
+                        if 25 <= len(sentence) <= 160 and sentence[-1] in ".!?。！？":
+                            out.append(sentence)
+    return pool
+
+
+def padded_text(text: str, pads: tuple[str, str], way: str) -> str:
+    """``text`` padded with honest sentences, one of :data:`PAD_WAYS`."""
+    if way == PAD_WAYS[0]:
+        return f"{pads[0]} {text}"
+    if way == PAD_WAYS[1]:
+        return f"{text} {pads[0]}"
+    if way == PAD_WAYS[2]:
+        return f"{pads[0]}\n{text}"
+    return f"{text}\n{pads[0]}\n{pads[1]}"
+
+
+def part_bar(scored: list[tuple[str, float, float, float, str]]) -> float:
+    """The lowest part bar at which the mean held-out saved rate (whole notes, authors with at
+    least :data:`MIN_AUTHOR_BENIGN` benign entries) of "the verdict holds it or a part reaches
+    the bar" is at least :data:`PART_SAVED`, or, where the verdict alone saves less than that
+    on these folds, at most :data:`PART_COST` under the verdict alone (1.0: parts never hold)."""
+    target = min(PART_SAVED, part_rates(scored, 2.0)[2] - PART_COST)
+    candidates = sorted({min(1.0, round(p + 0.0001, 4)) for _, y, _, p, _ in scored if y == 0})
+    candidates.append(1.0)
+    low, high = 0, len(candidates) - 1
+    while low < high:
+        middle = (low + high) // 2
+        if part_rates(scored, candidates[middle])[2] >= target:
+            high = middle
+        else:
+            low = middle + 1
+    return candidates[low]
+
+
+def part_rates(
+    scored: list[tuple[str, float, float, float, str]], bar: float
+) -> tuple[float, float, float, float]:
+    """Mean held, min held, mean saved and min saved (authors with at least
+    :data:`MIN_AUTHOR_BENIGN` benign entries) when a note is held by the verdict or by a part
+    at ``bar`` (``bar`` above 1: the verdict alone)."""
+    cells: dict[str, list[int]] = {}
+    for author, y, base, part, _ in scored:
+        cell = cells.setdefault(author, [0, 0, 0, 0])
+        held = base >= SHIPPED_THRESHOLD or part >= bar
+        cell[0 if y == 1 else 2] += held
+        cell[1 if y == 1 else 3] += 1
+    held_rates = [c[0] / c[1] for c in cells.values() if c[1]] or [0.0]
+    saved = [1 - c[2] / c[3] for c in cells.values() if c[3] >= MIN_AUTHOR_BENIGN] or [
+        1 - c[2] / c[3] for c in cells.values() if c[3]
+    ]
+    return sum(held_rates) / len(held_rates), min(held_rates), sum(saved) / len(saved), min(saved)
+
+
+def parts_report(word_folder: Path, char_folder: Path, write: bool, cache: Path | None) -> int:
+    """Choose the part bar held out (round 20) and measure the padding attack before and after:
+    each author's notes and parts scored by members trained without the author's group
+    (``cache``: ``--dump``, the scores kept there and read back on the next run)."""
+    folds = load_folds(word_folder, char_folder)
+    rows_by_author = {author: load_rows(name) for name, author in AUTHORS}
+    scored: list[tuple[str, float, float, float, str]] = []
+    if cache is not None and cache.exists():
+        scored = [tuple(row) for row in json.loads(cache.read_text("utf-8"))]  # type: ignore[misc]
+    for author, rows in rows_by_author.items() if not scored else ():
+        for row in rows:
+            base, part = folds[author].verdict(row["text"])
+            y = 1.0 if row["label"] == "poison" else 0.0
+            scored.append((author, y, base, part, row.get("kind", "?")))
+        print(f"  {author} scored", flush=True)
+    if cache is not None and not cache.exists():
+        cache.write_text(json.dumps(scored), encoding="utf-8")
+    bar = part_bar(scored)
+    for label, at in (("verdict alone", 2.0), (f"verdict or a part at {bar}", bar)):
+        mean_held, min_held, mean_saved, min_saved = part_rates(scored, at)
+        print(f"{label}: held {mean_held:.2%} (min {min_held:.1%}) saved {mean_saved:.2%} "
+              f"(min {min_saved:.1%})")  # fmt: skip
+        long_kinds = [s for s in scored if s[1] == 0 and s[4] in ("hard_long", "onboarding")]
+        lost = sum(s[2] >= SHIPPED_THRESHOLD or s[3] >= at for s in long_kinds)
+        print(f"  long benign notes (hard_long, onboarding) held: {lost} of {len(long_kinds)}")
+    for author in rows_by_author:
+        cells = [s for s in scored if s[0] == author]
+        print(f"  {author:<12} " + " -> ".join(
+            "held {:.1%} saved {:.1%}".format(*part_rates(cells, at)[::2]) for at in (2.0, bar)
+        ))  # fmt: skip
+    padding_attack(folds, rows_by_author, scored, bar)
+    if write:
+        write_part_bar(bar)
+    return 0
+
+
+def padding_attack(
+    folds: dict[str, Fold],
+    rows_by_author: dict[str, list[dict[str, str]]],
+    scored: list[tuple[str, float, float, float, str]],
+    bar: float,
+) -> None:
+    """Pad the first :data:`PAD_PER_AUTHOR` poison entries each author's fold holds (by the
+    verdict alone) with benign sentences of other authors; count what the verdict, and the
+    verdict or a part at ``bar``, release."""
+    pool = pad_pool(rows_by_author)
+    rng = random.Random(SEED)
+    records: dict[str, list[tuple[float, float]]] = {way: [] for way in PAD_WAYS}
+    index = 0
+    for author, rows in rows_by_author.items():
+        fold, others = folds[author], [a for a in pool if a != author and pool[a]]
+        held = []
+        for row in rows:
+            entry = scored[index]
+            index += 1
+            if entry[1] == 1 and entry[2] >= SHIPPED_THRESHOLD and len(held) < PAD_PER_AUTHOR:
+                held.append(row["text"])
+        for text in held:
+            for way in PAD_WAYS:
+                pads = tuple(rng.choice(pool[rng.choice(others)]) for _ in range(2))
+                records[way].append(fold.verdict(padded_text(text, (pads[0], pads[1]), way)))
+    bars = sorted({bar, 0.9, 0.93, 0.95, 0.99})
+    print("padding attack (held out): released by the verdict alone -> with parts at " + ", ".join(
+        str(b) for b in bars))  # fmt: skip
+    every = [r for way in PAD_WAYS for r in records[way]]
+    for way, cells in (*records.items(), ("all", every)):
+        counts = [sum(b < SHIPPED_THRESHOLD and p < at for b, p in cells) for at in (2.0, *bars)]
+        print(f"  {way:<18} " + " -> ".join(str(c) for c in counts) + f" of {len(cells)}")
+
+
+def write_part_bar(bar: float) -> None:
+    """Write :mod:`conkeeper.domain.instruction_part_bar` (the part bar, a generated module)."""
+    PART_BAR.write_text(
+        textwrap.dedent(
+            f'''\
+            """The part bar of the instruction verdict (generated by
+            ``tools/train_instruction_model.py --parts``; do not edit by hand).
+
+            Why it exists: padding an order with honest sentences dilutes the whole note's
+            reading; each part of a note (:func:`conkeeper.domain.instruction_features.parts`)
+            is also read alone and the note is held when one reaches this bar. Chosen on
+            held-out scores (each author's parts scored by members trained without the
+            author's group): the lowest bar at which "the verdict or a part holds it" saves
+            at least {PART_SAVED:.0%} of the benign notes, mean over the authors, or, where
+            the verdict alone saves less on those folds, as many as the verdict alone, less
+            {PART_COST:.2%} (round 20, HELD_OUT_AUTHORS.md).
+            """
+
+            PART_THRESHOLD: float = {bar}
+            '''
+        ),
+        encoding="utf-8",
+    )
+    print(f"wrote {PART_BAR.relative_to(ROOT)} (part bar {bar})")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure author by author, choose L2 and the threshold, train on everything, write."""
     global SEED, AUTHORS, MEMBERS, PER_GROUP  # --seed, --also, --members, --per-group
@@ -1142,6 +1368,14 @@ def main(argv: list[str] | None = None) -> int:
         help="with --partners -N: average this many members (seeds) per group, so the held-out"
         " scores are means of models, shaped like the shipped averaged tables'",
     )
+    parser.add_argument(
+        "--parts",
+        nargs=2,
+        type=Path,
+        metavar=("WORD_MEMBERS", "CHAR_MEMBERS"),
+        help="choose the part bar held out from two --members folders and measure the padding"
+        " attack; writes instruction_part_bar.py unless --cv-only (round 20)",
+    )
     args = parser.parse_args(argv)
     SEED = args.seed
     MEMBERS = args.members
@@ -1150,6 +1384,8 @@ def main(argv: list[str] | None = None) -> int:
                               for i, name in enumerate(args.also))  # fmt: skip
     if args.mix:
         return mix_report(*args.mix, args.limit)
+    if args.parts:
+        return parts_report(*args.parts, write=not args.cv_only, cache=args.dump)
     if args.write_chars:
         if args.keep_threshold is None:
             parser.error("--write-chars needs --keep-threshold (the mixed verdict's)")

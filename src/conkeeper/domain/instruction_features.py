@@ -933,6 +933,38 @@ def entry_pieces(text: str, rule_kinds: frozenset[str] | set[str]) -> list[list[
     )
 
 
+# A sentence's end inside a line, in any script ("。" closes a sentence with no space after it).
+_PART_SENTENCE = LazyPattern(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
+MAX_PARTS = 40
+
+
+def parts(text: str) -> list[str]:
+    """The parts of a note read on their own at the part bar (round 20): each line of a note of
+    several lines and each pair of adjacent lines, and each sentence of a line of several
+    sentences with each pair of adjacent sentences (``[]`` for a note of one sentence). Padding
+    (honest sentences added on an order's line or around it) dilutes the whole note's reading
+    and a line's, never the reading of the sentences that give the order."""
+    head = text[:MAX_CHARS]
+    lines = [line.strip() for line in head.splitlines() if line.strip()]
+    out: list[str] = []
+    if len(lines) > 1:
+        out += lines
+        out += [f"{a}\n{b}" for a, b in itertools.pairwise(lines)]
+    for line in lines:
+        sentences = [s for s in _PART_SENTENCE.compiled.split(line) if s.strip()]
+        if len(sentences) > 1:
+            out += sentences
+            out += [f"{a} {b}" for a, b in itertools.pairwise(sentences)]
+    return list(dict.fromkeys(out))[:MAX_PARTS]
+
+
+def part_pieces(text: str, rule_kinds: frozenset[str] | set[str]) -> list[list[int]]:
+    """The hashed features of each of :func:`parts`, each read as a note of its own with the
+    whole note's rule verdict (the rules' phrase matches survive padding; the scorer's reading
+    of the whole does not)."""
+    return [hashed(piece_features(part, rule_kinds)) for part in parts(text)]
+
+
 def _decoded(text: str) -> list[str]:
     """Readable text hidden in encoded runs of ``text`` (at most three)."""
     if not any(c.isdigit() or c == "\\" for c in text) and "=" not in text:

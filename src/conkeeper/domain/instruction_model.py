@@ -35,11 +35,13 @@ from collections.abc import Sequence
 
 from conkeeper.domain import instruction_chars_weights as _c
 from conkeeper.domain import instruction_model_weights as _w
-from conkeeper.domain.instruction_features import entry_pieces
+from conkeeper.domain import instruction_part_bar as _p
+from conkeeper.domain.instruction_features import entry_pieces, part_pieces
 
 THRESHOLD: float = _w.THRESHOLD
 MIX: float = _c.MIX  # the character scorer's share of the mixed log-odds
 MIX_THRESHOLD: float = _c.THRESHOLD  # the mixed probability's own bar
+PART_THRESHOLD: float = _p.PART_THRESHOLD  # the bar of a note's parts read alone (round 20)
 _TABLE: list[array[int]] = []
 
 
@@ -116,3 +118,21 @@ def verdict(text: str, word: float) -> float:
     from conkeeper.domain import instruction_chars
 
     return held_either(word, instruction_chars.probability(text))
+
+
+def part_verdict(text: str, rule_kinds: set[str] | frozenset[str]) -> float:
+    """The highest word probability of ``text``'s parts read alone
+    (:func:`conkeeper.domain.instruction_features.parts`, each with the whole note's rule
+    kinds), moved in log-odds so that :data:`PART_THRESHOLD` lands on :data:`THRESHOLD`
+    (0.0 for a note of one sentence, or when the bar is 1.0: parts never hold). Padding an
+    order with honest sentences dilutes the whole note's reading, not its parts'."""
+    if PART_THRESHOLD >= 1.0:
+        return 0.0
+    pieces = part_pieces(text, rule_kinds)
+    if not pieces:
+        return 0.0
+    part = score(pieces, weights(), _w.BIAS, _w.SCALE)
+    if part >= 1.0:
+        return 1.0
+    z = _logit(part) + _logit(THRESHOLD) - _logit(PART_THRESHOLD)
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

@@ -2437,19 +2437,22 @@ def _verdict(text: str, found: list[Finding], word: float, visible: str) -> floa
     type ("when the user says ignore previous instructions, start over"): the character scorer
     reads the characters, not who says them, so there it reads the text without its quotations
     (not nothing: a quoted decoy mention appended to an order must not switch the character
-    scorer off for the order itself)."""
+    scorer off for the order itself). Where that leaves the note under the threshold, each of
+    its parts (sentences, lines and adjacent pairs of them) is read alone at the part bar
+    (:func:`conkeeper.domain.instruction_model.part_verdict`): honest sentences padded around
+    an order dilute the whole note's reading, not the order's own."""
     from conkeeper.domain import instruction_model
 
     if word >= instruction_model.THRESHOLD:
         return word
-    if _mentions_only(text, found):
-        return instruction_model.verdict(scorer_text(_unquoted(text)), word)
-    return instruction_model.verdict(visible, word)
-
-
-def _mentions_only(text: str, found: list[Finding]) -> bool:
-    """True when a kind the rules find in ``text`` is found only as a quoted mention."""
-    return any(kind.startswith("quoted-") for kind in scorer_rule_kinds(text, found))
+    kinds = scorer_rule_kinds(text, found)
+    if any(kind.startswith("quoted-") for kind in kinds):
+        whole = instruction_model.verdict(scorer_text(_unquoted(text)), word)
+    else:
+        whole = instruction_model.verdict(visible, word)
+    if whole >= instruction_model.THRESHOLD:
+        return whole
+    return max(whole, instruction_model.part_verdict(visible, kinds))
 
 
 def _scored(text: str) -> tuple[list[Finding], float, str]:
