@@ -376,17 +376,14 @@ AUTHORS = (
     ("blind13.jsonl", "a26-blind13"),
     ("blind14.jsonl", "a27-blind14"),
     ("train14.jsonl", "a28-train14"),
-    ("blind15.jsonl", "a29-blind15"),
-    ("blind16.jsonl", "a30-blind16"),
-    ("blind17.jsonl", "a31-blind17"),
-    ("blind18.jsonl", "a32-blind18"),
-    ("train15.jsonl", "a33-train15"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
-# Authors the character scorer's members are trained on beyond the word weights' (``--also``
-# in its report): none since round 19 (blind15 and blind16 were from round 16 to 18; round 19
-# made them, blind17, blind18 and train15 authors of both scorers).
-CHAR_ALSO: tuple[str, ...] = ()
+# The character scorer's members (round 16) are trained on two authors more than the word
+# weights: blind15 and blind16, each measured once before (FIRST_BLIND15.md, FIRST_BLIND16.md).
+# Round 19 trained both scorers with them, blind17, blind18 and train15 (``--also`` each) and
+# did not ship it: with the word bar 0.9509 kept, the held-out benign saved rate fell under 98%
+# (HELD_OUT_AUTHORS.md, round 19).
+CHAR_ALSO: tuple[str, ...] = ("blind15.jsonl", "blind16.jsonl")
 TARGET_SAVED = 0.985
 MIN_AUTHOR_SAVED = 0.97
 MIN_AUTHOR_BENIGN = 100  # a smaller author's set (probe1) is too coarse to gate on alone
