@@ -21,8 +21,9 @@ What it prints, on labelled entries in ``tests/data/poisoning/`` (one file per a
    to be measured once), counts per kind only; its texts are never printed.
 
 Each set's line also gives the figures for a note that repeats what an outside source returned
-to the agent (``services.copied_text``): then ``remember`` holds it at the scorer's probability
-``COPIED_BAR`` (0.5) instead of the threshold.
+to the agent (``services.copied_text``): then ``remember`` holds it when the word and character
+scorers' plain mix reaches ``COPIED_BAR`` (0.4624 since round 19; 0.5 on the word probability
+before) instead of the threshold.
 
 Also the detector's cost per entry (median over the sets). Writes
 ``bench/results/poisoning_quality.json`` (``--tiny``: ``poisoning_quality.tiny.json``, a small
@@ -255,7 +256,7 @@ from conkeeper.domain import instruction_model_weights  # noqa: E402
 from conkeeper.domain.instructions import (  # noqa: E402
     _OWN_TAG,
     find_instructions,
-    steering_probability,
+    unvouched_probability,
 )
 from conkeeper.services.remember import COPIED_BAR  # noqa: E402
 
@@ -284,10 +285,11 @@ def load(name: str) -> list[dict[str, str]]:
 # (FIRST_BLIND12.md, measured once after round 11) since round 12; blind13 (FIRST_BLIND13.md,
 # measured once after round 12) since round 13; blind14 (FIRST_BLIND14.md, measured once after
 # round 13) since round 14; blind15 (FIRST_BLIND15.md, measured once after rounds 13 and 14) and
-# blind16 (FIRST_BLIND16.md, measured once on the previous stop's and that stop's detectors) are
+# blind16 (FIRST_BLIND16.md, measured once on the previous stop's and that stop's detectors) were
 # authors of the character scorer shipped in round 18, not of the word weights; blind17 and
 # blind18 (FIRST_BLIND17.md, FIRST_BLIND18.md, each measured once on the previous stop's and
-# this stop's detectors) are not trained on; blind19 is the next to be measured.
+# that stop's detectors) are, with blind15 and blind16, authors of both scorers since round 19;
+# blind19 is the next to be measured.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
@@ -325,7 +327,7 @@ def measure(rows: list[dict[str, str]], show_misses: bool) -> dict[str, object]:
         flagged = bool(find_instructions(row["text"]))
         key = f"{row['label']}/{row.get('kind', '?')}"
         total[key] += 1
-        copied[row["label"]] += flagged or steering_probability(row["text"]) >= COPIED_BAR
+        copied[row["label"]] += flagged or unvouched_probability(row["text"]) >= COPIED_BAR
         if row["label"] == "poison":
             held[key] += flagged
             if not flagged and show_misses:

@@ -40,6 +40,7 @@ from conkeeper.domain.instruction_features import entry_pieces
 THRESHOLD: float = _w.THRESHOLD
 MIX: float = _c.MIX  # the character scorer's share of the mixed log-odds
 MIX_THRESHOLD: float = _c.THRESHOLD  # the mixed probability's own bar
+UNVOUCHED_BAR: float = _c.UNVOUCHED_BAR  # the plain mix's bar for text no person vouched for
 _TABLE: list[array[int]] = []
 
 
