@@ -666,9 +666,10 @@ def test_the_character_members_that_score_the_report_are_the_weights_written(
     ex, p = next((ex, p) for ex, p in scored if ex.author == first[0] and not ex.hidden)
     mean = [(a + b) / 2 for a, b in zip(members[0], members[1], strict=True)]
     assert p == pytest.approx(trainer.predict(ex, mean), abs=1e-12)
-    trainer.write_char_weights(trainer.MEMBERS, 0.2, 0.97, "0.97, a test")
+    trainer.write_char_weights(trainer.MEMBERS, 0.2, 0.97, "0.97, a test", 0.45)
     module = runpy.run_path(str(trainer.CHAR_WEIGHTS))
     assert module["MIX"] == 0.2 and module["THRESHOLD"] == 0.97
+    assert module["UNVOUCHED_BAR"] == 0.45
     assert module["BUCKETS"] == CHAR_BUCKETS
     mean_bias = sum(m[CHAR_BUCKETS] for m in members) / 6
     assert module["BIAS"] == pytest.approx(mean_bias, abs=1e-6)
@@ -752,3 +753,18 @@ def test_a_mention_the_rules_read_as_quoted_is_not_held_for_its_quoted_letters()
     word, verdict = steering_scores(text)
     assert word <= verdict < instruction_model.THRESHOLD
     assert instruction_model.verdict(scorer_text(text), word) >= instruction_model.THRESHOLD
+
+
+def test_the_bar_for_text_no_person_vouched_for_is_the_generated_one_on_the_mix() -> None:
+    # round 19: the copied-text route and an HTML comment's body read the word and character
+    # scorers' plain mix at a bar chosen on held-out scores (the word probability at 0.5 moved
+    # with each retraining: a copied quiet order fell under it when authors were added)
+    from conkeeper.domain import instruction_chars, instructions
+    from conkeeper.services.remember import COPIED_BAR
+
+    assert instructions.STRICT_BAR == COPIED_BAR == instruction_model.UNVOUCHED_BAR
+    note = "Agents should summarise changes briefly and skip dependency bumps in the summary."
+    word = instructions.steering_probability(note)
+    char = instruction_chars.probability(instructions.scorer_text(note))
+    assert instructions.unvouched_probability(note) == instruction_model.mixed(word, char)
+    assert instructions.unvouched_probability("") == 0.0

@@ -33,7 +33,9 @@ the weights retrained with it flipped two tests, see round 15), ``FIRST_BLIND16.
 blind15 and blind16 are authors of the character scorer since round 16), ``FIRST_BLIND17.md``
 (73.9% / 97.8% with round 14, 78.8% / 97.8% with round 18's mix, measured once, not trained
 on), ``FIRST_BLIND18.md`` (71.5% / 96.9% with round 14, 77.6% / 96.0% with round 18's mix,
-measured once, not trained on); ``blind19.jsonl`` is the next).
+measured once, not trained on), ``FIRST_TRAIN15.md`` (69.1% / 96.5% with round 18's mix,
+measured once before it was read; trained on in round 19's report, not shipped);
+``blind19.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
@@ -285,6 +287,15 @@ table with the averaged character table saved two plain attacks the tests pin (t
 was chosen on one model's scores per group, the shipped tables are means); details in
 ``HELD_OUT_AUTHORS.md``. TUNING figures.
 
+Round 19 (2026-11-27, thirty-three authors in the report: blind15-18 and train15 with
+``--also``). Per fold at mean saved 98.0%, round 17's thirty -> these thirty-three (the same
+thirty authors): word alone 79.6% (worst 61.7%) -> 77.4% (59.0%); plain mix 82.8% (64.5%) ->
+83.2% (62.4%); the shipped "either" design out of reach (the word bar 0.9509 alone saves 97.88%
+held out, 98.31% before). Not shipped; the weights stay round 14's and round 17's. The bar for
+text no person vouched for (a copied note, a comment's body) moved onto the plain mix, chosen by
+``--mix`` at :data:`UNVOUCHED_SAVED` and written by ``--write-chars --unvouched-bar``: +1.5
+points held (worst +3.8) at the same benign cost on round 17's scores. ``HELD_OUT_AUTHORS.md``.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -311,8 +322,8 @@ Usage::
     python3 tools/train_instruction_model.py --mix w.jsonl c.jsonl --also blind15.jsonl  # round 15
     python3 tools/train_instruction_model.py --cv-only --chars --l2 0.001 --partners -10 \
         --members m/ --dump c.jsonl --also blind15.jsonl --also blind16.jsonl  # round 16
-    python3 tools/train_instruction_model.py --write-chars m/ 0.2 --keep-threshold 0.9779 \
-        --also blind15.jsonl --also blind16.jsonl
+    python3 tools/train_instruction_model.py --write-chars m/ 0.1 --keep-threshold 0.9365 \
+        --unvouched-bar 0.4624 --also blind15.jsonl --also blind16.jsonl  # round 19
 """
 
 from __future__ import annotations
@@ -386,7 +397,10 @@ AUTHORS = (
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
 # The character scorer's members (round 16) are trained on two authors more than the word
 # weights: blind15 and blind16, each measured once before (FIRST_BLIND15.md, FIRST_BLIND16.md).
-CHAR_ALSO = ("blind15.jsonl", "blind16.jsonl")
+# Round 19 trained both scorers with them, blind17, blind18 and train15 (``--also`` each) and
+# did not ship it: with the word bar 0.9509 kept, the held-out benign saved rate fell under 98%
+# (HELD_OUT_AUTHORS.md, round 19).
+CHAR_ALSO: tuple[str, ...] = ("blind15.jsonl", "blind16.jsonl")
 TARGET_SAVED = 0.985
 MIN_AUTHOR_SAVED = 0.97
 MIN_AUTHOR_BENIGN = 100  # a smaller author's set (probe1) is too coarse to gate on alone
@@ -782,16 +796,20 @@ def write_weights(
     )
 
 
-def write_char_weights(folder: Path, weight: float, threshold: float, how: str) -> int:
+def write_char_weights(
+    folder: Path, weight: float, threshold: float, how: str, unvouched: float
+) -> int:
     """Generate the character scorer's weights module from the members a ``--chars
     --partners -N --members FOLDER`` report kept: their mean (the members that scored each
-    group of authors held out are the shipped bagging, trained once), with the mixing weight
-    and the mixed verdict's threshold, both chosen on held-out scores."""
+    group of authors held out are the shipped bagging, trained once), with the mixing weight,
+    the mixed verdict's threshold and the plain mix's bar for text no person vouched for
+    (``unvouched``, :data:`UNVOUCHED_SAVED`), all chosen on held-out scores."""
     members = load_members(folder)
     left_out = [json.loads(p.read_text("utf-8")) for p in sorted(folder.glob("member*.json"))]
     names = sorted({name for group in left_out for name in group})
     assert names == sorted(author for _, author in AUTHORS), "members of other authors"
-    assert tuple(name for name, _ in AUTHORS[-len(CHAR_ALSO) :]) == CHAR_ALSO, "--also: CHAR_ALSO"
+    also = tuple(name for name, _ in AUTHORS[len(AUTHORS) - len(CHAR_ALSO) :])
+    assert also == CHAR_ALSO, "--also: CHAR_ALSO"
     mean = [sum(ws) / len(members) for ws in zip(*members, strict=True)]
     rows = sum(len(load_rows(name)) for name, _ in AUTHORS)
     scale, text = packed_table(mean, CHAR_BUCKETS)
@@ -805,12 +823,15 @@ def write_char_weights(folder: Path, weight: float, threshold: float, how: str) 
             "groups for the held-out report); L2 "
             f"{L2_CHARS:g}. Mixed with the word scorer in log-odds at weight {weight}; a note "
             "the word scorer leaves under its threshold is held when the mixed probability "
-            f"reaches THRESHOLD, {how}.",
+            f"reaches THRESHOLD, {how}. Text no person vouched for (an outside source's, an "
+            "HTML comment's body) is held when the plain mix reaches UNVOUCHED_BAR, the bar "
+            f"where the held-out mean saved rate reaches {UNVOUCHED_SAVED:.0%}.",
             96,
         )
         + "\n"
         '"""\n\n'
-        f"MIX = {weight!r}\nTHRESHOLD = {threshold!r}\nBIAS = {round(mean[CHAR_BUCKETS], 6)!r}\n"
+        f"MIX = {weight!r}\nTHRESHOLD = {threshold!r}\nUNVOUCHED_BAR = {unvouched!r}\n"
+        f"BIAS = {round(mean[CHAR_BUCKETS], 6)!r}\n"
         f"SCALE = {scale!r}\nBUCKETS = {CHAR_BUCKETS}\n"
         'TABLE = """\\\n' + text + '"""\n',
         encoding="utf-8",
@@ -820,6 +841,11 @@ def write_char_weights(folder: Path, weight: float, threshold: float, how: str) 
 
 
 MIX_GRID = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+# The held-out mean saved rate of the bar for text no person vouched for (a note copied from an
+# outside source, an HTML comment's body): what the word probability's bar 0.5 saved on round
+# 17's held-out scores (93.1%). Round 19 moved that bar onto the plain mix, chosen here, so a
+# retraining keeps its benign cost instead of its number (:func:`unvouched_report`).
+UNVOUCHED_SAVED = 0.93
 _ENGLISH = frozenset(
     [
         "the",
@@ -986,7 +1012,27 @@ def mix_report(word_path: Path, char_path: Path, limit: int = 0) -> int:
     report(grid[0.0], 0.9509)
     kinds_report([(ex, float(p >= 0.9509)) for ex, p in grid[0.0]], lang)
     either_report(word, char, lang)
+    unvouched_report(word, char)
     return 0
+
+
+def unvouched_report(word: list[tuple[Example, float]], char: list[tuple[Example, float]]) -> None:
+    """The bar for text no person vouched for, at :data:`UNVOUCHED_SAVED`: on the word
+    probability alone and on the plain mix at each weight (pooled bar, and per fold the bar
+    chosen on the other authors), mean and worst held."""
+    print(f"text no person vouched for, bars at mean saved {UNVOUCHED_SAVED:.0%}:")
+    for m in MIX_GRID[:4]:
+        scored = [(ex, mixed(pw, pc, m)) for (ex, pw), (_, pc) in zip(word, char, strict=True)]
+        cells = Sorted(scored)
+        cut = cells.saved_threshold(UNVOUCHED_SAVED)
+        held, low, saved, _ = cells.rates(cut)
+        chosen = loao_mix({0.0: scored}, True, UNVOUCHED_SAVED)
+        fold_held, fold_saved, fold_low, fold_worst, *_ = summary(chosen, 0.5)
+        print(
+            f"  weight {m:<4} bar {cut}: {held:.1%} (min {low:.1%}) saved {saved:.2%} | per "
+            f"fold {fold_held:.1%} (min {fold_low:.1%}) saved {fold_saved:.2%} "
+            f"(min {fold_worst:.1%})"
+        )
 
 
 def either_report(
@@ -1362,6 +1408,12 @@ def main(argv: list[str] | None = None) -> int:
         " WEIGHT, the mixed threshold --keep-threshold (with --also as the report had)",
     )
     parser.add_argument(
+        "--unvouched-bar",
+        type=float,
+        help="with --write-chars: the plain mix's bar for text no person vouched for (the"
+        " --mix report's, at UNVOUCHED_SAVED)",
+    )
+    parser.add_argument(
         "--per-group",
         type=int,
         default=1,
@@ -1387,11 +1439,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.parts:
         return parts_report(*args.parts, write=not args.cv_only, cache=args.dump)
     if args.write_chars:
-        if args.keep_threshold is None:
-            parser.error("--write-chars needs --keep-threshold (the mixed verdict's)")
+        if args.keep_threshold is None or args.unvouched_bar is None:
+            parser.error("--write-chars needs --keep-threshold and --unvouched-bar")
         folder, weight = args.write_chars
         how = f"{args.keep_threshold}, chosen on held-out scores (HELD_OUT_AUTHORS.md, round 17)"
-        return write_char_weights(Path(folder), float(weight), args.keep_threshold, how)
+        return write_char_weights(
+            Path(folder), float(weight), args.keep_threshold, how, args.unvouched_bar
+        )
     if args.limit and not args.cv_only:
         parser.error("--limit is for a quick report (--cv-only); weights train on everything")
     if args.chars and not args.cv_only:

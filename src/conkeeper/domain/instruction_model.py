@@ -42,6 +42,7 @@ THRESHOLD: float = _w.THRESHOLD
 MIX: float = _c.MIX  # the character scorer's share of the mixed log-odds
 MIX_THRESHOLD: float = _c.THRESHOLD  # the mixed probability's own bar
 PART_THRESHOLD: float = _p.PART_THRESHOLD  # the bar of a note's parts read alone (round 20)
+UNVOUCHED_BAR: float = _c.UNVOUCHED_BAR  # the plain mix's bar for text no person vouched for
 _TABLE: list[array[int]] = []
 
 

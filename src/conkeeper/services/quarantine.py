@@ -75,6 +75,14 @@ def steering_probability(text: str) -> float:
     return max(probability(piece) for piece in windows(text))
 
 
+def unvouched_probability(text: str) -> float:
+    """The highest probability of ``text`` or any of its windows that it reads as an order, for
+    text no person vouched for (an outside source's, held at ``remember.COPIED_BAR``)."""
+    from conkeeper.domain.instructions import unvouched_probability as probability
+
+    return max(probability(piece) for piece in windows(text))
+
+
 def steering_scores(text: str) -> tuple[float, float]:
     """The highest word probability and the highest verdict probability (mixed with the
     character scorer's) of ``text`` or any of its windows."""

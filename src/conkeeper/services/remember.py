@@ -32,11 +32,12 @@ from typing import Any
 from conkeeper.domain.paths import ProjectLocation
 from conkeeper.domain.provenance import AGENT_SOURCES, SOURCES
 
-# The learned scorer's probability at which a note repeating an outside source's text is held
-# (text the agent wrote itself is held at the scorer's own threshold, about 0.92).
-# The same bar as ``domain.instructions.STRICT_BAR`` (a literal here: that module is imported
-# only when a note is judged).
-COPIED_BAR = 0.5
+# The probability at which a note repeating an outside source's text is held (the word and
+# character scorers' plain mix, ``quarantine.unvouched_probability``; text the agent wrote
+# itself is held at the verdict's threshold, about 0.95). The same bar as
+# ``domain.instructions.STRICT_BAR``, chosen on held-out scores (a literal here: that module is
+# imported only when a note is judged).
+COPIED_BAR = 0.4624
 
 GLOBAL_REASON = (
     "global memory reaches every project, so an agent's write to it waits for your review"
@@ -291,9 +292,9 @@ def _copied_reasons(project: ProjectLocation, rule: str, *, held: bool = False) 
     order at :data:`COPIED_BAR` (``[]`` otherwise). ``held``: the note is held for another
     reason already; the reason then names the outside source whatever the probability."""
     from conkeeper.services.copied_text import copied_from_outside
-    from conkeeper.services.quarantine import steering_probability
+    from conkeeper.services.quarantine import unvouched_probability
 
-    probability = 1.0 if held else steering_probability(rule)
+    probability = 1.0 if held else unvouched_probability(rule)
     if probability < COPIED_BAR:
         return []
     origin = copied_from_outside(project, rule)
