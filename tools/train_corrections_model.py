@@ -490,7 +490,8 @@ from conkeeper.services.analysis.corrections.detection import (  # noqa: E402
 from conkeeper.services.analysis.corrections.features import (  # noqa: E402
     pasted_share,
     prose_segments,
-    segment_features,
+    segment_bags,
+    tail_after_paste,
 )
 from conkeeper.services.analysis.corrections.model import linear  # noqa: E402
 from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
@@ -729,7 +730,7 @@ class Example:
         prose = strip_noise(text)
         parts = prose_segments(prose)
         pasted = pasted_share(text, prose)
-        self.bags = [segment_features(p, pasted) for p in parts] or [set()]
+        self.bags = segment_bags(parts, pasted, tail_after_paste(prose, parts)) or [set()]
         ruled = {lvl: detect(text, lvl, model=False) for lvl in LEVELS}
         self.rules = {lvl: ruled[lvl].label is not None for lvl in LEVELS}
         self.rule_conf = ruled["high"].confidence if self.rules["high"] else 0.0
