@@ -1317,11 +1317,12 @@ def sarcastic_exhibit(sentence: str) -> bool:
 # the page is now twice as fast. Thanks!", "nice, the build passes now") with nothing that
 # turns it: no contrast ("but", "though", "still", "only"), no "again", no negation, no question,
 # no bad outcome, no irony, no cause that undoes the praise ("green because every step may
-# fail now", "passes: the suite matches zero files", "by skipping the test"). Mock praise needs
-# one of those (an incongruity the words show: "impressive, the login page is now slower"), so
-# a phrase rule's match ("twice as" + "now") and the scorer's flag are dropped there. Over 38
-# authors (blind 19, 20 and later unread) 55 prompts are sincere praise, all null; two ironic
-# ones ("green because every step has continue-on-error now") were the cause words' reason.
+# fail now", "passes: the suite matches zero files", "by putting allow(all) on top"). Mock
+# praise needs one of those (an incongruity the words show: "impressive, the login page is now
+# slower"), so a phrase rule's match ("twice as" + "now") and the scorer's flag are dropped
+# there. Over 38 authors (blind 19, 20 and later unread) 56 prompts are sincere praise, all
+# null; three ironic ones ("green because every step has continue-on-error now") were the
+# cause words' reason.
 _PRAISE_WORD = LazyPattern(
     r"\b(?:thanks|thank you|thx|ty|cheers|great|nice|nicely|perfect|awesome|excellent|impressive|"
     r"brilliant|amazing|lovely|wonderful|fantastic|superb|sweet|well done|good job|love it)\b",
@@ -1335,9 +1336,11 @@ _IMPROVED = LazyPattern(
 )
 _TURNED = LazyPattern(
     r"\?|\b(?:but|however|though|although|except|yet|still|again|only|just|instead|anymore|"
-    r"not|no|never|nothing|without|n't|cannot|slower|worse|broke\w*|broken|fail\w*|errors?|"
+    r"not|no|never|nothing|without|cannot|slower|worse|broke\w*|broken|fail\w*|errors?|"
     r"crash\w*|bigger|heavier|sure|really|totally|so much|wow|oh|of course|another|because|"
-    r"since|zero|skip\w*|disabl\w*|delet\w*|remov\w*|comment\w* out|ignor\w*)\b|n'?t\b",
+    r"since|zero|skip\w*|disabl\w*|delet\w*|remov\w*|comment\w* out|ignor\w*|dont|doesnt|"
+    r"didnt|isnt|wont|cant|wasnt|arent|havent|hasnt|by \w+ing|allow\w*|suppress\w*|silenc\w*|"
+    r"mute\w*|hid(?:e|es|ing|den))\b|n't\b",
     re.IGNORECASE,
 )
 _PRAISE_CUES = (
