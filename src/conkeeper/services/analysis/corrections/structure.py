@@ -1324,7 +1324,7 @@ def sarcastic_exhibit(sentence: str) -> bool:
 # null; three ironic ones ("green because every step has continue-on-error now") were the
 # cause words' reason.
 _PRAISE_WORD = LazyPattern(
-    r"\b(?:thanks|thank you|thx|ty|cheers|great|nice|nicely|perfect|awesome|excellent|impressive|"
+    r"\b(?:thanks|thank you|thx|cheers|great|nice|nicely|perfect|awesome|excellent|impressive|"
     r"brilliant|amazing|lovely|wonderful|fantastic|superb|sweet|well done|good job|love it)\b",
     re.IGNORECASE,
 )
@@ -1344,7 +1344,7 @@ _TURNED = LazyPattern(
     re.IGNORECASE,
 )
 _PRAISE_CUES = (
-    "thank", "thx", "ty", "cheers", "great", "nice", "perfect", "awesome", "excellent",
+    "thank", "thx", "cheers", "great", "nice", "perfect", "awesome", "excellent",
     "impressive", "brilliant", "amazing", "lovely", "wonderful", "fantastic", "superb", "sweet",
     "well done", "good job", "love it",
 )  # fmt: skip
