@@ -65,8 +65,8 @@ def test_a_complaint_after_a_300_line_paste_is_queued_and_the_scorer_reads_it(
     assert len(text.splitlines()) > 300
     parts, _ = prompt_segments(text)
     assert parts[-1] == ["since your tweak the dashboard shows zeros"]  # the tail is scored
-    # round 15: at low (veto .7) the scorer's .68 on a prompt mostly pasted drops this rule
-    # match; medium's threshold (.66) takes the scorer's own verdict and queues it
+    # round 21: the tail is read as the prose after a paste (no "mostly pasted" weight): the
+    # retrained scorer gives it .81, over every level's veto, so the rule's match stands
     config = project / ".claude" / "memory" / ".memory-config.md"
     config.write_text("---\ncorrection_sensitivity: medium\n---\n", encoding="utf-8")
     assert _prompt(project, text).returncode == 0
