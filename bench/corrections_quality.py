@@ -736,7 +736,9 @@ strong .95, medium .65 / .6 / .95, high .51); every test passes unchanged. The c
 tie-break (equal mean recall: the higher threshold, then the smaller veto) is kept: on the same
 scores, the larger veto first or the smaller veto before the threshold chose the same low and
 medium parameters (shipped and strict) and every figure above is identical; only high moved
-(larger veto first: veto .05 / strong .95, a veto that drops almost nothing).
+(larger veto first: veto .05 / strong .95, a veto that drops almost nothing). Hook cost
+(``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, 2026-11-27 23:16 UTC, shared
+loaded cores, CPU medians): UserPromptSubmit 48.35 -> 47.25 ms (-1.1, target +2 ms).
 Targets on a new writer: not claimed; blind 28 measures it.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
