@@ -711,6 +711,36 @@ authors recall is flat. The retrained weights with the chosen, nested parameters
 (the trainer's docstring): round 19's weights and parameters read the new gloss and shapes.
 Targets on a new writer: not claimed; blind 28 measures it.
 
+Issue 20 round 21 (``ck/cdet21``): no new data; round 20's retrain made shippable by design.
+Sincere praise of a concrete improvement with nothing turning it (no contrast, "again",
+negation, question, bad outcome, irony or cause; ``structure.sincere_praise``: 56 prompts over
+the 38 readable authors, all null) drops a phrase rule's match and the scorer's flag ("Impressive,
+the page is now twice as fast. Thanks!" had matched ``outcome-cooccur`` and scored .93); the
+prose after a paste is scored with its own feature (``s:after-paste``) instead of the prompt's
+paste share (the complaint after 300 pasted lines: .58 -> .81). Leave-one-author-out, one
+training order, mean (worst) FP / recall, round 20's retrain -> round 21::
+
+      table                        level   BEFORE (round 20)            AFTER (ck/cdet21)
+      24 fresh authors             low     .010 (.019) / .856 (.700)    .010 (.019) / .856 (.700)
+                                   medium  .022 (.041) / .912 (.788)    .022 (.041) / .912 (.788)
+      23 fresh (not extra12)       low     .010 (.019) / .860 (.700)    .010 (.019) / .860 (.700)
+                                   medium  .021 (.036) / .916 (.788)    .021 (.040) / .916 (.788)
+      strict blind 27              low     .018 / .873                  .018 / .873
+                                   medium  .036 / .914                  .041 / .914
+      strict extra12               low     .014 / .758                  .014 / .758
+                                   medium  .045 / .823                  .041 / .823
+
+Flat within one negative (the strict pair's medium: blind 27 +1, extra12 -1). SHIPPED: the
+weights of five orders with the nested parameters chosen on all 26 authors (low .84 / veto .7 /
+strong .95, medium .65 / .6 / .95, high .51); every test passes unchanged. The chooser's
+tie-break (equal mean recall: the higher threshold, then the smaller veto) is kept: on the same
+scores, the larger veto first or the smaller veto before the threshold chose the same low and
+medium parameters (shipped and strict) and every figure above is identical; only high moved
+(larger veto first: veto .05 / strong .95, a veto that drops almost nothing). Hook cost
+(``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, 2026-11-27 23:16 UTC, shared
+loaded cores, CPU medians): UserPromptSubmit 48.35 -> 47.25 ms (-1.1, target +2 ms).
+Targets on a new writer: not claimed; blind 28 measures it.
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a

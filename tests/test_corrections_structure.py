@@ -600,6 +600,35 @@ def test_their_look_alikes_are_not_corrections(text: str, level: str) -> None:
     assert detect(text, level).label is None
 
 
+# round 21 (written for this test, in no data set): sincere praise of a concrete improvement,
+# with nothing turning it, is no correction at any level (main flagged the first two at every
+# level: "now ... as fast" read as a bad outcome of the agent's move, "now much smaller" as a
+# mock-praise exhibit); the same praise turned by a contrast or a cause still is
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nice, the dashboard is now three times as fast. Thank you!",
+        "Great, the bundle is now much smaller. Cheers!",
+        "Brilliant, the report now loads twice as fast. Thanks a lot!",
+    ],
+)
+def test_sincere_praise_of_an_improvement_is_not_a_correction(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Impressive, the page is now twice as fast, but the images are gone.",
+        "Nice, the tests pass now because you deleted the assertions.",
+    ],
+)
+def test_praise_turned_by_a_contrast_or_a_cause_is_still_flagged(text: str, level: str) -> None:
+    assert detect(text, level).label is not None
+
+
 # round 20 (written for this test, in no data set): a heading "Missing: the ...", a closing
 # "X is missing.", a closing "Very reproducible." or "Bold.", a doubled praise word before
 # inline code; real praise, a "missing: nothing" and an open question stay unflagged

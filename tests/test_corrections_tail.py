@@ -9,7 +9,14 @@ from pathlib import Path
 from conftest import submit_prompt
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import MAX_SCAN_CHARS, detect
-from conkeeper.services.analysis.corrections.features import prompt_segments
+from conkeeper.services.analysis.corrections.detection import strip_noise
+from conkeeper.services.analysis.corrections.features import (
+    pasted_share,
+    prompt_segments,
+    prose_segments,
+    segment_bags,
+    tail_after_paste,
+)
 
 LOG_LINE = "2026-11-20T10:02:11Z [build] step 4/9 failed: exit code 2; reverting workspace\n"
 
@@ -58,8 +65,8 @@ def test_a_complaint_after_a_300_line_paste_is_queued_and_the_scorer_reads_it(
     assert len(text.splitlines()) > 300
     parts, _ = prompt_segments(text)
     assert parts[-1] == ["since your tweak the dashboard shows zeros"]  # the tail is scored
-    # round 15: at low (veto .7) the scorer's .68 on a prompt mostly pasted drops this rule
-    # match; medium's threshold (.66) takes the scorer's own verdict and queues it
+    # round 21: the tail is read as the prose after a paste (no "mostly pasted" weight): the
+    # retrained scorer gives it .81, over every level's veto, so the rule's match stands
     config = project / ".claude" / "memory" / ".memory-config.md"
     config.write_text("---\ncorrection_sensitivity: medium\n---\n", encoding="utf-8")
     assert _prompt(project, text).returncode == 0
@@ -67,6 +74,25 @@ def test_a_complaint_after_a_300_line_paste_is_queued_and_the_scorer_reads_it(
     (item,) = parse_queue(queue)
     assert item.label == "friction"
     assert "since your tweak the dashboard shows zeros" in item.text
+
+
+def test_the_prose_after_a_paste_is_read_alone_not_by_the_share_pasted_above_it() -> None:
+    # round 21: the tail written after 300 pasted lines was scored with "s:mostly-pasted" (a
+    # weight of -.9), a property of the prompt, not of the sentence the user wrote
+    text = (
+        "Full output from the worker:\n"
+        + TRACEBACK
+        + "\nsince your tweak the dashboard shows zeros"
+    )
+    prose = strip_noise(text)
+    parts = prose_segments(prose)
+    assert tail_after_paste(prose, parts)
+    head, tail = segment_bags(parts, pasted_share(text, prose), True)
+    assert "s:mostly-pasted" in head and "s:after-paste" not in head
+    assert "s:after-paste" in tail and "s:mostly-pasted" not in tail
+    brief = "The importer reads CSV files, validates rows and writes them. " * 20
+    long_prose = strip_noise(brief + "\n\nyou broke the date parsing again")
+    assert not tail_after_paste(long_prose, prose_segments(long_prose))  # no paste, no tail
 
 
 def test_the_same_paste_with_a_plain_question_is_not_queued(project: Path) -> None:

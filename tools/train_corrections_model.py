@@ -461,6 +461,33 @@ scores .93 (flagged at every level; the new sarcasm lines taught "impressive ...
 complaint after a 300-line paste scores .58, under medium's veto .6 and threshold .64. The
 shipped weights and parameters stay round 19's; the gloss and shapes above are read by them.
 
+Round 21 (40 authors, no new data; the retrain shipped). Two designs made round 20's retrain
+shippable, neither fitted to a sentence: sincere praise of a concrete improvement (a praise word,
+"faster"/"twice as fast"/"green"/"works", nothing turning it: no contrast, "again", negation,
+question, bad outcome, irony or cause such as "because ..." or "by putting allow(all) ...";
+:func:`...structure.sincere_praise`: over the 38 readable authors 56 prompts, all null) drops a
+phrase rule's match and the scorer's flag, and is no mock-praise exhibit; the prose written
+after a paste is its own segment's feature ``s:after-paste`` (weight +.15) instead of the
+prompt's paste share (``s:mostly-pasted``, -.76): 135 prompts over the authors have such a
+tail (67 null). Leave-one-author-out, one training order (26 authors' out-of-fold scores),
+round 20's design (its retrain) -> round 21, mean (worst) FP / recall::
+
+  24 fresh          low    .010 (.019) / .856 (.700)   .010 (.019) / .856 (.700)
+                    medium .022 (.041) / .912 (.788)   .022 (.041) / .912 (.788)
+  23 fresh (not     low    .010 (.019) / .860 (.700)   .010 (.019) / .860 (.700)
+  train_extra12)    medium .021 (.036) / .916 (.788)   .021 (.040) / .916 (.788)
+  strict blind 27   low .018 / .873 (both), medium .036 / .914 -> .041 / .914
+  strict extra12    low .014 / .758 (both), medium .045 / .823 -> .041 / .823
+
+Flat: the strict pair's medium FP trades one negative (blind 27: 8 -> 9 of 221; extra12 13 ->
+12 of 290; the strict parameters chose medium .63 where round 20's chose .64). Written: the
+weights averaged over five orders (10,694 flag weights) with the parameters chosen nested on
+the 26 authors' one-order scores, low .84 / veto .7 / strong .95, medium .65 / .6 / .95, high
+.51; every test passes unchanged (the pinned praise scores under every threshold and the
+tail after 300 pasted lines .81, over every veto). The tie-break (equal mean recall: the higher
+threshold, then the smaller veto) was checked on the same scores against the larger veto first
+and the smaller veto before the threshold (the bench docstring).
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -490,7 +517,8 @@ from conkeeper.services.analysis.corrections.detection import (  # noqa: E402
 from conkeeper.services.analysis.corrections.features import (  # noqa: E402
     pasted_share,
     prose_segments,
-    segment_features,
+    segment_bags,
+    tail_after_paste,
 )
 from conkeeper.services.analysis.corrections.model import linear  # noqa: E402
 from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
@@ -729,7 +757,7 @@ class Example:
         prose = strip_noise(text)
         parts = prose_segments(prose)
         pasted = pasted_share(text, prose)
-        self.bags = [segment_features(p, pasted) for p in parts] or [set()]
+        self.bags = segment_bags(parts, pasted, tail_after_paste(prose, parts)) or [set()]
         ruled = {lvl: detect(text, lvl, model=False) for lvl in LEVELS}
         self.rules = {lvl: ruled[lvl].label is not None for lvl in LEVELS}
         self.rule_conf = ruled["high"].confidence if self.rules["high"] else 0.0

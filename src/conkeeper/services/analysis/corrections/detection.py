@@ -43,6 +43,7 @@ from conkeeper.services.analysis.corrections.structure import (
     adjust,
     fix_typos,
     model_vetoed,
+    sincere_praise,
     spell_out,
     structural_match,
     undoes_last_move,
@@ -401,7 +402,8 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     structural shape) in a prompt not aimed at the agent's last move and not opening on a
     verdict ("that's wrong, ...") is dropped when the scorer's probability is under that
     level's veto (:mod:`.model_params`; zero, no veto,
-    unless cross-validation by author chose one).
+    unless cross-validation by author chose one), and in sincere praise of a concrete
+    improvement (:func:`.structure.sincere_praise`) whatever the scorer says.
     """
     level = (sensitivity or "low").lower()
     level = level if level in THRESHOLDS else "low"
@@ -413,6 +415,8 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     if structural > best.confidence:
         label = FRICTION if shape_name in FRICTION_SHAPES else CORRECTION
         best, bonus = Detection(label, structural, shape_name, span), 0.0
+    if best.label is not None and best.pattern not in SHAPES and sincere_praise(prose):
+        best = Detection(None, best.confidence, best.pattern, best.span)  # a phrase, not a turn
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         confidence = round(min(0.99, best.confidence + bonus), 2)
         vetoable = best.pattern not in SHAPES and not shape.aimed and not shape.verdict
@@ -439,9 +443,15 @@ def _model_disagrees(text: str, prose: str, confidence: float, level: str) -> bo
     if veto <= 0.0 or confidence >= strong:
         return False  # the weights are not even loaded
     from conkeeper.services.analysis.corrections import model
-    from conkeeper.services.analysis.corrections.features import pasted_share, prose_segments
+    from conkeeper.services.analysis.corrections.features import (
+        pasted_share,
+        prose_segments,
+        tail_after_paste,
+    )
 
-    scored = model.score_segments(prose_segments(prose), pasted_share(text, prose))
+    parts = prose_segments(prose)
+    after = tail_after_paste(prose, parts)
+    scored = model.score_segments(parts, pasted_share(text, prose), after)
     return scored.probability < veto
 
 
@@ -467,17 +477,23 @@ def _model_match(text: str, prose: str, rules: Detection, level: str) -> Detecti
     """The learned scorer's verdict when it reaches ``level``'s threshold; the label is the
     closest rule's when one came near, else the scorer's own."""
     from conkeeper.services.analysis.corrections import model
-    from conkeeper.services.analysis.corrections.features import pasted_share, prose_segments
+    from conkeeper.services.analysis.corrections.features import (
+        pasted_share,
+        prose_segments,
+        tail_after_paste,
+    )
 
     parts = prose_segments(prose)
     pasted = pasted_share(text, prose)
-    scored = model.score_segments(parts, pasted)
+    after = tail_after_paste(prose, parts)
+    scored = model.score_segments(parts, pasted, after)
     if scored.segment < 0 or scored.probability < model.THRESHOLDS[level]:
         return None
     if rules.label is not None and rules.confidence >= RULE_LABEL_FLOOR:
         label = rules.label
     else:
-        friction = model.friction(parts[scored.segment], pasted)
+        tail = after and scored.segment == len(parts) - 1
+        friction = model.friction(parts[scored.segment], pasted, tail)
         label = FRICTION if friction >= 0.5 else CORRECTION
     span = " ".join(parts[scored.segment])[:300]
     return Detection(label, round(scored.probability, 2), "model", span)

@@ -133,9 +133,13 @@ def _opening(tokens: list[str]) -> list[str]:
     return tokens[i:]
 
 
-def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
+def segment_features(
+    sentences: list[str], pasted: float = 0.0, after_paste: bool = False
+) -> set[str]:
     """The binary features of one segment (``pasted``: the share of the prompt's lines that
-    were code, quotes or logs)."""
+    were code, quotes or logs; ``after_paste``: the segment is the prose written after the
+    last pasted block, read alone: its own words, not the share of the prompt pasted above
+    it, say whether it complains; round 21)."""
     feats: set[str] = set()
     total_tokens = 0
     seen: list[str] = []
@@ -167,7 +171,9 @@ def segment_features(sentences: list[str], pasted: float = 0.0) -> set[str]:
     _conjunctions(feats)
     if total_tokens <= 12 and _repeats(seen):
         feats.add("m:repeated")
-    if pasted >= 0.5:
+    if after_paste:
+        feats.add("s:after-paste")
+    elif pasted >= 0.5:
         feats.add("s:mostly-pasted")
     elif pasted > 0:
         feats.add("s:some-pasted")
@@ -282,6 +288,23 @@ def prose_segments(prose: str) -> list[list[str]]:
     head = sentences(blocks[0])[:HEAD_SENTENCES]
     tail = sentences(blocks[-1])[-TAIL_SENTENCES:]
     return [part for part in (head, tail) if part]
+
+
+def tail_after_paste(prose: str, parts: list[list[str]]) -> bool:
+    """Whether the last of ``parts`` (:func:`prose_segments`) is the prose after a paste: the
+    prompt's prose is split into blocks by pasted lines and there is more than one segment."""
+    if len(parts) < 2 or "\n\n\n" not in prose:
+        return False
+    return sum(1 for b in _PASTE_GAP.split(prose) if b and b.strip()) > 1
+
+
+def segment_bags(parts: list[list[str]], pasted: float, after_paste: bool) -> list[set[str]]:
+    """The features of each scored segment; the last one read as the prose after a paste when
+    ``after_paste`` (:func:`tail_after_paste`)."""
+    last = len(parts) - 1
+    return [
+        segment_features(part, pasted, after_paste and i == last) for i, part in enumerate(parts)
+    ]
 
 
 def prompt_segments(text: str) -> tuple[list[list[str]], float]:

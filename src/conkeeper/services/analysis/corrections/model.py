@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.corrections import model_weights as _w
-from conkeeper.services.analysis.corrections.features import segment_features
+from conkeeper.services.analysis.corrections.features import segment_bags, segment_features
 from conkeeper.services.analysis.corrections.model_params import RULE_VETO, THRESHOLDS
 
 __all__ = [
@@ -112,17 +112,21 @@ def linear(feats: set[str], weights: dict[str, float] | WeightTable, bias: float
     return _sigmoid(bias + sum(get(f, 0.0) for f in feats))
 
 
-def score_segments(parts: list[list[str]], pasted: float = 0.0) -> ModelScore:
+def score_segments(
+    parts: list[list[str]], pasted: float = 0.0, after_paste: bool = False
+) -> ModelScore:
     """Score each segment (head, tail) on its own and keep the best one; ``friction`` is
-    left at 0.0 (see :func:`friction`)."""
+    left at 0.0 (see :func:`friction`). ``after_paste``: the last segment is the prose written
+    after a paste (:func:`.features.tail_after_paste`)."""
     best = ModelScore(0.0, 0.0, -1)
-    for index, segment in enumerate(parts):
-        p = linear(segment_features(segment, pasted), weights("FLAG"), _w.FLAG_BIAS)
+    for index, feats in enumerate(segment_bags(parts, pasted, after_paste)):
+        p = linear(feats, weights("FLAG"), _w.FLAG_BIAS)
         if p > best.probability:
             best = ModelScore(p, 0.0, index)
     return best
 
 
-def friction(segment: list[str], pasted: float = 0.0) -> float:
+def friction(segment: list[str], pasted: float = 0.0, after_paste: bool = False) -> float:
     """The probability that a flagged segment is friction rather than a correction."""
-    return linear(segment_features(segment, pasted), weights("KIND"), _w.KIND_BIAS)
+    feats = segment_features(segment, pasted, after_paste)
+    return linear(feats, weights("KIND"), _w.KIND_BIAS)

@@ -1018,7 +1018,7 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return False  # mock praise: the praise below is not approval
     if gives_up(prose) or ironic(prose):
         return False  # "forget it, I'll do it myself", "I'm sure nobody will ever look there"
-    if approval_without_but(prose):
+    if approval_without_but(prose) or sincere_praise(prose):
         return True
     if _has(lower, ("no", "nope", "nah")) and _ANSWERED_NO.match(prose):
         return True
@@ -1309,7 +1309,58 @@ def sarcastic_exhibit(sentence: str) -> bool:
     if not any(cue in head for cue in _MOCK_PRAISE_CUES) or _INCOMING_WORK.search(sentence):
         return False
     opened = sentence.lstrip()
-    return bool(_MOCK_PRAISE.match(opened) or _MOCK_PRAISE_MORE.match(opened))
+    exhibit = bool(_MOCK_PRAISE.match(opened) or _MOCK_PRAISE_MORE.match(opened))
+    return exhibit and not sincere_praise(sentence)  # round 21: "now twice as fast" is no exhibit
+
+
+# issue 20 round 21: sincere praise names a praise word and a concrete improvement ("Impressive,
+# the page is now twice as fast. Thanks!", "nice, the build passes now") with nothing that
+# turns it: no contrast ("but", "though", "still", "only"), no "again", no negation, no question,
+# no bad outcome, no irony, no cause that undoes the praise ("green because every step may
+# fail now", "passes: the suite matches zero files", "by putting allow(all) on top"). Mock
+# praise needs one of those (an incongruity the words show: "impressive, the login page is now
+# slower"), so a phrase rule's match ("twice as" + "now") and the scorer's flag are dropped
+# there. Over 38 authors (blind 19, 20 and later unread) 56 prompts are sincere praise, all
+# null; three ironic ones ("green because every step has continue-on-error now") were the
+# cause words' reason.
+_PRAISE_WORD = LazyPattern(
+    r"\b(?:thanks|thank you|thx|cheers|great|nice|nicely|perfect|awesome|excellent|impressive|"
+    r"brilliant|amazing|lovely|wonderful|fantastic|superb|sweet|well done|good job|love it)\b",
+    re.IGNORECASE,
+)
+_IMPROVED = LazyPattern(
+    r"\b(?:faster|quicker|snappier|smaller|lighter|leaner|cleaner|simpler|clearer|tidier|"
+    r"smoother|(?:twice|\d+x|\d+ times|three times|ten times) as (?:fast|quick)|"
+    r"works|working|passes|passing|green|fixed|solved|resolved|better)\b",
+    re.IGNORECASE,
+)
+_TURNED = LazyPattern(
+    r"\?|\b(?:but|however|though|although|except|yet|still|again|only|just|instead|anymore|"
+    r"not|no|never|nothing|without|cannot|slower|worse|broke\w*|broken|fail\w*|errors?|"
+    r"crash\w*|bigger|heavier|sure|really|totally|so much|wow|oh|of course|another|because|"
+    r"since|zero|skip\w*|disabl\w*|delet\w*|remov\w*|comment\w* out|ignor\w*|dont|doesnt|"
+    r"didnt|isnt|wont|cant|wasnt|arent|havent|hasnt|by \w+ing|allow\w*|suppress\w*|silenc\w*|"
+    r"mute\w*|hid(?:e|es|ing|den))\b|n't\b",
+    re.IGNORECASE,
+)
+_PRAISE_CUES = (
+    "thank", "thx", "cheers", "great", "nice", "perfect", "awesome", "excellent",
+    "impressive", "brilliant", "amazing", "lovely", "wonderful", "fantastic", "superb", "sweet",
+    "well done", "good job", "love it",
+)  # fmt: skip
+SINCERE_WORDS = 25  # praise longer than this is a message with more to say
+
+
+def sincere_praise(prose: str) -> bool:
+    """Whether ``prose`` is sincere praise of a concrete improvement, with nothing turning it
+    into a complaint (:data:`_TURNED`) and no plain irony (:func:`ironic`); an exhibit of mock
+    praise (:func:`sarcastic_exhibit`) names no improvement or turns it."""
+    lower = prose.lower()
+    if len(lower.split()) > SINCERE_WORDS or not _has(lower, _PRAISE_CUES):
+        return False
+    if not _PRAISE_WORD.search(prose) or not _IMPROVED.search(prose):
+        return False
+    return not _TURNED.search(prose) and not ironic(prose)
 
 
 # round 14: giving up on the agent ("forget it, I'll write the DAO myself", "screw it, I'll ask
