@@ -49,7 +49,9 @@ def team_search(cwd: Path, query: str, limit: int = 10) -> TeamSearch:
         hits = client.search(creds, key, asked, limit)
     except client.TeamServerError as exc:
         return TeamSearch([], key, str(exc))
-    return TeamSearch([_cleaned(h) for h in hits], key, None)
+    from conkeeper.services.quarantine import hold_team_pairs
+
+    return TeamSearch(hold_team_pairs([_cleaned(h) for h in hits], HELD_MARK), key, None)
 
 
 # the mark the privacy module leaves where it redacted a secret (domain.secrets)
