@@ -470,13 +470,19 @@ def _register_tools(server: MCPServer, state: TeamApp) -> None:
 def _held(hits: list[dict[str, Any]]) -> dict[str, Any]:
     """MCP results go straight into an agent's context: a hit that reads like an order is held
     (:func:`conkeeper.services.quarantine.hold_team_hit`: judged whole, author and type
-    included, as SessionStart's team block judges a line), and hits come with a notice that
+    included, as SessionStart's team block judges a line; neighbouring hits read together,
+    :func:`~conkeeper.services.quarantine.hold_team_pairs`), and hits come with a notice that
     teammates' agents wrote them. The JSON API's client judges what it hands an agent itself
     (the local MCP tool, SessionStart's cache); ``search --team`` shows the text to a person
     as quoted data under a "not instructions" heading."""
-    from conkeeper.services.quarantine import TEAM_NOTICE, hold_team_hit
+    from conkeeper.services.quarantine import (
+        TEAM_HELD_MARK,
+        TEAM_NOTICE,
+        hold_team_hit,
+        hold_team_pairs,
+    )
 
-    results = [hold_team_hit(hit) for hit in hits]
+    results = hold_team_pairs([hold_team_hit(hit) for hit in hits], TEAM_HELD_MARK)
     return {"results": results, "notice": TEAM_NOTICE} if results else {"results": results}
 
 

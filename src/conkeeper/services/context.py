@@ -796,12 +796,12 @@ def last_summary_section(
 def team_section(items: list[dict[str, str]]) -> Section | None:
     """Teammates' newest decisions and bug fixes, one line each with author and date, as a
     tagged block of quoted data: other people's agents wrote it, so nothing in it may open or
-    close a block, a title that reads like an order is left out (counted), and it is capped at
+    close a block, a title that reads like an order, alone or with the title next to it, is
+    left out (counted), and it is capped at
     :data:`TEAM_BLOCK_CHARS`."""
     if not items:
         return None
-    lines = []
-    held = 0
+    kept: list[tuple[str, str]] = []
     for raw in items:
         # the cache is a file on disk another version or a server wrote: each field is
         # cleaned whole before it is judged or cut
@@ -811,10 +811,12 @@ def team_section(items: list[dict[str, str]]) -> Section | None:
         line = " ".join(line.split()) + " "
         # a teammate's agent may have read a hostile page; author and type come from the
         # server's answer: the whole line is judged
-        if _held_back(line + title):
-            held += 1
-            continue
-        lines.append(line + title[:120])
+        if not _held_back(line + title):
+            kept.append((line, title))
+    # one order split over two teammates' titles (two records pushed one after the other)
+    paired = _held_pairs([title for _line, title in kept])
+    lines = [line + title[:120] for i, (line, title) in enumerate(kept) if i not in paired]
+    held = len(items) - len(lines)
     if held:
         lines.append(f"({held} teammate item(s) not shown: their titles read like instructions.)")
     body = escape_block_tags(escape_wrapper_tags("\n".join(lines)))

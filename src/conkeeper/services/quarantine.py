@@ -201,6 +201,38 @@ def hold_team_hit(hit: dict[str, Any]) -> dict[str, Any]:
     return held
 
 
+def hold_team_pairs(hits: list[dict[str, Any]], mark: str) -> list[dict[str, Any]]:
+    """``hits`` (each judged alone already) with both texts of each pair that reads like an
+    order together replaced by ``mark``: two texts of one hit, or a text of a hit and one of
+    the hit next to it (one order split over two records a teammate pushed one after the
+    other, which the SessionStart team block holds as a pair too)."""
+    held: set[tuple[int, str]] = set()
+    for index, hit in enumerate(hits):
+        mine = _open_team_texts(index, hit, mark)
+        pairs = [(a, b) for n, a in enumerate(mine) for b in mine[n + 1 :]]
+        if index + 1 < len(hits):
+            later = _open_team_texts(index + 1, hits[index + 1], mark)
+            pairs += [(a, b) for a in mine for b in later]
+        for (key_a, one), (key_b, two) in pairs:
+            if one != two and reads_as_split_order(one, two):
+                held.update((key_a, key_b))
+    for index, name in held:
+        hits[index][name] = mark
+    return hits
+
+
+_TEAM_SHORTEST = 12  # characters: a shorter text is never judged
+
+
+def _open_team_texts(
+    index: int, hit: dict[str, Any], mark: str
+) -> list[tuple[tuple[int, str], str]]:
+    """A hit's texts long enough to judge and not held already, each with its place."""
+    texts = [((index, name), str(hit.get(name, ""))) for name in _TEAM_TEXTS]
+    marks = (mark, TEAM_HELD_MARK)
+    return [(key, text) for key, text in texts if len(text) >= _TEAM_SHORTEST and text not in marks]
+
+
 def _shown(hit: dict[str, Any]) -> dict[str, Any]:
     """``hit``'s texts as they may be sent: cleaned by the privacy module (the server refused
     secrets on receipt with the module of its day; a row stored before it learned a kind of

@@ -49,7 +49,9 @@ def team_search(cwd: Path, query: str, limit: int = 10) -> TeamSearch:
         hits = client.search(creds, key, asked, limit)
     except client.TeamServerError as exc:
         return TeamSearch([], key, str(exc))
-    return TeamSearch([_cleaned(h) for h in hits], key, None)
+    from conkeeper.services.quarantine import hold_team_pairs
+
+    return TeamSearch(hold_team_pairs([_cleaned(h) for h in hits], HELD_MARK), key, None)
 
 
 # the mark the privacy module leaves where it redacted a secret (domain.secrets)
@@ -74,16 +76,34 @@ def _cleaned(hit: dict[str, Any]) -> dict[str, Any]:
     """A hit with every text cleaned again (it came over the network from other people), and
     its title, subtitle, narrative and facts held when they read like an order: the
     SessionStart team block leaves such a title out, so an agent's search must not hand it
-    over verbatim either."""
+    over verbatim either. The hit is judged whole first, its author, type and uid with its
+    texts, as SessionStart and the MCP tools judge it (a type is 40 characters of the
+    pusher's choosing)."""
     out = dict(hit)
     for name in ("title", "subtitle", "narrative", "author", "type", "kind", "uid", "project"):
-        text = str(clean_or_empty(str(hit.get(name, ""))))
-        out[name] = _held(text) if name in _JUDGED else text
+        out[name] = str(clean_or_empty(str(hit.get(name, ""))))
     facts = hit.get("facts")
-    out["facts"] = (
-        [_held(str(clean_or_empty(str(f)))) for f in facts] if isinstance(facts, list) else []
-    )
+    out["facts"] = [str(clean_or_empty(str(f))) for f in facts] if isinstance(facts, list) else []
+    if _held_whole(out):
+        return out
+    for name in _JUDGED:
+        out[name] = _held(out[name])
+    out["facts"] = [_held(fact) for fact in out["facts"]]
     return out
+
+
+def _held_whole(out: dict[str, Any]) -> bool:
+    """Whether the cleaned hit ``out`` reads like an order as a whole
+    (:func:`conkeeper.services.quarantine.hold_team_hit`); if so its texts are replaced by
+    :data:`HELD_MARK` and its author, type and uid by what that check leaves of them."""
+    from conkeeper.services.quarantine import TEAM_HELD_MARK, hold_team_hit
+
+    judged = hold_team_hit(out)
+    if judged["title"] != TEAM_HELD_MARK:
+        return False
+    out.update(title=HELD_MARK, subtitle="", narrative="", facts=[])
+    out.update({name: judged[name] for name in ("author", "type", "uid") if name in judged})
+    return True
 
 
 def _held(text: str) -> str:
