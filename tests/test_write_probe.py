@@ -66,7 +66,9 @@ def test_a_closed_private_block_or_a_private_file_still_takes_entries(project: P
     patterns.write_bytes(closed)
     said = _cli(project, "remember", "--source", "user", "--category", "convention", "use uv")
     assert said.returncode == 0, said.stderr
-    assert patterns.read_bytes().startswith(closed + b"\n- use uv\n")
+    # a blank line after the person's closing tag: a bullet right under a tag line would be
+    # swallowed by the HTML block in every CommonMark viewer (write probe 8)
+    assert patterns.read_bytes().startswith(closed + b"\n\n- use uv\n")
     found = _cli(project, "search", "uv")
     assert "- use uv" in found.stdout
 
