@@ -145,6 +145,20 @@ trust tests running beside it) with sixteen; Edit +1.20 / +0.72; UserPromptSubmi
 A note's parts read alone (ck/pdet20, round 20, 22:28-22:41 UTC, 100 runs, baseline main, load
 11-12): PreToolUse (Bash) -0.37, PostToolUse (Bash) +0.02, PostToolUse (Edit) -0.11,
 UserPromptSubmit -0.30 (within target), SessionStart -0.38.
+
+Cheaper hook path (ck/hookcost, 2026-11-27 22:53-23:26 UTC, 100 runs each, load average 10-18
+on 2 cores, several benches and test runs beside it; CPU median delta ms; the state file
+written over then cut to its length, the watch's start in the tool hook's own state update,
+no ``storage.pending`` import). Before (main de75e94) against 6a97ff9, 0 / 16 other projects:
+PreToolUse (Bash) +0.03 / +0.14, PostToolUse (Bash) +0.61 / -0.29, Edit +0.88 / +0.19,
+UserPromptSubmit +0.73 / +0.34, SessionStart +0.40 / +0.53. After (031fe5f) against 6a97ff9:
+Pre -0.22 / +0.13, Post (Bash) -0.22 / -0.57, Edit -0.08 / +0.22, UserPromptSubmit -0.59 /
+-0.08, SessionStart +0.01 / -0.62; against main de75e94: Pre -0.49 / -1.13, Post (Bash) +0.02
+/ -0.91, Edit +0.08 / -1.17, UserPromptSubmit -0.81 / -0.72, SessionStart +0.09 / -1.06;
+against 418bbdb with sixteen: Pre +1.12, Post (Bash) +0.87 (+1.42 and +1.32 before), Edit
++0.68, UserPromptSubmit +1.16, SessionStart +0.38. In process (CPU, 16 known projects): a
+shell command's PreToolUse and PostToolUse 5.2 -> 4.4 ms, their state updates 4 -> 2 and
+1.13 -> 0.40 ms.
 """
 
 from __future__ import annotations

@@ -44,6 +44,16 @@ def test_damaged_state_file_starts_afresh(tmp_path: Path) -> None:
     assert state.read() == {"k": 1}
 
 
+def test_a_state_that_shrinks_leaves_no_old_tail(tmp_path: Path) -> None:
+    """The file is written over, then cut to its new length: a shorter state must not keep the
+    longer one's last bytes (the file would read as damaged and start afresh)."""
+    state = SessionState("/p", "s")
+    state.update(lambda d: d.update(big="x" * 500, n=1))
+    state.update(lambda d: d.pop("big"))
+    assert state.path.read_bytes() == b'{"n":1}'
+    assert state.read() == {"n": 1}
+
+
 def test_prune_removes_only_old_files(tmp_path: Path) -> None:
     old, new = SessionState("/a", "old"), SessionState("/b", "new")
     old.update(lambda d: None)

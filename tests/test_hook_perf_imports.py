@@ -121,6 +121,18 @@ def test_user_prompt_submit_imports_nothing_heavy(tmp_path: Path, project: Path)
     assert queue.read_text().count("no, use the existing logger") == 2
 
 
+def test_a_hook_with_no_rows_kept_for_later_does_not_import_the_spool(
+    tmp_path: Path, project: Path
+) -> None:
+    """Every hook that opens the database checks for rows kept for later; the check needs only
+    the file's name, so the spool's module (``storage.pending``) loads only when there are some."""
+    _probe(tmp_path, "PostToolUse", _tool(project, 0))  # creates and migrates the database
+    report = _probe(tmp_path, "PostToolUse", _tool(project, 1))
+    assert report["code"] == 0
+    assert "conkeeper.storage.sessions" in report["modules"]  # the event was stored...
+    assert "conkeeper.storage.pending" not in report["modules"]  # ...with no spool loaded
+
+
 def test_up_to_date_database_opens_without_importing_migrations(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite"
     open_store(path).close()

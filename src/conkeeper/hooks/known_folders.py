@@ -16,7 +16,8 @@ as the agent's.
 The trade: what the person typed into another project's memory while an agent's shell command
 ran counts as the agent's (held if it reads like an order, until ``conkeeper review`` keeps it).
 Cost: a ``scandir`` of each known folder (the 8 most recently started) before and after each
-shell command: 3.6 ms for 20 folders on a loaded 2-core machine; a project not started among
+shell command: 3.6 ms for 20 folders on a loaded 2-core machine; the command's start rides on
+the tool hook's own state update (no second lock and rewrite); a project not started among
 the last 8 is not watched, but its next look (SessionStart, a prompt, this module's before)
 still takes a file last changed while an agent's shell command ran for the agent's
 (:func:`conkeeper.hooks.memory_look.take_changes`).
@@ -40,27 +41,39 @@ _SLACK_MS = 50  # file times come from a coarse clock (as in on_tool)
 _KEEP_MS = 6 * 3600 * 1000  # a start whose end never came is forgotten after this long
 
 
-def before(ctx: HookContext, skip: list[Path]) -> None:
-    """PreToolUse of a shell command: note when it starts, and make what changed in each known
-    folder since its last look (the person's edits) known content."""
-    folders = _folders(ctx, skip)
-    if not folders:
-        return
-    from conkeeper.storage.state import now_ms
+def watched(ctx: HookContext, skip: list[Path]) -> list[Path]:
+    """The known folders that exist, those in ``skip`` (watched already) left out: what
+    :func:`before` and :func:`after` look at around a shell command."""
+    from conkeeper.storage.memory_folders import known
 
-    stamp, key = now_ms(), ctx.payload.tool_use_id or ""
+    left = {str(path) for path in skip}
+    return [Path(f) for f in known(ctx.env) if f not in left and os.path.isdir(f)]
 
-    def apply(data: dict[str, Any]) -> None:
-        starts = data.get(STATE_KEY)
-        starts = (
-            {k: v for k, v in starts.items() if isinstance(v, int) and v > stamp - _KEEP_MS}
-            if isinstance(starts, dict)
-            else {}
-        )
-        starts[key] = stamp
-        data[STATE_KEY] = starts
 
-    ctx.state.update(apply)
+def note_start(data: dict[str, Any], key: str, stamp: int) -> None:
+    """Inside the PreToolUse state update: note when the shell command ``key`` starts (the
+    tool hook's own update carries it, so the state file is locked and written once)."""
+    starts = data.get(STATE_KEY)
+    starts = (
+        {k: v for k, v in starts.items() if isinstance(v, int) and v > stamp - _KEEP_MS}
+        if isinstance(starts, dict)
+        else {}
+    )
+    starts[key] = stamp
+    data[STATE_KEY] = starts
+
+
+def take_start(data: dict[str, Any], key: str) -> int | None:
+    """Inside the PostToolUse state update: when the shell command ``key`` started (None when
+    no look came before it), forgotten as it is read."""
+    starts = data.get(STATE_KEY)
+    start = starts.pop(key, None) if isinstance(starts, dict) else None
+    return start if isinstance(start, int) else None
+
+
+def before(ctx: HookContext, folders: list[Path]) -> None:
+    """PreToolUse of a shell command, its start noted (:func:`note_start`): make what changed
+    in each known folder since its last look (the person's edits) known content."""
     from conkeeper.hooks.memory_look import take_changes
     from conkeeper.storage import agent_edits
 
@@ -73,20 +86,10 @@ def before(ctx: HookContext, skip: list[Path]) -> None:
                 take_changes(ctx, folder, stale, prints)
 
 
-def after(ctx: HookContext, skip: list[Path]) -> None:
-    """PostToolUse of a shell command: the known folders' files changed while it ran have
-    their new lines recorded as the agent's."""
-    folders = _folders(ctx, skip)
-    if not folders:
-        return
-    key = ctx.payload.tool_use_id or ""
-
-    def apply(data: dict[str, Any]) -> object:
-        starts = data.get(STATE_KEY)
-        return starts.pop(key, None) if isinstance(starts, dict) else None
-
-    start = ctx.state.update(apply)
-    if not isinstance(start, int):
+def after(ctx: HookContext, folders: list[Path], start: int | None) -> None:
+    """PostToolUse of a shell command that started at ``start`` (:func:`take_start`): the
+    known folders' files changed while it ran have their new lines recorded as the agent's."""
+    if start is None:
         return  # no look before it (a host without a pre-tool hook for its shell)
     since_ns = (start - _SLACK_MS) * 1_000_000
     from conkeeper.storage import agent_edits
@@ -102,14 +105,6 @@ def after(ctx: HookContext, skip: list[Path]) -> None:
         with _logged(ctx):
             accounted = _journaled_keys(folder, changed, start)
             agent_edits.record_changes(folder, changed, prints, since_ns, new, accounted)
-
-
-def _folders(ctx: HookContext, skip: list[Path]) -> list[Path]:
-    """The known folders that exist, those in ``skip`` (watched already) left out."""
-    from conkeeper.storage.memory_folders import known
-
-    left = {str(path) for path in skip}
-    return [Path(f) for f in known(ctx.env) if f not in left and os.path.isdir(f)]
 
 
 def _last_look_ns(folder: Path) -> int | None:

@@ -32,12 +32,13 @@ def handle(ctx: HookContext) -> HookResult | None:
         refusal = _approval_refusal(ctx)
         if refusal is not None or ctx.location is None:
             return refusal
-        _record_start(ctx)
+        folders = _watched_folders(ctx)
+        _record_start(ctx, folders)
         _look_at_other_memory(ctx)
-        if ctx.payload.tool_name in _SHELL_TOOLS:
+        if folders:
             from conkeeper.hooks import known_folders
 
-            known_folders.before(ctx, _memory_dirs(ctx) + _named_memory_dirs(ctx))
+            known_folders.before(ctx, folders)
         return None
     if ctx.location is None:
         return None
@@ -118,10 +119,21 @@ _APPROVAL_REFUSAL = (
 )
 
 
-def _record_start(ctx: HookContext) -> None:
-    """Remember the start time for the duration, and what the memory files held before the
-    tool ran (so a change the user made since the last tool is not taken for the tool's);
-    nothing else, no output."""
+def _watched_folders(ctx: HookContext) -> list[Path]:
+    """Around an agent's shell command (PreToolUse, PostToolUse): the other known projects'
+    memory folders to watch (:mod:`conkeeper.hooks.known_folders`); none around other tools."""
+    if ctx.payload.tool_name not in _SHELL_TOOLS or ctx.event == "PostToolUseFailure":
+        return []
+    from conkeeper.hooks import known_folders
+
+    return known_folders.watched(ctx, _memory_dirs(ctx) + _named_memory_dirs(ctx))
+
+
+def _record_start(ctx: HookContext, folders: list[Path]) -> None:
+    """Remember the start time for the duration, what the memory files held before the tool
+    ran (so a change the user made since the last tool is not taken for the tool's), and, for
+    a shell command with ``folders`` to watch, its start for their look after it; nothing
+    else, no output."""
     from conkeeper.storage.state import note_tool_start, now_ms
 
     tool_use_id = ctx.payload.tool_use_id or ""
@@ -129,7 +141,7 @@ def _record_start(ctx: HookContext) -> None:
     prints = _memory_prints(ctx)
     outbound = _outbound_settings(ctx)
     instructions = _instruction_prints(ctx)
-    if not timed and prints is None and outbound is None and instructions is None:
+    if not (timed or folders) and prints is None and outbound is None and instructions is None:
         return
     stamp = now_ms()
     seen: list[Any] = [None, None]
@@ -140,6 +152,10 @@ def _record_start(ctx: HookContext) -> None:
         running = bool(data.get("tool_starts"))  # another tool's writes are still its own
         if timed:
             note_tool_start(data, tool_use_id, stamp)
+        if folders:
+            from conkeeper.hooks.known_folders import note_start
+
+            note_start(data, tool_use_id, stamp)
         if outbound is not None:
             data["outbound_settings"] = outbound
         if instructions is not None and not running:
@@ -192,11 +208,17 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     instructions = _instruction_prints(ctx)
     before_outbound: list[Any] = [None, None]  # settings, instruction files' prints and time
     cut: list[str | None] = [None]  # a token the previous output cut off at its end: its kind
+    folders = _watched_folders(ctx)
+    watch: list[int | None] = [None]  # when the shell command's look at ``folders`` was taken
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
         kind = data.pop("cut_token", None)
         cut[0] = kind if isinstance(kind, str) else None
+        if folders:
+            from conkeeper.hooks.known_folders import take_start
+
+            watch[0] = take_start(data, tool_use_id or "")
         if outbound is not None:
             before_outbound[0] = data.get("outbound_settings")
             data["outbound_settings"] = outbound
@@ -232,10 +254,10 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     if prints is not None:
         untagged = _record_shell_edits(ctx, prints, seen[:2])
         warning = warning or untagged
-    if ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
+    if folders:
         from conkeeper.hooks import known_folders
 
-        known_folders.after(ctx, _memory_dirs(ctx) + _named_memory_dirs(ctx))
+        known_folders.after(ctx, folders, watch[0])
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000, cut[0])

@@ -276,10 +276,12 @@ class HookContext:
         the database was locked); one existence check when there are none."""
         import os
 
+        from conkeeper.storage.journal import pending_file
+
+        if self._conn is None or not os.path.exists(pending_file(db_file)):
+            return
         from conkeeper.storage import pending
 
-        if self._conn is None or not os.path.exists(pending.pending_file(db_file)):
-            return
         try:
             pending.replay(self._conn, db_file)
         except Exception:

@@ -55,6 +55,16 @@ def journal_file_folder(db_file: str) -> str:
     return os.path.join(os.path.dirname(db_file) or ".", "backups")
 
 
+PENDING_NAME = "pending.jsonl"
+
+
+def pending_file(db_file: str) -> str:
+    """Where the rows the database ``db_file`` could not take wait
+    (:mod:`conkeeper.storage.pending`): named here, beside the journal, so the check every hook
+    makes when it opens the database does not import the spool's module."""
+    return os.path.join(journal_file_folder(db_file), PENDING_NAME)
+
+
 def _encode(record: Mapping[str, object]) -> str:
     import json
 

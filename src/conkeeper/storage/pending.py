@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from conkeeper.storage import journal
+from conkeeper.storage.journal import pending_file
 
 try:
     import fcntl
@@ -30,15 +31,9 @@ if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Mapping
 
-PENDING_NAME = "pending.jsonl"
 SESSION_SEEN = "session_seen"  # a session (and its project) to create when missing
 SESSION_END = "session_end"  # a session's end (SessionEnd): ``ended_at``, ``end_reason``
 KINDS = (journal.PROMPT, journal.TOOL_EVENT, SESSION_END)
-
-
-def pending_file(db_file: str) -> str:
-    """Where the rows the database ``db_file`` could not take wait."""
-    return os.path.join(journal.journal_file_folder(db_file), PENDING_NAME)
 
 
 def spool(
