@@ -122,3 +122,51 @@ def test_different_values_are_never_merged(tmp_path: Path, first: str, second: s
     text = path.read_text(encoding="utf-8")
     assert first in text
     assert second in text
+
+
+# a short rule restated in a longer entry whose clause carries a bracketed aside
+ASIDES = [
+    (
+        "The billing export runs at 04:00 UTC.",
+        "billing export (`jobs/export.py`, cron `billing_export`) runs at 04:00 UTC and takes "
+        "about ten minutes",
+    ),
+    (
+        "El informe nocturno se genera a las 02:00 UTC.",
+        "El informe nocturno (`reports/nightly.py`, cola `reports`) se genera a las 02:00 UTC "
+        "y tarda unos veinte minutos.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("short", "long"), ASIDES)
+def test_rule_restated_around_an_aside_keeps_the_longer(
+    tmp_path: Path, short: str, long: str
+) -> None:
+    """A comma inside brackets parts no clause: the longer entry is the short one with more
+    detail, and ``--apply`` keeps it."""
+    path = _one_file(tmp_path, short, long)
+    assert _kinds(tmp_path) == ["duplicate"]
+    result = run_cli("consolidate", "--apply", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = path.read_text(encoding="utf-8")
+    assert long in text
+    assert short not in text
+
+
+def test_a_reason_after_the_aside_is_no_part_of_the_rule(tmp_path: Path) -> None:
+    """What follows the end of the clause an aside sits in (", since ...") is not read as
+    that clause: "need a migration file" is not said by a rule about compatibility whose
+    reason mentions migrating, and ``--apply`` keeps both lines."""
+    first = "Schema changes need a migration file."
+    second = (
+        "A schema change has to stay compatible with the deployed app version (N-1), since we "
+        "roll out code after migrating."
+    )
+    path = _one_file(tmp_path, first, second)
+    assert "duplicate" not in _kinds(tmp_path)
+    result = run_cli("consolidate", "--apply", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = path.read_text(encoding="utf-8")
+    assert first in text
+    assert second in text
