@@ -1,0 +1,70 @@
+"""Issue 20 ("what ConKeeper learns is right"), probed from outside, round eight: cases a
+checker would try that still came out wrong through the real entry points (hooks run as
+subprocesses with Claude Code's payloads, then the CLI), each failing before its fix.
+
+* after ``forget session``, ``reflect`` still reported the forgotten session ("Corrections: 2
+  detected", "Already in memory (this retro): ...") from the corrections queue and the retro
+  file, where the person's words stayed quoted: ``forget`` of a session now takes back the
+  lines ConKeeper derived from it in its own files (its queue entries; in the retro its
+  summary line, its evidence quotes and a pending item only it gave evidence for), through the
+  write path, in one journal group ``undo`` restores; a line the person wrote, another
+  session's entries and an approved rule stay;
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+from test_e2e_session import set_up_project
+from test_reflect_facts import NamedSession, _bash, _edit
+
+NOTE = "- my own note: ask Dana about the print rule\n"
+
+
+def _print_session(s: NamedSession) -> None:
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    _edit(s, "src/cart.py")
+    _bash(s, "pytest -q", error="Exit code 1\nFAILED tests/test_cart.py::test_coupon")
+    s.prompt("No, don't use print for debugging, use the logger in `src/log.py`")
+    _edit(s, "src/cart.py")
+    s.prompt("Stop using print again! I said use the logger.")
+    _bash(s, "pytest -q")
+    s.hook("Stop", stop_hook_active=False)
+    s.hook("SessionEnd", reason="exit")
+
+
+def test_forget_session_takes_back_its_queue_and_retro_lines(tmp_path: Path) -> None:
+    kept = NamedSession(tmp_path, "sess-kept-0001")
+    set_up_project(kept)
+    kept.hook("SessionStart", source="startup")
+    kept.prompt("Wrong, the tax goes on the net price, not the gross one")
+    kept.hook("SessionEnd", reason="exit")
+    s = NamedSession(tmp_path, "sess-forget-1", project=kept.project)
+    _print_session(s)
+    memory = s.project / ".claude" / "memory"
+    assert run_cli("reflect", "--write", cwd=s.project, env=s.env).returncode == 0
+    queue, retro = memory / "corrections-queue.md", next((memory / "sessions").glob("*-retro.md"))
+    for path in (queue, retro):
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(NOTE)
+    before = {p: p.read_bytes() for p in (queue, retro)}
+    assert "logger" in retro.read_text() and "logger" in queue.read_text()
+
+    forgot = run_cli("forget", "session", "sess-forget-1", "--yes", "--json", cwd=s.project)
+    assert forgot.returncode == 0, forgot.stderr
+    assert json.loads(forgot.stdout)["memory_files"] == 2
+
+    for path in (queue, retro):
+        text = path.read_text(encoding="utf-8")
+        assert "print" not in text.replace(NOTE, "") and "sess-for" not in text, text
+        assert NOTE in text
+    assert "tax goes on the net price" in queue.read_text(encoding="utf-8")
+    report = json.loads(run_cli("reflect", "--json", cwd=s.project, env=s.env).stdout)
+    shown = json.dumps(report)
+    assert "print" not in shown and "logger" not in shown, shown
+
+    assert run_cli("undo", cwd=s.project).returncode == 0
+    assert {p: p.read_bytes() for p in (queue, retro)} == before
