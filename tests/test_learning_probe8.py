@@ -9,6 +9,9 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   summary line, its evidence quotes and a pending item only it gave evidence for), through the
   write path, in one journal group ``undo`` restores; a line the person wrote, another
   session's entries and an approved rule stay;
+* ``reflect`` and ``insights`` named a theme "pnpm npm card" for "No, use pnpm here, not npm.
+  The card form is the one on the checkout page.": the label took words from the sentence
+  around the rule; a theme is named by the rule each correction states;
 """
 
 from __future__ import annotations
@@ -68,3 +71,31 @@ def test_forget_session_takes_back_its_queue_and_retro_lines(tmp_path: Path) -> 
 
     assert run_cli("undo", cwd=s.project).returncode == 0
     assert {p: p.read_bytes() for p in (queue, retro)} == before
+
+
+def _pnpm_sessions(tmp_path: Path, count: int) -> NamedSession:
+    first: NamedSession | None = None
+    for n in range(count):
+        s = NamedSession(tmp_path, f"sess-pnpm-{n}", project=first.project if first else None)
+        if first is None:
+            set_up_project(s)
+            first = s
+        s.hook("SessionStart", source="startup")
+        s.prompt("Add the card payment form to web/checkout.ts")
+        _bash(s, "npm install stripe")
+        s.prompt("No, use pnpm here, not npm. The card form is the one on the checkout page.")
+        _bash(s, "pnpm add stripe")
+        s.hook("SessionEnd", reason="exit")
+    assert first is not None
+    return first
+
+
+def test_a_theme_is_named_by_the_rule_not_the_sentence_around_it(tmp_path: Path) -> None:
+    s = _pnpm_sessions(tmp_path, 3)
+    report = json.loads(run_cli("reflect", "--since", "30d", "--json", cwd=s.project).stdout)
+    convention = next(r for r in report["recommendations"] if r["kind"] == "correction-theme")
+    assert "'pnpm npm'" in convention["what"], convention["what"]
+    shown = run_cli("insights", "--json", cwd=s.project)
+    assert shown.returncode == 0, shown.stderr
+    themes = json.loads(shown.stdout)["themes"]
+    assert [t["theme"] for t in themes] == ["pnpm npm"], themes

@@ -858,6 +858,13 @@ def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()
         return _best_rule(texts)
 
 
+def rule_part(text: str) -> str:
+    """What a theme is named by in one correction: the rule it states when one is read ("Use
+    pnpm here, not npm."), else the whole text. A sentence around the rule ("The card form is
+    the one on the checkout page.") lent the theme its words ("pnpm npm card")."""
+    return _best_rule([text]) or text
+
+
 def _best_rule(texts: list[str]) -> str | None:
     candidates = []
     recurring = _recurring_words(texts) if _reads("fix_after") else set()
