@@ -12,6 +12,8 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
 * ``reflect`` and ``insights`` named a theme "pnpm npm card" for "No, use pnpm here, not npm.
   The card form is the one on the checkout page.": the label took words from the sentence
   around the rule; a theme is named by the rule each correction states;
+* ``reflect`` quoted one correction said word for word in four sessions four times under
+  "Why:" (``insights`` had been put right in round seven): it is quoted once, the count says 4×;
 """
 
 from __future__ import annotations
@@ -95,6 +97,14 @@ def test_a_theme_is_named_by_the_rule_not_the_sentence_around_it(tmp_path: Path)
     report = json.loads(run_cli("reflect", "--since", "30d", "--json", cwd=s.project).stdout)
     convention = next(r for r in report["recommendations"] if r["kind"] == "correction-theme")
     assert "'pnpm npm'" in convention["what"], convention["what"]
+
+
+def test_reflect_quotes_a_correction_said_alike_in_many_sessions_once(tmp_path: Path) -> None:
+    s = _pnpm_sessions(tmp_path, 4)
+    report = json.loads(run_cli("reflect", "--since", "30d", "--json", cwd=s.project).stdout)
+    convention = next(r for r in report["recommendations"] if r["kind"] == "correction-theme")
+    said = '"No, use pnpm here, not npm. The card form is the one on the checkout page."'
+    assert convention["why"] == ["corrected on 'pnpm npm' 4×", said], convention["why"]
     shown = run_cli("insights", "--json", cwd=s.project)
     assert shown.returncode == 0, shown.stderr
     themes = json.loads(shown.stdout)["themes"]

@@ -197,7 +197,7 @@ def correction_themes(
         label = theme_label(rule_part(m.text) for m in members)
         kind = CORRECTION_THEME if any(m.label == "correction" for m in members) else FRICTION
         first = min(m.when_ms for m in members)
-        quotes = [quote(m.text) for m in members][:5]
+        quotes = list(dict.fromkeys(quote(m.text) for m in members))[:5]  # said alike: once
         found.append(
             Finding(
                 kind,
