@@ -14,6 +14,9 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   around the rule; a theme is named by the rule each correction states;
 * ``reflect`` quoted one correction said word for word in four sessions four times under
   "Why:" (``insights`` had been put right in round seven): it is quoted once, the count says 4×;
+* a correction typed as a reply to the agent's question ("No, don't use npm, use yarn") and
+  taken back in the next prompt ("never mind, npm is fine here") became a rule in ``reflect``
+  and a theme in ``insights``; a withdrawn correction is left out;
 """
 
 from __future__ import annotations
@@ -109,3 +112,45 @@ def test_reflect_quotes_a_correction_said_alike_in_many_sessions_once(tmp_path: 
     assert shown.returncode == 0, shown.stderr
     themes = json.loads(shown.stdout)["themes"]
     assert [t["theme"] for t in themes] == ["pnpm npm"], themes
+
+
+def _ask(s: NamedSession, question: str) -> None:
+    message = {"role": "assistant", "content": [{"type": "text", "text": question}]}
+    s.append_transcript({"type": "assistant", "message": message})
+
+
+def test_a_correction_the_next_prompt_withdraws_becomes_no_rule(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "sess-withdrawn-1")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Set up the build for web/")
+    _ask(s, "Should I use npm to install the dependencies?")
+    s.prompt("No, don't use npm, use yarn for this repo")
+    _bash(s, "yarn install")
+    s.prompt("never mind, npm is fine here, ignore what I said about yarn")
+    _bash(s, "npm install")
+    s.prompt("Wrong again, don't use npm, use yarn")
+    s.prompt("Sorry, scratch that, npm is correct.")
+    s.hook("SessionEnd", reason="exit")
+    queue = (s.project / ".claude" / "memory" / "corrections-queue.md").read_text()
+    assert queue.count("use yarn") == 2  # queued when sent: only the next prompt takes it back
+
+    report = json.loads(run_cli("reflect", "--json", cwd=s.project).stdout)
+    assert "yarn" not in json.dumps(report["recommendations"]), report["recommendations"]
+    themes = json.loads(run_cli("insights", "--json", cwd=s.project).stdout)["themes"]
+    assert "yarn" not in json.dumps(themes), themes
+
+    # a "never mind" that opens the next session takes nothing back from the one before
+    later = NamedSession(tmp_path, "sess-withdrawn-2", project=s.project)
+    later.hook("SessionStart", source="startup")
+    later.prompt("Stop using print for debugging, use the logger")
+    later.hook("SessionEnd", reason="exit")
+    again = NamedSession(tmp_path, "sess-withdrawn-3", project=s.project)
+    again.hook("SessionStart", source="startup")
+    again.prompt("never mind the flaky test, look at the cart totals")
+    again.prompt("No, don't use print, use the logger")
+    again.hook("SessionEnd", reason="exit")
+    report = json.loads(run_cli("reflect", "--since", "30d", "--json", cwd=s.project).stdout)
+    rules = [r["what"] for r in report["recommendations"] if r["kind"] == "correction-theme"]
+    assert any("logger" in rule for rule in rules), rules
+    assert not any("yarn" in rule for rule in rules), rules

@@ -69,6 +69,7 @@ class Evidence:
     events: list[tuple[ToolEvent, int]] = field(default_factory=list)
     prompts: list[str] = field(default_factory=list)
     prompt_ms: list[int] = field(default_factory=list)  # when each prompt was sent (Unix ms)
+    prompt_session: list[int] = field(default_factory=list)  # each prompt's ``sessions.id``
     corrections: list[Correction] = field(default_factory=list)
     summaries: list[dict[str, str]] = field(default_factory=list)
     facets: list[Facet] = field(default_factory=list)
@@ -197,6 +198,7 @@ def _from_database(conn: sqlite3.Connection, evidence: Evidence) -> None:
         for _n, text, at in store.session_prompts(conn, session.id):
             evidence.prompts.append(clean(text))
             evidence.prompt_ms.append(at)
+            evidence.prompt_session.append(session.id)
         summary = store.session_summary(conn, session.id)
         if summary:
             evidence.summaries.append({k: clean(v) for k, v in summary.items()})
@@ -301,3 +303,19 @@ def _corrections(evidence: Evidence, sensitivity: str) -> None:
         if any(q.removeprefix("… ")[:40] in excerpt or excerpt[:40] in q for q in queued):
             continue
         evidence.corrections.append(Correction(when, found.label, excerpt, False))
+    _drop_withdrawn(evidence)
+
+
+def _drop_withdrawn(evidence: Evidence) -> None:
+    """Leave out the corrections whose own prompt the next one took back ("never mind")."""
+    from conkeeper.services.analysis.reflection.withdrawn import withdrawn_times
+
+    sessions = evidence.prompt_session
+    if len(sessions) != len(evidence.prompts):
+        return
+    taken_back = withdrawn_times(evidence.prompts, evidence.prompt_ms, sessions)
+    evidence.corrections = [
+        c
+        for c in evidence.corrections
+        if not ((c.exact or not c.queued) and c.when_ms in taken_back)
+    ]
