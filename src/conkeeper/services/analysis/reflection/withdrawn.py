@@ -16,7 +16,7 @@ import re
 _WITHDRAWS = re.compile(
     r"^(?:(?:oh|ah|ok(?:ay)?|sorry|oops|wait|actually|hmm+)[\s,.!]+)*"
     r"(?:never\s?mind|nvm|scratch that|forget (?:it|that|what i said)|"
-    r"ignore (?:that|my last|what i (?:just )?said)|disregard (?:that|my last|what i (?:just )?said)|"
+    r"(?:ignore|disregard) (?:that|my last|what i (?:just )?said)|"
     r"cancel that|i take (?:it|that) back|i was wrong|my (?:bad|mistake)|"
     r"vergiss es|vergiss das|laisse tomber|oublie (?:ça|ca)|olv[ií]dalo|no importa|"
     r"lascia perdere|deixa pra l[aá]|算了|没事了|不用了|気にしないで|やっぱりいい|"
