@@ -17,6 +17,10 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
 * a correction typed as a reply to the agent's question ("No, don't use npm, use yarn") and
   taken back in the next prompt ("never mind, npm is fine here") became a rule in ``reflect``
   and a theme in ``insights``; a withdrawn correction is left out;
+* a rule against one in ``patterns.md``: "Use float for prices, not Decimal" was "Already in
+  memory" because "Money is always `Decimal`, never float." shares its words, and "Use pnpm,
+  not npm" was approved beside "Always use npm for installs"; both are now shown with the
+  conflict, and ``reflect approve`` refuses until that entry is changed;
 """
 
 from __future__ import annotations
@@ -154,3 +158,55 @@ def test_a_correction_the_next_prompt_withdraws_becomes_no_rule(tmp_path: Path) 
     rules = [r["what"] for r in report["recommendations"] if r["kind"] == "correction-theme"]
     assert any("logger" in rule for rule in rules), rules
     assert not any("yarn" in rule for rule in rules), rules
+
+
+CONTRADICTED = (
+    "\n- Always use npm for installs; the lockfile is package-lock.json.\n"
+    "- Money is always `Decimal`, never float.\n"
+)
+
+
+def test_a_rule_against_one_in_patterns_is_flagged_and_never_written_beside_it(
+    tmp_path: Path,
+) -> None:
+    s = NamedSession(tmp_path, "sess-contra-1")
+    set_up_project(s)
+    patterns = s.project / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(patterns.read_text(encoding="utf-8") + CONTRADICTED, encoding="utf-8")
+    s.hook("SessionStart", source="startup")
+    s.prompt("Install stripe for the checkout")
+    _bash(s, "npm install stripe")
+    s.prompt("No, use pnpm, not npm")
+    s.prompt("I said pnpm, don't use npm")
+    s.prompt("Add the price field to the cart")
+    _edit(s, "src/cart.py")
+    s.prompt("No, use float for prices, not Decimal")
+    s.prompt("Prices are float, not Decimal, stop using Decimal")
+    s.hook("SessionEnd", reason="exit")
+
+    report = json.loads(run_cli("reflect", "--write", "--json", cwd=s.project).stdout)
+    assert report["already_known"] == [], report[
+        "already_known"
+    ]  # the opposite is not "already in memory"
+    conflicts = {r["number"]: r["conflict"] for r in report["recommendations"]}
+    assert sorted(conflicts.values()) == [
+        'patterns.md "Always use npm for installs; the lockfile is package-lock.json."',
+        "patterns.md \"Money is always 'Decimal', never float.\"",
+    ], conflicts
+    shown = run_cli("reflect", cwd=s.project).stdout
+    assert shown.count("Conflict: says the opposite of patterns.md") == 2, shown
+
+    before = patterns.read_bytes()
+    for number in conflicts:
+        refused = run_cli("reflect", "approve", str(number), cwd=s.project)
+        assert refused.returncode != 0 and "says the opposite of patterns.md" in refused.stderr
+    assert patterns.read_bytes() == before
+
+    patterns.write_text(
+        patterns.read_text(encoding="utf-8").replace(CONTRADICTED.splitlines()[1] + "\n", ""),
+        encoding="utf-8",
+    )
+    pnpm = next(n for n, c in conflicts.items() if "npm" in c)
+    approved = run_cli("reflect", "approve", str(pnpm), cwd=s.project)
+    assert approved.returncode == 0, approved.stderr
+    assert "- Use pnpm, not npm." in patterns.read_text(encoding="utf-8")
