@@ -21,6 +21,9 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   memory" because "Money is always `Decimal`, never float." shares its words, and "Use pnpm,
   not npm" was approved beside "Always use npm for installs"; both are now shown with the
   conflict, and ``reflect approve`` refuses until that entry is changed;
+* ``stale`` called a file moved with ``git mv`` and not yet committed "missing: not in the work
+  tree or its recent history"; it is renamed (staged), with the new path, as a committed move
+  already was (also when that commit is not pushed);
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 
 from conftest import run_cli
 from test_e2e_session import set_up_project
+from test_freshness_stale import DAY, T0, commit, git, stale_json, write
 from test_reflect_facts import NamedSession, _bash, _edit
 
 NOTE = "- my own note: ask Dana about the print rule\n"
@@ -210,3 +214,34 @@ def test_a_rule_against_one_in_patterns_is_flagged_and_never_written_beside_it(
     approved = run_cli("reflect", "approve", str(pnpm), cwd=s.project)
     assert approved.returncode == 0, approved.stderr
     assert "- Use pnpm, not npm." in patterns.read_text(encoding="utf-8")
+
+
+MOVED = """# Patterns
+
+## Checkout
+- Coupons are applied in `src/cart.py` by `apply_coupon`.
+- Orders settle in src/settle.go via `SettleOrder()`.
+"""
+
+
+def test_a_file_moved_with_git_mv_is_renamed_committed_or_not(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(tmp_path, "init", "-q", "-b", "main", str(root))
+    write(root, "src/cart.py", "def apply_coupon(cart):\n    return cart\n")
+    write(root, "src/settle.go", "package main\n\nfunc SettleOrder() {}\n")
+    write(root, ".claude/memory/patterns.md", MOVED)
+    commit(root, "start", T0)
+    git(root, "remote", "add", "origin", str(origin))
+    git(root, "push", "-q", "origin", "main")
+    (root / "src" / "shop").mkdir()
+    git(root, "mv", "src/cart.py", "src/shop/cart.py")
+    git(root, "commit", "-q", "-m", "move cart", when=T0 + DAY)  # not pushed
+    git(root, "mv", "src/settle.go", "src/shop/settle.go")  # staged only
+
+    found = {f["citation"]: f for f in stale_json(root, "--no-cache")["findings"]}
+    assert found["src/cart.py"]["reason"] == "renamed", found
+    assert "src/shop/cart.py" in found["src/cart.py"]["detail"]
+    assert found["src/settle.go"]["reason"] == "renamed", found
+    assert found["src/settle.go"]["detail"] == "renamed to src/shop/settle.go (staged)"
