@@ -24,14 +24,21 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
 * ``stale`` called a file moved with ``git mv`` and not yet committed "missing: not in the work
   tree or its recent history"; it is renamed (staged), with the new path, as a committed move
   already was (also when that commit is not pushed);
+* over sessions of Codex, Gemini CLI and Cursor replayed through their hooks, ``reflect
+  --session`` of the Codex session (Codex sends no SessionEnd: the session stays open) counted
+  the corrections said later in the Gemini and Cursor sessions as its own ("3 detected"), and
+  ``insights`` gave it all three (five in the per-session column for three said): a queue line
+  whose prompt another recorded session holds is that session's;
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, commit, git, stale_json, write
 from test_reflect_facts import NamedSession, _bash, _edit
@@ -245,3 +252,57 @@ def test_a_file_moved_with_git_mv_is_renamed_committed_or_not(tmp_path: Path) ->
     assert "src/shop/cart.py" in found["src/cart.py"]["detail"]
     assert found["src/settle.go"]["reason"] == "renamed", found
     assert found["src/settle.go"]["detail"] == "renamed to src/shop/settle.go (staged)"
+
+
+def _host_hook(host: str, root: Path, event: str, payload: dict[str, object]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", "--host", host, event],
+        input=json.dumps(payload),
+        cwd=root,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+def _three_hosts(root: Path) -> None:
+    cdx = {"session_id": "cdx-1", "transcript_path": None, "cwd": str(root), "turn_id": "t1"}
+    _host_hook("codex", root, "SessionStart", {**cdx, "hook_event_name": "SessionStart"})
+    for turn, prompt in (
+        ("t1", "Add the coupon code field"),
+        ("t2", "No, don't use npm, use pnpm"),
+    ):
+        body = {**cdx, "turn_id": turn, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+        _host_hook("codex", root, "UserPromptSubmit", body)
+    gem = {"session_id": "gem-1", "transcript_path": str(root / "chat.json"), "cwd": str(root)}
+    _host_hook("gemini", root, "SessionStart", {**gem, "hook_event_name": "SessionStart"})
+    for prompt in ("Fix the cart test", "Stop using npm, I said use pnpm"):
+        body = {**gem, "hook_event_name": "BeforeAgent", "prompt": prompt}
+        _host_hook("gemini", root, "BeforeAgent", body)
+    _host_hook("gemini", root, "SessionEnd", {**gem, "hook_event_name": "SessionEnd"})
+    cur = {"conversation_id": "cur-1", "workspace_roots": [str(root)], "transcript_path": None}
+    start = {**cur, "hook_event_name": "sessionStart", "session_id": "cur-1"}
+    _host_hook("cursor", root, "sessionStart", start)
+    for n, prompt in enumerate(("Add a coupon banner", "No, use pnpm, not npm")):
+        body = {**cur, "generation_id": f"g{n}", "hook_event_name": "beforeSubmitPrompt"}
+        _host_hook("cursor", root, "beforeSubmitPrompt", {**body, "prompt": prompt})
+
+
+def test_each_host_session_counts_only_the_corrections_said_in_it(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    assert run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=root).returncode == 0
+    _three_hosts(root)
+    queue = (root / ".claude" / "memory" / "corrections-queue.md").read_text(encoding="utf-8")
+    assert queue.count("| correction |") == 3, queue
+
+    codex = json.loads(run_cli("reflect", "--session", "cdx-1", "--json", cwd=root).stdout)
+    assert codex["counts"]["corrections"] == 1, codex["counts"]
+    rows = json.loads(run_cli("insights", "--json", cwd=root).stdout)["sessions"]
+    assert {r["session"]: r["corrections"] for r in rows} == {"cdx-1": 1, "gem-1": 1, "cur-1": 1}
+    every = json.loads(run_cli("reflect", "--since", "30d", "--json", cwd=root).stdout)
+    convention = next(r for r in every["recommendations"] if r["kind"] == "correction-theme")
+    assert convention["why"][0] == "corrected on 'npm pnpm' 3×", convention["why"]

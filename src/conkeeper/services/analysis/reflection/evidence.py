@@ -121,7 +121,7 @@ def gather(
         # The logs are read by time alone: for a recorded session with no events of its own
         # (only opened, or idle while others work) they would hand it other sessions' tools.
         evidence.events = _from_logs(memory_dir, start, end)
-    _corrections(evidence, sensitivity)
+    _corrections(evidence, sensitivity, conn)
     evidence.facets = read_facets([s.host_session_id for s in sessions])
     return evidence
 
@@ -273,8 +273,29 @@ def _own_prompt_ms(queued_ms: int, text: str, evidence: Evidence) -> int | None:
     return None
 
 
-def _corrections(evidence: Evidence, sensitivity: str) -> None:
-    """Queue items in the window, then corrections in stored prompts no queue line holds."""
+def _said_elsewhere(
+    conn: sqlite3.Connection | None, queued_ms: int, text: str, ev: Evidence
+) -> bool:
+    """Whether a queue line's prompt was sent in a recorded session this window does not
+    hold: an open session's window (a Codex session never ended) covers the lines written in
+    the sessions after it, and counted their corrections as its own."""
+    if conn is None or not ev.sessions:
+        return False
+    from conkeeper.storage.reflection import prompts_between
+
+    quoted = " ".join(text.removeprefix("… ").split())[:40]
+    mine = {s.id for s in ev.sessions}
+    return bool(quoted) and any(
+        session not in mine and quoted in " ".join(prompt.split())
+        for session, prompt in prompts_between(conn, queued_ms - 1000, queued_ms + 1000)
+    )
+
+
+def _corrections(
+    evidence: Evidence, sensitivity: str, conn: sqlite3.Connection | None = None
+) -> None:
+    """Queue items in the window (but those another recorded session said), then corrections
+    in stored prompts no queue line holds."""
     from conkeeper.services.analysis.corrections import (
         detect,
         queue_excerpt,
@@ -287,6 +308,8 @@ def _corrections(evidence: Evidence, sensitivity: str) -> None:
         if evidence.since_ms - 1000 <= when <= evidence.until_ms + 1000:
             text = clean(item.text)
             own = _own_prompt_ms(when, text, evidence)
+            if own is None and _said_elsewhere(conn, when, text, evidence):
+                continue
             exact = own if own is not None else _prompt_time(when, evidence.prompt_ms)
             evidence.corrections.append(
                 Correction(exact, item.label, text, True, when, exact=own is not None)
