@@ -29,6 +29,9 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   the corrections said later in the Gemini and Cursor sessions as its own ("3 detected"), and
   ``insights`` gave it all three (five in the per-session column for three said): a queue line
   whose prompt another recorded session holds is that session's;
+* ``npm test`` failed, the user said to use pnpm, ``pnpm test`` passed: ``reflect`` still said
+  "Pick up `npm test`, still failing"; the package's test script is one suite whichever package
+  manager runs it (``bun test``, bun's own runner, is not);
 """
 
 from __future__ import annotations
@@ -306,3 +309,24 @@ def test_each_host_session_counts_only_the_corrections_said_in_it(tmp_path: Path
     every = json.loads(run_cli("reflect", "--since", "30d", "--json", cwd=root).stdout)
     convention = next(r for r in every["recommendations"] if r["kind"] == "correction-theme")
     assert convention["why"][0] == "corrected on 'npm pnpm' 3×", convention["why"]
+
+
+def _package_tests(tmp_path: Path, name: str, later: str) -> list[str]:
+    s = NamedSession(tmp_path, name)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Fix the cart total test")
+    _bash(s, "cd web && npm test", error="Exit code 1\nFAIL src/cart.test.ts")
+    s.prompt("Use pnpm in this repo, not npm")
+    _bash(s, later)
+    s.hook("SessionEnd", reason="exit")
+    report = json.loads(run_cli("reflect", "--json", cwd=s.project).stdout)
+    return [r["what"] for r in report["recommendations"] if "still failing" in r["what"]]
+
+
+def test_a_failing_npm_test_passed_as_pnpm_test_is_not_still_failing(tmp_path: Path) -> None:
+    assert _package_tests(tmp_path, "sess-pm-1", "cd web && pnpm test") == []
+    assert _package_tests(tmp_path, "sess-pm-2", "cd web && yarn run test") == []
+    assert _package_tests(tmp_path, "sess-pm-3", "cd web && bun test") == [
+        "Pick up `cd web && npm test`, still failing when the work stopped"
+    ]

@@ -349,7 +349,15 @@ def _run_in(folder: str, part: str, piped: bool) -> list[tuple[str, str, str]]:
     if not run:
         return []
     tool = " ".join(run["tool"].replace(" run test", " test").split())
+    if _PACKAGE_TEST.match(run["tool"]):
+        tool = PACKAGE_TEST  # `npm test`, `pnpm test`, `yarn test`: one package.json script
     return [(folder, tool, run["args"].strip())]
+
+
+# The package's `test` script, whichever package manager runs it (`bun test` is bun's own
+# runner): a failing `npm test` that passes as `pnpm test` is not still failing.
+_PACKAGE_TEST = re.compile(r"^(?:(?:npm|pnpm|yarn)(?:\s+run)?|bun\s+run)\s+test$")
+PACKAGE_TEST = "package test"
 
 
 def _unwrap(part: str) -> str:
