@@ -32,6 +32,10 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
 * ``npm test`` failed, the user said to use pnpm, ``pnpm test`` passed: ``reflect`` still said
   "Pick up `npm test`, still failing"; the package's test script is one suite whichever package
   manager runs it (``bun test``, bun's own runner, is not);
+* ``consolidate --apply`` on "- Always use pnpm for installs." followed by its exception "-
+  Except in `legacy/`, where npm is required" and, lower, "- Use pnpm for installing
+  packages." removed the first (the other "with more detail"): the exception was left under
+  no rule; the copy an exception qualifies stays (both qualified: no merge);
 """
 
 from __future__ import annotations
@@ -330,3 +334,33 @@ def test_a_failing_npm_test_passed_as_pnpm_test_is_not_still_failing(tmp_path: P
     assert _package_tests(tmp_path, "sess-pm-3", "cd web && bun test") == [
         "Pick up `cd web && npm test`, still failing when the work stopped"
     ]
+
+
+QUALIFIED = """# Patterns
+
+Some intro prose the team wrote.
+
+## Code Conventions
+- Always use pnpm for installs.
+- Except in `legacy/`, where npm is required because of the old lockfile.
+- Use pnpm for installing packages.
+- Log with `structlog`, never `print`.
+"""
+
+
+def test_consolidate_keeps_the_copy_an_exception_qualifies(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    assert run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=root).returncode == 0
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(QUALIFIED, encoding="utf-8")
+    assert run_cli("consolidate", cwd=root).returncode == 0
+    with open(patterns, "a", encoding="utf-8") as handle:
+        handle.write("- Added by a person while the proposal was pending.\n")
+    applied = run_cli("consolidate", "--apply", cwd=root)
+    assert applied.returncode == 0, applied.stderr
+    assert (
+        patterns.read_text(encoding="utf-8")
+        == QUALIFIED.replace("- Use pnpm for installing packages.\n", "")
+        + "- Added by a person while the proposal was pending.\n"
+    )
