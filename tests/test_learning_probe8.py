@@ -36,6 +36,8 @@ subprocesses with Claude Code's payloads, then the CLI), each failing before its
   Except in `legacy/`, where npm is required" and, lower, "- Use pnpm for installing
   packages." removed the first (the other "with more detail"): the exception was left under
   no rule; the copy an exception qualifies stays (both qualified: no merge);
+* "why do you always use `requests`?? we use `httpx` here" became the rule "Use `httpx` here,
+  not use `requests`."; what the user asked about is named without its verb;
 """
 
 from __future__ import annotations
@@ -364,3 +366,20 @@ def test_consolidate_keeps_the_copy_an_exception_qualifies(tmp_path: Path) -> No
         == QUALIFIED.replace("- Use pnpm for installing packages.\n", "")
         + "- Added by a person while the proposal was pending.\n"
     )
+
+
+def test_a_rule_from_a_why_question_names_what_was_used_without_its_verb(
+    tmp_path: Path,
+) -> None:
+    s = NamedSession(tmp_path, "sess-why-1")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon client in src/coupons.py")
+    _edit(s, "src/coupons.py")
+    s.prompt("why do you always use `requests`?? we use `httpx` here")
+    _edit(s, "src/coupons.py")
+    s.prompt("why do you always use `requests`?? we use `httpx` here")
+    s.hook("SessionEnd", reason="exit")
+    report = json.loads(run_cli("reflect", "--json", cwd=s.project).stdout)
+    rules = [r["rule"] for r in report["recommendations"] if r["kind"] == "correction-theme"]
+    assert rules == ["Use `httpx` here, not `requests`."], rules
