@@ -16,7 +16,12 @@ from tests.test_corrections_tail import _prompt
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections.detection import sentences, strip_noise
-from conkeeper.services.analysis.corrections.structure import Shape, fix_typos, undoes_last_move
+from conkeeper.services.analysis.corrections.structure import (
+    Shape,
+    fix_typos,
+    model_vetoed,
+    undoes_last_move,
+)
 
 LEVELS = ("low", "medium")
 
@@ -707,3 +712,20 @@ def test_the_hook_skips_an_answer_of_fact_and_queues_the_complaint_after_it(
     )
     (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
     assert "broke the key format" in item.text
+
+
+# round 22 (written for this test): moving the work to another repo, branch or service is where
+# to work next, so the scorer's flag is dropped (held out it flagged 6 such prompts at medium);
+# one naming a flaw or the agent is not
+@pytest.mark.parametrize(
+    ("text", "vetoed"),
+    [
+        ("switch back to the billing repo", True),
+        ("Switch to the ios branch now, we're done with the web app.", True),
+        ("go back to the auth service, we need a metric there too", True),
+        ("switch back to the main branch, you are on the wrong one", False),
+    ],
+)
+def test_moving_to_another_repo_or_branch_vetoes_the_scorer(text: str, vetoed: bool) -> None:
+    prose = strip_noise(text)
+    assert model_vetoed(prose, Shape(prose, sentences(prose))) is vetoed

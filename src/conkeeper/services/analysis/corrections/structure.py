@@ -609,6 +609,26 @@ _NAVIGATION_ONWARD = LazyPattern(
 )
 
 
+# round 22: moving the work to another repo, branch or service ("switch back to the Phoenix
+# repo", "Switch to the infra repo now, we're done with the app", "go back to the putaway
+# service, we need to add a metric there too"): over the 40 authors 10 such prompts, all null;
+# one naming a flaw or the agent ("you're on the wrong branch") is left to the rules.
+_CONTEXT_SWITCH = LazyPattern(
+    r"^\s*(?:(?:ok(?:ay)?|now|so|alright)[,.!]?\s+)?(?:let'?s\s+|please\s+)?(?:switch|move|go|"
+    r"jump|hop|change)\s+(?:back\s+|over\s+)?(?:to|into)\s+(?:the\s+|our\s+|my\s+)?\S+\s+(?:repo|"
+    r"repository|branch|project|workspace|directory|folder|dir|cluster|context|service|app)\b"
+    r"(?!.*\b(?:wrong|you|your)\b)",
+    re.IGNORECASE,
+)
+_CONTEXT_CUES = ("switch", "move", "go ", "jump", "hop", "change")
+
+
+def switches_context(prose: str) -> bool:
+    """Whether the prompt moves the work to another repo, branch or service, naming no flaw:
+    where to work next, not what went wrong (issue 20 round 22)."""
+    return _has(prose.lower()[:30], _CONTEXT_CUES) and bool(_CONTEXT_SWITCH.match(prose))
+
+
 def _navigates(prose: str) -> bool:
     """Whether ``prose`` opens on a way back that scrolls or then asks to read, explain or go
     on (:data:`_NAVIGATION`)."""
@@ -1014,7 +1034,7 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if answers_or_own_slip(prose):
         return True
-    if shape.navigation:
+    if shape.navigation or switches_context(prose):
         return True
     if shape.parts and _mock_praise_shape(shape.parts[0], shape):
         return False  # mock praise: the praise below is not approval
