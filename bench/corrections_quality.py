@@ -768,8 +768,10 @@ column. SHIPPED: round 21's weights with the parameters chosen nested on the 26 
 / veto .6 / strong 1.01, medium .63 / .6 / 1.01, high .51). Not met: medium's worst fresh author
 (``train_extra12`` .038) is under 4 % by one prompt, not clearly; the rest of its false
 positives are lines in other languages only the gloss can read (a retrain). Low's worst recall
-(``train_extra6`` .728, ``train_extra9`` .729) stays under .85. Targets on a new writer: not
-claimed; blind 28 measures it.
+(``train_extra6`` .728, ``train_extra9`` .729) stays under .85. Hook cost
+(``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, 2026-11-27 23:37 UTC, shared
+loaded cores, CPU medians): UserPromptSubmit 44.77 -> 44.74 ms (-0.03, target +2 ms).
+Targets on a new writer: not claimed; blind 28 measures it.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
