@@ -201,8 +201,11 @@ def text_edit(change: Callable[[str], str]) -> Edit:
 
 
 def line_break(current: bytes) -> bytes:
-    """The file's own line break: CRLF when it already uses one, else LF."""
-    return b"\r\n" if b"\r\n" in current else b"\n"
+    """The file's own line break: CRLF when it already uses one, CR when its lines end in CR
+    alone (an old Mac file), else LF."""
+    if b"\r\n" in current:
+        return b"\r\n"
+    return b"\r" if b"\r" in current and b"\n" not in current else b"\n"
 
 
 # --------------------------------------------------------------------------- locking
