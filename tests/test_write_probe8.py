@@ -247,3 +247,33 @@ def test_a_journal_folder_made_by_a_killed_write_is_still_git_ignored(project: P
     again = run_cli("remember", "Never deploy on Fridays", "--category", "learning", cwd=project)
     assert again.returncode == 0, again.stderr
     assert (history / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_uninstall_keeps_a_comment_between_members_on_one_line(project: Path) -> None:
+    """A settings file written on one line (``{"mine": 1, /* why */ "conkeeper": {...}}``) lost
+    the person's comment with ConKeeper's entry on uninstall (the multi-line case was fixed
+    above); it stays, whether ConKeeper's entry was last or between two of theirs."""
+    settings = _zed_settings(project, '    "mine": { "command": "x" }')
+    done = run_cli("install", "--agent", "zed", cwd=project)
+    assert done.returncode == 0, done.stderr
+    lines = settings.read_text().splitlines()
+    ours = json.loads("\n".join(ln.split(" //")[0] for ln in lines[1:]))["context_servers"]
+    entry = json.dumps(ours["conkeeper"])
+    for tail, expected in (
+        ("}}", b'{"context_servers": {"mine": {"command": "x"} /* why */ }}\n'),
+        (
+            ', "other": 2}}',
+            b'{"context_servers": {"mine": {"command": "x"}, /* why */ "other": 2}}\n',
+        ),
+    ):
+        settings.write_text(
+            '{"context_servers": {"mine": {"command": "x"}, /* why */ "conkeeper": '
+            + entry
+            + tail
+            + "\n"
+        )
+        removed = run_cli("install", "--agent", "zed", "--uninstall", cwd=project)
+        assert removed.returncode == 0, removed.stderr
+        assert settings.read_bytes() == expected
+        again = run_cli("install", "--agent", "zed", cwd=project)
+        assert again.returncode == 0, again.stderr
