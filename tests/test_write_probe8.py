@@ -277,3 +277,26 @@ def test_uninstall_keeps_a_comment_between_members_on_one_line(project: Path) ->
         assert settings.read_bytes() == expected
         again = run_cli("install", "--agent", "zed", cwd=project)
         assert again.returncode == 0, again.stderr
+
+
+def test_reinstall_keeps_the_keys_the_person_set_in_conkeepers_toml_table(project: Path) -> None:
+    """Re-installing for Codex dropped the ``env`` the person had set in ConKeeper's
+    ``[mcp_servers.conkeeper]`` table, with only a warning (the JSON hosts keep theirs in
+    the new entry). It stays, after ConKeeper's keys; a key ConKeeper sets is ConKeeper's."""
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_bytes(b'model = "o3"\n\n[mcp_servers.mine]\ncommand = "x"\n')
+    done = run_cli("install", "--agent", "codex", cwd=project)
+    assert done.returncode == 0, done.stderr
+    installed = config.read_text()
+    command = next(
+        ln for ln in installed.splitlines() if ln.startswith("command = ") and '"x"' not in ln
+    )
+    edited = installed.replace(
+        'args = ["mcp"]\n', 'args = ["mcp"]\nenv = { TOKEN = "tok-123" }  # mine\n'
+    )
+    config.write_text(edited.replace(command, 'command = "/old/launcher"'))
+    again = run_cli("install", "--agent", "codex", cwd=project)
+    assert again.returncode == 0, again.stderr
+    assert "went with it" not in again.stderr
+    assert config.read_text() == edited
