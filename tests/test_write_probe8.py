@@ -300,3 +300,31 @@ def test_reinstall_keeps_the_keys_the_person_set_in_conkeepers_toml_table(projec
     assert again.returncode == 0, again.stderr
     assert "went with it" not in again.stderr
     assert config.read_text() == edited
+
+
+def _strays(memory: Path) -> list[str]:
+    return sorted(p.name for p in memory.rglob(".*.conkeeper-tmp"))
+
+
+def test_a_stray_second_name_of_a_new_file_goes_at_the_next_write_anywhere(project: Path) -> None:
+    """``decisions new`` killed between linking its new ADR to its name and removing the
+    temporary name left a dot-file hard link in ``decisions/`` until the next write in that
+    folder; a write anywhere in the memory folder now sweeps it, and ``doctor`` names and
+    removes one it finds."""
+    memory = project / ".claude" / "memory"
+    args = ("decisions", "new", "Use Postgres", "--decision", "We will use Postgres")
+    killed = run_cli(*args, cwd=project, env=cli_env(CONKEEPER_KILL_AT="written"))
+    assert killed.returncode == -signal.SIGKILL
+    assert len(_strays(memory)) == 1
+    done = run_cli(
+        "remember", "Always use pathlib for paths", "--category", "convention", cwd=project
+    )
+    assert done.returncode == 0, done.stderr
+    assert _strays(memory) == []
+    args = ("decisions", "new", "Use Redis", "--decision", "We will use Redis")
+    killed = run_cli(*args, cwd=project, env=cli_env(CONKEEPER_KILL_AT="written"))
+    assert killed.returncode == -signal.SIGKILL
+    [stray] = _strays(memory)
+    doctor = run_cli("doctor", cwd=project)
+    assert stray in doctor.stdout and "removed" in doctor.stdout, doctor.stdout
+    assert _strays(memory) == []
