@@ -192,3 +192,54 @@ def test_the_inserted_bytes_are_the_only_change(
         placed = new.decode("utf-8", "surrogateescape")
         bullets = [e for e in parse_entries(placed) if e.kind == "bullet" and "New entry" in e.text]
         assert len(bullets) == 1 and category in bullets[0].categories
+
+
+def test_a_setext_heading_is_a_section(tmp_path: Path) -> None:
+    """Found from outside: ``Conventions`` over ``---`` (or ``===``) was no section, so a
+    convention landed under another heading."""
+    root, memory = _init(tmp_path)
+    path = memory / "patterns.md"
+    for underline in ("---", "==="):
+        mine = f"# Patterns\n\nGotchas\n{underline}\n- Old one.\n\nConventions\n{underline}\n\n"
+        mine += "- Modules are lowercase.\n\n## Testing\n- Fast tests.\n"
+        path.write_text(mine, encoding="utf-8")
+        _remember(root, "Use Decimal for money", "--category", "convention")
+        text = path.read_text(encoding="utf-8")
+        assert _section_of(text, "Decimal") == "Conventions", text
+        assert _section_of(text, "Old one") == "Gotchas", text
+        assert text.index("Use Decimal") > text.index("Modules are lowercase")
+        assert text.index("Use Decimal") < text.index("## Testing")
+
+
+def test_a_heading_inside_a_comment_opened_mid_line_is_no_section(tmp_path: Path) -> None:
+    """Found from outside: ``note <!--`` opened a comment whose ``## Conventions`` was taken
+    for a real heading: the entry went inside the comment."""
+    root, memory = _init(tmp_path)
+    path = memory / "patterns.md"
+    mine = (
+        "# Patterns\n\n## Gotchas\n- Old one. note <!--\n## Conventions\n- hidden\n-->\n\n"
+        "## Code Style\n- Tabs.\n"
+    )
+    path.write_text(mine, encoding="utf-8")
+    _remember(root, "Use Decimal for money", "--category", "convention")
+    text = path.read_text(encoding="utf-8")
+    assert text.index("Use Decimal") > text.index("- Tabs.")
+    assert _section_of(text, "Decimal") == "Code Style"
+    assert _section_of(text, "Old one") == "Gotchas"
+
+
+def test_cr_only_line_breaks_are_kept(tmp_path: Path) -> None:
+    """Found from outside: a file with CR-only line breaks got its entry with LF."""
+    root, memory = _init(tmp_path)
+    path = memory / "patterns.md"
+    before = b"# Patterns\r\r## Code Conventions\r- Old one.\r\r## Gotchas\r- Other.\r"
+    path.write_bytes(before)
+    _remember(root, "Use Decimal for money", "--category", "convention")
+    after = path.read_bytes()
+    assert b"\n" not in after
+    cut = after.index(b"- Use Decimal")
+    assert cut == before.index(b"\r## Gotchas")
+    entry = after[cut : cut + len(after) - len(before)]
+    assert entry.startswith(b"- Use Decimal for money\r<!-- @category: convention -->\r")
+    assert after[:cut] + after[cut + len(entry) :] == before
+    assert _section_of(after.decode(), "Decimal") == "Code Conventions"

@@ -335,3 +335,58 @@ def test_a_restore_under_way_is_not_restored_a_second_time(tmp_path: Path) -> No
     waiter.join(timeout=60)
     assert answers == [None]
     assert not list(tmp_path.glob("conkeeper.db.damaged-*"))
+
+
+def _waits_on_a_lock(pid: int) -> bool:
+    """Whether process ``pid`` is queued for a ``flock`` (``/proc/locks`` lists waiters)."""
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if "->" in fields and str(pid) in fields:
+            return True
+    return False
+
+
+def test_two_backups_at_once_both_succeed_and_leave_a_sound_backup(project: Path) -> None:
+    """``conkeeper backup`` run while SessionEnd's worker was backing up failed ("disk I/O
+    error"): both wrote the same temporary copy, the second deleting the first's under it.
+    Every backup writer now takes the backup folder's lock; the second waits, then backs up."""
+    import signal
+    import subprocess
+    import sys
+
+    a_session(project, "sess-1", "discount")
+    first = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "backup"],
+        cwd=project,
+        env=cli_env(**ENV, CONKEEPER_STOP_AT="backup-copied"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    _, status = os.waitpid(first.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    second = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "backup"],
+        cwd=project,
+        env=cli_env(**ENV),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    while not _waits_on_a_lock(second.pid):
+        try:
+            second.wait(timeout=0.02)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    os.kill(first.pid, signal.SIGCONT)
+    out_1, err_1 = first.communicate(timeout=60)
+    out_2, err_2 = second.communicate(timeout=60)
+    assert first.returncode == 0, err_1.decode()
+    assert second.returncode == 0, err_2.decode()
+    assert b"Backed up" in out_1 and b"Backed up" in out_2
+    folder = db_path().parent / "backups"
+    assert not (folder / "conkeeper-backup.db.tmp").exists()
+    from conkeeper.storage.recovery import structure_check
+
+    with sqlite3.connect(folder / "conkeeper-backup.db") as conn:
+        assert structure_check(conn) is None
+        assert conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1

@@ -247,3 +247,84 @@ def test_a_journal_folder_made_by_a_killed_write_is_still_git_ignored(project: P
     again = run_cli("remember", "Never deploy on Fridays", "--category", "learning", cwd=project)
     assert again.returncode == 0, again.stderr
     assert (history / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_uninstall_keeps_a_comment_between_members_on_one_line(project: Path) -> None:
+    """A settings file written on one line (``{"mine": 1, /* why */ "conkeeper": {...}}``) lost
+    the person's comment with ConKeeper's entry on uninstall (the multi-line case was fixed
+    above); it stays, whether ConKeeper's entry was last or between two of theirs."""
+    settings = _zed_settings(project, '    "mine": { "command": "x" }')
+    done = run_cli("install", "--agent", "zed", cwd=project)
+    assert done.returncode == 0, done.stderr
+    lines = settings.read_text().splitlines()
+    ours = json.loads("\n".join(ln.split(" //")[0] for ln in lines[1:]))["context_servers"]
+    entry = json.dumps(ours["conkeeper"])
+    for tail, expected in (
+        ("}}", b'{"context_servers": {"mine": {"command": "x"} /* why */ }}\n'),
+        (
+            ', "other": 2}}',
+            b'{"context_servers": {"mine": {"command": "x"}, /* why */ "other": 2}}\n',
+        ),
+    ):
+        settings.write_text(
+            '{"context_servers": {"mine": {"command": "x"}, /* why */ "conkeeper": '
+            + entry
+            + tail
+            + "\n"
+        )
+        removed = run_cli("install", "--agent", "zed", "--uninstall", cwd=project)
+        assert removed.returncode == 0, removed.stderr
+        assert settings.read_bytes() == expected
+        again = run_cli("install", "--agent", "zed", cwd=project)
+        assert again.returncode == 0, again.stderr
+
+
+def test_reinstall_keeps_the_keys_the_person_set_in_conkeepers_toml_table(project: Path) -> None:
+    """Re-installing for Codex dropped the ``env`` the person had set in ConKeeper's
+    ``[mcp_servers.conkeeper]`` table, with only a warning (the JSON hosts keep theirs in
+    the new entry). It stays, after ConKeeper's keys; a key ConKeeper sets is ConKeeper's."""
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_bytes(b'model = "o3"\n\n[mcp_servers.mine]\ncommand = "x"\n')
+    done = run_cli("install", "--agent", "codex", cwd=project)
+    assert done.returncode == 0, done.stderr
+    installed = config.read_text()
+    command = next(
+        ln for ln in installed.splitlines() if ln.startswith("command = ") and '"x"' not in ln
+    )
+    edited = installed.replace(
+        'args = ["mcp"]\n', 'args = ["mcp"]\nenv = { TOKEN = "tok-123" }  # mine\n'
+    )
+    config.write_text(edited.replace(command, 'command = "/old/launcher"'))
+    again = run_cli("install", "--agent", "codex", cwd=project)
+    assert again.returncode == 0, again.stderr
+    assert "went with it" not in again.stderr
+    assert config.read_text() == edited
+
+
+def _strays(memory: Path) -> list[str]:
+    return sorted(p.name for p in memory.rglob(".*.conkeeper-tmp"))
+
+
+def test_a_stray_second_name_of_a_new_file_goes_at_the_next_write_anywhere(project: Path) -> None:
+    """``decisions new`` killed between linking its new ADR to its name and removing the
+    temporary name left a dot-file hard link in ``decisions/`` until the next write in that
+    folder; a write anywhere in the memory folder now sweeps it, and ``doctor`` names and
+    removes one it finds."""
+    memory = project / ".claude" / "memory"
+    args = ("decisions", "new", "Use Postgres", "--decision", "We will use Postgres")
+    killed = run_cli(*args, cwd=project, env=cli_env(CONKEEPER_KILL_AT="written"))
+    assert killed.returncode == -signal.SIGKILL
+    assert len(_strays(memory)) == 1
+    done = run_cli(
+        "remember", "Always use pathlib for paths", "--category", "convention", cwd=project
+    )
+    assert done.returncode == 0, done.stderr
+    assert _strays(memory) == []
+    args = ("decisions", "new", "Use Redis", "--decision", "We will use Redis")
+    killed = run_cli(*args, cwd=project, env=cli_env(CONKEEPER_KILL_AT="written"))
+    assert killed.returncode == -signal.SIGKILL
+    [stray] = _strays(memory)
+    doctor = run_cli("doctor", cwd=project)
+    assert stray in doctor.stdout and "removed" in doctor.stdout, doctor.stdout
+    assert _strays(memory) == []

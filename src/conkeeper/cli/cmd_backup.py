@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     target = db_path()
     try:
         open_or_restore(on_notice=notice).close()
-        info = None if args.if_due and not backup_due(target) else make_backup(target)
+        due = not args.if_due or backup_due(target)
+        info = make_backup(target, only_if_due=args.if_due) if due else None
     except StoreError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

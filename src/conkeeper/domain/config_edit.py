@@ -378,10 +378,12 @@ def _separator(text: str, children: Sequence[Member | Node], index: int) -> str:
 def _line_head(separator: str) -> str | None:
     """The part of ``separator`` on the line of the member before it (its comma and the
     person's comment there), when that part holds a comment: it explains the member before,
-    so it stays when the member after is removed. ``None`` without one."""
+    so it stays when the member after is removed. ``None`` without one. A separator on one
+    line (``{"mine": 1, /* why */ "conkeeper": {...}}``) is all head: ConKeeper writes no
+    comment, so one there is the person's."""
     end = separator.find("\n")
     if end < 0:
-        return None
+        return separator if "/*" in separator else None
     head = separator[: end - 1] if end and separator[end - 1] == "\r" else separator[:end]
     return head if "//" in head or "/*" in head else None
 
@@ -400,10 +402,16 @@ def _joint(text: str, children: Sequence[Member | Node], before: int, after: int
     separator = text[children[after - 1].end : children[after].start]
     if after == before + 1:
         return separator
-    head = _line_head(_separator(text, children, before))
-    if head is None or "\n" not in separator:
+    own = _separator(text, children, before)
+    head = _line_head(own)
+    if head is None:
         return separator
-    return head + _line_rest(separator)
+    if "\n" in separator:
+        return head + _line_rest(separator)
+    # the removed members ran on one line: the comment, a line break when it needs one,
+    # then what stood between the last removed member and ``after`` (its comma dropped)
+    rest = _line_rest(own) if "\n" in own else ""
+    return head + rest + _LEADING_COMMA.sub(r"\1", separator, count=1).lstrip(" \t")
 
 
 def _closing(text: str, children: Sequence[Member | Node], last: int | None, close: int) -> str:

@@ -165,6 +165,7 @@ class Node:
     own_tags: list[tuple[int, TagRef]] = field(default_factory=list)
     children: list[Node] = field(default_factory=list)
     leading: bool = True  # still in the heading's leading run of tags/blanks/comments
+    level: int = 0  # a section's heading level (ATX or Setext); 0 for bullets and the preamble
 
 
 _BULLET_MARKERS = ("- ", "* ", "+ ", "-\t", "*\t", "+\t")
@@ -316,8 +317,25 @@ class _Parser:
             stack.pop()
         stack.append((level, title))
         path = tuple([t for _, t in stack])
-        self.section = Node("section", path, title, lineno, lineno, lineno)
+        self.section = Node("section", path, title, lineno, lineno, lineno, level=level)
         self.sections.append(self.section)
+
+    def setext(self, start: int, underline: int, level: int, title_lines: int) -> None:
+        """The paragraph of ``title_lines`` lines from ``start`` turns out to be a Setext
+        heading (underlined on line ``underline``): its lines leave the section they were
+        read into, which goes when they were all it held."""
+        section = self.section
+        assert section is not None
+        title = " ".join(line.strip() for line in section.content[-title_lines:])
+        del section.content[-title_lines:]
+        _trim(section.content)
+        section.end = max(section.start, start - 1)
+        if not section.heading and not section.content and section.start == start:
+            self.sections.pop()
+            self.section = None
+        self.heading(start, level, title)
+        heading = self.sections[-1]
+        heading.end = heading.insert_after = underline  # a tag goes under the underline
 
     def start_bullet(self, lineno: int, line: str) -> Node:
         if self.bullet is not None:
@@ -371,6 +389,31 @@ class _Parser:
             self.section.content.append("")
 
 
+def _setext_level(line: str) -> int:
+    """1 for a Setext underline of ``=``, 2 for one of ``-`` (at most 3 spaces of indent,
+    trailing blanks allowed), else 0; it makes a heading of the paragraph line above it."""
+    body = line.lstrip(" ")
+    char = body[:1]
+    if char not in ("=", "-") or len(line) - len(body) > 3 or body.rstrip(" \t").strip(char):
+        return 0
+    return 1 if char == "=" else 2
+
+
+def opens_comment_mid_line(line: str) -> bool:
+    """Whether ``line`` holds an HTML comment opener after other text (``note <!--``) that it
+    does not close: the lines up to the ``-->`` are a comment, headings in them no sections
+    (``<!--`` inside a code span does not count)."""
+    if "`" in line:
+        line = "".join(line.split("`")[::2])
+    at = line.rfind("<!--")
+    return at >= 0 and "-->" not in line[at + 4 :] and not _opens_comment(line.strip())
+
+
+def _last_close(lines: list[str]) -> int:
+    """The index of the last line holding ``-->`` (-1: none): an opener after it hides nothing."""
+    return max((index for index, line in enumerate(lines) if "-->" in line), default=-1)
+
+
 def _trim(content: list[str]) -> None:
     while content and not content[-1].strip():
         content.pop()
@@ -379,7 +422,7 @@ def _trim(content: list[str]) -> None:
 def _lines(text: str) -> tuple[list[str], int]:
     """The lines of ``text`` (CR and a leading BOM removed) and the index of the first one that
     is content rather than front matter."""
-    lines = text.split("\n")
+    lines = text.split("\n" if "\n" in text or "\r" not in text else "\r")  # CR-only files too
     if lines and lines[-1] == "":
         lines.pop()  # the final line ending does not start another line
     if "\r" in text:
@@ -403,10 +446,23 @@ def parse_nodes(text: str) -> list[Node]:
     # parser.section and parser.bullet, mirrored in locals because every line reads them
     section: Node | None = None
     bullet: Node | None = None
+    paragraph = 0  # first line of the open paragraph (a Setext heading's title), -1 lazy text
+    last_close: int | None = None  # computed when a line opens a comment after its text
     rows = enumerate(lines[first_index:], first_index + 1)
     for lineno, line in rows:
         char = line[:1]
+        if paragraph > 0 and (char == "=" or char == "-" or char == " ") and _setext_level(line):
+            parser.setext(paragraph, lineno, _setext_level(line), lineno - paragraph)
+            section, bullet, paragraph = parser.section, None, 0
+            continue
+        if "<!--" in line and opens_comment_mid_line(line):
+            last_close = _last_close(lines) if last_close is None else last_close
+            if last_close >= lineno:  # lines[last_close] comes after this line
+                _hide_comment(parser, rows, lineno, line)
+                section, bullet, paragraph = parser.section, parser.bullet, 0
+                continue
         if char in _NOT_PROSE:
+            paragraph = 0
             if (
                 char in _MARKERS
                 and line[1:2] in _MARKER_GAPS
@@ -433,6 +489,10 @@ def parse_nodes(text: str) -> list[Node]:
         if bullet is not None:
             _trim(bullet.content)
             bullet = parser.bullet = None
+            # right under the bullet's text, lazy text of it: never a Setext heading's title
+            paragraph = -1 if lines[lineno - 2].strip() else lineno
+        elif not paragraph:
+            paragraph = lineno
         if section is None:
             section = parser.ensure_section(lineno)
         section.leading = False
@@ -442,6 +502,19 @@ def parse_nodes(text: str) -> list[Node]:
     for node in parser.sections:
         _trim(node.content)
     return parser.sections
+
+
+def _hide_comment(parser: _Parser, rows: Iterator[tuple[int, str]], lineno: int, line: str) -> None:
+    """A line whose text opens a comment (``note <!--``): the line is read as it stands (a
+    bullet, prose), the lines up to the ``-->`` as a comment."""
+    heading = _heading(line)
+    if heading is not None:
+        parser.heading(lineno, *heading)
+    elif _is_bullet(line) and not line.startswith(" "):
+        parser.start_bullet(lineno, line)
+    else:
+        parser.content(lineno, line, line[:1] in _MARKER_GAPS)
+    _consume_comment(parser, rows)
 
 
 def _other_line(
@@ -616,8 +689,8 @@ def section_spans(text: str) -> list[SectionSpan]:
     spans: list[SectionSpan] = []
     for index, node in enumerate(nodes):
         stop = nodes[index + 1].start - 1 if index + 1 < len(nodes) else len(lines)
-        level = (_heading(lines[node.start - 1]) or (1, ""))[0]
-        spans.append(SectionSpan(level, node.heading, node.start, _last_content(lines, node, stop)))
+        last = _last_content(lines, node, stop)
+        spans.append(SectionSpan(node.level or 1, node.heading, node.start, last))
     return spans
 
 
@@ -628,6 +701,7 @@ def _last_content(lines: list[str], node: Node, stop: int) -> int:
     last = node.start
     fence: tuple[str, int] | None = None
     in_comment = False
+    counted = False  # the open comment was opened after text: its closing line is content
     for number in range(node.start + 1, stop + 1):
         line = lines[number - 1]
         if fence is not None:
@@ -637,6 +711,11 @@ def _last_content(lines: list[str], node: Node, stop: int) -> int:
             continue
         if in_comment:
             in_comment = "-->" not in line
+            last = number if counted and not in_comment else last
+            continue
+        if "<!--" in line and opens_comment_mid_line(line) and number < stop:
+            in_comment = counted = any("-->" in later for later in lines[number:stop])
+            last = number
             continue
         stripped = line.strip()
         if not stripped:

@@ -107,11 +107,13 @@ def _candidates(spans: list[SectionSpan]) -> list[SectionSpan]:
 
 
 def _line_end(data: bytes, line: int) -> int:
-    """The offset just after 1-based ``line`` and its line feed (the parser's numbering: lines
-    end at ``\\n``); the end of ``data`` when that line is its last."""
+    """The offset just after 1-based ``line`` and its line break (the parser's numbering: lines
+    end at ``\\n``, or at ``\\r`` in a file with no ``\\n``); the end of ``data`` when that
+    line is its last."""
+    brk = b"\n" if b"\n" in data or b"\r" not in data else b"\r"
     offset = 0
     for _ in range(line):
-        found = data.find(b"\n", offset)
+        found = data.find(brk, offset)
         if found < 0:
             return len(data)
         offset = found + 1

@@ -201,8 +201,11 @@ def text_edit(change: Callable[[str], str]) -> Edit:
 
 
 def line_break(current: bytes) -> bytes:
-    """The file's own line break: CRLF when it already uses one, else LF."""
-    return b"\r\n" if b"\r\n" in current else b"\n"
+    """The file's own line break: CRLF when it already uses one, CR when its lines end in CR
+    alone (an old Mac file), else LF."""
+    if b"\r\n" in current:
+        return b"\r\n"
+    return b"\r" if b"\r" in current and b"\n" not in current else b"\n"
 
 
 # --------------------------------------------------------------------------- locking
@@ -377,6 +380,8 @@ def edit_file(
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
     folder = journal_folder(target, root, journal)
     sweep_temps(os.path.dirname(os.path.abspath(target)))
+    if root is not None:
+        sweep_tree(root)
     rescued: list[bytes] = []  # lines of a person's rename-saves this edit had to put back
     intent = _Intent(folder, command, source, target)
     for _ in range(_ATTEMPTS):
@@ -839,6 +844,19 @@ def sweep_temps(folder: str) -> list[str]:
     except OSError:
         return []
     return _sweep_names(folder, names)
+
+
+def sweep_tree(root: Path | str) -> list[str]:
+    """:func:`sweep_temps` over ``root`` and every folder below it (dot-folders such as
+    ``.history`` left out, symlinked folders not followed); the paths removed. A write killed
+    between linking a new file to its name and removing the temporary name leaves a second
+    name of the new file (``decisions/.ADR-001-….conkeeper-tmp``): any later write in the
+    memory folder, and ``doctor``, take it away, not only a write in that folder."""
+    removed: list[str] = []
+    for folder, dirs, _files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        removed.extend(os.path.join(folder, name) for name in sweep_temps(folder))
+    return removed
 
 
 def _sweep_names(folder: str, names: list[str]) -> list[str]:

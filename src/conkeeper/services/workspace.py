@@ -149,7 +149,7 @@ def backup_if_due(path: Path | None = None) -> str | None:
     if not backup_due(target):
         return None
     try:
-        make_backup(target)
+        make_backup(target, only_if_due=True)  # asked again under the backup lock
     except (StoreError, OSError) as exc:
         return f"backup skipped: {exc}"
     return None

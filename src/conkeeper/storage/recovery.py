@@ -44,7 +44,7 @@ from conkeeper.storage.store import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
 
 BACKUP_NAME = "conkeeper-backup.db"
 LAST_RESTORE_NAME = "last-restore.txt"  # the notice of the last restore, for doctor
@@ -117,13 +117,43 @@ def backup_due(db_file: Path | str, *, now: float | None = None) -> bool:
     return info is None or moment - info.taken_at >= BACKUP_INTERVAL_S
 
 
-def make_backup(db_file: Path | str) -> BackupInfo:
+def make_backup(db_file: Path | str, *, only_if_due: bool = False) -> BackupInfo | None:
     """Copy the live database into the backup (SQLite's online backup: writers keep going),
     check the copy, put it in place, then rotate the journal. Raises :class:`StoreError` when
-    the database cannot be read or the copy is not sound (the previous backup is kept)."""
+    the database cannot be read or the copy is not sound (the previous backup is kept).
+
+    Every backup writer (this, :func:`forget_in_copies`) holds the backup folder's lock, so a
+    ``conkeeper backup`` run while SessionEnd's worker backs up waits for it, then backs up,
+    instead of deleting the temporary copy the other is writing. With ``only_if_due`` the
+    question is asked again under the lock (``None``: the other writer's backup was enough)."""
     folder = backup_folder(db_file)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    tmp = folder / (BACKUP_NAME + ".tmp")
+    with backup_lock(folder):
+        if only_if_due and not backup_due(db_file):
+            return None
+        _copy_and_check(db_file, folder / (BACKUP_NAME + ".tmp"))
+        os.replace(folder / (BACKUP_NAME + ".tmp"), folder / BACKUP_NAME)
+        _rotate(folder)
+    info = last_backup(db_file)
+    assert info is not None
+    return info
+
+
+@contextlib.contextmanager
+def backup_lock(folder: Path) -> Iterator[None]:
+    """Hold ``<backups>/.backup.lock`` (an exclusive ``flock``, waited for): the one lock every
+    writer of the backup file and its temporary copy takes."""
+    fd = os.open(folder / ".backup.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        journal.lock(fd)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _copy_and_check(db_file: Path | str, tmp: Path) -> None:
+    """The online copy of ``db_file`` into ``tmp``, checked and synced; ``tmp`` removed and
+    :class:`StoreError` raised when it cannot be made or is not sound."""
     tmp.unlink(missing_ok=True)
     try:
         source = connect(db_file, readonly=True)
@@ -131,6 +161,7 @@ def make_backup(db_file: Path | str) -> BackupInfo:
             copy = sqlite3.connect(tmp, isolation_level=None)
             try:
                 source.backup(copy)
+                _seam("backup-copied")
                 copy.execute("PRAGMA journal_mode = DELETE")
                 verdict = structure_check(copy)
             finally:
@@ -146,11 +177,14 @@ def make_backup(db_file: Path | str) -> BackupInfo:
     os.chmod(tmp, 0o600)
     with open(tmp, "rb") as handle:
         os.fsync(handle.fileno())
-    os.replace(tmp, folder / BACKUP_NAME)
-    _rotate(folder)
-    info = last_backup(db_file)
-    assert info is not None
-    return info
+
+
+def _seam(point: str) -> None:
+    """``domain.safewrite.seam`` (imported late: most callers of this module never back up)."""
+    if "CONKEEPER_KILL_AT" in os.environ or "CONKEEPER_STOP_AT" in os.environ:
+        from conkeeper.domain.safewrite import seam
+
+        seam(point)
 
 
 def structure_check(conn: sqlite3.Connection) -> str | None:
@@ -490,20 +524,28 @@ def forget_in_copies(db_file: Path | str, stones: list[hygiene.Tombstone]) -> No
     line about them is dropped (the tombstones' own lines stay)."""
     folder = backup_folder(db_file)
     backup = folder / BACKUP_NAME
-    if backup.exists() and _sound(backup):
-        conn = connect(backup, journaled=False)
-        try:
-            migrate(conn)
-            conn.execute("PRAGMA secure_delete = ON")
-            with transaction(conn):
-                hygiene.apply_tombstones(conn, stones)
-                hygiene.purge_freed_text(conn)
-            conn.execute("VACUUM")
-            conn.execute("PRAGMA journal_mode = DELETE")  # a backup is one self-contained file
-        finally:
-            conn.close()
+    if backup.exists():
+        with backup_lock(folder):
+            _forget_in_backup(backup, stones)
     for file in journal.journal_files(str(folder)):
         journal.rewrite(file, lambda record: not _covered(record, stones))
+
+
+def _forget_in_backup(backup: Path, stones: list[hygiene.Tombstone]) -> None:
+    """Apply ``stones`` to the backup file (when sound) and vacuum it; under the backup lock."""
+    if not _sound(backup):
+        return
+    conn = connect(backup, journaled=False)
+    try:
+        migrate(conn)
+        conn.execute("PRAGMA secure_delete = ON")
+        with transaction(conn):
+            hygiene.apply_tombstones(conn, stones)
+            hygiene.purge_freed_text(conn)
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA journal_mode = DELETE")  # a backup is one self-contained file
+    finally:
+        conn.close()
 
 
 def _covered(record: dict[str, object], stones: list[hygiene.Tombstone]) -> bool:

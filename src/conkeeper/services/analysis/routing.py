@@ -19,7 +19,7 @@ from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, item_id, parse_queue
 from conkeeper.domain.paths import is_agent_instruction_file
 from conkeeper.domain.placement import place_entry
-from conkeeper.domain.safewrite import WriteError, edit_file, text_edit, write_group
+from conkeeper.domain.safewrite import WriteError, edit_file, line_break, text_edit, write_group
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
 # Where each kind of correction belongs (the skill shows these as proposals).
@@ -167,7 +167,7 @@ def choose_category(text: str, category: str | None) -> str:
 def entry_bytes(current: bytes, rule: str, category: str, source_tag: str = "") -> bytes:
     """The bytes of one bullet, its category tag and (when given) its provenance tag
     (:mod:`conkeeper.domain.provenance`), in ``current``'s own line breaks."""
-    newline = "\r\n" if b"\r\n" in current else "\n"
+    newline = line_break(current).decode()
     bullet = " ".join(rule.split())
     provenance = f"{source_tag}{newline}" if source_tag else ""
     return f"- {bullet}{newline}{format_tag('category', category)}{newline}{provenance}".encode()

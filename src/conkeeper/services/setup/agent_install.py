@@ -374,6 +374,8 @@ class _BlockTarget(_Target):
         self.keeps_added = keeps_added  # prose: a line the person added inside the block stays
         self.tables = tables  # TOML: a table the person added inside the block stays
         self.warning = ""
+        self.own_keys: list[str] = []  # the person's lines in ConKeeper's TOML table
+        self.went = ""  # the warning naming them, dropped when a re-install keeps them
 
     def _blocks(self, raw: bytes) -> list[tuple[int, int]]:
         try:
@@ -407,6 +409,9 @@ class _BlockTarget(_Target):
             "('conkeeper undo' brings it back)"
         )
         self.warning = f"{self.warning}; {went}" if self.warning else went
+        self.went = went
+        ours = {_toml_key(line) for line in (self.block or "").splitlines()}
+        self.own_keys = [line for line in dropped if _toml_key(line) not in ours]
 
     def _own_lines(self, record: Record | None) -> set[str] | None:
         """The lines ConKeeper's block holds (as now, and as installed), to tell a line the
@@ -431,7 +436,21 @@ class _BlockTarget(_Target):
         if self.own_header and self.own_header in decode(view or b""):
             self.warning = f"{self.own_header} is your own table; left alone"
             return None
-        return block_insert(view, self.block)
+        return block_insert(view, self._block_with_own_keys())
+
+    def _block_with_own_keys(self) -> str:
+        """ConKeeper's block, with the keys the person had set in its TOML table (an ``env``)
+        put back before the end marker, as the JSON targets keep theirs in the new entry; a
+        key ConKeeper's table sets itself is ConKeeper's (found re-installing for Codex: the
+        person's ``env`` went with only a warning)."""
+        block = self.block or ""
+        if not self.own_keys:
+            return block
+        lines = block.splitlines()
+        if self.went:
+            parts = [part for part in self.warning.split("; ") if part != self.went]
+            self.warning, self.went = "; ".join(parts), ""
+        return "\n".join([*lines[:-1], *self.own_keys, lines[-1]]) + "\n"
 
     def same(self, a: bytes | None, b: bytes | None) -> bool:
         if a == b:

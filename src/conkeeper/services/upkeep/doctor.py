@@ -158,6 +158,7 @@ def _memory_root_check(name: str, root: Path, required: bool) -> Check:
         return Check(
             name, FAIL, f"{root} is not writable", f"fix the permissions: chmod u+rwx {root}"
         )
+    swept = _swept(root)
     problems = memory_file_problems(root, injected=_injected_files(name))
     if problems:
         shown = "; ".join(problems[:MAX_NAMED])
@@ -165,13 +166,26 @@ def _memory_root_check(name: str, root: Path, required: bool) -> Check:
         return Check(
             name,
             WARN,
-            f"{len(problems)} memory file(s) not read whole: {shown}{more}",
+            f"{len(problems)} memory file(s) not read whole: {shown}{more}{swept}",
             "re-save each as UTF-8 text, fix its permissions (chmod u+r) or split it",
         )
-    return Check(name, OK, f"{root}")
+    return Check(name, OK, f"{root}{swept}")
 
 
 MAX_NAMED = 10
+
+
+def _swept(root: Path) -> str:
+    """Remove the temporary names that killed writes left under ``root`` (a second name of a
+    new file among them) and say which, for the check's line; "" when there were none."""
+    from conkeeper.domain.safewrite import sweep_tree
+
+    removed = [Path(p).relative_to(root).as_posix() for p in sweep_tree(root)]
+    if not removed:
+        return ""
+    return f"; removed {len(removed)} leftover temporary file(s) of killed writes: " + ", ".join(
+        removed[:MAX_NAMED]
+    )
 
 
 def _injected_files(name: str) -> frozenset[str]:
