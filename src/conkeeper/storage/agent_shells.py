@@ -108,8 +108,8 @@ def still_running(start_ms: int, end_ms: int, slack_ms: int = 2000) -> bool:
     """True when a process that started between ``start_ms`` and ``end_ms`` (Unix ms, give or
     take ``slack_ms``: start times rest on the boot time in whole seconds) still runs, other
     than this process and its parents; from ``/proc`` (False where there is none)."""
-    boot_ms, tick = _boot_ms(), os.sysconf("SC_CLK_TCK")
-    if boot_ms is None:
+    boot, tick = boot_ms(), os.sysconf("SC_CLK_TCK")
+    if boot is None:
         return False
     mine = _ancestors(os.getpid())
     try:
@@ -119,7 +119,7 @@ def still_running(start_ms: int, end_ms: int, slack_ms: int = 2000) -> bool:
     for name in names:
         if not name.isdigit() or int(name) in mine:
             continue
-        started = _started_ms(int(name), boot_ms, tick)
+        started = _started_ms(int(name), boot, tick)
         if started is not None and start_ms - slack_ms <= started <= end_ms + slack_ms:
             return True
     return False
@@ -154,11 +154,11 @@ def _stat_fields(pid: int) -> list[bytes]:
         return []
 
 
-def _started_ms(pid: int, boot_ms: int, tick: int) -> int | None:
+def _started_ms(pid: int, boot: int, tick: int) -> int | None:
     fields = _stat_fields(pid)
     if len(fields) < 20 or fields[0] == b"Z":  # a zombie has exited
         return None
-    return boot_ms + int(fields[19]) * 1000 // tick
+    return boot + int(fields[19]) * 1000 // tick
 
 
 def _ancestors(pid: int) -> set[int]:
@@ -170,8 +170,9 @@ def _ancestors(pid: int) -> set[int]:
     return found
 
 
-def _boot_ms() -> int | None:
-    """When the system started, in Unix ms (``btime`` of ``/proc/stat``), else None."""
+def boot_ms() -> int | None:
+    """When the system started, in Unix ms (``btime`` of ``/proc/stat``), else None: what a
+    process's start time in ``/proc/PID/stat`` (ticks since boot) is counted from."""
     try:
         with open("/proc/stat", "rb") as handle:
             for line in handle:
