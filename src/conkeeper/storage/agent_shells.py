@@ -63,14 +63,9 @@ def windows(
     """The ``(start, end)`` spans of the agents' shell commands noted, in ms; one still
     running (or never ended) lasts until ``now_ms``, at most :data:`OPEN_MS` (left out when
     not ``running``: its own end will account for what it did)."""
-    try:
-        with open(_path(env), "rb") as handle:
-            data = handle.read(MAX_BYTES * 2)
-    except OSError:
-        return []
     starts: dict[str, int] = {}
     spans: list[tuple[int, int]] = []
-    for edge, stamp, key in _lines(data):
+    for edge, stamp, key in _lines(env):
         if edge == "start":
             starts[key] = stamp
         elif edge == "end" and _paired(starts, key):
@@ -84,15 +79,10 @@ def left_behind(now_ms: int, env: Mapping[str, str] | None = None) -> list[Left]
     """The commands noted ``left`` (a process of theirs may still run): ``(key, start, end,
     closed)`` in ms, ``closed`` the time a look found none of its processes running (``None``
     while open; an open one lasts at most :data:`OPEN_MS`)."""
-    try:
-        with open(_path(env), "rb") as handle:
-            data = handle.read(MAX_BYTES * 2)
-    except OSError:
-        return []
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}
     left: dict[str, Left] = {}
-    for edge, stamp, key in _lines(data):
+    for edge, stamp, key in _lines(env):
         if edge == "start":
             starts[key] = stamp
         elif edge == "end" and _paired(starts, key):
@@ -138,7 +128,13 @@ def _paired(starts: dict[str, int], key: str) -> bool:
     return True
 
 
-def _lines(data: bytes) -> Iterator[tuple[str, int, str]]:
+def _lines(env: Mapping[str, str] | None) -> Iterator[tuple[str, int, str]]:
+    """The file's lines as ``(edge, ms, key)``, oldest first (none when it cannot be read)."""
+    try:
+        with open(_path(env), "rb") as handle:
+            data = handle.read(MAX_BYTES * 2)
+    except OSError:
+        return
     for raw in data.decode("utf-8", "replace").splitlines():
         parts = raw.split(" ", 2)
         if len(parts) == 3 and parts[1].isdigit():
