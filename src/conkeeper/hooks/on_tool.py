@@ -88,6 +88,8 @@ def _note_agent_shell(ctx: HookContext) -> None:
         log(f"hook {ctx.event}: agent shell span not noted ({exc})", env=ctx.env)
 
 
+# A substring of every command ``domain.shell_targets.detaches`` matches (kept in step with its
+# pattern): any other command skips that module's import (about 2 ms).
 _DETACH_WORDS = (
     "&",
     "nohup",
