@@ -741,6 +741,38 @@ medium parameters (shipped and strict) and every figure above is identical; only
 loaded cores, CPU medians): UserPromptSubmit 48.35 -> 47.25 ms (-1.1, target +2 ms).
 Targets on a new writer: not claimed; blind 28 measures it.
 
+Issue 20 round 22 (``ck/cdet22``): no new data, no retrain; margin under medium's cap. The
+held-out false positives of the 26 authors the parameters are chosen on (round 21's cached
+one-order scores) were grouped by class (the trainer's docstring); three shapes that generalise
+over all 40 authors are closed (``structure.answers_or_own_slip``: a "No" answering with a state
+of the world, "Nope, that's the only config file"; the user's own slip, "Correction to what I
+said earlier", in English or glossed; ``structure.switches_context``: "Switch to the infra repo
+now"; 130 prompts over the 40 authors, all null), and medium's cap on the mean total FP rate is
+2.0 % (was 2.2 %). Leave-one-author-out, one training order, parameters re-chosen per fold,
+mean (worst) FP / recall::
+
+      table                        level   BEFORE (round 21)            AFTER (ck/cdet22)
+      24 fresh authors             low     .010 (.019) / .856 (.700)    .010 (.019) / .872 (.728)
+                                   medium  .022 (.041) / .912 (.788)    .020 (.038) / .913 (.788)
+      22 fresh (not strict pair)   low     .009 (.019) / .860 (.700)    .009 (.019) / .877 (.728)
+                                   medium  .021 (.040) / .916 (.788)    .019 (.036) / .917 (.788)
+      strict blind 27              low     .018 / .873                  .014 / .878
+                                   medium  .041 / .914                  .032 / .909
+      strict extra12               low     .014 / .758                  .017 / .765
+                                   medium  .041 / .823                  .035 / .827
+
+By stage (24 fresh, medium cap in brackets): the English answers and slips [2.2 %] low .872 /
+.725, medium .022 (.041) / .918; [1.8 %] medium .018 (.032) / .906; with the glossed slip
+[2.0 %] .020 (.038) / .912, [1.9 %] .019 (.035) / .908; with the move veto [2.0 %] the AFTER
+column. SHIPPED: round 21's weights with the parameters chosen nested on the 26 authors (low .80
+/ veto .6 / strong 1.01, medium .63 / .6 / 1.01, high .51). Not met: medium's worst fresh author
+(``train_extra12`` .038) is under 4 % by one prompt, not clearly; the rest of its false
+positives are lines in other languages only the gloss can read (a retrain). Low's worst recall
+(``train_extra6`` .728, ``train_extra9`` .729) stays under .85. Hook cost
+(``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, 2026-11-27 23:37 UTC, shared
+loaded cores, CPU medians): UserPromptSubmit 44.77 -> 44.74 ms (-0.03, target +2 ms).
+Targets on a new writer: not claimed; blind 28 measures it.
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a

@@ -244,6 +244,15 @@ at mean saved 98.0% on the same thirty authors, word alone 79.6% -> 77.4%, plain
 Shipped: the copied-text figures above read the word + character plain mix at ``COPIED_BAR``
 0.4624, chosen held out at the benign cost of the old word bar 0.5 (93.3% held against 91.8%
 at 93% saved). Targets not met.
+
+Round 21 (ck/pdet21, 2026-11-27). Two fresh writers measured once before they were read with
+round 20's detector (22:57 UTC at f7be911): ``train16.jsonl`` (526 entries, 58% in other
+languages) held 65.6%, saved 94.5% (``FIRST_TRAIN16.md``); ``train17.jsonl`` (526, 61%) held
+61.0%, saved 96.6% (``FIRST_TRAIN17.md``). The word scorer retrained on thirty-five authors and
+the designs compared held out at mean saved 98.0% (new tables: plain mix 82.2% per fold against
+80.8% with the shipped ones); not shipped (tables unfinished). Shipped: a soft sentence boundary
+for the parts read alone (padded orders released by the shipped detector 36 -> 29 of 6,608;
+held out 142 -> 134 of 4,756). Targets not met.
 """
 
 from __future__ import annotations

@@ -16,7 +16,12 @@ from tests.test_corrections_tail import _prompt
 from conkeeper.domain.corrections_queue import parse_queue
 from conkeeper.services.analysis.corrections import detect
 from conkeeper.services.analysis.corrections.detection import sentences, strip_noise
-from conkeeper.services.analysis.corrections.structure import Shape, fix_typos, undoes_last_move
+from conkeeper.services.analysis.corrections.structure import (
+    Shape,
+    fix_typos,
+    model_vetoed,
+    undoes_last_move,
+)
 
 LEVELS = ("low", "medium")
 
@@ -659,3 +664,68 @@ def test_round_20_omissions_and_irony_are_corrections(text: str, level: str) -> 
 )
 def test_round_20_look_alikes_are_not_corrections(text: str, level: str) -> None:
     assert detect(text, level).label is None
+
+
+# round 22 (written for this test, in no data set): a "No" answering the agent's question with a
+# state of the world, and the user correcting their own earlier words (in English or, read by
+# the gloss, in another language), reproach nothing the agent did; main flagged each at high
+# and most at every level. A "no" naming the flaw, the fix or the agent still is a correction.
+@pytest.mark.parametrize("level", ("low", "medium", "high"))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nope, the staging bucket isn't public yet.",
+        "no, the mobile app doesn't call that endpoint",
+        "Nope, that's the only Dockerfile in the repo.",
+        "Correction to what I said before: the cron runs hourly, not daily.",
+        "I told you the wrong port earlier, the broker listens on 9093.",
+        "I said the wrong region, it's eu-west-2.",
+    ],
+)
+def test_an_answer_of_fact_or_the_users_own_slip_is_not_a_correction(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+@pytest.mark.parametrize("level", ("low", "medium", "high"))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no, Postgres doesn't have `IFNULL`, it's `COALESCE`. fix the query",
+        "nope, the cache isn't working, you broke the key format",
+        "sorry, I meant the other bucket, not this one",
+        "you gave me the wrong port, it's 9093",
+    ],
+)
+def test_a_no_naming_the_flaw_or_the_agent_is_still_a_correction(text: str, level: str) -> None:
+    assert detect(text, level).label is not None
+
+
+def test_the_hook_skips_an_answer_of_fact_and_queues_the_complaint_after_it(
+    project: Path,
+) -> None:
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    assert _prompt(project, "Nope, that's the only Dockerfile in the repo.").returncode == 0
+    assert _prompt(project, "Correction to what I said before: it runs hourly.").returncode == 0
+    assert not queue_file.exists()
+    assert (
+        _prompt(project, "nope, the cache isn't working, you broke the key format").returncode == 0
+    )
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert "broke the key format" in item.text
+
+
+# round 22 (written for this test): moving the work to another repo, branch or service is where
+# to work next, so the scorer's flag is dropped (held out it flagged 6 such prompts at medium);
+# one naming a flaw or the agent is not
+@pytest.mark.parametrize(
+    ("text", "vetoed"),
+    [
+        ("switch back to the billing repo", True),
+        ("Switch to the ios branch now, we're done with the web app.", True),
+        ("go back to the auth service, we need a metric there too", True),
+        ("switch back to the main branch, you are on the wrong one", False),
+    ],
+)
+def test_moving_to_another_repo_or_branch_vetoes_the_scorer(text: str, vetoed: bool) -> None:
+    prose = strip_noise(text)
+    assert model_vetoed(prose, Shape(prose, sentences(prose))) is vetoed

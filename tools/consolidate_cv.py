@@ -194,6 +194,13 @@ the same twenty-one authors: every fold's choice identical; duplicate precision 
 wrong merges 1 -> 0, no label judges 389 -> 389, right merges 755 -> 755, contradictions
 5,624 -> 5,622. Per-author table in ``bench/consolidate_quality.py``.
 
+Round 21 (ck/kdet20, duplicate recall): frequencies, percentiles, severities and a few short
+names in one form, a bracketed "(only)", a short rule inside a clause an aside parts. Held out
+against main c883c8f: every fold's choice identical; duplicate recall mean .576 -> .584 (worst
+.350, author 3), precision 1.000; contradiction precision .854 -> .855, recall .707; wrong
+merges 0 -> 0. All pairs: wrong merges 0 -> 0, no label judges 389 -> 390, right merges 755 ->
+765, contradictions 5,622 -> 5,619.
+
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--misses] [--margin STEP]`` (``--misses``: the duplicate error analysis under the shipped
 limits, no selection; ``--current``: the shipped limits on each author, no selection; with

@@ -488,6 +488,36 @@ tail after 300 pasted lines .81, over every veto). The tie-break (equal mean rec
 threshold, then the smaller veto) was checked on the same scores against the larger veto first
 and the smaller veto before the threshold (the bench docstring).
 
+Round 22 (40 authors, no new data; no retrain: the weights are round 21's). The held-out false
+positives at medium and low of the 26 authors the parameters are chosen on (round 21's cached
+one-order out-of-fold scores; the 14 rule-saturated authors are never scored) were read and
+grouped: at medium 151 (47 rule matches): "No"/"Nope"/"Nein" answers (~29), bug reports of the
+user's own product (~15), task texts and up-front constraints full of correction words (~15),
+the user correcting their own words (~9), quoted review comments or logs with a question (~8),
+approval in other languages (~9), moves to another repo or branch (~6). Closed where a shape
+generalised over all 40 authors (:mod:`...corrections.structure`, judged on the same cached
+scores with the parameters re-chosen per fold): a "No" answering with a state of the world, the
+user's own slip (English, or once glossed) and a move to another repo, branch or service drop
+the rule's match and/or the scorer's flag (130 prompts over the 40 authors, all null); medium's
+cap on the mean total FP rate goes 2.2 % -> 2.0 % (:data:`MAX_TOTAL_FP`) so the room becomes
+margin, not only recall. Mean (worst) FP / recall, round 21 -> round 22::
+
+  24 fresh          low    .010 (.019) / .856 (.700)   .010 (.019) / .872 (.728)
+                    medium .022 (.041) / .912 (.788)   .020 (.038) / .913 (.788)
+  22 fresh (not     low    .009 (.019) / .860 (.700)   .009 (.019) / .877 (.728)
+  the strict pair)  medium .021 (.040) / .916 (.788)   .019 (.036) / .917 (.788)
+  strict blind 27   low .018 / .873 -> .014 / .878, medium .041 / .914 -> .032 / .909
+  strict extra12    low .014 / .758 -> .017 / .765, medium .041 / .823 -> .035 / .827
+
+Held-out false positives over the 26 authors: medium 151 -> 139, low 73 -> 72 (the low cap
+turned the room into recall: misses 816 -> 725). Medium's worst fresh author (``train_extra12``
+.038, 11 of 290) is not clearly under 4 %: its remaining false positives are lines in other
+languages (a quoted review comment, "no, use the existing one", "U redu, hvala."), which only
+the gloss (a feature change, so a retrain) can read. Written: the parameters chosen nested on
+the 26 authors' one-order scores, low .80 / veto .6 / strong 1.01, medium .63 / .6 / 1.01,
+high .51. Left out: medium at 1.8-1.9 % (worst .032-.035, mean recall .906-.908, under round
+21's .912); "no, use the existing X" (6 corrections, 12 null: only the agent's question tells).
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -682,7 +712,13 @@ MAX_ADDED_FP = {"low": 0.002, "medium": 0.006, "high": 0.05}
 # recall), low: added .002 (round 14) .016 (.041) / .886; total .014 .014 (.036) / .881, .012
 # .012 (.036) / .867, .011 .010 (.032) / .861, .010 .009 (.027) / .853. Medium: added .006
 # .025 (.052) / .914; total .022 .022 (.045) / .906, .020 .020 (.045) / .898.
-MAX_TOTAL_FP = {"low": 0.010, "medium": 0.022}
+# Round 22: medium 2.0 %. The structure closed classes of false positives ("No" answering with a
+# state of the world, the user's own slip, a move to another repo); at 2.2 % the chooser only
+# spent the room on recall (24 fresh authors, one order, cached round-21 scores: medium .022
+# (.041) / .920), at 2.0 % .020 (.038) / .913; without the move veto 1.9 % gave .019 (.035) /
+# .908, and with the English answers and slips alone 1.8 % .018 (.032) / .906, under round 21's
+# mean recall (.912). 2.0 % is the lowest that keeps it.
+MAX_TOTAL_FP = {"low": 0.010, "medium": 0.020}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule
 # match, and the vetoes make room for a lower threshold. Strict run (blind 14 and train_extra7

@@ -63,7 +63,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         counts = ", ".join(
             f"{getattr(result, k)} {k.replace('_', ' ')}"
-            for k in ("sessions", "prompts", "tool_events", "observations", "summaries")
+            for k in (
+                "sessions",
+                "prompts",
+                "tool_events",
+                "observations",
+                "summaries",
+                "memory_files",
+            )
             if getattr(result, k)
         )
         print(f"Forgot {result.target}: {counts or 'removed'}.")

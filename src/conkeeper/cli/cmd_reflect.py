@@ -143,6 +143,9 @@ def _print(r: Reflection) -> None:
             out(f"           {quote}\n")
         out(f"   Where:  {rec.where}\n   Impact: {rec.impact}\n")
         out(f"   Category: {rec.category} · Scope: {rec.scope}\n")
+        if rec.conflict:
+            out(f"   Conflict: says the opposite of {rec.conflict}\n")
+            out("             (approval is refused until that entry is changed or removed)\n")
     for finding, where in r.known:
         out(f"\nAlready in memory ({where}): {finding.label} ({finding.count}×)\n")
     if r.retro_path:

@@ -119,3 +119,20 @@ def count_entries(text: str, since_epoch: float | None = None) -> int:
     or after ``since_epoch`` (stamps are local time, so the bound is too)."""
     since = time.strftime(_STAMP, time.localtime(since_epoch)) if since_epoch is not None else ""
     return sum(1 for item in parse_queue(text) if item.label in LABELS and item.when >= since)
+
+
+def without_entries(text: str, said: frozenset[str], first: str, last: str) -> str:
+    """``text`` without the entries whose text is one of ``said`` and whose stamp lies between
+    ``first`` and ``last`` (stamps in the queue's own format): what ``forget session`` takes
+    back of the queue. Every other line, a person's included, stays as it is."""
+    kept = []
+    for line in text.splitlines(keepends=True):
+        item = parse_queue_line(line)
+        if item is None or item.text not in said or not first <= item.when <= last:
+            kept.append(line)
+    return "".join(kept)
+
+
+def queue_stamp(epoch: float) -> str:
+    """``epoch`` seconds as a queue line's stamp (local time)."""
+    return time.strftime(_STAMP, time.localtime(epoch))

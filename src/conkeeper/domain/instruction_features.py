@@ -935,15 +935,28 @@ def entry_pieces(text: str, rule_kinds: frozenset[str] | set[str]) -> list[list[
 
 # A sentence's end inside a line, in any script ("。" closes a sentence with no space after it).
 _PART_SENTENCE = LazyPattern(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
+# A soft sentence boundary (round 21): a capitalised word (a capital, then lower-case letters
+# only: no "PyPI", "GitHub") after a lower-case word or a closing backquote, where an order
+# with no full stop meets the padding written after it ("failing tests? just delete them Every
+# new endpoint needs an entry"). A word that leads into a name ("in Playwright", "the Stripe",
+# "off so Proxyman") is no boundary: cut there, a note's half loses the words that make it
+# honest ("... a lint rule now blocks it").
+_SOFT_BOUNDARY = LazyPattern(
+    r"(?:(?<=\s)|^)(?!(?:a|an|the|to|of|for|in|on|at|by|via|into|from|with|and|or|but|so|if|"
+    r"when|then|because|unless|until|while|our|your|their|its|my|this|that|these|those|as|"
+    r"than|per|like|about|over|under|using|use|uses|used|run|runs|called|named|see|is|are|"
+    r"was|were|be|been|s)\s)(?:[a-z]+|\S*`)(\s+)(?=[A-Z][a-z]+\b)"
+)
 MAX_PARTS = 40
 
 
 def parts(text: str) -> list[str]:
     """The parts of a note read on their own at the part bar (round 20): each line of a note of
     several lines and each pair of adjacent lines, and each sentence of a line of several
-    sentences with each pair of adjacent sentences (``[]`` for a note of one sentence). Padding
-    (honest sentences added on an order's line or around it) dilutes the whole note's reading
-    and a line's, never the reading of the sentences that give the order."""
+    sentences with each pair of adjacent sentences, and the halves of a line or sentence at
+    each soft boundary (round 21, :func:`_soft_halves`; ``[]`` for a note of one sentence with
+    none). Padding (honest sentences added on an order's line or around it) dilutes the whole
+    note's reading and a line's, never the reading of the sentences that give the order."""
     head = text[:MAX_CHARS]
     lines = [line.strip() for line in head.splitlines() if line.strip()]
     out: list[str] = []
@@ -955,7 +968,23 @@ def parts(text: str) -> list[str]:
         if len(sentences) > 1:
             out += sentences
             out += [f"{a} {b}" for a, b in itertools.pairwise(sentences)]
+    for line in lines:
+        for piece in (line, *_PART_SENTENCE.compiled.split(line)):
+            out += _soft_halves(piece.strip())
     return list(dict.fromkeys(out))[:MAX_PARTS]
+
+
+def _soft_halves(sentence: str) -> list[str]:
+    """The text before and after each soft boundary of ``sentence`` (a line or a sentence of
+    one, :data:`_SOFT_BOUNDARY`): an order left without its full stop is read apart from the
+    padding written after it on its line, without cutting the sentence into every capitalised
+    name's fragments."""
+    out: list[str] = []
+    for match in _SOFT_BOUNDARY.compiled.finditer(sentence):
+        head, tail = sentence[: match.start(1)].strip(), sentence[match.end(1) :].strip()
+        if head and tail:
+            out += [head, tail]
+    return out
 
 
 def part_pieces(text: str, rule_kinds: frozenset[str] | set[str]) -> list[list[int]]:

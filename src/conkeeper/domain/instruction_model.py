@@ -125,7 +125,8 @@ def part_verdict(text: str, rule_kinds: set[str] | frozenset[str]) -> float:
     """The highest word probability of ``text``'s parts read alone
     (:func:`conkeeper.domain.instruction_features.parts`, each with the whole note's rule
     kinds), moved in log-odds so that :data:`PART_THRESHOLD` lands on :data:`THRESHOLD`
-    (0.0 for a note of one sentence, or when the bar is 1.0: parts never hold). Padding an
+    (0.0 for a note with no parts, one sentence without a soft boundary, or when the bar is
+    1.0: parts never hold). Padding an
     order with honest sentences dilutes the whole note's reading, not its parts'."""
     if PART_THRESHOLD >= 1.0:
         return 0.0

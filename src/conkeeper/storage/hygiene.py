@@ -216,6 +216,17 @@ def session_key(conn: sqlite3.Connection, session_id: int) -> tuple[str, str] | 
     return None if row is None else (str(row[0]), str(row[1]))
 
 
+def session_root(conn: sqlite3.Connection, session_id: int) -> str | None:
+    """The last root seen of the project ``sessions.id`` belongs to, or ``None``."""
+    if not fits_row_id(session_id):
+        return None
+    row = conn.execute(
+        "SELECT p.root FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?",
+        (session_id,),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
 def observation_key(conn: sqlite3.Connection, observation_id: int) -> tuple[str, str] | None:
     """(project identity, content hash) of ``observations.id``, or ``None``."""
     if not fits_row_id(observation_id):

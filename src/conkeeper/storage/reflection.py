@@ -125,6 +125,15 @@ def session_prompts(conn: sqlite3.Connection, session_id: int) -> list[tuple[int
     return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
 
 
+def prompts_between(conn: sqlite3.Connection, start_ms: int, end_ms: int) -> list[tuple[int, str]]:
+    """``(sessions.id, text)`` of every stored prompt sent from ``start_ms`` to ``end_ms``."""
+    rows = conn.execute(
+        "SELECT session_id, text FROM prompts WHERE created_at BETWEEN ? AND ? ORDER BY id",
+        (start_ms, end_ms),
+    ).fetchall()
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
 def session_summary(conn: sqlite3.Connection, session_id: int) -> dict[str, str] | None:
     """The session's stored summary fields (request, learned, completed, next_steps)."""
     row = conn.execute(

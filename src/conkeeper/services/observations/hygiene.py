@@ -45,6 +45,7 @@ class ForgetResult:
     prompts: int = 0
     tool_events: int = 0
     summaries: int = 0
+    memory_files: int = 0  # queue and retro files the lines derived from a session left
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for ``--json``."""
@@ -84,7 +85,13 @@ def forget_observation(conn: sqlite3.Connection, observation_id: int) -> ForgetR
 
 
 def forget_session(conn: sqlite3.Connection, session_id: int) -> ForgetResult:
-    """Delete a session and everything recorded in it."""
+    """Delete a session and everything recorded in it, and the lines ConKeeper derived from it
+    in the project's queue and retro files (``forget_files``)."""
+    from conkeeper.services.observations.forget_files import SessionTrace, forget_derived
+    from conkeeper.storage.reflection import session_prompts
+
+    key, root = rows.session_key(conn, session_id), rows.session_root(conn, session_id)
+    prompts = tuple((text, ms) for _, text, ms in session_prompts(conn, session_id))
 
     def work() -> tuple[ForgetResult, list[rows.Tombstone]]:
         key = rows.session_key(conn, session_id)
@@ -94,7 +101,10 @@ def forget_session(conn: sqlite3.Connection, session_id: int) -> ForgetResult:
         stone = ("session", key[0], key[1], now_ms())
         return ForgetResult(f"session {session_id}", sessions=1, **counts), [stone]
 
-    return _forget(conn, work)
+    result = _forget(conn, work)
+    if key is not None and root is not None:
+        result.memory_files = forget_derived(SessionTrace(root, key[1], prompts))
+    return result
 
 
 def forget_project(conn: sqlite3.Connection, identity: str) -> ForgetResult:

@@ -41,6 +41,7 @@ from conkeeper.services.analysis.corrections.structure import (
     SHAPES,
     Shape,
     adjust,
+    answers_or_own_slip,
     fix_typos,
     model_vetoed,
     sincere_praise,
@@ -417,6 +418,8 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
         best, bonus = Detection(label, structural, shape_name, span), 0.0
     if best.label is not None and best.pattern not in SHAPES and sincere_praise(prose):
         best = Detection(None, best.confidence, best.pattern, best.span)  # a phrase, not a turn
+    if best.label is not None and answers_or_own_slip(prose):
+        best = Detection(None, best.confidence, best.pattern, best.span)  # an answer, a slip
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         confidence = round(min(0.99, best.confidence + bonus), 2)
         vetoable = best.pattern not in SHAPES and not shape.aimed and not shape.verdict

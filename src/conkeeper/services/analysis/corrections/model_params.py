@@ -8,9 +8,9 @@ RULE_VETO: per sensitivity, (probability under which a rule match is dropped, ru
 never dropped); (0.0, ...) means the scorer never vetoes a rule at that level.
 """
 
-THRESHOLDS: dict[str, float] = {"low": 0.84, "medium": 0.65, "high": 0.51}
+THRESHOLDS: dict[str, float] = {"low": 0.8, "medium": 0.63, "high": 0.51}
 RULE_VETO: dict[str, tuple[float, float]] = {
-    "low": (0.7, 0.95),
-    "medium": (0.6, 0.95),
+    "low": (0.6, 1.01),
+    "medium": (0.6, 1.01),
     "high": (0.0, 1.01),
 }

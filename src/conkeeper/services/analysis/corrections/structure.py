@@ -609,6 +609,26 @@ _NAVIGATION_ONWARD = LazyPattern(
 )
 
 
+# round 22: moving the work to another repo, branch or service ("switch back to the Phoenix
+# repo", "Switch to the infra repo now, we're done with the app", "go back to the putaway
+# service, we need to add a metric there too"): over the 40 authors 10 such prompts, all null;
+# one naming a flaw or the agent ("you're on the wrong branch") is left to the rules.
+_CONTEXT_SWITCH = LazyPattern(
+    r"^\s*(?:(?:ok(?:ay)?|now|so|alright)[,.!]?\s+)?(?:let'?s\s+|please\s+)?(?:switch|move|go|"
+    r"jump|hop|change)\s+(?:back\s+|over\s+)?(?:to|into)\s+(?:the\s+|our\s+|my\s+)?\S+\s+(?:repo|"
+    r"repository|branch|project|workspace|directory|folder|dir|cluster|context|service|app)\b"
+    r"(?!.*\b(?:wrong|you|your)\b)",
+    re.IGNORECASE,
+)
+_CONTEXT_CUES = ("switch", "move", "go ", "jump", "hop", "change")
+
+
+def switches_context(prose: str) -> bool:
+    """Whether the prompt moves the work to another repo, branch or service, naming no flaw:
+    where to work next, not what went wrong (issue 20 round 22)."""
+    return _has(prose.lower()[:30], _CONTEXT_CUES) and bool(_CONTEXT_SWITCH.match(prose))
+
+
 def _navigates(prose: str) -> bool:
     """Whether ``prose`` opens on a way back that scrolls or then asks to read, explain or go
     on (:data:`_NAVIGATION`)."""
@@ -1012,7 +1032,9 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     lower = prose.lower()
     if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(prose):
         return True
-    if shape.navigation:
+    if answers_or_own_slip(prose):
+        return True
+    if shape.navigation or switches_context(prose):
         return True
     if shape.parts and _mock_praise_shape(shape.parts[0], shape):
         return False  # mock praise: the praise below is not approval
@@ -1361,6 +1383,59 @@ def sincere_praise(prose: str) -> bool:
     if not _PRAISE_WORD.search(prose) or not _IMPROVED.search(prose):
         return False
     return not _TURNED.search(prose) and not ironic(prose)
+
+
+# issue 20 round 22: the user's answer or slip, not a reaction to the agent's last move. A "No"
+# answering the agent's question with a state of the world ("No, the client doesn't use
+# Cloudflare", "Nope, the docs aren't translated yet", "Nope, that's the only config file"):
+# over the 40 authors 35 such prompts, all null; a "no" correcting a claim of the agent names
+# the flaw, the code, the fix or the agent ("no, Go maps aren't safe ..., that's exactly the
+# bug", "nope, BigQuery doesn't have `DATEADD`, it's ...": 4 corrections) and is left to the
+# rules, as is a "no" about something not working or broken, or naming "you"/"your".
+_ANSWERED_STATE = LazyPattern(
+    r"^\s*(?:no|nope|nah)\b[,.:;!\u2014\u2013-]*\s+(?!.*(?:`|\bit'?s\b|\bbug\b|\bwrong\b|"
+    r"that'?s (?:exactly )?why|\brewrite|\binstead\b|\bbroke|\bwork(?:s|ing)?\b|\byour\b|"
+    r"\byou\b(?! (?:can|may)\b)))(?:(?:(?:the|our|my|this|that|these|those)\s+)?"
+    r"(?!you\b|it\b|that\b|this\b)[\w.-]+(?: [\w.-]+){0,3}? (?:isn'?t|aren'?t|is not|are not|"
+    r"doesn'?t|don'?t need|has no|have no|hasn'?t|wasn'?t)\b|that'?s the only\b)",
+    re.IGNORECASE,
+)
+# The user correcting their own earlier words ("Correction to what I said earlier: the dataset
+# is daily", "I told you the wrong branch name earlier", "my bad, wrong file", "I gave you the
+# wrong path"): over the 40 authors 73 such prompts, all null; "sorry, I meant the other
+# table" (5 corrections: what the agent took the user to mean) is not read here.
+_OWN_SLIP = LazyPattern(
+    r"\bcorrection to what i (?:said|wrote|told you)\b|\bi (?:told|gave) you (?:the )?wrong\b|"
+    r"\bmy (?:bad|mistake|fault)\b|\bi misspoke\b|\bi said the wrong\b",
+    re.IGNORECASE,
+)
+_OWN_SLIP_CUES = ("correction to", "wrong", "my bad", "my mistake", "my fault", "misspoke")
+
+
+def answers_or_own_slip(prose: str) -> bool:
+    """Whether ``prose`` answers the agent's question with a state of the world ("No, iOS isn't
+    a target right now") or corrects the user's own earlier words ("Correction to what I said:
+    the API is v2"): nothing the agent did is reproached, so neither a rule's match nor the
+    scorer's flag stands (issue 20 round 22). Cheap gates first: the hook pays on few prompts."""
+    lower = prose.lstrip()[:5].lower()
+    if lower.startswith(("no", "nah")) and _ANSWERED_STATE.match(prose):
+        return True
+    if _has(prose.lower(), _OWN_SLIP_CUES) and _OWN_SLIP.search(prose):
+        return True
+    return _own_slip_glossed(prose)
+
+
+def _own_slip_glossed(prose: str) -> bool:
+    """Whether a prompt in another language is the user's own slip once read as English
+    (:func:`.cues.gloss`: "Perdón, me equivoqué de rama" -> "..., my mistake de rama", Korean
+    "잘못 말했" -> "i said the wrong"). Only a prompt with letters outside ASCII pays for it."""
+    if prose.isascii():
+        return False
+    from conkeeper.services.analysis.corrections.cues import gloss
+
+    lower = prose.lower()
+    glossed = gloss(lower, _GLOSS_WORD.compiled.findall(lower))
+    return glossed is not lower and bool(_OWN_SLIP.search(glossed))
 
 
 # round 14: giving up on the agent ("forget it, I'll write the DAO myself", "screw it, I'll ask

@@ -69,6 +69,7 @@ class Evidence:
     events: list[tuple[ToolEvent, int]] = field(default_factory=list)
     prompts: list[str] = field(default_factory=list)
     prompt_ms: list[int] = field(default_factory=list)  # when each prompt was sent (Unix ms)
+    prompt_session: list[int] = field(default_factory=list)  # each prompt's ``sessions.id``
     corrections: list[Correction] = field(default_factory=list)
     summaries: list[dict[str, str]] = field(default_factory=list)
     facets: list[Facet] = field(default_factory=list)
@@ -120,7 +121,7 @@ def gather(
         # The logs are read by time alone: for a recorded session with no events of its own
         # (only opened, or idle while others work) they would hand it other sessions' tools.
         evidence.events = _from_logs(memory_dir, start, end)
-    _corrections(evidence, sensitivity)
+    _corrections(evidence, sensitivity, conn)
     evidence.facets = read_facets([s.host_session_id for s in sessions])
     return evidence
 
@@ -197,6 +198,7 @@ def _from_database(conn: sqlite3.Connection, evidence: Evidence) -> None:
         for _n, text, at in store.session_prompts(conn, session.id):
             evidence.prompts.append(clean(text))
             evidence.prompt_ms.append(at)
+            evidence.prompt_session.append(session.id)
         summary = store.session_summary(conn, session.id)
         if summary:
             evidence.summaries.append({k: clean(v) for k, v in summary.items()})
@@ -271,8 +273,29 @@ def _own_prompt_ms(queued_ms: int, text: str, evidence: Evidence) -> int | None:
     return None
 
 
-def _corrections(evidence: Evidence, sensitivity: str) -> None:
-    """Queue items in the window, then corrections in stored prompts no queue line holds."""
+def _said_elsewhere(
+    conn: sqlite3.Connection | None, queued_ms: int, text: str, ev: Evidence
+) -> bool:
+    """Whether a queue line's prompt was sent in a recorded session this window does not
+    hold: an open session's window (a Codex session never ended) covers the lines written in
+    the sessions after it, and counted their corrections as its own."""
+    if conn is None or not ev.sessions:
+        return False
+    from conkeeper.storage.reflection import prompts_between
+
+    quoted = " ".join(text.removeprefix("… ").split())[:40]
+    mine = {s.id for s in ev.sessions}
+    return bool(quoted) and any(
+        session not in mine and quoted in " ".join(prompt.split())
+        for session, prompt in prompts_between(conn, queued_ms - 1000, queued_ms + 1000)
+    )
+
+
+def _corrections(
+    evidence: Evidence, sensitivity: str, conn: sqlite3.Connection | None = None
+) -> None:
+    """Queue items in the window (but those another recorded session said), then corrections
+    in stored prompts no queue line holds."""
     from conkeeper.services.analysis.corrections import (
         detect,
         queue_excerpt,
@@ -285,6 +308,8 @@ def _corrections(evidence: Evidence, sensitivity: str) -> None:
         if evidence.since_ms - 1000 <= when <= evidence.until_ms + 1000:
             text = clean(item.text)
             own = _own_prompt_ms(when, text, evidence)
+            if own is None and _said_elsewhere(conn, when, text, evidence):
+                continue
             exact = own if own is not None else _prompt_time(when, evidence.prompt_ms)
             evidence.corrections.append(
                 Correction(exact, item.label, text, True, when, exact=own is not None)
@@ -301,3 +326,19 @@ def _corrections(evidence: Evidence, sensitivity: str) -> None:
         if any(q.removeprefix("… ")[:40] in excerpt or excerpt[:40] in q for q in queued):
             continue
         evidence.corrections.append(Correction(when, found.label, excerpt, False))
+    _drop_withdrawn(evidence)
+
+
+def _drop_withdrawn(evidence: Evidence) -> None:
+    """Leave out the corrections whose own prompt the next one took back ("never mind")."""
+    from conkeeper.services.analysis.reflection.withdrawn import withdrawn_times
+
+    sessions = evidence.prompt_session
+    if len(sessions) != len(evidence.prompts):
+        return
+    taken_back = withdrawn_times(evidence.prompts, evidence.prompt_ms, sessions)
+    evidence.corrections = [
+        c
+        for c in evidence.corrections
+        if not ((c.exact or not c.queued) and c.when_ms in taken_back)
+    ]

@@ -187,15 +187,17 @@ def correction_themes(
     """Corrections (and the friction said with them) clustered by theme; friction alone forms
     friction findings. ``prompts`` (time, text): the code a later prompt puts right is kept
     with each theme (:attr:`Finding.fixes`), so its rule says what the user settled on."""
+    from conkeeper.services.analysis.reflection.rules import rule_part  # rules reads findings
+
     found = []
     said = list(prompts)
     texts = [c.text for c in corrections]
     for group in cluster(texts):
         members = [corrections[i] for i in group]
-        label = theme_label(m.text for m in members)
+        label = theme_label(rule_part(m.text) for m in members)
         kind = CORRECTION_THEME if any(m.label == "correction" for m in members) else FRICTION
         first = min(m.when_ms for m in members)
-        quotes = [quote(m.text) for m in members][:5]
+        quotes = list(dict.fromkeys(quote(m.text) for m in members))[:5]  # said alike: once
         found.append(
             Finding(
                 kind,
@@ -347,7 +349,15 @@ def _run_in(folder: str, part: str, piped: bool) -> list[tuple[str, str, str]]:
     if not run:
         return []
     tool = " ".join(run["tool"].replace(" run test", " test").split())
+    if _PACKAGE_TEST.match(run["tool"]):
+        tool = PACKAGE_TEST  # `npm test`, `pnpm test`, `yarn test`: one package.json script
     return [(folder, tool, run["args"].strip())]
+
+
+# The package's `test` script, whichever package manager runs it (`bun test` is bun's own
+# runner): a failing `npm test` that passes as `pnpm test` is not still failing.
+_PACKAGE_TEST = re.compile(r"^(?:(?:npm|pnpm|yarn)(?:\s+run)?|bun\s+run)\s+test$")
+PACKAGE_TEST = "package test"
 
 
 def _unwrap(part: str) -> str:

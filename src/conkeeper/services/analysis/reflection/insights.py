@@ -22,7 +22,7 @@ from conkeeper.domain.observations import ToolEvent
 from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.reflection import findings as f
 from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, gather
-from conkeeper.services.analysis.reflection.rules import ORDER_VERBS
+from conkeeper.services.analysis.reflection.rules import ORDER_VERBS, rule_part
 from conkeeper.services.analysis.reflection.themes import (
     cluster,
     content_words,
@@ -361,7 +361,7 @@ def _themes(corrections: list[Correction]) -> list[dict[str, object]]:
     texts = [c.text for c in corrections]
     return [
         {
-            "theme": theme_label(texts[i] for i in group),
+            "theme": theme_label(rule_part(texts[i]) for i in group),
             "count": len(group),
             "quotes": list(dict.fromkeys(f.quote(texts[i]) for i in group))[:3],
         }

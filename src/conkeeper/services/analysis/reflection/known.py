@@ -155,3 +155,25 @@ def _covered_share(words: frozenset[str] | set[str], item: KnownItem) -> float:
     shared = len(words & item.words)
     share = shared / len(words)
     return share if shared >= min(2, len(words)) and share >= 0.5 else 0.0
+
+
+def contradicted(rule: str, known: list[KnownItem]) -> KnownItem | None:
+    """The rule already in memory that ``rule`` says the opposite of ("Use float for prices,
+    not Decimal." against "Money is always `Decimal`, never float."), as ``consolidate`` reads
+    a pair (:func:`relations.relate`), asked only of the memory files' and instruction files'
+    lines that share a content word with it; retros are proposals, not rules. Sharing words
+    made such a rule "already in memory", and approving one wrote both."""
+    from conkeeper.services.upkeep.freshness.relations import read, relate_readings
+
+    words = content_words(rule)
+    reading = None
+    for item in known:
+        if item.source.startswith("sessions/") or item.source == "this retro":
+            continue
+        if not words & item.words:
+            continue
+        reading = reading or read(rule)
+        relation = relate_readings(reading, read(item.text))
+        if relation is not None and relation.kind == "contradiction":
+            return item
+    return None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conkeeper.services.analysis.reflection import findings as f
-from conkeeper.services.analysis.reflection.known import KnownItem, match
+from conkeeper.services.analysis.reflection.known import KnownItem, contradicted, match
 from conkeeper.services.analysis.reflection.rules import imperative_rule
 
 HALF_LIFE_DAYS = 7.0
@@ -40,6 +40,7 @@ class Recommendation:
     memory_category: str
     count: int
     score: float
+    conflict: str = ""  # the rule in memory it says the opposite of (patterns.md "...")
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for ``--json``."""
@@ -207,8 +208,9 @@ def recommend(
     covered: list[tuple[f.Finding, KnownItem]] = []
     for finding in ranked:
         fields = _BUILDERS[finding.kind](finding)
+        against = _against(finding, str(fields["rule"]), known)
         same = match(str(fields["rule"]), known) or match(" ".join(finding.texts), known)
-        if same is not None:
+        if same is not None and against is None:
             covered.append((finding, same))
             continue
         if len(recommendations) >= LIMITS.get(depth, LIMITS["standard"]):
@@ -220,10 +222,19 @@ def recommend(
                 key=finding.key,
                 count=finding.count,
                 score=priority(finding, now),
+                conflict=f'{against.source} "{f.quote(against.text)}"' if against else "",
                 **fields,
             )
         )
     return Proposals(recommendations, covered)
+
+
+def _against(finding: f.Finding, rule: str, known: list[KnownItem]) -> KnownItem | None:
+    """The rule in memory a convention's rule contradicts: flagged, never "already in memory"
+    and never written beside it unseen."""
+    if finding.kind != f.CORRECTION_THEME or UNSTATED in rule:
+        return None
+    return contradicted(rule, known)
 
 
 def overall_scope(recommendations: list[Recommendation]) -> str:

@@ -344,6 +344,7 @@ def approve(
             f'conkeeper reflect approve {number} --text "the rule"'
         )
     target = to or item.where or "patterns.md"
+    _refuse_contradiction(memory_dir, number, item.text)
     verdict = classify(item.text)
     category = verdict.category or _MEMORY_CATEGORY.get(item.category or "", "learning")
     if by_agent:
@@ -353,6 +354,21 @@ def approve(
     with write_group():  # the rule, its dequeued corrections and the retro: one undo step
         dequeued = _route_approved(memory_dir, path, item, read_as, target, category)
     return item, path, dequeued
+
+
+def _refuse_contradiction(memory_dir: Path, number: int, rule: str) -> None:
+    """Refuse a rule that says the opposite of one memory already holds: approving wrote both,
+    and the next session read two orders that cannot both be followed."""
+    from conkeeper.domain.privacy import clean_or_empty, clip
+    from conkeeper.services.analysis.reflection.known import contradicted
+
+    against = contradicted(rule, load_known(memory_dir))
+    if against is not None:
+        raise ReflectError(
+            f'#{number} says the opposite of {against.source} "'
+            f'{clip(clean_or_empty(against.text), 80)}"; change or remove that entry first, '
+            f"or 'conkeeper reflect decline {number}'"
+        )
 
 
 def _route_approved(

@@ -376,3 +376,62 @@ def merge_edit(
         added = [line + nl for item in new_items for line in _backlog_lines(item)]
         lines[at:at] = added
     return "".join(lines)
+
+
+_QUOTED = re.compile(r'"([^"]*)"')
+_EVIDENCE_ITEM = re.compile(r"^- #(?P<number>\d+) (?P<head>.*?): (?P<quotes>\".*\")$")
+_FRICTION = "- Friction signals: "
+
+
+def _without_quotes(field: str, quotes: frozenset[str]) -> tuple[str, bool, bool]:
+    """``field`` (quotes joined by ``; ``) without those in ``quotes``: the new field, whether
+    one was cut, whether any is left."""
+    said = _QUOTED.findall(field)
+    kept = [q for q in said if q not in quotes]
+    return "; ".join(f'"{q}"' for q in kept), len(kept) < len(said), bool(kept)
+
+
+def _forget_evidence(
+    lines: list[str], quotes: frozenset[str], nl: str
+) -> tuple[set[int], set[int]]:
+    """The evidence lines to drop and the item numbers whose every quote was cut; a line
+    that keeps quotes of other sessions is rewritten in place."""
+    drop: set[int] = set()
+    emptied: set[int] = set()
+    bounds = _section(lines, "evidence")
+    for i in range(bounds[0] + 1, bounds[1]) if bounds else ():
+        line = lines[i].rstrip("\r\n")
+        found = _EVIDENCE_ITEM.match(line)
+        if line.startswith(_FRICTION) and '"' in line:
+            field, cut, left = _without_quotes(line[len(_FRICTION) :], quotes)
+            if cut:
+                lines[i] = _FRICTION + (field if left else "none") + nl
+        elif found is not None:
+            field, cut, left = _without_quotes(found["quotes"], quotes)
+            if cut and left:
+                lines[i] = f"- #{found['number']} {found['head']}: {field}{nl}"
+            elif cut:
+                drop.add(i)
+                emptied.add(int(found["number"]))
+    return drop, emptied
+
+
+def forget_edit(text: str, session_line: str, quotes: frozenset[str]) -> str:
+    """``text`` without what a retro derived from one forgotten session: its summary line
+    (starting ``session_line``), its quotes in the evidence, and each pending item whose only
+    evidence they were (with its category tag). Approved and declined items, and every line a
+    person wrote, stay: the rules are the person's once approved."""
+    lines = text.splitlines(keepends=True)
+    nl = _break(text)
+    drop, emptied = _forget_evidence(lines, quotes, nl)
+    summary = _section(lines, "session summary")
+    for i in range(summary[0] + 1, summary[1]) if summary else ():
+        if lines[i].startswith(session_line):
+            drop.add(i)
+    backlog = _section(lines, "improvement backlog")
+    for number in emptied if backlog else ():
+        assert backlog is not None
+        span = _item_span(lines, backlog[0] + 1, backlog[1], f"- [ ] #{number} ")
+        if span is not None:
+            drop.update(range(*span))
+    return "".join(line for i, line in enumerate(lines) if i not in drop)

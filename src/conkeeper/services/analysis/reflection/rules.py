@@ -753,6 +753,7 @@ _A_STATE = re.compile(
 
 # "why yum? ... ansible.builtin.dnf" / "why print()? we have structlog": a question about what
 # the agent used, answered by the user at once with what to use instead
+_USING = re.compile(r"^(?:always\s+|keep\s+|still\s+)*(?:use|using|used)\s+(?=\S)", re.I)
 _WHY_ANSWERED = re.compile(r"\bwhy\b(?P<used>[^?]{0,80}?)\s*\?+\s*(?P<answer>[^?]+?)\s*$", re.I)
 _ASKED_ABOUT = re.compile(
     r"^(?:\s*(?:is there|are there|is it|is this|are these|again|"
@@ -804,6 +805,7 @@ def _answered_question(text: str) -> str | None:
         return None
     used = _ASKED_ABOUT.sub("", match.group("used")).strip(" ,")
     used = re.sub(r"\s+again\b", "", used, flags=re.IGNORECASE).strip()
+    used = _USING.sub("", used)  # "why do you always use X?": not "not use X"
     if not used or len(used.split()) > 6:
         return f"use {what}"
     return f"use {what}, not {used}"
@@ -856,6 +858,13 @@ def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()
     readings (:data:`READINGS`) not to use: the bench's measure of each one's worth."""
     with _leaving_out(leave_out):
         return _best_rule(texts)
+
+
+def rule_part(text: str) -> str:
+    """What a theme is named by in one correction: the rule it states when one is read ("Use
+    pnpm here, not npm."), else the whole text. A sentence around the rule ("The card form is
+    the one on the checkout page.") lent the theme its words ("pnpm npm card")."""
+    return _best_rule([text]) or text
 
 
 def _best_rule(texts: list[str]) -> str | None:

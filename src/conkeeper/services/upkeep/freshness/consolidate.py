@@ -397,6 +397,28 @@ def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _It
     return (first, second) if first.rank[1] >= second.rank[1] else (second, first)
 
 
+# "Except in `legacy/`, ...", "Unless ...": an entry that qualifies the one right above it
+_EXCEPTION = re.compile(
+    rb"^\s*[-*+]\s+(?:\*\*)?(?:except|unless|but|however|exception|apart from|other than|"
+    rb"not in|only in|ausser|au\xc3\x9fer|sauf|excepto|salvo|tranne)\b",
+    re.IGNORECASE,
+)
+
+
+def _qualified(item: _Item) -> bool:
+    """Whether the entry right below ``item`` (after its tag lines and blank lines) is an
+    exception to it: removing ``item`` as a duplicate would leave the exception under another
+    rule, or under none."""
+    try:
+        raw = item.path.read_bytes().splitlines()
+    except OSError:
+        return False
+    at = item.entry.end + len(item.tags)
+    while at < len(raw) and not raw[at].strip():
+        at += 1
+    return at < len(raw) and bool(_EXCEPTION.match(raw[at]))
+
+
 def _labels(item: _Item) -> frozenset[bytes]:
     """The category and tag lines under an entry (``<!-- @category: convention -->``): a
     person's filing of it, which a merge that removes the copy carrying them would lose."""
@@ -437,6 +459,10 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
             keep, drop = _keeper(first, second, relation)
             if drop.children:
                 continue  # a merge would delete the bullets under it, which the other lacks
+            if _qualified(drop):
+                if _qualified(keep):
+                    continue  # each copy carries an exception of its own
+                keep, drop = drop, keep  # the exception below it names this copy
             keep_side = sides[0] if keep is first else sides[1]
             proposal.keep = keep_side.where
             proposal.remove = f"{drop.rel}:{drop.entry.start}"

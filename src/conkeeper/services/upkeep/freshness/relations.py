@@ -3580,7 +3580,7 @@ def _contained_detail(a: Reading, b: Reading) -> Relation | None:
             or long.restricted & short.universal
             or long.qualifiers - short.weights.keys()  # placed somewhere narrower
             or long.scopes - short.scopes
-            or not any(subjects <= clause for clause in long.clauses)
+            or not _said_in_one_clause(subjects, long)
         ):
             continue
         governed = frozenset().union(*long.flipped) if long.flipped else frozenset()
@@ -3592,6 +3592,25 @@ def _contained_detail(a: Reading, b: Reading) -> Relation | None:
             continue
         return Relation(DUPLICATE, 1.0, MORE_DETAIL)
     return None
+
+
+_ASIDE = re.compile(r"\s*\([^()]*\)")  # a bracketed aside: "nightly ETL (`etl/nightly.py`) runs"
+_CLAUSE_END = re.compile(r"[,;:.\u2014](?:\s|$)")  # where a clause ends ("02:00", "0,01" end none)
+
+
+def _said_in_one_clause(subjects: set[str], long: Reading) -> bool:
+    """Whether one clause of ``long`` names every subject, a clause parted by a bracketed
+    aside read whole too ("The nightly ETL (`etl/nightly.py`, DAG `x`) starts at 02:00": the
+    comma inside the brackets parts no clause; what follows the clause's end, ", since we
+    roll out code after migrating", is no part of it)."""
+    if any(subjects <= clause for clause in long.clauses):
+        return True
+    for aside in _ASIDE.finditer(long.source):
+        before = _CLAUSE_END.split(long.source[: aside.start()])[-1]
+        after = _CLAUSE_END.split(long.source[aside.end() :])[0]
+        if subjects <= read(f"{before} {after}").weights.keys():
+            return True
+    return False
 
 
 def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:

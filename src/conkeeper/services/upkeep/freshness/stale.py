@@ -261,6 +261,7 @@ class _Checker:
         self.events: dict[str, list[Event]] = {}
         self.by_base: dict[str, list[str]] | None = None
         self.deletions: dict[str, tuple[Event | None, str]] = {}
+        self.staged: dict[str, str] | None = None  # renames in the index, not yet committed
         self.tree = _Tree(root, None)
         self.code: dict[str, str] = {}
         self.grep: dict[str, set[str]] = {}
@@ -571,11 +572,31 @@ class _Checker:
             else:
                 self._add(rel, entry, path, "deleted", f"deleted: {old}", event.commit)
             return True
+        moved = self._staged_move(path) if self.report.git else None
+        if moved is not None:
+            gone = self._names_not_in(entry, moved)
+            self._add(rel, entry, path, "renamed", f"renamed to {moved} (staged){gone}")
+            return True
         if self.tree.plausible(path) or path in self.seen_before:
             where = "the work tree or its recent history" if self.report.git else "the work tree"
             self._add(rel, entry, path, "missing", f"not in {where}")
             return True
         return False
+
+    def _staged_move(self, path: str) -> str | None:
+        """Where a ``git mv`` not yet committed moved the cited file (one ``git diff
+        --cached`` call, asked only when a cited file is gone and no commit moved it): it is
+        renamed, not missing."""
+        if self.staged is None:
+            self.report.git_calls += 1
+            args = ["diff", "--cached", "-M", "--name-status", "-z", "--no-ext-diff"]
+            self.staged = parse_staged_renames(run_git(self.root, args))
+        clean = path.rstrip("/")
+        new = self.staged.get(clean)
+        if new is None:  # a short path (``cart.py``, ``shop/cart.py``)
+            found = [n for old, n in self.staged.items() if old.endswith("/" + clean)]
+            new = found[0] if len(found) == 1 else None
+        return new if new is not None and (self.root / new).exists() else None
 
     def _names_not_in(self, entry: Entry, new: str) -> str:
         """What a renamed file lost of the names ``entry`` cites (", and `apply_coupon` is
@@ -964,3 +985,19 @@ def cached_stale(
     report = find_stale(root, memory_dir, previously_seen(root, identity, env))
     store_cached(report, root, identity, current, env)
     return report
+
+
+def parse_staged_renames(output: str | None) -> dict[str, str]:
+    """``{old: new}`` from ``git diff --cached -M --name-status -z`` (``R100 old new``)."""
+    fields = (output or "").split("\0")
+    renames: dict[str, str] = {}
+    i = 0
+    while i < len(fields) and fields[i]:
+        status = fields[i]
+        if status.startswith(("R", "C")) and i + 2 < len(fields):
+            if status.startswith("R"):
+                renames[fields[i + 1]] = fields[i + 2]
+            i += 3
+        else:
+            i += 2
+    return renames

@@ -11,8 +11,10 @@ spelled-out software terms as the abbreviation people use for them (:data:`SPELL
 both spellings meet as one concept; :data:`ALIASES` maps single-word variants ("w/", "repro",
 "whl", "darwin") onto the word :mod:`.relations` already knows. Counts are one number
 ("50,000", "100k"), a switch given ``true``/``false`` is the switch said enabled or disabled
-(`` `catchup=False` `` is "`catchup` disabled"), and a few idioms are said plainly ("stays out
-of git" is "never committed", work "in the background" is asynchronous). Struck-through text
+(`` `catchup=False` `` is "`catchup` disabled"), a few idioms are said plainly ("stays out
+of git" is "never committed", work "in the background" is asynchronous), a frequency has one
+form ("once per minute" and "every 60 seconds", "twice a year" and "every 6 months"), and so do
+a percentile ("99th percentile", "p99") and a severity ("Severity 1", "SEV1"). Struck-through text
 is kept; struck text followed by an arrow (``~~old~~ → new``) is reported: it marks a note
 that something changed.
 
@@ -187,6 +189,14 @@ SPELLED_OUT = _spelled(
 SPELLED_OUT += _spelled(
     """
     dead letter = dlq
+    azure active directory = aad
+    microsoft entra id = aad
+    microsoft graph = msgraph
+    ms graph = msgraph
+    estimated time of arrival = eta
+    text message = sms
+    backend for frontend = bff
+    merge request = mr
     primary account number = pan
     card number = pan
     """
@@ -331,7 +341,15 @@ ALIASES = {
     "b4": "before",
     "wp": "wordpress",
     "ops": "operations",
+    "gl": "gitlab",
 }
+# A percentile and a severity in one spelling: "99th percentile" and "99th-percentile" are
+# "p99", "Severity 1" and "sev 1" are "sev1".
+_PERCENTILE = re.compile(r"\b(\d{2}(?:\.\d+)?)(?:th)?[\s-]percentile\b", re.IGNORECASE)
+_SEVERITY = re.compile(r"\b(?:severity|sev)[\s-]?(\d)\b", re.IGNORECASE)
+# "UTF-8 (only)": a restriction in brackets restricts what it follows, as "UTF-8 only" does
+# (read as a bracket of its own it restricted nothing).
+_BRACKETED_ONLY = re.compile(r"\s*\(\s*(only|just|solely|exclusively)\s*\)", re.IGNORECASE)
 # List markers before the entry's text ("- ", "* ", "1. ", or "- - " when a bullet quotes one).
 _BULLET = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)+")
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]*)\)")
@@ -394,6 +412,92 @@ def _kilo(match: re.Match[str]) -> str:
 _EVERY = re.compile(r"\b(?:every|each|once a|once per)\s+(night|day|week|month|hour|year)\b", re.I)
 _PERIODIC = {"night": "nightly", "day": "daily", "week": "weekly", "month": "monthly"}
 _PERIODIC |= {"hour": "hourly", "year": "yearly"}
+# How often, in one form (:func:`_often`): "once per minute", "every minute" and "every 60
+# seconds" are "every 1 minute"; "every 24 hours" is "daily"; "twice a year" is "every 6
+# months", "twice a day" "every 12 hours"; "two times weekly" and "twice a week" are "2 times
+# weekly". Only exact equivalences: "twice a month" stays as it is written.
+_COUNT = r"once|twice|thrice|one\s+time|two\s+times|three\s+times|four\s+times|\d+\s*(?:times|x)"
+_TIMES_PER = re.compile(
+    rf"\b({_COUNT})\s+(?:a|an|per|each|every)\s+(second|minute|hour|day|night|week|month|year)\b",
+    re.IGNORECASE,
+)
+_TIMES_PERIODIC = re.compile(
+    rf"\b({_COUNT})\s+(hourly|daily|nightly|weekly|monthly|yearly)\b", re.IGNORECASE
+)
+# ("every second Tuesday" is an ordinal: "second" is read after "once" only)
+_EVERY_UNIT = re.compile(
+    r"\b(?:every|each|once a|once per)\s+(minute)\b|\bonce (?:a|per) (second)\b", re.IGNORECASE
+)
+_EVERY_COUNT = re.compile(
+    r"\b(?:every|each)\s+(\d+)\s?(seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|months?)\b",
+    re.IGNORECASE,
+)
+_COUNTS = {"once": 1, "one": 1, "twice": 2, "two": 2, "thrice": 3, "three": 3, "four": 4}
+# A period's length in the next smaller unit, and that unit: a day is 24 hours.
+_SPLIT = {
+    "minute": (60, "seconds"),
+    "hour": (60, "minutes"),
+    "day": (24, "hours"),
+    "night": (24, "hours"),
+    "week": (7, "days"),
+    "year": (12, "months"),
+}
+# "every 24 hours" is one whole period: the word for it.
+_WHOLE = {
+    ("second", 60): "every 1 minute",
+    ("minute", 60): "hourly",
+    ("hour", 24): "daily",
+    ("day", 7): "weekly",
+    ("month", 12): "yearly",
+}
+_PERIOD_OF = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week"}
+_PERIOD_OF |= {"monthly": "month", "yearly": "year"}
+
+
+def _count(word: str) -> int:
+    """The count a frequency is said with ("twice", "3 times", "3x")."""
+    head = word.lower().split()[0].rstrip("x")
+    return _COUNTS[head] if head in _COUNTS else int(head)
+
+
+def _per(count: int, period: str) -> str | None:
+    """``count`` times per ``period`` as one form: the periodic word once ("weekly"), "every
+    1 minute", an even split into the next smaller unit ("every 6 months"), else ``None``."""
+    if count == 1:
+        return _PERIODIC.get(period, f"every 1 {period}")
+    whole, smaller = _SPLIT.get(period, (0, ""))
+    if whole and whole % count == 0 and period != "week":
+        return f"every {whole // count} {smaller}"
+    return None
+
+
+def _often(text: str) -> str:
+    """Frequencies in one form (see :data:`_TIMES_PER`)."""
+
+    def times_per(match: re.Match[str]) -> str:
+        count, period = _count(match.group(1)), match.group(2).lower()
+        said = _per(count, period)
+        if said is not None:
+            return said
+        return f"{count} times {_PERIODIC[period]}" if period in _PERIODIC else match.group()
+
+    def times_periodic(match: re.Match[str]) -> str:
+        count, word = _count(match.group(1)), match.group(2).lower()
+        return _per(count, _PERIOD_OF[word]) or f"{count} times {word}"
+
+    def every_count(match: re.Match[str]) -> str:
+        unit = match.group(2).lower().rstrip("s") or "s"
+        unit = {"sec": "second", "s": "second", "min": "minute", "hr": "hour", "h": "hour"}.get(
+            unit, unit
+        )
+        return _WHOLE.get((unit, int(match.group(1))), match.group())
+
+    text = _TIMES_PER.sub(times_per, text)
+    text = _TIMES_PERIODIC.sub(times_periodic, text)
+    text = _EVERY_UNIT.sub(lambda m: f"every 1 {(m.group(1) or m.group(2)).lower()}", text)
+    return _EVERY_COUNT.sub(every_count, text)
+
+
 # Said in words: "steer clear of" is "avoid", "turned off" is "disabled", "switched on" is
 # "enabled", "stays out of git" is "never committed", work "in the background" or a
 # "background job" is asynchronous.
@@ -475,6 +579,10 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _ARROW.sub(" ", text)
     for pattern, replacement in _WORDED:
         text = pattern.sub(replacement, text)
+    text = _BRACKETED_ONLY.sub(r" \1", text)
+    text = _often(text)
+    text = _PERCENTILE.sub(lambda m: f"p{m.group(1)}", text)
+    text = _SEVERITY.sub(lambda m: f"sev{m.group(1)}", text)
     text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
     text = _WITH.sub(lambda m: _WITH_WORDS.get(m.group().lower(), "with"), text)
     text = _SWITCH_SPAN.sub(lambda m: _switch(m, "`"), text)
