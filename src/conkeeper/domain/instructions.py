@@ -2885,10 +2885,7 @@ def _an_order(sentence: str) -> bool:
     of command, or with "you/agents should|can|must"."""
     rest = _LABEL.sub("", sentence.strip(), count=1)
     rest = _CONDITION.sub("", rest, count=1).strip(" -*>`'\"").lower()
-    if re.match(
-        r"(?:you|agents?|claude|it|they|the\s+(?:agent|assistant))\s+(?:should|can|may|must)\b",
-        rest,
-    ):
+    if _MODAL_START.match(rest):
         return True
     first = rest.split(" ", 1)[0].strip(",:")
     return first in _ORDER_VERBS

@@ -81,10 +81,6 @@ EXTRA_TEMPLATES: dict[str, str] = {
     "retro-template.md": "a sessions/YYYY-MM-DD-retro.md retrospective",
 }
 
-CORRECTIONS_QUEUE_HEADER = (
-    "# Corrections Queue\n<!-- Auto-populated by ConKeeper UserPromptSubmit hook -->\n\n"
-)
-
 
 def template_text(name: str) -> str:
     """The packaged template ``name`` (e.g. ``"patterns.md"``); ``KeyError`` if there is none."""

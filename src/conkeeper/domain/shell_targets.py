@@ -8,9 +8,14 @@ text is all the hook has: no diff, no network) and, when this module says the co
 of those files, judges the command's text as the written text. A download into such a file is
 reported whatever it holds: its text is not in the command.
 
-Pure and standard library only; the hook imports this module only when
+It also says whether a command may leave a process running after it returns
+(:func:`detaches`), which keeps that command's agent shell span open
+(:mod:`conkeeper.storage.agent_shells`).
+
+Pure and standard library only; the hook imports this module (about 2 ms) only when
 :func:`conkeeper.domain.paths.mentions_agent_instruction_file` (substring checks) finds such a
-name in the command, so any other command costs nothing more.
+name in the command, or ``hooks.on_tool._DETACH_WORDS`` a word :func:`detaches` looks for, so
+any other command costs nothing more.
 """
 
 from __future__ import annotations
@@ -127,6 +132,7 @@ def patch_additions(patch: str) -> dict[str, str]:
 # A command that leaves a process running after it returns: a job put in the background
 # (``&`` that is not ``&&`` nor a redirection's ``>&``/``&>``), ``nohup``, ``setsid``,
 # ``disown``, ``at``/``batch``, ``systemd-run``, a detached ``tmux``/``screen``, ``daemonize``.
+# Each needs a word in ``hooks.on_tool._DETACH_WORDS``, the hook's check before importing this.
 _DETACHES = re.compile(
     r"(?<![&>|])&(?![&>])|\b(?:nohup|setsid|disown|systemd-run|daemonize|start-stop-daemon|"
     r"batch)\b|\bat\s+(?:now|-f|\d)|\btmux\b[^;|&\n]*\s-d\b|\bscreen\b[^;|&\n]*\s-d"

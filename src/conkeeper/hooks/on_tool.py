@@ -88,6 +88,8 @@ def _note_agent_shell(ctx: HookContext) -> None:
         log(f"hook {ctx.event}: agent shell span not noted ({exc})", env=ctx.env)
 
 
+# A substring of every command ``domain.shell_targets.detaches`` matches (kept in step with its
+# pattern): any other command skips that module's import (about 2 ms).
 _DETACH_WORDS = (
     "&",
     "nohup",
@@ -522,11 +524,9 @@ def _memory_write_warning(ctx: HookContext) -> str | None:
     if ctx.event != "PostToolUse" or ctx.location is None:
         return None
     tool_input = ctx.payload.tool_input
-    target = _spelled_plainly(str(tool_input.get("file_path") or ""), ctx.payload.cwd)
-    folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
-    if folder is None and target:
-        target = _linked_target(ctx, target)
-        folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
+    target, folder = _session_memory_target(
+        ctx, _spelled_plainly(str(tool_input.get("file_path") or ""), ctx.payload.cwd)
+    )
     elsewhere = folder is None  # another project's memory folder: the notice names the path
     if folder is None:
         folder = _other_memory_folder(target)
@@ -707,6 +707,16 @@ def _outbound_config_notice(ctx: HookContext, folder: Path, written: str) -> str
         "this decides where your sessions, memory or API keys are sent. Check it "
         "(conkeeper config show) and change it back if you did not ask for it."
     )
+
+
+def _session_memory_target(ctx: HookContext, target: str) -> tuple[str, Path | None]:
+    """``target`` and the session's memory folder it is in, followed through a link into one
+    (:func:`_linked_target`); ``(target, None)`` when it is in none."""
+    folder = next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
+    if folder is not None or not target:
+        return target, folder
+    target = _linked_target(ctx, target)
+    return target, next((d for d in _memory_dirs(ctx) if target.startswith(f"{d}/")), None)
 
 
 def _linked_target(ctx: HookContext, target: str) -> str:

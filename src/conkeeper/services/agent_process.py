@@ -114,10 +114,12 @@ _SLACK_MS = (
 
 def _detached_starts(pid: int) -> list[tuple[int, str, int]]:
     """``(pid, name, start in Unix ms)`` of each detached process from ``pid`` up to init."""
-    boot_ms = _boot_ms()
+    from conkeeper.storage.agent_shells import boot_ms
+
+    boot = boot_ms()
     found: list[tuple[int, str, int]] = []
     seen: set[int] = set()
-    while pid > 1 and pid not in seen and len(seen) < MAX_DEPTH and boot_ms is not None:
+    while pid > 1 and pid not in seen and len(seen) < MAX_DEPTH and boot is not None:
         seen.add(pid)
         stat = _read(pid, "stat")
         if stat is None:
@@ -129,21 +131,9 @@ def _detached_starts(pid: int) -> list[tuple[int, str, int]]:
         except (IndexError, ValueError):
             break
         if (session == pid and tty == 0) or parent == 1:
-            found.append((pid, name, boot_ms + ticks * 1000 // os.sysconf("SC_CLK_TCK")))
+            found.append((pid, name, boot + ticks * 1000 // os.sysconf("SC_CLK_TCK")))
         pid = parent
     return found
-
-
-def _boot_ms() -> int | None:
-    """When the system started, in Unix ms (``btime`` of ``/proc/stat``), else None."""
-    try:
-        with open("/proc/stat", "rb") as handle:
-            for line in handle:
-                if line.startswith(b"btime "):
-                    return int(line.split()[1]) * 1000
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
 
 
 def _read(pid: int, what: str) -> bytes | None:

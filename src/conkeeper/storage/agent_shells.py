@@ -63,14 +63,9 @@ def windows(
     """The ``(start, end)`` spans of the agents' shell commands noted, in ms; one still
     running (or never ended) lasts until ``now_ms``, at most :data:`OPEN_MS` (left out when
     not ``running``: its own end will account for what it did)."""
-    try:
-        with open(_path(env), "rb") as handle:
-            data = handle.read(MAX_BYTES * 2)
-    except OSError:
-        return []
     starts: dict[str, int] = {}
     spans: list[tuple[int, int]] = []
-    for edge, stamp, key in _lines(data):
+    for edge, stamp, key in _lines(env):
         if edge == "start":
             starts[key] = stamp
         elif edge == "end" and _paired(starts, key):
@@ -84,15 +79,10 @@ def left_behind(now_ms: int, env: Mapping[str, str] | None = None) -> list[Left]
     """The commands noted ``left`` (a process of theirs may still run): ``(key, start, end,
     closed)`` in ms, ``closed`` the time a look found none of its processes running (``None``
     while open; an open one lasts at most :data:`OPEN_MS`)."""
-    try:
-        with open(_path(env), "rb") as handle:
-            data = handle.read(MAX_BYTES * 2)
-    except OSError:
-        return []
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}
     left: dict[str, Left] = {}
-    for edge, stamp, key in _lines(data):
+    for edge, stamp, key in _lines(env):
         if edge == "start":
             starts[key] = stamp
         elif edge == "end" and _paired(starts, key):
@@ -108,8 +98,8 @@ def still_running(start_ms: int, end_ms: int, slack_ms: int = 2000) -> bool:
     """True when a process that started between ``start_ms`` and ``end_ms`` (Unix ms, give or
     take ``slack_ms``: start times rest on the boot time in whole seconds) still runs, other
     than this process and its parents; from ``/proc`` (False where there is none)."""
-    boot_ms, tick = _boot_ms(), os.sysconf("SC_CLK_TCK")
-    if boot_ms is None:
+    boot, tick = boot_ms(), os.sysconf("SC_CLK_TCK")
+    if boot is None:
         return False
     mine = _ancestors(os.getpid())
     try:
@@ -119,7 +109,7 @@ def still_running(start_ms: int, end_ms: int, slack_ms: int = 2000) -> bool:
     for name in names:
         if not name.isdigit() or int(name) in mine:
             continue
-        started = _started_ms(int(name), boot_ms, tick)
+        started = _started_ms(int(name), boot, tick)
         if started is not None and start_ms - slack_ms <= started <= end_ms + slack_ms:
             return True
     return False
@@ -138,7 +128,13 @@ def _paired(starts: dict[str, int], key: str) -> bool:
     return True
 
 
-def _lines(data: bytes) -> Iterator[tuple[str, int, str]]:
+def _lines(env: Mapping[str, str] | None) -> Iterator[tuple[str, int, str]]:
+    """The file's lines as ``(edge, ms, key)``, oldest first (none when it cannot be read)."""
+    try:
+        with open(_path(env), "rb") as handle:
+            data = handle.read(MAX_BYTES * 2)
+    except OSError:
+        return
     for raw in data.decode("utf-8", "replace").splitlines():
         parts = raw.split(" ", 2)
         if len(parts) == 3 and parts[1].isdigit():
@@ -154,11 +150,11 @@ def _stat_fields(pid: int) -> list[bytes]:
         return []
 
 
-def _started_ms(pid: int, boot_ms: int, tick: int) -> int | None:
+def _started_ms(pid: int, boot: int, tick: int) -> int | None:
     fields = _stat_fields(pid)
     if len(fields) < 20 or fields[0] == b"Z":  # a zombie has exited
         return None
-    return boot_ms + int(fields[19]) * 1000 // tick
+    return boot + int(fields[19]) * 1000 // tick
 
 
 def _ancestors(pid: int) -> set[int]:
@@ -170,8 +166,9 @@ def _ancestors(pid: int) -> set[int]:
     return found
 
 
-def _boot_ms() -> int | None:
-    """When the system started, in Unix ms (``btime`` of ``/proc/stat``), else None."""
+def boot_ms() -> int | None:
+    """When the system started, in Unix ms (``btime`` of ``/proc/stat``), else None: what a
+    process's start time in ``/proc/PID/stat`` (ticks since boot) is counted from."""
     try:
         with open("/proc/stat", "rb") as handle:
             for line in handle:

@@ -33,23 +33,23 @@ def note(folder: str, env: Mapping[str, str] | None = None) -> None:
     if known and known[-1] == folder:
         return
     others = [line for line in known if line != folder]
-    kept = [*others[-(MAX_FOLDERS - 1) :], folder]
-    path = _path(env)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{FILE}.{os.getpid()}.tmp")
-    temporary.write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
-    os.replace(temporary, path)
+    _write([*others[-(MAX_FOLDERS - 1) :], folder], env)
 
 
 def forget(root: str, env: Mapping[str, str] | None = None) -> None:
     """Drop the folders inside ``root`` (a forgotten project) from the list."""
     known = _read(env)
     kept = [line for line in known if line != root and not line.startswith(root.rstrip("/") + "/")]
-    if kept == known:
-        return
+    if kept != known:
+        _write(kept, env)
+
+
+def _write(folders: list[str], env: Mapping[str, str] | None) -> None:
+    """Replace the list with ``folders``, written whole or not at all."""
     path = _path(env)
+    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{FILE}.{os.getpid()}.tmp")
-    temporary.write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
+    temporary.write_text("".join(f"{line}\n" for line in folders), encoding="utf-8")
     os.replace(temporary, path)
 
 

@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 BACKUP_NAME = "conkeeper-backup.db"
 LAST_RESTORE_NAME = "last-restore.txt"  # the notice of the last restore, for doctor
 BACKUP_INTERVAL_S = 3600  # a command backs up when the last backup is older and rows came since
-HISTORY_TABLES = ("sessions", "observations", "session_summaries")
 
 
 def backup_folder(db_file: Path | str) -> Path:

@@ -129,12 +129,6 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def record_tool_start(state: SessionState, tool_use_id: str, start_ms: int | None = None) -> None:
-    """Remember when a tool started (PreToolUse) so PostToolUse can compute its duration."""
-    stamp = now_ms() if start_ms is None else start_ms
-    state.update(lambda data: note_tool_start(data, tool_use_id, stamp))
-
-
 def note_tool_start(data: dict[str, Any], tool_use_id: str, stamp: int) -> None:
     """Inside an ``update``: record a tool's start time (the oldest dropped past a limit)."""
     starts = data.get("tool_starts")

@@ -266,15 +266,12 @@ def _cached(
     """The cached answer for the current signature and settings (else ``None``), the key and
     the cache file."""
     import json
-    import zlib
 
-    from conkeeper.domain.paths import data_home
-    from conkeeper.services.upkeep.freshness.report import signature
+    from conkeeper.services.upkeep.freshness.report import health_cache_path, signature
 
     try:
         key = f"{signature(root, memory_dir)}:{staleness_commits}:{diff_commits}:{root}"
-        name = f"{zlib.crc32(str(root).encode('utf-8', 'replace')):08x}-health.json"
-        path = data_home(env) / "freshness" / name
+        path = health_cache_path(root, env)
     except Exception:
         return None, "", None
     try:

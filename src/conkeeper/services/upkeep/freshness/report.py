@@ -225,12 +225,19 @@ def cache_path(identity: str, env: Mapping[str, str] | None = None) -> Path:
     return data_home(env) / "freshness" / f"{key}.json"
 
 
+def health_cache_path(root: Path | str, env: Mapping[str, str] | None = None) -> Path:
+    """Where SessionStart's cached health answer for the work tree ``root`` lives (beside the
+    report; :mod:`.health` writes it, a forget removes it)."""
+    from conkeeper.domain.paths import data_home
+
+    key = f"{zlib.crc32(str(root).encode('utf-8', 'replace')):08x}"
+    return data_home(env) / "freshness" / f"{key}-health.json"
+
+
 def forget_cached(identity: str, env: Mapping[str, str] | None = None) -> None:
     """Remove a forgotten project's cached report and SessionStart health answer (both name
     its folder)."""
-    report = cache_path(identity, env)
-    health = report.with_name(report.stem + "-health.json")  # keyed alike, by the root's path
-    for path in (report, health):
+    for path in (cache_path(identity, env), health_cache_path(identity, env)):
         with contextlib.suppress(OSError):
             path.unlink()
 
