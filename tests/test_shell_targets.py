@@ -62,3 +62,24 @@ def test_any_command_text_gets_an_answer_naming_an_instruction_file(command: str
 )
 def test_a_redirect_into_claude_md_is_always_seen(operator: str, words: str) -> None:
     assert instruction_file_written(f"echo {words!r} {operator} CLAUDE.md") is not None
+
+
+_DETACHING = ["nohup make serve", "npm run dev &", "setsid ./worker", "at now -f job.sh", "batch"]
+
+
+@given(
+    command=st.sampled_from(_DETACHING),
+    space=st.sampled_from([" ", "\t", "  ", " \t"]),
+    head=st.sampled_from(["", "cd web && ", "FOO=1 "]),
+)
+def test_the_hooks_quick_word_check_never_hides_a_detaching_command(
+    command: str, space: str, head: str
+) -> None:
+    """The tool hook imports ``detaches`` only when a quick word check passes; the check must
+    pass for every command ``detaches`` matches, whatever whitespace separates its words (a
+    tab after ``at`` slipped past it)."""
+    from conkeeper.domain.shell_targets import detaches
+    from conkeeper.hooks.on_tool import _detaches
+
+    text = head + command.replace(" ", space)
+    assert _detaches(text) == detaches(text)

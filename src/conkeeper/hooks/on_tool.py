@@ -99,6 +99,8 @@ _DETACH_WORDS = (
     "daemon",
     "batch",
     "at ",
+    "at\t",
+    "at\n",
     "tmux",
     "screen",
 )
