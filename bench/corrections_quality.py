@@ -147,13 +147,26 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   lines in other languages; ``TRAIN_EXTRA12.md``) was measured once before its texts were read
   (2026-11-27 22:15 UTC, round 19's detector; ``TRAIN_EXTRA12_FIRST.md``): low FP .010 recall
   .657, medium .048 / .736, high .117 / .780. The scorer's 40th author since round 20.
+* ``blind28.jsonl`` (415 prompts: an embedded C developer on Zephyr, a Rails developer, a
+  Flutter developer, a Rust systems developer, a PyTorch ML engineer and a Symfony developer; 126
+  lines (30 %) in sixteen other languages; ``BLIND28.md``), committed at 22:14 UTC before rounds
+  20-22 began, measured once on the previous stop's detector (6a97ff9: low FP .009 recall .805,
+  medium .050 / .897) and once after rounds 20-22 (92bad67: low .009 / .831, medium .032 / .892;
+  ``BLIND28_FIRST.md``). Seen since; not trained on.
+* ``blind29.jsonl`` (413 prompts: a Django/HTMX, a Unity/C#, an Ansible/Linux, a SvelteKit, a
+  Kotlin Android and a dbt/BigQuery persona; about 100 lines (24 %) in sixteen other languages;
+  ``BLIND29.md``), committed at 22:47 UTC while rounds 20-21 ran, measured once on the previous
+  stop's detector (6a97ff9: low .014 / .822, medium .023 / .885) and once after rounds 20-22
+  (92bad67: low .014 / .853, medium .023 / .901: both targets met at both levels;
+  ``BLIND29_FIRST.md``). Seen since; not trained on.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (27: blind28 and any later one); ``--skip blind28`` skips only the named
+  :data:`SEEN_BLIND` (29: blind30 and any later one); ``--skip blind30`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
   set past 27 (its list of authors is explicit; blind 22 to 27, each measured once,
-  ``BLIND22_FIRST.md`` .. ``BLIND27_FIRST.md``, are trained on since rounds 14 to 19).
+  ``BLIND22_FIRST.md`` .. ``BLIND27_FIRST.md``, are trained on since rounds 14 to 19; blind28
+  and blind29, measured once, are not).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
@@ -814,7 +827,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 27  # blind sets 1-27 were measured (26, 27 once: BLIND2[67]_FIRST.md; trained on)
+SEEN_BLIND = 29  # blind sets 1-29 were measured (28, 29 once: BLIND2[89]_FIRST.md; not trained on)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

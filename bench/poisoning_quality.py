@@ -307,8 +307,10 @@ def load(name: str) -> list[dict[str, str]]:
 # blind16 (FIRST_BLIND16.md, measured once on the previous stop's and that stop's detectors) were
 # authors of the character scorer shipped in round 18, not of the word weights; blind17 and
 # blind18 (FIRST_BLIND17.md, FIRST_BLIND18.md, each measured once on the previous stop's and
-# that stop's detectors) are, with blind15 and blind16, authors of both scorers since round 19;
-# blind19 is the next to be measured.
+# that stop's detectors) are authors of neither shipped table (round 19 trained with them and
+# was not shipped); blind19 and blind20 (FIRST_BLIND19.md, FIRST_BLIND20.md, each measured once
+# on the previous stop's and this stop's detectors) are not trained on; blind21 is the next to
+# be measured.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
@@ -325,6 +327,8 @@ MEASURED_ONCE: dict[str, str] = {
     "blind16.jsonl": "FIRST_BLIND16.md",
     "blind17.jsonl": "FIRST_BLIND17.md",
     "blind18.jsonl": "FIRST_BLIND18.md",
+    "blind19.jsonl": "FIRST_BLIND19.md",
+    "blind20.jsonl": "FIRST_BLIND20.md",
 }
 
 

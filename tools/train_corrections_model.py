@@ -10,7 +10,8 @@ Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): t
 corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-27 (each written by
 a different helper; blind 26 and 27, each measured once, ``BLIND26_FIRST.md`` and
 ``BLIND27_FIRST.md``, since round 19). The list is
-explicit: a later blind set (``blind28.jsonl`` ...) is never read here, so it stays unseen by
+explicit: blind28 and blind29 (measured once, ``BLIND28_FIRST.md``, ``BLIND29_FIRST.md``) and a
+later blind set (``blind30.jsonl`` ...) are never read here, so it stays unseen by
 the model and by every choice made here until it is added as an author.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained

@@ -37,7 +37,9 @@ measured once, not trained on), ``FIRST_TRAIN15.md`` (69.1% / 96.5% with round 1
 measured once before it was read; trained on in round 19's report, not shipped),
 ``FIRST_TRAIN16.md`` (65.6% / 94.5%) and ``FIRST_TRAIN17.md`` (61.0% / 96.6%, both with round
 20's detector, measured once before they were read; trained on in round 21's report, not
-shipped); ``blind19.jsonl`` is the next).
+shipped), ``FIRST_BLIND19.md`` (75.2% / 98.2%) and ``FIRST_BLIND20.md`` (72.1% / 97.8%, both
+the same with the previous stop's detector and this stop's, measured once, not trained on);
+``blind21.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
