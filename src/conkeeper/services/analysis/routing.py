@@ -184,8 +184,9 @@ def apply_item(
     source: str = "user-cli",
     by_agent: bool = False,
 ) -> RoutedItem:
-    """Write queue item ``line`` (its id or line number, :func:`_find`; or ``text``, its
-    rephrasing) into ``target``, then dequeue it.
+    """Write queue item ``line`` (its id or line number, :func:`_find`) into ``target`` as the
+    rule it states (:func:`queued_rule`), or as ``text``, the person's own wording, then dequeue
+    it.
 
     ``target`` ``adr`` writes a new architecture decision record (titled ``title``, or the
     rule's first words) and regenerates ``decisions/INDEX.md``.
@@ -200,16 +201,17 @@ def apply_item(
     approved".
     """
     item = _find(memory_dir, line)
-    rule = (text or item.text).strip()
-    if not rule:
-        raise RoutingError("the entry text is empty")
-    provenance = "correction"
+    worded = (text or "").strip()
+    if target != "adr":
+        resolve_target(memory_dir, target)  # a wrong target is said before a missing rule
+    rule = worded or queued_rule(item)
+    provenance = "correction"  # the person approved it; a rule read from their words stays theirs
     if by_agent:
         held = _hold_agent_order(memory_dir, item, rule, target, category, title)
         if held is not None:
             return held
         source = "agent-cli"
-        if " ".join(rule.split()) != " ".join(item.text.split()):
+        if worded and " ".join(worded.split()) != " ".join(item.text.split()):
             provenance = "agent-correction"  # the agent's words, not the user's
     with write_group():  # the rule and its dequeue are one step for undo
         if target == "adr":
@@ -225,6 +227,23 @@ def apply_item(
         )
         _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
+
+
+def queued_rule(item: QueueItem) -> str:
+    """The rule queued ``item`` states, as reflection writes one (imperative, self-contained,
+    without the complaint around it: :func:`~conkeeper.services.analysis.reflection.rules.
+    imperative_rule`), so a memory file never holds the raw prompt ("No, use pnpm, not npm")
+    as a convention. Refused when it states none: only the person's own ``--text`` can say it."""
+    # loaded here: remember and MCP reach this module's add_entry without needing the readings
+    from conkeeper.services.analysis.reflection.rules import imperative_rule
+
+    rule = imperative_rule([item.text])
+    if rule is None:
+        raise RoutingError(
+            f"no rule can be read from {item_id(item)} without your words; pass "
+            '--text "<the rule>" (the queued prompt is never written as it is)'
+        )
+    return rule
 
 
 def _hold_agent_order(
