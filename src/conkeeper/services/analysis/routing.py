@@ -1,8 +1,9 @@
 """Routing queued corrections into memory (spec F13): apply one to a memory file, or reject it.
 
 The memory-sync skill proposes a target for each queued item and asks the user; this module
-carries out the decision. An applied item becomes a bullet (usually rephrased by the agent as a
-rule) with its category tag in the target file, and leaves the queue; a rejected item just
+carries out the decision. An applied item becomes a bullet with its category tag in the target
+file (the person's or agent's wording, else the rule the item states: never the raw prompt), and
+leaves the queue; a rejected item just
 leaves the queue. Both files are changed through :mod:`conkeeper.domain.safewrite`: under the
 lock every ConKeeper writer shares, as an edit of the bytes concerned (the new bullet appended,
 the one queue line removed), so a concurrent human edit or a hook appending to the queue is never
