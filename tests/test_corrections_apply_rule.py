@@ -10,8 +10,13 @@ through the CLI.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
 
 from conftest import cli_env, run_cli
 
@@ -113,3 +118,47 @@ def test_an_agent_applying_without_text_writes_the_rule_as_the_users_correction(
     assert "- Use pnpm, not npm.\n<!-- @category: convention -->\n<!-- @source: correction " in (
         _patterns(project)
     )
+
+
+def test_the_viewer_approve_writes_no_raw_prompt_and_says_to_pass_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The viewer's queue approve goes through the same routing: its queued correction ("No,
+    that's wrong: you bypassed the repository helper, always use it ...") states no rule of
+    its own ("use it"), so nothing is written and the notice names the command with --text."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("jinja2")
+    pytest.importorskip("markdown_it")
+    from test_viewer_security import csrf_token, login, request
+    from viewer_support import CORRECTION, make_project, running_viewer
+
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CONKEEPER_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    project = make_project(tmp_path)
+    memory = project / ".claude" / "memory"
+    before = {p.name: p.read_bytes() for p in memory.glob("*.md")}
+    with running_viewer(project) as v:
+        cookie = login(v)
+        page = request(v, "/queue", cookie=cookie)[2]
+        line = re.search(r'name="line" value="(\d+)"', page)
+        key = re.search(r'name="key" value="([^"]+)"', page)
+        assert line and key, "the queue page lists no item"
+        body = urlencode(
+            {
+                "csrf": csrf_token(v, cookie),
+                "line": line.group(1),
+                "key": key.group(1),
+                "target": "convention",
+                "category": "convention",
+            }
+        )
+        status, headers, _ = request(v, "/queue/apply", method="POST", cookie=cookie, body=body)
+        assert status == 303
+        shown = request(v, headers["location"], cookie=cookie)[2]
+    assert "--text" in html.unescape(shown) and "no rule can be read" in shown
+    assert {p.name: p.read_bytes() for p in memory.glob("*.md")} == before
+    assert CORRECTION in (memory / "corrections-queue.md").read_text(encoding="utf-8")

@@ -205,7 +205,7 @@ def apply_item(
     worded = (text or "").strip()
     if target != "adr":
         resolve_target(memory_dir, target)  # a wrong target is said before a missing rule
-    rule = worded or queued_rule(item)
+    rule = worded or queued_rule(item, target)
     provenance = "correction"  # the person approved it; a rule read from their words stays theirs
     if by_agent:
         held = _hold_agent_order(memory_dir, item, rule, target, category, title)
@@ -230,19 +230,21 @@ def apply_item(
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
 
 
-def queued_rule(item: QueueItem) -> str:
+def queued_rule(item: QueueItem, target: str = "convention") -> str:
     """The rule queued ``item`` states, as reflection writes one (imperative, self-contained,
     without the complaint around it: :func:`~conkeeper.services.analysis.reflection.rules.
     imperative_rule`), so a memory file never holds the raw prompt ("No, use pnpm, not npm")
-    as a convention. Refused when it states none: only the person's own ``--text`` can say it."""
+    as a convention. Refused when it states none: only the person's own ``--text`` can say it
+    (the refusal names the command, ``target`` included, so the viewer's notice says it too)."""
     # loaded here: remember and MCP reach this module's add_entry without needing the readings
     from conkeeper.services.analysis.reflection.rules import imperative_rule
 
     rule = imperative_rule([item.text])
     if rule is None:
         raise RoutingError(
-            f"no rule can be read from {item_id(item)} without your words; pass "
-            '--text "<the rule>" (the queued prompt is never written as it is)'
+            f"no rule can be read from {item_id(item)} without your words (the prompt is never "
+            f"written as typed); pass --text: conkeeper corrections apply {item_id(item)} "
+            f'--to {target} --text "<the rule>"'
         )
     return rule
 
