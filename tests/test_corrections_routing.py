@@ -58,7 +58,8 @@ def test_an_agents_wording_of_a_correction_is_tagged_as_the_agents(tmp_path: Pat
     """The memory-sync skill has the agent apply queued corrections; with ``--text`` the rule is
     in the agent's words, yet it was tagged "a correction you approved" and injected as the
     user's own. It is tagged ``agent-correction`` now (the queued words applied as they are stay
-    the user's correction) and SessionStart says an agent worded it."""
+    the user's correction, written as the rule they state) and SessionStart says an agent
+    worded it."""
     from conftest import cli_env, session_start_context
 
     root, memory = _project(tmp_path, "no, use snake_case for method names", "use pnpm here")
@@ -81,7 +82,7 @@ def test_an_agents_wording_of_a_correction_is_tagged_as_the_agents(tmp_path: Pat
         f"<!-- @source: agent-correction {day} -->\n" in text
         for day in (before, today())
     )
-    assert "- use pnpm here\n<!-- @category: convention -->\n<!-- @source: correction" in text
+    assert "- Use pnpm here.\n<!-- @category: convention -->\n<!-- @source: correction" in text
     context = session_start_context(root)
     assert "an agent, rewording a correction of yours" in context, context
 
@@ -116,7 +117,7 @@ def test_bad_requests_change_nothing(tmp_path: Path, args: list[str], message: s
 
 
 def test_unclear_category_asks_for_one(tmp_path: Path) -> None:
-    _root, memory = _project(tmp_path, "hmm")
+    _root, memory = _project(tmp_path, "Run ruff before pytest")  # a rule, of no clear kind
     with pytest.raises(RoutingError, match="pass --category"):
         apply_item(memory, 4, "patterns.md")
 
@@ -134,7 +135,8 @@ def test_lines_appended_by_a_hook_meanwhile_survive(tmp_path: Path) -> None:
 
 
 def test_a_queued_correction_keeps_its_pipes_and_quotes_end_to_end(project: Path) -> None:
-    """The prompt hook queues the user's words; list and apply give them back as written."""
+    """The prompt hook queues the user's words; list gives them back as written, apply writes
+    the rule they state with its code span and quotes intact."""
     said = 'no, use `a | b` and "quoted" paths, not C:\\tmp'
     payload = {
         "session_id": "s-1",
@@ -155,7 +157,8 @@ def test_a_queued_correction_keeps_its_pipes_and_quotes_end_to_end(project: Path
         "--category", "convention", cwd=project,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert said in (memory / "patterns.md").read_text(encoding="utf-8")
+    rule = 'Use `a | b` and "quoted" paths, not C:\\tmp.'
+    assert f"- {rule}\n" in (memory / "patterns.md").read_text(encoding="utf-8")
 
 
 def test_items_applied_one_after_another_by_the_ids_listed_once(tmp_path: Path) -> None:
@@ -174,6 +177,8 @@ def test_items_applied_one_after_another_by_the_ids_listed_once(tmp_path: Path) 
         "convention",
         "--category",
         "convention",
+        "--text",
+        "Do not use an ORM.",  # "no ORMs" states no rule ConKeeper writes without your words
         "--json",
         cwd=project,
     )

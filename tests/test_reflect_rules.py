@@ -102,6 +102,11 @@ CASES = [
      "Wir verwenden immer `uv` statt pip."),
     (["the retry loop again. tenacity has that", "hand-written retry again? tenacity"],
      "Use tenacity."),
+    # a bare "Don't" keeps what it forbids: the habit said just before it
+    (["You keep passing `--no-verify` to git commit. Don't, run `make lint` first."],
+     "Do not pass `--no-verify` to git commit; run `make lint` first."),
+    (["you're using print() again. Stop it."], "Do not use print()."),
+    (["You keep committing to main. Never do that again!"], "Do not commit to main."),
 ]  # fmt: skip
 
 COMPLAINTS = [
@@ -134,6 +139,8 @@ COMPLAINTS = [
     ["tests here are always red after your edits", "our CI is slow because of you"],
     ["v2 for nothing, it's worse", "pls stop", "I said: stop"],
     ["it's fine, never mind", "why no tests??"],
+    # a "Don't" whose habit names nothing, or is told in a verb no order opens on
+    ["You keep doing it. Don't.", "you keep forgetting the import. don't"],
 ]
 
 

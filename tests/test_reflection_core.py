@@ -177,9 +177,10 @@ def test_corrections_routing_uses_the_core_to_refuse_a_known_convention(tmp_path
     from conkeeper.services.analysis.routing import RoutingError, apply_item
 
     (tmp_path / "patterns.md").write_text(
-        "# Patterns\n- Use snake_case for method names\n", encoding="utf-8"
+        "# Patterns\n- Method names are snake_case\n", encoding="utf-8"
     )
-    line = format_queue_line("correction", "no, method names are snake_case", when=NOW / 1000)
+    # applied without words of the person's own, the queued item is written as its rule
+    line = format_queue_line("correction", "no, use snake_case for method names", when=NOW / 1000)
     (tmp_path / "corrections-queue.md").write_text(QUEUE_HEADER + line, encoding="utf-8")
     with pytest.raises(RoutingError, match="already holds"):
         apply_item(tmp_path, 4, "convention", category="convention")

@@ -47,7 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     apply.add_argument("--title", help="with --to adr: the ADR's title (default: first words)")
     apply.add_argument("--category", help="decision, pattern, bugfix, convention or learning")
-    apply.add_argument("--text", help="the entry as a rule (default: the queued text)")
+    apply.add_argument(
+        "--text",
+        help="the entry as a rule in your words (default: the rule the queued item states; "
+        "refused when it states none)",
+    )
     apply.add_argument("--json", action="store_true", help="print JSON")
     reject = sub.add_parser("reject", help="Remove a queued item without writing it anywhere")
     reject.add_argument("line", metavar="ITEM", help=_ITEM_HELP)

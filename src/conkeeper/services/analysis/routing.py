@@ -1,8 +1,9 @@
 """Routing queued corrections into memory (spec F13): apply one to a memory file, or reject it.
 
 The memory-sync skill proposes a target for each queued item and asks the user; this module
-carries out the decision. An applied item becomes a bullet (usually rephrased by the agent as a
-rule) with its category tag in the target file, and leaves the queue; a rejected item just
+carries out the decision. An applied item becomes a bullet with its category tag in the target
+file (the person's or agent's wording, else the rule the item states: never the raw prompt), and
+leaves the queue; a rejected item just
 leaves the queue. Both files are changed through :mod:`conkeeper.domain.safewrite`: under the
 lock every ConKeeper writer shares, as an edit of the bytes concerned (the new bullet appended,
 the one queue line removed), so a concurrent human edit or a hook appending to the queue is never
@@ -184,8 +185,9 @@ def apply_item(
     source: str = "user-cli",
     by_agent: bool = False,
 ) -> RoutedItem:
-    """Write queue item ``line`` (its id or line number, :func:`_find`; or ``text``, its
-    rephrasing) into ``target``, then dequeue it.
+    """Write queue item ``line`` (its id or line number, :func:`_find`) into ``target`` as the
+    rule it states (:func:`queued_rule`), or as ``text``, the person's own wording, then dequeue
+    it.
 
     ``target`` ``adr`` writes a new architecture decision record (titled ``title``, or the
     rule's first words) and regenerates ``decisions/INDEX.md``.
@@ -200,16 +202,17 @@ def apply_item(
     approved".
     """
     item = _find(memory_dir, line)
-    rule = (text or item.text).strip()
-    if not rule:
-        raise RoutingError("the entry text is empty")
-    provenance = "correction"
+    worded = (text or "").strip()
+    if target != "adr":
+        resolve_target(memory_dir, target)  # a wrong target is said before a missing rule
+    rule = worded or queued_rule(item, target)
+    provenance = "correction"  # the person approved it; a rule read from their words stays theirs
     if by_agent:
         held = _hold_agent_order(memory_dir, item, rule, target, category, title)
         if held is not None:
             return held
         source = "agent-cli"
-        if " ".join(rule.split()) != " ".join(item.text.split()):
+        if worded and " ".join(worded.split()) != " ".join(item.text.split()):
             provenance = "agent-correction"  # the agent's words, not the user's
     with write_group():  # the rule and its dequeue are one step for undo
         if target == "adr":
@@ -225,6 +228,25 @@ def apply_item(
         )
         _dequeue(memory_dir, item, source)
     return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
+
+
+def queued_rule(item: QueueItem, target: str = "convention") -> str:
+    """The rule queued ``item`` states, as reflection writes one (imperative, self-contained,
+    without the complaint around it: :func:`~conkeeper.services.analysis.reflection.rules.
+    imperative_rule`), so a memory file never holds the raw prompt ("No, use pnpm, not npm")
+    as a convention. Refused when it states none: only the person's own ``--text`` can say it
+    (the refusal names the command, ``target`` included, so the viewer's notice says it too)."""
+    # loaded here: remember and MCP reach this module's add_entry without needing the readings
+    from conkeeper.services.analysis.reflection.rules import imperative_rule
+
+    rule = imperative_rule([item.text])
+    if rule is None:
+        raise RoutingError(
+            f"no rule can be read from {item_id(item)} without your words (the prompt is never "
+            f"written as typed); pass --text: conkeeper corrections apply {item_id(item)} "
+            f'--to {target} --text "<the rule>"'
+        )
+    return rule
 
 
 def _hold_agent_order(

@@ -67,6 +67,7 @@ READINGS = (
     "do_not",  # "do not call k_sleep in an ISR" is an order ("do" + "not" read as a state)
     "recurring",  # the rule names what the group's corrections keep coming back to
     "fix_after",  # "sqlmock again. testcontainers.": the name after a complaint, named twice
+    "refers_back",  # "you keep passing --no-verify. Don't": "Do not pass --no-verify"
 )
 _LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
 
@@ -881,6 +882,10 @@ def _best_rule(texts: list[str]) -> str | None:
         before = ""
         hindi = hindi_markers(text) >= 2
         for raw in _foreign_contrasts(_clauses(" ".join(text.split()))):
+            if forbidden := _forbidden_before(before, raw or ""):
+                parts.append(forbidden)  # "Don't" keeps what it forbids
+                before = raw or ""
+                continue
             clause = _clean_clause(raw or "")
             if hindi and hindi_markers(clause):
                 continue  # "print nahi" is "not print", no English order ("Print nahi.")
@@ -899,6 +904,59 @@ def _best_rule(texts: list[str]) -> str | None:
         if len(rule) <= f.QUOTE_CHARS:
             candidates.append(rule)
     return _chosen(candidates, texts)
+
+
+# "Don't.", "never do that again", "stop it": a prohibition whose object was said just before
+_BARE_NO = re.compile(
+    r"^(?:(?:so|and|but|please|just|no|seriously)[\s,]+)*(?:don['’]?t|do not|never|stop)"
+    r"(?:\s+(?:do(?:ing)?\s+)?(?:that|it|this))?"
+    r"(?:\s+(?:again|anymore|any more|ever again|please))*[\s.!,]*$",
+    re.IGNORECASE,
+)
+# "you keep passing X", "you're using X", "you always add X": the habit the prohibition forbids
+_HABIT_TOLD = re.compile(
+    r"^(?:(?:but|and|so|again)[\s,]+)?you(?:['’]re|\s+are|\s+keep|\s+kept)?"
+    r"(?:\s+(?:still|always|keep|again|constantly))*\s+(?P<verb>[a-z]+)\s+(?P<what>\S.*)$",
+    re.IGNORECASE,
+)
+# verbs a habit is told in beyond the order verbs: "you keep editing dist/"
+_HABIT_VERBS = frozenset(
+    re.findall(
+        r"\S+",
+        "edit touch hardcode ignore skip modify change overwrite force amend bypass suppress "
+        "swallow mutate comment silence",
+    )
+) | (
+    frozenset(re.findall(r"[a-z]+", _IMPERATIVE_WORDS + _MORE_VERBS.pattern.split(")")[0]))
+    - {"do", "don", "t", "not", "no", "always", "never", "only"}
+)
+
+
+def _forbidden_before(before: str, clause: str) -> str | None:
+    """The prohibition a bare "Don't" makes of the habit said just before it ("You keep
+    passing `--no-verify` to git commit. Don't": "do not pass `--no-verify` to git commit"),
+    ``None`` when ``clause`` is no bare prohibition or the habit's verb is not known: without
+    it the rule would lose what it forbids."""
+    if not _reads("refers_back") or not _BARE_NO.match(clause.strip()):
+        return None
+    told = _HABIT_TOLD.match(before.strip())
+    verb = _base_verb(told["verb"]) if told else None
+    if told is None or verb is None:
+        return None
+    what = _END_PUNCTUATION.sub("", _TRAILING.sub("", told["what"]).strip())
+    if not what or _COMPLAINT.search(what) or _PRONOUN_OBJECT.match(f"{verb} {what}"):
+        return None  # "you keep doing it": names nothing
+    return f"do not {verb} {what}"
+
+
+def _base_verb(word: str) -> str | None:
+    """The order form of a verb as a habit is told ("passing", "committing", "using", "adds"):
+    only a verb known to open an order, else ``None``."""
+    word = word.lower()
+    stem = word[:-3] if word.endswith("ing") else word
+    undoubled = stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else stem
+    tries = [stem, stem + "e", undoubled] if word.endswith("ing") else [word, word[:-1]]
+    return next((t for t in tries if t in _HABIT_VERBS), None)
 
 
 def _foreign_contrasts(clauses: list[str]) -> list[str]:
