@@ -1,0 +1,68 @@
+"""A ninth round on "nothing the user wrote is ever lost", from outside.
+
+The shapes swept here: a memory folder the person made read-only. Tests run as root, where
+``chmod a-w`` stops nothing, so the folder is made immutable (``chattr +i``: no file can be
+created, renamed or removed in it, as for a person's read-only folder). Every case goes through
+the real ``conkeeper`` command as a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+
+def _chattr(flag: str, path: Path) -> bool:
+    """Set or clear the immutable attribute; whether it took (a file system or a user that
+    cannot set it: the case is skipped, nothing else stands in for it)."""
+    if shutil.which("chattr") is None:
+        return False
+    done = subprocess.run(["chattr", flag, str(path)], capture_output=True, check=False)
+    return done.returncode == 0
+
+
+@contextmanager
+def _read_only(path: Path) -> Iterator[None]:
+    """``path`` immutable for the ``with`` block (cleared after, so the test folder goes)."""
+    if not _chattr("+i", path):
+        pytest.skip("cannot make a folder immutable here (chattr +i)")
+    try:
+        yield
+    finally:
+        _chattr("-i", path)
+
+
+def _journal(memory: Path) -> list[dict[str, object]]:
+    return [json.loads(p.read_text()) for p in sorted((memory / ".history").glob("*.json"))]
+
+
+def test_an_entry_placed_in_a_read_only_folder_is_one_line_and_nothing_half_written(
+    project: Path,
+) -> None:
+    """An entry placed under its heading (a rewrite, not an append) in a folder the person made
+    read-only failed with ``remember failed: PermissionError ... .conkeeper-tmp`` (the temporary
+    file the rename needs could not be created), the look of a crash. It is now one line that
+    names the folder, with nothing written and no journal entry left behind."""
+    memory = project / ".claude" / "memory"
+    assert run_cli("init", cwd=project).returncode == 0
+    assert run_cli("remember", "Use pnpm, not npm, for installs", cwd=project).returncode == 0
+    before = {p.name: p.read_bytes() for p in memory.iterdir() if p.is_file()}
+    entries = len(_journal(memory))
+    with _read_only(memory):
+        done = run_cli("remember", "Prefer pathlib over os.path in new code", cwd=project)
+    assert done.returncode == 1, done
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "read-only" in lines[0] and str(memory) in lines[0], lines[0]
+    assert "PermissionError" not in lines[0] and "conkeeper-tmp" not in lines[0], lines[0]
+    assert {p.name: p.read_bytes() for p in memory.iterdir() if p.is_file()} == before
+    assert len(_journal(memory)) == entries
+    assert not list(memory.glob("*.conkeeper-tmp"))
