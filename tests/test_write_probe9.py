@@ -18,6 +18,9 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from test_e2e_session import set_up_project
+from test_learning_probe8 import _print_session
+from test_reflect_facts import NamedSession
 
 
 def _chattr(flag: str, path: Path) -> bool:
@@ -66,3 +69,34 @@ def test_an_entry_placed_in_a_read_only_folder_is_one_line_and_nothing_half_writ
     assert {p.name: p.read_bytes() for p in memory.iterdir() if p.is_file()} == before
     assert len(_journal(memory)) == entries
     assert not list(memory.glob("*.conkeeper-tmp"))
+
+
+def test_forget_session_with_a_read_only_retro_forgets_nothing_until_it_can_finish(
+    tmp_path: Path,
+) -> None:
+    """``forget session`` deleted the session's rows first and then took its lines out of the
+    queue and retro files: a retro the person had made read-only failed the command after the
+    rows were gone (``forget failed: WriteError``), and the person's words stayed quoted in it
+    with no session left to forget again. The files are now changed first: a file that cannot
+    be changed is one line, nothing is forgotten, and the same command finishes once the file
+    is writable."""
+    kept = NamedSession(tmp_path, "sess-kept-0001")
+    set_up_project(kept)
+    s = NamedSession(tmp_path, "sess-forget-1", project=kept.project)
+    _print_session(s)
+    memory = s.project / ".claude" / "memory"
+    assert run_cli("reflect", "--write", cwd=s.project, env=s.env).returncode == 0
+    queue, retro = memory / "corrections-queue.md", next((memory / "sessions").glob("*-retro.md"))
+    assert "logger" in retro.read_text() and "logger" in queue.read_text()
+    with _read_only(retro):
+        forgot = run_cli("forget", "session", "sess-forget-1", "--yes", cwd=s.project)
+        assert forgot.returncode == 1, forgot
+        lines = forgot.stderr.strip().splitlines()
+        assert len(lines) == 1 and "read-only" in lines[0], forgot.stderr
+        assert "WriteError" not in lines[0], lines[0]
+    assert "logger" in retro.read_text()
+    forgot = run_cli("forget", "session", "sess-forget-1", "--yes", "--json", cwd=s.project)
+    assert forgot.returncode == 0, forgot.stderr
+    assert json.loads(forgot.stdout)["sessions"] == 1
+    for path in (queue, retro):
+        assert "logger" not in path.read_text(encoding="utf-8"), path.read_text()
