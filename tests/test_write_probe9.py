@@ -9,18 +9,22 @@ the real ``conkeeper`` command as a subprocess.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project
 from test_learning_probe8 import _print_session
 from test_reflect_facts import NamedSession
+from test_write_probe8 import _finished_or_waiting
 
 
 def _chattr(flag: str, path: Path) -> bool:
@@ -41,6 +45,20 @@ def _read_only(path: Path) -> Iterator[None]:
         yield
     finally:
         _chattr("-i", path)
+
+
+REF = "previous assistant message"
+
+
+def _continue_to_the_end(proc: subprocess.Popen[bytes]) -> int:
+    """Let a process held at a seam go on, again at each later stop there (an edit that starts
+    again stops again); its exit status."""
+    while True:
+        os.kill(proc.pid, signal.SIGCONT)
+        _, status = os.waitpid(proc.pid, os.WUNTRACED)
+        if not os.WIFSTOPPED(status):
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return proc.returncode
 
 
 def _journal(memory: Path) -> list[dict[str, object]]:
@@ -100,3 +118,58 @@ def test_forget_session_with_a_read_only_retro_forgets_nothing_until_it_can_fini
     assert json.loads(forgot.stdout)["sessions"] == 1
     for path in (queue, retro):
         assert "logger" not in path.read_text(encoding="utf-8"), path.read_text()
+
+
+def test_a_reject_held_at_its_rename_keeps_an_editor_save_and_a_hook_line(project: Path) -> None:
+    """``corrections reject`` held right before its rename; meanwhile the person saves the
+    queue from their editor (a new file renamed over it, their own note added) and a hook
+    queues a correction. The item alone leaves; the note and the hook's line stay."""
+    memory = project / ".claude" / "memory"
+    assert run_cli("init", cwd=project).returncode == 0
+    queue = memory / "corrections-queue.md"
+    with open(queue, "a", encoding="utf-8") as handle:
+        for n, said in enumerate(("use the logger, not print", "run ruff before committing")):
+            handle.write(f'- **2026-11-01 10:00:0{n}** | correction | "{said}" | ref: {REF}\n')
+    listed = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)
+    first = next(i["id"] for i in listed["items"] if "logger" in i["text"])
+    reject = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "corrections", "reject", first],
+        cwd=project,
+        env=cli_env(CONKEEPER_STOP_AT="renaming"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    _, status = os.waitpid(reject.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    saved = queue.with_name(".corrections-queue.md.swp")
+    saved.write_bytes(queue.read_bytes() + b"- my own note: ask Dana about ruff\n")
+    saved.replace(queue)
+    prompt = "no, don't use print statements for debugging, use the logging module instead"
+    hook = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
+        cwd=project,
+        env=cli_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    payload = {
+        "session_id": "s-q",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    }
+    assert hook.stdin is not None
+    hook.stdin.write(json.dumps(payload).encode())
+    hook.stdin.close()
+    _finished_or_waiting(hook)
+    assert _continue_to_the_end(reject) == 0, reject.stderr.read() if reject.stderr else ""
+    hook.wait(timeout=120)
+    assert hook.returncode == 0
+    text = queue.read_text(encoding="utf-8")
+    assert "use the logger, not print" not in text, text
+    assert "run ruff before committing" in text, text
+    assert "- my own note: ask Dana about ruff\n" in text, text
+    assert text.count("use the logging module") == 1, text
