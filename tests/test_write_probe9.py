@@ -173,3 +173,42 @@ def test_a_reject_held_at_its_rename_keeps_an_editor_save_and_a_hook_line(projec
     assert "run ruff before committing" in text, text
     assert "- my own note: ask Dana about ruff\n" in text, text
     assert text.count("use the logging module") == 1, text
+
+
+def test_consolidate_stopped_by_a_persons_edit_names_the_file_it_already_merged(
+    project: Path,
+) -> None:
+    """``consolidate --apply`` merges file by file. Held before its first rename while the
+    person reworded the copy it was to remove in the second file, it merged the first file
+    and then said "nothing was written": the person believed no file had changed. The line now
+    names the file already merged and how to take it back; the reworded line stays."""
+    memory = project / ".claude" / "memory"
+    ruff, mypy = "- Always run ruff before committing code.\n", ", and mypy too.\n"
+    (memory / "patterns.md").write_text(
+        f"# Patterns\n\n{ruff}- Use pathlib for file paths in new modules.\n{ruff}"
+    )
+    night = "- The staging database resets every night at 2am.\n"
+    (memory / "gotchas.md").write_text(
+        f"# Gotchas\n\n{night}- Tests need the redis container running first.\n{night}"
+    )
+    assert "gotchas.md" in run_cli("consolidate", cwd=project).stdout
+    applying = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "consolidate", "--apply"],
+        cwd=project,
+        env=cli_env(CONKEEPER_STOP_AT="renaming"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    _, status = os.waitpid(applying.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    patterns = memory / "patterns.md"
+    reworded = patterns.read_text().rsplit(ruff, 1)[0] + ruff.rstrip(".\n") + mypy
+    patterns.write_text(reworded)
+    assert _continue_to_the_end(applying) == 1
+    assert applying.stderr is not None
+    lines = applying.stderr.read().decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "nothing was written" not in lines[0], lines[0]
+    assert "gotchas.md" in lines[0] and "undo" in lines[0], lines[0]
+    assert patterns.read_text() == reworded
+    assert (memory / "gotchas.md").read_text().count(night) == 1
