@@ -212,3 +212,36 @@ def test_consolidate_stopped_by_a_persons_edit_names_the_file_it_already_merged(
     assert "gotchas.md" in lines[0] and "undo" in lines[0], lines[0]
     assert patterns.read_text() == reworded
     assert (memory / "gotchas.md").read_text().count(night) == 1
+
+
+def test_corrections_apply_says_when_the_person_reworded_the_queued_line_meanwhile(
+    project: Path,
+) -> None:
+    """``corrections apply`` held while writing the rule; the person rewords the queued line
+    meanwhile. Their line stayed (right) but the command said only "Applied", and the person
+    believed the queue was done with it. It now says, in one line, that the line was left."""
+    memory = project / ".claude" / "memory"
+    assert run_cli("init", cwd=project).returncode == 0
+    queue = memory / "corrections-queue.md"
+    said = "use the logger, not print"
+    with open(queue, "a", encoding="utf-8") as handle:
+        handle.write(f'- **2026-11-01 10:00:00** | correction | "{said}" | ref: {REF}\n')
+    listed = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)
+    args = ["corrections", "apply", listed["items"][0]["id"], "--to", "convention"]
+    applying = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", *args, "--category", "convention"],
+        cwd=project,
+        env=cli_env(CONKEEPER_STOP_AT="renaming"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    _, status = os.waitpid(applying.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    reworded = queue.read_text().replace(said, "use the logger in src/log.py, never print")
+    queue.write_text(reworded)
+    assert _continue_to_the_end(applying) == 0
+    assert applying.stdout is not None
+    out = applying.stdout.read().decode()
+    assert out.startswith("Applied to patterns.md"), out
+    assert "changed since it was read" in out and "left as it is" in out, out
+    assert queue.read_text() == reworded
