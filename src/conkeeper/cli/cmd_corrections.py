@@ -104,6 +104,7 @@ def _route(args: argparse.Namespace) -> int:
                 "category": done.category,
                 "text": done.text,
                 **({"id": done.held_id} if done.held_id else {}),
+                "left_in_queue": done.left_in_queue,
             }
         )
     elif done.action == "held":
@@ -114,8 +115,13 @@ def _route(args: argparse.Namespace) -> int:
         )
     elif done.action == "applied":
         sys.stdout.write(f"Applied to {done.target} as {done.category}: {done.text}\n")
-    else:
+    elif not done.left_in_queue:
         sys.stdout.write(f"Rejected: {done.item.text}\n")
+    if done.left_in_queue:  # a person reworded or removed it meanwhile: never removed
+        sys.stdout.write(
+            "The queued line changed since it was read (reworded or removed): it was left as "
+            "it is; 'conkeeper corrections list' shows the queue now.\n"
+        )
     return 0
 
 

@@ -31,6 +31,7 @@ def _confirm(question: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Resolve the target, confirm, delete in one transaction, report the counts."""
+    from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.observations import hygiene
     from conkeeper.services.workspace import current_project
     from conkeeper.storage.observations import SessionNotFound, resolve_session
@@ -58,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
             result = action()
         except (SessionNotFound, LookupError) as exc:
             raise CliError(str(exc).strip("'\"")) from None
+        except MemoryFileError as exc:  # a queue or retro file it cannot change: rows kept
+            raise CliError(f"{exc}; the session is still recorded: run this again then") from None
     if args.json:
         emit_json(result.to_dict())
     else:

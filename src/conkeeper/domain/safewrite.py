@@ -476,7 +476,7 @@ def _create_whole(
         return (None, b"", b"", False, None)
     _check_limit(target, len(new), limit)
     tmp = _temp_name(target)
-    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    out = _open_temp(tmp, target, 0o644)
     try:
         _lock(out)  # held until this write is done: a writer that opens the new file waits
         _write_all(out, new)
@@ -573,7 +573,7 @@ def _replace(
     held = os.fstat(fd)
     _renameat2()  # looked up now (ctypes takes ms), not between the last check and the rename
     tmp = _temp_name(target)
-    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    out = _open_temp(tmp, target, 0o600)
     try:
         _lock(out)  # the new inode is ours until the old one's waiters see it
         _write_all(out, new)
@@ -824,6 +824,25 @@ def _drain_old(fd: int, seen: int, wait: bool = True) -> bytes:
 
 _TEMP_COUNTER = [0]
 TEMP_SUFFIX = ".conkeeper-tmp"
+
+
+def _open_temp(tmp: str, target: str, mode: int) -> int:
+    """Create the temporary file a whole-file write goes through, beside ``target``. A folder
+    the person made read-only (or a read-only file system) refuses it: one line naming the
+    folder, nothing written, before any journal entry is stored. Found probing a read-only
+    memory folder: an entry placed under its heading failed as ``remember failed:
+    PermissionError ... .conkeeper-tmp``, the look of a crash."""
+    try:
+        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    except OSError as exc:
+        codes = errno_codes()
+        if exc.errno not in (codes.EACCES, codes.EPERM, codes.EROFS):
+            raise
+        raise WriteError(
+            f"{os.path.dirname(os.path.abspath(target))}: the folder is read-only; nothing was "
+            f"written to {os.path.basename(target)} (make the folder writable to let ConKeeper "
+            "change it)"
+        ) from None
 
 
 def _temp_name(target: str) -> str:

@@ -56,6 +56,8 @@ class RoutedItem:
     category: str | None = None
     text: str | None = None
     held_id: str | None = None  # action "held": the review item's id
+    # the queued line changed (or left) since it was read: left as it is, nothing removed
+    left_in_queue: bool = False
 
 
 _ID_RE = re.compile(r"q[0-9a-f]{4,}")
@@ -88,17 +90,21 @@ def _find(memory_dir: Path, ref: int | str) -> QueueItem:
     raise RoutingError(f"no queued item on line {wanted}; run 'conkeeper corrections list'")
 
 
-def _dequeue(memory_dir: Path, item: QueueItem, source: str = "user-cli") -> None:
+def _dequeue(memory_dir: Path, item: QueueItem, source: str = "user-cli") -> bool:
     """Remove exactly ``item``'s line from the queue, found again by its content under the write
-    lock: a hook may have appended lines since it was read, and those must survive."""
+    lock: a hook may have appended lines since it was read, and those must survive. ``False``
+    when the line is no longer there as it was read (a person reworded or removed it): nothing
+    is removed, and the caller says so."""
     path = memory_dir / QUEUE_NAME
     key = (item.when, item.label, item.text, item.ref)
+    found: list[bool] = []
 
     def without_item(text: str) -> str:
         lines = text.splitlines(keepends=True)
         same = [i.line for i in parse_queue(text) if (i.when, i.label, i.text, i.ref) == key]
+        found[:] = [bool(same)]
         if not same:
-            return text  # already gone
+            return text  # reworded or already gone
         line = min(same, key=lambda n: (abs(n - item.line), n))
         del lines[line - 1]
         return "".join(lines)
@@ -113,6 +119,7 @@ def _dequeue(memory_dir: Path, item: QueueItem, source: str = "user-cli") -> Non
         )
     except WriteError as exc:
         raise RoutingError(str(exc)) from None
+    return found == [True]
 
 
 def resolve_target(memory_dir: Path, target: str) -> Path:
@@ -226,8 +233,8 @@ def apply_item(
             command="corrections apply",
             provenance=provenance,
         )
-        _dequeue(memory_dir, item, source)
-    return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()))
+        left = not _dequeue(memory_dir, item, source)
+    return RoutedItem(item, "applied", relative, chosen, " ".join(rule.split()), left_in_queue=left)
 
 
 def queued_rule(item: QueueItem, target: str = "convention") -> str:
@@ -468,8 +475,7 @@ def dequeue_theme(memory_dir: Path, text: str, source: str = "reflect") -> list[
     words = content_words(text)
     removed = []
     for item in parse_queue(read_text(path)):
-        if similar(words, content_words(item.text)):
-            _dequeue(memory_dir, item, source)
+        if similar(words, content_words(item.text)) and _dequeue(memory_dir, item, source):
             removed.append(item)
     return removed
 
@@ -489,12 +495,13 @@ def _apply_as_adr(
         raise RoutingError("an ADR is always a decision; drop --category or choose another --to")
     heading = title or " ".join(rule.rstrip(".").split()[:8])
     path = new_adr(memory_dir, heading, rule, source=source, provenance=provenance)
-    _dequeue(memory_dir, item, source)
-    return RoutedItem(item, "applied", path.relative_to(memory_dir).as_posix(), "decision", rule)
+    left = not _dequeue(memory_dir, item, source)
+    relative = path.relative_to(memory_dir).as_posix()
+    return RoutedItem(item, "applied", relative, "decision", rule, left_in_queue=left)
 
 
 def reject_item(memory_dir: Path, line: int | str, source: str = "user-cli") -> RoutedItem:
     """Remove queue item ``line`` (its id or line number) without writing it anywhere."""
     item = _find(memory_dir, line)
-    _dequeue(memory_dir, item, source)
-    return RoutedItem(item, "rejected")
+    left = not _dequeue(memory_dir, item, source)
+    return RoutedItem(item, "rejected", left_in_queue=left)

@@ -34,9 +34,10 @@ def _edit(path: Path, change: object, memory_dir: Path) -> int:
     from conkeeper.domain.safewrite import edit_file, text_edit
 
     assert callable(change)
-    before = path.read_bytes()
-    edit_file(path, text_edit(change), command="forget session", source="user-cli", root=memory_dir)
-    return int(path.read_bytes() != before)
+    done = edit_file(
+        path, text_edit(change), command="forget session", source="user-cli", root=memory_dir
+    )
+    return int(done.changed)  # not a compare outside the lock: a hook's line is no change
 
 
 def forget_derived(trace: SessionTrace) -> int:

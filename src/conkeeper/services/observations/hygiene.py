@@ -86,7 +86,9 @@ def forget_observation(conn: sqlite3.Connection, observation_id: int) -> ForgetR
 
 def forget_session(conn: sqlite3.Connection, session_id: int) -> ForgetResult:
     """Delete a session and everything recorded in it, and the lines ConKeeper derived from it
-    in the project's queue and retro files (``forget_files``)."""
+    in the project's queue and retro files (``forget_files``: changed first; a file that
+    cannot be changed raises :class:`~conkeeper.domain.safewrite.WriteError`, nothing
+    forgotten)."""
     from conkeeper.services.observations.forget_files import SessionTrace, forget_derived
     from conkeeper.storage.reflection import session_prompts
 
@@ -101,9 +103,12 @@ def forget_session(conn: sqlite3.Connection, session_id: int) -> ForgetResult:
         stone = ("session", key[0], key[1], now_ms())
         return ForgetResult(f"session {session_id}", sessions=1, **counts), [stone]
 
+    # The files first: one that cannot be changed (read-only) raises a one-line WriteError with
+    # the rows still there, so the same command finishes once it is writable; deleting the rows
+    # first left the person's words quoted in the retro with no session left to forget.
+    changed = forget_derived(SessionTrace(root, key[1], prompts)) if key and root else 0
     result = _forget(conn, work)
-    if key is not None and root is not None:
-        result.memory_files = forget_derived(SessionTrace(root, key[1], prompts))
+    result.memory_files = changed
     return result
 
 

@@ -549,8 +549,8 @@ def _remove_entries(
             start = _locate(lines, removal)
             if start is None:
                 raise EditConflict(
-                    f"{removal.where} changed since it was read; nothing was written, "
-                    "run 'conkeeper consolidate' again"
+                    f"{removal.where} changed since it was read; {_file_of(removal)} was left "
+                    "as it was, run 'conkeeper consolidate' again"
                 )
             end = start + len(removal.lines)
             while end < len(lines) and _TAG_LINE.match(lines[end].rstrip(b"\r\n")):
@@ -561,11 +561,17 @@ def _remove_entries(
             if kept is not None and not _still_there(kept, removal.path, lines):
                 raise EditConflict(
                     f"{kept.where}, the copy kept in place of {removal.where}, changed since "
-                    "it was read; nothing was written, run 'conkeeper consolidate' again"
+                    f"it was read; {_file_of(removal)} was left as it was, run 'conkeeper "
+                    "consolidate' again"
                 )
         return b"".join(lines)
 
     return edit
+
+
+def _file_of(removal: Removal) -> str:
+    """The memory file a removal is in, as its ``where`` names it."""
+    return removal.where.rpartition(":")[0] or removal.where
 
 
 def _final_keeper(removal: Removal, every: list[Removal]) -> Removal | None:
@@ -625,7 +631,7 @@ def apply(
     :class:`ConsolidateError` (a ``--keep`` naming no proposed pair, checked before anything is
     written) or a one-line ``MemoryFileError`` when an entry changed since the plan was made
     (that file is left as it was)."""
-    from conkeeper.domain.safewrite import edit_file, write_group
+    from conkeeper.domain.safewrite import EditConflict, edit_file, write_group
 
     removals = list(result.merges) if merge else []
     for choice in keep or []:
@@ -636,19 +642,33 @@ def apply(
         slot = by_file.setdefault(removal.path, [])
         if all(other.line != removal.line for other in slot):
             slot.append(removal)
-    written = []
+    written: list[Path] = []
     with write_group():  # every file of one consolidate is one undo step
         for path, items in sorted(by_file.items()):
-            outcome = edit_file(
-                path,
-                _remove_entries(items, removals),
-                command=command,
-                source=source,
-                root=memory_dir,
-            )
+            try:
+                outcome = edit_file(
+                    path,
+                    _remove_entries(items, removals),
+                    command=command,
+                    source=source,
+                    root=memory_dir,
+                )
+            except EditConflict as exc:
+                raise EditConflict(_stopped(str(exc), written, memory_dir)) from None
             if outcome.changed:
                 written.append(path)
     return written
+
+
+def _stopped(conflict: str, written: list[Path], memory_dir: Path) -> str:
+    """A conflict's line, with what the files merged before it already hold: saying "nothing
+    was written" there left the person believing no file had changed. Found holding
+    ``consolidate --apply`` at its first rename while the person reworded an entry of the
+    second file."""
+    if not written:
+        return f"{conflict}; nothing was written"
+    merged = ", ".join(_display(path, memory_dir) for path in written)
+    return f"{conflict}; already merged in {merged} ('conkeeper undo' takes that back)"
 
 
 class Review(Record):
