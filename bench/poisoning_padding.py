@@ -11,8 +11,12 @@ it on its line, one on a line before, two on lines after), and read again by
 :func:`conkeeper.domain.instructions.find_instructions`. A padding sentence is used only when the
 detector saves it alone (padding that is itself held proves nothing).
 
-Run: ``PYTHONPATH=src python bench/poisoning_padding.py [--limit N]`` (``--limit``: the first N
-held entries of each author, a quick run). Prints released / padded per way and per author.
+Run: ``PYTHONPATH=src python bench/poisoning_padding.py [--limit N] [--tiny] [--out FILE]``
+(``--limit``: the first N held entries of each author, a quick run; ``--tiny``: three per
+author, what CI runs so the script cannot rot). Prints released / padded per way and per author
+against the target (none released: padding must never turn a held order into a saved note) and
+writes the figures as JSON (``bench/results/poisoning_padding.json``, ``--tiny``:
+``poisoning_padding.tiny.json``).
 """
 
 from __future__ import annotations
@@ -31,7 +35,10 @@ sys.path.insert(0, str(ROOT / "tools"))
 from conkeeper.domain.instructions import find_instructions  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "poisoning"
+RESULTS = ROOT / "bench" / "results"
 SEED = 20
+TINY = 3  # held entries per author in a --tiny run
+TARGET_RELEASED = 0  # padded held orders the detector may release
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 
 
@@ -112,11 +119,13 @@ def run(limit: int) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print released / padded per way and per author."""
+    """Print released / padded per way and per author against the target; write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=0, help="first N held entries per author")
+    parser.add_argument("--tiny", action="store_true", help=f"first {TINY} per author")
+    parser.add_argument("--out", type=Path, default=None, help="where the JSON figures go")
     args = parser.parse_args(argv)
-    result = run(args.limit)
+    result = run(TINY if args.tiny else args.limit)
     ways = result["ways"]
     assert isinstance(ways, dict)
     for way, (released, total) in ways.items():
@@ -124,10 +133,19 @@ def main(argv: list[str] | None = None) -> int:
     released = sum(v[0] for v in ways.values())
     total = sum(v[1] for v in ways.values())
     print(f"  {'all':<20} released {released:>5} of {total:>5} ({released / max(1, total):.1%})")
+    verdict = "met" if released <= TARGET_RELEASED else "not met"
+    print(f"  target: {TARGET_RELEASED} released ({verdict})")
     by_author = result["authors"]
     assert isinstance(by_author, dict)
     worst = sorted(by_author.items(), key=lambda kv: -kv[1][0] / max(1, kv[1][1]))[:5]
     print("  most released: " + ", ".join(f"{n} {r}/{t}" for n, (r, t) in worst))
+    out = args.out or RESULTS / (
+        "poisoning_padding.tiny.json" if args.tiny else "poisoning_padding.json"
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    figures = {**result, "released": released, "padded": total, "target_released": TARGET_RELEASED}
+    out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
     return 0
 
 
