@@ -12,29 +12,12 @@ the last pairs pin duplicates these mends must not take away.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from conftest import run_cli
-
-
-def _one_file(tmp_path: Path, first: str, second: str) -> Path:
-    """A fresh memory folder holding both entries in one file, as a person keeps notes."""
-    memory = tmp_path / ".claude" / "memory"
-    memory.mkdir(parents=True)
-    path = memory / "conventions.md"
-    path.write_text(f"# Conventions\n\n- {first}\n- {second}\n", encoding="utf-8")
-    return path
-
-
-def _kinds(tmp_path: Path) -> list[object]:
-    """The kinds ``conkeeper consolidate --json`` proposes for the folder."""
-    result = run_cli("consolidate", "--json", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    return [p["kind"] for p in json.loads(result.stdout)["proposals"]]
-
+from consolidate_support import kinds, one_file
 
 CONTRADICTIONS = [
     # a negation: Korean "아니다", Turkish "değil", "-mamalı", "-maz" (Japanese and Chinese too)
@@ -107,8 +90,8 @@ def test_negated_changed_or_other_form_is_a_contradiction(
     tmp_path: Path, first: str, second: str
 ) -> None:
     """The pair is a contradiction (a person chooses), and ``--apply`` keeps both lines."""
-    path = _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == ["contradiction"]
+    path = one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == ["contradiction"]
     result = run_cli("consolidate", "--apply", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     text = path.read_text(encoding="utf-8")
@@ -121,8 +104,8 @@ def test_label_values_and_added_rules_are_never_merged(
     tmp_path: Path, first: str, second: str
 ) -> None:
     """No merge is proposed, so ``--apply`` deletes neither line."""
-    path = _one_file(tmp_path, first, second)
-    assert "duplicate" not in _kinds(tmp_path)
+    path = one_file(tmp_path, first, second)
+    assert "duplicate" not in kinds(tmp_path)
     result = run_cli("consolidate", "--apply", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     text = path.read_text(encoding="utf-8")
@@ -148,5 +131,5 @@ def test_label_values_and_added_rules_are_never_merged(
 def test_one_rule_said_twice_still_merges(tmp_path: Path, first: str, second: str) -> None:
     """A duplicate with a label, a stored form, a Korean or a Turkish negation on both sides
     is still proposed as one."""
-    _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == ["duplicate"]
+    one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == ["duplicate"]

@@ -13,29 +13,12 @@ two different frequencies, two different encodings.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from conftest import run_cli
-
-
-def _one_file(tmp_path: Path, first: str, second: str) -> Path:
-    """A fresh memory folder holding both entries in one file, as a person keeps notes."""
-    memory = tmp_path / ".claude" / "memory"
-    memory.mkdir(parents=True)
-    path = memory / "conventions.md"
-    path.write_text(f"# Conventions\n\n- {first}\n- {second}\n", encoding="utf-8")
-    return path
-
-
-def _kinds(tmp_path: Path) -> list[object]:
-    """The kinds ``conkeeper consolidate --json`` proposes for the folder."""
-    result = run_cli("consolidate", "--json", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    return [p["kind"] for p in json.loads(result.stdout)["proposals"]]
-
+from consolidate_support import kinds, one_file
 
 # one frequency, two spellings
 SAME_FREQUENCIES = [
@@ -78,8 +61,8 @@ BRACKETED_ONLY = [
 @pytest.mark.parametrize(("first", "second"), SAME_FREQUENCIES + SAME_NAMES + BRACKETED_ONLY)
 def test_one_rule_in_two_spellings_merges(tmp_path: Path, first: str, second: str) -> None:
     """The pair is proposed as one duplicate."""
-    _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == ["duplicate"]
+    one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == ["duplicate"]
 
 
 def test_merge_keeps_the_detailed_entry(tmp_path: Path) -> None:
@@ -89,8 +72,8 @@ def test_merge_keeps_the_detailed_entry(tmp_path: Path) -> None:
         "Rotate the webhook signing key every 6 months; the new key is published in the "
         "partner portal a week before the switch."
     )
-    path = _one_file(tmp_path, short, long)
-    assert _kinds(tmp_path) == ["duplicate"]
+    path = one_file(tmp_path, short, long)
+    assert kinds(tmp_path) == ["duplicate"]
     result = run_cli("consolidate", "--apply", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     text = path.read_text(encoding="utf-8")
@@ -115,8 +98,8 @@ def test_merge_keeps_the_detailed_entry(tmp_path: Path) -> None:
 )
 def test_different_values_are_never_merged(tmp_path: Path, first: str, second: str) -> None:
     """Two frequencies or two encodings: no merge, and ``--apply`` keeps both lines."""
-    path = _one_file(tmp_path, first, second)
-    assert "duplicate" not in _kinds(tmp_path)
+    path = one_file(tmp_path, first, second)
+    assert "duplicate" not in kinds(tmp_path)
     result = run_cli("consolidate", "--apply", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     text = path.read_text(encoding="utf-8")
@@ -145,8 +128,8 @@ def test_rule_restated_around_an_aside_keeps_the_longer(
 ) -> None:
     """A comma inside brackets parts no clause: the longer entry is the short one with more
     detail, and ``--apply`` keeps it."""
-    path = _one_file(tmp_path, short, long)
-    assert _kinds(tmp_path) == ["duplicate"]
+    path = one_file(tmp_path, short, long)
+    assert kinds(tmp_path) == ["duplicate"]
     result = run_cli("consolidate", "--apply", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     text = path.read_text(encoding="utf-8")
@@ -163,8 +146,8 @@ def test_a_reason_after_the_aside_is_no_part_of_the_rule(tmp_path: Path) -> None
         "A schema change has to stay compatible with the deployed app version (N-1), since we "
         "roll out code after migrating."
     )
-    path = _one_file(tmp_path, first, second)
-    assert "duplicate" not in _kinds(tmp_path)
+    path = one_file(tmp_path, first, second)
+    assert "duplicate" not in kinds(tmp_path)
     result = run_cli("consolidate", "--apply", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     text = path.read_text(encoding="utf-8")

@@ -12,30 +12,11 @@ labelled sets use.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
-
-
-def _one_file(tmp_path: Path, first: str, second: str) -> Path:
-    """A fresh memory folder holding both entries in one file, as a person keeps notes."""
-    memory = tmp_path / ".claude" / "memory"
-    memory.mkdir(parents=True)
-    path = memory / "conventions.md"
-    path.write_text(f"# Conventions\n\n- {first}\n- {second}\n", encoding="utf-8")
-    return path
-
-
-def _proposals(tmp_path: Path) -> list[dict[str, object]]:
-    """What ``conkeeper consolidate --json`` proposes for the folder."""
-    result = run_cli("consolidate", "--json", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    proposals: list[dict[str, object]] = json.loads(result.stdout)["proposals"]
-    return proposals
-
+from consolidate_support import apply_keeps_both, one_file, proposals
 
 VALUES = [  # (first, second, the two values as the reason names them)
     ("Log level in production is INFO.", "Log level in production is DEBUG.", "INFO", "DEBUG"),
@@ -131,15 +112,11 @@ def test_two_values_are_a_contradiction_and_apply_keeps_both(
 ) -> None:
     """The pair is a contradiction whose reason names the two values as written, and
     ``--apply`` (which resolves no contradiction by itself) leaves both lines in place."""
-    path = _one_file(tmp_path, first, second)
-    proposals = _proposals(tmp_path)
-    assert [p["kind"] for p in proposals] == ["contradiction"]
-    assert proposals[0]["reason"] == f"{one} against {other}"
-    result = run_cli("consolidate", "--apply", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    text = path.read_text(encoding="utf-8")
-    assert first in text
-    assert second in text
+    path = one_file(tmp_path, first, second)
+    found = proposals(tmp_path)
+    assert [p["kind"] for p in found] == ["contradiction"]
+    assert found[0]["reason"] == f"{one} against {other}"
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 @pytest.mark.parametrize(
@@ -160,5 +137,5 @@ def test_two_values_are_a_contradiction_and_apply_keeps_both(
 def test_one_value_written_two_ways_still_merges(tmp_path: Path, first: str, second: str) -> None:
     """A synonym, an inflection or a short form of the value is that value: still a duplicate
     (these pin what the value rule must not take away)."""
-    _one_file(tmp_path, first, second)
-    assert [p["kind"] for p in _proposals(tmp_path)] == ["duplicate"]
+    one_file(tmp_path, first, second)
+    assert [p["kind"] for p in proposals(tmp_path)] == ["duplicate"]

@@ -13,38 +13,11 @@ contradiction. The last pairs pin duplicates these mends must not take away.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
-
-
-def _one_file(tmp_path: Path, first: str, second: str) -> Path:
-    """A fresh memory folder holding both entries in one file, as a person keeps notes."""
-    memory = tmp_path / ".claude" / "memory"
-    memory.mkdir(parents=True)
-    path = memory / "conventions.md"
-    path.write_text(f"# Conventions\n\n- {first}\n- {second}\n", encoding="utf-8")
-    return path
-
-
-def _kinds(tmp_path: Path) -> list[object]:
-    """The kinds ``conkeeper consolidate --json`` proposes for the folder."""
-    result = run_cli("consolidate", "--json", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    return [p["kind"] for p in json.loads(result.stdout)["proposals"]]
-
-
-def _apply_keeps_both(tmp_path: Path, path: Path, first: str, second: str) -> None:
-    """``consolidate --apply`` leaves both lines in the file."""
-    result = run_cli("consolidate", "--apply", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    text = path.read_text(encoding="utf-8")
-    assert first in text
-    assert second in text
-
+from consolidate_support import apply_keeps_both, kinds, one_file
 
 # a failed thing the negated verb acts on: the failed ones are the ones never retried
 FAILED_OBJECTS = [
@@ -98,9 +71,9 @@ def test_negated_verb_on_a_failed_thing_is_a_contradiction(
     tmp_path: Path, first: str, second: str
 ) -> None:
     """A person chooses, and ``--apply`` keeps both lines."""
-    path = _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == ["contradiction"]
-    _apply_keeps_both(tmp_path, path, first, second)
+    path = one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == ["contradiction"]
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 @pytest.mark.parametrize(("first", "second"), NAMED_MEMBERS)
@@ -108,9 +81,9 @@ def test_named_secret_and_rule_for_every_secret_are_never_merged(
     tmp_path: Path, first: str, second: str
 ) -> None:
     """No merge is proposed, so ``--apply`` deletes neither line."""
-    path = _one_file(tmp_path, first, second)
-    assert "duplicate" not in _kinds(tmp_path)
-    _apply_keeps_both(tmp_path, path, first, second)
+    path = one_file(tmp_path, first, second)
+    assert "duplicate" not in kinds(tmp_path)
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 @pytest.mark.parametrize(("first", "second"), OTHER_YEARS)
@@ -118,17 +91,17 @@ def test_entries_about_two_years_are_neither_merged_nor_opposed(
     tmp_path: Path, first: str, second: str
 ) -> None:
     """Nothing is proposed, and ``--apply`` keeps both lines."""
-    path = _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == []
-    _apply_keeps_both(tmp_path, path, first, second)
+    path = one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == []
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 @pytest.mark.parametrize(("first", "second"), SAME_DURATIONS)
 def test_one_duration_in_two_units_abroad_merges(tmp_path: Path, first: str, second: str) -> None:
     """Thirty-five days are five weeks, fourteen "dagar" two "veckor", sixty "minuter"
     one "timme": one rule twice."""
-    _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == ["duplicate"]
+    one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == ["duplicate"]
 
 
 @pytest.mark.parametrize(
@@ -156,5 +129,5 @@ def test_one_duration_in_two_units_abroad_merges(tmp_path: Path, first: str, sec
 )
 def test_pairs_left_as_they_were(tmp_path: Path, first: str, second: str, kind: str) -> None:
     """A duplicate or a contradiction these mends do not touch is still proposed as one."""
-    _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == [kind]
+    one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == [kind]
