@@ -913,6 +913,8 @@ SETS = {
     "blind4": DATA / "blind_pairs4.jsonl",  # measured once (FIRST_BLIND_PAIRS4.md): now seen
     "train5": DATA / "train_pairs5.jsonl",  # measured once (FIRST_TRAIN5.md): training data
     "train6": DATA / "train_pairs6.jsonl",  # measured once (FIRST_TRAIN6.md): training data
+    "train7": DATA / "train_pairs7.jsonl",  # measured once (FIRST_TRAIN7.md): training data
+    "train8": DATA / "train_pairs8.jsonl",  # measured once (FIRST_TRAIN8.md): training data
     "blind5": DATA / "blind_pairs5.jsonl",  # measured once (FIRST_BLIND_PAIRS5.md): now seen
     "blind6": DATA / "blind_pairs6.jsonl",  # measured once (FIRST_BLIND_PAIRS6.md): now seen
     "blind7": DATA / "blind_pairs7.jsonl",  # measured once (FIRST_BLIND_PAIRS7.md): now seen
