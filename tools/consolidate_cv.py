@@ -247,6 +247,8 @@ AUTHORS = {
     "author19": DATA / "blind_pairs14.jsonl",  # measured once blind (FIRST_BLIND_PAIRS14.md)
     "author20": DATA / "blind_pairs15.jsonl",  # measured once blind (FIRST_BLIND_PAIRS15.md)
     "author21": DATA / "train_pairs6.jsonl",  # measured once before reading (FIRST_TRAIN6.md)
+    "author22": DATA / "train_pairs7.jsonl",  # measured once before reading (FIRST_TRAIN7.md)
+    "author23": DATA / "train_pairs8.jsonl",  # measured once before reading (FIRST_TRAIN8.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0
