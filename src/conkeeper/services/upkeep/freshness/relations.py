@@ -315,7 +315,9 @@ class Limits(Record):
         self.number_similarity = number_similarity
         self.lost_words = lost_words  # content words a merge may drop (see _nothing_lost)
         self.anchor_complement = anchor_complement  # see _complementary
-        self.kept_facts = kept_facts  # what a merge may never drop: n(umbers) a(nchors) s(pans) g(negation)
+        self.kept_facts = (
+            kept_facts  # what a merge may never drop: n(umbers) a(nchors) s(pans) g(negation)
+        )
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -352,6 +354,8 @@ LIMITS = Limits(
     retired_conflict=True,
     reason_merge=True,
     named_values=True,
+    anchor_complement=True,
+    kept_facts="g",
 )
 
 # A word of any alphabet ("wdrażamy", "produção"): a letter or digit, then letters, digits and
@@ -3458,11 +3462,33 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
 
 
 def _complementary(a: Reading, b: Reading) -> bool:
-    """Each entry says a content word the other does not: two requirements of the same named
-    thing ("Every Jenkins job must have a timeout" and "... an owner"), not one said twice.
-    Naming the same names is weak evidence of sameness; an entry adding a word is detail, two
-    entries each adding one are two facts."""
-    return bool(_lost_words(a, b)) and bool(_lost_words(b, a))
+    """The entries open alike (the same first two words of full weight) and then each goes
+    on with words only it says, no value on either side: two requirements of one named
+    thing ("Every Jenkins job must have a timeout" and "... an owner", "All Kafka topics need
+    a schema in the registry" and "... an owning team"), not one said twice. Naming the same
+    names is weak evidence of sameness; each entry ending in its own words is two facts."""
+    if a.numbers or b.numbers:
+        return False
+    seq_a, seq_b = _folded(a), _folded(b)
+    common = 0
+    while common < min(len(seq_a), len(seq_b)) and seq_a[common] == seq_b[common]:
+        common += 1
+    tail_a, tail_b = set(seq_a[common:]), set(seq_b[common:])
+    return (
+        common >= OPENING_WORDS
+        and bool(tail_a)
+        and bool(tail_b)
+        and not tail_a & _said_words(b)
+        and not tail_b & _said_words(a)
+    )
+
+
+def _said_words(reading: Reading) -> set[str]:
+    """Every concept an entry says, its antonyms and the words of its initialisms included."""
+    said = set(reading.weights) | set(reading.polar)
+    for spelled in reading.initials.values():
+        said |= spelled
+    return said
 
 
 def _nothing_lost(a: Reading, b: Reading, relation: Relation, limits: Limits) -> bool:
