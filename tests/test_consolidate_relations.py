@@ -205,10 +205,14 @@ CASES += [
         "duplicate",
     ),
     # ", not X" rejects X only; a superseding note agrees with an entry that negates the same
-    (
+    pytest.param(
         "New backend services are written in Kotlin.",
         "New backend services must be Kotlin, not Java.",
         "duplicate",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="round 22's merge guard: a merge may remove the side saying 'not Java' (a cost)",
+        ),
     ),
     (
         "We don't deploy with Capistrano anymore.",

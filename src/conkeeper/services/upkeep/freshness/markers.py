@@ -69,6 +69,21 @@ def turkish_negations(text: str) -> str:
     return _TURKISH_NEGATIVE.sub(lambda found: f"{found.group()} not", text)
 
 
+# French negation frames the verb ("ne redémarre pas", "n'est jamais", "ne se lance plus"):
+# the negation word after the verb would govern what follows it ("pas tout seul"), not the verb.
+_FRENCH_NEGATIVE = re.compile(
+    r"\bn(?:e\s+|['\u2019]\s*)((?:[^\W\d_][\w'\u2019]*\s+){0,2}?[^\W\d_][\w'\u2019]*)"
+    r"\s+(?:pas|jamais|plus|point|guère)\b",
+    re.IGNORECASE,
+)
+
+
+def french_negations(text: str) -> str:
+    """The text with each French "ne VERB pas" written "not VERB", so the negation governs
+    the verb it frames, as an English "not" before it does."""
+    return _FRENCH_NEGATIVE.sub(lambda found: f"not {found.group(1)}", text)
+
+
 # "Flutter state management: Riverpod.": a label, then the value it is given.
 _LABELLED = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^:：\n`]{3,60}?)(?:\*\*)?\s*[:：](?!//)\s*(\S.*)$"

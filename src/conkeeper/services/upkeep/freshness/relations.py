@@ -200,6 +200,7 @@ class Limits(Record):
 
     __slots__ = (
         "abbreviations",
+        "anchor_complement",
         "anchor_similarity",
         "bare_values",
         "choice_alone",
@@ -213,6 +214,8 @@ class Limits(Record):
         "exception_merge",
         "firm_polarity",
         "head_match",
+        "kept_facts",
+        "lost_words",
         "named_subjects",
         "named_values",
         "number_containment",
@@ -272,6 +275,9 @@ class Limits(Record):
         reason_merge: bool = False,
         named_values: bool = False,
         number_similarity: float = 1.01,
+        lost_words: int = 99,
+        anchor_complement: bool = False,
+        kept_facts: str = "",
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -307,6 +313,11 @@ class Limits(Record):
         self.reason_merge = reason_merge
         self.named_values = named_values
         self.number_similarity = number_similarity
+        self.lost_words = lost_words  # content words a merge may drop (see _nothing_lost)
+        self.anchor_complement = anchor_complement  # see _complementary
+        self.kept_facts = (
+            kept_facts  # what a merge may never drop: n(umbers) a(nchors) s(pans) g(negation)
+        )
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -343,6 +354,8 @@ LIMITS = Limits(
     retired_conflict=True,
     reason_merge=True,
     named_values=True,
+    anchor_complement=True,
+    kept_facts="g",
 )
 
 # A word of any alphabet ("wdrażamy", "produção"): a letter or digit, then letters, digits and
@@ -361,7 +374,10 @@ NEGATIONS = _words(
     disallowed ban banned neither none nothing nobody no-go off-limits lacking lacks
     nunca jamais jamás nie niemals nicht kein keine não nao nigdy zakaz zakazane zabronione
     zabroniony żaden żadnych proibido proibida nenhum nenhuma prohibido prohibida ningún
-    ninguna verboten interdit interdite aucun aucune pas"""
+    ninguna verboten interdit interdite aucun aucune pas
+    non mai nemmeno neanche neppure nessun nessuno nessuna vietato vietata vietati
+    niet nooit geen verboden inte aldrig ingen förbjudet tidak jangan bukan dilarang
+    không chưa đừng cấm не нет никогда нельзя запрещено"""
 )
 # Antonyms that name a state, not an action: a negation of one is the state's opposite said
 # twice ("don't merge with failing tests" is "merge with passing tests", "never leave TLS
@@ -1456,6 +1472,7 @@ class Reading(Record):
         "chosen",
         "clauses",
         "ends",
+        "escalates",
         "excepts",
         "exempts",
         "flipped",
@@ -1511,6 +1528,7 @@ class Reading(Record):
         self.permits = False  # it grants a permission ("may", "can", "is fine")
         self.exempts = False  # it says it is an exception ("Exception:", "except", "unless")
         self.adds = False  # it says it adds to another entry ("also", "too", "in addition")
+        self.escalates = False  # it denies even the lesser thing ("no access, not even read")
         self.chosen: set[str] = set()
         self.rejected: set[str] = set()
         self.scopes: set[str] = set()
@@ -1899,6 +1917,14 @@ _ADDS = re.compile(
 )
 
 # The CAN bus, written in capitals: a name, not the verb "can".
+# "no access, not even read-only": the entry denies what a weaker rule grants, so an entry
+# without it that names the lesser thing ("read-only access") is never its copy.
+_NOT_EVEN = re.compile(
+    r"\b(?:not|nor|and not) even\b|\bnemmeno\b|\bneanche\b|\bneppure\b|\bni siquiera\b"
+    r"|\bni même\b|\bmême pas\b|\bpas même\b|\bnicht (?:einmal|mal)\b|\bnem (?:mesmo|sequer)\b"
+    r"|\bani nawet\b|даже не|\bniet eens\b|\binte ens\b|\bbile\b.{0,40}\bdeğil\b",
+    re.IGNORECASE,
+)
 _CAN_BUS = re.compile(r"\bCAN\b")
 
 # A rule that opens by naming the part it is for ("For the `release/*` branches, ...", "In the
@@ -1942,9 +1968,11 @@ def read(text: str, *, head: bool = True) -> Reading:
         )
     reading.exempts = _EXEMPTS.search(text) is not None
     reading.adds = _ADDS.search(reading.text) is not None
+    reading.escalates = _NOT_EVEN.search(reading.text) is not None
     raw: list[str] = []
     text = _FOR_JAPANESE.sub(r" für \1 ", text)  # "欧州向けの予約": bookings for Europe
     text = markers.turkish_negations(text)  # "zorunlu değil": "required not"
+    text = markers.french_negations(text)  # "ne redémarre pas": "not redémarre"
     text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
     for clause in clauses:
@@ -2550,7 +2578,8 @@ CONDITIONAL = _words("if when whenever si wenn falls quand se jeśli gdy")
 UNIVERSAL = _words(
     """every all any each todos todas toda cada cualquier cualquiera allen aller alles jede
     jeder jedes jeden jedem sämtliche tous toutes chaque tutti tutte ogni qualsiasi qualunque
-    qualquer wszystkie wszystkich wszystko każdy każda każde elke iedere"""
+    qualquer wszystkie wszystkich wszystko każdy każda każde elke iedere alla varje mọi mỗi
+    setiap semua seluruh tüm bütün все всех всё каждый каждая каждое любой"""
 )
 UNIVERSAL_REACH = 2  # "every feature branch": the next two concepts
 CONDITIONS = _words("after before once when if until")  # "only after X": X is required first
@@ -3421,9 +3450,93 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     entries naming the same concepts and values are never one "with more detail" ("Always use
     pnpm, never npm." and its German "Immer pnpm verwenden, nie npm."): neither says more."""
     relation = _related(a, b, limits)
+    if (
+        relation is not None
+        and relation.kind == DUPLICATE
+        and not _nothing_lost(a, b, relation, limits)
+    ):
+        return None
     if relation is not None and relation.reason == MORE_DETAIL and _as_much(a, b):
         return Relation(DUPLICATE, relation.score, IN_OTHER_WORDS)
     return relation
+
+
+def _complementary(a: Reading, b: Reading) -> bool:
+    """The entries open alike (the same first two words of full weight) and then each goes
+    on with words only it says, no value on either side: two requirements of one named
+    thing ("Every Jenkins job must have a timeout" and "... an owner", "All Kafka topics need
+    a schema in the registry" and "... an owning team"), not one said twice. Naming the same
+    names is weak evidence of sameness; each entry ending in its own words is two facts."""
+    if a.numbers or b.numbers:
+        return False
+    seq_a, seq_b = _folded(a), _folded(b)
+    common = 0
+    while common < min(len(seq_a), len(seq_b)) and seq_a[common] == seq_b[common]:
+        common += 1
+    tail_a, tail_b = set(seq_a[common:]), set(seq_b[common:])
+    return (
+        common >= OPENING_WORDS
+        and bool(tail_a)
+        and bool(tail_b)
+        and not tail_a & _said_words(b)
+        and not tail_b & _said_words(a)
+    )
+
+
+def _said_words(reading: Reading) -> set[str]:
+    """Every concept an entry says, its antonyms and the words of its initialisms included."""
+    said = set(reading.weights) | set(reading.polar)
+    for spelled in reading.initials.values():
+        said |= spelled
+    return said
+
+
+def _nothing_lost(a: Reading, b: Reading, relation: Relation, limits: Limits) -> bool:
+    """Whether a merge of two entries loses nothing a person wrote: the side ``--apply`` may
+    remove (either one, or the shorter of an entry and its copy with more detail) has every
+    number, name and negation in the other, and at most ``lost_words`` content words the
+    other does not say. Similarity alone is no such evidence: "Every flag must have an
+    expiry date" and "... an owner" are alike and each says what the other does not."""
+    if relation.reason == MORE_DETAIL:
+        shorter = a if _total_weight(a) <= _total_weight(b) else b
+        sides = [(shorter, b if shorter is a else a)]
+    else:
+        sides = [(a, b), (b, a)]
+    return all(_contained(one, other, limits) for one, other in sides)
+
+
+def _total_weight(reading: Reading) -> float:
+    return sum(reading.weights.values())
+
+
+def _contained(one: Reading, other: Reading, limits: Limits) -> bool:
+    """Whether removing ``one`` and keeping ``other`` loses at most ``lost_words`` of its
+    content words and none of the facts ``kept_facts`` names (numbers, names, negations)."""
+    kept = limits.kept_facts
+    if (
+        ("n" in kept and not one.numbers <= other.numbers)
+        or ("a" in kept and not one.anchors <= other.weights.keys() | other.anchors)
+        or ("s" in kept and not one.spans <= other.weights.keys())
+        or ("g" in kept and one.negated and not other.negated)
+    ):
+        return False
+    if limits.lost_words >= 99:
+        return True
+    return len(_lost_words(one, other)) <= limits.lost_words
+
+
+def _lost_words(one: Reading, other: Reading) -> set[str]:
+    """The content words of ``one`` that ``other`` says in no form it reads: not as the same
+    concept, not as the words of an initialism either entry spells out."""
+    said = set(other.weights) | set(other.polar)
+    for spelled in other.initials.values():
+        said |= spelled
+    lost = {c for c, w in one.weights.items() if w >= 1.0 and c not in said}
+    for short, spelled in one.initials.items():
+        if spelled <= said:
+            lost.discard(short)
+            lost -= spelled
+    return lost
 
 
 def _as_much(a: Reading, b: Reading) -> bool:
@@ -3481,7 +3594,7 @@ def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     if values and _values_of_one_subject(a, b, values, twins=twins is not None):
         shown = f"{_said(a, values[0])} against {_said(b, values[1])}"
         return Relation(CONTRADICTION, 1.0, shown)
-    if limits.contained_detail and choice is None and apart is None:
+    if limits.contained_detail and choice is None and apart is None and a.escalates == b.escalates:
         contained = _contained_detail(a, b)
         if contained is not None:
             return contained
@@ -3489,6 +3602,7 @@ def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         choice is not None
         or (_opposed(a, b) if limits.scoped_merge else a.negated != b.negated)
         or a.supersedes != b.supersedes
+        or a.escalates != b.escalates
         or _some_unit_differs(a.numbers, b.numbers)
         or _reversed_order(a, b)
         or bool(a.restricted & b.universal or b.restricted & a.universal)
@@ -4151,6 +4265,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and dice >= limits.anchor_similarity
         and min(all_a, all_b) - shared_all < _anchor_unshared(a)
         and not (a.exempts or b.exempts or a.adds or b.adds)
+        and not (limits.anchor_complement and _complementary(a, b))
     ):
         if min(all_a, all_b) == shared_all < max(all_a, all_b):
             # "Dates are stored in UTC" and "..., displayed in the user's time zone": the
