@@ -949,7 +949,7 @@ other says more.
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
 (``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, train6 to
-train8, blind5, blind6 to blind15 or a new blindN; default ``all``: every set found).
+train8, blind5, blind6 to blind17 or a new blindN; default ``all``: every set found).
 ``--tiny`` runs the first 12 pairs of each seen set (for CI) and no new blind set. Prints a
 table per set and writes ``bench/results/consolidate_quality.json``.
 """
@@ -992,8 +992,10 @@ SETS = {
     "blind13": DATA / "blind_pairs13.jsonl",  # measured once (FIRST_BLIND_PAIRS13.md): now seen
     "blind14": DATA / "blind_pairs14.jsonl",  # measured once (FIRST_BLIND_PAIRS14.md): now seen
     "blind15": DATA / "blind_pairs15.jsonl",  # measured once (FIRST_BLIND_PAIRS15.md): now seen
+    "blind16": DATA / "blind_pairs16.jsonl",  # measured once (FIRST_BLIND_PAIRS16.md): now seen
+    "blind17": DATA / "blind_pairs17.jsonl",  # measured once (FIRST_BLIND_PAIRS17.md): now seen
 }
-SEEN_BLIND = 15  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS15.md)
+SEEN_BLIND = 17  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS17.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")
