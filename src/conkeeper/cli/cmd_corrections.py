@@ -71,7 +71,12 @@ def _route(args: argparse.Namespace) -> int:
     from conkeeper.domain.corrections_queue import item_id
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.agent_process import agent_marker
-    from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
+    from conkeeper.services.analysis.routing import (
+        LEFT_IN_QUEUE,
+        RoutingError,
+        apply_item,
+        reject_item,
+    )
     from conkeeper.services.workspace import current_project
 
     memory_dir = current_project().memory_dir
@@ -118,10 +123,7 @@ def _route(args: argparse.Namespace) -> int:
     elif not done.left_in_queue:
         sys.stdout.write(f"Rejected: {done.item.text}\n")
     if done.left_in_queue:  # a person reworded or removed it meanwhile: never removed
-        sys.stdout.write(
-            "The queued line changed since it was read (reworded or removed): it was left as "
-            "it is; 'conkeeper corrections list' shows the queue now.\n"
-        )
+        sys.stdout.write(f"{LEFT_IN_QUEUE}; 'conkeeper corrections list' shows the queue now.\n")
     return 0
 
 

@@ -60,6 +60,12 @@ class RoutedItem:
     left_in_queue: bool = False
 
 
+LEFT_IN_QUEUE = (
+    "The queued line changed since it was read (reworded or removed): it was left as it is"
+)
+"""What every front door says when :attr:`RoutedItem.left_in_queue` is set (each adds where
+the queue can be seen now)."""
+
 _ID_RE = re.compile(r"q[0-9a-f]{4,}")
 
 

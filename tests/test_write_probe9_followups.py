@@ -1,0 +1,84 @@
+"""The defects write probe 9 found and left, closed one by one, each through its real entry point
+(the ``conkeeper`` command as a subprocess, the viewer over HTTP)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from conftest import run_cli
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from test_viewer_security import csrf_token, login, request
+from viewer_support import Viewer, running_viewer
+
+REF = "previous assistant message"
+SAID = "use the logger, not print"
+
+
+def _queue_one(project: Path) -> Path:
+    """An initialised project whose corrections queue holds one item; the queue's path."""
+    assert run_cli("init", cwd=project).returncode == 0
+    queue = project / ".claude" / "memory" / "corrections-queue.md"
+    with open(queue, "a", encoding="utf-8") as handle:
+        handle.write(f'- **2026-11-01 10:00:00** | correction | "{SAID}" | ref: {REF}\n')
+    return queue
+
+
+def _editor_save(path: Path, text: str) -> None:
+    """Save ``text`` as an editor does: a file beside it renamed over it."""
+    beside = path.with_name(path.name + ".swp")
+    beside.write_text(text, encoding="utf-8")
+    os.replace(beside, path)
+
+
+def _post_while_held(v: Viewer, path: str, body: str, cookie: str, meanwhile: object) -> str:
+    """POST ``body`` to a viewer started with ``CONKEEPER_STOP_AT``: wait until it stops at the
+    seam, run ``meanwhile`` (a person's edit), let it go on; the redirect's location."""
+    answer: dict[str, str] = {}
+
+    def send() -> None:
+        answer["location"] = request(v, path, method="POST", cookie=cookie, body=body)[1].get(
+            "location", ""
+        )
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    _, status = os.waitpid(v.proc.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    assert callable(meanwhile)
+    meanwhile()
+    while sender.is_alive():
+        os.kill(v.proc.pid, signal.SIGCONT)
+        sender.join(timeout=0.5)
+        if sender.is_alive():  # stopped again at a later rename: wait for it, go on
+            os.waitpid(v.proc.pid, os.WUNTRACED | os.WNOHANG)
+    return answer["location"]
+
+
+def test_the_viewer_says_when_the_person_reworded_the_queued_line_meanwhile(
+    project: Path,
+) -> None:
+    """A reject from the viewer held at its rename; the person's editor saves the queued line
+    reworded meanwhile. Their line stays, and the viewer said "Rejected:" as if the item were
+    gone. It now says, in one line, that the line changed and was left as it is."""
+    queue = _queue_one(project)
+    with running_viewer(project, CONKEEPER_STOP_AT="renaming") as v:
+        cookie = login(v)
+        line = next(n for n, t in enumerate(queue.read_text().splitlines(), 1) if SAID in t)
+        body = urlencode({"csrf": csrf_token(v, cookie), "line": str(line)})
+        reworded = queue.read_text().replace(SAID, "use the logger in src/log.py, never print")
+        location = _post_while_held(
+            v, "/queue/reject", body, cookie, lambda: _editor_save(queue, reworded)
+        )
+        shown = request(v, location, cookie=cookie)[2]
+    assert "changed since it was read" in shown and "left as it is" in shown, shown
+    assert "Rejected:" not in shown
+    assert queue.read_text() == reworded
