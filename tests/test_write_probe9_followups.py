@@ -82,3 +82,31 @@ def test_the_viewer_says_when_the_person_reworded_the_queued_line_meanwhile(
     assert "changed since it was read" in shown and "left as it is" in shown, shown
     assert "Rejected:" not in shown
     assert queue.read_text() == reworded
+
+
+@pytest.mark.parametrize("how", ["renamed", "removed"])
+def test_undo_of_a_file_renamed_or_removed_since_says_so_in_one_line_without_a_diff(
+    project: Path, how: str
+) -> None:
+    """``undo`` of a write whose file the person renamed or removed since refused (right) but
+    printed the whole file as a "removed" diff. It now says in one line that the file is gone
+    and nothing was undone, and prints no diff; the renamed file is untouched."""
+    memory = project / ".claude" / "memory"
+    assert run_cli("init", cwd=project).returncode == 0
+    rule = "Run the linter before every commit"
+    made = run_cli("remember", rule, "--file", "notes.md", "--source", "user", cwd=project)
+    assert made.returncode == 0, made.stderr
+    notes = memory / "notes.md"
+    kept = notes.read_text()
+    if how == "renamed":
+        notes.rename(memory / "team-notes.md")
+    else:
+        notes.unlink()
+    proc = run_cli("undo", cwd=project)
+    assert proc.returncode == 1
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "notes.md" in proc.stderr and "nothing was undone" in proc.stderr, proc.stderr
+    assert "removed or renamed" in proc.stderr and rule not in proc.stderr, proc.stderr
+    assert not notes.exists()
+    if how == "renamed":
+        assert (memory / "team-notes.md").read_text() == kept

@@ -1524,9 +1524,10 @@ def _undo_locked(folder: Path | str, entry_id: int | None, source: str) -> Journ
             if path in checked:
                 continue
             checked.add(path)
-            problem = check(_current(path))
+            current = _current(path)
+            problem = check(current)
             if problem is not None:
-                raise _conflict(member, path, problem)
+                raise _gone(member, path) if current is None else _conflict(member, path, problem)
     for member in batch:
         for plan in map(_undo_plan, member.files):
             _apply_undo(member, plan, source, os.fspath(folder))
@@ -1719,6 +1720,18 @@ def _current(path: str) -> bytes | None:
 def _conflict(entry: JournalEntry, path: str, diff: str) -> UndoConflict:
     return UndoConflict(
         f"{path}: changed since write {entry.id} ({entry.command}); nothing was undone", diff
+    )
+
+
+def _gone(entry: JournalEntry, path: str) -> WriteError:
+    """The file a write changed is no longer there: the person removed or renamed it. A diff
+    of the whole file as "removed" (what this said before) read like a change to review, when
+    the one thing to know is that the file is gone. Found by write probe 9."""
+    from conkeeper.domain.messages import clean_path
+
+    return WriteError(
+        f"{clean_path(path)}: is gone (removed or renamed since write {entry.id}, "
+        f"{entry.command}); nothing was undone"
     )
 
 
