@@ -3,20 +3,24 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from test_viewer_security import csrf_token, login, request
+from test_write_probe9 import _journal, _read_only
 from viewer_support import Viewer, running_viewer
 
 REF = "previous assistant message"
@@ -110,3 +114,40 @@ def test_undo_of_a_file_renamed_or_removed_since_says_so_in_one_line_without_a_d
     assert not notes.exists()
     if how == "renamed":
         assert (memory / "team-notes.md").read_text() == kept
+
+
+def test_a_folder_made_read_only_before_the_rename_is_one_line_and_nothing_is_left(
+    project: Path,
+) -> None:
+    """``corrections reject`` held once its new queue sits in a temporary file; the person makes
+    the memory folder read-only meanwhile. The rename's refusal read like a crash. It is now one
+    line naming the folder: the queue as it was, no journal entry pending, the temporary file
+    emptied (removed by the next write, once the folder is writable)."""
+    queue = _queue_one(project)
+    memory = queue.parent
+    before = queue.read_bytes()
+    listed = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)
+    rejecting = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "corrections", "reject", listed["items"][0]["id"]],
+        cwd=project,
+        env=cli_env(CONKEEPER_STOP_AT="renaming"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _, status = os.waitpid(rejecting.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    with _read_only(memory):
+        os.kill(rejecting.pid, signal.SIGCONT)
+        _, err = rejecting.communicate()
+        assert rejecting.returncode == 1, err
+        assert len(err.splitlines()) == 1, err
+        assert "read-only" in err and "nothing was written" in err, err
+        assert "Traceback" not in err and "Errno" not in err, err
+        # no file can be removed from an immutable folder: the temporary file holds nothing
+        assert [p.stat().st_size for p in memory.glob("*.conkeeper-tmp")] in ([], [0])
+    assert queue.read_bytes() == before
+    assert not any(e.get("pending") for e in _journal(memory)), _journal(memory)
+    again = run_cli("corrections", "reject", listed["items"][0]["id"], cwd=project)
+    assert again.returncode == 0, again.stderr
+    assert not list(memory.glob("*.conkeeper-tmp"))  # swept by the next write
