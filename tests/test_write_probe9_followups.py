@@ -151,3 +151,28 @@ def test_a_folder_made_read_only_before_the_rename_is_one_line_and_nothing_is_le
     again = run_cli("corrections", "reject", listed["items"][0]["id"], cwd=project)
     assert again.returncode == 0, again.stderr
     assert not list(memory.glob("*.conkeeper-tmp"))  # swept by the next write
+
+
+def test_a_line_number_is_refused_once_the_queue_moved_since_the_listing(project: Path) -> None:
+    """``corrections reject N`` acted on whatever sat on line N: after another item above it
+    left the queue since ``corrections list``, that was the next item, rejected unseen. A
+    number is now refused in one line when the item on that line is not the one listed there,
+    naming the id form that never moves; the id still works, and so does a fresh listing."""
+    queue = _queue_one(project)
+    with open(queue, "a", encoding="utf-8") as handle:
+        handle.write(f'- **2026-11-01 10:05:00** | friction | "tests are slow" | ref: {REF}\n')
+    listed = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)["items"]
+    first, second = listed
+    assert run_cli("corrections", "reject", first["id"], cwd=project).returncode == 0
+    before = queue.read_text()
+    moved = run_cli("corrections", "reject", str(first["line"]), cwd=project)  # "slow" is there
+    assert moved.returncode == 1 and len(moved.stderr.splitlines()) == 1, moved.stderr
+    assert "changed since" in moved.stderr and "q..." in moved.stderr, moved.stderr
+    assert queue.read_text() == before
+    empty = run_cli("corrections", "reject", str(second["line"]), cwd=project)  # nothing there
+    assert empty.returncode == 1 and "no queued item" in empty.stderr, empty.stderr
+    assert queue.read_text() == before
+    relisted = json.loads(run_cli("corrections", "list", "--json", cwd=project).stdout)["items"]
+    done = run_cli("corrections", "reject", str(relisted[0]["line"]), "--json", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["item"]["text"] == "tests are slow"

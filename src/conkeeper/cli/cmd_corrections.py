@@ -16,7 +16,8 @@ from conkeeper.domain.messages import clean_path
 MAX_STDIN_CHARS = 1_000_000
 _ITEM_HELP = (
     "the item's id (q...) from 'corrections list', or its line number there (a line number "
-    "moves when an item above it leaves the queue; the id does not)"
+    "moves when an item above it leaves the queue, and is refused once the queue changed "
+    "there since that listing; the id does not move)"
 )
 
 
@@ -75,12 +76,15 @@ def _route(args: argparse.Namespace) -> int:
         LEFT_IN_QUEUE,
         RoutingError,
         apply_item,
+        check_listed_line,
         reject_item,
     )
     from conkeeper.services.workspace import current_project
 
-    memory_dir = current_project().memory_dir
+    location = current_project()
+    memory_dir = location.memory_dir
     try:
+        check_listed_line(location.identity, memory_dir, args.line)
         if args.action == "apply":
             done = apply_item(
                 memory_dir,
@@ -163,6 +167,7 @@ def _list(args: argparse.Namespace) -> int:
     from conkeeper.domain.corrections_queue import item_id
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.corrections import QUEUE_NAME, read_queue
+    from conkeeper.services.analysis.routing import remember_listing
     from conkeeper.services.workspace import current_project
 
     location = current_project()
@@ -170,6 +175,7 @@ def _list(args: argparse.Namespace) -> int:
         items = read_queue(location.memory_dir)
     except MemoryFileError as exc:
         raise CliError(str(exc)) from None
+    remember_listing(location.identity, items)
     if args.json:
         emit_json(
             {
