@@ -63,7 +63,7 @@ def test_an_agents_wording_of_a_correction_is_tagged_as_the_agents(tmp_path: Pat
     from conftest import cli_env, session_start_context
 
     root, memory = _project(tmp_path, "no, use snake_case for method names", "use pnpm here")
-    first, second = _lines(root)
+    first, _ = _lines(root)
     agent = cli_env(CLAUDECODE="1")
     before = today()  # the tag's day: this one, or the next when the command ran past midnight
     reworded = run_cli(
@@ -71,8 +71,9 @@ def test_an_agents_wording_of_a_correction_is_tagged_as_the_agents(tmp_path: Pat
         "--text", "Method names are snake_case.", cwd=root, env=agent,
     )  # fmt: skip
     assert reworded.returncode == 0, reworded.stderr
+    (second,) = _lines(root)  # listed again: the line moved up when the first item left
     verbatim = run_cli(
-        "corrections", "apply", str(second - 1), "--to", "convention", "--category",
+        "corrections", "apply", str(second), "--to", "convention", "--category",
         "convention", cwd=root, env=agent,
     )  # fmt: skip
     assert verbatim.returncode == 0, verbatim.stderr

@@ -16,7 +16,8 @@ from conkeeper.domain.messages import clean_path
 MAX_STDIN_CHARS = 1_000_000
 _ITEM_HELP = (
     "the item's id (q...) from 'corrections list', or its line number there (a line number "
-    "moves when an item above it leaves the queue; the id does not)"
+    "moves when an item above it leaves the queue, and is refused once the queue changed "
+    "there since that listing; the id does not move)"
 )
 
 
@@ -71,11 +72,19 @@ def _route(args: argparse.Namespace) -> int:
     from conkeeper.domain.corrections_queue import item_id
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.agent_process import agent_marker
-    from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
+    from conkeeper.services.analysis.routing import (
+        LEFT_IN_QUEUE,
+        RoutingError,
+        apply_item,
+        check_listed_line,
+        reject_item,
+    )
     from conkeeper.services.workspace import current_project
 
-    memory_dir = current_project().memory_dir
+    location = current_project()
+    memory_dir = location.memory_dir
     try:
+        check_listed_line(location.identity, memory_dir, args.line)
         if args.action == "apply":
             done = apply_item(
                 memory_dir,
@@ -118,10 +127,7 @@ def _route(args: argparse.Namespace) -> int:
     elif not done.left_in_queue:
         sys.stdout.write(f"Rejected: {done.item.text}\n")
     if done.left_in_queue:  # a person reworded or removed it meanwhile: never removed
-        sys.stdout.write(
-            "The queued line changed since it was read (reworded or removed): it was left as "
-            "it is; 'conkeeper corrections list' shows the queue now.\n"
-        )
+        sys.stdout.write(f"{LEFT_IN_QUEUE}; 'conkeeper corrections list' shows the queue now.\n")
     return 0
 
 
@@ -161,6 +167,7 @@ def _list(args: argparse.Namespace) -> int:
     from conkeeper.domain.corrections_queue import item_id
     from conkeeper.domain.textio import MemoryFileError
     from conkeeper.services.analysis.corrections import QUEUE_NAME, read_queue
+    from conkeeper.services.analysis.routing import remember_listing
     from conkeeper.services.workspace import current_project
 
     location = current_project()
@@ -168,6 +175,7 @@ def _list(args: argparse.Namespace) -> int:
         items = read_queue(location.memory_dir)
     except MemoryFileError as exc:
         raise CliError(str(exc)) from None
+    remember_listing(location.identity, items)
     if args.json:
         emit_json(
             {

@@ -626,12 +626,15 @@ def _replace(
             os.fsync(out)
         os.close(out)
         return carried
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.close(out)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-            intent.abandon()  # the temp file still there: the rename never happened
+    except BaseException as exc:
+        if not os.path.exists(tmp):
+            with contextlib.suppress(OSError):
+                os.close(out)
+            raise
+        intent.abandon()  # the temp file still there: the rename never happened
+        _discard_temp(tmp, out)
+        if _read_only(exc):  # the folder was made read-only since the temp file was made
+            raise _read_only_folder(target) from None
         raise
 
 
@@ -835,14 +838,41 @@ def _open_temp(tmp: str, target: str, mode: int) -> int:
     try:
         return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     except OSError as exc:
-        codes = errno_codes()
-        if exc.errno not in (codes.EACCES, codes.EPERM, codes.EROFS):
+        if not _read_only(exc):
             raise
-        raise WriteError(
-            f"{os.path.dirname(os.path.abspath(target))}: the folder is read-only; nothing was "
-            f"written to {os.path.basename(target)} (make the folder writable to let ConKeeper "
-            "change it)"
-        ) from None
+        raise _read_only_folder(target) from None
+
+
+def _read_only(exc: BaseException) -> bool:
+    """Whether ``exc`` is a folder (or file system) refusing a change: no permission, or
+    read-only."""
+    codes = errno_codes()
+    return isinstance(exc, OSError) and exc.errno in (codes.EACCES, codes.EPERM, codes.EROFS)
+
+
+def _read_only_folder(target: str) -> WriteError:
+    """The one line for a memory folder that refuses a write: it names the folder and says
+    nothing was written."""
+    return WriteError(
+        f"{os.path.dirname(os.path.abspath(target))}: the folder is read-only; nothing was "
+        f"written to {os.path.basename(target)} (make the folder writable to let ConKeeper "
+        "change it)"
+    )
+
+
+def _discard_temp(tmp: str, out: int) -> None:
+    """Remove the temporary file of a write that never reached its rename, then close it. In
+    a folder made read-only meanwhile no file can be removed: its bytes go (emptied through
+    the handle still open), and the empty file, ConKeeper's temporary name, is swept by the
+    next write once the folder is writable again (:func:`sweep_temps`). Found by write probe
+    9: the failed removal was raised in place of the rename's refusal, a crash's look."""
+    try:
+        os.unlink(tmp)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(out, 0)
+    with contextlib.suppress(OSError):
+        os.close(out)
 
 
 def _temp_name(target: str) -> str:
@@ -1524,9 +1554,10 @@ def _undo_locked(folder: Path | str, entry_id: int | None, source: str) -> Journ
             if path in checked:
                 continue
             checked.add(path)
-            problem = check(_current(path))
+            current = _current(path)
+            problem = check(current)
             if problem is not None:
-                raise _conflict(member, path, problem)
+                raise _gone(member, path) if current is None else _conflict(member, path, problem)
     for member in batch:
         for plan in map(_undo_plan, member.files):
             _apply_undo(member, plan, source, os.fspath(folder))
@@ -1719,6 +1750,18 @@ def _current(path: str) -> bytes | None:
 def _conflict(entry: JournalEntry, path: str, diff: str) -> UndoConflict:
     return UndoConflict(
         f"{path}: changed since write {entry.id} ({entry.command}); nothing was undone", diff
+    )
+
+
+def _gone(entry: JournalEntry, path: str) -> WriteError:
+    """The file a write changed is no longer there: the person removed or renamed it. A diff
+    of the whole file as "removed" (what this said before) read like a change to review, when
+    the one thing to know is that the file is gone. Found by write probe 9."""
+    from conkeeper.domain.messages import clean_path
+
+    return WriteError(
+        f"{clean_path(path)}: is gone (removed or renamed since write {entry.id}, "
+        f"{entry.command}); nothing was undone"
     )
 
 

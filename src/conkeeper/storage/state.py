@@ -205,6 +205,7 @@ def record_sync(
 
 
 REVIEW_FILE = "consolidate.review"  # not .json: never taken for a session's state
+LISTING_FILE = "corrections.listing"  # the queue items the last 'corrections list' showed
 
 
 def write_project_record(

@@ -334,7 +334,12 @@ async def queue_action(request: Request) -> Response:
     """Apply or reject one queued item through the same routing as the CLI, then go back."""
     from conkeeper.domain.messages import clean_message, disk_full_message
     from conkeeper.domain.textio import MemoryFileError
-    from conkeeper.services.analysis.routing import RoutingError, apply_item, reject_item
+    from conkeeper.services.analysis.routing import (
+        LEFT_IN_QUEUE,
+        RoutingError,
+        apply_item,
+        reject_item,
+    )
 
     form = await request.form()
     action = request.path_params["action"]
@@ -358,7 +363,9 @@ async def queue_action(request: Request) -> Response:
             message = f"Applied to {done.target} as {done.category}: {done.text}"
         else:
             done = reject_item(memory_dir, line, source="user-viewer")
-            message = f"Rejected: {done.item.text}"
+            message = "" if done.left_in_queue else f"Rejected: {done.item.text}"
+        if done.left_in_queue:  # a person reworded or removed it meanwhile: never removed
+            message = f"{message} {LEFT_IN_QUEUE}; the queue below shows it now.".lstrip()
     except ValueError:
         message = "That queue item is not valid; reload the queue."
     except (RoutingError, MemoryFileError) as exc:

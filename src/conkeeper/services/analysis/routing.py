@@ -60,6 +60,12 @@ class RoutedItem:
     left_in_queue: bool = False
 
 
+LEFT_IN_QUEUE = (
+    "The queued line changed since it was read (reworded or removed): it was left as it is"
+)
+"""What every front door says when :attr:`RoutedItem.left_in_queue` is set (each adds where
+the queue can be seen now)."""
+
 _ID_RE = re.compile(r"q[0-9a-f]{4,}")
 
 
@@ -88,6 +94,45 @@ def _find(memory_dir: Path, ref: int | str) -> QueueItem:
         if item.line == int(wanted):
             return item
     raise RoutingError(f"no queued item on line {wanted}; run 'conkeeper corrections list'")
+
+
+def remember_listing(identity: str, items: list[QueueItem]) -> None:
+    """Record which item ``corrections list`` showed on each line, for a line number given to
+    ``apply``/``reject`` after it (:func:`check_listed_line`)."""
+    from conkeeper.storage.state import LISTING_FILE, write_project_record
+
+    shown = [[item.line, item_id(item, 64)] for item in items]
+    try:
+        write_project_record(identity, LISTING_FILE, {"items": shown})
+    except OSError:  # a state folder that cannot be written never stops a listing
+        return
+
+
+def check_listed_line(identity: str, memory_dir: Path, ref: int | str) -> None:
+    """Refuse a line number whose line no longer holds the item the last ``corrections list``
+    showed there: an item above it that left the queue since moved the next one up, and the
+    number would name an item the person never saw. An id, or a project never listed, passes.
+    Found by write probe 9."""
+    from conkeeper.storage.state import LISTING_FILE, read_project_record
+
+    wanted = str(ref).strip()
+    data = read_project_record(identity, LISTING_FILE)
+    if not wanted.isdigit() or not data or not isinstance(data.get("items"), list):
+        return
+    shown = {int(row[0]): str(row[1]) for row in data["items"] if _is_row(row)}
+    path = memory_dir / QUEUE_NAME
+    now = parse_queue(read_text(path)) if path.exists() else []
+    here = [item_id(item, 64) for item in now if item.line == int(wanted)]
+    if here and shown.get(int(wanted)) != here[0]:  # nothing there: "no queued item" says it
+        raise RoutingError(
+            f"the queue changed since the last 'conkeeper corrections list': line {wanted} "
+            "no longer holds the item listed there; give the item's id (q...), which never "
+            "moves, or list the queue again"
+        )
+
+
+def _is_row(row: object) -> bool:
+    return isinstance(row, list) and len(row) == 2 and str(row[0]).isdigit()
 
 
 def _dequeue(memory_dir: Path, item: QueueItem, source: str = "user-cli") -> bool:
