@@ -176,3 +176,41 @@ def test_a_line_number_is_refused_once_the_queue_moved_since_the_listing(project
     done = run_cli("corrections", "reject", str(relisted[0]["line"]), "--json", cwd=project)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["item"]["text"] == "tests are slow"
+
+
+def test_a_save_in_place_racing_the_rename_keeps_the_persons_lines_and_adds_no_fragment(
+    project: Path,
+) -> None:
+    """``remember`` held right before its rename; the person saves ``patterns.md`` in place
+    (truncate, then write, through a handle opened before the rename) with a reworded line and a
+    new one. Their text went to the file the rename replaced, and the bytes past the old length
+    (the tail of their text) were carried over as if appended: their edit was gone and the file
+    ended in a torn fragment. Their lines are now put back and nothing torn is carried."""
+    assert run_cli("init", cwd=project).returncode == 0
+    patterns = project / ".claude" / "memory" / "patterns.md"
+    head = "# Patterns\n\n## Conventions\n\n"
+    gotchas = "\n## Gotchas\n\n- CI is flaky on Fridays\n"
+    patterns.write_text(head + "- keep functions short\n" + gotchas, encoding="utf-8")
+    remembering = subprocess.Popen(  # placed under Conventions: the file is rewritten whole
+        [sys.executable, "-m", "conkeeper", "remember", "use uv", "--category", "convention"],
+        cwd=project,
+        env=cli_env(CONKEEPER_STOP_AT="renaming"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _, status = os.waitpid(remembering.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    mine = (
+        head + "- keep functions short and named for what they do\n- log with structlog\n" + gotchas
+    )
+    with open(patterns, "w", encoding="utf-8") as handle:  # in place, opened before the rename
+        os.kill(remembering.pid, signal.SIGCONT)
+        handle.write(mine)
+    _, err = remembering.communicate()
+    assert remembering.returncode == 0, err
+    text = patterns.read_text(encoding="utf-8")
+    assert "- keep functions short and named for what they do" in text, text
+    assert "- log with structlog" in text, text
+    assert "- use uv" in text, text
+    assert all(line.startswith(("#", "- ", "<!--")) or not line for line in text.splitlines()), text

@@ -616,6 +616,8 @@ def _replace(
             return None
         seam("written")
         late = _drain_old(fd, seen, not created)  # through a handle opened before the rename
+        if _rewritten_in_place(fd, current + carried, current + b"\n" + new, rescued):
+            late = b""  # what lies past ``seen`` is the end of their new text, not an append
         if late:  # O_APPEND: a person may be appending to the new file by now
             if fcntl is not None:
                 fcntl.fcntl(out, fcntl.F_SETFL, fcntl.fcntl(out, fcntl.F_GETFL) | os.O_APPEND)
@@ -636,6 +638,21 @@ def _replace(
         if _read_only(exc):  # the folder was made read-only since the temp file was made
             raise _read_only_folder(target) from None
         raise
+
+
+def _rewritten_in_place(fd: int, read: bytes, known: bytes, rescued: list[bytes]) -> bool:
+    """Whether the replaced file no longer starts with the bytes this edit read (and carried):
+    a person's save that rewrote it in place (truncate, then write: ``>``, many editors) through
+    a handle opened just before the rename. Their text went to the file this edit replaced, so
+    its lines this edit neither read nor wrote go to ``rescued`` (the edit makes sure the file
+    holds them once it is done); the bytes past the old length are the tail of that text, never
+    an append to carry over."""
+    if os.pread(fd, len(read), 0) == read:
+        return False
+    for line in _added_lines(_read_from(fd, 0), known):
+        if line.strip() and line not in rescued:
+            rescued.append(line)
+    return True
 
 
 def _whole_lines(data: bytes) -> bytes:
