@@ -162,3 +162,37 @@ def test_the_viewer_approve_writes_no_raw_prompt_and_says_to_pass_text(
     assert "--text" in html.unescape(shown) and "no rule can be read" in shown
     assert {p.name: p.read_bytes() for p in memory.glob("*.md")} == before
     assert CORRECTION in (memory / "corrections-queue.md").read_text(encoding="utf-8")
+
+
+def test_the_viewer_shows_the_rule_to_keep_or_reword_and_writes_what_the_person_approves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The viewer's queue form shows the rule an item states in a field the person may reword
+    (empty when it states none), and approve writes the field's words, never the prompt."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    from test_viewer_security import csrf_token, login, request
+    from viewer_support import CORRECTION, make_project, running_viewer
+
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CONKEEPER_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    project = make_project(tmp_path)
+    memory = project / ".claude" / "memory"
+    with running_viewer(project) as v:
+        cookie = login(v)
+        page = html.unescape(request(v, "/queue", cookie=cookie)[2])
+        assert 'name="text" class="rule" size="60" value=""' in page  # it states no rule
+        line = re.search(r'name="line" value="(\d+)"', page)
+        key = re.search(r'name="key" value="([^"]+)"', page)
+        assert line and key, "the queue page lists no item"
+        fields = {"line": line.group(1), "key": key.group(1), "target": "convention"}
+        fields |= {"category": "convention", "text": "Use the repository helper for queries."}
+        body = urlencode({"csrf": csrf_token(v, cookie), **fields})
+        status, _, _ = request(v, "/queue/apply", method="POST", cookie=cookie, body=body)
+        assert status == 303
+    written = (memory / "patterns.md").read_text(encoding="utf-8")
+    assert "- Use the repository helper for queries." in written
+    assert CORRECTION not in written

@@ -106,13 +106,18 @@ def test_a_person_browses_searches_expands_and_approves(page: Any, tmp_path: Pat
         page.click("nav >> text=Corrections")
         item = page.locator(".queue-item").first
         text = item.locator(".text").inner_text()
+        # the queued correction ("... always use it for database access") states no rule of its
+        # own: the person writes it in the form (never the prompt as typed)
+        assert item.locator("input[name=text]").input_value() == ""
+        item.locator("input[name=text]").fill("Use the repository helper for database access.")
         item.locator("select[name=target]").select_option("patterns.md")
         _shot(page, tmp_path, "queue")
         item.locator("button.approve").click()
         page.wait_for_selector("#message")
         assert page.inner_text("#message").startswith("Applied to patterns.md")
         patterns = (project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
-        assert text.split(": ", 1)[-1][:30] in patterns
+        assert "- Use the repository helper for database access." in patterns
+        assert text.split(": ", 1)[-1][:30] not in patterns  # the prompt is never written
         *_, category_tag, source_tag = patterns.splitlines()
         assert "<!-- @category:" in category_tag
         assert source_tag.startswith("<!-- @source: correction ")

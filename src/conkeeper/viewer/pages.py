@@ -323,11 +323,23 @@ async def queue_page(request: Request) -> Response:
         "queue.html",
         items=items,
         keys={item.line: _queue_key(item) for item in items},
+        rules={item.line: _stated_rule(item) for item in items},
         proposals=proposals,
         categories=MEMORY_CATEGORIES,
         targets=QUEUE_TARGETS,
         message=_ctx(request).flashes.get(request.query_params.get("flash", "")),
     )
+
+
+def _stated_rule(item: Any) -> str:
+    """The rule a queued item states, shown in the approve form for the person to keep or
+    reword ("" when it states none: the person writes it)."""
+    from conkeeper.services.analysis.routing import RoutingError, queued_rule
+
+    try:
+        return queued_rule(item)
+    except RoutingError:
+        return ""
 
 
 async def queue_action(request: Request) -> Response:
@@ -357,6 +369,7 @@ async def queue_action(request: Request) -> Response:
                 line,
                 target,
                 category=category,
+                text=str(form.get("text", "")).strip() or None,  # the person's wording
                 source="user-viewer",
                 by_agent=_agent_behind(request) is not None,
             )
