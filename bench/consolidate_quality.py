@@ -968,7 +968,8 @@ every member ("every", "cada", "すべて", "全て", "所有", "모든"...) aga
 member named in a bracket by the class right after the quantifier ("The 2024-02-14 outage
 (P1)", "ラベル印刷サービス（Cloud Run）"): no pair. Measured with the shipped limits
 (``tools/consolidate_cv.py --current`` and ``--current --all-pairs --show``, main 2e4fbed ->
-this round): every author's line identical (no labelled duplicate lost, none gained), and the
+this round): every author's line identical (no labelled duplicate lost, none gained; held out,
+``tools/consolidate_cv.py``, every line and every fold's choice identical too), and the
 all-pairs output identical line for line (wrong merges 0, right merges and merges no label
 judges unchanged, no merge lost): the classes fire on none of the twenty-three authors' merges.
 Before the guards were narrowed they would have lost ten labelled duplicates ("quarantined, not
