@@ -181,7 +181,7 @@ import copy
 import re
 
 from conkeeper.domain.records import Record
-from conkeeper.services.upkeep.freshness import markers, wording
+from conkeeper.services.upkeep.freshness import markers, opposites, wording
 
 DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
@@ -3450,15 +3450,37 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     entries naming the same concepts and values are never one "with more detail" ("Always use
     pnpm, never npm." and its German "Immer pnpm verwenden, nie npm."): neither says more."""
     relation = _related(a, b, limits)
-    if (
-        relation is not None
-        and relation.kind == DUPLICATE
-        and not _nothing_lost(a, b, relation, limits)
-    ):
-        return None
+    if relation is not None and relation.kind == DUPLICATE:
+        if not _nothing_lost(a, b, relation, limits):
+            return None
+        told = _told_apart(a.source, b.source)  # a class of wording (:mod:`.opposites`)
+        if told is not None:
+            return told if isinstance(told, Relation) else None
     if relation is not None and relation.reason == MORE_DETAIL and _as_much(a, b):
         return Relation(DUPLICATE, relation.score, IN_OTHER_WORDS)
     return relation
+
+
+def _told_apart(source_a: str, source_b: str) -> Relation | bool | None:
+    """What a class of wording read in the raw texts makes of two entries found alike
+    (:mod:`.opposites`): a contradiction (opposite states, other colours or tiers, two products
+    after one head noun, a value extended, a Welsh negation), False for two entries that both
+    hold (a rule for every member and one member), or None when no class applies."""
+    state = opposites.opposite_states(source_a, source_b)
+    if state is not None:
+        return Relation(CONTRADICTION, 1.0, state)
+    if opposites.welsh_negation(source_a, source_b):
+        return Relation(CONTRADICTION, 1.0, "one note negates what the other says")
+    for apart in (
+        opposites.other_grades(source_a, source_b),
+        opposites.other_products(source_a, source_b),
+        opposites.extended_value(source_a, source_b),
+    ):
+        if apart is not None:
+            return Relation(CONTRADICTION, 1.0, f"{apart[0]} against {apart[1]}")
+    if opposites.member_of_rule(source_a, source_b):
+        return False
+    return None
 
 
 def _complementary(a: Reading, b: Reading) -> bool:

@@ -1,0 +1,265 @@
+"""Classes of wording in an entry's raw text that keep two entries from being one: opposite
+states, colours and tiers, two products after one head noun, a value that extends another, a
+Welsh negation, and a rule for every member against one member or one dated event.
+
+Why it exists: ``consolidate --apply`` deletes one side of every duplicate it proposes. The
+first measurement of blind_pairs16 and blind_pairs17 found ten pairs merged that share most
+words and say different things: "falls back to off" against "... to ON", "chiffrés" against
+"stockés en clair", "synchronously" against "asynchronously", "se mantienen" against "se
+eliminan", "Rydyn ni'n anfon" against "Dydyn ni byth yn anfon", "Azure Key Vault" against
+"HashiCorp Vault", "level AAA" against "level AA", "red" against "orange", "Every P1 incident"
+against one dated P1 outage, "すべてのCloud Runサービス" against one service "（Cloud Run）".
+Each check reads a class, not a pair, in the languages the labelled sets use; :mod:`.relations`
+decides what the pair is. Pure text functions, stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_][\w'\u2019.-]*[^\W_]|[^\W_]")
+
+
+def _words(text: str) -> frozenset[str]:
+    """A word set written as one string (long lists stay readable)."""
+    return frozenset(text.split())
+
+
+_NEGATION = _words(
+    """not never no don't doesn't isn't aren't nunca jamais jamás nie nicht kein keine não
+    non mai niet nooit pas ne n' ddim byth instead rather than"""
+)
+NEGATION_REACH = 3  # words around a state a negation flips ("never publicly", "rather than")
+_RESTRICTED = _words("only solo seulement nur solamente sólo")  # "the only allowed path"
+_CLAUSE_END = re.compile(r"[.;,:!?\u2014]")
+
+# Opposite states, each side a pattern of word openings in the languages the sets use.
+_STATES: tuple[tuple[str, str, str], ...] = (
+    (
+        "on against off",
+        r"\bON\b|\b(?:is|are|stays?|to|turned|switched)\s+[Oo]n(?=\s*(?:[.;,)]|$))",
+        r"(?<!-)\b(?:off|OFF|Off)\b(?!-)",
+    ),
+    (
+        "enabled against disabled",
+        r"\b(?:enabled?|enables|activ[éeao]\w*|aktiviert|attivat\w*|włączon\w*|habilitad\w*)\b",
+        r"\b(?:disabled?|disables|désactiv\w*|desactivad\w*|deaktiviert|disattivat\w*"
+        r"|wyłączon\w*|deshabilitad\w*)\b",
+    ),
+    (
+        "synchronous against asynchronous",
+        r"\b(?:sync|synchronous(?:ly)?|synchron\w*|síncron\w*|sincron\w*|synchrone\w*)\b",
+        r"\b(?:async|asynchronous(?:ly)?|asynchron\w*|asíncron\w*|asincron\w*|asynchrone\w*"
+        r"|queued|en cola|in coda)\b",
+    ),
+    (
+        "encrypted against plain text",
+        r"(?<!un)\b(?:encrypted|chiffré\w*|cifrad\w*|verschlüsselt\w*|crittografat\w*"
+        r"|criptografad\w*|szyfrowan\w*|versleuteld)\b",
+        r"\b(?:plain\s?text|clear\s?text|en clair|in clear|in the clear|texto plano"
+        r"|texto claro|klartext|im klartext|in chiaro|unencrypted|jawnym tekstem)\b",
+    ),
+    (
+        "kept against removed",
+        r"\b(?:kept|retained|se mantienen|se mantiene|se conservan|se conserva|conservé\w*"
+        r"|behalten|beibehalten|mantenut\w*|mantid\w*|zachowywan\w*|permanent\w*)\b",
+        r"\b(?:removed|deleted|se eliminan|se elimina|se borran|se borra|supprimé\w*"
+        r"|entfernt|gelöscht|rimoss\w*|eliminat\w*|removid\w*|usuwan\w*|usunięt\w*)\b",
+    ),
+    (
+        "allowed against forbidden",
+        r"\b(?:allowed|permitted|erlaubt|permitid\w*|autorisé\w*|consentit\w*|dozwolon\w*)\b",
+        r"\b(?:forbidden|prohibited|verboten|prohibid\w*|interdit\w*|vietat\w*|zabronion\w*"
+        r"|proibid\w*)\b",
+    ),
+    (
+        "public against private",
+        r"\b(?:public|publicly|öffentlich\w*|públic\w*|publique\w*|pubblic\w*|publiczn\w*)\b",
+        r"\b(?:private|privately|privat\w*|privad\w*|privé\w*|prywatn\w*)\b",
+    ),
+)
+_ON_CASED = "on against off"  # read in its own case ("fall back to ON"), not as "on weekends"
+_STATE_PATTERNS = tuple(
+    (
+        name,
+        re.compile(yes, 0 if name == _ON_CASED else re.IGNORECASE),
+        re.compile(no, re.IGNORECASE),
+    )
+    for name, yes, no in _STATES
+)
+
+
+def _around(text: str, start: int, end: int) -> tuple[list[str], list[str]]:
+    """The words of the state's clause just before and just after it."""
+    before = _CLAUSE_END.split(text[:start])[-1]
+    after = _CLAUSE_END.split(text[end:])[0]
+    return (
+        _WORD.findall(before.lower())[-NEGATION_REACH:],
+        _WORD.findall(after.lower())[:NEGATION_REACH],
+    )
+
+
+def _sides(text: str, index: int) -> set[bool | None]:
+    """The sides of one opposite pair the text says (True: the first), each flipped by a
+    negation in its clause just before or after it ("never publicly", "plaintext secrets are
+    not allowed"); None for a side a restriction makes ("the only allowed path")."""
+    _, yes, no = _STATE_PATTERNS[index]
+    found: set[bool | None] = set()
+    for pattern, side in ((yes, True), (no, False)):
+        for match in pattern.finditer(text):
+            before, after = _around(text, match.start(), match.end())
+            if _RESTRICTED & set(before):
+                found.add(None)
+                continue
+            negated = bool(_NEGATION & set(before)) != bool(_NEGATION & set(after))
+            found.add(side != negated)
+    return found
+
+
+def opposite_states(text_a: str, text_b: str) -> str | None:
+    """The opposite states two entries say of what they share ("enabled against disabled"),
+    or None: each must say one side only, and not the same one."""
+    for index, (name, _, _) in enumerate(_STATE_PATTERNS):
+        sides_a, sides_b = _sides(text_a, index), _sides(text_b, index)
+        said = sides_a | sides_b
+        if len(sides_a) == len(sides_b) == 1 and None not in said and len(said) == 2:
+            return name
+    return None
+
+
+# Colours and tiers, wherever they sit in the entry ("shown in red", "the colour ... is orange").
+_GRADES = re.compile(
+    r"\b(?:red|orange|green|blue|yellow|purple|violet|grey|gray|black|white|pink|brown|amber"
+    r"|rouge|vert|verte|bleu|bleue|jaune|noir|blanc|rot|grün|blau|gelb|schwarz|weiß|weiss"
+    r"|rojo|roja|verde|azul|amarillo|amarilla|naranja|negro|blanco|rosso|rossa|giallo|gialla"
+    r"|arancione|nero|bianco|czerwon\w*|zielon\w*|niebiesk\w*|żółt\w*|pomarańczow\w*"
+    r"|vermelh\w*|amarel\w*|laranja|coch|gwyrdd|glas|melyn|oren"
+    r"|bronze|silver|gold|platinum)\b|赤|青|緑|黄色|オレンジ|빨간|파란|초록|노란|주황",
+    re.IGNORECASE,
+)
+
+
+def other_grades(text_a: str, text_b: str) -> tuple[str, str] | None:
+    """A colour or tier each entry names and the other never does ("red" against "orange"),
+    or None."""
+    grades_a = {g.lower() for g in _GRADES.findall(text_a)}
+    grades_b = {g.lower() for g in _GRADES.findall(text_b)}
+    own_a, own_b = grades_a - grades_b, grades_b - grades_a
+    if own_a and own_b:
+        return min(own_a), min(own_b)
+    return None
+
+
+_CAPITALISED = re.compile(r"(?<![\w.])((?:[A-Z][\w-]*\s+){1,3})([A-Z][\w-]*)\b")
+
+
+def _products(text: str) -> dict[str, list[str]]:
+    """Each capitalised head noun with the capitalised names before it ("Azure Key Vault":
+    Vault after Azure and Key), the entry's first word left out (a sentence opens capitalised)."""
+    found: dict[str, list[str]] = {}
+    for match in _CAPITALISED.finditer(text):
+        names = match.group(1).split()
+        if match.start() == len(text) - len(text.lstrip(" -*")):
+            names = names[1:]
+        if names:
+            found.setdefault(match.group(2), names)
+    return found
+
+
+def _short_for(one: str, other: str) -> bool:
+    """Whether one name is the other written short ("GH" for GitHub, "MS" for Microsoft):
+    capitals only, the first letter shared, the rest found in order in the longer."""
+    short, long = sorted((one, other), key=len)
+    if not short.isupper() or short[0] != long[0].upper():
+        return False
+    rest = iter(long[1:].lower())
+    return all(letter in rest for letter in short[1:].lower())
+
+
+def other_products(text_a: str, text_b: str) -> tuple[str, str] | None:
+    """Two products sharing a head noun, each opening with a name (its maker, its brand) the
+    other entry never uses ("Azure Key Vault" against "HashiCorp Vault"), or None."""
+    products_a, products_b = _products(text_a), _products(text_b)
+    for head in sorted(products_a.keys() & products_b.keys()):
+        brand_a, brand_b = products_a[head][0], products_b[head][0]
+        if brand_a not in text_b and brand_b not in text_a and not _short_for(brand_a, brand_b):
+            return " ".join([*products_a[head], head]), " ".join([*products_b[head], head])
+    return None
+
+
+_VALUE_TOKEN = re.compile(r"(?<![\w.:])(?:[A-Z]{1,4}|v?\d+(?:\.\d+)*)(?![\w:]|\.\w)")
+
+
+def extended_value(text_a: str, text_b: str) -> tuple[str, str] | None:
+    """The one value each entry states that the other lacks, one extending the other ("AA"
+    against "AAA", "v2" against "v2.1"): two values, not one, or None. An extension by zeros
+    ("8" and "8.0") is the same value; a value among others ("2.7" against "2.7.3, upgrade to
+    2.8") is the same value with more detail."""
+    values_a, values_b = set(_VALUE_TOKEN.findall(text_a)), set(_VALUE_TOKEN.findall(text_b))
+    own_a, own_b = values_a - values_b, values_b - values_a
+    if len(own_a) != 1 or len(own_b) != 1:
+        return None
+    (one,), (other,) = own_a, own_b
+    short, long = sorted((one, other), key=len)
+    rest = long[len(short) :]
+    if not long.startswith(short) or not rest:
+        return None
+    repeated = set(rest) == {short[-1]} and short.isalpha()  # "AA" and "AAA"
+    if repeated or re.fullmatch(r"(?:\.\d*[1-9]\d*)+", rest):  # "v2" and "v2.1", not "8.0"
+        return one, other
+    return None
+
+
+# Welsh negates with the verb's own form ("Dydyn ni ddim", "Dyw e ddim", "Nid yw") and "byth".
+_WELSH_NEGATION = re.compile(
+    r"\b(?:dydyn|dydw|dydy|dyw|dydych|dydyw|dydi|nid|ddim|byth|doedd|fydd dim)\b", re.IGNORECASE
+)
+_WELSH = re.compile(r"\b(?:yn|ni'n|rydyn|rydym|mae|ydyn|bydd|wedi|ar|gyda|ein)\b", re.IGNORECASE)
+
+
+def welsh_negation(text_a: str, text_b: str) -> bool:
+    """Whether two Welsh entries differ in a negation ("Rydyn ni'n anfon" against "Dydyn ni
+    byth yn anfon")."""
+    if not (_WELSH.search(text_a) and _WELSH.search(text_b)):
+        return False
+    return bool(_WELSH_NEGATION.search(text_a)) != bool(_WELSH_NEGATION.search(text_b))
+
+
+# A rule for every member, in the languages the sets use (Japanese すべて/全て, Chinese 所有).
+_UNIVERSAL = re.compile(
+    r"\b(?:every|each|all|todos|todas|cada|tous|toutes|chaque|alle|jede[rsn]?|ogni|tutti"
+    r"|tutte|każd\w*|wszystkie|elke|alle)\b|すべて|全て|あらゆる|所有|全部|모든",
+    re.IGNORECASE,
+)
+_FULL_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_ASIDE = re.compile(r"[(（]([^()（）]{1,40})[)）]")
+
+
+def _member_named(rule: str, aside: str) -> bool:
+    """Whether a bracketed name ("P1", "Cloud Run") is what the rule's quantifier governs:
+    a name (a capital, a digit or a word of another script first) just after "every",
+    "すべての", "所有"."""
+    aside = aside.strip()
+    if not aside or aside[0].islower():
+        return False
+    return any(
+        aside in rule[found.end() : found.end() + len(aside) + UNIVERSAL_GAP]
+        for found in _UNIVERSAL.finditer(rule)
+    )
+
+
+UNIVERSAL_GAP = 3  # characters between the quantifier and the class it governs ("すべての")
+
+
+def member_of_rule(text_a: str, text_b: str) -> bool:
+    """Whether one entry is a rule for every member and the other one member of it: a dated
+    event ("The 2024-02-14 outage (P1) had its review") or a member named with its class in an
+    aside ("ラベル印刷サービス（Cloud Run）"). Both hold; neither is the other said twice."""
+    for rule, case in ((text_a, text_b), (text_b, text_a)):
+        if not _UNIVERSAL.search(rule) or _UNIVERSAL.search(case):
+            continue
+        if _FULL_DATE.search(case) and not _FULL_DATE.search(rule):
+            return True
+        if any(_member_named(rule, aside) for aside in _ASIDE.findall(case)):
+            return True
+    return False
