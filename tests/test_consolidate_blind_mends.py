@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
-from consolidate_support import kinds, one_file
+from consolidate_support import apply_keeps_both, kinds, one_file
 
 CONTRADICTIONS = [
     # a negation: Korean "아니다", Turkish "değil", "-mamalı", "-maz" (Japanese and Chinese too)
@@ -92,11 +91,7 @@ def test_negated_changed_or_other_form_is_a_contradiction(
     """The pair is a contradiction (a person chooses), and ``--apply`` keeps both lines."""
     path = one_file(tmp_path, first, second)
     assert kinds(tmp_path) == ["contradiction"]
-    result = run_cli("consolidate", "--apply", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    text = path.read_text(encoding="utf-8")
-    assert first in text
-    assert second in text
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 @pytest.mark.parametrize(("first", "second"), NEITHER)
@@ -106,11 +101,7 @@ def test_label_values_and_added_rules_are_never_merged(
     """No merge is proposed, so ``--apply`` deletes neither line."""
     path = one_file(tmp_path, first, second)
     assert "duplicate" not in kinds(tmp_path)
-    result = run_cli("consolidate", "--apply", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    text = path.read_text(encoding="utf-8")
-    assert first in text
-    assert second in text
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from consolidate_support import kinds, one_file
+from consolidate_support import apply_keeps_both, kinds, one_file
 
 # one frequency, two spellings
 SAME_FREQUENCIES = [
@@ -104,11 +104,7 @@ def test_different_values_are_never_merged(tmp_path: Path, first: str, second: s
     """Two frequencies or two encodings: no merge, and ``--apply`` keeps both lines."""
     path = one_file(tmp_path, first, second)
     assert "duplicate" not in kinds(tmp_path)
-    result = run_cli("consolidate", "--apply", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    text = path.read_text(encoding="utf-8")
-    assert first in text
-    assert second in text
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 # a short rule restated in a longer entry whose clause carries a bracketed aside
@@ -152,8 +148,4 @@ def test_a_reason_after_the_aside_is_no_part_of_the_rule(tmp_path: Path) -> None
     )
     path = one_file(tmp_path, first, second)
     assert "duplicate" not in kinds(tmp_path)
-    result = run_cli("consolidate", "--apply", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    text = path.read_text(encoding="utf-8")
-    assert first in text
-    assert second in text
+    apply_keeps_both(tmp_path, path, first, second)

@@ -14,38 +14,11 @@ must not take away.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
-
-
-def _one_file(tmp_path: Path, first: str, second: str) -> Path:
-    """A fresh memory folder holding both entries in one file, as a person keeps notes."""
-    memory = tmp_path / ".claude" / "memory"
-    memory.mkdir(parents=True)
-    path = memory / "conventions.md"
-    path.write_text(f"# Conventions\n\n- {first}\n- {second}\n", encoding="utf-8")
-    return path
-
-
-def _kinds(tmp_path: Path) -> list[object]:
-    """The kinds ``conkeeper consolidate --json`` proposes for the folder."""
-    result = run_cli("consolidate", "--json", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    return [p["kind"] for p in json.loads(result.stdout)["proposals"]]
-
-
-def _apply_keeps_both(tmp_path: Path, path: Path, first: str, second: str) -> None:
-    """``consolidate --apply`` leaves both lines in the file."""
-    result = run_cli("consolidate", "--apply", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    text = path.read_text(encoding="utf-8")
-    assert first in text
-    assert second in text
-
+from consolidate_support import apply_keeps_both, kinds, one_file
 
 # a rule and its negation, the negation written as Italian, French or Dutch write it
 NEGATIONS_ABROAD = [
@@ -111,9 +84,9 @@ def test_a_rule_and_its_negation_abroad_is_a_contradiction(
     tmp_path: Path, first: str, second: str
 ) -> None:
     """A person chooses, and ``--apply`` keeps both lines."""
-    path = _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == ["contradiction"]
-    _apply_keeps_both(tmp_path, path, first, second)
+    path = one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == ["contradiction"]
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 @pytest.mark.parametrize(
@@ -121,9 +94,9 @@ def test_a_rule_and_its_negation_abroad_is_a_contradiction(
 )
 def test_pairs_that_are_no_copy_are_never_merged(tmp_path: Path, first: str, second: str) -> None:
     """No merge is proposed, so ``--apply`` deletes neither line."""
-    path = _one_file(tmp_path, first, second)
-    assert "duplicate" not in _kinds(tmp_path)
-    _apply_keeps_both(tmp_path, path, first, second)
+    path = one_file(tmp_path, first, second)
+    assert "duplicate" not in kinds(tmp_path)
+    apply_keeps_both(tmp_path, path, first, second)
 
 
 @pytest.mark.parametrize(
@@ -143,5 +116,5 @@ def test_pairs_that_are_no_copy_are_never_merged(tmp_path: Path, first: str, sec
 )
 def test_one_rule_said_twice_still_merges(tmp_path: Path, first: str, second: str) -> None:
     """The same rule twice, with the same negation on both sides, is still one rule."""
-    _one_file(tmp_path, first, second)
-    assert _kinds(tmp_path) == ["duplicate"]
+    one_file(tmp_path, first, second)
+    assert kinds(tmp_path) == ["duplicate"]
