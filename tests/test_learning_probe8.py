@@ -383,3 +383,26 @@ def test_a_rule_from_a_why_question_names_what_was_used_without_its_verb(
     report = json.loads(run_cli("reflect", "--json", cwd=s.project).stdout)
     rules = [r["rule"] for r in report["recommendations"] if r["kind"] == "correction-theme"]
     assert rules == ["Use `httpx` here, not `requests`."], rules
+
+
+def test_the_entry_a_rule_contradicts_is_quoted_without_a_secret_in_it(tmp_path: Path) -> None:
+    """``reflect`` quotes the memory entry a proposed rule says the opposite of; an entry
+    holding a token typed by mistake was quoted with the token. It is cleaned first."""
+    token = "ghp_" + "R8d2kLq0Wm4Zx7Tb1Yc9Vn3Hs6Pf5Ja2Ge8K"
+    s = NamedSession(tmp_path, "sess-contra-2")
+    set_up_project(s)
+    patterns = s.project / ".claude" / "memory" / "patterns.md"
+    entry = f"\n- Always use npm for installs; the registry token is {token}.\n"
+    patterns.write_text(patterns.read_text(encoding="utf-8") + entry, encoding="utf-8")
+    s.hook("SessionStart", source="startup")
+    s.prompt("Install stripe for the checkout")
+    _bash(s, "npm install stripe")
+    s.prompt("No, use pnpm, not npm")
+    s.prompt("I said pnpm, don't use npm")
+    s.hook("SessionEnd", reason="exit")
+    report = run_cli("reflect", "--json", cwd=s.project).stdout
+    shown = run_cli("reflect", cwd=s.project).stdout
+    assert "says the opposite of patterns.md" in shown, shown
+    conflicts = [r["conflict"] for r in json.loads(report)["recommendations"] if r["conflict"]]
+    assert conflicts and all("Always use npm" in c for c in conflicts), conflicts
+    assert token not in report and token not in shown

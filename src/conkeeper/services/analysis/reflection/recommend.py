@@ -222,11 +222,21 @@ def recommend(
                 key=finding.key,
                 count=finding.count,
                 score=priority(finding, now),
-                conflict=f'{against.source} "{f.quote(against.text)}"' if against else "",
+                conflict=_conflict(against),
                 **fields,
             )
         )
     return Proposals(recommendations, covered)
+
+
+def _conflict(against: KnownItem | None) -> str:
+    """Where the entry a rule says the opposite of stands, and its text cleaned whole by the
+    privacy module before it is quoted (a memory file may hold a secret typed by mistake)."""
+    if against is None:
+        return ""
+    from conkeeper.domain.privacy import clean_or_empty
+
+    return f'{against.source} "{f.quote(clean_or_empty(against.text))}"'
 
 
 def _against(finding: f.Finding, rule: str, known: list[KnownItem]) -> KnownItem | None:
