@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from conkeeper.domain.textio import MemoryFileError, read_text, read_text_lenient
@@ -47,6 +47,7 @@ class HeldItem:
     reasons: list[str] = field(default_factory=list)
     held_at: float = 0.0
     memory_dir: str = ""
+    changed: bool = False  # the record no longer says what was held (:data:`CHANGED_REASON`)
 
     def as_dict(self) -> dict[str, object]:
         """The item as JSON-ready data (what ``review --json`` and the viewer show): ``text``
@@ -225,10 +226,17 @@ def _same_dir(first: Path, second: Path) -> bool:
         return False
 
 
+CHANGED_REASON = (
+    "this record was changed after it was held (its text, target, scope or source is not what "
+    "was held): it cannot be approved; drop it, and save the text from your own terminal with "
+    "'conkeeper remember' if you mean it"
+)
+
+
 def _load(memory_dir: Path, path: Path) -> HeldItem | None:
     try:
         data = json.loads(read_text(path, max_bytes=MAX_ITEM_BYTES))
-        return HeldItem(
+        item = HeldItem(
             id=str(data["id"]),
             text=str(data["text"]),
             target=str(data["target"]),
@@ -241,6 +249,29 @@ def _load(memory_dir: Path, path: Path) -> HeldItem | None:
         )
     except (MemoryFileError, ValueError, KeyError, TypeError):
         return None
+    if _as_held(item, path):
+        return item
+    return replace(item, reasons=[CHANGED_REASON, *item.reasons], changed=True)
+
+
+def _as_held(item: HeldItem, path: Path) -> bool:
+    """Whether a record still says what :func:`hold` wrote: its id is the hash of its scope,
+    target and text (the text one line, as held), its file is named by that id, and it is an
+    agent's (only an agent's entry is ever held).
+
+    Why it exists: the records are plain files in the memory folder, which an agent's shell can
+    edit. A text swapped under the id the person read in ``conkeeper review`` was written by
+    their ``approve`` of that id; a source changed to ``user-cli`` was written as the person's
+    own note, and SessionStart gave it to later sessions without the agent's mark."""
+    from conkeeper.domain.provenance import AGENT_SOURCES
+
+    return (
+        item.text == " ".join(item.text.split())
+        and item.id == item_id(item.scope, item.target, item.text)
+        and path.stem == item.id
+        and item.scope in ("project", "global")
+        and item.source in AGENT_SOURCES
+    )
 
 
 def find(memory_dirs: list[Path], wanted: str) -> HeldItem:
@@ -261,6 +292,8 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
     from conkeeper.services.analysis.routing import DuplicateEntry, RoutingError, add_entry
 
     item = find(memory_dirs, wanted)
+    if item.changed:
+        raise ReviewError(f"held item {item.id}: {CHANGED_REASON}")
     memory_dir = Path(item.memory_dir)
     if item.source == AGENT_EDIT:  # already in the file: kept from now on
         for line in _lines_of(item):
