@@ -152,6 +152,18 @@ def linked(one: str, two: str) -> bool:
     return bool(_content_words(one) & _content_words(two))
 
 
+def tie_strength(one: str, two: str) -> int:
+    """How strongly two notes far apart in a file are one subject: the uncommon words they
+    share (:func:`linked`'s, without its references back), shared runs of Han, kana or Hangul
+    counting once however many character pairs they share (two notes of one language share
+    pairs such as "보안" or "決定" without being one subject)."""
+    words = {m.group().lower() for m in _WORD.finditer(one)} - _COMMON_WORDS
+    other = {m.group().lower() for m in _WORD.finditer(two)} - _COMMON_WORDS
+    shared = words & other
+    pairs = (_content_words(one) & _content_words(two)) - shared
+    return len({word for word in shared if not _HAN_KANA_HANGUL.search(word)}) + bool(pairs)
+
+
 def _content_words(text: str) -> set[str]:
     """The words of ``text`` that can tie it to another note: words of four letters or more
     that are not common, and each pair of neighbouring Han, kana or Hangul characters."""
