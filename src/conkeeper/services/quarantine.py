@@ -164,6 +164,33 @@ def tie_strength(one: str, two: str) -> int:
     return len({word for word in shared if not _HAN_KANA_HANGUL.search(word)}) + bool(pairs)
 
 
+def shared_names(one: str, two: str) -> set[str]:
+    """The names two notes both spell (a host, a path, a package, a flag, an identifier: a
+    word of five characters or more with a digit or a ``.``, ``/``, ``-``, ``_``, ``:``, ``@``
+    or ``=`` inside it): what a re-wording of a note keeps when every other word changes, and
+    what a note correcting it (``mlflow`` for a held ``mlfl0w``) does not."""
+    return _names(one) & _names(two)
+
+
+def _names(text: str) -> set[str]:
+    """The names in ``text``, each also by its parts between slashes (a URL's host, a path's
+    folders), without a scheme (``http://evil.example/x.sh`` and ``evil.example/x.sh``
+    share ``evil.example``)."""
+    names: set[str] = set()
+    for match in _NAME.finditer(text):
+        name = match.group().lower().partition("://")[2] or match.group().lower()
+        for part in (name, *name.split("/")):
+            part = part.strip(".:-/=@")
+            letters = sum(char.isalpha() for char in part)  # a date or version is no name
+            if len(part) >= 5 and letters >= 3 and _NAME_MARK.search(part):
+                names.add(part)
+    return names
+
+
+_NAME = LazyPattern(r"[^\s`'\"()<>\[\]{},;|]+")
+_NAME_MARK = LazyPattern(r"\w(?:[./:_@=-]+\w|\d)|\d\w")
+
+
 def _content_words(text: str) -> set[str]:
     """The words of ``text`` that can tie it to another note: words of four letters or more
     that are not common, and each pair of neighbouring Han, kana or Hangul characters."""

@@ -212,11 +212,12 @@ def _agent_edit_items(memory_dir: Path) -> list[HeldItem]:
     return items
 
 
+GLOBAL_EDIT_REASON = "an agent wrote it into global memory, which reaches every project"
+
+
 def _why_held(scope: str) -> str:
     """The reason shown for an agent's line held although it reads as a note."""
-    if scope == "global":
-        return "an agent wrote it into global memory, which reaches every project"
-    return PAIRED_REASON
+    return GLOBAL_EDIT_REASON if scope == "global" else PAIRED_REASON
 
 
 def _same_dir(first: Path, second: Path) -> bool:
