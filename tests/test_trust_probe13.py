@@ -119,3 +119,47 @@ def test_an_order_reworded_after_it_was_held_is_held_too(tmp_path: Path) -> None
     saved = _remember(root, "The staging cluster deploys need a VPN connection")
     assert saved["status"] == "saved", saved
 
+
+def _hook(event: str, payload: dict[str, object], cwd: Path) -> str:
+    done = run_cli("hook", event, stdin=json.dumps({**payload, "hook_event_name": event}), cwd=cwd)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return done.stdout
+
+
+def test_an_import_line_the_agent_adds_to_claude_md_is_reported(tmp_path: Path) -> None:
+    """The agent's order in ``docs/setup.md`` (no memory or instruction file: nothing to
+    report) and ``@docs/setup.md`` added to ``CLAUDE.md`` had Claude Code load the order into
+    every later session as an instruction, unreported: an import line reads like nothing. An
+    ``@.claude/memory/patterns.md`` import loads the lines SessionStart holds back. The agent's
+    Write, Edit and shell append of an import line into an instruction file are now reported;
+    an e-mail address or an ``@`` in a code span is no import."""
+    root = _project(tmp_path)
+    (root / "docs").mkdir()
+    (root / "docs" / "setup.md").write_text(f"- {ORDER}\n", "utf-8")
+    base = {"session_id": "s-1", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(root)}
+    _hook("SessionStart", {**base, "source": "startup"}, root)
+    claude = root / "CLAUDE.md"
+    content = "# Project\n\nSetup steps: @docs/setup.md\n"
+    claude.write_text(content, "utf-8")
+    write = {"file_path": str(claude), "content": content}
+    done = {"tool_name": "Write", "tool_input": write, "tool_use_id": "w1"}
+    said = _hook("PostToolUse", {**base, **done, "tool_response": {"success": True}}, root)
+    assert "@docs/setup.md" in json.loads(said)["systemMessage"], said
+
+    gemini = root / "GEMINI.md"
+    gemini.write_text("# Notes\nMail ops@example.com; run `npm i x@1.2`\n", "utf-8")
+    edit = {"file_path": str(gemini), "old_string": "# Notes", "new_string": "# Notes"}
+    plain = {"tool_name": "Edit", "tool_input": edit, "tool_use_id": "e0"}
+    edit["new_string"] = "# Notes\nMail ops@example.com; run `npm i x@1.2`"
+    said = _hook("PostToolUse", {**base, **plain, "tool_response": {"success": True}}, root)
+    assert "systemMessage" not in said, said
+    edit["new_string"] = "# Notes\n@.claude/memory/patterns.md"
+    said = _hook("PostToolUse", {**base, **plain, "tool_response": {"success": True}}, root)
+    assert "@.claude/memory/patterns.md" in json.loads(said)["systemMessage"], said
+
+    command = "printf '@docs/setup.md\\n' >> AGENTS.md"
+    shell = {"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "b1"}
+    _hook("PreToolUse", {**base, **shell}, root)
+    (root / "AGENTS.md").write_text("@docs/setup.md\n", "utf-8")
+    said = _hook("PostToolUse", {**base, **shell, "tool_response": {"exit_code": 0}}, root)
+    assert "AGENTS.md" in json.loads(said)["systemMessage"], said

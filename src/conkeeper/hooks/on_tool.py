@@ -814,10 +814,31 @@ def _instruction_file_warning(ctx: HookContext, target: str, root: str) -> str |
     from conkeeper.domain.instructions import rule_findings
 
     found = rule_findings(written) if written else []
-    if not found:
+    reason = found[0].reason if found else _import_reason(written)
+    if reason is None:
         return None
     name = target[len(root) :] if target.startswith(root) else target.rsplit("/", 1)[-1]
-    return _instruction_file_notice(ctx, name, found[0].reason)
+    return _instruction_file_notice(ctx, name, reason)
+
+
+def _import_reason(written: str) -> str | None:
+    """The notice's reason when ``written`` (what the agent added to an agent instruction
+    file) imports another file with ``@path``: that file's text is loaded with it, unread by
+    any check here (an order the agent put in ``docs/x.md``, a memory file whose held lines
+    SessionStart leaves out); ``None`` when it imports none."""
+    if "@" not in written:
+        return None
+    from conkeeper.domain.instruction_imports import imported_paths
+
+    paths = imported_paths(written)
+    if not paths:
+        return None
+    from conkeeper.domain.privacy import clean_or_empty
+
+    return (
+        f"an import, @{clean_or_empty(paths[0])}: the host loads that file's text with it as "
+        "instructions, text nothing here has checked"
+    )
 
 
 def _shell_instruction_warning(ctx: HookContext) -> str | None:
@@ -850,9 +871,10 @@ def _shell_instruction_warning(ctx: HookContext) -> str | None:
         from conkeeper.domain.instructions import rule_findings
 
         found = rule_findings(command)
-        if not found:
+        imported = None if found else _import_reason(command)
+        if not found and imported is None:
             return None
-        reason = found[0].reason
+        reason = found[0].reason if found else str(imported)
     root = f"{ctx.location.root}/"
     name = target.path[len(root) :] if target.path.startswith(root) else target.path
     return _instruction_file_notice(ctx, name, reason)
