@@ -147,11 +147,7 @@ def remember(
         return answer("refused", reason=str(exc))
     reasons = _hold_reasons(rule, scope, source, text)
     if not reasons and source in AGENT_SOURCES:
-        reasons = _rewords_held(memory_dir, rule)
-    if not reasons and source in AGENT_SOURCES:
-        reasons = _split_reasons(memory_dir / relative, rule)
-    if not reasons and source in AGENT_SOURCES:
-        reasons = _split_across_files(memory_dir, relative, rule, scope)
+        reasons = agent_entry_reasons(memory_dir, relative, rule, scope)
     if source in AGENT_SOURCES and project is not None:
         # a note held for what it says also names the outside source it repeats: the person
         # deciding hears both (the verdict may hold it before the lower copied bar is asked)
@@ -244,6 +240,25 @@ def _rewords_held(memory_dir: Path, rule: str) -> list[str]:
             f"({item.reasons[0]})"
         ]
     return []
+
+
+def agent_entry_reasons(memory_dir: Path, relative: str, rule: str, scope: str) -> list[str]:
+    """Why an agent's entry for ``relative`` that reads as a note alone still waits for
+    review: it says again what an entry held for review says (:func:`_rewords_held`), or it
+    reads as an order with the agent's entries in its file or the others SessionStart loads
+    (:func:`_split_reasons`, :func:`_split_across_files`); ``[]`` when none holds it.
+
+    Why it exists: every route by which an agent's words become an entry (``remember``, the
+    MCP tool, ``corrections apply --text`` under an agent) must read them the same way; the
+    routed one judged the words alone, so a re-wording or a split half rode a queued
+    correction past what ``remember`` holds. ``relative`` empty (a new ADR): the re-wording
+    check alone."""
+    found = _rewords_held(memory_dir, rule)
+    if found or not relative:
+        return found
+    return _split_reasons(memory_dir / relative, rule) or _split_across_files(
+        memory_dir, relative, rule, scope
+    )
 
 
 def _held_for_itself(reasons: list[str]) -> bool:

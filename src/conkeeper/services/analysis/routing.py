@@ -309,10 +309,16 @@ def _hold_agent_order(
     category: str | None,
     title: str | None,
 ) -> RoutedItem | None:
-    """Hold an agent's routed text that reads like an order (``None`` when it does not)."""
+    """Hold an agent's routed text that reads like an order, alone or as ``remember`` reads
+    an agent's entry (a re-wording of held text, a split order's half:
+    :func:`conkeeper.services.remember.agent_entry_reasons`); ``None`` when it does not."""
     from conkeeper.services.quarantine import reasons
+    from conkeeper.services.remember import agent_entry_reasons
 
     found = reasons(" ".join(filter(None, [title, rule])))
+    if not found:
+        relative = "" if target == "adr" else _relative(memory_dir, target)
+        found = agent_entry_reasons(memory_dir, relative, " ".join(rule.split()), "project")
     if not found:
         return None
     if target == "adr":
@@ -339,6 +345,11 @@ def _hold_agent_order(
     except (ReviewError, OSError) as exc:
         raise RoutingError(f"could not hold the entry for review: {exc}") from None
     return RoutedItem(item, "held", held.target, chosen, held.text, held.id)
+
+
+def _relative(memory_dir: Path, target: str) -> str:
+    """``target`` (a route word or a path) as a path inside ``memory_dir``."""
+    return resolve_target(memory_dir, target).relative_to(memory_dir).as_posix()
 
 
 def check_entry_privacy(text: str) -> None:
