@@ -43,6 +43,7 @@ def _write(location: ProjectLocation, args: argparse.Namespace) -> int:
     from conkeeper.storage.state import latest_session_state
     from conkeeper.storage.store import StoreError
 
+    note, left_out = _note(location, args.note)
     session = sanitize_session_id(args.session) if args.session else None
     if session is None:
         state = latest_session_state(location.identity)
@@ -51,19 +52,34 @@ def _write(location: ProjectLocation, args: argparse.Namespace) -> int:
         with project_store() as conn:
             row = find_session_by_identity(conn, location.identity, session)
             data = handoff.collect_checkpoint(
-                location, conn, session, row, trigger="handoff", note=args.note
+                location, conn, session, row, trigger="handoff", note=note
             )
     except StoreError:  # a checkpoint without the database's facts is still worth writing
         data = handoff.collect_checkpoint(
-            location, None, session, None, trigger="handoff", note=args.note
+            location, None, session, None, trigger="handoff", note=note
         )
     path = handoff.write_checkpoint(location, data)
     if args.json:
-        emit_json({"path": str(path), "checkpoint": data})
+        answer = {"path": str(path), "checkpoint": data}
+        emit_json(answer | ({"note_left_out": left_out} if left_out else {}))
     else:
         print(f"handoff checkpoint written: {path}")
         print("the next session start of this project injects it once")
+        if left_out:
+            print(f"the note was left out: it {left_out}")
     return 0
+
+
+def _note(location: ProjectLocation, note: str) -> tuple[str, str | None]:
+    """The note to keep and, for an agent's that says again what is held for review, why it
+    was left out (:func:`conkeeper.services.capture.handoff.agents_note`)."""
+    from conkeeper.services.agent_process import agent_marker
+
+    if not note or agent_marker() is None:  # the person's own note is theirs
+        return note, None
+    from conkeeper.services.capture.handoff import agents_note
+
+    return agents_note(location, note)
 
 
 def _show(location: ProjectLocation, as_json: bool) -> int:

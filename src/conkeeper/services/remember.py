@@ -211,7 +211,7 @@ def _hold_reasons(rule: str, scope: str, source: str, written: str = "") -> list
     return found
 
 
-def _rewords_held(memory_dir: Path, rule: str) -> list[str]:
+def rewords_held(memory_dir: Path, rule: str) -> list[str]:
     """A reason to hold an agent's entry that says again, in other words, what an entry held
     for review says (it spells a name that entry spells, a host, package or path:
     ``quarantine.shared_names``; an entry held for what it says, in ``memory_dir`` or global
@@ -244,7 +244,7 @@ def _rewords_held(memory_dir: Path, rule: str) -> list[str]:
 
 def agent_entry_reasons(memory_dir: Path, relative: str, rule: str, scope: str) -> list[str]:
     """Why an agent's entry for ``relative`` that reads as a note alone still waits for
-    review: it says again what an entry held for review says (:func:`_rewords_held`), or it
+    review: it says again what an entry held for review says (:func:`rewords_held`), or it
     reads as an order with the agent's entries in its file or the others SessionStart loads
     (:func:`_split_reasons`, :func:`_split_across_files`); ``[]`` when none holds it.
 
@@ -253,7 +253,7 @@ def agent_entry_reasons(memory_dir: Path, relative: str, rule: str, scope: str) 
     routed one judged the words alone, so a re-wording or a split half rode a queued
     correction past what ``remember`` holds. ``relative`` empty (a new ADR): the re-wording
     check alone."""
-    found = _rewords_held(memory_dir, rule)
+    found = rewords_held(memory_dir, rule)
     if found or not relative:
         return found
     return _split_reasons(memory_dir / relative, rule) or _split_across_files(
