@@ -213,10 +213,10 @@ def _hold_reasons(rule: str, scope: str, source: str, written: str = "") -> list
 
 def rewords_held(memory_dir: Path, rule: str) -> list[str]:
     """A reason to hold an agent's entry that says again, in other words, what an entry held
-    for review says (it spells a name that entry spells, a host, package or path:
-    ``quarantine.shared_names``; an entry held for what it says, in ``memory_dir`` or global
-    memory), ``[]`` otherwise. A note on the same subject that drops the name (a corrected
-    package, a mention of the attack) is read by the detector alone.
+    for review (or dropped there: ``review.dropped``) says (it spells a name that entry spells,
+    a host, package or path: ``quarantine.shared_names``; an entry held for what it says, in
+    ``memory_dir`` or global memory), ``[]`` otherwise. A note on the same subject that drops
+    the name (a corrected package, a mention of the attack) is read by the detector alone.
 
     Why it exists: a held entry's answer names what the detector found ("fetches code from
     the network and runs it ..."), and the agent that wanted it saved asked again in words
@@ -227,18 +227,18 @@ def rewords_held(memory_dir: Path, rule: str) -> list[str]:
     a note on its subject is not held for it."""
     from conkeeper.domain.paths import global_memory_dir
     from conkeeper.services.quarantine import shared_names
-    from conkeeper.services.review import list_held
+    from conkeeper.services.review import dropped, list_held
 
     folders = list(dict.fromkeys([memory_dir, global_memory_dir()]))
-    for item in reversed(list_held(folders)):
+    held = [(item, "held for your review") for item in list_held(folders)]
+    gone = [(item, "dropped in review") for item in dropped(folders)]
+    for item, state in reversed(gone + held):
         if not _held_for_itself(item.reasons):
             continue
         if not shared_names(item.text, rule):
             continue
-        return [
-            f"says again, in other words, what entry {item.id} held for your review says "
-            f"({item.reasons[0]})"
-        ]
+        said = f"says again, in other words, what entry {item.id} {state} says"
+        return [f"{said} ({item.reasons[0]})"]
     return []
 
 

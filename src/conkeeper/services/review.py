@@ -9,7 +9,9 @@ its provenance, marked approved) or drops it. ``conkeeper review``, the viewer a
 Where: one JSON file per held item in ``<memory folder>/.review/``, next to the memory it would
 join (project or global), git-ignored by a ``.gitignore`` the folder carries itself, so a held
 attack is never committed or shared. Item ids are short content hashes: holding the same text
-twice keeps one item.
+twice keeps one item, and a record that no longer hashes to its id is never approved. An
+approved item's record moves to ``approved/`` (undo holds it again), a dropped one's to
+``dropped/`` (a re-wording of it is held like one of a held entry).
 """
 
 from __future__ import annotations
@@ -405,12 +407,40 @@ def _is_item_line(raw: bytes, text: str) -> bool:
 
 def _remove(item: HeldItem, *, keep: bool = False) -> None:
     """Take ``item`` out of the queue; ``keep`` (an approval that wrote it) keeps its record
-    aside for :func:`restore_approved`."""
+    aside for :func:`restore_approved`, a drop in :data:`DROPPED_DIR` (:func:`dropped`)."""
     record = review_dir(Path(item.memory_dir)) / f"{item.id}.json"
-    if keep:
-        aside = record.parent / APPROVED_DIR
-        aside.mkdir(exist_ok=True)
-        if record.is_file() and not aside.is_symlink():
-            os.replace(record, aside / record.name)
-            return
+    aside = record.parent / (APPROVED_DIR if keep else DROPPED_DIR)
+    aside.mkdir(exist_ok=True)
+    if record.is_file() and not aside.is_symlink():
+        os.replace(record, aside / record.name)
+        if not keep:
+            _prune(aside)
+        return
     record.unlink(missing_ok=True)
+
+
+DROPPED_DIR = "dropped"  # inside the review folder: the records of dropped entries
+MAX_DROPPED = 200  # the newest dropped records kept; older ones are removed
+
+
+def dropped(memory_dirs: list[Path]) -> list[HeldItem]:
+    """The entries dropped in review in the given memory folders (their records, kept aside).
+
+    Why it exists: ``review drop`` is open to an agent (discarding releases nothing), and an
+    agent that dropped its own held order and saved it again in other words had it saved,
+    since the re-wording check (:func:`conkeeper.services.remember.rewords_held`) read the
+    held entries only; a person's drop says as much about the text as a hold."""
+    items: list[HeldItem] = []
+    for memory_dir in memory_dirs:
+        folder = review_dir(memory_dir) / DROPPED_DIR
+        if folder.is_dir() and not folder.is_symlink() and not folder.parent.is_symlink():
+            loaded = (_load(memory_dir, path) for path in sorted(folder.glob("*.json")))
+            items.extend(item for item in loaded if item is not None)
+    return sorted(items, key=lambda i: i.held_at)
+
+
+def _prune(folder: Path) -> None:
+    """Keep the newest :data:`MAX_DROPPED` records in ``folder``."""
+    records = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
+    for old in records[:-MAX_DROPPED]:
+        old.unlink(missing_ok=True)
