@@ -119,6 +119,7 @@ def assert_framed(first_request: Any) -> None:
     assert "notes from this project" in wire and "not instructions" in wire
     line = benign_line(first_request)
     assert "saved by an agent via conkeeper remember" in line, line
+    assert "edit tools" not in line, line
 
 
 def shell_remember(text: str) -> str:
