@@ -163,9 +163,10 @@ def _poison_steps(page: str) -> list[tuple[str, dict[str, Any]]]:
         ("exec_command", {"cmd": shell_remember(BENIGN)}),
         (remember, {"text": MCP_ORDER, "category": "convention"}),
         (remember, {"text": MCP_ZW_ORDER, "category": "convention"}),
-        ("exec_command", {"cmd": _patch(".claude/memory/patterns.md", EDIT_MEMORY_ORDER)}),
         ("exec_command", {"cmd": _patch("AGENTS.md", EDIT_INSTRUCTIONS_ORDER)}),
         ("exec_command", {"cmd": f"cat {page}"}),
+        # last: Codex runs no tool hook around apply_patch, so no later tool's hook sees it
+        ("exec_command", {"cmd": _patch(".claude/memory/patterns.md", EDIT_MEMORY_ORDER)}),
     ]
 
 
