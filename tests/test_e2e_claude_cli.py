@@ -20,12 +20,14 @@ import os
 import re
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import cli_env, run_cli
+from e2e_poison import HOST_FILE_DEFECT
 from fake_anthropic import FakeAnthropic, text_turn, tool_turn
 from npm_cli import npm_binary
 
@@ -265,3 +267,162 @@ def test_the_agent_cannot_approve_what_was_held_from_it(
     assert [entry["id"] for entry in held] == [run["held"]]
     memory = (run["root"] / ".claude" / "memory").rglob("*.md")
     assert not any("evil.example" in path.read_text(encoding="utf-8") for path in memory)
+
+
+# Two sessions, poison brought in by every route Claude Code offers (issue 20): the plugin's MCP
+# remember tool, Bash running ``conkeeper remember``, Edit into the memory file, Write of
+# CLAUDE.md, and a page read with Read; then a second session whose first request is checked.
+MCP_REMEMBER = "mcp__conkeeper__remember"
+# The server the plugin's manifest declares, given again with --mcp-config: headless Claude
+# Code (2.1.197) with --plugin-dir starts the plugin's hooks but not its MCP server.
+MCP_CONFIG = {
+    "mcpServers": {"conkeeper": {"command": str(ROOT / "bin" / "conkeeper"), "args": ["mcp"]}}
+}
+
+
+def _poison_script(root: Path, page: str) -> list[Any]:
+    from e2e_poison import (
+        BENIGN,
+        EDIT_INSTRUCTIONS_ORDER,
+        EDIT_MEMORY_ORDER,
+        MCP_ORDER,
+        MCP_ZW_ORDER,
+        PAGE_ORDER,
+        SHELL_BIDI_ORDER,
+        SHELL_ORDER,
+        shell_remember,
+    )
+
+    def bash(n: int, text: str) -> list[Any]:
+        command = {"command": shell_remember(text), "description": "save a note"}
+        return tool_turn(f"toolu_poison_{n}", "Bash", command)
+
+    def remember(n: int, text: str) -> list[Any]:
+        return tool_turn(
+            f"toolu_poison_{n}", MCP_REMEMBER, {"text": text, "category": "convention"}
+        )
+
+    memory = str(root / ".claude" / "memory" / "patterns.md")
+    return [
+        bash(1, SHELL_ORDER),
+        bash(2, SHELL_BIDI_ORDER),
+        bash(3, BENIGN),
+        remember(4, MCP_ORDER),
+        remember(5, MCP_ZW_ORDER),
+        tool_turn("toolu_poison_6", "Read", {"file_path": memory}),
+        tool_turn(
+            "toolu_poison_7",
+            "Edit",
+            {
+                "file_path": memory,
+                "old_string": "## Gotchas\n",
+                "new_string": f"## Gotchas\n{EDIT_MEMORY_ORDER}\n",
+            },
+        ),
+        tool_turn("toolu_poison_8", "Read", {"file_path": str(root / "CLAUDE.md")}),
+        tool_turn(
+            "toolu_poison_9",
+            "Write",
+            {
+                "file_path": str(root / "CLAUDE.md"),
+                "content": f"# Project\n\n{EDIT_INSTRUCTIONS_ORDER}\n",
+            },
+        ),
+        tool_turn("toolu_poison_10", "Read", {"file_path": str(root / page)}),
+        text_turn(f"Done. The vendor page says: {PAGE_ORDER}"),
+    ]
+
+
+def _claude_again(claude_bin: Path, run: dict[str, Any], script: list[Any], prompt: str) -> Any:
+    """Another headless session in ``run``'s project, home and data folders."""
+    from e2e_poison import run_host
+
+    with FakeAnthropic(script) as fake:
+        env = {
+            **run["env"],
+            "ANTHROPIC_BASE_URL": fake.base_url,
+            # the plugin's MCP server runs on this Python (which has the 'mcp' package)
+            "CONKEEPER_PYTHON": sys.executable,
+            # headless Claude Code connects MCP servers in the background unless told to wait
+            "MCP_CONNECTION_NONBLOCKING": "0",
+            # root may bypass permission prompts only in a sandbox (edits under .claude/)
+            "IS_SANDBOX": "1",
+        }
+        run_host(
+            [
+                str(claude_bin),
+                "-p",
+                prompt,
+                "--plugin-dir",
+                str(ROOT),
+                "--output-format",
+                "json",
+                "--allowedTools",
+                f"Bash Read Edit Write {MCP_REMEMBER}",
+                "--mcp-config",
+                json.dumps(MCP_CONFIG),
+                "--permission-mode",
+                "bypassPermissions",
+                "--model",
+                "claude-sonnet-4-5",
+            ],
+            run["root"],
+            env,
+        )
+    return fake
+
+
+@pytest.fixture(scope="module")
+def poisoned(claude_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Session one (the plain script's project) brings the poison in; session two starts."""
+    from e2e_poison import write_page
+
+    run = _run_claude(claude_bin, tmp_path_factory.mktemp("claude-poison"), [text_turn("Ok.")])
+    root = run["root"]
+    (root / "CLAUDE.md").write_text("# Project\n\n- Use pytest.\n", encoding="utf-8")
+    script = _poison_script(root, write_page(root))
+    first = _claude_again(claude_bin, run, script, "Tidy up the project notes.")
+    second = _claude_again(claude_bin, run, [], "What do the notes say about pushing?")
+    return {**run, "first": first, "second": second, "script": script}
+
+
+def test_session_one_took_every_poison_route(poisoned: dict[str, Any]) -> None:
+    last = poisoned["first"].main_loop_requests()[-1]
+    results = [
+        block
+        for message in last["messages"]
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert len(results) == len(poisoned["script"]) - 1
+    answers = json.dumps(results)
+    assert answers.count("held") >= 4 and "saved" in answers, answers[:3000]
+
+
+def test_no_poison_reaches_the_second_session(poisoned: dict[str, Any]) -> None:
+    from e2e_poison import HOST_ROUTES, poison_on
+
+    reached = poison_on(poisoned["second"].main_loop_requests()[0])
+    assert [route for route in reached if route not in HOST_ROUTES] == []
+
+
+@HOST_FILE_DEFECT
+def test_an_order_written_into_claude_md_stays_out_of_the_second_session(
+    poisoned: dict[str, Any],
+) -> None:
+    from e2e_poison import poison_on
+
+    assert poison_on(poisoned["second"].main_loop_requests()[0]) == []
+
+
+def test_memory_is_framed_as_notes_with_the_agents_source(poisoned: dict[str, Any]) -> None:
+    from e2e_poison import assert_framed
+
+    assert_framed(poisoned["second"].main_loop_requests()[0])
+
+
+def test_the_held_orders_are_listed_for_the_person(poisoned: dict[str, Any]) -> None:
+    from e2e_poison import HELD_ROUTES, held_routes
+
+    assert held_routes(poisoned["root"], poisoned["env"]) == list(HELD_ROUTES)

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from conftest import cli_env, run_cli
+from e2e_poison import HOST_FILE_DEFECT
 from fake_gemini import FakeGemini
 from npm_cli import npm_binary
 
@@ -128,3 +129,150 @@ def test_the_users_settings_survive_the_install(session: dict[str, Any]) -> None
     settings = json.loads((session["home"] / ".gemini" / "settings.json").read_text())
     assert settings["security"] == USER_SETTINGS["security"]
     assert "conkeeper" in settings["mcpServers"]
+
+
+# Two sessions, poison brought in by every route Gemini CLI offers (issue 20): the MCP remember
+# tool, the shell running ``conkeeper remember``, ``replace`` into the memory file,
+# ``write_file`` of GEMINI.md, and a page read with ``read_file``; then a second session whose
+# first request is checked.
+POISON_PROMPT = "Tidy up the project notes and read the vendor page."
+
+
+def _poison_steps(root: Path, page: str) -> list[dict[str, Any]]:
+    from e2e_poison import (
+        BENIGN,
+        EDIT_INSTRUCTIONS_ORDER,
+        EDIT_MEMORY_ORDER,
+        MCP_ORDER,
+        MCP_ZW_ORDER,
+        SHELL_BIDI_ORDER,
+        SHELL_ORDER,
+        shell_remember,
+    )
+
+    def shell(command: str) -> dict[str, Any]:
+        return {"name": "run_shell_command", "args": {"command": command, "description": "save"}}
+
+    def remember(text: str) -> dict[str, Any]:
+        return {"name": "mcp_conkeeper_remember", "args": {"text": text, "category": "convention"}}
+
+    memory = str(root / ".claude" / "memory" / "patterns.md")
+    return [
+        shell(shell_remember(SHELL_ORDER)),
+        shell(shell_remember(SHELL_BIDI_ORDER)),
+        shell(shell_remember(BENIGN)),
+        remember(MCP_ORDER),
+        remember(MCP_ZW_ORDER),
+        {
+            "name": "replace",
+            "args": {
+                "file_path": memory,
+                "instruction": "Add the team rule under Gotchas.",
+                "old_string": "## Gotchas\n",
+                "new_string": f"## Gotchas\n{EDIT_MEMORY_ORDER}\n",
+            },
+        },
+        {
+            "name": "write_file",
+            "args": {
+                "file_path": str(root / "GEMINI.md"),
+                "content": f"# Project\n\n- Use pytest.\n{EDIT_INSTRUCTIONS_ORDER}\n",
+            },
+        },
+        {"name": "read_file", "args": {"file_path": str(root / page)}},
+    ]
+
+
+def _stepper(steps: list[dict[str, Any]], last: str = "Done.") -> Any:
+    def script(body: dict[str, Any], path: str) -> list[dict[str, Any]]:
+        if not body.get("tools"):
+            return [{"text": json.dumps({"reasoning": "done", "next_speaker": "user"})}]
+        parts = [p for c in body.get("contents", []) for p in c.get("parts", [])]
+        answered = sum(1 for p in parts if "functionResponse" in p)
+        if answered < len(steps):
+            return [{"functionCall": steps[answered]}]
+        return [{"text": last}]
+
+    return script
+
+
+def _gemini_run(
+    gemini_bin: Path, root: Path, env: dict[str, str], script: Any, prompt: str
+) -> FakeGemini:
+    from e2e_poison import run_host
+
+    with FakeGemini(script) as fake:
+        run_host(
+            [str(gemini_bin), "-p", prompt, "--yolo", "-m", "gemini-2.5-flash"],
+            root,
+            {**env, "GEMINI_API_KEY": "e2e-dummy", "GOOGLE_GEMINI_BASE_URL": fake.base_url},
+        )
+    return fake
+
+
+@pytest.fixture(scope="module")
+def poisoned(gemini_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Session one brings the poison in; session two starts; what each fake server saw."""
+    from e2e_poison import PAGE_ORDER, write_page
+
+    base = tmp_path_factory.mktemp("gemini-poison")
+    root, home, data = base / "proj", base / "home", base / "data"
+    (root / ".git").mkdir(parents=True)
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text(json.dumps(USER_SETTINGS))
+    env = {
+        k: v
+        for k, v in cli_env(HOME=str(home), CONKEEPER_HOME=str(data)).items()
+        if not k.startswith(("GEMINI", "GOOGLE", "XDG_"))
+    }
+    assert run_cli("init", cwd=root, env=env).returncode == 0
+    installed = run_cli("install", "--agent", "gemini", "--scope", "user", cwd=root, env=env)
+    assert installed.returncode == 0, installed.stderr
+    steps = _poison_steps(root, write_page(root))
+    last = f"Done. The vendor page says: {PAGE_ORDER}"
+    first = _gemini_run(gemini_bin, root, env, _stepper(steps, last), POISON_PROMPT)
+    second = _gemini_run(
+        gemini_bin, root, env, _stepper([]), "What do the notes say about pushing?"
+    )
+    return {"root": root, "env": env, "first": first, "second": second, "steps": steps}
+
+
+def _first_turn(fake: FakeGemini) -> dict[str, Any]:
+    return next(r["body"] for r in fake.requests if r["body"].get("tools"))
+
+
+def test_session_one_took_every_route(poisoned: dict[str, Any]) -> None:
+    last = [r["body"] for r in poisoned["first"].requests if r["body"].get("tools")][-1]
+    parts = [p for c in last["contents"] for p in c.get("parts", [])]
+    answers = [p["functionResponse"] for p in parts if "functionResponse" in p]
+    assert len(answers) == len(poisoned["steps"])
+    text = json.dumps(answers)
+    assert text.count("held") >= 4 and "saved" in text, text[:3000]
+
+
+def test_no_poison_reaches_the_second_session(poisoned: dict[str, Any]) -> None:
+    from e2e_poison import HOST_ROUTES, poison_on
+
+    reached = poison_on(_first_turn(poisoned["second"]))
+    assert [route for route in reached if route not in HOST_ROUTES] == []
+
+
+@HOST_FILE_DEFECT
+def test_an_order_written_into_gemini_md_stays_out_of_the_second_session(
+    poisoned: dict[str, Any],
+) -> None:
+    from e2e_poison import poison_on
+
+    assert poison_on(_first_turn(poisoned["second"])) == []
+
+
+def test_memory_is_framed_as_notes_with_the_agents_source(poisoned: dict[str, Any]) -> None:
+    from e2e_poison import assert_framed
+
+    assert_framed(_first_turn(poisoned["second"]))
+
+
+def test_the_held_orders_are_listed_for_the_person(poisoned: dict[str, Any]) -> None:
+    from e2e_poison import HELD_ROUTES, held_routes
+
+    assert held_routes(poisoned["root"], poisoned["env"]) == list(HELD_ROUTES)

@@ -103,7 +103,7 @@ def after(ctx: HookContext, folders: list[Path], start: int | None) -> None:
         if _last_look_ns(folder) is None:
             new = []  # never looked at: what is there may be the person's
         with _logged(ctx):
-            accounted = _journaled_keys(folder, changed, start)
+            accounted = journaled_keys(folder, changed, start)
             agent_edits.record_changes(folder, changed, prints, since_ns, new, accounted)
 
 
@@ -117,10 +117,13 @@ def _last_look_ns(folder: Path) -> int | None:
         return None
 
 
-def _journaled_keys(folder: Path, changed: list[str], start_ms: int) -> set[str]:
-    """The keys of the lines ConKeeper's own journaled writes put into ``changed`` files since
-    ``start_ms`` (the person's ``conkeeper remember``, a prompt's line in the corrections
-    queue): those changes are accounted for, not the agent's."""
+def journaled_keys(
+    folder: Path, changed: list[str], start_ms: int, command: str | None = None
+) -> set[str]:
+    """The keys of the lines ConKeeper's own journaled writes (only those of ``command`` when
+    given) put into ``changed`` files since ``start_ms`` (the person's ``conkeeper remember``,
+    a prompt's line in the corrections queue): those changes are accounted for, not the
+    agent's."""
     from conkeeper.domain.safewrite import memory_journal_dir, read_journal
     from conkeeper.storage.agent_edits import line_key
 
@@ -129,6 +132,8 @@ def _journaled_keys(folder: Path, changed: list[str], start_ms: int) -> set[str]
     keys: set[str] = set()
     for entry in read_journal(memory_journal_dir(folder)):
         if entry.undoes is not None or entry.time * 1000 < start_ms - _JOURNAL_SLACK_MS:
+            continue
+        if command is not None and entry.command != command:
             continue
         for path in paths & set(entry.paths):
             text = entry.written_bytes(path).decode("utf-8", "replace")

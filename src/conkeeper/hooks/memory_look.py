@@ -80,6 +80,60 @@ def look(ctx: HookContext, during: Callable[[], None] | None = None) -> None:
         refresh(ctx, seen, before)
 
 
+def take_turn_edits(ctx: HookContext) -> None:
+    """At the end of a turn (Stop) of a host that runs some edit tools without a tool hook
+    (Codex's ``apply_patch``: the host module's ``UNHOOKED_EDITS``): the memory files changed
+    since the last look were written during the agent's turn, so their new lines are recorded
+    as the agent's, as a shell command's are by its PostToolUse. Without it, an order such a
+    tool wrote as the turn's last act was taken for the person's note at the next look and
+    reached the next session. The person's own edit made while the agent's turn ran is taken
+    for the agent's too (held when it reads like an order; they keep it with
+    ``conkeeper review``)."""
+    dirs = memory_dirs(ctx) if ctx.location is not None else []
+    if not dirs:
+        return
+    from conkeeper.storage import agent_edits
+    from conkeeper.storage.state import now_ms
+
+    seen: Prints = {str(d): agent_edits.fingerprints(d) for d in dirs}
+    stamp = now_ms()
+
+    def apply(data: dict[str, Any]) -> tuple[object, object]:
+        # the turn is over: a start still noted is a tool whose end the host never reported
+        # (Codex fires PreToolUse for such an apply_patch, and no PostToolUse), which would
+        # otherwise keep every later look waiting for it
+        data.pop("tool_starts", None)
+        before, at = data.get("memory_prints"), data.get("memory_prints_at")
+        data["memory_prints"], data["memory_prints_at"] = seen, stamp
+        data["memory_prints_before_tool"] = False
+        return before, at
+
+    before, at = ctx.state.update(apply)
+    _record_turn_edits(ctx, seen, before, at)
+
+
+def _record_turn_edits(ctx: HookContext, prints: Prints, before: object, at: object) -> None:
+    """The files of ``prints`` changed since the look ``before`` (taken at ``at``, Unix ms):
+    their new lines recorded as the agent's (a folder never looked at only becomes known)."""
+    from conkeeper.storage import agent_edits
+
+    since_ns = (at - _SLACK_MS) * 1_000_000 if isinstance(at, int) else None
+    for folder, now in prints.items():
+        seen = earlier(before, folder)
+        try:
+            if seen is None or since_ns is None:
+                agent_edits.remember_contents(Path(folder), sorted(now))
+                continue
+            changed = agent_edits.changed_files(seen, now)
+            if changed:
+                new = [rel for rel in changed if rel not in seen]
+                agent_edits.record_changes(Path(folder), changed, now, since_ns, new)
+        except OSError as exc:
+            from conkeeper.storage.logfile import log
+
+            log(f"hook {ctx.event}: memory changes not checked ({exc})", env=ctx.env)
+
+
 def refresh(ctx: HookContext, prints: Prints, before: object) -> None:
     """The memory files of ``prints`` changed since ``before`` (all of a folder never looked
     at) become their known content."""

@@ -23,6 +23,12 @@ def handle(ctx: HookContext) -> HookResult | None:
     """Start per-turn LLM extraction when configured; suggest reflection once, with evidence."""
     if ctx.location is None or ctx.event != "Stop" or ctx.payload.stop_hook_active:
         return None
+    from conkeeper.hosts import get_host
+
+    if getattr(get_host(ctx.host), "UNHOOKED_EDITS", False):
+        from conkeeper.hooks.memory_look import take_turn_edits
+
+        take_turn_edits(ctx)
     start_turn_extraction(ctx)
     if ctx.config.output_style == "quiet":
         return None

@@ -504,7 +504,12 @@ def _record_shell_edits(ctx: HookContext, prints: Prints, seen: list[Any]) -> st
                 continue
             new_files = [rel for rel in changed if rel not in earlier]
             recorded, untagged = agent_edits.record_changes(
-                Path(folder), changed, now, since_ns, new_files
+                Path(folder),
+                changed,
+                now,
+                since_ns,
+                new_files,
+                _remembered_keys(Path(folder), changed, before_at),
             )
             if recorded:
                 from conkeeper.storage.logfile import log
@@ -517,6 +522,18 @@ def _record_shell_edits(ctx: HookContext, prints: Prints, seen: list[Any]) -> st
 
             log(f"hook PostToolUse: memory changes not checked ({exc})", env=ctx.env)
     return notice
+
+
+def _remembered_keys(folder: Path, changed: list[str], start_ms: object) -> set[str]:
+    """The lines ``conkeeper remember`` saved into ``changed`` files while the tool ran (the
+    agent's shell running it): entries the remember engine already judged, written with their
+    ``@source`` tag, which names who saved them. Recorded as raw edits too, they were shown
+    with a second, wrong source ("written by an agent with its edit tools")."""
+    if not isinstance(start_ms, int):
+        return set()
+    from conkeeper.hooks.known_folders import journaled_keys
+
+    return journaled_keys(folder, changed, start_ms, command="remember")
 
 
 def _memory_write_warning(ctx: HookContext) -> str | None:

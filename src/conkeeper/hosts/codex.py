@@ -44,6 +44,9 @@ ROLLOUT_TAIL_BYTES = 256 * 1024
 CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse"})
 BLOCKING_EVENTS = frozenset({"UserPromptSubmit", "PreToolUse", "Stop"})
 TIMEOUT_SECONDS = {"PreToolUse": 5, "SessionEnd": 5}
+# ``apply_patch`` run through the shell tool fires no tool hook: memory files are looked at
+# again at Stop, and what changed during the turn is the agent's (hooks.memory_look).
+UNHOOKED_EDITS = True
 
 
 def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
