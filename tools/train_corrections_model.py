@@ -567,7 +567,9 @@ read the new gloss and shapes; on the three authors they were never trained on (
 round 22 -> shipped round 23): blind 28 low .009 / .831 -> .009 / .856, medium .032 / .892 ->
 .027 / .918; blind 29 low .014 / .853 (both), medium .023 / .901 -> .018 / .901;
 ``train_extra13`` low .020 / .679 -> .020 / .755, medium .031 / .745 -> .031 / .824 (blind 28
-and ``train_extra13`` were read: tuning figures; blind 29 was not).
+and ``train_extra13`` were read: tuning figures; blind 29's misses were not, though the counts
+over every author listed its prompts of each shape, among them its one false positive fewer,
+"Nope, we don't use Docker for that.").
 
 Usage::
 
