@@ -152,21 +152,26 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   lines (30 %) in sixteen other languages; ``BLIND28.md``), committed at 22:14 UTC before rounds
   20-22 began, measured once on the previous stop's detector (6a97ff9: low FP .009 recall .805,
   medium .050 / .897) and once after rounds 20-22 (92bad67: low .009 / .831, medium .032 / .892;
-  ``BLIND28_FIRST.md``). Seen since; not trained on.
+  ``BLIND28_FIRST.md``). Seen since; trained on since round 23 (author 41).
 * ``blind29.jsonl`` (413 prompts: a Django/HTMX, a Unity/C#, an Ansible/Linux, a SvelteKit, a
   Kotlin Android and a dbt/BigQuery persona; about 100 lines (24 %) in sixteen other languages;
   ``BLIND29.md``), committed at 22:47 UTC while rounds 20-21 ran, measured once on the previous
   stop's detector (6a97ff9: low .014 / .822, medium .023 / .885) and once after rounds 20-22
   (92bad67: low .014 / .853, medium .023 / .901: both targets met at both levels;
-  ``BLIND29_FIRST.md``). Seen since; not trained on.
+  ``BLIND29_FIRST.md``). Seen since; trained on since round 23 (author 42).
+* ``train_extra13.jsonl`` (584 prompts: 290 corrections/friction, 294 null with 147 hard
+  negatives; Next.js, C++/Qt, Perl, GCP, Swift and R/Shiny personas, about 222 lines (38 %) in
+  eighteen other languages; ``TRAIN_EXTRA13.md``) was measured once before its texts were read
+  (2026-11-28 00:52 UTC, round 22's detector; ``TRAIN_EXTRA13_FIRST.md``): low FP .020 recall
+  .679, medium .031 / .745, high .095 / .814. Since round 23 it is the scorer's 43rd author, and
+  blind 28 and blind 29 its 41st and 42nd.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (29: blind30 and any later one); ``--skip blind30`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
-  set past 27 (its list of authors is explicit; blind 22 to 27, each measured once,
-  ``BLIND22_FIRST.md`` .. ``BLIND27_FIRST.md``, are trained on since rounds 14 to 19; blind28
-  and blind29, measured once, are not).
+  set past 29 (its list of authors is explicit; blind 22 to 29, each measured once,
+  ``BLIND22_FIRST.md`` .. ``BLIND29_FIRST.md``, are trained on since rounds 14 to 19 and 23).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
@@ -786,6 +791,45 @@ positives are lines in other languages only the gloss can read (a retrain). Low'
 loaded cores, CPU medians): UserPromptSubmit 44.77 -> 44.74 ms (-0.03, target +2 ms).
 Targets on a new writer: not claimed; blind 28 measures it.
 
+Issue 20 round 23 (``ck/cdet23``): blind 28, blind 29 and ``train_extra13`` (measured once
+before its texts were read, ``TRAIN_EXTRA13_FIRST.md``) are authors 41-43; the strict pair is
+blind 29 and ``train_extra13``. Error analysis of round 22's misses on blind 28 and
+``train_extra13`` by class (low / medium, missed of all): lines in other languages 12 / 8 of 48
+and 52 / 45 of 108 (Catalan, Icelandic, Latvian, Welsh, Zulu, Yoruba, Persian: no table read
+them), English corrections with no negation word 12 / 6 of 95 and 26 / 17 of 121, terse 3 / 1
+of 31 and 14 / 13 of 48, omissions 2 / 2 of 12 and 11 / 7 of 19, sarcasm 3 / 2 of 10 and 2 / 1
+of 13, "why ...?" 0 of 11 and 1 of 12, after a pasted block none. Closed where the class
+generalised over all 43 authors: the gloss reads those languages and the praise and "now" of
+irony; an omission asked as a bare noun phrase ("And the rollback step for the new
+migration?", 13 prompts, all corrections) or named beside its fix ("Missing: the timeout. Add
+one.", 7) is the ``omission`` shape; a doubled praise word and "request path" open mock praise
+(2); "No, we don't use X" is an answer (11, all null); medium's cap on the mean total FP rate is
+1.95 % (was 2.0 %). Leave-one-author-out, one training order, parameters re-chosen per fold,
+mean (worst) FP / recall::
+
+      table                        level   BEFORE (round 22's design)   AFTER (ck/cdet23)
+      27 fresh authors             low     .009 (.023) / .863 (.683)    .009 (.023) / .864 (.704)
+                                   medium  .020 (.045) / .905 (.755)    .019 (.042) / .908 (.788)
+      25 fresh (not b28, extra13)  low     .009 (.023) / .871 (.716)    .009 (.023) / .869 (.704)
+                                   medium  .019 (.045) / .912 (.788)    .018 (.042) / .911 (.788)
+      strict blind 29              low     .018 / .864                  .018 / .864
+                                   medium  .027 / .895                  .022 / .895
+      strict extra13               low     .014 / .690                  .010 / .772
+                                   medium  .031 / .766                  .027 / .845
+
+The gains sit on the two writers whose misses were read; on the other 25 recall is flat and
+medium's false positives fall. SHIPPED: the gloss, the shapes and the cap, with round 22's
+weights and parameters (the retrain over 43 authors broke three pinned examples: the trainer's
+docstring). On the three authors those weights never saw (FP / recall, round 22 -> round 23):
+blind 28 low .009 / .831 -> .009 / .856, medium .032 / .892 -> .027 / .918; blind 29 low .014 /
+.853 both, medium .023 / .901 -> .018 / .901; ``train_extra13`` low .020 / .679 -> .020 / .755,
+medium .031 / .745 -> .031 / .824 (blind 29's misses were not read, but the counts over all
+43 authors listed its prompts of each shape, among them the answer no longer flagged, "Nope, we
+don't use Docker for that."). Targets on a new writer: not
+claimed; blind 30 measures it. Hook cost (``bench/poisoning_hook_ab.py --runs 100 --baseline-ref
+main``, 2026-11-28 01:34-01:42 UTC, shared cores at load 8-14, CPU medians): UserPromptSubmit
+46.36 -> 46.52 ms (+0.16, target +2 ms); PostToolUse Bash -0.11, Edit -0.32 (noise).
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -845,6 +889,8 @@ EXTRA_SETS = (
     "train_extra9.jsonl",
     "train_extra10.jsonl",
     "train_extra11.jsonl",
+    "train_extra12.jsonl",
+    "train_extra13.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 

@@ -724,3 +724,40 @@ def test_a_word_of_another_common_language_is_not_misread() -> None:
     for text in ("isto está certo, obrigado", "die mitte der seite ist leer"):
         words = set(re.findall(r"[a-z']+", gloss(text, re.findall(r"\w+", text))))
         assert not {"same", "not"} & words
+
+
+# round 23: languages no table read (Catalan, Icelandic, Latvian, Welsh, Zulu, Yoruba, Persian in
+# both scripts) and the praise and "now" of irony; written for this test, in no data set
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("Has oblidat el fitxer, fes servir l'altre", {"you", "forgot", "use"}),
+        ("Þú gleymdir prófunum aftur, notaðu pytest", {"you", "forgot", "again", "use"}),
+        ("Nepareizs fails, kāpēc tu to mainīji?", {"wrong", "why"}),
+        (
+            "Anghofiaist y profion, defnyddia pytest yn lle nose",
+            {"you", "forgot", "use", "instead"},
+        ),
+        ("Ukhohlwe amathesti, sebenzisa i-pytest", {"you", "forgot", "use"}),
+        ("Rárá, o gbagbe faili naa", {"no", "you", "forgot"}),
+        ("Chera in file ro pak kardi? Dobare eshtebah shod", {"why", "you", "deleted", "again"}),
+        ("چرا دوباره اشتباه شد؟", {"why", "again", "wrong"}),
+        ("Ottimo, adesso il login non va. Complimenti.", {"great", "now", "congratulations"}),
+    ],
+)
+def test_the_round_23_languages_are_glossed(text: str, english: set[str]) -> None:
+    lowered = normalise(text)
+    assert english <= set(re.findall(r"[a-z']+", gloss(lowered, re.findall(r"\w+", lowered))))
+
+
+def test_the_round_23_words_with_a_second_meaning_are_not_glossed() -> None:
+    # Croatian "nakon" is "after" (Persian "don't"), Zulu "futhi" is "and", Norwegian "enn" is
+    # "than", Vietnamese "giờ" is also "hour"
+    for text, absent in (
+        ("nakon toga pokreni testove", {"don't"}),
+        ("ngiyabonga futhi ngiyajabula", {"again"}),
+        ("det er bedre enn før", {"still"}),
+        ("mất 2 giờ để build", {"now"}),
+    ):
+        words = set(re.findall(r"[a-z']+", gloss(text, re.findall(r"\w+", text))))
+        assert not absent & words, text

@@ -729,3 +729,51 @@ def test_the_hook_skips_an_answer_of_fact_and_queues_the_complaint_after_it(
 def test_moving_to_another_repo_or_branch_vetoes_the_scorer(text: str, vetoed: bool) -> None:
     prose = strip_noise(text)
     assert model_vetoed(prose, Shape(prose, sentences(prose))) is vetoed
+
+
+# round 23 (written for this test, in no data set): an omission asked as a bare noun phrase, an
+# omission named in a prompt that also asks for the fix, mock praise opening on a doubled praise
+# word or holding up a part of the code named after a work noun; main let each through at low
+@pytest.mark.parametrize("level", ("low", "medium", "high"))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "And the rollback step for the new migration?",
+        "What about the retry limit on the webhook consumer?",
+        "The CHANGELOG entry? Every release gets one.",
+        "Cool cool, a 500-line component with no tests.",
+        "Missing: the timeout on the HTTP client. Add one.",
+        "Great great, a retry loop with no backoff.",
+        "Oh nice, a global mutable in the request handler.",
+    ],
+)
+def test_round_23_omissions_and_mock_praise_are_corrections(text: str, level: str) -> None:
+    assert detect(text, level).label == "correction"
+
+
+# their look-alikes, and a "No" answering with what the team does not use or have ("Nope, we
+# don't use Spring in this app": 11 prompts over 43 authors, all null), at every level
+@pytest.mark.parametrize("level", ("low", "medium", "high"))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The deploy job still runs at night, right?",
+        "What about the standup, is it still at ten?",
+        "Nope, we don't use Kafka in this service.",
+        "No, we don't have a staging cluster yet.",
+        "Nice, another feature request from sales: add CSV export to the report page.",
+    ],
+)
+def test_round_23_look_alikes_are_not_corrections(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+def test_the_hook_queues_an_omission_asked_but_not_an_answer_of_what_we_use(
+    project: Path,
+) -> None:
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    assert _prompt(project, "Nope, we don't use Kafka in this service.").returncode == 0
+    assert not queue_file.exists()
+    assert _prompt(project, "And the rollback step for the new migration?").returncode == 0
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert "rollback step" in item.text

@@ -7,12 +7,12 @@ and its probability also vetoes a weak rule match it strongly disagrees with.
 Pure Python (no numpy): the data is under 3,000 prompts and training takes seconds.
 
 Data (``tests/data/corrections/``): one file per **author** (:data:`AUTHORS`): the tuning
-corpus, ``train_extra.jsonl`` .. ``train_extra11.jsonl`` and blind sets 1-27 (each written by
+corpus, ``train_extra.jsonl`` .. ``train_extra13.jsonl`` and blind sets 1-29 (each written by
 a different helper; blind 26 and 27, each measured once, ``BLIND26_FIRST.md`` and
-``BLIND27_FIRST.md``, since round 19). The list is
-explicit: blind28 and blind29 (measured once, ``BLIND28_FIRST.md``, ``BLIND29_FIRST.md``) and a
-later blind set (``blind30.jsonl`` ...) are never read here, so it stays unseen by
-the model and by every choice made here until it is added as an author.
+``BLIND27_FIRST.md``, since round 19; blind 28 and 29, measured once, ``BLIND28_FIRST.md`` and
+``BLIND29_FIRST.md``, and ``train_extra13``, ``TRAIN_EXTRA13_FIRST.md``, since round 23). The
+list is explicit: a later blind set (``blind30.jsonl`` ...) is never read here, so it stays
+unseen by the model and by every choice made here until it is added as an author.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
 on every other author scores it (out-of-fold probabilities). The decision parameters of each
@@ -519,6 +519,58 @@ the 26 authors' one-order scores, low .80 / veto .6 / strong 1.01, medium .63 / 
 high .51. Left out: medium at 1.8-1.9 % (worst .032-.035, mean recall .906-.908, under round
 21's .912); "no, use the existing X" (6 corrections, 12 null: only the agent's question tells).
 
+Round 23 (43 authors: blind 28 and blind 29, each measured once, and ``train_extra13``,
+measured once before its texts were read, TRAIN_EXTRA13_FIRST.md: low .020 / .679, medium
+.031 / .745; the strict pair is now blind 29 and ``train_extra13``, :data:`RECENT`). Error
+analysis first, of round 22's shipped detector on the two writers whose misses were read
+(blind 28: 33 missed at low, 21 at medium; ``train_extra13``: 93 and 74), by class: lines in
+other languages (blind 28 12 of 48 missed at low, 8 at medium; ``train_extra13`` 52 of 108 and
+45, most in languages no table read: Catalan, Icelandic, Latvian, Welsh, Zulu, Yoruba, Persian
+in Latin letters), English corrections with no negation word (12 of 95 and 6; 26 of 121 and
+17: approach, tool and convention redirects), terse ones (3 of 31; 14 of 48), omissions (2 of
+12; 11 of 19: "And the accessibility label on the new button?", "Missing: ... Add
+autoDispose."), sarcasm (3 of 10; 2 of 13: "Nice, an unwrap() in the request path", "Cool cool,
+a 256-byte stack"), "why ...?" (0 of 11; 1 of 12), after a pasted block (none missed). Closed
+where a class generalised over every author: the gloss reads those languages' dictionary words
+(no, not, wrong, instead, again, still, same, use, stop, undo, forgot, why, missing, "not yet")
+and the praise and "now" of irony in the languages already read (:mod:`...corrections.cues`);
+an omission asked as a bare definite noun phrase (13 prompts over 43 authors, all
+corrections) or named in a prompt read as new work (7, all corrections) is the ``omission``
+shape; a doubled praise word and a work noun naming a part of the code ("request path") open
+mock praise (2, both corrections); "No, we don't use/have X" answers with a state of the world
+(11, all null). Medium's cap on the mean total FP rate goes 2.0 % -> 1.95 %
+(:data:`MAX_TOTAL_FP`). Leave-one-author-out, one training order, the parameters re-chosen per
+fold, mean (worst) FP / recall, round 22's design with the three authors added -> round 23 (the
+design without the four "not yet" entries, added after one false positive of
+``train_extra13``: one prompt over the 43 authors holds them)::
+
+  27 fresh          low    .009 (.023) / .863 (.683)   .009 (.023) / .864 (.704)
+                    medium .020 (.045) / .905 (.755)   .019 (.042) / .908 (.788)
+  25 fresh (not     low    .009 (.023) / .871 (.716)   .009 (.023) / .869 (.704)
+  blind 28, extra13) medium .019 (.045) / .912 (.788)   .018 (.042) / .911 (.788)
+  strict blind 29   low .018 / .864 (both), medium .027 / .895 -> .022 / .895
+  strict extra13    low .014 / .690 -> .010 / .772, medium .031 / .766 -> .027 / .845
+
+Held-out false positives over the 27 fresh authors: low 66 -> 65, medium 137 -> 132; misses 831
+-> 820 and 578 -> 558 (mean FP to five places: low .00945 -> .00938, medium .01986 -> .01921).
+The gains sit on the two writers whose misses were read (tuning figures); on the 25 others
+recall is flat (low -.002, medium -.001) and medium's false positives fall. At 2.0 % medium gave
+.0200 (.042) / .9086 (mean FP over round 22's), at 1.9 % .0189 (.039) / .9066.
+NOT written: the weights averaged over five orders (11,525 flag weights) with the parameters
+chosen nested on the one-order scores (low .80 / veto .7 / strong 1.01, medium .65 / .5 / .95,
+high .51) broke three pinned examples: "your last commit wiped the fixtures" labelled a
+correction (the kind model, a test pins friction), and "no, keep the semicolons" and "go back
+to the previous version of the config" vetoed at low (scored .68 and .69 under low's veto .7;
+round 22's parameters veto under .6); with the veto kept at .6 or under, low's held-out recall
+fell under round 22's (27 fresh .0095 / .8619). Round 22's weights and parameters stay and
+read the new gloss and shapes; on the three authors they were never trained on (FP / recall,
+round 22 -> shipped round 23): blind 28 low .009 / .831 -> .009 / .856, medium .032 / .892 ->
+.027 / .918; blind 29 low .014 / .853 (both), medium .023 / .901 -> .018 / .901;
+``train_extra13`` low .020 / .679 -> .020 / .755, medium .031 / .745 -> .031 / .824 (blind 28
+and ``train_extra13`` were read: tuning figures; blind 29's misses were not, though the counts
+over every author listed its prompts of each shape, among them its one false positive fewer,
+"Nope, we don't use Docker for that.").
+
 Usage::
 
     python3 tools/train_corrections_model.py            # LOAO report, then write the weights
@@ -560,7 +612,7 @@ from conkeeper.services.analysis.corrections.structure import (  # noqa: E402
 )
 
 DATA = ROOT / "tests" / "data" / "corrections"
-# one file per author; each is held out in turn (never a blind set past 27: blind 28 is unseen)
+# one file per author; each is held out in turn (never a blind set past 29: blind 30 is unseen)
 AUTHORS = {
     "corpus": "corpus.jsonl",
     "extra": "train_extra.jsonl",
@@ -575,6 +627,7 @@ AUTHORS = {
     "extra10": "train_extra10.jsonl",
     "extra11": "train_extra11.jsonl",
     "extra12": "train_extra12.jsonl",
+    "extra13": "train_extra13.jsonl",
     "blind1": "blind.jsonl",
     "blind2": "blind2.jsonl",
     "blind3": "blind3.jsonl",
@@ -602,6 +655,8 @@ AUTHORS = {
     "blind25": "blind25.jsonl",
     "blind26": "blind26.jsonl",
     "blind27": "blind27.jsonl",
+    "blind28": "blind28.jsonl",
+    "blind29": "blind29.jsonl",
 }
 # the authors no rule or cue was written or tuned on when they were first measured (their first
 # figures are in *_FIRST.md): the leave-one-author-out figures nearest to a new author's
@@ -614,6 +669,7 @@ FRESH = (
     "extra10",
     "extra11",
     "extra12",
+    "extra13",
     "blind12",
     "blind13",
     "blind14",
@@ -630,10 +686,12 @@ FRESH = (
     "blind25",
     "blind26",
     "blind27",
+    "blind28",
+    "blind29",
 )
 # the strict estimate: the newest authors held out TOGETHER, the model trained and every
 # parameter chosen (on out-of-fold results) without either of them
-RECENT = ("blind27", "extra12")
+RECENT = ("blind29", "extra13")
 # an author whose corrections the rules alone catch this often was written from (.80-1.0);
 # the parameters are chosen on the others (:func:`choice_pool`). Round 6: the four fresh
 # authors alone (too few: the strict run's medium FP .038 -> .050 on train_extra6 and .027 ->
@@ -719,7 +777,12 @@ MAX_ADDED_FP = {"low": 0.002, "medium": 0.006, "high": 0.05}
 # (.041) / .920), at 2.0 % .020 (.038) / .913; without the move veto 1.9 % gave .019 (.035) /
 # .908, and with the English answers and slips alone 1.8 % .018 (.032) / .906, under round 21's
 # mean recall (.912). 2.0 % is the lowest that keeps it.
-MAX_TOTAL_FP = {"low": 0.010, "medium": 0.020}
+# Round 23: medium 1.95 %. With 43 authors and round 23's gloss and shapes (27 fresh authors,
+# one order), 2.0 % spent the room on recall and raised the mean FP over round 22's design
+# (.0198 -> .0200, recall .9086); 1.95 % gave .0192 (.042) / .9079 and 1.9 % .0189 (.039) /
+# .9066, both under it with more recall; 1.95 % keeps more of it. (Round 23's retrain was not
+# written: the shipped parameters are still round 22's, chosen at 2.0 %.)
+MAX_TOTAL_FP = {"low": 0.010, "medium": 0.0195}
 # a rule match is vetoed when the model's probability is under one of these ... Round 7: .4
 # added. With 22 authors the scorer's low probabilities are worth trusting against a weak rule
 # match, and the vetoes make room for a lower threshold. Strict run (blind 14 and train_extra7
@@ -1233,7 +1296,7 @@ def write_weights(model: dict[str, Any], params: dict[str, Params], n: int) -> N
     WEIGHTS.write_text(
         '"""Weights of the learned correction scorer (GENERATED by\n'
         "tools/train_corrections_model.py; do not edit).\n\n"
-        f"Trained on {n} labelled prompts (corpus, train_extra 1-12, blind sets 1-27); the\n"
+        f"Trained on {n} labelled prompts (corpus, train_extra 1-13, blind sets 1-29); the\n"
         "decision parameters chosen with them are in model_params.\n"
         '"""\n\n'
         f"FLAG_BIAS = {model['flag_bias']:.4f}\n"

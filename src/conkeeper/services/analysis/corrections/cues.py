@@ -462,6 +462,55 @@ _GLOSS = {
     "eski haline": "as it was", "phir wohi": "again the same",
     "kitni dafa": "how many times", "kitni baar": "how many times", "במעגלים": "in circles",
     "שכתבת": "you wrote", "ikka sama": "still same",
+    # round 23: languages a new writer brought that no table read (Catalan, Icelandic,
+    # Latvian, Welsh, Zulu, Yoruba, Persian in its own script and in Latin letters) and the
+    # words the others still lacked, by dictionary: no/not, wrong, instead, again, still,
+    # same, use, stop, undo, forgot, why, missing, "doesn't work"; and the praise and "now" of
+    # irony ("Ottimo, adesso ...", "Super, jetzt ist ..."), which English irony is read by.
+    # Left out for a common second meaning: Welsh "dim" (English "dim"), "pam" (PAM), "paid"
+    # and "eto" (Tagalog "here"), Icelandic "enn" (Norwegian "than") and "sama" (Indonesian),
+    # Yoruba "duro" (Italian and Spanish "hard") and "ko", Zulu "cha", Italian "ora" (Romanian
+    # "hour"), "giờ" (Vietnamese "hour"), Zulu "futhi" ("and"), Persian "nakon" (Croatian
+    # "after"), "ranga".
+    "equivocada": "wrong", "equivocat": "wrong", "equivocado": "wrong",
+    "en lloc de": "instead of",
+    "un altre cop": "again", "altra vegada": "again", "encara": "still", "mateix": "same",
+    "mateixa": "same", "fes servir": "use", "utilitza": "use", "desfés": "undo",
+    "has oblidat": "you forgot", "oblidat": "forgot", "per què": "why", "atura": "stop",
+    "se te olvidó": "you forgot", "olvidó": "forgot", "deshacer": "undo",
+    "rangt": "wrong", "rangur": "wrong", "röng": "wrong", "ekki": "not",
+    "þú gleymdir": "you forgot", "gleymdir": "forgot", "aftur": "again", "hættu": "stop",
+    "notaðu": "use", "í staðinn fyrir": "instead of", "í staðinn": "instead",
+    "afturkallaðu": "undo", "af hverju": "why", "vantar": "missing", "virkar ekki": "doesn't work",
+    "nepareizs": "wrong", "nepareizais": "wrong", "nepareizi": "wrong", "nepareiza": "wrong",
+    "nepareizo": "wrong", "nē": "no", "aizmirsi": "you forgot", "atkal": "again",
+    "joprojām": "still", "tā pati": "same", "izmanto": "use", "atcel": "undo",
+    "apstājies": "stop", "kāpēc": "why", "trūkst": "missing", "vietā": "instead",
+    "nestrādā": "doesn't work", "vajadzēja": "should have", "ekki enn": "not yet",
+    "ekki ennþá": "not yet", "vēl nē": "not yet", "ddim eto": "not yet",
+    "anghywir": "wrong", "peidiwch": "don't", "anghofiaist": "you forgot",
+    "anghofioch": "you forgot", "dal i": "still", "defnyddia": "use", "defnyddiwch": "use",
+    "dadwna": "undo", "stopia": "stop", "ar goll": "missing", "yn lle": "instead of",
+    "ddim yn gweithio": "doesn't work", "fethu": "fail",
+    "akulungile": "wrong", "ukhohlwe": "you forgot",
+    "kusephukile": "still broken", "yima": "stop", "ungakwenzi": "don't",
+    "sebenzisa": "use", "esikhundleni": "instead", "kungani": "why",
+    "akusebenzi": "doesn't work",
+    "rárá": "no", "o gbagbe": "you forgot", "gbagbe": "forgot", "ma ṣe": "don't",
+    "kilode": "why", "kí ló dé": "why",
+    "eshtebah": "wrong", "eshtebahe": "wrong", "chera": "why", "yadet raft": "you forgot",
+    "dobare": "again", "hanuz": "still", "hanooz": "still", "hamoon": "same",
+    "estefade kon": "use", "bejaye": "instead of", "pak kardi": "you deleted",
+    "kar nemikone": "doesn't work",
+    "اشتباه": "wrong", "چرا": "why", "دوباره": "again", "هنوز": "still", "همون": "same",
+    "همان": "same", "به جای": "instead of", "استفاده کن": "use", "نکن": "don't",
+    "یادت رفت": "you forgot", "نه": "no", "پیشرفتی": "progress",
+    "ottimo": "great", "complimenti": "congratulations", "ganz toll": "great", "toll": "great",
+    "genial": "great", "świetnie": "great", "τέλεια": "perfect", "μπράβο": "well done",
+    "tuyệt vời": "great", "hay thật": "nice", "gran idea": "great idea",
+    "adesso": "now", "jetzt": "now", "ahora": "now", "τώρα": "now",
+    "teraz": "now", "şimdi": "now", "теперь": "now", "тепер": "now", "agora": "now",
+    "maintenant": "now",
 }  # fmt: skip
 # Chinese, Japanese and Korean have no spaces between words (or attach particles to them):
 # these are found inside the text

@@ -760,6 +760,17 @@ _MISSING = LazyPattern(
 )
 
 
+# round 23: the omission asked as a bare noun phrase ("And the accessibility label on the new
+# button?", "The NEWS.md entry?", "What about the Jest snapshot?"): a definite thing with no
+# verb, asked after the agent's work. Over 43 authors 13 such questions, all corrections ("The
+# job still runs nightly, right?" and "The tests are failing on main, can you ...?" have a verb)
+_ASKED_OMISSION = LazyPattern(
+    r"^(?:and |what about |how about )?(?:the|your) (?![^?]*\b(?:is|are|was|were|can|could|"
+    r"does|do|did|has|have|works?|runs?|still|right|ok|okay|fine)\b)[^,?:;]{1,80}\?$",
+    re.IGNORECASE,
+)
+
+
 def _omission(sentence: str, lower: str) -> bool:
     """Whether ``sentence`` names what the agent left out ("you forgot the index", "missing
     the :key on the v-for")."""
@@ -905,8 +916,13 @@ def _extra_shapes(sentence: str, lower: str, shape: Shape) -> tuple[float, str]:
         found = (0.84, "next-time")
     if not found[0] and _like_the_rest(lower, shape):
         return 0.82, "like-the-rest"
-    # a new task's spec is checked last: only a prompt with one of these shapes pays for it
-    return found if found[0] and not shape.new_task else (0.0, "")
+    # a new task's spec is checked last: only a prompt with one of these shapes pays for it.
+    # Round 23: an omission named outranks it ("Missing: the provider is never disposed. Add
+    # autoDispose.", "you left out the contentDescription ... Add them.": over 43 authors 7
+    # prompts name an omission in a prompt read as new work, all corrections)
+    if found[0] and (not shape.new_task or found[1] == "omission"):
+        return found
+    return 0.0, ""
 
 
 def _like_the_rest(lower: str, shape: Shape) -> bool:
@@ -954,6 +970,9 @@ _CURIOUS = LazyPattern(
 WHY_NOW = LazyPattern(r"^(?:\w+,? )?why (?:is|are|does|do) [^?]*\bnow\b", re.IGNORECASE)
 
 
+_ASKED_OMISSION_OPENINGS = ("and ", "what about ", "how about ", "the ", "your ")
+
+
 def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
     """A question that still corrects: open frustration in a few words, "why did you ..."
     (a polite "could you undo ...?" was tried: other authors ask it as new work)."""
@@ -969,6 +988,13 @@ def _question_score(sentence: str, shape: Shape) -> tuple[float, str]:
         return 0.84, "why-did-you"
     if _has(lower, ("only asked", "only wanted", "asked for")) and _OVERREACH.search(sentence):
         return 0.84, "overreach"  # "I only asked to rename it, why is the file reformatted?"
+    if (
+        shape.words <= SHORT_WORDS
+        and lower.lstrip().startswith(_ASKED_OMISSION_OPENINGS)
+        and _ASKED_OMISSION.match(sentence.strip())
+        and not (shape.new_task or shape.self_action)
+    ):
+        return 0.82, "omission"  # "and the down migration? you only wrote up"
     if (
         "now" in lower
         and WHY_NOW.match(sentence)
@@ -1258,7 +1284,8 @@ _MOCK_PRAISE_CUES = (
 )  # fmt: skip
 _MOCK_PRAISE = LazyPattern(
     r"^(?:(?:oh|ah|ahh|wow|well)[,!]? )?(?:yes|yeah|sure|great|nice|fantastic|brilliant|"
-    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb|impressive)(?: of course)?"
+    r"wonderful|lovely|perfect|cool|awesome|excellent|amazing|superb|impressive)"
+    r"(?: of course|,? (?:cool|nice|great|yes|sure))?"
     r"[,!.]+ +(?:(?:a|an|another)\b|\d|let's just\b|(?:so )?now (?:the|it|it's|every|"
     r"everything|nothing|all|we're|there's|there|my|our|this|that|each|both|half)\b(?![^.!?]*\b(?:works?|working|"
     r"pass(?:es|ing)?|green|fixed|fine|better|faster|cleaner|correct)\b))",
@@ -1284,10 +1311,14 @@ _MOCK_PRAISE_MORE = LazyPattern(
 
 
 # work handed over ("great, another feature request from sales: ..."); round 19: a request of
-# the agent's own making is an exhibit ("cool, so every HTMX request now does a full reload")
+# the agent's own making is an exhibit ("cool, so every HTMX request now does a full reload");
+# round 23: nor is a work noun naming a part of the code ("nice, an unwrap() in the request
+# path"), and a doubled praise word opens mock praise too ("cool cool, a 256-byte stack"):
+# over 43 authors 2 more corrections read, no null
 _INCOMING_WORK = LazyPattern(
     r":|\b(?:a|an|another|new|more|the)\b[^.!?]{0,20}\b(?:request|ticket|task|meeting|"
-    r"feature)s?\b(?! now\b)",
+    r"feature)s?\b(?! now\b)(?! (?:path|paths|handler|handlers|body|loop|queue|flag|flags|"
+    r"scope|context|timeout|object|pipeline)\b)",
     re.IGNORECASE,
 )
 # round 14: irony with no praise word first ("I'm sure nobody will ever look there", "ah yes,
@@ -1391,13 +1422,16 @@ def sincere_praise(prose: str) -> bool:
 # over the 40 authors 35 such prompts, all null; a "no" correcting a claim of the agent names
 # the flaw, the code, the fix or the agent ("no, Go maps aren't safe ..., that's exactly the
 # bug", "nope, BigQuery doesn't have `DATEADD`, it's ...": 4 corrections) and is left to the
-# rules, as is a "no" about something not working or broken, or naming "you"/"your".
+# rules, as is a "no" about something not working or broken, or naming "you"/"your". Round 23:
+# "we don't use/have/support ..." is such a state ("Nope, we don't use Spring in this app",
+# "No, we don't have a staging DB": over 43 authors 11 more prompts, all null).
 _ANSWERED_STATE = LazyPattern(
     r"^\s*(?:no|nope|nah)\b[,.:;!\u2014\u2013-]*\s+(?!.*(?:`|\bit'?s\b|\bbug\b|\bwrong\b|"
     r"that'?s (?:exactly )?why|\brewrite|\binstead\b|\bbroke|\bwork(?:s|ing)?\b|\byour\b|"
     r"\byou\b(?! (?:can|may)\b)))(?:(?:(?:the|our|my|this|that|these|those)\s+)?"
     r"(?!you\b|it\b|that\b|this\b)[\w.-]+(?: [\w.-]+){0,3}? (?:isn'?t|aren'?t|is not|are not|"
-    r"doesn'?t|don'?t need|has no|have no|hasn'?t|wasn'?t)\b|that'?s the only\b)",
+    r"doesn'?t|don'?t need|has no|have no|hasn'?t|wasn'?t)\b|that'?s the only\b|"
+    r"we (?:don'?t|do not|never) (?:use|need|have|support|run|target|deploy)\b)",
     re.IGNORECASE,
 )
 # The user correcting their own earlier words ("Correction to what I said earlier: the dataset
