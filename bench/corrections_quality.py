@@ -165,13 +165,24 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   (2026-11-28 00:52 UTC, round 22's detector; ``TRAIN_EXTRA13_FIRST.md``): low FP .020 recall
   .679, medium .031 / .745, high .095 / .814. Since round 23 it is the scorer's 43rd author, and
   blind 28 and blind 29 its 41st and 42nd.
+* ``blind30.jsonl`` (416 prompts: a Rails/Hotwire, a Go microservices, a Flutter, a Jupyter data
+  science, an embedded Rust and a WordPress persona; 105 lines (25 %) in sixteen other languages;
+  ``BLIND30.md``), committed at 00:51 UTC on 2026-11-28 before round 23 began, measured once on
+  the previous stop's detector (8cec46f: low FP .023 recall .851, medium .045 / .897) and once
+  after round 23 (ecf4908: the same figures; ``BLIND30_FIRST.md``). Seen since; not trained on.
+* ``blind31.jsonl`` (431 prompts: a .NET/Blazor, a FastAPI, a React Native, a security-policy, a
+  Vue/Nuxt and an embedded Linux persona; about 120 lines (28 %) in eighteen other languages;
+  ``BLIND31.md``), committed at 01:02 UTC while round 23 ran, measured once on the previous
+  stop's detector (8cec46f: low .009 / .879, medium .017 / .905: all four targets met) and once
+  after round 23 (ecf4908: the same; ``BLIND31_FIRST.md``). Seen since; not trained on.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (29: blind30 and any later one); ``--skip blind30`` skips only the named
+  :data:`SEEN_BLIND` (31: blind32 and any later one); ``--skip blind32`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
   set past 29 (its list of authors is explicit; blind 22 to 29, each measured once,
-  ``BLIND22_FIRST.md`` .. ``BLIND29_FIRST.md``, are trained on since rounds 14 to 19 and 23).
+  ``BLIND22_FIRST.md`` .. ``BLIND29_FIRST.md``, are trained on since rounds 14 to 19 and 23;
+  blind 30 and 31, ``BLIND30_FIRST.md`` and ``BLIND31_FIRST.md``, are seen, not trained on).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
@@ -871,7 +882,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 29  # blind sets 1-29 were measured (28, 29 once: BLIND2[89]_FIRST.md; not trained on)
+SEEN_BLIND = 31  # blind sets 1-31 were measured (30, 31 once: BLIND3[01]_FIRST.md; not trained on)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

@@ -11,7 +11,8 @@ corpus, ``train_extra.jsonl`` .. ``train_extra13.jsonl`` and blind sets 1-29 (ea
 a different helper; blind 26 and 27, each measured once, ``BLIND26_FIRST.md`` and
 ``BLIND27_FIRST.md``, since round 19; blind 28 and 29, measured once, ``BLIND28_FIRST.md`` and
 ``BLIND29_FIRST.md``, and ``train_extra13``, ``TRAIN_EXTRA13_FIRST.md``, since round 23). The
-list is explicit: a later blind set (``blind30.jsonl`` ...) is never read here, so it stays
+list is explicit: blind 30 and 31 (measured once, ``BLIND30_FIRST.md``, ``BLIND31_FIRST.md``) and
+any later blind set are never read here, so they stay
 unseen by the model and by every choice made here until it is added as an author.
 
 Honest selection: **leave-one-author-out**. Each author is held out in turn; a model trained
