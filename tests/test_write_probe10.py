@@ -1,0 +1,111 @@
+"""A tenth round on "nothing the user wrote is ever lost", from outside.
+
+The shapes swept here: files that mix LF and lone-CR line breaks (a note pasted from an old Mac
+file into an LF file), and odd files and file systems (symlinks, hard links, BOMs, UTF-16, NUL
+bytes, very large files, attributes the person set). Every case goes through the real
+``conkeeper`` command as a subprocess.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import run_cli
+from conkeeper.domain.categories import insert_line_after
+from conkeeper.domain.lines import split_lines
+
+
+def _memory(project: Path, name: str, data: bytes) -> Path:
+    """``project``'s memory folder set up by ``init``, with ``name`` holding ``data``."""
+    assert run_cli("init", "--no", cwd=project).returncode == 0
+    path = project / ".claude" / "memory" / name
+    path.write_bytes(data)
+    return path
+
+
+MIXED = (
+    b"# Patterns\n\n## Notes\r- old note from a Mac file\r- other note\r\n"
+    b"## Conventions\n\n- Use tabs for indentation\n- Keep functions short\n"
+)
+
+
+def test_a_tag_goes_on_the_line_search_names_in_a_file_mixing_lf_and_cr(project: Path) -> None:
+    """In an LF file holding a few lines ended by a lone CR, ``search`` named the bullet "Keep
+    functions short" line 9 (as Markdown and the byte edits count lines) while ``tag add``
+    counted on LF alone and refused line 9 ("not a heading or a top-level bullet"): the
+    parser split lines on LF only when the file had any. Every reader now counts alike."""
+    path = _memory(project, "patterns.md", MIXED)
+    found = run_cli("search", "functions short", cwd=project)
+    assert "**Line 9:** - Keep functions short" in found.stdout, found.stdout
+    done = run_cli("tag", "add", str(path), "9", "convention", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert path.read_bytes() == MIXED + b"<!-- @category: convention -->\n"
+    undone = run_cli("tag", "remove", str(path), "9", "convention", cwd=project)
+    assert undone.returncode == 0, undone.stderr
+    assert path.read_bytes() == MIXED
+
+
+def test_a_tag_is_added_in_a_file_with_cr_only_line_breaks(project: Path) -> None:
+    """A whole file with lone-CR breaks (an old Mac file) was parsed as such since probe 9,
+    but ``tag add`` still split it on LF: "line 6 is outside the file (1 lines)"."""
+    data = b"# Patterns\r\r## Conventions\r\r- Use tabs for indentation\r- Keep it short\r"
+    path = _memory(project, "patterns.md", data)
+    done = run_cli("tag", "add", str(path), "6", "convention", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert path.read_bytes() == data + b"<!-- @category: convention -->\r"
+
+
+def test_a_convention_goes_under_a_heading_written_after_a_lone_cr(project: Path) -> None:
+    """The "Code Conventions" section of an LF file was pasted with lone-CR breaks: its heading
+    line ran on to the next heading ("Code Conventions\\r\\r- Use tabs...\\r## Gotchas"), so
+    ``remember`` put a convention at the end of the file, under Gotchas."""
+    data = (
+        b"# Patterns\n\n## Code Conventions\r\r- Use tabs for indentation\r\r"
+        b"## Gotchas\n\n- The cache is per process\n"
+    )
+    path = _memory(project, "patterns.md", data)
+    done = run_cli(
+        "remember", "--source", "user", "--category", "convention",
+        "Always run ruff before a commit", cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    after = path.read_bytes()
+    head, _, tail = after.partition(b"## Gotchas")
+    assert b"- Always run ruff before a commit" in head, after
+    assert tail == b"\n\n- The cache is per process\n"
+    assert after.startswith(b"# Patterns\n\n## Code Conventions\r\r- Use tabs for indentation\r")
+
+
+_LINE_TEXT = st.text(st.sampled_from("ab #-\t<!>@:é\x0c\u2028"), max_size=8)
+_BREAKS = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+@st.composite
+def _mixed_texts(draw: st.DrawFn) -> str:
+    """Texts whose lines end in any mix of LF, CRLF and lone CR, the last maybe unended."""
+    lines = draw(st.lists(st.tuples(_LINE_TEXT, _BREAKS), max_size=8))
+    last = draw(_LINE_TEXT)
+    return "".join(text + brk for text, brk in lines) + last
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_mixed_texts(), data=st.data())
+def test_inserting_a_line_keeps_every_other_byte_and_counts_as_the_bytes_do(
+    text: str, data: st.DataObject
+) -> None:
+    """The parser, the tag editor and the byte edits agree on the lines of any mix of breaks:
+    the parser has as many lines as ``bytes.splitlines``, and a line inserted after line N is
+    line N+1 of the result, every other line's bytes (and break) unchanged."""
+    raw = text.encode()
+    assert len(split_lines(text)) == len(raw.splitlines())
+    after = data.draw(st.integers(0, len(raw.splitlines())))
+    out = insert_line_after(text, after, "<!-- @tag: x -->")
+    lines = out.encode().splitlines(keepends=True)
+    assert lines[after].rstrip(b"\r\n") == b"<!-- @tag: x -->"
+    if after == len(lines) - 1 and raw and not raw.endswith((b"\n", b"\r")):
+        assert out.encode() in (raw + brk + b"<!-- @tag: x -->" for brk in (b"\n", b"\r\n", b"\r"))
+    else:
+        assert b"".join(lines[:after] + lines[after + 1 :]) == raw
