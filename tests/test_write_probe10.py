@@ -109,3 +109,20 @@ def test_inserting_a_line_keeps_every_other_byte_and_counts_as_the_bytes_do(
         assert out.encode() in (raw + brk + b"<!-- @tag: x -->" for brk in (b"\n", b"\r\n", b"\r"))
     else:
         assert b"".join(lines[:after] + lines[after + 1 :]) == raw
+
+
+def test_an_entry_in_an_lf_file_with_one_pasted_crlf_line_ends_in_lf(project: Path) -> None:
+    """One CRLF line pasted into an LF file made every entry ConKeeper wrote there CRLF (any
+    CRLF made the file "a CRLF file"): the person's diff grew a ``^M`` per line written. The
+    file's own break is now the one most of its lines end with."""
+    data = b"# Patterns\n\n## Gotchas\n\n- pasted from a Windows note\r\n- The cache is per process\n"
+    path = _memory(project, "patterns.md", data)
+    done = run_cli(
+        "remember", "--source", "user", "--category", "bugfix",
+        "The retry loop hides the first error", cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    after = path.read_bytes()
+    assert after.startswith(data)
+    assert after[len(data) :].count(b"\r") == 0, after
+    assert after[len(data) :].startswith(b"- The retry loop hides the first error\n")

@@ -201,11 +201,14 @@ def text_edit(change: Callable[[str], str]) -> Edit:
 
 
 def line_break(current: bytes) -> bytes:
-    """The file's own line break: CRLF when it already uses one, CR when its lines end in CR
-    alone (an old Mac file), else LF."""
-    if b"\r\n" in current:
-        return b"\r\n"
-    return b"\r" if b"\r" in current and b"\n" not in current else b"\n"
+    """The file's own line break: the one most of its lines end with (CRLF, LF or a lone CR,
+    an old Mac file's; CRLF, then LF on a tie), LF for a file with none. An LF file holding
+    one pasted CRLF line stays an LF file."""
+    crlf = current.count(b"\r\n")
+    if not crlf and b"\r" not in current:
+        return b"\n"
+    counts = {b"\r\n": crlf, b"\n": current.count(b"\n") - crlf, b"\r": current.count(b"\r") - crlf}
+    return max(counts, key=lambda brk: counts[brk])
 
 
 # --------------------------------------------------------------------------- locking
