@@ -8,12 +8,14 @@ bytes, very large files, attributes the person set). Every case goes through the
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 from conkeeper.domain.categories import insert_line_after
 from conkeeper.domain.lines import split_lines
 
@@ -115,7 +117,9 @@ def test_an_entry_in_an_lf_file_with_one_pasted_crlf_line_ends_in_lf(project: Pa
     """One CRLF line pasted into an LF file made every entry ConKeeper wrote there CRLF (any
     CRLF made the file "a CRLF file"): the person's diff grew a ``^M`` per line written. The
     file's own break is now the one most of its lines end with."""
-    data = b"# Patterns\n\n## Gotchas\n\n- pasted from a Windows note\r\n- The cache is per process\n"
+    data = (
+        b"# Patterns\n\n## Gotchas\n\n- pasted from a Windows note\r\n- The cache is per process\n"
+    )
     path = _memory(project, "patterns.md", data)
     done = run_cli(
         "remember", "--source", "user", "--category", "bugfix",
@@ -126,3 +130,42 @@ def test_an_entry_in_an_lf_file_with_one_pasted_crlf_line_ends_in_lf(project: Pa
     assert after.startswith(data)
     assert after[len(data) :].count(b"\r") == 0, after
     assert after[len(data) :].startswith(b"- The retry loop hides the first error\n")
+
+
+def _hook(project: Path, event: str, **fields: object) -> subprocess.CompletedProcess[str]:
+    """One hook run as the host runs it: a real-shaped payload on stdin."""
+    body = {
+        "session_id": "probe10",
+        "transcript_path": str(project / "transcript.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": event,
+        **fields,
+    }
+    return run_cli("hook", event, stdin=json.dumps(body), env=cli_env(CONKEEPER_DETACHED="0"))
+
+
+def test_a_symlink_loop_in_the_memory_folder_stops_no_hook_and_no_command(project: Path) -> None:
+    """A memory file that is a symlink loop (``notes.md -> notes.md``, a dotfiles link gone
+    wrong) made every hook fail (``OSError: Too many levels of symbolic links``, logged, the
+    agent got no memory at SessionStart and nothing was captured), and ``consolidate``,
+    ``stale`` and ``doctor``'s freshness check crash with ``RuntimeError: Symlink loop``
+    (Python before 3.13 raises that from ``Path.resolve``). The loop is now skipped and named
+    where files are named."""
+    memory = _memory(project, "patterns.md", b"# Patterns\n\n## Conventions\n\n- Use pnpm\n").parent
+    (memory / "notes.md").symlink_to("notes.md")
+    (memory / "decisions" / "ADR-001-loop.md").symlink_to("ADR-001-loop.md")
+    started = _hook(project, "SessionStart", source="startup")
+    assert started.returncode == 0 and "Use pnpm" in started.stdout, started
+    tool = {"file_path": str(memory / "patterns.md"), "old_string": "a", "new_string": "b"}
+    for event in ("PreToolUse", "PostToolUse"):
+        done = _hook(project, event, tool_name="Edit", tool_use_id="t1", tool_input=tool,
+                     tool_response={})  # fmt: skip
+        assert done.returncode == 0 and done.stderr == "", done
+    assert _hook(project, "UserPromptSubmit", prompt="No, use pnpm").returncode == 0
+    log = Path(cli_env()["CONKEEPER_HOME"]) / "logs" / "conkeeper.log"
+    assert "failed" not in (log.read_text() if log.exists() else ""), log.read_text()
+    for command in (["consolidate"], ["stale"], ["doctor"]):
+        out = run_cli(*command, cwd=project)
+        assert "RuntimeError" not in out.stdout + out.stderr, (command, out)
+        assert "crashed" not in out.stdout + out.stderr, (command, out)
+    assert "notes.md: cannot be read" in run_cli("doctor", cwd=project).stdout
