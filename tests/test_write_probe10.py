@@ -9,7 +9,10 @@ bytes, very large files, attributes the person set). Every case goes through the
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -169,3 +172,75 @@ def test_a_symlink_loop_in_the_memory_folder_stops_no_hook_and_no_command(projec
         assert "RuntimeError" not in out.stdout + out.stderr, (command, out)
         assert "crashed" not in out.stdout + out.stderr, (command, out)
     assert "notes.md: cannot be read" in run_cli("doctor", cwd=project).stdout
+
+
+PATTERNS = (
+    b"# Patterns\n\n## Conventions\n\n- Use tabs\n\n## Gotchas\n\n- The cache is per process\n"
+)
+RUFF = "Always run ruff before a commit"
+
+
+def _remember(project: Path, text: str = RUFF, **env: str) -> subprocess.Popen[bytes]:
+    """``remember`` placing a convention under its heading (a whole-file write, not an
+    append), started and left running (a test may hold it at a seam)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "remember", "--source", "user",
+         "--category", "convention", text],
+        cwd=project, env=cli_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
+def test_a_hard_link_the_person_made_stays_one_file_through_an_edit_and_its_undo(
+    project: Path, tmp_path: Path
+) -> None:
+    """``patterns.md`` hard-linked on purpose to ``~/notes/patterns.md``: an entry placed under
+    its heading was written to a new file renamed over the name, so the other name kept the
+    old bytes and the two drifted apart for good, silently. A file with more than one name is
+    now written in place (as vim's ``backupcopy=auto`` does); ``undo`` too."""
+    path = _memory(project, "patterns.md", PATTERNS)
+    other = tmp_path / "notes-patterns.md"
+    os.link(path, other)
+    assert _remember(project).wait() == 0
+    assert os.stat(path).st_ino == os.stat(other).st_ino and os.stat(path).st_nlink == 2
+    assert RUFF.encode() in other.read_bytes()
+    assert run_cli("undo", cwd=project).returncode == 0
+    assert other.read_bytes() == PATTERNS and os.stat(other).st_nlink == 2
+
+
+def test_an_in_place_edit_held_while_the_person_appends_keeps_their_line(
+    project: Path, tmp_path: Path
+) -> None:
+    """Held at the in-place seam (journal entry stored, nothing written yet), the person
+    appends a line through the other name: the edit sees the file changed, starts again from
+    their bytes, and both their line and the entry are in the one file."""
+    path = _memory(project, "patterns.md", PATTERNS)
+    other = tmp_path / "notes-patterns.md"
+    os.link(path, other)
+    proc = _remember(project, CONKEEPER_STOP_AT="in-place")
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    with other.open("ab") as handle:
+        handle.write(b"- my own note: ask Dana about ruff\n")
+    os.kill(proc.pid, signal.SIGCONT)  # stops again at the retry's seam: go on each time
+    while True:
+        _, status = os.waitpid(proc.pid, os.WUNTRACED)
+        if not os.WIFSTOPPED(status):
+            break
+        os.kill(proc.pid, signal.SIGCONT)
+    assert os.waitstatus_to_exitcode(status) == 0
+    data = other.read_bytes()
+    assert data.endswith(b"- my own note: ask Dana about ruff\n") and RUFF.encode() in data
+    assert os.stat(path).st_ino == os.stat(other).st_ino
+
+
+def test_an_in_place_edit_killed_before_it_writes_leaves_the_file_and_an_undoable_entry(
+    project: Path, tmp_path: Path
+) -> None:
+    """Killed at the in-place seam: the file (both names) is untouched and the pending entry
+    is one a plain ``undo`` skips (its write never landed)."""
+    path = _memory(project, "patterns.md", PATTERNS)
+    other = tmp_path / "notes-patterns.md"
+    os.link(path, other)
+    assert _remember(project, CONKEEPER_KILL_AT="in-place").wait() == -signal.SIGKILL
+    assert path.read_bytes() == PATTERNS and os.stat(path).st_nlink == 2
+    assert "interrupted" in run_cli("history", cwd=project).stdout
