@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -244,3 +245,24 @@ def test_an_in_place_edit_killed_before_it_writes_leaves_the_file_and_an_undoabl
     assert _remember(project, CONKEEPER_KILL_AT="in-place").wait() == -signal.SIGKILL
     assert path.read_bytes() == PATTERNS and os.stat(path).st_nlink == 2
     assert "interrupted" in run_cli("history", cwd=project).stdout
+
+
+def test_an_edit_keeps_the_owner_and_extended_attributes_the_person_set(project: Path) -> None:
+    """Run as root (``sudo``, a container), an edit renamed a new root-owned file over a
+    person's ``patterns.md``: owner and group became root (their own file no longer writable
+    by them at mode 640) and its extended attributes (a ``user.*`` tag, a POSIX ACL, an
+    SELinux label) were gone. The new file now takes them before the rename."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another owner needs root")
+    path = _memory(project, "patterns.md", PATTERNS)
+    os.chown(path, 1234, 2345)
+    path.chmod(0o640)
+    try:
+        os.setxattr(path, "user.origin", b"dotfiles")
+    except OSError:
+        pytest.skip("no user extended attributes on this file system")
+    assert _remember(project).wait() == 0
+    info = os.stat(path)
+    assert (info.st_uid, info.st_gid, info.st_mode & 0o7777) == (1234, 2345, 0o640)
+    assert os.getxattr(path, "user.origin") == b"dotfiles"
+    assert RUFF.encode() in path.read_bytes()

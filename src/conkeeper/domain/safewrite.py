@@ -453,13 +453,21 @@ def _try_edit(
             return _edit_in_place(fd, target, current, new, intent)
         # A file this edit created is held open for writing by this very process, so no lease
         # could ever be had on it: nobody else had it open to wait for.
-        carried = _replace(fd, target, current, new, limit, rescued, intent, created)
+        try:
+            carried = _replace(fd, target, current, new, limit, rescued, intent, created)
+        except _KeepInPlace:
+            return _edit_in_place(fd, target, current, new, intent)
         if carried is None:
             return None
         before = None if created else current + carried
         return (before, new + carried, carried, True, None)
     finally:
         os.close(fd)
+
+
+class _KeepInPlace(Exception):
+    """The temporary file cannot be given the old file's owner or extended attributes: the
+    file is written in place instead (its inode, and all it carries, kept)."""
 
 
 def _in_place(held: os.stat_result) -> bool:
@@ -471,6 +479,26 @@ def _in_place(held: os.stat_result) -> bool:
         return True
     uid = os.geteuid() if hasattr(os, "geteuid") else held.st_uid
     return uid != 0 and held.st_uid != uid
+
+
+def _keep_identity(fd: int, out: int, held: os.stat_result) -> None:
+    """Give the temporary file ``out`` the old file's owner, group and extended attributes (a
+    POSIX ACL, an SELinux label, a person's ``user.*`` tags): a rename otherwise leaves a root
+    run's edit owned by root and drops them. :class:`_KeepInPlace` when one cannot be given."""
+    own = os.fstat(out)
+    try:
+        if (own.st_uid, own.st_gid) != (held.st_uid, held.st_gid):
+            os.fchown(out, held.st_uid, held.st_gid)
+        names = os.listxattr(fd) if hasattr(os, "listxattr") else []
+    except OSError as exc:
+        if exc.errno in (errno_codes().ENOTSUP, errno_codes().EOPNOTSUPP):
+            return  # a file system with no extended attributes: nothing to keep
+        raise _KeepInPlace from None
+    for name in names:
+        try:
+            os.setxattr(out, name, os.getxattr(fd, name))
+        except OSError:
+            raise _KeepInPlace from None
 
 
 def _edit_in_place(
@@ -649,7 +677,8 @@ def _replace(
             _write_all(out, tail)
             carried += tail
             seen += len(tail)
-        os.fchmod(out, held.st_mode & 0o7777)
+        _keep_identity(fd, out, held)
+        os.fchmod(out, held.st_mode & 0o7777)  # after fchown, which clears set-id bits
         os.fsync(out)
         tail = _whole_lines(_read_from(fd, seen))  # appended while the new file was flushed
         if tail:
