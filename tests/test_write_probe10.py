@@ -266,3 +266,26 @@ def test_an_edit_keeps_the_owner_and_extended_attributes_the_person_set(project:
     assert (info.st_uid, info.st_gid, info.st_mode & 0o7777) == (1234, 2345, 0o640)
     assert os.getxattr(path, "user.origin") == b"dotfiles"
     assert RUFF.encode() in path.read_bytes()
+
+
+def test_utf16_and_nul_holding_memory_files_are_refused_not_written_into(project: Path) -> None:
+    """A memory file a Windows editor saved as UTF-16 (search skips it: "looks like a binary
+    file") took ``remember``'s entry as UTF-8 bytes after its UTF-16 ones: "Saved", and the
+    file no longer decoded in the person's editor. So did a file holding NUL bytes, and the
+    prompt hook's queue line. Each is now refused in one line, the bytes left as they were."""
+    utf16 = "# Patterns\n\n## Conventions\n\n- Use tabs\n".encode("utf-16")
+    path = _memory(project, "patterns.md", utf16)
+    done = _remember(project)
+    assert done.wait() == 1
+    assert done.stderr is not None
+    said = done.stderr.read().decode()
+    assert said.count("\n") == 1 and "UTF-16" in said and "Nothing was written" in said, said
+    assert path.read_bytes() == utf16
+    nul = b"# Patterns\n\n## Conventions\n\n- Use tabs\x00\x00\n"
+    path.write_bytes(nul)
+    assert _remember(project).wait() == 1 and path.read_bytes() == nul
+    queue = path.with_name("corrections-queue.md")
+    queue.write_bytes("# Corrections Queue\n".encode("utf-16"))
+    prompt = "No, that's wrong. Use pnpm, not npm, for installs in this repo"
+    assert _hook(project, "UserPromptSubmit", prompt=prompt).returncode == 0
+    assert queue.read_bytes() == "# Corrections Queue\n".encode("utf-16")

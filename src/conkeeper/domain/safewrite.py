@@ -431,6 +431,7 @@ def _try_edit(
         if not created:
             _check_writable(fd, target)
         current = _read_from(fd, 0)
+        _refuse_binary(target, current[:_BINARY_HEAD])
         try:
             new = edit(current)
         except BaseException:
@@ -589,6 +590,27 @@ def _create_whole(
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         os.close(out)
+
+
+_BINARY_HEAD = 8192  # how much of a file is looked at for NUL bytes, as the readers do
+_UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff")  # also the start of UTF-32 LE's BOM
+
+
+def _refuse_binary(target: str, head: bytes) -> None:
+    """Refuse (:class:`WriteError`, nothing written) a file whose first bytes hold a NUL or a
+    UTF-16/UTF-32 byte order mark: every reader skips it as "not Markdown", and UTF-8 lines
+    added to it would be garbage in the person's editor. Found appending an entry to a
+    memory file a Windows editor saved as UTF-16: "Saved", and the file no longer decoded."""
+    if head.startswith(_UTF16_32_BOMS):
+        raise WriteError(
+            f"{target}: is UTF-16 or UTF-32 text, not UTF-8; re-save it as UTF-8. Nothing was "
+            "written"
+        )
+    if b"\x00" in head:
+        raise WriteError(
+            f"{target}: holds NUL bytes (a binary file, or text not saved as UTF-8); nothing "
+            "was written"
+        )
 
 
 def _check_writable(fd: int, target: str) -> None:
@@ -1087,6 +1109,8 @@ def append_file(
         fd = _open_locked(target, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     try:
         offset = os.fstat(fd).st_size
+        if offset:
+            _refuse_binary(target, os.pread(fd, _BINARY_HEAD, 0))
         payload = header + data if offset == 0 else _break_before(fd, offset) + data
         _check_limit(target, offset + len(payload), limit)
         intent = _Intent(folder, command, source, target)
