@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from conftest import cli_env, run_cli
 from conkeeper.domain.categories import insert_line_after
 from conkeeper.domain.lines import split_lines
+from conkeeper.domain.safewrite import edit_file, undo
 
 
 def _memory(project: Path, name: str, data: bytes) -> Path:
@@ -289,3 +290,59 @@ def test_utf16_and_nul_holding_memory_files_are_refused_not_written_into(project
     prompt = "No, that's wrong. Use pnpm, not npm, for installs in this repo"
     assert _hook(project, "UserPromptSubmit", prompt=prompt).returncode == 0
     assert queue.read_bytes() == "# Corrections Queue\n".encode("utf-16")
+
+
+def _crlf(data: bytes) -> bytes:
+    return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+
+
+def test_undo_takes_a_write_back_after_the_person_converted_the_file_to_crlf(
+    project: Path,
+) -> None:
+    """The person's editor (or ``unix2dos``, or git's ``autocrlf``) rewrote the whole file with
+    CRLF after ``remember``: ``undo`` refused ("changed since write N") with a diff of every
+    line, though no line but its breaks had changed. Lines are now compared without their
+    breaks; the write is taken back and the file keeps CRLF. For an entry placed under its
+    heading (a whole-file write) and for one added at the end (an append)."""
+    path = _memory(project, "patterns.md", PATTERNS)
+    assert _remember(project).wait() == 0
+    path.write_bytes(_crlf(path.read_bytes()))
+    done = run_cli("undo", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert path.read_bytes() == _crlf(PATTERNS)
+    path.write_bytes(PATTERNS)
+    added = run_cli(
+        "remember", "--source", "user", "--category", "bugfix",
+        "The retry loop hides the first error", cwd=project,
+    )  # fmt: skip
+    assert added.returncode == 0 and path.read_bytes() != PATTERNS
+    path.write_bytes(_crlf(path.read_bytes()))
+    done = run_cli("undo", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert path.read_bytes() == _crlf(PATTERNS)
+
+
+_UNIQUE = st.lists(st.text(st.sampled_from("ab -#"), min_size=1, max_size=5), unique=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=_UNIQUE, cuts=st.tuples(st.integers(0, 12), st.integers(0, 12)))
+def test_undo_after_a_crlf_conversion_gives_the_old_lines_in_crlf(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], cuts: tuple[int, int]
+) -> None:
+    """Whatever distinct lines a write inserted (in the middle, or at the end: an append),
+    undoing it after the whole file was converted to CRLF gives the bytes before it, in
+    CRLF."""
+    memory = tmp_path_factory.mktemp("memory")
+    path = memory / "patterns.md"
+    first, second = sorted(min(cut, len(lines)) for cut in cuts)
+    encoded = [line.encode() + b"\n" for line in lines]
+    before = b"".join(encoded[:first] + encoded[second:])
+    after = b"".join(encoded)
+    path.write_bytes(before)
+    result = edit_file(path, lambda _: after, root=memory, command="t", source="user-cli")
+    if not result.changed:
+        return
+    path.write_bytes(_crlf(after))
+    undo(memory / ".history", result.entry_id)
+    assert path.read_bytes() == _crlf(before)

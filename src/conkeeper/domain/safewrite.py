@@ -1786,7 +1786,7 @@ def _undo_plan(record: dict[str, Any]) -> UndoPlan:
         def restore_append(current: bytes) -> bytes | None:
             at = _appended_at(current, offset, data)
             start = offset if at is None else at
-            rest = current[:start] + current[start + len(data) :]
+            rest = current[:start] + current[start + len(_as_found(current, start, data)) :]
             return None if start == 0 and not rest else rest
 
         return path, check_append, restore_append, None
@@ -1813,16 +1813,47 @@ def _undo_plan(record: dict[str, Any]) -> UndoPlan:
 def _appended_at(current: bytes, offset: int, data: bytes) -> int | None:
     """Where the bytes an append wrote are in ``current``: at ``offset``, or, when a person
     added or removed lines above them since, wherever they start a line and occur once (whole
-    lines of the write, untouched: taking them back loses nothing of the later change);
-    ``None`` when they are gone, changed or ambiguous."""
-    if current[offset : offset + len(data)] == data:
+    lines of the write, untouched: taking them back loses nothing of the later change); the
+    same lines with the other line break (LF / CRLF) count, for a file the person converted
+    since; ``None`` when they are gone, changed or ambiguous."""
+    if current[offset : offset + len(data)] == data and not (
+        data.startswith(b"\n") and current[offset - 1 : offset] == b"\r"  # inside a CRLF
+    ):
         return offset
-    if not data.endswith(b"\n"):
-        return None
-    found = current.find(data)
-    if found < 0 or current.find(data, found + 1) >= 0:
-        return None
-    return found if found == 0 or current[found - 1 : found] == b"\n" else None
+    for form in _break_forms(data):
+        if not form.endswith(b"\n"):
+            continue
+        starts = [at for at in _occurrences(current, form) if at == 0 or current[at - 1] == 10]
+        if len(starts) == 1:
+            return starts[0]
+    return None
+
+
+def _occurrences(data: bytes, part: bytes) -> Iterator[int]:
+    """Every offset where ``part`` starts in ``data`` (overlapping ones too)."""
+    at = data.find(part)
+    while at >= 0:
+        yield at
+        at = data.find(part, at + 1)
+
+
+def _break_forms(data: bytes) -> list[bytes]:
+    """``data`` as written, then with its lines ending in CRLF, then in LF (each only when it
+    differs): the forms a person's conversion of the whole file may have left it in."""
+    lf = data.replace(b"\r\n", b"\n")
+    forms = [data]
+    for form in (lf.replace(b"\n", b"\r\n"), lf):
+        if form not in forms:
+            forms.append(form)
+    return forms
+
+
+def _as_found(current: bytes, start: int, data: bytes) -> bytes:
+    """The form of ``data`` (:func:`_break_forms`) that stands at ``start`` in ``current``."""
+    for form in _break_forms(data):
+        if current[start : start + len(form)] == form:
+            return form
+    return data
 
 
 def _revert_apart(before: bytes | None, after: bytes | None, current: bytes | None) -> bytes | None:
@@ -1831,36 +1862,62 @@ def _revert_apart(before: bytes | None, after: bytes | None, current: bytes | No
     the write's own; ``None`` when they touch (a conflict: the caller refuses and shows a diff).
 
     Lets ``undo`` revert an older write after later writes (an entry remembered at the end, a
-    line the person added elsewhere) without undoing or losing them."""
+    line the person added elsewhere) without undoing or losing them. Lines are compared
+    without their breaks, so a file the person converted to CRLF (or back) since is no
+    conflict: the lines brought back take the break the file has there now."""
     if before is None or after is None or current is None:
         return None
     import difflib
 
     old = after.splitlines(keepends=True)
-    hunks: list[tuple[int, int, list[bytes], str]] = []
-    for side, other in (
-        ("undo", before.splitlines(keepends=True)),
-        ("later", current.splitlines(keepends=True)),
-    ):
-        matcher = difflib.SequenceMatcher(None, old, other, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag != "equal":
-                hunks.append((i1, i2, other[j1:j2], side))
-    hunks.sort(key=lambda h: (h[0], h[1]))
+    now = current.splitlines(keepends=True)
+    back = before.splitlines(keepends=True)
+    undo = [
+        (i1, i2, back[j1:j2])
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+            None, old, back, autojunk=False
+        ).get_opcodes()
+        if tag != "equal"
+    ]
+    later = difflib.SequenceMatcher(None, _bare(old), _bare(now), autojunk=False).get_opcodes()
+    changed = [(i1, i2) for tag, i1, i2, _, _ in later if tag != "equal"]
+    hunks = sorted([(i1, i2, "undo") for i1, i2, _ in undo] + [(*c, "later") for c in changed])
     reach = {"undo": -1, "later": -1}  # the furthest line each side's hunks reached so far
-    for i1, i2, _, side in hunks:
+    for i1, i2, side in hunks:
         # touching or overlapping the other side's change: never guess
         if i1 <= reach["later" if side == "undo" else "undo"]:
             return None
         reach[side] = max(reach[side], i2)
     merged: list[bytes] = []
     pos = 0
-    for i1, i2, lines_in, _ in hunks:
-        merged.extend(old[pos:i1])
-        merged.extend(lines_in)
-        pos = i2
-    merged.extend(old[pos:])
+    for i1, i2, lines_in in undo:
+        j1 = next(b1 + i1 - a1 for tag, a1, a2, b1, _ in later if tag == "equal" and a1 <= i1 <= a2)
+        merged.extend(now[pos:j1])
+        merged.extend(_rebroken(lines_in, old, now, i1, j1))
+        pos = j1 + i2 - i1
+    merged.extend(now[pos:])
     return b"".join(merged)
+
+
+def _bare(lines: list[bytes]) -> list[bytes]:
+    return [line.rstrip(b"\r\n") for line in lines]
+
+
+def _rebroken(
+    lines: list[bytes], old: list[bytes], now: list[bytes], i: int, j: int
+) -> list[bytes]:
+    """``lines`` (brought back at line ``i`` of ``old``, ``j`` of ``now``) with the break the
+    file has there now when the person changed it there since (LF to CRLF or back)."""
+
+    def brk(line: bytes) -> bytes:
+        return line[len(line.rstrip(b"\r\n")) :]
+
+    near_old = old[i - 1] if i > 0 else (old[i] if i < len(old) else b"")
+    near_now = now[j - 1] if j > 0 else (now[j] if j < len(now) else b"")
+    was, wants = brk(near_old), brk(near_now)
+    if not was or not wants or was == wants:
+        return lines
+    return [line[: len(line.rstrip(b"\r\n"))] + wants if brk(line) else line for line in lines]
 
 
 def _current(path: str) -> bytes | None:
