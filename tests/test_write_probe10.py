@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -346,3 +347,24 @@ def test_undo_after_a_crlf_conversion_gives_the_old_lines_in_crlf(
     path.write_bytes(_crlf(after))
     undo(memory / ".history", result.entry_id)
     assert path.read_bytes() == _crlf(before)
+
+
+def test_an_entry_for_a_20_mb_memory_file_is_refused_before_the_file_is_parsed(
+    project: Path,
+) -> None:
+    """A 20 MB ``progress.md`` (300,000 log lines): ``remember`` parsed it, placed the entry,
+    scanned it for duplicates and secrets, and only then refused it as past the read limit,
+    15 s later (33 s under a profiler). The size is now checked first; the refusal is the
+    same one line, the file untouched."""
+    lines = [f"- step {n} " + "x" * 60 for n in range(300_000)]
+    data = ("# Progress\n\n## Log\n\n" + "\n".join(lines) + "\n").encode()
+    path = _memory(project, "progress.md", data)
+    started = time.perf_counter()
+    done = run_cli(
+        "remember", "--source", "user", "--category", "learning", "--file", "progress.md",
+        "Deployed the staging cluster today", cwd=project,
+    )  # fmt: skip
+    took = time.perf_counter() - started
+    assert done.returncode == 1 and "past the 8388608-byte limit" in done.stderr, done.stderr
+    assert path.read_bytes() == data
+    assert took < 8, f"{took:.1f} s to refuse (was 15 s)"

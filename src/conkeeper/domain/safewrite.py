@@ -345,6 +345,13 @@ def _within(path: str, root: Path | str) -> bool:
     return is_within(Path(path), Path(os.fspath(root)))
 
 
+def check_room(target: Path | str, size: int, limit: int = MAX_MEMORY_FILE_BYTES) -> None:
+    """Refuse (:class:`WriteError`) a change that would make ``target`` ``size`` bytes, past
+    the read limit: what every write checks, also for an edit to call first, before costly
+    work on a file it could never add to (a 20 MB file took ``remember`` 15 s to refuse)."""
+    _check_limit(os.fspath(target), size, limit)
+
+
 def _check_limit(target: str, size: int, limit: int) -> None:
     if size > limit:
         raise WriteError(
