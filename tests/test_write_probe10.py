@@ -368,3 +368,44 @@ def test_an_entry_for_a_20_mb_memory_file_is_refused_before_the_file_is_parsed(
     assert done.returncode == 1 and "past the 8388608-byte limit" in done.stderr, done.stderr
     assert path.read_bytes() == data
     assert took < 8, f"{took:.1f} s to refuse (was 15 s)"
+
+
+def _vim_swap(path: Path, pid: int) -> Path:
+    """The swap file vim keeps beside ``path`` while it edits it: block 0 as vim 9 writes it
+    (``b0``, version, page size, mtime, inode, the editing process's id at byte 24, user,
+    host), read from a real one."""
+    head = b"b0" + b"VIM 9.0".ljust(10, b"\x00") + (4096).to_bytes(4, "little") + bytes(8)
+    head += pid.to_bytes(4, "little") + b"root".ljust(40, b"\x00")
+    head += os.uname().nodename.encode().ljust(40, b"\x00")
+    swap = path.with_name(f".{path.name}.swp")
+    swap.write_bytes(head.ljust(4096, b"\x00"))
+    return swap
+
+
+def test_a_write_to_a_file_open_in_vim_or_emacs_warns_the_person_to_reload_it(
+    project: Path,
+) -> None:
+    """``remember`` wrote into ``patterns.md`` while the person had it open in vim: nothing
+    said so, and their next ``:w`` (vim warns that the file changed; "y" writes anyway) put
+    the buffer back over the file, dropping the entry. The write is made (the lock is
+    ConKeeper's alone, an editor takes none) and a one-line warning names the editor and how
+    to reload; an emacs lock (``.#patterns.md``) alike; a swap left by a dead editor says
+    nothing."""
+    path = _memory(project, "patterns.md", PATTERNS)
+    swap = _vim_swap(path, os.getpid())
+    done = _remember(project)
+    assert done.wait() == 0 and done.stderr is not None
+    said = done.stderr.read().decode()
+    assert "patterns.md is open in vim; reload it there (:e)" in said, said
+    assert RUFF.encode() in path.read_bytes()
+    swap.unlink()
+    lock = path.with_name(".#patterns.md")
+    lock.symlink_to(f"me@{os.uname().nodename}.{os.getpid()}:1700000000")
+    tagged = run_cli("tag", "add", str(path), "5", "convention", cwd=project)
+    assert "patterns.md is open in emacs" in tagged.stderr, tagged.stderr
+    lock.unlink()
+    dead = subprocess.Popen([sys.executable, "-c", ""])
+    dead.wait()
+    _vim_swap(path, dead.pid)
+    quiet = run_cli("tag", "add", str(path), "5", "pattern", cwd=project)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
