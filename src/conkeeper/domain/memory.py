@@ -228,10 +228,11 @@ def _is_thematic_break(body: str) -> bool:
 
 def unclosed_fence(text: str) -> int | None:
     """The line (1-based) where a fenced code block opens that the text never closes, else
-    ``None``: an entry appended after it would be read as code, not as a note."""
+    ``None``: an entry appended after it would be read as code, not as a note. Numbered as
+    ``str.splitlines`` numbers lines, as the caller's line (``routing.add_entry``) is."""
     fence: tuple[str, int] | None = None
     opened = 0
-    for number, line in enumerate(split_lines(text), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if fence is None:
             fence = _fence_open(line)
             opened = number
