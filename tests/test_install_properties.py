@@ -13,12 +13,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conkeeper.domain.config_edit import Put, json_insert, json_remove, remove_spans
 from conkeeper.hosts.spec import is_own
 from conkeeper.services.setup.agent_install import install_agent
+from conkeeper.services.setup.install import InstallError
 
 # agent -> the marker-based file it edits in a project
 MARKER_FILES = {
@@ -33,6 +35,11 @@ PROPERTY = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
+
+def _binary(data: bytes) -> bool:
+    """What every write refuses: a NUL in the first 8 KB, or a UTF-16/UTF-32 byte order mark."""
+    return b"\x00" in data[:8192] or data.startswith((b"\xff\xfe", b"\xfe\xff"))
 
 
 def _project(base: str, rel: str, content: bytes) -> tuple[Path, Path]:
@@ -52,6 +59,11 @@ def test_marker_files_round_trip_with_anything_before_and_after(
     rel = MARKER_FILES[agent]
     with tempfile.TemporaryDirectory() as base:
         root, path = _project(base, rel, original)
+        if _binary(original):  # UTF-16 or NUL bytes: refused, never written into
+            with pytest.raises(InstallError, match=r"UTF-16|NUL"):
+                install_agent(agent, "project", cwd=root)
+            assert path.read_bytes() == original
+            return
         install_agent(agent, "project", cwd=root)
         installed = path.read_bytes()
         assert installed.startswith(original) and len(installed) > len(original)
@@ -59,6 +71,12 @@ def test_marker_files_round_trip_with_anything_before_and_after(
         assert path.read_bytes() == original
         install_agent(agent, "project", cwd=root)
         path.write_bytes(path.read_bytes() + later)  # the user appends after ConKeeper's block
+        if _binary(path.read_bytes()):
+            kept = path.read_bytes()
+            with pytest.raises(InstallError, match=r"UTF-16|NUL"):
+                install_agent(agent, "project", cwd=root, uninstall=True)
+            assert path.read_bytes() == kept
+            return
         install_agent(agent, "project", cwd=root, uninstall=True)
         assert path.read_bytes() == original + later
 

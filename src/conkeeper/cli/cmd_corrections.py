@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import CliError, editor_notice, emit_json
 from conkeeper.domain.messages import clean_path
 
 MAX_STDIN_CHARS = 1_000_000
@@ -124,6 +124,7 @@ def _route(args: argparse.Namespace) -> int:
         )
     elif done.action == "applied":
         sys.stdout.write(f"Applied to {done.target} as {done.category}: {done.text}\n")
+        editor_notice(memory_dir / (done.target or ""), "the entry")
     elif not done.left_in_queue:
         sys.stdout.write(f"Rejected: {done.item.text}\n")
     if done.left_in_queue:  # a person reworded or removed it meanwhile: never removed

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from conkeeper.cli.output import CliError, emit_json
+from conkeeper.cli.output import CliError, editor_notice, emit_json
 from conkeeper.services.remember import DEFAULT_FILE
 
 
@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     if result.status == "refused":
         raise CliError(result.reason or "the entry was refused")
     sys.stdout.write(clean_message(_describe(result)) + "\n")
+    if result.status == "saved" and result.path is not None:
+        editor_notice(memory_dir / result.path, "the entry")
     return 0
 
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conkeeper.cli.output import CliError, emit_json, warn
+from conkeeper.cli.output import CliError, editor_notice, emit_json, warn
 from conkeeper.domain import categories
 from conkeeper.domain.paths import global_memory_dir
 from conkeeper.domain.safewrite import edit_file, text_edit
@@ -167,6 +167,8 @@ def _edit(args: argparse.Namespace) -> int:
         changed = _edit_file(path, args.line, kind, name, adding=args.action == "add")
     except (MemoryFileError, ValueError) as exc:
         raise CliError(f"{path}: {exc}" if isinstance(exc, ValueError) else str(exc)) from None
+    if changed:
+        editor_notice(path, "the tag")
     verb = "added" if args.action == "add" else "removed"
     if args.json:
         emit_json(

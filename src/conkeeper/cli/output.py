@@ -7,6 +7,7 @@ raising :class:`CliError`; ``main`` turns that into one ``conkeeper: ...`` line 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 
@@ -81,6 +82,22 @@ def notice(message: str) -> None:
     from conkeeper.domain.messages import clean_message
 
     sys.stderr.write(f"conkeeper: {clean_message(message)}\n")
+
+
+def editor_notice(path: str | os.PathLike[str], what: str = "this change") -> None:
+    """Warn when a running vim or emacs holds the file just written open
+    (:func:`conkeeper.domain.editors.open_in_editor`): its save would write its own copy back
+    over the file, dropping ``what``, so the person reloads the file there first."""
+    from conkeeper.domain.editors import open_in_editor
+
+    editor = open_in_editor(path)
+    if editor is None:
+        return
+    reload = ":e" if editor == "vim" else "M-x revert-buffer"
+    notice(
+        f"warning: {os.path.basename(path)} is open in {editor}; reload it there ({reload}) before "
+        f"saving, or the save writes its copy over the file and drops {what}"
+    )
 
 
 def error_line(exc: BaseException, command: str | None = None) -> str:

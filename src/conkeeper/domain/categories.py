@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from conkeeper.domain.lines import break_of, common_break, split_keeping_breaks
+
 MEMORY_CATEGORIES: tuple[str, ...] = ("decision", "pattern", "bugfix", "convention", "learning")
 RETRO_CATEGORIES: tuple[str, ...] = ("efficiency", "quality", "ux", "knowledge", "architecture")
 CATEGORY_SETS: dict[str, tuple[str, ...]] = {
@@ -125,21 +127,20 @@ def add_tag(text: str, line: int, kind: TagKind, name: str) -> str:
 
 def insert_line_after(text: str, after: int, new_line: str) -> str:
     """Insert ``new_line`` after 1-based line ``after`` (0 = at the top), using the line ending
-    of the surrounding lines; every other byte of ``text`` is kept."""
+    of the surrounding lines; every other byte of ``text`` is kept. Lines end at LF, CRLF or
+    a lone CR (``domain.lines``), as the parser numbers them."""
     if not text:
         if after != 0:
             raise ValueError(f"line {after} is outside the file (0 lines)")
         return new_line
-    lines = text.split("\n")
-    count = len(lines) - 1 if text.endswith("\n") else len(lines)
-    if after < 0 or after > count:
-        raise ValueError(f"line {after} is outside the file ({count} lines)")
-    if after == len(lines):  # after the last line, which has no line ending
-        return text + _dominant_ending(lines) + new_line
-    neighbour = lines[after - 1] if after > 0 else lines[0]
-    crlf = neighbour.endswith("\r") or (after == 0 and _dominant_ending(lines) == "\r\n")
-    lines.insert(after, new_line + ("\r" if crlf else ""))
-    return "\n".join(lines)
+    lines = split_keeping_breaks(text)
+    if after < 0 or after > len(lines):
+        raise ValueError(f"line {after} is outside the file ({len(lines)} lines)")
+    neighbour = break_of(lines[max(after, 1) - 1])
+    if after == len(lines) and not neighbour:  # after the last line, which has no line ending
+        return text + common_break(text) + new_line
+    lines.insert(after, new_line + (neighbour or common_break(text)))
+    return "".join(lines)
 
 
 def remove_tag(text: str, line: int, kind: TagKind, name: str) -> str:
@@ -150,19 +151,12 @@ def remove_tag(text: str, line: int, kind: TagKind, name: str) -> str:
     doomed = {lineno for lineno, ref in node.own_tags if ref == TagRef(kind, name.lower())}
     if not doomed:
         return text
-    lines = text.split("\n")
+    lines = split_keeping_breaks(text)
     kept = [ln for i, ln in enumerate(lines, start=1) if i not in doomed]
-    if len(lines) in doomed and kept:
-        # The removed tag was the last line: drop the line ending it was attached to.
-        kept[-1] = kept[-1].removesuffix("\r")
-    return "\n".join(kept)
-
-
-def _dominant_ending(lines: list[str]) -> str:
-    """The line ending of the file's first terminated line (LF for a one-line file)."""
-    if len(lines) > 1 and lines[0].endswith("\r"):
-        return "\r\n"
-    return "\n"
+    if len(lines) in doomed and kept and not break_of(lines[-1]):
+        # The removed tag was the last line, unterminated: drop the break it was attached to.
+        kept[-1] = kept[-1].removesuffix(break_of(kept[-1]))
+    return "".join(kept)
 
 
 # --- the classifier ---------------------------------------------------------------------------

@@ -643,7 +643,7 @@ def same_file(a: Path, b: Path) -> bool:
     """True when two paths name the same file (after resolving symlinks)."""
     try:
         return a.resolve() == b.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         return a == b
 
 

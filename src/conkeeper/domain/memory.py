@@ -27,6 +27,7 @@ from typing import Literal
 
 from conkeeper.domain.categories import TagRef, parse_tag_line
 from conkeeper.domain.frontmatter import BOM, parse_front_matter
+from conkeeper.domain.lines import split_lines
 from conkeeper.domain.provenance import is_source_tag
 from conkeeper.domain.textio import read_text
 
@@ -227,7 +228,8 @@ def _is_thematic_break(body: str) -> bool:
 
 def unclosed_fence(text: str) -> int | None:
     """The line (1-based) where a fenced code block opens that the text never closes, else
-    ``None``: an entry appended after it would be read as code, not as a note."""
+    ``None``: an entry appended after it would be read as code, not as a note. Numbered as
+    ``str.splitlines`` numbers lines, as the caller's line (``routing.add_entry``) is."""
     fence: tuple[str, int] | None = None
     opened = 0
     for number, line in enumerate(text.splitlines(), 1):
@@ -416,13 +418,10 @@ def _trim(content: list[str]) -> None:
 
 
 def _lines(text: str) -> tuple[list[str], int]:
-    """The lines of ``text`` (CR and a leading BOM removed) and the index of the first one that
-    is content rather than front matter."""
-    lines = text.split("\n" if "\n" in text or "\r" not in text else "\r")  # CR-only files too
-    if lines and lines[-1] == "":
-        lines.pop()  # the final line ending does not start another line
-    if "\r" in text:
-        lines = [line.rstrip("\r") for line in lines]
+    """The lines of ``text`` (ending at LF, CRLF or a lone CR, mixed or not: ``domain.lines``;
+    a leading BOM removed) and the index of the first one that is content rather than front
+    matter."""
+    lines = split_lines(text)
     first = body_start(lines, text)
     if first == 0 and lines and lines[0].startswith(BOM):
         lines[0] = lines[0].lstrip(BOM)

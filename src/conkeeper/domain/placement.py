@@ -108,16 +108,9 @@ def _candidates(spans: list[SectionSpan]) -> list[SectionSpan]:
 
 def _line_end(data: bytes, line: int) -> int:
     """The offset just after 1-based ``line`` and its line break (the parser's numbering: lines
-    end at ``\\n``, or at ``\\r`` in a file with no ``\\n``); the end of ``data`` when that
-    line is its last."""
-    brk = b"\n" if b"\n" in data or b"\r" not in data else b"\r"
-    offset = 0
-    for _ in range(line):
-        found = data.find(brk, offset)
-        if found < 0:
-            return len(data)
-        offset = found + 1
-    return offset
+    end at LF, CRLF or a lone CR, ``domain.lines``); the end of ``data`` when that line is its
+    last."""
+    return sum(len(text) for text in data.splitlines(keepends=True)[:line])
 
 
 def _normal(title: str) -> str:

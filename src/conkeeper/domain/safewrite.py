@@ -201,11 +201,14 @@ def text_edit(change: Callable[[str], str]) -> Edit:
 
 
 def line_break(current: bytes) -> bytes:
-    """The file's own line break: CRLF when it already uses one, CR when its lines end in CR
-    alone (an old Mac file), else LF."""
-    if b"\r\n" in current:
-        return b"\r\n"
-    return b"\r" if b"\r" in current and b"\n" not in current else b"\n"
+    """The file's own line break: the one most of its lines end with (CRLF, LF or a lone CR,
+    an old Mac file's; CRLF, then LF on a tie), LF for a file with none. An LF file holding
+    one pasted CRLF line stays an LF file."""
+    crlf = current.count(b"\r\n")
+    if not crlf and b"\r" not in current:
+        return b"\n"
+    counts = {b"\r\n": crlf, b"\n": current.count(b"\n") - crlf, b"\r": current.count(b"\r") - crlf}
+    return max(counts, key=lambda brk: counts[brk])
 
 
 # --------------------------------------------------------------------------- locking
@@ -342,6 +345,13 @@ def _within(path: str, root: Path | str) -> bool:
     return is_within(Path(path), Path(os.fspath(root)))
 
 
+def check_room(target: Path | str, size: int, limit: int = MAX_MEMORY_FILE_BYTES) -> None:
+    """Refuse (:class:`WriteError`) a change that would make ``target`` ``size`` bytes, past
+    the read limit: what every write checks, also for an edit to call first, before costly
+    work on a file it could never add to (a 20 MB file took ``remember`` 15 s to refuse)."""
+    _check_limit(os.fspath(target), size, limit)
+
+
 def _check_limit(target: str, size: int, limit: int) -> None:
     if size > limit:
         raise WriteError(
@@ -428,6 +438,7 @@ def _try_edit(
         if not created:
             _check_writable(fd, target)
         current = _read_from(fd, 0)
+        _refuse_binary(target, current[:_BINARY_HEAD])
         try:
             new = edit(current)
         except BaseException:
@@ -446,15 +457,102 @@ def _try_edit(
             if now is None:
                 return None
             return now
+        if not created and _in_place(os.fstat(fd)):
+            return _edit_in_place(fd, target, current, new, intent)
         # A file this edit created is held open for writing by this very process, so no lease
         # could ever be had on it: nobody else had it open to wait for.
-        carried = _replace(fd, target, current, new, limit, rescued, intent, created)
+        try:
+            carried = _replace(fd, target, current, new, limit, rescued, intent, created)
+        except _KeepInPlace:
+            return _edit_in_place(fd, target, current, new, intent)
         if carried is None:
             return None
         before = None if created else current + carried
         return (before, new + carried, carried, True, None)
     finally:
         os.close(fd)
+
+
+class _KeepInPlace(Exception):
+    """The temporary file cannot be given the old file's owner or extended attributes: the
+    file is written in place instead (its inode, and all it carries, kept)."""
+
+
+def _in_place(held: os.stat_result) -> bool:
+    """Whether a whole-file write must keep the file's inode and write into it, as vim's
+    ``backupcopy=auto`` does: a hard link the person made on purpose (a rename would leave the
+    other name on the old bytes, the two silently apart from then on), or a file of another
+    owner this process cannot give a new file to (it would change hands)."""
+    if held.st_nlink > 1:
+        return True
+    uid = os.geteuid() if hasattr(os, "geteuid") else held.st_uid
+    return uid != 0 and held.st_uid != uid
+
+
+def _keep_identity(fd: int, out: int, held: os.stat_result) -> None:
+    """Give the temporary file ``out`` the old file's owner, group and extended attributes (a
+    POSIX ACL, an SELinux label, a person's ``user.*`` tags): a rename otherwise leaves a root
+    run's edit owned by root and drops them. :class:`_KeepInPlace` when one cannot be given."""
+    own = os.fstat(out)
+    try:
+        if (own.st_uid, own.st_gid) != (held.st_uid, held.st_gid):
+            os.fchown(out, held.st_uid, held.st_gid)
+        names = os.listxattr(fd) if hasattr(os, "listxattr") else []
+    except OSError as exc:
+        if exc.errno in (errno_codes().ENOTSUP, errno_codes().EOPNOTSUPP):
+            return  # a file system with no extended attributes: nothing to keep
+        raise _KeepInPlace from None
+    for name in names:
+        try:
+            os.setxattr(out, name, os.getxattr(fd, name))
+        except OSError:
+            raise _KeepInPlace from None
+
+
+def _edit_in_place(
+    fd: int, target: str, current: bytes, new: bytes, intent: _Intent
+) -> tuple[bytes | None, bytes, bytes, bool, int | None] | None:
+    """Write ``new`` into the locked file itself (from the first byte that differs, then cut
+    to length, fsync'd) rather than renaming a new file over it (:func:`_in_place`). The
+    journal entry is stored, pending, first: a kill mid-write leaves an entry ``undo``
+    restores the old bytes from. ``None`` (start again) when the file changed meanwhile."""
+    try:
+        out = os.open(target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) | _NONBLOCK)
+    except PermissionError:
+        raise WriteError(f"{target}: not writable by this user; nothing was written") from None
+    try:
+        if not _same_file(out, target) or os.fstat(out).st_ino != os.fstat(fd).st_ino:
+            return None
+        intent.pending(current, new)
+        seam("in-place")
+        # Checked last: a change made through another name (or by an editor writing in place)
+        # since the read makes the edit start again. Design limit: one made in the few
+        # microseconds between this check and the write below is overwritten (no file system
+        # offers a compare-and-write; a rename-save is not at risk, it makes a new inode).
+        if os.pread(fd, len(current) + 1, 0) != current:
+            intent.abandon()
+            return None
+        done = _common_prefix(current, new)
+        while done < len(new):
+            done += os.pwrite(out, new[done:], done)
+        if len(new) < len(current):
+            os.ftruncate(out, len(new))
+        os.fsync(out)
+        return (current, new, b"", True, None)
+    finally:
+        os.close(out)
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """How many leading bytes ``a`` and ``b`` share (compared 64 KB at a time, then byte by
+    byte in the block that differs)."""
+    size, at, step = min(len(a), len(b)), 0, 65536
+    while at < size and a[at : at + step] == b[at : at + step]:
+        at += step
+    at = min(at, size)
+    while at < size and a[at] == b[at]:
+        at += 1
+    return at
 
 
 class _CannotLink(OSError):
@@ -499,6 +597,27 @@ def _create_whole(
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         os.close(out)
+
+
+_BINARY_HEAD = 8192  # how much of a file is looked at for NUL bytes, as the readers do
+_UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff")  # also the start of UTF-32 LE's BOM
+
+
+def _refuse_binary(target: str, head: bytes) -> None:
+    """Refuse (:class:`WriteError`, nothing written) a file whose first bytes hold a NUL or a
+    UTF-16/UTF-32 byte order mark: every reader skips it as "not Markdown", and UTF-8 lines
+    added to it would be garbage in the person's editor. Found appending an entry to a
+    memory file a Windows editor saved as UTF-16: "Saved", and the file no longer decoded."""
+    if head.startswith(_UTF16_32_BOMS):
+        raise WriteError(
+            f"{target}: is UTF-16 or UTF-32 text, not UTF-8; re-save it as UTF-8. Nothing was "
+            "written"
+        )
+    if b"\x00" in head:
+        raise WriteError(
+            f"{target}: holds NUL bytes (a binary file, or text not saved as UTF-8); nothing "
+            "was written"
+        )
 
 
 def _check_writable(fd: int, target: str) -> None:
@@ -587,7 +706,8 @@ def _replace(
             _write_all(out, tail)
             carried += tail
             seen += len(tail)
-        os.fchmod(out, held.st_mode & 0o7777)
+        _keep_identity(fd, out, held)
+        os.fchmod(out, held.st_mode & 0o7777)  # after fchown, which clears set-id bits
         os.fsync(out)
         tail = _whole_lines(_read_from(fd, seen))  # appended while the new file was flushed
         if tail:
@@ -996,6 +1116,8 @@ def append_file(
         fd = _open_locked(target, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     try:
         offset = os.fstat(fd).st_size
+        if offset:
+            _refuse_binary(target, os.pread(fd, _BINARY_HEAD, 0))
         payload = header + data if offset == 0 else _break_before(fd, offset) + data
         _check_limit(target, offset + len(payload), limit)
         intent = _Intent(folder, command, source, target)
@@ -1671,7 +1793,7 @@ def _undo_plan(record: dict[str, Any]) -> UndoPlan:
         def restore_append(current: bytes) -> bytes | None:
             at = _appended_at(current, offset, data)
             start = offset if at is None else at
-            rest = current[:start] + current[start + len(data) :]
+            rest = current[:start] + current[start + len(_as_found(current, start, data)) :]
             return None if start == 0 and not rest else rest
 
         return path, check_append, restore_append, None
@@ -1698,16 +1820,47 @@ def _undo_plan(record: dict[str, Any]) -> UndoPlan:
 def _appended_at(current: bytes, offset: int, data: bytes) -> int | None:
     """Where the bytes an append wrote are in ``current``: at ``offset``, or, when a person
     added or removed lines above them since, wherever they start a line and occur once (whole
-    lines of the write, untouched: taking them back loses nothing of the later change);
-    ``None`` when they are gone, changed or ambiguous."""
-    if current[offset : offset + len(data)] == data:
+    lines of the write, untouched: taking them back loses nothing of the later change); the
+    same lines with the other line break (LF / CRLF) count, for a file the person converted
+    since; ``None`` when they are gone, changed or ambiguous."""
+    if current[offset : offset + len(data)] == data and not (
+        data.startswith(b"\n") and current[offset - 1 : offset] == b"\r"  # inside a CRLF
+    ):
         return offset
-    if not data.endswith(b"\n"):
-        return None
-    found = current.find(data)
-    if found < 0 or current.find(data, found + 1) >= 0:
-        return None
-    return found if found == 0 or current[found - 1 : found] == b"\n" else None
+    for form in _break_forms(data):
+        if not form.endswith(b"\n"):
+            continue
+        starts = [at for at in _occurrences(current, form) if at == 0 or current[at - 1] == 10]
+        if len(starts) == 1:
+            return starts[0]
+    return None
+
+
+def _occurrences(data: bytes, part: bytes) -> Iterator[int]:
+    """Every offset where ``part`` starts in ``data`` (overlapping ones too)."""
+    at = data.find(part)
+    while at >= 0:
+        yield at
+        at = data.find(part, at + 1)
+
+
+def _break_forms(data: bytes) -> list[bytes]:
+    """``data`` as written, then with its lines ending in CRLF, then in LF (each only when it
+    differs): the forms a person's conversion of the whole file may have left it in."""
+    lf = data.replace(b"\r\n", b"\n")
+    forms = [data]
+    for form in (lf.replace(b"\n", b"\r\n"), lf):
+        if form not in forms:
+            forms.append(form)
+    return forms
+
+
+def _as_found(current: bytes, start: int, data: bytes) -> bytes:
+    """The form of ``data`` (:func:`_break_forms`) that stands at ``start`` in ``current``."""
+    for form in _break_forms(data):
+        if current[start : start + len(form)] == form:
+            return form
+    return data
 
 
 def _revert_apart(before: bytes | None, after: bytes | None, current: bytes | None) -> bytes | None:
@@ -1716,36 +1869,62 @@ def _revert_apart(before: bytes | None, after: bytes | None, current: bytes | No
     the write's own; ``None`` when they touch (a conflict: the caller refuses and shows a diff).
 
     Lets ``undo`` revert an older write after later writes (an entry remembered at the end, a
-    line the person added elsewhere) without undoing or losing them."""
+    line the person added elsewhere) without undoing or losing them. Lines are compared
+    without their breaks, so a file the person converted to CRLF (or back) since is no
+    conflict: the lines brought back take the break the file has there now."""
     if before is None or after is None or current is None:
         return None
     import difflib
 
     old = after.splitlines(keepends=True)
-    hunks: list[tuple[int, int, list[bytes], str]] = []
-    for side, other in (
-        ("undo", before.splitlines(keepends=True)),
-        ("later", current.splitlines(keepends=True)),
-    ):
-        matcher = difflib.SequenceMatcher(None, old, other, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag != "equal":
-                hunks.append((i1, i2, other[j1:j2], side))
-    hunks.sort(key=lambda h: (h[0], h[1]))
+    now = current.splitlines(keepends=True)
+    back = before.splitlines(keepends=True)
+    undo = [
+        (i1, i2, back[j1:j2])
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+            None, old, back, autojunk=False
+        ).get_opcodes()
+        if tag != "equal"
+    ]
+    later = difflib.SequenceMatcher(None, _bare(old), _bare(now), autojunk=False).get_opcodes()
+    changed = [(i1, i2) for tag, i1, i2, _, _ in later if tag != "equal"]
+    hunks = sorted([(i1, i2, "undo") for i1, i2, _ in undo] + [(*c, "later") for c in changed])
     reach = {"undo": -1, "later": -1}  # the furthest line each side's hunks reached so far
-    for i1, i2, _, side in hunks:
+    for i1, i2, side in hunks:
         # touching or overlapping the other side's change: never guess
         if i1 <= reach["later" if side == "undo" else "undo"]:
             return None
         reach[side] = max(reach[side], i2)
     merged: list[bytes] = []
     pos = 0
-    for i1, i2, lines_in, _ in hunks:
-        merged.extend(old[pos:i1])
-        merged.extend(lines_in)
-        pos = i2
-    merged.extend(old[pos:])
+    for i1, i2, lines_in in undo:
+        j1 = next(b1 + i1 - a1 for tag, a1, a2, b1, _ in later if tag == "equal" and a1 <= i1 <= a2)
+        merged.extend(now[pos:j1])
+        merged.extend(_rebroken(lines_in, old, now, i1, j1))
+        pos = j1 + i2 - i1
+    merged.extend(now[pos:])
     return b"".join(merged)
+
+
+def _bare(lines: list[bytes]) -> list[bytes]:
+    return [line.rstrip(b"\r\n") for line in lines]
+
+
+def _rebroken(
+    lines: list[bytes], old: list[bytes], now: list[bytes], i: int, j: int
+) -> list[bytes]:
+    """``lines`` (brought back at line ``i`` of ``old``, ``j`` of ``now``) with the break the
+    file has there now when the person changed it there since (LF to CRLF or back)."""
+
+    def brk(line: bytes) -> bytes:
+        return line[len(line.rstrip(b"\r\n")) :]
+
+    near_old = old[i - 1] if i > 0 else (old[i] if i < len(old) else b"")
+    near_now = now[j - 1] if j > 0 else (now[j] if j < len(now) else b"")
+    was, wants = brk(near_old), brk(near_now)
+    if not was or not wants or was == wants:
+        return lines
+    return [line[: len(line.rstrip(b"\r\n"))] + wants if brk(line) else line for line in lines]
 
 
 def _current(path: str) -> bytes | None:

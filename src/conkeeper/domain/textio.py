@@ -127,10 +127,11 @@ def open_regular(path: Path | str) -> BinaryIO:
 
 
 def is_within(path: Path, root: Path) -> bool:
-    """True when ``path`` (after resolving symlinks) lies inside ``root``."""
+    """True when ``path`` (after resolving symlinks) lies inside ``root``; a symlink loop
+    (``RuntimeError`` before Python 3.13, ``OSError`` after) lies nowhere."""
     try:
         path.resolve().relative_to(root.resolve())
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):
         return False
     return True
 

@@ -141,7 +141,7 @@ def _outside_file(path: str, root: Path) -> bool:
     target = Path(path)
     try:
         relative = target.resolve().relative_to(root.resolve())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         return target.is_absolute()
     return any(part in _DEPENDENCY_DIRS for part in relative.parts)
 

@@ -225,7 +225,7 @@ def _why_held(scope: str) -> str:
 def _same_dir(first: Path, second: Path) -> bool:
     try:
         return first.resolve() == second.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         return False
 
 

@@ -195,18 +195,35 @@ def _markdown_files(memory_dir: Path) -> list[Found]:
         links = _link_times(entry, memory_dir, inside)
         if links is None:
             continue
-        if entry.name.endswith(".md") and entry.is_file():
+        if entry.name.endswith(".md") and _is_file(entry):
             out.append((entry.path, entry.name, links))
-        elif entry.name not in SKIPPED_DIRS and entry.is_dir():
+        elif entry.name not in SKIPPED_DIRS and _is_dir(entry):
             try:
                 inner = list(os.scandir(entry.path))
             except OSError:
                 continue
             for sub in inner:
                 more = _link_times(sub, memory_dir, inside)
-                if more is not None and sub.name.endswith(".md") and sub.is_file():
+                if more is not None and sub.name.endswith(".md") and _is_file(sub):
                     out.append((sub.path, f"{entry.name}/{sub.name}", links + more))
     return out
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is (or links to) a file; a symlink loop is none (``is_file`` raises
+    ELOOP for it, and that failed every hook while the loop stood in the memory folder)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is (or links to) a folder; a symlink loop is none."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _link_times(entry: os.DirEntry[str], memory_dir: Path, inside: list[str]) -> list[int] | None:

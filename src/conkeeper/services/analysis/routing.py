@@ -20,7 +20,14 @@ from conkeeper.domain.categories import MEMORY_CATEGORIES, classify, format_tag
 from conkeeper.domain.corrections_queue import QUEUE_NAME, QueueItem, item_id, parse_queue
 from conkeeper.domain.paths import is_agent_instruction_file
 from conkeeper.domain.placement import place_entry
-from conkeeper.domain.safewrite import WriteError, edit_file, line_break, text_edit, write_group
+from conkeeper.domain.safewrite import (
+    WriteError,
+    check_room,
+    edit_file,
+    line_break,
+    text_edit,
+    write_group,
+)
 from conkeeper.domain.textio import MemoryFileError, is_within, read_text
 
 # Where each kind of correction belongs (the skill shows these as proposals).
@@ -405,9 +412,9 @@ def add_entry(
     relative = path.relative_to(memory_dir).as_posix()
 
     def add(current: bytes) -> bytes:
-        new, offset = place_entry(
-            current, entry_bytes(current, rule, chosen, source_tag), chosen, rule
-        )
+        data = entry_bytes(current, rule, chosen, source_tag)
+        check_room(path, len(current) + len(data))  # refused before parsing a huge file
+        new, offset = place_entry(current, data, chosen, rule)
         if current:
             text = _decoded(current)
             first = len(_decoded(new[:offset]).splitlines()) + 1  # the bullet's line

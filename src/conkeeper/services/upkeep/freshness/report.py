@@ -175,11 +175,9 @@ def _scan(folder: str, rel_folder: str, memory_dir: Path, found: list[Path]) -> 
 
 
 def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except (ValueError, OSError):
-        return False
-    return True
+    from conkeeper.domain.textio import is_within
+
+    return is_within(path, root)
 
 
 # --------------------------------------------------------------------------- cache
