@@ -632,6 +632,38 @@ def test_the_mix_report_chooses_the_weight_on_the_other_authors_only(tmp_path: P
     assert fast.rule() == trainer.choose_threshold(scored[0.3])
 
 
+def test_the_design_report_chooses_every_bar_on_the_other_authors_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # round 22: the word bar, the mix's weight and bar and the part bar are chosen together,
+    # each author's on the other authors' held-out readings alone
+    trainer = load_script("tools/train_instruction_model.py")
+    readings = []
+    for author, benign_word in (("a", 0.6), ("b", 0.6), ("c", 0.975)):
+        for _ in range(120):  # c's honest notes read high to the word scorer, low to the other
+            readings.append([author, 0.0, "k", True, benign_word, 0.01, 0.0])
+        for i in range(10):
+            readings.append([author, 1.0, "k", i % 2 == 0, 0.97 if i % 2 else 0.6, 0.99, 0.0])
+    cache = tmp_path / "readings.json"
+    cache.write_text(json.dumps(readings), encoding="utf-8")
+    trainer.AUTHORS = (("a.jsonl", "a"), ("b.jsonl", "b"))
+    assert (
+        trainer.main(["--design", "none", "none", "--also", "c.jsonl", "--dump", str(cache)]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "capped by the pinned orders" in out and "per fold" in out
+    rows = [tuple(row) for row in readings]
+    grid = [(m, w, p) for m in (0.1, 0.3) for w in (0.96, 0.97, 0.98) for p in (1.0, 0.99)]
+    chosen, _ = trainer.choose_design(rows, grid)
+    _, without_a = trainer.choose_design([r for r in rows if r[0] != "a"], grid)
+    assert chosen["a"] == without_a  # the fold of a: chosen without a's readings
+    # c's own notes would push the word bar over 0.975; the others' choice holds them
+    assert chosen["c"][2] <= 0.97
+    verdicts = trainer.fold_verdicts(rows, chosen)
+    held_c = [v for ex, v in verdicts if ex.author == "c" and ex.y == 0.0]
+    assert held_c and all(v == 1.0 for v in held_c)
+
+
 def test_an_admin_grant_is_for_everyone_only_within_one_clause() -> None:
     # round 15: the rule read "everyone" of the next clause as the grantee, so the scorer alone
     # kept this honest scoped grant from being held (retrained weights scored it 0.965)

@@ -2437,7 +2437,7 @@ def unvouched_probability(text: str) -> float:
         return 1.0
     from conkeeper.domain import instruction_chars, instruction_model
 
-    read = _char_reading(text, scorer_rule_kinds(text, found), visible)
+    read = char_reading(text, scorer_rule_kinds(text, found), visible)
     return instruction_model.mixed(word, instruction_chars.probability(read))
 
 
@@ -2470,13 +2470,13 @@ def _verdict(text: str, found: list[Finding], word: float, visible: str) -> floa
     if word >= instruction_model.THRESHOLD:
         return word
     kinds = scorer_rule_kinds(text, found)
-    whole = instruction_model.verdict(_char_reading(text, kinds, visible), word)
+    whole = instruction_model.verdict(char_reading(text, kinds, visible), word)
     if whole >= instruction_model.THRESHOLD:
         return whole
     return max(whole, instruction_model.part_verdict(visible, kinds))
 
 
-def _char_reading(text: str, kinds: set[str], visible: str) -> str:
+def char_reading(text: str, kinds: set[str], visible: str) -> str:
     """The text the character scorer reads: the note without its quotations where the rules
     read an attack only as a quoted mention (it sees letters, not who says them), else the
     visible text the word scorer read."""
