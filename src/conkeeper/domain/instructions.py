@@ -1941,6 +1941,19 @@ def _negated(text: str, start: int, end: int, foreign: bool = False) -> bool:
     return _NEGATION_AFTER.search(text[end:clause_end]) is not None
 
 
+def said_not_to(text: str, name: str) -> bool:
+    """True when every place ``text`` spells ``name`` (compared without case) stands under a
+    negation in its clause ("Never set `PYTHONHTTPSVERIFY=0`; ...", "... is blocked"), and it
+    spells it at least once.
+
+    Why it exists: a note that names a held order's host, package or setting to forbid it is
+    the person's interest, not the order said again in other words; only the detector judges
+    it (``services.remember.rewords_held``)."""
+    lowered = text.lower()
+    starts = [match.start() for match in re.finditer(re.escape(name.lower()), lowered)]
+    return bool(starts) and all(_negated(text, at, at + len(name)) for at in starts)
+
+
 # "If a test fails, don't change the expected value": the weakening itself is negated
 _NEGATED_ACT = LazyPattern(
     r"\b(?:don'?t|do\s+not|never|not|no\s+need\s+to)\s+(?:\w+\s+)?$", re.IGNORECASE

@@ -216,7 +216,8 @@ def rewords_held(memory_dir: Path, rule: str) -> list[str]:
     for review (or dropped there: ``review.dropped``) says (it spells a name that entry spells,
     a host, package or path: ``quarantine.shared_names``; an entry held for what it says, in
     ``memory_dir`` or global memory), ``[]`` otherwise. A note on the same subject that drops
-    the name (a corrected package, a mention of the attack) is read by the detector alone.
+    the name (a corrected package, a mention of the attack) or names it only to forbid it
+    ("Never set ...": ``instructions.said_not_to``) is read by the detector alone.
 
     Why it exists: a held entry's answer names what the detector found ("fetches code from
     the network and runs it ..."), and the agent that wanted it saved asked again in words
@@ -225,6 +226,7 @@ def rewords_held(memory_dir: Path, rule: str) -> list[str]:
     first wording waited for the person. An entry held only for where it goes (global
     memory) or as half of a split order (:func:`_held_for_itself`) says nothing wrong alone:
     a note on its subject is not held for it."""
+    from conkeeper.domain.instructions import said_not_to
     from conkeeper.domain.paths import global_memory_dir
     from conkeeper.services.quarantine import shared_names
     from conkeeper.services.review import dropped, list_held
@@ -235,7 +237,8 @@ def rewords_held(memory_dir: Path, rule: str) -> list[str]:
     for item, state in reversed(gone + held):
         if not _held_for_itself(item.reasons):
             continue
-        if not shared_names(item.text, rule):
+        names = shared_names(item.text, rule)
+        if not names or all(said_not_to(rule, name) for name in names):
             continue
         said = f"says again, in other words, what entry {item.id} {state} says"
         return [f"{said} ({item.reasons[0]})"]
