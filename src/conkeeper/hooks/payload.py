@@ -255,7 +255,9 @@ class HookContext:
             identity = self.location.identity if self.location else "(no project)"
             root = self.location.root_folder if self.location else ""
             masked = root if identity.startswith(DIGEST_PREFIX) else ""  # named after a key
-            self._state = SessionState(identity, self.payload.session_id, self.env, live_root=masked)
+            self._state = SessionState(
+                identity, self.payload.session_id, self.env, live_root=masked
+            )
         return self._state
 
     def store(self) -> sqlite3.Connection:

@@ -25,9 +25,9 @@ from conkeeper.domain.paths import (
     ProjectLocation,
     db_file,
     global_memory_folder,
-    stored_path,
     home_folder,
     memory_folder_of,
+    stored_path,
 )
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.storage.driver import sqlite3

@@ -39,6 +39,14 @@ def note(folder: str, env: Mapping[str, str] | None = None) -> None:
     _write([*others[-(MAX_FOLDERS - 1) :], folder], env)
 
 
+def drop_named_after_keys(env: Mapping[str, str] | None = None) -> None:
+    """Drop the folders named after a credential that an earlier version wrote down."""
+    known = _read(env)
+    kept = [line for line in known if stored_path(line) == line]
+    if kept != known:
+        _write(kept, env)
+
+
 def forget(root: str, env: Mapping[str, str] | None = None) -> None:
     """Drop the folders inside ``root`` (a forgotten project) from the list."""
     known = _read(env)

@@ -547,6 +547,38 @@ def _forget_in_backup(backup: Path, stones: list[hygiene.Tombstone]) -> None:
         conn.close()
 
 
+def rekey_in_copies(db_file: Path | str) -> None:
+    """Schema 8 for the copies of ``db_file``: the backup's projects named after a credential
+    take their digest identity and redacted root (the backup is migrated and vacuumed: no old
+    bytes stay), and so do the journal lines that name them."""
+    folder = backup_folder(db_file)
+    backup = folder / BACKUP_NAME
+    if backup.exists() and _sound(backup):
+        with backup_lock(folder):
+            conn = connect(backup, journaled=False)
+            try:
+                migrate(conn)
+                conn.execute("VACUUM")
+                conn.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                conn.close()
+    for file in journal.journal_files(str(folder)):
+        journal.rewrite(file, lambda record: True, _rekeyed)
+
+
+def _rekeyed(record: dict[str, object]) -> bool:
+    """A journal record's project identity, root and name as schema 8 stores them."""
+    from conkeeper.domain.paths import stored_identity, stored_path
+
+    before = dict(record)
+    if isinstance(record.get("project"), str):
+        record["project"] = stored_identity(str(record["project"]))
+    for key in ("root", "name"):
+        if isinstance(record.get(key), str):
+            record[key] = stored_path(str(record[key]))
+    return record != before
+
+
 def _covered(record: dict[str, object], stones: list[hygiene.Tombstone]) -> bool:
     if record.get("kind") == journal.FORGET:
         return False

@@ -12,6 +12,7 @@ touched.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 from conkeeper.domain.paths import stored_identity, stored_path
@@ -42,6 +43,20 @@ def apply(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "UPDATE index_roots SET path = ? WHERE id = ?", (stored_path(path), root_id)
             )
+    _rekey_files(conn)
+
+
+def _rekey_files(conn: sqlite3.Connection) -> None:
+    """The user's database only (a backup being migrated has no copies of its own): its
+    backup and row journal, and the list of memory folders the hooks watch."""
+    from conkeeper.domain.paths import DB_FILENAME
+    from conkeeper.storage import memory_folders, recovery
+
+    db_file = recovery.database_file(conn)
+    if db_file is None or os.path.basename(db_file) != DB_FILENAME:
+        return
+    recovery.rekey_in_copies(db_file)
+    memory_folders.drop_named_after_keys()
 
 
 def _move_state(old: str, new: str) -> None:
