@@ -299,3 +299,25 @@ def test_history_written_by_the_previous_code_is_found_and_rewritten(
     assert "after the backup" in run_cli("search", "--sessions", "backup", cwd=project).stdout
     data = every_byte(tmp_path / "data")  # database, WAL, backup, row journal, state, handoffs
     assert leaks({str(path.relative_to(tmp_path)): text for path, text in data.items()}) == []
+
+
+def test_an_export_written_by_the_previous_code_imports_without_the_token(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """``export`` of the previous code named the project by its folder's path; ``import
+    jsonl`` of that file into a fresh data home stores the project by digest, and finds its
+    session from the project's folder."""
+    old = previous_code(tmp_path)
+    project = token_folder(tmp_path / "work")
+    (project.parents[5] / f"chat-{STRIPE}.jsonl").write_text("")
+    a_session(project, old)
+    exported = run_cli("export", cwd=project, env={**cli_env(), "PYTHONPATH": str(old)})
+    assert GITHUB in exported.stdout  # as the previous code wrote it
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text(exported.stdout)
+    fresh = {**cli_env(), "CONKEEPER_HOME": str(tmp_path / "fresh")}
+    imported = run_cli("import", "jsonl", str(backup), cwd=project, env=fresh)
+    assert imported.returncode == 0, imported.stderr
+    assert "no, use pnpm" in run_cli("sessions", "--json", cwd=project, env=fresh).stdout
+    data = every_byte(tmp_path / "fresh")
+    assert leaks({str(path.relative_to(tmp_path)): text for path, text in data.items()}) == []

@@ -304,7 +304,7 @@ class HookContext:
 
         session = {
             "project": self.location.identity,
-            "root": self.location.root_folder,
+            "root": self.location.shown_root,  # a folder named after a key: redacted
             "name": self.location.name,
             "session": self.payload.session_id,
             "host": self.host,

@@ -413,15 +413,16 @@ def _copy_database(source: Path, target: Path) -> None:
 
 
 def _project_id(conn: sqlite3.Connection, record: dict[str, object]) -> int | None:
-    row = conn.execute(
-        "SELECT id FROM projects WHERE identity = ?", (str(record.get("project")),)
-    ).fetchone()
+    from conkeeper.domain.paths import stored_identity, stored_path
+
+    identity = stored_identity(str(record.get("project")))  # a line an older version wrote
+    row = conn.execute("SELECT id FROM projects WHERE identity = ?", (identity,)).fetchone()
     if row is not None:
         return int(row[0])
     if record.get("kind") != journal.SESSION:
         return None
-    identity = str(record["project"])
-    root, name = str(record.get("root") or identity), str(record.get("name") or "")
+    root = stored_path(str(record.get("root") or identity))
+    name = stored_path(str(record.get("name") or ""))
     stamp = int(time.time() * 1000)
     conn.execute(
         "INSERT INTO projects(identity, root, name, created_at, last_seen_at) "
@@ -435,10 +436,13 @@ def session_row_id(conn: sqlite3.Connection, record: Mapping[str, object]) -> in
     """The row id of the session a journaled record names (its ``project`` identity and the
     host's ``session`` id), ``None`` when the database has no such session: what replaying the
     journal and the rows kept for later (:mod:`conkeeper.storage.pending`) both look up."""
+    from conkeeper.domain.paths import stored_identity
+
+    project = stored_identity(str(record.get("project")))  # a line an older version wrote
     row = conn.execute(
         "SELECT s.id FROM sessions s JOIN projects p ON p.id = s.project_id "
         "WHERE p.identity = ? AND s.host_session_id = ?",
-        (str(record.get("project")), str(record.get("session"))),
+        (project, str(record.get("session"))),
     ).fetchone()
     return None if row is None else int(row[0])
 
