@@ -321,3 +321,31 @@ def test_an_export_written_by_the_previous_code_imports_without_the_token(
     assert "no, use pnpm" in run_cli("sessions", "--json", cwd=project, env=fresh).stdout
     data = every_byte(tmp_path / "fresh")
     assert leaks({str(path.relative_to(tmp_path)): text for path, text in data.items()}) == []
+
+
+def test_the_hook_state_of_such_a_folder_works_as_before(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """The state file holds a mark where it named the folder, and reads it back whole: the
+    save reminder still counts tool uses and fires at the fifth, and a recorded save resets it."""
+    project = token_folder(tmp_path / "work")
+    (project.parents[5] / f"chat-{STRIPE}.jsonl").write_text("")
+    assert run_cli("init", "--yes", cwd=project).returncode == 0
+
+    def tool(n: int) -> str:
+        return hook(
+            project,
+            "PostToolUse",
+            tool_name="Bash",
+            tool_use_id=f"toolu_{n}",
+            tool_input={"command": "ls"},
+            tool_response={"stdout": "a.py", "stderr": "", "exit_code": 0},
+        )
+
+    said = [tool(n) for n in range(1, 6)]
+    assert ["tool uses since the last save" in out for out in said] == [False] * 4 + [True]
+    state = every_byte(tmp_path / "data" / "state")
+    assert any(b"\\u0000root" in text for text in state.values())  # the folder, as a mark
+    assert leaks({str(path): text for path, text in state.items()}) == []
+    assert run_cli("sync", "mark", "--session", "s1", cwd=project).returncode == 0
+    assert not any("since the last save" in tool(n) for n in range(6, 10))
