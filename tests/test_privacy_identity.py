@@ -297,7 +297,13 @@ def test_history_written_by_the_previous_code_is_found_and_rewritten(
     context = hook(project, "SessionStart", source="resume")
     assert "handoff" in context.lower()
     assert "after the backup" in run_cli("search", "--sessions", "backup", cwd=project).stdout
-    data = every_byte(tmp_path / "data")  # database, WAL, backup, row journal, state, handoffs
+    journal = b"".join(every_byte(project / ".claude/memory/.history").values())
+    assert GITHUB.encode() in journal  # the observation log's appends, as journaled before
+    assert run_cli("remember", "we release on fridays", cwd=project).returncode == 0
+    assert run_cli("undo", cwd=project).returncode == 0  # the older entries rewritten, by digest
+    memory = project / ".claude/memory"
+    assert not any("release on fridays" in p.read_text() for p in memory.rglob("*.md"))
+    data = every_byte(tmp_path / "data", project)  # database, WAL, backup, journals, state
     assert leaks({str(path.relative_to(tmp_path)): text for path, text in data.items()}) == []
 
 

@@ -137,6 +137,11 @@ class ProjectLocation(FrozenRecord):
         """The root as ConKeeper may store and show it (:func:`stored_path`)."""
         return stored_path(self.root_folder)
 
+    @property
+    def shown_identity(self) -> str:
+        """The identity as a person is shown it: a digest identity as its redacted root."""
+        return self.shown_root if self.identity.startswith(DIGEST_PREFIX) else self.identity
+
 
 def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
     return os.environ if env is None else env

@@ -1239,6 +1239,8 @@ def _store(folder: str, record: dict[str, Any], suffix: str, cap: int) -> int | 
         _prepare(folder)
         names = os.listdir(folder)
         _sweep_names(folder, names)  # rewrites of entries killed before their rename
+        if _keyed_paths(record):
+            _rekey_once(folder, names)
         ids = _entry_ids(names)
         next_id = ids[-1][0] + 1 if ids else 1
         for _ in range(100):
@@ -1492,6 +1494,7 @@ class JournalEntry:
 
 
 _KEYED = "\x00"  # a path written as NUL, digest, NUL, redacted folder, rest (see _dump)
+_KEYED_MARK = b'"path":"\\u0000'  # how such a path begins in an entry's bytes
 
 
 def _dump(folder: str, record: dict[str, Any]) -> bytes:
@@ -1500,10 +1503,38 @@ def _dump(folder: str, record: dict[str, Any]) -> bytes:
     then the rest of its path: an entry never stores the token. :func:`_parse` puts the live
     folder back (found among the folders holding the journal or the working directory), so
     ``history`` and ``undo`` work as before; elsewhere the entry shows the redacted path."""
-    files = record.get("files")
-    if isinstance(files, list) and any(_keyed_cut(str(f.get("path", ""))) for f in files):
-        record = {**record, "files": [_keyed_file(f) for f in files]}
+    if _keyed_paths(record):
+        record = {**record, "files": [_keyed_file(f) for f in record["files"]]}
     return json.dumps(record, separators=(",", ":")).encode("utf-8")
+
+
+def _keyed_paths(record: dict[str, Any]) -> bool:
+    """Whether a file of ``record`` has a folder named after a credential."""
+    files = record.get("files")
+    return isinstance(files, list) and any(
+        isinstance(f, dict) and _keyed_cut(str(f.get("path", ""))) for f in files
+    )
+
+
+_REKEYED = ".rekeyed"  # a journal whose older entries were rewritten by _rekey_once
+
+
+def _rekey_once(folder: str, names: list[str]) -> None:
+    """Entries an earlier version wrote with such a folder in clear, rewritten as :func:`_dump`
+    writes them; once per journal (a mark file), and only in a journal that records such a
+    folder: an ordinary journal is never read here."""
+    if _REKEYED in names:
+        return
+    for entry_id, name in _entry_ids(names):
+        path = os.path.join(folder, name)
+        with contextlib.suppress(OSError, ValueError):
+            with open(path, "rb") as handle:
+                data = handle.read()
+            record = json.loads(data.decode("utf-8"))
+            if isinstance(record, dict) and _KEYED_MARK not in data and _keyed_paths(record):
+                _rewrite(path, record, entry_id)
+    with contextlib.suppress(OSError):
+        os.close(os.open(os.path.join(folder, _REKEYED), os.O_WRONLY | os.O_CREAT, 0o600))
 
 
 def _keyed_cut(path: str) -> int:
@@ -1542,7 +1573,7 @@ def _digest(folder: str) -> str:
 def _parse(folder: str, data: bytes) -> Any:
     """A journal entry read back (see :func:`_dump`)."""
     record = json.loads(data.decode("utf-8"))
-    if b"\\u0000" in data and isinstance(record, dict) and isinstance(record.get("files"), list):
+    if _KEYED_MARK in data and isinstance(record, dict) and isinstance(record.get("files"), list):
         for item in record["files"]:
             if isinstance(item, dict) and str(item.get("path", "")).startswith(_KEYED):
                 item["path"] = _live_path(folder, str(item["path"]))

@@ -30,12 +30,14 @@ def apply(conn: sqlite3.Connection) -> None:
         shown, named = stored_path(root), stored_path(name)
         if (new, shown, named) == (identity, root, name):
             continue
-        conn.execute(
-            "UPDATE projects SET identity = ?, root = ?, name = ? WHERE id = ?",
+        moved = conn.execute(  # OR IGNORE: a row already under the digest is never lost
+            "UPDATE OR IGNORE projects SET identity = ?, root = ?, name = ? WHERE id = ?",
             (new, shown, named, project_id),
-        )
-        if new != identity:
-            conn.execute("UPDATE team_shared SET identity = ? WHERE identity = ?", (new, identity))
+        ).rowcount
+        if new != identity and moved:
+            conn.execute(
+                "UPDATE OR IGNORE team_shared SET identity = ? WHERE identity = ?", (new, identity)
+            )
             conn.execute("UPDATE team_deletions SET project = ? WHERE project = ?", (new, identity))
             _move_state(identity, new)
     for root_id, path in conn.execute("SELECT id, path FROM index_roots").fetchall():
