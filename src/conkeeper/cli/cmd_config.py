@@ -12,6 +12,7 @@ from pathlib import Path
 
 from conkeeper.cli.output import CliError, emit_json, warn
 from conkeeper.domain import config as cfg
+from conkeeper.domain.messages import clean_path
 from conkeeper.domain.textio import MemoryFileError
 from conkeeper.services.workspace import current_project
 
@@ -61,8 +62,9 @@ def _text(value: object) -> str:
 def _show(loaded: cfg.LoadedConfig, as_json: bool) -> int:
     records = cfg.describe(loaded)
     files = {layer: str(path) for layer, path in loaded.files.items()}
+    shown = {layer: clean_path(path) for layer, path in files.items()}  # a folder named after a key
     if as_json:
-        emit_json({"keys": records, "files": files, "warnings": loaded.warnings})
+        emit_json({"keys": records, "files": shown, "warnings": loaded.warnings})
         return 0
     width = max(len(str(r["key"])) for r in records)
     vwidth = max(len(_text(r["value"]) or '""') for r in records)
@@ -72,7 +74,7 @@ def _show(loaded: cfg.LoadedConfig, as_json: bool) -> int:
         lines.append(f"{r['key']:<{width}}  {value:<{vwidth}}  ({r['source']})")
     for layer, path in files.items():
         state = "" if Path(path).exists() else " (not created)"
-        lines.append(f"{layer} file: {path}{state}")
+        lines.append(f"{layer} file: {shown[layer]}{state}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 location = current_project(Path(args.target).expanduser() if args.target else None)
                 action = lambda: hygiene.forget_project(conn, location.identity)  # noqa: E731
-                question = f"Forget everything recorded for project {location.identity}?"
+                question = f"Forget everything recorded for project {location.shown_identity}?"
             if not args.yes and not _confirm(question):
                 print("Nothing was removed.")
                 return 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from conkeeper.cli.output import CliError, emit_json, warn
+from conkeeper.domain.messages import clean_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,14 +65,15 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             if not args.dry_run:
                 apply(result)
-            emit_json({**result.as_dict(), "dry_run": args.dry_run})
+            emit_json(_shown({**result.as_dict(), "dry_run": args.dry_run}))
             return 0
         verb = "would" if args.dry_run else "will"
         for change in result.changes:
-            via = f" (through the link {change.link})" if change.link else ""
-            print(f"{verb} {_VERBS[change.action]:<6} {change.path} ({change.what}){via}")
+            via = f" (through the link {clean_path(str(change.link))})" if change.link else ""
+            shown = clean_path(str(change.path))  # a project folder named after a key
+            print(f"{verb} {_VERBS[change.action]:<6} {shown} ({change.what}){via}")
             if change.warning:
-                warn(f"{change.path}: {change.warning}")
+                warn(f"{shown}: {change.warning}")
             if args.dry_run and change.action != "unchanged":
                 print(change.diff(), end="")
         if not args.dry_run:
@@ -90,3 +92,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"nothing to change for {result.agent} ({result.scope})")
     return 0
+
+
+def _shown(value: object) -> object:
+    """``value`` (the JSON answer) with every string as :func:`clean_path` shows it: the files
+    of a project whose folder is named after a credential are printed redacted."""
+    if isinstance(value, str):
+        return clean_path(value)
+    if isinstance(value, dict):
+        return {key: _shown(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shown(item) for item in value]
+    return value

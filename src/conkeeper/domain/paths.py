@@ -125,10 +125,22 @@ class ProjectLocation(FrozenRecord):
     @property
     def name(self) -> str:
         """A short display name: the last component of the identity path, a credential in it
-        redacted (SessionStart sends it to the model; reports and search hits print it)."""
+        redacted (SessionStart sends it to the model; reports and search hits print it). A
+        digest identity (:func:`stored_identity`) is named by its root's last component."""
         from conkeeper.domain.messages import clean_path
 
-        return clean_path(clean(self.identity).rsplit("/", 1)[-1] or self.identity)
+        named = self.root_folder if self.identity.startswith(DIGEST_PREFIX) else self.identity
+        return clean_path(clean(named).rsplit("/", 1)[-1] or named)
+
+    @property
+    def shown_root(self) -> str:
+        """The root as ConKeeper may store and show it (:func:`stored_path`)."""
+        return stored_path(self.root_folder)
+
+    @property
+    def shown_identity(self) -> str:
+        """The identity as a person is shown it: a digest identity as its redacted root."""
+        return self.shown_root if self.identity.startswith(DIGEST_PREFIX) else self.identity
 
 
 def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -282,13 +294,40 @@ def _common_dir(gitdir: str) -> str:
     return _resolve(common)
 
 
+DIGEST_PREFIX = "redacted-"  # how a digest identity begins (``session_id.without_secret``)
+
+
+def stored_identity(live: str) -> str:
+    """The identity ConKeeper stores for the project whose live identity path is ``live``:
+    the path itself, or ``redacted-<digest>`` of it when a name in it holds a credential (a
+    folder named after a token). The digest is stable, so every front door, the hooks, backups
+    and tombstones name the project alike; the live path stays in memory only."""
+    from conkeeper.domain.session_id import path_without_secret
+
+    return path_without_secret(live)
+
+
+def stored_path(path: str) -> str:
+    """``path`` as ConKeeper may store or show it: unchanged unless a name in it holds a
+    credential, then with that name redacted (``/home/u/[REDACTED:github-token]/app``)."""
+    from conkeeper.domain.messages import clean_path
+
+    return clean_path(path)
+
+
 def identity_of(root: str) -> str:
-    """A stable identity for the project at ``root``.
+    """A stable identity for the project at ``root``, as stored (:func:`stored_identity`).
 
     Linked worktrees (``.git`` is a file pointing into ``<main>/.git/worktrees/<name>``) resolve to
     the main work tree, so every worktree of one repository shares one identity. Anything else is
     identified by its resolved root path.
     """
+    return stored_identity(live_identity_of(root))
+
+
+def live_identity_of(root: str) -> str:
+    """The identity path of the project at ``root`` (the main work tree, or the resolved root),
+    before :func:`stored_identity`: held in memory, never stored."""
     marker = _git_marker(root)
     if marker is not None and os.path.isfile(marker):
         gitdir = _read_gitdir_pointer(marker)

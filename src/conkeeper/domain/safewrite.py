@@ -1361,6 +1361,8 @@ def _store(folder: str, record: dict[str, Any], suffix: str, cap: int) -> int | 
         _prepare(folder)
         names = os.listdir(folder)
         _sweep_names(folder, names)  # rewrites of entries killed before their rename
+        if _keyed_paths(record):
+            _rekey_once(folder, names)
         ids = _entry_ids(names)
         next_id = ids[-1][0] + 1 if ids else 1
         for _ in range(100):
@@ -1372,7 +1374,7 @@ def _store(folder: str, record: dict[str, Any], suffix: str, cap: int) -> int | 
                 next_id += 1
                 continue
             try:
-                _write_all(fd, json.dumps(record, separators=(",", ":")).encode("utf-8"))
+                _write_all(fd, _dump(folder, record))
             finally:
                 os.close(fd)
             _prune(folder, [n for _, n in ids], suffix, cap)
@@ -1533,7 +1535,7 @@ def _rewrite(name: str, record: dict[str, Any], entry_id: int) -> bool:
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
-            _write_all(fd, json.dumps(record, separators=(",", ":")).encode("utf-8"))
+            _write_all(fd, _dump(os.path.dirname(name), record))
         finally:
             os.close(fd)
         seam("rewriting")
@@ -1613,6 +1615,108 @@ class JournalEntry:
         return b""
 
 
+_KEYED = "\x00"  # a path written as NUL, digest, NUL, redacted folder, rest (see _dump)
+_KEYED_MARK = b'"path":"\\u0000'  # how such a path begins in an entry's bytes
+
+
+def _dump(folder: str, record: dict[str, Any]) -> bytes:
+    """A journal entry's bytes. A file whose path has a folder named after a credential (a
+    project folder named after a token) is written as that folder's digest and redacted form,
+    then the rest of its path: an entry never stores the token. :func:`_parse` puts the live
+    folder back (found among the folders holding the journal or the working directory), so
+    ``history`` and ``undo`` work as before; elsewhere the entry shows the redacted path."""
+    if _keyed_paths(record):
+        record = {**record, "files": [_keyed_file(f) for f in record["files"]]}
+    return json.dumps(record, separators=(",", ":")).encode("utf-8")
+
+
+def _keyed_paths(record: dict[str, Any]) -> bool:
+    """Whether a file of ``record`` has a folder named after a credential."""
+    files = record.get("files")
+    return isinstance(files, list) and any(
+        isinstance(f, dict) and _keyed_cut(str(f.get("path", ""))) for f in files
+    )
+
+
+_REKEYED = ".rekeyed"  # a journal whose older entries were rewritten by _rekey_once
+
+
+def _rekey_once(folder: str, names: list[str]) -> None:
+    """Entries an earlier version wrote with such a folder in clear, rewritten as :func:`_dump`
+    writes them; once per journal (a mark file), and only in a journal that records such a
+    folder: an ordinary journal is never read here."""
+    if _REKEYED in names:
+        return
+    for entry_id, name in _entry_ids(names):
+        path = os.path.join(folder, name)
+        with contextlib.suppress(OSError, ValueError):
+            with open(path, "rb") as handle:
+                data = handle.read()
+            record = json.loads(data.decode("utf-8"))
+            if isinstance(record, dict) and _KEYED_MARK not in data and _keyed_paths(record):
+                _rewrite(path, record, entry_id)
+    with contextlib.suppress(OSError):
+        os.close(os.open(os.path.join(folder, _REKEYED), os.O_WRONLY | os.O_CREAT, 0o600))
+
+
+def _keyed_cut(path: str) -> int:
+    """Where the last folder of ``path`` named after a credential ends (0: none). The file's
+    own name is not a folder: it stays (the memory-file names are a person's, kept as written)."""
+    from conkeeper.domain.messages import clean_path, may_hold_token
+
+    if not may_hold_token(path):
+        return 0
+    end, start = 0, 0
+    while (slash := path.find("/", start)) >= 0:
+        name = path[start:slash]
+        if name and clean_path(name) != name:
+            end = slash
+        start = slash + 1
+    return end
+
+
+def _keyed_file(item: dict[str, Any]) -> dict[str, Any]:
+    path = str(item.get("path", ""))
+    cut = _keyed_cut(path)
+    if not cut:
+        return item
+    from conkeeper.domain.messages import clean_path
+
+    shown = f"{_KEYED}{_digest(path[:cut])}{_KEYED}{clean_path(path[:cut])}{_KEYED}{path[cut:]}"
+    return {**item, "path": shown}
+
+
+def _digest(folder: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(folder.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _parse(folder: str, data: bytes) -> Any:
+    """A journal entry read back (see :func:`_dump`)."""
+    record = json.loads(data.decode("utf-8"))
+    if _KEYED_MARK in data and isinstance(record, dict) and isinstance(record.get("files"), list):
+        for item in record["files"]:
+            if isinstance(item, dict) and str(item.get("path", "")).startswith(_KEYED):
+                item["path"] = _live_path(folder, str(item["path"]))
+    return record
+
+
+def _live_path(folder: str, keyed: str) -> str:
+    """The live path of a keyed journal path: its folder found by digest among the folders
+    holding ``folder`` or the working directory; else the redacted path it carries."""
+    digest, _, rest = keyed[1:].partition(_KEYED)
+    shown, _, rest = rest.partition(_KEYED)
+    with contextlib.suppress(OSError):
+        for start in (os.path.abspath(folder), os.getcwd()):
+            candidate = start
+            while candidate not in ("/", ""):
+                if _digest(candidate) == digest:
+                    return candidate + rest
+                candidate = os.path.dirname(candidate)
+    return shown + rest
+
+
 def read_journal(folder: Path | str) -> list[JournalEntry]:
     """Every entry of a journal folder, oldest first (unreadable entries skipped)."""
     text = os.fspath(folder)
@@ -1623,8 +1727,8 @@ def read_journal(folder: Path | str) -> list[JournalEntry]:
     entries = []
     for _, name in _entry_ids(names):
         try:
-            with open(os.path.join(text, name), encoding="utf-8") as handle:
-                entries.append(JournalEntry(text, json.load(handle)))
+            with open(os.path.join(text, name), "rb") as handle:
+                entries.append(JournalEntry(text, _parse(text, handle.read())))
         except (OSError, ValueError, KeyError, TypeError):
             continue
     return entries

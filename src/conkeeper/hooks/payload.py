@@ -14,6 +14,7 @@ here too, so handlers import one small module; ``hooks.runner`` re-exports them.
 
 from __future__ import annotations
 
+from conkeeper.domain.paths import DIGEST_PREFIX
 from conkeeper.domain.records import Record
 from conkeeper.domain.session_id import path_without_secret, sanitize_session_id, without_secret
 
@@ -252,7 +253,11 @@ class HookContext:
             from conkeeper.storage.state import SessionState
 
             identity = self.location.identity if self.location else "(no project)"
-            self._state = SessionState(identity, self.payload.session_id, self.env)
+            root = self.location.root_folder if self.location else ""
+            masked = root if identity.startswith(DIGEST_PREFIX) else ""  # named after a key
+            self._state = SessionState(
+                identity, self.payload.session_id, self.env, live_root=masked
+            )
         return self._state
 
     def store(self) -> sqlite3.Connection:
@@ -299,7 +304,7 @@ class HookContext:
 
         session = {
             "project": self.location.identity,
-            "root": self.location.root_folder,
+            "root": self.location.shown_root,  # a folder named after a key: redacted
             "name": self.location.name,
             "session": self.payload.session_id,
             "host": self.host,

@@ -83,7 +83,7 @@ def memory_file_records(
         }
         if project is not None:
             record["project"] = project.identity
-            record["root"] = project.root_folder
+            record["root"] = project.shown_root  # a folder named after a key: redacted
         yield record
 
 

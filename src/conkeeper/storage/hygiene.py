@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
+from conkeeper.domain.paths import stored_identity, stored_path
 from conkeeper.domain.session_id import path_without_secret
 from conkeeper.storage.driver import fits_row_id
 
@@ -129,7 +130,10 @@ def summaries_of(conn: sqlite3.Connection, session_id: int) -> Iterator[dict[str
 def add_project(
     conn: sqlite3.Connection, identity: str, root: str, name: str, created_at: int
 ) -> tuple[int, bool]:
-    """``(projects.id, whether it was added)``; a known identity is left as it is."""
+    """``(projects.id, whether it was added)``; a known identity is left as it is. An export
+    an older version wrote names a folder named after a credential by its path: stored by
+    its digest and redacted form, as this version stores it."""
+    identity, root, name = stored_identity(identity), stored_path(root), stored_path(name)
     cursor = conn.execute(
         "INSERT INTO projects(identity, root, name, created_at, last_seen_at) "
         "VALUES (?, ?, ?, ?, ?) ON CONFLICT(identity) DO NOTHING",

@@ -27,6 +27,7 @@ from conkeeper.domain.paths import (
     global_memory_folder,
     home_folder,
     memory_folder_of,
+    stored_path,
 )
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.storage.driver import sqlite3
@@ -115,7 +116,7 @@ def project_root(
     row = conn.execute(
         "SELECT id, root FROM projects WHERE identity = ?", (location.identity,)
     ).fetchone()
-    if row is not None and row[1] == location.root_folder:
+    if row is not None and row[1] == location.shown_root:
         project_id = int(row[0])
     else:
         project_id = ensure_project(conn, location)
@@ -141,10 +142,11 @@ def known_project_roots(
     roots = []
     rows = conn.execute("SELECT id, identity, root, name FROM projects ORDER BY id").fetchall()
     for row in rows:
-        root = row["root"]
+        is_current = current is not None and row["identity"] == current.identity
+        # the live root of a folder named after a credential is known only to its own sessions
+        root = current.root_folder if current is not None and is_current else row["root"]
         if not os.path.isdir(memory_folder_of(root)):
             continue
-        is_current = current is not None and row["identity"] == current.identity
         roots.append(_project_root(int(row["id"]), root, row["name"], current=is_current))
     return roots
 
@@ -175,14 +177,15 @@ def _root_row(conn: sqlite3.Connection, root: IndexRoot) -> tuple[int, str | Non
             "AND project_id = ?",
             (root.project_id,),
         ).fetchone()
-    if row is not None and row[1] == root.folder:
+    shown = stored_path(root.folder)  # a folder named after a credential is stored redacted
+    if row is not None and row[1] == shown:
         return int(row[0]), row[2]
     with transaction(conn):
         if row is not None:  # moved (or another worktree): its files are other files now
             conn.execute("DELETE FROM index_roots WHERE id = ?", (row[0],))
         cur = conn.execute(
             "INSERT INTO index_roots(project_id, kind, path) VALUES (?, ?, ?)",
-            (root.project_id, root.kind, root.folder),
+            (root.project_id, root.kind, shown),
         )
     return int(cur.lastrowid or 0), None
 

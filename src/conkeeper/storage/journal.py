@@ -236,10 +236,15 @@ def journal_files(folder: str) -> list[str]:
     ]
 
 
-def rewrite(path: str, keep: Callable[[dict[str, object]], bool]) -> int:
-    """Rewrite one journal file without the records ``keep`` refuses (``forget``); returns how
-    many were dropped. The new file replaces the old under the append lock, so no concurrent
-    append is lost."""
+def rewrite(
+    path: str,
+    keep: Callable[[dict[str, object]], bool],
+    change: Callable[[dict[str, object]], bool] | None = None,
+) -> int:
+    """Rewrite one journal file without the records ``keep`` refuses (``forget``), each kept
+    record passed to ``change`` (which edits it in place and says whether it did: schema 8's
+    digest identities); returns how many were dropped. The new file replaces the old under the
+    append lock, so no concurrent append is lost."""
     try:
         fd = os.open(path, os.O_RDWR)
     except FileNotFoundError:
@@ -247,13 +252,14 @@ def rewrite(path: str, keep: Callable[[dict[str, object]], bool]) -> int:
     try:
         lock(fd)
         kept: list[str] = []
-        dropped = 0
+        dropped = changed = 0
         for record in read_records(path):
             if record is not None and not keep(record):
                 dropped += 1
             elif record is not None:
+                changed += bool(change and change(record))
                 kept.append(_encode(record))
-        if dropped:
+        if dropped or changed:
             tmp = path + ".tmp"
             with open(tmp, "w", encoding="utf-8") as out:
                 out.writelines(kept)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from conkeeper.domain.paths import state_dir
+from conkeeper.domain.paths import state_dir, stored_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,12 +28,23 @@ MAX_FOLDERS = 8  # the newest this many are watched (a folder started again move
 
 
 def note(folder: str, env: Mapping[str, str] | None = None) -> None:
-    """Put ``folder`` last in the list (written whole, or not at all), unless it is last."""
+    """Put ``folder`` last in the list (written whole, or not at all), unless it is last. A
+    folder named after a credential is not written down (its own sessions still watch it)."""
+    if stored_path(folder) != folder:
+        return
     known = _read(env)
     if known and known[-1] == folder:
         return
     others = [line for line in known if line != folder]
     _write([*others[-(MAX_FOLDERS - 1) :], folder], env)
+
+
+def drop_named_after_keys(env: Mapping[str, str] | None = None) -> None:
+    """Drop the folders named after a credential that an earlier version wrote down."""
+    known = _read(env)
+    kept = [line for line in known if stored_path(line) == line]
+    if kept != known:
+        _write(kept, env)
 
 
 def forget(root: str, env: Mapping[str, str] | None = None) -> None:

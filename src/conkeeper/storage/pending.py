@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 
+from conkeeper.domain.paths import stored_identity, stored_path
 from conkeeper.storage import journal
 from conkeeper.storage.journal import pending_file
 
@@ -198,15 +199,15 @@ def _ensure_session(conn: sqlite3.Connection, record: Mapping[str, object]) -> N
     """Create the record's project and session when they are missing (never change them)."""
     row = record.get("row")
     row = row if isinstance(row, dict) else {}
-    identity = str(record.get("project"))
+    identity = stored_identity(str(record.get("project")))  # a spool an older version wrote
     stamp = row.get("started_at") or 0
     conn.execute(
         "INSERT OR IGNORE INTO projects(identity, root, name, created_at, last_seen_at) "
         "VALUES (?, ?, ?, ?, ?)",
         (
             identity,
-            str(record.get("root") or identity),
-            str(record.get("name") or ""),
+            stored_path(str(record.get("root") or identity)),
+            stored_path(str(record.get("name") or "")),
             stamp,
             stamp,
         ),

@@ -413,15 +413,16 @@ def _copy_database(source: Path, target: Path) -> None:
 
 
 def _project_id(conn: sqlite3.Connection, record: dict[str, object]) -> int | None:
-    row = conn.execute(
-        "SELECT id FROM projects WHERE identity = ?", (str(record.get("project")),)
-    ).fetchone()
+    from conkeeper.domain.paths import stored_identity, stored_path
+
+    identity = stored_identity(str(record.get("project")))  # a line an older version wrote
+    row = conn.execute("SELECT id FROM projects WHERE identity = ?", (identity,)).fetchone()
     if row is not None:
         return int(row[0])
     if record.get("kind") != journal.SESSION:
         return None
-    identity = str(record["project"])
-    root, name = str(record.get("root") or identity), str(record.get("name") or "")
+    root = stored_path(str(record.get("root") or identity))
+    name = stored_path(str(record.get("name") or ""))
     stamp = int(time.time() * 1000)
     conn.execute(
         "INSERT INTO projects(identity, root, name, created_at, last_seen_at) "
@@ -435,10 +436,13 @@ def session_row_id(conn: sqlite3.Connection, record: Mapping[str, object]) -> in
     """The row id of the session a journaled record names (its ``project`` identity and the
     host's ``session`` id), ``None`` when the database has no such session: what replaying the
     journal and the rows kept for later (:mod:`conkeeper.storage.pending`) both look up."""
+    from conkeeper.domain.paths import stored_identity
+
+    project = stored_identity(str(record.get("project")))  # a line an older version wrote
     row = conn.execute(
         "SELECT s.id FROM sessions s JOIN projects p ON p.id = s.project_id "
         "WHERE p.identity = ? AND s.host_session_id = ?",
-        (str(record.get("project")), str(record.get("session"))),
+        (project, str(record.get("session"))),
     ).fetchone()
     return None if row is None else int(row[0])
 
@@ -545,6 +549,38 @@ def _forget_in_backup(backup: Path, stones: list[hygiene.Tombstone]) -> None:
         conn.execute("PRAGMA journal_mode = DELETE")  # a backup is one self-contained file
     finally:
         conn.close()
+
+
+def rekey_in_copies(db_file: Path | str) -> None:
+    """Schema 8 for the copies of ``db_file``: the backup's projects named after a credential
+    take their digest identity and redacted root (the backup is migrated and vacuumed: no old
+    bytes stay), and so do the journal lines that name them."""
+    folder = backup_folder(db_file)
+    backup = folder / BACKUP_NAME
+    if backup.exists() and _sound(backup):
+        with backup_lock(folder):
+            conn = connect(backup, journaled=False)
+            try:
+                migrate(conn)
+                conn.execute("VACUUM")
+                conn.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                conn.close()
+    for file in journal.journal_files(str(folder)):
+        journal.rewrite(file, lambda record: True, _rekeyed)
+
+
+def _rekeyed(record: dict[str, object]) -> bool:
+    """A journal record's project identity, root and name as schema 8 stores them."""
+    from conkeeper.domain.paths import stored_identity, stored_path
+
+    before = dict(record)
+    if isinstance(record.get("project"), str):
+        record["project"] = stored_identity(str(record["project"]))
+    for key in ("root", "name"):
+        if isinstance(record.get(key), str):
+            record[key] = stored_path(str(record[key]))
+    return record != before
 
 
 def _covered(record: dict[str, object], stones: list[hygiene.Tombstone]) -> bool:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 STATE_MAX_AGE_DAYS = 14
 MAX_STATE_BYTES = 1024 * 1024
 MAX_TOOL_STARTS = 256
+ROOT_MARK = b"\\u0000root"  # a JSON string's escaped NUL: no path or text the state keeps has it
 
 
 def project_key(identity: str) -> str:
@@ -63,20 +64,35 @@ class SessionState:
 
     Nothing touches the disk until :meth:`read` or :meth:`update` is called, so creating one is
     free. ``session_id`` must already be sanitised (``domain.session_id.sanitize_session_id``).
+    ``live_root``: the project's root when it is named after a credential (a digest identity):
+    the file holds :data:`ROOT_MARK` wherever the state names it, and is read back with the
+    root put back in, so the state works as before while the path stays in memory.
     """
 
     def __init__(
-        self, identity: str, session_id: str, env: Mapping[str, str] | None = None
+        self,
+        identity: str,
+        session_id: str,
+        env: Mapping[str, str] | None = None,
+        *,
+        live_root: str = "",
     ) -> None:
         self.identity = identity
         self.session_id = session_id
         self.path = project_state_dir(identity, env) / f"{session_id}.json"
+        self._root = json.dumps(live_root)[1:-1].encode("utf-8") if live_root else b""
+
+    def _unmask(self, data: bytes) -> bytes:
+        return data.replace(ROOT_MARK, self._root) if self._root else data
+
+    def _mask(self, data: bytes) -> bytes:
+        return data.replace(self._root, ROOT_MARK) if self._root else data
 
     def read(self) -> dict[str, Any]:
         """A snapshot of the state (empty when there is none yet); no lock is needed to read."""
         try:
             with open(self.path, "rb") as handle:
-                return _decode(handle.read(MAX_STATE_BYTES + 1))
+                return _decode(self._unmask(handle.read(MAX_STATE_BYTES + 1)))
         except FileNotFoundError:
             return {}
 
@@ -93,9 +109,10 @@ class SessionState:
         with self._locked_file() as handle:
             handle.seek(0)
             before = handle.read(MAX_STATE_BYTES + 1)
-            state = _decode(before)
+            state = _decode(self._unmask(before))
             result = fn(state)
             after = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
+            after = self._mask(after)
             if after != before:
                 handle.seek(0)
                 handle.write(after)
@@ -257,3 +274,29 @@ def prune_old_state(
             with contextlib.suppress(OSError):
                 os.rmdir(folder.path)  # only succeeds when empty
     return removed
+
+
+def move_project_files(old: str, new: str, env: Mapping[str, str] | None = None) -> None:
+    """Move a project's hook state and handoff folders (``handoffs/<key>``, keyed alike) from
+    identity ``old`` to ``new`` (schema 8: a folder named after a credential), with the old
+    identity's path written in their files replaced by the new identity. Nothing is moved over
+    an existing folder."""
+    from conkeeper.domain.paths import data_home
+
+    for parent in (state_dir(env), data_home(env) / "handoffs"):
+        source, target = parent / project_key(old), parent / project_key(new)
+        if not source.is_dir() or target.exists():
+            continue
+        for path in source.iterdir():
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                text = path.read_text(encoding="utf-8")
+                path.write_text(_without(text, old, new), encoding="utf-8")
+        with contextlib.suppress(OSError):
+            os.replace(source, target)
+
+
+def _without(text: str, old: str, new: str) -> str:
+    """``text`` with ``old`` (as written plainly or in JSON) replaced by ``new``."""
+    for spelled in {old, json.dumps(old)[1:-1]}:
+        text = text.replace(spelled, new)
+    return text

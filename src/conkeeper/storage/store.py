@@ -59,7 +59,7 @@ class StoreConnection(sqlite3.Connection):
 # The number of the newest migration module. Bump it with every new migration (a test checks
 # that it equals the number of migration modules); it lets an up-to-date database open without
 # importing any of them.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 class Migration(FrozenRecord):
@@ -310,14 +310,16 @@ def now_ms() -> int:
 
 
 def ensure_project(conn: sqlite3.Connection, location: ProjectLocation) -> int:
-    """The ``projects.id`` for ``location`` (keyed by identity), inserting or touching it."""
+    """The ``projects.id`` for ``location`` (keyed by identity), inserting or touching it.
+    The root is stored as shown (``ProjectLocation.shown_root``): a folder named after a
+    credential is never written here, only its digest identity and redacted form."""
     stamp = now_ms()
     conn.execute(
         "INSERT INTO projects(identity, root, name, created_at, last_seen_at) "
         "VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT(identity) DO UPDATE SET root = excluded.root, "
         "last_seen_at = excluded.last_seen_at",
-        (location.identity, location.root_folder, location.name, stamp, stamp),
+        (location.identity, location.shown_root, location.name, stamp, stamp),
     )
     row = conn.execute(
         "SELECT id FROM projects WHERE identity = ?", (location.identity,)

@@ -267,10 +267,12 @@ def _cached(
     the cache file."""
     import json
 
+    from conkeeper.domain.paths import stored_identity
     from conkeeper.services.upkeep.freshness.report import health_cache_path, signature
 
     try:
-        key = f"{signature(root, memory_dir)}:{staleness_commits}:{diff_commits}:{root}"
+        where = stored_identity(str(root))  # a folder named after a credential: its digest
+        key = f"{signature(root, memory_dir)}:{staleness_commits}:{diff_commits}:{where}"
         path = health_cache_path(root, env)
     except Exception:
         return None, "", None

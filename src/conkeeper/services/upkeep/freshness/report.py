@@ -215,6 +215,13 @@ def work_tree_stamps(root: Path, paths: Iterable[str]) -> dict[str, list[int] | 
     return stamps
 
 
+def _stored_root(root: Path) -> str:
+    """The root as a cache keeps it: a folder named after a credential by its digest."""
+    from conkeeper.domain.paths import stored_identity
+
+    return stored_identity(str(root))
+
+
 def cache_path(identity: str, env: Mapping[str, str] | None = None) -> Path:
     """Where a project's cached report lives in the data home."""
     from conkeeper.domain.paths import data_home
@@ -247,7 +254,7 @@ def load_cached(
     current = signature(root, memory_dir)
     try:
         data = json.loads(cache_path(identity, env).read_text(encoding="utf-8"))
-        if data.get("signature") != current or data.get("root") != str(root):
+        if data.get("signature") != current or data.get("root") != _stored_root(root):
             return None, current
         report = Report()
         report.findings = [Finding.from_dict(f) for f in data.get("findings", ())]
@@ -274,7 +281,7 @@ def store_cached(
     """Write the report to the cache atomically (a failure only costs the next run)."""
     path = cache_path(identity, env)
     data = report.as_dict()
-    data.update({"signature": current, "root": str(root), "written_at": time.time()})
+    data.update({"signature": current, "root": _stored_root(root), "written_at": time.time()})
     data["watched"] = report.watched
     data["seen"] = report.seen
     write_cache_file(path, data)
@@ -288,7 +295,7 @@ def previously_seen(
     that report is still valid: ``stale --no-cache`` reads it too."""
     try:
         data = json.loads(cache_path(identity, env).read_text(encoding="utf-8"))
-        if data.get("root") != str(root):
+        if data.get("root") != _stored_root(root):
             return frozenset()
         watched = data.get("watched") or {}
         present = {str(p) for p, stamp in watched.items() if stamp is not None}
