@@ -187,12 +187,12 @@ def correction_themes(
     """Corrections (and the friction said with them) clustered by theme; friction alone forms
     friction findings. ``prompts`` (time, text): the code a later prompt puts right is kept
     with each theme (:attr:`Finding.fixes`), so its rule says what the user settled on."""
-    from conkeeper.services.analysis.reflection.rules import rule_part  # rules reads findings
+    from conkeeper.services.analysis.reflection.rules import disagreeing, rule_part  # reads f
 
     found = []
     said = list(prompts)
     texts = [c.text for c in corrections]
-    for group in cluster(texts):
+    for group in cluster(texts, disagreeing(texts)):
         members = [corrections[i] for i in group]
         label = theme_label(rule_part(m.text) for m in members)
         kind = CORRECTION_THEME if any(m.label == "correction" for m in members) else FRICTION

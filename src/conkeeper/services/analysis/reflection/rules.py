@@ -19,7 +19,7 @@ words. When unsure, no rule: a wrong rule teaches every later session the wrong 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -1061,3 +1061,28 @@ def _recurring_words(texts: list[str]) -> set[str]:
         for word in _words(text):
             seen[word] = seen.get(word, 0) + 1
     return {word for word, count in seen.items() if count >= 2}
+
+
+def _stance(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What the rule ``text`` states asks for and what it rejects, as lower-case words ("Use
+    the v1 API here, not v2": ``{v1, api}`` against ``{v2}``); both empty without a rule."""
+    rule = _best_rule([text])
+    if rule is None:
+        return frozenset(), frozenset()
+    named = {w for w in _WORD.findall(rule.lower()) if w not in _COMMON}
+    rejected = {w for m in _REJECTED.finditer(rule) for w in _WORD.findall(m["name"].lower())}
+    return frozenset(named - rejected), frozenset(rejected & named)
+
+
+def disagreeing(texts: list[str]) -> Callable[[int, int], bool]:
+    """``apart(i, j)`` for :func:`themes.cluster`: whether the rules two of ``texts`` state
+    disagree, one rejecting what the other asks for ("use v1, not v2" and "use v2, not v3").
+    Clustered by their shared words, such corrections made one theme whose rule the other
+    contradicted; a theme holds rules that agree."""
+    stances = [_stance(text) for text in texts]
+
+    def apart(i: int, j: int) -> bool:
+        (wants_i, rejects_i), (wants_j, rejects_j) = stances[i], stances[j]
+        return bool(rejects_i & wants_j or rejects_j & wants_i)
+
+    return apart

@@ -1,0 +1,75 @@
+"""Issue 20 ("what ConKeeper learns is right"), probed from outside, round nine: sessions
+replayed through the real hooks (Claude Code's payloads, each event a subprocess), then the CLI,
+as a checker would; each test failed before its fix.
+
+* "No, use the v1 API here, not v2" and "wrong: use the v2 API, not v3" share their words, and
+  single-link clustering made one theme of them: ``reflect`` proposed "Use the v1 API here, not
+  v2." as corrected 2×, quoting the correction that asks for v2 as its evidence, and
+  ``insights`` counted them as one theme; rules that disagree (one rejects what the other asks
+  for) never share a theme, not even through a third correction linked to both;
+* corrections that point back at the conversation ("no, use the same one as before", "use the
+  one we discussed", "Always use the version I mentioned", "non, utilise-le toujours",
+  "それを使ってください") became rules ("Use the same one as before.", "Use the version.",
+  "Utilise-le toujours.") that name nothing a later session can find; such a rule is not
+  proposed, and a theme with no word at all ("no, use it instead") is no convention "about ''";
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import run_cli
+from test_e2e_session import set_up_project
+from test_reflect_facts import NamedSession, _edit
+
+
+def _corrected_session(tmp_path: Path, sid: str, prompts: list[str]) -> NamedSession:
+    """A Claude Code session: a task, then each of ``prompts`` after an edit of the agent."""
+    s = NamedSession(tmp_path, sid)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in prompts:
+        _edit(s, "src/cart.py")
+        s.prompt(text)
+    s.hook("Stop", stop_hook_active=False)
+    s.hook("SessionEnd", reason="exit")
+    return s
+
+
+def _conventions(s: NamedSession) -> list[dict[str, Any]]:
+    result = run_cli("reflect", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)["recommendations"]
+    return [r for r in found if r["kind"] == "correction-theme"]
+
+
+def _insight_themes(s: NamedSession) -> list[dict[str, Any]]:
+    result = run_cli("insights", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    themes: list[dict[str, Any]] = json.loads(result.stdout)["themes"]
+    return themes
+
+
+def test_rules_that_disagree_never_share_a_theme(tmp_path: Path) -> None:
+    s = _corrected_session(
+        tmp_path,
+        "sess-chain-0001",
+        [
+            "No, use the v1 API here, not v2",
+            "wrong: use the v2 API, not v3",
+            "no, the payments client must use the v1 API",
+        ],
+    )
+    conventions = _conventions(s)
+    for convention in conventions:
+        evidence = " ".join(convention["why"])
+        assert not ("not v2" in evidence and "use the v2 API" in evidence), convention
+    rules = {c["rule"] for c in conventions}
+    assert "Use the v2 API, not v3." in rules
+    assert any(r.startswith("Use the v1 API") for r in rules), rules
+    for theme in _insight_themes(s):
+        quotes = " ".join(theme["quotes"])
+        assert not ("not v2" in quotes and "use the v2 API" in quotes), theme
