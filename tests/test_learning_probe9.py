@@ -73,3 +73,30 @@ def test_rules_that_disagree_never_share_a_theme(tmp_path: Path) -> None:
     for theme in _insight_themes(s):
         quotes = " ".join(theme["quotes"])
         assert not ("not v2" in quotes and "use the v2 API" in quotes), theme
+
+
+POINTING_BACK = [
+    "No, use the same one as before",
+    "no!! use the one we discussed",
+    "Wrong. Always use the version I mentioned.",
+    "non, utilise-le toujours",
+    "違います、それを使ってください",
+    "no, use it instead",
+]
+
+
+def test_a_rule_that_points_back_at_the_conversation_is_never_proposed(tmp_path: Path) -> None:
+    s = _corrected_session(tmp_path, "sess-back-0001", POINTING_BACK)
+    report = run_cli("reflect", cwd=s.project, env=s.env)
+    assert report.returncode == 0, report.stderr
+    assert "about ''" not in report.stdout
+    for convention in _conventions(s):
+        rule = convention["rule"]
+        assert "no rule stated" in rule, rule  # no rule read from words that name nothing
+    insights = run_cli("insights", cwd=s.project, env=s.env)
+    assert "  : " not in insights.stdout  # a theme named by no word is shown by its quote
+    listed = run_cli("corrections", "list", cwd=s.project, env=s.env)
+    assert "same one as before" in listed.stdout, listed.stdout
+    applied = run_cli("corrections", "apply", "1", cwd=s.project, env=s.env)
+    patterns = (s.project / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
+    assert "same one as before" not in patterns and "Use the same" not in patterns, applied

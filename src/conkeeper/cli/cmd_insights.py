@@ -115,7 +115,8 @@ def render(data: dict) -> str:
     if data["themes"]:
         lines.append("\nmost corrected themes")
         for row in data["themes"]:
-            lines.append(f'  {row["count"]:>3}×  {row["theme"]}: "{row["quotes"][0]}"')
+            named = f"{row['theme']}: " if row["theme"] else ""  # "use it instead" names none
+            lines.append(f'  {row["count"]:>3}×  {named}"{row["quotes"][0]}"')
     if data["routed"]:
         lines.append("\nrouted corrections")
         for row in data["routed"]:

@@ -195,6 +195,8 @@ def correction_themes(
     for group in cluster(texts, disagreeing(texts)):
         members = [corrections[i] for i in group]
         label = theme_label(rule_part(m.text) for m in members)
+        if not label:
+            continue  # "no, use it instead": no word names what it is about, nothing to learn
         kind = CORRECTION_THEME if any(m.label == "correction" for m in members) else FRICTION
         first = min(m.when_ms for m in members)
         quotes = list(dict.fromkeys(quote(m.text) for m in members))[:5]  # said alike: once

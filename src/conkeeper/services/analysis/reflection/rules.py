@@ -868,6 +868,58 @@ def rule_part(text: str) -> str:
     return _best_rule([text]) or text
 
 
+# What a rule may not lean on: the conversation it was said in. "Use the same one as before",
+# "Use the one we discussed", "Use what I gave you", "Utilise-le", "それを使ってください" name
+# nothing a later session can find; such a rule is never proposed.
+_BACK_NOUN = (
+    r"one|ones|version|approach|way|thing|library|lib|package|tool|option|method|function|"
+    r"pattern|style|setup|command|fix|solution|format|name|value|setting|config|flag|file"
+)
+_BACK_TAIL = (
+    r"(?:\s+(?:instead|again|here|please|then|now|(?:as|like)\s+(?:before|last\s+time|earlier)|"
+    r"from\s+(?:before|earlier|last\s+time)|last\s+time|above|below|we\s+\w+(?:\s+about)?|"
+    r"i\s+\w+(?:\s+(?:you|about|earlier|before))*))*"
+)
+_POINTS_BACK = re.compile(
+    r"^(?:(?:always|just|only|never|do\s+not|don't)\s+)?\S+\s+(?:"
+    r"(?:it|that|this|them|those|these|what|what\s+i\s+.+)"
+    r"|(?:the\s+|my\s+|your\s+|that\s+|this\s+)?(?:(?:same|other|old|previous|earlier|original|"
+    r"former|latter|usual|right|correct|proper|last)\s+)?(?:" + _BACK_NOUN + r")"
+    r"|(?:the\s+)?(?:same|other|old|previous|former|latter|usual|original)"
+    r")" + _BACK_TAIL + r"[\s.!]*$",
+    re.IGNORECASE,
+)
+# "the version I mentioned", "the approach we discussed": a thing the conversation names
+_SAID_THING = re.compile(
+    r"\b(?:the|that|this|my)\s+(?:\w+\s+)?(?:" + _BACK_NOUN + r")\s+(?:that\s+|which\s+)?"
+    r"(?:i|we)\s+(?:mentioned|discussed|said|suggested|showed|gave|sent|pasted|linked|"
+    r"wrote|picked|chose|told)\b",
+    re.IGNORECASE,
+)
+# another language's pronoun as the object: "utilise-le", "usa-lo", "celui-là", "それを", "그걸"
+_FOREIGN_BACK = re.compile(
+    r"(?<![\w-])[a-zà-ÿ]+-(?:le|la|les|lo|los|las|l[ao]s?)(?![\w-])|(?<!\w)(?:celui|celle)-(?:là|ci)"
+    r"|(?:それ|あれ|これ)(?:を|で|に|は)|(?:그걸|그것|이걸|이것|저걸|저것)|(?:那个|这个|它)",
+    re.IGNORECASE,
+)
+
+
+def _points_back(rule: str, said: str) -> bool:
+    """Whether ``rule`` (read from ``said``) leans on the conversation for what it names: its
+    object is a pronoun or "the same one as before", or a thing the user "mentioned"; such a
+    rule is not self-contained and is never proposed."""
+    bare = _CODE_SPAN.sub("x_code", rule)
+    if "`" in rule and not _POINTS_BACK.match(rule.replace("`", "")):
+        return bool(_SAID_THING.search(said))
+    if _POINTS_BACK.match(bare) or _SAID_THING.search(said):
+        return True
+    if not _FOREIGN_BACK.search(rule):
+        return False
+    rest = _END_PUNCTUATION.sub("", _FOREIGN_BACK.sub(" ", rule).strip()).rstrip("。.!")
+    latin_name = cjk.language(rule) is not None and re.search(r"[A-Za-z]{3}", rest)
+    return not (_names_a_thing(rest) or latin_name)
+
+
 def _best_rule(texts: list[str]) -> str | None:
     candidates = []
     recurring = _recurring_words(texts) if _reads("fix_after") else set()
@@ -875,7 +927,7 @@ def _best_rule(texts: list[str]) -> str | None:
     for text in texts:
         if _reads("other_language") and cjk.language(text):
             found = cjk.cjk_rule(" ".join(text.split()))
-            if found and len(found) <= f.QUOTE_CHARS:
+            if found and len(found) <= f.QUOTE_CHARS and not _points_back(found, text):
                 candidates.append(found)  # "`logging` を使ってください": kept as written
             continue
         parts: list[str] = []
@@ -901,7 +953,7 @@ def _best_rule(texts: list[str]) -> str | None:
             continue
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
         rule = "; ".join([_capitalised(parts[0]), *parts[1:]]) + "."
-        if len(rule) <= f.QUOTE_CHARS:
+        if len(rule) <= f.QUOTE_CHARS and not _points_back(rule, text):
             candidates.append(rule)
     return _chosen(candidates, texts)
 
