@@ -16,15 +16,22 @@ as a checker would; each test failed before its fix.
   the code" after the client moved into a generated folder git ignores (``src/gen/``, built
   by ``make gen``): the name is still defined in the work tree, only out of git's view; the
   files git ignores in the folders that held a name are searched before it is called gone;
+* in a Gemini CLI session ``ruff check .`` failed and ``uv run ruff check .`` then passed (and
+  ``mypy src`` / ``PYTHONPATH=src mypy src``): ``reflect`` said "Pick up `ruff check .`, still
+  failing when the work stopped"; only test runners were recognised written another way; the
+  same program line in the same folder, behind variables, wrappers or a launcher, is the same
+  command (a piped one is not: its exit code is the pipe's last command's);
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import run_cli
+from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_reflect_facts import NamedSession, _edit
@@ -135,3 +142,67 @@ def test_a_name_now_defined_only_in_a_generated_ignored_file_is_not_gone(tmp_pat
         found[5]["detail"]
         == "in src/client.ts when this entry was written; now nowhere in the code"
     )
+
+
+def _gemini(root: Path, event: str, **fields: object) -> None:
+    body = {"session_id": "gem-lint-1", "transcript_path": str(root / "chat.json")}
+    body.update(cwd=str(root), hook_event_name=event, timestamp="2026-11-28T01:00:00Z", **fields)
+    proc = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", "--host", "gemini", event],
+        input=json.dumps(body),
+        cwd=root,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+def _shell(root: Path, command: str, output: str, exit_code: int | None = None) -> None:
+    code = "(none)" if exit_code is None else str(exit_code)
+    content = f"Command: {command}\nDirectory: (root)\nOutput: {output}\nError: (none)\n"
+    response = {
+        "llmContent": content + f"Exit Code: {code}\nSignal: (none)",
+        "returnDisplay": output,
+    }
+    tool_input = {"command": command, "description": "check the code"}
+    _gemini(root, "BeforeTool", tool_name="run_shell_command", tool_input=tool_input)
+    _gemini(
+        root,
+        "AfterTool",
+        tool_name="run_shell_command",
+        tool_input=tool_input,
+        tool_response=response,
+    )
+
+
+def test_a_lint_rerun_behind_a_launcher_or_a_variable_settles_its_failure(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    (root / ".git").mkdir(parents=True)
+    assert run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=root).returncode == 0
+    _gemini(root, "SessionStart", source="startup")
+    _gemini(root, "BeforeAgent", prompt="Add the coupon endpoint to src/cart.py")
+    edit = {"file_path": str(root / "src" / "cart.py"), "old_string": "a", "new_string": "b"}
+    for _ in range(4):
+        _gemini(
+            root,
+            "AfterTool",
+            tool_name="replace",
+            tool_input=edit,
+            tool_response={"llmContent": "ok"},
+        )
+    _shell(root, "ruff check .", "src/cart.py:3:1: F401 `os` imported but unused", 1)
+    _shell(root, "mypy src", "src/cart.py:9: error: Incompatible return value type", 1)
+    _gemini(
+        root, "AfterTool", tool_name="replace", tool_input=edit, tool_response={"llmContent": "ok"}
+    )
+    _shell(root, "uv run ruff check .", "All checks passed!")
+    _shell(root, "PYTHONPATH=src mypy src", "Success: no issues found in 12 source files")
+    _gemini(root, "AfterAgent", prompt_response="Fixed.", stop_hook_active=False)
+    _gemini(root, "SessionEnd", reason="exit")
+    result = run_cli("reflect", "--session", "gem-lint-1", cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert "1 failures" not in result.stdout and "2 failures" in result.stdout, result.stdout
+    assert "still failing" not in result.stdout, result.stdout
