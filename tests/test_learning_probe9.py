@@ -29,6 +29,9 @@ as a checker would; each test failed before its fix.
   lead-in ("Not negotiable:", "No exceptions:", "Don't forget:") negates nothing, and "not just
   X" adds to X (measured on the 6,267 labelled pairs of ``tests/data/consolidate``: one pair
   mended, none changed for the worse);
+* ``insights`` showed a routed rule cut at 60 characters mid-word, "(Don't use print for
+  debugging; use the logger from src/log.p)": a file that does not exist; a longer rule is cut
+  with "…";
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from typing import Any
 from conftest import cli_env, run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
-from test_reflect_facts import NamedSession, _edit
+from test_reflect_facts import NamedSession, _approve_convention, _edit
 
 
 def _corrected_session(tmp_path: Path, sid: str, prompts: list[str]) -> NamedSession:
@@ -250,3 +253,20 @@ def test_entries_that_agree_are_no_contradiction(tmp_path: Path) -> None:
     assert "Notes the team agreed on; keep this paragraph." in both
     for rule in ("pnpm", "UTC", "`make lint`"):
         assert rule in both, both  # a merge keeps one copy of each rule
+
+
+def test_a_routed_rule_cut_short_in_insights_says_so(tmp_path: Path) -> None:
+    s = _corrected_session(
+        tmp_path,
+        "sess-cut-00001",
+        [
+            "No, don't use print for debugging, use the logger from src/log.py",
+            "print again! I said use the logger from src/log.py",
+        ],
+    )
+    convention, _ = _approve_convention(s)
+    rule = convention["rule"]
+    assert len(rule) > 60 and rule.endswith("src/log.py."), rule
+    shown = run_cli("insights", cwd=s.project, env=s.env).stdout
+    line = next(x for x in shown.splitlines() if "→ patterns.md" in x)
+    assert "src/log.p)" not in line and line.endswith("…)"), line
