@@ -32,6 +32,10 @@ as a checker would; each test failed before its fix.
 * ``insights`` showed a routed rule cut at 60 characters mid-word, "(Don't use print for
   debugging; use the logger from src/log.p)": a file that does not exist; a longer rule is cut
   with "…";
+* ``stale`` reported "Never edit `src/app/legacy.py`; it was removed." as missing ("not in the
+  work tree or its recent history", and outside git "not in the work tree"): the entry says
+  the file is gone in the clause after it ("it was removed", "it's gone"); that is the entry
+  being true;
 """
 
 from __future__ import annotations
@@ -270,3 +274,28 @@ def test_a_routed_rule_cut_short_in_insights_says_so(tmp_path: Path) -> None:
     shown = run_cli("insights", cwd=s.project, env=s.env).stdout
     line = next(x for x in shown.splitlines() if "→ patterns.md" in x)
     assert "src/log.p)" not in line and line.endswith("…)"), line
+
+
+SAID_GONE = """# Patterns
+
+- Never edit `src/app/legacy.py`; it was removed.
+- `scripts/seed.sh` seeded the old database, it's gone now.
+- Settings come from `src/app/settings.py`.
+"""
+
+
+def test_a_path_the_next_clause_says_is_gone_is_not_missing(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    write(root, "src/app/main.py", "def run():\n    pass\n")
+    write(root, ".claude/memory/patterns.md", SAID_GONE)
+    outside = stale_json(root, "--no-cache")["findings"]
+    assert [f["citation"] for f in outside] == ["src/app/settings.py"], outside
+    git(root, "init", "-q")
+    write(root, "src/app/legacy.py", "x = 1\n")
+    write(root, "scripts/seed.sh", "echo seed\n")
+    commit(root, "code and memory", T0)
+    (root / "src" / "app" / "legacy.py").unlink()
+    (root / "scripts" / "seed.sh").unlink()
+    commit(root, "Drop the legacy module and the seed script", T0 + DAY)
+    inside = stale_json(root, "--no-cache")["findings"]
+    assert [f["citation"] for f in inside] == ["src/app/settings.py"], inside

@@ -530,9 +530,19 @@ _GONE_BEFORE = re.compile(
 )
 
 
+# the clause after a cited path that says what became of it: "; it was removed", ", which
+# is gone now", "(this file has been deleted)"
+_POINTS_BACK = re.compile(
+    r"^\W{0,3}(?:it|this(?:\s+(?:file|folder|one))?|that(?:\s+(?:file|folder|one))?|which|"
+    r"the\s+(?:file|folder))(?:'s)?(?=\s|$)",
+    re.IGNORECASE,
+)
+
+
 def named_as_gone(text: str, citation: Citation) -> bool:
     """Whether ``text`` (an entry) names the cited path as already gone or replaced, in the
-    same clause: a missing file is then the entry being true, not stale."""
+    same clause or in the next one pointing back at it ("...; it was removed"): a missing file
+    is then the entry being true, not stale."""
     where = text.find(f"`{citation.text}`")
     width = len(citation.text) + 2
     if where < 0:
@@ -540,8 +550,11 @@ def named_as_gone(text: str, citation: Citation) -> bool:
     if where < 0:
         return False
     before = _CLAUSE_END.split(text[:where])[-1]
-    after = _CLAUSE_END.split(text[where + width :])[0]
-    return bool(_GONE_BEFORE.search(before) or _GONE_AFTER.search(after))
+    after, *later = _CLAUSE_END.split(text[where + width :])
+    if _GONE_BEFORE.search(before) or _GONE_AFTER.search(after):
+        return True
+    told = _POINTS_BACK.match(later[0]) if later else None  # "...; it was removed."
+    return told is not None and _GONE_AFTER.search(later[0][told.end() :]) is not None
 
 
 def find_citations(text: str) -> tuple[Citation, ...]:
