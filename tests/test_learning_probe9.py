@@ -36,6 +36,11 @@ as a checker would; each test failed before its fix.
   work tree or its recent history", and outside git "not in the work tree"): the entry says
   the file is gone in the clause after it ("it was removed", "it's gone"); that is the entry
   being true;
+* "In this session, always use the staging database" became the standing rule "Use the staging
+  database." (the clause that scoped it dropped), and "今回は npm じゃなくて pnpm を使ってください"
+  ("this time, pnpm not npm") a rule kept with its "this time"; "use the API key I gave you
+  earlier" became "Use the API key I gave you earlier."; a correction for now only is no rule,
+  nor one naming a thing only the conversation holds;
 """
 
 from __future__ import annotations
@@ -299,3 +304,20 @@ def test_a_path_the_next_clause_says_is_gone_is_not_missing(tmp_path: Path) -> N
     commit(root, "Drop the legacy module and the seed script", T0 + DAY)
     inside = stale_json(root, "--no-cache")["findings"]
     assert [f["citation"] for f in inside] == ["src/app/settings.py"], inside
+
+
+def test_a_correction_for_this_session_only_is_no_standing_rule(tmp_path: Path) -> None:
+    s = _corrected_session(
+        tmp_path,
+        "sess-now-00001",
+        [
+            "No, in this session, always use the staging database",
+            "wrong database! this time use the staging database, not prod",
+            "違う、今回は npm じゃなくて pnpm を使ってください",
+            "no, use the API key I gave you earlier",
+        ],
+    )
+    rules = [c["rule"] for c in _conventions(s)]
+    assert rules, rules
+    for rule in rules:
+        assert "no rule stated" in rule, rule

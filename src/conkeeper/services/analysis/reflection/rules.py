@@ -896,6 +896,24 @@ _SAID_THING = re.compile(
     r"wrote|picked|chose|told)\b",
     re.IGNORECASE,
 )
+# "the API key I gave you earlier", "the branch we made": a thing only the conversation names,
+# closing the rule (a place after it, "the logger we wrote in src/log.py", names it)
+_SAID_LAST = re.compile(
+    r"\b(?:the|that|this|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:that\s+|which\s+)?(?:i|we)\s+"
+    r"(?:gave|sent|pasted|linked|showed|shared|mentioned|discussed|suggested|made|created|"
+    r"wrote|picked|chose|set\s+up|told\s+you\s+about)(?:\s+(?:you|to\s+you|here))?"
+    r"(?:\s+(?:earlier|before|above|yesterday|today|last\s+time))?[\s.!]*$",
+    re.IGNORECASE,
+)
+# a correction for now only ("in this session", "this time", "for now", "今回は"): no standing rule
+_FOR_NOW = re.compile(
+    r"\b(?:(?:in|for|during)\s+this\s+(?:session|conversation|chat|task|run)|this\s+time|"
+    r"for\s+now|(?:just\s+)?for\s+today|today\s+only|just\s+this\s+once|diesmal|"
+    r"dieses\s+mal|vorerst|cette\s+fois|pour\s+l'instant|pour\s+le\s+moment|esta\s+vez|"
+    r"por\s+ahora|desta\s+vez|por\s+enquanto|questa\s+volta|per\s+ora)\b"
+    r"|今回|このセッション|今だけ|这次|本次|這次|이번에|이번만",
+    re.IGNORECASE,
+)
 # another language's pronoun as the object: "utilise-le", "usa-lo", "celui-là", "それを", "그걸"
 _FOREIGN_BACK = re.compile(
     r"(?<![\w-])[a-zà-ÿ]+-(?:le|la|les|lo|los|las|l[ao]s?)(?![\w-])|(?<!\w)(?:celui|celle)-(?:là|ci)"
@@ -911,7 +929,7 @@ def _points_back(rule: str, said: str) -> bool:
     bare = _CODE_SPAN.sub("x_code", rule)
     if "`" in rule and not _POINTS_BACK.match(rule.replace("`", "")):
         return bool(_SAID_THING.search(said))
-    if _POINTS_BACK.match(bare) or _SAID_THING.search(said):
+    if _POINTS_BACK.match(bare) or _SAID_THING.search(said) or _SAID_LAST.search(rule):
         return True
     if not _FOREIGN_BACK.search(rule):
         return False
@@ -925,6 +943,8 @@ def _best_rule(texts: list[str]) -> str | None:
     recurring = _recurring_words(texts) if _reads("fix_after") else set()
     rejected = frozenset(_rejected(texts))
     for text in texts:
+        if _FOR_NOW.search(text):
+            continue  # "in this session, use the staging db": not a rule for later sessions
         if _reads("other_language") and cjk.language(text):
             found = cjk.cjk_rule(" ".join(text.split()))
             if found and len(found) <= f.QUOTE_CHARS and not _points_back(found, text):
