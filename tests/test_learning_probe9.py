@@ -41,6 +41,10 @@ as a checker would; each test failed before its fix.
   ("this time, pnpm not npm") a rule kept with its "this time"; "use the API key I gave you
   earlier" became "Use the API key I gave you earlier."; a correction for now only is no rule,
   nor one naming a thing only the conversation holds;
+* ``stale`` never read `Cart().apply_coupon(code="X")`, `new Cart().applyCoupon("X")` or Go's
+  method expression `(*Cart).ApplyCoupon` as citations ("7 of 7 entries citing code" with ten
+  such entries), so their renamed functions went unreported; a span of code cites the names it
+  calls, as a line of a fenced block does, and a method expression its member with its type;
 """
 
 from __future__ import annotations
@@ -321,3 +325,37 @@ def test_a_correction_for_this_session_only_is_no_standing_rule(tmp_path: Path) 
     assert rules, rules
     for rule in rules:
         assert "no rule stated" in rule, rule
+
+
+CALL_CODE = {
+    "py/cart.py": "class Cart:\n    def apply_coupon(self, code):\n        pass\n"
+    "    def compute_total(self):\n        return 0\n",
+    "java/Cart.java": "public class Cart {\n    public void applyCoupon(String code) {}\n}\n",
+    "go/cart.go": "package cart\n\ntype Cart struct{}\n\n"
+    "func (c *Cart) ApplyCoupon(code string) error { return nil }\n",
+}
+CALLS_CITED = """# Patterns
+
+- Python: `Cart().apply_coupon(code="X")` redeems a code.
+- Java: `new Cart().applyCoupon("X")` does the same.
+- Go: `(*Cart).ApplyCoupon` is the method value handlers take.
+- Totals: `Cart().compute_total()` sums the lines.
+"""
+
+
+def test_a_call_on_a_new_object_or_a_method_expression_is_checked(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    for rel, text in CALL_CODE.items():
+        write(root, rel, text)
+    commit(root, "code", T0)
+    write(root, ".claude/memory/patterns.md", CALLS_CITED)
+    commit(root, "memory", T0 + DAY)
+    for rel, text in CALL_CODE.items():
+        renamed = text.replace("apply_coupon", "redeem").replace("applyCoupon", "redeem")
+        write(root, rel, renamed.replace("ApplyCoupon", "Redeem"))
+    commit(root, "Rename the coupon methods", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    cited = {line: f["citation"] for line, f in found.items()}
+    assert cited == {3: "apply_coupon", 4: "applyCoupon", 5: "ApplyCoupon"}, found

@@ -459,7 +459,7 @@ def classify_span(span: str) -> list[Citation]:
     if definition:
         return _defined(definition, span)
     if " " in span:
-        return _command(span)
+        return _command(span) or _code_in_span(span)
     arity = _ARITY.match(span)
     if arity:
         return _qualified(arity["named"], span)
@@ -481,7 +481,26 @@ def classify_span(span: str) -> list[Citation]:
             held_by = next((c.owner for c in parts if c.value == symbol.value), "")
             symbol = Citation(SYMBOL, symbol.value, span, owner=held_by)
         return [*(Citation(c.kind, c.value, span) for c in owner), *([symbol] if symbol else [])]
-    return [symbol] if symbol else []
+    return [symbol] if symbol else _code_in_span(span)
+
+
+# Go's method expression: `(*Cart).ApplyCoupon`, `(Cart).Total`
+_GO_METHOD = re.compile(r"^\(\*?(?P<owner>[A-Z]\w*)\)\.(?P<member>[A-Z]\w*)$")
+
+
+def _code_in_span(span: str) -> list[Citation]:
+    """The names a span of code calls when it is no single name or command: a call on a new
+    object (`Cart().apply_coupon(code="X")`, `new Cart().applyCoupon("X")`) cites the names a
+    fenced block's line would, and a Go method expression (`(*Cart).ApplyCoupon`) its member
+    with its type."""
+    method = _GO_METHOD.match(span)
+    if method:
+        return _qualified(f"{method['owner']}.{method['member']}", span)
+    return [
+        Citation(SYMBOL, m.group(1), span)
+        for m in _CODE_CALL.finditer(span)
+        if m.group(1) not in GENERIC_SYMBOLS
+    ]
 
 
 # Words that make a cited name something to stay away from, or already gone: "never call
