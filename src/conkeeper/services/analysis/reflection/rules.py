@@ -1135,15 +1135,36 @@ def _recurring_words(texts: list[str]) -> set[str]:
     return {word for word, count in seen.items() if count >= 2}
 
 
+# a clause that forbids what it names: "don't use npm", "never commit to main", "stop using X"
+_FORBIDS = re.compile(r"^(?:do\s+not|don'?t|never|stop(?:\s+using)?|avoid|no)\b\s*", re.I)
+
+
 def _stance(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """What the rule ``text`` states asks for and what it rejects, as lower-case words ("Use
-    the v1 API here, not v2": ``{v1, api}`` against ``{v2}``); both empty without a rule."""
+    the v1 API here, not v2": ``{v1, api, here}`` against ``{v2}``; "Don't use npm; use
+    pnpm": ``{pnpm}`` against ``{npm, use}``); both empty without a rule. A word the rule
+    both asks for and rejects ("use `npm ci`, not `npm install`") is in neither."""
     rule = _best_rule([text])
     if rule is None:
         return frozenset(), frozenset()
-    named = {w for w in _WORD.findall(rule.lower()) if w not in _COMMON}
-    rejected = {w for m in _REJECTED.finditer(rule) for w in _WORD.findall(m["name"].lower())}
-    return frozenset(named - rejected), frozenset(rejected & named)
+    wanted: set[str] = set()
+    rejected: set[str] = set()
+    for clause in re.split(r"[;,.!?]\s*|\s+(?:but|and)\s+", rule):
+        forbids = _FORBIDS.match(clause.strip())
+        named = _named_words(clause.strip()[forbids.end() :] if forbids else clause)
+        if forbids:
+            rejected |= named
+            continue
+        gone = {w for m in _REJECTED.finditer(clause) for w in _WORD.findall(m["name"].lower())}
+        rejected |= gone & named
+        wanted |= named - gone
+    both = wanted & rejected
+    return frozenset(wanted - both), frozenset(rejected - both)
+
+
+def _named_words(text: str) -> set[str]:
+    """The lower-case words of ``text`` worth comparing, common words left out."""
+    return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}
 
 
 def disagreeing(texts: list[str]) -> Callable[[int, int], bool]:
