@@ -45,6 +45,9 @@ as a checker would; each test failed before its fix.
   method expression `(*Cart).ApplyCoupon` as citations ("7 of 7 entries citing code" with ten
   such entries), so their renamed functions went unreported; a span of code cites the names it
   calls, as a line of a fenced block does, and a method expression its member with its type;
+* "You must not push to main directly; open a PR" became the rule "Open a PR.": the
+  prohibition, told to the agent as "you must not", was dropped as a complaint; it is read as
+  "Do not push to main directly";
 """
 
 from __future__ import annotations
@@ -359,3 +362,16 @@ def test_a_call_on_a_new_object_or_a_method_expression_is_checked(tmp_path: Path
     found = by_line(stale_json(root, "--no-cache"))
     cited = {line: f["citation"] for line, f in found.items()}
     assert cited == {3: "apply_coupon", 4: "applyCoupon", 5: "ApplyCoupon"}, found
+
+
+def test_a_prohibition_told_as_you_must_not_keeps_what_it_forbids(tmp_path: Path) -> None:
+    s = _corrected_session(
+        tmp_path,
+        "sess-must-0001",
+        [
+            "Wrong. You must not push to main directly; open a PR",
+            "Wrong. You can't push to main directly; open a PR",
+        ],
+    )
+    rules = [c["rule"] for c in _conventions(s)]
+    assert rules == ["Do not push to main directly; open a PR."], rules

@@ -460,7 +460,19 @@ def _polite_order(clause: str) -> str:
     request = _REQUEST.match(clause)
     if request and _IMPERATIVE.match(request.group("order")):
         return request.group("order")
+    forbidden = _FORBIDDEN_REQUEST.match(clause)
+    if forbidden and _IMPERATIVE.match(forbidden.group("order")):
+        return f"do not {forbidden.group('order')}"  # "you must not push to main directly"
     return clause
+
+
+# "you must not push to main", "you shouldn't edit dist/": a prohibition told to the agent
+_FORBIDDEN_REQUEST = re.compile(
+    r"^(?:(?:and|also|so|ok(?:ay)?)\s+)*you\s+(?:must\s*not|mustn'?t|should\s*not|shouldn'?t|"
+    r"can\s*not|cannot|can'?t|may\s+not|are\s+not\s+(?:allowed|supposed)\s+to|"
+    r"aren'?t\s+(?:allowed|supposed)\s+to)\s+(?:(?:ever|just|please)\s+)*(?P<order>.+?)\s*[.!]*$",
+    re.IGNORECASE,
+)
 
 
 # "it's ubuntu-22.04" / "no, it's iOS 16": the value the user means, named at once
