@@ -48,6 +48,9 @@ as a checker would; each test failed before its fix.
 * "You must not push to main directly; open a PR" became the rule "Open a PR.": the
   prohibition, told to the agent as "you must not", was dropped as a complaint; it is read as
   "Do not push to main directly";
+* ``consolidate --apply`` deleted the only rule "- Use pnpm for installing packages." as a
+  duplicate "with more detail" of a fenced example lower in the file (```` ```md ```` holding the
+  same bullet), keeping the example; a fenced block on its own is no entry to merge or keep;
 """
 
 from __future__ import annotations
@@ -375,3 +378,28 @@ def test_a_prohibition_told_as_you_must_not_keeps_what_it_forbids(tmp_path: Path
     )
     rules = [c["rule"] for c in _conventions(s)]
     assert rules == ["Do not push to main directly; open a PR."], rules
+
+
+FENCED_EXAMPLE = """# Patterns
+
+- Use pnpm for installing packages.
+
+How a convention is written here:
+
+```md
+- Use pnpm for installing packages.
+```
+"""
+
+
+def test_consolidate_never_removes_a_rule_for_its_fenced_example(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, ".claude/memory/patterns.md", FENCED_EXAMPLE)
+    commit(root, "memory", T0)
+    shown = run_cli("consolidate", "--json", cwd=root)
+    assert json.loads(shown.stdout)["proposals"] == [], shown.stdout
+    assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
+    patterns = (root / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
+    assert patterns == FENCED_EXAMPLE
