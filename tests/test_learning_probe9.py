@@ -403,3 +403,24 @@ def test_consolidate_never_removes_a_rule_for_its_fenced_example(tmp_path: Path)
     assert run_cli("consolidate", "--apply", cwd=root).returncode == 0
     patterns = (root / ".claude" / "memory" / "patterns.md").read_text(encoding="utf-8")
     assert patterns == FENCED_EXAMPLE
+
+
+def test_an_alternative_named_before_the_purpose_is_no_contradiction(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(
+        root,
+        ".claude/memory/patterns.md",
+        "# Patterns\n\n- Use pnpm instead of npm for installs.\n"
+        "- Prefer `ruff` over flake8 for linting.\n",
+    )
+    write(
+        root,
+        ".claude/memory/conventions.md",
+        "# Conventions\n\n- Use pnpm for installs.\n- Use `ruff` for linting.\n",
+    )
+    commit(root, "memory", T0)
+    result = run_cli("consolidate", "--json", cwd=root)
+    proposals = json.loads(result.stdout)["proposals"]
+    assert [p for p in proposals if p["kind"] == "contradiction"] == [], proposals

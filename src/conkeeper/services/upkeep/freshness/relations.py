@@ -1974,6 +1974,7 @@ def read(text: str, *, head: bool = True) -> Reading:
     text = markers.turkish_negations(text)  # "zorunlu değil": "required not"
     text = markers.french_negations(text)  # "ne redémarre pas": "not redémarre"
     text = _SET_ASIDE.sub(r"\g<head> \g<rest>, not \g<alt>", text.replace("\u2019", "'"))
+    text = _ALTERNATIVE_MID.sub(r"\g<head> \g<rest> \g<contrast> \g<alt>", text)
     text = _CONTRAST.sub(" rather than ", text)
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
     for clause in clauses:
@@ -2608,6 +2609,15 @@ _CONTRAST = re.compile(r",\s*not\s+(?!" + _NOT_AN_ALTERNATIVE + ")", re.IGNORECA
 _SET_ASIDE = re.compile(
     r"(?P<head>[^,;:.]+?),\s*not\s+(?!" + _NOT_AN_ALTERNATIVE + r")(?P<alt>[^,;:.]{1,40}?),\s*"
     r"(?P<rest>(?!\s*(?:but|and|or|so|nor)\b)[^,;:]+?)(?=[.;!]?\s*$)",
+    re.IGNORECASE,
+)
+
+
+# "Use pnpm instead of npm for installs": the alternative named mid-sentence, read as "Use pnpm
+# for installs instead of npm", so the contrast rejects npm, not the installs
+_ALTERNATIVE_MID = re.compile(
+    r"(?P<head>[^,;:.]+?)\s+(?P<contrast>instead\s+of|rather\s+than|over)\s+(?P<alt>[\w`@/+-]+)\s+"
+    r"(?P<rest>(?:for|when|during)\s[^,;:]+?)(?=[.;!]?\s*$)",
     re.IGNORECASE,
 )
 
