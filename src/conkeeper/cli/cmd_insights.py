@@ -15,6 +15,8 @@ from conkeeper.cli.output import date_flag, emit_json
 
 BAR_WIDTH = 24
 DEFAULT_DAYS = 30
+# a routed rule shown longer than this is cut with "…" ("src/log.p" read as another file)
+RULE_CHARS = 60
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -115,7 +117,8 @@ def render(data: dict) -> str:
     if data["themes"]:
         lines.append("\nmost corrected themes")
         for row in data["themes"]:
-            lines.append(f'  {row["count"]:>3}×  {row["theme"]}: "{row["quotes"][0]}"')
+            named = f"{row['theme']}: " if row["theme"] else ""  # "use it instead" names none
+            lines.append(f'  {row["count"]:>3}×  {named}"{row["quotes"][0]}"')
     if data["routed"]:
         lines.append("\nrouted corrections")
         for row in data["routed"]:
@@ -123,9 +126,9 @@ def render(data: dict) -> str:
                 "recurred": f"recurred {row['after']}×",
                 "too early": f"too early to tell ({row['later_sessions']} later session(s))",
             }.get(str(row["verdict"]), "stopped recurring")
-            lines.append(
-                f"  {row['routed_on']} → {row['routed_to']}: {verdict}  ({row['rule'][:60]})"
-            )
+            rule = str(row["rule"])
+            shown = rule if len(rule) <= RULE_CHARS else rule[: RULE_CHARS - 1].rstrip() + "…"
+            lines.append(f"  {row['routed_on']} → {row['routed_to']}: {verdict}  ({shown})")
     if data["claude_facets"]:
         lines.append("\nClaude Code facets")
         for row in data["claude_facets"]:

@@ -187,14 +187,16 @@ def correction_themes(
     """Corrections (and the friction said with them) clustered by theme; friction alone forms
     friction findings. ``prompts`` (time, text): the code a later prompt puts right is kept
     with each theme (:attr:`Finding.fixes`), so its rule says what the user settled on."""
-    from conkeeper.services.analysis.reflection.rules import rule_part  # rules reads findings
+    from conkeeper.services.analysis.reflection.rules import disagreeing, rule_part  # reads f
 
     found = []
     said = list(prompts)
     texts = [c.text for c in corrections]
-    for group in cluster(texts):
+    for group in cluster(texts, disagreeing(texts)):
         members = [corrections[i] for i in group]
         label = theme_label(rule_part(m.text) for m in members)
+        if not label:
+            continue  # "no, use it instead": no word names what it is about, nothing to learn
         kind = CORRECTION_THEME if any(m.label == "correction" for m in members) else FRICTION
         first = min(m.when_ms for m in members)
         quotes = list(dict.fromkeys(quote(m.text) for m in members))[:5]  # said alike: once
@@ -238,8 +240,10 @@ def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
     """Whether a later successful run covers the failed one: the same command line (the last
     run of that command passed, whatever test its failure named) or the same test runs written
     another way (`timeout 300 pytest -q`, `(cd api && pytest -q)`), the same failure key, a
-    run of the failing test's file, or a passing run of the whole suite by the runner that
-    failed, in the same folder (`pytest -q` after `pytest tests/test_cart.py`)."""
+    run of the failing test's file, a passing run of the whole suite by the runner that
+    failed, in the same folder (`pytest -q` after `pytest tests/test_cart.py`), or the same
+    program line run another way in the same folder (`uv run ruff check .`, `PYTHONPATH=src
+    mypy src` after `ruff check .`, `mypy src`)."""
     target = _test_file(key)
     command = _command(failed)
     tests = set(_event_runs(failed))
@@ -247,6 +251,8 @@ def _settled(failed: ToolEvent, key: str, later: list[ToolEvent]) -> bool:
         if event.failed or not outcome_known(event):
             continue
         if failure_key(event)[0] == key or (command and _command(event) == command):
+            return True
+        if command and _same_program(command, _command(event)):
             return True
         if tests and tests == set(_event_runs(event)):
             return True
@@ -389,6 +395,27 @@ def bare_command(command: str) -> str:
     while (bare := _LAUNCHER.sub("", part)) != part:
         part = _unwrap(bare)
     return part
+
+
+def _located(command: str) -> tuple[str, str]:
+    """``(folder, program line)`` of a command line: the folder its `cd` steps lead to and the
+    line :func:`bare_command` names (``("api", "ruff check .")`` for ``cd api && uv run ruff
+    check .``); a piped line is no program line (its exit code is the pipe's last command's)."""
+    line = _SHELL_C.sub(lambda m: m["inner"], _SPACES.sub(" ", command.strip()))
+    folder = ""
+    for part in (_unwrap(p) for p in re.split(r"\s*(?:&&|;)\s*", line)):
+        if cd := _CD.match(part):
+            folder = _folder(cd.group(1))
+        elif part and not _SETUP.match(part):
+            return (folder, "") if "|" in part else (folder, bare_command(part))
+    return folder, ""
+
+
+def _same_program(failed: str, later: str) -> bool:
+    """Whether two command lines run the same program line in the same folder, written
+    another way (variables, wrappers, launchers set before it)."""
+    where, what = _located(failed)
+    return bool(what) and (where, what) == _located(later)
 
 
 def _runner(event: ToolEvent) -> set[tuple[str, str]]:

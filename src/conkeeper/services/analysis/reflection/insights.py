@@ -22,7 +22,7 @@ from conkeeper.domain.observations import ToolEvent
 from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.reflection import findings as f
 from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, gather
-from conkeeper.services.analysis.reflection.rules import ORDER_VERBS, rule_part
+from conkeeper.services.analysis.reflection.rules import ORDER_VERBS, disagreeing, rule_part
 from conkeeper.services.analysis.reflection.themes import (
     cluster,
     content_words,
@@ -365,7 +365,7 @@ def _themes(corrections: list[Correction]) -> list[dict[str, object]]:
             "count": len(group),
             "quotes": list(dict.fromkeys(f.quote(texts[i]) for i in group))[:3],
         }
-        for group in cluster(texts)[:TOP]
+        for group in cluster(texts, disagreeing(texts))[:TOP]
     ]
 
 

@@ -19,7 +19,7 @@ words. When unsure, no rule: a wrong rule teaches every later session the wrong 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -460,7 +460,19 @@ def _polite_order(clause: str) -> str:
     request = _REQUEST.match(clause)
     if request and _IMPERATIVE.match(request.group("order")):
         return request.group("order")
+    forbidden = _FORBIDDEN_REQUEST.match(clause)
+    if forbidden and _IMPERATIVE.match(forbidden.group("order")):
+        return f"do not {forbidden.group('order')}"  # "you must not push to main directly"
     return clause
+
+
+# "you must not push to main", "you shouldn't edit dist/": a prohibition told to the agent
+_FORBIDDEN_REQUEST = re.compile(
+    r"^(?:(?:and|also|so|ok(?:ay)?)\s+)*you\s+(?:must\s*not|mustn'?t|should\s*not|shouldn'?t|"
+    r"can\s*not|cannot|can'?t|may\s+not|are\s+not\s+(?:allowed|supposed)\s+to|"
+    r"aren'?t\s+(?:allowed|supposed)\s+to)\s+(?:(?:ever|just|please)\s+)*(?P<order>.+?)\s*[.!]*$",
+    re.IGNORECASE,
+)
 
 
 # "it's ubuntu-22.04" / "no, it's iOS 16": the value the user means, named at once
@@ -868,14 +880,86 @@ def rule_part(text: str) -> str:
     return _best_rule([text]) or text
 
 
+# What a rule may not lean on: the conversation it was said in. "Use the same one as before",
+# "Use the one we discussed", "Use what I gave you", "Utilise-le", "それを使ってください" name
+# nothing a later session can find; such a rule is never proposed.
+_BACK_NOUN = (
+    r"one|ones|version|approach|way|thing|library|lib|package|tool|option|method|function|"
+    r"pattern|style|setup|command|fix|solution|format|name|value|setting|config|flag|file"
+)
+_BACK_TAIL = (
+    r"(?:\s+(?:instead|again|here|please|then|now|(?:as|like)\s+(?:before|last\s+time|earlier)|"
+    r"from\s+(?:before|earlier|last\s+time)|last\s+time|above|below|we\s+\w+(?:\s+about)?|"
+    r"i\s+\w+(?:\s+(?:you|about|earlier|before))*))*"
+)
+_POINTS_BACK = re.compile(
+    r"^(?:(?:always|just|only|never|do\s+not|don't)\s+)?\S+\s+(?:"
+    r"(?:it|that|this|them|those|these|what|what\s+i\s+.+)"
+    r"|(?:the\s+|my\s+|your\s+|that\s+|this\s+)?(?:(?:same|other|old|previous|earlier|original|"
+    r"former|latter|usual|right|correct|proper|last)\s+)?(?:" + _BACK_NOUN + r")"
+    r"|(?:the\s+)?(?:same|other|old|previous|former|latter|usual|original)"
+    r")" + _BACK_TAIL + r"[\s.!]*$",
+    re.IGNORECASE,
+)
+# "the version I mentioned", "the approach we discussed": a thing the conversation names
+_SAID_THING = re.compile(
+    r"\b(?:the|that|this|my)\s+(?:\w+\s+)?(?:" + _BACK_NOUN + r")\s+(?:that\s+|which\s+)?"
+    r"(?:i|we)\s+(?:mentioned|discussed|said|suggested|showed|gave|sent|pasted|linked|"
+    r"wrote|picked|chose|told)\b",
+    re.IGNORECASE,
+)
+# "the API key I gave you earlier", "the branch we made": a thing only the conversation names,
+# closing the rule (a place after it, "the logger we wrote in src/log.py", names it)
+_SAID_LAST = re.compile(
+    r"\b(?:the|that|this|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:that\s+|which\s+)?(?:i|we)\s+"
+    r"(?:gave|sent|pasted|linked|showed|shared|mentioned|discussed|suggested|made|created|"
+    r"wrote|picked|chose|set\s+up|told\s+you\s+about)(?:\s+(?:you|to\s+you|here))?"
+    r"(?:\s+(?:earlier|before|above|yesterday|today|last\s+time))?[\s.!]*$",
+    re.IGNORECASE,
+)
+# a correction for now only ("in this session", "this time", "for now", "今回は"): no standing rule
+_FOR_NOW = re.compile(
+    r"\b(?:(?:in|for|during)\s+this\s+(?:session|conversation|chat|task|run)|this\s+time|"
+    r"for\s+now|(?:just\s+)?for\s+today|today\s+only|just\s+this\s+once|diesmal|"
+    r"dieses\s+mal|vorerst|cette\s+fois|pour\s+l'instant|pour\s+le\s+moment|esta\s+vez|"
+    r"por\s+ahora|desta\s+vez|por\s+enquanto|questa\s+volta|per\s+ora)\b"
+    r"|今回|このセッション|今だけ|这次|本次|這次|이번에|이번만",
+    re.IGNORECASE,
+)
+# another language's pronoun as the object: "utilise-le", "usa-lo", "celui-là", "それを", "그걸"
+_FOREIGN_BACK = re.compile(
+    r"(?<![\w-])[a-zà-ÿ]+-(?:le|la|les|lo|los|las|l[ao]s?)(?![\w-])|(?<!\w)(?:celui|celle)-(?:là|ci)"
+    r"|(?:それ|あれ|これ)(?:を|で|に|は)|(?:그걸|그것|이걸|이것|저걸|저것)|(?:那个|这个|它)",
+    re.IGNORECASE,
+)
+
+
+def _points_back(rule: str, said: str) -> bool:
+    """Whether ``rule`` (read from ``said``) leans on the conversation for what it names: its
+    object is a pronoun or "the same one as before", or a thing the user "mentioned"; such a
+    rule is not self-contained and is never proposed."""
+    bare = _CODE_SPAN.sub("x_code", rule)
+    if "`" in rule and not _POINTS_BACK.match(rule.replace("`", "")):
+        return bool(_SAID_THING.search(said))
+    if _POINTS_BACK.match(bare) or _SAID_THING.search(said) or _SAID_LAST.search(rule):
+        return True
+    if not _FOREIGN_BACK.search(rule):
+        return False
+    rest = _END_PUNCTUATION.sub("", _FOREIGN_BACK.sub(" ", rule).strip()).rstrip("。.!")
+    latin_name = cjk.language(rule) is not None and re.search(r"[A-Za-z]{3}", rest)
+    return not (_names_a_thing(rest) or latin_name)
+
+
 def _best_rule(texts: list[str]) -> str | None:
     candidates = []
     recurring = _recurring_words(texts) if _reads("fix_after") else set()
     rejected = frozenset(_rejected(texts))
     for text in texts:
+        if _FOR_NOW.search(text):
+            continue  # "in this session, use the staging db": not a rule for later sessions
         if _reads("other_language") and cjk.language(text):
             found = cjk.cjk_rule(" ".join(text.split()))
-            if found and len(found) <= f.QUOTE_CHARS:
+            if found and len(found) <= f.QUOTE_CHARS and not _points_back(found, text):
                 candidates.append(found)  # "`logging` を使ってください": kept as written
             continue
         parts: list[str] = []
@@ -901,7 +985,7 @@ def _best_rule(texts: list[str]) -> str | None:
             continue
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
         rule = "; ".join([_capitalised(parts[0]), *parts[1:]]) + "."
-        if len(rule) <= f.QUOTE_CHARS:
+        if len(rule) <= f.QUOTE_CHARS and not _points_back(rule, text):
             candidates.append(rule)
     return _chosen(candidates, texts)
 
@@ -1061,3 +1145,49 @@ def _recurring_words(texts: list[str]) -> set[str]:
         for word in _words(text):
             seen[word] = seen.get(word, 0) + 1
     return {word for word, count in seen.items() if count >= 2}
+
+
+# a clause that forbids what it names: "don't use npm", "never commit to main", "stop using X"
+_FORBIDS = re.compile(r"^(?:do\s+not|don'?t|never|stop(?:\s+using)?|avoid|no)\b\s*", re.I)
+
+
+def _stance(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What the rule ``text`` states asks for and what it rejects, as lower-case words ("Use
+    the v1 API here, not v2": ``{v1, api, here}`` against ``{v2}``; "Don't use npm; use
+    pnpm": ``{pnpm}`` against ``{npm, use}``); both empty without a rule. A word the rule
+    both asks for and rejects ("use `npm ci`, not `npm install`") is in neither."""
+    rule = _best_rule([text])
+    if rule is None:
+        return frozenset(), frozenset()
+    wanted: set[str] = set()
+    rejected: set[str] = set()
+    for clause in re.split(r"[;,.!?]\s*|\s+(?:but|and)\s+", rule):
+        forbids = _FORBIDS.match(clause.strip())
+        named = _named_words(clause.strip()[forbids.end() :] if forbids else clause)
+        if forbids:
+            rejected |= named
+            continue
+        gone = {w for m in _REJECTED.finditer(clause) for w in _WORD.findall(m["name"].lower())}
+        rejected |= gone & named
+        wanted |= named - gone
+    both = wanted & rejected
+    return frozenset(wanted - both), frozenset(rejected - both)
+
+
+def _named_words(text: str) -> set[str]:
+    """The lower-case words of ``text`` worth comparing, common words left out."""
+    return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}
+
+
+def disagreeing(texts: list[str]) -> Callable[[int, int], bool]:
+    """``apart(i, j)`` for :func:`themes.cluster`: whether the rules two of ``texts`` state
+    disagree, one rejecting what the other asks for ("use v1, not v2" and "use v2, not v3").
+    Clustered by their shared words, such corrections made one theme whose rule the other
+    contradicted; a theme holds rules that agree."""
+    stances = [_stance(text) for text in texts]
+
+    def apart(i: int, j: int) -> bool:
+        (wants_i, rejects_i), (wants_j, rejects_j) = stances[i], stances[j]
+        return bool(rejects_i & wants_j or rejects_j & wants_i)
+
+    return apart

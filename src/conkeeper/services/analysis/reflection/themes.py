@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 _WORD = re.compile(r"[a-z][a-z0-9_]+")
 
@@ -59,11 +59,16 @@ def similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return shared == 1 and min(len(a), len(b)) <= 2
 
 
-def cluster(texts: Sequence[str]) -> list[list[int]]:
+def cluster(
+    texts: Sequence[str], apart: Callable[[int, int], bool] | None = None
+) -> list[list[int]]:
     """Indexes of ``texts`` grouped into themes (single link over :func:`similar`), largest
-    group first; every text is in exactly one group."""
+    group first; every text is in exactly one group. ``apart(i, j)`` names two texts that
+    may never share a theme (rules that disagree: "use v1, not v2" and "use v2, not v3"
+    share words, and a chain through them would make one theme of both)."""
     words = [content_words(t) for t in texts]
     parent = list(range(len(texts)))
+    members = {i: [i] for i in range(len(texts))}
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -73,12 +78,14 @@ def cluster(texts: Sequence[str]) -> list[list[int]]:
 
     for i in range(len(texts)):
         for j in range(i + 1, len(texts)):
-            if similar(words[i], words[j]):
-                parent[root(j)] = root(i)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(texts)):
-        groups.setdefault(root(i), []).append(i)
-    return sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+            a, b = root(i), root(j)
+            if a == b or not similar(words[i], words[j]):
+                continue
+            if apart and any(apart(x, y) for x in members[a] for y in members[b]):
+                continue
+            parent[b] = a
+            members[a].extend(members.pop(b))
+    return sorted((sorted(g) for g in members.values()), key=lambda g: (-len(g), g[0]))
 
 
 def theme_label(texts: Iterable[str], limit: int = 3) -> str:

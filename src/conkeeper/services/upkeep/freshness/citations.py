@@ -459,7 +459,7 @@ def classify_span(span: str) -> list[Citation]:
     if definition:
         return _defined(definition, span)
     if " " in span:
-        return _command(span)
+        return _command(span) or _code_in_span(span)
     arity = _ARITY.match(span)
     if arity:
         return _qualified(arity["named"], span)
@@ -481,7 +481,26 @@ def classify_span(span: str) -> list[Citation]:
             held_by = next((c.owner for c in parts if c.value == symbol.value), "")
             symbol = Citation(SYMBOL, symbol.value, span, owner=held_by)
         return [*(Citation(c.kind, c.value, span) for c in owner), *([symbol] if symbol else [])]
-    return [symbol] if symbol else []
+    return [symbol] if symbol else _code_in_span(span)
+
+
+# Go's method expression: `(*Cart).ApplyCoupon`, `(Cart).Total`
+_GO_METHOD = re.compile(r"^\(\*?(?P<owner>[A-Z]\w*)\)\.(?P<member>[A-Z]\w*)$")
+
+
+def _code_in_span(span: str) -> list[Citation]:
+    """The names a span of code calls when it is no single name or command: a call on a new
+    object (`Cart().apply_coupon(code="X")`, `new Cart().applyCoupon("X")`) cites the names a
+    fenced block's line would, and a Go method expression (`(*Cart).ApplyCoupon`) its member
+    with its type."""
+    method = _GO_METHOD.match(span)
+    if method:
+        return _qualified(f"{method['owner']}.{method['member']}", span)
+    return [
+        Citation(SYMBOL, m.group(1), span)
+        for m in _CODE_CALL.finditer(span)
+        if m.group(1) not in GENERIC_SYMBOLS
+    ]
 
 
 # Words that make a cited name something to stay away from, or already gone: "never call
@@ -530,9 +549,19 @@ _GONE_BEFORE = re.compile(
 )
 
 
+# the clause after a cited path that says what became of it: "; it was removed", ", which
+# is gone now", "(this file has been deleted)"
+_POINTS_BACK = re.compile(
+    r"^\W{0,3}(?:it|this(?:\s+(?:file|folder|one))?|that(?:\s+(?:file|folder|one))?|which|"
+    r"the\s+(?:file|folder))(?:'s)?(?=\s|$)",
+    re.IGNORECASE,
+)
+
+
 def named_as_gone(text: str, citation: Citation) -> bool:
     """Whether ``text`` (an entry) names the cited path as already gone or replaced, in the
-    same clause: a missing file is then the entry being true, not stale."""
+    same clause or in the next one pointing back at it ("...; it was removed"): a missing file
+    is then the entry being true, not stale."""
     where = text.find(f"`{citation.text}`")
     width = len(citation.text) + 2
     if where < 0:
@@ -540,8 +569,11 @@ def named_as_gone(text: str, citation: Citation) -> bool:
     if where < 0:
         return False
     before = _CLAUSE_END.split(text[:where])[-1]
-    after = _CLAUSE_END.split(text[where + width :])[0]
-    return bool(_GONE_BEFORE.search(before) or _GONE_AFTER.search(after))
+    after, *later = _CLAUSE_END.split(text[where + width :])
+    if _GONE_BEFORE.search(before) or _GONE_AFTER.search(after):
+        return True
+    told = _POINTS_BACK.match(later[0]) if later else None  # "...; it was removed."
+    return told is not None and _GONE_AFTER.search(later[0][told.end() :]) is not None
 
 
 def find_citations(text: str) -> tuple[Citation, ...]:

@@ -277,6 +277,8 @@ def _items(memory_dir: Path) -> tuple[list[_Item], dict[Path, str]]:
         for entry in split_entries(blank_private(text), every=True):
             if entry.lines[0].lstrip().startswith("|"):
                 continue  # a table's row: its cells differ by design, and it is no entry to cut
+            if entry.lines[0].lstrip().startswith(("```", "~~~")):
+                continue  # a fenced block on its own is an example, never the copy of a rule
             item = _Item(path, rel, entry, rank, raw)
             if len(item.reading.weights) >= MIN_CONCEPTS and len(item.lines) == len(entry.lines):
                 item.by_agent = _recorded(item, agent_lines)

@@ -1973,7 +1973,9 @@ def read(text: str, *, head: bool = True) -> Reading:
     text = _FOR_JAPANESE.sub(r" für \1 ", text)  # "欧州向けの予約": bookings for Europe
     text = markers.turkish_negations(text)  # "zorunlu değil": "required not"
     text = markers.french_negations(text)  # "ne redémarre pas": "not redémarre"
-    text = _CONTRAST.sub(" rather than ", text.replace("\u2019", "'"))
+    text = _SET_ASIDE.sub(r"\g<head> \g<rest>, not \g<alt>", text.replace("\u2019", "'"))
+    text = _ALTERNATIVE_MID.sub(r"\g<head> \g<rest> \g<contrast> \g<alt>", text)
+    text = _CONTRAST.sub(" rather than ", text)
     clauses = [c for c in _clauses(_number_words(text)) if c.strip()]
     for clause in clauses:
         raw.extend(_quantity_tokens(clause))
@@ -2096,7 +2098,7 @@ def read(text: str, *, head: bool = True) -> Reading:
                 reading.polar.add(concept or lower)
             else:
                 negate_next = NEGATION_REACH
-        elif lower == "not" and following == "only":
+        elif lower == "not" and following in ("only", "just", "merely"):
             index += 1  # "not only X but every Y" widens a rule: no negation, no restriction
             universal = UNIVERSAL_REACH
         elif lower in UNIVERSAL and not in_span and not following.startswith(_VALUE):
@@ -2595,9 +2597,27 @@ _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS_RE) + r")\b", re.IGNORE
 
 # "TypeScript, not JS": the "not" after a comma rejects what follows it, not the clause before
 # it (read as "rather than"); "..., not allowed" and "..., not only" still negate the clause.
-_CONTRAST = re.compile(
-    r",\s*not\s+(?!(?:to|be|ok|okay|allowed|needed|required|necessary|recommended|supported|"
-    r"only|just|even|all|every|any|always|ever|yet|anymore|used|enabled)\b)",
+_NOT_AN_ALTERNATIVE = (
+    r"(?:to|be|ok|okay|allowed|needed|required|necessary|recommended|supported|only|just|even|"
+    r"all|every|any|always|ever|yet|anymore|used|enabled)\b"
+)
+_CONTRAST = re.compile(r",\s*not\s+(?!" + _NOT_AN_ALTERNATIVE + ")", re.IGNORECASE)
+
+
+# "Use pnpm, not npm, for installs": the alternative set aside between commas; read as "Use pnpm
+# for installs, not npm", so the "not" rejects npm, not the installs the sentence goes on about
+_SET_ASIDE = re.compile(
+    r"(?P<head>[^,;:.]+?),\s*not\s+(?!" + _NOT_AN_ALTERNATIVE + r")(?P<alt>[^,;:.]{1,40}?),\s*"
+    r"(?P<rest>(?!\s*(?:but|and|or|so|nor)\b)[^,;:]+?)(?=[.;!]?\s*$)",
+    re.IGNORECASE,
+)
+
+
+# "Use pnpm instead of npm for installs": the alternative named mid-sentence, read as "Use pnpm
+# for installs instead of npm", so the contrast rejects npm, not the installs
+_ALTERNATIVE_MID = re.compile(
+    r"(?P<head>[^,;:.]+?)\s+(?P<contrast>instead\s+of|rather\s+than|over)\s+(?P<alt>[\w`@/+-]+)\s+"
+    r"(?P<rest>(?:for|when|during)\s[^,;:]+?)(?=[.;!]?\s*$)",
     re.IGNORECASE,
 )
 

@@ -355,6 +355,14 @@ _BULLET = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)+")
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]*)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+# "Not negotiable: ...", "No exceptions: ...", "Don't forget: ...": emphasis before the rule,
+# whose "not" negates nothing the rule says
+_EMPHATIC_LEAD = re.compile(
+    r"^(?:(?:it'?s\s+)?not\s+negotiable|non-negotiable|no\s+exceptions?|no\s+excuses|"
+    r"(?:don'?t|do\s+not|never)\s+forget|make\s+no\s+mistake|no\s+matter\s+what)"
+    r"\s*(?:[:!\u2014-]|,)\s*",
+    re.IGNORECASE,
+)
 _REPLACED = re.compile(r"~~(?=\S).+?(?<=\S)~~\s*(?:\u2192|->|=>)")  # "~~old~~ → new"
 _DATE = re.compile(r"\(?\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2})?z?)?\b\)?", re.IGNORECASE)
 # ... except a date given as the value of a thing ("The cutover date is 2026-03-01"): one word
@@ -567,6 +575,7 @@ def normalise(text: str) -> tuple[str, bool]:
     superseding note)."""
     struck = _REPLACED.search(text) is not None
     text = _BULLET.sub("", text)
+    text = _EMPHATIC_LEAD.sub("", text)
     text = _STRUCK.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
