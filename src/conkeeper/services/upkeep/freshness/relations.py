@@ -1178,6 +1178,7 @@ PHRASES = (
     (re.compile(r"\bforeign[ -]keys?\b", re.IGNORECASE), "foreign-key"),
     (re.compile(r"\bprimary[ -]keys?\b", re.IGNORECASE), "primary-key"),
     (re.compile(r"\bread[ -]only\b", re.IGNORECASE), "read-only"),
+    (re.compile(r"\bR/?O\b(?![-/])"), "read-only"),  # "the mirror is RO" (capitals only)
     (re.compile(r"\bclass(?:-based)? components?\b", re.IGNORECASE), "class-component"),
     (re.compile(r"\bfunction(?:al)? components?\b", re.IGNORECASE), "function-component"),
     (re.compile(r"\braw sql\b", re.IGNORECASE), "raw-sql"),
@@ -2222,7 +2223,9 @@ def read(text: str, *, head: bool = True) -> Reading:
                     reading.opening += (key,)
                 if universal and key:
                     reading.universal.add(key)
-                    universal -= 1
+                    # the parts of a compound are the word already counted ("Varje P1-larm":
+                    # the class noun is "larm"), so they spend none of the universal's reach
+                    universal -= 0 if in_parts else 1
                 owners.append(span_start if in_span or token.startswith("`") else len(concepts))
                 concepts.append(concept)
                 continue
@@ -2435,8 +2438,11 @@ def _note_opening(
     plural common noun or a quantified one: "Timestamps are `timestamptz` in UTC", "All
     services run Java 21"). A case of a rule and the rule itself both hold (see
     :func:`_case_of_rule`)."""
+    head = token.strip("-").rsplit("-", 1)[-1]
     if token.startswith("`") or _IDENTIFIER.search(token):
         reading.instance = key
+    elif universal and head != token.strip("-") and head.isalpha() and head.islower():
+        reading.general = True  # "Varje P1-larm": a quantified compound ending in a class noun
     elif not _names_something(token, key, position) and (
         universal or (token.lower().endswith("s") and not token.lower().endswith("ss"))
     ):
@@ -2717,6 +2723,8 @@ _GLOSSARY = {
     "response": "respuesta réponse antwort resposta risposta odpowiedź",
     "image": "imagen imágenes bild imagem immagine obraz",
     "web": "웹 webowa webowy webowe webowej",
+    # Swedish and Finnish write the definite form as an ending ("larmet": the alert)
+    "alert": "larm larmet larmen hälytys hälytykset",
 }
 WORDS_ABROAD = {
     form: english
@@ -3475,6 +3483,7 @@ def _told_apart(source_a: str, source_b: str) -> Relation | bool | None:
         opposites.other_grades(source_a, source_b),
         opposites.other_products(source_a, source_b),
         opposites.extended_value(source_a, source_b),
+        opposites.other_names(source_a, source_b),
     ):
         if apart is not None:
             return Relation(CONTRADICTION, 1.0, f"{apart[0]} against {apart[1]}")
