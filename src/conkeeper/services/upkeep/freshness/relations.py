@@ -3639,6 +3639,7 @@ def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         or bool(a.restricted & b.universal or b.restricted & a.universal)
         or _other_types(a, b)
         or _parallel_members(a, b, opening=False)
+        or _own_scopes(a, b)
         or values is not None
         or apart is not None
     ):
@@ -3648,6 +3649,29 @@ def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     if same is None and limits.head_match:
         same = _same_as_head(a, b, limits)
     return same
+
+
+def _values_lost(short: Reading, whole: Reading) -> bool:
+    """Whether a value with a unit the shorter entry states ("timeout is 15 s") is one the
+    longer never states: its first clause may say the rest, but a merge keeping the longer
+    would delete the value ("The image-resizing Lambda timeout is 15 s." against "The
+    image-resizing Lambda (`img-resize-prod`) runs with 1024 MB of memory because ...": two
+    facts of one thing, merged in train_pairs9's all-pairs check). A bare count is left out:
+    "once" reads as 1 and says no value of its own."""
+    return not all(_share({v}, whole.numbers) for v in short.numbers if _UNIT_END.search(v))
+
+
+_UNIT_END = re.compile(r"[A-Za-z%]$")  # a value read with its unit ("15s", "2.1e+09B", "5%")
+
+
+def _own_scopes(a: Reading, b: Reading) -> bool:
+    """Each entry narrows its rule by a scope ("for section fronts", "for the homepage") whose
+    words the other never says: one setting for two scopes, two facts even with one value
+    ("Fastly TTL for section fronts is 60 seconds" against "... for the homepage is 60
+    seconds" was merged in train_pairs9's all-pairs check)."""
+    return bool(
+        a.scoped and b.scoped and not a.scoped & _said_words(b) and not b.scoped & _said_words(a)
+    )
 
 
 def _stated_apart(a: Reading, b: Reading) -> tuple[str, str, bool] | None:
@@ -3769,6 +3793,8 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
             continue
         if _adds_own_rule(short, whole):
             continue  # "... versioned with git tags" against "pin versions; no `ref=main`"
+        if _values_lost(short, whole):
+            continue  # the longer's first clause says the rest, never this value
         if short.excepts or long.excepts:  # "cargo-deny also checks advisories" adds a rule
             continue
         if not _said_by_head(short, long, limits):  # a label such as "PCI DSS req. 8" says little
