@@ -1223,11 +1223,21 @@ _WILDCARD = re.compile(r"\.[x*](?=[%+]?$)")
 # unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
 # A rate of requests ("1000 requests per minute", "600 req/min", "20 req/s", "50 rps"): one
 # unit, requests per second, whatever the period it is said per.
+# ... and in the other languages of the sets ("600 peticions per minut", "100 Anfragen pro
+# Sekunde", "50 żądań na minutę", "600 peticiones por minuto", "200 requêtes par seconde").
 _RATE = (
-    r"(?:req(?:uest)?s?|calls?|queries)\s?(?:/|per\s)\s?(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
+    r"(?:req(?:uest)?s?|calls?|queries|peticions|peticiones|solicitudes|requêtes|requisições"
+    r"|richieste|anfragen|aufrufe|żądań|zapytań|pyyntöä)"
+    r"\s?(?:/|(?:per|por|par|pro|na|al)\s)\s?"
+    r"(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|minut[aeouyę]?|minuti|minuten?"
+    r"|segundos?|secondes?|secondo|sekund[aeyę]?|sekunden|horas?|heures?|stunden?|ora"
+    r"|godzin[aeyę]?)"
     r"|rps|qps"
 )
-_RATE_PERIOD = re.compile(r"(?:/|per\s)\s?(\w+)$", re.IGNORECASE)
+_RATE_PERIOD = re.compile(r"(?:/|(?:per|por|par|pro|na|al)\s)\s?(\w+)$", re.IGNORECASE)
+# The period of a rate by its first letters, in every language above ("minut", "Sekunde").
+_PERIOD_OPENINGS = (("mi", "min"), ("se", "s"), ("ho", "h"), ("he", "h"), ("st", "h"))
+_PERIOD_OPENINGS += (("or", "h"), ("go", "h"))
 
 
 def _rate(unit: str) -> tuple[str, float] | None:
@@ -1237,7 +1247,9 @@ def _rate(unit: str) -> tuple[str, float] | None:
     period = _RATE_PERIOD.search(unit)
     if period is None:
         return None
-    word = period.group(1).rstrip("s") or "s"
+    word = period.group(1).lower().rstrip("s") or "s"
+    if word not in UNITS:
+        word = next((base for opening, base in _PERIOD_OPENINGS if word.startswith(opening)), "s")
     seconds = UNITS.get(word, ("s", 1.0))[1]
     return "req/s", 1.0 / seconds
 
@@ -2276,21 +2288,27 @@ def _read_initials(reading: Reading, clauses: list[str]) -> None:
             _spell(reading, words[start : start + INITIALS_SPAN])
 
 
+ARTICLES = _words("the a an")  # left out of an initialism, connectors kept: "HIL", "hardware
+# in the loop"
+
+
 def _spell(reading: Reading, words: list[str]) -> None:
     """The initials of each run of ``words`` from its first, with and without connectors
-    ("infrastructure as code" is "iac" and "ic")."""
-    full = short = ""
+    ("infrastructure as code" is "iac" and "ic"), and without articles only ("hardware in the
+    loop" is "hil")."""
+    full = short = plain = ""
     concepts: set[str] = set()
     for count, word in enumerate(words, start=1):
         lower = word.lower()
         full += lower[0]
+        plain += "" if lower in ARTICLES else lower[0]
         if lower not in CONNECTORS:
             short += lower[0]
             concept = _concept(word)[0]
             if concept is not None:
                 concepts.add(concept)
         if count >= 2 and lower not in CONNECTORS and len(concepts) >= 2:
-            for letters in {full, short}:
+            for letters in {full, short, plain}:
                 reading.initials.setdefault(letters, frozenset(concepts))
 
 
