@@ -1236,8 +1236,15 @@ _RATE = (
 )
 _RATE_PERIOD = re.compile(r"(?:/|(?:per|por|par|pro|na|al)\s)\s?(\w+)$", re.IGNORECASE)
 # The period of a rate by its first letters, in every language above ("minut", "Sekunde").
-_PERIOD_OPENINGS = (("mi", "min"), ("se", "s"), ("ho", "h"), ("he", "h"), ("st", "h"))
-_PERIOD_OPENINGS += (("or", "h"), ("go", "h"))
+_PERIOD_OPENINGS: tuple[tuple[str, str], ...] = (
+    ("mi", "min"),
+    ("se", "s"),
+    ("ho", "h"),
+    ("he", "h"),
+    ("st", "h"),
+    ("or", "h"),
+    ("go", "h"),
+)
 
 
 def _rate(unit: str) -> tuple[str, float] | None:
