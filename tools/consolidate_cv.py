@@ -214,6 +214,13 @@ guard (a merge never drops the only negation; ``anchor_complement`` and ``kept_f
 -> .702. All pairs: wrong merges 4 -> 0, right merges 823 -> 816. Broader containment guards
 measured and left out (``bench/consolidate_quality.py``, round 22).
 
+Round 24 (ck/kdet23, twenty-six authors: blind pairs 16 and 17 and training pairs 9 joined as
+authors 24-26): train_pairs9's wrong merge (two tools in Finnish case endings) and three merges
+its all-pairs check showed closed by class. Held out against main 8cec46f: every fold's choice
+identical; wrong merges 1 -> 0 (author 26), duplicate recall mean .5646 -> .5665 (worst .350).
+All pairs: wrong merges 1 -> 0, right merges 903 -> 906, no label judges 522 -> 519,
+contradictions 7,063 -> 7,071. Per-author figures in ``bench/consolidate_quality.py``.
+
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--misses] [--margin STEP]`` (``--misses``: the duplicate error analysis under the shipped
 limits, no selection; ``--current``: the shipped limits on each author, no selection; with
