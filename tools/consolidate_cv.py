@@ -10,7 +10,7 @@ duplicate and contradiction precision and recall and wrong merges (a pair not la
 proposed as a duplicate: ``--apply`` would delete a rule). ``--choose`` prints the thresholds
 chosen on every author together (the ones to ship in ``relations.LIMITS``).
 
-Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 16 never is):
+Authors (only these files are read; a ``blind_pairs<N>.jsonl`` with N >= 18 never is):
 author 1 ``tuning_pairs.jsonl``, author 2 ``blind_pairs.jsonl``, author 3 ``train_pairs2.jsonl``,
 author 4 ``blind_pairs2.jsonl`` (measured once blind, ``FIRST_BLIND_PAIRS2.md``, seen since),
 author 5 ``train_pairs3.jsonl`` (measured once before its text was read, ``FIRST_TRAIN3.md``),
@@ -36,7 +36,10 @@ rules were written with it), author 14 ``blind_pairs9.jsonl`` (measured once bli
 ``FIRST_BLIND_PAIRS14.md`` and ``FIRST_BLIND_PAIRS15.md``, read for round 19's mends), author 21
 ``train_pairs6.jsonl`` (measured once before its text was read, ``FIRST_TRAIN6.md``), authors
 22 and 23 ``train_pairs7.jsonl`` and ``train_pairs8.jsonl`` (the same, ``FIRST_TRAIN7.md`` and
-``FIRST_TRAIN8.md``).
+``FIRST_TRAIN8.md``), authors 24 and 25 ``blind_pairs16.jsonl`` and ``blind_pairs17.jsonl``
+(each measured once blind, ``FIRST_BLIND_PAIRS16.md`` and ``FIRST_BLIND_PAIRS17.md``, mended
+by class in round 23, seen since), author 26 ``train_pairs9.jsonl`` (measured once before its
+text was read, ``FIRST_TRAIN9.md``).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -211,6 +214,13 @@ guard (a merge never drops the only negation; ``anchor_complement`` and ``kept_f
 -> .702. All pairs: wrong merges 4 -> 0, right merges 823 -> 816. Broader containment guards
 measured and left out (``bench/consolidate_quality.py``, round 22).
 
+Round 24 (ck/kdet23, twenty-six authors: blind pairs 16 and 17 and training pairs 9 joined as
+authors 24-26): train_pairs9's wrong merge (two tools in Finnish case endings) and three merges
+its all-pairs check showed closed by class. Held out against main 8cec46f: every fold's choice
+identical; wrong merges 1 -> 0 (author 26), duplicate recall mean .5646 -> .5665 (worst .350).
+All pairs: wrong merges 1 -> 0, right merges 903 -> 906, no label judges 522 -> 519,
+contradictions 7,063 -> 7,071. Per-author figures in ``bench/consolidate_quality.py``.
+
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--misses] [--margin STEP]`` (``--misses``: the duplicate error analysis under the shipped
 limits, no selection; ``--current``: the shipped limits on each author, no selection; with
@@ -259,6 +269,9 @@ AUTHORS = {
     "author21": DATA / "train_pairs6.jsonl",  # measured once before reading (FIRST_TRAIN6.md)
     "author22": DATA / "train_pairs7.jsonl",  # measured once before reading (FIRST_TRAIN7.md)
     "author23": DATA / "train_pairs8.jsonl",  # measured once before reading (FIRST_TRAIN8.md)
+    "author24": DATA / "blind_pairs16.jsonl",  # measured once blind (FIRST_BLIND_PAIRS16.md)
+    "author25": DATA / "blind_pairs17.jsonl",  # measured once blind (FIRST_BLIND_PAIRS17.md)
+    "author26": DATA / "train_pairs9.jsonl",  # measured once before reading (FIRST_TRAIN9.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0

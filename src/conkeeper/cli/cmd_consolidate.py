@@ -113,11 +113,11 @@ def _describe(proposal: Proposal) -> str:
     lines = [f"[{proposal.kind}] {proposal.reason}"]
     for side in proposal.sides:
         role = ""
-        if proposal.kind == "duplicate":
+        if proposal.kind == "duplicate" and proposal.keep:
             role = "keep   " if side.where == proposal.keep else "remove "
         lines.append(f"    {role}{side.where}  (written {side.written or 'unknown'})")
         lines.append(f"        {side.text}")
-    if proposal.kind == "contradiction":
+    if proposal.kind == "contradiction" or not proposal.keep:
         options = " or ".join(f"--keep {side.where}" for side in proposal.sides)
         lines.append(f"    resolve with: conkeeper consolidate {options}")
     return "\n".join(lines) + "\n"

@@ -399,6 +399,19 @@ def _keeper(first: _Item, second: _Item, relation: Relation) -> tuple[_Item, _It
     return (first, second) if first.rank[1] >= second.rank[1] else (second, first)
 
 
+def _detail_outranked(keep: _Item, drop: _Item, relation: Relation) -> bool:
+    """Whether the merge would keep the copy in the more authoritative file and remove the
+    one that says more (an ADR's "Use Postgres" against the ``patterns.md`` entry with the
+    version and the reason): rank chooses the copy kept, so the detail would go. Neither
+    removal is safe to make unasked (an ADR is a decision record, the detail is the person's
+    own), so the pair is proposed and the person chooses with ``--keep``."""
+    return (
+        keep.rank[0] != drop.rank[0]
+        and relation.reason == MORE_DETAIL
+        and _detail(drop.reading) > _detail(keep.reading)
+    )
+
+
 # "Except in `legacy/`, ...", "Unless ...": an entry that qualifies the one right above it
 _EXCEPTION = re.compile(
     rb"^\s*[-*+]\s+(?:\*\*)?(?:except|unless|but|however|exception|apart from|other than|"
@@ -465,6 +478,16 @@ def find(memory_dir: Path, limits: Limits = LIMITS) -> tuple[Plan, dict[Path, st
                 if _qualified(keep):
                     continue  # each copy carries an exception of its own
                 keep, drop = drop, keep  # the exception below it names this copy
+            if _detail_outranked(keep, drop, relation):
+                proposal.reason = (
+                    f"{relation.reason}; the copy with more detail, {drop.rel}:"
+                    f"{drop.entry.start}, is in a less authoritative file than "
+                    f"{keep.rel}:{keep.entry.start}: no automatic merge, choose with --keep"
+                )
+                result.proposals.append(proposal)
+                result.choices.append((sides[0], _removal(second, first)))
+                result.choices.append((sides[1], _removal(first, second)))
+                continue
             keep_side = sides[0] if keep is first else sides[1]
             proposal.keep = keep_side.where
             proposal.remove = f"{drop.rel}:{drop.entry.start}"

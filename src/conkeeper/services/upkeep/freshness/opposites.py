@@ -210,6 +210,59 @@ def extended_value(text_a: str, text_b: str) -> tuple[str, str] | None:
     return None
 
 
+_SLOT_WORD = re.compile(r"[^\W_][\w'\u2019/.-]*[^\W_]|[^\W_]")
+SLOT_WORDS = 4  # words the differing part of each entry may hold ("Unleashin varianteilla")
+NAME_STEM = 4  # letters a name shares with a word of the other entry in another case ending
+
+
+def _capitals(word: str) -> str:
+    return "".join(ch for ch in word if ch.isupper())
+
+
+def _name_in(name: str, words: list[str]) -> bool:
+    """Whether ``name`` is among ``words`` in some form: the same opening letters (a case
+    ending: "Unleashin" is Unleash), a short form ("GH" for GitHub), the same capitals ("ASan"
+    for AddressSanitizer) or the initials of the words ("RN" for React Native)."""
+    stem = name[: max(NAME_STEM, len(name) - 3)].lower()
+    capitals = _capitals(name)
+    initials = "".join(word[0] for word in words if word[0].isupper())
+    return (len(capitals) >= 2 and (capitals == name and capitals in initials)) or any(
+        word.lower().startswith(stem)
+        or stem.startswith(word.lower())
+        or _short_for(name, word)
+        or (len(capitals) >= 2 and capitals == _capitals(word))
+        for word in words
+        if len(word) >= min(NAME_STEM, len(name))
+    )
+
+
+def other_names(text_a: str, text_b: str) -> tuple[str, str] | None:
+    """Two entries worded alike but for one part, each part naming a proper name (a capital
+    within the sentence) the other entry never uses in any form: "Sovelluksen A/B-testit
+    tehdään Optimizelyllä." against "... tehdään Unleashin varianteilla." (two tools in
+    Finnish case endings, which no lexicon of names reads). Two things said of one subject,
+    never one entry said twice; None when the entries differ elsewhere too, or when a part
+    holds a number (a value with its unit, capitalised in German: "28 Tage", "4 Wochen")."""
+    words_a, words_b = _SLOT_WORD.findall(text_a), _SLOT_WORD.findall(text_b)
+    lower_a, lower_b = [w.lower() for w in words_a], [w.lower() for w in words_b]
+    start = 0
+    while start < min(len(lower_a), len(lower_b)) and lower_a[start] == lower_b[start]:
+        start += 1
+    end = 0
+    while end < min(len(lower_a), len(lower_b)) - start and lower_a[-1 - end] == lower_b[-1 - end]:
+        end += 1
+    part_a, part_b = words_a[start : len(words_a) - end], words_b[start : len(words_b) - end]
+    if not start or not (0 < len(part_a) <= SLOT_WORDS and 0 < len(part_b) <= SLOT_WORDS):
+        return None
+    if any(ch.isdigit() for word in (*part_a, *part_b) for ch in word):
+        return None  # a value and its unit ("28 Tage", "4 Wochen"): the values' own reading
+    names_a = [w for w in part_a if w[0].isupper() and not _name_in(w, words_b)]
+    names_b = [w for w in part_b if w[0].isupper() and not _name_in(w, words_a)]
+    if names_a and names_b:
+        return " ".join(part_a), " ".join(part_b)
+    return None
+
+
 # Welsh negates with the verb's own form ("Dydyn ni ddim", "Dyw e ddim", "Nid yw") and "byth".
 _WELSH_NEGATION = re.compile(
     r"\b(?:dydyn|dydw|dydy|dyw|dydych|dydyw|dydi|nid|ddim|byth|doedd|fydd dim)\b", re.IGNORECASE

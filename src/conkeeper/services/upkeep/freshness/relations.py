@@ -1178,6 +1178,7 @@ PHRASES = (
     (re.compile(r"\bforeign[ -]keys?\b", re.IGNORECASE), "foreign-key"),
     (re.compile(r"\bprimary[ -]keys?\b", re.IGNORECASE), "primary-key"),
     (re.compile(r"\bread[ -]only\b", re.IGNORECASE), "read-only"),
+    (re.compile(r"\bR/?O\b(?![-/])"), "read-only"),  # "the mirror is RO" (capitals only)
     (re.compile(r"\bclass(?:-based)? components?\b", re.IGNORECASE), "class-component"),
     (re.compile(r"\bfunction(?:al)? components?\b", re.IGNORECASE), "function-component"),
     (re.compile(r"\braw sql\b", re.IGNORECASE), "raw-sql"),
@@ -1222,11 +1223,28 @@ _WILDCARD = re.compile(r"\.[x*](?=[%+]?$)")
 # unit's base ("900s"), so "15 min" meets "15 minutes" and "24 hours" differs from "15 min".
 # A rate of requests ("1000 requests per minute", "600 req/min", "20 req/s", "50 rps"): one
 # unit, requests per second, whatever the period it is said per.
+# ... and in the other languages of the sets ("600 peticions per minut", "100 Anfragen pro
+# Sekunde", "50 żądań na minutę", "600 peticiones por minuto", "200 requêtes par seconde").
 _RATE = (
-    r"(?:req(?:uest)?s?|calls?|queries)\s?(?:/|per\s)\s?(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
+    r"(?:req(?:uest)?s?|calls?|queries|peticions|peticiones|solicitudes|requêtes|requisições"
+    r"|richieste|anfragen|aufrufe|żądań|zapytań|pyyntöä)"
+    r"\s?(?:/|(?:per|por|par|pro|na|al)\s)\s?"
+    r"(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|minut[aeouyę]?|minuti|minuten?"
+    r"|segundos?|secondes?|secondo|sekund[aeyę]?|sekunden|horas?|heures?|stunden?|ora"
+    r"|godzin[aeyę]?)"
     r"|rps|qps"
 )
-_RATE_PERIOD = re.compile(r"(?:/|per\s)\s?(\w+)$", re.IGNORECASE)
+_RATE_PERIOD = re.compile(r"(?:/|(?:per|por|par|pro|na|al)\s)\s?(\w+)$", re.IGNORECASE)
+# The period of a rate by its first letters, in every language above ("minut", "Sekunde").
+_PERIOD_OPENINGS: tuple[tuple[str, str], ...] = (
+    ("mi", "min"),
+    ("se", "s"),
+    ("ho", "h"),
+    ("he", "h"),
+    ("st", "h"),
+    ("or", "h"),
+    ("go", "h"),
+)
 
 
 def _rate(unit: str) -> tuple[str, float] | None:
@@ -1236,7 +1254,9 @@ def _rate(unit: str) -> tuple[str, float] | None:
     period = _RATE_PERIOD.search(unit)
     if period is None:
         return None
-    word = period.group(1).rstrip("s") or "s"
+    word = period.group(1).lower().rstrip("s") or "s"
+    if word not in UNITS:
+        word = next((base for opening, base in _PERIOD_OPENINGS if word.startswith(opening)), "s")
     seconds = UNITS.get(word, ("s", 1.0))[1]
     return "req/s", 1.0 / seconds
 
@@ -2224,7 +2244,9 @@ def read(text: str, *, head: bool = True) -> Reading:
                     reading.opening += (key,)
                 if universal and key:
                     reading.universal.add(key)
-                    universal -= 1
+                    # the parts of a compound are the word already counted ("Varje P1-larm":
+                    # the class noun is "larm"), so they spend none of the universal's reach
+                    universal -= 0 if in_parts else 1
                 owners.append(span_start if in_span or token.startswith("`") else len(concepts))
                 concepts.append(concept)
                 continue
@@ -2275,21 +2297,27 @@ def _read_initials(reading: Reading, clauses: list[str]) -> None:
             _spell(reading, words[start : start + INITIALS_SPAN])
 
 
+ARTICLES = _words("the a an")  # left out of an initialism, connectors kept: "HIL", "hardware
+# in the loop"
+
+
 def _spell(reading: Reading, words: list[str]) -> None:
     """The initials of each run of ``words`` from its first, with and without connectors
-    ("infrastructure as code" is "iac" and "ic")."""
-    full = short = ""
+    ("infrastructure as code" is "iac" and "ic"), and without articles only ("hardware in the
+    loop" is "hil")."""
+    full = short = plain = ""
     concepts: set[str] = set()
     for count, word in enumerate(words, start=1):
         lower = word.lower()
         full += lower[0]
+        plain += "" if lower in ARTICLES else lower[0]
         if lower not in CONNECTORS:
             short += lower[0]
             concept = _concept(word)[0]
             if concept is not None:
                 concepts.add(concept)
         if count >= 2 and lower not in CONNECTORS and len(concepts) >= 2:
-            for letters in {full, short}:
+            for letters in {full, short, plain}:
                 reading.initials.setdefault(letters, frozenset(concepts))
 
 
@@ -2437,8 +2465,11 @@ def _note_opening(
     plural common noun or a quantified one: "Timestamps are `timestamptz` in UTC", "All
     services run Java 21"). A case of a rule and the rule itself both hold (see
     :func:`_case_of_rule`)."""
+    head = token.strip("-").rsplit("-", 1)[-1]
     if token.startswith("`") or _IDENTIFIER.search(token):
         reading.instance = key
+    elif universal and head != token.strip("-") and head.isalpha() and head.islower():
+        reading.general = True  # "Varje P1-larm": a quantified compound ending in a class noun
     elif not _names_something(token, key, position) and (
         universal or (token.lower().endswith("s") and not token.lower().endswith("ss"))
     ):
@@ -2737,6 +2768,8 @@ _GLOSSARY = {
     "response": "respuesta réponse antwort resposta risposta odpowiedź",
     "image": "imagen imágenes bild imagem immagine obraz",
     "web": "웹 webowa webowy webowe webowej",
+    # Swedish and Finnish write the definite form as an ending ("larmet": the alert)
+    "alert": "larm larmet larmen hälytys hälytykset",
 }
 WORDS_ABROAD = {
     form: english
@@ -3495,6 +3528,7 @@ def _told_apart(source_a: str, source_b: str) -> Relation | bool | None:
         opposites.other_grades(source_a, source_b),
         opposites.other_products(source_a, source_b),
         opposites.extended_value(source_a, source_b),
+        opposites.other_names(source_a, source_b),
     ):
         if apart is not None:
             return Relation(CONTRADICTION, 1.0, f"{apart[0]} against {apart[1]}")
@@ -3650,6 +3684,7 @@ def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         or bool(a.restricted & b.universal or b.restricted & a.universal)
         or _other_types(a, b)
         or _parallel_members(a, b, opening=False)
+        or _own_scopes(a, b)
         or values is not None
         or apart is not None
     ):
@@ -3659,6 +3694,29 @@ def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     if same is None and limits.head_match:
         same = _same_as_head(a, b, limits)
     return same
+
+
+def _values_lost(short: Reading, whole: Reading) -> bool:
+    """Whether a value with a unit the shorter entry states ("timeout is 15 s") is one the
+    longer never states: its first clause may say the rest, but a merge keeping the longer
+    would delete the value ("The image-resizing Lambda timeout is 15 s." against "The
+    image-resizing Lambda (`img-resize-prod`) runs with 1024 MB of memory because ...": two
+    facts of one thing, merged in train_pairs9's all-pairs check). A bare count is left out:
+    "once" reads as 1 and says no value of its own."""
+    return not all(_share({v}, whole.numbers) for v in short.numbers if _UNIT_END.search(v))
+
+
+_UNIT_END = re.compile(r"[A-Za-z%]$")  # a value read with its unit ("15s", "2.1e+09B", "5%")
+
+
+def _own_scopes(a: Reading, b: Reading) -> bool:
+    """Each entry narrows its rule by a scope ("for section fronts", "for the homepage") whose
+    words the other never says: one setting for two scopes, two facts even with one value
+    ("Fastly TTL for section fronts is 60 seconds" against "... for the homepage is 60
+    seconds" was merged in train_pairs9's all-pairs check)."""
+    return bool(
+        a.scoped and b.scoped and not a.scoped & _said_words(b) and not b.scoped & _said_words(a)
+    )
 
 
 def _stated_apart(a: Reading, b: Reading) -> tuple[str, str, bool] | None:
@@ -3780,6 +3838,8 @@ def _same_as_head(a: Reading, b: Reading, limits: Limits) -> Relation | None:
             continue
         if _adds_own_rule(short, whole):
             continue  # "... versioned with git tags" against "pin versions; no `ref=main`"
+        if _values_lost(short, whole):
+            continue  # the longer's first clause says the rest, never this value
         if short.excepts or long.excepts:  # "cargo-deny also checks advisories" adds a rule
             continue
         if not _said_by_head(short, long, limits):  # a label such as "PCI DSS req. 8" says little

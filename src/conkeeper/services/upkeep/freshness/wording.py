@@ -536,6 +536,18 @@ _CLOCK = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b(?!:\d)", re.IGNORECASE
 )
 
+# ... and with a dot or an "h" where a clock word says it is one ("klo 03.00", "kl. 3.00",
+# "alle 03.00", "um 3.00 Uhr", "godz. 3.00", "à 03h00"): never a version or a decimal.
+_DOTTED_CLOCK = re.compile(
+    r"\b(?:klo|kl\.|ore|alle|um|godz\.|à|a las|às)\s+(\d{1,2})[.h](\d{2})\b", re.IGNORECASE
+)
+
+
+def _dotted_clock(match: re.Match[str]) -> str:
+    """A time of day written with a dot or an "h" as ``tHHMM``."""
+    hour, minute = int(match.group(1)), int(match.group(2))
+    return f"t{hour:02d}{minute:02d}" if hour < 24 and minute < 60 else match.group()
+
 
 # A daily cron schedule (```0 4 * * *```): minute and hour, the time of day it runs.
 _CRON = re.compile(r"`?\b(\d{1,2})\s+(\d{1,2})\s+\*\s+\*\s+[\d*,-]+`?")
@@ -584,6 +596,7 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _CRON.sub(_cron, text)
     text = _QUARTER.sub(_minutes, text)
     text = _CLOCK.sub(_clock, text)
+    text = _DOTTED_CLOCK.sub(_dotted_clock, text)
     text = _SIGNATURE.sub("", text.rstrip())
     text = _ARROW.sub(" ", text)
     for pattern, replacement in _WORDED:
