@@ -92,7 +92,14 @@ compatible, unrelated), one per author:
 * ``tests/data/consolidate/train_pairs9.jsonl`` — author 26 (240 pairs: a news organisation's
   digital team, bullets in Italian, Polish, Arabic, Catalan and Finnish), measured once before
   its text was read (``FIRST_TRAIN9.md``: round 23 duplicate .966 / .467, contradiction .809 /
-  .633, 1 wrong deletion), training data since (round 24). Not in ``SETS`` (the lead lists it).
+  .633, 1 wrong deletion), training data since (round 24); in ``SETS`` as ``train9``.
+* ``tests/data/consolidate/blind_pairs18.jsonl`` and ``blind_pairs19.jsonl`` — two blind writers
+  (a travel-booking platform; an energy utility), committed 2026-11-28 at 00:51 and 01:05 UTC
+  before round 24 was merged, each measured once on the previous stop's detector (8cec46f) and
+  once on round 24's (07aad88): blind18 duplicate 1.000 / .417, contradiction .808 / .700, 0
+  wrong deletions, the same on both; blind19 .900 / .450, .804 / .683, 3 wrong deletions, the
+  same on both (``FIRST_BLIND_PAIRS18.md``, ``FIRST_BLIND_PAIRS19.md``). Seen since; a later
+  ``blind_pairs20`` is the next first measurement.
 
 Figures per set: precision and recall of the ``duplicate`` and ``contradiction`` proposals, and
 **wrong deletions**: pairs not labelled duplicate where ``consolidate --apply`` would remove an
@@ -1038,7 +1045,7 @@ duplicate recall (mean .567), contradiction precision (14 of 26 authors below .8
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
 (``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, train6 to
-train8, blind5, blind6 to blind17 or a new blindN; default ``all``: every set found).
+train9, blind5, blind6 to blind19 or a new blindN; default ``all``: every set found).
 ``--tiny`` runs the first 12 pairs of each seen set (for CI) and no new blind set. Prints a
 table per set and writes ``bench/results/consolidate_quality.json``.
 """
@@ -1083,8 +1090,11 @@ SETS = {
     "blind15": DATA / "blind_pairs15.jsonl",  # measured once (FIRST_BLIND_PAIRS15.md): now seen
     "blind16": DATA / "blind_pairs16.jsonl",  # measured once (FIRST_BLIND_PAIRS16.md): now seen
     "blind17": DATA / "blind_pairs17.jsonl",  # measured once (FIRST_BLIND_PAIRS17.md): now seen
+    "train9": DATA / "train_pairs9.jsonl",  # measured once before it was read (FIRST_TRAIN9.md)
+    "blind18": DATA / "blind_pairs18.jsonl",  # measured once (FIRST_BLIND_PAIRS18.md): now seen
+    "blind19": DATA / "blind_pairs19.jsonl",  # measured once (FIRST_BLIND_PAIRS19.md): now seen
 }
-SEEN_BLIND = 17  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS17.md)
+SEEN_BLIND = 19  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS19.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")
