@@ -309,8 +309,10 @@ def load(name: str) -> list[dict[str, str]]:
 # blind18 (FIRST_BLIND17.md, FIRST_BLIND18.md, each measured once on the previous stop's and
 # that stop's detectors) are authors of neither shipped table (round 19 trained with them and
 # was not shipped); blind19 and blind20 (FIRST_BLIND19.md, FIRST_BLIND20.md, each measured once
-# on the previous stop's and this stop's detectors) are not trained on; blind21 is the next to
-# be measured.
+# on the previous stop's and that stop's detectors) are not trained on (round 22 read them as
+# authors 36 and 37 in a report that did not ship); blind21 and blind22 (FIRST_BLIND21.md,
+# FIRST_BLIND22.md, each measured once on the previous stop's and this stop's detectors) are not
+# trained on; blind23 is the next to be measured.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
@@ -329,6 +331,8 @@ MEASURED_ONCE: dict[str, str] = {
     "blind18.jsonl": "FIRST_BLIND18.md",
     "blind19.jsonl": "FIRST_BLIND19.md",
     "blind20.jsonl": "FIRST_BLIND20.md",
+    "blind21.jsonl": "FIRST_BLIND21.md",
+    "blind22.jsonl": "FIRST_BLIND22.md",
 }
 
 

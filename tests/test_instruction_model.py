@@ -267,8 +267,8 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set measured once and not yet trained on (blind15.jsonl to blind20.jsonl) or
-    # still to be measured (blind21.jsonl, ...) is never trained on; blind3
+    # a blind set measured once and not yet trained on (blind15.jsonl to blind22.jsonl) or
+    # still to be measured (blind23.jsonl, ...) is never trained on; blind3
     # to blind14 were measured once (FIRST_BLIND3.md ... FIRST_BLIND14.md) before they joined
     # the authors, train6 to train14 too (FIRST_TRAIN6.md ... FIRST_TRAIN14.md)
     assert {f for f in files if f.startswith("blind")} == {
@@ -389,10 +389,10 @@ def test_the_trainer_reports_leave_one_author_out() -> None:
 
 def test_the_bench_reports_an_untrained_blind_set_apart(tmp_path: Path) -> None:
     bench = load_script("bench/poisoning_quality.py")
-    for name in ("blind.jsonl", "blind2.jsonl", "blind20.jsonl", "blind21.jsonl", "train3.jsonl"):
+    for name in ("blind.jsonl", "blind2.jsonl", "blind22.jsonl", "blind23.jsonl", "train3.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     bench.DATA = tmp_path
-    assert bench.blind_sets() == ["blind21.jsonl"]
+    assert bench.blind_sets() == ["blind23.jsonl"]
 
 
 def test_a_comment_body_is_judged_by_the_whole_detector_unless_the_trainer_says_rules_only() -> (
@@ -417,11 +417,11 @@ def test_the_bench_reports_a_new_blind_set_as_a_first_measurement(tmp_path: Path
     bench = load_script("bench/poisoning_quality.py")
     # blind3 to blind9 are trained on now (each after its one first measurement); a later
     # blind set is still a first measurement
-    names = ("blind3.jsonl", "blind15.jsonl", "blind19.jsonl", "blind21.jsonl")
+    names = ("blind3.jsonl", "blind15.jsonl", "blind21.jsonl", "blind23.jsonl")
     for name in (*names, "train5.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")
     bench.DATA = tmp_path
-    assert bench.blind_sets() == ["blind21.jsonl"]
+    assert bench.blind_sets() == ["blind23.jsonl"]
 
 
 def test_the_shipped_weights_are_trained_on_every_author_the_trainer_names() -> None:
@@ -717,7 +717,8 @@ def test_the_shipped_character_weights_are_trained_on_the_authors_the_trainer_na
     files = [name for name, _ in trainer.AUTHORS] + list(trainer.CHAR_ALSO)
     assert f"by {len(files)} authors" in doc
     assert f"Trained on {sum(len(trainer.load_rows(name)) for name in files)} labelled" in doc
-    assert not {"blind17.jsonl", "blind18.jsonl", "blind19.jsonl", "blind20.jsonl"} & set(files)
+    seen_not_trained = {f"blind{n}.jsonl" for n in range(17, 23)}
+    assert not seen_not_trained & set(files)
 
 
 def test_the_verdict_holds_what_the_word_scorer_holds_and_what_the_mix_adds() -> None:

@@ -38,8 +38,10 @@ measured once before it was read; trained on in round 19's report, not shipped),
 ``FIRST_TRAIN16.md`` (65.6% / 94.5%) and ``FIRST_TRAIN17.md`` (61.0% / 96.6%, both with round
 20's detector, measured once before they were read; trained on in round 21's report, not
 shipped), ``FIRST_BLIND19.md`` (75.2% / 98.2%) and ``FIRST_BLIND20.md`` (72.1% / 97.8%, both
-the same with the previous stop's detector and this stop's, measured once, not trained on);
-``blind21.jsonl`` is the next).
+the same with the previous stop's detector and this stop's, measured once, not trained on),
+``FIRST_BLIND21.md`` (79.4% / 98.2%) and ``FIRST_BLIND22.md`` (77.0% / 98.2%, both the same with
+the previous stop's detector and this stop's, measured once, not trained on); ``blind23.jsonl``
+is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
