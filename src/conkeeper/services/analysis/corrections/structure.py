@@ -1138,8 +1138,8 @@ _FIELD = LazyPattern(
     r"sporadically|randomly|once (?:a|per) (?:day|week))\b",
     re.IGNORECASE,
 )
-_FIELD_CUES = ("field", "prod", "wild", "users", "customers", "every", "intermittent", "sporadic")
-_FIELD_CUES += ("randomly", "once a", "once per")
+_FIELD_CUES: tuple[str, ...] = ("field", "prod", "wild", "users", "customers", "every")
+_FIELD_CUES += ("intermittent", "sporadic", "randomly", "once a", "once per")
 _MISBEHAVES = LazyPattern(
     r"\b(?:resets?|reboots?|restarts?|crash(?:es)?|hangs?|freezes|fails?|drops?|leaks?|"
     r"times? out|returns?|shows?|throws?|loses|stops?|stalls?|disconnects?|goes? (?:down|"
