@@ -841,6 +841,60 @@ claimed; blind 30 measures it. Hook cost (``bench/poisoning_hook_ab.py --runs 10
 main``, 2026-11-28 01:34-01:42 UTC, shared cores at load 8-14, CPU medians): UserPromptSubmit
 46.36 -> 46.52 ms (+0.16, target +2 ms); PostToolUse Bash -0.11, Edit -0.32 (noise).
 
+Issue 20 round 24 (``ck/cdet24``): no new data, no retrain. Blind 30's and blind 31's errors
+(first measured once, ``BLIND30_FIRST.md``, ``BLIND31_FIRST.md``; read from here on, so their
+figures below are TUNING figures) grouped by class. False alarms at medium, blind 30 / 31 (low
+in brackets): up-front constraints for a new task 2 (1) / 2 (2), bug reports of the user's own
+product 2 (1) / 1 (0), a task (English, Korean, Bulgarian, Japanese) 2 (1) / 1 (0), and one
+each on blind 30 of a question, a status report in Chinese, the user's own slip in Chinese and
+a question about a pasted warning. Misses at medium: blind 30 20 of 195 (lines in other
+languages 9, 2 of them friction; English 11: approach, location, omission, friction, sarcasm),
+blind 31 19 of 199 (other languages 6, 3 of them friction; English 13: sarcasm, tool, approach,
+terse, convention, friction). Closed where the class generalised, counted over
+the 43 authors and blind 30-31 (prompts matched, labels): a constraint stated for a new task
+before its work, the frame opening the prompt ("Before you start:", "For this task,", "In the
+new X:", the same frame in Spanish, Portuguese, French, German, Italian, Dutch, Danish/Norwegian
+and Swedish) or closing a prohibition's clause ("Don't modify X for the new landing page; ..."),
+nothing pointing back (``structure.upfront_constraint``: 50 prompts, all null; drops a rule's
+match and the scorer's flag); a fault seen where the product runs, a place or rhythm of the
+field beside a verb of misbehaviour ("resets itself every ~3 hours in the field",
+``structure.field_fault``: 5, all null) and the round-16 bug report's verbs of a device ("The
+firmware resets", "Our device reboots": 4, all null); a request whose verb closes the sentence
+in a verb-final language once glossed ("...を書いてください", "...만들어 주세요": 34 prompts, 4
+corrections, each naming something forgotten, missing or not wanted, which keeps the flag: 30
+vetoed, all null). Left open (one prompt each, no class over the other authors): the Chinese
+slip and status report, the question, the pasted warning, the Bulgarian task (no gloss of
+"добави"). Over the 43 authors the change flips 41 prompts (38 to the scorer's veto, 3 rule
+matches at high), all null. Leave-one-author-out, one training order (seed 11), parameters
+re-chosen per fold, mean (worst) FP / recall::
+
+      table                        level   BEFORE (round 23)            AFTER (ck/cdet24)
+      27 fresh authors             low     .009 (.023) / .865 (.704)    .009 (.023) / .865 (.704)
+                                   medium  .019 (.039) / .908 (.788)    .019 (.039) / .908 (.788)
+                                   high    .074 (.113) / .937 (.820)    .073 (.113) / .937 (.820)
+      all 43 authors, summed       low     107 FP / 6593 TP             107 / 6593
+                                   medium  200 / 6903                   200 / 6903
+                                   high    725 / 7138                   719 / 7138
+
+Flat at low and medium on every held-out author (the parameters chosen per fold are the same;
+none of the 41 prompts was flagged held out at those levels), six false positives fewer at
+high. SHIPPED with round 22's weights and the shipped parameters. TUNING figures after the
+change (FP / recall; before in brackets): blind 30 low .009 / .851 (.023 / .851), medium .027 /
+.897 (.045 / .897), high .072 / .933 (.090 / .933); blind 31 low .000 / .879 (.009 / .879),
+medium .000 / .905 (.017 / .905), high .082 / .940 (.099 / .940). Blind 30's medium recall stays
+one correction short (175 of 195); its misses are lines in other languages (the gloss and the
+non-ASCII fix below). The scorer's token defect (a word mixing ASCII and other letters kept
+only its ASCII run, "Ändringen" -> "ndringen"; a token of any letters, ``[^\\W_]+``) was
+measured and NOT shipped: out of fold (seed 11, with this round's structure, parameters
+re-chosen per fold), 27 fresh low .009 (.023) / .865 (.704) -> .010 (.019) / .863 (.712),
+medium .019 (.039) / .908 (.788) -> .020 (.036) / .910 (.792); summed over the 43 authors low
+107 -> 114 FP (6593 -> 6622 TP), medium 200 -> 207 (6903 -> 6924), high 719 -> 707 (7138 ->
+7142): mean false positives rise at low and medium and low's mean recall falls, so no retrain
+was written. Hook cost (``bench/poisoning_hook_ab.py --runs 100
+--baseline-ref main``, 2026-11-28 02:00-02:10 UTC, shared cores at load 8-15, CPU medians):
+UserPromptSubmit 48.43 -> 47.78 ms (-0.65, target +2 ms); PostToolUse Bash -0.46, Edit -0.91
+(noise). Targets on a new writer: not claimed; blind 32 measures it.
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a

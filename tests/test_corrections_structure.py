@@ -777,3 +777,54 @@ def test_the_hook_queues_an_omission_asked_but_not_an_answer_of_what_we_use(
     assert _prompt(project, "And the rollback step for the new migration?").returncode == 0
     (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
     assert "rollback step" in item.text
+
+
+# round 24 (written for this test, in no data set): a constraint for a new task stated before
+# its work (in English or in the frame of another language), at low and medium
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Don't touch the legacy billing code for the new invoice page; it all goes in the v2 app.",
+        "Para esta tarea, no uses dependencias nuevas.",
+    ],
+)
+def test_round_24_a_constraint_before_the_work_is_not_a_correction(text: str, level: str) -> None:
+    assert detect(text, level).label is None
+
+
+# the scorer's veto: a fault seen where the product runs, a request whose verb closes the
+# sentence (Japanese, Korean); each tied to the agent's work keeps the flag
+@pytest.mark.parametrize(
+    ("text", "vetoed"),
+    [
+        (
+            "The gateway reboots every ~6 hours in the field, the heap grows during OTA I think.",
+            True,
+        ),
+        ("On the production nodes the agent restarts every ~2 days. Let's find out why.", True),
+        ("The gateway reboots every ~6 hours since your change to the OTA code.", False),
+        ("In prod we run Postgres 15, not 14, it restarts every night.", False),
+        ("ログイン画面のユニットテストを書いてください。", True),
+        ("결제 화면에 재시도 버튼을 추가해 주세요.", True),
+        ("テストを書き忘れてます。ユニットテストを書いてください。", False),
+        ("For this task, you used npm again. Use pnpm.", False),
+    ],
+)
+def test_round_24_field_faults_and_verb_final_requests_veto_the_scorer(
+    text: str, vetoed: bool
+) -> None:
+    prose = strip_noise(text)
+    assert model_vetoed(prose, Shape(prose, sentences(prose))) is vetoed
+
+
+def test_the_hook_skips_a_constraint_up_front_and_queues_the_same_words_aimed_back(
+    project: Path,
+) -> None:
+    queue_file = project / ".claude" / "memory" / "corrections-queue.md"
+    text = "Don't touch the legacy billing code for the new invoice page; it all goes in v2."
+    assert _prompt(project, text).returncode == 0
+    assert not queue_file.exists()
+    assert _prompt(project, "For this task, you used npm again. Use pnpm.").returncode == 0
+    (item,) = parse_queue(queue_file.read_text(encoding="utf-8"))
+    assert "pnpm" in item.text

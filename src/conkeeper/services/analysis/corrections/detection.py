@@ -48,6 +48,7 @@ from conkeeper.services.analysis.corrections.structure import (
     spell_out,
     structural_match,
     undoes_last_move,
+    upfront_constraint,
 )
 
 THRESHOLDS: dict[str, float] = {"low": 0.80, "medium": 0.60, "high": 0.40}
@@ -418,7 +419,7 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
         best, bonus = Detection(label, structural, shape_name, span), 0.0
     if best.label is not None and best.pattern not in SHAPES and sincere_praise(prose):
         best = Detection(None, best.confidence, best.pattern, best.span)  # a phrase, not a turn
-    if best.label is not None and answers_or_own_slip(prose):
+    if best.label is not None and (answers_or_own_slip(prose) or upfront_constraint(prose)):
         best = Detection(None, best.confidence, best.pattern, best.span)  # an answer, a slip
     if best.label is not None and best.confidence >= THRESHOLDS[level]:
         confidence = round(min(0.99, best.confidence + bonus), 2)

@@ -1058,7 +1058,7 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
     lower = prose.lower()
     if _has(lower, _ABSOLVED_CUES) and _ABSOLVED.search(prose):
         return True
-    if answers_or_own_slip(prose):
+    if answers_or_own_slip(prose) or upfront_constraint(prose):
         return True
     if shape.navigation or switches_context(prose):
         return True
@@ -1114,12 +1114,39 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
 # agent's work keeps the flag too: "your", "since", "after", "now", "again", "still",
 # "anymore", "broke", "the change/fix" ("the dashboard loads forever since your query
 # change", "now the app doesn't even start": 7 corrections or friction), and a question.
+# Round 24: the product's own fault in the field is the same shape ("The firmware resets
+# itself every ~3 hours", "Our device reboots when the BLE connection drops"): those verbs
+# added, 4 prompts over the 43 authors and blind 30-31, all null.
 _BUG_REPORT = LazyPattern(
     r"^(?:our|the|my|het|de|die|der|das)\s+(?:[\w./-]+\s+){0,3}?(?:returns|shows|displays|"
     r"throws|crashes|sends|hangs|is showing|is returning|is displaying|gives|is shifted|"
-    r"doesn'?t (?:show|load|open|close|work|save|update)|fails to|toont|zeigt)\b",
+    r"doesn'?t (?:show|load|open|close|work|save|update)|fails to|toont|zeigt|resets|reboots|"
+    r"restarts|freezes|drops|leaks|times out|stops|stalls|disconnects|loses|gets stuck|"
+    r"goes down)\b",
     re.IGNORECASE,
 )
+# issue 20 round 24: a fault seen where the product runs, not in the agent's diff: a place or
+# rhythm of the field ("in the field", "on the production boards", "for some users", "every ~3
+# days") beside a verb of misbehaviour ("On the production boards the watchdog resets the device
+# every ~3 days. Let's find out why."). Over the 43 authors and blind 30-31, 5 prompts, all null;
+# anything tying it to the agent's work (_TIED_TO_AGENT), a negation or a "should"/"instead"
+# (a convention: "in prod we run 15, not 14") keeps the flag.
+_FIELD = LazyPattern(
+    r"\b(?:in the field|in production|in prod|on (?:the )?production \w+|in the wild|"
+    r"for (?:some|many|a few|most|all) (?:of our )?(?:users|customers)|"
+    r"every ~?\d+(?:\.\d+)? ?(?:h|hours?|days?|minutes?|mins?|weeks?)|intermittently|"
+    r"sporadically|randomly|once (?:a|per) (?:day|week))\b",
+    re.IGNORECASE,
+)
+_FIELD_CUES: tuple[str, ...] = ("field", "prod", "wild", "users", "customers", "every")
+_FIELD_CUES += ("intermittent", "sporadic", "randomly", "once a", "once per")
+_MISBEHAVES = LazyPattern(
+    r"\b(?:resets?|reboots?|restarts?|crash(?:es)?|hangs?|freezes|fails?|drops?|leaks?|"
+    r"times? out|returns?|shows?|throws?|loses|stops?|stalls?|disconnects?|goes? (?:down|"
+    r"offline)|gets? stuck|is slow|spikes?)\b",
+    re.IGNORECASE,
+)
+_FIELD_TIED = LazyPattern(r"\b(?:wrong|should|instead|not|don'?t|doesn'?t)\b", re.IGNORECASE)
 _TIED_TO_AGENT = LazyPattern(
     r"\b(?:you|your|yours|since|after|now|again|still|anymore|broke\w*|the (?:change|fix)|"
     r"this (?:change|fix)|other|rest of)\b|\?",
@@ -1206,6 +1233,8 @@ def own_bug_report(prose: str) -> bool:
     """Whether ``prose`` reports a bug of the user's own product with nothing tying it to the
     agent's change: new work for the agent, not a correction of it (issue 20 round 16). The
     first word is looked up before any pattern compiles (the hook's cost)."""
+    if field_fault(prose):
+        return True
     words = prose.split(None, 1)
     first = words[0].lower() if words else ""
     if first in ("there", "there's"):
@@ -1213,6 +1242,72 @@ def own_bug_report(prose: str) -> bool:
     if first not in _REPORT_SUBJECTS:
         return False
     return bool(_BUG_REPORT.match(prose.lstrip())) and not _TIED_TO_AGENT.search(prose)
+
+
+def field_fault(prose: str) -> bool:
+    """Whether ``prose`` reports the product misbehaving where it runs ("resets every ~3 hours
+    in the field") with nothing tying it to the agent's work: a bug to chase, not a correction
+    (issue 20 round 24). A cue of the field is looked for before any pattern compiles."""
+    lower = prose.lower()
+    if not _has(lower, _FIELD_CUES) or not _FIELD.search(prose):
+        return False
+    if not _MISBEHAVES.search(prose):
+        return False
+    return not _TIED_TO_AGENT.search(prose) and not _FIELD_TIED.search(prose)
+
+
+# issue 20 round 24: a constraint stated for a new task before its work begins ("Before you
+# start: don't use AutoMapper in the new service", "For this task, don't touch the payments
+# app", "Don't modify the parent theme for the new landing page; ...", "Para esta tarea, no
+# uses librerías externas", "Til den nye side: rør ikke ved checkout-koden"): the frame opens
+# the prompt (or ends a prohibition's clause) and precedes the work. Over the 43 authors and
+# blind 30-31, 50 prompts, all null; the frame's own "you" aside, anything pointing back
+# ("you", "again", "still", "already", "I said", "why", "wrong", a question) keeps the flag.
+_UPFRONT = LazyPattern(
+    r"^(?:(?:ok(?:ay)?|so|also|and|one thing|note|fyi)[,:]?\s+)?(?:before you (?:start|begin)|"
+    r"for (?:this|the new|the next|the upcoming|this new) [\w-]+(?: [\w-]+){0,2}\s*[:,;]|"
+    r"in the new [\w-]+(?: [\w-]+)?\s*[:,;])|"
+    r"^(?:don'?t|do not|never|avoid)\b[^.;?]*\bfor the new [\w-]+(?: [\w-]+)?\s*[;,:.]|"
+    # the same frame in the languages of the authors (Spanish, Portuguese, French, German,
+    # Italian, Dutch, Danish/Norwegian, Swedish), opening the prompt
+    r"^(?:para (?:esta|este|la nueva|el nuevo|a nova|o novo) [\w-]+|antes de (?:empezar|"
+    r"comenzar|começar)|pour (?:cette|ce|la nouvelle|le nouveau) [\w-]+|avant de commencer|"
+    r"für (?:diese|dieses|die neue|das neue|den neuen) [\w-]+|bevor du (?:anfängst|beginnst|"
+    r"loslegst)|per (?:questo|questa|la nuova|il nuovo) [\w-]+|prima di (?:iniziare|"
+    r"cominciare)|voor (?:deze|dit|de nieuwe|het nieuwe) [\w-]+|voordat je begint|"
+    r"til (?:den nye|det nye|denne|dette) [\w-]+|for (?:denne|dette) [\w-]+|"
+    r"før du (?:starter|begynder|begynner)|för (?:den nya|det nya|denna|detta) [\w-]+|"
+    r"innan du börjar)\s*[:,;]",
+    re.IGNORECASE,
+)
+_UPFRONT_FIRST = frozenset(
+    (
+        "before", "for", "in", "ok", "okay", "so", "also", "and", "one", "note", "fyi", "don't",
+        "dont", "do", "never", "avoid", "para", "antes", "pour", "avant", "für", "bevor", "per",
+        "prima", "voor", "voordat", "til", "før", "för", "innan",
+    )
+)  # fmt: skip
+_UPFRONT_TIED = LazyPattern(
+    r"\b(?:you|your|yours|again|still|already|anymore|said|told|asked|why|wrong|earlier|"
+    r"last time|instead of what)\b|\?",
+    re.IGNORECASE,
+)
+
+
+def upfront_constraint(prose: str) -> bool:
+    """Whether ``prose`` states a constraint for a new task before its work begins ("Before you
+    start: don't push anything", "For this task, no new dependencies"): nothing done yet can be
+    corrected, so neither a rule's match nor the scorer's flag stands (issue 20 round 24). The
+    first word is looked up before any pattern compiles (the hook's cost)."""
+    words = prose.split(None, 1)
+    first = words[0].lower().rstrip(",:") if words else ""
+    if first not in _UPFRONT_FIRST:
+        return False
+    found = _UPFRONT.search(prose.lstrip())
+    if found is None:
+        return False
+    rest = prose.lstrip()
+    return not _UPFRONT_TIED.search(rest[: found.start()] + " " + rest[found.end() :])
 
 
 def _new_work_glossed(shape: Shape) -> bool:
@@ -1228,7 +1323,33 @@ def _new_work_glossed(shape: Shape) -> bool:
         glossed = gloss(lower, _GLOSS_WORD.compiled.findall(lower))
         if glossed is not lower and (NEW_WORK.search(glossed) or _NEW_TASK.search(glossed)):
             return True
+        if glossed is not lower and _VERB_LAST.search(glossed):
+            return _verb_last_untied(shape)
     return False
+
+
+# issue 20 round 24: in a verb-final language the request's verb closes the sentence
+# ("...オーバーレイを書いてください" -> "... write please", "...기능을 만들어 주세요" ->
+# "... make 주세요"), so :data:`NEW_WORK` (a verb opening it) never saw it. Over the 43 authors and
+# blind 30-31, 34 such prompts, 4 corrections: each names what is missing or wrong ("forgot",
+# "not", "again", a negation ない/않/없), which keeps the flag (30 prompts, all null).
+_VERB_LAST = LazyPattern(
+    r"(?:^|\s)(?:add|write|make|implement|create)\s+(?:please|주세요|줘요?|주시겠어요|주실래요)?"
+    r"\s*[.。!！]*\s*$"
+)
+_VERB_LAST_TIED = LazyPattern(
+    r"\b(?:forgot|again|instead|not|still|why|no|don't|same|broke|deleted|undo|i said|you|"
+    r"missing)\b|ない|않|없"
+)
+
+
+def _verb_last_untied(shape: Shape) -> bool:
+    """Whether a verb-final request (:data:`_VERB_LAST`) names nothing missing or wrong in
+    the agent's work once the whole prompt is read as English."""
+    from conkeeper.services.analysis.corrections.cues import gloss
+
+    glossed = gloss(shape.lower, _GLOSS_WORD.compiled.findall(shape.lower))
+    return not _VERB_LAST_TIED.search(glossed)
 
 
 _GLOSS_WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")  # the tokens :mod:`.features` reads
