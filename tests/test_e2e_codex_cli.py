@@ -102,6 +102,12 @@ def test_memory_reaches_the_model_and_private_text_does_not(session: dict[str, A
     assert PRIVATE not in json.dumps([r["body"] for r in session["fake"].requests])
 
 
+def test_the_first_request_already_offers_conkeepers_mcp_tools(session: dict[str, Any]) -> None:
+    # ``codex exec`` used to send its first request before the MCP server had started.
+    first = next(r["body"] for r in session["fake"].requests if r["body"].get("tools"))
+    assert "conkeeper" in json.dumps(first["tools"]), [t.get("name") for t in first["tools"]]
+
+
 def test_hooks_record_a_codex_session_with_real_statuses(session: dict[str, Any]) -> None:
     conn = sqlite3.connect(session["data"] / "conkeeper.db")
     try:

@@ -198,6 +198,16 @@ def transcripts_dir(env: Mapping[str, str] | None = None) -> Path:
     return home_dir(env) / ".codex" / "sessions"
 
 
+def mcp_entry(launcher: str | None = None) -> dict[str, Any]:
+    """ConKeeper's ``[mcp_servers.conkeeper]`` table. ``required = true``: without it ``codex
+    exec`` sends its first request before the server has started, and the model's first turn
+    has none of ConKeeper's tools (seen with Codex 0.171). Install registers the server only
+    when its interpreter has the ``mcp`` extra, so Codex is not kept from starting by it."""
+    from conkeeper.hosts.spec import mcp_server_entry
+
+    return {**mcp_server_entry(launcher), "required": True}
+
+
 def integration(
     scope: str, root: Path, env: Mapping[str, str] | None = None, launcher: str | None = None
 ) -> Integration:
@@ -209,7 +219,6 @@ def integration(
         Integration,
         McpRegistration,
         hook_command,
-        mcp_server_entry,
     )
 
     base = root / ".codex" if scope == "project" else home_dir(env) / ".codex"
@@ -234,9 +243,7 @@ def integration(
         agent=NAME,
         scope=scope,
         hooks=HooksFile(base / "hooks.json", "grouped", events, handler),
-        mcp=McpRegistration(
-            base / "config.toml", "mcp_servers", mcp_server_entry(launcher), "toml"
-        ),
+        mcp=McpRegistration(base / "config.toml", "mcp_servers", mcp_entry(launcher), "toml"),
         notes=(
             "Codex asks you to review and trust new command hooks before they run (/hooks); "
             "project hooks load only in a trusted project",
