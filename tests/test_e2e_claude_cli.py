@@ -304,8 +304,10 @@ def plugin_mcp(claude_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Fa
             ANTHROPIC_API_KEY="sk-ant-e2e-dummy",
             DISABLE_AUTOUPDATER="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            # headless Claude Code connects MCP servers in the background unless told to wait
+            # headless Claude Code connects MCP servers in the background unless told to wait,
+            # and then waits 5 s at most (the SDK's import alone can take longer on a busy box)
             MCP_CONNECTION_NONBLOCKING="0",
+            MCP_CONNECT_TIMEOUT_MS="120000",
         )
         proc = subprocess.run(
             [
