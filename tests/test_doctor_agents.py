@@ -46,3 +46,28 @@ def test_other_agents_are_listed_with_their_last_session(project: Path) -> None:
     assert "mcp" in checks["agent zed"]["detail"]
     _session_start(project, "gemini")
     assert "last session" in _checks(project)["agent gemini"]["detail"]
+
+
+def test_a_python_without_the_mcp_sdk_is_named_in_one_line(project: Path, tmp_path: Path) -> None:
+    import subprocess
+    import venv
+
+    from conftest import SRC, cli_env
+
+    venv.create(tmp_path / "nomcp", with_pip=False)  # a Python without the 'mcp' package
+    python = tmp_path / "nomcp" / "bin" / "python3"  # also the python3 first on PATH
+    env = {**cli_env(PATH=f"{python.parent}:/usr/bin:/bin"), "PYTHONPATH": str(SRC)}
+    env.pop("CONKEEPER_PYTHON", None)
+    proc = subprocess.run(
+        [str(python), "-m", "conkeeper", "doctor", "--json"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    mcp = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["mcp server"]
+    assert mcp["status"] == "WARN" and "'mcp' package" in mcp["detail"], mcp
+    assert "conkeeper[mcp]" in mcp["fix"]
+    assert _checks(project)["mcp server"]["status"] == "OK"  # this test's Python has it

@@ -269,6 +269,75 @@ def test_the_agent_cannot_approve_what_was_held_from_it(
     assert not any("evil.example" in path.read_text(encoding="utf-8") for path in memory)
 
 
+def _console_script(folder: Path, python: str) -> None:
+    """A ``conkeeper`` command on PATH as pip writes one: a script whose ``#!`` is ``python``."""
+    folder.mkdir(parents=True)
+    script = folder / "conkeeper"
+    script.write_text(
+        f"#!{python}\nimport sys\nfrom conkeeper.cli.main import main\nsys.exit(main())\n"
+    )
+    script.chmod(0o755)
+
+
+@pytest.fixture(scope="module")
+def plugin_mcp(claude_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> FakeAnthropic:
+    """Headless Claude Code with the plugin, where ``python3`` on PATH has no ``mcp`` package
+    (a fresh venv) and ConKeeper with its MCP extra is installed as a ``conkeeper`` command (this
+    test's Python): what the fake API saw."""
+    import venv
+
+    base = tmp_path_factory.mktemp("claude-plugin-mcp")
+    root, home = base / "proj", base / "home"
+    (root / ".git").mkdir(parents=True)
+    home.mkdir()
+    venv.create(base / "nomcp", with_pip=False)
+    _console_script(base / "installed", sys.executable)
+    env = {
+        key: value
+        for key, value in cli_env(HOME=str(home), CONKEEPER_HOME=str(base / "data")).items()
+        if not key.startswith(("CLAUDE", "ANTHROPIC", "XDG_", "CONKEEPER_PYTHON"))
+    }
+    with FakeAnthropic([text_turn("Ok.")]) as fake:
+        env.update(
+            PATH=f"{base / 'nomcp' / 'bin'}:{base / 'installed'}:/usr/bin:/bin",
+            ANTHROPIC_BASE_URL=fake.base_url,
+            ANTHROPIC_API_KEY="sk-ant-e2e-dummy",
+            DISABLE_AUTOUPDATER="1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            # headless Claude Code connects MCP servers in the background unless told to wait,
+            # and then waits 5 s at most (the SDK's import alone can take longer on a busy box)
+            MCP_CONNECTION_NONBLOCKING="0",
+            MCP_CONNECT_TIMEOUT_MS="120000",
+        )
+        proc = subprocess.run(
+            [
+                str(claude_bin),
+                "-p",
+                "hi",
+                "--plugin-dir",
+                str(ROOT),
+                "--model",
+                "claude-sonnet-4-5",
+            ],
+            cwd=root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return fake
+
+
+def test_the_plugins_mcp_server_starts_on_a_python_that_has_the_sdk(
+    plugin_mcp: FakeAnthropic,
+) -> None:
+    # The plugin's launcher picked python3 (no 'mcp' package): the server exited at once.
+    tools = [t["name"] for r in plugin_mcp.requests for t in r["body"].get("tools", [])]
+    assert any(name.startswith("mcp__plugin_conkeeper_conkeeper__") for name in tools), tools
+
+
 # Two sessions, poison brought in by every route Claude Code offers (issue 20): the plugin's MCP
 # remember tool, Bash running ``conkeeper remember``, Edit into the memory file, Write of
 # CLAUDE.md, and a page read with Read; then a second session whose first request is checked.

@@ -102,6 +102,12 @@ def test_memory_reaches_the_model_and_private_text_does_not(session: dict[str, A
     assert PRIVATE not in json.dumps([r["body"] for r in session["fake"].requests])
 
 
+def test_the_first_request_already_offers_conkeepers_mcp_tools(session: dict[str, Any]) -> None:
+    # ``codex exec`` used to send its first request before the MCP server had started.
+    first = next(r["body"] for r in session["fake"].requests if r["body"].get("tools"))
+    assert "conkeeper" in json.dumps(first["tools"]), [t.get("name") for t in first["tools"]]
+
+
 def test_hooks_record_a_codex_session_with_real_statuses(session: dict[str, Any]) -> None:
     conn = sqlite3.connect(session["data"] / "conkeeper.db")
     try:
@@ -246,7 +252,14 @@ def poisoned(codex_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[
     second = _codex_run(
         codex_bin, root, home, env, _stepper([]), "What do the notes say about pushing?"
     )
-    return {"root": root, "env": env, "first": first, "second": second, "steps": steps}
+    return {
+        "root": root,
+        "data": data,
+        "env": env,
+        "first": first,
+        "second": second,
+        "steps": steps,
+    }
 
 
 def _first_turn(fake: Any) -> dict[str, Any]:
@@ -266,6 +279,23 @@ def test_no_poison_reaches_the_second_session(poisoned: dict[str, Any]) -> None:
 
     reached = poison_on(_first_turn(poisoned["second"]))
     assert [route for route in reached if route not in HOST_ROUTES] == []
+
+
+def test_apply_patch_edits_are_in_the_session_history(poisoned: dict[str, Any]) -> None:
+    # Codex fires PreToolUse for an apply_patch it runs itself, and no PostToolUse.
+    conn = sqlite3.connect(poisoned["data"] / "conkeeper.db")
+    try:
+        edits = conn.execute(
+            "SELECT tool_name, paths, status FROM tool_events WHERE tool_name = 'Edit' ORDER BY id"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert edits == [
+        ("Edit", '["AGENTS.md"]', "success"),
+        ("Edit", '[".claude/memory/patterns.md"]', "success"),
+    ]
+    day = sorted((poisoned["root"] / ".claude" / "memory" / "sessions").glob("*-observations.md"))
+    assert "AGENTS.md" in day[-1].read_text()
 
 
 @HOST_FILE_DEFECT

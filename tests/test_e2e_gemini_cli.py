@@ -131,6 +131,83 @@ def test_the_users_settings_survive_the_install(session: dict[str, Any]) -> None
     assert "conkeeper" in settings["mcpServers"]
 
 
+def _checkpoints_written(data: Path) -> list[str]:
+    """The log's lines for each handoff checkpoint the PreCompact hook wrote."""
+    log = data / "logs" / "conkeeper.log"
+    lines = log.read_text().splitlines() if log.exists() else []
+    return [line for line in lines if "handoff checkpoint (" in line]
+
+
+def test_no_checkpoint_when_gemini_fires_precompress_without_compressing(
+    session: dict[str, Any],
+) -> None:
+    # Gemini CLI 0.61 fires PreCompress (trigger "auto") before each of the three model calls
+    # and then compresses nothing: its context is far below half the model's window.
+    assert _checkpoints_written(session["data"]) == []
+    assert not list((session["data"] / "handoffs").glob("*/pending-*.json"))
+
+
+SUMMARY_ASK = "Then, generate the updated <state_snapshot>"
+
+
+def _continuing(body: dict[str, Any], path: str) -> list[dict[str, Any]]:
+    """Text replies; the next-speaker check says "model" twice, so Gemini CLI sends "Please
+    continue." (a user turn its compression may split at); the summariser gets a snapshot."""
+    text = json.dumps(body)
+    if body.get("tools"):
+        return [{"text": f"step {text.count('Please continue.')}"}]
+    if "next_speaker" in text:
+        speaker = "model" if text.count("Please continue.") < 2 else "user"
+        return [{"text": json.dumps({"reasoning": "r", "next_speaker": speaker})}]
+    return [{"text": "<state_snapshot>the work so far</state_snapshot>"}]
+
+
+def _tokens(body: dict[str, Any]) -> int:
+    """600k input tokens (past half of gemini-2.5-flash's 1M window) until the history holds
+    a compressed snapshot, then 900."""
+    return 900 if "the work so far" in json.dumps(body.get("contents")) else 600_000
+
+
+@pytest.fixture(scope="module")
+def compressed(gemini_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A session that Gemini CLI really compresses once, among three model calls."""
+    base = tmp_path_factory.mktemp("gemini-compress")
+    root, home, data = base / "proj", base / "home", base / "data"
+    (root / ".git").mkdir(parents=True)
+    (home / ".gemini").mkdir(parents=True)
+    settings = {**USER_SETTINGS, "model": {"skipNextSpeakerCheck": False}}
+    (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
+    env = {
+        k: v
+        for k, v in cli_env(HOME=str(home), CONKEEPER_HOME=str(data)).items()
+        if not k.startswith(("GEMINI", "GOOGLE", "XDG_"))
+    }
+    assert run_cli("init", cwd=root, env=env).returncode == 0
+    installed = run_cli("install", "--agent", "gemini", "--scope", "user", cwd=root, env=env)
+    assert installed.returncode == 0, installed.stderr
+    with FakeGemini(_continuing, prompt_tokens=_tokens) as fake:
+        proc = subprocess.run(
+            [str(gemini_bin), "-p", "Go on.", "--yolo", "-m", "gemini-2.5-flash"],
+            cwd=root,
+            env={**env, "GEMINI_API_KEY": "e2e-dummy", "GOOGLE_GEMINI_BASE_URL": fake.base_url},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {"data": data, "fake": fake}
+
+
+def test_a_real_compression_writes_one_checkpoint(compressed: dict[str, Any]) -> None:
+    requests = [r["body"] for r in compressed["fake"].requests]
+    calls = [body for body in requests if body.get("tools")]
+    compressions = [body for body in requests if SUMMARY_ASK in json.dumps(body)]
+    assert len(calls) == 3 and len(compressions) == 1
+    written = _checkpoints_written(compressed["data"])
+    assert len(written) == 1 and "(auto)" in written[0], written
+
+
 # Two sessions, poison brought in by every route Gemini CLI offers (issue 20): the MCP remember
 # tool, the shell running ``conkeeper remember``, ``replace`` into the memory file,
 # ``write_file`` of GEMINI.md, and a page read with ``read_file``; then a second session whose
@@ -264,6 +341,12 @@ def test_an_order_written_into_gemini_md_stays_out_of_the_second_session(
     from e2e_poison import poison_on
 
     assert poison_on(_first_turn(poisoned["second"])) == []
+
+
+def test_the_second_session_gets_no_handoff_from_a_compaction_that_never_was(
+    poisoned: dict[str, Any],
+) -> None:
+    assert "before compaction" not in json.dumps(_first_turn(poisoned["second"]))
 
 
 def test_memory_is_framed_as_notes_with_the_agents_source(poisoned: dict[str, Any]) -> None:

@@ -14,8 +14,8 @@ def handle(ctx: HookContext) -> HookResult | None:
     """Collect and store the checkpoint; the database part is optional."""
     from conkeeper.services.capture import handoff
 
-    if ctx.location is None:
-        return None
+    if ctx.location is None or ctx.payload.compaction_due is False:
+        return None  # a host that fires PreCompact before every model call (Gemini CLI)
     trigger = (ctx.payload.trigger or "").strip().lower()
     trigger = trigger if trigger in ("manual", "auto") else "auto"
     conn = session_row = None

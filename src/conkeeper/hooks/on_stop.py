@@ -25,10 +25,12 @@ def handle(ctx: HookContext) -> HookResult | None:
         return None
     from conkeeper.hosts import get_host
 
-    if getattr(get_host(ctx.host), "UNHOOKED_EDITS", False):
+    host = get_host(ctx.host)
+    if getattr(host, "UNHOOKED_EDITS", False):
         from conkeeper.hooks.memory_look import take_turn_edits
 
         take_turn_edits(ctx)
+        record_unhooked_tool_uses(ctx, host.unhooked_tool_uses(ctx.payload.raw))
     start_turn_extraction(ctx)
     if ctx.config.output_style == "quiet":
         return None
@@ -59,6 +61,54 @@ def handle(ctx: HookContext) -> HookResult | None:
             "to turn them into lessons ConKeeper keeps for next time."
         )
     )
+
+
+def record_unhooked_tool_uses(ctx: HookContext, uses: list[dict[str, Any]]) -> None:
+    """Store the turn's tool uses the host fired no PostToolUse for (Codex's ``apply_patch``)
+    as the post-tool hook would have: a ``tool_events`` row each (once per id, so a turn read
+    again adds nothing) and its observation log line. Nothing in a private turn, or with the
+    observation hook off."""
+    if not uses or not ctx.config.observation_hook or ctx.location is None:
+        return
+    state = ctx.state.read()
+    if state.get("private_turn"):
+        return
+    number = state.get("prompt_number")
+    number = number if isinstance(number, int) and not isinstance(number, bool) else 0
+    from conkeeper.hooks.payload import parse_payload
+    from conkeeper.services.capture import events as capture
+
+    for use in uses:
+        payload = parse_payload(use)
+        outcome: tuple[str, Any, int | None]
+        if payload.hook_event_name == "PostToolUseFailure":
+            outcome = capture.outcome_from_failure(payload.error, False)
+        else:
+            outcome = capture.outcome_from_response(payload.tool_response)
+        at_ms = use.get("at_ms")
+        event = capture.build_event(
+            tool_name=payload.tool_name,
+            tool_input=payload.tool_input,
+            tool_use_id=payload.tool_use_id,
+            outcome=outcome,
+            root=ctx.location.root,
+            now=at_ms / 1000 if isinstance(at_ms, int) else None,
+        )
+        _store_unhooked(ctx, number, event)
+
+
+def _store_unhooked(ctx: HookContext, number: int, event: Any) -> None:
+    """The row, then (when it was new) the observation log line; each failure logged."""
+    from conkeeper.services.capture import events as capture
+
+    try:
+        if not capture.store_event(ctx.store(), ctx.session_id(), number, event):
+            return
+        line = capture.format_log_line(event, ctx.config.observation_detail)
+        if line is not None and ctx.memory_dir_exists and ctx.location is not None:
+            capture.append_observation(ctx.location.memory_dir, line, event.created_at)
+    except Exception as exc:
+        ctx.log(f"{event.tool_name} of {event.tool_use_id} not recorded: {exc}", "WARNING")
 
 
 def start_turn_extraction(ctx: HookContext) -> None:

@@ -47,15 +47,24 @@ def _flag(obj: dict[str, Any], key: str) -> bool:
     return False
 
 
+def _optional_flag(obj: dict[str, Any], key: str) -> bool | None:
+    value = obj.get(key)
+    return value if isinstance(value, bool) else None
+
+
 class HookPayload(Record):
     """The fields of a host hook payload that ConKeeper uses (spec §6), typed and sanitised.
 
     ``cwd`` and ``transcript_path`` are the host's strings, unchecked: the runner decides
     whether they exist. ``error`` is the PostToolUseFailure message; ``tool_response`` keeps
     whatever shape the tool returned (dict, list or string); ``raw`` is the whole payload.
+    ``compaction_due`` is set by a host module whose PreCompact fires whether or not the host
+    then compacts (Gemini CLI): ``False`` means nothing will be compacted; ``None`` (every
+    other host) means the event itself is the compaction.
     """
 
     __slots__ = (
+        "compaction_due",
         "custom_instructions",
         "cwd",
         "error",
@@ -96,6 +105,7 @@ class HookPayload(Record):
         trigger: str | None = None,
         custom_instructions: str | None = None,
         reason: str | None = None,
+        compaction_due: bool | None = None,
         raw: dict[str, Any] | None = None,
     ) -> None:
         self.session_id = session_id
@@ -115,6 +125,7 @@ class HookPayload(Record):
         self.trigger = trigger
         self.custom_instructions = custom_instructions
         self.reason = reason
+        self.compaction_due = compaction_due
         self.raw: dict[str, Any] = {} if raw is None else raw
 
 
@@ -143,6 +154,7 @@ def parse_payload(obj: dict[str, Any]) -> HookPayload:
         trigger=_text(obj, "trigger"),
         custom_instructions=_text(obj, "custom_instructions"),
         reason=_text(obj, "reason"),
+        compaction_due=_optional_flag(obj, "compaction_due"),
         raw=obj,
     )
 

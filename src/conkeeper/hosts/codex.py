@@ -44,9 +44,12 @@ ROLLOUT_TAIL_BYTES = 256 * 1024
 CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse"})
 BLOCKING_EVENTS = frozenset({"UserPromptSubmit", "PreToolUse", "Stop"})
 TIMEOUT_SECONDS = {"PreToolUse": 5, "SessionEnd": 5}
-# ``apply_patch`` run through the shell tool fires no tool hook: memory files are looked at
-# again at Stop, and what changed during the turn is the agent's (hooks.memory_look).
+# ``apply_patch`` run through the shell tool fires PreToolUse but never PostToolUse: memory files
+# are looked at again at Stop, and what changed during the turn is the agent's
+# (hooks.memory_look); the patch's file changes are read from the rollout then
+# (:func:`unhooked_tool_uses`) and recorded as the edits they were.
 UNHOOKED_EDITS = True
+TURN_TAIL_BYTES = 1024 * 1024
 
 
 def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
@@ -122,6 +125,67 @@ def _rollout_outcome(path: object, call_id: object) -> tuple[str, int | None] | 
     return None
 
 
+def unhooked_tool_uses(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """The file edits Codex's own ``apply_patch`` made in the turn a Stop payload ends, as
+    PostToolUse payloads (one per file, ``Edit``; ``Write`` for a new file) with ``at_ms``,
+    when the patch finished: Codex fires no PostToolUse for them, and records each patch in
+    the rollout as a completed ``FileChange`` item with its files and status."""
+    path, turn = obj.get("transcript_path"), obj.get("turn_id")
+    if not isinstance(path, str) or not path or "\x00" in path:
+        return []
+    import json
+    import os
+
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - TURN_TAIL_BYTES))
+            tail = handle.read()
+    except OSError:
+        return []
+    uses: list[dict[str, Any]] = []
+    for line in tail.splitlines():
+        if b'"FileChange"' not in line or b'"item_completed"' not in line:
+            continue
+        try:
+            record = json.loads(line)["payload"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        if not isinstance(record, dict):
+            continue
+        if not isinstance(turn, str) or record.get("turn_id") == turn:
+            uses.extend(_file_changes(record))
+    return uses
+
+
+def _file_changes(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """One payload per file of a ``FileChange`` item (the first keeps the call's id)."""
+    item = record.get("item")
+    if not isinstance(item, dict) or item.get("type") != "FileChange":
+        return []
+    changes, call_id = item.get("changes"), item.get("id")
+    if not isinstance(changes, dict) or not isinstance(call_id, str) or not call_id:
+        return []
+    failed = item.get("status") != "completed"
+    error = str(item.get("stderr") or item.get("stdout") or f"patch {item.get('status')}")
+    uses = []
+    for number, (file_path, change) in enumerate(changes.items()):
+        added = isinstance(change, dict) and change.get("type") == "add"
+        use: dict[str, Any] = {
+            "hook_event_name": "PostToolUseFailure" if failed else "PostToolUse",
+            "tool_name": "Write" if added else "Edit",
+            "tool_input": {"file_path": file_path},
+            "tool_use_id": call_id if number == 0 else f"{call_id}#{number + 1}",
+            "at_ms": record.get("completed_at_ms"),
+        }
+        if failed:
+            use["error"] = error
+        else:
+            use["tool_response"] = {"stdout": str(item.get("stdout") or "")}
+        uses.append(use)
+    return uses
+
+
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
     """JSON with ``hookSpecificOutput`` / ``systemMessage``; exit 2 to block."""
     return render_hook_output(event, result, CONTEXT_EVENTS, BLOCKING_EVENTS)
@@ -132,6 +196,16 @@ def transcripts_dir(env: Mapping[str, str] | None = None) -> Path:
     from conkeeper.domain.paths import home_dir
 
     return home_dir(env) / ".codex" / "sessions"
+
+
+def mcp_entry(launcher: str | None = None) -> dict[str, Any]:
+    """ConKeeper's ``[mcp_servers.conkeeper]`` table. ``required = true``: without it ``codex
+    exec`` sends its first request before the server has started, and the model's first turn
+    has none of ConKeeper's tools (seen with Codex 0.171). Install registers the server only
+    when its interpreter has the ``mcp`` extra, so Codex is not kept from starting by it."""
+    from conkeeper.hosts.spec import mcp_server_entry
+
+    return {**mcp_server_entry(launcher), "required": True}
 
 
 def integration(
@@ -145,7 +219,6 @@ def integration(
         Integration,
         McpRegistration,
         hook_command,
-        mcp_server_entry,
     )
 
     base = root / ".codex" if scope == "project" else home_dir(env) / ".codex"
@@ -170,9 +243,7 @@ def integration(
         agent=NAME,
         scope=scope,
         hooks=HooksFile(base / "hooks.json", "grouped", events, handler),
-        mcp=McpRegistration(
-            base / "config.toml", "mcp_servers", mcp_server_entry(launcher), "toml"
-        ),
+        mcp=McpRegistration(base / "config.toml", "mcp_servers", mcp_entry(launcher), "toml"),
         notes=(
             "Codex asks you to review and trust new command hooks before they run (/hooks); "
             "project hooks load only in a trusted project",

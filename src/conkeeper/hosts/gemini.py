@@ -81,6 +81,8 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
         "stop_hook_active": obj.get("stop_hook_active"),
         "last_assistant_message": obj.get("prompt_response"),
     }
+    if event == "PreCompress" and obj.get("trigger") != "manual":
+        neutral["compaction_due"] = compression_due(obj)
     tool = text_of(obj.get("tool_name"))
     if tool:
         neutral["tool_name"] = TOOLS.get(tool, tool)
@@ -102,6 +104,100 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
             if code is not None:
                 neutral["tool_response"]["exit_code"] = code
     return neutral
+
+
+# Gemini CLI compresses when the last reply's prompt tokens reach ``model.compressionThreshold``
+# (default 0.5) of the model's window (``tokenLimit``: 1,048,576, Gemma 4 256,000).
+DEFAULT_COMPRESSION_THRESHOLD = 0.5
+TOKEN_LIMIT, GEMMA_4_TOKEN_LIMIT = 1_048_576, 256_000
+GEMMA_4_MODELS = frozenset({"gemma-4-31b-it", "gemma-4-26b-a4b-it"})
+CHAT_TAIL_BYTES, CHAT_MAX_TAIL_BYTES = 64 * 1024, 4 * 1024 * 1024
+
+
+def compression_due(obj: dict[str, Any]) -> bool:
+    """Whether Gemini CLI will really compress now. Its PreCompress (trigger ``auto``) fires
+    before every model call and carries no token count; the call compresses only when the
+    chat file's last reply used at least the threshold of the model's window. Unknown (no
+    chat file, no reply yet) is not due: a checkpoint per model call would be worse than none."""
+    reply = _last_reply_usage(obj.get("transcript_path"))
+    if reply is None:
+        return False
+    tokens, model = reply
+    limit = GEMMA_4_TOKEN_LIMIT if model in GEMMA_4_MODELS else TOKEN_LIMIT
+    return tokens >= _compression_threshold(text_of(obj.get("cwd"))) * limit
+
+
+def _compression_threshold(cwd: str | None) -> float:
+    """``model.compressionThreshold`` of the project's then the user's ``settings.json``."""
+    import json
+    from pathlib import Path
+
+    from conkeeper.domain.paths import home_dir
+
+    folders = [Path(cwd) / ".gemini"] if cwd else []
+    for path in [*folders, home_dir() / ".gemini"]:
+        try:
+            model = json.loads(path.joinpath("settings.json").read_text("utf-8")).get("model")
+            value = model.get("compressionThreshold") if isinstance(model, dict) else None
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1:
+            return float(value)
+    return DEFAULT_COMPRESSION_THRESHOLD
+
+
+def _last_reply_usage(path: object) -> tuple[int, str] | None:
+    """``(input tokens, model)`` of the chat file's last ``gemini`` message with token counts,
+    read from the file's tail (doubled up to a cap when one message is longer than it)."""
+    import os
+
+    if not isinstance(path, str) or not path or "\x00" in path:
+        return None
+    tail = CHAT_TAIL_BYTES
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            while True:
+                handle.seek(max(0, size - tail))
+                found = _usage_in(handle.read(), whole=tail >= size)
+                if found is not None or tail >= min(size, CHAT_MAX_TAIL_BYTES):
+                    return found
+                tail *= 2
+    except OSError:
+        return None
+
+
+def _usage_in(data: bytes, whole: bool) -> tuple[int, str] | None:
+    """The last reply's usage among the JSON lines of ``data`` (its first line is partial
+    unless ``whole``): a message line, a ``$set`` of the message list, or a whole chat."""
+    import json
+
+    lines = data.splitlines()
+    for line in reversed(lines if whole else lines[1:]):
+        if b'"tokens"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        for message in reversed(_messages_of(record)):
+            tokens = message.get("tokens") if isinstance(message, dict) else None
+            count = tokens.get("input") if isinstance(tokens, dict) else None
+            if message.get("type") == "gemini" and isinstance(count, int):
+                return count, text_of(message.get("model")) or ""
+    return None
+
+
+def _messages_of(record: object) -> list[Any]:
+    """The messages one chat-file record holds: itself, or a ``messages`` list (under
+    ``$set`` when Gemini CLI rewrites the list, at top level in a whole-file chat)."""
+    if not isinstance(record, dict):
+        return []
+    if record.get("type") == "gemini":
+        return [record]
+    update = record.get("$set")
+    messages = (update if isinstance(update, dict) else record).get("messages")
+    return messages if isinstance(messages, list) else []
 
 
 HOOK_CONTEXT_OPEN, HOOK_CONTEXT_CLOSE = "<hook_context>", "</hook_context>"

@@ -469,6 +469,35 @@ def check_freshness(cwd: Path, env: Mapping[str, str] | None = None) -> Check:
     )
 
 
+def check_mcp_server(env: Mapping[str, str] | None = None) -> Check:
+    """ConKeeper's MCP server (the plugin's, and every agent's MCP registration) needs the
+    ``mcp`` SDK in the Python that runs it; a server that exits at start is silent in the
+    agent, so say here which Python has it, or in one line what is missing."""
+    import shutil
+
+    from conkeeper.services.setup.launcher import MCP_EXTRA_HINT, mcp_can_start
+
+    if mcp_can_start(None):
+        return Check("mcp server", OK, f"the 'mcp' package is installed for {sys.executable}")
+    environ = os.environ if env is None else env
+    listed = data_home(env) / "bin" / "interpreters"
+    try:
+        pythons = [line.split("\t", 1)[0] for line in listed.read_text("utf-8").splitlines()]
+    except OSError:
+        pythons = []
+    found = [environ.get("CONKEEPER_PYTHON", ""), *pythons, shutil.which("python3") or ""]
+    for python in dict.fromkeys(p for p in found if p and os.path.exists(p)):
+        if mcp_can_start(python):
+            return Check("mcp server", OK, f"the 'mcp' package is installed for {python}")
+    return Check(
+        "mcp server",
+        WARN,
+        f"no Python here has the 'mcp' package ({sys.executable} included): ConKeeper's MCP "
+        "server (the Claude Code plugin's, agents' MCP registrations) exits at start",
+        f"{MCP_EXTRA_HINT}, or set CONKEEPER_PYTHON to a Python that has it",
+    )
+
+
 def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) -> list[Check]:
     """Every check, in the order a person would fix them; a crashing check becomes FAIL."""
     where = cwd or Path.cwd()
@@ -481,6 +510,7 @@ def run_checks(cwd: Path | None = None, env: Mapping[str, str] | None = None) ->
         ("memory roots", lambda: check_memory_roots(where, env)),
         ("hooks", lambda: check_hooks(where, env)),
         ("agents", lambda: check_agents(where, env)),
+        ("mcp server", lambda: check_mcp_server(env)),
         ("config", lambda: check_config(where, env)),
         ("extractor", lambda: check_extractor(where, env)),
         ("log", lambda: check_log(env)),
