@@ -414,6 +414,8 @@ def _claude_again(claude_bin: Path, run: dict[str, Any], script: list[Any], prom
             "CONKEEPER_PYTHON": sys.executable,
             # headless Claude Code connects MCP servers in the background unless told to wait
             "MCP_CONNECTION_NONBLOCKING": "0",
+            # ... and for longer than its 5 s default: the SDK import alone can take that long
+            "MCP_CONNECT_TIMEOUT_MS": "120000",
             # root may bypass permission prompts only in a sandbox (edits under .claude/)
             "IS_SANDBOX": "1",
         }
