@@ -177,7 +177,9 @@ GENERIC_SYMBOLS = frozenset(
     ]
 )
 
-_SPAN = re.compile(r"`([^`\n]{2,200})`")
+# one character too (`%`, `@`): skipping it would pair its closing backtick with the next
+# span's opening one, and every span after it would be read inside out
+_SPAN = re.compile(r"`([^`\n]{1,200})`")
 _BARE_PATH = re.compile(
     r"(?<![\w/.`~:@-])"
     r"((?:\./)?(?:[\w@+-][\w.@+-]*/)+[\w@+-][\w.@+-]*\.[A-Za-z][A-Za-z0-9]{0,6})"
