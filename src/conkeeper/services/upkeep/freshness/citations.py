@@ -201,10 +201,14 @@ _DEFINITION = re.compile(
     r"(?P<type>class|struct|trait|interface|enum|impl|module|object|type))\s+"
     r"(?:\((?P<receiver>[^()]{1,60})\)\s*)?(?P<name>[A-Za-z_]\w*)(?=$|[\s(<\[:{=])"
 )
-_CAMEL = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+$")
+# each name shape below also takes the leading underscores of a private name (`_HasHTML`,
+# `_simple_escaping_wrapper`): Python marks its module-private helpers so
+_CAMEL = re.compile(r"^_{0,2}(?:(?:[A-Z][a-z0-9]+){2,}|[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+)$")
 # `CartService.apply_coupon`, `CartService#applyCoupon`, `payments::charge_card`,
 # `cart.apply_coupon`: an owner and a member, each checked (either one renamed makes it stale)
-_QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+|[a-z][a-z0-9_]*)(?P<sep>\.|::|#)([A-Za-z_]\w*[?!]?)$")
+_QUALIFIED = re.compile(
+    r"^(_{0,2}[A-Z][A-Za-z0-9]+|_{0,2}[a-z][a-z0-9_]*)(?P<sep>\.|::|#)([A-Za-z_]\w*[?!]?)$"
+)
 # `Cart.apply/2`: an Elixir function with its arity (dropped: the name is what is defined)
 _ARITY = re.compile(r"^(?P<named>[A-Z]\w*(?:\.[A-Z]\w*)*\.[a-z_]\w*[?!]?)/\d{1,2}$")
 # `$cart->applyCoupon()`, `$this->total`: a PHP member reached through a variable
@@ -214,20 +218,23 @@ _PHP_MEMBER = re.compile(r"^\$\w+->(?P<name>[A-Za-z_]\w*)(?:\(\s*[^()]{0,80}\))?
 _PACKAGE_PATH = re.compile(r"^(?:[a-z_][a-z0-9_]*\.)+(?=[A-Za-z_]\w*\.[A-Za-z_]\w*$)")
 # `apply_coupon()` or `applyCoupon()` written in prose without backticks (a call is unambiguous)
 _BARE_CALL = re.compile(
-    r"(?<![\w.`/])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\(\)"
+    r"(?<![\w.`/])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+))\(\)"
 )
 # `useCart`, `placeOrder`: a JS/TS, Java or Go function cited without parentheses
-_LOWER_CAMEL = re.compile(r"^[a-z]+(?:[A-Z][a-z0-9]+)+$")
+_LOWER_CAMEL = re.compile(r"^_{0,2}[a-z]+(?:[A-Z][a-z0-9]+)+$")
 _UPPER_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
-_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+_SNAKE = re.compile(r"^_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# `_native`, `_mod`: one word made a private name by its leading underscore (a dunder such as
+# `__init__` ends with underscores too, and is no project's own name)
+_PRIVATE_WORD = re.compile(r"^_{1,2}[a-z][a-z0-9]{2,}$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
 _BULLET = re.compile(r"^ ?(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 # a call written in a fenced code block (`total = apply_coupon(cart)`, `cart.applyCoupon(x)`):
 # the same name shapes as a bare call in prose, with its arguments, and exported Go names
 _CODE_CALL = re.compile(
-    r"(?<![\w$])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
-    r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)\s?\("  # Go's and C#'s `cart.ApplyCoupon(code)` too
+    r"(?<![\w$])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
+    r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+))\s?\("  # Go's and C#'s `cart.ApplyCoupon(code)` too
 )
 # a fenced block tagged as a shell, a terminal session or plain text holds commands and what
 # they printed, never code citing the project's names
@@ -338,15 +345,16 @@ def _qualified(span: str, text: str = "") -> list[Citation]:
     if not match:
         return []
     owner, member = match.group(1), match.group(3)
+    capital = owner.lstrip("_")[0].isupper()
     text = text or span
     found = []
-    if owner[0].isupper():
+    if capital:
         found.append(Citation(SYMBOL, owner, text))
     bare = member.rstrip("?!")
     named = _SNAKE.match(bare) or _CAMEL.match(bare) or re.match(r"^[a-z]+[A-Z]\w*$", bare)
-    marked = owner[0].isupper() and (match["sep"] == "::" or bare != member or text != span)
+    marked = capital and (match["sep"] == "::" or bare != member or text != span)
     if (named or (marked and len(bare) >= 4)) and bare not in GENERIC_SYMBOLS:
-        found.append(Citation(SYMBOL, member, text, owner=owner if owner[0].isupper() else ""))
+        found.append(Citation(SYMBOL, member, text, owner=owner if capital else ""))
     return found
 
 
@@ -361,7 +369,7 @@ def _symbol(span: str) -> Citation | None:
         return Citation(SYMBOL, span, span)
     if _UPPER_KEY.match(span):
         return Citation(KEY, span, span)
-    if _SNAKE.match(span) and span not in GENERIC_SYMBOLS:
+    if (_SNAKE.match(span) or _PRIVATE_WORD.match(span)) and span not in GENERIC_SYMBOLS:
         # A function or variable cited without parentheses (`apply_coupon`) is checked like
         # `apply_coupon()`; in a cited configuration file it is looked up as a key there.
         return Citation(SYMBOL, span, span)
