@@ -64,3 +64,23 @@ def test_private_names_with_a_leading_underscore_are_checked(tmp_path: Path) -> 
         6: "_mod",
     }
     assert all(f["reason"] == "symbol-gone" for f in findings.values())
+
+
+def test_a_pytest_node_id_cites_its_file_and_its_test(tmp_path: Path) -> None:
+    tests = (
+        "def test_soft_unicode_deprecated():\n    pass\n\n"
+        "class TestEscape:\n    def test_kept(self):\n        pass\n"
+    )
+    memory = (
+        "- The alias warns: `tests/test_markupsafe.py::test_soft_unicode_deprecated`.\n"
+        "- Run `pytest tests/test_markupsafe.py::test_soft_unicode_deprecated -x` after edits.\n"
+        "- `tests/test_markupsafe.py::TestEscape::test_kept[native]` covers escaping.\n"
+    )
+    root = project(tmp_path, {"tests/test_markupsafe.py": tests}, memory)
+    write(root, "tests/test_markupsafe.py", tests.split("\n\n", 1)[1])
+    commit(root, "remove deprecated code", T0 + 2 * DAY)
+    findings = by_line(stale_json(root, "--no-cache"))
+    assert {line: (f["reason"], f["citation"]) for line, f in findings.items()} == {
+        3: ("symbol-gone", "test_soft_unicode_deprecated"),
+        4: ("symbol-gone", "test_soft_unicode_deprecated"),
+    }

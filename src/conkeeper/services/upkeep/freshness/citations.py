@@ -227,6 +227,11 @@ _SNAKE = re.compile(r"^_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 # `_native`, `_mod`: one word made a private name by its leading underscore (a dunder such as
 # `__init__` ends with underscores too, and is no project's own name)
 _PRIVATE_WORD = re.compile(r"^_{1,2}[a-z][a-z0-9]{2,}$")
+# `tests/test_x.py::test_y`, `tests/test_x.py::TestX::test_y[param]`: a pytest node id names a
+# file and the class and test defined in it
+_NODE_ID = re.compile(
+    r"^(?P<path>[\w./-]+\.py)::(?P<names>[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)(?:\[[^\]]*\])?$"
+)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
 _BULLET = re.compile(r"^ ?(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
@@ -376,6 +381,17 @@ def _symbol(span: str) -> Citation | None:
     return None
 
 
+def _node_id(word: str, span: str) -> list[Citation]:
+    """The file and the names a pytest node id cites (none when ``word`` is not one): the
+    test going away from its file makes the entry stale as a renamed function does."""
+    match = _NODE_ID.match(word)
+    path = normalize_path(match["path"]) if match else None
+    if match is None or path is None:
+        return []
+    names = [Citation(SYMBOL, name, span) for name in match["names"].split("::")]
+    return [Citation(PATH, path, span), *names]
+
+
 def _command(span: str) -> list[Citation]:
     """The citations in a shell command: a script run by its path, or the target a known
     task runner runs plus the project paths among its arguments."""
@@ -429,6 +445,10 @@ def _argument_paths(words: list[str], span: str) -> list[Citation]:
     script files (not ``key=value`` settings)."""
     found: list[Citation] = []
     for word in words[1:]:
+        node = _node_id(word, span)
+        if node:
+            found.extend(node)
+            continue
         path = normalize_path(word)
         if not path:
             continue
@@ -473,6 +493,9 @@ def classify_span(span: str) -> list[Citation]:
     arity = _ARITY.match(span)
     if arity:
         return _qualified(arity["named"], span)
+    node = _node_id(span, span)
+    if node:
+        return node
     php = _PHP_MEMBER.match(span)
     if php:
         return _php_member(php["name"], span)
