@@ -84,3 +84,28 @@ def test_a_pytest_node_id_cites_its_file_and_its_test(tmp_path: Path) -> None:
         3: ("symbol-gone", "test_soft_unicode_deprecated"),
         4: ("symbol-gone", "test_soft_unicode_deprecated"),
     }
+
+
+def test_a_changelog_or_docs_page_does_not_keep_a_removed_name_alive(tmp_path: Path) -> None:
+    code = "def soft_str(s):\n    return s\n\ndef soft_unicode(s):\n    return s\n\n"
+    code += "def escape_silent(s):\n    return s\n"
+    conftest = "import pytest\n\n@pytest.fixture\ndef escape_silent():\n    return 1\n"
+    memory = (
+        "- Use `soft_str()` to get a str; the old alias `soft_unicode()` warns.\n"
+        "- Tests get the `escape_silent` fixture from `tests/conftest.py`.\n"
+    )
+    files = {
+        "src/pkg/__init__.py": code,
+        "tests/conftest.py": conftest,
+        "CHANGES.rst": "Version 2.0\n-----------\n\n- Add ``soft_unicode``.\n",
+        "docs/escaping.rst": ".. autofunction:: escape_silent\n",
+    }
+    root = project(tmp_path, files, memory)
+    write(root, "src/pkg/__init__.py", code.replace("soft_unicode", "soft_text"))
+    write(root, "tests/conftest.py", "import pytest\n")
+    write(root, "CHANGES.rst", "Version 2.1\n-----------\n\n- Remove ``soft_unicode``.\n")
+    commit(root, "remove deprecated code", T0 + 2 * DAY)
+    findings = by_line(stale_json(root, "--no-cache"))
+    assert findings[3]["citation"] == "soft_unicode"
+    assert findings[3]["detail"] == "in src/pkg/__init__.py when this entry was written; now nowhere in the code"
+    assert findings[4]["detail"].endswith("no longer in tests/conftest.py; now in src/pkg/__init__.py")

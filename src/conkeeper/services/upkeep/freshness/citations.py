@@ -340,6 +340,19 @@ def is_config_path(value: str) -> bool:
     return _extension(value) in CONFIG_EXTENSIONS or base.startswith(".env")
 
 
+PROSE_EXTENSIONS = frozenset(["md", "markdown", "rst", "adoc", "asciidoc", "rdoc"])
+# a project's record of its changes names what it removed ("Remove ``soft_unicode``")
+_CHANGE_LOGS = frozenset(["changes", "changelog", "history", "news", "releasenotes"])
+
+
+def is_prose_path(value: str) -> bool:
+    """A document written for people (Markdown, reStructuredText, a changelog), not code: a
+    name it mentions is not one the code defines, and a removed name stays in its changelog."""
+    base = value.rsplit("/", 1)[-1]
+    stem = base.split(".", 1)[0].replace("_", "").replace("-", "").lower()
+    return _extension(value) in PROSE_EXTENSIONS or stem in _CHANGE_LOGS
+
+
 def _qualified(span: str, text: str = "") -> list[Citation]:
     """An owner and its member (`CartService.apply_coupon`): the member when it looks like a
     project's name, and a capitalised owner (a lower-case one may be a module or variable

@@ -47,6 +47,7 @@ from conkeeper.services.upkeep.freshness.citations import (
     Citation,
     Entry,
     is_config_path,
+    is_prose_path,
     named_as_gone,
     named_to_avoid,
     split_entries,
@@ -669,6 +670,9 @@ class _Checker:
     def _symbol(self, rel: str, entry: Entry, citation: Citation, files: list[str]) -> bool:
         """Whether a cited symbol (or config key) is gone; adds the finding when it is.
 
+        Only code holds a name: a changelog or a documentation page (:func:`is_prose_path`)
+        that still mentions it neither keeps it alive nor is where it went.
+
         With cited code files or folders it is looked for there; without, a symbol is looked
         for in all tracked code (a key alone is too ambiguous to judge). A member cited with
         its class (`CartService.applyCoupon`) counts where that class is named too: another
@@ -692,7 +696,7 @@ class _Checker:
     def _held_by(self, name: str, owner: str) -> list[str]:
         """The files the search found ``name`` in, those naming ``owner`` too when it has one
         (a method is where its class is: `fun Cart.applyCoupon`, `void Cart::apply()`)."""
-        where = sorted(self.grep.get(name, ()))
+        where = sorted(p for p in self.grep.get(name, ()) if not is_prose_path(p))
         if not owner:
             return where
         holders = self.grep.get(owner, set())
@@ -732,7 +736,7 @@ class _Checker:
                 continue
             for name, commit in wanted.get(key, ()):
                 owner = owners.get((rel, entry.start, name), "")
-                paths = was_in.get((commit, name), set())
+                paths = {p for p in was_in.get((commit, name), ()) if not is_prose_path(p)}
                 if owner:
                     paths = paths & was_in.get((commit, owner), set())
                 if paths and not self._still_on_disk(name, paths, owner):
