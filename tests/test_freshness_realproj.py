@@ -109,3 +109,21 @@ def test_a_changelog_or_docs_page_does_not_keep_a_removed_name_alive(tmp_path: P
     assert findings[3]["citation"] == "soft_unicode"
     assert findings[3]["detail"] == "in src/pkg/__init__.py when this entry was written; now nowhere in the code"
     assert findings[4]["detail"].endswith("no longer in tests/conftest.py; now in src/pkg/__init__.py")
+
+
+def test_a_file_deleted_then_changed_on_a_merged_maintenance_branch_is_deleted(
+    tmp_path: Path,
+) -> None:
+    memory = "- pytest settings live in `setup.cfg` under `[tool:pytest]`.\n"
+    root = project(tmp_path, {"setup.cfg": "[tool:pytest]\ntestpaths = tests\n"}, memory)
+    git(root, "branch", "stable")
+    git(root, "rm", "-q", "setup.cfg")
+    commit(root, "switch to pyproject.toml", T0 + 2 * DAY)
+    deleting = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    git(root, "checkout", "-q", "stable")
+    write(root, "setup.cfg", "[tool:pytest]\ntestpaths = tests\nfilterwarnings = error\n")
+    commit(root, "update dependencies", T0 + 3 * DAY)
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "-s", "ours", "-m", "Merge branch 'stable'", "stable", when=T0 + 4 * DAY)
+    finding = by_line(stale_json(root, "--no-cache"))[3]
+    assert (finding["reason"], finding["commit"]) == ("deleted", deleting)

@@ -652,8 +652,10 @@ class _Checker:
                 if name.endswith(suffix)
             ] or [name for name in self.events if name.startswith(inner) or f"/{inner}" in name]
         for name in candidates:
-            latest = self.events[name][0]
-            if latest.status not in ("D", "R"):
+            # the newest deletion or rename, not the newest change: a maintenance branch that
+            # still changed the file and was merged back (the deletion kept) comes later
+            latest = next((e for e in self.events[name] if e.status in ("D", "R")), None)
+            if latest is None:
                 continue
             if best[0] is None or latest.commit.time > best[0].commit.time:
                 best = (latest, name)
