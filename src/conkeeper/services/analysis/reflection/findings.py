@@ -405,6 +405,20 @@ _SELECTS = re.compile(
 )
 
 
+# an option whose value is the next word and picks no test (`pytest -p no:cacheprovider`,
+# `--tb short`, `-n auto`, `go test -count 1`, `jest --maxWorkers 2`): the value is not a test
+_VALUED = frozenset(
+    {
+        *("-p", "--tb", "-n", "--numprocesses", "--maxfail", "-W", "--pythonwarnings"),
+        *("--basetemp", "-o", "--override-ini", "-c", "--config-file", "--durations"),
+        *("--color", "--capture", "--import-mode", "--log-level", "--log-cli-level"),
+        *("--timeout", "--dist", "--junitxml", "--junit-xml", "--cov", "--cov-report"),
+        *("--cov-config", "--confcutdir", "-count", "-timeout", "-parallel", "-j", "--jobs"),
+        *("--maxWorkers", "-w", "--reporter", "--workers", "--seed", "--randomly-seed"),
+    }
+)
+
+
 def _an_option(word: str) -> bool:
     """Whether ``word`` is an option of a test run that selects no test."""
     return word.startswith("-") and not _SELECTS.match(word)
@@ -416,7 +430,10 @@ def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
     whole = set()
     for folder, tool, args in _event_runs(event):
         words = args.split()
-        if all(_an_option(w) or w in ("./...", ".") for w in words):
+        values = {i + 1 for i, w in enumerate(words) if w in _VALUED}
+        if all(
+            _an_option(w) or w in ("./...", ".") or i in values for i, w in enumerate(words)
+        ):
             whole.add((folder, tool))
     return whole
 

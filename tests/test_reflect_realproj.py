@@ -1,0 +1,51 @@
+"""``reflect`` on sessions replayed through the real hooks where the agent runs a real
+project's pytest suite (markupsafe, as it printed): a failure the agent fixed and then checked
+with the whole suite, written with options that take a value, is not left open; a
+parametrised test's id is named whole, as pytest printed it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+from test_e2e_session import Session, set_up_project
+
+FAILED_FILE = (
+    "Exit code 1\n============================= test session starts ==============================\n"
+    "collected 24 items\n\ntests/test_escape.py FFF.FFF.FFF.ssssssssssss                    [100%]\n\n"
+    "=================================== FAILURES ===================================\n"
+    "_ test_escape[markupsafe._native-abcd&><'\"efgh-abcd&amp;&gt;&lt;&#39;&#34;efgh] _\n"
+    "E       AssertionError: assert Markup('abcd&amp;&gt;&lt;\\'&#34;efgh') == 'abcd&amp;&gt;'\n\n"
+    "tests/test_escape.py:34: AssertionError\n"
+    "=========================== short test summary info ============================\n"
+    "FAILED tests/test_escape.py::test_escape[markupsafe._native-abcd&><'\"efgh-abcd&amp;&gt;"
+    "&lt;&#39;&#34;efgh] - AssertionError: assert Markup('abcd&amp;&gt;&lt;\\'&#34;efgh') == ...\n"
+    "=================== 9 failed, 3 passed, 12 skipped in 1.60s ===================="
+)
+
+
+def passed(summary: str) -> dict[str, object]:
+    return {"stdout": summary + "\n", "stderr": "", "interrupted": False, "isImage": False}
+
+
+def reflect(s: Session) -> dict:
+    result = run_cli("reflect", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_whole_suite_run_with_valued_options_settles_the_failing_file(tmp_path: Path) -> None:
+    s = Session(tmp_path)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Speed up the pure Python escape a little")
+    s.tool("Bash", {"command": "python -m pytest tests/test_escape.py"}, error=FAILED_FILE)
+    s.prompt("Put the quote escaping back and run everything")
+    s.tool(
+        "Bash",
+        {"command": "python -m pytest -p no:cacheprovider --tb short -n auto -q"},
+        passed("39 passed, 41 skipped in 1.80s"),
+    )
+    kinds = [r["kind"] for r in reflect(s)["recommendations"]]
+    assert "abandoned" not in kinds
