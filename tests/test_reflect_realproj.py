@@ -49,3 +49,26 @@ def test_a_whole_suite_run_with_valued_options_settles_the_failing_file(tmp_path
     )
     kinds = [r["kind"] for r in reflect(s)["recommendations"]]
     assert "abandoned" not in kinds
+
+
+def piped_failure(test_id: str) -> dict[str, object]:
+    """What ``python -m pytest -q 2>&1 | tail -3`` printed when ``test_id`` failed (exit 0)."""
+    out = f"FAILED {test_id} - AssertionError: assert Markup('3.14') == '3'\n"
+    return passed(out + "1 failed, 38 passed, 41 skipped in 1.48s")
+
+
+def test_a_parametrised_test_id_is_named_whole_and_each_id_counted_apart(tmp_path: Path) -> None:
+    first = "tests/test_markupsafe.py::test_string_interpolation[markupsafe._native-%i-3.14-3]"
+    second = "tests/test_markupsafe.py::test_string_interpolation[markupsafe._native-%.2f-3.14-3.14]"
+    s = Session(tmp_path)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Format floats in Markup interpolation with the spec given")
+    for name in ("__init__.py", "_native.py", "_speedups.c"):  # enough for a full reflection
+        path = str(s.project / "src" / "markupsafe" / name)
+        s.tool("Read", {"file_path": path}, {"type": "text", "file": {"filePath": path}})
+    s.tool("Bash", {"command": "python -m pytest -q 2>&1 | tail -3"}, piped_failure(first))
+    s.tool("Bash", {"command": "python -m pytest -q 2>&1 | tail -3"}, piped_failure(second))
+    recommendations = reflect(s)["recommendations"]
+    assert [r["kind"] for r in recommendations] == ["abandoned"]
+    assert f"`{second}`" in recommendations[0]["what"]
