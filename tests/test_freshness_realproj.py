@@ -107,8 +107,10 @@ def test_a_changelog_or_docs_page_does_not_keep_a_removed_name_alive(tmp_path: P
     commit(root, "remove deprecated code", T0 + 2 * DAY)
     findings = by_line(stale_json(root, "--no-cache"))
     assert findings[3]["citation"] == "soft_unicode"
-    assert findings[3]["detail"] == "in src/pkg/__init__.py when this entry was written; now nowhere in the code"
-    assert findings[4]["detail"].endswith("no longer in tests/conftest.py; now in src/pkg/__init__.py")
+    gone = "in src/pkg/__init__.py when this entry was written; now nowhere in the code"
+    assert findings[3]["detail"] == gone
+    moved = "no longer in tests/conftest.py; now in src/pkg/__init__.py"
+    assert findings[4]["detail"].endswith(moved)
 
 
 def test_a_file_deleted_then_changed_on_a_merged_maintenance_branch_is_deleted(
@@ -124,6 +126,7 @@ def test_a_file_deleted_then_changed_on_a_merged_maintenance_branch_is_deleted(
     write(root, "setup.cfg", "[tool:pytest]\ntestpaths = tests\nfilterwarnings = error\n")
     commit(root, "update dependencies", T0 + 3 * DAY)
     git(root, "checkout", "-q", "main")
-    git(root, "merge", "-q", "-s", "ours", "-m", "Merge branch 'stable'", "stable", when=T0 + 4 * DAY)
+    merge = ("merge", "-q", "-s", "ours", "-m", "Merge branch 'stable'", "stable")
+    git(root, *merge, when=T0 + 4 * DAY)
     finding = by_line(stale_json(root, "--no-cache"))[3]
     assert (finding["reason"], finding["commit"]) == ("deleted", deleting)

@@ -12,8 +12,10 @@ from conftest import run_cli
 from test_e2e_session import Session, set_up_project
 
 FAILED_FILE = (
-    "Exit code 1\n============================= test session starts ==============================\n"
-    "collected 24 items\n\ntests/test_escape.py FFF.FFF.FFF.ssssssssssss                    [100%]\n\n"
+    "Exit code 1\n"
+    "============================= test session starts ==============================\n"
+    "collected 24 items\n\n"
+    "tests/test_escape.py FFF.FFF.FFF.ssssssssssss                    [100%]\n\n"
     "=================================== FAILURES ===================================\n"
     "_ test_escape[markupsafe._native-abcd&><'\"efgh-abcd&amp;&gt;&lt;&#39;&#34;efgh] _\n"
     "E       AssertionError: assert Markup('abcd&amp;&gt;&lt;\\'&#34;efgh') == 'abcd&amp;&gt;'\n\n"
@@ -58,8 +60,11 @@ def piped_failure(test_id: str) -> dict[str, object]:
 
 
 def test_a_parametrised_test_id_is_named_whole_and_each_id_counted_apart(tmp_path: Path) -> None:
-    first = "tests/test_markupsafe.py::test_string_interpolation[markupsafe._native-%i-3.14-3]"
-    second = "tests/test_markupsafe.py::test_string_interpolation[markupsafe._native-%.2f-3.14-3.14]"
+    test = "tests/test_markupsafe.py::test_string_interpolation"
+    first, second = (
+        f"{test}[markupsafe._native-%i-3.14-3]",
+        f"{test}[markupsafe._native-%.2f-3.14-3.14]",
+    )
     s = Session(tmp_path)
     set_up_project(s)
     s.hook("SessionStart", source="startup")

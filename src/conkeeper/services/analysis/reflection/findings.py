@@ -434,9 +434,7 @@ def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
     for folder, tool, args in _event_runs(event):
         words = args.split()
         values = {i + 1 for i, w in enumerate(words) if w in _VALUED}
-        if all(
-            _an_option(w) or w in ("./...", ".") or i in values for i, w in enumerate(words)
-        ):
+        if all(_an_option(w) or w in ("./...", ".") or i in values for i, w in enumerate(words)):
             whole.add((folder, tool))
     return whole
 
