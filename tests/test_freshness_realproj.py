@@ -130,3 +130,19 @@ def test_a_file_deleted_then_changed_on_a_merged_maintenance_branch_is_deleted(
     git(root, *merge, when=T0 + 4 * DAY)
     finding = by_line(stale_json(root, "--no-cache"))[3]
     assert (finding["reason"], finding["commit"]) == ("deleted", deleting)
+
+
+def test_a_name_set_beside_a_file_it_never_lived_in_is_not_stale(tmp_path: Path) -> None:
+    memory = (
+        "- Every test gets its implementation from the `_mod` fixture; `soft_str` is "
+        "re-exported by `src/pkg/__init__.py`.\n"
+    )
+    files = {
+        "src/pkg/__init__.py": "from ._native import soft_str as soft_str\n",
+        "src/pkg/_native.py": "def soft_str(s):\n    return s\n",
+        "tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef _mod():\n    return 1\n",
+    }
+    root = project(tmp_path, files, memory)
+    write(root, "src/pkg/__init__.py", "from ._native import soft_str as soft_str\n__all__ = []\n")
+    commit(root, "unrelated change", T0 + 2 * DAY)
+    assert stale_json(root, "--no-cache")["findings"] == []
