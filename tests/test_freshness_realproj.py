@@ -146,3 +146,22 @@ def test_a_name_set_beside_a_file_it_never_lived_in_is_not_stale(tmp_path: Path)
     write(root, "src/pkg/__init__.py", "from ._native import soft_str as soft_str\n__all__ = []\n")
     commit(root, "unrelated change", T0 + 2 * DAY)
     assert stale_json(root, "--no-cache")["findings"] == []
+
+
+def test_a_class_name_led_by_an_acronym_is_checked(tmp_path: Path) -> None:
+    code = (
+        "class JSONWebSignatureSerializer:\n    pass\n\nclass URLSafeTimedSerializer:\n    pass\n"
+    )
+    memory = (
+        "- JWS tokens come from `JSONWebSignatureSerializer` in `src/pkg/jws.py`.\n"
+        "- Activation links:\n\n"
+        "```python\ns = URLSafeTimedSerializer(SECRET_KEY, salt='activate')\n```\n"
+    )
+    root = project(tmp_path, {"src/pkg/jws.py": code}, memory)
+    write(root, "src/pkg/jws.py", "class Serializer:\n    pass\n")
+    commit(root, "remove deprecated code", T0 + 2 * DAY)
+    findings = by_line(stale_json(root, "--no-cache"))
+    assert {line: f["citation"] for line, f in findings.items()} == {
+        3: "JSONWebSignatureSerializer",
+        6: "URLSafeTimedSerializer",
+    }

@@ -203,7 +203,12 @@ _DEFINITION = re.compile(
 )
 # each name shape below also takes the leading underscores of a private name (`_HasHTML`,
 # `_simple_escaping_wrapper`): Python marks its module-private helpers so
-_CAMEL = re.compile(r"^_{0,2}(?:(?:[A-Z][a-z0-9]+){2,}|[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+)$")
+# `JSONWebSignatureSerializer`, `URLSafeSerializer`, `HMACAlgorithm`: an acronym may lead too
+# (an acronym alone, `JSON`, is prose)
+_CAMEL = re.compile(
+    r"^_{0,2}(?:(?:[A-Z][a-z0-9]+){2,}|[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+|"
+    r"[A-Z]{2,}(?:[A-Z][a-z0-9]+)+[A-Za-z0-9]*)$"
+)
 # `CartService.apply_coupon`, `CartService#applyCoupon`, `payments::charge_card`,
 # `cart.apply_coupon`: an owner and a member, each checked (either one renamed makes it stale)
 _QUALIFIED = re.compile(
@@ -239,7 +244,7 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 # the same name shapes as a bare call in prose, with its arguments, and exported Go names
 _CODE_CALL = re.compile(
     r"(?<![\w$])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
-    r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+))\s?\("  # Go's and C#'s `cart.ApplyCoupon(code)` too
+    r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[A-Z]{2,}(?:[A-Z][a-z0-9]+)+))\s?\("  # Go's, C#'s too
 )
 # a fenced block tagged as a shell, a terminal session or plain text holds commands and what
 # they printed, never code citing the project's names
