@@ -77,3 +77,33 @@ def test_a_parametrised_test_id_is_named_whole_and_each_id_counted_apart(tmp_pat
     recommendations = reflect(s)["recommendations"]
     assert [r["kind"] for r in recommendations] == ["abandoned"]
     assert f"`{second}`" in recommendations[0]["what"]
+
+
+def observations(s: Session) -> list[dict]:
+    assert run_cli("extract", cwd=s.project, env=s.env).returncode == 0
+    result = run_cli("observations", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["observations"]
+
+
+def test_a_pass_of_other_tests_does_not_close_a_failure_the_fix_closes_later(
+    tmp_path: Path,
+) -> None:
+    s = Session(tmp_path)
+    set_up_project(s)
+    native = str(s.project / "src" / "markupsafe" / "_native.py")
+    edit = {"file_path": native, "old_string": "a", "new_string": "b"}
+    s.hook("SessionStart", source="startup")
+    s.prompt("Speed up the pure Python escape a little")
+    s.tool("Edit", edit, {"filePath": native, "structuredPatch": []})
+    s.tool("Bash", {"command": "python -m pytest tests/test_escape.py"}, error=FAILED_FILE)
+    s.tool(
+        "Bash",
+        {"command": "python -m pytest -k escape_silent"},
+        passed("1 passed, 1 skipped, 78 deselected in 1.66s"),
+    )
+    s.prompt("Put the quote escaping back and run everything")
+    s.tool("Edit", edit, {"filePath": native, "structuredPatch": []})
+    s.tool("Bash", {"command": "python -m pytest -q"}, passed("39 passed, 41 skipped in 1.80s"))
+    bugfixes = [o for o in observations(s) if o["type"] == "bugfix"]
+    assert len(bugfixes) == 1 and bugfixes[0]["prompt_number"] == 2

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from conkeeper.domain.observations import ToolEvent
-from conkeeper.domain.test_summary import piped_test_run
+from conkeeper.domain.test_summary import VALUED_OPTIONS, piped_test_run
 from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, Facet
 from conkeeper.services.analysis.reflection.themes import cluster, theme_label
 
@@ -408,20 +408,6 @@ _SELECTS = re.compile(
 )
 
 
-# an option whose value is the next word and picks no test (`pytest -p no:cacheprovider`,
-# `--tb short`, `-n auto`, `go test -count 1`, `jest --maxWorkers 2`): the value is not a test
-_VALUED = frozenset(
-    {
-        *("-p", "--tb", "-n", "--numprocesses", "--maxfail", "-W", "--pythonwarnings"),
-        *("--basetemp", "-o", "--override-ini", "-c", "--config-file", "--durations"),
-        *("--color", "--capture", "--import-mode", "--log-level", "--log-cli-level"),
-        *("--timeout", "--dist", "--junitxml", "--junit-xml", "--cov", "--cov-report"),
-        *("--cov-config", "--confcutdir", "-count", "-timeout", "-parallel", "-j", "--jobs"),
-        *("--maxWorkers", "-w", "--reporter", "--workers", "--seed", "--randomly-seed"),
-    }
-)
-
-
 def _an_option(word: str) -> bool:
     """Whether ``word`` is an option of a test run that selects no test."""
     return word.startswith("-") and not _SELECTS.match(word)
@@ -433,7 +419,7 @@ def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
     whole = set()
     for folder, tool, args in _event_runs(event):
         words = args.split()
-        values = {i + 1 for i, w in enumerate(words) if w in _VALUED}
+        values = {i + 1 for i, w in enumerate(words) if w in VALUED_OPTIONS}
         if all(_an_option(w) or w in ("./...", ".") or i in values for i, w in enumerate(words)):
             whole.add((folder, tool))
     return whole
