@@ -11,7 +11,8 @@ jest/vitest's ``Tests:``, ``go test``'s ``ok``/``FAIL``, cargo's ``test result:`
 ``ERR!``) and, with none there, calls the run neither passed nor failed.
 
 Pure and standard library only (the PostToolUse hook imports it only for a command holding
-``|``).
+``|``). It also tells which tests a run's arguments pick (:func:`covers`): a pass of
+other tests (``pytest -k escape_silent``) settles no failure.
 """
 
 from __future__ import annotations
@@ -24,6 +25,63 @@ _RUNNER = re.compile(
     r"|(?:npm|pnpm|yarn|bun)(?:\s+run)?\s+test|npx\s+(?:jest|vitest)|go\s+test"
     r"|cargo\s+(?:test|nextest)|make\s+(?:test|check)|jest|vitest)(?=\s|$|[;|)])"
 )
+# A test runner's options whose value is the next word and picks no test (`pytest -p
+# no:cacheprovider`, `--tb short`, `-n auto`, `go test -count 1`, `jest --maxWorkers 2`)
+VALUED_OPTIONS = frozenset(
+    {
+        *("-p", "--tb", "-n", "--numprocesses", "--maxfail", "-W", "--pythonwarnings"),
+        *("--basetemp", "-o", "--override-ini", "-c", "--config-file", "--durations"),
+        *("--color", "--capture", "--import-mode", "--log-level", "--log-cli-level"),
+        *("--timeout", "--dist", "--junitxml", "--junit-xml", "--cov", "--cov-report"),
+        *("--cov-config", "--confcutdir", "-count", "-timeout", "-parallel", "-j", "--jobs"),
+        *("--maxWorkers", "-w", "--reporter", "--workers", "--seed", "--randomly-seed"),
+    }
+)
+# ... and those that pick the tests a run covers (`-k escape_silent`, `-m slow`, `--lf`)
+SELECTING_OPTIONS = frozenset(
+    {
+        *("-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise", "-run"),
+        *("-t", "--testNamePattern", "--testPathPattern", "-g", "--grep", "--filter", "-e"),
+    }
+)
+
+
+def test_targets(args: list[str]) -> tuple[bool, list[str]]:
+    """``(selects, targets)`` of a test run's arguments (after the runner's name): whether an
+    option picks some tests (`-k name`, `--lf`, `--deselect=x`), and the tests, files or
+    folders named (`tests/test_escape.py`, `tests/a.py::test_b`); an option's value is
+    neither. No targets and no selection: the whole suite."""
+    selects, targets, skip = False, [], False
+    for word in args:
+        if skip:
+            skip = False
+        elif word.split("=", 1)[0] in SELECTING_OPTIONS:
+            selects = True
+            skip = "=" not in word and word not in ("--lf", "--last-failed", "--sw", "--stepwise")
+        elif word.startswith("-"):
+            skip = word in VALUED_OPTIONS
+        elif word not in (".", "./..."):
+            targets.append(word.rstrip("/"))
+    return selects, targets
+
+
+def covers(passed_args: list[str], failed_args: list[str]) -> bool:
+    """Whether a passing run with ``passed_args`` ran every test a failing run with
+    ``failed_args`` did: the whole suite, or targets that hold each failed target
+    (`tests/` holds `tests/test_escape.py::test_escape`), with no option picking fewer."""
+    if passed_args == failed_args:
+        return True
+    selects, targets = test_targets(passed_args)
+    if selects:
+        return False
+    if not targets:
+        return True
+    failed_targets = test_targets(failed_args)[1]
+    return bool(failed_targets) and all(
+        any(f == t or f.startswith((t + "/", t + "::")) for t in targets) for f in failed_targets
+    )
+
+
 _PIPEFAIL = re.compile(r"\bset\s+(?:-[a-z]+\s+)*-[a-z]*o\s+pipefail\b")
 # One pipe (not `||`) and the `&&`/`;`/newline chains around it.
 _PIPE = re.compile(r"(?<!\|)\|(?!\|)")

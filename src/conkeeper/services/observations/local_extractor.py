@@ -32,6 +32,7 @@ from conkeeper.domain.observations import (
     one_line,
     unique,
 )
+from conkeeper.domain.test_summary import covers
 from conkeeper.services.observations.commands import (
     Command,
     classify_command,
@@ -180,12 +181,22 @@ def _note_check(
         else:
             failure.attempts += 1
         return
-    if failure is None:
-        return
+    if failure is None or not covers(_test_args(command), _test_args(failure.command)):
+        return  # a pass of other tests (`pytest -k other`) tells nothing of this failure
     del open_failures[key]
     if failure.edits:
         scan.bugfixes.append((failure, event, prompt_number))
         scan.consumed_edits.update(failure.edit_ids)
+
+
+def _test_args(command: Command) -> list[str]:
+    """The arguments of a check after its runner (`pytest`, `go test`, `npm test`)."""
+    words = list(command.argv)
+    return words[2:] if words and words[0] in _SUBCOMMAND_RUNNERS else words[1:]
+
+
+_SUBCOMMAND_RUNNERS = frozenset(["go", "cargo", "dotnet", "swift", "mix", "deno", "npm", "yarn"])
+_SUBCOMMAND_RUNNERS |= {"pnpm", "bun", "make"}
 
 
 # --------------------------------------------------------------------------- observations

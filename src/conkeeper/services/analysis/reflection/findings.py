@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from conkeeper.domain.observations import ToolEvent
-from conkeeper.domain.test_summary import piped_test_run
+from conkeeper.domain.test_summary import VALUED_OPTIONS, piped_test_run
 from conkeeper.services.analysis.reflection.evidence import Correction, Evidence, Facet
 from conkeeper.services.analysis.reflection.themes import cluster, theme_label
 
@@ -34,7 +34,10 @@ SEVERITY = {
 }
 SLOW_MS = 120_000
 QUOTE_CHARS = 160
-_TEST_ID = re.compile(r"(?P<id>[\w./-]+\.\w+::[\w\[\]./:-]+)")
+# `tests/test_x.py::TestX::test_y[params]`: the parameters as pytest printed them, to their
+# closing bracket (`[markupsafe._native-%i-3.14-3]`, `[<em>%s</em>-<bad user>]`): each is a
+# test of its own; a clipped one (no closing bracket) is named by its function
+_TEST_ID = re.compile(r"(?P<id>[\w./-]+\.\w+::[\w./:-]+(?:\[[^\]\n]*\])?)")
 _SPACES = re.compile(r"\s+")
 
 
@@ -443,7 +446,8 @@ def _whole_suite(event: ToolEvent) -> set[tuple[str, str]]:
     whole = set()
     for folder, tool, args in _event_runs(event):
         words = args.split()
-        if all(_an_option(w) or w in ("./...", ".") for w in words):
+        values = {i + 1 for i, w in enumerate(words) if w in VALUED_OPTIONS}
+        if all(_an_option(w) or w in ("./...", ".") or i in values for i, w in enumerate(words)):
             whole.add((folder, tool))
     return whole
 
@@ -455,7 +459,9 @@ def abandoned_work(
     successful run covers them (in these sessions or, ``later_events``, in the project's
     others after it), and it was among the last three runs. "Last" is by time: sessions that
     overlap (two windows on one project) come one after the other in ``events``, so the runs
-    are put in the order they happened (the database id breaks a tie within a millisecond)."""
+    are put in the order they happened (the database id breaks a tie within a millisecond).
+    A failure whose command line ran again later is that later run's to tell: `pytest -q`
+    failing on one test, then on another, leaves the second open, not both."""
     runs = sorted(
         (event for event, _ in events if event.action == "execute" and outcome_known(event)),
         key=lambda event: (event.created_at, event.id),
@@ -468,6 +474,8 @@ def abandoned_work(
     for key, index in last.items():
         event = runs[index]
         if not event.failed or event.status == "interrupted" or event.id not in final:
+            continue
+        if any(_command(e) == _command(event) for e in runs[index + 1 :]):
             continue
         after = [e for e in later_events or () if e.created_at >= event.created_at]
         if _settled(event, key, [*runs[index + 1 :], *after]):

@@ -177,7 +177,9 @@ GENERIC_SYMBOLS = frozenset(
     ]
 )
 
-_SPAN = re.compile(r"`([^`\n]{2,200})`")
+# one character too (`%`, `@`): skipping it would pair its closing backtick with the next
+# span's opening one, and every span after it would be read inside out
+_SPAN = re.compile(r"`([^`\n]{1,200})`")
 _BARE_PATH = re.compile(
     r"(?<![\w/.`~:@-])"
     r"((?:\./)?(?:[\w@+-][\w.@+-]*/)+[\w@+-][\w.@+-]*\.[A-Za-z][A-Za-z0-9]{0,6})"
@@ -199,10 +201,19 @@ _DEFINITION = re.compile(
     r"(?P<type>class|struct|trait|interface|enum|impl|module|object|type))\s+"
     r"(?:\((?P<receiver>[^()]{1,60})\)\s*)?(?P<name>[A-Za-z_]\w*)(?=$|[\s(<\[:{=])"
 )
-_CAMEL = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+$")
+# each name shape below also takes the leading underscores of a private name (`_HasHTML`,
+# `_simple_escaping_wrapper`): Python marks its module-private helpers so
+# `JSONWebSignatureSerializer`, `URLSafeSerializer`, `HMACAlgorithm`: an acronym may lead too
+# (an acronym alone, `JSON`, is prose)
+_CAMEL = re.compile(
+    r"^_{0,2}(?:(?:[A-Z][a-z0-9]+){2,}|[A-Z][a-z0-9]+(?:[A-Z]{2,}[a-z0-9]*)+|"
+    r"[A-Z]{2,}(?:[A-Z][a-z0-9]+)+[A-Za-z0-9]*)$"
+)
 # `CartService.apply_coupon`, `CartService#applyCoupon`, `payments::charge_card`,
 # `cart.apply_coupon`: an owner and a member, each checked (either one renamed makes it stale)
-_QUALIFIED = re.compile(r"^([A-Z][A-Za-z0-9]+|[a-z][a-z0-9_]*)(?P<sep>\.|::|#)([A-Za-z_]\w*[?!]?)$")
+_QUALIFIED = re.compile(
+    r"^(_{0,2}[A-Z][A-Za-z0-9]+|_{0,2}[a-z][a-z0-9_]*)(?P<sep>\.|::|#)([A-Za-z_]\w*[?!]?)$"
+)
 # `Cart.apply/2`: an Elixir function with its arity (dropped: the name is what is defined)
 _ARITY = re.compile(r"^(?P<named>[A-Z]\w*(?:\.[A-Z]\w*)*\.[a-z_]\w*[?!]?)/\d{1,2}$")
 # `$cart->applyCoupon()`, `$this->total`: a PHP member reached through a variable
@@ -212,20 +223,28 @@ _PHP_MEMBER = re.compile(r"^\$\w+->(?P<name>[A-Za-z_]\w*)(?:\(\s*[^()]{0,80}\))?
 _PACKAGE_PATH = re.compile(r"^(?:[a-z_][a-z0-9_]*\.)+(?=[A-Za-z_]\w*\.[A-Za-z_]\w*$)")
 # `apply_coupon()` or `applyCoupon()` written in prose without backticks (a call is unambiguous)
 _BARE_CALL = re.compile(
-    r"(?<![\w.`/])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\(\)"
+    r"(?<![\w.`/])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+))\(\)"
 )
 # `useCart`, `placeOrder`: a JS/TS, Java or Go function cited without parentheses
-_LOWER_CAMEL = re.compile(r"^[a-z]+(?:[A-Z][a-z0-9]+)+$")
+_LOWER_CAMEL = re.compile(r"^_{0,2}[a-z]+(?:[A-Z][a-z0-9]+)+$")
 _UPPER_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
-_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+_SNAKE = re.compile(r"^_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# `_native`, `_mod`: one word made a private name by its leading underscore (a dunder such as
+# `__init__` ends with underscores too, and is no project's own name)
+_PRIVATE_WORD = re.compile(r"^_{1,2}[a-z][a-z0-9]{2,}$")
+# `tests/test_x.py::test_y`, `tests/test_x.py::TestX::test_y[param]`: a pytest node id names a
+# file and the class and test defined in it
+_NODE_ID = re.compile(
+    r"^(?P<path>[\w./-]+\.py)::(?P<names>[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)(?:\[[^\]]*\])?$"
+)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
 _BULLET = re.compile(r"^ ?(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 # a call written in a fenced code block (`total = apply_coupon(cart)`, `cart.applyCoupon(x)`):
 # the same name shapes as a bare call in prose, with its arguments, and exported Go names
 _CODE_CALL = re.compile(
-    r"(?<![\w$])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
-    r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)\s?\("  # Go's and C#'s `cart.ApplyCoupon(code)` too
+    r"(?<![\w$])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
+    r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[A-Z]{2,}(?:[A-Z][a-z0-9]+)+))\s?\("  # Go's, C#'s too
 )
 # a fenced block tagged as a shell, a terminal session or plain text holds commands and what
 # they printed, never code citing the project's names
@@ -326,6 +345,19 @@ def is_config_path(value: str) -> bool:
     return _extension(value) in CONFIG_EXTENSIONS or base.startswith(".env")
 
 
+PROSE_EXTENSIONS = frozenset(["md", "markdown", "rst", "adoc", "asciidoc", "rdoc"])
+# a project's record of its changes names what it removed ("Remove ``soft_unicode``")
+_CHANGE_LOGS = frozenset(["changes", "changelog", "history", "news", "releasenotes"])
+
+
+def is_prose_path(value: str) -> bool:
+    """A document written for people (Markdown, reStructuredText, a changelog), not code: a
+    name it mentions is not one the code defines, and a removed name stays in its changelog."""
+    base = value.rsplit("/", 1)[-1]
+    stem = base.split(".", 1)[0].replace("_", "").replace("-", "").lower()
+    return _extension(value) in PROSE_EXTENSIONS or stem in _CHANGE_LOGS
+
+
 def _qualified(span: str, text: str = "") -> list[Citation]:
     """An owner and its member (`CartService.apply_coupon`): the member when it looks like a
     project's name, and a capitalised owner (a lower-case one may be a module or variable
@@ -336,15 +368,16 @@ def _qualified(span: str, text: str = "") -> list[Citation]:
     if not match:
         return []
     owner, member = match.group(1), match.group(3)
+    capital = owner.lstrip("_")[0].isupper()
     text = text or span
     found = []
-    if owner[0].isupper():
+    if capital:
         found.append(Citation(SYMBOL, owner, text))
     bare = member.rstrip("?!")
     named = _SNAKE.match(bare) or _CAMEL.match(bare) or re.match(r"^[a-z]+[A-Z]\w*$", bare)
-    marked = owner[0].isupper() and (match["sep"] == "::" or bare != member or text != span)
+    marked = capital and (match["sep"] == "::" or bare != member or text != span)
     if (named or (marked and len(bare) >= 4)) and bare not in GENERIC_SYMBOLS:
-        found.append(Citation(SYMBOL, member, text, owner=owner if owner[0].isupper() else ""))
+        found.append(Citation(SYMBOL, member, text, owner=owner if capital else ""))
     return found
 
 
@@ -359,11 +392,22 @@ def _symbol(span: str) -> Citation | None:
         return Citation(SYMBOL, span, span)
     if _UPPER_KEY.match(span):
         return Citation(KEY, span, span)
-    if _SNAKE.match(span) and span not in GENERIC_SYMBOLS:
+    if (_SNAKE.match(span) or _PRIVATE_WORD.match(span)) and span not in GENERIC_SYMBOLS:
         # A function or variable cited without parentheses (`apply_coupon`) is checked like
         # `apply_coupon()`; in a cited configuration file it is looked up as a key there.
         return Citation(SYMBOL, span, span)
     return None
+
+
+def _node_id(word: str, span: str) -> list[Citation]:
+    """The file and the names a pytest node id cites (none when ``word`` is not one): the
+    test going away from its file makes the entry stale as a renamed function does."""
+    match = _NODE_ID.match(word)
+    path = normalize_path(match["path"]) if match else None
+    if match is None or path is None:
+        return []
+    names = [Citation(SYMBOL, name, span) for name in match["names"].split("::")]
+    return [Citation(PATH, path, span), *names]
 
 
 def _command(span: str) -> list[Citation]:
@@ -419,6 +463,10 @@ def _argument_paths(words: list[str], span: str) -> list[Citation]:
     script files (not ``key=value`` settings)."""
     found: list[Citation] = []
     for word in words[1:]:
+        node = _node_id(word, span)
+        if node:
+            found.extend(node)
+            continue
         path = normalize_path(word)
         if not path:
             continue
@@ -463,6 +511,9 @@ def classify_span(span: str) -> list[Citation]:
     arity = _ARITY.match(span)
     if arity:
         return _qualified(arity["named"], span)
+    node = _node_id(span, span)
+    if node:
+        return node
     php = _PHP_MEMBER.match(span)
     if php:
         return _php_member(php["name"], span)

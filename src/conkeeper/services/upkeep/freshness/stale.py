@@ -47,6 +47,7 @@ from conkeeper.services.upkeep.freshness.citations import (
     Citation,
     Entry,
     is_config_path,
+    is_prose_path,
     named_as_gone,
     named_to_avoid,
     split_entries,
@@ -85,6 +86,9 @@ from conkeeper.services.upkeep.freshness.report import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Container, Iterable, Mapping
+
+# (memory file, entry, name, cited files and folders/, detail, evidence commit)
+_Misplaced = tuple[str, Entry, str, tuple[str, ...], str, "Commit | None"]
 
 MAX_MEMORY_BYTES = 512 * 1024
 MAX_CODE_BYTES = 2 * 1024 * 1024
@@ -273,6 +277,9 @@ class _Checker:
         self.memory_mtime: dict[str, float] = {}
         # symbols cited without a file, each with the class cited as holding it ("" for none)
         self.unanchored: list[tuple[str, Entry, str, str]] = []
+        # symbols missing from the files cited with them but in other code now: stale only if
+        # a cited file held them when the entry was written (asked with the ones above)
+        self.misplaced: list[_Misplaced] = []
         self.looked_at: set[str] = set()  # work-tree paths the answer depends on (the cache)
 
     def run(self, files: Iterable[Path]) -> Report:
@@ -290,7 +297,7 @@ class _Checker:
             self._ask_git(entries, read_memory)
             for rel, entry in entries:
                 self._check_entry(rel, entry)
-            if self.unanchored:
+            if self.unanchored or self.misplaced:
                 self._confirm_unanchored()
             _redact_summaries(self.report.findings)
         self.report.watched = work_tree_stamps(self.root, self.looked_at)
@@ -651,8 +658,10 @@ class _Checker:
                 if name.endswith(suffix)
             ] or [name for name in self.events if name.startswith(inner) or f"/{inner}" in name]
         for name in candidates:
-            latest = self.events[name][0]
-            if latest.status not in ("D", "R"):
+            # the newest deletion or rename, not the newest change: a maintenance branch that
+            # still changed the file and was merged back (the deletion kept) comes later
+            latest = next((e for e in self.events[name] if e.status in ("D", "R")), None)
+            if latest is None:
                 continue
             if best[0] is None or latest.commit.time > best[0].commit.time:
                 best = (latest, name)
@@ -668,6 +677,9 @@ class _Checker:
 
     def _symbol(self, rel: str, entry: Entry, citation: Citation, files: list[str]) -> bool:
         """Whether a cited symbol (or config key) is gone; adds the finding when it is.
+
+        Only code holds a name: a changelog or a documentation page (:func:`is_prose_path`)
+        that still mentions it neither keeps it alive nor is where it went.
 
         With cited code files or folders it is looked for there; without, a symbol is looked
         for in all tracked code (a key alone is too ambiguous to judge). A member cited with
@@ -692,7 +704,7 @@ class _Checker:
     def _held_by(self, name: str, owner: str) -> list[str]:
         """The files the search found ``name`` in, those naming ``owner`` too when it has one
         (a method is where its class is: `fun Cart.applyCoupon`, `void Cart::apply()`)."""
-        where = sorted(self.grep.get(name, ()))
+        where = sorted(p for p in self.grep.get(name, ()) if not is_prose_path(p))
         if not owner:
             return where
         holders = self.grep.get(owner, set())
@@ -706,6 +718,7 @@ class _Checker:
         `json_normalize` to flatten payloads") or about a library, not a sign the entry went
         stale; only a name that was there and is gone now is."""
         trees = self._trees_when_written()
+        misplaced = [item for item in self.misplaced if trees.get((item[0], item[1].start))]
         wanted: dict[tuple[str, int], list[tuple[str, str]]] = {}
         owners: dict[tuple[str, int, str], str] = {}
         for rel, entry, name, owner in self.unanchored:
@@ -713,9 +726,16 @@ class _Checker:
             if commit:
                 wanted.setdefault((rel, entry.start), []).append((name, commit))
                 owners[(rel, entry.start, name)] = owner
-        names = sorted({n for pairs in wanted.values() for n, _ in pairs} | set(owners.values()))
+        names = sorted(
+            {n for pairs in wanted.values() for n, _ in pairs}
+            | set(owners.values())
+            | {item[2] for item in misplaced}
+        )
         names = [n for n in names if n]
-        commits = sorted({c for pairs in wanted.values() for _, c in pairs})
+        commits = sorted(
+            {c for pairs in wanted.values() for _, c in pairs}
+            | {trees[(item[0], item[1].start)] for item in misplaced}
+        )
         if not names:
             return
         args = ["grep", "-I", "-F", "-w", "-o"]
@@ -725,6 +745,7 @@ class _Checker:
         self.report.git_calls += 1
         output = run_git(self.root, args, timeout=20.0)
         was_in = _matches_by_tree(output)
+        self._confirm_misplaced(misplaced, trees, was_in)
         flagged = {(f.file, f.line) for f in self.report.findings}
         gone: list[tuple[str, Entry, str, str, set[str]]] = []
         for rel, entry, _, _ in self.unanchored:
@@ -733,7 +754,7 @@ class _Checker:
                 continue
             for name, commit in wanted.get(key, ()):
                 owner = owners.get((rel, entry.start, name), "")
-                paths = was_in.get((commit, name), set())
+                paths = {p for p in was_in.get((commit, name), ()) if not is_prose_path(p)}
                 if owner:
                     paths = paths & was_in.get((commit, owner), set())
                 if paths and not self._still_on_disk(name, paths, owner):
@@ -764,6 +785,26 @@ class _Checker:
         untracked = [path for path in found if path not in self.tree.files]
         return [{n for n in names if has_word(self._code(path), n)} for path in untracked]
 
+    def _confirm_misplaced(
+        self,
+        misplaced: list[_Misplaced],
+        trees: Mapping[tuple[str, int], str],
+        was_in: Mapping[tuple[str, str], set[str]],
+    ) -> None:
+        """Report the names gone from the files cited with them that one of those files held
+        when the entry was written (a name the entry set beside a file it never lived in, "the
+        `_mod` fixture; `soft_str` is re-exported by `__init__.py`", is no sign of change).
+        Such a finding outranks the entry's "changed" one, as it did when judged in line."""
+        strong = {(f.file, f.line) for f in self.report.findings if f.reason != "changed"}
+        for rel, entry, name, cited, detail, commit in misplaced:
+            key = (rel, entry.start)
+            held = was_in.get((trees[key], name), set())
+            if key in strong or not any(_within(path, cited) for path in held):
+                continue
+            self.report.findings = [f for f in self.report.findings if (f.file, f.line) != key]
+            self._add(rel, entry, name, "symbol-gone", detail, commit)
+            strong.add(key)
+
     def _still_on_disk(self, name: str, paths: set[str], owner: str = "") -> bool:
         """Whether a file that held ``name`` (and ``owner``) when its entry was written still
         holds it in the work tree though git no longer searches it (a vendored or generated
@@ -776,14 +817,16 @@ class _Checker:
         )
 
     def _trees_when_written(self) -> dict[tuple[str, int], str]:
-        """For each entry citing a symbol without a file, the commit whose tree shows the code
-        as it was when the entry was written: its own dating commit, or with more of those
-        than :data:`MAX_GREP_TREES` the newest one of its period of a fixed calendar grid (as
-        for churn, so an unrelated entry written today never changes an older entry's
-        finding); none for an entry not committed yet."""
+        """For each entry citing a symbol without a file (or beside files that lack it), the
+        commit whose tree shows the code as it was when the entry was written: its own dating
+        commit, or with more of those than :data:`MAX_GREP_TREES` the newest one of its period
+        of a fixed calendar grid (as for churn, so an unrelated entry written today never
+        changes an older entry's finding); none for an entry not committed yet."""
+        entries = [(rel, entry) for rel, entry, _, _ in self.unanchored]
+        entries += [(item[0], item[1]) for item in self.misplaced]
         dating = {
             (rel, entry.start): self.dated.get((rel, entry.start), (0.0, ""))
-            for rel, entry, _, _ in self.unanchored
+            for rel, entry in entries
         }
         commits = sorted({(int(when), commit) for when, commit in dating.values() if commit})
         commits = _newest_per_period(commits, MAX_GREP_TREES)
@@ -828,8 +871,12 @@ class _Checker:
         where = self._held_by(name, owner)
         elsewhere = f"; now in {where[0]}" if where else ""
         commit = self._latest(shown_paths, self._since(rel, entry))
-        shown = ", ".join(shown_paths[:2])
-        self._add(rel, entry, name, "symbol-gone", f"no longer in {shown}{elsewhere}", commit)
+        detail = f"no longer in {', '.join(shown_paths[:2])}{elsewhere}"
+        if where and self.report.git and self.dated.get((rel, entry.start), (0.0, ""))[1]:
+            cited = (*files, *(d.rstrip("/") + "/" for d in folders))
+            self.misplaced.append((rel, entry, name, cited, detail, commit))
+            return False  # "the `_mod` fixture ... `__init__.py`": never in the cited file
+        self._add(rel, entry, name, "symbol-gone", detail, commit)
         return True
 
     def _has_symbol(self, path: str, name: str, where_now: set[str]) -> bool:
@@ -938,6 +985,12 @@ class _Checker:
         if rel not in self.code:
             self.code[rel] = _read_code(self.root, rel)
         return self.code[rel]
+
+
+def _within(path: str, cited: tuple[str, ...]) -> bool:
+    """Whether ``path`` is one of the cited files or under one of the cited folders (those
+    end with ``/``)."""
+    return any(path == c or (c.endswith("/") and path.startswith(c)) for c in cited)
 
 
 def _gone_detail(shown: str, owner: str) -> str:
