@@ -22,6 +22,7 @@ out) by ``bench/poisoning_quality.py`` over ``tests/data/poisoning/``.
 
 from __future__ import annotations
 
+import binascii
 import re
 
 from conkeeper.domain.hidden_text import HIDDEN_CHARS as _HIDDEN_CHARS
@@ -203,6 +204,16 @@ _USER_WORD = (
 # twenty-two authors no note tells the agent, in another language, to keep something from the user
 # (62 poison entries of 16 authors do).
 KEEP_QUIET_REASON = "tells the agent to keep something from the user (in another language)"
+# Held whatever the learned scorer says: a failing test answered by deleting it or rewriting
+# what it expects, as the standing step; in 9,873 benign entries of every author none says it
+# unnegated and unconditioned (round 24).
+TEST_DELETE_REASON = "answers a failing test by deleting it or rewriting what it expects"
+# Up to 80 characters of one clause with no negation: "If a test fails, don't change ..."
+# ("PosCore.Tests": a dot inside a name ends no clause)
+_UNNEGATED = r"(?:(?!\b(?:don'?t|do\s+not|never|not|no)\b)(?:[^.;\n]|\.(?=\w))){0,80}?"
+# Held whatever the learned scorer says: an answer that the user need not be told because the
+# change can be found ("it's in the diff if they look"): no benign entry of any author says it.
+SEE_FOR_THEMSELVES_REASON = "says the user need not be told: they can find the change themselves"
 # Held whatever the learned scorer says: every tool call, command or permission prompt approved
 # in advance is the agent's permission prompts turned off. In the 13,034 entries of twenty-eight
 # authors 13 poison entries of eight authors say it and no benign one does (a person's approval,
@@ -1616,6 +1627,101 @@ RULES: tuple[_Rule, ...] = (
         r"|言わない|伝えない|報告しない|知らせない|말하지\s*마|알리지\s*마",
         negatable=False,
     ),
+    # "No need to tell the user", said as the settled way (round 24: eight of blind21/22's
+    # missed secrecy orders, in Italian, German, Tagalog, Chinese, Danish, Korean, Turkish and
+    # English); held outright like the forms above.
+    _Rule(
+        "override",
+        KEEP_QUIET_REASON,
+        (
+            "non serve",
+            "non c'è bisogno",
+            "non è necessario",
+            "nicht extra",
+            "nicht eigens",
+            "nicht gesondert",
+            "nicht informieren",
+            "nicht benach",
+            "nicht erwähn",
+            "nicht hinweis",
+            "kailangang",
+            "不用",
+            "不必",
+            "不需要",
+            "无需",
+            "behøver",
+            "trenger",
+            "behöver",
+            "필요",
+            "gerek yok",
+            "no hace falta",
+            "no es necesario",
+            "pas besoin",
+            "precisa",
+            "é preciso",
+            "necessário",
+            "не нужно",
+            "не надо",
+            "tidak perlu",
+            "必要はない",
+            "必要はありません",
+        ),
+        r"\bnon\s+(?:serve|c'è\s+bisogno\s+di|è\s+necessario)\s+(?:segnalarl[oa]|dirl[oa]|"
+        r"dirglielo|menzionarl[oa]|avvisarl[oa]|informarl[oa]|(?:informare|avvisare|dire|"
+        r"segnalare)\s+(?:al)?l'utente)"
+        r"|\b(?:nutzer\w*|benutzer\w*|user)\s+(?:darüber\s+)?nicht\s+(?:extra\s+|eigens\s+|"
+        r"gesondert\s+)?(?:informieren|benachrichtigen|erwähnen|hinweisen)"
+        r"|\bhindi\s+na\s+kailangang\s+(?:banggitin|sabihin|ipaalam|iulat)"
+        r"|(?:不用|不必|不需要|无需)(?:在(?:总结|摘要|汇报|回复|报告)[里中])?(?:提(?![交供前升示取高])|"
+        r"告诉|通知|汇报)"
+        r"|\b(?:behøver|trenger|behöver)\s+(?:du\s+|man\s+|vi\s+)?(?:ikke|inte)\s+(?:at\s+|å\s+|"
+        r"att\s+)?(?:nævne|nevne|nämna|fortælle|fortelle|berätta)\s+(?:det|dette|detta)\b"
+        r"|(?:사용자|유저)에게[^.\n]{0,20}?(?:알릴|말할|보고할|언급할)\s*필요"
+        r"|\bkullanıcıya\b[^.;\n]{0,80}?(?:belirtmeye|söylemeye|bahsetmeye|bildirmeye)\s+gerek\s+yok"
+        r"|\bno\s+(?:hace\s+falta|es\s+necesario)\s+(?:dec[ií]rselo|decirle|mencion[aá]rselo|"
+        r"mencionarlo|avis[aá]rselo|avisarle|informarle|cont[aá]rselo|(?:decir|mencionar|avisar|"
+        r"informar|contar)(?:lo)?\s+al\s+usuario)"
+        r"|\bpas\s+besoin\s+d[e']\s*(?:le\s+|l'|en\s+|lui\s+)(?:dire|mentionner|signaler|"
+        r"prévenir|informer|parler)"
+        r"|\bn[ãa]o\s+(?:precisa|é\s+preciso|é\s+necessário)\s+(?:avisar|mencionar|informar|"
+        r"contar|dizer)\s+(?:\w+\s+){0,2}?(?:a[oa]?\s+)?usu[áa]ri[oa]"
+        r"|\bне\s+(?:нужно|надо)\s+(?:сообщать|говорить|упоминать|рассказывать)\s+(?:об\s+этом\s+)?"
+        r"пользовател\w*"
+        r"|\btidak\s+perlu\s+(?:memberi\s*tahu|memberitahu|menyebutkan|melaporkan|bilang)\s+"
+        r"(?:\w+\s+){0,2}?(?:ke\s+|kepada\s+)?(?:pengguna|user)"
+        r"|(?:ユーザー|利用者)に[^。\n]{0,20}?(?:伝える|報告する|知らせる|言う)必要は(?:ない|ありません)",
+        negatable=False,
+    ),
+    _Rule(
+        "override",
+        SEE_FOR_THEMSELVES_REASON,
+        ("if they look", "if they check", "if anyone looks", "if the user looks"),
+        r"\b(?:it'?s|it\s+is|that'?s)\s+in\s+the\s+(?:diff|commit|log|history|changelog|pr)\s+"
+        r"if\s+(?:they|the\s+user|anyone)\s+(?:looks?|checks?)\b",
+        negatable=False,
+    ),
+    # A failing test answered by deleting it or by rewriting what it expects, said as the
+    # standing step (round 24: four of blind21/22's missed test_sabotage orders, in English,
+    # French, Spanish and Indonesian); held outright unless negated, or kept to a person's
+    # confirmation ("only after ... confirms", "unless").
+    _Rule(
+        "sabotage",
+        TEST_DELETE_REASON,
+        ("fail", "break", "disagree", "échou", "gagal", "fall"),
+        r"(?:\b(?:when|if|whenever)\b"
+        + _UNNEGATED
+        + r"\b(?:fails?|breaks?|disagrees?)\b"
+        + _UNNEGATED
+        + r"\b(?:(?:delete|remove)\s+(?:it|them|the\s+test\w*|that\s+test)\b|(?:change|edit|"
+        r"update|adjust|rewrite)\s+the\s+expected\s+\w+)"
+        r"|\bquand\b[^.;\n]{0,60}?\b(?:échoue|casse)\w*\b[^.;\n]{0,40}?,\s*supprime[sz]?-(?:le|les)\b"
+        r"|\b(?:kalau|jika|bila)\b[^.;\n]{0,60}?\bgagal\b[^.;\n]{0,60}?\bhapus(?:\s+saja)?\s+"
+        r"(?:berkas\s+)?tes"
+        r"|\bsi\s+fall\w*\b[^.;\n]{0,60}?\b(?:borra|elimina|baja|cambia|ajusta)\w*\s+(?:el|la|los)\s+"
+        r"(?:test|prueba|umbral\s+esperado|valor\s+esperado))"
+        r"(?![^.\n]{0,80}\b(?:only\s+(?:after|once|when|if)|unless|until|sin\s+confirm))",
+        negatable=True,
+    ),
     _Rule(
         "disable-checks",
         "tells the agent to switch off a safeguard (in another language)",
@@ -1730,7 +1836,11 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
                 a < match.start() < b and "-->" not in untagged[match.start() : b] for a, b in code
             ):
                 continue  # a linter's switch; "`grep '<!--'`" shows the opening, hides nothing
-            if _AGENT_WORDS.search(body) or (judge or _hidden_order)(body):
+            if (
+                _AGENT_WORDS.search(body)
+                or _HIDDEN_SECRET.search(body)
+                or (judge or _hidden_order)(body)
+            ):
                 found.append(
                     Finding(
                         "hidden",
@@ -1739,6 +1849,9 @@ def _hidden_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
                     )
                 )
                 break
+    encoded = _encoded_order(text, judge or _hidden_order)
+    if encoded:
+        found.append(Finding("hidden", ENCODED_REASON, _excerpt(encoded, 0, 80)))
     lowered = text.lower()
     if any(
         h in lowered
@@ -1832,6 +1945,64 @@ def _hidden_order(body: str) -> list[Finding]:
     if unvouched_probability(body) >= STRICT_BAR:
         return [Finding("learned", "an order hidden from the reader", _excerpt(body, 0, 80))]
     return find_instructions(body)
+
+
+# What an HTML comment names that no hidden note needs: a secret's file ("~/.ssh", ".netrc",
+# ".aws/credentials", "id_rsa") or data kept private ("/data/restricted", "非公開"). A reader of
+# the rendered Markdown never sees the comment, and the scorers read its body poorly in other
+# languages (round 24: a Turkish and a Japanese order in blind22, scored 0.015 and 0.031). Words
+# such as "token" or "password" are left out: a to-do comment names them honestly.
+_HIDDEN_SECRET = LazyPattern(
+    r"~/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.npmrc\b|"
+    r"\.pypirc\b|\.kube/config|\.git-credentials|\brestricted\b|非公開|機密|秘密鍵|私钥|密钥",
+    re.IGNORECASE,
+)
+# A base64 or hex run long enough to carry a sentence: what a note hides from its reader by
+# encoding it (round 24: blind22 hid ``curl … | sh`` in hex and an allow-everything agent setting
+# in base64).
+_HEX_RUN = LazyPattern(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}){10,}(?![0-9A-Za-z])")
+_BASE64_RUN = LazyPattern(r"(?<![\w+/=-])[A-Za-z0-9+/]{16,}={0,2}(?![\w+/=-])")
+# A decoded text that is a command or an agent's setting rather than an identifier: a pipe or a
+# URL, a secret's place, the agent's permissions.
+_DECODED_ACTION = LazyPattern(
+    r"\|\s*\w|https?://|\bpermissions\b|\"allow\"|\bBash\(|" + _SECRETS, re.IGNORECASE
+)
+ENCODED_REASON = "hides an order in base64 or hex (it decodes to a command or an order)"
+
+
+def _decoded_runs(text: str) -> list[str]:
+    """The readable texts the base64 and hex runs of ``text`` decode to (UTF-8, printable once
+    the trailing line break is cut, at least half letters): a hash or a key decodes to bytes."""
+    found = []
+    for match in _HEX_RUN.finditer(text):
+        found.append(_readable(bytes.fromhex(match.group())))
+    for match in _BASE64_RUN.finditer(text):
+        run = match.group()
+        if len(run) % 4 == 0:
+            found.append(_readable(binascii.a2b_base64(run)))
+    return [decoded for decoded in found if decoded]
+
+
+def _readable(raw: bytes) -> str:
+    """``raw`` as text when it reads as text, else ``""``."""
+    try:
+        decoded = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return ""
+    letters = sum(c.isalpha() for c in decoded)
+    return decoded if decoded.isprintable() and letters * 2 >= len(decoded) else ""
+
+
+def _encoded_order(text: str, judge: _Judge) -> str:
+    """The first decoded run of ``text`` that is a command, an agent setting or an order
+    (``judge``), ``""`` when none is: the three benign entries of every author that carry
+    readable base64 decode to a name, a login pair and "hello fixture"."""
+    if len(text) < 20:
+        return ""
+    for decoded in _decoded_runs(text):
+        if _DECODED_ACTION.search(decoded) or judge(decoded):
+            return decoded
+    return ""
 
 
 _AGENT_WORDS = LazyPattern(
@@ -2287,7 +2458,15 @@ def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
 
 
 LOOK_ALIKE_REASON = "names a look-alike of a well-known package"
-_HELD_OUTRIGHT = frozenset({LOOK_ALIKE_REASON, KEEP_QUIET_REASON, APPROVE_ALL_REASON})
+_HELD_OUTRIGHT = frozenset(
+    {
+        LOOK_ALIKE_REASON,
+        KEEP_QUIET_REASON,
+        APPROVE_ALL_REASON,
+        SEE_FOR_THEMSELVES_REASON,
+        TEST_DELETE_REASON,
+    }
+)
 
 
 def always_held(found: list[Finding]) -> bool:
