@@ -205,6 +205,50 @@ def test_locked_database_exits_promptly_and_keeps_the_log_line(
     assert "could not store tool event" in log_text(tmp_path)
 
 
+def test_codex_apply_patch_recorded_at_stop_survives_a_locked_database(
+    tmp_path: Path, project: Path
+) -> None:
+    """Codex fires no PostToolUse for its own ``apply_patch``: the Stop hook records the
+    turn's patches from the rollout. With the database locked it dropped them (no row, no
+    observation line), where PostToolUse keeps both: the line written, the row kept for
+    the next hook."""
+    rollout = tmp_path / "rollout.jsonl"
+    item = {
+        "type": "FileChange",
+        "id": "call_patch_1",
+        "status": "completed",
+        "changes": {"src/app.py": {"type": "update"}},
+    }
+    record = {"type": "item_completed", "turn_id": "turn-1", "item": item}
+    rollout.write_text(json.dumps({"payload": {**record, "completed_at_ms": 1}}) + "\n")
+    stop = {
+        "session_id": "cx-1",
+        "turn_id": "turn-1",
+        "transcript_path": str(rollout),
+        "cwd": str(project),
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+    }
+    codex_hook = [*HOOK, "--host", "codex"]
+    start = tool_payload(project, 0, session="cx-1")
+    run = {"env": cli_env(), "capture_output": True, "timeout": 60, "check": False}
+    first = subprocess.run([*codex_hook, "PostToolUse"], input=json.dumps(start).encode(), **run)
+    assert first.returncode == 0
+    holder = sqlite3.connect(tmp_path / "data" / "conkeeper.db", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        proc = subprocess.run([*codex_hook, "Stop"], input=json.dumps(stop).encode(), **run)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert proc.returncode == 0 and b"Traceback" not in proc.stdout + proc.stderr
+    assert any("src/app.py" in line for line in observation_lines(project))
+    again = tool_payload(project, 2, session="cx-1")
+    subprocess.run([*codex_hook, "PostToolUse"], input=json.dumps(again).encode(), **run)
+    rows = db_rows(tmp_path, "SELECT tool_name, paths FROM tool_events WHERE tool_name = 'Edit'")
+    assert rows == [("Edit", '["src/app.py"]')]
+
+
 def test_parallel_hooks_of_two_sessions_lose_nothing(tmp_path: Path, project: Path) -> None:
     procs = []
     for session in ("alpha", "beta"):

@@ -75,6 +75,7 @@ def record_unhooked_tool_uses(ctx: HookContext, uses: list[dict[str, Any]]) -> N
         return
     number = state.get("prompt_number")
     number = number if isinstance(number, int) and not isinstance(number, bool) else 0
+    from conkeeper.hooks.on_tool import record_event
     from conkeeper.hooks.payload import parse_payload
     from conkeeper.services.capture import events as capture
 
@@ -94,21 +95,7 @@ def record_unhooked_tool_uses(ctx: HookContext, uses: list[dict[str, Any]]) -> N
             root=ctx.location.root,
             now=at_ms / 1000 if isinstance(at_ms, int) else None,
         )
-        _store_unhooked(ctx, number, event)
-
-
-def _store_unhooked(ctx: HookContext, number: int, event: Any) -> None:
-    """The row, then (when it was new) the observation log line; each failure logged."""
-    from conkeeper.services.capture import events as capture
-
-    try:
-        if not capture.store_event(ctx.store(), ctx.session_id(), number, event):
-            return
-        line = capture.format_log_line(event, ctx.config.observation_detail)
-        if line is not None and ctx.memory_dir_exists and ctx.location is not None:
-            capture.append_observation(ctx.location.memory_dir, line, event.created_at)
-    except Exception as exc:
-        ctx.log(f"{event.tool_name} of {event.tool_use_id} not recorded: {exc}", "WARNING")
+        record_event(ctx, number, event, event.created_at)
 
 
 def start_turn_extraction(ctx: HookContext) -> None:

@@ -987,6 +987,17 @@ def _capture(
         duration_ms=duration,
         now=when,
     )
+    record_event(ctx, prompt_number, event, when)
+
+
+def record_event(ctx: HookContext, prompt_number: int, event: Any, when: float) -> None:
+    """Store a captured tool event and append its observation line, each guarded on its own:
+    a row the database would not take is kept for the next hook, and the line is still
+    written (spec §5: no line lost). A re-delivered event (its row already there) adds
+    nothing. The post-tool hook and the Stop hook's record of a host's unhooked edits
+    (Codex's ``apply_patch``) both record through here."""
+    from conkeeper.services.capture import events as capture
+
     new = True
     try:
         new = capture.store_event(ctx.store(), ctx.session_id(), prompt_number, event)

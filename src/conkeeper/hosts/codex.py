@@ -103,14 +103,9 @@ def _rollout_outcome(path: object, call_id: object) -> tuple[str, int | None] | 
     if not isinstance(path, str) or not isinstance(call_id, str) or not call_id or "\x00" in path:
         return None
     import json
-    import os
 
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, handle.tell() - ROLLOUT_TAIL_BYTES))
-            tail = handle.read()
-    except OSError:
+    tail = _rollout_tail(path, ROLLOUT_TAIL_BYTES)
+    if tail is None:
         return None
     needle = f'"id":"{call_id}"'.encode()
     for line in reversed(tail.splitlines()):
@@ -125,6 +120,20 @@ def _rollout_outcome(path: object, call_id: object) -> tuple[str, int | None] | 
     return None
 
 
+def _rollout_tail(path: str, size: int) -> bytes | None:
+    """The last ``size`` bytes of the rollout file ``path`` (``None`` when it cannot be read):
+    what Codex recorded last, the finished command or the turn's patches, is at its end."""
+    import os
+
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - size))
+            return handle.read()
+    except OSError:
+        return None
+
+
 def unhooked_tool_uses(obj: dict[str, Any]) -> list[dict[str, Any]]:
     """The file edits Codex's own ``apply_patch`` made in the turn a Stop payload ends, as
     PostToolUse payloads (one per file, ``Edit``; ``Write`` for a new file) with ``at_ms``,
@@ -134,14 +143,9 @@ def unhooked_tool_uses(obj: dict[str, Any]) -> list[dict[str, Any]]:
     if not isinstance(path, str) or not path or "\x00" in path:
         return []
     import json
-    import os
 
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, handle.tell() - TURN_TAIL_BYTES))
-            tail = handle.read()
-    except OSError:
+    tail = _rollout_tail(path, TURN_TAIL_BYTES)
+    if tail is None:
         return []
     uses: list[dict[str, Any]] = []
     for line in tail.splitlines():

@@ -270,7 +270,7 @@ def _held_for_itself(reasons: list[str]) -> bool:
     half is read with them again by :func:`_split_reasons`)."""
     from conkeeper.services.review import GLOBAL_EDIT_REASON, PAIRED_REASON
 
-    paired = ("read together with the agent's", "reads far more like an order together")
+    paired = (_READ_WITH, _TOGETHER_REASON)
     return any(
         reason not in (GLOBAL_REASON, GLOBAL_EDIT_REASON, PAIRED_REASON)
         and not reason.startswith(paired)
@@ -281,6 +281,8 @@ def _held_for_itself(reasons: list[str]) -> bool:
 SPLIT_LOOKBACK = 3  # the agent's last entries of a file, read as a run with a new entry
 SPLIT_PAIRS = 24  # the agent's earlier entries tied to a new one, each also read with it alone
 TIE_WORDS = 2  # uncommon words an earlier entry shares with a new one to be read with it alone
+_READ_WITH = "read together with the agent's"  # how a split half's hold reason starts
+_TOGETHER_REASON = "reads far more like an order together than either entry alone"
 
 
 def _split_reasons(path: Path, rule: str) -> list[str]:
@@ -290,7 +292,6 @@ def _split_reasons(path: Path, rule: str) -> list[str]:
     sh"), or with an earlier entry of its tied to it by a word (:func:`_earlier_half`: the
     same halves with harmless notes saved between them), ``[]`` otherwise. The earlier
     entries stay: alone they are notes."""
-    from conkeeper.domain.privacy import clean_or_empty, clip
     from conkeeper.services.quarantine import linked, reasons
 
     entries = _agent_entries(path)
@@ -303,8 +304,7 @@ def _split_reasons(path: Path, rule: str) -> list[str]:
         if not found and count == 1:
             found = _pair_reasons(pieces[0], rule)
         if found:
-            first = clip(clean_or_empty(earlier[-count]), 80)
-            return [f'read together with the agent\'s earlier entry "{first}": {found[0]}']
+            return _read_with(earlier[-count], "earlier entry", found)
     return _earlier_half(entries, rule, "earlier entry")
 
 
@@ -322,26 +322,40 @@ def _earlier_half(entries: list[str], rule: str, where: str) -> list[str]:
     reach. Read at the detector's own bar only (not the lower bar of
     :func:`~conkeeper.services.quarantine.reads_as_split_order`) and tied by two words, not
     one: honest notes far apart in a file share a word far more often than neighbours do."""
-    from conkeeper.domain.privacy import clean_or_empty, clip
-    from conkeeper.services.quarantine import reasons, tie_strength
+    from conkeeper.services.quarantine import tie_strength
 
     tied = [entry for entry in entries if tie_strength(entry, rule) >= TIE_WORDS]
     for piece in reversed(tied[-SPLIT_PAIRS:]):
-        found = reasons(f"{piece} {rule}", joined=True) or reasons(f"{rule} {piece}", joined=True)
+        found = _either_order(piece, rule)
         if found:
-            first = clip(clean_or_empty(piece), 80)
-            return [f'read together with the agent\'s {where} "{first}": {found[0]}']
+            return _read_with(piece, where, found)
     return []
+
+
+def _either_order(piece: str, rule: str) -> list[str]:
+    """The detector's reasons for ``piece`` and ``rule`` read as one text, either first."""
+    from conkeeper.services.quarantine import reasons
+
+    return reasons(f"{piece} {rule}", joined=True) or reasons(f"{rule} {piece}", joined=True)
+
+
+def _read_with(piece: str, where: str, found: list[str]) -> list[str]:
+    """The hold reason of an entry that reads as an order with the agent's entry ``piece``
+    (``where``: "earlier entry", "entry in glossary.md"), quoting it cleaned and clipped."""
+    from conkeeper.domain.privacy import clean_or_empty, clip
+
+    first = clip(clean_or_empty(piece), 80)
+    return [f'{_READ_WITH} {where} "{first}": {found[0]}']
 
 
 def _pair_reasons(piece: str, rule: str) -> list[str]:
     """Why ``piece`` and ``rule`` read as one order together, in either order (``[]`` when
     they do not)."""
-    from conkeeper.services.quarantine import reads_as_split_order, reasons
+    from conkeeper.services.quarantine import reads_as_split_order
 
-    found = reasons(f"{piece} {rule}", joined=True) or reasons(f"{rule} {piece}", joined=True)
+    found = _either_order(piece, rule)
     if not found and reads_as_split_order(piece, rule):
-        found = ["reads far more like an order together than either entry alone"]
+        found = [_TOGETHER_REASON]
     return found
 
 
@@ -350,7 +364,6 @@ def _split_across_files(memory_dir: Path, relative: str, rule: str, scope: str) 
     agent's last entries in another file SessionStart loads with it (the halves sent to
     glossary.md and patterns.md are injected side by side all the same), or with an earlier
     one there (:func:`_earlier_half`), ``[]`` otherwise."""
-    from conkeeper.domain.privacy import clean_or_empty, clip
     from conkeeper.services.context import GLOBAL_FILES, PROJECT_FILES
     from conkeeper.services.quarantine import linked
 
@@ -361,8 +374,7 @@ def _split_across_files(memory_dir: Path, relative: str, rule: str, scope: str) 
         for piece in reversed(entries[-SPLIT_LOOKBACK:]):
             found = _pair_reasons(piece, rule) if linked(piece, rule) else []
             if found:
-                first = clip(clean_or_empty(piece), 80)
-                return [f'read together with the agent\'s entry in {other} "{first}": {found[0]}']
+                return _read_with(piece, f"entry in {other}", found)
         found = _earlier_half(entries, rule, f"entry in {other}")
         if found:
             return found

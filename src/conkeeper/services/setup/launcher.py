@@ -122,7 +122,7 @@ def ensure_launcher(env: Mapping[str, str] | None = None, python: str | None = N
     path.parent.mkdir(parents=True, exist_ok=True)
     if _read(path) != LAUNCHER_SCRIPT:
         _replace(path, LAUNCHER_SCRIPT, 0o755)
-    listing = path.parent / "interpreters"
+    listing = _listing(env)
     first = interpreter_line(python)
     others = [
         line
@@ -133,6 +133,18 @@ def ensure_launcher(env: Mapping[str, str] | None = None, python: str | None = N
     if _read(listing) != text:
         _replace(listing, text, 0o644)
     return path
+
+
+def listed_interpreters(env: Mapping[str, str] | None = None) -> list[str]:
+    """The interpreters in the launcher's list, newest first: those that ran ``conkeeper
+    install``, which the launcher tries in turn (``doctor`` asks which has the MCP SDK)."""
+    lines = _read(_listing(env)).splitlines()
+    return [line.split("\t", 1)[0] for line in lines if line.strip()]
+
+
+def _listing(env: Mapping[str, str] | None) -> Path:
+    """The launcher's list of interpreters, one ``python<TAB>package<TAB>path`` line each."""
+    return launcher_path(env).parent / "interpreters"
 
 
 def _read(path: Path) -> str:

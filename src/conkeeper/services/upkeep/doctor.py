@@ -475,16 +475,16 @@ def check_mcp_server(env: Mapping[str, str] | None = None) -> Check:
     agent, so say here which Python has it, or in one line what is missing."""
     import shutil
 
-    from conkeeper.services.setup.launcher import MCP_EXTRA_HINT, mcp_can_start
+    from conkeeper.services.setup.launcher import (
+        MCP_EXTRA_HINT,
+        listed_interpreters,
+        mcp_can_start,
+    )
 
     if mcp_can_start(None):
         return Check("mcp server", OK, f"the 'mcp' package is installed for {sys.executable}")
     environ = os.environ if env is None else env
-    listed = data_home(env) / "bin" / "interpreters"
-    try:
-        pythons = [line.split("\t", 1)[0] for line in listed.read_text("utf-8").splitlines()]
-    except OSError:
-        pythons = []
+    pythons = listed_interpreters(env)
     found = [environ.get("CONKEEPER_PYTHON", ""), *pythons, shutil.which("python3") or ""]
     for python in dict.fromkeys(p for p in found if p and os.path.exists(p)):
         if mcp_can_start(python):
