@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from conkeeper.cli.output import CliError, emit_json
+from conkeeper.domain.messages import clean_message
 from conkeeper.domain.paths import ProjectLocation
 from conkeeper.services.workspace import current_project
 
@@ -61,12 +62,12 @@ def _write(location: ProjectLocation, args: argparse.Namespace) -> int:
     path = handoff.write_checkpoint(location, data)
     if args.json:
         answer = {"path": str(path), "checkpoint": data}
-        emit_json(answer | ({"note_left_out": left_out} if left_out else {}))
+        emit_json(answer | ({"note_left_out": clean_message(left_out)} if left_out else {}))
     else:
         print(f"handoff checkpoint written: {path}")
         print("the next session start of this project injects it once")
         if left_out:
-            print(f"the note was left out: it {left_out}")
+            print(clean_message(f"the note was left out: it {left_out}"))
     return 0
 
 

@@ -287,12 +287,20 @@ def move_project_files(old: str, new: str, env: Mapping[str, str] | None = None)
         source, target = parent / project_key(old), parent / project_key(new)
         if not source.is_dir() or target.exists():
             continue
-        for path in source.iterdir():
+        for path in sorted(source.iterdir()):
             with contextlib.suppress(OSError, UnicodeDecodeError):
                 text = path.read_text(encoding="utf-8")
-                path.write_text(_without(text, old, new), encoding="utf-8")
+                _replace_whole(path, _without(text, old, new))
         with contextlib.suppress(OSError):
             os.replace(source, target)
+
+
+def _replace_whole(path: Path, text: str) -> None:
+    """Write ``text`` as ``path`` in one rename (a hook reading the file during the schema 8
+    move sees the old bytes or the new, never half of them)."""
+    spare = path.with_name(f".{path.name}.{os.getpid()}.moving")
+    spare.write_text(text, encoding="utf-8")
+    os.replace(spare, path)
 
 
 def _without(text: str, old: str, new: str) -> str:
