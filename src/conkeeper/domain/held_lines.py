@@ -14,6 +14,7 @@ the file did not change since, else at the end of the section they were in.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -45,21 +46,24 @@ def file_keys(data: bytes) -> list[str]:
 
 def added_lines(known: list[str] | None, data: bytes, carried: str) -> list[int]:
     """The indexes of ``data``'s lines the agent added: not in the file's ``known`` content
-    (its keys in order; ``None``: unknown, then only lines beyond the copies ``carried`` does
-    not account for are looked at), and carried by the agent's tool (``carried``: its text,
-    words compared with whitespace collapsed). A blank line is never one."""
+    (its keys in order; a line only moved is none; ``None``: unknown, every line counts), and
+    carried by the agent's tool (``carried``: its text, words compared with whitespace
+    collapsed, so a person's line typed meanwhile is none). A blank line is never one."""
     lines = [decoded(raw) for raw in split_lines(data)]
     words = " ".join(carried.split())
     candidates: list[int]
     if known is None:
         candidates = list(range(len(lines)))
     else:
-        matcher = SequenceMatcher(None, known, [line_key(text) for text in lines], autojunk=False)
+        keys = [line_key(text) for text in lines]
+        matcher = SequenceMatcher(None, known, keys, autojunk=False)
+        was, now = Counter(known), Counter(keys)
         candidates = [
             index
             for tag, _, _, start, end in matcher.get_opcodes()
             if tag in ("insert", "replace")
             for index in range(start, end)
+            if now[keys[index]] > was[keys[index]]  # a line moved is no line added
         ]
     return [i for i in candidates if lines[i].strip() and " ".join(lines[i].split()) in words]
 

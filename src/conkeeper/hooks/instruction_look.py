@@ -31,16 +31,46 @@ MAX_CARRIED = 8  # tool texts kept per turn
 MAX_TEXT = 64 * 1024  # characters kept of one
 
 
-def watched(ctx: HookContext) -> Prints:
-    """The prints of the project's instruction files and the user's own."""
+def watched(ctx: HookContext, imports: object = None) -> Prints:
+    """The prints of the project's instruction files, the files they import (``imports``: the
+    root-relative paths the last look found, :data:`IMPORTS` in the state) and the user's own."""
     from conkeeper.domain.paths import AGENT_INSTRUCTION_DIRS, AGENT_INSTRUCTION_NAMES
     from conkeeper.storage.agent_edits import instruction_prints
 
     assert ctx.location is not None
+    names = set(AGENT_INSTRUCTION_NAMES)
+    if isinstance(imports, list):
+        names.update(rel for rel in imports if isinstance(rel, str))
     home = ctx.env.get("HOME")
-    return instruction_prints(
-        ctx.location.root, AGENT_INSTRUCTION_NAMES, AGENT_INSTRUCTION_DIRS, home
-    )
+    return instruction_prints(ctx.location.root, names, AGENT_INSTRUCTION_DIRS, home)
+
+
+IMPORTS = "instruction_imports"  # state key: the files the instruction files import (@path)
+MAX_IMPORTS = 16
+
+
+def imported(ctx: HookContext, prints: Prints) -> list[str]:
+    """The project's files the watched files import with ``@path`` (relative to the importing
+    file's folder, inside the project, one level): the host loads them with it."""
+    from conkeeper.domain.instruction_imports import imported_paths
+    from conkeeper.storage.instruction_known import read_file
+
+    assert ctx.location is not None
+    root = ctx.location.root.resolve()
+    found: list[str] = []
+    for rel in prints:
+        data = None if rel.startswith("~/") else read_file(file_of(ctx, rel))
+        text = data.decode("utf-8", "replace") if data is not None else ""
+        for path in imported_paths(text) if "@" in text else []:
+            if path.startswith(("~", "/")):
+                continue
+            try:
+                where = ((root / rel).parent / path).resolve().relative_to(root).as_posix()
+            except (ValueError, OSError):
+                continue
+            if where not in prints and where not in found and (root / where).is_file():
+                found.append(where)
+    return found[:MAX_IMPORTS]
 
 
 def file_of(ctx: HookContext, rel: str) -> Path:
@@ -56,12 +86,18 @@ def look(ctx: HookContext) -> None:
     the person changed is theirs), and the tool texts of the last turn are let go."""
     if ctx.location is None:
         return
-    now = watched(ctx)
+    state = ctx.state.read()
+    now = watched(ctx, state.get(IMPORTS))
+    extra = state.get(IMPORTS)
+    if now != state.get(KNOWN):  # a file changed: what they import may have too
+        extra = imported(ctx, now)
+        now = watched(ctx, extra)
 
     def apply(data: dict[str, Any]) -> object:
         data.pop(CARRIED, None)
         before = data.get(KNOWN)
         data[KNOWN] = now
+        data[IMPORTS] = extra
         return before
 
     before = ctx.state.update(apply)
@@ -72,8 +108,7 @@ def look(ctx: HookContext) -> None:
 def _note_known(ctx: HookContext, now: Prints, before: object) -> None:
     """Keep the line keys of each file of ``now`` that changed since ``before``."""
     from conkeeper.domain.held_lines import file_keys
-    from conkeeper.services.instruction_hold import read_file
-    from conkeeper.storage.instruction_known import known_path, read_known, write_known
+    from conkeeper.storage.instruction_known import known_path, read_file, read_known, write_known
 
     path = known_path(ctx.state.path)
     earlier = before if isinstance(before, dict) else {}
@@ -147,20 +182,21 @@ def hold_changes(ctx: HookContext, before: dict[str, Any], now: Prints, carried:
         keys = known.get(rel) if rel in before else []
         if keys is not None:
             held.extend(_hold(ctx, rel, keys, carried))
-    final = watched(ctx) if held else now
+    final = watched(ctx, ctx.state.get(IMPORTS)) if held else now
     ctx.state.update(lambda data: data.__setitem__(KNOWN, final))
     _note_known(ctx, final, before)
     return _notice(ctx, held) if held else ""
 
 
 def hold_unwatched(ctx: HookContext, target: str, carried: str) -> str:
-    """An edit tool's write to an instruction file no look watches (``src/api/CLAUDE.md``, one
-    outside the project): its known content is not kept, so the lines its edit strings added
+    """An edit tool's write to an instruction file of the project no look watches
+    (``src/api/CLAUDE.md``): its known content is not kept, so the lines its edit strings added
     (``carried``, less what they replaced) are read against the file alone."""
     assert ctx.location is not None
     root = f"{ctx.location.root}/"
-    shown = target[len(root) :] if target.startswith(root) else target
-    held = _hold(ctx, shown, None, carried, Path(target))
+    if not target.startswith(root):  # another project's: no review queue here to put it back
+        return ""
+    held = _hold(ctx, target[len(root) :], None, carried, Path(target))
     return _notice(ctx, held) if held else ""
 
 
@@ -192,11 +228,13 @@ def _notice(ctx: HookContext, held: list[tuple[str, int]]) -> str:
     """The person's note: which files lost how many of the agent's lines, and what to do."""
     from conkeeper.domain.privacy import clean_or_empty
 
-    names = ", ".join(f"{clean_or_empty(rel)} ({count})" for rel, count in held[:3])
+    names = ", ".join(
+        f"{clean_or_empty(rel)} ({count} line{'s' if count > 1 else ''})" for rel, count in held[:3]
+    )
     return (
-        f"ConKeeper: lines the agent added to {names} read like standing orders for agents; "
-        "they were taken out of the file and held for your review before any session loads "
-        "them: conkeeper review (approve puts them back, drop leaves them out)."
+        f"ConKeeper: what the agent added to {names} reads like an instruction steering later "
+        "sessions; it was taken out of the file and held for your review before any session "
+        "loads it: conkeeper review (approve puts it back, drop leaves it out, undo restores it)."
     )
 
 
@@ -213,8 +251,8 @@ def after_turn(ctx: HookContext) -> str:
     texts as what the agent carried. The notice for the person, or ``""``."""
     if ctx.location is None:
         return ""
-    now = watched(ctx)
     data = ctx.state.read()
+    now = watched(ctx, data.get(IMPORTS))
     before = data.get(KNOWN)
     if not changed(before, now):
         return ""

@@ -304,14 +304,22 @@ def _instruction_look(ctx: HookContext, prints: dict[str, list[int]] | None) -> 
     from conkeeper.domain.paths import is_agent_instruction_file
 
     target = _spelled_plainly(str(ctx.payload.tool_input.get("file_path") or ""), ctx.payload.cwd)
-    if not target or not is_agent_instruction_file(target):
+    if not target:
         return None
-    from conkeeper.hooks.instruction_look import file_of, watched
+    named = is_agent_instruction_file(target)
+    if not named and not target.endswith(_IMPORTABLE):
+        return None
+    from conkeeper.hooks.instruction_look import IMPORTS, file_of, watched
 
-    now = watched(ctx)
+    now = watched(ctx, ctx.state.get(IMPORTS))  # the files they import (@path) too
     if any(str(file_of(ctx, rel)) == target for rel in now):
         return now
-    return ("unwatched", target)
+    return ("unwatched", target) if named else None
+
+
+# What a file an instruction file imports (@path) may be: another edit tool's target is no
+# instruction file, and the state (where the imports are noted) is not read for it.
+_IMPORTABLE = (".md", ".mdc", ".txt")
 
 
 def _hold_instruction_lines(ctx: HookContext, looked: Any, known: list[Any]) -> str:
@@ -417,13 +425,9 @@ def _instruction_prints(ctx: HookContext) -> dict[str, list[int]] | None:
     not name its file (an edit tool's write is judged by its text), else ``None``."""
     if ctx.location is None or ctx.payload.tool_name in _READ_ONLY_TOOLS | _WRITE_TOOLS:
         return None
-    from conkeeper.domain.paths import AGENT_INSTRUCTION_DIRS, AGENT_INSTRUCTION_NAMES
-    from conkeeper.storage.agent_edits import instruction_prints
+    from conkeeper.hooks.instruction_look import IMPORTS, watched
 
-    home = ctx.env.get("HOME")
-    return instruction_prints(
-        ctx.location.root, AGENT_INSTRUCTION_NAMES, AGENT_INSTRUCTION_DIRS, home
-    )
+    return watched(ctx, ctx.state.get(IMPORTS))  # the files they import (@path) too
 
 
 def _unnamed_instruction_change(

@@ -29,6 +29,7 @@ from conkeeper.services.review import (
     item_id,
     review_dir,
 )
+from conkeeper.storage.instruction_known import MAX_FILE_BYTES, read_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ HOLD_COMMAND = "hold instruction lines"  # the journal's command for a hold: + t
 # the journal's source of a hold: not "hook" (a hook's log lines, which a plain ``undo`` skips):
 # the person takes a hold back with a plain ``conkeeper undo``
 HOLD_SOURCE = "hook-hold"
-MAX_FILE_BYTES = 2 * 1024 * 1024  # a larger instruction file is reported, not diffed
 MAX_REASONS = 3
 
 
@@ -54,21 +54,6 @@ class HoldResult:
     shown: str
     ids: list[str]
     lines: int
-
-
-def read_file(path: Path) -> bytes | None:
-    """The bytes of a regular file not larger than :data:`MAX_FILE_BYTES`, else ``None``."""
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
-            return None
-        return handle.read(MAX_FILE_BYTES + 1)
 
 
 def hold_added(
@@ -200,13 +185,33 @@ def file_of(memory_dir: Path, target: str, home: str | None) -> Path:
     from conkeeper.domain.paths import is_agent_instruction_file
 
     parts = target.replace("\\", "/").split("/")
-    if not is_agent_instruction_file(target) or ".." in parts or target.startswith("/"):
+    root = memory_dir.parent.parent
+    if (
+        ".." in parts
+        or target.startswith("/")
+        or not (is_agent_instruction_file(target) or _imported(root, target))
+    ):
         raise HoldError(f"{target}: not an agent instruction file of this project")
     if target.startswith("~/"):
         if not home:
             raise HoldError(f"{target}: no home folder to put it back in")
         return Path(home) / target[2:]
-    return memory_dir.parent.parent / target
+    return root / target
+
+
+def _imported(root: Path, target: str) -> bool:
+    """Whether one of the project's top-level instruction files imports ``target`` (``@path``):
+    a held run from such a file goes back there, a record naming any other file is refused."""
+    from conkeeper.domain.instruction_imports import imported_paths
+    from conkeeper.domain.paths import AGENT_INSTRUCTION_NAMES
+
+    for name in sorted(AGENT_INSTRUCTION_NAMES):
+        data = read_file(root / name)
+        text = data.decode("utf-8", "replace") if data is not None else ""
+        for path in imported_paths(text) if "@" in text else []:
+            if os.path.normpath(path) == os.path.normpath(target):
+                return True
+    return False
 
 
 def put_back(memory_dir: Path, item_id: str, target: str, text: str, place: object) -> None:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 MAX_BYTES = 4 * 1024 * 1024  # a larger record is damaged: read as none
+MAX_FILE_BYTES = 2 * 1024 * 1024  # a larger instruction file is reported, not diffed
 
 
 def known_path(state_path: Path) -> Path:
@@ -44,3 +46,18 @@ def write_known(path: Path, known: dict[str, list[str]]) -> None:
         os.replace(temp, path)
     finally:
         temp.unlink(missing_ok=True)
+
+
+def read_file(path: Path) -> bytes | None:
+    """The bytes of a regular file not larger than :data:`MAX_FILE_BYTES`, else ``None``: how
+    an instruction file is read for its known content and its hold (a FIFO or device where one
+    belongs is never waited on, a huge file never diffed in a hook)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            return None
+        return handle.read(MAX_FILE_BYTES + 1)
