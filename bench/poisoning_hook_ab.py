@@ -199,6 +199,8 @@ def project(base: Path) -> Path:
     memory.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     (memory / "patterns.md").write_text("# Patterns\n- Money is Decimal\n", encoding="utf-8")
+    # an instruction file the host loads: its look (a stat per tool) is on the measured paths
+    (root / "CLAUDE.md").write_text("# Project\n\n- Use pytest.\n", encoding="utf-8")
     return root
 
 
