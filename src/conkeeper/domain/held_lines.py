@@ -14,9 +14,6 @@ the file did not change since, else at the end of the section they were in.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
-from dataclasses import dataclass
-from difflib import SequenceMatcher
 
 KEY_CHARS = 16  # as ``storage.agent_edits.line_key``: the same key for the same line
 
@@ -51,21 +48,33 @@ def added_lines(known: list[str] | None, data: bytes, carried: str) -> list[int]
     collapsed, so a person's line typed meanwhile is none). A blank line is never one."""
     lines = [decoded(raw) for raw in split_lines(data)]
     words = " ".join(carried.split())
-    candidates: list[int]
-    if known is None:
-        candidates = list(range(len(lines)))
-    else:
-        keys = [line_key(text) for text in lines]
-        matcher = SequenceMatcher(None, known, keys, autojunk=False)
-        was, now = Counter(known), Counter(keys)
-        candidates = [
-            index
-            for tag, _, _, start, end in matcher.get_opcodes()
-            if tag in ("insert", "replace")
-            for index in range(start, end)
-            if now[keys[index]] > was[keys[index]]  # a line moved is no line added
-        ]
+    keys = [line_key(text) for text in lines]
+    candidates = list(range(len(lines))) if known is None else _new_lines(known, keys)
     return [i for i in candidates if lines[i].strip() and " ".join(lines[i].split()) in words]
+
+
+def _new_lines(known: list[str], keys: list[str]) -> list[int]:
+    """The indexes of ``keys`` that ``known`` does not account for: past the lines both share
+    at their start and end, the copies of each key beyond the number ``known`` has there (the
+    last ones: a line only moved is no new line). Linear, stdlib only (``difflib`` would
+    bring ``re`` into the hook)."""
+    start = 0
+    while start < min(len(known), len(keys)) and known[start] == keys[start]:
+        start += 1
+    end = 0
+    while end < min(len(known), len(keys)) - start and known[-1 - end] == keys[-1 - end]:
+        end += 1
+    spare: dict[str, int] = {}
+    for key in keys[start : len(keys) - end]:
+        spare[key] = spare.get(key, 0) + 1
+    for key in known[start : len(known) - end]:
+        spare[key] = spare.get(key, 0) - 1
+    found: list[int] = []
+    for index in range(len(keys) - end - 1, start - 1, -1):
+        if spare.get(keys[index], 0) > 0:
+            spare[keys[index]] -= 1
+            found.append(index)
+    return found[::-1]
 
 
 def runs(indexes: list[int]) -> list[list[int]]:
@@ -79,14 +88,16 @@ def runs(indexes: list[int]) -> list[list[int]]:
     return grouped
 
 
-@dataclass(frozen=True)
 class Cut:
     """One run of lines taken out: its bytes, and where it was in the file that is left."""
 
-    raw: bytes
-    line: int  # the index its first line had, counted in the file after every cut
-    offset: int  # the byte offset it was cut at, in the file after every cut
-    heading: str  # the Markdown heading line above it ("" before the first heading)
+    __slots__ = ("heading", "line", "offset", "raw")
+
+    def __init__(self, raw: bytes, line: int, offset: int, heading: str) -> None:
+        self.raw = raw
+        self.line = line  # the index its first line had, counted in the file after every cut
+        self.offset = offset  # the byte offset it was cut at, in the file after every cut
+        self.heading = heading  # the Markdown heading line above it ("" before the first one)
 
 
 def cut_runs(data: bytes, taken: list[list[int]]) -> tuple[bytes, list[Cut]]:

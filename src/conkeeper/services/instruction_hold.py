@@ -14,21 +14,13 @@ leaves them out. The hooks call :func:`hold_added` only when such a file changed
 
 from __future__ import annotations
 
-import base64
+import binascii
 import itertools
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain import held_lines
-from conkeeper.services.review import (
-    APPROVE_COMMAND,
-    INSTRUCTION_EDIT,
-    hold,
-    item_id,
-    review_dir,
-)
 from conkeeper.storage.instruction_known import MAX_FILE_BYTES, read_file
 
 TYPE_CHECKING = False
@@ -46,14 +38,16 @@ class HoldError(Exception):
     """A held run that cannot be put back; the message is one line for a person."""
 
 
-@dataclass(frozen=True)
 class HoldResult:
     """What a hold took out of one file: the file as named for the person, the held items'
     ids and how many lines they hold."""
 
-    shown: str
-    ids: list[str]
-    lines: int
+    __slots__ = ("ids", "lines", "shown")
+
+    def __init__(self, shown: str, ids: list[str], lines: int) -> None:
+        self.shown = shown
+        self.ids = ids
+        self.lines = lines
 
 
 def hold_added(
@@ -74,6 +68,8 @@ def hold_added(
     planned = _held_runs(data, held_lines.added_lines(known, data, carried))
     if not planned:
         return None
+    from conkeeper.services.review import item_id  # only when a line is held: its imports cost
+
     texts = {_run_text(data, run) for run, _ in planned}
     why = {_run_text(data, run): reasons for run, reasons in planned}
     ids = [item_id(scope, shown, text) for text in sorted(texts)]
@@ -148,6 +144,8 @@ def _record(
     memory_dir: Path, shown: str, scope: str, done: dict[str, object], why: dict[str, list[str]]
 ) -> HoldResult | None:
     """Put each cut run in the review queue with its place; what was held."""
+    from conkeeper.services.review import INSTRUCTION_EDIT, hold
+
     cuts = done.get("cuts")
     texts = done.get("texts")
     after = done.get("after")
@@ -157,7 +155,7 @@ def _record(
     lines = 0
     for cut, text in zip(cuts, texts, strict=True):
         place = {
-            "raw": base64.b64encode(cut.raw).decode("ascii"),
+            "raw": binascii.b2a_base64(cut.raw, newline=False).decode("ascii"),
             "line": cut.line,
             "offset": cut.offset,
             "heading": cut.heading,
@@ -220,15 +218,16 @@ def put_back(memory_dir: Path, item_id: str, target: str, text: str, place: obje
     if not isinstance(place, dict):
         raise HoldError(f"held item {item_id}: its record has no place to put it back")
     try:
-        raw = base64.b64decode(str(place["raw"]), validate=True)
+        raw = binascii.a2b_base64(str(place["raw"]).encode("ascii"))
         cut = held_lines.Cut(raw, int(place["line"]), int(place["offset"]), str(place["heading"]))
         after = str(place["after"])
-    except (KeyError, ValueError, TypeError):
+    except (KeyError, ValueError, TypeError, binascii.Error):
         raise HoldError(f"held item {item_id}: its record's place is damaged") from None
     shown = "\n".join(_normal(held_lines.decoded(r)) for r in held_lines.split_lines(raw))
     if shown != text:
         raise HoldError(f"held item {item_id}: its record's bytes are not the text held")
     path = file_of(memory_dir, target, os.environ.get("HOME"))
+    from conkeeper.services.review import APPROVE_COMMAND
 
     def edit(current: bytes) -> bytes:
         return held_lines.put_back(current, cut, after)
@@ -242,6 +241,8 @@ def release_undone_hold(memory_dir: Path, command: str) -> list[str]:
     head, _, ids = command.partition(f"{HOLD_COMMAND} ")
     if head:
         return []
+    from conkeeper.services.review import review_dir
+
     removed = []
     for ident in ids.split():
         record = review_dir(memory_dir) / f"{ident}.json"
