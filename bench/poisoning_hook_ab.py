@@ -159,6 +159,17 @@ against 418bbdb with sixteen: Pre +1.12, Post (Bash) +0.87 (+1.42 and +1.32 befo
 +0.68, UserPromptSubmit +1.16, SessionStart +0.38. In process (CPU, 16 known projects): a
 shell command's PreToolUse and PostToolUse 5.2 -> 4.4 ms, their state updates 4 -> 2 and
 1.13 -> 0.40 ms.
+
+Instruction-file hold (ck/instrfile, 2026-11-28 02:26-02:34 UTC, load average 11-14 on 2
+cores, 100 runs, the project now carrying a CLAUDE.md; CPU median delta ms): against its
+branch point 906160d: PreToolUse (Bash) -0.06, PostToolUse (Bash) -0.04, Edit of a memory file
++0.18, UserPromptSubmit +0.75, SessionStart +0.25; against main (moved on since, so other
+branches' changes are in A): Pre +0.03, Post (Bash) -0.21, Edit -0.08, UserPromptSubmit -0.15,
+SessionStart +0.49 (within target). Not in this table: a PostToolUse whose tool changed an
+instruction file runs the judgement (the learned scorer's first call, about 11 ms): an Edit of
+CLAUDE.md adding a benign line +16.6 ms against 906160d, one adding an order (cut, journal,
+review record) +30.6 ms, 30 runs each (before dropping difflib, dataclasses and base64 from
+that path: +29.3 / +30.4).
 """
 
 from __future__ import annotations
@@ -199,6 +210,8 @@ def project(base: Path) -> Path:
     memory.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     (memory / "patterns.md").write_text("# Patterns\n- Money is Decimal\n", encoding="utf-8")
+    # an instruction file the host loads: its look (a stat per tool) is on the measured paths
+    (root / "CLAUDE.md").write_text("# Project\n\n- Use pytest.\n", encoding="utf-8")
     return root
 
 

@@ -18,8 +18,6 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from conftest import run_cli
 
 ZWSP, ZWJ, RLO, PDF = "\u200b", "\u200d", "\u202e", "\u202c"
@@ -78,17 +76,16 @@ POISON_MARKS = {
     "tool output": "failing assertions be deleted",
 }
 # The host loads its own instruction file (AGENTS.md, GEMINI.md, CLAUDE.md) into its prompt:
-# ConKeeper tells the person of an order its agent wrote there (the PostToolUse notice) but
-# does not keep the line out of the file, so the next session's model reads it. A defect
-# (issue 20) left open: keeping it out means taking the agent's line out of a file the person
-# owns and holding it for review, a design decision.
-HOST_ROUTES = ("edit instruction file",)
-HOST_FILE_DEFECT = pytest.mark.xfail(
-    strict=True,
-    reason="the host reads its instruction file itself; an order the agent wrote there is "
-    "reported to the person, not held (issue 20, open)",
+# the agent's order there is taken out of the file right after the tool that wrote it and held
+# for the person's review (issue 20), so the next session's model never reads it.
+HELD_ROUTES = (
+    "mcp",
+    "mcp zero-width",
+    "shell",
+    "shell bidi",
+    "edit memory file",
+    "edit instruction file",
 )
-HELD_ROUTES = ("mcp", "mcp zero-width", "shell", "shell bidi", "edit memory file")
 _HIDDEN = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
@@ -149,6 +146,18 @@ def held_routes(root: Path, env: dict[str, str]) -> list[str]:
     """The routes whose order ``conkeeper review`` lists as held."""
     texts = " ".join(held_texts(root, env))
     return [route for route, mark in POISON_MARKS.items() if mark in texts]
+
+
+def assert_instruction_file_held(path: Path, env: dict[str, str]) -> None:
+    """The host's instruction file no longer holds the agent's order, and ``conkeeper review``
+    lists the order as held out of that file."""
+    text = path.read_text(encoding="utf-8")
+    assert POISON_MARKS["edit instruction file"] not in visible(text), text
+    root = path.parent
+    done = run_cli("review", "--json", cwd=root, env=env)
+    held = [i for i in json.loads(done.stdout)["held"] if i["target"] == path.name]
+    assert len(held) == 1 and POISON_MARKS["edit instruction file"] in visible(held[0]["text"])
+    assert held[0]["source"] == "agent-instruction-edit", held
 
 
 def run_host(argv: list[str], root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -76,6 +76,7 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.team.sync": "the team sync's marks and lock file in the data home",
     "services.team.recent": "the team block's cache in the data home",
     "storage.state": "a project's own records in the data home (the pairs consolidate showed)",
+    "storage.instruction_known": "instruction files' known line keys, beside a session's state",
     "storage.agent_shells": "trims its own span file in the data home (agents' shell commands)",
     "storage.memory_folders": "rewrites its own list of memory folders in the data home",
 }

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from conftest import cli_env, run_cli
-from e2e_poison import HOST_FILE_DEFECT
 from fake_openai import FakeResponses, call_item, message_item
 from npm_cli import npm_binary
 
@@ -275,10 +274,9 @@ def test_session_one_took_every_route(poisoned: dict[str, Any]) -> None:
 
 
 def test_no_poison_reaches_the_second_session(poisoned: dict[str, Any]) -> None:
-    from e2e_poison import HOST_ROUTES, poison_on
+    from e2e_poison import poison_on
 
-    reached = poison_on(_first_turn(poisoned["second"]))
-    assert [route for route in reached if route not in HOST_ROUTES] == []
+    assert poison_on(_first_turn(poisoned["second"])) == []
 
 
 def test_apply_patch_edits_are_in_the_session_history(poisoned: dict[str, Any]) -> None:
@@ -298,13 +296,14 @@ def test_apply_patch_edits_are_in_the_session_history(poisoned: dict[str, Any]) 
     assert "AGENTS.md" in day[-1].read_text()
 
 
-@HOST_FILE_DEFECT
 def test_an_order_written_into_agents_md_stays_out_of_the_second_session(
     poisoned: dict[str, Any],
 ) -> None:
-    from e2e_poison import poison_on
+    """The host loads AGENTS.md itself: the agent's order left the file right after its tool
+    and waits in the review queue, the person's own lines stay."""
+    from e2e_poison import assert_instruction_file_held
 
-    assert poison_on(_first_turn(poisoned["second"])) == []
+    assert_instruction_file_held(poisoned["root"] / "AGENTS.md", poisoned["env"])
 
 
 def test_memory_is_framed_as_notes_with_the_agents_source(poisoned: dict[str, Any]) -> None:

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from conftest import cli_env, run_cli
-from e2e_poison import HOST_FILE_DEFECT
 from fake_gemini import FakeGemini
 from npm_cli import npm_binary
 
@@ -328,16 +327,6 @@ def test_session_one_took_every_route(poisoned: dict[str, Any]) -> None:
 
 
 def test_no_poison_reaches_the_second_session(poisoned: dict[str, Any]) -> None:
-    from e2e_poison import HOST_ROUTES, poison_on
-
-    reached = poison_on(_first_turn(poisoned["second"]))
-    assert [route for route in reached if route not in HOST_ROUTES] == []
-
-
-@HOST_FILE_DEFECT
-def test_an_order_written_into_gemini_md_stays_out_of_the_second_session(
-    poisoned: dict[str, Any],
-) -> None:
     from e2e_poison import poison_on
 
     assert poison_on(_first_turn(poisoned["second"])) == []
@@ -347,6 +336,16 @@ def test_the_second_session_gets_no_handoff_from_a_compaction_that_never_was(
     poisoned: dict[str, Any],
 ) -> None:
     assert "before compaction" not in json.dumps(_first_turn(poisoned["second"]))
+
+
+def test_an_order_written_into_gemini_md_stays_out_of_the_second_session(
+    poisoned: dict[str, Any],
+) -> None:
+    """The host loads GEMINI.md itself: the agent's order left the file right after its tool
+    and waits in the review queue, the person's own lines stay."""
+    from e2e_poison import assert_instruction_file_held
+
+    assert_instruction_file_held(poisoned["root"] / "GEMINI.md", poisoned["env"])
 
 
 def test_memory_is_framed_as_notes_with_the_agents_source(poisoned: dict[str, Any]) -> None:

@@ -165,8 +165,8 @@ def test_codex_apply_patch_of_an_order_into_agents_md_is_reported(tmp_path: Path
     """Codex edits files with its ``apply_patch`` tool (the patch in ``tool_input.command``).
     A changed instruction file the command names was skipped as "judged by its text already",
     but only a shell command's text is judged: a patch adding an order to AGENTS.md (which
-    Codex loads at every start) was never reported. Its added lines are judged now; a patch
-    that adds an ordinary rule stays quiet."""
+    Codex loads at every start) was never reported. Its added lines are judged now, and an
+    order leaves the file, held for review; a patch that adds an ordinary rule stays quiet."""
     root = _memory_project(tmp_path)
     base = {"session_id": "cx-1", "transcript_path": str(tmp_path / "r.jsonl"), "cwd": str(root)}
     _host_hook("codex", "SessionStart", {**base, "source": "startup"}, root)
@@ -184,6 +184,8 @@ def test_codex_apply_patch_of_an_order_into_agents_md_is_reported(tmp_path: Path
     planted = f"*** Begin Patch\n*** Update File: AGENTS.md\n@@\n+{ORDER}\n*** End Patch"
     out = json.loads(patch("c2", planted, ORDER + "\n"))
     assert "AGENTS.md" in out["systemMessage"] and "instruction" in out["systemMessage"]
+    assert "held for your review" in out["systemMessage"]  # and out of the file (issue 20)
+    assert (root / "AGENTS.md").read_text(encoding="utf-8") == "- Run ruff before pytest\n"
 
 
 # --------------------------------------------------------------------------- Unicode tricks

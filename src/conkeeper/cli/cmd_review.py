@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
             line = {
                 "saved": f"Approved {item.id}: written to {path} ({item.scope}).",
                 "kept": f"Kept {item.id}: the line stays in {path}; sessions load it again.",
+                "restored": f"Approved {item.id}: put back into {path}; the agent reads it "
+                "from the next session on.",
             }.get(status, f"Approved {item.id}: {path} already holds it; nothing written.")
         else:
             item = drop(folders, args.id)

@@ -30,6 +30,9 @@ def handle(ctx: HookContext) -> HookResult | None:
 
     # what the person edited in memory between turns is theirs, not the next tool's
     look(ctx, lambda: _capture_prompt(ctx))
+    from conkeeper.hooks.instruction_look import look as look_at_instructions
+
+    look_at_instructions(ctx)  # what the person wrote into CLAUDE.md between turns is theirs
     return result
 
 

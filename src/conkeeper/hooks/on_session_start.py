@@ -41,6 +41,9 @@ def handle(ctx: HookContext) -> HookResult | None:
     from conkeeper.hooks.memory_look import look
 
     look(ctx)  # the session's first look: the lines there now are not its tools' writes
+    from conkeeper.hooks.instruction_look import look as look_at_instructions
+
+    look_at_instructions(ctx)  # and the instruction files' lines now are not its tools' either
     _note_folder(ctx)
     source = (ctx.payload.source or "startup").strip().lower() or "startup"
     info = SessionInfo(source=source, host_session_id=ctx.payload.session_id)

@@ -31,7 +31,12 @@ def handle(ctx: HookContext) -> HookResult | None:
 
         take_turn_edits(ctx)
         record_unhooked_tool_uses(ctx, host.unhooked_tool_uses(ctx.payload.raw))
+    from conkeeper.hooks.instruction_look import after_turn
+
+    held = after_turn(ctx)  # an instruction file written by a tool no hook reported
     start_turn_extraction(ctx)
+    if held:
+        return HookResult(system_message=held)
     if ctx.config.output_style == "quiet":
         return None
     from conkeeper.services.upkeep.freshness.health import stop_reminder

@@ -32,6 +32,10 @@ def handle(ctx: HookContext) -> HookResult | None:
         refusal = _approval_refusal(ctx)
         if refusal is not None or ctx.location is None:
             return refusal
+        if ctx.payload.tool_name not in _READ_ONLY_TOOLS:
+            from conkeeper.hooks.instruction_look import stash
+
+            stash(ctx)
         folders = _watched_folders(ctx)
         _record_start(ctx, folders)
         _look_at_other_memory(ctx)
@@ -214,6 +218,8 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     cut: list[str | None] = [None]  # a token the previous output cut off at its end: its kind
     folders = _watched_folders(ctx)
     watch: list[int | None] = [None]  # when the shell command's look at ``folders`` was taken
+    looked = _instruction_look(ctx, instructions)
+    known: list[Any] = [None, None]  # the instruction files' known prints, the turn's tool texts
 
     def apply(data: dict[str, Any]) -> tuple[bool, int, int | None, int | None]:
         start = pop_tool_start(data, tool_use_id) if tool_use_id else None
@@ -228,6 +234,8 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
             data["outbound_settings"] = outbound
         if instructions is not None:
             before_outbound[1] = data.pop("instruction_prints", None)
+        if looked is not None:
+            known[:] = [data.get("instruction_known"), data.get("instruction_texts")]
         number = data.get("prompt_number")
         number = number if isinstance(number, int) and not isinstance(number, bool) else 0
         if prints is not None:
@@ -245,7 +253,10 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
 
     private, prompt_number, start, due = ctx.state.update(apply)
     warning = None
-    if ctx.payload.tool_name in _WRITE_TOOLS:  # before the file's known content moves on
+    held = _hold_instruction_lines(ctx, looked, known) if looked is not None else ""
+    if held:
+        warning = held
+    elif ctx.payload.tool_name in _WRITE_TOOLS:  # before the file's known content moves on
         warning = _memory_write_warning(ctx)
     elif ctx.payload.tool_name in _SHELL_TOOLS and ctx.event == "PostToolUse":
         warning = _shell_instruction_warning(ctx)
@@ -265,9 +276,71 @@ def _after_tool(ctx: HookContext) -> HookResult | None:
     if ctx.config.observation_hook and not private:
         duration = max(0, stamp - start) if start is not None else None
         _capture(ctx, prompt_number, duration, stamp / 1000, cut[0])
-    if due is not None:
-        return HookResult(additional_context=reminders.reminder_text(due), system_message=warning)
+    told = _agent_told(held, reminders.reminder_text(due) if due is not None else None)
+    if told is not None:
+        return HookResult(additional_context=told, system_message=warning)
     return HookResult(system_message=warning) if warning else None
+
+
+def _agent_told(held: str, reminder: str | None) -> str | None:
+    """What the agent reads after the tool: the one line saying its lines were held, and the
+    save reminder when one is due."""
+    if not held:
+        return reminder
+    from conkeeper.hooks.instruction_look import AGENT_LINE
+
+    return f"{AGENT_LINE}\n\n{reminder}" if reminder else AGENT_LINE
+
+
+def _instruction_look(ctx: HookContext, prints: dict[str, list[int]] | None) -> Any:
+    """The instruction files' prints to compare with their known content after this tool:
+    those taken for a tool that does not name its file, those of the files an edit tool's
+    target is one of, or the target itself when no look watches it (``("unwatched", path)``);
+    ``None`` when the tool cannot have changed one (the check then costs nothing)."""
+    if ctx.event != "PostToolUse" or ctx.location is None:
+        return None
+    if ctx.payload.tool_name not in _WRITE_TOOLS:
+        return prints
+    from conkeeper.domain.paths import is_agent_instruction_file
+
+    target = _spelled_plainly(str(ctx.payload.tool_input.get("file_path") or ""), ctx.payload.cwd)
+    if not target:
+        return None
+    named = is_agent_instruction_file(target)
+    if not named and not target.endswith(_IMPORTABLE):
+        return None
+    from conkeeper.hooks.instruction_look import IMPORTS, file_of, watched
+
+    now = watched(ctx, ctx.state.get(IMPORTS))  # the files they import (@path) too
+    if any(str(file_of(ctx, rel)) == target for rel in now):
+        return now
+    return ("unwatched", target) if named else None
+
+
+# What a file an instruction file imports (@path) may be: another edit tool's target is no
+# instruction file, and the state (where the imports are noted) is not read for it.
+_IMPORTABLE = (".md", ".mdc", ".txt")
+
+
+def _hold_instruction_lines(ctx: HookContext, looked: Any, known: list[Any]) -> str:
+    """Hold the order-shaped lines the agent's tool added to an instruction file the host
+    loads (:mod:`conkeeper.hooks.instruction_look`); the person's notice, or ``""``."""
+    from conkeeper.hooks import instruction_look
+
+    texts = known[1] if isinstance(known[1], list) else []
+    carried = "\n".join(
+        [
+            instruction_look.tool_text(ctx.payload.tool_input),
+            *(t for t in texts if isinstance(t, str)),
+        ]
+    )
+    if isinstance(looked, tuple):
+        return instruction_look.hold_unwatched(
+            ctx, looked[1], _written_text(ctx.payload.tool_input)
+        )
+    if not instruction_look.changed(known[0], looked):
+        return ""
+    return instruction_look.hold_changes(ctx, known[0], looked, carried)
 
 
 _WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
@@ -352,13 +425,9 @@ def _instruction_prints(ctx: HookContext) -> dict[str, list[int]] | None:
     not name its file (an edit tool's write is judged by its text), else ``None``."""
     if ctx.location is None or ctx.payload.tool_name in _READ_ONLY_TOOLS | _WRITE_TOOLS:
         return None
-    from conkeeper.domain.paths import AGENT_INSTRUCTION_DIRS, AGENT_INSTRUCTION_NAMES
-    from conkeeper.storage.agent_edits import instruction_prints
+    from conkeeper.hooks.instruction_look import IMPORTS, watched
 
-    home = ctx.env.get("HOME")
-    return instruction_prints(
-        ctx.location.root, AGENT_INSTRUCTION_NAMES, AGENT_INSTRUCTION_DIRS, home
-    )
+    return watched(ctx, ctx.state.get(IMPORTS))  # the files they import (@path) too
 
 
 def _unnamed_instruction_change(

@@ -157,11 +157,13 @@ def undo_write(
         raise HistoryError(str(exc).replace(f"write {number}", shown)) from None
     memory = journals[0].base
     if memory is not None:  # an undone approval of the memory is held again
+        from conkeeper.services.instruction_hold import release_undone_hold
         from conkeeper.services.review import restore_approved
 
         for member in entry.batch:
             if journal.base is not None or journal.stands_in(member):
                 restore_approved(memory, member.command)
+                release_undone_hold(memory, member.command)  # an undone hold: its lines are back
     paths = list(dict.fromkeys(p for member in entry.batch for p in member.paths))
     if entry.command.startswith("install --agent") and "--uninstall" not in entry.command:
         from conkeeper.services.setup.install_records import forget_undone

@@ -29,6 +29,9 @@ from conkeeper.storage.agent_edits import REVIEW_DIR
 
 MAX_ITEM_BYTES = 64 * 1024
 AGENT_EDIT = "agent-edit"  # the source of a line an agent wrote with its own edit tools
+# the source of lines an agent added to a file its host loads as standing instructions, taken
+# out of it and held (:mod:`conkeeper.services.instruction_hold`)
+INSTRUCTION_EDIT = "agent-instruction-edit"
 PAIRED_REASON = "reads like an instruction together with the agent's lines around it"
 
 
@@ -116,15 +119,17 @@ def hold(
     scope: str,
     source: str,
     reasons: list[str],
+    place: dict[str, object] | None = None,
 ) -> HeldItem:
-    """Put an entry in ``memory_dir``'s review queue (idempotent) and return it."""
+    """Put an entry in ``memory_dir``'s review queue (idempotent) and return it. ``place``:
+    where lines held out of an instruction file were, kept in the record to put them back."""
     try:
         folder = agent_edits.review_folder(memory_dir)
     except OSError as exc:
         raise ReviewError(str(exc)) from None
     item = HeldItem(
         id=item_id(scope, target, text),
-        text=" ".join(text.split()),
+        text=_one_text(text, source),
         target=target,
         category=category,
         scope=scope,
@@ -134,8 +139,18 @@ def hold(
         memory_dir=str(memory_dir),
     )
     data = item.as_dict() | {"held_at": item.held_at}
+    if place is not None:
+        data["place"] = place
     _write_state(folder / f"{item.id}.json", json.dumps(data, indent=1) + "\n")
     return item
+
+
+def _one_text(text: str, source: str) -> str:
+    """A held text as its record keeps it: one line, or, for lines held out of an instruction
+    file, each line's words on a line of their own (they go back as lines)."""
+    if source == INSTRUCTION_EDIT:
+        return "\n".join(" ".join(line.split()) for line in text.splitlines())
+    return " ".join(text.split())
 
 
 def _write_state(path: Path, text: str) -> None:
@@ -269,11 +284,11 @@ def _as_held(item: HeldItem, path: Path) -> bool:
     from conkeeper.domain.provenance import AGENT_SOURCES
 
     return (
-        item.text == " ".join(item.text.split())
+        item.text == _one_text(item.text, item.source)
         and item.id == item_id(item.scope, item.target, item.text)
         and path.stem == item.id
         and item.scope in ("project", "global")
-        and item.source in AGENT_SOURCES
+        and (item.source in AGENT_SOURCES or item.source == INSTRUCTION_EDIT)
     )
 
 
@@ -302,6 +317,10 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
         for line in _lines_of(item):
             agent_edits.approve(memory_dir, line)
         return item, "kept", item.target
+    if item.source == INSTRUCTION_EDIT:  # taken out of an instruction file: put back
+        _put_back(item)
+        _remove(item, keep=True)
+        return item, "restored", item.target
     try:
         relative, _ = add_entry(
             memory_dir,
@@ -320,6 +339,19 @@ def approve(memory_dirs: list[Path], wanted: str) -> tuple[HeldItem, str, str]:
         raise ReviewError(str(exc)) from None
     _remove(item, keep=status == "saved")
     return item, status, relative
+
+
+def _put_back(item: HeldItem) -> None:
+    """Write lines held out of an instruction file back into it (its record keeps where)."""
+    from conkeeper.domain.safewrite import WriteError
+    from conkeeper.services.instruction_hold import HoldError, put_back, record_place
+
+    memory_dir = Path(item.memory_dir)
+    place = record_place(review_dir(memory_dir) / f"{item.id}.json")
+    try:
+        put_back(memory_dir, item.id, item.target, item.text, place)
+    except (HoldError, WriteError, OSError) as exc:
+        raise ReviewError(str(exc)) from None
 
 
 APPROVE_COMMAND = "review approve"  # the journal's command for an approval: + the item's id

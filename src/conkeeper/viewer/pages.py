@@ -447,7 +447,9 @@ async def review_action(request: Request) -> Response:
             )
         elif action == "approve":
             item, status, path = approve(folders, wanted)
-            done = {"saved": "written to", "kept": "kept in"}.get(status, "already in")
+            done = {"saved": "written to", "kept": "kept in", "restored": "put back into"}.get(
+                status, "already in"
+            )
             message = f"Approved {item.id}: {done} {path} ({item.scope})."
         elif action == "drop":
             message = f"Dropped {drop(folders, wanted).id}."
