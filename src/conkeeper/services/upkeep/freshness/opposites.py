@@ -1,6 +1,7 @@
 """Classes of wording in an entry's raw text that keep two entries from being one: opposite
 states, colours and tiers, two products after one head noun, a value that extends another, a
-Welsh negation, and a rule for every member against one member or one dated event.
+Welsh negation, and a rule for every member against one member, one dated event or one
+numbered member ("PR #4812", "Build 9120", "PAY-1432", "v4.2.0").
 
 Why it exists: ``consolidate --apply`` deletes one side of every duplicate it proposes. The
 first measurement of blind_pairs16 and blind_pairs17 found ten pairs merged that share most
@@ -285,6 +286,21 @@ _UNIVERSAL = re.compile(
     re.IGNORECASE,
 )
 _FULL_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+# One member named by its number, key or release rather than its date: "PR #4812", "MR !77",
+# "PAY-1432", "build 9120", "incident nº 41", "release v2.3.1" (blind_pairs19's first
+# measurement merged "PR #4812 ... was approved by Ana" with "Every PR needs an approval").
+_NUMBERED = re.compile(
+    r"(?<![\w#!])[#!]\d+\b|\bv\d+(?:\.\d+)+\b"
+    r"|\b(?:build|run|job|pipeline|ticket|issue|incident|release|sprint|order|invoice|deploy"
+    r"|lauf|auftrag|rechnung|tiket|incidente|incidencia|pedido|factura|commande|facture"
+    r"|ordine|fattura|zgłoszenie|zamówienie|faktura|wydanie)"
+    r"\s+(?:no\.?\s*|nr\.?\s*|n[ºo°]\.?\s*|number\s+|#)?\d+\b",
+    re.IGNORECASE,
+)
+# A ticket key in capitals ("PAY-1432", "OPS-77"), not a standard's name ("SHA-256", "UTF-8").
+_TICKET = re.compile(
+    r"\b(?!(?:SHA|UTF|ISO|AES|RSA|HMAC|MD|TLS|SSL|HTTP|IPV|TCP|UDP)-)[A-Z]{2,}-\d{2,}\b"
+)
 _ASIDE = re.compile(r"[(（]([^()（）]{1,40})[)）]")
 
 
@@ -304,15 +320,23 @@ def _member_named(rule: str, aside: str) -> bool:
 UNIVERSAL_GAP = 3  # characters between the quantifier and the class it governs ("すべての")
 
 
+def _numbered(text: str) -> bool:
+    """Whether the text names one member by its number, ticket key or release."""
+    return _NUMBERED.search(text) is not None or _TICKET.search(text) is not None
+
+
 def member_of_rule(text_a: str, text_b: str) -> bool:
     """Whether one entry is a rule for every member and the other one member of it: a dated
-    event ("The 2024-02-14 outage (P1) had its review") or a member named with its class in an
-    aside ("ラベル印刷サービス（Cloud Run）"). Both hold; neither is the other said twice."""
+    event ("The 2024-02-14 outage (P1) had its review"), a numbered one ("PR #4812", "PAY-1432",
+    "build 9120", "v2.3.1") or a member named with its class in an aside
+    ("ラベル印刷サービス（Cloud Run）"). Both hold; neither is the other said twice."""
     for rule, case in ((text_a, text_b), (text_b, text_a)):
         if not _UNIVERSAL.search(rule) or _UNIVERSAL.search(case):
             continue
         if _FULL_DATE.search(case) and not _FULL_DATE.search(rule):
             return True
+        if _numbered(case) and not _numbered(rule):
+            return True  # "PR #4812 was approved by Ana" against "Every PR needs an approval"
         if any(_member_named(rule, aside) for aside in _ASIDE.findall(case)):
             return True
     return False

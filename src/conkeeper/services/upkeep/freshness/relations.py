@@ -1925,6 +1925,58 @@ _EXEMPTS = re.compile(
     re.IGNORECASE,
 )
 
+# An alternative a subset of the rule's cases gets in place of the rule's own, "instead" closing
+# a clause that opens with that subset ("Customers who opted out of SMS get outage notices by
+# e-mail instead"): the entry states an exception to a rule it knows. Not "use pnpm instead of
+# npm", nor a replacement with no subset ("Never call `time.sleep()` in async code; use
+# `asyncio.sleep()` instead": the rule itself). The same abroad: "en su lugar", "à la place",
+# "stattdessen", "invece", "em vez disso", "zamiast tego", "in plaats daarvan", "i stället",
+# Japanese "代わりに" not after "の" ("Xの代わりに": instead of X).
+_INSTEAD = re.compile(
+    r"\b(?:instead|in its place|en su lugar|en lugar de eso|à la place|stattdessen"
+    r"|statt dessen|invece|al suo posto|em vez disso|ao invés disso|zamiast tego"
+    r"|in plaats daarvan|i stället)\b(?!\s+(?:of|de|di|du|des|del|för)\b)"
+    r"|(?<!の)代わりに|その代わり",
+    re.IGNORECASE,
+)
+# The subset a clause opens with: a relative clause or a condition ("customers who ...", "los
+# clientes que ...", "Kunden ohne ...", "if ...", "配信停止した場合").
+_SUBSET = re.compile(
+    r"\b(?:who|whose|that|which|without|if|when|whenever|que|quienes|cuando|si|sin|qui|quand"
+    r"|sans|die|welche|ohne|wenn|falls|che|chi|quando|senza|se|sem|quem|którzy|które|bez"
+    r"|jeśli|gdy|jeżeli|som|utan|om|wie|zonder|als)\b|場合|ない人",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(r"[.;!?:\u2014\u2013]|\s-\s")
+
+
+# An entry announcing itself an exception, by a word that means nothing else ("the only
+# exception", "exempt", "unless", "Ausnahme", "a menos que", "例外"); "except" and its
+# neighbours abroad ("außer", "sauf", "tranne") also mean "but" ("mask everything except the
+# last six characters") and are left out.
+_STATES_EXCEPTION = re.compile(
+    r"\b(?:exception|exempt\w*|unless|ausnahme\w*|es sei denn|excepci[oó]n|a menos que"
+    r"|à moins que|eccezion\w*|a meno che|exce[çc][ãa]o|a não ser que|wyjąt\w*|chyba że"
+    r"|uitzondering|undantag)\b|예외|例外|除外",
+    re.IGNORECASE,
+)
+
+
+def _states_exception(text: str) -> bool:
+    """Whether an entry says it is an exception to a rule: an exception word
+    (``_STATES_EXCEPTION``) or an alternative a subset gets "instead"."""
+    return _STATES_EXCEPTION.search(text) is not None or _excepts_instead(text)
+
+
+def _excepts_instead(text: str) -> bool:
+    """Whether a clause gives a subset of cases an alternative "instead" (see ``_INSTEAD``)."""
+    for clause in _CLAUSE_BREAK.split(text):
+        found = _INSTEAD.search(clause)
+        if found is not None and _SUBSET.search(clause[: found.start()]) is not None:
+            return True
+    return False
+
+
 # An entry that adds to another ("A SEV1 also needs a scribe") names the same things as the
 # rule it adds to and says another fact: never a duplicate by names alone (blind_pairs11's first
 # measurement merged such pairs, and exemptions, each merge deleting a rule).
@@ -1986,7 +2038,7 @@ def read(text: str, *, head: bool = True) -> Reading:
             for concept, weight in map(_concept, _tokens(scoped.group()))
             if concept and weight >= 1.0
         )
-    reading.exempts = _EXEMPTS.search(text) is not None
+    reading.exempts = _EXEMPTS.search(text) is not None or _excepts_instead(text)
     reading.adds = _ADDS.search(reading.text) is not None
     reading.escalates = _NOT_EVEN.search(reading.text) is not None
     raw: list[str] = []
@@ -3509,6 +3561,10 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
         told = _told_apart(a.source, b.source)  # a class of wording (:mod:`.opposites`)
         if told is not None:
             return told if isinstance(told, Relation) else None
+        if _states_exception(a.source) != _states_exception(b.source):
+            return None  # a rule and its exception: both hold (blind_pairs19's first
+            # measurement merged "... by e-mail instead — this is the only exception" with
+            # "Customers are notified of outages by SMS", deleting one of them)
     if relation is not None and relation.reason == MORE_DETAIL and _as_much(a, b):
         return Relation(DUPLICATE, relation.score, IN_OTHER_WORDS)
     return relation
@@ -3557,6 +3613,42 @@ def _complementary(a: Reading, b: Reading) -> bool:
         and not tail_a & _said_words(b)
         and not tail_b & _said_words(a)
     )
+
+
+OWN_SUBJECT_WORDS = 2  # words of its own the entry using a product says, its subject first
+
+
+def _part_of(name: str, text: str) -> bool:
+    """Whether ``text`` speaks of a part of the product ``name``: "Keycloak's customer realm",
+    "el realm de clientes de Keycloak", "le realm client de Keycloak", "the tenant of Auth0",
+    "il tenant di Auth0", "o realm do Keycloak", "der Realm von Keycloak"."""
+    escaped = re.escape(name)
+    return (
+        re.search(
+            rf"\b{escaped}['\u2019]s\s+\w|\w\s+(?:of|de|del|du|des|di|della|do|da|von)"
+            rf"\s+{escaped}\b",
+            text,
+            re.IGNORECASE,
+        )
+        is not None
+    )
+
+
+def _own_subjects(a: Reading, b: Reading) -> bool:
+    """Whether two entries naming one product say two facts of it: one speaks of a part of the
+    product ("Keycloak's customer realm requires e-mail verification before the first login"),
+    the other of something of its own that uses it, opening with a subject the first never
+    names and saying at least two words of its own ("The portal authenticates customers
+    through Keycloak"). blind_pairs19's first measurement merged such a pair, deleting how the
+    portal signs customers in."""
+    for whole, user in ((a, b), (b, a)):
+        parts = {n for n in whole.anchors & user.anchors if _part_of(n, whole.source)}
+        if not parts or any(_part_of(n, user.source) for n in parts):
+            continue
+        own = {c for c, w in user.weights.items() if w >= 1.0} - _said_words(whole)
+        if len(own) >= OWN_SUBJECT_WORDS and user.opening and user.opening[0] in own:
+            return True
+    return False
 
 
 def _said_words(reading: Reading) -> set[str]:
@@ -4368,6 +4460,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and min(all_a, all_b) - shared_all < _anchor_unshared(a)
         and not (a.exempts or b.exempts or a.adds or b.adds)
         and not (limits.anchor_complement and _complementary(a, b))
+        and not _own_subjects(a, b)
     ):
         if min(all_a, all_b) == shared_all < max(all_a, all_b):
             # "Dates are stored in UTC" and "..., displayed in the user's time zone": the
