@@ -76,6 +76,7 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.team.sync": "the team sync's marks and lock file in the data home",
     "services.team.recent": "the team block's cache in the data home",
     "storage.team_files": "moves the team sync's marks and cached block to a digest identity",
+    "storage.identity_cache": "its own verdicts on folder paths, by digest, in the data home",
     "storage.state": "a project's own records in the data home (the pairs consolidate showed)",
     "storage.agent_shells": "trims its own span file in the data home (agents' shell commands)",
     "storage.memory_folders": "rewrites its own list of memory folders in the data home",
