@@ -75,6 +75,8 @@ MACHINE_WRITERS: dict[str, str] = {
     "services.team.credentials": "the team join file in the data home (0600)",
     "services.team.sync": "the team sync's marks and lock file in the data home",
     "services.team.recent": "the team block's cache in the data home",
+    "storage.team_files": "moves the team sync's marks and cached block to a digest identity",
+    "storage.identity_cache": "its own verdicts on folder paths, by digest, in the data home",
     "storage.state": "a project's own records in the data home (the pairs consolidate showed)",
     "storage.instruction_known": "instruction files' known line keys, beside a session's state",
     "storage.agent_shells": "trims its own span file in the data home (agents' shell commands)",

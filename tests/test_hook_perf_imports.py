@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from conftest import cli_env
 from conkeeper.domain.config import Config
 from conkeeper.domain.lazy_re import LazyPattern
-from conkeeper.domain.paths import ProjectLocation
+from conkeeper.domain.paths import ProjectLocation, identity_of
 from conkeeper.domain.records import FrozenRecord, Record
 from conkeeper.domain.session_id import sanitize_session_id
 from conkeeper.hooks.payload import HookResult
@@ -267,3 +267,27 @@ def test_mutable_records_compare_by_value_and_are_not_hashable() -> None:
         hash(first)
     first.system_message = "y"
     assert first.merged(None) is first and not first.is_empty()
+
+
+def test_a_folder_named_after_a_token_is_scanned_once_not_on_every_hook(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """Deciding that a folder's path holds a credential (it is then stored by digest) ran the
+    secrets scanner over the path, every rule compiled, on every hook of that folder (+9 ms).
+    The decision is kept by the digest of the path, so the next hook compiles nothing."""
+    token = "ghp_" + "Zq8vT3mN7xK2pL9wR4sY6uB1cD5eF0gH2jQw"
+    folder = tmp_path / "work" / token / "app"
+    (folder / ".claude" / "memory").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(folder)], check=True)
+    _probe(tmp_path, "PostToolUse", _tool(folder, 0))  # decides, and creates the database
+    report = _probe(tmp_path, "PostToolUse", _tool(folder, 1))
+    assert report["code"] == 0
+    assert not HEAVY_POST_TOOL & set(report["modules"])
+    assert report["compiled"] == []
+    conn = sqlite3.connect(tmp_path / "data" / "conkeeper.db")
+    identities = [row[0] for row in conn.execute("SELECT identity FROM projects")]
+    assert identities == [identity_of(str(folder))] and identities[0].startswith("redacted-")
+    cached = list((tmp_path / "data" / "state" / "identities").iterdir())
+    assert [p.name for p in cached] == [identities[0].removeprefix("redacted-")]
+    cached += (tmp_path / "data" / "state" / "folders").iterdir()
+    assert all(token[-12:] not in p.read_text() for p in cached)

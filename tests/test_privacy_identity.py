@@ -355,3 +355,33 @@ def test_the_hook_state_of_such_a_folder_works_as_before(
     assert leaks({str(path): text for path, text in state.items()}) == []
     assert run_cli("sync", "mark", "--session", "s1", cwd=project).returncode == 0
     assert not any("since the last save" in tool(n) for n in range(6, 10))
+
+
+def test_sync_status_and_an_install_dry_run_show_the_folder_redacted(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """``sync status`` printed the hook state's mark for the folder (``\\x00root``) where the
+    state names it, and ``install --dry-run`` put the folder's path, token and all, in its diff
+    headers; both now show the redacted folder."""
+    project = token_folder(tmp_path / "work")
+    (project.parents[5] / f"chat-{STRIPE}.jsonl").write_text("")
+    assert run_cli("init", "--yes", cwd=project).returncode == 0
+    hook(project, "SessionStart", source="startup")
+    hook(
+        project,
+        "PostToolUse",
+        tool_name="Edit",
+        tool_use_id="toolu_9",
+        tool_input={"file_path": str(project / "src" / "a.py"), "old_string": "a"},
+        tool_response={"filePath": str(project / "src" / "a.py")},
+    )
+    shown: dict[str, bytes] = {}
+    for args in (("sync", "status"), ("sync", "status", "--json"),
+                 ("install", "--agent", "codex", "--dry-run")):  # fmt: skip
+        done = run_cli(*args, cwd=project)
+        assert done.returncode == 0, done.stderr
+        shown[" ".join(args)] = (done.stdout + done.stderr).encode()
+    assert leaks(shown) == []
+    assert not any(b"\\u0000" in text or b"\x00" in text for text in shown.values()), shown
+    assert b"[REDACTED:github-token]" in shown["sync status"]
+    assert b"+++ " in shown["install --agent codex --dry-run"]

@@ -100,12 +100,12 @@ def run(args: argparse.Namespace) -> int:
 def _team_sync() -> None:
     """Push what extraction produced; failures are logged, never raised (a detached worker)."""
     from conkeeper.services.team import credentials, sync
-    from conkeeper.services.workspace import project_store
+    from conkeeper.services.workspace import current_project, project_store
     from conkeeper.storage.logfile import log, log_exception
 
     try:
-        with project_store() as conn:
-            result = sync.sync(conn)
+        with project_store() as conn:  # run in the project's folder (SessionEnd starts it so)
+            result = sync.sync(conn, here=current_project())
     except credentials.CredentialsError:
         return
     except Exception:

@@ -50,7 +50,7 @@ def _mark(location: ProjectLocation, session: str | None, args: argparse.Namespa
     state = record_sync(location, session, save_only=args.save)
     if state is None:
         raise CliError(
-            f"no ConKeeper session recorded for {location.root} yet "
+            f"no ConKeeper session recorded for {location.shown_root} yet "
             "(the hooks create one on the first prompt); nothing to mark"
         )
     kind = "save" if args.save else "sync"
@@ -66,12 +66,19 @@ def _mark(location: ProjectLocation, session: str | None, args: argparse.Namespa
 
 
 def _status(location: ProjectLocation, session: str | None, args: argparse.Namespace) -> int:
+    from conkeeper.domain.paths import DIGEST_PREFIX
     from conkeeper.storage.state import SessionState, latest_session_state
 
     identity = location.identity
-    state = SessionState(identity, session) if session else latest_session_state(identity)
+    # a folder named after a credential: the state's mark for it is shown as its redacted path
+    shown = location.shown_root if identity.startswith(DIGEST_PREFIX) else ""
+    state = (
+        SessionState(identity, session, live_root=shown)
+        if session
+        else latest_session_state(identity, live_root=shown)
+    )
     if state is None:
-        raise CliError(f"no ConKeeper session recorded for {location.root} yet")
+        raise CliError(f"no ConKeeper session recorded for {location.shown_root} yet")
     data = state.read()
     data.pop("tool_starts", None)
     if args.json:

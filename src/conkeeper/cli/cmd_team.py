@@ -126,10 +126,11 @@ def _read_token_file(name: str) -> str:
 
 def _sync(args: argparse.Namespace) -> int:
     from conkeeper.services.team import credentials, sync
+    from conkeeper.services.workspace import current_project
 
     try:
         with opened_store() as conn:
-            result = sync.sync(conn)
+            result = sync.sync(conn, here=current_project())
     except credentials.CredentialsError as exc:
         raise CliError(str(exc)) from None
     if args.json:
@@ -138,6 +139,8 @@ def _sync(args: argparse.Namespace) -> int:
         print(f"pushed {result.pushed}, pending {result.pending} ({result.projects} projects)")
     if result.refused and not args.quiet:
         warn(f"{result.refused} rows were not shared: they still held private text or a secret")
+    for note in () if args.quiet else result.notes:
+        warn(note)
     if result.error:
         if not args.quiet:
             warn(result.error)
@@ -151,15 +154,17 @@ def _status(args: argparse.Namespace) -> int:
     from conkeeper.domain.messages import clean_message
     from conkeeper.services.team import client, credentials, sync
     from conkeeper.services.team.search import current_key
+    from conkeeper.services.workspace import current_project
 
     creds = credentials.load_optional()
     if creds is None:
         raise CliError(
             "this machine has not joined a team server; run: conkeeper team join URL --token TOKEN"
         )
+    here = current_project()
     with opened_store() as conn:
-        shared, notes = sync.shared_projects(conn)
-        pending = sync.pending(conn, creds)
+        shared, notes = sync.shared_projects(conn, here)
+        pending = sync.pending(conn, creds, here)
     key = current_key(Path.cwd())
     url = clean_message(creds.url)
     status: dict[str, object] = {

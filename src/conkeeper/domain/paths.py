@@ -19,7 +19,7 @@ from conkeeper.domain.records import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from pathlib import Path
 
 MEMORY_SUBFOLDER = ".claude/memory"
@@ -347,7 +347,12 @@ def project_identity(root: Path) -> str:
     return identity_of(os.fspath(root))
 
 
-def locate_project(start: Path | str) -> ProjectLocation:
-    """Resolve a working directory (a hook's ``cwd``, the CLI's cwd) to its project."""
+def locate_project(
+    start: Path | str, identify: Callable[[str], str] | None = None
+) -> ProjectLocation:
+    """Resolve a working directory (a hook's ``cwd``, the CLI's cwd) to its project.
+    ``identify``: :func:`stored_identity`, or the same answer remembered (the hooks pass
+    ``storage.identity_cache.identifier``, so a folder is scanned for a credential once)."""
     root = project_root_folder(os.fspath(start))
-    return ProjectLocation(root, identity_of(root), memory_folder_of(root))
+    live = live_identity_of(root)
+    return ProjectLocation(root, (identify or stored_identity)(live), memory_folder_of(root))

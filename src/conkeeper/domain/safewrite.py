@@ -1666,6 +1666,9 @@ def _keyed_cut(path: str) -> int:
 
     if not may_hold_token(path):
         return 0
+    known = _known_key(path)
+    if known is not None:
+        return known[0]
     end, start = 0, 0
     while (slash := path.find("/", start)) >= 0:
         name = path[start:slash]
@@ -1675,6 +1678,39 @@ def _keyed_cut(path: str) -> int:
     return end
 
 
+_KNOWN_FOLDERS: dict[str, tuple[int, str]] = {}
+
+
+def folder_key(folder: str) -> tuple[int, str]:
+    """How the journal keys files under ``folder``: where its last name holding a credential
+    ends (0: none) and ``folder`` up to there, redacted. Scans every name (the secrets rules
+    compiled): a caller that keeps the answer gives it back through :func:`known_folder`."""
+    from conkeeper.domain.messages import clean_path
+
+    cut = _keyed_cut(folder + "/")
+    return cut, clean_path(folder[:cut]) if cut else ""
+
+
+def known_folder(folder: str, cut: int, shown: str) -> None:
+    """Give the journal :func:`folder_key`'s answer for ``folder`` (a project root the hooks
+    decided before and remembered, ``storage.identity_cache``): a file under it whose own
+    folders below it look like no credential is keyed without scanning again."""
+    _KNOWN_FOLDERS[folder] = (cut, shown)
+
+
+def _known_key(path: str) -> tuple[int, str] | None:
+    """:func:`folder_key`'s answer given for a folder holding ``path``, when the folders
+    between them look like no credential."""
+    from conkeeper.domain.messages import may_hold_token
+
+    for folder, key in _KNOWN_FOLDERS.items():
+        if path.startswith(folder + "/"):
+            between = path[len(folder) : path.rfind("/")]
+            if not may_hold_token(between):
+                return key
+    return None
+
+
 def _keyed_file(item: dict[str, Any]) -> dict[str, Any]:
     path = str(item.get("path", ""))
     cut = _keyed_cut(path)
@@ -1682,14 +1718,15 @@ def _keyed_file(item: dict[str, Any]) -> dict[str, Any]:
         return item
     from conkeeper.domain.messages import clean_path
 
-    shown = f"{_KEYED}{_digest(path[:cut])}{_KEYED}{clean_path(path[:cut])}{_KEYED}{path[cut:]}"
-    return {**item, "path": shown}
+    known = _known_key(path)
+    shown = known[1] if known is not None and known[0] == cut else clean_path(path[:cut])
+    return {**item, "path": f"{_KEYED}{_digest(path[:cut])}{_KEYED}{shown}{_KEYED}{path[cut:]}"}
 
 
 def _digest(folder: str) -> str:
-    import hashlib
+    import _sha256  # hashlib.sha256's C module, without hashlib's imports (the hook path)
 
-    return hashlib.sha256(folder.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return str(_sha256.sha256(folder.encode("utf-8", "surrogateescape")).hexdigest())[:32]
 
 
 def _parse(folder: str, data: bytes) -> Any:

@@ -130,10 +130,13 @@ def build_context(
     write nothing)."""
     from conkeeper.domain.config import load_config
     from conkeeper.domain.paths import locate_project
+    from conkeeper.storage.identity_cache import identifier, remember_folder
 
     project_env = getattr(host, "PROJECT_DIR_ENV", "CLAUDE_PROJECT_DIR")
     cwd = _usable_dir(payload.cwd) or (_usable_dir(env.get(project_env)) if project_env else None)
-    location = locate_project(cwd) if cwd is not None else None
+    location = locate_project(cwd, identifier(env)) if cwd is not None else None
+    if location is not None:
+        remember_folder(location.root_folder, env)  # the journal keys its files unscanned
     loaded = load_config(location.root if location else None, env)
     memory_dir_exists = False
     if location is not None:

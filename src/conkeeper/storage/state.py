@@ -167,10 +167,11 @@ def pop_tool_start(data: dict[str, Any], tool_use_id: str) -> int | None:
 
 
 def latest_session_state(
-    identity: str, env: Mapping[str, str] | None = None
+    identity: str, env: Mapping[str, str] | None = None, *, live_root: str = ""
 ) -> SessionState | None:
     """The most recently touched session state of a project (for ``conkeeper sync mark``,
-    which runs outside any hook and so does not know the session id)."""
+    which runs outside any hook and so does not know the session id); ``live_root`` as for
+    :class:`SessionState`."""
     folder = project_state_dir(identity, env)
     best: tuple[float, Path] | None = None
     try:
@@ -186,7 +187,7 @@ def latest_session_state(
                 best = (mtime, Path(entry.path))
     if best is None:
         return None
-    return SessionState(identity, best[1].stem, env)
+    return SessionState(identity, best[1].stem, env, live_root=live_root)
 
 
 def record_sync(

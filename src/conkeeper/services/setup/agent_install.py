@@ -118,10 +118,14 @@ class FileChange:
         return "delete" if self.after is None else "update"
 
     def diff(self) -> str:
-        """A unified diff of the change, for ``--dry-run``."""
+        """A unified diff of the change, for ``--dry-run``; its headers name the file as
+        ConKeeper may show it (a project folder named after a credential, redacted)."""
+        from conkeeper.domain.paths import stored_path
+
         a = decode(self.before or b"").splitlines(keepends=True)
         b = decode(self.after or b"").splitlines(keepends=True)
-        lines = difflib.unified_diff(a, b, str(self.path), str(self.path))
+        name = stored_path(str(self.path))
+        lines = difflib.unified_diff(a, b, name, name)
         return "".join(line.encode("utf-8", "replace").decode("utf-8") for line in lines)
 
 

@@ -2,9 +2,9 @@
 
 Why it exists: SessionStart may show a short block of what teammates recently decided or fixed
 in this project, but a hook never touches the network. The sync (outside every hook) asks the
-server and writes ``<data home>/team/recent/<project identity, escaped>.json``; SessionStart
-only reads that small file. Imported on the hook path: standard library only, no ``hashlib``,
-and any problem reads as "nothing to show".
+server and writes ``<data home>/team/recent/<project identity, escaped>.json`` (named by
+``storage.team_files``); SessionStart only reads that small file. Imported on the hook path:
+standard library only, no ``hashlib``, and any problem reads as "nothing to show".
 """
 
 from __future__ import annotations
@@ -12,35 +12,11 @@ from __future__ import annotations
 import json
 import os
 
+from conkeeper.storage.team_files import cache_file, cache_folder
+
+__all__ = ["MAX_ITEMS", "cache_file", "cache_folder", "drop_all", "read_recent", "write_recent"]
+
 MAX_ITEMS = 5
-
-
-MAX_NAME = 200  # characters of a cache file's name before ".json"
-
-
-def cache_file(data_folder: str, identity: str) -> str:
-    """The cache file of a local project identity (its path, escaped into one file name). A
-    name too long for a file keeps its end and gains a checksum of the whole identity: two
-    long paths that differ only further up (two clients' checkouts of one service) must not
-    share a file, or one project's session is shown the other's team block."""
-    safe = "".join(ch if ch.isalnum() or ch in "-." else f"_{ord(ch):x}" for ch in identity)
-    if len(safe) > MAX_NAME:
-        safe = f"{_checksum(identity)}-{safe[-(MAX_NAME - 17) :]}"
-    return os.path.join(cache_folder(data_folder), safe + ".json")
-
-
-def cache_folder(data_folder: str) -> str:
-    """Where every project's cached team block is kept."""
-    return os.path.join(data_folder, "team", "recent")
-
-
-def _checksum(text: str) -> str:
-    """FNV-1a (64 bits) of ``text``, in hex: deterministic and free of imports (the hook path
-    imports no ``hashlib``)."""
-    value = 0xCBF29CE484222325
-    for byte in text.encode("utf-8", "surrogatepass"):
-        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{value:016x}"
 
 
 def read_recent(data_folder: str, identity: str) -> list[dict[str, str]]:

@@ -25,16 +25,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from conkeeper.domain.config import load_config
+from conkeeper.domain.paths import DIGEST_PREFIX, ProjectLocation, live_identity_of
 from conkeeper.domain.privacy import clean_or_empty
 from conkeeper.services.team import client, credentials, gate, identity, wire
 from conkeeper.services.team.unshared import PromptCutter
-from conkeeper.storage import team_outbox
+from conkeeper.storage import team_files, team_outbox
 from conkeeper.storage.driver import sqlite3
 from conkeeper.storage.team_outbox import LocalProject, OutboxRow
 from conkeeper.storage.team_pg import TeamRecord
 
 BATCH = 500
-MARKS_FILE = "marks.json"
 KINDS = ("observation", "summary", "prompt")
 _READERS = {
     "observation": team_outbox.observations_after,
@@ -59,8 +59,8 @@ BLOCKS_DROPPED = (
 
 class SyncResult(NamedTuple):
     """What one sync did: rows pushed, rows still pending, rows refused, the error that
-    stopped it (``None`` when it finished), and whether the server refused the token (every
-    cached team block is then dropped)."""
+    stopped it (``None`` when it finished), whether the server refused the token (every
+    cached team block is then dropped), and a line for each project it left out."""
 
     pushed: int
     pending: int
@@ -68,13 +68,21 @@ class SyncResult(NamedTuple):
     projects: int
     error: str | None
     blocks_dropped: bool = False
+    notes: tuple[str, ...] = ()
 
 
-def shared_projects(conn: sqlite3.Connection) -> tuple[list[SharedProject], list[str]]:
-    """Projects with ``team_sync: true`` and a team key; notes for those without a key."""
+def shared_projects(
+    conn: sqlite3.Connection, here: ProjectLocation | None = None
+) -> tuple[list[SharedProject], list[str]]:
+    """Projects with ``team_sync: true`` and a team key; notes for those without a key, and
+    for each project named after a credential whose folder is not ``here`` (the project the
+    command runs in): only its digest is stored, so its settings cannot be read."""
     shared, notes = [], []
     for project in team_outbox.known_projects(conn):
-        root = Path(project.root)
+        root = _live_root(project, here)
+        if root is None:
+            notes.append(_left_out(project))
+            continue
         if not root.is_dir():
             continue
         config = load_config(root).config
@@ -92,8 +100,35 @@ def shared_projects(conn: sqlite3.Connection) -> tuple[list[SharedProject], list
     return shared, notes
 
 
+def _live_root(project: LocalProject, here: ProjectLocation | None) -> Path | None:
+    """The folder of a known project: its stored root, or for a digest identity the live root
+    of ``here`` when it is that project (``None`` elsewhere: no path to it is stored)."""
+    if not project.identity.startswith(DIGEST_PREFIX):
+        return Path(project.root)
+    if here is not None and here.identity == project.identity:
+        return here.root
+    return None
+
+
+def _left_out(project: LocalProject) -> str:
+    """Why a project named after a credential was not synced from here, in one line."""
+    return (
+        f"{project.root}: not synced from here: its folder is named after a credential, so "
+        "only a digest of its path is stored; run 'conkeeper team sync' inside it (its "
+        "sessions sync it when they end)"
+    )
+
+
+def _move_named_after_keys(here: ProjectLocation | None) -> None:
+    """Marks and the cached team block an earlier version named by a folder holding a
+    credential, moved to its digest (``here``'s, whose live path is known)."""
+    team_files.rekey_marks()
+    if here is not None and here.identity.startswith(DIGEST_PREFIX):
+        team_files.move_project(live_identity_of(here.root_folder), here.identity)
+
+
 def _marks_path() -> Path:
-    return credentials.team_dir() / MARKS_FILE
+    return credentials.team_dir() / team_files.MARKS_FILE
 
 
 def load_marks() -> dict[str, dict[str, int]]:
@@ -108,7 +143,7 @@ def load_marks() -> dict[str, dict[str, int]]:
 def _save_marks(marks: dict[str, dict[str, int]]) -> None:
     path = _marks_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{MARKS_FILE}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{team_files.MARKS_FILE}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(marks, sort_keys=True), encoding="utf-8")
     os.replace(tmp, path)
 
@@ -196,12 +231,17 @@ def to_record(
     )
 
 
-def pending(conn: sqlite3.Connection, creds: credentials.TeamCredentials | None = None) -> int:
-    """Rows of shared projects, and deletions, the server has not acknowledged yet."""
+def pending(
+    conn: sqlite3.Connection,
+    creds: credentials.TeamCredentials | None = None,
+    here: ProjectLocation | None = None,
+) -> int:
+    """Rows of shared projects, and deletions, the server has not acknowledged yet (a project
+    named after a credential counts only from its own folder, ``here``)."""
     creds = creds or credentials.load()
     marks = load_marks()
     total = 0
-    for shared in shared_projects(conn)[0]:
+    for shared in shared_projects(conn, here)[0]:
         mark = marks.get(_mark_key(creds, shared), {})
         for kind in shared.kinds:
             total += team_outbox.pending_count(conn, shared.project.id, kind, mark.get(kind, 0))
@@ -245,9 +285,14 @@ class _Run:
         self.token_refused = self.token_refused or exc.status == client.TOKEN_REFUSED
 
 
-def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult:
+def sync(
+    conn: sqlite3.Connection,
+    max_batches: int | None = None,
+    here: ProjectLocation | None = None,
+) -> SyncResult:
     """Push every queued deletion, then every pending row, of every shared project
-    (``max_batches``: stop after that many requests, for a bounded background run). A server
+    (``max_batches``: stop after that many requests, for a bounded background run; ``here``:
+    the project the sync runs in, the only one named after a credential it can find). A server
     that cannot be used (down, a refused token, a server error) stops the sync; a project the
     server refuses (its key, say) stops only that project's push, so one bad
     ``team_project_id`` never holds back the others. What was acknowledged stays acknowledged
@@ -255,8 +300,9 @@ def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult
     creds = credentials.load()
     run = _Run(max_batches)
     with _sync_lock():
+        _move_named_after_keys(here)
         marks = load_marks()
-        projects, _notes = shared_projects(conn)
+        projects, notes = shared_projects(conn, here)
         pushed_to = _pushed_to(creds, marks)
         # deletions are queued from now on for every project whose rows reach this join
         team_outbox.set_shared(conn, {s.project.identity for s in projects} | set(pushed_to))
@@ -270,7 +316,13 @@ def sync(conn: sqlite3.Connection, max_batches: int | None = None) -> SyncResult
             drop_team_blocks()
     error = "; ".join(run.errors) or None
     return SyncResult(
-        run.pushed, pending(conn, creds), run.refused, len(projects), error, run.token_refused
+        run.pushed,
+        pending(conn, creds, here),
+        run.refused,
+        len(projects),
+        error,
+        run.token_refused,
+        tuple(notes),
     )
 
 

@@ -6,7 +6,8 @@ journal, backups and the per-project state. From now on such a project is stored
 ``redacted-<digest>`` beside its redacted root (``domain.paths.stored_identity`` /
 ``stored_path``); this step rewrites the rows earlier versions wrote, so the project's history
 is found under the identity every front door now computes (tombstones already used it), and
-moves its hook state and handoff folders to the new key. Paths without a credential are not
+moves its hook state and handoff folders (and the team sync's marks and cached block) to
+the new key. Paths without a credential are not
 touched.
 """
 
@@ -62,7 +63,10 @@ def _rekey_files(conn: sqlite3.Connection) -> None:
 
 
 def _move_state(old: str, new: str) -> None:
-    """The hook state and handoff folders keyed by the old identity, under the new key."""
+    """The hook state and handoff folders keyed by the old identity, under the new key; the
+    team sync's marks and cached team block too."""
+    from conkeeper.storage import team_files
     from conkeeper.storage.state import move_project_files
 
     move_project_files(old, new)
+    team_files.move_project(old, new)
