@@ -1069,9 +1069,10 @@ duplicates must still merge). Measured with the shipped limits, main 07aad88 -> 
 identical, no prediction changed; ``tools/consolidate_cv.py --current``: every author's line
 identical; ``--current --all-pairs --show``: identical line for line (wrong merges 0, right
 merges 907, merges no label judges 519, contradictions 7,066); held out
-(``tools/consolidate_cv.py``): identical, every author's line and every fold's choice. A first try, broader, lost
-sixteen labelled duplicates and was narrowed: "instead" read as an exception everywhere ("use
-the vault instead"), "except" as one ("mask everything except the last six characters"), the
+(``tools/consolidate_cv.py``): identical, every author's line and every fold's choice. A first
+try, broader, lost sixteen labelled duplicates and was narrowed: "instead" read as an exception
+everywhere ("use the vault instead"), "except" as one ("mask everything except the last six
+characters"), the
 exception check run before round 23's classes (a Welsh contradiction lost), and any two
 entries each opening with a subject of its own ("Mockups are delivered as Figma links" /
 "Design drafts go to the client as a link to the Figma file"). Left: "Kunden ohne ..." and
