@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from conkeeper.services.analysis.corrections.cues import hindi_markers
 from conkeeper.services.analysis.reflection import cjk_rules as cjk
 from conkeeper.services.analysis.reflection import findings as f
+from conkeeper.services.analysis.reflection.impersonal import impersonal
 
 # The ways of stating a rule read here, each by name, so the bench can leave one out and see
 # what it is worth to a writer it was not written for (``--by-set``).
@@ -393,6 +394,8 @@ _ANSWER_ABROAD = re.compile(r"^(?:non|nein|nee|não|nao)\s*[,.!;:]+\s*", re.IGNO
 
 def _clean_clause(clause: str) -> str:
     clause = _ANSWER_ABROAD.sub("", clause.strip().removeprefix("… ").strip())
+    if _reads("other_language"):
+        clause = impersonal(clause)  # "Siempre debes usar pnpm" -> "Siempre usar pnpm"
     clause = _TOLD.sub("", clause)
     if _reads("polite"):
         clause = _polite_order(clause)
@@ -673,19 +676,23 @@ _SHORT_FORMS = (
         r"nicht|kein|keine|statt",
     ),
     (  # French
-        r"toujours|jamais|utilise|utilisez|lance|lancez|mets|mettez|ajoute|ajoutez|prends|prenez",
+        r"toujours|jamais|utilise|utilisez|lance|lancez|mets|mettez|ajoute|ajoutez|prends|prenez|"
+        r"utiliser|lancer|mettre|ajouter|prendre|ne pas",
         r"pas|non|jamais",
     ),
     (  # Spanish
-        r"siempre|nunca|usa|usad|utiliza|pon|añade|ejecuta|corre|mete|coloca|guarda",
+        r"siempre|nunca|usa|usad|utiliza|pon|añade|ejecuta|corre|mete|coloca|guarda|"
+        r"(?:no\s+)?(?:usar|utilizar|ejecutar|correr|poner|añadir|meter|colocar|guardar)",
         r"no|nunca",
     ),
     (  # Portuguese
-        r"sempre|nunca|usa|use|utilize|coloque|põe|adicione|rode|roda|execute",
+        r"sempre|nunca|usa|use|utilize|coloque|põe|adicione|rode|roda|execute|"
+        r"(?:não\s+)?(?:usar|utilizar|colocar|adicionar|rodar|executar)",
         r"não|nunca",
     ),
     (  # Italian
-        r"sempre|mai|usa|usate|utilizza|utilizzate|metti|aggiungi|esegui|lancia",
+        r"sempre|mai|usa|usate|utilizza|utilizzate|metti|aggiungi|esegui|lancia|"
+        r"(?:non\s+)?(?:usare|utilizzare|mettere|aggiungere|eseguire|lanciare)",
         r"non|mai",
     ),
 )
@@ -741,7 +748,7 @@ def _short_foreign_rule(clause: str, orders: str, short: tuple[str, str]) -> boo
     if contrast and _NOT_A_FOREIGN_NAME.fullmatch(contrast["name"].lower()):
         contrast = None  # "Usa el otro, no este": "this one" names nothing
     return bool(
-        re.search(r"(?<!\w)(?:" + orders + r")(?!\w)", bare, re.IGNORECASE)
+        re.search(r"(?<!\w)(?:" + orders + "|" + opens + r")(?!\w)", bare, re.IGNORECASE)
         and (_names_a_thing(bare) or contrast)
     )
 
@@ -1051,7 +1058,8 @@ def _foreign_contrasts(clauses: list[str]) -> list[str]:
     joined: list[str] = []
     for clause in clauses:
         both = f"{joined[-1]}, {clause}" if joined else ""
-        if re.match(r"no\s+\S+\s*[.!]*$", clause, re.IGNORECASE) and _foreign_rule(both):
+        contrast = re.match(r"no\s+\S+\s*[.!]*$", clause, re.IGNORECASE)
+        if contrast and _foreign_rule(impersonal(both)):
             joined[-1] = both
         else:
             joined.append(clause)

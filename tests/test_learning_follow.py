@@ -1,0 +1,54 @@
+"""Issue 20 ("what ConKeeper learns is right"), what the ninth learning probe left: sessions
+replayed through the real hooks (Claude Code's payloads, each event a subprocess), then the CLI;
+each test failed before its fix.
+
+* "Siempre debes usar pnpm, no npm", "Devi sempre usare pnpm, non npm", "Du musst immer pnpm
+  verwenden, nicht npm", "Vous devez toujours utiliser pnpm, pas npm" became rules kept in the
+  second person (or none); a rule is impersonal, in the language's own rule form (its
+  infinitive: "Siempre usar pnpm, no npm.", "Immer pnpm verwenden, nicht npm.");
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import run_cli
+from test_e2e_session import set_up_project
+from test_reflect_facts import NamedSession, _edit
+
+
+def _corrected_session(tmp_path: Path, sid: str, prompts: list[str]) -> NamedSession:
+    """A Claude Code session: a task, then each of ``prompts`` after an edit of the agent."""
+    s = NamedSession(tmp_path, sid)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    for text in prompts:
+        _edit(s, "src/cart.py")
+        s.prompt(text)
+    s.hook("Stop", stop_hook_active=False)
+    s.hook("SessionEnd", reason="exit")
+    return s
+
+
+def _rules(s: NamedSession) -> list[str]:
+    result = run_cli("reflect", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    found: list[dict[str, Any]] = json.loads(result.stdout)["recommendations"]
+    return [r["rule"] for r in found if r["kind"] == "correction-theme"]
+
+
+SECOND_PERSON = {
+    "Otra vez npm. Siempre debes usar pnpm, no npm": "Siempre usar pnpm, no npm.",
+    "Ancora npm! Devi sempre usare pnpm, non npm": "Sempre usare pnpm, non npm.",
+    "Nein, du musst immer pnpm verwenden, nicht npm": "Immer pnpm verwenden, nicht npm.",
+    "Non, vous devez toujours utiliser pnpm, pas npm": "Toujours utiliser pnpm, pas npm.",
+}
+
+
+def test_a_rule_told_as_you_must_in_another_language_is_impersonal(tmp_path: Path) -> None:
+    for n, (said, expected) in enumerate(SECOND_PERSON.items()):
+        s = _corrected_session(tmp_path / str(n), f"sess-you-000{n}", [said, said])
+        assert _rules(s) == [expected], said
