@@ -6,6 +6,9 @@ each test failed before its fix.
   verwenden, nicht npm", "Vous devez toujours utiliser pnpm, pas npm" became rules kept in the
   second person (or none); a rule is impersonal, in the language's own rule form (its
   infinitive: "Siempre usar pnpm, no npm.", "Immer pnpm verwenden, nicht npm.");
+* "ok from now on use pnpm" gave no rule at all: the detector flags nothing (it reproaches
+  nothing), and "from now on" hid the order; a standing choice (also "d'ora in poi", "ab
+  jetzt", "a partir de ahora") is a correction to `reflect`, its rule without the lead;
 """
 
 from __future__ import annotations
@@ -52,3 +55,15 @@ def test_a_rule_told_as_you_must_in_another_language_is_impersonal(tmp_path: Pat
     for n, (said, expected) in enumerate(SECOND_PERSON.items()):
         s = _corrected_session(tmp_path / str(n), f"sess-you-000{n}", [said, said])
         assert _rules(s) == [expected], said
+
+
+def test_a_standing_choice_from_now_on_becomes_a_rule(tmp_path: Path) -> None:
+    said = {
+        "ok from now on use pnpm": "Use pnpm.",
+        "d'ora in poi usa pnpm": "Usa pnpm.",
+        "a partir de ahora usa pnpm": "Usa pnpm.",
+        "Ab jetzt immer pnpm verwenden": "Immer pnpm verwenden.",
+    }
+    for n, (text, expected) in enumerate(said.items()):
+        s = _corrected_session(tmp_path / str(n), f"sess-now-000{n}", [text])
+        assert _rules(s) == [expected], text
