@@ -9,6 +9,10 @@ each test failed before its fix.
 * "ok from now on use pnpm" gave no rule at all: the detector flags nothing (it reproaches
   nothing), and "from now on" hid the order; a standing choice (also "d'ora in poi", "ab
   jetzt", "a partir de ahora") is a correction to `reflect`, its rule without the lead;
+* ``reflect`` said "Pick up `make lint`, still failing" after `make -C . lint` passed (and
+  `npm --prefix . test`, `cargo test --manifest-path ./Cargo.toml`, `pytest ./tests` after
+  `npm test`, `cargo test`, `pytest tests`): the same command written another way settles its
+  failure; a run in another folder (`make -C docs lint`) never does;
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 from conftest import run_cli
 from test_e2e_session import set_up_project
+from test_learning_probe9 import _gemini, _shell
 from test_reflect_facts import NamedSession, _edit
 
 
@@ -67,3 +72,61 @@ def test_a_standing_choice_from_now_on_becomes_a_rule(tmp_path: Path) -> None:
     for n, (text, expected) in enumerate(said.items()):
         s = _corrected_session(tmp_path / str(n), f"sess-now-000{n}", [text])
         assert _rules(s) == [expected], text
+
+
+def _gemini_session(root: Path, runs: list[tuple[str, str, int | None]]) -> None:
+    """A Gemini CLI session in ``root``: a task, four edits, then each shell ``runs``."""
+    (root / ".git").mkdir(parents=True)
+    assert run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=root).returncode == 0
+    _gemini(root, "SessionStart", source="startup")
+    _gemini(root, "BeforeAgent", prompt="Add the coupon endpoint to src/cart.py")
+    edit = {"file_path": str(root / "src" / "cart.py"), "old_string": "a", "new_string": "b"}
+    for _ in range(4):
+        _gemini(
+            root,
+            "AfterTool",
+            tool_name="replace",
+            tool_input=edit,
+            tool_response={"llmContent": "ok"},
+        )
+    for command, output, exit_code in runs:
+        _shell(root, command, output, exit_code)
+    _gemini(root, "AfterAgent", prompt_response="Done.", stop_hook_active=False)
+    _gemini(root, "SessionEnd", reason="exit")
+
+
+RERUN_ANOTHER_WAY = [
+    ("make lint", "src/cart.py:3:1: F401 `os` imported but unused", 2, "make -C . lint"),
+    ("npm test", "Tests: 1 failed, 4 passed, 5 total", 1, "npm --prefix . test"),
+    (
+        "cargo test",
+        "test result: FAILED. 3 passed; 1 failed",
+        101,
+        "cargo test --manifest-path ./Cargo.toml",
+    ),
+    ("pytest tests", "1 failed, 4 passed in 0.5s", 1, "pytest ./tests"),
+]
+
+
+def test_a_failure_rerun_with_its_folder_as_an_option_is_settled(tmp_path: Path) -> None:
+    for n, (failed, output, code, rerun) in enumerate(RERUN_ANOTHER_WAY):
+        root = tmp_path / str(n) / "shop"
+        _gemini_session(root, [(failed, output, code), (rerun, "ok: all passed", 0)])
+        result = run_cli("reflect", "--session", "gem-lint-1", cwd=root)
+        assert result.returncode == 0, result.stderr
+        assert "1 failures" in result.stdout, result.stdout
+        assert "still failing" not in result.stdout, result.stdout
+
+
+def test_a_failure_is_never_settled_by_another_folder_s_run(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    _gemini_session(
+        root,
+        [
+            ("make lint", "src/cart.py:3:1: F401 `os` imported but unused\nmake: *** Error 1", 2),
+            ("make -C docs lint", "All checks passed!", 0),
+        ],
+    )
+    result = run_cli("reflect", "--session", "gem-lint-1", cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert "`make lint`, still failing" in result.stdout, result.stdout
