@@ -13,6 +13,8 @@ each test failed before its fix.
   `npm --prefix . test`, `cargo test --manifest-path ./Cargo.toml`, `pytest ./tests` after
   `npm test`, `cargo test`, `pytest tests`): the same command written another way settles its
   failure; a run in another folder (`make -C docs lint`) never does;
+* ``insights`` showed "cargo test 50% (1/2)" for one failure and one Ctrl-C: an interrupted
+  run (Ctrl-C, a killed tool) is neither a pass nor a failure;
 """
 
 from __future__ import annotations
@@ -130,3 +132,24 @@ def test_a_failure_is_never_settled_by_another_folder_s_run(tmp_path: Path) -> N
     result = run_cli("reflect", "--session", "gem-lint-1", cwd=root)
     assert result.returncode == 0, result.stderr
     assert "`make lint`, still failing" in result.stdout, result.stdout
+
+
+def test_an_interrupted_run_is_neither_a_pass_nor_a_failure_in_insights(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "sess-ctrlc-001")
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add the coupon endpoint to src/cart.py")
+    _edit(s, "src/cart.py")
+    failed = "Exit code 101\ntest result: FAILED. 3 passed; 1 failed"
+    s.tool("Bash", {"command": "cargo test"}, error=failed)
+    s.tool("Bash", {"command": "cargo test"}, error="Interrupted by user", interrupt=True)
+    killed = {"stdout": "", "stderr": "", "interrupted": True, "isImage": False}
+    s.tool("Bash", {"command": "cargo test"}, killed)
+    s.hook("Stop", stop_hook_active=False)
+    s.hook("SessionEnd", reason="exit")
+    result = run_cli("insights", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    rows = {row["command"]: row for row in json.loads(result.stdout)["commands"]}
+    assert (rows["cargo test"]["runs"], rows["cargo test"]["failures"]) == (1, 1), rows
+    text = run_cli("insights", cwd=s.project, env=s.env)
+    assert "100%  (1/1)" in text.stdout and "(1/3)" not in text.stdout, text.stdout
