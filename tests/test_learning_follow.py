@@ -15,6 +15,10 @@ each test failed before its fix.
   failure; a run in another folder (`make -C docs lint`) never does;
 * ``insights`` showed "cargo test 50% (1/2)" for one failure and one Ctrl-C: an interrupted
   run (Ctrl-C, a killed tool) is neither a pass nor a failure;
+* ``stale`` showed an entry that is only a fenced block by its fence line ("```python"), and
+  said a name cited without a file was "in py/cart.py" (the alphabetically first holder) for
+  an entry about the Ruby code: the holder is chosen by the entry's language or folder words,
+  else all are listed.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 from conftest import run_cli
 from test_e2e_session import set_up_project
+from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_learning_probe9 import _gemini, _shell
 from test_reflect_facts import NamedSession, _edit
 
@@ -153,3 +158,43 @@ def test_an_interrupted_run_is_neither_a_pass_nor_a_failure_in_insights(tmp_path
     assert (rows["cargo test"]["runs"], rows["cargo test"]["failures"]) == (1, 1), rows
     text = run_cli("insights", cwd=s.project, env=s.env)
     assert "100%  (1/1)" in text.stdout and "(1/3)" not in text.stdout, text.stdout
+
+
+TWO_CARTS = {
+    "py/cart.py": "class Cart:\n    def apply_coupon(self, code):\n        pass\n",
+    "rb/cart.rb": "class Cart\n  def apply_coupon(code)\n  end\nend\n",
+}
+CITED_IN_RUBY = """# Patterns
+
+- In the Ruby code, `apply_coupon` redeems a code.
+
+```python
+cart.apply_coupon("X")
+```
+
+- Coupons: `apply_coupon` takes the code as typed.
+"""
+
+
+def test_stale_names_the_file_the_entry_is_about_and_a_fenced_entry_by_its_code(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    for rel, text in TWO_CARTS.items():
+        write(root, rel, text)
+    commit(root, "code", T0)
+    write(root, ".claude/memory/patterns.md", CITED_IN_RUBY)
+    commit(root, "memory", T0 + DAY)
+    for rel, text in TWO_CARTS.items():
+        write(root, rel, text.replace("apply_coupon", "redeem"))
+    commit(root, "Rename apply_coupon", T0 + 2 * DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    gone = "when this entry was written; now nowhere in the code"
+    assert found[3]["detail"] == f"in rb/cart.rb {gone}", found[3]
+    assert found[5]["detail"] == f"in py/cart.py {gone}", found[5]
+    assert found[5]["summary"] == 'cart.apply_coupon("X")', found[5]
+    assert found[9]["detail"] == f"in py/cart.py and rb/cart.rb {gone}", found[9]
+    shown = run_cli("stale", "--no-cache", cwd=root)
+    assert "```" not in shown.stdout, shown.stdout
