@@ -421,8 +421,8 @@ _FOLDER_OPTION = re.compile(
     r"(?:-C\s*|--directory[=\s]|--prefix[=\s]|--dir[=\s]|--cwd[=\s])(?P<dir>[^\s-]\S*)"
     r"|^(?P<cargo>cargo\b.*?)\s+--manifest-path[=\s](?P<manifest>\S*?)/?Cargo\.toml(?=\s|$)"
 )
-# `./tests`, `tests/`, `src/./app`: the same path as `tests`, `src/app`
-_PATH_ARGUMENT = re.compile(r"(?<=\s)(?:\./)+(?=\S)|(?<=[^\s/])/+(?=\s|$)")
+# `./tests`, `tests/`: the same path as `tests` (`./...` is a pattern, kept as written)
+_PATH_ARGUMENT = re.compile(r"(?<=\s)(?:\./)+(?=[\w-])|(?<=[\w-])/+(?=\s|$)")
 
 
 def _in_folder(folder: str, part: str) -> tuple[str, str]:
@@ -433,6 +433,8 @@ def _in_folder(folder: str, part: str) -> tuple[str, str]:
         where = found["dir"] if found["program"] else (found["manifest"] or ".")
         folder = _folder(posixpath.normpath(posixpath.join(folder or ".", where)))
         part = (found["program"] or found["cargo"]) + part[found.end() :]
+    if part.startswith("go "):
+        return folder, part  # Go reads `./cart` as a folder and `cart` as an import path
     return folder, _PATH_ARGUMENT.sub("", part)
 
 
