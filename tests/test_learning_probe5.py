@@ -202,13 +202,14 @@ def _rates(s: NamedSession) -> tuple[dict[str, tuple[int, int]], dict[str, tuple
 def test_insights_leaves_an_unread_run_out_of_the_failure_rates(tmp_path: Path) -> None:
     tools, commands = _rates(_piped_session(tmp_path))
     assert commands["pytest"] == (1, 1)
-    assert tools["Bash"][0] == 5  # three ruff runs, the failing pytest, the build
+    assert tools["Bash"][0] == 4  # three ruff runs, the failing pytest (the build interrupted)
 
 
 def test_an_interrupted_run_is_no_failure_in_insights_or_reflect(tmp_path: Path) -> None:
     s = _piped_session(tmp_path)
     tools, commands = _rates(s)
-    assert commands["npm run build"] == (1, 0) and tools["Bash"] == (5, 1)
+    # neither a pass nor a failure: left out of the totals (learning follow-up)
+    assert "npm run build" not in commands and tools["Bash"] == (4, 1)
     done = json.loads(run_cli("insights", "--json", cwd=s.project, env=s.env).stdout)
     assert done["sessions"][0]["failures"] == 1
     assert _reflect(s, "--depth", "thorough")["counts"]["failures"] == 1

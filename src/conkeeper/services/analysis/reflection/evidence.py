@@ -302,6 +302,7 @@ def _corrections(
         read_queue,
         sanitize_queue_text,
     )
+    from conkeeper.services.analysis.reflection.rules import states_a_standing_choice
 
     for item in read_queue(evidence.memory_dir):
         when = _queue_ms(item.when)  # whole seconds: widen the window by one on each side
@@ -320,12 +321,13 @@ def _corrections(
     )
     for prompt, when in zip(evidence.prompts, times, strict=True):
         found = detect(prompt, sensitivity)
-        if found.label is None:
-            continue
+        if found.label is None and not states_a_standing_choice(prompt):
+            continue  # "ok from now on use pnpm" corrects the agent's default for good
         excerpt = sanitize_queue_text(queue_excerpt(prompt, found)).removeprefix("… ")
         if any(q.removeprefix("… ")[:40] in excerpt or excerpt[:40] in q for q in queued):
             continue
-        evidence.corrections.append(Correction(when, found.label, excerpt, False))
+        label = found.label or "correction"
+        evidence.corrections.append(Correction(when, label, excerpt, False))
     _drop_withdrawn(evidence)
 
 

@@ -8,6 +8,7 @@ recommendation can say why it exists.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -332,7 +333,7 @@ def _runs(command: str, *, piped: bool = False) -> list[tuple[str, str, str]]:
         if cd:
             folder = _folder(cd.group(1))
         else:
-            found.extend(_run_in(folder, part, piped))
+            found.extend(_run_in(*_in_folder(folder, part), piped))
         if raw.rstrip().endswith(")"):
             folder = outside
     return found
@@ -410,8 +411,34 @@ def _located(command: str) -> tuple[str, str]:
         if cd := _CD.match(part):
             folder = _folder(cd.group(1))
         elif part and not _SETUP.match(part):
-            return (folder, "") if "|" in part else (folder, bare_command(part))
+            if "|" in part:
+                return folder, ""
+            return _in_folder(folder, bare_command(part))
     return folder, ""
+
+
+# the folder a program is told to work in by an option: `make -C api`, `npm --prefix api`,
+# `pnpm --dir api`, `yarn --cwd api`, `git -C api`, `cargo --manifest-path api/Cargo.toml`
+_FOLDER_OPTION = re.compile(
+    r"^(?P<program>(?:g?make|npm|pnpm|yarn|git|go|ninja)\b.*?)\s+"
+    r"(?:-C\s*|--directory[=\s]|--prefix[=\s]|--dir[=\s]|--cwd[=\s])(?P<dir>[^\s-]\S*)"
+    r"|^(?P<cargo>cargo\b.*?)\s+--manifest-path[=\s](?P<manifest>\S*?)/?Cargo\.toml(?=\s|$)"
+)
+# `./tests`, `tests/`: the same path as `tests` (`./...` is a pattern, kept as written)
+_PATH_ARGUMENT = re.compile(r"(?<=\s)(?:\./)+(?=[\w-])|(?<=[\w-])/+(?=\s|$)")
+
+
+def _in_folder(folder: str, part: str) -> tuple[str, str]:
+    """``(folder, program line)`` of one command run in ``folder``, with the folder an option
+    names joined to it and paths written one way: `make -C . lint` is `make lint`, `npm
+    --prefix api test` is `npm test` in `api`, `pytest ./tests/` is `pytest tests`."""
+    while found := _FOLDER_OPTION.match(part):
+        where = found["dir"] if found["program"] else (found["manifest"] or ".")
+        folder = _folder(posixpath.normpath(posixpath.join(folder or ".", where)))
+        part = (found["program"] or found["cargo"]) + part[found.end() :]
+    if part.startswith("go "):
+        return folder, part  # Go reads `./cart` as a folder and `cart` as an import path
+    return folder, _PATH_ARGUMENT.sub("", part)
 
 
 def _same_program(failed: str, later: str) -> bool:

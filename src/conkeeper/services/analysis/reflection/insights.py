@@ -217,12 +217,13 @@ class _Tally:
         self.labels: dict[str, str] = {}
 
     def add(self, event: ToolEvent, session_id: str) -> None:
-        """Count one tool event; interrupted uses are not failures of the tool. A run whose
-        outcome nobody can read (a piped test run with no summary line) is neither a pass nor
-        a failure, so it is left out of the rates."""
-        if not f.outcome_known(event):
+        """Count one tool event. A run whose outcome nobody can read (a piped test run with no
+        summary line) is neither a pass nor a failure, so it is left out of the rates; so is a
+        use stopped before its end (Ctrl-C, a killed tool), from its tool's and its command's
+        pass/fail totals ("cargo test 50% (1/2)" for one failure and one Ctrl-C)."""
+        if not f.outcome_known(event) or event.status == "interrupted":
             return
-        failed = event.failed and event.status != "interrupted"
+        failed = event.failed
         tool = self.tools.setdefault(event.tool_name, [0, 0])
         tool[0] += 1
         tool[1] += failed
@@ -230,7 +231,7 @@ class _Tally:
             command = self.commands.setdefault(command_name(event.input_summary), [0, 0])
             command[0] += 1
             command[1] += failed
-        if event.failed and event.status != "interrupted":
+        if failed:
             key, label = f.failure_key(event)
             self.failures[key] += 1
             self.labels[key] = label

@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from conkeeper.services.analysis.corrections.cues import hindi_markers
 from conkeeper.services.analysis.reflection import cjk_rules as cjk
 from conkeeper.services.analysis.reflection import findings as f
+from conkeeper.services.analysis.reflection.impersonal import impersonal
 
 # The ways of stating a rule read here, each by name, so the bench can leave one out and see
 # what it is worth to a writer it was not written for (``--by-set``).
@@ -391,8 +392,28 @@ def _subjectless_fix(clause: str) -> str | None:
 _ANSWER_ABROAD = re.compile(r"^(?:non|nein|nee|não|nao)\s*[,.!;:]+\s*", re.IGNORECASE)
 
 
+# "ok from now on use pnpm", "going forward, ...", "d'ora in poi usa pnpm", "ab jetzt ...": a
+# standing choice stated; the lead says the rule is for later sessions, it is not the rule
+_FROM_NOW_ON = (
+    r"from now on|from here on(?: out)?|going forward|moving forward|henceforth|"
+    r"d'ora in (?:poi|avanti)|da ora in (?:poi|avanti)|da adesso in poi|ab jetzt|ab sofort|"
+    r"von jetzt an|künftig|in zukunft|a partir de ahora|de ahora en adelante|desde ahora|"
+    r"à partir de maintenant|dorénavant|désormais|a partir de agora|de agora em diante|"
+    r"daqui (?:em|pra|para) (?:diante|frente)|van nu af aan|vanaf nu|od teraz|od tej pory"
+)
+_STANDING = re.compile(
+    r"^(?:(?:ok(?:ay)?|alright|all right|fine|right|so|and|then|sure|va bene|d'accord|vale|"
+    r"gut|okay)[\s,.!:;-]+)*(?:" + _FROM_NOW_ON + r")(?:\s*[,:;-])?\s+(?=\S)",
+    re.IGNORECASE,
+)
+_STANDING_ANYWHERE = re.compile(r"(?<!\w)(?:" + _FROM_NOW_ON + r")(?!\w)", re.IGNORECASE)
+
+
 def _clean_clause(clause: str) -> str:
     clause = _ANSWER_ABROAD.sub("", clause.strip().removeprefix("… ").strip())
+    clause = _STANDING.sub("", clause)
+    if _reads("other_language"):
+        clause = impersonal(clause)  # "Siempre debes usar pnpm" -> "Siempre usar pnpm"
     clause = _TOLD.sub("", clause)
     if _reads("polite"):
         clause = _polite_order(clause)
@@ -673,19 +694,23 @@ _SHORT_FORMS = (
         r"nicht|kein|keine|statt",
     ),
     (  # French
-        r"toujours|jamais|utilise|utilisez|lance|lancez|mets|mettez|ajoute|ajoutez|prends|prenez",
+        r"toujours|jamais|utilise|utilisez|lance|lancez|mets|mettez|ajoute|ajoutez|prends|prenez|"
+        r"utiliser|lancer|mettre|ajouter|prendre|ne pas",
         r"pas|non|jamais",
     ),
     (  # Spanish
-        r"siempre|nunca|usa|usad|utiliza|pon|añade|ejecuta|corre|mete|coloca|guarda",
+        r"siempre|nunca|usa|usad|utiliza|pon|añade|ejecuta|corre|mete|coloca|guarda|"
+        r"(?:no\s+)?(?:usar|utilizar|ejecutar|correr|poner|añadir|meter|colocar|guardar)",
         r"no|nunca",
     ),
     (  # Portuguese
-        r"sempre|nunca|usa|use|utilize|coloque|põe|adicione|rode|roda|execute",
+        r"sempre|nunca|usa|use|utilize|coloque|põe|adicione|rode|roda|execute|"
+        r"(?:não\s+)?(?:usar|utilizar|colocar|adicionar|rodar|executar)",
         r"não|nunca",
     ),
     (  # Italian
-        r"sempre|mai|usa|usate|utilizza|utilizzate|metti|aggiungi|esegui|lancia",
+        r"sempre|mai|usa|usate|utilizza|utilizzate|metti|aggiungi|esegui|lancia|"
+        r"(?:non\s+)?(?:usare|utilizzare|mettere|aggiungere|eseguire|lanciare)",
         r"non|mai",
     ),
 )
@@ -741,9 +766,26 @@ def _short_foreign_rule(clause: str, orders: str, short: tuple[str, str]) -> boo
     if contrast and _NOT_A_FOREIGN_NAME.fullmatch(contrast["name"].lower()):
         contrast = None  # "Usa el otro, no este": "this one" names nothing
     return bool(
-        re.search(r"(?<!\w)(?:" + orders + r")(?!\w)", bare, re.IGNORECASE)
+        re.search(r"(?<!\w)(?:" + orders + "|" + opens + r")(?!\w)", bare, re.IGNORECASE)
         and (_names_a_thing(bare) or contrast)
     )
+
+
+def _standing_foreign_order(clause: str) -> bool:
+    """Whether ``clause``, said after "from now on" in its language ("d'ora in poi usa pnpm",
+    "ab jetzt nimm pnpm"), is a short order of German, French, Spanish, Portuguese or Italian
+    naming what to use: the lead already says it is a standing rule, so a plain name will do
+    where a short rule alone must name code or set one name against another."""
+    bare = clause.strip(" .!¡¿")
+    words = bare.split()
+    if not 2 <= len(words) <= 6 or _NOT_A_FOREIGN_NAME.fullmatch(words[-1].lower()):
+        return False
+    for (orders, _common, complaints), (opens, _nots) in zip(_LANGUAGES, _SHORT_FORMS, strict=True):
+        if re.search(r"\b(?:" + complaints + r")\b", bare, re.IGNORECASE):
+            continue
+        if re.match(r"(?:" + orders + "|" + opens + r")(?!\w)", bare, re.IGNORECASE):
+            return True
+    return False
 
 
 def _states_a_value(clause: str) -> bool:
@@ -873,6 +915,14 @@ def imperative_rule(texts: list[str], *, leave_out: frozenset[str] = frozenset()
         return _best_rule(texts)
 
 
+def states_a_standing_choice(text: str) -> bool:
+    """Whether ``text`` states a choice for good ("ok from now on use pnpm", "going forward,
+    run `make lint` first", "d'ora in poi usa pnpm"): a rule read from it, said with "from now
+    on" in one of the languages read. The detector may not flag it, for it reproaches
+    nothing; it still corrects the agent's default, and ``reflect`` reads it as a correction."""
+    return bool(_STANDING_ANYWHERE.search(text)) and _best_rule([text]) is not None
+
+
 def rule_part(text: str) -> str:
     """What a theme is named by in one correction: the rule it states when one is read ("Use
     pnpm here, not npm."), else the whole text. A sentence around the rule ("The card form is
@@ -965,6 +1015,7 @@ def _best_rule(texts: list[str]) -> str | None:
         parts: list[str] = []
         before = ""
         hindi = hindi_markers(text) >= 2
+        standing = _reads("other_language") and bool(_STANDING_ANYWHERE.search(text))
         for raw in _foreign_contrasts(_clauses(" ".join(text.split()))):
             if forbidden := _forbidden_before(before, raw or ""):
                 parts.append(forbidden)  # "Don't" keeps what it forbids
@@ -975,6 +1026,8 @@ def _best_rule(texts: list[str]) -> str | None:
                 continue  # "print nahi" is "not print", no English order ("Print nahi.")
             if clause and _states_a_rule(clause, follows=bool(parts)):
                 parts.append(clause)
+            elif standing and clause and _standing_foreign_order(clause):
+                parts.append(clause)  # "d'ora in poi usa pnpm": "Usa pnpm."
             elif recurring and (fix := _fix_after(before, raw or "", recurring, rejected)):
                 parts.append(fix)
             before = raw or ""
@@ -1051,7 +1104,8 @@ def _foreign_contrasts(clauses: list[str]) -> list[str]:
     joined: list[str] = []
     for clause in clauses:
         both = f"{joined[-1]}, {clause}" if joined else ""
-        if re.match(r"no\s+\S+\s*[.!]*$", clause, re.IGNORECASE) and _foreign_rule(both):
+        contrast = re.match(r"no\s+\S+\s*[.!]*$", clause, re.IGNORECASE)
+        if contrast and _foreign_rule(impersonal(both)):
             joined[-1] = both
         else:
             joined.append(clause)

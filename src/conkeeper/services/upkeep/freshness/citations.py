@@ -299,8 +299,10 @@ class Entry(FrozenRecord):
 
     @property
     def summary(self) -> str:
-        """The entry's first line, shortened, for reports."""
-        first = " ".join(self.lines[0].split()) if self.lines else ""
+        """The entry's first line, shortened, for reports; an entry that is a fenced block is
+        shown by its first line of code, not by its fence ("```python")."""
+        shown = [line for line in self.lines if line.strip() and not _FENCE.match(line)]
+        first = " ".join((shown or self.lines or ("",))[0].split())
         first = _BULLET.sub("", first, count=1).strip()
         return first if len(first) <= 100 else first[:99] + "…"
 

@@ -764,7 +764,8 @@ class _Checker:
         ignored = self._ignored_holders(gone)
         for rel, entry, name, owner, paths in gone:
             if not any(name in held and (not owner or owner in held) for held in ignored):
-                self._add(rel, entry, name, "symbol-gone", _gone_detail(min(paths), owner))
+                shown = _holders_shown(paths, entry)
+                self._add(rel, entry, name, "symbol-gone", _gone_detail(shown, owner))
         self.report.findings.sort(key=lambda f: (f.file, f.line))
 
     def _ignored_holders(self, gone: list[tuple[str, Entry, str, str, set[str]]]) -> list[set[str]]:
@@ -991,6 +992,63 @@ def _within(path: str, cited: tuple[str, ...]) -> bool:
     """Whether ``path`` is one of the cited files or under one of the cited folders (those
     end with ``/``)."""
     return any(path == c or (c.endswith("/") and path.startswith(c)) for c in cited)
+
+
+# the languages an entry may name, with their files' extensions ("the Ruby code", "```ruby")
+_LANGUAGE_FILES = {
+    "python": ("py", "pyi"),
+    "ruby": ("rb", "rake"),
+    "rails": ("rb", "erb"),
+    "java": ("java",),
+    "kotlin": ("kt", "kts"),
+    "typescript": ("ts", "tsx", "mts", "cts"),
+    "javascript": ("js", "jsx", "mjs", "cjs"),
+    "node": ("js", "mjs", "cjs", "ts"),
+    "rust": ("rs",),
+    "golang": ("go",),
+    "swift": ("swift",),
+    "php": ("php",),
+    "scala": ("scala",),
+    "elixir": ("ex", "exs"),
+    "csharp": ("cs",),
+    "c#": ("cs",),
+    "c++": ("cc", "cpp", "cxx", "hh", "hpp", "h"),
+    "dart": ("dart",),
+    "lua": ("lua",),
+    "perl": ("pl", "pm"),
+}
+_LANGUAGE_NAME = re.compile(
+    r"(?<![\w#+])(?:" + "|".join(re.escape(n) for n in _LANGUAGE_FILES) + r")(?![\w#+])", re.I
+)
+_GO = re.compile(r"(?<![\w.])Go(?!\w)|```go\b")  # "Go" capitalised: "go" is a verb
+MAX_HOLDERS_SHOWN = 3
+
+
+def _holders_shown(paths: set[str], entry: Entry) -> str:
+    """Which of the files that held a name cited without a file the report names: the one the
+    entry points at by its language ("the Ruby code", a ```ruby block) or a folder it names,
+    else all of them (the first few and how many more); never the alphabetically first of
+    files in other languages, which may be code the entry is not about."""
+    text = " ".join([entry.heading, *entry.lines])
+    extensions = {e for n in _LANGUAGE_NAME.findall(text) for e in _LANGUAGE_FILES[n.lower()]}
+    if _GO.search(text):
+        extensions.add("go")
+    words = set(re.findall(r"[\w.-]+", text.lower()))
+
+    def hints(path: str) -> int:
+        folders = path.lower().split("/")[:-1]
+        return 2 * (path.rsplit(".", 1)[-1].lower() in extensions) + sum(
+            folder in words for folder in folders if len(folder) > 1
+        )
+
+    ranked = sorted(paths, key=lambda p: (-hints(p), p))
+    if len(ranked) == 1 or hints(ranked[0]) > hints(ranked[1]):
+        return ranked[0]
+    chosen = sorted(p for p in ranked if hints(p) == hints(ranked[0]))
+    if len(chosen) > MAX_HOLDERS_SHOWN:
+        more = len(chosen) - MAX_HOLDERS_SHOWN
+        return ", ".join(chosen[:MAX_HOLDERS_SHOWN]) + f" and {more} more"
+    return ", ".join(chosen[:-1]) + " and " + chosen[-1]
 
 
 def _gone_detail(shown: str, owner: str) -> str:
