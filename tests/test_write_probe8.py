@@ -292,8 +292,8 @@ def test_reinstall_keeps_the_keys_the_person_set_in_conkeepers_toml_table(projec
     command = next(
         ln for ln in installed.splitlines() if ln.startswith("command = ") and '"x"' not in ln
     )
-    edited = installed.replace(
-        'args = ["mcp"]\n', 'args = ["mcp"]\nenv = { TOKEN = "tok-123" }  # mine\n'
+    edited = installed.replace(  # the person's key, after every key ConKeeper sets
+        "# <<< conkeeper <<<", 'env = { TOKEN = "tok-123" }  # mine\n# <<< conkeeper <<<', 1
     )
     config.write_text(edited.replace(command, 'command = "/old/launcher"'))
     again = run_cli("install", "--agent", "codex", cwd=project)
