@@ -105,6 +105,26 @@ def test_a_secret_in_a_command_compiles_only_its_own_rules(tmp_path: Path, proje
     assert token not in summary and "[REDACTED:github-token]" in summary
 
 
+def test_a_pre_tool_hook_in_a_plain_folder_does_not_load_the_write_module(
+    tmp_path: Path, project: Path
+) -> None:
+    # the digest-identity cache imported domain.safewrite (about 2,000 lines) on every hook to
+    # hand it a folder's key, though a plain folder's files are never scanned: +1 ms per hook
+    payload = {
+        "session_id": "perf-3",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_use_id": "toolu_perf_pre",
+        "tool_input": {"command": "pytest -q"},
+    }
+    _probe(tmp_path, "PreToolUse", json.dumps(payload).encode())
+    report = _probe(tmp_path, "PreToolUse", json.dumps(payload).encode())
+    assert report["code"] == 0
+    assert "conkeeper.domain.safewrite" not in report["modules"]
+
+
 def test_user_prompt_submit_imports_nothing_heavy(tmp_path: Path, project: Path) -> None:
     payload = {
         "session_id": "perf-2",

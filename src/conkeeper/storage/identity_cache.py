@@ -58,11 +58,12 @@ def remember_folder(root: str, env: Mapping[str, str] | None = None) -> None:
     """Give the write journal (``domain.safewrite.known_folder``) how files under the project
     root ``root`` are keyed, scanned once per root: ``<digest of root>`` holds where its last
     name holding a credential ends and the root up to there, redacted (never the path)."""
-    from conkeeper.domain import safewrite
     from conkeeper.domain.messages import may_hold_token
 
     if not root or not may_hold_token(root):
-        return
+        return  # a plain root: the journal never scans it, and the hook never loads it
+    from conkeeper.domain import safewrite
+
     path = os.path.join(str(state_dir(env)), ROOTS, _digest(root))
     try:
         with open(path, encoding="utf-8") as handle:
