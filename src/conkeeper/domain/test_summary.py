@@ -116,6 +116,23 @@ def piped_test_run(command: str) -> bool:
     return len(parts) > 1 and _RUNNER.search(parts[0]) is not None
 
 
+# pytest exits 5 when it collected no tests (`pytest -k nomatch`): its own code, as the
+# last command run (after `cd x &&`, wrappers or variables); a pipe's code is another's.
+_PYTEST_LAST = re.compile(
+    r"(?:^|[\s(/'\"])(?:pytest|py\.test|python3?(?:\.\d+)?\s+-m\s+pytest)(?=\s|$)"
+)
+NO_TESTS_EXIT = 5
+
+
+def collected_no_tests(command: str, exit_code: int | None) -> bool:
+    """Whether a run exited with pytest's "no tests collected" code: no failure of the code,
+    nor a pass. Only when pytest is the last command run, so the exit code is its own."""
+    if exit_code != NO_TESTS_EXIT:
+        return False
+    last = _CHAIN.split(command.strip())[-1]
+    return len(_PIPE.split(last)) == 1 and _PYTEST_LAST.search(last) is not None
+
+
 def runs_tests(command: str) -> bool:
     """Whether ``command`` runs a test runner anywhere in it (``cd api && uv run pytest -q``):
     a host that gives no exit code (Codex without its rollout) is read from the summary."""

@@ -549,6 +549,19 @@ def _essential(message: CleanText) -> CleanText:
     return pick(message, best)
 
 
+def _no_tests_outcome(
+    command: str, outcome: tuple[str, CleanText | None, int | None]
+) -> tuple[str, CleanText | None, int | None]:
+    """pytest's exit 5 ("no tests collected", ``pytest -k nomatch``) is no failure of the
+    code nor a pass: stored as a run that settles nothing (the ``interrupted`` status every
+    reader counts as neither), saying "collected no tests"; any other exit 5 is kept."""
+    from conkeeper.domain.test_summary import collected_no_tests
+
+    if not collected_no_tests(command, outcome[2]):
+        return outcome
+    return "interrupted", label("collected no tests"), outcome[2]
+
+
 def piped_test_outcome(
     tool_input: Any,
     outcome: tuple[str, CleanText | None, int | None],
@@ -558,9 +571,12 @@ def piped_test_outcome(
     runs tests (``pytest -q 2>&1 | tail -20``): read from the runner's summary line in
     ``output`` (the tool response, or a failure's error text) instead. Passed: a success with
     exit code 0; failed: a failure naming the summary, exit code 1; no summary line: neither,
-    a success with no exit code (unknown is not a failure, and settles none). Any other
-    command keeps ``outcome`` (one substring check)."""
+    a success with no exit code (unknown is not a failure, and settles none). pytest's exit 5
+    (no tests collected) is neither too (:func:`_no_tests_outcome`). Any other command keeps
+    ``outcome`` (one substring check)."""
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    if isinstance(command, str) and outcome[0] == "failure" and outcome[2] == 5:
+        return _no_tests_outcome(command, outcome)
     if not isinstance(command, str) or "|" not in command or outcome[0] == "interrupted":
         return outcome
     from conkeeper.domain.test_summary import piped_test_run, summary_verdict
