@@ -67,7 +67,8 @@ def _tool_input(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
-    """Gemini's fields as ConKeeper's: tool names and ``tool_response.error`` mapped."""
+    """Gemini's fields as ConKeeper's: tool names, ``tool_response.error`` and a shell
+    command's ``Exit Code:``/``Signal:`` lines mapped (a killed command is interrupted)."""
     canonical = EVENTS.get(event, event)
     neutral: dict[str, Any] = {
         "session_id": obj.get("session_id"),
@@ -98,7 +99,12 @@ def parse(obj: dict[str, Any], event: str) -> dict[str, Any]:
             output = text_of(response.get("llmContent")) or ""
             neutral["tool_response"] = {"stdout": output}
             code = _exit_code(output) if tool == "run_shell_command" else None
-            if code:
+            signal = _signal(output) if tool == "run_shell_command" else None
+            if signal is not None:  # killed: neither a pass nor a failure of the command
+                neutral["hook_event_name"] = "PostToolUseFailure"
+                neutral["is_interrupt"] = True
+                neutral["error"] = f"killed by signal {signal}"
+            elif code:
                 neutral["hook_event_name"] = "PostToolUseFailure"
                 neutral["error"] = f"exit code {code}"
             if code is not None:
@@ -223,6 +229,16 @@ def _exit_code(output: str) -> int | None:
         return None
     digits = output[marker + 11 :].split("\n", 1)[0].strip()
     return int(digits) if digits.isdigit() else None
+
+
+def _signal(output: str) -> str | None:
+    """The ``Signal: N`` line run_shell_command adds when a signal killed the command
+    (``Signal: (none)`` otherwise, or no line)."""
+    marker = output.rfind("Signal: ")
+    if marker < 0:
+        return None
+    value = output[marker + 8 :].split("\n", 1)[0].strip()
+    return value if value and value != "(none)" and value.isalnum() else None
 
 
 def render(event: str, canonical: str, result: Any) -> tuple[str, str, int]:
