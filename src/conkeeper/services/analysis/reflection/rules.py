@@ -699,7 +699,7 @@ _LANGUAGES = (
         r"uruchamiaj|dodaj|dodawaj|stosuj|korzystaj|wstaw|"
         r"nie (?:używaj|dodawaj|uruchamiaj|wywołuj|rób|usuwaj|commituj)",
         r"nie|się|jest|są|dla|przed|bez|zawsze|nigdy|nas|tylko|zamiast|każdy|wszystko|tutaj|"
-        r"tego|ten|oraz|jak|na|w|z|ze|używać",
+        r"tego|oraz|jak|na|w|z|ze|używać",
         r"znowu|znów|jeszcze raz|dlaczego|czemu|mówiłem|mówiłam|prosiłem|prosiłam|"
         r"to nie jest|nadal|wciąż|zrobiłeś|zrobiłaś|użyłeś|użyłaś",
     ),
