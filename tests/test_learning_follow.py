@@ -9,6 +9,8 @@ each test failed before its fix.
 * "ok from now on use pnpm" gave no rule at all: the detector flags nothing (it reproaches
   nothing), and "from now on" hid the order; a standing choice (also "d'ora in poi", "ab
   jetzt", "a partir de ahora") is a correction to `reflect`, its rule without the lead;
+* "Altijd pnpm gebruiken, niet npm", "Zawsze używaj pnpm, nie npm" (and "je moet", "musisz",
+  "voortaan", "od teraz") gave no rule: Dutch and Polish rules are read like the others;
 * ``reflect`` said "Pick up `make lint`, still failing" after `make -C . lint` passed (and
   `npm --prefix . test`, `cargo test --manifest-path ./Cargo.toml`, `pytest ./tests` after
   `npm test`, `cargo test`, `pytest tests`): the same command written another way settles its
@@ -78,6 +80,30 @@ def test_a_standing_choice_from_now_on_becomes_a_rule(tmp_path: Path) -> None:
     }
     for n, (text, expected) in enumerate(said.items()):
         s = _corrected_session(tmp_path / str(n), f"sess-now-000{n}", [text])
+        assert _rules(s) == [expected], text
+
+
+DUTCH_AND_POLISH = {
+    "Weer npm. Altijd pnpm gebruiken, niet npm": "Altijd pnpm gebruiken, niet npm.",
+    "Znowu npm. Zawsze używaj pnpm, nie npm": "Zawsze używaj pnpm, nie npm.",
+    "Weer npm. Je moet altijd pnpm gebruiken, niet npm": "Altijd pnpm gebruiken, niet npm.",
+    "Znowu npm. Musisz zawsze używać pnpm, nie npm": "Zawsze używać pnpm, nie npm.",
+}
+
+
+def test_a_rule_in_dutch_or_polish_is_read(tmp_path: Path) -> None:
+    for n, (said, expected) in enumerate(DUTCH_AND_POLISH.items()):
+        s = _corrected_session(tmp_path / str(n), f"sess-nlpl-000{n}", [said, said])
+        assert _rules(s) == [expected], said
+
+
+def test_a_standing_choice_in_dutch_or_polish_becomes_a_rule(tmp_path: Path) -> None:
+    said = {
+        "Voortaan altijd pnpm gebruiken": "Altijd pnpm gebruiken.",
+        "od teraz używaj pnpm": "Używaj pnpm.",
+    }
+    for n, (text, expected) in enumerate(said.items()):
+        s = _corrected_session(tmp_path / str(n), f"sess-nlpl-now-000{n}", [text])
         assert _rules(s) == [expected], text
 
 

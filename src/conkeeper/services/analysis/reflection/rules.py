@@ -9,8 +9,8 @@ places ("tests go in tests/unit"), rules about a subject, values ("the port is 5
 3000"), answers to their own question ("why moment? date-fns please"), polite requests ("pls
 run ..."), orders after their condition ("after you touch composer.json run ..."), a bare name
 given twice after a complaint ("sqlmock again. testcontainers."), and rules in German, French,
-Spanish or Portuguese, kept in the user's words, as are orders in Japanese, Chinese or Korean
-(:mod:`.cjk_rules`); a clause in Hindi written in Latin script
+Spanish, Portuguese, Italian, Dutch or Polish, kept in the user's words, as are orders in
+Japanese, Chinese or Korean (:mod:`.cjk_rules`); a clause in Hindi written in Latin script
 ("print nahi") is not read by the English readings. Each shape is read here and named in
 :data:`READINGS`; a group that states none gets ``None`` and approval asks the user for the
 words. When unsure, no rule: a wrong rule teaches every later session the wrong thing.
@@ -57,7 +57,7 @@ READINGS = (
     "for_use",  # "acme-dwh-prod for prod target"
     "like_the_rest",  # "table-driven, like the rest of the package"
     "subject_habit",  # "integration tests here use #[tokio::test(...)]"
-    "other_language",  # German, French, Spanish, Portuguese, Italian rules, in their words
+    "other_language",  # German, French, Spanish, Portuguese, Italian, Dutch, Polish rules
     "anaphor_end",  # "write goose migrations with both", "don't sleep there": names nothing
     "value_state",  # "prod is on 16", "the partition is not correct": a state, not a value
     "said_tail",  # "use X like I said yesterday": the order without the reproach
@@ -388,8 +388,9 @@ def _subjectless_fix(clause: str) -> str | None:
     return None
 
 
-# "Non, ...", "Nein, ...", "Não, ...": the answer that opens a correction in another language
-_ANSWER_ABROAD = re.compile(r"^(?:non|nein|nee|não|nao)\s*[,.!;:]+\s*", re.IGNORECASE)
+# "Non, ...", "Nein, ...", "Não, ...", "Nee, ...", "Nie, ...": the answer that opens a
+# correction in another language
+_ANSWER_ABROAD = re.compile(r"^(?:non|nein|nee|não|nao|nie)\s*[,.!;:]+\s*", re.IGNORECASE)
 
 
 # "ok from now on use pnpm", "going forward, ...", "d'ora in poi usa pnpm", "ab jetzt ...": a
@@ -399,7 +400,8 @@ _FROM_NOW_ON = (
     r"d'ora in (?:poi|avanti)|da ora in (?:poi|avanti)|da adesso in poi|ab jetzt|ab sofort|"
     r"von jetzt an|künftig|in zukunft|a partir de ahora|de ahora en adelante|desde ahora|"
     r"à partir de maintenant|dorénavant|désormais|a partir de agora|de agora em diante|"
-    r"daqui (?:em|pra|para) (?:diante|frente)|van nu af aan|vanaf nu|od teraz|od tej pory"
+    r"daqui (?:em|pra|para) (?:diante|frente)|van nu af aan|vanaf nu|voortaan|od teraz|"
+    r"od tej pory|odtąd|od dziś|od dzisiaj"
 )
 _STANDING = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|all right|fine|right|so|and|then|sure|va bene|d'accord|vale|"
@@ -684,6 +686,23 @@ _LANGUAGES = (
         r"di nuovo|ancora|hai (?:usato|fatto|messo)|perché|ti ho detto|te l'ho detto|"
         r"non è (?:quello|ciò)",
     ),
+    (  # Dutch
+        r"bij ons|we (?:gebruiken|doen|schrijven|nemen)|altijd|nooit|moet|moeten|gebruik|"
+        r"gebruiken|draai|zet|voeg|neem|voortaan|niet (?:gebruiken|doen|zetten|draaien|toevoegen)",
+        r"de|het|een|en|van|niet|zijn|met|voor|bij|ons|altijd|nooit|geen|alleen|ook|naar|dit|"
+        r"deze|dat|wordt|worden|gebruiken|eerst|zonder|hier|elke|alles",
+        r"weer|alweer|nog steeds|je hebt|u heeft|waarom|ik (?:heb|had) (?:gezegd|gevraagd)|"
+        r"dat is niet|niet wat",
+    ),
+    (  # Polish
+        r"u nas|zawsze|nigdy|musisz|musicie|trzeba|należy|używaj|użyj|używać|użyć|uruchom|"
+        r"uruchamiaj|dodaj|dodawaj|stosuj|korzystaj|wstaw|"
+        r"nie (?:używaj|dodawaj|uruchamiaj|wywołuj|rób|usuwaj|commituj)",
+        r"nie|się|jest|są|dla|przed|bez|zawsze|nigdy|nas|tylko|zamiast|każdy|wszystko|tutaj|"
+        r"tego|oraz|jak|na|w|z|ze|używać",
+        r"znowu|znów|jeszcze raz|dlaczego|czemu|mówiłem|mówiłam|prosiłem|prosiłam|"
+        r"to nie jest|nadal|wciąż|zrobiłeś|zrobiłaś|użyłeś|użyłaś",
+    ),
 )
 # The short form of a rule in those languages ("Usa pnpm, no npm", "Siempre usa `pnpm` aquí",
 # "Immer `pnpm` verwenden"): the clause opens on an order or an "always"/"never" of the
@@ -713,12 +732,23 @@ _SHORT_FORMS = (
         r"(?:non\s+)?(?:usare|utilizzare|mettere|aggiungere|eseguire|lanciare)",
         r"non|mai",
     ),
+    (  # Dutch: the infinitive ends the rule ("Altijd pnpm gebruiken", "Nooit npm gebruiken")
+        r"altijd|gebruik|draai|zet|voeg|neem|(?:niet|nooit)\s+(?:\S+\s+){0,3}?"
+        r"(?:gebruiken|draaien|zetten|toevoegen|nemen|uitvoeren)",
+        r"niet|geen|nooit",
+    ),
+    (  # Polish
+        r"zawsze|nigdy|używaj|użyj|uruchom|uruchamiaj|dodaj|dodawaj|stosuj|korzystaj|wstaw|"
+        r"(?:nie\s+)?(?:używać|użyć|uruchamiać|dodawać|stosować|korzystać|wstawiać|używaj|"
+        r"dodawaj|uruchamiaj|stosuj|korzystaj)",
+        r"nie|nigdy|zamiast",
+    ),
 )
 
 
 def _foreign(clause: str) -> bool:
-    """Whether ``clause`` is in German, French, Spanish, Portuguese or Italian (two common
-    words)."""
+    """Whether ``clause`` is in German, French, Spanish, Portuguese, Italian, Dutch or Polish
+    (two common words)."""
     prose = _prose(clause)
     return any(
         len(set(re.findall(r"\b(?:" + common + r")\b", prose))) >= 2
@@ -732,7 +762,8 @@ def _prose(clause: str) -> str:
 
 
 def _foreign_rule(clause: str) -> bool:
-    """Whether ``clause`` states a rule in German, French, Spanish, Portuguese or Italian."""
+    """Whether ``clause`` states a rule in German, French, Spanish, Portuguese, Italian, Dutch
+    or Polish."""
     for (orders, common, complaints), short in zip(_LANGUAGES, _SHORT_FORMS, strict=True):
         if re.search(r"\b(?:" + complaints + r")\b", clause, re.IGNORECASE):
             continue
@@ -750,7 +781,8 @@ def _foreign_rule(clause: str) -> bool:
 _NOT_A_FOREIGN_NAME = re.compile(
     r"este|esta|esto|eso|ese|esa|aquel|aquello|ahora|nada|así|das|dies|diese|dieser|dieses|"
     r"jetzt|nichts|so|ça|ce|cela|celui|celle|ceci|maintenant|rien|comme|isso|isto|esse|essa|"
-    r"aquilo|agora|nada|assim|questo|questa|quello|quella|ciò|così|ora|adesso|niente|più"
+    r"aquilo|agora|nada|assim|questo|questa|quello|quella|ciò|così|ora|adesso|niente|più|dit|"
+    r"dat|deze|nu|niets|zo|hier|to|tego|ten|ta|teraz|nic|tak|tu|tutaj"
 )
 
 
@@ -773,9 +805,10 @@ def _short_foreign_rule(clause: str, orders: str, short: tuple[str, str]) -> boo
 
 def _standing_foreign_order(clause: str) -> bool:
     """Whether ``clause``, said after "from now on" in its language ("d'ora in poi usa pnpm",
-    "ab jetzt nimm pnpm"), is a short order of German, French, Spanish, Portuguese or Italian
-    naming what to use: the lead already says it is a standing rule, so a plain name will do
-    where a short rule alone must name code or set one name against another."""
+    "ab jetzt nimm pnpm", "od teraz używaj pnpm"), is a short order of German, French,
+    Spanish, Portuguese, Italian, Dutch or Polish naming what to use: the lead already says it
+    is a standing rule, so a plain name will do where a short rule alone must name code or set
+    one name against another."""
     bare = clause.strip(" .!¡¿")
     words = bare.split()
     if not 2 <= len(words) <= 6 or _NOT_A_FOREIGN_NAME.fullmatch(words[-1].lower()):
