@@ -242,3 +242,42 @@ def test_an_order_dropped_from_review_cannot_come_back_in_other_words(tmp_path: 
     answer = _remember(root, again)
     assert answer["status"] == "held" and "dropped" in str(answer["reasons"]), answer
     assert "evil.example" not in session_start_context(root, session="s-2")
+
+
+def _post_tool(root: Path, name: str, tool_input: dict[str, str], response: object) -> None:
+    """Claude Code's PostToolUse hook for one tool call of session ``s-agent``."""
+    _hook(
+        "PostToolUse",
+        {
+            "session_id": "s-agent",
+            "transcript_path": str(root.parent / "s-agent.jsonl"),
+            "cwd": str(root),
+            "tool_name": name,
+            "tool_use_id": f"toolu_{name}",
+            "tool_input": tool_input,
+            "tool_response": response,
+        },
+        root,
+    )
+
+
+def test_an_agents_review_drop_of_its_own_line_is_journaled_as_the_agents(tmp_path: Path) -> None:
+    """The agent's Edit tool wrote its order into patterns.md (held for review), then its shell
+    ran 'conkeeper review drop' on it: the cut was journaled as ``user-cli``, so 'history'
+    told the person they had edited their own memory. The journal names the agent."""
+    root = _project(tmp_path)
+    memory = root / ".claude/memory/patterns.md"
+    text = memory.read_text()
+    _post_tool(root, "Read", {"file_path": str(memory)}, {"type": "text"})
+    old, new = "## Testing\n", f"## Testing\n- {ORDER}\n"
+    memory.write_text(text.replace(old, new))
+    edit = {"file_path": str(memory), "old_string": old, "new_string": new}
+    _post_tool(root, "Edit", edit, {"filePath": str(memory), "oldString": old, "newString": new})
+    (held,) = json.loads(run_cli("review", "--json", cwd=root).stdout)["held"]
+    assert held["source"] == "agent-edit", held
+    dropped = run_cli("review", "drop", str(held["id"]), cwd=root, env=_agent())
+    assert dropped.returncode == 0, dropped.stderr
+    assert "evil.example" not in memory.read_text()
+    journal = json.loads(run_cli("history", "--json", cwd=root).stdout)
+    assert [(e["command"], e["source"]) for e in journal][:1] == [("review drop", "agent-cli")]
+    assert "agent-cli" in run_cli("history", cwd=root).stdout

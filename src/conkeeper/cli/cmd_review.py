@@ -54,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
                 "from the next session on.",
             }.get(status, f"Approved {item.id}: {path} already holds it; nothing written.")
         else:
-            item = drop(folders, args.id)
-            payload = {"action": "drop", "status": "dropped"} | _readable(item, _agent_reads())
+            agent = _agent_reads()
+            item = drop(folders, args.id, source="agent-cli" if agent else "user-cli")
+            payload = {"action": "drop", "status": "dropped"} | _readable(item, agent)
             line = f"Dropped {item.id}."
     except ReviewError as exc:
         raise CliError(str(exc)) from None
@@ -82,7 +83,7 @@ def _refuse_agent() -> None:
 
 def _agent_reads() -> bool:
     """True when an agent started this command (as :func:`_refuse_agent` tells): the held
-    text is then withheld from what it prints."""
+    text is then withheld from what it prints, and what it drops is journaled as the agent's."""
     from conkeeper.services.agent_process import agent_marker
 
     return agent_marker() is not None

@@ -75,6 +75,8 @@ REASON_SPAN = "inline <private> span over several lines"
 REASON_SPAN_OPEN = "inline <private> never closed (hidden to the end of the file)"
 
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# the breaks str.splitlines splits at and a memory file's lines do not (domain.lines)
+_ODD_BREAK = LazyPattern("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u200e\u200f\u00ad\u180e"
 _DROP_INVISIBLE = {ord(c): None for c in _INVISIBLE}
 _MAX_TAG_LINE = 240
@@ -259,10 +261,30 @@ def is_private_file(text: str) -> bool:
 def blank_private(text: str) -> str:
     """``text`` with every hidden line emptied, keeping every other line at its line number.
 
-    For parsers that report line numbers (the index, search). Inline spans are cut from their
-    lines. Line breaks are normalised to ``\\n`` so that any later split agrees on the
-    numbering; a private file becomes blank lines.
+    For parsers that report line numbers (the index, search, ``tag retro``): the number is the
+    file's, as :mod:`conkeeper.domain.lines` counts it (LF, CRLF, lone CR), the one ``tag add``
+    and the byte edits take. Hiding still reads the lines as :meth:`str.splitlines` splits
+    them; a piece that ended at another Unicode break (U+2028, form feed, ...) is joined to
+    the next by a space instead of starting a line. Inline spans are cut from their lines.
+    Line breaks are normalised to ``\\n``; a private file becomes blank lines.
     """
+    body = _strip_bom(text)
+    if not _ODD_BREAK.search(body):
+        return _blank_pieces(text)
+    ends = [
+        piece[len(line) :]
+        for piece, line in zip(body.splitlines(keepends=True), body.splitlines(), strict=True)
+    ]
+    pieces = _blank_pieces(text).split("\n")
+    return "".join(
+        piece + ("\n" if end[-1:] in ("\n", "\r") else " " if end else "")
+        for piece, end in zip(pieces, ends + [""] * (len(pieces) - len(ends)), strict=True)
+    )
+
+
+def _blank_pieces(text: str) -> str:
+    """:func:`blank_private` numbered as :meth:`str.splitlines` numbers ``text``: one line per
+    piece, every break (the Unicode ones too) made ``\\n`` (what :func:`shown_forms` aligns)."""
     if not _mentions_private(text):
         body = _strip_bom(text)
         lines = body.splitlines()
@@ -361,13 +383,13 @@ def shown_forms(text: str) -> list[set[str]]:
     lines = text.splitlines()
     if text.isascii() and "<" not in text and not _may_hold_secret(text):
         return [set() for _ in lines]
-    shown = _redact_keeping_lines(blank_private(text)).split("\n")
+    shown = _redact_keeping_lines(_blank_pieces(text)).split("\n")
     out: list[set[str]] = []
     for index, line in enumerate(lines):
         first = shown[index] if index < len(shown) else line
         bases = {first}
         if "<" in line or not line.isascii():
-            bases.add(_redact_keeping_lines(blank_private(line)).split("\n")[0])
+            bases.add(_redact_keeping_lines(_blank_pieces(line)).split("\n")[0])
         forms: set[str] = set()
         for base in bases:
             wrapped = escape_wrapper_tags(base)

@@ -374,11 +374,12 @@ def restore_approved(memory_dir: Path, command: str) -> bool:
     return True
 
 
-def drop(memory_dirs: list[Path], wanted: str) -> HeldItem:
-    """Remove held item ``wanted`` without writing it anywhere."""
+def drop(memory_dirs: list[Path], wanted: str, source: str = "user-cli") -> HeldItem:
+    """Remove held item ``wanted`` without writing it anywhere. ``source`` is who dropped it
+    (``agent-cli`` under an agent): the journal records the cut of an agent's line as theirs."""
     item = find(memory_dirs, wanted)
     if item.source == AGENT_EDIT:
-        _remove_agent_line(item)
+        _remove_agent_line(item, source)
         return item
     _remove(item)
     return item
@@ -404,8 +405,9 @@ def _is_item_text(line: str, text: str) -> bool:
     return any(" ".join(form.split()) == text for form in shown_forms(line)[0]) if line else False
 
 
-def _remove_agent_line(item: HeldItem) -> None:
-    """Cut an agent-written line out of its memory file (a journaled byte edit: ``undo``)."""
+def _remove_agent_line(item: HeldItem, source: str) -> None:
+    """Cut an agent-written line out of its memory file (a journaled byte edit: ``undo``),
+    journaled under ``source``."""
     from conkeeper.domain.safewrite import WriteError, edit_file
 
     memory_dir = Path(item.memory_dir)
@@ -426,7 +428,7 @@ def _remove_agent_line(item: HeldItem) -> None:
             memory_dir / item.target,
             cut,
             command="review drop",
-            source="user-cli",
+            source=source,
             root=memory_dir,
         )
     except (WriteError, OSError) as exc:
