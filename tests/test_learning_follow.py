@@ -32,22 +32,8 @@ from typing import Any
 from conftest import run_cli
 from test_e2e_session import set_up_project
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
-from test_learning_probe9 import _gemini, _shell
+from test_learning_probe9 import _corrected_session, _gemini, _shell
 from test_reflect_facts import NamedSession, _edit
-
-
-def _corrected_session(tmp_path: Path, sid: str, prompts: list[str]) -> NamedSession:
-    """A Claude Code session: a task, then each of ``prompts`` after an edit of the agent."""
-    s = NamedSession(tmp_path, sid)
-    set_up_project(s)
-    s.hook("SessionStart", source="startup")
-    s.prompt("Add the coupon endpoint to src/cart.py")
-    for text in prompts:
-        _edit(s, "src/cart.py")
-        s.prompt(text)
-    s.hook("Stop", stop_hook_active=False)
-    s.hook("SessionEnd", reason="exit")
-    return s
 
 
 def _rules(s: NamedSession) -> list[str]:

@@ -87,17 +87,4 @@ def test_a_gemini_shell_command_killed_by_a_signal_is_interrupted(tmp_path: Path
 
 def _killed(root: Path, command: str, output: str, signal: int) -> None:
     """Gemini CLI's run_shell_command result for a command a signal killed."""
-    content = f"Command: {command}\nDirectory: (root)\nOutput: {output}\nError: (none)\n"
-    response = {
-        "llmContent": content + f"Exit Code: (none)\nSignal: {signal}",
-        "returnDisplay": output,
-    }
-    tool_input = {"command": command, "description": "run the tests"}
-    _gemini(root, "BeforeTool", tool_name="run_shell_command", tool_input=tool_input)
-    _gemini(
-        root,
-        "AfterTool",
-        tool_name="run_shell_command",
-        tool_input=tool_input,
-        tool_response=response,
-    )
+    _shell(root, command, output, signal=signal)

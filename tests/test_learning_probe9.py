@@ -190,11 +190,15 @@ def _gemini(root: Path, event: str, **fields: object) -> None:
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
 
 
-def _shell(root: Path, command: str, output: str, exit_code: int | None = None) -> None:
+def _shell(
+    root: Path, command: str, output: str, exit_code: int | None = None, signal: int | None = None
+) -> None:
+    """Gemini CLI's run_shell_command, before and after (a ``signal`` killed it: no exit code)."""
     code = "(none)" if exit_code is None else str(exit_code)
+    killed = "(none)" if signal is None else str(signal)
     content = f"Command: {command}\nDirectory: (root)\nOutput: {output}\nError: (none)\n"
     response = {
-        "llmContent": content + f"Exit Code: {code}\nSignal: (none)",
+        "llmContent": content + f"Exit Code: {code}\nSignal: {killed}",
         "returnDisplay": output,
     }
     tool_input = {"command": command, "description": "check the code"}
