@@ -13,6 +13,7 @@ lost, and every change is journaled for ``conkeeper undo``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -182,6 +183,13 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(
             f"target '{target}' is neither a route ({', '.join([*ROUTES, 'adr'])}) nor a .md file"
         )
+    if _unshown_characters(relative):
+        # a search heading, the review and the viewer print the name on a line of its own: a
+        # line break in it started a line of the agent's own there
+        raise RoutingError(
+            f"{relative!r}: a file name with a line break, a control or an invisible character; "
+            "choose a plain name"
+        )
     path = memory_dir / relative
     if not is_within(path, memory_dir):
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
@@ -207,6 +215,12 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
             "target"
         )
     return path
+
+
+def _unshown_characters(name: str) -> bool:
+    """Whether ``name`` holds a character a listing does not show as itself: a line break or
+    separator, a control, format (zero-width, bidi), private-use or unassigned character."""
+    return any(unicodedata.category(char)[0] == "C" or char in "\u2028\u2029" for char in name)
 
 
 def choose_category(text: str, category: str | None) -> str:
