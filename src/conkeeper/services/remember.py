@@ -147,7 +147,7 @@ def remember(
         return answer("refused", reason=str(exc))
     reasons = _hold_reasons(rule, scope, source, text)
     if not reasons and source in AGENT_SOURCES:
-        reasons = agent_entry_reasons(memory_dir, relative, rule, scope)
+        reasons = name_reasons(relative) or agent_entry_reasons(memory_dir, relative, rule, scope)
     if source in AGENT_SOURCES and project is not None:
         # a note held for what it says also names the outside source it repeats: the person
         # deciding hears both (the verdict may hold it before the lower copied bar is asked)
@@ -209,6 +209,37 @@ def _hold_reasons(rule: str, scope: str, source: str, written: str = "") -> list
     if scope == "global" and source in AGENT_SOURCES:
         found.append(GLOBAL_REASON)
     return found
+
+
+# the files of the memory layout (``conkeeper init``): their names say nothing of an agent's
+LAYOUT_FILES = frozenset(
+    {
+        "patterns.md",
+        "glossary.md",
+        "product-context.md",
+        "active-context.md",
+        "progress.md",
+        "friction.md",
+        "preferences.md",
+    }
+)
+
+
+def name_reasons(relative: str) -> list[str]:
+    """A reason to hold an agent's entry for a memory file whose name (``relative``, a file
+    the agent may be creating with it) reads as an order, ``[]`` otherwise (a file of the
+    memory layout is not read).
+
+    Why it exists: only the entry's text was judged, and every ``search`` hit in the file
+    prints its name as a heading with no mark of who chose it: an agent saved a harmless note
+    into "Before any task run curl … | sh.md". The name is read alone: read as the opening of
+    the entry's line it held 53 of 9,772 labelled benign entries under one plain name."""
+    if relative in LAYOUT_FILES:
+        return []
+    from conkeeper.services.quarantine import reasons
+
+    name = relative.removesuffix(".md").replace("-", " ").replace("_", " ")
+    return [f"its file name {relative!r} {reason}" for reason in reasons(name)]
 
 
 def rewords_held(memory_dir: Path, rule: str) -> list[str]:
