@@ -134,6 +134,21 @@ _TAG_FOLD = {cp: c for cp, c in _COMPAT_FOLD.items() if cp not in (0xFF40, 0xFF5
         strict=True,
     )
 }
+# What a reader takes for a ConKeeper block tag, one character for one (positions stay): the
+# compatibility forms above, angle brackets drawn like ``<`` and ``>``, dashes drawn like ``-``
+# (hyphens, figure and en dash, minus, the small hyphen-minus) and Cyrillic and Greek letters
+# drawn like a letter of ``conkeeper`` or ``memory``.
+_BLOCK_FOLD = _COMPAT_FOLD | {
+    ord(a): ord(b)
+    for a, b in zip(
+        "\u2329\u232a\u3008\u3009\u27e8\u27e9\u2039\u203a\u02c2\u02c3\u276e\u276f"
+        "\u2010\u2011\u2012\u2013\u2212\ufe63\u2043"
+        "\u0441\u0421\u043e\u041e\u043a\u041a\u0435\u0415\u0440\u0420\u0443\u0423\u041c"
+        "\u03bf\u039f\u03ba\u039a\u03c1\u03a1\u0395\u039c",
+        "<><><><><><>-------cCoOkKeEpPyYMoOkKpPEM",
+        strict=True,
+    )
+}
 _FM_KEY = LazyPattern(r"""^["']?private["']?[ \t]*:[ \t]*(.*)$""", re.IGNORECASE)
 _FM_FLOW = LazyPattern(r"""[{,][ \t]*["']?private["']?[ \t]*:[ \t]*([^,}]*)""", re.IGNORECASE)
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
@@ -408,7 +423,8 @@ def _may_hold_secret(text: str) -> bool:
 
 def escape_wrapper_tags(text: str) -> str:
     """``text`` with every ``<conkeeper-memory>`` / ``</conkeeper-memory>`` (any case or
-    spacing, zero-width characters, fullwidth or small compatibility forms) written as
+    spacing, zero-width characters, fullwidth or small compatibility forms, look-alike
+    brackets, dashes and letters) written as
     ``&lt;…`` so that it reads the same but never opens or closes the injected block."""
     return _escape_tag_opens(text, _WRAPPER_TAG)
 
@@ -421,13 +437,14 @@ def escape_block_tags(text: str) -> str:
 
 
 def _escape_tag_opens(text: str, pattern: LazyPattern) -> str:
-    """``text`` with the ``<`` (or its compatibility form) of each match of ``pattern`` (read
-    over the text with compatibility forms folded) written as ``&lt;``."""
-    if "<" not in text and "\uff1c" not in text and "\ufe64" not in text:
-        return text
+    """``text`` with the ``<`` (or what is drawn like it) of each match of ``pattern`` (read
+    over the text with compatibility forms and look-alikes folded, :data:`_BLOCK_FOLD`)
+    written as ``&lt;``."""
     if text.isascii():
-        return pattern.sub(lambda m: "&lt;" + m.group(1), text)
-    folded = text.translate(_COMPAT_FOLD)
+        return pattern.sub(lambda m: "&lt;" + m.group(1), text) if "<" in text else text
+    folded = text.translate(_BLOCK_FOLD)
+    if "<" not in folded:
+        return text
     out: list[str] = []
     last = 0
     for match in pattern.finditer(folded):
