@@ -115,3 +115,23 @@ def test_a_look_alike_closing_tag_never_closes_the_frame(tmp_path: Path) -> None
         assert form not in context, (form, context)
     assert context.count("&lt;/conkeeper") == len(LOOK_ALIKE_CLOSES) + 4, context
     assert context.startswith("<conkeeper-memory>") and context.endswith("</conkeeper-memory>")
+
+
+def test_an_agents_entry_into_a_hard_linked_memory_file_waits_for_review(tmp_path: Path) -> None:
+    """A symlink leading out of the memory folder is refused, but a hard link is written in
+    place (the person's own link keeps both names in step): an agent's shell linked
+    ``CLAUDE.md`` into the memory folder, and its ``remember --file`` wrote the entry into the
+    file the host loads as standing instructions, outside the "notes, not orders" frame. Its
+    entry into a hard-linked file now waits for the person's review, who knows where the file's
+    other name is; the person's own entry is written as before."""
+    root = _project(tmp_path)
+    instructions = root / "CLAUDE.md"
+    instructions.write_text("# Project\n", "utf-8")
+    (root / ".claude" / "memory" / "team.md").hardlink_to(instructions)
+    held = _remember(root, NOTE, "--file", "team.md")
+    assert held["status"] == "held" and "hard link" in str(held["reasons"]), held
+    assert instructions.read_text("utf-8") == "# Project\n"
+    asked = ("--file", "team.md", "--category", "learning", "--source", "user")
+    person = run_cli("remember", *asked, NOTE, cwd=root)
+    assert person.returncode == 0, person.stderr
+    assert NOTE in instructions.read_text("utf-8")

@@ -147,7 +147,7 @@ def remember(
         return answer("refused", reason=str(exc))
     reasons = _hold_reasons(rule, scope, source, text)
     if not reasons and source in AGENT_SOURCES:
-        reasons = name_reasons(relative) or agent_entry_reasons(memory_dir, relative, rule, scope)
+        reasons = agent_entry_reasons(memory_dir, relative, rule, scope)
     if source in AGENT_SOURCES and project is not None:
         # a note held for what it says also names the outside source it repeats: the person
         # deciding hears both (the verdict may hold it before the lower copied bar is asked)
@@ -242,6 +242,28 @@ def name_reasons(relative: str) -> list[str]:
     return [f"its file name {relative!r} {reason}" for reason in reasons(name)]
 
 
+HARD_LINK_REASON = (
+    "the file is a hard link: its other name may be a file agents load as standing "
+    "instructions (CLAUDE.md, AGENTS.md) or lie outside the memory folder"
+)
+
+
+def linked_reasons(path: Path) -> list[str]:
+    """A reason to hold an agent's entry for ``path`` when that file is a hard link, ``[]``
+    otherwise.
+
+    Why it exists: a symlink leading out of the memory folder is refused, but a hard link is
+    written in place (:mod:`conkeeper.domain.safewrite` keeps the person's own links in
+    step), and its other name cannot be found cheaply: an agent's shell linked ``CLAUDE.md``
+    into the memory folder, and its entry was written into the file the host loads as
+    standing instructions, outside every frame. The person, who knows where the other name
+    is, decides."""
+    try:
+        return [HARD_LINK_REASON] if path.stat().st_nlink > 1 else []
+    except OSError:  # a new file: nothing links to it yet
+        return []
+
+
 def rewords_held(memory_dir: Path, rule: str) -> list[str]:
     """A reason to hold an agent's entry that says again, in other words, what an entry held
     for review (or dropped there: ``review.dropped``) says (it spells a name that entry spells,
@@ -278,15 +300,21 @@ def rewords_held(memory_dir: Path, rule: str) -> list[str]:
 
 def agent_entry_reasons(memory_dir: Path, relative: str, rule: str, scope: str) -> list[str]:
     """Why an agent's entry for ``relative`` that reads as a note alone still waits for
-    review: it says again what an entry held for review says (:func:`rewords_held`), or it
-    reads as an order with the agent's entries in its file or the others SessionStart loads
-    (:func:`_split_reasons`, :func:`_split_across_files`); ``[]`` when none holds it.
+    review: its file's name reads as an order (:func:`name_reasons`) or the file is a hard link
+    (:func:`linked_reasons`), it says again what an entry held for review says
+    (:func:`rewords_held`), or it reads as an order with the agent's entries in its file or
+    the others SessionStart loads (:func:`_split_reasons`, :func:`_split_across_files`); ``[]``
+    when none holds it.
 
     Why it exists: every route by which an agent's words become an entry (``remember``, the
     MCP tool, ``corrections apply --text`` under an agent) must read them the same way; the
     routed one judged the words alone, so a re-wording or a split half rode a queued
     correction past what ``remember`` holds. ``relative`` empty (a new ADR): the re-wording
     check alone."""
+    if relative:
+        found = name_reasons(relative) or linked_reasons(memory_dir / relative)
+        if found:
+            return found
     found = rewords_held(memory_dir, rule)
     if found or not relative:
         return found
