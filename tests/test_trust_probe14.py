@@ -135,3 +135,12 @@ def test_an_agents_entry_into_a_hard_linked_memory_file_waits_for_review(tmp_pat
     person = run_cli("remember", *asked, NOTE, cwd=root)
     assert person.returncode == 0, person.stderr
     assert NOTE in instructions.read_text("utf-8")
+
+
+def test_a_file_name_too_long_for_the_disk_is_refused_in_the_answer(tmp_path: Path) -> None:
+    """A ``--file`` name over the file system's 255-byte limit reached the write and failed
+    there: ``remember --json`` printed no JSON (an agent reading the answer got nothing), and
+    the MCP tool an unexplained error. It is refused with its reason, as any unusable target."""
+    root = _project(tmp_path)
+    answer = _remember(root, NOTE, "--file", "a" * 300 + ".md")
+    assert answer["status"] == "refused" and "255" in str(answer["reason"]), answer

@@ -40,6 +40,7 @@ ROUTES: dict[str, str] = {
     "workflow": "active-context.md",
 }
 NOT_TARGETS = {QUEUE_NAME, "schema.md", ".memory-config.md"}
+NAME_MAX = 255  # the longest file or folder name, in bytes, common file systems take
 GENERATED_INDEX = "decisions/INDEX.md"  # services.decisions regenerates its table
 # The longest entry remember/apply accept (after whitespace is folded): a memory entry is a rule
 # or a fact, and a huge one would crowd everything else out of the context it is injected into.
@@ -189,6 +190,11 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(
             f"{relative!r}: a file name with a line break, a control or an invisible character; "
             "choose a plain name"
+        )
+    if any(len(part.encode("utf-8", "surrogatepass")) > NAME_MAX for part in relative.split("/")):
+        # the write itself failed on it, with no answer for the caller
+        raise RoutingError(
+            f"{relative[:60]}…: a file or folder name over {NAME_MAX} bytes; choose a shorter one"
         )
     path = memory_dir / relative
     if not is_within(path, memory_dir):
