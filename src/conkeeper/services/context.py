@@ -163,18 +163,22 @@ class Section(Record):
         self.tag = tag
 
     def render(self) -> str:
-        """The section as Markdown (a level-1 title line, then its body) or as a tagged block."""
+        """The section as Markdown (a level-1 title line, then its body) or as a tagged block;
+        a block tag in the body (a handoff note, a summary field: anyone's text) escaped, so
+        no part opens or closes another."""
+        body = escape_block_tags(self.body.strip())
         if self.tag:
-            return f"<{self.tag}>\n# {self.title}\n{self.body.strip()}\n</{self.tag}>\n"
-        return f"# {self.title}\n{self.body.strip()}\n"
+            return f"<{self.tag}>\n# {self.title}\n{body}\n</{self.tag}>\n"
+        return f"# {self.title}\n{body}\n"
 
     def render_cut(self, room: int) -> str:
         """The section cut at a line boundary to at most ``room`` characters (a tagged block
         keeps its closing tag); ``""`` when not even a start fits."""
         if not self.tag:
             return _cut(self.render(), room)
-        overhead = len(self.render()) - len(self.body.strip()) - 1
-        body = _cut(self.body.strip(), room - overhead)
+        escaped = escape_block_tags(self.body.strip())  # cut what render shows
+        overhead = len(self.render()) - len(escaped) - 1
+        body = _cut(escaped, room - overhead)
         return Section(self.title, body, self.tag).render() if body else ""
 
 
