@@ -6,6 +6,10 @@ the CLI, as a checker would; each test failed before its fix.
   was open ("Nothing notable to recommend"), as if the interrupted re-run had settled the
   failure; an interrupted run settles nothing, so the failure it re-ran stays the last word
   ("still failing", with the interrupted re-run quoted);
+* ``stale`` read `make -j4 test` as the target "-j4" and `yarn workspace web build` as the
+  script "workspace", and called both entries gone ("no such target in Makefile", "no such
+  script in package.json") while both commands work; make's options and variable settings are
+  no targets, `-C dir` points at another Makefile, and yarn's own commands name no script;
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import run_cli
+from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_reflect_facts import NamedSession, _bash, _edit
 
 GO_FAILURE = (
@@ -70,3 +75,54 @@ def test_a_pass_after_an_interrupted_rerun_settles_the_failure(tmp_path: Path) -
     s.hook("SessionEnd", reason="exit")
     kinds = [r["kind"] for r in _reflect(s)["recommendations"]]
     assert "abandoned" not in kinds, kinds
+
+
+TS_MEMORY = """# Patterns
+
+## Tooling
+- Run `make -j4 test` before pushing.
+- Build the web app with `yarn workspace web build`.
+- Check everything with `make lint && make e2e`.
+- Preview a sync with `--dry-run` first.
+- Docs build in `tox -e docs`; the unit tests in `tox -e py312`.
+"""
+CLI_TS = """import { Command } from "commander";
+export const program = new Command("shopctl")
+  .option("--dry-run", "print what would change")
+  .option("--limit <n>", "how many orders");
+"""
+TOX_INI = "[tox]\nenv_list = py312, docs\n\n[testenv]\ncommands = pytest\n\n[testenv:docs]\n"
+
+
+def _ts_repo(tmp_path: Path) -> Path:
+    """A TypeScript project whose memory cites its commands, committed on day 0."""
+    root = tmp_path / "web-shop"
+    root.mkdir()
+    git(root, "init", "-q")
+    make = "test:\n\tnpx vitest run\nlint:\n\tnpx eslint .\ne2e:\n\tnpx playwright test\n"
+    write(root, "Makefile", make)
+    write(root, "package.json", json.dumps({"scripts": {"build": "tsc", "test": "vitest"}}))
+    write(root, "web/package.json", json.dumps({"name": "web", "scripts": {"build": "vite build"}}))
+    write(root, "src/cli.ts", CLI_TS)
+    write(root, "tox.ini", TOX_INI + "commands = sphinx-build docs docs/_build\n")
+    write(root, ".claude/memory/patterns.md", TS_MEMORY)
+    commit(root, "Project and memory", T0)
+    return root
+
+
+def _moved_on(root: Path) -> dict[int, dict[str, Any]]:
+    """Day 1: the e2e target, the dry-run option and the docs environment are dropped (the
+    README still mentions the option: a document keeps no name alive); the findings by line."""
+    assert stale_json(root, "--no-cache")["findings"] == []  # every entry true on day 0
+    write(root, "Makefile", "test:\n\tnpx vitest run\nlint:\n\tnpx eslint .\n")
+    dry_run = '  .option("--dry-run", "print what would change")\n'
+    write(root, "src/cli.ts", CLI_TS.replace(dry_run, ""))
+    write(root, "tox.ini", TOX_INI.replace("py312, docs", "py312").replace("[testenv:docs]\n", ""))
+    write(root, "README.md", "Run `shopctl sync --dry-run` to preview.\n")
+    commit(root, "Drop the e2e target, the dry run and the docs env", T0 + DAY)
+    return by_line(stale_json(root, "--no-cache"))
+
+
+def test_make_options_and_yarn_workspaces_are_no_targets(tmp_path: Path) -> None:
+    found = _moved_on(_ts_repo(tmp_path))
+    assert 4 not in found and 5 not in found, found

@@ -424,19 +424,49 @@ def _command(span: str) -> list[Citation]:
         return [Citation(PATH, path, span)] if path else []
     if tool not in COMMAND_WORDS:
         return []
-    target = _runner_target(tool, words, span)
-    found = [target] if target is not None else []
+    found = _runner_targets(tool, words, span)
     found.extend(_argument_paths(words, span))
     return found
 
 
-def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
-    """What a task runner is asked to run (a make target, a package script, a Python module):
+# make's options that take a value in the next word (`-j 4`, `-o file`); `-C dir`, `-f file`
+# point make at another Makefile, whose targets are not the project's Makefile's
+_MAKE_VALUED = frozenset(["-j", "-l", "-o", "-W", "-I", "--jobs", "--load-average"])
+_MAKE_ELSEWHERE = re.compile(r"^(?:-C|-f|--directory|--file|--makefile)")
+
+
+def _make_targets(words: list[str], span: str) -> list[Citation]:
+    """The targets of ``make [options] [VAR=value] target...``: options and variable settings
+    are no targets (`make -j4 test` runs `test`)."""
+    found: list[Citation] = []
+    skip = False
+    for word in words[1:]:
+        if skip:
+            skip = False
+            continue
+        if _MAKE_ELSEWHERE.match(word):
+            return []
+        if word[0] in "<>#|&;" or word[:2] in ("1>", "2>"):
+            break  # a pipe, a redirection or a comment: what follows is no target
+        if word.startswith("-"):
+            skip = word in _MAKE_VALUED
+        elif "=" not in word and re.fullmatch(r"[\w.][\w.-]*", word):
+            found.append(Citation(COMMAND, word, span, "make"))
+    return found
+
+
+def _runner_targets(tool: str, words: list[str], span: str) -> list[Citation]:
+    """What a task runner is asked to run (make targets, a package script, a Python module):
     each must still exist for the command to work."""
     if tool == "make":
-        if len(words) > 1 and re.fullmatch(r"[\w.-]+", words[1]):
-            return Citation(COMMAND, words[1], span, "make")
-    elif tool in ("npm", "pnpm", "bun"):
+        return _make_targets(words, span)
+    target = _runner_target(tool, words, span)
+    return [target] if target is not None else []
+
+
+def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
+    """What a package manager or Python is asked to run (a package script, a module)."""
+    if tool in ("npm", "pnpm", "bun"):
         if len(words) > 2 and words[1] == "run":
             return Citation(COMMAND, words[2], span, "npm")
     elif tool == "yarn":
@@ -448,12 +478,25 @@ def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
     return None
 
 
+# yarn's own commands: `yarn workspace api build` runs api's script, not one named "workspace"
+_YARN_OWN = frozenset(
+    [
+        *("add", "install", "remove", "upgrade", "upgrade-interactive", "up", "init", "dlx"),
+        *("run", "workspace", "workspaces", "why", "info", "config", "global", "link"),
+        *("unlink", "set", "plugin", "version", "pack", "publish", "cache", "exec", "node"),
+        *("create", "dedupe", "npm", "constraints", "patch", "patch-commit", "bin", "list"),
+        *("outdated", "audit", "login", "logout", "owner", "tag", "team", "licenses", "import"),
+        *("check", "autoclean", "generate-lock-entry", "policies", "search", "explain"),
+    ]
+)
+
+
 def _yarn_script(words: list[str], span: str) -> Citation | None:
     """The script of ``yarn <script>`` or ``yarn run <script>``; yarn's own subcommands
     (``add``, ``install``...) name no script."""
     if len(words) <= 1 or not re.fullmatch(r"[\w:.-]+", words[1]):
         return None
-    if words[1] not in ("add", "install", "remove", "upgrade", "init", "dlx", "run"):
+    if words[1] not in _YARN_OWN:
         return Citation(COMMAND, words[1], span, "npm")
     if words[1] == "run" and len(words) > 2:
         return Citation(COMMAND, words[2], span, "npm")
