@@ -10,6 +10,9 @@ the CLI, as a checker would; each test failed before its fix.
   script "workspace", and called both entries gone ("no such target in Makefile", "no such
   script in package.json") while both commands work; make's options and variable settings are
   no targets, `-C dir` points at another Makefile, and yarn's own commands name no script;
+* ``stale`` read only the first command of `make lint && make e2e` (nor `FOO=1 make seed`,
+  `time make bench` or a `$ make release` prompt line): the e2e target went away unreported;
+  each command of a chain is read, after what sets it up, and none after a `cd`;
 """
 
 from __future__ import annotations
@@ -126,3 +129,8 @@ def _moved_on(root: Path) -> dict[int, dict[str, Any]]:
 def test_make_options_and_yarn_workspaces_are_no_targets(tmp_path: Path) -> None:
     found = _moved_on(_ts_repo(tmp_path))
     assert 4 not in found and 5 not in found, found
+
+
+def test_each_command_of_a_chain_is_checked(tmp_path: Path) -> None:
+    found = _moved_on(_ts_repo(tmp_path))
+    assert found[6]["citation"] == "make e2e" and found[6]["reason"] == "command-gone"

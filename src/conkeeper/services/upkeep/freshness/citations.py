@@ -412,10 +412,31 @@ def _node_id(word: str, span: str) -> list[Citation]:
     return [Citation(PATH, path, span), *names]
 
 
+# what a command line sets up before the program it runs: `FOO=1`, `time`, `sudo`, a prompt
+_LEAD = re.compile(r"^(?:[A-Za-z_]\w*=\S*|time|sudo|env|\$|%)$")
+_CHAIN = re.compile(r"\s*(?:&&|\|\|?|;|&)\s*")
+
+
 def _command(span: str) -> list[Citation]:
-    """The citations in a shell command: a script run by its path, or the target a known
-    task runner runs plus the project paths among its arguments."""
-    words = span.split()
+    """The citations in a shell command line, each command of a chain (`make lint && make
+    test`) read: a script run by its path, or the target a known task runner runs plus the
+    project paths among its arguments. After a `cd` the runner reads another folder's
+    Makefile or package.json, so no target is cited from there on."""
+    found: list[Citation] = []
+    moved = False
+    for part in _CHAIN.split(span.strip()):
+        words = part.split()
+        while words and _LEAD.match(words[0]):
+            words = words[1:]
+        if words and words[0] in ("cd", "pushd"):
+            moved = True
+            continue
+        found.extend(_one_command(words, span, targets=not moved))
+    return found
+
+
+def _one_command(words: list[str], span: str, *, targets: bool) -> list[Citation]:
+    """The citations of one command (its words): see :func:`_command`."""
     if not words:
         return []
     tool = words[0]
@@ -424,7 +445,7 @@ def _command(span: str) -> list[Citation]:
         return [Citation(PATH, path, span)] if path else []
     if tool not in COMMAND_WORDS:
         return []
-    found = _runner_targets(tool, words, span)
+    found = _runner_targets(tool, words, span) if targets else []
     found.extend(_argument_paths(words, span))
     return found
 
