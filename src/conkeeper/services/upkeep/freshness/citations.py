@@ -476,11 +476,31 @@ def _make_targets(words: list[str], span: str) -> list[Citation]:
     return found
 
 
+def _tox_envs(words: list[str], span: str) -> list[Citation]:
+    """The environments of ``tox -e a,b`` (``-e a``, ``-ea``, ``--env=a``): each must be
+    defined for the command to run (``py312``-style ones tox makes up by itself)."""
+    found: list[Citation] = []
+    for index, word in enumerate(words):
+        value = None
+        if word in ("-e", "--env") and index + 1 < len(words):
+            value = words[index + 1]
+        elif word.startswith("--env="):
+            value = word[len("--env=") :]
+        elif word.startswith("-e") and len(word) > 2 and not word.startswith("--"):
+            value = word[2:]
+        for name in (value or "").split(","):
+            if re.fullmatch(r"[A-Za-z][\w.-]*", name) and name != "ALL":
+                found.append(Citation(COMMAND, name, span, "tox"))
+    return found
+
+
 def _runner_targets(tool: str, words: list[str], span: str) -> list[Citation]:
-    """What a task runner is asked to run (make targets, a package script, a Python module):
-    each must still exist for the command to work."""
+    """What a task runner is asked to run (make targets, a package script, tox environments,
+    a Python module): each must still exist for the command to work."""
     if tool == "make":
         return _make_targets(words, span)
+    if tool == "tox":
+        return _tox_envs(words, span)
     target = _runner_target(tool, words, span)
     return [target] if target is not None else []
 
