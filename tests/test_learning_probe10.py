@@ -13,6 +13,10 @@ the CLI, as a checker would; each test failed before its fix.
 * ``stale`` read only the first command of `make lint && make e2e` (nor `FOO=1 make seed`,
   `time make bench` or a `$ make release` prompt line): the e2e target went away unreported;
   each command of a chain is read, after what sets it up, and none after a `cd`;
+* ``stale`` never checked an option of the project's own program cited in backticks
+  (`--dry-run`, `./bin/shopctl sync --dry-run`): the option dropped from `src/cli.ts`, the entry
+  stayed "fresh"; a multi-word option is looked for as a name is (gone when it was in the code
+  when the entry was written and is nowhere in it now; a one-word one, `--force`, is not);
 * ``stale`` never checked `tox -e docs`: the environment dropped from tox.ini went unreported;
   each environment of `tox -e` is looked for in the tox configuration (tox.ini, tox.toml, or
   a pyproject.toml / setup.cfg that configures tox), the ones tox makes up (`py312`) aside;
@@ -137,6 +141,14 @@ def test_make_options_and_yarn_workspaces_are_no_targets(tmp_path: Path) -> None
 def test_each_command_of_a_chain_is_checked(tmp_path: Path) -> None:
     found = _moved_on(_ts_repo(tmp_path))
     assert found[6]["citation"] == "make e2e" and found[6]["reason"] == "command-gone"
+
+
+def test_a_dropped_option_of_the_projects_own_program_is_stale(tmp_path: Path) -> None:
+    found = _moved_on(_ts_repo(tmp_path))
+    assert found[7]["citation"] == "dry-run" and found[7]["reason"] == "symbol-gone", found[7]
+    assert (
+        found[7]["detail"] == "in src/cli.ts when this entry was written; now nowhere in the code"
+    )
 
 
 def test_a_tox_environment_gone_from_tox_ini_is_stale(tmp_path: Path) -> None:

@@ -442,11 +442,27 @@ def _one_command(words: list[str], span: str, *, targets: bool) -> list[Citation
     tool = words[0]
     if tool.startswith("./"):
         path = normalize_path(tool)
-        return [Citation(PATH, path, span)] if path else []
+        return [Citation(PATH, path, span), *_flags(words, span)] if path else []
     if tool not in COMMAND_WORDS:
         return []
     found = _runner_targets(tool, words, span) if targets else []
     found.extend(_argument_paths(words, span))
+    return found
+
+
+# `--dry-run`, `--skip-migrations`: an option of the project's own program, named by more than
+# one word (a one-word option, `--force`, is too common a word to look for in the code)
+_FLAG = re.compile(r"^--(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:=\S*)?$")
+
+
+def _flags(words: list[str], span: str) -> list[Citation]:
+    """The options given to the project's own program (``./bin/shopctl sync --dry-run``):
+    each is looked for in the code as a name is (it goes stale when the program drops it)."""
+    found = []
+    for word in words[1:]:
+        flag = _FLAG.match(word)
+        if flag:
+            found.append(Citation(SYMBOL, flag["name"], word.split("=", 1)[0]))
     return found
 
 
@@ -603,6 +619,9 @@ def classify_span(span: str) -> list[Citation]:
     php = _PHP_MEMBER.match(span)
     if php:
         return _php_member(php["name"], span)
+    flag = _FLAG.match(span)
+    if flag:
+        return [Citation(SYMBOL, flag["name"], span.split("=", 1)[0])]
     path = normalize_path(span)
     if path and looks_like_path(path):
         return [Citation(PATH, path, span)]
