@@ -20,6 +20,11 @@ the CLI, as a checker would; each test failed before its fix.
 * ``stale`` never checked `tox -e docs`: the environment dropped from tox.ini went unreported;
   each environment of `tox -e` is looked for in the tox configuration (tox.ini, tox.toml, or
   a pyproject.toml / setup.cfg that configures tox), the ones tox makes up (`py312`) aside;
+* in a Gemini CLI session of a Rust project, "違います。unwrap() は使わないでください、? を
+  使ってください。" ("don't use unwrap(), use ?") became the rule "unwrap() は使わないで
+  ください、。を使ってください。": Rust's `?` operator was read as a question mark ending a
+  sentence, and the rule lost what it asks for (so "用 ? 运算符" in Chinese); an ASCII "?" or
+  "!" ends a sentence only right after a word of the language, never inside a code span;
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Any
 
 from conftest import run_cli
 from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
+from test_learning_probe9 import _gemini, _shell
 from test_reflect_facts import NamedSession, _bash, _edit
 
 GO_FAILURE = (
@@ -155,3 +161,28 @@ def test_a_tox_environment_gone_from_tox_ini_is_stale(tmp_path: Path) -> None:
     found = _moved_on(_ts_repo(tmp_path))
     assert found[8]["citation"] == "tox -e docs" and found[8]["reason"] == "command-gone"
     assert found[8]["detail"] == "no such environment in tox.ini"
+
+
+def test_rusts_question_mark_operator_stays_in_a_japanese_rule(tmp_path: Path) -> None:
+    root = tmp_path / "ledger"
+    (root / ".git").mkdir(parents=True)
+    (root / "Cargo.toml").write_text('[package]\nname = "ledger"\n', encoding="utf-8")
+    assert run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=root).returncode == 0
+    _gemini(root, "SessionStart", source="startup")
+    _gemini(root, "BeforeAgent", prompt="Add a Money type in src/money.rs backed by i64 cents")
+    edit = {"file_path": str(root / "src" / "lib.rs"), "old_string": "a", "new_string": "b"}
+    for _ in range(3):
+        _gemini(root, "AfterTool", tool_name="replace", tool_input=edit, tool_response={})
+    _shell(root, "cargo build", "Finished `dev` profile")
+    _gemini(root, "AfterAgent", prompt_response="Done.", stop_hook_active=False)
+    _gemini(
+        root, "BeforeAgent", prompt="違います。unwrap() は使わないでください、? を使ってください。"
+    )
+    _gemini(root, "AfterTool", tool_name="replace", tool_input=edit, tool_response={})
+    _gemini(root, "AfterAgent", prompt_response="Fixed.", stop_hook_active=False)
+    _gemini(root, "SessionEnd", reason="exit")
+    result = run_cli("reflect", "--session", "gem-lint-1", "--json", cwd=root)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)["recommendations"]
+    rules = [r["rule"] for r in found if r["kind"] == "correction-theme"]
+    assert rules == ["unwrap() は使わないでください、? を使ってください。"], found
