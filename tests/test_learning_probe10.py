@@ -20,6 +20,12 @@ the CLI, as a checker would; each test failed before its fix.
 * ``stale`` never checked `tox -e docs`: the environment dropped from tox.ini went unreported;
   each environment of `tox -e` is looked for in the tox configuration (tox.ini, tox.toml, or
   a pyproject.toml / setup.cfg that configures tox), the ones tox makes up (`py312`) aside;
+* ``go test ./cart/...`` failed during prompt 1, prompt 2 asked for a README section (the
+  agent edited README.md), prompt 3 fixed the test: the bugfix observation said "Fix failing go
+  tests in README.md and cart.go" and "during prompt 3 ... the fix changed README.md", and
+  prompt 2's work had no observation at all; the fix's edits are those of the prompts that
+  worked on the failure (the failing one after it, those that ran the check again, the one it
+  passed in), other prompts' edits only when those made none;
 * in a Gemini CLI session of a Rust project, "違います。unwrap() は使わないでください、? を
   使ってください。" ("don't use unwrap(), use ?") became the rule "unwrap() は使わないで
   ください、。を使ってください。": Rust's `?` operator was read as a question mark ending a
@@ -186,3 +192,52 @@ def test_rusts_question_mark_operator_stays_in_a_japanese_rule(tmp_path: Path) -
     found = json.loads(result.stdout)["recommendations"]
     rules = [r["rule"] for r in found if r["kind"] == "correction-theme"]
     assert rules == ["unwrap() は使わないでください、? を使ってください。"], found
+
+
+def _observations(s: NamedSession) -> list[dict[str, Any]]:
+    result = run_cli("observations", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    found: list[dict[str, Any]] = json.loads(result.stdout)["observations"]
+    return found
+
+
+def _shown(s: NamedSession, number: int) -> str:
+    result = run_cli("show", str(number), cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_a_fix_is_not_credited_with_another_prompts_edits(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "sess-go-readme")
+    _go_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add a discount field to the Cart struct in cart/cart.go")
+    _edit(s, "cart/cart.go")
+    _bash(s, "go test ./cart/...", error="Exit code 1\n--- FAIL: TestDiscount (0.00s)\nFAIL")
+    s.hook("Stop", stop_hook_active=False)
+    s.prompt("Now also update the README section about discounts")
+    _edit(s, "README.md")
+    s.hook("Stop", stop_hook_active=False)
+    s.prompt("The test still fails, fix TestDiscount please")
+    _edit(s, "cart/cart.go")
+    _bash(s, "go test ./cart/...")
+    s.hook("SessionEnd", reason="exit")
+    found = {o["prompt_number"]: o for o in _observations(s)}
+    assert found[3]["type"] == "bugfix" and "README" not in found[3]["title"], found[3]
+    assert "README.md" not in _shown(s, found[3]["id"])
+    assert "README.md" in _shown(s, found[2]["id"])  # prompt 2's own work
+
+
+def test_a_fix_made_in_a_quiet_prompt_is_still_the_fix(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "sess-go-quiet")
+    _go_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add a discount field to the Cart struct in cart/cart.go")
+    _bash(s, "go test ./cart/...", error="Exit code 1\n--- FAIL: TestDiscount (0.00s)\nFAIL")
+    s.prompt("Try a map keyed by coupon code instead")
+    _edit(s, "cart/cart.go")
+    s.prompt("Run the tests again")
+    _bash(s, "go test ./cart/...")
+    s.hook("SessionEnd", reason="exit")
+    fixes = [o for o in _observations(s) if o["type"] == "bugfix"]
+    assert len(fixes) == 1 and "cart.go" in fixes[0]["title"], fixes
