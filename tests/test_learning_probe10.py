@@ -26,6 +26,9 @@ the CLI, as a checker would; each test failed before its fix.
   prompt 2's work had no observation at all; the fix's edits are those of the prompts that
   worked on the failure (the failing one after it, those that ran the check again, the one it
   passed in), other prompts' edits only when those made none;
+* ``stale`` never read a Rust path of more than two segments (`crate::pricing::apply_discount`,
+  `cart::Cart::total_cents`) as a citation: both functions renamed, the entries stayed
+  "fresh"; the module path before the last owner is dropped, as a Python package path is;
 * in a Gemini CLI session of a Rust project, "違います。unwrap() は使わないでください、? を
   使ってください。" ("don't use unwrap(), use ?") became the rule "unwrap() は使わないで
   ください、。を使ってください。": Rust's `?` operator was read as a question mark ending a
@@ -241,3 +244,32 @@ def test_a_fix_made_in_a_quiet_prompt_is_still_the_fix(tmp_path: Path) -> None:
     s.hook("SessionEnd", reason="exit")
     fixes = [o for o in _observations(s) if o["type"] == "bugfix"]
     assert len(fixes) == 1 and "cart.go" in fixes[0]["title"], fixes
+
+
+RUST_MEMORY = """# Patterns
+
+- Discounts go through `crate::pricing::apply_discount`, never by hand.
+- Totals come from `cart::Cart::total_cents`.
+"""
+PRICING_RS = "pub fn apply_discount(cents: i64, pct: u8) -> i64 {\n    cents\n}\n"
+CART_RS = (
+    "pub struct Cart;\n\nimpl Cart {\n    pub fn total_cents(&self) -> i64 {\n        0\n    }\n}\n"
+)
+
+
+def test_a_rust_path_names_the_function_it_ends_on(tmp_path: Path) -> None:
+    root = tmp_path / "ledger"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "Cargo.toml", '[package]\nname = "ledger"\nversion = "0.1.0"\n')
+    write(root, "src/pricing.rs", PRICING_RS)
+    write(root, "src/cart.rs", CART_RS)
+    write(root, ".claude/memory/patterns.md", RUST_MEMORY)
+    commit(root, "Ledger and memory", T0)
+    assert stale_json(root, "--no-cache")["findings"] == []
+    write(root, "src/pricing.rs", PRICING_RS.replace("apply_discount", "discount_for"))
+    write(root, "src/cart.rs", CART_RS.replace("total_cents", "total"))
+    commit(root, "Rename the pricing and cart functions", T0 + DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    assert found[3]["citation"] == "apply_discount" and found[3]["reason"] == "symbol-gone"
+    assert found[4]["citation"] == "total_cents" and found[4]["reason"] == "symbol-gone"

@@ -218,9 +218,13 @@ _QUALIFIED = re.compile(
 _ARITY = re.compile(r"^(?P<named>[A-Z]\w*(?:\.[A-Z]\w*)*\.[a-z_]\w*[?!]?)/\d{1,2}$")
 # `$cart->applyCoupon()`, `$this->total`: a PHP member reached through a variable
 _PHP_MEMBER = re.compile(r"^\$\w+->(?P<name>[A-Za-z_]\w*)(?:\(\s*[^()]{0,80}\))?$")
-# `shop.cart.compute_tax`, `shop.cart.Cart.total`: the package path before the last owner is
-# dropped, and what is left read as above
-_PACKAGE_PATH = re.compile(r"^(?:[a-z_][a-z0-9_]*\.)+(?=[A-Za-z_]\w*\.[A-Za-z_]\w*$)")
+# `shop.cart.compute_tax`, `shop.cart.Cart.total`, and Rust's `crate::cart::apply_coupon`,
+# `cart::Cart::total`: the package or module path before the last owner is dropped, and what
+# is left read as above
+_PACKAGE_PATH = re.compile(
+    r"^(?:[a-z_][a-z0-9_]*\.)+(?=[A-Za-z_]\w*\.[A-Za-z_]\w*$)"
+    r"|^(?:[a-z_][a-z0-9_]*::)+(?=[A-Za-z_]\w*::[A-Za-z_]\w*$)"
+)
 # `apply_coupon()` or `applyCoupon()` written in prose without backticks (a call is unambiguous)
 _BARE_CALL = re.compile(
     r"(?<![\w.`/])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+))\(\)"
