@@ -10,9 +10,10 @@ the CLI, as a checker would; each test failed before its fix.
   script "workspace", and called both entries gone ("no such target in Makefile", "no such
   script in package.json") while both commands work; make's options and variable settings are
   no targets, `-C dir` points at another Makefile, and yarn's own commands name no script;
-* ``stale`` read only the first command of `make lint && make e2e` (nor `FOO=1 make seed`,
-  `time make bench` or a `$ make release` prompt line): the e2e target went away unreported;
-  each command of a chain is read, after what sets it up, and none after a `cd`;
+* ``stale`` read only the first command of `make lint && make e2e` (nor `FOO=1 make seed` or
+  `time make bench`): the e2e target went away unreported; each command of a chain is read,
+  after what sets it up (a terminal session's `$` prompt line stays no citation), and no
+  target after a `cd`;
 * ``stale`` never checked an option of the project's own program cited in backticks
   (`--dry-run`, `./bin/shopctl sync --dry-run`): the option dropped from `src/cli.ts`, the entry
   stayed "fresh"; a multi-word option is looked for as a name is (gone when it was in the code
@@ -198,6 +199,9 @@ def test_rusts_question_mark_operator_stays_in_a_japanese_rule(tmp_path: Path) -
 
 
 def _observations(s: NamedSession) -> list[dict[str, Any]]:
+    """The session's observations, extracted now (SessionEnd's extraction runs detached)."""
+    extracted = run_cli("extract", "--json", cwd=s.project, env=s.env)
+    assert extracted.returncode == 0, extracted.stderr
     result = run_cli("observations", "--json", cwd=s.project, env=s.env)
     assert result.returncode == 0, result.stderr
     found: list[dict[str, Any]] = json.loads(result.stdout)["observations"]

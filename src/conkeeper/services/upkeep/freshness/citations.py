@@ -416,8 +416,9 @@ def _node_id(word: str, span: str) -> list[Citation]:
     return [Citation(PATH, path, span), *names]
 
 
-# what a command line sets up before the program it runs: `FOO=1`, `time`, `sudo`, a prompt
-_LEAD = re.compile(r"^(?:[A-Za-z_]\w*=\S*|time|sudo|env|\$|%)$")
+# what a command line sets up before the program it runs: `FOO=1`, `time`, `sudo` (a prompt,
+# `$ python -m shop.report`, is a terminal session's record, never a citation)
+_LEAD = re.compile(r"^(?:[A-Za-z_]\w*=\S*|time|sudo|env)$")
 _CHAIN = re.compile(r"\s*(?:&&|\|\|?|;|&)\s*")
 
 
