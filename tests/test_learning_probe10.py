@@ -30,6 +30,11 @@ the CLI, as a checker would; each test failed before its fix.
 * ``stale`` never read a Rust path of more than two segments (`crate::pricing::apply_discount`,
   `cart::Cart::total_cents`) as a citation: both functions renamed, the entries stayed
   "fresh"; the module path before the last owner is dropped, as a Python package path is;
+* "ugh. again with the console.log. use the logger from src/lib/log.ts" became the rule "Use
+  log, not the console; use the logger from src/lib/log.ts." (and "again with the
+  fmt.Println. use slog" "Use Println, not the fmt; use slog."): the dot inside a name was
+  read as the stop between what was used and what to use; only a comma, a colon, a dash or a
+  full stop ending a sentence sets them apart;
 * in a Gemini CLI session of a Rust project, "違います。unwrap() は使わないでください、? を
   使ってください。" ("don't use unwrap(), use ?") became the rule "unwrap() は使わないで
   ください、。を使ってください。": Rust's `?` operator was read as a question mark ending a
@@ -277,3 +282,25 @@ def test_a_rust_path_names_the_function_it_ends_on(tmp_path: Path) -> None:
     found = by_line(stale_json(root, "--no-cache"))
     assert found[3]["citation"] == "apply_discount" and found[3]["reason"] == "symbol-gone"
     assert found[4]["citation"] == "total_cents" and found[4]["reason"] == "symbol-gone"
+
+
+def test_a_dotted_name_is_not_split_into_a_rule(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "sess-ts-log")
+    s.project.mkdir(parents=True)
+    (s.project / ".git").mkdir()
+    (s.project / "package.json").write_text('{"scripts": {"test": "vitest"}}', encoding="utf-8")
+    assert (
+        run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=s.project).returncode == 0
+    )
+    s.hook("SessionStart", source="startup")
+    s.prompt("Log the failed checkout attempts in src/checkout.ts")
+    for text in (
+        "ugh. again with the console.log. use the logger from src/lib/log.ts",
+        "again with the console.log. use the logger from src/lib/log.ts please",
+    ):
+        _edit(s, "src/checkout.ts")
+        _bash(s, "npx vitest run")
+        s.prompt(text)
+    s.hook("SessionEnd", reason="exit")
+    rules = [r["rule"] for r in _reflect(s)["recommendations"] if r["kind"] == "correction-theme"]
+    assert rules == ["Use the logger from src/lib/log.ts."], rules

@@ -244,14 +244,17 @@ _BARE_CONTRAST = re.compile(
     + r")[.!]*$",
     re.IGNORECASE,
 )
+# what sets the two sides apart: a comma, a colon, a dash, or a full stop ending a sentence;
+# never the dot inside a name (`console.log`, `fmt.Println` is one thing, not two)
+_SIDES = r"\s*(?:[,:;!\u2014-][,.:;!\u2014-]*|\.+(?!\w))\s*"
 _WRONG_THING = re.compile(
-    r"^wrong\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s*[,.:;!\u2014-]+\s*(?:(?:use|it'?s)\s+)?"
-    r"(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    rf"^wrong\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?){_SIDES}(?:(?:use|it'?s)\s+)?"
+    rf"(?P<good>{_NAME_WORDS})[.!]*$",
     re.IGNORECASE,
 )
 _AGAIN_WITH = re.compile(
-    r"^(?:again with|more of|still with|still) the\s+(?P<bad>" + _NAME_WORDS + r")\s*"
-    r"[,.:;!\u2014-]+\s*(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    rf"^(?:again with|more of|still with|still) the\s+(?P<bad>{_NAME_WORDS}){_SIDES}"
+    rf"(?P<good>{_NAME_WORDS})[.!]*$",
     re.IGNORECASE,
 )
 
