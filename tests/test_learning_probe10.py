@@ -30,11 +30,14 @@ the CLI, as a checker would; each test failed before its fix.
 * ``stale`` never read a Rust path of more than two segments (`crate::pricing::apply_discount`,
   `cart::Cart::total_cents`) as a citation: both functions renamed, the entries stayed
   "fresh"; the module path before the last owner is dropped, as a Python package path is;
-* "ugh. again with the console.log. use the logger from src/lib/log.ts" became the rule "Use
+* "no. again with the console.log. use the logger from src/lib/log.ts" became the rule "Use
   log, not the console; use the logger from src/lib/log.ts." (and "again with the
   fmt.Println. use slog" "Use Println, not the fmt; use slog."): the dot inside a name was
   read as the stop between what was used and what to use; only a comma, a colon, a dash or a
   full stop ending a sentence sets them apart;
+* "Stop using any in TypeScript. Use unknown and narrow it." became the rule "Stop using any in
+  TypeScript; Use unknown and narrow it.": a later part joined after "; " kept the capital of
+  the sentence it was; its order verb is in lower case now (a name, `Go`, `JSON`, is kept);
 * in a Gemini CLI session of a Rust project, "違います。unwrap() は使わないでください、? を
   使ってください。" ("don't use unwrap(), use ?") became the rule "unwrap() は使わないで
   ください、。を使ってください。": Rust's `?` operator was read as a question mark ending a
@@ -293,10 +296,10 @@ def test_a_dotted_name_is_not_split_into_a_rule(tmp_path: Path) -> None:
         run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=s.project).returncode == 0
     )
     s.hook("SessionStart", source="startup")
-    s.prompt("Log the failed checkout attempts in src/checkout.ts")
+    s.prompt("Add types to the checkout payload in src/checkout.ts")
     for text in (
-        "ugh. again with the console.log. use the logger from src/lib/log.ts",
-        "again with the console.log. use the logger from src/lib/log.ts please",
+        "no. again with the console.log. use the logger from src/lib/log.ts",
+        "No — again with the console.log. use the logger from src/lib/log.ts",
     ):
         _edit(s, "src/checkout.ts")
         _bash(s, "npx vitest run")
@@ -304,3 +307,24 @@ def test_a_dotted_name_is_not_split_into_a_rule(tmp_path: Path) -> None:
     s.hook("SessionEnd", reason="exit")
     rules = [r["rule"] for r in _reflect(s)["recommendations"] if r["kind"] == "correction-theme"]
     assert rules == ["Use the logger from src/lib/log.ts."], rules
+
+
+def test_a_rule_of_two_sentences_reads_as_one(tmp_path: Path) -> None:
+    s = NamedSession(tmp_path, "sess-ts-any")
+    s.project.mkdir(parents=True)
+    (s.project / ".git").mkdir()
+    assert (
+        run_cli("init", "--yes", "--no-gitignore", "--no-retro-tag", cwd=s.project).returncode == 0
+    )
+    s.hook("SessionStart", source="startup")
+    s.prompt("Add types to the checkout payload in src/checkout.ts")
+    for text in (
+        "No. Stop using any in TypeScript. Use unknown and narrow it.",
+        "any again?! Stop using any in TypeScript. Use unknown and narrow it.",
+    ):
+        _edit(s, "src/checkout.ts")
+        _bash(s, "npx tsc --noEmit")
+        s.prompt(text)
+    s.hook("SessionEnd", reason="exit")
+    rules = [r["rule"] for r in _reflect(s)["recommendations"] if r["kind"] == "correction-theme"]
+    assert rules == ["Stop using any in TypeScript; use unknown and narrow it."], rules

@@ -1073,7 +1073,7 @@ def _best_rule(texts: list[str]) -> str | None:
         if not parts:
             continue
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
-        rule = "; ".join([_capitalised(parts[0]), *parts[1:]]) + "."
+        rule = "; ".join([_capitalised(parts[0]), *map(_continued, parts[1:])]) + "."
         if len(rule) <= f.QUOTE_CHARS and not _points_back(rule, text):
             candidates.append(rule)
     return _chosen(candidates, texts)
@@ -1150,6 +1150,14 @@ def _foreign_contrasts(clauses: list[str]) -> list[str]:
 
 # a first word that is code or a path ("dist/", "pytest.ini", "src/app.py", "useCart"): as typed
 _CODE_FIRST = re.compile(r"^[^\s]*(?:[/._:()=\\\d]|[a-z][A-Z])")
+
+
+def _continued(part: str) -> str:
+    """A later part of a rule joined after "; ": its order verb in lower case ("Stop using
+    any; use unknown", not "; Use unknown"), a name (`Go`, `JSON`) left as written."""
+    verb = _IMPERATIVE.match(part)
+    word = verb.group(0) if verb else ""
+    return part[:1].lower() + part[1:] if word[1:].islower() else part
 
 
 def _capitalised(rule: str) -> str:
