@@ -56,16 +56,21 @@ class HeldItem:
 
     def as_dict(self) -> dict[str, object]:
         """The item as JSON-ready data (what ``review --json`` and the viewer show): ``text``
-        as it would be written, ``shown`` as a person must read it before deciding."""
+        as it would be written and ``shown`` as a person must read it before deciding, both
+        cleaned by the privacy module, as the reasons (they quote it) are: a credential the
+        agent's line carried is named ``[REDACTED:<kind>]``, never printed."""
+        from conkeeper.domain.messages import clean_path
+        from conkeeper.domain.privacy import clean_or_empty
+
         return {
             "id": self.id,
-            "text": self.text,
+            "text": str(clean_or_empty(self.text)),
             "shown": shown_text(self.text),
-            "target": self.target,
+            "target": clean_path(self.target),
             "category": self.category,
             "scope": self.scope,
             "source": self.source,
-            "reasons": list(self.reasons),
+            "reasons": [shown_text(reason) for reason in self.reasons],
             "held_at": time.strftime("%Y-%m-%d %H:%M", time.localtime(self.held_at)),
         }
 
@@ -90,13 +95,13 @@ def for_agent(data: dict[str, object]) -> dict[str, object]:
 def shown_text(text: str) -> str:
     """A held entry as the person deciding about it sees it (the CLI, the viewer): whole, with
     whatever shows nothing decoded or named (a message in tag characters or variation
-    selectors would otherwise be approved unseen, then injected whole), cleaned by the
-    privacy module like everything shown (a decoded message may carry a key)."""
+    selectors would otherwise be approved unseen, then injected whole), cleaned whole by the
+    privacy module like everything shown (the line itself, or a decoded message, may carry a
+    key)."""
     from conkeeper.domain.hidden_text import reveal_hidden
     from conkeeper.domain.privacy import clean_or_empty
 
-    revealed = reveal_hidden(text)
-    return str(clean_or_empty(revealed)) if revealed != text else text
+    return str(clean_or_empty(reveal_hidden(text)))
 
 
 def review_dir(memory_dir: Path) -> Path:
@@ -138,7 +143,8 @@ def hold(
         held_at=time.time(),
         memory_dir=str(memory_dir),
     )
-    data = item.as_dict() | {"held_at": item.held_at}
+    # the held text and its file as they are (the id hashes them; approve writes exactly them)
+    data = item.as_dict() | {"text": item.text, "target": item.target, "held_at": item.held_at}
     if place is not None:
         data["place"] = place
     _write_state(folder / f"{item.id}.json", json.dumps(data, indent=1) + "\n")
