@@ -187,3 +187,28 @@ def test_review_shows_held_instruction_lines_and_reasons_without_their_credentia
     shown["approve"] = approved.stdout + approved.stderr
     assert HELD_ORDERS[0] in (project / folder / "CLAUDE.md").read_text("utf-8")  # put back
     assert secret_leaks(shown) == []
+
+
+def test_undo_reaches_an_instruction_file_in_a_folder_named_after_a_token(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """A CLAUDE.md inside the project, in a folder named after a token (not a folder holding
+    the journal): the journal keys that folder, and ``undo`` still finds the live file, for
+    the hold that cut the agent's lines and for the approval that put one back."""
+    project = plain_project(tmp_path)
+    assert run_cli("init", "--no", cwd=project).returncode == 0
+    claude = project / "libs" / GITHUB / "CLAUDE.md"
+    held_out_of_claude_md(project, f"libs/{GITHUB}")
+    cut = claude.read_text("utf-8")
+    item = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"][0]["id"]
+    assert run_cli("review", "approve", item, cwd=project).returncode == 0
+    assert claude.read_text("utf-8") != cut
+    undone = run_cli("undo", cwd=project)  # the approval
+    assert undone.returncode == 0, undone.stderr
+    assert claude.read_text("utf-8") == cut
+    undone = run_cli("undo", cwd=project)  # the hold: the agent's lines are back in the file
+    assert undone.returncode == 0, undone.stderr
+    assert all(line in claude.read_text("utf-8") for line in HELD_ORDERS)
+    assert "[REDACTED:github-token]" in undone.stdout and GITHUB not in undone.stdout
+    journal = every_byte(project / ".claude" / "memory" / ".history", tmp_path / "data")
+    assert leaks({str(path): data for path, data in journal.items()}) == []

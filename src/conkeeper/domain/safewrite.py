@@ -1799,7 +1799,9 @@ def _live_path(folder: str, keyed: str) -> str:
 
 
 def _live_folder(folder: str, keyed: str) -> str:
-    """The live path of a path keyed by its folder alone (see :func:`_live_path`)."""
+    """The live path of a path keyed by its folder alone (see :func:`_live_path`): among the
+    folders holding ``folder`` or the working directory, else along its redacted form (a
+    folder inside the project, such as ``libs/ghp_…/`` holding a ``CLAUDE.md``)."""
     digest, _, rest = keyed[1:].partition(_KEYED)
     shown, _, rest = rest.partition(_KEYED)
     with contextlib.suppress(OSError):
@@ -1809,7 +1811,27 @@ def _live_folder(folder: str, keyed: str) -> str:
                 if _digest(candidate) == digest:
                     return candidate + rest
                 candidate = os.path.dirname(candidate)
-    return shown + rest
+    found = _along_shown(shown, digest)
+    return (found if found is not None else shown) + rest
+
+
+def _along_shown(shown: str, digest: str) -> str | None:
+    """The folder whose digest is ``digest``, found by walking ``shown`` (its redacted form)
+    from the root: a plain name is taken as it is, a redacted one matched against the names
+    the folder above holds that redact to it. ``None`` when none is found."""
+    from conkeeper.domain.messages import clean_path
+
+    paths = [""]
+    for name in shown.split("/")[1:] if shown.startswith("/") else []:
+        if "[REDACTED:" not in name:
+            paths = [f"{path}/{name}" for path in paths]
+            continue
+        found = []
+        for path in paths[:8]:  # a few candidates at most: names redacting alike are rare
+            with contextlib.suppress(OSError):
+                found += [f"{path}/{n}" for n in os.listdir(path or "/") if clean_path(n) == name]
+        paths = found
+    return next((path for path in paths if _digest(path) == digest), None)
 
 
 def read_journal(folder: Path | str) -> list[JournalEntry]:
