@@ -212,3 +212,39 @@ def test_undo_reaches_an_instruction_file_in_a_folder_named_after_a_token(
     assert "[REDACTED:github-token]" in undone.stdout and GITHUB not in undone.stdout
     journal = every_byte(project / ".claude" / "memory" / ".history", tmp_path / "data")
     assert leaks({str(path): data for path, data in journal.items()}) == []
+
+
+def test_a_codex_patch_kept_for_the_turn_is_stored_without_its_credentials(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """Codex's ``apply_patch`` into AGENTS.md (PreToolUse only): the hook keeps the patch's
+    text in the session's state until Stop finds its lines in the file; it keeps it with the
+    credentials redacted (a bearer token, a URL's password), and Stop still holds the orders
+    that carried them."""
+    project = plain_project(tmp_path)
+    assert run_cli("init", "--no", cwd=project).returncode == 0
+    agents = project / "AGENTS.md"
+    agents.write_text("# Agents\n\n- Use pytest.\n", "utf-8")
+    base = {"session_id": "c-1", "transcript_path": str(project / "t.jsonl"), "cwd": str(project)}
+
+    def codex(event: str, **fields: object) -> str:
+        body = json.dumps({**base, "hook_event_name": event, **fields})
+        done = run_cli("hook", "--host", "codex", event, stdin=body, cwd=project)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        return done.stdout + done.stderr
+
+    shown = {"start": codex("SessionStart", source="startup")}
+    added = HELD_ORDERS
+    body = "*** Begin Patch\n*** Update File: AGENTS.md\n@@\n"
+    body += "".join(f"+{line}\n" for line in added) + "*** End Patch"
+    tool = {"tool_name": "Bash", "tool_input": {"command": f"apply_patch <<'PATCH'\n{body}\nPATCH"}}
+    shown["pre"] = codex("PreToolUse", **tool, tool_use_id="c1")
+    state = every_byte(tmp_path / "data")
+    assert leaks({str(path): data for path, data in state.items()}) == []
+    assert not any(PASSWORD.encode() in data for data in state.values())
+    with agents.open("a", encoding="utf-8") as handle:  # what the patch did
+        handle.write("".join(f"{line}\n" for line in added))
+    shown["stop"] = codex("Stop", stop_hook_active=False)
+    assert "held for your review" in shown["stop"], shown["stop"]
+    assert "toolchain-sync" not in agents.read_text("utf-8")
+    assert secret_leaks(shown) == []
