@@ -147,6 +147,28 @@ def held_out_of_claude_md(project: Path, folder: str = "") -> dict[str, str]:
     return shown
 
 
+def viewer_review(project: Path) -> str:
+    """The viewer's review page over HTTP, with the cookie its one-time URL gives."""
+    pytest.importorskip("starlette")
+    import http.client
+
+    from tests.viewer_support import running_viewer
+
+    with running_viewer(project) as v:
+        conn = http.client.HTTPConnection("127.0.0.1", v.port, timeout=30)
+        host = {"Host": f"127.0.0.1:{v.port}"}
+        conn.request("GET", f"/?token={v.token}", headers=host)
+        response = conn.getresponse()
+        response.read()
+        cookie = (response.getheader("set-cookie") or "").split(";", 1)[0]
+        conn.request("GET", "/review", headers={**host, "Cookie": cookie})
+        response = conn.getresponse()
+        page = response.read().decode("utf-8")
+        conn.close()
+    assert response.status == 200 and "toolchain-sync" in page, page
+    return page
+
+
 def secret_leaks(texts: dict[str, str]) -> list[str]:
     """``where`` for each text holding the token's or the password's distinctive part."""
     return [
@@ -172,6 +194,7 @@ def test_review_shows_held_instruction_lines_and_reasons_without_their_credentia
         proc = run_cli(*args, cwd=project)
         assert proc.returncode == 0, proc.stderr
         shown[" ".join(args)] = proc.stdout + proc.stderr
+    shown["viewer /review"] = viewer_review(project)
     held = json.loads(shown["review --json"])["held"]
     assert len(held) == 2 and "toolchain-sync" in shown["review"], shown["review"]
     assert "[REDACTED:" in shown["review"]
