@@ -271,3 +271,27 @@ def test_a_codex_patch_kept_for_the_turn_is_stored_without_its_credentials(
     assert "held for your review" in shown["stop"], shown["stop"]
     assert "toolchain-sync" not in agents.read_text("utf-8")
     assert secret_leaks(shown) == []
+
+
+def test_search_names_a_file_it_could_not_read_whole_without_its_token(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """A memory file named after a token that is not valid UTF-8 (a key in it too), and a
+    binary one: ``search`` (text, JSON, ``--all-projects``) names them as not read whole, with
+    the name redacted, as its hits name such a file."""
+    project = plain_project(tmp_path)
+    memory = project / ".claude" / "memory"
+    assert run_cli("init", "--no", cwd=project).returncode == 0
+    (memory / NAMED).write_bytes(
+        b"# Notes\n\n- caf\xe9 deploy with key AKIA" + b"QW3RTY7UIOP2ASDF\n"
+    )
+    (memory / f"bin-{NAMED}").write_bytes(b"\x00\x01 deploy")
+    shown = {}
+    for args in (("search", "deploy"), ("search", "--json", "deploy")):
+        for scope in ((), ("--all-projects",)):
+            proc = run_cli(*args[:1], *scope, *args[1:], cwd=project)
+            assert proc.returncode == 0, proc.stderr
+            shown[" ".join([*args, *scope])] = proc.stdout + proc.stderr
+    assert "not valid UTF-8" in shown["search deploy"] and "binary" in shown["search deploy"]
+    assert "[REDACTED:github-token].md" in shown["search deploy"]
+    assert secret_leaks(shown) == [] and "QW3RTY7UIOP2" not in "".join(shown.values())
