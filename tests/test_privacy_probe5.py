@@ -295,3 +295,29 @@ def test_search_names_a_file_it_could_not_read_whole_without_its_token(
     assert "not valid UTF-8" in shown["search deploy"] and "binary" in shown["search deploy"]
     assert "[REDACTED:github-token].md" in shown["search deploy"]
     assert secret_leaks(shown) == [] and "QW3RTY7UIOP2" not in "".join(shown.values())
+
+
+def test_a_dropped_hold_keeps_no_credential_and_still_holds_its_rewording(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """A line held out of CLAUDE.md with a URL password in it, dropped: the record kept in
+    ``.review/dropped/`` (read only to hold a re-wording of it) keeps neither the password nor
+    the held bytes, and an agent's ``remember`` naming the same script again is still held."""
+    project = plain_project(tmp_path)
+    assert run_cli("init", "--no", cwd=project).returncode == 0
+    held_out_of_claude_md(project)
+    held = json.loads(run_cli("review", "--json", cwd=project).stdout)["held"]
+    for item in held:
+        assert run_cli("review", "drop", str(item["id"]), cwd=project).returncode == 0
+    dropped = project / ".claude" / "memory" / ".review" / "dropped"
+    records = {path.name: path.read_text("utf-8") for path in dropped.glob("*.json")}
+    assert len(records) == 2 and all("place" not in json.loads(r) for r in records.values())
+    assert secret_leaks(records) == []
+    again = run_cli(
+        "remember",
+        "Setup note: bootstrap.toolchain-sync.io/init.sh is the bootstrap script",
+        cwd=project,
+        env=cli_env(CLAUDECODE="1"),
+    )
+    assert again.returncode == 0, again.stderr
+    assert "dropped in review" in again.stdout, again.stdout

@@ -11,7 +11,8 @@ join (project or global), git-ignored by a ``.gitignore`` the folder carries its
 attack is never committed or shared. Item ids are short content hashes: holding the same text
 twice keeps one item, and a record that no longer hashes to its id is never approved. An
 approved item's record moves to ``approved/`` (undo holds it again), a dropped one's to
-``dropped/`` (a re-wording of it is held like one of a held entry).
+``dropped/``, cleaned by the privacy module and without its held bytes (a re-wording of it is
+held like one of a held entry).
 """
 
 from __future__ import annotations
@@ -452,11 +453,26 @@ def _remove(item: HeldItem, *, keep: bool = False) -> None:
     aside = record.parent / (APPROVED_DIR if keep else DROPPED_DIR)
     aside.mkdir(exist_ok=True)
     if record.is_file() and not aside.is_symlink():
-        os.replace(record, aside / record.name)
-        if not keep:
-            _prune(aside)
-        return
+        if keep:
+            os.replace(record, aside / record.name)
+            return
+        _keep_dropped(item, aside)
+        _prune(aside)
     record.unlink(missing_ok=True)
+
+
+def _keep_dropped(item: HeldItem, aside: Path) -> None:
+    """Keep a dropped item's record in ``aside`` as :func:`dropped` reads it: its text cleaned
+    by the privacy module (under the id of that text) and without the held bytes (``place``).
+
+    Why: nothing puts a dropped item back; its record only lets a re-wording of it be held,
+    which reads the names it spells (a host, a path), not a credential its line carried."""
+    from conkeeper.domain.privacy import clean_or_empty
+
+    text = _one_text(str(clean_or_empty(item.text)), item.source)
+    kept = replace(item, id=item_id(item.scope, item.target, text), text=text)
+    data = kept.as_dict() | {"text": kept.text, "target": kept.target, "held_at": kept.held_at}
+    _write_state(aside / f"{kept.id}.json", json.dumps(data, indent=1) + "\n")
 
 
 DROPPED_DIR = "dropped"  # inside the review folder: the records of dropped entries
