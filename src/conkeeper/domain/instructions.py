@@ -2240,8 +2240,12 @@ def _trusted_index(url: str) -> bool:
 
 
 def _excerpt(text: str, start: int, end: int) -> str:
-    piece = " ".join(text[start:end].split())
-    return piece if len(piece) <= 80 else piece[:79] + "…"
+    """The words a finding quotes, cleaned by the privacy module before they are cut to 80
+    characters: a reason is stored and shown (the review queue), and a cut first could leave
+    the start of a token the cleaning no longer knows."""
+    from conkeeper.domain.privacy import clean_or_empty, clip
+
+    return str(clip(clean_or_empty(text[start:end]), 80))
 
 
 def find_instructions(text: str, *, joined: bool = False) -> list[Finding]:
