@@ -8,13 +8,16 @@ hook as a subprocess.
 
 from __future__ import annotations
 
+import json
 import resource
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import cli_env
-from conkeeper.domain.paths import data_home
+from conftest import cli_env, run_cli
+from conkeeper.domain.paths import data_home, db_path
+from test_history_damage import ENV, a_session
 
 
 def _file_size_limit(size: int) -> None:
@@ -44,3 +47,66 @@ def test_doctor_on_a_full_disk_leaves_no_probe_file_and_names_the_cause(project:
     fix = done.stdout.splitlines()[done.stdout.splitlines().index(line) + 1]
     assert "permissions" not in fix, done.stdout
     assert "ulimit" in fix, done.stdout
+
+
+def _holder(db: Path) -> subprocess.Popen[bytes]:
+    """A process holding a read transaction open on ``db``, as a session killed mid-read
+    does: no checkpoint can fold the WAL into the file past it, so later sessions live in the
+    WAL alone. It says ``ready`` once it holds the snapshot and waits on stdin."""
+    code = (
+        "import sqlite3, sys\n"
+        f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+        "c.execute('BEGIN'); c.execute('SELECT COUNT(*) FROM sessions').fetchall()\n"
+        "print('ready', flush=True); sys.stdin.read()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+    return proc
+
+
+def _listed(project: Path) -> set[str]:
+    done = run_cli("sessions", "--json", cwd=project, env=cli_env(**ENV))
+    assert done.returncode == 0, done.stderr
+    return {s["host_session_id"] for s in json.loads(done.stdout)["sessions"]}
+
+
+def test_a_session_a_torn_wal_lost_is_put_back_from_the_row_journal_by_the_next_backup(
+    project: Path,
+) -> None:
+    """Sessions written while a killed process's snapshot kept the WAL from being folded in
+    lived in the WAL alone; a power cut tore its last frames, and SQLite silently drops every
+    frame from the tear on. The file is sound, so no restore ran: the lost session was in the
+    row journal, but ``backup`` rotated the journal away (the second backup deleted it) and
+    the session was gone for good. A backup now first puts back, from the journal, every
+    session the database lacks, and says so."""
+    a_session(project, "sess-a", "discount")
+    assert run_cli("backup", cwd=project, env=cli_env(**ENV)).returncode == 0
+    db = db_path()
+    holder = _holder(db)
+    wal = Path(f"{db}-wal")
+    try:
+        a_session(project, "sess-b", "shipping")
+        torn_at = wal.stat().st_size + 100  # the first frame of the next session, cut short
+        a_session(project, "sess-c", "tax")
+    finally:
+        holder.kill()
+        holder.wait()
+    with wal.open("r+b") as handle:
+        handle.truncate(torn_at)
+    assert _listed(project) == {"sess-a", "sess-b"}  # the tear, as SQLite reads it
+    first = run_cli("backup", cwd=project, env=cli_env(**ENV))
+    assert first.returncode == 0, first.stderr
+    assert "put back 1 session(s)" in first.stdout, first.stdout
+    assert run_cli("backup", cwd=project, env=cli_env(**ENV)).returncode == 0
+    assert _listed(project) == {"sess-a", "sess-b", "sess-c"}
+    conn = sqlite3.connect(db)
+    try:
+        prompts = conn.execute(
+            "SELECT p.text FROM prompts p JOIN sessions s ON s.id = p.session_id "
+            "WHERE s.host_session_id = 'sess-c' ORDER BY p.prompt_number"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert prompts == [("fix the tax rounding bug in cart.py",), ("good, commit it",)]

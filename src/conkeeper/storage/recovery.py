@@ -27,7 +27,7 @@ import contextlib
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -79,6 +79,7 @@ class BackupInfo:
     path: Path
     taken_at: float
     size: int
+    put_back: int = 0  # sessions the database had lost that the row journal put back first
 
 
 def last_backup(db_file: Path | str) -> BackupInfo | None:
@@ -130,12 +131,71 @@ def make_backup(db_file: Path | str, *, only_if_due: bool = False) -> BackupInfo
     with backup_lock(folder):
         if only_if_due and not backup_due(db_file):
             return None
+        put_back = put_back_lost_sessions(db_file)
         _copy_and_check(db_file, folder / (BACKUP_NAME + ".tmp"))
         os.replace(folder / (BACKUP_NAME + ".tmp"), folder / BACKUP_NAME)
         _rotate(folder)
     info = last_backup(db_file)
     assert info is not None
-    return info
+    return replace(info, put_back=put_back)
+
+
+def put_back_lost_sessions(db_file: Path | str) -> int:
+    """Replay into the live database ``db_file`` the journaled rows of every session it lacks;
+    the number of sessions put back.
+
+    Why: a file can be sound and still have lost committed rows, the last transactions of a
+    WAL torn by a power cut (SQLite drops every frame from a bad checksum on, silently). No
+    restore runs on a sound file, and the backup that follows rotates the journal that still
+    held those rows away: the next one deletes it. A journal line is appended only after its
+    row committed, so a session the journal names and the database lacks was lost (a forgotten
+    one stays forgotten: the tombstones are applied after). Sessions the database has are left
+    alone, so a write racing this one is never rolled back to an older journaled state."""
+    records = [
+        record
+        for file in journal.journal_files(str(backup_folder(db_file)))
+        for record in journal.read_records(file)
+        if record is not None
+    ]
+    if not any(record.get("kind") == journal.SESSION for record in records):
+        return 0
+    conn = connect(db_file, journaled=False)
+    try:
+        with transaction(conn):
+            lost = _lost_sessions(conn, records)
+            if not lost:
+                return 0
+            for record in records:
+                if record.get("kind") == journal.FORGET or _session_key(record) in lost:
+                    replay_record(conn, record)
+            hygiene.apply_tombstones(conn)
+            return sum(1 for key in lost if session_row_id(conn, _named(key)) is not None)
+    finally:
+        conn.close()
+
+
+def _session_key(record: Mapping[str, object]) -> tuple[str, str] | None:
+    """The (project identity, host session id) a journal record belongs to, ``None`` for a
+    header or a tombstone."""
+    if record.get("kind") in (journal.HEADER, journal.FORGET):
+        return None
+    return (str(record.get("project")), str(record.get("session")))
+
+
+def _named(key: tuple[str, str]) -> dict[str, object]:
+    return {"project": key[0], "session": key[1]}
+
+
+def _lost_sessions(
+    conn: sqlite3.Connection, records: list[dict[str, object]]
+) -> set[tuple[str, str]]:
+    """The sessions the journal names (by a whole session row) that the database lacks."""
+    named = {
+        key
+        for record in records
+        if record.get("kind") == journal.SESSION and (key := _session_key(record)) is not None
+    }
+    return {key for key in named if session_row_id(conn, _named(key)) is None}
 
 
 @contextlib.contextmanager
