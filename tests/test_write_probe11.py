@@ -17,6 +17,7 @@ from pathlib import Path
 
 from conftest import cli_env, run_cli
 from conkeeper.domain.paths import data_home, db_path
+from conkeeper.storage.recovery import backup_path as recovery_backup
 from test_history_damage import ENV, a_session
 
 
@@ -110,3 +111,36 @@ def test_a_session_a_torn_wal_lost_is_put_back_from_the_row_journal_by_the_next_
     finally:
         conn.close()
     assert prompts == [("fix the tax rounding bug in cart.py",), ("good, commit it",)]
+
+
+def test_a_deleted_database_never_replaces_the_backup_that_holds_the_history(
+    project: Path,
+) -> None:
+    """The person deleted the database (or a clean-up tool did, or it went while a hook ran);
+    the next hook made a new, empty one, sound as far as SQLite can tell. The next backup then
+    copied that file over the backup that held every older session, and they were gone. A
+    backup now notices a database missing sessions its backup holds, restores (backup, row
+    journal, and what the new file holds) and says so in one line."""
+    a_session(project, "sess-a", "discount")
+    assert run_cli("backup", cwd=project, env=cli_env(**ENV)).returncode == 0
+    a_session(project, "sess-b", "shipping")
+    assert run_cli("backup", cwd=project, env=cli_env(**ENV)).returncode == 0
+    a_session(project, "sess-c", "tax")
+    assert run_cli("backup", cwd=project, env=cli_env(**ENV)).returncode == 0
+    for name in ("", "-wal", "-shm"):
+        Path(f"{db_path()}{name}").unlink(missing_ok=True)
+    a_session(project, "sess-d", "refund")
+    assert _listed(project) == {"sess-d"}
+    doctor = run_cli("doctor", cwd=project, env=cli_env(**ENV)).stdout
+    assert "lacks 3 session(s) its backup holds" in doctor, doctor
+    done = run_cli("backup", cwd=project, env=cli_env(**ENV))
+    assert done.returncode == 0, done.stderr
+    assert "lacked 3 session(s) its backup holds" in done.stdout, done.stdout
+    assert _listed(project) == {"sess-a", "sess-b", "sess-c", "sess-d"}
+    assert run_cli("backup", cwd=project, env=cli_env(**ENV)).returncode == 0
+    conn = sqlite3.connect(recovery_backup(db_path()))
+    try:
+        kept = {row[0] for row in conn.execute("SELECT host_session_id FROM sessions")}
+    finally:
+        conn.close()
+    assert kept == {"sess-a", "sess-b", "sess-c", "sess-d"}

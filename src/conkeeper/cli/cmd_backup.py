@@ -49,12 +49,15 @@ def run(args: argparse.Namespace) -> int:
                 "taken_at": info.taken_at,
                 "bytes": info.size,
                 "put_back_sessions": info.put_back,
+                "restored": info.restored,
             }
         )
         return 0
     if info is None:
         print("No backup was due.")
         return 0
+    if info.restored:
+        print(info.restored)
     if info.put_back:
         print(
             f"The row journal put back {info.put_back} session(s) the database had lost "
