@@ -9,14 +9,22 @@ hook as a subprocess.
 from __future__ import annotations
 
 import json
+import os
 import resource
+import signal
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
 from conftest import cli_env, run_cli
+from conkeeper.domain import safewrite
 from conkeeper.domain.paths import data_home, db_path
+from conkeeper.domain.safewrite import edit_file, undo
 from conkeeper.storage.recovery import backup_path as recovery_backup
 from test_history_damage import ENV, a_session
 
@@ -144,3 +152,139 @@ def test_a_deleted_database_never_replaces_the_backup_that_holds_the_history(
     finally:
         conn.close()
     assert kept == {"sess-a", "sess-b", "sess-c", "sess-d"}
+
+
+def _stopped(args: list[str], cwd: Path, point: str) -> subprocess.Popen[str]:
+    """``conkeeper ARGS`` run until ``CONKEEPER_STOP_AT=point`` stops it (SIGSTOP)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", *args],
+        cwd=cwd,
+        env=cli_env(CONKEEPER_STOP_AT=point),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    return proc
+
+
+def _finish(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    """Let a stopped command run to its end; its exit code and stderr."""
+    os.kill(proc.pid, signal.SIGCONT)
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    while os.WIFSTOPPED(status):  # the same seam reached again by a retry
+        os.kill(proc.pid, signal.SIGCONT)
+        _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    assert proc.stderr is not None
+    return os.waitstatus_to_exitcode(status), proc.stderr.read()
+
+
+def _save_in_place(path: Path, data: bytes) -> None:
+    """An editor's save in place: the file truncated, then written, through the same inode."""
+    with open(path, "r+b") as handle:
+        handle.truncate(0)
+        handle.write(data)
+
+
+SETTINGS = b'{\n  "theme": "Dark"\n}\n'
+
+
+def test_a_settings_file_saved_in_place_as_install_renames_stays_valid_json(
+    project: Path,
+) -> None:
+    """``install --agent gemini`` held right before its rename; the person's editor had the
+    settings open and saved them in place, a key added at the top. Their text went to the file
+    the rename replaced, and the line ConKeeper put back landed after the closing brace: the
+    settings were no longer JSON (Gemini CLI would not start), and ``undo`` left them so. The
+    person's text is now put back and the install starts again on it (here refused in one
+    line: the bytes it planned against changed), so the file is what the person saved."""
+    path = project / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_bytes(SETTINGS)
+    install = _stopped(["install", "--agent", "gemini"], project, "renaming")
+    theirs = b'{\n  "personKey": 1,\n  "theme": "Dark"\n}\n'
+    _save_in_place(path, theirs)
+    code, err = _finish(install)
+    json.loads(path.read_bytes())
+    if code == 0:
+        assert b'"personKey": 1' in path.read_bytes()
+        assert b"conkeeper" in path.read_bytes()
+    else:
+        assert len(err.strip().splitlines()) == 1, err
+        assert path.read_bytes() == theirs
+    assert run_cli("install", "--agent", "gemini", cwd=project).returncode == 0
+    done = json.loads(path.read_bytes())
+    assert done["personKey"] == 1 and "hooks" in done
+
+
+def test_a_memory_file_saved_in_place_as_tag_add_renames_keeps_the_line_where_written(
+    project: Path,
+) -> None:
+    """``tag add`` held right before its rename; the person saved ``patterns.md`` in place with
+    a new bullet under Notes. It went to the end of the file instead (under the last heading),
+    out of its section. The tag is now added to the person's text, their line where they wrote
+    it, and ``undo`` gives exactly what they saved."""
+    assert run_cli("init", "--no", cwd=project).returncode == 0
+    path = project / ".claude" / "memory" / "patterns.md"
+    path.write_bytes(b"# Patterns\n\n## Notes\n\n- Keep functions short\n\n## Later\n\n- last\n")
+    tagging = _stopped(["tag", "add", str(path), "5", "convention"], project, "renaming")
+    theirs = (
+        b"# Patterns\n\n## Notes\n\n- Keep functions short\n- Name things well\n\n"
+        b"## Later\n\n- last\n"
+    )
+    _save_in_place(path, theirs)
+    code, err = _finish(tagging)
+    assert code == 0, err
+    assert path.read_bytes() == (
+        b"# Patterns\n\n## Notes\n\n- Keep functions short\n<!-- @category: convention -->\n"
+        b"- Name things well\n\n## Later\n\n- last\n"
+    )
+    assert run_cli("undo", cwd=project).returncode == 0
+    assert path.read_bytes() == theirs
+
+
+_LINES = st.lists(
+    st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\r\n\x00"), max_size=20),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(ours=_LINES, theirs=_LINES, at=st.integers(min_value=0, max_value=8))
+def test_an_edit_raced_by_a_save_in_place_lands_on_the_persons_text_property(
+    tmp_path_factory: pytest.TempPathFactory, ours: list[str], theirs: list[str], at: int
+) -> None:
+    """Whatever the person saves in place right before the rename of an edit that rewrites
+    the file, the file ends as the edit applied to their text (a save that only added to the
+    end reads as an append, and is carried after the edit), and undo gives their text back
+    byte for byte."""
+    folder = tmp_path_factory.mktemp("raced")
+    path = folder / "notes.md"
+    mine = "".join(f"{line}\n" for line in ours).encode()
+    path.write_bytes(mine)
+    saved = "".join(f"{line}\n" for line in theirs).encode()
+    added = b"- ConKeeper's line\n"
+
+    def insert(current: bytes) -> bytes:
+        lines = current.splitlines(keepends=True)
+        cut = min(at, len(lines) - 1)  # never after the last line: a rewrite, not an append
+        return b"".join(lines[:cut]) + added + b"".join(lines[cut:])
+
+    assume(not insert(mine).startswith(mine))
+
+    def person_saves(point: str) -> None:
+        if point == "renaming" and path.read_bytes() != saved:
+            _save_in_place(path, saved)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(safewrite, "seam", person_saves)
+        result = edit_file(path, insert, command="test", source="test", root=folder)
+    if saved.startswith(mine):
+        assert path.read_bytes() == insert(mine) + saved[len(mine) :]
+    else:
+        assert path.read_bytes() == insert(saved)
+    assert result.before == saved
+    undo(safewrite.journal_folder(str(path), folder, None))
+    assert path.read_bytes() == saved
