@@ -735,6 +735,10 @@ def _replace(
             os.close(out)
             return None
         seam("written")
+        if _hand_back(fd, target, out, held, current + carried, new + carried):
+            intent.abandon()  # the person's text is back in place: the edit starts again on it
+            os.close(out)
+            return None
         late = _drain_old(fd, seen, not created)  # through a handle opened before the rename
         if _rewritten_in_place(fd, current + carried, current + b"\n" + new, rescued):
             late = b""  # what lies past ``seen`` is the end of their new text, not an append
@@ -758,6 +762,47 @@ def _replace(
         if _read_only(exc):  # the folder was made read-only since the temp file was made
             raise _read_only_folder(target) from None
         raise
+
+
+def _hand_back(
+    fd: int, target: str, out: int, held: os.stat_result, read: bytes, written: bytes
+) -> bool:
+    """Put back, in place of this edit's file, the text a person saved in place (truncate, then
+    write) into the file this edit just replaced, through a handle opened before the rename;
+    whether it was put back (the edit then starts again on it, so the result is the person's
+    text with this edit's change, their lines where they wrote them).
+
+    Why: their text went to the file the rename replaced. Adding the lines it lacks at the end
+    of this edit's file breaks any file whose lines are not a list: a JSON member after the
+    closing brace, a TOML key under ConKeeper's own table. Only a whole save is put back (it
+    ends with a line break), and only while this edit's file is in place as written (locked by
+    this process; anything else and the lines are rescued as before)."""
+    if os.pread(fd, len(read), 0) == read:
+        return False  # not rewritten in place (an append, or nothing)
+    saved = _read_from(fd, 0)
+    if not saved.endswith((b"\n", b"\r")) or saved == read:
+        return False
+    if not _same_file(out, target) or _read_path(target) != written:
+        return False
+    tmp = _temp_name(target)
+    back = _open_temp(tmp, target, 0o600)
+    try:
+        _write_all(back, saved)
+        _keep_identity(fd, back, held)
+        os.fchmod(back, held.st_mode & 0o7777)
+        os.fsync(back)
+    except _KeepInPlace:  # no file like the person's can be made: their lines are rescued
+        _discard_temp(tmp, back)
+        return False
+    except BaseException:
+        _discard_temp(tmp, back)
+        raise
+    os.close(back)
+    if not _same_file(out, target):
+        os.unlink(tmp)
+        return False
+    os.replace(tmp, target)
+    return True
 
 
 def _rewritten_in_place(fd: int, read: bytes, known: bytes, rescued: list[bytes]) -> bool:
