@@ -52,3 +52,19 @@ def test_closing_the_days_work_is_not_queued_but_a_complaint_that_closes_it_is(
     )
     assert [label for label, _ in items] == ["friction"]
     assert "broke the build" in items[0][1]
+
+
+def test_words_in_other_languages_quotation_marks_are_quoted_not_the_users_own(
+    project: Path,
+) -> None:
+    # a reviewer's verdict in « », „ " or 「」 was read as the user's (« » flagged at low,
+    # 「」 at high); the same words said to the agent are still a correction
+    items = _queued(
+        project,
+        "high",
+        "Ревьюер написал: «Это неправильно, откати». Что скажешь?",
+        "レビューで「このやり方は間違っている、元に戻して」と言われました。どう思いますか？",
+        "Это неправильно, откати свой последний коммит.",
+    )
+    assert [label for label, _ in items] == ["correction"]
+    assert "свой последний коммит" in items[0][1]
