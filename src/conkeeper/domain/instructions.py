@@ -2452,9 +2452,28 @@ def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
             found.append(Finding(rule.kind, rule.reason, _excerpt(visible, *match.span())))
             kinds.add(rule.kind)
             break
+    held = _held_class(visible, found)
+    if held is not None:
+        return [*(finding for finding in found if finding.kind != held.kind), held]
     if not found:
         found = _cue_findings(visible, kinds)
     return found
+
+
+def _held_class(visible: str, found: list[Finding]) -> Finding | None:
+    """The finding of a class the scorers miss held by its shape
+    (:mod:`conkeeper.domain.held_classes`: a safeguard's unsafe value, a secret sent outside,
+    a safeguard rule declared void, a package swapped, a claimed approval for the agent), or
+    ``None``; not sought when hidden text already holds the note."""
+    if any(finding.kind == "hidden" for finding in found):
+        return None
+    from conkeeper.domain.held_classes import class_finding
+
+    match = class_finding(visible, _negated)
+    if match is None:
+        return None
+    kind, reason, start, end = match
+    return Finding(kind, reason, _excerpt(visible, start, end))
 
 
 LOOK_ALIKE_REASON = "names a look-alike of a well-known package"
@@ -2476,7 +2495,11 @@ def always_held(found: list[Finding]) -> bool:
     an order, in another language, to keep something from the user (the scorer reads other
     languages poorly; no benign entry of twenty-two authors says it) and every tool call or
     permission prompt approved in advance (:data:`APPROVE_ALL_REASON`)."""
-    return any(f.kind == "hidden" or f.reason in _HELD_OUTRIGHT for f in found)
+    from conkeeper.domain.held_classes import REASONS
+
+    return any(
+        f.kind == "hidden" or f.reason in _HELD_OUTRIGHT or f.reason in REASONS for f in found
+    )
 
 
 def _look_alike_findings(visible: str, lowered: str) -> list[Finding]:
