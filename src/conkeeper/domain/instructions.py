@@ -2462,14 +2462,14 @@ def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
 
 def _held_class(visible: str, found: list[Finding]) -> Finding | None:
     """The finding of a class the scorers miss held by its shape
-    (:mod:`conkeeper.domain.held_classes`: a safeguard's unsafe value, a secret sent outside,
-    a safeguard rule declared void, a package swapped, a claimed approval for the agent), or
-    ``None``; not sought when hidden text already holds the note."""
+    (:mod:`conkeeper.domain.held_classes`: a claimed approval that grants the agent a
+    permission, another source's word set above the user's), or ``None``; not sought when
+    hidden text already holds the note."""
     if any(finding.kind == "hidden" for finding in found):
         return None
     from conkeeper.domain.held_classes import class_finding
 
-    match = class_finding(visible, _negated)
+    match = class_finding(visible)
     if match is None:
         return None
     kind, reason, start, end = match
