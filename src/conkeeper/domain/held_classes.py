@@ -99,11 +99,12 @@ _CONFLICT = LazyPattern(
     r"\b(?:disagree\w*|contradict\w*|conflict\w*|widersprich\w*|widerspr[iü]\w*|contradi\w*|"
     r"contredi\w*|conflit\w*|konflikt\w*|противореч\w*|çeliş\w*|bertentangan|ristiriid\w*)\b|矛盾|충돌"
 )
-# "..., the code comment wins", "gilt die Notiz": the winner named just before or after
+# "..., the code comment wins", "gilt die Notiz": the winner, named just before (a few words) or
+# after (the rest of the clause: "gilt der Wunsch des Nutzers")
 _WINS = LazyPattern(
     r"(?P<before>(?:\S+\s+){0,3})(?<![\w-])(?:wins|prevails|takes\s+precedence|has\s+priority|is\s+what\s+counts|"
     r"gewinnt|prevale|prevalece|l'emporte|tem\s+prioridade|tiene\s+prioridad|gana)\b"
-    r"|\bgilt\s+(?P<after>(?:\S+\s+){0,2})"
+    r"|\bgilt\s+(?P<after>[^,;.\n]{1,60})"
 )
 _USER_WORD = LazyPattern(r"\b" + _USER + r"\b")
 # A sentence that says the opposite ("never treat it as if the user typed it")
