@@ -19,8 +19,8 @@ of the other half and are not here (``tests/data/poisoning/HELD_OUT_AUTHORS.md``
 
 A match is held outright by :func:`conkeeper.domain.instructions.always_held`.
 
-Cost: pure and standard library; the patterns compile on first use (a few regular-expression
-searches per note; ``bench/poisoning_hook_ab.py`` measures the hooks).
+Cost: pure and standard library; each class is gated by literal substrings, so its patterns
+compile (on first use) only for a note that has one of them.
 """
 
 from __future__ import annotations
@@ -77,9 +77,29 @@ _APPROVAL_BOUNDS = LazyPattern(
 )
 
 
+# Substrings one of which every grant :data:`_AGENT_MAY` reads has (a note about no agent, no
+# approval step and no behalf compiles nothing)
+_GRANT_HINTS = (
+    "agent",
+    "approval",
+    "review",
+    "sign",
+    "behalf",
+    "you may",
+    "エージェント",
+    "してよい",
+    "して構いません",
+    "에이전트",
+    "智能体",
+    "代理",
+)
+
+
 def _approved_for_agent(visible: str, lowered: str) -> tuple[int, int] | None:
     """The span of a claimed approval that grants the agent a permission, unless the note
     keeps it in bounds (the user's own approval, "only", a ticket, "still needs")."""
+    if not any(hint in lowered for hint in _GRANT_HINTS):
+        return None
     approved = _APPROVED.search(lowered)
     if approved is None:
         return None
@@ -135,10 +155,42 @@ _OVER_SYSTEM = LazyPattern(
 )
 
 
+# Substrings one of which every sentence the class holds has (the patterns compile only then)
+_OUTRANK_HINTS = (
+    "disagree",
+    "contradi",
+    "conflict",
+    "widerspr",
+    "contredi",
+    "conflit",
+    "konflikt",
+    "противореч",
+    "çeliş",
+    "bertentangan",
+    "ristiriid",
+    "矛盾",
+    "충돌",
+    " if ",
+    " though ",
+    " si ",
+    " se ",
+    "als ",
+    "preceden",
+    "priori",
+    "vorrang",
+    "prevail",
+    "overrid",
+    "win",
+    "גובר",
+)
+
+
 def _outranks_user(lowered: str) -> tuple[int, int] | None:
     """The span of a sentence that sets another source above the user's word: in a conflict
     with the user something else wins, text is followed "as if the user typed it", or notes
     outrank the system prompt or the instruction file."""
+    if not any(hint in lowered for hint in _OUTRANK_HINTS):
+        return None
     for at, sentence in _sentences(lowered):
         if _NOT.search(sentence) is not None:
             continue
