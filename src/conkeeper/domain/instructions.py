@@ -2601,9 +2601,28 @@ def rule_findings(text: str, judge: _Judge | None = None) -> list[Finding]:
             found.append(Finding(rule.kind, rule.reason, _excerpt(visible, *match.span())))
             kinds.add(rule.kind)
             break
+    held = _held_class(visible, found)
+    if held is not None:
+        return [*(finding for finding in found if finding.kind != held.kind), held]
     if not found:
         found = _cue_findings(visible, kinds)
     return found
+
+
+def _held_class(visible: str, found: list[Finding]) -> Finding | None:
+    """The finding of a class the scorers miss held by its shape
+    (:mod:`conkeeper.domain.held_classes`: a claimed approval that grants the agent a
+    permission, another source's word set above the user's), or ``None``; not sought when
+    hidden text already holds the note."""
+    if any(finding.kind == "hidden" for finding in found):
+        return None
+    from conkeeper.domain.held_classes import class_finding
+
+    match = class_finding(visible)
+    if match is None:
+        return None
+    kind, reason, start, end = match
+    return Finding(kind, reason, _excerpt(visible, start, end))
 
 
 LOOK_ALIKE_REASON = "names a look-alike of a well-known package"
@@ -2628,12 +2647,16 @@ def always_held(found: list[Finding]) -> bool:
     ``reqeusts``; a note that warns about it is not held, see :func:`_look_alike_findings`),
     an order, in another language, to keep something from the user (the scorer reads other
     languages poorly; no benign entry of twenty-two authors says it), every tool call or
-    permission prompt approved in advance (:data:`APPROVE_ALL_REASON`) and the classes of order
+    permission prompt approved in advance (:data:`APPROVE_ALL_REASON`), the classes of order
     round 25 holds outright, so a retrained scorer cannot release them (:data:`_OUTRIGHT_ORDERS`:
     ignoring the user or earlier instructions, signature or TLS verification turned off, a
     container run privileged, keeping something from the user; none in 10,101 labelled benign
-    entries)."""
-    return any(f.kind == "hidden" or f.reason in _HELD_OUTRIGHT for f in found)
+    entries) and round 26's classes (:mod:`conkeeper.domain.held_classes`)."""
+    from conkeeper.domain.held_classes import REASONS
+
+    return any(
+        f.kind == "hidden" or f.reason in _HELD_OUTRIGHT or f.reason in REASONS for f in found
+    )
 
 
 def _look_alike_findings(visible: str, lowered: str) -> list[Finding]:
