@@ -224,6 +224,15 @@ identical; wrong merges 1 -> 0 (author 26), duplicate recall mean .5646 -> .5665
 All pairs: wrong merges 1 -> 0, right merges 903 -> 906, no label judges 522 -> 519,
 contradictions 7,063 -> 7,071. Per-author figures in ``bench/consolidate_quality.py``.
 
+Round 26 (ck/kdet25, twenty-nine authors: blind pairs 18 and 19 and training pairs 10 joined as
+authors 27-29): number and unit forms, currencies, a technical-word table
+(``freshness/synonyms.py``) and a shared product with every value alike. Held out against main
+ca50aae over the same twenty-nine authors: every fold's choice identical; duplicate recall mean
+.5550 -> .5596 (worst .350, author 3), precision 1.000; contradiction precision .8442 -> .8469,
+recall .6964; wrong merges 0 -> 0. All pairs: wrong merges 0 -> 0, right merges 982 -> 990, no
+label judges 638 -> 639, contradictions 7,862 -> 7,817. Per-author figures and the misses by
+class in ``bench/consolidate_quality.py``.
+
 Usage: ``python tools/consolidate_cv.py [--choose] [--current] [--all-pairs] [--show]
 [--misses] [--margin STEP]`` (``--misses``: the duplicate error analysis under the shipped
 limits, no selection; ``--current``: the shipped limits on each author, no selection; with

@@ -2809,11 +2809,9 @@ _COMPOUND_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _ONE_UNIT = re.compile(
-    r"\b(?:one|an?)\s+(second(?!\s+(?!(?:per|of|in|to|or|and|before|after|between|later|"
-    r"delay|apart|then|each|every|at|for|until|max|maximum|min|minimum)\b)[^\W\d_])"
-    r"|minute|hour|day|week|month|year)\b",
+    r"\b(?:one|an?)\s+(second|minute|hour|day|week|month|year)\b",
     re.IGNORECASE,
-)  # "a second approver", "one second reviewer": an ordinal, no duration
+)
 
 
 # Common engineering words in Spanish, French, German, Portuguese, Italian and Polish, read as
