@@ -53,7 +53,32 @@ def _rotate(path: Path) -> None:
 
 
 def log_exception(context: str, *, env: Mapping[str, str] | None = None) -> None:
-    """Log the exception being handled, with its traceback, under ``context``."""
+    """Log the exception being handled, with its traceback, under ``context``; a full disk
+    is no fault of ConKeeper's and gets one line saying so, without the traceback."""
+    import sys
     import traceback
 
+    exc = sys.exc_info()[1]
+    if exc is not None and disk_is_full(exc):
+        log(f"{context}: the disk is full ({exc})", level="ERROR", env=env)
+        return
     log(f"{context}\n{traceback.format_exc()}", level="ERROR", env=env)
+
+
+FULL_ERRNOS = (28, 27, 122)  # ENOSPC, EFBIG (a file-size limit), EDQUOT (a quota)
+
+
+def disk_is_full(exc: BaseException) -> bool:
+    """Whether ``exc`` (or the error it was raised from) says the disk, a quota or a
+    file-size limit is full: an ``OSError`` of those numbers, or SQLite's "database or disk
+    is full"."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # a chain of causes, never a cycle followed for good
+        if seen is None:
+            break
+        if isinstance(seen, OSError) and seen.errno in FULL_ERRNOS:
+            return True
+        if "disk is full" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -1,0 +1,97 @@
+"""What write probe 11 left open, and the writers it did not race, closed from outside.
+
+Each case goes through the real entry point (a hook or ``conkeeper`` command as a subprocess, the
+viewer's real server): a full disk (``RLIMIT_FSIZE``, which fails every write past it the same
+way), a read-only database, a deleted working folder, an install refused part way, and a
+person's editor saving a file (in place, by rename, vim's backup-and-rename, ``>>``) while
+ConKeeper's writer is held between its read and its write (``CONKEEPER_STOP_AT``).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import cli_env
+
+
+def _file_size_limit(size: int) -> None:
+    """Run in the child before ``exec``: no file may grow past ``size`` bytes (a full disk)."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+
+def _db() -> Path:
+    return Path(cli_env()["CONKEEPER_HOME"]) / "conkeeper.db"
+
+
+def _payload(project: Path, event: str, **fields: object) -> str:
+    return json.dumps(
+        {
+            "session_id": "s-full",
+            "transcript_path": str(project / "t.jsonl"),
+            "cwd": str(project),
+            "hook_event_name": event,
+            **fields,
+        }
+    )
+
+
+def _hook(project: Path, event: str, limit: int | None = None, **fields: object) -> str:
+    """One hook as a subprocess with Claude Code's payload, on a full disk when ``limit``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "conkeeper", "hook", event],
+        input=_payload(project, event, **fields),
+        cwd=project,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=None if limit is None else (lambda: _file_size_limit(limit)),
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _log() -> str:
+    folder = Path(cli_env()["CONKEEPER_HOME"]) / "logs"
+    return "".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.log")))
+
+
+def _state() -> Path:
+    return next((Path(cli_env()["CONKEEPER_HOME"]) / "state").glob("*/s-full.json"))
+
+
+def test_a_hook_on_a_full_disk_keeps_the_session_state_whole_and_logs_one_line(
+    project: Path,
+) -> None:
+    """The hooks' state file (prompt number, instruction-file holds, what memory was shown)
+    was rewritten in place: on a full disk the write stopped part way, the next hook read a
+    torn file as empty and started the session's state afresh, and PostToolUse logged an ERROR
+    traceback from ``storage/state.py``. The state is replaced whole or not at all, and the
+    full disk is one log line."""
+    _hook(project, "SessionStart", source="startup")
+    _hook(project, "UserPromptSubmit", prompt="rename the FULLDISKPROMPT helper")
+    before = _state().read_bytes()
+    _hook(
+        project,
+        "PostToolUse",
+        limit=len(before) - 8,  # the state grows past the limit; the log stays under it
+        tool_name="Bash",
+        tool_input={"command": "make full-target"},
+        tool_response={"stdout": "ok", "stderr": "", "interrupted": False},
+        tool_use_id="toolu_full",
+    )
+    assert json.loads(_state().read_bytes())["prompt_number"] == 1
+    assert not [p.name for p in _state().parent.iterdir() if p.name.endswith(".tmp")]
+    log = _log()
+    assert "Traceback" not in log, log
+    assert "the disk is full" in log, log
+    _hook(project, "UserPromptSubmit", prompt="and the SECONDPROMPT one")
+    with sqlite3.connect(_db()) as reader:
+        numbers = [r[0] for r in reader.execute("SELECT prompt_number FROM prompts")]
+    assert numbers == [1, 2]
