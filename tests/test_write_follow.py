@@ -90,8 +90,40 @@ def test_a_hook_on_a_full_disk_keeps_the_session_state_whole_and_logs_one_line(
     assert not [p.name for p in _state().parent.iterdir() if p.name.endswith(".tmp")]
     log = _log()
     assert "Traceback" not in log, log
-    assert "the disk is full" in log, log
+    assert "ulimit -f" in log, log  # the file-size limit that stands for a full disk here
     _hook(project, "UserPromptSubmit", prompt="and the SECONDPROMPT one")
     with sqlite3.connect(_db()) as reader:
         numbers = [r[0] for r in reader.execute("SELECT prompt_number FROM prompts")]
     assert numbers == [1, 2]
+
+
+def _full_disk_cli(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A ``conkeeper`` command on a full disk (no file may grow past one byte)."""
+    return subprocess.run(
+        [sys.executable, "-m", "conkeeper", *args],
+        cwd=project,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: _file_size_limit(1),
+    )
+
+
+def test_read_only_commands_read_the_history_on_a_full_disk(project: Path) -> None:
+    """``sessions`` and ``show`` failed on a full disk ("database error: disk I/O error",
+    which does not say the disk is full) and ``search`` fell back to an empty in-memory index
+    that knew no prompt: they only read, so they read the database as it is, and say once
+    that the disk is full."""
+    _hook(project, "SessionStart", source="startup")
+    _hook(project, "UserPromptSubmit", prompt="rename the FULLDISKPROMPT helper")
+    listed = _full_disk_cli(project, "sessions")
+    assert listed.returncode == 0, listed.stderr
+    assert "#1" in listed.stdout
+    assert "ulimit -f" in listed.stderr, listed.stderr  # what stands for a full disk here
+    found = _full_disk_cli(project, "search", "FULLDISKPROMPT", "--sessions")
+    assert found.returncode == 0, found.stderr
+    assert "FULLDISKPROMPT" in found.stdout, found.stdout + found.stderr
+    history = _full_disk_cli(project, "history")
+    assert history.returncode == 0, history.stderr
