@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import cli_env
+from conftest import SRC, cli_env
 
 
 def _file_size_limit(size: int) -> None:
@@ -127,3 +127,24 @@ def test_read_only_commands_read_the_history_on_a_full_disk(project: Path) -> No
     assert "FULLDISKPROMPT" in found.stdout, found.stdout + found.stderr
     history = _full_disk_cli(project, "history")
     assert history.returncode == 0, history.stderr
+
+
+def test_a_command_run_from_a_deleted_folder_says_so_in_one_line(tmp_path: Path) -> None:
+    """A terminal left in a folder someone deleted: every command crashed with "FileNotFoundError
+    ... details in the log". It says what is wrong and what to do, in one line."""
+    gone = tmp_path / "gone"
+    shell = ["sh", "-c", 'cd "$0" && rmdir "$0" && exec "$@"', str(gone)]
+    for args in (["sessions"], ["search", "cart"], ["remember", "a note"], ["history"]):
+        gone.mkdir()
+        done = subprocess.run(
+            [*shell, sys.executable, "-m", "conkeeper", *args],
+            env=cli_env(PYTHONPATH=str(SRC)),  # no relative entry: nothing to resolve there
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert "current folder no longer exists" in done.stderr, done.stderr
+        assert "FileNotFoundError" not in done.stderr
