@@ -10,13 +10,15 @@ ConKeeper's writer is held between its read and its write (``CONKEEPER_STOP_AT``
 from __future__ import annotations
 
 import json
+import os
 import resource
+import signal
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import SRC, cli_env
+from conftest import SRC, cli_env, run_cli
 
 
 def _file_size_limit(size: int) -> None:
@@ -148,3 +150,55 @@ def test_a_command_run_from_a_deleted_folder_says_so_in_one_line(tmp_path: Path)
         assert done.stderr.count("\n") == 1, done.stderr
         assert "current folder no longer exists" in done.stderr, done.stderr
         assert "FileNotFoundError" not in done.stderr
+
+
+def _stopped(args: list[str], cwd: Path, point: str) -> subprocess.Popen[str]:
+    """``conkeeper ARGS`` run until ``CONKEEPER_STOP_AT=point`` stops it (SIGSTOP)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", *args],
+        cwd=cwd,
+        env=cli_env(CONKEEPER_STOP_AT=point),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    return proc
+
+
+def _resume(proc: subprocess.Popen[str]) -> int | None:
+    """Let a stopped command run to its next stop (``None``) or its end (its exit code)."""
+    os.kill(proc.pid, signal.SIGCONT)
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    return None if os.WIFSTOPPED(status) else os.waitstatus_to_exitcode(status)
+
+
+def test_an_install_refused_part_way_leaves_none_of_its_files(project: Path) -> None:
+    """``install --agent cursor`` wrote ``.cursor/hooks.json``, then found ``mcp.json`` made
+    by the person meanwhile and stopped: the hooks stayed installed without the rest, no record
+    of them was kept. An install lands whole or not at all: the files it wrote are put back
+    (journaled as an undo of the install), the person's file is untouched, and the error says
+    so in one line."""
+    proc = _stopped(["install", "--agent", "cursor"], project, "written")
+    hooks = project / ".cursor" / "hooks.json"
+    code = None
+    while not hooks.exists():  # the launcher in the data home may be written first
+        code = _resume(proc)
+        assert code is None, proc.stderr.read() if proc.stderr else ""
+    mine = b'{"mcpServers": {"mine": {"command": "my-server"}}}\n'
+    (project / ".cursor" / "mcp.json").write_bytes(mine)
+    while code is None:
+        code = _resume(proc)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert code == 1, err
+    assert err.count("\n") == 1, err
+    assert "mcp.json" in err and "nothing was changed" in err, err
+    assert not hooks.exists()
+    assert (project / ".cursor" / "mcp.json").read_bytes() == mine
+    again = run_cli("install", "--agent", "cursor", "--uninstall", cwd=project)
+    assert (project / ".cursor" / "mcp.json").read_bytes() == mine, again.stdout
+    undo = run_cli("undo", cwd=project)
+    assert not hooks.exists(), undo.stdout + undo.stderr
+    assert (project / ".cursor" / "mcp.json").read_bytes() == mine

@@ -1491,6 +1491,23 @@ def write_group() -> Iterator[None]:
         _GROUP.clear()
 
 
+def current_group() -> str | None:
+    """The group the writes now being made join (inside :func:`write_group`), else ``None``:
+    what a command that fails part way names to take back what it already wrote."""
+    return _GROUP[0] if _GROUP else None
+
+
+def newest_of_group(folder: Path | str, group: str) -> int | None:
+    """The id of the newest write of ``group`` in the journal ``folder`` not undone yet, or
+    ``None``: :func:`undo` of it takes back the whole group."""
+    entries = read_journal(folder)
+    undone = undone_ids(entries)
+    found = [
+        e for e in entries if e.group == group and e.undoes is None and str(e.id) not in undone
+    ]
+    return max(found, key=lambda e: (e.time, e.id)).id if found else None
+
+
 def _append_record(
     command: str, source: str, target: str, offset: int, payload: bytes
 ) -> dict[str, Any]:
