@@ -418,3 +418,51 @@ def test_the_viewers_approve_raced_by_an_editor_keeps_the_persons_line(
         assert answers == [303]
     assert b"push straight to main" in patterns.read_bytes()
     _kept_after_undo(project, patterns)
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_correction_queued_by_a_hook_as_the_person_saves_the_queue_keeps_both(
+    project: Path, style: str
+) -> None:
+    """UserPromptSubmit appends a correction to ``corrections-queue.md``, held right after its
+    append, as the person saves the queue (their editor loaded it before): both their line and
+    the correction are in the file."""
+    assert run_cli("init", "--no", cwd=project).returncode == 0
+    queue = project / ".claude" / "memory" / "corrections-queue.md"
+    payload = {
+        "session_id": "s-1",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "no, that's wrong: use pnpm, not npm, in this repo",
+    }
+    theirs = queue.read_bytes()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "conkeeper", "hook", "UserPromptSubmit"],
+        cwd=project,
+        env=cli_env(CONKEEPER_STOP_AT="written"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(payload))
+    proc.stdin.close()
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    code = None if os.WIFSTOPPED(status) else os.waitstatus_to_exitcode(status)
+    while code is None and not _holds(proc.pid, queue):
+        code = _resume(proc)
+    assert code is None, "the hook never appended to the queue"
+    if style == "append":
+        _save(style, queue)
+    else:  # the person's editor had the queue as it was before the hook's append
+        appended = queue.read_bytes()
+        queue.write_bytes(theirs)
+        _save(style, queue)
+        assert b"pnpm" in appended
+    while code is None:
+        code = _resume(proc)
+    assert code == 0
+    assert PERSON in queue.read_bytes()
+    assert b"pnpm" in queue.read_bytes(), queue.read_bytes()

@@ -292,11 +292,12 @@ def _append_whole(fd: int, data: bytes, reader: int | None = None) -> None:
         raise
 
 
-def _follow_replacement(fd: int, target: str, written: bytes) -> None:
+def _follow_replacement(fd: int, target: str, written: bytes, offset: int) -> None:
     """After an append: when a person's editor saved the file by renaming a new one over it
     while the lock was held (editors take no lock), the lines went to a file no path names any
-    more; add those the new file lacks to it."""
-    if not _same_file(fd, target):
+    more; and when it saved in place a buffer loaded before the append (truncated and wrote
+    the file), the lines are gone from it. Add those the file lacks to it."""
+    if not _same_file(fd, target) or os.pread(fd, len(written), offset) != written:
         _append_missing(target, [line for line in written.splitlines() if line.strip()])
 
 
@@ -662,7 +663,7 @@ def _append_tail(
             intent.abandon()
             raise
         seam("written")
-        _follow_replacement(fd, target, tail)
+        _follow_replacement(fd, target, tail, len(now))
         return (now, now + tail, now[len(current) :], True, len(now))
     finally:
         os.close(out)
@@ -1173,7 +1174,7 @@ def append_file(
             intent.abandon()
             raise
         seam("written")
-        _follow_replacement(fd, target, payload)
+        _follow_replacement(fd, target, payload, offset)
         entry_id = intent.complete(None, payload, offset)
     finally:
         os.close(fd)
