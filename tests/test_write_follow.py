@@ -466,3 +466,39 @@ def test_a_correction_queued_by_a_hook_as_the_person_saves_the_queue_keeps_both(
     assert code == 0
     assert PERSON in queue.read_bytes()
     assert b"pnpm" in queue.read_bytes(), queue.read_bytes()
+
+
+def test_a_row_kept_for_later_survives_an_earlier_append_cut_short_by_a_full_disk(
+    project: Path,
+) -> None:
+    """A hook keeping a row for later (the database locked) on a nearly full disk wrote part of
+    its line to ``pending.jsonl``: the next row kept was written onto that fragment and the
+    line no longer parsed, so that row was lost when the rows were stored. A cut append is
+    taken back, and the next row is stored."""
+    _hook(project, "SessionStart", source="startup")
+    holder = sqlite3.connect(_db(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    pending = _db().parent / "backups" / "pending.jsonl"
+    try:
+        for n in range(6):  # the spool grows past every other file the hook writes
+            _hook(project, "UserPromptSubmit", prompt=f"the KEPT{n} prompt")
+        size = pending.stat().st_size
+        assert size > max(p.stat().st_size for p in _state().parent.iterdir())
+        _hook(
+            project,
+            "PostToolUse",
+            limit=size + 40,  # room for part of the tool event's line only
+            tool_name="Bash",
+            tool_input={"command": "make cut-target"},
+            tool_response={"stdout": "ok", "stderr": "", "interrupted": False},
+            tool_use_id="toolu_cut",
+        )
+        _hook(project, "UserPromptSubmit", prompt="the SECONDKEPT prompt")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert all(json.loads(line) for line in pending.read_text("utf-8").splitlines())
+    assert run_cli("sessions", cwd=project).returncode == 0  # stores the rows kept
+    with sqlite3.connect(_db()) as reader:
+        texts = [r[0] for r in reader.execute("SELECT text FROM prompts ORDER BY prompt_number")]
+    assert texts == [*(f"the KEPT{n} prompt" for n in range(6)), "the SECONDKEPT prompt"]
