@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from conkeeper.services.workspace import project_scope
     from conkeeper.storage.observations import SessionNotFound
 
-    with opened_store() as conn:
+    with opened_store(reading=True) as conn:
         scope = project_scope(conn, all_projects=args.all_projects)
         label = scope.label
         handler = _HANDLERS[args.command]

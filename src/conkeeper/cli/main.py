@@ -245,6 +245,12 @@ def _run(module: ModuleType, parsed: argparse.Namespace) -> int:
     the privacy module (``domain.messages``), a full disk named as such."""
     from conkeeper.cli.output import CliError, error_line
 
+    if parsed.command != "hook" and _folder_gone():
+        sys.stderr.write(
+            "conkeeper: the current folder no longer exists (deleted or moved away); "
+            "cd into your project and run the command again\n"
+        )
+        return 1
     try:
         code = int(module.run(parsed) or 0)
         sys.stdout.flush()  # output redirected to a full disk fails here, said in one line
@@ -262,6 +268,18 @@ def _run(module: ModuleType, parsed: argparse.Namespace) -> int:
             _drop_pending_output()
         sys.stderr.write(error_line(exc, command=parsed.command) + "\n")
         return 1
+
+
+def _folder_gone() -> bool:
+    """Whether the working folder was deleted (or moved away) under the shell: every command
+    resolves its project from it, and failed on it with a bare ``FileNotFoundError``."""
+    import os
+
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    return False
 
 
 def _drop_pending_output() -> None:

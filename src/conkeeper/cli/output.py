@@ -124,16 +124,17 @@ def error_line(exc: BaseException, command: str | None = None) -> str:
 
 
 @contextlib.contextmanager
-def opened_store() -> Iterator[sqlite3.Connection]:
+def opened_store(*, reading: bool = False) -> Iterator[sqlite3.Connection]:
     """The user's database for one command (``services.workspace.project_store``); a store
     problem becomes a CliError, so the person reads one line. A damaged database is restored
     first, with one line on stderr saying what was restored; after a command that succeeded, a
-    backup is taken when one is due."""
+    backup is taken when one is due. ``reading``: a command that only shows history reads a
+    database it cannot write (a full disk), with one line saying why."""
     from conkeeper.services.workspace import backup_if_due, project_store
     from conkeeper.storage.store import StoreError
 
     try:
-        with project_store(on_notice=notice) as conn:
+        with project_store(reading=reading, on_notice=notice) as conn:
             yield conn
     except StoreError as exc:
         raise CliError(str(exc)) from None

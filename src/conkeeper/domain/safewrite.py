@@ -292,11 +292,12 @@ def _append_whole(fd: int, data: bytes, reader: int | None = None) -> None:
         raise
 
 
-def _follow_replacement(fd: int, target: str, written: bytes) -> None:
+def _follow_replacement(fd: int, target: str, written: bytes, offset: int) -> None:
     """After an append: when a person's editor saved the file by renaming a new one over it
     while the lock was held (editors take no lock), the lines went to a file no path names any
-    more; add those the new file lacks to it."""
-    if not _same_file(fd, target):
+    more; and when it saved in place a buffer loaded before the append (truncated and wrote
+    the file), the lines are gone from it. Add those the file lacks to it."""
+    if not _same_file(fd, target) or os.pread(fd, len(written), offset) != written:
         _append_missing(target, [line for line in written.splitlines() if line.strip()])
 
 
@@ -662,7 +663,7 @@ def _append_tail(
             intent.abandon()
             raise
         seam("written")
-        _follow_replacement(fd, target, tail)
+        _follow_replacement(fd, target, tail, len(now))
         return (now, now + tail, now[len(current) :], True, len(now))
     finally:
         os.close(out)
@@ -1173,7 +1174,7 @@ def append_file(
             intent.abandon()
             raise
         seam("written")
-        _follow_replacement(fd, target, payload)
+        _follow_replacement(fd, target, payload, offset)
         entry_id = intent.complete(None, payload, offset)
     finally:
         os.close(fd)
@@ -1489,6 +1490,23 @@ def write_group() -> Iterator[None]:
         yield
     finally:
         _GROUP.clear()
+
+
+def current_group() -> str | None:
+    """The group the writes now being made join (inside :func:`write_group`), else ``None``:
+    what a command that fails part way names to take back what it already wrote."""
+    return _GROUP[0] if _GROUP else None
+
+
+def newest_of_group(folder: Path | str, group: str) -> int | None:
+    """The id of the newest write of ``group`` in the journal ``folder`` not undone yet, or
+    ``None``: :func:`undo` of it takes back the whole group."""
+    entries = read_journal(folder)
+    undone = undone_ids(entries)
+    found = [
+        e for e in entries if e.group == group and e.undoes is None and str(e.id) not in undone
+    ]
+    return max(found, key=lambda e: (e.time, e.id)).id if found else None
 
 
 def _append_record(

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conkeeper.domain.paths import ProjectLocation, locate_project
-from conkeeper.storage.store import DamagedStore, find_project, open_store
+from conkeeper.storage.store import (
+    DamagedStore,
+    UnwritableStore,
+    find_project,
+    open_for_reading,
+    open_store,
+)
 
 ALL_PROJECTS_LABEL = "all projects"
 # A project id no row has: the filter for a project the store has never seen.
@@ -78,15 +84,24 @@ def project_store(
     path: Path | None = None,
     *,
     readonly: bool = False,
+    reading: bool = False,
     on_notice: Callable[[str], None] | None = None,
 ) -> Iterator[sqlite3.Connection]:
     """The user's database (migrated unless ``readonly``) for one request, closed afterwards.
 
     A damaged database is restored first (:func:`open_or_restore`); ``on_notice`` receives the
-    one line saying what was restored. Raises ``StoreError`` with a one-line message when it
-    cannot be opened.
+    one line saying what was restored. ``reading``: the request only reads, so a database that
+    cannot be written (a full disk, a read-only file) is opened as it is, ``on_notice`` told
+    why. Raises ``StoreError`` with a one-line message when it cannot be opened.
     """
-    conn = open_or_restore(path, readonly=readonly, on_notice=on_notice)
+    try:
+        conn = open_or_restore(path, readonly=readonly, on_notice=on_notice)
+    except UnwritableStore as exc:
+        if not reading:
+            raise
+        conn = open_for_reading(path)
+        if on_notice is not None:
+            on_notice(f"{exc}; showing the history as stored (nothing new is kept)")
     try:
         yield conn
     finally:
@@ -150,6 +165,6 @@ def backup_if_due(path: Path | None = None) -> str | None:
         return None
     try:
         make_backup(target, only_if_due=True)  # asked again under the backup lock
-    except (StoreError, OSError) as exc:
-        return f"backup skipped: {exc}"
+    except (StoreError, OSError, sqlite3.DatabaseError) as exc:  # a full disk: the command
+        return f"backup skipped: {exc}"  # it follows still succeeded
     return None

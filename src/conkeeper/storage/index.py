@@ -56,6 +56,7 @@ from conkeeper.storage.store import (
     ensure_project,
     header_damage,
     migrate,
+    open_for_reading,
     schema_version,
     transaction,
 )
@@ -414,8 +415,18 @@ def open_index_store(path: Path | str | None = None, *, fallback: bool = False) 
         message = _message(target, exc)
         if not fallback:
             raise StoreError(message) from None
+        if _is_unwritable(message):
+            with contextlib.suppress(StoreError):  # a full disk: search the history as stored
+                notice = f"{message}; searching the index and history as stored"
+                return IndexStore(open_for_reading(target), target, [notice])
         notice = f"{message}; {IN_MEMORY}"
         return IndexStore(memory_store(), target, [notice], ephemeral=True)
+
+
+def _is_unwritable(message: str) -> bool:
+    """Whether a store message says the file cannot be written but may still be read (a full
+    disk, a read-only file); an index that then needs a write goes in-memory as before."""
+    return any(mark in message for mark in ("disk is full", "ulimit -f", "read-only"))
 
 
 def memory_store() -> sqlite3.Connection:

@@ -23,6 +23,7 @@ a record (a search that only checks for rows kept for later loads neither ``json
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 try:
@@ -107,9 +108,8 @@ def append_lines(path: str, lines: Iterable[str]) -> bool:
                 stat = os.fstat(fd)
                 if stat.st_nlink == 0:
                     continue  # rewritten while we waited: append to the new file
-                if stat.st_size == 0:  # a new journal says from when it holds every write
-                    os.write(fd, _header())
-                os.write(fd, data)
+                # a new journal says from when it holds every write
+                _append_whole(fd, (_header() if stat.st_size == 0 else b"") + data, stat.st_size)
                 return True
             finally:
                 os.close(fd)
@@ -118,6 +118,20 @@ def append_lines(path: str, lines: Iterable[str]) -> bool:
 
         log(f"could not append to the row journal {path}: {exc}", level="WARNING")
     return False
+
+
+def _append_whole(fd: int, data: bytes, size: int) -> None:
+    """Append ``data`` whole to the locked file of ``size`` bytes, or not at all: a write cut
+    short (a full disk) is cut back off, since the next line appended onto a fragment would not
+    parse either, and that row would be lost too. Raises the write's ``OSError``."""
+    try:
+        written = os.write(fd, data)
+        if written != len(data):
+            raise OSError(28, "No space left on device (a write cut short)")
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, size)
+        raise
 
 
 def _header() -> bytes:

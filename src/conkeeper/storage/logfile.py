@@ -53,7 +53,33 @@ def _rotate(path: Path) -> None:
 
 
 def log_exception(context: str, *, env: Mapping[str, str] | None = None) -> None:
-    """Log the exception being handled, with its traceback, under ``context``."""
+    """Log the exception being handled, with its traceback, under ``context``; a full disk
+    (or a file-size limit) is no fault of ConKeeper's and gets one line saying so."""
+    import sys
     import traceback
 
+    exc = sys.exc_info()[1]
+    cause = None if exc is None else _full(exc)
+    if cause is not None:
+        log(f"{context}: {cause}", level="ERROR", env=env)
+        return
     log(f"{context}\n{traceback.format_exc()}", level="ERROR", env=env)
+
+
+def _full(exc: BaseException) -> str | None:
+    """The one line for a full disk or a file-size limit behind ``exc``, else ``None``."""
+    from conkeeper.domain.messages import disk_full_message
+
+    found = disk_full_message(exc)
+    if found is not None:
+        return found
+    seen: BaseException | None = exc
+    for _ in range(8):  # a chain of causes, never a cycle followed for good
+        if seen is None:
+            return None
+        if isinstance(seen, OSError) and seen.errno == 27:  # EFBIG
+            return "a file-size limit (ulimit -f) stops every write: raise it and retry"
+        if "ulimit" in str(seen) or "disk is full" in str(seen):
+            return str(seen)
+        seen = seen.__cause__ or seen.__context__
+    return None

@@ -5,7 +5,9 @@ hook must remember between calls (the prompt number, the save-reminder counter, 
 sync nudge or the hard block already fired, tool start times for durations) lives in a small
 JSON file per session under ``<data home>/state/<sha1(project identity)[:16]>/<session>.json``.
 Every change is a read-modify-write under an exclusive ``flock`` on that file, so two hooks
-never lose each other's update. A damaged file is treated as empty (fail open, logged).
+never lose each other's update, written whole to a temporary file renamed over it (a hook
+that waited for the lock and finds the name moved on locks the new file): a full disk leaves
+the old state, never a torn one. A damaged file is treated as empty (fail open, logged).
 
 Keys in use (both hook owners): ``prompt_number``, ``tool_count_since_save``,
 ``sync_nudged``, ``hard_blocked``, ``last_sync_at``, ``last_save_at``, ``reflect_suggested``,
@@ -104,21 +106,22 @@ class SessionState:
         """Apply ``fn`` to the state atomically with respect to other hook processes.
 
         ``fn`` receives the current state as a dict, mutates it in place and may return a
-        value, which ``update`` returns. The file is rewritten only when the state changed.
+        value, which ``update`` returns. The file is replaced only when the state changed, by
+        a whole new file renamed over it under the lock (:func:`_replace`): a write that fails
+        part way (a full disk) leaves the old state as it was, never a torn file read as empty.
         """
-        with self._locked_file() as handle:
-            handle.seek(0)
-            before = handle.read(MAX_STATE_BYTES + 1)
-            state = _decode(self._unmask(before))
-            result = fn(state)
-            after = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
-            after = self._mask(after)
-            if after != before:
-                handle.seek(0)
-                handle.write(after)
-                handle.truncate()  # after the write: a cut to 0 first cost ~60 us more CPU
-                handle.flush()
-            return result
+        while True:
+            with self._locked_file() as handle:
+                if not _still_named(handle.fileno(), self.path):
+                    continue  # replaced while we waited for the lock: lock the new file
+                before = handle.read(MAX_STATE_BYTES + 1)
+                state = _decode(self._unmask(before))
+                result = fn(state)
+                after = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
+                after = self._mask(after)
+                if after != before:
+                    _replace(self.path, after)
+                return result
 
     @contextlib.contextmanager
     def _locked_file(self) -> Iterator[Any]:
@@ -126,6 +129,39 @@ class SessionState:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         with os.fdopen(fd, "r+b") as handle, locked(handle):
             yield handle
+
+
+def _still_named(fd: int, path: Path) -> bool:
+    """Whether the locked descriptor is still the file ``path`` names (another hook may have
+    renamed a new state over it while this one waited for the lock)."""
+    held = os.fstat(fd)
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (held.st_ino, held.st_dev) == (now.st_ino, now.st_dev)
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``; on any
+    failure the temporary file goes and ``path`` keeps its old bytes (the error propagates)."""
+    spare = f"{path}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:  # a short write (a file-size limit) is a failure, never a cut state
+                written = os.write(fd, view)
+                if written <= 0:
+                    raise OSError(28, "No space left on device")
+                view = view[written:]
+        finally:
+            os.close(fd)
+        os.replace(spare, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(spare)
+        raise
 
 
 def _decode(data: bytes) -> dict[str, Any]:

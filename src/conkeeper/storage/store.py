@@ -33,6 +33,11 @@ class StoreError(Exception):
     """The database cannot be used; the message is one line saying what to do."""
 
 
+class UnwritableStore(StoreError):
+    """The database cannot be written (a full disk, a read-only file or folder); a command that
+    only reads may still open it as it is (:func:`open_for_reading`)."""
+
+
 class DamagedStore(StoreError):
     """The database file is damaged (its header overwritten, the file cut short, pages that no
     longer read). A command restores it (``storage.recovery``); a hook fails open."""
@@ -119,14 +124,15 @@ def busy_timeout_ms() -> int:
 
 
 def connect(
-    path: Path | str, *, readonly: bool = False, journaled: bool = True
+    path: Path | str, *, readonly: bool = False, journaled: bool = True, immutable: bool = False
 ) -> sqlite3.Connection:
     """Open ``path`` with ConKeeper's connection settings, without migrating; history written
-    through it goes to the row journal unless ``journaled`` is false (a backup, a restore)."""
+    through it goes to the row journal unless ``journaled`` is false (a backup, a restore).
+    ``immutable`` (read-only only): no lock and no shared memory, the file as it is."""
     timeout_ms = busy_timeout_ms()
     if readonly:
         conn = sqlite3.connect(
-            f"file:{path}?mode=ro",
+            f"file:{path}?mode=ro" + ("&immutable=1" if immutable else ""),
             uri=True,
             timeout=timeout_ms / 1000,
             isolation_level=None,
@@ -221,9 +227,39 @@ def open_store(
         message = _explain(target, exc)
         if message.endswith(RECOVER_ADVICE):
             raise DamagedStore(message) from None
+        if _unwritable(message):
+            raise UnwritableStore(message) from None
         raise StoreError(message) from None
     except OSError as exc:
         raise StoreError(f"{target}: cannot open the database ({exc.strerror or exc})") from None
+
+
+def _unwritable(message: str) -> bool:
+    """Whether a store message says the file cannot be written but may still be read."""
+    return any(mark in message for mark in ("disk is full", "ulimit -f", "read-only"))
+
+
+def open_for_reading(path: Path | str | None = None) -> sqlite3.Connection:
+    """The database opened only to read, for a command that shows history when it cannot be
+    written (:class:`UnwritableStore`): read-only, or, when even that needs a write (SQLite's
+    shared-memory file on a full disk), as the file holds it (``immutable``: what a WAL not yet
+    folded into it adds is not seen). Raises :class:`StoreError` with one line."""
+    target = os.fspath(path or db_path())
+    failure: sqlite3.DatabaseError | None = None
+    for immutable in (False, True):
+        try:
+            conn = connect(target, readonly=True, immutable=immutable)
+        except sqlite3.DatabaseError as exc:
+            failure = exc
+            continue
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads a page
+            return conn
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            failure = exc
+    assert failure is not None
+    raise StoreError(_explain(target, failure))
 
 
 RECOVER_ADVICE = (
@@ -299,9 +335,34 @@ def _explain(path: Path | str, exc: sqlite3.DatabaseError) -> str:
         return f"{path}: the database is read-only; check its permissions"
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return f"{path}: the database file is damaged; {RECOVER_ADVICE}"
+    if "disk is full" in text or "disk i/o error" in text:
+        full = _no_room(path)
+        if full is not None:
+            return f"{path}: {full} (SQLite: {exc})"
     if "unable to open" in text:
         return f"{path}: cannot open the database; check the folder exists and is writable"
     return f"{path}: database error: {exc}"
+
+
+def _no_room(path: Path | str) -> str | None:
+    """Why no write to ``path`` can land, when that is so: the disk holding it has no room left
+    (SQLite calls that "disk I/O error" when its shared-memory file cannot grow), or this
+    process may not grow a file that far (a file-size limit); else ``None``."""
+    from conkeeper.domain.messages import mount_point
+
+    folder = os.path.dirname(os.fspath(path)) or "."
+    try:
+        import resource
+
+        room = os.statvfs(folder)
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    except (ImportError, OSError, ValueError):  # Windows: no statvfs, no limits
+        return None
+    if room.f_bavail * room.f_frsize < 64 * 1024:
+        return f"the disk is full: free space on {mount_point(folder)} and retry"
+    if limit != resource.RLIM_INFINITY and limit < 64 * 1024 * 1024:
+        return "a file-size limit (ulimit -f) stops every write: raise it and retry"
+    return None
 
 
 def now_ms() -> int:

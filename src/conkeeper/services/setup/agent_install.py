@@ -770,24 +770,91 @@ def apply(result: Plan, env: Mapping[str, str] | None = None, python: str | None
                 "check that the data home is writable (CONKEEPER_HOME); nothing was changed"
             ) from None
     leftover_dirs: list[str] = []
-    with safewrite.write_group():  # every file of one install is one undo step, not one each
-        for change in result.changes:
-            if result.uninstall:
-                if change.warning and change.before == change.after:
-                    continue  # left in place: keep its record for a later uninstall
-                if change.action != "unchanged":
-                    write_config(change, command)
-                leftover_dirs += forget_record(change.path, env)
-                continue
-            if change.action == "unchanged":
-                continue
-            previous = load_record(change.path, env)
-            dirs = previous.dirs if previous else _created_dirs(change.path)
-            write_config(change, command)
-            save_record(change.path, change.original, change.after, change.spans, dirs, env)
+    written: list[tuple[FileChange, Record | None]] = []
+    group = None
+    try:
+        with safewrite.write_group():  # every file of one install is one undo step
+            group = safewrite.current_group()
+            leftover_dirs = _apply_changes(result, command, written, env)
+    except InstallError as exc:
+        raise InstallError(_taken_back(str(exc), group, written, env)) from None
     for folder in sorted(set(leftover_dirs), key=len, reverse=True):
         with contextlib.suppress(OSError):
             Path(folder).rmdir()  # only when empty
+
+
+def _apply_changes(
+    result: Plan,
+    command: str,
+    written: list[tuple[FileChange, Record | None]],
+    env: Mapping[str, str] | None,
+) -> list[str]:
+    """Write the plan's changes in order, each with its record, listing in ``written`` what
+    landed (with the record it had before); the folders an uninstall left to remove."""
+    leftover_dirs: list[str] = []
+    for change in result.changes:
+        if result.uninstall:
+            if change.warning and change.before == change.after:
+                continue  # left in place: keep its record for a later uninstall
+            previous = load_record(change.path, env)
+            if change.action != "unchanged":
+                write_config(change, command)
+                written.append((change, previous))
+            leftover_dirs += forget_record(change.path, env)
+            continue
+        if change.action == "unchanged":
+            continue
+        previous = load_record(change.path, env)
+        dirs = previous.dirs if previous else _created_dirs(change.path)
+        write_config(change, command)
+        written.append((change, previous))
+        save_record(change.path, change.original, change.after, change.spans, dirs, env)
+    return leftover_dirs
+
+
+def _taken_back(
+    problem: str,
+    group: str | None,
+    written: list[tuple[FileChange, Record | None]],
+    env: Mapping[str, str] | None,
+) -> str:
+    """Take back the files an install (or uninstall) refused part way had already written, as
+    an undo of its journaled group, and put their records back; the one line to show. When a
+    file changed since and cannot be put back, the line names each file that stays written."""
+    if not written:
+        return problem
+    folder = safewrite.config_journal_dir()
+    newest = safewrite.newest_of_group(folder, group) if group else None
+    try:
+        if newest is None:
+            raise safewrite.WriteError("its journal entries were not found")
+        safewrite.undo(folder, newest)
+    except (safewrite.WriteError, OSError) as exc:
+        names = ", ".join(str(change.path) for change, _ in written)
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return (
+            f"{problem}; these files were already written and could not be put back "
+            f"({reason}): {names}; 'conkeeper undo' takes the install back"
+        )
+    for change, previous in written:
+        _restore_record(change.path, previous, env)
+    return f"{_without_tail(problem)}; the files already written were put back, nothing was changed"
+
+
+def _restore_record(path: Path, previous: Record | None, env: Mapping[str, str] | None) -> None:
+    """Put a file's install record back as it was before the install taken back."""
+    forget_record(path, env)
+    if previous is not None:
+        save_record(path, previous.original, previous.installed, previous.spans, previous.dirs, env)
+
+
+def _without_tail(problem: str) -> str:
+    """``problem`` without a closing "nothing was written, run the command again" that the
+    install's own line replaces."""
+    for tail in ("; nothing was written, run the command again)", "; nothing was changed"):
+        if problem.endswith(tail):
+            return problem[: -len(tail)] + (")" if tail.endswith(")") else "")
+    return problem
 
 
 def install_agent(
