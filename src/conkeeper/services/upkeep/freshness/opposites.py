@@ -128,6 +128,80 @@ def opposite_states(text_a: str, text_b: str) -> str | None:
     return None
 
 
+# Opposite ways of doing one thing, read only where an entry says a side plainly: "never
+# push" is no pull, and "without manual action" no manual step. Each side a pattern of word
+# openings in the languages the sets use.
+_WAYS: tuple[tuple[str, str, str], ...] = (
+    (
+        "automatic against manual",
+        r"\b(?:automatic(?:ally)?|automatique\w*|automatisch\w*|automátic\w*|automatic\w*"
+        r"|automatyczn\w*|automaticamente|automáticamente)\b",
+        r"\b(?:manual(?:ly)?|by hand|manuel\w*|manuell\w*|manualmente|a mano|à la main"
+        r"|ręczn\w*)\b",
+    ),
+    (
+        "UTC against local time",
+        r"\bUTC\b",
+        r"\blocal(?:\s+\w+){0,2}\s+time(?:\s?zones?)?\b|\bwall[- ]clock\b|\bhora local\b"
+        r"|\bheure locale\b|\bOrtszeit\b",
+    ),
+    (
+        "shown against hidden",
+        r"\b(?:shown|displayed|visible|angezeigt|sichtbar|affiché\w*|mostrad\w*|mostrat\w*"
+        r"|exibid\w*|widoczn\w*)\b",
+        r"\b(?:hidden|invisible|ausgeblendet|verborgen|caché\w*|ocult\w*|nascost\w*|ukryt\w*)\b",
+    ),
+    (
+        "pushed against pulled",
+        r"\bpush(?:ed|es)?\b(?!\s+notifications?)",
+        r"\b(?:pull(?:s|ed)?|poll(?:s|ed|ing)?)\b(?!\s+requests?)",
+    ),
+    (
+        "required against optional",
+        r"\b(?:required|mandatory|compulsory|obligatori\w*|obligatoire\w*|verpflichtend"
+        r"|erforderlich|wymagan\w*|obrigatóri\w*)\b",
+        r"\b(?:optional\w*|opcional\w*|facultati\w*|freiwillig|opzional\w*|opcjonaln\w*)\b",
+    ),
+)
+_WAY_PATTERNS = tuple(
+    (name, re.compile(yes, re.IGNORECASE), re.compile(no, re.IGNORECASE)) for name, yes, no in _WAYS
+)
+_UNSAID = _NEGATION | _words("without sin sans ohne senza bez sem except unless")
+
+
+def _plain_side(text: str, yes: re.Pattern[str], no: re.Pattern[str]) -> bool | None:
+    """The one side of a pair of ways the text says, or None: it says neither, both, or
+    one near a negation, a restriction or a "without" (whose side it then does not say)."""
+    found: set[bool] = set()
+    for pattern, side in ((yes, True), (no, False)):
+        for match in pattern.finditer(text):
+            before, after = _around(text, match.start(), match.end())
+            if (_UNSAID | _RESTRICTED) & set(before + after):
+                return None
+            found.add(side)
+    return found.pop() if len(found) == 1 else None
+
+
+def opposite_ways(text_a: str, text_b: str) -> str | None:
+    """Two opposite ways the entries say one thing is done ("migrations run automatically"
+    against "a DBA applies them by hand", "timestamps are UTC" against "... the depot's local
+    wall-clock time"), each said plainly, or the opposite states :func:`opposite_states`
+    reads (a negation flipping a state); None when neither applies."""
+    for name, yes, no in _WAY_PATTERNS:
+        side_a, side_b = _plain_side(text_a, yes, no), _plain_side(text_b, yes, no)
+        if side_a is not None and side_b is not None and side_a != side_b:
+            return name
+    return opposite_states(text_a, text_b)
+
+
+def without_ways(text: str) -> str:
+    """The text with every word of a way or state blanked out: what is left says what the
+    entry is about (two entries sharing only "async" or "enabled" speak of two things)."""
+    for _, yes, no in _WAY_PATTERNS + _STATE_PATTERNS:
+        text = no.sub(" ", yes.sub(" ", text))
+    return text
+
+
 # Colours and tiers, wherever they sit in the entry ("shown in red", "the colour ... is orange").
 _GRADES = re.compile(
     r"\b(?:red|orange|green|blue|yellow|purple|violet|grey|gray|black|white|pink|brown|amber"
