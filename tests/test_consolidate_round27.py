@@ -1,7 +1,7 @@
 """Round 27's class through the real ``conkeeper consolidate``: two entries saying one thing is
 done in opposite ways, each way said plainly ("renewed automatically" against "renewed by
 hand", "UTC" against "the warehouse's wall-clock time", "hidden from shoppers" against
-"displayed to shoppers", "pushed" against "polls"), in English, German, Spanish and French.
+"displayed to shoppers"), in English, German, Spanish and French.
 
 Why it exists: main read such pairs as nothing when their other words differ (a contradiction
 missed, so the stale rule stays beside the right one), and merged them as duplicates when the
@@ -32,10 +32,6 @@ MISSED_ON_MAIN = [
         "Toutes les dates du journal d'audit sont en UTC.",
         "Les dates du journal d'audit sont en heure locale du magasin.",
     ),
-    (
-        "Stock levels are pushed to the storefront whenever they change.",
-        "The storefront polls the stock levels every minute.",
-    ),
 ]
 
 # the same words but the ways: main merged them, and --apply deleted one rule
@@ -54,7 +50,8 @@ MERGED_ON_MAIN = [
     ),
 ]
 
-# two scopes, a rule and its exception, two subjects sharing only a way: no contradiction
+# two scopes, a rule and its exception, two subjects sharing only a way, and a push and a poll
+# between three parties (not read as opposite ways): no contradiction
 STAY_APART = [
     (
         "In staging, schema migrations run automatically on deploy.",
@@ -67,6 +64,10 @@ STAY_APART = [
     (
         "Send receipts synchronously inside the request.",
         "All async work is queued as Sidekiq jobs.",
+    ),
+    (
+        "The SCADA gateway polls each meter every 10 s.",
+        "The SCADA gateway pushes meter events to Kafka as they happen.",
     ),
 ]
 

@@ -11,7 +11,10 @@ eliminan", "Rydyn ni'n anfon" against "Dydyn ni byth yn anfon", "Azure Key Vault
 "HashiCorp Vault", "level AAA" against "level AA", "red" against "orange", "Every P1 incident"
 against one dated P1 outage, "すべてのCloud Runサービス" against one service "（Cloud Run）".
 Each check reads a class, not a pair, in the languages the labelled sets use; :mod:`.relations`
-decides what the pair is. Pure text functions, stdlib only.
+decides what the pair is. Round 27 added opposite ways of doing one thing ("restored
+automatically" against "... manually", "UTC" against "the depot's local wall-clock time"): the
+cv authors' contradictions missed most often said the two ways in other words, and a pair worded
+alike but for the way was merged. Pure text functions, stdlib only.
 """
 
 from __future__ import annotations
@@ -150,11 +153,6 @@ _WAYS: tuple[tuple[str, str, str], ...] = (
         r"\b(?:shown|displayed|visible|angezeigt|sichtbar|affiché\w*|mostrad\w*|mostrat\w*"
         r"|exibid\w*|widoczn\w*)\b",
         r"\b(?:hidden|invisible|ausgeblendet|verborgen|caché\w*|ocult\w*|nascost\w*|ukryt\w*)\b",
-    ),
-    (
-        "pushed against pulled",
-        r"\bpush(?:ed|es)?\b(?!\s+notifications?)",
-        r"\b(?:pull(?:s|ed)?|poll(?:s|ed|ing)?)\b(?!\s+requests?)",
     ),
     (
         "required against optional",
