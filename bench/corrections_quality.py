@@ -174,15 +174,23 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   Vue/Nuxt and an embedded Linux persona; about 120 lines (28 %) in eighteen other languages;
   ``BLIND31.md``), committed at 01:02 UTC while round 23 ran, measured once on the previous
   stop's detector (8cec46f: low .009 / .879, medium .017 / .905: all four targets met) and once
-  after round 23 (ecf4908: the same; ``BLIND31_FIRST.md``). Seen since; not trained on.
+  after round 23 (ecf4908: the same; ``BLIND31_FIRST.md``). Seen since; authors 44-45 of the
+  trainer's leave-one-author-out since round 25 (the shipped weights are still round 22's).
+* ``train_extra14.jsonl`` (575 prompts: 282 corrections/friction, 293 null with 146 hard
+  negatives; Elixir/Phoenix, Unity C#, COBOL/JCL to Java, Azure, Kotlin Multiplatform and
+  MATLAB/Simulink personas, about 200 lines in eighteen other languages; ``TRAIN_EXTRA14.md``)
+  was measured once before its texts were read (2026-11-28 03:50 UTC, round 24's detector;
+  ``TRAIN_EXTRA14_FIRST.md``): low FP .014 recall .720, medium .024 / .787, high .078 / .823.
+  Round 25's fresh check, not an author; its texts were not read.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
   :data:`SEEN_BLIND` (31: blind32 and any later one); ``--skip blind32`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
-  set past 29 (its list of authors is explicit; blind 22 to 29, each measured once,
+  set past 31 (its list of authors is explicit; blind 22 to 29, each measured once,
   ``BLIND22_FIRST.md`` .. ``BLIND29_FIRST.md``, are trained on since rounds 14 to 19 and 23;
-  blind 30 and 31, ``BLIND30_FIRST.md`` and ``BLIND31_FIRST.md``, are seen, not trained on).
+  blind 30 and 31, ``BLIND30_FIRST.md`` and ``BLIND31_FIRST.md``, are its authors since round
+  25, whose retrain was not shipped) nor ``train_extra14`` (round 25's fresh check).
 * first measurements since round 10, each before the set was read (FP / recall, low then
   medium; the detector of the round named): blind 18 (round 10, ``BLIND18_FIRST.md``) .013 /
   .834, .018 / .903; ``train_extra11`` (round 10, ``TRAIN_EXTRA11_FIRST.md``) .023 / .788, .039
@@ -895,6 +903,58 @@ was written. Hook cost (``bench/poisoning_hook_ab.py --runs 100
 UserPromptSubmit 48.43 -> 47.78 ms (-0.65, target +2 ms); PostToolUse Bash -0.46, Edit -0.91
 (noise). Targets on a new writer: not claimed; blind 32 measures it.
 
+Issue 20 round 25 (``ck/cdet25``): blind 30 and blind 31 are authors 44 and 45 (and the strict
+pair); ``train_extra14`` (measured once before its texts were read, ``TRAIN_EXTRA14_FIRST.md``)
+is the round's fresh check, not an author, and its texts stay unread. A retrain over the 45
+authors with the scorer's token defect fixed was measured and NOT shipped. The token: a word
+of Latin letters with diacritics is one token ("ändringen", "değil"; ``[a-z0-9]`` plus the
+Latin-1 and Latin Extended letters; ASCII alone had kept "ndringen", "de" + "il"). Two feature
+changes were measured with it: the other languages' quotation marks quoting as "..." does
+(below, shipped as a rule-side change) and a ``g:`` feature for a correction word the gloss put
+in (wrong, not, instead, again, still, forgot, missing, ...: in English "wrong" also reports
+bugs, so "Hayır, yanlış dosya." scored .19). Leave-one-author-out, one training order (seed
+11), parameters re-chosen per fold on the 31 authors the rules do not saturate, the 29 fresh
+authors (blind 30-31 among them), mean (worst) FP / recall::
+
+      design                                level   FP mean (worst)   recall mean (worst)
+      round 24 (BEFORE, 45 authors)         low     .0093 (.023)      .867 (.713)
+                                            medium  .0196 (.052)      .912 (.792)
+      token fix                             low     .0096 (.026)      .864 (.717)
+                                            medium  .0198 (.052)      .915 (.800)
+      token fix + quotation marks           low     .0094 (.026)      .868 (.721)
+                                            medium  .0197 (.058)      .917 (.800)
+      token fix + marks + g: (candidate)    low     .0093 (.029)      .871 (.729)
+                                            medium  .0193 (.052)      .917 (.792)
+      token fix + g: of every glossed word  low     .0098 (.026)      .868 (.720)
+                                            medium  .0192 (.052)      .914 (.788)
+
+The candidate met every bar but one: mean FP at low .00932 -> .00929, recall .867 -> .871
+(worst .713 -> .729), medium .0197 -> .0193 / .912 -> .917 (worst FP .052 and recall .792
+both), but low's worst author rose (``train_extra11`` 7 -> 9 false positives of 310: its fold
+chose veto .6 instead of .7, and "Wir brauchen eine neue Seite ... Bitte nichts
+am Layout ändern." and "change of plans: the editors want the banner yellow, not red" scored
+.81-.82; no class over the other authors: a third party's "wants" is 3 corrections and 5 null).
+Low caps of .95 % and .9 % on the same scores: worst .029 and .026, recall .867 and .865. Held
+out, blind 30 low .009 / .851 -> .009 / .862, medium .032 / .913 -> .032 / .923; blind 31 low
+.000 / .879 both, medium .004 / .905 -> .000 / .905 (tuning figures). SHIPPED, with round 22's
+weights and parameters (every pinned verdict holds): other languages' quotation marks (``„``
+``«`` ``»`` ``「`` ``」`` ``『`` ``』``) quote as "..." does (``detection.strip_noise``: 26
+prompts over the 45 authors, a reviewer's or client's words, an error message, an "Undo"
+button, all null); a bare "No!"/"No."/"Nope." followed by a prohibition ("No! Do not push to
+main directly.") is a verdict, never vetoed (2 prompts, both corrections; the scorer had read
+"do not" as a task's spec and vetoed it at .15); closing the day's work with no flaw named
+("Stop here for today", "let's call it a day": 3 prompts, all null; it scored .87 on "stop"
+and "here") drops the scorer's flag (``structure.closes_session``). Over the 45 authors, with
+round 22's weights, these flip two decisions: a null prompt no longer flagged at medium and one
+at high (none at low). Fresh check ``train_extra14`` (once, 04:48 UTC, shipped code), before
+-> after: low .014 / .720 (both), medium .024 / .787 -> .020 / .787, high .078 / .823 -> .075 /
+.823. Tuning: blind 30 low .009 / .851, medium .027 / .897; blind 31 low .000 / .879, medium
+.000 / .905 (unchanged). Targets on a new writer: not claimed; blind 32 measures it.
+Hook cost (``bench/poisoning_hook_ab.py --runs 100 --baseline-ref ca50aae6``, the branch point,
+2026-11-28 04:49-04:56 UTC, shared loaded cores, CPU medians): UserPromptSubmit 55.63 -> 55.10
+ms (-0.53, target +2 ms); PostToolUse Bash +0.58, Edit +0.96 (paths running none of this code:
+noise). No table grew.
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a
@@ -956,6 +1016,7 @@ EXTRA_SETS = (
     "train_extra11.jsonl",
     "train_extra12.jsonl",
     "train_extra13.jsonl",
+    "train_extra14.jsonl",
 )  # --tiny: this many prompts of each set, no CV (a CI smoke run)
 
 

@@ -207,7 +207,14 @@ def test_a_save_in_place_racing_the_rename_keeps_the_persons_lines_and_adds_no_f
     with open(patterns, "w", encoding="utf-8") as handle:  # in place, opened before the rename
         os.kill(remembering.pid, signal.SIGCONT)
         handle.write(mine)
-    _, err = remembering.communicate()
+    while True:  # the edit starts again on their text (write probe 11), and stops there again
+        _, status = os.waitpid(remembering.pid, os.WUNTRACED)
+        if not os.WIFSTOPPED(status):
+            break
+        os.kill(remembering.pid, signal.SIGCONT)
+    remembering.returncode = os.waitstatus_to_exitcode(status)
+    assert remembering.stderr is not None
+    err = remembering.stderr.read()
     assert remembering.returncode == 0, err
     text = patterns.read_text(encoding="utf-8")
     assert "- keep functions short and named for what they do" in text, text

@@ -41,7 +41,8 @@ rules were written with it), author 14 ``blind_pairs9.jsonl`` (measured once bli
 by class in round 23, seen since), author 26 ``train_pairs9.jsonl`` (measured once before its
 text was read, ``FIRST_TRAIN9.md``), authors 27 and 28 ``blind_pairs18.jsonl`` and
 ``blind_pairs19.jsonl`` (each measured once blind, ``FIRST_BLIND_PAIRS18.md`` and
-``FIRST_BLIND_PAIRS19.md``, mended by class in round 25, seen since).
+``FIRST_BLIND_PAIRS19.md``, mended by class in round 25, seen since), author 29
+``train_pairs10.jsonl`` (measured once before its text was read, ``FIRST_TRAIN10.md``).
 
 The objective ranks a wrong merge far below anything else (it costs 20 correct proposals, and
 is counted again at limits ``--margin`` looser on the thresholds that delete), then counts
@@ -223,6 +224,14 @@ identical; wrong merges 1 -> 0 (author 26), duplicate recall mean .5646 -> .5665
 All pairs: wrong merges 1 -> 0, right merges 903 -> 906, no label judges 522 -> 519,
 contradictions 7,063 -> 7,071. Per-author figures in ``bench/consolidate_quality.py``.
 
+Round 26 (ck/kdet25, twenty-nine authors: blind pairs 18 and 19 and training pairs 10 joined as
+authors 27-29): number and unit forms, currencies, a technical-word table
+(``freshness/synonyms.py``) and a shared product with every value alike. Held out against main
+ca50aae over the same twenty-nine authors: every fold's choice identical; duplicate recall mean
+.5550 -> .5596 (worst .350, author 3), precision 1.000; contradiction precision .8442 -> .8469,
+recall .6964; wrong merges 0 -> 0. All pairs: wrong merges 0 -> 0, right merges 982 -> 990, no
+label judges 638 -> 639, contradictions 7,862 -> 7,817. Per-author figures and the misses by
+class in ``bench/consolidate_quality.py``.
 Round 27 (ck/kdet26, twenty-eight authors: blind pairs 18 and 19 joined as authors 27 and 28):
 opposite ways of doing one thing (automatic / manual, UTC / local time, shown / hidden,
 required / optional) between entries sharing a subject, a switch in the grid
@@ -285,6 +294,7 @@ AUTHORS = {
     "author26": DATA / "train_pairs9.jsonl",  # measured once before reading (FIRST_TRAIN9.md)
     "author27": DATA / "blind_pairs18.jsonl",  # measured once blind (FIRST_BLIND_PAIRS18.md)
     "author28": DATA / "blind_pairs19.jsonl",  # measured once blind (FIRST_BLIND_PAIRS19.md)
+    "author29": DATA / "train_pairs10.jsonl",  # measured once before reading (FIRST_TRAIN10.md)
 }
 KINDS = (relations.DUPLICATE, relations.CONTRADICTION)
 WRONG_MERGE_COST = 20.0

@@ -44,14 +44,27 @@ def run(args: argparse.Namespace) -> int:
         emit_json(
             None
             if info is None
-            else {"path": str(info.path), "taken_at": info.taken_at, "bytes": info.size}
+            else {
+                "path": str(info.path),
+                "taken_at": info.taken_at,
+                "bytes": info.size,
+                "put_back_sessions": info.put_back,
+                "restored": info.restored,
+            }
         )
         return 0
     if info is None:
         print("No backup was due.")
-    else:
+        return 0
+    if info.restored:
+        print(info.restored)
+    if info.put_back:
         print(
-            f"Backed up the session history to {info.path} ({info.size / 1024:,.0f} KB); "
-            "the row journal starts again from here."
+            f"The row journal put back {info.put_back} session(s) the database had lost "
+            "(a torn write-ahead log, a crash); they are in this backup too."
         )
+    print(
+        f"Backed up the session history to {info.path} ({info.size / 1024:,.0f} KB); "
+        "the row journal starts again from here."
+    )
     return 0

@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """List, approve or drop held items of the current project and global memory."""
+    from conkeeper.domain.messages import clean_path
     from conkeeper.domain.paths import global_memory_dir
     from conkeeper.services.review import ReviewError, approve, drop, list_held
     from conkeeper.services.workspace import current_project
@@ -45,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "approve":
             _refuse_agent()
-            item, status, path = approve(folders, args.id)
+            item, status, written = approve(folders, args.id)
+            path = clean_path(written)  # a folder or file named after a key is never printed
             payload = {"action": "approve", "status": status, "path": path} | item.as_dict()
             line = {
                 "saved": f"Approved {item.id}: written to {path} ({item.scope}).",

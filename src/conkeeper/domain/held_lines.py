@@ -50,7 +50,21 @@ def added_lines(known: list[str] | None, data: bytes, carried: str) -> list[int]
     words = " ".join(carried.split())
     keys = [line_key(text) for text in lines]
     candidates = list(range(len(lines))) if known is None else _new_lines(known, keys)
-    return [i for i in candidates if lines[i].strip() and " ".join(lines[i].split()) in words]
+    return [i for i in candidates if lines[i].strip() and _carried(lines[i], words)]
+
+
+def _carried(line: str, words: str) -> bool:
+    """Whether ``line``'s words are in ``words``: as they are, or, when the tool's text was
+    kept with its secrets redacted (``privacy.redact_for_matching``: a hook kept it for the
+    turn), as the line reads with its own secrets redacted."""
+    flat = " ".join(line.split())
+    if flat in words:
+        return True
+    if "[REDACTED:" not in words:
+        return False
+    from conkeeper.domain.privacy import redact_line
+
+    return " ".join(redact_line(line).split()) in words
 
 
 def _new_lines(known: list[str], keys: list[str]) -> list[int]:

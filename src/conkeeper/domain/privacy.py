@@ -508,6 +508,24 @@ def mask_hint(value: str) -> str:
     return value[:visible] + "…"
 
 
+def redact_for_matching(text: str) -> str:
+    """``text`` (a tool's text a hook keeps for the turn, only to find its lines again in a
+    file) with its secrets redacted read whole (a credential split over two lines) and then
+    line by line, each line as :func:`redact_line` redacts it alone, so a line of the file
+    cleaned by :func:`redact_line` is found in it as the raw line was in the raw text.
+    ``<private>`` blocks are kept: the host loads such a block from the file, and a line the
+    agent wrote inside one is held like any other."""
+    whole = _redact_keeping_lines(text)
+    return "\n".join(redact_line(line) for line in whole.split("\n"))
+
+
+def redact_line(line: str) -> str:
+    """One line with its secrets redacted (the form :func:`redact_for_matching` keeps)."""
+    from conkeeper.domain.secrets import redact
+
+    return redact(line)
+
+
 def _redact_keeping_lines(text: str) -> str:
     """Secrets redacted like :func:`conkeeper.domain.secrets.redact`, but a redaction keeps
     the line breaks it replaces (a PEM block), so line numbers still match the file."""

@@ -735,6 +735,10 @@ def _replace(
             os.close(out)
             return None
         seam("written")
+        if _hand_back(fd, target, out, held, current + carried, new + carried):
+            intent.abandon()  # the person's text is back in place: the edit starts again on it
+            os.close(out)
+            return None
         late = _drain_old(fd, seen, not created)  # through a handle opened before the rename
         if _rewritten_in_place(fd, current + carried, current + b"\n" + new, rescued):
             late = b""  # what lies past ``seen`` is the end of their new text, not an append
@@ -758,6 +762,47 @@ def _replace(
         if _read_only(exc):  # the folder was made read-only since the temp file was made
             raise _read_only_folder(target) from None
         raise
+
+
+def _hand_back(
+    fd: int, target: str, out: int, held: os.stat_result, read: bytes, written: bytes
+) -> bool:
+    """Put back, in place of this edit's file, the text a person saved in place (truncate, then
+    write) into the file this edit just replaced, through a handle opened before the rename;
+    whether it was put back (the edit then starts again on it, so the result is the person's
+    text with this edit's change, their lines where they wrote them).
+
+    Why: their text went to the file the rename replaced. Adding the lines it lacks at the end
+    of this edit's file breaks any file whose lines are not a list: a JSON member after the
+    closing brace, a TOML key under ConKeeper's own table. Only a whole save is put back (it
+    ends with a line break), and only while this edit's file is in place as written (locked by
+    this process; anything else and the lines are rescued as before)."""
+    if os.pread(fd, len(read), 0) == read:
+        return False  # not rewritten in place (an append, or nothing)
+    saved = _read_from(fd, 0)
+    if not saved.endswith((b"\n", b"\r")) or saved == read:
+        return False
+    if not _same_file(out, target) or _read_path(target) != written:
+        return False
+    tmp = _temp_name(target)
+    back = _open_temp(tmp, target, 0o600)
+    try:
+        _write_all(back, saved)
+        _keep_identity(fd, back, held)
+        os.fchmod(back, held.st_mode & 0o7777)
+        os.fsync(back)
+    except _KeepInPlace:  # no file like the person's can be made: their lines are rescued
+        _discard_temp(tmp, back)
+        return False
+    except BaseException:
+        _discard_temp(tmp, back)
+        raise
+    os.close(back)
+    if not _same_file(out, target):
+        os.unlink(tmp)
+        return False
+    os.replace(tmp, target)
+    return True
 
 
 def _rewritten_in_place(fd: int, read: bytes, known: bytes, rescued: list[bytes]) -> bool:
@@ -1622,29 +1667,50 @@ _KEYED_MARK = b'"path":"\\u0000'  # how such a path begins in an entry's bytes
 def _dump(folder: str, record: dict[str, Any]) -> bytes:
     """A journal entry's bytes. A file whose path has a folder named after a credential (a
     project folder named after a token) is written as that folder's digest and redacted form,
-    then the rest of its path: an entry never stores the token. :func:`_parse` puts the live
-    folder back (found among the folders holding the journal or the working directory), so
-    ``history`` and ``undo`` work as before; elsewhere the entry shows the redacted path."""
+    then the rest of its path; a file itself named after one (``memory/ghp_….md``) has its name
+    written the same way: an entry never stores the token. :func:`_parse` puts the live folder
+    back (found among the folders holding the journal or the working directory) and the live
+    name (found in its folder by digest), so ``history`` and ``undo`` work as before; elsewhere,
+    or for a file gone since, the entry shows the redacted path."""
     if _keyed_paths(record):
         record = {**record, "files": [_keyed_file(f) for f in record["files"]]}
     return json.dumps(record, separators=(",", ":")).encode("utf-8")
 
 
 def _keyed_paths(record: dict[str, Any]) -> bool:
-    """Whether a file of ``record`` has a folder named after a credential."""
+    """Whether a file of ``record`` has a folder or a name of its own named after a credential
+    (still in clear: a name already keyed is not asked about again)."""
     files = record.get("files")
     return isinstance(files, list) and any(
-        isinstance(f, dict) and _keyed_cut(str(f.get("path", ""))) for f in files
+        isinstance(f, dict) and _needs_key(str(f.get("path", ""))) for f in files
     )
 
 
-_REKEYED = ".rekeyed"  # a journal whose older entries were rewritten by _rekey_once
+def _needs_key(path: str) -> bool:
+    """Whether ``path`` (as stored or about to be) holds a credential :func:`_keyed_file`
+    would take out: in a folder, or in its own name."""
+    if path.startswith(_KEYED):
+        return len(path.split(_KEYED)) == 4 and _name_keyed(path)
+    return bool(_keyed_cut(path)) or _name_keyed(path)
+
+
+def _name_keyed(path: str) -> bool:
+    """Whether the file's own name (after the last ``/``) is named after a credential."""
+    from conkeeper.domain.messages import clean_path, may_hold_token
+
+    name = path[path.rfind("/") + 1 :]
+    return may_hold_token(name) and clean_path(name) != name
+
+
+# a journal whose older entries were rewritten by _rekey_once (``.rekeyed``: folders only,
+# written by an earlier version; this one keys the files' own names too)
+_REKEYED = ".rekeyed-names"
 
 
 def _rekey_once(folder: str, names: list[str]) -> None:
-    """Entries an earlier version wrote with such a folder in clear, rewritten as :func:`_dump`
-    writes them; once per journal (a mark file), and only in a journal that records such a
-    folder: an ordinary journal is never read here."""
+    """Entries an earlier version wrote with such a folder or file name in clear, rewritten as
+    :func:`_dump` writes them; once per journal (a mark file), and only in a journal that
+    records such a path: an ordinary journal is never read here."""
     if _REKEYED in names:
         return
     for entry_id, name in _entry_ids(names):
@@ -1653,7 +1719,7 @@ def _rekey_once(folder: str, names: list[str]) -> None:
             with open(path, "rb") as handle:
                 data = handle.read()
             record = json.loads(data.decode("utf-8"))
-            if isinstance(record, dict) and _KEYED_MARK not in data and _keyed_paths(record):
+            if isinstance(record, dict) and _keyed_paths(record):
                 _rewrite(path, record, entry_id)
     with contextlib.suppress(OSError):
         os.close(os.open(os.path.join(folder, _REKEYED), os.O_WRONLY | os.O_CREAT, 0o600))
@@ -1661,7 +1727,7 @@ def _rekey_once(folder: str, names: list[str]) -> None:
 
 def _keyed_cut(path: str) -> int:
     """Where the last folder of ``path`` named after a credential ends (0: none). The file's
-    own name is not a folder: it stays (the memory-file names are a person's, kept as written)."""
+    own name is not a folder: :func:`_name_keyed` asks about it."""
     from conkeeper.domain.messages import clean_path, may_hold_token
 
     if not may_hold_token(path):
@@ -1712,15 +1778,36 @@ def _known_key(path: str) -> tuple[int, str] | None:
 
 
 def _keyed_file(item: dict[str, Any]) -> dict[str, Any]:
+    """``item`` with its path keyed: ``NUL digest NUL redacted folder NUL rest`` for a folder
+    named after a credential, and, when the file's own name is one, ``NUL digest NUL redacted
+    name`` after the rest of its folders (the folder's two fields empty when no folder is)."""
     path = str(item.get("path", ""))
+    if path.startswith(_KEYED):  # keyed by an earlier version: its folder only
+        if not _needs_key(path):
+            return item
+        return {**item, "path": _keyed_name(path)}
     cut = _keyed_cut(path)
-    if not cut:
+    if cut:
+        from conkeeper.domain.messages import clean_path
+
+        known = _known_key(path)
+        shown = known[1] if known is not None and known[0] == cut else clean_path(path[:cut])
+        path = f"{_KEYED}{_digest(path[:cut])}{_KEYED}{shown}{_KEYED}{path[cut:]}"
+    elif _name_keyed(path):
+        path = f"{_KEYED}{_KEYED}{_KEYED}{path}"
+    else:
         return item
+    return {**item, "path": _keyed_name(path) if _name_keyed(path) else path}
+
+
+def _keyed_name(keyed: str) -> str:
+    """A keyed path whose last field ends in a file name named after a credential, with that
+    name written as its digest and redacted form."""
     from conkeeper.domain.messages import clean_path
 
-    known = _known_key(path)
-    shown = known[1] if known is not None and known[0] == cut else clean_path(path[:cut])
-    return {**item, "path": f"{_KEYED}{_digest(path[:cut])}{_KEYED}{shown}{_KEYED}{path[cut:]}"}
+    start = max(keyed.rfind("/"), keyed.rfind(_KEYED)) + 1
+    name = keyed[start:]
+    return f"{keyed[:start]}{_KEYED}{_digest(name)}{_KEYED}{clean_path(name)}"
 
 
 def _digest(folder: str) -> str:
@@ -1741,7 +1828,25 @@ def _parse(folder: str, data: bytes) -> Any:
 
 def _live_path(folder: str, keyed: str) -> str:
     """The live path of a keyed journal path: its folder found by digest among the folders
-    holding ``folder`` or the working directory; else the redacted path it carries."""
+    holding ``folder`` or the working directory, its name (when keyed) among that folder's
+    files; else the redacted path it carries."""
+    fields = keyed[1:].split(_KEYED)
+    if len(fields) != 5:
+        return _live_folder(folder, keyed)
+    digest, shown, rest, name_digest, shown_name = fields
+    base = _live_folder(folder, f"{_KEYED}{digest}{_KEYED}{shown}{_KEYED}") if digest else ""
+    where = base + rest
+    with contextlib.suppress(OSError):
+        for name in os.listdir(where or "."):
+            if _digest(name) == name_digest:
+                return where + name
+    return where + shown_name
+
+
+def _live_folder(folder: str, keyed: str) -> str:
+    """The live path of a path keyed by its folder alone (see :func:`_live_path`): among the
+    folders holding ``folder`` or the working directory, else along its redacted form (a
+    folder inside the project, such as ``libs/ghp_…/`` holding a ``CLAUDE.md``)."""
     digest, _, rest = keyed[1:].partition(_KEYED)
     shown, _, rest = rest.partition(_KEYED)
     with contextlib.suppress(OSError):
@@ -1751,7 +1856,27 @@ def _live_path(folder: str, keyed: str) -> str:
                 if _digest(candidate) == digest:
                     return candidate + rest
                 candidate = os.path.dirname(candidate)
-    return shown + rest
+    found = _along_shown(shown, digest)
+    return (found if found is not None else shown) + rest
+
+
+def _along_shown(shown: str, digest: str) -> str | None:
+    """The folder whose digest is ``digest``, found by walking ``shown`` (its redacted form)
+    from the root: a plain name is taken as it is, a redacted one matched against the names
+    the folder above holds that redact to it. ``None`` when none is found."""
+    from conkeeper.domain.messages import clean_path
+
+    paths = [""]
+    for name in shown.split("/")[1:] if shown.startswith("/") else []:
+        if "[REDACTED:" not in name:
+            paths = [f"{path}/{name}" for path in paths]
+            continue
+        found = []
+        for path in paths[:8]:  # a few candidates at most: names redacting alike are rare
+            with contextlib.suppress(OSError):
+                found += [f"{path}/{n}" for n in os.listdir(path or "/") if clean_path(n) == name]
+        paths = found
+    return next((path for path in paths if _digest(path) == digest), None)
 
 
 def read_journal(folder: Path | str) -> list[JournalEntry]:

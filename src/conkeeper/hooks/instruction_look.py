@@ -140,11 +140,15 @@ def stash(ctx: HookContext) -> None:
 
     if not mentions_agent_instruction_file(text):
         return
+    from conkeeper.domain.privacy import redact_for_matching
+
+    # kept in the state file: its secrets redacted, whole, before it is cut
+    kept_text = redact_for_matching(text)[:MAX_TEXT]
 
     def apply(data: dict[str, Any]) -> None:
         kept = data.get(CARRIED)
         kept = [t for t in kept if isinstance(t, str)] if isinstance(kept, list) else []
-        data[CARRIED] = [*kept, text[:MAX_TEXT]][-MAX_CARRIED:]
+        data[CARRIED] = [*kept, kept_text][-MAX_CARRIED:]
 
     ctx.state.update(apply)
 

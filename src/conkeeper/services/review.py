@@ -11,7 +11,8 @@ join (project or global), git-ignored by a ``.gitignore`` the folder carries its
 attack is never committed or shared. Item ids are short content hashes: holding the same text
 twice keeps one item, and a record that no longer hashes to its id is never approved. An
 approved item's record moves to ``approved/`` (undo holds it again), a dropped one's to
-``dropped/`` (a re-wording of it is held like one of a held entry).
+``dropped/``, cleaned by the privacy module and without its held bytes (a re-wording of it is
+held like one of a held entry).
 """
 
 from __future__ import annotations
@@ -56,16 +57,21 @@ class HeldItem:
 
     def as_dict(self) -> dict[str, object]:
         """The item as JSON-ready data (what ``review --json`` and the viewer show): ``text``
-        as it would be written, ``shown`` as a person must read it before deciding."""
+        as it would be written and ``shown`` as a person must read it before deciding, both
+        cleaned by the privacy module, as the reasons (they quote it) are: a credential the
+        agent's line carried is named ``[REDACTED:<kind>]``, never printed."""
+        from conkeeper.domain.messages import clean_path
+        from conkeeper.domain.privacy import clean_or_empty
+
         return {
             "id": self.id,
-            "text": self.text,
+            "text": str(clean_or_empty(self.text)),
             "shown": shown_text(self.text),
-            "target": self.target,
+            "target": clean_path(self.target),
             "category": self.category,
             "scope": self.scope,
             "source": self.source,
-            "reasons": list(self.reasons),
+            "reasons": [shown_text(reason) for reason in self.reasons],
             "held_at": time.strftime("%Y-%m-%d %H:%M", time.localtime(self.held_at)),
         }
 
@@ -90,13 +96,13 @@ def for_agent(data: dict[str, object]) -> dict[str, object]:
 def shown_text(text: str) -> str:
     """A held entry as the person deciding about it sees it (the CLI, the viewer): whole, with
     whatever shows nothing decoded or named (a message in tag characters or variation
-    selectors would otherwise be approved unseen, then injected whole), cleaned by the
-    privacy module like everything shown (a decoded message may carry a key)."""
+    selectors would otherwise be approved unseen, then injected whole), cleaned whole by the
+    privacy module like everything shown (the line itself, or a decoded message, may carry a
+    key)."""
     from conkeeper.domain.hidden_text import reveal_hidden
     from conkeeper.domain.privacy import clean_or_empty
 
-    revealed = reveal_hidden(text)
-    return str(clean_or_empty(revealed)) if revealed != text else text
+    return str(clean_or_empty(reveal_hidden(text)))
 
 
 def review_dir(memory_dir: Path) -> Path:
@@ -138,7 +144,8 @@ def hold(
         held_at=time.time(),
         memory_dir=str(memory_dir),
     )
-    data = item.as_dict() | {"held_at": item.held_at}
+    # the held text and its file as they are (the id hashes them; approve writes exactly them)
+    data = item.as_dict() | {"text": item.text, "target": item.target, "held_at": item.held_at}
     if place is not None:
         data["place"] = place
     _write_state(folder / f"{item.id}.json", json.dumps(data, indent=1) + "\n")
@@ -446,11 +453,26 @@ def _remove(item: HeldItem, *, keep: bool = False) -> None:
     aside = record.parent / (APPROVED_DIR if keep else DROPPED_DIR)
     aside.mkdir(exist_ok=True)
     if record.is_file() and not aside.is_symlink():
-        os.replace(record, aside / record.name)
-        if not keep:
-            _prune(aside)
-        return
+        if keep:
+            os.replace(record, aside / record.name)
+            return
+        _keep_dropped(item, aside)
+        _prune(aside)
     record.unlink(missing_ok=True)
+
+
+def _keep_dropped(item: HeldItem, aside: Path) -> None:
+    """Keep a dropped item's record in ``aside`` as :func:`dropped` reads it: its text cleaned
+    by the privacy module (under the id of that text) and without the held bytes (``place``).
+
+    Why: nothing puts a dropped item back; its record only lets a re-wording of it be held,
+    which reads the names it spells (a host, a path), not a credential its line carried."""
+    from conkeeper.domain.privacy import clean_or_empty
+
+    text = _one_text(str(clean_or_empty(item.text)), item.source)
+    kept = replace(item, id=item_id(item.scope, item.target, text), text=text)
+    data = kept.as_dict() | {"text": kept.text, "target": kept.target, "held_at": kept.held_at}
+    _write_state(aside / f"{kept.id}.json", json.dumps(data, indent=1) + "\n")
 
 
 DROPPED_DIR = "dropped"  # inside the review folder: the records of dropped entries

@@ -27,7 +27,7 @@ import contextlib
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -79,6 +79,8 @@ class BackupInfo:
     path: Path
     taken_at: float
     size: int
+    put_back: int = 0  # sessions the database had lost that the row journal put back first
+    restored: str | None = None  # the notice of a restore the backup had to make first
 
 
 def last_backup(db_file: Path | str) -> BackupInfo | None:
@@ -130,12 +132,112 @@ def make_backup(db_file: Path | str, *, only_if_due: bool = False) -> BackupInfo
     with backup_lock(folder):
         if only_if_due and not backup_due(db_file):
             return None
+        restored = _restore_if_behind(db_file)
+        put_back = put_back_lost_sessions(db_file)
         _copy_and_check(db_file, folder / (BACKUP_NAME + ".tmp"))
         os.replace(folder / (BACKUP_NAME + ".tmp"), folder / BACKUP_NAME)
         _rotate(folder)
     info = last_backup(db_file)
     assert info is not None
-    return info
+    return replace(info, put_back=put_back, restored=restored)
+
+
+def _restore_if_behind(db_file: Path | str) -> str | None:
+    """Restore ``db_file`` when it lacks sessions its backup holds; the notice, else ``None``.
+
+    Why: a database deleted (by the person, a clean-up tool, while a hook ran) comes back as a
+    new, empty file at the next hook, sound as far as SQLite can tell, so no restore runs; the
+    backup would then copy it over the one file that still held the history. Only ``forget``
+    removes sessions, and it removes them from the backup too, so a session the backup holds
+    and the database lacks was lost. The restore starts from the backup, salvages what the
+    new file holds and replays the row journal, which holds every row written since."""
+    missing = sessions_only_in_backup(db_file)
+    if not missing:
+        return None
+    return recover(db_file, cause=f"lacked {missing} session(s) its backup holds")
+
+
+def sessions_only_in_backup(db_file: Path | str) -> int:
+    """How many sessions the backup of ``db_file`` holds that ``db_file`` lacks (matched by
+    project identity and host session id); 0 when either cannot be read."""
+    backup = backup_path(db_file)
+    if not backup.exists() or not os.path.exists(db_file):
+        return 0
+    try:
+        conn = connect(db_file, readonly=True)
+    except sqlite3.Error:
+        return 0
+    try:
+        conn.execute("ATTACH DATABASE ? AS kept", (f"file:{backup}?mode=ro",))
+        row = conn.execute(
+            "SELECT COUNT(*) FROM kept.sessions ks JOIN kept.projects kp ON kp.id = ks.project_id "
+            "WHERE NOT EXISTS (SELECT 1 FROM main.sessions s JOIN main.projects p "
+            "ON p.id = s.project_id WHERE p.identity = kp.identity "
+            "AND s.host_session_id = ks.host_session_id)"
+        ).fetchone()
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
+    return int(row[0])
+
+
+def put_back_lost_sessions(db_file: Path | str) -> int:
+    """Replay into the live database ``db_file`` the journaled rows of every session it lacks;
+    the number of sessions put back.
+
+    Why: a file can be sound and still have lost committed rows, the last transactions of a
+    WAL torn by a power cut (SQLite drops every frame from a bad checksum on, silently). No
+    restore runs on a sound file, and the backup that follows rotates the journal that still
+    held those rows away: the next one deletes it. A journal line is appended only after its
+    row committed, so a session the journal names and the database lacks was lost (a forgotten
+    one stays forgotten: the tombstones are applied after). Sessions the database has are left
+    alone, so a write racing this one is never rolled back to an older journaled state."""
+    records = [
+        record
+        for file in journal.journal_files(str(backup_folder(db_file)))
+        for record in journal.read_records(file)
+        if record is not None
+    ]
+    if not any(record.get("kind") == journal.SESSION for record in records):
+        return 0
+    conn = connect(db_file, journaled=False)
+    try:
+        with transaction(conn):
+            lost = _lost_sessions(conn, records)
+            if not lost:
+                return 0
+            for record in records:
+                if record.get("kind") == journal.FORGET or _session_key(record) in lost:
+                    replay_record(conn, record)
+            hygiene.apply_tombstones(conn)
+            return sum(1 for key in lost if session_row_id(conn, _named(key)) is not None)
+    finally:
+        conn.close()
+
+
+def _session_key(record: Mapping[str, object]) -> tuple[str, str] | None:
+    """The (project identity, host session id) a journal record belongs to, ``None`` for a
+    header or a tombstone."""
+    if record.get("kind") in (journal.HEADER, journal.FORGET):
+        return None
+    return (str(record.get("project")), str(record.get("session")))
+
+
+def _named(key: tuple[str, str]) -> dict[str, object]:
+    return {"project": key[0], "session": key[1]}
+
+
+def _lost_sessions(
+    conn: sqlite3.Connection, records: list[dict[str, object]]
+) -> set[tuple[str, str]]:
+    """The sessions the journal names (by a whole session row) that the database lacks."""
+    named = {
+        key
+        for record in records
+        if record.get("kind") == journal.SESSION and (key := _session_key(record)) is not None
+    }
+    return {key for key in named if session_row_id(conn, _named(key)) is None}
 
 
 @contextlib.contextmanager
@@ -229,10 +331,11 @@ class RestoreReport:
     salvaged: dict[str, int] = field(default_factory=dict)
     journal_since: float | None = None  # when the oldest journal file was started (seconds)
     now: dict[str, int] = field(default_factory=dict)  # history rows after the restore
+    cause: str = "was damaged"  # what was wrong with the file, as the notice says it
 
     def line(self, shown: str) -> str:
         """The one-line notice: what was restored, from when, and what may be lost."""
-        parts = [f"the database {shown} was damaged; moved it to {self.moved_to.name}"]
+        parts = [f"the database {shown} {self.cause}; moved it to {self.moved_to.name}"]
         if self.backup_at is not None:
             parts.append(f"restored the backup of {_when(self.backup_at)}")
         elif self.backup_unusable:
@@ -270,7 +373,9 @@ def _when(seconds: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
 
 
-def recover(target: Path | str, shown: str | None = None) -> str | None:
+def recover(
+    target: Path | str, shown: str | None = None, *, cause: str = "was damaged"
+) -> str | None:
     """Restore ``target``, found damaged; the one-line notice, or ``None`` when another process
     restored it meanwhile. Processes that find the damage at once take turns on a lock file; a
     later one sees the file replaced (another inode) and leaves it alone."""
@@ -285,7 +390,7 @@ def recover(target: Path | str, shown: str | None = None) -> str | None:
             return None
         if seen_empty and _size(Path(target)) and header_damage(target) is None:
             return None  # the empty file was another process's restore under way; now whole
-        line = restore(target).line(shown or str(target))
+        line = restore(target, cause).line(shown or str(target))
         with contextlib.suppress(OSError):  # what doctor shows after a restore no one watched
             (folder / LAST_RESTORE_NAME).write_text(line + "\n", encoding="utf-8")
         return line
@@ -308,14 +413,14 @@ def _inode(path: Path) -> tuple[int, int] | None:
     return (stat.st_dev, stat.st_ino)
 
 
-def restore(target: Path | str) -> RestoreReport:
+def restore(target: Path | str, cause: str = "was damaged") -> RestoreReport:
     """Rebuild the damaged database ``target``: move it (and its WAL) aside, start from the
     backup when it is sound, salvage what the damaged file still yields, replay the journals,
     apply the tombstones. The journals are kept (replaying them again changes nothing) until
     the next backup rotates them."""
     target = Path(target)
     moved = _move_aside(target)
-    report = RestoreReport(moved)
+    report = RestoreReport(moved, cause=cause)
     backup = backup_path(target)
     if backup.exists():
         if _sound(backup):

@@ -93,6 +93,20 @@ class _Failure:
     attempts: int = 1
     edits: list[str] = field(default_factory=list)
     edit_ids: set[int] = field(default_factory=set)
+    # each edit since the failure with the prompt it was made in, and the prompts that ran
+    # the failing check (the failure's own, and those that ran it again)
+    made: list[tuple[int, int, list[str]]] = field(default_factory=list)
+    checked_in: set[int] = field(default_factory=set)
+
+    def fixed_in(self, prompt_number: int) -> None:
+        """Keep as the fix's edits those of the prompts that worked on the failure: the one it
+        failed in, those that ran the check again and ``prompt_number``, where it passed. A
+        prompt in between that asked for something else ("now update the README") did its
+        own work; its edits count only when the working prompts made none."""
+        working = self.checked_in | {prompt_number}
+        kept = [m for m in self.made if m[0] in working] or self.made
+        self.edits = [path for _, _, paths in kept for path in paths]
+        self.edit_ids = {edit_id for _, edit_id, _ in kept}
 
 
 @dataclass
@@ -143,7 +157,7 @@ def _scan(turns: Sequence[Turn]) -> _SessionScan:
     for turn in turns:
         for event in turn.events:
             if event.action == "write":
-                _note_write(event, scan, open_failures)
+                _note_write(event, turn.prompt_number, scan, open_failures)
             elif event.action == "read":
                 scan.seen_paths.update(event.paths)
             command = _command(event)
@@ -154,7 +168,9 @@ def _scan(turns: Sequence[Turn]) -> _SessionScan:
     return scan
 
 
-def _note_write(event: ToolEvent, scan: _SessionScan, open_failures: dict[str, _Failure]) -> None:
+def _note_write(
+    event: ToolEvent, prompt_number: int, scan: _SessionScan, open_failures: dict[str, _Failure]
+) -> None:
     for path in event.paths:
         if event.tool_name in ("Write", "create_file") and path not in scan.seen_paths:
             scan.new_files.add(path)
@@ -164,6 +180,7 @@ def _note_write(event: ToolEvent, scan: _SessionScan, open_failures: dict[str, _
     for failure in open_failures.values():
         failure.edits.extend(event.paths)
         failure.edit_ids.add(event.id)
+        failure.made.append((prompt_number, event.id, list(event.paths)))
 
 
 def _note_check(
@@ -177,13 +194,15 @@ def _note_check(
     failure = open_failures.get(key)
     if event.failed:
         if failure is None:
-            open_failures[key] = _Failure(command, event, prompt_number)
+            failure = open_failures[key] = _Failure(command, event, prompt_number)
         else:
             failure.attempts += 1
+        failure.checked_in.add(prompt_number)
         return
     if failure is None or not covers(_test_args(command), _test_args(failure.command)):
         return  # a pass of other tests (`pytest -k other`) tells nothing of this failure
     del open_failures[key]
+    failure.fixed_in(prompt_number)
     if failure.edits:
         scan.bugfixes.append((failure, event, prompt_number))
         scan.consumed_edits.update(failure.edit_ids)

@@ -1072,13 +1072,15 @@ def _unread(
     conn: sqlite3.Connection, roots: dict[int, IndexRoot], request: SearchRequest
 ) -> list[tuple[str, str]]:
     """``(display path, why)`` of the searched files that could not be read whole (skipped, or
-    read with invalid UTF-8 replaced): never dropped from the results without a word."""
+    read with invalid UTF-8 replaced): never dropped from the results without a word. Both
+    cleaned by the privacy module, as a hit's path is: a file named after a key is named
+    ``[REDACTED:<kind>].md`` here too."""
     wanted = set(request.sources)
     out = []
     for root_id, rel, kind, note in unread_files(conn, list(roots)):
         if kind in wanted:
             why = note[len(rel) + 2 :] if note.startswith(rel + ": ") else note
-            out.append((f"{roots[root_id].display}/{rel}", why))
+            out.append((clean_path(f"{roots[root_id].display}/{rel}"), clean_message(why)))
     return out
 
 

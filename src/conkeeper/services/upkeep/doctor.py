@@ -8,6 +8,8 @@ except a probe file in the data home, which they remove again.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import sqlite3
 import sys
@@ -15,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from conkeeper.domain.messages import disk_full_message
 from conkeeper.domain.paths import (
     data_home,
     db_path,
@@ -71,19 +74,32 @@ def check_data_home(env: Mapping[str, str] | None = None) -> Check:
     home = data_home(env)
     if home.exists() and not home.is_dir():
         return Check("data home", FAIL, f"{home} is a file", "move it aside or set CONKEEPER_HOME")
+    probe = home / f".doctor-probe-{os.getpid()}"
     try:
         home.mkdir(parents=True, exist_ok=True)
-        probe = home / f".doctor-probe-{os.getpid()}"
         probe.write_text("ok", encoding="utf-8")
-        probe.unlink()
     except OSError as exc:
-        return Check(
-            "data home",
-            FAIL,
-            f"{home} is not writable ({exc.strerror or exc})",
-            f"fix the permissions of {home} or set CONKEEPER_HOME to a writable folder",
-        )
+        return _unwritable_home(home, exc)
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
     return Check("data home", OK, f"{home} is writable")
+
+
+def _unwritable_home(home: Path, exc: OSError) -> Check:
+    """The failed data-home check: a full disk (or a file-size limit) named as such, with the
+    mount point to free space on; anything else is a permissions problem."""
+    full = disk_full_message(exc, str(home))
+    if full is None and exc.errno == errno.EFBIG:
+        full = f"a file-size limit stops writes under {home}: raise it (ulimit -f) and retry"
+    if full is not None:
+        return Check("data home", FAIL, f"{home} is not writable ({exc.strerror or exc})", full)
+    return Check(
+        "data home",
+        FAIL,
+        f"{home} is not writable ({exc.strerror or exc})",
+        f"fix the permissions of {home} or set CONKEEPER_HOME to a writable folder",
+    )
 
 
 def check_database(env: Mapping[str, str] | None = None) -> Check:
@@ -114,7 +130,24 @@ def check_database(env: Mapping[str, str] | None = None) -> Check:
     finally:
         conn.close()
     detail = f"{path} (schema {version}/{SCHEMA_VERSION}, journal {journal})"
-    return Check("database", OK, detail)
+    return _behind_backup(path) or Check("database", OK, detail)
+
+
+def _behind_backup(path: Path) -> Check | None:
+    """A database lacking sessions its backup holds (deleted or replaced by an older copy, then
+    made anew by the next hook): sound to SQLite, so nothing else notices; the next backup
+    restores them (``storage.recovery``)."""
+    from conkeeper.storage.recovery import sessions_only_in_backup
+
+    missing = sessions_only_in_backup(path)
+    if not missing:
+        return None
+    return Check(
+        "database",
+        WARN,
+        f"{path} lacks {missing} session(s) its backup holds (deleted or replaced?)",
+        "'conkeeper backup' restores them from the backup and the row journal",
+    )
 
 
 def check_backup(env: Mapping[str, str] | None = None) -> Check:

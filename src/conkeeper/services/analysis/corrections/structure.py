@@ -489,6 +489,27 @@ def _judges_agent(before: list[str]) -> bool:
     return True
 
 
+# round 25: a bare "No!" followed by a prohibition of the agent's move ("No! Do not push to main
+# directly.", "NO. DO NOT COMMIT THE .ENV FILE", "Nope. Never commit the generated files."):
+# the refusal and the rule in two sentences. Held out, the scorer read "do not" as a task's
+# spec ("Do not modify X") and vetoed the rule match at .15. Over the 45 authors 2 prompts,
+# both corrections; a declined offer ("No. Don't bother with a changelog") is no refusal.
+_REFUSAL_NO = frozenset(("no", "nope", "nah", "no no", "nono", "noo", "nooo"))
+_REFUSAL = LazyPattern(
+    r"^(?:you\s+(?:must|should|may|can)\s*(?:not|n't|never)|you\s+mustn't|you\s+shouldn't|"
+    r"do\s+not|don'?t|never)\s+(?!bother\b|worry\b|need\b|mind\b)\w",
+    re.IGNORECASE,
+)
+
+
+def _refuses_move(first: str, second: str) -> bool:
+    """Whether ``first`` is a bare "No" sentence and ``second`` forbids the agent a move."""
+    if first.rstrip()[-1:] not in ("!", "."):
+        return False
+    said = first.strip(" .!").lower().replace(",", " ")
+    return " ".join(said.split()) in _REFUSAL_NO and bool(_REFUSAL.match(second.strip()))
+
+
 class Shape:
     """What the prompt's structure says, each part computed on first use (the hook pays only
     for what a prompt needs)."""
@@ -567,9 +588,11 @@ class Shape:
         round 8: held out, the scorer vetoed 19 such rule matches that were corrections for
         one that was not (a bug report, where "the wrong place" comes later)."""
         lower = self.lower
+        stated = [p for p in self.parts if p.strip(" .!,;:")]
+        if len(stated) > 1 and _refuses_move(stated[0], stated[1]):
+            return True
         if "wrong" not in lower and "incorrect" not in lower and "not " not in lower:
             return False
-        stated = [p for p in self.parts if p.strip(" .!,;:")]
         if not stated or stated[0].rstrip().endswith("?"):
             return False
         opening = stated[0].lower().replace(",", " ").replace(":", " ").split()[:5]
@@ -627,6 +650,31 @@ def switches_context(prose: str) -> bool:
     """Whether the prompt moves the work to another repo, branch or service, naming no flaw:
     where to work next, not what went wrong (issue 20 round 22)."""
     return _has(prose.lower()[:30], _CONTEXT_CUES) and bool(_CONTEXT_SWITCH.match(prose))
+
+
+# round 25: the day's work closed ("Stop here for today", "ok, pause here for now", "Stop there for
+# tonight, good work", "let's call it a day"): when to stop, not what went wrong. Over the 45
+# authors 3 prompts open so ("let's call it for today", "let's stop here for today, good
+# progress"), all null (the scorer left them unflagged); those that give
+# up or name a flaw ("I give up on this, let's leave it broken for today", "done for today with
+# this migration, it keeps breaking") are friction and are left to the rules and the scorer.
+_SESSION_CLOSE = LazyPattern(
+    r"^\W*(?:(?:ok(?:ay)?|alright|all right|right|so|good|great|cool|thanks|perfect)[,.!]?\s+)*"
+    r"(?:let'?s\s+|we(?:'ll| will| can)\s+|please\s+)?(?:call it a (?:day|night)\b|(?:stop|pause|"
+    r"halt|wrap (?:it |things )?up|call it)(?:\s+(?:here|there|now|it|things))?\s*,?\s*"
+    r"(?:for (?:today|tonight|now|the day|the night|this session|the week(?:end)?)|until "
+    r"tomorrow|till tomorrow)\b)"
+    r"(?!.*\b(?:broke\w*|break\w*|give up|gave up|wrong|whatever|you|your|again|still|fail\w*|"
+    r"mess\w*|useless|waste\w*|circles)\b)",
+    re.IGNORECASE | re.DOTALL,
+)
+_SESSION_CUES = ("today", "tonight", "for now", "day", "night", "tomorrow", "session", "week")
+
+
+def closes_session(prose: str) -> bool:
+    """Whether the prompt ends the day's work and names no flaw: when to stop, not what went
+    wrong (issue 20 round 25: "Stop here for today" scored .87 on "stop" and "here")."""
+    return _has(prose.lower(), _SESSION_CUES) and bool(_SESSION_CLOSE.match(prose))
 
 
 def _navigates(prose: str) -> bool:
@@ -1060,7 +1108,7 @@ def model_vetoed(prose: str, shape: Shape) -> bool:
         return True
     if answers_or_own_slip(prose) or upfront_constraint(prose):
         return True
-    if shape.navigation or switches_context(prose):
+    if shape.navigation or switches_context(prose) or closes_session(prose):
         return True
     if shape.parts and _mock_praise_shape(shape.parts[0], shape):
         return False  # mock praise: the praise below is not approval

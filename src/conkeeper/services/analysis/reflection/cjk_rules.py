@@ -3,7 +3,8 @@
 Why it exists: reflect's readings of a rule (:mod:`.rules`) split clauses on spaces and word
 boundaries, which these languages do not have, so "また print を使ってる。`logging` を使って
 ください、print は使わないで" stated "no rule" and approval asked the user for words they had
-already typed. Here a correction is cut into sentences (。！？ and their ASCII forms), each
+already typed. Here a correction is cut into sentences (。！？, and their ASCII forms right after a
+word of the language: Rust's `?` operator is no question mark, nor is a code span), each
 sentence that carries an order of its language ("ください", "ないで", "必ず"; "请", "不要",
 "一律"; "세요", "마세요", "항상") and none of its complaint words ("また", "又", "또") is kept
 whole (its condition with it), and in a sentence that mixes both only the clauses stating the
@@ -19,7 +20,13 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _CODE = re.compile(r"`[^`]*`")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)\s+|\n+")
+# an ASCII "?" or "!" ends a sentence only right after a word of the language ("なんで?"):
+# after a space, a Latin letter or a comma ("、? を使って") it is code, Rust's `?` operator
+# or `println!`
+_SENTENCE_END = re.compile(
+    r"(?<=[。！？])|(?<=[^\x00-\x7f\u3000-\u303f\uff00-\uffef][!?])|(?<=\.)\s+|\n+"
+)
+_HIDDEN = re.compile(r"\x00(\d+)\x00")
 _CLAUSE_MARK = re.compile(r"[、，,；;]\s*")
 
 # per language: (orders, complaints); an order marks an imperative or normative sentence, a
@@ -69,7 +76,10 @@ def cjk_rule(text: str) -> str | None:
         return None
     orders, complaints = (re.compile(m) for m in _MARKERS[lang])
     kept = []
-    for sentence in _SENTENCE_END.split(text.strip()):
+    spans = _CODE.findall(text)
+    hidden = _CODE.sub(lambda m: f"\x00{spans.index(m.group(0))}\x00", text.strip())
+    for piece in _SENTENCE_END.split(hidden):
+        sentence = _HIDDEN.sub(lambda m: spans[int(m.group(1))], piece)
         body = sentence.strip().rstrip("。！？!?. ")
         if not body:
             continue

@@ -489,18 +489,20 @@ def abandoned_work(
     are put in the order they happened (the database id breaks a tie within a millisecond).
     A failure whose command line ran again later is that later run's to tell: `pytest -q`
     failing on one test, then on another, leaves the second open, not both."""
-    runs = sorted(
+    every = sorted(
         (event for event, _ in events if event.action == "execute" and outcome_known(event)),
         key=lambda event: (event.created_at, event.id),
     )
-    final = {event.id for event in runs[-3:]}
+    runs = [event for event in every if event.status != "interrupted"]
+    final = {event.id for event in every[-3:]}
     last: dict[str, int] = {}
     for index, event in enumerate(runs):
         last[failure_key(event)[0]] = index
     found = []
     for key, index in last.items():
         event = runs[index]
-        if not event.failed or event.status == "interrupted" or event.id not in final:
+        stopped = _stopped_reruns(event, every)
+        if not event.failed or final.isdisjoint({event.id, *(e.id for e in stopped)}):
             continue
         if any(_command(e) == _command(event) for e in runs[index + 1 :]):
             continue
@@ -512,11 +514,26 @@ def abandoned_work(
         text = quote(f"{event.input_summary} → {error}" if error else event.input_summary)
         label = failure_key(event)[1]
         finding = Finding(ABANDONED, f"open:{key}", label, 1, event.created_at, [text])
+        finding.quotes.extend(quote(f"then {e.input_summary} → interrupted") for e in stopped[-1:])
         if unread is not None:
             finding.unread = unread.input_summary
             finding.quotes.append(quote(f"then {unread.input_summary} → no result to read"))
         found.append(finding)
     return found
+
+
+def _stopped_reruns(failed: ToolEvent, every: list[ToolEvent]) -> list[ToolEvent]:
+    """The runs of ``failed``'s command line after it that were interrupted (Ctrl-C, a
+    timeout's kill): they settle nothing, so the failure they re-ran is still the last word,
+    and it stays as recent as the last of them."""
+    command = _command(failed)
+    return [
+        e
+        for e in every
+        if (e.created_at, e.id) > (failed.created_at, failed.id)
+        and e.status == "interrupted"
+        and _command(e) == command
+    ]
 
 
 def facet_friction(facets: list[Facet]) -> list[Finding]:

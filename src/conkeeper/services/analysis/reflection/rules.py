@@ -244,14 +244,17 @@ _BARE_CONTRAST = re.compile(
     + r")[.!]*$",
     re.IGNORECASE,
 )
+# what sets the two sides apart: a comma, a colon, a dash, or a full stop ending a sentence;
+# never the dot inside a name (`console.log`, `fmt.Println` is one thing, not two)
+_SIDES = r"\s*(?:[,:;!\u2014-][,.:;!\u2014-]*|\.+(?!\w))\s*"
 _WRONG_THING = re.compile(
-    r"^wrong\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s*[,.:;!\u2014-]+\s*(?:(?:use|it'?s)\s+)?"
-    r"(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    rf"^wrong\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?){_SIDES}(?:(?:use|it'?s)\s+)?"
+    rf"(?P<good>{_NAME_WORDS})[.!]*$",
     re.IGNORECASE,
 )
 _AGAIN_WITH = re.compile(
-    r"^(?:again with|more of|still with|still) the\s+(?P<bad>" + _NAME_WORDS + r")\s*"
-    r"[,.:;!\u2014-]+\s*(?P<good>" + _NAME_WORDS + r")[.!]*$",
+    rf"^(?:again with|more of|still with|still) the\s+(?P<bad>{_NAME_WORDS}){_SIDES}"
+    rf"(?P<good>{_NAME_WORDS})[.!]*$",
     re.IGNORECASE,
 )
 
@@ -1070,7 +1073,7 @@ def _best_rule(texts: list[str]) -> str | None:
         if not parts:
             continue
         parts = [_CONTRACTION.sub(lambda m: m.group(1) + "'t", part) for part in parts]
-        rule = "; ".join([_capitalised(parts[0]), *parts[1:]]) + "."
+        rule = "; ".join([_capitalised(parts[0]), *map(_continued, parts[1:])]) + "."
         if len(rule) <= f.QUOTE_CHARS and not _points_back(rule, text):
             candidates.append(rule)
     return _chosen(candidates, texts)
@@ -1147,6 +1150,14 @@ def _foreign_contrasts(clauses: list[str]) -> list[str]:
 
 # a first word that is code or a path ("dist/", "pytest.ini", "src/app.py", "useCart"): as typed
 _CODE_FIRST = re.compile(r"^[^\s]*(?:[/._:()=\\\d]|[a-z][A-Z])")
+
+
+def _continued(part: str) -> str:
+    """A later part of a rule joined after "; ": its order verb in lower case ("Stop using
+    any; use unknown", not "; Use unknown"), a name (`Go`, `JSON`) left as written."""
+    verb = _IMPERATIVE.match(part)
+    word = verb.group(0) if verb else ""
+    return part[:1].lower() + part[1:] if word[1:].islower() else part
 
 
 def _capitalised(rule: str) -> str:

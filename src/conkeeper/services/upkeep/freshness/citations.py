@@ -218,9 +218,13 @@ _QUALIFIED = re.compile(
 _ARITY = re.compile(r"^(?P<named>[A-Z]\w*(?:\.[A-Z]\w*)*\.[a-z_]\w*[?!]?)/\d{1,2}$")
 # `$cart->applyCoupon()`, `$this->total`: a PHP member reached through a variable
 _PHP_MEMBER = re.compile(r"^\$\w+->(?P<name>[A-Za-z_]\w*)(?:\(\s*[^()]{0,80}\))?$")
-# `shop.cart.compute_tax`, `shop.cart.Cart.total`: the package path before the last owner is
-# dropped, and what is left read as above
-_PACKAGE_PATH = re.compile(r"^(?:[a-z_][a-z0-9_]*\.)+(?=[A-Za-z_]\w*\.[A-Za-z_]\w*$)")
+# `shop.cart.compute_tax`, `shop.cart.Cart.total`, and Rust's `crate::cart::apply_coupon`,
+# `cart::Cart::total`: the package or module path before the last owner is dropped, and what
+# is left read as above
+_PACKAGE_PATH = re.compile(
+    r"^(?:[a-z_][a-z0-9_]*\.)+(?=[A-Za-z_]\w*\.[A-Za-z_]\w*$)"
+    r"|^(?:[a-z_][a-z0-9_]*::)+(?=[A-Za-z_]\w*::[A-Za-z_]\w*$)"
+)
 # `apply_coupon()` or `applyCoupon()` written in prose without backticks (a call is unambiguous)
 _BARE_CALL = re.compile(
     r"(?<![\w.`/])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+))\(\)"
@@ -412,31 +416,119 @@ def _node_id(word: str, span: str) -> list[Citation]:
     return [Citation(PATH, path, span), *names]
 
 
+# what a command line sets up before the program it runs: `FOO=1`, `time`, `sudo` (a prompt,
+# `$ python -m shop.report`, is a terminal session's record, never a citation)
+_LEAD = re.compile(r"^(?:[A-Za-z_]\w*=\S*|time|sudo|env)$")
+_CHAIN = re.compile(r"\s*(?:&&|\|\|?|;|&)\s*")
+
+
 def _command(span: str) -> list[Citation]:
-    """The citations in a shell command: a script run by its path, or the target a known
-    task runner runs plus the project paths among its arguments."""
-    words = span.split()
+    """The citations in a shell command line, each command of a chain (`make lint && make
+    test`) read: a script run by its path, or the target a known task runner runs plus the
+    project paths among its arguments. After a `cd` the runner reads another folder's
+    Makefile or package.json, so no target is cited from there on."""
+    found: list[Citation] = []
+    moved = False
+    for part in _CHAIN.split(span.strip()):
+        words = part.split()
+        while words and _LEAD.match(words[0]):
+            words = words[1:]
+        if words and words[0] in ("cd", "pushd"):
+            moved = True
+            continue
+        found.extend(_one_command(words, span, targets=not moved))
+    return found
+
+
+def _one_command(words: list[str], span: str, *, targets: bool) -> list[Citation]:
+    """The citations of one command (its words): see :func:`_command`."""
     if not words:
         return []
     tool = words[0]
     if tool.startswith("./"):
         path = normalize_path(tool)
-        return [Citation(PATH, path, span)] if path else []
+        return [Citation(PATH, path, span), *_flags(words, span)] if path else []
     if tool not in COMMAND_WORDS:
         return []
-    target = _runner_target(tool, words, span)
-    found = [target] if target is not None else []
+    found = _runner_targets(tool, words, span) if targets else []
     found.extend(_argument_paths(words, span))
     return found
 
 
-def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
-    """What a task runner is asked to run (a make target, a package script, a Python module):
-    each must still exist for the command to work."""
+# `--dry-run`, `--skip-migrations`: an option of the project's own program, named by more than
+# one word (a one-word option, `--force`, is too common a word to look for in the code)
+_FLAG = re.compile(r"^--(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:=\S*)?$")
+
+
+def _flags(words: list[str], span: str) -> list[Citation]:
+    """The options given to the project's own program (``./bin/shopctl sync --dry-run``):
+    each is looked for in the code as a name is (it goes stale when the program drops it)."""
+    found = []
+    for word in words[1:]:
+        flag = _FLAG.match(word)
+        if flag:
+            found.append(Citation(SYMBOL, flag["name"], word.split("=", 1)[0]))
+    return found
+
+
+# make's options that take a value in the next word (`-j 4`, `-o file`); `-C dir`, `-f file`
+# point make at another Makefile, whose targets are not the project's Makefile's
+_MAKE_VALUED = frozenset(["-j", "-l", "-o", "-W", "-I", "--jobs", "--load-average"])
+_MAKE_ELSEWHERE = re.compile(r"^(?:-C|-f|--directory|--file|--makefile)")
+
+
+def _make_targets(words: list[str], span: str) -> list[Citation]:
+    """The targets of ``make [options] [VAR=value] target...``: options and variable settings
+    are no targets (`make -j4 test` runs `test`)."""
+    found: list[Citation] = []
+    skip = False
+    for word in words[1:]:
+        if skip:
+            skip = False
+            continue
+        if _MAKE_ELSEWHERE.match(word):
+            return []
+        if word[0] in "<>#|&;" or word[:2] in ("1>", "2>"):
+            break  # a pipe, a redirection or a comment: what follows is no target
+        if word.startswith("-"):
+            skip = word in _MAKE_VALUED
+        elif "=" not in word and re.fullmatch(r"[\w.][\w.-]*", word):
+            found.append(Citation(COMMAND, word, span, "make"))
+    return found
+
+
+def _tox_envs(words: list[str], span: str) -> list[Citation]:
+    """The environments of ``tox -e a,b`` (``-e a``, ``-ea``, ``--env=a``): each must be
+    defined for the command to run (``py312``-style ones tox makes up by itself)."""
+    found: list[Citation] = []
+    for index, word in enumerate(words):
+        value = None
+        if word in ("-e", "--env") and index + 1 < len(words):
+            value = words[index + 1]
+        elif word.startswith("--env="):
+            value = word[len("--env=") :]
+        elif word.startswith("-e") and len(word) > 2 and not word.startswith("--"):
+            value = word[2:]
+        for name in (value or "").split(","):
+            if re.fullmatch(r"[A-Za-z][\w.-]*", name) and name != "ALL":
+                found.append(Citation(COMMAND, name, span, "tox"))
+    return found
+
+
+def _runner_targets(tool: str, words: list[str], span: str) -> list[Citation]:
+    """What a task runner is asked to run (make targets, a package script, tox environments,
+    a Python module): each must still exist for the command to work."""
     if tool == "make":
-        if len(words) > 1 and re.fullmatch(r"[\w.-]+", words[1]):
-            return Citation(COMMAND, words[1], span, "make")
-    elif tool in ("npm", "pnpm", "bun"):
+        return _make_targets(words, span)
+    if tool == "tox":
+        return _tox_envs(words, span)
+    target = _runner_target(tool, words, span)
+    return [target] if target is not None else []
+
+
+def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
+    """What a package manager or Python is asked to run (a package script, a module)."""
+    if tool in ("npm", "pnpm", "bun"):
         if len(words) > 2 and words[1] == "run":
             return Citation(COMMAND, words[2], span, "npm")
     elif tool == "yarn":
@@ -448,12 +540,25 @@ def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
     return None
 
 
+# yarn's own commands: `yarn workspace api build` runs api's script, not one named "workspace"
+_YARN_OWN = frozenset(
+    [
+        *("add", "install", "remove", "upgrade", "upgrade-interactive", "up", "init", "dlx"),
+        *("run", "workspace", "workspaces", "why", "info", "config", "global", "link"),
+        *("unlink", "set", "plugin", "version", "pack", "publish", "cache", "exec", "node"),
+        *("create", "dedupe", "npm", "constraints", "patch", "patch-commit", "bin", "list"),
+        *("outdated", "audit", "login", "logout", "owner", "tag", "team", "licenses", "import"),
+        *("check", "autoclean", "generate-lock-entry", "policies", "search", "explain"),
+    ]
+)
+
+
 def _yarn_script(words: list[str], span: str) -> Citation | None:
     """The script of ``yarn <script>`` or ``yarn run <script>``; yarn's own subcommands
     (``add``, ``install``...) name no script."""
     if len(words) <= 1 or not re.fullmatch(r"[\w:.-]+", words[1]):
         return None
-    if words[1] not in ("add", "install", "remove", "upgrade", "init", "dlx", "run"):
+    if words[1] not in _YARN_OWN:
         return Citation(COMMAND, words[1], span, "npm")
     if words[1] == "run" and len(words) > 2:
         return Citation(COMMAND, words[2], span, "npm")
@@ -519,6 +624,9 @@ def classify_span(span: str) -> list[Citation]:
     php = _PHP_MEMBER.match(span)
     if php:
         return _php_member(php["name"], span)
+    flag = _FLAG.match(span)
+    if flag:
+        return [Citation(SYMBOL, flag["name"], span.split("=", 1)[0])]
     path = normalize_path(span)
     if path and looks_like_path(path):
         return [Citation(PATH, path, span)]

@@ -181,7 +181,7 @@ import copy
 import re
 
 from conkeeper.domain.records import Record
-from conkeeper.services.upkeep.freshness import markers, opposites, wording
+from conkeeper.services.upkeep.freshness import markers, opposites, synonyms, wording
 
 DUPLICATE = "duplicate"
 CONTRADICTION = "contradiction"
@@ -864,6 +864,8 @@ SYNONYMS = {
     "descriptions": "description",
 }
 SYNONYMS.update({word: alias for word, alias in wording.ALIASES.items() if word not in SYNONYMS})
+# technical words one concept in other words or languages (round 26, :mod:`.synonyms`)
+SYNONYMS.update({w: c for w, c in synonyms.TECH_SYNONYMS.items() if w not in SYNONYMS})
 # Mutually exclusive alternatives: a team picks one member of a group for a given job. Each
 # line is "job: members"; naming a member also names its job (a weak shared subject: "pnpm"
 # and "npm" are both about the package manager).
@@ -1290,14 +1292,28 @@ UNITS_ABROAD = {
     **dict.fromkeys(("неделя", "недели", "недель", "vecka", "veckor"), "w"),
     **dict.fromkeys(("месяц", "месяца", "месяцев", "månad", "månader"), "month"),
     **dict.fromkeys(("год", "года", "лет", "år"), "year"),
+    # Czech, Turkish, Hebrew and Korean ("30 dní", "30 gün", "30 ימים", "1년")
+    **dict.fromkeys(("sekundy", "saniye", "שניות"), "s"),
+    **dict.fromkeys(("minuta", "dakika", "דקות"), "min"),
+    **dict.fromkeys(("hodina", "hodiny", "hodin", "saat", "שעות", "שעה"), "h"),
+    **dict.fromkeys(("den", "dny", "dní", "dnů", "gün", "ימים", "יום"), "d"),
+    **dict.fromkeys(("týden", "týdny", "týdnů", "hafta", "שבועות", "שבוע"), "w"),
+    **dict.fromkeys(("měsíc", "měsíce", "měsíců", "חודשים", "חודש"), "month"),
+    **dict.fromkeys(("roky", "yıl", "שנים", "שנה", "년"), "year"),
 }
+# Currencies, each a unit of its own (two amounts of one currency conflict, of two never);
+# :mod:`.wording` writes every sign, code and word of one as its code after the number
+# ("€5,000", "EUR 5000" and "5000 euros" are "5000 EUR").
+CURRENCIES = frozenset(("eur", "usd", "gbp", "chf", "czk", "ils", "krw", "brl", "pln", "jpy"))
 _QUANTITY = re.compile(
     r"(?:(?<=-Xm[xs])|(?<![\w.]))(\d+(?:\.\d+)?)(?:/(\d+))?\s?-?\s?"
     r"("
     + "|".join(sorted(UNITS_ABROAD, key=len, reverse=True))
     + "|"
     + _RATE
-    + r"|ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps"
+    + "|"
+    + "|".join(sorted(CURRENCIES, key=len, reverse=True))
+    + r"|ms|msecs?|milliseconds?|[kmg]?hz|hertz|fps|bytes?"
     r"|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
     r"|w|wks?|weeks?|months?|years?|yrs?|%|percent|[kmgt]i?b|[kmgt]i|g|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?"
     r"|chars?|characters?|columns?|cols?|spaces?|px|x)(?![\w])",
@@ -1341,6 +1357,7 @@ UNITS: dict[str, tuple[str, float]] = {
         f"{prefix}byte": ("B", float(1024**power))
         for power, prefix in enumerate(("kibi", "mebi", "gibi", "tebi"), start=1)
     },
+    "byte": ("B", 1.0),
     "g": ("B", float(1024**3)),
     "M": ("B", float(1024**2)),  # a capital M after a number is a size ("512M"), "5m" minutes
     "char": ("ch", 1.0),
@@ -1356,7 +1373,10 @@ UNITS: dict[str, tuple[str, float]] = {
     "ghz": ("hz", 1e9),
     "fps": ("fps", 1.0),
     "x": ("x", 1.0),
+    **{code: (code, 1.0) for code in CURRENCIES},
 }
+YEAR = 31536000.0  # a year of 365 days; twelve months of 30 days are a year too
+MONTHS_YEAR = 31104000.0
 
 
 WORDED_UNITS = frozenset({"sp", "ch"})
@@ -1377,12 +1397,21 @@ def _quantity_tokens(text: str) -> list[str]:
         base, factor = _rate(unit) or UNITS.get(unit, ("", 1.0))
         value = float(number) / (float(per) if per and float(per) else 1.0)
         tokens.extend(_tokens(text[start : match.start()]))
-        tokens.append(f"{_VALUE}{value * factor:.6g}{base}")
+        tokens.append(f"{_VALUE}{_in_years(value * factor, base):.6g}{base}")
         if base in WORDED_UNITS:
             tokens.append(match.group(3))
         start = match.end()
     tokens.extend(_tokens(text[start:]))
     return tokens
+
+
+def _in_years(seconds: float, base: str) -> float:
+    """A duration of whole years of 365 days written as twelve months of 30 days each, so
+    "1 year", "12 months" and "365 days" are one value ("24 months" is "2 years")."""
+    years = seconds / YEAR
+    if base == "s" and years >= 1 and abs(years - round(years)) < 1e-9:
+        return round(years) * MONTHS_YEAR
+    return seconds
 
 
 def _numbers_differ(a: set[str], b: set[str]) -> bool:
@@ -1398,6 +1427,14 @@ def _some_unit_differs(a: set[str], b: set[str]) -> bool:
     next to a shared "web-01" is two values of one setting, so the entries are not one rule
     (the merge guard's reading; a contradiction needs :func:`_numbers_differ`)."""
     return any(_units_apart(a, b))
+
+
+def _currencies_apart(a: set[str], b: set[str]) -> bool:
+    """Both entries state amounts of money, in other currencies ("$5000" against "€5000"): one
+    limit is not the other, whatever the words around them share."""
+    money_a = {_unit(v) for v in a} & CURRENCIES
+    money_b = {_unit(v) for v in b} & CURRENCIES
+    return bool(money_a and money_b) and money_a != money_b
 
 
 def _units_apart(a: set[str], b: set[str]) -> list[bool]:
@@ -3812,6 +3849,7 @@ def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         or a.supersedes != b.supersedes
         or a.escalates != b.escalates
         or _some_unit_differs(a.numbers, b.numbers)
+        or _currencies_apart(a.numbers, b.numbers)
         or _reversed_order(a, b)
         or bool(a.restricted & b.universal or b.restricted & a.universal)
         or _other_types(a, b)
@@ -4431,6 +4469,31 @@ def _anchor_unshared(reading: Reading) -> int:
     return _ANCHOR_UNSHARED if specific else _ANCHOR_UNSHARED_WORDS
 
 
+def _subjects_of_one_name(a: Reading, b: Reading) -> bool:
+    """Both entries open with one name and go on with a subject of their own that the other
+    never says ("Postgres backups are kept 35 days" and "Postgres WAL archives are kept 35
+    days", "Redis sessions expire after 30 minutes" and "Redis cache keys ..."): two things of
+    one product that happen to share a value, not one rule; a merge would delete one."""
+    seq_a, seq_b = _folded(a), _folded(b)
+    if len(seq_a) < 2 or len(seq_b) < 2 or seq_a[0] != seq_b[0] or seq_a[0] not in a.anchors:
+        return False
+    return seq_a[1] not in _said_words(b) and seq_b[1] not in _said_words(a)
+
+
+def _named_value(a: Reading, b: Reading, limits: Limits) -> int:
+    """1 when the two entries name the same product and every value they state, each with
+    its unit, is the same on both sides ("Postgres backups are kept 35 days" and "... for five
+    weeks", "TimescaleDB aggregates refresh every ten minutes" and "... every 10 min"): the
+    value counts as a second subject shared, so the pair is compared on its words at all. A
+    code like "P1" or "SEV2" is no product: "P1 pages are acked in 15 minutes" and "the
+    planning team's P1 target is 15 minutes" share a level and a value, not a subject."""
+    return int(
+        any(len(name) >= FULL_NAME and name.isalpha() for name in a.anchors & b.anchors)
+        and all(_UNIT_END.search(v) for v in a.numbers)
+        and _same_numbers(a, b, limits)
+    )
+
+
 def _same_numbers(a: Reading, b: Reading, limits: Limits) -> bool:
     """Both entries state values, every one of them the same on both sides ("saved every 500
     steps to `checkpoints/`" and "writes a checkpoint into checkpoints/ each 500 steps",
@@ -4473,7 +4536,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     kinds, kinds_a, kinds_b = _kinds_named(a, b)
     shared_all, all_a, all_b = shared_all + kinds, all_a + kinds_a, all_b + kinds_b
     if (
-        count_all + terms < 2
+        count_all + terms + _named_value(a, b, limits) < 2
         or _distinct_identifiers(a, b)
         or _apart(a, b)
         or _choices_of_other_jobs(a, b)
@@ -4488,6 +4551,7 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         and a.numbers == b.numbers  # one value more is more detail ("one of the two")
         and _same_keyed_value(a, b)
         and dice >= limits.value_similarity
+        and not _subjects_of_one_name(a, b)
     ):
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (the same value)")
     if (
@@ -4517,7 +4581,11 @@ def _duplicate(a: Reading, b: Reading, limits: Limits) -> Relation | None:
         )
     ):  # a permission or exception against a plain rule is never that rule said twice
         return Relation(DUPLICATE, round(dice, 2), "says the same thing")
-    if _same_numbers(a, b, limits) and dice >= limits.number_similarity:
+    if (
+        _same_numbers(a, b, limits)
+        and dice >= limits.number_similarity
+        and not _subjects_of_one_name(a, b)
+    ):
         return Relation(DUPLICATE, round(dice, 2), "says the same thing (the same values)")
     smaller_all = min(all_a, all_b)
     within = min(1.0, shared_all / smaller_all) if smaller_all else 0.0

@@ -182,6 +182,17 @@ def has_word(text: str, word: str) -> bool:
     return False
 
 
+# the files that define what a cited command runs: make targets, package scripts, tox envs
+COMMAND_FILES = {
+    "make": ("Makefile",),
+    "npm": ("package.json",),
+    "tox": ("tox.ini", "tox.toml", "pyproject.toml", "setup.cfg"),
+}
+# what a file holds when it configures tox (a `pyproject.toml` or `setup.cfg` may not)
+_TOX_CONFIG = {"tox.ini": "", "tox.toml": "", "pyproject.toml": "tool.tox", "setup.cfg": "[tox:"}
+# the environments tox makes up without a definition: `py`, `py312`, `py3.12`, `pypy3`
+_TOX_OWN = re.compile(r"py|py\d(?:\.?\d{1,2})?|pypy\d?(?:\.?\d{1,2})?")
+
 _MAKE_RULE = re.compile(r"^([^:#=\n]+)::?(?!=)", re.MULTILINE)
 
 
@@ -366,8 +377,8 @@ class _Checker:
         paths: set[str] = set()
         for _, entry in entries:
             for citation in entry.citations:
-                if citation.kind == COMMAND and citation.tool in ("make", "npm"):
-                    paths.add("Makefile" if citation.tool == "make" else "package.json")
+                if citation.kind == COMMAND and citation.tool in COMMAND_FILES:
+                    paths.update(COMMAND_FILES[citation.tool])
                 if citation.kind != PATH:
                     continue
                 found = self.tree.resolve(citation.value)
@@ -917,7 +928,27 @@ class _Checker:
             return True
         if tool == "python -m":
             return self._module(rel, entry, value)
+        if tool == "tox":
+            return self._tox_env(rel, entry, value)
         return False
+
+    def _tox_env(self, rel: str, entry: Entry, name: str) -> bool:
+        """Whether the tox environment ``name`` is gone from the project's tox configuration
+        (adds the finding): each of its factors (``py312-django``) must be named there or be
+        one tox makes up itself (``py312``, ``pypy3``). Without a configuration nothing is
+        judged."""
+        texts = {f: self._code(f) for f in COMMAND_FILES["tox"]}
+        found = [f for f, text in texts.items() if text and _TOX_CONFIG[f] in text]
+        if not found:
+            return False
+        config = "\n".join(texts[f] for f in found)
+        factors = [f for f in name.split("-") if not _TOX_OWN.fullmatch(f)]
+        if all(has_word(config, factor) for factor in factors):
+            return False
+        commit = self._latest(found, self._since(rel, entry))
+        detail = f"no such environment in {' or '.join(found)}"
+        self._add(rel, entry, f"tox -e {name}", "command-gone", detail, commit)
+        return True
 
     def _module(self, rel: str, entry: Entry, module: str) -> bool:
         parts = module.split(".")

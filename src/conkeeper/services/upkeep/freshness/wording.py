@@ -347,6 +347,9 @@ ALIASES = {
 # "p99", "Severity 1" and "sev 1" are "sev1".
 _PERCENTILE = re.compile(r"\b(\d{2}(?:\.\d+)?)(?:th)?[\s-]percentile\b", re.IGNORECASE)
 _SEVERITY = re.compile(r"\b(?:severity|sev)[\s-]?(\d)\b", re.IGNORECASE)
+# "priority 1", "priority-one" and "Priority One" are "P1" ("Priority 2 tickets" = "P2 tickets").
+_PRIORITY = re.compile(r"\bpriority[\s-]?(zero|one|two|three|four|\d)\b", re.IGNORECASE)
+_PRIORITY_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4"}
 # "UTF-8 (only)": a restriction in brackets restricts what it follows, as "UTF-8 only" does
 # (read as a bracket of its own it restricted nothing).
 _BRACKETED_ONLY = re.compile(r"\s*\(\s*(only|just|solely|exclusively)\s*\)", re.IGNORECASE)
@@ -408,6 +411,53 @@ def _switch(match: re.Match[str], quote: str = "") -> str:
 # A count written with thousands separators or a "k" ("50,000", "100k", "1.5k"): one number,
 # so "50,000 core-hours" is not the two values 50 and 000 and "100k" is 100000.
 _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)")
+# ... or with a space ("10 000 EUR", "1 000 000 rows"; a narrow or no-break space too) when
+# the last group ends in "00" or the first has at most two digits: "500 503" stays two codes.
+_SPACED_THOUSANDS = re.compile(
+    r"(?<!\d )(?<![\w.,])(?:\d{1,2}|\d{3}(?=(?:[ \u00a0\u202f]\d{3})*[ \u00a0\u202f]\d00\b))"
+    r"(?:[ \u00a0\u202f]\d{3})+(?![\w,]|\.\d|[ \u00a0\u202f]\d)"
+)
+# An amount with its currency before it ("€5,000", "$120", "EUR 5000") or as a sign after it
+# ("5000 €", "5000€"), written "5000 EUR" as a person writes the code after the number.
+_CURRENCY_SIGNS = {"€": "EUR", "$": "USD", "US$": "USD", "£": "GBP", "₪": "ILS", "₩": "KRW"}
+_CURRENCY_SIGNS |= {"₺": "TRY", "R$": "BRL", "zł": "PLN", "Kč": "CZK"}
+_CURRENCY_CODES = "EUR|USD|GBP|CHF|CZK|ILS|KRW|BRL|PLN|JPY|TRY"
+_CURRENCY_BEFORE = re.compile(
+    r"(?<![\w`$])(US\$|R\$|[€£₪₩₺]|\$(?=\d{2}|\d[.,]\d)|(?:" + _CURRENCY_CODES + r")\s)\s?"
+    r"(\d+(?:\.\d+)?)(?!\w|\.\d)"
+)
+# "one million rows", "2 million requests", "1.5 million": one number.
+_MILLION = re.compile(r"\b(\d+(?:\.\d+)?|one|two|three|five|ten)\s+million\b", re.IGNORECASE)
+_MILLIONS = {"one": 1, "two": 2, "three": 3, "five": 5, "ten": 10}
+
+
+def _million(match: re.Match[str]) -> str:
+    """ "one million" and "1 million" as "1000000"."""
+    word = match.group(1).lower()
+    return f"{float(_MILLIONS.get(word, 0) or word) * 1e6:.0f}"
+
+
+_CURRENCY_AFTER = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?([€£₪₩₺]|(?:euros?|dollars?|Kč|zł|złotych|reais|shekels?|TL)\b)",
+    re.IGNORECASE,
+)
+_CURRENCY_WORDS = {"euro": "EUR", "euros": "EUR", "dollar": "USD", "dollars": "USD", "kč": "CZK"}
+_CURRENCY_WORDS |= {"zł": "PLN", "złotych": "PLN", "reais": "BRL", "tl": "TRY"}
+_CURRENCY_WORDS |= {"shekel": "ILS", "shekels": "ILS"}
+
+
+def _currency_after(match: re.Match[str]) -> str:
+    """ "5000 €", "5000 euros" and "100 Kč" as "5000 EUR" and "100 CZK"."""
+    sign = match.group(2)
+    return f"{match.group(1)} {_CURRENCY_SIGNS.get(sign) or _CURRENCY_WORDS[sign.lower()]}"
+
+
+def _currency_before(match: re.Match[str]) -> str:
+    """ "€5000" and "EUR 5000" as "5000 EUR"."""
+    sign = match.group(1).strip()
+    return f"{match.group(2)} {_CURRENCY_SIGNS.get(sign, sign)}"
+
+
 _KILO = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)k\b", re.IGNORECASE)
 
 
@@ -554,7 +604,9 @@ _CRON = re.compile(r"`?\b(\d{1,2})\s+(\d{1,2})\s+\*\s+\*\s+[\d*,-]+`?")
 
 
 # "a quarter hour", "half an hour": minutes said in words.
-_QUARTER = re.compile(r"\b(?:an?\s+)?(quarter|half)[\s-](?:an?\s+)?hours?\b", re.IGNORECASE)
+_QUARTER = re.compile(
+    r"\b(?:an?\s+)?(quarter|half)[\s-](?:of\s+)?(?:an?\s+)?hours?\b", re.IGNORECASE
+)
 
 
 def _minutes(match: re.Match[str]) -> str:
@@ -605,12 +657,17 @@ def normalise(text: str) -> tuple[str, bool]:
     text = _often(text)
     text = _PERCENTILE.sub(lambda m: f"p{m.group(1)}", text)
     text = _SEVERITY.sub(lambda m: f"sev{m.group(1)}", text)
+    text = _PRIORITY.sub(lambda m: f"P{_PRIORITY_WORDS.get(m.group(1).lower(), m.group(1))}", text)
     text = _EVERY.sub(lambda m: _PERIODIC[m.group(1).lower()], text)
     text = _WITH.sub(lambda m: _WITH_WORDS.get(m.group().lower(), "with"), text)
     text = _SWITCH_SPAN.sub(lambda m: _switch(m, "`"), text)
     text = _SWITCH.sub(_switch, text)
     text = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
+    text = _SPACED_THOUSANDS.sub(lambda m: re.sub(r"\s", "", m.group()), text)
     text = _KILO.sub(_kilo, text)
+    text = _MILLION.sub(_million, text)
+    text = _CURRENCY_BEFORE.sub(_currency_before, text)
+    text = _CURRENCY_AFTER.sub(_currency_after, text)
     text = _RANGE.sub(r"min \1, max ", text)
     for pattern, short in SPELLED_OUT:
         text = pattern.sub(short, text)
