@@ -11,7 +11,10 @@ eliminan", "Rydyn ni'n anfon" against "Dydyn ni byth yn anfon", "Azure Key Vault
 "HashiCorp Vault", "level AAA" against "level AA", "red" against "orange", "Every P1 incident"
 against one dated P1 outage, "すべてのCloud Runサービス" against one service "（Cloud Run）".
 Each check reads a class, not a pair, in the languages the labelled sets use; :mod:`.relations`
-decides what the pair is. Pure text functions, stdlib only.
+decides what the pair is. Round 27 added opposite ways of doing one thing ("restored
+automatically" against "... manually", "UTC" against "the depot's local wall-clock time"): the
+cv authors' contradictions missed most often said the two ways in other words, and a pair worded
+alike but for the way was merged. Pure text functions, stdlib only.
 """
 
 from __future__ import annotations
@@ -126,6 +129,75 @@ def opposite_states(text_a: str, text_b: str) -> str | None:
         if len(sides_a) == len(sides_b) == 1 and None not in said and len(said) == 2:
             return name
     return None
+
+
+# Opposite ways of doing one thing, read only where an entry says a side plainly: "never
+# push" is no pull, and "without manual action" no manual step. Each side a pattern of word
+# openings in the languages the sets use.
+_WAYS: tuple[tuple[str, str, str], ...] = (
+    (
+        "automatic against manual",
+        r"\b(?:automatic(?:ally)?|automatique\w*|automatisch\w*|automátic\w*|automatic\w*"
+        r"|automatyczn\w*|automaticamente|automáticamente)\b",
+        r"\b(?:manual(?:ly)?|by hand|manuel\w*|manuell\w*|manualmente|a mano|à la main"
+        r"|ręczn\w*)\b",
+    ),
+    (
+        "UTC against local time",
+        r"\bUTC\b",
+        r"\blocal(?:\s+\w+){0,2}\s+time(?:\s?zones?)?\b|\bwall[- ]clock\b|\bhora local\b"
+        r"|\bheure locale\b|\bOrtszeit\b",
+    ),
+    (
+        "shown against hidden",
+        r"\b(?:shown|displayed|visible|angezeigt|sichtbar|affiché\w*|mostrad\w*|mostrat\w*"
+        r"|exibid\w*|widoczn\w*)\b",
+        r"\b(?:hidden|invisible|ausgeblendet|verborgen|caché\w*|ocult\w*|nascost\w*|ukryt\w*)\b",
+    ),
+    (
+        "required against optional",
+        r"\b(?:required|mandatory|compulsory|obligatori\w*|obligatoire\w*|verpflichtend"
+        r"|erforderlich|wymagan\w*|obrigatóri\w*)\b",
+        r"\b(?:optional\w*|opcional\w*|facultati\w*|freiwillig|opzional\w*|opcjonaln\w*)\b",
+    ),
+)
+_WAY_PATTERNS = tuple(
+    (name, re.compile(yes, re.IGNORECASE), re.compile(no, re.IGNORECASE)) for name, yes, no in _WAYS
+)
+_UNSAID = _NEGATION | _words("without sin sans ohne senza bez sem except unless")
+
+
+def _plain_side(text: str, yes: re.Pattern[str], no: re.Pattern[str]) -> bool | None:
+    """The one side of a pair of ways the text says, or None: it says neither, both, or
+    one near a negation, a restriction or a "without" (whose side it then does not say)."""
+    found: set[bool] = set()
+    for pattern, side in ((yes, True), (no, False)):
+        for match in pattern.finditer(text):
+            before, after = _around(text, match.start(), match.end())
+            if (_UNSAID | _RESTRICTED) & set(before + after):
+                return None
+            found.add(side)
+    return found.pop() if len(found) == 1 else None
+
+
+def opposite_ways(text_a: str, text_b: str) -> str | None:
+    """Two opposite ways the entries say one thing is done ("migrations run automatically"
+    against "a DBA applies them by hand", "timestamps are UTC" against "... the depot's local
+    wall-clock time"), each said plainly, or the opposite states :func:`opposite_states`
+    reads (a negation flipping a state); None when neither applies."""
+    for name, yes, no in _WAY_PATTERNS:
+        side_a, side_b = _plain_side(text_a, yes, no), _plain_side(text_b, yes, no)
+        if side_a is not None and side_b is not None and side_a != side_b:
+            return name
+    return opposite_states(text_a, text_b)
+
+
+def without_ways(text: str) -> str:
+    """The text with every word of a way or state blanked out: what is left says what the
+    entry is about (two entries sharing only "async" or "enabled" speak of two things)."""
+    for _, yes, no in _WAY_PATTERNS + _STATE_PATTERNS:
+        text = no.sub(" ", yes.sub(" ", text))
+    return text
 
 
 # Colours and tiers, wherever they sit in the entry ("shown in red", "the colour ... is orange").

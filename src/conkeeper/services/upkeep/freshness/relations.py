@@ -220,6 +220,7 @@ class Limits(Record):
         "named_values",
         "number_containment",
         "number_similarity",
+        "opposite_ways",
         "order_containment",
         "permission_conflict",
         "polarity_containment",
@@ -278,6 +279,7 @@ class Limits(Record):
         lost_words: int = 99,
         anchor_complement: bool = False,
         kept_facts: str = "",
+        opposite_ways: bool = False,
     ) -> None:
         self.duplicate_similarity = duplicate_similarity
         self.duplicate_containment = duplicate_containment
@@ -318,6 +320,7 @@ class Limits(Record):
         self.kept_facts = (
             kept_facts  # what a merge may never drop: n(umbers) a(nchors) s(pans) g(negation)
         )
+        self.opposite_ways = opposite_ways  # see _opposite_ways
 
 
 # Chosen by ``tools/consolidate_cv.py --choose`` on every author's pairs.
@@ -356,6 +359,7 @@ LIMITS = Limits(
     named_values=True,
     anchor_complement=True,
     kept_facts="g",
+    opposite_ways=True,
 )
 
 # A word of any alphabet ("wdrażamy", "produção"): a letter or digit, then letters, digits and
@@ -3595,7 +3599,8 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
     if relation is not None and relation.kind == DUPLICATE:
         if not _nothing_lost(a, b, relation, limits):
             return None
-        told = _told_apart(a.source, b.source)  # a class of wording (:mod:`.opposites`)
+        # a class of wording (:mod:`.opposites`)
+        told = _told_apart(a.source, b.source, ways=limits.opposite_ways)
         if told is not None:
             return told if isinstance(told, Relation) else None
         if _states_exception(a.source) != _states_exception(b.source):
@@ -3604,15 +3609,50 @@ def relate_readings(a: Reading, b: Reading, limits: Limits = LIMITS) -> Relation
             # "Customers are notified of outages by SMS", deleting one of them)
     if relation is not None and relation.reason == MORE_DETAIL and _as_much(a, b):
         return Relation(DUPLICATE, relation.score, IN_OTHER_WORDS)
+    if relation is None and limits.opposite_ways:
+        return _opposite_ways(a, b)
     return relation
 
 
-def _told_apart(source_a: str, source_b: str) -> Relation | bool | None:
+def _opposite_ways(a: Reading, b: Reading) -> Relation | None:
+    """Two entries found neither alike nor conflicting that say one thing is done in opposite
+    ways (:func:`.opposites.opposite_ways`: "run automatically" against "applied by hand",
+    "UTC" against "local wall-clock time"): a contradiction, unless either states an
+    exception, a reason or a scope of its own (a rule and its exception both hold: "Except
+    legacy table ...: it keeps the hospital's local time"), names another year, or the two
+    speak of two members of one class."""
+    if a.excepts or b.excepts or _states_exception(a.source) or _states_exception(b.source):
+        return None
+    if (a.years and b.years and not a.years & b.years) or _parallel_members(a, b):
+        return None
+    if _different_scope(a, b, None) or _own_scopes(a, b):
+        return None
+    way = opposites.opposite_ways(a.source, b.source)
+    if way is None or len(_shared_subject(a, b)) < WAY_SUBJECT:
+        return None
+    return Relation(CONTRADICTION, 1.0, way)
+
+
+WAY_SUBJECT = 2  # concepts two entries saying opposite ways must share besides the ways
+
+
+def _shared_subject(a: Reading, b: Reading) -> set[str]:
+    """The full-weight concepts both entries say once every word of a way or state is blanked
+    out ("Send emails synchronously" and "All async work ... is queued" share none)."""
+    left, right = (read(opposites.without_ways(side.source)) for side in (a, b))
+    return {k for k, w in left.weights.items() if w >= 1.0 and right.weights.get(k, 0.0) >= 1.0}
+
+
+def _told_apart(source_a: str, source_b: str, *, ways: bool = False) -> Relation | bool | None:
     """What a class of wording read in the raw texts makes of two entries found alike
-    (:mod:`.opposites`): a contradiction (opposite states, other colours or tiers, two products
+    (:mod:`.opposites`): a contradiction (opposite states, with ``ways`` opposite ways too:
+    "restored automatically" against "... manually", other colours or tiers, two products
     after one head noun, a value extended, a Welsh negation), False for two entries that both
     hold (a rule for every member and one member), or None when no class applies."""
-    state = opposites.opposite_states(source_a, source_b)
+    if ways:
+        state = opposites.opposite_ways(source_a, source_b)
+    else:
+        state = opposites.opposite_states(source_a, source_b)
     if state is not None:
         return Relation(CONTRADICTION, 1.0, state)
     if opposites.welsh_negation(source_a, source_b):
