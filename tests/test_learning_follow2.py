@@ -5,7 +5,11 @@ CLI); each test failed before its fix.
 * a session's first prompt ("Parse the ledger file in src/lib.rs") was queued as a correction
   with "ref: previous assistant message": with no agent turn before it (a ``startup`` or
   ``clear`` start carries none over) there is nothing to correct; a resumed session (Claude
-  Code ``source: resume``, Codex and Gemini CLI alike) keeps its corrections.
+  Code ``source: resume``, Codex and Gemini CLI alike) keeps its corrections;
+* ``consolidate`` did not pair "Always use float64 for prices in the API layer." with "Money
+  is always integer cents (`int64`), never `float64`.": the words placing the first rule in a
+  part ("in the API layer") diluted what the two share below the bar, though a part of the
+  project lies inside a rule that holds everywhere.
 """
 
 from __future__ import annotations
@@ -85,3 +89,20 @@ def test_codex_and_gemini_sessions_queue_after_a_resume_only(tmp_path: Path) -> 
             _host(host, root, "SessionStart", source=source, model="m")
             _host(host, root, event, prompt=OPENERS[1], turn_id="t1")
             assert (OPENERS[1] in _queue(root)) is (source == "resume"), (host, source)
+
+
+def test_consolidate_pairs_a_rule_for_a_part_with_the_rule_for_everything(tmp_path: Path) -> None:
+    root = tmp_path / "api"
+    _project(root)
+    patterns = root / ".claude" / "memory" / "patterns.md"
+    patterns.write_text(
+        "# Patterns\n\n- Always use float64 for prices in the API layer.\n"
+        "- Money is always integer cents (`int64`), never `float64`.\n"
+        "- Handlers log with slog in the HTTP layer.\n",
+        "utf-8",
+    )
+    done = run_cli("consolidate", "--json", cwd=root)
+    assert done.returncode == 0, done.stderr
+    proposals = json.loads(done.stdout)["proposals"]
+    assert [p["kind"] for p in proposals] == ["contradiction"], proposals
+    assert [e["where"] for e in proposals[0]["entries"]] == ["patterns.md:3", "patterns.md:4"]
