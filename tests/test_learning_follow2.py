@@ -9,7 +9,9 @@ CLI); each test failed before its fix.
 * ``consolidate`` did not pair "Always use float64 for prices in the API layer." with "Money
   is always integer cents (`int64`), never `float64`.": the words placing the first rule in a
   part ("in the API layer") diluted what the two share below the bar, though a part of the
-  project lies inside a rule that holds everywhere.
+  project lies inside a rule that holds everywhere;
+* ``stale`` outside git said only "not in the work tree" of a file moved to another folder: it
+  names the file of that name elsewhere in the project now.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 from pathlib import Path
 
 from conftest import cli_env, run_cli
+from test_freshness_stale import by_line, stale_json, write
 from test_reflect_facts import NamedSession
 
 OPENERS = ("Parse the ledger file in src/lib.rs", "Validate the form fields in src/form.tsx")
@@ -106,3 +109,17 @@ def test_consolidate_pairs_a_rule_for_a_part_with_the_rule_for_everything(tmp_pa
     proposals = json.loads(done.stdout)["proposals"]
     assert [p["kind"] for p in proposals] == ["contradiction"], proposals
     assert [e["where"] for e in proposals[0]["entries"]] == ["patterns.md:3", "patterns.md:4"]
+
+
+def test_outside_git_a_moved_file_is_named_where_a_file_of_its_name_is(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    write(root, ".claude/memory/patterns.md", "# Patterns\n\n- Prices live in `lib/pricing.py`.\n")
+    write(root, "lib/pricing.py", "def price(): pass\n")
+    write(root, "lib/cart.py", "def cart(): pass\n")
+    assert by_line(stale_json(root)) == {}
+    (root / "src" / "shop").mkdir(parents=True)
+    (root / "lib" / "pricing.py").rename(root / "src" / "shop" / "pricing.py")
+    found = by_line(stale_json(root))
+    assert found[3]["reason"] == "missing", found
+    detail = "not in the work tree; a file of that name is at src/shop/pricing.py"
+    assert found[3]["detail"] == detail
