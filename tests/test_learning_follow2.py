@@ -11,7 +11,9 @@ CLI); each test failed before its fix.
   part ("in the API layer") diluted what the two share below the bar, though a part of the
   project lies inside a rule that holds everywhere;
 * ``stale`` outside git said only "not in the work tree" of a file moved to another folder: it
-  names the file of that name elsewhere in the project now.
+  names the file of that name elsewhere in the project now;
+* ``stale`` read `impl From<Order> for Invoice` as citing `From` alone and `Vec<LineItem>` as
+  citing nothing: `Invoice` and `LineItem` renamed, the entries stayed "fresh".
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import sys
 from pathlib import Path
 
 from conftest import cli_env, run_cli
-from test_freshness_stale import by_line, stale_json, write
+from test_freshness_stale import DAY, T0, by_line, commit, git, stale_json, write
 from test_reflect_facts import NamedSession
 
 OPENERS = ("Parse the ledger file in src/lib.rs", "Validate the form fields in src/form.tsx")
@@ -123,3 +125,28 @@ def test_outside_git_a_moved_file_is_named_where_a_file_of_its_name_is(tmp_path:
     assert found[3]["reason"] == "missing", found
     detail = "not in the work tree; a file of that name is at src/shop/pricing.py"
     assert found[3]["detail"] == detail
+
+
+RUST_MEMORY = """# Patterns
+
+- Orders become invoices through `impl From<Order> for Invoice`.
+- An order's lines are a `Vec<LineItem>`.
+"""
+
+
+def test_a_rust_impl_and_a_generic_type_cite_the_types_they_name(tmp_path: Path) -> None:
+    root = tmp_path / "billing"
+    root.mkdir()
+    git(root, "init", "-q")
+    code = "pub struct {inv} {{}}\npub struct {item} {{}}\n"
+    code += "pub struct Order {{ lines: Vec<{item}> }}\n"
+    code += "impl From<Order> for {inv} {{ fn from(o: Order) -> Self {{ {inv} {{}} }} }}\n"
+    write(root, "src/lib.rs", code.format(inv="Invoice", item="LineItem"))
+    write(root, ".claude/memory/patterns.md", RUST_MEMORY)
+    commit(root, "Billing and memory", T0)
+    assert stale_json(root, "--no-cache")["findings"] == []
+    write(root, "src/lib.rs", code.format(inv="Bill", item="OrderLine"))
+    commit(root, "Rename the invoice and line types", T0 + DAY)
+    found = by_line(stale_json(root, "--no-cache"))
+    assert sorted(found) == [3, 4], found
+    assert (found[3]["citation"], found[4]["citation"]) == ("Invoice", "LineItem"), found
