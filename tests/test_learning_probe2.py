@@ -103,6 +103,8 @@ def test_an_adr_says_who_wrote_it_in_the_file_the_index_and_session_start(
         ).returncode
         == 0
     )
+    # the session's opening prompt asks; the next one corrects (an opening is no correction)
+    assert submit_prompt(project, "Add prices to the ledger entries").returncode == 0
     assert (
         submit_prompt(project, "No, don't use float for prices. Use Decimal instead.").returncode
         == 0

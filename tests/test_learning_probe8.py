@@ -72,6 +72,7 @@ def test_forget_session_takes_back_its_queue_and_retro_lines(tmp_path: Path) -> 
     kept = NamedSession(tmp_path, "sess-kept-0001")
     set_up_project(kept)
     kept.hook("SessionStart", source="startup")
+    kept.prompt("Add the VAT line to the invoice total")  # a session's opening is no correction
     kept.prompt("Wrong, the tax goes on the net price, not the gross one")
     kept.hook("SessionEnd", reason="exit")
     s = NamedSession(tmp_path, "sess-forget-1", project=kept.project)

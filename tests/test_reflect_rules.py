@@ -107,6 +107,13 @@ CASES = [
      "Do not pass `--no-verify` to git commit; run `make lint` first."),
     (["you're using print() again. Stop it."], "Do not use print()."),
     (["You keep committing to main. Never do that again!"], "Do not commit to main."),
+    # one order said twice, once refused, in any language; a short rule and its reason; what
+    # to do instead of what a part forbids, whatever its verb
+    (["n'utilise pas `any`, utilise `unknown`"], "N'utilise pas `any`, utilise `unknown`."),
+    (["utilise toujours `go test -race`, sinon les data races passent inaperçues"],
+     "Utilise toujours `go test -race`, sinon les data races passent inaperçues."),
+    (["never use `git add -A`; stage files by name"],
+     "Never use `git add -A`; stage files by name."),
 ]  # fmt: skip
 
 COMPLAINTS = [

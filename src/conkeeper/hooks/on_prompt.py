@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from conkeeper.domain.privacy import CleanText
     from conkeeper.hooks.payload import HookContext, HookResult
 
+START_SOURCE = "start_source"  # state key: how the host last started this session
+FRESH_STARTS = frozenset({"startup", "clear"})  # starts that carry no earlier turn over
+
 
 def handle(ctx: HookContext) -> HookResult | None:
     """Monitor, then capture; returns the monitor's nudge or block, if any."""
@@ -82,11 +85,27 @@ def _capture_prompt(ctx: HookContext) -> None:
     number = ctx.state.update(apply)
     if cleaned is None:
         return
-    _store(ctx, number, cleaned)
-    _queue_correction(ctx, cleaned)
+    number = _store(ctx, number, cleaned)
+    _queue_correction(ctx, cleaned, opening=_opens_conversation(ctx, number))
 
 
-def _store(ctx: HookContext, number: int, cleaned: CleanText) -> None:
+def _opens_conversation(ctx: HookContext, number: int) -> bool:
+    """Whether this prompt is the first of a conversation the agent has not spoken in yet:
+    prompt 1 of a session its host started afresh (``startup`` or ``clear``). After a
+    ``resume`` or a ``compact`` the host carries earlier turns over, and a session whose start
+    ConKeeper never saw may have had them: both keep their corrections."""
+    if number != 1:
+        return False
+    try:
+        source = ctx.state.get(START_SOURCE)
+    except Exception:
+        return False
+    return source in FRESH_STARTS
+
+
+def _store(ctx: HookContext, number: int, cleaned: CleanText) -> int:
+    """Store the prompt; returns the number it was stored under (the state's, or the next free
+    one when the state lost count)."""
     from conkeeper.storage import sessions
 
     try:
@@ -96,6 +115,7 @@ def _store(ctx: HookContext, number: int, cleaned: CleanText) -> None:
         sessions.set_title_if_missing(conn, session, cleaned)
         if used != number:
             _renumber(ctx, number, used)
+        return used
     except Exception:
         from conkeeper.storage import journal
         from conkeeper.storage.logfile import log_exception
@@ -104,6 +124,7 @@ def _store(ctx: HookContext, number: int, cleaned: CleanText) -> None:
         log_exception("hook UserPromptSubmit: could not store the prompt", env=ctx.env)
         row = {"prompt_number": number, "text": cleaned, "created_at": now_ms()}
         ctx.keep_for_later(journal.PROMPT, row)
+        return number
 
 
 def _renumber(ctx: HookContext, number: int, used: int) -> None:
@@ -118,14 +139,17 @@ def _renumber(ctx: HookContext, number: int, used: int) -> None:
     ctx.state.update(apply)
 
 
-def _queue_correction(ctx: HookContext, cleaned: str) -> None:
+def _queue_correction(ctx: HookContext, cleaned: str, *, opening: bool) -> None:
+    """Queue the prompt when it reads as a correction or friction; an ``opening`` prompt is
+    never a correction (no agent turn before it to correct, nor the "previous assistant
+    message" its queue line would point at)."""
     if not ctx.memory_dir_exists or ctx.location is None:
         return
     from conkeeper.services.analysis import corrections
 
     try:
         found = corrections.detect(cleaned, ctx.config.correction_sensitivity)
-        if found.label is None:
+        if found.label is None or (opening and found.label == "correction"):
             return
         ignore = corrections.load_ignore_patterns(ctx.location.root)
         if corrections.is_ignored(cleaned, ignore):

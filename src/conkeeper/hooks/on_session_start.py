@@ -47,6 +47,7 @@ def handle(ctx: HookContext) -> HookResult | None:
     _note_folder(ctx)
     source = (ctx.payload.source or "startup").strip().lower() or "startup"
     info = SessionInfo(source=source, host_session_id=ctx.payload.session_id)
+    _note_start(ctx, source)
     notes: list[str] = []
     conn = _open_store(ctx, info, notes)
     if ctx.config.auto_load:
@@ -68,6 +69,20 @@ def handle(ctx: HookContext) -> HookResult | None:
     return HookResult(
         additional_context=text, system_message="\n".join(p for p in parts if p) or None
     )
+
+
+def _note_start(ctx: HookContext, source: str) -> None:
+    """Record how the host started the session: its first prompt is no correction when the
+    start carried no earlier turn over (see ``on_prompt``)."""
+    from conkeeper.hooks.on_prompt import START_SOURCE
+
+    def apply(data: dict[str, object]) -> None:
+        data[START_SOURCE] = source
+
+    try:
+        ctx.state.update(apply)
+    except Exception as exc:
+        ctx.log(f"session state unavailable: {exc}", "WARNING")
 
 
 def _note_folder(ctx: HookContext) -> None:

@@ -54,13 +54,20 @@ _JOINER = {"ja": "、", "zh": "，", "ko": ", "}
 _END = {"ja": "。", "zh": "。", "ko": "."}
 
 
+# code written without backticks ("fmt.Println", "unwrap()", "slog.Info"): no prose
+_CODE_WORD = re.compile(r"[\x21-\x7e]*[._:/()<>=\\][\x21-\x7e]*")
+
+
 def language(text: str) -> str | None:
-    """``ja``, ``zh`` or ``ko`` when ``text`` (its code spans left out) is mostly written in
-    one of them (at least four of its letters, and a third of all); ``None`` otherwise."""
-    prose = _CODE.sub(" ", text)
+    """``ja``, ``zh`` or ``ko`` when ``text`` (its code, in spans or not, left out) is mostly
+    written in one of them (at least four of its letters, and a third of all; or two, when
+    every letter of its prose is one: "别用 fmt.Println，用 slog.Info。" says its rule in
+    three); ``None`` otherwise."""
+    prose = _CODE_WORD.sub(" ", _CODE.sub(" ", text))
     kana, hangul, han = (len(p.findall(prose)) for p in (_KANA, _HANGUL, _HAN))
     letters = sum(1 for c in prose if c.isalpha())
-    if kana + hangul + han < 4 or (kana + hangul + han) * 3 < letters:
+    cjk = kana + hangul + han
+    if cjk < (2 if cjk == letters else 4) or cjk * 3 < letters:
         return None
     if hangul > kana:
         return "ko"

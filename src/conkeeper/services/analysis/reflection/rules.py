@@ -69,6 +69,9 @@ READINGS = (
     "recurring",  # the rule names what the group's corrections keep coming back to
     "fix_after",  # "sqlmock again. testcontainers.": the name after a complaint, named twice
     "refers_back",  # "you keep passing --no-verify. Don't": "Do not pass --no-verify"
+    "mirrored",  # "не используй unwrap(), используй ?": one order said twice, once refused
+    "alternative",  # "never use `git add -A`; stage files by name": what to do instead
+    "foreign_reason",  # "utilise toujours `go test -race`, sinon ...": a short rule, its why
 )
 _LEFT_OUT: ContextVar[frozenset[str]] = ContextVar("left_out", default=frozenset())
 
@@ -586,7 +589,7 @@ def _states_a_rule(clause: str, follows: bool = False) -> bool:
         return False  # "read the prompt": a complaint in an order's shape
     if _reads("bare_adverb") and _BARE_ADVERB.match(clause):
         return False  # "always, before push"
-    if _reads("other_language") and _foreign_rule(clause):
+    if _reads("other_language") and (_foreign_rule(clause) or _foreign_rule_and_why(clause)):
         return not _COMPLAINT.search(clause)  # "Bei uns nie `print()`, you forgot it"
     if _reads("other_language") and _foreign(clause):
         return False  # "no al lado del código": English readings misread other languages
@@ -778,6 +781,15 @@ def _foreign_rule(clause: str) -> bool:
         ) or _short_foreign_rule(clause, orders, short):
             return True
     return False
+
+
+def _foreign_rule_and_why(clause: str) -> bool:
+    """Whether ``clause`` opens on a short rule of another language and goes on after a comma
+    with why ("utilise toujours `go test -race`, sinon les courses passent inaperçues"): the
+    rule alone is one, and the reason after it does not undo it (the whole clause was too long
+    for a short rule and too poor in common words for a long one)."""
+    head, comma, rest = clause.partition(", ")
+    return bool(_reads("foreign_reason") and comma and rest.strip() and _foreign_rule(head))
 
 
 # what the short form's contrast may end on that names nothing: this, that, now, nothing
@@ -1066,7 +1078,11 @@ def _best_rule(texts: list[str]) -> str | None:
                 parts.append(clause)  # "d'ora in poi usa pnpm": "Usa pnpm."
             elif recurring and (fix := _fix_after(before, raw or "", recurring, rejected)):
                 parts.append(fix)
+            elif parts and clause and _alternative(parts[-1], clause):
+                parts.append(clause)
             before = raw or ""
+        if not parts and (mirrored := _mirrored(text)):
+            parts = [mirrored]
         answered = _answered_question(text)
         if answered and (not parts or (len(parts) == 1 and answered.startswith(parts[0]))):
             parts = [answered]  # "why fmt.Println? slog.Info like the rest": "..., not fmt.Println"
@@ -1103,6 +1119,91 @@ _HABIT_VERBS = frozenset(
     frozenset(re.findall(r"[a-z]+", _IMPERATIVE_WORDS + _MORE_VERBS.pattern.split(")")[0]))
     - {"do", "don", "t", "not", "no", "always", "never", "only"}
 )
+
+
+# a part that forbids ("never use X", "don't push", "avoid print()", "stop using any")
+_FORBIDDING = re.compile(r"^(?:never|don'?t|do not|avoid|stop)\b", re.IGNORECASE)
+# what a clause opening on its own subject or a link word starts with: no order
+_SUBJECT_FIRST = re.compile(
+    r"^(?:it|they|that|this|these|those|the|a|an|you|i|we|he|she|there|no|not|but|and|or|so|"
+    r"why|what|how|because|since|if|when|then|its|their|our|my|your)\b",
+    re.IGNORECASE,
+)
+
+
+def _alternative(forbidding: str, clause: str) -> bool:
+    """Whether ``clause``, right after a part that forbids something, says what to do instead
+    ("never use `git add -A`; stage files by name"): a short clause opening on a bare word of
+    its own (its verb, where an English order has it), no subject, no complaint. The place
+    tells the order, not a list of verbs: a rule that forbids and then names an alternative
+    lost the alternative whenever its verb was not a known one ("stage")."""
+    if not _reads("alternative") or not _FORBIDDING.match(forbidding):
+        return False
+    words = clause.split()
+    return (
+        2 <= len(words) <= 12
+        and re.fullmatch(r"[a-z]{3,}", words[0]) is not None
+        and not _SUBJECT_FIRST.match(clause)
+        and not _PRONOUN_OBJECT.match(clause)  # "cache it in Awake": what "it" is, follow_on's
+        and not words[0].endswith(("ed", "s"))  # "fixed it", "works": told, not ordered
+        and not _COMPLAINT.search(clause)
+    )
+
+
+# a clause's words (elided ones apart: "n'utilise" is "n" and "utilise"); a name is one word
+_WORD_OF = re.compile(r"[^\W\d_]+", re.UNICODE)
+_HALVES = re.compile(r"\s*[,，;；、]\s*")
+
+
+def _mirrored(text: str) -> str | None:
+    """The rule a correction states by saying one order twice, once refused and once not, in
+    any language ("n'utilise pas `any`, utilise `unknown`", "не используй unwrap(), используй
+    ?", "don't use X, use Y"): two halves, the second's words all in the first, the first
+    with more (its "not"), each naming something of its own, at least one of them code.
+    Kept as written, the way rules of other languages are; ``None`` for any other shape."""
+    if not _reads("mirrored"):
+        return None
+    for sentence in re.split(r"(?<=[.!])\s+", " ".join(text.split())):
+        rule = _mirrored_sentence(sentence)
+        if rule is not None:
+            return rule  # "нет. не используй ...": the sentence that says it, not the "no"
+    return None
+
+
+def _mirrored_sentence(text: str) -> str | None:
+    """:func:`_mirrored` on one sentence."""
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    hidden = _CODE_SPAN.sub(hide, text)
+    body = " ".join(hidden.split()).rstrip(" .!。")
+    halves = _HALVES.split(body)
+    if len(halves) != 2 or _COMPLAINT.search(text):
+        return None
+    first, second = (_mirror_half(h, spans) for h in halves)
+    words_one, words_two = set(first[0]), set(second[0])
+    if not words_two or not words_two < words_one or len(first[0]) > 4 or len(second[0]) > 3:
+        return None
+    if not (first[1] and second[1] and (_names_a_thing(first[1]) or _names_a_thing(second[1]))):
+        return None
+    return " ".join(text.split()).rstrip(" .!。")  # its full stop comes with the rule
+
+
+def _mirror_half(half: str, spans: list[str]) -> tuple[list[str], str]:
+    """A half's words in lower case (the order and its "not") and what it names: the rest,
+    its code spans and code-like tokens (``unwrap()``, ``?``, ``fmt.Println``)."""
+    words: list[str] = []
+    named: list[str] = []
+    for token in half.split():
+        shown = _HIDDEN.sub(lambda m: spans[int(m.group(1))], token)
+        if "\x00" in token or not _WORD_OF.fullmatch(token.replace("'", "")):
+            named.append(shown)
+        else:
+            words.extend(w.lower() for w in _WORD_OF.findall(token))
+    return words, " ".join(named)
 
 
 def _forbidden_before(before: str, clause: str) -> str | None:

@@ -596,7 +596,36 @@ def _defined(found: re.Match[str], span: str) -> list[Citation]:
         return []
     if len(name) >= 3 and name not in GENERIC_SYMBOLS:
         names.append(name)
-    return [Citation(SYMBOL, n, span) for n in names]
+    if found.group("type") == "impl":
+        names += _impl_types(span[found.end() :])
+    return [Citation(SYMBOL, n, span) for n in dict.fromkeys(names)]
+
+
+_IMPL_REST = re.compile(r"^\s*(?:<(?P<args>[^<>]{1,120})>)?\s+for\s+(?P<type>[A-Z]\w*)")
+_TYPE_NAME = re.compile(r"\b[A-Z]\w*")
+_GENERIC = re.compile(r"^[A-Za-z_][\w:]*<(?P<args>.{1,160})>$")
+
+
+def _impl_types(rest: str) -> list[str]:
+    """The types a Rust trait implementation is about, after the trait's name: the one it is
+    for and those its trait is generic over (`impl From<Order> for Invoice` cites `Order` and
+    `Invoice`, not only `From`), each capitalised as a type's name is."""
+    found = _IMPL_REST.match(rest)
+    if found is None:
+        return []
+    args = _TYPE_NAME.findall(found["args"] or "")
+    return [n for n in (*args, found["type"]) if len(n) >= 3 and n not in GENERIC_SYMBOLS]
+
+
+def _generic_type(span: str) -> list[Citation]:
+    """The names a generic type expression cites (`Vec<LineItem>`, `HashMap<OrderId,
+    Vec<Price>>`): each name inside its brackets read as a single name in backticks is, so a
+    project's own type counts and a one-word or standard one (`String`) does not."""
+    found = _GENERIC.match(span)
+    if found is None:
+        return []
+    names = (_symbol(word) for word in re.findall(r"[A-Za-z_]\w*", found["args"]))
+    return [Citation(SYMBOL, c.value, span) for c in names if c is not None and c.kind == SYMBOL]
 
 
 def _php_member(name: str, span: str) -> list[Citation]:
@@ -613,6 +642,9 @@ def classify_span(span: str) -> list[Citation]:
     definition = _DEFINITION.match(span)
     if definition:
         return _defined(definition, span)
+    generic = _generic_type(span)
+    if generic:
+        return generic
     if " " in span:
         return _command(span) or _code_in_span(span)
     arity = _ARITY.match(span)

@@ -3025,6 +3025,32 @@ def _different_scope(a: Reading, b: Reading, choice: tuple[str, str] | None) -> 
     return False
 
 
+PART_SCOPE_SAID = 0.75  # how much of a placed rule, its place left out, the other must say
+
+
+def _part_scope_containment(
+    a: Reading, b: Reading, shared: float, weights: tuple[float, float]
+) -> float:
+    """The containment for the contradiction checks when one entry places its rule in a part
+    ("Always use float64 for prices in the API layer.") and the other places its rule nowhere,
+    so it holds everywhere ("Money is always integer cents (`int64`), never `float64`."): the
+    part lies inside the other's scope, no separate scope, and the words that place it are
+    left out of its weight (else they dilute what the two share below the bar). Only a part
+    the other entry says nearly whole counts (:data:`PART_SCOPE_SAID`): a looser one paired
+    duplicates and neighbours ("Dutch tenants: max 5 ...", "German tenants ... 4") in the
+    labelled pairs. 0.0 when neither or both entries place their rule, or too little is
+    shared."""
+    best = 0.0
+    for inner, outer, (weight_in, weight_out) in ((a, b, weights), (b, a, weights[::-1])):
+        if not inner.qualifiers or outer.qualifiers:
+            continue
+        placing = sum(inner.weights.get(q, 0.0) for q in inner.qualifiers - outer.weights.keys())
+        smaller = min(weight_in - placing, weight_out)
+        if smaller > 0:
+            best = max(best, shared / smaller)
+    return best if best >= PART_SCOPE_SAID else 0.0
+
+
 def _placed_apart(a: Reading, b: Reading) -> bool:
     """Each entry places its rule somewhere ("in the reporting service", "in the web app") and
     the places differ: rules for different parts, compatible."""
@@ -3808,7 +3834,9 @@ def _related(a: Reading, b: Reading, limits: Limits) -> Relation | None:
     if limits.exception_guard and (a.excepts or b.excepts):
         conflict = _superseded(a, b, limits, shared, containment)  # an exception refines
     else:
-        conflict = _conflict(a, b, limits, choice, (shared, count, containment))
+        inside = _part_scope_containment(a, b, shared, (weight_a, weight_b))
+        overlap = (shared, count, max(containment, inside))
+        conflict = _conflict(a, b, limits, choice, overlap)
     if conflict is None and limits.retired_conflict:
         conflict = _retired_conflict(a, b)
     if conflict is None and limits.permission_conflict:

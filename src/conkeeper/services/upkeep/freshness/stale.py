@@ -275,6 +275,7 @@ class _Checker:
         self.history: History | None = None
         self.events: dict[str, list[Event]] = {}
         self.by_base: dict[str, list[str]] | None = None
+        self.on_disk: dict[str, list[str]] | None = None  # files by name, walked outside git
         self.deletions: dict[str, tuple[Event | None, str]] = {}
         self.staged: dict[str, str] | None = None  # renames in the index, not yet committed
         self.tree = _Tree(root, None)
@@ -597,9 +598,26 @@ class _Checker:
             return True
         if self.tree.plausible(path) or path in self.seen_before:
             where = "the work tree or its recent history" if self.report.git else "the work tree"
-            self._add(rel, entry, path, "missing", f"not in {where}")
+            self._add(rel, entry, path, "missing", f"not in {where}{self._elsewhere(path)}")
             return True
         return False
+
+    def _elsewhere(self, path: str) -> str:
+        """Outside git (no history tells a move), the files of the cited file's name elsewhere
+        in the project ("; a file of that name is at lib/cart.py"): a file moved is told from
+        one deleted by the reader, who sees where to look. Empty in git, or when none is."""
+        if self.report.git:
+            return ""
+        if self.on_disk is None:
+            self.on_disk = _files_by_name(self.root)
+        name = path.rstrip("/").rsplit("/", 1)[-1]
+        found = sorted(self.on_disk.get(name, ()))
+        if not found:
+            return ""
+        self.looked_at.update(found)
+        more = f" and {len(found) - MAX_ELSEWHERE} more" if len(found) > MAX_ELSEWHERE else ""
+        shown = ", ".join(found[:MAX_ELSEWHERE]) + more
+        return f"; a file of that name is at {shown}"
 
     def _staged_move(self, path: str) -> str | None:
         """Where a ``git mv`` not yet committed moved the cited file (one ``git diff
@@ -1017,6 +1035,32 @@ class _Checker:
         if rel not in self.code:
             self.code[rel] = _read_code(self.root, rel)
         return self.code[rel]
+
+
+MAX_ELSEWHERE = 3  # files of a missing file's name named in its finding
+MAX_WALKED = 20000  # files looked at outside git, nearest folders first
+
+
+def _files_by_name(root: Path) -> dict[str, list[str]]:
+    """The project's files by name, outside git (no file list to ask): folders walked breadth
+    first, hidden ones and symbolic links left out, at most :data:`MAX_WALKED` files."""
+    by_name: dict[str, list[str]] = {}
+    queue, seen = [root], 0
+    while queue and seen < MAX_WALKED:
+        folder = queue.pop(0)
+        try:
+            children = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for child in children:
+            if child.name.startswith(".") or child.is_symlink():
+                continue
+            if child.is_dir():
+                queue.append(Path(child.path))
+            elif child.is_file():
+                seen += 1
+                by_name.setdefault(child.name, []).append(_relative(Path(child.path), root))
+    return by_name
 
 
 def _within(path: str, cited: tuple[str, ...]) -> bool:
