@@ -517,8 +517,12 @@ def _hold(
 
 
 # Environment variables agents set for the commands they run: Claude Code (``CLAUDECODE``),
-# Gemini CLI (``GEMINI_CLI``), Codex (``CODEX_SANDBOX``...), Cursor (``CURSOR_AGENT``), and
-# ConKeeper's own marker for any other agent (``CONKEEPER_AGENT=1``).
+# Gemini CLI (``GEMINI_CLI``), Codex (``CODEX_SANDBOX``...), Cursor (``CURSOR_AGENT``), Cline's
+# terminals in VS Code (``CLINE_ACTIVE=true``, its ``TerminalRegistry``), Copilot's agent
+# terminals in VS Code (``COPILOT_AGENT=1``, microsoft/vscode#316267) and Copilot CLI
+# (``COPILOT_CLI=1``), the cross-vendor ``AI_AGENT`` (VS Code sets
+# ``github_copilot_vscode_agent``, microsoft/vscode#320129), and ConKeeper's own marker for any
+# other agent (``CONKEEPER_AGENT=1``). Windsurf's Cascade and Zed's agent set none of their own.
 AGENT_ENV_VARS = (
     "CLAUDECODE",
     "CLAUDE_CODE_ENTRYPOINT",
@@ -526,6 +530,10 @@ AGENT_ENV_VARS = (
     "CODEX_SANDBOX",
     "CODEX_SANDBOX_NETWORK_DISABLED",
     "CURSOR_AGENT",
+    "CLINE_ACTIVE",
+    "COPILOT_AGENT",
+    "COPILOT_CLI",
+    "AI_AGENT",
     "CONKEEPER_AGENT",
 )
 
@@ -537,7 +545,7 @@ def agent_environment(env: dict[str, str] | None = None) -> str | None:
 
     values = os.environ if env is None else env
     for name in AGENT_ENV_VARS:
-        if values.get(name, "").strip() not in ("", "0"):
+        if values.get(name, "").strip().lower() not in ("", "0", "false"):
             return name
     return None
 
