@@ -82,3 +82,20 @@ def test_a_marker_set_to_false_is_no_agent(tmp_path: Path) -> None:
         root = _project(tmp_path / value)
         answer = _on_terminal(_remember_argv(ORDER), root, cli_env(CLINE_ACTIVE=value))
         assert answer["status"] == "saved", answer
+
+
+def test_a_home_folder_file_name_is_refused(tmp_path: Path) -> None:
+    """``--file "~/x.md"`` (quoted, so no shell expanded it; or the MCP tool's file) made a
+    folder named ``~`` inside the memory folder, which every listing showed as the home
+    folder. It is refused in one line, from the person and from an agent."""
+    root = _project(tmp_path)
+    person = run_cli("remember", "--source", "user", "--file", "~/x.md", NOTE, cwd=root)
+    assert person.returncode == 1 and "'~' is not expanded" in person.stderr, person
+    assert len(person.stderr.strip().splitlines()) == 1, person.stderr
+    agent = run_cli(
+        "remember", "--json", "--file", "~user/x.md", NOTE, cwd=root, env=cli_env(CLAUDECODE="1")
+    )
+    answer = json.loads(agent.stdout)
+    assert answer["status"] == "refused" and "'~'" in str(answer["reason"]), answer
+    memory = root / ".claude" / "memory"
+    assert not [p for p in memory.rglob("*") if p.name.startswith("~")]
