@@ -1,6 +1,7 @@
 """What the fourteenth trust probe left, through the real front doors: who counts as an agent
-in an editor's terminal, an order split across ``--file`` and the text, a ``~`` in ``--file``,
-and captured text carrying a look-alike of the frame's tag.
+in an editor's terminal, a ``~`` in ``--file``, and captured text carrying a look-alike of the
+frame's tag (an order split across ``--file`` and the text is a stated limit:
+``services.remember.name_reasons``).
 
 Commands run as subprocesses; ``remember`` from a person's terminal runs with its standard
 input on a pseudo-terminal (a command without one counts as a script, the agent's)."""
