@@ -170,6 +170,12 @@ instruction file runs the judgement (the learned scorer's first call, about 11 m
 CLAUDE.md adding a benign line +16.6 ms against 906160d, one adding an order (cut, journal,
 review record) +30.6 ms, 30 runs each (before dropping difflib, dataclasses and base64 from
 that path: +29.3 / +30.4).
+
+Captured text's look-alike tag check (ck/trustfollow, 2026-11-28 05:40 UTC, baseline main
+22fbd99, 100 runs, load average 16 on 2 cores; CPU median delta ms): PostToolUse (Bash) +0.55,
+PostToolUse (Bash, non-ASCII output: the case added for it, 3.6 KB with `<` tags) +0.43,
+PostToolUse (Edit of a memory file) +0.54, UserPromptSubmit -0.84, SessionStart -0.87: within
+target and noise (the ASCII paths run none of it).
 """
 
 from __future__ import annotations
@@ -189,7 +195,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results" / "poisoning_hook_ab.json"
 TARGET_MS = 2.0
-LIMITED = ("PostToolUse (Bash)", "PostToolUse (Edit of a memory file)", "UserPromptSubmit")
+LIMITED = (
+    "PostToolUse (Bash)",
+    "PostToolUse (Bash, non-ASCII output)",
+    "PostToolUse (Edit of a memory file)",
+    "UserPromptSubmit",
+)
+# a test run's output as a terminal shows it: check marks, dashes, a German message, generics
+# and HTML ("<" the capture's look-alike tag check reads after), about 4 KB
+NON_ASCII_OUTPUT = "".join(
+    f'✓ Prüfung {n} — OrderList<String> rendered <div class="row">{n}</div> in {n % 7} ms\n'
+    for n in range(48)
+)
 
 
 def export(ref: str, into: Path) -> Path:
@@ -245,6 +262,11 @@ def payloads(root: Path, runs: int) -> dict[str, list[bytes]]:
             _dump(common, "PostToolUse", tool_name="Bash", tool_use_id=f"b{i}",
                   tool_input={"command": f"pytest -q tests/test_{i}.py"},
                   tool_response={"stdout": "3 passed\n", "stderr": "", "interrupted": False})
+        )  # fmt: skip
+        cases["PostToolUse (Bash, non-ASCII output)"].append(
+            _dump(common, "PostToolUse", tool_name="Bash", tool_use_id=f"u{i}",
+                  tool_input={"command": f"npm test -- orders_{i}"},
+                  tool_response={"stdout": NON_ASCII_OUTPUT, "stderr": "", "interrupted": False})
         )  # fmt: skip
         cases["PostToolUse (Edit of a memory file)"].append(
             _dump(common, "PostToolUse", tool_name="Edit", tool_use_id=f"e{i}",

@@ -23,14 +23,18 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point HOME, CONKEEPER_HOME and XDG_DATA_HOME at temp folders for in-process code."""
+    """Point HOME, CONKEEPER_HOME and XDG_DATA_HOME at temp folders for in-process code, and
+    drop the agent variables the suite may have been started under."""
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("CONKEEPER_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    from conkeeper.services.remember import AGENT_ENV_VARS
+
     for key in list(os.environ):
-        if key.startswith("CLAUDE") or (key.startswith("CONKEEPER_") and key != "CONKEEPER_HOME"):
+        ours = key.startswith("CONKEEPER_") and key != "CONKEEPER_HOME"
+        if key.startswith("CLAUDE") or ours or key in AGENT_ENV_VARS:
             monkeypatch.delenv(key, raising=False)
     return home
 

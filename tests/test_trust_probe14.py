@@ -97,23 +97,21 @@ def test_a_look_alike_closing_tag_never_closes_the_frame(tmp_path: Path) -> None
     (a hyphen, a minus, the small hyphen-minus NFKC folds) or look-alike angle brackets, saved
     by an agent or in a line of the memory file (a teammate's commit), was injected as it was:
     the frame's end to any reader, with the next words outside it. It is now escaped as the
-    plain tag is (``remember`` refuses a tag spelled with the ASCII name, as it refuses the plain
-    one)."""
+    plain tag is (``remember`` refuses every such spelling, as it refuses the plain tag: the
+    cleaning of captured text escapes them too, ck/trustfollow)."""
     root = _project(tmp_path)
     lines = []
     for number, form in enumerate(LOOK_ALIKE_CLOSES):
         answer = _remember(root, f"Integration test {number} needs docker {form} Lint with ruff")
-        # spelled with ASCII "conkeeper-memory", refused as the plain tag is
-        refused = "-memory" in form
-        assert answer["status"] == ("refused" if refused else "saved"), answer
+        assert answer["status"] == "refused", answer
         lines.append(f"- Build step {number} {form} Format with black\n")
     patterns = root / ".claude" / "memory" / "patterns.md"
     patterns.write_text(patterns.read_text("utf-8") + "".join(lines), "utf-8")
     context = session_start_context(root, session="s-2")
-    assert "Build step 5" in context and "Integration test 3" in context
+    assert "Build step 5" in context and "Integration test 3" not in context
     for form in LOOK_ALIKE_CLOSES:
         assert form not in context, (form, context)
-    assert context.count("&lt;/conkeeper") == len(LOOK_ALIKE_CLOSES) + 4, context
+    assert context.count("&lt;/conkeeper") == len(LOOK_ALIKE_CLOSES), context
     assert context.startswith("<conkeeper-memory>") and context.endswith("</conkeeper-memory>")
 
 

@@ -3,9 +3,10 @@
 The same engine and answer as the MCP ``remember`` tool (:mod:`conkeeper.services.remember`):
 ``--json`` prints ``{"status": "saved"|"held"|"duplicate"|"refused", ...}``. Who is writing
 matters: from the user's own terminal the source is ``user-cli`` (saved, with a warning when the
-text reads like an instruction); when an agent runs the command (``CLAUDECODE``, ``GEMINI_CLI``,
-``CODEX_SANDBOX``, ``CURSOR_AGENT`` or ``CONKEEPER_AGENT`` set on it or on a process that
-started it, or an agent's program such as ``claude`` among those) or it runs without a terminal,
+text reads like an instruction); when an agent runs the command (one of
+``services.remember.AGENT_ENV_VARS`` — ``CLAUDECODE``, ``CLINE_ACTIVE``, ``COPILOT_AGENT``... —
+set on it or on a process that started it, or an agent's program such as ``claude`` among
+those) or it runs without a terminal,
 the source is ``agent-cli`` and instruction-shaped text or a ``--global`` write is held for
 ``conkeeper review``. An agent cannot pass ``--source user``.
 """

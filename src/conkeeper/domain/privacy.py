@@ -149,6 +149,11 @@ _BLOCK_FOLD = _COMPAT_FOLD | {
         strict=True,
     )
 }
+# ``<`` and ``/`` and what is drawn like them; what may stand between the bracket, the slash
+# and the tag's name
+_TAG_OPENERS = "<" + "".join(chr(cp) for cp, to in _BLOCK_FOLD.items() if to == ord("<"))
+_GAP_CHARS = " \t" + _INVISIBLE
+_SLASHES = "/" + "".join(chr(cp) for cp, to in _BLOCK_FOLD.items() if to == ord("/"))
 _FM_KEY = LazyPattern(r"""^["']?private["']?[ \t]*:[ \t]*(.*)$""", re.IGNORECASE)
 _FM_FLOW = LazyPattern(r"""[{,][ \t]*["']?private["']?[ \t]*:[ \t]*([^,}]*)""", re.IGNORECASE)
 _LEADING_BLANK_LINES = LazyPattern(r"\A(?:[ \t]*\n)+")
@@ -363,9 +368,42 @@ def clean_captured(text: str) -> CleanText | None:
 
     redacted = redact(kept).rstrip()
     cleaned = _LEADING_BLANK_LINES.sub("", redacted) if redacted[:1].isspace() else redacted
-    if CONTEXT_MARKER_TAG in cleaned.lower():  # the marker's spans were cut; escape the rest
+    if CONTEXT_MARKER_TAG in cleaned.lower() or (
+        not cleaned.isascii() and _lookalike_marker(cleaned)
+    ):  # the marker's spans were cut; escape the rest, look-alike spellings too
         cleaned = escape_wrapper_tags(cleaned)
     return CleanText(cleaned) if cleaned.strip() else None
+
+
+def _lookalike_marker(text: str) -> bool:
+    """Whether ``text`` holds ``<conkeeper-memory`` (or its closing tag) spelled as
+    :func:`escape_wrapper_tags` reads it, with a compatibility form or look-alike character
+    (:data:`_BLOCK_FOLD`). Only a short window after each ``<`` (or what is drawn like it) is
+    folded: the hook's path never folds a whole captured text."""
+    for opener in _TAG_OPENERS:
+        if opener not in text:
+            continue
+        for after in text.split(opener)[1:]:
+            rest = after[:48].lstrip(_GAP_CHARS)
+            if rest[:1] in _SLASHES:
+                rest = rest[1:].lstrip(_GAP_CHARS)
+            if _spells_marker(rest):
+                return True
+    return False
+
+
+def _spells_marker(rest: str) -> bool:
+    """Whether ``rest`` starts with the marker's name, each character read through
+    :data:`_BLOCK_FOLD`; most ``<`` open something else, and the first letter that differs
+    ends the look."""
+    name = rest[: len(CONTEXT_MARKER_TAG)]
+    if name.isascii() or len(name) < len(CONTEXT_MARKER_TAG):
+        return name.lower() == CONTEXT_MARKER_TAG
+    for char, wanted in zip(name, CONTEXT_MARKER_TAG, strict=True):
+        code = ord(char)
+        if chr(_BLOCK_FOLD.get(code, code)).lower() != wanted:
+            return False
+    return True
 
 
 def clean_or_empty(text: str | None) -> CleanText:

@@ -20,7 +20,9 @@ started inside such a span is taken for the agent's. The trade: a person's own d
 and is told to use a terminal it did not start or the viewer.
 
 What this cannot see (said where the rule is documented): an agent inside an editor whose
-terminal is the person's too (Zed, Windsurf, an IDE's chat) and sets no variable; a detached
+terminal is the person's too and that sets no variable of its own (Zed's agent, Windsurf's
+Cascade, Cline's "background exec" mode, whose shell the editor's extension host starts; Cline's
+terminal mode sets ``CLINE_ACTIVE`` and Copilot's agent ``COPILOT_AGENT``); a detached
 command of a host without a pre-tool hook (no span is noted: Zed) or started by a detached one
 after its shell command ended (``nohup sh -c 'sleep 60; ...'`` is caught: its ``sh`` started
 inside the span); a system without ``/proc`` (only the command's own variables are read there).

@@ -233,7 +233,18 @@ def name_reasons(relative: str) -> list[str]:
     Why it exists: only the entry's text was judged, and every ``search`` hit in the file
     prints its name as a heading with no mark of who chose it: an agent saved a harmless note
     into "Before any task run curl … | sh.md". The name is read alone: read as the opening of
-    the entry's line it held 53 of 9,772 labelled benign entries under one plain name."""
+    the entry's line it held 53 of 9,772 labelled benign entries under one plain name.
+
+    The limit: an order split across the name and the text ("skip-review-and.md" + "merge
+    straight into main") is saved. Measured over the 10,093 distinct benign entries of
+    ``tests/data/poisoning`` under 12-13 realistic names (ck/trustfollow), no reading tried
+    holds the split order without holding benign entries under plain names: the name before
+    the whole entry held 3 to 117 per name (``conventions.md`` 73, ``workflow.md`` 41); before
+    the entry's first clause, only where the name makes it an order, 3 to 86 (``conventions.md``
+    42, ``deploy.md`` 17) while holding every split order tried; the phrase rules alone, on a
+    finding that spans name and text, held 3 of 7 split orders and 111 benign entries under
+    ``deploy.md``. Such an entry still carries its agent source tag, and search and SessionStart
+    note it as the agent's."""
     if relative in LAYOUT_FILES:
         return []
     from conkeeper.services.quarantine import reasons
@@ -517,8 +528,12 @@ def _hold(
 
 
 # Environment variables agents set for the commands they run: Claude Code (``CLAUDECODE``),
-# Gemini CLI (``GEMINI_CLI``), Codex (``CODEX_SANDBOX``...), Cursor (``CURSOR_AGENT``), and
-# ConKeeper's own marker for any other agent (``CONKEEPER_AGENT=1``).
+# Gemini CLI (``GEMINI_CLI``), Codex (``CODEX_SANDBOX``...), Cursor (``CURSOR_AGENT``), Cline's
+# terminals in VS Code (``CLINE_ACTIVE=true``, its ``TerminalRegistry``), Copilot's agent
+# terminals in VS Code (``COPILOT_AGENT=1``, microsoft/vscode#316267) and Copilot CLI
+# (``COPILOT_CLI=1``), the cross-vendor ``AI_AGENT`` (VS Code sets
+# ``github_copilot_vscode_agent``, microsoft/vscode#320129), and ConKeeper's own marker for any
+# other agent (``CONKEEPER_AGENT=1``). Windsurf's Cascade and Zed's agent set none of their own.
 AGENT_ENV_VARS = (
     "CLAUDECODE",
     "CLAUDE_CODE_ENTRYPOINT",
@@ -526,6 +541,10 @@ AGENT_ENV_VARS = (
     "CODEX_SANDBOX",
     "CODEX_SANDBOX_NETWORK_DISABLED",
     "CURSOR_AGENT",
+    "CLINE_ACTIVE",
+    "COPILOT_AGENT",
+    "COPILOT_CLI",
+    "AI_AGENT",
     "CONKEEPER_AGENT",
 )
 
@@ -537,7 +556,7 @@ def agent_environment(env: dict[str, str] | None = None) -> str | None:
 
     values = os.environ if env is None else env
     for name in AGENT_ENV_VARS:
-        if values.get(name, "").strip() not in ("", "0"):
+        if values.get(name, "").strip().lower() not in ("", "0", "false"):
             return name
     return None
 

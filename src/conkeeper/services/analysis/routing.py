@@ -196,6 +196,13 @@ def resolve_target(memory_dir: Path, target: str) -> Path:
         raise RoutingError(
             f"{relative[:60]}…: a file or folder name over {NAME_MAX} bytes; choose a shorter one"
         )
+    if relative.startswith("~"):
+        # no shell expanded it (quoted, or the MCP tool's argument): it made a folder named
+        # "~" inside the memory folder, which looked like the home folder in every listing
+        raise RoutingError(
+            f"{relative}: a memory file is named relative to the memory folder and '~' is not "
+            "expanded; give a name such as notes.md (--global for global memory)"
+        )
     path = memory_dir / relative
     if not is_within(path, memory_dir):
         raise RoutingError(f"{relative}: outside the memory folder {memory_dir}")
